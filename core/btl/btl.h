@@ -1,0 +1,119 @@
+/*
+ * btl.h -- byte transfer layer: moves fragments between processes.
+ *
+ * A BTL knows nothing of MPI: no communicators, tags or requests.  It moves opaque
+ * fragments (the PML writes its header and payload into them) to a peer identified by
+ * an endpoint, in FIFO order per (sender, receiver) pair, and may offer a single-copy
+ * get() for large transfers.
+ *
+ * Sending is two steps, so the PML can pack data straight into transport memory:
+ *
+ *     void *frag = btl->reserve(ep, len);        NULL: no room now, progress and retry
+ *     ... write header and payload into frag ...
+ *     btl->commit(ep, frag, len);                visible to the peer from now on
+ *
+ * Receiving: btl->progress() hands every arrived fragment to services->recv_cb(); the
+ * fragment's memory is valid only during that call.
+ *
+ * A component is one const struct (btl_component_t) named compi_btl_<name>_component in
+ * btl_<name>_component.c, built as a libltdl module (lib/btl_<name>.la) and also
+ * linkable into libmpi (--disable-dlopen).  Modules do not link against libmpi: all they
+ * need from the layers above comes through btl_services_t.
+ *
+ * Ownership: a module owns its endpoints and transport memory; fragments handed to
+ * recv_cb are lent, not given.
+ */
+#ifndef COMPI_BTL_H
+#define COMPI_BTL_H
+
+#include "compi_status.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#define BTL_ABI_VERSION 1
+
+typedef struct btl_endpoint btl_endpoint_t; /* opaque, defined by each BTL */
+
+/* what the layers above give a BTL (libfabric style: size first) */
+typedef struct btl_services {
+    size_t size;
+    int world_rank;
+    int world_size;
+    int local_rank;
+    int local_size;
+    int oversubscribed;
+    pid_t pid;
+    const char *hostname;
+    const char *jobid;
+    /* a fragment arrived from `src_world_rank`; `frag` is valid only during the call */
+    void (*recv_cb)(int src_world_rank, const void *frag, size_t len);
+    compi_status_t (*modex_put)(const char *key, const char *value);
+    compi_status_t (*modex_get)(int world_rank, const char *key, char *value, size_t len);
+    int (*rank_is_local)(int world_rank);
+    long (*param_int)(const char *name, long defval, const char *help);
+    const char *(*param_string)(const char *name, const char *defval, const char *help);
+    void (*log_error)(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+    void (*log_verbose)(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+} btl_services_t;
+
+enum {
+    BTL_FLAG_GET = 1u << 0, /* get() reads a peer's memory in one copy */
+};
+
+typedef struct btl_module {
+    size_t size;            /* sizeof(btl_module_t) */
+    const char *name;
+    size_t eager_limit;     /* largest fragment the PML should use for eager messages */
+    size_t max_frag;        /* largest fragment reserve() gives */
+    unsigned flags;         /* BTL_FLAG_* */
+    int exclusivity;        /* when several BTLs reach a peer, the highest wins */
+
+    /*
+     * Phase 1, before the modex fence: publish this process's business card.
+     * Phase 2, after the fence: eps[i] = endpoint for world rank ranks[i], or NULL when
+     * this BTL cannot reach it.
+     */
+    compi_status_t (*publish)(void);
+    compi_status_t (*add_procs)(int n, const int *world_ranks, btl_endpoint_t **eps);
+
+    void *(*reserve)(btl_endpoint_t *ep, size_t len);
+    compi_status_t (*commit)(btl_endpoint_t *ep, void *frag, size_t len);
+
+    /* deliver arrived fragments through recv_cb; returns how many */
+    int (*progress)(void);
+
+    /*
+     * Single copy (BTL_FLAG_GET): read `len` bytes that the peer exposed at
+     * `remote_addr` (with `remote_key` from its register_mem; 0 when none is needed)
+     * into the local iovecs.  Blocking; COMPI_OK when all bytes arrived.
+     */
+    compi_status_t (*get)(btl_endpoint_t *ep, const struct iovec *local, int nlocal,
+                          uint64_t remote_addr, uint64_t remote_key, size_t len);
+    /* optional (NULL for sm): make local memory readable by peers' get() */
+    compi_status_t (*register_mem)(void *addr, size_t len, uint64_t *key_p, void **reg_p);
+    void (*deregister_mem)(void *reg);
+
+    /* after a fence at MPI_Finalize: release everything */
+    compi_status_t (*finalize)(void);
+} btl_module_t;
+
+typedef struct btl_component {
+    size_t size;
+    int abi_version;        /* BTL_ABI_VERSION */
+    const char *name;
+    const char *description;
+    /* NULL when the component cannot run here (the reason goes to log_verbose) */
+    btl_module_t *(*open)(const btl_services_t *svc);
+} btl_component_t;
+
+/* ---- btl_base.c: loading and selection (used by the PML) ------------------------- */
+
+/* Opens the components named by the "btl" parameter (default "self,sm"), as modules
+   found next to libmpi (or in $COMPI_MCA_module_path), or built in. */
+compi_status_t btl_base_open(const btl_services_t *svc, btl_module_t ***modules_p, int *n_p);
+void btl_base_close(void);
+
+#endif

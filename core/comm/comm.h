@@ -1,0 +1,105 @@
+/*
+ * comm.h -- communicators, groups and error handlers.
+ *
+ * Ownership: communicators, groups and error handlers are refcounted.  A communicator
+ * holds a reference to its group (which owns the rank -> world rank array) and to its
+ * error handler.  comm->pml belongs to the PML (pml_comm_add/pml_comm_del); comm->coll
+ * belongs to the trampolines (closure cache, freed with the communicator).
+ *
+ * Context ids: each communicator has one context id `ctx`, agreed on by all its members
+ * when it is created (max over the members' next free id, see comm_alloc_ctx).  User
+ * point-to-point traffic uses tags >= 0; library-internal traffic on the same
+ * communicator (collectives, communicator creation) uses negative tags, which
+ * MPI_ANY_TAG never matches.
+ */
+#ifndef COMPI_COMM_H
+#define COMPI_COMM_H
+
+#include "compi_common.h"
+#include "compi_status.h"
+#include "handle.h"
+
+#include <mpi.h>
+#include <stdint.h>
+
+typedef struct compi_group {
+    int size;
+    int rank;           /* of the calling process, or MPI_UNDEFINED */
+    int *world_ranks;   /* [size]: group rank -> rank in MPI_COMM_WORLD */
+    int handle;
+    int refcount;
+} compi_group_t;
+
+typedef struct compi_errhandler {
+    MPI_Comm_errhandler_function *fn; /* NULL for the predefined ones */
+    int handle;
+    int refcount;
+    int kind; /* ERRH_FATAL, ERRH_RETURN, ERRH_ABORT, ERRH_USER */
+} compi_errhandler_t;
+enum { ERRH_FATAL = 1, ERRH_RETURN, ERRH_ABORT, ERRH_USER };
+
+struct pml_comm;
+struct attr_list;
+
+typedef struct compi_comm {
+    /* hot: read on every message */
+    uint32_t ctx;
+    int rank;
+    int size;
+    const int *world_ranks;   /* = group->world_ranks */
+    struct pml_comm *pml;     /* owned by the PML */
+    void *coll;               /* closure cache, owned by the trampolines */
+    compi_errhandler_t *errh;
+
+    /* cold */
+    int handle;
+    int refcount;
+    compi_group_t *group;
+    struct attr_list *attrs;
+    char name[MPI_MAX_OBJECT_NAME];
+} compi_comm_t;
+
+/* Negative tags reserved for library traffic on a communicator. */
+#define COMPI_TAG_COMM_CREATE (-10)
+#define COMPI_TAG_COLL_BASE (-100) /* collectives: -100 and below */
+
+extern handle_table_t comm_table;
+extern handle_table_t group_table;
+extern handle_table_t errh_table;
+
+static inline compi_comm_t *comm_from_handle(MPI_Comm h)
+{
+    return (compi_comm_t *)handle_get(&comm_table, h);
+}
+static inline compi_group_t *group_from_handle(MPI_Group h)
+{
+    return (compi_group_t *)handle_get(&group_table, h);
+}
+static inline compi_errhandler_t *errh_from_handle(MPI_Errhandler h)
+{
+    return (compi_errhandler_t *)handle_get(&errh_table, h);
+}
+
+compi_comm_t *comm_world(void);
+compi_comm_t *comm_self(void);
+
+/* after rte_init and pml_init: build WORLD, SELF, the predefined groups and errhandlers */
+compi_status_t comm_init(void);
+void comm_finalize(void);
+
+/* collective over `parent`: a context id free on every member */
+compi_status_t comm_alloc_ctx(compi_comm_t *parent, uint32_t *ctx_p);
+/* a new communicator with the given members (group) and context; registers with the PML */
+compi_status_t comm_create_with_group(compi_group_t *group, uint32_t ctx, compi_comm_t **comm_p);
+void comm_retain(compi_comm_t *comm);
+void comm_release(compi_comm_t *comm);
+
+compi_status_t group_create(int size, const int *world_ranks, compi_group_t **group_p);
+void group_retain(compi_group_t *g);
+void group_release(compi_group_t *g);
+
+/* Hooks run when a communicator is created / freed (trampolines register one in issue 3). */
+typedef void (*comm_hook_fn)(compi_comm_t *comm);
+void comm_set_free_hook(comm_hook_fn fn);
+
+#endif

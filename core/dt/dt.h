@@ -1,0 +1,145 @@
+/*
+ * dt.h -- the datatype engine: predefined and derived datatypes, pack and unpack.
+ *
+ * A datatype is flattened at creation into `blocks`: the contiguous pieces of ONE
+ * element in type-map order, each tagged with its basic type, with adjacent pieces merged
+ * when they are contiguous and of the same basic type.  Packing `count` elements walks
+ * the blocks count times, shifting by `extent`.  Pack and unpack can start at any byte
+ * offset of the packed stream, so the PML can fill fragments one at a time.
+ *
+ * Ownership: datatypes are refcounted (dt_retain/dt_release).  Predefined types are
+ * static and never freed.  A request that uses a datatype retains it until completion,
+ * so MPI_Type_free on a type in flight is safe.  The dt_create_* constructors allocate
+ * the object AND its handle (refcount 1, owned by the caller).  MPI_Type_free frees the
+ * handle at once (dt_forget_handle) and drops the user's reference; the memory goes with
+ * the last dt_release.  The envelope arrays belong to the datatype; the handles in
+ * env_types are not retained (they are for MPI_Type_get_envelope only).
+ */
+#ifndef COMPI_DT_H
+#define COMPI_DT_H
+
+#include "compi_common.h"
+#include "compi_status.h"
+#include "handle.h"
+
+#include <mpi.h>
+#include <stddef.h>
+#include <sys/uio.h>
+
+typedef struct dt_block {
+    ptrdiff_t disp; /* from the element's start (buf), may be negative */
+    size_t len;     /* bytes */
+    int basic;      /* index of the predefined basic type in this block (MPI_INT's: 8) */
+} dt_block_t;
+
+typedef struct compi_datatype {
+    /* hot: read on every send and receive */
+    size_t size;          /* bytes of data in one element */
+    ptrdiff_t lb, extent; /* extent = ub - lb */
+    ptrdiff_t true_lb, true_extent;
+    int contig;           /* the blocks of one element follow each other in memory and
+                             size == extent (or size == 0): `count` elements are
+                             size*count bytes at buf + true_lb */
+    int nblocks;
+    dt_block_t *blocks;
+    size_t *block_off;    /* packed offset of each block in one element; [nblocks] = size.
+                             Pack at an offset finds its block by binary search here */
+
+    /* cold */
+    int handle;
+    int refcount;
+    int committed;
+    int predefined;
+    int basic;            /* for predefined: own index; derived of a single basic type:
+                             that index; mixed: -1 */
+    size_t nbasic;        /* basic elements in one element (for MPI_Get_elements) */
+    int combiner;         /* MPI_COMBINER_* */
+    int *env_ints; MPI_Aint *env_addrs; MPI_Datatype *env_types; /* Type_get_contents */
+    int n_ints, n_addrs, n_types;
+    char name[MPI_MAX_OBJECT_NAME];
+    struct attr_list *attrs;
+    size_t align;         /* largest alignment of a basic type inside (struct padding) */
+    int lb_marked, ub_marked; /* bounds set explicitly (MPI_LB/MPI_UB, resized): sticky */
+} compi_datatype_t;
+
+extern handle_table_t dt_table;
+
+static inline compi_datatype_t *dt_from_handle(MPI_Datatype h)
+{
+    return (compi_datatype_t *)handle_get(&dt_table, h);
+}
+
+compi_status_t dt_init(void);     /* fills the predefined table */
+void dt_finalize(void);
+
+void dt_retain(compi_datatype_t *dt);
+void dt_release(compi_datatype_t *dt);  /* frees a derived type when the count drops to 0 */
+
+/* start of the data when `count` elements form one contiguous range, else NULL */
+static inline void *dt_contig_ptr(const compi_datatype_t *dt, const void *buf, size_t count)
+{
+    if (dt->contig || (count == 1 && dt->nblocks == 1)) {
+        return (char *)buf + dt->true_lb;
+    }
+    if (count == 0 || dt->size == 0) {
+        return (void *)buf;
+    }
+    return NULL;
+}
+
+/*
+ * Pack bytes [offset, offset+max) of the packed representation of `count` elements at
+ * `buf` into `dst`.  Returns the bytes written (less than max at the end of the data).
+ */
+size_t dt_pack(const compi_datatype_t *dt, const void *buf, size_t count, size_t offset,
+               void *dst, size_t max);
+/* The inverse: write `len` packed bytes `src`, which start at stream offset `offset`. */
+size_t dt_unpack(const compi_datatype_t *dt, void *buf, size_t count, size_t offset,
+                 const void *src, size_t len);
+/*
+ * Describe bytes [offset, offset+max_bytes) of the data as at most `max_iov` iovecs
+ * (for single-copy transfers).  Returns how many iovecs were filled; *bytes_p gets the
+ * bytes they cover (less than asked when max_iov ran out).
+ */
+int dt_to_iov(const compi_datatype_t *dt, const void *buf, size_t count, size_t offset,
+              size_t max_bytes, struct iovec *iov, int max_iov, size_t *bytes_p);
+
+/*
+ * Basic elements in the first `bytes` bytes of a packed stream of `dt` (MPI_Get_elements).
+ * Returns -1 when `bytes` ends inside a basic element.
+ */
+long long dt_count_basic(const compi_datatype_t *dt, size_t bytes);
+
+/* Bytes of the packed stream holding the first `nbasic` basic elements
+ * (MPI_Status_set_elements): the inverse of dt_count_basic. */
+size_t dt_bytes_of_basic(const compi_datatype_t *dt, size_t nbasic);
+
+/* name of a predefined type, e.g. "MPI_INT" (for messages); the user's name if set */
+const char *dt_name(const compi_datatype_t *dt);
+
+/* Record how a type was built (MPI_Type_get_envelope); copies the arrays. */
+compi_status_t dt_set_envelope(compi_datatype_t *dt, int combiner, int n_ints, const int *ints,
+                               int n_addrs, const MPI_Aint *addrs, int n_types,
+                               const MPI_Datatype *types);
+/* MPI_Type_free: the handle becomes invalid now, the object lives while retained */
+void dt_forget_handle(compi_datatype_t *dt);
+
+/* constructors used by the API layer; the new type is not committed */
+compi_status_t dt_create_contiguous(size_t count, compi_datatype_t *old, compi_datatype_t **new_p);
+compi_status_t dt_create_hvector(size_t count, size_t blocklen, ptrdiff_t stride_bytes,
+                                 compi_datatype_t *old, compi_datatype_t **new_p);
+compi_status_t dt_create_hindexed(size_t count, const size_t *blocklens,
+                                  const ptrdiff_t *disps_bytes, compi_datatype_t *old,
+                                  compi_datatype_t **new_p);
+compi_status_t dt_create_struct(size_t count, const size_t *blocklens,
+                                const ptrdiff_t *disps_bytes, compi_datatype_t *const *types,
+                                compi_datatype_t **new_p);
+compi_status_t dt_create_resized(compi_datatype_t *old, ptrdiff_t lb, ptrdiff_t extent,
+                                 compi_datatype_t **new_p);
+compi_status_t dt_dup(compi_datatype_t *old, compi_datatype_t **new_p);
+/* sizes/subsizes/starts have ndims entries; order is MPI_ORDER_C or MPI_ORDER_FORTRAN */
+compi_status_t dt_create_subarray(int ndims, const size_t *sizes, const size_t *subsizes,
+                                  const size_t *starts, int order, compi_datatype_t *old,
+                                  compi_datatype_t **new_p);
+
+#endif

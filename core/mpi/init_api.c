@@ -1,0 +1,236 @@
+/*
+ * init_api.c -- MPI_Init, MPI_Finalize and the environment queries.
+ *
+ * Start-up order (each layer needs the ones before it):
+ *   rte (PMI, host names) -> datatypes -> PML (BTLs, connections) -> communicators.
+ * Shut-down: a message barrier over MPI_COMM_WORLD (so every rank has stopped sending
+ * to us and our own queued sends have drained), a PMI fence, then the layers in reverse.
+ */
+#include "comm.h"
+#include "dt.h"
+#include "errors.h"
+#include "log.h"
+#include "mpi_state.h"
+#include "pml.h"
+#include "rte.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+int compi_mpi_state = COMPI_STATE_PRE_INIT;
+static int thread_level = MPI_THREAD_SINGLE;
+static pthread_t main_thread;
+
+#define COMPI_TAG_FINALIZE (-11)
+
+static int init_fail(const char *what, compi_status_t st)
+{
+    compi_log_error("MPI_Init: %s failed: %s", what, compi_status_string(st));
+    rte_abort(MPI_ERR_OTHER, "MPI_Init failed");
+}
+
+static int compi_init(int required, int *provided)
+{
+    compi_status_t st;
+
+    if (compi_mpi_state != COMPI_STATE_PRE_INIT) {
+        compi_log_error("MPI_Init called %s",
+                        compi_mpi_state == COMPI_STATE_INITIALIZED ? "twice" : "after MPI_Finalize");
+        rte_abort(MPI_ERR_OTHER, "MPI_Init called twice");
+    }
+    main_thread = pthread_self();
+    /* No lock is taken anywhere: one thread at a time is what we can honestly offer. */
+    thread_level = required < MPI_THREAD_SERIALIZED ? required : MPI_THREAD_SERIALIZED;
+    if (thread_level < MPI_THREAD_SINGLE) {
+        thread_level = MPI_THREAD_SINGLE;
+    }
+
+    if ((st = rte_init()) != COMPI_OK) {
+        return init_fail("the run-time environment", st);
+    }
+    if ((st = dt_init()) != COMPI_OK) {
+        return init_fail("the datatype engine", st);
+    }
+    if ((st = pml_init()) != COMPI_OK) {
+        return init_fail("the point-to-point layer", st);
+    }
+    if ((st = comm_init()) != COMPI_OK) {
+        return init_fail("the communicators", st);
+    }
+    compi_mpi_state = COMPI_STATE_INITIALIZED;
+    if (provided) {
+        *provided = thread_level;
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Init = PMPI_Init
+int PMPI_Init(int *argc, char ***argv)
+{
+    return compi_init(MPI_THREAD_SINGLE, NULL);
+}
+
+#pragma weak MPI_Init_thread = PMPI_Init_thread
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    return compi_init(required, provided);
+}
+
+/* Linear barrier over WORLD through the PML: everyone reports to rank 0, which
+   answers.  Used once, at finalize; it progresses the PML while it waits, unlike a
+   PMI fence. */
+static compi_status_t finalize_barrier(void)
+{
+    compi_comm_t *w = comm_world();
+    compi_datatype_t *byte = dt_from_handle(MPI_BYTE);
+    char token = 0;
+    compi_status_t st = COMPI_OK;
+
+    if (w->size == 1) {
+        return COMPI_OK;
+    }
+    if (w->rank == 0) {
+        for (int r = 1; r < w->size && st == COMPI_OK; r++) {
+            st = pml_recv(&token, 1, byte, MPI_ANY_SOURCE, COMPI_TAG_FINALIZE, w, NULL);
+        }
+        for (int r = 1; r < w->size && st == COMPI_OK; r++) {
+            st = pml_send(&token, 1, byte, r, COMPI_TAG_FINALIZE, w, PML_SEND_STANDARD);
+        }
+    } else {
+        st = pml_send(&token, 1, byte, 0, COMPI_TAG_FINALIZE, w, PML_SEND_STANDARD);
+        if (st == COMPI_OK) {
+            st = pml_recv(&token, 1, byte, 0, COMPI_TAG_FINALIZE, w, NULL);
+        }
+    }
+    return st;
+}
+
+#pragma weak MPI_Finalize = PMPI_Finalize
+int PMPI_Finalize(void)
+{
+    compi_status_t st;
+
+    COMPI_CHECK_INIT("MPI_Finalize");
+    if ((st = finalize_barrier()) != COMPI_OK || (st = rte_fence()) != COMPI_OK) {
+        compi_log_error("MPI_Finalize: synchronisation failed: %s", compi_status_string(st));
+        rte_abort(MPI_ERR_OTHER, "MPI_Finalize failed");
+    }
+    comm_finalize();
+    pml_finalize();
+    dt_finalize();
+    compi_mpi_state = COMPI_STATE_FINALIZED;
+    rte_finalize();
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Initialized = PMPI_Initialized
+int PMPI_Initialized(int *flag)
+{
+    if (!flag) {
+        return MPI_ERR_ARG;
+    }
+    *flag = compi_mpi_state != COMPI_STATE_PRE_INIT;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Finalized = PMPI_Finalized
+int PMPI_Finalized(int *flag)
+{
+    if (!flag) {
+        return MPI_ERR_ARG;
+    }
+    *flag = compi_mpi_state == COMPI_STATE_FINALIZED;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Abort = PMPI_Abort
+int PMPI_Abort(MPI_Comm comm, int errorcode)
+{
+    char msg[128];
+    snprintf(msg, sizeof(msg), "MPI_Abort called with error code %d", errorcode);
+    rte_abort(errorcode, msg);
+}
+
+#pragma weak MPI_Query_thread = PMPI_Query_thread
+int PMPI_Query_thread(int *provided)
+{
+    COMPI_CHECK_INIT("MPI_Query_thread");
+    if (!provided) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Query_thread", "provided is NULL");
+    }
+    *provided = thread_level;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Is_thread_main = PMPI_Is_thread_main
+int PMPI_Is_thread_main(int *flag)
+{
+    COMPI_CHECK_INIT("MPI_Is_thread_main");
+    if (!flag) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Is_thread_main", "flag is NULL");
+    }
+    *flag = pthread_equal(pthread_self(), main_thread);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Wtime = PMPI_Wtime
+double PMPI_Wtime(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+#pragma weak MPI_Wtick = PMPI_Wtick
+double PMPI_Wtick(void)
+{
+    struct timespec ts;
+    if (clock_getres(CLOCK_MONOTONIC, &ts) != 0) {
+        return 1e-9;
+    }
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+#pragma weak MPI_Get_processor_name = PMPI_Get_processor_name
+int PMPI_Get_processor_name(char *name, int *resultlen)
+{
+    if (!name || !resultlen) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Get_processor_name", "NULL argument");
+    }
+    const char *h = rte_proc.hostname[0] ? rte_proc.hostname : "localhost";
+    snprintf(name, MPI_MAX_PROCESSOR_NAME, "%s", h);
+    *resultlen = (int)strlen(name);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Get_version = PMPI_Get_version
+int PMPI_Get_version(int *version, int *subversion)
+{
+    if (!version || !subversion) {
+        return MPI_ERR_ARG;
+    }
+    *version = MPI_VERSION;
+    *subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Get_library_version = PMPI_Get_library_version
+int PMPI_Get_library_version(char *version, int *resultlen)
+{
+    if (!version || !resultlen) {
+        return MPI_ERR_ARG;
+    }
+    snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+             "compi %s (MPI %d.%d; collectives configured at run time in Scheme)",
+             COMPI_VERSION_STRING, MPI_VERSION, MPI_SUBVERSION);
+    *resultlen = (int)strlen(version);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Pcontrol = PMPI_Pcontrol
+int PMPI_Pcontrol(const int level, ...)
+{
+    return MPI_SUCCESS;
+}

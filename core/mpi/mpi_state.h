@@ -1,0 +1,21 @@
+/*
+ * mpi_state.h -- where the process is in its MPI life (before Init, running, finalized).
+ * Written only by MPI_Init, MPI_Init_thread and MPI_Finalize (core/mpi/init_api.c).
+ */
+#ifndef COMPI_MPI_STATE_H
+#define COMPI_MPI_STATE_H
+
+#include "compi_common.h"
+#include "errors.h"
+
+enum { COMPI_STATE_PRE_INIT = 0, COMPI_STATE_INITIALIZED = 1, COMPI_STATE_FINALIZED = 2 };
+extern int compi_mpi_state;
+
+/* checked at the top of every API function that needs an initialized library */
+#define COMPI_CHECK_INIT(fname)                                                               \
+    do {                                                                                      \
+        if (compi_unlikely(compi_mpi_state != COMPI_STATE_INITIALIZED))                       \
+            return mpi_err_not_initialized(fname);                                            \
+    } while (0)
+
+#endif

@@ -1,0 +1,104 @@
+/*
+ * pml.h -- point-to-point messaging layer (in the mould of Open MPI's ob1).
+ *
+ * Matching on (context id, source, tag) with MPI's non-overtaking order; an eager
+ * protocol for small messages (header + data in one BTL fragment) and a rendezvous
+ * protocol for large ones (single copy through btl->get when the BTL offers it, else a
+ * pipeline of fragments after the receiver's acknowledgement).  Synchronous sends always
+ * take the rendezvous path, so they complete only once matched.
+ *
+ * Ranks in this interface are ranks in `comm`; the PML maps them to world ranks and BTL
+ * endpoints.  Tags >= 0 are the user's; negative tags are library traffic (see comm.h)
+ * and are never matched by MPI_ANY_TAG.
+ *
+ * Ownership: requests come from the PML's pool; pml_request_free() returns them.  The
+ * PML retains the datatype and communicator of a request until it completes.  The
+ * caller owns the buffers and must not touch them before completion.
+ */
+#ifndef COMPI_PML_H
+#define COMPI_PML_H
+
+#include "compi_status.h"
+#include "comm.h"
+#include "dt.h"
+
+#include <mpi.h>
+#include <stddef.h>
+
+typedef enum { PML_SEND_STANDARD, PML_SEND_SYNC, PML_SEND_READY, PML_SEND_BUFFERED } pml_send_mode_t;
+
+enum { REQ_SEND = 1, REQ_RECV, REQ_GREQ, REQ_COLL };
+
+typedef struct compi_request {
+    volatile int complete;  /* set last (release) when the operation is done */
+    unsigned char kind;     /* REQ_* */
+    unsigned char persistent;
+    unsigned char active;   /* persistent: started, not yet completed by wait/test */
+    unsigned char user_freed; /* MPI_Request_free while in flight: release at completion */
+    int handle;             /* MPI handle, MPI_REQUEST_NULL when not exposed */
+    MPI_Status status;
+    compi_comm_t *comm;     /* for the error handler; retained */
+} compi_request_t;
+
+/* a matched-but-not-received message (MPI_Mprobe) */
+typedef struct compi_message compi_message_t;
+
+extern handle_table_t req_table;
+static inline compi_request_t *req_from_handle(MPI_Request h)
+{
+    return (compi_request_t *)handle_get(&req_table, h);
+}
+
+/* after rte_init: opens the BTLs and connects to every peer of the job */
+compi_status_t pml_init(void);
+compi_status_t pml_finalize(void);
+
+/* called by comm.c when a communicator appears / goes (context ids) */
+compi_status_t pml_comm_add(compi_comm_t *comm);
+void pml_comm_del(compi_comm_t *comm);
+
+/* Drive all transports once.  Returns the number of events handled. */
+int pml_progress(void);
+
+compi_status_t pml_isend(const void *buf, size_t count, compi_datatype_t *dt, int dst, int tag,
+                         compi_comm_t *comm, pml_send_mode_t mode, compi_request_t **req_p);
+compi_status_t pml_send(const void *buf, size_t count, compi_datatype_t *dt, int dst, int tag,
+                        compi_comm_t *comm, pml_send_mode_t mode);
+compi_status_t pml_irecv(void *buf, size_t count, compi_datatype_t *dt, int src, int tag,
+                         compi_comm_t *comm, compi_request_t **req_p);
+/* status may be NULL; truncation gives COMPI_ERR_TRUNCATE with status filled */
+compi_status_t pml_recv(void *buf, size_t count, compi_datatype_t *dt, int src, int tag,
+                        compi_comm_t *comm, MPI_Status *status);
+
+compi_status_t pml_iprobe(int src, int tag, compi_comm_t *comm, int *flag, MPI_Status *status);
+compi_status_t pml_improbe(int src, int tag, compi_comm_t *comm, int *flag,
+                           compi_message_t **msg_p, MPI_Status *status);
+compi_status_t pml_imrecv(void *buf, size_t count, compi_datatype_t *dt, compi_message_t *msg,
+                          compi_request_t **req_p);
+
+/* persistent requests (MPI_Send_init, MPI_Recv_init): created inactive, started by
+   pml_start(), reusable until pml_request_free() */
+compi_status_t pml_send_init(const void *buf, size_t count, compi_datatype_t *dt, int dst,
+                             int tag, compi_comm_t *comm, pml_send_mode_t mode,
+                             compi_request_t **req_p);
+compi_status_t pml_recv_init(void *buf, size_t count, compi_datatype_t *dt, int src, int tag,
+                             compi_comm_t *comm, compi_request_t **req_p);
+void pml_start(compi_request_t *req);
+/* cancel a receive not yet matched: 1 when cancelled (status says so), 0 otherwise */
+int pml_cancel(compi_request_t *req);
+
+/* block until complete, progressing; fills *status unless NULL/MPI_STATUS_IGNORE */
+compi_status_t pml_wait(compi_request_t *req, MPI_Status *status);
+compi_status_t pml_wait_all(size_t n, compi_request_t **reqs);
+/* return a request to the pool; one still in flight is released when it completes */
+void pml_request_free(compi_request_t *req);
+/* a bare request from the pool (e.g. REQ_GREQ, REQ_COLL), comm retained when not NULL */
+compi_request_t *pml_request_new(int kind, compi_comm_t *comm);
+/* mark a request of the caller's (REQ_GREQ, REQ_COLL) complete */
+void pml_request_complete(compi_request_t *req);
+
+/* MPI_Buffer_attach / detach (detach waits for the buffered sends to leave) */
+compi_status_t pml_buffer_attach(void *buf, size_t size);
+compi_status_t pml_buffer_detach(void **buf_p, size_t *size_p);
+
+#endif

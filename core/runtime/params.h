@@ -1,0 +1,27 @@
+/*
+ * params.h -- run-time parameters (Open MPI's "MCA parameters").
+ *
+ * A parameter has a name ("btl_sm_eager_limit"), a default, and a help text.  Its value
+ * comes from the environment variable COMPI_MCA_<name> (mpirun --mca NAME VALUE sets it),
+ * else the default.  Every parameter registered is listed by compi_info.
+ * Registration returns the value; read parameters once at init, never on a hot path.
+ */
+#ifndef COMPI_PARAMS_H
+#define COMPI_PARAMS_H
+
+#include <stddef.h>
+
+long param_register_int(const char *name, long defval, const char *help);
+const char *param_register_string(const char *name, const char *defval, const char *help);
+
+/* for compi_info: iterate over what was registered */
+typedef struct param_desc {
+    const char *name;
+    const char *defval; /* as text */
+    const char *value;  /* current value as text */
+    const char *help;
+} param_desc_t;
+size_t param_count(void);
+const param_desc_t *param_get(size_t i);
+
+#endif

@@ -1,0 +1,52 @@
+/*
+ * rte.h -- the run-time environment of one process: who am I in the job, who else is
+ * there, how to exchange business cards (modex) and how to take the job down.
+ *
+ * Ownership: everything here is owned by the runtime, set up by rte_init() and torn down
+ * by rte_finalize(); callers get read-only views.
+ */
+#ifndef COMPI_RTE_H
+#define COMPI_RTE_H
+
+#include "compi_status.h"
+
+#include <stddef.h>
+#include <sys/types.h>
+
+typedef struct rte_proc_info {
+    int world_rank;
+    int world_size;
+    int local_rank;   /* index among the ranks on this host */
+    int local_size;   /* ranks on this host */
+    int singleton;    /* 1 when started without a launcher */
+    int oversubscribed; /* more ranks on this host than cores available to us */
+    int appnum;
+    int universe_size;
+    pid_t pid;
+    char hostname[256];
+    char jobid[64];   /* unique per job: used to name shared-memory files */
+} rte_proc_info_t;
+
+extern rte_proc_info_t rte_proc;
+
+compi_status_t rte_init(void);
+void rte_finalize(void);
+
+/*
+ * Modex: publish small strings (at most RTE_MODEX_VALMAX bytes, no spaces or '=')
+ * before rte_fence(), read any rank's after it.  Keys are short names such as
+ * "btl.sm"; the rank is added by the runtime.
+ */
+#define RTE_MODEX_VALMAX 900
+compi_status_t rte_modex_put(const char *key, const char *value);
+compi_status_t rte_fence(void); /* collective over the whole job */
+compi_status_t rte_modex_get(int world_rank, const char *key, char *value, size_t len);
+
+/* Tell the launcher to kill the job and exit with `code`; does not return. */
+void rte_abort(int code, const char *msg) __attribute__((noreturn));
+
+/* ranks of world that live on this host, ascending; valid after rte_init */
+const int *rte_local_ranks(void);
+int rte_world_rank_is_local(int world_rank);
+
+#endif

@@ -1,0 +1,644 @@
+/*
+ * mpi.h -- the public face of compi, an MPI implementation whose collectives are
+ * configured at run time in Scheme.
+ *
+ * Handles are plain ints: bits 24..27 hold the object kind, bits 0..23 the index in
+ * that kind's table (index 0 is the null handle).  No object of the library is exported
+ * as a symbol: only MPI_, PMPI_ and MPIX_ functions leave libmpi.so.
+ *
+ * This header identifies itself as compi (COMPI_* macros), never as Open MPI or MPICH,
+ * so tools probe for features instead of assuming.
+ */
+#ifndef COMPI_MPI_H
+#define COMPI_MPI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define COMPI 1
+#define COMPI_VERSION_MAJOR 0
+#define COMPI_VERSION_MINOR 1
+#define COMPI_VERSION_RELEASE 0
+#define COMPI_VERSION_STRING "0.1.0"
+
+#define MPI_VERSION 3
+#define MPI_SUBVERSION 1
+
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- basic types ---------------------------------------------------------------- */
+typedef intptr_t MPI_Aint;
+typedef long long MPI_Offset;
+typedef long long MPI_Count;
+typedef int MPI_Fint;
+
+typedef int MPI_Comm;
+typedef int MPI_Group;
+typedef int MPI_Datatype;
+typedef int MPI_Op;
+typedef int MPI_Request;
+typedef int MPI_Errhandler;
+typedef int MPI_Message;
+typedef int MPI_Info;
+typedef int MPI_Win;
+typedef int MPI_File;
+
+typedef struct MPI_Status {
+    int MPI_SOURCE;
+    int MPI_TAG;
+    int MPI_ERROR;
+    int compi_cancelled;    /* private */
+    long long compi_count;  /* private: bytes received */
+} MPI_Status;
+
+/* handle kinds (private, but the values below depend on them) */
+#define COMPI_HKIND_SHIFT 24
+#define COMPI_HKIND_COMM 0x1
+#define COMPI_HKIND_GROUP 0x2
+#define COMPI_HKIND_DATATYPE 0x3
+#define COMPI_HKIND_OP 0x4
+#define COMPI_HKIND_REQUEST 0x5
+#define COMPI_HKIND_ERRHANDLER 0x6
+#define COMPI_HKIND_MESSAGE 0x7
+#define COMPI_HKIND_INFO 0x8
+#define COMPI_HKIND_WIN 0x9
+#define COMPI_HKIND_FILE 0xa
+#define COMPI_HANDLE(kind, idx) ((int)(((kind) << COMPI_HKIND_SHIFT) | (idx)))
+
+/* ---- null and predefined handles ---------------------------------------------- */
+#define MPI_COMM_NULL ((MPI_Comm)COMPI_HANDLE(COMPI_HKIND_COMM, 0))
+#define MPI_COMM_WORLD ((MPI_Comm)COMPI_HANDLE(COMPI_HKIND_COMM, 1))
+#define MPI_COMM_SELF ((MPI_Comm)COMPI_HANDLE(COMPI_HKIND_COMM, 2))
+
+#define MPI_GROUP_NULL ((MPI_Group)COMPI_HANDLE(COMPI_HKIND_GROUP, 0))
+#define MPI_GROUP_EMPTY ((MPI_Group)COMPI_HANDLE(COMPI_HKIND_GROUP, 1))
+
+#define MPI_REQUEST_NULL ((MPI_Request)COMPI_HANDLE(COMPI_HKIND_REQUEST, 0))
+#define MPI_MESSAGE_NULL ((MPI_Message)COMPI_HANDLE(COMPI_HKIND_MESSAGE, 0))
+#define MPI_MESSAGE_NO_PROC ((MPI_Message)COMPI_HANDLE(COMPI_HKIND_MESSAGE, 1))
+#define MPI_INFO_NULL ((MPI_Info)COMPI_HANDLE(COMPI_HKIND_INFO, 0))
+#define MPI_INFO_ENV ((MPI_Info)COMPI_HANDLE(COMPI_HKIND_INFO, 1))
+#define MPI_WIN_NULL ((MPI_Win)COMPI_HANDLE(COMPI_HKIND_WIN, 0))
+#define MPI_FILE_NULL ((MPI_File)COMPI_HANDLE(COMPI_HKIND_FILE, 0))
+
+#define MPI_ERRHANDLER_NULL ((MPI_Errhandler)COMPI_HANDLE(COMPI_HKIND_ERRHANDLER, 0))
+#define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)COMPI_HANDLE(COMPI_HKIND_ERRHANDLER, 1))
+#define MPI_ERRORS_RETURN ((MPI_Errhandler)COMPI_HANDLE(COMPI_HKIND_ERRHANDLER, 2))
+#define MPI_ERRORS_ABORT ((MPI_Errhandler)COMPI_HANDLE(COMPI_HKIND_ERRHANDLER, 3))
+
+/* datatypes: the index is the position in the library's predefined table */
+#define COMPI_DT(i) ((MPI_Datatype)COMPI_HANDLE(COMPI_HKIND_DATATYPE, (i)))
+#define MPI_DATATYPE_NULL COMPI_DT(0)
+#define MPI_CHAR COMPI_DT(1)
+#define MPI_SIGNED_CHAR COMPI_DT(2)
+#define MPI_UNSIGNED_CHAR COMPI_DT(3)
+#define MPI_BYTE COMPI_DT(4)
+#define MPI_WCHAR COMPI_DT(5)
+#define MPI_SHORT COMPI_DT(6)
+#define MPI_UNSIGNED_SHORT COMPI_DT(7)
+#define MPI_INT COMPI_DT(8)
+#define MPI_UNSIGNED COMPI_DT(9)
+#define MPI_LONG COMPI_DT(10)
+#define MPI_UNSIGNED_LONG COMPI_DT(11)
+#define MPI_LONG_LONG_INT COMPI_DT(12)
+#define MPI_LONG_LONG MPI_LONG_LONG_INT
+#define MPI_UNSIGNED_LONG_LONG COMPI_DT(13)
+#define MPI_FLOAT COMPI_DT(14)
+#define MPI_DOUBLE COMPI_DT(15)
+#define MPI_LONG_DOUBLE COMPI_DT(16)
+#define MPI_INT8_T COMPI_DT(17)
+#define MPI_INT16_T COMPI_DT(18)
+#define MPI_INT32_T COMPI_DT(19)
+#define MPI_INT64_T COMPI_DT(20)
+#define MPI_UINT8_T COMPI_DT(21)
+#define MPI_UINT16_T COMPI_DT(22)
+#define MPI_UINT32_T COMPI_DT(23)
+#define MPI_UINT64_T COMPI_DT(24)
+#define MPI_C_BOOL COMPI_DT(25)
+#define MPI_C_FLOAT_COMPLEX COMPI_DT(26)
+#define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
+#define MPI_C_DOUBLE_COMPLEX COMPI_DT(27)
+#define MPI_C_LONG_DOUBLE_COMPLEX COMPI_DT(28)
+#define MPI_PACKED COMPI_DT(29)
+#define MPI_AINT COMPI_DT(30)
+#define MPI_OFFSET COMPI_DT(31)
+#define MPI_COUNT COMPI_DT(32)
+#define MPI_FLOAT_INT COMPI_DT(33)
+#define MPI_DOUBLE_INT COMPI_DT(34)
+#define MPI_LONG_INT COMPI_DT(35)
+#define MPI_2INT COMPI_DT(36)
+#define MPI_SHORT_INT COMPI_DT(37)
+#define MPI_LONG_DOUBLE_INT COMPI_DT(38)
+#define MPI_UB COMPI_DT(39) /* deprecated markers, kept for old codes */
+#define MPI_LB COMPI_DT(40)
+#define MPI_CXX_BOOL COMPI_DT(41)
+#define MPI_CXX_FLOAT_COMPLEX COMPI_DT(42)
+#define MPI_CXX_DOUBLE_COMPLEX COMPI_DT(43)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX COMPI_DT(44)
+#define COMPI_DT_NUM_PREDEFINED 45
+
+/* reduction operations */
+#define MPI_OP_NULL ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 0))
+#define MPI_MAX ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 1))
+#define MPI_MIN ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 2))
+#define MPI_SUM ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 3))
+#define MPI_PROD ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 4))
+#define MPI_LAND ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 5))
+#define MPI_BAND ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 6))
+#define MPI_LOR ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 7))
+#define MPI_BOR ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 8))
+#define MPI_LXOR ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 9))
+#define MPI_BXOR ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 10))
+#define MPI_MINLOC ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 11))
+#define MPI_MAXLOC ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 12))
+#define MPI_REPLACE ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 13))
+#define MPI_NO_OP ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 14))
+
+/* ---- constants ------------------------------------------------------------------ */
+#define MPI_ANY_SOURCE (-1)
+#define MPI_PROC_NULL (-2)
+#define MPI_ROOT (-3)
+#define MPI_ANY_TAG (-1)
+#define MPI_UNDEFINED (-32766)
+#define MPI_KEYVAL_INVALID (-1)
+#define MPI_BSEND_OVERHEAD 96
+#define MPI_MAX_PROCESSOR_NAME 256
+#define MPI_MAX_ERROR_STRING 512
+#define MPI_MAX_OBJECT_NAME 128
+#define MPI_MAX_LIBRARY_VERSION_STRING 256
+#define MPI_MAX_INFO_KEY 255
+#define MPI_MAX_INFO_VAL 1024
+#define MPI_MAX_PORT_NAME 1024
+#define MPI_CART 1
+#define MPI_GRAPH 2
+#define MPI_DIST_GRAPH 3
+
+#define MPI_BOTTOM ((void *)0)
+#define MPI_IN_PLACE ((void *)-1)
+#define MPI_UNWEIGHTED ((int *)2)
+#define MPI_WEIGHTS_EMPTY ((int *)3)
+#define MPI_STATUS_IGNORE ((MPI_Status *)1)
+#define MPI_STATUSES_IGNORE ((MPI_Status *)1)
+#define MPI_ERRCODES_IGNORE ((int *)0)
+#define MPI_ARGV_NULL ((char **)0)
+#define MPI_ARGVS_NULL ((char ***)0)
+
+/* thread levels */
+#define MPI_THREAD_SINGLE 0
+#define MPI_THREAD_FUNNELED 1
+#define MPI_THREAD_SERIALIZED 2
+#define MPI_THREAD_MULTIPLE 3
+
+/* results of the compare functions */
+#define MPI_IDENT 0
+#define MPI_CONGRUENT 1
+#define MPI_SIMILAR 2
+#define MPI_UNEQUAL 3
+
+/* Comm_split_type */
+#define MPI_COMM_TYPE_SHARED 1
+
+/* predefined attribute keys */
+#define MPI_TAG_UB 1
+#define MPI_HOST 2
+#define MPI_IO 3
+#define MPI_WTIME_IS_GLOBAL 4
+#define MPI_APPNUM 5
+#define MPI_UNIVERSE_SIZE 6
+#define MPI_LASTUSEDCODE 7
+
+/* datatype combiners */
+enum {
+    MPI_COMBINER_NAMED = 1,
+    MPI_COMBINER_DUP,
+    MPI_COMBINER_CONTIGUOUS,
+    MPI_COMBINER_VECTOR,
+    MPI_COMBINER_HVECTOR,
+    MPI_COMBINER_INDEXED,
+    MPI_COMBINER_HINDEXED,
+    MPI_COMBINER_INDEXED_BLOCK,
+    MPI_COMBINER_HINDEXED_BLOCK,
+    MPI_COMBINER_STRUCT,
+    MPI_COMBINER_SUBARRAY,
+    MPI_COMBINER_DARRAY,
+    MPI_COMBINER_RESIZED
+};
+#define MPI_ORDER_C 0
+#define MPI_ORDER_FORTRAN 1
+
+/* ---- error classes -------------------------------------------------------------- */
+#define MPI_SUCCESS 0
+#define MPI_ERR_BUFFER 1
+#define MPI_ERR_COUNT 2
+#define MPI_ERR_TYPE 3
+#define MPI_ERR_TAG 4
+#define MPI_ERR_COMM 5
+#define MPI_ERR_RANK 6
+#define MPI_ERR_REQUEST 7
+#define MPI_ERR_ROOT 8
+#define MPI_ERR_GROUP 9
+#define MPI_ERR_OP 10
+#define MPI_ERR_TOPOLOGY 11
+#define MPI_ERR_DIMS 12
+#define MPI_ERR_ARG 13
+#define MPI_ERR_UNKNOWN 14
+#define MPI_ERR_TRUNCATE 15
+#define MPI_ERR_OTHER 16
+#define MPI_ERR_INTERN 17
+#define MPI_ERR_IN_STATUS 18
+#define MPI_ERR_PENDING 19
+#define MPI_ERR_KEYVAL 20
+#define MPI_ERR_NO_MEM 21
+#define MPI_ERR_BASE 22
+#define MPI_ERR_INFO_KEY 23
+#define MPI_ERR_INFO_VALUE 24
+#define MPI_ERR_INFO_NOKEY 25
+#define MPI_ERR_SPAWN 26
+#define MPI_ERR_PORT 27
+#define MPI_ERR_SERVICE 28
+#define MPI_ERR_NAME 29
+#define MPI_ERR_WIN 30
+#define MPI_ERR_SIZE 31
+#define MPI_ERR_DISP 32
+#define MPI_ERR_INFO 33
+#define MPI_ERR_LOCKTYPE 34
+#define MPI_ERR_ASSERT 35
+#define MPI_ERR_RMA_CONFLICT 36
+#define MPI_ERR_RMA_SYNC 37
+#define MPI_ERR_FILE 38
+#define MPI_ERR_NOT_SAME 39
+#define MPI_ERR_AMODE 40
+#define MPI_ERR_UNSUPPORTED_DATAREP 41
+#define MPI_ERR_UNSUPPORTED_OPERATION 42
+#define MPI_ERR_NO_SUCH_FILE 43
+#define MPI_ERR_FILE_EXISTS 44
+#define MPI_ERR_BAD_FILE 45
+#define MPI_ERR_ACCESS 46
+#define MPI_ERR_NO_SPACE 47
+#define MPI_ERR_QUOTA 48
+#define MPI_ERR_READ_ONLY 49
+#define MPI_ERR_FILE_IN_USE 50
+#define MPI_ERR_DUP_DATAREP 51
+#define MPI_ERR_CONVERSION 52
+#define MPI_ERR_IO 53
+#define MPI_ERR_RMA_RANGE 54
+#define MPI_ERR_RMA_ATTACH 55
+#define MPI_ERR_RMA_SHARED 56
+#define MPI_ERR_RMA_FLAVOR 57
+#define MPI_T_ERR_INVALID 58
+#define MPI_ERR_LASTCODE 100
+
+/* ---- callback types ------------------------------------------------------------- */
+typedef void(MPI_Comm_errhandler_function)(MPI_Comm *, int *, ...);
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+typedef void(MPI_Handler_function)(MPI_Comm *, int *, ...);
+typedef int(MPI_Comm_copy_attr_function)(MPI_Comm, int, void *, void *, void *, int *);
+typedef int(MPI_Comm_delete_attr_function)(MPI_Comm, int, void *, void *);
+typedef int(MPI_Type_copy_attr_function)(MPI_Datatype, int, void *, void *, void *, int *);
+typedef int(MPI_Type_delete_attr_function)(MPI_Datatype, int, void *, void *);
+typedef int(MPI_Copy_function)(MPI_Comm, int, void *, void *, void *, int *);
+typedef int(MPI_Delete_function)(MPI_Comm, int, void *, void *);
+typedef void(MPI_User_function)(void *, void *, int *, MPI_Datatype *);
+typedef int(MPI_Grequest_query_function)(void *, MPI_Status *);
+typedef int(MPI_Grequest_free_function)(void *);
+typedef int(MPI_Grequest_cancel_function)(void *, int);
+
+#define MPI_COMM_NULL_COPY_FN ((MPI_Comm_copy_attr_function *)0)
+#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function *)0)
+#define MPI_TYPE_NULL_COPY_FN ((MPI_Type_copy_attr_function *)0)
+#define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function *)0)
+#define MPI_NULL_COPY_FN ((MPI_Copy_function *)0)
+#define MPI_NULL_DELETE_FN ((MPI_Delete_function *)0)
+int MPI_COMM_DUP_FN(MPI_Comm, int, void *, void *, void *, int *);
+int MPI_TYPE_DUP_FN(MPI_Datatype, int, void *, void *, void *, int *);
+#define MPI_DUP_FN MPI_COMM_DUP_FN
+
+/*
+ * Prototypes.  Every MPI_X has a PMPI_X twin; MPI_X is a weak alias of PMPI_X so a
+ * profiling library can define MPI_X and call PMPI_X.  COMPI_PROTO declares both.
+ */
+#define COMPI_PROTO(ret, name, args) ret MPI_##name args; ret PMPI_##name args
+
+/* environment */
+COMPI_PROTO(int, Init, (int *argc, char ***argv));
+COMPI_PROTO(int, Init_thread, (int *argc, char ***argv, int required, int *provided));
+COMPI_PROTO(int, Finalize, (void));
+COMPI_PROTO(int, Initialized, (int *flag));
+COMPI_PROTO(int, Finalized, (int *flag));
+COMPI_PROTO(int, Abort, (MPI_Comm comm, int errorcode));
+COMPI_PROTO(int, Query_thread, (int *provided));
+COMPI_PROTO(int, Is_thread_main, (int *flag));
+COMPI_PROTO(double, Wtime, (void));
+COMPI_PROTO(double, Wtick, (void));
+COMPI_PROTO(int, Get_processor_name, (char *name, int *resultlen));
+COMPI_PROTO(int, Get_version, (int *version, int *subversion));
+COMPI_PROTO(int, Get_library_version, (char *version, int *resultlen));
+COMPI_PROTO(int, Pcontrol, (const int level, ...));
+
+/* errors */
+COMPI_PROTO(int, Error_string, (int errorcode, char *string, int *resultlen));
+COMPI_PROTO(int, Error_class, (int errorcode, int *errorclass));
+COMPI_PROTO(int, Comm_create_errhandler,
+            (MPI_Comm_errhandler_function * fn, MPI_Errhandler *errhandler));
+COMPI_PROTO(int, Comm_set_errhandler, (MPI_Comm comm, MPI_Errhandler errhandler));
+COMPI_PROTO(int, Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhandler));
+COMPI_PROTO(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode));
+COMPI_PROTO(int, Errhandler_free, (MPI_Errhandler * errhandler));
+COMPI_PROTO(int, Errhandler_set, (MPI_Comm comm, MPI_Errhandler errhandler));
+COMPI_PROTO(int, Errhandler_get, (MPI_Comm comm, MPI_Errhandler *errhandler));
+
+/* point-to-point */
+COMPI_PROTO(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                        MPI_Comm comm));
+COMPI_PROTO(int, Ssend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm));
+COMPI_PROTO(int, Rsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm));
+COMPI_PROTO(int, Bsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm));
+COMPI_PROTO(int, Buffer_attach, (void *buffer, int size));
+COMPI_PROTO(int, Buffer_detach, (void *buffer_addr, int *size));
+COMPI_PROTO(int, Isend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Issend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Irsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Ibsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Recv, (void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                        MPI_Comm comm, MPI_Status *status));
+COMPI_PROTO(int, Irecv, (void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                         MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Sendrecv,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+             void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+             MPI_Comm comm, MPI_Status *status));
+COMPI_PROTO(int, Sendrecv_replace,
+            (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
+             int recvtag, MPI_Comm comm, MPI_Status *status));
+COMPI_PROTO(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status));
+COMPI_PROTO(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status));
+COMPI_PROTO(int, Mprobe,
+            (int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status));
+COMPI_PROTO(int, Improbe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                           MPI_Status *status));
+COMPI_PROTO(int, Mrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                         MPI_Status *status));
+COMPI_PROTO(int, Imrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                          MPI_Request *request));
+COMPI_PROTO(int, Wait, (MPI_Request * request, MPI_Status *status));
+COMPI_PROTO(int, Waitall, (int count, MPI_Request array_of_requests[], MPI_Status *statuses));
+COMPI_PROTO(int, Waitany,
+            (int count, MPI_Request array_of_requests[], int *index, MPI_Status *status));
+COMPI_PROTO(int, Waitsome, (int incount, MPI_Request array_of_requests[], int *outcount,
+                            int array_of_indices[], MPI_Status array_of_statuses[]));
+COMPI_PROTO(int, Test, (MPI_Request * request, int *flag, MPI_Status *status));
+COMPI_PROTO(int, Testall, (int count, MPI_Request array_of_requests[], int *flag,
+                           MPI_Status array_of_statuses[]));
+COMPI_PROTO(int, Testany, (int count, MPI_Request array_of_requests[], int *index, int *flag,
+                           MPI_Status *status));
+COMPI_PROTO(int, Testsome, (int incount, MPI_Request array_of_requests[], int *outcount,
+                            int array_of_indices[], MPI_Status array_of_statuses[]));
+COMPI_PROTO(int, Request_free, (MPI_Request * request));
+COMPI_PROTO(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status));
+COMPI_PROTO(int, Cancel, (MPI_Request * request));
+COMPI_PROTO(int, Test_cancelled, (const MPI_Status *status, int *flag));
+COMPI_PROTO(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count));
+COMPI_PROTO(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count));
+COMPI_PROTO(int, Get_elements_x,
+            (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count));
+COMPI_PROTO(int, Status_set_elements, (MPI_Status * status, MPI_Datatype datatype, int count));
+COMPI_PROTO(int, Status_set_cancelled, (MPI_Status * status, int flag));
+COMPI_PROTO(int, Send_init, (const void *buf, int count, MPI_Datatype datatype, int dest,
+                             int tag, MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Ssend_init, (const void *buf, int count, MPI_Datatype datatype, int dest,
+                              int tag, MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Rsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest,
+                              int tag, MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Bsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest,
+                              int tag, MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Recv_init, (void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                             MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Start, (MPI_Request * request));
+COMPI_PROTO(int, Startall, (int count, MPI_Request array_of_requests[]));
+COMPI_PROTO(int, Grequest_start,
+            (MPI_Grequest_query_function * query_fn, MPI_Grequest_free_function *free_fn,
+             MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request));
+COMPI_PROTO(int, Grequest_complete, (MPI_Request request));
+
+/* datatypes */
+COMPI_PROTO(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_vector, (int count, int blocklength, int stride, MPI_Datatype oldtype,
+                               MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_create_hvector, (int count, int blocklength, MPI_Aint stride,
+                                       MPI_Datatype oldtype, MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_hvector, (int count, int blocklength, MPI_Aint stride,
+                                MPI_Datatype oldtype, MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_indexed,
+            (int count, const int array_of_blocklengths[], const int array_of_displacements[],
+             MPI_Datatype oldtype, MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_create_hindexed,
+            (int count, const int array_of_blocklengths[],
+             const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+             MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_create_indexed_block,
+            (int count, int blocklength, const int array_of_displacements[],
+             MPI_Datatype oldtype, MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_create_hindexed_block,
+            (int count, int blocklength, const MPI_Aint array_of_displacements[],
+             MPI_Datatype oldtype, MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_create_struct,
+            (int count, const int array_of_blocklengths[],
+             const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[],
+             MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_struct,
+            (int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+             MPI_Datatype array_of_types[], MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_create_subarray,
+            (int ndims, const int array_of_sizes[], const int array_of_subsizes[],
+             const int array_of_starts[], int order, MPI_Datatype oldtype,
+             MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_create_resized,
+            (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_commit, (MPI_Datatype * datatype));
+COMPI_PROTO(int, Type_free, (MPI_Datatype * datatype));
+COMPI_PROTO(int, Type_size, (MPI_Datatype datatype, int *size));
+COMPI_PROTO(int, Type_size_x, (MPI_Datatype datatype, MPI_Count *size));
+COMPI_PROTO(int, Type_get_extent, (MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent));
+COMPI_PROTO(int, Type_get_extent_x,
+            (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent));
+COMPI_PROTO(int, Type_get_true_extent,
+            (MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent));
+COMPI_PROTO(int, Type_get_true_extent_x,
+            (MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent));
+COMPI_PROTO(int, Type_extent, (MPI_Datatype datatype, MPI_Aint *extent));
+COMPI_PROTO(int, Type_lb, (MPI_Datatype datatype, MPI_Aint *displacement));
+COMPI_PROTO(int, Type_ub, (MPI_Datatype datatype, MPI_Aint *displacement));
+COMPI_PROTO(int, Type_get_envelope, (MPI_Datatype datatype, int *num_integers,
+                                     int *num_addresses, int *num_datatypes, int *combiner));
+COMPI_PROTO(int, Type_set_name, (MPI_Datatype datatype, const char *type_name));
+COMPI_PROTO(int, Type_get_name, (MPI_Datatype datatype, char *type_name, int *resultlen));
+COMPI_PROTO(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
+                        int outsize, int *position, MPI_Comm comm));
+COMPI_PROTO(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf,
+                          int outcount, MPI_Datatype datatype, MPI_Comm comm));
+COMPI_PROTO(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size));
+COMPI_PROTO(int, Get_address, (const void *location, MPI_Aint *address));
+COMPI_PROTO(int, Address, (void *location, MPI_Aint *address));
+COMPI_PROTO(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp));
+COMPI_PROTO(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2));
+COMPI_PROTO(int, Type_match_size, (int typeclass, int size, MPI_Datatype *datatype));
+#define MPI_TYPECLASS_REAL 1
+#define MPI_TYPECLASS_INTEGER 2
+#define MPI_TYPECLASS_COMPLEX 3
+
+/* groups */
+COMPI_PROTO(int, Group_size, (MPI_Group group, int *size));
+COMPI_PROTO(int, Group_rank, (MPI_Group group, int *rank));
+COMPI_PROTO(int, Group_translate_ranks,
+            (MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]));
+COMPI_PROTO(int, Group_compare, (MPI_Group group1, MPI_Group group2, int *result));
+COMPI_PROTO(int, Group_union, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup));
+COMPI_PROTO(int, Group_intersection,
+            (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup));
+COMPI_PROTO(int, Group_difference, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup));
+COMPI_PROTO(int, Group_incl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup));
+COMPI_PROTO(int, Group_excl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup));
+COMPI_PROTO(int, Group_range_incl,
+            (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup));
+COMPI_PROTO(int, Group_range_excl,
+            (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup));
+COMPI_PROTO(int, Group_free, (MPI_Group * group));
+
+/* communicators */
+COMPI_PROTO(int, Comm_size, (MPI_Comm comm, int *size));
+COMPI_PROTO(int, Comm_rank, (MPI_Comm comm, int *rank));
+COMPI_PROTO(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result));
+COMPI_PROTO(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm));
+COMPI_PROTO(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm));
+COMPI_PROTO(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm));
+COMPI_PROTO(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm));
+COMPI_PROTO(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm));
+COMPI_PROTO(int, Comm_split_type,
+            (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm));
+COMPI_PROTO(int, Comm_free, (MPI_Comm * comm));
+COMPI_PROTO(int, Comm_group, (MPI_Comm comm, MPI_Group *group));
+COMPI_PROTO(int, Comm_test_inter, (MPI_Comm comm, int *flag));
+COMPI_PROTO(int, Comm_remote_size, (MPI_Comm comm, int *size));
+COMPI_PROTO(int, Comm_set_name, (MPI_Comm comm, const char *comm_name));
+COMPI_PROTO(int, Comm_get_name, (MPI_Comm comm, char *comm_name, int *resultlen));
+COMPI_PROTO(int, Comm_create_keyval,
+            (MPI_Comm_copy_attr_function * comm_copy_attr_fn,
+             MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
+             void *extra_state));
+COMPI_PROTO(int, Comm_free_keyval, (int *comm_keyval));
+COMPI_PROTO(int, Comm_set_attr, (MPI_Comm comm, int comm_keyval, void *attribute_val));
+COMPI_PROTO(int, Comm_get_attr,
+            (MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag));
+COMPI_PROTO(int, Comm_delete_attr, (MPI_Comm comm, int comm_keyval));
+COMPI_PROTO(int, Keyval_create, (MPI_Copy_function * copy_fn, MPI_Delete_function *delete_fn,
+                                 int *keyval, void *extra_state));
+COMPI_PROTO(int, Keyval_free, (int *keyval));
+COMPI_PROTO(int, Attr_put, (MPI_Comm comm, int keyval, void *attribute_val));
+COMPI_PROTO(int, Attr_get, (MPI_Comm comm, int keyval, void *attribute_val, int *flag));
+COMPI_PROTO(int, Attr_delete, (MPI_Comm comm, int keyval));
+COMPI_PROTO(int, Type_create_keyval,
+            (MPI_Type_copy_attr_function * type_copy_attr_fn,
+             MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
+             void *extra_state));
+COMPI_PROTO(int, Type_free_keyval, (int *type_keyval));
+COMPI_PROTO(int, Type_set_attr, (MPI_Datatype datatype, int type_keyval, void *attribute_val));
+COMPI_PROTO(int, Type_get_attr,
+            (MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag));
+COMPI_PROTO(int, Type_delete_attr, (MPI_Datatype datatype, int type_keyval));
+
+/* info (minimal: keys are stored and returned, none changes behaviour yet) */
+COMPI_PROTO(int, Info_create, (MPI_Info * info));
+COMPI_PROTO(int, Info_set, (MPI_Info info, const char *key, const char *value));
+COMPI_PROTO(int, Info_get, (MPI_Info info, const char *key, int valuelen, char *value, int *flag));
+COMPI_PROTO(int, Info_get_nkeys, (MPI_Info info, int *nkeys));
+COMPI_PROTO(int, Info_get_nthkey, (MPI_Info info, int n, char *key));
+COMPI_PROTO(int, Info_get_valuelen, (MPI_Info info, const char *key, int *valuelen, int *flag));
+COMPI_PROTO(int, Info_delete, (MPI_Info info, const char *key));
+COMPI_PROTO(int, Info_dup, (MPI_Info info, MPI_Info *newinfo));
+COMPI_PROTO(int, Info_free, (MPI_Info * info));
+
+/* collectives and reduction operations */
+COMPI_PROTO(int, Barrier, (MPI_Comm comm));
+COMPI_PROTO(int, Bcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm));
+COMPI_PROTO(int, Reduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                          MPI_Op op, int root, MPI_Comm comm));
+COMPI_PROTO(int, Allreduce, (const void *sendbuf, void *recvbuf, int count,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+COMPI_PROTO(int, Gather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                          MPI_Comm comm));
+COMPI_PROTO(int, Gatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, const int recvcounts[], const int displs[],
+                           MPI_Datatype recvtype, int root, MPI_Comm comm));
+COMPI_PROTO(int, Scatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                           MPI_Comm comm));
+COMPI_PROTO(int, Scatterv, (const void *sendbuf, const int sendcounts[], const int displs[],
+                            MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                            MPI_Datatype recvtype, int root, MPI_Comm comm));
+COMPI_PROTO(int, Allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                             MPI_Comm comm));
+COMPI_PROTO(int, Allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, const int recvcounts[], const int displs[],
+                              MPI_Datatype recvtype, MPI_Comm comm));
+COMPI_PROTO(int, Alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm));
+COMPI_PROTO(int, Alltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm));
+COMPI_PROTO(int, Alltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                             const MPI_Datatype sendtypes[], void *recvbuf,
+                             const int recvcounts[], const int rdispls[],
+                             const MPI_Datatype recvtypes[], MPI_Comm comm));
+COMPI_PROTO(int, Reduce_scatter, (const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+COMPI_PROTO(int, Reduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount,
+                                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+COMPI_PROTO(int, Scan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm));
+COMPI_PROTO(int, Exscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                          MPI_Op op, MPI_Comm comm));
+COMPI_PROTO(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count,
+                                MPI_Datatype datatype, MPI_Op op));
+COMPI_PROTO(int, Op_create, (MPI_User_function * user_fn, int commute, MPI_Op *op));
+COMPI_PROTO(int, Op_free, (MPI_Op * op));
+COMPI_PROTO(int, Op_commutative, (MPI_Op op, int *commute));
+
+/* handle conversion (handles are ints, so these are identities) */
+COMPI_PROTO(MPI_Fint, Comm_c2f, (MPI_Comm comm));
+COMPI_PROTO(MPI_Comm, Comm_f2c, (MPI_Fint comm));
+COMPI_PROTO(MPI_Fint, Type_c2f, (MPI_Datatype datatype));
+COMPI_PROTO(MPI_Datatype, Type_f2c, (MPI_Fint datatype));
+COMPI_PROTO(MPI_Fint, Group_c2f, (MPI_Group group));
+COMPI_PROTO(MPI_Group, Group_f2c, (MPI_Fint group));
+COMPI_PROTO(MPI_Fint, Request_c2f, (MPI_Request request));
+COMPI_PROTO(MPI_Request, Request_f2c, (MPI_Fint request));
+COMPI_PROTO(MPI_Fint, Op_c2f, (MPI_Op op));
+COMPI_PROTO(MPI_Op, Op_f2c, (MPI_Fint op));
+
+#undef COMPI_PROTO
+
+#ifdef __cplusplus
+}
+#endif
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+
+#endif /* COMPI_MPI_H */

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Installs what compi needs to build, test and benchmark on Debian 12.  Idempotent: does
+# nothing (not even apt-get update) when every package is already there.
+set -e
+pkgs="build-essential autoconf automake libtool libltdl-dev pkg-config guile-3.0-dev
+  libhwloc-dev hwloc libfabric-dev check libpmix-dev graphviz procps"
+missing=
+for p in $pkgs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "install-deps: installing$missing"
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends $missing

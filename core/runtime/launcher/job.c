@@ -1,0 +1,347 @@
+/*
+ * job.c -- the ranks as processes: start them, judge how each one ends, and take the whole
+ * job down when one fails.
+ *
+ * A rank fails the job when it is killed by a signal, exits non-zero, exits (any status)
+ * after PMI init without PMI finalize, or calls abort.  mpirun then prints one line naming
+ * the rank and the cause, SIGTERMs the others and SIGKILLs whoever is left a second later.
+ * Ranks also die with mpirun itself (PR_SET_PDEATHSIG), so none outlives it.
+ */
+#include "launcher.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* seconds between SIGTERM and SIGKILL when the job goes down */
+#define JOB_KILL_GRACE 1.0
+
+double mpirun_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void make_jobid(char *buf, size_t len)
+{
+    unsigned int rnd;
+
+    if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != (ssize_t)sizeof(rnd))
+        rnd = (unsigned int)time(NULL) ^ (unsigned int)getpid() * 2654435761u;
+    snprintf(buf, len, "compi.%ld.%08x", (long)getpid(), rnd);
+}
+
+compi_status_t job_create(mpirun_job_t *job, const mpirun_opts_t *opts)
+{
+    memset(job, 0, sizeof(*job));
+    job->opts = opts;
+    job->n = opts->np;
+    job->ranks = calloc((size_t)job->n, sizeof(*job->ranks));
+    if (job->ranks == NULL)
+        return COMPI_ERR_NO_MEMORY;
+    for (int i = 0; i < job->n; i++) {
+        mpirun_rank_t *r = &job->ranks[i];
+
+        r->rank = i;
+        r->pmi_fd = -1;
+        pmi_wire_reader_init(&r->reader);
+        iof_stream_init(&r->out, -1, i, 0);
+        iof_stream_init(&r->err, -1, i, 1);
+    }
+    make_jobid(job->jobid, sizeof(job->jobid));
+    return pmi_server_create(job);
+}
+
+static int cores_available(void)
+{
+    cpu_set_t set;
+
+    if (sched_getaffinity(0, sizeof(set), &set) != 0)
+        return (int)sysconf(_SC_NPROCESSORS_ONLN);
+    return CPU_COUNT(&set);
+}
+
+static void set_env_int(const char *name, int value)
+{
+    char num[16];
+
+    snprintf(num, sizeof(num), "%d", value);
+    setenv(name, num, 1);
+}
+
+/*
+ * In the child, between fork and exec: environment, standard streams, PMI descriptor.
+ * Only async-signal-safe calls would be strictly allowed after fork in a threaded
+ * parent; mpirun has a single thread, so setenv is fine here.
+ */
+static void child_exec(mpirun_job_t *job, int rank, int pmi_fd, int out_fd, int err_fd, int errpipe,
+                       pid_t parent)
+{
+    const mpirun_opts_t *o = job->opts;
+    sigset_t none;
+    int fd, e;
+
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(127); /* mpirun died before the prctl took effect */
+
+    signal(SIGPIPE, SIG_DFL);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    signal(SIGCHLD, SIG_DFL);
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+
+    if (rank != 0) {
+        fd = open("/dev/null", O_RDONLY);
+        if (fd >= 0 && fd != 0) {
+            dup2(fd, 0);
+            close(fd);
+        }
+    }
+    if (out_fd >= 0)
+        dup2(out_fd, 1);
+    if (err_fd >= 0)
+        dup2(err_fd, 2);
+    fcntl(pmi_fd, F_SETFD, 0); /* the one descriptor the rank keeps across exec */
+
+    unsetenv("PMI_PORT");
+    unsetenv("PMI_ID");
+    set_env_int("PMI_FD", pmi_fd);
+    set_env_int("PMI_RANK", rank);
+    set_env_int("PMI_SIZE", job->n);
+    /* Hydra's names for the local rank, which MPICH-built programs read */
+    set_env_int("MPI_LOCALRANKID", rank);
+    set_env_int("MPI_LOCALNRANKS", job->n);
+    setenv("COMPI_JOBID", job->jobid, 1);
+    if (job->n > cores_available())
+        setenv("COMPI_OVERSUBSCRIBED", "1", 1);
+    if (o->coll_config != NULL)
+        setenv("COMPI_COLL_CONFIG", o->coll_config, 1);
+    for (int i = 0; i < o->nenv; i++)
+        putenv(o->env[i]);
+
+    execvp(o->prog_argv[0], o->prog_argv);
+    e = errno;
+    if (write(errpipe, &e, sizeof(e)) < 0)
+        _exit(127);
+    _exit(e == ENOENT ? 127 : 126);
+}
+
+static int set_nonblock(int fd)
+{
+    int fl = fcntl(fd, F_GETFL);
+
+    return fl < 0 ? -1 : fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+static compi_status_t spawn_one(mpirun_job_t *job, mpirun_rank_t *r)
+{
+    int sv[2] = {-1, -1}, outp[2] = {-1, -1}, errp[2] = {-1, -1}, ep[2] = {-1, -1};
+    char why[512];
+    ssize_t got;
+    pid_t pid, self = getpid();
+    int e = 0;
+
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0 || pipe2(ep, O_CLOEXEC) != 0 ||
+        (job->opts->tag_output && (pipe2(outp, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0))) {
+        snprintf(why, sizeof(why), "cannot create pipes for rank %d: %s", r->rank, strerror(errno));
+        goto err;
+    }
+    pid = fork();
+    if (pid < 0) {
+        snprintf(why, sizeof(why), "cannot fork rank %d: %s", r->rank, strerror(errno));
+        goto err;
+    }
+    if (pid == 0)
+        child_exec(job, r->rank, sv[1], outp[1], errp[1], ep[1], self);
+
+    r->pid = pid;
+    r->alive = 1;
+    job->nalive++;
+    close(sv[1]);
+    close(ep[1]);
+    r->pmi_fd = sv[0];
+    set_nonblock(r->pmi_fd);
+    if (job->opts->tag_output) {
+        close(outp[1]);
+        close(errp[1]);
+        set_nonblock(outp[0]);
+        set_nonblock(errp[0]);
+        iof_stream_init(&r->out, outp[0], r->rank, 0);
+        iof_stream_init(&r->err, errp[0], r->rank, 1);
+    }
+
+    /* the exec-error pipe closes without data when exec succeeds */
+    do {
+        got = read(ep[0], &e, sizeof(e));
+    } while (got < 0 && errno == EINTR);
+    close(ep[0]);
+    if (got == (ssize_t)sizeof(e)) {
+        r->exec_failed = 1;
+        snprintf(why, sizeof(why), "cannot execute '%s': %s", job->opts->prog_argv[0], strerror(e));
+        job_terminate(job, e == ENOENT ? 127 : 126, why);
+        return COMPI_ERR_IO;
+    }
+    return COMPI_OK;
+
+err:
+    for (int i = 0; i < 2; i++) {
+        int *fds[] = {sv, outp, errp, ep};
+
+        for (size_t k = 0; k < sizeof(fds) / sizeof(fds[0]); k++)
+            if (fds[k][i] >= 0)
+                close(fds[k][i]);
+    }
+    job_terminate(job, 1, why);
+    return COMPI_ERR_IO;
+}
+
+compi_status_t job_spawn(mpirun_job_t *job)
+{
+    for (int i = 0; i < job->n; i++) {
+        compi_status_t st = spawn_one(job, &job->ranks[i]);
+
+        if (st != COMPI_OK)
+            return st;
+    }
+    return COMPI_OK;
+}
+
+static mpirun_rank_t *find_rank(mpirun_job_t *job, pid_t pid)
+{
+    for (int i = 0; i < job->n; i++)
+        if (job->ranks[i].pid == pid)
+            return &job->ranks[i];
+    return NULL;
+}
+
+/* decides whether this exit takes the job down, and says why */
+static void judge_exit(mpirun_job_t *job, mpirun_rank_t *r, int ws)
+{
+    char why[256];
+    int status;
+
+    if (WIFSIGNALED(ws)) {
+        int sig = WTERMSIG(ws);
+
+        status = 128 + sig;
+        if (job->terminating || r->aborted)
+            return;
+        snprintf(why, sizeof(why),
+                 "rank %d (pid %ld) was killed by signal %d (%s); "
+                 "terminating the job",
+                 r->rank, (long)r->pid, sig, strsignal(sig));
+        job_terminate(job, status, why);
+        return;
+    }
+    status = WEXITSTATUS(ws);
+    if (job->terminating || r->aborted || r->exec_failed)
+        return;
+    if (r->pmi_inited && !r->pmi_finalized) {
+        snprintf(why, sizeof(why),
+                 "rank %d (pid %ld) exited with status %d without calling "
+                 "MPI_Finalize; terminating the job",
+                 r->rank, (long)r->pid, status);
+        job_terminate(job, status != 0 ? status : 1, why);
+    } else if (status != 0) {
+        snprintf(why, sizeof(why), "rank %d (pid %ld) exited with status %d; terminating the job",
+                 r->rank, (long)r->pid, status);
+        job_terminate(job, status, why);
+    }
+}
+
+void job_reap(mpirun_job_t *job)
+{
+    pid_t pid;
+    int ws;
+
+    while ((pid = waitpid(-1, &ws, WNOHANG)) > 0) {
+        mpirun_rank_t *r = find_rank(job, pid);
+
+        if (r == NULL || !r->alive)
+            continue;
+        r->alive = 0;
+        job->nalive--;
+        /* a finalize or abort may still sit in the socket: hear it before judging */
+        pmi_server_drain(job, r);
+        judge_exit(job, r, ws);
+    }
+}
+
+void job_terminate(mpirun_job_t *job, int status, const char *why)
+{
+    if (!job->have_status) {
+        job->exit_status = status;
+        job->have_status = 1;
+    }
+    if (job->terminating)
+        return;
+    job->terminating = 1;
+    if (why != NULL)
+        fprintf(stderr, "mpirun: %s\n", why);
+    for (int i = 0; i < job->n; i++)
+        if (job->ranks[i].alive)
+            kill(job->ranks[i].pid, SIGTERM);
+    job->kill_deadline = mpirun_now() + JOB_KILL_GRACE;
+}
+
+void job_kill_tick(mpirun_job_t *job)
+{
+    if (job->kill_deadline == 0 || mpirun_now() < job->kill_deadline)
+        return;
+    for (int i = 0; i < job->n; i++)
+        if (job->ranks[i].alive)
+            kill(job->ranks[i].pid, SIGKILL);
+    job->kill_deadline = 0;
+}
+
+int job_exit_status(const mpirun_job_t *job)
+{
+    return job->have_status ? job->exit_status : 0;
+}
+
+/* safety net: transports unlink their own files, but a crashed rank cannot */
+static void remove_shm_files(const char *jobid)
+{
+    size_t plen = strlen(jobid);
+    DIR *d = opendir("/dev/shm");
+    struct dirent *de;
+
+    if (d == NULL)
+        return;
+    while ((de = readdir(d)) != NULL)
+        if (strncmp(de->d_name, jobid, plen) == 0)
+            unlinkat(dirfd(d), de->d_name, 0);
+    closedir(d);
+}
+
+void job_destroy(mpirun_job_t *job)
+{
+    remove_shm_files(job->jobid);
+    for (int i = 0; job->ranks != NULL && i < job->n; i++) {
+        mpirun_rank_t *r = &job->ranks[i];
+
+        if (r->pmi_fd >= 0)
+            close(r->pmi_fd);
+        iof_stream_destroy(&r->out);
+        iof_stream_destroy(&r->err);
+    }
+    pmi_server_destroy(job);
+    free(job->ranks);
+    job->ranks = NULL;
+}

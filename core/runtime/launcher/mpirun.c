@@ -1,0 +1,419 @@
+/*
+ * mpirun.c -- mpirun / mpiexec: options, signals, and the one event loop of the launcher.
+ *
+ * Everything mpirun waits for comes through a single poll(): the ranks' PMI sockets, their
+ * output pipes (--tag-output), and a self-pipe that the signal handlers (SIGCHLD, SIGINT,
+ * SIGTERM, SIGHUP) write the signal number into.  Deadlines (--timeout, the SIGKILL after
+ * SIGTERM, the last drain of output) become poll's timeout: no busy waiting.
+ */
+#include "launcher.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* how long output pipes may stay open after the last rank exited (grandchildren) */
+#define DRAIN_GRACE 1.0
+
+static int self_pipe[2] = {-1, -1};
+
+static void usage(FILE *f, const char *prog)
+{
+    fprintf(f,
+            "Usage: %s [options] program [args...]\n"
+            "Starts N copies of program on this machine as the ranks of one MPI job.\n"
+            "\n"
+            "  -n, -np, --np N       number of ranks (default 1)\n"
+            "  -x VAR[=VALUE]        export VAR (from this environment, or set to VALUE)\n"
+            "  --mca NAME VALUE      set parameter NAME (COMPI_MCA_NAME=VALUE) in the ranks\n"
+            "  --coll-config FILE    add FILE to the collective configuration files\n"
+            "  --oversubscribe       allow more ranks than cores (always allowed)\n"
+            "  --tag-output          prefix each output line with [1,RANK]<stdout>: or <stderr>:\n"
+            "  --timeout S           kill the job if it runs longer than S seconds (exit 124)\n"
+            "  -h, --help            show this help\n"
+            "  -V, --version         show the version\n",
+            prog);
+}
+
+static void fail_usage(const char *prog, const char *fmt, const char *arg)
+{
+    fprintf(stderr, "%s: ", prog);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nRun '%s --help' for usage.\n", prog);
+    exit(1);
+}
+
+static void add_env(mpirun_opts_t *o, char *entry)
+{
+    char **env = realloc(o->env, (size_t)(o->nenv + 1) * sizeof(*env));
+
+    if (env == NULL || entry == NULL) {
+        fprintf(stderr, "mpirun: out of memory\n");
+        exit(1);
+    }
+    o->env = env;
+    o->env[o->nenv++] = entry;
+}
+
+static char *join3(const char *a, const char *b, const char *c)
+{
+    size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
+    char *s = malloc(la + lb + lc + 1);
+
+    if (s != NULL) {
+        memcpy(s, a, la);
+        memcpy(s + la, b, lb);
+        memcpy(s + la + lb, c, lc + 1);
+    }
+    return s;
+}
+
+static void add_export(mpirun_opts_t *o, const char *prog, const char *spec)
+{
+    const char *value;
+
+    if (*spec == '\0' || *spec == '=')
+        fail_usage(prog, "-x needs a variable name, got '%s'", spec);
+    if (strchr(spec, '=') != NULL) {
+        add_env(o, strdup(spec));
+        return;
+    }
+    value = getenv(spec);
+    if (value == NULL) {
+        fprintf(stderr, "%s: warning: -x %s: not set in this environment; not exported\n", prog,
+                spec);
+        return;
+    }
+    add_env(o, join3(spec, "=", value));
+}
+
+static void add_coll_config(mpirun_opts_t *o, const char *file)
+{
+    const char *base = o->coll_config != NULL ? o->coll_config : getenv("COMPI_COLL_CONFIG");
+    char *joined = (base != NULL && *base != '\0') ? join3(base, ":", file) : strdup(file);
+
+    if (joined == NULL) {
+        fprintf(stderr, "mpirun: out of memory\n");
+        exit(1);
+    }
+    free(o->coll_config);
+    o->coll_config = joined;
+}
+
+/* "--name" or "-name" (Open MPI accepts both for long options) */
+static int is_opt(const char *arg, const char *name)
+{
+    if (arg[0] != '-')
+        return 0;
+    arg += arg[1] == '-' ? 2 : 1;
+    return strcmp(arg, name) == 0;
+}
+
+/* value of an option: the next argument, or what follows '=' in "--name=value" */
+static const char *opt_value(int argc, char **argv, int *i, const char *prog)
+{
+    const char *arg = argv[*i];
+    const char *eq = strchr(arg, '=');
+
+    if (eq != NULL)
+        return eq + 1;
+    if (*i + 1 >= argc)
+        fail_usage(prog, "option '%s' needs a value", arg);
+    return argv[++*i];
+}
+
+/* splits "--name=value" so that is_opt sees "--name" */
+static int opt_name_is(const char *arg, const char *name)
+{
+    char buf[64];
+    const char *eq = strchr(arg, '=');
+    size_t n = eq != NULL ? (size_t)(eq - arg) : strlen(arg);
+
+    if (n >= sizeof(buf))
+        return 0;
+    memcpy(buf, arg, n);
+    buf[n] = '\0';
+    return is_opt(buf, name);
+}
+
+static int parse_int(const char *s, long lo, long hi, long *out)
+{
+    char *endp;
+    long v;
+
+    errno = 0;
+    v = strtol(s, &endp, 10);
+    if (*s == '\0' || *endp != '\0' || errno != 0 || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static void parse_args(int argc, char **argv, mpirun_opts_t *o, const char *prog)
+{
+    int i;
+
+    o->np = 1;
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        long v;
+
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        if (a[0] != '-' || a[1] == '\0')
+            break;
+        if (strcmp(a, "-h") == 0 || is_opt(a, "help")) {
+            usage(stdout, prog);
+            exit(0);
+        } else if (strcmp(a, "-V") == 0 || is_opt(a, "version")) {
+            printf("%s (compi) %s\n", prog, PACKAGE_VERSION);
+            exit(0);
+        } else if (opt_name_is(a, "np") || opt_name_is(a, "n")) {
+            const char *s = opt_value(argc, argv, &i, prog);
+
+            if (parse_int(s, 1, 1 << 20, &v) != 0)
+                fail_usage(prog, "the number of ranks must be a positive integer, got '%s'", s);
+            o->np = (int)v;
+        } else if (strcmp(a, "-x") == 0) {
+            if (i + 1 >= argc)
+                fail_usage(prog, "option '%s' needs a value", a);
+            add_export(o, prog, argv[++i]);
+        } else if (is_opt(a, "mca") || is_opt(a, "gmca")) {
+            if (i + 2 >= argc)
+                fail_usage(prog, "option '%s' needs a name and a value", a);
+            char *entry = NULL;
+
+            if (asprintf(&entry, "COMPI_MCA_%s=%s", argv[i + 1], argv[i + 2]) < 0)
+                entry = NULL;
+            add_env(o, entry);
+            i += 2;
+        } else if (opt_name_is(a, "coll-config")) {
+            add_coll_config(o, opt_value(argc, argv, &i, prog));
+        } else if (is_opt(a, "oversubscribe")) {
+            o->oversubscribe = 1;
+        } else if (is_opt(a, "tag-output")) {
+            o->tag_output = 1;
+        } else if (opt_name_is(a, "timeout")) {
+            const char *s = opt_value(argc, argv, &i, prog);
+            char *endp;
+            double t = strtod(s, &endp);
+
+            if (*s == '\0' || *endp != '\0' || !(t > 0) || !isfinite(t))
+                fail_usage(prog, "--timeout needs a positive number of seconds, got '%s'", s);
+            o->timeout_s = t;
+        } else {
+            fail_usage(prog, "unknown option '%s'", a);
+        }
+    }
+    if (i >= argc)
+        fail_usage(prog, "%s", "no program to run");
+    o->prog_argv = argv + i;
+}
+
+static void on_signal(int sig)
+{
+    unsigned char b = (unsigned char)sig;
+    int saved = errno;
+
+    if (write(self_pipe[1], &b, 1) < 0) {
+        /* pipe full: enough wake-ups are already queued */
+    }
+    errno = saved;
+}
+
+static int setup_signals(void)
+{
+    struct sigaction sa;
+    int sigs[] = {SIGCHLD, SIGINT, SIGTERM, SIGHUP};
+
+    if (pipe2(self_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
+        return -1;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+    sigemptyset(&sa.sa_mask);
+    for (size_t k = 0; k < sizeof(sigs) / sizeof(sigs[0]); k++)
+        if (sigaction(sigs[k], &sa, NULL) != 0)
+            return -1;
+    signal(SIGPIPE, SIG_IGN);
+    return 0;
+}
+
+static void handle_signals(mpirun_job_t *job)
+{
+    unsigned char b[64];
+    ssize_t n;
+
+    while ((n = read(self_pipe[0], b, sizeof(b))) > 0) {
+        for (ssize_t k = 0; k < n; k++) {
+            char why[128];
+            int sig = b[k];
+
+            if (sig == SIGCHLD) {
+                job_reap(job);
+                continue;
+            }
+            if (job->terminating) {
+                /* asked again: do not wait for the grace period */
+                job->kill_deadline = mpirun_now();
+                continue;
+            }
+            snprintf(why, sizeof(why), "caught signal %d (%s); terminating the job", sig,
+                     strsignal(sig));
+            job_terminate(job, 128 + sig, why);
+        }
+    }
+}
+
+static int outputs_open(const mpirun_job_t *job)
+{
+    for (int i = 0; i < job->n; i++)
+        if (job->ranks[i].out.fd >= 0 || job->ranks[i].err.fd >= 0)
+            return 1;
+    return 0;
+}
+
+/* the nearest deadline, as a poll timeout in milliseconds (-1: none) */
+static int poll_timeout(double now, const double *deadlines, int n)
+{
+    double best = -1;
+
+    for (int k = 0; k < n; k++)
+        if (deadlines[k] > 0 && (best < 0 || deadlines[k] < best))
+            best = deadlines[k];
+    if (best < 0)
+        return -1;
+    if (best <= now)
+        return 0;
+    return (int)((best - now) * 1000.0) + 1;
+}
+
+static void event_loop(mpirun_job_t *job)
+{
+    const mpirun_opts_t *o = job->opts;
+    size_t cap = 1 + 3 * (size_t)job->n;
+    struct pollfd *pfd = calloc(cap, sizeof(*pfd));
+    void **what = calloc(cap, sizeof(*what)); /* rank (PMI) or iof stream per entry */
+    char *kind = calloc(cap, 1);
+    double start = mpirun_now();
+    double timeout_at = o->timeout_s > 0 ? start + o->timeout_s : 0;
+    double drain_at = 0;
+
+    if (pfd == NULL || what == NULL || kind == NULL) {
+        fprintf(stderr, "mpirun: out of memory\n");
+        job_terminate(job, 1, NULL);
+        timeout_at = 0;
+    }
+    for (;;) {
+        double now = mpirun_now(), deadlines[3];
+        size_t n = 0;
+
+        if (job->nalive == 0) {
+            if (drain_at == 0)
+                drain_at = now + DRAIN_GRACE;
+            if (!outputs_open(job) || now >= drain_at || pfd == NULL)
+                break;
+        }
+        if (pfd != NULL) {
+            pfd[n++] = (struct pollfd){.fd = self_pipe[0], .events = POLLIN};
+            for (int i = 0; i < job->n; i++) {
+                mpirun_rank_t *r = &job->ranks[i];
+                iof_stream_t *s[2] = {&r->out, &r->err};
+
+                if (r->pmi_fd >= 0) {
+                    what[n] = r;
+                    kind[n] = 'p';
+                    pfd[n++] = (struct pollfd){.fd = r->pmi_fd, .events = POLLIN};
+                }
+                for (int k = 0; k < 2; k++) {
+                    if (s[k]->fd < 0)
+                        continue;
+                    what[n] = s[k];
+                    kind[n] = 'o';
+                    pfd[n++] = (struct pollfd){.fd = s[k]->fd, .events = POLLIN};
+                }
+            }
+        }
+        deadlines[0] = job->terminating ? 0 : timeout_at;
+        deadlines[1] = job->kill_deadline;
+        deadlines[2] = drain_at;
+        if (pfd != NULL && poll(pfd, (nfds_t)n, poll_timeout(now, deadlines, 3)) < 0 &&
+            errno != EINTR) {
+            fprintf(stderr, "mpirun: poll failed: %s\n", strerror(errno));
+            job_terminate(job, 1, NULL);
+        }
+        for (size_t k = 1; pfd != NULL && k < n; k++) {
+            if (pfd[k].revents == 0)
+                continue;
+            if (kind[k] == 'p')
+                pmi_server_readable(job, what[k]);
+            else
+                iof_stream_readable(what[k]);
+        }
+        if (pfd != NULL && (pfd[0].revents & POLLIN))
+            handle_signals(job);
+
+        now = mpirun_now();
+        if (!job->terminating && timeout_at > 0 && now >= timeout_at) {
+            char why[128];
+
+            snprintf(why, sizeof(why), "job timed out after %g s; killing %d ranks", o->timeout_s,
+                     job->nalive);
+            job_terminate(job, 124, why);
+        }
+        job_kill_tick(job);
+        if (pfd == NULL) {
+            /* no memory for the loop: wait for the ranks the plain way */
+            sleep(1);
+            job_reap(job);
+        }
+    }
+    for (int i = 0; i < job->n; i++) {
+        iof_stream_finish(&job->ranks[i].out);
+        iof_stream_finish(&job->ranks[i].err);
+    }
+    free(pfd);
+    free(what);
+    free(kind);
+}
+
+int main(int argc, char **argv)
+{
+    const char *slash = strrchr(argv[0], '/');
+    const char *prog = slash != NULL ? slash + 1 : argv[0];
+    mpirun_opts_t opts = {0};
+    mpirun_job_t job;
+    int status;
+
+    parse_args(argc, argv, &opts, prog);
+    if (setup_signals() != 0) {
+        fprintf(stderr, "%s: cannot set up signal handling: %s\n", prog, strerror(errno));
+        return 1;
+    }
+    if (job_create(&job, &opts) != COMPI_OK) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return 1;
+    }
+    /* output we write ourselves must not sit in a buffer behind the ranks' lines */
+    setvbuf(stdout, NULL, _IONBF, 0);
+    job_spawn(&job);
+    event_loop(&job);
+    /* ranks may have been reaped by the last SIGCHLD only now */
+    job_reap(&job);
+    status = job_exit_status(&job);
+    job_destroy(&job);
+    for (int i = 0; i < opts.nenv; i++)
+        free(opts.env[i]);
+    free(opts.env);
+    free(opts.coll_config);
+    return status;
+}

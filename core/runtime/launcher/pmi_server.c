@@ -1,0 +1,332 @@
+/*
+ * pmi_server.c -- mpirun's side of the PMI-1 wire protocol ("simple PMI"), with the reply
+ * formats of MPICH's Hydra so that MPICH-built programs run under our mpirun too.
+ *
+ *   init               -> cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0
+ *   get_maxes          -> cmd=maxes kvsname_max=.. keylen_max=.. vallen_max=.. rc=0
+ *   get_appnum         -> cmd=appnum appnum=0
+ *   get_my_kvsname     -> cmd=my_kvsname kvsname=<jobid>
+ *   get_universe_size  -> cmd=universe_size size=N
+ *   put                -> cmd=put_result rc=0 msg=success
+ *   get                -> cmd=get_result rc=0 msg=success value=V
+ *                         (missing: rc=-1 msg=key_K_not_found value=unknown)
+ *   barrier_in         -> cmd=barrier_out to every rank once all N have come in
+ *   finalize           -> cmd=finalize_ack
+ *   abort              -> no reply: the job is taken down
+ *
+ * The job has a single key-value space (its name is the jobid); a put or get naming
+ * another space is served from it all the same.  Keys are hashed into a fixed bucket
+ * array: a job puts a few keys per rank, so chains stay short.
+ */
+#include "launcher.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define KVS_BUCKETS 4096
+
+typedef struct kvs_entry {
+    struct kvs_entry *next;
+    char *key;
+    char *value;
+} kvs_entry_t;
+
+struct pmi_kvs {
+    kvs_entry_t *bucket[KVS_BUCKETS];
+};
+
+static unsigned kvs_hash(const char *s)
+{
+    unsigned h = 2166136261u; /* FNV-1a */
+
+    while (*s)
+        h = (h ^ (unsigned char)*s++) * 16777619u;
+    return h % KVS_BUCKETS;
+}
+
+static kvs_entry_t *kvs_find(pmi_kvs_t *kvs, const char *key)
+{
+    for (kvs_entry_t *e = kvs->bucket[kvs_hash(key)]; e != NULL; e = e->next)
+        if (strcmp(e->key, key) == 0)
+            return e;
+    return NULL;
+}
+
+/* a later put of the same key replaces the value */
+static compi_status_t kvs_put(pmi_kvs_t *kvs, const char *key, const char *value)
+{
+    kvs_entry_t *e = kvs_find(kvs, key);
+    char *v = strdup(value);
+
+    if (v == NULL)
+        return COMPI_ERR_NO_MEMORY;
+    if (e == NULL) {
+        unsigned h = kvs_hash(key);
+
+        e = calloc(1, sizeof(*e));
+        if (e == NULL || (e->key = strdup(key)) == NULL) {
+            free(e);
+            free(v);
+            return COMPI_ERR_NO_MEMORY;
+        }
+        e->next = kvs->bucket[h];
+        kvs->bucket[h] = e;
+    }
+    free(e->value);
+    e->value = v;
+    return COMPI_OK;
+}
+
+compi_status_t pmi_server_create(mpirun_job_t *job)
+{
+    char mapping[64];
+
+    job->kvs = calloc(1, sizeof(*job->kvs));
+    if (job->kvs == NULL)
+        return COMPI_ERR_NO_MEMORY;
+    job->barrier_count = 0;
+    /*
+     * MPICH reads the node layout from this key: (vector,(first node, node count, ranks
+     * per node)).  All our ranks are on node 0.
+     */
+    snprintf(mapping, sizeof(mapping), "(vector,(0,1,%d))", job->n);
+    return kvs_put(job->kvs, "PMI_process_mapping", mapping);
+}
+
+void pmi_server_destroy(mpirun_job_t *job)
+{
+    if (job->kvs == NULL)
+        return;
+    for (int b = 0; b < KVS_BUCKETS; b++) {
+        kvs_entry_t *e = job->kvs->bucket[b];
+
+        while (e != NULL) {
+            kvs_entry_t *next = e->next;
+
+            free(e->key);
+            free(e->value);
+            free(e);
+            e = next;
+        }
+    }
+    free(job->kvs);
+    job->kvs = NULL;
+}
+
+/*
+ * Writes a reply.  Replies are short and the socket buffer large, so a full buffer means
+ * the rank stopped reading: wait a little, then give up on that reply.
+ */
+static void send_line(mpirun_rank_t *r, const char *line, size_t len)
+{
+    while (len > 0 && r->pmi_fd >= 0) {
+        ssize_t n = send(r->pmi_fd, line, len, MSG_NOSIGNAL);
+
+        if (n > 0) {
+            line += n;
+            len -= (size_t)n;
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            struct pollfd p = {.fd = r->pmi_fd, .events = POLLOUT};
+
+            if (poll(&p, 1, 1000) > 0)
+                continue;
+        }
+        /* the rank is gone or stuck: its exit will be judged by the reaper */
+        return;
+    }
+}
+
+#define REPLY(r, ...)                                                                              \
+    do {                                                                                           \
+        char line_[PMI_WIRE_MAXLINE];                                                              \
+        size_t len_;                                                                               \
+        if (pmi_wire_format(line_, sizeof(line_), &len_, __VA_ARGS__, NULL) == COMPI_OK)           \
+            send_line((r), line_, len_);                                                           \
+    } while (0)
+
+static void on_barrier_in(mpirun_job_t *job, mpirun_rank_t *r)
+{
+    if (r->in_barrier) {
+        fprintf(stderr, "mpirun: rank %d entered the PMI barrier twice; ignored\n", r->rank);
+        return;
+    }
+    r->in_barrier = 1;
+    if (++job->barrier_count < job->n)
+        return;
+    job->barrier_count = 0;
+    for (int i = 0; i < job->n; i++) {
+        job->ranks[i].in_barrier = 0;
+        REPLY(&job->ranks[i], "barrier_out");
+    }
+}
+
+static void on_abort(mpirun_job_t *job, mpirun_rank_t *r, const pmi_wire_msg_t *msg)
+{
+    const char *text = pmi_wire_get(msg, "message");
+    char why[PMI_WIRE_MAXLINE + 128];
+    int code = 1;
+
+    if (text == NULL)
+        text = pmi_wire_get(msg, "error_msg");
+    if (pmi_wire_get_int(msg, "exitcode", &code) != COMPI_OK)
+        code = 1;
+    snprintf(why, sizeof(why), "rank %d called MPI_Abort with error code %d%s%s", r->rank, code,
+             text != NULL && *text ? ": " : "", text != NULL ? text : "");
+    /*
+     * mpirun's exit status is a byte: keep the code's low byte as a shell would, but never
+     * let an aborted job look successful (MPICH's error codes are often multiples of 256)
+     */
+    job_terminate(job, (code & 0xff) != 0 ? code & 0xff : 1, why);
+    /* nothing more from this rank matters; its exit is part of the abort */
+    r->aborted = 1;
+}
+
+static void on_get(mpirun_job_t *job, mpirun_rank_t *r, const pmi_wire_msg_t *msg)
+{
+    const char *key = pmi_wire_get(msg, "key");
+    kvs_entry_t *e = key != NULL ? kvs_find(job->kvs, key) : NULL;
+    char why[PMI_WIRE_KEYLEN_MAX + 32];
+
+    if (e != NULL) {
+        REPLY(r, "get_result", "rc", "0", "msg", "success", "value", e->value);
+        return;
+    }
+    snprintf(why, sizeof(why), "key_%s_not_found", key != NULL ? key : "");
+    REPLY(r, "get_result", "rc", "-1", "msg", key != NULL ? why : "missing_key", "value",
+          "unknown");
+}
+
+static void on_put(mpirun_job_t *job, mpirun_rank_t *r, const pmi_wire_msg_t *msg)
+{
+    const char *key = pmi_wire_get(msg, "key");
+    const char *value = pmi_wire_get(msg, "value");
+
+    if (key == NULL || value == NULL) {
+        REPLY(r, "put_result", "rc", "-1", "msg", "key_or_value_missing");
+        return;
+    }
+    if (strlen(key) >= PMI_WIRE_KEYLEN_MAX || strlen(value) >= PMI_WIRE_VALLEN_MAX) {
+        REPLY(r, "put_result", "rc", "-1", "msg", "key_or_value_too_long");
+        return;
+    }
+    if (kvs_put(job->kvs, key, value) != COMPI_OK) {
+        REPLY(r, "put_result", "rc", "-1", "msg", "out_of_memory");
+        return;
+    }
+    REPLY(r, "put_result", "rc", "0", "msg", "success");
+}
+
+static void handle_line(mpirun_job_t *job, mpirun_rank_t *r, const char *line, size_t n,
+                        int truncated)
+{
+    pmi_wire_msg_t msg;
+    const char *cmd;
+    char num[16], result[64];
+
+    if (pmi_wire_parse(line, n, &msg) != COMPI_OK || (cmd = pmi_wire_cmd(&msg)) == NULL) {
+        fprintf(stderr, "mpirun: rank %d sent a malformed PMI line: '%.200s'\n", r->rank, line);
+        return;
+    }
+    if (strcmp(cmd, "abort") == 0) {
+        /* an abort is honoured even when its message was too long for a line */
+        on_abort(job, r, &msg);
+        return;
+    }
+    if (truncated) {
+        fprintf(stderr, "mpirun: rank %d sent a PMI line longer than %d bytes; ignored\n", r->rank,
+                PMI_WIRE_MAXLINE - 1);
+        snprintf(result, sizeof(result), "%.40s_result", cmd);
+        REPLY(r, result, "rc", "-1", "msg", "line_too_long");
+        return;
+    }
+
+    if (strcmp(cmd, "init") == 0) {
+        r->pmi_inited = 1;
+        REPLY(r, "response_to_init", "pmi_version", "1", "pmi_subversion", "1", "rc", "0");
+    } else if (strcmp(cmd, "get_maxes") == 0) {
+        char kvs[16], key[16], val[16];
+
+        snprintf(kvs, sizeof(kvs), "%d", PMI_WIRE_KVSNAME_MAX);
+        snprintf(key, sizeof(key), "%d", PMI_WIRE_KEYLEN_MAX);
+        snprintf(val, sizeof(val), "%d", PMI_WIRE_VALLEN_MAX);
+        REPLY(r, "maxes", "kvsname_max", kvs, "keylen_max", key, "vallen_max", val, "rc", "0");
+    } else if (strcmp(cmd, "get_appnum") == 0) {
+        REPLY(r, "appnum", "appnum", "0");
+    } else if (strcmp(cmd, "get_my_kvsname") == 0) {
+        REPLY(r, "my_kvsname", "kvsname", job->jobid);
+    } else if (strcmp(cmd, "get_universe_size") == 0) {
+        snprintf(num, sizeof(num), "%d", job->n);
+        REPLY(r, "universe_size", "size", num);
+    } else if (strcmp(cmd, "put") == 0) {
+        on_put(job, r, &msg);
+    } else if (strcmp(cmd, "get") == 0) {
+        on_get(job, r, &msg);
+    } else if (strcmp(cmd, "barrier_in") == 0) {
+        on_barrier_in(job, r);
+    } else if (strcmp(cmd, "finalize") == 0) {
+        r->pmi_finalized = 1;
+        REPLY(r, "finalize_ack");
+    } else {
+        /* spawn, publish_name and the like: say no rather than leave the rank waiting */
+        fprintf(stderr, "mpirun: rank %d asked for unsupported PMI command '%.40s'\n", r->rank,
+                cmd);
+        snprintf(result, sizeof(result), "%.40s_result", cmd);
+        REPLY(r, result, "rc", "-1", "msg", "unsupported_command");
+    }
+}
+
+static void close_pmi(mpirun_rank_t *r)
+{
+    if (r->pmi_fd >= 0)
+        close(r->pmi_fd);
+    r->pmi_fd = -1;
+}
+
+/* answers every whole line buffered; after an abort the rank is not listened to */
+static void handle_lines(mpirun_job_t *job, mpirun_rank_t *r)
+{
+    char line[PMI_WIRE_MAXLINE];
+    int truncated;
+    ssize_t n;
+
+    /* MPICH's abort message may hold newlines: what follows an abort is not PMI */
+    while (r->pmi_fd >= 0 && !r->aborted &&
+           (n = pmi_wire_reader_next(&r->reader, line, &truncated)) >= 0)
+        handle_line(job, r, line, (size_t)n, truncated);
+    if (r->aborted)
+        pmi_wire_reader_init(&r->reader);
+}
+
+void pmi_server_readable(mpirun_job_t *job, mpirun_rank_t *r)
+{
+    ssize_t got;
+
+    if (r->pmi_fd < 0)
+        return;
+    got = pmi_wire_reader_fill(&r->reader, r->pmi_fd);
+    if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS))
+        got = 1; /* ENOBUFS: a full buffer is taken out as a truncated line below */
+    handle_lines(job, r);
+    if (got <= 0)
+        close_pmi(r);
+}
+
+void pmi_server_drain(mpirun_job_t *job, mpirun_rank_t *r)
+{
+    while (r->pmi_fd >= 0) {
+        ssize_t got = pmi_wire_reader_fill(&r->reader, r->pmi_fd);
+
+        handle_lines(job, r);
+        if (got == 0 || (got < 0 && errno != ENOBUFS))
+            close_pmi(r);
+    }
+}

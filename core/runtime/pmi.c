@@ -1,0 +1,522 @@
+/*
+ * pmi.c -- client of the PMI-1 wire protocol, as served by our mpirun and by MPICH's Hydra.
+ *
+ * Every call is one request line and one reply line on a blocking socket (PMI_FD from the
+ * launcher, or a TCP connection to PMI_PORT).  Without a launcher the process is a
+ * singleton: puts and gets go to a small local table and barriers return at once.
+ */
+#include "pmi.h"
+#include "pmi_wire.h"
+#include "log.h"
+
+#include <errno.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+typedef struct pmi_local_kv {
+    struct pmi_local_kv *next;
+    char *key;
+    char *value;
+} pmi_local_kv_t;
+
+static struct {
+    int initialized;
+    int fd; /* -1 for a singleton */
+    int rank, size;
+    int keylen_max, vallen_max;
+    char kvsname[PMI_WIRE_KVSNAME_MAX];
+    pmi_wire_reader_t reader;
+    pmi_local_kv_t *local; /* singleton's key-value table */
+} pmi = {.fd = -1};
+
+static int env_int(const char *name, int *value_p)
+{
+    const char *s = getenv(name);
+    char *endp;
+    long v;
+
+    if (s == NULL || *s == '\0')
+        return 0;
+    v = strtol(s, &endp, 10);
+    if (*endp != '\0' || v < 0 || v > 0x7fffffff)
+        return 0;
+    *value_p = (int)v;
+    return 1;
+}
+
+static compi_status_t send_all(const char *buf, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = send(pmi.fd, buf, len, MSG_NOSIGNAL);
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            compi_log_error("PMI: cannot write to the launcher (fd %d): %s", pmi.fd,
+                            strerror(errno));
+            return COMPI_ERR_PMI;
+        }
+        buf += n;
+        len -= (size_t)n;
+    }
+    return COMPI_OK;
+}
+
+static compi_status_t recv_line(pmi_wire_msg_t *reply)
+{
+    char line[PMI_WIRE_MAXLINE];
+    int truncated;
+    ssize_t n;
+
+    while ((n = pmi_wire_reader_next(&pmi.reader, line, &truncated)) < 0) {
+        ssize_t got = pmi_wire_reader_fill(&pmi.reader, pmi.fd);
+
+        if (got == 0) {
+            compi_log_error("PMI: the launcher closed the connection");
+            return COMPI_ERR_PMI;
+        }
+        if (got < 0) {
+            compi_log_error("PMI: cannot read from the launcher: %s", strerror(errno));
+            return COMPI_ERR_PMI;
+        }
+    }
+    if (truncated || pmi_wire_parse(line, (size_t)n, reply) != COMPI_OK) {
+        compi_log_error("PMI: malformed reply from the launcher: '%.200s'", line);
+        return COMPI_ERR_PMI;
+    }
+    return COMPI_OK;
+}
+
+/*
+ * Reads one reply and checks that it is `expect` and, when it carries rc, that rc is 0.
+ * A non-zero rc comes back as COMPI_ERR_NOT_FOUND without logging: only the caller knows
+ * whether that is an error (a missing key often is not).
+ */
+static compi_status_t expect_reply(const char *expect, pmi_wire_msg_t *reply)
+{
+    compi_status_t st = recv_line(reply);
+    const char *cmd;
+    int rc;
+
+    if (st != COMPI_OK)
+        return st;
+    cmd = pmi_wire_cmd(reply);
+    if (cmd == NULL || strcmp(cmd, expect) != 0) {
+        compi_log_error("PMI: expected '%s' from the launcher, got '%s'", expect,
+                        cmd != NULL ? cmd : "(no cmd)");
+        return COMPI_ERR_PMI;
+    }
+    if (pmi_wire_get_int(reply, "rc", &rc) == COMPI_OK && rc != 0)
+        return COMPI_ERR_NOT_FOUND;
+    return COMPI_OK;
+}
+
+/* sends a line formatted by the caller, then waits for `expect` */
+static compi_status_t call(const char *line, size_t len, const char *expect, pmi_wire_msg_t *reply)
+{
+    compi_status_t st = send_all(line, len);
+
+    return st != COMPI_OK ? st : expect_reply(expect, reply);
+}
+
+static compi_status_t connect_port(const char *port_spec)
+{
+    char host[256];
+    const char *colon = strrchr(port_spec, ':');
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM};
+    struct addrinfo *res = NULL, *ai;
+    size_t hlen;
+    int rc, fd = -1;
+
+    if (colon == NULL || colon == port_spec ||
+        (hlen = (size_t)(colon - port_spec)) >= sizeof(host)) {
+        compi_log_error("PMI: PMI_PORT '%s' is not host:port", port_spec);
+        return COMPI_ERR_PMI;
+    }
+    memcpy(host, port_spec, hlen);
+    host[hlen] = '\0';
+    rc = getaddrinfo(host, colon + 1, &hints, &res);
+    if (rc != 0) {
+        compi_log_error("PMI: cannot resolve PMI_PORT %s: %s", port_spec, gai_strerror(rc));
+        return COMPI_ERR_PMI;
+    }
+    for (ai = res; ai != NULL; ai = ai->ai_next) {
+        fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+        if (fd < 0)
+            continue;
+        if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
+            break;
+        close(fd);
+        fd = -1;
+    }
+    freeaddrinfo(res);
+    if (fd < 0) {
+        compi_log_error("PMI: cannot connect to PMI_PORT %s: %s", port_spec, strerror(errno));
+        return COMPI_ERR_PMI;
+    }
+    pmi.fd = fd;
+    return COMPI_OK;
+}
+
+/*
+ * With PMI_PORT, the launcher tells rank and size after an "initack" handshake that names
+ * the PMI_ID it gave us: "cmd=initack" then "cmd=set size=N", "cmd=set rank=R",
+ * "cmd=set debug=D".
+ */
+static compi_status_t port_handshake(int pmi_id)
+{
+    char line[PMI_WIRE_MAXLINE], id[16];
+    pmi_wire_msg_t reply;
+    compi_status_t st;
+    size_t len;
+
+    snprintf(id, sizeof(id), "%d", pmi_id);
+    st = pmi_wire_format(line, sizeof(line), &len, "initack", "pmiid", id, NULL);
+    if (st == COMPI_OK)
+        st = call(line, len, "initack", &reply);
+    for (int i = 0; i < 3 && st == COMPI_OK; i++) {
+        int v;
+
+        st = expect_reply("set", &reply);
+        if (st != COMPI_OK)
+            break;
+        if (pmi_wire_get_int(&reply, "size", &v) == COMPI_OK)
+            pmi.size = v;
+        else if (pmi_wire_get_int(&reply, "rank", &v) == COMPI_OK)
+            pmi.rank = v;
+    }
+    if (st != COMPI_OK)
+        compi_log_error("PMI: handshake with the launcher on PMI_PORT failed");
+    return st;
+}
+
+/* init, maxes, appnum, universe size and kvsname, in the order MPICH's client asks */
+static compi_status_t handshake(pmi_info_t *info)
+{
+    char line[PMI_WIRE_MAXLINE];
+    pmi_wire_msg_t reply;
+    const char *s;
+    compi_status_t st;
+    size_t len;
+    int v;
+
+    pmi_wire_format(line, sizeof(line), &len, "init", "pmi_version", "1", "pmi_subversion", "1",
+                    NULL);
+    st = call(line, len, "response_to_init", &reply);
+    if (st != COMPI_OK)
+        goto err;
+
+    pmi_wire_format(line, sizeof(line), &len, "get_maxes", NULL);
+    st = call(line, len, "maxes", &reply);
+    if (st != COMPI_OK)
+        goto err;
+    /* our own limits bound what we send even if the launcher allows more */
+    pmi.keylen_max = PMI_WIRE_KEYLEN_MAX;
+    pmi.vallen_max = PMI_WIRE_VALLEN_MAX;
+    if (pmi_wire_get_int(&reply, "keylen_max", &v) == COMPI_OK && v > 0 && v < pmi.keylen_max)
+        pmi.keylen_max = v;
+    if (pmi_wire_get_int(&reply, "vallen_max", &v) == COMPI_OK && v > 0 && v < pmi.vallen_max)
+        pmi.vallen_max = v;
+
+    pmi_wire_format(line, sizeof(line), &len, "get_appnum", NULL);
+    st = call(line, len, "appnum", &reply);
+    if (st != COMPI_OK)
+        goto err;
+    if (pmi_wire_get_int(&reply, "appnum", &v) == COMPI_OK)
+        info->appnum = v;
+
+    pmi_wire_format(line, sizeof(line), &len, "get_universe_size", NULL);
+    st = call(line, len, "universe_size", &reply);
+    if (st != COMPI_OK)
+        goto err;
+    /* Hydra answers -1 when it does not know */
+    if (pmi_wire_get_int(&reply, "size", &v) == COMPI_OK && v > 0)
+        info->universe_size = v;
+
+    pmi_wire_format(line, sizeof(line), &len, "get_my_kvsname", NULL);
+    st = call(line, len, "my_kvsname", &reply);
+    if (st != COMPI_OK)
+        goto err;
+    s = pmi_wire_get(&reply, "kvsname");
+    if (s == NULL || strlen(s) >= sizeof(pmi.kvsname)) {
+        compi_log_error("PMI: the launcher gave no usable kvsname");
+        st = COMPI_ERR_PMI;
+        goto err;
+    }
+    strcpy(pmi.kvsname, s);
+    return COMPI_OK;
+
+err:
+    if (st == COMPI_ERR_NOT_FOUND) {
+        compi_log_error("PMI: the launcher refused the PMI-1 handshake");
+        st = COMPI_ERR_PMI;
+    }
+    return st;
+}
+
+static void fill_info(pmi_info_t *info)
+{
+    info->rank = pmi.rank;
+    info->size = pmi.size;
+    info->singleton = pmi.fd < 0;
+    snprintf(info->kvsname, sizeof(info->kvsname), "%s", pmi.kvsname);
+}
+
+compi_status_t pmi_init(pmi_info_t *info)
+{
+    const char *port = getenv("PMI_PORT");
+    compi_status_t st;
+    int fd, id;
+
+    memset(info, 0, sizeof(*info));
+    if (pmi.initialized) {
+        fill_info(info);
+        info->universe_size = pmi.size;
+        return COMPI_OK;
+    }
+    pmi_wire_reader_init(&pmi.reader);
+    pmi.rank = 0;
+    pmi.size = 1;
+    info->universe_size = -1;
+
+    if (env_int("PMI_FD", &fd)) {
+        pmi.fd = fd;
+        if (!env_int("PMI_RANK", &pmi.rank) || !env_int("PMI_SIZE", &pmi.size) || pmi.size < 1 ||
+            pmi.rank >= pmi.size) {
+            compi_log_error("PMI: PMI_FD is set but PMI_RANK/PMI_SIZE are missing or wrong");
+            st = COMPI_ERR_PMI;
+            goto err;
+        }
+    } else if (port != NULL && *port != '\0') {
+        st = connect_port(port);
+        if (st != COMPI_OK)
+            goto err;
+        if (env_int("PMI_ID", &id)) {
+            st = port_handshake(id);
+            if (st != COMPI_OK)
+                goto err;
+        } else if (!env_int("PMI_RANK", &pmi.rank) || !env_int("PMI_SIZE", &pmi.size)) {
+            compi_log_error("PMI: PMI_PORT is set but neither PMI_ID nor PMI_RANK/PMI_SIZE");
+            st = COMPI_ERR_PMI;
+            goto err;
+        }
+    } else {
+        /* singleton: no launcher */
+        snprintf(pmi.kvsname, sizeof(pmi.kvsname), "singleton_%ld", (long)getpid());
+        pmi.keylen_max = PMI_WIRE_KEYLEN_MAX;
+        pmi.vallen_max = PMI_WIRE_VALLEN_MAX;
+        pmi.initialized = 1;
+        fill_info(info);
+        info->universe_size = 1;
+        return COMPI_OK;
+    }
+
+    st = handshake(info);
+    if (st != COMPI_OK)
+        goto err;
+    if (info->universe_size < pmi.size)
+        info->universe_size = pmi.size;
+    pmi.initialized = 1;
+    fill_info(info);
+    return COMPI_OK;
+
+err:
+    if (pmi.fd >= 0 && getenv("PMI_FD") == NULL)
+        close(pmi.fd);
+    pmi.fd = -1;
+    return st;
+}
+
+/* keys and values travel as single wire fields: no blanks, bounded lengths */
+static compi_status_t check_kv(const char *what, const char *s, int max)
+{
+    size_t len = strlen(s);
+
+    if ((len == 0 && strcmp(what, "key") == 0) || strpbrk(s, " \t\n\r") != NULL) {
+        compi_log_error("PMI: %s '%.100s' is empty or holds blanks", what, s);
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    if (len >= (size_t)max) {
+        compi_log_error("PMI: %s of %zu bytes is longer than the launcher allows (%d)", what, len,
+                        max - 1);
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    return COMPI_OK;
+}
+
+static pmi_local_kv_t *local_find(const char *key)
+{
+    for (pmi_local_kv_t *kv = pmi.local; kv != NULL; kv = kv->next)
+        if (strcmp(kv->key, key) == 0)
+            return kv;
+    return NULL;
+}
+
+static compi_status_t local_put(const char *key, const char *value)
+{
+    pmi_local_kv_t *kv = local_find(key);
+    char *v = strdup(value);
+
+    if (v == NULL)
+        return COMPI_ERR_NO_MEMORY;
+    if (kv == NULL) {
+        kv = calloc(1, sizeof(*kv));
+        if (kv == NULL || (kv->key = strdup(key)) == NULL) {
+            free(kv);
+            free(v);
+            return COMPI_ERR_NO_MEMORY;
+        }
+        kv->next = pmi.local;
+        pmi.local = kv;
+    }
+    free(kv->value);
+    kv->value = v;
+    return COMPI_OK;
+}
+
+compi_status_t pmi_put(const char *key, const char *value)
+{
+    char line[PMI_WIRE_MAXLINE];
+    pmi_wire_msg_t reply;
+    compi_status_t st;
+    size_t len;
+
+    if (!pmi.initialized)
+        return COMPI_ERR_PMI;
+    st = check_kv("key", key, pmi.keylen_max);
+    if (st == COMPI_OK)
+        st = check_kv("value", value, pmi.vallen_max);
+    if (st != COMPI_OK)
+        return st;
+    if (pmi.fd < 0)
+        return local_put(key, value);
+
+    st = pmi_wire_format(line, sizeof(line), &len, "put", "kvsname", pmi.kvsname, "key", key,
+                         "value", value, NULL);
+    if (st != COMPI_OK) {
+        compi_log_error("PMI: put of key '%.100s' does not fit a PMI line", key);
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    st = call(line, len, "put_result", &reply);
+    if (st == COMPI_ERR_NOT_FOUND) {
+        const char *msg = pmi_wire_get(&reply, "msg");
+
+        compi_log_error("PMI: the launcher refused put of key '%s': %s", key,
+                        msg != NULL ? msg : "no reason given");
+        st = COMPI_ERR_PMI;
+    }
+    return st;
+}
+
+compi_status_t pmi_commit(void)
+{
+    /* PMI-1 puts are visible after the next barrier; nothing to flush */
+    return pmi.initialized ? COMPI_OK : COMPI_ERR_PMI;
+}
+
+compi_status_t pmi_barrier(void)
+{
+    char line[PMI_WIRE_MAXLINE];
+    pmi_wire_msg_t reply;
+    size_t len;
+
+    if (!pmi.initialized)
+        return COMPI_ERR_PMI;
+    if (pmi.fd < 0)
+        return COMPI_OK;
+    pmi_wire_format(line, sizeof(line), &len, "barrier_in", NULL);
+    return call(line, len, "barrier_out", &reply);
+}
+
+compi_status_t pmi_get(int rank_hint, const char *key, char *value, size_t len)
+{
+    char line[PMI_WIRE_MAXLINE];
+    pmi_wire_msg_t reply;
+    const char *v;
+    compi_status_t st;
+    size_t n;
+
+    (void)rank_hint; /* PMI-1 has one flat key space */
+    if (!pmi.initialized)
+        return COMPI_ERR_PMI;
+    st = check_kv("key", key, pmi.keylen_max);
+    if (st != COMPI_OK)
+        return st;
+    if (pmi.fd < 0) {
+        pmi_local_kv_t *kv = local_find(key);
+
+        if (kv == NULL)
+            return COMPI_ERR_NOT_FOUND;
+        v = kv->value;
+    } else {
+        st = pmi_wire_format(line, sizeof(line), &n, "get", "kvsname", pmi.kvsname, "key", key,
+                             NULL);
+        if (st != COMPI_OK)
+            return COMPI_ERR_INVALID_PARAM;
+        st = call(line, n, "get_result", &reply);
+        if (st != COMPI_OK)
+            return st;
+        v = pmi_wire_get(&reply, "value");
+        if (v == NULL) {
+            compi_log_error("PMI: get of key '%s': reply without a value", key);
+            return COMPI_ERR_PMI;
+        }
+    }
+    if (strlen(v) >= len)
+        return COMPI_ERR_TRUNCATE;
+    strcpy(value, v);
+    return COMPI_OK;
+}
+
+compi_status_t pmi_finalize(void)
+{
+    char line[PMI_WIRE_MAXLINE];
+    pmi_wire_msg_t reply;
+    compi_status_t st = COMPI_OK;
+    size_t len;
+
+    if (!pmi.initialized)
+        return COMPI_OK;
+    if (pmi.fd >= 0) {
+        pmi_wire_format(line, sizeof(line), &len, "finalize", NULL);
+        st = call(line, len, "finalize_ack", &reply);
+        close(pmi.fd);
+        pmi.fd = -1;
+    }
+    while (pmi.local != NULL) {
+        pmi_local_kv_t *kv = pmi.local;
+
+        pmi.local = kv->next;
+        free(kv->key);
+        free(kv->value);
+        free(kv);
+    }
+    pmi.initialized = 0;
+    return st;
+}
+
+compi_status_t pmi_abort(int code, const char *msg)
+{
+    char line[PMI_WIRE_MAXLINE], text[1024], num[16];
+    compi_status_t st;
+    size_t len;
+
+    if (!pmi.initialized || pmi.fd < 0)
+        return COMPI_OK; /* no launcher to tell: the caller's exit is the abort */
+    snprintf(num, sizeof(num), "%d", code);
+    /* Hydra and our mpirun take the free-text "message" field; cut it to fit a line */
+    snprintf(text, sizeof(text), "%s", msg != NULL ? msg : "");
+    if (text[0] != '\0')
+        st = pmi_wire_format(line, sizeof(line), &len, "abort", "exitcode", num, "message", text,
+                             NULL);
+    else
+        st = pmi_wire_format(line, sizeof(line), &len, "abort", "exitcode", num, NULL);
+    if (st != COMPI_OK)
+        return st;
+    /* no reply comes: the launcher kills the job */
+    return send_all(line, len);
+}

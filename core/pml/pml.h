@@ -25,7 +25,12 @@
 #include <mpi.h>
 #include <stddef.h>
 
-typedef enum { PML_SEND_STANDARD, PML_SEND_SYNC, PML_SEND_READY, PML_SEND_BUFFERED } pml_send_mode_t;
+typedef enum {
+    PML_SEND_STANDARD,
+    PML_SEND_SYNC,
+    PML_SEND_READY,
+    PML_SEND_BUFFERED
+} pml_send_mode_t;
 
 enum { REQ_SEND = 1, REQ_RECV, REQ_GREQ, REQ_COLL };
 
@@ -73,6 +78,8 @@ compi_status_t pml_recv(void *buf, size_t count, compi_datatype_t *dt, int src, 
 compi_status_t pml_iprobe(int src, int tag, compi_comm_t *comm, int *flag, MPI_Status *status);
 compi_status_t pml_improbe(int src, int tag, compi_comm_t *comm, int *flag,
                            compi_message_t **msg_p, MPI_Status *status);
+/* the communicator a matched message came on */
+compi_comm_t *pml_message_comm(const compi_message_t *msg);
 compi_status_t pml_imrecv(void *buf, size_t count, compi_datatype_t *dt, compi_message_t *msg,
                           compi_request_t **req_p);
 

@@ -1,0 +1,211 @@
+/*
+ * probe_api.c -- MPI_Probe, MPI_Iprobe and the matched probes (MPI_Mprobe, MPI_Improbe,
+ * MPI_Mrecv, MPI_Imrecv).
+ *
+ * A matched probe takes the message out of the matching queue, so no other receive can
+ * steal it; the MPI_Message handle names it until MPI_Mrecv/Imrecv consumes it.
+ *
+ * Ownership: message handles live in msg_table (owned here); the message object belongs
+ * to the PML and is consumed by pml_imrecv().
+ */
+#include "pml_args.h"
+
+static handle_table_t msg_table = HANDLE_TABLE_INIT(COMPI_HKIND_MESSAGE, 2);
+
+static void status_proc_null(MPI_Status *status)
+{
+    if (status != NULL && status != MPI_STATUS_IGNORE) {
+        status->MPI_SOURCE = MPI_PROC_NULL;
+        status->MPI_TAG = MPI_ANY_TAG;
+        status->MPI_ERROR = MPI_SUCCESS;
+        status->compi_cancelled = 0;
+        status->compi_count = 0;
+    }
+}
+
+static int check_probe(int source, int tag, MPI_Comm comm, compi_comm_t **c_p, const char *fn)
+{
+    int rc = p2p_check_comm(comm, c_p, fn);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    return p2p_check_source(*c_p, source, tag, fn);
+}
+
+#pragma weak MPI_Iprobe = PMPI_Iprobe
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+    COMPI_CHECK_INIT("MPI_Iprobe");
+    compi_comm_t *c = NULL;
+    int rc = check_probe(source, tag, comm, &c, "MPI_Iprobe");
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (flag == NULL) {
+        return mpi_err_raise(c, MPI_ERR_ARG, "MPI_Iprobe", "flag is NULL");
+    }
+    compi_status_t st = pml_iprobe(source, tag, c, flag, status);
+    return st == COMPI_OK ? MPI_SUCCESS : p2p_raise_status(c, st, "MPI_Iprobe");
+}
+
+#pragma weak MPI_Probe = PMPI_Probe
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    COMPI_CHECK_INIT("MPI_Probe");
+    compi_comm_t *c = NULL;
+    int rc = check_probe(source, tag, comm, &c, "MPI_Probe");
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    int flag = 0;
+    while (!flag) {
+        compi_status_t st = pml_iprobe(source, tag, c, &flag, status);
+        if (st != COMPI_OK) {
+            return p2p_raise_status(c, st, "MPI_Probe");
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+static int improbe(int source, int tag, compi_comm_t *c, int *flag, MPI_Message *message,
+                   MPI_Status *status, const char *fn)
+{
+    if (source == MPI_PROC_NULL) {
+        *flag = 1;
+        *message = MPI_MESSAGE_NO_PROC;
+        status_proc_null(status);
+        return MPI_SUCCESS;
+    }
+    compi_message_t *m = NULL;
+    compi_status_t st = pml_improbe(source, tag, c, flag, &m, status);
+    if (st != COMPI_OK) {
+        return p2p_raise_status(c, st, fn);
+    }
+    *message = MPI_MESSAGE_NULL;
+    if (*flag) {
+        int h;
+        if (handle_alloc(&msg_table, m, &h) != COMPI_OK) {
+            return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no message handle left");
+        }
+        *message = h;
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Improbe = PMPI_Improbe
+int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                 MPI_Status *status)
+{
+    COMPI_CHECK_INIT("MPI_Improbe");
+    compi_comm_t *c = NULL;
+    int rc = check_probe(source, tag, comm, &c, "MPI_Improbe");
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (flag == NULL || message == NULL) {
+        return mpi_err_raise(c, MPI_ERR_ARG, "MPI_Improbe", "flag or message is NULL");
+    }
+    return improbe(source, tag, c, flag, message, status, "MPI_Improbe");
+}
+
+#pragma weak MPI_Mprobe = PMPI_Mprobe
+int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+{
+    COMPI_CHECK_INIT("MPI_Mprobe");
+    compi_comm_t *c = NULL;
+    int rc = check_probe(source, tag, comm, &c, "MPI_Mprobe");
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (message == NULL) {
+        return mpi_err_raise(c, MPI_ERR_ARG, "MPI_Mprobe", "message is NULL");
+    }
+    int flag = 0;
+    while (!flag) {
+        rc = improbe(source, tag, c, &flag, message, status, "MPI_Mprobe");
+        if (rc != MPI_SUCCESS) {
+            return rc;
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+/* start receiving a matched message; *req_p stays NULL for MPI_MESSAGE_NO_PROC */
+static int imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                  compi_request_t **req_p, const char *fn)
+{
+    *req_p = NULL;
+    if (message == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "message is NULL");
+    }
+    if (*message == MPI_MESSAGE_NO_PROC) {
+        *message = MPI_MESSAGE_NULL;
+        return MPI_SUCCESS;
+    }
+    compi_message_t *m = handle_get(&msg_table, *message);
+    if (m == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "invalid message handle 0x%x",
+                             (unsigned)*message);
+    }
+    compi_comm_t *c = pml_message_comm(m);
+    compi_datatype_t *dt = NULL;
+    int rc = p2p_check_data(c, buf, count, datatype, &dt, fn);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    handle_free(&msg_table, *message);
+    *message = MPI_MESSAGE_NULL;
+    compi_status_t st = pml_imrecv(buf, (size_t)count, dt, m, req_p);
+    if (st != COMPI_OK) {
+        return p2p_raise_status(c, st, fn);
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Imrecv = PMPI_Imrecv
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Imrecv");
+    compi_request_t *req;
+    if (request == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Imrecv", "request is NULL");
+    }
+    int rc = imrecv(buf, count, datatype, message, &req, "MPI_Imrecv");
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (req == NULL) {
+        /* MPI_MESSAGE_NO_PROC: a request that is complete with a proc-null status */
+        req = pml_request_new(REQ_RECV, NULL);
+        if (req == NULL) {
+            return mpi_err_raise(NULL, MPI_ERR_NO_MEM, "MPI_Imrecv", "out of requests");
+        }
+        status_proc_null(&req->status);
+        req->complete = 1;
+    }
+    return p2p_req_expose(req->comm, req, request, "MPI_Imrecv");
+}
+
+#pragma weak MPI_Mrecv = PMPI_Mrecv
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+               MPI_Status *status)
+{
+    COMPI_CHECK_INIT("MPI_Mrecv");
+    compi_request_t *req;
+    int rc = imrecv(buf, count, datatype, message, &req, "MPI_Mrecv");
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (req == NULL) {
+        status_proc_null(status);
+        return MPI_SUCCESS;
+    }
+    compi_status_t st = pml_wait(req, status);
+    compi_comm_t *c = req->comm;
+    comm_retain(c);
+    pml_request_free(req);
+    rc = st == COMPI_OK ? MPI_SUCCESS : p2p_raise_status(c, st, "MPI_Mrecv");
+    comm_release(c);
+    return rc;
+}

@@ -1,0 +1,523 @@
+/*
+ * request_api.c -- completing requests: Wait/Test and their any/all/some forms,
+ * Request_free, Request_get_status, Cancel, persistent Start/Startall, generalized
+ * requests, and the Fortran handle conversions.
+ *
+ * One helper, finish(), ends every completed request the same way: status out, then a
+ * non-persistent request is released and its handle set to MPI_REQUEST_NULL, while a
+ * persistent one just becomes inactive.  A null handle or an inactive persistent request
+ * completes at once with an empty status, as the standard says.
+ */
+#include "pml_args.h"
+#include "pml_internal.h" /* generalized request callbacks live in pml_request_t */
+
+static void status_empty(MPI_Status *st)
+{
+    if (st != NULL && st != MPI_STATUS_IGNORE) {
+        pml_status_empty(st);
+    }
+}
+
+/* MPI_REQUEST_NULL gives *r_p = NULL; an invalid or freed handle raises */
+static inline int lookup(MPI_Request h, compi_request_t **r_p, const char *fn)
+{
+    if (h == MPI_REQUEST_NULL) {
+        *r_p = NULL;
+        return MPI_SUCCESS;
+    }
+    compi_request_t *r = req_from_handle(h);
+    if (compi_unlikely(r == NULL)) {
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "invalid request handle 0x%x",
+                             (unsigned)h);
+    }
+    *r_p = r;
+    return MPI_SUCCESS;
+}
+
+/* nothing to wait for: null, or persistent and not started */
+static inline int is_idle(const compi_request_t *r)
+{
+    return r == NULL || (r->persistent && !r->active);
+}
+
+static inline int is_done(const compi_request_t *r)
+{
+    return is_idle(r) || __atomic_load_n(&r->complete, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * End a done request: fill *status, release or deactivate it.  Returns the error of the
+ * status; raises it on the request's communicator when `raise_fn` is not NULL.
+ */
+static int finish(MPI_Request *h, compi_request_t *r, MPI_Status *status, const char *raise_fn)
+{
+    if (is_idle(r)) {
+        status_empty(status);
+        return MPI_SUCCESS;
+    }
+    MPI_Status st = r->status;
+    int err = st.MPI_ERROR;
+    if (r->kind == REQ_GREQ) {
+        pml_request_t *g = (pml_request_t *)r;
+        int qerr = g->query_fn != NULL ? g->query_fn(g->extra_state, &st) : MPI_SUCCESS;
+        if (qerr != MPI_SUCCESS) {
+            err = st.MPI_ERROR = qerr;
+        }
+    }
+    p2p_copy_status(status, &st);
+    if (err != MPI_SUCCESS && raise_fn != NULL) {
+        err = mpi_err_raise(r->comm, err, raise_fn, "%s",
+                            err == MPI_ERR_TRUNCATE ? "message truncated" : "request failed");
+    }
+    if (r->persistent) {
+        r->active = 0;
+        return err;
+    }
+    if (r->kind == REQ_GREQ) {
+        pml_request_t *g = (pml_request_t *)r;
+        if (g->free_fn != NULL) {
+            g->free_fn(g->extra_state);
+        }
+    }
+    p2p_req_dispose(r);
+    *h = MPI_REQUEST_NULL;
+    return err;
+}
+
+static inline MPI_Status *status_at(MPI_Status *statuses, int i)
+{
+    return statuses == MPI_STATUSES_IGNORE || statuses == NULL ? MPI_STATUS_IGNORE
+                                                               : &statuses[i];
+}
+
+static int check_array(int count, const MPI_Request *reqs, const char *fn)
+{
+    if (count < 0) {
+        return mpi_err_raise(NULL, MPI_ERR_COUNT, fn, "count=%d is negative", count);
+    }
+    if (count > 0 && reqs == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "array of requests is NULL");
+    }
+    for (int i = 0; i < count; i++) {
+        compi_request_t *r;
+        int rc = lookup(reqs[i], &r, fn);
+        if (rc != MPI_SUCCESS) {
+            return rc;
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Wait = PMPI_Wait
+int PMPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    COMPI_CHECK_INIT("MPI_Wait");
+    compi_request_t *r = NULL;
+    if (request == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, "MPI_Wait", "request pointer is NULL");
+    }
+    int rc = lookup(*request, &r, "MPI_Wait");
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    while (!is_done(r)) {
+        pml_progress();
+    }
+    return finish(request, r, status, "MPI_Wait");
+}
+
+#pragma weak MPI_Test = PMPI_Test
+int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    COMPI_CHECK_INIT("MPI_Test");
+    compi_request_t *r = NULL;
+    if (request == NULL || flag == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Test", "NULL argument");
+    }
+    int rc = lookup(*request, &r, "MPI_Test");
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    if (!is_done(r)) {
+        pml_progress();
+    }
+    *flag = is_done(r);
+    return *flag ? finish(request, r, status, "MPI_Test") : MPI_SUCCESS;
+}
+
+/* shared by Waitall and Testall once every request is done */
+static int finish_all(int count, MPI_Request reqs[], MPI_Status *statuses, const char *fn)
+{
+    int failed = 0;
+    for (int i = 0; i < count; i++) {
+        compi_request_t *r = req_from_handle(reqs[i]);
+        MPI_Status tmp;
+        MPI_Status *st = statuses == MPI_STATUSES_IGNORE || statuses == NULL ? &tmp
+                                                                              : &statuses[i];
+        if (finish(&reqs[i], r, st, NULL) != MPI_SUCCESS) {
+            failed = 1;
+        }
+    }
+    if (failed) {
+        return mpi_err_raise(NULL, MPI_ERR_IN_STATUS, fn, "a request failed (see statuses)");
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Waitall = PMPI_Waitall
+int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses)
+{
+    COMPI_CHECK_INIT("MPI_Waitall");
+    int rc = check_array(count, array_of_requests, "MPI_Waitall");
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    for (int i = 0; i < count; i++) {
+        compi_request_t *r = req_from_handle(array_of_requests[i]);
+        while (!is_done(r)) {
+            pml_progress();
+        }
+    }
+    return finish_all(count, array_of_requests, array_of_statuses, "MPI_Waitall");
+}
+
+#pragma weak MPI_Testall = PMPI_Testall
+int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
+                 MPI_Status array_of_statuses[])
+{
+    COMPI_CHECK_INIT("MPI_Testall");
+    int rc = check_array(count, array_of_requests, "MPI_Testall");
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (flag == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Testall", "flag is NULL");
+    }
+    pml_progress();
+    *flag = 0;
+    for (int i = 0; i < count; i++) {
+        if (!is_done(req_from_handle(array_of_requests[i]))) {
+            return MPI_SUCCESS;
+        }
+    }
+    *flag = 1;
+    return finish_all(count, array_of_requests, array_of_statuses, "MPI_Testall");
+}
+
+/* index of a done, non-idle request; -1 when none; *nactive_p counts non-idle ones */
+static int find_done(int count, MPI_Request reqs[], int *nactive_p)
+{
+    int nactive = 0;
+    for (int i = 0; i < count; i++) {
+        compi_request_t *r = req_from_handle(reqs[i]);
+        if (is_idle(r)) {
+            continue;
+        }
+        nactive++;
+        if (is_done(r)) {
+            *nactive_p = nactive;
+            return i;
+        }
+    }
+    *nactive_p = nactive;
+    return -1;
+}
+
+static int any_common(int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status,
+                      int blocking, const char *fn)
+{
+    int rc = check_array(count, reqs, fn);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (index == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "index is NULL");
+    }
+    for (int round = 0;; round++) {
+        int nactive;
+        int i = find_done(count, reqs, &nactive);
+        if (i >= 0) {
+            *index = i;
+            *flag = 1;
+            return finish(&reqs[i], req_from_handle(reqs[i]), status, fn);
+        }
+        if (nactive == 0) {
+            *index = MPI_UNDEFINED;
+            *flag = 1;
+            status_empty(status);
+            return MPI_SUCCESS;
+        }
+        if (!blocking && round > 0) {
+            *index = MPI_UNDEFINED;
+            *flag = 0;
+            return MPI_SUCCESS;
+        }
+        pml_progress();
+    }
+}
+
+#pragma weak MPI_Waitany = PMPI_Waitany
+int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
+{
+    COMPI_CHECK_INIT("MPI_Waitany");
+    int flag;
+    return any_common(count, array_of_requests, index, &flag, status, 1, "MPI_Waitany");
+}
+
+#pragma weak MPI_Testany = PMPI_Testany
+int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
+                 MPI_Status *status)
+{
+    COMPI_CHECK_INIT("MPI_Testany");
+    if (flag == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Testany", "flag is NULL");
+    }
+    return any_common(count, array_of_requests, index, flag, status, 0, "MPI_Testany");
+}
+
+static int some_common(int incount, MPI_Request reqs[], int *outcount, int indices[],
+                       MPI_Status statuses[], int blocking, const char *fn)
+{
+    int rc = check_array(incount, reqs, fn);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (outcount == NULL || (incount > 0 && indices == NULL)) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "outcount or indices is NULL");
+    }
+    for (;;) {
+        int nactive = 0, n = 0, failed = 0;
+        for (int i = 0; i < incount; i++) {
+            compi_request_t *r = req_from_handle(reqs[i]);
+            if (is_idle(r)) {
+                continue;
+            }
+            nactive++;
+            if (is_done(r)) {
+                MPI_Status tmp;
+                MPI_Status *st = status_at(statuses, n);
+                if (finish(&reqs[i], r, st == MPI_STATUS_IGNORE ? &tmp : st, NULL) !=
+                    MPI_SUCCESS) {
+                    failed = 1;
+                }
+                indices[n++] = i;
+            }
+        }
+        if (nactive == 0) {
+            *outcount = MPI_UNDEFINED;
+            return MPI_SUCCESS;
+        }
+        if (n > 0 || !blocking) {
+            *outcount = n;
+            if (failed) {
+                return mpi_err_raise(NULL, MPI_ERR_IN_STATUS, fn, "a request failed");
+            }
+            return MPI_SUCCESS;
+        }
+        pml_progress();
+    }
+}
+
+#pragma weak MPI_Waitsome = PMPI_Waitsome
+int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                  int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    COMPI_CHECK_INIT("MPI_Waitsome");
+    return some_common(incount, array_of_requests, outcount, array_of_indices,
+                       array_of_statuses, 1, "MPI_Waitsome");
+}
+
+#pragma weak MPI_Testsome = PMPI_Testsome
+int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                  int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    COMPI_CHECK_INIT("MPI_Testsome");
+    pml_progress();
+    return some_common(incount, array_of_requests, outcount, array_of_indices,
+                       array_of_statuses, 0, "MPI_Testsome");
+}
+
+#pragma weak MPI_Request_free = PMPI_Request_free
+int PMPI_Request_free(MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Request_free");
+    compi_request_t *r = NULL;
+    if (request == NULL || *request == MPI_REQUEST_NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, "MPI_Request_free", "null request");
+    }
+    int rc = lookup(*request, &r, "MPI_Request_free");
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (r->kind == REQ_GREQ && !r->complete) {
+        /* keep the handle: the user still calls MPI_Grequest_complete with it */
+        r->user_freed = 1;
+    } else {
+        if (r->kind == REQ_GREQ) {
+            pml_request_t *g = (pml_request_t *)r;
+            if (g->free_fn != NULL) {
+                g->free_fn(g->extra_state);
+            }
+        }
+        p2p_req_dispose(r);
+    }
+    *request = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Request_get_status = PMPI_Request_get_status
+int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+    COMPI_CHECK_INIT("MPI_Request_get_status");
+    compi_request_t *r = NULL;
+    int rc = lookup(request, &r, "MPI_Request_get_status");
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (flag == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Request_get_status", "flag is NULL");
+    }
+    if (!is_done(r)) {
+        pml_progress();
+    }
+    *flag = is_done(r);
+    if (!*flag) {
+        return MPI_SUCCESS;
+    }
+    if (is_idle(r)) {
+        status_empty(status);
+        return MPI_SUCCESS;
+    }
+    MPI_Status st = r->status;
+    if (r->kind == REQ_GREQ) {
+        pml_request_t *g = (pml_request_t *)r;
+        if (g->query_fn != NULL) {
+            g->query_fn(g->extra_state, &st);
+        }
+    }
+    p2p_copy_status(status, &st);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Cancel = PMPI_Cancel
+int PMPI_Cancel(MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Cancel");
+    compi_request_t *r = NULL;
+    if (request == NULL || *request == MPI_REQUEST_NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, "MPI_Cancel", "null request");
+    }
+    int rc = lookup(*request, &r, "MPI_Cancel");
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (r->kind == REQ_GREQ) {
+        pml_request_t *g = (pml_request_t *)r;
+        if (g->cancel_fn != NULL) {
+            return g->cancel_fn(g->extra_state, r->complete);
+        }
+        return MPI_SUCCESS;
+    }
+    /* a send, or a receive already matched, stays: the status then says not cancelled */
+    pml_cancel(r);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Start = PMPI_Start
+int PMPI_Start(MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Start");
+    compi_request_t *r = NULL;
+    if (request == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, "MPI_Start", "request pointer is NULL");
+    }
+    int rc = lookup(*request, &r, "MPI_Start");
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (r == NULL || !r->persistent || r->active) {
+        return mpi_err_raise(r != NULL ? r->comm : NULL, MPI_ERR_REQUEST, "MPI_Start",
+                             "request is not an inactive persistent request");
+    }
+    pml_start(r);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Startall = PMPI_Startall
+int PMPI_Startall(int count, MPI_Request array_of_requests[])
+{
+    COMPI_CHECK_INIT("MPI_Startall");
+    int rc = check_array(count, array_of_requests, "MPI_Startall");
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    for (int i = 0; i < count; i++) {
+        compi_request_t *r = req_from_handle(array_of_requests[i]);
+        if (r == NULL || !r->persistent || r->active) {
+            return mpi_err_raise(r != NULL ? r->comm : NULL, MPI_ERR_REQUEST, "MPI_Startall",
+                                 "request %d is not an inactive persistent request", i);
+        }
+    }
+    for (int i = 0; i < count; i++) {
+        pml_start(req_from_handle(array_of_requests[i]));
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Grequest_start = PMPI_Grequest_start
+int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
+                        MPI_Grequest_free_function *free_fn,
+                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                        MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Grequest_start");
+    if (request == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Grequest_start", "request is NULL");
+    }
+    compi_request_t *r = pml_request_new(REQ_GREQ, NULL);
+    if (r == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, "MPI_Grequest_start", "out of requests");
+    }
+    pml_request_t *g = (pml_request_t *)r;
+    g->query_fn = query_fn;
+    g->free_fn = free_fn;
+    g->cancel_fn = cancel_fn;
+    g->extra_state = extra_state;
+    return p2p_req_expose(NULL, r, request, "MPI_Grequest_start");
+}
+
+#pragma weak MPI_Grequest_complete = PMPI_Grequest_complete
+int PMPI_Grequest_complete(MPI_Request request)
+{
+    COMPI_CHECK_INIT("MPI_Grequest_complete");
+    compi_request_t *r = req_from_handle(request);
+    if (r == NULL || r->kind != REQ_GREQ) {
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, "MPI_Grequest_complete",
+                             "not a generalized request: 0x%x", (unsigned)request);
+    }
+    if (r->user_freed) {
+        /* MPI_Request_free came first: nobody will wait, so end it here */
+        pml_request_t *g = (pml_request_t *)r;
+        r->user_freed = 0;
+        r->complete = 1;
+        if (g->free_fn != NULL) {
+            g->free_fn(g->extra_state);
+        }
+        p2p_req_dispose(r);
+        return MPI_SUCCESS;
+    }
+    pml_request_complete(r);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Request_c2f = PMPI_Request_c2f
+MPI_Fint PMPI_Request_c2f(MPI_Request request)
+{
+    return (MPI_Fint)request;
+}
+
+#pragma weak MPI_Request_f2c = PMPI_Request_f2c
+MPI_Request PMPI_Request_f2c(MPI_Fint request)
+{
+    return (MPI_Request)request;
+}

@@ -1,0 +1,414 @@
+/*
+ * pml.c -- PML set-up and tear-down, the services given to the BTLs, endpoint
+ * selection, progress, and the queues of work that waits for room in a BTL.
+ *
+ * Nothing here blocks forever inside a nonblocking call: when btl->reserve() has no room,
+ * sends wait on their peer's pending list (later sends to that peer queue behind them, so
+ * order holds) and ACK/FIN wait on the control queue; pml_progress() retries both.
+ */
+#include "pml_internal.h"
+
+#include "log.h"
+#include "params.h"
+#include "rte.h"
+
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+pml_state_t pml_state;
+
+/* a control message waiting for room */
+typedef struct pml_ctl {
+    struct pml_ctl *next;
+    int world_peer;
+    size_t len;
+    pml_hdr_ctl_t hdr;
+} pml_ctl_t;
+
+static pml_ctl_t *ctl_head, *ctl_tail, *ctl_free;
+static int btl_verbose;
+static unsigned idle_polls;
+
+/* ---- services for the BTLs ---------------------------------------------------------- */
+
+static void svc_log_verbose(int level, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    compi_log_verbose(btl_verbose, level, "%s", msg);
+}
+
+static btl_services_t services;
+
+static void fill_services(void)
+{
+    services = (btl_services_t){
+        .size = sizeof(btl_services_t),
+        .world_rank = rte_proc.world_rank,
+        .world_size = rte_proc.world_size,
+        .local_rank = rte_proc.local_rank,
+        .local_size = rte_proc.local_size,
+        .oversubscribed = rte_proc.oversubscribed,
+        .pid = rte_proc.pid,
+        .hostname = rte_proc.hostname,
+        .jobid = rte_proc.jobid,
+        .recv_cb = pml_recv_cb,
+        .modex_put = rte_modex_put,
+        .modex_get = rte_modex_get,
+        .rank_is_local = rte_world_rank_is_local,
+        .param_int = param_register_int,
+        .param_string = param_register_string,
+        .log_error = compi_log_error,
+        .log_verbose = svc_log_verbose,
+    };
+}
+
+/* ---- init / finalize ---------------------------------------------------------------- */
+
+static compi_status_t connect_peers(void)
+{
+    int n = pml_state.world_size;
+    compi_status_t st = COMPI_ERR_NO_MEMORY;
+    int *ranks = malloc(sizeof(int) * (size_t)n);
+    btl_endpoint_t **eps = malloc(sizeof(*eps) * (size_t)n);
+    if (ranks == NULL || eps == NULL) {
+        goto err;
+    }
+    for (int i = 0; i < n; i++) {
+        ranks[i] = i;
+    }
+    for (int m = 0; m < pml_state.nmodules; m++) {
+        btl_module_t *btl = pml_state.modules[m];
+        memset(eps, 0, sizeof(*eps) * (size_t)n);
+        st = btl->add_procs(n, ranks, eps);
+        if (st != COMPI_OK) {
+            compi_log_error("pml: btl %s: add_procs failed: %s", btl->name,
+                            compi_status_string(st));
+            goto err;
+        }
+        for (int i = 0; i < n; i++) {
+            pml_peer_t *p = &pml_state.peers[i];
+            if (eps[i] != NULL && (p->btl == NULL || btl->exclusivity > p->btl->exclusivity)) {
+                p->btl = btl;
+                p->ep = eps[i];
+            }
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        pml_peer_t *p = &pml_state.peers[i];
+        p->world_rank = i;
+        if (p->btl == NULL) {
+            char tried[256] = "";
+            for (int m = 0; m < pml_state.nmodules; m++) {
+                size_t used = strlen(tried);
+                snprintf(tried + used, sizeof(tried) - used, "%s%s", m ? "," : "",
+                         pml_state.modules[m]->name);
+            }
+            compi_log_error("pml: no transport reaches rank %d (btls tried: %s)", i,
+                            tried[0] ? tried : "none");
+            st = COMPI_ERR_UNREACHABLE;
+            goto err;
+        }
+        p->eager_max = p->btl->eager_limit > sizeof(pml_hdr_match_t)
+                           ? p->btl->eager_limit - sizeof(pml_hdr_match_t)
+                           : 0;
+        p->frag_max = p->btl->max_frag - sizeof(pml_hdr_frag_t);
+        compi_log_verbose(pml_state.verbose, 1, "pml: rank %d via %s (eager %zu, frag %zu)", i,
+                          p->btl->name, p->eager_max, p->frag_max);
+    }
+    st = COMPI_OK;
+err:
+    free(ranks);
+    free(eps);
+    return st;
+}
+
+compi_status_t pml_init(void)
+{
+    compi_status_t st;
+
+    pml_state.verbose = (int)param_register_int("pml_verbose", 0, "PML verbosity (0: quiet)");
+    btl_verbose = (int)param_register_int("btl_verbose", 0, "BTL verbosity (0: quiet)");
+    pml_state.oversubscribed = rte_proc.oversubscribed;
+    pml_state.world_size = rte_proc.world_size;
+    pml_state.peers = calloc((size_t)pml_state.world_size, sizeof(pml_peer_t));
+    if (pml_state.peers == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    fill_services();
+    st = btl_base_open(&services, &pml_state.modules, &pml_state.nmodules);
+    if (st != COMPI_OK) {
+        compi_log_error("pml: opening the BTLs failed: %s", compi_status_string(st));
+        goto err;
+    }
+    for (int m = 0; m < pml_state.nmodules; m++) {
+        st = pml_state.modules[m]->publish();
+        if (st != COMPI_OK) {
+            compi_log_error("pml: btl %s: publish failed: %s", pml_state.modules[m]->name,
+                            compi_status_string(st));
+            goto err;
+        }
+    }
+    st = rte_fence();
+    if (st != COMPI_OK) {
+        goto err;
+    }
+    st = connect_peers();
+    if (st != COMPI_OK) {
+        goto err;
+    }
+    return COMPI_OK;
+err:
+    free(pml_state.peers);
+    pml_state.peers = NULL;
+    return st;
+}
+
+static void drop_comm(pml_comm_t *pc)
+{
+    while (pc->unexp_head != NULL) {
+        pml_unexp_t *u = pc->unexp_head;
+        pc->unexp_head = u->next;
+        pml_unexp_free(u);
+    }
+    pml_match_comm_remove(pc);
+}
+
+/* The caller (MPI_Finalize) has synchronised the job (barrier and fence), as the BTLs'
+   finalize requires; what is still queued here is flushed first. */
+compi_status_t pml_finalize(void)
+{
+    pml_bsend_flush();
+    while (pml_state.npending > 0) {
+        pml_progress();
+    }
+    for (int m = 0; m < pml_state.nmodules; m++) {
+        if (pml_state.modules[m]->finalize != NULL) {
+            pml_state.modules[m]->finalize();
+        }
+    }
+    btl_base_close();
+    pml_match_comm_foreach(drop_comm);
+    while (ctl_free != NULL) {
+        pml_ctl_t *c = ctl_free;
+        ctl_free = c->next;
+        free(c);
+    }
+    free(pml_state.peers);
+    pml_state.peers = NULL;
+    pml_state.nmodules = 0;
+    pml_req_finalize();
+    return COMPI_OK;
+}
+
+/* ---- communicators ------------------------------------------------------------------ */
+
+compi_status_t pml_comm_add(compi_comm_t *comm)
+{
+    pml_comm_t *pc = pml_match_comm(comm->ctx, 1);
+    if (pc == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    pc->comm = comm;
+    comm->pml = pc;
+    return COMPI_OK;
+}
+
+void pml_comm_del(compi_comm_t *comm)
+{
+    pml_comm_t *pc = comm->pml;
+    if (pc == NULL) {
+        return;
+    }
+    if (pc->posted_head != NULL || pc->unexp_head != NULL) {
+        compi_log_verbose(pml_state.verbose, 1,
+                          "pml: communicator ctx %u freed with messages pending", pc->ctx);
+    }
+    comm->pml = NULL;
+    drop_comm(pc);
+}
+
+/* ---- queues of work waiting for room ------------------------------------------------ */
+
+void pml_ctl_send(int world_peer, const pml_hdr_ctl_t *hdr, size_t len)
+{
+    pml_peer_t *p = &pml_state.peers[world_peer];
+    if (ctl_head == NULL) {
+        void *frag = p->btl->reserve(p->ep, len);
+        if (compi_likely(frag != NULL)) {
+            memcpy(frag, hdr, len);
+            p->btl->commit(p->ep, frag, len);
+            return;
+        }
+    }
+    pml_ctl_t *c = ctl_free;
+    if (c != NULL) {
+        ctl_free = c->next;
+    } else if ((c = malloc(sizeof(*c))) == NULL) {
+        rte_abort(1, "pml: out of memory queueing a control message");
+    }
+    c->next = NULL;
+    c->world_peer = world_peer;
+    c->len = len;
+    memcpy(&c->hdr, hdr, len);
+    if (ctl_tail != NULL) {
+        ctl_tail->next = c;
+    } else {
+        ctl_head = c;
+    }
+    ctl_tail = c;
+    pml_state.npending++;
+}
+
+void pml_peer_enqueue(pml_peer_t *p, pml_request_t *req)
+{
+    req->state = PML_SST_QUEUED;
+    req->next = NULL;
+    if (p->pend_tail != NULL) {
+        p->pend_tail->next = req;
+    } else {
+        p->pend_head = req;
+    }
+    p->pend_tail = req;
+    if (!p->on_pend_list) {
+        p->on_pend_list = 1;
+        p->pend_next = pml_state.pend_peers;
+        pml_state.pend_peers = p;
+    }
+    pml_state.npending++;
+}
+
+static int progress_ctl(void)
+{
+    int n = 0;
+    while (ctl_head != NULL) {
+        pml_ctl_t *c = ctl_head;
+        pml_peer_t *p = &pml_state.peers[c->world_peer];
+        void *frag = p->btl->reserve(p->ep, c->len);
+        if (frag == NULL) {
+            break;
+        }
+        memcpy(frag, &c->hdr, c->len);
+        ctl_head = c->next;
+        if (ctl_head == NULL) {
+            ctl_tail = NULL;
+        }
+        c->next = ctl_free;
+        ctl_free = c;
+        pml_state.npending--;
+        /* commit last: with the self BTL it may run our receive handler at once */
+        p->btl->commit(p->ep, frag, c->len);
+        n++;
+    }
+    return n;
+}
+
+static int progress_peer_sends(void)
+{
+    int n = 0;
+    pml_peer_t **pp = &pml_state.pend_peers;
+    while (*pp != NULL) {
+        pml_peer_t *p = *pp;
+        while (p->pend_head != NULL) {
+            pml_request_t *r = p->pend_head;
+            /* unlink first: the send may complete (and be released) inside */
+            p->pend_head = r->next;
+            if (p->pend_head == NULL) {
+                p->pend_tail = NULL;
+            }
+            r->next = NULL;
+            r->state = PML_SST_NONE;
+            if (pml_send_first(r, p) != COMPI_OK) {
+                /* still no room: put it back in front */
+                r->state = PML_SST_QUEUED;
+                r->next = p->pend_head;
+                p->pend_head = r;
+                if (p->pend_tail == NULL) {
+                    p->pend_tail = r;
+                }
+                break;
+            }
+            pml_state.npending--;
+            n++;
+        }
+        if (p->pend_head == NULL) {
+            p->on_pend_list = 0;
+            *pp = p->pend_next;
+        } else {
+            pp = &p->pend_next;
+        }
+    }
+    return n;
+}
+
+static int progress_frags(void)
+{
+    int n = 0;
+    pml_request_t *r = pml_state.frag_head;
+    while (r != NULL) {
+        pml_request_t *next = r->next;
+        n += pml_send_frags(r); /* unlinks (and may release) r when done */
+        r = next;
+    }
+    return n;
+}
+
+int pml_progress(void)
+{
+    int n = 0;
+    for (int m = 0; m < pml_state.nmodules; m++) {
+        n += pml_state.modules[m]->progress();
+    }
+    if (compi_unlikely(pml_state.npending > 0)) {
+        n += progress_ctl();
+        n += progress_peer_sends();
+        n += progress_frags();
+    }
+    /* More ranks than cores: give the CPU to the rank we are waiting for.  Even when not
+       oversubscribed, a long idle spell means someone else holds our core (another job, a
+       build): yield now and then rather than burn whole time slices. */
+    if (compi_likely(n > 0)) {
+        idle_polls = 0;
+    } else if (compi_unlikely(pml_state.oversubscribed) || ++idle_polls >= 1024) {
+        idle_polls = 0;
+        sched_yield();
+    }
+    return n;
+}
+
+/* ---- waiting ------------------------------------------------------------------------ */
+
+compi_status_t pml_wait(compi_request_t *req, MPI_Status *status)
+{
+    while (!__atomic_load_n(&req->complete, __ATOMIC_ACQUIRE)) {
+        pml_progress();
+    }
+    if (status != NULL && status != MPI_STATUS_IGNORE) {
+        *status = req->status;
+    }
+    if (req->status.MPI_ERROR == MPI_ERR_TRUNCATE) {
+        return COMPI_ERR_TRUNCATE;
+    }
+    return req->status.MPI_ERROR == MPI_SUCCESS ? COMPI_OK : COMPI_ERR_INTERNAL;
+}
+
+compi_status_t pml_wait_all(size_t n, compi_request_t **reqs)
+{
+    compi_status_t st = COMPI_OK;
+    for (size_t i = 0; i < n; i++) {
+        if (reqs[i] == NULL) {
+            continue;
+        }
+        compi_status_t s = pml_wait(reqs[i], NULL);
+        if (s != COMPI_OK && st == COMPI_OK) {
+            st = s;
+        }
+    }
+    return st;
+}

@@ -1,0 +1,142 @@
+/*
+ * pml_bsend.c -- buffered sends: MPI_Buffer_attach/detach and the space allocator over
+ * the attached buffer.
+ *
+ * The buffer is a sequence of blocks, each starting with a small header (size, in use).
+ * Allocation is first fit, merging free neighbours as it walks; a block is freed when
+ * the internal send that carries it completes.  The header and alignment cost stays
+ * below MPI_BSEND_OVERHEAD per message, as the standard promises users.
+ *
+ * Ownership: the attached memory belongs to the user; we use it until detach returns.
+ * Internal send requests are owned by this file (user_freed: released at completion).
+ */
+#include "pml_internal.h"
+
+#include <string.h>
+
+typedef struct bsend_blk {
+    size_t size; /* bytes of the block, header included */
+    size_t used;
+} bsend_blk_t;
+
+#define BLK_ALIGN 16
+COMPI_STATIC_ASSERT(sizeof(bsend_blk_t) + 2 * BLK_ALIGN <= MPI_BSEND_OVERHEAD,
+                    "bsend block overhead exceeds MPI_BSEND_OVERHEAD");
+
+static struct {
+    void *user_buf;  /* as attached */
+    size_t user_size;
+    char *base;      /* aligned start */
+    size_t size;     /* usable bytes from base */
+    int outstanding; /* internal sends not yet complete */
+} bs;
+
+static void *blk_alloc(size_t n)
+{
+    size_t need = COMPI_ALIGN_UP(sizeof(bsend_blk_t) + n, BLK_ALIGN);
+    char *end = bs.base + bs.size;
+    for (char *pos = bs.base; pos != NULL && pos < end;) {
+        bsend_blk_t *b = (bsend_blk_t *)pos;
+        if (!b->used) {
+            /* merge the free blocks that follow */
+            char *next = pos + b->size;
+            while (next < end && !((bsend_blk_t *)next)->used) {
+                b->size += ((bsend_blk_t *)next)->size;
+                next = pos + b->size;
+            }
+            if (b->size >= need) {
+                if (b->size - need >= sizeof(bsend_blk_t) + BLK_ALIGN) {
+                    bsend_blk_t *rest = (bsend_blk_t *)(pos + need);
+                    rest->size = b->size - need;
+                    rest->used = 0;
+                    b->size = need;
+                }
+                b->used = 1;
+                return b + 1;
+            }
+        }
+        pos += b->size;
+    }
+    return NULL;
+}
+
+static void blk_free(void *p)
+{
+    ((bsend_blk_t *)p - 1)->used = 0;
+}
+
+compi_status_t pml_buffer_attach(void *buf, size_t size)
+{
+    if (bs.user_buf != NULL) {
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    uintptr_t start = COMPI_ALIGN_UP((uintptr_t)buf, BLK_ALIGN);
+    size_t skip = start - (uintptr_t)buf;
+    bs.user_buf = buf;
+    bs.user_size = size;
+    bs.base = (char *)start;
+    bs.size = size > skip ? (size - skip) / BLK_ALIGN * BLK_ALIGN : 0;
+    if (bs.size < sizeof(bsend_blk_t) + BLK_ALIGN) {
+        bs.size = 0;
+        return COMPI_OK;
+    }
+    bsend_blk_t *b = (bsend_blk_t *)bs.base;
+    b->size = bs.size;
+    b->used = 0;
+    return COMPI_OK;
+}
+
+void pml_bsend_flush(void)
+{
+    while (bs.outstanding > 0) {
+        pml_progress();
+    }
+}
+
+compi_status_t pml_buffer_detach(void **buf_p, size_t *size_p)
+{
+    pml_bsend_flush();
+    *buf_p = bs.user_buf;
+    *size_p = bs.user_size;
+    memset(&bs, 0, sizeof(bs));
+    return COMPI_OK;
+}
+
+void pml_bsend_done(pml_request_t *req)
+{
+    blk_free(req->bsend_region);
+    req->bsend_region = NULL;
+    bs.outstanding--;
+}
+
+compi_status_t pml_bsend(const void *buf, size_t count, compi_datatype_t *dt, int dst, int tag,
+                         compi_comm_t *comm)
+{
+    if (dst == MPI_PROC_NULL) {
+        return COMPI_OK;
+    }
+    size_t bytes = count * dt->size;
+    void *region = bs.size > 0 ? blk_alloc(bytes) : NULL;
+    if (region == NULL) {
+        return COMPI_ERR_NO_RESOURCE;
+    }
+    compi_datatype_t *bytes_dt = dt_from_handle(MPI_BYTE);
+    pml_request_t *r = pml_req_alloc(REQ_SEND, comm, bytes_dt);
+    if (r == NULL) {
+        blk_free(region);
+        return COMPI_ERR_NO_MEMORY;
+    }
+    dt_pack(dt, buf, count, 0, region, bytes);
+    r->buf = region;
+    r->count = bytes;
+    r->bytes = bytes;
+    r->peer = dst;
+    r->tag = tag;
+    r->mode = PML_SEND_STANDARD;
+    r->world_peer = comm->world_ranks[dst];
+    r->bsend_region = region;
+    r->super.user_freed = 1;
+    bs.outstanding++;
+    pml_send_start(r);
+    return COMPI_OK;
+}

@@ -1,0 +1,182 @@
+/*
+ * pml_internal.h -- types shared by the files of the PML (not by other layers).
+ *
+ * Ownership: pml_request_t objects come from the pool in pml_request.c and keep their
+ * address for life (their address is their id on the wire).  A request holds a
+ * reference on its datatype and communicator from creation to pml_req_release().
+ * pml_comm_t entries are owned by the ctx map in pml_match.c; unexpected entries by
+ * their pml_comm_t until matched, then by whoever matched them.
+ */
+#ifndef COMPI_PML_INTERNAL_H
+#define COMPI_PML_INTERNAL_H
+
+#include "btl.h"
+#include "pml.h"
+#include "pml_hdr.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* send-side protocol state */
+enum {
+    PML_SST_NONE = 0,
+    PML_SST_QUEUED,   /* on the peer's pending list: first fragment not written yet */
+    PML_SST_WAIT_ACK, /* RNDV written, waiting for ACK or FIN */
+    PML_SST_FRAGS,    /* ACK received, sending FRAGs */
+};
+
+typedef struct pml_request {
+    compi_request_t super;
+    struct pml_request *next, *prev; /* posted queue, peer pending list or frag list */
+
+    void *buf;
+    size_t count;
+    compi_datatype_t *dt;
+    int peer;           /* comm rank: destination, or source (may be MPI_ANY_SOURCE) */
+    int tag;            /* may be MPI_ANY_TAG for receives */
+    int world_peer;     /* sends: world rank of the destination */
+    unsigned char state;
+    unsigned char on_frag_list;
+    unsigned char mode; /* pml_send_mode_t */
+    size_t bytes;       /* send: packed size; receive: capacity */
+    size_t target;      /* rendezvous: bytes to move */
+    size_t offset;      /* rendezvous: bytes moved so far */
+    uint64_t remote;    /* the peer's request id */
+    void *reg;          /* register_mem handle of the send buffer */
+    void *bsend_region; /* buffered send: space in the attached buffer */
+
+    /* generalized requests */
+    MPI_Grequest_query_function *query_fn;
+    MPI_Grequest_free_function *free_fn;
+    MPI_Grequest_cancel_function *cancel_fn;
+    void *extra_state;
+} pml_request_t;
+
+/* a message that arrived before its receive was posted */
+typedef struct pml_unexp {
+    struct pml_unexp *next;
+    int src, tag;  /* comm rank of the sender, tag */
+    int world_src;
+    uint8_t type;  /* PML_HDR_MATCH (data below) or PML_HDR_RNDV */
+    uint8_t flags;
+    size_t len;    /* message bytes */
+    uint64_t sreq, addr, key;
+    void *data;    /* eager payload copy (cap bytes available) */
+    size_t cap;
+} pml_unexp_t;
+
+struct compi_message {
+    pml_unexp_t *u;
+    compi_comm_t *comm; /* retained */
+};
+
+typedef struct pml_comm {
+    uint32_t ctx;
+    compi_comm_t *comm; /* NULL until this process creates the communicator */
+    struct pml_comm *hnext;
+    pml_request_t *posted_head, *posted_tail;
+    pml_unexp_t *unexp_head, *unexp_tail;
+} pml_comm_t;
+
+/* how we reach one world rank */
+typedef struct pml_peer {
+    btl_module_t *btl;
+    btl_endpoint_t *ep;
+    size_t eager_max; /* payload bytes of an eager message */
+    size_t frag_max;  /* payload bytes of one FRAG */
+    pml_request_t *pend_head, *pend_tail; /* sends waiting for room, in order */
+    struct pml_peer *pend_next;           /* on the list of peers with pending sends */
+    int on_pend_list;
+    int world_rank;
+} pml_peer_t;
+
+/* ---- pml_match.c: the matching queues (no dependency beyond libc) ------------------- */
+
+static inline int pml_match_ok(int want_src, int want_tag, int src, int tag)
+{
+    return (want_src == src || want_src == MPI_ANY_SOURCE) &&
+           (want_tag == tag || (want_tag == MPI_ANY_TAG && tag >= 0));
+}
+
+/* the entry for `ctx`, created when `create` and absent; NULL on no memory / absent */
+pml_comm_t *pml_match_comm(uint32_t ctx, int create);
+/* forget `pc` (its queues must have been emptied by the caller) */
+void pml_match_comm_remove(pml_comm_t *pc);
+/* visit every entry (finalize) */
+void pml_match_comm_foreach(void (*fn)(pml_comm_t *pc));
+
+/* first posted receive that an incoming (src, tag) matches, removed; or NULL */
+pml_request_t *pml_match_posted(pml_comm_t *pc, int src, int tag);
+void pml_match_post(pml_comm_t *pc, pml_request_t *req);
+/* remove a posted receive (cancel); 1 when it was there */
+int pml_match_unpost(pml_comm_t *pc, pml_request_t *req);
+/* first unexpected message a receive for (src, tag) matches; removed when `remove` */
+pml_unexp_t *pml_match_unexp(pml_comm_t *pc, int src, int tag, int remove);
+void pml_match_add_unexp(pml_comm_t *pc, pml_unexp_t *u);
+
+/* ---- pml.c -------------------------------------------------------------------------- */
+
+typedef struct pml_state {
+    pml_peer_t *peers; /* [world_size] */
+    int world_size;
+    btl_module_t **modules;
+    int nmodules;
+    int npending;     /* sends queued on peers, control messages and frag lists */
+    pml_peer_t *pend_peers;
+    pml_request_t *frag_head, *frag_tail;
+    int oversubscribed;
+    int verbose;
+} pml_state_t;
+extern pml_state_t pml_state;
+
+/* send an ACK or FIN now, or queue it when the BTL is full */
+void pml_ctl_send(int world_peer, const pml_hdr_ctl_t *hdr, size_t len);
+void pml_peer_enqueue(pml_peer_t *p, pml_request_t *req);
+
+/* ---- pml_request.c ------------------------------------------------------------------ */
+
+pml_request_t *pml_req_alloc(int kind, compi_comm_t *comm, compi_datatype_t *dt);
+void pml_req_release(pml_request_t *req);
+void pml_req_finalize(void);
+void pml_status_empty(MPI_Status *st);
+
+/* marks complete (release order) and disposes of internally owned requests */
+static inline void pml_req_complete(pml_request_t *req)
+{
+    void pml_bsend_done(pml_request_t *req);
+
+    if (compi_unlikely(req->bsend_region != NULL)) {
+        pml_bsend_done(req);
+    }
+    __atomic_store_n(&req->super.complete, 1, __ATOMIC_RELEASE);
+    if (compi_unlikely(req->super.user_freed)) {
+        pml_req_release(req);
+    }
+}
+
+/* ---- pml_send.c / pml_recv.c -------------------------------------------------------- */
+
+void pml_send_start(pml_request_t *req);
+/* write the first fragment of a send: COMPI_ERR_NO_RESOURCE when the BTL is full */
+compi_status_t pml_send_first(pml_request_t *req, pml_peer_t *p);
+/* push FRAGs of a rendezvous until done or the BTL is full; returns fragments sent */
+int pml_send_frags(pml_request_t *req);
+void pml_send_on_ack(const pml_hdr_ack_t *h);
+void pml_send_on_fin(const pml_hdr_fin_t *h);
+void pml_recv_start(pml_request_t *req);
+/* a matched RNDV: read with get() or ask for FRAGs */
+void pml_recv_rndv(pml_request_t *req, int world_src, int src, int tag, size_t len,
+                   unsigned flags, uint64_t sreq, uint64_t addr, uint64_t key);
+/* copy a matched eager payload into the receive */
+void pml_recv_eager(pml_request_t *req, int src, int tag, const void *data, size_t len);
+void pml_recv_unexp(pml_request_t *req, pml_unexp_t *u);
+void pml_unexp_free(pml_unexp_t *u);
+void pml_recv_cb(int src_world_rank, const void *frag, size_t len);
+
+/* ---- pml_bsend.c -------------------------------------------------------------------- */
+
+compi_status_t pml_bsend(const void *buf, size_t count, compi_datatype_t *dt, int dst, int tag,
+                         compi_comm_t *comm);
+void pml_bsend_flush(void);
+
+#endif

@@ -1,0 +1,436 @@
+/*
+ * pml_recv.c -- the receiving side: the fragment handler the BTLs call, posting
+ * receives, the unexpected-message store, probes and cancel.
+ *
+ * An eager message that finds no posted receive is copied out of the BTL's fragment
+ * (whose memory is only lent during the callback) into a pooled unexpected entry; a
+ * RNDV header is kept the same way until a receive matches it.  Pooled entries keep
+ * their data buffer, so after warm-up nothing here allocates.
+ */
+#include "pml_internal.h"
+
+#include "log.h"
+#include "rte.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static pml_unexp_t *unexp_pool;
+
+static pml_unexp_t *unexp_alloc(size_t len)
+{
+    pml_unexp_t *u = unexp_pool;
+    if (u != NULL) {
+        unexp_pool = u->next;
+    } else if ((u = calloc(1, sizeof(*u))) == NULL) {
+        goto err;
+    }
+    if (u->cap < len) {
+        free(u->data);
+        u->cap = len < 256 ? 256 : len;
+        if ((u->data = malloc(u->cap)) == NULL) {
+            u->cap = 0;
+            free(u);
+            goto err;
+        }
+    }
+    return u;
+err:
+    rte_abort(1, "pml: out of memory storing an unexpected message");
+}
+
+void pml_unexp_free(pml_unexp_t *u)
+{
+    if (u->cap > 65536) {
+        /* do not hoard large buffers */
+        free(u->data);
+        u->data = NULL;
+        u->cap = 0;
+    }
+    u->next = unexp_pool;
+    unexp_pool = u;
+}
+
+/* copy `len` packed bytes into a receive buffer of `cap` bytes; fills the status */
+static inline void deliver(void *buf, size_t count, compi_datatype_t *dt, size_t cap, int src,
+                           int tag, const void *data, size_t len, MPI_Status *st)
+{
+    size_t n = len;
+    st->MPI_SOURCE = src;
+    st->MPI_TAG = tag;
+    st->MPI_ERROR = MPI_SUCCESS;
+    st->compi_cancelled = 0;
+    if (compi_unlikely(len > cap)) {
+        n = cap;
+        st->MPI_ERROR = MPI_ERR_TRUNCATE;
+    }
+    st->compi_count = (long long)n;
+    if (n > 0) {
+        void *dst = dt_contig_ptr(dt, buf, count);
+        if (compi_likely(dst != NULL)) {
+            memcpy(dst, data, n);
+        } else {
+            dt_unpack(dt, buf, count, 0, data, n);
+        }
+    }
+}
+
+void pml_recv_eager(pml_request_t *req, int src, int tag, const void *data, size_t len)
+{
+    deliver(req->buf, req->count, req->dt, req->bytes, src, tag, data, len, &req->super.status);
+    pml_req_complete(req);
+}
+
+/* read the sender's contiguous data straight into the receive buffer */
+static compi_status_t rndv_get(pml_request_t *req, pml_peer_t *p, uint64_t addr, uint64_t key,
+                               size_t target)
+{
+    void *dst = dt_contig_ptr(req->dt, req->buf, req->count);
+    if (dst != NULL) {
+        struct iovec iov = {.iov_base = dst, .iov_len = target};
+        return p->btl->get(p->ep, &iov, 1, addr, key, target);
+    }
+    struct iovec iov[32];
+    size_t off = 0;
+    while (off < target) {
+        size_t got = 0;
+        int n = dt_to_iov(req->dt, req->buf, req->count, off, target - off, iov,
+                          (int)COMPI_ARRAY_SIZE(iov), &got);
+        if (n <= 0 || got == 0) {
+            return COMPI_ERR_INTERNAL;
+        }
+        compi_status_t st = p->btl->get(p->ep, iov, n, addr + off, key, got);
+        if (st != COMPI_OK) {
+            return st;
+        }
+        off += got;
+    }
+    return COMPI_OK;
+}
+
+void pml_recv_rndv(pml_request_t *req, int world_src, int src, int tag, size_t len,
+                   unsigned flags, uint64_t sreq, uint64_t addr, uint64_t key)
+{
+    MPI_Status *st = &req->super.status;
+    pml_peer_t *p = &pml_state.peers[world_src];
+    size_t target = len;
+    pml_hdr_ctl_t ctl;
+
+    st->MPI_SOURCE = src;
+    st->MPI_TAG = tag;
+    if (target > req->bytes) {
+        target = req->bytes;
+        st->MPI_ERROR = MPI_ERR_TRUNCATE;
+    }
+    st->compi_count = (long long)target;
+    memset(&ctl, 0, sizeof(ctl));
+
+    if ((flags & PML_HFLAG_ADDR) && (p->btl->flags & BTL_FLAG_GET)) {
+        if (target == 0 || rndv_get(req, p, addr, key, target) == COMPI_OK) {
+            ctl.fin.type = PML_HDR_FIN;
+            ctl.fin.sreq = sreq;
+            pml_req_complete(req);
+            pml_ctl_send(world_src, &ctl, sizeof(ctl.fin));
+            return;
+        }
+        /* get() failed (e.g. no permission to read the peer): fall back to FRAGs */
+        compi_log_verbose(pml_state.verbose, 1, "pml: get from rank %d failed, using frags",
+                          world_src);
+    }
+    ctl.ack.type = PML_HDR_ACK;
+    ctl.ack.sreq = sreq;
+    ctl.ack.rreq = (uint64_t)(uintptr_t)req;
+    ctl.ack.len = target;
+    req->target = target;
+    req->offset = 0;
+    if (target == 0) {
+        pml_req_complete(req);
+    }
+    /* after this, FRAGs may arrive (even inside the call, over the self BTL) */
+    pml_ctl_send(world_src, &ctl, sizeof(ctl.ack));
+}
+
+void pml_recv_unexp(pml_request_t *req, pml_unexp_t *u)
+{
+    if (u->type == PML_HDR_MATCH) {
+        pml_recv_eager(req, u->src, u->tag, u->data, u->len);
+    } else {
+        pml_recv_rndv(req, u->world_src, u->src, u->tag, u->len, u->flags, u->sreq, u->addr,
+                      u->key);
+    }
+    pml_unexp_free(u);
+}
+
+/* ---- the BTLs' receive callback ----------------------------------------------------- */
+
+static void on_match(int world_src, const pml_hdr_match_t *h, int rndv)
+{
+    pml_comm_t *pc = pml_match_comm(h->ctx, 1);
+    if (compi_unlikely(pc == NULL)) {
+        rte_abort(1, "pml: out of memory for a communicator's queues");
+    }
+    pml_request_t *req = pc->posted_head != NULL ? pml_match_posted(pc, h->src, h->tag) : NULL;
+    if (!rndv) {
+        if (compi_likely(req != NULL)) {
+            pml_recv_eager(req, h->src, h->tag, h + 1, h->len);
+            return;
+        }
+        pml_unexp_t *u = unexp_alloc(h->len);
+        u->type = PML_HDR_MATCH;
+        memcpy(u->data, h + 1, h->len);
+        u->src = h->src;
+        u->tag = h->tag;
+        u->len = h->len;
+        u->world_src = world_src;
+        pml_match_add_unexp(pc, u);
+        return;
+    }
+    const pml_hdr_rndv_t *r = (const pml_hdr_rndv_t *)h;
+    if (req != NULL) {
+        pml_recv_rndv(req, world_src, h->src, h->tag, h->len, h->flags, r->sreq, r->addr,
+                      r->key);
+        return;
+    }
+    pml_unexp_t *u = unexp_alloc(0);
+    u->type = PML_HDR_RNDV;
+    u->flags = h->flags;
+    u->src = h->src;
+    u->tag = h->tag;
+    u->len = h->len;
+    u->world_src = world_src;
+    u->sreq = r->sreq;
+    u->addr = r->addr;
+    u->key = r->key;
+    pml_match_add_unexp(pc, u);
+}
+
+static void on_frag(const pml_hdr_frag_t *h, size_t len)
+{
+    pml_request_t *req = (pml_request_t *)(uintptr_t)h->rreq;
+    size_t n = len - sizeof(*h);
+    void *dst = dt_contig_ptr(req->dt, req->buf, req->count);
+    if (dst != NULL) {
+        memcpy((char *)dst + h->offset, h + 1, n);
+    } else {
+        dt_unpack(req->dt, req->buf, req->count, h->offset, h + 1, n);
+    }
+    req->offset += n;
+    if (req->offset >= req->target) {
+        pml_req_complete(req);
+    }
+}
+
+void pml_recv_cb(int src_world_rank, const void *frag, size_t len)
+{
+    switch (*(const uint8_t *)frag) {
+    case PML_HDR_MATCH:
+        on_match(src_world_rank, frag, 0);
+        break;
+    case PML_HDR_RNDV:
+        on_match(src_world_rank, frag, 1);
+        break;
+    case PML_HDR_ACK:
+        pml_send_on_ack(frag);
+        break;
+    case PML_HDR_FRAG:
+        on_frag(frag, len);
+        break;
+    case PML_HDR_FIN:
+        pml_send_on_fin(frag);
+        break;
+    default:
+        compi_log_error("pml: fragment of unknown type %u from rank %d (%zu bytes)",
+                        *(const uint8_t *)frag, src_world_rank, len);
+        break;
+    }
+}
+
+/* ---- posting receives --------------------------------------------------------------- */
+
+static void recv_init_fields(pml_request_t *r, void *buf, size_t count, compi_datatype_t *dt,
+                             int src, int tag)
+{
+    r->buf = buf;
+    r->count = count;
+    r->peer = src;
+    r->tag = tag;
+    r->bytes = count * dt->size;
+}
+
+static void status_proc_null(MPI_Status *st)
+{
+    pml_status_empty(st);
+    st->MPI_SOURCE = MPI_PROC_NULL;
+}
+
+void pml_recv_start(pml_request_t *req)
+{
+    req->super.complete = 0;
+    req->offset = 0;
+    pml_status_empty(&req->super.status);
+    if (compi_unlikely(req->peer == MPI_PROC_NULL)) {
+        status_proc_null(&req->super.status);
+        pml_req_complete(req);
+        return;
+    }
+    pml_comm_t *pc = req->super.comm->pml;
+    pml_unexp_t *u = pc->unexp_head != NULL ? pml_match_unexp(pc, req->peer, req->tag, 1) : NULL;
+    if (u != NULL) {
+        pml_recv_unexp(req, u);
+    } else {
+        pml_match_post(pc, req);
+    }
+}
+
+compi_status_t pml_irecv(void *buf, size_t count, compi_datatype_t *dt, int src, int tag,
+                         compi_comm_t *comm, compi_request_t **req_p)
+{
+    pml_request_t *r = pml_req_alloc(REQ_RECV, comm, dt);
+    if (compi_unlikely(r == NULL)) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    recv_init_fields(r, buf, count, dt, src, tag);
+    *req_p = &r->super;
+    pml_recv_start(r);
+    return COMPI_OK;
+}
+
+compi_status_t pml_recv_init(void *buf, size_t count, compi_datatype_t *dt, int src, int tag,
+                             compi_comm_t *comm, compi_request_t **req_p)
+{
+    pml_request_t *r = pml_req_alloc(REQ_RECV, comm, dt);
+    if (r == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    recv_init_fields(r, buf, count, dt, src, tag);
+    r->super.persistent = 1;
+    r->super.complete = 1;
+    *req_p = &r->super;
+    return COMPI_OK;
+}
+
+compi_status_t pml_recv(void *buf, size_t count, compi_datatype_t *dt, int src, int tag,
+                        compi_comm_t *comm, MPI_Status *status)
+{
+    MPI_Status local;
+    MPI_Status *st = (status != NULL && status != MPI_STATUS_IGNORE) ? status : &local;
+    if (compi_unlikely(src == MPI_PROC_NULL)) {
+        status_proc_null(st);
+        return COMPI_OK;
+    }
+    pml_comm_t *pc = comm->pml;
+    pml_unexp_t *u = NULL;
+    if (pc->unexp_head != NULL) {
+        u = pml_match_unexp(pc, src, tag, 1);
+        if (u != NULL && u->type == PML_HDR_MATCH) {
+            /* already here: no request needed */
+            deliver(buf, count, dt, count * dt->size, u->src, u->tag, u->data, u->len, st);
+            pml_unexp_free(u);
+            return st->MPI_ERROR == MPI_SUCCESS ? COMPI_OK : COMPI_ERR_TRUNCATE;
+        }
+    }
+    pml_request_t *r = pml_req_alloc(REQ_RECV, comm, dt);
+    if (compi_unlikely(r == NULL)) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    recv_init_fields(r, buf, count, dt, src, tag);
+    if (u != NULL) {
+        pml_recv_unexp(r, u);
+    } else {
+        pml_match_post(pc, r);
+    }
+    compi_status_t rc = pml_wait(&r->super, st);
+    pml_req_release(r);
+    return rc;
+}
+
+/* ---- probes and matched messages ---------------------------------------------------- */
+
+static void status_of_unexp(const pml_unexp_t *u, MPI_Status *st)
+{
+    if (st == NULL || st == MPI_STATUS_IGNORE) {
+        return;
+    }
+    st->MPI_SOURCE = u->src;
+    st->MPI_TAG = u->tag;
+    st->MPI_ERROR = MPI_SUCCESS;
+    st->compi_cancelled = 0;
+    st->compi_count = (long long)u->len;
+}
+
+compi_status_t pml_iprobe(int src, int tag, compi_comm_t *comm, int *flag, MPI_Status *status)
+{
+    if (src == MPI_PROC_NULL) {
+        *flag = 1;
+        if (status != NULL && status != MPI_STATUS_IGNORE) {
+            status_proc_null(status);
+        }
+        return COMPI_OK;
+    }
+    pml_progress();
+    pml_unexp_t *u = pml_match_unexp(comm->pml, src, tag, 0);
+    *flag = u != NULL;
+    if (u != NULL) {
+        status_of_unexp(u, status);
+    }
+    return COMPI_OK;
+}
+
+compi_status_t pml_improbe(int src, int tag, compi_comm_t *comm, int *flag,
+                           compi_message_t **msg_p, MPI_Status *status)
+{
+    *msg_p = NULL;
+    pml_progress();
+    pml_unexp_t *u = pml_match_unexp(comm->pml, src, tag, 0);
+    *flag = 0;
+    if (u == NULL) {
+        return COMPI_OK;
+    }
+    compi_message_t *m = malloc(sizeof(*m));
+    if (m == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    pml_match_unexp(comm->pml, src, tag, 1);
+    m->u = u;
+    m->comm = comm;
+    comm_retain(comm);
+    status_of_unexp(u, status);
+    *flag = 1;
+    *msg_p = m;
+    return COMPI_OK;
+}
+
+compi_status_t pml_imrecv(void *buf, size_t count, compi_datatype_t *dt, compi_message_t *msg,
+                          compi_request_t **req_p)
+{
+    pml_request_t *r = pml_req_alloc(REQ_RECV, msg->comm, dt);
+    if (r == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    recv_init_fields(r, buf, count, dt, msg->u->src, msg->u->tag);
+    *req_p = &r->super;
+    pml_recv_unexp(r, msg->u);
+    comm_release(msg->comm);
+    free(msg);
+    return COMPI_OK;
+}
+
+int pml_cancel(compi_request_t *req)
+{
+    pml_request_t *r = (pml_request_t *)req;
+    if (req->kind != REQ_RECV || req->complete || req->comm == NULL || req->comm->pml == NULL) {
+        return 0;
+    }
+    if (!pml_match_unpost(req->comm->pml, r)) {
+        return 0;
+    }
+    pml_status_empty(&req->status);
+    req->status.compi_cancelled = 1;
+    pml_req_complete(r);
+    return 1;
+}
+
+compi_comm_t *pml_message_comm(const compi_message_t *msg)
+{
+    return msg->comm;
+}

@@ -1,0 +1,307 @@
+/*
+ * pml_send.c -- the sending side: eager, rendezvous (RNDV, then FIN after the peer's
+ * get() or ACK then a pipeline of FRAGs), and the sender's half of the control messages.
+ *
+ *   eager   (len <= eager_max, not synchronous):   MATCH+data ------------------->  done
+ *   get     (contiguous buffer, BTL_FLAG_GET):      RNDV(addr) ----> get <---- FIN   done
+ *   pipeline (otherwise):                           RNDV ------> <------ ACK
+ *                                                   FRAG, FRAG, ... ----------->     done
+ *
+ * The blocking MPI_Send of a small message needs no request: reserve, header, copy,
+ * commit.
+ */
+#include "pml_internal.h"
+
+#include "log.h"
+
+#include <string.h>
+
+/* write MATCH + data; COMPI_ERR_NO_RESOURCE when the BTL has no room */
+static inline compi_status_t eager_write(pml_peer_t *p, const void *buf, size_t count,
+                                         compi_datatype_t *dt, size_t bytes, int tag,
+                                         compi_comm_t *comm)
+{
+    size_t len = sizeof(pml_hdr_match_t) + bytes;
+    pml_hdr_match_t *h = p->btl->reserve(p->ep, len);
+    if (compi_unlikely(h == NULL)) {
+        return COMPI_ERR_NO_RESOURCE;
+    }
+    h->type = PML_HDR_MATCH;
+    h->flags = 0;
+    h->pad = 0;
+    h->ctx = comm->ctx;
+    h->src = comm->rank;
+    h->tag = tag;
+    h->len = bytes;
+    const void *src = dt_contig_ptr(dt, buf, count);
+    if (compi_likely(src != NULL)) {
+        memcpy(h + 1, src, bytes);
+    } else {
+        dt_pack(dt, buf, count, 0, h + 1, bytes);
+    }
+    return p->btl->commit(p->ep, h, len);
+}
+
+compi_status_t pml_send(const void *buf, size_t count, compi_datatype_t *dt, int dst, int tag,
+                        compi_comm_t *comm, pml_send_mode_t mode)
+{
+    if (compi_unlikely(dst == MPI_PROC_NULL)) {
+        return COMPI_OK;
+    }
+    if (compi_unlikely(mode == PML_SEND_BUFFERED)) {
+        return pml_bsend(buf, count, dt, dst, tag, comm);
+    }
+    pml_peer_t *p = &pml_state.peers[comm->world_ranks[dst]];
+    size_t bytes = count * dt->size;
+    if (compi_likely(mode != PML_SEND_SYNC && bytes <= p->eager_max)) {
+        for (;;) {
+            /* behind queued sends to this peer, to keep their order */
+            if (compi_likely(p->pend_head == NULL)) {
+                compi_status_t st = eager_write(p, buf, count, dt, bytes, tag, comm);
+                if (compi_likely(st != COMPI_ERR_NO_RESOURCE)) {
+                    return st;
+                }
+            }
+            pml_progress();
+        }
+    }
+    compi_request_t *req;
+    compi_status_t st = pml_isend(buf, count, dt, dst, tag, comm, mode, &req);
+    if (st != COMPI_OK) {
+        return st;
+    }
+    st = pml_wait(req, NULL);
+    pml_request_free(req);
+    return st;
+}
+
+static void send_init_fields(pml_request_t *r, const void *buf, size_t count,
+                             compi_datatype_t *dt, int dst, int tag, compi_comm_t *comm,
+                             pml_send_mode_t mode)
+{
+    r->buf = (void *)buf;
+    r->count = count;
+    r->peer = dst;
+    r->tag = tag;
+    r->mode = (unsigned char)mode;
+    r->bytes = count * dt->size;
+    r->world_peer = dst == MPI_PROC_NULL ? -1 : comm->world_ranks[dst];
+}
+
+compi_status_t pml_isend(const void *buf, size_t count, compi_datatype_t *dt, int dst, int tag,
+                         compi_comm_t *comm, pml_send_mode_t mode, compi_request_t **req_p)
+{
+    if (compi_unlikely(mode == PML_SEND_BUFFERED)) {
+        /* the data is copied out now; the request the caller sees is complete at once */
+        compi_status_t st = pml_bsend(buf, count, dt, dst, tag, comm);
+        if (st != COMPI_OK) {
+            return st;
+        }
+        pml_request_t *r = pml_req_alloc(REQ_SEND, comm, NULL);
+        if (r == NULL) {
+            return COMPI_ERR_NO_MEMORY;
+        }
+        r->super.complete = 1;
+        *req_p = &r->super;
+        return COMPI_OK;
+    }
+    pml_request_t *r = pml_req_alloc(REQ_SEND, comm, dt);
+    if (compi_unlikely(r == NULL)) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    send_init_fields(r, buf, count, dt, dst, tag, comm, mode);
+    *req_p = &r->super;
+    pml_send_start(r);
+    return COMPI_OK;
+}
+
+compi_status_t pml_send_init(const void *buf, size_t count, compi_datatype_t *dt, int dst,
+                             int tag, compi_comm_t *comm, pml_send_mode_t mode,
+                             compi_request_t **req_p)
+{
+    pml_request_t *r = pml_req_alloc(REQ_SEND, comm, dt);
+    if (r == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    send_init_fields(r, buf, count, dt, dst, tag, comm, mode);
+    r->super.persistent = 1;
+    r->super.complete = 1; /* inactive: waits return at once */
+    *req_p = &r->super;
+    return COMPI_OK;
+}
+
+void pml_send_start(pml_request_t *r)
+{
+    r->super.complete = 0;
+    r->state = PML_SST_NONE;
+    r->offset = 0;
+    pml_status_empty(&r->super.status);
+    if (compi_unlikely(r->peer == MPI_PROC_NULL)) {
+        r->super.status.MPI_SOURCE = MPI_PROC_NULL;
+        pml_req_complete(r);
+        return;
+    }
+    if (compi_unlikely(r->mode == PML_SEND_BUFFERED)) {
+        /* persistent Bsend_init: copy into the attached buffer on each start */
+        compi_status_t st = pml_bsend(r->buf, r->count, r->dt, r->peer, r->tag, r->super.comm);
+        if (st != COMPI_OK) {
+            r->super.status.MPI_ERROR = MPI_ERR_BUFFER;
+        }
+        pml_req_complete(r);
+        return;
+    }
+    pml_peer_t *p = &pml_state.peers[r->world_peer];
+    if (p->pend_head != NULL || pml_send_first(r, p) != COMPI_OK) {
+        pml_peer_enqueue(p, r);
+    }
+}
+
+static compi_status_t rndv_write(pml_request_t *r, pml_peer_t *p)
+{
+    pml_hdr_rndv_t *h = p->btl->reserve(p->ep, sizeof(*h));
+    if (h == NULL) {
+        return COMPI_ERR_NO_RESOURCE;
+    }
+    compi_comm_t *comm = r->super.comm;
+    h->m.type = PML_HDR_RNDV;
+    h->m.flags = r->mode == PML_SEND_SYNC ? PML_HFLAG_SYNC : 0;
+    h->m.pad = 0;
+    h->m.ctx = comm->ctx;
+    h->m.src = comm->rank;
+    h->m.tag = r->tag;
+    h->m.len = r->bytes;
+    h->sreq = (uint64_t)(uintptr_t)r;
+    h->addr = 0;
+    h->key = 0;
+    void *data = r->bytes > 0 ? dt_contig_ptr(r->dt, r->buf, r->count) : NULL;
+    if (data != NULL && (p->btl->flags & BTL_FLAG_GET)) {
+        uint64_t key = 0;
+        if (p->btl->register_mem == NULL ||
+            p->btl->register_mem(data, r->bytes, &key, &r->reg) == COMPI_OK) {
+            h->m.flags |= PML_HFLAG_ADDR;
+            h->addr = (uint64_t)(uintptr_t)data;
+            h->key = key;
+        }
+    }
+    /* state first: with the self BTL the answer may come inside commit() */
+    r->state = PML_SST_WAIT_ACK;
+    return p->btl->commit(p->ep, h, sizeof(*h));
+}
+
+compi_status_t pml_send_first(pml_request_t *r, pml_peer_t *p)
+{
+    if (r->mode != PML_SEND_SYNC && r->bytes <= p->eager_max) {
+        compi_status_t st =
+            eager_write(p, r->buf, r->count, r->dt, r->bytes, r->tag, r->super.comm);
+        if (st == COMPI_ERR_NO_RESOURCE) {
+            return st;
+        }
+        if (st != COMPI_OK) {
+            r->super.status.MPI_ERROR = MPI_ERR_OTHER;
+        }
+        pml_req_complete(r);
+        return COMPI_OK;
+    }
+    compi_status_t st = rndv_write(r, p);
+    if (st == COMPI_ERR_NO_RESOURCE) {
+        return st;
+    }
+    if (st != COMPI_OK) {
+        r->super.status.MPI_ERROR = MPI_ERR_OTHER;
+        pml_req_complete(r);
+    }
+    return COMPI_OK;
+}
+
+static void frag_list_remove(pml_request_t *r)
+{
+    if (!r->on_frag_list) {
+        return;
+    }
+    if (r->prev != NULL) {
+        r->prev->next = r->next;
+    } else {
+        pml_state.frag_head = r->next;
+    }
+    if (r->next != NULL) {
+        r->next->prev = r->prev;
+    } else {
+        pml_state.frag_tail = r->prev;
+    }
+    r->next = r->prev = NULL;
+    r->on_frag_list = 0;
+    pml_state.npending--;
+}
+
+static void frag_list_add(pml_request_t *r)
+{
+    if (r->on_frag_list) {
+        return;
+    }
+    r->next = NULL;
+    r->prev = pml_state.frag_tail;
+    if (pml_state.frag_tail != NULL) {
+        pml_state.frag_tail->next = r;
+    } else {
+        pml_state.frag_head = r;
+    }
+    pml_state.frag_tail = r;
+    r->on_frag_list = 1;
+    pml_state.npending++;
+}
+
+int pml_send_frags(pml_request_t *r)
+{
+    pml_peer_t *p = &pml_state.peers[r->world_peer];
+    int n = 0;
+    while (r->offset < r->target) {
+        size_t chunk = r->target - r->offset;
+        if (chunk > p->frag_max) {
+            chunk = p->frag_max;
+        }
+        pml_hdr_frag_t *h = p->btl->reserve(p->ep, sizeof(*h) + chunk);
+        if (h == NULL) {
+            frag_list_add(r);
+            return n;
+        }
+        h->type = PML_HDR_FRAG;
+        memset(h->pad, 0, sizeof(h->pad));
+        h->rreq = r->remote;
+        h->offset = r->offset;
+        dt_pack(r->dt, r->buf, r->count, r->offset, h + 1, chunk);
+        r->offset += chunk;
+        p->btl->commit(p->ep, h, sizeof(*h) + chunk);
+        n++;
+    }
+    frag_list_remove(r);
+    r->state = PML_SST_NONE;
+    pml_req_complete(r);
+    return n + 1;
+}
+
+/* ACK: the receiver matched and wants `len` bytes as FRAGs */
+void pml_send_on_ack(const pml_hdr_ack_t *h)
+{
+    pml_request_t *r = (pml_request_t *)(uintptr_t)h->sreq;
+    if (r->reg != NULL) {
+        pml_state.peers[r->world_peer].btl->deregister_mem(r->reg);
+        r->reg = NULL;
+    }
+    r->remote = h->rreq;
+    r->target = h->len;
+    r->offset = 0;
+    r->state = PML_SST_FRAGS;
+    pml_send_frags(r);
+}
+
+/* FIN: the receiver read our data with get() */
+void pml_send_on_fin(const pml_hdr_fin_t *h)
+{
+    pml_request_t *r = (pml_request_t *)(uintptr_t)h->sreq;
+    if (r->reg != NULL) {
+        pml_state.peers[r->world_peer].btl->deregister_mem(r->reg);
+        r->reg = NULL;
+    }
+    r->state = PML_SST_NONE;
+    pml_req_complete(r);
+}

@@ -1,0 +1,347 @@
+/*
+ * dt.c -- datatype objects: the predefined table, refcounts, names and envelopes.
+ *
+ * Predefined types live in a static array indexed like COMPI_DT(i) in mpi.h; their size,
+ * alignment and layout come from the C compiler (sizeof, _Alignof, offsetof), so they
+ * match what the application's compiler lays out.  The pair types of MINLOC/MAXLOC are
+ * two blocks, {T v; int i;}, tagged with the basic types of their members, so that
+ * MPI_Get_elements counts two basic elements per pair.
+ */
+#include "dt.h"
+#include "dt_internal.h"
+
+#include <complex.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+handle_table_t dt_table = HANDLE_TABLE_INIT(COMPI_HKIND_DATATYPE, COMPI_DT_NUM_PREDEFINED);
+
+/* the C layouts MPI's pair types must match */
+typedef struct {
+    float v;
+    int i;
+} dt__float_int_t;
+typedef struct {
+    double v;
+    int i;
+} dt__double_int_t;
+typedef struct {
+    long v;
+    int i;
+} dt__long_int_t;
+typedef struct {
+    int v;
+    int i;
+} dt__2int_t;
+typedef struct {
+    short v;
+    int i;
+} dt__short_int_t;
+typedef struct {
+    long double v;
+    int i;
+} dt__long_double_int_t;
+
+typedef struct dt__predef_desc {
+    const char *name;
+    size_t size, extent, align;
+    int nblocks; /* 0 (markers, null), 1 (plain) or 2 (pairs) */
+    int basic0;  /* basic type of the first block (the value of a pair) */
+    size_t len0;
+    ptrdiff_t disp1; /* pairs: where the int lies */
+    int marker;      /* 1: MPI_LB, 2: MPI_UB */
+} dt__predef_desc_t;
+
+#define DT_PLAIN(idx, nm, T)                                                                       \
+    [idx] = {.name = nm,                                                                           \
+             .size = sizeof(T),                                                                    \
+             .extent = sizeof(T),                                                                  \
+             .align = _Alignof(T),                                                                 \
+             .nblocks = 1,                                                                         \
+             .basic0 = idx,                                                                        \
+             .len0 = sizeof(T)}
+#define DT_PAIR(idx, nm, S, vbasic)                                                                \
+    [idx] = {.name = nm,                                                                           \
+             .size = sizeof(((S *)0)->v) + sizeof(int),                                            \
+             .extent = sizeof(S),                                                                  \
+             .align = _Alignof(S),                                                                 \
+             .nblocks = 2,                                                                         \
+             .basic0 = vbasic,                                                                     \
+             .len0 = sizeof(((S *)0)->v),                                                          \
+             .disp1 = offsetof(S, i)}
+
+enum { DT_INT_IDX = 8 };
+
+static const dt__predef_desc_t dt__desc[COMPI_DT_NUM_PREDEFINED] = {
+    [0] = {.name = "MPI_DATATYPE_NULL"},
+    DT_PLAIN(1, "MPI_CHAR", char),
+    DT_PLAIN(2, "MPI_SIGNED_CHAR", signed char),
+    DT_PLAIN(3, "MPI_UNSIGNED_CHAR", unsigned char),
+    DT_PLAIN(4, "MPI_BYTE", unsigned char),
+    DT_PLAIN(5, "MPI_WCHAR", wchar_t),
+    DT_PLAIN(6, "MPI_SHORT", short),
+    DT_PLAIN(7, "MPI_UNSIGNED_SHORT", unsigned short),
+    DT_PLAIN(8, "MPI_INT", int),
+    DT_PLAIN(9, "MPI_UNSIGNED", unsigned),
+    DT_PLAIN(10, "MPI_LONG", long),
+    DT_PLAIN(11, "MPI_UNSIGNED_LONG", unsigned long),
+    DT_PLAIN(12, "MPI_LONG_LONG_INT", long long),
+    DT_PLAIN(13, "MPI_UNSIGNED_LONG_LONG", unsigned long long),
+    DT_PLAIN(14, "MPI_FLOAT", float),
+    DT_PLAIN(15, "MPI_DOUBLE", double),
+    /* x86-64: 10 significant bytes in 16; all 16 are copied */
+    DT_PLAIN(16, "MPI_LONG_DOUBLE", long double),
+    DT_PLAIN(17, "MPI_INT8_T", int8_t),
+    DT_PLAIN(18, "MPI_INT16_T", int16_t),
+    DT_PLAIN(19, "MPI_INT32_T", int32_t),
+    DT_PLAIN(20, "MPI_INT64_T", int64_t),
+    DT_PLAIN(21, "MPI_UINT8_T", uint8_t),
+    DT_PLAIN(22, "MPI_UINT16_T", uint16_t),
+    DT_PLAIN(23, "MPI_UINT32_T", uint32_t),
+    DT_PLAIN(24, "MPI_UINT64_T", uint64_t),
+    DT_PLAIN(25, "MPI_C_BOOL", _Bool),
+    DT_PLAIN(26, "MPI_C_FLOAT_COMPLEX", float _Complex),
+    DT_PLAIN(27, "MPI_C_DOUBLE_COMPLEX", double _Complex),
+    DT_PLAIN(28, "MPI_C_LONG_DOUBLE_COMPLEX", long double _Complex),
+    DT_PLAIN(29, "MPI_PACKED", unsigned char),
+    DT_PLAIN(30, "MPI_AINT", MPI_Aint),
+    DT_PLAIN(31, "MPI_OFFSET", MPI_Offset),
+    DT_PLAIN(32, "MPI_COUNT", MPI_Count),
+    DT_PAIR(33, "MPI_FLOAT_INT", dt__float_int_t, 14),
+    DT_PAIR(34, "MPI_DOUBLE_INT", dt__double_int_t, 15),
+    DT_PAIR(35, "MPI_LONG_INT", dt__long_int_t, 10),
+    DT_PAIR(36, "MPI_2INT", dt__2int_t, DT_INT_IDX),
+    DT_PAIR(37, "MPI_SHORT_INT", dt__short_int_t, 6),
+    DT_PAIR(38, "MPI_LONG_DOUBLE_INT", dt__long_double_int_t, 16),
+    [39] = {.name = "MPI_UB", .align = 1, .marker = 2},
+    [40] = {.name = "MPI_LB", .align = 1, .marker = 1},
+    /* C++ bool and std::complex have the layout of the C types on every ABI we target */
+    DT_PLAIN(41, "MPI_CXX_BOOL", _Bool),
+    DT_PLAIN(42, "MPI_CXX_FLOAT_COMPLEX", float _Complex),
+    DT_PLAIN(43, "MPI_CXX_DOUBLE_COMPLEX", double _Complex),
+    DT_PLAIN(44, "MPI_CXX_LONG_DOUBLE_COMPLEX", long double _Complex),
+};
+
+static compi_datatype_t dt__predef[COMPI_DT_NUM_PREDEFINED];
+static dt_block_t dt__predef_blocks[COMPI_DT_NUM_PREDEFINED][2];
+static size_t dt__predef_off[COMPI_DT_NUM_PREDEFINED][3];
+static int dt__initialized;
+
+size_t dt_basic_size(int basic)
+{
+    return dt__desc[basic].size;
+}
+
+compi_datatype_t *dt_predefined(int idx)
+{
+    return &dt__predef[idx];
+}
+
+static void dt__init_one(int idx)
+{
+    const dt__predef_desc_t *d = &dt__desc[idx];
+    compi_datatype_t *dt = &dt__predef[idx];
+    dt_block_t *b = dt__predef_blocks[idx];
+    size_t *off = dt__predef_off[idx];
+
+    memset(dt, 0, sizeof(*dt));
+    dt->size = d->size;
+    dt->extent = (ptrdiff_t)d->extent;
+    dt->align = d->align ? d->align : 1;
+    dt->blocks = b;
+    dt->block_off = off;
+    dt->nblocks = 0;
+    off[0] = 0;
+    if (d->nblocks >= 1) {
+        b[0] = (dt_block_t){.disp = 0, .len = d->len0, .basic = d->basic0};
+        dt->nblocks = 1;
+        dt->nbasic = 1;
+    }
+    if (d->nblocks == 2) {
+        /* MPI_2INT: the two ints are adjacent and alike, so they form one block */
+        if (d->basic0 == DT_INT_IDX && (size_t)d->disp1 == d->len0) {
+            b[0].len += sizeof(int);
+        } else {
+            b[1] = (dt_block_t){.disp = d->disp1, .len = sizeof(int), .basic = DT_INT_IDX};
+            dt->nblocks = 2;
+        }
+        dt->nbasic = 2;
+    }
+    for (int i = 0; i < dt->nblocks; i++) {
+        off[i + 1] = off[i] + b[i].len;
+    }
+    dt->true_lb = 0;
+    dt->true_extent = dt->nblocks ? b[dt->nblocks - 1].disp + (ptrdiff_t)b[dt->nblocks - 1].len : 0;
+    dt_compute_contig(dt);
+    dt->handle = COMPI_DT(idx);
+    dt->refcount = 1;
+    dt->committed = 1;
+    dt->predefined = 1;
+    dt->basic = idx;
+    dt->combiner = MPI_COMBINER_NAMED;
+    dt->lb_marked = d->marker == 1;
+    dt->ub_marked = d->marker == 2;
+    snprintf(dt->name, sizeof(dt->name), "%s", d->name);
+}
+
+compi_status_t dt_init(void)
+{
+    compi_status_t st;
+
+    if (dt__initialized) {
+        return COMPI_OK;
+    }
+    for (int i = 1; i < COMPI_DT_NUM_PREDEFINED; i++) {
+        dt__init_one(i);
+        st = handle_set_fixed(&dt_table, (unsigned)i, &dt__predef[i]);
+        if (st != COMPI_OK) {
+            goto err;
+        }
+    }
+    dt__initialized = 1;
+    return COMPI_OK;
+err:
+    handle_table_destroy(&dt_table);
+    return st;
+}
+
+static void dt__free_object(compi_datatype_t *dt)
+{
+    free(dt->blocks);
+    free(dt->block_off);
+    free(dt->env_ints);
+    free(dt->env_addrs);
+    free(dt->env_types);
+    free(dt);
+}
+
+void dt_finalize(void)
+{
+    if (!dt__initialized) {
+        return;
+    }
+    /* Types the application never freed: their attributes were the application's to
+     * delete, so only our memory is released here. */
+    for (unsigned i = dt_table.nfixed; i < dt_table.n; i++) {
+        compi_datatype_t *dt = dt_table.objs[i];
+        if (dt != NULL && !dt->predefined) {
+            dt__free_object(dt);
+        }
+    }
+    handle_table_destroy(&dt_table);
+    dt__initialized = 0;
+}
+
+compi_status_t dt_alloc(compi_datatype_t **dt_p)
+{
+    compi_datatype_t *dt = calloc(1, sizeof(*dt));
+    compi_status_t st;
+
+    if (dt == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    dt->refcount = 1;
+    dt->basic = -1;
+    dt->align = 1;
+    dt->handle = MPI_DATATYPE_NULL;
+    st = handle_alloc(&dt_table, dt, &dt->handle);
+    if (st != COMPI_OK) {
+        free(dt);
+        return st;
+    }
+    *dt_p = dt;
+    return COMPI_OK;
+}
+
+void dt_retain(compi_datatype_t *dt)
+{
+    if (!dt->predefined) {
+        dt->refcount++;
+    }
+}
+
+void dt_forget_handle(compi_datatype_t *dt)
+{
+    if (dt->predefined || dt->handle == MPI_DATATYPE_NULL) {
+        return;
+    }
+    handle_free(&dt_table, dt->handle);
+    dt->handle = MPI_DATATYPE_NULL;
+}
+
+void dt_release(compi_datatype_t *dt)
+{
+    if (dt->predefined || --dt->refcount > 0) {
+        return;
+    }
+    dt_forget_handle(dt);
+    dt__free_object(dt);
+}
+
+const char *dt_name(const compi_datatype_t *dt)
+{
+    if (dt == NULL) {
+        return "MPI_DATATYPE_NULL";
+    }
+    return dt->name[0] ? dt->name : "(derived datatype)";
+}
+
+compi_status_t dt_set_envelope(compi_datatype_t *dt, int combiner, int n_ints, const int *ints,
+                               int n_addrs, const MPI_Aint *addrs, int n_types,
+                               const MPI_Datatype *types)
+{
+    int *ni = NULL;
+    MPI_Aint *na = NULL;
+    MPI_Datatype *nt = NULL;
+
+    if (n_ints > 0 && (ni = malloc((size_t)n_ints * sizeof(*ni))) == NULL) {
+        goto err;
+    }
+    if (n_addrs > 0 && (na = malloc((size_t)n_addrs * sizeof(*na))) == NULL) {
+        goto err;
+    }
+    if (n_types > 0 && (nt = malloc((size_t)n_types * sizeof(*nt))) == NULL) {
+        goto err;
+    }
+    if (ni != NULL) {
+        memcpy(ni, ints, (size_t)n_ints * sizeof(*ni));
+    }
+    if (na != NULL) {
+        memcpy(na, addrs, (size_t)n_addrs * sizeof(*na));
+    }
+    if (nt != NULL) {
+        memcpy(nt, types, (size_t)n_types * sizeof(*nt));
+    }
+    free(dt->env_ints);
+    free(dt->env_addrs);
+    free(dt->env_types);
+    dt->combiner = combiner;
+    dt->env_ints = ni;
+    dt->env_addrs = na;
+    dt->env_types = nt;
+    dt->n_ints = n_ints > 0 ? n_ints : 0;
+    dt->n_addrs = n_addrs > 0 ? n_addrs : 0;
+    dt->n_types = n_types > 0 ? n_types : 0;
+    return COMPI_OK;
+err:
+    free(ni);
+    free(na);
+    free(nt);
+    return COMPI_ERR_NO_MEMORY;
+}
+
+void dt_compute_contig(compi_datatype_t *dt)
+{
+    int adjacent = 1;
+
+    for (int i = 0; i + 1 < dt->nblocks; i++) {
+        if (dt->blocks[i].disp + (ptrdiff_t)dt->blocks[i].len != dt->blocks[i + 1].disp) {
+            adjacent = 0;
+            break;
+        }
+    }
+    dt->contig = dt->size == 0 || (adjacent && (ptrdiff_t)dt->size == dt->extent);
+}

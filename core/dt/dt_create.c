@@ -1,0 +1,356 @@
+/*
+ * dt_create.c -- derived datatype constructors and flattening.
+ *
+ * Every constructor reduces to a list of entries (displacement, blocklength, type): a
+ * contiguous type is one entry of `count` copies, a vector `count` entries `stride`
+ * apart, a struct one entry per member.  A builder takes the entries one by one and
+ *   - appends the old type's blocks, shifted, merging a block into the previous one
+ *     when it continues it in memory with the same basic type;
+ *   - keeps the bounds: explicit ones (MPI_LB/MPI_UB markers, resized types) are sticky
+ *     and win over the bounds of the data, as MPI defines them;
+ *   - sums size, basic elements and the largest alignment.
+ * A struct's extent is then padded to that alignment unless an upper bound was set
+ * explicitly, so an array of structs in C and `count` elements of the type agree.
+ *
+ * An old type whose copies are adjacent (one block as long as its extent) contributes
+ * one block per entry whatever the blocklength, so contiguous(10^9, MPI_INT) is one block.
+ */
+#include "dt.h"
+#include "dt_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct dt__builder {
+    dt_block_t *blocks;
+    size_t n, cap;
+    size_t size, nbasic, align;
+    ptrdiff_t lb, ub;   /* bounds of the data (entries without markers) */
+    ptrdiff_t mlb, mub; /* explicit bounds */
+    int has_lb, has_ub, lb_marked, ub_marked;
+    compi_status_t st; /* first error; later calls do nothing */
+} dt__builder_t;
+
+static void dt__builder_init(dt__builder_t *b)
+{
+    memset(b, 0, sizeof(*b));
+    b->align = 1;
+}
+
+static void dt__append(dt__builder_t *b, ptrdiff_t disp, size_t len, int basic)
+{
+    dt_block_t *last = b->n ? &b->blocks[b->n - 1] : NULL;
+
+    if (len == 0) {
+        return;
+    }
+    if (last != NULL && last->basic == basic && last->disp + (ptrdiff_t)last->len == disp) {
+        last->len += len;
+        return;
+    }
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 8;
+        dt_block_t *nb = realloc(b->blocks, cap * sizeof(*nb));
+        if (nb == NULL) {
+            b->st = COMPI_ERR_NO_MEMORY;
+            return;
+        }
+        b->blocks = nb;
+        b->cap = cap;
+    }
+    b->blocks[b->n++] = (dt_block_t){.disp = disp, .len = len, .basic = basic};
+}
+
+static void dt__bound(ptrdiff_t *v, int *has, ptrdiff_t x, int is_min)
+{
+    if (!*has || (is_min ? x < *v : x > *v)) {
+        *v = x;
+    }
+    *has = 1;
+}
+
+/* `bl` copies of `t`, the first at `disp`, each `t->extent` after the previous one */
+static void dt__add(dt__builder_t *b, ptrdiff_t disp, size_t bl, const compi_datatype_t *t)
+{
+    ptrdiff_t span, elb, eub;
+    size_t bytes, nbasic;
+
+    if (b->st != COMPI_OK || bl == 0) {
+        return;
+    }
+    if (__builtin_mul_overflow(bl, t->size, &bytes) ||
+        __builtin_mul_overflow(bl, t->nbasic, &nbasic) ||
+        __builtin_mul_overflow((ptrdiff_t)(bl - 1), t->extent, &span)) {
+        b->st = COMPI_ERR_INVALID_PARAM;
+        return;
+    }
+    elb = disp + t->lb + (span < 0 ? span : 0);
+    eub = disp + t->lb + t->extent + (span > 0 ? span : 0);
+    if (t->lb_marked) {
+        dt__bound(&b->mlb, &b->lb_marked, elb, 1);
+    } else if (t->size > 0) {
+        dt__bound(&b->lb, &b->has_lb, elb, 1);
+    }
+    if (t->ub_marked) {
+        dt__bound(&b->mub, &b->ub_marked, eub, 0);
+    } else if (t->size > 0) {
+        dt__bound(&b->ub, &b->has_ub, eub, 0);
+    }
+    b->size += bytes;
+    b->nbasic += nbasic;
+    if (t->align > b->align) {
+        b->align = t->align;
+    }
+
+    if (t->nblocks == 1 && (ptrdiff_t)t->blocks[0].len == t->extent) {
+        dt__append(b, disp + t->blocks[0].disp, bytes, t->blocks[0].basic);
+        return;
+    }
+    for (size_t k = 0; k < bl && b->st == COMPI_OK; k++) {
+        ptrdiff_t base = disp + (ptrdiff_t)k * t->extent;
+        for (int i = 0; i < t->nblocks; i++) {
+            dt__append(b, base + t->blocks[i].disp, t->blocks[i].len, t->blocks[i].basic);
+        }
+    }
+}
+
+/* bounds, true bounds and offsets of the built type; consumes the builder's blocks */
+static compi_status_t dt__finish(dt__builder_t *b, int pad, int combiner, compi_datatype_t *old,
+                                 compi_datatype_t **new_p)
+{
+    compi_datatype_t *dt = NULL;
+    ptrdiff_t lb, ub, tlb = 0, tub = 0;
+    compi_status_t st = b->st;
+
+    if (st != COMPI_OK) {
+        goto err;
+    }
+    st = dt_alloc(&dt);
+    if (st != COMPI_OK) {
+        goto err;
+    }
+    if (b->n > (size_t)(int)0x7fffffff) {
+        st = COMPI_ERR_INVALID_PARAM;
+        goto err;
+    }
+    dt->nblocks = (int)b->n;
+    if (b->n > 0) {
+        dt_block_t *nb = realloc(b->blocks, b->n * sizeof(*nb));
+        dt->blocks = nb ? nb : b->blocks;
+        b->blocks = NULL;
+    }
+    dt->block_off = malloc((b->n + 1) * sizeof(*dt->block_off));
+    if (dt->block_off == NULL) {
+        st = COMPI_ERR_NO_MEMORY;
+        goto err;
+    }
+    dt->block_off[0] = 0;
+    dt->basic = b->n ? dt->blocks[0].basic : -1;
+    for (size_t i = 0; i < b->n; i++) {
+        const dt_block_t *bk = &dt->blocks[i];
+        dt->block_off[i + 1] = dt->block_off[i] + bk->len;
+        if (i == 0 || bk->disp < tlb) {
+            tlb = bk->disp;
+        }
+        if (i == 0 || bk->disp + (ptrdiff_t)bk->len > tub) {
+            tub = bk->disp + (ptrdiff_t)bk->len;
+        }
+        if (bk->basic != dt->basic) {
+            dt->basic = -1;
+        }
+    }
+
+    /* With no bound of one kind, the other one stands for both (an empty extent). */
+    lb = b->lb_marked ? b->mlb : b->has_lb ? b->lb : b->ub_marked ? b->mub : 0;
+    ub = b->ub_marked ? b->mub : b->has_ub ? b->ub : lb;
+    if (pad && !b->ub_marked && ub > lb && b->align > 1) {
+        ub = lb + (ptrdiff_t)COMPI_ALIGN_UP((size_t)(ub - lb), b->align);
+    }
+    dt->size = b->size;
+    dt->nbasic = b->nbasic;
+    dt->align = b->align;
+    dt->lb = lb;
+    dt->extent = ub - lb;
+    dt->lb_marked = b->lb_marked;
+    dt->ub_marked = b->ub_marked;
+    dt->true_lb = tlb;
+    dt->true_extent = tub - tlb;
+    dt->combiner = combiner;
+    dt_compute_contig(dt);
+    if (old != NULL) {
+        st = dt_set_envelope(dt, combiner, 0, NULL, 0, NULL, 1, &old->handle);
+        if (st != COMPI_OK) {
+            goto err;
+        }
+    }
+    *new_p = dt;
+    return COMPI_OK;
+err:
+    free(b->blocks);
+    b->blocks = NULL;
+    if (dt != NULL) {
+        dt_release(dt);
+    }
+    return st;
+}
+
+compi_status_t dt_create_contiguous(size_t count, compi_datatype_t *old, compi_datatype_t **new_p)
+{
+    dt__builder_t b;
+
+    dt__builder_init(&b);
+    dt__add(&b, 0, count, old);
+    return dt__finish(&b, 0, MPI_COMBINER_CONTIGUOUS, old, new_p);
+}
+
+compi_status_t dt_create_hvector(size_t count, size_t blocklen, ptrdiff_t stride_bytes,
+                                 compi_datatype_t *old, compi_datatype_t **new_p)
+{
+    dt__builder_t b;
+
+    dt__builder_init(&b);
+    for (size_t i = 0; i < count; i++) {
+        dt__add(&b, (ptrdiff_t)i * stride_bytes, blocklen, old);
+    }
+    return dt__finish(&b, 0, MPI_COMBINER_HVECTOR, old, new_p);
+}
+
+compi_status_t dt_create_hindexed(size_t count, const size_t *blocklens,
+                                  const ptrdiff_t *disps_bytes, compi_datatype_t *old,
+                                  compi_datatype_t **new_p)
+{
+    dt__builder_t b;
+
+    dt__builder_init(&b);
+    for (size_t i = 0; i < count; i++) {
+        dt__add(&b, disps_bytes[i], blocklens[i], old);
+    }
+    return dt__finish(&b, 0, MPI_COMBINER_HINDEXED, old, new_p);
+}
+
+compi_status_t dt_create_struct(size_t count, const size_t *blocklens, const ptrdiff_t *disps_bytes,
+                                compi_datatype_t *const *types, compi_datatype_t **new_p)
+{
+    dt__builder_t b;
+
+    dt__builder_init(&b);
+    for (size_t i = 0; i < count; i++) {
+        dt__add(&b, disps_bytes[i], blocklens[i], types[i]);
+    }
+    return dt__finish(&b, 1, MPI_COMBINER_STRUCT, NULL, new_p);
+}
+
+compi_status_t dt_create_resized(compi_datatype_t *old, ptrdiff_t lb, ptrdiff_t extent,
+                                 compi_datatype_t **new_p)
+{
+    dt__builder_t b;
+
+    dt__builder_init(&b);
+    dt__add(&b, 0, 1, old);
+    /* resized bounds behave as MPI_LB/MPI_UB markers: they survive further nesting */
+    b.lb_marked = b.ub_marked = 1;
+    b.mlb = lb;
+    b.mub = lb + extent;
+    return dt__finish(&b, 0, MPI_COMBINER_RESIZED, old, new_p);
+}
+
+compi_status_t dt_dup(compi_datatype_t *old, compi_datatype_t **new_p)
+{
+    compi_datatype_t *dt = NULL;
+    compi_status_t st = dt_alloc(&dt);
+    int h;
+
+    if (st != COMPI_OK) {
+        return st;
+    }
+    h = dt->handle;
+    memcpy(dt, old, offsetof(compi_datatype_t, handle));
+    dt->handle = h;
+    dt->blocks = NULL;
+    dt->block_off = NULL;
+    dt->committed = old->committed;
+    dt->basic = old->basic;
+    dt->nbasic = old->nbasic;
+    dt->align = old->align;
+    dt->lb_marked = old->lb_marked;
+    dt->ub_marked = old->ub_marked;
+    if (old->nblocks > 0) {
+        dt->blocks = malloc((size_t)old->nblocks * sizeof(*dt->blocks));
+        if (dt->blocks == NULL) {
+            st = COMPI_ERR_NO_MEMORY;
+            goto err;
+        }
+        memcpy(dt->blocks, old->blocks, (size_t)old->nblocks * sizeof(*dt->blocks));
+    }
+    dt->block_off = malloc(((size_t)old->nblocks + 1) * sizeof(*dt->block_off));
+    if (dt->block_off == NULL) {
+        st = COMPI_ERR_NO_MEMORY;
+        goto err;
+    }
+    memcpy(dt->block_off, old->block_off, ((size_t)old->nblocks + 1) * sizeof(*dt->block_off));
+    st = dt_set_envelope(dt, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &old->handle);
+    if (st != COMPI_OK) {
+        goto err;
+    }
+    *new_p = dt;
+    return COMPI_OK;
+err:
+    dt->nblocks = 0;
+    dt_release(dt);
+    return st;
+}
+
+/*
+ * A subarray is built from the fastest-varying dimension outwards: `subsizes[d]` copies
+ * of the previous level, `stride` (the byte size of one full row of that level) apart;
+ * then shifted by the starts and resized to the whole array, lb 0.
+ */
+compi_status_t dt_create_subarray(int ndims, const size_t *sizes, const size_t *subsizes,
+                                  const size_t *starts, int order, compi_datatype_t *old,
+                                  compi_datatype_t **new_p)
+{
+    compi_datatype_t *cur = NULL, *next = NULL;
+    ptrdiff_t stride = old->extent, disp = 0;
+    size_t one = 1;
+    compi_status_t st;
+
+    if (ndims <= 0) {
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    for (int j = 0; j < ndims; j++) {
+        int d = order == MPI_ORDER_C ? ndims - 1 - j : j;
+        if (j == 0) {
+            st = dt_create_contiguous(subsizes[d], old, &next);
+        } else {
+            st = dt_create_hvector(subsizes[d], 1, stride, cur, &next);
+        }
+        if (st != COMPI_OK) {
+            goto err;
+        }
+        if (cur != NULL) {
+            dt_release(cur);
+        }
+        cur = next;
+        disp += (ptrdiff_t)starts[d] * stride;
+        stride *= (ptrdiff_t)sizes[d];
+    }
+    st = dt_create_hindexed(1, &one, &disp, cur, &next);
+    if (st != COMPI_OK) {
+        goto err;
+    }
+    dt_release(cur);
+    cur = next;
+    st = dt_create_resized(cur, 0, stride, &next);
+    if (st != COMPI_OK) {
+        goto err;
+    }
+    dt_release(cur);
+    next->combiner = MPI_COMBINER_SUBARRAY;
+    *new_p = next;
+    return COMPI_OK;
+err:
+    if (cur != NULL) {
+        dt_release(cur);
+    }
+    return st;
+}

@@ -1,0 +1,132 @@
+/*
+ * status_api.c -- what a status says about a receive: counts, elements, cancellation.
+ *
+ * A status records only the bytes received (compi_count) and the cancel flag; counts in
+ * elements and basic elements are derived here from the datatype the caller names, so
+ * one status answers for any datatype with a matching type signature.
+ */
+#include "dt.h"
+#include "errors.h"
+#include "mpi_state.h"
+
+#include <limits.h>
+
+/* common checks: a real status and a valid datatype */
+static int status__args(const char *fn, const MPI_Status *status, MPI_Datatype datatype,
+                        const void *out, compi_datatype_t **dt_p)
+{
+    COMPI_CHECK_INIT(fn);
+    if (status == NULL || status == MPI_STATUS_IGNORE) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "status is NULL or MPI_STATUS_IGNORE");
+    }
+    if (out == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "the output argument is NULL");
+    }
+    *dt_p = dt_from_handle(datatype);
+    if (*dt_p == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_TYPE, fn, "invalid datatype (handle 0x%x)",
+                             (unsigned)datatype);
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Get_count = PMPI_Get_count
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    compi_datatype_t *dt;
+    int rc = status__args("MPI_Get_count", status, datatype, count, &dt);
+    long long bytes;
+
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    bytes = status->compi_count;
+    if (dt->size == 0) {
+        /* nothing can be counted in a type without data: 0 elements fit any message */
+        *count = 0;
+    } else if (bytes < 0 || bytes % (long long)dt->size != 0 ||
+               bytes / (long long)dt->size > INT_MAX) {
+        *count = MPI_UNDEFINED;
+    } else {
+        *count = (int)(bytes / (long long)dt->size);
+    }
+    return MPI_SUCCESS;
+}
+
+static int status__elements(const char *fn, const MPI_Status *status, MPI_Datatype datatype,
+                            void *out, long long *n_p)
+{
+    compi_datatype_t *dt;
+    int rc = status__args(fn, status, datatype, out, &dt);
+
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    *n_p = status->compi_count < 0 ? -1 : dt_count_basic(dt, (size_t)status->compi_count);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Get_elements = PMPI_Get_elements
+int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    long long n;
+    int rc = status__elements("MPI_Get_elements", status, datatype, count, &n);
+
+    if (rc == MPI_SUCCESS) {
+        *count = n < 0 || n > INT_MAX ? MPI_UNDEFINED : (int)n;
+    }
+    return rc;
+}
+
+#pragma weak MPI_Get_elements_x = PMPI_Get_elements_x
+int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    long long n;
+    int rc = status__elements("MPI_Get_elements_x", status, datatype, count, &n);
+
+    if (rc == MPI_SUCCESS) {
+        *count = n < 0 ? MPI_UNDEFINED : n;
+    }
+    return rc;
+}
+
+#pragma weak MPI_Status_set_elements = PMPI_Status_set_elements
+int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count)
+{
+    compi_datatype_t *dt;
+    int rc = status__args("MPI_Status_set_elements", status, datatype, status, &dt);
+
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (count < 0) {
+        return mpi_err_raise(NULL, MPI_ERR_COUNT, "MPI_Status_set_elements", "count=%d is negative",
+                             count);
+    }
+    status->compi_count = (long long)dt_bytes_of_basic(dt, (size_t)count);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Status_set_cancelled = PMPI_Status_set_cancelled
+int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
+{
+    COMPI_CHECK_INIT("MPI_Status_set_cancelled");
+    if (status == NULL || status == MPI_STATUS_IGNORE) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Status_set_cancelled",
+                             "status is NULL or MPI_STATUS_IGNORE");
+    }
+    status->compi_cancelled = flag != 0;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Test_cancelled = PMPI_Test_cancelled
+int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
+{
+    COMPI_CHECK_INIT("MPI_Test_cancelled");
+    if (status == NULL || status == MPI_STATUS_IGNORE || flag == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Test_cancelled",
+                             "status or flag is NULL (or MPI_STATUS_IGNORE)");
+    }
+    *flag = status->compi_cancelled;
+    return MPI_SUCCESS;
+}

@@ -61,6 +61,8 @@ typedef struct compi_comm {
 
 /* Negative tags reserved for library traffic on a communicator. */
 #define COMPI_TAG_COMM_CREATE (-10)
+#define COMPI_TAG_COMM_CREATE_GROUP (-11) /* MPI_Comm_create_group: only the group */
+#define COMPI_TAG_FINALIZE (-12)    /* MPI_Finalize's barrier */
 #define COMPI_TAG_COLL_BASE (-100) /* collectives: -100 and below */
 
 extern handle_table_t comm_table;
@@ -89,10 +91,35 @@ void comm_finalize(void);
 
 /* collective over `parent`: a context id free on every member */
 compi_status_t comm_alloc_ctx(compi_comm_t *parent, uint32_t *ctx_p);
-/* a new communicator with the given members (group) and context; registers with the PML */
+/*
+ * a new communicator with the given members (group, of which the calling process must be
+ * one) and context; takes its own reference on the group, starts with
+ * MPI_ERRORS_ARE_FATAL, gets a handle and is registered with the PML
+ */
 compi_status_t comm_create_with_group(compi_group_t *group, uint32_t ctx, compi_comm_t **comm_p);
 void comm_retain(compi_comm_t *comm);
 void comm_release(compi_comm_t *comm);
+/* replace comm's error handler (retains the new one, releases the old one) */
+void comm_set_errhandler(compi_comm_t *comm, compi_errhandler_t *errh);
+/* 1 for MPI_COMM_WORLD and MPI_COMM_SELF, which MPI_Comm_free must refuse */
+int comm_is_predefined(const compi_comm_t *comm);
+
+/*
+ * Communicator constructors behind MPI_Comm_dup/split/create/create_group (comm_create.c).
+ * Each is collective as its MPI function is; *new_p is NULL for a process that gets
+ * MPI_COMM_NULL.  New communicators inherit the parent's error handler.  comm_dup also
+ * copies attributes: when a copy callback fails it returns COMPI_ERR_INVALID_PARAM with
+ * the callback's code in *cb_code_p.
+ */
+compi_status_t comm_dup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p);
+compi_status_t comm_split(compi_comm_t *parent, int color, int key, compi_comm_t **new_p);
+/* group must be a subset of parent's (the API checks) */
+compi_status_t comm_create_from_group(compi_comm_t *parent, compi_group_t *group,
+                                      compi_comm_t **new_p);
+/* collective over the members of group only */
+compi_status_t comm_create_group(compi_comm_t *parent, compi_group_t *group, compi_comm_t **new_p);
+/* 1 when every member of group is in comm */
+int comm_group_is_subset(const compi_comm_t *comm, const compi_group_t *group);
 
 compi_status_t group_create(int size, const int *world_ranks, compi_group_t **group_p);
 void group_retain(compi_group_t *g);

@@ -23,8 +23,6 @@ int compi_mpi_state = COMPI_STATE_PRE_INIT;
 static int thread_level = MPI_THREAD_SINGLE;
 static pthread_t main_thread;
 
-#define COMPI_TAG_FINALIZE (-11)
-
 static int init_fail(const char *what, compi_status_t st)
 {
     compi_log_error("MPI_Init: %s failed: %s", what, compi_status_string(st));

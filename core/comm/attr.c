@@ -1,0 +1,356 @@
+/*
+ * attr.c -- keyvals and attribute lists.
+ *
+ * Keyvals are numbered from KEYVAL_FIRST_USER upwards and never reused, so a stale
+ * keyval number is reported as invalid instead of silently naming someone else's key.
+ * An attribute list is a singly linked list with the newest attribute first: deleting
+ * from the head runs delete callbacks in reverse order of setting, which is what MPI
+ * asks of MPI_COMM_SELF at finalize and is a sensible order everywhere else.
+ */
+#include "attr.h"
+
+#include "rte.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+#define KEYVAL_FIRST_USER (MPI_LASTUSEDCODE + 1)
+
+typedef struct attr_keyval {
+    attr_kind_t kind;
+    attr_copy_fn_t *copy_fn;     /* NULL: not copied on dup */
+    attr_delete_fn_t *delete_fn; /* NULL: nothing to do on delete */
+    void *extra_state;
+    int refcount; /* user handle + attributes using it */
+    int user_freed;
+} attr_keyval_t;
+
+struct attr_list {
+    int keyval;
+    void *val;
+    struct attr_list *next;
+};
+
+/* keyvals[k - KEYVAL_FIRST_USER]: NULL once fully released */
+static attr_keyval_t **keyvals;
+static int nkeyvals, capkeyvals;
+
+/* values of the predefined attributes, returned as pointers (see attr_comm_get) */
+static int pre_tag_ub = INT_MAX;
+static int pre_host = MPI_PROC_NULL;
+static int pre_io = MPI_ANY_SOURCE;
+static int pre_wtime_is_global = 0;
+static int pre_appnum;
+static int pre_universe_size;
+static int pre_lastusedcode = MPI_ERR_LASTCODE;
+
+static attr_keyval_t *keyval_get(attr_kind_t kind, int keyval)
+{
+    int idx = keyval - KEYVAL_FIRST_USER;
+    if (idx < 0 || idx >= nkeyvals || keyvals[idx] == NULL || keyvals[idx]->kind != kind) {
+        return NULL;
+    }
+    return keyvals[idx];
+}
+
+static void keyval_release(int keyval)
+{
+    int idx = keyval - KEYVAL_FIRST_USER;
+    attr_keyval_t *kv = keyvals[idx];
+
+    if (--kv->refcount == 0) {
+        free(kv);
+        keyvals[idx] = NULL;
+    }
+}
+
+int attr_keyval_is_predefined(int keyval)
+{
+    return keyval >= MPI_TAG_UB && keyval <= MPI_LASTUSEDCODE;
+}
+
+compi_status_t attr_keyval_create(attr_kind_t kind, attr_copy_fn_t *copy_fn,
+                                  attr_delete_fn_t *delete_fn, void *extra_state, int *keyval_p)
+{
+    attr_keyval_t *kv;
+
+    if (nkeyvals == capkeyvals) {
+        int cap = capkeyvals ? 2 * capkeyvals : 16;
+        attr_keyval_t **tab = realloc(keyvals, (size_t)cap * sizeof(*tab));
+        if (tab == NULL) {
+            return COMPI_ERR_NO_MEMORY;
+        }
+        keyvals = tab;
+        capkeyvals = cap;
+    }
+    kv = calloc(1, sizeof(*kv));
+    if (kv == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    kv->kind = kind;
+    kv->copy_fn = copy_fn;
+    kv->delete_fn = delete_fn;
+    kv->extra_state = extra_state;
+    kv->refcount = 1;
+    keyvals[nkeyvals] = kv;
+    *keyval_p = KEYVAL_FIRST_USER + nkeyvals;
+    nkeyvals++;
+    return COMPI_OK;
+}
+
+compi_status_t attr_keyval_free(attr_kind_t kind, int *keyval_p)
+{
+    attr_keyval_t *kv = keyval_get(kind, *keyval_p);
+
+    if (kv == NULL || kv->user_freed) {
+        return COMPI_ERR_NOT_FOUND;
+    }
+    kv->user_freed = 1;
+    keyval_release(*keyval_p);
+    *keyval_p = MPI_KEYVAL_INVALID;
+    return COMPI_OK;
+}
+
+int attr_keyval_valid(attr_kind_t kind, int keyval)
+{
+    attr_keyval_t *kv = keyval_get(kind, keyval);
+    return kv != NULL && !kv->user_freed;
+}
+
+static struct attr_list **list_find(struct attr_list **list, int keyval)
+{
+    for (struct attr_list **pp = list; *pp != NULL; pp = &(*pp)->next) {
+        if ((*pp)->keyval == keyval) {
+            return pp;
+        }
+    }
+    return NULL;
+}
+
+static compi_status_t run_delete(attr_keyval_t *kv, int obj_handle, int keyval, void *val,
+                                 int *cb_code_p)
+{
+    int code;
+
+    if (kv->delete_fn == NULL) {
+        return COMPI_OK;
+    }
+    code = kv->delete_fn(obj_handle, keyval, val, kv->extra_state);
+    if (code != MPI_SUCCESS) {
+        if (cb_code_p != NULL) {
+            *cb_code_p = code;
+        }
+        return ATTR_ERR_CALLBACK;
+    }
+    return COMPI_OK;
+}
+
+compi_status_t attr_set(attr_kind_t kind, int obj_handle, struct attr_list **list, int keyval,
+                        void *val, int *cb_code_p)
+{
+    attr_keyval_t *kv = keyval_get(kind, keyval);
+    struct attr_list **pp, *a;
+    compi_status_t st;
+
+    /* setting through a keyval the user already freed is erroneous (MPI 3.1, 6.7.2) */
+    if (kv == NULL || kv->user_freed) {
+        return COMPI_ERR_NOT_FOUND;
+    }
+    pp = list_find(list, keyval);
+    if (pp != NULL) {
+        /* overwrite: the old value is deleted first, and stays if its deletion fails */
+        st = run_delete(kv, obj_handle, keyval, (*pp)->val, cb_code_p);
+        if (st != COMPI_OK) {
+            return st;
+        }
+        (*pp)->val = val;
+        return COMPI_OK;
+    }
+    a = malloc(sizeof(*a));
+    if (a == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    a->keyval = keyval;
+    a->val = val;
+    a->next = *list;
+    *list = a;
+    kv->refcount++;
+    return COMPI_OK;
+}
+
+compi_status_t attr_get(attr_kind_t kind, struct attr_list *list, int keyval, void **val_p,
+                        int *flag_p)
+{
+    struct attr_list **pp;
+
+    if (keyval_get(kind, keyval) == NULL) {
+        return COMPI_ERR_NOT_FOUND;
+    }
+    pp = list_find(&list, keyval);
+    *flag_p = pp != NULL;
+    if (pp != NULL) {
+        *val_p = (*pp)->val;
+    }
+    return COMPI_OK;
+}
+
+/* unlink *pp after a successful delete callback */
+static compi_status_t remove_at(attr_kind_t kind, int obj_handle, struct attr_list **pp,
+                                int *cb_code_p)
+{
+    struct attr_list *a = *pp;
+    attr_keyval_t *kv = keyval_get(kind, a->keyval);
+
+    /* kv is NULL only for an object that outlived attr_finalize: just drop the entry */
+    if (kv != NULL) {
+        compi_status_t st = run_delete(kv, obj_handle, a->keyval, a->val, cb_code_p);
+        if (st != COMPI_OK) {
+            return st;
+        }
+    }
+    *pp = a->next;
+    if (kv != NULL) {
+        keyval_release(a->keyval);
+    }
+    free(a);
+    return COMPI_OK;
+}
+
+compi_status_t attr_delete(attr_kind_t kind, int obj_handle, struct attr_list **list, int keyval,
+                           int *cb_code_p)
+{
+    struct attr_list **pp;
+
+    if (keyval_get(kind, keyval) == NULL) {
+        return COMPI_ERR_NOT_FOUND;
+    }
+    pp = list_find(list, keyval);
+    if (pp == NULL) {
+        /* nothing attached under this key: MPI calls this erroneous, we let it pass */
+        return COMPI_OK;
+    }
+    return remove_at(kind, obj_handle, pp, cb_code_p);
+}
+
+compi_status_t attr_delete_all(attr_kind_t kind, int obj_handle, struct attr_list **list,
+                               int *cb_code_p)
+{
+    while (*list != NULL) {
+        compi_status_t st = remove_at(kind, obj_handle, list, cb_code_p);
+        if (st != COMPI_OK) {
+            return st;
+        }
+    }
+    return COMPI_OK;
+}
+
+compi_status_t attr_copy_all(attr_kind_t kind, int old_handle, struct attr_list *old,
+                             int new_handle, struct attr_list **newl, int *cb_code_p)
+{
+    struct attr_list **tail = newl;
+
+    while (*tail != NULL) {
+        tail = &(*tail)->next;
+    }
+    /* walk newest-first and append, so the copy keeps the original's order */
+    for (struct attr_list *a = old; a != NULL; a = a->next) {
+        attr_keyval_t *kv = keyval_get(kind, a->keyval);
+        void *out = NULL;
+        int flag = 0, code;
+        struct attr_list *c;
+
+        if (kv == NULL || kv->copy_fn == NULL) {
+            continue;
+        }
+        code = kv->copy_fn(old_handle, a->keyval, kv->extra_state, a->val, &out, &flag);
+        if (code != MPI_SUCCESS) {
+            if (cb_code_p != NULL) {
+                *cb_code_p = code;
+            }
+            return ATTR_ERR_CALLBACK;
+        }
+        if (!flag) {
+            continue;
+        }
+        c = malloc(sizeof(*c));
+        if (c == NULL) {
+            return COMPI_ERR_NO_MEMORY;
+        }
+        c->keyval = a->keyval;
+        c->val = out;
+        c->next = NULL;
+        *tail = c;
+        tail = &c->next;
+        kv->refcount++;
+    }
+    return COMPI_OK;
+}
+
+compi_status_t attr_comm_get(compi_comm_t *comm, int keyval, void **val_p, int *flag_p)
+{
+    int *pre = NULL;
+
+    switch (keyval) {
+    case MPI_TAG_UB:
+        pre = &pre_tag_ub;
+        break;
+    case MPI_HOST:
+        pre = &pre_host;
+        break;
+    case MPI_IO:
+        pre = &pre_io;
+        break;
+    case MPI_WTIME_IS_GLOBAL:
+        pre = &pre_wtime_is_global;
+        break;
+    case MPI_APPNUM:
+        pre_appnum = rte_proc.appnum;
+        pre = &pre_appnum;
+        break;
+    case MPI_UNIVERSE_SIZE:
+        /* a launcher that does not say gives us at least the job itself */
+        pre_universe_size =
+            rte_proc.universe_size > 0 ? rte_proc.universe_size : rte_proc.world_size;
+        pre = &pre_universe_size;
+        break;
+    case MPI_LASTUSEDCODE:
+        pre = &pre_lastusedcode;
+        break;
+    default:
+        return attr_get(ATTR_KIND_COMM, comm->attrs, keyval, val_p, flag_p);
+    }
+    *val_p = pre;
+    *flag_p = 1;
+    return COMPI_OK;
+}
+
+compi_status_t attr_comm_free_all(compi_comm_t *comm, int *cb_code_p)
+{
+    return attr_delete_all(ATTR_KIND_COMM, comm->handle, &comm->attrs, cb_code_p);
+}
+
+compi_status_t attr_comm_copy_all(compi_comm_t *old, compi_comm_t *newc, int *cb_code_p)
+{
+    return attr_copy_all(ATTR_KIND_COMM, old->handle, old->attrs, newc->handle, &newc->attrs,
+                         cb_code_p);
+}
+
+compi_status_t attr_type_free_all(compi_datatype_t *dt)
+{
+    return attr_delete_all(ATTR_KIND_TYPE, dt->handle, &dt->attrs, NULL);
+}
+
+compi_status_t attr_type_copy_all(compi_datatype_t *old, compi_datatype_t *newt)
+{
+    return attr_copy_all(ATTR_KIND_TYPE, old->handle, old->attrs, newt->handle, &newt->attrs, NULL);
+}
+
+void attr_finalize(void)
+{
+    for (int i = 0; i < nkeyvals; i++) {
+        free(keyvals[i]);
+    }
+    free(keyvals);
+    keyvals = NULL;
+    nkeyvals = capkeyvals = 0;
+}

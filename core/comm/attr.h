@@ -1,0 +1,68 @@
+/*
+ * attr.h -- attribute caching on communicators and datatypes: keyvals with copy and
+ * delete callbacks, and the per-object attribute lists.
+ *
+ * Ownership: a keyval is refcounted by its user handle and by every attribute that uses
+ * it, so MPI_Comm_free_keyval on a keyval still attached somewhere only marks it; it goes
+ * with its last attribute.  An object's list (comm->attrs, dt->attrs) belongs to the
+ * object: attr_*_free_all() empties it (running the delete callbacks) before the object
+ * is freed.  Attribute values are the user's: only the callbacks look inside them.
+ *
+ * Errors: COMPI_ERR_NOT_FOUND means an invalid keyval (or one of the other kind: a type
+ * keyval on a communicator) and becomes MPI_ERR_KEYVAL at the API.  ATTR_ERR_CALLBACK
+ * means a user callback returned an error; its code is stored in *cb_code_p.
+ *
+ * Keyvals 1..7 are the predefined communicator keys of mpi.h (MPI_TAG_UB ...): they
+ * can be read on every communicator (as pointers to int, as the standard says), never
+ * set, deleted or freed.
+ */
+#ifndef COMPI_ATTR_H
+#define COMPI_ATTR_H
+
+#include "comm.h"
+#include "dt.h"
+
+#define ATTR_ERR_CALLBACK COMPI_ERR_INVALID_PARAM
+
+typedef enum { ATTR_KIND_COMM = 1, ATTR_KIND_TYPE = 2 } attr_kind_t;
+
+/* both kinds of callback have the same shape (object handles are ints) */
+typedef MPI_Comm_copy_attr_function attr_copy_fn_t;
+typedef MPI_Comm_delete_attr_function attr_delete_fn_t;
+
+compi_status_t attr_keyval_create(attr_kind_t kind, attr_copy_fn_t *copy_fn,
+                                  attr_delete_fn_t *delete_fn, void *extra_state, int *keyval_p);
+/* drops the user's reference; *keyval_p becomes MPI_KEYVAL_INVALID */
+compi_status_t attr_keyval_free(attr_kind_t kind, int *keyval_p);
+/* 1 when `keyval` is a live user keyval of this kind */
+int attr_keyval_valid(attr_kind_t kind, int keyval);
+/* 1 for MPI_TAG_UB .. MPI_LASTUSEDCODE */
+int attr_keyval_is_predefined(int keyval);
+
+/* generic list operations; obj_handle is what the callbacks receive */
+compi_status_t attr_set(attr_kind_t kind, int obj_handle, struct attr_list **list, int keyval,
+                        void *val, int *cb_code_p);
+compi_status_t attr_get(attr_kind_t kind, struct attr_list *list, int keyval, void **val_p,
+                        int *flag_p);
+compi_status_t attr_delete(attr_kind_t kind, int obj_handle, struct attr_list **list, int keyval,
+                           int *cb_code_p);
+/* delete callbacks in reverse order of setting; stops at the first failing one */
+compi_status_t attr_delete_all(attr_kind_t kind, int obj_handle, struct attr_list **list,
+                               int *cb_code_p);
+/* copy callbacks of every attribute of `old` onto `*newl` (dup) */
+compi_status_t attr_copy_all(attr_kind_t kind, int old_handle, struct attr_list *old,
+                             int new_handle, struct attr_list **newl, int *cb_code_p);
+
+/* communicators: also answers the predefined keys */
+compi_status_t attr_comm_get(compi_comm_t *comm, int keyval, void **val_p, int *flag_p);
+compi_status_t attr_comm_free_all(compi_comm_t *comm, int *cb_code_p);
+compi_status_t attr_comm_copy_all(compi_comm_t *old, compi_comm_t *newc, int *cb_code_p);
+
+/* datatypes (called from MPI_Type_free / MPI_Type_dup) */
+compi_status_t attr_type_free_all(compi_datatype_t *dt);
+compi_status_t attr_type_copy_all(compi_datatype_t *old, compi_datatype_t *newt);
+
+/* keyvals left at MPI_Finalize are freed here */
+void attr_finalize(void);
+
+#endif

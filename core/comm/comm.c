@@ -1,0 +1,258 @@
+/*
+ * comm.c -- communicator objects: MPI_COMM_WORLD and MPI_COMM_SELF, creation from a
+ * group and a context id, references, and context id agreement.
+ *
+ * Context ids: every process keeps the next id it has never used (starting at 2, after
+ * WORLD's 0 and SELF's 1).  A new communicator takes the max of its members' next ids,
+ * and each member then moves its own counter past it, so no process ever sees one id on
+ * two of its communicators.  Disjoint communicators made by one call (each color of a
+ * split) share the id: no process belongs to two of them.
+ */
+#include "comm.h"
+
+#include "attr.h"
+#include "comm_coll.h"
+#include "errhandler.h"
+#include "group.h"
+#include "log.h"
+#include "pml.h"
+#include "rte.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+handle_table_t comm_table = HANDLE_TABLE_INIT(COMPI_HKIND_COMM, 3);
+
+static compi_comm_t *world, *self;
+static uint32_t next_ctx = 2;
+static comm_hook_fn free_hook;
+
+compi_comm_t *comm_world(void)
+{
+    return world;
+}
+
+compi_comm_t *comm_self(void)
+{
+    return self;
+}
+
+void comm_set_free_hook(comm_hook_fn fn)
+{
+    free_hook = fn;
+}
+
+int comm_is_predefined(const compi_comm_t *comm)
+{
+    return comm != NULL && (comm == world || comm == self);
+}
+
+/* the object with its references, handle and name, not yet known to the PML */
+static compi_status_t comm_build(compi_group_t *group, uint32_t ctx, int fixed_idx,
+                                 const char *name, compi_comm_t **comm_p)
+{
+    compi_comm_t *c = calloc(1, sizeof(*c));
+    compi_status_t st;
+
+    if (c == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    c->ctx = ctx;
+    c->rank = group->rank;
+    c->size = group->size;
+    c->world_ranks = group->world_ranks;
+    c->refcount = 1;
+    c->group = group;
+    group_retain(group);
+    c->errh = errh_predefined(ERRH_FATAL);
+    if (name != NULL) {
+        snprintf(c->name, sizeof(c->name), "%s", name);
+    }
+    if (fixed_idx > 0) {
+        st = handle_set_fixed(&comm_table, (unsigned)fixed_idx, c);
+        c->handle = COMPI_HANDLE(COMPI_HKIND_COMM, fixed_idx);
+    } else {
+        st = handle_alloc(&comm_table, c, &c->handle);
+    }
+    if (st != COMPI_OK) {
+        goto err;
+    }
+    *comm_p = c;
+    return COMPI_OK;
+
+err:
+    group_release(group);
+    free(c);
+    return st;
+}
+
+static void comm_destroy(compi_comm_t *c)
+{
+    /* attributes normally went in MPI_Comm_free; this catches internal frees */
+    if (c->attrs != NULL && attr_comm_free_all(c, NULL) != COMPI_OK) {
+        compi_log_warn("communicator %s freed with an attribute whose delete callback failed",
+                       c->name);
+    }
+    if (free_hook != NULL) {
+        free_hook(c);
+    }
+    if (c->pml != NULL) {
+        pml_comm_del(c);
+    }
+    if (c != world && c != self) {
+        handle_free(&comm_table, c->handle);
+    }
+    group_release(c->group);
+    errh_release(c->errh);
+    free(c);
+}
+
+void comm_retain(compi_comm_t *comm)
+{
+    comm->refcount++;
+}
+
+void comm_release(compi_comm_t *comm)
+{
+    if (comm != NULL && --comm->refcount == 0) {
+        comm_destroy(comm);
+    }
+}
+
+void comm_set_errhandler(compi_comm_t *comm, compi_errhandler_t *errh)
+{
+    compi_errhandler_t *old = comm->errh;
+
+    errh_retain(errh);
+    comm->errh = errh;
+    errh_release(old);
+}
+
+compi_status_t comm_create_with_group(compi_group_t *group, uint32_t ctx, compi_comm_t **comm_p)
+{
+    compi_comm_t *c;
+    compi_status_t st;
+
+    if (group->rank == MPI_UNDEFINED) {
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    st = comm_build(group, ctx, 0, NULL, &c);
+    if (st != COMPI_OK) {
+        return st;
+    }
+    st = pml_comm_add(c);
+    if (st != COMPI_OK) {
+        comm_release(c);
+        return st;
+    }
+    *comm_p = c;
+    return COMPI_OK;
+}
+
+compi_status_t comm_alloc_ctx_set(const comm_coll_set_t *set, uint32_t *ctx_p)
+{
+    uint32_t ctx;
+    compi_status_t st = comm_coll_allreduce_max_u32(set, next_ctx, &ctx);
+
+    if (st != COMPI_OK) {
+        return st;
+    }
+    if (ctx == UINT32_MAX) {
+        compi_log_error("out of communicator context ids");
+        return COMPI_ERR_NO_RESOURCE;
+    }
+    next_ctx = ctx + 1;
+    *ctx_p = ctx;
+    return COMPI_OK;
+}
+
+compi_status_t comm_alloc_ctx(compi_comm_t *parent, uint32_t *ctx_p)
+{
+    comm_coll_set_t set = comm_coll_whole(parent);
+    return comm_alloc_ctx_set(&set, ctx_p);
+}
+
+/* one predefined communicator: group, object at its fixed handle, PML registration */
+static compi_status_t comm_init_one(int size, const int *ranks, uint32_t ctx, int fixed_idx,
+                                    const char *name, compi_comm_t **comm_p)
+{
+    compi_group_t *g;
+    compi_status_t st = group_create(size, ranks, &g);
+
+    if (st != COMPI_OK) {
+        return st;
+    }
+    st = comm_build(g, ctx, fixed_idx, name, comm_p);
+    group_release(g); /* the communicator holds its own reference */
+    if (st != COMPI_OK) {
+        return st;
+    }
+    st = pml_comm_add(*comm_p);
+    if (st != COMPI_OK) {
+        comm_release(*comm_p);
+        *comm_p = NULL;
+    }
+    return st;
+}
+
+compi_status_t comm_init(void)
+{
+    int n = rte_proc.world_size;
+    int *ranks = NULL;
+    compi_status_t st;
+
+    st = errh_init();
+    if (st != COMPI_OK) {
+        goto err;
+    }
+    st = handle_set_fixed(&group_table, MPI_GROUP_EMPTY & HANDLE_IDX_MASK, group_empty());
+    if (st != COMPI_OK) {
+        goto err;
+    }
+    ranks = malloc((size_t)n * sizeof(int));
+    if (ranks == NULL) {
+        st = COMPI_ERR_NO_MEMORY;
+        goto err;
+    }
+    for (int i = 0; i < n; i++) {
+        ranks[i] = i;
+    }
+    st = comm_init_one(n, ranks, 0, MPI_COMM_WORLD & HANDLE_IDX_MASK, "MPI_COMM_WORLD", &world);
+    if (st != COMPI_OK) {
+        goto err;
+    }
+    st = comm_init_one(1, &rte_proc.world_rank, 1, MPI_COMM_SELF & HANDLE_IDX_MASK, "MPI_COMM_SELF",
+                       &self);
+    if (st != COMPI_OK) {
+        goto err;
+    }
+    next_ctx = 2;
+    free(ranks);
+    return COMPI_OK;
+
+err:
+    compi_log_error("cannot set up MPI_COMM_WORLD and MPI_COMM_SELF: %s", compi_status_string(st));
+    free(ranks);
+    return st;
+}
+
+void comm_finalize(void)
+{
+    /* MPI 3.1, 8.7.1: MPI_Finalize first deletes the attributes of MPI_COMM_SELF, as if
+     * it were freed, in reverse order of setting; then WORLD's go too */
+    compi_comm_t *const predef[] = {self, world};
+
+    for (size_t i = 0; i < COMPI_ARRAY_SIZE(predef); i++) {
+        compi_comm_t *c = predef[i];
+        if (c == NULL) {
+            continue;
+        }
+        if (attr_comm_free_all(c, NULL) != COMPI_OK) {
+            compi_log_warn("MPI_Finalize: a delete callback of an attribute on %s failed", c->name);
+        }
+        comm_release(c);
+    }
+    self = world = NULL;
+    attr_finalize();
+}

@@ -1,0 +1,39 @@
+/*
+ * comm_coll.h -- the few collectives that communicator creation needs, run before the
+ * new communicator (and therefore its configured collectives) exists.
+ *
+ * They run over a set of ranks of a parent communicator: all of it (members == NULL), or
+ * the members listed (MPI_Comm_create_group, where only the group takes part).  They go
+ * straight over the PML with a negative tag, so user traffic never matches them.
+ *
+ * Ownership: every buffer belongs to the caller.
+ */
+#ifndef COMPI_COMM_COLL_H
+#define COMPI_COMM_COLL_H
+
+#include "comm.h"
+
+#include <stdint.h>
+
+typedef struct comm_coll_set {
+    compi_comm_t *comm; /* the parent: messages travel on its context */
+    const int *members; /* [n] ranks in comm, or NULL for 0..comm->size-1 */
+    int n;
+    int me;  /* my index in 0..n-1 */
+    int tag; /* negative: COMPI_TAG_COMM_CREATE or _CREATE_GROUP */
+} comm_coll_set_t;
+
+/* the whole of `comm`, on COMPI_TAG_COMM_CREATE */
+comm_coll_set_t comm_coll_whole(compi_comm_t *comm);
+
+/* *out = max over the set of `in` (binomial reduce to index 0, then binomial broadcast) */
+compi_status_t comm_coll_allreduce_max_u32(const comm_coll_set_t *set, uint32_t in, uint32_t *out);
+
+/* recv[i*blk .. (i+1)*blk) = send of member i, on every member */
+compi_status_t comm_coll_allgather_int(const comm_coll_set_t *set, const int *send, int blk,
+                                       int *recv);
+
+/* comm_alloc_ctx over a set of members only (comm.c; MPI_Comm_create_group) */
+compi_status_t comm_alloc_ctx_set(const comm_coll_set_t *set, uint32_t *ctx_p);
+
+#endif

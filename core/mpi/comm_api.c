@@ -1,0 +1,377 @@
+/*
+ * comm_api.c -- MPI_Comm_*: argument checks, handles, and calls into core/comm.
+ */
+#include "attr.h"
+#include "comm.h"
+#include "errors.h"
+#include "group.h"
+#include "mpi_state.h"
+#include "rte.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* the error every function here raises for a handle that names no communicator */
+static int bad_comm(const char *func, MPI_Comm h)
+{
+    if (h == MPI_COMM_NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_COMM, func, "communicator is MPI_COMM_NULL");
+    }
+    return mpi_err_raise(NULL, MPI_ERR_COMM, func,
+                         "invalid communicator handle 0x%x (not a communicator, or freed)",
+                         (unsigned)h);
+}
+
+static int null_arg(compi_comm_t *c, const char *func, const char *what)
+{
+    return mpi_err_raise(c, MPI_ERR_ARG, func, "%s is NULL", what);
+}
+
+/* report an internal failure of a constructor on `c` */
+static int comm_failed(compi_comm_t *c, const char *func, compi_status_t st)
+{
+    return mpi_err_raise(c, mpi_err_class_of(st), func, "cannot create the communicator: %s",
+                         compi_status_string(st));
+}
+
+/* hand a new communicator (or MPI_COMM_NULL) to the user */
+static void comm_out(compi_comm_t *c, MPI_Comm *newcomm)
+{
+    *newcomm = c != NULL ? c->handle : MPI_COMM_NULL;
+}
+
+#pragma weak MPI_Comm_size = PMPI_Comm_size
+int PMPI_Comm_size(MPI_Comm comm, int *size)
+{
+    COMPI_CHECK_INIT("MPI_Comm_size");
+    compi_comm_t *c = comm_from_handle(comm);
+    if (c == NULL) {
+        return bad_comm("MPI_Comm_size", comm);
+    }
+    if (size == NULL) {
+        return null_arg(c, "MPI_Comm_size", "size");
+    }
+    *size = c->size;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_rank = PMPI_Comm_rank
+int PMPI_Comm_rank(MPI_Comm comm, int *rank)
+{
+    COMPI_CHECK_INIT("MPI_Comm_rank");
+    compi_comm_t *c = comm_from_handle(comm);
+    if (c == NULL) {
+        return bad_comm("MPI_Comm_rank", comm);
+    }
+    if (rank == NULL) {
+        return null_arg(c, "MPI_Comm_rank", "rank");
+    }
+    *rank = c->rank;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_compare = PMPI_Comm_compare
+int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
+{
+    COMPI_CHECK_INIT("MPI_Comm_compare");
+    compi_comm_t *c1 = comm_from_handle(comm1);
+    compi_comm_t *c2 = comm_from_handle(comm2);
+    if (c1 == NULL) {
+        return bad_comm("MPI_Comm_compare", comm1);
+    }
+    if (c2 == NULL) {
+        return bad_comm("MPI_Comm_compare", comm2);
+    }
+    if (result == NULL) {
+        return null_arg(c1, "MPI_Comm_compare", "result");
+    }
+    if (c1 == c2) {
+        *result = MPI_IDENT;
+        return MPI_SUCCESS;
+    }
+    switch (group_compare(c1->group, c2->group)) {
+    case MPI_IDENT:
+        *result = MPI_CONGRUENT;
+        break;
+    case MPI_SIMILAR:
+        *result = MPI_SIMILAR;
+        break;
+    default:
+        *result = MPI_UNEQUAL;
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_dup = PMPI_Comm_dup
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    COMPI_CHECK_INIT("MPI_Comm_dup");
+    compi_comm_t *c = comm_from_handle(comm), *nc;
+    int cb_code = MPI_SUCCESS;
+    compi_status_t st;
+    if (c == NULL) {
+        return bad_comm("MPI_Comm_dup", comm);
+    }
+    if (newcomm == NULL) {
+        return null_arg(c, "MPI_Comm_dup", "newcomm");
+    }
+    st = comm_dup(c, &nc, &cb_code);
+    if (st != COMPI_OK) {
+        *newcomm = MPI_COMM_NULL;
+        if (cb_code != MPI_SUCCESS) {
+            return mpi_err_raise(c, cb_code, "MPI_Comm_dup",
+                                 "an attribute copy callback returned error %d", cb_code);
+        }
+        return comm_failed(c, "MPI_Comm_dup", st);
+    }
+    comm_out(nc, newcomm);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_dup_with_info = PMPI_Comm_dup_with_info
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    COMPI_CHECK_INIT("MPI_Comm_dup_with_info");
+    /* no info key changes a communicator yet: the hints are accepted and ignored */
+    if ((((unsigned)info) >> COMPI_HKIND_SHIFT) != COMPI_HKIND_INFO) {
+        return mpi_err_raise(comm_from_handle(comm), MPI_ERR_INFO, "MPI_Comm_dup_with_info",
+                             "invalid info handle 0x%x", (unsigned)info);
+    }
+    return PMPI_Comm_dup(comm, newcomm);
+}
+
+#pragma weak MPI_Comm_split = PMPI_Comm_split
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+    COMPI_CHECK_INIT("MPI_Comm_split");
+    compi_comm_t *c = comm_from_handle(comm), *nc;
+    compi_status_t st;
+    if (c == NULL) {
+        return bad_comm("MPI_Comm_split", comm);
+    }
+    if (newcomm == NULL) {
+        return null_arg(c, "MPI_Comm_split", "newcomm");
+    }
+    if (color < 0 && color != MPI_UNDEFINED) {
+        return mpi_err_raise(c, MPI_ERR_ARG, "MPI_Comm_split",
+                             "color=%d must be >= 0 or MPI_UNDEFINED", color);
+    }
+    st = comm_split(c, color, key, &nc);
+    if (st != COMPI_OK) {
+        *newcomm = MPI_COMM_NULL;
+        return comm_failed(c, "MPI_Comm_split", st);
+    }
+    comm_out(nc, newcomm);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_split_type = PMPI_Comm_split_type
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+    COMPI_CHECK_INIT("MPI_Comm_split_type");
+    compi_comm_t *c = comm_from_handle(comm);
+    int color;
+    if (c == NULL) {
+        return bad_comm("MPI_Comm_split_type", comm);
+    }
+    if (newcomm == NULL) {
+        return null_arg(c, "MPI_Comm_split_type", "newcomm");
+    }
+    if (split_type == MPI_UNDEFINED) {
+        color = MPI_UNDEFINED;
+    } else if (split_type == MPI_COMM_TYPE_SHARED) {
+        /* the lowest world rank on this host names the host: the same for all its ranks */
+        color = rte_local_ranks()[0];
+    } else {
+        return mpi_err_raise(c, MPI_ERR_ARG, "MPI_Comm_split_type",
+                             "split_type=%d is not MPI_COMM_TYPE_SHARED or MPI_UNDEFINED",
+                             split_type);
+    }
+    return PMPI_Comm_split(comm, color, key, newcomm);
+}
+
+/* checks shared by Comm_create and Comm_create_group */
+static int create_check(const char *func, MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm,
+                        compi_comm_t **c_p, compi_group_t **g_p)
+{
+    compi_comm_t *c = comm_from_handle(comm);
+    compi_group_t *g = group_from_handle(group);
+    if (c == NULL) {
+        return bad_comm(func, comm);
+    }
+    if (g == NULL) {
+        return mpi_err_raise(c, MPI_ERR_GROUP, func, "invalid group handle 0x%x", (unsigned)group);
+    }
+    if (newcomm == NULL) {
+        return null_arg(c, func, "newcomm");
+    }
+    if (!comm_group_is_subset(c, g)) {
+        return mpi_err_raise(c, MPI_ERR_GROUP, func,
+                             "the group (%d processes) is not a subset of communicator %s", g->size,
+                             c->name[0] ? c->name : "(unnamed)");
+    }
+    *c_p = c;
+    *g_p = g;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_create = PMPI_Comm_create
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    COMPI_CHECK_INIT("MPI_Comm_create");
+    compi_comm_t *c, *nc;
+    compi_group_t *g;
+    compi_status_t st;
+    int rc = create_check("MPI_Comm_create", comm, group, newcomm, &c, &g);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    st = comm_create_from_group(c, g, &nc);
+    if (st != COMPI_OK) {
+        *newcomm = MPI_COMM_NULL;
+        return comm_failed(c, "MPI_Comm_create", st);
+    }
+    comm_out(nc, newcomm);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_create_group = PMPI_Comm_create_group
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    COMPI_CHECK_INIT("MPI_Comm_create_group");
+    compi_comm_t *c, *nc;
+    compi_group_t *g;
+    compi_status_t st;
+    int rc = create_check("MPI_Comm_create_group", comm, group, newcomm, &c, &g);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (tag < 0) {
+        return mpi_err_raise(c, MPI_ERR_TAG, "MPI_Comm_create_group", "tag=%d is negative", tag);
+    }
+    /* the tag only separates concurrent calls; ours are blocking and run in call order */
+    st = comm_create_group(c, g, &nc);
+    if (st != COMPI_OK) {
+        *newcomm = MPI_COMM_NULL;
+        return comm_failed(c, "MPI_Comm_create_group", st);
+    }
+    comm_out(nc, newcomm);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_free = PMPI_Comm_free
+int PMPI_Comm_free(MPI_Comm *comm)
+{
+    COMPI_CHECK_INIT("MPI_Comm_free");
+    compi_comm_t *c;
+    int cb_code = MPI_SUCCESS;
+    if (comm == NULL) {
+        return null_arg(NULL, "MPI_Comm_free", "comm");
+    }
+    c = comm_from_handle(*comm);
+    if (c == NULL) {
+        return bad_comm("MPI_Comm_free", *comm);
+    }
+    if (comm_is_predefined(c)) {
+        return mpi_err_raise(c, MPI_ERR_COMM, "MPI_Comm_free", "%s cannot be freed", c->name);
+    }
+    if (attr_comm_free_all(c, &cb_code) != COMPI_OK) {
+        return mpi_err_raise(c, cb_code != MPI_SUCCESS ? cb_code : MPI_ERR_OTHER, "MPI_Comm_free",
+                             "an attribute delete callback returned error %d", cb_code);
+    }
+    comm_release(c);
+    *comm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_group = PMPI_Comm_group
+int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
+{
+    COMPI_CHECK_INIT("MPI_Comm_group");
+    compi_comm_t *c = comm_from_handle(comm);
+    compi_status_t st;
+    if (c == NULL) {
+        return bad_comm("MPI_Comm_group", comm);
+    }
+    if (group == NULL) {
+        return null_arg(c, "MPI_Comm_group", "group");
+    }
+    st = group_to_handle(c->group, group);
+    if (st != COMPI_OK) {
+        return mpi_err_raise(c, mpi_err_class_of(st), "MPI_Comm_group", "%s",
+                             compi_status_string(st));
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_test_inter = PMPI_Comm_test_inter
+int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
+{
+    COMPI_CHECK_INIT("MPI_Comm_test_inter");
+    compi_comm_t *c = comm_from_handle(comm);
+    if (c == NULL) {
+        return bad_comm("MPI_Comm_test_inter", comm);
+    }
+    if (flag == NULL) {
+        return null_arg(c, "MPI_Comm_test_inter", "flag");
+    }
+    *flag = 0; /* intercommunicators do not exist yet */
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_remote_size = PMPI_Comm_remote_size
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
+{
+    COMPI_CHECK_INIT("MPI_Comm_remote_size");
+    compi_comm_t *c = comm_from_handle(comm);
+    if (c == NULL) {
+        return bad_comm("MPI_Comm_remote_size", comm);
+    }
+    return mpi_err_raise(c, MPI_ERR_COMM, "MPI_Comm_remote_size",
+                         "%s is an intracommunicator (compi has no intercommunicators yet)",
+                         c->name[0] ? c->name : "the communicator");
+}
+
+#pragma weak MPI_Comm_set_name = PMPI_Comm_set_name
+int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
+{
+    COMPI_CHECK_INIT("MPI_Comm_set_name");
+    compi_comm_t *c = comm_from_handle(comm);
+    if (c == NULL) {
+        return bad_comm("MPI_Comm_set_name", comm);
+    }
+    if (comm_name == NULL) {
+        return null_arg(c, "MPI_Comm_set_name", "comm_name");
+    }
+    /* longer names are truncated, as MPI allows */
+    snprintf(c->name, sizeof(c->name), "%s", comm_name);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_get_name = PMPI_Comm_get_name
+int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
+{
+    COMPI_CHECK_INIT("MPI_Comm_get_name");
+    compi_comm_t *c = comm_from_handle(comm);
+    if (c == NULL) {
+        return bad_comm("MPI_Comm_get_name", comm);
+    }
+    if (comm_name == NULL || resultlen == NULL) {
+        return null_arg(c, "MPI_Comm_get_name", comm_name == NULL ? "comm_name" : "resultlen");
+    }
+    snprintf(comm_name, MPI_MAX_OBJECT_NAME, "%s", c->name);
+    *resultlen = (int)strlen(comm_name);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_c2f = PMPI_Comm_c2f
+MPI_Fint PMPI_Comm_c2f(MPI_Comm comm)
+{
+    return (MPI_Fint)comm;
+}
+
+#pragma weak MPI_Comm_f2c = PMPI_Comm_f2c
+MPI_Comm PMPI_Comm_f2c(MPI_Fint comm)
+{
+    return (MPI_Comm)comm;
+}

@@ -1,0 +1,360 @@
+/*
+ * info_api.c -- MPI_Info: an ordered key/value store.  No key changes compi's behaviour
+ * yet; the objects exist so programs that pass hints work unchanged.
+ *
+ * Ownership: an info object owns copies of its keys and values; MPI_Info_free frees it.
+ * MPI_INFO_ENV is built on first use (host, maxprocs) and never freed.
+ */
+#include "errors.h"
+#include "handle.h"
+#include "mpi_state.h"
+#include "rte.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct compi_info {
+    int n, cap;
+    char **keys, **vals; /* [n], in order of first setting */
+    int handle;
+} compi_info_t;
+
+static handle_table_t info_table = HANDLE_TABLE_INIT(COMPI_HKIND_INFO, 2);
+static compi_info_t info_env;
+static int info_env_ready;
+
+static int info_set_one(compi_info_t *info, const char *key, const char *value);
+
+/* MPI_INFO_ENV holds what a launcher would have been asked for */
+static void info_env_setup(void)
+{
+    char num[16];
+
+    info_env_ready = 1;
+    info_env.handle = MPI_INFO_ENV;
+    if (handle_set_fixed(&info_table, MPI_INFO_ENV & HANDLE_IDX_MASK, &info_env) != COMPI_OK) {
+        return;
+    }
+    snprintf(num, sizeof(num), "%d", rte_proc.world_size);
+    info_set_one(&info_env, "host", rte_proc.hostname);
+    info_set_one(&info_env, "maxprocs", num);
+}
+
+static compi_info_t *info_get(MPI_Info h)
+{
+    if (!info_env_ready) {
+        info_env_setup();
+    }
+    return handle_get(&info_table, h);
+}
+
+static int bad_info(const char *func, MPI_Info h)
+{
+    return mpi_err_raise(NULL, MPI_ERR_INFO, func, "invalid info handle 0x%x%s", (unsigned)h,
+                         h == MPI_INFO_NULL ? " (MPI_INFO_NULL)" : "");
+}
+
+static int null_arg(const char *func, const char *what)
+{
+    return mpi_err_raise(NULL, MPI_ERR_ARG, func, "%s is NULL", what);
+}
+
+/* a key must be non-empty and at most MPI_MAX_INFO_KEY characters */
+static int check_key(const char *func, const char *key)
+{
+    size_t len;
+    if (key == NULL) {
+        return null_arg(func, "key");
+    }
+    len = strlen(key);
+    if (len == 0 || len > MPI_MAX_INFO_KEY) {
+        return mpi_err_raise(NULL, MPI_ERR_INFO_KEY, func,
+                             "key of length %zu (must be 1..%d characters)", len, MPI_MAX_INFO_KEY);
+    }
+    return MPI_SUCCESS;
+}
+
+static int find_key(const compi_info_t *info, const char *key)
+{
+    for (int i = 0; i < info->n; i++) {
+        if (strcmp(info->keys[i], key) == 0) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* returns an MPI class (MPI_SUCCESS or MPI_ERR_NO_MEM) */
+static int info_set_one(compi_info_t *info, const char *key, const char *value)
+{
+    int i = find_key(info, key);
+    char *v = strdup(value), *k = NULL;
+
+    if (v == NULL) {
+        return MPI_ERR_NO_MEM;
+    }
+    if (i >= 0) {
+        free(info->vals[i]);
+        info->vals[i] = v;
+        return MPI_SUCCESS;
+    }
+    if (info->n == info->cap) {
+        int cap = info->cap ? 2 * info->cap : 8;
+        char **keys = realloc(info->keys, (size_t)cap * sizeof(char *));
+        if (keys == NULL) {
+            goto err;
+        }
+        info->keys = keys;
+        char **vals = realloc(info->vals, (size_t)cap * sizeof(char *));
+        if (vals == NULL) {
+            goto err;
+        }
+        info->vals = vals;
+        info->cap = cap;
+    }
+    k = strdup(key);
+    if (k == NULL) {
+        goto err;
+    }
+    info->keys[info->n] = k;
+    info->vals[info->n] = v;
+    info->n++;
+    return MPI_SUCCESS;
+
+err:
+    free(v);
+    return MPI_ERR_NO_MEM;
+}
+
+static void info_destroy(compi_info_t *info)
+{
+    for (int i = 0; i < info->n; i++) {
+        free(info->keys[i]);
+        free(info->vals[i]);
+    }
+    free(info->keys);
+    free(info->vals);
+    free(info);
+}
+
+static int info_new(const char *func, compi_info_t **info_p)
+{
+    compi_info_t *info = calloc(1, sizeof(*info));
+    if (info == NULL || handle_alloc(&info_table, info, &info->handle) != COMPI_OK) {
+        free(info);
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, func, "cannot allocate an info object");
+    }
+    *info_p = info;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Info_create = PMPI_Info_create
+int PMPI_Info_create(MPI_Info *info)
+{
+    COMPI_CHECK_INIT("MPI_Info_create");
+    compi_info_t *in;
+    int rc;
+    if (info == NULL) {
+        return null_arg("MPI_Info_create", "info");
+    }
+    info_get(MPI_INFO_NULL); /* makes sure the table exists */
+    rc = info_new("MPI_Info_create", &in);
+    if (rc == MPI_SUCCESS) {
+        *info = in->handle;
+    }
+    return rc;
+}
+
+#pragma weak MPI_Info_set = PMPI_Info_set
+int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
+{
+    COMPI_CHECK_INIT("MPI_Info_set");
+    compi_info_t *in = info_get(info);
+    size_t vlen;
+    int rc;
+    if (in == NULL) {
+        return bad_info("MPI_Info_set", info);
+    }
+    rc = check_key("MPI_Info_set", key);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (value == NULL) {
+        return null_arg("MPI_Info_set", "value");
+    }
+    vlen = strlen(value);
+    if (vlen == 0 || vlen > MPI_MAX_INFO_VAL) {
+        return mpi_err_raise(NULL, MPI_ERR_INFO_VALUE, "MPI_Info_set",
+                             "value of length %zu for key \"%s\" (must be 1..%d characters)", vlen,
+                             key, MPI_MAX_INFO_VAL);
+    }
+    rc = info_set_one(in, key, value);
+    if (rc != MPI_SUCCESS) {
+        return mpi_err_raise(NULL, rc, "MPI_Info_set", "out of memory storing key \"%s\"", key);
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Info_get = PMPI_Info_get
+int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
+{
+    COMPI_CHECK_INIT("MPI_Info_get");
+    compi_info_t *in = info_get(info);
+    int rc, i;
+    if (in == NULL) {
+        return bad_info("MPI_Info_get", info);
+    }
+    rc = check_key("MPI_Info_get", key);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (value == NULL || flag == NULL) {
+        return null_arg("MPI_Info_get", value == NULL ? "value" : "flag");
+    }
+    if (valuelen < 0) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Info_get", "valuelen=%d is negative",
+                             valuelen);
+    }
+    i = find_key(in, key);
+    *flag = i >= 0;
+    if (i >= 0) {
+        /* at most valuelen characters, always terminated (the buffer has valuelen+1) */
+        snprintf(value, (size_t)valuelen + 1, "%s", in->vals[i]);
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Info_get_nkeys = PMPI_Info_get_nkeys
+int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
+{
+    COMPI_CHECK_INIT("MPI_Info_get_nkeys");
+    compi_info_t *in = info_get(info);
+    if (in == NULL) {
+        return bad_info("MPI_Info_get_nkeys", info);
+    }
+    if (nkeys == NULL) {
+        return null_arg("MPI_Info_get_nkeys", "nkeys");
+    }
+    *nkeys = in->n;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Info_get_nthkey = PMPI_Info_get_nthkey
+int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
+{
+    COMPI_CHECK_INIT("MPI_Info_get_nthkey");
+    compi_info_t *in = info_get(info);
+    if (in == NULL) {
+        return bad_info("MPI_Info_get_nthkey", info);
+    }
+    if (key == NULL) {
+        return null_arg("MPI_Info_get_nthkey", "key");
+    }
+    if (n < 0 || n >= in->n) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Info_get_nthkey",
+                             "n=%d is not in 0..%d (the info has %d keys)", n, in->n - 1, in->n);
+    }
+    snprintf(key, MPI_MAX_INFO_KEY + 1, "%s", in->keys[n]);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Info_get_valuelen = PMPI_Info_get_valuelen
+int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
+{
+    COMPI_CHECK_INIT("MPI_Info_get_valuelen");
+    compi_info_t *in = info_get(info);
+    int rc, i;
+    if (in == NULL) {
+        return bad_info("MPI_Info_get_valuelen", info);
+    }
+    rc = check_key("MPI_Info_get_valuelen", key);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (valuelen == NULL || flag == NULL) {
+        return null_arg("MPI_Info_get_valuelen", valuelen == NULL ? "valuelen" : "flag");
+    }
+    i = find_key(in, key);
+    *flag = i >= 0;
+    if (i >= 0) {
+        *valuelen = (int)strlen(in->vals[i]);
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Info_delete = PMPI_Info_delete
+int PMPI_Info_delete(MPI_Info info, const char *key)
+{
+    COMPI_CHECK_INIT("MPI_Info_delete");
+    compi_info_t *in = info_get(info);
+    int rc, i;
+    if (in == NULL) {
+        return bad_info("MPI_Info_delete", info);
+    }
+    rc = check_key("MPI_Info_delete", key);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    i = find_key(in, key);
+    if (i < 0) {
+        return mpi_err_raise(NULL, MPI_ERR_INFO_NOKEY, "MPI_Info_delete",
+                             "key \"%s\" is not in the info object", key);
+    }
+    free(in->keys[i]);
+    free(in->vals[i]);
+    /* keep the others in order: MPI_Info_get_nthkey numbers them */
+    memmove(&in->keys[i], &in->keys[i + 1], (size_t)(in->n - i - 1) * sizeof(char *));
+    memmove(&in->vals[i], &in->vals[i + 1], (size_t)(in->n - i - 1) * sizeof(char *));
+    in->n--;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Info_dup = PMPI_Info_dup
+int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
+{
+    COMPI_CHECK_INIT("MPI_Info_dup");
+    compi_info_t *in = info_get(info), *out;
+    int rc;
+    if (in == NULL) {
+        return bad_info("MPI_Info_dup", info);
+    }
+    if (newinfo == NULL) {
+        return null_arg("MPI_Info_dup", "newinfo");
+    }
+    rc = info_new("MPI_Info_dup", &out);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    for (int i = 0; i < in->n; i++) {
+        if (info_set_one(out, in->keys[i], in->vals[i]) != MPI_SUCCESS) {
+            handle_free(&info_table, out->handle);
+            info_destroy(out);
+            return mpi_err_raise(NULL, MPI_ERR_NO_MEM, "MPI_Info_dup",
+                                 "out of memory copying %d keys", in->n);
+        }
+    }
+    *newinfo = out->handle;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Info_free = PMPI_Info_free
+int PMPI_Info_free(MPI_Info *info)
+{
+    COMPI_CHECK_INIT("MPI_Info_free");
+    compi_info_t *in;
+    if (info == NULL) {
+        return null_arg("MPI_Info_free", "info");
+    }
+    in = info_get(*info);
+    if (in == NULL) {
+        return bad_info("MPI_Info_free", *info);
+    }
+    if (in == &info_env) {
+        return mpi_err_raise(NULL, MPI_ERR_INFO, "MPI_Info_free", "MPI_INFO_ENV cannot be freed");
+    }
+    handle_free(&info_table, in->handle);
+    info_destroy(in);
+    *info = MPI_INFO_NULL;
+    return MPI_SUCCESS;
+}

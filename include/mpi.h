@@ -398,14 +398,14 @@ COMPI_PROTO(int, Waitall, (int count, MPI_Request array_of_requests[], MPI_Statu
 COMPI_PROTO(int, Waitany,
             (int count, MPI_Request array_of_requests[], int *index, MPI_Status *status));
 COMPI_PROTO(int, Waitsome, (int incount, MPI_Request array_of_requests[], int *outcount,
-                            int array_of_indices[], MPI_Status array_of_statuses[]));
+                            int array_of_indices[], MPI_Status *array_of_statuses));
 COMPI_PROTO(int, Test, (MPI_Request * request, int *flag, MPI_Status *status));
 COMPI_PROTO(int, Testall, (int count, MPI_Request array_of_requests[], int *flag,
-                           MPI_Status array_of_statuses[]));
+                           MPI_Status *array_of_statuses));
 COMPI_PROTO(int, Testany, (int count, MPI_Request array_of_requests[], int *index, int *flag,
                            MPI_Status *status));
 COMPI_PROTO(int, Testsome, (int incount, MPI_Request array_of_requests[], int *outcount,
-                            int array_of_indices[], MPI_Status array_of_statuses[]));
+                            int array_of_indices[], MPI_Status *array_of_statuses));
 COMPI_PROTO(int, Request_free, (MPI_Request * request));
 COMPI_PROTO(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status));
 COMPI_PROTO(int, Cancel, (MPI_Request * request));

@@ -1,0 +1,4 @@
+#!/bin/sh
+# TAP: the 'p2p' lines of tests/mpi/test-list.txt, run through mpirun (see lib.sh).
+. "$(dirname "$0")/lib.sh"
+mt_run_suite p2p

@@ -31,4 +31,12 @@ int mpi_err_class_of(compi_status_t st);
 /* error checks before MPI_Init / after MPI_Finalize: prints and aborts */
 int mpi_err_not_initialized(const char *func);
 
+/* mpi_err_raise with the message already written (MPI_Comm_call_errhandler) */
+int mpi_err_invoke(struct compi_comm *comm, int errclass, const char *func, const char *what);
+
+/* error classes: valid code?, "MPI_ERR_RANK", "invalid rank" */
+int mpi_err_code_valid(int code);
+const char *mpi_err_class_name(int code);
+const char *mpi_err_class_text(int code);
+
 #endif

@@ -12,8 +12,12 @@
  *     ... write header and payload into frag ...
  *     btl->commit(ep, frag, len);                visible to the peer from now on
  *
+ * At most one reservation per endpoint is outstanding: a reserve() not followed by
+ * commit() is dropped by the next reserve() on that endpoint (nothing was sent).
+ *
  * Receiving: btl->progress() hands every arrived fragment to services->recv_cb(); the
- * fragment's memory is valid only during that call.
+ * fragment's memory is valid only during that call.  recv_cb may reserve and commit (a
+ * reply) but must not call progress() again.
  *
  * A component is one const struct (btl_component_t) named compi_btl_<name>_component in
  * btl_<name>_component.c, built as a libltdl module (lib/btl_<name>.la) and also
@@ -112,7 +116,10 @@ typedef struct btl_component {
 /* ---- btl_base.c: loading and selection (used by the PML) ------------------------- */
 
 /* Opens the components named by the "btl" parameter (default "self,sm"), as modules
-   found next to libmpi (or in $COMPI_MCA_module_path), or built in. */
+   found next to libmpi (or in $COMPI_MCA_module_path), or built in.  A component that
+   declines to run here (open() gives NULL) is skipped; a name that cannot be loaded is an
+   error.  The module array belongs to btl_base until btl_base_close(), which unloads the
+   modules and must come after each module's finalize(). */
 compi_status_t btl_base_open(const btl_services_t *svc, btl_module_t ***modules_p, int *n_p);
 void btl_base_close(void);
 

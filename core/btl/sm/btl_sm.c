@@ -1,0 +1,419 @@
+/*
+ * btl_sm.c -- shared-memory BTL: segments, endpoints, the hot path and single copy.
+ *
+ * The ring protocol itself is in btl_sm_ring.h; this file wires rings to peers.
+ */
+#include "btl_sm.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#define SM_MODEX_KEY "btl.sm"
+#define SM_BATCH 16      /* records per peer per progress call: bounds one call's work */
+#define SM_IOV_CHUNK 128 /* local iovecs per process_vm_readv (well under IOV_MAX) */
+#define SM_PROBE_MAGIC 0x5eedc0de5eedc0deull
+
+btl_sm_state_t btl_sm_state;
+
+/* peers read this word through process_vm_readv to see whether single copy works */
+static volatile uint64_t sm_probe_word;
+
+static size_t slot_stride(uint32_t ring_size)
+{
+    return SM_CTRL_SIZE + ring_size;
+}
+
+static size_t seg_bytes(int nslots, uint32_t ring_size)
+{
+    return SM_SEG_HDR_SIZE + (size_t)nslots * slot_stride(ring_size);
+}
+
+static sm_ring_ctrl_t *slot_ctrl(void *seg, uint32_t ring_size, int slot)
+{
+    return (sm_ring_ctrl_t *)((char *)seg + SM_SEG_HDR_SIZE +
+                              (size_t)slot * slot_stride(ring_size));
+}
+
+/* one more rank has mapped `seg`: the last one removes the name */
+static void seg_attached(void *seg, const char *name, int local_size)
+{
+    sm_seg_hdr_t *hdr = seg;
+    /* acq_rel: every rank's mapping happened before the name goes away */
+    int n = __atomic_add_fetch(&hdr->attached, 1, __ATOMIC_ACQ_REL);
+    if (n == local_size)
+        (void)shm_unlink(name);
+}
+
+/* ---- hot path ---------------------------------------------------------------------- */
+
+static void *btl_sm_reserve(btl_endpoint_t *ep, size_t len)
+{
+    if (compi_unlikely(len > btl_sm_module.max_frag))
+        return NULL;
+    return sm_ring_reserve(&ep->tx, len);
+}
+
+static compi_status_t btl_sm_commit(btl_endpoint_t *ep, void *frag, size_t len)
+{
+    sm_ring_commit(&ep->tx, frag, len);
+    return COMPI_OK;
+}
+
+static int btl_sm_progress(void)
+{
+    sm_ring_rx_t *in = btl_sm_state.in;
+    int n_in = btl_sm_state.n_in;
+    int done = 0;
+
+    for (int i = 0; i < n_in; i++) {
+        sm_ring_rx_t *rx = &in[i];
+        for (int k = 0; k < SM_BATCH; k++) {
+            const sm_rec_t *rec = sm_ring_peek(rx);
+            if (rec == NULL)
+                break;
+            btl_sm_state.recv_cb(rx->src, rec + 1, rec->len);
+            sm_ring_consume(rx, rec);
+            done++;
+        }
+    }
+    return done;
+}
+
+/* ---- single copy ------------------------------------------------------------------- */
+
+static compi_status_t btl_sm_get(btl_endpoint_t *ep, const struct iovec *local, int nlocal,
+                                 uint64_t remote_addr, uint64_t remote_key, size_t len)
+{
+    struct iovec iov[SM_IOV_CHUNK];
+    size_t done = 0, loff = 0;
+    int li = 0;
+
+    while (done < len) {
+        size_t chunk = 0;
+        int n = 0;
+        for (int j = li; j < nlocal && n < SM_IOV_CHUNK && chunk < len - done; j++) {
+            size_t off = j == li ? loff : 0;
+            size_t l = local[j].iov_len - off;
+            if (l > len - done - chunk)
+                l = len - done - chunk;
+            if (l == 0)
+                continue;
+            iov[n].iov_base = (char *)local[j].iov_base + off;
+            iov[n].iov_len = l;
+            chunk += l;
+            n++;
+        }
+        if (chunk == 0) {
+            btl_sm_state.svc->log_error("btl sm get: local buffers hold %zu of %zu bytes", done,
+                                        len);
+            return COMPI_ERR_INVALID_PARAM;
+        }
+        struct iovec rem = {.iov_base = (void *)(uintptr_t)(remote_addr + done), .iov_len = chunk};
+        ssize_t got = process_vm_readv(ep->pid, iov, (unsigned long)n, &rem, 1, 0);
+        if (got <= 0) {
+            if (got < 0 && errno == EINTR)
+                continue;
+            btl_sm_state.svc->log_error("btl sm get: process_vm_readv from rank %d (pid %d) "
+                                        "at 0x%" PRIx64 ": %s",
+                                        ep->world_rank, (int)ep->pid, remote_addr + done,
+                                        got < 0 ? strerror(errno) : "no progress");
+            return COMPI_ERR_IO;
+        }
+        /* the kernel may stop early (page fault, large requests): advance the cursor */
+        done += (size_t)got;
+        size_t adv = (size_t)got;
+        while (adv > 0) {
+            size_t l = local[li].iov_len - loff;
+            if (adv < l) {
+                loff += adv;
+                adv = 0;
+            } else {
+                adv -= l;
+                li++;
+                loff = 0;
+            }
+        }
+    }
+    return COMPI_OK;
+}
+
+/* read the peer's probe word; 0 when single copy works with it */
+static int cma_probe(const btl_endpoint_t *ep, uint64_t addr)
+{
+    uint64_t word = 0;
+    struct iovec l = {.iov_base = &word, .iov_len = sizeof(word)};
+    struct iovec r = {.iov_base = (void *)(uintptr_t)addr, .iov_len = sizeof(word)};
+    ssize_t got = process_vm_readv(ep->pid, &l, 1, &r, 1, 0);
+
+    if (got == (ssize_t)sizeof(word) && word == (SM_PROBE_MAGIC ^ (uint64_t)ep->pid))
+        return 0;
+    return got < 0 ? errno : EIO;
+}
+
+/* ---- setup ------------------------------------------------------------------------- */
+
+static compi_status_t btl_sm_publish(void)
+{
+    btl_sm_state_t *st = &btl_sm_state;
+    const btl_services_t *svc = st->svc;
+    char val[64 + NAME_MAX];
+    int fd = -1;
+
+    if (st->seg != NULL)
+        return COMPI_OK;
+    int w = snprintf(st->seg_name, sizeof(st->seg_name), "/%s.sm.%d", svc->jobid, svc->world_rank);
+    if (w < 0 || (size_t)w >= sizeof(st->seg_name) || strchr(svc->jobid, '/') != NULL) {
+        svc->log_error("btl sm: job id '%s' does not make a shared-memory name", svc->jobid);
+        return COMPI_ERR_INVALID_PARAM;
+    }
+
+    st->seg_len = seg_bytes(st->local_size, st->ring_size);
+    fd = shm_open(st->seg_name, O_CREAT | O_EXCL | O_RDWR, 0600);
+    if (fd < 0) {
+        svc->log_error("btl sm: shm_open(%s): %s", st->seg_name, strerror(errno));
+        return COMPI_ERR_IO;
+    }
+    st->seg_linked = 1;
+    if (ftruncate(fd, (off_t)st->seg_len) != 0) {
+        svc->log_error("btl sm: sizing %s to %zu bytes: %s", st->seg_name, st->seg_len,
+                       strerror(errno));
+        goto err;
+    }
+    /* populate: take the page faults now, not on the first messages */
+    void *seg = mmap(NULL, st->seg_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+    if (seg == MAP_FAILED) {
+        svc->log_error("btl sm: mapping %s (%zu bytes): %s", st->seg_name, st->seg_len,
+                       strerror(errno));
+        goto err;
+    }
+    close(fd);
+    fd = -1;
+    st->seg = seg;
+
+    /* the file starts zeroed: every ring is empty and its first slot reads "nothing yet" */
+    sm_seg_hdr_t *hdr = seg;
+    hdr->magic = SM_SEG_MAGIC;
+    hdr->nslots = (uint32_t)st->local_size;
+    hdr->ring_size = st->ring_size;
+    hdr->owner_pid = (int32_t)svc->pid;
+    seg_attached(seg, st->seg_name, st->local_size);
+
+    sm_probe_word = SM_PROBE_MAGIC ^ (uint64_t)svc->pid;
+    snprintf(val, sizeof(val), "%d,%d,%" PRIx64 ",%s", (int)svc->pid, svc->local_rank,
+             (uint64_t)(uintptr_t)&sm_probe_word, st->seg_name);
+    compi_status_t rc = svc->modex_put(SM_MODEX_KEY, val);
+    if (rc != COMPI_OK) {
+        svc->log_error("btl sm: publishing the segment name failed (%d)", rc);
+        return rc;
+    }
+    return COMPI_OK;
+
+err:
+    if (fd >= 0)
+        close(fd);
+    shm_unlink(st->seg_name);
+    st->seg_linked = 0;
+    return COMPI_ERR_IO;
+}
+
+/* map the segment of `world_rank` and set up both directions with it */
+static compi_status_t connect_peer(int world_rank, btl_endpoint_t **ep_p)
+{
+    btl_sm_state_t *st = &btl_sm_state;
+    const btl_services_t *svc = st->svc;
+    char val[64 + NAME_MAX];
+    int pid, lrank, off = 0, fd = -1;
+    uint64_t probe_addr;
+    struct stat sb;
+
+    compi_status_t rc = svc->modex_get(world_rank, SM_MODEX_KEY, val, sizeof(val));
+    if (rc != COMPI_OK) {
+        svc->log_error("btl sm: no business card from local rank %d (%d)", world_rank, rc);
+        return COMPI_ERR_UNREACHABLE;
+    }
+    if (sscanf(val, "%d,%d,%" SCNx64 ",%n", &pid, &lrank, &probe_addr, &off) != 3 || off == 0 ||
+        lrank < 0 || lrank >= st->local_size || lrank == svc->local_rank) {
+        svc->log_error("btl sm: bad business card from rank %d: '%s'", world_rank, val);
+        return COMPI_ERR_UNREACHABLE;
+    }
+    btl_endpoint_t *ep = &st->eps[lrank];
+    if (ep->world_rank == world_rank) {
+        *ep_p = ep;
+        return COMPI_OK;
+    }
+    if (ep->world_rank >= 0) {
+        svc->log_error("btl sm: ranks %d and %d both claim local rank %d", ep->world_rank,
+                       world_rank, lrank);
+        return COMPI_ERR_UNREACHABLE;
+    }
+    const char *name = val + off;
+
+    fd = shm_open(name, O_RDWR, 0);
+    if (fd < 0 || fstat(fd, &sb) != 0) {
+        svc->log_error("btl sm: opening %s of rank %d: %s", name, world_rank, strerror(errno));
+        goto err;
+    }
+    if ((size_t)sb.st_size != st->seg_len) {
+        svc->log_error("btl sm: %s of rank %d has %lld bytes, expected %zu (same parameters on "
+                       "every rank?)",
+                       name, world_rank, (long long)sb.st_size, st->seg_len);
+        goto err;
+    }
+    void *seg = mmap(NULL, st->seg_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+    if (seg == MAP_FAILED) {
+        svc->log_error("btl sm: mapping %s of rank %d: %s", name, world_rank, strerror(errno));
+        goto err;
+    }
+    close(fd);
+    fd = -1;
+    sm_seg_hdr_t *hdr = seg;
+    if (hdr->magic != SM_SEG_MAGIC || hdr->ring_size != st->ring_size ||
+        hdr->nslots != (uint32_t)st->local_size) {
+        svc->log_error("btl sm: %s of rank %d does not match ours (ring %u, %u slots)", name,
+                       world_rank, hdr->ring_size, hdr->nslots);
+        munmap(seg, st->seg_len);
+        goto err;
+    }
+
+    /* outbound: our slot in the peer's segment */
+    sm_ring_ctrl_t *octrl = slot_ctrl(seg, st->ring_size, svc->local_rank);
+    ep->tx = (sm_ring_tx_t){.data = (char *)(octrl + 1), .ctrl = octrl, .mask = st->ring_size - 1};
+    ep->pid = pid;
+    ep->world_rank = world_rank;
+    ep->local_rank = lrank;
+    ep->seg = seg;
+    ep->seg_len = st->seg_len;
+
+    /* inbound: the peer's slot in our segment */
+    sm_ring_ctrl_t *ictrl = slot_ctrl(st->seg, st->ring_size, lrank);
+    st->in[st->n_in++] = (sm_ring_rx_t){.data = (const char *)(ictrl + 1),
+                                        .ctrl = ictrl,
+                                        .mask = st->ring_size - 1,
+                                        .src = world_rank};
+
+    seg_attached(seg, name, st->local_size);
+
+    if ((btl_sm_module.flags & BTL_FLAG_GET) != 0) {
+        int e = cma_probe(ep, probe_addr);
+        if (e != 0) {
+            btl_sm_module.flags &= ~(unsigned)BTL_FLAG_GET;
+            if (st->single_copy == SM_COPY_CMA) {
+                svc->log_error("btl sm: single copy (process_vm_readv) from rank %d fails: %s "
+                               "(btl_sm_single_copy=cma)",
+                               world_rank, strerror(e));
+                return COMPI_ERR_UNSUPPORTED;
+            }
+            svc->log_verbose(1,
+                             "btl sm: single copy from rank %d fails (%s): large messages "
+                             "will be copied through the rings",
+                             world_rank, strerror(e));
+        }
+    }
+    *ep_p = ep;
+    return COMPI_OK;
+
+err:
+    if (fd >= 0)
+        close(fd);
+    return COMPI_ERR_UNREACHABLE;
+}
+
+static compi_status_t btl_sm_add_procs(int n, const int *world_ranks, btl_endpoint_t **eps)
+{
+    btl_sm_state_t *st = &btl_sm_state;
+    const btl_services_t *svc = st->svc;
+
+    if (st->seg == NULL) {
+        svc->log_error("btl sm: add_procs before publish");
+        return COMPI_ERR_INTERNAL;
+    }
+    for (int i = 0; i < n; i++) {
+        eps[i] = NULL;
+        int r = world_ranks[i];
+        if (r == svc->world_rank || !svc->rank_is_local(r))
+            continue;
+        compi_status_t rc = connect_peer(r, &eps[i]);
+        if (rc != COMPI_OK)
+            return rc;
+    }
+    return COMPI_OK;
+}
+
+static compi_status_t btl_sm_finalize(void)
+{
+    btl_sm_state_t *st = &btl_sm_state;
+
+    for (int i = 0; st->eps != NULL && i < st->local_size; i++) {
+        if (st->eps[i].seg != NULL)
+            munmap(st->eps[i].seg, st->eps[i].seg_len);
+    }
+    if (st->seg != NULL)
+        munmap(st->seg, st->seg_len);
+    /* normally gone already (the last rank to attach removed it); not when some local
+       rank never connected to us */
+    if (st->seg_linked)
+        (void)shm_unlink(st->seg_name);
+    free(st->eps);
+    free(st->in);
+    memset(st, 0, sizeof(*st));
+    return COMPI_OK;
+}
+
+compi_status_t btl_sm_init(const btl_services_t *svc, uint32_t ring_size, size_t eager_limit,
+                           size_t max_frag, int single_copy)
+{
+    btl_sm_state_t *st = &btl_sm_state;
+
+    if (st->svc != NULL)
+        btl_sm_finalize();
+    st->svc = svc;
+    st->recv_cb = svc->recv_cb;
+    st->local_size = svc->local_size;
+    st->ring_size = ring_size;
+    st->single_copy = single_copy;
+    st->eps = calloc((size_t)svc->local_size, sizeof(*st->eps));
+    st->in = calloc((size_t)svc->local_size, sizeof(*st->in));
+    if (st->eps == NULL || st->in == NULL) {
+        svc->log_error("btl sm: out of memory for %d local peers", svc->local_size);
+        goto err;
+    }
+    for (int i = 0; i < svc->local_size; i++)
+        st->eps[i].world_rank = -1;
+
+    btl_sm_module.eager_limit = eager_limit;
+    btl_sm_module.max_frag = max_frag;
+    btl_sm_module.flags = single_copy == SM_COPY_NONE ? 0 : BTL_FLAG_GET;
+    svc->log_verbose(1, "btl sm: %d local ranks, rings of %u bytes, eager %zu, frag %zu, %s",
+                     svc->local_size, ring_size, eager_limit, max_frag,
+                     single_copy == SM_COPY_NONE ? "no single copy" : "single copy by CMA");
+    return COMPI_OK;
+
+err:
+    free(st->eps);
+    free(st->in);
+    memset(st, 0, sizeof(*st));
+    return COMPI_ERR_NO_MEMORY;
+}
+
+btl_module_t btl_sm_module = {
+    .size = sizeof(btl_module_t),
+    .name = "sm",
+    .exclusivity = 100,
+    .publish = btl_sm_publish,
+    .add_procs = btl_sm_add_procs,
+    .reserve = btl_sm_reserve,
+    .commit = btl_sm_commit,
+    .progress = btl_sm_progress,
+    .get = btl_sm_get,
+    .register_mem = NULL,
+    .deregister_mem = NULL,
+    .finalize = btl_sm_finalize,
+};

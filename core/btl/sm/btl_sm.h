@@ -1,0 +1,78 @@
+/*
+ * btl_sm.h -- shared-memory BTL, internal to the module (btl_sm_component.c, btl_sm.c).
+ *
+ * Each rank creates one segment, "/<jobid>.sm.<world_rank>", holding one inbound ring per
+ * local peer (slot = the sender's local rank):
+ *
+ *   +----------+---------------------+---------------------+-----
+ *   | seg hdr  | ctrl 0 | ring 0     | ctrl 1 | ring 1     | ...
+ *   +----------+---------------------+---------------------+-----
+ *
+ * Every local rank maps every other's segment; the one whose mapping brings the
+ * segment's `attached` count to local_size unlinks the name, so nothing stays in
+ * /dev/shm even if a rank crashes later.  Large messages go by single copy
+ * (process_vm_readv, "CMA") when the kernel lets us read the peer.
+ *
+ * Ownership: the module owns both its segment and the peers' mappings, the endpoints
+ * (one per local peer) and the inbound ring table; btl_sm_finalize() releases them all.
+ */
+#ifndef COMPI_BTL_SM_H
+#define COMPI_BTL_SM_H
+
+#include "btl.h"
+#include "btl_sm_ring.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define SM_SEG_MAGIC 0x636f6d7069736d31ull /* "compism1" */
+#define SM_SEG_HDR_SIZE 128u
+
+typedef struct sm_seg_hdr {
+    uint64_t magic;
+    uint32_t nslots;    /* local_size of the job on this host */
+    uint32_t ring_size; /* bytes of each ring's data */
+    int32_t attached;   /* ranks that have mapped this segment (atomic) */
+    int32_t owner_pid;
+} sm_seg_hdr_t;
+
+COMPI_STATIC_ASSERT(sizeof(sm_seg_hdr_t) <= SM_SEG_HDR_SIZE, "segment header too big");
+
+enum { SM_COPY_NONE, SM_COPY_AUTO, SM_COPY_CMA };
+
+struct btl_endpoint {
+    sm_ring_tx_t tx; /* hot: first */
+    pid_t pid;
+    int world_rank;
+    int local_rank;
+    void *seg; /* the peer's segment, mapped */
+    size_t seg_len;
+};
+
+/* the whole state of the module (one per process) */
+typedef struct btl_sm_state {
+    const btl_services_t *svc;
+    void (*recv_cb)(int src_world_rank, const void *frag, size_t len);
+    sm_ring_rx_t *in; /* inbound rings of the peers added so far */
+    int n_in;
+
+    btl_endpoint_t *eps; /* by peer local rank; world_rank < 0 when not connected */
+    int local_size;
+    uint32_t ring_size;
+    int single_copy; /* SM_COPY_* */
+
+    void *seg; /* own segment */
+    size_t seg_len;
+    int seg_linked; /* our name may still be in /dev/shm */
+    char seg_name[NAME_MAX];
+} btl_sm_state_t;
+
+extern btl_sm_state_t btl_sm_state;
+extern btl_module_t btl_sm_module;
+
+/* btl_sm.c: set up from the parameters the component read; COMPI_OK or an error */
+compi_status_t btl_sm_init(const btl_services_t *svc, uint32_t ring_size, size_t eager_limit,
+                           size_t max_frag, int single_copy);
+
+#endif

@@ -1,0 +1,110 @@
+/*
+ * btl_sm_component.c -- the shared-memory component: parameters and open().
+ */
+#include "btl_sm.h"
+
+#include <string.h>
+#include <sys/prctl.h>
+
+#define SM_RING_DEFAULT (256u * 1024) /* per pair, up to SM_RING_FULL_PEERS local ranks */
+#define SM_RING_FULL_PEERS 16
+#define SM_RING_TOTAL (4u * 1024 * 1024) /* per segment, beyond that many ranks */
+#define SM_RING_MIN (16u * 1024)
+#define SM_RING_MAX (64u * 1024 * 1024)
+
+static uint32_t pow2_floor(uint64_t x)
+{
+    uint32_t p = 1;
+    while ((uint64_t)p * 2 <= x && p < (1u << 31))
+        p *= 2;
+    return p;
+}
+
+static uint32_t pick_ring_size(long requested, int local_size)
+{
+    uint64_t want;
+
+    if (requested > 0)
+        want = (uint64_t)requested;
+    else if (local_size <= SM_RING_FULL_PEERS)
+        want = SM_RING_DEFAULT;
+    else
+        want = SM_RING_TOTAL / (uint64_t)local_size;
+    if (want < SM_RING_MIN)
+        want = SM_RING_MIN;
+    if (want > SM_RING_MAX)
+        want = SM_RING_MAX;
+    /* the ring index is a mask: round up to a power of two */
+    uint32_t p = pow2_floor(want);
+    return p < want ? p * 2 : p;
+}
+
+static int parse_single_copy(const btl_services_t *svc, const char *s)
+{
+    if (strcmp(s, "auto") == 0)
+        return SM_COPY_AUTO;
+    if (strcmp(s, "cma") == 0)
+        return SM_COPY_CMA;
+    if (strcmp(s, "none") == 0)
+        return SM_COPY_NONE;
+    svc->log_error("btl_sm_single_copy=%s: expected auto, cma or none", s);
+    return -1;
+}
+
+static btl_module_t *btl_sm_open(const btl_services_t *svc)
+{
+    if (svc->size < sizeof(btl_services_t)) {
+        svc->log_error("btl sm: services table too old (%zu bytes)", svc->size);
+        return NULL;
+    }
+    if (svc->local_size < 2) {
+        svc->log_verbose(1, "btl sm: no other rank on this host, not used");
+        return NULL;
+    }
+
+    long ring = svc->param_int("btl_sm_ring_size", 0,
+                               "bytes of each shared-memory ring (one per pair of local "
+                               "ranks; 0: 256 KiB up to 16 local ranks, less beyond)");
+    long eager = svc->param_int("btl_sm_eager_limit", 4096,
+                                "largest message the PML sends eagerly over shared memory");
+    long max_frag = svc->param_int("btl_sm_max_frag", 32 * 1024,
+                                   "largest fragment of the copy-in/copy-out pipeline");
+    const char *copy = svc->param_string("btl_sm_single_copy", "auto",
+                                         "single copy for large messages: auto (use "
+                                         "process_vm_readv if it works), cma (require it), none");
+    int single_copy = parse_single_copy(svc, copy);
+    if (single_copy < 0)
+        return NULL;
+    if (eager < 64 || max_frag < 64) {
+        svc->log_error("btl sm: eager_limit=%ld and max_frag=%ld must be at least 64", eager,
+                       max_frag);
+        return NULL;
+    }
+
+    uint32_t ring_size = pick_ring_size(ring, svc->local_size);
+    /* a fragment, the padding before it at the end of the ring and the free slot after it
+       must fit, with room to spare for pipelining */
+    size_t frag_cap = ring_size / 4 - 2 * SM_REC_ALIGN;
+    if ((size_t)max_frag > frag_cap)
+        max_frag = (long)frag_cap;
+    if (eager > max_frag)
+        eager = max_frag;
+
+    if (single_copy != SM_COPY_NONE) {
+        /* under Yama ptrace_scope=1 a sibling may read us only if we say so; harmless
+           (EINVAL) where Yama is absent */
+        (void)prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+    }
+
+    if (btl_sm_init(svc, ring_size, (size_t)eager, (size_t)max_frag, single_copy) != COMPI_OK)
+        return NULL;
+    return &btl_sm_module;
+}
+
+__attribute__((visibility("default"))) const btl_component_t compi_btl_sm_component = {
+    .size = sizeof(btl_component_t),
+    .abi_version = BTL_ABI_VERSION,
+    .name = "sm",
+    .description = "shared memory between ranks of one host: SPSC rings, single copy by CMA",
+    .open = btl_sm_open,
+};

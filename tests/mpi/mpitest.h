@@ -25,6 +25,9 @@ static int mt_errors;
 static int mt_rank = -1;
 static int mt_size = -1;
 static const char *mt_name = "?";
+/* private copy of WORLD for mt_finish's barrier, so that a test's wildcard receives on
+   WORLD can never match it */
+static MPI_Comm mt_sync_comm = MPI_COMM_NULL;
 
 /* tag reserved for the helpers; the tests use tags well below it */
 #define MT_SYNC_TAG 30999
@@ -67,6 +70,7 @@ static inline void mt_init(int *argc, char ***argv, const char *name)
     MPI_OK(MPI_Init(argc, argv));
     MPI_OK(MPI_Comm_rank(MPI_COMM_WORLD, &mt_rank));
     MPI_OK(MPI_Comm_size(MPI_COMM_WORLD, &mt_size));
+    MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &mt_sync_comm));
 }
 
 /* barrier over `comm` built from point-to-point: gather to 0, then release */
@@ -96,7 +100,8 @@ static inline int mt_finish(void)
 {
     int errs = mt_errors;
 
-    mt_barrier(MPI_COMM_WORLD);
+    mt_barrier(mt_sync_comm);
+    MPI_OK(MPI_Comm_free(&mt_sync_comm));
     MPI_OK(MPI_Finalize());
     if (errs == 0 && mt_rank == 0)
         printf("ok: %s np=%d\n", mt_name, mt_size);

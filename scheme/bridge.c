@@ -1,0 +1,581 @@
+/*
+ * bridge.c -- starting Guile inside the library, loading (compi), and calling Scheme
+ * safely.  gdb's habits: every call into Scheme is caught and turned into a status plus
+ * one line of text; Scheme procedures are looked up once, at init, and kept protected.
+ *
+ * Two nets catch exceptions.  The Scheme procedures of (compi internal) catch
+ * everything a configuration or a creator raises and describe it (file, line, creator)
+ * while the raising context still exists.  Around every call, scm_c_catch catches what
+ * might still escape them, so no exception ever unwinds into compi's C code; and the
+ * entry points run under scm_with_guile, whose continuation barrier stops any other
+ * non-local exit.
+ *
+ * Start-up cost: Guile boots from its own compiled files; our modules are loaded from .go
+ * files compiled at build time (scheme/Makefile.inc) and auto-compilation is off, so
+ * nothing is compiled or written under ~/.cache at run time.
+ */
+#include "bridge.h"
+#include "bridge_scm.h"
+#include "compi_common.h"
+#include "params.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *const bridge_kind_names[BRIDGE_KIND_COUNT] = {
+    [BRIDGE_KIND_BARRIER] = "barrier",
+    [BRIDGE_KIND_BCAST] = "bcast",
+    [BRIDGE_KIND_REDUCE] = "reduce",
+    [BRIDGE_KIND_ALLREDUCE] = "allreduce",
+    [BRIDGE_KIND_GATHER] = "gather",
+    [BRIDGE_KIND_GATHERV] = "gatherv",
+    [BRIDGE_KIND_SCATTER] = "scatter",
+    [BRIDGE_KIND_SCATTERV] = "scatterv",
+    [BRIDGE_KIND_ALLGATHER] = "allgather",
+    [BRIDGE_KIND_ALLGATHERV] = "allgatherv",
+    [BRIDGE_KIND_ALLTOALL] = "alltoall",
+    [BRIDGE_KIND_ALLTOALLV] = "alltoallv",
+    [BRIDGE_KIND_ALLTOALLW] = "alltoallw",
+    [BRIDGE_KIND_REDUCE_SCATTER] = "reduce-scatter",
+    [BRIDGE_KIND_REDUCE_SCATTER_BLOCK] = "reduce-scatter-block",
+    [BRIDGE_KIND_SCAN] = "scan",
+    [BRIDGE_KIND_EXSCAN] = "exscan",
+};
+
+/* The procedures of (compi internal) the bridge calls, looked up once by bridge_init. */
+typedef struct bridge_procs {
+    SCM load_config;
+    SCM safe_apply;
+    SCM creator_count;
+    SCM creator_description;
+    SCM run_creators_for;
+} bridge_procs_t;
+
+static const struct {
+    const char *name;
+    size_t offset;
+} bridge_proc_table[] = {
+    {"load-config", offsetof(bridge_procs_t, load_config)},
+    {"safe-apply", offsetof(bridge_procs_t, safe_apply)},
+    {"creator-count", offsetof(bridge_procs_t, creator_count)},
+    {"creator-description", offsetof(bridge_procs_t, creator_description)},
+    {"run-creators-for", offsetof(bridge_procs_t, run_creators_for)},
+};
+
+static struct {
+    int initialized;
+    char srcdir[PATH_MAX];
+    char godir[PATH_MAX];
+    bridge_procs_t procs;
+} bridge;
+
+/* ---- small helpers ---------------------------------------------------------------- */
+
+const char *bridge_kind_name(bridge_kind_t kind)
+{
+    return (unsigned)kind < BRIDGE_KIND_COUNT ? bridge_kind_names[kind] : NULL;
+}
+
+bridge_kind_t bridge_kind_from_name(const char *name)
+{
+    for (int k = 0; k < BRIDGE_KIND_COUNT; k++) {
+        if (strcmp(bridge_kind_names[k], name) == 0) {
+            return (bridge_kind_t)k;
+        }
+    }
+    return BRIDGE_KIND_COUNT;
+}
+
+static void __attribute__((format(printf, 3, 4)))
+bridge__msg(char *errbuf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!errbuf || len == 0) {
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(errbuf, len, fmt, ap);
+    va_end(ap);
+}
+
+int bridge_is_initialized(void)
+{
+    return bridge.initialized;
+}
+
+const char *bridge_source_dir(void)
+{
+    return bridge.srcdir;
+}
+
+const char *bridge_compiled_dir(void)
+{
+    return bridge.godir;
+}
+
+/* ---- converting and catching (Guile mode) ------------------------------------------ */
+
+typedef struct bridge_to_buf {
+    SCM obj;
+    char *buf;
+    size_t len;
+} bridge_to_buf_t;
+
+static SCM bridge__to_buf_body(void *data)
+{
+    bridge_to_buf_t *d = data;
+    SCM str = scm_is_string(d->obj) ? d->obj : scm_object_to_string(d->obj, SCM_UNDEFINED);
+    size_t n;
+    char *s = scm_to_utf8_stringn(str, &n);
+    snprintf(d->buf, d->len, "%.*s", (int)(n < INT_MAX ? n : INT_MAX), s);
+    free(s);
+    return SCM_BOOL_T;
+}
+
+static SCM bridge__to_buf_handler(void *data, SCM key, SCM args)
+{
+    bridge_to_buf_t *d = data;
+    snprintf(d->buf, d->len, "(unprintable Scheme value)");
+    return SCM_BOOL_F;
+}
+
+void bridge_scm_to_buf(SCM obj, char *buf, size_t len)
+{
+    bridge_to_buf_t d = {.obj = obj, .buf = buf, .len = len};
+
+    if (!buf || len == 0) {
+        return;
+    }
+    scm_c_catch(SCM_BOOL_T, bridge__to_buf_body, &d, bridge__to_buf_handler, &d, NULL, NULL);
+}
+
+typedef struct bridge_invoke {
+    SCM proc;
+    SCM args;
+} bridge_invoke_t;
+
+static SCM bridge__invoke_body(void *data)
+{
+    bridge_invoke_t *d = data;
+    return scm_apply_0(d->proc, d->args);
+}
+
+/* Last net: something escaped the Scheme-level handlers.  Build the failure pair in C,
+ * with calls that cannot raise. */
+static SCM bridge__invoke_handler(void *data, SCM key, SCM args)
+{
+    SCM what =
+        scm_is_symbol(key) ? scm_symbol_to_string(key) : scm_from_utf8_string("(not a symbol)");
+    return scm_cons(SCM_BOOL_F, scm_string_append(scm_list_2(
+                                    scm_from_utf8_string("uncaught Scheme exception: "), what)));
+}
+
+/*
+ * Calls one of the (compi internal) procedures, which answer (#t . value) or
+ * (#f . "message"), with a catch-all around it.
+ */
+static compi_status_t bridge__invoke(SCM proc, SCM args, SCM *value_p, char *errbuf, size_t len)
+{
+    bridge_invoke_t d = {.proc = proc, .args = args};
+    SCM r =
+        scm_c_catch(SCM_BOOL_T, bridge__invoke_body, &d, bridge__invoke_handler, NULL, NULL, NULL);
+
+    if (!scm_is_pair(r)) {
+        bridge__msg(errbuf, len, "internal error: the Scheme side answered no pair");
+        return COMPI_ERR_INTERNAL;
+    }
+    if (scm_is_false(scm_car(r))) {
+        bridge_scm_to_buf(scm_cdr(r), errbuf, len);
+        return COMPI_ERR_CONFIG;
+    }
+    if (value_p) {
+        *value_p = scm_cdr(r);
+    }
+    return COMPI_OK;
+}
+
+compi_status_t bridge_call(SCM proc, SCM args, SCM *result_p, char *errbuf, size_t len)
+{
+    if (!bridge.initialized) {
+        bridge__msg(errbuf, len, "the Guile bridge is not initialized");
+        return COMPI_ERR_INTERNAL;
+    }
+    return bridge__invoke(bridge.procs.safe_apply, scm_list_2(proc, args), result_p, errbuf, len);
+}
+
+/* Runs fn(arg) in Guile mode.  Every argument struct given here starts with its status,
+ * which fn sets; NULL from scm_with_guile means that something got past every catch. */
+static compi_status_t bridge__with_guile(void *(*fn)(void *), compi_status_t *st_p, char *errbuf,
+                                         size_t len)
+{
+    if (scm_with_guile(fn, st_p) == NULL) {
+        bridge__msg(errbuf, len, "internal error: a Scheme exception escaped the bridge");
+        return COMPI_ERR_INTERNAL;
+    }
+    return *st_p;
+}
+
+/* ---- start-up ---------------------------------------------------------------------- */
+
+static int bridge__is_dir(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/* Is this code running from the build tree?  The library (or a test program that links
+ * the convenience library statically) then lives under COMPI_BUILDDIR. */
+static int bridge__in_build_tree(void)
+{
+    Dl_info info;
+    char self[PATH_MAX], build[PATH_MAX];
+
+    if (!dladdr((void *)&bridge_init, &info) || !info.dli_fname ||
+        !realpath(info.dli_fname, self)) {
+        if (!realpath("/proc/self/exe", self)) {
+            return 0;
+        }
+    }
+    if (!realpath(COMPI_BUILDDIR, build)) {
+        return 0;
+    }
+    size_t n = strlen(build);
+    return strncmp(self, build, n) == 0 && self[n] == '/';
+}
+
+static void bridge__choose_dirs(void)
+{
+    const char *override = getenv("COMPI_SCHEME_DIR");
+
+    if (override && *override) {
+        snprintf(bridge.srcdir, sizeof(bridge.srcdir), "%s", override);
+        snprintf(bridge.godir, sizeof(bridge.godir), "%s", override);
+    } else if (bridge__in_build_tree() && bridge__is_dir(COMPI_SRCDIR "/scheme")) {
+        snprintf(bridge.srcdir, sizeof(bridge.srcdir), "%s", COMPI_SRCDIR "/scheme");
+        snprintf(bridge.godir, sizeof(bridge.godir), "%s", COMPI_BUILDDIR "/scheme");
+    } else {
+        snprintf(bridge.srcdir, sizeof(bridge.srcdir), "%s", COMPI_PKGDATADIR "/scheme");
+        snprintf(bridge.godir, sizeof(bridge.godir), "%s", COMPI_PKGLIBDIR "/scheme");
+    }
+}
+
+static void bridge__prepend(const char *var, const char *dir)
+{
+    SCM v = scm_c_lookup(var);
+    scm_variable_set_x(v, scm_cons(scm_from_utf8_string(dir), scm_variable_ref(v)));
+}
+
+static SCM bridge__interface(const char *name)
+{
+    SCM resolve = scm_variable_ref(scm_c_lookup("resolve-interface"));
+    return scm_call_1(resolve, scm_c_read_string(name));
+}
+
+/* Throws (inside the init catch) when the Scheme and C lists of kinds disagree. */
+static void bridge__check_kinds(SCM compi)
+{
+    SCM kinds = scm_variable_ref(scm_c_module_lookup(compi, "collective-kinds"));
+
+    for (int k = 0; k < BRIDGE_KIND_COUNT; k++, kinds = scm_cdr(kinds)) {
+        if (!scm_is_pair(kinds) ||
+            !scm_is_eq(scm_car(kinds), scm_from_utf8_symbol(bridge_kind_names[k]))) {
+            scm_misc_error("bridge_init",
+                           "collective kind ~A is not where the C bridge "
+                           "expects it in (compi) collective-kinds",
+                           scm_list_1(scm_from_utf8_string(bridge_kind_names[k])));
+        }
+    }
+    if (!scm_is_null(kinds)) {
+        scm_misc_error("bridge_init", "(compi) has more collective kinds than the C bridge",
+                       SCM_EOL);
+    }
+}
+
+static SCM bridge__init_body(void *unused)
+{
+    /* configs and our modules are never compiled at run time */
+    scm_variable_set_x(scm_c_lookup("%load-should-auto-compile"), SCM_BOOL_F);
+    bridge__prepend("%load-path", bridge.srcdir);
+    bridge__prepend("%load-compiled-path", bridge.godir);
+
+    SCM internal = bridge__interface("(compi internal)");
+    SCM compi = scm_c_resolve_module("compi");
+    bridge__check_kinds(compi);
+    bridge_prims_register(compi);
+    for (size_t i = 0; i < COMPI_ARRAY_SIZE(bridge_proc_table); i++) {
+        SCM var = scm_module_variable(internal, scm_from_utf8_symbol(bridge_proc_table[i].name));
+        if (scm_is_false(var)) {
+            scm_misc_error("bridge_init", "(compi internal) does not export ~A",
+                           scm_list_1(scm_from_utf8_string(bridge_proc_table[i].name)));
+        }
+        SCM *slot = (SCM *)((char *)&bridge.procs + bridge_proc_table[i].offset);
+        /* kept in C static memory: protected from the collector for good */
+        *slot = scm_gc_protect_object(scm_variable_ref(var));
+    }
+    return SCM_BOOL_T;
+}
+
+static SCM bridge__init_handler(void *data, SCM key, SCM args)
+{
+    /* (key . args): described by the caller, outside the handler */
+    return scm_cons(key, args);
+}
+
+/* Guile's own errors are (key subr message format-args rest): format them as Guile
+ * would; anything else is written as it is. */
+static SCM bridge__throw_text_body(void *data)
+{
+    SCM thrown = *(SCM *)data;
+    SCM args = scm_cdr(thrown);
+
+    if (scm_ilength(args) >= 3 && scm_is_string(scm_cadr(args)) &&
+        scm_ilength(scm_caddr(args)) >= 0) {
+        return scm_simple_format(SCM_BOOL_F, scm_cadr(args), scm_caddr(args));
+    }
+    return scm_object_to_string(thrown, SCM_UNDEFINED);
+}
+
+static SCM bridge__throw_text_handler(void *data, SCM key, SCM args)
+{
+    return scm_object_to_string(*(SCM *)data, SCM_UNDEFINED);
+}
+
+typedef struct bridge_init_args {
+    compi_status_t st;
+    char *errbuf;
+    size_t len;
+} bridge_init_args_t;
+
+static void *bridge__init_in_guile(void *p)
+{
+    bridge_init_args_t *a = p;
+    SCM r =
+        scm_c_catch(SCM_BOOL_T, bridge__init_body, NULL, bridge__init_handler, NULL, NULL, NULL);
+
+    if (scm_is_eq(r, SCM_BOOL_T)) {
+        a->st = COMPI_OK;
+        return a;
+    }
+    char what[512];
+    SCM text = scm_is_pair(r) ? scm_c_catch(SCM_BOOL_T, bridge__throw_text_body, &r,
+                                            bridge__throw_text_handler, &r, NULL, NULL)
+                              : r;
+    bridge_scm_to_buf(text, what, sizeof(what));
+    bridge__msg(a->errbuf, a->len, "cannot load compi's Scheme modules from %s (compiled: %s): %s",
+                bridge.srcdir, bridge.godir, what);
+    a->st = COMPI_ERR_CONFIG;
+    return a;
+}
+
+compi_status_t bridge_init(char *errbuf, size_t len)
+{
+    bridge_init_args_t a = {.st = COMPI_ERR_INTERNAL, .errbuf = errbuf, .len = len};
+
+    if (bridge.initialized) {
+        return COMPI_OK;
+    }
+    bridge__choose_dirs();
+    compi_status_t st = bridge__with_guile(bridge__init_in_guile, &a.st, errbuf, len);
+    if (st == COMPI_OK) {
+        bridge.initialized = 1;
+    }
+    return st;
+}
+
+/* ---- configuration files ------------------------------------------------------------ */
+
+typedef struct bridge_load_args {
+    compi_status_t st;
+    const char *path;
+    char *errbuf;
+    size_t len;
+} bridge_load_args_t;
+
+static void *bridge__load_in_guile(void *p)
+{
+    bridge_load_args_t *a = p;
+    a->st = bridge__invoke(bridge.procs.load_config, scm_list_1(scm_from_utf8_string(a->path)),
+                           NULL, a->errbuf, a->len);
+    return a;
+}
+
+compi_status_t bridge_load_config(const char *path, char *errbuf, size_t len)
+{
+    bridge_load_args_t a = {.st = COMPI_ERR_INTERNAL, .path = path, .errbuf = errbuf, .len = len};
+
+    if (!bridge.initialized) {
+        bridge__msg(errbuf, len, "the Guile bridge is not initialized");
+        return COMPI_ERR_INTERNAL;
+    }
+    if (!path || !*path) {
+        bridge__msg(errbuf, len, "config error: empty file name");
+        return COMPI_ERR_CONFIG;
+    }
+    return bridge__with_guile(bridge__load_in_guile, &a.st, errbuf, len);
+}
+
+compi_status_t bridge_load_config_list(const char *list, char *errbuf, size_t len)
+{
+    compi_status_t st = COMPI_OK;
+    char *copy, *save = NULL;
+
+    if (!list || !*list) {
+        return COMPI_OK;
+    }
+    copy = strdup(list);
+    if (!copy) {
+        bridge__msg(errbuf, len, "out of memory");
+        return COMPI_ERR_NO_MEMORY;
+    }
+    /* empty entries ("a.scm::b.scm", a trailing ':') are skipped */
+    for (char *f = strtok_r(copy, ":", &save); f; f = strtok_r(NULL, ":", &save)) {
+        st = bridge_load_config(f, errbuf, len);
+        if (st != COMPI_OK) {
+            goto out;
+        }
+    }
+out:
+    free(copy);
+    return st;
+}
+
+const char *bridge_config_list(void)
+{
+    const char *v = param_register_string(
+        "coll_config", "",
+        "colon-separated list of Scheme files that configure collectives, loaded in "
+        "order by MPI_Init (also COMPI_COLL_CONFIG, mpirun --coll-config)");
+
+    if (v && *v) {
+        return v;
+    }
+    v = getenv("COMPI_COLL_CONFIG");
+    return v && *v ? v : NULL;
+}
+
+/* ---- creators ----------------------------------------------------------------------- */
+
+typedef struct bridge_creator_args {
+    compi_status_t st;
+    bridge_kind_t kind;
+    size_t index;
+    size_t count;
+    char *buf;
+    size_t buflen;
+    char *errbuf;
+    size_t len;
+} bridge_creator_args_t;
+
+static void *bridge__count_in_guile(void *p)
+{
+    bridge_creator_args_t *a = p;
+    SCM v;
+    SCM kind = scm_from_utf8_symbol(bridge_kind_names[a->kind]);
+
+    a->st = bridge__invoke(bridge.procs.creator_count, scm_list_1(kind), &v, a->errbuf, a->len);
+    if (a->st == COMPI_OK) {
+        a->count = scm_is_unsigned_integer(v, 0, SIZE_MAX) ? scm_to_size_t(v) : 0;
+    }
+    return a;
+}
+
+compi_status_t bridge_creator_count(bridge_kind_t kind, size_t *count_p)
+{
+    char errbuf[256];
+    bridge_creator_args_t a = {
+        .st = COMPI_ERR_INTERNAL, .kind = kind, .errbuf = errbuf, .len = sizeof(errbuf)};
+
+    if (!bridge.initialized || (unsigned)kind >= BRIDGE_KIND_COUNT) {
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    compi_status_t st = bridge__with_guile(bridge__count_in_guile, &a.st, errbuf, sizeof(errbuf));
+    if (st == COMPI_OK) {
+        *count_p = a.count;
+    }
+    return st;
+}
+
+static void *bridge__describe_in_guile(void *p)
+{
+    bridge_creator_args_t *a = p;
+    SCM v;
+    SCM kind = scm_from_utf8_symbol(bridge_kind_names[a->kind]);
+
+    a->st = bridge__invoke(bridge.procs.creator_description,
+                           scm_list_2(kind, scm_from_size_t(a->index)), &v, a->buf, a->buflen);
+    if (a->st == COMPI_OK) {
+        bridge_scm_to_buf(v, a->buf, a->buflen);
+    }
+    return a;
+}
+
+compi_status_t bridge_creator_describe(bridge_kind_t kind, size_t i, char *buf, size_t len)
+{
+    size_t count;
+    bridge_creator_args_t a = {
+        .st = COMPI_ERR_INTERNAL, .kind = kind, .index = i, .buf = buf, .buflen = len};
+
+    compi_status_t st = bridge_creator_count(kind, &count);
+    if (st != COMPI_OK) {
+        return st;
+    }
+    if (i >= count) {
+        return COMPI_ERR_NOT_FOUND;
+    }
+    return bridge__with_guile(bridge__describe_in_guile, &a.st, buf, len);
+}
+
+typedef struct bridge_run_args {
+    compi_status_t st;
+    const bridge_call_desc_t *desc;
+    char *result;
+    size_t rlen;
+    char *errbuf;
+    size_t len;
+} bridge_run_args_t;
+
+static SCM bridge__symbol_or_false(const char *name)
+{
+    return name ? scm_from_utf8_symbol(name) : SCM_BOOL_F;
+}
+
+static void *bridge__run_in_guile(void *p)
+{
+    bridge_run_args_t *a = p;
+    const bridge_call_desc_t *d = a->desc;
+    SCM v;
+    SCM args = scm_list_n(scm_from_utf8_symbol(bridge_kind_names[d->kind]), scm_from_int(d->size),
+                          scm_from_int(d->rank), d->root >= 0 ? scm_from_int(d->root) : SCM_BOOL_F,
+                          scm_from_size_t(d->bytes), bridge__symbol_or_false(d->datatype),
+                          bridge__symbol_or_false(d->op), scm_from_bool(d->commutative),
+                          d->comm ? scm_from_utf8_string(d->comm) : SCM_BOOL_F, SCM_UNDEFINED);
+
+    a->st = bridge__invoke(bridge.procs.run_creators_for, args, &v, a->errbuf, a->len);
+    if (a->st == COMPI_OK) {
+        bridge_scm_to_buf(v, a->result, a->rlen);
+    }
+    return a;
+}
+
+compi_status_t bridge_run_creators(const bridge_call_desc_t *desc, char *result, size_t rlen,
+                                   char *errbuf, size_t len)
+{
+    bridge_run_args_t a = {.st = COMPI_ERR_INTERNAL,
+                           .desc = desc,
+                           .result = result,
+                           .rlen = rlen,
+                           .errbuf = errbuf,
+                           .len = len};
+
+    if (!bridge.initialized || !desc || (unsigned)desc->kind >= BRIDGE_KIND_COUNT) {
+        bridge__msg(errbuf, len, "bridge_run_creators: bridge not initialized or bad kind");
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    return bridge__with_guile(bridge__run_in_guile, &a.st, errbuf, len);
+}

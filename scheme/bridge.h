@@ -1,0 +1,103 @@
+/*
+ * bridge.h -- the Guile bridge as the rest of compi sees it: no libguile types here.
+ *
+ * scheme/ is the only C code that calls libguile (ARCHITECTURE.md).  This header lets
+ * MPI_Init start Guile, load the user's configuration files and ask which creators are
+ * installed, without including libguile.h.  Every function enters Guile mode itself
+ * (scm_with_guile), so it may be called from any thread, but the library only calls it
+ * from the thread that called MPI_Init.
+ *
+ * Errors come back as a compi_status_t plus one line of text in the caller's buffer
+ * (errbuf, len): no function here prints, aborts or lets a Scheme exception escape.
+ * Config errors read "config error: FILE:LINE:COL: what went wrong"; the caller logs
+ * them once (compi_log_error("%s", errbuf)) and takes the job down.
+ *
+ * Ownership: Guile's heap and the Scheme state (the creator table of module (compi))
+ * belong to the bridge and live until the process exits; Guile cannot be shut down, so
+ * there is no bridge_finalize.  Buffers passed in belong to the caller.
+ */
+#ifndef COMPI_BRIDGE_H
+#define COMPI_BRIDGE_H
+
+#include "compi_status.h"
+
+#include <stddef.h>
+
+/* Collective kinds, in the order of `collective-kinds' in scheme/compi.scm (checked by
+ * bridge_init). */
+typedef enum bridge_kind {
+    BRIDGE_KIND_BARRIER,
+    BRIDGE_KIND_BCAST,
+    BRIDGE_KIND_REDUCE,
+    BRIDGE_KIND_ALLREDUCE,
+    BRIDGE_KIND_GATHER,
+    BRIDGE_KIND_GATHERV,
+    BRIDGE_KIND_SCATTER,
+    BRIDGE_KIND_SCATTERV,
+    BRIDGE_KIND_ALLGATHER,
+    BRIDGE_KIND_ALLGATHERV,
+    BRIDGE_KIND_ALLTOALL,
+    BRIDGE_KIND_ALLTOALLV,
+    BRIDGE_KIND_ALLTOALLW,
+    BRIDGE_KIND_REDUCE_SCATTER,
+    BRIDGE_KIND_REDUCE_SCATTER_BLOCK,
+    BRIDGE_KIND_SCAN,
+    BRIDGE_KIND_EXSCAN,
+    BRIDGE_KIND_COUNT
+} bridge_kind_t;
+
+/* "bcast", "reduce-scatter", ...; NULL for an invalid kind */
+const char *bridge_kind_name(bridge_kind_t kind);
+/* BRIDGE_KIND_COUNT when `name' is not a kind */
+bridge_kind_t bridge_kind_from_name(const char *name);
+
+/*
+ * Starts Guile on the calling thread (the first call only; later calls return COMPI_OK),
+ * turns auto-compilation off, points the load path at the build tree when this code runs
+ * from it (else at the install prefix; COMPI_SCHEME_DIR overrides both), loads the
+ * compiled modules (compi) and (compi internal) and registers the C primitives.
+ */
+compi_status_t bridge_init(char *errbuf, size_t len);
+int bridge_is_initialized(void);
+/* where the .scm and .go files were taken from (valid after bridge_init) */
+const char *bridge_source_dir(void);
+const char *bridge_compiled_dir(void);
+
+/* Loads one configuration file in a fresh module that sees (guile) and (compi). */
+compi_status_t bridge_load_config(const char *path, char *errbuf, size_t len);
+/* Loads a colon-separated list of files in order, stopping at the first error. */
+compi_status_t bridge_load_config_list(const char *list, char *errbuf, size_t len);
+/* The list to load: parameter coll_config (COMPI_MCA_coll_config, mpirun --coll-config),
+ * else the environment variable COMPI_COLL_CONFIG, else NULL. */
+const char *bridge_config_list(void);
+
+/* How many creators are installed for `kind'. */
+compi_status_t bridge_creator_count(bridge_kind_t kind, size_t *count_p);
+/* "NAME (installed at FILE:L:C)" of the i-th creator of `kind', latest installed first
+ * (for compi_info and coll_verbose). */
+compi_status_t bridge_creator_describe(bridge_kind_t kind, size_t i, char *buf, size_t len);
+
+/* A collective call described in C, for bridge_run_creators.  Provisional: the
+ * trampolines' call struct will replace it. */
+typedef struct bridge_call_desc {
+    bridge_kind_t kind;
+    int size;             /* communicator size */
+    int rank;             /* calling rank */
+    int root;             /* -1 when the kind has none */
+    size_t bytes;         /* total bytes of the call */
+    const char *datatype; /* name, or NULL */
+    const char *op;       /* name, or NULL */
+    int commutative;
+    const char *comm; /* communicator name */
+} bridge_call_desc_t;
+
+/*
+ * Runs the creator chain of desc->kind (the trampoline's miss path, before closures
+ * exist): the value the chain returns is written into `result' as Scheme prints it
+ * ("#f" when no creator answered).  A creator that raises gives COMPI_ERR_CONFIG and
+ * "in creator NAME (KIND, installed at FILE:L:C): what went wrong".
+ */
+compi_status_t bridge_run_creators(const bridge_call_desc_t *desc, char *result, size_t rlen,
+                                   char *errbuf, size_t len);
+
+#endif

@@ -1,0 +1,298 @@
+;;; (compi internal) -- what the C bridge calls: loading configuration files and calling
+;;; Scheme safely.  Not for configuration files.
+;;;
+;;; Every entry point returns a pair instead of raising: (#t . value) on success,
+;;; (#f . "message") on failure, so the C side only has to read a pair.  The C side still
+;;; wraps each call in a catch-all, for what could escape from here (stack overflow while
+;;; formatting, a bug in this file).
+;;;
+;;; Configs are evaluated, not compiled: loading the compiler costs more than 100 ms.  The
+;;; interpreter keeps no source locations, so a failing form is located by the reader's
+;;; source properties: each top-level form is read and evaluated on its own, and within
+;;; the failing one the subform that most likely raised (the call of the unbound
+;;; variable, of `error', of `raise', of the procedure named as the origin) is searched.
+
+(define-module (compi internal)
+  #:use-module (compi)
+  #:use-module (ice-9 exceptions)
+  #:export (load-config
+            safe-apply
+            creator-count
+            creator-description
+            run-creators-for))
+
+(define (ok value) (cons #t value))
+(define (failed message) (cons #f message))
+
+;;; ---- locations ----------------------------------------------------------------------
+
+;; "file:line:col" with 1-based line and column, as GNU tools print them.
+(define (location-text file line col)
+  (string-append file ":" (number->string (+ line 1)) ":" (number->string (+ col 1))))
+
+(define (datum-location file x)
+  (let ((props (and (pair? x) (source-properties x))))
+    (and (pair? props) (assq 'line props)
+         (location-text file (cdr (assq 'line props)) (or (assq-ref props 'column) 0)))))
+
+;; The location of the innermost list around the first datum of FORM (preorder) that
+;; satisfies PRED, or #f.  Quoted data is skipped: 'foo is not a reference to foo.
+(define (find-location file form pred)
+  (let walk ((x form) (loc #f))
+    (cond ((pair? x)
+           (let ((loc (or (datum-location file x) loc)))
+             (cond ((eq? (car x) 'quote) #f)
+                   ((pred x) loc)
+                   (else
+                    (let elems ((y x))
+                      (cond ((pair? y) (or (walk (car y) loc) (elems (cdr y))))
+                            ((null? y) #f)
+                            (else (walk y loc))))))))
+          ((pred x) loc)
+          (else #f))))
+
+(define (call-of? names)
+  (lambda (x) (and (pair? x) (memq (car x) names) #t)))
+
+;; Prefer a call of NAMES whose first argument satisfies ARG?, else any call of NAMES.
+(define (find-call file form names arg?)
+  (or (find-location file form
+                     (lambda (x)
+                       (and ((call-of? names) x) (pair? (cdr x)) (arg? (cadr x)))))
+      (find-location file form (call-of? names))))
+
+;;; ---- describing exceptions ----------------------------------------------------------
+
+(define (safe-format fmt args)
+  (if (and (string? fmt) (list? args))
+      (catch #t
+        (lambda () (apply simple-format #f fmt args))
+        (lambda _ (simple-format #f "~A ~S" fmt args)))
+      (simple-format #f "~S" fmt)))
+
+(define (origin-text e)
+  (let ((o (and (exception-with-origin? e) (exception-origin e))))
+    (cond ((symbol? o) (symbol->string o))
+          ((string? o) o)
+          (else #f))))
+
+;; (values text locator): TEXT says what went wrong; LOCATOR, given the file and the
+;; failing form, finds the subform that raised.
+(define (describe e)
+  (define (no-locator file form) #f)
+  (cond
+   ((not (exception? e))
+    ;; (raise obj) with a non-condition object
+    (values (simple-format #f "exception raised: ~S" e)
+            (lambda (file form)
+              (find-call file form '(raise raise-exception raise-continuable throw)
+                         (lambda (arg) (or (equal? arg (list 'quote e)) (equal? arg e)))))))
+   ((eq? (exception-kind e) 'unbound-variable)
+    (let ((name (let ((irritants (and (exception-with-irritants? e)
+                                      (exception-irritants e))))
+                  (and (pair? irritants) (car irritants)))))
+      (values (simple-format #f "unbound variable: ~A" name)
+              (lambda (file form)
+                (find-location file form (lambda (x) (eq? x name)))))))
+   ((eq? (exception-kind e) 'syntax-error)
+    ;; args: (who message form subform ...); Guile leaves some of them #f
+    (let* ((args (exception-args e))
+           (who (and (pair? args) (car args)))
+           (msg (and (pair? args) (pair? (cdr args)) (cadr args)))
+           (forms (filter pair? (if (and (pair? args) (pair? (cdr args))) (cddr args) '())))
+           (form (and (pair? forms) (car forms)))
+           (subform (and (pair? forms) (pair? (cdr forms)) (cadr forms))))
+      (values (string-append "syntax error: "
+                             (if who (simple-format #f "~A: " who) "")
+                             (if (string? msg) msg "bad syntax")
+                             (if form (simple-format #f " in ~S" form) ""))
+              (lambda (file top)
+                (or (datum-location file subform) (datum-location file form)
+                    (and (pair? form) (symbol? (car form))
+                         (find-call file top (list (car form)) (lambda (a) #t))))))))
+   ((exception-with-message? e)
+    (let* ((msg (exception-message e))
+           (irritants (if (exception-with-irritants? e) (exception-irritants e) '()))
+           (origin (origin-text e))
+           (text (safe-format msg irritants)))
+      (cond
+       ((and (eq? (exception-kind e) 'misc-error) (not origin))
+        ;; (error "message" irritant ...)
+        (values text
+                (lambda (file form)
+                  (find-call file form '(error scm-error throw)
+                             (lambda (arg) (and (pair? irritants)
+                                                (equal? arg (car irritants))))))))
+       (origin
+        (values (string-append "in " origin ": " text)
+                (lambda (file form)
+                  (find-call file form (list (string->symbol origin)) (lambda (a) #t)))))
+       (else (values text no-locator)))))
+   (else
+    (values (simple-format #f "~A: ~S" (exception-kind e) (exception-args e))
+            no-locator))))
+
+;;; ---- loading a configuration file ---------------------------------------------------
+
+(define (skip-blanks port)
+  (let ((c (peek-char port)))
+    (cond ((eof-object? c) c)
+          ((char-whitespace? c) (read-char port) (skip-blanks port))
+          ((char=? c #\;)
+           (let line ((c (read-char port)))
+             (unless (or (eof-object? c) (char=? c #\newline))
+               (line (read-char port))))
+           (skip-blanks port))
+          (else c))))
+
+;; Guile's read errors read "FILE:LINE:COL: what"; keep its position unless the reader
+;; only noticed the problem at the end of the file, where the form that started at
+;; START is the one left open.
+(define (describe-read-error e file start eof-line)
+  (let* ((text (safe-format (exception-message e)
+                            (if (exception-with-irritants? e) (exception-irritants e) '())))
+         (prefix (string-append file ":"))
+         (plen (string-length prefix))
+         (body (if (and (> (string-length text) plen)
+                        (string=? (substring text 0 plen) prefix))
+                   (substring text plen)
+                   text))
+         ;; body is "LINE:COL: what" when Guile knew the position
+         (c1 (string-index body #\:))
+         (c2 (and c1 (string-index body #\: (+ c1 1))))
+         (line (and c2 (string->number (substring body 0 c1))))
+         (col (and c2 (string->number (substring body (+ c1 1) c2))))
+         ;; Guile counts the column just past the offending character
+         (where (if (and line col)
+                    (location-text file (- line 1) (max 0 (- col 2)))
+                    start))
+         (what (if (and line col)
+                   (string-trim (substring body (+ c2 1)))
+                   body)))
+    (cond
+     ((string-contains text "end of input")
+      (string-append start ": syntax error: this form is never closed (unbalanced "
+                     "parenthesis or string): end of file reached at line "
+                     (number->string eof-line)))
+     ((string-contains text "unexpected \")\"")
+      (string-append where ": syntax error: " what " (unbalanced parenthesis)"))
+     (else (string-append where ": syntax error: " what)))))
+
+;; A fresh module per file: it sees (guile) and (compi).  `raise' is R7RS's raise, not
+;; the signal-sending procedure of the same name in (guile).
+(define (make-config-module)
+  (let ((m (make-fresh-user-module)))
+    (module-use! m (resolve-interface '(compi)))
+    (module-define! m 'raise raise-exception)
+    m))
+
+(define (load-forms port file module)
+  (let loop ()
+    (skip-blanks port)
+    (let* ((start (location-text file (port-line port) (port-column port)))
+           (form (with-exception-handler
+                  (lambda (e)
+                    (let drain ((c (read-char port)))
+                      (unless (eof-object? c) (drain (read-char port))))
+                    (describe-read-error e file start (+ (port-line port) 1)))
+                  (lambda () (read port))
+                  #:unwind? #t)))
+      (cond
+       ((string? form) (failed form))
+       ((eof-object? form) (ok #t))
+       (else
+        (let ((err (with-exception-handler
+                    (lambda (e)
+                      (call-with-values (lambda () (describe e))
+                        (lambda (text locator)
+                          (string-append (or (locator file form) start) ": " text))))
+                    (lambda ()
+                      (parameterize ((current-config-origin start))
+                        (eval form module))
+                      #f)
+                    #:unwind? #t)))
+          (if err (failed err) (loop))))))))
+
+;; Loads FILE in a fresh module: (#t . #t), or (#f . "config error: FILE:L:C: what").
+(define (load-config file)
+  (let ((result
+         (with-exception-handler
+          (lambda (e)
+            (failed (string-append file ": cannot read: "
+                                   (if (exception-with-message? e)
+                                       (safe-format (exception-message e)
+                                                    (if (exception-with-irritants? e)
+                                                        (exception-irritants e)
+                                                        '()))
+                                       (call-with-values (lambda () (describe e))
+                                         (lambda (text locator) text))))))
+          (lambda ()
+            (let ((port (open-input-file file)))
+              (set-port-filename! port file)
+              (let ((r (load-forms port file (make-config-module))))
+                (close-port port)
+                r)))
+          #:unwind? #t)))
+    (force-output (current-output-port))
+    (force-output (current-error-port))
+    (if (car result)
+        result
+        (failed (string-append "config error: " (cdr result))))))
+
+;;; ---- calling Scheme from C ----------------------------------------------------------
+
+;; "creator NAME (KIND, installed at FILE:L:C)"
+(define (creator-text kind entry)
+  (string-append "creator " (symbol->string (creator-entry-name entry))
+                 " (" (symbol->string kind)
+                 (let ((origin (creator-entry-origin entry)))
+                   (if origin (string-append ", installed at " origin) ""))
+                 ")"))
+
+(define (procedure-text proc)
+  (let ((name (and (procedure? proc) (procedure-name proc))))
+    (if name
+        (simple-format #f "procedure ~A" name)
+        (simple-format #f "~S" proc))))
+
+;; Applies PROC to ARGS: (#t . value) or (#f . "in creator NAME (KIND, installed at
+;; FILE:L:C): what went wrong").  The handler runs where the exception was raised, before
+;; unwinding, so it still sees which creator was running; then it escapes to the prompt.
+(define (safe-apply proc args)
+  (let ((tag (make-prompt-tag "compi-safe-apply")))
+    (call-with-prompt tag
+      (lambda ()
+        (with-exception-handler
+         (lambda (e)
+           (abort-to-prompt
+            tag
+            (call-with-values (lambda () (describe e))
+              (lambda (text locator)
+                (let ((running ((@@ (compi) current-creator))))
+                  (string-append "in " (if running
+                                           (creator-text (car running) (cdr running))
+                                           (procedure-text proc))
+                                 ": " text))))))
+         (lambda ()
+           (call-with-values (lambda () (apply proc args))
+             (lambda vals (ok (if (= (length vals) 1) (car vals) vals)))))))
+      (lambda (k message) (failed message)))))
+
+(define (creator-count kind)
+  (ok (length (installed-creators kind))))
+
+;; "NAME (installed at FILE:L:C)" of the I-th creator of KIND, latest first.
+(define (creator-description kind i)
+  (let ((e (list-ref (installed-creators kind) i)))
+    (ok (string-append (symbol->string (creator-entry-name e))
+                       (let ((origin (creator-entry-origin e)))
+                         (if origin (string-append " (installed at " origin ")") ""))))))
+
+;; Runs the creators of a call built from the C description; the closure found is
+;; returned written as text until closures exist.
+(define (run-creators-for kind size rank root bytes datatype op commutative? comm)
+  (let* ((call (make-call kind size rank root bytes datatype op commutative? comm))
+         (r (safe-apply run-creators (list call))))
+    (if (car r)
+        (ok (simple-format #f "~S" (cdr r)))
+        r)))

@@ -1,0 +1,114 @@
+#!/bin/sh
+# config_errors.sh -- configuration files as MPI_Init will load them, through the bridge
+# (helper program bridge_probe): a good config installs creators that C sees, in order;
+# each kind of broken config gives one message naming the file, line and column, exit 1,
+# quickly.  TAP output; every probe runs under `timeout 20` so a hang fails.
+
+top_builddir=${top_builddir:-$(cd "$(dirname "$0")/../.." && pwd)}
+top_srcdir=${top_srcdir:-$top_builddir}
+PROBE="$top_builddir/tests/scheme/bridge_probe"
+CONF="$top_srcdir/tests/scheme/configs"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/compi-scheme.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+# configs must not depend on the user's Guile set-up, nor leave files behind
+unset GUILE_LOAD_PATH GUILE_LOAD_COMPILED_PATH COMPI_COLL_CONFIG COMPI_MCA_coll_config
+HOME=$TMP/home XDG_CACHE_HOME=$TMP/cache
+export HOME XDG_CACHE_HOME
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+# run ARGS...: the probe under timeout 20; sets rc, output in $TMP/out and $TMP/err
+run() {
+    timeout 20 "$PROBE" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+    rc=$?
+}
+# run_env "VAR=VALUE ..." ARGS...: the same with variables set for the probe only
+run_env() {
+    vars=$1
+    shift
+    # shellcheck disable=SC2086 # one word per assignment
+    timeout 20 env $vars "$PROBE" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+    rc=$?
+}
+show() {
+    echo "# rc=$rc"
+    sed 's/^/# stdout: /' "$TMP/out" | head -20
+    sed 's/^/# stderr: /' "$TMP/err" | head -20
+}
+# expect_error DESC FILE TEXT: loading FILE fails with exit 1 and one stderr line that
+# contains TEXT
+expect_error() {
+    run "$CONF/$2"
+    if [ "$rc" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+        grep -qF -- "$3" "$TMP/err"; then
+        ok "$1"
+    else
+        not_ok "$1 (want: $3)"
+        show
+    fi
+}
+# expect_out DESC TEXT: the last run succeeded with TEXT on stdout and nothing on stderr
+expect_out() {
+    if [ "$rc" -eq 0 ] && [ ! -s "$TMP/err" ] && grep -qF -- "$2" "$TMP/out"; then
+        ok "$1"
+    else
+        not_ok "$1 (want: $2)"
+        show
+    fi
+}
+
+echo "1..20"
+
+run -c "$CONF/good.scm"
+expect_out "a good config installs creators C can count" "bcast 2"
+expect_out "creators are listed latest first, with where they were installed" \
+    "  first-bcast (installed at $CONF/good.scm:6:1)"
+run -c "$CONF/good.scm:$CONF/good2.scm"
+expect_out "a colon-separated list loads every file" "allreduce 1"
+run -r bcast "$CONF/good.scm"
+expect_out "creators run latest first and reach earlier ones through next" \
+    "result: (second bcast (first 4 #f))"
+run -r allreduce "$CONF/good.scm" "$CONF/good2.scm"
+expect_out "a creator sees the call's op and size" "result: (wrapped MPI_SUM 8 #f)"
+run -r barrier "$CONF/good.scm"
+expect_out "configs see the bridge's C primitives" "result: (dissemination 1)"
+run_env "COMPI_COLL_CONFIG=$CONF/good2.scm" -c
+expect_out "COMPI_COLL_CONFIG is read when no file is given" "allreduce 1"
+run_env "COMPI_MCA_coll_config=$CONF/good.scm COMPI_COLL_CONFIG=$CONF/good2.scm" -c
+expect_out "the coll_config parameter wins over COMPI_COLL_CONFIG" "bcast 2"
+
+expect_error "unbalanced parenthesis points at the form left open" unbalanced.scm \
+    "compi: config error: $CONF/unbalanced.scm:1:1: syntax error: this form is never closed"
+expect_error "an extra closing parenthesis gives its line and column" extra_paren.scm \
+    "config error: $CONF/extra_paren.scm:3:59: syntax error: unexpected \")\""
+expect_error "an unbound variable names the variable and its call" unbound.scm \
+    "config error: $CONF/unbound.scm:4:3: unbound variable: instal-creator!"
+expect_error "(error ...) gives the message and the line of the call" error.scm \
+    "config error: $CONF/error.scm:5:7: no tree builder for magpie"
+expect_error "(raise 'foo) names the object raised" raise.scm \
+    "config error: $CONF/raise.scm:3:1: exception raised: foo"
+expect_error "a creator that is not a procedure is a wrong-type error" wrong_type.scm \
+    "$CONF/wrong_type.scm:2:1: in install-creator!: creator for bcast must be a procedure"
+expect_error "an unknown kind is named, with the valid ones" bad_kind.scm \
+    "bad_kind.scm:3:1: in install-creator!: unknown collective kind: bcats (valid kinds: barrier"
+expect_error "a creator must take (call next)" bad_arity.scm \
+    "bad_arity.scm:1:1: in install-creator!: creator for reduce must accept 2 arguments"
+expect_error "a wrong type passed to a Guile procedure" not_procedure.scm \
+    "not_procedure.scm:2:1: in +: Wrong type argument in position 2"
+expect_error "a syntax error in a special form" syntax.scm \
+    "syntax.scm:3:1: syntax error:"
+expect_error "a missing file is named" does-not-exist.scm \
+    "config error: $CONF/does-not-exist.scm: cannot read: No such file or directory"
+
+run -r bcast "$CONF/creator_fails.scm"
+want="in creator exploding (bcast, installed at $CONF/creator_fails.scm:4:1): in car: Wrong type"
+if [ "$rc" -eq 1 ] && grep -qF "$want" "$TMP/err"; then
+    ok "an error in a creator names the creator, its kind and where it was installed"
+else
+    not_ok "an error in a creator names the creator, its kind and where it was installed"
+    show
+fi
+
+exit $((failed > 0))

@@ -1,0 +1,2 @@
+(install-creator! 'reduce
+                  (lambda (call) call))

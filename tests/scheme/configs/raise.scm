@@ -1,0 +1,3 @@
+(define x 1)
+
+(raise 'foo)

@@ -1,0 +1,2 @@
+;; a creator that is not a procedure
+(install-creator! 'bcast 42)

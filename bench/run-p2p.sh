@@ -1,0 +1,282 @@
+#!/bin/bash
+# run-p2p.sh: point-to-point comparison of compi, Open MPI and MPICH on this machine.
+#
+#   1. installs Debian's Open MPI, MPICH, gnuplot and python3 if any is missing
+#   2. builds pingpong and bandwidth three times, with each MPI's mpicc, into bench/build/
+#   3. runs them at 2 ranks, several rounds, the order of the MPIs rotating every round so
+#      that drift of the machine (other load, thermal, frequency) falls on all of them
+#   4. writes bench/results/: p2p.csv (every round), p2p-median.csv (folded over rounds),
+#      p2p.png (latency and bandwidth against size) and p2p-summary.txt
+#
+# Usage: bench/run-p2p.sh [--quick] [--no-install]
+#   --quick       1 round, 3 trials, a tenth of the iterations: checks the pipeline only
+#   --no-install  never call apt-get (fails if something is missing)
+# Environment:
+#   COMPI_PREFIX  where compi's mpicc and mpirun are: $COMPI_PREFIX/bin/ or $COMPI_PREFIX/
+#                 (default: the repository, i.e. <repo>/bin/mpicc of an in-tree build)
+#   MPIS          implementations to run (default "omp mpich compi")
+#   ROUNDS        rounds (default 5); TRIALS: trials per run (default 7)
+#   ITER_SCALE    iteration multiplier (default 1); RUN_TIMEOUT: seconds per run (300)
+#
+# Binding is the only setting imposed on every MPI: launchers are told not to bind and
+# bench/bind-rank.sh pins rank r to core r, identically for all three.  Everything else
+# is each implementation's default (Open MPI: --mca btl self,vader, which is what it picks
+# on one node anyway).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(dirname "$here")
+build=$here/build
+results=$here/results
+invocation="$0 $*"
+
+quick=0
+install=1
+for arg in "$@"; do
+    case $arg in
+    --quick) quick=1 ;;
+    --no-install) install=0 ;;
+    -h | --help)
+        sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+        exit 0
+        ;;
+    *)
+        echo "run-p2p.sh: unknown argument '$arg' (try --help)" >&2
+        exit 2
+        ;;
+    esac
+done
+
+if [ $quick = 1 ]; then
+    ROUNDS=${ROUNDS:-1} TRIALS=${TRIALS:-3} ITER_SCALE=${ITER_SCALE:-0.1}
+fi
+ROUNDS=${ROUNDS:-5}
+TRIALS=${TRIALS:-7}
+ITER_SCALE=${ITER_SCALE:-1}
+RUN_TIMEOUT=${RUN_TIMEOUT:-300}
+MPIS=${MPIS:-omp mpich compi}
+COMPI_PREFIX=${COMPI_PREFIX:-$repo}
+
+say() { printf '== %s\n' "$*" >&2; }
+die() {
+    printf 'run-p2p.sh: %s\n' "$*" >&2
+    exit 1
+}
+
+# --- 1. dependencies ------------------------------------------------------------------
+install_missing() {
+    local missing=() p sudo=()
+    for p in openmpi-bin libopenmpi-dev mpich libmpich-dev; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+            missing+=("$p")
+    done
+    command -v gnuplot >/dev/null || missing+=(gnuplot-nox)
+    [ -x /usr/bin/python3 ] || missing+=(python3)
+    [ ${#missing[@]} = 0 ] && return 0
+    [ $install = 1 ] || die "missing packages: ${missing[*]} (and --no-install given)"
+    if [ "$(id -u)" != 0 ]; then
+        command -v sudo >/dev/null || die "missing ${missing[*]}; run as root or install sudo"
+        sudo=(sudo)
+    fi
+    say "installing ${missing[*]}"
+    "${sudo[@]}" apt-get update -q
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q "${missing[@]}"
+}
+install_missing
+for c in mpicc.openmpi mpirun.openmpi mpicc.mpich mpiexec.mpich gnuplot taskset timeout; do
+    command -v "$c" >/dev/null || die "'$c' not found after installation"
+done
+
+# --- 2. build -------------------------------------------------------------------------
+compi_bin=""
+for d in "$COMPI_PREFIX/bin" "$COMPI_PREFIX"; do
+    if [ -x "$d/mpicc" ] && [ -x "$d/mpirun" ]; then
+        compi_bin=$d
+        break
+    fi
+done
+
+declare -A CC LAUNCH
+CC[omp]=mpicc.openmpi
+CC[mpich]=mpicc.mpich
+CC[compi]=$compi_bin/mpicc
+# Open MPI refuses to run as root without these two; they change nothing else.
+LAUNCH[omp]="env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"
+LAUNCH[omp]+=" mpirun.openmpi -np 2 --bind-to none --mca btl self,vader"
+LAUNCH[mpich]="mpiexec.mpich -n 2 -bind-to none"
+LAUNCH[compi]="$compi_bin/mpirun -np 2"
+
+rm -rf "$build"
+mkdir -p "$build/raw" "$build/plot" "$results"
+# A failed run must not leave the previous run's plot or summary looking current.
+rm -f "$results/p2p.csv" "$results/p2p-median.csv" "$results/p2p.png" "$results/p2p-summary.txt"
+active=()
+skipped=()
+for mpi in $MPIS; do
+    case $mpi in
+    omp | mpich | compi) ;;
+    *) die "unknown implementation '$mpi' in MPIS (omp, mpich, compi)" ;;
+    esac
+    if [ "$mpi" = compi ] && [ -z "$compi_bin" ]; then
+        say "compi: SKIPPED, no mpicc and mpirun in $COMPI_PREFIX/bin or $COMPI_PREFIX" \
+            "(build compi first, or set COMPI_PREFIX)"
+        skipped+=("compi (no mpicc/mpirun under $COMPI_PREFIX)")
+        continue
+    fi
+    mkdir -p "$build/$mpi"
+    ok=1
+    for prog in pingpong bandwidth; do
+        if ! ${CC[$mpi]} -O2 -o "$build/$mpi/$prog" "$here/$prog.c" "$here/bench_common.c" \
+            >>"$build/$mpi/build.log" 2>&1; then
+            ok=0
+        fi
+    done
+    if [ $ok = 0 ]; then
+        [ "$mpi" = compi ] || die "$mpi: build failed, see $build/$mpi/build.log"
+        say "compi: SKIPPED, build failed (see $build/compi/build.log):"
+        tail -5 "$build/compi/build.log" >&2
+        skipped+=("compi (build failed)")
+        continue
+    fi
+    say "$mpi: built with ${CC[$mpi]}"
+    active+=("$mpi")
+done
+[ ${#active[@]} -gt 0 ] || die "nothing to run"
+
+# --- 3. run ---------------------------------------------------------------------------
+# Facts about the machine are taken before the runs, load averages on both sides of them:
+# a high load means other work shared the cores and the numbers are suspect.
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+started=$(date -Is)
+
+# Which PML/BTL Open MPI really uses (it may prefer UCX where a NIC is present).
+omp_pml=""
+if [[ " ${active[*]} " == *" omp "* ]]; then
+    omp_pml=$(${LAUNCH[omp]} --mca pml_base_verbose 10 "$here/bind-rank.sh" \
+        "$build/omp/pingpong" -t 1 -m 1 -i 0.001 2>&1 | grep -o 'selected [a-z0-9]* ' |
+        head -1 || true)
+fi
+
+csv=$results/p2p.csv
+echo "mpi,benchmark,bytes,median_usec,min_usec,mbps,max_mbps,iters,round" >"$csv"
+failures=()
+n=${#active[@]}
+for ((r = 1; r <= ROUNDS; r++)); do
+    for ((k = 0; k < n; k++)); do
+        mpi=${active[$(((k + r - 1) % n))]}
+        for prog in pingpong bandwidth; do
+            raw=$build/raw/$mpi-$prog-r$r
+            say "round $r/$ROUNDS: $mpi $prog"
+            rc=0
+            timeout -k 10 "$RUN_TIMEOUT" ${LAUNCH[$mpi]} "$here/bind-rank.sh" "$build/$mpi/$prog" \
+                -t "$TRIALS" -i "$ITER_SCALE" >"$raw.out" 2>"$raw.err" </dev/null || rc=$?
+            if [ $rc != 0 ]; then
+                say "$mpi $prog round $r FAILED (exit $rc; 124 = timeout), see $raw.err"
+                tail -3 "$raw.err" >&2 || true
+                failures+=("$mpi $prog round $r: exit $rc")
+                continue
+            fi
+            grep "^$prog," "$raw.out" | sed "s/^/$mpi,/; s/\$/,$r/" >>"$csv" ||
+                failures+=("$mpi $prog round $r: no data lines")
+        done
+    done
+done
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# --- 4. results -----------------------------------------------------------------------
+stats=$(/usr/bin/python3 "$here/p2p-summary.py" "$csv" "$results/p2p-median.csv" \
+    "$build/plot")
+
+names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo compi ;; esac; }
+plot_lines() { # $1: benchmark, $2: column
+    local sep="" mpi
+    for mpi in "${active[@]}"; do
+        [ -s "$build/plot/$mpi-$1.dat" ] || continue
+        printf '%s"%s" using 1:%s with linespoints title "%s"' "$sep" \
+            "$build/plot/$mpi-$1.dat" "$2" "$(names "$mpi")"
+        sep=", "
+    done
+}
+pp=$(plot_lines pingpong 2)
+bw=$(plot_lines bandwidth 4)
+if [ -n "$pp" ] && [ -n "$bw" ]; then
+    gnuplot <<EOF
+set terminal pngcairo size 1400,560 font ",10"
+set output "$results/p2p.png"
+set multiplot layout 1,2 title \
+    "point-to-point, 2 ranks on $(hostname), median over $ROUNDS round(s) of $TRIALS trials"
+set logscale xy 2
+set logscale y 10
+set grid
+set key top left
+set xtics ("1 B" 1, "16 B" 16, "256 B" 256, "4 KiB" 4096, "64 KiB" 65536, \
+    "1 MiB" 1048576, "4 MiB" 4194304)
+set xlabel "message size (bytes)"
+set ylabel "one-way latency (usec)"
+set title "ping-pong latency (lower is better)"
+plot $pp
+set ylabel "bandwidth (MB/s, MB = 10^6 B)"
+set title "streaming bandwidth, window of 64 (higher is better)"
+plot $bw
+unset multiplot
+EOF
+else
+    say "no complete data to plot"
+fi
+
+lib_of() { sed -n 's/^# library: //p' "$build/raw/$1-pingpong-r1.out" 2>/dev/null | head -1; }
+{
+    echo "compi point-to-point comparison (bench/run-p2p.sh)"
+    echo
+    echo "Machine"
+    echo "  cpu:      $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
+    echo "  cores:    $(nproc) online ($(lscpu | sed -n 's/^Core(s) per socket: *//p') per" \
+        "socket, $(lscpu | sed -n 's/^Socket(s): *//p') socket(s)," \
+        "$(lscpu | sed -n 's/^Thread(s) per core: *//p') thread(s) per core)"
+    echo "  kernel:   $(uname -srm)"
+    echo "  host:     $(hostname)"
+    echo "  started:  $started"
+    echo "  finished: $(date -Is)"
+    echo "  load avg: $load_before before, $load_after after (1, 5, 15 min)"
+    echo "            the benchmark's own 2 busy ranks add about 2; more means other work"
+    echo "            shared the 2 cores and the numbers are noisier than they should be"
+    echo
+    echo "Command"
+    echo "  $invocation"
+    echo "  with ROUNDS=$ROUNDS TRIALS=$TRIALS ITER_SCALE=$ITER_SCALE RUN_TIMEOUT=$RUN_TIMEOUT" \
+        "MPIS=\"$MPIS\" COMPI_PREFIX=$COMPI_PREFIX"
+    echo
+    echo "Implementations (each run as:" \
+        "LAUNCHER bench/bind-rank.sh PROGRAM -t $TRIALS -i $ITER_SCALE)"
+    for mpi in "${active[@]}"; do
+        echo "  $(names "$mpi"):"
+        echo "    library:  $(lib_of "$mpi")"
+        echo "    compiler: ${CC[$mpi]} -O2"
+        echo "    launcher: ${LAUNCH[$mpi]}"
+        if [ "$mpi" = omp ] && [ -n "$omp_pml" ]; then
+            echo "    pml:      $omp_pml(observed with --mca pml_base_verbose 10)"
+        fi
+    done
+    for s in "${skipped[@]}"; do echo "  skipped: $s"; done
+    echo "  binding:  launchers' binding off; bind-rank.sh pins rank r to core r mod $(nproc)" \
+        "(taskset) for every MPI"
+    echo "  order:    rotated each round (round 1: ${active[*]})"
+    echo
+    echo "Method"
+    echo "  pingpong: one-way latency = round trip / 2, ranks 0 and 1; each run reports the"
+    echo "            median over $TRIALS trials of the per-trial average"
+    echo "  bandwidth: windows of 64 MPI_Isend + one ack (OSU style); median over trials"
+    echo "  below: median over the $ROUNDS rounds of those per-run medians"
+    echo
+    echo "$stats"
+    if [ ${#failures[@]} -gt 0 ]; then
+        echo
+        echo "Failed runs"
+        for f in "${failures[@]}"; do echo "  $f"; done
+    fi
+    echo
+    echo "Files: p2p.csv (every round), p2p-median.csv (over rounds), p2p.png (plot)"
+} >"$results/p2p-summary.txt"
+
+cat "$results/p2p-summary.txt"
+[ ${#failures[@]} = 0 ] || exit 1

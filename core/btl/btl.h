@@ -102,6 +102,10 @@ typedef struct btl_module {
 
     /* after a fence at MPI_Finalize: release everything */
     compi_status_t (*finalize)(void);
+
+    /* optional: when set, progress() has nothing to do while *progress_work is 0, so the
+       PML's polling loop can skip the call (btl/self: fragments queued to oneself) */
+    const size_t *progress_work;
 } btl_module_t;
 
 typedef struct btl_component {

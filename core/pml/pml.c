@@ -147,6 +147,20 @@ compi_status_t pml_init(void)
         compi_log_error("pml: opening the BTLs failed: %s", compi_status_string(st));
         goto err;
     }
+    if (pml_state.nmodules > PML_MAX_MODULES) {
+        compi_log_error("pml: %d transports opened, at most %d are supported",
+                        pml_state.nmodules, PML_MAX_MODULES);
+        st = COMPI_ERR_UNSUPPORTED;
+        goto err;
+    }
+    for (int m = 0; m < pml_state.nmodules; m++) {
+        const btl_module_t *btl = pml_state.modules[m];
+        /* modules older than the progress_work field do not have it */
+        pml_state.progress_work[m] =
+            btl->size >= offsetof(btl_module_t, progress_work) + sizeof(btl->progress_work)
+                ? btl->progress_work
+                : NULL;
+    }
     for (int m = 0; m < pml_state.nmodules; m++) {
         st = pml_state.modules[m]->publish();
         if (st != COMPI_OK) {
@@ -363,7 +377,10 @@ int pml_progress(void)
 {
     int n = 0;
     for (int m = 0; m < pml_state.nmodules; m++) {
-        n += pml_state.modules[m]->progress();
+        const size_t *work = pml_state.progress_work[m];
+        if (work == NULL || *work != 0) {
+            n += pml_state.modules[m]->progress();
+        }
     }
     if (compi_unlikely(pml_state.npending > 0)) {
         n += progress_ctl();

@@ -116,11 +116,14 @@ void pml_match_add_unexp(pml_comm_t *pc, pml_unexp_t *u);
 
 /* ---- pml.c -------------------------------------------------------------------------- */
 
+#define PML_MAX_MODULES 8
+
 typedef struct pml_state {
     pml_peer_t *peers; /* [world_size] */
     int world_size;
     btl_module_t **modules;
     int nmodules;
+    const size_t *progress_work[PML_MAX_MODULES]; /* per module: skip progress() while 0 */
     int npending;     /* sends queued on peers, control messages and frag lists */
     pml_peer_t *pend_peers;
     pml_request_t *frag_head, *frag_tail;

@@ -11,7 +11,6 @@
 #include "params.h"
 #include "pmi.h"
 
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,12 +21,11 @@ rte_proc_info_t rte_proc;
 static int *local_ranks;   /* world ranks on this host, ascending */
 static char *is_local;     /* [world_size] */
 
-static int cpus_available(void)
+/* Cores of this host.  Not our affinity mask: a rank bound to one core (by a launcher
+   or taskset) shares the host with its peers on the other cores, and is not
+   oversubscribed for that. */
+static int cpus_online(void)
 {
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
-        return CPU_COUNT(&set);
-    }
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)n : 1;
 }
@@ -118,9 +116,14 @@ compi_status_t rte_init(void)
         }
     }
 
+    /* our mpirun says what it knows (it sees its own, unbound, CPU set); otherwise
+       compare the ranks on this host with its cores */
     const char *over = getenv("COMPI_OVERSUBSCRIBED");
-    rte_proc.oversubscribed =
-        (over && *over == '1') || rte_proc.local_size > cpus_available();
+    if (over && (*over == '0' || *over == '1')) {
+        rte_proc.oversubscribed = *over == '1';
+    } else {
+        rte_proc.oversubscribed = rte_proc.local_size > cpus_online();
+    }
     rte_proc.oversubscribed = (int)param_register_int(
         "mpi_yield_when_idle", rte_proc.oversubscribed,
         "Yield the CPU while waiting (default: 1 when more ranks than cores on this host)");

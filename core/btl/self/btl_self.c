@@ -35,6 +35,7 @@ static struct {
     self_frag_t **tailp;
     self_frag_t *free;
     int n_free;
+    size_t queued;        /* committed and not yet delivered: the PML polls us only then */
 } self_st;
 
 static btl_endpoint_t self_ep;
@@ -83,6 +84,7 @@ static compi_status_t btl_self_commit(btl_endpoint_t *ep, void *frag, size_t len
     f->next = NULL;
     *self_st.tailp = f;
     self_st.tailp = &f->next;
+    self_st.queued++;
     return COMPI_OK;
 }
 
@@ -107,6 +109,7 @@ static int btl_self_progress(void)
     /* detach what is queued now; recv_cb may queue more behind a fresh list */
     self_st.head = NULL;
     self_st.tailp = &self_st.head;
+    self_st.queued = 0;
     while (f != NULL) {
         self_frag_t *next = f->next;
         self_st.svc->recv_cb(self_st.svc->world_rank, f->u.data, f->len);
@@ -174,6 +177,7 @@ btl_module_t btl_self_module = {
     .reserve = btl_self_reserve,
     .commit = btl_self_commit,
     .progress = btl_self_progress,
+    .progress_work = &self_st.queued,
     .get = btl_self_get,
     .register_mem = NULL,
     .deregister_mem = NULL,

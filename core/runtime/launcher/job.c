@@ -128,8 +128,8 @@ static void child_exec(mpirun_job_t *job, int rank, int pmi_fd, int out_fd, int 
     set_env_int("MPI_LOCALRANKID", rank);
     set_env_int("MPI_LOCALNRANKS", job->n);
     setenv("COMPI_JOBID", job->jobid, 1);
-    if (job->n > cores_available())
-        setenv("COMPI_OVERSUBSCRIBED", "1", 1);
+    /* always set, so a rank bound to one core later still knows the whole picture */
+    setenv("COMPI_OVERSUBSCRIBED", job->n > cores_available() ? "1" : "0", 1);
     if (o->coll_config != NULL)
         setenv("COMPI_COLL_CONFIG", o->coll_config, 1);
     for (int i = 0; i < o->nenv; i++)

@@ -76,14 +76,36 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return compi_init(required, provided);
 }
 
+/*
+ * Wait for `req` patiently: ranks that reach MPI_Finalize early may wait there a long
+ * time (for the others to finish their work), and on an oversubscribed host spinning
+ * would steal the CPU from exactly those ranks.  After a short spin, sleep between polls.
+ */
+static compi_status_t finalize_wait(compi_request_t *req)
+{
+    unsigned idle = 0;
+    while (!req->complete) {
+        if (pml_progress() > 0) {
+            idle = 0;
+        } else if (++idle > 1000) {
+            struct timespec ts = {.tv_sec = 0, .tv_nsec = 50 * 1000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    compi_status_t st = pml_wait(req, NULL);
+    pml_request_free(req);
+    return st;
+}
+
 /* Linear barrier over WORLD through the PML: everyone reports to rank 0, which
-   answers.  Used once, at finalize; it progresses the PML while it waits, unlike a
-   PMI fence. */
+   answers.  Used once, at finalize; it progresses the PML while it waits (so queued
+   sends drain), unlike a PMI fence. */
 static compi_status_t finalize_barrier(void)
 {
     compi_comm_t *w = comm_world();
     compi_datatype_t *byte = dt_from_handle(MPI_BYTE);
     char token = 0;
+    compi_request_t *req;
     compi_status_t st = COMPI_OK;
 
     if (w->size == 1) {
@@ -91,7 +113,10 @@ static compi_status_t finalize_barrier(void)
     }
     if (w->rank == 0) {
         for (int r = 1; r < w->size && st == COMPI_OK; r++) {
-            st = pml_recv(&token, 1, byte, MPI_ANY_SOURCE, COMPI_TAG_FINALIZE, w, NULL);
+            st = pml_irecv(&token, 1, byte, MPI_ANY_SOURCE, COMPI_TAG_FINALIZE, w, &req);
+            if (st == COMPI_OK) {
+                st = finalize_wait(req);
+            }
         }
         for (int r = 1; r < w->size && st == COMPI_OK; r++) {
             st = pml_send(&token, 1, byte, r, COMPI_TAG_FINALIZE, w, PML_SEND_STANDARD);
@@ -99,7 +124,10 @@ static compi_status_t finalize_barrier(void)
     } else {
         st = pml_send(&token, 1, byte, 0, COMPI_TAG_FINALIZE, w, PML_SEND_STANDARD);
         if (st == COMPI_OK) {
-            st = pml_recv(&token, 1, byte, 0, COMPI_TAG_FINALIZE, w, NULL);
+            st = pml_irecv(&token, 1, byte, 0, COMPI_TAG_FINALIZE, w, &req);
+        }
+        if (st == COMPI_OK) {
+            st = finalize_wait(req);
         }
     }
     return st;

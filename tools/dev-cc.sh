@@ -12,6 +12,6 @@ H
 exec gcc -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -fvisibility=hidden -fPIC \
   -include /tmp/compi-devcc/config.h \
   -I"$top/include" -I"$top/core/include" -I"$top/core/runtime" -I"$top/core/mpi" \
-  -I"$top/core/dt" -I"$top/core/comm" -I"$top/core/pml" -I"$top/core/btl" -I"$top/core/coll" \
+  -I"$top/core/dt" -I"$top/core/comm" -I"$top/core/pml" -I"$top/core/btl" -I"$top/core/coll" -I"$top/trampolines" -I"$top/scheme" \
   -DCOMPI_PKGLIBDIR=\"/usr/local/lib/compi\" -DCOMPI_PKGDATADIR=\"/usr/local/share/compi\" \
   -DCOMPI_SRCDIR=\"$top\" -DCOMPI_BUILDDIR=\"$top\" "$@"

@@ -1,0 +1,106 @@
+/*
+ * closure.c -- closure objects and native-algorithm closures.
+ */
+#include "coll.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_names[COLL_NKINDS] = {
+    [COLL_BARRIER] = "barrier",
+    [COLL_BCAST] = "bcast",
+    [COLL_REDUCE] = "reduce",
+    [COLL_ALLREDUCE] = "allreduce",
+    [COLL_GATHER] = "gather",
+    [COLL_GATHERV] = "gatherv",
+    [COLL_SCATTER] = "scatter",
+    [COLL_SCATTERV] = "scatterv",
+    [COLL_ALLGATHER] = "allgather",
+    [COLL_ALLGATHERV] = "allgatherv",
+    [COLL_ALLTOALL] = "alltoall",
+    [COLL_ALLTOALLV] = "alltoallv",
+    [COLL_ALLTOALLW] = "alltoallw",
+    [COLL_REDUCE_SCATTER] = "reduce-scatter",
+    [COLL_REDUCE_SCATTER_BLOCK] = "reduce-scatter-block",
+    [COLL_SCAN] = "scan",
+    [COLL_EXSCAN] = "exscan",
+};
+
+const char *coll_kind_name(coll_kind_t kind)
+{
+    return (unsigned)kind < COLL_NKINDS ? kind_names[kind] : "?";
+}
+
+/* FNV-1a: a stable signature of a closure's description, equal on every rank that
+   built the same thing */
+static uint64_t name_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++) {
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    }
+    return h;
+}
+
+coll_closure_t *coll_closure_new(coll_fn_t fn, void *state, void (*free_state)(void *),
+                                 const char *name)
+{
+    coll_closure_t *c = calloc(1, sizeof(*c));
+    if (c == NULL) {
+        return NULL;
+    }
+    c->fn = fn;
+    c->state = state;
+    c->free_state = free_state;
+    c->refcount = 1;
+    snprintf(c->name, sizeof(c->name), "%s", name);
+    c->signature = name_hash(c->name);
+    return c;
+}
+
+void coll_closure_retain(coll_closure_t *c)
+{
+    c->refcount++;
+}
+
+void coll_closure_release(coll_closure_t *c)
+{
+    if (c == NULL || --c->refcount > 0) {
+        return;
+    }
+    if (c->free_state != NULL) {
+        c->free_state(c->state);
+    }
+    free(c);
+}
+
+coll_closure_t *coll_closure_native(const coll_algo_t *algo, const coll_params_t *params)
+{
+    coll_params_t *p = malloc(sizeof(*p));
+    if (p == NULL) {
+        return NULL;
+    }
+    *p = params != NULL ? *params : (coll_params_t){0};
+
+    char name[96];
+    int n = snprintf(name, sizeof(name), "%s:%s", coll_kind_name(algo->kind), algo->name);
+    if (p->fanout != 0 || p->segsize != 0) {
+        const char *sep = "(";
+        if (p->fanout != 0 && n < (int)sizeof(name)) {
+            n += snprintf(name + n, sizeof(name) - (size_t)n, "%sfanout=%ld", sep, p->fanout);
+            sep = ",";
+        }
+        if (p->segsize != 0 && n < (int)sizeof(name)) {
+            n += snprintf(name + n, sizeof(name) - (size_t)n, "%ssegsize=%ld", sep, p->segsize);
+        }
+        if (n < (int)sizeof(name)) {
+            snprintf(name + n, sizeof(name) - (size_t)n, ")");
+        }
+    }
+    coll_closure_t *c = coll_closure_new(algo->fn, p, free, name);
+    if (c == NULL) {
+        free(p);
+    }
+    return c;
+}

@@ -1,0 +1,172 @@
+/*
+ * coll.h -- collective calls, closures and native algorithms (ARCHITECTURE.md, "The
+ * closure contract").
+ *
+ *   MPI_Bcast(...)  ->  coll_call_t  ->  tramp_run(call)  --hit-->  closure->fn(closure, call)
+ *                                            | miss
+ *                                            v
+ *                                  Scheme creators (scheme/) build a closure description,
+ *                                  coll_closure_from_desc() turns it into a coll_closure_t
+ *
+ * A call is a plain struct describing one collective invocation; a closure is a plain
+ * struct (function pointer, state, name, refcount); a key holds only values MPI
+ * guarantees equal on every rank of the communicator.
+ *
+ * Ownership: calls live on the caller's stack for the duration of one collective.
+ * Closures are refcounted: the trampoline cache holds one reference per entry, wrappers
+ * hold one on what they wrap; coll_closure_release() frees state through free_state.
+ * Native algorithms (coll_algo_t) are const tables, never freed.
+ */
+#ifndef COMPI_COLL_H
+#define COMPI_COLL_H
+
+#include "comm.h"
+#include "compi_status.h"
+#include "dt.h"
+#include "op.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The order is the one of bridge_kind_t (scheme/bridge.h) and `collective-kinds' in
+   scheme/compi.scm. */
+typedef enum coll_kind {
+    COLL_BARRIER,
+    COLL_BCAST,
+    COLL_REDUCE,
+    COLL_ALLREDUCE,
+    COLL_GATHER,
+    COLL_GATHERV,
+    COLL_SCATTER,
+    COLL_SCATTERV,
+    COLL_ALLGATHER,
+    COLL_ALLGATHERV,
+    COLL_ALLTOALL,
+    COLL_ALLTOALLV,
+    COLL_ALLTOALLW,
+    COLL_REDUCE_SCATTER,
+    COLL_REDUCE_SCATTER_BLOCK,
+    COLL_SCAN,
+    COLL_EXSCAN,
+    COLL_NKINDS
+} coll_kind_t;
+
+const char *coll_kind_name(coll_kind_t kind); /* "bcast", "reduce-scatter", ... */
+
+/*
+ * One collective invocation, as the API layer received it (after argument checks).
+ * Fields a kind does not use are 0/NULL.  MPI_IN_PLACE is kept as given in sbuf (or
+ * rbuf for the root of MPI_Scatter(v)), with in_place set, so algorithms can tell.
+ */
+typedef struct coll_call {
+    coll_kind_t kind;
+    compi_comm_t *comm;
+    int root;                    /* bcast, reduce, gather(v), scatter(v); else -1 */
+    int in_place;
+    const void *sbuf;
+    void *rbuf;
+    size_t scount, rcount;
+    compi_datatype_t *sdt, *rdt;
+    const int *scounts, *sdispls; /* v and w variants */
+    const int *rcounts, *rdispls;
+    compi_datatype_t *const *sdts, *const *rdts; /* alltoallw */
+    compi_op_t *op;               /* reductions, scans (sdt == rdt == the datatype) */
+    size_t bytes;                 /* the key's total bytes (see coll_call_bytes) */
+} coll_call_t;
+
+/*
+ * The key: only what every rank of the communicator agrees on.  bytes is, per kind:
+ * bcast/reduce/allreduce/scan/exscan: count * type size; gather/scatter/allgather/
+ * alltoall: the bytes of one rank's block; allgatherv/reduce-scatter: the total of all
+ * blocks; reduce-scatter-block: the block times the size; barrier and the v/w kinds
+ * whose totals only the root knows (gatherv, scatterv, alltoallv, alltoallw): 0.
+ */
+typedef struct coll_key {
+    uint32_t kind;
+    int32_t root;
+    uint64_t bytes;
+    int32_t op;       /* MPI_Op handle for reductions, else 0 */
+    int32_t datatype; /* MPI_Datatype handle for reductions, else 0 */
+} coll_key_t;
+
+typedef struct coll_closure coll_closure_t;
+typedef compi_status_t (*coll_fn_t)(coll_closure_t *self, const coll_call_t *call);
+
+struct coll_closure {
+    coll_fn_t fn;                    /* the one indirect call of a cache hit */
+    void *state;                     /* algorithm parameters, a tree, a wrapped closure */
+    void (*free_state)(void *state); /* NULL: nothing to free */
+    int refcount;
+    int is_scheme;                   /* runs inside Guile (slower; reported as such) */
+    uint64_t signature;              /* hash of the description (determinism check) */
+    char name[96];                   /* "bcast:binomial(segsize=8192)" for logs */
+};
+
+/* a new closure with refcount 1; name is copied (truncated) */
+coll_closure_t *coll_closure_new(coll_fn_t fn, void *state, void (*free_state)(void *),
+                                 const char *name);
+void coll_closure_retain(coll_closure_t *c);
+void coll_closure_release(coll_closure_t *c);
+
+/* ---- native algorithms (core/coll/algo_table.c lists them all) ---------------------- */
+
+/* Parameters a creator may give a native algorithm; 0 means "the algorithm's default". */
+typedef struct coll_params {
+    long fanout;  /* k of k-ary trees, radix of Bruck-like algorithms */
+    long segsize; /* bytes per pipeline segment (chain, pipelined binomial) */
+} coll_params_t;
+
+typedef struct coll_algo {
+    const char *name; /* "binomial": unique within its kind */
+    coll_kind_t kind;
+    /* runs the algorithm; `self->state` points to a coll_params_t */
+    coll_fn_t fn;
+    /* NULL, or: returns 0 when the algorithm cannot serve `call` (e.g. recursive
+       doubling with a non-commutative op), so the caller can pick another */
+    int (*usable)(const coll_call_t *call, const coll_params_t *params);
+    const char *params; /* which coll_params_t fields it reads: "segsize fanout" */
+    const char *help;   /* one line for compi_info */
+} coll_algo_t;
+
+const coll_algo_t *coll_algo_find(coll_kind_t kind, const char *name);
+/* all algorithms, for compi_info; *n_p gets the count */
+const coll_algo_t *const *coll_algo_all(size_t *n_p);
+
+/* A closure running `algo` with `params` (copied); its name lists the non-zero params. */
+coll_closure_t *coll_closure_native(const coll_algo_t *algo, const coll_params_t *params);
+
+/* ---- helpers for algorithms (core/coll/coll_util.c) ------------------------------- */
+
+/* Tags of collective traffic: each kind has its own negative tag so different kinds of
+   collective on one communicator never match each other. */
+static inline int coll_tag(coll_kind_t kind)
+{
+    return COMPI_TAG_COLL_BASE - (int)kind;
+}
+
+/* A temporary buffer for `count` elements of `dt` with the same layout as a user buffer:
+   returns the pointer to pass as `buf` with dt (it accounts for true_lb), and in *mem_p
+   what to free() afterwards. */
+void *coll_tmp_alloc(compi_datatype_t *dt, size_t count, void **mem_p);
+/* copy `count` elements between two buffers of the same datatype layout (or packed
+   through dt_pack/dt_unpack when the datatypes differ but the signatures match) */
+compi_status_t coll_copy(const void *sbuf, size_t scount, compi_datatype_t *sdt, void *rbuf,
+                         size_t rcount, compi_datatype_t *rdt);
+
+/* ---- key -------------------------------------------------------------------------- */
+
+static inline void coll_key_of(const coll_call_t *call, coll_key_t *key)
+{
+    key->kind = (uint32_t)call->kind;
+    key->root = call->root;
+    key->bytes = call->bytes;
+    key->op = 0;
+    key->datatype = 0;
+    if (call->op != NULL) {
+        /* reductions: the op and the datatype are the same on every rank */
+        key->op = call->op->handle;
+        key->datatype = call->rdt->handle; /* reductions: sdt == rdt == the datatype */
+    }
+}
+
+#endif

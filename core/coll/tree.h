@@ -1,0 +1,62 @@
+/*
+ * tree.h -- trees as plain values, and closures that run any tree.
+ *
+ * A tree names, for every rank of a communicator, its parent and its ordered children.
+ * Creators build trees in Scheme (flat, binomial, k-ary, chain, or any shape a user
+ * writes); the bridge converts them to coll_tree_t, coll_tree_validate() checks them
+ * (every rank exactly once, the right root, no cycle) and coll_closure_tree() wraps one
+ * in a native executor for bcast, reduce, allreduce, barrier, gather or scatter.
+ *
+ *   binomial, 8 ranks, root 0:      0
+ *                                 / | \
+ *                                4  2  1
+ *                               / \  \
+ *                              6   5  3
+ *                              |
+ *                              7
+ *
+ * Ownership: a coll_tree_t owns its arrays; coll_closure_tree() takes the tree over
+ * (the closure frees it).
+ */
+#ifndef COMPI_COLL_TREE_H
+#define COMPI_COLL_TREE_H
+
+#include "coll.h"
+
+typedef struct coll_tree {
+    int size;
+    int root;
+    int *parent;    /* [size]; -1 for the root */
+    int *child_off; /* [size + 1]: the children of r are children[child_off[r]..child_off[r+1]) */
+    int *children;  /* [size - 1], each rank's children in the order they are served */
+} coll_tree_t;
+
+/* From parent[] alone; children are ordered as given by order[] (a permutation of the
+   ranks, NULL for ascending rank order). */
+compi_status_t coll_tree_from_parents(int size, int root, const int *parent, const int *order,
+                                      coll_tree_t **tree_p);
+void coll_tree_free(coll_tree_t *t);
+
+/* COMPI_OK, or COMPI_ERR_INVALID_PARAM with the reason in why ("rank 5 appears twice") */
+compi_status_t coll_tree_validate(const coll_tree_t *t, int size, int root, char *why,
+                                  size_t len);
+
+/* Builders (also used by tests and the C fallbacks). */
+coll_tree_t *coll_tree_flat(int size, int root);
+coll_tree_t *coll_tree_binomial(int size, int root);
+coll_tree_t *coll_tree_kary(int size, int root, int k);
+coll_tree_t *coll_tree_chain(int size, int root);
+
+/* depth of the tree (root alone: 0) */
+int coll_tree_depth(const coll_tree_t *t);
+
+/*
+ * A closure that runs `kind` (barrier, bcast, reduce, allreduce, gather, scatter) over
+ * `tree`, pipelined in segments of params->segsize bytes where the kind allows it.
+ * Takes over `tree`.  NULL when the kind has no tree executor (COMPI_ERR_UNSUPPORTED
+ * in *st_p) or memory runs out.
+ */
+coll_closure_t *coll_closure_tree(coll_kind_t kind, coll_tree_t *tree,
+                                  const coll_params_t *params, compi_status_t *st_p);
+
+#endif

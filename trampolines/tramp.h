@@ -1,0 +1,25 @@
+/*
+ * tramp.h -- the trampolines every collective goes through.
+ *
+ * tramp_run() forms the call's key, looks it up in the communicator's closure cache
+ * and calls the closure: on a hit, one hash probe and one indirect call -- no
+ * allocation, no lock, no Guile.  On a miss it asks the Scheme creators (through the
+ * bridge) for a closure, checks it (and, with coll_check_determinism, that every rank
+ * built the same one), caches it and runs it.
+ *
+ * Ownership: the cache hangs off comm->coll, belongs to the trampolines and is freed
+ * with the communicator (comm_set_free_hook).  It holds one reference per cached closure.
+ */
+#ifndef COMPI_TRAMP_H
+#define COMPI_TRAMP_H
+
+#include "coll.h"
+
+/* After bridge_init and the config files: reads the parameters, hooks communicator free. */
+compi_status_t tramp_init(void);
+void tramp_finalize(void);
+
+/* Run one collective.  Errors come back as a status; the API layer raises them. */
+compi_status_t tramp_run(const coll_call_t *call);
+
+#endif

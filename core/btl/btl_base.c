@@ -80,6 +80,12 @@ static int search_dirs(char dirs[][PATH_MAX], int max)
             memcpy(dirs[n], info.dli_fname, l);
             memcpy(dirs[n++] + l, "/compi", sizeof("/compi"));
         }
+        /* a program linked with the library statically, inside the build tree (unit and
+           internal tests): the modules are where the build put them */
+        size_t bl = strlen(COMPI_BUILDDIR);
+        if (n < max && strncmp(info.dli_fname, COMPI_BUILDDIR "/", bl + 1) == 0) {
+            snprintf(dirs[n++], PATH_MAX, "%s/lib/.libs", COMPI_BUILDDIR);
+        }
     }
     if (n < max)
         snprintf(dirs[n++], PATH_MAX, "%s", COMPI_PKGLIBDIR);

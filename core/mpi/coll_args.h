@@ -1,0 +1,220 @@
+/*
+ * coll_args.h -- argument checks shared by the collective API files (core/mpi/coll_api.c
+ * for barrier, bcast and the reductions, core/mpi/coll_move_api.c for gather, scatter,
+ * allgather and alltoall and their v/w variants).  Only those files include this.
+ *
+ * Each check returns MPI_SUCCESS or the value of mpi_err_raise() (the class, when the
+ * error handler returns), so callers chain them: `if (rc == MPI_SUCCESS) rc = ...`.
+ * ca_run() calls the trampoline and raises its status.
+ *
+ * Ownership: nothing here allocates; the datatypes, ops and communicators returned
+ * through the _p arguments are borrowed from their handle tables for the call.
+ */
+#ifndef COMPI_COLL_ARGS_H
+#define COMPI_COLL_ARGS_H
+
+#include "coll.h"
+#include "comm.h"
+#include "dt.h"
+#include "errors.h"
+#include "mpi_state.h"
+#include "op.h"
+#include "tramp.h"
+
+#include <mpi.h>
+#include <stddef.h>
+
+/* Intercommunicators do not exist yet (no MPI_Intercomm_create); when they come, this
+   is the one place that tells them apart. */
+static inline int ca_is_intercomm(const compi_comm_t *c)
+{
+    (void)c;
+    return 0;
+}
+
+static inline int ca_comm(MPI_Comm h, const char *fn, compi_comm_t **c_p)
+{
+    compi_comm_t *c = comm_from_handle(h);
+    if (compi_unlikely(c == NULL)) {
+        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "invalid communicator (handle 0x%x)",
+                             (unsigned)h);
+    }
+    if (compi_unlikely(ca_is_intercomm(c))) {
+        return mpi_err_raise(c, MPI_ERR_COMM, fn,
+                             "%s is an intercommunicator: collectives on intercommunicators "
+                             "are not supported yet",
+                             c->name);
+    }
+    *c_p = c;
+    return MPI_SUCCESS;
+}
+
+static inline int ca_root(compi_comm_t *c, int root, const char *fn)
+{
+    if (compi_unlikely(root < 0 || root >= c->size)) {
+        return mpi_err_raise(c, MPI_ERR_ROOT, fn, "root=%d is not in [0, %d)", root, c->size);
+    }
+    return MPI_SUCCESS;
+}
+
+static inline int ca_count(compi_comm_t *c, int count, const char *what, const char *fn)
+{
+    if (compi_unlikely(count < 0)) {
+        return mpi_err_raise(c, MPI_ERR_COUNT, fn, "%s=%d is negative", what, count);
+    }
+    return MPI_SUCCESS;
+}
+
+static inline int ca_type(compi_comm_t *c, MPI_Datatype h, const char *what, const char *fn,
+                          compi_datatype_t **dt_p)
+{
+    compi_datatype_t *dt = dt_from_handle(h);
+    if (compi_unlikely(dt == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_TYPE, fn, "%s is not a valid datatype (handle 0x%x)", what,
+                             (unsigned)h);
+    }
+    if (compi_unlikely(!dt->committed && !dt->predefined)) {
+        return mpi_err_raise(c, MPI_ERR_TYPE, fn, "%s %s is not committed", what, dt_name(dt));
+    }
+    *dt_p = dt;
+    return MPI_SUCCESS;
+}
+
+/* A buffer that holds `count` elements must not be NULL, except as MPI_BOTTOM with a
+   datatype of absolute addresses (true_lb != 0). */
+static inline int ca_buf(compi_comm_t *c, const void *buf, size_t count, const compi_datatype_t *dt,
+                         const char *what, const char *fn)
+{
+    if (compi_unlikely(buf == NULL && count > 0 && dt->size > 0 && dt->true_lb == 0)) {
+        return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "%s is NULL with %zu elements", what, count);
+    }
+    return MPI_SUCCESS;
+}
+
+/* count, datatype and buffer of one side of a call */
+static inline int ca_side(compi_comm_t *c, const void *buf, int count, MPI_Datatype type,
+                          const char *what, const char *fn, compi_datatype_t **dt_p)
+{
+    int rc = ca_count(c, count, what, fn);
+    if (rc == MPI_SUCCESS) {
+        rc = ca_type(c, type, what, fn, dt_p);
+    }
+    if (rc == MPI_SUCCESS) {
+        rc = ca_buf(c, buf, (size_t)count, *dt_p, what, fn);
+    }
+    return rc;
+}
+
+/* MPI_IN_PLACE where the standard does not allow it; `what` names the argument */
+static inline int ca_no_in_place(compi_comm_t *c, const void *buf, const char *what, const char *fn)
+{
+    if (compi_unlikely(buf == MPI_IN_PLACE)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "MPI_IN_PLACE is not allowed as the %s", what);
+    }
+    return MPI_SUCCESS;
+}
+
+/* The send and receive buffers may not be one buffer: that is what MPI_IN_PLACE is for.
+   Only the cheap case is caught (same start address, data on both sides). */
+static inline int ca_alias(compi_comm_t *c, const void *sbuf, const void *rbuf, size_t sbytes,
+                           size_t rbytes, const char *fn)
+{
+    if (compi_unlikely(sbuf == rbuf && sbuf != NULL && sbytes > 0 && rbytes > 0)) {
+        return mpi_err_raise(c, MPI_ERR_BUFFER, fn,
+                             "the send and receive buffers are the same (%p); "
+                             "use MPI_IN_PLACE",
+                             sbuf);
+    }
+    return MPI_SUCCESS;
+}
+
+/* counts (and, when need_displs, displacements) of a v/w call: present, counts not
+   negative; *total_p gets the sum of the counts */
+static inline int ca_counts(compi_comm_t *c, const int *counts, const int *displs, int need_displs,
+                            const char *what, const char *fn, size_t *total_p)
+{
+    size_t total = 0;
+    if (compi_unlikely(counts == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "the %s counts array is NULL", what);
+    }
+    if (compi_unlikely(displs == NULL && need_displs)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "the %s displacements array is NULL", what);
+    }
+    for (int i = 0; i < c->size; i++) {
+        if (compi_unlikely(counts[i] < 0)) {
+            return mpi_err_raise(c, MPI_ERR_COUNT, fn, "%s count[%d]=%d is negative", what, i,
+                                 counts[i]);
+        }
+        total += (size_t)counts[i];
+    }
+    *total_p = total;
+    return MPI_SUCCESS;
+}
+
+static inline int ca_op(compi_comm_t *c, MPI_Op h, const compi_datatype_t *dt, const char *fn,
+                        compi_op_t **op_p)
+{
+    compi_op_t *op = op_from_handle(h);
+    if (compi_unlikely(op == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_OP, fn, "invalid operation (handle 0x%x)", (unsigned)h);
+    }
+    if (compi_unlikely(h == MPI_REPLACE || h == MPI_NO_OP)) {
+        return mpi_err_raise(c, MPI_ERR_OP, fn, "%s is only for one-sided accumulates", op->name);
+    }
+    if (compi_unlikely(!op_valid_for(op, dt))) {
+        return mpi_err_raise(c, MPI_ERR_OP, fn, "%s is not defined on datatype %s", op->name,
+                             dt_name(dt));
+    }
+    *op_p = op;
+    return MPI_SUCCESS;
+}
+
+/*
+ * What every reduction checks: datatype, op, the send buffer (unless in place) and, when
+ * this rank receives, the receive buffer (never in place) and aliasing.  scount and
+ * rcount are the elements each buffer holds.
+ */
+static inline int ca_reduction(compi_comm_t *c, const void *sbuf, size_t scount, const void *rbuf,
+                               size_t rcount, int receives, MPI_Datatype type, MPI_Op oph,
+                               const char *fn, compi_datatype_t **dt_p, compi_op_t **op_p)
+{
+    int rc = ca_type(c, type, "datatype", fn, dt_p);
+    if (rc == MPI_SUCCESS) {
+        rc = ca_op(c, oph, *dt_p, fn, op_p);
+    }
+    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE) {
+        rc = ca_buf(c, sbuf, scount, *dt_p, "send buffer", fn);
+    }
+    if (rc != MPI_SUCCESS || !receives) {
+        return rc;
+    }
+    rc = ca_no_in_place(c, rbuf, "receive buffer", fn);
+    if (rc == MPI_SUCCESS) {
+        rc = ca_buf(c, rbuf, rcount, *dt_p, "receive buffer", fn);
+    }
+    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE) {
+        rc = ca_alias(c, sbuf, rbuf, scount * (*dt_p)->size, rcount * (*dt_p)->size, fn);
+    }
+    return rc;
+}
+
+/* the trampoline, and its status as an MPI error on the call's communicator */
+static inline int ca_run(const coll_call_t *call, const char *fn)
+{
+    compi_status_t st = tramp_run(call);
+    if (compi_likely(st == COMPI_OK)) {
+        return MPI_SUCCESS;
+    }
+    switch (st) {
+    case COMPI_ERR_TRUNCATE:
+        return mpi_err_raise(call->comm, MPI_ERR_TRUNCATE, fn,
+                             "message truncated: a receive buffer is smaller than the data");
+    case COMPI_ERR_NO_MEMORY:
+        return mpi_err_raise(call->comm, MPI_ERR_NO_MEM, fn, "out of memory");
+    default:
+        return mpi_err_raise(call->comm, mpi_err_class_of(st), fn, "%s (%s)",
+                             compi_status_string(st), coll_kind_name(call->kind));
+    }
+}
+
+#endif

@@ -1,0 +1,495 @@
+/*
+ * coll_move_api.c -- the data-moving collectives: MPI_Gather(v), MPI_Scatter(v),
+ * MPI_Allgather(v), MPI_Alltoall(v/w).  Argument checks (coll_args.h), then the
+ * trampoline, as in coll_api.c.
+ *
+ * Arguments a rank must ignore (the receive side of a gather on a non-root, the send
+ * side of a scatter on a non-root, the send side of an in-place call) are left 0/NULL in
+ * the call whatever the user passed, so an algorithm that reads them by mistake fails
+ * loudly instead of reading garbage.
+ *
+ * The key's bytes (coll.h): gather, scatter, allgather, alltoall: one rank's block, as
+ * this rank knows it (the root's receive or send side, the others' own side: they agree
+ * by the type-signature rule); allgatherv: the total of all blocks; gatherv, scatterv,
+ * alltoallv, alltoallw: 0, since not every rank knows a total.
+ *
+ * MPI_IN_PLACE (MPI-3.1): the root's send buffer of gather(v), the root's receive buffer
+ * of scatter(v) (kept in rbuf, coll.h), and the send buffer on every rank of
+ * allgather(v) and alltoall(v/w).  Anywhere else it is MPI_ERR_ARG.
+ */
+#include "coll_args.h"
+
+#include <stdlib.h>
+
+/* ---- gather and scatter -------------------------------------------------------------- */
+
+/*
+ * The rooted data movers share one shape: the root has a "many" side (p blocks, plain
+ * or v) and a "one" side (its own block, or MPI_IN_PLACE); the others have only the
+ * one side.  For gather(v) "many" is the receive side, for scatter(v) the send side.
+ */
+typedef struct ca_rooted {
+    const void *one_buf; /* sendbuf of a gather, recvbuf of a scatter */
+    int one_count;
+    MPI_Datatype one_type;
+    const void *many_buf;
+    int many_count;         /* plain kinds */
+    const int *many_counts; /* v kinds */
+    const int *many_displs;
+    MPI_Datatype many_type;
+    int root;
+    int v;       /* 1: gatherv/scatterv (many_counts, many_displs) */
+    int scatter; /* 1: scatter(v), the "one" side receives */
+} ca_rooted_t;
+
+static int ca_rooted_check(compi_comm_t *c, const ca_rooted_t *a, const char *fn,
+                           compi_datatype_t **one_dt_p, compi_datatype_t **many_dt_p,
+                           int *in_place_p)
+{
+    const char *one_what = a->scatter ? "receive buffer" : "send buffer";
+    const char *many_what = a->scatter ? "send buffer" : "receive buffer";
+    int rc = ca_root(c, a->root, fn);
+    *one_dt_p = *many_dt_p = NULL;
+    *in_place_p = 0;
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (c->rank != a->root) {
+        rc = ca_no_in_place(c, a->one_buf,
+                            a->scatter ? "receive buffer of a non-root rank"
+                                       : "send buffer of a non-root rank",
+                            fn);
+        if (rc == MPI_SUCCESS) {
+            rc = ca_side(c, a->one_buf, a->one_count, a->one_type, one_what, fn, one_dt_p);
+        }
+        return rc;
+    }
+    size_t many_total = (size_t)a->many_count * (size_t)c->size;
+    if (a->v) {
+        rc = ca_counts(c, a->many_counts, a->many_displs, 1, a->scatter ? "send" : "receive", fn,
+                       &many_total);
+    } else {
+        rc = ca_count(c, a->many_count, a->scatter ? "sendcount" : "recvcount", fn);
+    }
+    if (rc == MPI_SUCCESS) {
+        rc = ca_type(c, a->many_type, many_what, fn, many_dt_p);
+    }
+    if (rc == MPI_SUCCESS) {
+        rc = ca_no_in_place(c, a->many_buf, many_what, fn);
+    }
+    if (rc == MPI_SUCCESS) {
+        rc = ca_buf(c, a->many_buf, many_total, *many_dt_p, many_what, fn);
+    }
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (a->one_buf == MPI_IN_PLACE) {
+        *in_place_p = 1; /* the root's own block stays where it is in the "many" buffer */
+        return MPI_SUCCESS;
+    }
+    rc = ca_side(c, a->one_buf, a->one_count, a->one_type, one_what, fn, one_dt_p);
+    if (rc == MPI_SUCCESS) {
+        rc = ca_alias(c, a->one_buf, a->many_buf, (size_t)a->one_count * (*one_dt_p)->size,
+                      many_total * (*many_dt_p)->size, fn);
+    }
+    return rc;
+}
+
+/* the key's bytes of a plain gather/scatter: one rank's block, as this rank knows it */
+static size_t ca_rooted_bytes(const compi_comm_t *c, const ca_rooted_t *a,
+                              const compi_datatype_t *one_dt, const compi_datatype_t *many_dt)
+{
+    if (c->rank == a->root) {
+        return (size_t)a->many_count * many_dt->size;
+    }
+    return (size_t)a->one_count * one_dt->size;
+}
+
+static int gather_any(coll_kind_t kind, const ca_rooted_t *a, MPI_Comm comm, const char *fn)
+{
+    compi_comm_t *c = NULL;
+    compi_datatype_t *sdt = NULL, *rdt = NULL;
+    int in_place = 0;
+    int rc = ca_comm(comm, fn, &c);
+    if (rc == MPI_SUCCESS) {
+        rc = ca_rooted_check(c, a, fn, &sdt, &rdt, &in_place);
+    }
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    int is_root = c->rank == a->root;
+    coll_call_t call = {.kind = kind,
+                        .comm = c,
+                        .root = a->root,
+                        .in_place = in_place,
+                        .sbuf = a->one_buf,
+                        .scount = in_place ? 0 : (size_t)a->one_count,
+                        .sdt = sdt};
+    if (is_root) {
+        call.rbuf = (void *)a->many_buf;
+        call.rdt = rdt;
+        call.rcount = a->v ? 0 : (size_t)a->many_count;
+        call.rcounts = a->many_counts;
+        call.rdispls = a->many_displs;
+    }
+    call.bytes = kind == COLL_GATHER ? ca_rooted_bytes(c, a, sdt, rdt) : 0;
+    return ca_run(&call, fn);
+}
+
+static int scatter_any(coll_kind_t kind, const ca_rooted_t *a, MPI_Comm comm, const char *fn)
+{
+    compi_comm_t *c = NULL;
+    compi_datatype_t *rdt = NULL, *sdt = NULL;
+    int in_place = 0;
+    int rc = ca_comm(comm, fn, &c);
+    if (rc == MPI_SUCCESS) {
+        rc = ca_rooted_check(c, a, fn, &rdt, &sdt, &in_place);
+    }
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    int is_root = c->rank == a->root;
+    coll_call_t call = {.kind = kind,
+                        .comm = c,
+                        .root = a->root,
+                        .in_place = in_place,
+                        .rbuf = (void *)a->one_buf,
+                        .rcount = in_place ? 0 : (size_t)a->one_count,
+                        .rdt = rdt};
+    if (is_root) {
+        call.sbuf = a->many_buf;
+        call.sdt = sdt;
+        call.scount = a->v ? 0 : (size_t)a->many_count;
+        call.scounts = a->many_counts;
+        call.sdispls = a->many_displs;
+    }
+    call.bytes = kind == COLL_SCATTER ? ca_rooted_bytes(c, a, rdt, sdt) : 0;
+    return ca_run(&call, fn);
+}
+
+#pragma weak MPI_Gather = PMPI_Gather
+int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Gather");
+    ca_rooted_t a = {.one_buf = sendbuf,
+                     .one_count = sendcount,
+                     .one_type = sendtype,
+                     .many_buf = recvbuf,
+                     .many_count = recvcount,
+                     .many_type = recvtype,
+                     .root = root};
+    return gather_any(COLL_GATHER, &a, comm, "MPI_Gather");
+}
+
+#pragma weak MPI_Gatherv = PMPI_Gatherv
+int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Gatherv");
+    ca_rooted_t a = {.one_buf = sendbuf,
+                     .one_count = sendcount,
+                     .one_type = sendtype,
+                     .many_buf = recvbuf,
+                     .many_counts = recvcounts,
+                     .many_displs = displs,
+                     .many_type = recvtype,
+                     .root = root,
+                     .v = 1};
+    return gather_any(COLL_GATHERV, &a, comm, "MPI_Gatherv");
+}
+
+#pragma weak MPI_Scatter = PMPI_Scatter
+int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Scatter");
+    ca_rooted_t a = {.one_buf = recvbuf,
+                     .one_count = recvcount,
+                     .one_type = recvtype,
+                     .many_buf = sendbuf,
+                     .many_count = sendcount,
+                     .many_type = sendtype,
+                     .root = root,
+                     .scatter = 1};
+    return scatter_any(COLL_SCATTER, &a, comm, "MPI_Scatter");
+}
+
+#pragma weak MPI_Scatterv = PMPI_Scatterv
+int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Scatterv");
+    ca_rooted_t a = {.one_buf = recvbuf,
+                     .one_count = recvcount,
+                     .one_type = recvtype,
+                     .many_buf = sendbuf,
+                     .many_counts = sendcounts,
+                     .many_displs = displs,
+                     .many_type = sendtype,
+                     .root = root,
+                     .v = 1,
+                     .scatter = 1};
+    return scatter_any(COLL_SCATTERV, &a, comm, "MPI_Scatterv");
+}
+
+/* ---- allgather and alltoall ------------------------------------------------------------ */
+
+/*
+ * allgather(v) and alltoall(v): every rank has a receive side of p blocks and a send
+ * side (one block for allgather, p blocks for alltoall) or MPI_IN_PLACE.
+ */
+typedef struct ca_all {
+    const void *sbuf;
+    int scount;
+    const int *scounts, *sdispls; /* alltoallv */
+    MPI_Datatype stype;
+    int s_per_peer; /* alltoall: the send buffer holds p blocks of scount, not one */
+    void *rbuf;
+    int rcount;
+    const int *rcounts, *rdispls; /* allgatherv, alltoallv */
+    MPI_Datatype rtype;
+    int sv, rv; /* the send / receive side uses counts and displacements */
+} ca_all_t;
+
+static int all_any(coll_kind_t kind, const ca_all_t *a, MPI_Comm comm, const char *fn)
+{
+    compi_comm_t *c = NULL;
+    compi_datatype_t *sdt = NULL, *rdt = NULL;
+    size_t rtotal = 0, stotal = 0;
+    int in_place = a->sbuf == MPI_IN_PLACE;
+
+    int rc = ca_comm(comm, fn, &c);
+    if (rc == MPI_SUCCESS) {
+        rc = ca_no_in_place(c, a->rbuf, "receive buffer", fn);
+    }
+    if (rc == MPI_SUCCESS && a->rv) {
+        rc = ca_counts(c, a->rcounts, a->rdispls, 1, "receive", fn, &rtotal);
+    } else if (rc == MPI_SUCCESS) {
+        rc = ca_count(c, a->rcount, "recvcount", fn);
+        rtotal = (size_t)a->rcount * (size_t)c->size;
+    }
+    if (rc == MPI_SUCCESS) {
+        rc = ca_type(c, a->rtype, "receive datatype", fn, &rdt);
+    }
+    if (rc == MPI_SUCCESS) {
+        rc = ca_buf(c, a->rbuf, rtotal, rdt, "receive buffer", fn);
+    }
+    if (rc == MPI_SUCCESS && !in_place) {
+        if (a->sv) {
+            rc = ca_counts(c, a->scounts, a->sdispls, 1, "send", fn, &stotal);
+        } else {
+            rc = ca_count(c, a->scount, "sendcount", fn);
+            stotal = (size_t)a->scount * (size_t)(a->s_per_peer ? c->size : 1);
+        }
+        if (rc == MPI_SUCCESS) {
+            rc = ca_type(c, a->stype, "send datatype", fn, &sdt);
+        }
+        if (rc == MPI_SUCCESS) {
+            rc = ca_buf(c, a->sbuf, stotal, sdt, "send buffer", fn);
+        }
+        if (rc == MPI_SUCCESS) {
+            rc = ca_alias(c, a->sbuf, a->rbuf, stotal * sdt->size, rtotal * rdt->size, fn);
+        }
+    }
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    coll_call_t call = {.kind = kind,
+                        .comm = c,
+                        .root = -1,
+                        .in_place = in_place,
+                        .sbuf = a->sbuf,
+                        .rbuf = a->rbuf,
+                        .rcount = a->rv ? 0 : (size_t)a->rcount,
+                        .rdt = rdt,
+                        .rcounts = a->rv ? a->rcounts : NULL,
+                        .rdispls = a->rv ? a->rdispls : NULL};
+    if (!in_place) {
+        call.scount = a->sv ? 0 : (size_t)a->scount;
+        call.sdt = sdt;
+        call.scounts = a->sv ? a->scounts : NULL;
+        call.sdispls = a->sv ? a->sdispls : NULL;
+    }
+    switch (kind) {
+    case COLL_ALLGATHERV:
+        call.bytes = rtotal * rdt->size;
+        break;
+    case COLL_ALLTOALLV:
+        call.bytes = 0;
+        break;
+    default: /* allgather, alltoall: one block */
+        call.bytes = (size_t)a->rcount * rdt->size;
+        break;
+    }
+    return ca_run(&call, fn);
+}
+
+#pragma weak MPI_Allgather = PMPI_Allgather
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Allgather");
+    ca_all_t a = {.sbuf = sendbuf,
+                  .scount = sendcount,
+                  .stype = sendtype,
+                  .rbuf = recvbuf,
+                  .rcount = recvcount,
+                  .rtype = recvtype};
+    return all_any(COLL_ALLGATHER, &a, comm, "MPI_Allgather");
+}
+
+#pragma weak MPI_Allgatherv = PMPI_Allgatherv
+int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Allgatherv");
+    ca_all_t a = {.sbuf = sendbuf,
+                  .scount = sendcount,
+                  .stype = sendtype,
+                  .rbuf = recvbuf,
+                  .rcounts = recvcounts,
+                  .rdispls = displs,
+                  .rtype = recvtype,
+                  .rv = 1};
+    return all_any(COLL_ALLGATHERV, &a, comm, "MPI_Allgatherv");
+}
+
+#pragma weak MPI_Alltoall = PMPI_Alltoall
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Alltoall");
+    ca_all_t a = {.sbuf = sendbuf,
+                  .scount = sendcount,
+                  .stype = sendtype,
+                  .s_per_peer = 1,
+                  .rbuf = recvbuf,
+                  .rcount = recvcount,
+                  .rtype = recvtype};
+    return all_any(COLL_ALLTOALL, &a, comm, "MPI_Alltoall");
+}
+
+#pragma weak MPI_Alltoallv = PMPI_Alltoallv
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Alltoallv");
+    ca_all_t a = {.sbuf = sendbuf,
+                  .scounts = sendcounts,
+                  .sdispls = sdispls,
+                  .stype = sendtype,
+                  .rbuf = recvbuf,
+                  .rcounts = recvcounts,
+                  .rdispls = rdispls,
+                  .rtype = recvtype,
+                  .sv = 1,
+                  .rv = 1};
+    return all_any(COLL_ALLTOALLV, &a, comm, "MPI_Alltoallv");
+}
+
+/* ---- alltoallw ------------------------------------------------------------------------- */
+
+/* datatypes kept on the stack for communicators up to this size, else malloc'd */
+#define CA_W_STACK 64
+
+/*
+ * One side of an alltoallw: counts, byte displacements and a datatype per peer.  The
+ * handles become objects in dts[]; a peer with count 0 may pass any handle (programs
+ * pass MPI_DATATYPE_NULL), and gets MPI_BYTE so algorithms never see NULL.  *bytes_p gets
+ * the bytes of data on this side.
+ */
+static int w_side(compi_comm_t *c, const void *buf, const int *counts, const int *displs,
+                  const MPI_Datatype *types, const char *what, const char *fn,
+                  compi_datatype_t **dts, size_t *bytes_p)
+{
+    size_t total;
+    *bytes_p = 0;
+    int rc = ca_counts(c, counts, displs, 1, what, fn, &total);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (types == NULL) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "the %s datatypes array is NULL", what);
+    }
+    for (int i = 0; i < c->size; i++) {
+        if (counts[i] == 0 && dt_from_handle(types[i]) == NULL) {
+            dts[i] = dt_from_handle(MPI_BYTE);
+            continue;
+        }
+        rc = ca_type(c, types[i], what, fn, &dts[i]);
+        if (rc == MPI_SUCCESS) {
+            rc = ca_buf(c, buf, (size_t)counts[i], dts[i], what, fn);
+        }
+        if (rc != MPI_SUCCESS) {
+            return rc;
+        }
+        *bytes_p += (size_t)counts[i] * dts[i]->size;
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Alltoallw = PMPI_Alltoallw
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Alltoallw";
+    compi_datatype_t *stack[2 * CA_W_STACK];
+    compi_datatype_t **sdts = stack, **rdts = stack + CA_W_STACK;
+    compi_datatype_t **mem = NULL;
+    compi_comm_t *c = NULL;
+    int in_place = sendbuf == MPI_IN_PLACE;
+    size_t sbytes = 0, rbytes = 0;
+    COMPI_CHECK_INIT("MPI_Alltoallw");
+
+    int rc = ca_comm(comm, fn, &c);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (c->size > CA_W_STACK) {
+        mem = malloc(2 * (size_t)c->size * sizeof(*mem));
+        if (mem == NULL) {
+            return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory for %d datatypes",
+                                 2 * c->size);
+        }
+        sdts = mem;
+        rdts = mem + c->size;
+    }
+    rc = ca_no_in_place(c, recvbuf, "receive buffer", fn);
+    if (rc == MPI_SUCCESS) {
+        rc = w_side(c, recvbuf, recvcounts, rdispls, recvtypes, "receive", fn, rdts, &rbytes);
+    }
+    if (rc == MPI_SUCCESS && !in_place) {
+        rc = w_side(c, sendbuf, sendcounts, sdispls, sendtypes, "send", fn, sdts, &sbytes);
+    }
+    if (rc == MPI_SUCCESS && !in_place) {
+        rc = ca_alias(c, sendbuf, recvbuf, sbytes, rbytes, fn);
+    }
+    if (rc != MPI_SUCCESS) {
+        goto out;
+    }
+    coll_call_t call = {.kind = COLL_ALLTOALLW,
+                        .comm = c,
+                        .root = -1,
+                        .in_place = in_place,
+                        .sbuf = sendbuf,
+                        .rbuf = recvbuf,
+                        .rcounts = recvcounts,
+                        .rdispls = rdispls,
+                        .rdts = rdts,
+                        .bytes = 0};
+    if (!in_place) {
+        call.scounts = sendcounts;
+        call.sdispls = sdispls;
+        call.sdts = sdts;
+    }
+    rc = ca_run(&call, fn);
+out:
+    free(mem);
+    return rc;
+}

@@ -1,0 +1,148 @@
+/*
+ * coll_move_util.c -- block accessors, request waiting and the in-place copy shared by
+ * the data-movement algorithms.
+ */
+#include "coll_move_util.h"
+
+#include <stdlib.h>
+
+compi_datatype_t *coll_move_byte(void)
+{
+    return dt_from_handle(MPI_BYTE);
+}
+
+void coll_rblock(const coll_call_t *call, int i, coll_blk_t *b)
+{
+    char *base = call->rbuf;
+    switch (call->kind) {
+    case COLL_GATHERV:
+    case COLL_ALLGATHERV:
+    case COLL_ALLTOALLV:
+        b->buf = base + (ptrdiff_t)call->rdispls[i] * call->rdt->extent;
+        b->count = (size_t)call->rcounts[i];
+        b->dt = call->rdt;
+        break;
+    case COLL_ALLTOALLW:
+        /* alltoallw displacements are in bytes */
+        b->buf = base + call->rdispls[i];
+        b->count = (size_t)call->rcounts[i];
+        b->dt = call->rdts[i];
+        break;
+    default:
+        b->buf = base + (ptrdiff_t)i * (ptrdiff_t)call->rcount * call->rdt->extent;
+        b->count = call->rcount;
+        b->dt = call->rdt;
+        break;
+    }
+}
+
+void coll_sblock(const coll_call_t *call, int i, coll_blk_t *b)
+{
+    char *base = (char *)call->sbuf;
+    switch (call->kind) {
+    case COLL_SCATTERV:
+    case COLL_ALLTOALLV:
+        b->buf = base + (ptrdiff_t)call->sdispls[i] * call->sdt->extent;
+        b->count = (size_t)call->scounts[i];
+        b->dt = call->sdt;
+        break;
+    case COLL_ALLTOALLW:
+        b->buf = base + call->sdispls[i];
+        b->count = (size_t)call->scounts[i];
+        b->dt = call->sdts[i];
+        break;
+    default:
+        b->buf = base + (ptrdiff_t)i * (ptrdiff_t)call->scount * call->sdt->extent;
+        b->count = call->scount;
+        b->dt = call->sdt;
+        break;
+    }
+}
+
+void coll_own_sblock(const coll_call_t *call, coll_blk_t *b)
+{
+    if (call->in_place) {
+        coll_rblock(call, call->comm->rank, b);
+        return;
+    }
+    b->buf = (char *)call->sbuf;
+    b->count = call->scount;
+    b->dt = call->sdt;
+}
+
+void coll_own_rblock(const coll_call_t *call, coll_blk_t *b)
+{
+    if (call->in_place) {
+        b->buf = NULL;
+        b->count = 0;
+        b->dt = coll_move_byte();
+        return;
+    }
+    b->buf = call->rbuf;
+    b->count = call->rcount;
+    b->dt = call->rdt;
+}
+
+compi_status_t coll_move_wait(compi_request_t **reqs, size_t n)
+{
+    compi_status_t st = pml_wait_all(n, reqs);
+    for (size_t i = 0; i < n; i++) {
+        if (reqs[i] != NULL) {
+            pml_request_free(reqs[i]);
+            reqs[i] = NULL;
+        }
+    }
+    return st;
+}
+
+compi_status_t coll_a2a_init(coll_a2a_t *a, const coll_call_t *call)
+{
+    int p = call->comm->size;
+    a->call = call;
+    a->packed = NULL;
+    a->off = NULL;
+    if (!call->in_place) {
+        return COMPI_OK;
+    }
+    a->off = malloc((size_t)(p + 1) * sizeof(*a->off));
+    if (a->off == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    a->off[0] = 0;
+    for (int i = 0; i < p; i++) {
+        coll_blk_t b;
+        coll_rblock(call, i, &b);
+        a->off[i + 1] = a->off[i] + coll_blk_bytes(&b);
+    }
+    a->packed = malloc(a->off[p] > 0 ? a->off[p] : 1);
+    if (a->packed == NULL) {
+        free(a->off);
+        a->off = NULL;
+        return COMPI_ERR_NO_MEMORY;
+    }
+    for (int i = 0; i < p; i++) {
+        coll_blk_t b;
+        coll_rblock(call, i, &b);
+        dt_pack(b.dt, b.buf, b.count, 0, a->packed + a->off[i], a->off[i + 1] - a->off[i]);
+    }
+    return COMPI_OK;
+}
+
+void coll_a2a_sblock(const coll_a2a_t *a, int i, coll_blk_t *b)
+{
+    if (a->packed == NULL) {
+        coll_sblock(a->call, i, b);
+        return;
+    }
+    b->buf = a->packed + a->off[i];
+    b->count = a->off[i + 1] - a->off[i];
+    b->dt = coll_move_byte();
+}
+
+void coll_a2a_fini(coll_a2a_t *a)
+{
+    free(a->packed);
+    free(a->off);
+    a->packed = NULL;
+    a->off = NULL;
+}

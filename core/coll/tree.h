@@ -47,14 +47,28 @@ coll_tree_t *coll_tree_binomial(int size, int root);
 coll_tree_t *coll_tree_kary(int size, int root, int k);
 coll_tree_t *coll_tree_chain(int size, int root);
 
-/* depth of the tree (root alone: 0) */
+/* depth of the tree (root alone: 0); the tree must be valid */
 int coll_tree_depth(const coll_tree_t *t);
+
+/* 1 when every subtree covers a contiguous range of ranks, which is what a reduction
+   with a non-commutative op needs to combine in rank order; 0 otherwise (-1: no memory).
+   The tree must be valid. */
+int coll_tree_is_ordered(const coll_tree_t *t);
+
+/* Can `tree` serve `call`?  The communicator's size, the root of rooted kinds, and an
+   ordered tree for non-commutative reductions.  COMPI_OK, or COMPI_ERR_INVALID_PARAM
+   with the reason in why.  For creators and the bridge, at closure-build time; the
+   executors check the same at run time (and return before sending anything). */
+compi_status_t coll_tree_check_call(const coll_tree_t *tree, const coll_call_t *call, char *why,
+                                    size_t len);
 
 /*
  * A closure that runs `kind` (barrier, bcast, reduce, allreduce, gather, scatter) over
  * `tree`, pipelined in segments of params->segsize bytes where the kind allows it.
- * Takes over `tree`.  NULL when the kind has no tree executor (COMPI_ERR_UNSUPPORTED
- * in *st_p) or memory runs out.
+ * Takes over `tree` (also on failure).  NULL when the kind has no tree executor
+ * (COMPI_ERR_UNSUPPORTED in *st_p), the tree is invalid (COMPI_ERR_INVALID_PARAM) or
+ * memory runs out.  The name is "<kind>:tree(<n> ranks,root <r>,depth <d>,#<hash of the
+ * shape>[,segsize=<s>])", so the closure's signature changes with the tree's shape.
  */
 coll_closure_t *coll_closure_tree(coll_kind_t kind, coll_tree_t *tree,
                                   const coll_params_t *params, compi_status_t *st_p);

@@ -1,0 +1,14 @@
+#!/bin/sh
+# trees.sh -- runs tests/scheme/trees_test.scm, the TAP test of (compi trees), with guile
+# alone (no MPI): builders for sizes 1 to 33, validation errors by message.  Nothing is
+# compiled at run time (GUILE_AUTO_COMPILE=0) and the user's Guile set-up is ignored.
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+unset GUILE_LOAD_PATH GUILE_LOAD_COMPILED_PATH
+GUILE=${GUILE:-guile}
+if ! command -v "$GUILE" >/dev/null 2>&1; then
+    echo "1..0 # SKIP $GUILE not found"
+    exit 0
+fi
+GUILE_AUTO_COMPILE=0 exec timeout 120 "$GUILE" --no-auto-compile -L "$top_srcdir/scheme" \
+    "$top_srcdir/tests/scheme/trees_test.scm"

@@ -47,15 +47,6 @@ static const char *const bridge_kind_names[BRIDGE_KIND_COUNT] = {
     [BRIDGE_KIND_EXSCAN] = "exscan",
 };
 
-/* The procedures of (compi internal) the bridge calls, looked up once by bridge_init. */
-typedef struct bridge_procs {
-    SCM load_config;
-    SCM safe_apply;
-    SCM creator_count;
-    SCM creator_description;
-    SCM run_creators_for;
-} bridge_procs_t;
-
 static const struct {
     const char *name;
     size_t offset;
@@ -64,14 +55,16 @@ static const struct {
     {"safe-apply", offsetof(bridge_procs_t, safe_apply)},
     {"creator-count", offsetof(bridge_procs_t, creator_count)},
     {"creator-description", offsetof(bridge_procs_t, creator_description)},
-    {"run-creators-for", offsetof(bridge_procs_t, run_creators_for)},
+    {"build-closure-for", offsetof(bridge_procs_t, build_closure_for)},
+    {"run-scheme-closure", offsetof(bridge_procs_t, run_scheme_closure)},
 };
+
+bridge_procs_t bridge_procs;
 
 static struct {
     int initialized;
     char srcdir[PATH_MAX];
     char godir[PATH_MAX];
-    bridge_procs_t procs;
 } bridge;
 
 /* ---- small helpers ---------------------------------------------------------------- */
@@ -180,7 +173,7 @@ static SCM bridge__invoke_handler(void *data, SCM key, SCM args)
  * Calls one of the (compi internal) procedures, which answer (#t . value) or
  * (#f . "message"), with a catch-all around it.
  */
-static compi_status_t bridge__invoke(SCM proc, SCM args, SCM *value_p, char *errbuf, size_t len)
+compi_status_t bridge_invoke(SCM proc, SCM args, SCM *value_p, char *errbuf, size_t len)
 {
     bridge_invoke_t d = {.proc = proc, .args = args};
     SCM r =
@@ -206,13 +199,13 @@ compi_status_t bridge_call(SCM proc, SCM args, SCM *result_p, char *errbuf, size
         bridge__msg(errbuf, len, "the Guile bridge is not initialized");
         return COMPI_ERR_INTERNAL;
     }
-    return bridge__invoke(bridge.procs.safe_apply, scm_list_2(proc, args), result_p, errbuf, len);
+    return bridge_invoke(bridge_procs.safe_apply, scm_list_2(proc, args), result_p, errbuf, len);
 }
 
 /* Runs fn(arg) in Guile mode.  Every argument struct given here starts with its status,
  * which fn sets; NULL from scm_with_guile means that something got past every catch. */
-static compi_status_t bridge__with_guile(void *(*fn)(void *), compi_status_t *st_p, char *errbuf,
-                                         size_t len)
+compi_status_t bridge_with_guile(void *(*fn)(void *), compi_status_t *st_p, char *errbuf,
+                                 size_t len)
 {
     if (scm_with_guile(fn, st_p) == NULL) {
         bridge__msg(errbuf, len, "internal error: a Scheme exception escaped the bridge");
@@ -308,16 +301,20 @@ static SCM bridge__init_body(void *unused)
     SCM compi = scm_c_resolve_module("compi");
     bridge__check_kinds(compi);
     bridge_prims_register(compi);
+    bridge_call_init(compi);
     for (size_t i = 0; i < COMPI_ARRAY_SIZE(bridge_proc_table); i++) {
         SCM var = scm_module_variable(internal, scm_from_utf8_symbol(bridge_proc_table[i].name));
         if (scm_is_false(var)) {
             scm_misc_error("bridge_init", "(compi internal) does not export ~A",
                            scm_list_1(scm_from_utf8_string(bridge_proc_table[i].name)));
         }
-        SCM *slot = (SCM *)((char *)&bridge.procs + bridge_proc_table[i].offset);
+        SCM *slot = (SCM *)((char *)&bridge_procs + bridge_proc_table[i].offset);
         /* kept in C static memory: protected from the collector for good */
         *slot = scm_gc_protect_object(scm_variable_ref(var));
     }
+    /* what a user gets with no config: installed before any config file is loaded */
+    SCM defaults = bridge__interface("(compi defaults)");
+    scm_call_0(scm_variable_ref(scm_c_module_lookup(defaults, "install-default-creators!")));
     return SCM_BOOL_T;
 }
 
@@ -381,7 +378,7 @@ compi_status_t bridge_init(char *errbuf, size_t len)
         return COMPI_OK;
     }
     bridge__choose_dirs();
-    compi_status_t st = bridge__with_guile(bridge__init_in_guile, &a.st, errbuf, len);
+    compi_status_t st = bridge_with_guile(bridge__init_in_guile, &a.st, errbuf, len);
     if (st == COMPI_OK) {
         bridge.initialized = 1;
     }
@@ -400,8 +397,8 @@ typedef struct bridge_load_args {
 static void *bridge__load_in_guile(void *p)
 {
     bridge_load_args_t *a = p;
-    a->st = bridge__invoke(bridge.procs.load_config, scm_list_1(scm_from_utf8_string(a->path)),
-                           NULL, a->errbuf, a->len);
+    a->st = bridge_invoke(bridge_procs.load_config, scm_list_1(scm_from_utf8_string(a->path)), NULL,
+                          a->errbuf, a->len);
     return a;
 }
 
@@ -417,7 +414,7 @@ compi_status_t bridge_load_config(const char *path, char *errbuf, size_t len)
         bridge__msg(errbuf, len, "config error: empty file name");
         return COMPI_ERR_CONFIG;
     }
-    return bridge__with_guile(bridge__load_in_guile, &a.st, errbuf, len);
+    return bridge_with_guile(bridge__load_in_guile, &a.st, errbuf, len);
 }
 
 compi_status_t bridge_load_config_list(const char *list, char *errbuf, size_t len)
@@ -478,7 +475,7 @@ static void *bridge__count_in_guile(void *p)
     SCM v;
     SCM kind = scm_from_utf8_symbol(bridge_kind_names[a->kind]);
 
-    a->st = bridge__invoke(bridge.procs.creator_count, scm_list_1(kind), &v, a->errbuf, a->len);
+    a->st = bridge_invoke(bridge_procs.creator_count, scm_list_1(kind), &v, a->errbuf, a->len);
     if (a->st == COMPI_OK) {
         a->count = scm_is_unsigned_integer(v, 0, SIZE_MAX) ? scm_to_size_t(v) : 0;
     }
@@ -494,7 +491,7 @@ compi_status_t bridge_creator_count(bridge_kind_t kind, size_t *count_p)
     if (!bridge.initialized || (unsigned)kind >= BRIDGE_KIND_COUNT) {
         return COMPI_ERR_INVALID_PARAM;
     }
-    compi_status_t st = bridge__with_guile(bridge__count_in_guile, &a.st, errbuf, sizeof(errbuf));
+    compi_status_t st = bridge_with_guile(bridge__count_in_guile, &a.st, errbuf, sizeof(errbuf));
     if (st == COMPI_OK) {
         *count_p = a.count;
     }
@@ -507,8 +504,8 @@ static void *bridge__describe_in_guile(void *p)
     SCM v;
     SCM kind = scm_from_utf8_symbol(bridge_kind_names[a->kind]);
 
-    a->st = bridge__invoke(bridge.procs.creator_description,
-                           scm_list_2(kind, scm_from_size_t(a->index)), &v, a->buf, a->buflen);
+    a->st = bridge_invoke(bridge_procs.creator_description,
+                          scm_list_2(kind, scm_from_size_t(a->index)), &v, a->buf, a->buflen);
     if (a->st == COMPI_OK) {
         bridge_scm_to_buf(v, a->buf, a->buflen);
     }
@@ -528,54 +525,5 @@ compi_status_t bridge_creator_describe(bridge_kind_t kind, size_t i, char *buf, 
     if (i >= count) {
         return COMPI_ERR_NOT_FOUND;
     }
-    return bridge__with_guile(bridge__describe_in_guile, &a.st, buf, len);
-}
-
-typedef struct bridge_run_args {
-    compi_status_t st;
-    const bridge_call_desc_t *desc;
-    char *result;
-    size_t rlen;
-    char *errbuf;
-    size_t len;
-} bridge_run_args_t;
-
-static SCM bridge__symbol_or_false(const char *name)
-{
-    return name ? scm_from_utf8_symbol(name) : SCM_BOOL_F;
-}
-
-static void *bridge__run_in_guile(void *p)
-{
-    bridge_run_args_t *a = p;
-    const bridge_call_desc_t *d = a->desc;
-    SCM v;
-    SCM args = scm_list_n(scm_from_utf8_symbol(bridge_kind_names[d->kind]), scm_from_int(d->size),
-                          scm_from_int(d->rank), d->root >= 0 ? scm_from_int(d->root) : SCM_BOOL_F,
-                          scm_from_size_t(d->bytes), bridge__symbol_or_false(d->datatype),
-                          bridge__symbol_or_false(d->op), scm_from_bool(d->commutative),
-                          d->comm ? scm_from_utf8_string(d->comm) : SCM_BOOL_F, SCM_UNDEFINED);
-
-    a->st = bridge__invoke(bridge.procs.run_creators_for, args, &v, a->errbuf, a->len);
-    if (a->st == COMPI_OK) {
-        bridge_scm_to_buf(v, a->result, a->rlen);
-    }
-    return a;
-}
-
-compi_status_t bridge_run_creators(const bridge_call_desc_t *desc, char *result, size_t rlen,
-                                   char *errbuf, size_t len)
-{
-    bridge_run_args_t a = {.st = COMPI_ERR_INTERNAL,
-                           .desc = desc,
-                           .result = result,
-                           .rlen = rlen,
-                           .errbuf = errbuf,
-                           .len = len};
-
-    if (!bridge.initialized || !desc || (unsigned)desc->kind >= BRIDGE_KIND_COUNT) {
-        bridge__msg(errbuf, len, "bridge_run_creators: bridge not initialized or bad kind");
-        return COMPI_ERR_INVALID_PARAM;
-    }
-    return bridge__with_guile(bridge__run_in_guile, &a.st, errbuf, len);
+    return bridge_with_guile(bridge__describe_in_guile, &a.st, buf, len);
 }

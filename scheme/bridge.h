@@ -55,7 +55,8 @@ bridge_kind_t bridge_kind_from_name(const char *name);
  * Starts Guile on the calling thread (the first call only; later calls return COMPI_OK),
  * turns auto-compilation off, points the load path at the build tree when this code runs
  * from it (else at the install prefix; COMPI_SCHEME_DIR overrides both), loads the
- * compiled modules (compi) and (compi internal) and registers the C primitives.
+ * compiled modules (compi) and (compi internal), registers the C primitives and installs
+ * the default creators of (compi defaults) (one per kind, before any config file).
  */
 compi_status_t bridge_init(char *errbuf, size_t len);
 int bridge_is_initialized(void);
@@ -77,27 +78,27 @@ compi_status_t bridge_creator_count(bridge_kind_t kind, size_t *count_p);
  * (for compi_info and coll_verbose). */
 compi_status_t bridge_creator_describe(bridge_kind_t kind, size_t i, char *buf, size_t len);
 
-/* A collective call described in C, for bridge_run_creators.  Provisional: the
- * trampolines' call struct will replace it. */
-typedef struct bridge_call_desc {
-    bridge_kind_t kind;
-    int size;             /* communicator size */
-    int rank;             /* calling rank */
-    int root;             /* -1 when the kind has none */
-    size_t bytes;         /* total bytes of the call */
-    const char *datatype; /* name, or NULL */
-    const char *op;       /* name, or NULL */
-    int commutative;
-    const char *comm; /* communicator name */
-} bridge_call_desc_t;
+struct coll_call;
+struct coll_closure;
 
 /*
- * Runs the creator chain of desc->kind (the trampoline's miss path, before closures
- * exist): the value the chain returns is written into `result' as Scheme prints it
- * ("#f" when no creator answered).  A creator that raises gives COMPI_ERR_CONFIG and
- * "in creator NAME (KIND, installed at FILE:L:C): what went wrong".
+ * The trampoline's miss path: runs the creator chain of call->kind on a call object
+ * answering from `call' and turns the closure description it returns into a closure in
+ * *closure_p (refcount 1, the caller's).  Native algorithms, trees and wrappers become
+ * native closures; a Scheme procedure becomes a Scheme closure (is_scheme = 1) that
+ * enters Guile on every call.  Any failure -- a Scheme error in a creator, an answer that
+ * is not a closure or is for another kind, an unknown or unusable algorithm, an invalid
+ * tree -- gives COMPI_ERR_CONFIG and one line naming the creator, where it was installed
+ * and the call:
+ *   "creator NAME (KIND, installed at FILE:L:C) returned X, which is not a closure
+ *    (call: bcast root=0 bytes=8 comm=MPI_COMM_WORLD size=4)"
+ * Only reads call->comm's size, rank and name: creators never communicate.
  */
-compi_status_t bridge_run_creators(const bridge_call_desc_t *desc, char *result, size_t rlen,
-                                   char *errbuf, size_t len);
+compi_status_t bridge_build_closure(const struct coll_call *call, struct coll_closure **closure_p,
+                                    char *errbuf, size_t len);
+
+/* Who answered the last successful bridge_build_closure, for coll_verbose:
+   "creator NAME (KIND, installed at FILE:L:C) returned DESCRIPTION". */
+const char *bridge_last_origin(void);
 
 #endif

@@ -27,8 +27,67 @@
  */
 compi_status_t bridge_call(SCM proc, SCM args, SCM *result_p, char *errbuf, size_t len);
 
-/* Defines and exports the primitives of bridge_prims.c in `module'. */
+/* One C primitive as Scheme sees it; each file of primitives gives a table. */
+typedef struct bridge_prim {
+    const char *name;
+    int req, opt, rest;
+    scm_t_subr fn;
+} bridge_prim_t;
+
+/* Defines and exports in `module' the primitives of bridge_prims.c and bridge_call.c. */
 void bridge_prims_register(SCM module);
+extern const bridge_prim_t bridge_call_prims[]; /* bridge_call.c */
+extern const size_t bridge_call_nprims;
+
+/*
+ * Calls one of the (compi internal) procedures that answer (#t . value) or
+ * (#f . "message"), with a catch-all around it: COMPI_OK and the value, or
+ * COMPI_ERR_CONFIG and the message in errbuf.
+ */
+compi_status_t bridge_invoke(SCM proc, SCM args, SCM *value_p, char *errbuf, size_t len);
+
+/* Runs fn(arg) in Guile mode; `arg' starts with its compi_status_t, which fn sets. */
+compi_status_t bridge_with_guile(void *(*fn)(void *), compi_status_t *st_p, char *errbuf,
+                                 size_t len);
+
+/* The procedures of (compi internal) the bridge calls, looked up once by bridge_init and
+   protected for good. */
+typedef struct bridge_procs {
+    SCM load_config;
+    SCM safe_apply;
+    SCM creator_count;
+    SCM creator_description;
+    SCM build_closure_for;
+    SCM run_scheme_closure;
+} bridge_procs_t;
+extern bridge_procs_t bridge_procs;
+
+/* ---- the call object (bridge_call.c) ------------------------------------------------ */
+
+struct coll_call;
+struct compi_request;
+
+/* Looks up the record types of (compi) that C builds (call, buffer, request); called by
+   bridge_init once the module is loaded.  Raises on failure (inside the init catch). */
+void bridge_call_init(SCM compi_module);
+
+/* A call record of (compi) for `call'.  live: the Scheme closure runs on it now, so the
+   buffer primitives may use its buffers (bridge_run_begin/end bracket that). */
+SCM bridge_call_record(const struct coll_call *call, int live);
+
+/* One run of a Scheme closure: the requests it posted, so that none outlives the run. */
+typedef struct bridge_run {
+    const struct coll_call *call;
+    unsigned long serial; /* requests of another run are refused */
+    struct compi_request **reqs;
+    size_t n, cap;
+    struct bridge_run *prev;
+} bridge_run_t;
+
+void bridge_run_begin(bridge_run_t *run, const struct coll_call *call);
+/* Waits for and frees the requests the closure left behind (their number in
+ *left_p), marks `record' dead; COMPI_OK or the first transport error. */
+compi_status_t bridge_run_end(bridge_run_t *run, SCM record, size_t *left_p);
 
 /* Copies a Scheme string (or anything, written as Scheme writes it) into buf. */
 void bridge_scm_to_buf(SCM obj, char *buf, size_t len);

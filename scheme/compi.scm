@@ -1,16 +1,26 @@
-;;; (compi) -- the Scheme API that collective configuration files are written against.
+;;; (compi) -- the Scheme API that collective configuration files are written against
+;;; (docs/scheme-api.md).
 ;;;
 ;;; A configuration installs *creators* per collective kind.  A creator is
-;;; (lambda (call next) ...): it returns a closure for CALL, or (next call) to let the
-;;; creators installed before it answer.  Creators of one kind are tried latest-installed
-;;; first.  The table lives here, in Scheme; the C bridge (scheme/bridge.c) reads it only
-;;; through the procedures of (compi internal), never by poking at the vector.
+;;; (lambda (call next) ...): it returns a closure description for CALL, or (next call) to
+;;; let the creators installed before it answer.  Creators of one kind are tried
+;;; latest-installed first.  A closure description is one of
+;;;
+;;;   (native KIND ALGO #:fanout K #:segsize N)   a native algorithm, run in C
+;;;   (tree-closure KIND TREE #:segsize N)        a tree of (compi trees), run in C
+;;;   (profiling DESC), (tracing DESC)            native wrappers around DESC
+;;;   a procedure of one argument                 a Scheme closure: runs the collective
+;;;                                               itself, in Guile, on each call
+;;;
+;;; The creator table lives here, in Scheme; the C bridge reads it only through the
+;;; procedures of (compi internal), never by poking at the vector.
 ;;;
 ;;; This module must stay cheap to load: it is loaded by MPI_Init.  It uses nothing but
 ;;; (guile), so no (ice-9 ...) module is pulled in at start-up.
 ;;;
 ;;; When loaded by the library, the bridge also defines and exports the C primitives of
-;;; scheme/bridge_prims.c here (compi-version, compi-log).
+;;; scheme/bridge_prims.c and scheme/bridge_buffers.c here (compi-version, compi-log,
+;;; native-algorithms, call-send-buffer, buffer-isend, ...).
 
 (define-module (compi)
   #:export (collective-kinds
@@ -23,6 +33,7 @@
             creator-entry-origin
             run-creators
             current-config-origin
+            ;; calls
             make-call
             call?
             call-kind
@@ -33,10 +44,32 @@
             call-datatype
             call-op
             call-commutative?
-            call-comm))
+            call-comm
+            call->string
+            buffer?
+            buffer-count
+            request?
+            ;; closure descriptions
+            native
+            native?
+            tree-closure
+            tree-closure?
+            profiling
+            tracing
+            wrapper?
+            scheme-closure?
+            closure-description?
+            description-kind
+            description->string
+            ;; shipped wrapper creators
+            profiling-creator
+            tracing-creator
+            install-profiling!
+            install-tracing!))
 
-;; The order is the C enum bridge_kind_t in scheme/bridge.h; the bridge checks at start-up
-;; that both lists agree, so add a kind in both places.
+;; The order is the C enum bridge_kind_t in scheme/bridge.h (and coll_kind_t in
+;; core/coll/coll.h); the bridge checks at start-up that the lists agree, so add a kind
+;; in every place.
 (define collective-kinds
   '(barrier bcast reduce allreduce gather gatherv scatter scatterv allgather allgatherv
     alltoall alltoallv alltoallw reduce-scatter reduce-scatter-block scan exscan))
@@ -67,6 +100,8 @@
 ;; can name the line that installed it.
 (define current-config-origin (make-parameter #f))
 
+;;; ---- creators -------------------------------------------------------------------------
+
 ;; One installed creator: the procedure, a name for messages and compi_info, and where it
 ;; was installed.
 ;; (Records through the core procedural API: (srfi srfi-9) would be one more module to
@@ -91,12 +126,12 @@
                    (if (> opt 0) (simple-format #f " (+ ~A optional)" opt) "")
                    (if (= (+ req opt) 1) "" "s"))))
 
-;; A creator receives (call next): it must accept two arguments.
-(define (accepts-two-arguments? proc)
+;; Does PROC accept N arguments?  (Unknown arity: let the call tell.)
+(define (accepts? proc n)
   (let ((arity (procedure-minimum-arity proc)))
-    (or (not arity)                     ; unknown arity: let the call tell
+    (or (not arity)
         (let ((req (car arity)) (opt (cadr arity)) (rest? (caddr arity)))
-          (and (<= req 2) (or rest? (>= (+ req opt) 2)))))))
+          (and (<= req n) (or rest? (>= (+ req opt) n)))))))
 
 (define (install-creator! kind creator)
   (let ((i (kind-index 'install-creator! kind)))
@@ -104,7 +139,7 @@
       (scm-error 'wrong-type-arg 'install-creator!
                  "creator for ~A must be a procedure (lambda (call next) ...), got: ~S"
                  (list kind creator) (list creator)))
-    (unless (accepts-two-arguments? creator)
+    (unless (accepts? creator 2)
       (scm-error 'wrong-type-arg 'install-creator!
                  "creator for ~A must accept 2 arguments (call next), got ~A"
                  (list kind (arity-text creator)) (list creator)))
@@ -122,23 +157,83 @@
 ;; The creator running now, as (kind . entry), so that an error can name it.
 (define current-creator (make-parameter #f))
 
-;; Asks the creators of CALL's kind for a closure, latest first; each receives `next',
-;; which asks the ones installed before it.  #f when none answers.
-(define (run-creators call)
-  (let loop ((entries (installed-creators (call-kind call))) (call call))
-    (if (null? entries)
-        #f
-        (parameterize ((current-creator (cons (call-kind call) (car entries))))
-          ((creator-entry-procedure (car entries))
-           call
-           (lambda (c) (loop (cdr entries) c)))))))
+;; "creator NAME (KIND, installed at FILE:L:C)"
+(define (creator-text kind entry)
+  (string-append "creator " (symbol->string (creator-entry-name entry))
+                 " (" (symbol->string kind)
+                 (let ((origin (creator-entry-origin entry)))
+                   (if origin (string-append ", installed at " origin) ""))
+                 ")"))
 
-;; A collective call as creators see it.  Provisional: the trampolines will build these
-;; from their C call struct; only values equal on every rank belong in a key, but the
-;; call also carries the calling rank so creators can build per-rank views of a tree.
+;; What the chain raises for a bad answer: the message is complete (it names the
+;; creator), so the bridge reports it as it is.
+(define <creator-error> (make-record-type 'creator-error '(message)))
+(define make-creator-error (record-constructor <creator-error>))
+(define creator-error? (record-predicate <creator-error>))
+(define creator-error-message (record-accessor <creator-error> 'message))
+
+;; Asks the creators of CALL's kind for a closure description, latest first; each
+;; receives `next', which asks the ones installed before it.  Each answer is checked
+;; where it is given, so a bad one names the creator that gave it: it must be a closure
+;; description for CALL's kind.  A Scheme procedure becomes a scheme-closure record, and
+;; every description remembers the creator that built it (for later error messages).
+;; Calling `next' past the last creator is an error of the creator that did it.
+(define (run-creators call)
+  (let ((kind (call-kind call)))
+    (let loop ((entries (installed-creators kind)) (call call))
+      (if (null? entries)
+          (scm-error 'misc-error #f
+                     "every creator of ~A passed the call on with (next call); the last one \
+must answer"
+                     (list kind) #f)
+          (let* ((entry (car entries))
+                 (answer (parameterize ((current-creator (cons kind entry)))
+                           ((creator-entry-procedure entry)
+                            call
+                            (lambda (c) (loop (cdr entries) c)))))
+                 (desc (if (and (procedure? answer) (accepts? answer 1))
+                           (make-scheme-closure answer #f)
+                           answer)))
+            (unless (closure-description? desc)
+              (raise-exception
+               (make-creator-error
+                (simple-format #f "~A returned ~A, which is not a closure"
+                               (creator-text kind entry) (value-text answer)))))
+            (unless (eq? (description-kind desc kind) kind)
+              (raise-exception
+               (make-creator-error
+                (simple-format #f "~A returned ~A, a closure for ~A, not for ~A"
+                               (creator-text kind entry) (description->string desc)
+                               (description-kind desc kind) kind))))
+            (stamp! desc (creator-text kind entry))
+            desc)))))
+
+;; A value as an error message shows it: short, on one line.
+(define (value-text x)
+  (let ((s (if (procedure? x)
+               (string-append (arity-text x))
+               (simple-format #f "~S" x))))
+    (if (> (string-length s) 200)
+        (string-append (substring s 0 200) "...")
+        s)))
+
+;;; ---- calls ----------------------------------------------------------------------------
+
+;; A collective call as creators and Scheme closures see it.  The bridge fills one from
+;; the C call struct (one record per cache miss, or per call of a Scheme closure).  Only
+;; values equal on every rank belong in a key (kind, root, bytes, and the datatype and op
+;; of reductions); the call also carries the calling rank so creators can build per-rank
+;; views of a tree.  `handle' is the C call while a Scheme closure runs (the buffer
+;; primitives read it), #f otherwise; `keep' holds the temporary buffers of requests in
+;; flight, so the collector cannot take them while the transport still writes there.
 (define <call>
-  (make-record-type 'call '(kind size rank root bytes datatype op commutative? comm)))
-(define make-call (record-constructor <call>))
+  (make-record-type 'call
+                    '(kind size rank root bytes datatype op commutative? comm handle keep)
+                    (lambda (call port)
+                      (display "#<call " port)
+                      (display (call->string call) port)
+                      (display ">" port))))
+(define %make-call-record (record-constructor <call>))
 (define call? (record-predicate <call>))
 (define call-kind (record-accessor <call> 'kind))
 (define call-size (record-accessor <call> 'size))
@@ -149,3 +244,174 @@
 (define call-op (record-accessor <call> 'op))
 (define call-commutative? (record-accessor <call> 'commutative?))
 (define call-comm (record-accessor <call> 'comm))
+
+;; A call made in Scheme, for trying creators without MPI (tests, the REPL): it has no
+;; buffers, so Scheme closures cannot run on it.
+(define (make-call kind size rank root bytes datatype op commutative? comm)
+  (kind-index 'make-call kind)
+  (%make-call-record kind size rank root bytes datatype op commutative? comm #f '()))
+
+;; "bcast root=0 bytes=8 comm=MPI_COMM_WORLD", as error messages show a call
+(define (call->string call)
+  (string-append
+   (symbol->string (call-kind call))
+   (if (call-root call) (simple-format #f " root=~A" (call-root call)) "")
+   (simple-format #f " bytes=~A" (call-bytes call))
+   (if (call-op call)
+       (simple-format #f " op=~A datatype=~A" (call-op call) (call-datatype call))
+       "")
+   (simple-format #f " comm=~A size=~A" (call-comm call) (call-size call))))
+
+;; Buffers and requests of Scheme closures (docs/scheme-api.md, "Scheme closures"): the
+;; C primitives of scheme/bridge_call.c make and read them.  A buffer is an address, the
+;; datatype of its elements, how many elements it holds, whether it may be written, and
+;; the bytevector behind it for buffers made by make-buffer (#f for the call's own).  A
+;; request is the number of the Scheme closure's run and a slot in that run's table.
+(define <buffer>
+  (make-record-type 'buffer '(address datatype count writable? storage)
+                    (lambda (b port)
+                      (simple-format port "#<buffer ~A elements~A>"
+                                     (buffer-count b)
+                                     (if ((record-accessor <buffer> 'writable?) b)
+                                         "" ", read-only")))))
+(define %make-buffer-record (record-constructor <buffer>))
+(define buffer? (record-predicate <buffer>))
+(define buffer-count (record-accessor <buffer> 'count))
+
+(define <request>
+  (make-record-type 'request '(run slot)
+                    (lambda (r port) (display "#<request>" port))))
+(define %make-request-record (record-constructor <request>))
+(define request? (record-predicate <request>))
+
+;;; ---- closure descriptions -------------------------------------------------------------
+
+;; Every description has a mutable `origin': the text naming the creator that returned
+;; it first ("creator NAME (KIND, installed at FILE:L:C)"), stamped by run-creators.
+(define (stamp! desc text)
+  (let ((get (description-origin-accessor desc)) (set (description-origin-modifier desc)))
+    (unless (get desc)
+      (set desc text))))
+
+(define (print-description desc port)
+  (display (description->string desc) port))
+
+(define <native>
+  (make-record-type 'native '(kind algorithm fanout segsize origin) print-description))
+(define make-native (record-constructor <native>))
+(define native? (record-predicate <native>))
+(define native-kind (record-accessor <native> 'kind))
+(define native-algorithm (record-accessor <native> 'algorithm))
+(define native-fanout (record-accessor <native> 'fanout))
+(define native-segsize (record-accessor <native> 'segsize))
+
+(define <tree-closure>
+  (make-record-type 'tree-closure '(kind tree segsize origin) print-description))
+(define make-tree-closure (record-constructor <tree-closure>))
+(define tree-closure? (record-predicate <tree-closure>))
+(define tree-closure-kind (record-accessor <tree-closure> 'kind))
+(define tree-closure-tree (record-accessor <tree-closure> 'tree))
+(define tree-closure-segsize (record-accessor <tree-closure> 'segsize))
+
+;; what: profiling or tracing
+(define <wrapper> (make-record-type 'wrapper '(what inner origin) print-description))
+(define make-wrapper (record-constructor <wrapper>))
+(define wrapper? (record-predicate <wrapper>))
+(define wrapper-what (record-accessor <wrapper> 'what))
+(define wrapper-inner (record-accessor <wrapper> 'inner))
+
+(define <scheme-closure>
+  (make-record-type 'scheme-closure '(procedure origin) print-description))
+(define make-scheme-closure (record-constructor <scheme-closure>))
+(define scheme-closure? (record-predicate <scheme-closure>))
+(define scheme-closure-procedure (record-accessor <scheme-closure> 'procedure))
+
+(define (description-origin-accessor d)
+  (record-accessor (record-type-descriptor d) 'origin))
+(define (description-origin-modifier d)
+  (record-modifier (record-type-descriptor d) 'origin))
+
+(define (closure-description? x)
+  (or (native? x) (tree-closure? x) (wrapper? x) (scheme-closure? x)))
+
+;; The kind a description serves; a Scheme closure serves whatever it is asked for
+;; (DEFAULT, the kind of the call).
+(define (description-kind desc default)
+  (cond ((native? desc) (native-kind desc))
+        ((tree-closure? desc) (tree-closure-kind desc))
+        ((wrapper? desc) (description-kind (wrapper-inner desc) default))
+        (else default)))
+
+(define (description->string desc)
+  (cond
+   ((native? desc)
+    (string-append "(native " (symbol->string (native-kind desc)) " "
+                   (symbol->string (native-algorithm desc))
+                   (if (> (native-fanout desc) 0)
+                       (simple-format #f " #:fanout ~A" (native-fanout desc)) "")
+                   (if (> (native-segsize desc) 0)
+                       (simple-format #f " #:segsize ~A" (native-segsize desc)) "")
+                   ")"))
+   ((tree-closure? desc)
+    (string-append "(tree-closure " (symbol->string (tree-closure-kind desc)) " TREE"
+                   (if (> (tree-closure-segsize desc) 0)
+                       (simple-format #f " #:segsize ~A" (tree-closure-segsize desc)) "")
+                   ")"))
+   ((wrapper? desc)
+    (string-append "(" (symbol->string (wrapper-what desc)) " "
+                   (description->string (wrapper-inner desc)) ")"))
+   ((scheme-closure? desc)
+    (string-append "(Scheme closure: " (arity-text (scheme-closure-procedure desc)) ")"))
+   (else (value-text desc))))
+
+(define (non-negative-integer who what x)
+  (cond ((not x) 0)
+        ((and (exact-integer? x) (>= x 0)) x)
+        (else (scm-error 'wrong-type-arg who "~A must be a non-negative integer, got: ~S"
+                         (list what x) (list x)))))
+
+;; (native 'bcast 'binomial), (native 'bcast 'chain #:segsize 8192): a native algorithm
+;; of core/coll (compi_info --algorithms lists them, `native-algorithms' too).  Whether
+;; the algorithm exists and can serve the call is checked when the closure is built.
+(define* (native kind algorithm #:key fanout segsize)
+  (kind-index 'native kind)
+  (unless (symbol? algorithm)
+    (scm-error 'wrong-type-arg 'native "the algorithm must be a symbol such as 'binomial, got: ~S"
+               (list algorithm) (list algorithm)))
+  (make-native kind algorithm (non-negative-integer 'native "#:fanout" fanout)
+               (non-negative-integer 'native "#:segsize" segsize) #f))
+
+;; (tree-closure 'bcast (binomial-tree size root)): runs any tree of (compi trees) with
+;; the native tree executors (barrier, bcast, reduce, allreduce, gather, scatter).  The
+;; tree is validated against the call when the closure is built.
+(define* (tree-closure kind tree #:key segsize)
+  (kind-index 'tree-closure kind)
+  (make-tree-closure kind tree (non-negative-integer 'tree-closure "#:segsize" segsize) #f))
+
+(define (wrap what inner)
+  (let ((desc (if (and (procedure? inner) (accepts? inner 1))
+                  (make-scheme-closure inner #f)
+                  inner)))
+    (unless (closure-description? desc)
+      (scm-error 'wrong-type-arg what "expects a closure description, got: ~A"
+                 (list (value-text inner)) (list inner)))
+    (make-wrapper what desc #f)))
+
+;; (profiling (next call)): counts calls, bytes and time per kind and size class, and
+;; reports them at MPI_Finalize with the closure that ran.
+(define (profiling inner) (wrap 'profiling inner))
+;; (tracing (next call)): logs every call and the closure that served it.
+(define (tracing inner) (wrap 'tracing inner))
+
+;;; ---- shipped wrapper creators ---------------------------------------------------------
+
+(define (profiling-creator call next) (profiling (next call)))
+(define (tracing-creator call next) (tracing (next call)))
+
+;; (install-profiling!) wraps every kind; (install-profiling! 'bcast 'allreduce) some.
+(define (install-profiling! . kinds)
+  (for-each (lambda (k) (install-creator! k profiling-creator))
+            (if (null? kinds) collective-kinds kinds)))
+(define (install-tracing! . kinds)
+  (for-each (lambda (k) (install-creator! k tracing-creator))
+            (if (null? kinds) collective-kinds kinds)))

@@ -14,12 +14,15 @@
 
 (define-module (compi internal)
   #:use-module (compi)
+  #:use-module (compi trees)
+  #:use-module (compi defaults)
   #:use-module (ice-9 exceptions)
   #:export (load-config
             safe-apply
             creator-count
             creator-description
-            run-creators-for))
+            build-closure-for
+            run-scheme-closure))
 
 (define (ok value) (cons #t value))
 (define (failed message) (cons #f message))
@@ -178,11 +181,13 @@
       (string-append where ": syntax error: " what " (unbalanced parenthesis)"))
      (else (string-append where ": syntax error: " what)))))
 
-;; A fresh module per file: it sees (guile) and (compi).  `raise' is R7RS's raise, not
+;; A fresh module per file: it sees (guile), (compi), (compi trees) and (compi defaults).  `raise' is R7RS's raise, not
 ;; the signal-sending procedure of the same name in (guile).
 (define (make-config-module)
   (let ((m (make-fresh-user-module)))
     (module-use! m (resolve-interface '(compi)))
+    (module-use! m (resolve-interface '(compi trees)))
+    (module-use! m (resolve-interface '(compi defaults)))
     (module-define! m 'raise raise-exception)
     m))
 
@@ -241,13 +246,7 @@
 
 ;;; ---- calling Scheme from C ----------------------------------------------------------
 
-;; "creator NAME (KIND, installed at FILE:L:C)"
-(define (creator-text kind entry)
-  (string-append "creator " (symbol->string (creator-entry-name entry))
-                 " (" (symbol->string kind)
-                 (let ((origin (creator-entry-origin entry)))
-                   (if origin (string-append ", installed at " origin) ""))
-                 ")"))
+(define creator-text (@@ (compi) creator-text))
 
 (define (procedure-text proc)
   (let ((name (and (procedure? proc) (procedure-name proc))))
@@ -255,10 +254,12 @@
         (simple-format #f "procedure ~A" name)
         (simple-format #f "~S" proc))))
 
-;; Applies PROC to ARGS: (#t . value) or (#f . "in creator NAME (KIND, installed at
-;; FILE:L:C): what went wrong").  The handler runs where the exception was raised, before
-;; unwinding, so it still sees which creator was running; then it escapes to the prompt.
-(define (safe-apply proc args)
+;; Applies PROC to ARGS with every exception caught: (#t . value), or (#f . message) where
+;; MESSAGE is (on-error TEXT RUNNING): TEXT says what went wrong, RUNNING is the creator
+;; running when it was raised, as (kind . entry), or #f.  The handler runs where the
+;; exception was raised, before unwinding, so it still sees which creator was running;
+;; then it escapes to the prompt.
+(define (guarded-apply proc args on-error)
   (let ((tag (make-prompt-tag "compi-safe-apply")))
     (call-with-prompt tag
       (lambda ()
@@ -266,17 +267,24 @@
          (lambda (e)
            (abort-to-prompt
             tag
-            (call-with-values (lambda () (describe e))
-              (lambda (text locator)
-                (let ((running ((@@ (compi) current-creator))))
-                  (string-append "in " (if running
-                                           (creator-text (car running) (cdr running))
-                                           (procedure-text proc))
-                                 ": " text))))))
+            (if ((@@ (compi) creator-error?) e)
+                ((@@ (compi) creator-error-message) e)
+                (call-with-values (lambda () (describe e))
+                  (lambda (text locator)
+                    (on-error text ((@@ (compi) current-creator))))))))
          (lambda ()
            (call-with-values (lambda () (apply proc args))
              (lambda vals (ok (if (= (length vals) 1) (car vals) vals)))))))
       (lambda (k message) (failed message)))))
+
+;; (#t . value) or (#f . "in creator NAME (KIND, installed at FILE:L:C): what went wrong")
+(define (safe-apply proc args)
+  (guarded-apply proc args
+                 (lambda (text running)
+                   (string-append "in " (if running
+                                            (creator-text (car running) (cdr running))
+                                            (procedure-text proc))
+                                  ": " text))))
 
 (define (creator-count kind)
   (ok (length (installed-creators kind))))
@@ -288,11 +296,126 @@
                        (let ((origin (creator-entry-origin e)))
                          (if origin (string-append " (installed at " origin ")") ""))))))
 
-;; Runs the creators of a call built from the C description; the closure found is
-;; returned written as text until closures exist.
-(define (run-creators-for kind size rank root bytes datatype op commutative? comm)
-  (let* ((call (make-call kind size rank root bytes datatype op commutative? comm))
-         (r (safe-apply run-creators (list call))))
+;;; ---- building closures ----------------------------------------------------------------
+
+(define (kind-number kind)
+  (let loop ((ks collective-kinds) (i 0))
+    (if (eq? (car ks) kind) i (loop (cdr ks) (+ i 1)))))
+
+(define desc-origin
+  (lambda (d) ((record-accessor (record-type-descriptor d) 'origin) d)))
+
+;; The error raised while lowering: the message names the creator that built DESC.
+(define (lowering-error desc fmt . args)
+  (raise-exception
+   ((@@ (compi) make-creator-error)
+    (string-append (or (desc-origin desc) "a creator") " returned "
+                   (description->string desc) ": " (apply simple-format #f fmt args)))))
+
+;; #(parents order): order lists the root, then every rank's children in serving order,
+;; so the C side rebuilds each rank's children in the order the tree gives them.  The
+;; children lists must agree with the parents; the rest (every rank once, the root, no
+;; cycle) coll_tree_check_call checks in C.
+(define (lower-tree desc call)
+  (let ((tree ((@@ (compi) tree-closure-tree) desc)))
+    (unless (tree? tree)
+      (lowering-error desc "~A is not a tree of (compi trees)" ((@@ (compi) value-text) tree)))
+    (let* ((size (tree-size tree))
+           (root (tree-root tree))
+           (parents (tree-parents tree))
+           (seen (make-vector size #f))
+           (order (make-vector size -1)))
+      (unless (= size (call-size call))
+        (lowering-error desc "the tree has ~A ranks but the communicator has ~A"
+                        size (call-size call)))
+      (unless (and (vector? parents) (= (vector-length parents) size)
+                   (let ok? ((i 0))
+                     (or (= i size)
+                         (and (exact-integer? (vector-ref parents i))
+                              (<= -1 (vector-ref parents i) (- size 1))
+                              (ok? (+ i 1))))))
+        (lowering-error desc "the tree's parents must be a vector of ~A ranks (or -1), got ~S"
+                        size parents))
+      (unless (and (exact-integer? root) (< -1 root size))
+        (lowering-error desc "the tree's root ~S is not a rank of 0..~A" root (- size 1)))
+      (vector-set! order 0 root)
+      (vector-set! seen root #t)
+      (let fill ((r 0) (n 1))
+        (when (< r size)
+          (let kids ((cs (tree-children tree r)) (n n))
+            (cond
+             ((not (pair? cs)) (fill (+ r 1) n))
+             (else
+              (let ((c (car cs)))
+                (unless (and (exact-integer? c) (< -1 c size))
+                  (lowering-error desc "rank ~A has child ~S, not a rank of 0..~A"
+                                  r c (- size 1)))
+                (when (vector-ref seen c)
+                  (lowering-error desc "rank ~A appears twice in the tree" c))
+                (unless (= (vector-ref parents c) r)
+                  (lowering-error desc "rank ~A is listed as a child of ~A but its parent is ~A"
+                                  c r (vector-ref parents c)))
+                (vector-set! seen c #t)
+                (when (< n size) (vector-set! order n c))
+                (kids (cdr cs) (+ n 1))))))))
+      (let missing ((r 0))
+        (when (< r size)
+          (let ((p (vector-ref parents r)))
+            (when (and (not (vector-ref seen r)) (>= p 0) (not (= p r)))
+              (lowering-error desc "rank ~A has parent ~A but is missing from its children"
+                              r p)))
+          (missing (+ r 1))))
+      (vector 'tree (kind-number ((@@ (compi) tree-closure-kind) desc)) size root parents order
+              ((@@ (compi) tree-closure-segsize) desc) (desc-origin desc)))))
+
+;; The description as vectors the C side reads without a check (bridge_closure.c):
+;;   #(native KIND "algo" FANOUT SEGSIZE ORIGIN)
+;;   #(tree KIND SIZE ROOT PARENTS ORDER SEGSIZE ORIGIN)
+;;   #(profiling INNER ORIGIN)  #(tracing INNER ORIGIN)
+;;   #(scheme KIND PROCEDURE "NAME" ORIGIN)
+;; KIND is the index in collective-kinds, ORIGIN "creator NAME (...) returned DESC".
+(define (lower desc call)
+  (define (origin) (string-append (or (desc-origin desc) "a creator") " returned "
+                                  (description->string desc)))
+  (cond
+   ((native? desc)
+    (vector 'native (kind-number ((@@ (compi) native-kind) desc))
+            (symbol->string ((@@ (compi) native-algorithm) desc))
+            ((@@ (compi) native-fanout) desc) ((@@ (compi) native-segsize) desc) (origin)))
+   ((tree-closure? desc)
+    (let ((v (lower-tree desc call)))
+      (vector-set! v 7 (origin))
+      v))
+   ((wrapper? desc)
+    (vector ((@@ (compi) wrapper-what) desc) (lower ((@@ (compi) wrapper-inner) desc) call)
+            (origin)))
+   (else
+    (let ((proc ((@@ (compi) scheme-closure-procedure) desc)))
+      (vector 'scheme (kind-number (call-kind call)) proc
+              (let ((name (procedure-name proc)))
+                (if name (symbol->string name) "anonymous"))
+              (origin))))))
+
+;; The trampoline's miss path: runs the creators for CALL (a call record filled by the
+;; bridge) and lowers the description.  (#t . (LOWERED . "call text")), or (#f . "creator
+;; NAME (KIND, installed at FILE:L:C) ... (call: bcast root=0 bytes=8 comm=...)").
+(define (build-closure-for call)
+  (let* ((text (call->string call))
+         (r (guarded-apply
+             (lambda () (lower (run-creators call) call))
+             '()
+             (lambda (what running)
+               (if running
+                   (string-append (creator-text (car running) (cdr running)) " failed: " what)
+                   what)))))
     (if (car r)
-        (ok (simple-format #f "~S" (cdr r)))
-        r)))
+        (ok (cons (cdr r) text))
+        (failed (string-append (cdr r) " (call: " text ")")))))
+
+;; A Scheme closure's procedure applied to the call: (#t . value) or
+;; (#f . "what went wrong (call: ...)").
+(define (run-scheme-closure proc call)
+  (let ((r (guarded-apply proc (list call) (lambda (what running) what))))
+    (if (car r)
+        r
+        (failed (string-append (cdr r) " (call: " (call->string call) ")")))))

@@ -1,17 +1,28 @@
 /*
  * bridge_probe.c -- helper program for the tests of tests/scheme/: drives the Guile
- * bridge the way MPI_Init will, without MPI.
+ * bridge the way MPI_Init and the trampolines do, without MPI.
  *
- *   bridge_probe [-t] [-c] [-r KIND] [CONFIG-LIST...]
+ *   bridge_probe [-t] [-c] [-b CALL]... [CONFIG-LIST...]
  *
  * Starts the bridge, loads each CONFIG-LIST (colon-separated, as COMPI_COLL_CONFIG; with
  * none given, the list of bridge_config_list()), then:
  *   -t        prints "bridge_init_ms N cpu_ms M" (wall and CPU time of bridge_init)
  *   -c        prints "KIND COUNT" for every kind, then "  DESCRIPTION" per creator
- *   -r KIND   runs KIND's creators for a 4-rank call, prints "result: VALUE"
- * A failure prints "compi: MESSAGE" on stderr and exits 1, as MPI_Init will abort.
+ *   -b CALL   builds the closure for a hand-made call (bridge_build_closure, the
+ *             trampolines' miss path) and prints "closure: NAME", with " (scheme)" for a
+ *             Scheme closure.  CALL is KIND[,size=N][,rank=R][,root=R][,bytes=B]
+ *             [,op=sum|max|noncommutative][,dt=int|double|derived][,comm=NAME]:
+ *             defaults size 4, rank 0, root 0 for rooted kinds, bytes 8 (barrier 0), op sum for
+ *             reductions, dt int, comm MPI_COMM_WORLD.
+ * A failure prints "compi: MESSAGE" on stderr and exits 1, as MPI_Init and the
+ * trampolines do.  No communication happens: building a closure reads only the
+ * communicator's size, rank and name, so a communicator is faked here.
  */
 #include "bridge.h"
+#include "coll.h"
+#include "comm.h"
+#include "dt.h"
+#include "op.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,36 +63,100 @@ static int print_creators(void)
     return 0;
 }
 
-static int run_kind(const char *name)
+static void user_noncomm(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
-    char result[512], errbuf[1024];
-    bridge_call_desc_t desc = {.kind = bridge_kind_from_name(name),
-                               .size = 4,
-                               .rank = 0,
-                               .root = 0,
-                               .bytes = 8,
-                               .datatype = "MPI_INT",
-                               .op = "MPI_SUM",
-                               .commutative = 1,
-                               .comm = "MPI_COMM_WORLD"};
+    (void)in, (void)inout, (void)len, (void)dt;
+}
 
-    if (desc.kind == BRIDGE_KIND_COUNT) {
-        return fail("unknown kind");
+static int is_reduction(coll_kind_t k)
+{
+    return k == COLL_REDUCE || k == COLL_ALLREDUCE || k == COLL_REDUCE_SCATTER ||
+           k == COLL_REDUCE_SCATTER_BLOCK || k == COLL_SCAN || k == COLL_EXSCAN;
+}
+
+static int is_rooted(coll_kind_t k)
+{
+    return k == COLL_BCAST || k == COLL_REDUCE || k == COLL_GATHER || k == COLL_GATHERV ||
+           k == COLL_SCATTER || k == COLL_SCATTERV;
+}
+
+static int build(const char *spec)
+{
+    static compi_op_t noncomm = {
+        .handle = 0x7777, .commutative = 0, .user_fn = user_noncomm, .refcount = 1, .name = "user"};
+    compi_comm_t comm = {.size = 4, .rank = 0};
+    coll_call_t call = {.root = -1};
+    char *copy = strdup(spec), *save = NULL, errbuf[2048];
+    const char *op = "sum", *dt = "int";
+    long root = 0;
+
+    snprintf(comm.name, sizeof(comm.name), "MPI_COMM_WORLD");
+    call.bytes = 8;
+    char *kind = strtok_r(copy, ",", &save);
+    bridge_kind_t k = kind ? bridge_kind_from_name(kind) : BRIDGE_KIND_COUNT;
+    if (k == BRIDGE_KIND_COUNT) {
+        free(copy);
+        return fail("-b: unknown kind");
     }
-    if (bridge_run_creators(&desc, result, sizeof(result), errbuf, sizeof(errbuf)) != COMPI_OK) {
+    call.kind = (coll_kind_t)k;
+    call.bytes = call.kind == COLL_BARRIER ? 0 : 8;
+    for (char *f = strtok_r(NULL, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+        char *v = strchr(f, '=');
+        if (v == NULL) {
+            free(copy);
+            return fail("-b: expected NAME=VALUE");
+        }
+        *v++ = '\0';
+        if (strcmp(f, "size") == 0) {
+            comm.size = atoi(v);
+        } else if (strcmp(f, "rank") == 0) {
+            comm.rank = atoi(v);
+        } else if (strcmp(f, "root") == 0) {
+            root = atol(v);
+        } else if (strcmp(f, "bytes") == 0) {
+            call.bytes = strtoull(v, NULL, 10);
+        } else if (strcmp(f, "op") == 0) {
+            op = strdup(v); /* the probe exits soon: not freed */
+        } else if (strcmp(f, "dt") == 0) {
+            dt = strdup(v);
+        } else if (strcmp(f, "comm") == 0) {
+            snprintf(comm.name, sizeof(comm.name), "%s", v);
+        }
+    }
+    free(copy);
+
+    compi_datatype_t *d = dt_from_handle(strcmp(dt, "double") == 0 ? MPI_DOUBLE : MPI_INT);
+    if (strcmp(dt, "derived") == 0 && dt_create_contiguous(2, d, &d) != COMPI_OK) {
+        return fail("cannot make a derived datatype");
+    }
+    call.comm = &comm;
+    call.sdt = call.rdt = d;
+    call.scount = call.rcount = call.bytes / (d->size ? d->size : 1);
+    if (is_rooted(call.kind)) {
+        call.root = (int)root;
+    }
+    if (is_reduction(call.kind)) {
+        call.op = strcmp(op, "noncommutative") == 0
+                      ? &noncomm
+                      : op_from_handle(strcmp(op, "max") == 0 ? MPI_MAX : MPI_SUM);
+    }
+
+    coll_closure_t *c;
+    if (bridge_build_closure(&call, &c, errbuf, sizeof(errbuf)) != COMPI_OK) {
         return fail(errbuf);
     }
-    printf("result: %s\n", result);
+    printf("closure: %s%s\n", c->name, c->is_scheme ? " (scheme)" : "");
+    coll_closure_release(c);
     return 0;
 }
 
 int main(int argc, char **argv)
 {
-    int timing = 0, creators = 0, opt;
-    const char *run = NULL;
+    int timing = 0, creators = 0, opt, nbuild = 0;
+    const char **builds = calloc((size_t)argc, sizeof(*builds)); /* not freed: exits soon */
     char errbuf[1024];
 
-    while ((opt = getopt(argc, argv, "tcr:")) != -1) {
+    while ((opt = getopt(argc, argv, "tcb:")) != -1) {
         switch (opt) {
         case 't':
             timing = 1;
@@ -89,11 +164,11 @@ int main(int argc, char **argv)
         case 'c':
             creators = 1;
             break;
-        case 'r':
-            run = optarg;
+        case 'b':
+            builds[nbuild++] = optarg;
             break;
         default:
-            fprintf(stderr, "usage: %s [-t] [-c] [-r KIND] [CONFIG-LIST...]\n", argv[0]);
+            fprintf(stderr, "usage: %s [-t] [-c] [-b CALL]... [CONFIG-LIST...]\n", argv[0]);
             return 2;
         }
     }
@@ -121,8 +196,13 @@ int main(int argc, char **argv)
     if (creators && print_creators() != 0) {
         return 1;
     }
-    if (run && run_kind(run) != 0) {
-        return 1;
+    if (nbuild > 0 && (dt_init() != COMPI_OK || op_init() != COMPI_OK)) {
+        return fail("cannot set up datatypes and ops");
+    }
+    for (int i = 0; i < nbuild; i++) {
+        if (build(builds[i]) != 0) {
+            return 1;
+        }
     }
     return 0;
 }

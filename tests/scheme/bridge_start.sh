@@ -41,7 +41,7 @@ else
     find "$TMP/home" "$TMP/cache" -type f | sed 's/^/# /'
 fi
 (cd "$TMP" && timeout 20 "$PROBE" -c >"$TMP/out" 2>"$TMP/err" </dev/null)
-if [ $? -eq 0 ] && grep -q "^exscan 0" "$TMP/out"; then
+if [ $? -eq 0 ] && grep -q "^exscan 1" "$TMP/out"; then
     ok "the modules are found from any working directory"
 else
     not_ok "the modules are found from any working directory"

@@ -59,25 +59,30 @@ expect_out() {
     fi
 }
 
-echo "1..20"
+echo "1..22"
 
 run -c "$CONF/good.scm"
-expect_out "a good config installs creators C can count" "bcast 2"
+expect_out "a good config installs creators C can count (after the default one)" "bcast 3"
 expect_out "creators are listed latest first, with where they were installed" \
-    "  first-bcast (installed at $CONF/good.scm:6:1)"
+    "  first-bcast (installed at $CONF/good.scm:8:1)"
+expect_out "the default creator comes last" "  default-bcast (installed at compi/defaults.scm)"
 run -c "$CONF/good.scm:$CONF/good2.scm"
-expect_out "a colon-separated list loads every file" "allreduce 1"
-run -r bcast "$CONF/good.scm"
+expect_out "a colon-separated list loads every file" "allreduce 2"
+run -b bcast "$CONF/good.scm"
 expect_out "creators run latest first and reach earlier ones through next" \
-    "result: (second bcast (first 4 #f))"
-run -r allreduce "$CONF/good.scm" "$CONF/good2.scm"
-expect_out "a creator sees the call's op and size" "result: (wrapped MPI_SUM 8 #f)"
-run -r barrier "$CONF/good.scm"
-expect_out "configs see the bridge's C primitives" "result: (dissemination 1)"
+    "closure: trace(bcast:kary(fanout=4))"
+run -b bcast,size=8 "$CONF/good.scm"
+expect_out "a creator that passes the call on reaches the default creator" \
+    "closure: trace(bcast:binomial)"
+run -b allreduce "$CONF/good.scm" "$CONF/good2.scm"
+expect_out "a creator sees the call's op and size" \
+    "closure: profile(allreduce:recursive-doubling)"
+run -b barrier "$CONF/good.scm"
+expect_out "configs see the bridge's C primitives" "closure: barrier:dissemination"
 run_env "COMPI_COLL_CONFIG=$CONF/good2.scm" -c
-expect_out "COMPI_COLL_CONFIG is read when no file is given" "allreduce 1"
+expect_out "COMPI_COLL_CONFIG is read when no file is given" "allreduce 2"
 run_env "COMPI_MCA_coll_config=$CONF/good.scm COMPI_COLL_CONFIG=$CONF/good2.scm" -c
-expect_out "the coll_config parameter wins over COMPI_COLL_CONFIG" "bcast 2"
+expect_out "the coll_config parameter wins over COMPI_COLL_CONFIG" "bcast 3"
 
 expect_error "unbalanced parenthesis points at the form left open" unbalanced.scm \
     "compi: config error: $CONF/unbalanced.scm:1:1: syntax error: this form is never closed"
@@ -102,12 +107,13 @@ expect_error "a syntax error in a special form" syntax.scm \
 expect_error "a missing file is named" does-not-exist.scm \
     "config error: $CONF/does-not-exist.scm: cannot read: No such file or directory"
 
-run -r bcast "$CONF/creator_fails.scm"
-want="in creator exploding (bcast, installed at $CONF/creator_fails.scm:4:1): in car: Wrong type"
-if [ "$rc" -eq 1 ] && grep -qF "$want" "$TMP/err"; then
-    ok "an error in a creator names the creator, its kind and where it was installed"
+run -b bcast "$CONF/creator_fails.scm"
+want="creator exploding (bcast, installed at $CONF/creator_fails.scm:4:1) failed: in car: Wrong type"
+if [ "$rc" -eq 1 ] && grep -qF "$want" "$TMP/err" &&
+    grep -qF "(call: bcast root=0 bytes=8 comm=MPI_COMM_WORLD size=4)" "$TMP/err"; then
+    ok "an error in a creator names the creator, its kind, where it was installed, the call"
 else
-    not_ok "an error in a creator names the creator, its kind and where it was installed"
+    not_ok "an error in a creator names the creator, its kind, where it was installed, the call"
     show
 fi
 

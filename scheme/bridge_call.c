@@ -1,0 +1,582 @@
+/*
+ * bridge_call.c -- the call object of (compi), and the primitives a Scheme closure runs
+ * with: the call's buffers, temporary buffers, isend / irecv / wait on them, local
+ * reductions and copies (docs/scheme-api.md, "Scheme closures").
+ *
+ * A call record is made from the C call struct by one constructor call (once per cache
+ * miss for creators, once per run for a Scheme closure).  Its `handle' field holds the
+ * C call only while a Scheme closure runs on it; every buffer primitive checks that the
+ * call it is given is the running one, so a call kept past its run (or a creator's call,
+ * which never has buffers) cannot reach freed memory.
+ *
+ * Buffers count in elements of their datatype, as MPI does; a buffer knows how many
+ * elements it holds and whether it may be written, and every primitive checks ranges,
+ * ranks and types before it does anything (Guile reports a bad argument by a non-local
+ * exit, which must never leave a request or a buffer half set up).  Temporary buffers
+ * are bytevectors: the collector owns them, no finalizer needed.  The run's table owns
+ * the requests: what the closure leaves behind is waited for at the end of the run.
+ *
+ * Ownership: the record types and constructors are looked up once and protected for
+ * good; bridge_run_t lives on the C stack of the closure's run; requests belong to it.
+ */
+#include "bridge_scm.h"
+#include "coll.h"
+#include "compi_common.h"
+#include "pml.h"
+
+#include <limits.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* field numbers of the records of scheme/compi.scm (<call>, <buffer>, <request>) */
+enum { CALL_F_HANDLE = 9, CALL_F_KEEP = 10, CALL_NFIELDS = 11 };
+enum { BUF_F_ADDRESS, BUF_F_DATATYPE, BUF_F_COUNT, BUF_F_WRITABLE, BUF_F_STORAGE };
+enum { REQ_F_RUN, REQ_F_SLOT };
+
+static struct {
+    SCM make_call, call_rtd;
+    SCM make_buffer, buffer_rtd;
+    SCM make_request, request_rtd;
+    SCM kind_sym[COLL_NKINDS];
+    SCM sym_derived, sym_user;
+    bridge_run_t *current; /* the Scheme closure running now, or NULL */
+    unsigned long serial;
+} bc;
+
+static SCM bc__protected(SCM module, const char *name)
+{
+    return scm_gc_protect_object(scm_variable_ref(scm_c_module_lookup(module, name)));
+}
+
+void bridge_call_init(SCM compi)
+{
+    bc.make_call = bc__protected(compi, "%make-call-record");
+    bc.call_rtd = bc__protected(compi, "<call>");
+    bc.make_buffer = bc__protected(compi, "%make-buffer-record");
+    bc.buffer_rtd = bc__protected(compi, "<buffer>");
+    bc.make_request = bc__protected(compi, "%make-request-record");
+    bc.request_rtd = bc__protected(compi, "<request>");
+    /* symbols are interned for good: no protection needed */
+    for (int k = 0; k < COLL_NKINDS; k++) {
+        bc.kind_sym[k] = scm_from_utf8_symbol(coll_kind_name((coll_kind_t)k));
+    }
+    bc.sym_derived = scm_from_utf8_symbol("derived");
+    bc.sym_user = scm_from_utf8_symbol("user");
+}
+
+/* ---- call records ------------------------------------------------------------------- */
+
+/* the datatype a creator sees: the reduction's, else the receive side's, else the send
+   side's; NULL for alltoallw (one per peer) */
+static compi_datatype_t *bc__datatype(const coll_call_t *c)
+{
+    return c->rdt != NULL ? c->rdt : c->sdt;
+}
+
+SCM bridge_call_record(const coll_call_t *c, int live)
+{
+    const compi_datatype_t *dt = bc__datatype(c);
+    SCM dtsym = SCM_BOOL_F, opsym = SCM_BOOL_F;
+
+    if (dt != NULL) {
+        dtsym = dt->predefined && dt->name[0] ? scm_from_utf8_symbol(dt->name) : bc.sym_derived;
+    }
+    if (c->op != NULL) {
+        opsym = c->op->user_fn != NULL || c->op->name == NULL ? bc.sym_user
+                                                              : scm_from_utf8_symbol(c->op->name);
+    }
+    SCM args[CALL_NFIELDS] = {
+        bc.kind_sym[c->kind],
+        scm_from_int(c->comm->size),
+        scm_from_int(c->comm->rank),
+        c->root >= 0 ? scm_from_int(c->root) : SCM_BOOL_F,
+        scm_from_size_t(c->bytes),
+        dtsym,
+        opsym,
+        scm_from_bool(c->op == NULL || c->op->commutative),
+        scm_from_utf8_string(c->comm->name),
+        live ? scm_from_pointer((void *)c, NULL) : SCM_BOOL_F,
+        SCM_EOL,
+    };
+    return scm_call_n(bc.make_call, args, CALL_NFIELDS);
+}
+
+void bridge_run_begin(bridge_run_t *run, const coll_call_t *call)
+{
+    *run = (bridge_run_t){.call = call, .serial = ++bc.serial, .prev = bc.current};
+    bc.current = run;
+}
+
+compi_status_t bridge_run_end(bridge_run_t *run, SCM record, size_t *left_p)
+{
+    compi_status_t st = COMPI_OK;
+    size_t left = 0;
+
+    for (size_t i = 0; i < run->n; i++) {
+        if (run->reqs[i] == NULL) {
+            continue;
+        }
+        left++;
+        /* a receive nobody will match would hang the wait: cancel it when still
+           unmatched (the run is an error anyway); sends and matched receives finish */
+        if (run->reqs[i]->kind == REQ_RECV) {
+            pml_cancel(run->reqs[i]);
+        }
+        compi_status_t s = pml_wait(run->reqs[i], NULL);
+        if (s != COMPI_OK && st == COMPI_OK) {
+            st = s;
+        }
+        pml_request_free(run->reqs[i]);
+    }
+    free(run->reqs);
+    run->reqs = NULL;
+    run->n = run->cap = 0;
+    bc.current = run->prev;
+    scm_struct_set_x(record, scm_from_int(CALL_F_HANDLE), SCM_BOOL_F);
+    scm_struct_set_x(record, scm_from_int(CALL_F_KEEP), SCM_EOL);
+    *left_p = left;
+    return st;
+}
+
+/* ---- argument checks (each raises before anything is done) ----------------------- */
+
+static int bc__is(SCM obj, SCM rtd)
+{
+    return SCM_STRUCTP(obj) && scm_is_eq(scm_struct_vtable(obj), rtd);
+}
+
+static const coll_call_t *bc__live_call(SCM call, const char *who)
+{
+    if (!bc__is(call, bc.call_rtd)) {
+        scm_wrong_type_arg_msg(who, 1, call, "call");
+    }
+    SCM h = scm_struct_ref(call, scm_from_int(CALL_F_HANDLE));
+    if (!SCM_POINTER_P(h) || bc.current == NULL || scm_to_pointer(h) != bc.current->call) {
+        scm_misc_error(who,
+                       "this call is not running: a Scheme closure may use the buffers of "
+                       "the call it receives only while it runs (creators get calls "
+                       "without buffers)",
+                       SCM_EOL);
+    }
+    return bc.current->call;
+}
+
+typedef struct bc_buf {
+    char *addr;
+    compi_datatype_t *dt;
+    size_t count;
+    int writable;
+    SCM storage;
+} bc_buf_t;
+
+static void bc__buf(SCM obj, int pos, const char *who, bc_buf_t *b)
+{
+    if (!bc__is(obj, bc.buffer_rtd)) {
+        scm_wrong_type_arg_msg(who, pos, obj, "buffer");
+    }
+    b->addr = scm_to_pointer(scm_struct_ref(obj, scm_from_int(BUF_F_ADDRESS)));
+    b->dt = scm_to_pointer(scm_struct_ref(obj, scm_from_int(BUF_F_DATATYPE)));
+    b->count = scm_to_size_t(scm_struct_ref(obj, scm_from_int(BUF_F_COUNT)));
+    b->writable = scm_is_true(scm_struct_ref(obj, scm_from_int(BUF_F_WRITABLE)));
+    b->storage = scm_struct_ref(obj, scm_from_int(BUF_F_STORAGE));
+}
+
+static size_t bc__size(SCM x, int pos, const char *who)
+{
+    if (!scm_is_unsigned_integer(x, 0, SIZE_MAX / 2)) {
+        scm_wrong_type_arg_msg(who, pos, x, "non-negative integer");
+    }
+    return scm_to_size_t(x);
+}
+
+/* the address of elements [off, off + count) of b, after the range check */
+static char *bc__range(const bc_buf_t *b, size_t off, size_t count, const char *who)
+{
+    if (off > b->count || count > b->count - off) {
+        scm_misc_error(who, "elements ~A..~A are outside the buffer (~A elements)",
+                       scm_list_3(scm_from_size_t(off), scm_from_size_t(off + count),
+                                  scm_from_size_t(b->count)));
+    }
+    return b->addr + (ptrdiff_t)off * b->dt->extent;
+}
+
+static int bc__rank(SCM x, const coll_call_t *c, int pos, const char *who)
+{
+    if (!scm_is_signed_integer(x, 0, c->comm->size - 1)) {
+        scm_misc_error(who, "rank ~S is not a rank of the communicator (0..~A)",
+                       scm_list_2(x, scm_from_int(c->comm->size - 1)));
+    }
+    return scm_to_int(x);
+}
+
+static void bc__fail(const char *who, const char *what, compi_status_t st)
+{
+    scm_misc_error(
+        who, "~A: ~A",
+        scm_list_2(scm_from_utf8_string(what), scm_from_utf8_string(compi_status_string(st))));
+}
+
+/* ---- buffers -------------------------------------------------------------------------- */
+
+static SCM bc__make_buffer(void *addr, compi_datatype_t *dt, size_t count, int writable,
+                           SCM storage)
+{
+    SCM args[5] = {scm_from_pointer(addr, NULL), scm_from_pointer(dt, NULL), scm_from_size_t(count),
+                   scm_from_bool(writable), storage};
+    return scm_call_n(bc.make_buffer, args, 5);
+}
+
+/* the largest displacement + count of a v variant: the elements the buffer spans */
+static size_t bc__vspan(const int *counts, const int *displs, int size)
+{
+    long long span = 0;
+    for (int i = 0; counts != NULL && displs != NULL && i < size; i++) {
+        long long end = (long long)displs[i] + counts[i];
+        span = end > span ? end : span;
+    }
+    return (size_t)span;
+}
+
+static size_t bc__sum(const int *counts, int size)
+{
+    size_t n = 0;
+    for (int i = 0; counts != NULL && i < size; i++) {
+        n += counts[i] > 0 ? (size_t)counts[i] : 0;
+    }
+    return n;
+}
+
+/* How many elements the call's send (send = 1) or receive buffer holds, per kind. */
+static size_t bc__count(const coll_call_t *c, int send)
+{
+    size_t p = (size_t)c->comm->size;
+
+    if (send) {
+        switch (c->kind) {
+        case COLL_SCATTER:
+        case COLL_ALLTOALL:
+            return c->scount * p;
+        case COLL_SCATTERV:
+        case COLL_ALLTOALLV:
+            return bc__vspan(c->scounts, c->sdispls, c->comm->size);
+        case COLL_REDUCE_SCATTER_BLOCK:
+            return c->rcount * p;
+        case COLL_REDUCE_SCATTER:
+            return bc__sum(c->rcounts, c->comm->size);
+        default:
+            return c->scount;
+        }
+    }
+    switch (c->kind) {
+    case COLL_GATHER:
+    case COLL_ALLGATHER:
+    case COLL_ALLTOALL:
+        return c->rcount * p;
+    case COLL_GATHERV:
+    case COLL_ALLGATHERV:
+    case COLL_ALLTOALLV:
+        return bc__vspan(c->rcounts, c->rdispls, c->comm->size);
+    case COLL_REDUCE_SCATTER:
+        return c->rcounts != NULL ? (size_t)c->rcounts[c->comm->rank] : c->rcount;
+    default:
+        return c->rcount;
+    }
+}
+
+/* (call-send-buffer CALL): the call's send buffer (read-only), or #f for MPI_IN_PLACE, a
+   kind without one, or alltoallw (a datatype per peer) */
+static SCM prim_send_buffer(SCM call)
+{
+    const coll_call_t *c = bc__live_call(call, "call-send-buffer");
+    if (c->sbuf == NULL || c->sbuf == MPI_IN_PLACE || c->sdt == NULL) {
+        return SCM_BOOL_F;
+    }
+    return bc__make_buffer((void *)c->sbuf, c->sdt, bc__count(c, 1), 0, SCM_BOOL_F);
+}
+
+/* (call-recv-buffer CALL): the call's receive buffer, or #f (MPI_IN_PLACE at the root of
+   a scatter, a rank or kind without one, alltoallw) */
+static SCM prim_recv_buffer(SCM call)
+{
+    const coll_call_t *c = bc__live_call(call, "call-recv-buffer");
+    if (c->rbuf == NULL || c->rbuf == MPI_IN_PLACE || c->rdt == NULL) {
+        return SCM_BOOL_F;
+    }
+    return bc__make_buffer(c->rbuf, c->rdt, bc__count(c, 0), 1, SCM_BOOL_F);
+}
+
+static SCM prim_in_place(SCM call)
+{
+    return scm_from_bool(bc__live_call(call, "call-in-place?")->in_place);
+}
+
+/* (call-count CALL): the count of the call's datatype each rank contributes or receives
+   (allreduce, bcast, reduce, scan: the count given to MPI) */
+static SCM prim_count(SCM call)
+{
+    const coll_call_t *c = bc__live_call(call, "call-count");
+    return scm_from_size_t(c->rdt != NULL ? c->rcount : c->scount);
+}
+
+static SCM prim_send_count(SCM call)
+{
+    return scm_from_size_t(bc__live_call(call, "call-send-count")->scount);
+}
+
+static SCM prim_recv_count(SCM call)
+{
+    return scm_from_size_t(bc__live_call(call, "call-recv-count")->rcount);
+}
+
+/* (make-buffer CALL COUNT [LIKE]): a temporary buffer of COUNT elements of the call's
+   datatype (or of buffer LIKE's), laid out as a user buffer of that type */
+static SCM prim_make_buffer(SCM call, SCM count, SCM like)
+{
+    static const char who[] = "make-buffer";
+    const coll_call_t *c = bc__live_call(call, who);
+    size_t n = bc__size(count, SCM_ARG2, who);
+    compi_datatype_t *dt = bc__datatype(c);
+
+    if (!SCM_UNBNDP(like)) {
+        bc_buf_t b;
+        bc__buf(like, SCM_ARG3, who, &b);
+        dt = b.dt;
+    }
+    if (dt == NULL) {
+        scm_misc_error(who, "~A has no single datatype: pass a buffer to copy the type of",
+                       scm_list_1(bc.kind_sym[c->kind]));
+    }
+    /* the data of n elements spans true_extent + (n - 1) * extent bytes from true_lb */
+    size_t span = n == 0 ? 0 : (size_t)dt->true_extent + (n - 1) * (size_t)dt->extent;
+    if (n > 0 && dt->extent > 0 && n - 1 > (SIZE_MAX / 2) / (size_t)dt->extent) {
+        scm_misc_error(who, "~A elements do not fit in memory", scm_list_1(count));
+    }
+    SCM bv = scm_c_make_bytevector(span);
+    char *base = (char *)SCM_BYTEVECTOR_CONTENTS(bv) - dt->true_lb;
+    return bc__make_buffer(base, dt, n, 1, bv);
+}
+
+/* ---- requests ---------------------------------------------------------------------- */
+
+static void bc__reserve(bridge_run_t *run)
+{
+    if (run->n < run->cap) {
+        return;
+    }
+    size_t cap = run->cap ? 2 * run->cap : 16;
+    compi_request_t **r = realloc(run->reqs, cap * sizeof(*r));
+    if (r == NULL) {
+        scm_misc_error("buffer-isend", "out of memory for requests", SCM_EOL);
+    }
+    run->reqs = r;
+    run->cap = cap;
+}
+
+/* Records a posted request in the run's table (reserved beforehand, so this cannot
+   fail) and keeps a temporary buffer alive while the transport uses it. */
+static SCM bc__track(SCM call, compi_request_t *req, const bc_buf_t *b)
+{
+    bridge_run_t *run = bc.current;
+    size_t slot = run->n++;
+    run->reqs[slot] = req;
+    if (scm_is_true(b->storage)) {
+        SCM keep = scm_struct_ref(call, scm_from_int(CALL_F_KEEP));
+        scm_struct_set_x(call, scm_from_int(CALL_F_KEEP), scm_cons(b->storage, keep));
+    }
+    return scm_call_2(bc.make_request, scm_from_ulong(run->serial), scm_from_size_t(slot));
+}
+
+/* (buffer-isend CALL BUF OFFSET COUNT DEST) -> request */
+static SCM prim_isend(SCM call, SCM buf, SCM off, SCM count, SCM dest)
+{
+    static const char who[] = "buffer-isend";
+    const coll_call_t *c = bc__live_call(call, who);
+    bc_buf_t b;
+    bc__buf(buf, SCM_ARG2, who, &b);
+    size_t o = bc__size(off, SCM_ARG3, who), n = bc__size(count, SCM_ARG4, who);
+    char *addr = bc__range(&b, o, n, who);
+    int peer = bc__rank(dest, c, SCM_ARG5, who);
+    bc__reserve(bc.current);
+
+    compi_request_t *req;
+    compi_status_t st =
+        pml_isend(addr, n, b.dt, peer, coll_tag(c->kind), c->comm, PML_SEND_STANDARD, &req);
+    if (st != COMPI_OK) {
+        bc__fail(who, "the send could not start", st);
+    }
+    return bc__track(call, req, &b);
+}
+
+/* (buffer-irecv CALL BUF OFFSET COUNT SRC) -> request */
+static SCM prim_irecv(SCM call, SCM buf, SCM off, SCM count, SCM src)
+{
+    static const char who[] = "buffer-irecv";
+    const coll_call_t *c = bc__live_call(call, who);
+    bc_buf_t b;
+    bc__buf(buf, SCM_ARG2, who, &b);
+    size_t o = bc__size(off, SCM_ARG3, who), n = bc__size(count, SCM_ARG4, who);
+    char *addr = bc__range(&b, o, n, who);
+    int peer = bc__rank(src, c, SCM_ARG5, who);
+    if (!b.writable) {
+        scm_misc_error(who, "cannot receive into a read-only buffer (the call's send buffer)",
+                       SCM_EOL);
+    }
+    bc__reserve(bc.current);
+
+    compi_request_t *req;
+    compi_status_t st = pml_irecv(addr, n, b.dt, peer, coll_tag(c->kind), c->comm, &req);
+    if (st != COMPI_OK) {
+        bc__fail(who, "the receive could not start", st);
+    }
+    return bc__track(call, req, &b);
+}
+
+/* the slot of a request of the running closure that is still in flight */
+static size_t bc__slot(SCM req, int pos, const char *who)
+{
+    if (!bc__is(req, bc.request_rtd)) {
+        scm_wrong_type_arg_msg(who, pos, req, "request");
+    }
+    bridge_run_t *run = bc.current;
+    SCM serial = scm_struct_ref(req, scm_from_int(REQ_F_RUN));
+    size_t slot = scm_to_size_t(scm_struct_ref(req, scm_from_int(REQ_F_SLOT)));
+    if (run == NULL || scm_to_ulong(serial) != run->serial || slot >= run->n) {
+        scm_misc_error(who, "this request belongs to another run of the closure", SCM_EOL);
+    }
+    if (run->reqs[slot] == NULL) {
+        scm_misc_error(who, "this request was already waited for", SCM_EOL);
+    }
+    return slot;
+}
+
+/* waits for the requests in slots[0..n) (checked), frees them; the first error wins */
+static compi_status_t bc__wait_slots(const size_t *slots, size_t n)
+{
+    bridge_run_t *run = bc.current;
+    compi_status_t st = COMPI_OK;
+    for (size_t i = 0; i < n; i++) {
+        compi_request_t *r = run->reqs[slots[i]];
+        compi_status_t s = pml_wait(r, NULL);
+        if (s != COMPI_OK && st == COMPI_OK) {
+            st = s;
+        }
+        pml_request_free(r);
+        run->reqs[slots[i]] = NULL;
+    }
+    return st;
+}
+
+/* (wait REQUEST) */
+static SCM prim_wait(SCM req)
+{
+    size_t slot = bc__slot(req, SCM_ARG1, "wait");
+    compi_status_t st = bc__wait_slots(&slot, 1);
+    if (st != COMPI_OK) {
+        bc__fail("wait", "the transfer failed", st);
+    }
+    return SCM_UNSPECIFIED;
+}
+
+/* (wait-all REQUESTS): a list; every request is checked before any is waited for */
+static SCM prim_wait_all(SCM reqs)
+{
+    static const char who[] = "wait-all";
+    long n = scm_ilength(reqs);
+    if (n < 0) {
+        scm_wrong_type_arg_msg(who, SCM_ARG1, reqs, "list of requests");
+    }
+    size_t *slots = scm_gc_malloc_pointerless(sizeof(size_t) * (size_t)(n ? n : 1), who);
+    SCM l = reqs;
+    for (long i = 0; i < n; i++, l = scm_cdr(l)) {
+        slots[i] = bc__slot(scm_car(l), SCM_ARG1, who);
+        for (long j = 0; j < i; j++) {
+            if (slots[j] == slots[i]) {
+                scm_misc_error(who, "the same request is in the list twice", SCM_EOL);
+            }
+        }
+    }
+    compi_status_t st = bc__wait_slots(slots, (size_t)n);
+    if (st != COMPI_OK) {
+        bc__fail(who, "a transfer failed", st);
+    }
+    return SCM_UNSPECIFIED;
+}
+
+/* ---- local work ---------------------------------------------------------------------- */
+
+/* (reduce-local! CALL IN IN-OFFSET INOUT INOUT-OFFSET COUNT):
+   inout[i] = in[i] OP inout[i], the call's op; for a non-commutative op, IN must hold the
+   lower ranks' contribution */
+static SCM prim_reduce_local(SCM call, SCM in, SCM ioff, SCM inout, SCM ooff, SCM count)
+{
+    static const char who[] = "reduce-local!";
+    const coll_call_t *c = bc__live_call(call, who);
+    bc_buf_t a, b;
+    bc__buf(in, SCM_ARG2, who, &a);
+    size_t ai = bc__size(ioff, SCM_ARG3, who);
+    bc__buf(inout, SCM_ARG4, who, &b);
+    size_t bi = bc__size(ooff, SCM_ARG5, who), n = bc__size(count, SCM_ARG6, who);
+    char *pa = bc__range(&a, ai, n, who), *pb = bc__range(&b, bi, n, who);
+
+    if (c->op == NULL) {
+        scm_misc_error(who, "~A has no reduction op", scm_list_1(bc.kind_sym[c->kind]));
+    }
+    if (!b.writable) {
+        scm_misc_error(who, "the result buffer is read-only (the call's send buffer)", SCM_EOL);
+    }
+    if (a.dt != c->rdt || b.dt != c->rdt) {
+        scm_misc_error(who, "both buffers must hold the call's datatype (~A)",
+                       scm_list_1(scm_from_utf8_string(dt_name(c->rdt))));
+    }
+    compi_status_t st = coll_op_apply(c->op, c->rdt, pa, pb, n);
+    if (st != COMPI_OK) {
+        bc__fail(who, "the op failed", st);
+    }
+    return SCM_UNSPECIFIED;
+}
+
+/* (buffer-copy! CALL FROM FROM-OFFSET TO TO-OFFSET COUNT): COUNT elements; the two
+   datatypes may differ when their type signatures match */
+static SCM prim_copy(SCM call, SCM from, SCM foff, SCM to, SCM toff, SCM count)
+{
+    static const char who[] = "buffer-copy!";
+    bc__live_call(call, who);
+    bc_buf_t a, b;
+    bc__buf(from, SCM_ARG2, who, &a);
+    size_t ai = bc__size(foff, SCM_ARG3, who);
+    bc__buf(to, SCM_ARG4, who, &b);
+    size_t bi = bc__size(toff, SCM_ARG5, who), n = bc__size(count, SCM_ARG6, who);
+    char *pa = bc__range(&a, ai, n, who), *pb = bc__range(&b, bi, n, who);
+
+    if (!b.writable) {
+        scm_misc_error(who, "cannot copy into a read-only buffer (the call's send buffer)",
+                       SCM_EOL);
+    }
+    if (a.dt->size != b.dt->size) {
+        scm_misc_error(who, "the two buffers' elements differ in size (~A and ~A bytes)",
+                       scm_list_2(scm_from_size_t(a.dt->size), scm_from_size_t(b.dt->size)));
+    }
+    compi_status_t st = coll_copy(pa, n, a.dt, pb, n, b.dt);
+    if (st != COMPI_OK) {
+        bc__fail(who, "the copy failed", st);
+    }
+    return SCM_UNSPECIFIED;
+}
+
+const bridge_prim_t bridge_call_prims[] = {
+    {.name = "call-send-buffer", .req = 1, .fn = (scm_t_subr)prim_send_buffer},
+    {.name = "call-recv-buffer", .req = 1, .fn = (scm_t_subr)prim_recv_buffer},
+    {.name = "call-in-place?", .req = 1, .fn = (scm_t_subr)prim_in_place},
+    {.name = "call-count", .req = 1, .fn = (scm_t_subr)prim_count},
+    {.name = "call-send-count", .req = 1, .fn = (scm_t_subr)prim_send_count},
+    {.name = "call-recv-count", .req = 1, .fn = (scm_t_subr)prim_recv_count},
+    {.name = "make-buffer", .req = 2, .opt = 1, .fn = (scm_t_subr)prim_make_buffer},
+    {.name = "buffer-isend", .req = 5, .fn = (scm_t_subr)prim_isend},
+    {.name = "buffer-irecv", .req = 5, .fn = (scm_t_subr)prim_irecv},
+    {.name = "wait", .req = 1, .fn = (scm_t_subr)prim_wait},
+    {.name = "wait-all", .req = 1, .fn = (scm_t_subr)prim_wait_all},
+    {.name = "reduce-local!", .req = 6, .fn = (scm_t_subr)prim_reduce_local},
+    {.name = "buffer-copy!", .req = 6, .fn = (scm_t_subr)prim_copy},
+};
+const size_t bridge_call_nprims = COMPI_ARRAY_SIZE(bridge_call_prims);

@@ -1,0 +1,351 @@
+/*
+ * bridge_closure.c -- the trampoline's miss path: creators' closure descriptions become
+ * coll_closure_t (bridge_build_closure), and Scheme closures run inside Guile.
+ *
+ *   tramp_run --miss--> bridge_build_closure(call)
+ *                          | call record (bridge_call.c)
+ *                          v
+ *                       (compi internal) build-closure-for: runs the creators, checks each
+ *                       answer where it is given, lowers the description to vectors
+ *                          |
+ *                          v
+ *                       here: native    -> coll_closure_native(coll_algo_find(...))
+ *                             tree      -> coll_tree_from_parents + check + coll_closure_tree
+ *                             profiling -> coll_wrap_profile(inner), tracing likewise
+ *                             scheme    -> a closure whose fn enters Guile on every call
+ *
+ * The lowered vectors are built by build-closure-for with every field checked, so they
+ * are read here without checks; anything C alone can judge (the algorithm exists and
+ * accepts the call, the tree is valid for it) is checked here and reported with the
+ * creator the description came from and the call.
+ *
+ * Ownership: the closure returned belongs to the caller (refcount 1).  A Scheme closure
+ * keeps its procedure protected from the collector until its free_state runs.
+ */
+#include "bridge.h"
+#include "bridge_scm.h"
+#include "coll.h"
+#include "compi_common.h"
+#include "log.h"
+#include "tree.h"
+#include "wrap.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct bridge_build {
+    compi_status_t st;
+    const coll_call_t *call;
+    coll_closure_t *closure;
+    char *errbuf;
+    size_t len;
+} bridge_build_t;
+
+/* "ORIGIN: what (call: TEXT)" into the caller's buffer; returns COMPI_ERR_CONFIG */
+static compi_status_t __attribute__((format(printf, 4, 5)))
+bridge__fail(bridge_build_t *b, SCM lowered_origin, SCM call_text, const char *fmt, ...)
+{
+    char origin[512], text[256], what[512];
+    va_list ap;
+
+    bridge_scm_to_buf(lowered_origin, origin, sizeof(origin));
+    bridge_scm_to_buf(call_text, text, sizeof(text));
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    if (b->errbuf && b->len) {
+        snprintf(b->errbuf, b->len, "%s: %s (call: %s)", origin, what, text);
+    }
+    return COMPI_ERR_CONFIG;
+}
+
+static int bridge__tag_is(SCM v, const char *tag)
+{
+    return scm_is_eq(scm_c_vector_ref(v, 0), scm_from_utf8_symbol(tag));
+}
+
+static long bridge__long(SCM v, size_t i)
+{
+    return scm_to_long(scm_c_vector_ref(v, i));
+}
+
+/* ---- native algorithms ------------------------------------------------------------- */
+
+/* "linear binomial kary" */
+static void bridge__algo_names(coll_kind_t kind, char *buf, size_t len)
+{
+    size_t n, used = 0;
+    const coll_algo_t *const *all = coll_algo_all(&n);
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used < len; i++) {
+        if (all[i]->kind == kind) {
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " " : "", all[i]->name);
+        }
+    }
+    if (buf[0] == '\0') {
+        snprintf(buf, len, "none yet");
+    }
+}
+
+/* Why might usable() refuse?  It answers yes or no; name the likely reason. */
+static void bridge__refusal(const coll_call_t *call, const coll_params_t *p, char *buf, size_t len)
+{
+    if (call->op != NULL && !call->op->commutative) {
+        snprintf(buf, len,
+                 "the op %s is not commutative and this algorithm combines out of rank "
+                 "order (the defaults of compi/defaults.scm show which ones keep it)",
+                 call->op->name ? call->op->name : "user");
+    } else {
+        snprintf(buf, len,
+                 "it refuses %d ranks, %zu bytes with fanout=%ld, segsize=%ld (see "
+                 "compi_info --algorithms)",
+                 call->comm->size, call->bytes, p->fanout, p->segsize);
+    }
+}
+
+static compi_status_t bridge__native(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
+{
+    coll_kind_t kind = (coll_kind_t)bridge__long(v, 1);
+    char name[64], why[256];
+    coll_params_t params = {.fanout = bridge__long(v, 3), .segsize = bridge__long(v, 4)};
+    SCM origin = scm_c_vector_ref(v, 5);
+
+    bridge_scm_to_buf(scm_c_vector_ref(v, 2), name, sizeof(name));
+    const coll_algo_t *algo = coll_algo_find(kind, name);
+    if (algo == NULL) {
+        char names[512];
+        bridge__algo_names(kind, names, sizeof(names));
+        return bridge__fail(b, origin, text, "%s has no native algorithm %s (%s algorithms: %s)",
+                            coll_kind_name(kind), name, coll_kind_name(kind), names);
+    }
+    if (algo->usable != NULL && !algo->usable(b->call, &params)) {
+        bridge__refusal(b->call, &params, why, sizeof(why));
+        return bridge__fail(b, origin, text, "%s:%s cannot serve this call: %s",
+                            coll_kind_name(kind), name, why);
+    }
+    if ((*c_p = coll_closure_native(algo, &params)) == NULL) {
+        return bridge__fail(b, origin, text, "out of memory");
+    }
+    return COMPI_OK;
+}
+
+/* ---- trees --------------------------------------------------------------------------- */
+
+static compi_status_t bridge__tree(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
+{
+    coll_kind_t kind = (coll_kind_t)bridge__long(v, 1);
+    int size = (int)bridge__long(v, 2), root = (int)bridge__long(v, 3);
+    SCM parents = scm_c_vector_ref(v, 4), order = scm_c_vector_ref(v, 5);
+    coll_params_t params = {.segsize = bridge__long(v, 6)};
+    SCM origin = scm_c_vector_ref(v, 7);
+    coll_tree_t *tree = NULL;
+    compi_status_t st;
+    char why[256];
+
+    int *parent = malloc(sizeof(int) * (size_t)size);
+    int *ord = malloc(sizeof(int) * (size_t)size);
+    if (parent == NULL || ord == NULL) {
+        st = bridge__fail(b, origin, text, "out of memory");
+        goto out;
+    }
+    for (int r = 0; r < size; r++) {
+        parent[r] = scm_to_int(scm_c_vector_ref(parents, (size_t)r));
+        ord[r] = scm_to_int(scm_c_vector_ref(order, (size_t)r));
+    }
+    if (coll_tree_from_parents(size, root, parent, ord, &tree) != COMPI_OK) {
+        st = bridge__fail(b, origin, text, "cannot build a tree of %d ranks, root %d", size, root);
+        goto out;
+    }
+    if (coll_tree_check_call(tree, b->call, why, sizeof(why)) != COMPI_OK) {
+        coll_tree_free(tree);
+        st = bridge__fail(b, origin, text, "invalid tree: %s", why);
+        goto out;
+    }
+    /* the closure takes the tree over, on failure too */
+    *c_p = coll_closure_tree(kind, tree, &params, &st);
+    if (*c_p == NULL) {
+        st = st == COMPI_ERR_UNSUPPORTED
+                 ? bridge__fail(b, origin, text,
+                                "%s has no tree executor (trees run barrier, bcast, reduce, "
+                                "allreduce, gather and scatter)",
+                                coll_kind_name(kind))
+                 : bridge__fail(b, origin, text, "the tree closure could not be built: %s",
+                                compi_status_string(st));
+        goto out;
+    }
+    st = COMPI_OK;
+out:
+    free(parent);
+    free(ord);
+    return st;
+}
+
+/* ---- Scheme closures ------------------------------------------------------------------ */
+
+typedef struct scheme_state {
+    SCM proc;     /* protected until scheme__free */
+    char *origin; /* "creator NAME (...) returned ...", for run-time errors */
+} scheme_state_t;
+
+static void *scheme__unprotect(void *p)
+{
+    scm_gc_unprotect_object(((scheme_state_t *)p)->proc);
+    return p;
+}
+
+static void scheme__free(void *p)
+{
+    scheme_state_t *s = p;
+    /* the closure may die outside Guile mode (with its communicator) */
+    scm_with_guile(scheme__unprotect, s);
+    free(s->origin);
+    free(s);
+}
+
+typedef struct scheme_run_args {
+    compi_status_t st;
+    coll_closure_t *self;
+    const coll_call_t *call;
+    char *errbuf;
+    size_t len;
+} scheme_run_args_t;
+
+static void *scheme__run_in_guile(void *p)
+{
+    scheme_run_args_t *a = p;
+    scheme_state_t *s = a->self->state;
+    bridge_run_t run;
+    size_t left = 0;
+
+    SCM record = bridge_call_record(a->call, 1);
+    bridge_run_begin(&run, a->call);
+    a->st = bridge_invoke(bridge_procs.run_scheme_closure, scm_list_2(s->proc, record), NULL,
+                          a->errbuf, a->len);
+    compi_status_t st = bridge_run_end(&run, record, &left);
+    if (a->st == COMPI_OK && st != COMPI_OK) {
+        snprintf(a->errbuf, a->len, "a transfer it left unfinished failed: %s",
+                 compi_status_string(st));
+        a->st = st;
+    } else if (a->st == COMPI_OK && left > 0) {
+        snprintf(a->errbuf, a->len,
+                 "it returned with %zu request%s not waited for (finish them with wait or "
+                 "wait-all)",
+                 left, left == 1 ? "" : "s");
+        a->st = COMPI_ERR_CONFIG;
+    }
+    /* the record must stay reachable until here: it keeps temporary buffers alive */
+    scm_remember_upto_here_1(record);
+    return a;
+}
+
+static compi_status_t scheme__fn(coll_closure_t *self, const coll_call_t *call)
+{
+    char err[1024];
+    scheme_run_args_t a = {
+        .st = COMPI_ERR_INTERNAL, .self = self, .call = call, .errbuf = err, .len = sizeof(err)};
+
+    compi_status_t st = bridge_with_guile(scheme__run_in_guile, &a.st, err, sizeof(err));
+    if (st != COMPI_OK) {
+        scheme_state_t *s = self->state;
+        compi_log_error("Scheme closure %s (%s) failed: %s", self->name, s->origin, err);
+    }
+    return st;
+}
+
+static compi_status_t bridge__scheme(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
+{
+    coll_kind_t kind = (coll_kind_t)bridge__long(v, 1);
+    char pname[64], name[96], origin[512];
+    scheme_state_t *s = calloc(1, sizeof(*s));
+
+    bridge_scm_to_buf(scm_c_vector_ref(v, 3), pname, sizeof(pname));
+    bridge_scm_to_buf(scm_c_vector_ref(v, 4), origin, sizeof(origin));
+    snprintf(name, sizeof(name), "%s:scheme(%s)", coll_kind_name(kind), pname);
+    if (s == NULL || (s->origin = strdup(origin)) == NULL) {
+        free(s);
+        return bridge__fail(b, scm_c_vector_ref(v, 4), text, "out of memory");
+    }
+    s->proc = scm_gc_protect_object(scm_c_vector_ref(v, 2));
+    *c_p = coll_closure_new(scheme__fn, s, scheme__free, name);
+    if (*c_p == NULL) {
+        scheme__free(s);
+        return bridge__fail(b, scm_c_vector_ref(v, 4), text, "out of memory");
+    }
+    (*c_p)->is_scheme = 1;
+    return COMPI_OK;
+}
+
+/* ---- descriptions ---------------------------------------------------------------------- */
+
+static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
+{
+    *c_p = NULL;
+    if (bridge__tag_is(v, "native")) {
+        return bridge__native(b, v, text, c_p);
+    }
+    if (bridge__tag_is(v, "tree")) {
+        return bridge__tree(b, v, text, c_p);
+    }
+    if (bridge__tag_is(v, "scheme")) {
+        return bridge__scheme(b, v, text, c_p);
+    }
+    /* profiling or tracing: the wrapper takes its own reference on the inner closure */
+    int profile = bridge__tag_is(v, "profiling");
+    coll_closure_t *inner;
+    compi_status_t st = bridge__closure(b, scm_c_vector_ref(v, 1), text, &inner);
+    if (st != COMPI_OK) {
+        return st;
+    }
+    *c_p = profile ? coll_wrap_profile(inner) : coll_wrap_trace(inner);
+    coll_closure_release(inner);
+    if (*c_p == NULL) {
+        return bridge__fail(b, scm_c_vector_ref(v, 2), text, "out of memory");
+    }
+    return COMPI_OK;
+}
+
+/* who answered the last miss: "creator NAME (KIND, installed at FILE:L:C) returned DESC" */
+static char last_origin[512];
+
+const char *bridge_last_origin(void)
+{
+    return last_origin;
+}
+
+static void *bridge__build_in_guile(void *p)
+{
+    bridge_build_t *b = p;
+    SCM r;
+
+    SCM record = bridge_call_record(b->call, 0);
+    b->st =
+        bridge_invoke(bridge_procs.build_closure_for, scm_list_1(record), &r, b->errbuf, b->len);
+    if (b->st == COMPI_OK) {
+        SCM v = scm_car(r);
+        /* every lowered description ends with its origin */
+        bridge_scm_to_buf(scm_c_vector_ref(v, scm_c_vector_length(v) - 1), last_origin,
+                          sizeof(last_origin));
+        b->st = bridge__closure(b, v, scm_cdr(r), &b->closure);
+    }
+    return b;
+}
+
+compi_status_t bridge_build_closure(const coll_call_t *call, coll_closure_t **closure_p,
+                                    char *errbuf, size_t len)
+{
+    bridge_build_t b = {.st = COMPI_ERR_INTERNAL, .call = call, .errbuf = errbuf, .len = len};
+
+    *closure_p = NULL;
+    if (!bridge_is_initialized()) {
+        snprintf(errbuf, len, "the Guile bridge is not initialized");
+        return COMPI_ERR_INTERNAL;
+    }
+    compi_status_t st = bridge_with_guile(bridge__build_in_guile, &b.st, errbuf, len);
+    if (st == COMPI_OK) {
+        *closure_p = b.closure;
+    }
+    return st;
+}

@@ -1,0 +1,199 @@
+;;; (compi defaults) -- the creators a user gets with no configuration: one per collective
+;;; kind, installed by MPI_Init before any config file (so a config's creators are tried
+;;; first, and may reach these through `next').
+;;;
+;;; Copy this file and edit it: every choice is a plain `cond' on what every rank of the
+;;; communicator agrees on -- (call-bytes call), (call-size call), the root, the op --
+;;; so every rank picks the same algorithm.  The thresholds follow the spirit of Open
+;;; MPI's "tuned" fixed decision rules and MPICH's defaults (Thakur, Rabenseifner and
+;;; Gropp, "Optimization of Collective Communication Operations in MPICH", 2005):
+;;;
+;;;   - small messages: the algorithm with the fewest sequential messages (latency
+;;;     bound: binomial trees, recursive doubling, dissemination); at 2 ranks that is a
+;;;     single message or a single exchange;
+;;;   - large messages: the ones that move fewest bytes per rank (bandwidth bound: ring,
+;;;     Rabenseifner's reduce-scatter + gather, pipelined chains, scatter + allgather);
+;;;   - non-commutative ops: only algorithms that combine in rank order (linear,
+;;;     in-order binomial, recursive doubling, reduce + scatterv), whatever the size.
+;;;
+;;; What `call-bytes' means depends on the kind (core/coll/coll.h): the whole vector for
+;;; bcast, reduce, allreduce, scan and exscan; one rank's block for gather, scatter,
+;;; allgather and alltoall; the total for allgatherv, reduce-scatter and
+;;; reduce-scatter-block; 0 for barrier and the v/w kinds whose totals only some ranks
+;;; know.  `compi_info --algorithms' lists every native algorithm with its parameters.
+
+(define-module (compi defaults)
+  #:use-module (compi)
+  #:export (install-default-creators!
+            default-barrier default-bcast default-reduce default-allreduce
+            default-gather default-gatherv default-scatter default-scatterv
+            default-allgather default-allgatherv default-alltoall default-alltoallv
+            default-alltoallw default-reduce-scatter default-reduce-scatter-block
+            default-scan default-exscan))
+
+(define KiB 1024)
+(define MiB (* 1024 1024))
+
+(define (power-of-two? n)
+  (and (> n 0) (= 0 (logand n (- n 1)))))
+
+;;; ---- synchronisation and one-to-all ----------------------------------------------------
+
+;; Dissemination needs ceil(log2 p) rounds for any p; recursive doubling needs log2 p
+;; rounds for a power of two but an extra fold-in round otherwise.  At 2 ranks both are a
+;; single exchange.
+(define (default-barrier call next)
+  (if (power-of-two? (call-size call))
+      (native 'barrier 'recursive-doubling)
+      (native 'barrier 'dissemination)))
+
+;; Small: a binomial tree, ceil(log2 p) steps (one message at 2 ranks).  Medium: the
+;; same tree, pipelined so inner ranks forward a segment while the next one arrives.
+;; Large: a pipelined chain when there are few ranks (each link carries the message once,
+;; at full speed), van de Geijn's scatter + allgather when there are many.
+(define (default-bcast call next)
+  (let ((bytes (call-bytes call)) (p (call-size call)))
+    (cond ((or (<= p 2) (< bytes (* 12 KiB))) (native 'bcast 'binomial))
+          ((< bytes (* 512 KiB)) (native 'bcast 'pipelined-binomial #:segsize (* 16 KiB)))
+          ((< p 8) (native 'bcast 'chain #:segsize (* 128 KiB)))
+          (else (native 'bcast 'scatter-allgather)))))
+
+;;; ---- reductions ----------------------------------------------------------------------
+
+;; Non-commutative ops: linear (the root combines in rank order) for few ranks and small
+;; vectors, else the in-order binomial tree.  Commutative: linear while the root can
+;; absorb every message cheaply, a binomial tree for small vectors, a segmented binary
+;; tree for medium ones and Rabenseifner's reduce-scatter + gather for large ones.
+(define (default-reduce call next)
+  (let ((bytes (call-bytes call)) (p (call-size call)))
+    (cond ((not (call-commutative? call))
+           (if (and (< p 12) (< bytes (* 2 KiB)))
+               (native 'reduce 'linear)
+               (native 'reduce 'in-order-binomial)))
+          ((and (< p 8) (< bytes 512)) (native 'reduce 'linear))
+          ((< bytes (* 20 KiB)) (native 'reduce 'binomial))
+          ((< bytes (* 512 KiB)) (native 'reduce 'kary #:fanout 2 #:segsize (* 32 KiB)))
+          (else (native 'reduce 'rabenseifner)))))
+
+;; Recursive doubling exchanges whole vectors log2 p times: the fewest steps, right for
+;; small vectors and any op.  Larger commutative ones: Rabenseifner (reduce-scatter by
+;; halving + allgather by doubling), then the ring, which moves 2(p-1)/p of the vector
+;; per rank whatever p.  Large non-commutative: in-order reduce, then bcast.
+(define (default-allreduce call next)
+  (let ((bytes (call-bytes call)) (p (call-size call)))
+    (cond ((or (<= p 2) (< bytes 10000)) (native 'allreduce 'recursive-doubling))
+          ((not (call-commutative? call)) (native 'allreduce 'reduce-bcast))
+          ((< bytes (* 256 KiB)) (native 'allreduce 'rabenseifner))
+          (else (native 'allreduce 'ring)))))
+
+;; Reduce-scatter (bytes: the total of all blocks).  Recursive halving for small totals,
+;; and for medium ones on a power of two; the ring otherwise.  Non-commutative: reduce in
+;; rank order to 0, then scatter the blocks.
+(define (reduce-scatter-choice kind call)
+  (let ((bytes (call-bytes call)) (p (call-size call)))
+    (cond ((not (call-commutative? call)) (native kind 'reduce-scatterv))
+          ((or (< bytes (* 12 KiB))
+               (and (< bytes (* 256 KiB)) (power-of-two? p)))
+           (native kind 'recursive-halving))
+          (else (native kind 'ring)))))
+
+(define (default-reduce-scatter call next)
+  (reduce-scatter-choice 'reduce-scatter call))
+
+(define (default-reduce-scatter-block call next)
+  (reduce-scatter-choice 'reduce-scatter-block call))
+
+;; Scans: recursive doubling (log2 p steps, any op) for all but very large vectors, where
+;; the linear chain moves each vector once.
+(define (default-scan call next)
+  (if (< (call-bytes call) MiB)
+      (native 'scan 'recursive-doubling)
+      (native 'scan 'linear)))
+
+(define (default-exscan call next)
+  (if (< (call-bytes call) MiB)
+      (native 'exscan 'recursive-doubling)
+      (native 'exscan 'linear)))
+
+;;; ---- data movement ---------------------------------------------------------------------
+
+;; Gather (bytes: one rank's block).  Large blocks go straight to the root; small blocks
+;; from many ranks are combined up a binomial tree so the root receives log2 p messages.
+(define (default-gather call next)
+  (let ((bytes (call-bytes call)) (p (call-size call)))
+    (if (and (< bytes 6000) (or (> p 60) (and (> p 10) (< bytes KiB))))
+        (native 'gather 'binomial)
+        (native 'gather 'linear))))
+
+(define (default-scatter call next)
+  (let ((bytes (call-bytes call)) (p (call-size call)))
+    (if (and (> p 10) (< bytes 300))
+        (native 'scatter 'binomial)
+        (native 'scatter 'linear))))
+
+;; The v variants: only the root knows the counts, so there is nothing to choose on.
+(define (default-gatherv call next) (native 'gatherv 'linear))
+(define (default-scatterv call next) (native 'scatterv 'linear))
+
+;; Allgather (bytes: one rank's block).  Small totals: recursive doubling on powers of two
+;; (one exchange at 2 ranks), Bruck otherwise; large totals: the ring.
+(define (default-allgather call next)
+  (let* ((p (call-size call)) (total (* p (call-bytes call))))
+    (cond ((and (< total 50000) (power-of-two? p)) (native 'allgather 'recursive-doubling))
+          ((< total 50000) (native 'allgather 'bruck))
+          (else (native 'allgather 'ring)))))
+
+;; Allgatherv (bytes: the total): every block sent at once while that stays small, the
+;; ring beyond.
+(define (default-allgatherv call next)
+  (if (and (<= (call-size call) 8) (< (call-bytes call) (* 32 KiB)))
+      (native 'allgatherv 'linear)
+      (native 'allgatherv 'ring)))
+
+;; Alltoall (bytes: one block).  Bruck's log2 p steps for tiny blocks on many ranks, all
+;; transfers posted at once for small blocks, pairwise exchange (one peer per step, no
+;; contention) for large ones and at 2 ranks (a single exchange).
+(define (default-alltoall call next)
+  (let ((bytes (call-bytes call)) (p (call-size call)))
+    (cond ((= p 2) (native 'alltoall 'pairwise))
+          ((and (< bytes 200) (> p 12)) (native 'alltoall 'bruck))
+          ((< bytes 3000) (native 'alltoall 'linear))
+          (else (native 'alltoall 'pairwise)))))
+
+;; The v and w variants: sizes differ per peer and are not in the key; post everything at
+;; once on small communicators, pairwise beyond.
+(define (default-alltoallv call next)
+  (if (<= (call-size call) 16)
+      (native 'alltoallv 'linear)
+      (native 'alltoallv 'pairwise)))
+
+(define (default-alltoallw call next)
+  (if (<= (call-size call) 16)
+      (native 'alltoallw 'linear)
+      (native 'alltoallw 'pairwise)))
+
+;;; ---- installing ------------------------------------------------------------------------
+
+(define defaults
+  (list (cons 'barrier default-barrier)
+        (cons 'bcast default-bcast)
+        (cons 'reduce default-reduce)
+        (cons 'allreduce default-allreduce)
+        (cons 'gather default-gather)
+        (cons 'gatherv default-gatherv)
+        (cons 'scatter default-scatter)
+        (cons 'scatterv default-scatterv)
+        (cons 'allgather default-allgather)
+        (cons 'allgatherv default-allgatherv)
+        (cons 'alltoall default-alltoall)
+        (cons 'alltoallv default-alltoallv)
+        (cons 'alltoallw default-alltoallw)
+        (cons 'reduce-scatter default-reduce-scatter)
+        (cons 'reduce-scatter-block default-reduce-scatter-block)
+        (cons 'scan default-scan)
+        (cons 'exscan default-exscan)))
+
+;; Called by bridge_init before any config file is loaded.
+(define (install-default-creators!)
+  (parameterize ((current-config-origin "compi/defaults.scm"))
+    (for-each (lambda (d) (install-creator! (car d) (cdr d))) defaults)))

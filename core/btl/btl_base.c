@@ -71,19 +71,22 @@ static int search_dirs(char dirs[][PATH_MAX], int max)
         p = colon != NULL ? colon + 1 : NULL;
     }
     /* the library holding this function is libmpi (or the program it was linked into) */
-    if (n + 2 <= max && dladdr((void *)btl_base_open, &info) != 0 && info.dli_fname != NULL) {
-        const char *slash = strrchr(info.dli_fname, '/');
-        size_t l = slash != NULL ? (size_t)(slash - info.dli_fname) : 0;
+    char self[PATH_MAX];
+    if (n + 2 <= max && dladdr((void *)btl_base_open, &info) != 0 && info.dli_fname != NULL &&
+        realpath(info.dli_fname, self) != NULL) {
+        /* realpath: a program started by a relative path reports a relative name */
+        const char *slash = strrchr(self, '/');
+        size_t l = slash != NULL ? (size_t)(slash - self) : 0;
         if (slash != NULL && l + sizeof("/compi") < PATH_MAX) {
-            memcpy(dirs[n], info.dli_fname, l);
+            memcpy(dirs[n], self, l);
             dirs[n++][l] = '\0';
-            memcpy(dirs[n], info.dli_fname, l);
+            memcpy(dirs[n], self, l);
             memcpy(dirs[n++] + l, "/compi", sizeof("/compi"));
         }
         /* a program linked with the library statically, inside the build tree (unit and
            internal tests): the modules are where the build put them */
         size_t bl = strlen(COMPI_BUILDDIR);
-        if (n < max && strncmp(info.dli_fname, COMPI_BUILDDIR "/", bl + 1) == 0) {
+        if (n < max && strncmp(self, COMPI_BUILDDIR "/", bl + 1) == 0) {
             snprintf(dirs[n++], PATH_MAX, "%s/lib/.libs", COMPI_BUILDDIR);
         }
     }

@@ -63,6 +63,7 @@ typedef struct compi_comm {
 #define COMPI_TAG_COMM_CREATE (-10)
 #define COMPI_TAG_COMM_CREATE_GROUP (-11) /* MPI_Comm_create_group: only the group */
 #define COMPI_TAG_FINALIZE (-12)    /* MPI_Finalize's barrier */
+#define COMPI_TAG_TRAMP_CHECK (-13) /* the trampolines' determinism check */
 #define COMPI_TAG_COLL_BASE (-100) /* collectives: -100 and below */
 
 extern handle_table_t comm_table;

@@ -2,17 +2,22 @@
  * init_api.c -- MPI_Init, MPI_Finalize and the environment queries.
  *
  * Start-up order (each layer needs the ones before it):
- *   rte (PMI, host names) -> datatypes -> PML (BTLs, connections) -> communicators.
+ *   rte (PMI, host names) -> datatypes, ops -> PML (BTLs, connections) -> communicators
+ *   -> Guile (compi's modules, the default creators, the user's config files)
+ *   -> trampolines.
  * Shut-down: a message barrier over MPI_COMM_WORLD (so every rank has stopped sending
  * to us and our own queued sends have drained), a PMI fence, then the layers in reverse.
  */
+#include "bridge.h"
 #include "comm.h"
 #include "dt.h"
 #include "errors.h"
 #include "log.h"
 #include "mpi_state.h"
+#include "op.h"
 #include "pml.h"
 #include "rte.h"
+#include "tramp.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -27,6 +32,32 @@ static int init_fail(const char *what, compi_status_t st)
 {
     compi_log_error("MPI_Init: %s failed: %s", what, compi_status_string(st));
     rte_abort(MPI_ERR_OTHER, "MPI_Init failed");
+}
+
+/*
+ * Start Guile, install the default creators, load the user's config files.  A config
+ * that fails takes the job down with one message naming the file and line: every rank
+ * fails the same way, so each one aborts with the message, and the launcher prints the
+ * first (without a launcher, the singleton prints it itself).
+ */
+static compi_status_t coll_config_load(void)
+{
+    char err[1024];
+    compi_status_t st = bridge_init(err, sizeof(err));
+    if (st == COMPI_OK) {
+        const char *list = bridge_config_list();
+        if (list == NULL || *list == '\0') {
+            return COMPI_OK;
+        }
+        st = bridge_load_config_list(list, err, sizeof(err));
+    }
+    if (st != COMPI_OK) {
+        if (rte_proc.singleton) {
+            compi_log_error("%s", err);
+        }
+        rte_abort(1, err);
+    }
+    return COMPI_OK;
 }
 
 static int compi_init(int required, int *provided)
@@ -51,11 +82,20 @@ static int compi_init(int required, int *provided)
     if ((st = dt_init()) != COMPI_OK) {
         return init_fail("the datatype engine", st);
     }
+    if ((st = op_init()) != COMPI_OK) {
+        return init_fail("the reduction operations", st);
+    }
     if ((st = pml_init()) != COMPI_OK) {
         return init_fail("the point-to-point layer", st);
     }
     if ((st = comm_init()) != COMPI_OK) {
         return init_fail("the communicators", st);
+    }
+    if ((st = coll_config_load()) != COMPI_OK) {
+        return init_fail("the collective configuration", st);
+    }
+    if ((st = tramp_init()) != COMPI_OK) {
+        return init_fail("the trampolines", st);
     }
     compi_mpi_state = COMPI_STATE_INITIALIZED;
     if (provided) {
@@ -143,8 +183,10 @@ int PMPI_Finalize(void)
         compi_log_error("MPI_Finalize: synchronisation failed: %s", compi_status_string(st));
         rte_abort(MPI_ERR_OTHER, "MPI_Finalize failed");
     }
+    tramp_finalize();
     comm_finalize();
     pml_finalize();
+    op_finalize();
     dt_finalize();
     compi_mpi_state = COMPI_STATE_FINALIZED;
     rte_finalize();
@@ -174,8 +216,11 @@ int PMPI_Finalized(int *flag)
 #pragma weak MPI_Abort = PMPI_Abort
 int PMPI_Abort(MPI_Comm comm, int errorcode)
 {
-    char msg[128];
-    snprintf(msg, sizeof(msg), "MPI_Abort called with error code %d", errorcode);
+    char msg[160];
+    compi_comm_t *c = compi_mpi_state == COMPI_STATE_INITIALIZED ? comm_from_handle(comm) : NULL;
+    snprintf(msg, sizeof(msg), "MPI_Abort was called on %s",
+             c == NULL ? "an invalid communicator"
+                       : c->name[0] != '\0' ? c->name : "an unnamed communicator");
     rte_abort(errorcode, msg);
 }
 

@@ -140,7 +140,7 @@ run "$MPIRUN" -np 3 "$PROBE" abort 5 "bad input file"
 check "abort: status is the error code, job down within 3 s" \
     test $rc -eq 5 -a $elapsed -lt 3000
 check "abort: message with rank, code and text" \
-    err_has "rank 1 called MPI_Abort with error code 5: bad input file"
+    err_has "rank 1 aborted the job with error code 5: bad input file"
 # a rank that ignores SIGTERM still goes: SIGKILL follows
 run "$MPIRUN" -np 2 sh -c 'trap "" TERM; if [ "$PMI_RANK" = 1 ]; then exit 9; fi; sleep 30'
 check "a rank ignoring SIGTERM is killed, status of the failed rank" \

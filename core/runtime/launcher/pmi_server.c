@@ -179,7 +179,7 @@ static void on_abort(mpirun_job_t *job, mpirun_rank_t *r, const pmi_wire_msg_t *
         text = pmi_wire_get(msg, "error_msg");
     if (pmi_wire_get_int(msg, "exitcode", &code) != COMPI_OK)
         code = 1;
-    snprintf(why, sizeof(why), "rank %d called MPI_Abort with error code %d%s%s", r->rank, code,
+    snprintf(why, sizeof(why), "rank %d aborted the job with error code %d%s%s", r->rank, code,
              text != NULL && *text ? ": " : "", text != NULL ? text : "");
     /*
      * mpirun's exit status is a byte: keep the code's low byte as a shell would, but never

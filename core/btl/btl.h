@@ -4,7 +4,7 @@
  * A BTL knows nothing of MPI: no communicators, tags or requests.  It moves opaque
  * fragments (the PML writes its header and payload into them) to a peer identified by
  * an endpoint, in FIFO order per (sender, receiver) pair, and may offer a single-copy
- * get() for large transfers.
+ * get() (read the peer's memory) and put() (write it) for large transfers.
  *
  * Sending is two steps, so the PML can pack data straight into transport memory:
  *
@@ -65,6 +65,7 @@ typedef struct btl_services {
 
 enum {
     BTL_FLAG_GET = 1u << 0, /* get() reads a peer's memory in one copy */
+    BTL_FLAG_PUT = 1u << 1, /* put() writes a peer's memory in one copy */
 };
 
 typedef struct btl_module {
@@ -106,6 +107,15 @@ typedef struct btl_module {
     /* optional: when set, progress() has nothing to do while *progress_work is 0, so the
        PML's polling loop can skip the call (btl/self: fragments queued to oneself) */
     const size_t *progress_work;
+
+    /*
+     * optional, single copy (BTL_FLAG_PUT): write `len` bytes from the local iovecs into
+     * the peer's memory at `remote_addr` (with `remote_key` from the peer's register_mem;
+     * 0 when none is needed).  Blocking; COMPI_OK when all bytes are written.  Modules
+     * built before this field existed are shorter: check `size` before reading it.
+     */
+    compi_status_t (*put)(btl_endpoint_t *ep, const struct iovec *local, int nlocal,
+                          uint64_t remote_addr, uint64_t remote_key, size_t len);
 } btl_module_t;
 
 typedef struct btl_component {

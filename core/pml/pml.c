@@ -135,6 +135,19 @@ compi_status_t pml_init(void)
 
     pml_state.verbose = (int)param_register_int("pml_verbose", 0, "PML verbosity (0: quiet)");
     btl_verbose = (int)param_register_int("btl_verbose", 0, "BTL verbosity (0: quiet)");
+    /* With more ranks than cores the two halves of a split copy do not run at the same
+       time, and the receiver would wait for the sender to be scheduled: off by default. */
+    long split_min = param_register_int(
+        "pml_split_min", rte_proc.oversubscribed ? 0 : PML_SPLIT_MIN_DEFAULT,
+        "rendezvous messages from this many bytes are copied by both ranks at once (the "
+        "receiver reads one part, the sender writes the other) when the BTL has get and put "
+        "and the receive buffer is contiguous; the receive then also waits for the sender's "
+        "library to run.  0: never (the default when the host is oversubscribed)");
+    long split_pct = param_register_int("pml_split_get_pct", PML_SPLIT_GET_PCT_DEFAULT,
+                                        "percentage of a split message the receiver reads "
+                                        "itself (the sender writes the rest)");
+    pml_state.split_min = split_min > 0 ? (size_t)split_min : 0;
+    pml_state.split_get_pct = split_pct < 1 ? 1 : split_pct > 99 ? 99 : (int)split_pct;
     pml_state.oversubscribed = rte_proc.oversubscribed;
     pml_state.world_size = rte_proc.world_size;
     pml_state.peers = calloc((size_t)pml_state.world_size, sizeof(pml_peer_t));

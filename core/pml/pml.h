@@ -3,9 +3,11 @@
  *
  * Matching on (context id, source, tag) with MPI's non-overtaking order; an eager
  * protocol for small messages (header + data in one BTL fragment) and a rendezvous
- * protocol for large ones (single copy through btl->get when the BTL offers it, else a
- * pipeline of fragments after the receiver's acknowledgement).  Synchronous sends always
- * take the rendezvous path, so they complete only once matched.
+ * protocol for large ones: single copy through btl->get when the BTL offers it; for
+ * contiguous messages of pml_split_min bytes or more, a cooperative copy in which the
+ * receiver gets the first part while the sender puts the second (both cores copy);
+ * else a pipeline of fragments after the receiver's acknowledgement.  Synchronous
+ * sends always take the rendezvous path, so they complete only once matched.
  *
  * Ranks in this interface are ranks in `comm`; the PML maps them to world ranks and BTL
  * endpoints.  Tags >= 0 are the user's; negative tags are library traffic (see comm.h)

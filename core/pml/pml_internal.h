@@ -25,6 +25,14 @@ enum {
     PML_SST_FRAGS,    /* ACK received, sending FRAGs */
 };
 
+/* receive-side state of a split rendezvous (bits of `state`) */
+enum {
+    PML_RST_GET = 1u << 0,     /* our get() of the first part is not over */
+    PML_RST_PUT = 1u << 1,     /* waiting for PUT_DONE */
+    PML_RST_GETFAIL = 1u << 2, /* the first part must come another way */
+    PML_RST_PUTFAIL = 1u << 3, /* the second part must come another way */
+};
+
 typedef struct pml_request {
     compi_request_t super;
     struct pml_request *next, *prev; /* posted queue, peer pending list or frag list */
@@ -34,15 +42,17 @@ typedef struct pml_request {
     compi_datatype_t *dt;
     int peer;           /* comm rank: destination, or source (may be MPI_ANY_SOURCE) */
     int tag;            /* may be MPI_ANY_TAG for receives */
-    int world_peer;     /* sends: world rank of the destination */
+    int world_peer;     /* world rank of the destination (sends), of the source (split
+                           rendezvous receives) */
     unsigned char state;
     unsigned char on_frag_list;
     unsigned char mode; /* pml_send_mode_t */
     size_t bytes;       /* send: packed size; receive: capacity */
     size_t target;      /* rendezvous: bytes to move */
-    size_t offset;      /* rendezvous: bytes moved so far */
+    size_t offset;      /* rendezvous: bytes moved so far; split receive: where it splits */
     uint64_t remote;    /* the peer's request id */
-    void *reg;          /* register_mem handle of the send buffer */
+    uint64_t remote_addr, remote_key; /* split receive: the sender's data, for get() */
+    void *reg;          /* register_mem handle of the send (or split receive) buffer */
     void *bsend_region; /* buffered send: space in the attached buffer */
 
     /* generalized requests */
@@ -117,6 +127,10 @@ void pml_match_add_unexp(pml_comm_t *pc, pml_unexp_t *u);
 /* ---- pml.c -------------------------------------------------------------------------- */
 
 #define PML_MAX_MODULES 8
+/* measured on 2 cores: from 64 KiB both streaming and ping-pong gain (32 KiB: break-even) */
+#define PML_SPLIT_MIN_DEFAULT (64 * 1024)
+/* an even split finished first: 40 and 60 were both slower */
+#define PML_SPLIT_GET_PCT_DEFAULT 50
 
 typedef struct pml_state {
     pml_peer_t *peers; /* [world_size] */
@@ -129,12 +143,21 @@ typedef struct pml_state {
     pml_request_t *frag_head, *frag_tail;
     int oversubscribed;
     int verbose;
+    size_t split_min;  /* split rendezvous from this many bytes (0: never) */
+    int split_get_pct; /* share of a split message the receiver reads itself */
 } pml_state_t;
 extern pml_state_t pml_state;
 
-/* send an ACK or FIN now, or queue it when the BTL is full */
+/* send a control message (ACK, FIN, PUT, PUT_DONE) now, or queue it when the BTL is full */
 void pml_ctl_send(int world_peer, const pml_hdr_ctl_t *hdr, size_t len);
 void pml_peer_enqueue(pml_peer_t *p, pml_request_t *req);
+
+/* whether `btl` offers put() (modules built before the field was added are shorter) */
+static inline int pml_btl_can_put(const btl_module_t *btl)
+{
+    return (btl->flags & BTL_FLAG_PUT) &&
+           btl->size >= offsetof(btl_module_t, put) + sizeof(btl->put) && btl->put != NULL;
+}
 
 /* ---- pml_request.c ------------------------------------------------------------------ */
 
@@ -166,6 +189,9 @@ compi_status_t pml_send_first(pml_request_t *req, pml_peer_t *p);
 int pml_send_frags(pml_request_t *req);
 void pml_send_on_ack(const pml_hdr_ack_t *h);
 void pml_send_on_fin(const pml_hdr_fin_t *h);
+/* PUT: write the part the receiver asks for, answer PUT_DONE */
+void pml_send_on_put(const pml_hdr_put_t *h);
+void pml_recv_on_put_done(const pml_hdr_put_done_t *h);
 void pml_recv_start(pml_request_t *req);
 /* a matched RNDV: read with get() or ask for FRAGs */
 void pml_recv_rndv(pml_request_t *req, int world_src, int src, int tag, size_t len,

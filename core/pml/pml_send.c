@@ -4,6 +4,9 @@
  *
  *   eager   (len <= eager_max, not synchronous):   MATCH+data ------------------->  done
  *   get     (contiguous buffer, BTL_FLAG_GET):      RNDV(addr) ----> get <---- FIN   done
+ *   split   (get, and the receiver asks for it):    RNDV(addr) ----> <---- PUT
+ *                                                   put (while the receiver gets)
+ *                                                   PUT_DONE ------> <---- FIN       done
  *   pipeline (otherwise):                           RNDV ------> <------ ACK
  *                                                   FRAG, FRAG, ... ----------->     done
  *
@@ -14,6 +17,7 @@
 
 #include "log.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 /* write MATCH + data; COMPI_ERR_NO_RESOURCE when the BTL has no room */
@@ -288,8 +292,8 @@ void pml_send_on_ack(const pml_hdr_ack_t *h)
         r->reg = NULL;
     }
     r->remote = h->rreq;
-    r->target = h->len;
-    r->offset = 0;
+    r->target = h->offset + h->len;
+    r->offset = h->offset;
     r->state = PML_SST_FRAGS;
     pml_send_frags(r);
 }
@@ -304,4 +308,33 @@ void pml_send_on_fin(const pml_hdr_fin_t *h)
     }
     r->state = PML_SST_NONE;
     pml_req_complete(r);
+}
+
+/*
+ * PUT: the receiver splits the copy with us.  Runs inside the BTL's receive callback and
+ * blocks for the length of the put; the receiver reads the other part meanwhile.  Our
+ * send stays incomplete until FIN, which the receiver sends once it no longer needs our
+ * buffer (after this PUT_DONE, and after whatever it does when the put failed).
+ */
+void pml_send_on_put(const pml_hdr_put_t *h)
+{
+    pml_request_t *r = (pml_request_t *)(uintptr_t)h->sreq;
+    pml_peer_t *p = &pml_state.peers[r->world_peer];
+    const char *data = dt_contig_ptr(r->dt, r->buf, r->count);
+    pml_hdr_ctl_t ctl;
+
+    memset(&ctl, 0, sizeof(ctl));
+    ctl.put_done.type = PML_HDR_PUT_DONE;
+    ctl.put_done.rreq = h->rreq;
+    if (data != NULL && h->offset + h->len <= r->bytes && pml_btl_can_put(p->btl)) {
+        struct iovec iov = {.iov_base = (void *)(data + h->offset), .iov_len = h->len};
+        ctl.put_done.ok = p->btl->put(p->ep, &iov, 1, h->addr, h->key, h->len) == COMPI_OK;
+    }
+    if (!ctl.put_done.ok) {
+        compi_log_verbose(pml_state.verbose, 1,
+                          "pml: put of %" PRIu64 " bytes to rank %d failed; the receiver "
+                          "reads them",
+                          h->len, r->world_peer);
+    }
+    pml_ctl_send(r->world_peer, &ctl, sizeof(ctl.put_done));
 }

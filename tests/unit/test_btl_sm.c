@@ -233,7 +233,8 @@ static int rank_connect(int rank, int n)
         RANK_CHECK((eps[r] == NULL) == (r == rank));
         RANK_CHECK(!shm_name_exists(r));
     }
-    RANK_CHECK((m->flags & BTL_FLAG_GET) != 0);
+    RANK_CHECK((m->flags & BTL_FLAG_GET) != 0 && (m->flags & BTL_FLAG_PUT) != 0);
+    RANK_CHECK(m->put != NULL);
     RANK_CHECK(m->eager_limit <= m->max_frag && m->exclusivity > 0);
     fence();
     RANK_CHECK(m->finalize() == COMPI_OK);
@@ -446,6 +447,78 @@ START_TEST(test_sm_get)
 }
 END_TEST
 
+/* ---- single copy the other way: put from scattered local buffers ------------------- */
+
+static unsigned char put_byte(size_t i)
+{
+    return (unsigned char)(i * 13 + (i >> 11) + 1);
+}
+
+static int rank_put(int rank, int n)
+{
+    btl_endpoint_t *eps[MAX_RANKS];
+    btl_module_t *m = sm_up(eps);
+    RANK_CHECK(m != NULL && (m->flags & BTL_FLAG_PUT) != 0);
+    unsigned char *buf = malloc(GET_BYTES + 64);
+    RANK_CHECK(buf != NULL);
+
+    if (rank == 1) {
+        memset(buf, 0, GET_BYTES + 64);
+        shm->word[1] = (uint64_t)(uintptr_t)buf;
+    }
+    fence();
+    if (rank == 0) {
+        /* three uneven pieces into the peer at offset 3, then 300 small ones (more pieces
+           than one system call takes) over the start of it */
+        struct iovec iov[300];
+        size_t cut[3] = {777, GET_BYTES / 3, GET_BYTES - 777 - GET_BYTES / 3};
+        size_t off = 0;
+        for (size_t i = 0; i < GET_BYTES; i++)
+            buf[i] = put_byte(i);
+        for (int i = 0; i < 3; i++) {
+            iov[i] = (struct iovec){.iov_base = buf + off, .iov_len = cut[i]};
+            off += cut[i];
+        }
+        RANK_CHECK(m->put(eps[1], iov, 3, shm->word[1] + 3, 0, GET_BYTES) == COMPI_OK);
+        /* more bytes than the local buffers hold is refused */
+        RANK_CHECK(m->put(eps[1], iov, 1, shm->word[1], 0, cut[0] + 1) != COMPI_OK);
+    }
+    fence();
+    if (rank == 1) {
+        for (size_t i = 0; i < 3; i++)
+            RANK_CHECK(buf[i] == 0);
+        for (size_t i = 0; i < GET_BYTES; i++)
+            RANK_CHECK(buf[i + 3] == put_byte(i));
+        for (size_t i = GET_BYTES + 3; i < GET_BYTES + 64; i++)
+            RANK_CHECK(buf[i] == 0);
+    }
+    fence();
+    if (rank == 0) {
+        struct iovec iov[300];
+        for (int i = 0; i < 300; i++) {
+            memset(buf + i * 101, (unsigned char)i, 101);
+            iov[i] = (struct iovec){.iov_base = buf + i * 101, .iov_len = 101};
+        }
+        RANK_CHECK(m->put(eps[1], iov, 300, shm->word[1], 0, 300 * 101) == COMPI_OK);
+    }
+    fence();
+    if (rank == 1) {
+        for (size_t i = 0; i < 300 * 101; i++)
+            RANK_CHECK(buf[i] == (unsigned char)(i / 101));
+        RANK_CHECK(buf[300 * 101] == put_byte(300 * 101 - 3));
+    }
+    fence();
+    free(buf);
+    RANK_CHECK(m->finalize() == COMPI_OK);
+    return 0;
+}
+
+START_TEST(test_sm_put)
+{
+    ck_assert_int_eq(run_ranks(2, rank_put), 0);
+}
+END_TEST
+
 /* ---- parameters: no single copy on request, bad value refused, alone on a host ----- */
 
 static int rank_no_copy(int rank, int n)
@@ -453,7 +526,7 @@ static int rank_no_copy(int rank, int n)
     btl_endpoint_t *eps[MAX_RANKS];
     setenv("COMPI_MCA_btl_sm_single_copy", "none", 1);
     btl_module_t *m = sm_up(eps);
-    RANK_CHECK(m != NULL && (m->flags & BTL_FLAG_GET) == 0);
+    RANK_CHECK(m != NULL && (m->flags & (BTL_FLAG_GET | BTL_FLAG_PUT)) == 0);
     RANK_CHECK(m->finalize() == COMPI_OK);
 
     setenv("COMPI_MCA_btl_sm_single_copy", "sometimes", 1);
@@ -520,6 +593,14 @@ START_TEST(test_self)
     struct iovec iov[2] = {{a, sizeof(a)}, {b, sizeof(b)}};
     ck_assert_int_eq(self_m->get(eps[0], iov, 2, (uint64_t)(uintptr_t)src, 0, 100), COMPI_OK);
     ck_assert_int_eq(a[29] + b[69], 29 + 99);
+
+    char dst[101];
+    memset(dst, 0, sizeof(dst));
+    ck_assert_int_eq(self_m->flags & BTL_FLAG_PUT, BTL_FLAG_PUT);
+    ck_assert_int_eq(self_m->put(eps[0], iov, 2, (uint64_t)(uintptr_t)dst, 0, 100), COMPI_OK);
+    ck_assert_int_eq(memcmp(dst, src, 100), 0);
+    ck_assert_int_eq(dst[100], 0);
+    ck_assert_int_ne(self_m->put(eps[0], iov, 2, (uint64_t)(uintptr_t)dst, 0, 101), COMPI_OK);
     ck_assert_int_eq(self_m->finalize(), COMPI_OK);
 }
 END_TEST
@@ -666,6 +747,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_sm_stream_all_to_all);
     tcase_add_test(tc, test_sm_ring_full);
     tcase_add_test(tc, test_sm_get);
+    tcase_add_test(tc, test_sm_put);
     tcase_add_test(tc, test_sm_params);
     tcase_add_test(tc, test_self);
     suite_add_tcase(s, tc);

@@ -135,6 +135,21 @@ static compi_status_t btl_self_get(btl_endpoint_t *ep, const struct iovec *local
     return len == 0 ? COMPI_OK : COMPI_ERR_INVALID_PARAM;
 }
 
+/* our own memory: a plain copy the other way */
+static compi_status_t btl_self_put(btl_endpoint_t *ep, const struct iovec *local, int nlocal,
+                                   uint64_t remote_addr, uint64_t remote_key, size_t len)
+{
+    char *dst = (char *)(uintptr_t)remote_addr;
+
+    for (int i = 0; i < nlocal && len > 0; i++) {
+        size_t l = local[i].iov_len < len ? local[i].iov_len : len;
+        memcpy(dst, local[i].iov_base, l);
+        dst += l;
+        len -= l;
+    }
+    return len == 0 ? COMPI_OK : COMPI_ERR_INVALID_PARAM;
+}
+
 static void free_chain(self_frag_t *f)
 {
     while (f != NULL) {
@@ -170,7 +185,7 @@ compi_status_t btl_self_init(const btl_services_t *svc, size_t eager_limit, size
 btl_module_t btl_self_module = {
     .size = sizeof(btl_module_t),
     .name = "self",
-    .flags = BTL_FLAG_GET,
+    .flags = BTL_FLAG_GET | BTL_FLAG_PUT,
     .exclusivity = 1000,
     .publish = btl_self_publish,
     .add_procs = btl_self_add_procs,
@@ -182,4 +197,5 @@ btl_module_t btl_self_module = {
     .register_mem = NULL,
     .deregister_mem = NULL,
     .finalize = btl_self_finalize,
+    .put = btl_self_put,
 };

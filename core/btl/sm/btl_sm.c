@@ -89,21 +89,38 @@ static int btl_sm_progress(void)
 
 /* ---- single copy ------------------------------------------------------------------- */
 
-static compi_status_t btl_sm_get(btl_endpoint_t *ep, const struct iovec *local, int nlocal,
-                                 uint64_t remote_addr, uint64_t remote_key, size_t len)
+/*
+ * Copy `len` bytes between the local iovecs and the peer's memory at `remote_addr`:
+ * process_vm_readv when `write` is 0 (get), process_vm_writev otherwise (put).  Each
+ * system call takes at most SM_IOV_CHUNK local pieces and btl_sm_state.cma_chunk bytes
+ * (0: no byte limit).
+ */
+static compi_status_t cma_copy(btl_endpoint_t *ep, const struct iovec *local, int nlocal,
+                               uint64_t remote_addr, size_t len, int write)
 {
+    const char *what = write ? "put" : "get";
+    size_t max_chunk = btl_sm_state.cma_chunk ? btl_sm_state.cma_chunk : len;
     struct iovec iov[SM_IOV_CHUNK];
-    size_t done = 0, loff = 0;
+    size_t done = 0, loff = 0, room = 0;
     int li = 0;
 
+    /* refuse before copying anything: no half-written peer memory on a bad call */
+    for (int j = 0; j < nlocal && room < len; j++)
+        room += local[j].iov_len;
+    if (room < len) {
+        btl_sm_state.svc->log_error("btl sm %s: local buffers hold %zu of %zu bytes", what, room,
+                                    len);
+        return COMPI_ERR_INVALID_PARAM;
+    }
     while (done < len) {
+        size_t want = len - done < max_chunk ? len - done : max_chunk;
         size_t chunk = 0;
         int n = 0;
-        for (int j = li; j < nlocal && n < SM_IOV_CHUNK && chunk < len - done; j++) {
+        for (int j = li; j < nlocal && n < SM_IOV_CHUNK && chunk < want; j++) {
             size_t off = j == li ? loff : 0;
             size_t l = local[j].iov_len - off;
-            if (l > len - done - chunk)
-                l = len - done - chunk;
+            if (l > want - chunk)
+                l = want - chunk;
             if (l == 0)
                 continue;
             iov[n].iov_base = (char *)local[j].iov_base + off;
@@ -112,17 +129,18 @@ static compi_status_t btl_sm_get(btl_endpoint_t *ep, const struct iovec *local, 
             n++;
         }
         if (chunk == 0) {
-            btl_sm_state.svc->log_error("btl sm get: local buffers hold %zu of %zu bytes", done,
-                                        len);
+            btl_sm_state.svc->log_error("btl sm %s: local buffers hold %zu of %zu bytes", what,
+                                        done, len);
             return COMPI_ERR_INVALID_PARAM;
         }
         struct iovec rem = {.iov_base = (void *)(uintptr_t)(remote_addr + done), .iov_len = chunk};
-        ssize_t got = process_vm_readv(ep->pid, iov, (unsigned long)n, &rem, 1, 0);
+        ssize_t got = write ? process_vm_writev(ep->pid, iov, (unsigned long)n, &rem, 1, 0)
+                            : process_vm_readv(ep->pid, iov, (unsigned long)n, &rem, 1, 0);
         if (got <= 0) {
             if (got < 0 && errno == EINTR)
                 continue;
-            btl_sm_state.svc->log_error("btl sm get: process_vm_readv from rank %d (pid %d) "
-                                        "at 0x%" PRIx64 ": %s",
+            btl_sm_state.svc->log_error("btl sm %s: %s rank %d (pid %d) at 0x%" PRIx64 ": %s", what,
+                                        write ? "process_vm_writev to" : "process_vm_readv from",
                                         ep->world_rank, (int)ep->pid, remote_addr + done,
                                         got < 0 ? strerror(errno) : "no progress");
             return COMPI_ERR_IO;
@@ -143,6 +161,20 @@ static compi_status_t btl_sm_get(btl_endpoint_t *ep, const struct iovec *local, 
         }
     }
     return COMPI_OK;
+}
+
+static compi_status_t btl_sm_get(btl_endpoint_t *ep, const struct iovec *local, int nlocal,
+                                 uint64_t remote_addr, uint64_t remote_key, size_t len)
+{
+    (void)remote_key;
+    return cma_copy(ep, local, nlocal, remote_addr, len, 0);
+}
+
+static compi_status_t btl_sm_put(btl_endpoint_t *ep, const struct iovec *local, int nlocal,
+                                 uint64_t remote_addr, uint64_t remote_key, size_t len)
+{
+    (void)remote_key;
+    return cma_copy(ep, local, nlocal, remote_addr, len, 1);
 }
 
 /* read the peer's probe word; 0 when single copy works with it */
@@ -304,7 +336,8 @@ static compi_status_t connect_peer(int world_rank, btl_endpoint_t **ep_p)
     if ((btl_sm_module.flags & BTL_FLAG_GET) != 0) {
         int e = cma_probe(ep, probe_addr);
         if (e != 0) {
-            btl_sm_module.flags &= ~(unsigned)BTL_FLAG_GET;
+            /* writing needs the same permission as reading: both go */
+            btl_sm_module.flags &= ~(unsigned)(BTL_FLAG_GET | BTL_FLAG_PUT);
             if (st->single_copy == SM_COPY_CMA) {
                 svc->log_error("btl sm: single copy (process_vm_readv) from rank %d fails: %s "
                                "(btl_sm_single_copy=cma)",
@@ -368,7 +401,7 @@ static compi_status_t btl_sm_finalize(void)
 }
 
 compi_status_t btl_sm_init(const btl_services_t *svc, uint32_t ring_size, size_t eager_limit,
-                           size_t max_frag, int single_copy)
+                           size_t max_frag, int single_copy, size_t cma_chunk)
 {
     btl_sm_state_t *st = &btl_sm_state;
 
@@ -379,6 +412,7 @@ compi_status_t btl_sm_init(const btl_services_t *svc, uint32_t ring_size, size_t
     st->local_size = svc->local_size;
     st->ring_size = ring_size;
     st->single_copy = single_copy;
+    st->cma_chunk = cma_chunk;
     st->eps = calloc((size_t)svc->local_size, sizeof(*st->eps));
     st->in = calloc((size_t)svc->local_size, sizeof(*st->in));
     if (st->eps == NULL || st->in == NULL) {
@@ -390,7 +424,7 @@ compi_status_t btl_sm_init(const btl_services_t *svc, uint32_t ring_size, size_t
 
     btl_sm_module.eager_limit = eager_limit;
     btl_sm_module.max_frag = max_frag;
-    btl_sm_module.flags = single_copy == SM_COPY_NONE ? 0 : BTL_FLAG_GET;
+    btl_sm_module.flags = single_copy == SM_COPY_NONE ? 0 : BTL_FLAG_GET | BTL_FLAG_PUT;
     svc->log_verbose(1, "btl sm: %d local ranks, rings of %u bytes, eager %zu, frag %zu, %s",
                      svc->local_size, ring_size, eager_limit, max_frag,
                      single_copy == SM_COPY_NONE ? "no single copy" : "single copy by CMA");
@@ -416,4 +450,6 @@ btl_module_t btl_sm_module = {
     .register_mem = NULL,
     .deregister_mem = NULL,
     .finalize = btl_sm_finalize,
+    .progress_work = NULL,
+    .put = btl_sm_put,
 };

@@ -11,7 +11,7 @@
  * Every local rank maps every other's segment; the one whose mapping brings the
  * segment's `attached` count to local_size unlinks the name, so nothing stays in
  * /dev/shm even if a rank crashes later.  Large messages go by single copy
- * (process_vm_readv, "CMA") when the kernel lets us read the peer.
+ * (process_vm_readv / process_vm_writev, "CMA") when the kernel lets us reach the peer.
  *
  * Ownership: the module owns both its segment and the peers' mappings, the endpoints
  * (one per local peer) and the inbound ring table; btl_sm_finalize() releases them all.
@@ -60,7 +60,8 @@ typedef struct btl_sm_state {
     btl_endpoint_t *eps; /* by peer local rank; world_rank < 0 when not connected */
     int local_size;
     uint32_t ring_size;
-    int single_copy; /* SM_COPY_* */
+    int single_copy;  /* SM_COPY_* */
+    size_t cma_chunk; /* most bytes per process_vm_readv/writev call; 0: no limit */
 
     void *seg; /* own segment */
     size_t seg_len;
@@ -73,6 +74,6 @@ extern btl_module_t btl_sm_module;
 
 /* btl_sm.c: set up from the parameters the component read; COMPI_OK or an error */
 compi_status_t btl_sm_init(const btl_services_t *svc, uint32_t ring_size, size_t eager_limit,
-                           size_t max_frag, int single_copy);
+                           size_t max_frag, int single_copy, size_t cma_chunk);
 
 #endif

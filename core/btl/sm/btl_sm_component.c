@@ -72,9 +72,14 @@ static btl_module_t *btl_sm_open(const btl_services_t *svc)
     const char *copy = svc->param_string("btl_sm_single_copy", "auto",
                                          "single copy for large messages: auto (use "
                                          "process_vm_readv if it works), cma (require it), none");
+    long cma_chunk = svc->param_int("btl_sm_cma_chunk", 0,
+                                    "most bytes one process_vm_readv/writev call copies "
+                                    "(0: a whole transfer in one call)");
     int single_copy = parse_single_copy(svc, copy);
     if (single_copy < 0)
         return NULL;
+    if (cma_chunk < 0)
+        cma_chunk = 0;
     if (eager < 64 || max_frag < 64) {
         svc->log_error("btl sm: eager_limit=%ld and max_frag=%ld must be at least 64", eager,
                        max_frag);
@@ -96,7 +101,8 @@ static btl_module_t *btl_sm_open(const btl_services_t *svc)
         (void)prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
     }
 
-    if (btl_sm_init(svc, ring_size, (size_t)eager, (size_t)max_frag, single_copy) != COMPI_OK)
+    if (btl_sm_init(svc, ring_size, (size_t)eager, (size_t)max_frag, single_copy,
+                    (size_t)cma_chunk) != COMPI_OK)
         return NULL;
     return &btl_sm_module;
 }

@@ -421,7 +421,7 @@ int main(int argc, char **argv)
             total += e;
         }
         if (total == 0) {
-            printf("ok: coll_algos_move np=%d (%d checks)\n", size, checks);
+            printf("%d checks\nok: coll_algos_move np=%d\n", checks, size);
         } else {
             printf("FAIL: coll_algos_move np=%d: %d failed checks\n", size, total);
         }

@@ -305,6 +305,11 @@ static void run_comm(compi_comm_t *comm, const dkind_t *kinds, int nkinds)
                     if (count > k->maxcount) {
                         continue;
                     }
+                    /* tiny segments on big vectors make thousands of messages per call:
+                       the segmentation logic is covered by the smaller counts */
+                    if (prms[pi].segsize != 0 && prms[pi].segsize < 4096 && count > 20000) {
+                        continue;
+                    }
                     for (int ri = 0; ri < 3; ri++) {
                         int root = roots[ri];
                         if ((ri > 0 && root == roots[ri - 1]) ||
@@ -376,7 +381,7 @@ int main(int argc, char **argv)
     if (g_fail > 0) {
         fprintf(stderr, "rank %d: %d of %d cases failed\n", g_rank, g_fail, g_cases);
     } else if (g_rank == 0) {
-        printf("ok: %d cases on rank 0\n", g_cases);
+        printf("%d cases on rank 0\nok: coll_algos_reduce np=%d\n", g_cases, wsize);
     }
     MPI_Finalize();
     return g_fail > 0 ? 1 : 0;

@@ -1,0 +1,108 @@
+#!/bin/sh
+# TAP: the 'coll_config' lines of tests/mpi/test-list.txt: MPI programs run with collective
+# configuration files (tests/mpi/configs/*.scm), compi only.
+#
+# In these lines the args column also carries the launcher's settings, comma separated:
+#   FILE.scm      mpirun --coll-config tests/mpi/configs/FILE.scm
+#   NAME=VALUE    mpirun --mca NAME VALUE
+#   anything else an argument of the program
+# and two more expectations are understood (judged here, see mt_judge_extra):
+#   error=ERE[~ERE...]   non-zero exit within the limit, and each ERE (grep -E) matches the
+#                        output; a config error must never become a hang
+#   traced=P[~P...]      as ok, and for every collective kind K and every prefix P the
+#                        output has the line "P K" (a wrapper saw every kind)
+. "$(dirname "$0")/lib.sh"
+
+MT_KINDS="barrier bcast reduce allreduce gather gatherv scatter scatterv allgather allgatherv
+alltoall alltoallv alltoallw reduce-scatter reduce-scatter-block scan exscan"
+# configs must not depend on the user's own
+unset COMPI_COLL_CONFIG COMPI_MCA_coll_config GUILE_LOAD_PATH GUILE_LOAD_COMPILED_PATH
+
+mt_judge_extra() {
+    x_out="$MT_TMP/out"
+    case $1 in
+    error=*)
+        if [ "$mt_rc" -eq 0 ]; then
+            mt_why="exit status 0: the configuration error was not reported as a failure"
+            return 1
+        fi
+        if ! mt_le "$mt_elapsed" "$4"; then
+            mt_why="the job took $mt_elapsed s to fail (limit $4 s): a hang, or nearly"
+            return 1
+        fi
+        x_pats=${1#error=}
+        x_ifs=$IFS
+        IFS='~'
+        set -f
+        set -- $x_pats
+        set +f
+        IFS=$x_ifs
+        for x_p in "$@"; do
+            if ! grep -qE -- "$x_p" "$x_out"; then
+                mt_why="no line of the output matches '$x_p'"
+                return 1
+            fi
+        done
+        ;;
+    traced=*)
+        x_pats=${1#traced=}
+        mt_judge ok "$2" "$3" "$4" || return 1
+        x_ifs=$IFS
+        IFS='~'
+        set -f
+        set -- $x_pats
+        set +f
+        IFS=$x_ifs
+        x_missing=
+        for x_p in "$@"; do
+            for x_k in $MT_KINDS; do
+                grep -qx -- "$x_p $x_k" "$x_out" || x_missing="$x_missing $x_p:$x_k"
+            done
+        done
+        if [ -n "$x_missing" ]; then
+            mt_why="kinds not seen by the wrappers:$x_missing"
+            return 1
+        fi
+        ;;
+    *)
+        mt_why="test-list.txt: unknown expectation '$1'"
+        return 1
+        ;;
+    esac
+    return 0
+}
+
+if [ "$(mt_flavor)" != compi ]; then
+    echo "1..0 # SKIP collective configuration files are compi's (MPIRUN=$MPIRUN)"
+    exit 0
+fi
+
+mt_stamp
+lines=$(mt_lines coll_config)
+if [ -z "$lines" ]; then
+    echo "1..0 # SKIP no tests for 'coll_config' in test-list.txt (MT_FILTER='$MT_FILTER')"
+    exit 0
+fi
+plan=0
+for np in $(echo "$lines" | awk '{ print $4 }' | tr , ' '); do
+    plan=$((plan + 1))
+done
+echo "1..$plan"
+echo "# MPIRUN=$MPIRUN flavor=compi"
+base_args=$MPIRUN_ARGS
+echo "$lines" | while read -r script prog args nps expect lim desc; do
+    launch=$base_args
+    pargs=
+    for a in $(echo "$args" | tr , ' '); do
+        case $a in
+        -) ;;
+        *.scm) launch="$launch --coll-config $MT_SRCDIR/configs/$a" ;;
+        *=*) launch="$launch --mca ${a%%=*} ${a#*=}" ;;
+        *) pargs="${pargs:+$pargs,}$a" ;;
+        esac
+    done
+    MPIRUN_ARGS=$launch
+    for np in $(echo "$nps" | tr , ' '); do
+        mt_run_one "$prog" "${pargs:--}" "$np" "$expect" "$lim" "$desc [$args]" </dev/null
+    done
+done

@@ -9,5 +9,7 @@ if [ -z "$rank" ]; then
     echo "bind-rank.sh: no PMI_RANK, OMPI_COMM_WORLD_RANK or PMIX_RANK; cannot bind" >&2
     exit 1
 fi
-ncores=$(nproc)
+# the machine's CPUs, not this process's: a launcher may have bound the rank already
+# (compi's mpirun binds to one core by default), and taskset re-pins it anyway
+ncores=$(getconf _NPROCESSORS_ONLN)
 exec taskset -c $((rank % ncores)) "$@"

@@ -30,7 +30,7 @@
 #include <string.h>
 
 /* field numbers of the records of scheme/compi.scm (<call>, <buffer>, <request>) */
-enum { CALL_F_HANDLE = 9, CALL_F_KEEP = 10, CALL_NFIELDS = 11 };
+enum { CALL_F_HANDLE = 9, CALL_F_KEEP = 10, CALL_NFIELDS = BRIDGE_CALL_F_RANKS + 1 };
 enum { BUF_F_ADDRESS, BUF_F_DATATYPE, BUF_F_COUNT, BUF_F_WRITABLE, BUF_F_STORAGE };
 enum { REQ_F_RUN, REQ_F_SLOT };
 
@@ -98,6 +98,7 @@ SCM bridge_call_record(const coll_call_t *c, int live)
         scm_from_utf8_string(c->comm->name),
         live ? scm_from_pointer((void *)c, NULL) : SCM_BOOL_F,
         SCM_EOL,
+        bridge_facts_ranks_field(c),
     };
     return scm_call_n(bc.make_call, args, CALL_NFIELDS);
 }

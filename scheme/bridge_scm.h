@@ -34,7 +34,8 @@ typedef struct bridge_prim {
     scm_t_subr fn;
 } bridge_prim_t;
 
-/* Defines and exports in `module' the primitives of bridge_prims.c and bridge_call.c. */
+/* Defines and exports in `module' the primitives of bridge_prims.c, bridge_call.c and
+   bridge_facts.c. */
 void bridge_prims_register(SCM module);
 extern const bridge_prim_t bridge_call_prims[]; /* bridge_call.c */
 extern const size_t bridge_call_nprims;
@@ -88,6 +89,16 @@ void bridge_run_begin(bridge_run_t *run, const struct coll_call *call);
 /* Waits for and frees the requests the closure left behind (their number in
  *left_p), marks `record' dead; COMPI_OK or the first transport error. */
 compi_status_t bridge_run_end(bridge_run_t *run, SCM record, size_t *left_p);
+
+/* ---- rank facts (bridge_facts.c) -------------------------------------------------- */
+
+/* The field of the <call> record of (compi) that holds the call's ranks. */
+enum { BRIDGE_CALL_F_RANKS = 11 };
+
+/* What the bridge stores in that field for a C call: the communicator's world ranks. */
+SCM bridge_facts_ranks_field(const struct coll_call *call);
+extern const bridge_prim_t bridge_facts_prims[]; /* call-ranks */
+extern const size_t bridge_facts_nprims;
 
 /* Copies a Scheme string (or anything, written as Scheme writes it) into buf. */
 void bridge_scm_to_buf(SCM obj, char *buf, size_t len);

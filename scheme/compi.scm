@@ -46,6 +46,14 @@
             call-commutative?
             call-comm
             call->string
+            ;; rank facts ((call-ranks CALL) is a primitive of scheme/bridge_facts.c)
+            make-rank
+            rank?
+            rank-world
+            rank-host
+            rank-addresses
+            rank-place
+            rank-bound?
             buffer?
             buffer-count
             request?
@@ -226,9 +234,12 @@ must answer"
 ;; views of a tree.  `handle' is the C call while a Scheme closure runs (the buffer
 ;; primitives read it), #f otherwise; `keep' holds the temporary buffers of requests in
 ;; flight, so the collector cannot take them while the transport still writes there.
+;; `ranks' is what (call-ranks call) reads: the communicator's world ranks (a bytevector,
+;; from the bridge), the vector of rank records made from them, or one given to make-call.
 (define <call>
   (make-record-type 'call
-                    '(kind size rank root bytes datatype op commutative? comm handle keep)
+                    '(kind size rank root bytes datatype op commutative? comm handle keep
+                      ranks)
                     (lambda (call port)
                       (display "#<call " port)
                       (display (call->string call) port)
@@ -246,10 +257,46 @@ must answer"
 (define call-comm (record-accessor <call> 'comm))
 
 ;; A call made in Scheme, for trying creators without MPI (tests, the REPL): it has no
-;; buffers, so Scheme closures cannot run on it.
-(define (make-call kind size rank root bytes datatype op commutative? comm)
+;; buffers, so Scheme closures cannot run on it.  RANKS, optional, is a vector of SIZE
+;; rank records (make-rank) that call-ranks returns.
+(define (make-call kind size rank root bytes datatype op commutative? comm . ranks)
   (kind-index 'make-call kind)
-  (%make-call-record kind size rank root bytes datatype op commutative? comm #f '()))
+  (let ((ranks (if (pair? ranks) (car ranks) #f)))
+    (unless (or (not ranks)
+                (and (vector? ranks) (= (vector-length ranks) size)
+                     (let loop ((i 0))
+                       (or (= i size) (and (rank? (vector-ref ranks i)) (loop (+ i 1)))))))
+      (scm-error 'wrong-type-arg 'make-call
+                 "RANKS must be a vector of ~A rank records (make-rank), got: ~S"
+                 (list size ranks) (list ranks)))
+    (%make-call-record kind size rank root bytes datatype op commutative? comm #f '()
+                       ranks)))
+
+;; Rank facts (docs/scheme-api.md, "Rank facts"): what each rank published at MPI_Init.
+;; PLACE is (package numa core), hwloc logical indices, or #f when unknown; BOUND? says
+;; whether the rank is bound (else PLACE is where it ran at init).  ADDRESSES are
+;; "a.b.c.d/nn" (and IPv6) strings, non-loopback first.
+(define <rank>
+  (make-record-type 'rank '(world host addresses place bound?)
+                    (lambda (r port)
+                      (simple-format port "#<rank ~A ~A ~A ~A~A>" (rank-world r) (rank-host r)
+                                     (rank-addresses r) (rank-place r)
+                                     (if (rank-bound? r) " bound" "")))))
+(define %make-rank (record-constructor <rank>))
+(define rank? (record-predicate <rank>))
+(define rank-world (record-accessor <rank> 'world))
+(define rank-host (record-accessor <rank> 'host))
+(define rank-addresses (record-accessor <rank> 'addresses))
+(define rank-place (record-accessor <rank> 'place))
+(define rank-bound? (record-accessor <rank> 'bound?))
+
+(define (make-rank world host addresses place bound?)
+  (unless (and (exact-integer? world) (string? host) (list? addresses)
+               (or (not place) (and (list? place) (= (length place) 3))))
+    (scm-error 'wrong-type-arg 'make-rank
+               "expects (make-rank WORLD \"HOST\" (\"A.B/NN\" ...) (PKG NUMA CORE)|#f BOUND?)"
+               '() (list world host addresses place bound?)))
+  (%make-rank world host addresses place (and bound? #t)))
 
 ;; "bcast root=0 bytes=8 comm=MPI_COMM_WORLD", as error messages show a call
 (define (call->string call)

@@ -1,15 +1,17 @@
 /*
  * rte.c -- the process's place in the job, over PMI.
  *
- * rte_init: PMI handshake, publish the host name, one fence, then learn which ranks
- * share this host (for the shared-memory transport and MPI_COMM_TYPE_SHARED) and
- * whether the host is oversubscribed (then waiting ranks yield the CPU).
+ * rte_init: PMI handshake, publish the host name and the rank facts, one fence, then
+ * learn which ranks share this host (for the shared-memory transport and
+ * MPI_COMM_TYPE_SHARED) and whether the host is oversubscribed (then waiting ranks yield
+ * the CPU).
  * Modex keys are stored in PMI as "<key>.<rank>".
  */
 #include "rte.h"
 #include "log.h"
 #include "params.h"
 #include "pmi.h"
+#include "rte_facts.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,13 +75,14 @@ compi_status_t rte_init(void)
     rte_proc.universe_size = info.universe_size > 0 ? info.universe_size : info.size;
     rte_proc.pid = getpid();
 
-    const char *host = param_register_string(
-        "rte_hostname", "", "Host name this rank reports (default: gethostname()); lets one "
-        "machine pretend to be many hosts");
-    if (host && *host) {
-        snprintf(rte_proc.hostname, sizeof(rte_proc.hostname), "%s", host);
-    } else if (gethostname(rte_proc.hostname, sizeof(rte_proc.hostname) - 1) != 0) {
-        snprintf(rte_proc.hostname, sizeof(rte_proc.hostname), "localhost");
+    /* the machine's name decides who shares memory; the name reported (rte_hostname,
+       rte_facts.c) may differ per rank, to try layouts of many hosts on one machine */
+    char node[256] = "";
+    if (gethostname(node, sizeof(node) - 1) != 0) {
+        snprintf(node, sizeof(node), "localhost");
+    }
+    if ((st = rte_facts_host(node, rte_proc.hostname, sizeof(rte_proc.hostname))) != COMPI_OK) {
+        return st;
     }
     make_jobid(&info);
 
@@ -89,9 +92,12 @@ compi_status_t rte_init(void)
         return COMPI_ERR_NO_MEMORY;
     }
 
+    /* rank facts (host, addresses, place) travel in this same round */
+    if ((st = rte_facts_publish()) != COMPI_OK) {
+        return st;
+    }
     if (rte_proc.world_size > 1) {
-        if ((st = rte_modex_put("host", rte_proc.hostname)) != COMPI_OK ||
-            (st = rte_fence()) != COMPI_OK) {
+        if ((st = rte_modex_put("host", node)) != COMPI_OK || (st = rte_fence()) != COMPI_OK) {
             return st;
         }
     }
@@ -105,7 +111,7 @@ compi_status_t rte_init(void)
                                 compi_status_string(st));
                 return st;
             }
-            same = strcmp(peer, rte_proc.hostname) == 0;
+            same = strcmp(peer, node) == 0;
         }
         if (same) {
             if (r == rte_proc.world_rank) {
@@ -132,6 +138,7 @@ compi_status_t rte_init(void)
 
 void rte_finalize(void)
 {
+    rte_facts_finalize();
     pmi_finalize();
     free(local_ranks);
     free(is_local);

@@ -181,13 +181,16 @@
       (string-append where ": syntax error: " what " (unbalanced parenthesis)"))
      (else (string-append where ": syntax error: " what)))))
 
-;; A fresh module per file: it sees (guile), (compi), (compi trees) and (compi defaults).  `raise' is R7RS's raise, not
-;; the signal-sending procedure of the same name in (guile).
+;; A fresh module per file: it sees (guile), (compi), (compi trees), (compi defaults),
+;; (compi topology) and (compi hierarchy).  `raise' is R7RS's raise, not the
+;; signal-sending procedure of the same name in (guile).
 (define (make-config-module)
   (let ((m (make-fresh-user-module)))
     (module-use! m (resolve-interface '(compi)))
     (module-use! m (resolve-interface '(compi trees)))
     (module-use! m (resolve-interface '(compi defaults)))
+    (module-use! m (resolve-interface '(compi topology)))
+    (module-use! m (resolve-interface '(compi hierarchy)))
     (module-define! m 'raise raise-exception)
     m))
 

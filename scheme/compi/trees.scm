@@ -12,6 +12,9 @@
 ;;;                              |
 ;;;                              7
 ;;;
+;;; Trees over groups (hierarchical-tree, magpie-tree) take the nested lists of ranks that
+;;; topology-groups of (compi topology) returns, so they too are testable without MPI.
+;;;
 ;;; A tree is printable (tree->list), checkable (tree-validate raises an error naming the
 ;;; problem, with the same wording as the C side, core/coll/tree.c) and testable without
 ;;; MPI.  Loaded by MPI_Init, so it uses nothing but (guile): no (ice-9 ...), no srfi.
@@ -31,7 +34,11 @@
             flat-tree
             binomial-tree
             kary-tree
-            chain-tree))
+            chain-tree
+            hierarchical-tree
+            magpie-tree
+            wan-edges
+            groups-depth))
 
 ;; size and root: integers; parents: a vector (-1 for the root); children: a vector of
 ;; each rank's children, as lists in the order they are served.  (Records through the
@@ -286,3 +293,163 @@
     (if (>= (* 2 b) size)
         (if (< b size) b 0)
         (loop (* 2 b)))))
+
+;; ---- trees over groups -------------------------------------------------------------
+;; GROUPS are nested lists of ranks, every leaf at the same depth: ((0 1) (2 3)) is one
+;; level of grouping, (((0 1) (2)) ((3 4))) two.  A plain list of ranks is depth 0.
+;;
+;;   (hierarchical-tree '((0 1 2) (3 4 5) (6 7 8)) 4 #:shapes '(flat binomial))
+;;
+;;        4                  level 0 (between groups): flat among the coordinators 4, 0, 6
+;;      / | \                (4 is the call's root, so it coordinates its own group)
+;;     0  6  3               level 1 (inside groups): binomial from each coordinator
+;;    / \  \   \
+;;   2   1  8   5            every rank of a group below its coordinator, no edge between
+;;          |                groups but those from one coordinator to another
+;;          7
+;;
+;; A coordinator serves the children of its outermost level first: the slow links start
+;; carrying data before the fast ones.
+
+;; the number of grouping levels of GROUPS (0 for a plain list of ranks)
+(define (groups-depth groups)
+  (if (not (and (list? groups) (pair? groups)))
+      (scm-error 'wrong-type-arg 'groups-depth "not a non-empty list of groups: ~S"
+                 (list groups) (list groups)))
+  (let loop ((g groups) (d 0))
+    (cond ((and (pair? g) (exact-integer? (car g))) d)
+          ((and (pair? g) (list? (car g))) (loop (car g) (+ d 1)))
+          (else (scm-error 'wrong-type-arg 'groups-depth "not a group of ranks: ~S"
+                           (list g) (list g))))))
+
+(define (group-members g)
+  (if (exact-integer? g) (list g) (apply append (map group-members g))))
+
+;; level L of a per-level list: the last entry serves the deeper levels
+(define (per-level xs level)
+  (if (or (null? (cdr xs)) (= level 0)) (car xs) (per-level (cdr xs) (- level 1))))
+
+(define (shape-tree who shape size root)
+  (let ((t (cond ((eq? shape 'flat) (flat-tree size root))
+                 ((eq? shape 'binomial) (binomial-tree size root))
+                 ((eq? shape 'chain) (chain-tree size root))
+                 ((eq? shape 'kary) (kary-tree size root 2))
+                 ((and (list? shape) (= (length shape) 2) (eq? (car shape) 'kary))
+                  (kary-tree size root (cadr shape)))
+                 ((procedure? shape) (shape size root))
+                 (else (scm-error 'wrong-type-arg who
+                                  (string-append "unknown shape ~S (flat, binomial, chain, kary, "
+                                                 "(kary K), or a procedure (size root) -> tree)")
+                                  (list shape) (list shape))))))
+    (tree-validate t size root)))
+
+(define (pick-coordinator who how members level)
+  (let ((c (cond ((eq? how 'lowest) (apply min members))
+                 ((eq? how 'highest) (apply max members))
+                 ((procedure? how) (how members level))
+                 (else (scm-error 'wrong-type-arg who
+                                  (string-append "unknown coordinator ~S (lowest, highest, or "
+                                                 "a procedure (ranks level) -> rank)")
+                                  (list how) (list how))))))
+    (if (not (memv c members))
+        (scm-error 'out-of-range who "coordinator ~S of level ~A is not a rank of its group ~S"
+                   (list c level members) (list c)))
+    c))
+
+;; (hierarchical-tree GROUPS ROOT #:shapes SHAPES #:coordinator HOW): SHAPES gives, per
+;; level (0: between top-level groups, ..., depth: inside the innermost groups), flat,
+;; binomial, chain, kary (binary), (kary K) or a procedure (size root) -> tree; the last
+;; one serves the deeper levels.  HOW picks each group's coordinator: lowest (default),
+;; highest, a procedure (ranks level) -> rank, or a list of those per level.  The root
+;; always coordinates every group it is in.
+(define* (hierarchical-tree groups root #:key (shapes '(binomial)) (coordinator 'lowest))
+  (let* ((depth (groups-depth groups))
+         (all (sort (group-members groups) <))
+         (n (length all))
+         (shapes (if (and (pair? shapes)
+                          (not (and (eq? (car shapes) 'kary) (pair? (cdr shapes))
+                                    (exact-integer? (cadr shapes)))))
+                     shapes
+                     (list shapes)))
+         (hows (if (pair? coordinator) coordinator (list coordinator)))
+         (parents (make-vector n -1))
+         (order '()))
+    (if (null? shapes)
+        (scm-error 'wrong-type-arg 'hierarchical-tree "#:shapes must name at least one shape"
+                   '() #f))
+    (let check ((rs all) (i 0))
+      (if (pair? rs)
+          (if (= (car rs) i)
+              (check (cdr rs) (+ i 1))
+              (scm-error 'wrong-type-arg 'hierarchical-tree
+                         "the groups must hold ranks 0..~A once each; ~A"
+                         (list (- n 1) (if (< (car rs) i)
+                                           (simple-format #f "rank ~A appears twice" (car rs))
+                                           (simple-format #f "rank ~A is missing" i)))
+                         (list groups)))))
+    (check-size-root 'hierarchical-tree n root)
+    ;; NODE: a group of level LEVEL (its units are groups of level LEVEL+1, or ranks when
+    ;; LEVEL = DEPTH); COORD: the rank that coordinates it
+    (let build ((node groups) (coord root) (level 0))
+      (let* ((leaf? (= level depth))
+             (units (if (and (list? node) (pair? node))
+                        node
+                        (scm-error 'wrong-type-arg 'hierarchical-tree
+                                   "empty or malformed group ~S at level ~A" (list node level)
+                                   (list groups))))
+             (members (map (lambda (u)
+                             (if (if leaf? (exact-integer? u) (and (list? u) (pair? u)))
+                                 (group-members u)
+                                 (scm-error 'wrong-type-arg 'hierarchical-tree
+                                            "group ~S: every leaf must be at depth ~A"
+                                            (list node depth) (list groups))))
+                           units))
+             (coords (map (lambda (ms)
+                            (if (or leaf? (memv coord ms))
+                                (if leaf? (car ms) coord)
+                                (pick-coordinator 'hierarchical-tree (per-level hows level)
+                                                  ms level)))
+                          members))
+             (cv (list->vector coords))
+             (m (vector-length cv))
+             (shape (shape-tree 'hierarchical-tree (per-level shapes level) m
+                                (let find ((cs coords) (i 0))
+                                  (if (= (car cs) coord) i (find (cdr cs) (+ i 1)))))))
+        (do ((u 0 (+ u 1))) ((= u m))
+          (for-each (lambda (c)
+                      (vector-set! parents (vector-ref cv c) (vector-ref cv u))
+                      (set! order (cons (vector-ref cv c) order)))
+                    (tree-children shape u)))
+        (if (not leaf?)
+            (for-each (lambda (u c) (build u c (+ level 1))) units coords))))
+    (make-tree n root parents (cons root (reverse order)))))
+
+;; (magpie-tree GROUPS ROOT): the root sends straight to the coordinator (lowest rank) of
+;; every other top-level group, so each wide-area link is crossed once per direction;
+;; each group finishes with a binomial tree (Kielmann et al., "MagPIe", PPoPP 1999).
+;; Deeper levels of GROUPS are ignored.
+(define (magpie-tree groups root)
+  (let ((top (if (= (groups-depth groups) 0)
+                 (list groups)
+                 (map (lambda (g) (sort (group-members g) <)) groups))))
+    (hierarchical-tree top root #:shapes '(flat binomial))))
+
+;; The number of edges of TREE between different top-level groups of GROUPS.
+(define (wan-edges t groups)
+  (check-tree 'wan-edges t)
+  (let ((where (make-vector (tree-size t) #f)))
+    (let mark ((gs (if (= (groups-depth groups) 0) (list groups) groups)) (k 0))
+      (if (pair? gs)
+          (begin
+            (for-each (lambda (r) (if (in-range? r (tree-size t)) (vector-set! where r k)))
+                      (group-members (car gs)))
+            (mark (cdr gs) (+ k 1)))))
+    (let count ((r 0) (acc 0))
+      (if (= r (tree-size t))
+          acc
+          (let ((p (vector-ref (tree-parents t) r)))
+            (count (+ r 1)
+                   (if (and (in-range? p (tree-size t))
+                            (not (eqv? (vector-ref where p) (vector-ref where r))))
+                       (+ acc 1)
+                       acc)))))))

@@ -130,6 +130,7 @@ static void child_exec(mpirun_job_t *job, int rank, int pmi_fd, int out_fd, int 
     setenv("COMPI_JOBID", job->jobid, 1);
     /* always set, so a rank bound to one core later still knows the whole picture */
     setenv("COMPI_OVERSUBSCRIBED", job->n > cores_available() ? "1" : "0", 1);
+    bind_apply(&job->ranks[rank]); /* after the count above, which wants our whole set */
     if (o->coll_config != NULL)
         setenv("COMPI_COLL_CONFIG", o->coll_config, 1);
     for (int i = 0; i < o->nenv; i++)

@@ -1,6 +1,7 @@
 /*
  * launcher.h -- mpirun's internal view of a job: options, ranks, and the pieces that act on
- * them (job.c starts and stops processes, pmi_server.c answers PMI, iof.c tags output).
+ * them (job.c starts and stops processes, pmi_server.c answers PMI, iof.c tags output,
+ * bind.c binds ranks to cores).
  *
  * Ownership: main() owns the options and the job; the job owns its rank array, every
  * file descriptor in it (closed when it reaches end of file or at job_destroy) and the
@@ -11,8 +12,12 @@
 
 #include "pmi_wire.h"
 
+#include <sched.h>
 #include <stddef.h>
 #include <sys/types.h>
+
+/* --bind-to (bind.c) */
+typedef enum bind_policy { BIND_DEFAULT, BIND_NONE, BIND_CORE, BIND_NUMA } bind_policy_t;
 
 typedef struct mpirun_opts {
     int np;
@@ -23,6 +28,8 @@ typedef struct mpirun_opts {
     char **env;       /* "NAME=VALUE" to add to every rank's environment (heap) */
     int nenv;
     char *coll_config; /* colon-separated list for COMPI_COLL_CONFIG, NULL when none */
+    bind_policy_t bind_to;
+    int report_bindings;
 } mpirun_opts_t;
 
 /* one output stream of one rank when --tag-output sends it through a pipe */
@@ -46,6 +53,9 @@ typedef struct mpirun_rank {
     int aborted; /* sent cmd=abort: the job is going down because of it */
     int exec_failed;
     iof_stream_t out, err;
+    int bound;         /* cpus holds the rank's binding */
+    cpu_set_t cpus;
+    char binding[640]; /* "core 1 (cpus 1)", "not bound": for --report-bindings */
 } mpirun_rank_t;
 
 typedef struct pmi_kvs pmi_kvs_t;
@@ -92,6 +102,15 @@ void pmi_server_destroy(mpirun_job_t *job);
 void pmi_server_readable(mpirun_job_t *job, mpirun_rank_t *r);
 /* reads until end of file without blocking: the rank has exited */
 void pmi_server_drain(mpirun_job_t *job, mpirun_rank_t *r);
+
+/* bind.c */
+const char *bind_policy_name(bind_policy_t p);
+int bind_policy_parse(const char *s, bind_policy_t *p); /* 0, or -1 for an unknown name */
+/* Decides every rank's binding (and prints it with --report-bindings); on failure the
+   ranks are left unbound with a warning printed. */
+compi_status_t bind_plan(mpirun_job_t *job);
+/* in the child, before exec */
+void bind_apply(const mpirun_rank_t *r);
 
 /* iof.c */
 void iof_stream_init(iof_stream_t *s, int fd, int rank, int is_err);

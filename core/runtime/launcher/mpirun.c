@@ -36,6 +36,9 @@ static void usage(FILE *f, const char *prog)
             "  --coll-config FILE    add FILE to the collective configuration files\n"
             "  --oversubscribe       allow more ranks than cores (always allowed)\n"
             "  --tag-output          prefix each output line with [1,RANK]<stdout>: or <stderr>:\n"
+            "  --bind-to none|core|numa  bind rank r to core r (mod cores), or to that core's\n"
+            "                        NUMA node (default: core when np <= cores, else none)\n"
+            "  --report-bindings     print each rank's binding (rank, host, cores) on stderr\n"
             "  --timeout S           kill the job if it runs longer than S seconds (exit 124)\n"
             "  -h, --help            show this help\n"
             "  -V, --version         show the version\n",
@@ -200,6 +203,13 @@ static void parse_args(int argc, char **argv, mpirun_opts_t *o, const char *prog
             add_coll_config(o, opt_value(argc, argv, &i, prog));
         } else if (is_opt(a, "oversubscribe")) {
             o->oversubscribe = 1;
+        } else if (opt_name_is(a, "bind-to")) {
+            const char *s = opt_value(argc, argv, &i, prog);
+
+            if (bind_policy_parse(s, &o->bind_to) != 0)
+                fail_usage(prog, "--bind-to takes none, core or numa, got '%s'", s);
+        } else if (is_opt(a, "report-bindings")) {
+            o->report_bindings = 1;
         } else if (is_opt(a, "tag-output")) {
             o->tag_output = 1;
         } else if (opt_name_is(a, "timeout")) {
@@ -405,6 +415,7 @@ int main(int argc, char **argv)
     }
     /* output we write ourselves must not sit in a buffer behind the ranks' lines */
     setvbuf(stdout, NULL, _IONBF, 0);
+    bind_plan(&job);
     job_spawn(&job);
     event_loop(&job);
     /* ranks may have been reaped by the last SIGCHLD only now */

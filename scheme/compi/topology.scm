@@ -1,0 +1,382 @@
+;;; (compi topology) -- topology descriptions: values that split the ranks of a
+;;; communicator into groups, by rank lists, IPv4 subnets, host names, hwloc places or any
+;;; predicate, in as many nested levels as a machine room has (WAN -> cluster -> host ->
+;;; NUMA node).
+;;;
+;;;   (define sites (nested (by-subnets "10.1.0.0/24" "10.2.0.0/24") (by-host)))
+;;;   (topology-groups sites ranks)
+;;;     => (((0 1) (2 3))        cluster 10.1.0.0/24: host a holds 0 1, host b holds 2 3
+;;;         ((4 5 6 7)))         cluster 10.2.0.0/24: host c holds 4..7
+;;;
+;;; RANKS is a vector of rank records of (compi) in communicator rank order: what
+;;; (call-ranks call) returns (rank-world, rank-host, rank-addresses, rank-place), or
+;;; records made by hand with make-rank, so descriptions can be tried without MPI.  Groups
+;;; are lists of communicator ranks (ascending), ordered by their lowest rank; a nested
+;;; description gives one more level of lists per level, every leaf at the same depth.
+;;;
+;;; Each level is checked while grouping: a rank that falls in two groups, or in none,
+;;; raises an 'invalid-topology error naming the description and the rank, so a config
+;;; that does not fit the machine fails where it is used instead of building a wrong tree.
+;;;
+;;; Loaded by MPI_Init with config files: it uses nothing but (guile).
+
+(define-module (compi topology)
+  #:use-module (compi)
+  #:export (topology?
+            topology->string
+            topology-depth
+            topology-groups
+            group-ranks
+            by-ranks
+            rank-range
+            by-block
+            by-subnets
+            by-subnet-prefix
+            by-host
+            by-host-patterns
+            by-hwloc-level
+            by-predicates
+            by-key
+            nested
+            parse-cidr
+            address-in-subnet?
+            glob-match?))
+
+;;; ---- rank records ---------------------------------------------------------------------
+
+;; "rank 5 (host c, 10.3.0.7/24)", for error messages
+(define (rank-text ranks i)
+  (let ((r (vector-ref ranks i)))
+    (simple-format #f "rank ~A (host ~A, addresses ~A~A)" i (rank-host r)
+                   (let ((as (rank-addresses r)))
+                     (if (null? as) "none" (join ", " as)))
+                   (let ((p (rank-place r)))
+                     (if p (simple-format #f ", place ~A" p) "")))))
+
+(define (join sep strs)
+  (if (null? strs)
+      ""
+      (let loop ((acc (car strs)) (rest (cdr strs)))
+        (if (null? rest) acc (loop (string-append acc sep (car rest)) (cdr rest))))))
+
+;;; ---- IPv4 and glob helpers ------------------------------------------------------------
+
+(define (parse-ipv4 s)
+  (let ((parts (string-split s #\.)))
+    (and (= (length parts) 4)
+         (let loop ((ps parts) (acc 0))
+           (if (null? ps)
+               acc
+               (let ((p (car ps)))
+                 (and (> (string-length p) 0) (<= (string-length p) 3)
+                      (string-every char-numeric? p)
+                      (let ((n (string->number p)))
+                        (and (<= n 255) (loop (cdr ps) (+ (* acc 256) n)))))))))))
+
+(define (prefix-mask len)
+  (ash (- (ash 1 len) 1) (- 32 len)))
+
+;; "10.1.0.5/24" -> (ADDRESS . PREFIX) with ADDRESS a 32-bit integer; a bare address is
+;; a /32.  #f for anything else (IPv6 addresses included).
+(define (parse-cidr s)
+  (and (string? s)
+       (let* ((slash (string-index s #\/))
+              (addr (parse-ipv4 (if slash (substring s 0 slash) s)))
+              (len (if slash
+                       (let ((t (substring s (+ slash 1))))
+                         (and (> (string-length t) 0) (string-every char-numeric? t)
+                              (string->number t)))
+                       32)))
+         (and addr len (<= len 32) (cons addr len)))))
+
+(define (ipv4->string a)
+  (join "." (map (lambda (shift) (number->string (logand (ash a (- shift)) 255)))
+                 '(24 16 8 0))))
+
+;; Whether ADDRESS ("10.1.0.5/24", the interface's prefix is ignored) lies in SUBNET
+;; ("10.1.0.0/16"; host bits of the subnet are ignored too).
+(define (address-in-subnet? address subnet)
+  (let ((a (parse-cidr address))
+        (s (if (pair? subnet) subnet (parse-cidr subnet))))
+    (and a s
+         (= (logand (car a) (prefix-mask (cdr s)))
+            (logand (car s) (prefix-mask (cdr s)))))))
+
+(define (loopback? a)
+  (= (ash (car a) -24) 127))
+
+;; The first IPv4 address of a rank, not loopback if it has another one
+(define (main-ipv4 r)
+  (let ((all (let loop ((as (rank-addresses r)) (acc '()))
+               (cond ((null? as) (reverse acc))
+                     ((parse-cidr (car as)) => (lambda (a) (loop (cdr as) (cons a acc))))
+                     (else (loop (cdr as) acc))))))
+    (let loop ((as all))
+      (cond ((null? as) (and (pair? all) (car all)))
+            ((loopback? (car as)) (loop (cdr as)))
+            (else (car as))))))
+
+;; Shell-style glob: * matches any run of characters, ? any one character.
+(define (glob-match? pattern s)
+  (let ((plen (string-length pattern)) (slen (string-length s)))
+    (let loop ((p 0) (i 0))
+      (cond ((= p plen) (= i slen))
+            ((char=? (string-ref pattern p) #\*)
+             (or (loop (+ p 1) i) (and (< i slen) (loop p (+ i 1)))))
+            ((= i slen) #f)
+            ((or (char=? (string-ref pattern p) #\?)
+                 (char=? (string-ref pattern p) (string-ref s i)))
+             (loop (+ p 1) (+ i 1)))
+            (else #f)))))
+
+;;; ---- descriptions -----------------------------------------------------------------------
+
+;; A description is a list of levels, outermost first.  A level either maps each rank to
+;; a key (ranks with equal keys form a group; #f: the rank fits nowhere, with REASON) or
+;; holds labelled matchers (each rank must match exactly one).  Procedures receive the
+;; rank's index in the communicator and its record.
+(define <level> (make-record-type 'topology-level '(text how proc reason)))
+(define make-level (record-constructor <level>))
+(define level-text (record-accessor <level> 'text))
+(define level-how (record-accessor <level> 'how))
+(define level-proc (record-accessor <level> 'proc))
+(define level-reason (record-accessor <level> 'reason))
+
+(define <topology> (make-record-type 'topology '(text levels)))
+(define make-topology (record-constructor <topology>))
+(define topology? (record-predicate <topology>))
+(define topology-text (record-accessor <topology> 'text))
+(define topology-levels (record-accessor <topology> 'levels))
+
+(define (check-topology who d)
+  (unless (topology? d)
+    (scm-error 'wrong-type-arg who "not a topology description: ~S" (list d) (list d))))
+
+(define (topology->string d)
+  (check-topology 'topology->string d)
+  (topology-text d))
+
+;; the number of levels: the depth of the lists topology-groups returns
+(define (topology-depth d)
+  (check-topology 'topology-depth d)
+  (length (topology-levels d)))
+
+(define (one-level text how proc reason)
+  (make-topology text (list (make-level text how proc reason))))
+
+;; (write-string x) without (ice-9 ...): ~S of simple-format
+(define (form name . args)
+  (string-append "(" name
+                 (apply string-append (map (lambda (a) (simple-format #f " ~S" a)) args))
+                 ")"))
+
+(define (key-level text key reason)
+  (one-level text 'key key reason))
+
+(define (match-level text matchers)
+  (one-level text 'match matchers #f))
+
+;; (rank-range 0 3) => (0 1 2 3): inclusive, as "ranks 0-3" reads
+(define (rank-range lo hi)
+  (unless (and (exact-integer? lo) (exact-integer? hi) (<= 0 lo hi))
+    (scm-error 'wrong-type-arg 'rank-range "expects 0 <= LO <= HI, got ~S ~S"
+               (list lo hi) (list lo hi)))
+  (iota (+ (- hi lo) 1) lo))
+
+;; (by-ranks '(0 1 2) '(3 4) (rank-range 5 9)): explicit groups of communicator ranks.
+;; Ranks of a larger communicator listed in no group are an error; groups naming ranks
+;; the communicator lacks are simply empty there.
+(define (by-ranks . groups)
+  (for-each (lambda (g)
+              (unless (and (list? g) (pair? g)
+                           (let ok? ((g g))
+                             (or (null? g)
+                                 (and (exact-integer? (car g)) (>= (car g) 0) (ok? (cdr g))))))
+                (scm-error 'wrong-type-arg 'by-ranks
+                           "each group must be a non-empty list of ranks, got ~S"
+                           (list g) (list g))))
+            groups)
+  (match-level (apply form "by-ranks" groups)
+               (map (lambda (g) (cons (simple-format #f "~S" g) (lambda (i r) (memv i g))))
+                    groups)))
+
+;; (by-block 4): ranks 0-3, 4-7, ... (the communicator's order, as a launcher fills
+;; hosts by slot)
+(define (by-block k)
+  (unless (and (exact-integer? k) (> k 0))
+    (scm-error 'wrong-type-arg 'by-block "the block size must be a positive integer, got ~S"
+               (list k) (list k)))
+  (key-level (form "by-block" k) (lambda (i r) (quotient i k)) #f))
+
+;; (by-subnets "10.1.0.0/24" "10.2.0.0/24"): one group per subnet, holding the ranks
+;; that have an IPv4 address inside it.  Also takes one list of subnets.
+(define (by-subnets . subnets)
+  (let ((subnets (if (and (= (length subnets) 1) (list? (car subnets))) (car subnets) subnets)))
+    (when (null? subnets)
+      (scm-error 'wrong-type-arg 'by-subnets "expects at least one subnet" '() #f))
+    (match-level
+     (apply form "by-subnets" subnets)
+     (map (lambda (s)
+            (let ((net (parse-cidr s)))
+              (unless (and net (string-index s #\/))
+                (scm-error 'wrong-type-arg 'by-subnets
+                           "not an IPv4 subnet: ~S (expected \"A.B.C.D/NN\")" (list s) (list s)))
+              (cons s (lambda (i r)
+                        (let any ((as (rank-addresses r)))
+                          (and (pair? as)
+                               (or (address-in-subnet? (car as) net) (any (cdr as)))))))))
+          subnets))))
+
+;; (by-subnet-prefix 16): ranks whose main IPv4 address (the first that is not loopback)
+;; shares its first 16 bits.
+(define (by-subnet-prefix len)
+  (unless (and (exact-integer? len) (<= 0 len 32))
+    (scm-error 'wrong-type-arg 'by-subnet-prefix "the prefix length must be 0..32, got ~S"
+               (list len) (list len)))
+  (key-level (form "by-subnet-prefix" len)
+             (lambda (i r)
+               (let ((a (main-ipv4 r)))
+                 (and a (string-append (ipv4->string (logand (car a) (prefix-mask len)))
+                                       "/" (number->string len)))))
+             "it has no IPv4 address"))
+
+(define (by-host)
+  (key-level "(by-host)" (lambda (i r) (rank-host r)) #f))
+
+;; (by-host-patterns "a*" "node-1?"): one group per pattern
+(define (by-host-patterns . patterns)
+  (for-each (lambda (p)
+              (unless (string? p)
+                (scm-error 'wrong-type-arg 'by-host-patterns "not a pattern string: ~S"
+                           (list p) (list p))))
+            patterns)
+  (match-level (apply form "by-host-patterns" patterns)
+               (map (lambda (p) (cons p (lambda (i r) (glob-match? p (rank-host r)))))
+                    patterns)))
+
+;; (by-hwloc-level 'numa): ranks of one host on the same package, NUMA node or core.  The
+;; ranks of a host whose place is unknown (not bound, no hwloc) share one group.
+(define (by-hwloc-level level)
+  (let ((index (case level ((package) 0) ((numa) 1) ((core) 2) (else #f))))
+    (unless index
+      (scm-error 'wrong-type-arg 'by-hwloc-level "level must be package, numa or core, not ~S"
+                 (list level) (list level)))
+    (key-level (form "by-hwloc-level" level)
+               (lambda (i r)
+                 (let ((p (rank-place r)))
+                   (list (rank-host r) (if p (list-ref p index) 'unknown))))
+               #f)))
+
+;; (by-predicates on-a? on-b? ...) or with labels: (by-predicates (cons "a" on-a?) ...);
+;; each predicate receives a rank record and claims the ranks of one group.
+(define (by-predicates . preds)
+  (let ((matchers
+         (map (lambda (p k)
+                (let ((label (if (pair? p) (car p) (or (procedure-name p)
+                                                       (simple-format #f "predicate ~A" k))))
+                      (proc (if (pair? p) (cdr p) p)))
+                  (unless (procedure? proc)
+                    (scm-error 'wrong-type-arg 'by-predicates "not a predicate: ~S"
+                               (list p) (list p)))
+                  (cons (simple-format #f "~A" label) (lambda (i r) (proc r)))))
+              preds (iota (length preds) 1))))
+    (match-level (apply string-append "(by-predicates"
+                        (append (map (lambda (m) (string-append " " (car m))) matchers)
+                                '(")")))
+                 matchers)))
+
+;; (by-key proc): ranks for which PROC returns equal? values share a group; #f: in none.
+(define* (by-key proc #:optional (name #f))
+  (unless (procedure? proc)
+    (scm-error 'wrong-type-arg 'by-key "not a procedure: ~S" (list proc) (list proc)))
+  (key-level (simple-format #f "(by-key ~A)" (or name (procedure-name proc) "anonymous"))
+             (lambda (i r) (proc r))
+             "the key procedure returned #f"))
+
+;; (nested outer inner ...): each group of OUTER split by INNER, and so on.
+(define (nested . ds)
+  (for-each (lambda (d) (check-topology 'nested d)) ds)
+  (when (null? ds)
+    (scm-error 'wrong-type-arg 'nested "expects at least one description" '() #f))
+  (make-topology (string-append "(nested " (join " " (map topology-text ds)) ")")
+                 (apply append (map topology-levels ds))))
+
+;;; ---- grouping ---------------------------------------------------------------------------
+
+(define (topology-error d level fmt . args)
+  (scm-error 'invalid-topology 'topology-groups "topology ~A~A: ~A"
+             (list (topology-text d)
+                   (if (null? (cdr (topology-levels d)))
+                       ""
+                       (string-append ", level " (level-text level)))
+                   (apply simple-format #f fmt args))
+             #f))
+
+;; MEMBERS (ascending ranks) split by LEVEL: a list of non-empty ascending groups, ordered
+;; by their lowest rank.
+(define (split d level ranks members)
+  (if (eq? (level-how level) 'key)
+      (let loop ((ms members) (keys '()) (groups '()))
+        (if (null? ms)
+            (map reverse groups)
+            (let* ((i (car ms))
+                   (k ((level-proc level) i (vector-ref ranks i))))
+              (unless k
+                (topology-error d level "~A is in no group~A" (rank-text ranks i)
+                                (if (level-reason level)
+                                    (string-append ": " (level-reason level)) "")))
+              (let find ((ks keys) (gs groups) (pos 0))
+                (cond ((null? ks)
+                       (loop (cdr ms) (append keys (list k)) (append groups (list (list i)))))
+                      ((equal? (car ks) k)
+                       (list-set! groups pos (cons i (car gs)))
+                       (loop (cdr ms) keys groups))
+                      (else (find (cdr ks) (cdr gs) (+ pos 1))))))))
+      (let* ((matchers (level-proc level))
+             (groups (make-vector (length matchers) '())))
+        (for-each
+         (lambda (i)
+           (let ((hits (let scan ((ms matchers) (k 0))
+                         (cond ((null? ms) '())
+                               (((cdar ms) i (vector-ref ranks i)) (cons k (scan (cdr ms) (+ k 1))))
+                               (else (scan (cdr ms) (+ k 1)))))))
+             (cond ((null? hits)
+                    (topology-error d level "~A is in no group" (rank-text ranks i)))
+                   ((pair? (cdr hits))
+                    (topology-error d level "~A is in two groups: ~A and ~A" (rank-text ranks i)
+                                    (car (list-ref matchers (car hits)))
+                                    (car (list-ref matchers (cadr hits)))))
+                   (else (vector-set! groups (car hits)
+                                      (cons i (vector-ref groups (car hits))))))))
+         members)
+        (sort (map reverse (filter pair? (vector->list groups)))
+              (lambda (a b) (< (car a) (car b)))))))
+
+;; (topology-groups desc ranks): RANKS a vector (or list) of rank records in communicator
+;; order.  One level: ((0 1) (2 3)); two: (((0 1) (2 3)) ((4 5))); and so on.
+(define (topology-groups d ranks)
+  (check-topology 'topology-groups d)
+  (let ((ranks (cond ((vector? ranks) ranks)
+                     ((list? ranks) (list->vector ranks))
+                     (else (scm-error 'wrong-type-arg 'topology-groups
+                                      "ranks must be a vector of rank records, got ~S"
+                                      (list ranks) (list ranks))))))
+    (do ((i 0 (+ i 1))) ((= i (vector-length ranks)))
+      (unless (rank? (vector-ref ranks i))
+        (scm-error 'wrong-type-arg 'topology-groups
+                   "not a rank record: ~S (use (call-ranks call) or make-rank)"
+                   (list (vector-ref ranks i)) (list (vector-ref ranks i)))))
+    (let walk ((levels (topology-levels d)) (members (iota (vector-length ranks))))
+      (if (null? levels)
+          members
+          (map (lambda (g) (walk (cdr levels) g))
+               (split d (car levels) ranks members))))))
+
+;; every rank of a group of any depth, ascending
+(define (group-ranks g)
+  (sort (let flat ((g g))
+          (cond ((exact-integer? g) (list g))
+                ((list? g) (apply append (map flat g)))
+                (else (scm-error 'wrong-type-arg 'group-ranks "not a group: ~S"
+                                 (list g) (list g)))))
+        <))

@@ -1,0 +1,417 @@
+;;; topology_test.scm -- (compi topology), the group trees of (compi trees) and the
+;;; creators of (compi hierarchy), with guile alone (no MPI), TAP on stdout:
+;;;   - every kind of description groups hand-made rank records as documented, nested
+;;;     descriptions give one level of lists per level, printing gives the description;
+;;;   - a rank in two groups or in none is an error naming the description and the rank;
+;;;   - hierarchical and MagPIe trees for 1 to 33 ranks, random layouts and roots, one to
+;;;     three levels, every shape: every rank once, the right root, depth within the sum of
+;;;     the levels' depths, and exactly one edge into every group that does not hold the
+;;;     root (to its coordinator), so each level's links are crossed (groups - 1) times;
+;;;     MagPIe: every edge between top-level groups leaves the root;
+;;;   - the creators build tree closures for the six tree kinds, pass other kinds and
+;;;     unordered non-commutative reductions to `next', and fail naming the description;
+;;;     the example configs load and answer.
+;;; Run by tests/scheme/topology.sh.
+
+(use-modules (compi) (compi trees) (compi topology) (compi hierarchy))
+
+(define tests-run 0)
+(define tests-failed 0)
+
+(define (report ok desc . diag)
+  (set! tests-run (+ tests-run 1))
+  (if (not ok) (set! tests-failed (+ tests-failed 1)))
+  (display (if ok "ok " "not ok "))
+  (display tests-run)
+  (display " - ")
+  (display desc)
+  (newline)
+  (if (and (not ok) (pair? diag))
+      (begin (display "# ") (display (car diag)) (newline))))
+
+(define (error-text thunk)
+  (catch #t
+    (lambda () (thunk) #f)
+    (lambda (key who fmt args . rest)
+      (if (string? fmt) (apply simple-format #f fmt args) (simple-format #f "~S" fmt)))))
+
+(define (expect-error desc thunk . wants)
+  (let ((msg (error-text thunk)))
+    (report (and msg (let all ((ws wants))
+                       (or (null? ws) (and (string-contains msg (car ws)) (all (cdr ws))))))
+            desc
+            (simple-format #f "message ~S, expected it to contain ~S" msg wants))))
+
+(define (expect-equal desc got want)
+  (report (equal? got want) desc (simple-format #f "got ~S, expected ~S" got want)))
+
+;;; ---- groupings ----------------------------------------------------------------------
+
+;; three clusters (the CoMPI paper's): a and b on 10.1.0.0/24, c on 10.2.0.0/24, d on
+;; 10.3.0.0/24; places (package numa core)
+(define facts
+  (vector (make-rank 0 "node-a" '("10.1.0.1/24" "127.0.0.1/8") '(0 0 0) #t)
+          (make-rank 1 "node-a" '("10.1.0.1/24" "127.0.0.1/8") '(0 1 4) #t)
+          (make-rank 2 "node-b" '("10.1.0.2/24") '(0 0 0) #t)
+          (make-rank 3 "node-c" '("10.2.0.1/24") '(0 0 0) #t)
+          (make-rank 4 "node-c" '("10.2.0.1/24") '(1 1 8) #t)
+          (make-rank 5 "node-a" '("10.1.0.1/24") '(0 0 1) #t)
+          (make-rank 6 "gw-d" '("127.0.0.1/8" "10.3.0.9/24" "fe80::1/64") #f #t)))
+
+(define (groups d) (topology-groups d facts))
+
+(expect-equal "by-ranks: explicit lists and ranges"
+              (groups (by-ranks '(6 0) (rank-range 1 3) '(4 5))) '((0 6) (1 2 3) (4 5)))
+(expect-equal "by-block: consecutive blocks" (groups (by-block 3)) '((0 1 2) (3 4 5) (6)))
+(expect-equal "by-subnets: one group per subnet"
+              (groups (by-subnets "10.1.0.0/24" "10.2.0.0/24" "10.3.0.0/24"))
+              '((0 1 2 5) (3 4) (6)))
+(expect-equal "by-subnets: a list, host bits of the subnet ignored"
+              (groups (by-subnets '("10.1.0.7/24" "10.2.0.0/16" "10.3.0.0/16")))
+              '((0 1 2 5) (3 4) (6)))
+(expect-equal "by-subnet-prefix 16: the first address that is not loopback"
+              (groups (by-subnet-prefix 16)) '((0 1 2 5) (3 4) (6)))
+(expect-equal "by-subnet-prefix 8: one group" (groups (by-subnet-prefix 8))
+              '((0 1 2 3 4 5 6)))
+(expect-equal "by-host" (groups (by-host)) '((0 1 5) (2) (3 4) (6)))
+(expect-equal "by-host-patterns: * and ?"
+              (groups (by-host-patterns "*-c" "n*e-a" "?ode-b" "gw-*"))
+              '((0 1 5) (2) (3 4) (6)))
+(expect-equal "by-hwloc-level numa (same host, same node; unknown places share one)"
+              (groups (by-hwloc-level 'numa)) '((0 5) (1) (2) (3) (4) (6)))
+(expect-equal "by-hwloc-level package" (groups (by-hwloc-level 'package))
+              '((0 1 5) (2) (3) (4) (6)))
+(expect-equal "by-hwloc-level core" (groups (by-hwloc-level 'core))
+              '((0) (1) (2) (3) (4) (5) (6)))
+(expect-equal "by-predicates"
+              (groups (by-predicates (lambda (r) (< (rank-world r) 4))
+                                     (cons "rest" (lambda (r) (>= (rank-world r) 4)))))
+              '((0 1 2 3) (4 5 6)))
+(expect-equal "by-key"
+              (groups (by-key (lambda (r) (string-length (rank-host r)))))
+              '((0 1 2 3 4 5) (6)))
+(expect-equal "nested: subnet, then host"
+              (groups (nested (by-subnet-prefix 24) (by-host)))
+              '(((0 1 5) (2)) ((3 4)) ((6))))
+(expect-equal "nested: WAN -> host -> NUMA, three levels"
+              (groups (nested (by-subnets "10.1.0.0/24" "10.2.0.0/24" "10.3.0.0/24")
+                              (by-host) (by-hwloc-level 'numa)))
+              '((((0 5) (1)) ((2))) (((3) (4))) (((6)))))
+(expect-equal "nested of nested is flattened"
+              (topology-depth (nested (nested (by-block 4) (by-host)) (by-hwloc-level 'numa))) 3)
+(expect-equal "a list of records works like a vector"
+              (topology-groups (by-block 2) (vector->list facts)) '((0 1) (2 3) (4 5) (6)))
+(expect-equal "no ranks, no groups" (topology-groups (by-host) #()) '())
+(expect-equal "group-ranks of a nested group" (group-ranks '(((5 0) (1)) ((2)))) '(0 1 2 5))
+(expect-equal "topology->string"
+              (topology->string (nested (by-subnets "10.1.0.0/24") (by-host)
+                                        (by-hwloc-level 'numa)))
+              "(nested (by-subnets \"10.1.0.0/24\") (by-host) (by-hwloc-level numa))")
+(report (and (address-in-subnet? "10.1.2.3/24" "10.1.0.0/16")
+             (not (address-in-subnet? "10.2.2.3/24" "10.1.0.0/16"))
+             (address-in-subnet? "192.168.1.1" "0.0.0.0/0")
+             (not (address-in-subnet? "fe80::1/64" "0.0.0.0/0"))
+             (equal? (parse-cidr "10.1.0.0/16") (cons (+ (* 10 16777216) 65536) 16))
+             (equal? (parse-cidr "10.1.0.0") (cons (+ (* 10 16777216) 65536) 32))
+             (not (parse-cidr "10.1.0/16")) (not (parse-cidr "10.1.0.256/8"))
+             (not (parse-cidr "10.1.0.0/33")))
+        "CIDR parsing and matching")
+(report (and (glob-match? "n*-?" "node-a") (glob-match? "*" "") (not (glob-match? "?" ""))
+             (glob-match? "a*b*c" "aXXbYc") (not (glob-match? "a*b" "aXXbY")))
+        "glob matching")
+
+;;; ---- validation -----------------------------------------------------------------------
+
+(expect-error "a rank in no subnet: the description and the rank are named"
+              (lambda () (groups (by-subnets "10.1.0.0/24" "10.2.0.0/24")))
+              "topology (by-subnets \"10.1.0.0/24\" \"10.2.0.0/24\")"
+              "rank 6 (host gw-d" "is in no group")
+(expect-error "a rank in two subnets"
+              (lambda () (groups (by-subnets "10.0.0.0/8" "10.2.0.0/24" "127.0.0.0/8")))
+              "rank 0 (host node-a" "is in two groups: 10.0.0.0/8 and 127.0.0.0/8")
+(expect-error "a rank listed twice"
+              (lambda () (groups (by-ranks '(0 1 2 3) '(3 4 5 6))))
+              "(by-ranks (0 1 2 3) (3 4 5 6))" "rank 3 " "two groups: (0 1 2 3) and (3 4 5 6)")
+(expect-error "a rank listed nowhere" (lambda () (groups (by-ranks '(0 1 2 3) '(5 6))))
+              "rank 4 " "is in no group")
+(expect-error "a host matching no pattern" (lambda () (groups (by-host-patterns "node-*")))
+              "(by-host-patterns \"node-*\")" "rank 6 (host gw-d" "no group")
+(expect-error "a host matching two patterns"
+              (lambda () (groups (by-host-patterns "node-*" "*-c" "gw*")))
+              "rank 3 (host node-c" "two groups: node-* and *-c")
+(expect-error "the failing level of a nested description is named"
+              (lambda () (groups (nested (by-host) (by-predicates (lambda (r) #f)))))
+              "topology (nested (by-host) (by-predicates predicate 1)), level (by-predicates"
+              "rank 0 " "no group")
+(expect-error "a key of #f" (lambda () (groups (by-key (lambda (r) #f) "never")))
+              "(by-key never)" "rank 0 " "no group: the key procedure returned #f")
+(expect-error "a rank without an IPv4 address"
+              (lambda ()
+                (topology-groups (by-subnet-prefix 16)
+                                 (vector (make-rank 0 "a" '("fe80::1/64") #f #f))))
+              "rank 0 (host a, addresses fe80::1/64)" "no IPv4 address")
+(expect-error "a bad subnet is refused when the description is made"
+              (lambda () (by-subnets "10.1.0.0")) "not an IPv4 subnet: \"10.1.0.0\"")
+(expect-error "a bad hwloc level" (lambda () (by-hwloc-level 'rack))
+              "level must be package, numa or core")
+(expect-error "not a rank record" (lambda () (topology-groups (by-host) (vector 42)))
+              "not a rank record: 42")
+(expect-equal "rank records of make-rank, as call-ranks gives them"
+              (map rank-world (vector->list facts)) '(0 1 2 3 4 5 6))
+
+;;; ---- trees over groups ------------------------------------------------------------------
+
+;; Guile's own generator with a fixed seed: the same layouts on every run.
+(define rs (seed->random-state 20240414))
+(define (rand n) (random n rs))
+
+(define (ceil-log2 n) (let loop ((d 0)) (if (>= (ash 1 d) n) d (loop (+ d 1)))))
+
+(define (kary-depth n k)
+  (if (= k 1)
+      (- n 1)
+      (let loop ((full 1) (level 1) (d 0))
+        (if (>= full n) d (loop (+ full (* level k)) (* level k) (+ d 1))))))
+
+(define (shape-depth shape m)
+  (cond ((eq? shape 'flat) (if (> m 1) 1 0))
+        ((eq? shape 'binomial) (ceil-log2 m))
+        ((eq? shape 'chain) (- m 1))
+        ((eq? shape 'kary) (kary-depth m 2))
+        (else (kary-depth m (cadr shape)))))
+
+;; A random layout of n ranks: up to 4 clusters, each of up to 3 hosts, 2 NUMA nodes per
+;; host; ranks dealt at random, so groups are rarely contiguous.
+(define (random-facts n)
+  (let ((clusters (+ 1 (rand 4))))
+    (list->vector
+     (map (lambda (i)
+            (let ((c (rand clusters)) (h (rand 3)) (numa (rand 2)))
+              (make-rank i (simple-format #f "c~A-h~A" c h)
+                         (list (simple-format #f "10.~A.0.~A/24" (+ c 1) (+ h 1)))
+                         (list 0 numa i) #t)))
+          (iota n)))))
+
+(define descriptions
+  (list (by-subnet-prefix 16)
+        (by-host)
+        (by-block 4)
+        (nested (by-subnet-prefix 16) (by-host))
+        (nested (by-host) (by-hwloc-level 'numa))
+        (nested (by-subnet-prefix 16) (by-host) (by-hwloc-level 'numa))))
+
+(define shape-mixes
+  '((binomial) (flat) (chain) (kary) ((kary 3)) (flat binomial) (binomial flat chain)
+    (chain (kary 3) binomial flat) (flat flat flat flat)))
+
+(define (per-level xs l) (if (or (null? (cdr xs)) (= l 0)) (car xs) (per-level (cdr xs) (- l 1))))
+
+;; the groups at depth L (1: top level) as lists of ranks
+(define (groups-at groups l)
+  (if (= l 1)
+      (map group-ranks groups)
+      (apply append (map (lambda (g) (groups-at g (- l 1))) groups))))
+
+;; the units at each level: max over the groups of level l of their number of parts
+(define (max-units groups depth l)
+  (if (= l 0)
+      (length groups)
+      (apply max (map length (let down ((gs groups) (k l))
+                               (if (= k 1)
+                                   gs
+                                   (apply append (map (lambda (g) (down g (- k 1))) gs))))))))
+
+;; #f when every group of every level but the root's is entered by exactly one edge, at
+;; its coordinator (the lowest rank, or the highest), and the root's group by none;
+;; else a text saying where it goes wrong
+(define (crossing-problem t groups depth coord)
+  (let loop ((l 1))
+    (if (> l depth)
+        #f
+        (or (let each ((gs (groups-at groups l)))
+              (and (pair? gs)
+                   (let* ((g (car gs))
+                          (in (filter (lambda (r) (and (not (= r (tree-root t)))
+                                                       (not (memv (tree-parent t r) g))))
+                                      g))
+                          (want (cond ((memv (tree-root t) g) '())
+                                      ((eq? coord 'highest) (list (apply max g)))
+                                      (else (list (car g))))))
+                     (if (equal? in want)
+                         (each (cdr gs))
+                         (simple-format #f "level ~A group ~A entered at ~A, expected ~A"
+                                        l g in want)))))
+            (loop (+ l 1))))))
+
+(define (check-hierarchical n)
+  (let loop ((trial 0) (bad #f))
+    (if (or bad (= trial 12))
+        (report (not bad) (simple-format #f "hierarchical trees, ~A ranks" n) bad)
+        (let* ((f (random-facts n))
+               (d (list-ref descriptions (rand (length descriptions))))
+               (groups (topology-groups d f))
+               (depth (topology-depth d))
+               (shapes (list-ref shape-mixes (rand (length shape-mixes))))
+               (coord (if (= (rand 3) 0) 'highest 'lowest))
+               (root (rand n))
+               (t (hierarchical-tree groups root #:shapes shapes #:coordinator coord))
+               (bound (let sum ((l 0) (acc 0))
+                        (if (> l depth)
+                            acc
+                            (sum (+ l 1) (+ acc (shape-depth (per-level shapes l)
+                                                             (max-units groups depth l)))))))
+               (where (simple-format #f "~A shapes ~A coordinator ~A root ~A groups ~S"
+                                     (topology->string d) shapes coord root groups)))
+          (loop (+ trial 1)
+                (cond ((error-text (lambda () (tree-validate t n root)))
+                       => (lambda (m) (string-append where ": " m)))
+                      ((> (tree-depth t) bound)
+                       (simple-format #f "~A: depth ~A > ~A" where (tree-depth t) bound))
+                      ((crossing-problem t groups depth coord)
+                       => (lambda (m) (string-append where ": " m)))
+                      ((not (= (wan-edges t groups) (- (length groups) 1)))
+                       (simple-format #f "~A: ~A WAN edges, expected ~A" where
+                                      (wan-edges t groups) (- (length groups) 1)))
+                      (else #f)))))))
+
+(define (check-magpie n)
+  (let loop ((trial 0) (bad #f))
+    (if (or bad (= trial 12))
+        (report (not bad) (simple-format #f "MagPIe trees, ~A ranks" n) bad)
+        (let* ((f (random-facts n))
+               (d (list-ref descriptions (rand (length descriptions))))
+               (groups (topology-groups d f))
+               (tops (map group-ranks groups))
+               (root (rand n))
+               (t (magpie-tree groups root))
+               (others (filter (lambda (g) (not (memv root g))) tops))
+               (cross (filter (lambda (r)
+                                (and (not (= r root))
+                                     (not (equal? (find-group tops r)
+                                                  (find-group tops (tree-parent t r))))))
+                              (iota n)))
+               (bound (+ (if (pair? others) 1 0) (ceil-log2 (apply max (map length tops)))))
+               (where (simple-format #f "~A root ~A groups ~S" (topology->string d) root tops)))
+          (loop (+ trial 1)
+                (cond ((error-text (lambda () (tree-validate t n root)))
+                       => (lambda (m) (string-append where ": " m)))
+                      ((not (= (wan-edges t groups) (length others)))
+                       (simple-format #f "~A: ~A WAN edges, expected ~A" where
+                                      (wan-edges t groups) (length others)))
+                      ((not (equal? cross (sort (map car others) <)))
+                       (simple-format #f "~A: edges enter other groups at ~A" where cross))
+                      ((not (and-map (lambda (r) (= (tree-parent t r) root)) cross))
+                       (simple-format #f "~A: a WAN edge does not leave the root" where))
+                      ((not (equal? (sort (list-head (tree-children t root) (length others))
+                                          <)
+                                    (map car others)))
+                       (simple-format #f "~A: the root serves ~A, not the other groups first"
+                                      where (tree-children t root)))
+                      ((> (tree-depth t) bound)
+                       (simple-format #f "~A: depth ~A > ~A" where (tree-depth t) bound))
+                      (else #f)))))))
+
+(define (find-group tops r)
+  (let loop ((gs tops)) (if (memv r (car gs)) (car gs) (loop (cdr gs)))))
+
+(do ((n 1 (+ n 1))) ((> n 33))
+  (check-hierarchical n)
+  (check-magpie n))
+
+(expect-equal "hierarchical tree of the header drawing"
+              (tree->list (hierarchical-tree '((0 1 2) (3 4 5) (6 7 8)) 4
+                                             #:shapes '(flat binomial)))
+              '(tree 9 4 ((0 4 (2 1)) (1 0 ()) (2 0 ()) (3 4 ()) (4 -1 (6 0 3 5)) (5 4 ())
+                          (6 4 (8 7)) (7 6 ()) (8 6 ()))))
+(expect-equal "a coordinator procedure per level"
+              (tree-parents (hierarchical-tree '(((0 1) (2 3)) ((4 5) (6 7))) 0
+                                               #:shapes '(flat)
+                                               #:coordinator
+                                               (list 'highest
+                                                     (lambda (ranks level) (cadr ranks)))))
+              #(-1 0 3 0 5 7 7 0))
+(expect-equal "a shape procedure" (tree-depth (hierarchical-tree '((0 1 2) (3 4 5)) 0
+                                                                 #:shapes (list chain-tree)))
+              3)
+(expect-error "groups missing a rank" (lambda () (hierarchical-tree '((0 1) (3)) 0))
+              "ranks 0..2 once each; rank 2 is missing")
+(expect-error "groups holding a rank twice" (lambda () (hierarchical-tree '((0 1) (1 2)) 0))
+              "rank 1 appears twice")
+(expect-error "leaves at different depths" (lambda () (hierarchical-tree '(((0 1)) (2)) 0))
+              "every leaf must be at depth 2")
+(expect-error "an unknown shape" (lambda () (hierarchical-tree '((0) (1)) 0 #:shapes '(star)))
+              "unknown shape star")
+(expect-error "a coordinator outside its group"
+              (lambda () (hierarchical-tree '((0) (1 2)) 0 #:coordinator (lambda (rs l) 0)))
+              "coordinator 0 of level 0 is not a rank of its group (1 2)")
+
+;;; ---- creators ---------------------------------------------------------------------------
+
+(define (call kind root op commutative?)
+  (make-call kind (vector-length facts) 0 root 64 'MPI_INT op commutative? "MPI_COMM_WORLD"))
+(define (next c) 'next)
+(define clusters (by-subnets "10.1.0.0/24" "10.2.0.0/24" "10.3.0.0/24"))
+(define hier (hierarchical-creator clusters #:shapes '(flat binomial)
+                                   #:ranks (lambda (c) facts)))
+(define magpie (magpie-creator clusters #:ranks (lambda (c) facts)))
+(define tree-of (@@ (compi) tree-closure-tree))
+
+(for-each
+ (lambda (kind)
+   (let* ((root (if (memq kind '(barrier allreduce)) #f 3))
+          (c (call kind root (and (memq kind '(reduce allreduce)) 'MPI_SUM) #t))
+          (h (hier c next))
+          (m (magpie c next)))
+     (report (and (tree-closure? h) (tree-closure? m)
+                  (eq? (description-kind h #f) kind)
+                  (= (tree-root (tree-of h)) (or root 0))
+                  (= (wan-edges (tree-of m) (topology-groups clusters facts)) 2))
+             (simple-format #f "creators build a tree closure for ~A" kind))))
+ tree-kinds)
+(report (and (eq? (hier (call 'alltoall #f #f #t) next) 'next)
+             (eq? (magpie (call 'scan #f 'MPI_SUM #t) next) 'next))
+        "creators pass other kinds to next")
+;; clusters {0 1 2 5} {3 4} {6}: not contiguous, so a non-commutative reduction cannot
+;; use the tree; contiguous groups can
+(report (eq? (hier (call 'reduce 0 'user #f) next) 'next)
+        "a non-commutative reduction on an unordered tree goes to next")
+(report (tree-closure? ((hierarchical-creator (by-block 3) #:ranks (lambda (c) facts))
+                        (call 'allreduce #f 'user #f) next))
+        "a non-commutative reduction on a rank-ordered tree is served")
+(expect-error "a creator whose description does not fit fails naming it"
+              (lambda () ((magpie-creator (by-subnets "10.1.0.0/24") #:ranks (lambda (c) facts))
+                          (call 'bcast 0 #f #t) next))
+              "topology (by-subnets \"10.1.0.0/24\")" "rank 3 (host node-c" "no group")
+(expect-error "without rank facts the creator says so"
+              (lambda () ((magpie-creator clusters) (call 'bcast 0 #f #t) next))
+              "no rank facts for bcast root=0")
+(report (tree-closure? ((magpie-creator clusters)
+                        (make-call 'bcast 7 0 0 64 'MPI_INT #f #t "MPI_COMM_WORLD" facts) next))
+        "by default the creators read the call's rank records")
+
+;; The example configs, loaded as the library loads them, on a call that carries its rank
+;; records (make-call's RANKS), as call-ranks would give them under MPI.
+(define (twelve-ranks)
+  (list->vector (map (lambda (i)
+                       (make-rank i (simple-format #f "host~A" (quotient i 2))
+                                  (list (simple-format #f "10.~A.0.~A/24"
+                                                       (+ 1 (quotient i 4)) i))
+                                  #f #f))
+                     (iota 12))))
+(define load-config (@ (compi internal) load-config))
+(for-each
+ (lambda (file)
+   (let* ((top (or (getenv "top_srcdir") "."))
+          (r (load-config (string-append top "/examples/configs/" file)))
+          (c (make-call 'bcast 12 0 5 64 'MPI_INT #f #t "MPI_COMM_WORLD" (twelve-ranks)))
+          (d (and (car r) (run-creators c))))
+     (report (and (car r) (tree-closure? d)
+                  (= (wan-edges (tree-of d) '((0 1 2 3) (4 5 6 7) (8 9 10 11))) 2))
+             (string-append "examples/configs/" file " loads and builds a tree closure")
+             (if (car r) (simple-format #f "got ~A" (description->string d)) (cdr r)))))
+ '("hierarchical.scm" "magpie.scm"))
+
+(display "1..")
+(display tests-run)
+(newline)
+(exit (if (= tests-failed 0) 0 1))

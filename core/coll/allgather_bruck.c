@@ -47,7 +47,7 @@ static compi_status_t allgather_bruck(coll_closure_t *self, const coll_call_t *c
                                       coll_tag(call->kind), comm, &reqs[0]));
         coll_move_keep(&st, pml_isend(tmp, cnt * n, byte, (rank - d + p) % p, coll_tag(call->kind),
                                       comm, PML_SEND_STANDARD, &reqs[1]));
-        coll_move_keep(&st, coll_move_wait(reqs, 2));
+        coll_move_keep(&st, pml_wait_all_free(2, reqs));
     }
     if (st == COMPI_OK) {
         /* tmp[i] is block (rank + i) mod p: blocks rank .. p - 1 first, then 0 .. rank - 1,

@@ -37,11 +37,11 @@ static compi_status_t allgather_gather_bcast(coll_closure_t *self, const coll_ca
     for (int i = 1; i < p; i++) {
         coll_move_keep(&st, coll_blk_isend(&all, i, call, &reqs[n++]));
         if (n == COLL_MOVE_WINDOW) {
-            coll_move_keep(&st, coll_move_wait(reqs, n));
+            coll_move_keep(&st, pml_wait_all_free(n, reqs));
             n = 0;
         }
     }
-    coll_move_keep(&st, coll_move_wait(reqs, n));
+    coll_move_keep(&st, pml_wait_all_free(n, reqs));
     return st;
 }
 

@@ -66,7 +66,7 @@ static compi_status_t allgather_neighbor_exchange(coll_closure_t *self, const co
         }
         coll_move_keep(&st, coll_blk_irecv(&rb, nb[side], call, &reqs[0]));
         coll_move_keep(&st, coll_blk_isend(&sb, nb[side], call, &reqs[1]));
-        coll_move_keep(&st, coll_move_wait(reqs, 2));
+        coll_move_keep(&st, pml_wait_all_free(2, reqs));
         if (s > 0) {
             held = from[side];
         }

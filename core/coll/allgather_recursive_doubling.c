@@ -48,7 +48,7 @@ static compi_status_t allgather_recursive_doubling(coll_closure_t *self, const c
         rb.count *= (size_t)mask;
         coll_move_keep(&st, coll_blk_irecv(&rb, partner, call, &reqs[0]));
         coll_move_keep(&st, coll_blk_isend(&sb, partner, call, &reqs[1]));
-        coll_move_keep(&st, coll_move_wait(reqs, 2));
+        coll_move_keep(&st, pml_wait_all_free(2, reqs));
     }
     return st;
 }

@@ -34,7 +34,7 @@ compi_status_t coll_allgather_ring_run(const coll_call_t *call)
         coll_rblock(call, (rank - s + p) % p, &sb);
         coll_move_keep(&st, coll_blk_irecv(&rb, left, call, &reqs[0]));
         coll_move_keep(&st, coll_blk_isend(&sb, right, call, &reqs[1]));
-        coll_move_keep(&st, coll_move_wait(reqs, 2));
+        coll_move_keep(&st, pml_wait_all_free(2, reqs));
     }
     return st;
 }

@@ -40,7 +40,7 @@ static compi_status_t allgatherv_linear(coll_closure_t *self, const coll_call_t 
         for (int i = base; i < end; i++) {
             coll_move_keep(&st, coll_blk_isend(&own, (rank + i) % p, call, &reqs[n++]));
         }
-        coll_move_keep(&st, coll_move_wait(reqs, n));
+        coll_move_keep(&st, pml_wait_all_free(n, reqs));
     }
     return st;
 }

@@ -26,7 +26,7 @@ static compi_status_t allreduce_rabenseifner(coll_closure_t *self, const coll_ca
     compi_comm_t *comm = call->comm;
     int p2 = red_pow2_floor(comm->size), rem = comm->size - p2, tag = coll_tag(call->kind);
     compi_datatype_t *dt = red_dtype(call);
-    size_t count = red_count(call), *cnt = NULL, *off = NULL;
+    size_t count = red_count(call), *cnt = NULL;
     void *tmpmem = NULL;
     char *acc = call->rbuf;
     compi_status_t st = COMPI_OK;
@@ -35,20 +35,17 @@ static compi_status_t allreduce_rabenseifner(coll_closure_t *self, const coll_ca
     if (count == 0) {
         return COMPI_OK;
     }
-    if (!call->in_place) {
-        st = coll_copy(call->sbuf, count, dt, acc, count, dt);
-        if (st != COMPI_OK) {
-            return st;
-        }
+    st = red_input_to_rbuf(call);
+    if (st != COMPI_OK) {
+        return st;
     }
     char *tmp = coll_tmp_alloc(dt, count, &tmpmem);
-    cnt = malloc((size_t)p2 * sizeof(*cnt));
-    off = malloc((size_t)p2 * sizeof(*off));
-    if (tmp == NULL || cnt == NULL || off == NULL) {
+    cnt = red_blocks(count, p2);
+    if (tmp == NULL || cnt == NULL) {
         st = COMPI_ERR_NO_MEMORY;
         goto err;
     }
-    red_blocks(count, p2, cnt, off);
+    const size_t *off = cnt + p2;
     int nr = red_fold(acc, tmp, count, dt, call->op, tag, comm, &st);
     if (st == COMPI_OK && nr >= 0) {
         st = red_halving(acc, tmp, cnt, off, nr, p2, rem, dt, call->op, tag, comm);
@@ -61,7 +58,6 @@ static compi_status_t allreduce_rabenseifner(coll_closure_t *self, const coll_ca
     }
 err:
     free(cnt);
-    free(off);
     free(tmpmem);
     return st;
 }

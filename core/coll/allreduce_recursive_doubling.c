@@ -31,11 +31,9 @@ static compi_status_t allreduce_recursive_doubling(coll_closure_t *self, const c
     if (count == 0) {
         return COMPI_OK;
     }
-    if (!call->in_place) {
-        st = coll_copy(call->sbuf, count, dt, acc, count, dt);
-        if (st != COMPI_OK) {
-            return st;
-        }
+    st = red_input_to_rbuf(call);
+    if (st != COMPI_OK) {
+        return st;
     }
     char *tmp = coll_tmp_alloc(dt, count, &tmpmem);
     if (tmp == NULL) {

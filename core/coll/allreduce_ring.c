@@ -27,7 +27,7 @@ static compi_status_t allreduce_ring(coll_closure_t *self, const coll_call_t *ca
     int p = comm->size, r = comm->rank, tag = coll_tag(call->kind);
     int right = (r + 1) % p, left = (r - 1 + p) % p;
     compi_datatype_t *dt = red_dtype(call);
-    size_t count = red_count(call), *cnt = NULL, *off = NULL;
+    size_t count = red_count(call), *cnt = NULL, *off;
     void *tmpmem = NULL;
     char *acc = call->rbuf, *tmp = NULL;
     compi_status_t st = COMPI_OK;
@@ -36,19 +36,15 @@ static compi_status_t allreduce_ring(coll_closure_t *self, const coll_call_t *ca
     if (count == 0) {
         return COMPI_OK;
     }
-    if (!call->in_place) {
-        st = coll_copy(call->sbuf, count, dt, acc, count, dt);
-        if (st != COMPI_OK || p == 1) {
-            return st;
-        }
+    st = red_input_to_rbuf(call);
+    if (st != COMPI_OK || p == 1) {
+        return st;
     }
-    cnt = malloc((size_t)p * sizeof(*cnt));
-    off = malloc((size_t)p * sizeof(*off));
-    if (cnt == NULL || off == NULL) {
-        st = COMPI_ERR_NO_MEMORY;
-        goto err;
+    cnt = red_blocks(count, p);
+    if (cnt == NULL) {
+        return COMPI_ERR_NO_MEMORY;
     }
-    red_blocks(count, p, cnt, off);
+    off = cnt + p;
     tmp = coll_tmp_alloc(dt, cnt[0], &tmpmem);
     if (tmp == NULL) {
         st = COMPI_ERR_NO_MEMORY;
@@ -69,7 +65,6 @@ static compi_status_t allreduce_ring(coll_closure_t *self, const coll_call_t *ca
     }
 err:
     free(cnt);
-    free(off);
     free(tmpmem);
     return st;
 }

@@ -77,7 +77,7 @@ static compi_status_t alltoall_bruck(coll_closure_t *self, const coll_call_t *ca
                                       coll_tag(call->kind), comm, &reqs[0]));
         coll_move_keep(&st, pml_isend(sendb, cnt * n, byte, (rank + d) % p, coll_tag(call->kind),
                                       comm, PML_SEND_STANDARD, &reqs[1]));
-        coll_move_keep(&st, coll_move_wait(reqs, 2));
+        coll_move_keep(&st, pml_wait_all_free(2, reqs));
         cnt = 0;
         for (int i = d; i < p; i++) {
             if (i & d) {

@@ -50,7 +50,7 @@ compi_status_t coll_alltoall_exchange(const coll_call_t *call, int window)
             coll_a2a_sblock(&a, dst, &sb);
             coll_move_keep(&st, coll_blk_isend(&sb, dst, call, &reqs[n++]));
         }
-        coll_move_keep(&st, coll_move_wait(reqs, n));
+        coll_move_keep(&st, pml_wait_all_free(n, reqs));
     }
     coll_a2a_fini(&a);
     return st;

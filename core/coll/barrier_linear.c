@@ -35,12 +35,12 @@ static compi_status_t barrier_linear(coll_closure_t *self, const coll_call_t *ca
     for (int i = 1; i < p && st == COMPI_OK; i++) {
         st = pml_irecv(NULL, 0, byte, i, tag, comm, &reqs[i]);
     }
-    compi_status_t st2 = red_wait_free((size_t)p, reqs);
+    compi_status_t st2 = pml_wait_all_free((size_t)p, reqs);
     st = st != COMPI_OK ? st : st2;
     for (int i = 1; i < p && st == COMPI_OK; i++) {
         st = pml_isend(NULL, 0, byte, i, tag, comm, PML_SEND_STANDARD, &reqs[i]);
     }
-    st2 = red_wait_free((size_t)p, reqs);
+    st2 = pml_wait_all_free((size_t)p, reqs);
     free(reqs);
     return st != COMPI_OK ? st : st2;
 }

@@ -52,13 +52,12 @@ static compi_status_t bcast_scatter_allgather(coll_closure_t *self, const coll_c
             dt_pack(dt, buf, count, 0, packed, n);
         }
     }
-    cnt = malloc((size_t)p * sizeof(*cnt));
-    off = malloc((size_t)p * sizeof(*off));
-    if (cnt == NULL || off == NULL) {
+    cnt = red_blocks(n, p);
+    if (cnt == NULL) {
         st = COMPI_ERR_NO_MEMORY;
         goto err;
     }
-    red_blocks(n, p, cnt, off);
+    off = cnt + p;
 
     int mask = 1;
     while (mask < p) {
@@ -96,7 +95,6 @@ static compi_status_t bcast_scatter_allgather(coll_closure_t *self, const coll_c
     }
 err:
     free(cnt);
-    free(off);
     free(packed);
     return st;
 }

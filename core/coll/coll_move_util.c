@@ -1,6 +1,6 @@
 /*
- * coll_move_util.c -- block accessors, request waiting and the in-place copy shared by
- * the data-movement algorithms.
+ * coll_move_util.c -- block accessors, the in-place copy and the radix-k tree shape
+ * shared by the data-movement algorithms.
  */
 #include "coll_move_util.h"
 
@@ -83,18 +83,6 @@ void coll_own_rblock(const coll_call_t *call, coll_blk_t *b)
     b->dt = call->rdt;
 }
 
-compi_status_t coll_move_wait(compi_request_t **reqs, size_t n)
-{
-    compi_status_t st = pml_wait_all(n, reqs);
-    for (size_t i = 0; i < n; i++) {
-        if (reqs[i] != NULL) {
-            pml_request_free(reqs[i]);
-            reqs[i] = NULL;
-        }
-    }
-    return st;
-}
-
 compi_status_t coll_a2a_init(coll_a2a_t *a, const coll_call_t *call)
 {
     int p = call->comm->size;
@@ -145,4 +133,27 @@ void coll_a2a_fini(coll_a2a_t *a)
     free(a->off);
     a->packed = NULL;
     a->off = NULL;
+}
+
+void coll_knomial_place(long v, long p, long k, coll_knomial_t *t)
+{
+    long m = 1;
+    if (v == 0) {
+        while (m < p) {
+            m *= k;
+        }
+    } else {
+        while (v % (k * m) == 0) {
+            m *= k;
+        }
+    }
+    t->mask = m;
+    t->sub = m < p - v ? m : p - v;
+    t->nchild = 0;
+    for (long mask = 1; mask < m; mask *= k) {
+        for (long i = 1; i < k && v + i * mask < p; i++) {
+            t->nchild++;
+        }
+    }
+    t->parent = v - v % (k * m);
 }

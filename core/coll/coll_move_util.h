@@ -10,8 +10,8 @@
  *
  * Ownership: a coll_blk_t points into the call's buffers and owns nothing.  A coll_a2a_t
  * owns the packed copy it makes for an in-place exchange; coll_a2a_fini() frees it.
- * Request arrays passed to coll_move_wait() belong to the caller; the requests in them
- * are freed and the slots set to NULL.
+ * Request arrays belong to the caller; pml_wait_all_free() frees the requests in them
+ * and sets the slots to NULL.
  */
 #ifndef COMPI_COLL_MOVE_UTIL_H
 #define COMPI_COLL_MOVE_UTIL_H
@@ -71,10 +71,6 @@ static inline compi_status_t coll_blk_irecv(const coll_blk_t *b, int src, const 
     return pml_irecv(b->buf, b->count, b->dt, src, coll_tag(call->kind), call->comm, req_p);
 }
 
-/* wait for the first n requests (NULL slots are skipped), free them, keep the first
-   error */
-compi_status_t coll_move_wait(compi_request_t **reqs, size_t n);
-
 /* keep the first error of a sequence of steps */
 static inline void coll_move_keep(compi_status_t *st, compi_status_t s)
 {
@@ -107,6 +103,16 @@ compi_status_t coll_allgather_ring_run(const coll_call_t *call); /* allgather_ri
    window the linear algorithm (alltoall_linear.c) */
 compi_status_t coll_alltoall_exchange(const coll_call_t *call, int window);
 /* radix-k trees whose subtrees are contiguous ranges (binomial: k = 2) */
+typedef struct coll_knomial {
+    /* the round in which v talks to its parent (the first mask with v % (k * mask) != 0);
+       for v = 0, the smallest power of k that is >= p */
+    long mask;
+    long sub;    /* blocks in v's subtree: relative ranks v .. v + sub - 1 */
+    long nchild; /* children: v + i * m for i in 1 .. k-1 and m < mask, below p */
+    long parent; /* relative rank of the parent (0 for v = 0) */
+} coll_knomial_t;
+/* the place of relative rank v (rank - root mod p) in the radix-k tree over p ranks */
+void coll_knomial_place(long v, long p, long k, coll_knomial_t *t);
 compi_status_t coll_gather_knomial_run(const coll_call_t *call, long k);  /* gather_knomial.c */
 compi_status_t coll_scatter_knomial_run(const coll_call_t *call, long k); /* scatter_knomial.c */
 

@@ -1,8 +1,9 @@
 /*
  * coll_reduce_util.c -- building blocks of the reduce family (see coll_reduce_util.h):
  * call accessors, block splits, blocking exchanges, binomial trees, pipelined tree
- * bcast and reduce, and the fold / recursive halving / recursive doubling phases that
- * recursive doubling, Rabenseifner and recursive halving share.
+ * bcast and reduce, the fold / recursive halving / recursive doubling phases that
+ * recursive doubling, Rabenseifner and recursive halving share, and the recursive
+ * doubling prefix that scan and exscan share.
  */
 #include "coll_reduce_util.h"
 
@@ -57,14 +58,26 @@ size_t red_segcount(const compi_datatype_t *dt, long segsize, size_t count)
     return n > 0 ? n : 1;
 }
 
-void red_blocks(size_t count, int p, size_t *cnt, size_t *off)
+size_t *red_blocks(size_t count, int p)
 {
     size_t base = count / (size_t)p, extra = count % (size_t)p, o = 0;
+    size_t *cnt = malloc(2 * (size_t)p * sizeof(*cnt));
+    if (cnt == NULL) {
+        return NULL;
+    }
     for (int i = 0; i < p; i++) {
         cnt[i] = base + ((size_t)i < extra ? 1 : 0);
-        off[i] = o;
+        cnt[p + i] = o;
         o += cnt[i];
     }
+    return cnt;
+}
+
+compi_status_t red_input_to_rbuf(const coll_call_t *call)
+{
+    compi_datatype_t *dt = red_dtype(call);
+    size_t count = red_count(call);
+    return call->in_place ? COMPI_OK : coll_copy(call->sbuf, count, dt, call->rbuf, count, dt);
 }
 
 int red_pow2_floor(int p)
@@ -74,23 +87,6 @@ int red_pow2_floor(int p)
         p2 *= 2;
     }
     return p2;
-}
-
-compi_status_t red_wait_free(size_t n, compi_request_t **reqs)
-{
-    compi_status_t st = COMPI_OK;
-    for (size_t i = 0; i < n; i++) {
-        if (reqs[i] == NULL) {
-            continue;
-        }
-        compi_status_t s = pml_wait(reqs[i], NULL);
-        pml_request_free(reqs[i]);
-        reqs[i] = NULL;
-        if (s != COMPI_OK && st == COMPI_OK) {
-            st = s;
-        }
-    }
-    return st;
 }
 
 compi_status_t red_send(const void *buf, size_t count, compi_datatype_t *dt, int dst, int tag,
@@ -113,7 +109,7 @@ compi_status_t red_sendrecv(const void *sbuf, size_t scount, int dst, void *rbuf
     if (st == COMPI_OK) {
         st = pml_isend(sbuf, scount, dt, dst, tag, comm, PML_SEND_STANDARD, &reqs[1]);
     }
-    compi_status_t st2 = red_wait_free(2, reqs);
+    compi_status_t st2 = pml_wait_all_free(2, reqs);
     return st != COMPI_OK ? st : st2;
 }
 
@@ -193,7 +189,7 @@ compi_status_t red_tree_bcast(void *buf, size_t count, compi_datatype_t *dt, int
     for (size_t s = 0; s < nseg; s++) {
         size_t off = s * seg, len = n - off < seg ? n - off : seg;
         if (parent >= 0) {
-            st = red_wait_free(1, &rreq[s % 2]);
+            st = pml_wait_all_free(1, &rreq[s % 2]);
             if (st != COMPI_OK) {
                 goto err;
             }
@@ -207,7 +203,7 @@ compi_status_t red_tree_bcast(void *buf, size_t count, compi_datatype_t *dt, int
         }
         compi_request_t **slot = sreq + (s % RED_SEND_WINDOW) * (size_t)nch;
         for (int j = 0; j < nch; j++) {
-            st = red_wait_free(1, &slot[j]);
+            st = pml_wait_all_free(1, &slot[j]);
             if (st == COMPI_OK) {
                 st = pml_isend(data + off, len, byte, children[j], tag, comm, PML_SEND_STANDARD,
                                &slot[j]);
@@ -217,14 +213,14 @@ compi_status_t red_tree_bcast(void *buf, size_t count, compi_datatype_t *dt, int
             }
         }
     }
-    st = red_wait_free((size_t)nch * RED_SEND_WINDOW, sreq);
+    st = pml_wait_all_free((size_t)nch * RED_SEND_WINDOW, sreq);
     if (st == COMPI_OK && packed != NULL && parent >= 0) {
         dt_unpack(dt, buf, count, 0, packed, n);
     }
 err:
-    red_wait_free(2, rreq);
+    pml_wait_all_free(2, rreq);
     if (sreq != NULL) {
-        red_wait_free((size_t)nch * RED_SEND_WINDOW, sreq);
+        pml_wait_all_free((size_t)nch * RED_SEND_WINDOW, sreq);
     }
     free(sreq);
     free(packed);
@@ -305,7 +301,7 @@ compi_status_t red_tree_reduce(const void *mine, void *out, size_t count, compi_
         size_t t = s - 1, off = t * seg, len = count - off < seg ? count - off : seg;
         for (int j = 0; j < nch; j++) {
             size_t slot = (t % 2) * (size_t)nch + (size_t)j;
-            st = red_wait_free(1, &creq[slot]);
+            st = pml_wait_all_free(1, &creq[slot]);
             if (st == COMPI_OK) {
                 st = combine_right(op, dt, red_at(acc, dt, off), red_at(cbuf, dt, slot * seg), len,
                                    ordered);
@@ -316,7 +312,7 @@ compi_status_t red_tree_reduce(const void *mine, void *out, size_t count, compi_
         }
         if (parent >= 0) {
             compi_request_t **r = &sreq[t % RED_SEND_WINDOW];
-            st = red_wait_free(1, r);
+            st = pml_wait_all_free(1, r);
             if (st == COMPI_OK) {
                 st = pml_isend(red_at(acc, dt, off), len, dt, parent, tag, comm, PML_SEND_STANDARD,
                                r);
@@ -330,7 +326,7 @@ compi_status_t red_tree_reduce(const void *mine, void *out, size_t count, compi_
         /* a leaf sends its own data straight from the user's buffer */
         size_t off = s * seg, len = count - off < seg ? count - off : seg;
         compi_request_t **r = &sreq[s % RED_SEND_WINDOW];
-        st = red_wait_free(1, r);
+        st = pml_wait_all_free(1, r);
         if (st == COMPI_OK) {
             st = pml_isend(red_at(mine, dt, off), len, dt, parent, tag, comm, PML_SEND_STANDARD, r);
         }
@@ -338,12 +334,12 @@ compi_status_t red_tree_reduce(const void *mine, void *out, size_t count, compi_
             goto err;
         }
     }
-    st = red_wait_free(RED_SEND_WINDOW, sreq);
+    st = pml_wait_all_free(RED_SEND_WINDOW, sreq);
 err:
     if (creq != NULL) {
-        red_wait_free(2 * (size_t)nch, creq);
+        pml_wait_all_free(2 * (size_t)nch, creq);
     }
-    red_wait_free(RED_SEND_WINDOW, sreq);
+    pml_wait_all_free(RED_SEND_WINDOW, sreq);
     free(creq);
     free(cmem);
     free(accmem);
@@ -435,15 +431,76 @@ compi_status_t red_doubling_gather(void *acc, const size_t *bcnt, const size_t *
     return COMPI_OK;
 }
 
+compi_status_t red_prefix_doubling(const coll_call_t *call, int inclusive)
+{
+    compi_comm_t *comm = call->comm;
+    int p = comm->size, r = comm->rank, tag = coll_tag(call->kind);
+    int ordered = !red_commutative(call), have = inclusive;
+    compi_datatype_t *dt = red_dtype(call);
+    size_t count = red_count(call);
+    void *mem[2] = {NULL, NULL};
+    compi_status_t st = COMPI_OK;
+
+    if (count == 0) {
+        return COMPI_OK;
+    }
+    if (inclusive) {
+        st = red_input_to_rbuf(call);
+    }
+    if (st != COMPI_OK || p == 1) {
+        return st;
+    }
+    char *partial = coll_tmp_alloc(dt, count, &mem[0]);
+    char *tmp = coll_tmp_alloc(dt, count, &mem[1]);
+    if (partial == NULL || tmp == NULL) {
+        st = COMPI_ERR_NO_MEMORY;
+        goto err;
+    }
+    st = coll_copy(red_input(call), count, dt, partial, count, dt);
+    for (int mask = 1; mask < p && st == COMPI_OK; mask <<= 1) {
+        int peer = r ^ mask;
+        if (peer >= p) {
+            continue;
+        }
+        st = red_sendrecv(partial, count, peer, tmp, count, peer, dt, tag, comm);
+        if (st != COMPI_OK) {
+            break;
+        }
+        if (peer < r) {
+            /* from below: into the group's reduction and the result (an exclusive
+               result starts empty, so its first piece is copied) */
+            st = coll_op_apply(call->op, dt, tmp, partial, count);
+            if (st == COMPI_OK) {
+                st = have ? coll_op_apply(call->op, dt, tmp, call->rbuf, count)
+                          : coll_copy(tmp, count, dt, call->rbuf, count, dt);
+                have = 1;
+            }
+        } else if (!ordered) {
+            st = coll_op_apply(call->op, dt, tmp, partial, count);
+        } else {
+            /* partial op tmp lands in tmp: swap the roles of the buffers */
+            st = coll_op_apply(call->op, dt, partial, tmp, count);
+            char *t = partial;
+            partial = tmp;
+            tmp = t;
+        }
+    }
+err:
+    free(mem[0]);
+    free(mem[1]);
+    return st;
+}
+
 size_t *red_rs_counts(const coll_call_t *call, size_t *total_p)
 {
     int p = call->comm->size;
-    size_t *c = malloc((size_t)p * sizeof(*c)), total = 0;
+    size_t *c = malloc(2 * (size_t)p * sizeof(*c)), total = 0;
     if (c == NULL) {
         return NULL;
     }
     for (int i = 0; i < p; i++) {
         c[i] = call->kind == COLL_REDUCE_SCATTER_BLOCK ? call->rcount : (size_t)call->rcounts[i];
+        c[p + i] = total;
         total += c[i];
     }
     *total_p = total;

@@ -44,11 +44,13 @@ compi_datatype_t *red_byte(void);
 size_t red_segcount(const compi_datatype_t *dt, long segsize, size_t count);
 
 /* split `count` elements into p blocks as even as possible (the first count % p get one
-   more); cnt and off have p entries */
-void red_blocks(size_t count, int p, size_t *cnt, size_t *off);
+   more): a malloc'ed array of 2p entries, the block counts then their offsets (at p);
+   NULL when out of memory */
+size_t *red_blocks(size_t count, int p);
 
-/* wait for and free the requests that are not NULL (set to NULL); keeps the first error */
-compi_status_t red_wait_free(size_t n, compi_request_t **reqs);
+/* a reduction that accumulates in rbuf starts from this rank's input: copy sbuf into
+   rbuf, unless in place */
+compi_status_t red_input_to_rbuf(const coll_call_t *call);
 
 /* blocking send / receive / exchange of collective traffic (receive posted first) */
 compi_status_t red_send(const void *buf, size_t count, compi_datatype_t *dt, int dst, int tag,
@@ -125,8 +127,17 @@ static inline int red_commutative(const coll_call_t *call)
     return call->op == NULL || call->op->commutative;
 }
 
+/*
+ * Scan (inclusive) and exscan by recursive doubling, as scan_recursive_doubling.c and
+ * exscan_recursive_doubling.c describe: rbuf gets the reduction of the inputs of the
+ * lower ranks, and of this rank's own when `inclusive`.  Rank 0's receive buffer of an
+ * exscan is left alone.
+ */
+compi_status_t red_prefix_doubling(const coll_call_t *call, int inclusive);
+
 /* the counts of a reduce-scatter (rcounts) or reduce-scatter-block (rcount each) call,
-   in a malloc'ed array of p entries; *total_p gets their sum */
+   then their offsets in the whole vector, in one malloc'ed array of 2p entries (the
+   offsets start at p); *total_p gets the sum of the counts */
 size_t *red_rs_counts(const coll_call_t *call, size_t *total_p);
 
 /* Reduce-scatter algorithms serve both reduce-scatter and reduce-scatter-block (counts

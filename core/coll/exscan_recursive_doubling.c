@@ -10,62 +10,16 @@
  *           k = 1: 0<->2, 1<->3   result(2) = a0 a1, result(3) = a0 a1 a2
  *
  * Cost: ceil(log2 p) (alpha + n beta + 2 n gamma).  For short vectors.
+ *
+ * The exchange loop, shared with scan_recursive_doubling.c, is red_prefix_doubling()
+ * in coll_reduce_util.c.
  */
 #include "coll_reduce_util.h"
 
-#include <stdlib.h>
-
 static compi_status_t exscan_recursive_doubling(coll_closure_t *self, const coll_call_t *call)
 {
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, r = comm->rank, tag = coll_tag(call->kind), have = 0;
-    int ordered = !red_commutative(call);
-    compi_datatype_t *dt = red_dtype(call);
-    size_t count = red_count(call);
-    void *mem[2] = {NULL, NULL};
-    compi_status_t st = COMPI_OK;
-
     (void)self;
-    if (count == 0 || p == 1) {
-        return COMPI_OK;
-    }
-    char *partial = coll_tmp_alloc(dt, count, &mem[0]);
-    char *tmp = coll_tmp_alloc(dt, count, &mem[1]);
-    if (partial == NULL || tmp == NULL) {
-        st = COMPI_ERR_NO_MEMORY;
-        goto err;
-    }
-    st = coll_copy(red_input(call), count, dt, partial, count, dt);
-    for (int mask = 1; mask < p && st == COMPI_OK; mask <<= 1) {
-        int peer = r ^ mask;
-        if (peer >= p) {
-            continue;
-        }
-        st = red_sendrecv(partial, count, peer, tmp, count, peer, dt, tag, comm);
-        if (st != COMPI_OK) {
-            break;
-        }
-        if (peer < r) {
-            st = coll_op_apply(call->op, dt, tmp, partial, count);
-            if (st == COMPI_OK) {
-                st = have ? coll_op_apply(call->op, dt, tmp, call->rbuf, count)
-                          : coll_copy(tmp, count, dt, call->rbuf, count, dt);
-                have = 1;
-            }
-        } else if (!ordered) {
-            st = coll_op_apply(call->op, dt, tmp, partial, count);
-        } else {
-            /* partial op tmp lands in tmp: swap the roles of the buffers */
-            st = coll_op_apply(call->op, dt, partial, tmp, count);
-            char *t = partial;
-            partial = tmp;
-            tmp = t;
-        }
-    }
-err:
-    free(mem[0]);
-    free(mem[1]);
-    return st;
+    return red_prefix_doubling(call, 0);
 }
 
 const coll_algo_t coll_algo_exscan_recursive_doubling = {

@@ -22,23 +22,6 @@
 
 #include <stdlib.h>
 
-/* smallest power of k that is >= p, or for a non-root the round in which v sends to its
-   parent: the first mask with v % (k * mask) != 0 */
-static long top_mask(long v, long p, long k)
-{
-    long m = 1;
-    if (v == 0) {
-        while (m < p) {
-            m *= k;
-        }
-        return m;
-    }
-    while (v % (k * m) == 0) {
-        m *= k;
-    }
-    return m;
-}
-
 static long min_l(long a, long b)
 {
     return a < b ? a : b;
@@ -75,21 +58,16 @@ compi_status_t coll_gather_knomial_run(const coll_call_t *call, long k)
         return st;
     }
 
-    long m = top_mask(v, p, k);
-    long sub = min_l(m, p - v); /* blocks in v's subtree: relative ranks v .. v + sub - 1 */
-    long nchild = 0;
-    for (long mask = 1; mask < m; mask *= k) {
-        for (long i = 1; i < k && v + i * mask < p; i++) {
-            nchild++;
-        }
-    }
-    if (nchild == 0) {
+    coll_knomial_t t;
+    coll_knomial_place(v, p, k, &t);
+    long m = t.mask, sub = t.sub;
+    if (t.nchild == 0) {
         /* a leaf sends its block from the user's buffer, datatype and all */
-        return pml_send(own.buf, own.count, own.dt, (int)((v - v % (k * m) + root) % p),
+        return pml_send(own.buf, own.count, own.dt, (int)((t.parent + root) % p),
                         coll_tag(call->kind), comm, PML_SEND_STANDARD);
     }
 
-    reqs = calloc((size_t)nchild, sizeof(*reqs));
+    reqs = calloc((size_t)t.nchild, sizeof(*reqs));
     if (reqs == NULL) {
         return COMPI_ERR_NO_MEMORY;
     }
@@ -133,15 +111,14 @@ compi_status_t coll_gather_knomial_run(const coll_call_t *call, long k)
                                           coll_tag(call->kind), comm, &reqs[r++]));
         }
     }
-    coll_move_keep(&st, coll_move_wait(reqs, (size_t)r));
+    coll_move_keep(&st, pml_wait_all_free((size_t)r, reqs));
     if (st != COMPI_OK) {
         goto err;
     }
 
     if (rank != root) {
-        long parent = v - v % (k * m);
-        st = pml_send(tmp, (size_t)sub * n, byte, (int)((parent + root) % p), coll_tag(call->kind),
-                      comm, PML_SEND_STANDARD);
+        st = pml_send(tmp, (size_t)sub * n, byte, (int)((t.parent + root) % p),
+                      coll_tag(call->kind), comm, PML_SEND_STANDARD);
     } else if (wrap != NULL) {
         for (long j = 0; j < wrap_cnt; j++) {
             coll_rblock(call, (int)((wrap_c + j + root) % p), &b);

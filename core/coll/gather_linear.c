@@ -36,11 +36,11 @@ compi_status_t coll_gather_linear_run(const coll_call_t *call)
         coll_rblock(call, i, &b);
         coll_move_keep(&st, coll_blk_irecv(&b, i, call, &reqs[n++]));
         if (n == COLL_MOVE_WINDOW) {
-            coll_move_keep(&st, coll_move_wait(reqs, n));
+            coll_move_keep(&st, pml_wait_all_free(n, reqs));
             n = 0;
         }
     }
-    coll_move_keep(&st, coll_move_wait(reqs, n));
+    coll_move_keep(&st, pml_wait_all_free(n, reqs));
     return st;
 }
 

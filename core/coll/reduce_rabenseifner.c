@@ -29,7 +29,7 @@ static compi_status_t reduce_rabenseifner(coll_closure_t *self, const coll_call_
     int p = comm->size, r = comm->rank, root = call->root, tag = coll_tag(call->kind);
     int p2 = red_pow2_floor(p), rem = p - p2, holder = red_real_rank(0, rem);
     compi_datatype_t *dt = red_dtype(call);
-    size_t count = red_count(call), *cnt = NULL, *off = NULL;
+    size_t count = red_count(call), *cnt = NULL;
     void *accmem = NULL, *tmpmem = NULL;
     compi_status_t st;
 
@@ -39,9 +39,8 @@ static compi_status_t reduce_rabenseifner(coll_closure_t *self, const coll_call_
     }
     char *acc = coll_tmp_alloc(dt, count, &accmem);
     char *tmp = coll_tmp_alloc(dt, count, &tmpmem);
-    cnt = malloc((size_t)p2 * sizeof(*cnt));
-    off = malloc((size_t)p2 * sizeof(*off));
-    if (acc == NULL || tmp == NULL || cnt == NULL || off == NULL) {
+    cnt = red_blocks(count, p2);
+    if (acc == NULL || tmp == NULL || cnt == NULL) {
         st = COMPI_ERR_NO_MEMORY;
         goto err;
     }
@@ -54,7 +53,7 @@ static compi_status_t reduce_rabenseifner(coll_closure_t *self, const coll_call_
         goto err;
     }
     if (nr >= 0) {
-        red_blocks(count, p2, cnt, off);
+        const size_t *off = cnt + p2;
         st = red_halving(acc, tmp, cnt, off, nr, p2, rem, dt, call->op, tag, comm);
         /* binomial gather to new rank 0: a rank whose low bits are clear below mask holds
            blocks [nr, nr + mask) */
@@ -80,7 +79,6 @@ static compi_status_t reduce_rabenseifner(coll_closure_t *self, const coll_call_
     }
 err:
     free(cnt);
-    free(off);
     free(accmem);
     free(tmpmem);
     return st;

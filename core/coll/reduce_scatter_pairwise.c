@@ -23,7 +23,7 @@ compi_status_t red_rs_pairwise(coll_closure_t *self, const coll_call_t *call)
     int p = comm->size, r = comm->rank, tag = coll_tag(call->kind), have_high = 0;
     compi_datatype_t *dt = red_dtype(call);
     const void *in = red_input(call);
-    size_t total, *off = NULL;
+    size_t total;
     void *mem[3] = {NULL, NULL, NULL};
     char *low, *high, *rcv;
     compi_status_t st = COMPI_OK;
@@ -36,14 +36,7 @@ compi_status_t red_rs_pairwise(coll_closure_t *self, const coll_call_t *call)
     if (total == 0) {
         goto err;
     }
-    off = malloc((size_t)p * sizeof(*off));
-    if (off == NULL) {
-        st = COMPI_ERR_NO_MEMORY;
-        goto err;
-    }
-    for (int i = 0; i < p; i++) {
-        off[i] = i == 0 ? 0 : off[i - 1] + cnt[i - 1];
-    }
+    const size_t *off = cnt + p;
     size_t n = cnt[r];
     low = coll_tmp_alloc(dt, n, &mem[0]);
     high = coll_tmp_alloc(dt, n, &mem[1]);
@@ -81,7 +74,6 @@ err:
     for (int i = 0; i < 3; i++) {
         free(mem[i]);
     }
-    free(off);
     free(cnt);
     return st;
 }

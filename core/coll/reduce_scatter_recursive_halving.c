@@ -28,7 +28,7 @@ compi_status_t red_rs_recursive_halving(coll_closure_t *self, const coll_call_t 
     int p = comm->size, r = comm->rank, tag = coll_tag(call->kind);
     int p2 = red_pow2_floor(p), rem = p - p2;
     compi_datatype_t *dt = red_dtype(call);
-    size_t total, *off = NULL, *ncnt = NULL, *noff = NULL;
+    size_t total, *ncnt = NULL, *noff = NULL;
     void *accmem = NULL, *tmpmem = NULL;
     compi_status_t st = COMPI_OK;
 
@@ -42,15 +42,12 @@ compi_status_t red_rs_recursive_halving(coll_closure_t *self, const coll_call_t 
     }
     char *acc = coll_tmp_alloc(dt, total, &accmem);
     char *tmp = coll_tmp_alloc(dt, total, &tmpmem);
-    off = malloc((size_t)p * sizeof(*off));
+    const size_t *off = cnt + p;
     ncnt = malloc((size_t)p2 * sizeof(*ncnt));
     noff = malloc((size_t)p2 * sizeof(*noff));
-    if (acc == NULL || tmp == NULL || off == NULL || ncnt == NULL || noff == NULL) {
+    if (acc == NULL || tmp == NULL || ncnt == NULL || noff == NULL) {
         st = COMPI_ERR_NO_MEMORY;
         goto err;
-    }
-    for (int i = 0; i < p; i++) {
-        off[i] = i == 0 ? 0 : off[i - 1] + cnt[i - 1];
     }
     /* the block of new rank i covers the blocks of the ranks it stands for */
     for (int i = 0; i < p2; i++) {
@@ -80,7 +77,6 @@ compi_status_t red_rs_recursive_halving(coll_closure_t *self, const coll_call_t 
         st = coll_copy(red_at(acc, dt, off[r]), cnt[r], dt, call->rbuf, cnt[r], dt);
     }
 err:
-    free(off);
     free(ncnt);
     free(noff);
     free(accmem);

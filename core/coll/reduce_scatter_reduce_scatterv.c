@@ -61,7 +61,7 @@ compi_status_t red_rs_reduce_scatterv(coll_closure_t *self, const coll_call_t *c
         }
         off += cnt[i];
     }
-    compi_status_t st2 = red_wait_free((size_t)p, reqs);
+    compi_status_t st2 = pml_wait_all_free((size_t)p, reqs);
     st = st != COMPI_OK ? st : st2;
 err:
     free(reqs);

@@ -21,7 +21,7 @@ compi_status_t red_rs_ring(coll_closure_t *self, const coll_call_t *call)
     int right = (r + 1) % p, left = (r - 1 + p) % p;
     compi_datatype_t *dt = red_dtype(call);
     const void *in = red_input(call);
-    size_t total, maxc = 0, *off = NULL;
+    size_t total, maxc = 0;
     void *mem[2] = {NULL, NULL};
     char *buf[2];
     compi_status_t st = COMPI_OK;
@@ -34,13 +34,8 @@ compi_status_t red_rs_ring(coll_closure_t *self, const coll_call_t *call)
     if (total == 0) {
         goto err;
     }
-    off = malloc((size_t)p * sizeof(*off));
-    if (off == NULL) {
-        st = COMPI_ERR_NO_MEMORY;
-        goto err;
-    }
+    const size_t *off = cnt + p;
     for (int i = 0; i < p; i++) {
-        off[i] = i == 0 ? 0 : off[i - 1] + cnt[i - 1];
         maxc = cnt[i] > maxc ? cnt[i] : maxc;
     }
     if (p == 1) {
@@ -67,7 +62,6 @@ compi_status_t red_rs_ring(coll_closure_t *self, const coll_call_t *call)
 err:
     free(mem[0]);
     free(mem[1]);
-    free(off);
     free(cnt);
     return st;
 }

@@ -23,9 +23,7 @@ static compi_status_t scan_linear(coll_closure_t *self, const coll_call_t *call)
     if (count == 0) {
         return COMPI_OK;
     }
-    if (!call->in_place) {
-        st = coll_copy(call->sbuf, count, dt, call->rbuf, count, dt);
-    }
+    st = red_input_to_rbuf(call);
     if (st == COMPI_OK && r > 0) {
         void *mem;
         void *tmp = coll_tmp_alloc(dt, count, &mem);

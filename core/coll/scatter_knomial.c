@@ -58,31 +58,15 @@ compi_status_t coll_scatter_knomial_run(const coll_call_t *call, long k)
         return st;
     }
 
-    /* m: for the root the smallest power of k >= p; for others the round in which they
-       hear from their parent (the first mask with v % (k * mask) != 0) */
-    long m = 1;
-    if (v == 0) {
-        while (m < p) {
-            m *= k;
-        }
-    } else {
-        while (v % (k * m) == 0) {
-            m *= k;
-        }
-    }
-    long sub = min_l(m, p - v);
-    long nchild = 0;
-    for (long mask = 1; mask < m; mask *= k) {
-        for (long i = 1; i < k && v + i * mask < p; i++) {
-            nchild++;
-        }
-    }
-    int parent = (int)((v - v % (k * m) + root) % p);
-    if (nchild == 0) {
+    coll_knomial_t t;
+    coll_knomial_place(v, p, k, &t);
+    long m = t.mask, sub = t.sub;
+    int parent = (int)((t.parent + root) % p);
+    if (t.nchild == 0) {
         return pml_recv(own.buf, own.count, own.dt, parent, coll_tag(call->kind), comm, NULL);
     }
 
-    reqs = calloc((size_t)nchild, sizeof(*reqs));
+    reqs = calloc((size_t)t.nchild, sizeof(*reqs));
     if (reqs == NULL) {
         return COMPI_ERR_NO_MEMORY;
     }
@@ -136,7 +120,7 @@ compi_status_t coll_scatter_knomial_run(const coll_call_t *call, long k)
                                           comm, PML_SEND_STANDARD, &reqs[r++]));
         }
     }
-    coll_move_keep(&st, coll_move_wait(reqs, (size_t)r));
+    coll_move_keep(&st, pml_wait_all_free((size_t)r, reqs));
 err:
     free(wrap);
     free(tmp);

@@ -59,23 +59,6 @@ compi_status_t tree_exec__check(const tree_exec_t *s, const coll_call_t *call)
     return COMPI_OK;
 }
 
-compi_status_t tree_exec__wait_free(size_t n, compi_request_t **reqs)
-{
-    compi_status_t st = COMPI_OK;
-    for (size_t i = 0; i < n; i++) {
-        if (reqs[i] == NULL) {
-            continue;
-        }
-        compi_status_t s = pml_wait(reqs[i], NULL);
-        if (s != COMPI_OK && st == COMPI_OK) {
-            st = s;
-        }
-        pml_request_free(reqs[i]);
-        reqs[i] = NULL;
-    }
-    return st;
-}
-
 compi_status_t tree_exec__barrier(coll_closure_t *self, const coll_call_t *call)
 {
     const tree_exec_t *s = self->state;

@@ -33,10 +33,6 @@ typedef struct tree_exec {
 /* size + root (rooted kinds) + op order: the run-time twin of coll_tree_check_call */
 compi_status_t tree_exec__check(const tree_exec_t *s, const coll_call_t *call);
 
-/* wait for reqs[0..n) that are not NULL, free them, set the slots to NULL; the first
-   error wins */
-compi_status_t tree_exec__wait_free(size_t n, compi_request_t **reqs);
-
 static inline int tree_exec__nchildren(const coll_tree_t *t, int r)
 {
     return t->child_off[r + 1] - t->child_off[r];

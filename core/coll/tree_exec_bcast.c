@@ -49,7 +49,7 @@ static compi_status_t bcast_whole(const coll_tree_t *t, void *buf, size_t count,
     for (int i = 0; i < nc && st == COMPI_OK; i++) {
         st = pml_isend(buf, count, dt, ch[i], tag, comm, PML_SEND_STANDARD, &reqs[i]);
     }
-    compi_status_t st2 = tree_exec__wait_free((size_t)nc, reqs);
+    compi_status_t st2 = pml_wait_all_free((size_t)nc, reqs);
     free(reqs);
     return st != COMPI_OK ? st : st2;
 }
@@ -82,7 +82,7 @@ static compi_status_t bcast_segments(const coll_tree_t *t, char *p, size_t total
         size_t len = total - k * seg < seg ? total - k * seg : seg;
         if (parent >= 0) {
             size_t slot = k % RECV_AHEAD;
-            st = tree_exec__wait_free(1, &rreq[slot]);
+            st = pml_wait_all_free(1, &rreq[slot]);
             size_t next = k + RECV_AHEAD;
             if (st == COMPI_OK && next < nseg) {
                 size_t nlen = total - next * seg < seg ? total - next * seg : seg;
@@ -94,14 +94,14 @@ static compi_status_t bcast_segments(const coll_tree_t *t, char *p, size_t total
         }
         /* this window slot's sends (segment k - SEND_WINDOW) must be gone first */
         compi_request_t **slot = sreq + (k % SEND_WINDOW) * (size_t)nc;
-        st = tree_exec__wait_free((size_t)nc, slot);
+        st = pml_wait_all_free((size_t)nc, slot);
         for (int i = 0; i < nc && st == COMPI_OK; i++) {
             st = pml_isend(p + k * seg, len, byte, ch[i], tag, comm, PML_SEND_STANDARD, &slot[i]);
         }
     }
-    compi_status_t st2 = tree_exec__wait_free(RECV_AHEAD, rreq);
+    compi_status_t st2 = pml_wait_all_free(RECV_AHEAD, rreq);
     if (sreq != NULL) {
-        compi_status_t st3 = tree_exec__wait_free((size_t)nc * SEND_WINDOW, sreq);
+        compi_status_t st3 = pml_wait_all_free((size_t)nc * SEND_WINDOW, sreq);
         st2 = st2 != COMPI_OK ? st2 : st3;
     }
     free(sreq);

@@ -74,7 +74,7 @@ compi_status_t tree_exec__gather(coll_closure_t *self, const coll_call_t *call)
     if (st == COMPI_OK && me != root) {
         dt_pack(call->sdt, call->sbuf, call->scount, 0, tmp, blk);
     }
-    compi_status_t st2 = tree_exec__wait_free((size_t)nc, reqs);
+    compi_status_t st2 = pml_wait_all_free((size_t)nc, reqs);
     st = st != COMPI_OK ? st : st2;
     if (st != COMPI_OK) {
         goto out;
@@ -90,7 +90,7 @@ compi_status_t tree_exec__gather(coll_closure_t *self, const coll_call_t *call)
     }
 out:
     if (reqs != NULL) {
-        tree_exec__wait_free((size_t)nc, reqs);
+        pml_wait_all_free((size_t)nc, reqs);
     }
     free(reqs);
     free(tmp);
@@ -155,7 +155,7 @@ compi_status_t tree_exec__scatter(coll_closure_t *self, const coll_call_t *call)
     }
 out:
     if (reqs != NULL) {
-        compi_status_t st2 = tree_exec__wait_free((size_t)nc, reqs);
+        compi_status_t st2 = pml_wait_all_free((size_t)nc, reqs);
         st = st != COMPI_OK ? st : st2;
     }
     free(reqs);

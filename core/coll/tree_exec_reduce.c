@@ -152,7 +152,7 @@ static compi_status_t red_up(red_run_t *r)
         size_t off = k * r->segcount;
         size_t n = r->count - off < r->segcount ? r->count - off : r->segcount;
         compi_request_t **slot = rreq + (k % RECV_AHEAD) * (size_t)nc;
-        st = tree_exec__wait_free((size_t)nc, slot);
+        st = pml_wait_all_free((size_t)nc, slot);
         size_t next = k + RECV_AHEAD;
         if (next < nseg) {
             size_t noff = next * r->segcount;
@@ -177,7 +177,7 @@ static compi_status_t red_up(red_run_t *r)
         }
         if (st == COMPI_OK && parent >= 0) {
             compi_request_t **sr = &sreq[k % SEND_WINDOW];
-            st = tree_exec__wait_free(1, sr);
+            st = pml_wait_all_free(1, sr);
             if (st == COMPI_OK) {
                 st = pml_isend(at(r->acc, r->dt, off), n, r->dt, parent, r->tag, r->comm,
                                PML_SEND_STANDARD, sr);
@@ -185,9 +185,9 @@ static compi_status_t red_up(red_run_t *r)
         }
     }
 out:;
-    compi_status_t st2 = tree_exec__wait_free(SEND_WINDOW, sreq);
+    compi_status_t st2 = pml_wait_all_free(SEND_WINDOW, sreq);
     if (rreq != NULL) {
-        compi_status_t st3 = tree_exec__wait_free((size_t)nc * RECV_AHEAD, rreq);
+        compi_status_t st3 = pml_wait_all_free((size_t)nc * RECV_AHEAD, rreq);
         st2 = st2 != COMPI_OK ? st2 : st3;
     }
     for (int i = 0; cmem != NULL && i < nc; i++) {
@@ -241,7 +241,8 @@ static compi_status_t red_setup(const tree_exec_t *s, const coll_call_t *call, i
     return COMPI_OK;
 }
 
-compi_status_t tree_exec__reduce(coll_closure_t *self, const coll_call_t *call)
+/* reduce (all = 0) and allreduce (all = 1: the root's result then goes down the tree) */
+static compi_status_t reduce_run(coll_closure_t *self, const coll_call_t *call, int all)
 {
     const tree_exec_t *s = self->state;
     red_run_t r;
@@ -250,30 +251,23 @@ compi_status_t tree_exec__reduce(coll_closure_t *self, const coll_call_t *call)
     if (st != COMPI_OK) {
         return st;
     }
-    st = red_setup(s, call, 0, &r, &acc_mem);
+    st = red_setup(s, call, all, &r, &acc_mem);
     if (st == COMPI_OK && r.count > 0) {
         st = red_up(&r);
-    }
-    free(acc_mem);
-    return st;
-}
-
-compi_status_t tree_exec__allreduce(coll_closure_t *self, const coll_call_t *call)
-{
-    const tree_exec_t *s = self->state;
-    red_run_t r;
-    void *acc_mem;
-    compi_status_t st = tree_exec__check(s, call);
-    if (st != COMPI_OK) {
-        return st;
-    }
-    st = red_setup(s, call, 1, &r, &acc_mem);
-    if (st == COMPI_OK && r.count > 0) {
-        st = red_up(&r);
-        if (st == COMPI_OK) {
+        if (st == COMPI_OK && all) {
             st = tree_exec__bcast_buf(s, call->rbuf, r.count, r.dt, call->comm, r.tag);
         }
     }
     free(acc_mem);
     return st;
+}
+
+compi_status_t tree_exec__reduce(coll_closure_t *self, const coll_call_t *call)
+{
+    return reduce_run(self, call, 0);
+}
+
+compi_status_t tree_exec__allreduce(coll_closure_t *self, const coll_call_t *call)
+{
+    return reduce_run(self, call, 1);
 }

@@ -74,79 +74,69 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
 
 /* ---- reductions -------------------------------------------------------------------- */
 
-#pragma weak MPI_Reduce = PMPI_Reduce
-int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                int root, MPI_Comm comm)
+/* the call of every reduction: one datatype on both sides, the key's bytes are the whole
+   input vector */
+static int reduction_run(coll_kind_t kind, compi_comm_t *c, int root, const void *sendbuf,
+                         void *recvbuf, size_t scount, size_t rcount, const int *rcounts,
+                         compi_datatype_t *dt, compi_op_t *o, const char *fn)
 {
-    static const char fn[] = "MPI_Reduce";
+    coll_call_t call = {.kind = kind,
+                        .comm = c,
+                        .root = root,
+                        .in_place = sendbuf == MPI_IN_PLACE,
+                        .sbuf = sendbuf,
+                        .rbuf = recvbuf,
+                        .scount = scount,
+                        .rcount = rcount,
+                        .sdt = dt,
+                        .rdt = dt,
+                        .rcounts = rcounts,
+                        .op = o,
+                        .bytes = scount * dt->size};
+    return ca_run(&call, fn);
+}
+
+/*
+ * reduce, allreduce, scan, exscan: one vector of `count` elements on every rank.  Every
+ * rank receives, except the non-roots of a reduce, where MPI_IN_PLACE is not allowed and
+ * the receive buffer is passed as NULL.
+ */
+static int reduce_like(coll_kind_t kind, const void *sendbuf, void *recvbuf, int count,
+                       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, const char *fn)
+{
     compi_comm_t *c = NULL;
     compi_datatype_t *dt = NULL;
     compi_op_t *o = NULL;
-    COMPI_CHECK_INIT("MPI_Reduce");
+    int rooted = kind == COLL_REDUCE;
     int rc = ca_comm(comm, fn, &c);
-    if (rc == MPI_SUCCESS) {
+    if (rc == MPI_SUCCESS && rooted) {
         rc = ca_root(c, root, fn);
     }
     if (rc == MPI_SUCCESS) {
         rc = ca_count(c, count, "count", fn);
     }
-    int is_root = rc == MPI_SUCCESS && c->rank == root;
-    if (rc == MPI_SUCCESS && !is_root) {
+    int receives = rc == MPI_SUCCESS && (!rooted || c->rank == root);
+    if (rc == MPI_SUCCESS && !receives) {
         rc = ca_no_in_place(c, sendbuf, "send buffer of a non-root rank", fn);
     }
     if (rc == MPI_SUCCESS) {
-        rc = ca_reduction(c, sendbuf, (size_t)count, recvbuf, (size_t)count, is_root, datatype, op,
+        rc = ca_reduction(c, sendbuf, (size_t)count, recvbuf, (size_t)count, receives, datatype, op,
                           fn, &dt, &o);
     }
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    coll_call_t call = {.kind = COLL_REDUCE,
-                        .comm = c,
-                        .root = root,
-                        .in_place = sendbuf == MPI_IN_PLACE,
-                        .sbuf = sendbuf,
-                        .rbuf = is_root ? recvbuf : NULL,
-                        .scount = (size_t)count,
-                        .rcount = (size_t)count,
-                        .sdt = dt,
-                        .rdt = dt,
-                        .op = o,
-                        .bytes = (size_t)count * dt->size};
-    return ca_run(&call, fn);
+    return reduction_run(kind, c, rooted ? root : -1, sendbuf, receives ? recvbuf : NULL,
+                         (size_t)count, (size_t)count, NULL, dt, o, fn);
 }
 
-/* allreduce, scan, exscan: one vector on every rank, MPI_IN_PLACE allowed everywhere */
-static int allreduce_like(coll_kind_t kind, const void *sendbuf, void *recvbuf, int count,
-                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const char *fn)
+#pragma weak MPI_Reduce = PMPI_Reduce
+int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                int root, MPI_Comm comm)
 {
-    compi_comm_t *c = NULL;
-    compi_datatype_t *dt = NULL;
-    compi_op_t *o = NULL;
-    int rc = ca_comm(comm, fn, &c);
-    if (rc == MPI_SUCCESS) {
-        rc = ca_count(c, count, "count", fn);
-    }
-    if (rc == MPI_SUCCESS) {
-        rc = ca_reduction(c, sendbuf, (size_t)count, recvbuf, (size_t)count, 1, datatype, op, fn,
-                          &dt, &o);
-    }
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    coll_call_t call = {.kind = kind,
-                        .comm = c,
-                        .root = -1,
-                        .in_place = sendbuf == MPI_IN_PLACE,
-                        .sbuf = sendbuf,
-                        .rbuf = recvbuf,
-                        .scount = (size_t)count,
-                        .rcount = (size_t)count,
-                        .sdt = dt,
-                        .rdt = dt,
-                        .op = o,
-                        .bytes = (size_t)count * dt->size};
-    return ca_run(&call, fn);
+    COMPI_CHECK_INIT("MPI_Reduce");
+    return reduce_like(COLL_REDUCE, sendbuf, recvbuf, count, datatype, op, root, comm,
+                       "MPI_Reduce");
 }
 
 #pragma weak MPI_Allreduce = PMPI_Allreduce
@@ -154,8 +144,8 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
                    MPI_Comm comm)
 {
     COMPI_CHECK_INIT("MPI_Allreduce");
-    return allreduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm,
-                          "MPI_Allreduce");
+    return reduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, -1, comm,
+                       "MPI_Allreduce");
 }
 
 #pragma weak MPI_Scan = PMPI_Scan
@@ -163,7 +153,7 @@ int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
               MPI_Comm comm)
 {
     COMPI_CHECK_INIT("MPI_Scan");
-    return allreduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm, "MPI_Scan");
+    return reduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, "MPI_Scan");
 }
 
 #pragma weak MPI_Exscan = PMPI_Exscan
@@ -171,83 +161,56 @@ int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
                 MPI_Comm comm)
 {
     COMPI_CHECK_INIT("MPI_Exscan");
-    return allreduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm, "MPI_Exscan");
+    return reduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, "MPI_Exscan");
+}
+
+/*
+ * reduce-scatter(-block): the input vector is the sum of the blocks (recvcounts for
+ * reduce-scatter, p blocks of recvcount for reduce-scatter-block); in place, the whole
+ * input vector sits in recvbuf.
+ */
+static int reduce_scatter_any(coll_kind_t kind, const void *sendbuf, void *recvbuf, int recvcount,
+                              const int *recvcounts, MPI_Datatype datatype, MPI_Op op,
+                              MPI_Comm comm, const char *fn)
+{
+    compi_comm_t *c = NULL;
+    compi_datatype_t *dt = NULL;
+    compi_op_t *o = NULL;
+    size_t total = 0, mine = 0;
+    int rc = ca_comm(comm, fn, &c);
+    if (rc == MPI_SUCCESS && kind == COLL_REDUCE_SCATTER) {
+        rc = ca_counts(c, recvcounts, NULL, 0, "receive", fn, &total);
+        mine = rc == MPI_SUCCESS ? (size_t)recvcounts[c->rank] : 0;
+    } else if (rc == MPI_SUCCESS) {
+        rc = ca_count(c, recvcount, "recvcount", fn);
+        total = (size_t)recvcount * (size_t)c->size;
+        mine = (size_t)recvcount;
+    }
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    size_t rheld = sendbuf == MPI_IN_PLACE ? total : mine;
+    rc = ca_reduction(c, sendbuf, total, recvbuf, rheld, 1, datatype, op, fn, &dt, &o);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    return reduction_run(kind, c, -1, sendbuf, recvbuf, total, mine, recvcounts, dt, o, fn);
 }
 
 #pragma weak MPI_Reduce_scatter_block = PMPI_Reduce_scatter_block
 int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Reduce_scatter_block";
-    compi_comm_t *c = NULL;
-    compi_datatype_t *dt = NULL;
-    compi_op_t *o = NULL;
     COMPI_CHECK_INIT("MPI_Reduce_scatter_block");
-    int rc = ca_comm(comm, fn, &c);
-    if (rc == MPI_SUCCESS) {
-        rc = ca_count(c, recvcount, "recvcount", fn);
-    }
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    size_t total = (size_t)recvcount * (size_t)c->size;
-    /* in place, the whole input vector sits in recvbuf */
-    size_t rheld = sendbuf == MPI_IN_PLACE ? total : (size_t)recvcount;
-    rc = ca_reduction(c, sendbuf, total, recvbuf, rheld, 1, datatype, op, fn, &dt, &o);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    coll_call_t call = {.kind = COLL_REDUCE_SCATTER_BLOCK,
-                        .comm = c,
-                        .root = -1,
-                        .in_place = sendbuf == MPI_IN_PLACE,
-                        .sbuf = sendbuf,
-                        .rbuf = recvbuf,
-                        .scount = total,
-                        .rcount = (size_t)recvcount,
-                        .sdt = dt,
-                        .rdt = dt,
-                        .op = o,
-                        .bytes = total * dt->size};
-    return ca_run(&call, fn);
+    return reduce_scatter_any(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL,
+                              datatype, op, comm, "MPI_Reduce_scatter_block");
 }
 
 #pragma weak MPI_Reduce_scatter = PMPI_Reduce_scatter
 int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Reduce_scatter";
-    compi_comm_t *c = NULL;
-    compi_datatype_t *dt = NULL;
-    compi_op_t *o = NULL;
-    size_t total = 0;
     COMPI_CHECK_INIT("MPI_Reduce_scatter");
-    int rc = ca_comm(comm, fn, &c);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    rc = ca_counts(c, recvcounts, NULL, 0, "receive", fn, &total);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    size_t mine = (size_t)recvcounts[c->rank];
-    size_t rheld = sendbuf == MPI_IN_PLACE ? total : mine;
-    rc = ca_reduction(c, sendbuf, total, recvbuf, rheld, 1, datatype, op, fn, &dt, &o);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    coll_call_t call = {.kind = COLL_REDUCE_SCATTER,
-                        .comm = c,
-                        .root = -1,
-                        .in_place = sendbuf == MPI_IN_PLACE,
-                        .sbuf = sendbuf,
-                        .rbuf = recvbuf,
-                        .scount = total,
-                        .rcount = mine,
-                        .sdt = dt,
-                        .rdt = dt,
-                        .rcounts = recvcounts,
-                        .op = o,
-                        .bytes = total * dt->size};
-    return ca_run(&call, fn);
+    return reduce_scatter_any(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op,
+                              comm, "MPI_Reduce_scatter");
 }

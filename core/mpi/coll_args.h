@@ -151,6 +151,32 @@ static inline int ca_counts(compi_comm_t *c, const int *counts, const int *displ
     return MPI_SUCCESS;
 }
 
+/*
+ * One side of a data mover (`send` or receive) made of `nblocks` blocks: the counts and
+ * displacements of a v side (v != 0), else `count` per block; the datatype; the buffer.
+ * *total_p gets the elements of the side.
+ */
+static inline int ca_blocks(compi_comm_t *c, const void *buf, int send, int v, int count,
+                            int nblocks, const int *counts, const int *displs, MPI_Datatype type,
+                            const char *fn, compi_datatype_t **dt_p, size_t *total_p)
+{
+    int rc;
+    *total_p = 0;
+    if (v) {
+        rc = ca_counts(c, counts, displs, 1, send ? "send" : "receive", fn, total_p);
+    } else {
+        rc = ca_count(c, count, send ? "sendcount" : "recvcount", fn);
+        *total_p = (size_t)count * (size_t)nblocks;
+    }
+    if (rc == MPI_SUCCESS) {
+        rc = ca_type(c, type, send ? "send datatype" : "receive datatype", fn, dt_p);
+    }
+    if (rc == MPI_SUCCESS) {
+        rc = ca_buf(c, buf, *total_p, *dt_p, send ? "send buffer" : "receive buffer", fn);
+    }
+    return rc;
+}
+
 static inline int ca_op(compi_comm_t *c, MPI_Op h, const compi_datatype_t *dt, const char *fn,
                         compi_op_t **op_p)
 {

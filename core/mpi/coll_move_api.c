@@ -64,21 +64,11 @@ static int ca_rooted_check(compi_comm_t *c, const ca_rooted_t *a, const char *fn
         }
         return rc;
     }
-    size_t many_total = (size_t)a->many_count * (size_t)c->size;
-    if (a->v) {
-        rc = ca_counts(c, a->many_counts, a->many_displs, 1, a->scatter ? "send" : "receive", fn,
-                       &many_total);
-    } else {
-        rc = ca_count(c, a->many_count, a->scatter ? "sendcount" : "recvcount", fn);
-    }
+    size_t many_total = 0;
+    rc = ca_no_in_place(c, a->many_buf, many_what, fn);
     if (rc == MPI_SUCCESS) {
-        rc = ca_type(c, a->many_type, many_what, fn, many_dt_p);
-    }
-    if (rc == MPI_SUCCESS) {
-        rc = ca_no_in_place(c, a->many_buf, many_what, fn);
-    }
-    if (rc == MPI_SUCCESS) {
-        rc = ca_buf(c, a->many_buf, many_total, *many_dt_p, many_what, fn);
+        rc = ca_blocks(c, a->many_buf, a->scatter, a->v, a->many_count, c->size, a->many_counts,
+                       a->many_displs, a->many_type, fn, many_dt_p, &many_total);
     }
     if (rc != MPI_SUCCESS) {
         return rc;
@@ -105,65 +95,46 @@ static size_t ca_rooted_bytes(const compi_comm_t *c, const ca_rooted_t *a,
     return (size_t)a->one_count * one_dt->size;
 }
 
-static int gather_any(coll_kind_t kind, const ca_rooted_t *a, MPI_Comm comm, const char *fn)
+/* one side of a call: the send side (send != 0) or the receive side */
+static void ca_call_side(coll_call_t *call, int send, const void *buf, size_t count,
+                         compi_datatype_t *dt, const int *counts, const int *displs)
 {
-    compi_comm_t *c = NULL;
-    compi_datatype_t *sdt = NULL, *rdt = NULL;
-    int in_place = 0;
-    int rc = ca_comm(comm, fn, &c);
-    if (rc == MPI_SUCCESS) {
-        rc = ca_rooted_check(c, a, fn, &sdt, &rdt, &in_place);
+    if (send) {
+        call->sbuf = buf;
+        call->scount = count;
+        call->sdt = dt;
+        call->scounts = counts;
+        call->sdispls = displs;
+    } else {
+        call->rbuf = (void *)buf;
+        call->rcount = count;
+        call->rdt = dt;
+        call->rcounts = counts;
+        call->rdispls = displs;
     }
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    int is_root = c->rank == a->root;
-    coll_call_t call = {.kind = kind,
-                        .comm = c,
-                        .root = a->root,
-                        .in_place = in_place,
-                        .sbuf = a->one_buf,
-                        .scount = in_place ? 0 : (size_t)a->one_count,
-                        .sdt = sdt};
-    if (is_root) {
-        call.rbuf = (void *)a->many_buf;
-        call.rdt = rdt;
-        call.rcount = a->v ? 0 : (size_t)a->many_count;
-        call.rcounts = a->many_counts;
-        call.rdispls = a->many_displs;
-    }
-    call.bytes = kind == COLL_GATHER ? ca_rooted_bytes(c, a, sdt, rdt) : 0;
-    return ca_run(&call, fn);
 }
 
-static int scatter_any(coll_kind_t kind, const ca_rooted_t *a, MPI_Comm comm, const char *fn)
+/* gather(v) and scatter(v): the "one" side sends in a gather and receives in a scatter */
+static int rooted_any(coll_kind_t kind, const ca_rooted_t *a, MPI_Comm comm, const char *fn)
 {
     compi_comm_t *c = NULL;
-    compi_datatype_t *rdt = NULL, *sdt = NULL;
+    compi_datatype_t *one_dt = NULL, *many_dt = NULL;
     int in_place = 0;
     int rc = ca_comm(comm, fn, &c);
     if (rc == MPI_SUCCESS) {
-        rc = ca_rooted_check(c, a, fn, &rdt, &sdt, &in_place);
+        rc = ca_rooted_check(c, a, fn, &one_dt, &many_dt, &in_place);
     }
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    int is_root = c->rank == a->root;
-    coll_call_t call = {.kind = kind,
-                        .comm = c,
-                        .root = a->root,
-                        .in_place = in_place,
-                        .rbuf = (void *)a->one_buf,
-                        .rcount = in_place ? 0 : (size_t)a->one_count,
-                        .rdt = rdt};
-    if (is_root) {
-        call.sbuf = a->many_buf;
-        call.sdt = sdt;
-        call.scount = a->v ? 0 : (size_t)a->many_count;
-        call.scounts = a->many_counts;
-        call.sdispls = a->many_displs;
+    coll_call_t call = {.kind = kind, .comm = c, .root = a->root, .in_place = in_place};
+    ca_call_side(&call, !a->scatter, a->one_buf, in_place ? 0 : (size_t)a->one_count, one_dt, NULL,
+                 NULL);
+    if (c->rank == a->root) {
+        ca_call_side(&call, a->scatter, a->many_buf, a->v ? 0 : (size_t)a->many_count, many_dt,
+                     a->many_counts, a->many_displs);
     }
-    call.bytes = kind == COLL_SCATTER ? ca_rooted_bytes(c, a, rdt, sdt) : 0;
+    call.bytes = a->v ? 0 : ca_rooted_bytes(c, a, one_dt, many_dt);
     return ca_run(&call, fn);
 }
 
@@ -179,7 +150,7 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                      .many_count = recvcount,
                      .many_type = recvtype,
                      .root = root};
-    return gather_any(COLL_GATHER, &a, comm, "MPI_Gather");
+    return rooted_any(COLL_GATHER, &a, comm, "MPI_Gather");
 }
 
 #pragma weak MPI_Gatherv = PMPI_Gatherv
@@ -197,7 +168,7 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                      .many_type = recvtype,
                      .root = root,
                      .v = 1};
-    return gather_any(COLL_GATHERV, &a, comm, "MPI_Gatherv");
+    return rooted_any(COLL_GATHERV, &a, comm, "MPI_Gatherv");
 }
 
 #pragma weak MPI_Scatter = PMPI_Scatter
@@ -213,7 +184,7 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                      .many_type = sendtype,
                      .root = root,
                      .scatter = 1};
-    return scatter_any(COLL_SCATTER, &a, comm, "MPI_Scatter");
+    return rooted_any(COLL_SCATTER, &a, comm, "MPI_Scatter");
 }
 
 #pragma weak MPI_Scatterv = PMPI_Scatterv
@@ -232,7 +203,7 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
                      .root = root,
                      .v = 1,
                      .scatter = 1};
-    return scatter_any(COLL_SCATTERV, &a, comm, "MPI_Scatterv");
+    return rooted_any(COLL_SCATTERV, &a, comm, "MPI_Scatterv");
 }
 
 /* ---- allgather and alltoall ------------------------------------------------------------ */
@@ -265,31 +236,13 @@ static int all_any(coll_kind_t kind, const ca_all_t *a, MPI_Comm comm, const cha
     if (rc == MPI_SUCCESS) {
         rc = ca_no_in_place(c, a->rbuf, "receive buffer", fn);
     }
-    if (rc == MPI_SUCCESS && a->rv) {
-        rc = ca_counts(c, a->rcounts, a->rdispls, 1, "receive", fn, &rtotal);
-    } else if (rc == MPI_SUCCESS) {
-        rc = ca_count(c, a->rcount, "recvcount", fn);
-        rtotal = (size_t)a->rcount * (size_t)c->size;
-    }
     if (rc == MPI_SUCCESS) {
-        rc = ca_type(c, a->rtype, "receive datatype", fn, &rdt);
-    }
-    if (rc == MPI_SUCCESS) {
-        rc = ca_buf(c, a->rbuf, rtotal, rdt, "receive buffer", fn);
+        rc = ca_blocks(c, a->rbuf, 0, a->rv, a->rcount, c->size, a->rcounts, a->rdispls, a->rtype,
+                       fn, &rdt, &rtotal);
     }
     if (rc == MPI_SUCCESS && !in_place) {
-        if (a->sv) {
-            rc = ca_counts(c, a->scounts, a->sdispls, 1, "send", fn, &stotal);
-        } else {
-            rc = ca_count(c, a->scount, "sendcount", fn);
-            stotal = (size_t)a->scount * (size_t)(a->s_per_peer ? c->size : 1);
-        }
-        if (rc == MPI_SUCCESS) {
-            rc = ca_type(c, a->stype, "send datatype", fn, &sdt);
-        }
-        if (rc == MPI_SUCCESS) {
-            rc = ca_buf(c, a->sbuf, stotal, sdt, "send buffer", fn);
-        }
+        rc = ca_blocks(c, a->sbuf, 1, a->sv, a->scount, a->s_per_peer ? c->size : 1, a->scounts,
+                       a->sdispls, a->stype, fn, &sdt, &stotal);
         if (rc == MPI_SUCCESS) {
             rc = ca_alias(c, a->sbuf, a->rbuf, stotal * sdt->size, rtotal * rdt->size, fn);
         }

@@ -238,30 +238,18 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int 
                             "MPI_Recv_init");
 }
 
-#pragma weak MPI_Sendrecv = PMPI_Sendrecv
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
-                  int recvtag, MPI_Comm comm, MPI_Status *status)
+/* the exchange of both Sendrecvs, arguments checked; the receive is posted first: a
+   Sendrecv with oneself must not wait on itself */
+static int sendrecv_run(compi_comm_t *c, const void *sbuf, size_t scount, compi_datatype_t *sdt,
+                        int dest, int sendtag, void *rbuf, size_t rcount, compi_datatype_t *rdt,
+                        int source, int recvtag, MPI_Status *status, const char *fn)
 {
-    static const char fn[] = "MPI_Sendrecv";
-    COMPI_CHECK_INIT(fn);
-    compi_comm_t *c = NULL;
-    compi_datatype_t *sdt = NULL, *rdt = NULL;
     compi_request_t *rreq;
-    int rc = check_send(sendbuf, sendcount, sendtype, dest, sendtag, comm, &c, &sdt, fn);
-    if (rc == MPI_SUCCESS) {
-        rc = check_recv(recvbuf, recvcount, recvtype, source, recvtag, comm, &c, &rdt, fn);
-    }
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    /* receive posted first: a Sendrecv with oneself must not wait on itself */
-    compi_status_t st = pml_irecv(recvbuf, (size_t)recvcount, rdt, source, recvtag, c, &rreq);
+    compi_status_t st = pml_irecv(rbuf, rcount, rdt, source, recvtag, c, &rreq);
     if (st != COMPI_OK) {
         return p2p_raise_status(c, st, fn);
     }
-    compi_status_t sst = pml_send(sendbuf, (size_t)sendcount, sdt, dest, sendtag, c,
-                                  PML_SEND_STANDARD);
+    compi_status_t sst = pml_send(sbuf, scount, sdt, dest, sendtag, c, PML_SEND_STANDARD);
     st = pml_wait(rreq, status);
     pml_request_free(rreq);
     if (sst != COMPI_OK) {
@@ -273,6 +261,26 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     return MPI_SUCCESS;
 }
 
+#pragma weak MPI_Sendrecv = PMPI_Sendrecv
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                  int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    static const char fn[] = "MPI_Sendrecv";
+    COMPI_CHECK_INIT(fn);
+    compi_comm_t *c = NULL;
+    compi_datatype_t *sdt = NULL, *rdt = NULL;
+    int rc = check_send(sendbuf, sendcount, sendtype, dest, sendtag, comm, &c, &sdt, fn);
+    if (rc == MPI_SUCCESS) {
+        rc = check_recv(recvbuf, recvcount, recvtype, source, recvtag, comm, &c, &rdt, fn);
+    }
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    return sendrecv_run(c, sendbuf, (size_t)sendcount, sdt, dest, sendtag, recvbuf,
+                        (size_t)recvcount, rdt, source, recvtag, status, fn);
+}
+
 #pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
 int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                           int source, int recvtag, MPI_Comm comm, MPI_Status *status)
@@ -281,7 +289,6 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     COMPI_CHECK_INIT(fn);
     compi_comm_t *c = NULL;
     compi_datatype_t *dt = NULL;
-    compi_request_t *rreq;
     int rc = check_send(buf, count, datatype, dest, sendtag, comm, &c, &dt, fn);
     if (rc == MPI_SUCCESS) {
         rc = p2p_check_source(c, source, recvtag, fn);
@@ -296,23 +303,10 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for %zu bytes", bytes);
     }
     dt_pack(dt, buf, (size_t)count, 0, tmp, bytes);
-    compi_status_t st = pml_irecv(buf, (size_t)count, dt, source, recvtag, c, &rreq);
-    if (st != COMPI_OK) {
-        free(tmp);
-        return p2p_raise_status(c, st, fn);
-    }
-    compi_status_t sst =
-        pml_send(tmp, bytes, dt_from_handle(MPI_BYTE), dest, sendtag, c, PML_SEND_STANDARD);
-    st = pml_wait(rreq, status);
-    pml_request_free(rreq);
+    rc = sendrecv_run(c, tmp, bytes, dt_from_handle(MPI_BYTE), dest, sendtag, buf, (size_t)count,
+                      dt, source, recvtag, status, fn);
     free(tmp);
-    if (sst != COMPI_OK) {
-        return p2p_raise_status(c, sst, fn);
-    }
-    if (st != COMPI_OK) {
-        return p2p_raise_status(c, st, fn);
-    }
-    return MPI_SUCCESS;
+    return rc;
 }
 
 #pragma weak MPI_Buffer_attach = PMPI_Buffer_attach

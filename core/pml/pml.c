@@ -442,3 +442,15 @@ compi_status_t pml_wait_all(size_t n, compi_request_t **reqs)
     }
     return st;
 }
+
+compi_status_t pml_wait_all_free(size_t n, compi_request_t **reqs)
+{
+    compi_status_t st = pml_wait_all(n, reqs);
+    for (size_t i = 0; i < n; i++) {
+        if (reqs[i] != NULL) {
+            pml_request_free(reqs[i]);
+            reqs[i] = NULL;
+        }
+    }
+    return st;
+}

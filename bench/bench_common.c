@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static void usage_and_exit(const char *prog, int has_window)
+static void usage_and_exit(const char *prog, int has_window, size_t default_max)
 {
     int rank = 0;
 
@@ -26,7 +26,7 @@ static void usage_and_exit(const char *prog, int has_window)
                 "  -m  largest message in bytes, a power of two (default %zu)\n"
                 "  -i  multiply iteration counts (default 1.0; 0.1 for a quick run)\n"
                 "%s",
-                prog, has_window ? " [-w window]" : "", BENCH_MAX_BYTES,
+                prog, has_window ? " [-w window]" : "", default_max,
                 has_window ? "  -w  messages in flight per window (default 64)\n" : "");
     }
     MPI_Finalize();
@@ -40,11 +40,17 @@ static int is_power_of_two(size_t v)
 
 void bench_parse_args(int argc, char **argv, int has_window, bench_opts_t *opts)
 {
+    bench_parse_args_max(argc, argv, has_window, BENCH_MAX_BYTES, opts);
+}
+
+void bench_parse_args_max(int argc, char **argv, int has_window, size_t default_max,
+                          bench_opts_t *opts)
+{
     int c, rank = 0;
     char *end;
 
     opts->trials = 7;
-    opts->max_bytes = BENCH_MAX_BYTES;
+    opts->max_bytes = default_max;
     opts->iter_scale = 1.0;
     opts->window = 64;
 
@@ -57,26 +63,26 @@ void bench_parse_args(int argc, char **argv, int has_window, bench_opts_t *opts)
         case 't':
             opts->trials = (int)strtol(optarg, &end, 10);
             if (*end != '\0' || opts->trials < 1 || opts->trials > 1000)
-                usage_and_exit(argv[0], has_window);
+                usage_and_exit(argv[0], has_window, default_max);
             break;
         case 'm':
             opts->max_bytes = (size_t)strtoull(optarg, &end, 10);
             if (*end != '\0' || !is_power_of_two(opts->max_bytes) ||
                 opts->max_bytes > ((size_t)1 << 30))
-                usage_and_exit(argv[0], has_window);
+                usage_and_exit(argv[0], has_window, default_max);
             break;
         case 'i':
             opts->iter_scale = strtod(optarg, &end);
             if (*end != '\0' || !(opts->iter_scale > 0.0) || opts->iter_scale > 1000.0)
-                usage_and_exit(argv[0], has_window);
+                usage_and_exit(argv[0], has_window, default_max);
             break;
         case 'w':
             opts->window = (int)strtol(optarg, &end, 10);
             if (*end != '\0' || opts->window < 1 || opts->window > 4096)
-                usage_and_exit(argv[0], has_window);
+                usage_and_exit(argv[0], has_window, default_max);
             break;
         default:
-            usage_and_exit(argv[0], has_window);
+            usage_and_exit(argv[0], has_window, default_max);
         }
     }
 }
@@ -144,6 +150,13 @@ double bench_min(const double *v, int n)
 
 void bench_print_header(const char *name, const char *what, const bench_opts_t *opts)
 {
+    bench_print_comments(name, what, opts);
+    printf("benchmark,bytes,median_usec,min_usec,mbps,max_mbps,iters\n");
+    fflush(stdout);
+}
+
+void bench_print_comments(const char *name, const char *what, const bench_opts_t *opts)
+{
     char lib[MPI_MAX_LIBRARY_VERSION_STRING + 1] = "";
     char host[MPI_MAX_PROCESSOR_NAME + 1] = "";
     int len = 0, size = 0;
@@ -163,7 +176,6 @@ void bench_print_header(const char *name, const char *what, const bench_opts_t *
         printf(", window: %d", opts->window);
     printf("\n# MB = 10^6 bytes; usec = microseconds\n");
     printf("# iters: fewest timed repetitions in any trial (capped by time on a loaded machine)\n");
-    printf("benchmark,bytes,median_usec,min_usec,mbps,max_mbps,iters\n");
     fflush(stdout);
 }
 

@@ -28,6 +28,9 @@ typedef struct bench_opts {
  * has_window).  On a bad option, rank 0 prints the usage and every rank calls
  * MPI_Finalize and exits 2, so a typo never turns into a hang. */
 void bench_parse_args(int argc, char **argv, int has_window, bench_opts_t *opts);
+/* The same with another default for -m (the collectives stop at 1 MiB per rank). */
+void bench_parse_args_max(int argc, char **argv, int has_window, size_t default_max,
+                          bench_opts_t *opts);
 
 /* Page-aligned buffer, every byte written once, so first-touch page faults land outside
  * the timed loops.  Aborts the job when memory runs out. */
@@ -47,6 +50,8 @@ double bench_min(const double *v, int n);
 /* Prints a '#' comment block naming the benchmark, the MPI library (from
  * MPI_Get_library_version), the processor and the options, then the CSV column line. */
 void bench_print_header(const char *name, const char *what, const bench_opts_t *opts);
+/* Only the '#' comment block of bench_print_header, for programs with other columns. */
+void bench_print_comments(const char *name, const char *what, const bench_opts_t *opts);
 
 /* MPI_Abort with a message on stderr: the benchmarks' only error path. */
 void bench_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));

@@ -1,0 +1,231 @@
+#!/bin/bash
+# run-tramp.sh: the trampoline micro-benchmark and MPI_Init start-up times.
+#
+#   1. builds bench/tramp_bench.c against the build tree's lib/libcompi.la (the library's
+#      internals, as tools/compi_info is built) and bench/init_time.c with compi's mpicc,
+#      mpicc.openmpi and mpicc.mpich
+#   2. runs tramp_bench once as a singleton pinned to core 0: the cost of a cache hit
+#      (tramp_run against calling the same closure directly), of a miss (Guile creators
+#      and closure building), and bridge_init (Guile start-up) on its own
+#   3. runs tramp_bench --init-only INIT_RUNS times (bridge_init, then the rest of
+#      MPI_Init) and init_time INIT_RUNS times per MPI at 1 and 2 ranks, and compi's
+#      without a launcher; medians
+#   4. writes bench/results/tramp.txt: machine, command, the numbers, and the issue's
+#      targets (hit <= 5 ns over a direct call; Guile adds <= 50 ms to MPI_Init)
+#
+# Usage: bench/run-tramp.sh [--quick]     (--quick: 3 launches per case instead of 10)
+# Environment:
+#   COMPI_BUILD   compi's build tree: lib/libcompi.la, libtool, config.h (default: the
+#                 repository, an in-tree build)
+#   COMPI_PREFIX  where compi's mpicc and mpirun are (as run-coll.sh; default the repo)
+#   MPIS          implementations for the MPI_Init comparison (default "omp mpich compi")
+#   INIT_RUNS     launches per MPI_Init case (default 10)
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(dirname "$here")
+build=$here/build/tramp
+results=$here/results
+invocation="$0 $*"
+
+quick=0
+for arg in "$@"; do
+    case $arg in
+    --quick) quick=1 ;;
+    -h | --help)
+        sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+        exit 0
+        ;;
+    *)
+        echo "run-tramp.sh: unknown argument '$arg' (try --help)" >&2
+        exit 2
+        ;;
+    esac
+done
+[ $quick = 0 ] || INIT_RUNS=${INIT_RUNS:-3}
+INIT_RUNS=${INIT_RUNS:-10}
+COMPI_BUILD=${COMPI_BUILD:-$repo}
+COMPI_PREFIX=${COMPI_PREFIX:-$repo}
+MPIS=${MPIS:-omp mpich compi}
+
+say() { printf '== %s\n' "$*" >&2; }
+die() {
+    printf 'run-tramp.sh: %s\n' "$*" >&2
+    exit 1
+}
+# median of the numbers on stdin, one per line
+med() {
+    sort -g | awk '{ a[NR] = $1 } END {
+        if (NR == 0) print "n/a"; else if (NR % 2) print a[(NR + 1) / 2];
+        else printf "%.2f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+
+# --- 1. build -------------------------------------------------------------------------
+for f in lib/libcompi.la libtool config.h; do
+    [ -e "$COMPI_BUILD/$f" ] || die "no $COMPI_BUILD/$f: build compi first (or set COMPI_BUILD)"
+done
+compi_bin=""
+for d in "$COMPI_PREFIX/bin" "$COMPI_PREFIX"; do
+    if [ -x "$d/mpicc" ] && [ -x "$d/mpirun" ]; then
+        compi_bin=$d
+        break
+    fi
+done
+[ -n "$compi_bin" ] || die "no mpicc and mpirun under $COMPI_PREFIX (build compi first)"
+
+rm -rf "$build"
+mkdir -p "$build" "$results"
+rm -f "$results/tramp.txt"
+# The library's own include path and flags (Makefile.am: COMPI_INCLUDES, AM_CFLAGS).
+cflags=(-std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -include "$COMPI_BUILD/config.h")
+for d in include core/include core/runtime core/mpi core/dt core/comm core/pml core/btl \
+    core/coll trampolines scheme; do
+    cflags+=(-I"$repo/$d")
+done
+# The binary stays inside the build tree: the bridge then loads the Scheme modules from
+# the tree (as the tests do) instead of from the install prefix.
+gcc "${cflags[@]}" -c "$here/tramp_bench.c" -o "$build/tramp_bench.o" >"$build/build.log" 2>&1 ||
+    die "tramp_bench: compile failed, see $build/build.log"
+"$COMPI_BUILD/libtool" --mode=link --tag=CC gcc -O2 -o "$build/tramp_bench" \
+    "$build/tramp_bench.o" "$COMPI_BUILD/lib/libcompi.la" >>"$build/build.log" 2>&1 ||
+    die "tramp_bench: link failed, see $build/build.log"
+
+# Newer compi launchers bind ranks by default; like the others, they are told not to
+# (bind-rank.sh pins every MPI's ranks the same way).
+compi_nobind=""
+if [ -n "$compi_bin" ] && "$compi_bin/mpirun" --help 2>&1 | grep -q -- '--bind-to'; then
+    compi_nobind=" --bind-to none"
+fi
+declare -A CC
+CC[omp]=mpicc.openmpi
+CC[mpich]=mpicc.mpich
+CC[compi]=$compi_bin/mpicc
+launcher() {
+    case $1 in
+    omp) printf 'env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 '
+        printf 'mpirun.openmpi -np %s --bind-to none --mca btl self,vader' "$2" ;;
+    mpich) printf 'mpiexec.mpich -n %s -bind-to none' "$2" ;;
+    compi) printf '%s/mpirun -np %s%s' "$compi_bin" "$2" "$compi_nobind" ;;
+    esac
+}
+active=()
+for mpi in $MPIS; do
+    if command -v "${CC[$mpi]}" >/dev/null &&
+        "${CC[$mpi]}" -O2 -o "$build/init_time-$mpi" "$here/init_time.c" \
+            >>"$build/build.log" 2>&1; then
+        active+=("$mpi")
+    else
+        say "$mpi: init_time not built (see $build/build.log); left out"
+    fi
+done
+
+# --- 2, 3. run ------------------------------------------------------------------------
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+started=$(date -Is)
+say "tramp_bench (singleton, core 0)"
+taskset -c 0 "$build/tramp_bench" >"$build/tramp_bench.out" 2>"$build/tramp_bench.err" </dev/null ||
+    die "tramp_bench failed: $(tail -3 "$build/tramp_bench.err")"
+val() { awk -v k="$1" '$1 == k { print $2 }' "$build/tramp_bench.out"; }
+
+say "MPI_Init times, $INIT_RUNS launches per case"
+: >"$build/init.txt"
+for ((i = 1; i <= INIT_RUNS; i++)); do
+    taskset -c 0 "$build/tramp_bench" --init-only </dev/null 2>>"$build/init.err" |
+        sed 's/^/tramp /' >>"$build/init.txt" || true
+    taskset -c 0 "$build/init_time-compi" </dev/null 2>>"$build/init.err" |
+        sed 's/^/compi-singleton /' >>"$build/init.txt" || true
+    for mpi in "${active[@]}"; do
+        for np in 1 2; do
+            timeout -k 5 60 $(launcher "$mpi" "$np") "$here/bind-rank.sh" \
+                "$build/init_time-$mpi" </dev/null 2>>"$build/init.err" |
+                sed "s/^/$mpi /" >>"$build/init.txt" || true
+        done
+    done
+done
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+init_med() { # $1: label, $2: np -> median of the slowest rank's MPI_Init, ms
+    awk -F'[ ,]' -v l="$1" -v n="$2" '$1 == l && $2 == "mpi_init_ms" && $3 == n { print $4 }' \
+        "$build/init.txt" | med
+}
+init_count() {
+    awk -F'[ ,]' -v l="$1" -v n="$2" '$1 == l && $2 == "mpi_init_ms" && $3 == n' \
+        "$build/init.txt" | wc -l
+}
+bridge_med=$(awk '$1 == "tramp" && $2 == "init.bridge_init_ms" { print $3 }' \
+    "$build/init.txt" | med)
+rest_med=$(awk '$1 == "tramp" && $2 == "init.mpi_init_after_bridge_ms" { print $3 }' \
+    "$build/init.txt" | med)
+bridge_n=$(awk '$1 == "tramp" && $2 == "init.bridge_init_ms"' "$build/init.txt" | wc -l)
+
+# --- 4. results -----------------------------------------------------------------------
+verdict() { awk -v v="$1" -v t="$2" 'BEGIN { if (v == "n/a" || v == "") print "n/a";
+    else if (v + 0 <= t + 0) print "met"; else print "MISSED" }'; }
+names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo compi ;; esac; }
+{
+    echo "compi trampoline micro-benchmark and MPI_Init times (bench/run-tramp.sh)"
+    echo
+    echo "Machine"
+    echo "  cpu:      $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
+    echo "  cores:    $(nproc) online"
+    echo "  kernel:   $(uname -srm)"
+    echo "  host:     $(hostname)"
+    echo "  started:  $started"
+    echo "  finished: $(date -Is)"
+    echo "  load avg: $load_before before, $load_after after (1, 5, 15 min); the benchmark"
+    echo "            itself keeps at most 2 cores busy, more means other work ran too"
+    echo
+    echo "Command"
+    echo "  $invocation"
+    echo "  with INIT_RUNS=$INIT_RUNS MPIS=\"$MPIS\" COMPI_BUILD=$COMPI_BUILD" \
+        "COMPI_PREFIX=$COMPI_PREFIX"
+    echo "  tramp_bench: gcc -O2, linked with libtool against $COMPI_BUILD/lib/libcompi.la;"
+    echo "  run as a singleton (no launcher) under taskset -c 0"
+    echo
+    echo "Cache hit (1 rank; median of 15 loops of 10^6 calls; cost = median of the"
+    echo "differences tramp_run - direct call of the same closure, loops run in pairs)"
+    printf '  %-14s %-34s %10s %10s %10s\n' call closure direct tramp_run "hit cost"
+    for k in barrier bcast_8B allreduce_8B; do
+        printf '  %-14s %-34s %7s ns %7s ns %7s ns\n' "$k" "$(val "hit.$k.closure")" \
+            "$(val "hit.$k.direct_ns")" "$(val "hit.$k.tramp_ns")" "$(val "hit.$k.cost_ns")"
+    done
+    printf '  %-14s %-34s %7s ns\n' "(empty fn)" "a closure whose fn returns at once" \
+        "$(val hit.empty.direct_ns)"
+    worst_hit=$(for k in barrier bcast_8B allreduce_8B; do val "hit.$k.cost_ns"; done |
+        sort -g | tail -1)
+    echo "  target: hit cost <= 5 ns over calling the closure directly:" \
+        "$(verdict "$worst_hit" 5) (worst of the three: $worst_hit ns)"
+    echo
+    echo "Cache miss (first call of a key never seen: creator chain in Guile, closure"
+    echo "built, cached and run; each key timed alone)"
+    printf '  %-34s %6s %10s %10s %10s %10s\n' series keys first median min p90
+    for s in allreduce bcast barrier_new_comm allreduce_build_only; do
+        case $s in
+        allreduce) d="allreduce, a new count each" ;;
+        bcast) d="bcast, a new count each" ;;
+        barrier_new_comm) d="barrier on a new communicator" ;;
+        allreduce_build_only) d="bridge_build_closure alone" ;;
+        esac
+        printf '  %-34s %6s %7s us %7s us %7s us %7s us\n' "$d" "$(val "miss.$s.keys")" \
+            "$(val "miss.$s.first_us")" "$(val "miss.$s.median_us")" "$(val "miss.$s.min_us")" \
+            "$(val "miss.$s.p90_us")"
+    done
+    echo "  (the first allreduce miss is the first call into the creators of the process)"
+    echo
+    echo "MPI_Init (median of the launches; each launch: the slowest rank's MPI_Init)"
+    echo "  bridge_init alone (Guile, compi's modules, default creators), before MPI_Init:"
+    echo "      $bridge_med ms (median of $bridge_n singleton runs)"
+    echo "  the rest of MPI_Init once Guile is up: $rest_med ms"
+    printf '  %-24s %12s %12s\n' "" "1 rank" "2 ranks"
+    printf '  %-24s %9s ms %12s\n' "compi, no launcher" "$(init_med compi-singleton 1)" ""
+    for mpi in "${active[@]}"; do
+        printf '  %-24s %9s ms %9s ms   (%s + %s launches)\n' "$(names "$mpi") (launcher)" \
+            "$(init_med "$mpi" 1)" "$(init_med "$mpi" 2)" "$(init_count "$mpi" 1)" \
+            "$(init_count "$mpi" 2)"
+    done
+    echo "  target: Guile adds at most 50 ms to MPI_Init: $(verdict "$bridge_med" 50)" \
+        "(bridge_init: $bridge_med ms)"
+    echo "  launchers: as bench/run-coll.sh (binding off, bench/bind-rank.sh pins ranks)"
+    echo
+    echo "Raw output: bench/build/tramp/ (tramp_bench.out, init.txt)"
+} >"$results/tramp.txt"
+cat "$results/tramp.txt"

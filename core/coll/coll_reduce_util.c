@@ -104,6 +104,12 @@ compi_status_t red_recv(void *buf, size_t count, compi_datatype_t *dt, int src, 
 compi_status_t red_sendrecv(const void *sbuf, size_t scount, int dst, void *rbuf, size_t rcount,
                             int src, compi_datatype_t *dt, int tag, compi_comm_t *comm)
 {
+    /* small messages: an eager send completes by itself, so send then receive without
+       request objects (the latency of small allreduces and barriers) */
+    if (pml_send_is_local(comm, dst, scount * dt->size)) {
+        compi_status_t st = pml_send(sbuf, scount, dt, dst, tag, comm, PML_SEND_STANDARD);
+        return st != COMPI_OK ? st : pml_recv(rbuf, rcount, dt, src, tag, comm, NULL);
+    }
     compi_request_t *reqs[2] = {NULL, NULL};
     compi_status_t st = pml_irecv(rbuf, rcount, dt, src, tag, comm, &reqs[0]);
     if (st == COMPI_OK) {
@@ -152,6 +158,22 @@ compi_status_t red_tree_bcast(void *buf, size_t count, compi_datatype_t *dt, int
     size_t n = count * dt->size;
     if (n == 0) {
         return COMPI_OK;
+    }
+    /* one segment that every child takes eagerly: receive, then send to each child in
+       turn with no request objects (small broadcasts) */
+    int eager = segsize <= 0 || (size_t)segsize >= n;
+    for (int i = 0; eager && i < nch; i++) {
+        eager = pml_send_is_local(comm, children[i], n);
+    }
+    if (eager) {
+        compi_status_t st = COMPI_OK;
+        if (parent >= 0) {
+            st = pml_recv(buf, count, dt, parent, tag, comm, NULL);
+        }
+        for (int i = 0; st == COMPI_OK && i < nch; i++) {
+            st = pml_send(buf, count, dt, children[i], tag, comm, PML_SEND_STANDARD);
+        }
+        return st;
     }
     compi_datatype_t *byte = red_byte();
     compi_status_t st = COMPI_OK;

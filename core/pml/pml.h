@@ -71,6 +71,11 @@ compi_status_t pml_isend(const void *buf, size_t count, compi_datatype_t *dt, in
                          compi_comm_t *comm, pml_send_mode_t mode, compi_request_t **req_p);
 compi_status_t pml_send(const void *buf, size_t count, compi_datatype_t *dt, int dst, int tag,
                         compi_comm_t *comm, pml_send_mode_t mode);
+/* 1 when a standard-mode send of `bytes` to `dst` completes without the receiver taking
+   part (the eager protocol): collectives use it to send before receiving without
+   risking a deadlock */
+int pml_send_is_local(const compi_comm_t *comm, int dst, size_t bytes);
+
 compi_status_t pml_irecv(void *buf, size_t count, compi_datatype_t *dt, int src, int tag,
                          compi_comm_t *comm, compi_request_t **req_p);
 /* status may be NULL; truncation gives COMPI_ERR_TRUNCATE with status filled */

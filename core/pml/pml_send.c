@@ -79,6 +79,12 @@ compi_status_t pml_send(const void *buf, size_t count, compi_datatype_t *dt, int
     return st;
 }
 
+int pml_send_is_local(const compi_comm_t *comm, int dst, size_t bytes)
+{
+    return dst >= 0 && dst < comm->size &&
+           bytes <= pml_state.peers[comm->world_ranks[dst]].eager_max;
+}
+
 static void send_init_fields(pml_request_t *r, const void *buf, size_t count,
                              compi_datatype_t *dt, int dst, int tag, compi_comm_t *comm,
                              pml_send_mode_t mode)

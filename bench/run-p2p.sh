@@ -57,44 +57,7 @@ RUN_TIMEOUT=${RUN_TIMEOUT:-300}
 MPIS=${MPIS:-omp mpich compi}
 COMPI_PREFIX=${COMPI_PREFIX:-$repo}
 
-say() { printf '== %s\n' "$*" >&2; }
-die() {
-    printf 'run-p2p.sh: %s\n' "$*" >&2
-    exit 1
-}
-
-# --- 1. dependencies ------------------------------------------------------------------
-install_missing() {
-    local missing=() p sudo=()
-    for p in openmpi-bin libopenmpi-dev mpich libmpich-dev; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
-            missing+=("$p")
-    done
-    command -v gnuplot >/dev/null || missing+=(gnuplot-nox)
-    [ -x /usr/bin/python3 ] || missing+=(python3)
-    [ ${#missing[@]} = 0 ] && return 0
-    [ $install = 1 ] || die "missing packages: ${missing[*]} (and --no-install given)"
-    if [ "$(id -u)" != 0 ]; then
-        command -v sudo >/dev/null || die "missing ${missing[*]}; run as root or install sudo"
-        sudo=(sudo)
-    fi
-    say "installing ${missing[*]}"
-    "${sudo[@]}" apt-get update -q
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q "${missing[@]}"
-}
-install_missing
-for c in mpicc.openmpi mpirun.openmpi mpicc.mpich mpiexec.mpich gnuplot taskset timeout; do
-    command -v "$c" >/dev/null || die "'$c' not found after installation"
-done
-
-# --- 2. build -------------------------------------------------------------------------
-compi_bin=""
-for d in "$COMPI_PREFIX/bin" "$COMPI_PREFIX"; do
-    if [ -x "$d/mpicc" ] && [ -x "$d/mpirun" ]; then
-        compi_bin=$d
-        break
-    fi
-done
+. "$(dirname "$0")/lib.sh"
 
 declare -A CC LAUNCH
 CC[omp]=mpicc.openmpi

@@ -1,0 +1,452 @@
+;;; (compi tree-tool) -- what compi-tree prints (tools/compi_tree.c, docs/compi-tree.md):
+;;; the closure the installed creators build for one call on a layout of hosts given on
+;;; the command line, without MPI.
+;;;
+;;;   layout "a:2@10.1.0.0/24,b:2@10.2.0.0/24"      bcast root=0, as rank 0:
+;;;     rank 0  host a  10.1.0.1/24                 0 (a 10.1.0.1)
+;;;     rank 1  host a  10.1.0.2/24          -->      2 (b 10.2.0.1)  [WAN]
+;;;     rank 2  host b  10.2.0.1/24                     3 (b 10.2.0.2)
+;;;     rank 3  host b  10.2.0.2/24                   1 (a 10.1.0.2)
+;;;
+;;; The call is a make-call carrying the layout's rank records, so (call-ranks call)
+;;; answers with them (the primitive returns a call's own vector), and the closure is
+;;; built by build-closure-for of (compi internal): the creator chain, the checks of each
+;;; answer and the lowering the library's miss path runs.  What the library then checks
+;;; in C is checked again here (a native algorithm exists, a tree is valid for the call
+;;; and its kind has a tree executor), with the C side's wording.  Whether a native
+;;; algorithm accepts the call (its `usable' test) is not: that needs the C call.
+;;;
+;;; The entry point answers (#t . text) or (#f . "message"), as (compi internal) does;
+;;; it never raises.
+
+(define-module (compi tree-tool)
+  #:use-module (compi)
+  #:use-module (compi trees)
+  #:use-module (compi topology)
+  #:use-module ((compi internal) #:select (build-closure-for))
+  #:use-module (ice-9 exceptions)
+  #:export (parse-layout
+            layout?
+            layout-text
+            layout-size
+            layout-ranks
+            layout-subnet
+            layout-max-ranks
+            tree-tool-render))
+
+;;; ---- errors ---------------------------------------------------------------------------
+
+;; An error of the tool's input or of the closure, raised as a 'compi-tree-error whose
+;; message is complete.
+(define (fail fmt . args)
+  (scm-error 'compi-tree-error #f "~A" (list (apply simple-format #f fmt args)) #f))
+
+(define (tool-error? e)
+  (and (exception? e) (eq? (exception-kind e) 'compi-tree-error)))
+
+;;; ---- layouts --------------------------------------------------------------------------
+
+;; The most ranks a layout may hold: a drawing of more helps nobody.
+(define layout-max-ranks 65536)
+
+;; ranks: a vector of rank records (make-rank); subnets: per rank the subnet of its
+;; entry ("10.1.0.0/24", network address and prefix) or #f
+(define <layout> (make-record-type 'layout '(text ranks subnets)))
+(define make-layout (record-constructor <layout>))
+(define layout? (record-predicate <layout>))
+(define layout-text (record-accessor <layout> 'text))
+(define layout-ranks (record-accessor <layout> 'ranks))
+(define %layout-subnets (record-accessor <layout> 'subnets))
+
+(define (layout-size l) (vector-length (layout-ranks l)))
+(define (layout-subnet l r) (vector-ref (%layout-subnets l) r))
+(define (layout-host l r) (rank-host (vector-ref (layout-ranks l) r)))
+
+(define layout-syntax "NAME:COUNT or NAME:COUNT@A.B.C.D/NN, comma-separated")
+
+(define (entry-fail entry fmt . args)
+  (fail "bad layout entry '~A': ~A" entry (apply simple-format #f fmt args)))
+
+(define (host-char? c)
+  (or (char-alphabetic? c) (char-numeric? c) (memv c '(#\- #\_ #\.))))
+
+(define (digits? s)
+  (and (> (string-length s) 0) (string-every char-numeric? s)))
+
+(define (ipv4-text a)
+  (simple-format #f "~A.~A.~A.~A" (logand (ash a -24) 255) (logand (ash a -16) 255)
+                 (logand (ash a -8) 255) (logand a 255)))
+
+;; "10.1.0.0/24" -> (NETWORK . PREFIX), host bits cleared; anything else fails
+(define (entry-subnet entry text)
+  (let ((net (and (string-index text #\/)
+                  (digits? (substring text (+ 1 (string-index text #\/))))
+                  (parse-cidr text))))
+    (unless net
+      (entry-fail entry "bad subnet '~A' (expected A.B.C.D/NN, NN from 0 to 32)" text))
+    (let ((mask (ash (- (ash 1 (cdr net)) 1) (- 32 (cdr net)))))
+      (cons (logand (car net) mask) (cdr net)))))
+
+;; Where the addresses of a subnet start and how many there are: a /31 or /32 uses
+;; every address, a larger one leaves out the network and broadcast addresses.
+(define (subnet-first net) (if (>= (cdr net) 31) (car net) (+ (car net) 1)))
+(define (subnet-room net)
+  (let ((all (ash 1 (- 32 (cdr net)))))
+    (if (>= (cdr net) 31) all (- all 2))))
+
+;; One entry of a layout, "a:4@10.1.0.0/24" (K-th, for messages): (NAME COUNT NET),
+;; NET (NETWORK . PREFIX) or #f.
+(define (parse-entry text k)
+  (let* ((entry (string-trim-both text))
+         (at (string-index entry #\@))
+         (head (if at (substring entry 0 at) entry))
+         (colon (string-index head #\:)))
+    (when (string-null? entry)
+      (fail "bad layout: entry ~A is empty (expected ~A)" k layout-syntax))
+    (unless colon
+      (entry-fail entry "missing ':COUNT' after the host name (expected ~A)" layout-syntax))
+    (let ((name (substring head 0 colon))
+          (count (substring head (+ colon 1))))
+      (when (string-null? name)
+        (entry-fail entry "missing host name before ':'"))
+      (unless (string-every host-char? name)
+        (entry-fail entry "host name '~A' may hold only letters, digits, '-', '_' and '.'"
+                    name))
+      (unless (digits? count)
+        (entry-fail entry "rank count '~A' is not a number" count))
+      (when (= (string->number count) 0)
+        (entry-fail entry "zero ranks (the count must be at least 1)"))
+      (list entry name (string->number count)
+            (and at (entry-subnet entry (substring entry (+ at 1))))))))
+
+;; (parse-layout "a:4@10.1.0.0/24,b:4@10.2.0.0/24"): a layout whose ranks are numbered in
+;; order, each with a distinct address of its entry's subnet (the first free one, so two
+;; entries of one subnet continue each other) and that subnet's prefix length.  Raises a
+;; tool error naming the bad entry.
+(define (parse-layout text)
+  (let ((used (make-hash-table))  ; subnet text -> addresses handed out
+        (owner (make-hash-table)) ; address -> (rank . entry)
+        (ranks '())               ; rank records, last first
+        (subnets '()))            ; their subnets' texts, last first
+    (define (add-entry! entry name count net world)
+      (let* ((net-text (and net (string-append (ipv4-text (car net)) "/"
+                                               (number->string (cdr net)))))
+             (first (if net (hash-ref used net-text 0) 0)))
+        (when (> (+ world count) layout-max-ranks)
+          (fail "bad layout: more than ~A ranks (entry '~A' ends at rank ~A)"
+                layout-max-ranks entry (+ world count -1)))
+        (when (and net (> (+ first count) (subnet-room net)))
+          (entry-fail entry "~A ranks do not fit in ~A (~A addresses~A)" count net-text
+                      (subnet-room net)
+                      (if (> first 0)
+                          (simple-format #f ", ~A taken by earlier entries" first)
+                          "")))
+        (when net
+          (hash-set! used net-text (+ first count)))
+        (do ((i 0 (+ i 1))) ((= i count))
+          (let ((a (and net (+ (subnet-first net) first i)))
+                (rank (+ world i)))
+            (when a
+              (let ((o (hash-ref owner a)))
+                (when o
+                  (entry-fail entry "address ~A of rank ~A is already rank ~A's (entry '~A'): \
+the subnets overlap" (ipv4-text a) rank (car o) (cdr o))))
+              (hash-set! owner a (cons rank entry)))
+            (set! ranks (cons (make-rank rank name
+                                         (if a
+                                             (list (string-append (ipv4-text a) "/"
+                                                                  (number->string (cdr net))))
+                                             '())
+                                         #f #f)
+                              ranks))
+            (set! subnets (cons net-text subnets))))))
+    (let loop ((entries (string-split text #\,)) (k 1) (world 0))
+      (if (null? entries)
+          (make-layout text (list->vector (reverse ranks)) (list->vector (reverse subnets)))
+          (let ((e (parse-entry (car entries) k)))
+            (apply add-entry! (append e (list world)))
+            (loop (cdr entries) (+ k 1) (+ world (caddr e))))))))
+
+;; Where a rank is for counting wide-area edges: its subnet, or its host when its entry
+;; gave none.
+(define (rank-site l r)
+  (or (layout-subnet l r) (string-append "host " (layout-host l r))))
+
+(define (sites-text l)
+  (let ((with (let count ((r 0) (n 0))
+                (if (= r (layout-size l)) n
+                    (count (+ r 1) (if (layout-subnet l r) (+ n 1) n))))))
+    (cond ((= with (layout-size l)) "between subnets")
+          ((= with 0) "between hosts")
+          (else "between subnets, or hosts where the layout gives no subnet"))))
+
+(define (rank-label l r)
+  (let ((addrs (rank-addresses (vector-ref (layout-ranks l) r))))
+    (if (null? addrs)
+        (layout-host l r)
+        (string-append (layout-host l r) " "
+                       (let ((a (car addrs))) (substring a 0 (string-index a #\/)))))))
+
+;;; ---- the closure ----------------------------------------------------------------------
+
+;; What the chain gave, from the lowered vectors of build-closure-for (their layout is
+;; documented above `lower' in scheme/compi/internal.scm):
+;;   #(native KIND "algo" FANOUT SEGSIZE ORIGIN)  #(tree KIND SIZE ROOT PARENTS ORDER SEGSIZE
+;;   ORIGIN)  #(profiling INNER ORIGIN)  #(tracing INNER ORIGIN)  #(scheme KIND PROC "NAME"
+;;   ORIGIN)
+(define (lowered-tag v) (vector-ref v 0))
+(define (lowered-origin v) (vector-ref v (- (vector-length v) 1)))
+(define (wrapper-tag? tag) (memq tag '(profiling tracing)))
+
+(define (kind-name i) (list-ref collective-kinds i))
+
+;; the kinds with a native tree executor (core/coll/tree_exec_*.c)
+(define executor-kinds '(barrier bcast reduce allreduce gather scatter))
+
+(define (params-text fanout segsize)
+  (string-append (if (> fanout 0) (simple-format #f " fanout=~A" fanout) "")
+                 (if (> segsize 0) (simple-format #f " segsize=~A" segsize) "")))
+
+;; "profiling(tree bcast segsize=65536)", "native allreduce ring", "scheme procedure f"
+(define (closure-text v)
+  (case (lowered-tag v)
+    ((native) (string-append "native " (symbol->string (kind-name (vector-ref v 1))) " "
+                             (vector-ref v 2) (params-text (vector-ref v 3) (vector-ref v 4))))
+    ((tree) (string-append "tree " (symbol->string (kind-name (vector-ref v 1)))
+                           (params-text 0 (vector-ref v 6))))
+    ((scheme) (string-append "scheme procedure " (vector-ref v 3)))
+    (else (string-append (symbol->string (lowered-tag v)) "("
+                         (closure-text (vector-ref v 1)) ")"))))
+
+;; the innermost description, under the wrappers
+(define (innermost v)
+  (if (wrapper-tag? (lowered-tag v)) (innermost (vector-ref v 1)) v))
+
+;; every origin, outermost first
+(define (origins v)
+  (cons (lowered-origin v)
+        (if (wrapper-tag? (lowered-tag v)) (origins (vector-ref v 1)) '())))
+
+;; The tree of a lowered #(tree ...): the children of each rank in the order it serves
+;; them, as the C side rebuilds them from ORDER.
+(define (lowered-tree v)
+  (let ((parents (vector-ref v 4)) (order (vector-ref v 5)))
+    (make-tree (vector-ref v 2) (vector-ref v 3) parents
+               (filter (lambda (r) (>= r 0)) (vector->list order)))))
+
+;; (native-algorithms KIND), a primitive the bridge defines in (compi) when it starts
+;; (scheme/bridge_prims.c); #f under guile alone, where nothing can be checked.
+(define (native-algorithms-of kind)
+  (let ((v (module-variable (resolve-interface '(compi)) 'native-algorithms)))
+    (and v (variable-bound? v) ((variable-ref v) kind))))
+
+;; What bridge_closure.c would refuse, with its wording: "ORIGIN: what (call: TEXT)".
+(define (check-lowered v call text)
+  (define (refuse fmt . args)
+    (fail "~A: ~A (call: ~A)" (lowered-origin v) (apply simple-format #f fmt args) text))
+  (case (lowered-tag v)
+    ((native)
+     (let* ((kind (kind-name (vector-ref v 1)))
+            (algo (string->symbol (vector-ref v 2)))
+            (known (native-algorithms-of kind)))
+       (unless (or (not known) (memq algo known))
+         (refuse "~A has no native algorithm ~A (~A algorithms: ~A)" kind algo kind
+                 (if (null? known) "none yet"
+                     (string-join (map symbol->string known) " "))))))
+    ((tree)
+     (let ((kind (kind-name (vector-ref v 1))))
+       (with-exception-handler
+        (lambda (e)
+          (refuse "invalid tree: ~A"
+                  (if (exception-with-message? e)
+                      (apply simple-format #f (exception-message e) (exception-irritants e))
+                      (simple-format #f "~S" e))))
+        (lambda () (tree-validate (lowered-tree v) (call-size call) (call-root call)))
+        #:unwind? #t)
+       (unless (memq kind executor-kinds)
+         (refuse "~A has no tree executor (trees run barrier, bcast, reduce, allreduce, gather \
+and scatter)" kind))))
+    ((profiling tracing) (check-lowered (vector-ref v 1) call text))
+    (else #t)))
+
+;; build-closure-for's answer for CALL, checked: (LOWERED . "call text")
+(define (build call)
+  (let ((r (build-closure-for call)))
+    (unless (car r)
+      (fail "~A" (cdr r)))
+    (check-lowered (cadr r) call (cddr r))
+    (cdr r)))
+
+;;; ---- text -----------------------------------------------------------------------------
+
+(define (wan? l t r)
+  (let ((p (tree-parent t r)))
+    (and (>= p 0) (not (equal? (rank-site l p) (rank-site l r))))))
+
+(define (wan-count l t)
+  (let loop ((r 0) (n 0))
+    (if (= r (tree-size t)) n (loop (+ r 1) (if (wan? l t r) (+ n 1) n)))))
+
+(define (plural n word)
+  (simple-format #f "~A ~A~A" n word (if (= n 1) "" "s")))
+
+(define (header-lines l call lowered rank)
+  (append
+   (list (simple-format #f "call: ~A, seen by rank ~A" (call->string call) rank)
+         (string-append "layout: " (layout-text l))
+         (string-append "closure: " (closure-text lowered)))
+   (map (lambda (o) (string-append "  " o)) (origins lowered))))
+
+(define (text-tree l t port)
+  (let walk ((r (tree-root t)) (indent ""))
+    (simple-format port "~A~A (~A)~A\n" indent r (rank-label l r) (if (wan? l t r) "  [WAN]" ""))
+    (for-each (lambda (c) (walk c (string-append indent "  "))) (tree-children t r))))
+
+(define (render-text l call lowered rank)
+  (call-with-output-string
+   (lambda (port)
+     (for-each (lambda (line) (display line port) (newline port))
+               (header-lines l call lowered rank))
+     (let ((inner (innermost lowered)))
+       (case (lowered-tag inner)
+         ((tree)
+          (let ((t (lowered-tree inner)))
+            (text-tree l t port)
+            (simple-format port "depth ~A, ~A (~A)\n" (tree-depth t)
+                           (plural (wan-count l t) "WAN edge") (sites-text l))))
+         ((native)
+          (display "no tree: a native algorithm of core/coll runs this call \
+(compi_info --algorithms)\n" port))
+         (else
+          (display "no tree: a Scheme procedure runs this call itself\n" port)))))))
+
+;;; ---- Graphviz -------------------------------------------------------------------------
+
+(define (dot-string s)
+  (call-with-output-string
+   (lambda (port)
+     (write-char #\" port)
+     (string-for-each (lambda (c)
+                        (cond ((memv c '(#\" #\\)) (write-char #\\ port) (write-char c port))
+                              ((char=? c #\newline) (display "\\n" port))
+                              (else (write-char c port))))
+                      s)
+     (write-char #\" port))))
+
+;; Clusters: one per subnet (first seen first), a cluster per host inside it; ranks
+;; without a subnet sit in a cluster per host.  ((SUBNET-or-#f (HOST RANK ...) ...) ...)
+(define (clusters l)
+  ;; KEY's entry of TABLE, made (appended to ORDER, a box of the keys in reverse) if new
+  (define (entry table order key make)
+    (or (hash-ref table key)
+        (let ((e (make)))
+          (hash-set! table key e)
+          (set-car! order (cons key (car order)))
+          e)))
+  (let ((sites (make-hash-table)) (site-order (list '())))
+    ;; a site: (host-table . (host-order)), a host: (ranks in reverse)
+    (do ((r 0 (+ r 1))) ((= r (layout-size l)))
+      (let* ((site (entry sites site-order (layout-subnet l r)
+                          (lambda () (cons (make-hash-table) (list '())))))
+             (host (entry (car site) (cdr site) (layout-host l r) (lambda () (list '())))))
+        (set-car! host (cons r (car host)))))
+    (map (lambda (key)
+           (let ((site (hash-ref sites key)))
+             (cons key (map (lambda (h) (cons h (reverse (car (hash-ref (car site) h)))))
+                            (reverse (cadr site))))))
+         (reverse (car site-order)))))
+
+(define (dot-node l r root port indent)
+  (let ((addrs (rank-addresses (vector-ref (layout-ranks l) r))))
+    (simple-format port "~Ar~A [label=~A~A];\n" indent r
+                   (dot-string (if (null? addrs)
+                                   (number->string r)
+                                   (let ((a (car addrs)))
+                                     (string-append (number->string r) "\n"
+                                                    (substring a 0 (string-index a #\/))))))
+                   (if (eqv? r root) ", peripheries=2" ""))))
+
+(define (dot-hosts l hosts root port indent prefix)
+  (let loop ((hs hosts) (i 0))
+    (unless (null? hs)
+      (simple-format port "~Asubgraph cluster_~A~A {\n" indent prefix i)
+      (simple-format port "~A  label=~A;\n~A  style=solid;\n" indent
+                     (dot-string (string-append "host " (caar hs))) indent)
+      (for-each (lambda (r) (dot-node l r root port (string-append indent "  "))) (cdar hs))
+      (simple-format port "~A}\n" indent)
+      (loop (cdr hs) (+ i 1)))))
+
+(define (render-dot l call lowered rank)
+  (let* ((inner (innermost lowered))
+         (t (and (eq? (lowered-tag inner) 'tree) (lowered-tree inner)))
+         (root (if t (tree-root t) (call-root call))))
+    (call-with-output-string
+     (lambda (port)
+       (display "digraph compi_tree {\n" port)
+       (simple-format port "  graph [label=~A, labelloc=t, fontname=\"Helvetica\"];\n"
+                      (dot-string
+                       (string-append (simple-format #f "~A, seen by rank ~A\n"
+                                                     (call->string call) rank)
+                                      (closure-text lowered)
+                                      (if t
+                                          (simple-format #f ", depth ~A, ~A"
+                                                         (tree-depth t)
+                                                         (plural (wan-count l t) "WAN edge"))
+                                          ""))))
+       (display "  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n" port)
+       (display "  edge [fontname=\"Helvetica\", fontsize=10];\n" port)
+       (let loop ((cs (clusters l)) (i 0))
+         (unless (null? cs)
+           (if (caar cs)
+               (begin
+                 (simple-format port "  subgraph cluster_~A {\n" i)
+                 (simple-format port "    label=~A;\n    style=dashed;\n" (dot-string (caar cs)))
+                 (dot-hosts l (cdar cs) root port "    " (simple-format #f "~A_" i))
+                 (display "  }\n" port))
+               (dot-hosts l (cdar cs) root port "  " (simple-format #f "~A_" i)))
+           (loop (cdr cs) (+ i 1))))
+       (when t
+         ;; edges in the order the tree serves them, labelled with the child's place
+         (let walk ((r (tree-root t)))
+           (let each ((cs (tree-children t r)) (k 1))
+             (unless (null? cs)
+               (simple-format port "  r~A -> r~A [label=\"~A\"~A];\n" r (car cs) k
+                              (if (wan? l t (car cs))
+                                  ", color=red, fontcolor=red, style=bold, penwidth=2.5"
+                                  ""))
+               (each (cdr cs) (+ k 1))))
+           (for-each walk (tree-children t r))))
+       (display "}\n" port)))))
+
+;;; ---- the entry point ------------------------------------------------------------------
+
+(define (exception-text e)
+  (cond ((tool-error? e) (car (exception-irritants e)))
+        ((and (exception-with-message? e) (exception-with-irritants? e))
+         (string-append "internal error: "
+                        (catch #t
+                          (lambda () (apply simple-format #f (exception-message e)
+                                            (exception-irritants e)))
+                          (lambda _ (exception-message e)))))
+        (else (simple-format #f "internal error: ~S" e))))
+
+;; (tree-tool-render KIND LAYOUT ROOT RANK BYTES DATATYPE OP COMMUTATIVE? FORMAT):
+;; KIND a symbol of collective-kinds; LAYOUT the --layout text; ROOT the call's root
+;; (#f: the kind has none); RANK the rank whose view is shown; DATATYPE a symbol
+;; ('MPI_DOUBLE); OP a symbol ('MPI_SUM) for reductions, else #f; FORMAT 'text or 'dot.
+;; (#t . "output") or (#f . "message").
+(define (tree-tool-render kind layout root rank bytes datatype op commutative? format)
+  (with-exception-handler
+   (lambda (e) (cons #f (exception-text e)))
+   (lambda ()
+     (let* ((l (parse-layout layout))
+            (size (layout-size l)))
+       (when (and root (>= root size))
+         (fail "--root ~A is not a rank of the layout (0..~A)" root (- size 1)))
+       (when (>= rank size)
+         (fail "--rank ~A is not a rank of the layout (0..~A)" rank (- size 1)))
+       (let* ((call (make-call kind size rank root bytes datatype op commutative?
+                               "MPI_COMM_WORLD" (layout-ranks l)))
+              (lowered (car (build call))))
+         (cons #t ((if (eq? format 'dot) render-dot render-text) l call lowered rank)))))
+   #:unwind? #t))

@@ -1,0 +1,263 @@
+#!/bin/sh
+# compi_tree.sh -- bin/compi-tree: golden outputs (tests/tools/golden/, text and DOT) for
+# layouts x kinds x configs, the errors of bad layouts, options and configs (one line
+# on stderr, exit 1), messages worded as the library words them (the same config through
+# tests/scheme/bridge_probe, the trampolines' miss path), -o, --format svg.  TAP output;
+# every run is under `timeout 30`, so a hang fails.
+#
+# The tool runs from the source tree with configs named relative to it, so the goldens
+# hold the paths as a user would type them.  After a deliberate change of the output,
+# COMPI_TREE_UPDATE_GOLDEN=1 rewrites the goldens (then read the diff before committing).
+
+top_builddir=${top_builddir:-$(cd "$(dirname "$0")/../.." && pwd)}
+top_srcdir=${top_srcdir:-$top_builddir}
+TOOL="$top_builddir/bin/compi-tree"
+PROBE="$top_builddir/tests/scheme/bridge_probe"
+GOLDEN="$top_srcdir/tests/tools/golden"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/compi-tree.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+# the tool must not depend on the user's Guile set-up or configs, nor leave files behind
+unset GUILE_LOAD_PATH GUILE_LOAD_COMPILED_PATH COMPI_COLL_CONFIG COMPI_MCA_coll_config
+HOME=$TMP/home XDG_CACHE_HOME=$TMP/cache
+export HOME XDG_CACHE_HOME
+cd "$top_srcdir" || exit 1
+
+HIER=examples/configs/hierarchical.scm
+MAGPIE=examples/configs/magpie.scm
+THREE=a:4@10.1.0.0/24,b:4@10.2.0.0/24,c:4@10.3.0.0/24
+SIX=a1:2@10.1.0.0/24,a2:2@10.1.0.0/24,b1:2@10.2.0.0/24,b2:2@10.2.0.0/24,c1:2@10.3.0.0/24,c2:2@10.3.0.0/24
+UNEVEN=a:5@10.1.0.0/24,b:3@10.2.0.0/24,c:2@10.3.0.0/24
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+# run ARGS...: the tool under timeout 30; rc, $TMP/out, $TMP/err
+run() {
+    timeout 30 "$TOOL" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+    rc=$?
+}
+# run_env "VAR=VALUE ..." ARGS...: the same with variables set for the tool only
+run_env() {
+    vars=$1
+    shift
+    # shellcheck disable=SC2086 # one word per assignment
+    timeout 30 env $vars "$TOOL" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+    rc=$?
+}
+show() {
+    echo "# rc=$rc"
+    sed 's/^/# stdout: /' "$TMP/out" | head -30
+    sed 's/^/# stderr: /' "$TMP/err" | head -10
+}
+# same FILE GOLDEN: 0 when they are equal, else the difference as TAP comments
+same() {
+    if cmp -s "$1" "$2"; then
+        return 0
+    fi
+    diff -u "$2" "$1" | head -40 | sed 's/^/# /'
+    return 1
+}
+# golden NAME ARGS...: the tool succeeds, quietly, and prints tests/tools/golden/NAME
+golden() {
+    name=$1
+    shift
+    run "$@"
+    if [ -n "$COMPI_TREE_UPDATE_GOLDEN" ] && [ "$rc" -eq 0 ] && [ ! -s "$TMP/err" ]; then
+        cp "$TMP/out" "$GOLDEN/$name"
+    fi
+    if [ "$rc" -eq 0 ] && [ ! -s "$TMP/err" ] && [ -f "$GOLDEN/$name" ] &&
+        same "$TMP/out" "$GOLDEN/$name"; then
+        ok "golden $name"
+    else
+        not_ok "golden $name (compi-tree $*)"
+        show
+    fi
+}
+# error DESC TEXT ARGS...: exit 1, nothing on stdout, one line on stderr that starts
+# with "compi-tree: " and contains TEXT
+error() {
+    desc=$1 text=$2
+    shift 2
+    run "$@"
+    if [ "$rc" -eq 1 ] && [ ! -s "$TMP/out" ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+        grep -q '^compi-tree: ' "$TMP/err" && grep -qF -- "$text" "$TMP/err"; then
+        ok "$desc"
+    else
+        not_ok "$desc (want: $text)"
+        show
+    fi
+}
+# like_library KIND CONFIG: the tool fails with the message the library's miss path
+# gives for the same call (bridge_probe: 4 ranks, MPI_INT)
+like_library() {
+    run --config "$2" --op "$1" --layout a:4 --datatype MPI_INT
+    timeout 30 "$PROBE" -b "$1" "$2" >/dev/null 2>"$TMP/lib" </dev/null
+    sed 's/^compi-tree: //' "$TMP/err" >"$TMP/tool.msg"
+    sed 's/^compi: //' "$TMP/lib" >"$TMP/lib.msg"
+    if [ "$rc" -eq 1 ] && [ -s "$TMP/lib.msg" ] && same "$TMP/tool.msg" "$TMP/lib.msg"; then
+        ok "$1: the library's message, word for word: $(head -c 90 "$TMP/lib.msg")..."
+    else
+        not_ok "$1: the library's message"
+        show
+        sed 's/^/# library: /' "$TMP/lib"
+    fi
+}
+
+echo "1..50"
+
+# ---- golden outputs --------------------------------------------------------------------
+# the CoMPI paper's three clusters: across the WAN once per cluster, then inside
+golden hier-bcast-three.txt --config $HIER --op bcast --layout $THREE
+golden hier-bcast-six.txt --config $HIER --op bcast --layout $SIX
+golden hier-bcast-six.dot --config $HIER --op bcast --layout $SIX --format dot
+# the root (7, host b2) coordinates its cluster and its host
+golden hier-reduce-root7.txt --config $HIER --op reduce --root 7 --layout $SIX
+golden hier-gather-root7.dot --config $HIER --op gather --root 7 --layout $SIX --format dot
+# MagPIe on clusters of unequal size, root in the middle one
+golden magpie-bcast-uneven.txt --config $MAGPIE --op bcast --root 6 --layout $UNEVEN
+golden magpie-bcast-uneven.dot --config $MAGPIE --op bcast --root 6 --layout $UNEVEN \
+    --format dot
+golden magpie-scatter.txt --config $MAGPIE --op scatter --bytes 65536 --layout $THREE
+# ranks dealt round-robin to two hosts: the MagPIe tree does not combine in rank order,
+# so a non-commutative allreduce goes to the defaults; a commutative one gets the tree
+RR=a:1@10.1.0.0/24,b:1@10.2.0.0/24,a:1@10.1.0.0/24,b:1@10.2.0.0/24
+golden magpie-allreduce-noncomm.txt --config $MAGPIE --op allreduce --non-commutative --layout $RR
+golden magpie-allreduce-rr.txt --config $MAGPIE --op allreduce --layout $RR
+# wrappers around the tree; the defaults' native algorithms; a Scheme closure
+golden hier-profiled-allreduce.txt --config $HIER --config examples/configs/profile.scm \
+    --op allreduce --layout $THREE
+golden defaults-barrier.txt --op barrier --layout a:3,b:2
+golden scheme-allreduce.txt --config examples/allreduce.scm --op allreduce --layout a:4
+golden scheme-allreduce.dot --config examples/allreduce.scm --op allreduce --layout a:4 \
+    --format dot
+# no subnets: groups and WAN edges by host
+golden by-host-bcast.txt --config tests/tools/configs/by_host.scm --op bcast --layout a:3,b:3,c:2
+golden by-host-bcast.dot --config tests/tools/configs/by_host.scm --op bcast --layout a:3,b:3,c:2 \
+    --format dot
+
+# ---- the comparison itself ---------------------------------------------------------------
+# a golden changed by one character no longer matches (the comparison can fail)
+run --config $HIER --op bcast --layout $THREE
+sed '5s/10\.1\.0\.1/10.1.0.9/' "$GOLDEN/hier-bcast-three.txt" >"$TMP/changed"
+if [ "$rc" -eq 0 ] && ! cmp -s "$GOLDEN/hier-bcast-three.txt" "$TMP/changed" &&
+    ! same "$TMP/out" "$TMP/changed" >/dev/null; then
+    ok "a changed golden fails the comparison"
+else
+    not_ok "a changed golden fails the comparison"
+fi
+
+# ---- bad layouts ---------------------------------------------------------------------------
+error "missing count" "bad layout entry 'a@10.1.0.0/24': missing ':COUNT'" \
+    --config $HIER --op bcast --layout a@10.1.0.0/24,b:4@10.2.0.0/24
+error "bad CIDR (three octets)" "bad layout entry 'b:4@10.2.0/24': bad subnet '10.2.0/24'" \
+    --config $HIER --op bcast --layout a:4@10.1.0.0/24,b:4@10.2.0/24
+error "bad CIDR (prefix 33)" "bad subnet '10.1.0.0/33'" \
+    --config $HIER --op bcast --layout a:4@10.1.0.0/33
+error "bad CIDR (no prefix)" "bad subnet '10.1.0.0' (expected A.B.C.D/NN" \
+    --config $HIER --op bcast --layout a:4@10.1.0.0
+error "zero ranks" "bad layout entry 'c:0@10.3.0.0/24': zero ranks" \
+    --config $HIER --op bcast --layout a:4@10.1.0.0/24,c:0@10.3.0.0/24
+error "a count that is not a number" "rank count '4x' is not a number" --op bcast --layout a:4x
+error "an empty entry" "bad layout: entry 2 is empty" --op bcast --layout a:2,,b:2
+error "a host name with a space" "host name 'a b' may hold only" --op bcast --layout 'a b:2'
+error "more ranks than a subnet holds" "300 ranks do not fit in 10.1.0.0/24 (254 addresses)" \
+    --op bcast --layout a:300@10.1.0.0/24
+error "a subnet continued by a second entry counts the first" \
+    "4 ranks do not fit in 10.1.0.0/30 (2 addresses, 1 taken by earlier entries)" \
+    --op bcast --layout a:1@10.1.0.0/30,b:4@10.1.0.0/30
+error "overlapping subnets" "address 10.1.0.1 of rank 2 is already rank 0's" \
+    --op bcast --layout a:2@10.1.0.0/16,b:2@10.1.0.0/24
+error "root out of range" "--root 12 is not a rank of the layout (0..11)" \
+    --config $HIER --op bcast --root 12 --layout $THREE
+error "rank out of range" "--rank 4 is not a rank of the layout (0..3)" \
+    --op bcast --rank 4 --layout a:4
+error "a layout the config's topology does not fit names the rank" \
+    "creator hierarchical (bcast, installed at $HIER:25:1) failed: in topology-groups: topology (nested (by-subnets \"10.1.0.0/24\" \"10.2.0.0/24\" \"10.3.0.0/24\") (by-host)), level (by-subnets \"10.1.0.0/24\" \"10.2.0.0/24\" \"10.3.0.0/24\"): rank 2 (host d, addresses 10.4.0.1/24) is in no group" \
+    --config $HIER --op bcast --layout a:2@10.1.0.0/24,d:2@10.4.0.0/24
+
+# ---- bad options -----------------------------------------------------------------------------
+error "unknown kind" "--op 'broadcast' is not a collective kind" --op broadcast --layout a:2
+error "root for a kind without one" "--root: allreduce has no root" \
+    --op allreduce --root 1 --layout a:2
+error "a reduction op for a kind that does not reduce" "--reduce-op: bcast is not a reduction" \
+    --op bcast --reduce-op MPI_MAX --layout a:2
+error "bad format" "--format 'png' is not one of text, dot, svg" --op bcast --layout a:2 \
+    --format png
+error "missing layout" "missing --layout" --op bcast
+
+# ---- bad configs: the library's messages ---------------------------------------------------
+error "config syntax error: file, line, column" \
+    "config error: tests/tools/configs/syntax_error.scm:5:1: syntax error:" \
+    --config tests/tools/configs/syntax_error.scm --op bcast --layout a:2
+error "an unbalanced config: where the open form starts" \
+    "config error: tests/tools/configs/unbalanced.scm:4:1: syntax error: this form is never closed" \
+    --config $HIER --config tests/tools/configs/unbalanced.scm --op bcast --layout a:2
+error "a config that does not exist" "config error: no/such.scm: cannot read" \
+    --config no/such.scm --op bcast --layout a:2
+like_library bcast tests/tools/configs/bad_trees.scm
+like_library reduce tests/tools/configs/bad_trees.scm
+like_library gather tests/tools/configs/bad_trees.scm
+like_library alltoall tests/tools/configs/bad_trees.scm
+
+# ---- configs in order, and a job's own list ------------------------------------------------
+run --config examples/configs/profile.scm --config $HIER --op allreduce --layout $THREE
+if [ "$rc" -eq 0 ] && grep -qx 'closure: tree allreduce' "$TMP/out"; then
+    ok "configs load in order: the last one's creator answers first"
+else
+    not_ok "configs load in order"
+    show
+fi
+run_env COMPI_COLL_CONFIG=$MAGPIE --op bcast --layout $THREE
+if [ "$rc" -eq 0 ] && grep -qF "creator magpie (bcast, installed at $MAGPIE:23:1)" "$TMP/out"; then
+    ok "with no --config, what a job would load (COMPI_COLL_CONFIG)"
+else
+    not_ok "with no --config, what a job would load (COMPI_COLL_CONFIG)"
+    show
+fi
+
+# ---- -o, svg, --help, --version --------------------------------------------------------
+run --config $HIER --op bcast --layout $SIX --format dot -o "$TMP/six.dot"
+if [ "$rc" -eq 0 ] && [ ! -s "$TMP/out" ] && same "$TMP/six.dot" "$GOLDEN/hier-bcast-six.dot"; then
+    ok "-o writes the output to a file"
+else
+    not_ok "-o writes the output to a file"
+    show
+fi
+if command -v dot >/dev/null 2>&1; then
+    run --config $HIER --op bcast --layout $SIX --format svg -o "$TMP/six.svg"
+    if [ "$rc" -eq 0 ] && grep -q '<svg' "$TMP/six.svg" && grep -q '10\.3\.0\.0/24' "$TMP/six.svg" &&
+        [ "$(grep -c 'stroke="red"' "$TMP/six.svg")" -ge 2 ]; then
+        ok "--format svg: dot draws the clusters and the red WAN edges"
+    else
+        not_ok "--format svg"
+        show
+    fi
+else
+    ok "# SKIP --format svg: Graphviz's dot is not installed"
+fi
+# no dot in PATH (the tool itself needs no PATH)
+run_env PATH=/nonexistent --op bcast --layout a:2 --format svg -o "$TMP/none.svg"
+if [ "$rc" -eq 1 ] && grep -qF "needs Graphviz's dot program" "$TMP/err" && [ ! -e "$TMP/none.svg" ]; then
+    ok "svg without dot in PATH: a clear error and no file"
+else
+    not_ok "svg without dot in PATH"
+    show
+fi
+run --help
+if [ "$rc" -eq 0 ] && grep -q '^usage: compi-tree --layout SPEC --op KIND' "$TMP/out" &&
+    grep -q -- '--format F' "$TMP/out"; then
+    ok "--help"
+else
+    not_ok "--help"
+    show
+fi
+run --version
+if [ "$rc" -eq 0 ] && grep -q '^compi-tree (compi) [0-9]' "$TMP/out"; then
+    ok "--version"
+else
+    not_ok "--version"
+    show
+fi
+
+[ "$failed" -eq 0 ]

@@ -4,13 +4,22 @@
  * Every call is one request line and one reply line on a blocking socket (PMI_FD from the
  * launcher, or a TCP connection to PMI_PORT).  Without a launcher the process is a
  * singleton: puts and gets go to a small local table and barriers return at once.
+ *
+ * A rank on a TCP connection was started through a launch agent (ssh) or a launcher's
+ * proxy, and nothing ties its life to the launcher's: a killed ssh leaves it running.  So
+ * a thread watches the connection from init to finalize and ends the process when the
+ * launcher closes it (the launcher has ended, or gave up on the job).  It only waits in
+ * poll(); it never reads, so replies are left to the calls.
  */
 #include "pmi.h"
 #include "pmi_wire.h"
 #include "log.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +40,10 @@ static struct {
     char kvsname[PMI_WIRE_KVSNAME_MAX];
     pmi_wire_reader_t reader;
     pmi_local_kv_t *local; /* singleton's key-value table */
-} pmi = {.fd = -1};
+    int watching;          /* the watcher thread runs; wake[1] stops it */
+    int wake[2];
+    pthread_t watcher;
+} pmi = {.fd = -1, .wake = {-1, -1}};
 
 static int env_int(const char *name, int *value_p)
 {
@@ -194,6 +206,65 @@ static compi_status_t port_handshake(int pmi_id)
     return st;
 }
 
+static void *watch_launcher(void *arg)
+{
+    static const char msg[] = "compi: the launcher closed its PMI connection (it has ended or "
+                              "is ending the job); exiting\n";
+    struct pollfd p[2] = {{.fd = pmi.fd, .events = POLLRDHUP},
+                          {.fd = pmi.wake[0], .events = POLLIN}};
+
+    (void)arg;
+    for (;;) {
+        int n = poll(p, 2, -1);
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 || p[1].revents != 0)
+            return NULL; /* finalize: the connection closes on our side */
+        if (p[0].revents & (POLLRDHUP | POLLHUP | POLLERR)) {
+            if (write(2, msg, sizeof(msg) - 1) < 0) {
+                /* nowhere to say it */
+            }
+            _exit(1);
+        }
+    }
+}
+
+/* starts the watcher; without it the rank only lives on past its launcher, so a failure
+   is logged and not fatal */
+static void watch_start(void)
+{
+    int e;
+
+    if (pipe2(pmi.wake, O_CLOEXEC) != 0) {
+        compi_log_warn("PMI: cannot watch the launcher's connection: %s", strerror(errno));
+        return;
+    }
+    e = pthread_create(&pmi.watcher, NULL, watch_launcher, NULL);
+    if (e != 0) {
+        compi_log_warn("PMI: cannot watch the launcher's connection: %s", strerror(e));
+        close(pmi.wake[0]);
+        close(pmi.wake[1]);
+        pmi.wake[0] = pmi.wake[1] = -1;
+        return;
+    }
+    pmi.watching = 1;
+}
+
+/* stops the watcher before our side closes the connection */
+static void watch_stop(void)
+{
+    if (!pmi.watching)
+        return;
+    if (write(pmi.wake[1], "x", 1) != 1)
+        pthread_cancel(pmi.watcher); /* poll is a cancellation point */
+    pthread_join(pmi.watcher, NULL);
+    close(pmi.wake[0]);
+    close(pmi.wake[1]);
+    pmi.wake[0] = pmi.wake[1] = -1;
+    pmi.watching = 0;
+}
+
 /* init, maxes, appnum, universe size and kvsname, in the order MPICH's client asks */
 static compi_status_t handshake(pmi_info_t *info)
 {
@@ -320,6 +391,8 @@ compi_status_t pmi_init(pmi_info_t *info)
         goto err;
     if (info->universe_size < pmi.size)
         info->universe_size = pmi.size;
+    if (getenv("PMI_FD") == NULL)
+        watch_start();
     pmi.initialized = 1;
     fill_info(info);
     return COMPI_OK;
@@ -483,6 +556,8 @@ compi_status_t pmi_finalize(void)
         return COMPI_OK;
     if (pmi.fd >= 0) {
         pmi_wire_format(line, sizeof(line), &len, "finalize", NULL);
+        /* launchers may close the connection right after the ack (Hydra does) */
+        watch_stop();
         st = call(line, len, "finalize_ack", &reply);
         close(pmi.fd);
         pmi.fd = -1;

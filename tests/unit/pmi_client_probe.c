@@ -12,6 +12,8 @@
  *   pmi_client_probe echo-stdin       rank 0 copies stdin to stdout
  *   pmi_client_probe lines N          N lines on stdout and stderr, then a partial line
  *   pmi_client_probe env VAR          prints "rank R VAR=value" (or "unset")
+ *   pmi_client_probe get KEY          prints "rank R KEY=value" from the launcher's key space
+ *                                     (or "not found")
  */
 #include "pmi.h"
 #include "pmi_wire.h"
@@ -179,6 +181,14 @@ int main(int argc, char **argv)
         const char *v = argc > 2 ? getenv(argv[2]) : NULL;
 
         printf("rank %d %s=%s\n", info.rank, argc > 2 ? argv[2] : "?", v != NULL ? v : "unset");
+        fflush(stdout);
+        finalize_and_exit(0);
+    } else if (strcmp(mode, "get") == 0 && argc > 2) {
+        char value[PMI_WIRE_VALLEN_MAX];
+
+        st = pmi_get(0, argv[2], value, sizeof(value));
+        CHECK(st == COMPI_OK || st == COMPI_ERR_NOT_FOUND, "get %s gave %d", argv[2], st);
+        printf("rank %d %s=%s\n", info.rank, argv[2], st == COMPI_OK ? value : "not found");
         fflush(stdout);
         finalize_and_exit(0);
     }

@@ -2,13 +2,16 @@
  * bind.c -- where mpirun binds each rank: the plan (made once, in mpirun, with hwloc), the
  * --report-bindings lines, and the sched_setaffinity in each child before exec.
  *
- * Ranks are placed by core, round-robin over the cores mpirun itself may use:
+ * Ranks are placed by core, round-robin over the cores mpirun itself may use, counting
+ * only the ranks on this machine (k: the rank's number among them, MPI_LOCALRANKID):
  *
- *     --bind-to core    rank r -> core r mod ncores (all its hardware threads)
- *     --bind-to numa    rank r -> the NUMA node holding core r mod ncores
+ *     --bind-to core    local rank k -> core k mod ncores (all its hardware threads)
+ *     --bind-to numa    local rank k -> the NUMA node holding core k mod ncores
  *     --bind-to none    no binding
- *     (default)         core when np <= ncores, else none: oversubscribed ranks that
- *                       could not move would wait on each other's time slices
+ *     (default)         core when the local ranks <= ncores, else none: oversubscribed
+ *                       ranks that could not move would wait on each other's time slices
+ *
+ * Ranks on other hosts (through the launch agent) are never bound by mpirun.
  *
  * Only the cores mpirun may run on count, so an mpirun started under taskset binds its
  * ranks inside that set.  A rank re-pinned afterwards (taskset in a wrapper script)
@@ -141,7 +144,8 @@ compi_status_t bind_plan(mpirun_job_t *job)
 
     gethostname(host, sizeof(host) - 1);
     for (int i = 0; i < job->n; i++) {
-        snprintf(job->ranks[i].binding, sizeof(job->ranks[i].binding), "not bound");
+        snprintf(job->ranks[i].binding, sizeof(job->ranks[i].binding), "%s",
+                 job->ranks[i].remote ? "remote (not bound by mpirun)" : "not bound");
     }
     if (hwloc_topology_init(&topo) != 0) {
         return COMPI_ERR_NO_MEMORY;
@@ -173,15 +177,20 @@ compi_status_t bind_plan(mpirun_job_t *job)
         }
     }
     if (policy == BIND_DEFAULT) {
-        policy = job->n <= ncores ? BIND_CORE : BIND_NONE;
+        policy = job->nlocal <= ncores ? BIND_CORE : BIND_NONE;
         for (int i = 0; i < job->n && policy == BIND_NONE; i++) {
-            snprintf(job->ranks[i].binding, sizeof(job->ranks[i].binding),
-                     "not bound (%d ranks > %d cores)", job->n, ncores);
+            if (!job->ranks[i].remote) {
+                snprintf(job->ranks[i].binding, sizeof(job->ranks[i].binding),
+                         "not bound (%d ranks > %d cores)", job->nlocal, ncores);
+            }
         }
     }
     for (int i = 0; i < job->n && policy != BIND_NONE && ncores > 0; i++) {
         mpirun_rank_t *r = &job->ranks[i];
-        hwloc_obj_t obj = usable[i % ncores];
+        if (r->remote) {
+            continue;
+        }
+        hwloc_obj_t obj = usable[r->local_rank % ncores];
 
         if (policy == BIND_NUMA) {
             hwloc_obj_t pu =
@@ -200,8 +209,9 @@ compi_status_t bind_plan(mpirun_job_t *job)
 out:
     if (o->report_bindings) {
         for (int i = 0; i < job->n; i++) {
-            fprintf(stderr, "mpirun: rank %d host %s: %s%s\n", i, host,
-                    job->ranks[i].bound ? "bound to " : "", job->ranks[i].binding);
+            const mpirun_rank_t *r = &job->ranks[i];
+            fprintf(stderr, "mpirun: rank %d host %s: %s%s\n", i, r->remote ? r->host->name : host,
+                    r->bound ? "bound to " : "", r->binding);
         }
     }
     hwloc_bitmap_free(mine);

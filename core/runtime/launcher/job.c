@@ -6,6 +6,14 @@
  * after PMI init without PMI finalize, or calls abort.  mpirun then prints one line naming
  * the rank and the cause, SIGTERMs the others and SIGKILLs whoever is left a second later.
  * Ranks also die with mpirun itself (PR_SET_PDEATHSIG), so none outlives it.
+ *
+ * A rank on another host (hosts.c) is started through the launch agent (agent.c): its
+ * process here is the agent's, whose exit is the rank's exit and which gets the SIGTERM
+ * and SIGKILL.  It speaks PMI over TCP (pmi_tcp.c) instead of a socketpair, is never
+ * bound, and is oversubscribed only when --oversubscribe says so (mpirun cannot count
+ * another host's cores; without the flag the rank compares them itself, rte.c).  How far
+ * a signal to the agent reaches is the agent's affair: ssh, killed, leaves the remote
+ * process to notice its closed connections.
  */
 #include "launcher.h"
 
@@ -44,11 +52,53 @@ static void make_jobid(char *buf, size_t len)
     snprintf(buf, len, "compi.%ld.%08x", (long)getpid(), rnd);
 }
 
+/* places the ranks on the hosts and numbers them within each machine */
+static compi_status_t job__place(mpirun_job_t *job)
+{
+    const mpirun_hosts_t *h = &job->opts->hosts;
+    int *host_of, *count;
+    compi_status_t st;
+
+    if (h->n == 0) {
+        for (int i = 0; i < job->n; i++) {
+            job->ranks[i].local_rank = i;
+            job->ranks[i].local_size = job->n;
+        }
+        job->nlocal = job->n;
+        return COMPI_OK;
+    }
+    host_of = calloc((size_t)job->n, sizeof(*host_of));
+    count = calloc((size_t)h->n, sizeof(*count));
+    st = host_of != NULL && count != NULL ? hosts_map(h, job->n, job->opts->map_by, host_of)
+                                          : COMPI_ERR_NO_MEMORY;
+    for (int i = 0; st == COMPI_OK && i < job->n; i++) {
+        mpirun_rank_t *r = &job->ranks[i];
+
+        r->host = &h->host[host_of[i]];
+        r->remote = !r->host->local;
+        r->local_rank = count[r->host->node]++; /* node < h->n */
+        if (r->remote)
+            job->nremote++;
+        else
+            job->nlocal++;
+    }
+    for (int i = 0; st == COMPI_OK && i < job->n; i++)
+        job->ranks[i].local_size = count[job->ranks[i].host->node];
+    free(host_of);
+    free(count);
+    return st;
+}
+
 compi_status_t job_create(mpirun_job_t *job, const mpirun_opts_t *opts)
 {
+    compi_status_t st;
+
     memset(job, 0, sizeof(*job));
     job->opts = opts;
     job->n = opts->np;
+    job->listen_fd = -1;
+    for (int i = 0; i < PMI_TCP_PENDING_MAX; i++)
+        job->pending[i].fd = -1;
     job->ranks = calloc((size_t)job->n, sizeof(*job->ranks));
     if (job->ranks == NULL)
         return COMPI_ERR_NO_MEMORY;
@@ -62,7 +112,22 @@ compi_status_t job_create(mpirun_job_t *job, const mpirun_opts_t *opts)
         iof_stream_init(&r->err, -1, i, 1);
     }
     make_jobid(job->jobid, sizeof(job->jobid));
-    return pmi_server_create(job);
+    st = job__place(job);
+    if (st == COMPI_OK)
+        st = pmi_server_create(job);
+    if (st == COMPI_OK && job->nremote > 0)
+        st = pmi_tcp_listen(job);
+    return st;
+}
+
+/* "rank 3 (pid 123)", or "rank 3 (pid 123, on h2 through ssh)" for a remote rank */
+static void job__label(const mpirun_job_t *job, const mpirun_rank_t *r, char *buf, size_t len)
+{
+    if (r->remote)
+        snprintf(buf, len, "rank %d (pid %ld, on %s through %s)", r->rank, (long)r->pid,
+                 r->host->name, job->opts->agent[0]);
+    else
+        snprintf(buf, len, "rank %d (pid %ld)", r->rank, (long)r->pid);
 }
 
 static int cores_available(void)
@@ -83,16 +148,14 @@ static void set_env_int(const char *name, int value)
 }
 
 /*
- * In the child, between fork and exec: environment, standard streams, PMI descriptor.
- * Only async-signal-safe calls would be strictly allowed after fork in a threaded
- * parent; mpirun has a single thread, so setenv is fine here.
+ * In the child, between fork and exec: signals, standard streams.  Only async-signal-safe
+ * calls would be strictly allowed after fork in a threaded parent; mpirun has a single
+ * thread, so setenv is fine in what follows.
  */
-static void child_exec(mpirun_job_t *job, int rank, int pmi_fd, int out_fd, int err_fd, int errpipe,
-                       pid_t parent)
+static void child_setup(int rank, int out_fd, int err_fd, pid_t parent)
 {
-    const mpirun_opts_t *o = job->opts;
     sigset_t none;
-    int fd, e;
+    int fd;
 
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent)
@@ -117,6 +180,25 @@ static void child_exec(mpirun_job_t *job, int rank, int pmi_fd, int out_fd, int 
         dup2(out_fd, 1);
     if (err_fd >= 0)
         dup2(err_fd, 2);
+}
+
+static void child_exec_failed(int errpipe)
+{
+    int e = errno;
+
+    if (write(errpipe, &e, sizeof(e)) < 0)
+        _exit(127);
+    _exit(e == ENOENT ? 127 : 126);
+}
+
+/* a rank on this machine: environment and PMI descriptor, then the program */
+static void child_exec(mpirun_job_t *job, int rank, int pmi_fd, int out_fd, int err_fd, int errpipe,
+                       pid_t parent)
+{
+    const mpirun_opts_t *o = job->opts;
+    const mpirun_rank_t *r = &job->ranks[rank];
+
+    child_setup(rank, out_fd, err_fd, parent);
     fcntl(pmi_fd, F_SETFD, 0); /* the one descriptor the rank keeps across exec */
 
     unsetenv("PMI_PORT");
@@ -125,22 +207,33 @@ static void child_exec(mpirun_job_t *job, int rank, int pmi_fd, int out_fd, int 
     set_env_int("PMI_RANK", rank);
     set_env_int("PMI_SIZE", job->n);
     /* Hydra's names for the local rank, which MPICH-built programs read */
-    set_env_int("MPI_LOCALRANKID", rank);
-    set_env_int("MPI_LOCALNRANKS", job->n);
+    set_env_int("MPI_LOCALRANKID", r->local_rank);
+    set_env_int("MPI_LOCALNRANKS", r->local_size);
     setenv("COMPI_JOBID", job->jobid, 1);
     /* always set, so a rank bound to one core later still knows the whole picture */
-    setenv("COMPI_OVERSUBSCRIBED", job->n > cores_available() ? "1" : "0", 1);
-    bind_apply(&job->ranks[rank]); /* after the count above, which wants our whole set */
+    setenv("COMPI_OVERSUBSCRIBED", job->nlocal > cores_available() ? "1" : "0", 1);
+    bind_apply(r); /* after the count above, which wants our whole set */
     if (o->coll_config != NULL)
         setenv("COMPI_COLL_CONFIG", o->coll_config, 1);
     for (int i = 0; i < o->nenv; i++)
         putenv(o->env[i]);
 
     execvp(o->prog_argv[0], o->prog_argv);
-    e = errno;
-    if (write(errpipe, &e, sizeof(e)) < 0)
-        _exit(127);
-    _exit(e == ENOENT ? 127 : 126);
+    child_exec_failed(errpipe);
+}
+
+/* a rank on another host: the launch agent, whose command line carries the environment */
+static void child_exec_agent(int rank, char **argv, int out_fd, int err_fd, int errpipe,
+                             pid_t parent)
+{
+    static const char *const ours[] = {"PMI_FD", "PMI_PORT", "PMI_ID", "PMI_RANK", "PMI_SIZE"};
+
+    child_setup(rank, out_fd, err_fd, parent);
+    /* an agent that passes its environment on (ip netns exec) must not pass stale PMI */
+    for (size_t k = 0; k < sizeof(ours) / sizeof(ours[0]); k++)
+        unsetenv(ours[k]);
+    execvp(argv[0], argv);
+    child_exec_failed(errpipe);
 }
 
 static int set_nonblock(int fd)
@@ -154,11 +247,15 @@ static compi_status_t spawn_one(mpirun_job_t *job, mpirun_rank_t *r)
 {
     int sv[2] = {-1, -1}, outp[2] = {-1, -1}, errp[2] = {-1, -1}, ep[2] = {-1, -1};
     char why[512];
+    char **agent = NULL;
     ssize_t got;
     pid_t pid, self = getpid();
     int e = 0;
 
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0 || pipe2(ep, O_CLOEXEC) != 0 ||
+    if (r->remote && (agent = agent_argv(job, r, why, sizeof(why))) == NULL)
+        goto err;
+    if ((!r->remote && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) ||
+        pipe2(ep, O_CLOEXEC) != 0 ||
         (job->opts->tag_output && (pipe2(outp, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0))) {
         snprintf(why, sizeof(why), "cannot create pipes for rank %d: %s", r->rank, strerror(errno));
         goto err;
@@ -168,16 +265,21 @@ static compi_status_t spawn_one(mpirun_job_t *job, mpirun_rank_t *r)
         snprintf(why, sizeof(why), "cannot fork rank %d: %s", r->rank, strerror(errno));
         goto err;
     }
+    if (pid == 0 && r->remote)
+        child_exec_agent(r->rank, agent, outp[1], errp[1], ep[1], self);
     if (pid == 0)
         child_exec(job, r->rank, sv[1], outp[1], errp[1], ep[1], self);
 
+    agent_argv_free(agent);
     r->pid = pid;
     r->alive = 1;
     job->nalive++;
-    close(sv[1]);
     close(ep[1]);
-    r->pmi_fd = sv[0];
-    set_nonblock(r->pmi_fd);
+    if (!r->remote) {
+        close(sv[1]);
+        r->pmi_fd = sv[0];
+        set_nonblock(r->pmi_fd);
+    }
     if (job->opts->tag_output) {
         close(outp[1]);
         close(errp[1]);
@@ -194,13 +296,19 @@ static compi_status_t spawn_one(mpirun_job_t *job, mpirun_rank_t *r)
     close(ep[0]);
     if (got == (ssize_t)sizeof(e)) {
         r->exec_failed = 1;
-        snprintf(why, sizeof(why), "cannot execute '%s': %s", job->opts->prog_argv[0], strerror(e));
+        if (r->remote)
+            snprintf(why, sizeof(why), "cannot execute the launch agent '%s' for rank %d: %s",
+                     job->opts->agent[0], r->rank, strerror(e));
+        else
+            snprintf(why, sizeof(why), "cannot execute '%s': %s", job->opts->prog_argv[0],
+                     strerror(e));
         job_terminate(job, e == ENOENT ? 127 : 126, why);
         return COMPI_ERR_IO;
     }
     return COMPI_OK;
 
 err:
+    agent_argv_free(agent);
     for (int i = 0; i < 2; i++) {
         int *fds[] = {sv, outp, errp, ep};
 
@@ -234,19 +342,18 @@ static mpirun_rank_t *find_rank(mpirun_job_t *job, pid_t pid)
 /* decides whether this exit takes the job down, and says why */
 static void judge_exit(mpirun_job_t *job, mpirun_rank_t *r, int ws)
 {
-    char why[256];
+    char why[512], who[256];
     int status;
 
+    job__label(job, r, who, sizeof(who));
     if (WIFSIGNALED(ws)) {
         int sig = WTERMSIG(ws);
 
         status = 128 + sig;
         if (job->terminating || r->aborted)
             return;
-        snprintf(why, sizeof(why),
-                 "rank %d (pid %ld) was killed by signal %d (%s); "
-                 "terminating the job",
-                 r->rank, (long)r->pid, sig, strsignal(sig));
+        snprintf(why, sizeof(why), "%s was killed by signal %d (%s); terminating the job", who, sig,
+                 strsignal(sig));
         job_terminate(job, status, why);
         return;
     }
@@ -255,13 +362,11 @@ static void judge_exit(mpirun_job_t *job, mpirun_rank_t *r, int ws)
         return;
     if (r->pmi_inited && !r->pmi_finalized) {
         snprintf(why, sizeof(why),
-                 "rank %d (pid %ld) exited with status %d without calling "
-                 "MPI_Finalize; terminating the job",
-                 r->rank, (long)r->pid, status);
+                 "%s exited with status %d without calling MPI_Finalize; terminating the job", who,
+                 status);
         job_terminate(job, status != 0 ? status : 1, why);
     } else if (status != 0) {
-        snprintf(why, sizeof(why), "rank %d (pid %ld) exited with status %d; terminating the job",
-                 r->rank, (long)r->pid, status);
+        snprintf(why, sizeof(why), "%s exited with status %d; terminating the job", who, status);
         job_terminate(job, status, why);
     }
 }
@@ -320,9 +425,12 @@ int job_exit_status(const mpirun_job_t *job)
 static void remove_shm_files(const char *jobid)
 {
     size_t plen = strlen(jobid);
-    DIR *d = opendir("/dev/shm");
+    DIR *d;
     struct dirent *de;
 
+    if (plen == 0)
+        return; /* no job id yet (job_create failed): every name would match */
+    d = opendir("/dev/shm");
     if (d == NULL)
         return;
     while ((de = readdir(d)) != NULL)
@@ -342,6 +450,7 @@ void job_destroy(mpirun_job_t *job)
         iof_stream_destroy(&r->out);
         iof_stream_destroy(&r->err);
     }
+    pmi_tcp_close(job);
     pmi_server_destroy(job);
     free(job->ranks);
     job->ranks = NULL;

@@ -1,11 +1,15 @@
 /*
  * launcher.h -- mpirun's internal view of a job: options, ranks, and the pieces that act on
- * them (job.c starts and stops processes, pmi_server.c answers PMI, iof.c tags output,
- * bind.c binds ranks to cores).
+ * them (job.c starts and stops processes, pmi_server.c answers PMI, pmi_tcp.c accepts the
+ * PMI connections of remote ranks, iof.c tags output, bind.c binds ranks to cores,
+ * hosts.c reads --host/--hostfile and maps ranks to hosts, agent.c builds the command
+ * line that starts a rank through the launch agent).
  *
- * Ownership: main() owns the options and the job; the job owns its rank array, every
- * file descriptor in it (closed when it reaches end of file or at job_destroy) and the
- * PMI key-value space.  Nothing here is shared with the MPI library.
+ * Ownership: main() owns the options (and their host list) and the job; the job owns its
+ * rank array, every file descriptor in it (closed when it reaches end of file or at
+ * job_destroy), the PMI listening socket with its not yet identified connections, and the
+ * PMI key-value space.  A rank's `host` points into the options' host list.  Nothing here
+ * is shared with the MPI library.
  */
 #ifndef COMPI_LAUNCHER_H
 #define COMPI_LAUNCHER_H
@@ -19,8 +23,25 @@
 /* --bind-to (bind.c) */
 typedef enum bind_policy { BIND_DEFAULT, BIND_NONE, BIND_CORE, BIND_NUMA } bind_policy_t;
 
+/* --map-by (hosts.c) */
+typedef enum map_policy { MAP_SLOT, MAP_NODE } map_policy_t;
+
+/* one host of --host / --hostfile; a name given twice is one host with the slots added */
+typedef struct mpirun_host {
+    char *name;
+    int slots;
+    int local; /* this machine: its ranks are started directly, not through the agent */
+    int node;  /* machine number (local hosts share one) for PMI_process_mapping */
+} mpirun_host_t;
+
+typedef struct mpirun_hosts {
+    mpirun_host_t *host; /* heap, in the order first named */
+    int n;
+} mpirun_hosts_t;
+
 typedef struct mpirun_opts {
     int np;
+    int np_given; /* -np was given (else np comes from the hosts' slots) */
     int tag_output;
     int oversubscribe;
     double timeout_s; /* 0: no limit */
@@ -30,6 +51,11 @@ typedef struct mpirun_opts {
     char *coll_config; /* colon-separated list for COMPI_COLL_CONFIG, NULL when none */
     bind_policy_t bind_to;
     int report_bindings;
+    mpirun_hosts_t hosts; /* empty: every rank on this machine */
+    int hostfile_given;
+    map_policy_t map_by;
+    char **agent;            /* --launch-agent split into words, NULL-terminated (heap) */
+    const char *pmi_address; /* --pmi-address, NULL: this machine's first IPv4 address */
 } mpirun_opts_t;
 
 /* one output stream of one rank when --tag-output sends it through a pipe */
@@ -43,22 +69,35 @@ typedef struct iof_stream {
 
 typedef struct mpirun_rank {
     int rank;
-    pid_t pid;  /* 0 when never started */
-    int alive;  /* started and not reaped yet */
-    int pmi_fd; /* our end of the PMI socketpair; -1 once closed */
+    const mpirun_host_t *host;  /* NULL without --host/--hostfile */
+    int remote;                 /* started through the launch agent, PMI over TCP */
+    int local_rank, local_size; /* among the ranks of its machine */
+    pid_t pid;                  /* 0 when never started; the agent's pid for a remote rank */
+    int alive;                  /* started and not reaped yet */
+    int pmi_fd; /* our end of the PMI socketpair (TCP connection when remote); -1 closed */
     pmi_wire_reader_t reader;
+    int pmi_attached;  /* remote: its TCP connection said which rank it is */
     int pmi_inited;    /* sent cmd=init */
     int pmi_finalized; /* sent cmd=finalize */
     int in_barrier;
     int aborted; /* sent cmd=abort: the job is going down because of it */
     int exec_failed;
     iof_stream_t out, err;
-    int bound;         /* cpus holds the rank's binding */
+    int bound; /* cpus holds the rank's binding */
     cpu_set_t cpus;
     char binding[640]; /* "core 1 (cpus 1)", "not bound": for --report-bindings */
 } mpirun_rank_t;
 
 typedef struct pmi_kvs pmi_kvs_t;
+
+/* a PMI connection accepted on the TCP port whose first line (initack) has not come yet */
+typedef struct pmi_tcp_conn {
+    int fd; /* -1: slot free */
+    pmi_wire_reader_t reader;
+    char peer[64]; /* "ADDR:PORT" for messages */
+} pmi_tcp_conn_t;
+
+#define PMI_TCP_PENDING_MAX 64
 
 typedef struct mpirun_job {
     const mpirun_opts_t *opts;
@@ -72,6 +111,11 @@ typedef struct mpirun_job {
     double kill_deadline; /* when still-alive ranks get SIGKILL; 0 when not armed */
     int exit_status;      /* meaningful once have_status */
     int have_status;
+    int nlocal, nremote;
+    int listen_fd;      /* PMI over TCP for remote ranks; -1 when none or all connected */
+    char pmi_port[128]; /* "ADDR:PORT" handed to remote ranks as PMI_PORT */
+    int nconnected;     /* remote ranks whose connection is bound */
+    pmi_tcp_conn_t pending[PMI_TCP_PENDING_MAX];
 } mpirun_job_t;
 
 /* monotonic clock in seconds */
@@ -102,6 +146,50 @@ void pmi_server_destroy(mpirun_job_t *job);
 void pmi_server_readable(mpirun_job_t *job, mpirun_rank_t *r);
 /* reads until end of file without blocking: the rank has exited */
 void pmi_server_drain(mpirun_job_t *job, mpirun_rank_t *r);
+
+/*
+ * Binds an identified TCP connection (its first line named rank r) to r, and answers the
+ * initack as Hydra does.  `reader` holds what came after the first line.
+ */
+void pmi_server_attach(mpirun_job_t *job, mpirun_rank_t *r, int fd,
+                       const pmi_wire_reader_t *reader);
+
+/* pmi_tcp.c */
+/* listens on all addresses, ephemeral port; fills job->pmi_port (message printed on error) */
+compi_status_t pmi_tcp_listen(mpirun_job_t *job);
+/* the listening socket is readable: accept what is there */
+void pmi_tcp_accept(mpirun_job_t *job);
+/* a pending connection is readable: read its initack and bind it to its rank */
+void pmi_tcp_readable(mpirun_job_t *job, pmi_tcp_conn_t *c);
+/* closes the listening socket and the connections never identified */
+void pmi_tcp_close(mpirun_job_t *job);
+
+/* hosts.c */
+const char *map_policy_name(map_policy_t p);
+int map_policy_parse(const char *s, map_policy_t *p); /* 0, or -1 for an unknown name */
+/* adds "a:4,b,b" (OMPI / MPICH style); an error after printing what is wrong */
+compi_status_t hosts_add_list(mpirun_hosts_t *h, const char *spec, const char *prog);
+/* adds a host file's lines ("name slots=N", "name:N", "name"; '#' comments); an error
+   after printing FILE:LINE and what is wrong there */
+compi_status_t hosts_add_file(mpirun_hosts_t *h, const char *path, const char *prog);
+/* marks this machine's hosts and numbers machines; call once the list is complete */
+void hosts_finish(mpirun_hosts_t *h);
+int hosts_total_slots(const mpirun_hosts_t *h);
+/* the host of every rank (np of them) by the policy; wraps around past the slots */
+compi_status_t hosts_map(const mpirun_hosts_t *h, int np, map_policy_t p, int *host_of);
+void hosts_free(mpirun_hosts_t *h);
+
+/* agent.c */
+/* "--launch-agent CMD" split at blanks; an error (message printed) when CMD has no word */
+compi_status_t agent_parse(const char *cmd, char ***words_p, const char *prog);
+void agent_words_free(char **words);
+/*
+ * The command that starts remote rank r: AGENT... HOST env NAME=VALUE... PROGRAM ARGS...,
+ * the words after HOST shell-quoted when the agent is ssh or rsh.  Heap, NULL-terminated;
+ * free with agent_argv_free.  NULL (message in why) on failure.
+ */
+char **agent_argv(const mpirun_job_t *job, const mpirun_rank_t *r, char *why, size_t len);
+void agent_argv_free(char **argv);
 
 /* bind.c */
 const char *bind_policy_name(bind_policy_t p);

@@ -2,7 +2,8 @@
  * mpirun.c -- mpirun / mpiexec: options, signals, and the one event loop of the launcher.
  *
  * Everything mpirun waits for comes through a single poll(): the ranks' PMI sockets, their
- * output pipes (--tag-output), and a self-pipe that the signal handlers (SIGCHLD, SIGINT,
+ * output pipes (--tag-output), the TCP port and not yet identified connections of remote
+ * ranks' PMI (pmi_tcp.c), and a self-pipe that the signal handlers (SIGCHLD, SIGINT,
  * SIGTERM, SIGHUP) write the signal number into.  Deadlines (--timeout, the SIGKILL after
  * SIGTERM, the last drain of output) become poll's timeout: no busy waiting.
  */
@@ -28,20 +29,43 @@ static void usage(FILE *f, const char *prog)
 {
     fprintf(f,
             "Usage: %s [options] program [args...]\n"
-            "Starts N copies of program on this machine as the ranks of one MPI job.\n"
+            "Starts N copies of program as the ranks of one MPI job, on this machine or on the\n"
+            "hosts given.\n"
             "\n"
-            "  -n, -np, --np N       number of ranks (default 1)\n"
+            "  -n, -np, --np N       number of ranks (default: the hosts' slots, else 1)\n"
+            "  -H, --host LIST       hosts: a:4,b:4 (4 slots each) or a,a,b (a slot per name)\n"
+            "  --hostfile FILE       hosts, one per line: 'name slots=N', 'name:N' or 'name';\n"
+            "                        '#' starts a comment (also --machinefile)\n"
+            "  --map-by slot|node    fill each host's slots in turn (slot, default), or one\n"
+            "                        rank per host round-robin (node)\n"
+            "  --oversubscribe       allow more ranks than slots (placement wraps around) and\n"
+            "                        tell remote ranks they share cores; on this machine more\n"
+            "                        ranks than cores are always allowed\n"
+            "  --launch-agent CMD    starts ranks on other hosts (default: ssh); see below\n"
+            "  --pmi-address ADDR    address remote ranks reach mpirun at (default: this\n"
+            "                        machine's first non-loopback IPv4 address)\n"
             "  -x VAR[=VALUE]        export VAR (from this environment, or set to VALUE)\n"
             "  --mca NAME VALUE      set parameter NAME (COMPI_MCA_NAME=VALUE) in the ranks\n"
             "  --coll-config FILE    add FILE to the collective configuration files\n"
-            "  --oversubscribe       allow more ranks than cores (always allowed)\n"
             "  --tag-output          prefix each output line with [1,RANK]<stdout>: or <stderr>:\n"
-            "  --bind-to none|core|numa  bind rank r to core r (mod cores), or to that core's\n"
-            "                        NUMA node (default: core when np <= cores, else none)\n"
+            "  --bind-to none|core|numa  bind local rank k to core k (mod cores), or to that\n"
+            "                        core's NUMA node (default: core when this machine's ranks\n"
+            "                        <= cores, else none); ranks on other hosts are not bound\n"
             "  --report-bindings     print each rank's binding (rank, host, cores) on stderr\n"
             "  --timeout S           kill the job if it runs longer than S seconds (exit 124)\n"
             "  -h, --help            show this help\n"
-            "  -V, --version         show the version\n",
+            "  -V, --version         show the version\n"
+            "\n"
+            "A host whose name is not this machine's (gethostname), localhost or 127.0.0.1 is\n"
+            "remote: its ranks run as  CMD... HOST env NAME=VALUE... PROGRAM ARGS...  where\n"
+            "CMD is --launch-agent split at blanks.  When CMD's first word is ssh or rsh, the\n"
+            "words after HOST are shell-quoted (a remote shell re-reads them); otherwise they\n"
+            "are passed as separate arguments (exec-style agents: 'ip netns exec', scripts).\n"
+            "The env words carry PMI_PORT/PMI_ID (remote ranks speak PMI to mpirun over TCP),\n"
+            "PMI_RANK, PMI_SIZE, COMPI_JOBID, this environment's COMPI_* variables,\n"
+            "COMPI_COLL_CONFIG (made absolute), -x and --mca.  A relative PROGRAM path is made\n"
+            "absolute; the remote rank starts in the agent's directory (ssh: the home).\n"
+            "The agent's exit is the rank's exit; signals to the rank go to the agent.\n",
             prog);
 }
 
@@ -159,11 +183,39 @@ static int parse_int(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
+/* the rank count against the hosts' slots, and the default launch agent */
+static void check_hosts(mpirun_opts_t *o, const char *prog)
+{
+    int slots;
+
+    if (o->hosts.n == 0) {
+        if (o->hostfile_given) {
+            fprintf(stderr, "%s: the host file names no host\n", prog);
+            exit(1);
+        }
+        return;
+    }
+    hosts_finish(&o->hosts);
+    slots = hosts_total_slots(&o->hosts);
+    if (!o->np_given) {
+        o->np = slots;
+    } else if (o->np > slots && !o->oversubscribe) {
+        fprintf(stderr,
+                "%s: %d ranks asked for, but the hosts given have %d slot%s; give more slots "
+                "or --oversubscribe\n",
+                prog, o->np, slots, slots == 1 ? "" : "s");
+        exit(1);
+    }
+    if (o->agent == NULL && agent_parse("ssh", &o->agent, prog) != COMPI_OK)
+        exit(1);
+}
+
 static void parse_args(int argc, char **argv, mpirun_opts_t *o, const char *prog)
 {
     int i;
 
     o->np = 1;
+    o->map_by = MAP_SLOT;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         long v;
@@ -186,6 +238,30 @@ static void parse_args(int argc, char **argv, mpirun_opts_t *o, const char *prog
             if (parse_int(s, 1, 1 << 20, &v) != 0)
                 fail_usage(prog, "the number of ranks must be a positive integer, got '%s'", s);
             o->np = (int)v;
+            o->np_given = 1;
+        } else if (strcmp(a, "-H") == 0 || opt_name_is(a, "host")) {
+            if (hosts_add_list(&o->hosts, opt_value(argc, argv, &i, prog), prog) != COMPI_OK)
+                exit(1);
+        } else if (opt_name_is(a, "hostfile") || opt_name_is(a, "machinefile")) {
+            if (hosts_add_file(&o->hosts, opt_value(argc, argv, &i, prog), prog) != COMPI_OK)
+                exit(1);
+            o->hostfile_given = 1;
+        } else if (opt_name_is(a, "map-by")) {
+            const char *s = opt_value(argc, argv, &i, prog);
+
+            if (map_policy_parse(s, &o->map_by) != 0)
+                fail_usage(prog, "--map-by takes slot or node, got '%s'", s);
+        } else if (opt_name_is(a, "launch-agent")) {
+            agent_words_free(o->agent);
+            o->agent = NULL;
+            if (agent_parse(opt_value(argc, argv, &i, prog), &o->agent, prog) != COMPI_OK)
+                exit(1);
+        } else if (opt_name_is(a, "pmi-address")) {
+            const char *s = opt_value(argc, argv, &i, prog);
+
+            if (*s == '\0' || strpbrk(s, " \t\n'\"\\=") != NULL)
+                fail_usage(prog, "--pmi-address needs an address or host name, got '%s'", s);
+            o->pmi_address = s;
         } else if (strcmp(a, "-x") == 0) {
             if (i + 1 >= argc)
                 fail_usage(prog, "option '%s' needs a value", a);
@@ -227,6 +303,7 @@ static void parse_args(int argc, char **argv, mpirun_opts_t *o, const char *prog
     if (i >= argc)
         fail_usage(prog, "%s", "no program to run");
     o->prog_argv = argv + i;
+    check_hosts(o, prog);
 }
 
 static void on_signal(int sig)
@@ -310,9 +387,10 @@ static int poll_timeout(double now, const double *deadlines, int n)
 static void event_loop(mpirun_job_t *job)
 {
     const mpirun_opts_t *o = job->opts;
-    size_t cap = 1 + 3 * (size_t)job->n;
+    size_t cap = 2 + 3 * (size_t)job->n + PMI_TCP_PENDING_MAX;
     struct pollfd *pfd = calloc(cap, sizeof(*pfd));
-    void **what = calloc(cap, sizeof(*what)); /* rank (PMI) or iof stream per entry */
+    /* per entry: rank (PMI), iof stream, pending PMI connection, or nothing (the port) */
+    void **what = calloc(cap, sizeof(*what));
     char *kind = calloc(cap, 1);
     double start = mpirun_now();
     double timeout_at = o->timeout_s > 0 ? start + o->timeout_s : 0;
@@ -335,6 +413,17 @@ static void event_loop(mpirun_job_t *job)
         }
         if (pfd != NULL) {
             pfd[n++] = (struct pollfd){.fd = self_pipe[0], .events = POLLIN};
+            if (job->listen_fd >= 0) {
+                kind[n] = 'l';
+                pfd[n++] = (struct pollfd){.fd = job->listen_fd, .events = POLLIN};
+            }
+            for (int i = 0; i < PMI_TCP_PENDING_MAX; i++) {
+                if (job->pending[i].fd < 0)
+                    continue;
+                what[n] = &job->pending[i];
+                kind[n] = 'c';
+                pfd[n++] = (struct pollfd){.fd = job->pending[i].fd, .events = POLLIN};
+            }
             for (int i = 0; i < job->n; i++) {
                 mpirun_rank_t *r = &job->ranks[i];
                 iof_stream_t *s[2] = {&r->out, &r->err};
@@ -366,6 +455,10 @@ static void event_loop(mpirun_job_t *job)
                 continue;
             if (kind[k] == 'p')
                 pmi_server_readable(job, what[k]);
+            else if (kind[k] == 'l')
+                pmi_tcp_accept(job);
+            else if (kind[k] == 'c')
+                pmi_tcp_readable(job, what[k]);
             else
                 iof_stream_readable(what[k]);
         }
@@ -402,6 +495,7 @@ int main(int argc, char **argv)
     const char *prog = slash != NULL ? slash + 1 : argv[0];
     mpirun_opts_t opts = {0};
     mpirun_job_t job;
+    compi_status_t st;
     int status;
 
     parse_args(argc, argv, &opts, prog);
@@ -409,8 +503,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: cannot set up signal handling: %s\n", prog, strerror(errno));
         return 1;
     }
-    if (job_create(&job, &opts) != COMPI_OK) {
-        fprintf(stderr, "%s: out of memory\n", prog);
+    if ((st = job_create(&job, &opts)) != COMPI_OK) {
+        /* the other failures said what they are */
+        if (st == COMPI_ERR_NO_MEMORY)
+            fprintf(stderr, "%s: out of memory\n", prog);
+        job_destroy(&job);
         return 1;
     }
     /* output we write ourselves must not sit in a buffer behind the ranks' lines */
@@ -426,5 +523,7 @@ int main(int argc, char **argv)
         free(opts.env[i]);
     free(opts.env);
     free(opts.coll_config);
+    hosts_free(&opts.hosts);
+    agent_words_free(opts.agent);
     return status;
 }

@@ -14,6 +14,10 @@
  *   finalize           -> cmd=finalize_ack
  *   abort              -> no reply: the job is taken down
  *
+ * Remote ranks (pmi_tcp.c) first say which rank they are, as Hydra's clients do:
+ *
+ *   initack pmiid=R    -> cmd=initack, cmd=set size=N, cmd=set rank=R, cmd=set debug=0
+ *
  * The job has a single key-value space (its name is the jobid); a put or get naming
  * another space is served from it all the same.  Keys are hashed into a fixed bucket
  * array: a job puts a few keys per rank, so chains stay short.
@@ -82,19 +86,63 @@ static compi_status_t kvs_put(pmi_kvs_t *kvs, const char *key, const char *value
     return COMPI_OK;
 }
 
+/* the machine of rank i (hosts.c numbers them; all on one without --host/--hostfile) */
+static int pmi__node_of(const mpirun_job_t *job, int i)
+{
+    return job->ranks[i].host != NULL ? job->ranks[i].host->node : 0;
+}
+
+/* length of the run of ranks from i on the same machine, stopping at upto */
+static int pmi__run(const mpirun_job_t *job, int i, int upto)
+{
+    int j = i;
+
+    while (j < upto && pmi__node_of(job, j) == pmi__node_of(job, i))
+        j++;
+    return j - i;
+}
+
+/*
+ * MPICH reads the node layout from PMI_process_mapping: "(vector,(NODE,NODES,PPN),...)",
+ * each block giving PPN consecutive ranks to each of NODES machines from NODE on, the
+ * whole vector repeated until every rank has a machine.  hosts.c repeats its placement
+ * every `total slots' ranks, so the vector describes that many (or np when fewer), and
+ * runs of equal length on consecutive machines share a block.  -1 when it does not fit.
+ */
+static int pmi__process_mapping(const mpirun_job_t *job, char *buf, size_t len)
+{
+    int upto = job->n, i = 0;
+    size_t off;
+
+    if (job->opts->hosts.n > 0 && hosts_total_slots(&job->opts->hosts) < upto)
+        upto = hosts_total_slots(&job->opts->hosts);
+    off = (size_t)snprintf(buf, len, "(vector");
+    while (i < upto && off < len) {
+        int node = pmi__node_of(job, i), ppn = pmi__run(job, i, upto), nodes = 1;
+
+        i += ppn;
+        while (i < upto && pmi__node_of(job, i) == node + nodes && pmi__run(job, i, upto) == ppn) {
+            nodes++;
+            i += ppn;
+        }
+        off += (size_t)snprintf(buf + off, len - off, ",(%d,%d,%d)", node, nodes, ppn);
+    }
+    if (off < len)
+        off += (size_t)snprintf(buf + off, len - off, ")");
+    return off < len ? 0 : -1;
+}
+
 compi_status_t pmi_server_create(mpirun_job_t *job)
 {
-    char mapping[64];
+    char mapping[PMI_WIRE_VALLEN_MAX];
 
     job->kvs = calloc(1, sizeof(*job->kvs));
     if (job->kvs == NULL)
         return COMPI_ERR_NO_MEMORY;
     job->barrier_count = 0;
-    /*
-     * MPICH reads the node layout from this key: (vector,(first node, node count, ranks
-     * per node)).  All our ranks are on node 0.
-     */
-    snprintf(mapping, sizeof(mapping), "(vector,(0,1,%d))", job->n);
+    /* too many blocks for one value: MPICH then learns the layout its own way */
+    if (pmi__process_mapping(job, mapping, sizeof(mapping)) != 0)
+        return COMPI_OK;
     return kvs_put(job->kvs, "PMI_process_mapping", mapping);
 }
 
@@ -304,6 +352,23 @@ static void handle_lines(mpirun_job_t *job, mpirun_rank_t *r)
         handle_line(job, r, line, (size_t)n, truncated);
     if (r->aborted)
         pmi_wire_reader_init(&r->reader);
+}
+
+void pmi_server_attach(mpirun_job_t *job, mpirun_rank_t *r, int fd, const pmi_wire_reader_t *reader)
+{
+    char size[16], rank[16];
+
+    r->pmi_fd = fd;
+    r->reader = *reader;
+    r->pmi_attached = 1;
+    snprintf(size, sizeof(size), "%d", job->n);
+    snprintf(rank, sizeof(rank), "%d", r->rank);
+    REPLY(r, "initack");
+    REPLY(r, "set", "size", size);
+    REPLY(r, "set", "rank", rank);
+    REPLY(r, "set", "debug", "0");
+    /* a client that did not wait for the answer may have sent more already */
+    handle_lines(job, r);
 }
 
 void pmi_server_readable(mpirun_job_t *job, mpirun_rank_t *r)

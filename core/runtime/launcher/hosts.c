@@ -1,0 +1,320 @@
+/*
+ * hosts.c -- --host, --hostfile and --map-by: the hosts of a job and the host of each rank.
+ *
+ *   --host a:4,b:4      host a with 4 slots, host b with 4
+ *   --host a,a,b        each occurrence is one slot (Open MPI style): a:2, b:1
+ *   --hostfile FILE     one host per line: "name slots=N" (Open MPI), "name:N" (MPICH) or
+ *                       "name" (one slot); '#' starts a comment; blank lines are skipped
+ *
+ * A name given more than once is one host whose slots add up, placed where it was first
+ * named; several --host and --hostfile options add up the same way.  Ranks are then dealt over the slots:
+ *
+ *   --map-by slot  (default)  a:2,b:2 -> a a b b    fill each host's slots in order
+ *   --map-by node             a:2,b:2 -> a b a b    one rank per host, round-robin,
+ *                                                   skipping hosts whose slots are full
+ *
+ * Past the last slot (np > slots, allowed by --oversubscribe) the same order starts over:
+ * rank i goes where rank i mod slots went.
+ *
+ * A host is this machine when its name is gethostname()'s, "localhost" or "127.0.0.1";
+ * its ranks are started directly, the others through the launch agent (agent.c).
+ */
+#include "launcher.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* the most slots one host, or all of them, may have (also mpirun's -np limit) */
+#define HOSTS_SLOTS_MAX (1 << 20)
+
+const char *map_policy_name(map_policy_t p)
+{
+    return p == MAP_NODE ? "node" : "slot";
+}
+
+int map_policy_parse(const char *s, map_policy_t *p)
+{
+    if (strcmp(s, "slot") == 0) {
+        *p = MAP_SLOT;
+        return 0;
+    }
+    if (strcmp(s, "node") == 0) {
+        *p = MAP_NODE;
+        return 0;
+    }
+    return -1;
+}
+
+/*
+ * A name the launch agent can take as one argument: letters, digits, '.', '-', '_' and
+ * '@' (ssh's user@host), not starting with '-' (it would read as an option).
+ */
+static int hosts__name_ok(const char *name, size_t len)
+{
+    if (len == 0 || name[0] == '-')
+        return 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = name[i];
+
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '.' || c == '-' || c == '_' || c == '@'))
+            return 0;
+    }
+    return 1;
+}
+
+/* "4" -> 4; -1 unless a whole positive number within the limit */
+static int hosts__slots(const char *s, size_t len)
+{
+    long v = 0;
+
+    if (len == 0 || len > 8)
+        return -1;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        v = v * 10 + (s[i] - '0');
+    }
+    return v >= 1 && v <= HOSTS_SLOTS_MAX ? (int)v : -1;
+}
+
+static compi_status_t hosts__add(mpirun_hosts_t *h, const char *name, size_t len, int slots,
+                                 const char *where, const char *prog)
+{
+    mpirun_host_t *grown;
+    int total = hosts_total_slots(h);
+
+    if (slots > HOSTS_SLOTS_MAX - total) {
+        fprintf(stderr, "%s: %s: more than %d slots in all\n", prog, where, HOSTS_SLOTS_MAX);
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    for (int i = 0; i < h->n; i++) {
+        if (strlen(h->host[i].name) == len && memcmp(h->host[i].name, name, len) == 0) {
+            h->host[i].slots += slots;
+            return COMPI_OK;
+        }
+    }
+    grown = realloc(h->host, (size_t)(h->n + 1) * sizeof(*grown));
+    if (grown == NULL)
+        goto nomem;
+    h->host = grown;
+    h->host[h->n] = (mpirun_host_t){.slots = slots};
+    h->host[h->n].name = strndup(name, len);
+    if (h->host[h->n].name == NULL)
+        goto nomem;
+    h->n++;
+    return COMPI_OK;
+
+nomem:
+    fprintf(stderr, "%s: out of memory\n", prog);
+    return COMPI_ERR_NO_MEMORY;
+}
+
+compi_status_t hosts_add_list(mpirun_hosts_t *h, const char *spec, const char *prog)
+{
+    const char *p = spec;
+
+    for (;;) {
+        const char *end = strchr(p, ',');
+        size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
+        const char *colon = memchr(p, ':', len);
+        size_t nlen = colon != NULL ? (size_t)(colon - p) : len;
+        int slots = 1;
+        compi_status_t st;
+
+        if (colon != NULL) {
+            slots = hosts__slots(colon + 1, len - nlen - 1);
+            if (slots < 0) {
+                fprintf(stderr,
+                        "%s: --host '%s': bad slot count '%.*s' in '%.*s' "
+                        "(a whole number from 1 to %d)\n",
+                        prog, spec, (int)(len - nlen - 1), colon + 1, (int)len, p, HOSTS_SLOTS_MAX);
+                return COMPI_ERR_INVALID_PARAM;
+            }
+        }
+        if (!hosts__name_ok(p, nlen)) {
+            fprintf(stderr,
+                    "%s: --host '%s': bad host name '%.*s' (letters, digits, '.', '-', '_', "
+                    "'@'; entries are NAME or NAME:SLOTS, separated by commas)\n",
+                    prog, spec, (int)nlen, p);
+            return COMPI_ERR_INVALID_PARAM;
+        }
+        st = hosts__add(h, p, nlen, slots, "--host", prog);
+        if (st != COMPI_OK)
+            return st;
+        if (end == NULL)
+            return COMPI_OK;
+        p = end + 1;
+    }
+}
+
+/* the next blank-separated word of *p, or NULL at the end of the line */
+static const char *hosts__word(const char **p, size_t *len)
+{
+    const char *s = *p, *w;
+
+    while (*s == ' ' || *s == '\t' || *s == '\r')
+        s++;
+    if (*s == '\0')
+        return NULL;
+    w = s;
+    while (*s != '\0' && *s != ' ' && *s != '\t' && *s != '\r')
+        s++;
+    *len = (size_t)(s - w);
+    *p = s;
+    return w;
+}
+
+/* one line of a host file, comment already cut off */
+static compi_status_t hosts__file_line(mpirun_hosts_t *h, const char *line, const char *where,
+                                       const char *prog)
+{
+    const char *p = line, *name, *w, *colon;
+    size_t nlen, wlen;
+    int slots = 1, have_slots = 0;
+
+    name = hosts__word(&p, &nlen);
+    if (name == NULL)
+        return COMPI_OK; /* blank */
+    colon = memchr(name, ':', nlen);
+    if (colon != NULL) {
+        slots = hosts__slots(colon + 1, nlen - (size_t)(colon - name) - 1);
+        if (slots < 0) {
+            fprintf(stderr, "%s: %s: bad slot count '%.*s' (a whole number from 1 to %d)\n", prog,
+                    where, (int)(nlen - (size_t)(colon - name) - 1), colon + 1, HOSTS_SLOTS_MAX);
+            return COMPI_ERR_INVALID_PARAM;
+        }
+        nlen = (size_t)(colon - name);
+        have_slots = 1;
+    }
+    if (!hosts__name_ok(name, nlen)) {
+        fprintf(stderr, "%s: %s: bad host name '%.*s' (letters, digits, '.', '-', '_', '@')\n",
+                prog, where, (int)nlen, name);
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    while ((w = hosts__word(&p, &wlen)) != NULL) {
+        if (wlen > 6 && strncmp(w, "slots=", 6) == 0 && !have_slots) {
+            slots = hosts__slots(w + 6, wlen - 6);
+            if (slots < 0) {
+                fprintf(stderr, "%s: %s: bad slot count '%.*s' (a whole number from 1 to %d)\n",
+                        prog, where, (int)(wlen - 6), w + 6, HOSTS_SLOTS_MAX);
+                return COMPI_ERR_INVALID_PARAM;
+            }
+            have_slots = 1;
+            continue;
+        }
+        fprintf(stderr,
+                "%s: %s: unexpected '%.*s' after host '%.*s' (lines are 'NAME slots=N', "
+                "'NAME:N' or 'NAME')\n",
+                prog, where, (int)wlen, w, (int)nlen, name);
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    return hosts__add(h, name, nlen, slots, where, prog);
+}
+
+compi_status_t hosts_add_file(mpirun_hosts_t *h, const char *path, const char *prog)
+{
+    FILE *f = fopen(path, "r");
+    compi_status_t st = COMPI_OK;
+    char *line = NULL, where[1100];
+    size_t cap = 0;
+    int lineno = 0;
+
+    if (f == NULL) {
+        fprintf(stderr, "%s: cannot open host file '%s': %s\n", prog, path, strerror(errno));
+        return COMPI_ERR_IO;
+    }
+    while (getline(&line, &cap, f) >= 0) {
+        char *hash = strchr(line, '#'), *nl = strchr(line, '\n');
+
+        lineno++;
+        if (hash != NULL)
+            *hash = '\0';
+        if (nl != NULL)
+            *nl = '\0';
+        snprintf(where, sizeof(where), "%.1024s:%d", path, lineno);
+        st = hosts__file_line(h, line, where, prog);
+        if (st != COMPI_OK)
+            goto out;
+    }
+    if (ferror(f)) {
+        fprintf(stderr, "%s: cannot read host file '%s': %s\n", prog, path, strerror(errno));
+        st = COMPI_ERR_IO;
+    }
+out:
+    free(line);
+    fclose(f);
+    return st;
+}
+
+void hosts_finish(mpirun_hosts_t *h)
+{
+    char self[256] = "";
+    int nodes = 0, local_node = -1;
+
+    if (gethostname(self, sizeof(self) - 1) != 0)
+        self[0] = '\0';
+    for (int i = 0; i < h->n; i++) {
+        mpirun_host_t *x = &h->host[i];
+
+        x->local = strcmp(x->name, "localhost") == 0 || strcmp(x->name, "127.0.0.1") == 0 ||
+                   (self[0] != '\0' && strcmp(x->name, self) == 0);
+        if (x->local && local_node >= 0) {
+            x->node = local_node;
+            continue;
+        }
+        x->node = nodes++;
+        if (x->local)
+            local_node = x->node;
+    }
+}
+
+int hosts_total_slots(const mpirun_hosts_t *h)
+{
+    int total = 0;
+
+    for (int i = 0; i < h->n; i++)
+        total += h->host[i].slots;
+    return total;
+}
+
+compi_status_t hosts_map(const mpirun_hosts_t *h, int np, map_policy_t p, int *host_of)
+{
+    int total = hosts_total_slots(h), k = 0, most = 0;
+    int *order;
+
+    if (h->n == 0 || total == 0)
+        return COMPI_ERR_INVALID_PARAM;
+    /* the host of each slot, in the order ranks take them */
+    order = malloc((size_t)total * sizeof(*order));
+    if (order == NULL)
+        return COMPI_ERR_NO_MEMORY;
+    for (int i = 0; i < h->n; i++)
+        most = h->host[i].slots > most ? h->host[i].slots : most;
+    if (p == MAP_SLOT) {
+        for (int i = 0; i < h->n; i++)
+            for (int s = 0; s < h->host[i].slots; s++)
+                order[k++] = i;
+    } else {
+        for (int s = 0; s < most; s++)
+            for (int i = 0; i < h->n; i++)
+                if (s < h->host[i].slots)
+                    order[k++] = i;
+    }
+    for (int r = 0; r < np; r++)
+        host_of[r] = order[r % total];
+    free(order);
+    return COMPI_OK;
+}
+
+void hosts_free(mpirun_hosts_t *h)
+{
+    for (int i = 0; i < h->n; i++)
+        free(h->host[i].name);
+    free(h->host);
+    h->host = NULL;
+    h->n = 0;
+}

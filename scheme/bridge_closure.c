@@ -170,7 +170,7 @@ static compi_status_t bridge__tree(bridge_build_t *b, SCM v, SCM text, coll_clos
         st = st == COMPI_ERR_UNSUPPORTED
                  ? bridge__fail(b, origin, text,
                                 "%s has no tree executor (trees run barrier, bcast, reduce, "
-                                "allreduce, gather and scatter)",
+                                "allreduce, gather, scatter and allgather)",
                                 coll_kind_name(kind))
                  : bridge__fail(b, origin, text, "the tree closure could not be built: %s",
                                 compi_status_string(st));

@@ -429,7 +429,8 @@ must answer"
                (non-negative-integer 'native "#:segsize" segsize) #f))
 
 ;; (tree-closure 'bcast (binomial-tree size root)): runs any tree of (compi trees) with
-;; the native tree executors (barrier, bcast, reduce, allreduce, gather, scatter).  The
+;; the native tree executors (barrier, bcast, reduce, allreduce, gather, scatter,
+;; allgather).  The
 ;; tree is validated against the call when the closure is built.
 (define* (tree-closure kind tree #:key segsize)
   (kind-index 'tree-closure kind)

@@ -7,11 +7,13 @@
 ;;;   (install-magpie! clusters)            ; every kind below, MagPIe trees
 ;;;
 ;;; Both return (tree-closure KIND TREE), run by the native tree executors, for barrier,
-;;; bcast, reduce, allreduce, gather and scatter, and pass any other call to `next', as
-;;; well as reductions with a non-commutative op when the tree does not combine in rank
-;;; order (tree-ordered?).  Every rank computes the same tree: the groups depend only on
-;;; the rank facts every rank holds for every other rank, and the root on the call's key.
-;;; A description that does not fit the communicator (a rank in two groups or in none)
+;;; bcast, reduce, allreduce, gather, scatter and allgather (gathered to the tree's root,
+;;; then broadcast down the same tree; like barrier and allreduce it has no call root, so
+;;; the tree is rooted at rank 0), and pass any other call to `next', as well as
+;;; reductions with a non-commutative op when the tree does not combine in rank order
+;;; (tree-ordered?).  Every rank computes the same tree: the groups depend only on the
+;;; rank facts every rank holds for every other rank, and the root on the call's key.  A
+;;; description that does not fit the communicator (a rank in two groups or in none)
 ;;; makes the creator fail, and the job stops with a message naming the description, the
 ;;; rank, the creator and the call.
 
@@ -26,7 +28,7 @@
             install-magpie!))
 
 ;; the kinds the tree executors run (core/coll/tree_exec_*.c)
-(define tree-kinds '(barrier bcast reduce allreduce gather scatter))
+(define tree-kinds '(barrier bcast reduce allreduce gather scatter allgather))
 
 ;; (call-ranks call) is a primitive the bridge defines in (compi) (scheme/bridge_facts.c);
 ;; look it up when first needed so this module also loads under guile alone.  There, a

@@ -130,14 +130,13 @@
 
 ;; a list of shapes, one per level (a lone shape or (kary K) is a list of one)
 (define (shape-list who shapes)
-  (let ((l (if (and (pair? shapes)
-                    (not (and (eq? (car shapes) 'kary) (pair? (cdr shapes))
-                              (exact-integer? (cadr shapes)))))
-               shapes
-               (list shapes))))
-    (when (null? l)
-      (scm-error 'wrong-type-arg who "#:shapes must name at least one shape" '() #f))
-    l))
+  (when (null? shapes)
+    (scm-error 'wrong-type-arg who "#:shapes must name at least one shape" '() #f))
+  (if (and (pair? shapes)
+           (not (and (eq? (car shapes) 'kary) (pair? (cdr shapes))
+                     (exact-integer? (cadr shapes)))))
+      shapes
+      (list shapes)))
 
 ;; Group G's tree over its positions (MS: its ranks, ascending), cut out of WHOLE, a tree
 ;; of the communicator whose only edges between groups leave the root: the group's

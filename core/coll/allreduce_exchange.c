@@ -5,13 +5,13 @@
  * coordinator combines all partials in group order, and broadcasts the result over its
  * local tree.
  *
- *    group 0              group 1              group 2
- *     c0  <============>  c1  <============>  c2      2. exchange: c_g sends its partial
- *     ^|  <=============================>     ^|         P_g to every other coordinator;
- *    1.|3.                ^|                 1.|3.       all G (G - 1) messages at once
- *     |v                 1.|3.                 |v     1. reduce over the local tree
- *    a  b                 |v                  e  f    3. bcast over the same tree
- *                        c  d
+ *      group 0              group 1              group 2
+ *
+ *        c0 <==============> c1 <==============> c2       2. exchange: every coordinator
+ *        ^|  <================================>  ^|          sends its partial P_g to
+ *      1 ||  3               ^|                  ||          every other one, at once
+ *        |v                  |v                  |v       1. reduce up the local tree
+ *      a    b              c    d              e    f     3. bcast down the same tree
  *
  *   every coordinator computes P_0 op (P_1 op (... op P_{G-1})) from the same partials in
  *   the same order, so every rank ends with the same bits; with groups that are contiguous
@@ -20,16 +20,17 @@
  *
  * Cost for n bytes, G groups, local trees of depth d and fan-out f (alpha, beta, gamma
  * inside a group; alpha_w, beta_w across the WAN), without segments:
- *   T = d f (alpha + n beta + n gamma)            local reduce
- *     + alpha_w + (G - 1) n beta_w + (G - 1) n gamma   exchange and combination
- *     + d f (alpha + n beta)                      local bcast
- * Each WAN link (a pair of groups) carries n bytes once per direction, concurrently with
- * the others; a reduce to one root followed by a bcast (the hierarchical and MagPIe
- * allreduces) crosses the WAN twice in a row, 2 (alpha_w + n beta_w) with its (G - 1) n
- * bytes each way through the root's link.  The exchange wins when alpha_w dominates and
- * each coordinator's own link is not the bottleneck ((G - 1) n beta_w there, against
- * 2 n beta_w for the root link of a tree: fine for a few clusters, not for many).
- * Segments (params.segsize) pipeline the local phases only.
+ *   T = d f (alpha + n beta + n gamma)                   local reduce
+ *     + alpha_w + (G - 1) n beta_w + (G - 1) n gamma     exchange, then combination
+ *     + d f (alpha + n beta)                             local bcast
+ * The WAN part, (G - 1) n bytes out and in through each coordinator's link, all links at
+ * once, is paid once.  A reduce to one root followed by a bcast (the hierarchical and
+ * MagPIe allreduces, flat between coordinators) pays 2 (alpha_w + (G - 1) n beta_w), one
+ * crossing after the other, all through the root's link; its root combines as much as
+ * each coordinator does here.  So the exchange halves the time spent on the WAN and
+ * spreads the traffic over every coordinator's link, for G - 1 buffers per coordinator:
+ * meant for a few clusters, not for hundreds of groups.  Segments (params.segsize)
+ * pipeline the local phases only.
  *
  * Memory: a coordinator holds G - 1 partials of n bytes, plus the local reduce's buffers
  * (tree_exec_reduce.c).

@@ -11,6 +11,8 @@
  *                          v
  *                       here: native    -> coll_closure_native(coll_algo_find(...))
  *                             tree      -> coll_tree_from_parents + check + coll_closure_tree
+ *                             exchange  -> coll_exchange_from_parents + check +
+ *                                          coll_closure_exchange
  *                             profiling -> coll_wrap_profile(inner), tracing likewise
  *                             scheme    -> a closure whose fn enters Guile on every call
  *
@@ -26,6 +28,7 @@
 #include "bridge_scm.h"
 #include "coll.h"
 #include "compi_common.h"
+#include "exchange.h"
 #include "log.h"
 #include "tree.h"
 #include "wrap.h"
@@ -170,7 +173,7 @@ static compi_status_t bridge__tree(bridge_build_t *b, SCM v, SCM text, coll_clos
         st = st == COMPI_ERR_UNSUPPORTED
                  ? bridge__fail(b, origin, text,
                                 "%s has no tree executor (trees run barrier, bcast, reduce, "
-                                "allreduce, gather and scatter)",
+                                "allreduce, gather, scatter and allgather)",
                                 coll_kind_name(kind))
                  : bridge__fail(b, origin, text, "the tree closure could not be built: %s",
                                 compi_status_string(st));
@@ -178,6 +181,58 @@ static compi_status_t bridge__tree(bridge_build_t *b, SCM v, SCM text, coll_clos
     }
     st = COMPI_OK;
 out:
+    free(parent);
+    free(ord);
+    return st;
+}
+
+/* ---- the exchange allreduce ----------------------------------------------------------- */
+
+static void bridge__ints(SCM vec, int *out, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        out[i] = scm_to_int(scm_c_vector_ref(vec, i));
+    }
+}
+
+static compi_status_t bridge__exchange(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
+{
+    int size = (int)bridge__long(v, 2), ngroups = (int)bridge__long(v, 3);
+    coll_params_t params = {.segsize = bridge__long(v, 8)};
+    SCM origin = scm_c_vector_ref(v, 9);
+    coll_exchange_t *x = NULL;
+    compi_status_t st;
+    char why[256];
+
+    int *group_of = malloc(sizeof(int) * (size_t)size);
+    int *coord = malloc(sizeof(int) * (size_t)ngroups);
+    int *parent = malloc(sizeof(int) * (size_t)size);
+    int *ord = malloc(sizeof(int) * (size_t)size);
+    if (group_of == NULL || coord == NULL || parent == NULL || ord == NULL) {
+        st = bridge__fail(b, origin, text, "out of memory");
+        goto out;
+    }
+    bridge__ints(scm_c_vector_ref(v, 4), group_of, (size_t)size);
+    bridge__ints(scm_c_vector_ref(v, 5), coord, (size_t)ngroups);
+    bridge__ints(scm_c_vector_ref(v, 6), parent, (size_t)size);
+    bridge__ints(scm_c_vector_ref(v, 7), ord, (size_t)size);
+    if (coll_exchange_from_parents(size, ngroups, group_of, coord, parent, ord, &x) != COMPI_OK) {
+        st = bridge__fail(b, origin, text, "cannot build %d groups of %d ranks", ngroups, size);
+        goto out;
+    }
+    if (coll_exchange_check_call(x, b->call, why, sizeof(why)) != COMPI_OK) {
+        coll_exchange_free(x);
+        st = bridge__fail(b, origin, text, "invalid groups: %s", why);
+        goto out;
+    }
+    /* the closure takes x over, on failure too */
+    *c_p = coll_closure_exchange(x, &params, &st);
+    st = *c_p != NULL ? COMPI_OK
+                      : bridge__fail(b, origin, text, "the exchange closure could not be built: %s",
+                                     compi_status_string(st));
+out:
+    free(group_of);
+    free(coord);
     free(parent);
     free(ord);
     return st;
@@ -288,6 +343,9 @@ static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM text, coll_c
     }
     if (bridge__tag_is(v, "tree")) {
         return bridge__tree(b, v, text, c_p);
+    }
+    if (bridge__tag_is(v, "exchange")) {
+        return bridge__exchange(b, v, text, c_p);
     }
     if (bridge__tag_is(v, "scheme")) {
         return bridge__scheme(b, v, text, c_p);

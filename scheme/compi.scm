@@ -8,6 +8,9 @@
 ;;;
 ;;;   (native KIND ALGO #:fanout K #:segsize N)   a native algorithm, run in C
 ;;;   (tree-closure KIND TREE #:segsize N)        a tree of (compi trees), run in C
+;;;   (exchange-closure GROUPS ...)               allreduce: groups reduce locally, their
+;;;                                               coordinators exchange all-to-all, in C
+;;;                                               (made by (compi hierarchy))
 ;;;   (profiling DESC), (tracing DESC)            native wrappers around DESC
 ;;;   a procedure of one argument                 a Scheme closure: runs the collective
 ;;;                                               itself, in Guile, on each call
@@ -62,6 +65,7 @@
             native?
             tree-closure
             tree-closure?
+            exchange-closure?
             profiling
             tracing
             wrapper?
@@ -360,6 +364,20 @@ must answer"
 (define tree-closure-tree (record-accessor <tree-closure> 'tree))
 (define tree-closure-segsize (record-accessor <tree-closure> 'segsize))
 
+;; The exchange allreduce (core/coll/allreduce_exchange.c): GROUPS is a list of lists of
+;; communicator ranks (partials are combined in list order), TREES one tree of (compi
+;; trees) per group over its positions (position i: the i-th rank of the group), rooted
+;; at the coordinator.  Made by exchange-closure of (compi hierarchy), which builds the
+;; trees; checked when lowered ((compi internal)) and again in C.
+(define <exchange-closure>
+  (make-record-type 'exchange-closure '(kind groups trees segsize origin) print-description))
+(define make-exchange-closure (record-constructor <exchange-closure>))
+(define exchange-closure? (record-predicate <exchange-closure>))
+(define exchange-closure-kind (record-accessor <exchange-closure> 'kind))
+(define exchange-closure-groups (record-accessor <exchange-closure> 'groups))
+(define exchange-closure-trees (record-accessor <exchange-closure> 'trees))
+(define exchange-closure-segsize (record-accessor <exchange-closure> 'segsize))
+
 ;; what: profiling or tracing
 (define <wrapper> (make-record-type 'wrapper '(what inner origin) print-description))
 (define make-wrapper (record-constructor <wrapper>))
@@ -379,13 +397,14 @@ must answer"
   (record-modifier (record-type-descriptor d) 'origin))
 
 (define (closure-description? x)
-  (or (native? x) (tree-closure? x) (wrapper? x) (scheme-closure? x)))
+  (or (native? x) (tree-closure? x) (exchange-closure? x) (wrapper? x) (scheme-closure? x)))
 
 ;; The kind a description serves; a Scheme closure serves whatever it is asked for
 ;; (DEFAULT, the kind of the call).
 (define (description-kind desc default)
   (cond ((native? desc) (native-kind desc))
         ((tree-closure? desc) (tree-closure-kind desc))
+        ((exchange-closure? desc) (exchange-closure-kind desc))
         ((wrapper? desc) (description-kind (wrapper-inner desc) default))
         (else default)))
 
@@ -404,6 +423,13 @@ must answer"
                    (if (> (tree-closure-segsize desc) 0)
                        (simple-format #f " #:segsize ~A" (tree-closure-segsize desc)) "")
                    ")"))
+   ((exchange-closure? desc)
+    (let ((groups (exchange-closure-groups desc)))
+      (simple-format #f "(exchange-closure ~A ~A group~A~A)" (exchange-closure-kind desc)
+                     (if (list? groups) (length groups) "?")
+                     (if (and (list? groups) (= (length groups) 1)) "" "s")
+                     (if (> (exchange-closure-segsize desc) 0)
+                         (simple-format #f " #:segsize ~A" (exchange-closure-segsize desc)) ""))))
    ((wrapper? desc)
     (string-append "(" (symbol->string (wrapper-what desc)) " "
                    (description->string (wrapper-inner desc)) ")"))
@@ -429,7 +455,8 @@ must answer"
                (non-negative-integer 'native "#:segsize" segsize) #f))
 
 ;; (tree-closure 'bcast (binomial-tree size root)): runs any tree of (compi trees) with
-;; the native tree executors (barrier, bcast, reduce, allreduce, gather, scatter).  The
+;; the native tree executors (barrier, bcast, reduce, allreduce, gather, scatter,
+;; allgather).  The
 ;; tree is validated against the call when the closure is built.
 (define* (tree-closure kind tree #:key segsize)
   (kind-index 'tree-closure kind)

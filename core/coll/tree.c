@@ -375,7 +375,11 @@ int coll_tree_is_ordered(const coll_tree_t *t)
         goto out;
     }
     int head = 0, tail = 0;
-    bfs[tail++] = t->root;
+    for (int r = 0; r < n; r++) {
+        if (t->parent[r] < 0) {
+            bfs[tail++] = r; /* the root; every root of a forest */
+        }
+    }
     while (head < tail) {
         int r = bfs[head++];
         for (int i = t->child_off[r]; i < t->child_off[r + 1]; i++) {

@@ -5,7 +5,8 @@
  * Creators build trees in Scheme (flat, binomial, k-ary, chain, or any shape a user
  * writes); the bridge converts them to coll_tree_t, coll_tree_validate() checks them
  * (every rank exactly once, the right root, no cycle) and coll_closure_tree() wraps one
- * in a native executor for bcast, reduce, allreduce, barrier, gather or scatter.
+ * in a native executor for bcast, reduce, allreduce, barrier, gather, scatter or
+ * allgather.
  *
  *   binomial, 8 ranks, root 0:      0
  *                                 / | \
@@ -52,7 +53,7 @@ int coll_tree_depth(const coll_tree_t *t);
 
 /* 1 when every subtree covers a contiguous range of ranks, which is what a reduction
    with a non-commutative op needs to combine in rank order; 0 otherwise (-1: no memory).
-   The tree must be valid. */
+   The tree must be valid, or a forest whose every rank reaches a root (parent -1). */
 int coll_tree_is_ordered(const coll_tree_t *t);
 
 /* Can `tree` serve `call`?  The communicator's size, the root of rooted kinds, and an
@@ -63,9 +64,10 @@ compi_status_t coll_tree_check_call(const coll_tree_t *tree, const coll_call_t *
                                     size_t len);
 
 /*
- * A closure that runs `kind` (barrier, bcast, reduce, allreduce, gather, scatter) over
- * `tree`, pipelined in segments of params->segsize bytes where the kind allows it.
- * Takes over `tree` (also on failure).  NULL when the kind has no tree executor
+ * A closure that runs `kind` (barrier, bcast, reduce, allreduce, gather, scatter,
+ * allgather) over `tree`, pipelined in segments of params->segsize bytes where the kind
+ * allows it (bcast, reduce, allreduce, and the bcast half of allgather).  Takes over
+ * `tree` (also on failure).  NULL when the kind has no tree executor
  * (COMPI_ERR_UNSUPPORTED in *st_p), the tree is invalid (COMPI_ERR_INVALID_PARAM) or
  * memory runs out.  The name is "<kind>:tree(<n> ranks,root <r>,depth <d>,#<hash of the
  * shape>[,segsize=<s>])", so the closure's signature changes with the tree's shape.

@@ -1,7 +1,7 @@
 /*
  * tree_exec.c -- closures that run any valid tree: building them (validation, the
- * preorder that gather and scatter use, the name), the checks every run makes, and the
- * barrier executor.  The other kinds live in tree_exec_<kind>.c.
+ * preorder that gather, scatter and allgather use, the name), the checks every run makes,
+ * and the barrier executor.  The other kinds live in tree_exec_<kind>.c.
  *
  * Barrier over a tree of depth d: fan-in of zero-byte messages from the leaves to the
  * root, then fan-out back down.
@@ -87,7 +87,7 @@ compi_status_t tree_exec__barrier(coll_closure_t *self, const coll_call_t *call)
     return st;
 }
 
-static void tree_exec__free(void *state)
+void tree_exec__free(void *state)
 {
     tree_exec_t *s = state;
     if (s == NULL) {
@@ -101,7 +101,8 @@ static void tree_exec__free(void *state)
     free(s);
 }
 
-/* preorder with an explicit stack (trees may be deep chains) */
+/* preorder with an explicit stack (trees may be deep chains); a forest's trees come one
+   after the other, by increasing root */
 static compi_status_t tree_exec__preorder(tree_exec_t *s)
 {
     const coll_tree_t *t = s->tree;
@@ -114,14 +115,19 @@ static compi_status_t tree_exec__preorder(tree_exec_t *s)
         free(stack);
         return COMPI_ERR_NO_MEMORY;
     }
-    stack[top++] = t->root;
-    while (top > 0) {
-        int r = stack[--top];
-        s->pos[r] = k;
-        s->pre[k++] = r;
-        /* push in reverse so the first child comes out first */
-        for (int i = t->child_off[r + 1] - 1; i >= t->child_off[r]; i--) {
-            stack[top++] = t->children[i];
+    for (int root = 0; root < n; root++) {
+        if (t->parent[root] >= 0) {
+            continue;
+        }
+        stack[top++] = root;
+        while (top > 0) {
+            int r = stack[--top];
+            s->pos[r] = k;
+            s->pre[k++] = r;
+            /* push in reverse so the first child comes out first */
+            for (int i = t->child_off[r + 1] - 1; i >= t->child_off[r]; i--) {
+                stack[top++] = t->children[i];
+            }
         }
     }
     /* subtree sizes: children come after their parent in preorder, so a reverse walk
@@ -131,7 +137,9 @@ static compi_status_t tree_exec__preorder(tree_exec_t *s)
     }
     for (int i = n - 1; i > 0; i--) {
         int r = s->pre[i];
-        s->sub[t->parent[r]] += s->sub[r];
+        if (t->parent[r] >= 0) {
+            s->sub[t->parent[r]] += s->sub[r];
+        }
     }
     free(stack);
     return COMPI_OK;
@@ -154,7 +162,9 @@ static compi_status_t tree_exec__pieces(tree_exec_t *s)
     }
     for (int i = n - 1; i > 0; i--) {
         int r = s->pre[i], p = t->parent[r];
-        lo[p] = lo[r] < lo[p] ? lo[r] : lo[p];
+        if (p >= 0) {
+            lo[p] = lo[r] < lo[p] ? lo[r] : lo[p];
+        }
     }
     for (int r = 0; r < n; r++) {
         int *pc = s->pieces + t->child_off[r] + r;
@@ -189,6 +199,45 @@ static uint32_t tree_exec__shape_hash(const coll_tree_t *t)
     return h;
 }
 
+tree_exec_t *tree_exec__new(coll_kind_t kind, coll_tree_t *tree, const coll_params_t *params,
+                            compi_status_t *st_p)
+{
+    compi_status_t st = COMPI_ERR_NO_MEMORY;
+    tree_exec_t *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        coll_tree_free(tree);
+        goto err;
+    }
+    s->tree = tree;
+    s->kind = kind;
+    s->params = params != NULL ? *params : (coll_params_t){0};
+    if (s->params.segsize < 0) {
+        s->params.segsize = 0;
+    }
+    int reduces = kind == COLL_REDUCE || kind == COLL_ALLREDUCE;
+    if (reduces) {
+        s->ordered = coll_tree_is_ordered(s->tree);
+        if (s->ordered < 0) {
+            goto err;
+        }
+    }
+    if (reduces || kind == COLL_GATHER || kind == COLL_SCATTER || kind == COLL_ALLGATHER) {
+        st = tree_exec__preorder(s);
+        if (st == COMPI_OK && reduces) {
+            st = tree_exec__pieces(s);
+        }
+        if (st != COMPI_OK) {
+            goto err;
+        }
+    }
+    *st_p = COMPI_OK;
+    return s;
+err:
+    tree_exec__free(s);
+    *st_p = st;
+    return NULL;
+}
+
 coll_closure_t *coll_closure_tree(coll_kind_t kind, coll_tree_t *tree, const coll_params_t *params,
                                   compi_status_t *st_p)
 {
@@ -196,6 +245,7 @@ coll_closure_t *coll_closure_tree(coll_kind_t kind, coll_tree_t *tree, const col
         [COLL_BARRIER] = tree_exec__barrier, [COLL_BCAST] = tree_exec__bcast,
         [COLL_REDUCE] = tree_exec__reduce,   [COLL_ALLREDUCE] = tree_exec__allreduce,
         [COLL_GATHER] = tree_exec__gather,   [COLL_SCATTER] = tree_exec__scatter,
+        [COLL_ALLGATHER] = tree_exec__allgather,
     };
     compi_status_t st = COMPI_OK;
     coll_closure_t *c = NULL;
@@ -210,39 +260,16 @@ coll_closure_t *coll_closure_tree(coll_kind_t kind, coll_tree_t *tree, const col
         st = COMPI_ERR_INVALID_PARAM;
         goto err;
     }
-    s = calloc(1, sizeof(*s));
-    if (s == NULL) {
-        st = COMPI_ERR_NO_MEMORY;
-        goto err;
-    }
-    s->tree = tree;
+    s = tree_exec__new(kind, tree, params, &st);
     tree = NULL;
-    s->kind = kind;
-    s->params = params != NULL ? *params : (coll_params_t){0};
-    if (s->params.segsize < 0) {
-        s->params.segsize = 0;
-    }
-    if (kind == COLL_REDUCE || kind == COLL_ALLREDUCE) {
-        s->ordered = coll_tree_is_ordered(s->tree);
-        if (s->ordered < 0) {
-            st = COMPI_ERR_NO_MEMORY;
-            goto err;
-        }
-    }
-    if (kind == COLL_GATHER || kind == COLL_SCATTER || kind == COLL_REDUCE ||
-        kind == COLL_ALLREDUCE) {
-        st = tree_exec__preorder(s);
-        if (st == COMPI_OK && (kind == COLL_REDUCE || kind == COLL_ALLREDUCE)) {
-            st = tree_exec__pieces(s);
-        }
-        if (st != COMPI_OK) {
-            goto err;
-        }
+    if (s == NULL) {
+        goto err;
     }
     int n = snprintf(name, sizeof(name), "%s:tree(%d ranks,root %d,depth %d,#%08x",
                      coll_kind_name(kind), s->tree->size, s->tree->root, coll_tree_depth(s->tree),
                      (unsigned)tree_exec__shape_hash(s->tree));
-    int pipelined = kind == COLL_BCAST || kind == COLL_REDUCE || kind == COLL_ALLREDUCE;
+    int pipelined = kind == COLL_BCAST || kind == COLL_REDUCE || kind == COLL_ALLREDUCE ||
+                    kind == COLL_ALLGATHER;
     if (pipelined && s->params.segsize > 0 && n < (int)sizeof(name)) {
         n += snprintf(name + n, sizeof(name) - (size_t)n, ",segsize=%ld", s->params.segsize);
     }

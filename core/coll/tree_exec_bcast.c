@@ -38,9 +38,9 @@ static compi_status_t bcast_whole(const coll_tree_t *t, void *buf, size_t count,
 
     if (t->parent[me] >= 0) {
         st = pml_recv(buf, count, dt, t->parent[me], tag, comm, NULL);
-        if (st != COMPI_OK || nc == 0) {
-            return st;
-        }
+    }
+    if (st != COMPI_OK || nc == 0) {
+        return st; /* a leaf, or a forest's root alone in its tree */
     }
     reqs = calloc((size_t)nc, sizeof(*reqs));
     if (reqs == NULL) {
@@ -124,19 +124,20 @@ compi_status_t tree_exec__bcast_buf(const tree_exec_t *s, void *buf, size_t coun
     }
     char *p = dt_contig_ptr(dt, buf, count);
     char *tmp = NULL;
+    int is_root = t->parent[comm->rank] < 0; /* the root, or a root of a forest */
     if (p == NULL) {
         tmp = malloc(total);
         if (tmp == NULL) {
             return COMPI_ERR_NO_MEMORY;
         }
-        if (comm->rank == t->root) {
+        if (is_root) {
             dt_pack(dt, buf, count, 0, tmp, total);
         }
         p = tmp;
     }
     st = bcast_segments(t, p, total, seg, comm, tag);
     if (tmp != NULL) {
-        if (st == COMPI_OK && comm->rank != t->root) {
+        if (st == COMPI_OK && !is_root) {
             dt_unpack(dt, buf, count, 0, tmp, total);
         }
         free(tmp);

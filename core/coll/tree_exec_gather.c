@@ -26,17 +26,61 @@ static char *block_at(const void *buf, size_t count, const compi_datatype_t *dt,
     return (char *)buf + (ptrdiff_t)i * (ptrdiff_t)count * dt->extent;
 }
 
+compi_status_t tree_exec__gather_up(const tree_exec_t *s, const void *buf, size_t count,
+                                    compi_datatype_t *dt, size_t blk, compi_comm_t *comm, int tag,
+                                    char **packed_p)
+{
+    const coll_tree_t *t = s->tree;
+    compi_datatype_t *byte = dt_from_handle(MPI_BYTE);
+    int me = comm->rank, root = t->root, nc = tree_exec__nchildren(t, me);
+    const int *ch = tree_exec__children(t, me);
+    compi_request_t **reqs = NULL;
+    char *tmp = NULL;
+    compi_status_t st = COMPI_OK;
+
+    *packed_p = NULL;
+    if (nc == 0) {
+        /* a leaf sends its block as it is, in its own datatype */
+        return me == root ? COMPI_OK
+                          : pml_send(buf, count, dt, t->parent[me], tag, comm, PML_SEND_STANDARD);
+    }
+    size_t nblk = (size_t)s->sub[me];
+    tmp = malloc(nblk * blk);
+    reqs = calloc((size_t)nc, sizeof(*reqs));
+    if (tmp == NULL || reqs == NULL) {
+        st = COMPI_ERR_NO_MEMORY;
+        goto out;
+    }
+    for (int i = 0; i < nc && st == COMPI_OK; i++) {
+        size_t off = (size_t)(s->pos[ch[i]] - s->pos[me]) * blk;
+        st = pml_irecv(tmp + off, (size_t)s->sub[ch[i]] * blk, byte, ch[i], tag, comm, &reqs[i]);
+    }
+    if (st == COMPI_OK && me != root) {
+        dt_pack(dt, buf, count, 0, tmp, blk);
+    }
+    compi_status_t st2 = pml_wait_all_free((size_t)nc, reqs);
+    st = st != COMPI_OK ? st : st2;
+    if (st == COMPI_OK && me != root) {
+        st = pml_send(tmp, nblk * blk, byte, t->parent[me], tag, comm, PML_SEND_STANDARD);
+    } else if (st == COMPI_OK) {
+        *packed_p = tmp;
+        tmp = NULL;
+    }
+out:
+    if (reqs != NULL) {
+        pml_wait_all_free((size_t)nc, reqs);
+    }
+    free(reqs);
+    free(tmp);
+    return st;
+}
+
 compi_status_t tree_exec__gather(coll_closure_t *self, const coll_call_t *call)
 {
     const tree_exec_t *s = self->state;
     const coll_tree_t *t = s->tree;
-    compi_comm_t *comm = call->comm;
-    compi_datatype_t *byte = dt_from_handle(MPI_BYTE);
-    int me = comm->rank, root = t->root, nc = tree_exec__nchildren(t, me);
-    const int *ch = tree_exec__children(t, me);
-    int tag = coll_tag(COLL_GATHER);
-    compi_request_t **reqs = NULL;
-    char *tmp = NULL;
+    int me = call->comm->rank, root = t->root;
+    char *packed = NULL;
     compi_status_t st = tree_exec__check(s, call);
     if (st != COMPI_OK) {
         return st;
@@ -52,48 +96,15 @@ compi_status_t tree_exec__gather(coll_closure_t *self, const coll_call_t *call)
             return st;
         }
     }
-    if (nc == 0) {
-        if (me == root) {
-            return COMPI_OK;
-        }
-        return pml_send(call->sbuf, call->scount, call->sdt, t->parent[me], tag, comm,
-                        PML_SEND_STANDARD);
-    }
-
-    size_t nblk = (size_t)s->sub[me];
-    tmp = malloc(nblk * blk);
-    reqs = calloc((size_t)nc, sizeof(*reqs));
-    if (tmp == NULL || reqs == NULL) {
-        st = COMPI_ERR_NO_MEMORY;
-        goto out;
-    }
-    for (int i = 0; i < nc && st == COMPI_OK; i++) {
-        size_t off = (size_t)(s->pos[ch[i]] - s->pos[me]) * blk;
-        st = pml_irecv(tmp + off, (size_t)s->sub[ch[i]] * blk, byte, ch[i], tag, comm, &reqs[i]);
-    }
-    if (st == COMPI_OK && me != root) {
-        dt_pack(call->sdt, call->sbuf, call->scount, 0, tmp, blk);
-    }
-    compi_status_t st2 = pml_wait_all_free((size_t)nc, reqs);
-    st = st != COMPI_OK ? st : st2;
-    if (st != COMPI_OK) {
-        goto out;
-    }
-    if (me != root) {
-        st = pml_send(tmp, nblk * blk, byte, t->parent[me], tag, comm, PML_SEND_STANDARD);
-        goto out;
-    }
-    for (size_t i = 1; i < nblk; i++) {
-        int q = s->pre[s->pos[me] + (int)i];
+    st = tree_exec__gather_up(s, call->sbuf, call->scount, call->sdt, blk, call->comm,
+                              coll_tag(COLL_GATHER), &packed);
+    /* the root puts the blocks in rank order; position 0 of the preorder is its own */
+    for (int i = 1; st == COMPI_OK && packed != NULL && i < s->sub[me]; i++) {
+        int q = s->pre[s->pos[me] + i];
         dt_unpack(call->rdt, block_at(call->rbuf, call->rcount, call->rdt, q), call->rcount, 0,
-                  tmp + i * blk, blk);
+                  packed + (size_t)i * blk, blk);
     }
-out:
-    if (reqs != NULL) {
-        pml_wait_all_free((size_t)nc, reqs);
-    }
-    free(reqs);
-    free(tmp);
+    free(packed);
     return st;
 }
 

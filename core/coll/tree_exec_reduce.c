@@ -200,6 +200,33 @@ out:;
     return st != COMPI_OK ? st : st2;
 }
 
+compi_status_t tree_exec__reduce_up(const tree_exec_t *s, const void *input, void *acc,
+                                    size_t count, compi_datatype_t *dt, compi_op_t *op,
+                                    compi_comm_t *comm, int tag)
+{
+    const coll_tree_t *t = s->tree;
+    int me = comm->rank;
+    red_run_t r = {.t = t,
+                   .comm = comm,
+                   .op = op,
+                   .dt = dt,
+                   .count = count,
+                   .segcount = count,
+                   .tag = tag,
+                   .input = input,
+                   .acc = acc,
+                   .pieces = s->pieces + t->child_off[me] + me,
+                   .npieces = tree_exec__nchildren(t, me) + 1};
+    if (count == 0) {
+        return COMPI_OK;
+    }
+    if (s->params.segsize > 0 && dt->size > 0) {
+        size_t sc = (size_t)s->params.segsize / dt->size;
+        r.segcount = sc == 0 ? 1 : sc < count ? sc : count;
+    }
+    return red_up(&r);
+}
+
 /* fills r from the call; acc_mem gets a temporary to free when acc is not rbuf */
 static compi_status_t red_setup(const tree_exec_t *s, const coll_call_t *call, int all,
                                 red_run_t *r, void **acc_mem)

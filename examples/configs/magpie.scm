@@ -18,6 +18,6 @@
 ;; bits.  With explicit subnets instead: (by-subnets "10.1.0.0/24" "10.2.0.0/24" ...).
 (define clusters (by-subnet-prefix 24))
 
-;; barrier, bcast, reduce, allreduce, gather and scatter; the other kinds keep the
-;; defaults
+;; barrier, bcast, reduce, allreduce, gather, scatter and allgather; the other kinds
+;; keep the defaults
 (install-magpie! clusters)

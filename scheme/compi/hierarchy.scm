@@ -7,13 +7,28 @@
 ;;;   (install-magpie! clusters)            ; every kind below, MagPIe trees
 ;;;
 ;;; Both return (tree-closure KIND TREE), run by the native tree executors, for barrier,
-;;; bcast, reduce, allreduce, gather and scatter, and pass any other call to `next', as
-;;; well as reductions with a non-commutative op when the tree does not combine in rank
-;;; order (tree-ordered?).  Every rank computes the same tree: the groups depend only on
-;;; the rank facts every rank holds for every other rank, and the root on the call's key.
-;;; A description that does not fit the communicator (a rank in two groups or in none)
+;;; bcast, reduce, allreduce, gather, scatter and allgather (gathered to the tree's root,
+;;; then broadcast down the same tree; like barrier and allreduce it has no call root, so
+;;; the tree is rooted at rank 0), and pass any other call to `next', as well as
+;;; reductions with a non-commutative op when the tree does not combine in rank order
+;;; (tree-ordered?).  Every rank computes the same tree: the groups depend only on the
+;;; rank facts every rank holds for every other rank, and the root on the call's key.  A
+;;; description that does not fit the communicator (a rank in two groups or in none)
 ;;; makes the creator fail, and the job stops with a message naming the description, the
 ;;; rank, the creator and the call.
+;;;
+;;; The exchange allreduce ("beyond the paper": the data crosses the WAN once) is not a
+;;; tree: each top-level group reduces to its coordinator over a local tree (one shape per
+;;; level inside the group, as hierarchical-tree builds them), the coordinators send their
+;;; partial results to each other all-to-all, each combines them in group order, and
+;;; broadcasts the result over its local tree (core/coll/allreduce_exchange.c).
+;;;
+;;;   (install-allreduce-exchange! clusters #:shapes '(binomial))
+;;;   (exchange-closure GROUPS #:shapes '(flat binomial))    ; a description, by hand
+;;;
+;;; allreduce-exchange-creator serves allreduce only and passes the rest to `next', as
+;;; well as non-commutative ops unless the groups are contiguous rank ranges whose local
+;;; trees combine in rank order (exchange-ordered?): then group order is rank order.
 
 (define-module (compi hierarchy)
   #:use-module (compi)
@@ -23,10 +38,14 @@
             hierarchical-creator
             magpie-creator
             install-hierarchical!
-            install-magpie!))
+            install-magpie!
+            exchange-closure
+            exchange-ordered?
+            allreduce-exchange-creator
+            install-allreduce-exchange!))
 
 ;; the kinds the tree executors run (core/coll/tree_exec_*.c)
-(define tree-kinds '(barrier bcast reduce allreduce gather scatter))
+(define tree-kinds '(barrier bcast reduce allreduce gather scatter allgather))
 
 ;; (call-ranks call) is a primitive the bridge defines in (compi) (scheme/bridge_facts.c);
 ;; look it up when first needed so this module also loads under guile alone.  There, a
@@ -107,3 +126,97 @@
 
 (define* (install-magpie! topology #:key (segsize #f) (kinds '()))
   (install-all (magpie-creator topology #:segsize segsize) kinds))
+;;; ---- the exchange allreduce -------------------------------------------------------------
+
+;; a list of shapes, one per level (a lone shape or (kary K) is a list of one)
+(define (shape-list who shapes)
+  (when (null? shapes)
+    (scm-error 'wrong-type-arg who "#:shapes must name at least one shape" '() #f))
+  (if (and (pair? shapes)
+           (not (and (eq? (car shapes) 'kary) (pair? (cdr shapes))
+                     (exact-integer? (cadr shapes)))))
+      shapes
+      (list shapes)))
+
+;; Group G's tree over its positions (MS: its ranks, ascending), cut out of WHOLE, a tree
+;; of the communicator whose only edges between groups leave the root: the group's
+;; coordinator is the member whose parent is -1 or outside the group.
+(define (local-tree whole ms)
+  (let* ((n (tree-size whole))
+         (pos (make-vector n #f))
+         (k (length ms)))
+    (let fill ((rs ms) (i 0))
+      (when (pair? rs)
+        (vector-set! pos (car rs) i)
+        (fill (cdr rs) (+ i 1))))
+    (let* ((coord? (lambda (r)
+                     (let ((p (tree-parent whole r)))
+                       (or (= p -1) (not (vector-ref pos p))))))
+           (coord (let find ((rs ms)) (if (coord? (car rs)) (car rs) (find (cdr rs)))))
+           (inside (lambda (rs) (filter (lambda (r) (vector-ref pos r)) rs))))
+      (make-tree k (vector-ref pos coord)
+                 (map (lambda (r) (if (eqv? r coord) -1 (vector-ref pos (tree-parent whole r))))
+                      ms)
+                 (map (lambda (r) (vector-ref pos r))
+                      (cons coord (apply append (map (lambda (r) (inside (tree-children whole r)))
+                                                     ms))))))))
+
+;; (exchange-closure GROUPS #:shapes SHAPES #:coordinator HOW #:segsize N): the exchange
+;; allreduce over GROUPS, nested lists of ranks as topology-groups returns them (a plain
+;; list of ranks: one group).  The top-level groups exchange; inside each, SHAPES gives
+;; one shape per level, outermost first (level 1: between the group's subgroups, or its
+;; ranks when it has none; the last shape serves the deeper levels), and HOW picks the
+;; coordinators, one choice per level from level 0 (the top-level groups' coordinators),
+;; as for hierarchical-tree.  #:trees replaces the built trees: one tree per top-level
+;; group over its positions (position i: its i-th lowest rank), rooted at the coordinator.
+;; #:segsize pipelines the local reduce and bcast.
+(define* (exchange-closure groups #:key (shapes '(binomial)) (coordinator 'lowest)
+                           (trees #f) (segsize #f))
+  (let* ((tops (if (= (groups-depth groups) 0) (list groups) groups))
+         (members (map (lambda (g) (sort (group-ranks g) <)) tops))
+         (hows (if (pair? coordinator) coordinator (list coordinator)))
+         (trees
+          (or trees
+              (let* ((c0 ((@@ (compi trees) pick-coordinator) 'exchange-closure (car hows)
+                          (car members) 0))
+                     (whole (hierarchical-tree tops c0
+                                               #:shapes (cons 'flat
+                                                              (shape-list 'exchange-closure
+                                                                          shapes))
+                                               #:coordinator hows)))
+                (map (lambda (ms) (local-tree whole ms)) members)))))
+    ((@@ (compi) make-exchange-closure) 'allreduce members trees
+     ((@@ (compi) non-negative-integer) 'exchange-closure "#:segsize" segsize) #f)))
+
+;; #t when combining the partials in group order is rank order: the groups, in order, are
+;; consecutive ranges of ranks, and every local tree is ordered (tree-ordered?).
+(define (exchange-ordered? desc)
+  (let ((groups ((@@ (compi) exchange-closure-groups) desc))
+        (trees ((@@ (compi) exchange-closure-trees) desc)))
+    (and (equal? (apply append groups) (iota (length (apply append groups))))
+         (let all ((ts trees))
+           (or (null? ts) (and (tree-ordered? (car ts)) (all (cdr ts))))))))
+
+;; Serves allreduce with (exchange-closure GROUPS ...) over the top-level groups of
+;; TOPOLOGY; passes every other kind to `next', and non-commutative ops too unless
+;; exchange-ordered?.  #:ranks as for hierarchical-creator.
+(define* (allreduce-exchange-creator topology #:key (shapes '(binomial)) (coordinator 'lowest)
+                                     (segsize #f) (ranks library-call-ranks))
+  (check-topology 'allreduce-exchange-creator topology)
+  (shape-list 'allreduce-exchange-creator shapes)
+  (let ((groups-of (grouper topology ranks)))
+    (define (allreduce-exchange call next)
+      (if (eq? (call-kind call) 'allreduce)
+          (let ((desc (exchange-closure (groups-of call) #:shapes shapes
+                                        #:coordinator coordinator #:segsize segsize)))
+            (if (or (call-commutative? call) (exchange-ordered? desc))
+                desc
+                (next call)))
+          (next call)))
+    allreduce-exchange))
+
+(define* (install-allreduce-exchange! topology #:key (shapes '(binomial)) (coordinator 'lowest)
+                                      (segsize #f))
+  (install-creator! 'allreduce
+                    (allreduce-exchange-creator topology #:shapes shapes
+                                                #:coordinator coordinator #:segsize segsize)))

@@ -371,9 +371,75 @@
       (vector 'tree (kind-number ((@@ (compi) tree-closure-kind) desc)) size root parents order
               ((@@ (compi) tree-closure-segsize) desc) (desc-origin desc)))))
 
+;; #(exchange allreduce SIZE NGROUPS GROUP-OF COORDS PARENTS ORDER SEGSIZE ORIGIN): the
+;; groups' local trees mapped to communicator ranks, a forest whose roots (parent -1) are
+;; the coordinators; ORDER lists each group's coordinator, then every rank's children in
+;; serving order.  Every rank must be in exactly one group and every tree must fit its
+;; group (tree-validate); C checks the whole structure again (coll_exchange_validate).
+(define (lower-exchange desc call)
+  (let* ((size (call-size call))
+         (groups ((@@ (compi) exchange-closure-groups) desc))
+         (trees ((@@ (compi) exchange-closure-trees) desc))
+         (group-of (make-vector size #f))
+         (parents (make-vector size -1))
+         (order (make-vector size -1))
+         (n 0))
+    (unless (and (list? groups) (pair? groups) (list? trees))
+      (lowering-error desc "the groups and the trees must be lists, got ~S and ~A"
+                      groups ((@@ (compi) value-text) trees)))
+    (unless (= (length groups) (length trees))
+      (lowering-error desc "~A trees for ~A groups" (length trees) (length groups)))
+    (let each ((gs groups) (g 0))
+      (when (pair? gs)
+        (let ((ms (car gs)))
+          (unless (and (list? ms) (pair? ms))
+            (lowering-error desc "group ~A is ~S, not a non-empty list of ranks" g ms))
+          (for-each (lambda (r)
+                      (unless (and (exact-integer? r) (< -1 r size))
+                        (lowering-error desc "group ~A holds ~S, not a rank of 0..~A" g r
+                                        (- size 1)))
+                      (when (vector-ref group-of r)
+                        (lowering-error desc "rank ~A is in groups ~A and ~A" r
+                                        (vector-ref group-of r) g))
+                      (vector-set! group-of r g))
+                    ms))
+        (each (cdr gs) (+ g 1))))
+    (do ((r 0 (+ r 1))) ((= r size))
+      (unless (vector-ref group-of r)
+        (lowering-error desc "rank ~A is in no group" r)))
+    (let each ((gs groups) (ts trees) (g 0) (coords '()))
+      (if (pair? gs)
+          (let* ((mv (list->vector (car gs)))
+                 (k (vector-length mv))
+                 (t (car ts))
+                 (why (cond ((not (tree? t))
+                             (simple-format #f "~A is not a tree of (compi trees)"
+                                            ((@@ (compi) value-text) t)))
+                            (else (catch 'invalid-tree
+                                    (lambda () (tree-validate t k) #f)
+                                    (lambda (key who fmt args . rest)
+                                      (apply simple-format #f fmt args)))))))
+            (when why
+              (lowering-error desc "the tree of group ~A ~S: ~A" g (car gs) why))
+            (let ((c (vector-ref mv (tree-root t))))
+              (vector-set! order n c)
+              (set! n (+ n 1))
+              (do ((i 0 (+ i 1))) ((= i k))
+                (let ((p (tree-parent t i)))
+                  (vector-set! parents (vector-ref mv i) (if (= p -1) -1 (vector-ref mv p))))
+                (for-each (lambda (ci)
+                            (vector-set! order n (vector-ref mv ci))
+                            (set! n (+ n 1)))
+                          (tree-children t i)))
+              (each (cdr gs) (cdr ts) (+ g 1) (cons c coords))))
+          (vector 'exchange (kind-number ((@@ (compi) exchange-closure-kind) desc)) size
+                  (length groups) group-of (list->vector (reverse coords)) parents order
+                  ((@@ (compi) exchange-closure-segsize) desc) (desc-origin desc))))))
+
 ;; The description as vectors the C side reads without a check (bridge_closure.c):
 ;;   #(native KIND "algo" FANOUT SEGSIZE ORIGIN)
 ;;   #(tree KIND SIZE ROOT PARENTS ORDER SEGSIZE ORIGIN)
+;;   #(exchange KIND SIZE NGROUPS GROUP-OF COORDS PARENTS ORDER SEGSIZE ORIGIN)
 ;;   #(profiling INNER ORIGIN)  #(tracing INNER ORIGIN)
 ;;   #(scheme KIND PROCEDURE "NAME" ORIGIN)
 ;; KIND is the index in collective-kinds, ORIGIN "creator NAME (...) returned DESC".
@@ -388,6 +454,10 @@
    ((tree-closure? desc)
     (let ((v (lower-tree desc call)))
       (vector-set! v 7 (origin))
+      v))
+   ((exchange-closure? desc)
+    (let ((v (lower-exchange desc call)))
+      (vector-set! v 9 (origin))
       v))
    ((wrapper? desc)
     (vector ((@@ (compi) wrapper-what) desc) (lower ((@@ (compi) wrapper-inner) desc) call)

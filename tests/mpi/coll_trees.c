@@ -1,9 +1,9 @@
 /*
  * coll_trees: the tree executors (core/coll/tree_exec*.c) run directly, without the
- * trampolines, for barrier, bcast, reduce, allreduce, gather and scatter over binomial,
- * chain, flat, 3-ary and random trees, several roots, 0 B to 1 MiB, unsegmented and in
- * 4 KiB segments, in place and not, with a derived datatype (a strided vector) and with
- * a non-commutative op, each against a reference computed locally.  Also: a closure
+ * trampolines, for barrier, bcast, reduce, allreduce, gather, scatter and allgather over
+ * binomial, chain, flat, 3-ary and random trees, several roots, 0 B to 1 MiB, unsegmented
+ * and in 4 KiB segments, in place and not, with a derived datatype (a strided vector) and
+ * with a non-commutative op, each against a reference computed locally.  Also: a closure
  * run with the wrong root, or a non-commutative op on an unordered tree, returns an
  * error on every rank without sending anything (the next collective still works).
  *
@@ -340,6 +340,50 @@ static void test_scatter(int shape, int root, size_t n, int in_place, int vec)
     coll_closure_release(c);
 }
 
+/* allgather: gathered to the tree's root, then bcast down (in segments with seg) */
+static void test_allgather(int shape, int root, long seg, size_t n, int in_place, int vec)
+{
+    coll_closure_t *c = make_closure(COLL_ALLGATHER, shape, root, seg);
+    /* with vec, every rank receives each block as n ints strided by 2 */
+    size_t stride = vec ? 2 : 1, total = (size_t)np * n * stride;
+    int *s = malloc((n + 1) * sizeof(int));
+    int *r = malloc((total + 1) * sizeof(int));
+    for (size_t i = 0; i < n; i++) {
+        s[i] = me * 100000 + (int)i;
+    }
+    for (size_t i = 0; i < total; i++) {
+        r[i] = -7;
+    }
+    if (in_place) {
+        for (size_t i = 0; i < n; i++) {
+            r[((size_t)me * n + i) * stride] = s[i];
+        }
+    }
+    coll_call_t call = {.kind = COLL_ALLGATHER,
+                        .root = -1,
+                        .in_place = in_place,
+                        .sbuf = in_place ? MPI_IN_PLACE : s,
+                        .rbuf = r,
+                        .scount = in_place ? 0 : n,
+                        .rcount = n,
+                        .sdt = in_place ? NULL : dt(MPI_INT),
+                        .rdt = dt(vec ? vec_t : MPI_INT),
+                        .bytes = n * sizeof(int)};
+    compi_status_t st = run(c, &call);
+    CHECK(st == COMPI_OK, "%s returned %d", c->name, st);
+    for (size_t i = 0; i < total; i++) {
+        int want = i % stride ? -7 : (int)(i / stride / n) * 100000 + (int)(i / stride % n);
+        if (r[i] != want) {
+            CHECK(0, "%s %zu ints%s%s: [%zu] = %d, expected %d", c->name, n,
+                  in_place ? " in place" : "", vec ? " vector" : "", i, r[i], want);
+            break;
+        }
+    }
+    free(s);
+    free(r);
+    coll_closure_release(c);
+}
+
 static void test_barrier(int shape, int root)
 {
     coll_closure_t *c = make_closure(COLL_BARRIER, shape, root, 0);
@@ -415,6 +459,9 @@ int main(int argc, char **argv)
                 test_scatter(shape, root, blk, 0, 0);
                 test_scatter(shape, root, blk, 1, 0);
                 test_scatter(shape, root, blk, 0, 1);
+                test_allgather(shape, root, 0, blk, 0, 0);
+                test_allgather(shape, root, 4096, blk, 1, 0);
+                test_allgather(shape, root, 4096, blk, 0, 1);
             }
         }
     }

@@ -8,7 +8,7 @@
 ;;;     the levels' depths, and exactly one edge into every group that does not hold the
 ;;;     root (to its coordinator), so each level's links are crossed (groups - 1) times;
 ;;;     MagPIe: every edge between top-level groups leaves the root;
-;;;   - the creators build tree closures for the six tree kinds, pass other kinds and
+;;;   - the creators build tree closures for the seven tree kinds, pass other kinds and
 ;;;     unordered non-commutative reductions to `next', and fail naming the description;
 ;;;     the example configs load and answer.
 ;;; Run by tests/scheme/topology.sh.
@@ -358,7 +358,7 @@
 
 (for-each
  (lambda (kind)
-   (let* ((root (if (memq kind '(barrier allreduce)) #f 3))
+   (let* ((root (if (memq kind '(barrier allreduce allgather)) #f 3))
           (c (call kind root (and (memq kind '(reduce allreduce)) 'MPI_SUM) #t))
           (h (hier c next))
           (m (magpie c next)))

@@ -11,4 +11,4 @@
       (error "hierarchical creator did not answer" (call-kind call)))
     d))
 (for-each (lambda (k) (install-creator! k must-be-tree))
-          '(barrier bcast reduce allreduce gather scatter))
+          '(barrier bcast reduce allreduce gather scatter allgather))

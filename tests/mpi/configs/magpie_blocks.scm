@@ -8,4 +8,4 @@
       (error "MagPIe creator did not answer" (call-kind call)))
     d))
 (for-each (lambda (k) (install-creator! k must-be-tree))
-          '(barrier bcast reduce allreduce gather scatter))
+          '(barrier bcast reduce allreduce gather scatter allgather))

@@ -1,0 +1,16 @@
+#!/bin/sh
+# exchange.sh -- runs tests/scheme/exchange_test.scm, the TAP test of the exchange
+# allreduce's Scheme side (exchange-closure, its lowering, the creator), with guile alone
+# (no MPI).  Nothing is compiled at run time (GUILE_AUTO_COMPILE=0) and the user's Guile
+# set-up is ignored.  top_srcdir is passed on: the test loads the example config there.
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+unset GUILE_LOAD_PATH GUILE_LOAD_COMPILED_PATH
+GUILE=${GUILE:-guile}
+if ! command -v "$GUILE" >/dev/null 2>&1; then
+    echo "1..0 # SKIP $GUILE not found"
+    exit 0
+fi
+export top_srcdir
+GUILE_AUTO_COMPILE=0 exec timeout 120 "$GUILE" --no-auto-compile -L "$top_srcdir/scheme" \
+    "$top_srcdir/tests/scheme/exchange_test.scm"

@@ -533,6 +533,30 @@
              (if (car r) (simple-format #f "got ~A" (description->string d)) (cdr r)))))
  '("hierarchical.scm" "magpie.scm"))
 
+;; host-numa.scm: twelve ranks, hosts of two, places unknown (one group per host): a
+;; tree closure that enters each of the five hosts without the root once.
+;; profile-hierarchical.scm: a profiling wrapper around its hierarchical tree, which
+;; crosses between the three /24 clusters twice.  (Each config loaded last answers first.)
+(define wrapper-inner (@@ (compi) wrapper-inner))
+(define (example-bcast file)
+  (let* ((top (or (getenv "top_srcdir") "."))
+         (r (load-config (string-append top "/examples/configs/" file))))
+    (if (car r)
+        (run-creators (make-call 'bcast 12 0 5 64 'MPI_INT #f #t "MPI_COMM_WORLD"
+                                 (twelve-ranks)))
+        (cdr r))))
+(let ((d (example-bcast "host-numa.scm"))
+      (hosts (map (lambda (h) (list (* 2 h) (+ (* 2 h) 1))) (iota 6))))
+  (report (and (tree-closure? d) (= (wan-edges (tree-of d) hosts) 5)
+               (not (crossing-problem (tree-of d) hosts 1 'lowest)))
+          "examples/configs/host-numa.scm loads and builds a tree over hosts"
+          (if (closure-description? d) (description->string d) d)))
+(let ((d (example-bcast "profile-hierarchical.scm")))
+  (report (and (wrapper? d) (equal? (description->string d) "(profiling (tree-closure bcast TREE))")
+               (= (wan-edges (tree-of (wrapper-inner d)) '((0 1 2 3) (4 5 6 7) (8 9 10 11))) 2))
+          "examples/configs/profile-hierarchical.scm wraps a hierarchical tree in profiling"
+          (if (closure-description? d) (description->string d) d)))
+
 (display "1..")
 (display tests-run)
 (newline)

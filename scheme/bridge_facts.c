@@ -64,9 +64,11 @@ static SCM bf__world_record(int world, const char *who)
     for (int i = f->naddrs; i-- > 0;) {
         addrs = scm_cons(scm_from_utf8_string(f->addrs[i]), addrs);
     }
+    /* (package numa core l3), l3 #f when unknown; #f when the rest is unknown */
     SCM place = SCM_BOOL_F;
     if (f->package >= 0 && f->numa >= 0 && f->core >= 0) {
-        place = scm_list_3(scm_from_int(f->package), scm_from_int(f->numa), scm_from_int(f->core));
+        place = scm_list_4(scm_from_int(f->package), scm_from_int(f->numa), scm_from_int(f->core),
+                           f->l3 >= 0 ? scm_from_int(f->l3) : SCM_BOOL_F);
     }
     SCM args[5] = {scm_from_int(world), scm_from_utf8_string(f->host), addrs, place,
                    scm_from_bool(f->bound)};

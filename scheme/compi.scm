@@ -277,9 +277,10 @@ must answer"
                        ranks)))
 
 ;; Rank facts (docs/scheme-api.md, "Rank facts"): what each rank published at MPI_Init.
-;; PLACE is (package numa core), hwloc logical indices, or #f when unknown; BOUND? says
-;; whether the rank is bound (else PLACE is where it ran at init).  ADDRESSES are
-;; "a.b.c.d/nn" (and IPv6) strings, non-loopback first.
+;; PLACE is (package numa core l3), hwloc logical indices (l3: of the L3 cache, #f when
+;; unknown or the machine has none), or #f when unknown; BOUND? says whether the rank is
+;; bound (else PLACE is where it ran at init).  ADDRESSES are "a.b.c.d/nn" (and IPv6)
+;; strings, non-loopback first.
 (define <rank>
   (make-record-type 'rank '(world host addresses place bound?)
                     (lambda (r port)
@@ -294,13 +295,20 @@ must answer"
 (define rank-place (record-accessor <rank> 'place))
 (define rank-bound? (record-accessor <rank> 'bound?))
 
+;; PLACE may leave out L3: (PKG NUMA CORE) is (PKG NUMA CORE #f).
 (define (make-rank world host addresses place bound?)
+  (define (index? x) (and (exact-integer? x) (>= x 0)))
   (unless (and (exact-integer? world) (string? host) (list? addresses)
-               (or (not place) (and (list? place) (= (length place) 3))))
+               (or (not place)
+                   (and (list? place) (memv (length place) '(3 4))
+                        (index? (car place)) (index? (cadr place)) (index? (caddr place))
+                        (or (= (length place) 3) (not (cadddr place)) (index? (cadddr place))))))
     (scm-error 'wrong-type-arg 'make-rank
-               "expects (make-rank WORLD \"HOST\" (\"A.B/NN\" ...) (PKG NUMA CORE)|#f BOUND?)"
+               "expects (make-rank WORLD \"HOST\" (\"A.B/NN\" ...) (PKG NUMA CORE [L3])|#f BOUND?)"
                '() (list world host addresses place bound?)))
-  (%make-rank world host addresses place (and bound? #t)))
+  (%make-rank world host addresses
+              (if (and place (= (length place) 3)) (append place '(#f)) place)
+              (and bound? #t)))
 
 ;; "bcast root=0 bytes=8 comm=MPI_COMM_WORLD", as error messages show a call
 (define (call->string call)

@@ -2,16 +2,17 @@
  * rte_facts.c -- rank facts: host name, IP addresses and hwloc place of every rank.
  *
  * At init each rank finds its own facts (getifaddrs, one light hwloc load) and puts them
- * in the modex under "facts" as one string, "BOUND|PKG,NUMA,CORE|HOST|ADDR,ADDR...",
+ * in the modex under "facts" as one string, "BOUND|PKG,NUMA,CORE,L3|HOST|ADDR,ADDR...",
  * before the fence rte_init does anyway: no extra round.  A peer's facts are fetched
  * from the modex the first time someone asks (creators, on cache misses), so a job that
  * never looks pays nothing more than the put.
  *
  * The place comes from the table of CPU places our mpirun hands down, when there is one
  * (no hwloc in the rank: loading it costs 2-3 ms per rank, 8 ranks on 2 cores pay that in
- * turn, and MPI_Init at np 8 got 8% slower).  Else hwloc is loaded with packages, cores
- * and PUs only (NUMA nodes always come) and without the x86 component, which migrates
- * the thread over every PU to run cpuid (tens of milliseconds on a loaded machine).
+ * turn, and MPI_Init at np 8 got 8% slower).  Else hwloc is loaded with packages, L3
+ * caches, cores and PUs only (NUMA nodes always come) and without the x86 component,
+ * which migrates the thread over every PU to run cpuid (tens of milliseconds on a loaded
+ * machine); caches then come from sysfs.
  */
 #include "rte_facts.h"
 #include "log.h"
@@ -252,10 +253,10 @@ static int facts__index_of(hwloc_topology_t topo, hwloc_obj_type_t type, hwloc_c
 
 /*
  * The place from the table our mpirun hands down (COMPI_CPU_PLACES, see launcher/bind.c):
- * "HOST|CPU:PKG,NUMA,CORE;...".  The same rule as below with hwloc: bound when our
- * affinity leaves out a CPU of the machine; the core of the binding when it is one
- * core, else the core we run on now.  -1 when there is no table for this host, or our
- * CPUs are not all in it: then hwloc decides.
+ * "HOST|CPU:PKG,NUMA,CORE,L3;..." (L3 -1: no L3 cache holds the CPU).  The same rule as
+ * below with hwloc: bound when our affinity leaves out a CPU of the machine; the core of
+ * the binding when it is one core, else the core we run on now.  -1 when there is no
+ * table for this host, or our CPUs are not all in it: then hwloc decides.
  */
 static int facts__place_from_table(rte_facts_t *f, const char *real_host)
 {
@@ -270,10 +271,10 @@ static int facts__place_from_table(rte_facts_t *f, const char *real_host)
     }
     f->bound = 0;
     for (const char *p = bar + 1; *p;) {
-        int cpu, pkg, numa, c, used = 0;
-        if (sscanf(p, "%d:%d,%d,%d%n", &cpu, &pkg, &numa, &c, &used) != 4 || cpu < 0 ||
+        int cpu, pkg, numa, c, l3, used = 0;
+        if (sscanf(p, "%d:%d,%d,%d,%d%n", &cpu, &pkg, &numa, &c, &l3, &used) != 5 || cpu < 0 ||
             cpu >= CPU_SETSIZE) {
-            return -1;
+            return -1; /* malformed, or the form of another version of mpirun */
         }
         ncpus++;
         if (CPU_ISSET(cpu, &set)) {
@@ -286,6 +287,7 @@ static int facts__place_from_table(rte_facts_t *f, const char *real_host)
             f->package = pkg;
             f->numa = numa;
             f->core = c;
+            f->l3 = l3;
         }
         p += used;
         p += *p == ';';
@@ -296,12 +298,13 @@ static int facts__place_from_table(rte_facts_t *f, const char *real_host)
     if (core >= 0 && core != f->core) {
         /* bound to one core but not running on it yet: the binding says where */
         for (const char *p = bar + 1; *p;) {
-            int cpu, pkg, numa, c, used = 0;
-            sscanf(p, "%d:%d,%d,%d%n", &cpu, &pkg, &numa, &c, &used);
+            int cpu, pkg, numa, c, l3, used = 0;
+            sscanf(p, "%d:%d,%d,%d,%d%n", &cpu, &pkg, &numa, &c, &l3, &used);
             if (c == core) {
                 f->package = pkg;
                 f->numa = numa;
                 f->core = c;
+                f->l3 = l3;
                 break;
             }
             p += used;
@@ -316,18 +319,19 @@ static void facts__place(rte_facts_t *f, const char *real_host)
     hwloc_topology_t topo;
     hwloc_bitmap_t bind = NULL, last = NULL;
 
-    f->package = f->numa = f->core = -1;
+    f->package = f->numa = f->core = f->l3 = -1;
     f->bound = 0;
     if (facts__place_from_table(f, real_host) == 0) {
         return;
     }
-    f->package = f->numa = f->core = -1;
+    f->package = f->numa = f->core = f->l3 = -1;
     f->bound = 0;
     if (hwloc_topology_init(&topo) != 0) {
         return;
     }
     hwloc_topology_set_all_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_NONE);
     hwloc_topology_set_type_filter(topo, HWLOC_OBJ_PACKAGE, HWLOC_TYPE_FILTER_KEEP_ALL);
+    hwloc_topology_set_type_filter(topo, HWLOC_OBJ_L3CACHE, HWLOC_TYPE_FILTER_KEEP_ALL);
     hwloc_topology_set_type_filter(topo, HWLOC_OBJ_CORE, HWLOC_TYPE_FILTER_KEEP_ALL);
     hwloc_topology_set_type_filter(topo, HWLOC_OBJ_PU, HWLOC_TYPE_FILTER_KEEP_ALL);
     hwloc_topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
@@ -353,6 +357,7 @@ static void facts__place(rte_facts_t *f, const char *real_host)
     f->core = core;
     f->package = facts__index_of(topo, HWLOC_OBJ_PACKAGE, where);
     f->numa = facts__index_of(topo, HWLOC_OBJ_NUMANODE, where);
+    f->l3 = facts__index_of(topo, HWLOC_OBJ_L3CACHE, where);
     /* machines without a package object (some VMs) are one package */
     if (f->package < 0 && core >= 0) {
         f->package = 0;
@@ -367,7 +372,8 @@ out:
 
 compi_status_t rte_facts_encode(const rte_facts_t *f, char *buf, size_t len)
 {
-    int n = snprintf(buf, len, "%d|%d,%d,%d|%s|", f->bound, f->package, f->numa, f->core, f->host);
+    int n = snprintf(buf, len, "%d|%d,%d,%d,%d|%s|", f->bound, f->package, f->numa, f->core, f->l3,
+                     f->host);
     if (n < 0 || (size_t)n >= len) {
         return COMPI_ERR_INVALID_PARAM;
     }
@@ -388,7 +394,8 @@ compi_status_t rte_facts_decode(const char *s, rte_facts_t *f)
     int used = 0;
     char err[160];
 
-    if (sscanf(s, "%d|%d,%d,%d|%n", &f->bound, &f->package, &f->numa, &f->core, &used) != 4 ||
+    if (sscanf(s, "%d|%d,%d,%d,%d|%n", &f->bound, &f->package, &f->numa, &f->core, &f->l3, &used) !=
+            5 ||
         used == 0) {
         return COMPI_ERR_INVALID_PARAM;
     }

@@ -1,6 +1,7 @@
 /*
  * rte_facts.h -- what every rank knows of itself and tells the others at init: the host
- * name it reports, its IP addresses, and its hwloc place (package, NUMA node, core).
+ * name it reports, its IP addresses, and its hwloc place (package, NUMA node, core, L3
+ * cache).
  * Topology descriptions (scheme/, topologies/) group ranks by these facts.
  *
  * rte_init() calls rte_facts_host() for the host name, then rte_facts_publish() before
@@ -33,8 +34,9 @@ typedef struct rte_facts {
     char host[256];
     int naddrs;
     char addrs[RTE_FACTS_MAXADDRS][RTE_FACTS_ADDRLEN]; /* "10.1.0.5/24", non-loopback first */
-    /* hwloc logical indices of the place, -1 each when unknown */
-    int package, numa, core;
+    /* hwloc logical indices of the place, -1 each when unknown (l3 also on machines
+       without an L3 cache) */
+    int package, numa, core, l3;
     int bound; /* 1: bound (to this core or a set around it); 0: where it last ran */
 } rte_facts_t;
 
@@ -64,7 +66,7 @@ compi_status_t rte_facts_pick(const char *list, char sep, int index, char *buf, 
    0..128); COMPI_ERR_INVALID_PARAM with a message in err when an entry is bad. */
 compi_status_t rte_facts_parse_addrs(const char *list, rte_facts_t *f, char *err, size_t errlen);
 
-/* Modex form of the facts, and back: "BOUND|PKG,NUMA,CORE|HOST|ADDR,ADDR..." */
+/* Modex form of the facts, and back: "BOUND|PKG,NUMA,CORE,L3|HOST|ADDR,ADDR..." */
 compi_status_t rte_facts_encode(const rte_facts_t *f, char *buf, size_t len);
 compi_status_t rte_facts_decode(const char *s, rte_facts_t *f);
 

@@ -1,7 +1,7 @@
 ;;; (compi topology) -- topology descriptions: values that split the ranks of a
-;;; communicator into groups, by rank lists, IPv4 subnets, host names, hwloc places or any
-;;; predicate, in as many nested levels as a machine room has (WAN -> cluster -> host ->
-;;; NUMA node).
+;;; communicator into groups, by rank lists, IPv4 or IPv6 subnets, host names, hwloc
+;;; places or any predicate, in as many nested levels as a machine room has (WAN ->
+;;; cluster -> host -> NUMA node -> L3 cache).
 ;;;
 ;;;   (define sites (nested (by-subnets "10.1.0.0/24" "10.2.0.0/24") (by-host)))
 ;;;   (topology-groups sites ranks)
@@ -39,6 +39,7 @@
             by-key
             nested
             parse-cidr
+            parse-cidr6
             address-in-subnet?
             glob-match?))
 
@@ -59,7 +60,7 @@
       (let loop ((acc (car strs)) (rest (cdr strs)))
         (if (null? rest) acc (loop (string-append acc sep (car rest)) (cdr rest))))))
 
-;;; ---- IPv4 and glob helpers ------------------------------------------------------------
+;;; ---- addresses and glob helpers ------------------------------------------------------
 
 (define (parse-ipv4 s)
   (let ((parts (string-split s #\.)))
@@ -73,48 +74,124 @@
                       (let ((n (string->number p)))
                         (and (<= n 255) (loop (cdr ps) (+ (* acc 256) n)))))))))))
 
-(define (prefix-mask len)
-  (ash (- (ash 1 len) 1) (- 32 len)))
+;; "1:2:ab" -> (1 2 171), 16-bit groups; a last part "a.b.c.d" (IPv4 in IPv6, when
+;; DOTTED-OK) is two groups; "" -> ().  #f for anything else.
+(define (parse-groups s dotted-ok)
+  (if (string-null? s)
+      '()
+      (let loop ((parts (string-split s #\:)) (acc '()))
+        (cond ((null? parts) (reverse acc))
+              ((and dotted-ok (null? (cdr parts)) (string-index (car parts) #\.))
+               (let ((v4 (parse-ipv4 (car parts))))
+                 (and v4 (reverse (cons (logand v4 #xffff) (cons (ash v4 -16) acc))))))
+              (else
+               (let ((p (car parts)))
+                 (and (<= 1 (string-length p) 4) (string-every char-set:hex-digit p)
+                      (loop (cdr parts) (cons (string->number p 16) acc)))))))))
 
-;; "10.1.0.5/24" -> (ADDRESS . PREFIX) with ADDRESS a 32-bit integer; a bare address is
-;; a /32.  #f for anything else (IPv6 addresses included).
-(define (parse-cidr s)
+;; "fd00:1::5" -> the address as a 128-bit integer, or #f (the text forms of RFC 4291:
+;; "::" once for one or more zero groups, a trailing dotted IPv4; no zone "%eth0")
+(define (parse-ipv6 s)
+  (let* ((dbl (string-contains s "::"))
+         (groups
+          (if dbl
+              (let ((head (parse-groups (substring s 0 dbl) #f))
+                    (tail (parse-groups (substring s (+ dbl 2)) #t)))
+                (and head tail (not (string-contains s "::" (+ dbl 1)))
+                     (< (+ (length head) (length tail)) 8)
+                     (append head (make-list (- 8 (length head) (length tail)) 0) tail)))
+              (let ((g (parse-groups s #t)))
+                (and g (= (length g) 8) g)))))
+    (and groups
+         (let loop ((gs groups) (acc 0))
+           (if (null? gs) acc (loop (cdr gs) (+ (* acc 65536) (car gs))))))))
+
+;; "A/NN" (or a bare A: the whole address) with PARSE and at most BITS -> (ADDRESS . NN)
+(define (parse-prefixed s parse bits)
   (and (string? s)
        (let* ((slash (string-index s #\/))
-              (addr (parse-ipv4 (if slash (substring s 0 slash) s)))
+              (addr (parse (if slash (substring s 0 slash) s)))
               (len (if slash
                        (let ((t (substring s (+ slash 1))))
-                         (and (> (string-length t) 0) (string-every char-numeric? t)
+                         (and (> (string-length t) 0) (<= (string-length t) 3)
+                              (string-every char-numeric? t)
                               (string->number t)))
-                       32)))
-         (and addr len (<= len 32) (cons addr len)))))
+                       bits)))
+         (and addr len (<= len bits) (cons addr len)))))
 
-(define (ipv4->string a)
-  (join "." (map (lambda (shift) (number->string (logand (ash a (- shift)) 255)))
-                 '(24 16 8 0))))
+;; "10.1.0.5/24" -> (ADDRESS . PREFIX) with ADDRESS a 32-bit integer; a bare address is
+;; a /32.  #f for anything else (IPv6 addresses included: parse-cidr6).
+(define (parse-cidr s)
+  (parse-prefixed s parse-ipv4 32))
 
-;; Whether ADDRESS ("10.1.0.5/24", the interface's prefix is ignored) lies in SUBNET
-;; ("10.1.0.0/16"; host bits of the subnet are ignored too).
+;; "fd00:1::5/64" -> (ADDRESS . PREFIX) with ADDRESS a 128-bit integer; a bare address
+;; is a /128.  #f for anything else (IPv4 addresses included).
+(define (parse-cidr6 s)
+  (parse-prefixed s parse-ipv6 128))
+
+;; (FAMILY ADDRESS . PREFIX), FAMILY ipv4 or ipv6, or #f
+(define (parse-net s)
+  (let ((v4 (parse-cidr s)))
+    (if v4
+        (cons 'ipv4 v4)
+        (let ((v6 (parse-cidr6 s)))
+          (and v6 (cons 'ipv6 v6))))))
+
+(define (family-bits family) (if (eq? family 'ipv4) 32 128))
+
+(define (prefix-mask family len)
+  (let ((bits (family-bits family)))
+    (ash (- (ash 1 len) 1) (- bits len))))
+
+;; whether NET (from parse-net) holds the address of A (from parse-net)
+(define (net-holds? net a)
+  (and (eq? (car net) (car a))
+       (let ((mask (prefix-mask (car net) (cddr net))))
+         (= (logand (cadr a) mask) (logand (cadr net) mask)))))
+
+;; Whether ADDRESS ("10.1.0.5/24", "fd00::5/64"; the interface's prefix is ignored) lies
+;; in SUBNET ("10.1.0.0/16", "fd00::/48"; host bits of the subnet are ignored too).  An
+;; address never lies in a subnet of the other family.  SUBNET may also be what
+;; parse-cidr returns (IPv4).
 (define (address-in-subnet? address subnet)
-  (let ((a (parse-cidr address))
-        (s (if (pair? subnet) subnet (parse-cidr subnet))))
-    (and a s
-         (= (logand (car a) (prefix-mask (cdr s)))
-            (logand (car s) (prefix-mask (cdr s)))))))
+  (let ((a (parse-net address))
+        (s (if (pair? subnet) (cons 'ipv4 subnet) (parse-net subnet))))
+    (and a s (net-holds? s a))))
 
-(define (loopback? a)
-  (= (ash (car a) -24) 127))
+(define (net->string net)
+  (let* ((family (car net)) (len (cddr net))
+         (a (logand (cadr net) (prefix-mask family len))))
+    (string-append
+     (if (eq? family 'ipv4)
+         (join "." (map (lambda (shift) (number->string (logand (ash a (- shift)) 255)))
+                        '(24 16 8 0)))
+         (join ":" (map (lambda (shift) (number->string (logand (ash a (- shift)) #xffff) 16))
+                        '(112 96 80 64 48 32 16 0))))
+     "/" (number->string len))))
 
-;; The first IPv4 address of a rank, not loopback if it has another one
-(define (main-ipv4 r)
+;; 127.0.0.0/8, ::1 and (IPv6) fe80::/10: the same on every host, so no use for grouping
+(define (loopback? net)
+  (if (eq? (car net) 'ipv4)
+      (= (ash (cadr net) -24) 127)
+      (= (cadr net) 1)))
+(define (link-local? net)
+  (and (eq? (car net) 'ipv6) (= (ash (cadr net) -118) #x3fa)))
+
+;; The main address of FAMILY of a rank: the first that is neither loopback nor
+;; link-local, else the first that is not loopback, else the first; #f when it has none
+(define (main-address r family)
   (let ((all (let loop ((as (rank-addresses r)) (acc '()))
                (cond ((null? as) (reverse acc))
-                     ((parse-cidr (car as)) => (lambda (a) (loop (cdr as) (cons a acc))))
+                     ((parse-net (car as))
+                      => (lambda (a)
+                           (loop (cdr as) (if (eq? (car a) family) (cons a acc) acc))))
                      (else (loop (cdr as) acc))))))
-    (let loop ((as all))
-      (cond ((null? as) (and (pair? all) (car all)))
-            ((loopback? (car as)) (loop (cdr as)))
-            (else (car as))))))
+    (define (first-where ok?)
+      (let loop ((as all))
+        (cond ((null? as) #f) ((ok? (car as)) (car as)) (else (loop (cdr as))))))
+    (or (first-where (lambda (a) (not (or (loopback? a) (link-local? a)))))
+        (first-where (lambda (a) (not (loopback? a))))
+        (and (pair? all) (car all)))))
 
 ;; Shell-style glob: * matches any run of characters, ? any one character.
 (define (glob-match? pattern s)
@@ -208,8 +285,9 @@
                (list k) (list k)))
   (key-level (form "by-block" k) (lambda (i r) (quotient i k)) #f))
 
-;; (by-subnets "10.1.0.0/24" "10.2.0.0/24"): one group per subnet, holding the ranks
-;; that have an IPv4 address inside it.  Also takes one list of subnets.
+;; (by-subnets "10.1.0.0/24" "10.2.0.0/24"), (by-subnets "fd00:1::/48" ...): one group per
+;; subnet, IPv4 or IPv6 (both may be mixed), holding the ranks that have an address of
+;; that family inside it.  Also takes one list of subnets.
 (define (by-subnets . subnets)
   (let ((subnets (if (and (= (length subnets) 1) (list? (car subnets))) (car subnets) subnets)))
     (when (null? subnets)
@@ -217,28 +295,36 @@
     (match-level
      (apply form "by-subnets" subnets)
      (map (lambda (s)
-            (let ((net (parse-cidr s)))
+            (let ((net (parse-net s)))
               (unless (and net (string-index s #\/))
                 (scm-error 'wrong-type-arg 'by-subnets
-                           "not an IPv4 subnet: ~S (expected \"A.B.C.D/NN\")" (list s) (list s)))
+                           "not a subnet: ~S (expected \"A.B.C.D/NN\" or IPv6 \"X:X::/NN\")"
+                           (list s) (list s)))
               (cons s (lambda (i r)
                         (let any ((as (rank-addresses r)))
                           (and (pair? as)
-                               (or (address-in-subnet? (car as) net) (any (cdr as)))))))))
+                               (or (let ((a (parse-net (car as)))) (and a (net-holds? net a)))
+                                   (any (cdr as)))))))))
           subnets))))
 
 ;; (by-subnet-prefix 16): ranks whose main IPv4 address (the first that is not loopback)
-;; shares its first 16 bits.
-(define (by-subnet-prefix len)
-  (unless (and (exact-integer? len) (<= 0 len 32))
-    (scm-error 'wrong-type-arg 'by-subnet-prefix "the prefix length must be 0..32, got ~S"
-               (list len) (list len)))
-  (key-level (form "by-subnet-prefix" len)
+;; shares its first 16 bits.  (by-subnet-prefix 48 #:family 'ipv6): the same with the main
+;; IPv6 address, the first that is neither loopback (::1) nor link-local (fe80::/10),
+;; since every host has those, else the first one that is not loopback.
+(define* (by-subnet-prefix len #:key (family 'ipv4))
+  (unless (memq family '(ipv4 ipv6))
+    (scm-error 'wrong-type-arg 'by-subnet-prefix "the family must be ipv4 or ipv6, got ~S"
+               (list family) (list family)))
+  (unless (and (exact-integer? len) (<= 0 len (family-bits family)))
+    (scm-error 'wrong-type-arg 'by-subnet-prefix "the ~A prefix length must be 0..~A, got ~S"
+               (list family (family-bits family) len) (list len)))
+  (key-level (if (eq? family 'ipv4)
+                 (form "by-subnet-prefix" len)
+                 (form "by-subnet-prefix" len #:family family))
              (lambda (i r)
-               (let ((a (main-ipv4 r)))
-                 (and a (string-append (ipv4->string (logand (car a) (prefix-mask len)))
-                                       "/" (number->string len)))))
-             "it has no IPv4 address"))
+               (let ((a (main-address r family)))
+                 (and a (net->string (cons family (cons (cadr a) len))))))
+             (if (eq? family 'ipv4) "it has no IPv4 address" "it has no IPv6 address")))
 
 (define (by-host)
   (key-level "(by-host)" (lambda (i r) (rank-host r)) #f))
@@ -254,17 +340,19 @@
                (map (lambda (p) (cons p (lambda (i r) (glob-match? p (rank-host r)))))
                     patterns)))
 
-;; (by-hwloc-level 'numa): ranks of one host on the same package, NUMA node or core.  The
-;; ranks of a host whose place is unknown (not bound, no hwloc) share one group.
+;; (by-hwloc-level 'numa): ranks of one host on the same package, NUMA node, L3 cache
+;; (l3) or core.  The ranks of a host whose place is unknown (not bound, no hwloc; for
+;; l3 also a machine without L3 caches) share one group.
 (define (by-hwloc-level level)
-  (let ((index (case level ((package) 0) ((numa) 1) ((core) 2) (else #f))))
+  (let ((index (case level ((package) 0) ((numa) 1) ((core) 2) ((l3) 3) (else #f))))
     (unless index
-      (scm-error 'wrong-type-arg 'by-hwloc-level "level must be package, numa or core, not ~S"
-                 (list level) (list level)))
+      (scm-error 'wrong-type-arg 'by-hwloc-level
+                 "level must be package, numa, l3 or core, not ~S" (list level) (list level)))
     (key-level (form "by-hwloc-level" level)
                (lambda (i r)
                  (let ((p (rank-place r)))
-                   (list (rank-host r) (if p (list-ref p index) 'unknown))))
+                   (list (rank-host r)
+                         (or (and p (< index (length p)) (list-ref p index)) 'unknown))))
                #f)))
 
 ;; (by-predicates on-a? on-b? ...) or with labels: (by-predicates (cons "a" on-a?) ...);

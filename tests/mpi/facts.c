@@ -12,7 +12,7 @@
  *     the test expects a core binding: argument "bound"/"unbound").
  * Then it runs MPI_Barrier on WORLD and on WORLD reversed (so a config's barrier creator
  * sees both orders), and rank 0 prints each rank's facts, one line each,
- * "facts: R HOST ADDRS PKG,NUMA,CORE bound|unbound", for the script to compare.
+ * "facts: R HOST ADDRS PKG,NUMA,CORE,L3 bound|unbound", for the script to compare.
  */
 #include "rte.h"
 #include "rte_facts.h"
@@ -151,8 +151,8 @@ int main(int argc, char **argv)
                 continue;
             }
             addrs_text(f, a, sizeof(a));
-            printf("facts: %d %s %s %d,%d,%d %s\n", r, f->host, a, f->package, f->numa, f->core,
-                   f->bound ? "bound" : "unbound");
+            printf("facts: %d %s %s %d,%d,%d,%d %s\n", r, f->host, a, f->package, f->numa, f->core,
+                   f->l3, f->bound ? "bound" : "unbound");
         }
         if (total == 0) {
             printf("ok: facts np=%d\n", size);

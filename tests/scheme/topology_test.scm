@@ -2,6 +2,8 @@
 ;;; creators of (compi hierarchy), with guile alone (no MPI), TAP on stdout:
 ;;;   - every kind of description groups hand-made rank records as documented, nested
 ;;;     descriptions give one level of lists per level, printing gives the description;
+;;;     IPv6 addresses and subnets (parsing, by-subnets, by-subnet-prefix #:family 'ipv6)
+;;;     and the L3 level of by-hwloc-level;
 ;;;   - a rank in two groups or in none is an error naming the description and the rank;
 ;;;   - hierarchical and MagPIe trees for 1 to 33 ranks, random layouts and roots, one to
 ;;;     three levels, every shape: every rank once, the right root, depth within the sum of
@@ -120,6 +122,119 @@
              (glob-match? "a*b*c" "aXXbYc") (not (glob-match? "a*b" "aXXbY")))
         "glob matching")
 
+;;; ---- IPv6 -----------------------------------------------------------------------------
+
+;; an IPv6 address from its eight 16-bit groups
+(define (v6 . groups)
+  (let loop ((gs groups) (acc 0)) (if (null? gs) acc (loop (cdr gs) (+ (* acc 65536) (car gs))))))
+
+(expect-equal "parse-cidr6: the text forms of RFC 4291"
+              (map parse-cidr6 '("fd00:1::/64" "::" "::1" "1:2:3:4:5:6:7:8/128"
+                                 "1:2:3:4:5:6:7::/16" "::FFFF:10.1.0.1/96" "fe80::/10"))
+              (list (cons (v6 #xfd00 1 0 0 0 0 0 0) 64) (cons 0 128) (cons 1 128)
+                    (cons (v6 1 2 3 4 5 6 7 8) 128) (cons (v6 1 2 3 4 5 6 7 0) 16)
+                    (cons (v6 0 0 0 0 0 #xffff #x0a01 1) 96) (cons (v6 #xfe80 0 0 0 0 0 0 0) 10)))
+(expect-equal "parse-cidr6 refuses what is not IPv6"
+              (map parse-cidr6 '("1::2::3" "1:2:3:4:5:6:7:8:9" "1:2:3:4:5:6:7:8::" "fe80::1%eth0"
+                                 "12345::" "fd00::/129" "fd00::/" "1.2.3.4::" "10.1.0.0/16" "g::"
+                                 ":1::" "1:2:3:4:5:6:7" 42))
+              '(#f #f #f #f #f #f #f #f #f #f #f #f #f))
+(expect-equal "parse-cidr stays IPv4" (parse-cidr "fd00::/8") #f)
+(expect-equal "address-in-subnet? with IPv6: prefix, host bits, /0, families never mix"
+              (list (address-in-subnet? "fd00:1:2::5/64" "fd00:1::/32")
+                    (address-in-subnet? "fd00:1:2::5/64" "fd00:1:ffff::/32")
+                    (address-in-subnet? "fd00:2:2::5/64" "fd00:1::/32")
+                    (address-in-subnet? "fd00:1::1" "fd00:1::1/128")
+                    (address-in-subnet? "fd00:1::2" "fd00:1::1/127")
+                    (address-in-subnet? "::1/128" "::/0")
+                    (address-in-subnet? "10.1.0.1/24" "::/0")
+                    (address-in-subnet? "::ffff:10.1.0.1/96" "10.1.0.0/24"))
+              '(#t #t #f #t #f #t #f #f))
+
+;; two sites with IPv6 only (plus link-local and loopback, which every host has) and one
+;; with both families
+(define facts6
+  (vector (make-rank 0 "s1-a" '("fe80::1/64" "fd00:1:a::1/64" "::1/128") '(0 0 0 0) #t)
+          (make-rank 1 "s1-a" '("fe80::1/64" "fd00:1:a::1/64" "::1/128") '(0 0 1 0) #t)
+          (make-rank 2 "s1-b" '("fd00:1:b::1/64" "fe80::2/64") '(0 0 0 0) #t)
+          (make-rank 3 "s2-a" '("fe80::3/64" "fd00:2:a::1/64") '(0 1 8 1) #t)
+          (make-rank 4 "s3-a" '("10.3.0.1/24" "fd00:3:a::1/64") '(0 0 0 0) #t)
+          (make-rank 5 "s3-a" '("10.3.0.1/24" "fd00:3:a::2/64") '(1 1 9 1) #t)))
+(define (groups6 d) (topology-groups d facts6))
+
+(expect-equal "by-subnets: IPv6 subnets"
+              (groups6 (by-subnets "fd00:1::/32" "fd00:2::/32" "fd00:3::/32"))
+              '((0 1 2) (3) (4 5)))
+(expect-equal "by-subnets: IPv4 and IPv6 subnets mixed"
+              (groups6 (by-subnets "fd00:1::/32" "10.3.0.0/16" "fd00:2::/32"))
+              '((0 1 2) (3) (4 5)))
+(expect-equal "by-subnet-prefix #:family 'ipv6: link-local and loopback passed over"
+              (list (groups6 (by-subnet-prefix 32 #:family 'ipv6))
+                    (groups6 (by-subnet-prefix 48 #:family 'ipv6))
+                    (groups6 (by-subnet-prefix 126 #:family 'ipv6))
+                    (groups6 (by-subnet-prefix 127 #:family 'ipv6))
+                    (groups6 (by-subnet-prefix 0 #:family 'ipv6)))
+              '(((0 1 2) (3) (4 5)) ((0 1) (2) (3) (4 5)) ((0 1) (2) (3) (4 5))
+                ((0 1) (2) (3) (4) (5)) ((0 1 2 3 4 5))))
+(expect-equal "by-subnet-prefix #:family 'ipv6: only link-local, then only loopback"
+              (topology-groups (by-subnet-prefix 64 #:family 'ipv6)
+                               (vector (make-rank 0 "a" '("::1/128" "fe80::1/64") #f #f)
+                                       (make-rank 1 "b" '("::1/128") #f #f)
+                                       (make-rank 2 "c" '("fe80::9/64" "::1/128") #f #f)))
+              '((0 2) (1)))
+(expect-equal "nested: IPv6 site, then host"
+              (groups6 (nested (by-subnets "fd00:1::/32" "fd00:2::/32" "fd00:3::/32") (by-host)))
+              '(((0 1) (2)) ((3)) ((4 5))))
+(expect-equal "topology->string of IPv6 descriptions"
+              (list (topology->string (by-subnet-prefix 48 #:family 'ipv6))
+                    (topology->string (by-subnet-prefix 24))
+                    (topology->string (by-subnets "fd00:1::/32" "10.3.0.0/16")))
+              '("(by-subnet-prefix 48 #:family ipv6)" "(by-subnet-prefix 24)"
+                "(by-subnets \"fd00:1::/32\" \"10.3.0.0/16\")"))
+(expect-error "a rank in an IPv4 and an IPv6 subnet at once"
+              (lambda () (groups6 (by-subnets "fd00::/16" "10.3.0.0/16")))
+              "topology (by-subnets \"fd00::/16\" \"10.3.0.0/16\")" "rank 4 (host s3-a"
+              "is in two groups: fd00::/16 and 10.3.0.0/16")
+(expect-error "a rank in no IPv6 subnet"
+              (lambda () (groups6 (by-subnets "fd00:1::/32" "fd00:3::/32")))
+              "rank 3 (host s2-a, addresses fe80::3/64, fd00:2:a::1/64" "is in no group")
+(expect-error "a rank without an IPv6 address"
+              (lambda ()
+                (topology-groups (by-subnet-prefix 48 #:family 'ipv6)
+                                 (vector (make-rank 0 "a" '("10.1.0.1/24") #f #f))))
+              "(by-subnet-prefix 48 #:family ipv6)" "rank 0 (host a" "no IPv6 address")
+(expect-error "a bad IPv6 subnet is refused when the description is made"
+              (lambda () (by-subnets "fd00::1::/64")) "not a subnet: \"fd00::1::/64\"")
+(expect-error "an IPv6 prefix past 128" (lambda () (by-subnet-prefix 129 #:family 'ipv6))
+              "ipv6 prefix length must be 0..128, got 129")
+(expect-error "an IPv4 prefix past 32" (lambda () (by-subnet-prefix 33))
+              "ipv4 prefix length must be 0..32, got 33")
+(expect-error "an unknown family" (lambda () (by-subnet-prefix 8 #:family 'ipx))
+              "family must be ipv4 or ipv6")
+
+;;; ---- L3 caches ------------------------------------------------------------------------
+
+(expect-equal "by-hwloc-level l3: same host, same L3 cache"
+              (groups6 (by-hwloc-level 'l3)) '((0 1) (2) (3) (4) (5)))
+(expect-equal "nested: host, then L3, then core"
+              (groups6 (nested (by-host) (by-hwloc-level 'l3) (by-hwloc-level 'core)))
+              '((((0) (1))) (((2))) (((3))) (((4)) ((5)))))
+(expect-equal "by-hwloc-level l3: an unknown L3 (#f, or a place of three) shares one group"
+              (topology-groups (by-hwloc-level 'l3)
+                               (vector (make-rank 0 "a" '() '(0 0 0 #f) #t)
+                                       (make-rank 1 "a" '() '(0 0 1) #t)
+                                       (make-rank 2 "a" '() '(0 0 2 0) #t)
+                                       (make-rank 3 "a" '() #f #f)))
+              '((0 1 3) (2)))
+(expect-equal "make-rank: a place of three gets an unknown L3"
+              (map (lambda (p) (rank-place (make-rank 0 "a" '() p #f)))
+                   '((1 2 3) (1 2 3 4) (1 2 3 #f) #f))
+              '((1 2 3 #f) (1 2 3 4) (1 2 3 #f) #f))
+(expect-error "make-rank: a place of two" (lambda () (make-rank 0 "a" '() '(0 0) #f))
+              "(PKG NUMA CORE [L3])")
+(expect-error "make-rank: a place that is not indices"
+              (lambda () (make-rank 0 "a" '() '(0 0 x 1) #f)) "(PKG NUMA CORE [L3])")
+
 ;;; ---- validation -----------------------------------------------------------------------
 
 (expect-error "a rank in no subnet: the description and the rank are named"
@@ -151,9 +266,9 @@
                                  (vector (make-rank 0 "a" '("fe80::1/64") #f #f))))
               "rank 0 (host a, addresses fe80::1/64)" "no IPv4 address")
 (expect-error "a bad subnet is refused when the description is made"
-              (lambda () (by-subnets "10.1.0.0")) "not an IPv4 subnet: \"10.1.0.0\"")
+              (lambda () (by-subnets "10.1.0.0")) "not a subnet: \"10.1.0.0\"")
 (expect-error "a bad hwloc level" (lambda () (by-hwloc-level 'rack))
-              "level must be package, numa or core")
+              "level must be package, numa, l3 or core")
 (expect-error "not a rank record" (lambda () (topology-groups (by-host) (vector 42)))
               "not a rank record: 42")
 (expect-equal "rank records of make-rank, as call-ranks gives them"
@@ -181,15 +296,19 @@
         (else (kary-depth m (cadr shape)))))
 
 ;; A random layout of n ranks: up to 4 clusters, each of up to 3 hosts, 2 NUMA nodes per
-;; host; ranks dealt at random, so groups are rarely contiguous.
+;; host, 2 L3 caches per NUMA node; ranks dealt at random, so groups are rarely
+;; contiguous.  Each rank has an IPv4 address, a link-local IPv6 one (the same prefix on
+;; every host) and a site IPv6 one, fd00:CLUSTER:HOST::RANK.
 (define (random-facts n)
   (let ((clusters (+ 1 (rand 4))))
     (list->vector
      (map (lambda (i)
-            (let ((c (rand clusters)) (h (rand 3)) (numa (rand 2)))
+            (let ((c (rand clusters)) (h (rand 3)) (numa (rand 2)) (l3 (rand 2)))
               (make-rank i (simple-format #f "c~A-h~A" c h)
-                         (list (simple-format #f "10.~A.0.~A/24" (+ c 1) (+ h 1)))
-                         (list 0 numa i) #t)))
+                         (list (simple-format #f "10.~A.0.~A/24" (+ c 1) (+ h 1))
+                               (simple-format #f "fe80::~A/64" (+ h 1))
+                               (simple-format #f "fd00:~A:~A::~A/64" (+ c 1) (+ h 1) i))
+                         (list 0 numa i (+ (* 2 numa) l3)) #t)))
           (iota n)))))
 
 (define descriptions
@@ -198,7 +317,10 @@
         (by-block 4)
         (nested (by-subnet-prefix 16) (by-host))
         (nested (by-host) (by-hwloc-level 'numa))
-        (nested (by-subnet-prefix 16) (by-host) (by-hwloc-level 'numa))))
+        (nested (by-subnet-prefix 16) (by-host) (by-hwloc-level 'numa))
+        (nested (by-subnets "fd00:1::/32" "fd00:2::/32" "fd00:3::/32" "fd00:4::/32")
+                (by-subnet-prefix 48 #:family 'ipv6))
+        (nested (by-host) (by-hwloc-level 'numa) (by-hwloc-level 'l3))))
 
 (define shape-mixes
   '((binomial) (flat) (chain) (kary) ((kary 3)) (flat binomial) (binomial flat chain)
@@ -410,6 +532,30 @@
              (string-append "examples/configs/" file " loads and builds a tree closure")
              (if (car r) (simple-format #f "got ~A" (description->string d)) (cdr r)))))
  '("hierarchical.scm" "magpie.scm"))
+
+;; host-numa.scm: twelve ranks, hosts of two, places unknown (one group per host): a
+;; tree closure that enters each of the five hosts without the root once.
+;; profile-hierarchical.scm: a profiling wrapper around its hierarchical tree, which
+;; crosses between the three /24 clusters twice.  (Each config loaded last answers first.)
+(define wrapper-inner (@@ (compi) wrapper-inner))
+(define (example-bcast file)
+  (let* ((top (or (getenv "top_srcdir") "."))
+         (r (load-config (string-append top "/examples/configs/" file))))
+    (if (car r)
+        (run-creators (make-call 'bcast 12 0 5 64 'MPI_INT #f #t "MPI_COMM_WORLD"
+                                 (twelve-ranks)))
+        (cdr r))))
+(let ((d (example-bcast "host-numa.scm"))
+      (hosts (map (lambda (h) (list (* 2 h) (+ (* 2 h) 1))) (iota 6))))
+  (report (and (tree-closure? d) (= (wan-edges (tree-of d) hosts) 5)
+               (not (crossing-problem (tree-of d) hosts 1 'lowest)))
+          "examples/configs/host-numa.scm loads and builds a tree over hosts"
+          (if (closure-description? d) (description->string d) d)))
+(let ((d (example-bcast "profile-hierarchical.scm")))
+  (report (and (wrapper? d) (equal? (description->string d) "(profiling (tree-closure bcast TREE))")
+               (= (wan-edges (tree-of (wrapper-inner d)) '((0 1 2 3) (4 5 6 7) (8 9 10 11))) 2))
+          "examples/configs/profile-hierarchical.scm wraps a hierarchical tree in profiling"
+          (if (closure-description? d) (description->string d) d)))
 
 (display "1..")
 (display tests-run)

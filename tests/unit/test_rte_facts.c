@@ -64,6 +64,7 @@ START_TEST(encode_round_trip)
                      .package = 1,
                      .numa = 2,
                      .core = 17,
+                     .l3 = 5,
                      .bound = 1};
     rte_facts_t g;
     char buf[1024];
@@ -74,6 +75,7 @@ START_TEST(encode_round_trip)
     ck_assert_int_eq(rte_facts_encode(&f, buf, sizeof(buf)), COMPI_OK);
     ck_assert_ptr_null(strchr(buf, ' '));
     ck_assert_ptr_null(strchr(buf, '='));
+    ck_assert_ptr_nonnull(strstr(buf, "|1,2,17,5|")); /* the place, L3 last */
     memset(&g, 0, sizeof(g));
     ck_assert_int_eq(rte_facts_decode(buf, &g), COMPI_OK);
     ck_assert_str_eq(g.host, f.host);
@@ -82,15 +84,27 @@ START_TEST(encode_round_trip)
     ck_assert_int_eq(g.package, 1);
     ck_assert_int_eq(g.numa, 2);
     ck_assert_int_eq(g.core, 17);
+    ck_assert_int_eq(g.l3, 5);
     ck_assert_int_eq(g.bound, 1);
 
     /* an unknown place and no addresses survive too */
-    rte_facts_t u = {.host = "h", .package = -1, .numa = -1, .core = -1};
+    rte_facts_t u = {.host = "h", .package = -1, .numa = -1, .core = -1, .l3 = -1};
     ck_assert_int_eq(rte_facts_encode(&u, buf, sizeof(buf)), COMPI_OK);
     ck_assert_int_eq(rte_facts_decode(buf, &g), COMPI_OK);
     ck_assert_int_eq(g.naddrs, 0);
     ck_assert_int_eq(g.core, -1);
+    ck_assert_int_eq(g.l3, -1);
+
+    /* a known core on a machine without L3 caches */
+    rte_facts_t n = {.host = "h", .package = 0, .numa = 0, .core = 3, .l3 = -1};
+    ck_assert_int_eq(rte_facts_encode(&n, buf, sizeof(buf)), COMPI_OK);
+    ck_assert_int_eq(rte_facts_decode(buf, &g), COMPI_OK);
+    ck_assert_int_eq(g.core, 3);
+    ck_assert_int_eq(g.l3, -1);
+
     ck_assert_int_eq(rte_facts_decode("garbage", &g), COMPI_ERR_INVALID_PARAM);
+    /* the form without L3 (another version of the library) is refused, not misread */
+    ck_assert_int_eq(rte_facts_decode("1|0,0,3|h|10.0.0.1/8", &g), COMPI_ERR_INVALID_PARAM);
 }
 END_TEST
 

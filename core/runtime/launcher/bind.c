@@ -96,16 +96,16 @@ static hwloc_obj_t bind__holder(hwloc_topology_t topo, hwloc_obj_type_t type, hw
 }
 
 /*
- * COMPI_CPU_PLACES="HOST|CPU:PKG,NUMA,CORE;..." for the ranks (rte_facts.c): the hwloc
- * place of every CPU of this machine, so a rank finds its own place from its affinity
- * and sched_getcpu() instead of loading hwloc itself (2-3 ms per rank, that 8 ranks on
- * 2 cores pay one after the other in MPI_Init).  Whole machine, not mpirun's CPU set:
- * the indices are the ones a rank's own hwloc would give.
+ * COMPI_CPU_PLACES="HOST|CPU:PKG,NUMA,CORE,L3;..." for the ranks (rte_facts.c): the hwloc
+ * place of every CPU of this machine (L3 -1 where no L3 cache holds it), so a rank finds
+ * its own place from its affinity and sched_getcpu() instead of loading hwloc itself
+ * (2-3 ms per rank, that 8 ranks on 2 cores pay one after the other in MPI_Init).  Whole
+ * machine, not mpirun's CPU set: the indices are the ones a rank's own hwloc would give.
  */
 static void bind__export_places(hwloc_topology_t topo, const char *host)
 {
     int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
-    size_t cap = strlen(host) + 2 + (size_t)n * 40, len;
+    size_t cap = strlen(host) + 2 + (size_t)n * 64, len;
     char *s = malloc(cap);
 
     if (s == NULL) {
@@ -117,14 +117,15 @@ static void bind__export_places(hwloc_topology_t topo, const char *host)
         hwloc_obj_t core = bind__holder(topo, HWLOC_OBJ_CORE, pu);
         hwloc_obj_t pkg = bind__holder(topo, HWLOC_OBJ_PACKAGE, pu);
         hwloc_obj_t numa = bind__holder(topo, HWLOC_OBJ_NUMANODE, pu);
+        hwloc_obj_t l3 = bind__holder(topo, HWLOC_OBJ_L3CACHE, pu);
 
         if (core == NULL || numa == NULL) {
             free(s); /* an odd machine: the ranks ask hwloc themselves */
             return;
         }
-        len += (size_t)snprintf(s + len, cap - len, "%s%u:%d,%u,%u", i ? ";" : "", pu->os_index,
+        len += (size_t)snprintf(s + len, cap - len, "%s%u:%d,%u,%u,%d", i ? ";" : "", pu->os_index,
                                 pkg != NULL ? (int)pkg->logical_index : 0, numa->logical_index,
-                                core->logical_index);
+                                core->logical_index, l3 != NULL ? (int)l3->logical_index : -1);
     }
     if (len < cap) {
         setenv("COMPI_CPU_PLACES", s, 1);

@@ -1,7 +1,8 @@
 ;;; Used by tests/mpi/facts.sh: a barrier creator that, on the call's rank 0, logs what
 ;;; (call-ranks call) says of every rank of the call's communicator, one line each, in
 ;;; the format tests/mpi/facts.c prints from C:
-;;;   scheme-facts: WORLD HOST ADDR,ADDR PKG,NUMA,CORE bound|unbound
+;;;   scheme-facts: WORLD HOST ADDR,ADDR PKG,NUMA,CORE,L3 bound|unbound
+;;; (-1 for what is unknown: the whole place when rank-place is #f, L3 when it is #f)
 ;;; and one line with the world ranks in communicator order:
 ;;;   scheme-ranks: SIZE W0 W1 ...
 ;;; then lets the default creators build the barrier.
@@ -14,9 +15,7 @@
         (if (null? rest) acc (loop (string-append acc sep (car rest)) (cdr rest))))))
 
 (define (place->string place)
-  (if place
-      (join (map number->string place) ",")
-      "-1,-1,-1"))
+  (join (map (lambda (x) (number->string (or x -1))) (or place '(#f #f #f #f))) ","))
 
 (define (rank->string r)
   (simple-format #f "scheme-facts: ~A ~A ~A ~A ~A"

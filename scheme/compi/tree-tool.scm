@@ -192,7 +192,8 @@ the subnets overlap" (ipv4-text a) rank (car o) (cdr o))))
 ;; What the chain gave, from the lowered vectors of build-closure-for (their layout is
 ;; documented above `lower' in scheme/compi/internal.scm):
 ;;   #(native KIND "algo" FANOUT SEGSIZE ORIGIN)  #(tree KIND SIZE ROOT PARENTS ORDER SEGSIZE
-;;   ORIGIN)  #(profiling INNER ORIGIN)  #(tracing INNER ORIGIN)  #(scheme KIND PROC "NAME"
+;;   ORIGIN)  #(exchange KIND SIZE NGROUPS GROUP-OF COORDS PARENTS ORDER SEGSIZE ORIGIN)
+;;   #(profiling INNER ORIGIN)  #(tracing INNER ORIGIN)  #(scheme KIND PROC "NAME"
 ;;   ORIGIN)
 (define (lowered-tag v) (vector-ref v 0))
 (define (lowered-origin v) (vector-ref v (- (vector-length v) 1)))
@@ -201,7 +202,7 @@ the subnets overlap" (ipv4-text a) rank (car o) (cdr o))))
 (define (kind-name i) (list-ref collective-kinds i))
 
 ;; the kinds with a native tree executor (core/coll/tree_exec_*.c)
-(define executor-kinds '(barrier bcast reduce allreduce gather scatter))
+(define executor-kinds '(barrier bcast reduce allreduce gather scatter allgather))
 
 (define (params-text fanout segsize)
   (string-append (if (> fanout 0) (simple-format #f " fanout=~A" fanout) "")
@@ -215,6 +216,9 @@ the subnets overlap" (ipv4-text a) rank (car o) (cdr o))))
     ((tree) (string-append "tree " (symbol->string (kind-name (vector-ref v 1)))
                            (params-text 0 (vector-ref v 6))))
     ((scheme) (string-append "scheme procedure " (vector-ref v 3)))
+    ((exchange) (string-append "exchange " (symbol->string (kind-name (vector-ref v 1)))
+                               (simple-format #f " (~A groups)" (vector-ref v 3))
+                               (params-text 0 (vector-ref v 8))))
     (else (string-append (symbol->string (lowered-tag v)) "("
                          (closure-text (vector-ref v 1)) ")"))))
 
@@ -233,6 +237,18 @@ the subnets overlap" (ipv4-text a) rank (car o) (cdr o))))
   (let ((parents (vector-ref v 4)) (order (vector-ref v 5)))
     (make-tree (vector-ref v 2) (vector-ref v 3) parents
                (filter (lambda (r) (>= r 0)) (vector->list order)))))
+
+;; The local trees of a lowered #(exchange ...): (COORDS . CHILDREN), COORDS the groups'
+;; coordinators in group order, CHILDREN a vector of each rank's children in serving
+;; order (ORDER lists each group's coordinator, then every rank's children in turn).
+(define (exchange-forest v)
+  (let* ((size (vector-ref v 2)) (parents (vector-ref v 6)) (order (vector-ref v 7))
+         (children (make-vector size '())))
+    (do ((i (- size 1) (- i 1))) ((< i 0))
+      (let* ((x (vector-ref order i)) (p (if (>= x 0) (vector-ref parents x) -1)))
+        (when (>= p 0)
+          (vector-set! children p (cons x (vector-ref children p))))))
+    (cons (vector->list (vector-ref v 5)) children)))
 
 ;; (native-algorithms KIND), a primitive the bridge defines in (compi) when it starts
 ;; (scheme/bridge_prims.c); #f under guile alone, where nothing can be checked.
@@ -264,8 +280,8 @@ the subnets overlap" (ipv4-text a) rank (car o) (cdr o))))
         (lambda () (tree-validate (lowered-tree v) (call-size call) (call-root call)))
         #:unwind? #t)
        (unless (memq kind executor-kinds)
-         (refuse "~A has no tree executor (trees run barrier, bcast, reduce, allreduce, gather \
-and scatter)" kind))))
+         (refuse "~A has no tree executor (trees run barrier, bcast, reduce, allreduce, gather, \
+scatter and allgather)" kind))))
     ((profiling tracing) (check-lowered (vector-ref v 1) call text))
     (else #t)))
 
@@ -278,6 +294,16 @@ and scatter)" kind))))
     (cdr r)))
 
 ;;; ---- text -----------------------------------------------------------------------------
+
+;; pairs of coordinators on different sites
+(define (exchange-wan-links l coords)
+  (let loop ((cs coords) (n 0))
+    (if (null? cs)
+        n
+        (loop (cdr cs)
+              (+ n (length (filter (lambda (d) (not (equal? (rank-site l (car cs))
+                                                            (rank-site l d))))
+                                   (cdr cs))))))))
 
 (define (wan? l t r)
   (let ((p (tree-parent t r)))
@@ -314,6 +340,25 @@ and scatter)" kind))))
             (text-tree l t port)
             (simple-format port "depth ~A, ~A (~A)\n" (tree-depth t)
                            (plural (wan-count l t) "WAN edge") (sites-text l))))
+         ((exchange)
+          (let* ((f (exchange-forest inner)) (coords (car f)) (children (cdr f))
+                 (parents (vector-ref inner 6)) (g (length coords)))
+            (simple-format port "coordinators ~A exchange their partial results all-to-all\n"
+                           (string-join (map number->string coords) ", "))
+            (for-each
+             (lambda (c)
+               (let walk ((r c) (indent ""))
+                 (simple-format port "~A~A (~A)~A\n" indent r (rank-label l r)
+                                (let ((p (vector-ref parents r)))
+                                  (if (and (>= p 0) (not (equal? (rank-site l p) (rank-site l r))))
+                                      "  [WAN]" "")))
+                 (for-each (lambda (x) (walk x (string-append indent "  ")))
+                           (vector-ref children r))))
+             coords)
+            (simple-format port "~A, ~A between coordinators (~A), each crossed once per \
+direction\n"
+                           (plural g "group")
+                           (plural (exchange-wan-links l coords) "WAN link") (sites-text l))))
          ((native)
           (display "no tree: a native algorithm of core/coll runs this call \
 (compi_info --algorithms)\n" port))
@@ -405,6 +450,22 @@ and scatter)" kind))))
                  (display "  }\n" port))
                (dot-hosts l (cdar cs) root port "  " (simple-format #f "~A_" i)))
            (loop (cdr cs) (+ i 1))))
+       (when (eq? (lowered-tag inner) 'exchange)
+         (let* ((f (exchange-forest inner)) (coords (car f)) (children (cdr f)))
+           (do ((r 0 (+ r 1))) ((= r (vector-length children)))
+             (let each ((cs (vector-ref children r)) (k 1))
+               (unless (null? cs)
+                 (simple-format port "  r~A -> r~A [label=\"~A\"];\n" r (car cs) k)
+                 (each (cdr cs) (+ k 1)))))
+           (let pairs ((cs coords))
+             (unless (null? cs)
+               (for-each (lambda (d)
+                           (simple-format port "  r~A -> r~A [dir=both~A];\n" (car cs) d
+                                          (if (equal? (rank-site l (car cs)) (rank-site l d))
+                                              ""
+                                              ", color=red, style=bold, penwidth=2.5")))
+                         (cdr cs))
+               (pairs (cdr cs))))))
        (when t
          ;; edges in the order the tree serves them, labelled with the child's place
          (let walk ((r (tree-root t)))

@@ -104,7 +104,7 @@ like_library() {
     fi
 }
 
-echo "1..50"
+echo "1..53"
 
 # ---- golden outputs --------------------------------------------------------------------
 # the CoMPI paper's three clusters: across the WAN once per cluster, then inside
@@ -127,6 +127,11 @@ golden magpie-allreduce-rr.txt --config $MAGPIE --op allreduce --layout $RR
 # wrappers around the tree; the defaults' native algorithms; a Scheme closure
 golden hier-profiled-allreduce.txt --config $HIER --config examples/configs/profile.scm \
     --op allreduce --layout $THREE
+golden exchange-allreduce-three.txt --config examples/configs/exchange.scm --op allreduce \
+    --layout $THREE
+golden exchange-allreduce-three.dot --config examples/configs/exchange.scm --op allreduce \
+    --layout $THREE --format dot
+golden magpie-allgather.txt --config $MAGPIE --op allgather --layout $THREE
 golden defaults-barrier.txt --op barrier --layout a:3,b:2
 golden scheme-allreduce.txt --config examples/allreduce.scm --op allreduce --layout a:4
 golden scheme-allreduce.dot --config examples/allreduce.scm --op allreduce --layout a:4 \

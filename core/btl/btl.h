@@ -116,6 +116,17 @@ typedef struct btl_module {
      */
     compi_status_t (*put)(btl_endpoint_t *ep, const struct iovec *local, int nlocal,
                           uint64_t remote_addr, uint64_t remote_key, size_t len);
+
+    /*
+     * optional (NULL: the module cannot block): progress() that, when nothing is there,
+     * sleeps in the transport (a file descriptor, a wait object) until something arrives
+     * or `timeout_ms` passes; returns how many events it handled, as progress() does, or
+     * a negative status when it finds it cannot sleep after all (the PML stops asking).
+     * The PML calls it instead of sched_yield() when the host is oversubscribed and no
+     * other module has work, so that a waiting rank gives its core to the others.
+     * Shorter (older) modules lack it: check `size` before reading it.
+     */
+    int (*wait)(int timeout_ms);
 } btl_module_t;
 
 typedef struct btl_component {

@@ -140,10 +140,10 @@ typedef struct btl_component {
 
 /* ---- btl_base.c: loading and selection (used by the PML) ------------------------- */
 
-/* Opens the components named by the "btl" parameter (default "self,sm"), as modules
-   found next to libmpi (or in $COMPI_MCA_module_path), or built in.  A component that
-   declines to run here (open() gives NULL) is skipped; a name that cannot be loaded is an
-   error.  The module array belongs to btl_base until btl_base_close(), which unloads the
+/* Opens the components named by the "btl" parameter (default "self,sm,ofi", or "self,sm"
+   when built without libfabric), as modules found next to libmpi (or in
+   $COMPI_MCA_module_path), or built in.  A component that declines to run here (open()
+   gives NULL) is skipped; a name that cannot be loaded is an error.  The module array belongs to btl_base until btl_base_close(), which unloads the
    modules and must come after each module's finalize(). */
 compi_status_t btl_base_open(const btl_services_t *svc, btl_module_t ***modules_p, int *n_p);
 void btl_base_close(void);

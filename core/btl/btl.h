@@ -122,8 +122,9 @@ typedef struct btl_module {
      * sleeps in the transport (a file descriptor, a wait object) until something arrives
      * or `timeout_ms` passes; returns how many events it handled, as progress() does, or
      * a negative status when it finds it cannot sleep after all (the PML stops asking).
-     * The PML calls it instead of sched_yield() when the host is oversubscribed and no
-     * other module has work, so that a waiting rank gives its core to the others.
+     * The PML calls it in blocking calls (never in MPI_Test) instead of sched_yield()
+     * when the host is oversubscribed and no other module has work, so that a waiting
+     * rank gives its core to the others.
      * Shorter (older) modules lack it: check `size` before reading it.
      */
     int (*wait)(int timeout_ms);

@@ -257,7 +257,7 @@ compi_status_t pml_finalize(void)
 {
     pml_bsend_flush();
     while (pml_state.npending > 0) {
-        pml_progress();
+        pml_progress_wait();
     }
     for (int m = 0; m < pml_state.nmodules; m++) {
         if (pml_state.modules[m]->finalize != NULL) {
@@ -442,7 +442,8 @@ static int others_idle(void)
     return 1;
 }
 
-int pml_progress(void)
+/* one round over the transports and the queues; `may_sleep`: the caller blocks anyway */
+static inline int progress_once(int may_sleep)
 {
     int n = 0;
     for (int m = 0; m < pml_state.nmodules; m++) {
@@ -462,9 +463,12 @@ int pml_progress(void)
     if (compi_likely(n > 0)) {
         idle_polls = 0;
     } else if (compi_unlikely(pml_state.oversubscribed)) {
-        /* after a short spin, sleep where the next message will wake us (a rank that
-           yields stays runnable and keeps taking turns from the ranks that work) */
-        if (pml_state.block_btl != NULL && ++idle_polls >= pml_state.block_after && others_idle()) {
+        /* in a blocking call, after a short spin, sleep where the next message will wake
+           us (a rank that yields stays runnable and keeps taking turns from the ranks
+           that work); never in MPI_Test and the like, which must return at once */
+        ++idle_polls;
+        if (may_sleep && pml_state.block_btl != NULL && idle_polls >= pml_state.block_after &&
+            others_idle()) {
             n = pml_state.block_btl->wait(pml_state.block_ms);
             if (n > 0) {
                 idle_polls = 0;
@@ -485,12 +489,22 @@ int pml_progress(void)
     return n;
 }
 
+int pml_progress(void)
+{
+    return progress_once(0);
+}
+
+int pml_progress_wait(void)
+{
+    return progress_once(1);
+}
+
 /* ---- waiting ------------------------------------------------------------------------ */
 
 compi_status_t pml_wait(compi_request_t *req, MPI_Status *status)
 {
     while (!__atomic_load_n(&req->complete, __ATOMIC_ACQUIRE)) {
-        pml_progress();
+        pml_progress_wait();
     }
     if (status != NULL && status != MPI_STATUS_IGNORE) {
         *status = req->status;

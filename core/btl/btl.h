@@ -116,6 +116,18 @@ typedef struct btl_module {
      */
     compi_status_t (*put)(btl_endpoint_t *ep, const struct iovec *local, int nlocal,
                           uint64_t remote_addr, uint64_t remote_key, size_t len);
+
+    /*
+     * optional (NULL: the module cannot block): progress() that, when nothing is there,
+     * sleeps in the transport (a file descriptor, a wait object) until something arrives
+     * or `timeout_ms` passes; returns how many events it handled, as progress() does, or
+     * a negative status when it finds it cannot sleep after all (the PML stops asking).
+     * The PML calls it in blocking calls (never in MPI_Test) instead of sched_yield()
+     * when the host is oversubscribed and no other module has work, so that a waiting
+     * rank gives its core to the others.
+     * Shorter (older) modules lack it: check `size` before reading it.
+     */
+    int (*wait)(int timeout_ms);
 } btl_module_t;
 
 typedef struct btl_component {
@@ -129,10 +141,10 @@ typedef struct btl_component {
 
 /* ---- btl_base.c: loading and selection (used by the PML) ------------------------- */
 
-/* Opens the components named by the "btl" parameter (default "self,sm"), as modules
-   found next to libmpi (or in $COMPI_MCA_module_path), or built in.  A component that
-   declines to run here (open() gives NULL) is skipped; a name that cannot be loaded is an
-   error.  The module array belongs to btl_base until btl_base_close(), which unloads the
+/* Opens the components named by the "btl" parameter (default "self,sm,ofi", or "self,sm"
+   when built without libfabric), as modules found next to libmpi (or in
+   $COMPI_MCA_module_path), or built in.  A component that declines to run here (open()
+   gives NULL) is skipped; a name that cannot be loaded is an error.  The module array belongs to btl_base until btl_base_close(), which unloads the
    modules and must come after each module's finalize(). */
 compi_status_t btl_base_open(const btl_services_t *svc, btl_module_t ***modules_p, int *n_p);
 void btl_base_close(void);

@@ -32,12 +32,28 @@ static struct {
     int verbose;
 } base;
 
+/* ofi declines by itself when every rank is on one host, so listing it costs such jobs
+   only the loading of the module */
+#ifdef COMPI_HAVE_OFI
+#define BTL_DEFAULT "self,sm,ofi"
+#define BTL_BUILTIN_NAMES "self, sm, ofi"
+#else
+#define BTL_DEFAULT "self,sm"
+#define BTL_BUILTIN_NAMES "self, sm"
+#endif
+
 #ifdef COMPI_STATIC_COMPONENTS
 extern const btl_component_t compi_btl_self_component;
 extern const btl_component_t compi_btl_sm_component;
+#ifdef COMPI_HAVE_OFI
+extern const btl_component_t compi_btl_ofi_component;
+#endif
 static const btl_component_t *const builtin[] = {
     &compi_btl_self_component,
     &compi_btl_sm_component,
+#ifdef COMPI_HAVE_OFI
+    &compi_btl_ofi_component,
+#endif
 };
 
 static const btl_component_t *find_builtin(const char *name)
@@ -46,8 +62,8 @@ static const btl_component_t *find_builtin(const char *name)
         if (strcmp(builtin[i]->name, name) == 0)
             return builtin[i];
     }
-    compi_log_error("btl '%s': no such component built into this library (built in: self, sm)",
-                    name);
+    compi_log_error("btl '%s': no such component built into this library (built in: %s)", name,
+                    BTL_BUILTIN_NAMES);
     return NULL;
 }
 #else
@@ -237,7 +253,7 @@ static void abandon(void)
 compi_status_t btl_base_open(const btl_services_t *svc, btl_module_t ***modules_p, int *n_p)
 {
     char name[BTL_NAME_MAX];
-    const char *list = param_register_string("btl", "self,sm",
+    const char *list = param_register_string("btl", BTL_DEFAULT,
                                              "comma-separated transports (BTL components) "
                                              "to use: self, sm, ofi");
     const char *all = list;

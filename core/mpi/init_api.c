@@ -125,7 +125,7 @@ static compi_status_t finalize_wait(compi_request_t *req)
 {
     unsigned idle = 0;
     while (!req->complete) {
-        if (pml_progress() > 0) {
+        if (pml_progress_wait() > 0) {
             idle = 0;
         } else if (++idle > 1000) {
             struct timespec ts = {.tv_sec = 0, .tv_nsec = 50 * 1000};

@@ -63,6 +63,9 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
         if (st != COMPI_OK) {
             return p2p_raise_status(c, st, "MPI_Probe");
         }
+        if (!flag) {
+            pml_progress_wait(); /* may sleep when oversubscribed */
+        }
     }
     return MPI_SUCCESS;
 }
@@ -125,6 +128,9 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
         rc = improbe(source, tag, c, &flag, message, status, "MPI_Mprobe");
         if (rc != MPI_SUCCESS) {
             return rc;
+        }
+        if (!flag) {
+            pml_progress_wait(); /* may sleep when oversubscribed */
         }
     }
     return MPI_SUCCESS;

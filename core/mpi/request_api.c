@@ -121,7 +121,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
         return rc;
     }
     while (!is_done(r)) {
-        pml_progress();
+        pml_progress_wait();
     }
     return finish(request, r, status, "MPI_Wait");
 }
@@ -175,7 +175,7 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_o
     for (int i = 0; i < count; i++) {
         compi_request_t *r = req_from_handle(array_of_requests[i]);
         while (!is_done(r)) {
-            pml_progress();
+            pml_progress_wait();
         }
     }
     return finish_all(count, array_of_requests, array_of_statuses, "MPI_Waitall");
@@ -252,7 +252,11 @@ static int any_common(int count, MPI_Request reqs[], int *index, int *flag, MPI_
             *flag = 0;
             return MPI_SUCCESS;
         }
-        pml_progress();
+        if (blocking) {
+            pml_progress_wait();
+        } else {
+            pml_progress();
+        }
     }
 }
 
@@ -314,7 +318,7 @@ static int some_common(int incount, MPI_Request reqs[], int *outcount, int indic
             }
             return MPI_SUCCESS;
         }
-        pml_progress();
+        pml_progress_wait();
     }
 }
 

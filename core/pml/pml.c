@@ -129,6 +129,39 @@ err:
     return st;
 }
 
+/*
+ * Where an idle, oversubscribed rank may sleep: in the one module with a wait(), provided
+ * every other module can say it has nothing to do (progress_work).  A module that must be
+ * polled (sm: its rings have no doorbell) keeps everyone on sched_yield().
+ */
+static void choose_block_btl(void)
+{
+    btl_module_t *sleeper = NULL;
+
+    pml_state.block_btl = NULL;
+    if (!pml_state.oversubscribed || pml_state.block_after == 0) {
+        return;
+    }
+    for (int m = 0; m < pml_state.nmodules; m++) {
+        btl_module_t *btl = pml_state.modules[m];
+        if (sleeper == NULL && pml_btl_wait(btl) != NULL) {
+            sleeper = btl;
+        } else if (pml_state.progress_work[m] == NULL) {
+            compi_log_verbose(pml_state.verbose, 1,
+                              "pml: btl %s must be polled: idle ranks yield instead of sleeping",
+                              btl->name);
+            return;
+        }
+    }
+    pml_state.block_btl = sleeper;
+    if (sleeper != NULL) {
+        compi_log_verbose(pml_state.verbose, 1,
+                          "pml: oversubscribed: idle ranks sleep in btl %s after %u polls "
+                          "(at most %d ms at a time)",
+                          sleeper->name, pml_state.block_after, pml_state.block_ms);
+    }
+}
+
 compi_status_t pml_init(void)
 {
     compi_status_t st;
@@ -148,6 +181,16 @@ compi_status_t pml_init(void)
                                         "itself (the sender writes the rest)");
     pml_state.split_min = split_min > 0 ? (size_t)split_min : 0;
     pml_state.split_get_pct = split_pct < 1 ? 1 : split_pct > 99 ? 99 : (int)split_pct;
+    long block_after = param_register_int(
+        "pml_block_after", 16,
+        "on an oversubscribed host, idle polls after which a waiting rank sleeps in the "
+        "transport (btl ofi) instead of yielding, when no other transport needs polling; "
+        "0: never sleep");
+    long block_ms = param_register_int("pml_block_ms", 1,
+                                       "longest such sleep in milliseconds (the other "
+                                       "transports are polled in between)");
+    pml_state.block_after = block_after > 0 ? (unsigned)block_after : 0;
+    pml_state.block_ms = block_ms < 1 ? 1 : block_ms > 1000 ? 1000 : (int)block_ms;
     pml_state.oversubscribed = rte_proc.oversubscribed;
     pml_state.world_size = rte_proc.world_size;
     pml_state.peers = calloc((size_t)pml_state.world_size, sizeof(pml_peer_t));
@@ -174,6 +217,7 @@ compi_status_t pml_init(void)
                 ? btl->progress_work
                 : NULL;
     }
+    choose_block_btl();
     for (int m = 0; m < pml_state.nmodules; m++) {
         st = pml_state.modules[m]->publish();
         if (st != COMPI_OK) {
@@ -213,7 +257,7 @@ compi_status_t pml_finalize(void)
 {
     pml_bsend_flush();
     while (pml_state.npending > 0) {
-        pml_progress();
+        pml_progress_wait();
     }
     for (int m = 0; m < pml_state.nmodules; m++) {
         if (pml_state.modules[m]->finalize != NULL) {
@@ -386,7 +430,20 @@ static int progress_frags(void)
     return n;
 }
 
-int pml_progress(void)
+/* every module but the sleeping one has nothing to do (they all have progress_work) */
+static int others_idle(void)
+{
+    for (int m = 0; m < pml_state.nmodules; m++) {
+        const size_t *work = pml_state.progress_work[m];
+        if (pml_state.modules[m] != pml_state.block_btl && *work != 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* one round over the transports and the queues; `may_sleep`: the caller blocks anyway */
+static inline int progress_once(int may_sleep)
 {
     int n = 0;
     for (int m = 0; m < pml_state.nmodules; m++) {
@@ -405,11 +462,41 @@ int pml_progress(void)
        build): yield now and then rather than burn whole time slices. */
     if (compi_likely(n > 0)) {
         idle_polls = 0;
-    } else if (compi_unlikely(pml_state.oversubscribed) || ++idle_polls >= 1024) {
+    } else if (compi_unlikely(pml_state.oversubscribed)) {
+        /* in a blocking call, after a short spin, sleep where the next message will wake
+           us (a rank that yields stays runnable and keeps taking turns from the ranks
+           that work); never in MPI_Test and the like, which must return at once */
+        ++idle_polls;
+        if (may_sleep && pml_state.block_btl != NULL && idle_polls >= pml_state.block_after &&
+            others_idle()) {
+            n = pml_state.block_btl->wait(pml_state.block_ms);
+            if (n > 0) {
+                idle_polls = 0;
+            } else if (compi_unlikely(n < 0)) {
+                compi_log_verbose(pml_state.verbose, 1,
+                                  "pml: btl %s cannot sleep after all: idle ranks yield",
+                                  pml_state.block_btl->name);
+                pml_state.block_btl = NULL;
+                n = 0;
+            }
+        } else {
+            sched_yield();
+        }
+    } else if (++idle_polls >= 1024) {
         idle_polls = 0;
         sched_yield();
     }
     return n;
+}
+
+int pml_progress(void)
+{
+    return progress_once(0);
+}
+
+int pml_progress_wait(void)
+{
+    return progress_once(1);
 }
 
 /* ---- waiting ------------------------------------------------------------------------ */
@@ -417,7 +504,7 @@ int pml_progress(void)
 compi_status_t pml_wait(compi_request_t *req, MPI_Status *status)
 {
     while (!__atomic_load_n(&req->complete, __ATOMIC_ACQUIRE)) {
-        pml_progress();
+        pml_progress_wait();
     }
     if (status != NULL && status != MPI_STATUS_IGNORE) {
         *status = req->status;

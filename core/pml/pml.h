@@ -66,6 +66,10 @@ void pml_comm_del(compi_comm_t *comm);
 
 /* Drive all transports once.  Returns the number of events handled. */
 int pml_progress(void);
+/* The same inside a loop that waits anyway (MPI_Wait, a blocking send or receive): on an
+   oversubscribed host, after some idle rounds, it may sleep up to pml_block_ms in a
+   transport that can wake it (btl ofi) instead of only yielding the CPU. */
+int pml_progress_wait(void);
 
 compi_status_t pml_isend(const void *buf, size_t count, compi_datatype_t *dt, int dst, int tag,
                          compi_comm_t *comm, pml_send_mode_t mode, compi_request_t **req_p);

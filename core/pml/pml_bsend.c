@@ -89,7 +89,7 @@ compi_status_t pml_buffer_attach(void *buf, size_t size)
 void pml_bsend_flush(void)
 {
     while (bs.outstanding > 0) {
-        pml_progress();
+        pml_progress_wait();
     }
 }
 

@@ -145,12 +145,23 @@ typedef struct pml_state {
     int verbose;
     size_t split_min;  /* split rendezvous from this many bytes (0: never) */
     int split_get_pct; /* share of a split message the receiver reads itself */
+    /* oversubscribed and idle: sleep in this module's wait() (NULL: sched_yield) when
+       every other module's progress_work is 0; see pml_progress() */
+    btl_module_t *block_btl;
+    unsigned block_after; /* idle polls before sleeping */
+    int block_ms;         /* longest sleep, so the other modules are polled again soon */
 } pml_state_t;
 extern pml_state_t pml_state;
 
 /* send a control message (ACK, FIN, PUT, PUT_DONE) now, or queue it when the BTL is full */
 void pml_ctl_send(int world_peer, const pml_hdr_ctl_t *hdr, size_t len);
 void pml_peer_enqueue(pml_peer_t *p, pml_request_t *req);
+
+/* the module's wait(), or NULL (modules built before the field was added are shorter) */
+static inline int (*pml_btl_wait(const btl_module_t *btl))(int)
+{
+    return btl->size >= offsetof(btl_module_t, wait) + sizeof(btl->wait) ? btl->wait : NULL;
+}
 
 /* whether `btl` offers put() (modules built before the field was added are shorter) */
 static inline int pml_btl_can_put(const btl_module_t *btl)

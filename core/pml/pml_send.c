@@ -66,7 +66,7 @@ compi_status_t pml_send(const void *buf, size_t count, compi_datatype_t *dt, int
                     return st;
                 }
             }
-            pml_progress();
+            pml_progress_wait();
         }
     }
     compi_request_t *req;

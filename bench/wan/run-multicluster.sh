@@ -27,7 +27,8 @@
 #   --quick       100 calls per count instead of 1000: checks the pipeline only
 #   --no-install  never call apt-get (fails if something is missing)
 # Environment:
-#   ITERS (1000)  WARMUP (10)  COUNTS ("1 2 5 ... 50000")  DELAY_US (250)
+#   ITERS (1000)  ITERS_COMPI, ITERS_OMP, ITERS_MPICH (ITERS: calls per count of one MPI)
+#   WARMUP (10)  COUNTS ("1 2 5 ... 50000")  DELAY_US (250)
 #   CLUSTERS (3)  HOSTS (4)  RATE (none: e.g. 1gbit caps each cluster's WAN input)
 #   MPIS ("compi omp mpich")  COMPI_CONFIGS ("defaults hierarchical magpie exchange")
 #   COMPI_PREFIX  where compi's mpicc and mpirun are ($COMPI_PREFIX/bin or $COMPI_PREFIX;
@@ -79,6 +80,8 @@ COMPI_CONFIGS=${COMPI_CONFIGS:-defaults hierarchical magpie exchange}
 COMPI_PREFIX=${COMPI_PREFIX:-$repo}
 RUN_TIMEOUT=${RUN_TIMEOUT:-1800}
 FINALIZE_GRACE=${FINALIZE_GRACE:-30}
+declare -A ITERS_OF=([compi]=${ITERS_COMPI:-$ITERS} [omp]=${ITERS_OMP:-$ITERS}
+    [mpich]=${ITERS_MPICH:-$ITERS})
 ncores=$(nproc)
 
 say() { printf '== %s\n' "$*" >&2; }
@@ -217,13 +220,13 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 for r in "${runs[@]}"; do
     read -r mpi config <<<"$r"
     raw=$build/raw/$mpi-$config
-    say "$mpi $config: $(launcher "$mpi" "$config")"
+    say "$mpi $config (${ITERS_OF[$mpi]} calls per count): $(launcher "$mpi" "$config")"
     rc=0
     hung=0
     # in the background, so that a signal reaches the trap at once (wait is interrupted)
     # shellcheck disable=SC2046 # the launch line is words
     timeout -k 10 "$RUN_TIMEOUT" "$here/testbed.sh" --prefix "$prefix" router \
-        $(launcher "$mpi" "$config") "$build/$mpi/fig1" -i "$ITERS" -w "$WARMUP" $COUNTS \
+        $(launcher "$mpi" "$config") "$build/$mpi/fig1" -i "${ITERS_OF[$mpi]}" -w "$WARMUP" $COUNTS \
         >"$raw.out" 2>"$raw.err" </dev/null &
     child=$!
     # fig1 prints "# done" once every rank is past its last call; a job still running
@@ -262,7 +265,7 @@ router_stats=$(tb status 2>&1 | sed -n 's/^  router: //p')
 
 # --- 5. results ---------------------------------------------------------------------------
 title="MPI_Allreduce on $CLUSTERS clusters x $HOSTS hosts x 1 rank, one-way delay"
-title+=" $DELAY_US us (emulated, $(hostname), $ncores cores), $ITERS calls per count"
+title+=" $DELAY_US us (emulated, $(hostname), $ncores cores)"
 stats=$(/usr/bin/python3 "$here/multicluster-summary.py" "$csv" "$results/multicluster.png" \
     "$DELAY_US" "$title" 2>&1) || failures+=("multicluster-summary.py failed")
 libof() { sed -n 's/^# library: //p' "$build/raw/$1"-*.out 2>/dev/null | head -1; }
@@ -283,7 +286,8 @@ libof() { sed -n 's/^# library: //p' "$build/raw/$1"-*.out 2>/dev/null | head -1
     echo
     echo "Command"
     echo "  $invocation"
-    echo "  with ITERS=$ITERS WARMUP=$WARMUP DELAY_US=$DELAY_US CLUSTERS=$CLUSTERS HOSTS=$HOSTS" \
+    echo "  with ITERS=$ITERS (compi ${ITERS_OF[compi]}, omp ${ITERS_OF[omp]}, mpich ${ITERS_OF[mpich]})" \
+        "WARMUP=$WARMUP DELAY_US=$DELAY_US CLUSTERS=$CLUSTERS HOSTS=$HOSTS" \
         "RATE=${RATE:-none} RUN_TIMEOUT=$RUN_TIMEOUT"
     echo "  COUNTS=\"$COUNTS\""
     echo
@@ -294,13 +298,14 @@ libof() { sed -n 's/^# library: //p' "$build/raw/$1"-*.out 2>/dev/null | head -1
     sed 's/^/  /' <<<"$rtt"
     echo "  router at the end: $router_stats"
     echo
-    echo "Runs (each: testbed.sh router LAUNCHER bench/build/wan/MPI/fig1 -i $ITERS -w $WARMUP COUNTS)"
+    echo "Runs (each: testbed.sh router LAUNCHER bench/build/wan/MPI/fig1 -i ITERS -w $WARMUP COUNTS)"
     for r in "${runs[@]}"; do
         read -r mpi config <<<"$r"
         echo "  $mpi $config:"
         echo "    library:  $(libof "$mpi")"
         echo "    compiler: ${CC[$mpi]} -O2"
         echo "    launcher: $(launcher "$mpi" "$config")"
+        echo "    calls:    ${ITERS_OF[$mpi]} timed per count"
     done
     for s in "${skipped[@]}"; do echo "  skipped: $s"; done
     if [ "$nranks" -gt "$ncores" ]; then
@@ -310,9 +315,9 @@ libof() { sed -n 's/^# library: //p' "$build/raw/$1"-*.out 2>/dev/null | head -1
     fi
     echo
     echo "Method"
-    echo "  fig1: per count, $WARMUP untimed calls, a barrier, $ITERS timed MPI_Allreduce of"
+    echo "  fig1: per count, $WARMUP untimed calls, a barrier, ITERS timed MPI_Allreduce of"
     echo "  count ints (MPI_SUM), each result checked; time per call = max over ranks of the"
-    echo "  rank's time inside the calls / $ITERS.  One run per (MPI, config)."
+    echo "  rank's time inside the calls / ITERS.  One run per (MPI, config)."
     echo
     echo "$stats"
     if [ ${#failures[@]} -gt 0 ]; then

@@ -20,6 +20,8 @@
 #   -d, --delay USEC    one-way delay between clusters in microseconds (WAN_DELAY_US, 250)
 #   -r, --rate RATE     cap each cluster's incoming wide-area traffic at RATE (tc syntax:
 #                       1gbit, 100mbit) with an htb qdisc (WAN_RATE, no cap)
+#   --mtu BYTES         MTU of every link, 576..65535 (WAN_MTU, 1500); larger packets
+#                       mean fewer of them for the router to carry (see README.md)
 #   -p, --prefix P      names of everything made start with P, so that two testbeds (two
 #                       CI runs) never collide (WAN_PREFIX, wan)
 #   --owner PID         the testbed belongs to process PID: `reap` removes it once PID has
@@ -64,6 +66,7 @@ K=${WAN_CLUSTERS:-3}
 M=${WAN_HOSTS:-4}
 DELAY=${WAN_DELAY_US:-250}
 RATE=${WAN_RATE:-}
+MTU=${WAN_MTU:-1500}
 PREFIX=${WAN_PREFIX:-wan}
 STATE_DIR=${WAN_STATE_DIR:-/run/compi-wan}
 RT_PRIO=${WAN_RT_PRIO:-10}
@@ -88,7 +91,7 @@ parse_opts() {
     while [ $# -gt 0 ]; do
         case $1 in
         -k | --clusters | -m | --hosts | -d | --delay | -r | --rate | -p | --prefix | \
-            --owner | --state-dir | --rt | --spin)
+            --owner | --state-dir | --rt | --spin | --mtu)
             [ $# -ge 2 ] || die "option '$1' needs a value"
             case $1 in
             -k | --clusters) K=$2 ;;
@@ -100,6 +103,7 @@ parse_opts() {
             --state-dir) STATE_DIR=$2 ;;
             --rt) RT_PRIO=$2 ;;
             --spin) SPIN=$2 ;;
+            --mtu) MTU=$2 ;;
             esac
             shift
             ;;
@@ -137,6 +141,7 @@ parse_opts "$@"
 is_uint "$K" && [ "$K" -ge 1 ] && [ "$K" -le 254 ] || die "--clusters '$K': 1 to 254"
 is_uint "$M" && [ "$M" -ge 1 ] && [ "$M" -le 253 ] || die "--hosts '$M': 1 to 253"
 is_usec "$DELAY" || die "--delay '$DELAY': microseconds, a number >= 0 (e.g. 250 or 12.5)"
+is_uint "$MTU" && [ "$MTU" -ge 576 ] && [ "$MTU" -le 65535 ] || die "--mtu '$MTU': 576 to 65535"
 is_usec "$SPIN" || die "--spin '$SPIN': microseconds, a number >= 0"
 is_uint "$RT_PRIO" && [ "$RT_PRIO" -le 99 ] || die "--rt '$RT_PRIO': 0 (off) to 99"
 [[ $PREFIX =~ ^[A-Za-z][A-Za-z0-9_-]{0,31}$ ]] ||
@@ -161,6 +166,7 @@ load_state() {
     M=$(sed -n 's/^hosts=//p' "$STATE")
     DELAY=$(sed -n 's/^delay_us=//p' "$STATE")
     RATE=$(sed -n 's/^rate=//p' "$STATE")
+    MTU=$(sed -n 's/^mtu=//p' "$STATE")
     OWNER=$(sed -n 's/^owner=//p' "$STATE")
 }
 
@@ -257,6 +263,7 @@ cmd_up() {
         echo "hosts=$M"
         echo "delay_us=$DELAY"
         echo "rate=$RATE"
+        echo "mtu=$MTU"
         echo "owner=$OWNER"
         echo "created=$(date -Is)"
     } >"$STATE"
@@ -276,21 +283,23 @@ build_up() {
         net.ipv4.conf.default.rp_filter=0 net.ipv4.conf.all.send_redirects=0 \
         net.ipv4.conf.default.send_redirects=0 >/dev/null || return 1
     for ((k = 1; k <= K; k++)); do
-        ip -n "$RNS" link add "br$k" type bridge forward_delay 0 stp_state 0 || return 1
+        ip -n "$RNS" link add "br$k" mtu "$MTU" type bridge forward_delay 0 stp_state 0 ||
+            return 1
         ip -n "$RNS" addr add "10.$k.0.254/24" dev "br$k" || return 1
         ip -n "$RNS" link set "br$k" up || return 1
         if [ -n "$RATE" ]; then
             # what the kernel forwards into cluster k (from the WAN) leaves through brk;
             # frames between hosts of the cluster are bridged and never pass this qdisc
             tc -n "$RNS" qdisc add dev "br$k" root handle 1: htb default 10 || return 1
-            tc -n "$RNS" class add dev "br$k" parent 1: classid 1:10 htb rate "$RATE" ||
+            tc -n "$RNS" class add dev "br$k" parent 1: classid 1:10 htb rate "$RATE" quantum 1514 ||
                 return 1
         fi
         for ((h = 1; h <= M; h++)); do
             ns=$(host_ns "c${k}h$h")
             v=c${k}h$h
             make_ns "$ns" || return 1
-            ip -n "$RNS" link add "$v" type veth peer name eth0 netns "$ns" || return 1
+            ip -n "$RNS" link add "$v" mtu "$MTU" type veth peer name eth0 mtu "$MTU" \
+                netns "$ns" || return 1
             ip -n "$RNS" link set "$v" master "br$k" up || return 1
             ip -n "$ns" addr add "10.$k.0.$h/24" dev eth0 || return 1
             ip -n "$ns" link set eth0 up || return 1
@@ -301,7 +310,7 @@ build_up() {
     # own addresses match the local table first and stay undelayed)
     ip -n "$RNS" tuntap add dev tun0 mode tun || return 1
     nsx "$RNS" sysctl -qw net.ipv4.conf.tun0.rp_filter=0 >/dev/null || return 1
-    ip -n "$RNS" link set tun0 up || return 1
+    ip -n "$RNS" link set tun0 mtu "$MTU" up || return 1
     ip -n "$RNS" route add 10.0.0.0/8 dev tun0 table 100 || return 1
     for ((k = 1; k <= K; k++)); do
         ip -n "$RNS" rule add pref 100 iif "br$k" to 10.0.0.0/8 lookup 100 || return 1
@@ -420,7 +429,7 @@ cmd_status() {
     load_state
     local k h ns missing=0 pid
     echo "testbed '$PREFIX': $K clusters x $M hosts, one-way delay $DELAY us," \
-        "rate ${RATE:-uncapped}${OWNER:+, owner pid $OWNER}"
+        "rate ${RATE:-uncapped}, mtu ${MTU:-1500}${OWNER:+, owner pid $OWNER}"
     echo "  created $(sed -n 's/^created=//p' "$STATE"), state $STATE"
     for ns in "$RNS" $(all_hosts | tr , '\n' | sed "s/^/$PREFIX/"); do
         [ -e "/run/netns/$ns" ] || {

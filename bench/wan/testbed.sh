@@ -28,6 +28,8 @@
 #                       exited (CI scripts pass their $$)
 #   --state-dir DIR     where the state is kept (WAN_STATE_DIR, /run/compi-wan)
 #   --rt PRIO           the router runs SCHED_FIFO at PRIO, 0 for normal (WAN_RT_PRIO, 10)
+#   --queue N           packets the router holds at most; more are dropped and counted
+#                       (WAN_QUEUE, 4096)
 #   --spin USEC         the router busy-waits the last USEC before a packet is due (0)
 #   -f, --force         with down: also remove namespaces named like this prefix's when
 #                       the state file is gone
@@ -71,6 +73,7 @@ PREFIX=${WAN_PREFIX:-wan}
 STATE_DIR=${WAN_STATE_DIR:-/run/compi-wan}
 RT_PRIO=${WAN_RT_PRIO:-10}
 SPIN=${WAN_SPIN_US:-0}
+QUEUE=${WAN_QUEUE:-4096}
 OWNER=
 FORCE=0
 
@@ -91,7 +94,7 @@ parse_opts() {
     while [ $# -gt 0 ]; do
         case $1 in
         -k | --clusters | -m | --hosts | -d | --delay | -r | --rate | -p | --prefix | \
-            --owner | --state-dir | --rt | --spin | --mtu)
+            --owner | --state-dir | --rt | --spin | --mtu | --queue)
             [ $# -ge 2 ] || die "option '$1' needs a value"
             case $1 in
             -k | --clusters) K=$2 ;;
@@ -104,6 +107,7 @@ parse_opts() {
             --rt) RT_PRIO=$2 ;;
             --spin) SPIN=$2 ;;
             --mtu) MTU=$2 ;;
+            --queue) QUEUE=$2 ;;
             esac
             shift
             ;;
@@ -142,6 +146,8 @@ is_uint "$K" && [ "$K" -ge 1 ] && [ "$K" -le 254 ] || die "--clusters '$K': 1 to
 is_uint "$M" && [ "$M" -ge 1 ] && [ "$M" -le 253 ] || die "--hosts '$M': 1 to 253"
 is_usec "$DELAY" || die "--delay '$DELAY': microseconds, a number >= 0 (e.g. 250 or 12.5)"
 is_uint "$MTU" && [ "$MTU" -ge 576 ] && [ "$MTU" -le 65535 ] || die "--mtu '$MTU': 576 to 65535"
+is_uint "$QUEUE" && [ "$QUEUE" -ge 1 ] && [ "$QUEUE" -le 1048576 ] ||
+    die "--queue '$QUEUE': 1 to 1048576 packets"
 is_usec "$SPIN" || die "--spin '$SPIN': microseconds, a number >= 0"
 is_uint "$RT_PRIO" && [ "$RT_PRIO" -le 99 ] || die "--rt '$RT_PRIO': 0 (off) to 99"
 [[ $PREFIX =~ ^[A-Za-z][A-Za-z0-9_-]{0,31}$ ]] ||
@@ -318,7 +324,7 @@ build_up() {
     local rt=()
     [ "$RT_PRIO" = 0 ] || rt=(--rt "$RT_PRIO")
     record "router $SDIR/router.pid"
-    nsx "$RNS" "$router" --dev tun0 --delay "$DELAY" --spin "$SPIN" "${rt[@]}" --daemon \
+    nsx "$RNS" "$router" --dev tun0 --delay "$DELAY" --queue "$QUEUE" --spin "$SPIN" "${rt[@]}" --daemon \
         --pidfile "$SDIR/router.pid" --log "$SDIR/router.log" || return 1
     # the links work: cluster 1 reaches its neighbour and the first host of every cluster
     if command -v ping >/dev/null; then

@@ -1,15 +1,17 @@
 #!/usr/bin/python3
-"""multicluster-summary.py CSV PNG DELAY_US TITLE -- tables, ratios and the plot of
+"""multicluster-summary.py CSV PNG DELAY_US TITLE [PATH_US] -- tables, ratios and the plot of
 bench/wan/run-multicluster.sh.
 
 CSV has the columns mpi,config,count,usec_per_call (one run per (mpi, config)).  The
 compi config "local4" is compi's allreduce inside one cluster (4 ranks, no WAN); the
 "limit" of a count is DELAY_US (one wide-area crossing) + local4 at that count: an
 allreduce whose data crosses the WAN once and whose local parts cost what one cluster's
-allreduce costs.  Prints, on stdout:
+allreduce costs.  PATH_US, when given, is the one-way time between clusters as measured
+(half the median ping round trip: the delay plus what the path itself costs), and
+"limit (path)" = PATH_US + local4.  Prints, on stdout:
   - every series by count;
   - the best compi WAN config per count and its ratio to Open MPI, MPICH, compi's
-    defaults and the limit, for the small counts (<= SMALL, 100 ints), and the geometric
+    defaults and the limits, for the small counts (<= SMALL, 100 ints), and the geometric
     mean of each ratio over those counts.
 Writes the log-log plot to PNG when matplotlib is there (the tables do not need it).
 """
@@ -31,9 +33,10 @@ def geomean(xs):
 
 
 def main():
-    if len(sys.argv) != 5:
-        sys.exit("usage: multicluster-summary.py CSV PNG DELAY_US TITLE")
+    if len(sys.argv) not in (5, 6):
+        sys.exit("usage: multicluster-summary.py CSV PNG DELAY_US TITLE [PATH_US]")
     path, png, delay, title = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+    path_us = float(sys.argv[5]) if len(sys.argv) == 6 and sys.argv[5] else None
     series = {}  # (mpi, config) -> {count: usec}
     with open(path) as f:
         for row in csv.DictReader(f):
@@ -45,20 +48,26 @@ def main():
     counts = sorted({c for s in series.values() for c in s})
     local = series.get(("compi", "local4"), {})
     limit = {c: delay + local[c] for c in local}
+    limit_path = {c: path_us + local[c] for c in local} if path_us is not None else {}
     wan_compi = [k for k in series if k[0] == "compi" and k[1] != "local4"]
 
     # --- every series ------------------------------------------------------------------
     keys = sorted(series, key=lambda k: (k[0] != "compi", k))
     cols = [label(*k) for k in keys] + (["limit"] if limit else [])
+    cols += ["limit (path)"] if limit_path else []
     width = max(12, max(len(c) for c in cols) + 1)
     print("usec per MPI_Allreduce (max over ranks of the per-rank average)")
     print("count".rjust(7) + "".join(c.rjust(width) for c in cols))
     for c in counts:
         vals = [series[k].get(c) for k in keys] + ([limit.get(c)] if limit else [])
+        vals += [limit_path.get(c)] if limit_path else []
         print(str(c).rjust(7) + "".join(
             ("%.1f" % v if v is not None else "-").rjust(width) for v in vals))
     if limit:
         print("limit = %g us (one-way delay) + compi local4 (one cluster of 4 ranks)" % delay)
+    if limit_path:
+        print("limit (path) = %g us (measured one-way time between clusters) + compi local4"
+              % path_us)
 
     # --- best compi against the others at small counts -----------------------------------
     print()
@@ -69,6 +78,8 @@ def main():
                   ("MPICH", series.get(("mpich", "ucx-tcp"), {})),
                   ("compi defaults", series.get(("compi", "defaults"), {})),
                   ("limit", limit)]
+        if limit_path:
+            others.append(("limit (path)", limit_path))
         print("best compi config per count, and best-compi time / other time "
               "(< 1: compi faster), counts <= %d ints" % SMALL)
         head = "count".rjust(7) + "best compi".rjust(26)
@@ -87,13 +98,14 @@ def main():
                 if c in s and s[c] > 0:
                     r = best / s[c]
                     ratios[n].append(r)
-                    line += ("%.2f" % r).rjust(17)
+                    line += (("%.2f" if r >= 0.1 else "%.3f") % r).rjust(17)
                 else:
                     line += "-".rjust(17)
             print(line)
         line = "geomean".rjust(7) + "".rjust(26)
         for n, _ in others:
-            line += (("%.2f" % geomean(ratios[n])) if ratios[n] else "-").rjust(17)
+            g = geomean(ratios[n]) if ratios[n] else None
+            line += ((("%.2f" if g >= 0.1 else "%.3f") % g) if g else "-").rjust(17)
         print(line)
 
     # --- plot ----------------------------------------------------------------------------

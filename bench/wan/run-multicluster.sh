@@ -266,8 +266,12 @@ router_stats=$(tb status 2>&1 | sed -n 's/^  router: //p')
 # --- 5. results ---------------------------------------------------------------------------
 title="MPI_Allreduce on $CLUSTERS clusters x $HOSTS hosts x 1 rank, one-way delay"
 title+=" $DELAY_US us (emulated, $(hostname), $ncores cores)"
+# the one-way time between clusters as measured: half the median round trip
+path_us=$(awk '/between clusters/ { for (i = 1; i < NF; i++) if ($i == "median") { s += $(i + 1); n++ } }
+    END { if (n) printf "%.0f", s / n / 2 }' <<<"$rtt")
 stats=$(/usr/bin/python3 "$here/multicluster-summary.py" "$csv" "$results/multicluster.png" \
-    "$DELAY_US" "$title" 2>&1) || failures+=("multicluster-summary.py failed")
+    "$DELAY_US" "$title" "$path_us" 2>&1) || failures+=("multicluster-summary.py failed")
+compi_rev=$(git -C "$COMPI_PREFIX" log -1 --format='%h %s' 2>/dev/null || true)
 libof() { sed -n 's/^# library: //p' "$build/raw/$1"-*.out 2>/dev/null | head -1; }
 {
     echo "compi multi-cluster experiment: the CoMPI paper's Figure 1 (bench/wan/run-multicluster.sh)"
@@ -290,6 +294,7 @@ libof() { sed -n 's/^# library: //p' "$build/raw/$1"-*.out 2>/dev/null | head -1
         "WARMUP=$WARMUP DELAY_US=$DELAY_US CLUSTERS=$CLUSTERS HOSTS=$HOSTS" \
         "RATE=${RATE:-none} RUN_TIMEOUT=$RUN_TIMEOUT"
     echo "  COUNTS=\"$COUNTS\""
+    echo "  COMPI_PREFIX=$COMPI_PREFIX${compi_rev:+ (git $compi_rev)}"
     echo
     echo "Testbed (bench/wan/testbed.sh, prefix $prefix)"
     echo "  $CLUSTERS clusters x $HOSTS hosts, one network namespace per host, one rank per host;"

@@ -1,9 +1,11 @@
 #!/bin/sh
 # Installs what compi needs to build, test and benchmark on Debian 12.  Idempotent: does
 # nothing (not even apt-get update) when every package is already there.
+# mpich: mpiexec.hydra for the launcher tests; iproute2, iputils-ping: tests/wan.
 set -e
 pkgs="build-essential autoconf automake libtool libltdl-dev pkg-config guile-3.0-dev
-  libhwloc-dev hwloc libfabric-dev check libpmix-dev graphviz procps"
+  libhwloc-dev hwloc libfabric-dev check libpmix-dev graphviz procps
+  iproute2 iputils-ping mpich"
 missing=
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

@@ -10,9 +10,13 @@
  * a thread watches the connection from init to finalize and ends the process when the
  * launcher closes it (the launcher has ended, or gave up on the job).  It only waits in
  * poll(); it never reads, so replies are left to the calls.
+ *
+ * Started by a PMIx launcher (Open MPI's mpirun, ...) and without PMI_FD/PMI_PORT, every
+ * call goes to the PMIx backend instead (pmi_pmix.c); the PMI-1 wire stays the default.
  */
 #include "pmi.h"
 #include "pmi_wire.h"
+#include "pmi_pmix.h"
 #include "log.h"
 
 #include <errno.h>
@@ -34,7 +38,8 @@ typedef struct pmi_local_kv {
 
 static struct {
     int initialized;
-    int fd; /* -1 for a singleton */
+    int pmix; /* calls go to pmi_pmix.c */
+    int fd;   /* -1 for a singleton */
     int rank, size;
     int keylen_max, vallen_max;
     char kvsname[PMI_WIRE_KVSNAME_MAX];
@@ -344,6 +349,12 @@ compi_status_t pmi_init(pmi_info_t *info)
     int fd, id;
 
     memset(info, 0, sizeof(*info));
+    if (pmi.initialized && pmi.pmix) {
+        fill_info(info);
+        info->singleton = 0;
+        info->universe_size = pmi.size;
+        return COMPI_OK;
+    }
     if (pmi.initialized) {
         fill_info(info);
         info->universe_size = pmi.size;
@@ -375,6 +386,26 @@ compi_status_t pmi_init(pmi_info_t *info)
             st = COMPI_ERR_PMI;
             goto err;
         }
+    } else if (pmi_pmix_detected()) {
+#ifdef COMPI_HAVE_PMIX
+        st = pmi_pmix_init(info);
+        if (st != COMPI_OK)
+            return st;
+        pmi.rank = info->rank;
+        pmi.size = info->size;
+        snprintf(pmi.kvsname, sizeof(pmi.kvsname), "%s", info->kvsname);
+        /* the wire's limits, so keys and values that pass here pass everywhere */
+        pmi.keylen_max = PMI_WIRE_KEYLEN_MAX;
+        pmi.vallen_max = PMI_WIRE_VALLEN_MAX;
+        pmi.pmix = 1;
+        pmi.initialized = 1;
+        return COMPI_OK;
+#else
+        compi_log_error("PMI: started by a PMIx launcher (PMIX_* in the environment), but "
+                        "compi was built without PMIx: install libpmix-dev and re-run "
+                        "configure, or start the job with compi's mpirun");
+        return COMPI_ERR_PMI;
+#endif
     } else {
         /* singleton: no launcher */
         snprintf(pmi.kvsname, sizeof(pmi.kvsname), "singleton_%ld", (long)getpid());
@@ -465,6 +496,10 @@ compi_status_t pmi_put(const char *key, const char *value)
         st = check_kv("value", value, pmi.vallen_max);
     if (st != COMPI_OK)
         return st;
+#ifdef COMPI_HAVE_PMIX
+    if (pmi.pmix)
+        return pmi_pmix_put(key, value);
+#endif
     if (pmi.fd < 0)
         return local_put(key, value);
 
@@ -487,6 +522,10 @@ compi_status_t pmi_put(const char *key, const char *value)
 
 compi_status_t pmi_commit(void)
 {
+#ifdef COMPI_HAVE_PMIX
+    if (pmi.initialized && pmi.pmix)
+        return pmi_pmix_commit();
+#endif
     /* PMI-1 puts are visible after the next barrier; nothing to flush */
     return pmi.initialized ? COMPI_OK : COMPI_ERR_PMI;
 }
@@ -499,6 +538,10 @@ compi_status_t pmi_barrier(void)
 
     if (!pmi.initialized)
         return COMPI_ERR_PMI;
+#ifdef COMPI_HAVE_PMIX
+    if (pmi.pmix)
+        return pmi_pmix_barrier();
+#endif
     if (pmi.fd < 0)
         return COMPI_OK;
     pmi_wire_format(line, sizeof(line), &len, "barrier_in", NULL);
@@ -513,12 +556,16 @@ compi_status_t pmi_get(int rank_hint, const char *key, char *value, size_t len)
     compi_status_t st;
     size_t n;
 
-    (void)rank_hint; /* PMI-1 has one flat key space */
     if (!pmi.initialized)
         return COMPI_ERR_PMI;
     st = check_kv("key", key, pmi.keylen_max);
     if (st != COMPI_OK)
         return st;
+#ifdef COMPI_HAVE_PMIX
+    if (pmi.pmix)
+        return pmi_pmix_get(rank_hint, key, value, len);
+#endif
+    (void)rank_hint; /* PMI-1 has one flat key space */
     if (pmi.fd < 0) {
         pmi_local_kv_t *kv = local_find(key);
 
@@ -554,6 +601,13 @@ compi_status_t pmi_finalize(void)
 
     if (!pmi.initialized)
         return COMPI_OK;
+#ifdef COMPI_HAVE_PMIX
+    if (pmi.pmix) {
+        pmi.initialized = 0;
+        pmi.pmix = 0;
+        return pmi_pmix_finalize();
+    }
+#endif
     if (pmi.fd >= 0) {
         pmi_wire_format(line, sizeof(line), &len, "finalize", NULL);
         /* launchers may close the connection right after the ack (Hydra does) */
@@ -580,6 +634,10 @@ compi_status_t pmi_abort(int code, const char *msg)
     compi_status_t st;
     size_t len;
 
+#ifdef COMPI_HAVE_PMIX
+    if (pmi.initialized && pmi.pmix)
+        return pmi_pmix_abort(code, msg);
+#endif
     if (!pmi.initialized || pmi.fd < 0)
         return COMPI_OK; /* no launcher to tell: the caller's exit is the abort */
     snprintf(num, sizeof(num), "%d", code);

@@ -19,49 +19,11 @@
 
 #include <time.h>
 
-#define SENTINEL (-77777777)
 #define GUARD 16
 
 static const long all_bytes[] = {0, 8, 4096, 65536, 1 << 20};
 static const long quick_bytes[] = {8, 65536};
 static int salt; /* call number: the same on every rank, so stale data is caught */
-
-/* what rank r puts at element i of call s: in [-1000, 1000], so sums of 8 never overflow */
-static int val(long r, long i, int s)
-{
-    uint64_t x = (uint64_t)r * 0x9E3779B1u + (uint64_t)i * 0x85EBCA77u + (uint64_t)s * 0xC2B2AE3Du;
-
-    x ^= x >> 31;
-    x *= 0xBF58476D1CE4E5B9ull;
-    x ^= x >> 29;
-    return (int)(x % 2001) - 1000;
-}
-
-/* n elements plus GUARD sentinels */
-static int *ibuf(long n)
-{
-    int *p = mt_malloc((size_t)(n + GUARD) * sizeof(int));
-
-    for (long i = 0; i < n + GUARD; i++)
-        p[i] = SENTINEL;
-    return p;
-}
-
-/* compares n + GUARD elements: the guards of `exp` hold SENTINEL */
-static void check_ints(const int *got, const int *exp, long n, const char *what)
-{
-    long bad = 0, first = -1;
-
-    for (long i = 0; i < n + GUARD; i++)
-        if (got[i] != exp[i]) {
-            if (first < 0)
-                first = i;
-            bad++;
-        }
-    if (first >= 0)
-        CHECK(0, "%s: %ld of %ld elements wrong, first at %ld%s: got %d, expected %d", what, bad, n,
-              first, first >= n ? " (past the end)" : "", got[first], exp[first]);
-}
 
 /* counts of the v-variants: some zero, the others differ by rank */
 static int vcount(long base, int r)
@@ -109,7 +71,7 @@ static long sum_over_ranks(long i, int s)
     long acc = 0;
 
     for (int r = 0; r < mt_size; r++)
-        acc += val(r, i, s);
+        acc += mt_ival(r, i, s);
     return acc;
 }
 
@@ -122,33 +84,33 @@ static const char *ip_text(int inplace)
 
 static void test_bcast(long n, int root)
 {
-    int s = ++salt, *buf = ibuf(n), *exp = ibuf(n);
+    int s = ++salt, *buf = mt_ibuf(GUARD, n), *exp = mt_ibuf(GUARD, n);
     char what[128];
 
     for (long i = 0; i < n; i++) {
-        exp[i] = val(root, i, s);
+        exp[i] = mt_ival(root, i, s);
         if (mt_rank == root)
             buf[i] = exp[i];
     }
     MPI_OK(MPI_Bcast(buf, (int)n, MPI_INT, root, MPI_COMM_WORLD));
     snprintf(what, sizeof(what), "Bcast count %ld root %d", n, root);
-    check_ints(buf, exp, n, what);
+    mt_check_ints(GUARD, buf, exp, n, what);
     free(buf);
     free(exp);
 }
 
 static void test_reduce(long n, int root, int inplace)
 {
-    int s = ++salt, *sbuf = ibuf(n), *rbuf = NULL, *exp = ibuf(n);
+    int s = ++salt, *sbuf = mt_ibuf(GUARD, n), *rbuf = NULL, *exp = mt_ibuf(GUARD, n);
     const void *src = sbuf;
     char what[128];
 
     for (long i = 0; i < n; i++) {
-        sbuf[i] = val(mt_rank, i, s);
+        sbuf[i] = mt_ival(mt_rank, i, s);
         exp[i] = (int)sum_over_ranks(i, s);
     }
     if (mt_rank == root) {
-        rbuf = ibuf(n);
+        rbuf = mt_ibuf(GUARD, n);
         if (inplace) {
             memcpy(rbuf, sbuf, (size_t)n * sizeof(int));
             src = MPI_IN_PLACE;
@@ -157,7 +119,7 @@ static void test_reduce(long n, int root, int inplace)
     MPI_OK(MPI_Reduce(src, rbuf, (int)n, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD));
     snprintf(what, sizeof(what), "Reduce count %ld root %d%s", n, root, ip_text(inplace));
     if (mt_rank == root)
-        check_ints(rbuf, exp, n, what);
+        mt_check_ints(GUARD, rbuf, exp, n, what);
     free(sbuf);
     free(rbuf);
     free(exp);
@@ -165,18 +127,18 @@ static void test_reduce(long n, int root, int inplace)
 
 static void test_gather(long n, int root, int inplace)
 {
-    int s = ++salt, *sbuf = ibuf(n), *rbuf = NULL, *exp = NULL;
+    int s = ++salt, *sbuf = mt_ibuf(GUARD, n), *rbuf = NULL, *exp = NULL;
     const void *src = sbuf;
     char what[128];
 
     for (long i = 0; i < n; i++)
-        sbuf[i] = val(mt_rank, i, s);
+        sbuf[i] = mt_ival(mt_rank, i, s);
     if (mt_rank == root) {
-        rbuf = ibuf(n * mt_size);
-        exp = ibuf(n * mt_size);
+        rbuf = mt_ibuf(GUARD, n * mt_size);
+        exp = mt_ibuf(GUARD, n * mt_size);
         for (int r = 0; r < mt_size; r++)
             for (long i = 0; i < n; i++)
-                exp[r * n + i] = val(r, i, s);
+                exp[r * n + i] = mt_ival(r, i, s);
         if (inplace) {
             memcpy(rbuf + root * n, sbuf, (size_t)n * sizeof(int));
             src = MPI_IN_PLACE;
@@ -185,7 +147,7 @@ static void test_gather(long n, int root, int inplace)
     MPI_OK(MPI_Gather(src, (int)n, MPI_INT, rbuf, (int)n, MPI_INT, root, MPI_COMM_WORLD));
     snprintf(what, sizeof(what), "Gather count %ld root %d%s", n, root, ip_text(inplace));
     if (mt_rank == root)
-        check_ints(rbuf, exp, n * mt_size, what);
+        mt_check_ints(GUARD, rbuf, exp, n * mt_size, what);
     free(sbuf);
     free(rbuf);
     free(exp);
@@ -193,13 +155,13 @@ static void test_gather(long n, int root, int inplace)
 
 static void test_gatherv(long base, int root, int inplace)
 {
-    int s = ++salt, n = vcount(base, mt_rank), *sbuf = ibuf(n), *rbuf = NULL, *exp = NULL;
+    int s = ++salt, n = vcount(base, mt_rank), *sbuf = mt_ibuf(GUARD, n), *rbuf = NULL, *exp = NULL;
     int *counts = NULL, *displs = NULL;
     const void *src = sbuf;
     char what[128];
 
     for (long i = 0; i < n; i++)
-        sbuf[i] = val(mt_rank, i, s);
+        sbuf[i] = mt_ival(mt_rank, i, s);
     if (mt_rank == root) {
         long total;
 
@@ -208,18 +170,18 @@ static void test_gatherv(long base, int root, int inplace)
         for (int r = 0; r < mt_size; r++)
             counts[r] = vcount(base, r);
         total = rev_displs(counts, displs, mt_size, 3);
-        rbuf = ibuf(total);
-        exp = ibuf(total);
+        rbuf = mt_ibuf(GUARD, total);
+        exp = mt_ibuf(GUARD, total);
         for (int r = 0; r < mt_size; r++)
             for (long i = 0; i < counts[r]; i++)
-                exp[displs[r] + i] = val(r, i, s);
+                exp[displs[r] + i] = mt_ival(r, i, s);
         if (inplace) {
             memcpy(rbuf + displs[root], sbuf, (size_t)n * sizeof(int));
             src = MPI_IN_PLACE;
         }
         MPI_OK(MPI_Gatherv(src, n, MPI_INT, rbuf, counts, displs, MPI_INT, root, MPI_COMM_WORLD));
         snprintf(what, sizeof(what), "Gatherv base %ld root %d%s", base, root, ip_text(inplace));
-        check_ints(rbuf, exp, total, what);
+        mt_check_ints(GUARD, rbuf, exp, total, what);
     } else {
         MPI_OK(MPI_Gatherv(src, n, MPI_INT, NULL, NULL, NULL, MPI_INT, root, MPI_COMM_WORLD));
     }
@@ -232,26 +194,26 @@ static void test_gatherv(long base, int root, int inplace)
 
 static void test_scatter(long n, int root, int inplace)
 {
-    int s = ++salt, *sbuf = NULL, *rbuf = ibuf(n), *exp = ibuf(n);
+    int s = ++salt, *sbuf = NULL, *rbuf = mt_ibuf(GUARD, n), *exp = mt_ibuf(GUARD, n);
     void *dst = rbuf;
     char what[128];
 
     if (mt_rank == root) {
-        sbuf = ibuf(n * mt_size);
+        sbuf = mt_ibuf(GUARD, n * mt_size);
         for (int r = 0; r < mt_size; r++)
             for (long i = 0; i < n; i++)
-                sbuf[r * n + i] = val(r, i, s);
+                sbuf[r * n + i] = mt_ival(r, i, s);
         if (inplace)
             dst = MPI_IN_PLACE;
     }
     for (long i = 0; i < n; i++)
-        exp[i] = val(mt_rank, i, s);
+        exp[i] = mt_ival(mt_rank, i, s);
     MPI_OK(MPI_Scatter(sbuf, (int)n, MPI_INT, dst, (int)n, MPI_INT, root, MPI_COMM_WORLD));
     snprintf(what, sizeof(what), "Scatter count %ld root %d%s", n, root, ip_text(inplace));
     /* in place, the root's block stays where it is in the send buffer */
     if (dst == MPI_IN_PLACE)
         memcpy(rbuf, sbuf + root * n, (size_t)n * sizeof(int));
-    check_ints(rbuf, exp, n, what);
+    mt_check_ints(GUARD, rbuf, exp, n, what);
     free(sbuf);
     free(rbuf);
     free(exp);
@@ -259,13 +221,14 @@ static void test_scatter(long n, int root, int inplace)
 
 static void test_scatterv(long base, int root, int inplace)
 {
-    int s = ++salt, n = vcount(base, mt_rank), *sbuf = NULL, *rbuf = ibuf(n), *exp = ibuf(n);
+    int s = ++salt, n = vcount(base, mt_rank), *sbuf = NULL, *rbuf = mt_ibuf(GUARD, n),
+        *exp = mt_ibuf(GUARD, n);
     int *counts = NULL, *displs = NULL;
     void *dst = rbuf;
     char what[128];
 
     for (long i = 0; i < n; i++)
-        exp[i] = val(mt_rank, i, s);
+        exp[i] = mt_ival(mt_rank, i, s);
     snprintf(what, sizeof(what), "Scatterv base %ld root %d%s", base, root, ip_text(inplace));
     if (mt_rank == root) {
         long total;
@@ -275,10 +238,10 @@ static void test_scatterv(long base, int root, int inplace)
         for (int r = 0; r < mt_size; r++)
             counts[r] = vcount(base, r);
         total = rev_displs(counts, displs, mt_size, 2);
-        sbuf = ibuf(total);
+        sbuf = mt_ibuf(GUARD, total);
         for (int r = 0; r < mt_size; r++)
             for (long i = 0; i < counts[r]; i++)
-                sbuf[displs[r] + i] = val(r, i, s);
+                sbuf[displs[r] + i] = mt_ival(r, i, s);
         if (inplace)
             dst = MPI_IN_PLACE;
         MPI_OK(MPI_Scatterv(sbuf, counts, displs, MPI_INT, dst, n, MPI_INT, root, MPI_COMM_WORLD));
@@ -288,7 +251,7 @@ static void test_scatterv(long base, int root, int inplace)
     } else {
         MPI_OK(MPI_Scatterv(NULL, NULL, NULL, MPI_INT, dst, n, MPI_INT, root, MPI_COMM_WORLD));
     }
-    check_ints(rbuf, exp, n, what);
+    mt_check_ints(GUARD, rbuf, exp, n, what);
     free(sbuf);
     free(rbuf);
     free(exp);
@@ -300,12 +263,12 @@ static void test_scatterv(long base, int root, int inplace)
 
 static void test_allreduce(long n, int inplace)
 {
-    int s = ++salt, *sbuf = ibuf(n), *rbuf = ibuf(n), *exp = ibuf(n);
+    int s = ++salt, *sbuf = mt_ibuf(GUARD, n), *rbuf = mt_ibuf(GUARD, n), *exp = mt_ibuf(GUARD, n);
     const void *src = sbuf;
     char what[128];
 
     for (long i = 0; i < n; i++) {
-        sbuf[i] = val(mt_rank, i, s);
+        sbuf[i] = mt_ival(mt_rank, i, s);
         exp[i] = (int)sum_over_ranks(i, s);
     }
     if (inplace) {
@@ -314,7 +277,7 @@ static void test_allreduce(long n, int inplace)
     }
     MPI_OK(MPI_Allreduce(src, rbuf, (int)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
     snprintf(what, sizeof(what), "Allreduce count %ld%s", n, ip_text(inplace));
-    check_ints(rbuf, exp, n, what);
+    mt_check_ints(GUARD, rbuf, exp, n, what);
     free(sbuf);
     free(rbuf);
     free(exp);
@@ -322,22 +285,23 @@ static void test_allreduce(long n, int inplace)
 
 static void test_allgather(long n, int inplace)
 {
-    int s = ++salt, *sbuf = ibuf(n), *rbuf = ibuf(n * mt_size), *exp = ibuf(n * mt_size);
+    int s = ++salt, *sbuf = mt_ibuf(GUARD, n), *rbuf = mt_ibuf(GUARD, n * mt_size),
+        *exp = mt_ibuf(GUARD, n * mt_size);
     const void *src = sbuf;
     char what[128];
 
     for (long i = 0; i < n; i++)
-        sbuf[i] = val(mt_rank, i, s);
+        sbuf[i] = mt_ival(mt_rank, i, s);
     for (int r = 0; r < mt_size; r++)
         for (long i = 0; i < n; i++)
-            exp[r * n + i] = val(r, i, s);
+            exp[r * n + i] = mt_ival(r, i, s);
     if (inplace) {
         memcpy(rbuf + mt_rank * n, sbuf, (size_t)n * sizeof(int));
         src = MPI_IN_PLACE;
     }
     MPI_OK(MPI_Allgather(src, (int)n, MPI_INT, rbuf, (int)n, MPI_INT, MPI_COMM_WORLD));
     snprintf(what, sizeof(what), "Allgather count %ld%s", n, ip_text(inplace));
-    check_ints(rbuf, exp, n * mt_size, what);
+    mt_check_ints(GUARD, rbuf, exp, n * mt_size, what);
     free(sbuf);
     free(rbuf);
     free(exp);
@@ -345,7 +309,7 @@ static void test_allgather(long n, int inplace)
 
 static void test_allgatherv(long base, int inplace)
 {
-    int s = ++salt, n = vcount(base, mt_rank), *sbuf = ibuf(n), *rbuf, *exp;
+    int s = ++salt, n = vcount(base, mt_rank), *sbuf = mt_ibuf(GUARD, n), *rbuf, *exp;
     int *counts = mt_malloc((size_t)mt_size * sizeof(int));
     int *displs = mt_malloc((size_t)mt_size * sizeof(int));
     const void *src = sbuf;
@@ -355,20 +319,20 @@ static void test_allgatherv(long base, int inplace)
     for (int r = 0; r < mt_size; r++)
         counts[r] = vcount(base, r);
     total = rev_displs(counts, displs, mt_size, 1);
-    rbuf = ibuf(total);
-    exp = ibuf(total);
+    rbuf = mt_ibuf(GUARD, total);
+    exp = mt_ibuf(GUARD, total);
     for (long i = 0; i < n; i++)
-        sbuf[i] = val(mt_rank, i, s);
+        sbuf[i] = mt_ival(mt_rank, i, s);
     for (int r = 0; r < mt_size; r++)
         for (long i = 0; i < counts[r]; i++)
-            exp[displs[r] + i] = val(r, i, s);
+            exp[displs[r] + i] = mt_ival(r, i, s);
     if (inplace) {
         memcpy(rbuf + displs[mt_rank], sbuf, (size_t)n * sizeof(int));
         src = MPI_IN_PLACE;
     }
     MPI_OK(MPI_Allgatherv(src, n, MPI_INT, rbuf, counts, displs, MPI_INT, MPI_COMM_WORLD));
     snprintf(what, sizeof(what), "Allgatherv base %ld%s", base, ip_text(inplace));
-    check_ints(rbuf, exp, total, what);
+    mt_check_ints(GUARD, rbuf, exp, total, what);
     free(sbuf);
     free(rbuf);
     free(exp);
@@ -378,16 +342,16 @@ static void test_allgatherv(long base, int inplace)
 
 static void test_alltoall(long n, int inplace)
 {
-    int s = ++salt, *sbuf = ibuf(n * mt_size), *rbuf = ibuf(n * mt_size);
-    int *exp = ibuf(n * mt_size);
+    int s = ++salt, *sbuf = mt_ibuf(GUARD, n * mt_size), *rbuf = mt_ibuf(GUARD, n * mt_size);
+    int *exp = mt_ibuf(GUARD, n * mt_size);
     const void *src = sbuf;
     char what[128];
 
     /* block d of rank r's send buffer goes to d: its content names both */
     for (int d = 0; d < mt_size; d++)
         for (long i = 0; i < n; i++) {
-            sbuf[d * n + i] = val(mt_rank * 64 + d, i, s);
-            exp[d * n + i] = val(d * 64 + mt_rank, i, s);
+            sbuf[d * n + i] = mt_ival(mt_rank * 64 + d, i, s);
+            exp[d * n + i] = mt_ival(d * 64 + mt_rank, i, s);
         }
     if (inplace) {
         memcpy(rbuf, sbuf, (size_t)(n * mt_size) * sizeof(int));
@@ -395,7 +359,7 @@ static void test_alltoall(long n, int inplace)
     }
     MPI_OK(MPI_Alltoall(src, (int)n, MPI_INT, rbuf, (int)n, MPI_INT, MPI_COMM_WORLD));
     snprintf(what, sizeof(what), "Alltoall count %ld%s", n, ip_text(inplace));
-    check_ints(rbuf, exp, n * mt_size, what);
+    mt_check_ints(GUARD, rbuf, exp, n * mt_size, what);
     free(sbuf);
     free(rbuf);
     free(exp);
@@ -419,27 +383,27 @@ static void test_alltoallv(long base, int inplace)
     }
     stotal = rev_displs(scounts, sdispls, p, 2);
     rtotal = fwd_displs(rcounts, rdispls, p, 1);
-    sbuf = ibuf(stotal);
-    rbuf = ibuf(rtotal);
-    exp = ibuf(rtotal);
+    sbuf = mt_ibuf(GUARD, stotal);
+    rbuf = mt_ibuf(GUARD, rtotal);
+    exp = mt_ibuf(GUARD, rtotal);
     src = sbuf;
     for (int d = 0; d < p; d++)
         for (long i = 0; i < scounts[d]; i++)
-            sbuf[sdispls[d] + i] = val(mt_rank * 64 + d, i, s);
+            sbuf[sdispls[d] + i] = mt_ival(mt_rank * 64 + d, i, s);
     for (int r = 0; r < p; r++)
         for (long i = 0; i < rcounts[r]; i++)
-            exp[rdispls[r] + i] = val(r * 64 + mt_rank, i, s);
+            exp[rdispls[r] + i] = mt_ival(r * 64 + mt_rank, i, s);
     if (inplace) {
         /* the data to send sits in the receive buffer, laid out by the receive arguments */
         for (int d = 0; d < p; d++)
             for (long i = 0; i < rcounts[d]; i++)
-                rbuf[rdispls[d] + i] = val(mt_rank * 64 + d, i, s);
+                rbuf[rdispls[d] + i] = mt_ival(mt_rank * 64 + d, i, s);
         src = MPI_IN_PLACE;
     }
     MPI_OK(MPI_Alltoallv(src, scounts, sdispls, MPI_INT, rbuf, rcounts, rdispls, MPI_INT,
                          MPI_COMM_WORLD));
     snprintf(what, sizeof(what), "Alltoallv base %ld%s", base, ip_text(inplace));
-    check_ints(rbuf, exp, rtotal, what);
+    mt_check_ints(GUARD, rbuf, exp, rtotal, what);
     free(sbuf);
     free(rbuf);
     free(exp);
@@ -464,7 +428,7 @@ static size_t wsize(int s, int d)
 static void wfill(unsigned char *at, int s, int d, int count, int salt_)
 {
     for (int i = 0; i < count; i++) {
-        int v = val(s * 64 + d, i, salt_);
+        int v = mt_ival(s * 64 + d, i, salt_);
 
         if ((s + d) % 2) {
             double x = v + 0.25;
@@ -562,11 +526,11 @@ static void test_reduce_scatter(long base, int inplace)
         total += counts[r];
     }
     mine = counts[mt_rank];
-    sbuf = ibuf(total);
-    rbuf = ibuf(inplace ? total : mine);
-    exp = ibuf(inplace ? total : mine);
+    sbuf = mt_ibuf(GUARD, total);
+    rbuf = mt_ibuf(GUARD, inplace ? total : mine);
+    exp = mt_ibuf(GUARD, inplace ? total : mine);
     for (long i = 0; i < total; i++)
-        sbuf[i] = val(mt_rank, i, s);
+        sbuf[i] = mt_ival(mt_rank, i, s);
     for (long i = 0; i < mine; i++)
         exp[i] = (int)sum_over_ranks(off + i, s);
     src = sbuf;
@@ -579,7 +543,7 @@ static void test_reduce_scatter(long base, int inplace)
     /* in place, only the first `mine` elements are defined afterwards */
     if (inplace)
         memcpy(exp + mine, rbuf + mine, (size_t)(total - mine) * sizeof(int));
-    check_ints(rbuf, exp, inplace ? total : mine, what);
+    mt_check_ints(GUARD, rbuf, exp, inplace ? total : mine, what);
     free(sbuf);
     free(rbuf);
     free(exp);
@@ -589,13 +553,13 @@ static void test_reduce_scatter(long base, int inplace)
 static void test_reduce_scatter_block(long n, int inplace)
 {
     long total = n * mt_size;
-    int s = ++salt, *sbuf = ibuf(total), *rbuf = ibuf(inplace ? total : n);
-    int *exp = ibuf(inplace ? total : n);
+    int s = ++salt, *sbuf = mt_ibuf(GUARD, total), *rbuf = mt_ibuf(GUARD, inplace ? total : n);
+    int *exp = mt_ibuf(GUARD, inplace ? total : n);
     const void *src = sbuf;
     char what[128];
 
     for (long i = 0; i < total; i++)
-        sbuf[i] = val(mt_rank, i, s);
+        sbuf[i] = mt_ival(mt_rank, i, s);
     for (long i = 0; i < n; i++)
         exp[i] = (int)sum_over_ranks(mt_rank * n + i, s);
     if (inplace) {
@@ -607,7 +571,7 @@ static void test_reduce_scatter_block(long n, int inplace)
     /* in place, only the first n elements are defined afterwards */
     if (inplace)
         memcpy(exp + n, rbuf + n, (size_t)(total - n) * sizeof(int));
-    check_ints(rbuf, exp, inplace ? total : n, what);
+    mt_check_ints(GUARD, rbuf, exp, inplace ? total : n, what);
     free(sbuf);
     free(rbuf);
     free(exp);
@@ -616,7 +580,7 @@ static void test_reduce_scatter_block(long n, int inplace)
 /* Scan (inclusive) or Exscan (exclusive; rank 0's result is undefined) */
 static void test_scan(long n, int exclusive, int inplace)
 {
-    int s = ++salt, *sbuf = ibuf(n), *rbuf = ibuf(n), *exp = ibuf(n);
+    int s = ++salt, *sbuf = mt_ibuf(GUARD, n), *rbuf = mt_ibuf(GUARD, n), *exp = mt_ibuf(GUARD, n);
     const void *src = sbuf;
     int upto = exclusive ? mt_rank : mt_rank + 1;
     char what[128];
@@ -624,9 +588,9 @@ static void test_scan(long n, int exclusive, int inplace)
     for (long i = 0; i < n; i++) {
         long acc = 0;
 
-        sbuf[i] = val(mt_rank, i, s);
+        sbuf[i] = mt_ival(mt_rank, i, s);
         for (int r = 0; r < upto; r++)
-            acc += val(r, i, s);
+            acc += mt_ival(r, i, s);
         exp[i] = (int)acc;
     }
     if (inplace) {
@@ -640,7 +604,7 @@ static void test_scan(long n, int exclusive, int inplace)
     snprintf(what, sizeof(what), "%s count %ld%s", exclusive ? "Exscan" : "Scan", n,
              ip_text(inplace));
     if (!(exclusive && mt_rank == 0))
-        check_ints(rbuf, exp, n, what);
+        mt_check_ints(GUARD, rbuf, exp, n, what);
     free(sbuf);
     free(rbuf);
     free(exp);
@@ -648,17 +612,17 @@ static void test_scan(long n, int exclusive, int inplace)
 
 static void test_reduce_local(long n)
 {
-    int s = ++salt, *in = ibuf(n), *inout = ibuf(n), *exp = ibuf(n);
+    int s = ++salt, *in = mt_ibuf(GUARD, n), *inout = mt_ibuf(GUARD, n), *exp = mt_ibuf(GUARD, n);
     char what[128];
 
     for (long i = 0; i < n; i++) {
-        in[i] = val(1, i, s);
-        inout[i] = val(2, i, s);
+        in[i] = mt_ival(1, i, s);
+        inout[i] = mt_ival(2, i, s);
         exp[i] = in[i] + inout[i];
     }
     MPI_OK(MPI_Reduce_local(in, inout, (int)n, MPI_INT, MPI_SUM));
     snprintf(what, sizeof(what), "Reduce_local count %ld", n);
-    check_ints(inout, exp, n, what);
+    mt_check_ints(GUARD, inout, exp, n, what);
     free(in);
     free(inout);
     free(exp);

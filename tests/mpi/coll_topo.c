@@ -25,7 +25,6 @@
 
 #include <time.h>
 
-#define SENTINEL (-77777777)
 #define GUARD 8
 
 static const long sizes[] = {0, 8, 4096, 65536, 262144}; /* bytes per rank */
@@ -38,41 +37,13 @@ static const char *comm_name;
 static MPI_Datatype affine_t; /* two ints: x -> a*x + b (mod 2^32) */
 static MPI_Op affine_op;
 
-/* what rank r puts at element i of call s; in [-1000, 1000] so sums never overflow */
-static int val(long r, long i, int s)
-{
-    uint64_t x = (uint64_t)r * 0x9E3779B1u + (uint64_t)i * 0x85EBCA77u + (uint64_t)s * 0xC2B2AE3Du;
-
-    x ^= x >> 31;
-    x *= 0xBF58476D1CE4E5B9ull;
-    x ^= x >> 29;
-    return (int)(x % 2001) - 1000;
-}
-
-static int *ibuf(long n)
-{
-    int *p = mt_malloc((size_t)(n + GUARD) * sizeof(int));
-
-    for (long i = 0; i < n + GUARD; i++)
-        p[i] = SENTINEL;
-    return p;
-}
-
-/* compares n + GUARD elements: the guards of `exp` hold SENTINEL */
+/* mt_check_ints, naming the communicator under test */
 static void check_ints(const int *got, const int *exp, long n, const char *what)
 {
-    long bad = 0, first = -1;
+    char text[256];
 
-    for (long i = 0; i < n + GUARD; i++)
-        if (got[i] != exp[i]) {
-            if (first < 0)
-                first = i;
-            bad++;
-        }
-    if (first >= 0)
-        CHECK(0, "%s on %s: %ld of %ld elements wrong, first at %ld%s: got %d, expected %d", what,
-              comm_name, bad, n, first, first >= n ? " (past the end)" : "", got[first],
-              exp[first]);
+    snprintf(text, sizeof text, "%s on %s", what, comm_name);
+    mt_check_ints(GUARD, got, exp, n, text);
 }
 
 /* ---- the non-commutative op -------------------------------------------------------- */
@@ -95,8 +66,8 @@ static void affine_compose(void *in, void *inout, int *len, MPI_Datatype *dt)
 /* element i (two ints) of rank r's contribution to call s */
 static void affine_val(long r, long i, int s, int *out)
 {
-    out[0] = val(r, 2 * i, s) | 1; /* odd: no factor of 2 wipes the high bits */
-    out[1] = val(r, 2 * i + 1, s);
+    out[0] = mt_ival(r, 2 * i, s) | 1; /* odd: no factor of 2 wipes the high bits */
+    out[1] = mt_ival(r, 2 * i + 1, s);
 }
 
 /* the reference: the maps of ranks 0, 1, ..., np-1 composed in that order */
@@ -139,11 +110,11 @@ static void test_barrier(void)
 
 static void test_bcast(long n, int root)
 {
-    int s = ++salt, *buf = ibuf(n), *exp = ibuf(n);
+    int s = ++salt, *buf = mt_ibuf(GUARD, n), *exp = mt_ibuf(GUARD, n);
     char what[96];
 
     for (long i = 0; i < n; i++) {
-        exp[i] = val(root, i, s);
+        exp[i] = mt_ival(root, i, s);
         if (me == root)
             buf[i] = exp[i];
     }
@@ -156,19 +127,19 @@ static void test_bcast(long n, int root)
 
 static void test_reduce(long n, int root, int inplace)
 {
-    int s = ++salt, *sbuf = ibuf(n), *rbuf = NULL, *exp = ibuf(n);
+    int s = ++salt, *sbuf = mt_ibuf(GUARD, n), *rbuf = NULL, *exp = mt_ibuf(GUARD, n);
     const void *src = sbuf;
     char what[96];
 
     for (long i = 0; i < n; i++) {
         long sum = 0;
         for (int r = 0; r < np; r++)
-            sum += val(r, i, s);
-        sbuf[i] = val(me, i, s);
+            sum += mt_ival(r, i, s);
+        sbuf[i] = mt_ival(me, i, s);
         exp[i] = (int)sum;
     }
     if (me == root) {
-        rbuf = ibuf(n);
+        rbuf = mt_ibuf(GUARD, n);
         if (inplace) {
             memcpy(rbuf, sbuf, (size_t)n * sizeof(int));
             src = MPI_IN_PLACE;
@@ -185,15 +156,15 @@ static void test_reduce(long n, int root, int inplace)
 
 static void test_allreduce(long n, int inplace)
 {
-    int s = ++salt, *sbuf = ibuf(n), *rbuf = ibuf(n), *exp = ibuf(n);
+    int s = ++salt, *sbuf = mt_ibuf(GUARD, n), *rbuf = mt_ibuf(GUARD, n), *exp = mt_ibuf(GUARD, n);
     const void *src = sbuf;
     char what[96];
 
     for (long i = 0; i < n; i++) {
         long sum = 0;
         for (int r = 0; r < np; r++)
-            sum += val(r, i, s);
-        sbuf[i] = val(me, i, s);
+            sum += mt_ival(r, i, s);
+        sbuf[i] = mt_ival(me, i, s);
         exp[i] = (int)sum;
     }
     if (inplace) {
@@ -211,7 +182,8 @@ static void test_allreduce(long n, int inplace)
 /* Reduce (to root) or, with root < 0, Allreduce with the non-commutative op; n pairs */
 static void test_affine(long n, int root)
 {
-    int s = ++salt, *sbuf = ibuf(2 * n), *rbuf = ibuf(2 * n), *exp = ibuf(2 * n);
+    int s = ++salt, *sbuf = mt_ibuf(GUARD, 2 * n), *rbuf = mt_ibuf(GUARD, 2 * n),
+        *exp = mt_ibuf(GUARD, 2 * n);
     char what[96];
 
     for (long i = 0; i < n; i++) {
@@ -234,18 +206,18 @@ static void test_affine(long n, int root)
 
 static void test_gather(long n, int root, int inplace)
 {
-    int s = ++salt, *sbuf = ibuf(n), *rbuf = NULL, *exp = NULL;
+    int s = ++salt, *sbuf = mt_ibuf(GUARD, n), *rbuf = NULL, *exp = NULL;
     const void *src = sbuf;
     char what[96];
 
     for (long i = 0; i < n; i++)
-        sbuf[i] = val(me, i, s);
+        sbuf[i] = mt_ival(me, i, s);
     if (me == root) {
-        rbuf = ibuf(n * np);
-        exp = ibuf(n * np);
+        rbuf = mt_ibuf(GUARD, n * np);
+        exp = mt_ibuf(GUARD, n * np);
         for (int r = 0; r < np; r++)
             for (long i = 0; i < n; i++)
-                exp[r * n + i] = val(r, i, s);
+                exp[r * n + i] = mt_ival(r, i, s);
         if (inplace) {
             memcpy(rbuf + root * n, sbuf, (size_t)n * sizeof(int));
             src = MPI_IN_PLACE;
@@ -262,20 +234,20 @@ static void test_gather(long n, int root, int inplace)
 
 static void test_scatter(long n, int root, int inplace)
 {
-    int s = ++salt, *sbuf = NULL, *rbuf = ibuf(n), *exp = ibuf(n);
+    int s = ++salt, *sbuf = NULL, *rbuf = mt_ibuf(GUARD, n), *exp = mt_ibuf(GUARD, n);
     void *dst = rbuf;
     char what[96];
 
     if (me == root) {
-        sbuf = ibuf(n * np);
+        sbuf = mt_ibuf(GUARD, n * np);
         for (int r = 0; r < np; r++)
             for (long i = 0; i < n; i++)
-                sbuf[r * n + i] = val(r, i, s);
+                sbuf[r * n + i] = mt_ival(r, i, s);
         if (inplace)
             dst = MPI_IN_PLACE;
     }
     for (long i = 0; i < n; i++)
-        exp[i] = val(me, i, s);
+        exp[i] = mt_ival(me, i, s);
     MPI_OK(MPI_Scatter(sbuf, (int)n, MPI_INT, dst, (int)n, MPI_INT, root, comm));
     snprintf(what, sizeof(what), "Scatter count %ld root %d%s", n, root,
              inplace ? " in place" : "");
@@ -283,7 +255,7 @@ static void test_scatter(long n, int root, int inplace)
         /* the root's block stays in the send buffer, and the rest of it is untouched */
         long bad = -1;
         for (long i = 0; i < n * np && bad < 0; i++)
-            if (sbuf[i] != val(i / n, i % n, s))
+            if (sbuf[i] != mt_ival(i / n, i % n, s))
                 bad = i;
         CHECK(bad < 0, "%s on %s: the send buffer changed at %ld", what, comm_name, bad);
         memcpy(rbuf, sbuf + root * n, (size_t)n * sizeof(int));
@@ -296,15 +268,16 @@ static void test_scatter(long n, int root, int inplace)
 
 static void test_allgather(long n, int inplace)
 {
-    int s = ++salt, *sbuf = ibuf(n), *rbuf = ibuf(n * np), *exp = ibuf(n * np);
+    int s = ++salt, *sbuf = mt_ibuf(GUARD, n), *rbuf = mt_ibuf(GUARD, n * np),
+        *exp = mt_ibuf(GUARD, n * np);
     const void *src = sbuf;
     char what[96];
 
     for (long i = 0; i < n; i++)
-        sbuf[i] = val(me, i, s);
+        sbuf[i] = mt_ival(me, i, s);
     for (int r = 0; r < np; r++)
         for (long i = 0; i < n; i++)
-            exp[r * n + i] = val(r, i, s);
+            exp[r * n + i] = mt_ival(r, i, s);
     if (inplace) {
         memcpy(rbuf + me * n, sbuf, (size_t)n * sizeof(int));
         src = MPI_IN_PLACE;

@@ -145,4 +145,46 @@ static inline void *mt_malloc(size_t len)
     return p;
 }
 
+/* ---- int vectors with guard elements, for the collective tests ---------------------- */
+
+#define MT_SENTINEL (-77777777)
+
+/* what rank r puts at element i of call s: in [-1000, 1000], so sums of 8 never overflow */
+static inline int mt_ival(long r, long i, int s)
+{
+    uint64_t x = (uint64_t)r * 0x9E3779B1u + (uint64_t)i * 0x85EBCA77u + (uint64_t)s * 0xC2B2AE3Du;
+
+    x ^= x >> 31;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 29;
+    return (int)(x % 2001) - 1000;
+}
+
+/* n elements plus `guard' sentinels */
+static inline int *mt_ibuf(long guard, long n)
+{
+    int *p = mt_malloc((size_t)(n + guard) * sizeof(int));
+
+    for (long i = 0; i < n + guard; i++)
+        p[i] = MT_SENTINEL;
+    return p;
+}
+
+/* compares n + guard elements: the guards of `exp' hold MT_SENTINEL */
+static inline void mt_check_ints(long guard, const int *got, const int *exp, long n,
+                                 const char *what)
+{
+    long bad = 0, first = -1;
+
+    for (long i = 0; i < n + guard; i++)
+        if (got[i] != exp[i]) {
+            if (first < 0)
+                first = i;
+            bad++;
+        }
+    if (first >= 0)
+        CHECK(0, "%s: %ld of %ld elements wrong, first at %ld%s: got %d, expected %d", what, bad, n,
+              first, first >= n ? " (past the end)" : "", got[first], exp[first]);
+}
+
 #endif

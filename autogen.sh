@@ -1,8 +1,7 @@
 #!/bin/sh
-# Regenerates configure and Makefile.in from configure.ac and Makefile.am.
+# Regenerates configure and Makefile.in from configure.ac and Makefile.am (and installs
+# the auxiliary files configure.ac asks for into build-aux/).
 set -e
 cd "$(dirname "$0")"
-mkdir -p m4 build-aux
+mkdir -p m4
 autoreconf --force --install -Wall
-# the TAP driver every test uses is shipped with automake but not installed by autoreconf
-cp -f "$(automake --print-libdir)/tap-driver.sh" build-aux/

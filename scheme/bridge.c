@@ -14,10 +14,10 @@
  * files compiled at build time (scheme/Makefile.inc) and auto-compilation is off, so
  * nothing is compiled or written under ~/.cache at run time.
  */
-#include "bridge.h"
-#include "bridge_scm.h"
-#include "compi_common.h"
-#include "params.h"
+#include "scheme/bridge.h"
+#include "scheme/bridge_scm.h"
+#include "core/include/compi_common.h"
+#include "core/runtime/params.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -250,7 +250,11 @@ static void bridge__choose_dirs(void)
         snprintf(bridge.srcdir, sizeof(bridge.srcdir), "%s", override);
         snprintf(bridge.godir, sizeof(bridge.godir), "%s", override);
     } else if (bridge__in_build_tree() && bridge__is_dir(COMPI_SRCDIR "/scheme")) {
-        snprintf(bridge.srcdir, sizeof(bridge.srcdir), "%s", COMPI_SRCDIR "/scheme");
+        /* the modules live beside what they are about: (compi) and (compi internal) in
+           scheme/, the creators in creators/, topologies and trees in topologies/;
+           installed, they share one directory */
+        snprintf(bridge.srcdir, sizeof(bridge.srcdir), "%s",
+                 COMPI_SRCDIR "/scheme:" COMPI_SRCDIR "/creators:" COMPI_SRCDIR "/topologies");
         snprintf(bridge.godir, sizeof(bridge.godir), "%s", COMPI_BUILDDIR "/scheme");
     } else {
         snprintf(bridge.srcdir, sizeof(bridge.srcdir), "%s", COMPI_PKGDATADIR "/scheme");
@@ -258,10 +262,22 @@ static void bridge__choose_dirs(void)
     }
 }
 
-static void bridge__prepend(const char *var, const char *dir)
+/* Puts the directories of `dirs' (separated by ':') in front of the list `var', in
+   their order. */
+static void bridge__prepend(const char *var, const char *dirs)
 {
     SCM v = scm_c_lookup(var);
-    scm_variable_set_x(v, scm_cons(scm_from_utf8_string(dir), scm_variable_ref(v)));
+    SCM front = SCM_EOL;
+    for (const char *d = dirs; *d != '\0';) {
+        const char *end = strchr(d, ':');
+        size_t n = end ? (size_t)(end - d) : strlen(d);
+        if (n > 0) {
+            front = scm_cons(scm_from_utf8_stringn(d, n), front);
+        }
+        d += n + (end != NULL);
+    }
+    scm_variable_set_x(v, scm_append(scm_list_2(scm_reverse_x(front, SCM_EOL),
+                                                scm_variable_ref(v))));
 }
 
 static SCM bridge__interface(const char *name)

@@ -19,7 +19,7 @@
 #ifndef COMPI_BRIDGE_H
 #define COMPI_BRIDGE_H
 
-#include "compi_status.h"
+#include "core/include/compi_status.h"
 
 #include <stddef.h>
 

@@ -19,10 +19,10 @@
  * Ownership: the record types and constructors are looked up once and protected for
  * good; bridge_run_t lives on the C stack of the closure's run; requests belong to it.
  */
-#include "bridge_scm.h"
-#include "coll.h"
-#include "compi_common.h"
-#include "pml.h"
+#include "scheme/bridge_scm.h"
+#include "core/coll/coll.h"
+#include "core/include/compi_common.h"
+#include "core/pml/pml.h"
 
 #include <limits.h>
 #include <mpi.h>

@@ -10,7 +10,7 @@
  *                          |
  *                          v
  *                       here: native    -> coll_closure_native(coll_algo_find(...))
- *                             tree      -> coll_tree_from_parents + check + coll_closure_tree
+ *                             tree      -> topo_tree_from_parents + check + coll_closure_tree
  *                             exchange  -> coll_exchange_from_parents + check +
  *                                          coll_closure_exchange
  *                             profiling -> coll_wrap_profile(inner), tracing likewise
@@ -24,14 +24,14 @@
  * Ownership: the closure returned belongs to the caller (refcount 1).  A Scheme closure
  * keeps its procedure protected from the collector until its free_state runs.
  */
-#include "bridge.h"
-#include "bridge_scm.h"
-#include "coll.h"
-#include "compi_common.h"
-#include "exchange.h"
-#include "log.h"
-#include "tree.h"
-#include "wrap.h"
+#include "scheme/bridge.h"
+#include "scheme/bridge_scm.h"
+#include "core/coll/coll.h"
+#include "core/include/compi_common.h"
+#include "core/coll/algorithms/allreduce/exchange.h"
+#include "core/runtime/log.h"
+#include "core/coll/executors/tree_closure.h"
+#include "core/coll/wrappers/wrap.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -144,7 +144,7 @@ static compi_status_t bridge__tree(bridge_build_t *b, SCM v, SCM text, coll_clos
     SCM parents = scm_c_vector_ref(v, 4), order = scm_c_vector_ref(v, 5);
     coll_params_t params = {.segsize = bridge__long(v, 6)};
     SCM origin = scm_c_vector_ref(v, 7);
-    coll_tree_t *tree = NULL;
+    topo_tree_t *tree = NULL;
     compi_status_t st;
     char why[256];
 
@@ -158,12 +158,12 @@ static compi_status_t bridge__tree(bridge_build_t *b, SCM v, SCM text, coll_clos
         parent[r] = scm_to_int(scm_c_vector_ref(parents, (size_t)r));
         ord[r] = scm_to_int(scm_c_vector_ref(order, (size_t)r));
     }
-    if (coll_tree_from_parents(size, root, parent, ord, &tree) != COMPI_OK) {
+    if (topo_tree_from_parents(size, root, parent, ord, &tree) != COMPI_OK) {
         st = bridge__fail(b, origin, text, "cannot build a tree of %d ranks, root %d", size, root);
         goto out;
     }
     if (coll_tree_check_call(tree, b->call, why, sizeof(why)) != COMPI_OK) {
-        coll_tree_free(tree);
+        topo_tree_free(tree);
         st = bridge__fail(b, origin, text, "invalid tree: %s", why);
         goto out;
     }

@@ -14,12 +14,12 @@
  * Ownership: the cache vector is protected for good (gc-protect, once); everything else
  * belongs to the collector.
  */
-#include "bridge_scm.h"
-#include "coll.h"
-#include "comm.h"
-#include "compi_common.h"
-#include "rte.h"
-#include "rte_facts.h"
+#include "scheme/bridge_scm.h"
+#include "core/coll/coll.h"
+#include "core/comm/comm.h"
+#include "core/include/compi_common.h"
+#include "core/runtime/rte.h"
+#include "topologies/facts.h"
 
 #include <string.h>
 
@@ -55,7 +55,7 @@ static SCM bf__world_record(int world, const char *who)
     if (scm_is_true(rec)) {
         return rec;
     }
-    const rte_facts_t *f = rte_facts(world);
+    const topo_facts_t *f = topo_facts(world);
     if (f == NULL) {
         scm_misc_error(who, "the facts of world rank ~A cannot be read (see the log)",
                        scm_list_1(scm_from_int(world)));

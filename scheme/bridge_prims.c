@@ -5,11 +5,11 @@
  * A primitive checks all its arguments before it does anything else: Guile reports a bad
  * argument by a non-local exit, which must never leave compi's C state half changed.
  */
-#include "bridge_scm.h"
-#include "coll.h"
-#include "compi_common.h"
-#include "log.h"
-#include "rte.h"
+#include "scheme/bridge_scm.h"
+#include "core/coll/coll.h"
+#include "core/include/compi_common.h"
+#include "core/runtime/log.h"
+#include "core/runtime/rte.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,8 +14,8 @@
 #ifndef COMPI_BRIDGE_SCM_H
 #define COMPI_BRIDGE_SCM_H
 
-#include "bridge.h"
-#include "compi_status.h"
+#include "scheme/bridge.h"
+#include "core/include/compi_status.h"
 
 #include <libguile.h>
 #include <stddef.h>

@@ -6,8 +6,8 @@
  * Ownership: see bridge_tool.h; the procedure is looked up on each call (the tool makes
  * one), so nothing is kept in C memory.
  */
-#include "bridge_tool.h"
-#include "bridge_scm.h"
+#include "scheme/bridge_tool.h"
+#include "scheme/bridge_scm.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,8 +12,8 @@
 #ifndef COMPI_BRIDGE_TOOL_H
 #define COMPI_BRIDGE_TOOL_H
 
-#include "bridge.h"
-#include "compi_status.h"
+#include "scheme/bridge.h"
+#include "core/include/compi_status.h"
 
 #include <stddef.h>
 

@@ -22,7 +22,7 @@
 ;;; (guile), so no (ice-9 ...) module is pulled in at start-up.
 ;;;
 ;;; When loaded by the library, the bridge also defines and exports the C primitives of
-;;; scheme/bridge_prims.c and scheme/bridge_buffers.c here (compi-version, compi-log,
+;;; scheme/bridge_prims.c and scheme/bridge_call.c here (compi-version, compi-log,
 ;;; native-algorithms, call-send-buffer, buffer-isend, ...).
 
 (define-module (compi)
@@ -372,7 +372,7 @@ must answer"
 (define tree-closure-tree (record-accessor <tree-closure> 'tree))
 (define tree-closure-segsize (record-accessor <tree-closure> 'segsize))
 
-;; The exchange allreduce (core/coll/allreduce_exchange.c): GROUPS is a list of lists of
+;; The exchange allreduce (core/coll/algorithms/allreduce/exchange.c): GROUPS is a list of lists of
 ;; communicator ranks (partials are combined in list order), TREES one tree of (compi
 ;; trees) per group over its positions (position i: the i-th rank of the group), rooted
 ;; at the coordinator.  Made by exchange-closure of (compi hierarchy), which builds the

@@ -1,9 +1,12 @@
 #!/bin/sh
-# Builds compi in the source tree (bin/mpicc, bin/mpirun, lib/.libs/libmpi.so).
-# Re-running it only rebuilds what changed.
+# Builds compi outside the sources, in _build/ (_build/bin/mpicc, _build/bin/mpirun,
+# _build/lib/.libs/libmpi.so).  Re-running it only rebuilds what changed.  Extra
+# arguments go to configure the first time (COMPI_PREFIX sets the install prefix).
 set -e
 cd "$(dirname "$0")/.."
 sh scripts/install-deps.sh
 [ -x configure ] || ./autogen.sh
-[ -f Makefile ] || ./configure --prefix="${COMPI_PREFIX:-/usr/local}"
+mkdir -p _build
+cd _build
+[ -f Makefile ] || ../configure --prefix="${COMPI_PREFIX:-/usr/local}" "$@"
 make -j"$(nproc)"

@@ -1,10 +1,11 @@
 #!/bin/sh
-# The whole test suite, from a fresh clone: installs dependencies, builds, runs
-# `make check` (unit tests, MPI tests, Scheme tests), prints the logs of failures and
-# ends with one line "N passed, M failed".
+# The whole test suite, from a fresh clone: installs dependencies, builds in _build/,
+# runs `make check` (unit tests, MPI tests, Scheme tests, source checks), prints the logs
+# of failures and ends with one line "N passed, M failed".
 set -e
 cd "$(dirname "$0")/.."
 sh scripts/build.sh
+cd _build
 rc=0
 make -j2 check || rc=$?
 if [ "$rc" -ne 0 ]; then

@@ -8,9 +8,9 @@
  * parameter that start-up reads is registered and listed, and config files load
  * exactly as they would in a job.
  */
-#include "bridge.h"
-#include "coll.h"
-#include "params.h"
+#include "scheme/bridge.h"
+#include "core/coll/coll.h"
+#include "core/runtime/params.h"
 
 #include <mpi.h>
 #include <stdio.h>

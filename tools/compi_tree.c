@@ -12,8 +12,8 @@
  * line on stderr, "compi-tree: ...", and exit status 1.  docs/compi-tree.md has the
  * details.
  */
-#include "bridge.h"
-#include "bridge_tool.h"
+#include "scheme/bridge.h"
+#include "scheme/bridge_tool.h"
 
 #include <errno.h>
 #include <getopt.h>

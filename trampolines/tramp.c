@@ -10,14 +10,14 @@
  *
  *   key = (kind, root, bytes, op, datatype) --hash--> bucket [ e0 e1 e2 e3 ]
  */
-#include "tramp.h"
+#include "trampolines/tramp.h"
 
-#include "bridge.h"
-#include "comm_coll.h"
-#include "log.h"
-#include "params.h"
-#include "rte.h"
-#include "wrap.h"
+#include "scheme/bridge.h"
+#include "core/comm/comm_coll.h"
+#include "core/runtime/log.h"
+#include "core/runtime/params.h"
+#include "core/runtime/rte.h"
+#include "core/coll/wrappers/wrap.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,7 +13,7 @@
 #ifndef COMPI_TRAMP_H
 #define COMPI_TRAMP_H
 
-#include "coll.h"
+#include "core/coll/coll.h"
 
 /* After bridge_init and the config files: reads the parameters, hooks communicator free. */
 compi_status_t tramp_init(void);

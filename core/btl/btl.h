@@ -30,7 +30,7 @@
 #ifndef COMPI_BTL_H
 #define COMPI_BTL_H
 
-#include "compi_status.h"
+#include "core/include/compi_status.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -6,11 +6,11 @@
  * loaded from (the build tree's lib/.libs, or $libdir), <that directory>/compi (the
  * installed pkglibdir) and finally the configured pkglibdir.
  */
-#include "btl.h"
+#include "core/btl/btl.h"
 
-#include "compi_common.h"
-#include "log.h"
-#include "params.h"
+#include "core/include/compi_common.h"
+#include "core/runtime/log.h"
+#include "core/runtime/params.h"
 
 #include <ctype.h>
 #include <dlfcn.h>

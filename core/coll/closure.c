@@ -1,7 +1,7 @@
 /*
  * closure.c -- closure objects and native-algorithm closures.
  */
-#include "coll.h"
+#include "core/coll/coll.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -20,10 +20,10 @@
 #ifndef COMPI_COLL_H
 #define COMPI_COLL_H
 
-#include "comm.h"
-#include "compi_status.h"
-#include "dt.h"
-#include "op.h"
+#include "core/comm/comm.h"
+#include "core/include/compi_status.h"
+#include "core/dt/dt.h"
+#include "core/op/op.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -108,7 +108,7 @@ coll_closure_t *coll_closure_new(coll_fn_t fn, void *state, void (*free_state)(v
 void coll_closure_retain(coll_closure_t *c);
 void coll_closure_release(coll_closure_t *c);
 
-/* ---- native algorithms (core/coll/algo_table.c lists them all) ---------------------- */
+/* ---- native algorithms (core/coll/algorithms/registry.c lists them all) ---------------------- */
 
 /* Parameters a creator may give a native algorithm; 0 means "the algorithm's default". */
 typedef struct coll_params {

@@ -1,7 +1,7 @@
 /*
  * coll_util.c -- small helpers shared by the collective algorithms.
  */
-#include "coll.h"
+#include "core/coll/coll.h"
 
 #include <stdlib.h>
 #include <string.h>

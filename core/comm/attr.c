@@ -7,9 +7,9 @@
  * from the head runs delete callbacks in reverse order of setting, which is what MPI
  * asks of MPI_COMM_SELF at finalize and is a sensible order everywhere else.
  */
-#include "attr.h"
+#include "core/comm/attr.h"
 
-#include "rte.h"
+#include "core/runtime/rte.h"
 
 #include <limits.h>
 #include <stdlib.h>

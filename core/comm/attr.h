@@ -19,8 +19,8 @@
 #ifndef COMPI_ATTR_H
 #define COMPI_ATTR_H
 
-#include "comm.h"
-#include "dt.h"
+#include "core/comm/comm.h"
+#include "core/dt/dt.h"
 
 #define ATTR_ERR_CALLBACK COMPI_ERR_INVALID_PARAM
 

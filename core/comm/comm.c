@@ -8,15 +8,15 @@
  * two of its communicators.  Disjoint communicators made by one call (each color of a
  * split) share the id: no process belongs to two of them.
  */
-#include "comm.h"
+#include "core/comm/comm.h"
 
-#include "attr.h"
-#include "comm_coll.h"
-#include "errhandler.h"
-#include "group.h"
-#include "log.h"
-#include "pml.h"
-#include "rte.h"
+#include "core/comm/attr.h"
+#include "core/comm/comm_coll.h"
+#include "core/comm/errhandler.h"
+#include "core/comm/group.h"
+#include "core/runtime/log.h"
+#include "core/pml/pml.h"
+#include "core/runtime/rte.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -15,9 +15,9 @@
 #ifndef COMPI_COMM_H
 #define COMPI_COMM_H
 
-#include "compi_common.h"
-#include "compi_status.h"
-#include "handle.h"
+#include "core/include/compi_common.h"
+#include "core/include/compi_status.h"
+#include "core/runtime/handle.h"
 
 #include <mpi.h>
 #include <stdint.h>

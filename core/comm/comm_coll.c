@@ -21,10 +21,10 @@
  * operations on the same tag cannot take each other's messages (MPI's non-overtaking
  * order per sender, tag and context does the rest).
  */
-#include "comm_coll.h"
+#include "core/comm/comm_coll.h"
 
-#include "dt.h"
-#include "pml.h"
+#include "core/dt/dt.h"
+#include "core/pml/pml.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -11,7 +11,7 @@
 #ifndef COMPI_COMM_COLL_H
 #define COMPI_COMM_COLL_H
 
-#include "comm.h"
+#include "core/comm/comm.h"
 
 #include <stdint.h>
 

@@ -7,11 +7,11 @@
  * a group: nothing but the context id and, for split, the (color, key) pairs needs to
  * travel.
  */
-#include "comm.h"
+#include "core/comm/comm.h"
 
-#include "attr.h"
-#include "comm_coll.h"
-#include "group.h"
+#include "core/comm/attr.h"
+#include "core/comm/comm_coll.h"
+#include "core/comm/group.h"
 
 #include <stdlib.h>
 

@@ -4,7 +4,7 @@
  * What a handler does when an error is raised lives in core/mpi/errors.c; this file only
  * keeps the objects and their references.
  */
-#include "errhandler.h"
+#include "core/comm/errhandler.h"
 
 #include <stdlib.h>
 

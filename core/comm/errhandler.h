@@ -9,7 +9,7 @@
 #ifndef COMPI_ERRHANDLER_H
 #define COMPI_ERRHANDLER_H
 
-#include "comm.h"
+#include "core/comm/comm.h"
 
 /* registers the predefined handlers in errh_table (called by comm_init) */
 compi_status_t errh_init(void);

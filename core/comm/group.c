@@ -5,9 +5,9 @@
  * temporary map indexed by world rank, so every operation is linear in the sizes of the
  * groups and in the largest world rank involved, never quadratic.
  */
-#include "group.h"
+#include "core/comm/group.h"
 
-#include "rte.h"
+#include "core/runtime/rte.h"
 
 #include <stdlib.h>
 #include <string.h>

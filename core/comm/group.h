@@ -13,7 +13,7 @@
 #ifndef COMPI_GROUP_H
 #define COMPI_GROUP_H
 
-#include "comm.h"
+#include "core/comm/comm.h"
 
 /* what a check of user-given ranks found (the API turns it into an MPI error class) */
 typedef enum {

@@ -7,8 +7,8 @@
  * two blocks, {T v; int i;}, tagged with the basic types of their members, so that
  * MPI_Get_elements counts two basic elements per pair.
  */
-#include "dt.h"
-#include "dt_internal.h"
+#include "core/dt/dt.h"
+#include "core/dt/dt_internal.h"
 
 #include <complex.h>
 #include <stdbool.h>

@@ -18,9 +18,9 @@
 #ifndef COMPI_DT_H
 #define COMPI_DT_H
 
-#include "compi_common.h"
-#include "compi_status.h"
-#include "handle.h"
+#include "core/include/compi_common.h"
+#include "core/include/compi_status.h"
+#include "core/runtime/handle.h"
 
 #include <mpi.h>
 #include <stddef.h>

@@ -15,8 +15,8 @@
  * An old type whose copies are adjacent (one block as long as its extent) contributes
  * one block per entry whatever the blocklength, so contiguous(10^9, MPI_INT) is one block.
  */
-#include "dt.h"
-#include "dt_internal.h"
+#include "core/dt/dt.h"
+#include "core/dt/dt_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,7 @@
 #ifndef COMPI_DT_INTERNAL_H
 #define COMPI_DT_INTERNAL_H
 
-#include "dt.h"
+#include "core/dt/dt.h"
 
 /* size in bytes of basic type `basic` (an index of the predefined table) */
 size_t dt_basic_size(int basic);

@@ -11,8 +11,8 @@
  * of 1, 2, 4, 8 or 16 bytes use fixed-size copies (a load and a store), longer ones
  * memcpy, which is near memcpy speed from 64-byte blocks up.
  */
-#include "dt.h"
-#include "dt_internal.h"
+#include "core/dt/dt.h"
+#include "core/dt/dt_internal.h"
 
 #include <string.h>
 

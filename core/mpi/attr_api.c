@@ -2,10 +2,10 @@
  * attr_api.c -- attribute caching on communicators and datatypes (MPI_Comm_*_attr,
  * MPI_Type_*_attr, their keyvals, and the MPI-1 names Keyval_* / Attr_*).
  */
-#include "attr.h"
+#include "core/comm/attr.h"
 
-#include "errors.h"
-#include "mpi_state.h"
+#include "core/mpi/errors.h"
+#include "core/mpi/mpi_state.h"
 
 /* The attribute callbacks that copy the value pointer itself. */
 int MPI_COMM_DUP_FN(MPI_Comm comm, int keyval, void *extra_state, void *attribute_val_in,

@@ -21,7 +21,7 @@
  * every rank of allreduce, reduce-scatter(-block), scan and exscan.  Anywhere else it is
  * MPI_ERR_ARG.
  */
-#include "coll_args.h"
+#include "core/mpi/coll_args.h"
 
 /* ---- synchronisation and broadcast ----------------------------------------------- */
 

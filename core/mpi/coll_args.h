@@ -13,13 +13,13 @@
 #ifndef COMPI_COLL_ARGS_H
 #define COMPI_COLL_ARGS_H
 
-#include "coll.h"
-#include "comm.h"
-#include "dt.h"
-#include "errors.h"
-#include "mpi_state.h"
-#include "op.h"
-#include "tramp.h"
+#include "core/coll/coll.h"
+#include "core/comm/comm.h"
+#include "core/dt/dt.h"
+#include "core/mpi/errors.h"
+#include "core/mpi/mpi_state.h"
+#include "core/op/op.h"
+#include "trampolines/tramp.h"
 
 #include <mpi.h>
 #include <stddef.h>

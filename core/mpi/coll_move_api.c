@@ -17,7 +17,7 @@
  * of scatter(v) (kept in rbuf, coll.h), and the send buffer on every rank of
  * allgather(v) and alltoall(v/w).  Anywhere else it is MPI_ERR_ARG.
  */
-#include "coll_args.h"
+#include "core/mpi/coll_args.h"
 
 #include <stdlib.h>
 

@@ -1,12 +1,12 @@
 /*
  * comm_api.c -- MPI_Comm_*: argument checks, handles, and calls into core/comm.
  */
-#include "attr.h"
-#include "comm.h"
-#include "errors.h"
-#include "group.h"
-#include "mpi_state.h"
-#include "rte.h"
+#include "core/comm/attr.h"
+#include "core/comm/comm.h"
+#include "core/mpi/errors.h"
+#include "core/comm/group.h"
+#include "core/mpi/mpi_state.h"
+#include "core/runtime/rte.h"
 
 #include <stdio.h>
 #include <string.h>

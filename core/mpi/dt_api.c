@@ -7,11 +7,11 @@
  * displacements), so the engine sees only byte displacements.  The envelope that
  * MPI_Type_get_envelope reports is recorded here, where the original arguments are.
  */
-#include "attr.h"
-#include "comm.h"
-#include "dt.h"
-#include "errors.h"
-#include "mpi_state.h"
+#include "core/comm/attr.h"
+#include "core/comm/comm.h"
+#include "core/dt/dt.h"
+#include "core/mpi/errors.h"
+#include "core/mpi/mpi_state.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -1,10 +1,10 @@
 /*
  * errhandler_api.c -- MPI error handlers and error strings/classes.
  */
-#include "errhandler.h"
+#include "core/comm/errhandler.h"
 
-#include "errors.h"
-#include "mpi_state.h"
+#include "core/mpi/errors.h"
+#include "core/mpi/mpi_state.h"
 
 #include <stdio.h>
 #include <string.h>

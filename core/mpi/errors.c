@@ -4,11 +4,11 @@
  * user's function is called.  Also the names and descriptions of the error classes,
  * which MPI_Error_string returns (see errhandler_api.c).
  */
-#include "errors.h"
+#include "core/mpi/errors.h"
 
-#include "comm.h"
-#include "mpi_state.h"
-#include "rte.h"
+#include "core/comm/comm.h"
+#include "core/mpi/mpi_state.h"
+#include "core/runtime/rte.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -16,7 +16,7 @@
 #ifndef COMPI_ERRORS_H
 #define COMPI_ERRORS_H
 
-#include "compi_status.h"
+#include "core/include/compi_status.h"
 
 #include <mpi.h>
 

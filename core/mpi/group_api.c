@@ -3,10 +3,10 @@
  *
  * Group errors have no communicator, so they go to MPI_COMM_WORLD's error handler.
  */
-#include "group.h"
+#include "core/comm/group.h"
 
-#include "errors.h"
-#include "mpi_state.h"
+#include "core/mpi/errors.h"
+#include "core/mpi/mpi_state.h"
 
 static int bad_group(const char *func, MPI_Group h)
 {

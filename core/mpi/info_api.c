@@ -5,10 +5,10 @@
  * Ownership: an info object owns copies of its keys and values; MPI_Info_free frees it.
  * MPI_INFO_ENV is built on first use (host, maxprocs) and never freed.
  */
-#include "errors.h"
-#include "handle.h"
-#include "mpi_state.h"
-#include "rte.h"
+#include "core/mpi/errors.h"
+#include "core/runtime/handle.h"
+#include "core/mpi/mpi_state.h"
+#include "core/runtime/rte.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,16 +8,17 @@
  * Shut-down: a message barrier over MPI_COMM_WORLD (so every rank has stopped sending
  * to us and our own queued sends have drained), a PMI fence, then the layers in reverse.
  */
-#include "bridge.h"
-#include "comm.h"
-#include "dt.h"
-#include "errors.h"
-#include "log.h"
-#include "mpi_state.h"
-#include "op.h"
-#include "pml.h"
-#include "rte.h"
-#include "tramp.h"
+#include "scheme/bridge.h"
+#include "core/comm/comm.h"
+#include "core/dt/dt.h"
+#include "core/mpi/errors.h"
+#include "core/runtime/log.h"
+#include "core/mpi/mpi_state.h"
+#include "core/op/op.h"
+#include "core/pml/pml.h"
+#include "core/runtime/rte.h"
+#include "topologies/facts.h"
+#include "trampolines/tramp.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -76,6 +77,12 @@ static int compi_init(int required, int *provided)
         thread_level = MPI_THREAD_SINGLE;
     }
 
+    static const rte_facts_hooks_t facts_hooks = {
+        .host = topo_facts_host,
+        .publish = topo_facts_publish,
+        .finalize = topo_facts_finalize,
+    };
+    rte_set_facts_hooks(&facts_hooks);
     if ((st = rte_init()) != COMPI_OK) {
         return init_fail("the run-time environment", st);
     }

@@ -5,8 +5,8 @@
 #ifndef COMPI_MPI_STATE_H
 #define COMPI_MPI_STATE_H
 
-#include "compi_common.h"
-#include "errors.h"
+#include "core/include/compi_common.h"
+#include "core/mpi/errors.h"
 
 enum { COMPI_STATE_PRE_INIT = 0, COMPI_STATE_INITIALIZED = 1, COMPI_STATE_FINALIZED = 2 };
 extern int compi_mpi_state;

@@ -2,14 +2,14 @@
  * op_api.c -- the MPI reduction-operation API: MPI_Op_create, MPI_Op_free,
  * MPI_Op_commutative, MPI_Reduce_local and the handle conversions.
  *
- * Argument checks live here; core/coll/op.c trusts its callers.  A user op is an object
+ * Argument checks live here; core/op/op.c trusts its callers.  A user op is an object
  * with a handle and a refcount: MPI_Op_free drops the handle and the user's reference at
  * once, and a closure that still holds the op keeps it alive until it lets go.
  */
-#include "coll.h"
-#include "errors.h"
-#include "mpi_state.h"
-#include "op.h"
+#include "core/coll/coll.h"
+#include "core/mpi/errors.h"
+#include "core/mpi/mpi_state.h"
+#include "core/op/op.h"
 
 #include <stdlib.h>
 

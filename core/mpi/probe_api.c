@@ -8,7 +8,7 @@
  * Ownership: message handles live in msg_table (owned here); the message object belongs
  * to the PML and is consumed by pml_imrecv().
  */
-#include "pml_args.h"
+#include "core/mpi/pt2pt_args.h"
 
 static handle_table_t msg_table = HANDLE_TABLE_INIT(COMPI_HKIND_MESSAGE, 2);
 

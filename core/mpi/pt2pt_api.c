@@ -5,7 +5,7 @@
  * checks its arguments the same way.  MPI_Rsend is a standard send: a correct program
  * has the receive posted, and the eager/rendezvous protocols deliver it either way.
  */
-#include "pml_args.h"
+#include "core/mpi/pt2pt_args.h"
 
 #include <stdlib.h>
 

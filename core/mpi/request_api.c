@@ -8,8 +8,8 @@
  * persistent one just becomes inactive.  A null handle or an inactive persistent request
  * completes at once with an empty status, as the standard says.
  */
-#include "pml_args.h"
-#include "pml_internal.h" /* generalized request callbacks live in pml_request_t */
+#include "core/mpi/pt2pt_args.h"
+#include "core/pml/pml_internal.h" /* generalized request callbacks live in pml_request_t */
 
 static void status_empty(MPI_Status *st)
 {

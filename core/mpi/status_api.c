@@ -5,9 +5,9 @@
  * elements and basic elements are derived here from the datatype the caller names, so
  * one status answers for any datatype with a matching type signature.
  */
-#include "dt.h"
-#include "errors.h"
-#include "mpi_state.h"
+#include "core/dt/dt.h"
+#include "core/mpi/errors.h"
+#include "core/mpi/mpi_state.h"
 
 #include <limits.h>
 

@@ -6,11 +6,11 @@
  * sends wait on their peer's pending list (later sends to that peer queue behind them, so
  * order holds) and ACK/FIN wait on the control queue; pml_progress() retries both.
  */
-#include "pml_internal.h"
+#include "core/pml/pml_internal.h"
 
-#include "log.h"
-#include "params.h"
-#include "rte.h"
+#include "core/runtime/log.h"
+#include "core/runtime/params.h"
+#include "core/runtime/rte.h"
 
 #include <sched.h>
 #include <stdarg.h>

@@ -20,9 +20,9 @@
 #ifndef COMPI_PML_H
 #define COMPI_PML_H
 
-#include "compi_status.h"
-#include "comm.h"
-#include "dt.h"
+#include "core/include/compi_status.h"
+#include "core/comm/comm.h"
+#include "core/dt/dt.h"
 
 #include <mpi.h>
 #include <stddef.h>

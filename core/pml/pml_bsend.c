@@ -10,7 +10,7 @@
  * Ownership: the attached memory belongs to the user; we use it until detach returns.
  * Internal send requests are owned by this file (user_freed: released at completion).
  */
-#include "pml_internal.h"
+#include "core/pml/pml_internal.h"
 
 #include <string.h>
 

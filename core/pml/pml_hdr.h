@@ -20,7 +20,7 @@
 #ifndef COMPI_PML_HDR_H
 #define COMPI_PML_HDR_H
 
-#include "compi_common.h"
+#include "core/include/compi_common.h"
 
 #include <stdint.h>
 

@@ -10,9 +10,9 @@
 #ifndef COMPI_PML_INTERNAL_H
 #define COMPI_PML_INTERNAL_H
 
-#include "btl.h"
-#include "pml.h"
-#include "pml_hdr.h"
+#include "core/btl/btl.h"
+#include "core/pml/pml.h"
+#include "core/pml/pml_hdr.h"
 
 #include <stddef.h>
 #include <stdint.h>

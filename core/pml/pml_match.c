@@ -14,7 +14,7 @@
  *
  * This file depends on libc only, so tests/unit/test_match.c can drive it alone.
  */
-#include "pml_internal.h"
+#include "core/pml/pml_internal.h"
 
 #include <stdlib.h>
 

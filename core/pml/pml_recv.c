@@ -7,10 +7,10 @@
  * RNDV header is kept the same way until a receive matches it.  Pooled entries keep
  * their data buffer, so after warm-up nothing here allocates.
  */
-#include "pml_internal.h"
+#include "core/pml/pml_internal.h"
 
-#include "log.h"
-#include "rte.h"
+#include "core/runtime/log.h"
+#include "core/runtime/rte.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  * list (the most recently used one is the warmest in cache); after warm-up no send or
  * receive allocates.
  */
-#include "pml_internal.h"
+#include "core/pml/pml_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

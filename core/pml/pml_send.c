@@ -13,9 +13,9 @@
  * The blocking MPI_Send of a small message needs no request: reserve, header, copy,
  * commit.
  */
-#include "pml_internal.h"
+#include "core/pml/pml_internal.h"
 
-#include "log.h"
+#include "core/runtime/log.h"
 
 #include <inttypes.h>
 #include <string.h>

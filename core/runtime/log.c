@@ -3,8 +3,8 @@
  *
  * One write(2) per message so lines of different ranks do not interleave mid-line.
  */
-#include "log.h"
-#include "rte.h"
+#include "core/runtime/log.h"
+#include "core/runtime/rte.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -8,8 +8,8 @@
  * Ownership: the registry owns copies of every string; they live until exit (parameters
  * are few and compi_info lists them), so callers may keep the returned pointers.
  */
-#include "params.h"
-#include "log.h"
+#include "core/runtime/params.h"
+#include "core/runtime/log.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -14,10 +14,10 @@
  * Started by a PMIx launcher (Open MPI's mpirun, ...) and without PMI_FD/PMI_PORT, every
  * call goes to the PMIx backend instead (pmi_pmix.c); the PMI-1 wire stays the default.
  */
-#include "pmi.h"
-#include "pmi_wire.h"
-#include "pmi_pmix.h"
-#include "log.h"
+#include "core/runtime/pmi.h"
+#include "core/runtime/pmi_wire.h"
+#include "core/runtime/pmi_pmix.h"
+#include "core/runtime/log.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -8,7 +8,7 @@
 #ifndef COMPI_PMI_H
 #define COMPI_PMI_H
 
-#include "compi_status.h"
+#include "core/include/compi_status.h"
 #include <stddef.h>
 
 typedef struct pmi_info {

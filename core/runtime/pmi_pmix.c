@@ -13,8 +13,8 @@
  * job under our mpirun must not pay for loading it.  The library is never unloaded
  * (it leaves a progress thread behind until PMIx_Finalize, and plugins after it).
  */
-#include "pmi_pmix.h"
-#include "log.h"
+#include "core/runtime/pmi_pmix.h"
+#include "core/runtime/log.h"
 
 #include <pmix.h>
 

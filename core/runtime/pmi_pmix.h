@@ -12,8 +12,8 @@
 #ifndef COMPI_PMI_PMIX_H
 #define COMPI_PMI_PMIX_H
 
-#include "compi_status.h"
-#include "pmi.h"
+#include "core/include/compi_status.h"
+#include "core/runtime/pmi.h"
 #include <stddef.h>
 
 /* 1 when the environment says a PMIx server started us (PMIX_NAMESPACE and PMIX_RANK,

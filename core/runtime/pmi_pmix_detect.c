@@ -4,7 +4,7 @@
  * Kept apart from pmi_pmix.c so that a build without PMIx can still tell a user that it
  * was started by a launcher it cannot speak to, instead of running as N singletons.
  */
-#include "pmi_pmix.h"
+#include "core/runtime/pmi_pmix.h"
 
 #include <stdlib.h>
 #include <string.h>

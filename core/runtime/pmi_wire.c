@@ -4,7 +4,7 @@
  * Nothing here logs: callers know whether a bad line is a client bug (the server says
  * which rank sent it) or a launcher we cannot talk to (the client reports it).
  */
-#include "pmi_wire.h"
+#include "core/runtime/pmi_wire.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -13,7 +13,7 @@
 #ifndef COMPI_PMI_WIRE_H
 #define COMPI_PMI_WIRE_H
 
-#include "compi_status.h"
+#include "core/include/compi_status.h"
 
 #include <stddef.h>
 #include <sys/types.h>

@@ -7,11 +7,10 @@
  * the CPU).
  * Modex keys are stored in PMI as "<key>.<rank>".
  */
-#include "rte.h"
-#include "log.h"
-#include "params.h"
-#include "pmi.h"
-#include "rte_facts.h"
+#include "core/runtime/rte.h"
+#include "core/runtime/log.h"
+#include "core/runtime/params.h"
+#include "core/runtime/pmi.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +56,13 @@ static void make_jobid(const pmi_info_t *info)
     }
 }
 
+static const rte_facts_hooks_t *facts_hooks;
+
+void rte_set_facts_hooks(const rte_facts_hooks_t *hooks)
+{
+    facts_hooks = hooks;
+}
+
 compi_status_t rte_init(void)
 {
     pmi_info_t info;
@@ -76,13 +82,18 @@ compi_status_t rte_init(void)
     rte_proc.pid = getpid();
 
     /* the machine's name decides who shares memory; the name reported (rte_hostname,
-       rte_facts.c) may differ per rank, to try layouts of many hosts on one machine */
+       topologies/facts.c) may differ per rank, to try layouts of many hosts on one machine */
     char node[256] = "";
     if (gethostname(node, sizeof(node) - 1) != 0) {
         snprintf(node, sizeof(node), "localhost");
     }
-    if ((st = rte_facts_host(node, rte_proc.hostname, sizeof(rte_proc.hostname))) != COMPI_OK) {
-        return st;
+    if (facts_hooks && facts_hooks->host) {
+        if ((st = facts_hooks->host(node, rte_proc.hostname, sizeof(rte_proc.hostname))) !=
+            COMPI_OK) {
+            return st;
+        }
+    } else {
+        snprintf(rte_proc.hostname, sizeof(rte_proc.hostname), "%s", node);
     }
     make_jobid(&info);
 
@@ -93,7 +104,7 @@ compi_status_t rte_init(void)
     }
 
     /* rank facts (host, addresses, place) travel in this same round */
-    if ((st = rte_facts_publish()) != COMPI_OK) {
+    if (facts_hooks && facts_hooks->publish && (st = facts_hooks->publish()) != COMPI_OK) {
         return st;
     }
     if (rte_proc.world_size > 1) {
@@ -138,7 +149,9 @@ compi_status_t rte_init(void)
 
 void rte_finalize(void)
 {
-    rte_facts_finalize();
+    if (facts_hooks && facts_hooks->finalize) {
+        facts_hooks->finalize();
+    }
     pmi_finalize();
     free(local_ranks);
     free(is_local);

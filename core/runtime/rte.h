@@ -8,7 +8,7 @@
 #ifndef COMPI_RTE_H
 #define COMPI_RTE_H
 
-#include "compi_status.h"
+#include "core/include/compi_status.h"
 
 #include <stddef.h>
 #include <sys/types.h>
@@ -28,6 +28,21 @@ typedef struct rte_proc_info {
 } rte_proc_info_t;
 
 extern rte_proc_info_t rte_proc;
+
+/*
+ * What the topology layer (topologies/facts.c) adds to rte_init, set by MPI_Init before
+ * it: the host name a rank reports (may differ from the machine's, to try layouts of
+ * many hosts on one machine), and the rank facts put into the modex before the one
+ * fence.  The runtime sits below the topologies and only calls through these pointers;
+ * without them a rank reports the machine's name and publishes no facts.
+ */
+typedef struct rte_facts_hooks {
+    compi_status_t (*host)(const char *real, char *buf, size_t len);
+    compi_status_t (*publish)(void);
+    void (*finalize)(void);
+} rte_facts_hooks_t;
+
+void rte_set_facts_hooks(const rte_facts_hooks_t *hooks);
 
 compi_status_t rte_init(void);
 void rte_finalize(void);

@@ -1,7 +1,7 @@
 /*
  * status.c -- names of internal status codes, for log messages.
  */
-#include "compi_status.h"
+#include "core/include/compi_status.h"
 
 const char *compi_status_string(compi_status_t st)
 {

@@ -7,7 +7,7 @@
  * Every message carries (source, sequence number) and a payload derived from both; each
  * must arrive exactly once, match its status, and arrive in send order per sender.
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 #define NMSG 40
 #define NTAGS 13

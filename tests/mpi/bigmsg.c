@@ -5,7 +5,7 @@
  * written), Ssend, both directions at once, many messages in flight on one tag (they must
  * match in order).  Guard bytes on both sides of every receive buffer must stay untouched.
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 #define GUARD 4096
 #define GUARD_BYTE 0x5A

@@ -4,7 +4,7 @@
  * MPI_Cancel; a cancelled receive does not steal a later message.  Every rank does this
  * with itself and with its right neighbour.
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 int main(int argc, char **argv)
 {

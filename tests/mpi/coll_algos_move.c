@@ -17,7 +17,7 @@
  * Usage: mpirun -np N ./coll_algos_move [max-ints-per-rank]; rank 0 prints
  * "ok: coll_algos_move np=N" and the program exits 0 when every check passed.
  */
-#include "coll.h"
+#include "core/coll/coll.h"
 
 #include <mpi.h>
 #include <stdio.h>

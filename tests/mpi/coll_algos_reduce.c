@@ -14,10 +14,10 @@
  * np 1 to 8: `mpirun -np N --timeout 120 tests/mpi/coll_algos_reduce`.  Prints one
  * line per failure and exits non-zero if any case failed.
  */
-#include "coll.h"
-#include "comm.h"
-#include "dt.h"
-#include "op.h"
+#include "core/coll/coll.h"
+#include "core/comm/comm.h"
+#include "core/dt/dt.h"
+#include "core/op/op.h"
 
 #include <mpi.h>
 #include <stdint.h>
@@ -25,7 +25,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const coll_algo_t *const coll_algos_reduce[];
+/* the kinds this program checks (coll_algos_move.c checks the others) */
+static int is_reduce_kind(coll_kind_t k)
+{
+    switch (k) {
+    case COLL_BARRIER:
+    case COLL_BCAST:
+    case COLL_REDUCE:
+    case COLL_ALLREDUCE:
+    case COLL_REDUCE_SCATTER:
+    case COLL_REDUCE_SCATTER_BLOCK:
+    case COLL_SCAN:
+    case COLL_EXSCAN:
+        return 1;
+    default:
+        return 0;
+    }
+}
 
 #define MOD 65521
 #define SENTINEL ((int)0x5a5a5a5a)
@@ -276,8 +292,13 @@ static void run_comm(compi_comm_t *comm, const dkind_t *kinds, int nkinds)
     static const size_t counts[] = {0, 1, 2, 7, 100, 1031, 20000, 262144};
     int p = comm->size;
     int roots[3] = {0, p / 2, p - 1};
-    for (const coll_algo_t *const *ap = coll_algos_reduce; *ap != NULL; ap++) {
-        const coll_algo_t *a = *ap;
+    size_t nalgos;
+    const coll_algo_t *const *all = coll_algo_all(&nalgos);
+    for (size_t ai = 0; ai < nalgos; ai++) {
+        const coll_algo_t *a = all[ai];
+        if (!is_reduce_kind(a->kind)) {
+            continue;
+        }
         coll_params_t prms[3] = {{0, 0}, {0, 0}, {0, 0}};
         int nprm = 1;
         if (strstr(a->params, "segsize") != NULL) {

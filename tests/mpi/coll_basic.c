@@ -15,7 +15,7 @@
  * Argument "quick": two sizes (8 B, 64 KiB) and roots 0 and size-1, for the config tests
  * (coll_config.sh), which need every kind called and checked, not the whole matrix.
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 #include <time.h>
 

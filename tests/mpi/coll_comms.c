@@ -14,7 +14,7 @@
  * (Debian's MPICH 4.0.2 hangs in Alltoall on one rank while such a receive is pending on
  * the same communicator; built against MPICH, the one-rank run posts it after the round.)
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 #define ROUNDS 12
 #define N_SMALL 16

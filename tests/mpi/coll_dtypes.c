@@ -10,7 +10,7 @@
  *
  * Counts reach past the rendezvous threshold (100 KB and more per message).
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 #include <stddef.h>
 

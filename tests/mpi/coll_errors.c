@@ -15,7 +15,7 @@
  * and report a forbidden MPI_IN_PLACE as MPI_ERR_BUFFER: those cases are compiled for
  * compi only (STRICT), and MPI_ERR_BUFFER is accepted from the others.
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 /* checks the other MPIs fail (see above) */
 #ifdef COMPI

@@ -1,5 +1,5 @@
 /*
- * coll_exchange: the exchange allreduce (core/coll/allreduce_exchange.c) run directly,
+ * coll_exchange: the exchange allreduce (core/coll/algorithms/allreduce/exchange.c) run directly,
  * without the trampolines or Scheme, over group structures built here: random groups
  * (ranks dealt at random, random coordinators, random local trees, some groups of one
  * rank) and contiguous blocks with binomial local trees; 0 B to 1 MiB, unsegmented and in
@@ -11,9 +11,9 @@
  * Links the internal library (lib/libcompi.la) to reach coll_closure_exchange; run it
  * under mpirun at np 1..8.
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
-#include "exchange.h"
+#include "core/coll/algorithms/allreduce/exchange.h"
 
 static compi_comm_t *world;
 static int me, np;

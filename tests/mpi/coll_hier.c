@@ -15,7 +15,7 @@
  * Every result is checked against a reference computed locally.  The program does not
  * know which closure served a call: the script greps coll_verbose's output for it.
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 static int me, np;
 

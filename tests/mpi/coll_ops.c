@@ -15,7 +15,7 @@
  * MPI_OFFSET as unsigned in MAX/MIN, MPICH compares MPI_UNSIGNED_CHAR and MPI_UINT8_T as
  * signed.  Built against those libraries, those cases are skipped; with compi they run.
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 #include <complex.h>
 #include <stdbool.h>

@@ -21,7 +21,7 @@
  * Barrier is checked by wall-clock time: one rank enters late, and no rank may leave
  * before that rank entered (all ranks run on one machine: CLOCK_REALTIME is shared).
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 #include <time.h>
 

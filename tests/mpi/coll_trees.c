@@ -10,9 +10,9 @@
  * Links the internal library (lib/libcompi.la) to reach coll_closure_tree; run it under
  * mpirun at np 1..8 (1,2,3,4,5,7,8 covers powers of two and the rest).
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
-#include "tree.h"
+#include "core/coll/executors/tree_closure.h"
 
 enum { SHAPE_BINOMIAL, SHAPE_CHAIN, SHAPE_FLAT, SHAPE_KARY3, SHAPE_RANDOM, NSHAPES };
 static const char *const shape_names[NSHAPES] = {"binomial", "chain", "flat", "3-ary", "random"};
@@ -23,10 +23,10 @@ static MPI_Datatype vec_t; /* one int out of every two: a strided, non-contiguou
 
 /* a random tree, the same on every rank: each relative rank hangs under an earlier one,
    children served in a shuffled order */
-static coll_tree_t *random_tree(int n, int root, unsigned seed)
+static topo_tree_t *random_tree(int n, int root, unsigned seed)
 {
     int *parent = malloc((size_t)n * sizeof(int)), *order = malloc((size_t)n * sizeof(int));
-    coll_tree_t *t = NULL;
+    topo_tree_t *t = NULL;
     unsigned x = seed * 2654435761u + 12345u;
     for (int rel = 0; rel < n; rel++) {
         x = x * 1103515245u + 12345u;
@@ -39,7 +39,7 @@ static coll_tree_t *random_tree(int n, int root, unsigned seed)
         order[i] = order[j];
         order[j] = tmp;
     }
-    if (coll_tree_from_parents(n, root, parent, order, &t) != COMPI_OK) {
+    if (topo_tree_from_parents(n, root, parent, order, &t) != COMPI_OK) {
         t = NULL;
     }
     free(parent);
@@ -47,17 +47,17 @@ static coll_tree_t *random_tree(int n, int root, unsigned seed)
     return t;
 }
 
-static coll_tree_t *make_tree(int shape, int root)
+static topo_tree_t *make_tree(int shape, int root)
 {
     switch (shape) {
     case SHAPE_BINOMIAL:
-        return coll_tree_binomial(np, root);
+        return topo_tree_binomial(np, root);
     case SHAPE_CHAIN:
-        return coll_tree_chain(np, root);
+        return topo_tree_chain(np, root);
     case SHAPE_FLAT:
-        return coll_tree_flat(np, root);
+        return topo_tree_flat(np, root);
     case SHAPE_KARY3:
-        return coll_tree_kary(np, root, 3);
+        return topo_tree_kary(np, root, 3);
     default:
         return random_tree(np, root, (unsigned)(np * 131 + root));
     }
@@ -230,9 +230,9 @@ static void test_noncommutative(coll_kind_t kind, int shape, int root, long seg,
                         .rdt = dt(pair),
                         .op = &op_affine,
                         .bytes = count * 8};
-    coll_tree_t *t = make_tree(shape, root);
-    int ordered = coll_tree_is_ordered(t);
-    coll_tree_free(t);
+    topo_tree_t *t = make_tree(shape, root);
+    int ordered = topo_tree_is_ordered(t);
+    topo_tree_free(t);
     compi_status_t st = run(c, &call);
     if (!ordered) {
         CHECK(st == COMPI_ERR_INVALID_PARAM, "%s on an unordered tree returned %d", c->name, st);

@@ -4,7 +4,7 @@
  * attributes with copy and delete callbacks, and MPI_TAG_UB (present, at least 32767,
  * and usable as a tag).
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 static int copies, deletes;
 

@@ -9,7 +9,7 @@
  * status, that mpirun returned within a few seconds of T, and that the output names the
  * rank.  Nothing here may print "ok".
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 #include <signal.h>
 #include <time.h>

@@ -4,7 +4,7 @@
  * packs into one buffer, Pack_size as an upper bound) for derived types; Get_elements
  * and Get_count on a partial receive.
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 static void expect(MPI_Datatype t, const char *name, int size, MPI_Aint lb, MPI_Aint extent,
                    MPI_Aint tlb, MPI_Aint textent)

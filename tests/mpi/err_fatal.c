@@ -7,7 +7,7 @@
  *   recv   MPI_Recv with count -1
  *   type   MPI_Type_commit of MPI_DATATYPE_NULL
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 #include <unistd.h>
 

@@ -9,7 +9,7 @@
  * indices, so using a stale one is safe); with other MPIs they are pointers and the test
  * would crash instead of exercising the error path.
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 static void expect_class(int rc, int cls, const char *what)
 {

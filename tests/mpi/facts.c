@@ -1,7 +1,7 @@
 /*
  * facts.c -- helper program of tests/mpi/facts.sh: rank facts as every rank sees them.
  *
- * Unlike the other programs here it links the library's internals (rte_facts), since
+ * Unlike the other programs here it links the library's internals (topo_facts), since
  * the facts have no MPI API.  Each rank checks, for every rank r of the job:
  *   - host: the r-th entry of COMPI_MCA_rte_hostname (',' list) when set, else the same
  *     name for everyone as this rank's gethostname();
@@ -14,8 +14,8 @@
  * sees both orders), and rank 0 prints each rank's facts, one line each,
  * "facts: R HOST ADDRS PKG,NUMA,CORE,L3 bound|unbound", for the script to compare.
  */
-#include "rte.h"
-#include "rte_facts.h"
+#include "core/runtime/rte.h"
+#include "topologies/facts.h"
 
 #include <mpi.h>
 #include <stdio.h>
@@ -37,7 +37,7 @@ static int errors;
         }                                                                                          \
     } while (0)
 
-static void addrs_text(const rte_facts_t *f, char *buf, size_t len)
+static void addrs_text(const topo_facts_t *f, char *buf, size_t len)
 {
     size_t n = 0;
     buf[0] = '\0';
@@ -80,17 +80,17 @@ int main(int argc, char **argv)
     gethostname(real, sizeof(real) - 1);
 
     char *all = calloc((size_t)size, ENC_LEN), mine[ENC_LEN];
-    const rte_facts_t *self = rte_facts(me);
+    const topo_facts_t *self = topo_facts(me);
     CHECK(self != NULL, "no facts for itself");
     if (self == NULL || all == NULL) {
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     memset(mine, 0, sizeof(mine));
-    rte_facts_encode(self, mine, sizeof(mine));
+    topo_facts_encode(self, mine, sizeof(mine));
     MPI_Allgather(mine, ENC_LEN, MPI_CHAR, all, ENC_LEN, MPI_CHAR, MPI_COMM_WORLD);
 
     for (int r = 0; r < size; r++) {
-        const rte_facts_t *f = rte_facts(r);
+        const topo_facts_t *f = topo_facts(r);
         char want[RTE_MODEX_VALMAX], seen[ENC_LEN];
 
         CHECK(f != NULL, "no facts for rank %d", r);
@@ -99,14 +99,14 @@ int main(int argc, char **argv)
         }
         CHECK(f->world_rank == r, "rank %d: world rank %d", r, f->world_rank);
         if (hosts != NULL && *hosts) {
-            rte_facts_pick(hosts, ',', r, want, sizeof(want));
+            topo_facts_pick(hosts, ',', r, want, sizeof(want));
         } else {
             snprintf(want, sizeof(want), "%s", real);
         }
         CHECK(strcmp(f->host, want) == 0, "rank %d: host '%s', expected '%s'", r, f->host, want);
         if (addrs != NULL && *addrs) {
             char got[ENC_LEN];
-            rte_facts_pick(addrs, ';', r, want, sizeof(want));
+            topo_facts_pick(addrs, ';', r, want, sizeof(want));
             addrs_text(f, got, sizeof(got));
             CHECK(strcmp(got, want) == 0, "rank %d: addresses '%s', expected '%s'", r, got, want);
         } else if (r == me) {
@@ -120,7 +120,7 @@ int main(int argc, char **argv)
             }
         }
         memset(seen, 0, sizeof(seen));
-        rte_facts_encode(f, seen, sizeof(seen));
+        topo_facts_encode(f, seen, sizeof(seen));
         CHECK(strcmp(seen, all + (size_t)r * ENC_LEN) == 0, "rank %d: read '%s', it says '%s'", r,
               seen, all + (size_t)r * ENC_LEN);
     }
@@ -145,7 +145,7 @@ int main(int argc, char **argv)
     MPI_Reduce(&errors, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     if (me == 0) {
         for (int r = 0; r < size; r++) {
-            const rte_facts_t *f = rte_facts(r);
+            const topo_facts_t *f = topo_facts(r);
             char a[ENC_LEN];
             if (f == NULL) {
                 continue;

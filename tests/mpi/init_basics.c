@@ -5,7 +5,7 @@
  * Get_version says 3.1 or later (and matches MPI_VERSION); Get_library_version is a
  * non-empty string.  Also the singleton test: run without mpirun, size is 1.
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 #include <unistd.h>
 

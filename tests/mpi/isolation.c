@@ -5,7 +5,7 @@
  * order different from the sends, with wildcards, so a message that crossed would land
  * in the wrong buffer and be caught by its payload.
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 #define NCOMM 4
 #define NMSG 6

@@ -6,7 +6,7 @@
  * and that the gaps between them are untouched.  Then a struct of mixed basic types is
  * exchanged between two C structs that order their fields differently.
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 #include <stddef.h>
 

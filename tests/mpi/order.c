@@ -6,7 +6,7 @@
  * receivers use blocking receives, then preposted nonblocking ones, then ANY_SOURCE.
  * At np 1 rank 0 sends to itself with nonblocking sends.
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 #define NMSG 24
 #define BIG (1 << 20)

@@ -8,7 +8,7 @@
  * Known: MPICH 4.0.2 fails the "Irecv from MPI_PROC_NULL" status check (it reports source
  * 0); MPI 3.1 section 3.11 requires source MPI_PROC_NULL, as Open MPI does.
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 #include <unistd.h>
 

@@ -4,7 +4,7 @@
  * Test; an inactive persistent request completes at once with an empty status; then
  * Request_free, including freeing a request right after a started send completes.
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 #define ROUNDS 10
 #define NLEN 3

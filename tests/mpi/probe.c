@@ -5,7 +5,7 @@
  * exactly it.  Each pair (0,1), (2,3), ... works alone; an odd last rank probes its own
  * messages.  Sizes cover eager and rendezvous.
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 static const int lens[] = {0, 5, 4096, 100000, 3 << 20};
 #define NLENS ((int)(sizeof(lens) / sizeof(lens[0])))

@@ -5,7 +5,7 @@
  * payload depends on sender, size, phase and offset; guard bytes after the received data
  * must stay untouched.
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 #define GUARD 64
 #define GUARD_BYTE 0xA5

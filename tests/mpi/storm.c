@@ -8,7 +8,7 @@
  *
  * Argument: messages per sender (default 5000).
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 #include <time.h>
 

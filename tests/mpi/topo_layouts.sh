@@ -51,7 +51,8 @@ lim=$(echo "$line" | awk -v s="$MT_TIMEOUT_SCALE" '{ printf "%d", $6 * s }')
 prog=$(mt_prog coll_topo) || exit 99
 
 # the kinds the creators serve with trees, as (compi hierarchy) says
-kinds=$(cd "$top_srcdir/scheme" && GUILE_AUTO_COMPILE=0 timeout 60 guile --no-auto-compile -L . \
+kinds=$(cd "$top_srcdir" && GUILE_AUTO_COMPILE=0 timeout 60 guile --no-auto-compile \
+    -L scheme -L creators -L topologies \
     -c '(use-modules (compi hierarchy)) (for-each (lambda (k) (display k) (newline)) tree-kinds)' \
     2>/dev/null | tr '\n' ' ')
 [ -n "$kinds" ] || kinds="barrier bcast reduce allreduce gather scatter"

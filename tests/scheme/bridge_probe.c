@@ -18,11 +18,11 @@
  * trampolines do.  No communication happens: building a closure reads only the
  * communicator's size, rank and name, so a communicator is faked here.
  */
-#include "bridge.h"
-#include "coll.h"
-#include "comm.h"
-#include "dt.h"
-#include "op.h"
+#include "scheme/bridge.h"
+#include "core/coll/coll.h"
+#include "core/comm/comm.h"
+#include "core/dt/dt.h"
+#include "core/op/op.h"
 
 #include <stdio.h>
 #include <stdlib.h>

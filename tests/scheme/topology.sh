@@ -12,5 +12,6 @@ if ! command -v "$GUILE" >/dev/null 2>&1; then
     exit 0
 fi
 export top_srcdir
-GUILE_AUTO_COMPILE=0 exec timeout 120 "$GUILE" --no-auto-compile -L "$top_srcdir/scheme" \
+GUILE_AUTO_COMPILE=0 exec timeout 120 "$GUILE" --no-auto-compile \
+    -L "$top_srcdir/scheme" -L "$top_srcdir/creators" -L "$top_srcdir/topologies" \
     "$top_srcdir/tests/scheme/topology_test.scm"

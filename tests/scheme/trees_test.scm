@@ -3,7 +3,8 @@
 ;;; expected depth; make-tree orders children as asked; tree-validate names the problem
 ;;; of a tree with a missing rank, a duplicate, a cycle, a wrong root or size.
 ;;; Run by tests/scheme/trees.sh:
-;;;   GUILE_AUTO_COMPILE=0 guile -L $top_srcdir/scheme tests/scheme/trees_test.scm
+;;;   GUILE_AUTO_COMPILE=0 guile -L $top_srcdir/scheme -L $top_srcdir/topologies \
+;;;     tests/scheme/trees_test.scm
 
 (use-modules (compi trees))
 

@@ -15,9 +15,9 @@
  *   pmi_client_probe get KEY          prints "rank R KEY=value" from the launcher's key space
  *                                     (or "not found")
  */
-#include "pmi.h"
-#include "pmi_wire.h"
-#include "log.h"
+#include "core/runtime/pmi.h"
+#include "core/runtime/pmi_wire.h"
+#include "core/runtime/log.h"
 
 #include <signal.h>
 #include <stdarg.h>

@@ -6,9 +6,9 @@
  * Attribute lists are driven directly (attr_set & co. on a bare list head), the way
  * comm.c and the datatype engine use them.
  */
-#include "attr.h"
+#include "core/comm/attr.h"
 
-#include "rte.h"
+#include "core/runtime/rte.h"
 
 #include <check.h>
 #include <limits.h>

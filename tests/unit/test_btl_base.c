@@ -3,9 +3,9 @@
  * opens self and sm (as modules from the build tree, or built in), unknown or malformed
  * names are refused, and a list of which nothing can run here is an error.
  */
-#include "btl.h"
-#include "log.h"
-#include "params.h"
+#include "core/btl/btl.h"
+#include "core/runtime/log.h"
+#include "core/runtime/params.h"
 
 #include <check.h>
 #include <stdio.h>

@@ -5,9 +5,9 @@
  * `test_btl_sm --bench` runs ping-pongs instead of the tests (latency with 8-byte
  * fragments, bandwidth of 1-4 MiB by single copy and by the fragment pipeline).
  */
-#include "btl.h"
-#include "btl_self.h"
-#include "btl_sm.h"
+#include "core/btl/btl.h"
+#include "core/btl/self/btl_self.h"
+#include "core/btl/sm/btl_sm.h"
 
 #include <check.h>
 #include <errno.h>

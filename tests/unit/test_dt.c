@@ -5,7 +5,7 @@
  * Expected values are computed by hand (or with sizeof/offsetof for the C layouts the
  * predefined types must match), never by the engine itself.
  */
-#include "dt.h"
+#include "core/dt/dt.h"
 
 #include <check.h>
 #include <complex.h>

@@ -5,9 +5,9 @@
  * Groups are built straight from world-rank arrays; the calling process pretends to be
  * world rank 3 (rte_proc.world_rank) so each result's own rank can be checked too.
  */
-#include "group.h"
+#include "core/comm/group.h"
 
-#include "rte.h"
+#include "core/runtime/rte.h"
 
 #include <check.h>
 #include <stdlib.h>

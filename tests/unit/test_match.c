@@ -3,7 +3,7 @@
  * MPI promises (non-overtaking), wildcards, library tags hidden from MPI_ANY_TAG, and
  * both arrival orders (message first, receive first).  No BTL, no MPI_Init.
  */
-#include "pml_internal.h"
+#include "core/pml/pml_internal.h"
 
 #include <check.h>
 #include <stdlib.h>

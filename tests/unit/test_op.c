@@ -6,7 +6,7 @@
  *
  * Expected values are written out by hand, never computed by the code under test.
  */
-#include "op.h"
+#include "core/op/op.h"
 
 #include <check.h>
 #include <complex.h>

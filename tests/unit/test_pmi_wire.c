@@ -2,7 +2,7 @@
  * test_pmi_wire.c -- the PMI-1 line parser, formatter and line reader: what a launcher or
  * a rank would see go wrong if a reply were cut, merged or misread.
  */
-#include "pmi_wire.h"
+#include "core/runtime/pmi_wire.h"
 
 #include <check.h>
 #include <stdlib.h>

@@ -1,12 +1,12 @@
 /*
  * test_tree.c -- trees without MPI: the builders (flat, binomial, k-ary, chain) for
  * sizes 1 to 33 and every root give valid trees of the expected depth with every rank
- * exactly once; coll_tree_from_parents orders children as asked; validation names the
+ * exactly once; topo_tree_from_parents orders children as asked; validation names the
  * problem of a tree with a missing rank, a duplicate, a cycle, a wrong root or size;
  * ordered trees (for non-commutative reductions) are recognised; tree closures are built
  * for the six kinds, refused for the others and for invalid trees.
  */
-#include "tree.h"
+#include "core/coll/executors/tree_closure.h"
 
 #include <check.h>
 #include <stdlib.h>
@@ -53,7 +53,7 @@ static int kary_depth(int n, int k)
 }
 
 /* every rank exactly once: the root with parent -1, every other rank once as a child */
-static void check_each_once(const coll_tree_t *t)
+static void check_each_once(const topo_tree_t *t)
 {
     int seen[MAXN] = {0};
     ck_assert_int_eq(t->child_off[0], 0);
@@ -68,29 +68,29 @@ static void check_each_once(const coll_tree_t *t)
     ck_assert_int_eq(t->parent[t->root], -1);
 }
 
-static void check_built(coll_tree_t *t, int n, int root, int depth)
+static void check_built(topo_tree_t *t, int n, int root, int depth)
 {
     char why[128];
     ck_assert_ptr_nonnull(t);
-    ck_assert_msg(coll_tree_validate(t, n, root, why, sizeof(why)) == COMPI_OK, "n=%d root=%d: %s",
+    ck_assert_msg(topo_tree_validate(t, n, root, why, sizeof(why)) == COMPI_OK, "n=%d root=%d: %s",
                   n, root, why);
     check_each_once(t);
-    ck_assert_msg(coll_tree_depth(t) == depth, "n=%d root=%d: depth %d, expected %d", n, root,
-                  coll_tree_depth(t), depth);
-    coll_tree_free(t);
+    ck_assert_msg(topo_tree_depth(t) == depth, "n=%d root=%d: depth %d, expected %d", n, root,
+                  topo_tree_depth(t), depth);
+    topo_tree_free(t);
 }
 
 START_TEST(builders_all_sizes_and_roots)
 {
     for (int n = 1; n <= MAXN; n++) {
         for (int root = 0; root < n; root++) {
-            check_built(coll_tree_flat(n, root), n, root, n > 1 ? 1 : 0);
+            check_built(topo_tree_flat(n, root), n, root, n > 1 ? 1 : 0);
             /* exact depth, within the classic bound ceil(log2 n) (equal for powers of 2) */
             ck_assert_int_le(binomial_depth(n), ceil_log2(n));
-            check_built(coll_tree_binomial(n, root), n, root, binomial_depth(n));
-            check_built(coll_tree_chain(n, root), n, root, n - 1);
+            check_built(topo_tree_binomial(n, root), n, root, binomial_depth(n));
+            check_built(topo_tree_chain(n, root), n, root, n - 1);
             for (int k = 1; k <= 5; k++) {
-                check_built(coll_tree_kary(n, root, k), n, root, kary_depth(n, k));
+                check_built(topo_tree_kary(n, root, k), n, root, kary_depth(n, k));
             }
         }
     }
@@ -99,32 +99,32 @@ END_TEST
 
 START_TEST(builders_reject_bad_arguments)
 {
-    ck_assert_ptr_null(coll_tree_binomial(0, 0));
-    ck_assert_ptr_null(coll_tree_flat(4, 4));
-    ck_assert_ptr_null(coll_tree_chain(4, -1));
-    ck_assert_ptr_null(coll_tree_kary(4, 0, 0));
+    ck_assert_ptr_null(topo_tree_binomial(0, 0));
+    ck_assert_ptr_null(topo_tree_flat(4, 4));
+    ck_assert_ptr_null(topo_tree_chain(4, -1));
+    ck_assert_ptr_null(topo_tree_kary(4, 0, 0));
 }
 END_TEST
 
 /* the binomial tree of tree.h's drawing: 0 -> 4 2 1, 4 -> 6 5, 6 -> 7, 2 -> 3 */
 START_TEST(binomial_shape)
 {
-    coll_tree_t *t = coll_tree_binomial(8, 0);
+    topo_tree_t *t = topo_tree_binomial(8, 0);
     static const int parent[8] = {-1, 0, 0, 2, 0, 4, 4, 6};
     static const int off[9] = {0, 3, 3, 4, 4, 6, 6, 7, 7};
     static const int children[7] = {4, 2, 1, 3, 6, 5, 7};
     ck_assert_mem_eq(t->parent, parent, sizeof(parent));
     ck_assert_mem_eq(t->child_off, off, sizeof(off));
     ck_assert_mem_eq(t->children, children, sizeof(children));
-    coll_tree_free(t);
+    topo_tree_free(t);
 
     /* rotated: root 3 of 5 ranks; relative ranks 0..4 are ranks 3 4 0 1 2 */
-    t = coll_tree_binomial(5, 3);
+    t = topo_tree_binomial(5, 3);
     static const int parent5[5] = {3, 0, 3, -1, 3};
     ck_assert_mem_eq(t->parent, parent5, sizeof(parent5));
     static const int served5[3] = {2, 0, 4}; /* relative 4, 2, 1 */
     ck_assert_mem_eq(t->children + t->child_off[3], served5, sizeof(served5));
-    coll_tree_free(t);
+    topo_tree_free(t);
 }
 END_TEST
 
@@ -132,16 +132,16 @@ START_TEST(from_parents_orders_children)
 {
     static const int parent[5] = {-1, 0, 0, 0, 1};
     static const int order[5] = {3, 4, 1, 0, 2};
-    coll_tree_t *t = NULL;
-    ck_assert_int_eq(coll_tree_from_parents(5, 0, parent, order, &t), COMPI_OK);
-    ck_assert_int_eq(coll_tree_validate(t, 5, 0, NULL, 0), COMPI_OK);
+    topo_tree_t *t = NULL;
+    ck_assert_int_eq(topo_tree_from_parents(5, 0, parent, order, &t), COMPI_OK);
+    ck_assert_int_eq(topo_tree_validate(t, 5, 0, NULL, 0), COMPI_OK);
     static const int want[4] = {3, 1, 2, 4};
     ck_assert_mem_eq(t->children, want, sizeof(want));
-    coll_tree_free(t);
-    ck_assert_int_eq(coll_tree_from_parents(5, 0, parent, NULL, &t), COMPI_OK);
+    topo_tree_free(t);
+    ck_assert_int_eq(topo_tree_from_parents(5, 0, parent, NULL, &t), COMPI_OK);
     static const int asc[4] = {1, 2, 3, 4};
     ck_assert_mem_eq(t->children, asc, sizeof(asc));
-    coll_tree_free(t);
+    topo_tree_free(t);
 }
 END_TEST
 
@@ -149,13 +149,13 @@ END_TEST
 static void expect_invalid(int n, int root, const int *parent, int vsize, int vroot,
                            const char *want)
 {
-    coll_tree_t *t = NULL;
+    topo_tree_t *t = NULL;
     char why[160];
-    ck_assert_int_eq(coll_tree_from_parents(n, root, parent, NULL, &t), COMPI_OK);
-    ck_assert_int_eq(coll_tree_validate(t, vsize, vroot, why, sizeof(why)),
+    ck_assert_int_eq(topo_tree_from_parents(n, root, parent, NULL, &t), COMPI_OK);
+    ck_assert_int_eq(topo_tree_validate(t, vsize, vroot, why, sizeof(why)),
                      COMPI_ERR_INVALID_PARAM);
     ck_assert_msg(strstr(why, want) != NULL, "message \"%s\" lacks \"%s\"", why, want);
-    coll_tree_free(t);
+    topo_tree_free(t);
 }
 
 START_TEST(validation_errors)
@@ -179,47 +179,47 @@ START_TEST(validation_errors)
 
     /* a valid tree whose children lists are tampered with: a rank listed twice (and so
        another missing) */
-    coll_tree_t *t = coll_tree_flat(4, 0);
+    topo_tree_t *t = topo_tree_flat(4, 0);
     char why[128];
     t->children[2] = 1;
-    ck_assert_int_eq(coll_tree_validate(t, 4, 0, why, sizeof(why)), COMPI_ERR_INVALID_PARAM);
+    ck_assert_int_eq(topo_tree_validate(t, 4, 0, why, sizeof(why)), COMPI_ERR_INVALID_PARAM);
     ck_assert_msg(strstr(why, "rank 1 appears twice") != NULL, "%s", why);
     t->children[2] = 3;
-    ck_assert_int_eq(coll_tree_validate(t, 4, 0, why, sizeof(why)), COMPI_OK);
+    ck_assert_int_eq(topo_tree_validate(t, 4, 0, why, sizeof(why)), COMPI_OK);
     t->children[1] = 0;
-    ck_assert_int_eq(coll_tree_validate(t, 4, 0, why, sizeof(why)), COMPI_ERR_INVALID_PARAM);
+    ck_assert_int_eq(topo_tree_validate(t, 4, 0, why, sizeof(why)), COMPI_ERR_INVALID_PARAM);
     ck_assert_msg(strstr(why, "rank 0 is listed as a child of 0") != NULL, "%s", why);
-    coll_tree_free(t);
+    topo_tree_free(t);
 
     /* an order[] that is not a permutation leaves a hole */
     static const int dup_order[4] = {0, 1, 1, 3};
-    ck_assert_int_eq(coll_tree_from_parents(4, 0, ok, dup_order, &t), COMPI_OK);
-    ck_assert_int_eq(coll_tree_validate(t, 4, 0, why, sizeof(why)), COMPI_ERR_INVALID_PARAM);
-    coll_tree_free(t);
+    ck_assert_int_eq(topo_tree_from_parents(4, 0, ok, dup_order, &t), COMPI_OK);
+    ck_assert_int_eq(topo_tree_validate(t, 4, 0, why, sizeof(why)), COMPI_ERR_INVALID_PARAM);
+    topo_tree_free(t);
 }
 END_TEST
 
 START_TEST(ordered_trees)
 {
     for (int n = 1; n <= MAXN; n++) {
-        coll_tree_t *t = coll_tree_binomial(n, 0);
-        ck_assert_int_eq(coll_tree_is_ordered(t), 1);
-        coll_tree_free(t);
-        t = coll_tree_chain(n, 0);
-        ck_assert_int_eq(coll_tree_is_ordered(t), 1);
-        coll_tree_free(t);
-        t = coll_tree_flat(n, n / 2);
-        ck_assert_int_eq(coll_tree_is_ordered(t), 1); /* leaves are ranges of one */
-        coll_tree_free(t);
+        topo_tree_t *t = topo_tree_binomial(n, 0);
+        ck_assert_int_eq(topo_tree_is_ordered(t), 1);
+        topo_tree_free(t);
+        t = topo_tree_chain(n, 0);
+        ck_assert_int_eq(topo_tree_is_ordered(t), 1);
+        topo_tree_free(t);
+        t = topo_tree_flat(n, n / 2);
+        ck_assert_int_eq(topo_tree_is_ordered(t), 1); /* leaves are ranges of one */
+        topo_tree_free(t);
     }
     /* k-ary, k = 2, 7 ranks: 1's subtree is {1, 3, 4}, not a range */
-    coll_tree_t *t = coll_tree_kary(7, 0, 2);
-    ck_assert_int_eq(coll_tree_is_ordered(t), 0);
-    coll_tree_free(t);
+    topo_tree_t *t = topo_tree_kary(7, 0, 2);
+    ck_assert_int_eq(topo_tree_is_ordered(t), 0);
+    topo_tree_free(t);
     /* binomial rooted at 3 of 8: relative 4..7 are ranks 7 0 1 2 */
-    t = coll_tree_binomial(8, 3);
-    ck_assert_int_eq(coll_tree_is_ordered(t), 0);
-    coll_tree_free(t);
+    t = topo_tree_binomial(8, 3);
+    ck_assert_int_eq(topo_tree_is_ordered(t), 0);
+    topo_tree_free(t);
 }
 END_TEST
 
@@ -230,7 +230,7 @@ START_TEST(check_call)
     compi_op_t sum = {.commutative = 1, .name = "MPI_SUM"};
     coll_call_t call = {.kind = COLL_REDUCE, .comm = &comm, .root = 0, .op = &noncomm};
     char why[200];
-    coll_tree_t *t = coll_tree_kary(8, 0, 2);
+    topo_tree_t *t = topo_tree_kary(8, 0, 2);
     ck_assert_int_eq(coll_tree_check_call(t, &call, why, sizeof(why)), COMPI_ERR_INVALID_PARAM);
     ck_assert_msg(strstr(why, "non-commutative op user") != NULL, "%s", why);
     call.op = &sum;
@@ -245,7 +245,7 @@ START_TEST(check_call)
     comm.size = 9;
     ck_assert_int_eq(coll_tree_check_call(t, &call, why, sizeof(why)), COMPI_ERR_INVALID_PARAM);
     ck_assert_msg(strstr(why, "tree built for 8 ranks, communicator has 9") != NULL, "%s", why);
-    coll_tree_free(t);
+    topo_tree_free(t);
 }
 END_TEST
 
@@ -256,7 +256,7 @@ START_TEST(closures)
     compi_status_t st;
     coll_params_t p = {.segsize = 8192};
     for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-        coll_closure_t *c = coll_closure_tree(kinds[i], coll_tree_binomial(8, 0), &p, &st);
+        coll_closure_t *c = coll_closure_tree(kinds[i], topo_tree_binomial(8, 0), &p, &st);
         ck_assert_ptr_nonnull(c);
         ck_assert_int_eq(st, COMPI_OK);
         ck_assert_msg(
@@ -265,17 +265,17 @@ START_TEST(closures)
         ck_assert_msg(strstr(c->name, ":tree(8 ranks,root 0,depth 3,#") != NULL, "%s", c->name);
         coll_closure_release(c);
     }
-    coll_closure_t *c = coll_closure_tree(COLL_BCAST, coll_tree_chain(8, 0), &p, &st);
+    coll_closure_t *c = coll_closure_tree(COLL_BCAST, topo_tree_chain(8, 0), &p, &st);
     ck_assert_msg(strstr(c->name, "segsize=8192)") != NULL, "%s", c->name);
     /* the same size and root, another shape: another signature */
-    coll_closure_t *c2 = coll_closure_tree(COLL_BCAST, coll_tree_binomial(8, 0), &p, &st);
+    coll_closure_t *c2 = coll_closure_tree(COLL_BCAST, topo_tree_binomial(8, 0), &p, &st);
     ck_assert(c->signature != c2->signature);
     coll_closure_release(c);
     coll_closure_release(c2);
 
-    ck_assert_ptr_null(coll_closure_tree(COLL_ALLTOALL, coll_tree_flat(4, 0), NULL, &st));
+    ck_assert_ptr_null(coll_closure_tree(COLL_ALLTOALL, topo_tree_flat(4, 0), NULL, &st));
     ck_assert_int_eq(st, COMPI_ERR_UNSUPPORTED);
-    coll_tree_t *bad = coll_tree_flat(4, 0);
+    topo_tree_t *bad = topo_tree_flat(4, 0);
     bad->parent[2] = 3;
     ck_assert_ptr_null(coll_closure_tree(COLL_BCAST, bad, NULL, &st));
     ck_assert_int_eq(st, COMPI_ERR_INVALID_PARAM);

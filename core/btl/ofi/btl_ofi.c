@@ -10,9 +10,9 @@
  * and a full send queue answers -FI_EAGAIN (the backlog holds our fragment, and the PML
  * holds what did not get a buffer from reserve()).
  */
-#include "btl_ofi.h"
+#include "core/btl/ofi/btl_ofi.h"
 
-#include "compi_common.h"
+#include "core/include/compi_common.h"
 
 #include <rdma/fi_cm.h>
 #include <rdma/fi_errno.h>

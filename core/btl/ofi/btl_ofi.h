@@ -32,8 +32,8 @@
 #ifndef COMPI_BTL_OFI_H
 #define COMPI_BTL_OFI_H
 
-#include "btl.h"
-#include "compi_common.h"
+#include "core/btl/btl.h"
+#include "core/include/compi_common.h"
 
 #include <rdma/fabric.h>
 #include <rdma/fi_domain.h>

@@ -7,7 +7,7 @@
  * this host and ofi would serve none of them, it declines before touching libfabric, so
  * single-host jobs pay only for loading the module.
  */
-#include "btl_ofi.h"
+#include "core/btl/ofi/btl_ofi.h"
 
 #include <ctype.h>
 #include <string.h>

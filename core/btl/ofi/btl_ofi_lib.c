@@ -9,7 +9,7 @@
  *
  * The library is never unloaded: providers may leave threads or atexit handlers behind.
  */
-#include "btl_ofi.h"
+#include "core/btl/ofi/btl_ofi.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

@@ -14,9 +14,9 @@
  * connected endpoints only; the rxm utility provider turns them into reliable datagrams);
  * "net" (TCP RDM written directly) and "udp;ofi_rxd" come after it.
  */
-#include "btl_ofi.h"
+#include "core/btl/ofi/btl_ofi.h"
 
-#include "compi_common.h"
+#include "core/include/compi_common.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

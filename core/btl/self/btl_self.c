@@ -5,9 +5,9 @@
  * send.  Fragments committed while progress() delivers (a reply from inside recv_cb) wait
  * for the next call, so one call always ends.
  */
-#include "btl_self.h"
+#include "core/btl/self/btl_self.h"
 
-#include "compi_common.h"
+#include "core/include/compi_common.h"
 
 #include <stdlib.h>
 #include <string.h>

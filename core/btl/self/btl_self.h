@@ -7,7 +7,7 @@
 #ifndef COMPI_BTL_SELF_H
 #define COMPI_BTL_SELF_H
 
-#include "btl.h"
+#include "core/btl/btl.h"
 
 extern btl_module_t btl_self_module;
 

@@ -1,7 +1,7 @@
 /*
  * btl_self_component.c -- the loopback component: parameters and open().
  */
-#include "btl_self.h"
+#include "core/btl/self/btl_self.h"
 
 static btl_module_t *btl_self_open(const btl_services_t *svc)
 {

@@ -3,7 +3,7 @@
  *
  * The ring protocol itself is in btl_sm_ring.h; this file wires rings to peers.
  */
-#include "btl_sm.h"
+#include "core/btl/sm/btl_sm.h"
 
 #include <errno.h>
 #include <fcntl.h>

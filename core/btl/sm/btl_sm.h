@@ -19,8 +19,8 @@
 #ifndef COMPI_BTL_SM_H
 #define COMPI_BTL_SM_H
 
-#include "btl.h"
-#include "btl_sm_ring.h"
+#include "core/btl/btl.h"
+#include "core/btl/sm/btl_sm_ring.h"
 
 #include <limits.h>
 #include <stdint.h>

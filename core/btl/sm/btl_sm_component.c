@@ -1,7 +1,7 @@
 /*
  * btl_sm_component.c -- the shared-memory component: parameters and open().
  */
-#include "btl_sm.h"
+#include "core/btl/sm/btl_sm.h"
 
 #include <string.h>
 #include <sys/prctl.h>

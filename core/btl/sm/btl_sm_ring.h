@@ -24,7 +24,7 @@
 #ifndef COMPI_BTL_SM_RING_H
 #define COMPI_BTL_SM_RING_H
 
-#include "compi_common.h"
+#include "core/include/compi_common.h"
 
 #include <stdint.h>
 

@@ -19,7 +19,7 @@
  * The remote rank starts wherever the agent puts it (ssh: the home directory), so a
  * relative PROGRAM path is made absolute; its arguments are left as given.
  */
-#include "launcher.h"
+#include "core/runtime/launcher/launcher.h"
 
 #include <errno.h>
 #include <stdarg.h>

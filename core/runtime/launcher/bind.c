@@ -18,7 +18,7 @@
  * simply overrides us.  mpirun also hands every rank the place of each CPU
  * (COMPI_CPU_PLACES), so that ranks need not load hwloc at init.
  */
-#include "launcher.h"
+#include "core/runtime/launcher/launcher.h"
 
 #include <hwloc.h>
 #include <hwloc/glibc-sched.h>
@@ -96,7 +96,7 @@ static hwloc_obj_t bind__holder(hwloc_topology_t topo, hwloc_obj_type_t type, hw
 }
 
 /*
- * COMPI_CPU_PLACES="HOST|CPU:PKG,NUMA,CORE,L3;..." for the ranks (rte_facts.c): the hwloc
+ * COMPI_CPU_PLACES="HOST|CPU:PKG,NUMA,CORE,L3;..." for the ranks (topologies/facts.c): the hwloc
  * place of every CPU of this machine (L3 -1 where no L3 cache holds it), so a rank finds
  * its own place from its affinity and sched_getcpu() instead of loading hwloc itself
  * (2-3 ms per rank, that 8 ranks on 2 cores pay one after the other in MPI_Init).  Whole

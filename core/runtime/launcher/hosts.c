@@ -19,7 +19,7 @@
  * A host is this machine when its name is gethostname()'s, "localhost" or "127.0.0.1";
  * its ranks are started directly, the others through the launch agent (agent.c).
  */
-#include "launcher.h"
+#include "core/runtime/launcher/launcher.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
  * inside a line.  A last line without a newline is written out with one added when the
  * stream ends: nothing is lost or cut at job end.
  */
-#include "launcher.h"
+#include "core/runtime/launcher/launcher.h"
 
 #include <errno.h>
 #include <stdio.h>

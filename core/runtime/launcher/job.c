@@ -15,7 +15,7 @@
  * a signal to the agent reaches is the agent's affair: ssh, killed, leaves the remote
  * process to notice its closed connections.
  */
-#include "launcher.h"
+#include "core/runtime/launcher/launcher.h"
 
 #include <dirent.h>
 #include <errno.h>

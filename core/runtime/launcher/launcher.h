@@ -14,7 +14,7 @@
 #ifndef COMPI_LAUNCHER_H
 #define COMPI_LAUNCHER_H
 
-#include "pmi_wire.h"
+#include "core/runtime/pmi_wire.h"
 
 #include <sched.h>
 #include <stddef.h>

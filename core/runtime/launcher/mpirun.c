@@ -7,7 +7,7 @@
  * SIGTERM, SIGHUP) write the signal number into.  Deadlines (--timeout, the SIGKILL after
  * SIGTERM, the last drain of output) become poll's timeout: no busy waiting.
  */
-#include "launcher.h"
+#include "core/runtime/launcher/launcher.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -22,7 +22,7 @@
  * another space is served from it all the same.  Keys are hashed into a fixed bucket
  * array: a job puts a few keys per rank, so chains stay short.
  */
-#include "launcher.h"
+#include "core/runtime/launcher/launcher.h"
 
 #include <errno.h>
 #include <poll.h>

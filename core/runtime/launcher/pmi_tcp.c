@@ -18,7 +18,7 @@
  * Hydra); a connection that never sends its first line holds one of PMI_TCP_PENDING_MAX
  * places until the port closes.
  */
-#include "launcher.h"
+#include "core/runtime/launcher/launcher.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

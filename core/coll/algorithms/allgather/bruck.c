@@ -1,0 +1,71 @@
+/*
+ * allgather/bruck.c -- Bruck's allgather, for any number of ranks: in step j every rank
+ * sends the blocks it holds to the rank 2^j below it and receives as many from the rank
+ * 2^j above it, appending them.  After ceil(log2 p) steps position i of the temporary
+ * holds the block of rank (r + i) mod p; one rotation puts them in place.
+ *
+ *   5 ranks, what rank 0 holds (block numbers) after each step:
+ *
+ *     start:        [0]
+ *     step 0 (d=1): [0 1]          <- from rank 1, which held [1]
+ *     step 1 (d=2): [0 1 2 3]      <- from rank 2, which held [2 3]
+ *     step 2 (d=4): [0 1 2 3 4]    <- from rank 4, the first p - 4 = 1 of its blocks
+ *
+ * Cost (p ranks, n bytes per block):
+ *   T = ceil(log2 p) alpha + (p - 1) n beta + 2 p n (pack and the final rotation)
+ * The latency term is the one of recursive doubling, for any p: the small-block choice.
+ */
+#include "core/coll/phases/blocks.h"
+
+#include <stdlib.h>
+
+static compi_status_t allgather_bruck(coll_closure_t *self, const coll_call_t *call)
+{
+    (void)self;
+    compi_comm_t *comm = call->comm;
+    int p = comm->size, rank = comm->rank;
+    compi_datatype_t *byte = coll_move_byte();
+    compi_status_t st = COMPI_OK;
+    coll_blk_t own, b;
+
+    coll_own_sblock(call, &own);
+    coll_rblock(call, rank, &b);
+    size_t n = coll_blk_bytes(&b);
+    if (p == 1 || n == 0) {
+        return call->in_place ? COMPI_OK : coll_blk_copy(&own, &b);
+    }
+    char *tmp = malloc((size_t)p * n);
+    if (tmp == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    dt_pack(own.dt, own.buf, own.count, 0, tmp, n);
+
+    for (int d = 1; d < p && st == COMPI_OK; d <<= 1) {
+        size_t cnt = (size_t)(d < p - d ? d : p - d);
+        compi_request_t *reqs[2] = {NULL, NULL};
+        coll_move_keep(&st, pml_irecv(tmp + (size_t)d * n, cnt * n, byte, (rank + d) % p,
+                                      coll_tag(call->kind), comm, &reqs[0]));
+        coll_move_keep(&st, pml_isend(tmp, cnt * n, byte, (rank - d + p) % p, coll_tag(call->kind),
+                                      comm, PML_SEND_STANDARD, &reqs[1]));
+        coll_move_keep(&st, pml_wait_all_free(2, reqs));
+    }
+    if (st == COMPI_OK) {
+        /* tmp[i] is block (rank + i) mod p: blocks rank .. p - 1 first, then 0 .. rank - 1,
+           each range contiguous in the receive buffer */
+        size_t upper = (size_t)(p - rank);
+        dt_unpack(b.dt, b.buf, upper * b.count, 0, tmp, upper * n);
+        coll_rblock(call, 0, &b);
+        dt_unpack(b.dt, b.buf, (size_t)rank * b.count, 0, tmp + upper * n, (size_t)rank * n);
+    }
+    free(tmp);
+    return st;
+}
+
+const coll_algo_t coll_algo_allgather_bruck = {
+    .name = "bruck",
+    .kind = COLL_ALLGATHER,
+    .fn = allgather_bruck,
+    .usable = NULL,
+    .params = "",
+    .help = "ceil(log2 p) steps for any p, through a packed temporary; small blocks",
+};

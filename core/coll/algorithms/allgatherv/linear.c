@@ -1,0 +1,55 @@
+/*
+ * allgatherv/linear.c -- allgatherv with every rank sending its block straight to every
+ * other rank, COLL_MOVE_WINDOW peers at a time: in a window rank r receives from
+ * r - i and sends to r + i for the window's distances i.
+ *
+ *   4 ranks:     0 <---> 1
+ *                ^ \   / ^
+ *                |   X   |       p (p - 1) messages, all in flight at once for small p
+ *                v /   \ v
+ *                3 <---> 2
+ *
+ * Cost (p ranks, N bytes in all, n_r the own block): T = (p - 1) alpha + (p - 1) n_r beta
+ * out and (N - n_r) beta in, with the latencies overlapped: for small p and small blocks.
+ */
+#include "core/coll/phases/blocks.h"
+
+static compi_status_t allgatherv_linear(coll_closure_t *self, const coll_call_t *call)
+{
+    (void)self;
+    compi_comm_t *comm = call->comm;
+    int p = comm->size, rank = comm->rank;
+    compi_status_t st = COMPI_OK;
+    compi_request_t *reqs[2 * COLL_MOVE_WINDOW];
+    coll_blk_t own, b;
+
+    coll_own_sblock(call, &own);
+    if (!call->in_place) {
+        coll_rblock(call, rank, &b);
+        st = coll_blk_copy(&own, &b);
+    }
+    for (int base = 1; base < p; base += COLL_MOVE_WINDOW) {
+        int end = base + COLL_MOVE_WINDOW < p ? base + COLL_MOVE_WINDOW : p;
+        size_t n = 0;
+        /* receives first, so that no message of this window arrives unexpected */
+        for (int i = base; i < end; i++) {
+            int src = (rank - i + p) % p;
+            coll_rblock(call, src, &b);
+            coll_move_keep(&st, coll_blk_irecv(&b, src, call, &reqs[n++]));
+        }
+        for (int i = base; i < end; i++) {
+            coll_move_keep(&st, coll_blk_isend(&own, (rank + i) % p, call, &reqs[n++]));
+        }
+        coll_move_keep(&st, pml_wait_all_free(n, reqs));
+    }
+    return st;
+}
+
+const coll_algo_t coll_algo_allgatherv_linear = {
+    .name = "linear",
+    .kind = COLL_ALLGATHERV,
+    .fn = allgatherv_linear,
+    .usable = NULL,
+    .params = "",
+    .help = "every rank sends its block to every other rank at once (windowed)",
+};

@@ -1,0 +1,76 @@
+/*
+ * allreduce/recursive_doubling.c -- in step k every rank exchanges its whole partial
+ * result with rank XOR 2^k and combines; after log2 p2 steps all hold the result.
+ * Non-powers of two fold first: of ranks 0..2(p-p2)-1, the even ones hand their vector
+ * to the next odd one and get the result back at the end.
+ *
+ *   p = 4:   step 0: 0<->1  2<->3      partial results cover [0,1] [2,3]
+ *            step 1: 0<->2  1<->3      everyone covers [0,3]
+ *
+ * Each partial result covers a contiguous range of ranks and the lower range is always
+ * the left operand, so non-commutative ops are right.
+ * Cost: log2 p2 (alpha + n beta + n gamma), plus 2 (alpha + n beta) + n gamma to fold.
+ * The choice for small vectors.
+ */
+#include "core/coll/phases/reduce_phases.h"
+
+#include <stdlib.h>
+
+static compi_status_t allreduce_recursive_doubling(coll_closure_t *self, const coll_call_t *call)
+{
+    compi_comm_t *comm = call->comm;
+    int p2 = red_pow2_floor(comm->size), rem = comm->size - p2, tag = coll_tag(call->kind);
+    compi_datatype_t *dt = red_dtype(call);
+    size_t count = red_count(call);
+    int ordered = !red_commutative(call);
+    void *tmpmem = NULL;
+    char *acc = call->rbuf;
+    compi_status_t st = COMPI_OK;
+
+    (void)self;
+    if (count == 0) {
+        return COMPI_OK;
+    }
+    st = red_input_to_rbuf(call);
+    if (st != COMPI_OK) {
+        return st;
+    }
+    char *tmp = coll_tmp_alloc(dt, count, &tmpmem);
+    if (tmp == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    int nr = red_fold(acc, tmp, count, dt, call->op, tag, comm, &st);
+    for (int mask = 1; nr >= 0 && mask < p2 && st == COMPI_OK; mask <<= 1) {
+        int pnr = nr ^ mask, peer = red_real_rank(pnr, rem);
+        st = red_sendrecv(acc, count, peer, tmp, count, peer, dt, tag, comm);
+        if (st != COMPI_OK) {
+            break;
+        }
+        if (pnr < nr || !ordered) {
+            st = coll_op_apply(call->op, dt, tmp, acc, count);
+        } else {
+            /* acc = acc op tmp lands in tmp: swap the roles of the buffers */
+            st = coll_op_apply(call->op, dt, acc, tmp, count);
+            char *t = acc;
+            acc = tmp;
+            tmp = t;
+        }
+    }
+    if (st == COMPI_OK && acc != call->rbuf) {
+        st = coll_copy(acc, count, dt, call->rbuf, count, dt);
+    }
+    if (st == COMPI_OK) {
+        st = red_unfold(call->rbuf, count, dt, tag, comm);
+    }
+    free(tmpmem);
+    return st;
+}
+
+const coll_algo_t coll_algo_allreduce_recursive_doubling = {
+    .name = "recursive-doubling",
+    .kind = COLL_ALLREDUCE,
+    .fn = allreduce_recursive_doubling,
+    .usable = NULL,
+    .params = "",
+    .help = "exchange whole vectors with rank XOR 2^k (any op; small vectors)",
+};

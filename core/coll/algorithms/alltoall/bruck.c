@@ -1,0 +1,109 @@
+/*
+ * alltoall/bruck.c -- Bruck's alltoall, for any number of ranks: trade bandwidth for
+ * latency with ceil(log2 p) steps instead of p - 1.
+ *
+ *   1. local rotation: position i of a packed temporary gets the block for rank r + i;
+ *   2. step j (d = 2^j): send every position with bit j set to rank r + d, receive the
+ *      same positions from rank r - d;
+ *   3. position i now holds the block from rank r - i: unpack it there.
+ *
+ *   4 ranks, rank 0's positions (from -> to) after each step:
+ *
+ *     start:  [0>0 0>1 0>2 0>3]
+ *     d = 1:  [0>0 3>0 0>2 3>2]     positions 1, 3 came from rank 3
+ *     d = 2:  [0>0 3>0 2>0 1>0]     positions 2, 3 came from rank 2
+ *
+ * Cost (p ranks, n bytes per block):
+ *   T = ceil(log2 p) alpha + ceil(log2 p) (p / 2) n beta + 3 p n (rotation, packing)
+ * Small blocks only: it moves each block up to log2 p times.
+ */
+#include "core/coll/phases/blocks.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static compi_status_t alltoall_bruck(coll_closure_t *self, const coll_call_t *call)
+{
+    (void)self;
+    compi_comm_t *comm = call->comm;
+    int p = comm->size, rank = comm->rank;
+    compi_datatype_t *byte = coll_move_byte();
+    compi_status_t st = COMPI_OK;
+    char *tmp = NULL, *sendb = NULL, *recvb = NULL;
+    coll_blk_t b, rb;
+
+    coll_rblock(call, rank, &rb);
+    size_t n = coll_blk_bytes(&rb);
+    if (n == 0) {
+        return COMPI_OK;
+    }
+    if (p == 1) {
+        if (call->in_place) {
+            return COMPI_OK;
+        }
+        coll_sblock(call, 0, &b);
+        return coll_blk_copy(&b, &rb);
+    }
+    size_t half = (size_t)p / 2 + 1;
+    tmp = malloc((size_t)p * n);
+    sendb = malloc(half * n);
+    recvb = malloc(half * n);
+    if (tmp == NULL || sendb == NULL || recvb == NULL) {
+        st = COMPI_ERR_NO_MEMORY;
+        goto err;
+    }
+    /* packing everything first also makes MPI_IN_PLACE safe: the receive buffer is read
+       before anything lands in it */
+    for (int i = 0; i < p; i++) {
+        int dst = (rank + i) % p;
+        if (call->in_place) {
+            coll_rblock(call, dst, &b);
+        } else {
+            coll_sblock(call, dst, &b);
+        }
+        dt_pack(b.dt, b.buf, b.count, 0, tmp + (size_t)i * n, n);
+    }
+
+    for (int d = 1; d < p && st == COMPI_OK; d <<= 1) {
+        size_t cnt = 0;
+        for (int i = d; i < p; i++) {
+            if (i & d) {
+                memcpy(sendb + cnt * n, tmp + (size_t)i * n, n);
+                cnt++;
+            }
+        }
+        compi_request_t *reqs[2] = {NULL, NULL};
+        coll_move_keep(&st, pml_irecv(recvb, cnt * n, byte, (rank - d + p) % p,
+                                      coll_tag(call->kind), comm, &reqs[0]));
+        coll_move_keep(&st, pml_isend(sendb, cnt * n, byte, (rank + d) % p, coll_tag(call->kind),
+                                      comm, PML_SEND_STANDARD, &reqs[1]));
+        coll_move_keep(&st, pml_wait_all_free(2, reqs));
+        cnt = 0;
+        for (int i = d; i < p; i++) {
+            if (i & d) {
+                memcpy(tmp + (size_t)i * n, recvb + cnt * n, n);
+                cnt++;
+            }
+        }
+    }
+    if (st == COMPI_OK) {
+        for (int i = 0; i < p; i++) {
+            coll_rblock(call, (rank - i + p) % p, &b);
+            dt_unpack(b.dt, b.buf, b.count, 0, tmp + (size_t)i * n, n);
+        }
+    }
+err:
+    free(recvb);
+    free(sendb);
+    free(tmp);
+    return st;
+}
+
+const coll_algo_t coll_algo_alltoall_bruck = {
+    .name = "bruck",
+    .kind = COLL_ALLTOALL,
+    .fn = alltoall_bruck,
+    .usable = NULL,
+    .params = "",
+    .help = "ceil(log2 p) steps of packed exchanges, any p; small blocks",
+};

@@ -1,0 +1,28 @@
+/*
+ * alltoall/pairwise.c -- pairwise exchange: in step i (1 .. p - 1) rank r sends block
+ * r + i to rank r + i and receives block r - i from rank r - i, one exchange at a time.
+ * The engine is alltoall/linear.c's with a window of one peer.
+ *
+ *   4 ranks:   step 1:  0->1  1->2  2->3  3->0
+ *              step 2:  0->2  1->3  2->0  3->1
+ *              step 3:  0->3  1->0  2->1  3->2
+ *
+ * Cost (p ranks, n bytes per block): T = (p - 1) alpha + (p - 1) n beta, one message in
+ * each direction per link at a time: the large-block choice.
+ */
+#include "core/coll/phases/blocks.h"
+
+static compi_status_t alltoall_pairwise(coll_closure_t *self, const coll_call_t *call)
+{
+    (void)self;
+    return coll_alltoall_exchange(call, 1);
+}
+
+const coll_algo_t coll_algo_alltoall_pairwise = {
+    .name = "pairwise",
+    .kind = COLL_ALLTOALL,
+    .fn = alltoall_pairwise,
+    .usable = NULL,
+    .params = "",
+    .help = "p - 1 steps, each a send to r + i and a receive from r - i; large blocks",
+};

@@ -1,0 +1,37 @@
+/*
+ * barrier/dissemination.c -- Hensgen, Finkel and Manber's dissemination barrier: in
+ * round k every rank signals rank + 2^k and waits for rank - 2^k (mod p).  After
+ * ceil(log2 p) rounds every rank has heard, directly or not, from every other.
+ *
+ *   p = 5, round 0:  0->1  1->2  2->3  3->4  4->0
+ *          round 1:  0->2  1->3  2->4  3->0  4->1
+ *          round 2:  0->4  1->0  2->1  3->2  4->3
+ *
+ * Cost: ceil(log2 p) alpha, for any p (no extra round for non-powers of two).
+ */
+#include "core/coll/phases/reduce_phases.h"
+
+static compi_status_t barrier_dissemination(coll_closure_t *self, const coll_call_t *call)
+{
+    compi_comm_t *comm = call->comm;
+    int p = comm->size, r = comm->rank, tag = coll_tag(call->kind);
+
+    (void)self;
+    for (int k = 1; k < p; k <<= 1) {
+        compi_status_t st =
+            red_sendrecv(NULL, 0, (r + k) % p, NULL, 0, (r - k + p) % p, red_byte(), tag, comm);
+        if (st != COMPI_OK) {
+            return st;
+        }
+    }
+    return COMPI_OK;
+}
+
+const coll_algo_t coll_algo_barrier_dissemination = {
+    .name = "dissemination",
+    .kind = COLL_BARRIER,
+    .fn = barrier_dissemination,
+    .usable = NULL,
+    .params = "",
+    .help = "ceil(log2 p) rounds: signal rank+2^k, wait for rank-2^k",
+};

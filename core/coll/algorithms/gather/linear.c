@@ -1,0 +1,60 @@
+/*
+ * gather/linear.c -- gather (and gatherv, gatherv/linear.c) with the root receiving
+ * straight from every rank.
+ *
+ *   4 ranks, root 0:      1 ---\
+ *                         2 ----+--> 0     the root posts all receives at once (at most
+ *                         3 ---/           COLL_MOVE_WINDOW in flight), the others send
+ *
+ * Cost (p ranks, n bytes per block): the root's link carries every block,
+ *   T = (p - 1) alpha + (p - 1) n beta
+ * but the latencies overlap, so it is the choice for small p or small blocks.
+ */
+#include "core/coll/phases/blocks.h"
+
+compi_status_t coll_gather_linear_run(const coll_call_t *call)
+{
+    compi_comm_t *comm = call->comm;
+    int p = comm->size, rank = comm->rank, root = call->root;
+    coll_blk_t own, b;
+    coll_own_sblock(call, &own);
+    if (rank != root) {
+        return pml_send(own.buf, own.count, own.dt, root, coll_tag(call->kind), comm,
+                        PML_SEND_STANDARD);
+    }
+
+    compi_status_t st = COMPI_OK;
+    if (!call->in_place) {
+        coll_rblock(call, root, &b);
+        st = coll_blk_copy(&own, &b);
+    }
+    compi_request_t *reqs[COLL_MOVE_WINDOW];
+    size_t n = 0;
+    /* start after the root so that the senders are served round-robin */
+    for (int k = 1; k < p; k++) {
+        int i = (root + k) % p;
+        coll_rblock(call, i, &b);
+        coll_move_keep(&st, coll_blk_irecv(&b, i, call, &reqs[n++]));
+        if (n == COLL_MOVE_WINDOW) {
+            coll_move_keep(&st, pml_wait_all_free(n, reqs));
+            n = 0;
+        }
+    }
+    coll_move_keep(&st, pml_wait_all_free(n, reqs));
+    return st;
+}
+
+static compi_status_t gather_linear(coll_closure_t *self, const coll_call_t *call)
+{
+    (void)self;
+    return coll_gather_linear_run(call);
+}
+
+const coll_algo_t coll_algo_gather_linear = {
+    .name = "linear",
+    .kind = COLL_GATHER,
+    .fn = gather_linear,
+    .usable = NULL,
+    .params = "",
+    .help = "the root receives every block directly (all receives posted at once)",
+};

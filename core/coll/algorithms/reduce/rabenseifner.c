@@ -1,0 +1,94 @@
+/*
+ * reduce/rabenseifner.c -- Rabenseifner's reduce for large vectors: a reduce-scatter
+ * by recursive halving leaves each of p2 ranks one fully reduced block, then a
+ * binomial gather brings the blocks to one rank, which hands the result to the root.
+ * Non-powers of two fold first (p - p2 even ranks give their vector to a neighbour).
+ *
+ *   reduce-scatter (p2 = 4):  step 1: 0<->2, 1<->3 swap halves, each keeps one half
+ *                             step 2: 0<->1, 2<->3 swap quarters
+ *                             -> rank i holds block i reduced
+ *   gather:                   1 -> 0, 3 -> 2; then 2 -> 0 (blocks 2..3)
+ *
+ * Cost: 2 log2 p alpha + 2 (p-1)/p n beta + (p-1)/p n gamma, plus n (beta + gamma)
+ * to fold and alpha + n beta when the result's holder is not the root, against
+ * log2 p (alpha + n beta + n gamma) for binomial.  Commutative ops only.
+ */
+#include "core/coll/phases/reduce_phases.h"
+
+#include <stdlib.h>
+
+static int reduce_rabenseifner_usable(const coll_call_t *call, const coll_params_t *params)
+{
+    (void)params;
+    return red_commutative(call);
+}
+
+static compi_status_t reduce_rabenseifner(coll_closure_t *self, const coll_call_t *call)
+{
+    compi_comm_t *comm = call->comm;
+    int p = comm->size, r = comm->rank, root = call->root, tag = coll_tag(call->kind);
+    int p2 = red_pow2_floor(p), rem = p - p2, holder = red_real_rank(0, rem);
+    compi_datatype_t *dt = red_dtype(call);
+    size_t count = red_count(call), *cnt = NULL;
+    void *accmem = NULL, *tmpmem = NULL;
+    compi_status_t st;
+
+    (void)self;
+    if (count == 0) {
+        return COMPI_OK;
+    }
+    char *acc = coll_tmp_alloc(dt, count, &accmem);
+    char *tmp = coll_tmp_alloc(dt, count, &tmpmem);
+    cnt = red_blocks(count, p2);
+    if (acc == NULL || tmp == NULL || cnt == NULL) {
+        st = COMPI_ERR_NO_MEMORY;
+        goto err;
+    }
+    st = coll_copy(red_input(call), count, dt, acc, count, dt);
+    if (st != COMPI_OK) {
+        goto err;
+    }
+    int nr = red_fold(acc, tmp, count, dt, call->op, tag, comm, &st);
+    if (st != COMPI_OK) {
+        goto err;
+    }
+    if (nr >= 0) {
+        const size_t *off = cnt + p2;
+        st = red_halving(acc, tmp, cnt, off, nr, p2, rem, dt, call->op, tag, comm);
+        /* binomial gather to new rank 0: a rank whose low bits are clear below mask holds
+           blocks [nr, nr + mask) */
+        for (int mask = 1; mask < p2 && st == COMPI_OK; mask <<= 1) {
+            int send = (nr & mask) != 0, lo = send ? nr : nr + mask, hi = lo + mask;
+            size_t n = off[hi - 1] + cnt[hi - 1] - off[lo];
+            int peer = red_real_rank(send ? nr - mask : nr + mask, rem);
+            if (send) {
+                st = red_send(red_at(acc, dt, off[lo]), n, dt, peer, tag, comm);
+                break;
+            }
+            st = red_recv(red_at(acc, dt, off[lo]), n, dt, peer, tag, comm);
+        }
+        if (st != COMPI_OK) {
+            goto err;
+        }
+    }
+    if (r == holder) {
+        st = r == root ? coll_copy(acc, count, dt, call->rbuf, count, dt)
+                       : red_send(acc, count, dt, root, tag, comm);
+    } else if (r == root) {
+        st = red_recv(call->rbuf, count, dt, holder, tag, comm);
+    }
+err:
+    free(cnt);
+    free(accmem);
+    free(tmpmem);
+    return st;
+}
+
+const coll_algo_t coll_algo_reduce_rabenseifner = {
+    .name = "rabenseifner",
+    .kind = COLL_REDUCE,
+    .fn = reduce_rabenseifner,
+    .usable = reduce_rabenseifner_usable,
+    .params = "",
+    .help = "reduce-scatter by recursive halving + binomial gather (commutative, large n)",
+};

@@ -1,0 +1,98 @@
+/*
+ * reduce_scatter/pairwise.c -- in step i (1..p-1) rank r sends block r + i of its
+ * input to rank r + i and receives its own block from rank r - i (mod p).  The blocks
+ * arrive from r-1, r-2, ..., 0, then p-1, ..., r+1: each run is combined right to left
+ * (a(i) op acc), then low op high, so the result is a0 op a1 op ... in rank order:
+ * right for non-commutative ops.
+ *
+ *   p = 4, rank 0:  step 1: -> 1 [b1], <- 3     acc_high = a3
+ *                   step 2: -> 2 [b2], <- 2     acc_high = a2 op a3
+ *                   step 3: -> 3 [b3], <- 1     acc_high = a1 op a2 op a3
+ *                   result = a0 op acc_high
+ *
+ * Cost, n the whole vector: (p - 1) alpha + (p-1)/p n (beta + gamma), three buffers of
+ * one block.  Also serves reduce-scatter-block.
+ */
+#include "core/coll/phases/reduce_phases.h"
+
+#include <stdlib.h>
+
+static compi_status_t red_rs_pairwise(coll_closure_t *self, const coll_call_t *call)
+{
+    compi_comm_t *comm = call->comm;
+    int p = comm->size, r = comm->rank, tag = coll_tag(call->kind), have_high = 0;
+    compi_datatype_t *dt = red_dtype(call);
+    const void *in = red_input(call);
+    size_t total;
+    void *mem[3] = {NULL, NULL, NULL};
+    char *low, *high, *rcv;
+    compi_status_t st = COMPI_OK;
+
+    (void)self;
+    size_t *cnt = red_rs_counts(call, &total);
+    if (cnt == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    if (total == 0) {
+        goto err;
+    }
+    const size_t *off = cnt + p;
+    size_t n = cnt[r];
+    low = coll_tmp_alloc(dt, n, &mem[0]);
+    high = coll_tmp_alloc(dt, n, &mem[1]);
+    rcv = coll_tmp_alloc(dt, n, &mem[2]);
+    if (low == NULL || high == NULL || rcv == NULL) {
+        st = COMPI_ERR_NO_MEMORY;
+        goto err;
+    }
+    st = coll_copy(red_at(in, dt, off[r]), n, dt, low, n, dt);
+    for (int i = 1; i < p && st == COMPI_OK; i++) {
+        int dst = (r + i) % p, src = (r - i + p) % p;
+        st = red_sendrecv(red_at(in, dt, off[dst]), cnt[dst], dst, rcv, n, src, dt, tag, comm);
+        if (st != COMPI_OK || n == 0) {
+            continue;
+        }
+        if (src < r) {
+            st = coll_op_apply(call->op, dt, rcv, low, n);
+        } else if (have_high) {
+            st = coll_op_apply(call->op, dt, rcv, high, n);
+        } else {
+            char *t = high;
+            high = rcv;
+            rcv = t;
+            have_high = 1;
+        }
+    }
+    if (st == COMPI_OK && have_high && n > 0) {
+        st = coll_op_apply(call->op, dt, low, high, n);
+        low = high;
+    }
+    if (st == COMPI_OK) {
+        st = coll_copy(low, n, dt, call->rbuf, n, dt);
+    }
+err:
+    for (int i = 0; i < 3; i++) {
+        free(mem[i]);
+    }
+    free(cnt);
+    return st;
+}
+
+const coll_algo_t coll_algo_reduce_scatter_pairwise = {
+    .name = "pairwise",
+    .kind = COLL_REDUCE_SCATTER,
+    .fn = red_rs_pairwise,
+    .usable = NULL,
+    .params = "",
+    .help = "pairwise exchange of blocks, combined in rank order (any op)",
+};
+
+/* the same schedule for reduce-scatter-block (equal blocks of rcount elements) */
+const coll_algo_t coll_algo_reduce_scatter_block_pairwise = {
+    .name = "pairwise",
+    .kind = COLL_REDUCE_SCATTER_BLOCK,
+    .fn = red_rs_pairwise,
+    .usable = NULL,
+    .params = "",
+    .help = "as reduce-scatter pairwise, with equal blocks",
+};

@@ -1,0 +1,99 @@
+/*
+ * reduce_scatter/recursive_halving.c -- each step swaps half of the remaining range of
+ * blocks with rank XOR 2^k, keeps and combines the other half; after log2 p2 steps a
+ * rank holds its own block fully reduced.  Non-powers of two fold first: of ranks
+ * 0..2(p-p2)-1, each even one gives its vector to the next odd one, which works for
+ * both blocks and hands the even one its block at the end.
+ *
+ *   p = 4:  0<->2, 1<->3: ranks 0,1 keep b0 b1, ranks 2,3 keep b2 b3
+ *           0<->1, 2<->3: rank i keeps bi
+ *
+ * Cost, n the whole vector: log2 p2 alpha + (p2-1)/p2 n (beta + gamma), plus
+ * alpha + n (beta + gamma) to fold.  Commutative ops only.  Also serves
+ * reduce-scatter-block.
+ */
+#include "core/coll/phases/reduce_phases.h"
+
+#include <stdlib.h>
+
+static compi_status_t red_rs_recursive_halving(coll_closure_t *self, const coll_call_t *call)
+{
+    compi_comm_t *comm = call->comm;
+    int p = comm->size, r = comm->rank, tag = coll_tag(call->kind);
+    int p2 = red_pow2_floor(p), rem = p - p2;
+    compi_datatype_t *dt = red_dtype(call);
+    size_t total, *ncnt = NULL, *noff = NULL;
+    void *accmem = NULL, *tmpmem = NULL;
+    compi_status_t st = COMPI_OK;
+
+    (void)self;
+    size_t *cnt = red_rs_counts(call, &total);
+    if (cnt == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    if (total == 0) {
+        goto err;
+    }
+    char *acc = coll_tmp_alloc(dt, total, &accmem);
+    char *tmp = coll_tmp_alloc(dt, total, &tmpmem);
+    const size_t *off = cnt + p;
+    ncnt = malloc((size_t)p2 * sizeof(*ncnt));
+    noff = malloc((size_t)p2 * sizeof(*noff));
+    if (acc == NULL || tmp == NULL || ncnt == NULL || noff == NULL) {
+        st = COMPI_ERR_NO_MEMORY;
+        goto err;
+    }
+    /* the block of new rank i covers the blocks of the ranks it stands for */
+    for (int i = 0; i < p2; i++) {
+        int first = red_real_rank(i, rem) - (i < rem ? 1 : 0);
+        noff[i] = off[first];
+        ncnt[i] = cnt[first] + (i < rem ? cnt[first + 1] : 0);
+    }
+    st = coll_copy(red_input(call), total, dt, acc, total, dt);
+    if (st != COMPI_OK) {
+        goto err;
+    }
+    int nr = red_fold(acc, tmp, total, dt, call->op, tag, comm, &st);
+    if (st == COMPI_OK && nr >= 0) {
+        st = red_halving(acc, tmp, ncnt, noff, nr, p2, rem, dt, call->op, tag, comm);
+    }
+    if (st != COMPI_OK) {
+        goto err;
+    }
+    if (r < 2 * rem && r % 2 == 0) {
+        st = red_recv(call->rbuf, cnt[r], dt, r + 1, tag, comm);
+        goto err;
+    }
+    if (r < 2 * rem) {
+        st = red_send(red_at(acc, dt, off[r - 1]), cnt[r - 1], dt, r - 1, tag, comm);
+    }
+    if (st == COMPI_OK) {
+        st = coll_copy(red_at(acc, dt, off[r]), cnt[r], dt, call->rbuf, cnt[r], dt);
+    }
+err:
+    free(ncnt);
+    free(noff);
+    free(accmem);
+    free(tmpmem);
+    free(cnt);
+    return st;
+}
+
+const coll_algo_t coll_algo_reduce_scatter_recursive_halving = {
+    .name = "recursive-halving",
+    .kind = COLL_REDUCE_SCATTER,
+    .fn = red_rs_recursive_halving,
+    .usable = red_rs_commutative_only,
+    .params = "",
+    .help = "swap halves with rank XOR 2^k, keep and combine the other (commutative)",
+};
+
+/* the same schedule for reduce-scatter-block (equal blocks of rcount elements) */
+const coll_algo_t coll_algo_reduce_scatter_block_recursive_halving = {
+    .name = "recursive-halving",
+    .kind = COLL_REDUCE_SCATTER_BLOCK,
+    .fn = red_rs_recursive_halving,
+    .usable = red_rs_commutative_only,
+    .params = "",
+    .help = "as reduce-scatter recursive-halving, with equal blocks",
+};

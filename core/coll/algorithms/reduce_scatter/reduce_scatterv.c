@@ -1,0 +1,90 @@
+/*
+ * reduce_scatter/reduce_scatterv.c -- an in-order binomial reduce of the whole vector
+ * to rank 0 (subtrees are ranges of ranks, combined left to right), then rank 0 sends
+ * every rank its block.
+ *
+ *   reduce:   1 -> 0, 3 -> 2 -> 0, ...      scatterv:  0 -> 1 [b1], 0 -> 2 [b2], ...
+ *
+ * Cost, n the whole vector: ceil(log2 p) (alpha + n beta + n gamma) + (p - 1) alpha +
+ * (p-1)/p n beta.  Works for every op: the fallback.  Also serves reduce-scatter-block.
+ */
+#include "core/coll/phases/reduce_phases.h"
+
+#include <stdlib.h>
+
+static compi_status_t red_rs_reduce_scatterv(coll_closure_t *self, const coll_call_t *call)
+{
+    compi_comm_t *comm = call->comm;
+    int p = comm->size, r = comm->rank, tag = coll_tag(call->kind), children[32], nch;
+    compi_datatype_t *dt = red_dtype(call);
+    compi_request_t **reqs = NULL;
+    void *resmem = NULL;
+    char *res = NULL;
+    size_t total, off = 0;
+    compi_status_t st = COMPI_OK;
+
+    (void)self;
+    size_t *cnt = red_rs_counts(call, &total);
+    if (cnt == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    if (total == 0) {
+        goto err;
+    }
+    if (r == 0) {
+        res = coll_tmp_alloc(dt, total, &resmem);
+        reqs = calloc((size_t)p, sizeof(*reqs));
+        if (res == NULL || reqs == NULL) {
+            st = COMPI_ERR_NO_MEMORY;
+            goto err;
+        }
+    }
+    int parent = red_binomial(r, p, children, &nch, 1);
+    st = red_tree_reduce(red_input(call), res, total, dt, call->op, parent, children, nch, total,
+                         !red_commutative(call), tag, comm);
+    if (st != COMPI_OK) {
+        goto err;
+    }
+    if (r != 0) {
+        st = red_recv(call->rbuf, cnt[r], dt, 0, tag, comm);
+        goto err;
+    }
+    for (int i = 0; i < p; i++) {
+        if (i == 0) {
+            st = coll_copy(res, cnt[0], dt, call->rbuf, cnt[0], dt);
+        } else {
+            st = pml_isend(red_at(res, dt, off), cnt[i], dt, i, tag, comm, PML_SEND_STANDARD,
+                           &reqs[i]);
+        }
+        if (st != COMPI_OK) {
+            break;
+        }
+        off += cnt[i];
+    }
+    compi_status_t st2 = pml_wait_all_free((size_t)p, reqs);
+    st = st != COMPI_OK ? st : st2;
+err:
+    free(reqs);
+    free(resmem);
+    free(cnt);
+    return st;
+}
+
+const coll_algo_t coll_algo_reduce_scatter_reduce_scatterv = {
+    .name = "reduce-scatterv",
+    .kind = COLL_REDUCE_SCATTER,
+    .fn = red_rs_reduce_scatterv,
+    .usable = NULL,
+    .params = "",
+    .help = "in-order binomial reduce to rank 0, then it sends each block (any op)",
+};
+
+/* the same schedule for reduce-scatter-block (equal blocks of rcount elements) */
+const coll_algo_t coll_algo_reduce_scatter_block_reduce_scatterv = {
+    .name = "reduce-scatterv",
+    .kind = COLL_REDUCE_SCATTER_BLOCK,
+    .fn = red_rs_reduce_scatterv,
+    .usable = NULL,
+    .params = "",
+    .help = "as reduce-scatter reduce-scatterv, with equal blocks",
+};

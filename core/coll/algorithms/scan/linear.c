@@ -1,0 +1,52 @@
+/*
+ * scan/linear.c -- the prefix flows along the ranks in order: rank r receives
+ * a0 op ... op a(r-1) from r - 1, combines its own vector on the right and passes the
+ * new prefix to r + 1.
+ *
+ *   0 --a0--> 1 --a0..a1--> 2 --a0..a2--> 3 ...
+ *
+ * Cost: (p - 1) (alpha + n beta + n gamma) from end to end.  Works for every op.
+ */
+#include "core/coll/phases/reduce_phases.h"
+
+#include <stdlib.h>
+
+static compi_status_t scan_linear(coll_closure_t *self, const coll_call_t *call)
+{
+    compi_comm_t *comm = call->comm;
+    int p = comm->size, r = comm->rank, tag = coll_tag(call->kind);
+    compi_datatype_t *dt = red_dtype(call);
+    size_t count = red_count(call);
+    compi_status_t st = COMPI_OK;
+
+    (void)self;
+    if (count == 0) {
+        return COMPI_OK;
+    }
+    st = red_input_to_rbuf(call);
+    if (st == COMPI_OK && r > 0) {
+        void *mem;
+        void *tmp = coll_tmp_alloc(dt, count, &mem);
+        if (tmp == NULL) {
+            return COMPI_ERR_NO_MEMORY;
+        }
+        st = red_recv(tmp, count, dt, r - 1, tag, comm);
+        if (st == COMPI_OK) {
+            st = coll_op_apply(call->op, dt, tmp, call->rbuf, count);
+        }
+        free(mem);
+    }
+    if (st == COMPI_OK && r < p - 1) {
+        st = red_send(call->rbuf, count, dt, r + 1, tag, comm);
+    }
+    return st;
+}
+
+const coll_algo_t coll_algo_scan_linear = {
+    .name = "linear",
+    .kind = COLL_SCAN,
+    .fn = scan_linear,
+    .usable = NULL,
+    .params = "",
+    .help = "the prefix flows from rank 0 to rank p-1 (any op)",
+};

@@ -1,0 +1,113 @@
+/*
+ * scan/recursive_doubling.c -- in step k every rank exchanges the reduction of its
+ * aligned group of 2^k ranks with rank XOR 2^k; a rank adds what comes from below to
+ * both its group's reduction and its own prefix, and what comes from above to its
+ * group's reduction only.  Groups are ranges of ranks and lower ranges stay on the
+ * left: right for non-commutative ops, for any p.
+ *
+ *   p = 4:  k = 0: 0<->1, 2<->3   prefix(1) = a0 a1, prefix(3) = a2 a3
+ *           k = 1: 0<->2, 1<->3   prefix(2) = a0 a1 a2, prefix(3) = a0 a1 a2 a3
+ *
+ * Cost: ceil(log2 p) (alpha + n beta + 2 n gamma).  For short vectors.
+ *
+ * Exscan by the same exchange (the exscan entry at the end of this file): what comes
+ * from below goes into the group's reduction and into the result (which starts empty:
+ * the first piece from below is copied), what comes from above into the group's
+ * reduction only.  Rank 0's receive buffer is left alone.
+ *
+ *   p = 4:  k = 0: 0<->1, 2<->3   result(1) = a0, result(3) = a2
+ *           k = 1: 0<->2, 1<->3   result(2) = a0 a1, result(3) = a0 a1 a2
+ */
+#include "core/coll/phases/reduce_phases.h"
+
+/* rbuf gets the reduction of the inputs of the lower ranks, and of this rank's own when
+   `inclusive` */
+static compi_status_t prefix_doubling(const coll_call_t *call, int inclusive)
+{
+    compi_comm_t *comm = call->comm;
+    int p = comm->size, r = comm->rank, tag = coll_tag(call->kind);
+    int ordered = !red_commutative(call), have = inclusive;
+    compi_datatype_t *dt = red_dtype(call);
+    size_t count = red_count(call);
+    void *mem[2] = {NULL, NULL};
+    compi_status_t st = COMPI_OK;
+
+    if (count == 0) {
+        return COMPI_OK;
+    }
+    if (inclusive) {
+        st = red_input_to_rbuf(call);
+    }
+    if (st != COMPI_OK || p == 1) {
+        return st;
+    }
+    char *partial = coll_tmp_alloc(dt, count, &mem[0]);
+    char *tmp = coll_tmp_alloc(dt, count, &mem[1]);
+    if (partial == NULL || tmp == NULL) {
+        st = COMPI_ERR_NO_MEMORY;
+        goto err;
+    }
+    st = coll_copy(red_input(call), count, dt, partial, count, dt);
+    for (int mask = 1; mask < p && st == COMPI_OK; mask <<= 1) {
+        int peer = r ^ mask;
+        if (peer >= p) {
+            continue;
+        }
+        st = red_sendrecv(partial, count, peer, tmp, count, peer, dt, tag, comm);
+        if (st != COMPI_OK) {
+            break;
+        }
+        if (peer < r) {
+            /* from below: into the group's reduction and the result (an exclusive
+               result starts empty, so its first piece is copied) */
+            st = coll_op_apply(call->op, dt, tmp, partial, count);
+            if (st == COMPI_OK) {
+                st = have ? coll_op_apply(call->op, dt, tmp, call->rbuf, count)
+                          : coll_copy(tmp, count, dt, call->rbuf, count, dt);
+                have = 1;
+            }
+        } else if (!ordered) {
+            st = coll_op_apply(call->op, dt, tmp, partial, count);
+        } else {
+            /* partial op tmp lands in tmp: swap the roles of the buffers */
+            st = coll_op_apply(call->op, dt, partial, tmp, count);
+            char *t = partial;
+            partial = tmp;
+            tmp = t;
+        }
+    }
+err:
+    free(mem[0]);
+    free(mem[1]);
+    return st;
+}
+
+static compi_status_t scan_recursive_doubling(coll_closure_t *self, const coll_call_t *call)
+{
+    (void)self;
+    return prefix_doubling(call, 1);
+}
+
+const coll_algo_t coll_algo_scan_recursive_doubling = {
+    .name = "recursive-doubling",
+    .kind = COLL_SCAN,
+    .fn = scan_recursive_doubling,
+    .usable = NULL,
+    .params = "",
+    .help = "exchange group reductions with rank XOR 2^k (any op, any p)",
+};
+
+static compi_status_t exscan_recursive_doubling(coll_closure_t *self, const coll_call_t *call)
+{
+    (void)self;
+    return prefix_doubling(call, 0);
+}
+
+const coll_algo_t coll_algo_exscan_recursive_doubling = {
+    .name = "recursive-doubling",
+    .kind = COLL_EXSCAN,
+    .fn = exscan_recursive_doubling,
+    .usable = NULL,
+    .params = "",
+    .help = "exchange group reductions with rank XOR 2^k (any op, any p)",
+};

@@ -1,0 +1,56 @@
+/*
+ * scatter/linear.c -- scatter (and scatterv, scatterv/linear.c) with the root sending
+ * straight to every rank.
+ *
+ *   4 ranks, root 0:            /--> 1
+ *                         0 ---+---> 2     the root posts all sends at once (at most
+ *                               \--> 3     COLL_MOVE_WINDOW in flight)
+ *
+ * Cost (p ranks, n bytes per block): T = (p - 1) alpha + (p - 1) n beta at the root.
+ */
+#include "core/coll/phases/blocks.h"
+
+compi_status_t coll_scatter_linear_run(const coll_call_t *call)
+{
+    compi_comm_t *comm = call->comm;
+    int p = comm->size, rank = comm->rank, root = call->root;
+    coll_blk_t own, b;
+    coll_own_rblock(call, &own);
+    if (rank != root) {
+        return pml_recv(own.buf, own.count, own.dt, root, coll_tag(call->kind), comm, NULL);
+    }
+
+    compi_status_t st = COMPI_OK;
+    if (!call->in_place) {
+        coll_sblock(call, root, &b);
+        st = coll_blk_copy(&b, &own);
+    }
+    compi_request_t *reqs[COLL_MOVE_WINDOW];
+    size_t n = 0;
+    for (int k = 1; k < p; k++) {
+        int i = (root + k) % p;
+        coll_sblock(call, i, &b);
+        coll_move_keep(&st, coll_blk_isend(&b, i, call, &reqs[n++]));
+        if (n == COLL_MOVE_WINDOW) {
+            coll_move_keep(&st, pml_wait_all_free(n, reqs));
+            n = 0;
+        }
+    }
+    coll_move_keep(&st, pml_wait_all_free(n, reqs));
+    return st;
+}
+
+static compi_status_t scatter_linear(coll_closure_t *self, const coll_call_t *call)
+{
+    (void)self;
+    return coll_scatter_linear_run(call);
+}
+
+const coll_algo_t coll_algo_scatter_linear = {
+    .name = "linear",
+    .kind = COLL_SCATTER,
+    .fn = scatter_linear,
+    .usable = NULL,
+    .params = "",
+    .help = "the root sends every block directly (all sends posted at once)",
+};

@@ -1,0 +1,33 @@
+/*
+ * tree_closure.h -- closures that run any tree (topologies/tree.h) with the executors
+ * of this folder: the way creators' trees, and the native tree algorithms, become
+ * native closures.
+ *
+ * Ownership: coll_closure_tree() takes the tree over (the closure frees it).
+ */
+#ifndef COMPI_COLL_TREE_CLOSURE_H
+#define COMPI_COLL_TREE_CLOSURE_H
+
+#include "core/coll/coll.h"
+#include "topologies/tree.h"
+
+/* Can `tree` serve `call`?  The communicator's size, the root of rooted kinds, and an
+   ordered tree for non-commutative reductions.  COMPI_OK, or COMPI_ERR_INVALID_PARAM
+   with the reason in why.  For creators and the bridge, at closure-build time; the
+   executors check the same at run time (and return before sending anything). */
+compi_status_t coll_tree_check_call(const topo_tree_t *tree, const coll_call_t *call, char *why,
+                                    size_t len);
+
+/*
+ * A closure that runs `kind` (barrier, bcast, reduce, allreduce, gather, scatter,
+ * allgather) over `tree`, pipelined in segments of params->segsize bytes where the kind
+ * allows it (bcast, reduce, allreduce, and the bcast half of allgather).  Takes over
+ * `tree` (also on failure).  NULL when the kind has no tree executor
+ * (COMPI_ERR_UNSUPPORTED in *st_p), the tree is invalid (COMPI_ERR_INVALID_PARAM) or
+ * memory runs out.  The name is "<kind>:tree(<n> ranks,root <r>,depth <d>,#<hash of the
+ * shape>[,segsize=<s>])", so the closure's signature changes with the tree's shape.
+ */
+coll_closure_t *coll_closure_tree(coll_kind_t kind, topo_tree_t *tree,
+                                  const coll_params_t *params, compi_status_t *st_p);
+
+#endif

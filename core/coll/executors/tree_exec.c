@@ -1,0 +1,295 @@
+/*
+ * tree_exec.c -- closures that run any valid tree: building them (validation, the
+ * preorder that gather, scatter and allgather use, the name), the checks every run makes,
+ * and the barrier executor.  The other kinds live in tree_exec_<kind>.c.
+ *
+ * Barrier over a tree of depth d: fan-in of zero-byte messages from the leaves to the
+ * root, then fan-out back down.
+ *
+ *        fan-in             fan-out
+ *          0                  0
+ *        ^   ^              v   v
+ *        1   2              1   2
+ *        ^                  v
+ *        3                  3
+ *
+ * Cost: 2 d alpha on the critical path, plus the root's fan-out f (it sends f messages
+ * in a row): (2 d + f - 1) alpha at most.
+ */
+#include "core/coll/executors/tree_exec.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int kind_is_rooted(coll_kind_t kind)
+{
+    return kind == COLL_BCAST || kind == COLL_REDUCE || kind == COLL_GATHER || kind == COLL_SCATTER;
+}
+
+compi_status_t coll_tree_check_call(const topo_tree_t *tree, const coll_call_t *call, char *why,
+                                    size_t len)
+{
+    int root = kind_is_rooted(call->kind) ? call->root : tree->root;
+    compi_status_t st = topo_tree_validate(tree, call->comm->size, root, why, len);
+    if (st != COMPI_OK) {
+        return st;
+    }
+    if (call->op != NULL && !call->op->commutative && topo_tree_is_ordered(tree) != 1) {
+        snprintf(why, len,
+                 "%s with the non-commutative op %s needs a tree whose every subtree "
+                 "covers a contiguous range of ranks",
+                 coll_kind_name(call->kind), call->op->name);
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    return COMPI_OK;
+}
+
+compi_status_t tree_exec__check(const tree_exec_t *s, const coll_call_t *call)
+{
+    if (call->kind != s->kind || call->comm->size != s->tree->size) {
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    if (kind_is_rooted(s->kind) && call->root != s->tree->root) {
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    if (call->op != NULL && !call->op->commutative && !s->ordered) {
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    return COMPI_OK;
+}
+
+compi_status_t tree_exec__barrier(coll_closure_t *self, const coll_call_t *call)
+{
+    const tree_exec_t *s = self->state;
+    const topo_tree_t *t = s->tree;
+    compi_comm_t *comm = call->comm;
+    compi_datatype_t *byte = dt_from_handle(MPI_BYTE);
+    int tag = coll_tag(COLL_BARRIER), me = comm->rank;
+    int nc = tree_exec__nchildren(t, me), parent = t->parent[me];
+    const int *ch = tree_exec__children(t, me);
+    compi_status_t st = tree_exec__check(s, call);
+    if (st != COMPI_OK) {
+        return st;
+    }
+    for (int i = 0; i < nc && st == COMPI_OK; i++) {
+        st = pml_recv(NULL, 0, byte, ch[i], tag, comm, NULL);
+    }
+    if (parent >= 0 && st == COMPI_OK) {
+        st = pml_send(NULL, 0, byte, parent, tag, comm, PML_SEND_STANDARD);
+        if (st == COMPI_OK) {
+            st = pml_recv(NULL, 0, byte, parent, tag, comm, NULL);
+        }
+    }
+    for (int i = 0; i < nc && st == COMPI_OK; i++) {
+        st = pml_send(NULL, 0, byte, ch[i], tag, comm, PML_SEND_STANDARD);
+    }
+    return st;
+}
+
+void tree_exec__free(void *state)
+{
+    tree_exec_t *s = state;
+    if (s == NULL) {
+        return;
+    }
+    topo_tree_free(s->tree);
+    free(s->pre);
+    free(s->pos);
+    free(s->sub);
+    free(s->pieces);
+    free(s);
+}
+
+/* preorder with an explicit stack (trees may be deep chains); a forest's trees come one
+   after the other, by increasing root */
+static compi_status_t tree_exec__preorder(tree_exec_t *s)
+{
+    const topo_tree_t *t = s->tree;
+    int n = t->size, top = 0, k = 0;
+    int *stack = malloc((size_t)n * sizeof(int));
+    s->pre = malloc((size_t)n * sizeof(int));
+    s->pos = malloc((size_t)n * sizeof(int));
+    s->sub = malloc((size_t)n * sizeof(int));
+    if (stack == NULL || s->pre == NULL || s->pos == NULL || s->sub == NULL) {
+        free(stack);
+        return COMPI_ERR_NO_MEMORY;
+    }
+    for (int root = 0; root < n; root++) {
+        if (t->parent[root] >= 0) {
+            continue;
+        }
+        stack[top++] = root;
+        while (top > 0) {
+            int r = stack[--top];
+            s->pos[r] = k;
+            s->pre[k++] = r;
+            /* push in reverse so the first child comes out first */
+            for (int i = t->child_off[r + 1] - 1; i >= t->child_off[r]; i--) {
+                stack[top++] = t->children[i];
+            }
+        }
+    }
+    /* subtree sizes: children come after their parent in preorder, so a reverse walk
+       sees every child before its parent */
+    for (int r = 0; r < n; r++) {
+        s->sub[r] = 1;
+    }
+    for (int i = n - 1; i > 0; i--) {
+        int r = s->pre[i];
+        if (t->parent[r] >= 0) {
+            s->sub[t->parent[r]] += s->sub[r];
+        }
+    }
+    free(stack);
+    return COMPI_OK;
+}
+
+/* the reduction order of every rank's pieces (see tree_exec.h) */
+static compi_status_t tree_exec__pieces(tree_exec_t *s)
+{
+    const topo_tree_t *t = s->tree;
+    int n = t->size;
+    int *lo = malloc((size_t)n * sizeof(int));
+    s->pieces = malloc((size_t)(2 * n) * sizeof(int));
+    if (lo == NULL || s->pieces == NULL) {
+        free(lo);
+        return COMPI_ERR_NO_MEMORY;
+    }
+    /* subtree minima, children before parents (reverse preorder) */
+    for (int r = 0; r < n; r++) {
+        lo[r] = r;
+    }
+    for (int i = n - 1; i > 0; i--) {
+        int r = s->pre[i], p = t->parent[r];
+        if (p >= 0) {
+            lo[p] = lo[r] < lo[p] ? lo[r] : lo[p];
+        }
+    }
+    for (int r = 0; r < n; r++) {
+        int *pc = s->pieces + t->child_off[r] + r;
+        int m = 0;
+        pc[m++] = r;
+        /* insertion sort by subtree minimum: children lists are short */
+        for (int i = t->child_off[r]; i < t->child_off[r + 1]; i++) {
+            int c = t->children[i], j = m++;
+            int key = lo[c];
+            while (j > 0 && (pc[j - 1] == r ? r : lo[pc[j - 1]]) > key) {
+                pc[j] = pc[j - 1];
+                j--;
+            }
+            pc[j] = c;
+        }
+    }
+    free(lo);
+    return COMPI_OK;
+}
+
+/* FNV-1a over the parents and the children lists: two trees of the same size and root
+   get different names (and signatures) when their shapes or child orders differ */
+static uint32_t tree_exec__shape_hash(const topo_tree_t *t)
+{
+    uint32_t h = 2166136261u;
+    for (int r = 0; r < t->size; r++) {
+        h = (h ^ (uint32_t)t->parent[r]) * 16777619u;
+    }
+    for (int i = 0; i < t->size - 1; i++) {
+        h = (h ^ (uint32_t)t->children[i]) * 16777619u;
+    }
+    return h;
+}
+
+tree_exec_t *tree_exec__new(coll_kind_t kind, topo_tree_t *tree, const coll_params_t *params,
+                            compi_status_t *st_p)
+{
+    compi_status_t st = COMPI_ERR_NO_MEMORY;
+    tree_exec_t *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        topo_tree_free(tree);
+        goto err;
+    }
+    s->tree = tree;
+    s->kind = kind;
+    s->params = params != NULL ? *params : (coll_params_t){0};
+    if (s->params.segsize < 0) {
+        s->params.segsize = 0;
+    }
+    int reduces = kind == COLL_REDUCE || kind == COLL_ALLREDUCE;
+    if (reduces) {
+        s->ordered = topo_tree_is_ordered(s->tree);
+        if (s->ordered < 0) {
+            goto err;
+        }
+    }
+    if (reduces || kind == COLL_GATHER || kind == COLL_SCATTER || kind == COLL_ALLGATHER) {
+        st = tree_exec__preorder(s);
+        if (st == COMPI_OK && reduces) {
+            st = tree_exec__pieces(s);
+        }
+        if (st != COMPI_OK) {
+            goto err;
+        }
+    }
+    *st_p = COMPI_OK;
+    return s;
+err:
+    tree_exec__free(s);
+    *st_p = st;
+    return NULL;
+}
+
+coll_closure_t *coll_closure_tree(coll_kind_t kind, topo_tree_t *tree, const coll_params_t *params,
+                                  compi_status_t *st_p)
+{
+    static const coll_fn_t fns[COLL_NKINDS] = {
+        [COLL_BARRIER] = tree_exec__barrier, [COLL_BCAST] = tree_exec__bcast,
+        [COLL_REDUCE] = tree_exec__reduce,   [COLL_ALLREDUCE] = tree_exec__allreduce,
+        [COLL_GATHER] = tree_exec__gather,   [COLL_SCATTER] = tree_exec__scatter,
+        [COLL_ALLGATHER] = tree_exec__allgather,
+    };
+    compi_status_t st = COMPI_OK;
+    coll_closure_t *c = NULL;
+    tree_exec_t *s = NULL;
+    char name[96];
+
+    if ((unsigned)kind >= COLL_NKINDS || fns[kind] == NULL) {
+        st = COMPI_ERR_UNSUPPORTED;
+        goto err;
+    }
+    if (tree == NULL || topo_tree_validate(tree, tree->size, tree->root, NULL, 0) != COMPI_OK) {
+        st = COMPI_ERR_INVALID_PARAM;
+        goto err;
+    }
+    s = tree_exec__new(kind, tree, params, &st);
+    tree = NULL;
+    if (s == NULL) {
+        goto err;
+    }
+    int n = snprintf(name, sizeof(name), "%s:tree(%d ranks,root %d,depth %d,#%08x",
+                     coll_kind_name(kind), s->tree->size, s->tree->root, topo_tree_depth(s->tree),
+                     (unsigned)tree_exec__shape_hash(s->tree));
+    int pipelined = kind == COLL_BCAST || kind == COLL_REDUCE || kind == COLL_ALLREDUCE ||
+                    kind == COLL_ALLGATHER;
+    if (pipelined && s->params.segsize > 0 && n < (int)sizeof(name)) {
+        n += snprintf(name + n, sizeof(name) - (size_t)n, ",segsize=%ld", s->params.segsize);
+    }
+    if (n < (int)sizeof(name)) {
+        snprintf(name + n, sizeof(name) - (size_t)n, ")");
+    }
+    c = coll_closure_new(fns[kind], s, tree_exec__free, name);
+    if (c == NULL) {
+        st = COMPI_ERR_NO_MEMORY;
+        goto err;
+    }
+    if (st_p != NULL) {
+        *st_p = COMPI_OK;
+    }
+    return c;
+err:
+    topo_tree_free(tree);
+    tree_exec__free(s);
+    if (st_p != NULL) {
+        *st_p = st;
+    }
+    return NULL;
+}

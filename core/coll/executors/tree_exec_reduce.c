@@ -1,0 +1,300 @@
+/*
+ * tree_exec_reduce.c -- reduce up any tree, pipelined in segments; allreduce as that
+ * reduce to the tree's root followed by a bcast down the same tree.
+ *
+ *        0          each rank waits for segment k of every child's partial result,
+ *      ^   ^        combines them with its own segment k, sends the result up, and
+ *      1    2       meanwhile receives the next segments
+ *      ^
+ *      3            acc = own op (child 1) op (child 2) ... in rank order
+ *
+ * Cost for n bytes in segments of s bytes, depth d, at most f children per rank:
+ * (d + n/s - 1) * (f (alpha + s beta) + f s gamma); allreduce adds the bcast's
+ * (d + n/s - 1) * f * (alpha + s beta).
+ *
+ * Order of combination: a rank combines its own data and its children's partial
+ * results sorted by the lowest rank of each piece (precomputed, tree_exec.h), right to
+ * left, so acc = p0 op (p1 op (... op pm)) with coll_op_apply's inout = in op inout.  On
+ * an ordered tree (every subtree a contiguous range of ranks) that is rank order, and
+ * non-commutative ops come out right; the closure refuses them on other trees.
+ *
+ * Memory: a rank with children keeps one whole-message buffer per child (a child's
+ * segments may arrive ahead of the combination), plus one for the partial result on
+ * inner ranks of a reduce; leaves send their input in one message, straight from the
+ * user's buffer.
+ *
+ * Conventions of a reduction call (as for the other reduce algorithms): the datatype is
+ * rdt (sdt when NULL), the count scount (rcount when scount is 0), and with in_place the
+ * input is in rbuf.  Segments are whole elements: every rank has the same datatype.
+ */
+#include "core/coll/executors/tree_exec.h"
+
+#include <stdlib.h>
+
+#define RECV_AHEAD 4
+#define SEND_WINDOW 8
+
+typedef struct red_run {
+    const topo_tree_t *t;
+    compi_comm_t *comm;
+    compi_op_t *op;
+    compi_datatype_t *dt;
+    size_t count, segcount;
+    int tag;
+    const char *input; /* this rank's data */
+    char *acc;         /* where the partial result is built (NULL at a leaf) */
+    const int *pieces; /* own rank and children, in combination order */
+    int npieces;
+} red_run_t;
+
+static char *at(const void *buf, const compi_datatype_t *dt, size_t i)
+{
+    return (char *)buf + (ptrdiff_t)i * dt->extent;
+}
+
+/* segment [off, off + n) of the pieces into acc: copy the last, apply the others */
+static compi_status_t combine(const red_run_t *r, char **cbuf, const char *own, size_t off,
+                              size_t n)
+{
+    int me = r->comm->rank;
+    const topo_tree_t *t = r->t;
+    const int *ch = tree_exec__children(t, me);
+    compi_status_t st = COMPI_OK;
+
+    for (int j = r->npieces - 1; j >= 0 && st == COMPI_OK; j--) {
+        int p = r->pieces[j];
+        const char *src;
+        if (p == me) {
+            src = own;
+        } else {
+            int ci = 0;
+            while (ch[ci] != p) {
+                ci++;
+            }
+            src = at(cbuf[ci], r->dt, off);
+        }
+        if (j == r->npieces - 1) {
+            if (src != at(r->acc, r->dt, off)) {
+                st = coll_copy(src, n, r->dt, at(r->acc, r->dt, off), n, r->dt);
+            }
+        } else {
+            st = coll_op_apply(r->op, r->dt, src, at(r->acc, r->dt, off), n);
+        }
+    }
+    return st;
+}
+
+/*
+ * The reduce phase.  At the tree's root the result is left in acc; elsewhere acc (when
+ * the rank has children) is scratch.  `scratch` holds one segment when the input and
+ * acc are the same buffer (in place) and the own piece is not combined last.
+ */
+static compi_status_t red_up(red_run_t *r)
+{
+    const topo_tree_t *t = r->t;
+    int me = r->comm->rank, nc = tree_exec__nchildren(t, me), parent = t->parent[me];
+    const int *ch = tree_exec__children(t, me);
+    size_t nseg = (r->count + r->segcount - 1) / r->segcount;
+    compi_request_t **rreq = NULL, *sreq[SEND_WINDOW] = {NULL};
+    char **cbuf = NULL;
+    void **cmem = NULL, *scratch_mem = NULL;
+    char *scratch = NULL;
+    compi_status_t st = COMPI_OK;
+
+    if (nc == 0) {
+        /* a leaf: its input goes up as it is, in one message (segments would only add
+           latency: the parent waits for all of them anyway, in order) */
+        if (parent < 0) {
+            if (r->acc != r->input) {
+                return coll_copy(r->input, r->count, r->dt, r->acc, r->count, r->dt);
+            }
+            return COMPI_OK;
+        }
+        return pml_send(r->input, r->count, r->dt, parent, r->tag, r->comm, PML_SEND_STANDARD);
+    }
+
+    rreq = calloc((size_t)nc * RECV_AHEAD, sizeof(*rreq));
+    cbuf = calloc((size_t)nc, sizeof(*cbuf));
+    cmem = calloc((size_t)nc, sizeof(*cmem));
+    if (rreq == NULL || cbuf == NULL || cmem == NULL) {
+        st = COMPI_ERR_NO_MEMORY;
+        goto out;
+    }
+    for (int i = 0; i < nc; i++) {
+        cbuf[i] = coll_tmp_alloc(r->dt, r->count, &cmem[i]);
+        if (cbuf[i] == NULL) {
+            st = COMPI_ERR_NO_MEMORY;
+            goto out;
+        }
+    }
+    if (r->input == r->acc && r->pieces[r->npieces - 1] != me) {
+        scratch = coll_tmp_alloc(r->dt, r->segcount, &scratch_mem);
+        if (scratch == NULL) {
+            st = COMPI_ERR_NO_MEMORY;
+            goto out;
+        }
+    }
+
+    /* the children send a leaf's whole input in one message: match that */
+    for (size_t k = 0; k < nseg && k < RECV_AHEAD && st == COMPI_OK; k++) {
+        size_t off = k * r->segcount;
+        size_t n = r->count - off < r->segcount ? r->count - off : r->segcount;
+        for (int i = 0; i < nc && st == COMPI_OK; i++) {
+            int leaf = tree_exec__nchildren(t, ch[i]) == 0;
+            if (leaf && k > 0) {
+                continue;
+            }
+            st = pml_irecv(at(cbuf[i], r->dt, off), leaf ? r->count : n, r->dt, ch[i], r->tag,
+                           r->comm, &rreq[(k % RECV_AHEAD) * (size_t)nc + i]);
+        }
+    }
+    for (size_t k = 0; k < nseg && st == COMPI_OK; k++) {
+        size_t off = k * r->segcount;
+        size_t n = r->count - off < r->segcount ? r->count - off : r->segcount;
+        compi_request_t **slot = rreq + (k % RECV_AHEAD) * (size_t)nc;
+        st = pml_wait_all_free((size_t)nc, slot);
+        size_t next = k + RECV_AHEAD;
+        if (next < nseg) {
+            size_t noff = next * r->segcount;
+            size_t nn = r->count - noff < r->segcount ? r->count - noff : r->segcount;
+            for (int i = 0; i < nc && st == COMPI_OK; i++) {
+                if (tree_exec__nchildren(t, ch[i]) > 0) {
+                    st = pml_irecv(at(cbuf[i], r->dt, noff), nn, r->dt, ch[i], r->tag, r->comm,
+                                   &slot[i]);
+                }
+            }
+        }
+        if (st != COMPI_OK) {
+            break;
+        }
+        const char *own = at(r->input, r->dt, off);
+        if (scratch != NULL) {
+            st = coll_copy(own, n, r->dt, scratch, n, r->dt);
+            own = scratch;
+        }
+        if (st == COMPI_OK) {
+            st = combine(r, cbuf, own, off, n);
+        }
+        if (st == COMPI_OK && parent >= 0) {
+            compi_request_t **sr = &sreq[k % SEND_WINDOW];
+            st = pml_wait_all_free(1, sr);
+            if (st == COMPI_OK) {
+                st = pml_isend(at(r->acc, r->dt, off), n, r->dt, parent, r->tag, r->comm,
+                               PML_SEND_STANDARD, sr);
+            }
+        }
+    }
+out:;
+    compi_status_t st2 = pml_wait_all_free(SEND_WINDOW, sreq);
+    if (rreq != NULL) {
+        compi_status_t st3 = pml_wait_all_free((size_t)nc * RECV_AHEAD, rreq);
+        st2 = st2 != COMPI_OK ? st2 : st3;
+    }
+    for (int i = 0; cmem != NULL && i < nc; i++) {
+        free(cmem[i]);
+    }
+    free(cmem);
+    free(cbuf);
+    free(rreq);
+    free(scratch_mem);
+    return st != COMPI_OK ? st : st2;
+}
+
+compi_status_t tree_exec__reduce_up(const tree_exec_t *s, const void *input, void *acc,
+                                    size_t count, compi_datatype_t *dt, compi_op_t *op,
+                                    compi_comm_t *comm, int tag)
+{
+    const topo_tree_t *t = s->tree;
+    int me = comm->rank;
+    red_run_t r = {.t = t,
+                   .comm = comm,
+                   .op = op,
+                   .dt = dt,
+                   .count = count,
+                   .segcount = count,
+                   .tag = tag,
+                   .input = input,
+                   .acc = acc,
+                   .pieces = s->pieces + t->child_off[me] + me,
+                   .npieces = tree_exec__nchildren(t, me) + 1};
+    if (count == 0) {
+        return COMPI_OK;
+    }
+    if (s->params.segsize > 0 && dt->size > 0) {
+        size_t sc = (size_t)s->params.segsize / dt->size;
+        r.segcount = sc == 0 ? 1 : sc < count ? sc : count;
+    }
+    return red_up(&r);
+}
+
+/* fills r from the call; acc_mem gets a temporary to free when acc is not rbuf */
+static compi_status_t red_setup(const tree_exec_t *s, const coll_call_t *call, int all,
+                                red_run_t *r, void **acc_mem)
+{
+    const topo_tree_t *t = s->tree;
+    int me = call->comm->rank;
+    *acc_mem = NULL;
+    r->t = t;
+    r->comm = call->comm;
+    r->op = call->op;
+    r->dt = call->rdt != NULL ? call->rdt : call->sdt;
+    r->count = call->scount != 0 ? call->scount : call->rcount;
+    r->tag = coll_tag(call->kind);
+    r->input = call->in_place ? call->rbuf : call->sbuf;
+    r->pieces = s->pieces + t->child_off[me] + me;
+    r->npieces = tree_exec__nchildren(t, me) + 1;
+    r->segcount = r->count;
+    if (r->dt != NULL && s->params.segsize > 0 && r->dt->size > 0) {
+        size_t sc = (size_t)s->params.segsize / r->dt->size;
+        r->segcount = sc == 0 ? 1 : sc < r->count ? sc : r->count;
+    }
+    if (r->count == 0) {
+        return COMPI_OK;
+    }
+    if (r->dt == NULL || r->op == NULL) {
+        return COMPI_ERR_INVALID_PARAM; /* the same on every rank: nothing was sent */
+    }
+    /* the result is built in rbuf where the caller wants it (the reduce root, every rank
+       of an allreduce); inner ranks of a reduce need a temporary */
+    r->acc = NULL;
+    if (all || me == t->root) {
+        r->acc = call->rbuf;
+    } else if (tree_exec__nchildren(t, me) > 0) {
+        r->acc = coll_tmp_alloc(r->dt, r->count, acc_mem);
+        if (r->acc == NULL) {
+            return COMPI_ERR_NO_MEMORY;
+        }
+    }
+    return COMPI_OK;
+}
+
+/* reduce (all = 0) and allreduce (all = 1: the root's result then goes down the tree) */
+static compi_status_t reduce_run(coll_closure_t *self, const coll_call_t *call, int all)
+{
+    const tree_exec_t *s = self->state;
+    red_run_t r;
+    void *acc_mem;
+    compi_status_t st = tree_exec__check(s, call);
+    if (st != COMPI_OK) {
+        return st;
+    }
+    st = red_setup(s, call, all, &r, &acc_mem);
+    if (st == COMPI_OK && r.count > 0) {
+        st = red_up(&r);
+        if (st == COMPI_OK && all) {
+            st = tree_exec__bcast_buf(s, call->rbuf, r.count, r.dt, call->comm, r.tag);
+        }
+    }
+    free(acc_mem);
+    return st;
+}
+
+compi_status_t tree_exec__reduce(coll_closure_t *self, const coll_call_t *call)
+{
+    return reduce_run(self, call, 0);
+}
+
+compi_status_t tree_exec__allreduce(coll_closure_t *self, const coll_call_t *call)
+{
+    return reduce_run(self, call, 1);
+}

@@ -1,0 +1,159 @@
+/*
+ * phases/blocks.c -- block accessors, the in-place copy and the radix-k tree shape
+ * shared by the data-movement algorithms.
+ */
+#include "core/coll/phases/blocks.h"
+
+#include <stdlib.h>
+
+compi_datatype_t *coll_move_byte(void)
+{
+    return dt_from_handle(MPI_BYTE);
+}
+
+void coll_rblock(const coll_call_t *call, int i, coll_blk_t *b)
+{
+    char *base = call->rbuf;
+    switch (call->kind) {
+    case COLL_GATHERV:
+    case COLL_ALLGATHERV:
+    case COLL_ALLTOALLV:
+        b->buf = base + (ptrdiff_t)call->rdispls[i] * call->rdt->extent;
+        b->count = (size_t)call->rcounts[i];
+        b->dt = call->rdt;
+        break;
+    case COLL_ALLTOALLW:
+        /* alltoallw displacements are in bytes */
+        b->buf = base + call->rdispls[i];
+        b->count = (size_t)call->rcounts[i];
+        b->dt = call->rdts[i];
+        break;
+    default:
+        b->buf = base + (ptrdiff_t)i * (ptrdiff_t)call->rcount * call->rdt->extent;
+        b->count = call->rcount;
+        b->dt = call->rdt;
+        break;
+    }
+}
+
+void coll_sblock(const coll_call_t *call, int i, coll_blk_t *b)
+{
+    char *base = (char *)call->sbuf;
+    switch (call->kind) {
+    case COLL_SCATTERV:
+    case COLL_ALLTOALLV:
+        b->buf = base + (ptrdiff_t)call->sdispls[i] * call->sdt->extent;
+        b->count = (size_t)call->scounts[i];
+        b->dt = call->sdt;
+        break;
+    case COLL_ALLTOALLW:
+        b->buf = base + call->sdispls[i];
+        b->count = (size_t)call->scounts[i];
+        b->dt = call->sdts[i];
+        break;
+    default:
+        b->buf = base + (ptrdiff_t)i * (ptrdiff_t)call->scount * call->sdt->extent;
+        b->count = call->scount;
+        b->dt = call->sdt;
+        break;
+    }
+}
+
+void coll_own_sblock(const coll_call_t *call, coll_blk_t *b)
+{
+    if (call->in_place) {
+        coll_rblock(call, call->comm->rank, b);
+        return;
+    }
+    b->buf = (char *)call->sbuf;
+    b->count = call->scount;
+    b->dt = call->sdt;
+}
+
+void coll_own_rblock(const coll_call_t *call, coll_blk_t *b)
+{
+    if (call->in_place) {
+        b->buf = NULL;
+        b->count = 0;
+        b->dt = coll_move_byte();
+        return;
+    }
+    b->buf = call->rbuf;
+    b->count = call->rcount;
+    b->dt = call->rdt;
+}
+
+compi_status_t coll_a2a_init(coll_a2a_t *a, const coll_call_t *call)
+{
+    int p = call->comm->size;
+    a->call = call;
+    a->packed = NULL;
+    a->off = NULL;
+    if (!call->in_place) {
+        return COMPI_OK;
+    }
+    a->off = malloc((size_t)(p + 1) * sizeof(*a->off));
+    if (a->off == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    a->off[0] = 0;
+    for (int i = 0; i < p; i++) {
+        coll_blk_t b;
+        coll_rblock(call, i, &b);
+        a->off[i + 1] = a->off[i] + coll_blk_bytes(&b);
+    }
+    a->packed = malloc(a->off[p] > 0 ? a->off[p] : 1);
+    if (a->packed == NULL) {
+        free(a->off);
+        a->off = NULL;
+        return COMPI_ERR_NO_MEMORY;
+    }
+    for (int i = 0; i < p; i++) {
+        coll_blk_t b;
+        coll_rblock(call, i, &b);
+        dt_pack(b.dt, b.buf, b.count, 0, a->packed + a->off[i], a->off[i + 1] - a->off[i]);
+    }
+    return COMPI_OK;
+}
+
+void coll_a2a_sblock(const coll_a2a_t *a, int i, coll_blk_t *b)
+{
+    if (a->packed == NULL) {
+        coll_sblock(a->call, i, b);
+        return;
+    }
+    b->buf = a->packed + a->off[i];
+    b->count = a->off[i + 1] - a->off[i];
+    b->dt = coll_move_byte();
+}
+
+void coll_a2a_fini(coll_a2a_t *a)
+{
+    free(a->packed);
+    free(a->off);
+    a->packed = NULL;
+    a->off = NULL;
+}
+
+void coll_knomial_place(long v, long p, long k, coll_knomial_t *t)
+{
+    long m = 1;
+    if (v == 0) {
+        while (m < p) {
+            m *= k;
+        }
+    } else {
+        while (v % (k * m) == 0) {
+            m *= k;
+        }
+    }
+    t->mask = m;
+    t->sub = m < p - v ? m : p - v;
+    t->nchild = 0;
+    for (long mask = 1; mask < m; mask *= k) {
+        for (long i = 1; i < k && v + i * mask < p; i++) {
+            t->nchild++;
+        }
+    }
+    t->parent = v - v % (k * m);
+}

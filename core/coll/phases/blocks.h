@@ -1,0 +1,119 @@
+/*
+ * phases/blocks.h -- helpers shared by the data-movement algorithms (gather, scatter,
+ * allgather, alltoall and their v/w variants).
+ *
+ * The algorithms see a rank's data as numbered blocks: block i of the receive side is
+ * what comes from (or, for scatter, goes to) rank i; block i of the send side is what
+ * goes to rank i.  The accessors below hide the difference between the plain, v and w
+ * kinds (count * i, displacements in elements, displacements in bytes) and MPI_IN_PLACE,
+ * so one exchange engine serves alltoall, alltoallv and alltoallw alike.
+ *
+ * Ownership: a coll_blk_t points into the call's buffers and owns nothing.  A coll_a2a_t
+ * owns the packed copy it makes for an in-place exchange; coll_a2a_fini() frees it.
+ * Request arrays belong to the caller; pml_wait_all_free() frees the requests in them
+ * and sets the slots to NULL.
+ */
+#ifndef COMPI_COLL_MOVE_UTIL_H
+#define COMPI_COLL_MOVE_UTIL_H
+
+#include "core/coll/coll.h"
+#include "core/pml/pml.h"
+
+#include <stddef.h>
+
+/* peers a linear algorithm talks to at once: bounds the requests in flight for large p */
+#define COLL_MOVE_WINDOW 32
+
+/* one block of a call's data: `count` elements of `dt` at `buf` */
+typedef struct coll_blk {
+    char *buf;
+    size_t count;
+    compi_datatype_t *dt;
+} coll_blk_t;
+
+static inline size_t coll_blk_bytes(const coll_blk_t *b)
+{
+    return b->count * b->dt->size;
+}
+
+/* MPI_BYTE, for packed temporaries */
+compi_datatype_t *coll_move_byte(void);
+
+/* block i of the receive buffer (gather(v) at the root, allgather(v), alltoall(v/w)) */
+void coll_rblock(const coll_call_t *call, int i, coll_blk_t *b);
+/* block i of the send buffer (scatter(v) at the root, alltoall(v/w) not in place) */
+void coll_sblock(const coll_call_t *call, int i, coll_blk_t *b);
+/* what this rank contributes to a gather(v) or allgather(v): sbuf, or its own receive
+   block when in place */
+void coll_own_sblock(const coll_call_t *call, coll_blk_t *b);
+/* what this rank keeps of a scatter(v): rbuf, or nothing (count 0) when in place at the
+   root, where the data already sits in the send buffer */
+void coll_own_rblock(const coll_call_t *call, coll_blk_t *b);
+
+/* a local copy between two blocks of matching signature */
+static inline compi_status_t coll_blk_copy(const coll_blk_t *s, const coll_blk_t *d)
+{
+    return coll_copy(s->buf, s->count, s->dt, d->buf, d->count, d->dt);
+}
+
+static inline compi_status_t coll_blk_isend(const coll_blk_t *b, int dst, const coll_call_t *call,
+                                            compi_request_t **req_p)
+{
+    *req_p = NULL;
+    return pml_isend(b->buf, b->count, b->dt, dst, coll_tag(call->kind), call->comm,
+                     PML_SEND_STANDARD, req_p);
+}
+
+static inline compi_status_t coll_blk_irecv(const coll_blk_t *b, int src, const coll_call_t *call,
+                                            compi_request_t **req_p)
+{
+    *req_p = NULL;
+    return pml_irecv(b->buf, b->count, b->dt, src, coll_tag(call->kind), call->comm, req_p);
+}
+
+/* keep the first error of a sequence of steps */
+static inline void coll_move_keep(compi_status_t *st, compi_status_t s)
+{
+    if (s != COMPI_OK && *st == COMPI_OK) {
+        *st = s;
+    }
+}
+
+/*
+ * The send side of an alltoall(v/w).  With MPI_IN_PLACE the data to send sits in the
+ * receive buffer that the exchange overwrites, so coll_a2a_init() packs it into a
+ * temporary first; the send blocks are then MPI_BYTE slices of that copy.
+ */
+typedef struct coll_a2a {
+    const coll_call_t *call;
+    char *packed; /* in place: the packed receive blocks, else NULL */
+    size_t *off;  /* in place: [p + 1] packed offsets of the blocks */
+} coll_a2a_t;
+
+compi_status_t coll_a2a_init(coll_a2a_t *a, const coll_call_t *call);
+void coll_a2a_sblock(const coll_a2a_t *a, int i, coll_blk_t *b);
+void coll_a2a_fini(coll_a2a_t *a);
+
+/* Shared engines: one implementation serves the plain, v and w kinds (their files only
+   define the coll_algo_t).  Each lives in the file of its plain-kind algorithm. */
+compi_status_t coll_gather_linear_run(const coll_call_t *call);  /* algorithms/gather/linear.c */
+compi_status_t coll_scatter_linear_run(const coll_call_t *call); /* algorithms/scatter/linear.c */
+compi_status_t coll_allgather_ring_run(const coll_call_t *call); /* algorithms/allgather/ring.c */
+/* alltoall(v/w) exchange with `window` peers per step: 1 is pairwise exchange, a large
+   window the linear algorithm (algorithms/alltoall/linear.c) */
+compi_status_t coll_alltoall_exchange(const coll_call_t *call, int window);
+/* radix-k trees whose subtrees are contiguous ranges (binomial: k = 2) */
+typedef struct coll_knomial {
+    /* the round in which v talks to its parent (the first mask with v % (k * mask) != 0);
+       for v = 0, the smallest power of k that is >= p */
+    long mask;
+    long sub;    /* blocks in v's subtree: relative ranks v .. v + sub - 1 */
+    long nchild; /* children: v + i * m for i in 1 .. k-1 and m < mask, below p */
+    long parent; /* relative rank of the parent (0 for v = 0) */
+} coll_knomial_t;
+/* the place of relative rank v (rank - root mod p) in the radix-k tree over p ranks */
+void coll_knomial_place(long v, long p, long k, coll_knomial_t *t);
+compi_status_t coll_gather_knomial_run(const coll_call_t *call, long k);  /* algorithms/gather/knomial.c */
+compi_status_t coll_scatter_knomial_run(const coll_call_t *call, long k); /* algorithms/scatter/knomial.c */
+
+#endif

@@ -1,0 +1,476 @@
+/*
+ * phases/reduce_phases.c -- building blocks of the reduce family (see phases/reduce_phases.h):
+ * call accessors, block splits, blocking exchanges, binomial trees, pipelined tree
+ * bcast and reduce, the fold / recursive halving / recursive doubling phases that
+ * recursive doubling, Rabenseifner and recursive halving share, and the recursive
+ * doubling prefix that scan and exscan share.
+ */
+#include "core/coll/phases/reduce_phases.h"
+
+#include "core/pml/pml.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* sends in flight per child of a pipelined tree: bounds the requests a long pipeline
+   holds while still letting segments overlap */
+#define RED_SEND_WINDOW 8
+
+compi_datatype_t *red_dtype(const coll_call_t *call)
+{
+    return call->rdt != NULL ? call->rdt : call->sdt;
+}
+
+size_t red_count(const coll_call_t *call)
+{
+    return call->scount != 0 ? call->scount : call->rcount;
+}
+
+const void *red_input(const coll_call_t *call)
+{
+    return call->in_place ? call->rbuf : call->sbuf;
+}
+
+void red_bcast_buf(const coll_call_t *call, void **buf_p, size_t *count_p, compi_datatype_t **dt_p)
+{
+    if (call->rdt != NULL) {
+        *buf_p = call->rbuf;
+        *count_p = call->rcount;
+        *dt_p = call->rdt;
+    } else {
+        *buf_p = (void *)call->sbuf;
+        *count_p = call->scount;
+        *dt_p = call->sdt;
+    }
+}
+
+compi_datatype_t *red_byte(void)
+{
+    return dt_from_handle(MPI_BYTE);
+}
+
+size_t red_segcount(const compi_datatype_t *dt, long segsize, size_t count)
+{
+    if (segsize <= 0 || dt->size == 0) {
+        return count > 0 ? count : 1;
+    }
+    size_t n = (size_t)segsize / dt->size;
+    return n > 0 ? n : 1;
+}
+
+size_t *red_blocks(size_t count, int p)
+{
+    size_t base = count / (size_t)p, extra = count % (size_t)p, o = 0;
+    size_t *cnt = malloc(2 * (size_t)p * sizeof(*cnt));
+    if (cnt == NULL) {
+        return NULL;
+    }
+    for (int i = 0; i < p; i++) {
+        cnt[i] = base + ((size_t)i < extra ? 1 : 0);
+        cnt[p + i] = o;
+        o += cnt[i];
+    }
+    return cnt;
+}
+
+compi_status_t red_input_to_rbuf(const coll_call_t *call)
+{
+    compi_datatype_t *dt = red_dtype(call);
+    size_t count = red_count(call);
+    return call->in_place ? COMPI_OK : coll_copy(call->sbuf, count, dt, call->rbuf, count, dt);
+}
+
+int red_pow2_floor(int p)
+{
+    int p2 = 1;
+    while (p2 * 2 <= p) {
+        p2 *= 2;
+    }
+    return p2;
+}
+
+compi_status_t red_send(const void *buf, size_t count, compi_datatype_t *dt, int dst, int tag,
+                        compi_comm_t *comm)
+{
+    return pml_send(buf, count, dt, dst, tag, comm, PML_SEND_STANDARD);
+}
+
+compi_status_t red_recv(void *buf, size_t count, compi_datatype_t *dt, int src, int tag,
+                        compi_comm_t *comm)
+{
+    return pml_recv(buf, count, dt, src, tag, comm, NULL);
+}
+
+compi_status_t red_sendrecv(const void *sbuf, size_t scount, int dst, void *rbuf, size_t rcount,
+                            int src, compi_datatype_t *dt, int tag, compi_comm_t *comm)
+{
+    /* small messages: an eager send completes by itself, so send then receive without
+       request objects (the latency of small allreduces and barriers) */
+    if (pml_send_is_local(comm, dst, scount * dt->size)) {
+        compi_status_t st = pml_send(sbuf, scount, dt, dst, tag, comm, PML_SEND_STANDARD);
+        return st != COMPI_OK ? st : pml_recv(rbuf, rcount, dt, src, tag, comm, NULL);
+    }
+    compi_request_t *reqs[2] = {NULL, NULL};
+    compi_status_t st = pml_irecv(rbuf, rcount, dt, src, tag, comm, &reqs[0]);
+    if (st == COMPI_OK) {
+        st = pml_isend(sbuf, scount, dt, dst, tag, comm, PML_SEND_STANDARD, &reqs[1]);
+    }
+    compi_status_t st2 = pml_wait_all_free(2, reqs);
+    return st != COMPI_OK ? st : st2;
+}
+
+int red_binomial(int v, int p, int *children, int *nch, int small_first)
+{
+    int parent = -1, mask = 1, n = 0;
+    while (mask < p) {
+        if (v & mask) {
+            parent = v - mask;
+            break;
+        }
+        mask <<= 1;
+    }
+    if (small_first) {
+        for (int m = 1; m < mask; m <<= 1) {
+            if (v + m < p) {
+                children[n++] = v + m;
+            }
+        }
+    } else {
+        for (int m = mask >> 1; m > 0; m >>= 1) {
+            if (v + m < p) {
+                children[n++] = v + m;
+            }
+        }
+    }
+    *nch = n;
+    return parent;
+}
+
+/*
+ * The bcast pipeline works on the packed bytes, so that ranks whose datatypes differ
+ * (only the type signatures must match) still cut the same segments: contiguous
+ * buffers are used in place, others are packed at the root and unpacked at the end.
+ */
+compi_status_t red_tree_bcast(void *buf, size_t count, compi_datatype_t *dt, int parent,
+                              const int *children, int nch, long segsize, int tag,
+                              compi_comm_t *comm)
+{
+    size_t n = count * dt->size;
+    if (n == 0) {
+        return COMPI_OK;
+    }
+    /* one segment that every child takes eagerly: receive, then send to each child in
+       turn with no request objects (small broadcasts) */
+    int eager = segsize <= 0 || (size_t)segsize >= n;
+    for (int i = 0; eager && i < nch; i++) {
+        eager = pml_send_is_local(comm, children[i], n);
+    }
+    if (eager) {
+        compi_status_t st = COMPI_OK;
+        if (parent >= 0) {
+            st = pml_recv(buf, count, dt, parent, tag, comm, NULL);
+        }
+        for (int i = 0; st == COMPI_OK && i < nch; i++) {
+            st = pml_send(buf, count, dt, children[i], tag, comm, PML_SEND_STANDARD);
+        }
+        return st;
+    }
+    compi_datatype_t *byte = red_byte();
+    compi_status_t st = COMPI_OK;
+    char *packed = NULL;
+    compi_request_t **sreq = NULL;
+    compi_request_t *rreq[2] = {NULL, NULL};
+    char *data = dt_contig_ptr(dt, buf, count);
+    if (data == NULL) {
+        packed = malloc(n);
+        if (packed == NULL) {
+            return COMPI_ERR_NO_MEMORY;
+        }
+        if (parent < 0) {
+            dt_pack(dt, buf, count, 0, packed, n);
+        }
+        data = packed;
+    }
+    size_t seg = segsize > 0 ? (size_t)segsize : n;
+    size_t nseg = (n + seg - 1) / seg;
+    if (nch > 0) {
+        sreq = calloc((size_t)nch * RED_SEND_WINDOW, sizeof(*sreq));
+        if (sreq == NULL) {
+            st = COMPI_ERR_NO_MEMORY;
+            goto err;
+        }
+    }
+    /* two receives posted ahead: the next segment lands while this one is forwarded */
+    for (size_t s = 0; parent >= 0 && s < 2 && s < nseg; s++) {
+        size_t off = s * seg, len = n - off < seg ? n - off : seg;
+        st = pml_irecv(data + off, len, byte, parent, tag, comm, &rreq[s]);
+        if (st != COMPI_OK) {
+            goto err;
+        }
+    }
+    for (size_t s = 0; s < nseg; s++) {
+        size_t off = s * seg, len = n - off < seg ? n - off : seg;
+        if (parent >= 0) {
+            st = pml_wait_all_free(1, &rreq[s % 2]);
+            if (st != COMPI_OK) {
+                goto err;
+            }
+            if (s + 2 < nseg) {
+                size_t o2 = (s + 2) * seg, l2 = n - o2 < seg ? n - o2 : seg;
+                st = pml_irecv(data + o2, l2, byte, parent, tag, comm, &rreq[s % 2]);
+                if (st != COMPI_OK) {
+                    goto err;
+                }
+            }
+        }
+        compi_request_t **slot = sreq + (s % RED_SEND_WINDOW) * (size_t)nch;
+        for (int j = 0; j < nch; j++) {
+            st = pml_wait_all_free(1, &slot[j]);
+            if (st == COMPI_OK) {
+                st = pml_isend(data + off, len, byte, children[j], tag, comm, PML_SEND_STANDARD,
+                               &slot[j]);
+            }
+            if (st != COMPI_OK) {
+                goto err;
+            }
+        }
+    }
+    st = pml_wait_all_free((size_t)nch * RED_SEND_WINDOW, sreq);
+    if (st == COMPI_OK && packed != NULL && parent >= 0) {
+        dt_unpack(dt, buf, count, 0, packed, n);
+    }
+err:
+    pml_wait_all_free(2, rreq);
+    if (sreq != NULL) {
+        pml_wait_all_free((size_t)nch * RED_SEND_WINDOW, sreq);
+    }
+    free(sreq);
+    free(packed);
+    return st;
+}
+
+/* acc = acc op x for non-commutative ops (x is overwritten), x op acc otherwise */
+static compi_status_t combine_right(compi_op_t *op, compi_datatype_t *dt, void *acc, void *x,
+                                    size_t n, int ordered)
+{
+    if (!ordered) {
+        return coll_op_apply(op, dt, x, acc, n);
+    }
+    compi_status_t st = coll_op_apply(op, dt, acc, x, n);
+    return st != COMPI_OK ? st : coll_copy(x, n, dt, acc, n, dt);
+}
+
+compi_status_t red_tree_reduce(const void *mine, void *out, size_t count, compi_datatype_t *dt,
+                               compi_op_t *op, int parent, const int *children, int nch,
+                               size_t segcount, int ordered, int tag, compi_comm_t *comm)
+{
+    compi_status_t st = COMPI_OK;
+    void *accmem = NULL, *cmem = NULL;
+    compi_request_t **creq = NULL;
+    compi_request_t *sreq[RED_SEND_WINDOW] = {NULL};
+    const char *acc = mine;
+    char *cbuf = NULL;
+
+    if (count == 0 || dt->size == 0) {
+        return COMPI_OK;
+    }
+    size_t seg = segcount > 0 && segcount < count ? segcount : count;
+    size_t nseg = (count + seg - 1) / seg;
+    if (parent < 0 && out != mine) {
+        st = coll_copy(mine, count, dt, out, count, dt);
+        if (st != COMPI_OK) {
+            return st;
+        }
+    }
+    if (parent < 0) {
+        acc = out;
+    } else if (nch > 0) {
+        char *a = coll_tmp_alloc(dt, count, &accmem);
+        if (a == NULL) {
+            return COMPI_ERR_NO_MEMORY;
+        }
+        st = coll_copy(mine, count, dt, a, count, dt);
+        if (st != COMPI_OK) {
+            goto err;
+        }
+        acc = a;
+    }
+    if (nch > 0) {
+        /* two sets of child buffers: segment s+1 arrives while s is combined */
+        cbuf = coll_tmp_alloc(dt, 2 * (size_t)nch * seg, &cmem);
+        creq = calloc(2 * (size_t)nch, sizeof(*creq));
+        if (cbuf == NULL || creq == NULL) {
+            st = COMPI_ERR_NO_MEMORY;
+            goto err;
+        }
+    }
+    for (size_t s = 0; s <= nseg && nch > 0; s++) {
+        /* post segment s, then combine segment s - 1 */
+        if (s < nseg) {
+            size_t off = s * seg, len = count - off < seg ? count - off : seg;
+            for (int j = 0; j < nch; j++) {
+                size_t slot = (s % 2) * (size_t)nch + (size_t)j;
+                st = pml_irecv(red_at(cbuf, dt, slot * seg), len, dt, children[j], tag, comm,
+                               &creq[slot]);
+                if (st != COMPI_OK) {
+                    goto err;
+                }
+            }
+        }
+        if (s == 0) {
+            continue;
+        }
+        size_t t = s - 1, off = t * seg, len = count - off < seg ? count - off : seg;
+        for (int j = 0; j < nch; j++) {
+            size_t slot = (t % 2) * (size_t)nch + (size_t)j;
+            st = pml_wait_all_free(1, &creq[slot]);
+            if (st == COMPI_OK) {
+                st = combine_right(op, dt, red_at(acc, dt, off), red_at(cbuf, dt, slot * seg), len,
+                                   ordered);
+            }
+            if (st != COMPI_OK) {
+                goto err;
+            }
+        }
+        if (parent >= 0) {
+            compi_request_t **r = &sreq[t % RED_SEND_WINDOW];
+            st = pml_wait_all_free(1, r);
+            if (st == COMPI_OK) {
+                st = pml_isend(red_at(acc, dt, off), len, dt, parent, tag, comm, PML_SEND_STANDARD,
+                               r);
+            }
+            if (st != COMPI_OK) {
+                goto err;
+            }
+        }
+    }
+    for (size_t s = 0; s < nseg && nch == 0 && parent >= 0; s++) {
+        /* a leaf sends its own data straight from the user's buffer */
+        size_t off = s * seg, len = count - off < seg ? count - off : seg;
+        compi_request_t **r = &sreq[s % RED_SEND_WINDOW];
+        st = pml_wait_all_free(1, r);
+        if (st == COMPI_OK) {
+            st = pml_isend(red_at(mine, dt, off), len, dt, parent, tag, comm, PML_SEND_STANDARD, r);
+        }
+        if (st != COMPI_OK) {
+            goto err;
+        }
+    }
+    st = pml_wait_all_free(RED_SEND_WINDOW, sreq);
+err:
+    if (creq != NULL) {
+        pml_wait_all_free(2 * (size_t)nch, creq);
+    }
+    pml_wait_all_free(RED_SEND_WINDOW, sreq);
+    free(creq);
+    free(cmem);
+    free(accmem);
+    return st;
+}
+
+int red_fold(void *acc, void *tmp, size_t count, compi_datatype_t *dt, compi_op_t *op, int tag,
+             compi_comm_t *comm, compi_status_t *st_p)
+{
+    int r = comm->rank, rem = comm->size - red_pow2_floor(comm->size);
+    *st_p = COMPI_OK;
+    if (r >= 2 * rem) {
+        return r - rem;
+    }
+    if (r % 2 == 0) {
+        *st_p = red_send(acc, count, dt, r + 1, tag, comm);
+        return -1;
+    }
+    *st_p = red_recv(tmp, count, dt, r - 1, tag, comm);
+    if (*st_p == COMPI_OK) {
+        /* the even rank is the lower one: its data is the left operand */
+        *st_p = coll_op_apply(op, dt, tmp, acc, count);
+    }
+    return r / 2;
+}
+
+compi_status_t red_unfold(void *acc, size_t count, compi_datatype_t *dt, int tag,
+                          compi_comm_t *comm)
+{
+    int r = comm->rank, rem = comm->size - red_pow2_floor(comm->size);
+    if (r >= 2 * rem) {
+        return COMPI_OK;
+    }
+    if (r % 2 == 1) {
+        return red_send(acc, count, dt, r - 1, tag, comm);
+    }
+    return red_recv(acc, count, dt, r + 1, tag, comm);
+}
+
+/* the elements of blocks [lo, hi): start in *off_p, count returned */
+static size_t range(const size_t *bcnt, const size_t *boff, int lo, int hi, size_t *off_p)
+{
+    *off_p = boff[lo];
+    return hi > lo ? boff[hi - 1] + bcnt[hi - 1] - boff[lo] : 0;
+}
+
+compi_status_t red_halving(void *acc, void *tmp, const size_t *bcnt, const size_t *boff, int nr,
+                           int p2, int rem, compi_datatype_t *dt, compi_op_t *op, int tag,
+                           compi_comm_t *comm)
+{
+    int lo = 0, hi = p2;
+    for (int mask = p2 >> 1; mask > 0; mask >>= 1) {
+        int peer = red_real_rank(nr ^ mask, rem), mid = lo + mask;
+        int klo = (nr & mask) ? mid : lo, khi = (nr & mask) ? hi : mid;
+        int slo = (nr & mask) ? lo : mid, shi = (nr & mask) ? mid : hi;
+        size_t koff, soff;
+        size_t kn = range(bcnt, boff, klo, khi, &koff);
+        size_t sn = range(bcnt, boff, slo, shi, &soff);
+        compi_status_t st =
+            red_sendrecv(red_at(acc, dt, soff), sn, peer, tmp, kn, peer, dt, tag, comm);
+        if (st == COMPI_OK && kn > 0) {
+            st = coll_op_apply(op, dt, tmp, red_at(acc, dt, koff), kn);
+        }
+        if (st != COMPI_OK) {
+            return st;
+        }
+        lo = klo;
+        hi = khi;
+    }
+    return COMPI_OK;
+}
+
+compi_status_t red_doubling_gather(void *acc, const size_t *bcnt, const size_t *boff, int nr,
+                                   int p2, int rem, compi_datatype_t *dt, int tag,
+                                   compi_comm_t *comm)
+{
+    for (int mask = 1; mask < p2; mask <<= 1) {
+        int peer = red_real_rank(nr ^ mask, rem);
+        int lo = nr & ~(mask - 1), plo = lo ^ mask;
+        size_t off, poff;
+        size_t n = range(bcnt, boff, lo, lo + mask, &off);
+        size_t pn = range(bcnt, boff, plo, plo + mask, &poff);
+        compi_status_t st = red_sendrecv(red_at(acc, dt, off), n, peer, red_at(acc, dt, poff), pn,
+                                         peer, dt, tag, comm);
+        if (st != COMPI_OK) {
+            return st;
+        }
+    }
+    return COMPI_OK;
+}
+
+size_t *red_rs_counts(const coll_call_t *call, size_t *total_p)
+{
+    int p = call->comm->size;
+    size_t *c = malloc(2 * (size_t)p * sizeof(*c)), total = 0;
+    if (c == NULL) {
+        return NULL;
+    }
+    for (int i = 0; i < p; i++) {
+        c[i] = call->kind == COLL_REDUCE_SCATTER_BLOCK ? call->rcount : (size_t)call->rcounts[i];
+        c[p + i] = total;
+        total += c[i];
+    }
+    *total_p = total;
+    return c;
+}
+
+int red_rs_commutative_only(const coll_call_t *call, const coll_params_t *params)
+{
+    (void)params;
+    return red_commutative(call);
+}

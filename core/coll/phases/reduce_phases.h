@@ -1,0 +1,139 @@
+/*
+ * phases/reduce_phases.h -- building blocks shared by the "reduce" family of native
+ * algorithms (barrier, bcast, reduce, allreduce, reduce-scatter(-block), scan, exscan).
+ *
+ * Conventions of the family, read from a coll_call_t:
+ *   bcast:      the buffer is rbuf/rcount/rdt (sbuf/scount/sdt when rdt is NULL);
+ *   reductions: the datatype is rdt (sdt when rdt is NULL), the count is scount (rcount
+ *               when scount is 0: with MPI_IN_PLACE an API layer may leave scount 0);
+ *               with in_place the input is in rbuf.
+ * Every buffer is a user-layout buffer: element i of `buf` starts at buf + i * extent,
+ * temporaries come from coll_tmp_alloc() with the same layout, so derived datatypes
+ * travel through pml_isend/pml_irecv and coll_op_apply() unchanged.
+ *
+ * Ownership: the helpers allocate and free their own temporaries; the caller owns
+ * every buffer it passes.  Requests never outlive a helper call.
+ */
+#ifndef COMPI_COLL_REDUCE_UTIL_H
+#define COMPI_COLL_REDUCE_UTIL_H
+
+#include "core/coll/coll.h"
+#include "core/pml/pml.h"
+
+#include <stddef.h>
+
+/* element i of a user-layout buffer */
+static inline void *red_at(const void *buf, const compi_datatype_t *dt, size_t i)
+{
+    return (char *)buf + (ptrdiff_t)i * dt->extent;
+}
+
+/* the datatype and element count of a reduction call (see above) */
+compi_datatype_t *red_dtype(const coll_call_t *call);
+size_t red_count(const coll_call_t *call);
+/* the input of a reduction on this rank: rbuf when in_place, else sbuf */
+const void *red_input(const coll_call_t *call);
+/* the buffer of a bcast */
+void red_bcast_buf(const coll_call_t *call, void **buf_p, size_t *count_p, compi_datatype_t **dt_p);
+
+/* MPI_BYTE, for zero-byte synchronisation messages */
+compi_datatype_t *red_byte(void);
+
+/* elements per pipeline segment: segsize bytes rounded to whole elements, at least one;
+   segsize <= 0 or a type of size 0 gives `count` (one segment) */
+size_t red_segcount(const compi_datatype_t *dt, long segsize, size_t count);
+
+/* split `count` elements into p blocks as even as possible (the first count % p get one
+   more): a malloc'ed array of 2p entries, the block counts then their offsets (at p);
+   NULL when out of memory */
+size_t *red_blocks(size_t count, int p);
+
+/* a reduction that accumulates in rbuf starts from this rank's input: copy sbuf into
+   rbuf, unless in place */
+compi_status_t red_input_to_rbuf(const coll_call_t *call);
+
+/* blocking send / receive / exchange of collective traffic (receive posted first) */
+compi_status_t red_send(const void *buf, size_t count, compi_datatype_t *dt, int dst, int tag,
+                        compi_comm_t *comm);
+compi_status_t red_recv(void *buf, size_t count, compi_datatype_t *dt, int src, int tag,
+                        compi_comm_t *comm);
+compi_status_t red_sendrecv(const void *sbuf, size_t scount, int dst, void *rbuf, size_t rcount,
+                            int src, compi_datatype_t *dt, int tag, compi_comm_t *comm);
+
+/* largest power of two <= p */
+int red_pow2_floor(int p);
+
+/* Binomial tree over virtual ranks 0..p-1 (virtual 0 is the root): the parent of v
+   (-1 for 0) and its children, in the order they are served (smallest subtree first when
+   small_first, else largest first).  children needs room for 32 entries. */
+int red_binomial(int v, int p, int *children, int *nch, int small_first);
+
+/*
+ * Pipelined bcast over a tree: receive each segment from `parent` (-1 at the root),
+ * forward it to `children` (comm ranks) in order.  Segments are segsize bytes of the
+ * packed data (segsize <= 0: one segment), so ranks whose datatypes differ but whose
+ * type signatures match cut the same segments.
+ */
+compi_status_t red_tree_bcast(void *buf, size_t count, compi_datatype_t *dt, int parent,
+                              const int *children, int nch, long segsize, int tag,
+                              compi_comm_t *comm);
+
+/*
+ * Pipelined reduce over a tree: each segment of `mine` is combined with the children's
+ * partial results and sent to `parent`; the root (parent -1) leaves the result in `out`
+ * (out may equal mine: in place).  With `ordered`, the result is mine op child0 op
+ * child1 ...: right for non-commutative ops when every child's subtree is a contiguous
+ * range of ranks above this rank's, children given in increasing rank order.
+ */
+compi_status_t red_tree_reduce(const void *mine, void *out, size_t count, compi_datatype_t *dt,
+                               compi_op_t *op, int parent, const int *children, int nch,
+                               size_t segcount, int ordered, int tag, compi_comm_t *comm);
+
+/*
+ * Non-powers of two for recursive doubling / halving (p2 = red_pow2_floor(p), rem =
+ * p - p2): of ranks 0..2*rem-1, each even one sends its `count` elements of acc to the
+ * next odd one, which combines them (even's data on the left) and takes the new rank
+ * r/2; ranks from 2*rem on take r - rem.  Returns the new rank, -1 for the even ranks
+ * that sit out (they get the result back through red_unfold).  tmp holds count elements.
+ */
+int red_fold(void *acc, void *tmp, size_t count, compi_datatype_t *dt, compi_op_t *op, int tag,
+             compi_comm_t *comm, compi_status_t *st_p);
+/* the other direction: odd ranks below 2*rem send acc back to their even neighbour */
+compi_status_t red_unfold(void *acc, size_t count, compi_datatype_t *dt, int tag,
+                          compi_comm_t *comm);
+/* comm rank of new rank nr after red_fold */
+static inline int red_real_rank(int nr, int rem)
+{
+    return nr < rem ? 2 * nr + 1 : nr + rem;
+}
+
+/*
+ * Reduce-scatter by recursive halving among the p2 folded ranks (commutative ops):
+ * acc holds the whole vector, split in p2 blocks (bcnt/boff, elements); on return block
+ * `nr` of acc is fully reduced (other blocks hold partial data).  tmp holds as many
+ * elements as acc.
+ */
+compi_status_t red_halving(void *acc, void *tmp, const size_t *bcnt, const size_t *boff, int nr,
+                           int p2, int rem, compi_datatype_t *dt, compi_op_t *op, int tag,
+                           compi_comm_t *comm);
+/* allgather by recursive doubling among the p2 folded ranks, after red_halving */
+compi_status_t red_doubling_gather(void *acc, const size_t *bcnt, const size_t *boff, int nr,
+                                   int p2, int rem, compi_datatype_t *dt, int tag,
+                                   compi_comm_t *comm);
+
+/* non-commutative ops restrict the algorithms that may serve a call */
+static inline int red_commutative(const coll_call_t *call)
+{
+    return call->op == NULL || call->op->commutative;
+}
+
+/* the counts of a reduce-scatter (rcounts) or reduce-scatter-block (rcount each) call,
+   then their offsets in the whole vector, in one malloc'ed array of 2p entries (the
+   offsets start at p); *total_p gets the sum of the counts */
+size_t *red_rs_counts(const coll_call_t *call, size_t *total_p);
+
+/* the usable() of the reduce-scatter algorithms that move partial blocks between ranks
+   in an order of their own (ring, recursive halving): commutative ops only */
+int red_rs_commutative_only(const coll_call_t *call, const coll_params_t *params);
+
+#endif

@@ -1,0 +1,110 @@
+/*
+ * handle.c -- tables that turn int handles into objects.
+ *
+ * The pointer array may be reallocated as it grows; objects never move (the table only
+ * stores pointers), so callers may keep object pointers across allocations.
+ */
+#include "core/runtime/handle.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* freed slots wait in FIFO order until this many are free */
+#define HANDLE_REUSE_DELAY 64
+
+static compi_status_t table_grow(handle_table_t *t, unsigned need)
+{
+    if (need <= t->cap) {
+        return COMPI_OK;
+    }
+    if (need > HANDLE_MAX_IDX) {
+        return COMPI_ERR_NO_RESOURCE;
+    }
+    unsigned ncap = t->cap ? t->cap : 64;
+    while (ncap < need) {
+        ncap *= 2;
+    }
+    void **no = realloc(t->objs, ncap * sizeof(*no));
+    if (!no) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    for (unsigned i = t->cap; i < ncap; i++) {
+        no[i] = NULL;
+    }
+    t->objs = no;
+    t->cap = ncap;
+    return COMPI_OK;
+}
+
+compi_status_t handle_set_fixed(handle_table_t *t, unsigned idx, void *obj)
+{
+    compi_status_t st = table_grow(t, (t->nfixed > idx ? t->nfixed : idx + 1));
+    if (st != COMPI_OK) {
+        return st;
+    }
+    t->objs[idx] = obj;
+    if (t->n < t->nfixed) {
+        t->n = t->nfixed;
+    }
+    if (t->n <= idx) {
+        t->n = idx + 1;
+    }
+    return COMPI_OK;
+}
+
+compi_status_t handle_alloc(handle_table_t *t, void *obj, int *h_p)
+{
+    unsigned idx;
+    if (t->n < t->nfixed) {
+        compi_status_t st = table_grow(t, t->nfixed);
+        if (st != COMPI_OK) {
+            return st;
+        }
+        t->n = t->nfixed;
+    }
+    if (t->nfree >= HANDLE_REUSE_DELAY) {
+        /* oldest freed slot first, so a stale copy of a freed handle stays invalid for
+           a while instead of silently naming the next object */
+        idx = t->freelist[0];
+        t->nfree--;
+        memmove(t->freelist, t->freelist + 1, t->nfree * sizeof(*t->freelist));
+    } else {
+        compi_status_t st = table_grow(t, t->n + 1);
+        if (st != COMPI_OK) {
+            return st;
+        }
+        idx = t->n++;
+    }
+    t->objs[idx] = obj;
+    *h_p = COMPI_HANDLE(t->kind, idx);
+    return COMPI_OK;
+}
+
+void handle_free(handle_table_t *t, int h)
+{
+    unsigned idx = (unsigned)h & HANDLE_IDX_MASK;
+    if (((unsigned)h >> COMPI_HKIND_SHIFT) != t->kind || idx < t->nfixed || idx >= t->n ||
+        !t->objs[idx]) {
+        return;
+    }
+    t->objs[idx] = NULL;
+    /* the free list can hold every slot: grow it alongside the table */
+    static const unsigned chunk = 64;
+    if (t->nfree % chunk == 0) {
+        unsigned *nf = realloc(t->freelist, (t->nfree + chunk) * sizeof(*nf));
+        if (!nf) {
+            return; /* slot leaks but stays NULL: lookups still fail correctly */
+        }
+        t->freelist = nf;
+    }
+    t->freelist[t->nfree++] = idx;
+}
+
+void handle_table_destroy(handle_table_t *t)
+{
+    free(t->objs);
+    free(t->freelist);
+    t->objs = NULL;
+    t->freelist = NULL;
+    t->n = t->cap = t->nfree = 0;
+}

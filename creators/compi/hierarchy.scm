@@ -1,0 +1,222 @@
+;;; (compi hierarchy) -- creators that build trees from a topology description: the
+;;; hierarchical creator (one tree shape per level of groups) and the MagPIe creator (the
+;;; root talks to each group's coordinator directly, groups finish locally).
+;;;
+;;;   (define clusters (by-subnets "10.1.0.0/24" "10.2.0.0/24" "10.3.0.0/24"))
+;;;   (install-creator! 'bcast (hierarchical-creator clusters #:shapes '(flat binomial)))
+;;;   (install-magpie! clusters)            ; every kind below, MagPIe trees
+;;;
+;;; Both return (tree-closure KIND TREE), run by the native tree executors, for barrier,
+;;; bcast, reduce, allreduce, gather, scatter and allgather (gathered to the tree's root,
+;;; then broadcast down the same tree; like barrier and allreduce it has no call root, so
+;;; the tree is rooted at rank 0), and pass any other call to `next', as well as
+;;; reductions with a non-commutative op when the tree does not combine in rank order
+;;; (tree-ordered?).  Every rank computes the same tree: the groups depend only on the
+;;; rank facts every rank holds for every other rank, and the root on the call's key.  A
+;;; description that does not fit the communicator (a rank in two groups or in none)
+;;; makes the creator fail, and the job stops with a message naming the description, the
+;;; rank, the creator and the call.
+;;;
+;;; The exchange allreduce ("beyond the paper": the data crosses the WAN once) is not a
+;;; tree: each top-level group reduces to its coordinator over a local tree (one shape per
+;;; level inside the group, as hierarchical-tree builds them), the coordinators send their
+;;; partial results to each other all-to-all, each combines them in group order, and
+;;; broadcasts the result over its local tree (core/coll/algorithms/allreduce/exchange.c).
+;;;
+;;;   (install-allreduce-exchange! clusters #:shapes '(binomial))
+;;;   (exchange-closure GROUPS #:shapes '(flat binomial))    ; a description, by hand
+;;;
+;;; allreduce-exchange-creator serves allreduce only and passes the rest to `next', as
+;;; well as non-commutative ops unless the groups are contiguous rank ranges whose local
+;;; trees combine in rank order (exchange-ordered?): then group order is rank order.
+
+(define-module (compi hierarchy)
+  #:use-module (compi)
+  #:use-module (compi trees)
+  #:use-module (compi topology)
+  #:export (tree-kinds
+            hierarchical-creator
+            magpie-creator
+            install-hierarchical!
+            install-magpie!
+            exchange-closure
+            exchange-ordered?
+            allreduce-exchange-creator
+            install-allreduce-exchange!))
+
+;; the kinds the tree executors run (core/coll/tree_exec_*.c)
+(define tree-kinds '(barrier bcast reduce allreduce gather scatter allgather))
+
+;; (call-ranks call) is a primitive the bridge defines in (compi) (scheme/bridge_facts.c);
+;; look it up when first needed so this module also loads under guile alone.  There, a
+;; call made by (make-call ... RANKS) carries its rank records itself.
+(define (library-call-ranks call)
+  (let ((v (module-variable (resolve-module '(compi)) 'call-ranks)))
+    (if (and v (variable-bound? v))
+        ((variable-ref v) call)
+        (let ((ranks ((record-accessor (record-type-descriptor call) 'ranks) call)))
+          (unless (vector? ranks)
+            (scm-error 'unbound-variable 'hierarchical-creator
+                       "no rank facts for ~A: call-ranks comes with MPI_Init (or make-call RANKS)"
+                       (list (call->string call)) #f))
+          ranks))))
+
+;; Groups of the call's communicator.  A one-entry cache, keyed by the rank vector itself:
+;; when the bridge hands out the same vector for a communicator, the grouping is done once.
+(define (grouper topology ranks-of)
+  (let ((last-ranks #f) (last-groups #f))
+    (lambda (call)
+      (let ((ranks (ranks-of call)))
+        (unless (and last-ranks (eq? ranks last-ranks))
+          (let ((groups (topology-groups topology ranks)))
+            (when (null? groups)
+              (scm-error 'invalid-topology 'topology-groups "topology ~A: no ranks"
+                         (list (topology->string topology)) #f))
+            (set! last-groups groups)
+            (set! last-ranks ranks)))
+        last-groups))))
+
+(define (serve call next tree segsize)
+  (let ((kind (call-kind call)))
+    (if (and (memq kind '(reduce allreduce))
+             (not (call-commutative? call))
+             (not (tree-ordered? tree)))
+        (next call)
+        (tree-closure kind tree #:segsize segsize))))
+
+(define (check-topology who topology)
+  (unless (topology? topology)
+    (scm-error 'wrong-type-arg who "expects a topology description of (compi topology), got ~S"
+               (list topology) (list topology))))
+
+;; #:ranks (call -> vector of rank records) replaces call-ranks, for tests and for trying
+;; a layout other than the real one.
+(define* (hierarchical-creator topology #:key (shapes '(binomial)) (coordinator 'lowest)
+                               (segsize #f) (ranks library-call-ranks))
+  (check-topology 'hierarchical-creator topology)
+  (let ((groups-of (grouper topology ranks)))
+    (define (hierarchical call next)
+      (if (memq (call-kind call) tree-kinds)
+          (serve call next
+                 (hierarchical-tree (groups-of call) (or (call-root call) 0)
+                                    #:shapes shapes #:coordinator coordinator)
+                 segsize)
+          (next call)))
+    hierarchical))
+
+(define* (magpie-creator topology #:key (segsize #f) (ranks library-call-ranks))
+  (check-topology 'magpie-creator topology)
+  (let ((groups-of (grouper topology ranks)))
+    (define (magpie call next)
+      (if (memq (call-kind call) tree-kinds)
+          (serve call next (magpie-tree (groups-of call) (or (call-root call) 0)) segsize)
+          (next call)))
+    magpie))
+
+;; Install one creator for every kind of tree-kinds (or the KINDS given).
+(define (install-all creator kinds)
+  (for-each (lambda (kind) (install-creator! kind creator))
+            (if (null? kinds) tree-kinds kinds)))
+
+(define* (install-hierarchical! topology #:key (shapes '(binomial)) (coordinator 'lowest)
+                                (segsize #f) (kinds '()))
+  (install-all (hierarchical-creator topology #:shapes shapes #:coordinator coordinator
+                                     #:segsize segsize)
+               kinds))
+
+(define* (install-magpie! topology #:key (segsize #f) (kinds '()))
+  (install-all (magpie-creator topology #:segsize segsize) kinds))
+;;; ---- the exchange allreduce -------------------------------------------------------------
+
+;; a list of shapes, one per level (a lone shape or (kary K) is a list of one)
+(define (shape-list who shapes)
+  (when (null? shapes)
+    (scm-error 'wrong-type-arg who "#:shapes must name at least one shape" '() #f))
+  (if (and (pair? shapes)
+           (not (and (eq? (car shapes) 'kary) (pair? (cdr shapes))
+                     (exact-integer? (cadr shapes)))))
+      shapes
+      (list shapes)))
+
+;; Group G's tree over its positions (MS: its ranks, ascending), cut out of WHOLE, a tree
+;; of the communicator whose only edges between groups leave the root: the group's
+;; coordinator is the member whose parent is -1 or outside the group.
+(define (local-tree whole ms)
+  (let* ((n (tree-size whole))
+         (pos (make-vector n #f))
+         (k (length ms)))
+    (let fill ((rs ms) (i 0))
+      (when (pair? rs)
+        (vector-set! pos (car rs) i)
+        (fill (cdr rs) (+ i 1))))
+    (let* ((coord? (lambda (r)
+                     (let ((p (tree-parent whole r)))
+                       (or (= p -1) (not (vector-ref pos p))))))
+           (coord (let find ((rs ms)) (if (coord? (car rs)) (car rs) (find (cdr rs)))))
+           (inside (lambda (rs) (filter (lambda (r) (vector-ref pos r)) rs))))
+      (make-tree k (vector-ref pos coord)
+                 (map (lambda (r) (if (eqv? r coord) -1 (vector-ref pos (tree-parent whole r))))
+                      ms)
+                 (map (lambda (r) (vector-ref pos r))
+                      (cons coord (apply append (map (lambda (r) (inside (tree-children whole r)))
+                                                     ms))))))))
+
+;; (exchange-closure GROUPS #:shapes SHAPES #:coordinator HOW #:segsize N): the exchange
+;; allreduce over GROUPS, nested lists of ranks as topology-groups returns them (a plain
+;; list of ranks: one group).  The top-level groups exchange; inside each, SHAPES gives
+;; one shape per level, outermost first (level 1: between the group's subgroups, or its
+;; ranks when it has none; the last shape serves the deeper levels), and HOW picks the
+;; coordinators, one choice per level from level 0 (the top-level groups' coordinators),
+;; as for hierarchical-tree.  #:trees replaces the built trees: one tree per top-level
+;; group over its positions (position i: its i-th lowest rank), rooted at the coordinator.
+;; #:segsize pipelines the local reduce and bcast.
+(define* (exchange-closure groups #:key (shapes '(binomial)) (coordinator 'lowest)
+                           (trees #f) (segsize #f))
+  (let* ((tops (if (= (groups-depth groups) 0) (list groups) groups))
+         (members (map (lambda (g) (sort (group-ranks g) <)) tops))
+         (hows (if (pair? coordinator) coordinator (list coordinator)))
+         (trees
+          (or trees
+              (let* ((c0 ((@@ (compi trees) pick-coordinator) 'exchange-closure (car hows)
+                          (car members) 0))
+                     (whole (hierarchical-tree tops c0
+                                               #:shapes (cons 'flat
+                                                              (shape-list 'exchange-closure
+                                                                          shapes))
+                                               #:coordinator hows)))
+                (map (lambda (ms) (local-tree whole ms)) members)))))
+    ((@@ (compi) make-exchange-closure) 'allreduce members trees
+     ((@@ (compi) non-negative-integer) 'exchange-closure "#:segsize" segsize) #f)))
+
+;; #t when combining the partials in group order is rank order: the groups, in order, are
+;; consecutive ranges of ranks, and every local tree is ordered (tree-ordered?).
+(define (exchange-ordered? desc)
+  (let ((groups ((@@ (compi) exchange-closure-groups) desc))
+        (trees ((@@ (compi) exchange-closure-trees) desc)))
+    (and (equal? (apply append groups) (iota (length (apply append groups))))
+         (let all ((ts trees))
+           (or (null? ts) (and (tree-ordered? (car ts)) (all (cdr ts))))))))
+
+;; Serves allreduce with (exchange-closure GROUPS ...) over the top-level groups of
+;; TOPOLOGY; passes every other kind to `next', and non-commutative ops too unless
+;; exchange-ordered?.  #:ranks as for hierarchical-creator.
+(define* (allreduce-exchange-creator topology #:key (shapes '(binomial)) (coordinator 'lowest)
+                                     (segsize #f) (ranks library-call-ranks))
+  (check-topology 'allreduce-exchange-creator topology)
+  (shape-list 'allreduce-exchange-creator shapes)
+  (let ((groups-of (grouper topology ranks)))
+    (define (allreduce-exchange call next)
+      (if (eq? (call-kind call) 'allreduce)
+          (let ((desc (exchange-closure (groups-of call) #:shapes shapes
+                                        #:coordinator coordinator #:segsize segsize)))
+            (if (or (call-commutative? call) (exchange-ordered? desc))
+                desc
+                (next call)))
+          (next call)))
+    allreduce-exchange))
+
+(define* (install-allreduce-exchange! topology #:key (shapes '(binomial)) (coordinator 'lowest)
+                                      (segsize #f))
+  (install-creator! 'allreduce
+                    (allreduce-exchange-creator topology #:shapes shapes
+                                                #:coordinator coordinator #:segsize segsize)))

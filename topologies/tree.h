@@ -1,0 +1,61 @@
+/*
+ * tree.h -- trees as plain values: builders, validation, shape queries.
+ *
+ * A tree names, for every rank of a communicator, its parent and its ordered children.
+ * Creators build trees in Scheme (flat, binomial, k-ary, chain, or any shape a user
+ * writes); the bridge converts them to topo_tree_t, topo_tree_validate() checks them
+ * (every rank exactly once, the right root, no cycle) and coll_closure_tree()
+ * (core/coll/executors/tree_closure.h) wraps one in a native executor for bcast,
+ * reduce, allreduce, barrier, gather, scatter or allgather.
+ *
+ *   binomial, 8 ranks, root 0:      0
+ *                                 / | \
+ *                                4  2  1
+ *                               / \  \
+ *                              6   5  3
+ *                              |
+ *                              7
+ *
+ * Ownership: a topo_tree_t owns its arrays; coll_closure_tree() takes the tree over
+ * (the closure frees it).
+ */
+#ifndef COMPI_TOPO_TREE_H
+#define COMPI_TOPO_TREE_H
+
+#include "core/include/compi_status.h"
+
+#include <stddef.h>
+
+typedef struct topo_tree {
+    int size;
+    int root;
+    int *parent;    /* [size]; -1 for the root */
+    int *child_off; /* [size + 1]: the children of r are children[child_off[r]..child_off[r+1]) */
+    int *children;  /* [size - 1], each rank's children in the order they are served */
+} topo_tree_t;
+
+/* From parent[] alone; children are ordered as given by order[] (a permutation of the
+   ranks, NULL for ascending rank order). */
+compi_status_t topo_tree_from_parents(int size, int root, const int *parent, const int *order,
+                                      topo_tree_t **tree_p);
+void topo_tree_free(topo_tree_t *t);
+
+/* COMPI_OK, or COMPI_ERR_INVALID_PARAM with the reason in why ("rank 5 appears twice") */
+compi_status_t topo_tree_validate(const topo_tree_t *t, int size, int root, char *why,
+                                  size_t len);
+
+/* Builders (also used by tests and the C fallbacks). */
+topo_tree_t *topo_tree_flat(int size, int root);
+topo_tree_t *topo_tree_binomial(int size, int root);
+topo_tree_t *topo_tree_kary(int size, int root, int k);
+topo_tree_t *topo_tree_chain(int size, int root);
+
+/* depth of the tree (root alone: 0); the tree must be valid */
+int topo_tree_depth(const topo_tree_t *t);
+
+/* 1 when every subtree covers a contiguous range of ranks, which is what a reduction
+   with a non-commutative op needs to combine in rank order; 0 otherwise (-1: no memory).
+   The tree must be valid, or a forest whose every rank reaches a root (parent -1). */
+int topo_tree_is_ordered(const topo_tree_t *t);
+
+#endif

@@ -19,7 +19,7 @@
 #   --no-tramp    skip step 5
 # Environment:
 #   COMPI_PREFIX  where compi's mpicc and mpirun are: $COMPI_PREFIX/bin/ or $COMPI_PREFIX/
-#                 (default: the repository, i.e. <repo>/bin/mpicc of an in-tree build)
+#                 (default: <repo>/_build, where scripts/build.sh builds)
 #   MPIS          implementations to run (default "omp mpich compi")
 #   NPS           rank counts (default "2 4")
 #   ROUNDS        rounds (default 3); TRIALS: trials per run (default 5)
@@ -64,7 +64,7 @@ ITER_SCALE=${ITER_SCALE:-1}
 RUN_TIMEOUT=${RUN_TIMEOUT:-240}
 MPIS=${MPIS:-omp mpich compi}
 NPS=${NPS:-2 4}
-COMPI_PREFIX=${COMPI_PREFIX:-$repo}
+COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
 ncores=$(nproc)
 
 . "$(dirname "$0")/lib.sh"

@@ -13,7 +13,7 @@
 #   --no-install  never call apt-get (fails if something is missing)
 # Environment:
 #   COMPI_PREFIX  where compi's mpicc and mpirun are: $COMPI_PREFIX/bin/ or $COMPI_PREFIX/
-#                 (default: the repository, i.e. <repo>/bin/mpicc of an in-tree build)
+#                 (default: <repo>/_build, where scripts/build.sh builds)
 #   MPIS          implementations to run (default "omp mpich compi")
 #   ROUNDS        rounds (default 5); TRIALS: trials per run (default 7)
 #   ITER_SCALE    iteration multiplier (default 1); RUN_TIMEOUT: seconds per run (300)
@@ -55,7 +55,7 @@ TRIALS=${TRIALS:-7}
 ITER_SCALE=${ITER_SCALE:-1}
 RUN_TIMEOUT=${RUN_TIMEOUT:-300}
 MPIS=${MPIS:-omp mpich compi}
-COMPI_PREFIX=${COMPI_PREFIX:-$repo}
+COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
 
 . "$(dirname "$0")/lib.sh"
 

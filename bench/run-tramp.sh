@@ -15,9 +15,9 @@
 #
 # Usage: bench/run-tramp.sh [--quick]     (--quick: 3 launches per case instead of 10)
 # Environment:
-#   COMPI_BUILD   compi's build tree: lib/libcompi.la, libtool, config.h (default: the
-#                 repository, an in-tree build)
-#   COMPI_PREFIX  where compi's mpicc and mpirun are (as run-coll.sh; default the repo)
+#   COMPI_BUILD   compi's build tree: lib/libcompi.la, libtool, config.h (default:
+#                 <repo>/_build, where scripts/build.sh builds)
+#   COMPI_PREFIX  where compi's mpicc and mpirun are (as run-coll.sh; default <repo>/_build)
 #   MPIS          implementations for the MPI_Init comparison (default "omp mpich compi")
 #   INIT_RUNS     launches per MPI_Init case (default 10)
 set -euo pipefail
@@ -44,8 +44,8 @@ for arg in "$@"; do
 done
 [ $quick = 0 ] || INIT_RUNS=${INIT_RUNS:-3}
 INIT_RUNS=${INIT_RUNS:-10}
-COMPI_BUILD=${COMPI_BUILD:-$repo}
-COMPI_PREFIX=${COMPI_PREFIX:-$repo}
+COMPI_BUILD=${COMPI_BUILD:-$repo/_build}
+COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
 MPIS=${MPIS:-omp mpich compi}
 
 say() { printf '== %s\n' "$*" >&2; }
@@ -76,12 +76,9 @@ done
 rm -rf "$build"
 mkdir -p "$build" "$results"
 rm -f "$results/tramp.txt"
-# The library's own include path and flags (Makefile.am: COMPI_INCLUDES, AM_CFLAGS).
-cflags=(-std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -include "$COMPI_BUILD/config.h")
-for d in include core/include core/runtime core/mpi core/dt core/comm core/pml core/btl \
-    core/coll trampolines scheme; do
-    cflags+=(-I"$repo/$d")
-done
+# The library's own include path and flags (Makefile.am: AM_CPPFLAGS, AM_CFLAGS).
+cflags=(-std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -include "$COMPI_BUILD/config.h"
+    -I"$repo" -I"$repo/include")
 # The binary stays inside the build tree: the bridge then loads the Scheme modules from
 # the tree (as the tests do) instead of from the install prefix.
 gcc "${cflags[@]}" -c "$here/tramp_bench.c" -o "$build/tramp_bench.o" >"$build/build.log" 2>&1 ||

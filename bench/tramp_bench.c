@@ -31,9 +31,9 @@
  * Output: "key value unit" lines, one per number, then nothing else; run-tramp.sh turns
  * them into bench/results/tramp.txt.  A timing is measured and printed, never asserted.
  */
-#include "bridge.h"
-#include "coll.h"
-#include "tramp.h"
+#include "scheme/bridge.h"
+#include "core/coll/coll.h"
+#include "trampolines/tramp.h"
 
 #include <mpi.h>
 #include <stdio.h>

@@ -72,12 +72,7 @@
             scheme-closure?
             closure-description?
             description-kind
-            description->string
-            ;; shipped wrapper creators
-            profiling-creator
-            tracing-creator
-            install-profiling!
-            install-tracing!))
+            description->string))
 
 ;; The order is the C enum bridge_kind_t in scheme/bridge.h (and coll_kind_t in
 ;; core/coll/coll.h); the bridge checks at start-up that the lists agree, so add a kind
@@ -484,16 +479,3 @@ must answer"
 (define (profiling inner) (wrap 'profiling inner))
 ;; (tracing (next call)): logs every call and the closure that served it.
 (define (tracing inner) (wrap 'tracing inner))
-
-;;; ---- shipped wrapper creators ---------------------------------------------------------
-
-(define (profiling-creator call next) (profiling (next call)))
-(define (tracing-creator call next) (tracing (next call)))
-
-;; (install-profiling!) wraps every kind; (install-profiling! 'bcast 'allreduce) some.
-(define (install-profiling! . kinds)
-  (for-each (lambda (k) (install-creator! k profiling-creator))
-            (if (null? kinds) collective-kinds kinds)))
-(define (install-tracing! . kinds)
-  (for-each (lambda (k) (install-creator! k tracing-creator))
-            (if (null? kinds) collective-kinds kinds)))

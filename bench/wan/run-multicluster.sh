@@ -32,7 +32,7 @@
 #   CLUSTERS (3)  HOSTS (4)  RATE (none: e.g. 1gbit caps each cluster's WAN input)
 #   MPIS ("compi omp mpich")  COMPI_CONFIGS ("defaults hierarchical magpie exchange")
 #   COMPI_PREFIX  where compi's mpicc and mpirun are ($COMPI_PREFIX/bin or $COMPI_PREFIX;
-#                 default the repository, an in-tree build)
+#                 default <repo>/_build, where scripts/build.sh builds)
 #   RUN_TIMEOUT   seconds per run (1800)
 #   FINALIZE_GRACE  seconds a job may take to end after fig1's "# done" (30); past that
 #                 it is stopped, its data kept, and the summary lists it as hung (Debian's
@@ -77,7 +77,7 @@ HOSTS=${HOSTS:-4}
 RATE=${RATE:-}
 MPIS=${MPIS:-compi omp mpich}
 COMPI_CONFIGS=${COMPI_CONFIGS:-defaults hierarchical magpie exchange}
-COMPI_PREFIX=${COMPI_PREFIX:-$repo}
+COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
 RUN_TIMEOUT=${RUN_TIMEOUT:-1800}
 FINALIZE_GRACE=${FINALIZE_GRACE:-30}
 declare -A ITERS_OF=([compi]=${ITERS_COMPI:-$ITERS} [omp]=${ITERS_OMP:-$ITERS}

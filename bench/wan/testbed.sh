@@ -198,7 +198,7 @@ valid_host() {
 
 find_router() {
     local c
-    for c in "${WAN_ROUTER:-}" "${top_builddir:-$repo}/bench/wan/wanrouter" \
+    for c in "${WAN_ROUTER:-}" "${top_builddir:-$repo/_build}/bench/wan/wanrouter" \
         "$here/wanrouter" "$repo/bench/build/wan/wanrouter"; do
         [ -n "$c" ] && [ -x "$c" ] && [ "$c" -nt "$here/wanrouter.c" -o ! -e "$here/wanrouter.c" ] &&
             { echo "$c" && return 0; }

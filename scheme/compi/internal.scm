@@ -182,7 +182,7 @@
      (else (string-append where ": syntax error: " what)))))
 
 ;; A fresh module per file: it sees (guile), (compi), (compi trees), (compi defaults),
-;; (compi topology) and (compi hierarchy).  `raise' is R7RS's raise, not the
+;; (compi topology), (compi hierarchy) and (compi wrappers).  `raise' is R7RS's raise, not the
 ;; signal-sending procedure of the same name in (guile).
 (define (make-config-module)
   (let ((m (make-fresh-user-module)))
@@ -191,6 +191,7 @@
     (module-use! m (resolve-interface '(compi defaults)))
     (module-use! m (resolve-interface '(compi topology)))
     (module-use! m (resolve-interface '(compi hierarchy)))
+    (module-use! m (resolve-interface '(compi wrappers)))
     (module-define! m 'raise raise-exception)
     m))
 

@@ -166,6 +166,8 @@ void job_destroy(mpirun_job_t *job);
 #define PMI_LINES_PER_TURN 16
 #define PMI_OUT_MAX (256 * 1024)
 #define PMI_KVS_KEYS_PER_RANK 1024
+/* the most read from the socket of a rank that has exited (more than a socket buffer) */
+#define PMI_DRAIN_MAX (4 * 1024 * 1024)
 compi_status_t pmi_server_create(mpirun_job_t *job);
 void pmi_server_destroy(mpirun_job_t *job);
 /* reads what rank r sent (when nothing is buffered) and answers up to PMI_LINES_PER_TURN

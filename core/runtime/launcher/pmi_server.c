@@ -492,13 +492,21 @@ void pmi_server_readable(mpirun_job_t *job, mpirun_rank_t *r)
 
 void pmi_server_drain(mpirun_job_t *job, mpirun_rank_t *r)
 {
-    /* the rank has exited: what it wrote is bounded by its socket's buffer */
+    /*
+     * The rank has exited: what it wrote before is in the socket's buffer.  A child it
+     * left behind may still hold the socket and write for ever, so read no more than
+     * any socket buffer holds.
+     */
+    size_t budget = PMI_DRAIN_MAX;
+
     while (r->pmi_fd >= 0) {
         ssize_t got = pmi_wire_reader_fill(&r->reader, r->pmi_fd);
         int done = got == 0 || (got < 0 && errno != ENOBUFS && errno != EINTR);
 
+        if (got > 0)
+            budget = (size_t)got < budget ? budget - (size_t)got : 0;
         handle_lines(job, r, 1 << 30);
-        if (done)
+        if (done || budget == 0)
             close_pmi(r);
     }
 }

@@ -63,7 +63,8 @@ static void usage(FILE *f, const char *prog)
             "CMD is --launch-agent split at blanks.  When CMD's first word is ssh or rsh, the\n"
             "words after HOST are shell-quoted (a remote shell re-reads them); otherwise they\n"
             "are passed as separate arguments (exec-style agents: 'ip netns exec', scripts).\n"
-            "The env words carry PMI_PORT/PMI_ID (remote ranks speak PMI to mpirun over TCP),\n"
+            "The env words carry PMI_PORT/PMI_ID (remote ranks speak PMI to mpirun over TCP,\n"
+            "showing a secret of the job that mpirun writes on the agent's stdin first),\n"
             "PMI_RANK, PMI_SIZE, COMPI_JOBID, this environment's COMPI_* variables,\n"
             "COMPI_COLL_CONFIG (made absolute), -x and --mca.  A relative PROGRAM path is made\n"
             "absolute; the remote rank starts in the agent's directory (ssh: the home).\n"
@@ -454,7 +455,8 @@ static void event_loop(mpirun_job_t *job)
         deadlines[1] = job->kill_deadline;
         deadlines[2] = drain_at;
         deadlines[3] = pmi_tcp_deadline(job);
-        if (pfd != NULL && poll(pfd, (nfds_t)n, busy ? 0 : poll_timeout(now, deadlines, 4)) < 0 &&
+        if (pfd != NULL &&
+            poll(pfd, (nfds_t)n, busy ? 0 : poll_timeout(now, deadlines, 4)) < 0 &&
             errno != EINTR) {
             fprintf(stderr, "mpirun: poll failed: %s\n", strerror(errno));
             job_terminate(job, 1, NULL);

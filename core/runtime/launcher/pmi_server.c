@@ -238,7 +238,7 @@ void pmi_server_writable(mpirun_rank_t *r)
 }
 
 /* queues a reply and writes what the socket takes; cuts off a rank that does not read */
-static void send_line(mpirun_job_t *job, mpirun_rank_t *r, const char *line, size_t len)
+static void send_line(mpirun_rank_t *r, const char *line, size_t len)
 {
     if (r->pmi_fd < 0 || r->out_dead)
         return;
@@ -250,7 +250,6 @@ static void send_line(mpirun_job_t *job, mpirun_rank_t *r, const char *line, siz
                 "mpirun: %s sends PMI requests without reading the replies (more than %d "
                 "bytes of replies wait); it is cut off from PMI\n",
                 who, PMI_OUT_MAX);
-        (void)job;
         close_pmi(r);
         return;
     }
@@ -279,7 +278,7 @@ static void send_line(mpirun_job_t *job, mpirun_rank_t *r, const char *line, siz
         char line_[PMI_WIRE_MAXLINE];                                                              \
         size_t len_;                                                                               \
         if (pmi_wire_format(line_, sizeof(line_), &len_, __VA_ARGS__, NULL) == COMPI_OK)           \
-            send_line(job, (r), line_, len_);                                                           \
+            send_line((r), line_, len_);                                                           \
     } while (0)
 
 static void on_barrier_in(mpirun_job_t *job, mpirun_rank_t *r)

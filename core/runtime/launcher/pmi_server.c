@@ -345,7 +345,11 @@ static void on_put(mpirun_job_t *job, mpirun_rank_t *r, const pmi_wire_msg_t *ms
         return;
     }
     if (strlen(key) >= PMI_WIRE_KEYLEN_MAX || strlen(value) >= PMI_WIRE_VALLEN_MAX) {
-        REPLY(r, "put_result", "rc", "-1", "msg", "key_or_value_too_long");
+        char limits[96];
+
+        snprintf(limits, sizeof(limits), "key_or_value_too_long_(keys_up_to_%d_bytes,values_%d)",
+                 PMI_WIRE_KEYLEN_MAX - 1, PMI_WIRE_VALLEN_MAX - 1);
+        REPLY(r, "put_result", "rc", "-1", "msg", limits);
         return;
     }
     switch (kvs_put(job->kvs, key, value, r->rank)) {

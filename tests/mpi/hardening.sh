@@ -7,7 +7,7 @@
 #  2. TCP PMI: outsiders with a wrong or no secret are refused at once and counted while
 #     the job runs on; 100 idle outsider connections do not keep a job from starting;
 #  3. a rank flooding PMI: cut off when it does not read, and whether it reads or not,
-#     another rank's death is reported within 2 s of it, and --timeout fires on time;
+#     another rank's death is reported within 2 s of it; --timeout and SIGINT act on time;
 #  4. mpirun SIGKILLed at random points of MPI_Init (np 8, 20 times): nothing in /dev/shm,
 #     no rank left;
 #  5. bounded input: /dev/zero as host file and as config fails clearly within 2 s; the
@@ -245,6 +245,26 @@ timed_out() {
 }
 check "--timeout 2 fires on time under a flood" timed_out
 echo "flood while reading: --timeout 2 fired at $fired s" | mt_diag
+# SIGINT to mpirun at 1 s under the same flood
+mt_cmd="$MPIRUN --timeout 20 -np 2 flood (SIGINT at 1 s)"
+h_t0=$(mt_now)
+(
+    FLOOD_READS=1 FLOOD_VICTIM_SECS=30 timeout -k 5 30 sh -c 'echo $$ >"$0.pid"; exec "$@"' \
+        "$MT_TMP/mpirun" "$MPIRUN" --timeout 20 -np 2 "$MT_TMP/flood" 2>&1 </dev/null |
+        while IFS= read -r l; do printf '%s %s\n' "$(mt_secs "$h_t0" "$(mt_now)")" "$l"; done \
+            >"$out"
+) &
+sub=$!
+sleep 1
+kill -INT "$(cat "$MT_TMP/mpirun.pid")"
+wait "$sub"
+interrupted() {
+    caught=$(grep "caught signal 2" "$out" | awk '{ print $1; exit }')
+    [ -n "$caught" ] || { mt_why="no 'caught signal 2' line" && return 1; }
+    mt_le "$caught" 2 || { mt_why="SIGINT at 1 s took effect at $caught s" && return 1; }
+}
+check "SIGINT takes effect at once under a flood" interrupted
+echo "flood while reading: SIGINT at 1 s took effect at $caught s" | mt_diag
 # nothing of the floods may outlive them
 for i in 1 2 3 4 5 6; do
     left=$(ps -eo pid=,args= | grep -F "cmd=get_universe_size" | grep -v grep)

@@ -403,6 +403,9 @@ compi_status_t bridge_init(char *errbuf, size_t len)
 
 /* ---- configuration files ------------------------------------------------------------ */
 
+/* the largest config file read (bytes) */
+#define BRIDGE_CONFIG_MAX (4 * 1024 * 1024)
+
 typedef struct bridge_load_args {
     compi_status_t st;
     const char *path;
@@ -428,6 +431,18 @@ compi_status_t bridge_load_config(const char *path, char *errbuf, size_t len)
     }
     if (!path || !*path) {
         bridge__msg(errbuf, len, "config error: empty file name");
+        return COMPI_ERR_CONFIG;
+    }
+    /* Guile would read /dev/zero or a FIFO for ever: only regular files of bounded size
+       (a missing file is left to Guile, whose message says so) */
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        bridge__msg(errbuf, len, "config error: %s: not a regular file", path);
+        return COMPI_ERR_CONFIG;
+    }
+    if (stat(path, &sb) == 0 && sb.st_size > BRIDGE_CONFIG_MAX) {
+        bridge__msg(errbuf, len, "config error: %s: %lld bytes, more than a config file may have "
+                    "(%d)", path, (long long)sb.st_size, BRIDGE_CONFIG_MAX);
         return COMPI_ERR_CONFIG;
     }
     return bridge_with_guile(bridge__load_in_guile, &a.st, errbuf, len);

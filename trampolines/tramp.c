@@ -223,9 +223,10 @@ static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
 
 compi_status_t tramp_init(void)
 {
-    long entries = param_register_int("coll_cache_size", 256,
-                                      "Closures cached per communicator (rounded up to a "
-                                      "multiple of 4 that is a power of two)");
+    long entries = param_register_int_range("coll_cache_size", 256, 1,
+                                            (long)TRAMP_WAYS << 20,
+                                            "Closures cached per communicator (rounded up to "
+                                            "a multiple of 4 that is a power of two)");
     unsigned b = 1;
     while ((long)b * TRAMP_WAYS < entries && b < (1u << 20)) {
         b <<= 1;

@@ -170,27 +170,28 @@ compi_status_t pml_init(void)
     btl_verbose = (int)param_register_int("btl_verbose", 0, "BTL verbosity (0: quiet)");
     /* With more ranks than cores the two halves of a split copy do not run at the same
        time, and the receiver would wait for the sender to be scheduled: off by default. */
-    long split_min = param_register_int(
-        "pml_split_min", rte_proc.oversubscribed ? 0 : PML_SPLIT_MIN_DEFAULT,
+    long split_min = param_register_int_range(
+        "pml_split_min", rte_proc.oversubscribed ? 0 : PML_SPLIT_MIN_DEFAULT, 0, 1L << 40,
         "rendezvous messages from this many bytes are copied by both ranks at once (the "
         "receiver reads one part, the sender writes the other) when the BTL has get and put "
         "and the receive buffer is contiguous; the receive then also waits for the sender's "
         "library to run.  0: never (the default when the host is oversubscribed)");
-    long split_pct = param_register_int("pml_split_get_pct", PML_SPLIT_GET_PCT_DEFAULT,
-                                        "percentage of a split message the receiver reads "
-                                        "itself (the sender writes the rest)");
+    long split_pct = param_register_int_range("pml_split_get_pct", PML_SPLIT_GET_PCT_DEFAULT, 1,
+                                              99,
+                                              "percentage of a split message the receiver "
+                                              "reads itself (the sender writes the rest)");
     pml_state.split_min = split_min > 0 ? (size_t)split_min : 0;
-    pml_state.split_get_pct = split_pct < 1 ? 1 : split_pct > 99 ? 99 : (int)split_pct;
-    long block_after = param_register_int(
-        "pml_block_after", 16,
+    pml_state.split_get_pct = (int)split_pct;
+    long block_after = param_register_int_range(
+        "pml_block_after", 16, 0, 1L << 30,
         "on an oversubscribed host, idle polls after which a waiting rank sleeps in the "
         "transport (btl ofi) instead of yielding, when no other transport needs polling; "
         "0: never sleep");
-    long block_ms = param_register_int("pml_block_ms", 1,
-                                       "longest such sleep in milliseconds (the other "
-                                       "transports are polled in between)");
+    long block_ms = param_register_int_range("pml_block_ms", 1, 1, 1000,
+                                             "longest such sleep in milliseconds (the other "
+                                             "transports are polled in between)");
     pml_state.block_after = block_after > 0 ? (unsigned)block_after : 0;
-    pml_state.block_ms = block_ms < 1 ? 1 : block_ms > 1000 ? 1000 : (int)block_ms;
+    pml_state.block_ms = (int)block_ms;
     pml_state.oversubscribed = rte_proc.oversubscribed;
     pml_state.world_size = rte_proc.world_size;
     pml_state.peers = calloc((size_t)pml_state.world_size, sizeof(pml_peer_t));

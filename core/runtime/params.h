@@ -12,6 +12,8 @@
 #include <stddef.h>
 
 long param_register_int(const char *name, long defval, const char *help);
+/* a value outside lo..hi is warned about, naming the range, and the default is returned */
+long param_register_int_range(const char *name, long defval, long lo, long hi, const char *help);
 const char *param_register_string(const char *name, const char *defval, const char *help);
 
 /* for compi_info: iterate over what was registered */

@@ -11,6 +11,13 @@
  * launcher closes it (the launcher has ended, or gave up on the job).  It only waits in
  * poll(); it never reads, so replies are left to the calls.
  *
+ * Our mpirun accepts a TCP connection only from a rank that shows the job's secret, which
+ * it writes on the rank's stdin (COMPI_PMI_AUTH=stdin says so; the line is read one byte
+ * at a time, so the rest of stdin stays the program's).  A connection that mpirun closes
+ * before answering (an outsider may have crowded it out) is tried again a few times.
+ * Hydra sets no COMPI_PMI_AUTH and is spoken to as before.  PMI_FD is marked close-on-exec:
+ * a child the rank starts (system()) cannot speak PMI as the rank.
+ *
  * Started by a PMIx launcher (Open MPI's mpirun, ...) and without PMI_FD/PMI_PORT, every
  * call goes to the PMIx backend instead (pmi_pmix.c); the PMI-1 wire stays the default.
  */
@@ -28,7 +35,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
+
+/* longest secret accepted on stdin (hex digits), and tries of a TCP connection */
+#define PMI_SECRET_MAX 128
+#define PMI_CONNECT_TRIES 8
 
 typedef struct pmi_local_kv {
     struct pmi_local_kv *next;
@@ -43,6 +55,7 @@ static struct {
     int rank, size;
     int keylen_max, vallen_max;
     char kvsname[PMI_WIRE_KVSNAME_MAX];
+    char secret[PMI_SECRET_MAX + 1]; /* shown on a TCP connection; empty: none */
     pmi_wire_reader_t reader;
     pmi_local_kv_t *local; /* singleton's key-value table */
     int watching;          /* the watcher thread runs; wake[1] stops it */
@@ -83,7 +96,8 @@ static compi_status_t send_all(const char *buf, size_t len)
     return COMPI_OK;
 }
 
-static compi_status_t recv_line(pmi_wire_msg_t *reply)
+/* with eof_p, an end of file is not logged but said there (a connection to try again) */
+static compi_status_t recv_line_or_eof(pmi_wire_msg_t *reply, int *eof_p)
 {
     char line[PMI_WIRE_MAXLINE];
     int truncated;
@@ -92,6 +106,10 @@ static compi_status_t recv_line(pmi_wire_msg_t *reply)
     while ((n = pmi_wire_reader_next(&pmi.reader, line, &truncated)) < 0) {
         ssize_t got = pmi_wire_reader_fill(&pmi.reader, pmi.fd);
 
+        if (got == 0 && eof_p != NULL) {
+            *eof_p = 1;
+            return COMPI_ERR_PMI;
+        }
         if (got == 0) {
             compi_log_error("PMI: the launcher closed the connection");
             return COMPI_ERR_PMI;
@@ -106,6 +124,11 @@ static compi_status_t recv_line(pmi_wire_msg_t *reply)
         return COMPI_ERR_PMI;
     }
     return COMPI_OK;
+}
+
+static compi_status_t recv_line(pmi_wire_msg_t *reply)
+{
+    return recv_line_or_eof(reply, NULL);
 }
 
 /*
@@ -180,11 +203,52 @@ static compi_status_t connect_port(const char *port_spec)
 }
 
 /*
- * With PMI_PORT, the launcher tells rank and size after an "initack" handshake that names
- * the PMI_ID it gave us: "cmd=initack" then "cmd=set size=N", "cmd=set rank=R",
- * "cmd=set debug=D".
+ * COMPI_PMI_AUTH=stdin: the first line of stdin is the job's secret.  Read one byte at a
+ * time so that nothing after the newline is taken from the program.
  */
-static compi_status_t port_handshake(int pmi_id)
+static compi_status_t read_secret(void)
+{
+    const char *how = getenv("COMPI_PMI_AUTH");
+    size_t n = 0;
+    char c;
+
+    pmi.secret[0] = '\0';
+    if (how == NULL || *how == '\0')
+        return COMPI_OK;
+    if (strcmp(how, "stdin") != 0) {
+        compi_log_error("PMI: COMPI_PMI_AUTH='%.40s' is not 'stdin'", how);
+        return COMPI_ERR_PMI;
+    }
+    for (;;) {
+        ssize_t got = read(0, &c, 1);
+
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0 || c == '\n')
+            break;
+        if (n == PMI_SECRET_MAX || !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+            compi_log_error("PMI: the job's secret on stdin is not up to %d hex digits",
+                            PMI_SECRET_MAX);
+            return COMPI_ERR_PMI;
+        }
+        pmi.secret[n++] = c;
+    }
+    pmi.secret[n] = '\0';
+    if (n == 0) {
+        compi_log_error("PMI: COMPI_PMI_AUTH=stdin, but stdin holds no secret (the launcher "
+                        "writes it there)");
+        return COMPI_ERR_PMI;
+    }
+    return COMPI_OK;
+}
+
+/*
+ * With PMI_PORT, the launcher tells rank and size after an "initack" handshake that names
+ * the PMI_ID it gave us (and shows the secret when we have one): "cmd=initack" then
+ * "cmd=set size=N", "cmd=set rank=R", "cmd=set debug=D".  With eof_p, a connection closed
+ * before the first reply is said there instead of logged.
+ */
+static compi_status_t port_handshake(int pmi_id, int *eof_p)
 {
     char line[PMI_WIRE_MAXLINE], id[16];
     pmi_wire_msg_t reply;
@@ -192,9 +256,28 @@ static compi_status_t port_handshake(int pmi_id)
     size_t len;
 
     snprintf(id, sizeof(id), "%d", pmi_id);
-    st = pmi_wire_format(line, sizeof(line), &len, "initack", "pmiid", id, NULL);
+    if (pmi.secret[0] != '\0')
+        st = pmi_wire_format(line, sizeof(line), &len, "initack", "pmiid", id, "secret",
+                             pmi.secret, NULL);
+    else
+        st = pmi_wire_format(line, sizeof(line), &len, "initack", "pmiid", id, NULL);
     if (st == COMPI_OK)
-        st = call(line, len, "initack", &reply);
+        st = send_all(line, len);
+    if (st == COMPI_OK)
+        st = recv_line_or_eof(&reply, eof_p);
+    if (st == COMPI_OK) {
+        const char *cmd = pmi_wire_cmd(&reply);
+        int rc;
+
+        if (cmd == NULL || strcmp(cmd, "initack") != 0 ||
+            (pmi_wire_get_int(&reply, "rc", &rc) == COMPI_OK && rc != 0)) {
+            const char *msg = pmi_wire_get(&reply, "msg");
+
+            compi_log_error("PMI: the launcher refused our connection as PMI_ID %d: %s", pmi_id,
+                            msg != NULL ? msg : "no reason given");
+            return COMPI_ERR_PMI;
+        }
+    }
     for (int i = 0; i < 3 && st == COMPI_OK; i++) {
         int v;
 
@@ -206,9 +289,29 @@ static compi_status_t port_handshake(int pmi_id)
         else if (pmi_wire_get_int(&reply, "rank", &v) == COMPI_OK)
             pmi.rank = v;
     }
-    if (st != COMPI_OK)
+    if (st != COMPI_OK && (eof_p == NULL || !*eof_p))
         compi_log_error("PMI: handshake with the launcher on PMI_PORT failed");
     return st;
+}
+
+/* connects to PMI_PORT as PMI_ID, again when the launcher closes before answering */
+static compi_status_t port_open(const char *port_spec, int pmi_id)
+{
+    for (int attempt = 1;; attempt++) {
+        int eof = 0, last = attempt == PMI_CONNECT_TRIES;
+        compi_status_t st = connect_port(port_spec);
+        struct timespec pause = {.tv_sec = 0, .tv_nsec = 20000000L * attempt};
+
+        if (st != COMPI_OK)
+            return st;
+        st = port_handshake(pmi_id, last ? NULL : &eof);
+        if (st == COMPI_OK || !eof)
+            return st;
+        close(pmi.fd);
+        pmi.fd = -1;
+        pmi_wire_reader_init(&pmi.reader);
+        nanosleep(&pause, NULL);
+    }
 }
 
 static void *watch_launcher(void *arg)
@@ -373,14 +476,23 @@ compi_status_t pmi_init(pmi_info_t *info)
             st = COMPI_ERR_PMI;
             goto err;
         }
+        /* ours alone: a program the rank starts must not inherit it */
+        if (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0) {
+            compi_log_error("PMI: PMI_FD %d is not an open descriptor: %s", fd, strerror(errno));
+            st = COMPI_ERR_PMI;
+            goto err;
+        }
     } else if (port != NULL && *port != '\0') {
-        st = connect_port(port);
+        st = read_secret();
         if (st != COMPI_OK)
             goto err;
         if (env_int("PMI_ID", &id)) {
-            st = port_handshake(id);
+            st = port_open(port, id);
+            memset(pmi.secret, 0, sizeof(pmi.secret)); /* not needed again */
             if (st != COMPI_OK)
                 goto err;
+        } else if ((st = connect_port(port)) != COMPI_OK) {
+            goto err;
         } else if (!env_int("PMI_RANK", &pmi.rank) || !env_int("PMI_SIZE", &pmi.size)) {
             compi_log_error("PMI: PMI_PORT is set but neither PMI_ID nor PMI_RANK/PMI_SIZE");
             st = COMPI_ERR_PMI;

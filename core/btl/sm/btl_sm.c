@@ -42,13 +42,19 @@ static sm_ring_ctrl_t *slot_ctrl(void *seg, uint32_t ring_size, int slot)
                               (size_t)slot * slot_stride(ring_size));
 }
 
-/* one more rank has mapped `seg`: the last one removes the name */
+/* a name in /dev/shm, as opposed to a memfd reached through /proc */
+static int seg_is_named(const char *name)
+{
+    return strncmp(name, "/proc/", 6) != 0;
+}
+
+/* one more rank has mapped `seg`: the last one removes the name (a memfd has none) */
 static void seg_attached(void *seg, const char *name, int local_size)
 {
     sm_seg_hdr_t *hdr = seg;
     /* acq_rel: every rank's mapping happened before the name goes away */
     int n = __atomic_add_fetch(&hdr->attached, 1, __ATOMIC_ACQ_REL);
-    if (n == local_size)
+    if (n == local_size && seg_is_named(name))
         (void)shm_unlink(name);
 }
 
@@ -201,19 +207,29 @@ static compi_status_t btl_sm_publish(void)
 
     if (st->seg != NULL)
         return COMPI_OK;
-    int w = snprintf(st->seg_name, sizeof(st->seg_name), "/%s.sm.%d", svc->jobid, svc->world_rank);
-    if (w < 0 || (size_t)w >= sizeof(st->seg_name) || strchr(svc->jobid, '/') != NULL) {
-        svc->log_error("btl sm: job id '%s' does not make a shared-memory name", svc->jobid);
-        return COMPI_ERR_INVALID_PARAM;
-    }
-
     st->seg_len = seg_bytes(st->local_size, st->ring_size);
-    fd = shm_open(st->seg_name, O_CREAT | O_EXCL | O_RDWR, 0600);
-    if (fd < 0) {
-        svc->log_error("btl sm: shm_open(%s): %s", st->seg_name, strerror(errno));
-        return COMPI_ERR_IO;
+    if (st->memfd) {
+        fd = memfd_create("compi.sm", MFD_CLOEXEC);
+        if (fd < 0) {
+            svc->log_error("btl sm: memfd_create: %s (btl_sm_backing=shm uses /dev/shm instead)",
+                           strerror(errno));
+            return COMPI_ERR_IO;
+        }
+        snprintf(st->seg_name, sizeof(st->seg_name), "/proc/%d/fd/%d", (int)svc->pid, fd);
+    } else {
+        int w = snprintf(st->seg_name, sizeof(st->seg_name), "/%s.sm.%d", svc->jobid,
+                         svc->world_rank);
+        if (w < 0 || (size_t)w >= sizeof(st->seg_name) || strchr(svc->jobid, '/') != NULL) {
+            svc->log_error("btl sm: job id '%s' does not make a shared-memory name", svc->jobid);
+            return COMPI_ERR_INVALID_PARAM;
+        }
+        fd = shm_open(st->seg_name, O_CREAT | O_EXCL | O_RDWR, 0600);
+        if (fd < 0) {
+            svc->log_error("btl sm: shm_open(%s): %s", st->seg_name, strerror(errno));
+            return COMPI_ERR_IO;
+        }
+        st->seg_linked = 1;
     }
-    st->seg_linked = 1;
     if (ftruncate(fd, (off_t)st->seg_len) != 0) {
         svc->log_error("btl sm: sizing %s to %zu bytes: %s", st->seg_name, st->seg_len,
                        strerror(errno));
@@ -226,7 +242,10 @@ static compi_status_t btl_sm_publish(void)
                        strerror(errno));
         goto err;
     }
-    close(fd);
+    if (st->memfd)
+        st->seg_fd = fd; /* the peers open it through /proc until finalize */
+    else
+        close(fd);
     fd = -1;
     st->seg = seg;
 
@@ -251,7 +270,8 @@ static compi_status_t btl_sm_publish(void)
 err:
     if (fd >= 0)
         close(fd);
-    shm_unlink(st->seg_name);
+    if (st->seg_linked)
+        shm_unlink(st->seg_name);
     st->seg_linked = 0;
     return COMPI_ERR_IO;
 }
@@ -288,9 +308,12 @@ static compi_status_t connect_peer(int world_rank, btl_endpoint_t **ep_p)
     }
     const char *name = val + off;
 
-    fd = shm_open(name, O_RDWR, 0);
+    fd = seg_is_named(name) ? shm_open(name, O_RDWR, 0) : open(name, O_RDWR | O_CLOEXEC);
     if (fd < 0 || fstat(fd, &sb) != 0) {
-        svc->log_error("btl sm: opening %s of rank %d: %s", name, world_rank, strerror(errno));
+        svc->log_error("btl sm: opening %s of rank %d: %s%s", name, world_rank, strerror(errno),
+                       seg_is_named(name) ? ""
+                                          : " (btl_sm_backing=shm uses named files in /dev/shm "
+                                            "instead)");
         goto err;
     }
     if ((size_t)sb.st_size != st->seg_len) {
@@ -394,14 +417,17 @@ static compi_status_t btl_sm_finalize(void)
        rank never connected to us */
     if (st->seg_linked)
         (void)shm_unlink(st->seg_name);
+    if (st->memfd && st->seg_fd >= 0)
+        close(st->seg_fd);
     free(st->eps);
     free(st->in);
     memset(st, 0, sizeof(*st));
+    st->seg_fd = -1;
     return COMPI_OK;
 }
 
 compi_status_t btl_sm_init(const btl_services_t *svc, uint32_t ring_size, size_t eager_limit,
-                           size_t max_frag, int single_copy, size_t cma_chunk)
+                           size_t max_frag, int single_copy, size_t cma_chunk, int memfd)
 {
     btl_sm_state_t *st = &btl_sm_state;
 
@@ -413,6 +439,8 @@ compi_status_t btl_sm_init(const btl_services_t *svc, uint32_t ring_size, size_t
     st->ring_size = ring_size;
     st->single_copy = single_copy;
     st->cma_chunk = cma_chunk;
+    st->memfd = memfd;
+    st->seg_fd = -1;
     st->eps = calloc((size_t)svc->local_size, sizeof(*st->eps));
     st->in = calloc((size_t)svc->local_size, sizeof(*st->in));
     if (st->eps == NULL || st->in == NULL) {
@@ -434,6 +462,7 @@ err:
     free(st->eps);
     free(st->in);
     memset(st, 0, sizeof(*st));
+    st->seg_fd = -1;
     return COMPI_ERR_NO_MEMORY;
 }
 

@@ -8,9 +8,14 @@
  *   | seg hdr  | ctrl 0 | ring 0     | ctrl 1 | ring 1     | ...
  *   +----------+---------------------+---------------------+-----
  *
- * Every local rank maps every other's segment; the one whose mapping brings the
- * segment's `attached` count to local_size unlinks the name, so nothing stays in
- * /dev/shm even if a rank crashes later.  Large messages go by single copy
+ * By default (btl_sm_backing=memfd) a segment is a memfd: it never has a name in
+ * /dev/shm, so no death of any process (mpirun's SIGKILL during MPI_Init included) can
+ * leave a file behind.  The owner keeps the descriptor open and publishes
+ * "/proc/PID/fd/FD", which the other local ranks open (same user, so /proc lets them).
+ * With btl_sm_backing=shm the segment is "/<jobid>.sm.<world_rank>" in /dev/shm, and the
+ * rank whose mapping brings the segment's `attached` count to local_size unlinks the
+ * name; a job killed before then leaves it for mpirun to remove, if mpirun lives.
+ * Large messages go by single copy
  * (process_vm_readv / process_vm_writev, "CMA") when the kernel lets us reach the peer.
  *
  * Ownership: the module owns both its segment and the peers' mappings, the endpoints
@@ -65,8 +70,10 @@ typedef struct btl_sm_state {
 
     void *seg; /* own segment */
     size_t seg_len;
+    int memfd;      /* backing: 1 memfd (seg_fd stays open for the peers), 0 /dev/shm */
+    int seg_fd;     /* the memfd, -1 when none */
     int seg_linked; /* our name may still be in /dev/shm */
-    char seg_name[NAME_MAX];
+    char seg_name[NAME_MAX]; /* what the peers open: /dev/shm name or /proc/PID/fd/FD */
 } btl_sm_state_t;
 
 extern btl_sm_state_t btl_sm_state;
@@ -74,6 +81,6 @@ extern btl_module_t btl_sm_module;
 
 /* btl_sm.c: set up from the parameters the component read; COMPI_OK or an error */
 compi_status_t btl_sm_init(const btl_services_t *svc, uint32_t ring_size, size_t eager_limit,
-                           size_t max_frag, int single_copy, size_t cma_chunk);
+                           size_t max_frag, int single_copy, size_t cma_chunk, int memfd);
 
 #endif

@@ -72,12 +72,21 @@ static btl_module_t *btl_sm_open(const btl_services_t *svc)
     const char *copy = svc->param_string("btl_sm_single_copy", "auto",
                                          "single copy for large messages: auto (use "
                                          "process_vm_readv if it works), cma (require it), none");
+    const char *backing = svc->param_string("btl_sm_backing", "memfd",
+                                            "segments: memfd (never named in /dev/shm, shared "
+                                            "through /proc/PID/fd) or shm (named files in "
+                                            "/dev/shm, unlinked once every local rank has "
+                                            "mapped them)");
     long cma_chunk = svc->param_int("btl_sm_cma_chunk", 0,
                                     "most bytes one process_vm_readv/writev call copies "
                                     "(0: a whole transfer in one call)");
     int single_copy = parse_single_copy(svc, copy);
     if (single_copy < 0)
         return NULL;
+    if (strcmp(backing, "memfd") != 0 && strcmp(backing, "shm") != 0) {
+        svc->log_error("btl_sm_backing=%s: expected memfd or shm", backing);
+        return NULL;
+    }
     if (cma_chunk < 0)
         cma_chunk = 0;
     if (eager < 64 || max_frag < 64) {
@@ -102,7 +111,7 @@ static btl_module_t *btl_sm_open(const btl_services_t *svc)
     }
 
     if (btl_sm_init(svc, ring_size, (size_t)eager, (size_t)max_frag, single_copy,
-                    (size_t)cma_chunk) != COMPI_OK)
+                    (size_t)cma_chunk, strcmp(backing, "memfd") == 0) != COMPI_OK)
         return NULL;
     return &btl_sm_module;
 }

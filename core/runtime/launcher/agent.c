@@ -10,7 +10,8 @@
  * taken to exec its arguments as they are, so they go as separate words, unquoted.
  *
  * The rank's environment travels as `env` words, because an agent does not forward ours:
- * PMI_PORT and PMI_ID (PMI over TCP, pmi_tcp.c), PMI_RANK, PMI_SIZE, the local rank
+ * PMI_PORT and PMI_ID (PMI over TCP, pmi_tcp.c), COMPI_PMI_AUTH=stdin (the job's secret
+ * waits on the rank's stdin, never on this command line), PMI_RANK, PMI_SIZE, the local rank
  * numbers, COMPI_JOBID, COMPI_OVERSUBSCRIBED=1 under --oversubscribe (otherwise the rank
  * compares its host's ranks with its cores itself), every COMPI_* variable of mpirun's own
  * environment, COMPI_COLL_CONFIG with relative paths made absolute, then -x and --mca
@@ -208,6 +209,8 @@ static void agent__env(const mpirun_job_t *job, const mpirun_rank_t *r, agent_ve
 
     agent__pushf(env, "PMI_PORT=%s", job->pmi_port);
     agent__pushf(env, "PMI_ID=%d", r->rank);
+    /* the secret itself comes on stdin (pmi_tcp.c): this only says where to find it */
+    agent__pushf(env, "COMPI_PMI_AUTH=stdin");
     agent__pushf(env, "PMI_RANK=%d", r->rank);
     agent__pushf(env, "PMI_SIZE=%d", job->n);
     agent__pushf(env, "MPI_LOCALRANKID=%d", r->local_rank);
@@ -217,7 +220,8 @@ static void agent__env(const mpirun_job_t *job, const mpirun_rank_t *r, agent_ve
         agent__pushf(env, "COMPI_OVERSUBSCRIBED=1");
     for (char **e = environ; *e != NULL; e++) {
         static const char *const mine[] = {
-            "COMPI_JOBID=", "COMPI_OVERSUBSCRIBED=", "COMPI_COLL_CONFIG=", "COMPI_CPU_PLACES="};
+            "COMPI_JOBID=",       "COMPI_OVERSUBSCRIBED=", "COMPI_COLL_CONFIG=",
+            "COMPI_CPU_PLACES=",  "COMPI_PMI_AUTH="};
         int skip = strncmp(*e, "COMPI_", 6) != 0 || strchr(*e, '=') == NULL;
 
         for (size_t k = 0; !skip && k < sizeof(mine) / sizeof(mine[0]); k++)

@@ -4,7 +4,8 @@
  *   --host a:4,b:4      host a with 4 slots, host b with 4
  *   --host a,a,b        each occurrence is one slot (Open MPI style): a:2, b:1
  *   --hostfile FILE     one host per line: "name slots=N" (Open MPI), "name:N" (MPICH) or
- *                       "name" (one slot); '#' starts a comment; blank lines are skipped
+ *                       "name" (one slot); '#' starts a comment; blank lines are skipped;
+ *                       lines of at most HOSTS_LINE_MAX - 1 bytes, HOSTS_FILE_MAX in all
  *
  * A name given more than once is one host whose slots add up, placed where it was first
  * named; several --host and --hostfile options add up the same way.  Ranks are then dealt over the slots:
@@ -29,6 +30,9 @@
 
 /* the most slots one host, or all of them, may have (also mpirun's -np limit) */
 #define HOSTS_SLOTS_MAX (1 << 20)
+/* a host file's longest line (newline excluded, plus one) and largest size */
+#define HOSTS_LINE_MAX 1024
+#define HOSTS_FILE_MAX (1 << 20)
 
 const char *map_policy_name(map_policy_t p)
 {
@@ -215,37 +219,71 @@ static compi_status_t hosts__file_line(mpirun_hosts_t *h, const char *line, cons
     return hosts__add(h, name, nlen, slots, where, prog);
 }
 
+/*
+ * One line into `line` (HOSTS_LINE_MAX bytes), without its newline: 1, or 0 at end of
+ * file, or -1 after printing what is wrong (a line too long, a NUL byte, a file too big):
+ * whatever the file is (/dev/zero, a FIFO that never ends), reading it stays bounded.
+ */
+static int hosts__read_line(FILE *f, char *line, size_t *total, const char *where,
+                            const char *prog)
+{
+    size_t n = 0;
+    int c;
+
+    while ((c = getc(f)) != EOF && c != '\n') {
+        if (c == '\0') {
+            fprintf(stderr, "%s: %s: a NUL byte: this is not a host file\n", prog, where);
+            return -1;
+        }
+        if (n + 1 >= HOSTS_LINE_MAX) {
+            fprintf(stderr, "%s: %s: line longer than %d bytes (the limit of a host file line)\n",
+                    prog, where, HOSTS_LINE_MAX - 1);
+            return -1;
+        }
+        if (++*total > HOSTS_FILE_MAX) {
+            fprintf(stderr, "%s: %s: host file larger than %d bytes (the limit)\n", prog, where,
+                    HOSTS_FILE_MAX);
+            return -1;
+        }
+        line[n++] = (char)c;
+    }
+    line[n] = '\0';
+    return c != EOF || n > 0;
+}
+
 compi_status_t hosts_add_file(mpirun_hosts_t *h, const char *path, const char *prog)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = fopen(path, "re");
     compi_status_t st = COMPI_OK;
-    char *line = NULL, where[1100];
-    size_t cap = 0;
-    int lineno = 0;
+    char line[HOSTS_LINE_MAX], where[1100];
+    size_t total = 0;
+    int lineno = 0, got;
 
     if (f == NULL) {
         fprintf(stderr, "%s: cannot open host file '%s': %s\n", prog, path, strerror(errno));
         return COMPI_ERR_IO;
     }
-    while (getline(&line, &cap, f) >= 0) {
-        char *hash = strchr(line, '#'), *nl = strchr(line, '\n');
+    for (;;) {
+        char *hash;
 
-        lineno++;
+        snprintf(where, sizeof(where), "%.1024s:%d", path, ++lineno);
+        got = hosts__read_line(f, line, &total, where, prog);
+        if (got <= 0)
+            break;
+        hash = strchr(line, '#');
         if (hash != NULL)
             *hash = '\0';
-        if (nl != NULL)
-            *nl = '\0';
-        snprintf(where, sizeof(where), "%.1024s:%d", path, lineno);
         st = hosts__file_line(h, line, where, prog);
         if (st != COMPI_OK)
             goto out;
     }
-    if (ferror(f)) {
+    if (got < 0) {
+        st = COMPI_ERR_INVALID_PARAM;
+    } else if (ferror(f)) {
         fprintf(stderr, "%s: cannot read host file '%s': %s\n", prog, path, strerror(errno));
         st = COMPI_ERR_IO;
     }
 out:
-    free(line);
     fclose(f);
     return st;
 }

@@ -152,7 +152,7 @@ static void set_env_int(const char *name, int value)
  * calls would be strictly allowed after fork in a threaded parent; mpirun has a single
  * thread, so setenv is fine in what follows.
  */
-static void child_setup(int rank, int out_fd, int err_fd, pid_t parent)
+static void child_setup(int rank, int in_fd, int out_fd, int err_fd, pid_t parent)
 {
     sigset_t none;
     int fd;
@@ -169,8 +169,10 @@ static void child_setup(int rank, int out_fd, int err_fd, pid_t parent)
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
 
-    if (rank != 0) {
-        fd = open("/dev/null", O_RDONLY);
+    if (in_fd >= 0) {
+        dup2(in_fd, 0);
+    } else if (rank != 0) {
+        fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
         if (fd >= 0 && fd != 0) {
             dup2(fd, 0);
             close(fd);
@@ -198,7 +200,7 @@ static void child_exec(mpirun_job_t *job, int rank, int pmi_fd, int out_fd, int 
     const mpirun_opts_t *o = job->opts;
     const mpirun_rank_t *r = &job->ranks[rank];
 
-    child_setup(rank, out_fd, err_fd, parent);
+    child_setup(rank, -1, out_fd, err_fd, parent);
     fcntl(pmi_fd, F_SETFD, 0); /* the one descriptor the rank keeps across exec */
 
     unsetenv("PMI_PORT");
@@ -222,18 +224,60 @@ static void child_exec(mpirun_job_t *job, int rank, int pmi_fd, int out_fd, int 
     child_exec_failed(errpipe);
 }
 
-/* a rank on another host: the launch agent, whose command line carries the environment */
-static void child_exec_agent(int rank, char **argv, int out_fd, int err_fd, int errpipe,
-                             pid_t parent)
+/*
+ * a rank on another host: the launch agent, whose command line carries the environment
+ * and whose stdin (in_fd) carries the job's secret
+ */
+static void child_exec_agent(int rank, char **argv, int in_fd, int out_fd, int err_fd,
+                             int errpipe, pid_t parent)
 {
     static const char *const ours[] = {"PMI_FD", "PMI_PORT", "PMI_ID", "PMI_RANK", "PMI_SIZE"};
 
-    child_setup(rank, out_fd, err_fd, parent);
+    child_setup(rank, in_fd, out_fd, err_fd, parent);
     /* an agent that passes its environment on (ip netns exec) must not pass stale PMI */
     for (size_t k = 0; k < sizeof(ours) / sizeof(ours[0]); k++)
         unsetenv(ours[k]);
     execvp(argv[0], argv);
     child_exec_failed(errpipe);
+}
+
+/*
+ * The stdin of a remote rank: a pipe that starts with the job's secret (the rank reads
+ * that line in its PMI init), then holds mpirun's stdin for rank 0, nothing for the
+ * others.  A line this short fits the pipe's buffer, so writing it never blocks.  For
+ * rank 0, a small helper process copies mpirun's stdin after it and dies with mpirun.
+ * Returns the read end (-1 with why filled on failure).
+ */
+static int job__agent_stdin(const mpirun_job_t *job, const mpirun_rank_t *r, char *why,
+                            size_t len)
+{
+    char line[sizeof(job->secret) + 1];
+    int p[2];
+    pid_t parent = getpid(), pid;
+
+    snprintf(line, sizeof(line), "%s\n", job->secret);
+    if (pipe2(p, O_CLOEXEC) != 0 || write(p[1], line, strlen(line)) != (ssize_t)strlen(line)) {
+        snprintf(why, len, "cannot hand rank %d the job's secret: %s", r->rank, strerror(errno));
+        return -1;
+    }
+    if (r->rank == 0 && (pid = fork()) == 0) {
+        char buf[65536];
+        ssize_t n;
+
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(0);
+        signal(SIGPIPE, SIG_DFL);
+        if (dup2(p[1], 1) < 0)
+            _exit(1);
+        close_range(3, ~0U, 0); /* mpirun's sockets and pipes are not ours to hold */
+        while ((n = read(0, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
+            if (n > 0 && write(1, buf, (size_t)n) != n)
+                break;
+        _exit(0);
+    }
+    close(p[1]);
+    return p[0];
 }
 
 static int set_nonblock(int fd)
@@ -246,13 +290,15 @@ static int set_nonblock(int fd)
 static compi_status_t spawn_one(mpirun_job_t *job, mpirun_rank_t *r)
 {
     int sv[2] = {-1, -1}, outp[2] = {-1, -1}, errp[2] = {-1, -1}, ep[2] = {-1, -1};
+    int in_fd = -1;
     char why[512];
     char **agent = NULL;
     ssize_t got;
     pid_t pid, self = getpid();
     int e = 0;
 
-    if (r->remote && (agent = agent_argv(job, r, why, sizeof(why))) == NULL)
+    if (r->remote && ((agent = agent_argv(job, r, why, sizeof(why))) == NULL ||
+                      (in_fd = job__agent_stdin(job, r, why, sizeof(why))) < 0))
         goto err;
     if ((!r->remote && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) ||
         pipe2(ep, O_CLOEXEC) != 0 ||
@@ -266,11 +312,13 @@ static compi_status_t spawn_one(mpirun_job_t *job, mpirun_rank_t *r)
         goto err;
     }
     if (pid == 0 && r->remote)
-        child_exec_agent(r->rank, agent, outp[1], errp[1], ep[1], self);
+        child_exec_agent(r->rank, agent, in_fd, outp[1], errp[1], ep[1], self);
     if (pid == 0)
         child_exec(job, r->rank, sv[1], outp[1], errp[1], ep[1], self);
 
     agent_argv_free(agent);
+    if (in_fd >= 0)
+        close(in_fd);
     r->pid = pid;
     r->alive = 1;
     job->nalive++;
@@ -309,6 +357,8 @@ static compi_status_t spawn_one(mpirun_job_t *job, mpirun_rank_t *r)
 
 err:
     agent_argv_free(agent);
+    if (in_fd >= 0)
+        close(in_fd);
     for (int i = 0; i < 2; i++) {
         int *fds[] = {sv, outp, errp, ep};
 
@@ -447,6 +497,7 @@ void job_destroy(mpirun_job_t *job)
 
         if (r->pmi_fd >= 0)
             close(r->pmi_fd);
+        free(r->obuf);
         iof_stream_destroy(&r->out);
         iof_stream_destroy(&r->err);
     }

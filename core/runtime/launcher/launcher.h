@@ -76,6 +76,10 @@ typedef struct mpirun_rank {
     int alive;                  /* started and not reaped yet */
     int pmi_fd; /* our end of the PMI socketpair (TCP connection when remote); -1 closed */
     pmi_wire_reader_t reader;
+    int pmi_eof;       /* the rank closed its end: close ours once its lines are answered */
+    char *obuf;        /* replies not yet written (the socket was full); heap */
+    size_t olen, ocap; /* at most PMI_OUT_MAX bytes: past that the rank is cut off */
+    int out_dead;      /* writing failed (the rank is gone): replies are dropped */
     int pmi_attached;  /* remote: its TCP connection said which rank it is */
     int pmi_inited;    /* sent cmd=init */
     int pmi_finalized; /* sent cmd=finalize */
@@ -94,10 +98,20 @@ typedef struct pmi_kvs pmi_kvs_t;
 typedef struct pmi_tcp_conn {
     int fd; /* -1: slot free */
     pmi_wire_reader_t reader;
+    double since;  /* when it was accepted (mpirun_now) */
     char peer[64]; /* "ADDR:PORT" for messages */
 } pmi_tcp_conn_t;
 
-#define PMI_TCP_PENDING_MAX 64
+/*
+ * Connections that have not yet shown the job's secret.  A rank sends its first line as
+ * soon as it is connected, so a few places are enough; when they are all taken, the
+ * oldest is read once more and then dropped, and none may stay silent longer than
+ * PMI_TCP_AUTH_TIMEOUT seconds.  Identified ranks do not use these places.
+ */
+#define PMI_TCP_PENDING_MAX 16
+#define PMI_TCP_AUTH_TIMEOUT 5.0
+/* the job's secret: PMI_SECRET_BYTES random bytes, written as hex */
+#define PMI_SECRET_BYTES 16
 
 typedef struct mpirun_job {
     const mpirun_opts_t *opts;
@@ -116,6 +130,9 @@ typedef struct mpirun_job {
     char pmi_port[128]; /* "ADDR:PORT" handed to remote ranks as PMI_PORT */
     int nconnected;     /* remote ranks whose connection is bound */
     pmi_tcp_conn_t pending[PMI_TCP_PENDING_MAX];
+    char secret[2 * PMI_SECRET_BYTES + 1]; /* hex; remote ranks read it on their stdin */
+    unsigned long refused;                 /* TCP connections closed without the secret */
+    char first_refused[64];                /* peer of the first one, for the summary */
 } mpirun_job_t;
 
 /* monotonic clock in seconds */
@@ -140,10 +157,28 @@ int job_exit_status(const mpirun_job_t *job);
 void job_destroy(mpirun_job_t *job);
 
 /* pmi_server.c */
+/*
+ * One turn of the event loop serves at most PMI_LINES_PER_TURN lines of a rank, and
+ * replies a rank does not read pile up to PMI_OUT_MAX bytes before it is cut off: no rank
+ * can hold mpirun.  The key-value space takes at most PMI_KVS_KEYS_PER_RANK new keys from
+ * each rank.
+ */
+#define PMI_LINES_PER_TURN 16
+#define PMI_OUT_MAX (256 * 1024)
+#define PMI_KVS_KEYS_PER_RANK 1024
+/* the most read from the socket of a rank that has exited (more than a socket buffer) */
+#define PMI_DRAIN_MAX (4 * 1024 * 1024)
 compi_status_t pmi_server_create(mpirun_job_t *job);
 void pmi_server_destroy(mpirun_job_t *job);
-/* reads what rank r sent and answers every whole line; closes the fd at end of file */
+/* reads what rank r sent (when nothing is buffered) and answers up to PMI_LINES_PER_TURN
+   whole lines; closes the fd at end of file once every line is answered */
 void pmi_server_readable(mpirun_job_t *job, mpirun_rank_t *r);
+/* 1 when rank r has whole lines buffered that wait for the next turn */
+int pmi_server_has_lines(const mpirun_rank_t *r);
+/* writes what replies the socket takes now (poll said POLLOUT) */
+void pmi_server_writable(mpirun_rank_t *r);
+/* `s` with control characters and non-ASCII bytes written as \xHH, cut to fit `len` */
+const char *launcher_escape(const char *s, char *buf, size_t len);
 /* reads until end of file without blocking: the rank has exited */
 void pmi_server_drain(mpirun_job_t *job, mpirun_rank_t *r);
 
@@ -155,8 +190,17 @@ void pmi_server_attach(mpirun_job_t *job, mpirun_rank_t *r, int fd,
                        const pmi_wire_reader_t *reader);
 
 /* pmi_tcp.c */
-/* listens on all addresses, ephemeral port; fills job->pmi_port (message printed on error) */
+/*
+ * Draws the job's secret and listens on --pmi-address (else this machine's first IPv4
+ * address) at an ephemeral port; fills job->pmi_port (message printed on error).
+ */
 compi_status_t pmi_tcp_listen(mpirun_job_t *job);
+/* when the oldest silent connection times out (0: none pending) */
+double pmi_tcp_deadline(const mpirun_job_t *job);
+/* drops connections silent for longer than PMI_TCP_AUTH_TIMEOUT */
+void pmi_tcp_tick(mpirun_job_t *job);
+/* prints how many connections were refused, if any (at the end of the job) */
+void pmi_tcp_report(const mpirun_job_t *job);
 /* the listening socket is readable: accept what is there */
 void pmi_tcp_accept(mpirun_job_t *job);
 /* a pending connection is readable: read its initack and bind it to its rank */

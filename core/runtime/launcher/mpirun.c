@@ -5,7 +5,9 @@
  * output pipes (--tag-output), the TCP port and not yet identified connections of remote
  * ranks' PMI (pmi_tcp.c), and a self-pipe that the signal handlers (SIGCHLD, SIGINT,
  * SIGTERM, SIGHUP) write the signal number into.  Deadlines (--timeout, the SIGKILL after
- * SIGTERM, the last drain of output) become poll's timeout: no busy waiting.
+ * SIGTERM, the last drain of output, silent PMI connections) become poll's timeout: no
+ * busy waiting.  Nothing in a turn blocks, and each rank gets a bounded share of it
+ * (pmi_server.c), so signals and deadlines are handled on time whatever a rank does.
  */
 #include "core/runtime/launcher/launcher.h"
 
@@ -61,7 +63,8 @@ static void usage(FILE *f, const char *prog)
             "CMD is --launch-agent split at blanks.  When CMD's first word is ssh or rsh, the\n"
             "words after HOST are shell-quoted (a remote shell re-reads them); otherwise they\n"
             "are passed as separate arguments (exec-style agents: 'ip netns exec', scripts).\n"
-            "The env words carry PMI_PORT/PMI_ID (remote ranks speak PMI to mpirun over TCP),\n"
+            "The env words carry PMI_PORT/PMI_ID (remote ranks speak PMI to mpirun over TCP,\n"
+            "showing a secret of the job that mpirun writes on the agent's stdin first),\n"
             "PMI_RANK, PMI_SIZE, COMPI_JOBID, this environment's COMPI_* variables,\n"
             "COMPI_COLL_CONFIG (made absolute), -x and --mca.  A relative PROGRAM path is made\n"
             "absolute; the remote rank starts in the agent's directory (ssh: the home).\n"
@@ -402,8 +405,9 @@ static void event_loop(mpirun_job_t *job)
         timeout_at = 0;
     }
     for (;;) {
-        double now = mpirun_now(), deadlines[3];
+        double now = mpirun_now(), deadlines[4];
         size_t n = 0;
+        int busy = 0; /* some rank has lines waiting: poll without sleeping */
 
         if (job->nalive == 0) {
             if (drain_at == 0)
@@ -429,9 +433,14 @@ static void event_loop(mpirun_job_t *job)
                 iof_stream_t *s[2] = {&r->out, &r->err};
 
                 if (r->pmi_fd >= 0) {
+                    /* lines already read come first; replies waiting want POLLOUT */
+                    short ev = (short)((pmi_server_has_lines(r) ? 0 : POLLIN) |
+                                       (r->olen > 0 ? POLLOUT : 0));
+
+                    busy |= pmi_server_has_lines(r);
                     what[n] = r;
                     kind[n] = 'p';
-                    pfd[n++] = (struct pollfd){.fd = r->pmi_fd, .events = POLLIN};
+                    pfd[n++] = (struct pollfd){.fd = r->pmi_fd, .events = ev};
                 }
                 for (int k = 0; k < 2; k++) {
                     if (s[k]->fd < 0)
@@ -445,13 +454,19 @@ static void event_loop(mpirun_job_t *job)
         deadlines[0] = job->terminating ? 0 : timeout_at;
         deadlines[1] = job->kill_deadline;
         deadlines[2] = drain_at;
-        if (pfd != NULL && poll(pfd, (nfds_t)n, poll_timeout(now, deadlines, 3)) < 0 &&
+        deadlines[3] = pmi_tcp_deadline(job);
+        if (pfd != NULL &&
+            poll(pfd, (nfds_t)n, busy ? 0 : poll_timeout(now, deadlines, 4)) < 0 &&
             errno != EINTR) {
             fprintf(stderr, "mpirun: poll failed: %s\n", strerror(errno));
             job_terminate(job, 1, NULL);
         }
         for (size_t k = 1; pfd != NULL && k < n; k++) {
-            if (pfd[k].revents == 0)
+            if (kind[k] == 'p' && (pfd[k].revents & POLLOUT))
+                pmi_server_writable(what[k]);
+            if (kind[k] == 'p' && pmi_server_has_lines(what[k]))
+                pmi_server_readable(job, what[k]);
+            if (pfd[k].revents == 0 || (pfd[k].revents & ~POLLOUT) == 0)
                 continue;
             if (kind[k] == 'p')
                 pmi_server_readable(job, what[k]);
@@ -474,6 +489,7 @@ static void event_loop(mpirun_job_t *job)
             job_terminate(job, 124, why);
         }
         job_kill_tick(job);
+        pmi_tcp_tick(job);
         if (pfd == NULL) {
             /* no memory for the loop: wait for the ranks the plain way */
             sleep(1);
@@ -517,6 +533,7 @@ int main(int argc, char **argv)
     event_loop(&job);
     /* ranks may have been reaped by the last SIGCHLD only now */
     job_reap(&job);
+    pmi_tcp_report(&job);
     status = job_exit_status(&job);
     job_destroy(&job);
     for (int i = 0; i < opts.nenv; i++)

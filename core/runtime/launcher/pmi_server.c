@@ -20,7 +20,17 @@
  *
  * The job has a single key-value space (its name is the jobid); a put or get naming
  * another space is served from it all the same.  Keys are hashed into a fixed bucket
- * array: a job puts a few keys per rank, so chains stay short.
+ * array: a job puts a few keys per rank, so chains stay short.  Each rank may add at most
+ * PMI_KVS_KEYS_PER_RANK keys (values are at most PMI_WIRE_VALLEN_MAX bytes): a put past
+ * that is refused with msg=kvs_quota_of_N_keys_per_rank and mpirun says so once.
+ *
+ * No rank can hold mpirun: replies are written without blocking, what the socket does not
+ * take waits in the rank's own buffer (written when poll says POLLOUT), and a rank that
+ * lets more than PMI_OUT_MAX bytes of replies pile up is cut off from PMI with a message
+ * naming it.  One turn of the event loop answers at most PMI_LINES_PER_TURN lines of a
+ * rank; more lines already read wait for the next turn, and nothing more is read from that
+ * rank until they are answered.  Text from ranks is printed with control characters
+ * escaped (launcher_escape).
  */
 #include "core/runtime/launcher/launcher.h"
 
@@ -42,6 +52,8 @@ typedef struct kvs_entry {
 
 struct pmi_kvs {
     kvs_entry_t *bucket[KVS_BUCKETS];
+    int *nkeys; /* keys each rank added */
+    int *told;  /* the rank was told about its quota */
 };
 
 static unsigned kvs_hash(const char *s)
@@ -61,12 +73,15 @@ static kvs_entry_t *kvs_find(pmi_kvs_t *kvs, const char *key)
     return NULL;
 }
 
-/* a later put of the same key replaces the value */
-static compi_status_t kvs_put(pmi_kvs_t *kvs, const char *key, const char *value)
+/* a later put of the same key replaces the value; owner -1: mpirun's own key */
+static compi_status_t kvs_put(pmi_kvs_t *kvs, const char *key, const char *value, int owner)
 {
     kvs_entry_t *e = kvs_find(kvs, key);
-    char *v = strdup(value);
+    char *v;
 
+    if (e == NULL && owner >= 0 && kvs->nkeys[owner] >= PMI_KVS_KEYS_PER_RANK)
+        return COMPI_ERR_NO_RESOURCE;
+    v = strdup(value);
     if (v == NULL)
         return COMPI_ERR_NO_MEMORY;
     if (e == NULL) {
@@ -80,6 +95,8 @@ static compi_status_t kvs_put(pmi_kvs_t *kvs, const char *key, const char *value
         }
         e->next = kvs->bucket[h];
         kvs->bucket[h] = e;
+        if (owner >= 0)
+            kvs->nkeys[owner]++;
     }
     free(e->value);
     e->value = v;
@@ -139,11 +156,15 @@ compi_status_t pmi_server_create(mpirun_job_t *job)
     job->kvs = calloc(1, sizeof(*job->kvs));
     if (job->kvs == NULL)
         return COMPI_ERR_NO_MEMORY;
+    job->kvs->nkeys = calloc((size_t)job->n, sizeof(int));
+    job->kvs->told = calloc((size_t)job->n, sizeof(int));
+    if (job->kvs->nkeys == NULL || job->kvs->told == NULL)
+        return COMPI_ERR_NO_MEMORY;
     job->barrier_count = 0;
     /* too many blocks for one value: MPICH then learns the layout its own way */
     if (pmi__process_mapping(job, mapping, sizeof(mapping)) != 0)
         return COMPI_OK;
-    return kvs_put(job->kvs, "PMI_process_mapping", mapping);
+    return kvs_put(job->kvs, "PMI_process_mapping", mapping, -1);
 }
 
 void pmi_server_destroy(mpirun_job_t *job)
@@ -162,35 +183,94 @@ void pmi_server_destroy(mpirun_job_t *job)
             e = next;
         }
     }
+    free(job->kvs->nkeys);
+    free(job->kvs->told);
     free(job->kvs);
     job->kvs = NULL;
 }
 
-/*
- * Writes a reply.  Replies are short and the socket buffer large, so a full buffer means
- * the rank stopped reading: wait a little, then give up on that reply.
- */
+const char *launcher_escape(const char *s, char *buf, size_t len)
+{
+    size_t k = 0;
+
+    for (; *s != '\0' && k + 5 < len; s++) {
+        unsigned char c = (unsigned char)*s;
+
+        if (c < 0x20 || c >= 0x7f)
+            k += (size_t)snprintf(buf + k, len - k, "\\x%02x", c);
+        else
+            buf[k++] = (char)c;
+    }
+    if (len > 0)
+        buf[k < len ? k : len - 1] = '\0';
+    return buf;
+}
+
+static void close_pmi(mpirun_rank_t *r)
+{
+    if (r->pmi_fd >= 0)
+        close(r->pmi_fd);
+    r->pmi_fd = -1;
+    r->olen = 0;
+}
+
+/* writes what the socket takes now; a failed write means the rank is gone */
+void pmi_server_writable(mpirun_rank_t *r)
+{
+    size_t done = 0;
+
+    while (done < r->olen && r->pmi_fd >= 0 && !r->out_dead) {
+        ssize_t n = send(r->pmi_fd, r->obuf + done, r->olen - done, MSG_NOSIGNAL | MSG_DONTWAIT);
+
+        if (n > 0)
+            done += (size_t)n;
+        else if (n < 0 && errno == EINTR)
+            continue;
+        else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            break;
+        else
+            r->out_dead = 1; /* its exit will be judged by the reaper; keep reading it */
+    }
+    if (r->out_dead)
+        done = r->olen;
+    memmove(r->obuf, r->obuf + done, r->olen - done);
+    r->olen -= done;
+}
+
+/* queues a reply and writes what the socket takes; cuts off a rank that does not read */
 static void send_line(mpirun_rank_t *r, const char *line, size_t len)
 {
-    while (len > 0 && r->pmi_fd >= 0) {
-        ssize_t n = send(r->pmi_fd, line, len, MSG_NOSIGNAL);
+    if (r->pmi_fd < 0 || r->out_dead)
+        return;
+    if (r->olen + len > PMI_OUT_MAX) {
+        char who[64];
 
-        if (n > 0) {
-            line += n;
-            len -= (size_t)n;
-            continue;
-        }
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            struct pollfd p = {.fd = r->pmi_fd, .events = POLLOUT};
-
-            if (poll(&p, 1, 1000) > 0)
-                continue;
-        }
-        /* the rank is gone or stuck: its exit will be judged by the reaper */
+        snprintf(who, sizeof(who), "rank %d (pid %ld)", r->rank, (long)r->pid);
+        fprintf(stderr,
+                "mpirun: %s sends PMI requests without reading the replies (more than %d "
+                "bytes of replies wait); it is cut off from PMI\n",
+                who, PMI_OUT_MAX);
+        close_pmi(r);
         return;
     }
+    if (r->olen + len > r->ocap) {
+        size_t cap = r->ocap ? r->ocap : 4096;
+        char *p;
+
+        while (cap < r->olen + len)
+            cap *= 2;
+        p = realloc(r->obuf, cap);
+        if (p == NULL) {
+            fprintf(stderr, "mpirun: out of memory for the PMI replies of rank %d\n", r->rank);
+            close_pmi(r);
+            return;
+        }
+        r->obuf = p;
+        r->ocap = cap;
+    }
+    memcpy(r->obuf + r->olen, line, len);
+    r->olen += len;
+    pmi_server_writable(r);
 }
 
 #define REPLY(r, ...)                                                                              \
@@ -220,11 +300,13 @@ static void on_barrier_in(mpirun_job_t *job, mpirun_rank_t *r)
 static void on_abort(mpirun_job_t *job, mpirun_rank_t *r, const pmi_wire_msg_t *msg)
 {
     const char *text = pmi_wire_get(msg, "message");
-    char why[PMI_WIRE_MAXLINE + 128];
+    char why[4 * PMI_WIRE_MAXLINE + 128], safe[4 * PMI_WIRE_MAXLINE];
     int code = 1;
 
     if (text == NULL)
         text = pmi_wire_get(msg, "error_msg");
+    if (text != NULL)
+        text = launcher_escape(text, safe, sizeof(safe));
     if (pmi_wire_get_int(msg, "exitcode", &code) != COMPI_OK)
         code = 1;
     snprintf(why, sizeof(why), "rank %d aborted the job with error code %d%s%s", r->rank, code,
@@ -263,10 +345,29 @@ static void on_put(mpirun_job_t *job, mpirun_rank_t *r, const pmi_wire_msg_t *ms
         return;
     }
     if (strlen(key) >= PMI_WIRE_KEYLEN_MAX || strlen(value) >= PMI_WIRE_VALLEN_MAX) {
-        REPLY(r, "put_result", "rc", "-1", "msg", "key_or_value_too_long");
+        char limits[96];
+
+        snprintf(limits, sizeof(limits), "key_or_value_too_long_(keys_up_to_%d_bytes,values_%d)",
+                 PMI_WIRE_KEYLEN_MAX - 1, PMI_WIRE_VALLEN_MAX - 1);
+        REPLY(r, "put_result", "rc", "-1", "msg", limits);
         return;
     }
-    if (kvs_put(job->kvs, key, value) != COMPI_OK) {
+    switch (kvs_put(job->kvs, key, value, r->rank)) {
+    case COMPI_OK:
+        break;
+    case COMPI_ERR_NO_RESOURCE: {
+        char quota[64];
+
+        snprintf(quota, sizeof(quota), "kvs_quota_of_%d_keys_per_rank", PMI_KVS_KEYS_PER_RANK);
+        if (!job->kvs->told[r->rank]++)
+            fprintf(stderr,
+                    "mpirun: rank %d put more than %d keys into the PMI key-value space (the "
+                    "limit per rank); its further new keys are refused\n",
+                    r->rank, PMI_KVS_KEYS_PER_RANK);
+        REPLY(r, "put_result", "rc", "-1", "msg", quota);
+        return;
+    }
+    default:
         REPLY(r, "put_result", "rc", "-1", "msg", "out_of_memory");
         return;
     }
@@ -280,8 +381,11 @@ static void handle_line(mpirun_job_t *job, mpirun_rank_t *r, const char *line, s
     const char *cmd;
     char num[16], result[64];
 
+    char safe[1024];
+
     if (pmi_wire_parse(line, n, &msg) != COMPI_OK || (cmd = pmi_wire_cmd(&msg)) == NULL) {
-        fprintf(stderr, "mpirun: rank %d sent a malformed PMI line: '%.200s'\n", r->rank, line);
+        fprintf(stderr, "mpirun: rank %d sent a malformed PMI line: '%.200s'\n", r->rank,
+                launcher_escape(line, safe, sizeof(safe)));
         return;
     }
     if (strcmp(cmd, "abort") == 0) {
@@ -326,28 +430,29 @@ static void handle_line(mpirun_job_t *job, mpirun_rank_t *r, const char *line, s
     } else {
         /* spawn, publish_name and the like: say no rather than leave the rank waiting */
         fprintf(stderr, "mpirun: rank %d asked for unsupported PMI command '%.40s'\n", r->rank,
-                cmd);
+                launcher_escape(cmd, safe, sizeof(safe)));
         snprintf(result, sizeof(result), "%.40s_result", cmd);
         REPLY(r, result, "rc", "-1", "msg", "unsupported_command");
     }
 }
 
-static void close_pmi(mpirun_rank_t *r)
+int pmi_server_has_lines(const mpirun_rank_t *r)
 {
-    if (r->pmi_fd >= 0)
-        close(r->pmi_fd);
-    r->pmi_fd = -1;
+    const pmi_wire_reader_t *rd = &r->reader;
+
+    return r->pmi_fd >= 0 && !r->aborted &&
+           (rd->len == sizeof(rd->buf) || memchr(rd->buf, '\n', rd->len) != NULL);
 }
 
-/* answers every whole line buffered; after an abort the rank is not listened to */
-static void handle_lines(mpirun_job_t *job, mpirun_rank_t *r)
+/* answers up to `max` whole lines buffered; after an abort the rank is not listened to */
+static void handle_lines(mpirun_job_t *job, mpirun_rank_t *r, int max)
 {
     char line[PMI_WIRE_MAXLINE];
     int truncated;
     ssize_t n;
 
     /* MPICH's abort message may hold newlines: what follows an abort is not PMI */
-    while (r->pmi_fd >= 0 && !r->aborted &&
+    while (max-- > 0 && r->pmi_fd >= 0 && !r->aborted &&
            (n = pmi_wire_reader_next(&r->reader, line, &truncated)) >= 0)
         handle_line(job, r, line, (size_t)n, truncated);
     if (r->aborted)
@@ -368,30 +473,43 @@ void pmi_server_attach(mpirun_job_t *job, mpirun_rank_t *r, int fd, const pmi_wi
     REPLY(r, "set", "rank", rank);
     REPLY(r, "set", "debug", "0");
     /* a client that did not wait for the answer may have sent more already */
-    handle_lines(job, r);
+    handle_lines(job, r, PMI_LINES_PER_TURN);
 }
 
 void pmi_server_readable(mpirun_job_t *job, mpirun_rank_t *r)
 {
-    ssize_t got;
-
     if (r->pmi_fd < 0)
         return;
-    got = pmi_wire_reader_fill(&r->reader, r->pmi_fd);
-    if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS))
-        got = 1; /* ENOBUFS: a full buffer is taken out as a truncated line below */
-    handle_lines(job, r);
-    if (got <= 0)
+    /* lines already read are answered first: a fast sender waits in its own socket */
+    if (!r->pmi_eof && !pmi_server_has_lines(r)) {
+        ssize_t got = pmi_wire_reader_fill(&r->reader, r->pmi_fd);
+
+        if (got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
+                         errno != ENOBUFS))
+            r->pmi_eof = 1;
+    }
+    handle_lines(job, r, PMI_LINES_PER_TURN);
+    if (r->pmi_eof && !pmi_server_has_lines(r))
         close_pmi(r);
 }
 
 void pmi_server_drain(mpirun_job_t *job, mpirun_rank_t *r)
 {
+    /*
+     * The rank has exited: what it wrote before is in the socket's buffer.  A child it
+     * left behind may still hold the socket and write for ever, so read no more than
+     * any socket buffer holds.
+     */
+    size_t budget = PMI_DRAIN_MAX;
+
     while (r->pmi_fd >= 0) {
         ssize_t got = pmi_wire_reader_fill(&r->reader, r->pmi_fd);
+        int done = got == 0 || (got < 0 && errno != ENOBUFS && errno != EINTR);
 
-        handle_lines(job, r);
-        if (got == 0 || (got < 0 && errno != ENOBUFS))
+        if (got > 0)
+            budget = (size_t)got < budget ? budget - (size_t)got : 0;
+        handle_lines(job, r, 1 << 30);
+        if (done || budget == 0)
             close_pmi(r);
     }
 }

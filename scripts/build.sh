@@ -6,7 +6,9 @@ set -e
 cd "$(dirname "$0")/.."
 sh scripts/install-deps.sh
 [ -x configure ] || ./autogen.sh
+top=$(pwd)
 mkdir -p _build
 cd _build
-[ -f Makefile ] || ../configure --prefix="${COMPI_PREFIX:-/usr/local}" "$@"
+# configure by its absolute path, so the paths the build records are plain ones
+[ -f Makefile ] || "$top/configure" --prefix="${COMPI_PREFIX:-/usr/local}" "$@"
 make -j"$(nproc)"

@@ -24,11 +24,13 @@ rc=0
 make -j2 check || rc=$?
 [ "$rc" -eq 0 ] || show_failures tests
 pass=$(count PASS test-suite.log)
-fail=$(( $(count FAIL test-suite.log) + $(count ERROR test-suite.log) ))
+failed=$(count FAIL test-suite.log)
+errors=$(count ERROR test-suite.log)
+fail=$(( ${failed:-0} + ${errors:-0} ))
 
 echo "== make distcheck"
 if make -j2 distcheck >distcheck.log 2>&1; then
-    pass=$((pass + 1))
+    pass=$(( ${pass:-0} + 1 ))
     echo "distcheck: ok ($(grep -o 'compi-[0-9.]*\.tar\.gz' distcheck.log | head -n 1))"
 else
     rc=1

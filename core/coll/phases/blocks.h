@@ -13,8 +13,8 @@
  * Request arrays belong to the caller; pml_wait_all_free() frees the requests in them
  * and sets the slots to NULL.
  */
-#ifndef COMPI_COLL_MOVE_UTIL_H
-#define COMPI_COLL_MOVE_UTIL_H
+#ifndef COMPI_COLL_BLOCKS_H
+#define COMPI_COLL_BLOCKS_H
 
 #include "core/coll/coll.h"
 #include "core/pml/pml.h"

@@ -14,8 +14,8 @@
  * Ownership: the helpers allocate and free their own temporaries; the caller owns
  * every buffer it passes.  Requests never outlive a helper call.
  */
-#ifndef COMPI_COLL_REDUCE_UTIL_H
-#define COMPI_COLL_REDUCE_UTIL_H
+#ifndef COMPI_COLL_REDUCE_PHASES_H
+#define COMPI_COLL_REDUCE_PHASES_H
 
 #include "core/coll/coll.h"
 #include "core/pml/pml.h"

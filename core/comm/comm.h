@@ -84,7 +84,6 @@ static inline compi_errhandler_t *errh_from_handle(MPI_Errhandler h)
 }
 
 compi_comm_t *comm_world(void);
-compi_comm_t *comm_self(void);
 
 /* after rte_init and pml_init: build WORLD, SELF, the predefined groups and errhandlers */
 compi_status_t comm_init(void);

@@ -9,7 +9,7 @@ Usage: coll-summary.py coll.csv median.csv plotdir out.png title > stats.txt
   plotdir/     <mpi>-np<np>-<collective>.dat (bytes median_usec min_usec) for gnuplot,
                <mpi>-barrier.dat (np median_usec min_usec), and coll.gp, the gnuplot
                script that draws out.png: one log-log panel per collective
-  stdout       the issue's targets (8 B allreduce, bcast and barrier at 2 ranks: compi
+  stdout       compi's latency goals (8 B allreduce, bcast and barrier at 2 ranks: compi
                against the better of Open MPI and MPICH), then compi's ratio to the better
                of the others at a few sizes for every collective and rank count
 
@@ -133,10 +133,10 @@ def fmt(v, spec):
 
 def targets(agg, mpis):
     others = [m for m in mpis if m != "compi"]
-    print("Targets (issue 3): at 2 ranks, 8 B allreduce, bcast and barrier no slower than the")
+    print("Goals: at 2 ranks, 8 B allreduce, bcast and barrier no slower than the")
     print("better of Open MPI and MPICH.  Medians over rounds, usec; ratio > 1: compi slower")
     print("%-14s" % "" + "".join("%11s" % NAMES[m] for m in mpis) + "%12s%10s  %s" %
-          ("better", "ratio", "target"))
+          ("better", "ratio", "goal"))
     for coll, size in TARGETS:
         vals = {m: med(agg, m, 2, coll, size) for m in mpis}
         have = [(vals[m], m) for m in others if vals[m] is not None]

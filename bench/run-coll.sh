@@ -9,7 +9,7 @@
 #      default collective selection
 #   4. writes bench/results/: coll.csv (every round), coll-median.csv (folded over
 #      rounds), coll.png (one panel per collective) and coll-summary.txt (machine,
-#      command, the targets at 2 ranks: compi against the better of the others)
+#      command, the latency goals at 2 ranks: compi against the better of the others)
 #   5. runs bench/run-tramp.sh (trampoline hit and miss cost, MPI_Init and Guile start-up
 #      time: bench/results/tramp.txt) unless --no-tramp is given
 #

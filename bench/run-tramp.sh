@@ -10,8 +10,8 @@
 #   3. runs tramp_bench --init-only INIT_RUNS times (bridge_init, then the rest of
 #      MPI_Init) and init_time INIT_RUNS times per MPI at 1 and 2 ranks, and compi's
 #      without a launcher; medians
-#   4. writes bench/results/tramp.txt: machine, command, the numbers, and the issue's
-#      targets (hit <= 5 ns over a direct call; Guile adds <= 50 ms to MPI_Init)
+#   4. writes bench/results/tramp.txt: machine, command, the numbers, and whether the two
+#      goals hold (hit <= 5 ns over a direct call; Guile adds <= 50 ms to MPI_Init)
 #
 # Usage: bench/run-tramp.sh [--quick]     (--quick: 3 launches per case instead of 10)
 # Environment:
@@ -189,7 +189,7 @@ names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo compi 
         "$(val hit.empty.direct_ns)"
     worst_hit=$(for k in barrier bcast_8B allreduce_8B; do val "hit.$k.cost_ns"; done |
         sort -g | tail -1)
-    echo "  target: hit cost <= 5 ns over calling the closure directly:" \
+    echo "  goal: hit cost <= 5 ns over calling the closure directly:" \
         "$(verdict "$worst_hit" 5) (worst of the three: $worst_hit ns)"
     echo
     echo "Cache miss (first call of a key never seen: creator chain in Guile, closure"
@@ -219,7 +219,7 @@ names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo compi 
             "$(init_med "$mpi" 1)" "$(init_med "$mpi" 2)" "$(init_count "$mpi" 1)" \
             "$(init_count "$mpi" 2)"
     done
-    echo "  target: Guile adds at most 50 ms to MPI_Init: $(verdict "$bridge_med" 50)" \
+    echo "  goal: Guile adds at most 50 ms to MPI_Init: $(verdict "$bridge_med" 50)" \
         "(bridge_init: $bridge_med ms)"
     echo "  launchers: as bench/run-coll.sh (binding off, bench/bind-rank.sh pins ranks)"
     echo

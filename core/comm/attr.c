@@ -64,11 +64,6 @@ static void keyval_release(int keyval)
     }
 }
 
-int attr_keyval_is_predefined(int keyval)
-{
-    return keyval >= MPI_TAG_UB && keyval <= MPI_LASTUSEDCODE;
-}
-
 compi_status_t attr_keyval_create(attr_kind_t kind, attr_copy_fn_t *copy_fn,
                                   attr_delete_fn_t *delete_fn, void *extra_state, int *keyval_p)
 {
@@ -109,12 +104,6 @@ compi_status_t attr_keyval_free(attr_kind_t kind, int *keyval_p)
     keyval_release(*keyval_p);
     *keyval_p = MPI_KEYVAL_INVALID;
     return COMPI_OK;
-}
-
-int attr_keyval_valid(attr_kind_t kind, int keyval)
-{
-    attr_keyval_t *kv = keyval_get(kind, keyval);
-    return kv != NULL && !kv->user_freed;
 }
 
 static struct attr_list **list_find(struct attr_list **list, int keyval)

@@ -34,10 +34,6 @@ compi_status_t attr_keyval_create(attr_kind_t kind, attr_copy_fn_t *copy_fn,
                                   attr_delete_fn_t *delete_fn, void *extra_state, int *keyval_p);
 /* drops the user's reference; *keyval_p becomes MPI_KEYVAL_INVALID */
 compi_status_t attr_keyval_free(attr_kind_t kind, int *keyval_p);
-/* 1 when `keyval` is a live user keyval of this kind */
-int attr_keyval_valid(attr_kind_t kind, int keyval);
-/* 1 for MPI_TAG_UB .. MPI_LASTUSEDCODE */
-int attr_keyval_is_predefined(int keyval);
 
 /* generic list operations; obj_handle is what the callbacks receive */
 compi_status_t attr_set(attr_kind_t kind, int obj_handle, struct attr_list **list, int keyval,

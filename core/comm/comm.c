@@ -33,11 +33,6 @@ compi_comm_t *comm_world(void)
     return world;
 }
 
-compi_comm_t *comm_self(void)
-{
-    return self;
-}
-
 void comm_set_free_hook(comm_hook_fn fn)
 {
     free_hook = fn;
@@ -255,4 +250,9 @@ void comm_finalize(void)
     }
     self = world = NULL;
     attr_finalize();
+    /* what comm_init registered; objects the application never freed are not reached
+       through a handle any more (MPI calls after MPI_Finalize are refused anyway) */
+    errh_finalize();
+    handle_table_destroy(&group_table);
+    handle_table_destroy(&comm_table);
 }

@@ -84,7 +84,6 @@ static inline compi_errhandler_t *errh_from_handle(MPI_Errhandler h)
 }
 
 compi_comm_t *comm_world(void);
-compi_comm_t *comm_self(void);
 
 /* after rte_init and pml_init: build WORLD, SELF, the predefined groups and errhandlers */
 compi_status_t comm_init(void);
@@ -126,7 +125,7 @@ compi_status_t group_create(int size, const int *world_ranks, compi_group_t **gr
 void group_retain(compi_group_t *g);
 void group_release(compi_group_t *g);
 
-/* Hooks run when a communicator is created / freed (trampolines register one in issue 3). */
+/* Hook run when a communicator is freed (the trampolines drop its closure cache). */
 typedef void (*comm_hook_fn)(compi_comm_t *comm);
 void comm_set_free_hook(comm_hook_fn fn);
 

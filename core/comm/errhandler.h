@@ -11,7 +11,8 @@
 
 #include "core/comm/comm.h"
 
-/* registers the predefined handlers in errh_table (called by comm_init) */
+/* registers the predefined handlers in errh_table (called by comm_init); errh_finalize
+   frees the table (called by comm_finalize) */
 compi_status_t errh_init(void);
 void errh_finalize(void);
 

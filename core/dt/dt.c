@@ -135,11 +135,6 @@ size_t dt_basic_size(int basic)
     return dt__desc[basic].size;
 }
 
-compi_datatype_t *dt_predefined(int idx)
-{
-    return &dt__predef[idx];
-}
-
 static void dt__init_one(int idx)
 {
     const dt__predef_desc_t *d = &dt__desc[idx];

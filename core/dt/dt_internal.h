@@ -11,8 +11,6 @@
 
 /* size in bytes of basic type `basic` (an index of the predefined table) */
 size_t dt_basic_size(int basic);
-/* the predefined type at index idx (valid after dt_init) */
-compi_datatype_t *dt_predefined(int idx);
 /* a new, empty derived datatype with a handle */
 compi_status_t dt_alloc(compi_datatype_t **dt_p);
 /* sets dt->contig from the blocks, size and extent */

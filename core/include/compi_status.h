@@ -3,14 +3,16 @@
  *
  * 0 is success, 1 means "in progress", negative values are errors grouped by cause.
  * MPI error classes exist only at the API layer (core/mpi/): internal code returns a
- * compi_status_t and the API layer maps it with compi_status_to_mpi_class().
+ * compi_status_t and the API layer maps it with mpi_err_class_of() (core/mpi/errors.h).
+ *
+ * An enum, so that debuggers print the names and a switch without a default says which
+ * values it misses.  Calls that return a count or a negative status (a BTL's progress()
+ * and wait()) return int: the value is a count when >= 0, a compi_status_t otherwise.
  */
 #ifndef COMPI_STATUS_H
 #define COMPI_STATUS_H
 
-typedef int compi_status_t;
-
-enum {
+typedef enum compi_status {
     COMPI_OK = 0,
     COMPI_INPROGRESS = 1,
 
@@ -34,7 +36,7 @@ enum {
     COMPI_ERR_CONFIG = -30,
 
     COMPI_ERR_INTERNAL = -99
-};
+} compi_status_t;
 
 const char *compi_status_string(compi_status_t st);
 

@@ -48,10 +48,10 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     COMPI_CHECK_INIT("MPI_Bcast");
     int rc = ca_comm(comm, fn, &c);
     if (rc == MPI_SUCCESS) {
-        rc = ca_root(c, root, fn);
+        rc = mpi_arg_root(c, root, fn);
     }
     if (rc == MPI_SUCCESS) {
-        rc = ca_side(c, buffer, count, datatype, "buffer", fn, &dt);
+        rc = mpi_arg_data(c, buffer, count, datatype, MPI_ARG_ONE, fn, &dt);
     }
     if (rc == MPI_SUCCESS) {
         rc = ca_no_in_place(c, buffer, "buffer", fn);
@@ -110,10 +110,10 @@ static int reduce_like(coll_kind_t kind, const void *sendbuf, void *recvbuf, int
     int rooted = kind == COLL_REDUCE;
     int rc = ca_comm(comm, fn, &c);
     if (rc == MPI_SUCCESS && rooted) {
-        rc = ca_root(c, root, fn);
+        rc = mpi_arg_root(c, root, fn);
     }
     if (rc == MPI_SUCCESS) {
-        rc = ca_count(c, count, "count", fn);
+        rc = mpi_arg_count(c, count, "count", fn);
     }
     int receives = rc == MPI_SUCCESS && (!rooted || c->rank == root);
     if (rc == MPI_SUCCESS && !receives) {
@@ -182,7 +182,7 @@ static int reduce_scatter_any(coll_kind_t kind, const void *sendbuf, void *recvb
         rc = ca_counts(c, recvcounts, NULL, 0, "receive", fn, &total);
         mine = rc == MPI_SUCCESS ? (size_t)recvcounts[c->rank] : 0;
     } else if (rc == MPI_SUCCESS) {
-        rc = ca_count(c, recvcount, "recvcount", fn);
+        rc = mpi_arg_count(c, recvcount, "recvcount", fn);
         total = (size_t)recvcount * (size_t)c->size;
         mine = (size_t)recvcount;
     }

@@ -2,6 +2,8 @@
  * coll_args.h -- argument checks shared by the collective API files (core/mpi/coll_api.c
  * for barrier, bcast and the reductions, core/mpi/coll_move_api.c for gather, scatter,
  * allgather and alltoall and their v/w variants).  Only those files include this.
+ * The checks every call makes (communicator, count, datatype, buffer, root) are the
+ * shared ones of core/mpi/args.h; these are what only collectives check.
  *
  * Each check returns MPI_SUCCESS or the value of mpi_err_raise() (the class, when the
  * error handler returns), so callers chain them: `if (rc == MPI_SUCCESS) rc = ...`.
@@ -14,10 +16,7 @@
 #define COMPI_COLL_ARGS_H
 
 #include "core/coll/coll.h"
-#include "core/comm/comm.h"
-#include "core/dt/dt.h"
-#include "core/mpi/errors.h"
-#include "core/mpi/mpi_state.h"
+#include "core/mpi/args.h"
 #include "core/op/op.h"
 #include "trampolines/tramp.h"
 
@@ -32,12 +31,13 @@ static inline int ca_is_intercomm(const compi_comm_t *c)
     return 0;
 }
 
+/* a communicator collectives can run on */
 static inline int ca_comm(MPI_Comm h, const char *fn, compi_comm_t **c_p)
 {
-    compi_comm_t *c = comm_from_handle(h);
-    if (compi_unlikely(c == NULL)) {
-        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "invalid communicator (handle 0x%x)",
-                             (unsigned)h);
+    compi_comm_t *c = NULL;
+    int rc = mpi_arg_comm(h, fn, &c);
+    if (rc != MPI_SUCCESS) {
+        return rc;
     }
     if (compi_unlikely(ca_is_intercomm(c))) {
         return mpi_err_raise(c, MPI_ERR_COMM, fn,
@@ -47,62 +47,6 @@ static inline int ca_comm(MPI_Comm h, const char *fn, compi_comm_t **c_p)
     }
     *c_p = c;
     return MPI_SUCCESS;
-}
-
-static inline int ca_root(compi_comm_t *c, int root, const char *fn)
-{
-    if (compi_unlikely(root < 0 || root >= c->size)) {
-        return mpi_err_raise(c, MPI_ERR_ROOT, fn, "root=%d is not in [0, %d)", root, c->size);
-    }
-    return MPI_SUCCESS;
-}
-
-static inline int ca_count(compi_comm_t *c, int count, const char *what, const char *fn)
-{
-    if (compi_unlikely(count < 0)) {
-        return mpi_err_raise(c, MPI_ERR_COUNT, fn, "%s=%d is negative", what, count);
-    }
-    return MPI_SUCCESS;
-}
-
-static inline int ca_type(compi_comm_t *c, MPI_Datatype h, const char *what, const char *fn,
-                          compi_datatype_t **dt_p)
-{
-    compi_datatype_t *dt = dt_from_handle(h);
-    if (compi_unlikely(dt == NULL)) {
-        return mpi_err_raise(c, MPI_ERR_TYPE, fn, "%s is not a valid datatype (handle 0x%x)", what,
-                             (unsigned)h);
-    }
-    if (compi_unlikely(!dt->committed && !dt->predefined)) {
-        return mpi_err_raise(c, MPI_ERR_TYPE, fn, "%s %s is not committed", what, dt_name(dt));
-    }
-    *dt_p = dt;
-    return MPI_SUCCESS;
-}
-
-/* A buffer that holds `count` elements must not be NULL, except as MPI_BOTTOM with a
-   datatype of absolute addresses (true_lb != 0). */
-static inline int ca_buf(compi_comm_t *c, const void *buf, size_t count, const compi_datatype_t *dt,
-                         const char *what, const char *fn)
-{
-    if (compi_unlikely(buf == NULL && count > 0 && dt->size > 0 && dt->true_lb == 0)) {
-        return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "%s is NULL with %zu elements", what, count);
-    }
-    return MPI_SUCCESS;
-}
-
-/* count, datatype and buffer of one side of a call */
-static inline int ca_side(compi_comm_t *c, const void *buf, int count, MPI_Datatype type,
-                          const char *what, const char *fn, compi_datatype_t **dt_p)
-{
-    int rc = ca_count(c, count, what, fn);
-    if (rc == MPI_SUCCESS) {
-        rc = ca_type(c, type, what, fn, dt_p);
-    }
-    if (rc == MPI_SUCCESS) {
-        rc = ca_buf(c, buf, (size_t)count, *dt_p, what, fn);
-    }
-    return rc;
 }
 
 /* MPI_IN_PLACE where the standard does not allow it; `what` names the argument */
@@ -165,14 +109,14 @@ static inline int ca_blocks(compi_comm_t *c, const void *buf, int send, int v, i
     if (v) {
         rc = ca_counts(c, counts, displs, 1, send ? "send" : "receive", fn, total_p);
     } else {
-        rc = ca_count(c, count, send ? "sendcount" : "recvcount", fn);
+        rc = mpi_arg_count(c, count, send ? "sendcount" : "recvcount", fn);
         *total_p = (size_t)count * (size_t)nblocks;
     }
     if (rc == MPI_SUCCESS) {
-        rc = ca_type(c, type, send ? "send datatype" : "receive datatype", fn, dt_p);
+        rc = mpi_arg_type(c, type, send ? "send datatype" : "receive datatype", fn, dt_p);
     }
     if (rc == MPI_SUCCESS) {
-        rc = ca_buf(c, buf, *total_p, *dt_p, send ? "send buffer" : "receive buffer", fn);
+        rc = mpi_arg_buf(c, buf, *total_p, *dt_p, send ? "send buffer" : "receive buffer", fn);
     }
     return rc;
 }
@@ -204,19 +148,19 @@ static inline int ca_reduction(compi_comm_t *c, const void *sbuf, size_t scount,
                                size_t rcount, int receives, MPI_Datatype type, MPI_Op oph,
                                const char *fn, compi_datatype_t **dt_p, compi_op_t **op_p)
 {
-    int rc = ca_type(c, type, "datatype", fn, dt_p);
+    int rc = mpi_arg_type(c, type, "datatype", fn, dt_p);
     if (rc == MPI_SUCCESS) {
         rc = ca_op(c, oph, *dt_p, fn, op_p);
     }
     if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE) {
-        rc = ca_buf(c, sbuf, scount, *dt_p, "send buffer", fn);
+        rc = mpi_arg_buf(c, sbuf, scount, *dt_p, "send buffer", fn);
     }
     if (rc != MPI_SUCCESS || !receives) {
         return rc;
     }
     rc = ca_no_in_place(c, rbuf, "receive buffer", fn);
     if (rc == MPI_SUCCESS) {
-        rc = ca_buf(c, rbuf, rcount, *dt_p, "receive buffer", fn);
+        rc = mpi_arg_buf(c, rbuf, rcount, *dt_p, "receive buffer", fn);
     }
     if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE) {
         rc = ca_alias(c, sbuf, rbuf, scount * (*dt_p)->size, rcount * (*dt_p)->size, fn);
@@ -231,16 +175,7 @@ static inline int ca_run(const coll_call_t *call, const char *fn)
     if (compi_likely(st == COMPI_OK)) {
         return MPI_SUCCESS;
     }
-    switch (st) {
-    case COMPI_ERR_TRUNCATE:
-        return mpi_err_raise(call->comm, MPI_ERR_TRUNCATE, fn,
-                             "message truncated: a receive buffer is smaller than the data");
-    case COMPI_ERR_NO_MEMORY:
-        return mpi_err_raise(call->comm, MPI_ERR_NO_MEM, fn, "out of memory");
-    default:
-        return mpi_err_raise(call->comm, mpi_err_class_of(st), fn, "%s (%s)",
-                             compi_status_string(st), coll_kind_name(call->kind));
-    }
+    return mpi_raise_status(call->comm, st, fn, coll_kind_name(call->kind));
 }
 
 #endif

@@ -46,9 +46,9 @@ static int ca_rooted_check(compi_comm_t *c, const ca_rooted_t *a, const char *fn
                            compi_datatype_t **one_dt_p, compi_datatype_t **many_dt_p,
                            int *in_place_p)
 {
-    const char *one_what = a->scatter ? "receive buffer" : "send buffer";
+    mpi_arg_side_t one_side = a->scatter ? MPI_ARG_RECV : MPI_ARG_SEND;
     const char *many_what = a->scatter ? "send buffer" : "receive buffer";
-    int rc = ca_root(c, a->root, fn);
+    int rc = mpi_arg_root(c, a->root, fn);
     *one_dt_p = *many_dt_p = NULL;
     *in_place_p = 0;
     if (rc != MPI_SUCCESS) {
@@ -60,7 +60,7 @@ static int ca_rooted_check(compi_comm_t *c, const ca_rooted_t *a, const char *fn
                                        : "send buffer of a non-root rank",
                             fn);
         if (rc == MPI_SUCCESS) {
-            rc = ca_side(c, a->one_buf, a->one_count, a->one_type, one_what, fn, one_dt_p);
+            rc = mpi_arg_data(c, a->one_buf, a->one_count, a->one_type, one_side, fn, one_dt_p);
         }
         return rc;
     }
@@ -77,7 +77,7 @@ static int ca_rooted_check(compi_comm_t *c, const ca_rooted_t *a, const char *fn
         *in_place_p = 1; /* the root's own block stays where it is in the "many" buffer */
         return MPI_SUCCESS;
     }
-    rc = ca_side(c, a->one_buf, a->one_count, a->one_type, one_what, fn, one_dt_p);
+    rc = mpi_arg_data(c, a->one_buf, a->one_count, a->one_type, one_side, fn, one_dt_p);
     if (rc == MPI_SUCCESS) {
         rc = ca_alias(c, a->one_buf, a->many_buf, (size_t)a->one_count * (*one_dt_p)->size,
                       many_total * (*many_dt_p)->size, fn);
@@ -357,9 +357,10 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
  * the bytes of data on this side.
  */
 static int w_side(compi_comm_t *c, const void *buf, const int *counts, const int *displs,
-                  const MPI_Datatype *types, const char *what, const char *fn,
-                  compi_datatype_t **dts, size_t *bytes_p)
+                  const MPI_Datatype *types, int send, const char *fn, compi_datatype_t **dts,
+                  size_t *bytes_p)
 {
+    const char *what = send ? "send" : "receive";
     size_t total;
     *bytes_p = 0;
     int rc = ca_counts(c, counts, displs, 1, what, fn, &total);
@@ -374,9 +375,10 @@ static int w_side(compi_comm_t *c, const void *buf, const int *counts, const int
             dts[i] = dt_from_handle(MPI_BYTE);
             continue;
         }
-        rc = ca_type(c, types[i], what, fn, &dts[i]);
+        rc = mpi_arg_type(c, types[i], send ? "send datatype" : "receive datatype", fn, &dts[i]);
         if (rc == MPI_SUCCESS) {
-            rc = ca_buf(c, buf, (size_t)counts[i], dts[i], what, fn);
+            rc = mpi_arg_buf(c, buf, (size_t)counts[i], dts[i],
+                             send ? "send buffer" : "receive buffer", fn);
         }
         if (rc != MPI_SUCCESS) {
             return rc;
@@ -415,10 +417,10 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     }
     rc = ca_no_in_place(c, recvbuf, "receive buffer", fn);
     if (rc == MPI_SUCCESS) {
-        rc = w_side(c, recvbuf, recvcounts, rdispls, recvtypes, "receive", fn, rdts, &rbytes);
+        rc = w_side(c, recvbuf, recvcounts, rdispls, recvtypes, 0, fn, rdts, &rbytes);
     }
     if (rc == MPI_SUCCESS && !in_place) {
-        rc = w_side(c, sendbuf, sendcounts, sdispls, sendtypes, "send", fn, sdts, &sbytes);
+        rc = w_side(c, sendbuf, sendcounts, sdispls, sendtypes, 1, fn, sdts, &sbytes);
     }
     if (rc == MPI_SUCCESS && !in_place) {
         rc = ca_alias(c, sendbuf, recvbuf, sbytes, rbytes, fn);

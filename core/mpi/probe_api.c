@@ -8,7 +8,8 @@
  * Ownership: message handles live in msg_table (owned here); the message object belongs
  * to the PML and is consumed by pml_imrecv().
  */
-#include "core/mpi/pt2pt_args.h"
+#include "core/mpi/args.h"
+#include "core/mpi/req_handle.h"
 
 static handle_table_t msg_table = HANDLE_TABLE_INIT(COMPI_HKIND_MESSAGE, 2);
 
@@ -25,11 +26,11 @@ static void status_proc_null(MPI_Status *status)
 
 static int check_probe(int source, int tag, MPI_Comm comm, compi_comm_t **c_p, const char *fn)
 {
-    int rc = p2p_check_comm(comm, c_p, fn);
+    int rc = mpi_arg_comm(comm, fn, c_p);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    return p2p_check_source(*c_p, source, tag, fn);
+    return mpi_arg_source(*c_p, source, tag, fn);
 }
 
 #pragma weak MPI_Iprobe = PMPI_Iprobe
@@ -45,7 +46,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
         return mpi_err_raise(c, MPI_ERR_ARG, "MPI_Iprobe", "flag is NULL");
     }
     compi_status_t st = pml_iprobe(source, tag, c, flag, status);
-    return st == COMPI_OK ? MPI_SUCCESS : p2p_raise_status(c, st, "MPI_Iprobe");
+    return st == COMPI_OK ? MPI_SUCCESS : mpi_raise_p2p_status(c, st, "MPI_Iprobe");
 }
 
 #pragma weak MPI_Probe = PMPI_Probe
@@ -61,7 +62,7 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     while (!flag) {
         compi_status_t st = pml_iprobe(source, tag, c, &flag, status);
         if (st != COMPI_OK) {
-            return p2p_raise_status(c, st, "MPI_Probe");
+            return mpi_raise_p2p_status(c, st, "MPI_Probe");
         }
         if (!flag) {
             pml_progress_wait(); /* may sleep when oversubscribed */
@@ -82,7 +83,7 @@ static int improbe(int source, int tag, compi_comm_t *c, int *flag, MPI_Message 
     compi_message_t *m = NULL;
     compi_status_t st = pml_improbe(source, tag, c, flag, &m, status);
     if (st != COMPI_OK) {
-        return p2p_raise_status(c, st, fn);
+        return mpi_raise_p2p_status(c, st, fn);
     }
     *message = MPI_MESSAGE_NULL;
     if (*flag) {
@@ -155,7 +156,7 @@ static int imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *mess
     }
     compi_comm_t *c = pml_message_comm(m);
     compi_datatype_t *dt = NULL;
-    int rc = p2p_check_data(c, buf, count, datatype, &dt, fn);
+    int rc = mpi_arg_data(c, buf, count, datatype, MPI_ARG_ONE, fn, &dt);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
@@ -163,7 +164,7 @@ static int imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *mess
     *message = MPI_MESSAGE_NULL;
     compi_status_t st = pml_imrecv(buf, (size_t)count, dt, m, req_p);
     if (st != COMPI_OK) {
-        return p2p_raise_status(c, st, fn);
+        return mpi_raise_p2p_status(c, st, fn);
     }
     return MPI_SUCCESS;
 }
@@ -190,7 +191,7 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
         status_proc_null(&req->status);
         req->complete = 1;
     }
-    return p2p_req_expose(req->comm, req, request, "MPI_Imrecv");
+    return mpi_req_expose(req->comm, req, request, "MPI_Imrecv");
 }
 
 #pragma weak MPI_Mrecv = PMPI_Mrecv
@@ -211,7 +212,7 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
     compi_comm_t *c = req->comm;
     comm_retain(c);
     pml_request_free(req);
-    rc = st == COMPI_OK ? MPI_SUCCESS : p2p_raise_status(c, st, "MPI_Mrecv");
+    rc = st == COMPI_OK ? MPI_SUCCESS : mpi_raise_p2p_status(c, st, "MPI_Mrecv");
     comm_release(c);
     return rc;
 }

@@ -5,7 +5,8 @@
  * checks its arguments the same way.  MPI_Rsend is a standard send: a correct program
  * has the receive posted, and the eager/rendezvous protocols deliver it either way.
  */
-#include "core/mpi/pt2pt_args.h"
+#include "core/mpi/args.h"
+#include "core/mpi/req_handle.h"
 
 #include <stdlib.h>
 
@@ -13,30 +14,30 @@ static inline int check_send(const void *buf, int count, MPI_Datatype type, int 
                              MPI_Comm comm, compi_comm_t **c_p, compi_datatype_t **dt_p,
                              const char *fn)
 {
-    int rc = p2p_check_comm(comm, c_p, fn);
+    int rc = mpi_arg_comm(comm, fn, c_p);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = p2p_check_data(*c_p, buf, count, type, dt_p, fn);
+    rc = mpi_arg_data(*c_p, buf, count, type, MPI_ARG_ONE, fn, dt_p);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    return p2p_check_dest(*c_p, dest, tag, fn);
+    return mpi_arg_dest(*c_p, dest, tag, fn);
 }
 
 static inline int check_recv(const void *buf, int count, MPI_Datatype type, int source,
                              int tag, MPI_Comm comm, compi_comm_t **c_p,
                              compi_datatype_t **dt_p, const char *fn)
 {
-    int rc = p2p_check_comm(comm, c_p, fn);
+    int rc = mpi_arg_comm(comm, fn, c_p);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = p2p_check_data(*c_p, buf, count, type, dt_p, fn);
+    rc = mpi_arg_data(*c_p, buf, count, type, MPI_ARG_ONE, fn, dt_p);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    return p2p_check_source(*c_p, source, tag, fn);
+    return mpi_arg_source(*c_p, source, tag, fn);
 }
 
 static inline int send_blocking(const void *buf, int count, MPI_Datatype type, int dest,
@@ -50,7 +51,7 @@ static inline int send_blocking(const void *buf, int count, MPI_Datatype type, i
     }
     compi_status_t st = pml_send(buf, (size_t)count, dt, dest, tag, c, mode);
     if (compi_unlikely(st != COMPI_OK)) {
-        return p2p_raise_status(c, st, fn);
+        return mpi_raise_p2p_status(c, st, fn);
     }
     return MPI_SUCCESS;
 }
@@ -73,9 +74,9 @@ static int send_nonblocking(const void *buf, int count, MPI_Datatype type, int d
                             ? pml_send_init(buf, (size_t)count, dt, dest, tag, c, mode, &req)
                             : pml_isend(buf, (size_t)count, dt, dest, tag, c, mode, &req);
     if (compi_unlikely(st != COMPI_OK)) {
-        return p2p_raise_status(c, st, fn);
+        return mpi_raise_p2p_status(c, st, fn);
     }
-    return p2p_req_expose(c, req, request, fn);
+    return mpi_req_expose(c, req, request, fn);
 }
 
 #pragma weak MPI_Send = PMPI_Send
@@ -195,7 +196,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     }
     compi_status_t st = pml_recv(buf, (size_t)count, dt, source, tag, c, status);
     if (compi_unlikely(st != COMPI_OK)) {
-        return p2p_raise_status(c, st, "MPI_Recv");
+        return mpi_raise_p2p_status(c, st, "MPI_Recv");
     }
     return MPI_SUCCESS;
 }
@@ -216,9 +217,9 @@ static int recv_nonblocking(void *buf, int count, MPI_Datatype type, int source,
     compi_status_t st = persistent ? pml_recv_init(buf, (size_t)count, dt, source, tag, c, &req)
                                    : pml_irecv(buf, (size_t)count, dt, source, tag, c, &req);
     if (compi_unlikely(st != COMPI_OK)) {
-        return p2p_raise_status(c, st, fn);
+        return mpi_raise_p2p_status(c, st, fn);
     }
-    return p2p_req_expose(c, req, request, fn);
+    return mpi_req_expose(c, req, request, fn);
 }
 
 #pragma weak MPI_Irecv = PMPI_Irecv
@@ -247,16 +248,16 @@ static int sendrecv_run(compi_comm_t *c, const void *sbuf, size_t scount, compi_
     compi_request_t *rreq;
     compi_status_t st = pml_irecv(rbuf, rcount, rdt, source, recvtag, c, &rreq);
     if (st != COMPI_OK) {
-        return p2p_raise_status(c, st, fn);
+        return mpi_raise_p2p_status(c, st, fn);
     }
     compi_status_t sst = pml_send(sbuf, scount, sdt, dest, sendtag, c, PML_SEND_STANDARD);
     st = pml_wait(rreq, status);
     pml_request_free(rreq);
     if (sst != COMPI_OK) {
-        return p2p_raise_status(c, sst, fn);
+        return mpi_raise_p2p_status(c, sst, fn);
     }
     if (st != COMPI_OK) {
-        return p2p_raise_status(c, st, fn);
+        return mpi_raise_p2p_status(c, st, fn);
     }
     return MPI_SUCCESS;
 }
@@ -291,7 +292,7 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     compi_datatype_t *dt = NULL;
     int rc = check_send(buf, count, datatype, dest, sendtag, comm, &c, &dt, fn);
     if (rc == MPI_SUCCESS) {
-        rc = p2p_check_source(c, source, recvtag, fn);
+        rc = mpi_arg_source(c, source, recvtag, fn);
     }
     if (rc != MPI_SUCCESS) {
         return rc;

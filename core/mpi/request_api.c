@@ -8,7 +8,7 @@
  * persistent one just becomes inactive.  A null handle or an inactive persistent request
  * completes at once with an empty status, as the standard says.
  */
-#include "core/mpi/pt2pt_args.h"
+#include "core/mpi/req_handle.h"
 #include "core/pml/pml_internal.h" /* generalized request callbacks live in pml_request_t */
 
 static void status_empty(MPI_Status *st)
@@ -64,7 +64,7 @@ static int finish(MPI_Request *h, compi_request_t *r, MPI_Status *status, const 
             err = st.MPI_ERROR = qerr;
         }
     }
-    p2p_copy_status(status, &st);
+    mpi_copy_status(status, &st);
     if (err != MPI_SUCCESS && raise_fn != NULL) {
         err = mpi_err_raise(r->comm, err, raise_fn, "%s",
                             err == MPI_ERR_TRUNCATE ? "message truncated" : "request failed");
@@ -79,7 +79,7 @@ static int finish(MPI_Request *h, compi_request_t *r, MPI_Status *status, const 
             g->free_fn(g->extra_state);
         }
     }
-    p2p_req_dispose(r);
+    mpi_req_dispose(r);
     *h = MPI_REQUEST_NULL;
     return err;
 }
@@ -363,7 +363,7 @@ int PMPI_Request_free(MPI_Request *request)
                 g->free_fn(g->extra_state);
             }
         }
-        p2p_req_dispose(r);
+        mpi_req_dispose(r);
     }
     *request = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
@@ -399,7 +399,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
             g->query_fn(g->extra_state, &st);
         }
     }
-    p2p_copy_status(status, &st);
+    mpi_copy_status(status, &st);
     return MPI_SUCCESS;
 }
 
@@ -487,7 +487,7 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
     g->free_fn = free_fn;
     g->cancel_fn = cancel_fn;
     g->extra_state = extra_state;
-    return p2p_req_expose(NULL, r, request, "MPI_Grequest_start");
+    return mpi_req_expose(NULL, r, request, "MPI_Grequest_start");
 }
 
 #pragma weak MPI_Grequest_complete = PMPI_Grequest_complete
@@ -507,7 +507,7 @@ int PMPI_Grequest_complete(MPI_Request request)
         if (g->free_fn != NULL) {
             g->free_fn(g->extra_state);
         }
-        p2p_req_dispose(r);
+        mpi_req_dispose(r);
         return MPI_SUCCESS;
     }
     pml_request_complete(r);

@@ -516,7 +516,7 @@ compi_status_t pml_wait(compi_request_t *req, MPI_Status *status)
     return req->status.MPI_ERROR == MPI_SUCCESS ? COMPI_OK : COMPI_ERR_INTERNAL;
 }
 
-compi_status_t pml_wait_all(size_t n, compi_request_t **reqs)
+static compi_status_t pml_wait_all(size_t n, compi_request_t **reqs)
 {
     compi_status_t st = COMPI_OK;
     for (size_t i = 0; i < n; i++) {

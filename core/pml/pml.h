@@ -107,8 +107,7 @@ int pml_cancel(compi_request_t *req);
 
 /* block until complete, progressing; fills *status unless NULL/MPI_STATUS_IGNORE */
 compi_status_t pml_wait(compi_request_t *req, MPI_Status *status);
-compi_status_t pml_wait_all(size_t n, compi_request_t **reqs);
-/* pml_wait_all, then free the requests and set their slots to NULL (NULL slots are
+/* wait for every request, then free them and set their slots to NULL (NULL slots are
    skipped); the first error wins */
 compi_status_t pml_wait_all_free(size_t n, compi_request_t **reqs);
 /* return a request to the pool; one still in flight is released when it completes */

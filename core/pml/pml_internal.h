@@ -202,14 +202,7 @@ void pml_send_on_ack(const pml_hdr_ack_t *h);
 void pml_send_on_fin(const pml_hdr_fin_t *h);
 /* PUT: write the part the receiver asks for, answer PUT_DONE */
 void pml_send_on_put(const pml_hdr_put_t *h);
-void pml_recv_on_put_done(const pml_hdr_put_done_t *h);
 void pml_recv_start(pml_request_t *req);
-/* a matched RNDV: read with get() or ask for FRAGs */
-void pml_recv_rndv(pml_request_t *req, int world_src, int src, int tag, size_t len,
-                   unsigned flags, uint64_t sreq, uint64_t addr, uint64_t key);
-/* copy a matched eager payload into the receive */
-void pml_recv_eager(pml_request_t *req, int src, int tag, const void *data, size_t len);
-void pml_recv_unexp(pml_request_t *req, pml_unexp_t *u);
 void pml_unexp_free(pml_unexp_t *u);
 void pml_recv_cb(int src_world_rank, const void *frag, size_t len);
 

@@ -75,7 +75,8 @@ static inline void deliver(void *buf, size_t count, compi_datatype_t *dt, size_t
     }
 }
 
-void pml_recv_eager(pml_request_t *req, int src, int tag, const void *data, size_t len)
+/* copy a matched eager payload into the receive */
+static void pml_recv_eager(pml_request_t *req, int src, int tag, const void *data, size_t len)
 {
     deliver(req->buf, req->count, req->dt, req->bytes, src, tag, data, len, &req->super.status);
     pml_req_complete(req);
@@ -225,7 +226,7 @@ static int split_start(pml_request_t *req, pml_peer_t *p, int world_src, uint64_
     return 1;
 }
 
-void pml_recv_on_put_done(const pml_hdr_put_done_t *h)
+static void pml_recv_on_put_done(const pml_hdr_put_done_t *h)
 {
     pml_request_t *req = (pml_request_t *)(uintptr_t)h->rreq;
     req->state &= ~(unsigned)PML_RST_PUT;
@@ -235,8 +236,9 @@ void pml_recv_on_put_done(const pml_hdr_put_done_t *h)
     split_advance(req);
 }
 
-void pml_recv_rndv(pml_request_t *req, int world_src, int src, int tag, size_t len,
-                   unsigned flags, uint64_t sreq, uint64_t addr, uint64_t key)
+/* a matched RNDV: read with get() or ask for FRAGs */
+static void pml_recv_rndv(pml_request_t *req, int world_src, int src, int tag, size_t len,
+                          unsigned flags, uint64_t sreq, uint64_t addr, uint64_t key)
 {
     MPI_Status *st = &req->super.status;
     pml_peer_t *p = &pml_state.peers[world_src];
@@ -281,7 +283,7 @@ void pml_recv_rndv(pml_request_t *req, int world_src, int src, int tag, size_t l
     pml_ctl_send(world_src, &ctl, sizeof(ctl.ack));
 }
 
-void pml_recv_unexp(pml_request_t *req, pml_unexp_t *u)
+static void pml_recv_unexp(pml_request_t *req, pml_unexp_t *u)
 {
     if (u->type == PML_HDR_MATCH) {
         pml_recv_eager(req, u->src, u->tag, u->data, u->len);

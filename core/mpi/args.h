@@ -1,0 +1,158 @@
+/*
+ * args.h -- the argument checks that point-to-point and collective calls share:
+ * communicator, count, datatype, buffer, ranks (destination, source, root) and tags, and
+ * the MPI error for an internal status.  Only the API layer (core/mpi/) includes this.
+ * Collectives add their own checks on top (core/mpi/coll_args.h); request handles are in
+ * core/mpi/req_handle.h.
+ *
+ * Each check returns MPI_SUCCESS or the value of mpi_err_raise() (the class, when the
+ * error handler returns), so callers chain them: `if (rc == MPI_SUCCESS) rc = ...`.
+ * `what` names the argument in the message ("count", "send datatype", "receive buffer").
+ *
+ * Ownership: nothing here allocates; the communicators and datatypes returned through
+ * the _p arguments are borrowed from their handle tables for the call.
+ */
+#ifndef COMPI_MPI_ARGS_H
+#define COMPI_MPI_ARGS_H
+
+#include "core/comm/comm.h"
+#include "core/dt/dt.h"
+#include "core/mpi/errors.h"
+#include "core/mpi/mpi_state.h"
+
+#include <limits.h>
+#include <mpi.h>
+#include <stddef.h>
+
+#define MPI_ARG_TAG_UB INT_MAX
+
+static inline int mpi_arg_comm(MPI_Comm h, const char *fn, compi_comm_t **c_p)
+{
+    compi_comm_t *c = comm_from_handle(h);
+    if (compi_unlikely(c == NULL)) {
+        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "invalid communicator (handle 0x%x)",
+                             (unsigned)h);
+    }
+    *c_p = c;
+    return MPI_SUCCESS;
+}
+
+static inline int mpi_arg_count(compi_comm_t *c, int count, const char *what, const char *fn)
+{
+    if (compi_unlikely(count < 0)) {
+        return mpi_err_raise(c, MPI_ERR_COUNT, fn, "%s=%d is negative", what, count);
+    }
+    return MPI_SUCCESS;
+}
+
+static inline int mpi_arg_type(compi_comm_t *c, MPI_Datatype h, const char *what, const char *fn,
+                               compi_datatype_t **dt_p)
+{
+    compi_datatype_t *dt = dt_from_handle(h);
+    if (compi_unlikely(dt == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_TYPE, fn, "invalid %s (handle 0x%x)", what, (unsigned)h);
+    }
+    if (compi_unlikely(!dt->committed && !dt->predefined)) {
+        return mpi_err_raise(c, MPI_ERR_TYPE, fn, "%s %s is not committed", what, dt_name(dt));
+    }
+    *dt_p = dt;
+    return MPI_SUCCESS;
+}
+
+/* A buffer that holds `count` elements must not be NULL, except as MPI_BOTTOM with a
+   datatype of absolute addresses (true_lb != 0). */
+static inline int mpi_arg_buf(compi_comm_t *c, const void *buf, size_t count,
+                              const compi_datatype_t *dt, const char *what, const char *fn)
+{
+    if (compi_unlikely(buf == NULL && count > 0 && dt->size > 0 && dt->true_lb == 0)) {
+        return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "%s is NULL with %zu elements", what, count);
+    }
+    return MPI_SUCCESS;
+}
+
+/* which side of a call a count, datatype and buffer belong to, for the messages */
+typedef enum { MPI_ARG_ONE, MPI_ARG_SEND, MPI_ARG_RECV } mpi_arg_side_t;
+
+/* count, datatype and buffer of one side of a call */
+static inline int mpi_arg_data(compi_comm_t *c, const void *buf, int count, MPI_Datatype type,
+                               mpi_arg_side_t side, const char *fn, compi_datatype_t **dt_p)
+{
+    static const char *const names[][3] = {
+        [MPI_ARG_ONE] = {"count", "datatype", "buffer"},
+        [MPI_ARG_SEND] = {"sendcount", "send datatype", "send buffer"},
+        [MPI_ARG_RECV] = {"recvcount", "receive datatype", "receive buffer"},
+    };
+    int rc = mpi_arg_count(c, count, names[side][0], fn);
+    if (rc == MPI_SUCCESS) {
+        rc = mpi_arg_type(c, type, names[side][1], fn, dt_p);
+    }
+    if (rc == MPI_SUCCESS) {
+        rc = mpi_arg_buf(c, buf, (size_t)count, *dt_p, names[side][2], fn);
+    }
+    return rc;
+}
+
+static inline int mpi_arg_root(compi_comm_t *c, int root, const char *fn)
+{
+    if (compi_unlikely(root < 0 || root >= c->size)) {
+        return mpi_err_raise(c, MPI_ERR_ROOT, fn, "root=%d is not in [0, %d)", root, c->size);
+    }
+    return MPI_SUCCESS;
+}
+
+/* destination: a rank of comm or MPI_PROC_NULL; tag 0..TAG_UB */
+static inline int mpi_arg_dest(compi_comm_t *c, int dest, int tag, const char *fn)
+{
+    if (compi_unlikely((dest < 0 || dest >= c->size) && dest != MPI_PROC_NULL)) {
+        return mpi_err_raise(c, MPI_ERR_RANK, fn, "dest=%d is not in [0, %d)", dest, c->size);
+    }
+    if (compi_unlikely(tag < 0 || tag > MPI_ARG_TAG_UB)) {
+        return mpi_err_raise(c, MPI_ERR_TAG, fn, "tag=%d is not in [0, %d]", tag, MPI_ARG_TAG_UB);
+    }
+    return MPI_SUCCESS;
+}
+
+/* source: a rank, MPI_ANY_SOURCE or MPI_PROC_NULL; tag 0..TAG_UB or MPI_ANY_TAG */
+static inline int mpi_arg_source(compi_comm_t *c, int source, int tag, const char *fn)
+{
+    if (compi_unlikely((source < 0 || source >= c->size) && source != MPI_PROC_NULL &&
+                       source != MPI_ANY_SOURCE)) {
+        return mpi_err_raise(c, MPI_ERR_RANK, fn, "source=%d is not in [0, %d)", source, c->size);
+    }
+    if (compi_unlikely((tag < 0 && tag != MPI_ANY_TAG) || tag > MPI_ARG_TAG_UB)) {
+        return mpi_err_raise(c, MPI_ERR_TAG, fn, "tag=%d is neither MPI_ANY_TAG nor in [0, %d]",
+                             tag, MPI_ARG_TAG_UB);
+    }
+    return MPI_SUCCESS;
+}
+
+/* an internal status as an MPI error raised on `c`; `ctx` (or NULL) is added to the
+   message of the statuses without a message of their own */
+static inline int mpi_raise_status(compi_comm_t *c, compi_status_t st, const char *fn,
+                                   const char *ctx)
+{
+    switch (st) {
+    case COMPI_ERR_TRUNCATE:
+        return mpi_err_raise(c, MPI_ERR_TRUNCATE, fn,
+                             "message truncated: a receive buffer is smaller than the data");
+    case COMPI_ERR_NO_MEMORY:
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    default:
+        return mpi_err_raise(c, mpi_err_class_of(st), fn, "%s%s%s%s", compi_status_string(st),
+                             ctx != NULL ? " (" : "", ctx != NULL ? ctx : "",
+                             ctx != NULL ? ")" : "");
+    }
+}
+
+/* a status from the PML: there COMPI_ERR_NO_RESOURCE means that a buffered send found
+   the attached buffer too small */
+static inline int mpi_raise_p2p_status(compi_comm_t *c, compi_status_t st, const char *fn)
+{
+    if (st == COMPI_ERR_NO_RESOURCE) {
+        return mpi_err_raise(c, MPI_ERR_BUFFER, fn,
+                             "attached buffer too small for this buffered send");
+    }
+    return mpi_raise_status(c, st, fn, NULL);
+}
+
+#endif

@@ -20,6 +20,8 @@
  */
 #include "core/coll/phases/reduce_phases.h"
 
+#include <stdlib.h>
+
 /* rbuf gets the reduction of the inputs of the lower ranks, and of this rank's own when
    `inclusive` */
 static compi_status_t prefix_doubling(const coll_call_t *call, int inclusive)

@@ -1,44 +1,81 @@
 #!/bin/sh
-# The whole test suite, from a fresh clone: installs dependencies, builds in _build/,
-# runs `make check` (unit tests, MPI tests, Scheme tests, checks of the tree), then
-# `make distcheck` (the release tarball builds and passes the same tests from a
-# read-only source tree), prints the logs of failures and ends with one line
-# "N passed, M failed" (the distcheck counts as one test).
+# The whole test suite, from a fresh clone: installs dependencies, builds in _build/ and
+# runs `make check` there (unit tests, MPI tests, Scheme tests, checks of the tree); then
+# builds again with AddressSanitizer and UndefinedBehaviorSanitizer in _build-san/ and
+# runs the tests there; then `make distcheck` (the release tarball builds and passes the
+# tests from a read-only source tree).  Prints the logs of failures and ends with one
+# line "N passed, M failed" (the distcheck counts as one test).
 set -e
 cd "$(dirname "$0")/.."
+top=$(pwd)
 sh scripts/build.sh
-cd _build
 
 # the logs of the failed tests under $1
 show_failures() {
-    for f in $(find "$1" -name '*.log' ! -name 'test-suite.log' ! -name 'config.log'); do
+    for f in $(find "$1" -name '*.log' ! -name 'test-suite.log' 2>/dev/null); do
         if grep -q -e '^not ok' -e '^ERROR' -e '^FAIL' "$f" 2>/dev/null; then
             echo "===== $f"
             cat "$f"
         fi
     done
 }
-count() { sed -n "s/^# $1: *//p" "$2" 2>/dev/null | head -n 1; }
+# count PASS|FAIL|ERROR LOG: the number automake's summary gives, 0 when none
+count() {
+    n=$(sed -n "s/^# $1: *//p" "$2" 2>/dev/null | head -n 1)
+    echo "${n:-0}"
+}
 
+# ---- the build in _build/ ---------------------------------------------------------------
 rc=0
-make -j2 check || rc=$?
-[ "$rc" -eq 0 ] || show_failures tests
-pass=$(count PASS test-suite.log)
-failed=$(count FAIL test-suite.log)
-errors=$(count ERROR test-suite.log)
-fail=$(( ${failed:-0} + ${errors:-0} ))
+(cd _build && make -j2 check) || rc=$?
+[ "$rc" -eq 0 ] || show_failures _build/tests
+pass=$(count PASS _build/test-suite.log)
+fail=$(( $(count FAIL _build/test-suite.log) + $(count ERROR _build/test-suite.log) ))
 
-echo "== make distcheck"
-if make -j2 distcheck >distcheck.log 2>&1; then
-    pass=$(( ${pass:-0} + 1 ))
-    echo "distcheck: ok ($(grep -o 'compi-[0-9.]*\.tar\.gz' distcheck.log | head -n 1))"
+# ---- the sanitized build ------------------------------------------------------------------
+# compi built again with AddressSanitizer (and LeakSanitizer) and UndefinedBehaviorSanitizer
+# (configure --enable-sanitizers) in _build-san/, and its unit, Scheme, tool and MPI tests
+# run there with the options and suppressions of tests/sanitizers/ (env.sh).  Not
+# tests/wan (it needs root and network namespaces, and tests the WAN emulation, not
+# compi's memory).  A re-run reuses the configured build.  Its results count in the last
+# line.  COMPI_SANITIZERS=0 skips it.
+if [ "${COMPI_SANITIZERS:-1}" != 0 ]; then
+    san_rc=0
+    mkdir -p _build-san
+    rm -f _build-san/test-suite.log
+    (
+        cd _build-san &&
+            { [ -f Makefile ] || "$top/configure" --enable-sanitizers --enable-debug \
+                --prefix="${COMPI_PREFIX:-/usr/local}" >configure.out; } &&
+            make -j2 >make.out &&
+            san_tests=$(printf 'compi-print-tests:\n\t@echo $(TESTS)\n' |
+                make -s --no-print-directory -f Makefile -f - compi-print-tests | tr ' ' '\n' |
+                grep -v '^tests/wan/' | tr '\n' ' ') &&
+            make -j2 check TESTS="$san_tests"
+    ) || san_rc=$?
+    [ "$san_rc" -eq 0 ] || show_failures _build-san/tests
+    san_pass=$(count PASS _build-san/test-suite.log)
+    san_fail=$(( $(count FAIL _build-san/test-suite.log) + $(count ERROR _build-san/test-suite.log) ))
+    # a build that failed before any test ran counts as one failure
+    [ "$san_rc" -ne 0 ] && [ "$san_fail" -eq 0 ] && san_fail=1
+    echo "sanitized build: $san_pass passed, $san_fail failed"
+    pass=$((pass + san_pass))
+    fail=$((fail + san_fail))
+    [ "$san_rc" -eq 0 ] || rc=$san_rc
+fi
+
+# ---- the release tarball ------------------------------------------------------------------
+echo "== make distcheck (log: _build/distcheck.log)"
+if (cd _build && make -j2 distcheck >distcheck.log 2>&1); then
+    pass=$((pass + 1))
+    echo "distcheck: ok"
 else
     rc=1
     fail=$((fail + 1))
     echo "distcheck: FAILED; the end of _build/distcheck.log:"
-    tail -n 40 distcheck.log
-    for d in compi-*/_build/sub; do [ -d "$d" ] && show_failures "$d/tests"; done
+    tail -n 40 _build/distcheck.log
+    for d in _build/compi-*/_build/sub; do show_failures "$d/tests"; done
 fi
 
-echo "${pass:-0} passed, ${fail:-0} failed"
+echo "$pass passed, $fail failed"
 exit "$rc"

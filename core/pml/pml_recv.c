@@ -310,7 +310,10 @@ static void on_match(int world_src, const pml_hdr_match_t *h, int rndv)
         }
         pml_unexp_t *u = unexp_alloc(h->len);
         u->type = PML_HDR_MATCH;
-        memcpy(u->data, h + 1, h->len);
+        /* a fresh entry for an empty message has no buffer: memcpy(NULL, .., 0) is UB */
+        if (h->len > 0) {
+            memcpy(u->data, h + 1, h->len);
+        }
         u->src = h->src;
         u->tag = h->tag;
         u->len = h->len;

@@ -11,6 +11,8 @@
  */
 #include "tests/mpi/mpitest.h"
 
+#include <limits.h>
+
 static void expect_class(int rc, int cls, const char *what)
 {
     int got = -1, len = -1;
@@ -77,8 +79,12 @@ int main(int argc, char **argv)
                  "Send on MPI_COMM_NULL");
     expect_class(MPI_Send(v, 1, MPI_DATATYPE_NULL, right, 0, MPI_COMM_WORLD), MPI_ERR_TYPE,
                  "Send MPI_DATATYPE_NULL");
-    expect_class(MPI_Send(v, 1, MPI_INT, right, *tag_ub + 1, MPI_COMM_WORLD), MPI_ERR_TAG,
-                 "Send tag MPI_TAG_UB+1");
+    /* a tag above MPI_TAG_UB exists only where MPI_TAG_UB is below INT_MAX (compi's is
+     * INT_MAX: *tag_ub + 1 would overflow into a negative tag) */
+    if (*tag_ub < INT_MAX) {
+        expect_class(MPI_Send(v, 1, MPI_INT, right, *tag_ub + 1, MPI_COMM_WORLD), MPI_ERR_TAG,
+                     "Send tag MPI_TAG_UB+1");
+    }
     expect_class(MPI_Send(v, 1, MPI_INT, right, -5, MPI_COMM_WORLD), MPI_ERR_TAG,
                  "Send tag -5");
     expect_class(MPI_Send(v, 1, MPI_INT, right, MPI_ANY_TAG, MPI_COMM_WORLD), MPI_ERR_TAG,

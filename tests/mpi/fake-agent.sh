@@ -31,8 +31,15 @@ for fd in /proc/$$/fd/*; do
     fd=${fd##*/}
     [ "$fd" -gt 2 ] 2>/dev/null && eval "exec $fd>&-"
 done
+# The sanitizers' options (set by the tests of a --enable-sanitizers build) stay too: they
+# are the machine's settings, which a real remote host would give the rank through its own
+# login environment; without them a rank would run without its suppressions.
+keep=()
+for v in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; do
+    [ -n "${!v}" ] && keep+=("$v=${!v}")
+done
 if [ "$FAKE_AGENT_STAY" = 1 ]; then
-    env -i PATH="$PATH" "$@"
+    env -i PATH="$PATH" "${keep[@]}" "$@"
     exit $?
 fi
-exec env -i PATH="$PATH" "$@"
+exec env -i PATH="$PATH" "${keep[@]}" "$@"

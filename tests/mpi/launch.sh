@@ -300,7 +300,8 @@ mkdir -p "$MT_TMP/bin"
 cat >"$MT_TMP/bin/ssh" <<'EOF'
 #!/bin/sh
 # fake ssh (helper of launch.sh): drops its options and the host, then runs the rest in a
-# shell with an emptied environment, as sshd runs a remote command
+# shell with an emptied environment, as sshd runs a remote command (but for the
+# sanitizers' options: the machine's settings, see fake-agent.sh)
 echo "$*" >>"${0%/*}/ssh.log"
 while [ $# -gt 0 ]; do
     case $1 in
@@ -309,7 +310,9 @@ while [ $# -gt 0 ]; do
     esac
 done
 shift
-exec env -i PATH="$PATH" sh -c "$*"
+exec env -i PATH="$PATH" ${ASAN_OPTIONS:+"ASAN_OPTIONS=$ASAN_OPTIONS"} \
+    ${LSAN_OPTIONS:+"LSAN_OPTIONS=$LSAN_OPTIONS"} ${UBSAN_OPTIONS:+"UBSAN_OPTIONS=$UBSAN_OPTIONS"} \
+    sh -c "$*"
 EOF
 chmod +x "$MT_TMP/bin/ssh"
 lrun 20 --host h1,h2 --launch-agent "$MT_TMP/bin/ssh" -x "V=it's \"q\" \$HOME *" \

@@ -27,9 +27,10 @@ static int rec_delete(MPI_Comm obj, int keyval, void *val, void *extra)
     return MPI_SUCCESS;
 }
 
+/* fails while *(int *)extra is set */
 static int fail_delete(MPI_Comm obj, int keyval, void *val, void *extra)
 {
-    return MPI_ERR_OTHER;
+    return *(int *)extra ? MPI_ERR_OTHER : MPI_SUCCESS;
 }
 
 static int dup_copy(MPI_Comm obj, int keyval, void *extra, void *in, void *out, int *flag)
@@ -113,10 +114,11 @@ END_TEST
 START_TEST(failing_delete_keeps_value)
 {
     struct attr_list *list = NULL;
-    int kv, cb = 0, flag;
+    int kv, cb = 0, flag, failing = 1;
     void *val;
 
-    ck_assert_int_eq(attr_keyval_create(ATTR_KIND_COMM, NULL, fail_delete, NULL, &kv), COMPI_OK);
+    ck_assert_int_eq(attr_keyval_create(ATTR_KIND_COMM, NULL, fail_delete, &failing, &kv),
+                     COMPI_OK);
     ck_assert_int_eq(attr_set(ATTR_KIND_COMM, OBJ, &list, kv, V(5), &cb), COMPI_OK);
     ck_assert_int_eq(attr_set(ATTR_KIND_COMM, OBJ, &list, kv, V(6), &cb), ATTR_ERR_CALLBACK);
     ck_assert_int_eq(cb, MPI_ERR_OTHER);
@@ -125,6 +127,10 @@ START_TEST(failing_delete_keeps_value)
     cb = 0;
     ck_assert_int_eq(attr_delete_all(ATTR_KIND_COMM, OBJ, &list, &cb), ATTR_ERR_CALLBACK);
     ck_assert_ptr_nonnull(list);
+    /* the value is still there to delete once the callback succeeds (and nothing leaks) */
+    failing = 0;
+    ck_assert_int_eq(attr_delete_all(ATTR_KIND_COMM, OBJ, &list, &cb), COMPI_OK);
+    ck_assert_ptr_null(list);
 }
 END_TEST
 

@@ -1,11 +1,13 @@
 #!/bin/sh
 # Installs what compi needs to build, test and benchmark on Debian 12.  Idempotent: does
 # nothing (not even apt-get update) when every package is already there.
-# mpich: mpiexec.hydra for the launcher tests; iproute2, iputils-ping: tests/wan.
+# mpich, libmpich-dev: mpiexec.hydra and mpicc.mpich for the Hydra launcher tests;
+# openmpi-bin: mpirun.openmpi, a PMIx launcher (tests/mpi/pmix.sh); iproute2,
+# iputils-ping: tests/wan.
 set -e
 pkgs="build-essential autoconf automake libtool libltdl-dev pkg-config guile-3.0-dev
   libhwloc-dev hwloc libfabric-dev check libpmix-dev graphviz procps
-  iproute2 iputils-ping mpich"
+  iproute2 iputils-ping mpich libmpich-dev openmpi-bin"
 missing=
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

@@ -110,20 +110,8 @@ static coll_exchange_t *blocks(int k, int *ngroups_p)
 
 /* ---- runs ---------------------------------------------------------------------------- */
 
-/* affine maps x -> a x + b as (a, b) pairs; in op inout = in o inout */
-static void affine(void *in, void *inout, int *len, MPI_Datatype *type)
-{
-    (void)type;
-    unsigned *u = in, *v = inout;
-    for (int i = 0; i < *len; i++, u += 2, v += 2) {
-        unsigned a = u[0] * v[0], b = u[0] * v[1] + u[1];
-        v[0] = a;
-        v[1] = b;
-    }
-}
-
 static compi_op_t op_affine = {
-    .commutative = 0, .name = "user-affine", .user_fn = affine, .refcount = 1};
+    .commutative = 0, .name = "user-affine", .user_fn = mt_affine, .refcount = 1};
 
 static int input_of(int rank, size_t i)
 {

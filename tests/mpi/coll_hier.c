@@ -204,18 +204,6 @@ static void test_same_bits(size_t n, MPI_Comm p2p)
     free(r);
 }
 
-/* affine maps x -> a x + b as (a, b) pairs of unsigned; in op inout = in o inout */
-static void affine(void *in, void *inout, int *len, MPI_Datatype *type)
-{
-    (void)type;
-    unsigned *u = in, *v = inout;
-    for (int i = 0; i < *len; i++, u += 2, v += 2) {
-        unsigned a = u[0] * v[0], b = u[0] * v[1] + u[1];
-        v[0] = a;
-        v[1] = b;
-    }
-}
-
 static void test_noncommutative(size_t n, int in_place, MPI_Op op, MPI_Datatype pair)
 {
     unsigned *s = mt_malloc(2 * n * sizeof(unsigned)), *r = mt_malloc(2 * n * sizeof(unsigned));
@@ -259,7 +247,7 @@ int main(int argc, char **argv)
     MPI_OK(MPI_Comm_rank(MPI_COMM_WORLD, &me));
     MPI_OK(MPI_Comm_size(MPI_COMM_WORLD, &np));
     MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &p2p));
-    MPI_OK(MPI_Op_create(affine, 0, &op));
+    MPI_OK(MPI_Op_create(mt_affine, 0, &op));
     MPI_OK(MPI_Type_contiguous(2, MPI_UNSIGNED, &pair));
     MPI_OK(MPI_Type_commit(&pair));
 

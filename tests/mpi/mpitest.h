@@ -187,4 +187,17 @@ static inline void mt_check_ints(long guard, const int *got, const int *exp, lon
               first, first >= n ? " (past the end)" : "", got[first], exp[first]);
 }
 
+/* a non-commutative user op: affine maps x -> a x + b as (a, b) pairs of unsigned;
+   in op inout = in o inout */
+static inline void mt_affine(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    unsigned *u = in, *v = inout;
+    for (int i = 0; i < *len; i++, u += 2, v += 2) {
+        unsigned a = u[0] * v[0], b = u[0] * v[1] + u[1];
+        v[0] = a;
+        v[1] = b;
+    }
+}
+
 #endif

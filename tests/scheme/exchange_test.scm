@@ -14,38 +14,7 @@
 
 (use-modules (compi) (compi trees) (compi topology) (compi hierarchy) (compi internal))
 
-(define tests-run 0)
-(define tests-failed 0)
-
-(define (report ok desc . diag)
-  (set! tests-run (+ tests-run 1))
-  (if (not ok) (set! tests-failed (+ tests-failed 1)))
-  (display (if ok "ok " "not ok "))
-  (display tests-run)
-  (display " - ")
-  (display desc)
-  (newline)
-  (if (and (not ok) (pair? diag))
-      (begin (display "# ") (display (car diag)) (newline))))
-
-(define (error-text thunk)
-  (catch #t
-    (lambda () (thunk) #f)
-    (lambda (key who fmt args . rest)
-      (if (string? fmt) (apply simple-format #f fmt args) (simple-format #f "~S" fmt)))))
-
-(define (contains-all? msg wants)
-  (and (string? msg)
-       (let all ((ws wants))
-         (or (null? ws) (and (string-contains msg (car ws)) (all (cdr ws)))))))
-
-(define (expect-error desc thunk . wants)
-  (let ((msg (error-text thunk)))
-    (report (contains-all? msg wants) desc
-            (simple-format #f "message ~S, expected it to contain ~S" msg wants))))
-
-(define (expect-equal desc got want)
-  (report (equal? got want) desc (simple-format #f "got ~S, expected ~S" got want)))
+(load "check.scm")
 
 (define groups-of (@@ (compi) exchange-closure-groups))
 (define trees-of (@@ (compi) exchange-closure-trees))
@@ -319,7 +288,4 @@
           "examples/configs/exchange.scm loads and builds an exchange over three clusters"
           (if (car r) (simple-format #f "got ~A" (description->string d)) (cdr r))))
 
-(display "1..")
-(display tests-run)
-(newline)
-(exit (if (= tests-failed 0) 0 1))
+(tap-done)

@@ -8,27 +8,9 @@
 
 (use-modules (compi trees))
 
-(define tests-run 0)
-(define tests-failed 0)
+(load "check.scm")
 
-(define (report ok desc . diag)
-  (set! tests-run (+ tests-run 1))
-  (if (not ok) (set! tests-failed (+ tests-failed 1)))
-  (display (if ok "ok " "not ok "))
-  (display tests-run)
-  (display " - ")
-  (display desc)
-  (newline)
-  (if (and (not ok) (pair? diag))
-      (begin (display "# ") (display (car diag)) (newline))))
-
-;; the message of the error (thunk) raises, or #f when it returns
-(define (error-text thunk)
-  (catch #t
-    (lambda () (thunk) #f)
-    (lambda (key who fmt args . rest)
-      (if (string? fmt) (apply simple-format #f fmt args) (simple-format #f "~S" fmt)))))
-
+;; one wanted string, quoted alone in the diagnostic (check.scm's takes several)
 (define (expect-error desc thunk want)
   (let ((msg (error-text thunk)))
     (report (and msg (string-contains msg want)) desc
@@ -173,5 +155,4 @@
 (expect-error "make-tree checks its types" (lambda () (make-tree 0 0 #()))
               "size must be a positive integer")
 
-(display "1..") (display tests-run) (newline)
-(exit (if (= tests-failed 0) 0 1))
+(tap-done)

@@ -9,6 +9,7 @@
 #include "core/comm/attr.h"
 
 #include "core/runtime/rte.h"
+#include "tests/unit/unit_tap.h"
 
 #include <check.h>
 #include <limits.h>
@@ -232,8 +233,6 @@ int main(void)
 {
     Suite *s = suite_create("attr");
     TCase *tc = tcase_create("attr");
-    SRunner *sr;
-    int failed;
 
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, set_get_overwrite_delete);
@@ -244,10 +243,5 @@ int main(void)
     tcase_add_test(tc, wrong_keyvals);
     tcase_add_test(tc, predefined_on_any_comm);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_set_tap(sr, "-");
-    srunner_run_all(sr, CK_SILENT);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return unit_tap_run(s);
 }

@@ -6,6 +6,7 @@
 #include "core/btl/btl.h"
 #include "core/runtime/log.h"
 #include "core/runtime/params.h"
+#include "tests/unit/unit_tap.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -122,10 +123,5 @@ int main(void)
     tcase_add_test(tc, test_base_bad_name);
     tcase_add_test(tc, test_base_nothing_runs);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_set_tap(sr, "-");
-    srunner_run_all(sr, CK_SILENT);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return unit_tap_run(s);
 }

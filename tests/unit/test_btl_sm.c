@@ -8,6 +8,7 @@
 #include "core/btl/btl.h"
 #include "core/btl/self/btl_self.h"
 #include "core/btl/sm/btl_sm.h"
+#include "tests/unit/unit_tap.h"
 
 #include <check.h>
 #include <errno.h>
@@ -751,10 +752,5 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_sm_params);
     tcase_add_test(tc, test_self);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_set_tap(sr, "-");
-    srunner_run_all(sr, CK_SILENT);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return unit_tap_run(s);
 }

@@ -6,6 +6,7 @@
  * predefined types must match), never by the engine itself.
  */
 #include "core/dt/dt.h"
+#include "tests/unit/unit_tap.h"
 
 #include <check.h>
 #include <complex.h>
@@ -624,7 +625,6 @@ static Suite *dt_suite(void)
 {
     Suite *s = suite_create("dt");
     TCase *tc = tcase_create("engine");
-
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, predefined_sizes);
@@ -649,12 +649,5 @@ static Suite *dt_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(dt_suite());
-    int failed;
-
-    srunner_set_tap(sr, "-");
-    srunner_run_all(sr, CK_SILENT);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return unit_tap_run(dt_suite());
 }

@@ -4,6 +4,7 @@
  * that carries the facts from one rank to the others.
  */
 #include "topologies/facts.h"
+#include "tests/unit/unit_tap.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -129,18 +130,11 @@ int main(void)
 {
     Suite *s = suite_create("topo_facts");
     TCase *tc = tcase_create("facts");
-    SRunner *sr;
-    int failed;
 
     tcase_add_test(tc, pick_per_rank);
     tcase_add_test(tc, parse_addresses);
     tcase_add_test(tc, encode_round_trip);
     tcase_add_test(tc, encode_drops_addresses_that_do_not_fit);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_set_tap(sr, "-");
-    srunner_run_all(sr, CK_SILENT);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return unit_tap_run(s);
 }

@@ -8,6 +8,7 @@
 #include "core/comm/group.h"
 
 #include "core/runtime/rte.h"
+#include "tests/unit/unit_tap.h"
 
 #include <check.h>
 #include <stdlib.h>
@@ -239,8 +240,6 @@ int main(void)
 {
     Suite *s = suite_create("group");
     TCase *tc = tcase_create("algebra");
-    SRunner *sr;
-    int failed;
 
     tcase_add_checked_fixture(tc, setup, NULL);
     tcase_add_test(tc, set_operations);
@@ -251,10 +250,5 @@ int main(void)
     tcase_add_test(tc, compare);
     tcase_add_test(tc, refcount_and_handles);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_set_tap(sr, "-");
-    srunner_run_all(sr, CK_SILENT);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return unit_tap_run(s);
 }

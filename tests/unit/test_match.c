@@ -4,6 +4,7 @@
  * both arrival orders (message first, receive first).  No BTL, no MPI_Init.
  */
 #include "core/pml/pml_internal.h"
+#include "tests/unit/unit_tap.h"
 
 #include <check.h>
 #include <stdlib.h>
@@ -238,10 +239,5 @@ static Suite *match_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(match_suite());
-    srunner_set_tap(sr, "-");
-    srunner_run_all(sr, CK_SILENT);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return unit_tap_run(match_suite());
 }

@@ -7,6 +7,7 @@
  * Expected values are written out by hand, never computed by the code under test.
  */
 #include "core/op/op.h"
+#include "tests/unit/unit_tap.h"
 
 #include <check.h>
 #include <complex.h>
@@ -554,12 +555,5 @@ static Suite *op_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(op_suite());
-    int failed;
-
-    srunner_set_tap(sr, "-");
-    srunner_run_all(sr, CK_SILENT);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return unit_tap_run(op_suite());
 }

@@ -3,6 +3,7 @@
  * a rank would see go wrong if a reply were cut, merged or misread.
  */
 #include "core/runtime/pmi_wire.h"
+#include "tests/unit/unit_tap.h"
 
 #include <check.h>
 #include <stdlib.h>
@@ -229,8 +230,6 @@ int main(void)
 {
     Suite *s = suite_create("pmi_wire");
     TCase *tc = tcase_create("wire");
-    SRunner *sr;
-    int failed;
 
     tcase_add_test(tc, parse_well_formed);
     tcase_add_test(tc, parse_empty_value_and_ints);
@@ -244,10 +243,5 @@ int main(void)
     tcase_add_test(tc, reader_over_long_line);
     tcase_add_test(tc, reader_fill_from_fd);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_set_tap(sr, "-");
-    srunner_run_all(sr, CK_SILENT);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return unit_tap_run(s);
 }

@@ -7,6 +7,7 @@
  * for the six kinds, refused for the others and for invalid trees.
  */
 #include "core/coll/executors/tree_closure.h"
+#include "tests/unit/unit_tap.h"
 
 #include <check.h>
 #include <stdlib.h>
@@ -286,8 +287,6 @@ int main(void)
 {
     Suite *s = suite_create("tree");
     TCase *tc = tcase_create("trees");
-    SRunner *sr;
-    int failed;
 
     tcase_add_test(tc, builders_all_sizes_and_roots);
     tcase_add_test(tc, builders_reject_bad_arguments);
@@ -298,10 +297,5 @@ int main(void)
     tcase_add_test(tc, check_call);
     tcase_add_test(tc, closures);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_set_tap(sr, "-");
-    srunner_run_all(sr, CK_SILENT);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return unit_tap_run(s);
 }

@@ -70,6 +70,28 @@ void coll_own_sblock(const coll_call_t *call, coll_blk_t *b)
     b->dt = call->sdt;
 }
 
+compi_status_t coll_own_to_rblock(const coll_call_t *call)
+{
+    coll_blk_t own, b;
+    if (call->in_place) {
+        return COMPI_OK;
+    }
+    coll_own_sblock(call, &own);
+    coll_rblock(call, call->comm->rank, &b);
+    return coll_blk_copy(&own, &b);
+}
+
+compi_status_t coll_blk_sendrecv(const coll_blk_t *sb, int dst, const coll_blk_t *rb, int src,
+                                 const coll_call_t *call)
+{
+    compi_request_t *reqs[2];
+    compi_status_t st = COMPI_OK;
+    coll_move_keep(&st, coll_blk_irecv(rb, src, call, &reqs[0]));
+    coll_move_keep(&st, coll_blk_isend(sb, dst, call, &reqs[1]));
+    coll_move_keep(&st, pml_wait_all_free(2, reqs));
+    return st;
+}
+
 void coll_own_rblock(const coll_call_t *call, coll_blk_t *b)
 {
     if (call->in_place) {

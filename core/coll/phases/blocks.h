@@ -79,6 +79,13 @@ static inline void coll_move_keep(compi_status_t *st, compi_status_t s)
     }
 }
 
+/* send `sb` to dst while receiving `rb` from src (receive posted first); the first error */
+compi_status_t coll_blk_sendrecv(const coll_blk_t *sb, int dst, const coll_blk_t *rb, int src,
+                                 const coll_call_t *call);
+/* allgather(v): copy this rank's contribution into its own receive block (nothing to do
+   in place) */
+compi_status_t coll_own_to_rblock(const coll_call_t *call);
+
 /*
  * The send side of an alltoall(v/w).  With MPI_IN_PLACE the data to send sits in the
  * receive buffer that the exchange overwrites, so coll_a2a_init() packs it into a
@@ -95,13 +102,16 @@ void coll_a2a_sblock(const coll_a2a_t *a, int i, coll_blk_t *b);
 void coll_a2a_fini(coll_a2a_t *a);
 
 /* Shared engines: one implementation serves the plain, v and w kinds (their files only
-   define the coll_algo_t).  Each lives in the file of its plain-kind algorithm. */
-compi_status_t coll_gather_linear_run(const coll_call_t *call);  /* algorithms/gather/linear.c */
-compi_status_t coll_scatter_linear_run(const coll_call_t *call); /* algorithms/scatter/linear.c */
-compi_status_t coll_allgather_ring_run(const coll_call_t *call); /* algorithms/allgather/ring.c */
-/* alltoall(v/w) exchange with `window` peers per step: 1 is pairwise exchange, a large
-   window the linear algorithm (algorithms/alltoall/linear.c) */
+   define the coll_algo_t, whose .fn is the engine).  Each lives in the file of its
+   plain-kind algorithm; none reads `self`. */
+compi_status_t coll_gather_linear(coll_closure_t *self, const coll_call_t *call);  /* gather/ */
+compi_status_t coll_scatter_linear(coll_closure_t *self, const coll_call_t *call); /* scatter/ */
+compi_status_t coll_allgather_ring(coll_closure_t *self, const coll_call_t *call); /* allgather/ */
+/* alltoall(v/w) exchange with `window` peers per step: 1 is pairwise exchange
+   (alltoall/pairwise.c), a large window the linear algorithm (alltoall/linear.c) */
 compi_status_t coll_alltoall_exchange(const coll_call_t *call, int window);
+compi_status_t coll_alltoall_linear(coll_closure_t *self, const coll_call_t *call);
+compi_status_t coll_alltoall_pairwise(coll_closure_t *self, const coll_call_t *call);
 /* radix-k trees whose subtrees are contiguous ranges (binomial: k = 2) */
 typedef struct coll_knomial {
     /* the round in which v talks to its parent (the first mask with v % (k * mask) != 0);

@@ -469,7 +469,7 @@ size_t *red_rs_counts(const coll_call_t *call, size_t *total_p)
     return c;
 }
 
-int red_rs_commutative_only(const coll_call_t *call, const coll_params_t *params)
+int red_commutative_only(const coll_call_t *call, const coll_params_t *params)
 {
     (void)params;
     return red_commutative(call);

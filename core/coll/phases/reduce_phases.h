@@ -132,8 +132,9 @@ static inline int red_commutative(const coll_call_t *call)
    offsets start at p); *total_p gets the sum of the counts */
 size_t *red_rs_counts(const coll_call_t *call, size_t *total_p);
 
-/* the usable() of the reduce-scatter algorithms that move partial blocks between ranks
-   in an order of their own (ring, recursive halving): commutative ops only */
-int red_rs_commutative_only(const coll_call_t *call, const coll_params_t *params);
+/* the usable() of the algorithms that combine partial results in an order of their own
+   (reduce-scatter ring and recursive halving, Rabenseifner, ring allreduce, k-ary
+   reduce): commutative ops only */
+int red_commutative_only(const coll_call_t *call, const coll_params_t *params);
 
 #endif

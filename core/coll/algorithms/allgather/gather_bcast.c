@@ -14,7 +14,6 @@
 
 static compi_status_t allgather_gather_bcast(coll_closure_t *self, const coll_call_t *call)
 {
-    (void)self;
     compi_comm_t *comm = call->comm;
     int p = comm->size, rank = comm->rank;
     coll_call_t g = *call;
@@ -23,7 +22,7 @@ static compi_status_t allgather_gather_bcast(coll_closure_t *self, const coll_ca
     /* the gather engine reads blocks and the own contribution the same way for an
        allgather call; only the root is missing */
     g.root = 0;
-    compi_status_t st = coll_gather_linear_run(&g);
+    compi_status_t st = coll_gather_linear(self, &g);
     if (st != COMPI_OK || p == 1) {
         return st;
     }

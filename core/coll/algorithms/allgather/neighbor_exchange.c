@@ -25,20 +25,14 @@ static int ne_usable(const coll_call_t *call, const coll_params_t *params)
 
 static compi_status_t allgather_neighbor_exchange(coll_closure_t *self, const coll_call_t *call)
 {
-    (void)self;
     compi_comm_t *comm = call->comm;
     int p = comm->size, rank = comm->rank;
-    compi_status_t st = COMPI_OK;
-    coll_blk_t own, sb, rb;
+    coll_blk_t sb, rb;
 
     if (p % 2 != 0) {
-        return coll_allgather_ring_run(call);
+        return coll_allgather_ring(self, call);
     }
-    if (!call->in_place) {
-        coll_own_sblock(call, &own);
-        coll_rblock(call, rank, &rb);
-        st = coll_blk_copy(&own, &rb);
-    }
+    compi_status_t st = coll_own_to_rblock(call);
     int even = rank % 2 == 0;
     /* nb[s % 2]: the neighbour of step s; from[s % 2]: the first block of the pair that
        comes from it, which moves two blocks further each time that side is used */
@@ -51,7 +45,6 @@ static compi_status_t allgather_neighbor_exchange(coll_closure_t *self, const co
     int held = rank & ~1; /* the pair this rank passes on next */
 
     for (int s = 0; s < p / 2 && st == COMPI_OK; s++) {
-        compi_request_t *reqs[2];
         int side = s % 2;
         if (s == 0) {
             /* swap single blocks within the pair */
@@ -64,9 +57,7 @@ static compi_status_t allgather_neighbor_exchange(coll_closure_t *self, const co
             rb.count *= 2;
             sb.count *= 2;
         }
-        coll_move_keep(&st, coll_blk_irecv(&rb, nb[side], call, &reqs[0]));
-        coll_move_keep(&st, coll_blk_isend(&sb, nb[side], call, &reqs[1]));
-        coll_move_keep(&st, pml_wait_all_free(2, reqs));
+        st = coll_blk_sendrecv(&sb, nb[side], &rb, nb[side], call);
         if (s > 0) {
             held = from[side];
         }

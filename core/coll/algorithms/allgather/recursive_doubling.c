@@ -24,31 +24,22 @@ static int rd_usable(const coll_call_t *call, const coll_params_t *params)
 
 static compi_status_t allgather_recursive_doubling(coll_closure_t *self, const coll_call_t *call)
 {
-    (void)self;
     compi_comm_t *comm = call->comm;
     int p = comm->size, rank = comm->rank;
-    compi_status_t st = COMPI_OK;
-    coll_blk_t own, sb, rb;
+    coll_blk_t sb, rb;
 
     if (!is_pow2(p)) {
-        return coll_allgather_ring_run(call);
+        return coll_allgather_ring(self, call);
     }
-    if (!call->in_place) {
-        coll_own_sblock(call, &own);
-        coll_rblock(call, rank, &rb);
-        st = coll_blk_copy(&own, &rb);
-    }
+    compi_status_t st = coll_own_to_rblock(call);
     for (int mask = 1; mask < p && st == COMPI_OK; mask <<= 1) {
         int partner = rank ^ mask;
-        compi_request_t *reqs[2];
         /* each holds the mask blocks of its aligned group */
         coll_rblock(call, rank & ~(mask - 1), &sb);
         coll_rblock(call, partner & ~(mask - 1), &rb);
         sb.count *= (size_t)mask;
         rb.count *= (size_t)mask;
-        coll_move_keep(&st, coll_blk_irecv(&rb, partner, call, &reqs[0]));
-        coll_move_keep(&st, coll_blk_isend(&sb, partner, call, &reqs[1]));
-        coll_move_keep(&st, pml_wait_all_free(2, reqs));
+        st = coll_blk_sendrecv(&sb, partner, &rb, partner, call);
     }
     return st;
 }

@@ -15,40 +15,27 @@
  */
 #include "core/coll/phases/blocks.h"
 
-compi_status_t coll_allgather_ring_run(const coll_call_t *call)
+compi_status_t coll_allgather_ring(coll_closure_t *self, const coll_call_t *call)
 {
+    (void)self;
     compi_comm_t *comm = call->comm;
     int p = comm->size, rank = comm->rank;
     int left = (rank - 1 + p) % p, right = (rank + 1) % p;
-    compi_status_t st = COMPI_OK;
-    coll_blk_t own, sb, rb;
+    coll_blk_t sb, rb;
 
-    if (!call->in_place) {
-        coll_own_sblock(call, &own);
-        coll_rblock(call, rank, &rb);
-        st = coll_blk_copy(&own, &rb);
-    }
+    compi_status_t st = coll_own_to_rblock(call);
     for (int s = 0; s < p - 1 && st == COMPI_OK; s++) {
-        compi_request_t *reqs[2];
         coll_rblock(call, (rank - s - 1 + p) % p, &rb);
         coll_rblock(call, (rank - s + p) % p, &sb);
-        coll_move_keep(&st, coll_blk_irecv(&rb, left, call, &reqs[0]));
-        coll_move_keep(&st, coll_blk_isend(&sb, right, call, &reqs[1]));
-        coll_move_keep(&st, pml_wait_all_free(2, reqs));
+        st = coll_blk_sendrecv(&sb, right, &rb, left, call);
     }
     return st;
-}
-
-static compi_status_t allgather_ring(coll_closure_t *self, const coll_call_t *call)
-{
-    (void)self;
-    return coll_allgather_ring_run(call);
 }
 
 const coll_algo_t coll_algo_allgather_ring = {
     .name = "ring",
     .kind = COLL_ALLGATHER,
-    .fn = allgather_ring,
+    .fn = coll_allgather_ring,
     .usable = NULL,
     .params = "",
     .help = "p - 1 steps around a ring; bandwidth-optimal for large blocks",

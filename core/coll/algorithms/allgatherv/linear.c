@@ -19,15 +19,11 @@ static compi_status_t allgatherv_linear(coll_closure_t *self, const coll_call_t 
     (void)self;
     compi_comm_t *comm = call->comm;
     int p = comm->size, rank = comm->rank;
-    compi_status_t st = COMPI_OK;
+    compi_status_t st = coll_own_to_rblock(call);
     compi_request_t *reqs[2 * COLL_MOVE_WINDOW];
     coll_blk_t own, b;
 
     coll_own_sblock(call, &own);
-    if (!call->in_place) {
-        coll_rblock(call, rank, &b);
-        st = coll_blk_copy(&own, &b);
-    }
     for (int base = 1; base < p; base += COLL_MOVE_WINDOW) {
         int end = base + COLL_MOVE_WINDOW < p ? base + COLL_MOVE_WINDOW : p;
         size_t n = 0;

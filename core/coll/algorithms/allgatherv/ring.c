@@ -11,16 +11,10 @@
  */
 #include "core/coll/phases/blocks.h"
 
-static compi_status_t allgatherv_ring(coll_closure_t *self, const coll_call_t *call)
-{
-    (void)self;
-    return coll_allgather_ring_run(call);
-}
-
 const coll_algo_t coll_algo_allgatherv_ring = {
     .name = "ring",
     .kind = COLL_ALLGATHERV,
-    .fn = allgatherv_ring,
+    .fn = coll_allgather_ring,
     .usable = NULL,
     .params = "",
     .help = "p - 1 steps around a ring",

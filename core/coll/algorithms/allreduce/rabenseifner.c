@@ -15,12 +15,6 @@
 
 #include <stdlib.h>
 
-static int allreduce_rabenseifner_usable(const coll_call_t *call, const coll_params_t *params)
-{
-    (void)params;
-    return red_commutative(call);
-}
-
 static compi_status_t allreduce_rabenseifner(coll_closure_t *self, const coll_call_t *call)
 {
     compi_comm_t *comm = call->comm;
@@ -66,7 +60,7 @@ const coll_algo_t coll_algo_allreduce_rabenseifner = {
     .name = "rabenseifner",
     .kind = COLL_ALLREDUCE,
     .fn = allreduce_rabenseifner,
-    .usable = allreduce_rabenseifner_usable,
+    .usable = red_commutative_only,
     .params = "",
     .help = "reduce-scatter by recursive halving + allgather by recursive doubling",
 };

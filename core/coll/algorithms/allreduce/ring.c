@@ -15,12 +15,6 @@
 
 #include <stdlib.h>
 
-static int allreduce_ring_usable(const coll_call_t *call, const coll_params_t *params)
-{
-    (void)params;
-    return red_commutative(call);
-}
-
 static compi_status_t allreduce_ring(coll_closure_t *self, const coll_call_t *call)
 {
     compi_comm_t *comm = call->comm;
@@ -73,7 +67,7 @@ const coll_algo_t coll_algo_allreduce_ring = {
     .name = "ring",
     .kind = COLL_ALLREDUCE,
     .fn = allreduce_ring,
-    .usable = allreduce_ring_usable,
+    .usable = red_commutative_only,
     .params = "",
     .help = "ring reduce-scatter + ring allgather (commutative; large vectors)",
 };

@@ -56,7 +56,7 @@ compi_status_t coll_alltoall_exchange(const coll_call_t *call, int window)
     return st;
 }
 
-static compi_status_t alltoall_linear(coll_closure_t *self, const coll_call_t *call)
+compi_status_t coll_alltoall_linear(coll_closure_t *self, const coll_call_t *call)
 {
     (void)self;
     return coll_alltoall_exchange(call, COLL_MOVE_WINDOW);
@@ -65,7 +65,7 @@ static compi_status_t alltoall_linear(coll_closure_t *self, const coll_call_t *c
 const coll_algo_t coll_algo_alltoall_linear = {
     .name = "linear",
     .kind = COLL_ALLTOALL,
-    .fn = alltoall_linear,
+    .fn = coll_alltoall_linear,
     .usable = NULL,
     .params = "",
     .help = "all sends and receives posted at once (windowed); small p",

@@ -12,7 +12,7 @@
  */
 #include "core/coll/phases/blocks.h"
 
-static compi_status_t alltoall_pairwise(coll_closure_t *self, const coll_call_t *call)
+compi_status_t coll_alltoall_pairwise(coll_closure_t *self, const coll_call_t *call)
 {
     (void)self;
     return coll_alltoall_exchange(call, 1);
@@ -21,7 +21,7 @@ static compi_status_t alltoall_pairwise(coll_closure_t *self, const coll_call_t 
 const coll_algo_t coll_algo_alltoall_pairwise = {
     .name = "pairwise",
     .kind = COLL_ALLTOALL,
-    .fn = alltoall_pairwise,
+    .fn = coll_alltoall_pairwise,
     .usable = NULL,
     .params = "",
     .help = "p - 1 steps, each a send to r + i and a receive from r - i; large blocks",

@@ -12,16 +12,10 @@
  */
 #include "core/coll/phases/blocks.h"
 
-static compi_status_t alltoallv_linear(coll_closure_t *self, const coll_call_t *call)
-{
-    (void)self;
-    return coll_alltoall_exchange(call, COLL_MOVE_WINDOW);
-}
-
 const coll_algo_t coll_algo_alltoallv_linear = {
     .name = "linear",
     .kind = COLL_ALLTOALLV,
-    .fn = alltoallv_linear,
+    .fn = coll_alltoall_linear,
     .usable = NULL,
     .params = "",
     .help = "all sends and receives posted at once (windowed); small p",

@@ -12,16 +12,10 @@
  */
 #include "core/coll/phases/blocks.h"
 
-static compi_status_t alltoallw_pairwise(coll_closure_t *self, const coll_call_t *call)
-{
-    (void)self;
-    return coll_alltoall_exchange(call, 1);
-}
-
 const coll_algo_t coll_algo_alltoallw_pairwise = {
     .name = "pairwise",
     .kind = COLL_ALLTOALLW,
-    .fn = alltoallw_pairwise,
+    .fn = coll_alltoall_pairwise,
     .usable = NULL,
     .params = "",
     .help = "p - 1 steps, each a send to r + i and a receive from r - i",

@@ -12,8 +12,9 @@
  */
 #include "core/coll/phases/blocks.h"
 
-compi_status_t coll_gather_linear_run(const coll_call_t *call)
+compi_status_t coll_gather_linear(coll_closure_t *self, const coll_call_t *call)
 {
+    (void)self;
     compi_comm_t *comm = call->comm;
     int p = comm->size, rank = comm->rank, root = call->root;
     coll_blk_t own, b;
@@ -44,16 +45,10 @@ compi_status_t coll_gather_linear_run(const coll_call_t *call)
     return st;
 }
 
-static compi_status_t gather_linear(coll_closure_t *self, const coll_call_t *call)
-{
-    (void)self;
-    return coll_gather_linear_run(call);
-}
-
 const coll_algo_t coll_algo_gather_linear = {
     .name = "linear",
     .kind = COLL_GATHER,
-    .fn = gather_linear,
+    .fn = coll_gather_linear,
     .usable = NULL,
     .params = "",
     .help = "the root receives every block directly (all receives posted at once)",

@@ -11,16 +11,10 @@
  */
 #include "core/coll/phases/blocks.h"
 
-static compi_status_t gatherv_linear(coll_closure_t *self, const coll_call_t *call)
-{
-    (void)self;
-    return coll_gather_linear_run(call);
-}
-
 const coll_algo_t coll_algo_gatherv_linear = {
     .name = "linear",
     .kind = COLL_GATHERV,
-    .fn = gatherv_linear,
+    .fn = coll_gather_linear,
     .usable = NULL,
     .params = "",
     .help = "the root receives every block directly (all receives posted at once)",

@@ -18,12 +18,6 @@
 
 #include <stdlib.h>
 
-static int reduce_kary_usable(const coll_call_t *call, const coll_params_t *params)
-{
-    (void)params;
-    return red_commutative(call);
-}
-
 static compi_status_t reduce_kary(coll_closure_t *self, const coll_call_t *call)
 {
     const coll_params_t *prm = self->state;
@@ -53,7 +47,7 @@ const coll_algo_t coll_algo_reduce_kary = {
     .name = "kary",
     .kind = COLL_REDUCE,
     .fn = reduce_kary,
-    .usable = reduce_kary_usable,
+    .usable = red_commutative_only,
     .params = "fanout segsize",
     .help = "k-ary tree (fanout, default 2), optionally segmented; commutative ops",
 };

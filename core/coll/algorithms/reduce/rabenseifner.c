@@ -17,12 +17,6 @@
 
 #include <stdlib.h>
 
-static int reduce_rabenseifner_usable(const coll_call_t *call, const coll_params_t *params)
-{
-    (void)params;
-    return red_commutative(call);
-}
-
 static compi_status_t reduce_rabenseifner(coll_closure_t *self, const coll_call_t *call)
 {
     compi_comm_t *comm = call->comm;
@@ -88,7 +82,7 @@ const coll_algo_t coll_algo_reduce_rabenseifner = {
     .name = "rabenseifner",
     .kind = COLL_REDUCE,
     .fn = reduce_rabenseifner,
-    .usable = reduce_rabenseifner_usable,
+    .usable = red_commutative_only,
     .params = "",
     .help = "reduce-scatter by recursive halving + binomial gather (commutative, large n)",
 };

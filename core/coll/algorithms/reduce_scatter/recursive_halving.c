@@ -83,7 +83,7 @@ const coll_algo_t coll_algo_reduce_scatter_recursive_halving = {
     .name = "recursive-halving",
     .kind = COLL_REDUCE_SCATTER,
     .fn = red_rs_recursive_halving,
-    .usable = red_rs_commutative_only,
+    .usable = red_commutative_only,
     .params = "",
     .help = "swap halves with rank XOR 2^k, keep and combine the other (commutative)",
 };
@@ -93,7 +93,7 @@ const coll_algo_t coll_algo_reduce_scatter_block_recursive_halving = {
     .name = "recursive-halving",
     .kind = COLL_REDUCE_SCATTER_BLOCK,
     .fn = red_rs_recursive_halving,
-    .usable = red_rs_commutative_only,
+    .usable = red_commutative_only,
     .params = "",
     .help = "as reduce-scatter recursive-halving, with equal blocks",
 };

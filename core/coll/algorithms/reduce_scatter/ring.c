@@ -70,7 +70,7 @@ const coll_algo_t coll_algo_reduce_scatter_ring = {
     .name = "ring",
     .kind = COLL_REDUCE_SCATTER,
     .fn = red_rs_ring,
-    .usable = red_rs_commutative_only,
+    .usable = red_commutative_only,
     .params = "",
     .help = "partial blocks travel around the ring, p-1 steps (commutative)",
 };
@@ -80,7 +80,7 @@ const coll_algo_t coll_algo_reduce_scatter_block_ring = {
     .name = "ring",
     .kind = COLL_REDUCE_SCATTER_BLOCK,
     .fn = red_rs_ring,
-    .usable = red_rs_commutative_only,
+    .usable = red_commutative_only,
     .params = "",
     .help = "as reduce-scatter ring, with equal blocks",
 };

@@ -22,10 +22,12 @@
 
 #include <stdlib.h>
 
-/* rbuf gets the reduction of the inputs of the lower ranks, and of this rank's own when
-   `inclusive` */
-static compi_status_t prefix_doubling(const coll_call_t *call, int inclusive)
+/* rbuf gets the reduction of the inputs of the lower ranks, and of this rank's own for a
+   scan (inclusive); serves both the scan and the exscan entry */
+static compi_status_t prefix_doubling(coll_closure_t *self, const coll_call_t *call)
 {
+    (void)self;
+    int inclusive = call->kind == COLL_SCAN;
     compi_comm_t *comm = call->comm;
     int p = comm->size, r = comm->rank, tag = coll_tag(call->kind);
     int ordered = !red_commutative(call), have = inclusive;
@@ -84,31 +86,19 @@ err:
     return st;
 }
 
-static compi_status_t scan_recursive_doubling(coll_closure_t *self, const coll_call_t *call)
-{
-    (void)self;
-    return prefix_doubling(call, 1);
-}
-
 const coll_algo_t coll_algo_scan_recursive_doubling = {
     .name = "recursive-doubling",
     .kind = COLL_SCAN,
-    .fn = scan_recursive_doubling,
+    .fn = prefix_doubling,
     .usable = NULL,
     .params = "",
     .help = "exchange group reductions with rank XOR 2^k (any op, any p)",
 };
 
-static compi_status_t exscan_recursive_doubling(coll_closure_t *self, const coll_call_t *call)
-{
-    (void)self;
-    return prefix_doubling(call, 0);
-}
-
 const coll_algo_t coll_algo_exscan_recursive_doubling = {
     .name = "recursive-doubling",
     .kind = COLL_EXSCAN,
-    .fn = exscan_recursive_doubling,
+    .fn = prefix_doubling,
     .usable = NULL,
     .params = "",
     .help = "exchange group reductions with rank XOR 2^k (any op, any p)",

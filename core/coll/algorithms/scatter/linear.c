@@ -10,8 +10,9 @@
  */
 #include "core/coll/phases/blocks.h"
 
-compi_status_t coll_scatter_linear_run(const coll_call_t *call)
+compi_status_t coll_scatter_linear(coll_closure_t *self, const coll_call_t *call)
 {
+    (void)self;
     compi_comm_t *comm = call->comm;
     int p = comm->size, rank = comm->rank, root = call->root;
     coll_blk_t own, b;
@@ -40,16 +41,10 @@ compi_status_t coll_scatter_linear_run(const coll_call_t *call)
     return st;
 }
 
-static compi_status_t scatter_linear(coll_closure_t *self, const coll_call_t *call)
-{
-    (void)self;
-    return coll_scatter_linear_run(call);
-}
-
 const coll_algo_t coll_algo_scatter_linear = {
     .name = "linear",
     .kind = COLL_SCATTER,
-    .fn = scatter_linear,
+    .fn = coll_scatter_linear,
     .usable = NULL,
     .params = "",
     .help = "the root sends every block directly (all sends posted at once)",

@@ -10,16 +10,10 @@
  */
 #include "core/coll/phases/blocks.h"
 
-static compi_status_t scatterv_linear(coll_closure_t *self, const coll_call_t *call)
-{
-    (void)self;
-    return coll_scatter_linear_run(call);
-}
-
 const coll_algo_t coll_algo_scatterv_linear = {
     .name = "linear",
     .kind = COLL_SCATTERV,
-    .fn = scatterv_linear,
+    .fn = coll_scatter_linear,
     .usable = NULL,
     .params = "",
     .help = "the root sends every block directly (all sends posted at once)",

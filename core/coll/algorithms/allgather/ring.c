@@ -1,5 +1,5 @@
 /*
- * allgather/ring.c -- allgather (and allgatherv, allgatherv/ring.c) around a ring: in
+ * allgather/ring.c -- allgather (and allgatherv: the entry at the end) around a ring: in
  * step s every rank passes the block it received in step s - 1 to its right neighbour.
  *
  *   4 ranks, the block each rank sends in each step:
@@ -39,4 +39,15 @@ const coll_algo_t coll_algo_allgather_ring = {
     .usable = NULL,
     .params = "",
     .help = "p - 1 steps around a ring; bandwidth-optimal for large blocks",
+};
+
+/* the same engine for allgatherv (counts and displacements read through the block
+   accessors of phases/blocks.h) */
+const coll_algo_t coll_algo_allgatherv_ring = {
+    .name = "ring",
+    .kind = COLL_ALLGATHERV,
+    .fn = coll_allgather_ring,
+    .usable = NULL,
+    .params = "",
+    .help = "p - 1 steps around a ring",
 };

@@ -1,5 +1,5 @@
 /*
- * alltoall/linear.c -- alltoall (and alltoallv/w: alltoallv/linear.c, alltoallw/linear.c)
+ * alltoall/linear.c -- alltoall (and alltoallv and alltoallw: the entries at the end)
  * with every rank sending every block straight to its destination, COLL_MOVE_WINDOW
  * peers at a time.  The same engine with a window of 1 is pairwise exchange
  * (alltoall/pairwise.c).
@@ -65,6 +65,28 @@ compi_status_t coll_alltoall_linear(coll_closure_t *self, const coll_call_t *cal
 const coll_algo_t coll_algo_alltoall_linear = {
     .name = "linear",
     .kind = COLL_ALLTOALL,
+    .fn = coll_alltoall_linear,
+    .usable = NULL,
+    .params = "",
+    .help = "all sends and receives posted at once (windowed); small p",
+};
+
+/* the same engine for alltoallv (counts and displacements read through the block
+   accessors of phases/blocks.h) */
+const coll_algo_t coll_algo_alltoallv_linear = {
+    .name = "linear",
+    .kind = COLL_ALLTOALLV,
+    .fn = coll_alltoall_linear,
+    .usable = NULL,
+    .params = "",
+    .help = "all sends and receives posted at once (windowed); small p",
+};
+
+/* the same engine for alltoallw (counts and displacements read through the block
+   accessors of phases/blocks.h) */
+const coll_algo_t coll_algo_alltoallw_linear = {
+    .name = "linear",
+    .kind = COLL_ALLTOALLW,
     .fn = coll_alltoall_linear,
     .usable = NULL,
     .params = "",

@@ -26,3 +26,25 @@ const coll_algo_t coll_algo_alltoall_pairwise = {
     .params = "",
     .help = "p - 1 steps, each a send to r + i and a receive from r - i; large blocks",
 };
+
+/* the same engine for alltoallv (counts and displacements read through the block
+   accessors of phases/blocks.h) */
+const coll_algo_t coll_algo_alltoallv_pairwise = {
+    .name = "pairwise",
+    .kind = COLL_ALLTOALLV,
+    .fn = coll_alltoall_pairwise,
+    .usable = NULL,
+    .params = "",
+    .help = "p - 1 steps, each a send to r + i and a receive from r - i",
+};
+
+/* the same engine for alltoallw (counts and displacements read through the block
+   accessors of phases/blocks.h) */
+const coll_algo_t coll_algo_alltoallw_pairwise = {
+    .name = "pairwise",
+    .kind = COLL_ALLTOALLW,
+    .fn = coll_alltoall_pairwise,
+    .usable = NULL,
+    .params = "",
+    .help = "p - 1 steps, each a send to r + i and a receive from r - i",
+};

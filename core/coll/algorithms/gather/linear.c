@@ -1,5 +1,5 @@
 /*
- * gather/linear.c -- gather (and gatherv, gatherv/linear.c) with the root receiving
+ * gather/linear.c -- gather (and gatherv: the entry at the end) with the root receiving
  * straight from every rank.
  *
  *   4 ranks, root 0:      1 ---\
@@ -48,6 +48,17 @@ compi_status_t coll_gather_linear(coll_closure_t *self, const coll_call_t *call)
 const coll_algo_t coll_algo_gather_linear = {
     .name = "linear",
     .kind = COLL_GATHER,
+    .fn = coll_gather_linear,
+    .usable = NULL,
+    .params = "",
+    .help = "the root receives every block directly (all receives posted at once)",
+};
+
+/* the same engine for gatherv (counts and displacements read through the block
+   accessors of phases/blocks.h) */
+const coll_algo_t coll_algo_gatherv_linear = {
+    .name = "linear",
+    .kind = COLL_GATHERV,
     .fn = coll_gather_linear,
     .usable = NULL,
     .params = "",

@@ -1,5 +1,5 @@
 /*
- * scatter/linear.c -- scatter (and scatterv, scatterv/linear.c) with the root sending
+ * scatter/linear.c -- scatter (and scatterv: the entry at the end) with the root sending
  * straight to every rank.
  *
  *   4 ranks, root 0:            /--> 1
@@ -44,6 +44,17 @@ compi_status_t coll_scatter_linear(coll_closure_t *self, const coll_call_t *call
 const coll_algo_t coll_algo_scatter_linear = {
     .name = "linear",
     .kind = COLL_SCATTER,
+    .fn = coll_scatter_linear,
+    .usable = NULL,
+    .params = "",
+    .help = "the root sends every block directly (all sends posted at once)",
+};
+
+/* the same engine for scatterv (counts and displacements read through the block
+   accessors of phases/blocks.h) */
+const coll_algo_t coll_algo_scatterv_linear = {
+    .name = "linear",
+    .kind = COLL_SCATTERV,
     .fn = coll_scatter_linear,
     .usable = NULL,
     .params = "",

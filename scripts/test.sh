@@ -1,9 +1,9 @@
 #!/bin/sh
 # The whole test suite, from a fresh clone: installs dependencies, builds in _build/ and
 # runs `make check` there (unit tests, MPI tests, Scheme tests, checks of the tree); then
-# builds again with AddressSanitizer and UndefinedBehaviorSanitizer in _build-san/ and
-# runs the tests there; then `make distcheck` (the release tarball builds and passes the
-# tests from a read-only source tree).  Prints the logs of failures and ends with one
+# builds again with AddressSanitizer and UndefinedBehaviorSanitizer in _build/sanitized/
+# and runs the tests there; then `make distcheck` (the release tarball builds and passes
+# the tests from a read-only source tree).  Prints the logs of failures and ends with one
 # line "N passed, M failed" (the distcheck counts as one test).
 set -e
 cd "$(dirname "$0")/.."
@@ -34,17 +34,17 @@ fail=$(( $(count FAIL _build/test-suite.log) + $(count ERROR _build/test-suite.l
 
 # ---- the sanitized build ------------------------------------------------------------------
 # compi built again with AddressSanitizer (and LeakSanitizer) and UndefinedBehaviorSanitizer
-# (configure --enable-sanitizers) in _build-san/, and its unit, Scheme, tool and MPI tests
-# run there with the options and suppressions of tests/sanitizers/ (env.sh).  Not
+# (configure --enable-sanitizers) in _build/sanitized/, and its unit, Scheme, tool and
+# MPI tests run there with the options and suppressions of tests/sanitizers/ (env.sh).  Not
 # tests/wan (it needs root and network namespaces, and tests the WAN emulation, not
 # compi's memory).  A re-run reuses the configured build.  Its results count in the last
 # line.  COMPI_SANITIZERS=0 skips it.
 if [ "${COMPI_SANITIZERS:-1}" != 0 ]; then
     san_rc=0
-    mkdir -p _build-san
-    rm -f _build-san/test-suite.log
+    mkdir -p _build/sanitized
+    rm -f _build/sanitized/test-suite.log
     (
-        cd _build-san &&
+        cd _build/sanitized &&
             { [ -f Makefile ] || "$top/configure" --enable-sanitizers --enable-debug \
                 --prefix="${COMPI_PREFIX:-/usr/local}" >configure.out; } &&
             make -j2 >make.out &&
@@ -53,9 +53,10 @@ if [ "${COMPI_SANITIZERS:-1}" != 0 ]; then
                 grep -v '^tests/wan/' | tr '\n' ' ') &&
             make -j2 check TESTS="$san_tests"
     ) || san_rc=$?
-    [ "$san_rc" -eq 0 ] || show_failures _build-san/tests
-    san_pass=$(count PASS _build-san/test-suite.log)
-    san_fail=$(( $(count FAIL _build-san/test-suite.log) + $(count ERROR _build-san/test-suite.log) ))
+    [ "$san_rc" -eq 0 ] || show_failures _build/sanitized/tests
+    san_pass=$(count PASS _build/sanitized/test-suite.log)
+    san_log=_build/sanitized/test-suite.log
+    san_fail=$(( $(count FAIL $san_log) + $(count ERROR $san_log) ))
     # a build that failed before any test ran counts as one failure
     [ "$san_rc" -ne 0 ] && [ "$san_fail" -eq 0 ] && san_fail=1
     echo "sanitized build: $san_pass passed, $san_fail failed"

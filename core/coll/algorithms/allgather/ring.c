@@ -14,6 +14,7 @@
  * carries the same load, which makes it the large-message choice.
  */
 #include "core/coll/phases/blocks.h"
+#include "core/coll/sched/sched_phases.h"
 
 compi_status_t coll_allgather_ring_run(const coll_call_t *call)
 {
@@ -45,11 +46,18 @@ static compi_status_t allgather_ring(coll_closure_t *self, const coll_call_t *ca
     return coll_allgather_ring_run(call);
 }
 
+static void allgather_ring_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s)
+{
+    (void)params;
+    coll_sched_allgather_ring(s, call);
+}
+
 const coll_algo_t coll_algo_allgather_ring = {
     .name = "ring",
     .kind = COLL_ALLGATHER,
     .fn = allgather_ring,
     .usable = NULL,
+    .sched = allgather_ring_sched,
     .params = "",
     .help = "p - 1 steps around a ring; bandwidth-optimal for large blocks",
 };

@@ -10,6 +10,7 @@
  * the largest block setting the pace of each step.
  */
 #include "core/coll/phases/blocks.h"
+#include "core/coll/sched/sched_phases.h"
 
 static compi_status_t allgatherv_ring(coll_closure_t *self, const coll_call_t *call)
 {
@@ -17,11 +18,18 @@ static compi_status_t allgatherv_ring(coll_closure_t *self, const coll_call_t *c
     return coll_allgather_ring_run(call);
 }
 
+static void allgatherv_ring_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s)
+{
+    (void)params;
+    coll_sched_allgather_ring(s, call);
+}
+
 const coll_algo_t coll_algo_allgatherv_ring = {
     .name = "ring",
     .kind = COLL_ALLGATHERV,
     .fn = allgatherv_ring,
     .usable = NULL,
+    .sched = allgatherv_ring_sched,
     .params = "",
     .help = "p - 1 steps around a ring",
 };

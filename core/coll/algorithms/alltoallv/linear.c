@@ -11,6 +11,7 @@
  * overlapped.
  */
 #include "core/coll/phases/blocks.h"
+#include "core/coll/sched/sched_phases.h"
 
 static compi_status_t alltoallv_linear(coll_closure_t *self, const coll_call_t *call)
 {
@@ -18,11 +19,18 @@ static compi_status_t alltoallv_linear(coll_closure_t *self, const coll_call_t *
     return coll_alltoall_exchange(call, COLL_MOVE_WINDOW);
 }
 
+static void alltoallv_linear_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s)
+{
+    (void)params;
+    coll_sched_alltoall_linear(s, call);
+}
+
 const coll_algo_t coll_algo_alltoallv_linear = {
     .name = "linear",
     .kind = COLL_ALLTOALLV,
     .fn = alltoallv_linear,
     .usable = NULL,
+    .sched = alltoallv_linear_sched,
     .params = "",
     .help = "all sends and receives posted at once (windowed); small p",
 };

@@ -11,6 +11,7 @@
  * but the latencies overlap, so it is the choice for small p or small blocks.
  */
 #include "core/coll/phases/blocks.h"
+#include "core/coll/sched/sched_phases.h"
 
 compi_status_t coll_gather_linear_run(const coll_call_t *call)
 {
@@ -50,11 +51,18 @@ static compi_status_t gather_linear(coll_closure_t *self, const coll_call_t *cal
     return coll_gather_linear_run(call);
 }
 
+static void gather_linear_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s)
+{
+    (void)params;
+    coll_sched_gather_linear(s, call);
+}
+
 const coll_algo_t coll_algo_gather_linear = {
     .name = "linear",
     .kind = COLL_GATHER,
     .fn = gather_linear,
     .usable = NULL,
+    .sched = gather_linear_sched,
     .params = "",
     .help = "the root receives every block directly (all receives posted at once)",
 };

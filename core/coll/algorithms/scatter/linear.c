@@ -9,6 +9,7 @@
  * Cost (p ranks, n bytes per block): T = (p - 1) alpha + (p - 1) n beta at the root.
  */
 #include "core/coll/phases/blocks.h"
+#include "core/coll/sched/sched_phases.h"
 
 compi_status_t coll_scatter_linear_run(const coll_call_t *call)
 {
@@ -46,11 +47,18 @@ static compi_status_t scatter_linear(coll_closure_t *self, const coll_call_t *ca
     return coll_scatter_linear_run(call);
 }
 
+static void scatter_linear_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s)
+{
+    (void)params;
+    coll_sched_scatter_linear(s, call);
+}
+
 const coll_algo_t coll_algo_scatter_linear = {
     .name = "linear",
     .kind = COLL_SCATTER,
     .fn = scatter_linear,
     .usable = NULL,
+    .sched = scatter_linear_sched,
     .params = "",
     .help = "the root sends every block directly (all sends posted at once)",
 };

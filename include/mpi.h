@@ -613,6 +613,57 @@ COMPI_PROTO(int, Scan, (const void *sendbuf, void *recvbuf, int count, MPI_Datat
                         MPI_Op op, MPI_Comm comm));
 COMPI_PROTO(int, Exscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                           MPI_Op op, MPI_Comm comm));
+/* nonblocking collectives: the same arguments, and a request that MPI_Wait/Test complete */
+COMPI_PROTO(int, Ibarrier, (MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Ibcast, (void *buffer, int count, MPI_Datatype datatype, int root,
+                          MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Ireduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, int root, MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Iallreduce, (const void *sendbuf, void *recvbuf, int count,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                              MPI_Request *request));
+COMPI_PROTO(int, Igather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                           MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Igatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, int root, MPI_Comm comm,
+                            MPI_Request *request));
+COMPI_PROTO(int, Iscatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                            MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Iscatterv, (const void *sendbuf, const int sendcounts[], const int displs[],
+                             MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                             MPI_Datatype recvtype, int root, MPI_Comm comm,
+                             MPI_Request *request));
+COMPI_PROTO(int, Iallgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Iallgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, const int recvcounts[], const int displs[],
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Ialltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                             MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Ialltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                              MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                              const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                              MPI_Request *request));
+COMPI_PROTO(int, Ialltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                              const MPI_Datatype sendtypes[], void *recvbuf,
+                              const int recvcounts[], const int rdispls[],
+                              const MPI_Datatype recvtypes[], MPI_Comm comm,
+                              MPI_Request *request));
+COMPI_PROTO(int, Ireduce_scatter, (const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                   MPI_Request *request));
+COMPI_PROTO(int, Ireduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount,
+                                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                         MPI_Request *request));
+COMPI_PROTO(int, Iscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                         MPI_Op op, MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Iexscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm, MPI_Request *request));
 COMPI_PROTO(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count,
                                 MPI_Datatype datatype, MPI_Op op));
 COMPI_PROTO(int, Op_create, (MPI_User_function * user_fn, int commute, MPI_Op *op));

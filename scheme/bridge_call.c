@@ -30,7 +30,7 @@
 #include <string.h>
 
 /* field numbers of the records of scheme/compi.scm (<call>, <buffer>, <request>) */
-enum { CALL_F_HANDLE = 9, CALL_F_KEEP = 10, CALL_NFIELDS = BRIDGE_CALL_F_RANKS + 1 };
+enum { CALL_F_HANDLE = 9, CALL_F_KEEP = 10, CALL_NFIELDS = BRIDGE_CALL_F_MODE + 1 };
 enum { BUF_F_ADDRESS, BUF_F_DATATYPE, BUF_F_COUNT, BUF_F_WRITABLE, BUF_F_STORAGE };
 enum { REQ_F_RUN, REQ_F_SLOT };
 
@@ -39,6 +39,7 @@ static struct {
     SCM make_buffer, buffer_rtd;
     SCM make_request, request_rtd;
     SCM kind_sym[COLL_NKINDS];
+    SCM mode_sym[COLL_NMODES];
     SCM sym_derived, sym_user;
     bridge_run_t *current; /* the Scheme closure running now, or NULL */
     unsigned long serial;
@@ -60,6 +61,9 @@ void bridge_call_init(SCM compi)
     /* symbols are interned for good: no protection needed */
     for (int k = 0; k < COLL_NKINDS; k++) {
         bc.kind_sym[k] = scm_from_utf8_symbol(coll_kind_name((coll_kind_t)k));
+    }
+    for (int m = 0; m < COLL_NMODES; m++) {
+        bc.mode_sym[m] = scm_from_utf8_symbol(coll_mode_name((coll_mode_t)m));
     }
     bc.sym_derived = scm_from_utf8_symbol("derived");
     bc.sym_user = scm_from_utf8_symbol("user");
@@ -99,6 +103,7 @@ SCM bridge_call_record(const coll_call_t *c, int live)
         live ? scm_from_pointer((void *)c, NULL) : SCM_BOOL_F,
         SCM_EOL,
         bridge_facts_ranks_field(c),
+        bc.mode_sym[c->mode],
     };
     return scm_call_n(bc.make_call, args, CALL_NFIELDS);
 }

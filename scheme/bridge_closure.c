@@ -16,6 +16,10 @@
  *                             profiling -> coll_wrap_profile(inner), tracing likewise
  *                             scheme    -> a closure whose fn enters Guile on every call
  *
+ * A nonblocking call (call->mode) needs a closure that can run as a schedule: a native
+ * algorithm with one, or a wrapper around such; anything else is refused here, naming
+ * the creator, with the algorithms of the kind that can.
+ *
  * The lowered vectors are built by build-closure-for with every field checked, so they
  * are read here without checks; anything C alone can judge (the algorithm exists and
  * accepts the call, the tree is valid for it) is checked here and reported with the
@@ -76,15 +80,15 @@ static long bridge__long(SCM v, size_t i)
 
 /* ---- native algorithms ------------------------------------------------------------- */
 
-/* "linear binomial kary" */
-static void bridge__algo_names(coll_kind_t kind, char *buf, size_t len)
+/* "linear binomial kary"; only those with a schedule when `sched` */
+static void bridge__algo_names(coll_kind_t kind, int sched, char *buf, size_t len)
 {
     size_t n, used = 0;
     const coll_algo_t *const *all = coll_algo_all(&n);
 
     buf[0] = '\0';
     for (size_t i = 0; i < n && used < len; i++) {
-        if (all[i]->kind == kind) {
+        if (all[i]->kind == kind && (!sched || all[i]->sched != NULL)) {
             used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " " : "", all[i]->name);
         }
     }
@@ -120,8 +124,16 @@ static compi_status_t bridge__native(bridge_build_t *b, SCM v, SCM text, coll_cl
     const coll_algo_t *algo = coll_algo_find(kind, name);
     if (algo == NULL) {
         char names[512];
-        bridge__algo_names(kind, names, sizeof(names));
+        bridge__algo_names(kind, 0, names, sizeof(names));
         return bridge__fail(b, origin, text, "%s has no native algorithm %s (%s algorithms: %s)",
+                            coll_kind_name(kind), name, coll_kind_name(kind), names);
+    }
+    if (b->call->mode == COLL_MODE_NONBLOCKING && algo->sched == NULL) {
+        char names[512];
+        bridge__algo_names(kind, 1, names, sizeof(names));
+        return bridge__fail(b, origin, text,
+                            "%s:%s cannot run nonblocking (it has no schedule); %s algorithms "
+                            "that can: %s (creators see the mode as (call-mode call))",
                             coll_kind_name(kind), name, coll_kind_name(kind), names);
     }
     if (algo->usable != NULL && !algo->usable(b->call, &params)) {
@@ -340,6 +352,21 @@ static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM text, coll_c
     *c_p = NULL;
     if (bridge__tag_is(v, "native")) {
         return bridge__native(b, v, text, c_p);
+    }
+    if (b->call->mode == COLL_MODE_NONBLOCKING &&
+        (bridge__tag_is(v, "tree") || bridge__tag_is(v, "exchange") ||
+         bridge__tag_is(v, "scheme"))) {
+        char names[512];
+        coll_kind_t kind = b->call->kind;
+        const char *what = bridge__tag_is(v, "tree")       ? "tree"
+                           : bridge__tag_is(v, "exchange") ? "exchange"
+                                                           : "Scheme";
+        bridge__algo_names(kind, 1, names, sizeof(names));
+        return bridge__fail(b, scm_c_vector_ref(v, scm_c_vector_length(v) - 1), text,
+                            "a %s closure cannot run nonblocking yet; return a native "
+                            "algorithm with a schedule when (call-mode call) is nonblocking "
+                            "(%s: %s)",
+                            what, coll_kind_name(kind), names);
     }
     if (bridge__tag_is(v, "tree")) {
         return bridge__tree(b, v, text, c_p);

@@ -48,6 +48,7 @@
             call-op
             call-commutative?
             call-comm
+            call-mode
             call->string
             ;; rank facts ((call-ranks CALL) is a primitive of scheme/bridge_facts.c)
             make-rank
@@ -235,10 +236,13 @@ must answer"
 ;; flight, so the collector cannot take them while the transport still writes there.
 ;; `ranks' is what (call-ranks call) reads: the communicator's world ranks (a bytevector,
 ;; from the bridge), the vector of rank records made from them, or one given to make-call.
+;; `mode' is how the call runs: blocking or nonblocking (MPI_Ibcast, ...); it is part of
+;; the key, so a creator may choose differently per mode -- a nonblocking call needs a
+;; closure that can run as a schedule (docs/scheme-api.md, "Modes").
 (define <call>
   (make-record-type 'call
                     '(kind size rank root bytes datatype op commutative? comm handle keep
-                      ranks)
+                      ranks mode)
                     (lambda (call port)
                       (display "#<call " port)
                       (display (call->string call) port)
@@ -254,13 +258,21 @@ must answer"
 (define call-op (record-accessor <call> 'op))
 (define call-commutative? (record-accessor <call> 'commutative?))
 (define call-comm (record-accessor <call> 'comm))
+(define call-mode (record-accessor <call> 'mode))
+
+(define call-modes '(blocking nonblocking))
 
 ;; A call made in Scheme, for trying creators without MPI (tests, the REPL): it has no
 ;; buffers, so Scheme closures cannot run on it.  RANKS, optional, is a vector of SIZE
-;; rank records (make-rank) that call-ranks returns.
-(define (make-call kind size rank root bytes datatype op commutative? comm . ranks)
+;; rank records (make-rank) that call-ranks returns, or #f; MODE, optional after it, is
+;; blocking (the default) or nonblocking.
+(define (make-call kind size rank root bytes datatype op commutative? comm . rest)
   (kind-index 'make-call kind)
-  (let ((ranks (if (pair? ranks) (car ranks) #f)))
+  (let ((ranks (if (pair? rest) (car rest) #f))
+        (mode (if (and (pair? rest) (pair? (cdr rest))) (cadr rest) 'blocking)))
+    (unless (memq mode call-modes)
+      (scm-error 'wrong-type-arg 'make-call "MODE must be one of ~S, got: ~S"
+                 (list call-modes mode) (list mode)))
     (unless (or (not ranks)
                 (and (vector? ranks) (= (vector-length ranks) size)
                      (let loop ((i 0))
@@ -269,7 +281,7 @@ must answer"
                  "RANKS must be a vector of ~A rank records (make-rank), got: ~S"
                  (list size ranks) (list ranks)))
     (%make-call-record kind size rank root bytes datatype op commutative? comm #f '()
-                       ranks)))
+                       ranks mode)))
 
 ;; Rank facts (docs/scheme-api.md, "Rank facts"): what each rank published at MPI_Init.
 ;; PLACE is (package numa core l3), hwloc logical indices (l3: of the L3 cache, #f when
@@ -305,9 +317,11 @@ must answer"
               (if (and place (= (length place) 3)) (append place '(#f)) place)
               (and bound? #t)))
 
-;; "bcast root=0 bytes=8 comm=MPI_COMM_WORLD", as error messages show a call
+;; "bcast root=0 bytes=8 comm=MPI_COMM_WORLD", as error messages show a call (a
+;; nonblocking one starts with "nonblocking ")
 (define (call->string call)
   (string-append
+   (if (eq? (call-mode call) 'nonblocking) "nonblocking " "")
    (symbol->string (call-kind call))
    (if (call-root call) (simple-format #f " root=~A" (call-root call)) "")
    (simple-format #f " bytes=~A" (call-bytes call))

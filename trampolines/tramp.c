@@ -8,7 +8,10 @@
  * stores it, evicting the bucket's oldest entry when the bucket is full: the cache is
  * bounded by coll_cache_size entries per communicator.
  *
- *   key = (kind, root, bytes, op, datatype) --hash--> bucket [ e0 e1 e2 e3 ]
+ *   key = (kind, mode, root, bytes, op, datatype) --hash--> bucket [ e0 e1 e2 e3 ]
+ *
+ * The mode (blocking, nonblocking) sits beside the kind in the first word; tramp_run()
+ * packs it as the constant 0, so a blocking hit costs what it did before modes existed.
  */
 #include "trampolines/tramp.h"
 
@@ -27,7 +30,7 @@
 
 /* the key packed into three words: cheap to hash and compare */
 typedef struct tramp_key {
-    uint64_t w0; /* kind << 32 | root */
+    uint64_t w0; /* (mode << 8 | kind) << 32 | root */
     uint64_t w1; /* bytes */
     uint64_t w2; /* op << 32 | datatype */
 } tramp_key_t;
@@ -49,11 +52,12 @@ static struct {
     int check_determinism;
 } tramp_cfg;
 
-static inline void key_pack(const coll_call_t *call, tramp_key_t *k)
+/* `mode` is a constant at each call site (the call's own mode field is not read) */
+static inline void key_pack(const coll_call_t *call, coll_mode_t mode, tramp_key_t *k)
 {
     coll_key_t key;
     coll_key_of(call, &key);
-    k->w0 = (uint64_t)key.kind << 32 | (uint32_t)key.root;
+    k->w0 = ((uint64_t)mode << 8 | key.kind) << 32 | (uint32_t)key.root;
     k->w1 = key.bytes;
     k->w2 = (uint64_t)(uint32_t)key.op << 32 | (uint32_t)key.datatype;
 }
@@ -71,24 +75,50 @@ static inline int key_eq(const tramp_key_t *a, const tramp_key_t *b)
 }
 
 static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
-                                 const tramp_key_t *k, tramp_entry_t *bucket);
+                                 const tramp_key_t *k, tramp_entry_t *bucket,
+                                 coll_closure_t **c_p);
+
+/* the cached closure of key k, or NULL; *bucket_p: where a miss will store it */
+static inline coll_closure_t *lookup(tramp_cache_t *cache, const tramp_key_t *k,
+                                     tramp_entry_t **bucket_p)
+{
+    tramp_entry_t *b = &cache->buckets[(key_hash(k) & cache->mask) * TRAMP_WAYS];
+    for (int i = 0; i < TRAMP_WAYS; i++) {
+        if (compi_likely(b[i].closure != NULL && key_eq(&b[i].key, k))) {
+            return b[i].closure;
+        }
+    }
+    *bucket_p = b;
+    return NULL;
+}
 
 compi_status_t tramp_run(const coll_call_t *call)
 {
     tramp_cache_t *cache = call->comm->coll;
+    tramp_entry_t *b = NULL;
+    coll_closure_t *c;
     tramp_key_t k;
-    key_pack(call, &k);
-    if (compi_likely(cache != NULL)) {
-        tramp_entry_t *b = &cache->buckets[(key_hash(&k) & cache->mask) * TRAMP_WAYS];
-        for (int i = 0; i < TRAMP_WAYS; i++) {
-            if (compi_likely(b[i].closure != NULL && key_eq(&b[i].key, &k))) {
-                coll_closure_t *c = b[i].closure;
-                return c->fn(c, call);
-            }
-        }
-        return tramp_miss(cache, call, &k, b);
+    key_pack(call, COLL_MODE_BLOCKING, &k);
+    if (compi_likely(cache != NULL) && compi_likely((c = lookup(cache, &k, &b)) != NULL)) {
+        return c->fn(c, call);
     }
-    return tramp_miss(NULL, call, &k, NULL);
+    compi_status_t st = tramp_miss(cache, call, &k, b, &c);
+    return st == COMPI_OK ? c->fn(c, call) : st;
+}
+
+compi_status_t tramp_start(const coll_call_t *call, struct compi_request **req_p)
+{
+    tramp_cache_t *cache = call->comm->coll;
+    tramp_entry_t *b = NULL;
+    coll_closure_t *c;
+    tramp_key_t k;
+    *req_p = NULL;
+    key_pack(call, COLL_MODE_NONBLOCKING, &k);
+    if (compi_likely(cache != NULL) && compi_likely((c = lookup(cache, &k, &b)) != NULL)) {
+        return c->start(c, call, req_p);
+    }
+    compi_status_t st = tramp_miss(cache, call, &k, b, &c);
+    return st == COMPI_OK ? c->start(c, call, req_p) : st;
 }
 
 static void cache_free(compi_comm_t *comm)
@@ -123,7 +153,8 @@ static tramp_cache_t *cache_new(void)
 /* "bcast root=0 bytes=8 MPI_INT MPI_SUM on MPI_COMM_WORLD" for messages */
 static void describe_call(const coll_call_t *call, char *buf, size_t len)
 {
-    int n = snprintf(buf, len, "%s", coll_kind_name(call->kind));
+    int n = snprintf(buf, len, "%s%s", call->mode == COLL_MODE_NONBLOCKING ? "nonblocking " : "",
+                     coll_kind_name(call->kind));
     if (call->root >= 0 && n < (int)len) {
         n += snprintf(buf + n, len - (size_t)n, " root=%d", call->root);
     }
@@ -174,8 +205,11 @@ static compi_status_t check_same_closure(const coll_call_t *call, const coll_clo
     return st;
 }
 
+/* build, check and cache the closure of a key not in the cache: *c_p (the cache's
+   reference) */
 static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
-                                 const tramp_key_t *k, tramp_entry_t *bucket)
+                                 const tramp_key_t *k, tramp_entry_t *bucket,
+                                 coll_closure_t **c_p)
 {
     char err[1024];
     coll_closure_t *c = NULL;
@@ -191,6 +225,16 @@ static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
     if (st != COMPI_OK) {
         compi_log_error("%s", err);
         return st;
+    }
+    if (call->mode == COLL_MODE_NONBLOCKING && c->start == NULL) {
+        /* the bridge refuses these first, naming the creator; this is the last guard */
+        char what[256];
+        describe_call(call, what, sizeof(what));
+        compi_log_error("coll: %s: closure %s cannot serve nonblocking calls (it has no "
+                        "schedule)",
+                        what, c->name);
+        coll_closure_release(c);
+        return COMPI_ERR_CONFIG;
     }
     if (tramp_cfg.check_determinism && (st = check_same_closure(call, c)) != COMPI_OK) {
         coll_closure_release(c);
@@ -218,7 +262,8 @@ static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
     }
     bucket[slot].key = *k;
     bucket[slot].closure = c;
-    return c->fn(c, call);
+    *c_p = c;
+    return COMPI_OK;
 }
 
 compi_status_t tramp_init(void)

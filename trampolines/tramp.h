@@ -7,6 +7,11 @@
  * bridge) for a closure, checks it (and, with coll_check_determinism, that every rank
  * built the same one), caches it and runs it.
  *
+ * tramp_start() does the same for a nonblocking call (call->mode COLL_MODE_NONBLOCKING):
+ * the mode is part of the key, so nonblocking closures are cached beside the blocking
+ * ones, and it calls the closure's start, which returns a request.  tramp_run() packs
+ * the blocking mode as a constant: the blocking hit path does no more work than before.
+ *
  * Ownership: the cache hangs off comm->coll, belongs to the trampolines and is freed
  * with the communicator (comm_set_free_hook).  It holds one reference per cached closure.
  */
@@ -21,5 +26,9 @@ void tramp_finalize(void);
 
 /* Run one collective.  Errors come back as a status; the API layer raises them. */
 compi_status_t tramp_run(const coll_call_t *call);
+/* Start one nonblocking collective (call->mode is COLL_MODE_NONBLOCKING); its request in
+   *req_p, the caller's (it retains the communicator). */
+struct compi_request;
+compi_status_t tramp_start(const coll_call_t *call, struct compi_request **req_p);
 
 #endif

@@ -3,6 +3,8 @@
  */
 #include "core/coll/coll.h"
 
+#include "core/coll/sched/sched.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +28,11 @@ static const char *const kind_names[COLL_NKINDS] = {
     [COLL_SCAN] = "scan",
     [COLL_EXSCAN] = "exscan",
 };
+
+const char *coll_mode_name(coll_mode_t mode)
+{
+    return mode == COLL_MODE_NONBLOCKING ? "nonblocking" : "blocking";
+}
 
 const char *coll_kind_name(coll_kind_t kind)
 {
@@ -75,13 +82,33 @@ void coll_closure_release(coll_closure_t *c)
     free(c);
 }
 
+/* a native closure's state: the params first, so algorithms read it as a coll_params_t */
+typedef struct native_state {
+    coll_params_t params;
+    const coll_algo_t *algo;
+} native_state_t;
+
+static compi_status_t native_start(coll_closure_t *self, const coll_call_t *call,
+                                   struct compi_request **req_p)
+{
+    const native_state_t *n = self->state;
+    coll_sched_t *s = coll_sched_new(call);
+    if (s == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    n->algo->sched(call, &n->params, s);
+    return coll_sched_start(s, req_p);
+}
+
 coll_closure_t *coll_closure_native(const coll_algo_t *algo, const coll_params_t *params)
 {
-    coll_params_t *p = malloc(sizeof(*p));
-    if (p == NULL) {
+    native_state_t *ns = malloc(sizeof(*ns));
+    if (ns == NULL) {
         return NULL;
     }
-    *p = params != NULL ? *params : (coll_params_t){0};
+    ns->params = params != NULL ? *params : (coll_params_t){0};
+    ns->algo = algo;
+    coll_params_t *p = &ns->params;
 
     char name[96];
     int n = snprintf(name, sizeof(name), "%s:%s", coll_kind_name(algo->kind), algo->name);
@@ -98,9 +125,11 @@ coll_closure_t *coll_closure_native(const coll_algo_t *algo, const coll_params_t
             snprintf(name + n, sizeof(name) - (size_t)n, ")");
         }
     }
-    coll_closure_t *c = coll_closure_new(algo->fn, p, free, name);
+    coll_closure_t *c = coll_closure_new(algo->fn, ns, free, name);
     if (c == NULL) {
-        free(p);
+        free(ns);
+        return NULL;
     }
+    c->start = algo->sched != NULL ? native_start : NULL;
     return c;
 }

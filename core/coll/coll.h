@@ -12,7 +12,8 @@
  * struct (function pointer, state, name, refcount); a key holds only values MPI
  * guarantees equal on every rank of the communicator.
  *
- * Ownership: calls live on the caller's stack for the duration of one collective.
+ * Ownership: calls live on the caller's stack for the duration of one collective (a
+ * nonblocking one copies what it needs into its schedule before it returns).
  * Closures are refcounted: the trampoline cache holds one reference per entry, wrappers
  * hold one on what they wrap; coll_closure_release() frees state through free_state.
  * Native algorithms (coll_algo_t) are const tables, never freed.
@@ -53,6 +54,16 @@ typedef enum coll_kind {
 
 const char *coll_kind_name(coll_kind_t kind); /* "bcast", "reduce-scatter", ... */
 
+/* How a call runs; part of the key, so each mode has closures of its own.  Blocking is
+   0: the blocking API leaves it unset.  (Persistent collectives will be a third mode.) */
+typedef enum coll_mode {
+    COLL_MODE_BLOCKING = 0,
+    COLL_MODE_NONBLOCKING = 1,
+    COLL_NMODES
+} coll_mode_t;
+
+const char *coll_mode_name(coll_mode_t mode); /* "blocking", "nonblocking" */
+
 /*
  * One collective invocation, as the API layer received it (after argument checks).
  * Fields a kind does not use are 0/NULL.  MPI_IN_PLACE is kept as given in sbuf (or
@@ -60,6 +71,7 @@ const char *coll_kind_name(coll_kind_t kind); /* "bcast", "reduce-scatter", ... 
  */
 typedef struct coll_call {
     coll_kind_t kind;
+    coll_mode_t mode;            /* nonblocking: served by the closure's start */
     compi_comm_t *comm;
     int root;                    /* bcast, reduce, gather(v), scatter(v); else -1 */
     int in_place;
@@ -83,6 +95,7 @@ typedef struct coll_call {
  */
 typedef struct coll_key {
     uint32_t kind;
+    uint32_t mode;
     int32_t root;
     uint64_t bytes;
     int32_t op;       /* MPI_Op handle for reductions, else 0 */
@@ -91,10 +104,17 @@ typedef struct coll_key {
 
 typedef struct coll_closure coll_closure_t;
 typedef compi_status_t (*coll_fn_t)(coll_closure_t *self, const coll_call_t *call);
+struct compi_request;
+struct coll_sched;
+/* the nonblocking entry point: builds the call's schedule and starts it
+   (core/coll/sched/sched.h); the request, in *req_p, is the caller's */
+typedef compi_status_t (*coll_start_fn_t)(coll_closure_t *self, const coll_call_t *call,
+                                          struct compi_request **req_p);
 
 struct coll_closure {
     coll_fn_t fn;                    /* the one indirect call of a cache hit */
     void *state;                     /* algorithm parameters, a tree, a wrapped closure */
+    coll_start_fn_t start;           /* nonblocking calls; NULL: this closure cannot */
     void (*free_state)(void *state); /* NULL: nothing to free */
     int refcount;
     int is_scheme;                   /* runs inside Guile (slower; reported as such) */
@@ -124,6 +144,9 @@ typedef struct coll_algo {
     /* NULL, or: returns 0 when the algorithm cannot serve `call` (e.g. recursive
        doubling with a non-commutative op), so the caller can pick another */
     int (*usable)(const coll_call_t *call, const coll_params_t *params);
+    /* NULL, or: adds the algorithm's steps for `call` to schedule `s`
+       (core/coll/sched/sched.h), so it can serve nonblocking calls */
+    void (*sched)(const coll_call_t *call, const coll_params_t *params, struct coll_sched *s);
     const char *params; /* which coll_params_t fields it reads: "segsize fanout" */
     const char *help;   /* one line for compi_info */
 } coll_algo_t;
@@ -132,7 +155,9 @@ const coll_algo_t *coll_algo_find(coll_kind_t kind, const char *name);
 /* all algorithms, for compi_info; *n_p gets the count */
 const coll_algo_t *const *coll_algo_all(size_t *n_p);
 
-/* A closure running `algo` with `params` (copied); its name lists the non-zero params. */
+/* A closure running `algo` with `params` (copied); its name lists the non-zero params.
+   Its state starts with the coll_params_t (algorithms read self->state as one); when
+   the algorithm has a schedule, the closure's start builds and starts it. */
 coll_closure_t *coll_closure_native(const coll_algo_t *algo, const coll_params_t *params);
 
 /* ---- helpers for algorithms (core/coll/coll_util.c) ------------------------------- */
@@ -158,6 +183,7 @@ compi_status_t coll_copy(const void *sbuf, size_t scount, compi_datatype_t *sdt,
 static inline void coll_key_of(const coll_call_t *call, coll_key_t *key)
 {
     key->kind = (uint32_t)call->kind;
+    key->mode = (uint32_t)call->mode;
     key->root = call->root;
     key->bytes = call->bytes;
     key->op = 0;

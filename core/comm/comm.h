@@ -56,6 +56,7 @@ typedef struct compi_comm {
     int refcount;
     compi_group_t *group;
     struct attr_list *attrs;
+    unsigned nbc_seq; /* schedules started on it: their tags (core/coll/sched/sched.h) */
     char name[MPI_MAX_OBJECT_NAME];
 } compi_comm_t;
 

@@ -20,33 +20,52 @@
  * MPI_IN_PLACE (MPI-3.1): the root's send buffer of MPI_Reduce, and the send buffer on
  * every rank of allreduce, reduce-scatter(-block), scan and exscan.  Anywhere else it is
  * MPI_ERR_ARG.
+ *
+ * The nonblocking forms (MPI_Ibarrier, MPI_Ibcast, MPI_Ireduce, ...) share the checks and
+ * the call of their blocking twins: the helpers take the request pointer, NULL for a
+ * blocking call, and end in ca_go().
  */
 #include "core/mpi/coll_args.h"
 
 /* ---- synchronisation and broadcast ----------------------------------------------- */
 
-#pragma weak MPI_Barrier = PMPI_Barrier
-int PMPI_Barrier(MPI_Comm comm)
+static int barrier_any(MPI_Comm comm, MPI_Request *req, const char *fn)
 {
-    static const char fn[] = "MPI_Barrier";
     compi_comm_t *c = NULL;
-    COMPI_CHECK_INIT("MPI_Barrier");
-    int rc = ca_comm(comm, fn, &c);
+    int rc = req != NULL ? ca_request(NULL, req, fn) : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS) {
+        rc = ca_comm(comm, fn, &c);
+    }
     if (rc != MPI_SUCCESS) {
         return rc;
     }
     coll_call_t call = {.kind = COLL_BARRIER, .comm = c, .root = -1};
-    return ca_run(&call, fn);
+    return ca_go(&call, req, fn);
 }
 
-#pragma weak MPI_Bcast = PMPI_Bcast
-int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+#pragma weak MPI_Barrier = PMPI_Barrier
+int PMPI_Barrier(MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Bcast";
+    COMPI_CHECK_INIT("MPI_Barrier");
+    return barrier_any(comm, NULL, "MPI_Barrier");
+}
+
+#pragma weak MPI_Ibarrier = PMPI_Ibarrier
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Ibarrier");
+    return barrier_any(comm, request, "MPI_Ibarrier");
+}
+
+static int bcast_any(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                     MPI_Request *req, const char *fn)
+{
     compi_comm_t *c = NULL;
     compi_datatype_t *dt = NULL;
-    COMPI_CHECK_INIT("MPI_Bcast");
-    int rc = ca_comm(comm, fn, &c);
+    int rc = req != NULL ? ca_request(NULL, req, fn) : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS) {
+        rc = ca_comm(comm, fn, &c);
+    }
     if (rc == MPI_SUCCESS) {
         rc = mpi_arg_root(c, root, fn);
     }
@@ -69,7 +88,22 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
                         .sdt = dt,
                         .rdt = dt,
                         .bytes = (size_t)count * dt->size};
-    return ca_run(&call, fn);
+    return ca_go(&call, req, fn);
+}
+
+#pragma weak MPI_Bcast = PMPI_Bcast
+int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Bcast");
+    return bcast_any(buffer, count, datatype, root, comm, NULL, "MPI_Bcast");
+}
+
+#pragma weak MPI_Ibcast = PMPI_Ibcast
+int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Ibcast");
+    return bcast_any(buffer, count, datatype, root, comm, request, "MPI_Ibcast");
 }
 
 /* ---- reductions -------------------------------------------------------------------- */
@@ -78,7 +112,7 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
    input vector */
 static int reduction_run(coll_kind_t kind, compi_comm_t *c, int root, const void *sendbuf,
                          void *recvbuf, size_t scount, size_t rcount, const int *rcounts,
-                         compi_datatype_t *dt, compi_op_t *o, const char *fn)
+                         compi_datatype_t *dt, compi_op_t *o, MPI_Request *req, const char *fn)
 {
     coll_call_t call = {.kind = kind,
                         .comm = c,
@@ -93,7 +127,7 @@ static int reduction_run(coll_kind_t kind, compi_comm_t *c, int root, const void
                         .rcounts = rcounts,
                         .op = o,
                         .bytes = scount * dt->size};
-    return ca_run(&call, fn);
+    return ca_go(&call, req, fn);
 }
 
 /*
@@ -102,13 +136,17 @@ static int reduction_run(coll_kind_t kind, compi_comm_t *c, int root, const void
  * the receive buffer is passed as NULL.
  */
 static int reduce_like(coll_kind_t kind, const void *sendbuf, void *recvbuf, int count,
-                       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, const char *fn)
+                       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                       MPI_Request *req, const char *fn)
 {
     compi_comm_t *c = NULL;
     compi_datatype_t *dt = NULL;
     compi_op_t *o = NULL;
     int rooted = kind == COLL_REDUCE;
-    int rc = ca_comm(comm, fn, &c);
+    int rc = req != NULL ? ca_request(NULL, req, fn) : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS) {
+        rc = ca_comm(comm, fn, &c);
+    }
     if (rc == MPI_SUCCESS && rooted) {
         rc = mpi_arg_root(c, root, fn);
     }
@@ -127,7 +165,7 @@ static int reduce_like(coll_kind_t kind, const void *sendbuf, void *recvbuf, int
         return rc;
     }
     return reduction_run(kind, c, rooted ? root : -1, sendbuf, receives ? recvbuf : NULL,
-                         (size_t)count, (size_t)count, NULL, dt, o, fn);
+                         (size_t)count, (size_t)count, NULL, dt, o, req, fn);
 }
 
 #pragma weak MPI_Reduce = PMPI_Reduce
@@ -135,8 +173,17 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
                 int root, MPI_Comm comm)
 {
     COMPI_CHECK_INIT("MPI_Reduce");
-    return reduce_like(COLL_REDUCE, sendbuf, recvbuf, count, datatype, op, root, comm,
+    return reduce_like(COLL_REDUCE, sendbuf, recvbuf, count, datatype, op, root, comm, NULL,
                        "MPI_Reduce");
+}
+
+#pragma weak MPI_Ireduce = PMPI_Ireduce
+int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                int root, MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Ireduce");
+    return reduce_like(COLL_REDUCE, sendbuf, recvbuf, count, datatype, op, root, comm, request,
+                       "MPI_Ireduce");
 }
 
 #pragma weak MPI_Allreduce = PMPI_Allreduce
@@ -144,8 +191,17 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
                    MPI_Comm comm)
 {
     COMPI_CHECK_INIT("MPI_Allreduce");
-    return reduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, -1, comm,
+    return reduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, -1, comm, NULL,
                        "MPI_Allreduce");
+}
+
+#pragma weak MPI_Iallreduce = PMPI_Iallreduce
+int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Iallreduce");
+    return reduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, -1, comm, request,
+                       "MPI_Iallreduce");
 }
 
 #pragma weak MPI_Scan = PMPI_Scan
@@ -153,7 +209,17 @@ int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
               MPI_Comm comm)
 {
     COMPI_CHECK_INIT("MPI_Scan");
-    return reduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, "MPI_Scan");
+    return reduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, NULL,
+                       "MPI_Scan");
+}
+
+#pragma weak MPI_Iscan = PMPI_Iscan
+int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Iscan");
+    return reduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, request,
+                       "MPI_Iscan");
 }
 
 #pragma weak MPI_Exscan = PMPI_Exscan
@@ -161,7 +227,17 @@ int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
                 MPI_Comm comm)
 {
     COMPI_CHECK_INIT("MPI_Exscan");
-    return reduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, "MPI_Exscan");
+    return reduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, NULL,
+                       "MPI_Exscan");
+}
+
+#pragma weak MPI_Iexscan = PMPI_Iexscan
+int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Iexscan");
+    return reduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, request,
+                       "MPI_Iexscan");
 }
 
 /*
@@ -171,13 +247,16 @@ int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
  */
 static int reduce_scatter_any(coll_kind_t kind, const void *sendbuf, void *recvbuf, int recvcount,
                               const int *recvcounts, MPI_Datatype datatype, MPI_Op op,
-                              MPI_Comm comm, const char *fn)
+                              MPI_Comm comm, MPI_Request *req, const char *fn)
 {
     compi_comm_t *c = NULL;
     compi_datatype_t *dt = NULL;
     compi_op_t *o = NULL;
     size_t total = 0, mine = 0;
-    int rc = ca_comm(comm, fn, &c);
+    int rc = req != NULL ? ca_request(NULL, req, fn) : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS) {
+        rc = ca_comm(comm, fn, &c);
+    }
     if (rc == MPI_SUCCESS && kind == COLL_REDUCE_SCATTER) {
         rc = ca_counts(c, recvcounts, NULL, 0, "receive", fn, &total);
         mine = rc == MPI_SUCCESS ? (size_t)recvcounts[c->rank] : 0;
@@ -194,7 +273,7 @@ static int reduce_scatter_any(coll_kind_t kind, const void *sendbuf, void *recvb
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    return reduction_run(kind, c, -1, sendbuf, recvbuf, total, mine, recvcounts, dt, o, fn);
+    return reduction_run(kind, c, -1, sendbuf, recvbuf, total, mine, recvcounts, dt, o, req, fn);
 }
 
 #pragma weak MPI_Reduce_scatter_block = PMPI_Reduce_scatter_block
@@ -203,7 +282,17 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
 {
     COMPI_CHECK_INIT("MPI_Reduce_scatter_block");
     return reduce_scatter_any(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL,
-                              datatype, op, comm, "MPI_Reduce_scatter_block");
+                              datatype, op, comm, NULL, "MPI_Reduce_scatter_block");
+}
+
+#pragma weak MPI_Ireduce_scatter_block = PMPI_Ireduce_scatter_block
+int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Ireduce_scatter_block");
+    return reduce_scatter_any(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL,
+                              datatype, op, comm, request, "MPI_Ireduce_scatter_block");
 }
 
 #pragma weak MPI_Reduce_scatter = PMPI_Reduce_scatter
@@ -212,5 +301,14 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 {
     COMPI_CHECK_INIT("MPI_Reduce_scatter");
     return reduce_scatter_any(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op,
-                              comm, "MPI_Reduce_scatter");
+                              comm, NULL, "MPI_Reduce_scatter");
+}
+
+#pragma weak MPI_Ireduce_scatter = PMPI_Ireduce_scatter
+int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Ireduce_scatter");
+    return reduce_scatter_any(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op,
+                              comm, request, "MPI_Ireduce_scatter");
 }

@@ -7,7 +7,9 @@
  *
  * Each check returns MPI_SUCCESS or the value of mpi_err_raise() (the class, when the
  * error handler returns), so callers chain them: `if (rc == MPI_SUCCESS) rc = ...`.
- * ca_run() calls the trampoline and raises its status.
+ * ca_run() calls the trampoline and raises its status; ca_go() is ca_run() for a
+ * blocking call (req NULL) and, for a nonblocking one, starts it through tramp_start()
+ * and gives the user the request's handle.
  *
  * Ownership: nothing here allocates; the datatypes, ops and communicators returned
  * through the _p arguments are borrowed from their handle tables for the call.
@@ -18,6 +20,8 @@
 #include "core/coll/coll.h"
 #include "core/mpi/args.h"
 #include "core/op/op.h"
+#include "core/mpi/req_handle.h"
+#include "core/pml/pml.h"
 #include "trampolines/tramp.h"
 
 #include <mpi.h>
@@ -168,6 +172,12 @@ static inline int ca_reduction(compi_comm_t *c, const void *sbuf, size_t scount,
     return rc;
 }
 
+/* a trampoline's status as an MPI error on the call's communicator */
+static inline int ca_raise(const coll_call_t *call, compi_status_t st, const char *fn)
+{
+    return mpi_raise_status(call->comm, st, fn, coll_kind_name(call->kind));
+}
+
 /* the trampoline, and its status as an MPI error on the call's communicator */
 static inline int ca_run(const coll_call_t *call, const char *fn)
 {
@@ -175,7 +185,38 @@ static inline int ca_run(const coll_call_t *call, const char *fn)
     if (compi_likely(st == COMPI_OK)) {
         return MPI_SUCCESS;
     }
-    return mpi_raise_status(call->comm, st, fn, coll_kind_name(call->kind));
+    return ca_raise(call, st, fn);
+}
+
+/* A nonblocking call: the request pointer, checked before anything else (NULL is
+   MPI_ERR_ARG); *req is MPI_REQUEST_NULL until the call has started. */
+static inline int ca_request(compi_comm_t *c, MPI_Request *req, const char *fn)
+{
+    if (compi_unlikely(req == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "the request pointer is NULL");
+    }
+    *req = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+}
+
+/* start a nonblocking call; its request's handle in *req */
+static inline int ca_start(coll_call_t *call, MPI_Request *req, const char *fn)
+{
+    compi_request_t *r = NULL;
+    call->mode = COLL_MODE_NONBLOCKING;
+    compi_status_t st = tramp_start(call, &r);
+    if (st != COMPI_OK) {
+        return ca_raise(call, st, fn);
+    }
+    /* without a handle the collective still runs on (the other ranks take part): its
+       request is freed and goes when the schedule ends */
+    return mpi_req_expose(call->comm, r, req, fn);
+}
+
+/* blocking (req NULL) or nonblocking */
+static inline int ca_go(coll_call_t *call, MPI_Request *req, const char *fn)
+{
+    return compi_likely(req == NULL) ? ca_run(call, fn) : ca_start(call, req, fn);
 }
 
 #endif

@@ -13,6 +13,9 @@
  * by the type-signature rule); allgatherv: the total of all blocks; gatherv, scatterv,
  * alltoallv, alltoallw: 0, since not every rank knows a total.
  *
+ * The nonblocking forms (MPI_Igather, ...) share the checks and the call of their
+ * blocking twins; the helpers take the request pointer, NULL for a blocking call.
+ *
  * MPI_IN_PLACE (MPI-3.1): the root's send buffer of gather(v), the root's receive buffer
  * of scatter(v) (kept in rbuf, coll.h), and the send buffer on every rank of
  * allgather(v) and alltoall(v/w).  Anywhere else it is MPI_ERR_ARG.
@@ -115,12 +118,16 @@ static void ca_call_side(coll_call_t *call, int send, const void *buf, size_t co
 }
 
 /* gather(v) and scatter(v): the "one" side sends in a gather and receives in a scatter */
-static int rooted_any(coll_kind_t kind, const ca_rooted_t *a, MPI_Comm comm, const char *fn)
+static int rooted_any(coll_kind_t kind, const ca_rooted_t *a, MPI_Comm comm, MPI_Request *req,
+                      const char *fn)
 {
     compi_comm_t *c = NULL;
     compi_datatype_t *one_dt = NULL, *many_dt = NULL;
     int in_place = 0;
-    int rc = ca_comm(comm, fn, &c);
+    int rc = req != NULL ? ca_request(NULL, req, fn) : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS) {
+        rc = ca_comm(comm, fn, &c);
+    }
     if (rc == MPI_SUCCESS) {
         rc = ca_rooted_check(c, a, fn, &one_dt, &many_dt, &in_place);
     }
@@ -135,7 +142,7 @@ static int rooted_any(coll_kind_t kind, const ca_rooted_t *a, MPI_Comm comm, con
                      a->many_counts, a->many_displs);
     }
     call.bytes = a->v ? 0 : ca_rooted_bytes(c, a, one_dt, many_dt);
-    return ca_run(&call, fn);
+    return ca_go(&call, req, fn);
 }
 
 #pragma weak MPI_Gather = PMPI_Gather
@@ -150,7 +157,22 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                      .many_count = recvcount,
                      .many_type = recvtype,
                      .root = root};
-    return rooted_any(COLL_GATHER, &a, comm, "MPI_Gather");
+    return rooted_any(COLL_GATHER, &a, comm, NULL, "MPI_Gather");
+}
+
+#pragma weak MPI_Igather = PMPI_Igather
+int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Igather");
+    ca_rooted_t a = {.one_buf = sendbuf,
+                     .one_count = sendcount,
+                     .one_type = sendtype,
+                     .many_buf = recvbuf,
+                     .many_count = recvcount,
+                     .many_type = recvtype,
+                     .root = root};
+    return rooted_any(COLL_GATHER, &a, comm, request, "MPI_Igather");
 }
 
 #pragma weak MPI_Gatherv = PMPI_Gatherv
@@ -168,7 +190,25 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                      .many_type = recvtype,
                      .root = root,
                      .v = 1};
-    return rooted_any(COLL_GATHERV, &a, comm, "MPI_Gatherv");
+    return rooted_any(COLL_GATHERV, &a, comm, NULL, "MPI_Gatherv");
+}
+
+#pragma weak MPI_Igatherv = PMPI_Igatherv
+int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Igatherv");
+    ca_rooted_t a = {.one_buf = sendbuf,
+                     .one_count = sendcount,
+                     .one_type = sendtype,
+                     .many_buf = recvbuf,
+                     .many_counts = recvcounts,
+                     .many_displs = displs,
+                     .many_type = recvtype,
+                     .root = root,
+                     .v = 1};
+    return rooted_any(COLL_GATHERV, &a, comm, request, "MPI_Igatherv");
 }
 
 #pragma weak MPI_Scatter = PMPI_Scatter
@@ -184,7 +224,23 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                      .many_type = sendtype,
                      .root = root,
                      .scatter = 1};
-    return rooted_any(COLL_SCATTER, &a, comm, "MPI_Scatter");
+    return rooted_any(COLL_SCATTER, &a, comm, NULL, "MPI_Scatter");
+}
+
+#pragma weak MPI_Iscatter = PMPI_Iscatter
+int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Iscatter");
+    ca_rooted_t a = {.one_buf = recvbuf,
+                     .one_count = recvcount,
+                     .one_type = recvtype,
+                     .many_buf = sendbuf,
+                     .many_count = sendcount,
+                     .many_type = sendtype,
+                     .root = root,
+                     .scatter = 1};
+    return rooted_any(COLL_SCATTER, &a, comm, request, "MPI_Iscatter");
 }
 
 #pragma weak MPI_Scatterv = PMPI_Scatterv
@@ -203,7 +259,26 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
                      .root = root,
                      .v = 1,
                      .scatter = 1};
-    return rooted_any(COLL_SCATTERV, &a, comm, "MPI_Scatterv");
+    return rooted_any(COLL_SCATTERV, &a, comm, NULL, "MPI_Scatterv");
+}
+
+#pragma weak MPI_Iscatterv = PMPI_Iscatterv
+int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Iscatterv");
+    ca_rooted_t a = {.one_buf = recvbuf,
+                     .one_count = recvcount,
+                     .one_type = recvtype,
+                     .many_buf = sendbuf,
+                     .many_counts = sendcounts,
+                     .many_displs = displs,
+                     .many_type = sendtype,
+                     .root = root,
+                     .v = 1,
+                     .scatter = 1};
+    return rooted_any(COLL_SCATTERV, &a, comm, request, "MPI_Iscatterv");
 }
 
 /* ---- allgather and alltoall ------------------------------------------------------------ */
@@ -225,14 +300,18 @@ typedef struct ca_all {
     int sv, rv; /* the send / receive side uses counts and displacements */
 } ca_all_t;
 
-static int all_any(coll_kind_t kind, const ca_all_t *a, MPI_Comm comm, const char *fn)
+static int all_any(coll_kind_t kind, const ca_all_t *a, MPI_Comm comm, MPI_Request *req,
+                   const char *fn)
 {
     compi_comm_t *c = NULL;
     compi_datatype_t *sdt = NULL, *rdt = NULL;
     size_t rtotal = 0, stotal = 0;
     int in_place = a->sbuf == MPI_IN_PLACE;
 
-    int rc = ca_comm(comm, fn, &c);
+    int rc = req != NULL ? ca_request(NULL, req, fn) : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS) {
+        rc = ca_comm(comm, fn, &c);
+    }
     if (rc == MPI_SUCCESS) {
         rc = ca_no_in_place(c, a->rbuf, "receive buffer", fn);
     }
@@ -277,7 +356,7 @@ static int all_any(coll_kind_t kind, const ca_all_t *a, MPI_Comm comm, const cha
         call.bytes = (size_t)a->rcount * rdt->size;
         break;
     }
-    return ca_run(&call, fn);
+    return ca_go(&call, req, fn);
 }
 
 #pragma weak MPI_Allgather = PMPI_Allgather
@@ -291,7 +370,21 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                   .rbuf = recvbuf,
                   .rcount = recvcount,
                   .rtype = recvtype};
-    return all_any(COLL_ALLGATHER, &a, comm, "MPI_Allgather");
+    return all_any(COLL_ALLGATHER, &a, comm, NULL, "MPI_Allgather");
+}
+
+#pragma weak MPI_Iallgather = PMPI_Iallgather
+int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Iallgather");
+    ca_all_t a = {.sbuf = sendbuf,
+                  .scount = sendcount,
+                  .stype = sendtype,
+                  .rbuf = recvbuf,
+                  .rcount = recvcount,
+                  .rtype = recvtype};
+    return all_any(COLL_ALLGATHER, &a, comm, request, "MPI_Iallgather");
 }
 
 #pragma weak MPI_Allgatherv = PMPI_Allgatherv
@@ -308,7 +401,24 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                   .rdispls = displs,
                   .rtype = recvtype,
                   .rv = 1};
-    return all_any(COLL_ALLGATHERV, &a, comm, "MPI_Allgatherv");
+    return all_any(COLL_ALLGATHERV, &a, comm, NULL, "MPI_Allgatherv");
+}
+
+#pragma weak MPI_Iallgatherv = PMPI_Iallgatherv
+int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Iallgatherv");
+    ca_all_t a = {.sbuf = sendbuf,
+                  .scount = sendcount,
+                  .stype = sendtype,
+                  .rbuf = recvbuf,
+                  .rcounts = recvcounts,
+                  .rdispls = displs,
+                  .rtype = recvtype,
+                  .rv = 1};
+    return all_any(COLL_ALLGATHERV, &a, comm, request, "MPI_Iallgatherv");
 }
 
 #pragma weak MPI_Alltoall = PMPI_Alltoall
@@ -323,7 +433,22 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   .rbuf = recvbuf,
                   .rcount = recvcount,
                   .rtype = recvtype};
-    return all_any(COLL_ALLTOALL, &a, comm, "MPI_Alltoall");
+    return all_any(COLL_ALLTOALL, &a, comm, NULL, "MPI_Alltoall");
+}
+
+#pragma weak MPI_Ialltoall = PMPI_Ialltoall
+int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Ialltoall");
+    ca_all_t a = {.sbuf = sendbuf,
+                  .scount = sendcount,
+                  .stype = sendtype,
+                  .s_per_peer = 1,
+                  .rbuf = recvbuf,
+                  .rcount = recvcount,
+                  .rtype = recvtype};
+    return all_any(COLL_ALLTOALL, &a, comm, request, "MPI_Ialltoall");
 }
 
 #pragma weak MPI_Alltoallv = PMPI_Alltoallv
@@ -342,7 +467,26 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                   .rtype = recvtype,
                   .sv = 1,
                   .rv = 1};
-    return all_any(COLL_ALLTOALLV, &a, comm, "MPI_Alltoallv");
+    return all_any(COLL_ALLTOALLV, &a, comm, NULL, "MPI_Alltoallv");
+}
+
+#pragma weak MPI_Ialltoallv = PMPI_Ialltoallv
+int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Ialltoallv");
+    ca_all_t a = {.sbuf = sendbuf,
+                  .scounts = sendcounts,
+                  .sdispls = sdispls,
+                  .stype = sendtype,
+                  .rbuf = recvbuf,
+                  .rcounts = recvcounts,
+                  .rdispls = rdispls,
+                  .rtype = recvtype,
+                  .sv = 1,
+                  .rv = 1};
+    return all_any(COLL_ALLTOALLV, &a, comm, request, "MPI_Ialltoallv");
 }
 
 /* ---- alltoallw ------------------------------------------------------------------------- */
@@ -388,21 +532,24 @@ static int w_side(compi_comm_t *c, const void *buf, const int *counts, const int
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Alltoallw = PMPI_Alltoallw
-int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+/* the datatypes travel in the call as objects; a nonblocking call's schedule takes what
+   it needs (and references on the types) before this returns */
+static int alltoallw_any(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                         const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                         const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                         MPI_Request *req, const char *fn)
 {
-    static const char fn[] = "MPI_Alltoallw";
     compi_datatype_t *stack[2 * CA_W_STACK];
     compi_datatype_t **sdts = stack, **rdts = stack + CA_W_STACK;
     compi_datatype_t **mem = NULL;
     compi_comm_t *c = NULL;
     int in_place = sendbuf == MPI_IN_PLACE;
     size_t sbytes = 0, rbytes = 0;
-    COMPI_CHECK_INIT("MPI_Alltoallw");
 
-    int rc = ca_comm(comm, fn, &c);
+    int rc = req != NULL ? ca_request(NULL, req, fn) : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS) {
+        rc = ca_comm(comm, fn, &c);
+    }
     if (rc != MPI_SUCCESS) {
         return rc;
     }
@@ -443,8 +590,29 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
         call.sdispls = sdispls;
         call.sdts = sdts;
     }
-    rc = ca_run(&call, fn);
+    rc = ca_go(&call, req, fn);
 out:
     free(mem);
     return rc;
+}
+
+#pragma weak MPI_Alltoallw = PMPI_Alltoallw
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Alltoallw");
+    return alltoallw_any(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                         recvtypes, comm, NULL, "MPI_Alltoallw");
+}
+
+#pragma weak MPI_Ialltoallw = PMPI_Ialltoallw
+int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                    MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Ialltoallw");
+    return alltoallw_any(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                         recvtypes, comm, request, "MPI_Ialltoallw");
 }

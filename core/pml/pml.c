@@ -443,6 +443,14 @@ static int others_idle(void)
     return 1;
 }
 
+/* NULL unless some collective schedule is active (core/coll/sched) */
+static int (*progress_hook)(void);
+
+void pml_set_progress_hook(int (*hook)(void))
+{
+    progress_hook = hook;
+}
+
 /* one round over the transports and the queues; `may_sleep`: the caller blocks anyway */
 static inline int progress_once(int may_sleep)
 {
@@ -457,6 +465,10 @@ static inline int progress_once(int may_sleep)
         n += progress_ctl();
         n += progress_peer_sends();
         n += progress_frags();
+    }
+    /* after the transports, so the schedules see what they just completed */
+    if (compi_unlikely(progress_hook != NULL)) {
+        n += progress_hook();
     }
     /* More ranks than cores: give the CPU to the rank we are waiting for.  Even when not
        oversubscribed, a long idle spell means someone else holds our core (another job, a

@@ -70,6 +70,11 @@ int pml_progress(void);
    oversubscribed host, after some idle rounds, it may sleep up to pml_block_ms in a
    transport that can wake it (btl ofi) instead of only yielding the CPU. */
 int pml_progress_wait(void);
+/* A layer above (core/coll's schedule engine) that has work to advance while requests
+   are outstanding: pml_progress() calls `hook` after the transports, and counts what it
+   returns as events handled.  NULL removes it.  One hook; the PML never includes its
+   owner's headers. */
+void pml_set_progress_hook(int (*hook)(void));
 
 compi_status_t pml_isend(const void *buf, size_t count, compi_datatype_t *dt, int dst, int tag,
                          compi_comm_t *comm, pml_send_mode_t mode, compi_request_t **req_p);
@@ -114,7 +119,8 @@ compi_status_t pml_wait_all_free(size_t n, compi_request_t **reqs);
 void pml_request_free(compi_request_t *req);
 /* a bare request from the pool (e.g. REQ_GREQ, REQ_COLL), comm retained when not NULL */
 compi_request_t *pml_request_new(int kind, compi_comm_t *comm);
-/* mark a request of the caller's (REQ_GREQ, REQ_COLL) complete */
+/* mark a request of the caller's (REQ_GREQ, REQ_COLL) complete; one the user freed while
+   in flight is released */
 void pml_request_complete(compi_request_t *req);
 
 /* MPI_Buffer_attach / detach (detach waits for the buffered sends to leave) */

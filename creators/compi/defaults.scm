@@ -21,6 +21,10 @@
 ;;; allgather and alltoall; the total for allgatherv, reduce-scatter and
 ;;; reduce-scatter-block; 0 for barrier and the v/w kinds whose totals only some ranks
 ;;; know.  `compi_info --algorithms' lists every native algorithm with its parameters.
+;;;
+;;; Nonblocking calls ((call-mode call) is nonblocking: MPI_Ibcast, ...) need an
+;;; algorithm that runs as a schedule (compi_info --algorithms marks them); each default
+;;; below chooses one first for them: `nonblocking-choice'.
 
 (define-module (compi defaults)
   #:use-module (compi)
@@ -29,13 +33,42 @@
             default-gather default-gatherv default-scatter default-scatterv
             default-allgather default-allgatherv default-alltoall default-alltoallv
             default-alltoallw default-reduce-scatter default-reduce-scatter-block
-            default-scan default-exscan))
+            default-scan default-exscan nonblocking-choice))
 
 (define KiB 1024)
 (define MiB (* 1024 1024))
 
 (define (power-of-two? n)
   (and (> n 0) (= 0 (logand n (- n 1)))))
+
+(define (nonblocking? call)
+  (eq? (call-mode call) 'nonblocking))
+
+;; The schedule-capable algorithm per kind, for nonblocking calls: the fewest rounds
+;; where that is cheap to build (binomial trees, dissemination), everything posted at
+;; once for the data movers, reduce + scatterv and linear chains where the op's order
+;; must be kept.
+(define (nonblocking-choice call)
+  (case (call-kind call)
+    ((barrier) (native 'barrier 'dissemination))
+    ((bcast) (native 'bcast 'binomial))
+    ((reduce) (if (or (call-commutative? call) (eqv? (call-root call) 0))
+                  (native 'reduce 'binomial)
+                  (native 'reduce 'in-order-binomial)))
+    ((allreduce) (native 'allreduce 'reduce-bcast))
+    ((gather) (native 'gather 'linear))
+    ((gatherv) (native 'gatherv 'linear))
+    ((scatter) (native 'scatter 'linear))
+    ((scatterv) (native 'scatterv 'linear))
+    ((allgather) (native 'allgather 'ring))
+    ((allgatherv) (native 'allgatherv 'ring))
+    ((alltoall) (native 'alltoall 'linear))
+    ((alltoallv) (native 'alltoallv 'linear))
+    ((alltoallw) (native 'alltoallw 'linear))
+    ((reduce-scatter) (native 'reduce-scatter 'reduce-scatterv))
+    ((reduce-scatter-block) (native 'reduce-scatter-block 'reduce-scatterv))
+    ((scan) (native 'scan 'linear))
+    ((exscan) (native 'exscan 'linear))))
 
 ;;; ---- synchronisation and one-to-all ----------------------------------------------------
 
@@ -198,7 +231,17 @@
         (cons 'scan default-scan)
         (cons 'exscan default-exscan)))
 
+;; A nonblocking call gets nonblocking-choice, a blocking one the kind's default; the
+;; creator keeps the default's name (compi_info, messages).
+(define (with-nonblocking creator)
+  (let ((c (lambda (call next)
+             (if (nonblocking? call)
+                 (nonblocking-choice call)
+                 (creator call next)))))
+    (set-procedure-property! c 'name (procedure-name creator))
+    c))
+
 ;; Called by bridge_init before any config file is loaded.
 (define (install-default-creators!)
   (parameterize ((current-config-origin "compi/defaults.scm"))
-    (for-each (lambda (d) (install-creator! (car d) (cdr d))) defaults)))
+    (for-each (lambda (d) (install-creator! (car d) (with-nonblocking (cdr d)))) defaults)))

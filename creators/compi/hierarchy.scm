@@ -76,6 +76,11 @@
             (set! last-ranks ranks)))
         last-groups))))
 
+;; Trees and the exchange run blocking calls only (no schedules yet): a nonblocking call
+;; goes to `next' (the defaults pick an algorithm that can run as a schedule).
+(define (blocking? call)
+  (eq? (call-mode call) 'blocking))
+
 (define (serve call next tree segsize)
   (let ((kind (call-kind call)))
     (if (and (memq kind '(reduce allreduce))
@@ -96,7 +101,7 @@
   (check-topology 'hierarchical-creator topology)
   (let ((groups-of (grouper topology ranks)))
     (define (hierarchical call next)
-      (if (memq (call-kind call) tree-kinds)
+      (if (and (blocking? call) (memq (call-kind call) tree-kinds))
           (serve call next
                  (hierarchical-tree (groups-of call) (or (call-root call) 0)
                                     #:shapes shapes #:coordinator coordinator)
@@ -108,7 +113,7 @@
   (check-topology 'magpie-creator topology)
   (let ((groups-of (grouper topology ranks)))
     (define (magpie call next)
-      (if (memq (call-kind call) tree-kinds)
+      (if (and (blocking? call) (memq (call-kind call) tree-kinds))
           (serve call next (magpie-tree (groups-of call) (or (call-root call) 0)) segsize)
           (next call)))
     magpie))
@@ -206,7 +211,7 @@
   (shape-list 'allreduce-exchange-creator shapes)
   (let ((groups-of (grouper topology ranks)))
     (define (allreduce-exchange call next)
-      (if (eq? (call-kind call) 'allreduce)
+      (if (and (blocking? call) (eq? (call-kind call) 'allreduce))
           (let ((desc (exchange-closure (groups-of call) #:shapes shapes
                                         #:coordinator coordinator #:segsize segsize)))
             (if (or (call-commutative? call) (exchange-ordered? desc))

@@ -36,6 +36,7 @@ static int size_class(size_t bytes)
 typedef struct prof_row {
     struct prof_row *next;
     coll_kind_t kind;
+    int nonblocking; /* the row counts starts, and the time to start */
     int cls;
     unsigned long long calls;
     unsigned long long bytes;
@@ -47,7 +48,7 @@ static prof_row_t *rows; /* every row of every profiling closure, for the report
 
 typedef struct prof_state {
     coll_closure_t *inner;
-    prof_row_t *row[WRAP_NCLASSES]; /* created on first use */
+    prof_row_t *row[COLL_NMODES][WRAP_NCLASSES]; /* created on first use */
 } prof_state_t;
 
 static double now(void)
@@ -57,12 +58,13 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static prof_row_t *row_for(prof_state_t *s, coll_kind_t kind, int cls)
+static prof_row_t *row_for(prof_state_t *s, coll_kind_t kind, int nb, int cls)
 {
     prof_row_t *r;
     /* closures with the same name (same algorithm, other keys) share a row */
     for (r = rows; r != NULL; r = r->next) {
-        if (r->kind == kind && r->cls == cls && strcmp(r->closure, s->inner->name) == 0) {
+        if (r->kind == kind && r->nonblocking == nb && r->cls == cls &&
+            strcmp(r->closure, s->inner->name) == 0) {
             return r;
         }
     }
@@ -71,6 +73,7 @@ static prof_row_t *row_for(prof_state_t *s, coll_kind_t kind, int cls)
         return NULL;
     }
     r->kind = kind;
+    r->nonblocking = nb;
     r->cls = cls;
     snprintf(r->closure, sizeof(r->closure), "%s", s->inner->name);
     r->next = rows;
@@ -78,23 +81,38 @@ static prof_row_t *row_for(prof_state_t *s, coll_kind_t kind, int cls)
     return r;
 }
 
-static compi_status_t prof_run(coll_closure_t *self, const coll_call_t *call)
+static void prof_count(prof_state_t *s, const coll_call_t *call, int nb, double dt)
 {
-    prof_state_t *s = self->state;
     int cls = size_class(call->bytes);
-    double t0 = now();
-    compi_status_t st = s->inner->fn(s->inner, call);
-    double dt = now() - t0;
-
-    if (compi_unlikely(s->row[cls] == NULL)) {
-        s->row[cls] = row_for(s, call->kind, cls);
+    if (compi_unlikely(s->row[nb][cls] == NULL)) {
+        s->row[nb][cls] = row_for(s, call->kind, nb, cls);
     }
-    prof_row_t *r = s->row[cls];
+    prof_row_t *r = s->row[nb][cls];
     if (r != NULL) {
         r->calls++;
         r->bytes += call->bytes;
         r->seconds += dt;
     }
+}
+
+static compi_status_t prof_run(coll_closure_t *self, const coll_call_t *call)
+{
+    prof_state_t *s = self->state;
+    double t0 = now();
+    compi_status_t st = s->inner->fn(s->inner, call);
+    prof_count(s, call, 0, now() - t0);
+    return st;
+}
+
+/* a nonblocking call: counted when it starts; the time is the time to start it (the
+   schedule then runs in the progress engine, interleaved with whatever else) */
+static compi_status_t prof_start(coll_closure_t *self, const coll_call_t *call,
+                                 struct compi_request **req_p)
+{
+    prof_state_t *s = self->state;
+    double t0 = now();
+    compi_status_t st = s->inner->start(s->inner, call, req_p);
+    prof_count(s, call, 1, now() - t0);
     return st;
 }
 
@@ -105,7 +123,8 @@ static void wrap_free(void *p)
     free(s);
 }
 
-static coll_closure_t *wrap(coll_closure_t *inner, coll_fn_t fn, const char *what)
+static coll_closure_t *wrap(coll_closure_t *inner, coll_fn_t fn, coll_start_fn_t start,
+                            const char *what)
 {
     prof_state_t *s = calloc(1, sizeof(*s));
     if (s == NULL) {
@@ -123,12 +142,13 @@ static coll_closure_t *wrap(coll_closure_t *inner, coll_fn_t fn, const char *wha
     coll_closure_retain(inner);
     s->inner = inner;
     c->is_scheme = inner->is_scheme;
+    c->start = inner->start != NULL ? start : NULL;
     return c;
 }
 
 coll_closure_t *coll_wrap_profile(coll_closure_t *inner)
 {
-    return wrap(inner, prof_run, "profile");
+    return wrap(inner, prof_run, prof_start, "profile");
 }
 
 static compi_status_t trace_run(coll_closure_t *self, const coll_call_t *call)
@@ -147,9 +167,26 @@ static compi_status_t trace_run(coll_closure_t *self, const coll_call_t *call)
     return st;
 }
 
+static compi_status_t trace_start(coll_closure_t *self, const coll_call_t *call,
+                                  struct compi_request **req_p)
+{
+    prof_state_t *s = self->state;
+    double t0 = now();
+    compi_status_t st = s->inner->start(s->inner, call, req_p);
+    double dt = now() - t0;
+    char root[24] = "";
+    if (call->root >= 0) {
+        snprintf(root, sizeof(root), " root=%d", call->root);
+    }
+    compi_log_info("trace: %s i%s%s bytes=%zu -> %s: started in %.1f us%s", call->comm->name,
+                   coll_kind_name(call->kind), root, call->bytes, s->inner->name, dt * 1e6,
+                   st == COMPI_OK ? "" : " (failed)");
+    return st;
+}
+
 coll_closure_t *coll_wrap_trace(coll_closure_t *inner)
 {
-    return wrap(inner, trace_run, "trace");
+    return wrap(inner, trace_run, trace_start, "trace");
 }
 
 static int row_order(const void *a, const void *b)
@@ -157,6 +194,9 @@ static int row_order(const void *a, const void *b)
     const prof_row_t *x = *(prof_row_t *const *)a, *y = *(prof_row_t *const *)b;
     if (x->kind != y->kind) {
         return (int)x->kind - (int)y->kind;
+    }
+    if (x->nonblocking != y->nonblocking) {
+        return x->nonblocking - y->nonblocking;
     }
     if (x->cls != y->cls) {
         return x->cls - y->cls;
@@ -185,8 +225,12 @@ void coll_wrap_finalize(void)
                        "calls", "bytes", "total us", "us/call", "closure");
         for (i = 0; i < n; i++) {
             prof_row_t *r = v[i];
-            compi_log_info("profile: %-20s %-14s %10llu %14llu %12.1f %10.2f  %s",
-                           coll_kind_name(r->kind), class_name[r->cls], r->calls, r->bytes,
+            char kind[32];
+            /* nonblocking rows: "ibcast", the time is the time to start */
+            snprintf(kind, sizeof(kind), "%s%s", r->nonblocking ? "i" : "",
+                     coll_kind_name(r->kind));
+            compi_log_info("profile: %-20s %-14s %10llu %14llu %12.1f %10.2f  %s", kind,
+                           class_name[r->cls], r->calls, r->bytes,
                            r->seconds * 1e6, r->calls ? r->seconds * 1e6 / (double)r->calls : 0.0,
                            r->closure);
         }

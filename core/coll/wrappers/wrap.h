@@ -6,6 +6,8 @@
  *   (tracing (next call))     logs every call and the closure that served it.
  *
  * Both run in C: a wrapped call costs one extra indirect call plus the bookkeeping.
+ * Both wrap nonblocking calls too (when the inner closure has a start): the profile
+ * counts them as "ibcast" rows, timing only the start; the trace logs each start.
  *
  * Ownership: a wrapper holds one reference on the closure it wraps.  The profiling
  * statistics live in a process-wide table (they outlive the closures, which die with

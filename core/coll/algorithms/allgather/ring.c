@@ -14,6 +14,7 @@
  * carries the same load, which makes it the large-message choice.
  */
 #include "core/coll/phases/blocks.h"
+#include "core/coll/sched/sched_phases.h"
 
 compi_status_t coll_allgather_ring(coll_closure_t *self, const coll_call_t *call)
 {
@@ -32,6 +33,13 @@ compi_status_t coll_allgather_ring(coll_closure_t *self, const coll_call_t *call
     return st;
 }
 
+/* the nonblocking schedule of the same exchange (core/coll/sched/sched_phases.c) */
+static void allgather_ring_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s)
+{
+    (void)params;
+    coll_sched_allgather_ring(s, call);
+}
+
 const coll_algo_t coll_algo_allgather_ring = {
     .name = "ring",
     .kind = COLL_ALLGATHER,
@@ -39,6 +47,7 @@ const coll_algo_t coll_algo_allgather_ring = {
     .usable = NULL,
     .params = "",
     .help = "p - 1 steps around a ring; bandwidth-optimal for large blocks",
+    .sched = allgather_ring_sched,
 };
 
 /* the same engine for allgatherv (counts and displacements read through the block
@@ -50,4 +59,5 @@ const coll_algo_t coll_algo_allgatherv_ring = {
     .usable = NULL,
     .params = "",
     .help = "p - 1 steps around a ring",
+    .sched = allgather_ring_sched,
 };

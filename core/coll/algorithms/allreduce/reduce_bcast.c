@@ -8,6 +8,7 @@
  * the fallback for non-commutative ops on large vectors.
  */
 #include "core/coll/phases/reduce_phases.h"
+#include "core/coll/sched/sched_phases.h"
 
 static compi_status_t allreduce_reduce_bcast(coll_closure_t *self, const coll_call_t *call)
 {
@@ -30,11 +31,23 @@ static compi_status_t allreduce_reduce_bcast(coll_closure_t *self, const coll_ca
     return red_tree_bcast(call->rbuf, count, dt, parent, children, nch, 0, tag, comm);
 }
 
+static void allreduce_reduce_bcast_sched(const coll_call_t *call, const coll_params_t *params,
+                                         coll_sched_t *s)
+{
+    compi_datatype_t *dt = red_dtype(call);
+    size_t count = red_count(call);
+
+    (void)params;
+    coll_sched_reduce_binomial(s, red_input(call), call->rbuf, count, dt, 0, call->comm);
+    coll_sched_bcast_binomial(s, call->rbuf, count, dt, 0, call->comm);
+}
+
 const coll_algo_t coll_algo_allreduce_reduce_bcast = {
     .name = "reduce-bcast",
     .kind = COLL_ALLREDUCE,
     .fn = allreduce_reduce_bcast,
     .usable = NULL,
+    .sched = allreduce_reduce_bcast_sched,
     .params = "",
     .help = "in-order binomial reduce to 0, then binomial bcast (any op)",
 };

@@ -10,6 +10,7 @@
  * Cost: ceil(log2 p) alpha, for any p (no extra round for non-powers of two).
  */
 #include "core/coll/phases/reduce_phases.h"
+#include "core/coll/sched/sched_phases.h"
 
 static compi_status_t barrier_dissemination(coll_closure_t *self, const coll_call_t *call)
 {
@@ -27,11 +28,27 @@ static compi_status_t barrier_dissemination(coll_closure_t *self, const coll_cal
     return COMPI_OK;
 }
 
+/* the same rounds as a schedule: one zero-byte send and receive per round */
+static void barrier_dissemination_sched(const coll_call_t *call, const coll_params_t *params,
+                                        coll_sched_t *s)
+{
+    compi_comm_t *comm = call->comm;
+    int p = comm->size, r = comm->rank;
+
+    (void)params;
+    for (int k = 1; k < p; k <<= 1) {
+        coll_sched_send(s, NULL, 0, red_byte(), (r + k) % p);
+        coll_sched_recv(s, NULL, 0, red_byte(), (r - k + p) % p);
+        coll_sched_round(s);
+    }
+}
+
 const coll_algo_t coll_algo_barrier_dissemination = {
     .name = "dissemination",
     .kind = COLL_BARRIER,
     .fn = barrier_dissemination,
     .usable = NULL,
+    .sched = barrier_dissemination_sched,
     .params = "",
     .help = "ceil(log2 p) rounds: signal rank+2^k, wait for rank-2^k",
 };

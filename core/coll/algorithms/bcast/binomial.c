@@ -13,6 +13,7 @@
  * Cost: ceil(log2 p) (alpha + n beta).  The choice for small messages.
  */
 #include "core/coll/phases/reduce_phases.h"
+#include "core/coll/sched/sched_phases.h"
 
 static compi_status_t bcast_binomial(coll_closure_t *self, const coll_call_t *call)
 {
@@ -34,11 +35,24 @@ static compi_status_t bcast_binomial(coll_closure_t *self, const coll_call_t *ca
     return red_tree_bcast(buf, count, dt, parent, children, nch, 0, coll_tag(call->kind), comm);
 }
 
+static void bcast_binomial_sched(const coll_call_t *call, const coll_params_t *params,
+                                 coll_sched_t *s)
+{
+    void *buf;
+    size_t count;
+    compi_datatype_t *dt;
+
+    (void)params;
+    red_bcast_buf(call, &buf, &count, &dt);
+    coll_sched_bcast_binomial(s, buf, count, dt, call->root, call->comm);
+}
+
 const coll_algo_t coll_algo_bcast_binomial = {
     .name = "binomial",
     .kind = COLL_BCAST,
     .fn = bcast_binomial,
     .usable = NULL,
+    .sched = bcast_binomial_sched,
     .params = "",
     .help = "binomial tree: ceil(log2 p) steps of the whole message",
 };

@@ -8,6 +8,7 @@
  * Cost: (p - 1) (alpha + n beta + n gamma) from end to end.  Works for every op.
  */
 #include "core/coll/phases/reduce_phases.h"
+#include "core/coll/sched/sched_phases.h"
 
 #include <stdlib.h>
 
@@ -46,11 +47,47 @@ static compi_status_t exscan_linear(coll_closure_t *self, const coll_call_t *cal
     return st;
 }
 
+/* the same chain as a schedule: rank r receives the prefix of 0..r-1 into rbuf and passes
+   on prefix op mine (its input is copied first: in place, rbuf is overwritten) */
+static void exscan_linear_sched(const coll_call_t *call, const coll_params_t *params,
+                                coll_sched_t *s)
+{
+    compi_comm_t *comm = call->comm;
+    int p = comm->size, r = comm->rank;
+    compi_datatype_t *dt = red_dtype(call);
+    size_t count = red_count(call);
+    const void *in = red_input(call);
+
+    (void)params;
+    if (p == 1) {
+        return;
+    }
+    if (r == 0) {
+        coll_sched_send(s, in, count, dt, 1);
+        coll_sched_round(s);
+        return;
+    }
+    void *mine = NULL;
+    if (r < p - 1) {
+        mine = coll_sched_scratch(s, dt, count);
+        coll_sched_copy(s, in, count, dt, mine, count, dt);
+        coll_sched_round(s);
+    }
+    coll_sched_recv(s, call->rbuf, count, dt, r - 1);
+    if (r < p - 1) {
+        coll_sched_reduce(s, call->rbuf, mine, count, dt); /* mine = prefix op mine */
+        coll_sched_round(s);
+        coll_sched_send(s, mine, count, dt, r + 1);
+    }
+    coll_sched_round(s);
+}
+
 const coll_algo_t coll_algo_exscan_linear = {
     .name = "linear",
     .kind = COLL_EXSCAN,
     .fn = exscan_linear,
     .usable = NULL,
+    .sched = exscan_linear_sched,
     .params = "",
     .help = "the prefix flows from rank 0 to rank p-1 (any op)",
 };

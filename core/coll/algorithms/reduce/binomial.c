@@ -16,6 +16,7 @@
  * another root, use in-order-binomial.
  */
 #include "core/coll/phases/reduce_phases.h"
+#include "core/coll/sched/sched_phases.h"
 
 static int reduce_binomial_usable(const coll_call_t *call, const coll_params_t *params)
 {
@@ -42,11 +43,22 @@ static compi_status_t reduce_binomial(coll_closure_t *self, const coll_call_t *c
                            comm);
 }
 
+/* the same tree as a schedule (usable() has already ruled out a non-commutative op with
+   a root other than 0) */
+static void reduce_binomial_sched(const coll_call_t *call, const coll_params_t *params,
+                                  coll_sched_t *s)
+{
+    (void)params;
+    coll_sched_reduce_binomial(s, red_input(call), call->rbuf, red_count(call), red_dtype(call),
+                               call->root, call->comm);
+}
+
 const coll_algo_t coll_algo_reduce_binomial = {
     .name = "binomial",
     .kind = COLL_REDUCE,
     .fn = reduce_binomial,
     .usable = reduce_binomial_usable,
+    .sched = reduce_binomial_sched,
     .params = "",
     .help = "binomial tree relative to the root (commutative ops, or root 0)",
 };

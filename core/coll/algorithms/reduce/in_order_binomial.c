@@ -12,6 +12,7 @@
  * Cost: ceil(log2 p) (alpha + n beta + n gamma), plus alpha + n beta when root != 0.
  */
 #include "core/coll/phases/reduce_phases.h"
+#include "core/coll/sched/sched_phases.h"
 
 #include <stdlib.h>
 
@@ -48,11 +49,29 @@ static compi_status_t reduce_in_order_binomial(coll_closure_t *self, const coll_
     return st;
 }
 
+/* the same as a schedule: the tree rooted at 0, then rank 0 forwards to the root */
+static void reduce_in_order_binomial_sched(const coll_call_t *call, const coll_params_t *params,
+                                           coll_sched_t *s)
+{
+    compi_comm_t *comm = call->comm;
+    compi_datatype_t *dt = red_dtype(call);
+    size_t count = red_count(call);
+    void *out = call->rbuf;
+
+    (void)params;
+    if (comm->rank == 0 && call->root != 0) {
+        out = coll_sched_scratch(s, dt, count);
+    }
+    coll_sched_reduce_binomial(s, red_input(call), out, count, dt, 0, comm);
+    coll_sched_forward(s, out, call->rbuf, count, dt, 0, call->root, comm);
+}
+
 const coll_algo_t coll_algo_reduce_in_order_binomial = {
     .name = "in-order-binomial",
     .kind = COLL_REDUCE,
     .fn = reduce_in_order_binomial,
     .usable = NULL,
+    .sched = reduce_in_order_binomial_sched,
     .params = "",
     .help = "binomial tree in rank order rooted at 0, then to the root (any op)",
 };

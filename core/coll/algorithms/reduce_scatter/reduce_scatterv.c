@@ -9,6 +9,7 @@
  * (p-1)/p n beta.  Works for every op: the fallback.  Also serves reduce-scatter-block.
  */
 #include "core/coll/phases/reduce_phases.h"
+#include "core/coll/sched/sched_phases.h"
 
 #include <stdlib.h>
 
@@ -70,11 +71,42 @@ err:
     return st;
 }
 
+/* the same as a schedule, for both kinds: reduce in rank order to 0, which sends each
+   rank its block */
+static void reduce_scatterv_sched(const coll_call_t *call, const coll_params_t *params,
+                                  coll_sched_t *s)
+{
+    compi_comm_t *comm = call->comm;
+    int p = comm->size, me = comm->rank;
+    compi_datatype_t *dt = red_dtype(call);
+    size_t total;
+    size_t *c = red_rs_counts(call, &total);
+
+    (void)params;
+    if (c == NULL) {
+        coll_sched_fail(s, COMPI_ERR_NO_MEMORY);
+        return;
+    }
+    coll_sched_adopt(s, c);
+    void *whole = me == 0 ? coll_sched_scratch(s, dt, total) : NULL;
+    coll_sched_reduce_binomial(s, red_input(call), whole, total, dt, 0, comm);
+    if (me == 0) {
+        for (int i = 1; i < p; i++) {
+            coll_sched_send(s, red_at(whole, dt, c[p + i]), c[i], dt, i);
+        }
+        coll_sched_copy(s, whole, c[0], dt, call->rbuf, c[0], dt);
+    } else {
+        coll_sched_recv(s, call->rbuf, c[me], dt, 0);
+    }
+    coll_sched_round(s);
+}
+
 const coll_algo_t coll_algo_reduce_scatter_reduce_scatterv = {
     .name = "reduce-scatterv",
     .kind = COLL_REDUCE_SCATTER,
     .fn = red_rs_reduce_scatterv,
     .usable = NULL,
+    .sched = reduce_scatterv_sched,
     .params = "",
     .help = "in-order binomial reduce to rank 0, then it sends each block (any op)",
 };
@@ -85,6 +117,7 @@ const coll_algo_t coll_algo_reduce_scatter_block_reduce_scatterv = {
     .kind = COLL_REDUCE_SCATTER_BLOCK,
     .fn = red_rs_reduce_scatterv,
     .usable = NULL,
+    .sched = reduce_scatterv_sched,
     .params = "",
     .help = "as reduce-scatter reduce-scatterv, with equal blocks",
 };

@@ -9,6 +9,7 @@
  * Cost (p ranks, n bytes per block): T = (p - 1) alpha + (p - 1) n beta at the root.
  */
 #include "core/coll/phases/blocks.h"
+#include "core/coll/sched/sched_phases.h"
 
 compi_status_t coll_scatter_linear(coll_closure_t *self, const coll_call_t *call)
 {
@@ -41,6 +42,13 @@ compi_status_t coll_scatter_linear(coll_closure_t *self, const coll_call_t *call
     return st;
 }
 
+/* the nonblocking schedule of the same exchange (core/coll/sched/sched_phases.c) */
+static void scatter_linear_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s)
+{
+    (void)params;
+    coll_sched_scatter_linear(s, call);
+}
+
 const coll_algo_t coll_algo_scatter_linear = {
     .name = "linear",
     .kind = COLL_SCATTER,
@@ -48,6 +56,7 @@ const coll_algo_t coll_algo_scatter_linear = {
     .usable = NULL,
     .params = "",
     .help = "the root sends every block directly (all sends posted at once)",
+    .sched = scatter_linear_sched,
 };
 
 /* the same engine for scatterv (counts and displacements read through the block
@@ -59,4 +68,5 @@ const coll_algo_t coll_algo_scatterv_linear = {
     .usable = NULL,
     .params = "",
     .help = "the root sends every block directly (all sends posted at once)",
+    .sched = scatter_linear_sched,
 };

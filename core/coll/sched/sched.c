@@ -1,0 +1,455 @@
+/*
+ * sched.c -- the schedule engine (see sched.h).
+ *
+ * Active schedules sit on one list; while it is not empty, pml_progress() calls
+ * sched_progress() (a hook the PML knows only as a function pointer, so core/pml does
+ * not include core/coll), which advances each of them as far as it goes without
+ * waiting:
+ *
+ *   advance: round posted? -- all its requests complete? -- no --> come back later
+ *                 | no                  | yes
+ *                 v                     v
+ *            post its sends      run its local steps, next round
+ *            and receives        (none left, or an error: the schedule ends)
+ *
+ * Building allocates (steps, rounds, scratch); running allocates only the PML's
+ * requests, which come from its pool.
+ */
+#include "core/coll/sched/sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY };
+
+/* send: sbuf, scount, sdt, peer; recv: rbuf, rcount, rdt, peer; reduce: in = sbuf,
+   inout = rbuf, scount, sdt; copy: all six */
+typedef struct sched_step {
+    int type;
+    int peer;
+    const void *sbuf;
+    void *rbuf;
+    size_t scount, rcount;
+    compi_datatype_t *sdt, *rdt;
+} sched_step_t;
+
+struct coll_sched {
+    struct coll_sched *next, *prev; /* the active list */
+    compi_comm_t *comm;             /* borrowed: the request retains it */
+    compi_op_t *op;                 /* retained, or NULL */
+    compi_request_t *req;
+    int tag;
+    compi_status_t st;
+
+    sched_step_t *steps;
+    size_t nsteps, cap;
+    size_t *round_end; /* round r is steps [round_end[r - 1], round_end[r]) */
+    size_t nrounds, rcap;
+    void **mem; /* scratch, freed at the end */
+    size_t nmem, memcap;
+
+    compi_request_t **reqs; /* the current round's requests (NULL: done) */
+    size_t nreqs, reqcap;
+    size_t round; /* the round running now */
+    int posted;   /* its sends and receives are posted */
+    int cancelled;
+};
+
+static coll_sched_t *active_head;
+static int nactive;
+static int in_progress; /* the hook is running: no re-entry from a nested progress call */
+
+/* ---- building -------------------------------------------------------------------- */
+
+coll_sched_t *coll_sched_new(const coll_call_t *call)
+{
+    coll_sched_t *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        return NULL;
+    }
+    s->comm = call->comm;
+    if (call->op != NULL) {
+        op_retain(call->op);
+        s->op = call->op;
+    }
+    return s;
+}
+
+void coll_sched_free(coll_sched_t *s)
+{
+    if (s == NULL) {
+        return;
+    }
+    for (size_t i = 0; i < s->nsteps; i++) {
+        if (s->steps[i].sdt != NULL) {
+            dt_release(s->steps[i].sdt);
+        }
+        if (s->steps[i].rdt != NULL) {
+            dt_release(s->steps[i].rdt);
+        }
+    }
+    for (size_t i = 0; i < s->nmem; i++) {
+        free(s->mem[i]);
+    }
+    if (s->op != NULL) {
+        op_release(s->op);
+    }
+    free(s->steps);
+    free(s->round_end);
+    free(s->mem);
+    free(s->reqs);
+    free(s);
+}
+
+void coll_sched_fail(coll_sched_t *s, compi_status_t st)
+{
+    if (s->st == COMPI_OK) {
+        s->st = st;
+    }
+}
+
+static int grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) {
+        return 0;
+    }
+    size_t n = *cap ? 2 * *cap : 16;
+    while (n < need) {
+        n *= 2;
+    }
+    void *p = realloc(*arr, n * elem);
+    if (p == NULL) {
+        return -1;
+    }
+    *arr = p;
+    *cap = n;
+    return 0;
+}
+
+static void add(coll_sched_t *s, int type, int peer, const void *sbuf, size_t scount,
+                compi_datatype_t *sdt, void *rbuf, size_t rcount, compi_datatype_t *rdt)
+{
+    if (s->st != COMPI_OK) {
+        return;
+    }
+    if (grow((void **)&s->steps, &s->cap, s->nsteps + 1, sizeof(*s->steps)) != 0) {
+        coll_sched_fail(s, COMPI_ERR_NO_MEMORY);
+        return;
+    }
+    if (sdt != NULL) {
+        dt_retain(sdt);
+    }
+    if (rdt != NULL) {
+        dt_retain(rdt);
+    }
+    s->steps[s->nsteps++] = (sched_step_t){.type = type,
+                                           .peer = peer,
+                                           .sbuf = sbuf,
+                                           .rbuf = rbuf,
+                                           .scount = scount,
+                                           .rcount = rcount,
+                                           .sdt = sdt,
+                                           .rdt = rdt};
+}
+
+void coll_sched_send(coll_sched_t *s, const void *buf, size_t count, compi_datatype_t *dt, int peer)
+{
+    add(s, STEP_SEND, peer, buf, count, dt, NULL, 0, NULL);
+}
+
+void coll_sched_recv(coll_sched_t *s, void *buf, size_t count, compi_datatype_t *dt, int peer)
+{
+    add(s, STEP_RECV, peer, NULL, 0, NULL, buf, count, dt);
+}
+
+void coll_sched_reduce(coll_sched_t *s, const void *in, void *inout, size_t count,
+                       compi_datatype_t *dt)
+{
+    if (s->op == NULL) {
+        coll_sched_fail(s, COMPI_ERR_INTERNAL);
+        return;
+    }
+    if (count > 0) {
+        add(s, STEP_REDUCE, -1, in, count, dt, inout, 0, NULL);
+    }
+}
+
+void coll_sched_copy(coll_sched_t *s, const void *sbuf, size_t scount, compi_datatype_t *sdt,
+                     void *rbuf, size_t rcount, compi_datatype_t *rdt)
+{
+    if (scount * sdt->size > 0 || rcount * rdt->size > 0) {
+        add(s, STEP_COPY, -1, sbuf, scount, sdt, rbuf, rcount, rdt);
+    }
+}
+
+void coll_sched_round(coll_sched_t *s)
+{
+    size_t last = s->nrounds > 0 ? s->round_end[s->nrounds - 1] : 0;
+    if (s->st != COMPI_OK || s->nsteps == last) {
+        return;
+    }
+    if (grow((void **)&s->round_end, &s->rcap, s->nrounds + 1, sizeof(*s->round_end)) != 0) {
+        coll_sched_fail(s, COMPI_ERR_NO_MEMORY);
+        return;
+    }
+    s->round_end[s->nrounds++] = s->nsteps;
+}
+
+void coll_sched_adopt(coll_sched_t *s, void *mem)
+{
+    if (mem == NULL) {
+        return;
+    }
+    if (grow((void **)&s->mem, &s->memcap, s->nmem + 1, sizeof(*s->mem)) != 0) {
+        free(mem);
+        coll_sched_fail(s, COMPI_ERR_NO_MEMORY);
+        return;
+    }
+    s->mem[s->nmem++] = mem;
+}
+
+void *coll_sched_scratch(coll_sched_t *s, compi_datatype_t *dt, size_t count)
+{
+    void *mem;
+    if (s->st != COMPI_OK) {
+        return NULL;
+    }
+    void *buf = coll_tmp_alloc(dt, count, &mem);
+    if (buf == NULL) {
+        coll_sched_fail(s, COMPI_ERR_NO_MEMORY);
+        return NULL;
+    }
+    coll_sched_adopt(s, mem);
+    return s->st == COMPI_OK ? buf : NULL;
+}
+
+/* ---- running ------------------------------------------------------------------------ */
+
+static int sched_progress(void);
+
+static size_t round_begin(const coll_sched_t *s, size_t r)
+{
+    return r == 0 ? 0 : s->round_end[r - 1];
+}
+
+static compi_status_t status_of(const compi_request_t *r)
+{
+    if (r->status.compi_cancelled || r->status.MPI_ERROR == MPI_SUCCESS) {
+        return COMPI_OK;
+    }
+    return r->status.MPI_ERROR == MPI_ERR_TRUNCATE ? COMPI_ERR_TRUNCATE : COMPI_ERR_INTERNAL;
+}
+
+/* 1 when every request of the round is complete (freed and cleared); after an error,
+   receives nobody will match are cancelled */
+static int round_done(coll_sched_t *s)
+{
+    int pending = 0;
+    for (size_t i = 0; i < s->nreqs; i++) {
+        compi_request_t *r = s->reqs[i];
+        if (r == NULL) {
+            continue;
+        }
+        if (!__atomic_load_n(&r->complete, __ATOMIC_ACQUIRE)) {
+            pending = 1;
+            continue;
+        }
+        coll_sched_fail(s, status_of(r));
+        pml_request_free(r);
+        s->reqs[i] = NULL;
+    }
+    if (pending && s->st != COMPI_OK && !s->cancelled) {
+        s->cancelled = 1;
+        for (size_t i = 0; i < s->nreqs; i++) {
+            if (s->reqs[i] != NULL && s->reqs[i]->kind == REQ_RECV) {
+                pml_cancel(s->reqs[i]);
+            }
+        }
+    }
+    return !pending;
+}
+
+static void post_round(coll_sched_t *s)
+{
+    size_t b = round_begin(s, s->round), e = s->round_end[s->round];
+    s->nreqs = 0;
+    for (size_t i = b; i < e && s->st == COMPI_OK; i++) {
+        const sched_step_t *t = &s->steps[i];
+        compi_request_t **slot = &s->reqs[s->nreqs];
+        compi_status_t st;
+        if (t->type == STEP_SEND) {
+            *slot = NULL;
+            st = pml_isend(t->sbuf, t->scount, t->sdt, t->peer, s->tag, s->comm,
+                           PML_SEND_STANDARD, slot);
+        } else if (t->type == STEP_RECV) {
+            *slot = NULL;
+            st = pml_irecv(t->rbuf, t->rcount, t->rdt, t->peer, s->tag, s->comm, slot);
+        } else {
+            continue;
+        }
+        if (*slot != NULL) {
+            s->nreqs++;
+        }
+        coll_sched_fail(s, st);
+    }
+    s->posted = 1;
+}
+
+static void run_locals(coll_sched_t *s)
+{
+    size_t b = round_begin(s, s->round), e = s->round_end[s->round];
+    for (size_t i = b; i < e && s->st == COMPI_OK; i++) {
+        const sched_step_t *t = &s->steps[i];
+        if (t->type == STEP_REDUCE) {
+            coll_sched_fail(s, coll_op_apply(s->op, t->sdt, t->sbuf, t->rbuf, t->scount));
+        } else if (t->type == STEP_COPY) {
+            coll_sched_fail(s, coll_copy(t->sbuf, t->scount, t->sdt, t->rbuf, t->rcount, t->rdt));
+        }
+    }
+}
+
+/* as far as it goes without waiting; 1 when the schedule has ended */
+static int advance(coll_sched_t *s, int *moved)
+{
+    for (;;) {
+        if (s->posted) {
+            if (!round_done(s)) {
+                return 0;
+            }
+            if (s->st == COMPI_OK) {
+                run_locals(s);
+            }
+            s->posted = 0;
+            s->round++;
+            ++*moved;
+        }
+        if (s->st != COMPI_OK || s->round >= s->nrounds) {
+            return 1;
+        }
+        post_round(s);
+    }
+}
+
+static void link_active(coll_sched_t *s)
+{
+    s->prev = NULL;
+    s->next = active_head;
+    if (active_head != NULL) {
+        active_head->prev = s;
+    }
+    active_head = s;
+    if (nactive++ == 0) {
+        pml_set_progress_hook(sched_progress);
+    }
+}
+
+static void unlink_active(coll_sched_t *s)
+{
+    if (s->prev != NULL) {
+        s->prev->next = s->next;
+    } else {
+        active_head = s->next;
+    }
+    if (s->next != NULL) {
+        s->next->prev = s->prev;
+    }
+    if (--nactive == 0) {
+        pml_set_progress_hook(NULL);
+    }
+}
+
+static int mpi_class(compi_status_t st)
+{
+    switch (st) {
+    case COMPI_OK:
+        return MPI_SUCCESS;
+    case COMPI_ERR_TRUNCATE:
+        return MPI_ERR_TRUNCATE;
+    case COMPI_ERR_NO_MEMORY:
+        return MPI_ERR_NO_MEM;
+    default:
+        return MPI_ERR_INTERN;
+    }
+}
+
+/* the schedule is over: free it, then complete its request (which may release it) */
+static void end(coll_sched_t *s)
+{
+    compi_request_t *req = s->req;
+    req->status.MPI_ERROR = mpi_class(s->st);
+    unlink_active(s);
+    coll_sched_free(s);
+    pml_request_complete(req);
+}
+
+static int sched_progress(void)
+{
+    int moved = 0;
+    if (in_progress) {
+        return 0;
+    }
+    in_progress = 1;
+    for (coll_sched_t *s = active_head, *next; s != NULL; s = next) {
+        next = s->next;
+        if (advance(s, &moved)) {
+            end(s);
+        }
+    }
+    in_progress = 0;
+    return moved;
+}
+
+compi_status_t coll_sched_start(coll_sched_t *s, compi_request_t **req_p)
+{
+    *req_p = NULL;
+    coll_sched_round(s);
+    /* requests: as many as the largest round communicates */
+    size_t most = 0;
+    for (size_t r = 0; r < s->nrounds && s->st == COMPI_OK; r++) {
+        size_t n = 0;
+        for (size_t i = round_begin(s, r); i < s->round_end[r]; i++) {
+            n += s->steps[i].type == STEP_SEND || s->steps[i].type == STEP_RECV;
+        }
+        most = n > most ? n : most;
+    }
+    if (s->st == COMPI_OK && grow((void **)&s->reqs, &s->reqcap, most ? most : 1,
+                                  sizeof(*s->reqs)) != 0) {
+        coll_sched_fail(s, COMPI_ERR_NO_MEMORY);
+    }
+    if (s->st == COMPI_OK && (s->req = pml_request_new(REQ_COLL, s->comm)) == NULL) {
+        coll_sched_fail(s, COMPI_ERR_NO_MEMORY);
+    }
+    if (s->st != COMPI_OK) {
+        compi_status_t st = s->st;
+        coll_sched_free(s);
+        return st;
+    }
+    /* every rank numbers its schedules on this communicator alike (MPI orders
+       collectives), so this tag is the same on every rank and no other outstanding
+       collective uses it */
+    s->tag = COMPI_TAG_NBC_BASE - (int)(s->comm->nbc_seq++ % COLL_SCHED_TAGS);
+    *req_p = s->req;
+    link_active(s);
+    int moved = 0;
+    if (advance(s, &moved)) {
+        end(s);
+    }
+    return COMPI_OK;
+}
+
+compi_status_t coll_sched_run(coll_sched_t *s)
+{
+    compi_request_t *req;
+    compi_status_t st = coll_sched_start(s, &req);
+    if (st != COMPI_OK) {
+        return st;
+    }
+    st = pml_wait(req, NULL);
+    pml_request_free(req);
+    return st;
+}
+
+int coll_sched_active(void)
+{
+    return nactive;
+}

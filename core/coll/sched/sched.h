@@ -1,0 +1,91 @@
+/*
+ * sched.h -- schedules: a collective's work as rounds of steps, run by one engine.
+ *
+ *   round 0: [recv a <- 3] [recv b <- 5]   | reduce a into acc, reduce b into acc
+ *   round 1: [send acc -> 1]               |
+ *
+ * A round's sends and receives are posted together (pml_isend / pml_irecv on the
+ * communicator's context, with a tag of the schedule's own); when all of them are
+ * complete, the round's local steps (reductions through core/op, copies through core/dt)
+ * run in the order they were added, and the next round starts.  A round without
+ * communication runs its local steps at once.
+ *
+ * One engine runs every schedule: coll_sched_start() posts the first round and returns
+ * a request (REQ_COLL) that the ordinary progress engine advances -- the engine hooks
+ * itself into pml_progress() while any schedule is active -- and that MPI_Wait, MPI_Test
+ * and their variants complete like any other request; coll_sched_run() is the same run
+ * to completion (blocking).
+ *
+ * Tags: every schedule started on a communicator takes the next number of the
+ * communicator's nbc_seq, the same on every rank because MPI orders collectives; its
+ * traffic uses tag COMPI_TAG_NBC_BASE - (number mod COLL_SCHED_TAGS), so many
+ * collectives may be outstanding on one communicator (up to COLL_SCHED_TAGS) without
+ * their messages matching each other or a blocking collective's.
+ *
+ * Building: coll_sched_new(), then steps; errors are sticky (the first one is kept, the
+ * later builders do nothing) and returned by coll_sched_start(), so builders need not
+ * check each step.
+ *
+ * Ownership: a schedule owns its steps, its scratch buffers (coll_sched_scratch,
+ * coll_sched_adopt) and a reference on every datatype and op its steps use; the engine
+ * frees all of it when the schedule ends (completion or error), before it completes the
+ * request.  The buffers of the call belong to the user until completion.  The request
+ * belongs to whoever started the schedule (freed by MPI_Wait/Test through the API, or by
+ * pml_request_free; one freed while active is released when the schedule ends).
+ */
+#ifndef COMPI_COLL_SCHED_H
+#define COMPI_COLL_SCHED_H
+
+#include "core/coll/coll.h"
+#include "core/pml/pml.h"
+
+#include <stddef.h>
+
+#define COMPI_TAG_NBC_BASE (-1000) /* schedules: -1000 and below (coll tags: -100..-116) */
+#define COLL_SCHED_TAGS 65536
+
+typedef struct coll_sched coll_sched_t;
+
+/* an empty schedule for `call` (its communicator and op); NULL when out of memory */
+coll_sched_t *coll_sched_new(const coll_call_t *call);
+/* free a schedule that was never started */
+void coll_sched_free(coll_sched_t *s);
+
+/* ---- steps (in the current round) -------------------------------------------------- */
+
+void coll_sched_send(coll_sched_t *s, const void *buf, size_t count, compi_datatype_t *dt,
+                     int peer);
+void coll_sched_recv(coll_sched_t *s, void *buf, size_t count, compi_datatype_t *dt, int peer);
+/* inout = in op inout (the call's op), count elements of dt */
+void coll_sched_reduce(coll_sched_t *s, const void *in, void *inout, size_t count,
+                       compi_datatype_t *dt);
+/* a copy between two buffers whose type signatures match (coll_copy) */
+void coll_sched_copy(coll_sched_t *s, const void *sbuf, size_t scount, compi_datatype_t *sdt,
+                     void *rbuf, size_t rcount, compi_datatype_t *rdt);
+/* close the current round: the steps added next start when it is complete (an empty
+   round is not made) */
+void coll_sched_round(coll_sched_t *s);
+
+/* a scratch buffer for `count` elements of dt in a user buffer's layout (coll_tmp_alloc),
+   freed with the schedule; NULL (and the schedule fails) when out of memory */
+void *coll_sched_scratch(coll_sched_t *s, compi_datatype_t *dt, size_t count);
+/* the schedule takes malloc'ed memory over (freed with it); mem may be NULL */
+void coll_sched_adopt(coll_sched_t *s, void *mem);
+/* record an error found while building (the first one wins) */
+void coll_sched_fail(coll_sched_t *s, compi_status_t st);
+
+/* ---- running ----------------------------------------------------------------------- */
+
+/*
+ * Start the schedule: its request (REQ_COLL, retaining the communicator) in *req_p.  On
+ * success the engine owns the schedule; on failure it is freed and *req_p is NULL.  A
+ * schedule with nothing to wait for completes before this returns.
+ */
+compi_status_t coll_sched_start(coll_sched_t *s, compi_request_t **req_p);
+/* start, then wait for completion (blocking); the schedule is gone on return */
+compi_status_t coll_sched_run(coll_sched_t *s);
+
+/* schedules started and not yet ended (tests, finalize checks) */
+int coll_sched_active(void);
+
+#endif

@@ -1,0 +1,170 @@
+/*
+ * sched_phases.c -- pieces of schedules several algorithms add (see sched_phases.h).
+ *
+ *   reduce, 8 ranks, root 0:       round A: recv partials of children (at once),
+ *        0 <- 1                             then combine in rank order
+ *        0 <- 2 <- 3                round B: send own partial to the parent
+ *        0 <- 4 <- 5, 4 <- 6 <- 7
+ */
+#include "core/coll/sched/sched_phases.h"
+
+#include "core/coll/phases/blocks.h"
+#include "core/coll/phases/reduce_phases.h"
+
+void coll_sched_bcast_binomial(coll_sched_t *s, void *buf, size_t count, compi_datatype_t *dt,
+                               int root, compi_comm_t *comm)
+{
+    int p = comm->size, children[32], nch;
+    int parent = red_binomial((comm->rank - root + p) % p, p, children, &nch, 0);
+    if (parent >= 0) {
+        coll_sched_recv(s, buf, count, dt, (parent + root) % p);
+        coll_sched_round(s);
+    }
+    for (int i = 0; i < nch; i++) {
+        coll_sched_send(s, buf, count, dt, (children[i] + root) % p);
+    }
+    coll_sched_round(s);
+}
+
+void coll_sched_reduce_binomial(coll_sched_t *s, const void *in, void *out, size_t count,
+                                compi_datatype_t *dt, int root, compi_comm_t *comm)
+{
+    int p = comm->size, children[32], nch;
+    int parent = red_binomial((comm->rank - root + p) % p, p, children, &nch, 1);
+    const void *acc = in; /* this rank's partial so far */
+
+    if (nch > 0) {
+        void *tmp[32];
+        for (int i = 0; i < nch; i++) {
+            tmp[i] = coll_sched_scratch(s, dt, count);
+            coll_sched_recv(s, tmp[i], count, dt, (children[i] + root) % p);
+        }
+        /* tmp[i] = acc op tmp[i]: the lower ranks' data stays on the left */
+        for (int i = 0; i < nch; i++) {
+            coll_sched_reduce(s, acc, tmp[i], count, dt);
+            acc = tmp[i];
+        }
+    }
+    if (parent < 0) {
+        if (acc != out) {
+            coll_sched_copy(s, acc, count, dt, out, count, dt);
+        }
+    } else {
+        coll_sched_round(s);
+        coll_sched_send(s, acc, count, dt, (parent + root) % p);
+    }
+    coll_sched_round(s);
+}
+
+void coll_sched_forward(coll_sched_t *s, const void *buf, void *rbuf, size_t count,
+                        compi_datatype_t *dt, int from, int to, compi_comm_t *comm)
+{
+    if (from == to) {
+        return;
+    }
+    if (comm->rank == from) {
+        coll_sched_send(s, buf, count, dt, to);
+    } else if (comm->rank == to) {
+        coll_sched_recv(s, rbuf, count, dt, from);
+    }
+    coll_sched_round(s);
+}
+
+void coll_sched_gather_linear(coll_sched_t *s, const coll_call_t *call)
+{
+    int p = call->comm->size, me = call->comm->rank;
+    coll_blk_t own, b;
+    coll_own_sblock(call, &own);
+    if (me != call->root) {
+        coll_sched_send(s, own.buf, own.count, own.dt, call->root);
+        coll_sched_round(s);
+        return;
+    }
+    for (int i = 0; i < p; i++) {
+        if (i != me) {
+            coll_rblock(call, i, &b);
+            coll_sched_recv(s, b.buf, b.count, b.dt, i);
+        }
+    }
+    if (!call->in_place) {
+        coll_rblock(call, me, &b);
+        coll_sched_copy(s, own.buf, own.count, own.dt, b.buf, b.count, b.dt);
+    }
+    coll_sched_round(s);
+}
+
+void coll_sched_scatter_linear(coll_sched_t *s, const coll_call_t *call)
+{
+    int p = call->comm->size, me = call->comm->rank;
+    coll_blk_t own, b;
+    coll_own_rblock(call, &own);
+    if (me != call->root) {
+        coll_sched_recv(s, own.buf, own.count, own.dt, call->root);
+        coll_sched_round(s);
+        return;
+    }
+    for (int i = 0; i < p; i++) {
+        if (i != me) {
+            coll_sblock(call, i, &b);
+            coll_sched_send(s, b.buf, b.count, b.dt, i);
+        }
+    }
+    if (!call->in_place) {
+        coll_sblock(call, me, &b);
+        coll_sched_copy(s, b.buf, b.count, b.dt, own.buf, own.count, own.dt);
+    }
+    coll_sched_round(s);
+}
+
+void coll_sched_allgather_ring(coll_sched_t *s, const coll_call_t *call)
+{
+    int p = call->comm->size, me = call->comm->rank;
+    int right = (me + 1) % p, left = (me - 1 + p) % p;
+    coll_blk_t own, b;
+    if (!call->in_place) {
+        coll_own_sblock(call, &own);
+        coll_rblock(call, me, &b);
+        coll_sched_copy(s, own.buf, own.count, own.dt, b.buf, b.count, b.dt);
+        coll_sched_round(s);
+    }
+    /* round k: pass on the block received in round k - 1 (own block first) */
+    for (int k = 0; k < p - 1; k++) {
+        coll_rblock(call, (me - k + p) % p, &b);
+        coll_sched_send(s, b.buf, b.count, b.dt, right);
+        coll_rblock(call, (me - k - 1 + p) % p, &b);
+        coll_sched_recv(s, b.buf, b.count, b.dt, left);
+        coll_sched_round(s);
+    }
+}
+
+void coll_sched_alltoall_linear(coll_sched_t *s, const coll_call_t *call)
+{
+    int p = call->comm->size, me = call->comm->rank;
+    coll_a2a_t a;
+    coll_blk_t sb, rb;
+    compi_status_t st = coll_a2a_init(&a, call);
+    if (st != COMPI_OK) {
+        coll_sched_fail(s, st);
+        return;
+    }
+    /* the packed copy (in place) now belongs to the schedule */
+    coll_sched_adopt(s, a.packed);
+    coll_sched_adopt(s, a.off);
+    /* receives first, so the transport finds them posted */
+    for (int k = 1; k < p; k++) {
+        int from = (me - k + p) % p;
+        coll_rblock(call, from, &rb);
+        coll_sched_recv(s, rb.buf, rb.count, rb.dt, from);
+    }
+    for (int k = 1; k < p; k++) {
+        int to = (me + k) % p;
+        coll_a2a_sblock(&a, to, &sb);
+        coll_sched_send(s, sb.buf, sb.count, sb.dt, to);
+    }
+    if (!call->in_place) {
+        coll_sblock(call, me, &sb);
+        coll_rblock(call, me, &rb);
+        coll_sched_copy(s, sb.buf, sb.count, sb.dt, rb.buf, rb.count, rb.dt);
+    }
+    coll_sched_round(s);
+}

@@ -12,8 +12,8 @@
 #                                 and one host name per rank: by-subnets, then by-host
 #   prefix   hier_ex_prefix.scm   the same addresses, by-subnet-prefix 24
 # with coll_verbose 1 (and coll_check_determinism 1 for blocks, mixed and prefix).  Each
-# config also installs a checking creator that fails the job when a call was not served
-# as expected.  Beyond the program's own "ok" line, the verbose output must show that
+# config also installs, from hier_ex_checks.scm, checking creators that fail the job when
+# a call was not served as expected.  Beyond the program's own "ok" line, the verbose output must show that
 # every allgather ran over a tree and every allreduce over the exchange with as many
 # groups as the layout has at that count -- except, in the mixed layout, the
 # non-commutative ones, which must have gone to the next creator.

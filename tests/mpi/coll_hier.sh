@@ -28,18 +28,8 @@ LAYOUTS="blocks hosts mixed subnets prefix"
 unset COMPI_COLL_CONFIG COMPI_MCA_coll_config COMPI_MCA_rte_hostname COMPI_MCA_rte_addresses
 unset COMPI_MCA_coll_verbose COMPI_MCA_coll_check_determinism
 
-if [ "$(mt_flavor)" != compi ]; then
-    echo "1..0 # SKIP collective configuration files are compi's (MPIRUN=$MPIRUN)"
-    exit 0
-fi
-mt_stamp
-line=$(mt_lines coll_hier | head -n 1)
-if [ -z "$line" ]; then
-    echo "1..0 # SKIP no 'coll_hier' line in test-list.txt (MT_FILTER='$MT_FILTER')"
-    exit 0
-fi
-nps=$(echo "$line" | awk '{ print $4 }' | tr , ' ')
-lim=$(echo "$line" | awk -v s="$MT_TIMEOUT_SCALE" '{ printf "%d", $6 * s }')
+mt_skip_unless_compi "collective configuration files are compi's"
+mt_first_line coll_hier
 prog=$(mt_prog coll_hier) || exit 99
 plan=0
 for np in $nps; do

@@ -363,15 +363,3 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
     *resultlen = (int)strlen(comm_name);
     return MPI_SUCCESS;
 }
-
-#pragma weak MPI_Comm_c2f = PMPI_Comm_c2f
-MPI_Fint PMPI_Comm_c2f(MPI_Comm comm)
-{
-    return (MPI_Fint)comm;
-}
-
-#pragma weak MPI_Comm_f2c = PMPI_Comm_f2c
-MPI_Comm PMPI_Comm_f2c(MPI_Fint comm)
-{
-    return (MPI_Comm)comm;
-}

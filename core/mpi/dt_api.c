@@ -797,16 +797,3 @@ MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2)
 {
     return (MPI_Aint)((uintptr_t)addr1 - (uintptr_t)addr2);
 }
-
-/* handles are ints in C and Fortran alike */
-#pragma weak MPI_Type_c2f = PMPI_Type_c2f
-MPI_Fint PMPI_Type_c2f(MPI_Datatype datatype)
-{
-    return (MPI_Fint)datatype;
-}
-
-#pragma weak MPI_Type_f2c = PMPI_Type_f2c
-MPI_Datatype PMPI_Type_f2c(MPI_Fint datatype)
-{
-    return (MPI_Datatype)datatype;
-}

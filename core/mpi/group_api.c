@@ -273,15 +273,3 @@ int PMPI_Group_free(MPI_Group *group)
     *group = MPI_GROUP_NULL;
     return MPI_SUCCESS;
 }
-
-#pragma weak MPI_Group_c2f = PMPI_Group_c2f
-MPI_Fint PMPI_Group_c2f(MPI_Group group)
-{
-    return (MPI_Fint)group;
-}
-
-#pragma weak MPI_Group_f2c = PMPI_Group_f2c
-MPI_Group PMPI_Group_f2c(MPI_Fint group)
-{
-    return (MPI_Group)group;
-}

@@ -124,16 +124,3 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
     }
     return MPI_SUCCESS;
 }
-
-/* handles are ints in C and Fortran alike */
-#pragma weak MPI_Op_c2f = PMPI_Op_c2f
-MPI_Fint PMPI_Op_c2f(MPI_Op op)
-{
-    return (MPI_Fint)op;
-}
-
-#pragma weak MPI_Op_f2c = PMPI_Op_f2c
-MPI_Op PMPI_Op_f2c(MPI_Fint op)
-{
-    return (MPI_Op)op;
-}

@@ -513,15 +513,3 @@ int PMPI_Grequest_complete(MPI_Request request)
     pml_request_complete(r);
     return MPI_SUCCESS;
 }
-
-#pragma weak MPI_Request_c2f = PMPI_Request_c2f
-MPI_Fint PMPI_Request_c2f(MPI_Request request)
-{
-    return (MPI_Fint)request;
-}
-
-#pragma weak MPI_Request_f2c = PMPI_Request_f2c
-MPI_Request PMPI_Request_f2c(MPI_Fint request)
-{
-    return (MPI_Request)request;
-}

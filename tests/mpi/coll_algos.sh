@@ -3,8 +3,5 @@
 # algorithm and tree executor directly (no trampoline, no creators) against local
 # references.  They link the library's internals, so they are compi-only.
 . "$(dirname "$0")/lib.sh"
-if [ "$(mt_flavor)" != compi ]; then
-    echo "1..0 # SKIP the algorithm harnesses link compi's internals (MPIRUN=$MPIRUN)"
-    exit 0
-fi
+mt_skip_unless_compi "the algorithm harnesses link compi's internals"
 mt_run_suite coll_algos

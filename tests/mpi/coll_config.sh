@@ -72,10 +72,7 @@ mt_judge_extra() {
     return 0
 }
 
-if [ "$(mt_flavor)" != compi ]; then
-    echo "1..0 # SKIP collective configuration files are compi's (MPIRUN=$MPIRUN)"
-    exit 0
-fi
+mt_skip_unless_compi "collective configuration files are compi's"
 
 mt_stamp
 lines=$(mt_lines coll_config)

@@ -12,8 +12,8 @@
 #                                 and one host name per rank: by-subnets, then by-host
 #   prefix   hier_ex_prefix.scm   the same addresses, by-subnet-prefix 24
 # with coll_verbose 1 (and coll_check_determinism 1 for blocks, mixed and prefix).  Each
-# config also installs a checking creator that fails the job when a call was not served
-# as expected.  Beyond the program's own "ok" line, the verbose output must show that
+# config also installs, from hier_ex_checks.scm, checking creators that fail the job when
+# a call was not served as expected.  Beyond the program's own "ok" line, the verbose output must show that
 # every allgather ran over a tree and every allreduce over the exchange with as many
 # groups as the layout has at that count -- except, in the mixed layout, the
 # non-commutative ones, which must have gone to the next creator.
@@ -28,18 +28,8 @@ LAYOUTS="blocks hosts mixed subnets prefix"
 unset COMPI_COLL_CONFIG COMPI_MCA_coll_config COMPI_MCA_rte_hostname COMPI_MCA_rte_addresses
 unset COMPI_MCA_coll_verbose COMPI_MCA_coll_check_determinism
 
-if [ "$(mt_flavor)" != compi ]; then
-    echo "1..0 # SKIP collective configuration files are compi's (MPIRUN=$MPIRUN)"
-    exit 0
-fi
-mt_stamp
-line=$(mt_lines coll_hier | head -n 1)
-if [ -z "$line" ]; then
-    echo "1..0 # SKIP no 'coll_hier' line in test-list.txt (MT_FILTER='$MT_FILTER')"
-    exit 0
-fi
-nps=$(echo "$line" | awk '{ print $4 }' | tr , ' ')
-lim=$(echo "$line" | awk -v s="$MT_TIMEOUT_SCALE" '{ printf "%d", $6 * s }')
+mt_skip_unless_compi "collective configuration files are compi's"
+mt_first_line coll_hier
 prog=$(mt_prog coll_hier) || exit 99
 plan=0
 for np in $nps; do

@@ -20,18 +20,8 @@ ADDRS="10.1.0.1/24;10.1.0.2/24;10.2.0.1/24;10.3.0.1/24"
 unset COMPI_COLL_CONFIG COMPI_MCA_coll_config COMPI_MCA_rte_hostname COMPI_MCA_rte_addresses
 unset COMPI_MCA_coll_verbose GUILE_LOAD_PATH GUILE_LOAD_COMPILED_PATH
 
-if [ "$(mt_flavor)" != compi ]; then
-    echo "1..0 # SKIP example configs are compi's (MPIRUN=$MPIRUN)"
-    exit 0
-fi
-mt_stamp
-line=$(mt_lines examples | head -n 1)
-if [ -z "$line" ]; then
-    echo "1..0 # SKIP no 'examples' line in test-list.txt (MT_FILTER='$MT_FILTER')"
-    exit 0
-fi
-nps=$(echo "$line" | awk '{ print $4 }' | tr , ' ')
-lim=$(echo "$line" | awk -v s="$MT_TIMEOUT_SCALE" '{ printf "%d", $6 * s }')
+mt_skip_unless_compi "example configs are compi's"
+mt_first_line examples
 prog="$top_builddir/examples/collectives"
 dir="$top_srcdir/examples/configs"
 configs=$(cd "$dir" && ls ./*.scm | sed 's|^\./||')

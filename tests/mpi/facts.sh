@@ -23,18 +23,8 @@ ADDRS="10.1.0.1/24;10.1.0.2/24;10.2.0.1/24;10.2.0.2/24;10.3.0.1/24,fd00:3::1/64"
 ADDRS="$ADDRS;10.3.0.2/24;10.3.0.3/24;10.3.0.4/24"
 unset COMPI_COLL_CONFIG COMPI_MCA_coll_config COMPI_MCA_rte_hostname COMPI_MCA_rte_addresses
 
-if [ "$(mt_flavor)" != compi ]; then
-    echo "1..0 # SKIP rank facts and --bind-to are compi's (MPIRUN=$MPIRUN)"
-    exit 0
-fi
-mt_stamp
-line=$(mt_lines facts | head -n 1)
-if [ -z "$line" ]; then
-    echo "1..0 # SKIP no 'facts' line in test-list.txt (MT_FILTER='$MT_FILTER')"
-    exit 0
-fi
-nps=$(echo "$line" | awk '{ print $4 }' | tr , ' ')
-lim=$(echo "$line" | awk -v s="$MT_TIMEOUT_SCALE" '{ printf "%d", $6 * s }')
+mt_skip_unless_compi "rank facts and --bind-to are compi's"
+mt_first_line facts
 prog=$(mt_prog facts) || exit 99
 ncpu=$(getconf _NPROCESSORS_ONLN)
 host=$(hostname)

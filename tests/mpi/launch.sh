@@ -24,10 +24,7 @@ PROBE="$top_builddir/tests/unit/pmi_client_probe"
 out="$MT_TMP/out"
 unset COMPI_COLL_CONFIG FAKE_AGENT_LOG FAKE_AGENT_STAY
 
-if [ "$(mt_flavor)" != compi ]; then
-    echo "1..0 # SKIP mpirun's host options are compi's (MPIRUN=$MPIRUN)"
-    exit 0
-fi
+mt_skip_unless_compi "mpirun's host options are compi's"
 case $(hostname) in
 h1 | h2)
     echo "1..0 # SKIP this machine is called $(hostname), one of the fake hosts"

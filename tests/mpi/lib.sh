@@ -304,6 +304,29 @@ mt_lines() {
         if [ -n "$MT_FILTER" ]; then awk -v f="$MT_FILTER" '$2 ~ f'; else cat; fi
 }
 
+# mt_skip_unless_compi WHY: a TAP skip (the script exits 0) unless MPIRUN is compi's; WHY
+# says what only compi has
+mt_skip_unless_compi() {
+    if [ "$(mt_flavor)" != compi ]; then
+        echo "1..0 # SKIP $1 (MPIRUN=$MPIRUN)"
+        exit 0
+    fi
+}
+
+# mt_first_line SCRIPT: the stamp, then the first line of test-list.txt for SCRIPT in
+# $line, its process counts (space-separated) in $nps and its time limit (scaled) in $lim;
+# a TAP skip (the script exits 0) when there is none
+mt_first_line() {
+    mt_stamp
+    line=$(mt_lines "$1" | head -n 1)
+    if [ -z "$line" ]; then
+        echo "1..0 # SKIP no '$1' line in test-list.txt (MT_FILTER='$MT_FILTER')"
+        exit 0
+    fi
+    nps=$(echo "$line" | awk '{ print $4 }' | tr , ' ')
+    lim=$(echo "$line" | awk -v s="$MT_TIMEOUT_SCALE" '{ printf "%d", $6 * s }')
+}
+
 # records that the suite has started (leftovers.sh only trusts files newer than this)
 mt_stamp() {
     stamp="$top_builddir/tests/mpi/mpitest-start.stamp"

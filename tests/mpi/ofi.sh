@@ -58,10 +58,7 @@ mt_judge_extra() {
     esac
 }
 
-if [ "$(mt_flavor)" != compi ]; then
-    echo "1..0 # SKIP btl ofi is compi's (MPIRUN=$MPIRUN)"
-    exit 0
-fi
+mt_skip_unless_compi "btl ofi is compi's"
 if ! grep -q '^#define COMPI_HAVE_OFI 1' "$top_builddir/config.h" 2>/dev/null; then
     echo "1..0 # SKIP compi was configured without libfabric (no btl ofi)"
     exit 0

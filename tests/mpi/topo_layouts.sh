@@ -36,18 +36,9 @@ LAYOUTS="two-uneven three-single interleaved three-blocks"
 unset COMPI_COLL_CONFIG COMPI_MCA_coll_config COMPI_MCA_rte_hostname COMPI_MCA_rte_addresses
 unset COMPI_MCA_coll_verbose GUILE_LOAD_PATH GUILE_LOAD_COMPILED_PATH
 
-if [ "$(mt_flavor)" != compi ]; then
-    echo "1..0 # SKIP topology configs and rank-fact overrides are compi's (MPIRUN=$MPIRUN)"
-    exit 0
-fi
-mt_stamp
-line=$(mt_lines topo_layouts | head -n 1)
-if [ -z "$line" ]; then
-    echo "1..0 # SKIP no 'topo_layouts' line in test-list.txt (MT_FILTER='$MT_FILTER')"
-    exit 0
-fi
-nps=" $(echo "$line" | awk '{ print $4 }' | tr , ' ') "
-lim=$(echo "$line" | awk -v s="$MT_TIMEOUT_SCALE" '{ printf "%d", $6 * s }')
+mt_skip_unless_compi "topology configs and rank-fact overrides are compi's"
+mt_first_line topo_layouts
+nps=" $nps "
 prog=$(mt_prog coll_topo) || exit 99
 
 # the kinds the creators serve with trees, as (compi hierarchy) says

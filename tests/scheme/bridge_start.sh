@@ -5,20 +5,12 @@
 # measured and printed as a diagnostic (median of 10 runs), never asserted: timings on a
 # shared CI machine are not a test.
 
-top_builddir=${top_builddir:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$(dirname "$0")/lib.sh"
 PROBE="$top_builddir/tests/scheme/bridge_probe"
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/compi-scheme.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-unset GUILE_LOAD_PATH GUILE_LOAD_COMPILED_PATH COMPI_COLL_CONFIG COMPI_MCA_coll_config \
-    COMPI_SCHEME_DIR GUILE_AUTO_COMPILE
+sandbox compi-scheme
+unset COMPI_SCHEME_DIR GUILE_AUTO_COMPILE
 mkdir -p "$TMP/home" "$TMP/cache"
-HOME=$TMP/home XDG_CACHE_HOME=$TMP/cache
-export HOME XDG_CACHE_HOME
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
 
 echo "1..3"
 

@@ -5,33 +5,16 @@
 # every bad description is one message naming the config file and line, the creator and
 # the call.  TAP output; every probe runs under `timeout 20` so a hang fails.
 
-top_builddir=${top_builddir:-$(cd "$(dirname "$0")/../.." && pwd)}
-top_srcdir=${top_srcdir:-$top_builddir}
+. "$(dirname "$0")/lib.sh"
 PROBE="$top_builddir/tests/scheme/bridge_probe"
 CONF="$top_srcdir/tests/scheme/configs"
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/compi-scheme.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-unset GUILE_LOAD_PATH GUILE_LOAD_COMPILED_PATH COMPI_COLL_CONFIG COMPI_MCA_coll_config
-HOME=$TMP/home XDG_CACHE_HOME=$TMP/cache
-export HOME XDG_CACHE_HOME
+sandbox compi-scheme
+RUN_PROG=$PROBE RUN_TIMEOUT=20
 
 KINDS="barrier bcast reduce allreduce gather gatherv scatter scatterv allgather allgatherv
 alltoall alltoallv alltoallw reduce-scatter reduce-scatter-block scan exscan"
 REDUCTIONS="reduce allreduce reduce-scatter reduce-scatter-block scan exscan"
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-run() {
-    timeout 20 "$PROBE" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
-    rc=$?
-}
-show() {
-    echo "# rc=$rc"
-    sed 's/^/# stdout: /' "$TMP/out" | head -20
-    sed 's/^/# stderr: /' "$TMP/err" | head -20
-}
 # expect_closure DESC TEXT ARGS...: the probe succeeds and prints TEXT
 expect_closure() {
     desc=$1 want=$2

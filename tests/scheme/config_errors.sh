@@ -4,39 +4,13 @@
 # each kind of broken config gives one message naming the file, line and column, exit 1,
 # quickly.  TAP output; every probe runs under `timeout 20` so a hang fails.
 
-top_builddir=${top_builddir:-$(cd "$(dirname "$0")/../.." && pwd)}
-top_srcdir=${top_srcdir:-$top_builddir}
+. "$(dirname "$0")/lib.sh"
 PROBE="$top_builddir/tests/scheme/bridge_probe"
 CONF="$top_srcdir/tests/scheme/configs"
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/compi-scheme.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
 # configs must not depend on the user's Guile set-up, nor leave files behind
-unset GUILE_LOAD_PATH GUILE_LOAD_COMPILED_PATH COMPI_COLL_CONFIG COMPI_MCA_coll_config
-HOME=$TMP/home XDG_CACHE_HOME=$TMP/cache
-export HOME XDG_CACHE_HOME
+sandbox compi-scheme
+RUN_PROG=$PROBE RUN_TIMEOUT=20
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-# run ARGS...: the probe under timeout 20; sets rc, output in $TMP/out and $TMP/err
-run() {
-    timeout 20 "$PROBE" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
-    rc=$?
-}
-# run_env "VAR=VALUE ..." ARGS...: the same with variables set for the probe only
-run_env() {
-    vars=$1
-    shift
-    # shellcheck disable=SC2086 # one word per assignment
-    timeout 20 env $vars "$PROBE" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
-    rc=$?
-}
-show() {
-    echo "# rc=$rc"
-    sed 's/^/# stdout: /' "$TMP/out" | head -20
-    sed 's/^/# stderr: /' "$TMP/err" | head -20
-}
 # expect_error DESC FILE TEXT: loading FILE fails with exit 1 and one stderr line that
 # contains TEXT
 expect_error() {

@@ -5,32 +5,18 @@
 # datatype; a Scheme closure that fails takes the job down with one message naming the
 # closure, its creator and the call, quickly.  TAP output; each run has a time limit.
 
-top_builddir=${top_builddir:-$(cd "$(dirname "$0")/../.." && pwd)}
-top_srcdir=${top_srcdir:-$top_builddir}
+. "$(dirname "$0")/lib.sh"
 MPIRUN="$top_builddir/bin/mpirun"
 PROG="$top_builddir/tests/scheme/scheme_allreduce"
 CONF="$top_srcdir/tests/scheme/configs"
 EXAMPLE="$top_srcdir/examples/allreduce.scm"
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/compi-scheme.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-unset GUILE_LOAD_PATH GUILE_LOAD_COMPILED_PATH COMPI_COLL_CONFIG COMPI_MCA_coll_config
-HOME=$TMP/home XDG_CACHE_HOME=$TMP/cache
-export HOME XDG_CACHE_HOME
+sandbox compi-scheme
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
 # mpi NP CONFIG SECONDS: runs the program; rc, output in $TMP/out and $TMP/err
 mpi() {
     COMPI_COLL_CONFIG=$2 timeout "$3" "$MPIRUN" -np "$1" --mca coll_verbose 1 "$PROG" \
         >"$TMP/out" 2>"$TMP/err" </dev/null
     rc=$?
-}
-show() {
-    echo "# rc=$rc"
-    sed 's/^/# stdout: /' "$TMP/out" | head -10
-    sed 's/^/# stderr: /' "$TMP/err" | head -10
 }
 
 echo "1..10"
@@ -42,7 +28,7 @@ for np in 1 2 3 4 5 6 7 8; do
         ok "examples/allreduce.scm: right results at np $np, through the Scheme closure"
     else
         not_ok "examples/allreduce.scm: right results at np $np, through the Scheme closure"
-        show
+        show 10
     fi
 done
 
@@ -55,7 +41,7 @@ if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ $(($(date +%s) - start)) -le 10 ] &
     ok "a failing Scheme closure takes the job down, naming the closure, creator and call"
 else
     not_ok "a failing Scheme closure takes the job down, naming the closure, creator and call"
-    show
+    show 10
 fi
 mpi 2 "$CONF/closure_leaves.scm" 20
 if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] &&
@@ -63,7 +49,7 @@ if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] &&
     ok "a Scheme closure that leaves a request behind is an error, not a hang"
 else
     not_ok "a Scheme closure that leaves a request behind is an error, not a hang"
-    show
+    show 10
 fi
 
 exit $((failed > 0))

@@ -9,17 +9,13 @@
 # hold the paths as a user would type them.  After a deliberate change of the output,
 # COMPI_TREE_UPDATE_GOLDEN=1 rewrites the goldens (then read the diff before committing).
 
-top_builddir=${top_builddir:-$(cd "$(dirname "$0")/../.." && pwd)}
-top_srcdir=${top_srcdir:-$top_builddir}
+. "$(dirname "$0")/../scheme/lib.sh"
 TOOL="$top_builddir/bin/compi-tree"
 PROBE="$top_builddir/tests/scheme/bridge_probe"
 GOLDEN="$top_srcdir/tests/tools/golden"
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/compi-tree.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
 # the tool must not depend on the user's Guile set-up or configs, nor leave files behind
-unset GUILE_LOAD_PATH GUILE_LOAD_COMPILED_PATH COMPI_COLL_CONFIG COMPI_MCA_coll_config
-HOME=$TMP/home XDG_CACHE_HOME=$TMP/cache
-export HOME XDG_CACHE_HOME
+sandbox compi-tree
+RUN_PROG=$TOOL RUN_TIMEOUT=30
 cd "$top_srcdir" || exit 1
 
 HIER=examples/configs/hierarchical.scm
@@ -28,28 +24,6 @@ THREE=a:4@10.1.0.0/24,b:4@10.2.0.0/24,c:4@10.3.0.0/24
 SIX=a1:2@10.1.0.0/24,a2:2@10.1.0.0/24,b1:2@10.2.0.0/24,b2:2@10.2.0.0/24,c1:2@10.3.0.0/24,c2:2@10.3.0.0/24
 UNEVEN=a:5@10.1.0.0/24,b:3@10.2.0.0/24,c:2@10.3.0.0/24
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-# run ARGS...: the tool under timeout 30; rc, $TMP/out, $TMP/err
-run() {
-    timeout 30 "$TOOL" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
-    rc=$?
-}
-# run_env "VAR=VALUE ..." ARGS...: the same with variables set for the tool only
-run_env() {
-    vars=$1
-    shift
-    # shellcheck disable=SC2086 # one word per assignment
-    timeout 30 env $vars "$TOOL" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
-    rc=$?
-}
-show() {
-    echo "# rc=$rc"
-    sed 's/^/# stdout: /' "$TMP/out" | head -30
-    sed 's/^/# stderr: /' "$TMP/err" | head -10
-}
 # same FILE GOLDEN: 0 when they are equal, else the difference as TAP comments
 same() {
     if cmp -s "$1" "$2"; then
@@ -71,7 +45,7 @@ golden() {
         ok "golden $name"
     else
         not_ok "golden $name (compi-tree $*)"
-        show
+        show 30 10
     fi
 }
 # error DESC TEXT ARGS...: exit 1, nothing on stdout, one line on stderr that starts
@@ -85,7 +59,7 @@ error() {
         ok "$desc"
     else
         not_ok "$desc (want: $text)"
-        show
+        show 30 10
     fi
 }
 # like_library KIND CONFIG: the tool fails with the message the library's miss path
@@ -99,7 +73,7 @@ like_library() {
         ok "$1: the library's message, word for word: $(head -c 90 "$TMP/lib.msg")..."
     else
         not_ok "$1: the library's message"
-        show
+        show 30 10
         sed 's/^/# library: /' "$TMP/lib"
     fi
 }
@@ -211,14 +185,14 @@ if [ "$rc" -eq 0 ] && grep -qx 'closure: tree allreduce' "$TMP/out"; then
     ok "configs load in order: the last one's creator answers first"
 else
     not_ok "configs load in order"
-    show
+    show 30 10
 fi
 run_env COMPI_COLL_CONFIG=$MAGPIE --op bcast --layout $THREE
 if [ "$rc" -eq 0 ] && grep -qF "creator magpie (bcast, installed at $MAGPIE:23:1)" "$TMP/out"; then
     ok "with no --config, what a job would load (COMPI_COLL_CONFIG)"
 else
     not_ok "with no --config, what a job would load (COMPI_COLL_CONFIG)"
-    show
+    show 30 10
 fi
 
 # ---- -o, svg, --help, --version --------------------------------------------------------
@@ -227,7 +201,7 @@ if [ "$rc" -eq 0 ] && [ ! -s "$TMP/out" ] && same "$TMP/six.dot" "$GOLDEN/hier-b
     ok "-o writes the output to a file"
 else
     not_ok "-o writes the output to a file"
-    show
+    show 30 10
 fi
 if command -v dot >/dev/null 2>&1; then
     run --config $HIER --op bcast --layout $SIX --format svg -o "$TMP/six.svg"
@@ -236,7 +210,7 @@ if command -v dot >/dev/null 2>&1; then
         ok "--format svg: dot draws the clusters and the red WAN edges"
     else
         not_ok "--format svg"
-        show
+        show 30 10
     fi
 else
     ok "# SKIP --format svg: Graphviz's dot is not installed"
@@ -247,7 +221,7 @@ if [ "$rc" -eq 1 ] && grep -qF "needs Graphviz's dot program" "$TMP/err" && [ ! 
     ok "svg without dot in PATH: a clear error and no file"
 else
     not_ok "svg without dot in PATH"
-    show
+    show 30 10
 fi
 run --help
 if [ "$rc" -eq 0 ] && grep -q '^usage: compi-tree --layout SPEC --op KIND' "$TMP/out" &&
@@ -255,14 +229,14 @@ if [ "$rc" -eq 0 ] && grep -q '^usage: compi-tree --layout SPEC --op KIND' "$TMP
     ok "--help"
 else
     not_ok "--help"
-    show
+    show 30 10
 fi
 run --version
 if [ "$rc" -eq 0 ] && grep -q '^compi-tree (compi) [0-9]' "$TMP/out"; then
     ok "--version"
 else
     not_ok "--version"
-    show
+    show 30 10
 fi
 
 [ "$failed" -eq 0 ]

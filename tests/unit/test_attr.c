@@ -231,17 +231,10 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("attr");
-    TCase *tc = tcase_create("attr");
-
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_add_test(tc, set_get_overwrite_delete);
-    tcase_add_test(tc, delete_all_in_reverse_order);
-    tcase_add_test(tc, failing_delete_keeps_value);
-    tcase_add_test(tc, copy_on_dup);
-    tcase_add_test(tc, keyval_free_is_deferred);
-    tcase_add_test(tc, wrong_keyvals);
-    tcase_add_test(tc, predefined_on_any_comm);
-    suite_add_tcase(s, tc);
-    return unit_tap_run(s);
+    const TTest *tests[] = {
+        set_get_overwrite_delete, delete_all_in_reverse_order, failing_delete_keeps_value,
+        copy_on_dup, keyval_free_is_deferred, wrong_keyvals, predefined_on_any_comm
+    };
+    const unit_case_t tc = {.suite = "attr", .name = "attr", .setup = setup, .teardown = teardown};
+    return unit_tap_run_list(&tc, tests, UNIT_COUNT(tests));
 }

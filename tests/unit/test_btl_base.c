@@ -116,12 +116,9 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("btl_base");
-    TCase *tc = tcase_create("load");
-    tcase_add_test(tc, test_base_default);
-    tcase_add_test(tc, test_base_unknown);
-    tcase_add_test(tc, test_base_bad_name);
-    tcase_add_test(tc, test_base_nothing_runs);
-    suite_add_tcase(s, tc);
-    return unit_tap_run(s);
+    const TTest *tests[] = {
+        test_base_default, test_base_unknown, test_base_bad_name, test_base_nothing_runs
+    };
+    const unit_case_t tc = {.suite = "btl_base", .name = "load"};
+    return unit_tap_run_list(&tc, tests, UNIT_COUNT(tests));
 }

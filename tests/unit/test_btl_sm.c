@@ -740,17 +740,10 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "--bench") == 0)
         return run_ranks(2, rank_bench) == 0 ? 0 : 1;
 
-    Suite *s = suite_create("btl_sm");
-    TCase *tc = tcase_create("btl");
-    tcase_set_timeout(tc, RANK_DEADLINE_S + 10);
-    tcase_add_test(tc, test_sm_connect);
-    tcase_add_test(tc, test_sm_stream_pair);
-    tcase_add_test(tc, test_sm_stream_all_to_all);
-    tcase_add_test(tc, test_sm_ring_full);
-    tcase_add_test(tc, test_sm_get);
-    tcase_add_test(tc, test_sm_put);
-    tcase_add_test(tc, test_sm_params);
-    tcase_add_test(tc, test_self);
-    suite_add_tcase(s, tc);
-    return unit_tap_run(s);
+    const TTest *tests[] = {
+        test_sm_connect, test_sm_stream_pair, test_sm_stream_all_to_all, test_sm_ring_full,
+        test_sm_get, test_sm_put, test_sm_params, test_self
+    };
+    const unit_case_t tc = {.suite = "btl_sm", .name = "btl", .timeout_s = RANK_DEADLINE_S + 10};
+    return unit_tap_run_list(&tc, tests, UNIT_COUNT(tests));
 }

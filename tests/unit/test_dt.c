@@ -621,33 +621,14 @@ START_TEST(count_basic)
 }
 END_TEST
 
-static Suite *dt_suite(void)
-{
-    Suite *s = suite_create("dt");
-    TCase *tc = tcase_create("engine");
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_set_timeout(tc, 60);
-    tcase_add_test(tc, predefined_sizes);
-    tcase_add_test(tc, predefined_pairs);
-    tcase_add_test(tc, ctor_contiguous);
-    tcase_add_test(tc, ctor_vector);
-    tcase_add_test(tc, ctor_indexed);
-    tcase_add_test(tc, ctor_struct);
-    tcase_add_test(tc, ctor_resized_dup);
-    tcase_add_test(tc, ctor_subarray);
-    tcase_add_test(tc, refcount_and_free);
-    tcase_add_test(tc, pack_roundtrip);
-    tcase_add_test(tc, pack_known_order);
-    tcase_add_test(tc, pack_fragments);
-    tcase_add_test(tc, pack_every_split);
-    tcase_add_test(tc, iov_cover);
-    tcase_add_test(tc, iov_merge);
-    tcase_add_test(tc, count_basic);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
 int main(void)
 {
-    return unit_tap_run(dt_suite());
+    const TTest *tests[] = {
+        predefined_sizes, predefined_pairs, ctor_contiguous, ctor_vector, ctor_indexed, ctor_struct,
+        ctor_resized_dup, ctor_subarray, refcount_and_free, pack_roundtrip, pack_known_order,
+        pack_fragments, pack_every_split, iov_cover, iov_merge, count_basic
+    };
+    const unit_case_t tc = {.suite = "dt", .name = "engine",
+                            .setup = setup, .teardown = teardown, .timeout_s = 60};
+    return unit_tap_run_list(&tc, tests, UNIT_COUNT(tests));
 }

@@ -128,13 +128,9 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("topo_facts");
-    TCase *tc = tcase_create("facts");
-
-    tcase_add_test(tc, pick_per_rank);
-    tcase_add_test(tc, parse_addresses);
-    tcase_add_test(tc, encode_round_trip);
-    tcase_add_test(tc, encode_drops_addresses_that_do_not_fit);
-    suite_add_tcase(s, tc);
-    return unit_tap_run(s);
+    const TTest *tests[] = {
+        pick_per_rank, parse_addresses, encode_round_trip, encode_drops_addresses_that_do_not_fit
+    };
+    const unit_case_t tc = {.suite = "topo_facts", .name = "facts"};
+    return unit_tap_run_list(&tc, tests, UNIT_COUNT(tests));
 }

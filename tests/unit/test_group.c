@@ -238,17 +238,9 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("group");
-    TCase *tc = tcase_create("algebra");
-
-    tcase_add_checked_fixture(tc, setup, NULL);
-    tcase_add_test(tc, set_operations);
-    tcase_add_test(tc, with_empty);
-    tcase_add_test(tc, incl_excl);
-    tcase_add_test(tc, ranges);
-    tcase_add_test(tc, translate);
-    tcase_add_test(tc, compare);
-    tcase_add_test(tc, refcount_and_handles);
-    suite_add_tcase(s, tc);
-    return unit_tap_run(s);
+    const TTest *tests[] = {
+        set_operations, with_empty, incl_excl, ranges, translate, compare, refcount_and_handles
+    };
+    const unit_case_t tc = {.suite = "group", .name = "algebra", .setup = setup};
+    return unit_tap_run_list(&tc, tests, UNIT_COUNT(tests));
 }

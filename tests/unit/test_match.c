@@ -217,27 +217,16 @@ START_TEST(queues_are_per_context)
 }
 END_TEST
 
-static Suite *match_suite(void)
-{
-    Suite *s = suite_create("pml_match");
-    TCase *tc = tcase_create("queues");
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_add_test(tc, unexpected_keeps_arrival_order);
-    tcase_add_test(tc, any_source_takes_the_earliest);
-    tcase_add_test(tc, selective_receive_skips_others);
-    tcase_add_test(tc, any_tag_never_matches_negative_tags);
-    tcase_add_test(tc, posted_first_match_in_posting_order);
-    tcase_add_test(tc, wildcard_posted_before_specific_wins);
-    tcase_add_test(tc, unexpected_then_posted_and_reverse);
-    tcase_add_test(tc, probe_leaves_the_message);
-    tcase_add_test(tc, unpost_removes_only_that_receive);
-    tcase_add_test(tc, ctx_map_creates_lazily);
-    tcase_add_test(tc, queues_are_per_context);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
 int main(void)
 {
-    return unit_tap_run(match_suite());
+    const TTest *tests[] = {
+        unexpected_keeps_arrival_order, any_source_takes_the_earliest,
+        selective_receive_skips_others, any_tag_never_matches_negative_tags,
+        posted_first_match_in_posting_order, wildcard_posted_before_specific_wins,
+        unexpected_then_posted_and_reverse, probe_leaves_the_message,
+        unpost_removes_only_that_receive, ctx_map_creates_lazily, queues_are_per_context
+    };
+    const unit_case_t tc = {.suite = "pml_match", .name = "queues",
+                            .setup = setup, .teardown = teardown};
+    return unit_tap_run_list(&tc, tests, UNIT_COUNT(tests));
 }

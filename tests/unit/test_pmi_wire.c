@@ -228,20 +228,11 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("pmi_wire");
-    TCase *tc = tcase_create("wire");
-
-    tcase_add_test(tc, parse_well_formed);
-    tcase_add_test(tc, parse_empty_value_and_ints);
-    tcase_add_test(tc, parse_missing_keys);
-    tcase_add_test(tc, parse_spaces);
-    tcase_add_test(tc, parse_too_long);
-    tcase_add_test(tc, format_round_trip);
-    tcase_add_test(tc, format_refuses_bad_fields);
-    tcase_add_test(tc, format_too_long);
-    tcase_add_test(tc, reader_partial_reads);
-    tcase_add_test(tc, reader_over_long_line);
-    tcase_add_test(tc, reader_fill_from_fd);
-    suite_add_tcase(s, tc);
-    return unit_tap_run(s);
+    const TTest *tests[] = {
+        parse_well_formed, parse_empty_value_and_ints, parse_missing_keys, parse_spaces,
+        parse_too_long, format_round_trip, format_refuses_bad_fields, format_too_long,
+        reader_partial_reads, reader_over_long_line, reader_fill_from_fd
+    };
+    const unit_case_t tc = {.suite = "pmi_wire", .name = "wire"};
+    return unit_tap_run_list(&tc, tests, UNIT_COUNT(tests));
 }

@@ -285,17 +285,10 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("tree");
-    TCase *tc = tcase_create("trees");
-
-    tcase_add_test(tc, builders_all_sizes_and_roots);
-    tcase_add_test(tc, builders_reject_bad_arguments);
-    tcase_add_test(tc, binomial_shape);
-    tcase_add_test(tc, from_parents_orders_children);
-    tcase_add_test(tc, validation_errors);
-    tcase_add_test(tc, ordered_trees);
-    tcase_add_test(tc, check_call);
-    tcase_add_test(tc, closures);
-    suite_add_tcase(s, tc);
-    return unit_tap_run(s);
+    const TTest *tests[] = {
+        builders_all_sizes_and_roots, builders_reject_bad_arguments, binomial_shape,
+        from_parents_orders_children, validation_errors, ordered_trees, check_call, closures
+    };
+    const unit_case_t tc = {.suite = "tree", .name = "trees"};
+    return unit_tap_run_list(&tc, tests, UNIT_COUNT(tests));
 }

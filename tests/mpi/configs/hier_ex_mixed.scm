@@ -7,19 +7,4 @@
 ;; up to 3 ranks the hosts a, b, c still hold consecutive ranks
 (define (noncomm-exchange? call) (<= (call-size call) 3))
 
-;; Fail the job unless allgather got a tree and allreduce the exchange (for a
-;; non-commutative op only when (noncomm-exchange? call) says the groups allow it).
-(define (must-be-tree call next)
-  (let ((d (next call)))
-    (unless (tree-closure? d)
-      (error "allgather not served by a tree:" (description->string d)))
-    d))
-(define (must-be-exchange call next)
-  (let ((d (next call)))
-    (unless (eq? (exchange-closure? d)
-                 (or (call-commutative? call) (noncomm-exchange? call)))
-      (error "allreduce served by the wrong closure:" (description->string d)
-             (call->string call)))
-    d))
-(install-creator! 'allgather must-be-tree)
-(install-creator! 'allreduce must-be-exchange)
+(include "hier_ex_checks.scm")

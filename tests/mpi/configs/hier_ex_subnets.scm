@@ -9,19 +9,4 @@
 (install-allreduce-exchange! clusters #:shapes 'chain #:segsize 4096)
 (define (noncomm-exchange? call) #t)
 
-;; Fail the job unless allgather got a tree and allreduce the exchange (for a
-;; non-commutative op only when (noncomm-exchange? call) says the groups allow it).
-(define (must-be-tree call next)
-  (let ((d (next call)))
-    (unless (tree-closure? d)
-      (error "allgather not served by a tree:" (description->string d)))
-    d))
-(define (must-be-exchange call next)
-  (let ((d (next call)))
-    (unless (eq? (exchange-closure? d)
-                 (or (call-commutative? call) (noncomm-exchange? call)))
-      (error "allreduce served by the wrong closure:" (description->string d)
-             (call->string call)))
-    d))
-(install-creator! 'allgather must-be-tree)
-(install-creator! 'allreduce must-be-exchange)
+(include "hier_ex_checks.scm")

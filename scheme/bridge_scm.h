@@ -92,7 +92,8 @@ compi_status_t bridge_run_end(bridge_run_t *run, SCM record, size_t *left_p);
 
 /* ---- rank facts (bridge_facts.c) -------------------------------------------------- */
 
-/* The field of the <call> record of (compi) that holds the call's ranks. */
+/* The field of the <call> record of (compi) that holds the call's ranks (the
+   communicator's topology, `topology', is the next and last one). */
 enum { BRIDGE_CALL_F_RANKS = 11 };
 
 /* What the bridge stores in that field for a C call: the communicator's world ranks. */

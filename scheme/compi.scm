@@ -48,6 +48,7 @@
             call-op
             call-commutative?
             call-comm
+            call-topology
             call->string
             ;; rank facts ((call-ranks CALL) is a primitive of scheme/bridge_facts.c)
             make-rank
@@ -79,7 +80,9 @@
 ;; in every place.
 (define collective-kinds
   '(barrier bcast reduce allreduce gather gatherv scatter scatterv allgather allgatherv
-    alltoall alltoallv alltoallw reduce-scatter reduce-scatter-block scan exscan))
+    alltoall alltoallv alltoallw reduce-scatter reduce-scatter-block scan exscan
+    neighbor-allgather neighbor-allgatherv neighbor-alltoall neighbor-alltoallv
+    neighbor-alltoallw))
 
 (define (collective-kind? x)
   (and (memq x collective-kinds) #t))
@@ -235,10 +238,11 @@ must answer"
 ;; flight, so the collector cannot take them while the transport still writes there.
 ;; `ranks' is what (call-ranks call) reads: the communicator's world ranks (a bytevector,
 ;; from the bridge), the vector of rank records made from them, or one given to make-call.
+;; `topology' is the communicator's process topology: cart, graph, dist-graph or #f.
 (define <call>
   (make-record-type 'call
                     '(kind size rank root bytes datatype op commutative? comm handle keep
-                      ranks)
+                      ranks topology)
                     (lambda (call port)
                       (display "#<call " port)
                       (display (call->string call) port)
@@ -254,13 +258,20 @@ must answer"
 (define call-op (record-accessor <call> 'op))
 (define call-commutative? (record-accessor <call> 'commutative?))
 (define call-comm (record-accessor <call> 'comm))
+(define call-topology (record-accessor <call> 'topology))
 
 ;; A call made in Scheme, for trying creators without MPI (tests, the REPL): it has no
 ;; buffers, so Scheme closures cannot run on it.  RANKS, optional, is a vector of SIZE
-;; rank records (make-rank) that call-ranks returns.
-(define (make-call kind size rank root bytes datatype op commutative? comm . ranks)
+;; rank records (make-rank) that call-ranks returns (or #f); TOPOLOGY, optional, what
+;; call-topology returns: cart, graph, dist-graph or #f (the default).
+(define (make-call kind size rank root bytes datatype op commutative? comm . more)
   (kind-index 'make-call kind)
-  (let ((ranks (if (pair? ranks) (car ranks) #f)))
+  (let ((ranks (if (pair? more) (car more) #f))
+        (topology (if (and (pair? more) (pair? (cdr more))) (cadr more) #f)))
+    (unless (memq topology '(#f cart graph dist-graph))
+      (scm-error 'wrong-type-arg 'make-call
+                 "TOPOLOGY must be cart, graph, dist-graph or #f, got: ~S"
+                 (list topology) (list topology)))
     (unless (or (not ranks)
                 (and (vector? ranks) (= (vector-length ranks) size)
                      (let loop ((i 0))
@@ -269,7 +280,7 @@ must answer"
                  "RANKS must be a vector of ~A rank records (make-rank), got: ~S"
                  (list size ranks) (list ranks)))
     (%make-call-record kind size rank root bytes datatype op commutative? comm #f '()
-                       ranks)))
+                       ranks topology)))
 
 ;; Rank facts (docs/scheme-api.md, "Rank facts"): what each rank published at MPI_Init.
 ;; PLACE is (package numa core l3), hwloc logical indices (l3: of the L3 cache, #f when
@@ -314,7 +325,10 @@ must answer"
    (if (call-op call)
        (simple-format #f " op=~A datatype=~A" (call-op call) (call-datatype call))
        "")
-   (simple-format #f " comm=~A size=~A" (call-comm call) (call-size call))))
+   (simple-format #f " comm=~A size=~A" (call-comm call) (call-size call))
+   (if (call-topology call)
+       (simple-format #f " topology=~A" (call-topology call))
+       "")))
 
 ;; Buffers and requests of Scheme closures (docs/scheme-api.md, "Scheme closures"): the
 ;; C primitives of scheme/bridge_call.c make and read them.  A buffer is an address, the

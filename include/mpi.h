@@ -619,7 +619,9 @@ COMPI_PROTO(int, Op_create, (MPI_User_function * user_fn, int commute, MPI_Op *o
 COMPI_PROTO(int, Op_free, (MPI_Op * op));
 COMPI_PROTO(int, Op_commutative, (MPI_Op op, int *commute));
 
-/* process topologies (ranks are never reordered) */
+/* process topologies (ranks are never reordered).  The weight arguments are pointers,
+   not arrays, so that compilers do not take MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY for
+   arrays of no element they would read. */
 COMPI_PROTO(int, Cart_create, (MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
                                int reorder, MPI_Comm *comm_cart));
 COMPI_PROTO(int, Dims_create, (int nnodes, int ndims, int dims[]));
@@ -642,18 +644,18 @@ COMPI_PROTO(int, Graph_neighbors, (MPI_Comm comm, int rank, int maxneighbors, in
 COMPI_PROTO(int, Graph_map, (MPI_Comm comm, int nnodes, const int index[], const int edges[],
                              int *newrank));
 COMPI_PROTO(int, Dist_graph_create_adjacent,
-            (MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[],
-             int outdegree, const int destinations[], const int destweights[], MPI_Info info,
+            (MPI_Comm comm_old, int indegree, const int sources[], const int *sourceweights,
+             int outdegree, const int destinations[], const int *destweights, MPI_Info info,
              int reorder, MPI_Comm *comm_dist_graph));
 COMPI_PROTO(int, Dist_graph_create, (MPI_Comm comm_old, int n, const int sources[],
                                      const int degrees[], const int destinations[],
-                                     const int weights[], MPI_Info info, int reorder,
+                                     const int *weights, MPI_Info info, int reorder,
                                      MPI_Comm *comm_dist_graph));
 COMPI_PROTO(int, Dist_graph_neighbors_count, (MPI_Comm comm, int *indegree, int *outdegree,
                                               int *weighted));
 COMPI_PROTO(int, Dist_graph_neighbors, (MPI_Comm comm, int maxindegree, int sources[],
-                                        int sourceweights[], int maxoutdegree,
-                                        int destinations[], int destweights[]));
+                                        int *sourceweights, int maxoutdegree,
+                                        int destinations[], int *destweights));
 COMPI_PROTO(int, Topo_test, (MPI_Comm comm, int *status));
 
 /* neighbourhood collectives (blocking) on communicators with a process topology */

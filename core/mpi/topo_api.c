@@ -634,8 +634,8 @@ static int degree_check(compi_comm_t *c, const char *fn, const char *what, int n
 
 #pragma weak MPI_Dist_graph_create_adjacent = PMPI_Dist_graph_create_adjacent
 int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
-                                    const int sourceweights[], int outdegree,
-                                    const int destinations[], const int destweights[],
+                                    const int *sourceweights, int outdegree,
+                                    const int destinations[], const int *destweights,
                                     MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
 {
     static const char fn[] = "MPI_Dist_graph_create_adjacent";
@@ -680,7 +680,7 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int s
 
 #pragma weak MPI_Dist_graph_create = PMPI_Dist_graph_create
 int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
-                           const int destinations[], const int weights[], MPI_Info info,
+                           const int destinations[], const int *weights, MPI_Info info,
                            int reorder, MPI_Comm *comm_dist_graph)
 {
     static const char fn[] = "MPI_Dist_graph_create";
@@ -748,8 +748,8 @@ int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree
 }
 
 #pragma weak MPI_Dist_graph_neighbors = PMPI_Dist_graph_neighbors
-int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
-                              int maxoutdegree, int destinations[], int destweights[])
+int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int *sourceweights,
+                              int maxoutdegree, int destinations[], int *destweights)
 {
     static const char fn[] = "MPI_Dist_graph_neighbors";
     compi_comm_t *c;

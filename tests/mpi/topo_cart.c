@@ -7,7 +7,7 @@
  * block 2d of its upper neighbour and block 2d in block 2d+1 of its lower one, also when
  * both are one process; MPI_PROC_NULL blocks stay untouched.
  */
-#include "topo_check.h"
+#include "tests/mpi/topo_check.h"
 
 #define MAXD 3
 

@@ -15,7 +15,7 @@
 #ifndef TOPO_CHECK_H
 #define TOPO_CHECK_H
 
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 typedef struct tc_nbhd {
     int nin, nout;

@@ -7,7 +7,7 @@
  * MPI_ERR_DIMS and leave MPI_ERRORS_RETURN's caller running.  Every rank runs the same
  * checks (the function is local).
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 #define MAXD 4
 

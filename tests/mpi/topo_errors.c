@@ -6,7 +6,7 @@
  * rank makes the same bad calls, so the collective ones fail everywhere before any
  * communication.
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 static void expect(int rc, int want, const char *what)
 {

@@ -13,7 +13,7 @@
  *     the k-th edge from q to p carries q's k-th send block to p into p's k-th receive
  *     block from q.
  */
-#include "topo_check.h"
+#include "tests/mpi/topo_check.h"
 
 /* ---- the random graph every rank builds alike ----------------------------------------- */
 

@@ -670,6 +670,66 @@ COMPI_PROTO(int, Op_create, (MPI_User_function * user_fn, int commute, MPI_Op *o
 COMPI_PROTO(int, Op_free, (MPI_Op * op));
 COMPI_PROTO(int, Op_commutative, (MPI_Op op, int *commute));
 
+/* process topologies (ranks are never reordered).  The weight arguments are pointers,
+   not arrays, so that compilers do not take MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY for
+   arrays of no element they would read. */
+COMPI_PROTO(int, Cart_create, (MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
+                               int reorder, MPI_Comm *comm_cart));
+COMPI_PROTO(int, Dims_create, (int nnodes, int ndims, int dims[]));
+COMPI_PROTO(int, Cartdim_get, (MPI_Comm comm, int *ndims));
+COMPI_PROTO(int, Cart_get, (MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]));
+COMPI_PROTO(int, Cart_rank, (MPI_Comm comm, const int coords[], int *rank));
+COMPI_PROTO(int, Cart_coords, (MPI_Comm comm, int rank, int maxdims, int coords[]));
+COMPI_PROTO(int, Cart_shift, (MPI_Comm comm, int direction, int disp, int *rank_source,
+                              int *rank_dest));
+COMPI_PROTO(int, Cart_sub, (MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm));
+COMPI_PROTO(int, Cart_map, (MPI_Comm comm, int ndims, const int dims[], const int periods[],
+                            int *newrank));
+COMPI_PROTO(int, Graph_create, (MPI_Comm comm_old, int nnodes, const int index[],
+                                const int edges[], int reorder, MPI_Comm *comm_graph));
+COMPI_PROTO(int, Graph_get, (MPI_Comm comm, int maxindex, int maxedges, int index[],
+                             int edges[]));
+COMPI_PROTO(int, Graphdims_get, (MPI_Comm comm, int *nnodes, int *nedges));
+COMPI_PROTO(int, Graph_neighbors_count, (MPI_Comm comm, int rank, int *nneighbors));
+COMPI_PROTO(int, Graph_neighbors, (MPI_Comm comm, int rank, int maxneighbors, int neighbors[]));
+COMPI_PROTO(int, Graph_map, (MPI_Comm comm, int nnodes, const int index[], const int edges[],
+                             int *newrank));
+COMPI_PROTO(int, Dist_graph_create_adjacent,
+            (MPI_Comm comm_old, int indegree, const int sources[], const int *sourceweights,
+             int outdegree, const int destinations[], const int *destweights, MPI_Info info,
+             int reorder, MPI_Comm *comm_dist_graph));
+COMPI_PROTO(int, Dist_graph_create, (MPI_Comm comm_old, int n, const int sources[],
+                                     const int degrees[], const int destinations[],
+                                     const int *weights, MPI_Info info, int reorder,
+                                     MPI_Comm *comm_dist_graph));
+COMPI_PROTO(int, Dist_graph_neighbors_count, (MPI_Comm comm, int *indegree, int *outdegree,
+                                              int *weighted));
+COMPI_PROTO(int, Dist_graph_neighbors, (MPI_Comm comm, int maxindegree, int sources[],
+                                        int *sourceweights, int maxoutdegree,
+                                        int destinations[], int *destweights));
+COMPI_PROTO(int, Topo_test, (MPI_Comm comm, int *status));
+
+/* neighbourhood collectives (blocking) on communicators with a process topology */
+COMPI_PROTO(int, Neighbor_allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                      MPI_Comm comm));
+COMPI_PROTO(int, Neighbor_allgatherv, (const void *sendbuf, int sendcount,
+                                       MPI_Datatype sendtype, void *recvbuf,
+                                       const int recvcounts[], const int displs[],
+                                       MPI_Datatype recvtype, MPI_Comm comm));
+COMPI_PROTO(int, Neighbor_alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                     MPI_Comm comm));
+COMPI_PROTO(int, Neighbor_alltoallv, (const void *sendbuf, const int sendcounts[],
+                                      const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                      const int recvcounts[], const int rdispls[],
+                                      MPI_Datatype recvtype, MPI_Comm comm));
+COMPI_PROTO(int, Neighbor_alltoallw, (const void *sendbuf, const int sendcounts[],
+                                      const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                      void *recvbuf, const int recvcounts[],
+                                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                      MPI_Comm comm));
+
 /* handle conversion (handles are ints, so these are identities) */
 COMPI_PROTO(MPI_Fint, Comm_c2f, (MPI_Comm comm));
 COMPI_PROTO(MPI_Comm, Comm_f2c, (MPI_Fint comm));

@@ -45,6 +45,11 @@ static const char *const bridge_kind_names[BRIDGE_KIND_COUNT] = {
     [BRIDGE_KIND_REDUCE_SCATTER_BLOCK] = "reduce-scatter-block",
     [BRIDGE_KIND_SCAN] = "scan",
     [BRIDGE_KIND_EXSCAN] = "exscan",
+    [BRIDGE_KIND_NEIGHBOR_ALLGATHER] = "neighbor-allgather",
+    [BRIDGE_KIND_NEIGHBOR_ALLGATHERV] = "neighbor-allgatherv",
+    [BRIDGE_KIND_NEIGHBOR_ALLTOALL] = "neighbor-alltoall",
+    [BRIDGE_KIND_NEIGHBOR_ALLTOALLV] = "neighbor-alltoallv",
+    [BRIDGE_KIND_NEIGHBOR_ALLTOALLW] = "neighbor-alltoallw",
 };
 
 static const struct {

@@ -21,6 +21,7 @@
  */
 #include "scheme/bridge_scm.h"
 #include "core/coll/coll.h"
+#include "core/comm/topo.h"
 #include "core/include/compi_common.h"
 #include "core/pml/pml.h"
 
@@ -29,8 +30,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the bridge's kinds are coll_kind_t's, in the same order (bridge.h, coll.h) */
+_Static_assert((int)BRIDGE_KIND_COUNT == (int)COLL_NKINDS,
+               "scheme/bridge.h and core/coll/coll.h list different collective kinds");
+
 /* field numbers of the records of scheme/compi.scm (<call>, <buffer>, <request>) */
-enum { CALL_F_HANDLE = 9, CALL_F_KEEP = 10, CALL_NFIELDS = BRIDGE_CALL_F_MODE + 1 };
+enum {
+    CALL_F_HANDLE = 9,
+    CALL_F_KEEP = 10,
+    CALL_F_TOPOLOGY = BRIDGE_CALL_F_MODE + 1,
+    CALL_NFIELDS
+};
 enum { BUF_F_ADDRESS, BUF_F_DATATYPE, BUF_F_COUNT, BUF_F_WRITABLE, BUF_F_STORAGE };
 enum { REQ_F_RUN, REQ_F_SLOT };
 
@@ -41,6 +51,7 @@ static struct {
     SCM kind_sym[COLL_NKINDS];
     SCM mode_sym[COLL_NMODES];
     SCM sym_derived, sym_user;
+    SCM sym_cart, sym_graph, sym_dist_graph;
     bridge_run_t *current; /* the Scheme closure running now, or NULL */
     unsigned long serial;
 } bc;
@@ -67,6 +78,9 @@ void bridge_call_init(SCM compi)
     }
     bc.sym_derived = scm_from_utf8_symbol("derived");
     bc.sym_user = scm_from_utf8_symbol("user");
+    bc.sym_cart = scm_from_utf8_symbol("cart");
+    bc.sym_graph = scm_from_utf8_symbol("graph");
+    bc.sym_dist_graph = scm_from_utf8_symbol("dist-graph");
 }
 
 /* ---- call records ------------------------------------------------------------------- */
@@ -76,6 +90,22 @@ void bridge_call_init(SCM compi)
 static compi_datatype_t *bc__datatype(const coll_call_t *c)
 {
     return c->rdt != NULL ? c->rdt : c->sdt;
+}
+
+/* what (call-topology call) says: cart, graph, dist-graph or #f */
+static SCM bc__topology(const coll_call_t *c)
+{
+    if (c->comm->topo == NULL) {
+        return SCM_BOOL_F;
+    }
+    switch (c->comm->topo->kind) {
+    case TOPO_CART:
+        return bc.sym_cart;
+    case TOPO_GRAPH:
+        return bc.sym_graph;
+    default:
+        return bc.sym_dist_graph;
+    }
 }
 
 SCM bridge_call_record(const coll_call_t *c, int live)
@@ -104,6 +134,7 @@ SCM bridge_call_record(const coll_call_t *c, int live)
         SCM_EOL,
         bridge_facts_ranks_field(c),
         bc.mode_sym[c->mode],
+        bc__topology(c),
     };
     return scm_call_n(bc.make_call, args, CALL_NFIELDS);
 }
@@ -270,6 +301,10 @@ static size_t bc__count(const coll_call_t *c, int send)
             return c->rcount * p;
         case COLL_REDUCE_SCATTER:
             return bc__sum(c->rcounts, c->comm->size);
+        case COLL_NEIGHBOR_ALLTOALL:
+            return c->scount * (size_t)c->comm->topo->outdegree;
+        case COLL_NEIGHBOR_ALLTOALLV:
+            return bc__vspan(c->scounts, c->sdispls, c->comm->topo->outdegree);
         default:
             return c->scount;
         }
@@ -285,6 +320,12 @@ static size_t bc__count(const coll_call_t *c, int send)
         return bc__vspan(c->rcounts, c->rdispls, c->comm->size);
     case COLL_REDUCE_SCATTER:
         return c->rcounts != NULL ? (size_t)c->rcounts[c->comm->rank] : c->rcount;
+    case COLL_NEIGHBOR_ALLGATHER:
+    case COLL_NEIGHBOR_ALLTOALL:
+        return c->rcount * (size_t)c->comm->topo->indegree;
+    case COLL_NEIGHBOR_ALLGATHERV:
+    case COLL_NEIGHBOR_ALLTOALLV:
+        return bc__vspan(c->rcounts, c->rdispls, c->comm->topo->indegree);
     default:
         return c->rcount;
     }

@@ -93,7 +93,7 @@ compi_status_t bridge_run_end(bridge_run_t *run, SCM record, size_t *left_p);
 /* ---- rank facts (bridge_facts.c) -------------------------------------------------- */
 
 /* The fields of the <call> record of (compi) that hold the call's ranks and its mode
-   (the last one). */
+   (the communicator's topology, `topology', is the next and last one). */
 enum { BRIDGE_CALL_F_RANKS = 11, BRIDGE_CALL_F_MODE = 12 };
 
 /* What the bridge stores in that field for a C call: the communicator's world ranks. */

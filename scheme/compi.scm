@@ -49,6 +49,7 @@
             call-commutative?
             call-comm
             call-mode
+            call-topology
             call->string
             ;; rank facts ((call-ranks CALL) is a primitive of scheme/bridge_facts.c)
             make-rank
@@ -80,7 +81,9 @@
 ;; in every place.
 (define collective-kinds
   '(barrier bcast reduce allreduce gather gatherv scatter scatterv allgather allgatherv
-    alltoall alltoallv alltoallw reduce-scatter reduce-scatter-block scan exscan))
+    alltoall alltoallv alltoallw reduce-scatter reduce-scatter-block scan exscan
+    neighbor-allgather neighbor-allgatherv neighbor-alltoall neighbor-alltoallv
+    neighbor-alltoallw))
 
 (define (collective-kind? x)
   (and (memq x collective-kinds) #t))
@@ -239,10 +242,11 @@ must answer"
 ;; `mode' is how the call runs: blocking or nonblocking (MPI_Ibcast, ...); it is part of
 ;; the key, so a creator may choose differently per mode -- a nonblocking call needs a
 ;; closure that can run as a schedule (docs/scheme-api.md, "Modes").
+;; `topology' is the communicator's process topology: cart, graph, dist-graph or #f.
 (define <call>
   (make-record-type 'call
                     '(kind size rank root bytes datatype op commutative? comm handle keep
-                      ranks mode)
+                      ranks mode topology)
                     (lambda (call port)
                       (display "#<call " port)
                       (display (call->string call) port)
@@ -259,20 +263,29 @@ must answer"
 (define call-commutative? (record-accessor <call> 'commutative?))
 (define call-comm (record-accessor <call> 'comm))
 (define call-mode (record-accessor <call> 'mode))
+(define call-topology (record-accessor <call> 'topology))
 
 (define call-modes '(blocking nonblocking))
 
 ;; A call made in Scheme, for trying creators without MPI (tests, the REPL): it has no
 ;; buffers, so Scheme closures cannot run on it.  RANKS, optional, is a vector of SIZE
 ;; rank records (make-rank) that call-ranks returns, or #f; MODE, optional after it, is
-;; blocking (the default) or nonblocking.
+;; blocking (the default) or nonblocking; TOPOLOGY, optional after that, what
+;; call-topology returns: cart, graph, dist-graph or #f (the default).
 (define (make-call kind size rank root bytes datatype op commutative? comm . rest)
   (kind-index 'make-call kind)
   (let ((ranks (if (pair? rest) (car rest) #f))
-        (mode (if (and (pair? rest) (pair? (cdr rest))) (cadr rest) 'blocking)))
+        (mode (if (and (pair? rest) (pair? (cdr rest))) (cadr rest) 'blocking))
+        (topology (if (and (pair? rest) (pair? (cdr rest)) (pair? (cddr rest)))
+                      (caddr rest)
+                      #f)))
     (unless (memq mode call-modes)
       (scm-error 'wrong-type-arg 'make-call "MODE must be one of ~S, got: ~S"
                  (list call-modes mode) (list mode)))
+    (unless (memq topology '(#f cart graph dist-graph))
+      (scm-error 'wrong-type-arg 'make-call
+                 "TOPOLOGY must be cart, graph, dist-graph or #f, got: ~S"
+                 (list topology) (list topology)))
     (unless (or (not ranks)
                 (and (vector? ranks) (= (vector-length ranks) size)
                      (let loop ((i 0))
@@ -281,7 +294,7 @@ must answer"
                  "RANKS must be a vector of ~A rank records (make-rank), got: ~S"
                  (list size ranks) (list ranks)))
     (%make-call-record kind size rank root bytes datatype op commutative? comm #f '()
-                       ranks mode)))
+                       ranks mode topology)))
 
 ;; Rank facts (docs/scheme-api.md, "Rank facts"): what each rank published at MPI_Init.
 ;; PLACE is (package numa core l3), hwloc logical indices (l3: of the L3 cache, #f when
@@ -328,7 +341,10 @@ must answer"
    (if (call-op call)
        (simple-format #f " op=~A datatype=~A" (call-op call) (call-datatype call))
        "")
-   (simple-format #f " comm=~A size=~A" (call-comm call) (call-size call))))
+   (simple-format #f " comm=~A size=~A" (call-comm call) (call-size call))
+   (if (call-topology call)
+       (simple-format #f " topology=~A" (call-topology call))
+       "")))
 
 ;; Buffers and requests of Scheme closures (docs/scheme-api.md, "Scheme closures"): the
 ;; C primitives of scheme/bridge_call.c make and read them.  A buffer is an address, the

@@ -44,7 +44,9 @@ static void usage(FILE *f)
             "                   its host's subnet, with that prefix length (10.1.0.1/24, ...)\n"
             "  --op KIND        barrier bcast reduce allreduce gather gatherv scatter scatterv\n"
             "                   allgather allgatherv alltoall alltoallv alltoallw reduce-scatter\n"
-            "                   reduce-scatter-block scan exscan\n"
+            "                   reduce-scatter-block scan exscan neighbor-allgather\n"
+            "                   neighbor-allgatherv neighbor-alltoall neighbor-alltoallv\n"
+            "                   neighbor-alltoallw\n"
             "  --root R         the call's root (rooted kinds; default 0)\n"
             "  --bytes N        what call-bytes says (default 8; barrier: 0)\n"
             "  --rank R         the rank whose view is shown (default 0)\n"
@@ -359,7 +361,8 @@ int main(int argc, char **argv)
     if ((req.kind = kind_from_arg(op_arg)) == BRIDGE_KIND_COUNT) {
         fail("--op '%s' is not a collective kind (barrier, bcast, reduce, allreduce, gather, "
              "gatherv, scatter, scatterv, allgather, allgatherv, alltoall, alltoallv, "
-             "alltoallw, reduce-scatter, reduce-scatter-block, scan, exscan)",
+             "alltoallw, reduce-scatter, reduce-scatter-block, scan, exscan, neighbor-allgather, "
+             "neighbor-allgatherv, neighbor-alltoall, neighbor-alltoallv, neighbor-alltoallw)",
              op_arg);
         goto out;
     }

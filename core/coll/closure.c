@@ -27,6 +27,11 @@ static const char *const kind_names[COLL_NKINDS] = {
     [COLL_REDUCE_SCATTER_BLOCK] = "reduce-scatter-block",
     [COLL_SCAN] = "scan",
     [COLL_EXSCAN] = "exscan",
+    [COLL_NEIGHBOR_ALLGATHER] = "neighbor-allgather",
+    [COLL_NEIGHBOR_ALLGATHERV] = "neighbor-allgatherv",
+    [COLL_NEIGHBOR_ALLTOALL] = "neighbor-alltoall",
+    [COLL_NEIGHBOR_ALLTOALLV] = "neighbor-alltoallv",
+    [COLL_NEIGHBOR_ALLTOALLW] = "neighbor-alltoallw",
 };
 
 const char *coll_mode_name(coll_mode_t mode)

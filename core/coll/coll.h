@@ -49,6 +49,12 @@ typedef enum coll_kind {
     COLL_REDUCE_SCATTER_BLOCK,
     COLL_SCAN,
     COLL_EXSCAN,
+    /* neighbourhood collectives: on communicators with a process topology (comm->topo) */
+    COLL_NEIGHBOR_ALLGATHER,
+    COLL_NEIGHBOR_ALLGATHERV,
+    COLL_NEIGHBOR_ALLTOALL,
+    COLL_NEIGHBOR_ALLTOALLV,
+    COLL_NEIGHBOR_ALLTOALLW,
     COLL_NKINDS
 } coll_kind_t;
 
@@ -84,6 +90,7 @@ typedef struct coll_call {
     compi_datatype_t *const *sdts, *const *rdts; /* alltoallw */
     compi_op_t *op;               /* reductions, scans (sdt == rdt == the datatype) */
     size_t bytes;                 /* the key's total bytes (see coll_call_bytes) */
+    const MPI_Aint *sadispls, *radispls; /* neighbor-alltoallw: displacements in bytes */
 } coll_call_t;
 
 /*
@@ -92,6 +99,10 @@ typedef struct coll_call {
  * alltoall: the bytes of one rank's block; allgatherv/reduce-scatter: the total of all
  * blocks; reduce-scatter-block: the block times the size; barrier and the v/w kinds
  * whose totals only the root knows (gatherv, scatterv, alltoallv, alltoallw): 0.
+ * neighbor-allgather, neighbor-alltoall: one block (like allgather); the other neighbour
+ * kinds: 0.  The blocks of a neighbourhood collective are numbered by the communicator's
+ * topology (core/comm/topo.h): block i of the receive side comes from topo->in[i], block j
+ * of the send side goes to topo->out[j].
  */
 typedef struct coll_key {
     uint32_t kind;
@@ -167,6 +178,12 @@ coll_closure_t *coll_closure_native(const coll_algo_t *algo, const coll_params_t
 static inline int coll_tag(coll_kind_t kind)
 {
     return COMPI_TAG_COLL_BASE - (int)kind;
+}
+/* A kind's second tag, for an algorithm that must keep two streams to one peer apart
+   (a Cartesian neighbourhood: the two directions of a dimension of 1 or 2 processes). */
+static inline int coll_tag_alt(coll_kind_t kind)
+{
+    return COMPI_TAG_COLL_ALT_BASE - (int)kind;
 }
 
 /* A temporary buffer for `count` elements of `dt` with the same layout as a user buffer:

@@ -14,6 +14,7 @@
 #include "core/comm/comm_coll.h"
 #include "core/comm/errhandler.h"
 #include "core/comm/group.h"
+#include "core/comm/topo.h"
 #include "core/runtime/log.h"
 #include "core/pml/pml.h"
 #include "core/runtime/rte.h"
@@ -100,6 +101,7 @@ static void comm_destroy(compi_comm_t *c)
     }
     group_release(c->group);
     errh_release(c->errh);
+    topo_release(c->topo);
     free(c);
 }
 

@@ -4,7 +4,9 @@
  * Ownership: communicators, groups and error handlers are refcounted.  A communicator
  * holds a reference to its group (which owns the rank -> world rank array) and to its
  * error handler.  comm->pml belongs to the PML (pml_comm_add/pml_comm_del); comm->coll
- * belongs to the trampolines (closure cache, freed with the communicator).
+ * belongs to the trampolines (closure cache, freed with the communicator).  comm->topo, a
+ * process topology (topo.h), is refcounted: the communicator holds one reference, a dup
+ * shares it.
  *
  * Context ids: each communicator has one context id `ctx`, agreed on by all its members
  * when it is created (max over the members' next free id, see comm_alloc_ctx).  User
@@ -40,6 +42,7 @@ enum { ERRH_FATAL = 1, ERRH_RETURN, ERRH_ABORT, ERRH_USER };
 
 struct pml_comm;
 struct attr_list;
+struct comm_topo;
 
 typedef struct compi_comm {
     /* hot: read on every message */
@@ -57,6 +60,7 @@ typedef struct compi_comm {
     compi_group_t *group;
     struct attr_list *attrs;
     unsigned nbc_seq; /* schedules started on it: their tags (core/coll/sched/sched.h) */
+    struct comm_topo *topo;   /* process topology (topo.h) or NULL; one reference */
     char name[MPI_MAX_OBJECT_NAME];
 } compi_comm_t;
 
@@ -65,7 +69,10 @@ typedef struct compi_comm {
 #define COMPI_TAG_COMM_CREATE_GROUP (-11) /* MPI_Comm_create_group: only the group */
 #define COMPI_TAG_FINALIZE (-12)    /* MPI_Finalize's barrier */
 #define COMPI_TAG_TRAMP_CHECK (-13) /* the trampolines' determinism check */
-#define COMPI_TAG_COLL_BASE (-100) /* collectives: -100 and below */
+#define COMPI_TAG_TOPO_CREATE (-14) /* MPI_Dist_graph_create's edge exchange */
+#define COMPI_TAG_COLL_BASE (-100) /* collectives: -100 - kind (coll_tag) */
+#define COMPI_TAG_COLL_ALT_BASE (-200) /* a kind's second tag: -200 - kind (coll_tag_alt) */
+/* nonblocking schedules take -1000 and below (COMPI_TAG_NBC_BASE, core/coll/sched/sched.h) */
 
 extern handle_table_t comm_table;
 extern handle_table_t group_table;

@@ -12,6 +12,7 @@
 #include "core/comm/attr.h"
 #include "core/comm/comm_coll.h"
 #include "core/comm/group.h"
+#include "core/comm/topo.h"
 
 #include <stdlib.h>
 
@@ -39,6 +40,11 @@ compi_status_t comm_dup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code
     st = comm_derive(parent, parent->group, ctx, &c);
     if (st != COMPI_OK) {
         return st;
+    }
+    if (parent->topo != NULL) {
+        /* a dup has its parent's topology; topologies never change, so it is shared */
+        topo_retain(parent->topo);
+        c->topo = parent->topo;
     }
     st = attr_comm_copy_all(parent, c, cb_code_p);
     if (st != COMPI_OK) {

@@ -20,7 +20,8 @@
 ;;; bcast, reduce, allreduce, scan and exscan; one rank's block for gather, scatter,
 ;;; allgather and alltoall; the total for allgatherv, reduce-scatter and
 ;;; reduce-scatter-block; 0 for barrier and the v/w kinds whose totals only some ranks
-;;; know.  `compi_info --algorithms' lists every native algorithm with its parameters.
+;;; know; one block for neighbor-allgather and neighbor-alltoall, 0 for their v/w
+;;; kinds.  `compi_info --algorithms' lists every native algorithm with its parameters.
 ;;;
 ;;; Nonblocking calls ((call-mode call) is nonblocking: MPI_Ibcast, ...) need an
 ;;; algorithm that runs as a schedule (compi_info --algorithms marks them); each default
@@ -33,7 +34,9 @@
             default-gather default-gatherv default-scatter default-scatterv
             default-allgather default-allgatherv default-alltoall default-alltoallv
             default-alltoallw default-reduce-scatter default-reduce-scatter-block
-            default-scan default-exscan nonblocking-choice))
+            default-scan default-exscan nonblocking-choice
+            default-neighbor-allgather default-neighbor-allgatherv
+            default-neighbor-alltoall default-neighbor-alltoallv default-neighbor-alltoallw))
 
 (define KiB 1024)
 (define MiB (* 1024 1024))
@@ -210,6 +213,16 @@
       (native 'alltoallw 'linear)
       (native 'alltoallw 'pairwise)))
 
+;;; ---- neighbourhood collectives ---------------------------------------------------------
+
+;; The communicator's topology ((call-topology call): cart, graph or dist-graph) fixes who
+;; talks to whom; the one native algorithm posts every neighbour's transfer at once.
+(define (default-neighbor-allgather call next) (native 'neighbor-allgather 'linear))
+(define (default-neighbor-allgatherv call next) (native 'neighbor-allgatherv 'linear))
+(define (default-neighbor-alltoall call next) (native 'neighbor-alltoall 'linear))
+(define (default-neighbor-alltoallv call next) (native 'neighbor-alltoallv 'linear))
+(define (default-neighbor-alltoallw call next) (native 'neighbor-alltoallw 'linear))
+
 ;;; ---- installing ------------------------------------------------------------------------
 
 (define defaults
@@ -229,7 +242,12 @@
         (cons 'reduce-scatter default-reduce-scatter)
         (cons 'reduce-scatter-block default-reduce-scatter-block)
         (cons 'scan default-scan)
-        (cons 'exscan default-exscan)))
+        (cons 'exscan default-exscan)
+        (cons 'neighbor-allgather default-neighbor-allgather)
+        (cons 'neighbor-allgatherv default-neighbor-allgatherv)
+        (cons 'neighbor-alltoall default-neighbor-alltoall)
+        (cons 'neighbor-alltoallv default-neighbor-alltoallv)
+        (cons 'neighbor-alltoallw default-neighbor-alltoallw)))
 
 ;; A nonblocking call gets nonblocking-choice, a blocking one the kind's default; the
 ;; creator keeps the default's name (compi_info, messages).

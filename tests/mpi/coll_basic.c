@@ -9,6 +9,8 @@
  * between v-blocks; those must stay untouched.  Buffers that are significant only at the
  * root are NULL elsewhere.
  *
+ * The neighbourhood collectives run last, on a periodic ring made by MPI_Cart_create.
+ *
  * Barrier is checked by wall-clock time: one rank enters late, and no rank may leave
  * before that rank entered (all ranks run on one host, so CLOCK_REALTIME is shared).
  *
@@ -671,6 +673,66 @@ static void test_barrier(int late)
 
 /* ---- driver ------------------------------------------------------------------------- */
 
+/*
+ * The neighbourhood collectives on a periodic ring (MPI_Cart_create of every rank): block
+ * 0 comes from (or goes to) the left neighbour, block 1 the right one, so what a rank
+ * sends right arrives as its right neighbour's block 0.  The v and w calls store the two
+ * receive blocks in reverse order.
+ */
+static void test_neighbors(MPI_Comm ring, long n)
+{
+    static const char *const names[] = {"Neighbor_allgather", "Neighbor_allgatherv",
+                                        "Neighbor_alltoall", "Neighbor_alltoallv",
+                                        "Neighbor_alltoallw"};
+    int left = (mt_rank + mt_size - 1) % mt_size, right = (mt_rank + 1) % mt_size;
+    int *sbuf = mt_ibuf(0, 2 * n), *rbuf = mt_ibuf(1, 2 * n), *exp = mt_ibuf(1, 2 * n);
+    int counts[2] = {(int)n, (int)n}, sd[2] = {0, (int)n}, rd[2] = {(int)n, 0};
+    MPI_Aint sb[2] = {0, n * (MPI_Aint)sizeof(int)}, rb[2] = {n * (MPI_Aint)sizeof(int), 0};
+    MPI_Datatype types[2] = {MPI_INT, MPI_INT};
+    char what[96];
+
+    for (int kind = 0; kind < 5; kind++) {
+        int gather = kind < 2, reversed = kind == 1 || kind >= 3;
+        salt++;
+        for (long i = 0; i < 2 * n + 1; i++) {
+            rbuf[i] = exp[i] = MT_SENTINEL;
+        }
+        for (long i = 0; i < 2 * n; i++) {
+            sbuf[i] = mt_ival(mt_rank, i, salt);
+        }
+        for (long i = 0; i < n; i++) {
+            /* block 0: the left's block 1 (alltoall) or its only block; block 1: the
+               right's block 0 */
+            exp[(reversed ? n : 0) + i] = mt_ival(left, (gather ? 0 : n) + i, salt);
+            exp[(reversed ? 0 : n) + i] = mt_ival(right, i, salt);
+        }
+        switch (kind) {
+        case 0:
+            MPI_OK(MPI_Neighbor_allgather(sbuf, (int)n, MPI_INT, rbuf, (int)n, MPI_INT, ring));
+            break;
+        case 1:
+            MPI_OK(MPI_Neighbor_allgatherv(sbuf, (int)n, MPI_INT, rbuf, counts, rd, MPI_INT,
+                                           ring));
+            break;
+        case 2:
+            MPI_OK(MPI_Neighbor_alltoall(sbuf, (int)n, MPI_INT, rbuf, (int)n, MPI_INT, ring));
+            break;
+        case 3:
+            MPI_OK(MPI_Neighbor_alltoallv(sbuf, counts, sd, MPI_INT, rbuf, counts, rd, MPI_INT,
+                                          ring));
+            break;
+        default:
+            MPI_OK(MPI_Neighbor_alltoallw(sbuf, counts, sb, types, rbuf, counts, rb, types,
+                                          ring));
+        }
+        snprintf(what, sizeof(what), "%s count %ld on a ring", names[kind], n);
+        mt_check_ints(1, rbuf, exp, 2 * n, what);
+    }
+    free(sbuf);
+    free(rbuf);
+    free(exp);
+}
+
 int main(int argc, char **argv)
 {
     const long *bytes = all_bytes;
@@ -725,5 +787,13 @@ int main(int argc, char **argv)
         }
         test_reduce_local(n);
     }
+
+    MPI_Comm ring;
+    int dims[1] = {mt_size}, periods[1] = {1};
+    MPI_OK(MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring));
+    for (int b = 0; b < nbytes; b++) {
+        test_neighbors(ring, bytes[b] / (long)sizeof(int));
+    }
+    MPI_OK(MPI_Comm_free(&ring));
     return mt_finish();
 }

@@ -14,7 +14,8 @@
 . "$(dirname "$0")/lib.sh"
 
 MT_KINDS="barrier bcast reduce allreduce gather gatherv scatter scatterv allgather allgatherv
-alltoall alltoallv alltoallw reduce-scatter reduce-scatter-block scan exscan"
+alltoall alltoallv alltoallw reduce-scatter reduce-scatter-block scan exscan
+neighbor-allgather neighbor-allgatherv neighbor-alltoall neighbor-alltoallv neighbor-alltoallw"
 # configs must not depend on the user's own
 unset COMPI_COLL_CONFIG COMPI_MCA_coll_config GUILE_LOAD_PATH GUILE_LOAD_COMPILED_PATH
 

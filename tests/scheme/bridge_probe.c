@@ -11,15 +11,17 @@
  *   -b CALL   builds the closure for a hand-made call (bridge_build_closure, the
  *             trampolines' miss path) and prints "closure: NAME", with " (scheme)" for a
  *             Scheme closure.  CALL is KIND[,size=N][,rank=R][,root=R][,bytes=B]
- *             [,op=sum|max|noncommutative][,dt=int|double|derived][,comm=NAME]:
- *             defaults size 4, rank 0, root 0 for rooted kinds, bytes 8 (barrier 0), op sum for
- *             reductions, dt int, comm MPI_COMM_WORLD.
+ *             [,op=sum|max|noncommutative][,dt=int|double|derived][,comm=NAME]
+ *             [,topo=cart|graph|dist-graph|none]: defaults size 4, rank 0, root 0 for
+ *             rooted kinds, bytes 8 (barrier 0), op sum for reductions, dt int, comm
+ *             MPI_COMM_WORLD, topo cart for the neighbourhood kinds and none otherwise.
  * A failure prints "compi: MESSAGE" on stderr and exits 1, as MPI_Init and the
  * trampolines do.  No communication happens: building a closure reads only the
  * communicator's size, rank and name, so a communicator is faked here.
  */
 #include "scheme/bridge.h"
 #include "core/coll/coll.h"
+#include "core/comm/topo.h"
 #include "core/comm/comm.h"
 #include "core/dt/dt.h"
 #include "core/op/op.h"
@@ -80,8 +82,17 @@ static int is_rooted(coll_kind_t k)
            k == COLL_SCATTER || k == COLL_SCATTERV;
 }
 
+static int is_neighbor(coll_kind_t k)
+{
+    return k >= COLL_NEIGHBOR_ALLGATHER && k <= COLL_NEIGHBOR_ALLTOALLW;
+}
+
 static int build(const char *spec)
 {
+    /* what the communicator's topology looks like to creators: its kind only */
+    static comm_topo_t topos[] = {{.kind = TOPO_CART}, {.kind = TOPO_GRAPH},
+                                  {.kind = TOPO_DIST_GRAPH}};
+    const char *topo = NULL;
     static compi_op_t noncomm = {
         .handle = 0x7777, .commutative = 0, .user_fn = user_noncomm, .refcount = 1, .name = "user"};
     compi_comm_t comm = {.size = 4, .rank = 0};
@@ -120,6 +131,8 @@ static int build(const char *spec)
             snprintf(dt, sizeof(dt), "%s", v);
         } else if (strcmp(f, "comm") == 0) {
             snprintf(comm.name, sizeof(comm.name), "%s", v);
+        } else if (strcmp(f, "topo") == 0) {
+            topo = strdup(v);
         }
     }
     free(copy);
@@ -128,6 +141,15 @@ static int build(const char *spec)
     if (strcmp(dt, "derived") == 0 && dt_create_contiguous(2, d, &d) != COMPI_OK) {
         return fail("cannot make a derived datatype");
     }
+    /* topo=cart|graph|dist-graph|none; neighbourhood kinds get a Cartesian one unless
+       told otherwise */
+    if (topo == NULL) {
+        topo = is_neighbor(call.kind) ? "cart" : "none";
+    }
+    comm.topo = strcmp(topo, "cart") == 0    ? &topos[0]
+                : strcmp(topo, "graph") == 0 ? &topos[1]
+                : strcmp(topo, "dist-graph") == 0 ? &topos[2]
+                                                  : NULL;
     call.comm = &comm;
     call.sdt = call.rdt = d;
     call.scount = call.rcount = call.bytes / (d->size ? d->size : 1);

@@ -12,7 +12,8 @@ sandbox compi-scheme
 RUN_PROG=$PROBE RUN_TIMEOUT=20
 
 KINDS="barrier bcast reduce allreduce gather gatherv scatter scatterv allgather allgatherv
-alltoall alltoallv alltoallw reduce-scatter reduce-scatter-block scan exscan"
+alltoall alltoallv alltoallw reduce-scatter reduce-scatter-block scan exscan
+neighbor-allgather neighbor-allgatherv neighbor-alltoall neighbor-alltoallv neighbor-alltoallw"
 REDUCTIONS="reduce allreduce reduce-scatter reduce-scatter-block scan exscan"
 
 # expect_closure DESC TEXT ARGS...: the probe succeeds and prints TEXT
@@ -40,7 +41,7 @@ expect_error() {
     fi
 }
 
-echo "1..28"
+echo "1..31"
 
 # ---- the defaults ----------------------------------------------------------------------
 # every kind, communicator sizes 1 to 17 (powers of two and not), 0 B to 4 MiB, both kinds
@@ -54,7 +55,7 @@ for k in $KINDS; do
     done
 done
 run $args
-if [ "$rc" -eq 0 ] && [ "$(grep -c '^closure: ' "$TMP/out")" -eq $((17 * 9 * 6)) ]; then
+if [ "$rc" -eq 0 ] && [ "$(grep -c '^closure: ' "$TMP/out")" -eq $((22 * 9 * 6)) ]; then
     ok "the defaults answer every kind, size and message size"
 else
     not_ok "the defaults answer every kind, size and message size"
@@ -76,7 +77,7 @@ else
     show
 fi
 run -c
-if [ "$rc" -eq 0 ] && [ "$(grep -c '^  default-' "$TMP/out")" -eq 17 ]; then
+if [ "$rc" -eq 0 ] && [ "$(grep -c '^  default-' "$TMP/out")" -eq 22 ]; then
     ok "one default creator per kind, installed with no config"
 else
     not_ok "one default creator per kind, installed with no config"
@@ -113,6 +114,11 @@ expect_closure "a size-based creator answers small calls itself" \
     "closure: allgather:bruck" -b allgather,size=5,bytes=8 "$CONF/closures.scm"
 expect_closure "and passes large ones on to the defaults" \
     "closure: allgather:ring" -b allgather,size=5,bytes=100000 "$CONF/closures.scm"
+expect_closure "creators see the communicator's topology (dist-graph: profiled)" \
+    "closure: profile(neighbor-alltoall:linear)" -b neighbor-alltoall,topo=dist-graph \
+    "$CONF/closures.scm"
+expect_closure "creators see the communicator's topology (cart: passed on)" \
+    "closure: neighbor-alltoall:linear" -b neighbor-alltoall,topo=cart "$CONF/closures.scm"
 expect_closure "examples/allreduce.scm installs a Scheme closure" \
     "closure: allreduce:scheme(rd-allreduce) (scheme)" -b allreduce \
     "$top_srcdir/examples/allreduce.scm"
@@ -146,6 +152,9 @@ expect_error "a bad parameter is a creator error" \
 expect_error "a Scheme error in a creator names the creator and the call" \
     "creator fails (exscan, installed at $B:17:1) failed: in vector-ref: Argument 2 out of range: 0 (call: exscan bytes=8" \
     -b exscan "$B"
+expect_error "a neighbourhood algorithm refuses a communicator without a topology" \
+    "returned (native neighbor-allgather linear): neighbor-allgather:linear cannot serve this call" \
+    -b neighbor-allgather,topo=none
 expect_error "a procedure that does not take one argument is not a closure" \
     "creator takes-two (alltoall, installed at $B:22:1) returned a procedure of 2 arguments, which is not a closure" \
     -b alltoall "$B"

@@ -18,6 +18,8 @@ void coll_rblock(const coll_call_t *call, int i, coll_blk_t *b)
     case COLL_GATHERV:
     case COLL_ALLGATHERV:
     case COLL_ALLTOALLV:
+    case COLL_NEIGHBOR_ALLGATHERV:
+    case COLL_NEIGHBOR_ALLTOALLV:
         b->buf = base + (ptrdiff_t)call->rdispls[i] * call->rdt->extent;
         b->count = (size_t)call->rcounts[i];
         b->dt = call->rdt;
@@ -25,6 +27,11 @@ void coll_rblock(const coll_call_t *call, int i, coll_blk_t *b)
     case COLL_ALLTOALLW:
         /* alltoallw displacements are in bytes */
         b->buf = base + call->rdispls[i];
+        b->count = (size_t)call->rcounts[i];
+        b->dt = call->rdts[i];
+        break;
+    case COLL_NEIGHBOR_ALLTOALLW:
+        b->buf = base + call->radispls[i];
         b->count = (size_t)call->rcounts[i];
         b->dt = call->rdts[i];
         break;
@@ -42,6 +49,7 @@ void coll_sblock(const coll_call_t *call, int i, coll_blk_t *b)
     switch (call->kind) {
     case COLL_SCATTERV:
     case COLL_ALLTOALLV:
+    case COLL_NEIGHBOR_ALLTOALLV:
         b->buf = base + (ptrdiff_t)call->sdispls[i] * call->sdt->extent;
         b->count = (size_t)call->scounts[i];
         b->dt = call->sdt;
@@ -50,6 +58,18 @@ void coll_sblock(const coll_call_t *call, int i, coll_blk_t *b)
         b->buf = base + call->sdispls[i];
         b->count = (size_t)call->scounts[i];
         b->dt = call->sdts[i];
+        break;
+    case COLL_NEIGHBOR_ALLTOALLW:
+        b->buf = base + call->sadispls[i];
+        b->count = (size_t)call->scounts[i];
+        b->dt = call->sdts[i];
+        break;
+    case COLL_NEIGHBOR_ALLGATHER:
+    case COLL_NEIGHBOR_ALLGATHERV:
+        /* the same block goes to every out-neighbour */
+        b->buf = base;
+        b->count = call->scount;
+        b->dt = call->sdt;
         break;
     default:
         b->buf = base + (ptrdiff_t)i * (ptrdiff_t)call->scount * call->sdt->extent;

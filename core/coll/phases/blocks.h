@@ -39,9 +39,11 @@ static inline size_t coll_blk_bytes(const coll_blk_t *b)
 /* MPI_BYTE, for packed temporaries */
 compi_datatype_t *coll_move_byte(void);
 
-/* block i of the receive buffer (gather(v) at the root, allgather(v), alltoall(v/w)) */
+/* block i of the receive buffer (gather(v) at the root, allgather(v), alltoall(v/w), and
+   of the neighbourhood kinds: what comes from in-neighbour i) */
 void coll_rblock(const coll_call_t *call, int i, coll_blk_t *b);
-/* block i of the send buffer (scatter(v) at the root, alltoall(v/w) not in place) */
+/* block i of the send buffer (scatter(v) at the root, alltoall(v/w) not in place, and of
+   the neighbourhood kinds: what goes to out-neighbour i) */
 void coll_sblock(const coll_call_t *call, int i, coll_blk_t *b);
 /* what this rank contributes to a gather(v) or allgather(v): sbuf, or its own receive
    block when in place */

@@ -41,7 +41,7 @@
 
 #include <stddef.h>
 
-#define COMPI_TAG_NBC_BASE (-1000) /* schedules: -1000 and below (coll tags: -100..-116) */
+#define COMPI_TAG_NBC_BASE (-1000) /* schedules: -1000 and below (coll tags: -100..-299) */
 #define COLL_SCHED_TAGS 65536
 
 typedef struct coll_sched coll_sched_t;

@@ -24,3 +24,10 @@
       (native 'allgather 'bruck)
       (next call)))
 (install-creator! 'allgather by-size)
+
+;; the communicator's process topology: distributed graphs get profiled
+(define (by-topology call next)
+  (if (eq? (call-topology call) 'dist-graph)
+      (profiling (next call))
+      (next call)))
+(install-creator! 'neighbor-alltoall by-topology)

@@ -95,27 +95,27 @@ static int nb_run(coll_kind_t kind, const nb_args_t *a, MPI_Comm comm, const cha
     if (sv) {
         rc = nb_counts(c, a->scounts, a->sdispls, t->outdegree, "send", fn, &stotal);
     } else {
-        rc = ca_count(c, a->scount, "sendcount", fn);
+        rc = mpi_arg_count(c, a->scount, "sendcount", fn);
         stotal = (size_t)(rc == MPI_SUCCESS ? a->scount : 0) * (gather ? 1 : (size_t)t->outdegree);
     }
     if (rc == MPI_SUCCESS) {
-        rc = ca_type(c, a->stype, "send datatype", fn, &sdt);
+        rc = mpi_arg_type(c, a->stype, "send datatype", fn, &sdt);
     }
     if (rc == MPI_SUCCESS) {
-        rc = ca_buf(c, a->sbuf, stotal, sdt, "send buffer", fn);
+        rc = mpi_arg_buf(c, a->sbuf, stotal, sdt, "send buffer", fn);
     }
     /* receive side: indegree blocks */
     if (rc == MPI_SUCCESS && rv) {
         rc = nb_counts(c, a->rcounts, a->rdispls, t->indegree, "receive", fn, &rtotal);
     } else if (rc == MPI_SUCCESS) {
-        rc = ca_count(c, a->rcount, "recvcount", fn);
+        rc = mpi_arg_count(c, a->rcount, "recvcount", fn);
         rtotal = (size_t)(rc == MPI_SUCCESS ? a->rcount : 0) * (size_t)t->indegree;
     }
     if (rc == MPI_SUCCESS) {
-        rc = ca_type(c, a->rtype, "receive datatype", fn, &rdt);
+        rc = mpi_arg_type(c, a->rtype, "receive datatype", fn, &rdt);
     }
     if (rc == MPI_SUCCESS) {
-        rc = ca_buf(c, a->rbuf, rtotal, rdt, "receive buffer", fn);
+        rc = mpi_arg_buf(c, a->rbuf, rtotal, rdt, "receive buffer", fn);
     }
     if (rc == MPI_SUCCESS) {
         rc = ca_alias(c, a->sbuf, a->rbuf, stotal * sdt->size, rtotal * rdt->size, fn);
@@ -220,9 +220,9 @@ static int nb_w_side(compi_comm_t *c, const void *buf, const int *counts, const 
         rc = mpi_err_raise(c, MPI_ERR_ARG, fn, "the %s datatypes array is NULL", what);
     }
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
-        rc = ca_type(c, types[i], what, fn, &dts[i]);
+        rc = mpi_arg_type(c, types[i], what, fn, &dts[i]);
         if (rc == MPI_SUCCESS) {
-            rc = ca_buf(c, buf, (size_t)counts[i], dts[i],
+            rc = mpi_arg_buf(c, buf, (size_t)counts[i], dts[i],
                         *what == 's' ? "send buffer" : "receive buffer", fn);
         }
     }

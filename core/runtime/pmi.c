@@ -762,6 +762,17 @@ compi_status_t pmi_abort(int code, const char *msg)
         st = pmi_wire_format(line, sizeof(line), &len, "abort", "exitcode", num, NULL);
     if (st != COMPI_OK)
         return st;
-    /* no reply comes: the launcher kills the job */
-    return send_all(line, len);
+    /* No reply comes: the launcher kills the job.  Wait for that (up to a second) with
+       the connection open, so the launcher never writes to a rank that is gone: Hydra
+       could die of SIGPIPE then, and report that instead of the abort's code. */
+    if ((st = send_all(line, len)) != COMPI_OK)
+        return st;
+    struct pollfd pfd = {.fd = pmi.fd, .events = POLLIN};
+    char sink[256];
+    for (int waited = 0; waited < 1000 && poll(&pfd, 1, 100) >= 0; waited += 100) {
+        if ((pfd.revents & (POLLHUP | POLLERR)) ||
+            ((pfd.revents & POLLIN) && recv(pmi.fd, sink, sizeof(sink), 0) <= 0))
+            break;
+    }
+    return COMPI_OK;
 }

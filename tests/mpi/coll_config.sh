@@ -11,11 +11,14 @@
 #                        output; a config error must never become a hang
 #   traced=P[~P...]      as ok, and for every collective kind K and every prefix P the
 #                        output has the line "P K" (a wrapper saw every kind)
+#   itraced=P[~P...]     the same for every kind that has a nonblocking call (MPI_I*)
 . "$(dirname "$0")/lib.sh"
 
-MT_KINDS="barrier bcast reduce allreduce gather gatherv scatter scatterv allgather allgatherv
-alltoall alltoallv alltoallw reduce-scatter reduce-scatter-block scan exscan
-neighbor-allgather neighbor-allgatherv neighbor-alltoall neighbor-alltoallv neighbor-alltoallw"
+# the kinds with a nonblocking call, then all of them
+MT_IKINDS="barrier bcast reduce allreduce gather gatherv scatter scatterv allgather allgatherv
+alltoall alltoallv alltoallw reduce-scatter reduce-scatter-block scan exscan"
+MT_KINDS="$MT_IKINDS neighbor-allgather neighbor-allgatherv neighbor-alltoall
+neighbor-alltoallv neighbor-alltoallw"
 # configs must not depend on the user's own
 unset COMPI_COLL_CONFIG COMPI_MCA_coll_config GUILE_LOAD_PATH GUILE_LOAD_COMPILED_PATH
 
@@ -45,8 +48,10 @@ mt_judge_extra() {
             fi
         done
         ;;
-    traced=*)
-        x_pats=${1#traced=}
+    traced=* | itraced=*)
+        x_kinds=$MT_KINDS
+        case $1 in itraced=*) x_kinds=$MT_IKINDS ;; esac
+        x_pats=${1#*traced=}
         mt_judge ok "$2" "$3" "$4" || return 1
         x_ifs=$IFS
         IFS='~'
@@ -56,7 +61,7 @@ mt_judge_extra() {
         IFS=$x_ifs
         x_missing=
         for x_p in "$@"; do
-            for x_k in $MT_KINDS; do
+            for x_k in $x_kinds; do
                 grep -qx -- "$x_p $x_k" "$x_out" || x_missing="$x_missing $x_p:$x_k"
             done
         done

@@ -1,30 +1,167 @@
 /*
- * neighbor_alltoall/linear.c -- neighbourhood alltoall: block j to out-neighbour j, block
- * i from in-neighbour i: every block to or from its neighbour at once, through the
- * exchange of phases/neighbors.c (which also explains the Cartesian tags).
+ * neighbor_alltoall/linear.c -- every neighbourhood collective (allgather, allgatherv,
+ * alltoall, alltoallv, alltoallw; the entries at the end): block i of the receive side
+ * from in-neighbour i, block j of the send side to out-neighbour j, in the order of the
+ * communicator's topology (core/comm/topo.h); MPI_PROC_NULL neighbours are skipped and
+ * their receive blocks left as they were.  The allgather kinds send one block to every
+ * out-neighbour; the block accessors of phases/blocks.h tell the kinds apart.
  *
- *        in[0]   in[1] ... in[k-1]          receives posted first, then the sends;
- *           \      |      /                 MPI_PROC_NULL neighbours are skipped
+ *        in[0]   in[1] ... in[k-1]          receives posted first, then the sends
+ *           \      |      /
  *            +-----me-----+
  *           /      |      \
  *       out[0]  out[1] ... out[k-1]
  *
- * Cost (k neighbours each way, N bytes per block): T = k alpha + k N beta at most,
- * latencies overlapped.
+ * Graphs and distributed graphs: one tag; MPI's non-overtaking order pairs the k-th edge
+ * from p to q on p with the k-th on q, which is what MPI asks for repeated edges.
+ *
+ * Cartesian grids: the neighbours of dimension d are blocks 2d (the source of a shift by
+ * +1) and 2d+1 (its destination).  What a process sends as block 2d+1 (upwards) must land
+ * in block 2d of the receiver, and block 2d in block 2d+1 (MPI-4.1 section 8.6, the
+ * errata of MPI-3.1).  In a periodic dimension of 1 or 2 processes both neighbours are one
+ * process, so the two directions travel on two tags:
+ *
+ *      source          me            dest
+ *        [2d+1] --up--> [2d]  [2d+1] --up--> [2d]
+ *        [2d] <-down-- [2d]   ...
+ *
+ *   up   = coll_tag_alt(kind): sent from block 2d+1, received into block 2d
+ *   down = coll_tag(kind):     sent from block 2d,   received into block 2d+1
+ *
+ * Across dimensions the pairs stay apart as well: a process posts its sends and receives
+ * in dimension order, and q is p's destination in dimension d exactly when p is q's
+ * source in d, so the k-th upward message from p to q meets q's k-th upward receive from
+ * p, of the same dimension.
+ *
+ * Every receive is posted, then every send, all in flight together.  Cost (in- and
+ * out-degree k, N bytes per block): T = k alpha + k N beta at most, the transfers
+ * overlapped.
  */
-#include "core/coll/phases/neighbors.h"
+#include "core/coll/phases/blocks.h"
+#include "core/comm/topo.h"
 
-static compi_status_t neighbor_alltoall_linear(coll_closure_t *self, const coll_call_t *call)
+#include <stdlib.h>
+
+static int neighbor_usable(const coll_call_t *call, const coll_params_t *params)
+{
+    (void)params;
+    return call->comm->topo != NULL;
+}
+
+/* the tag of block i on the receive (recv = 1) or send side */
+static inline int nb__tag(const coll_call_t *call, int cart, int i, int recv)
+{
+    if (!cart) {
+        return coll_tag(call->kind);
+    }
+    /* receive 2d / send 2d+1: upwards */
+    return ((i & 1) == recv) ? coll_tag(call->kind) : coll_tag_alt(call->kind);
+}
+
+/* post the receives (recv = 1) or sends of blocks [from, to) into reqs[] (every slot is
+   set, NULL where nothing was posted) */
+static compi_status_t nb__post(const coll_call_t *call, int recv, int from, int to,
+                               compi_request_t **reqs)
+{
+    const comm_topo_t *t = call->comm->topo;
+    const int *peers = recv ? t->in : t->out;
+    int cart = t->kind == TOPO_CART;
+    compi_status_t st = COMPI_OK;
+
+    for (int i = from; i < to; i++) {
+        reqs[i - from] = NULL;
+    }
+    for (int i = from; i < to && st == COMPI_OK; i++) {
+        coll_blk_t b;
+        if (peers[i] == MPI_PROC_NULL) {
+            continue;
+        }
+        if (recv) {
+            coll_rblock(call, i, &b);
+            st = pml_irecv(b.buf, b.count, b.dt, peers[i], nb__tag(call, cart, i, 1), call->comm,
+                           &reqs[i - from]);
+        } else {
+            coll_sblock(call, i, &b);
+            st = pml_isend(b.buf, b.count, b.dt, peers[i], nb__tag(call, cart, i, 0), call->comm,
+                           PML_SEND_STANDARD, &reqs[i - from]);
+        }
+    }
+    return st;
+}
+
+static compi_status_t neighbor_linear(coll_closure_t *self, const coll_call_t *call)
 {
     (void)self;
-    return coll_neighbor_exchange(call);
+    const comm_topo_t *t = call->comm->topo;
+    compi_request_t *stack[64], **reqs = stack;
+    compi_status_t st = COMPI_OK;
+
+    if (t == NULL) {
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    size_t n = (size_t)t->indegree + (size_t)t->outdegree;
+    if (n > COMPI_ARRAY_SIZE(stack) && (reqs = calloc(n, sizeof(*reqs))) == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    /* everything in flight at once: a process's neighbours may be anyone's, so no order
+       of partial steps is safe for every graph (with rendezvous sends, a process waiting
+       for its first step could wait on one that waits for a later step) */
+    coll_move_keep(&st, nb__post(call, 1, 0, t->indegree, reqs));
+    if (st == COMPI_OK) {
+        coll_move_keep(&st, nb__post(call, 0, 0, t->outdegree, reqs + t->indegree));
+    } else {
+        for (int i = 0; i < t->outdegree; i++) {
+            reqs[t->indegree + i] = NULL;
+        }
+    }
+    coll_move_keep(&st, pml_wait_all_free(n, reqs));
+    if (reqs != stack) {
+        free(reqs);
+    }
+    return st;
 }
+
+const coll_algo_t coll_algo_neighbor_allgather_linear = {
+    .name = "linear",
+    .kind = COLL_NEIGHBOR_ALLGATHER,
+    .fn = neighbor_linear,
+    .usable = neighbor_usable,
+    .params = "",
+    .help = "all neighbours at once (the only one: the topology fixes the pattern)",
+};
+
+const coll_algo_t coll_algo_neighbor_allgatherv_linear = {
+    .name = "linear",
+    .kind = COLL_NEIGHBOR_ALLGATHERV,
+    .fn = neighbor_linear,
+    .usable = neighbor_usable,
+    .params = "",
+    .help = "all neighbours at once (the only one: the topology fixes the pattern)",
+};
 
 const coll_algo_t coll_algo_neighbor_alltoall_linear = {
     .name = "linear",
     .kind = COLL_NEIGHBOR_ALLTOALL,
-    .fn = neighbor_alltoall_linear,
-    .usable = coll_neighbor_usable,
+    .fn = neighbor_linear,
+    .usable = neighbor_usable,
+    .params = "",
+    .help = "all neighbours at once (the only one: the topology fixes the pattern)",
+};
+
+const coll_algo_t coll_algo_neighbor_alltoallv_linear = {
+    .name = "linear",
+    .kind = COLL_NEIGHBOR_ALLTOALLV,
+    .fn = neighbor_linear,
+    .usable = neighbor_usable,
+    .params = "",
+    .help = "all neighbours at once (the only one: the topology fixes the pattern)",
+};
+
+const coll_algo_t coll_algo_neighbor_alltoallw_linear = {
+    .name = "linear",
+    .kind = COLL_NEIGHBOR_ALLTOALLW,
+    .fn = neighbor_linear,
+    .usable = neighbor_usable,
     .params = "",
     .help = "all neighbours at once (the only one: the topology fixes the pattern)",
 };

@@ -1,13 +1,7 @@
-# bench/lib.sh -- the first steps the benchmark scripts share, run when sourced: message
-# helpers, installing the other MPIs and the plotting tools (unless --no-install), and
-# finding compi's build (compi_bin).  Sourced by run-p2p.sh and run-coll.sh after they
-# have set `install' and COMPI_PREFIX.
-
-say() { printf '== %s\n' "$*" >&2; }
-die() {
-    printf '%s: %s\n' "$(basename "$0")" "$*" >&2
-    exit 1
-}
+# bench/lib.sh -- the first steps the benchmark scripts that compare MPIs share, run when
+# sourced: installing the other MPIs and the plotting tools (unless --no-install), and
+# finding compi's build (find_compi: compi_bin, CC).  Sourced by run-p2p.sh and
+# run-coll.sh after bench/common.sh and after they have set `install' and COMPI_PREFIX.
 
 # --- 1. dependencies ------------------------------------------------------------------
 install_missing() {
@@ -33,12 +27,4 @@ for c in mpicc.openmpi mpirun.openmpi mpicc.mpich mpiexec.mpich gnuplot taskset 
     command -v "$c" >/dev/null || die "'$c' not found after installation"
 done
 
-# --- 2. build -------------------------------------------------------------------------
-compi_bin=""
-for d in "$COMPI_PREFIX/bin" "$COMPI_PREFIX"; do
-    if [ -x "$d/mpicc" ] && [ -x "$d/mpirun" ]; then
-        compi_bin=$d
-        break
-    fi
-done
-
+find_compi

@@ -32,6 +32,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(dirname "$here")
+. "$here/common.sh"
 build=$here/build/coll
 results=$here/results
 invocation="$0 $*"
@@ -45,13 +46,10 @@ for arg in "$@"; do
     --no-install) install=0 ;;
     --no-tramp) tramp=0 ;;
     -h | --help)
-        sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+        usage
         exit 0
         ;;
-    *)
-        echo "run-coll.sh: unknown argument '$arg' (try --help)" >&2
-        exit 2
-        ;;
+    *) bad_arg "$arg" ;;
     esac
 done
 
@@ -65,34 +63,8 @@ RUN_TIMEOUT=${RUN_TIMEOUT:-240}
 MPIS=${MPIS:-omp mpich compi}
 NPS=${NPS:-2 4}
 COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
-ncores=$(nproc)
 
 . "$(dirname "$0")/lib.sh"
-# Newer compi launchers bind ranks by default; like the others, they are told not to
-# (bind-rank.sh pins every MPI's ranks the same way).
-compi_nobind=""
-if [ -n "$compi_bin" ] && "$compi_bin/mpirun" --help 2>&1 | grep -q -- '--bind-to'; then
-    compi_nobind=" --bind-to none"
-fi
-declare -A CC
-CC[omp]=mpicc.openmpi
-CC[mpich]=mpicc.mpich
-CC[compi]=$compi_bin/mpicc
-
-# The launcher line of one MPI at $2 ranks.
-launcher() {
-    case $1 in
-    omp)
-        # Open MPI refuses root without the two variables, and more ranks than cores
-        # without --oversubscribe (which also makes its idle ranks yield the core).
-        printf 'env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 '
-        printf 'mpirun.openmpi -np %s --bind-to none --mca btl self,vader' "$2"
-        [ "$2" -le "$ncores" ] || printf ' --oversubscribe'
-        ;;
-    mpich) printf 'mpiexec.mpich -n %s -bind-to none' "$2" ;;
-    compi) printf '%s/mpirun -np %s%s' "$compi_bin" "$2" "$compi_nobind" ;;
-    esac
-}
 
 rm -rf "$build"
 mkdir -p "$build/raw" "$build/plot" "$results"

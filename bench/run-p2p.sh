@@ -26,6 +26,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(dirname "$here")
+. "$here/common.sh"
 build=$here/build
 results=$here/results
 invocation="$0 $*"
@@ -37,13 +38,10 @@ for arg in "$@"; do
     --quick) quick=1 ;;
     --no-install) install=0 ;;
     -h | --help)
-        sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+        usage
         exit 0
         ;;
-    *)
-        echo "run-p2p.sh: unknown argument '$arg' (try --help)" >&2
-        exit 2
-        ;;
+    *) bad_arg "$arg" ;;
     esac
 done
 
@@ -59,10 +57,7 @@ COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
 
 . "$(dirname "$0")/lib.sh"
 
-declare -A CC LAUNCH
-CC[omp]=mpicc.openmpi
-CC[mpich]=mpicc.mpich
-CC[compi]=$compi_bin/mpicc
+declare -A LAUNCH
 # Open MPI refuses to run as root without these two; they change nothing else.
 LAUNCH[omp]="env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"
 LAUNCH[omp]+=" mpirun.openmpi -np 2 --bind-to none --mca btl self,vader"

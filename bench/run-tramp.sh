@@ -24,6 +24,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(dirname "$here")
+. "$here/common.sh"
 build=$here/build/tramp
 results=$here/results
 invocation="$0 $*"
@@ -33,13 +34,10 @@ for arg in "$@"; do
     case $arg in
     --quick) quick=1 ;;
     -h | --help)
-        sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+        usage
         exit 0
         ;;
-    *)
-        echo "run-tramp.sh: unknown argument '$arg' (try --help)" >&2
-        exit 2
-        ;;
+    *) bad_arg "$arg" ;;
     esac
 done
 [ $quick = 0 ] || INIT_RUNS=${INIT_RUNS:-3}
@@ -48,11 +46,6 @@ COMPI_BUILD=${COMPI_BUILD:-$repo/_build}
 COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
 MPIS=${MPIS:-omp mpich compi}
 
-say() { printf '== %s\n' "$*" >&2; }
-die() {
-    printf 'run-tramp.sh: %s\n' "$*" >&2
-    exit 1
-}
 # median of the numbers on stdin, one per line
 med() {
     sort -g | awk '{ a[NR] = $1 } END {
@@ -64,13 +57,7 @@ med() {
 for f in lib/libcompi.la libtool config.h; do
     [ -e "$COMPI_BUILD/$f" ] || die "no $COMPI_BUILD/$f: build compi first (or set COMPI_BUILD)"
 done
-compi_bin=""
-for d in "$COMPI_PREFIX/bin" "$COMPI_PREFIX"; do
-    if [ -x "$d/mpicc" ] && [ -x "$d/mpirun" ]; then
-        compi_bin=$d
-        break
-    fi
-done
+find_compi
 [ -n "$compi_bin" ] || die "no mpicc and mpirun under $COMPI_PREFIX (build compi first)"
 
 rm -rf "$build"
@@ -87,24 +74,6 @@ gcc "${cflags[@]}" -c "$here/tramp_bench.c" -o "$build/tramp_bench.o" >"$build/b
     "$build/tramp_bench.o" "$COMPI_BUILD/lib/libcompi.la" >>"$build/build.log" 2>&1 ||
     die "tramp_bench: link failed, see $build/build.log"
 
-# Newer compi launchers bind ranks by default; like the others, they are told not to
-# (bind-rank.sh pins every MPI's ranks the same way).
-compi_nobind=""
-if [ -n "$compi_bin" ] && "$compi_bin/mpirun" --help 2>&1 | grep -q -- '--bind-to'; then
-    compi_nobind=" --bind-to none"
-fi
-declare -A CC
-CC[omp]=mpicc.openmpi
-CC[mpich]=mpicc.mpich
-CC[compi]=$compi_bin/mpicc
-launcher() {
-    case $1 in
-    omp) printf 'env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 '
-        printf 'mpirun.openmpi -np %s --bind-to none --mca btl self,vader' "$2" ;;
-    mpich) printf 'mpiexec.mpich -n %s -bind-to none' "$2" ;;
-    compi) printf '%s/mpirun -np %s%s' "$compi_bin" "$2" "$compi_nobind" ;;
-    esac
-}
 active=()
 for mpi in $MPIS; do
     if command -v "${CC[$mpi]}" >/dev/null &&

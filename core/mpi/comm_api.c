@@ -27,6 +27,25 @@ static int null_arg(compi_comm_t *c, const char *func, const char *what)
     return mpi_err_raise(c, MPI_ERR_ARG, func, "%s is NULL", what);
 }
 
+/*
+ * what a call on one communicator checks first: MPI is initialized, `h` names a
+ * communicator (*c_p), and the output argument `out`, called `what`, is not NULL
+ */
+static int comm_check(const char *func, MPI_Comm h, const void *out, const char *what,
+                      compi_comm_t **c_p)
+{
+    *c_p = NULL;
+    COMPI_CHECK_INIT(func);
+    *c_p = comm_from_handle(h);
+    if (*c_p == NULL) {
+        return bad_comm(func, h);
+    }
+    if (out == NULL) {
+        return null_arg(*c_p, func, what);
+    }
+    return MPI_SUCCESS;
+}
+
 /* report an internal failure of a constructor on `c` */
 static int comm_failed(compi_comm_t *c, const char *func, compi_status_t st)
 {
@@ -43,13 +62,10 @@ static void comm_out(compi_comm_t *c, MPI_Comm *newcomm)
 #pragma weak MPI_Comm_size = PMPI_Comm_size
 int PMPI_Comm_size(MPI_Comm comm, int *size)
 {
-    COMPI_CHECK_INIT("MPI_Comm_size");
-    compi_comm_t *c = comm_from_handle(comm);
-    if (c == NULL) {
-        return bad_comm("MPI_Comm_size", comm);
-    }
-    if (size == NULL) {
-        return null_arg(c, "MPI_Comm_size", "size");
+    compi_comm_t *c;
+    int rc = comm_check("MPI_Comm_size", comm, size, "size", &c);
+    if (rc != MPI_SUCCESS) {
+        return rc;
     }
     *size = c->size;
     return MPI_SUCCESS;
@@ -58,13 +74,10 @@ int PMPI_Comm_size(MPI_Comm comm, int *size)
 #pragma weak MPI_Comm_rank = PMPI_Comm_rank
 int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 {
-    COMPI_CHECK_INIT("MPI_Comm_rank");
-    compi_comm_t *c = comm_from_handle(comm);
-    if (c == NULL) {
-        return bad_comm("MPI_Comm_rank", comm);
-    }
-    if (rank == NULL) {
-        return null_arg(c, "MPI_Comm_rank", "rank");
+    compi_comm_t *c;
+    int rc = comm_check("MPI_Comm_rank", comm, rank, "rank", &c);
+    if (rc != MPI_SUCCESS) {
+        return rc;
     }
     *rank = c->rank;
     return MPI_SUCCESS;
@@ -143,14 +156,11 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 #pragma weak MPI_Comm_split = PMPI_Comm_split
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
-    COMPI_CHECK_INIT("MPI_Comm_split");
-    compi_comm_t *c = comm_from_handle(comm), *nc;
+    compi_comm_t *c, *nc;
     compi_status_t st;
-    if (c == NULL) {
-        return bad_comm("MPI_Comm_split", comm);
-    }
-    if (newcomm == NULL) {
-        return null_arg(c, "MPI_Comm_split", "newcomm");
+    int rc = comm_check("MPI_Comm_split", comm, newcomm, "newcomm", &c);
+    if (rc != MPI_SUCCESS) {
+        return rc;
     }
     if (color < 0 && color != MPI_UNDEFINED) {
         return mpi_err_raise(c, MPI_ERR_ARG, "MPI_Comm_split",
@@ -168,14 +178,11 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 #pragma weak MPI_Comm_split_type = PMPI_Comm_split_type
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
-    COMPI_CHECK_INIT("MPI_Comm_split_type");
-    compi_comm_t *c = comm_from_handle(comm);
+    compi_comm_t *c;
     int color;
-    if (c == NULL) {
-        return bad_comm("MPI_Comm_split_type", comm);
-    }
-    if (newcomm == NULL) {
-        return null_arg(c, "MPI_Comm_split_type", "newcomm");
+    int rc = comm_check("MPI_Comm_split_type", comm, newcomm, "newcomm", &c);
+    if (rc != MPI_SUCCESS) {
+        return rc;
     }
     if (split_type == MPI_UNDEFINED) {
         color = MPI_UNDEFINED;
@@ -287,14 +294,11 @@ int PMPI_Comm_free(MPI_Comm *comm)
 #pragma weak MPI_Comm_group = PMPI_Comm_group
 int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
-    COMPI_CHECK_INIT("MPI_Comm_group");
-    compi_comm_t *c = comm_from_handle(comm);
+    compi_comm_t *c;
     compi_status_t st;
-    if (c == NULL) {
-        return bad_comm("MPI_Comm_group", comm);
-    }
-    if (group == NULL) {
-        return null_arg(c, "MPI_Comm_group", "group");
+    int rc = comm_check("MPI_Comm_group", comm, group, "group", &c);
+    if (rc != MPI_SUCCESS) {
+        return rc;
     }
     st = group_to_handle(c->group, group);
     if (st != COMPI_OK) {
@@ -307,13 +311,10 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 #pragma weak MPI_Comm_test_inter = PMPI_Comm_test_inter
 int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
-    COMPI_CHECK_INIT("MPI_Comm_test_inter");
-    compi_comm_t *c = comm_from_handle(comm);
-    if (c == NULL) {
-        return bad_comm("MPI_Comm_test_inter", comm);
-    }
-    if (flag == NULL) {
-        return null_arg(c, "MPI_Comm_test_inter", "flag");
+    compi_comm_t *c;
+    int rc = comm_check("MPI_Comm_test_inter", comm, flag, "flag", &c);
+    if (rc != MPI_SUCCESS) {
+        return rc;
     }
     *flag = 0; /* intercommunicators do not exist yet */
     return MPI_SUCCESS;
@@ -335,13 +336,10 @@ int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
 #pragma weak MPI_Comm_set_name = PMPI_Comm_set_name
 int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
 {
-    COMPI_CHECK_INIT("MPI_Comm_set_name");
-    compi_comm_t *c = comm_from_handle(comm);
-    if (c == NULL) {
-        return bad_comm("MPI_Comm_set_name", comm);
-    }
-    if (comm_name == NULL) {
-        return null_arg(c, "MPI_Comm_set_name", "comm_name");
+    compi_comm_t *c;
+    int rc = comm_check("MPI_Comm_set_name", comm, comm_name, "comm_name", &c);
+    if (rc != MPI_SUCCESS) {
+        return rc;
     }
     /* longer names are truncated, as MPI allows */
     snprintf(c->name, sizeof(c->name), "%s", comm_name);

@@ -23,6 +23,25 @@ static int null_arg(const char *func, const char *what)
 }
 
 /*
+ * what a call on one group checks first: MPI is initialized, `h` names a group (*g_p),
+ * and the output argument `out`, called `what`, is not NULL
+ */
+static int group_check(const char *func, MPI_Group h, const void *out, const char *what,
+                      compi_group_t **g_p)
+{
+    *g_p = NULL;
+    COMPI_CHECK_INIT(func);
+    *g_p = group_from_handle(h);
+    if (*g_p == NULL) {
+        return bad_group(func, h);
+    }
+    if (out == NULL) {
+        return null_arg(func, what);
+    }
+    return MPI_SUCCESS;
+}
+
+/*
  * give a new group to the user (dropping our reference: the handle holds its own); st is
  * the status of the call that built *g_p
  */
@@ -59,13 +78,10 @@ static int bad_ranks(const char *func, group_check_t chk, int idx, const char *w
 #pragma weak MPI_Group_size = PMPI_Group_size
 int PMPI_Group_size(MPI_Group group, int *size)
 {
-    COMPI_CHECK_INIT("MPI_Group_size");
-    compi_group_t *g = group_from_handle(group);
-    if (g == NULL) {
-        return bad_group("MPI_Group_size", group);
-    }
-    if (size == NULL) {
-        return null_arg("MPI_Group_size", "size");
+    compi_group_t *g;
+    int rc = group_check("MPI_Group_size", group, size, "size", &g);
+    if (rc != MPI_SUCCESS) {
+        return rc;
     }
     *size = g->size;
     return MPI_SUCCESS;
@@ -74,13 +90,10 @@ int PMPI_Group_size(MPI_Group group, int *size)
 #pragma weak MPI_Group_rank = PMPI_Group_rank
 int PMPI_Group_rank(MPI_Group group, int *rank)
 {
-    COMPI_CHECK_INIT("MPI_Group_rank");
-    compi_group_t *g = group_from_handle(group);
-    if (g == NULL) {
-        return bad_group("MPI_Group_rank", group);
-    }
-    if (rank == NULL) {
-        return null_arg("MPI_Group_rank", "rank");
+    compi_group_t *g;
+    int rc = group_check("MPI_Group_rank", group, rank, "rank", &g);
+    if (rc != MPI_SUCCESS) {
+        return rc;
     }
     *rank = g->rank;
     return MPI_SUCCESS;

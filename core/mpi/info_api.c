@@ -60,6 +60,25 @@ static int null_arg(const char *func, const char *what)
     return mpi_err_raise(NULL, MPI_ERR_ARG, func, "%s is NULL", what);
 }
 
+/*
+ * what a call on one info object checks first: MPI is initialized, `h` names an info
+ * object (*in_p), and the output argument `out`, called `what`, is not NULL
+ */
+static int info_check(const char *func, MPI_Info h, const void *out, const char *what,
+                      compi_info_t **in_p)
+{
+    *in_p = NULL;
+    COMPI_CHECK_INIT(func);
+    *in_p = info_get(h);
+    if (*in_p == NULL) {
+        return bad_info(func, h);
+    }
+    if (out == NULL) {
+        return null_arg(func, what);
+    }
+    return MPI_SUCCESS;
+}
+
 /* a key must be non-empty and at most MPI_MAX_INFO_KEY characters */
 static int check_key(const char *func, const char *key)
 {
@@ -228,13 +247,10 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
 #pragma weak MPI_Info_get_nkeys = PMPI_Info_get_nkeys
 int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 {
-    COMPI_CHECK_INIT("MPI_Info_get_nkeys");
-    compi_info_t *in = info_get(info);
-    if (in == NULL) {
-        return bad_info("MPI_Info_get_nkeys", info);
-    }
-    if (nkeys == NULL) {
-        return null_arg("MPI_Info_get_nkeys", "nkeys");
+    compi_info_t *in;
+    int rc = info_check("MPI_Info_get_nkeys", info, nkeys, "nkeys", &in);
+    if (rc != MPI_SUCCESS) {
+        return rc;
     }
     *nkeys = in->n;
     return MPI_SUCCESS;
@@ -243,13 +259,10 @@ int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 #pragma weak MPI_Info_get_nthkey = PMPI_Info_get_nthkey
 int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 {
-    COMPI_CHECK_INIT("MPI_Info_get_nthkey");
-    compi_info_t *in = info_get(info);
-    if (in == NULL) {
-        return bad_info("MPI_Info_get_nthkey", info);
-    }
-    if (key == NULL) {
-        return null_arg("MPI_Info_get_nthkey", "key");
+    compi_info_t *in;
+    int rc = info_check("MPI_Info_get_nthkey", info, key, "key", &in);
+    if (rc != MPI_SUCCESS) {
+        return rc;
     }
     if (n < 0 || n >= in->n) {
         return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Info_get_nthkey",
@@ -313,14 +326,10 @@ int PMPI_Info_delete(MPI_Info info, const char *key)
 #pragma weak MPI_Info_dup = PMPI_Info_dup
 int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
-    COMPI_CHECK_INIT("MPI_Info_dup");
-    compi_info_t *in = info_get(info), *out;
-    int rc;
-    if (in == NULL) {
-        return bad_info("MPI_Info_dup", info);
-    }
-    if (newinfo == NULL) {
-        return null_arg("MPI_Info_dup", "newinfo");
+    compi_info_t *in, *out;
+    int rc = info_check("MPI_Info_dup", info, newinfo, "newinfo", &in);
+    if (rc != MPI_SUCCESS) {
+        return rc;
     }
     rc = info_new("MPI_Info_dup", &out);
     if (rc != MPI_SUCCESS) {

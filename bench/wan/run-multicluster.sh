@@ -47,6 +47,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
+. "$repo/bench/common.sh"
 build=$repo/bench/build/wan
 results=$repo/bench/results
 invocation="$0 $*"
@@ -58,13 +59,10 @@ for arg in "$@"; do
     --quick) quick=1 ;;
     --no-install) install=0 ;;
     -h | --help)
-        sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+        usage
         exit 0
         ;;
-    *)
-        echo "run-multicluster.sh: unknown argument '$arg' (try --help)" >&2
-        exit 2
-        ;;
+    *) bad_arg "$arg" ;;
     esac
 done
 [ $quick = 1 ] && ITERS=${ITERS:-100}
@@ -82,13 +80,7 @@ RUN_TIMEOUT=${RUN_TIMEOUT:-1800}
 FINALIZE_GRACE=${FINALIZE_GRACE:-30}
 declare -A ITERS_OF=([compi]=${ITERS_COMPI:-$ITERS} [omp]=${ITERS_OMP:-$ITERS}
     [mpich]=${ITERS_MPICH:-$ITERS})
-ncores=$(nproc)
 
-say() { printf '== %s\n' "$*" >&2; }
-die() {
-    printf 'run-multicluster.sh: %s\n' "$*" >&2
-    exit 1
-}
 [ "$(id -u)" = 0 ] || die "must run as root (the testbed is made of network namespaces)"
 
 # --- 1. dependencies ----------------------------------------------------------------------
@@ -100,14 +92,7 @@ for c in ip unshare tc timeout mpicc.openmpi mpirun.openmpi mpicc.mpich mpiexec.
 done
 
 # --- 2. build -----------------------------------------------------------------------------
-compi_bin=""
-for d in "$COMPI_PREFIX/bin" "$COMPI_PREFIX"; do
-    if [ -x "$d/mpicc" ] && [ -x "$d/mpirun" ]; then
-        compi_bin=$d
-        break
-    fi
-done
-declare -A CC=([omp]=mpicc.openmpi [mpich]=mpicc.mpich [compi]=${compi_bin:+$compi_bin/mpicc})
+find_compi
 rm -rf "$build/raw"
 mkdir -p "$build/raw" "$results"
 rm -f "$results/multicluster.csv" "$results/multicluster.png" "$results/multicluster.txt"

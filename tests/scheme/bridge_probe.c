@@ -92,7 +92,7 @@ static int build(const char *spec)
     /* what the communicator's topology looks like to creators: its kind only */
     static comm_topo_t topos[] = {{.kind = TOPO_CART}, {.kind = TOPO_GRAPH},
                                   {.kind = TOPO_DIST_GRAPH}};
-    const char *topo = NULL;
+    char topo[16] = "";
     static compi_op_t noncomm = {
         .handle = 0x7777, .commutative = 0, .user_fn = user_noncomm, .refcount = 1, .name = "user"};
     compi_comm_t comm = {.size = 4, .rank = 0};
@@ -132,7 +132,7 @@ static int build(const char *spec)
         } else if (strcmp(f, "comm") == 0) {
             snprintf(comm.name, sizeof(comm.name), "%s", v);
         } else if (strcmp(f, "topo") == 0) {
-            topo = strdup(v);
+            snprintf(topo, sizeof(topo), "%s", v);
         }
     }
     free(copy);
@@ -143,8 +143,8 @@ static int build(const char *spec)
     }
     /* topo=cart|graph|dist-graph|none; neighbourhood kinds get a Cartesian one unless
        told otherwise */
-    if (topo == NULL) {
-        topo = is_neighbor(call.kind) ? "cart" : "none";
+    if (topo[0] == '\0') {
+        snprintf(topo, sizeof(topo), "%s", is_neighbor(call.kind) ? "cart" : "none");
     }
     comm.topo = strcmp(topo, "cart") == 0    ? &topos[0]
                 : strcmp(topo, "graph") == 0 ? &topos[1]

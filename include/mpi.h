@@ -664,6 +664,67 @@ COMPI_PROTO(int, Iscan, (const void *sendbuf, void *recvbuf, int count, MPI_Data
                          MPI_Op op, MPI_Comm comm, MPI_Request *request));
 COMPI_PROTO(int, Iexscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                            MPI_Op op, MPI_Comm comm, MPI_Request *request));
+/* persistent collectives (MPI-4): the nonblocking forms' arguments and an info (no
+   hints are read); the request is inactive until MPI_Start */
+COMPI_PROTO(int, Barrier_init, (MPI_Comm comm, MPI_Info info, MPI_Request *request));
+COMPI_PROTO(int, Bcast_init,
+            (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
+             MPI_Request *request));
+COMPI_PROTO(int, Reduce_init,
+            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             int root, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+COMPI_PROTO(int, Allreduce_init,
+            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm, MPI_Info info, MPI_Request *request));
+COMPI_PROTO(int, Gather_init,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+             MPI_Request *request));
+COMPI_PROTO(int, Gatherv_init,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+             MPI_Comm comm, MPI_Info info, MPI_Request *request));
+COMPI_PROTO(int, Scatter_init,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+             MPI_Request *request));
+COMPI_PROTO(int, Scatterv_init,
+            (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+             void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+             MPI_Info info, MPI_Request *request));
+COMPI_PROTO(int, Allgather_init,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+             MPI_Request *request));
+COMPI_PROTO(int, Allgatherv_init,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+             MPI_Info info, MPI_Request *request));
+COMPI_PROTO(int, Alltoall_init,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+             MPI_Request *request));
+COMPI_PROTO(int, Alltoallv_init,
+            (const void *sendbuf, const int sendcounts[], const int sdispls[],
+             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+             MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+COMPI_PROTO(int, Alltoallw_init,
+            (const void *sendbuf, const int sendcounts[], const int sdispls[],
+             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+             const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+             MPI_Request *request));
+COMPI_PROTO(int, Reduce_scatter_init,
+            (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+             MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+COMPI_PROTO(int, Reduce_scatter_block_init,
+            (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm, MPI_Info info, MPI_Request *request));
+COMPI_PROTO(int, Scan_init,
+            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm, MPI_Info info, MPI_Request *request));
+COMPI_PROTO(int, Exscan_init,
+            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm, MPI_Info info, MPI_Request *request));
 COMPI_PROTO(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count,
                                 MPI_Datatype datatype, MPI_Op op));
 COMPI_PROTO(int, Op_create, (MPI_User_function * user_fn, int commute, MPI_Op *op));
@@ -729,6 +790,47 @@ COMPI_PROTO(int, Neighbor_alltoallw, (const void *sendbuf, const int sendcounts[
                                       void *recvbuf, const int recvcounts[],
                                       const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                                       MPI_Comm comm));
+/* nonblocking and persistent neighbourhood collectives */
+COMPI_PROTO(int, Ineighbor_allgather,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Ineighbor_allgatherv,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+             MPI_Request *request));
+COMPI_PROTO(int, Ineighbor_alltoall,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Ineighbor_alltoallv,
+            (const void *sendbuf, const int sendcounts[], const int sdispls[],
+             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Ineighbor_alltoallw,
+            (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+             MPI_Request *request));
+COMPI_PROTO(int, Neighbor_allgather_init,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+             MPI_Request *request));
+COMPI_PROTO(int, Neighbor_allgatherv_init,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+             MPI_Info info, MPI_Request *request));
+COMPI_PROTO(int, Neighbor_alltoall_init,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+             MPI_Request *request));
+COMPI_PROTO(int, Neighbor_alltoallv_init,
+            (const void *sendbuf, const int sendcounts[], const int sdispls[],
+             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+             MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+COMPI_PROTO(int, Neighbor_alltoallw_init,
+            (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+             MPI_Request *request));
 
 /* handle conversion (handles are ints, so these are identities) */
 COMPI_PROTO(MPI_Fint, Comm_c2f, (MPI_Comm comm));

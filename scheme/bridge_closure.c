@@ -128,13 +128,14 @@ static compi_status_t bridge__native(bridge_build_t *b, SCM v, SCM text, coll_cl
         return bridge__fail(b, origin, text, "%s has no native algorithm %s (%s algorithms: %s)",
                             coll_kind_name(kind), name, coll_kind_name(kind), names);
     }
-    if (b->call->mode == COLL_MODE_NONBLOCKING && algo->sched == NULL) {
+    if (b->call->mode != COLL_MODE_BLOCKING && algo->sched == NULL) {
         char names[512];
         bridge__algo_names(kind, 1, names, sizeof(names));
         return bridge__fail(b, origin, text,
-                            "%s:%s cannot run nonblocking (it has no schedule); %s algorithms "
+                            "%s:%s cannot run %s (it has no schedule); %s algorithms "
                             "that can: %s (creators see the mode as (call-mode call))",
-                            coll_kind_name(kind), name, coll_kind_name(kind), names);
+                            coll_kind_name(kind), name, coll_mode_name(b->call->mode),
+                            coll_kind_name(kind), names);
     }
     if (algo->usable != NULL && !algo->usable(b->call, &params)) {
         bridge__refusal(b->call, &params, why, sizeof(why));
@@ -353,7 +354,7 @@ static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM text, coll_c
     if (bridge__tag_is(v, "native")) {
         return bridge__native(b, v, text, c_p);
     }
-    if (b->call->mode == COLL_MODE_NONBLOCKING &&
+    if (b->call->mode != COLL_MODE_BLOCKING &&
         (bridge__tag_is(v, "tree") || bridge__tag_is(v, "exchange") ||
          bridge__tag_is(v, "scheme"))) {
         char names[512];
@@ -363,10 +364,10 @@ static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM text, coll_c
                                                            : "Scheme";
         bridge__algo_names(kind, 1, names, sizeof(names));
         return bridge__fail(b, scm_c_vector_ref(v, scm_c_vector_length(v) - 1), text,
-                            "a %s closure cannot run nonblocking yet; return a native "
-                            "algorithm with a schedule when (call-mode call) is nonblocking "
-                            "(%s: %s)",
-                            what, coll_kind_name(kind), names);
+                            "a %s closure cannot run %s yet; return a native algorithm "
+                            "with a schedule when (call-mode call) is nonblocking or "
+                            "persistent (%s: %s)",
+                            what, coll_mode_name(b->call->mode), coll_kind_name(kind), names);
     }
     if (bridge__tag_is(v, "tree")) {
         return bridge__tree(b, v, text, c_p);

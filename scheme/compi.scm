@@ -239,9 +239,9 @@ must answer"
 ;; flight, so the collector cannot take them while the transport still writes there.
 ;; `ranks' is what (call-ranks call) reads: the communicator's world ranks (a bytevector,
 ;; from the bridge), the vector of rank records made from them, or one given to make-call.
-;; `mode' is how the call runs: blocking or nonblocking (MPI_Ibcast, ...); it is part of
-;; the key, so a creator may choose differently per mode -- a nonblocking call needs a
-;; closure that can run as a schedule (docs/scheme-api.md, "Modes").
+;; `mode' is how the call runs: blocking, nonblocking (MPI_Ibcast, ...) or persistent
+;; (MPI_Bcast_init, ...); it is part of the key, so a creator may choose differently per
+;; mode -- a nonblocking or persistent call needs a closure that can run as a schedule (docs/scheme-api.md, "Modes").
 ;; `topology' is the communicator's process topology: cart, graph, dist-graph or #f.
 (define <call>
   (make-record-type 'call
@@ -265,12 +265,12 @@ must answer"
 (define call-mode (record-accessor <call> 'mode))
 (define call-topology (record-accessor <call> 'topology))
 
-(define call-modes '(blocking nonblocking))
+(define call-modes '(blocking nonblocking persistent))
 
 ;; A call made in Scheme, for trying creators without MPI (tests, the REPL): it has no
 ;; buffers, so Scheme closures cannot run on it.  RANKS, optional, is a vector of SIZE
 ;; rank records (make-rank) that call-ranks returns, or #f; MODE, optional after it, is
-;; blocking (the default) or nonblocking; TOPOLOGY, optional after that, what
+;; blocking (the default), nonblocking or persistent; TOPOLOGY, optional after that, what
 ;; call-topology returns: cart, graph, dist-graph or #f (the default).
 (define (make-call kind size rank root bytes datatype op commutative? comm . rest)
   (kind-index 'make-call kind)
@@ -331,10 +331,10 @@ must answer"
               (and bound? #t)))
 
 ;; "bcast root=0 bytes=8 comm=MPI_COMM_WORLD", as error messages show a call (a
-;; nonblocking one starts with "nonblocking ")
+;; nonblocking or persistent one starts with its mode)
 (define (call->string call)
   (string-append
-   (if (eq? (call-mode call) 'nonblocking) "nonblocking " "")
+   (if (eq? (call-mode call) 'blocking) "" (string-append (symbol->string (call-mode call)) " "))
    (symbol->string (call-kind call))
    (if (call-root call) (simple-format #f " root=~A" (call-root call)) "")
    (simple-format #f " bytes=~A" (call-bytes call))

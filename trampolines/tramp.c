@@ -10,8 +10,9 @@
  *
  *   key = (kind, mode, root, bytes, op, datatype) --hash--> bucket [ e0 e1 e2 e3 ]
  *
- * The mode (blocking, nonblocking) sits beside the kind in the first word; tramp_run()
- * packs it as the constant 0, so a blocking hit costs what it did before modes existed.
+ * The mode (blocking, nonblocking, persistent) sits beside the kind in the first word;
+ * tramp_run() packs it as the constant 0, so a blocking hit costs what it did before modes
+ * existed.
  */
 #include "trampolines/tramp.h"
 
@@ -113,7 +114,8 @@ compi_status_t tramp_start(const coll_call_t *call, struct compi_request **req_p
     coll_closure_t *c;
     tramp_key_t k;
     *req_p = NULL;
-    key_pack(call, COLL_MODE_NONBLOCKING, &k);
+    /* nonblocking or persistent: the call's own mode (this path is not the blocking one) */
+    key_pack(call, call->mode, &k);
     if (compi_likely(cache != NULL) && compi_likely((c = lookup(cache, &k, &b)) != NULL)) {
         return c->start(c, call, req_p);
     }
@@ -153,8 +155,9 @@ static tramp_cache_t *cache_new(void)
 /* "bcast root=0 bytes=8 MPI_INT MPI_SUM on MPI_COMM_WORLD" for messages */
 static void describe_call(const coll_call_t *call, char *buf, size_t len)
 {
-    int n = snprintf(buf, len, "%s%s", call->mode == COLL_MODE_NONBLOCKING ? "nonblocking " : "",
-                     coll_kind_name(call->kind));
+    int n = snprintf(buf, len, "%s%s%s",
+                     call->mode != COLL_MODE_BLOCKING ? coll_mode_name(call->mode) : "",
+                     call->mode != COLL_MODE_BLOCKING ? " " : "", coll_kind_name(call->kind));
     if (call->root >= 0 && n < (int)len) {
         n += snprintf(buf + n, len - (size_t)n, " root=%d", call->root);
     }
@@ -226,13 +229,12 @@ static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
         compi_log_error("%s", err);
         return st;
     }
-    if (call->mode == COLL_MODE_NONBLOCKING && c->start == NULL) {
+    if (call->mode != COLL_MODE_BLOCKING && c->start == NULL) {
         /* the bridge refuses these first, naming the creator; this is the last guard */
         char what[256];
         describe_call(call, what, sizeof(what));
-        compi_log_error("coll: %s: closure %s cannot serve nonblocking calls (it has no "
-                        "schedule)",
-                        what, c->name);
+        compi_log_error("coll: %s: closure %s cannot serve %s calls (it has no schedule)", what,
+                        c->name, coll_mode_name(call->mode));
         coll_closure_release(c);
         return COMPI_ERR_CONFIG;
     }

@@ -9,7 +9,10 @@
  *
  * tramp_start() does the same for a nonblocking call (call->mode COLL_MODE_NONBLOCKING):
  * the mode is part of the key, so nonblocking closures are cached beside the blocking
- * ones, and it calls the closure's start, which returns a request.  tramp_run() packs
+ * ones, and it calls the closure's start, which returns a request.  A persistent call
+ * (MPI_Bcast_init, ...; call->mode COLL_MODE_PERSISTENT) takes the same path with its own
+ * key: the closure is chosen at init, and its start builds the schedule into an inactive
+ * persistent request that MPI_Start reruns.  tramp_run() packs
  * the blocking mode as a constant: the blocking hit path does no more work than before.
  *
  * Ownership: the cache hangs off comm->coll, belongs to the trampolines and is freed
@@ -26,8 +29,9 @@ void tramp_finalize(void);
 
 /* Run one collective.  Errors come back as a status; the API layer raises them. */
 compi_status_t tramp_run(const coll_call_t *call);
-/* Start one nonblocking collective (call->mode is COLL_MODE_NONBLOCKING); its request in
-   *req_p, the caller's (it retains the communicator). */
+/* Start one nonblocking collective (call->mode is COLL_MODE_NONBLOCKING), or make a
+   persistent one (COLL_MODE_PERSISTENT: inactive until MPI_Start); its request in *req_p,
+   the caller's (it retains the communicator). */
 struct compi_request;
 compi_status_t tramp_start(const coll_call_t *call, struct compi_request **req_p);
 

@@ -36,7 +36,14 @@ static const char *const kind_names[COLL_NKINDS] = {
 
 const char *coll_mode_name(coll_mode_t mode)
 {
-    return mode == COLL_MODE_NONBLOCKING ? "nonblocking" : "blocking";
+    switch (mode) {
+    case COLL_MODE_NONBLOCKING:
+        return "nonblocking";
+    case COLL_MODE_PERSISTENT:
+        return "persistent";
+    default:
+        return "blocking";
+    }
 }
 
 const char *coll_kind_name(coll_kind_t kind)

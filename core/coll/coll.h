@@ -61,14 +61,17 @@ typedef enum coll_kind {
 const char *coll_kind_name(coll_kind_t kind); /* "bcast", "reduce-scatter", ... */
 
 /* How a call runs; part of the key, so each mode has closures of its own.  Blocking is
-   0: the blocking API leaves it unset.  (Persistent collectives will be a third mode.) */
+   0: the blocking API leaves it unset.  Persistent (MPI_Bcast_init, ...) is served like
+   nonblocking, by the closure's start, but once: the schedule it builds is kept in an
+   inactive persistent request and rerun at each MPI_Start (core/coll/sched/sched.h). */
 typedef enum coll_mode {
     COLL_MODE_BLOCKING = 0,
     COLL_MODE_NONBLOCKING = 1,
+    COLL_MODE_PERSISTENT = 2,
     COLL_NMODES
 } coll_mode_t;
 
-const char *coll_mode_name(coll_mode_t mode); /* "blocking", "nonblocking" */
+const char *coll_mode_name(coll_mode_t mode); /* "blocking", "nonblocking", "persistent" */
 
 /*
  * One collective invocation, as the API layer received it (after argument checks).
@@ -77,7 +80,7 @@ const char *coll_mode_name(coll_mode_t mode); /* "blocking", "nonblocking" */
  */
 typedef struct coll_call {
     coll_kind_t kind;
-    coll_mode_t mode;            /* nonblocking: served by the closure's start */
+    coll_mode_t mode;            /* nonblocking, persistent: by the closure's start */
     compi_comm_t *comm;
     int root;                    /* bcast, reduce, gather(v), scatter(v); else -1 */
     int in_place;
@@ -118,7 +121,9 @@ typedef compi_status_t (*coll_fn_t)(coll_closure_t *self, const coll_call_t *cal
 struct compi_request;
 struct coll_sched;
 /* the nonblocking entry point: builds the call's schedule and starts it
-   (core/coll/sched/sched.h); the request, in *req_p, is the caller's */
+   (core/coll/sched/sched.h); the request, in *req_p, is the caller's.  For a persistent
+   call (call->mode) the same function builds the schedule and coll_sched_start() keeps
+   it, unstarted, in an inactive persistent request. */
 typedef compi_status_t (*coll_start_fn_t)(coll_closure_t *self, const coll_call_t *call,
                                           struct compi_request **req_p);
 

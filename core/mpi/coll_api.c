@@ -23,13 +23,15 @@
  *
  * The nonblocking forms (MPI_Ibarrier, MPI_Ibcast, MPI_Ireduce, ...) share the checks and
  * the call of their blocking twins: the helpers take the request pointer, NULL for a
- * blocking call, and end in ca_go().
+ * blocking call, and the mode, and end in ca_go().  The persistent forms (MPI_Barrier_init,
+ * ... at the end of the file) are the nonblocking ones in COLL_MODE_PERSISTENT; their
+ * MPI_Info is not read.
  */
 #include "core/mpi/coll_args.h"
 
 /* ---- synchronisation and broadcast ----------------------------------------------- */
 
-static int barrier_any(MPI_Comm comm, MPI_Request *req, const char *fn)
+static int barrier_any(MPI_Comm comm, MPI_Request *req, coll_mode_t mode, const char *fn)
 {
     compi_comm_t *c = NULL;
     int rc = req != NULL ? ca_request(NULL, req, fn) : MPI_SUCCESS;
@@ -39,7 +41,7 @@ static int barrier_any(MPI_Comm comm, MPI_Request *req, const char *fn)
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    coll_call_t call = {.kind = COLL_BARRIER, .comm = c, .root = -1};
+    coll_call_t call = {.mode = mode, .kind = COLL_BARRIER, .comm = c, .root = -1};
     return ca_go(&call, req, fn);
 }
 
@@ -47,18 +49,18 @@ static int barrier_any(MPI_Comm comm, MPI_Request *req, const char *fn)
 int PMPI_Barrier(MPI_Comm comm)
 {
     COMPI_CHECK_INIT("MPI_Barrier");
-    return barrier_any(comm, NULL, "MPI_Barrier");
+    return barrier_any(comm, NULL, COLL_MODE_BLOCKING, "MPI_Barrier");
 }
 
 #pragma weak MPI_Ibarrier = PMPI_Ibarrier
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
     COMPI_CHECK_INIT("MPI_Ibarrier");
-    return barrier_any(comm, request, "MPI_Ibarrier");
+    return barrier_any(comm, request, COLL_MODE_NONBLOCKING, "MPI_Ibarrier");
 }
 
 static int bcast_any(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                     MPI_Request *req, const char *fn)
+                     MPI_Request *req, coll_mode_t mode, const char *fn)
 {
     compi_comm_t *c = NULL;
     compi_datatype_t *dt = NULL;
@@ -78,7 +80,8 @@ static int bcast_any(void *buffer, int count, MPI_Datatype datatype, int root, M
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    coll_call_t call = {.kind = COLL_BCAST,
+    coll_call_t call = {.mode = mode,
+                        .kind = COLL_BCAST,
                         .comm = c,
                         .root = root,
                         .sbuf = buffer,
@@ -95,7 +98,7 @@ static int bcast_any(void *buffer, int count, MPI_Datatype datatype, int root, M
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
     COMPI_CHECK_INIT("MPI_Bcast");
-    return bcast_any(buffer, count, datatype, root, comm, NULL, "MPI_Bcast");
+    return bcast_any(buffer, count, datatype, root, comm, NULL, COLL_MODE_BLOCKING, "MPI_Bcast");
 }
 
 #pragma weak MPI_Ibcast = PMPI_Ibcast
@@ -103,7 +106,8 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
                 MPI_Request *request)
 {
     COMPI_CHECK_INIT("MPI_Ibcast");
-    return bcast_any(buffer, count, datatype, root, comm, request, "MPI_Ibcast");
+    return bcast_any(buffer, count, datatype, root, comm, request, COLL_MODE_NONBLOCKING,
+                     "MPI_Ibcast");
 }
 
 /* ---- reductions -------------------------------------------------------------------- */
@@ -112,9 +116,11 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
    input vector */
 static int reduction_run(coll_kind_t kind, compi_comm_t *c, int root, const void *sendbuf,
                          void *recvbuf, size_t scount, size_t rcount, const int *rcounts,
-                         compi_datatype_t *dt, compi_op_t *o, MPI_Request *req, const char *fn)
+                         compi_datatype_t *dt, compi_op_t *o, MPI_Request *req, coll_mode_t mode,
+                         const char *fn)
 {
-    coll_call_t call = {.kind = kind,
+    coll_call_t call = {.mode = mode,
+                        .kind = kind,
                         .comm = c,
                         .root = root,
                         .in_place = sendbuf == MPI_IN_PLACE,
@@ -136,8 +142,8 @@ static int reduction_run(coll_kind_t kind, compi_comm_t *c, int root, const void
  * the receive buffer is passed as NULL.
  */
 static int reduce_like(coll_kind_t kind, const void *sendbuf, void *recvbuf, int count,
-                       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
-                       MPI_Request *req, const char *fn)
+                       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *req,
+                       coll_mode_t mode, const char *fn)
 {
     compi_comm_t *c = NULL;
     compi_datatype_t *dt = NULL;
@@ -165,7 +171,7 @@ static int reduce_like(coll_kind_t kind, const void *sendbuf, void *recvbuf, int
         return rc;
     }
     return reduction_run(kind, c, rooted ? root : -1, sendbuf, receives ? recvbuf : NULL,
-                         (size_t)count, (size_t)count, NULL, dt, o, req, fn);
+                         (size_t)count, (size_t)count, NULL, dt, o, req, mode, fn);
 }
 
 #pragma weak MPI_Reduce = PMPI_Reduce
@@ -174,7 +180,7 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 {
     COMPI_CHECK_INIT("MPI_Reduce");
     return reduce_like(COLL_REDUCE, sendbuf, recvbuf, count, datatype, op, root, comm, NULL,
-                       "MPI_Reduce");
+                       COLL_MODE_BLOCKING, "MPI_Reduce");
 }
 
 #pragma weak MPI_Ireduce = PMPI_Ireduce
@@ -183,7 +189,7 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
 {
     COMPI_CHECK_INIT("MPI_Ireduce");
     return reduce_like(COLL_REDUCE, sendbuf, recvbuf, count, datatype, op, root, comm, request,
-                       "MPI_Ireduce");
+                       COLL_MODE_NONBLOCKING, "MPI_Ireduce");
 }
 
 #pragma weak MPI_Allreduce = PMPI_Allreduce
@@ -192,7 +198,7 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 {
     COMPI_CHECK_INIT("MPI_Allreduce");
     return reduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, -1, comm, NULL,
-                       "MPI_Allreduce");
+                       COLL_MODE_BLOCKING, "MPI_Allreduce");
 }
 
 #pragma weak MPI_Iallreduce = PMPI_Iallreduce
@@ -201,7 +207,7 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
 {
     COMPI_CHECK_INIT("MPI_Iallreduce");
     return reduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, -1, comm, request,
-                       "MPI_Iallreduce");
+                       COLL_MODE_NONBLOCKING, "MPI_Iallreduce");
 }
 
 #pragma weak MPI_Scan = PMPI_Scan
@@ -210,7 +216,7 @@ int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
 {
     COMPI_CHECK_INIT("MPI_Scan");
     return reduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, NULL,
-                       "MPI_Scan");
+                       COLL_MODE_BLOCKING, "MPI_Scan");
 }
 
 #pragma weak MPI_Iscan = PMPI_Iscan
@@ -219,7 +225,7 @@ int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 {
     COMPI_CHECK_INIT("MPI_Iscan");
     return reduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, request,
-                       "MPI_Iscan");
+                       COLL_MODE_NONBLOCKING, "MPI_Iscan");
 }
 
 #pragma weak MPI_Exscan = PMPI_Exscan
@@ -228,7 +234,7 @@ int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 {
     COMPI_CHECK_INIT("MPI_Exscan");
     return reduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, NULL,
-                       "MPI_Exscan");
+                       COLL_MODE_BLOCKING, "MPI_Exscan");
 }
 
 #pragma weak MPI_Iexscan = PMPI_Iexscan
@@ -237,7 +243,7 @@ int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
 {
     COMPI_CHECK_INIT("MPI_Iexscan");
     return reduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, request,
-                       "MPI_Iexscan");
+                       COLL_MODE_NONBLOCKING, "MPI_Iexscan");
 }
 
 /*
@@ -247,7 +253,7 @@ int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
  */
 static int reduce_scatter_any(coll_kind_t kind, const void *sendbuf, void *recvbuf, int recvcount,
                               const int *recvcounts, MPI_Datatype datatype, MPI_Op op,
-                              MPI_Comm comm, MPI_Request *req, const char *fn)
+                              MPI_Comm comm, MPI_Request *req, coll_mode_t mode, const char *fn)
 {
     compi_comm_t *c = NULL;
     compi_datatype_t *dt = NULL;
@@ -273,7 +279,8 @@ static int reduce_scatter_any(coll_kind_t kind, const void *sendbuf, void *recvb
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    return reduction_run(kind, c, -1, sendbuf, recvbuf, total, mine, recvcounts, dt, o, req, fn);
+    return reduction_run(kind, c, -1, sendbuf, recvbuf, total, mine, recvcounts, dt, o, req, mode,
+                         fn);
 }
 
 #pragma weak MPI_Reduce_scatter_block = PMPI_Reduce_scatter_block
@@ -282,7 +289,8 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
 {
     COMPI_CHECK_INIT("MPI_Reduce_scatter_block");
     return reduce_scatter_any(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL,
-                              datatype, op, comm, NULL, "MPI_Reduce_scatter_block");
+                              datatype, op, comm, NULL, COLL_MODE_BLOCKING,
+                              "MPI_Reduce_scatter_block");
 }
 
 #pragma weak MPI_Ireduce_scatter_block = PMPI_Ireduce_scatter_block
@@ -292,7 +300,8 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
 {
     COMPI_CHECK_INIT("MPI_Ireduce_scatter_block");
     return reduce_scatter_any(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL,
-                              datatype, op, comm, request, "MPI_Ireduce_scatter_block");
+                              datatype, op, comm, request, COLL_MODE_NONBLOCKING,
+                              "MPI_Ireduce_scatter_block");
 }
 
 #pragma weak MPI_Reduce_scatter = PMPI_Reduce_scatter
@@ -301,7 +310,7 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 {
     COMPI_CHECK_INIT("MPI_Reduce_scatter");
     return reduce_scatter_any(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op,
-                              comm, NULL, "MPI_Reduce_scatter");
+                              comm, NULL, COLL_MODE_BLOCKING, "MPI_Reduce_scatter");
 }
 
 #pragma weak MPI_Ireduce_scatter = PMPI_Ireduce_scatter
@@ -310,5 +319,88 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
 {
     COMPI_CHECK_INIT("MPI_Ireduce_scatter");
     return reduce_scatter_any(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op,
-                              comm, request, "MPI_Ireduce_scatter");
+                              comm, request, COLL_MODE_NONBLOCKING, "MPI_Ireduce_scatter");
+}
+
+/* ---- persistent (MPI-4): the nonblocking forms' checks and call, in persistent mode ---- */
+
+#pragma weak MPI_Barrier_init = PMPI_Barrier_init
+int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Barrier_init");
+    return barrier_any(comm, request, COLL_MODE_PERSISTENT, "MPI_Barrier_init");
+}
+
+#pragma weak MPI_Bcast_init = PMPI_Bcast_init
+int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                    MPI_Info info, MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Bcast_init");
+    return bcast_any(buffer, count, datatype, root, comm, request, COLL_MODE_PERSISTENT,
+                     "MPI_Bcast_init");
+}
+
+#pragma weak MPI_Reduce_init = PMPI_Reduce_init
+int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Reduce_init");
+    return reduce_like(COLL_REDUCE, sendbuf, recvbuf, count, datatype, op, root, comm, request,
+                       COLL_MODE_PERSISTENT, "MPI_Reduce_init");
+}
+
+#pragma weak MPI_Allreduce_init = PMPI_Allreduce_init
+int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Allreduce_init");
+    return reduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, -1, comm, request,
+                       COLL_MODE_PERSISTENT, "MPI_Allreduce_init");
+}
+
+#pragma weak MPI_Scan_init = PMPI_Scan_init
+int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Scan_init");
+    return reduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, request,
+                       COLL_MODE_PERSISTENT, "MPI_Scan_init");
+}
+
+#pragma weak MPI_Exscan_init = PMPI_Exscan_init
+int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Exscan_init");
+    return reduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, request,
+                       COLL_MODE_PERSISTENT, "MPI_Exscan_init");
+}
+
+#pragma weak MPI_Reduce_scatter_block_init = PMPI_Reduce_scatter_block_init
+int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Reduce_scatter_block_init");
+    return reduce_scatter_any(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL,
+                              datatype, op, comm, request, COLL_MODE_PERSISTENT,
+                              "MPI_Reduce_scatter_block_init");
+}
+
+#pragma weak MPI_Reduce_scatter_init = PMPI_Reduce_scatter_init
+int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                             MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Reduce_scatter_init");
+    return reduce_scatter_any(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op,
+                              comm, request, COLL_MODE_PERSISTENT, "MPI_Reduce_scatter_init");
 }

@@ -8,8 +8,8 @@
  * Each check returns MPI_SUCCESS or the value of mpi_err_raise() (the class, when the
  * error handler returns), so callers chain them: `if (rc == MPI_SUCCESS) rc = ...`.
  * ca_run() calls the trampoline and raises its status; ca_go() is ca_run() for a
- * blocking call (req NULL) and, for a nonblocking one, starts it through tramp_start()
- * and gives the user the request's handle.
+ * blocking call (req NULL) and, for a nonblocking or persistent one (call->mode), goes
+ * through tramp_start() and gives the user the request's handle.
  *
  * Ownership: nothing here allocates; the datatypes, ops and communicators returned
  * through the _p arguments are borrowed from their handle tables for the call.
@@ -199,11 +199,11 @@ static inline int ca_request(compi_comm_t *c, MPI_Request *req, const char *fn)
     return MPI_SUCCESS;
 }
 
-/* start a nonblocking call; its request's handle in *req */
+/* start a nonblocking call, or make a persistent one (inactive until MPI_Start): the
+   caller sets call->mode; the request's handle in *req */
 static inline int ca_start(coll_call_t *call, MPI_Request *req, const char *fn)
 {
     compi_request_t *r = NULL;
-    call->mode = COLL_MODE_NONBLOCKING;
     compi_status_t st = tramp_start(call, &r);
     if (st != COMPI_OK) {
         return ca_raise(call, st, fn);
@@ -213,7 +213,7 @@ static inline int ca_start(coll_call_t *call, MPI_Request *req, const char *fn)
     return mpi_req_expose(call->comm, r, req, fn);
 }
 
-/* blocking (req NULL) or nonblocking */
+/* blocking (req NULL), nonblocking or persistent (call->mode) */
 static inline int ca_go(coll_call_t *call, MPI_Request *req, const char *fn)
 {
     return compi_likely(req == NULL) ? ca_run(call, fn) : ca_start(call, req, fn);

@@ -14,7 +14,9 @@
  * alltoallv, alltoallw: 0, since not every rank knows a total.
  *
  * The nonblocking forms (MPI_Igather, ...) share the checks and the call of their
- * blocking twins; the helpers take the request pointer, NULL for a blocking call.
+ * blocking twins; the helpers take the request pointer, NULL for a blocking call, and the
+ * mode.  The persistent forms (MPI_Gather_init, ... at the end of the file) are the
+ * nonblocking ones in COLL_MODE_PERSISTENT; their MPI_Info is not read.
  *
  * MPI_IN_PLACE (MPI-3.1): the root's send buffer of gather(v), the root's receive buffer
  * of scatter(v) (kept in rbuf, coll.h), and the send buffer on every rank of
@@ -119,7 +121,7 @@ static void ca_call_side(coll_call_t *call, int send, const void *buf, size_t co
 
 /* gather(v) and scatter(v): the "one" side sends in a gather and receives in a scatter */
 static int rooted_any(coll_kind_t kind, const ca_rooted_t *a, MPI_Comm comm, MPI_Request *req,
-                      const char *fn)
+                      coll_mode_t mode, const char *fn)
 {
     compi_comm_t *c = NULL;
     compi_datatype_t *one_dt = NULL, *many_dt = NULL;
@@ -134,7 +136,8 @@ static int rooted_any(coll_kind_t kind, const ca_rooted_t *a, MPI_Comm comm, MPI
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    coll_call_t call = {.kind = kind, .comm = c, .root = a->root, .in_place = in_place};
+    coll_call_t call = {
+        .mode = mode, .kind = kind, .comm = c, .root = a->root, .in_place = in_place};
     ca_call_side(&call, !a->scatter, a->one_buf, in_place ? 0 : (size_t)a->one_count, one_dt, NULL,
                  NULL);
     if (c->rank == a->root) {
@@ -157,7 +160,7 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                      .many_count = recvcount,
                      .many_type = recvtype,
                      .root = root};
-    return rooted_any(COLL_GATHER, &a, comm, NULL, "MPI_Gather");
+    return rooted_any(COLL_GATHER, &a, comm, NULL, COLL_MODE_BLOCKING, "MPI_Gather");
 }
 
 #pragma weak MPI_Igather = PMPI_Igather
@@ -172,7 +175,7 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                      .many_count = recvcount,
                      .many_type = recvtype,
                      .root = root};
-    return rooted_any(COLL_GATHER, &a, comm, request, "MPI_Igather");
+    return rooted_any(COLL_GATHER, &a, comm, request, COLL_MODE_NONBLOCKING, "MPI_Igather");
 }
 
 #pragma weak MPI_Gatherv = PMPI_Gatherv
@@ -190,7 +193,7 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                      .many_type = recvtype,
                      .root = root,
                      .v = 1};
-    return rooted_any(COLL_GATHERV, &a, comm, NULL, "MPI_Gatherv");
+    return rooted_any(COLL_GATHERV, &a, comm, NULL, COLL_MODE_BLOCKING, "MPI_Gatherv");
 }
 
 #pragma weak MPI_Igatherv = PMPI_Igatherv
@@ -208,7 +211,7 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                      .many_type = recvtype,
                      .root = root,
                      .v = 1};
-    return rooted_any(COLL_GATHERV, &a, comm, request, "MPI_Igatherv");
+    return rooted_any(COLL_GATHERV, &a, comm, request, COLL_MODE_NONBLOCKING, "MPI_Igatherv");
 }
 
 #pragma weak MPI_Scatter = PMPI_Scatter
@@ -224,7 +227,7 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                      .many_type = sendtype,
                      .root = root,
                      .scatter = 1};
-    return rooted_any(COLL_SCATTER, &a, comm, NULL, "MPI_Scatter");
+    return rooted_any(COLL_SCATTER, &a, comm, NULL, COLL_MODE_BLOCKING, "MPI_Scatter");
 }
 
 #pragma weak MPI_Iscatter = PMPI_Iscatter
@@ -240,7 +243,7 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                      .many_type = sendtype,
                      .root = root,
                      .scatter = 1};
-    return rooted_any(COLL_SCATTER, &a, comm, request, "MPI_Iscatter");
+    return rooted_any(COLL_SCATTER, &a, comm, request, COLL_MODE_NONBLOCKING, "MPI_Iscatter");
 }
 
 #pragma weak MPI_Scatterv = PMPI_Scatterv
@@ -259,7 +262,7 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
                      .root = root,
                      .v = 1,
                      .scatter = 1};
-    return rooted_any(COLL_SCATTERV, &a, comm, NULL, "MPI_Scatterv");
+    return rooted_any(COLL_SCATTERV, &a, comm, NULL, COLL_MODE_BLOCKING, "MPI_Scatterv");
 }
 
 #pragma weak MPI_Iscatterv = PMPI_Iscatterv
@@ -278,7 +281,7 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
                      .root = root,
                      .v = 1,
                      .scatter = 1};
-    return rooted_any(COLL_SCATTERV, &a, comm, request, "MPI_Iscatterv");
+    return rooted_any(COLL_SCATTERV, &a, comm, request, COLL_MODE_NONBLOCKING, "MPI_Iscatterv");
 }
 
 /* ---- allgather and alltoall ------------------------------------------------------------ */
@@ -301,7 +304,7 @@ typedef struct ca_all {
 } ca_all_t;
 
 static int all_any(coll_kind_t kind, const ca_all_t *a, MPI_Comm comm, MPI_Request *req,
-                   const char *fn)
+                   coll_mode_t mode, const char *fn)
 {
     compi_comm_t *c = NULL;
     compi_datatype_t *sdt = NULL, *rdt = NULL;
@@ -329,7 +332,8 @@ static int all_any(coll_kind_t kind, const ca_all_t *a, MPI_Comm comm, MPI_Reque
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    coll_call_t call = {.kind = kind,
+    coll_call_t call = {.mode = mode,
+                        .kind = kind,
                         .comm = c,
                         .root = -1,
                         .in_place = in_place,
@@ -370,7 +374,7 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                   .rbuf = recvbuf,
                   .rcount = recvcount,
                   .rtype = recvtype};
-    return all_any(COLL_ALLGATHER, &a, comm, NULL, "MPI_Allgather");
+    return all_any(COLL_ALLGATHER, &a, comm, NULL, COLL_MODE_BLOCKING, "MPI_Allgather");
 }
 
 #pragma weak MPI_Iallgather = PMPI_Iallgather
@@ -384,7 +388,7 @@ int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                   .rbuf = recvbuf,
                   .rcount = recvcount,
                   .rtype = recvtype};
-    return all_any(COLL_ALLGATHER, &a, comm, request, "MPI_Iallgather");
+    return all_any(COLL_ALLGATHER, &a, comm, request, COLL_MODE_NONBLOCKING, "MPI_Iallgather");
 }
 
 #pragma weak MPI_Allgatherv = PMPI_Allgatherv
@@ -401,7 +405,7 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                   .rdispls = displs,
                   .rtype = recvtype,
                   .rv = 1};
-    return all_any(COLL_ALLGATHERV, &a, comm, NULL, "MPI_Allgatherv");
+    return all_any(COLL_ALLGATHERV, &a, comm, NULL, COLL_MODE_BLOCKING, "MPI_Allgatherv");
 }
 
 #pragma weak MPI_Iallgatherv = PMPI_Iallgatherv
@@ -418,7 +422,7 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                   .rdispls = displs,
                   .rtype = recvtype,
                   .rv = 1};
-    return all_any(COLL_ALLGATHERV, &a, comm, request, "MPI_Iallgatherv");
+    return all_any(COLL_ALLGATHERV, &a, comm, request, COLL_MODE_NONBLOCKING, "MPI_Iallgatherv");
 }
 
 #pragma weak MPI_Alltoall = PMPI_Alltoall
@@ -433,7 +437,7 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   .rbuf = recvbuf,
                   .rcount = recvcount,
                   .rtype = recvtype};
-    return all_any(COLL_ALLTOALL, &a, comm, NULL, "MPI_Alltoall");
+    return all_any(COLL_ALLTOALL, &a, comm, NULL, COLL_MODE_BLOCKING, "MPI_Alltoall");
 }
 
 #pragma weak MPI_Ialltoall = PMPI_Ialltoall
@@ -448,7 +452,7 @@ int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                   .rbuf = recvbuf,
                   .rcount = recvcount,
                   .rtype = recvtype};
-    return all_any(COLL_ALLTOALL, &a, comm, request, "MPI_Ialltoall");
+    return all_any(COLL_ALLTOALL, &a, comm, request, COLL_MODE_NONBLOCKING, "MPI_Ialltoall");
 }
 
 #pragma weak MPI_Alltoallv = PMPI_Alltoallv
@@ -467,7 +471,7 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                   .rtype = recvtype,
                   .sv = 1,
                   .rv = 1};
-    return all_any(COLL_ALLTOALLV, &a, comm, NULL, "MPI_Alltoallv");
+    return all_any(COLL_ALLTOALLV, &a, comm, NULL, COLL_MODE_BLOCKING, "MPI_Alltoallv");
 }
 
 #pragma weak MPI_Ialltoallv = PMPI_Ialltoallv
@@ -486,7 +490,7 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
                   .rtype = recvtype,
                   .sv = 1,
                   .rv = 1};
-    return all_any(COLL_ALLTOALLV, &a, comm, request, "MPI_Ialltoallv");
+    return all_any(COLL_ALLTOALLV, &a, comm, request, COLL_MODE_NONBLOCKING, "MPI_Ialltoallv");
 }
 
 /* ---- alltoallw ------------------------------------------------------------------------- */
@@ -537,7 +541,7 @@ static int w_side(compi_comm_t *c, const void *buf, const int *counts, const int
 static int alltoallw_any(const void *sendbuf, const int sendcounts[], const int sdispls[],
                          const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                          const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                         MPI_Request *req, const char *fn)
+                         MPI_Request *req, coll_mode_t mode, const char *fn)
 {
     compi_datatype_t *stack[2 * CA_W_STACK];
     compi_datatype_t **sdts = stack, **rdts = stack + CA_W_STACK;
@@ -575,7 +579,8 @@ static int alltoallw_any(const void *sendbuf, const int sendcounts[], const int 
     if (rc != MPI_SUCCESS) {
         goto out;
     }
-    coll_call_t call = {.kind = COLL_ALLTOALLW,
+    coll_call_t call = {.mode = mode,
+                        .kind = COLL_ALLTOALLW,
                         .comm = c,
                         .root = -1,
                         .in_place = in_place,
@@ -603,7 +608,7 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
 {
     COMPI_CHECK_INIT("MPI_Alltoallw");
     return alltoallw_any(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-                         recvtypes, comm, NULL, "MPI_Alltoallw");
+                         recvtypes, comm, NULL, COLL_MODE_BLOCKING, "MPI_Alltoallw");
 }
 
 #pragma weak MPI_Ialltoallw = PMPI_Ialltoallw
@@ -614,5 +619,165 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
 {
     COMPI_CHECK_INIT("MPI_Ialltoallw");
     return alltoallw_any(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-                         recvtypes, comm, request, "MPI_Ialltoallw");
+                         recvtypes, comm, request, COLL_MODE_NONBLOCKING, "MPI_Ialltoallw");
+}
+
+/* ---- persistent (MPI-4): the nonblocking forms' checks and call, in persistent mode ---- */
+
+#pragma weak MPI_Gather_init = PMPI_Gather_init
+int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Gather_init");
+    ca_rooted_t a = {.one_buf = sendbuf,
+                     .one_count = sendcount,
+                     .one_type = sendtype,
+                     .many_buf = recvbuf,
+                     .many_count = recvcount,
+                     .many_type = recvtype,
+                     .root = root};
+    return rooted_any(COLL_GATHER, &a, comm, request, COLL_MODE_PERSISTENT, "MPI_Gather_init");
+}
+
+#pragma weak MPI_Gatherv_init = PMPI_Gatherv_init
+int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Gatherv_init");
+    ca_rooted_t a = {.one_buf = sendbuf,
+                     .one_count = sendcount,
+                     .one_type = sendtype,
+                     .many_buf = recvbuf,
+                     .many_counts = recvcounts,
+                     .many_displs = displs,
+                     .many_type = recvtype,
+                     .root = root,
+                     .v = 1};
+    return rooted_any(COLL_GATHERV, &a, comm, request, COLL_MODE_PERSISTENT, "MPI_Gatherv_init");
+}
+
+#pragma weak MPI_Scatter_init = PMPI_Scatter_init
+int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Scatter_init");
+    ca_rooted_t a = {.one_buf = recvbuf,
+                     .one_count = recvcount,
+                     .one_type = recvtype,
+                     .many_buf = sendbuf,
+                     .many_count = sendcount,
+                     .many_type = sendtype,
+                     .root = root,
+                     .scatter = 1};
+    return rooted_any(COLL_SCATTER, &a, comm, request, COLL_MODE_PERSISTENT, "MPI_Scatter_init");
+}
+
+#pragma weak MPI_Scatterv_init = PMPI_Scatterv_init
+int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                       int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Scatterv_init");
+    ca_rooted_t a = {.one_buf = recvbuf,
+                     .one_count = recvcount,
+                     .one_type = recvtype,
+                     .many_buf = sendbuf,
+                     .many_counts = sendcounts,
+                     .many_displs = displs,
+                     .many_type = sendtype,
+                     .root = root,
+                     .v = 1,
+                     .scatter = 1};
+    return rooted_any(COLL_SCATTERV, &a, comm, request, COLL_MODE_PERSISTENT, "MPI_Scatterv_init");
+}
+
+#pragma weak MPI_Allgather_init = PMPI_Allgather_init
+int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Allgather_init");
+    ca_all_t a = {.sbuf = sendbuf,
+                  .scount = sendcount,
+                  .stype = sendtype,
+                  .rbuf = recvbuf,
+                  .rcount = recvcount,
+                  .rtype = recvtype};
+    return all_any(COLL_ALLGATHER, &a, comm, request, COLL_MODE_PERSISTENT, "MPI_Allgather_init");
+}
+
+#pragma weak MPI_Allgatherv_init = PMPI_Allgatherv_init
+int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Allgatherv_init");
+    ca_all_t a = {.sbuf = sendbuf,
+                  .scount = sendcount,
+                  .stype = sendtype,
+                  .rbuf = recvbuf,
+                  .rcounts = recvcounts,
+                  .rdispls = displs,
+                  .rtype = recvtype,
+                  .rv = 1};
+    return all_any(COLL_ALLGATHERV, &a, comm, request, COLL_MODE_PERSISTENT, "MPI_Allgatherv_init");
+}
+
+#pragma weak MPI_Alltoall_init = PMPI_Alltoall_init
+int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Alltoall_init");
+    ca_all_t a = {.sbuf = sendbuf,
+                  .scount = sendcount,
+                  .stype = sendtype,
+                  .s_per_peer = 1,
+                  .rbuf = recvbuf,
+                  .rcount = recvcount,
+                  .rtype = recvtype};
+    return all_any(COLL_ALLTOALL, &a, comm, request, COLL_MODE_PERSISTENT, "MPI_Alltoall_init");
+}
+
+#pragma weak MPI_Alltoallv_init = PMPI_Alltoallv_init
+int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Alltoallv_init");
+    ca_all_t a = {.sbuf = sendbuf,
+                  .scounts = sendcounts,
+                  .sdispls = sdispls,
+                  .stype = sendtype,
+                  .rbuf = recvbuf,
+                  .rcounts = recvcounts,
+                  .rdispls = rdispls,
+                  .rtype = recvtype,
+                  .sv = 1,
+                  .rv = 1};
+    return all_any(COLL_ALLTOALLV, &a, comm, request, COLL_MODE_PERSISTENT, "MPI_Alltoallv_init");
+}
+
+#pragma weak MPI_Alltoallw_init = PMPI_Alltoallw_init
+int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Alltoallw_init");
+    return alltoallw_any(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                         recvtypes, comm, request, COLL_MODE_PERSISTENT, "MPI_Alltoallw_init");
 }

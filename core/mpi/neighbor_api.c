@@ -1,7 +1,9 @@
 /*
- * neighbor_api.c -- the blocking neighbourhood collectives: MPI_Neighbor_allgather(v),
- * MPI_Neighbor_alltoall(v/w).  Argument checks (coll_args.h and the few here), then the
- * trampoline, as in coll_api.c.
+ * neighbor_api.c -- the neighbourhood collectives: MPI_Neighbor_allgather(v),
+ * MPI_Neighbor_alltoall(v/w), their nonblocking (MPI_Ineighbor_*) and persistent
+ * (MPI_Neighbor_*_init) forms.  Argument checks (coll_args.h and the few here), then the
+ * trampoline, as in coll_api.c: the helpers take the request pointer (NULL: blocking) and
+ * the mode, and end in ca_go().
  *
  * The communicator must carry a process topology (MPI_ERR_TOPOLOGY otherwise); it fixes
  * how many blocks each side has: one per in-neighbour on the receive side, one per
@@ -74,7 +76,8 @@ typedef struct nb_args {
     MPI_Datatype rtype;
 } nb_args_t;
 
-static int nb_run(coll_kind_t kind, const nb_args_t *a, MPI_Comm comm, const char *fn)
+static int nb_run(coll_kind_t kind, const nb_args_t *a, MPI_Comm comm, MPI_Request *req,
+                  coll_mode_t mode, const char *fn)
 {
     compi_comm_t *c = NULL;
     compi_datatype_t *sdt = NULL, *rdt = NULL;
@@ -83,7 +86,10 @@ static int nb_run(coll_kind_t kind, const nb_args_t *a, MPI_Comm comm, const cha
     int rv = sv || kind == COLL_NEIGHBOR_ALLGATHERV;
     int gather = kind != COLL_NEIGHBOR_ALLTOALL && kind != COLL_NEIGHBOR_ALLTOALLV;
 
-    int rc = nb_comm(comm, fn, &c);
+    int rc = req != NULL ? ca_request(NULL, req, fn) : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS) {
+        rc = nb_comm(comm, fn, &c);
+    }
     if (rc == MPI_SUCCESS) {
         rc = nb_no_in_place(c, a->sbuf, a->rbuf, fn);
     }
@@ -124,6 +130,7 @@ static int nb_run(coll_kind_t kind, const nb_args_t *a, MPI_Comm comm, const cha
         return rc;
     }
     coll_call_t call = {.kind = kind,
+                        .mode = mode,
                         .comm = c,
                         .root = -1,
                         .sbuf = a->sbuf,
@@ -143,7 +150,7 @@ static int nb_run(coll_kind_t kind, const nb_args_t *a, MPI_Comm comm, const cha
     if (rv) {
         call.rcount = 0;
     }
-    return ca_run(&call, fn);
+    return ca_go(&call, req, fn);
 }
 
 #pragma weak MPI_Neighbor_allgather = PMPI_Neighbor_allgather
@@ -157,7 +164,8 @@ int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
                    .rbuf = recvbuf,
                    .rcount = recvcount,
                    .rtype = recvtype};
-    return nb_run(COLL_NEIGHBOR_ALLGATHER, &a, comm, "MPI_Neighbor_allgather");
+    return nb_run(COLL_NEIGHBOR_ALLGATHER, &a, comm, NULL, COLL_MODE_BLOCKING,
+                  "MPI_Neighbor_allgather");
 }
 
 #pragma weak MPI_Neighbor_allgatherv = PMPI_Neighbor_allgatherv
@@ -173,7 +181,8 @@ int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
                    .rcounts = recvcounts,
                    .rdispls = displs,
                    .rtype = recvtype};
-    return nb_run(COLL_NEIGHBOR_ALLGATHERV, &a, comm, "MPI_Neighbor_allgatherv");
+    return nb_run(COLL_NEIGHBOR_ALLGATHERV, &a, comm, NULL, COLL_MODE_BLOCKING,
+                  "MPI_Neighbor_allgatherv");
 }
 
 #pragma weak MPI_Neighbor_alltoall = PMPI_Neighbor_alltoall
@@ -187,7 +196,8 @@ int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
                    .rbuf = recvbuf,
                    .rcount = recvcount,
                    .rtype = recvtype};
-    return nb_run(COLL_NEIGHBOR_ALLTOALL, &a, comm, "MPI_Neighbor_alltoall");
+    return nb_run(COLL_NEIGHBOR_ALLTOALL, &a, comm, NULL, COLL_MODE_BLOCKING,
+                  "MPI_Neighbor_alltoall");
 }
 
 #pragma weak MPI_Neighbor_alltoallv = PMPI_Neighbor_alltoallv
@@ -204,7 +214,8 @@ int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
                    .rcounts = recvcounts,
                    .rdispls = rdispls,
                    .rtype = recvtype};
-    return nb_run(COLL_NEIGHBOR_ALLTOALLV, &a, comm, "MPI_Neighbor_alltoallv");
+    return nb_run(COLL_NEIGHBOR_ALLTOALLV, &a, comm, NULL, COLL_MODE_BLOCKING,
+                  "MPI_Neighbor_alltoallv");
 }
 
 /* ---- alltoallw: a datatype per block ----------------------------------------------- */
@@ -229,19 +240,21 @@ static int nb_w_side(compi_comm_t *c, const void *buf, const int *counts, const 
     return rc;
 }
 
-#pragma weak MPI_Neighbor_alltoallw = PMPI_Neighbor_alltoallw
-int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                            const MPI_Datatype sendtypes[], void *recvbuf,
-                            const int recvcounts[], const MPI_Aint rdispls[],
-                            const MPI_Datatype recvtypes[], MPI_Comm comm)
+/* a w call: datatypes per block, kept on the stack for up to NB_W_STACK neighbours a side
+   (a schedule retains what it needs before this returns) */
+static int nb_w_any(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                    MPI_Request *req, coll_mode_t mode, const char *fn)
 {
-    static const char fn[] = "MPI_Neighbor_alltoallw";
     compi_datatype_t *stack[2 * NB_W_STACK];
     compi_datatype_t **sdts = stack, **rdts = stack + NB_W_STACK, **mem = NULL;
     compi_comm_t *c = NULL;
-    COMPI_CHECK_INIT(fn);
 
-    int rc = nb_comm(comm, fn, &c);
+    int rc = req != NULL ? ca_request(NULL, req, fn) : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS) {
+        rc = nb_comm(comm, fn, &c);
+    }
     if (rc == MPI_SUCCESS) {
         rc = nb_no_in_place(c, sendbuf, recvbuf, fn);
     }
@@ -264,6 +277,7 @@ int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
     }
     if (rc == MPI_SUCCESS) {
         coll_call_t call = {.kind = COLL_NEIGHBOR_ALLTOALLW,
+                            .mode = mode,
                             .comm = c,
                             .root = -1,
                             .sbuf = sendbuf,
@@ -275,8 +289,187 @@ int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
                             .sadispls = sdispls,
                             .radispls = rdispls,
                             .bytes = 0};
-        rc = ca_run(&call, fn);
+        rc = ca_go(&call, req, fn);
     }
     free(mem);
     return rc;
+}
+
+#pragma weak MPI_Neighbor_alltoallw = PMPI_Neighbor_alltoallw
+int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Neighbor_alltoallw");
+    return nb_w_any(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                    recvtypes, comm, NULL, COLL_MODE_BLOCKING, "MPI_Neighbor_alltoallw");
+}
+
+/* ---- nonblocking: one round of a schedule, on the blocking exchange's tags ---------- */
+
+#pragma weak MPI_Ineighbor_allgather = PMPI_Ineighbor_allgather
+int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Ineighbor_allgather");
+    nb_args_t a = {.sbuf = sendbuf,
+                   .scount = sendcount,
+                   .stype = sendtype,
+                   .rbuf = recvbuf,
+                   .rcount = recvcount,
+                   .rtype = recvtype};
+    return nb_run(COLL_NEIGHBOR_ALLGATHER, &a, comm, request, COLL_MODE_NONBLOCKING,
+                  "MPI_Ineighbor_allgather");
+}
+
+#pragma weak MPI_Ineighbor_allgatherv = PMPI_Ineighbor_allgatherv
+int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, const int recvcounts[], const int displs[],
+                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Ineighbor_allgatherv");
+    nb_args_t a = {.sbuf = sendbuf,
+                   .scount = sendcount,
+                   .stype = sendtype,
+                   .rbuf = recvbuf,
+                   .rcounts = recvcounts,
+                   .rdispls = displs,
+                   .rtype = recvtype};
+    return nb_run(COLL_NEIGHBOR_ALLGATHERV, &a, comm, request, COLL_MODE_NONBLOCKING,
+                  "MPI_Ineighbor_allgatherv");
+}
+
+#pragma weak MPI_Ineighbor_alltoall = PMPI_Ineighbor_alltoall
+int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Ineighbor_alltoall");
+    nb_args_t a = {.sbuf = sendbuf,
+                   .scount = sendcount,
+                   .stype = sendtype,
+                   .rbuf = recvbuf,
+                   .rcount = recvcount,
+                   .rtype = recvtype};
+    return nb_run(COLL_NEIGHBOR_ALLTOALL, &a, comm, request, COLL_MODE_NONBLOCKING,
+                  "MPI_Ineighbor_alltoall");
+}
+
+#pragma weak MPI_Ineighbor_alltoallv = PMPI_Ineighbor_alltoallv
+int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Ineighbor_alltoallv");
+    nb_args_t a = {.sbuf = sendbuf,
+                   .scounts = sendcounts,
+                   .sdispls = sdispls,
+                   .stype = sendtype,
+                   .rbuf = recvbuf,
+                   .rcounts = recvcounts,
+                   .rdispls = rdispls,
+                   .rtype = recvtype};
+    return nb_run(COLL_NEIGHBOR_ALLTOALLV, &a, comm, request, COLL_MODE_NONBLOCKING,
+                  "MPI_Ineighbor_alltoallv");
+}
+
+#pragma weak MPI_Ineighbor_alltoallw = PMPI_Ineighbor_alltoallw
+int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                             MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Ineighbor_alltoallw");
+    return nb_w_any(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                    recvtypes, comm, request, COLL_MODE_NONBLOCKING, "MPI_Ineighbor_alltoallw");
+}
+
+/* ---- persistent (MPI-4) ------------------------------------------------------------- */
+
+#pragma weak MPI_Neighbor_allgather_init = PMPI_Neighbor_allgather_init
+int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                 MPI_Info info, MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Neighbor_allgather_init");
+    nb_args_t a = {.sbuf = sendbuf,
+                   .scount = sendcount,
+                   .stype = sendtype,
+                   .rbuf = recvbuf,
+                   .rcount = recvcount,
+                   .rtype = recvtype};
+    return nb_run(COLL_NEIGHBOR_ALLGATHER, &a, comm, request, COLL_MODE_PERSISTENT,
+                  "MPI_Neighbor_allgather_init");
+}
+
+#pragma weak MPI_Neighbor_allgatherv_init = PMPI_Neighbor_allgatherv_init
+int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, const int recvcounts[], const int displs[],
+                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Neighbor_allgatherv_init");
+    nb_args_t a = {.sbuf = sendbuf,
+                   .scount = sendcount,
+                   .stype = sendtype,
+                   .rbuf = recvbuf,
+                   .rcounts = recvcounts,
+                   .rdispls = displs,
+                   .rtype = recvtype};
+    return nb_run(COLL_NEIGHBOR_ALLGATHERV, &a, comm, request, COLL_MODE_PERSISTENT,
+                  "MPI_Neighbor_allgatherv_init");
+}
+
+#pragma weak MPI_Neighbor_alltoall_init = PMPI_Neighbor_alltoall_init
+int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Info info, MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Neighbor_alltoall_init");
+    nb_args_t a = {.sbuf = sendbuf,
+                   .scount = sendcount,
+                   .stype = sendtype,
+                   .rbuf = recvbuf,
+                   .rcount = recvcount,
+                   .rtype = recvtype};
+    return nb_run(COLL_NEIGHBOR_ALLTOALL, &a, comm, request, COLL_MODE_PERSISTENT,
+                  "MPI_Neighbor_alltoall_init");
+}
+
+#pragma weak MPI_Neighbor_alltoallv_init = PMPI_Neighbor_alltoallv_init
+int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                 const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                 MPI_Info info, MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Neighbor_alltoallv_init");
+    nb_args_t a = {.sbuf = sendbuf,
+                   .scounts = sendcounts,
+                   .sdispls = sdispls,
+                   .stype = sendtype,
+                   .rbuf = recvbuf,
+                   .rcounts = recvcounts,
+                   .rdispls = rdispls,
+                   .rtype = recvtype};
+    return nb_run(COLL_NEIGHBOR_ALLTOALLV, &a, comm, request, COLL_MODE_PERSISTENT,
+                  "MPI_Neighbor_alltoallv_init");
+}
+
+#pragma weak MPI_Neighbor_alltoallw_init = PMPI_Neighbor_alltoallw_init
+int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
+                                 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                 void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                 const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Neighbor_alltoallw_init");
+    return nb_w_any(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                    recvtypes, comm, request, COLL_MODE_PERSISTENT, "MPI_Neighbor_alltoallw_init");
 }

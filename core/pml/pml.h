@@ -45,6 +45,7 @@ typedef struct compi_request {
     int handle;             /* MPI handle, MPI_REQUEST_NULL when not exposed */
     MPI_Status status;
     compi_comm_t *comm;     /* for the error handler; retained */
+    void *owner;            /* persistent REQ_COLL: its schedule (core/coll/sched) */
 } compi_request_t;
 
 /* a matched-but-not-received message (MPI_Mprobe) */
@@ -75,6 +76,10 @@ int pml_progress_wait(void);
    returns as events handled.  NULL removes it.  One hook; the PML never includes its
    owner's headers. */
 void pml_set_progress_hook(int (*hook)(void));
+/* The same layer's persistent collectives (REQ_COLL requests with `persistent' set):
+   pml_start() hands them to `start', and pml_request_free() to `release' (before the
+   request goes back to the pool) when it is inactive or complete. */
+void pml_set_coll_hooks(void (*start)(compi_request_t *req), void (*release)(compi_request_t *req));
 
 compi_status_t pml_isend(const void *buf, size_t count, compi_datatype_t *dt, int dst, int tag,
                          compi_comm_t *comm, pml_send_mode_t mode, compi_request_t **req_p);
@@ -99,8 +104,8 @@ compi_comm_t *pml_message_comm(const compi_message_t *msg);
 compi_status_t pml_imrecv(void *buf, size_t count, compi_datatype_t *dt, compi_message_t *msg,
                           compi_request_t **req_p);
 
-/* persistent requests (MPI_Send_init, MPI_Recv_init): created inactive, started by
-   pml_start(), reusable until pml_request_free() */
+/* persistent requests (MPI_Send_init, MPI_Recv_init, and the persistent collectives):
+   created inactive, started by pml_start(), reusable until pml_request_free() */
 compi_status_t pml_send_init(const void *buf, size_t count, compi_datatype_t *dt, int dst,
                              int tag, compi_comm_t *comm, pml_send_mode_t mode,
                              compi_request_t **req_p);

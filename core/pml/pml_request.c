@@ -84,10 +84,22 @@ void pml_req_release(pml_request_t *r)
     free_reqs = r;
 }
 
+static void (*coll_start)(compi_request_t *req);
+static void (*coll_release)(compi_request_t *req);
+
+void pml_set_coll_hooks(void (*start)(compi_request_t *req), void (*release)(compi_request_t *req))
+{
+    coll_start = start;
+    coll_release = release;
+}
+
 void pml_request_free(compi_request_t *req)
 {
     pml_request_t *r = (pml_request_t *)req;
     if (req->complete || (req->persistent && !req->active)) {
+        if (compi_unlikely(req->kind == REQ_COLL && req->persistent) && coll_release != NULL) {
+            coll_release(req);
+        }
         pml_req_release(r);
     } else {
         /* still in flight: the completion path releases it */
@@ -120,7 +132,9 @@ void pml_request_complete(compi_request_t *req)
 void pml_start(compi_request_t *req)
 {
     req->active = 1;
-    if (req->kind == REQ_SEND) {
+    if (req->kind == REQ_COLL) {
+        coll_start(req);
+    } else if (req->kind == REQ_SEND) {
         pml_send_start((pml_request_t *)req);
     } else {
         pml_recv_start((pml_request_t *)req);

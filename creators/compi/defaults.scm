@@ -44,8 +44,9 @@
 (define (power-of-two? n)
   (and (> n 0) (= 0 (logand n (- n 1)))))
 
+;; persistent calls (MPI_Bcast_init, ...) run as schedules too: they get the same choice
 (define (nonblocking? call)
-  (eq? (call-mode call) 'nonblocking))
+  (memq (call-mode call) '(nonblocking persistent)))
 
 ;; The schedule-capable algorithm per kind, for nonblocking calls: the fewest rounds
 ;; where that is cheap to build (binomial trees, dissemination), everything posted at
@@ -71,7 +72,12 @@
     ((reduce-scatter) (native 'reduce-scatter 'reduce-scatterv))
     ((reduce-scatter-block) (native 'reduce-scatter-block 'reduce-scatterv))
     ((scan) (native 'scan 'linear))
-    ((exscan) (native 'exscan 'linear))))
+    ((exscan) (native 'exscan 'linear))
+    ((neighbor-allgather) (native 'neighbor-allgather 'linear))
+    ((neighbor-allgatherv) (native 'neighbor-allgatherv 'linear))
+    ((neighbor-alltoall) (native 'neighbor-alltoall 'linear))
+    ((neighbor-alltoallv) (native 'neighbor-alltoallv 'linear))
+    ((neighbor-alltoallw) (native 'neighbor-alltoallw 'linear))))
 
 ;;; ---- synchronisation and one-to-all ----------------------------------------------------
 

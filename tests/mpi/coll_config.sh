@@ -11,14 +11,16 @@
 #                        output; a config error must never become a hang
 #   traced=P[~P...]      as ok, and for every collective kind K and every prefix P the
 #                        output has the line "P K" (a wrapper saw every kind)
-#   itraced=P[~P...]     the same for every kind that has a nonblocking call (MPI_I*)
+#   itraced=P[~P...]     the same for every kind that has a nonblocking call (MPI_I*, and
+#                        since the neighbourhood ones came, that is every kind)
 . "$(dirname "$0")/lib.sh"
 
-# the kinds with a nonblocking call, then all of them
+# the kinds with a nonblocking call, then all of them (the same list since
+# MPI_Ineighbor_* came)
 MT_IKINDS="barrier bcast reduce allreduce gather gatherv scatter scatterv allgather allgatherv
-alltoall alltoallv alltoallw reduce-scatter reduce-scatter-block scan exscan"
-MT_KINDS="$MT_IKINDS neighbor-allgather neighbor-allgatherv neighbor-alltoall
-neighbor-alltoallv neighbor-alltoallw"
+alltoall alltoallv alltoallw reduce-scatter reduce-scatter-block scan exscan
+neighbor-allgather neighbor-allgatherv neighbor-alltoall neighbor-alltoallv neighbor-alltoallw"
+MT_KINDS=$MT_IKINDS
 # configs must not depend on the user's own
 unset COMPI_COLL_CONFIG COMPI_MCA_coll_config GUILE_LOAD_PATH GUILE_LOAD_COMPILED_PATH
 

@@ -27,6 +27,7 @@ enum { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY };
 typedef struct sched_step {
     int type;
     int peer;
+    int tag; /* send, recv: 0 is the schedule's own tag */
     const void *sbuf;
     void *rbuf;
     size_t scount, rcount;
@@ -53,6 +54,7 @@ struct coll_sched {
     size_t round; /* the round running now */
     int posted;   /* its sends and receives are posted */
     int cancelled;
+    int persistent; /* kept between runs in its request (req->owner) */
 };
 
 static coll_sched_t *active_head;
@@ -68,6 +70,7 @@ coll_sched_t *coll_sched_new(const coll_call_t *call)
         return NULL;
     }
     s->comm = call->comm;
+    s->persistent = call->mode == COLL_MODE_PERSISTENT;
     if (call->op != NULL) {
         op_retain(call->op);
         s->op = call->op;
@@ -126,7 +129,7 @@ static int grow(void **arr, size_t *cap, size_t need, size_t elem)
     return 0;
 }
 
-static void add(coll_sched_t *s, int type, int peer, const void *sbuf, size_t scount,
+static void add(coll_sched_t *s, int type, int peer, int tag, const void *sbuf, size_t scount,
                 compi_datatype_t *sdt, void *rbuf, size_t rcount, compi_datatype_t *rdt)
 {
     if (s->st != COMPI_OK) {
@@ -144,6 +147,7 @@ static void add(coll_sched_t *s, int type, int peer, const void *sbuf, size_t sc
     }
     s->steps[s->nsteps++] = (sched_step_t){.type = type,
                                            .peer = peer,
+                                           .tag = tag,
                                            .sbuf = sbuf,
                                            .rbuf = rbuf,
                                            .scount = scount,
@@ -154,12 +158,24 @@ static void add(coll_sched_t *s, int type, int peer, const void *sbuf, size_t sc
 
 void coll_sched_send(coll_sched_t *s, const void *buf, size_t count, compi_datatype_t *dt, int peer)
 {
-    add(s, STEP_SEND, peer, buf, count, dt, NULL, 0, NULL);
+    add(s, STEP_SEND, peer, 0, buf, count, dt, NULL, 0, NULL);
+}
+
+void coll_sched_send_tag(coll_sched_t *s, const void *buf, size_t count, compi_datatype_t *dt,
+                         int peer, int tag)
+{
+    add(s, STEP_SEND, peer, tag, buf, count, dt, NULL, 0, NULL);
 }
 
 void coll_sched_recv(coll_sched_t *s, void *buf, size_t count, compi_datatype_t *dt, int peer)
 {
-    add(s, STEP_RECV, peer, NULL, 0, NULL, buf, count, dt);
+    add(s, STEP_RECV, peer, 0, NULL, 0, NULL, buf, count, dt);
+}
+
+void coll_sched_recv_tag(coll_sched_t *s, void *buf, size_t count, compi_datatype_t *dt, int peer,
+                         int tag)
+{
+    add(s, STEP_RECV, peer, tag, NULL, 0, NULL, buf, count, dt);
 }
 
 void coll_sched_reduce(coll_sched_t *s, const void *in, void *inout, size_t count,
@@ -170,7 +186,7 @@ void coll_sched_reduce(coll_sched_t *s, const void *in, void *inout, size_t coun
         return;
     }
     if (count > 0) {
-        add(s, STEP_REDUCE, -1, in, count, dt, inout, 0, NULL);
+        add(s, STEP_REDUCE, -1, 0, in, count, dt, inout, 0, NULL);
     }
 }
 
@@ -178,7 +194,7 @@ void coll_sched_copy(coll_sched_t *s, const void *sbuf, size_t scount, compi_dat
                      void *rbuf, size_t rcount, compi_datatype_t *rdt)
 {
     if (scount * sdt->size > 0 || rcount * rdt->size > 0) {
-        add(s, STEP_COPY, -1, sbuf, scount, sdt, rbuf, rcount, rdt);
+        add(s, STEP_COPY, -1, 0, sbuf, scount, sdt, rbuf, rcount, rdt);
     }
 }
 
@@ -279,11 +295,12 @@ static void post_round(coll_sched_t *s)
         compi_status_t st;
         if (t->type == STEP_SEND) {
             *slot = NULL;
-            st = pml_isend(t->sbuf, t->scount, t->sdt, t->peer, s->tag, s->comm,
+            st = pml_isend(t->sbuf, t->scount, t->sdt, t->peer, t->tag ? t->tag : s->tag, s->comm,
                            PML_SEND_STANDARD, slot);
         } else if (t->type == STEP_RECV) {
             *slot = NULL;
-            st = pml_irecv(t->rbuf, t->rcount, t->rdt, t->peer, s->tag, s->comm, slot);
+            st = pml_irecv(t->rbuf, t->rcount, t->rdt, t->peer, t->tag ? t->tag : s->tag, s->comm,
+                           slot);
         } else {
             continue;
         }
@@ -372,13 +389,17 @@ static int mpi_class(compi_status_t st)
     }
 }
 
-/* the schedule is over: free it, then complete its request (which may release it) */
+/* the schedule is over: free it (a persistent one only when its request was freed while
+   it ran), then complete its request (which may release it) */
 static void end(coll_sched_t *s)
 {
     compi_request_t *req = s->req;
     req->status.MPI_ERROR = mpi_class(s->st);
     unlink_active(s);
-    coll_sched_free(s);
+    if (!s->persistent || req->user_freed) {
+        req->owner = NULL;
+        coll_sched_free(s);
+    }
     pml_request_complete(req);
 }
 
@@ -397,6 +418,45 @@ static int sched_progress(void)
     }
     in_progress = 0;
     return moved;
+}
+
+/* the next tag of the communicator's schedules: every rank numbers its schedules on a
+   communicator alike (MPI orders collectives, persistent starts included), so this tag is
+   the same on every rank and no other outstanding collective uses it */
+static int next_tag(coll_sched_t *s)
+{
+    return COMPI_TAG_NBC_BASE - (int)(s->comm->nbc_seq++ % COLL_SCHED_TAGS);
+}
+
+/* MPI_Start of a persistent schedule (pml_start's hook): rerun it from its first round,
+   with the steps, scratch and request arrays it was built with */
+static void sched_restart(compi_request_t *req)
+{
+    coll_sched_t *s = req->owner;
+    s->st = COMPI_OK;
+    s->round = 0;
+    s->posted = 0;
+    s->cancelled = 0;
+    s->nreqs = 0;
+    req->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    req->status.MPI_TAG = MPI_ANY_TAG;
+    req->status.MPI_ERROR = MPI_SUCCESS;
+    req->status.compi_cancelled = 0;
+    req->status.compi_count = 0;
+    req->complete = 0;
+    s->tag = next_tag(s);
+    link_active(s);
+    int moved = 0;
+    if (advance(s, &moved)) {
+        end(s);
+    }
+}
+
+/* MPI_Request_free of an inactive (or complete) persistent schedule */
+static void sched_release(compi_request_t *req)
+{
+    coll_sched_free(req->owner);
+    req->owner = NULL;
 }
 
 compi_status_t coll_sched_start(coll_sched_t *s, compi_request_t **req_p)
@@ -424,11 +484,15 @@ compi_status_t coll_sched_start(coll_sched_t *s, compi_request_t **req_p)
         coll_sched_free(s);
         return st;
     }
-    /* every rank numbers its schedules on this communicator alike (MPI orders
-       collectives), so this tag is the same on every rank and no other outstanding
-       collective uses it */
-    s->tag = COMPI_TAG_NBC_BASE - (int)(s->comm->nbc_seq++ % COLL_SCHED_TAGS);
     *req_p = s->req;
+    if (s->persistent) {
+        /* inactive until MPI_Start; the PML hands starts and frees of it back here */
+        pml_set_coll_hooks(sched_restart, sched_release);
+        s->req->persistent = 1;
+        s->req->owner = s;
+        return COMPI_OK;
+    }
+    s->tag = next_tag(s);
     link_active(s);
     int moved = 0;
     if (advance(s, &moved)) {

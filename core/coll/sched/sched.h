@@ -20,7 +20,17 @@
  * communicator's nbc_seq, the same on every rank because MPI orders collectives; its
  * traffic uses tag COMPI_TAG_NBC_BASE - (number mod COLL_SCHED_TAGS), so many
  * collectives may be outstanding on one communicator (up to COLL_SCHED_TAGS) without
- * their messages matching each other or a blocking collective's.
+ * their messages matching each other or a blocking collective's.  A step may name a tag
+ * of its own instead (coll_sched_send_tag): the neighbourhood kinds keep the blocking
+ * exchange's two tags (coll_tag, coll_tag_alt), which MPI's order keeps apart.
+ *
+ * Persistent schedules (call->mode COLL_MODE_PERSISTENT, MPI_Bcast_init, ...):
+ * coll_sched_start() does not run one but returns it in an inactive persistent request
+ * (req->owner is the schedule).  Each MPI_Start (pml_start, through a hook the engine
+ * gives the PML) reruns it from round 0 with a fresh tag from nbc_seq, on the steps,
+ * scratch and request array built once; its end completes the request and keeps the
+ * schedule.  MPI_Request_free (pml_request_free, through the other hook) frees it; one
+ * freed while it runs is freed when it ends.
  *
  * Building: coll_sched_new(), then steps; errors are sticky (the first one is kept, the
  * later builders do nothing) and returned by coll_sched_start(), so builders need not
@@ -31,7 +41,9 @@
  * frees all of it when the schedule ends (completion or error), before it completes the
  * request.  The buffers of the call belong to the user until completion.  The request
  * belongs to whoever started the schedule (freed by MPI_Wait/Test through the API, or by
- * pml_request_free; one freed while active is released when the schedule ends).
+ * pml_request_free; one freed while active is released when the schedule ends).  A
+ * persistent schedule belongs to its request, from coll_sched_start() to the request's
+ * free.
  */
 #ifndef COMPI_COLL_SCHED_H
 #define COMPI_COLL_SCHED_H
@@ -56,6 +68,11 @@ void coll_sched_free(coll_sched_t *s);
 void coll_sched_send(coll_sched_t *s, const void *buf, size_t count, compi_datatype_t *dt,
                      int peer);
 void coll_sched_recv(coll_sched_t *s, void *buf, size_t count, compi_datatype_t *dt, int peer);
+/* the same on a tag of the caller's (a library tag, negative) instead of the schedule's */
+void coll_sched_send_tag(coll_sched_t *s, const void *buf, size_t count, compi_datatype_t *dt,
+                         int peer, int tag);
+void coll_sched_recv_tag(coll_sched_t *s, void *buf, size_t count, compi_datatype_t *dt, int peer,
+                         int tag);
 /* inout = in op inout (the call's op), count elements of dt */
 void coll_sched_reduce(coll_sched_t *s, const void *in, void *inout, size_t count,
                        compi_datatype_t *dt);
@@ -79,7 +96,8 @@ void coll_sched_fail(coll_sched_t *s, compi_status_t st);
 /*
  * Start the schedule: its request (REQ_COLL, retaining the communicator) in *req_p.  On
  * success the engine owns the schedule; on failure it is freed and *req_p is NULL.  A
- * schedule with nothing to wait for completes before this returns.
+ * schedule with nothing to wait for completes before this returns.  A persistent one is
+ * not started: its request is inactive and owns it (see above).
  */
 compi_status_t coll_sched_start(coll_sched_t *s, compi_request_t **req_p);
 /* start, then wait for completion (blocking); the schedule is gone on return */

@@ -36,8 +36,14 @@
  * Every receive is posted, then every send, all in flight together.  Cost (in- and
  * out-degree k, N bytes per block): T = k alpha + k N beta at most, the transfers
  * overlapped.
+ *
+ * Nonblocking and persistent (MPI_Ineighbor_*, MPI_Neighbor_*_init): the same exchange as
+ * a schedule of one round, on the same tags (not the schedule's own): MPI orders the
+ * neighbourhood collectives of a communicator alike on every rank, so outstanding ones,
+ * and a blocking one after them, pair in the order they were posted.
  */
 #include "core/coll/phases/blocks.h"
+#include "core/coll/sched/sched.h"
 #include "core/comm/topo.h"
 
 #include <stdlib.h>
@@ -89,6 +95,32 @@ static compi_status_t nb__post(const coll_call_t *call, int recv, int from, int 
     return st;
 }
 
+/* every receive, then every send, in one round of the schedule */
+static void neighbor_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s)
+{
+    const comm_topo_t *t = call->comm->topo;
+    (void)params;
+    if (t == NULL) {
+        coll_sched_fail(s, COMPI_ERR_INVALID_PARAM);
+        return;
+    }
+    int cart = t->kind == TOPO_CART;
+    for (int i = 0; i < t->indegree; i++) {
+        coll_blk_t b;
+        if (t->in[i] != MPI_PROC_NULL) {
+            coll_rblock(call, i, &b);
+            coll_sched_recv_tag(s, b.buf, b.count, b.dt, t->in[i], nb__tag(call, cart, i, 1));
+        }
+    }
+    for (int i = 0; i < t->outdegree; i++) {
+        coll_blk_t b;
+        if (t->out[i] != MPI_PROC_NULL) {
+            coll_sblock(call, i, &b);
+            coll_sched_send_tag(s, b.buf, b.count, b.dt, t->out[i], nb__tag(call, cart, i, 0));
+        }
+    }
+}
+
 static compi_status_t neighbor_linear(coll_closure_t *self, const coll_call_t *call)
 {
     (void)self;
@@ -126,6 +158,7 @@ const coll_algo_t coll_algo_neighbor_allgather_linear = {
     .kind = COLL_NEIGHBOR_ALLGATHER,
     .fn = neighbor_linear,
     .usable = neighbor_usable,
+    .sched = neighbor_sched,
     .params = "",
     .help = "all neighbours at once (the only one: the topology fixes the pattern)",
 };
@@ -135,6 +168,7 @@ const coll_algo_t coll_algo_neighbor_allgatherv_linear = {
     .kind = COLL_NEIGHBOR_ALLGATHERV,
     .fn = neighbor_linear,
     .usable = neighbor_usable,
+    .sched = neighbor_sched,
     .params = "",
     .help = "all neighbours at once (the only one: the topology fixes the pattern)",
 };
@@ -144,6 +178,7 @@ const coll_algo_t coll_algo_neighbor_alltoall_linear = {
     .kind = COLL_NEIGHBOR_ALLTOALL,
     .fn = neighbor_linear,
     .usable = neighbor_usable,
+    .sched = neighbor_sched,
     .params = "",
     .help = "all neighbours at once (the only one: the topology fixes the pattern)",
 };
@@ -153,6 +188,7 @@ const coll_algo_t coll_algo_neighbor_alltoallv_linear = {
     .kind = COLL_NEIGHBOR_ALLTOALLV,
     .fn = neighbor_linear,
     .usable = neighbor_usable,
+    .sched = neighbor_sched,
     .params = "",
     .help = "all neighbours at once (the only one: the topology fixes the pattern)",
 };
@@ -162,6 +198,7 @@ const coll_algo_t coll_algo_neighbor_alltoallw_linear = {
     .kind = COLL_NEIGHBOR_ALLTOALLW,
     .fn = neighbor_linear,
     .usable = neighbor_usable,
+    .sched = neighbor_sched,
     .params = "",
     .help = "all neighbours at once (the only one: the topology fixes the pattern)",
 };

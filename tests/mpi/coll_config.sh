@@ -11,16 +11,15 @@
 #                        output; a config error must never become a hang
 #   traced=P[~P...]      as ok, and for every collective kind K and every prefix P the
 #                        output has the line "P K" (a wrapper saw every kind)
-#   itraced=P[~P...]     the same for every kind that has a nonblocking call (MPI_I*, and
-#                        since the neighbourhood ones came, that is every kind)
+#   gtraced=P[~P...]     the same for every kind that needs no process topology (all
+#                        but the neighbourhood kinds)
 . "$(dirname "$0")/lib.sh"
 
-# the kinds with a nonblocking call, then all of them (the same list since
-# MPI_Ineighbor_* came)
-MT_IKINDS="barrier bcast reduce allreduce gather gatherv scatter scatterv allgather allgatherv
-alltoall alltoallv alltoallw reduce-scatter reduce-scatter-block scan exscan
-neighbor-allgather neighbor-allgatherv neighbor-alltoall neighbor-alltoallv neighbor-alltoallw"
-MT_KINDS=$MT_IKINDS
+# the kinds that need no process topology, then all of them
+MT_GKINDS="barrier bcast reduce allreduce gather gatherv scatter scatterv allgather allgatherv
+alltoall alltoallv alltoallw reduce-scatter reduce-scatter-block scan exscan"
+MT_KINDS="$MT_GKINDS neighbor-allgather neighbor-allgatherv neighbor-alltoall
+neighbor-alltoallv neighbor-alltoallw"
 # configs must not depend on the user's own
 unset COMPI_COLL_CONFIG COMPI_MCA_coll_config GUILE_LOAD_PATH GUILE_LOAD_COMPILED_PATH
 
@@ -50,9 +49,9 @@ mt_judge_extra() {
             fi
         done
         ;;
-    traced=* | itraced=*)
+    traced=* | gtraced=*)
         x_kinds=$MT_KINDS
-        case $1 in itraced=*) x_kinds=$MT_IKINDS ;; esac
+        case $1 in gtraced=*) x_kinds=$MT_GKINDS ;; esac
         x_pats=${1#*traced=}
         mt_judge ok "$2" "$3" "$4" || return 1
         x_ifs=$IFS

@@ -1,0 +1,330 @@
+#!/bin/bash
+# run-osu.sh: OSU Micro-Benchmarks 7.4, built unmodified as a user would build them,
+# validating compi's nonblocking and neighbourhood collectives (OSU's -c), side by side
+# with Open MPI and MPICH.
+#
+#   1. installs Debian's Open MPI, MPICH, gnuplot and python3 if any is missing (lib.sh)
+#   2. unpacks /work/shared/thirdparty/osu-micro-benchmarks-7.4.tar.gz (OSU_TARBALL) into
+#      bench/build/osu/<mpi>/ and runs `./configure CC=<mpicc> CXX=<mpicxx> && make` there
+#      with each MPI's compilers.  Nothing of OSU is copied into the repository, and OSU's
+#      files are not changed.  For compi only, configure also gets
+#      LIBS=<build>/libosu_win_stubs.a, built from bench/osu_win_stubs.c (ours, not OSU
+#      code): OSU's shared utility file c/util/osu_util_mpi.c references MPI_Win_create,
+#      MPI_Win_allocate, MPI_Win_create_dynamic, MPI_Win_attach and MPI_Win_free, which
+#      compi does not have yet; the stubs define only those and abort the job with a
+#      message if one is ever called (only OSU's one-sided benchmarks would, and OSU's
+#      configure does not build those without MPI_Accumulate).
+#   3. runs, with OSU's validation -c and each run under `timeout`, at every rank count in
+#      NPS: the nonblocking collectives (c/mpi/collective/non_blocking; osu_ibarrier has
+#      no -c and is timed only) and the neighbourhood collectives, blocking and
+#      nonblocking (c/mpi/collective/neighborhood), on OSU's default topology (a periodic
+#      1-D Cartesian ring, radius 1: OSU refuses it below 3 ranks) and on a distributed
+#      graph read from a file this script writes (each rank to its left and right
+#      neighbour: `-N graph:FILE`)
+#   4. writes bench/results/: osu-nbc.csv (one row per message size, OSU's columns and
+#      its Pass/Fail), osu-nbc-runs.csv (one row per run: exit status and verdict),
+#      osu-nbc-summary.txt (machine, command, the pass/fail table, latencies of compi
+#      against the others) and osu-nbc.png (overall latency against size for a few
+#      benchmarks)
+#
+# Exit status: 0 when every run finished and every validated row says Pass, for every
+# MPI; 1 otherwise (a Fail, a crash, a timeout, a build that failed).
+#
+# Usage: bench/run-osu.sh [--quick] [--no-install] [--rebuild]
+#   --quick       sizes up to 4 KiB only (MAX_SIZE=4096): checks the pipeline
+#   --no-install  never call apt-get (fails if something is missing)
+#   --rebuild     build OSU again even when bench/build/osu/<mpi>/ is up to date
+# Environment:
+#   COMPI_PREFIX  where compi's mpicc and mpirun are: $COMPI_PREFIX/bin/ or $COMPI_PREFIX/
+#                 (default: <repo>/_build, where scripts/build.sh builds)
+#   MPIS          implementations (default "omp mpich compi")
+#   NPS           rank counts (default "2 3 4")
+#   ITERS, WARMUP OSU's -i and -x (default 20 and 5)
+#   MAX_SIZE      OSU's -m, the largest message in bytes (default 65536; at most 1048576
+#                 is sensible here: 1 MiB takes about 3 minutes per MPI at 3 ranks on 2 cores)
+#   RUN_TIMEOUT   seconds per run (default 60); BENCHES: the benchmark names to run
+#                 (default: all of both directories)
+#   OVERSUB_MPIS  the MPIs that also run with more ranks than cores (default "omp compi"):
+#                 MPICH busy-polls, and at 3 ranks on 2 cores a single run of
+#                 osu_iallreduce already passes 60 s; its runs there are listed SKIPPED
+#
+# Binding as in run-coll.sh: launchers are told not to bind and bench/bind-rank.sh pins
+# rank r to core r mod ncores.  With more ranks than cores the numbers mostly show how a
+# library waits; they are here for the validation, not for a comparison.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(dirname "$here")
+. "$here/common.sh"
+build=$here/build/osu
+results=$here/results
+invocation="$0 $*"
+
+quick=0
+install=1
+rebuild=0
+for arg in "$@"; do
+    case $arg in
+    --quick) quick=1 ;;
+    --no-install) install=0 ;;
+    --rebuild) rebuild=1 ;;
+    -h | --help)
+        usage
+        exit 0
+        ;;
+    *) bad_arg "$arg" ;;
+    esac
+done
+
+[ $quick = 0 ] || MAX_SIZE=${MAX_SIZE:-4096}
+MAX_SIZE=${MAX_SIZE:-65536}
+ITERS=${ITERS:-20}
+WARMUP=${WARMUP:-5}
+RUN_TIMEOUT=${RUN_TIMEOUT:-60}
+MPIS=${MPIS:-omp mpich compi}
+NPS=${NPS:-2 3 4}
+OVERSUB_MPIS=${OVERSUB_MPIS:-omp compi}
+COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
+OSU_TARBALL=${OSU_TARBALL:-/work/shared/thirdparty/osu-micro-benchmarks-7.4.tar.gz}
+OSU=osu-micro-benchmarks-7.4
+NBC="osu_iallreduce osu_ibcast osu_ibarrier osu_ireduce osu_igather osu_igatherv
+ osu_iscatter osu_iscatterv osu_iallgather osu_iallgatherv osu_ialltoall osu_ialltoallv
+ osu_ialltoallw osu_ireduce_scatter osu_ireduce_scatter_block"
+NHBR="osu_neighbor_allgather osu_neighbor_allgatherv osu_neighbor_alltoall
+ osu_neighbor_alltoallv osu_neighbor_alltoallw osu_ineighbor_allgather
+ osu_ineighbor_allgatherv osu_ineighbor_alltoall osu_ineighbor_alltoallv
+ osu_ineighbor_alltoallw"
+BENCHES=${BENCHES:-$(echo $NBC $NHBR)}
+
+[ -r "$OSU_TARBALL" ] || die "no OSU tarball at $OSU_TARBALL (set OSU_TARBALL)"
+
+. "$here/lib.sh"
+declare -A CXX=([omp]=mpicxx.openmpi [mpich]=mpicxx.mpich [compi]=$compi_bin/mpicxx)
+
+mkdir -p "$build" "$results"
+rm -f "$results/osu-nbc.csv" "$results/osu-nbc-runs.csv" "$results/osu-nbc.png" \
+    "$results/osu-nbc-summary.txt"
+failures=()
+skipped=()
+
+# --- 2. build OSU with each MPI --------------------------------------------------------
+# configure's arguments for one MPI (the stub archive for compi only)
+conf_args() {
+    printf 'CC=%s CXX=%s' "${CC[$1]}" "${CXX[$1]}"
+    [ "$1" != compi ] || printf ' LIBS=%s' "$build/compi/libosu_win_stubs.a"
+}
+build_osu() { # mpi -> 0 when bench/build/osu/<mpi>/osu-micro-benchmarks-7.4 is built
+    local mpi=$1 d=$build/$1 stamp args
+    args=$(conf_args "$mpi")
+    mkdir -p "$d"
+    stamp="$(md5sum "$OSU_TARBALL" | cut -d' ' -f1) $args"
+    [ "$mpi" != compi ] || stamp+=" $(md5sum "$here/osu_win_stubs.c" | cut -d' ' -f1)"
+    if [ $rebuild = 0 ] && [ -f "$d/stamp" ] && [ "$(cat "$d/stamp")" = "$stamp" ]; then
+        say "$mpi: OSU already built in $d ($args)"
+        return 0
+    fi
+    rm -rf "${d:?}/$OSU" "$d/stamp"
+    : >"$d/build.log"
+    if [ "$mpi" = compi ]; then
+        # ours, not OSU's: the five MPI_Win_* functions OSU's utility file references
+        "${CC[compi]}" -O2 -c "$here/osu_win_stubs.c" -o "$d/osu_win_stubs.o" \
+            >>"$d/build.log" 2>&1 &&
+            ar rcs "$d/libosu_win_stubs.a" "$d/osu_win_stubs.o" >>"$d/build.log" 2>&1 ||
+            return 1
+    fi
+    tar xzf "$OSU_TARBALL" -C "$d"
+    say "$mpi: ./configure $args && make (log: $d/build.log)"
+    # shellcheck disable=SC2086 # $args is words of VAR=value without spaces
+    (cd "$d/$OSU" && ./configure $args && make -j"$ncores") >>"$d/build.log" 2>&1 ||
+        return 1
+    echo "$stamp" >"$d/stamp"
+}
+active=()
+for mpi in $MPIS; do
+    case $mpi in
+    omp | mpich | compi) ;;
+    *) die "unknown implementation '$mpi' in MPIS (omp, mpich, compi)" ;;
+    esac
+    if [ "$mpi" = compi ] && [ -z "$compi_bin" ]; then
+        say "compi: SKIPPED, no mpicc and mpirun in $COMPI_PREFIX/bin or $COMPI_PREFIX"
+        skipped+=("compi (no mpicc/mpirun under $COMPI_PREFIX)")
+        failures+=("compi: not built")
+        continue
+    fi
+    if ! build_osu "$mpi"; then
+        say "$mpi: OSU build FAILED, see $build/$mpi/build.log:"
+        grep -E 'undefined reference|error' "$build/$mpi/build.log" | sort -u | tail -8 >&2 || true
+        skipped+=("$mpi (OSU build failed)")
+        failures+=("$mpi: OSU build failed")
+        continue
+    fi
+    active+=("$mpi")
+done
+[ ${#active[@]} -gt 0 ] || die "nothing to run"
+
+# --- 3. run ---------------------------------------------------------------------------
+# A ring as a distributed graph for -N graph: (OSU's format: "source, destination").
+graph_file() {
+    local np=$1 f=$build/ring-$1.adj i
+    {
+        echo "# bench/run-osu.sh: each rank to its right and left neighbour on a ring"
+        for ((i = 0; i < np; i++)); do
+            echo "$i, $(((i + 1) % np))"
+            [ "$np" -le 2 ] || echo "$i, $(((i + np - 1) % np))"
+        done
+    } >"$f"
+    echo "$f"
+}
+# OSU's table -> CSV rows.  OSU prints a "# Size  Col(unit)  ..." header (osu_ibarrier:
+# "# Overall(us) ..." without a size), then one line per size.
+parse() { # mpi bench np topo < output
+    awk -v m="$1" -v b="$2" -v n="$3" -v t="$4" '
+        BEGIN { split("size avg_latency_us overall_us compute_us pure_comm_us overlap_pct validation", K, " ")
+                map["Size"] = "size"; map["Avg Latency(us)"] = "avg_latency_us"
+                map["Overall(us)"] = "overall_us"; map["Compute(us)"] = "compute_us"
+                map["Pure Comm.(us)"] = "pure_comm_us"; map["Overlap(%)"] = "overlap_pct"
+                map["Validation"] = "validation" }
+        /^# (Size|Overall)/ { line = $0; sub(/^# */, "", line); sub(/ *$/, "", line)
+                nc = split(line, H, /  +/); for (i = 1; i <= nc; i++) col[i] = map[H[i]]
+                inhdr = 1; next }
+        inhdr && $1 ~ /^[0-9.]+$/ { delete v
+                for (i = 1; i <= NF && i <= nc; i++) if (col[i] != "") v[col[i]] = $i
+                if (!("validation" in v)) v["validation"] = "n/a"
+                row = m "," b "," n "," t
+                for (k = 1; k <= 7; k++) row = row "," ((K[k] in v) ? v[K[k]] : "")
+                print row }'
+}
+
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+started=$(date -Is)
+csv=$results/osu-nbc.csv
+runs=$results/osu-nbc-runs.csv
+echo "mpi,benchmark,np,topology,size,avg_latency_us,overall_us,compute_us,pure_comm_us,overlap_pct,validation" >"$csv"
+echo "mpi,benchmark,np,topology,exit,rows,pass,fail,result,note" >"$runs"
+mkdir -p "$build/raw"
+for np in $NPS; do
+    gfile=$(graph_file "$np")
+    for b in $BENCHES; do
+        case $b in
+        osu_*neighbor_*) dir=neighborhood topos="cart graph" ;;
+        osu_i*) dir=non_blocking topos="-" ;;
+        *) die "BENCHES: '$b' is not a nonblocking or neighbourhood benchmark" ;;
+        esac
+        for topo in $topos; do
+            args=(-i "$ITERS" -x "$WARMUP")
+            [ "$b" = osu_ibarrier ] || args+=(-c -m "$MAX_SIZE")
+            case $topo in
+            cart)
+                # OSU's default, -N cart:1:1; it refuses radius 1 on fewer than 3 ranks
+                [ "$np" -ge 3 ] || continue
+                topo=cart:1:1
+                ;;
+            graph)
+                args+=(-N "graph:$gfile")
+                topo=graph:ring
+                ;;
+            esac
+            for mpi in "${active[@]}"; do
+                if [ "$np" -gt "$ncores" ] && [[ " $OVERSUB_MPIS " != *" $mpi "* ]]; then
+                    echo "$mpi,$b,$np,$topo,,0,0,0,SKIPPED,more ranks than cores" >>"$runs"
+                    continue
+                fi
+                prog=$build/$mpi/$OSU/c/mpi/collective/$dir/$b
+                raw=$build/raw/$mpi-$b-np$np-${topo%%:*}
+                rc=0
+                timeout -k 5 "$RUN_TIMEOUT" $(launcher "$mpi" "$np") "$here/bind-rank.sh" \
+                    "$prog" "${args[@]}" >"$raw.out" 2>"$raw.err" </dev/null || rc=$?
+                parse "$mpi" "$b" "$np" "$topo" <"$raw.out" >"$raw.csv" || true
+                cat "$raw.csv" >>"$csv"
+                nrows=$(wc -l <"$raw.csv")
+                npass=$(grep -c ',Pass$' "$raw.csv" || true)
+                nfail=$(grep -c ',Fail$' "$raw.csv" || true)
+                note=""
+                if [ $rc = 124 ] || [ $rc = 137 ]; then
+                    result=TIMEOUT note="no end after ${RUN_TIMEOUT}s; last size $(tail -1 "$raw.csv" | cut -d, -f5)"
+                elif [ "$nfail" -gt 0 ]; then
+                    # OSU stops at the first size that fails and exits 1
+                    result=FAIL
+                    note="size $(grep ',Fail$' "$raw.csv" | head -1 | cut -d, -f5) failed validation"
+                elif [ $rc != 0 ]; then
+                    result=ERROR
+                    # the first line that says what went wrong: OSU's own, then the stubs',
+                    # then anything that looks like an error
+                    note=$({ grep -h 'VALIDATION ERROR\|osu_win_stubs' "$raw.out" "$raw.err" ||
+                        grep -hiE 'error|abort|fault|signal|fail|killed' "$raw.err" "$raw.out"; } |
+                        head -1 | tr ',\n' '; ' | cut -c1-200 || true)
+                elif [ "$nrows" = 0 ]; then
+                    result=ERROR note="no results printed"
+                elif [ "$npass" = 0 ]; then
+                    result=TIMED note="no validation (OSU has no -c for $b)"
+                else
+                    result=PASS
+                fi
+                note=${note//,/;}
+                echo "$mpi,$b,$np,$topo,$rc,$nrows,$npass,$nfail,$result,$note" >>"$runs"
+                lbl=$b; [ "$topo" = - ] || lbl+=" $topo"
+                say "$mpi np $np $lbl: $result${note:+ ($note)}"
+                case $result in PASS | TIMED) ;; *) failures+=("$mpi np $np $b $topo: $result $note") ;; esac
+            done
+        done
+    done
+done
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# --- 4. results -----------------------------------------------------------------------
+mkdir -p "$build/plot"
+title="OSU 7.4 nonblocking / neighbourhood collectives on $(hostname) ($ncores cores), -i $ITERS -x $WARMUP"
+stats=$(/usr/bin/python3 "$here/osu-summary.py" "$csv" "$runs" "$build/plot" \
+    "$results/osu-nbc.png" "$title")
+if [ -s "$build/plot/osu.gp" ]; then
+    gnuplot "$build/plot/osu.gp" || say "gnuplot failed; no osu-nbc.png"
+fi
+
+names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo compi ;; esac; }
+{
+    echo "OSU Micro-Benchmarks 7.4: nonblocking and neighbourhood collectives (bench/run-osu.sh)"
+    echo
+    echo "Machine"
+    echo "  cpu:      $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
+    echo "  cores:    $ncores online (nproc $(nproc)); $(lscpu | sed -n 's/^Core(s) per socket: *//p')" \
+        "per socket, $(lscpu | sed -n 's/^Socket(s): *//p') socket(s)," \
+        "$(lscpu | sed -n 's/^Thread(s) per core: *//p') thread(s) per core"
+    echo "  kernel:   $(uname -srm)"
+    echo "  host:     $(hostname)"
+    echo "  started:  $started"
+    echo "  finished: $(date -Is)"
+    echo "  load avg: $load_before before, $load_after after (1, 5, 15 min)"
+    echo
+    echo "Command"
+    echo "  $invocation"
+    echo "  with NPS=\"$NPS\" OVERSUB_MPIS=\"$OVERSUB_MPIS\" ITERS=$ITERS WARMUP=$WARMUP MAX_SIZE=$MAX_SIZE" \
+        "RUN_TIMEOUT=$RUN_TIMEOUT MPIS=\"$MPIS\" COMPI_PREFIX=$COMPI_PREFIX"
+    echo "  each run: timeout -k 5 $RUN_TIMEOUT LAUNCHER bench/bind-rank.sh PROGRAM" \
+        "-i $ITERS -x $WARMUP -c -m $MAX_SIZE [-N graph:FILE]   (osu_ibarrier: no -c, no -m)"
+    echo
+    echo "Implementations (OSU unpacked from $OSU_TARBALL, unmodified, into bench/build/osu/<mpi>/)"
+    for mpi in "${active[@]}"; do
+        echo "  $(names "$mpi"):"
+        echo "    build:    ./configure $(conf_args "$mpi") && make"
+        for np in $NPS; do echo "    launcher: $(launcher "$mpi" "$np")"; done
+    done
+    echo "  compi only: LIBS=libosu_win_stubs.a, from bench/osu_win_stubs.c (not OSU code):"
+    echo "            MPI_Win_create, MPI_Win_allocate, MPI_Win_create_dynamic, MPI_Win_attach,"
+    echo "            MPI_Win_free, referenced by OSU's c/util/osu_util_mpi.c; each aborts if called"
+    for s in "${skipped[@]}"; do echo "  skipped: $s"; done
+    echo "  topologies: neighbourhood benchmarks on OSU's default periodic 1-D Cartesian ring"
+    echo "            (cart:1:1, 3 ranks and up) and on a ring given as a distributed graph"
+    echo "            (graph:ring, bench/build/osu/ring-<np>.adj)"
+    echo
+    echo "$stats"
+    if [ ${#failures[@]} -gt 0 ]; then
+        echo
+        echo "Failed (validation Fail, crash, timeout or build)"
+        for f in "${failures[@]}"; do echo "  $f"; done
+    fi
+    echo
+    echo "Files: osu-nbc.csv (every size), osu-nbc-runs.csv (every run), osu-nbc.png;"
+    echo "raw OSU output in bench/build/osu/raw/"
+} >"$results/osu-nbc-summary.txt"
+cat "$results/osu-nbc-summary.txt"
+[ ${#failures[@]} = 0 ] || exit 1

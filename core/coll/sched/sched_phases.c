@@ -70,8 +70,10 @@ void coll_sched_forward(coll_sched_t *s, const void *buf, void *rbuf, size_t cou
     coll_sched_round(s);
 }
 
-void coll_sched_gather_linear(coll_sched_t *s, const coll_call_t *call)
+void coll_sched_gather_linear(const coll_call_t *call, const coll_params_t *params,
+                              coll_sched_t *s)
 {
+    (void)params;
     int p = call->comm->size, me = call->comm->rank;
     coll_blk_t own, b;
     coll_own_sblock(call, &own);
@@ -93,8 +95,10 @@ void coll_sched_gather_linear(coll_sched_t *s, const coll_call_t *call)
     coll_sched_round(s);
 }
 
-void coll_sched_scatter_linear(coll_sched_t *s, const coll_call_t *call)
+void coll_sched_scatter_linear(const coll_call_t *call, const coll_params_t *params,
+                               coll_sched_t *s)
 {
+    (void)params;
     int p = call->comm->size, me = call->comm->rank;
     coll_blk_t own, b;
     coll_own_rblock(call, &own);
@@ -116,8 +120,10 @@ void coll_sched_scatter_linear(coll_sched_t *s, const coll_call_t *call)
     coll_sched_round(s);
 }
 
-void coll_sched_allgather_ring(coll_sched_t *s, const coll_call_t *call)
+void coll_sched_allgather_ring(const coll_call_t *call, const coll_params_t *params,
+                               coll_sched_t *s)
 {
+    (void)params;
     int p = call->comm->size, me = call->comm->rank;
     int right = (me + 1) % p, left = (me - 1 + p) % p;
     coll_blk_t own, b;
@@ -137,8 +143,10 @@ void coll_sched_allgather_ring(coll_sched_t *s, const coll_call_t *call)
     }
 }
 
-void coll_sched_alltoall_linear(coll_sched_t *s, const coll_call_t *call)
+void coll_sched_alltoall_linear(const coll_call_t *call, const coll_params_t *params,
+                                coll_sched_t *s)
 {
+    (void)params;
     int p = call->comm->size, me = call->comm->rank;
     coll_a2a_t a;
     coll_blk_t sb, rb;

@@ -39,13 +39,17 @@ void coll_sched_forward(coll_sched_t *s, const void *buf, void *rbuf, size_t cou
                         compi_datatype_t *dt, int from, int to, compi_comm_t *comm);
 
 /* gather(v): the root receives every block at once; one round */
-void coll_sched_gather_linear(coll_sched_t *s, const coll_call_t *call);
+void coll_sched_gather_linear(const coll_call_t *call, const coll_params_t *params,
+                              coll_sched_t *s);
 /* scatter(v): the root sends every block at once; one round */
-void coll_sched_scatter_linear(coll_sched_t *s, const coll_call_t *call);
+void coll_sched_scatter_linear(const coll_call_t *call, const coll_params_t *params,
+                               coll_sched_t *s);
 /* allgather(v): p - 1 rounds around the ring, one block each way per round */
-void coll_sched_allgather_ring(coll_sched_t *s, const coll_call_t *call);
+void coll_sched_allgather_ring(const coll_call_t *call, const coll_params_t *params,
+                               coll_sched_t *s);
 /* alltoall(v/w): every send and receive posted at once (in place: the send blocks are
    packed when the schedule is built, that is when the call is made) */
-void coll_sched_alltoall_linear(coll_sched_t *s, const coll_call_t *call);
+void coll_sched_alltoall_linear(const coll_call_t *call, const coll_params_t *params,
+                                coll_sched_t *s);
 
 #endif

@@ -33,13 +33,6 @@ compi_status_t coll_allgather_ring(coll_closure_t *self, const coll_call_t *call
     return st;
 }
 
-/* the nonblocking schedule of the same exchange (core/coll/sched/sched_phases.c) */
-static void allgather_ring_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s)
-{
-    (void)params;
-    coll_sched_allgather_ring(s, call);
-}
-
 const coll_algo_t coll_algo_allgather_ring = {
     .name = "ring",
     .kind = COLL_ALLGATHER,
@@ -47,7 +40,7 @@ const coll_algo_t coll_algo_allgather_ring = {
     .usable = NULL,
     .params = "",
     .help = "p - 1 steps around a ring; bandwidth-optimal for large blocks",
-    .sched = allgather_ring_sched,
+    .sched = coll_sched_allgather_ring, /* its nonblocking schedule (sched/sched_phases.c) */
 };
 
 /* the same engine for allgatherv (counts and displacements read through the block
@@ -59,5 +52,5 @@ const coll_algo_t coll_algo_allgatherv_ring = {
     .usable = NULL,
     .params = "",
     .help = "p - 1 steps around a ring",
-    .sched = allgather_ring_sched,
+    .sched = coll_sched_allgather_ring, /* its nonblocking schedule (sched/sched_phases.c) */
 };

@@ -63,12 +63,6 @@ compi_status_t coll_alltoall_linear(coll_closure_t *self, const coll_call_t *cal
     return coll_alltoall_exchange(call, COLL_MOVE_WINDOW);
 }
 
-static void alltoall_linear_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s)
-{
-    (void)params;
-    coll_sched_alltoall_linear(s, call);
-}
-
 const coll_algo_t coll_algo_alltoall_linear = {
     .name = "linear",
     .kind = COLL_ALLTOALL,
@@ -76,7 +70,7 @@ const coll_algo_t coll_algo_alltoall_linear = {
     .usable = NULL,
     .params = "",
     .help = "all sends and receives posted at once (windowed); small p",
-    .sched = alltoall_linear_sched,
+    .sched = coll_sched_alltoall_linear, /* its nonblocking schedule (sched/sched_phases.c) */
 };
 
 /* the same engine for alltoallv (counts and displacements read through the block
@@ -88,7 +82,7 @@ const coll_algo_t coll_algo_alltoallv_linear = {
     .usable = NULL,
     .params = "",
     .help = "all sends and receives posted at once (windowed); small p",
-    .sched = alltoall_linear_sched,
+    .sched = coll_sched_alltoall_linear, /* its nonblocking schedule (sched/sched_phases.c) */
 };
 
 /* the same engine for alltoallw (counts and displacements read through the block
@@ -98,7 +92,7 @@ const coll_algo_t coll_algo_alltoallw_linear = {
     .kind = COLL_ALLTOALLW,
     .fn = coll_alltoall_linear,
     .usable = NULL,
-    .sched = alltoall_linear_sched,
+    .sched = coll_sched_alltoall_linear, /* its nonblocking schedule (sched/sched_phases.c) */
     .params = "",
     .help = "all sends and receives posted at once (windowed); small p",
 };

@@ -46,13 +46,6 @@ compi_status_t coll_gather_linear(coll_closure_t *self, const coll_call_t *call)
     return st;
 }
 
-/* the nonblocking schedule of the same exchange (core/coll/sched/sched_phases.c) */
-static void gather_linear_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s)
-{
-    (void)params;
-    coll_sched_gather_linear(s, call);
-}
-
 const coll_algo_t coll_algo_gather_linear = {
     .name = "linear",
     .kind = COLL_GATHER,
@@ -60,7 +53,7 @@ const coll_algo_t coll_algo_gather_linear = {
     .usable = NULL,
     .params = "",
     .help = "the root receives every block directly (all receives posted at once)",
-    .sched = gather_linear_sched,
+    .sched = coll_sched_gather_linear, /* its nonblocking schedule (sched/sched_phases.c) */
 };
 
 /* the same engine for gatherv (counts and displacements read through the block
@@ -72,5 +65,5 @@ const coll_algo_t coll_algo_gatherv_linear = {
     .usable = NULL,
     .params = "",
     .help = "the root receives every block directly (all receives posted at once)",
-    .sched = gather_linear_sched,
+    .sched = coll_sched_gather_linear, /* its nonblocking schedule (sched/sched_phases.c) */
 };

@@ -42,13 +42,6 @@ compi_status_t coll_scatter_linear(coll_closure_t *self, const coll_call_t *call
     return st;
 }
 
-/* the nonblocking schedule of the same exchange (core/coll/sched/sched_phases.c) */
-static void scatter_linear_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s)
-{
-    (void)params;
-    coll_sched_scatter_linear(s, call);
-}
-
 const coll_algo_t coll_algo_scatter_linear = {
     .name = "linear",
     .kind = COLL_SCATTER,
@@ -56,7 +49,7 @@ const coll_algo_t coll_algo_scatter_linear = {
     .usable = NULL,
     .params = "",
     .help = "the root sends every block directly (all sends posted at once)",
-    .sched = scatter_linear_sched,
+    .sched = coll_sched_scatter_linear, /* its nonblocking schedule (sched/sched_phases.c) */
 };
 
 /* the same engine for scatterv (counts and displacements read through the block
@@ -68,5 +61,5 @@ const coll_algo_t coll_algo_scatterv_linear = {
     .usable = NULL,
     .params = "",
     .help = "the root sends every block directly (all sends posted at once)",
-    .sched = scatter_linear_sched,
+    .sched = coll_sched_scatter_linear, /* its nonblocking schedule (sched/sched_phases.c) */
 };

@@ -9,7 +9,12 @@
  *   2. many at once: every kind started twice on two communicators (a dup of WORLD and a
  *      reversed split), interleaved with point-to-point ring traffic on WORLD (eager and
  *      rendezvous sizes), then completed in a random order of each rank's own by
- *      MPI_Waitany, MPI_Test loops, MPI_Wait and MPI_Testall.
+ *      MPI_Waitany, MPI_Test loops, MPI_Wait and MPI_Testall;
+ *   3. derived datatypes: Ibcast, Ireduce, Iallreduce (MPI_SUM on a strided vector of
+ *      ints), Igather, Iscatter, Iallgather and Ialltoall with a strided vector type on
+ *      one side and plain MPI_INT on the other, eager and rendezvous sizes, each also as
+ *      a persistent collective (MPI_*_init) started twice; the gaps of every strided
+ *      receive buffer must stay untouched.
  *
  * Every receive buffer has guard elements that must stay untouched.
  */
@@ -677,6 +682,195 @@ static void many_at_once(void)
     MPI_OK(MPI_Comm_free(&comms[1]));
 }
 
+/* ---- 3. derived datatypes ------------------------------------------------------------ */
+
+#define GAP (-7)
+
+/* start kind k (nonblocking, or persistent: init, then start) on WORLD with the strided
+   type `vec' (n ints, stride 2) or `vecr' (the same resized to 2n ints, for blocks) */
+static void dt_start(int k, int persist, int root, int n, MPI_Datatype vec, MPI_Datatype vecr,
+                     int *sv, int *rv, int *cont, MPI_Request *req)
+{
+    MPI_Comm w = MPI_COMM_WORLD;
+    MPI_Info in = MPI_INFO_NULL;
+    switch (k) {
+    case K_BCAST:
+        MPI_OK(persist ? MPI_Bcast_init(rv, 1, vec, root, w, in, req)
+                       : MPI_Ibcast(rv, 1, vec, root, w, req));
+        break;
+    case K_REDUCE:
+        MPI_OK(persist ? MPI_Reduce_init(sv, rv, 1, vec, MPI_SUM, root, w, in, req)
+                       : MPI_Ireduce(sv, rv, 1, vec, MPI_SUM, root, w, req));
+        break;
+    case K_ALLREDUCE:
+        MPI_OK(persist ? MPI_Allreduce_init(sv, rv, 1, vec, MPI_SUM, w, in, req)
+                       : MPI_Iallreduce(sv, rv, 1, vec, MPI_SUM, w, req));
+        break;
+    case K_GATHER: /* strided send, contiguous blocks at the root */
+        MPI_OK(persist ? MPI_Gather_init(sv, 1, vec, cont, n, MPI_INT, root, w, in, req)
+                       : MPI_Igather(sv, 1, vec, cont, n, MPI_INT, root, w, req));
+        break;
+    case K_SCATTER: /* contiguous blocks at the root, strided receive */
+        MPI_OK(persist ? MPI_Scatter_init(cont, n, MPI_INT, rv, 1, vec, root, w, in, req)
+                       : MPI_Iscatter(cont, n, MPI_INT, rv, 1, vec, root, w, req));
+        break;
+    case K_ALLGATHER: /* contiguous send, strided blocks received */
+        MPI_OK(persist ? MPI_Allgather_init(cont, n, MPI_INT, rv, 1, vecr, w, in, req)
+                       : MPI_Iallgather(cont, n, MPI_INT, rv, 1, vecr, w, req));
+        break;
+    case K_ALLTOALL: /* strided blocks sent, contiguous blocks received */
+        MPI_OK(persist ? MPI_Alltoall_init(sv, 1, vecr, cont, n, MPI_INT, w, in, req)
+                       : MPI_Ialltoall(sv, 1, vecr, cont, n, MPI_INT, w, req));
+        break;
+    }
+    if (persist) {
+        MPI_OK(MPI_Start(req));
+    }
+}
+
+/* fill the inputs, clear the outputs (strided ones to GAP) */
+static void dt_fill(int k, int me, int p, int root, int n, int *sv, int *rv, int *cont)
+{
+    long vlen = 2L * n * p;
+    for (long i = 0; i < vlen; i++) {
+        sv[i] = GAP;
+        rv[i] = GAP;
+    }
+    for (long i = 0; i < (long)n * p; i++) {
+        cont[i] = GAP;
+    }
+    for (long i = 0; i < n; i++) {
+        switch (k) {
+        case K_BCAST:
+            if (me == root) {
+                rv[2 * i] = mt_ival(root, i, 31);
+            }
+            break;
+        case K_REDUCE:
+        case K_ALLREDUCE:
+        case K_GATHER:
+            sv[2 * i] = mt_ival(me, i, 31);
+            break;
+        case K_ALLGATHER:
+            cont[i] = mt_ival(me, i, 31);
+            break;
+        case K_SCATTER:
+            if (me == root) {
+                for (int r = 0; r < p; r++) {
+                    cont[(long)r * n + i] = mt_ival(r, i, 31);
+                }
+            }
+            break;
+        case K_ALLTOALL:
+            for (int j = 0; j < p; j++) {
+                sv[2L * n * j + 2 * i] = mt_ival((long)me * p + j, i, 31);
+            }
+            break;
+        }
+    }
+}
+
+/* check the outputs against the reference; gaps must still be GAP */
+static void dt_check(int k, int me, int p, int root, int n, const int *rv, const int *cont,
+                     const char *how)
+{
+    long bad = -1, got = 0, want = 0;
+    for (long i = 0; i < n && bad < 0; i++) {
+        for (int b = 0; b < p && bad < 0; b++) {
+            long at;
+            const int *buf;
+            int exp;
+            switch (k) {
+            case K_BCAST:
+                if (b > 0) {
+                    continue;
+                }
+                buf = rv, at = 2 * i, exp = mt_ival(root, i, 31);
+                break;
+            case K_REDUCE:
+            case K_ALLREDUCE: {
+                if (b > 0 || (k == K_REDUCE && me != root)) {
+                    continue;
+                }
+                long sum = 0;
+                for (int r = 0; r < p; r++) {
+                    sum += mt_ival(r, i, 31);
+                }
+                buf = rv, at = 2 * i, exp = (int)sum;
+                break;
+            }
+            case K_GATHER:
+                if (me != root) {
+                    continue;
+                }
+                buf = cont, at = (long)b * n + i, exp = mt_ival(b, i, 31);
+                break;
+            case K_SCATTER:
+                if (b > 0) {
+                    continue;
+                }
+                buf = rv, at = 2 * i, exp = mt_ival(me, i, 31);
+                break;
+            case K_ALLGATHER:
+                buf = rv, at = 2L * n * b + 2 * i, exp = mt_ival(b, i, 31);
+                break;
+            default: /* K_ALLTOALL: block b came from rank b */
+                buf = cont, at = (long)b * n + i, exp = mt_ival((long)b * p + me, i, 31);
+                break;
+            }
+            if (buf[at] != exp) {
+                bad = at, got = buf[at], want = exp;
+            } else if (buf == rv && rv[at + 1] != GAP) {
+                bad = at + 1, got = rv[at + 1], want = GAP;
+            }
+        }
+    }
+    CHECK(bad < 0, "%s %s n=%d root %d: element %ld is %ld, expected %ld", how, kname[k], n,
+          root, bad, got, want);
+}
+
+static void derived_types(void)
+{
+    static const int kinds[] = {K_BCAST,  K_REDUCE,    K_ALLREDUCE, K_GATHER,
+                                K_SCATTER, K_ALLGATHER, K_ALLTOALL};
+    static const int sizes[] = {3, 17000};
+    int me = mt_rank, p = mt_size;
+    for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+        int n = sizes[si];
+        MPI_Datatype vec, vecr;
+        MPI_OK(MPI_Type_vector(n, 1, 2, MPI_INT, &vec));
+        MPI_OK(MPI_Type_commit(&vec));
+        MPI_OK(MPI_Type_create_resized(vec, 0, (MPI_Aint)(2L * n * sizeof(int)), &vecr));
+        MPI_OK(MPI_Type_commit(&vecr));
+        int *sv = mt_malloc(sizeof(int) * 2 * (size_t)n * (size_t)p);
+        int *rv = mt_malloc(sizeof(int) * 2 * (size_t)n * (size_t)p);
+        int *cont = mt_malloc(sizeof(int) * (size_t)n * (size_t)p);
+        for (size_t ki = 0; ki < sizeof(kinds) / sizeof(kinds[0]); ki++) {
+            int k = kinds[ki], root = (int)(ki + si) % p;
+            for (int persist = 0; persist < 2; persist++) {
+                MPI_Request req = MPI_REQUEST_NULL;
+                const char *how = persist ? "persistent" : "nonblocking";
+                dt_fill(k, me, p, root, n, sv, rv, cont);
+                dt_start(k, persist, root, n, vec, vecr, sv, rv, cont, &req);
+                MPI_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+                dt_check(k, me, p, root, n, rv, cont, how);
+                if (persist) { /* once more, on fresh buffers' contents */
+                    dt_fill(k, me, p, root, n, sv, rv, cont);
+                    MPI_OK(MPI_Start(&req));
+                    MPI_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+                    dt_check(k, me, p, root, n, rv, cont, "persistent (restarted)");
+                    MPI_OK(MPI_Request_free(&req));
+                }
+            }
+        }
+        free(sv);
+        free(rv);
+        free(cont);
+        MPI_OK(MPI_Type_free(&vec));
+        MPI_OK(MPI_Type_free(&vecr));
+    }
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "coll_nbc");
@@ -686,6 +880,7 @@ int main(int argc, char **argv)
 
     one_at_a_time();
     many_at_once();
+    derived_types();
 
     /* the op and the type may go while nothing uses them */
     MPI_OK(MPI_Op_free(&affine_op));

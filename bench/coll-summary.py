@@ -21,9 +21,11 @@ import statistics
 import sys
 from collections import defaultdict
 
-NAMES = {"omp": "Open MPI", "mpich": "MPICH", "compi": "compi"}
-ORDER = ["omp", "mpich", "compi"]
-COLORS = {"omp": "#1f77b4", "mpich": "#2ca02c", "compi": "#d62728"}
+# "base": compi built at an earlier revision (bench/build-base.sh), shown beside compi
+# and never counted among "the others"
+NAMES = {"omp": "Open MPI", "mpich": "MPICH", "compi": "compi", "base": "compi-base"}
+ORDER = ["omp", "mpich", "compi", "base"]
+COLORS = {"omp": "#1f77b4", "mpich": "#2ca02c", "compi": "#d62728", "base": "#ff7f0e"}
 COLLS = ["barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall"]
 TARGETS = [("allreduce", 8), ("bcast", 8), ("barrier", 0)]
 SHOWN = [8, 1024, 65536, 1 << 20]
@@ -132,7 +134,7 @@ def fmt(v, spec):
 
 
 def targets(agg, mpis):
-    others = [m for m in mpis if m != "compi"]
+    others = [m for m in mpis if m not in ("compi", "base")]
     print("Goals: at 2 ranks, 8 B allreduce, bcast and barrier no slower than the")
     print("better of Open MPI and MPICH.  Medians over rounds, usec; ratio > 1: compi slower")
     print("%-14s" % "" + "".join("%11s" % NAMES[m] for m in mpis) + "%12s%10s  %s" %
@@ -150,11 +152,14 @@ def targets(agg, mpis):
                                       "met" if ratio <= 1.0 else "MISSED")
         else:
             line += "%12s%10s  %s" % ("n/a", "n/a", "n/a")
+        b = vals.get("base")
+        if b is not None and c is not None:
+            line += "   compi/base %.2fx" % (c / b)
         print(line)
 
 
 def overview(agg, mpis):
-    others = [m for m in mpis if m != "compi"]
+    others = [m for m in mpis if m not in ("compi", "base")]
     nps = sorted({k[1] for k in agg})
     if "compi" not in mpis or not others:
         return

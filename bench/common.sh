@@ -37,6 +37,23 @@ find_compi() {
     CC[omp]=mpicc.openmpi
     CC[mpich]=mpicc.mpich
     CC[compi]=$compi_bin/mpicc
+    # compi at an earlier revision (bench/build-base.sh builds one), as implementation
+    # "base": the same program and launcher line, to see what a change did
+    base_bin=""
+    if [ -n "${COMPI_BASE_PREFIX:-}" ]; then
+        for d in "$COMPI_BASE_PREFIX/bin" "$COMPI_BASE_PREFIX"; do
+            if [ -x "$d/mpicc" ] && [ -x "$d/mpirun" ]; then
+                base_bin=$d
+                break
+            fi
+        done
+        [ -n "$base_bin" ] || die "COMPI_BASE_PREFIX=$COMPI_BASE_PREFIX has no mpicc and mpirun"
+    fi
+    base_nobind=""
+    if [ -n "$base_bin" ] && "$base_bin/mpirun" --help 2>&1 | grep -q -- '--bind-to'; then
+        base_nobind=" --bind-to none"
+    fi
+    CC[base]=$base_bin/mpicc
 }
 
 # The launcher line of one MPI at $2 ranks.
@@ -51,5 +68,6 @@ launcher() {
         ;;
     mpich) printf 'mpiexec.mpich -n %s -bind-to none' "$2" ;;
     compi) printf '%s/mpirun -np %s%s' "$compi_bin" "$2" "$compi_nobind" ;;
+    base) printf '%s/mpirun -np %s%s' "$base_bin" "$2" "$base_nobind" ;;
     esac
 }

@@ -20,7 +20,8 @@
 # Environment:
 #   COMPI_PREFIX  where compi's mpicc and mpirun are: $COMPI_PREFIX/bin/ or $COMPI_PREFIX/
 #                 (default: <repo>/_build, where scripts/build.sh builds)
-#   MPIS          implementations to run (default "omp mpich compi")
+#   MPIS          implementations to run (default "omp mpich compi"; add "base" for compi
+#                 at an earlier revision, COMPI_BASE_PREFIX=$(bench/build-base.sh REV))
 #   NPS           rank counts (default "2 4")
 #   ROUNDS        rounds (default 3); TRIALS: trials per run (default 5)
 #   ITER_SCALE    iteration multiplier (default 1); RUN_TIMEOUT: seconds per run (240)
@@ -76,7 +77,8 @@ skipped=()
 for mpi in $MPIS; do
     case $mpi in
     omp | mpich | compi) ;;
-    *) die "unknown implementation '$mpi' in MPIS (omp, mpich, compi)" ;;
+    base) [ -n "$base_bin" ] || die "MPIS names base but COMPI_BASE_PREFIX is not set" ;;
+    *) die "unknown implementation '$mpi' in MPIS (omp, mpich, compi, base)" ;;
     esac
     if [ "$mpi" = compi ] && [ -z "$compi_bin" ]; then
         say "compi: SKIPPED, no mpicc and mpirun in $COMPI_PREFIX/bin or $COMPI_PREFIX" \
@@ -143,7 +145,7 @@ else
     say "no complete data to plot"
 fi
 
-names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo compi ;; esac; }
+names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; base) echo "compi-base ($COMPI_BASE_PREFIX)" ;; *) echo compi ;; esac; }
 lib_of() { sed -n 's/^# library: //p' "$build/raw/$1"-np*-r1.out 2>/dev/null | head -1; }
 {
     echo "compi collective comparison (bench/run-coll.sh)"

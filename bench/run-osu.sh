@@ -85,8 +85,6 @@ MPIS=${MPIS:-omp mpich compi}
 NPS=${NPS:-2 3 4}
 OVERSUB_MPIS=${OVERSUB_MPIS:-omp compi}
 COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
-OSU_TARBALL=${OSU_TARBALL:-/work/shared/thirdparty/osu-micro-benchmarks-7.4.tar.gz}
-OSU=osu-micro-benchmarks-7.4
 NBC="osu_iallreduce osu_ibcast osu_ibarrier osu_ireduce osu_igather osu_igatherv
  osu_iscatter osu_iscatterv osu_iallgather osu_iallgatherv osu_ialltoall osu_ialltoallv
  osu_ialltoallw osu_ireduce_scatter osu_ireduce_scatter_block"
@@ -96,10 +94,8 @@ NHBR="osu_neighbor_allgather osu_neighbor_allgatherv osu_neighbor_alltoall
  osu_ineighbor_alltoallw"
 BENCHES=${BENCHES:-$(echo $NBC $NHBR)}
 
-[ -r "$OSU_TARBALL" ] || die "no OSU tarball at $OSU_TARBALL (set OSU_TARBALL)"
-
 . "$here/lib.sh"
-declare -A CXX=([omp]=mpicxx.openmpi [mpich]=mpicxx.mpich [compi]=$compi_bin/mpicxx)
+. "$here/osu.sh"
 
 mkdir -p "$build" "$results"
 rm -f "$results/osu-nbc.csv" "$results/osu-nbc-runs.csv" "$results/osu-nbc.png" \
@@ -107,38 +103,7 @@ rm -f "$results/osu-nbc.csv" "$results/osu-nbc-runs.csv" "$results/osu-nbc.png" 
 failures=()
 skipped=()
 
-# --- 2. build OSU with each MPI --------------------------------------------------------
-# configure's arguments for one MPI (the stub archive for compi only)
-conf_args() {
-    printf 'CC=%s CXX=%s' "${CC[$1]}" "${CXX[$1]}"
-    [ "$1" != compi ] || printf ' LIBS=%s' "$build/compi/libosu_win_stubs.a"
-}
-build_osu() { # mpi -> 0 when bench/build/osu/<mpi>/osu-micro-benchmarks-7.4 is built
-    local mpi=$1 d=$build/$1 stamp args
-    args=$(conf_args "$mpi")
-    mkdir -p "$d"
-    stamp="$(md5sum "$OSU_TARBALL" | cut -d' ' -f1) $args"
-    [ "$mpi" != compi ] || stamp+=" $(md5sum "$here/osu_win_stubs.c" | cut -d' ' -f1)"
-    if [ $rebuild = 0 ] && [ -f "$d/stamp" ] && [ "$(cat "$d/stamp")" = "$stamp" ]; then
-        say "$mpi: OSU already built in $d ($args)"
-        return 0
-    fi
-    rm -rf "${d:?}/$OSU" "$d/stamp"
-    : >"$d/build.log"
-    if [ "$mpi" = compi ]; then
-        # ours, not OSU's: the five MPI_Win_* functions OSU's utility file references
-        "${CC[compi]}" -O2 -c "$here/osu_win_stubs.c" -o "$d/osu_win_stubs.o" \
-            >>"$d/build.log" 2>&1 &&
-            ar rcs "$d/libosu_win_stubs.a" "$d/osu_win_stubs.o" >>"$d/build.log" 2>&1 ||
-            return 1
-    fi
-    tar xzf "$OSU_TARBALL" -C "$d"
-    say "$mpi: ./configure $args && make (log: $d/build.log)"
-    # shellcheck disable=SC2086 # $args is words of VAR=value without spaces
-    (cd "$d/$OSU" && ./configure $args && make -j"$ncores") >>"$d/build.log" 2>&1 ||
-        return 1
-    echo "$stamp" >"$d/stamp"
-}
+# --- 2. build OSU with each MPI (bench/osu.sh) ------------------------------------
 active=()
 for mpi in $MPIS; do
     case $mpi in
@@ -175,26 +140,6 @@ graph_file() {
     } >"$f"
     echo "$f"
 }
-# OSU's table -> CSV rows.  OSU prints a "# Size  Col(unit)  ..." header (osu_ibarrier:
-# "# Overall(us) ..." without a size), then one line per size.
-parse() { # mpi bench np topo < output
-    awk -v m="$1" -v b="$2" -v n="$3" -v t="$4" '
-        BEGIN { split("size avg_latency_us overall_us compute_us pure_comm_us overlap_pct validation", K, " ")
-                map["Size"] = "size"; map["Avg Latency(us)"] = "avg_latency_us"
-                map["Overall(us)"] = "overall_us"; map["Compute(us)"] = "compute_us"
-                map["Pure Comm.(us)"] = "pure_comm_us"; map["Overlap(%)"] = "overlap_pct"
-                map["Validation"] = "validation" }
-        /^# (Size|Overall)/ { line = $0; sub(/^# */, "", line); sub(/ *$/, "", line)
-                nc = split(line, H, /  +/); for (i = 1; i <= nc; i++) col[i] = map[H[i]]
-                inhdr = 1; next }
-        inhdr && $1 ~ /^[0-9.]+$/ { delete v
-                for (i = 1; i <= NF && i <= nc; i++) if (col[i] != "") v[col[i]] = $i
-                if (!("validation" in v)) v["validation"] = "n/a"
-                row = m "," b "," n "," t
-                for (k = 1; k <= 7; k++) row = row "," ((K[k] in v) ? v[K[k]] : "")
-                print row }'
-}
-
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date -Is)
 csv=$results/osu-nbc.csv

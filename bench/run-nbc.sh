@@ -1,0 +1,206 @@
+#!/bin/bash
+# run-nbc.sh: the latency of small blocking collectives, the latency of the nonblocking
+# MPI_Iallreduce and MPI_Ibcast from 8 B to 1 MiB, and how much computation they let a
+# rank overlap, for compi, Open MPI and MPICH side by side, with OSU Micro-Benchmarks 7.4.
+#
+#   1. installs Debian's Open MPI, MPICH, gnuplot and python3 if any is missing (lib.sh)
+#   2. builds OSU 7.4 unmodified with each MPI's compilers (bench/osu.sh; shared with
+#      run-osu.sh, in bench/build/osu/<mpi>/)
+#   3. runs ROUNDS rounds; in each, for every rank count and benchmark, every MPI once,
+#      their order rotating every round so drift of the machine falls on all of them:
+#        osu_allreduce, osu_bcast  -m 8:8                 blocking 8 B latency
+#        osu_barrier                                      blocking barrier latency
+#        osu_iallreduce, osu_ibcast -m 8:MAX_SIZE -t 10   nonblocking latency and overlap
+#      OSU's nonblocking benchmarks first time the collective alone ("Pure Comm."), then
+#      start it, compute for as long as it took, split in 10 pieces with an MPI_Test after
+#      each (-t 10), and wait: Overlap(%) = the share of the compute time that did not
+#      add to the collective's ("Overall") time.  Each run under `timeout`.
+#   4. writes bench/results/: nbc.csv (every round, every size), nbc-summary.txt
+#      (machine, command; medians over rounds; compi's ratio to the better of Open MPI
+#      and MPICH, and the overlap of each) and nbc.png (nonblocking latency and overlap
+#      against size)
+#
+# Usage: bench/run-nbc.sh [--quick] [--no-install] [--rebuild]
+#   --quick       1 round, sizes to 64 KiB, fewer iterations: checks the pipeline only
+#   --no-install  never call apt-get (fails if something is missing)
+#   --rebuild     build OSU again even when bench/build/osu/<mpi>/ is up to date
+# Environment:
+#   COMPI_PREFIX  where compi's mpicc and mpirun are: $COMPI_PREFIX/bin/ or $COMPI_PREFIX/
+#                 (default: <repo>/_build, where scripts/build.sh builds)
+#   MPIS          implementations (default "omp mpich compi")
+#   NPS           rank counts (default "2 4")
+#   ROUNDS        rounds (default 5); ITERS, WARMUP: OSU's -i and -x (default 200, 20)
+#   MAX_SIZE      the largest nonblocking message in bytes (default 1048576)
+#   RUN_TIMEOUT   seconds per run (default 120)
+#
+# Binding as in run-coll.sh: launchers are told not to bind and bench/bind-rank.sh pins
+# rank r to core r mod ncores.  With more ranks than cores the numbers mostly show how a
+# library waits (MPICH busy-polls): the summary says so for those rank counts.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(dirname "$here")
+. "$here/common.sh"
+build=$here/build/osu
+results=$here/results
+invocation="$0 $*"
+
+quick=0
+install=1
+rebuild=0
+for arg in "$@"; do
+    case $arg in
+    --quick) quick=1 ;;
+    --no-install) install=0 ;;
+    --rebuild) rebuild=1 ;;
+    -h | --help)
+        usage
+        exit 0
+        ;;
+    *) bad_arg "$arg" ;;
+    esac
+done
+
+if [ $quick = 1 ]; then
+    ROUNDS=${ROUNDS:-1} MAX_SIZE=${MAX_SIZE:-65536} ITERS=${ITERS:-50} WARMUP=${WARMUP:-5}
+fi
+ROUNDS=${ROUNDS:-5}
+ITERS=${ITERS:-200}
+WARMUP=${WARMUP:-20}
+MAX_SIZE=${MAX_SIZE:-1048576}
+RUN_TIMEOUT=${RUN_TIMEOUT:-120}
+MPIS=${MPIS:-omp mpich compi}
+NPS=${NPS:-2 4}
+COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
+
+. "$here/lib.sh"
+. "$here/osu.sh"
+
+mkdir -p "$build/raw-nbc" "$build/plot-nbc" "$results"
+rm -f "$results/nbc.csv" "$results/nbc.png" "$results/nbc-summary.txt"
+failures=()
+skipped=()
+active=()
+for mpi in $MPIS; do
+    case $mpi in
+    omp | mpich | compi) ;;
+    *) die "unknown implementation '$mpi' in MPIS (omp, mpich, compi)" ;;
+    esac
+    if [ "$mpi" = compi ] && [ -z "$compi_bin" ]; then
+        say "compi: SKIPPED, no mpicc and mpirun in $COMPI_PREFIX/bin or $COMPI_PREFIX"
+        skipped+=("compi (no mpicc/mpirun under $COMPI_PREFIX)")
+        continue
+    fi
+    if ! build_osu "$mpi"; then
+        say "$mpi: OSU build FAILED, see $build/$mpi/build.log"
+        skipped+=("$mpi (OSU build failed)")
+        failures+=("$mpi: OSU build failed")
+        continue
+    fi
+    active+=("$mpi")
+done
+[ ${#active[@]} -gt 0 ] || die "nothing to run"
+
+# benchmark -> "directory|arguments"
+declare -A SPEC=(
+    [osu_allreduce]="blocking|-m 8:8"
+    [osu_bcast]="blocking|-m 8:8"
+    [osu_barrier]="blocking|"
+    [osu_iallreduce]="non_blocking|-m 8:$MAX_SIZE -t 10"
+    [osu_ibcast]="non_blocking|-m 8:$MAX_SIZE -t 10"
+)
+BENCHES="osu_allreduce osu_bcast osu_barrier osu_iallreduce osu_ibcast"
+
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+started=$(date -Is)
+csv=$results/nbc.csv
+echo "mpi,benchmark,np,round,size,avg_latency_us,overall_us,compute_us,pure_comm_us,overlap_pct" >"$csv"
+n=${#active[@]}
+for ((r = 1; r <= ROUNDS; r++)); do
+    for np in $NPS; do
+        for b in $BENCHES; do
+            dir=${SPEC[$b]%%|*}
+            read -r -a extra <<<"${SPEC[$b]#*|}"
+            for ((k = 0; k < n; k++)); do
+                mpi=${active[$(((k + r - 1) % n))]}
+                prog=$build/$mpi/$OSU/c/mpi/collective/$dir/$b
+                raw=$build/raw-nbc/$mpi-$b-np$np-r$r
+                rc=0
+                timeout -k 5 "$RUN_TIMEOUT" $(launcher "$mpi" "$np") "$here/bind-rank.sh" \
+                    "$prog" -i "$ITERS" -x "$WARMUP" "${extra[@]}" >"$raw.out" 2>"$raw.err" \
+                    </dev/null || rc=$?
+                if [ $rc != 0 ]; then
+                    say "round $r: $mpi np $np $b FAILED (exit $rc; 124 = timeout), see $raw.err"
+                    failures+=("$mpi np $np $b round $r: exit $rc")
+                    continue
+                fi
+                # OSU's columns -> ours: drop the topology and validation, add the round
+                parse "$mpi" "$b" "$np" - <"$raw.out" |
+                    awk -F, -v OFS=, -v r="$r" '{ print $1, $2, $3, r, $5, $6, $7, $8, $9, $10 }' \
+                        >>"$csv"
+                say "round $r/$ROUNDS: $mpi np $np $b"
+            done
+        done
+    done
+done
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# --- 4. results -----------------------------------------------------------------------
+title="OSU 7.4 on $(hostname) ($ncores cores), median over $ROUNDS round(s)"
+stats=$(/usr/bin/python3 "$here/nbc-summary.py" "$csv" "$build/plot-nbc" \
+    "$results/nbc.png" "$title")
+if [ -s "$build/plot-nbc/nbc.gp" ]; then
+    gnuplot "$build/plot-nbc/nbc.gp" || say "gnuplot failed; no nbc.png"
+fi
+
+names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo compi ;; esac; }
+{
+    echo "Blocking and nonblocking collective latency and overlap, OSU 7.4 (bench/run-nbc.sh)"
+    echo
+    echo "Machine"
+    echo "  cpu:      $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
+    echo "  cores:    $ncores online; $(lscpu | sed -n 's/^Core(s) per socket: *//p')" \
+        "per socket, $(lscpu | sed -n 's/^Socket(s): *//p') socket(s)," \
+        "$(lscpu | sed -n 's/^Thread(s) per core: *//p') thread(s) per core"
+    echo "  kernel:   $(uname -srm)"
+    echo "  host:     $(hostname)"
+    echo "  started:  $started"
+    echo "  finished: $(date -Is)"
+    echo "  load avg: $load_before before, $load_after after (1, 5, 15 min)"
+    echo
+    echo "Command"
+    echo "  $invocation"
+    echo "  with ROUNDS=$ROUNDS NPS=\"$NPS\" ITERS=$ITERS WARMUP=$WARMUP MAX_SIZE=$MAX_SIZE" \
+        "RUN_TIMEOUT=$RUN_TIMEOUT MPIS=\"$MPIS\" COMPI_PREFIX=$COMPI_PREFIX"
+    echo "  each run: timeout -k 5 $RUN_TIMEOUT LAUNCHER bench/bind-rank.sh PROGRAM" \
+        "-i $ITERS -x $WARMUP ARGS"
+    for b in $BENCHES; do echo "    $b: ARGS = ${SPEC[$b]#*|}"; done
+    echo
+    echo "Implementations (OSU unpacked from $OSU_TARBALL, unmodified, into bench/build/osu/<mpi>/)"
+    for mpi in "${active[@]}"; do
+        echo "  $(names "$mpi"): ./configure $(conf_args "$mpi") && make"
+        for np in $NPS; do echo "    launcher: $(launcher "$mpi" "$np")"; done
+    done
+    echo "  compi only: LIBS=libosu_win_stubs.a, from bench/osu_win_stubs.c (not OSU code):"
+    echo "            the five MPI_Win_* functions OSU's utility file references; each aborts"
+    echo "            if called, and none of these benchmarks calls them"
+    for s in "${skipped[@]}"; do echo "  skipped: $s"; done
+    echo "  order:    rotated each round (round 1: ${active[*]})"
+    for np in $NPS; do
+        if [ "$np" -gt "$ncores" ]; then
+            echo "  NOTE:     $np ranks on $ncores cores share cores: those runs measure how a"
+            echo "            library waits (spinning or yielding) as much as its algorithms"
+        fi
+    done
+    echo
+    echo "$stats"
+    if [ ${#failures[@]} -gt 0 ]; then
+        echo
+        echo "Failed runs"
+        for f in "${failures[@]}"; do echo "  $f"; done
+    fi
+    echo
+    echo "Files: nbc.csv (every round and size), nbc.png; raw OSU output in bench/build/osu/raw-nbc/"
+} >"$results/nbc-summary.txt"
+cat "$results/nbc-summary.txt"
+[ ${#failures[@]} = 0 ] || exit 1

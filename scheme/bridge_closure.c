@@ -382,8 +382,8 @@ static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM text, coll_c
         bridge__algo_names(kind, 1, names, sizeof(names));
         return bridge__fail(b, scm_c_vector_ref(v, scm_c_vector_length(v) - 1), text,
                             "a %s closure cannot run %s yet; return a native algorithm "
-                            "with a schedule when (call-mode call) is nonblocking or "
-                            "persistent (%s: %s)",
+                            "with a schedule, or a (schedule ...), when (call-mode call) is "
+                            "nonblocking or persistent (%s: %s)",
                             what, coll_mode_name(b->call->mode), coll_kind_name(kind), names);
     }
     if (bridge__tag_is(v, "tree")) {

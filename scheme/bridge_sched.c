@@ -14,8 +14,10 @@
  *
  * Offsets and counts are in elements of the call's datatype (the receive side's; the
  * reduction's).  A call whose datatype is that of the miss runs its steps on it, any
- * layout; one whose datatype differs (the key of bcast, allgather and alltoall holds only
- * bytes) runs them on bytes when every datatype it uses is contiguous, else fails.
+ * layout; one whose datatypes differ (send and receive sides, or another call with the
+ * same key: the key of bcast, allgather and alltoall holds only bytes) runs them on
+ * bytes: in place when every datatype it uses is contiguous, else on packed copies of
+ * its buffers (the receive buffer unpacked after the last round).
  *
  * MPI_IN_PLACE: `send' is the receive buffer (allreduce, reduce at the root), the
  * calling rank's block of it (allgather), or a copy of it taken before the first round
@@ -75,6 +77,7 @@ typedef struct bsched_bind {
     size_t stride;        /* bytes per schedule element */
     char *send, *recv;    /* buffer pointers to pass with dt */
     int copy_in;          /* alltoall in place: `send' is a copy of recv, taken first */
+    int pack;             /* the steps run on packed copies of the call's buffers */
 } bsched_bind_t;
 
 static int bsched_has_send(coll_kind_t kind)
@@ -82,9 +85,8 @@ static int bsched_has_send(coll_kind_t kind)
     return kind != COLL_BARRIER && kind != COLL_BCAST;
 }
 
-/* How the steps run on this call; 0, or -1 with why. */
-static int bsched_bind(const bsched_t *b, const coll_call_t *call, bsched_bind_t *x, char *why,
-                       size_t len)
+/* How the steps run on this call: which datatype they move, where the buffers are */
+static void bsched_bind(const bsched_t *b, const coll_call_t *call, bsched_bind_t *x)
 {
     compi_datatype_t *rdt = call->rdt;
     compi_datatype_t *sdt = call->in_place || !bsched_has_send(b->kind) ? NULL : call->sdt;
@@ -94,7 +96,7 @@ static int bsched_bind(const bsched_t *b, const coll_call_t *call, bsched_bind_t
     if (b->kind == COLL_BARRIER) {
         x->dt = dt_from_handle(MPI_BYTE);
         x->mul = x->stride = 1;
-        return 0;
+        return;
     }
     if (rdt->size == b->elem && (sdt == NULL || sdt == rdt)) {
         x->dt = rdt;
@@ -107,15 +109,11 @@ static int bsched_bind(const bsched_t *b, const coll_call_t *call, bsched_bind_t
         rbuf = rbuf != NULL ? rbuf + rdt->true_lb : NULL;
         sbuf = sdt != NULL && sbuf != NULL ? sbuf + sdt->true_lb : sbuf;
     } else {
-        snprintf(why, len,
-                 "the schedule counts in elements of %zu bytes, and this %s's datatype%s "
-                 "(%s%s%s) differ%s in size or layout and %s not contiguous: a schedule "
-                 "runs such a call only on contiguous datatypes",
-                 b->elem, coll_kind_name(b->kind), sdt != NULL && sdt != rdt ? "s" : "",
-                 dt_name(rdt), sdt != NULL && sdt != rdt ? ", " : "",
-                 sdt != NULL && sdt != rdt ? dt_name(sdt) : "",
-                 sdt != NULL && sdt != rdt ? "" : "s", sdt != NULL && sdt != rdt ? "are" : "is");
-        return -1;
+        /* another layout of the same bytes: the steps run on packed copies (the receive
+           buffer is packed first and unpacked after the last round) */
+        x->dt = dt_from_handle(MPI_BYTE);
+        x->mul = x->stride = b->elem;
+        x->pack = 1;
     }
     x->recv = rbuf;
     x->send = sbuf;
@@ -134,7 +132,42 @@ static int bsched_bind(const bsched_t *b, const coll_call_t *call, bsched_bind_t
             break;
         }
     }
-    return 0;
+}
+
+/* Packed copies of the call's buffers, taken in a round of their own before the
+   schedule's first: x->recv and x->send point into them; *rtotal_p gets the receive
+   buffer's elements (of the call's receive datatype), for the unpacking at the end. */
+static void bsched_pack_in(const bsched_t *b, const coll_call_t *call, coll_sched_t *s,
+                           bsched_bind_t *x, size_t *rtotal_p)
+{
+    size_t size = (size_t)call->comm->size;
+    size_t blocks = b->kind == COLL_BCAST ? 1 : size;
+    size_t rtotal = call->rcount * blocks;
+    size_t rbytes = b->n * blocks * b->elem;
+    char *precv = coll_sched_scratch(s, x->dt, rbytes);
+
+    *rtotal_p = rtotal;
+    if (precv == NULL) {
+        return;
+    }
+    coll_sched_copy(s, call->rbuf, rtotal, call->rdt, precv, rbytes, x->dt);
+    x->recv = precv;
+    if (b->kind == COLL_BCAST) {
+        x->send = precv;
+    } else if (call->in_place) {
+        /* allgather: this rank's block; alltoall: copy_in copies the packed buffer */
+        x->send = b->kind == COLL_ALLGATHER ? precv + (size_t)call->comm->rank * b->n * b->elem
+                                            : precv;
+    } else {
+        size_t stotal = call->scount * (b->kind == COLL_ALLTOALL ? size : 1);
+        size_t sbytes = b->n * (b->kind == COLL_ALLTOALL ? size : 1) * b->elem;
+        char *psend = coll_sched_scratch(s, x->dt, sbytes);
+        if (psend != NULL) {
+            coll_sched_copy(s, call->sbuf, stotal, call->sdt, psend, sbytes, x->dt);
+        }
+        x->send = psend;
+    }
+    coll_sched_round(s);
 }
 
 static char *bsched_addr(char *const *bases, int buf, size_t off, size_t stride)
@@ -149,10 +182,7 @@ static coll_sched_t *bsched_build(const bsched_t *b, const coll_call_t *call, co
     bsched_bind_t x;
     char *stack_bases[BS_BUF_SCRATCH + 4], **bases = stack_bases;
 
-    if (bsched_bind(b, call, &x, why, len) != 0) {
-        *st_p = COMPI_ERR_UNSUPPORTED;
-        return NULL;
-    }
+    bsched_bind(b, call, &x);
     coll_sched_t *s = coll_sched_new(call);
     if (s == NULL) {
         *st_p = COMPI_ERR_NO_MEMORY;
@@ -167,6 +197,12 @@ static coll_sched_t *bsched_build(const bsched_t *b, const coll_call_t *call, co
     }
     bases[BS_BUF_SEND] = x.send;
     bases[BS_BUF_RECV] = x.recv;
+    size_t rtotal = 0;
+    if (x.pack) {
+        bsched_pack_in(b, call, s, &x, &rtotal);
+        bases[BS_BUF_SEND] = x.send;
+        bases[BS_BUF_RECV] = x.recv;
+    }
     for (size_t k = 0; k < b->nscratch; k++) {
         bases[BS_BUF_SCRATCH + k] = coll_sched_scratch(s, x.dt, b->scratch[k] * x.mul);
     }
@@ -201,6 +237,12 @@ static coll_sched_t *bsched_build(const bsched_t *b, const coll_call_t *call, co
             coll_sched_round(s);
             break;
         }
+    }
+    if (x.pack) {
+        /* after the last round: the packed receive buffer back into the call's */
+        coll_sched_round(s);
+        size_t rbytes = b->n * (b->kind == COLL_BCAST ? 1 : (size_t)call->comm->size) * b->elem;
+        coll_sched_copy(s, x.recv, rbytes, x.dt, call->rbuf, rtotal, call->rdt);
     }
     if (bases != stack_bases) {
         free(bases);
@@ -258,7 +300,6 @@ compi_status_t bridge_sched_closure(const coll_call_t *call, SCM v, coll_closure
 {
     char uname[64], name[96];
     bsched_t *b = calloc(1, sizeof(*b));
-    bsched_bind_t x;
     SCM val;
     compi_status_t st;
 
@@ -273,10 +314,6 @@ compi_status_t bridge_sched_closure(const coll_call_t *call, SCM v, coll_closure
     } else {
         b->elem = call->rdt->size;
         b->n = b->elem > 0 ? call->bytes / b->elem : call->rcount;
-    }
-    if (bsched_bind(b, call, &x, why, len) != 0) {
-        st = COMPI_ERR_UNSUPPORTED;
-        goto err;
     }
     st = bridge_invoke(bsched_steps_proc(),
                        scm_list_3(scm_c_vector_ref(v, 3), bridge_call_record(call, 0),

@@ -189,7 +189,8 @@ static coll_sched_t *bsched_build(const bsched_t *b, const coll_call_t *call, co
         snprintf(why, len, "out of memory");
         return NULL;
     }
-    if (b->nscratch > 4 && (bases = malloc(sizeof(*bases) * (BS_BUF_SCRATCH + b->nscratch))) == NULL) {
+    if (b->nscratch > 4 &&
+        (bases = malloc(sizeof(*bases) * (BS_BUF_SCRATCH + b->nscratch))) == NULL) {
         coll_sched_free(s);
         *st_p = COMPI_ERR_NO_MEMORY;
         snprintf(why, len, "out of memory");

@@ -13,11 +13,12 @@
  *          start -> the same, started (nonblocking) or kept (persistent)
  *
  * Offsets and counts are in elements of the call's datatype (the receive side's; the
- * reduction's).  A call whose datatype is that of the miss runs its steps on it, any
- * layout; one whose datatypes differ (send and receive sides, or another call with the
- * same key: the key of bcast, allgather and alltoall holds only bytes) runs them on
- * bytes: in place when every datatype it uses is contiguous, else on packed copies of
- * its buffers (the receive buffer unpacked after the last round).
+ * reduction's).  A call whose one datatype has the size of the miss's runs its steps on
+ * it, any layout; one with two datatypes (send and receive sides), or whose datatype has
+ * another size (another call with the same key: the key of bcast, allgather and
+ * alltoall holds only bytes), runs them on bytes, an element being as many bytes as at
+ * the miss: on its buffers when every datatype it uses is contiguous, else on packed
+ * copies of them (the receive buffer unpacked after the last round).
  *
  * MPI_IN_PLACE: `send' is the receive buffer (allreduce, reduce at the root), the
  * calling rank's block of it (allgather), or a copy of it taken before the first round

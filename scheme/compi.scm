@@ -435,12 +435,14 @@ must answer"
 ;; for every rank at the miss, checks the whole and hands this rank's steps to C
 ;; (scheme/bridge_sched.c), which runs them on every call without Guile.
 (define <schedule-closure>
-  (make-record-type 'schedule-closure '(kind name builder origin) print-description))
+  (make-record-type 'schedule-closure '(kind name builder where origin) print-description))
 (define make-schedule-closure (record-constructor <schedule-closure>))
 (define schedule? (record-predicate <schedule-closure>))
 (define schedule-kind (record-accessor <schedule-closure> 'kind))
 (define schedule-name (record-accessor <schedule-closure> 'name))
 (define schedule-builder (record-accessor <schedule-closure> 'builder))
+;; where the config made it ("FILE:L:C"), when it was made while the config loaded
+(define schedule-where (record-accessor <schedule-closure> 'where))
 
 (define (description-origin-accessor d)
   (record-accessor (record-type-descriptor d) 'origin))
@@ -546,7 +548,8 @@ must answer"
     (scm-error 'wrong-type-arg 'schedule
                "the builder must be a procedure (lambda (rank size count) ROUNDS), got: ~A"
                (list (value-text builder)) (list builder)))
-  (make-schedule-closure kind (if (symbol? name) (symbol->string name) name) builder #f))
+  (make-schedule-closure kind (if (symbol? name) (symbol->string name) name) builder
+                         (current-config-origin) #f))
 
 ;; (profiling (next call)): counts calls, bytes and time per kind and size class, and
 ;; reports them at MPI_Finalize with the closure that ran.

@@ -687,14 +687,15 @@ and one of them receives" (where k) (step-datum clash) (step-datum s) (buffer-te
                       (each (cdr rs) (+ k 1) (cons (read-round (car rs) k) acc)))))))))
 
 ;; every send of round K has a receive of the same count on its peer in round K, in
-;; order per (source, destination), and the other way round
+;; order per (source, destination), and the other way round; ALL holds each rank's rounds
+;; as a vector
 (define (sched-pair all size)
-  (let ((nrounds (apply max 0 (map length (vector->list all)))))
+  (let ((nrounds (apply max 0 (map vector-length (vector->list all)))))
     (do ((k 0 (+ k 1))) ((= k nrounds))
       (let ((sends (make-hash-table)))
         (define (round-of r)
           (let ((rs (vector-ref all r)))
-            (if (< k (length rs)) (list-ref rs k) '())))
+            (if (< k (vector-length rs)) (vector-ref rs k) '())))
         (do ((r 0 (+ r 1))) ((= r size))
           (for-each (lambda (s)
                       (when (= (step-code s) 0)
@@ -744,6 +745,12 @@ receive from rank ~A for it in round ~A" (quotient key size) k (step-datum (car 
 ;; each (SCRATCH: a vector of sizes, STEPS: the flat vector above), or
 ;; (#f . "what is wrong").
 (define (schedule-steps desc call n)
+  (let ((r (sched-steps desc call n)) (where ((@@ (compi) schedule-where) desc)))
+    (if (or (car r) (not where))
+        r
+        (failed (string-append "made at " where ": " (cdr r))))))
+
+(define (sched-steps desc call n)
   (guarded-apply
    (lambda ()
      (let* ((size (call-size call))
@@ -755,8 +762,9 @@ receive from rank ~A for it in round ~A" (quotient key size) k (step-datum (car 
          (call-with-values (lambda () (sched-read-rank desc kind r size root n))
            (lambda (sizes rounds)
              (vector-set! scratch r (list->vector sizes))
-             (vector-set! all r rounds))))
+             (vector-set! all r (list->vector rounds)))))
        (sched-pair all size)
-       (vector scratch (list->vector (map sched-flat (vector->list all))))))
+       (vector scratch (list->vector (map (lambda (rs) (sched-flat (vector->list rs)))
+                                          (vector->list all))))))
    '()
    (lambda (what running) (string-append "its builder failed: " what))))

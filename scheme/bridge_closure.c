@@ -15,6 +15,8 @@
  *                                          coll_closure_exchange
  *                             profiling -> coll_wrap_profile(inner), tracing likewise
  *                             scheme    -> a closure whose fn enters Guile on every call
+ *                             schedule  -> bridge_sched.c: every rank's steps checked,
+ *                                          this rank's run by the schedule engine
  *
  * A nonblocking call (call->mode) needs a closure that can run as a schedule: a native
  * algorithm with one, or a wrapper around such; anything else is refused here, naming
@@ -36,6 +38,7 @@
 #include "core/runtime/log.h"
 #include "core/coll/executors/tree_closure.h"
 #include "core/coll/wrappers/wrap.h"
+#include "scheme/bridge_sched.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -346,6 +349,17 @@ static compi_status_t bridge__scheme(bridge_build_t *b, SCM v, SCM text, coll_cl
     return COMPI_OK;
 }
 
+/* ---- schedules written in Scheme (bridge_sched.c) ----------------------------------- */
+
+static compi_status_t bridge__schedule(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
+{
+    char why[768];
+    if (bridge_sched_closure(b->call, v, c_p, why, sizeof(why)) != COMPI_OK) {
+        return bridge__fail(b, scm_c_vector_ref(v, 4), text, "%s", why);
+    }
+    return COMPI_OK;
+}
+
 /* ---- descriptions ---------------------------------------------------------------------- */
 
 static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
@@ -353,6 +367,9 @@ static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM text, coll_c
     *c_p = NULL;
     if (bridge__tag_is(v, "native")) {
         return bridge__native(b, v, text, c_p);
+    }
+    if (bridge__tag_is(v, "schedule")) {
+        return bridge__schedule(b, v, text, c_p);
     }
     if (b->call->mode != COLL_MODE_BLOCKING &&
         (bridge__tag_is(v, "tree") || bridge__tag_is(v, "exchange") ||
@@ -365,8 +382,8 @@ static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM text, coll_c
         bridge__algo_names(kind, 1, names, sizeof(names));
         return bridge__fail(b, scm_c_vector_ref(v, scm_c_vector_length(v) - 1), text,
                             "a %s closure cannot run %s yet; return a native algorithm "
-                            "with a schedule when (call-mode call) is nonblocking or "
-                            "persistent (%s: %s)",
+                            "with a schedule, or a (schedule ...), when (call-mode call) is "
+                            "nonblocking or persistent (%s: %s)",
                             what, coll_mode_name(b->call->mode), coll_kind_name(kind), names);
     }
     if (bridge__tag_is(v, "tree")) {

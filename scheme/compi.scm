@@ -12,6 +12,9 @@
 ;;;                                               coordinators exchange all-to-all, in C
 ;;;                                               (made by (compi hierarchy))
 ;;;   (profiling DESC), (tracing DESC)            native wrappers around DESC
+;;;   (schedule KIND NAME BUILDER)                rounds of sends, receives, reductions
+;;;                                               and copies the creator writes, checked
+;;;                                               for every rank at the miss, run in C
 ;;;   a procedure of one argument                 a Scheme closure: runs the collective
 ;;;                                               itself, in Guile, on each call
 ;;;
@@ -72,6 +75,9 @@
             tracing
             wrapper?
             scheme-closure?
+            schedule
+            schedule?
+            schedule-kinds
             closure-description?
             description-kind
             description->string))
@@ -424,13 +430,28 @@ must answer"
 (define scheme-closure? (record-predicate <scheme-closure>))
 (define scheme-closure-procedure (record-accessor <scheme-closure> 'procedure))
 
+;; A schedule the creator writes (docs/scheme-api.md, "Schedules"): BUILDER is
+;; (lambda (rank size count) ...) returning that rank's rounds; (compi internal) runs it
+;; for every rank at the miss, checks the whole and hands this rank's steps to C
+;; (scheme/bridge_sched.c), which runs them on every call without Guile.
+(define <schedule-closure>
+  (make-record-type 'schedule-closure '(kind name builder where origin) print-description))
+(define make-schedule-closure (record-constructor <schedule-closure>))
+(define schedule? (record-predicate <schedule-closure>))
+(define schedule-kind (record-accessor <schedule-closure> 'kind))
+(define schedule-name (record-accessor <schedule-closure> 'name))
+(define schedule-builder (record-accessor <schedule-closure> 'builder))
+;; where the config made it ("FILE:L:C"), when it was made while the config loaded
+(define schedule-where (record-accessor <schedule-closure> 'where))
+
 (define (description-origin-accessor d)
   (record-accessor (record-type-descriptor d) 'origin))
 (define (description-origin-modifier d)
   (record-modifier (record-type-descriptor d) 'origin))
 
 (define (closure-description? x)
-  (or (native? x) (tree-closure? x) (exchange-closure? x) (wrapper? x) (scheme-closure? x)))
+  (or (native? x) (tree-closure? x) (exchange-closure? x) (wrapper? x) (scheme-closure? x)
+      (schedule? x)))
 
 ;; The kind a description serves; a Scheme closure serves whatever it is asked for
 ;; (DEFAULT, the kind of the call).
@@ -438,6 +459,7 @@ must answer"
   (cond ((native? desc) (native-kind desc))
         ((tree-closure? desc) (tree-closure-kind desc))
         ((exchange-closure? desc) (exchange-closure-kind desc))
+        ((schedule? desc) (schedule-kind desc))
         ((wrapper? desc) (description-kind (wrapper-inner desc) default))
         (else default)))
 
@@ -466,6 +488,8 @@ must answer"
    ((wrapper? desc)
     (string-append "(" (symbol->string (wrapper-what desc)) " "
                    (description->string (wrapper-inner desc)) ")"))
+ ((schedule? desc)
+    (simple-format #f "(schedule ~A ~S)" (schedule-kind desc) (schedule-name desc)))
    ((scheme-closure? desc)
     (string-append "(Scheme closure: " (arity-text (scheme-closure-procedure desc)) ")"))
    (else (value-text desc))))
@@ -503,6 +527,29 @@ must answer"
       (scm-error 'wrong-type-arg what "expects a closure description, got: ~A"
                  (list (value-text inner)) (list inner)))
     (make-wrapper what desc #f)))
+
+;; The kinds a schedule may serve: the call's buffers have a fixed meaning for them
+;; (docs/scheme-api.md, "Schedules").
+(define schedule-kinds '(barrier bcast reduce allreduce allgather alltoall))
+
+;; (schedule 'allreduce "recursive-doubling" (lambda (rank size count) ROUNDS)): a
+;; schedule built by BUILDER for every rank when the closure is made; NAME (a string or
+;; a symbol) names the closure, "allreduce:schedule(recursive-doubling)".
+(define (schedule kind name builder)
+  (kind-index 'schedule kind)
+  (unless (memq kind schedule-kinds)
+    (scm-error 'wrong-type-arg 'schedule "a schedule cannot serve ~A (it serves ~S)"
+               (list kind schedule-kinds) (list kind)))
+  (unless (and (or (string? name) (symbol? name))
+               (> (string-length (if (symbol? name) (symbol->string name) name)) 0))
+    (scm-error 'wrong-type-arg 'schedule "the name must be a non-empty string or symbol, got: ~S"
+               (list name) (list name)))
+  (unless (and (procedure? builder) (accepts? builder 3))
+    (scm-error 'wrong-type-arg 'schedule
+               "the builder must be a procedure (lambda (rank size count) ROUNDS), got: ~A"
+               (list (value-text builder)) (list builder)))
+  (make-schedule-closure kind (if (symbol? name) (symbol->string name) name) builder
+                         (current-config-origin) #f))
 
 ;; (profiling (next call)): counts calls, bytes and time per kind and size class, and
 ;; reports them at MPI_Finalize with the closure that ran.

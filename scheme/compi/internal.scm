@@ -22,7 +22,8 @@
             creator-count
             creator-description
             build-closure-for
-            run-scheme-closure))
+            run-scheme-closure
+            schedule-steps))
 
 (define (ok value) (cons #t value))
 (define (failed message) (cons #f message))
@@ -443,6 +444,8 @@
 ;;   #(exchange KIND SIZE NGROUPS GROUP-OF COORDS PARENTS ORDER SEGSIZE ORIGIN)
 ;;   #(profiling INNER ORIGIN)  #(tracing INNER ORIGIN)
 ;;   #(scheme KIND PROCEDURE "NAME" ORIGIN)
+;;   #(schedule KIND "NAME" DESC ORIGIN): C asks schedule-steps for the steps, with the
+;;   call's count in elements, which only C knows (scheme/bridge_sched.c)
 ;; KIND is the index in collective-kinds, ORIGIN "creator NAME (...) returned DESC".
 (define (lower desc call)
   (define (origin) (string-append (or (desc-origin desc) "a creator") " returned "
@@ -460,6 +463,9 @@
     (let ((v (lower-exchange desc call)))
       (vector-set! v 9 (origin))
       v))
+   ((schedule? desc)
+    (vector 'schedule (kind-number ((@@ (compi) schedule-kind) desc))
+            ((@@ (compi) schedule-name) desc) desc (origin)))
    ((wrapper? desc)
     (vector ((@@ (compi) wrapper-what) desc) (lower ((@@ (compi) wrapper-inner) desc) call)
             (origin)))
@@ -493,3 +499,272 @@
     (if (car r)
         r
         (failed (string-append (cdr r) " (call: " (call->string call) ")")))))
+
+;;; ---- schedules --------------------------------------------------------------------
+
+;; A schedule (docs/scheme-api.md, "Schedules") is checked here, once per miss, for
+;; every rank: the builder runs for each (rank size count), each step is read and
+;; range-checked against the buffers that rank has, and every send is paired with a
+;; receive of the same count, round by round, in order per (source, destination).  A
+;; schedule that passes cannot deadlock: in round K every rank posts exactly the
+;; transfers the others expect of it in round K.
+;;
+;; The steps go to C (scheme/bridge_sched.c) as one flat vector per rank, 7 integers a
+;; step, CODE PEER BUF OFF COUNT BUF2 OFF2 (BUF: 0 send, 1 recv, 2+K (scratch K);
+;; reduce and copy: BUF OFF are where from, BUF2 OFF2 where into), code 4 ending a
+;; round.
+
+(define sched-codes '((send . 0) (recv . 1) (reduce . 2) (copy . 3)))
+(define sched-end-of-round 4)
+
+;; a parsed step: #(CODE PEER BUF OFF COUNT BUF2 OFF2 DATUM)
+(define (sched-step code peer buf off count buf2 off2 datum)
+  (vector code peer buf off count buf2 off2 datum))
+(define (step-code s) (vector-ref s 0))
+(define (step-peer s) (vector-ref s 1))
+(define (step-buf s) (vector-ref s 2))
+(define (step-off s) (vector-ref s 3))
+(define (step-count s) (vector-ref s 4))
+(define (step-buf2 s) (vector-ref s 5))
+(define (step-off2 s) (vector-ref s 6))
+(define (step-datum s) (vector-ref s 7))
+
+(define (sched-fail fmt . args)
+  (raise-exception ((@@ (compi) make-creator-error) (apply simple-format #f fmt args))))
+
+;; the elements the send and the receive buffer hold on RANK: (send . recv)
+(define (sched-sizes kind rank size root n)
+  (case kind
+    ((barrier) '(0 . 0))
+    ((bcast allreduce) (cons n n))
+    ((reduce) (cons n (if (eqv? rank root) n 0)))
+    ((allgather) (cons n (* n size)))
+    (else (cons (* n size) (* n size)))))     ; alltoall
+
+(define (buffer-text id)
+  (case id
+    ((0) "send")
+    ((1) "recv")
+    (else (simple-format #f "(scratch ~A)" (- id 2)))))
+
+;; one rank's rounds, read and checked: (values SCRATCH-SIZES ROUNDS), ROUNDS a list of
+;; lists of parsed steps
+(define (sched-read-rank desc kind rank size root n)
+  (let* ((answer (((@@ (compi) schedule-builder) desc) rank size n))
+         (where (lambda (k) (simple-format #f "rank ~A, round ~A" rank k))))
+    (unless (list? answer)
+      (sched-fail "rank ~A: the builder returned ~A, not a list of rounds" rank
+                  ((@@ (compi) value-text) answer)))
+    (let* ((decl (and (pair? answer) (pair? (car answer)) (eq? (caar answer) 'scratch)
+                      (car answer)))
+           (rounds (if decl (cdr answer) answer))
+           (scratch (if decl (cdr decl) '()))
+           (sizes (sched-sizes kind rank size root n)))
+      (unless (and (list? scratch)
+                   (let each ((xs scratch))
+                     (or (null? xs)
+                         (and (exact-integer? (car xs)) (>= (car xs) 0) (each (cdr xs))))))
+        (sched-fail "rank ~A: ~S: scratch sizes must be non-negative integers (elements)"
+                    rank decl))
+      (let ((scratchv (list->vector scratch)))
+        (define (size-of id)
+          (case id
+            ((0) (car sizes))
+            ((1) (cdr sizes))
+            (else (vector-ref scratchv (- id 2)))))
+        (define (buffer-id x k datum)
+          (cond ((eq? x 'send) 0)
+                ((eq? x 'recv) 1)
+                ((and (list? x) (= (length x) 2) (eq? (car x) 'scratch)
+                      (exact-integer? (cadr x)) (< -1 (cadr x) (vector-length scratchv)))
+                 (+ 2 (cadr x)))
+                ((and (pair? x) (eq? (car x) 'scratch))
+                 (sched-fail "~A: ~S: ~S names no declared scratch buffer (this rank \
+declares ~A: (scratch N ...) before the rounds)" (where k) datum x (vector-length scratchv)))
+                (else
+                 (sched-fail "~A: ~S: ~S is not a buffer: send, recv or (scratch K)"
+                             (where k) datum x))))
+        (define (in-range id off count k datum)
+          (unless (and (exact-integer? off) (>= off 0) (exact-integer? count) (>= count 0))
+            (sched-fail "~A: ~S: offsets and counts must be non-negative integers" (where k)
+                        datum))
+          (when (> (+ off count) (size-of id))
+            (sched-fail "~A: ~S: elements ~A..~A of ~A are out of range: it holds ~A \
+element~A on rank ~A (count ~A)" (where k) datum off (- (+ off count) 1) (buffer-text id)
+                        (size-of id) (if (= (size-of id) 1) "" "s") rank n)))
+        (define (writable id k datum)
+          (when (= id 0)
+            (sched-fail "~A: ~S: writes the send buffer, which is read-only" (where k) datum)))
+        (define (parse datum k)
+          (let ((code (and (pair? datum) (assq-ref sched-codes (car datum)))))
+            (unless (and code (list? datum))
+              (sched-fail "~A: ~S is not a step: (send PEER BUF OFF COUNT), (recv PEER BUF \
+OFF COUNT), (reduce FROM OFF INTO OFF COUNT) or (copy FROM OFF TO OFF COUNT)" (where k) datum))
+            (case (car datum)
+              ((send recv)
+               (let ((args (cdr datum)))
+                 (unless (memv (length args) '(1 4))
+                   (sched-fail "~A: ~S: expects (~A PEER BUF OFFSET COUNT) or (~A PEER)"
+                               (where k) datum (car datum) (car datum)))
+                 (let ((peer (car args)))
+                   (unless (and (exact-integer? peer) (< -1 peer size))
+                     (sched-fail "~A: ~S: peer ~S is not a rank of 0..~A" (where k) datum
+                                 peer (- size 1)))
+                   (if (= (length args) 1)
+                       (sched-step code peer 1 0 0 0 0 datum)
+                       (let ((id (buffer-id (cadr args) k datum))
+                             (off (caddr args)) (count (cadddr args)))
+                         (in-range id off count k datum)
+                         (when (eq? (car datum) 'recv) (writable id k datum))
+                         (sched-step code peer id off count 0 0 datum))))))
+              (else
+               (unless (= (length datum) 6)
+                 (sched-fail "~A: ~S: expects (~A FROM OFFSET ~A OFFSET COUNT)" (where k) datum
+                             (car datum) (if (eq? (car datum) 'reduce) "INTO" "TO")))
+               (when (and (eq? (car datum) 'reduce) (not (memq kind '(reduce allreduce))))
+                 (sched-fail "~A: ~S: ~A has no op to reduce with" (where k) datum kind))
+               (let* ((from (buffer-id (list-ref datum 1) k datum))
+                      (foff (list-ref datum 2))
+                      (into (buffer-id (list-ref datum 3) k datum))
+                      (ioff (list-ref datum 4))
+                      (count (list-ref datum 5)))
+                 (in-range from foff count k datum)
+                 (in-range into ioff count k datum)
+                 (writable into k datum)
+                 (when (and (= from into) (> count 0) (< foff (+ ioff count))
+                            (< ioff (+ foff count))
+                            (or (eq? (car datum) 'reduce) (not (= foff ioff))))
+                   (sched-fail "~A: ~S: the two ranges of ~A overlap" (where k) datum
+                               (buffer-text from)))
+                 (sched-step code -1 from foff count into ioff datum))))))
+        ;; a round: its transfers first, then its local steps; no two transfers of it
+        ;; touch the same elements when one of them receives
+        (define (read-round round k)
+          (unless (list? round)
+            (sched-fail "~A: ~S is not a list of steps" (where k) round))
+          (let ((steps (map (lambda (d) (parse d k)) round)))
+            (let order ((ss steps) (local #f))
+              (when (pair? ss)
+                (let ((s (car ss)))
+                  (when (and local (< (step-code s) 2))
+                    (sched-fail "~A: ~S comes after ~S: a round posts its sends and receives \
+first and runs its reduce and copy steps when they are complete; move it to a later round"
+                                (where k) (step-datum s) (step-datum local)))
+                  (order (cdr ss) (or local (and (>= (step-code s) 2) s))))))
+            (let ((xfers (sort (filter (lambda (s) (and (< (step-code s) 2) (> (step-count s) 0)))
+                                       steps)
+                               (lambda (a b) (or (< (step-buf a) (step-buf b))
+                                                 (and (= (step-buf a) (step-buf b))
+                                                      (< (step-off a) (step-off b))))))))
+              ;; sorted by buffer and offset: a transfer overlaps an earlier one iff it
+              ;; starts before the furthest end seen in its buffer
+              (let scan ((ss xfers) (buf -1) (far-all #f) (far-recv #f))
+                (when (pair? ss)
+                  (let* ((s (car ss))
+                         (same (= (step-buf s) buf))
+                         (far-all (and same far-all))
+                         (far-recv (and same far-recv))
+                         (end (+ (step-off s) (step-count s)))
+                         (clash (cond ((and (= (step-code s) 1) far-all
+                                            (< (step-off s) (car far-all)))
+                                       (cdr far-all))
+                                      ((and far-recv (< (step-off s) (car far-recv)))
+                                       (cdr far-recv))
+                                      (else #f))))
+                    (when clash
+                      (sched-fail "~A: ~S and ~S touch the same elements of ~A in one round, \
+and one of them receives" (where k) (step-datum clash) (step-datum s) (buffer-text (step-buf s))))
+                    (scan (cdr ss) (step-buf s)
+                          (if (or (not far-all) (> end (car far-all))) (cons end s) far-all)
+                          (if (and (= (step-code s) 1) (or (not far-recv) (> end (car far-recv))))
+                              (cons end s)
+                              far-recv))))))
+            steps))
+        (values scratch
+                (let each ((rs rounds) (k 0) (acc '()))
+                  (if (null? rs)
+                      (reverse acc)
+                      (each (cdr rs) (+ k 1) (cons (read-round (car rs) k) acc)))))))))
+
+;; every send of round K has a receive of the same count on its peer in round K, in
+;; order per (source, destination), and the other way round; ALL holds each rank's rounds
+;; as a vector
+(define (sched-pair all size)
+  (let ((nrounds (apply max 0 (map vector-length (vector->list all)))))
+    (do ((k 0 (+ k 1))) ((= k nrounds))
+      (let ((sends (make-hash-table)))
+        (define (round-of r)
+          (let ((rs (vector-ref all r)))
+            (if (< k (vector-length rs)) (vector-ref rs k) '())))
+        (do ((r 0 (+ r 1))) ((= r size))
+          (for-each (lambda (s)
+                      (when (= (step-code s) 0)
+                        (let ((key (+ (* r size) (step-peer s))))
+                          (hash-set! sends key (cons s (hash-ref sends key '()))))))
+                    (round-of r)))
+        (for-each (lambda (kl) (hash-set! sends (car kl) (reverse (cdr kl))))
+                  (hash-map->list cons sends))
+        (do ((d 0 (+ d 1))) ((= d size))
+          (for-each
+           (lambda (s)
+             (when (= (step-code s) 1)
+               (let* ((src (step-peer s))
+                      (key (+ (* src size) d))
+                      (l (hash-ref sends key '())))
+                 (when (null? l)
+                   (sched-fail "rank ~A, round ~A: ~S has no matching send: rank ~A sends \
+rank ~A nothing more in round ~A" d k (step-datum s) src d k))
+                 (unless (= (step-count (car l)) (step-count s))
+                   (sched-fail "rank ~A, round ~A: ~S receives ~A element~A but rank ~A \
+sends ~A with ~S" d k (step-datum s) (step-count s) (if (= (step-count s) 1) "" "s") src
+                               (step-count (car l)) (step-datum (car l))))
+                 (hash-set! sends key (cdr l)))))
+           (round-of d)))
+        (hash-for-each
+         (lambda (key l)
+           (when (pair? l)
+             (sched-fail "rank ~A, round ~A: ~S has no matching receive: rank ~A posts no \
+receive from rank ~A for it in round ~A" (quotient key size) k (step-datum (car l))
+                         (remainder key size) (quotient key size) k)))
+         sends)))))
+
+(define (sched-flat rounds)
+  (let ((acc '()))
+    (for-each (lambda (round)
+                (for-each (lambda (s)
+                            (set! acc (cons* (step-off2 s) (step-buf2 s) (step-count s)
+                                             (step-off s) (step-buf s) (step-peer s)
+                                             (step-code s) acc)))
+                          round)
+                (set! acc (cons* 0 0 0 0 0 0 sched-end-of-round acc)))
+              rounds)
+    (list->vector (reverse acc))))
+
+;; Called by the bridge at the miss, with the call's count in elements (the key's bytes
+;; over the element size: C knows it): (#t . #(SCRATCH STEPS)), one entry per rank in
+;; each (SCRATCH: a vector of sizes, STEPS: the flat vector above), or
+;; (#f . "what is wrong").
+(define (schedule-steps desc call n)
+  (let ((r (sched-steps desc call n)) (where ((@@ (compi) schedule-where) desc)))
+    (if (or (car r) (not where))
+        r
+        (failed (string-append "made at " where ": " (cdr r))))))
+
+(define (sched-steps desc call n)
+  (guarded-apply
+   (lambda ()
+     (let* ((size (call-size call))
+            (kind ((@@ (compi) schedule-kind) desc))
+            (root (call-root call))
+            (scratch (make-vector size #f))
+            (all (make-vector size #f)))
+       (do ((r 0 (+ r 1))) ((= r size))
+         (call-with-values (lambda () (sched-read-rank desc kind r size root n))
+           (lambda (sizes rounds)
+             (vector-set! scratch r (list->vector sizes))
+             (vector-set! all r (list->vector rounds)))))
+       (sched-pair all size)
+       (vector scratch (list->vector (map (lambda (rs) (sched-flat (vector->list rs)))
+                                          (vector->list all))))))
+   '()
+   (lambda (what running) (string-append "its builder failed: " what))))

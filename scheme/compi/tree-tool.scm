@@ -216,6 +216,8 @@ the subnets overlap" (ipv4-text a) rank (car o) (cdr o))))
     ((tree) (string-append "tree " (symbol->string (kind-name (vector-ref v 1)))
                            (params-text 0 (vector-ref v 6))))
     ((scheme) (string-append "scheme procedure " (vector-ref v 3)))
+    ((schedule) (string-append "schedule " (symbol->string (kind-name (vector-ref v 1))) " "
+                               (vector-ref v 2)))
     ((exchange) (string-append "exchange " (symbol->string (kind-name (vector-ref v 1)))
                                (simple-format #f " (~A groups)" (vector-ref v 3))
                                (params-text 0 (vector-ref v 8))))
@@ -362,6 +364,9 @@ direction\n"
          ((native)
           (display "no tree: a native algorithm of core/coll runs this call \
 (compi_info --algorithms)\n" port))
+         ((schedule)
+          (display "no tree: a schedule written in Scheme runs this call in C (checked \
+for every rank when the library builds it)\n" port))
          (else
           (display "no tree: a Scheme procedure runs this call itself\n" port)))))))
 

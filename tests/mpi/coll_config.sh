@@ -13,6 +13,9 @@
 #                        output has the line "P K" (a wrapper saw every kind)
 #   gtraced=P[~P...]     the same for every kind that needs no process topology (all
 #                        but the neighbourhood kinds)
+#   says=ERE[~ERE...]    as ok, and each ERE (grep -E) matches the output (with
+#                        coll_verbose=1: the closure that served a kind)
+# A config outside configs/ is named by its path from there (../../../examples/configs/X.scm).
 . "$(dirname "$0")/lib.sh"
 
 # the kinds that need no process topology, then all of them
@@ -36,6 +39,22 @@ mt_judge_extra() {
             return 1
         fi
         x_pats=${1#error=}
+        x_ifs=$IFS
+        IFS='~'
+        set -f
+        set -- $x_pats
+        set +f
+        IFS=$x_ifs
+        for x_p in "$@"; do
+            if ! grep -qE -- "$x_p" "$x_out"; then
+                mt_why="no line of the output matches '$x_p'"
+                return 1
+            fi
+        done
+        ;;
+    says=*)
+        mt_judge ok "$2" "$3" "$4" || return 1
+        x_pats=${1#says=}
         x_ifs=$IFS
         IFS='~'
         set -f

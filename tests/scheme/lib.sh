@@ -57,16 +57,13 @@ guile_test() {
     unset GUILE_LOAD_PATH GUILE_LOAD_COMPILED_PATH
     GUILE_EXTENSIONS_PATH=$top_builddir/scheme/.libs
     export GUILE_EXTENSIONS_PATH
-    if [ -n "$COMPI_GUILE_PRELOAD" ]; then
-        LD_PRELOAD=$COMPI_GUILE_PRELOAD${LD_PRELOAD:+:$LD_PRELOAD}
-        export LD_PRELOAD
-    fi
     GUILE=${GUILE:-guile}
     if ! command -v "$GUILE" >/dev/null 2>&1; then
         echo "1..0 # SKIP $GUILE not found"
         exit 0
     fi
     export top_srcdir
-    GUILE_AUTO_COMPILE=0 exec timeout 120 "$GUILE" --no-auto-compile \
+    GUILE_AUTO_COMPILE=0 exec timeout 120 \
+        ${COMPI_GUILE_PRELOAD:+env LD_PRELOAD="$COMPI_GUILE_PRELOAD"} "$GUILE" --no-auto-compile \
         -L "$top_srcdir/scheme" -L "$top_srcdir/creators" -L "$top_srcdir/topologies" "$1"
 }

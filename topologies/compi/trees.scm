@@ -125,26 +125,35 @@
 ;; the directory of compi/trees.go).  Loaded on first use, into a module of their own.
 (define %c #f)
 
+;; Where an installed or built compi keeps compi-trees.so: beside compi/trees.go
+;; ($(pkglibdir)/scheme), or in its .libs (the build tree's scheme/)
+(define (extension-candidates)
+  (let each ((dirs %load-compiled-path))
+    (cond ((null? dirs) '())
+          ((file-exists? (string-append (car dirs) "/compi/trees.go"))
+           (cons* (string-append (car dirs) "/compi-trees")
+                  (string-append (car dirs) "/.libs/compi-trees")
+                  (each (cdr dirs))))
+          (else (each (cdr dirs))))))
+
+;; loads the extension named LIB: #t, or #f when it cannot be found or opened
+(define (load-c-from lib)
+  (catch #t
+    (lambda () (load-extension lib "bridge_trees_init") #t)
+    (lambda _ #f)))
+
 (define (load-c)
-  (let ((m (make-module))
-        (load (lambda (lib) (load-extension lib "bridge_trees_init"))))
+  (let ((m (make-module)))
     (save-module-excursion
      (lambda ()
        (set-current-module m)
-       (catch #t
-         (lambda () (load "compi-trees"))
-         (lambda (key . args)
-           (let try ((dirs %load-compiled-path))
-             (cond ((null? dirs) (apply throw key args))
-                   ((file-exists? (string-append (car dirs) "/compi/trees.go"))
-                    (or (false-if-exception (begin (load (string-append (car dirs)
-                                                                        "/compi-trees"))
-                                                   #t))
-                        (false-if-exception (begin (load (string-append (car dirs)
-                                                                        "/.libs/compi-trees"))
-                                                   #t))
-                        (try (cdr dirs))))
-                   (else (try (cdr dirs)))))))))
+       (or (load-c-from "compi-trees")
+           (let try ((libs (extension-candidates)))
+             (cond ((null? libs)
+                    ;; again, to raise Guile's own error: it names what was looked for
+                    (load-extension "compi-trees" "bridge_trees_init"))
+                   ((load-c-from (car libs)) #t)
+                   (else (try (cdr libs))))))))
     (set! %c m)
     m))
 

@@ -16,6 +16,7 @@
  */
 #include "scheme/bridge.h"
 #include "scheme/bridge_scm.h"
+#include "scheme/tree_ext.h"
 #include "core/include/compi_common.h"
 #include "core/runtime/params.h"
 
@@ -317,6 +318,8 @@ static SCM bridge__init_body(void *unused)
     scm_variable_set_x(scm_c_lookup("%load-should-auto-compile"), SCM_BOOL_F);
     bridge__prepend("%load-path", bridge.srcdir);
     bridge__prepend("%load-compiled-path", bridge.godir);
+    /* (compi trees) loads its C primitives as an extension: from this program */
+    bridge_trees_register();
 
     SCM internal = bridge__interface("(compi internal)");
     SCM compi = scm_c_resolve_module("compi");

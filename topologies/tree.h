@@ -58,4 +58,14 @@ int topo_tree_depth(const topo_tree_t *t);
    The tree must be valid, or a forest whose every rank reaches a root (parent -1). */
 int topo_tree_is_ordered(const topo_tree_t *t);
 
+/* ---- drawing (tree_draw.c) ----------------------------------------------------------- */
+
+/* The subtree of rank `from` as text, the drawing compi-tree prints: one line a rank,
+   "RANK (LABEL)MARK\n", each child indented two spaces more than its parent, children in
+   serving order.  labels[r] (NULL: no " (LABEL)") and marks[r] (appended as given, e.g.
+   "  [WAN]") may be NULL arrays.  t may be a forest (draw each root in turn); a rank
+   listed twice is drawn once.  A malloc'ed string the caller frees; NULL: no memory. */
+char *topo_tree_draw(const topo_tree_t *t, int from, const char *const *labels,
+                     const char *const *marks);
+
 #endif

@@ -318,58 +318,33 @@
                    (description->string desc) ": " (apply simple-format #f fmt args)))))
 
 ;; #(parents order): order lists the root, then every rank's children in serving order,
-;; so the C side rebuilds each rank's children in the order the tree gives them.  The
-;; children lists must agree with the parents; the rest (every rank once, the root, no
-;; cycle) coll_tree_check_call checks in C.
+;; so the C side rebuilds each rank's children in the order the tree gives them.  The tree
+;; is validated first, by topo_tree_validate through tree-validate of (compi trees), for
+;; the communicator's size: a tree that passes has every rank once, so ORDER is a
+;; permutation.  C checks it again for the call (its root, a non-commutative op:
+;; coll_tree_check_call), with the same words.
 (define (lower-tree desc call)
   (let ((tree ((@@ (compi) tree-closure-tree) desc)))
     (unless (tree? tree)
       (lowering-error desc "~A is not a tree of (compi trees)" ((@@ (compi) value-text) tree)))
+    (let ((why (catch 'invalid-tree
+                 (lambda () (tree-validate tree (call-size call)) #f)
+                 (lambda (key who fmt args . rest) (apply simple-format #f fmt args)))))
+      (when why
+        (lowering-error desc "invalid tree: ~A" why)))
     (let* ((size (tree-size tree))
            (root (tree-root tree))
            (parents (tree-parents tree))
-           (seen (make-vector size #f))
            (order (make-vector size -1)))
-      (unless (= size (call-size call))
-        (lowering-error desc "the tree has ~A ranks but the communicator has ~A"
-                        size (call-size call)))
-      (unless (and (vector? parents) (= (vector-length parents) size)
-                   (let ok? ((i 0))
-                     (or (= i size)
-                         (and (exact-integer? (vector-ref parents i))
-                              (<= -1 (vector-ref parents i) (- size 1))
-                              (ok? (+ i 1))))))
-        (lowering-error desc "the tree's parents must be a vector of ~A ranks (or -1), got ~S"
-                        size parents))
-      (unless (and (exact-integer? root) (< -1 root size))
-        (lowering-error desc "the tree's root ~S is not a rank of 0..~A" root (- size 1)))
       (vector-set! order 0 root)
-      (vector-set! seen root #t)
       (let fill ((r 0) (n 1))
         (when (< r size)
           (let kids ((cs (tree-children tree r)) (n n))
-            (cond
-             ((not (pair? cs)) (fill (+ r 1) n))
-             (else
-              (let ((c (car cs)))
-                (unless (and (exact-integer? c) (< -1 c size))
-                  (lowering-error desc "rank ~A has child ~S, not a rank of 0..~A"
-                                  r c (- size 1)))
-                (when (vector-ref seen c)
-                  (lowering-error desc "rank ~A appears twice in the tree" c))
-                (unless (= (vector-ref parents c) r)
-                  (lowering-error desc "rank ~A is listed as a child of ~A but its parent is ~A"
-                                  c r (vector-ref parents c)))
-                (vector-set! seen c #t)
-                (when (< n size) (vector-set! order n c))
-                (kids (cdr cs) (+ n 1))))))))
-      (let missing ((r 0))
-        (when (< r size)
-          (let ((p (vector-ref parents r)))
-            (when (and (not (vector-ref seen r)) (>= p 0) (not (= p r)))
-              (lowering-error desc "rank ~A has parent ~A but is missing from its children"
-                              r p)))
-          (missing (+ r 1))))
+            (if (pair? cs)
+                (begin
+                  (vector-set! order n (car cs))
+                  (kids (cdr cs) (+ n 1)))
+                (fill (+ r 1) n)))))
       (vector 'tree (kind-number ((@@ (compi) tree-closure-kind) desc)) size root parents order
               ((@@ (compi) tree-closure-segsize) desc) (desc-origin desc)))))
 

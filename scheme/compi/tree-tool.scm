@@ -13,8 +13,12 @@
 ;;; built by build-closure-for of (compi internal): the creator chain, the checks of each
 ;;; answer and the lowering the library's miss path runs.  What the library then checks
 ;;; in C is checked again here (a native algorithm exists, a tree is valid for the call
-;;; and its kind has a tree executor), with the C side's wording.  Whether a native
+;;; and its kind has a tree executor), with the C side's wording: the tree by
+;;; topo_tree_validate itself, through tree-validate of (compi trees).  Whether a native
 ;;; algorithm accepts the call (its `usable' test) is not: that needs the C call.
+;;;
+;;; The text drawing of a tree is tree-draw's (topologies/tree_draw.c); the Graphviz
+;;; output (clusters per subnet and host, red WAN edges) is written here.
 ;;;
 ;;; The entry point answers (#t . text) or (#f . "message"), as (compi internal) does;
 ;;; it never raises.
@@ -325,10 +329,23 @@ scatter and allgather)" kind))))
          (string-append "closure: " (closure-text lowered)))
    (map (lambda (o) (string-append "  " o)) (origins lowered))))
 
+;; The drawings are tree-draw's (topologies/tree_draw.c): each rank with its label, and
+;; "  [WAN]" after a rank whose parent is on another site.
+(define (rank-labels l)
+  (let ((v (make-vector (layout-size l) #f)))
+    (do ((r 0 (+ r 1))) ((= r (layout-size l)) v)
+      (vector-set! v r (rank-label l r)))))
+
+;; PARENTS: a vector of each rank's parent (-1 for a root)
+(define (wan-marks l parents)
+  (let ((v (make-vector (vector-length parents) #f)))
+    (do ((r 0 (+ r 1))) ((= r (vector-length parents)) v)
+      (let ((p (vector-ref parents r)))
+        (when (and (>= p 0) (not (equal? (rank-site l p) (rank-site l r))))
+          (vector-set! v r "  [WAN]"))))))
+
 (define (text-tree l t port)
-  (let walk ((r (tree-root t)) (indent ""))
-    (simple-format port "~A~A (~A)~A\n" indent r (rank-label l r) (if (wan? l t r) "  [WAN]" ""))
-    (for-each (lambda (c) (walk c (string-append indent "  "))) (tree-children t r))))
+  (display (tree-draw t #:labels (rank-labels l) #:marks (wan-marks l (tree-parents t))) port))
 
 (define (render-text l call lowered rank)
   (call-with-output-string
@@ -343,20 +360,20 @@ scatter and allgather)" kind))))
             (simple-format port "depth ~A, ~A (~A)\n" (tree-depth t)
                            (plural (wan-count l t) "WAN edge") (sites-text l))))
          ((exchange)
-          (let* ((f (exchange-forest inner)) (coords (car f)) (children (cdr f))
+          (let* ((coords (car (exchange-forest inner)))
                  (parents (vector-ref inner 6)) (g (length coords)))
             (simple-format port "coordinators ~A exchange their partial results all-to-all\n"
                            (string-join (map number->string coords) ", "))
-            (for-each
-             (lambda (c)
-               (let walk ((r c) (indent ""))
-                 (simple-format port "~A~A (~A)~A\n" indent r (rank-label l r)
-                                (let ((p (vector-ref parents r)))
-                                  (if (and (>= p 0) (not (equal? (rank-site l p) (rank-site l r))))
-                                      "  [WAN]" "")))
-                 (for-each (lambda (x) (walk x (string-append indent "  ")))
-                           (vector-ref children r))))
-             coords)
+            ;; the forest of local trees, one drawing from each coordinator
+            (let ((forest (make-tree (vector-length parents) (car coords) parents
+                                     (filter (lambda (r) (>= r 0))
+                                             (vector->list (vector-ref inner 7)))))
+                  (labels (rank-labels l))
+                  (marks (wan-marks l parents)))
+              (for-each (lambda (c)
+                          (display (tree-draw forest #:from c #:labels labels #:marks marks)
+                                   port))
+                        coords))
             (simple-format port "~A, ~A between coordinators (~A), each crossed once per \
 direction\n"
                            (plural g "group")

@@ -144,7 +144,7 @@ expect_error "a tree with the wrong root" \
     "creator rooted-at-1 (scatter, installed at $B:13:1) returned (tree-closure scatter TREE): invalid tree: the tree has root 1 but the call's root is 0" \
     -b scatter "$B"
 expect_error "a tree of the wrong size; the creator that returned it is named" \
-    "creator half-tree (bcast, installed at $B:20:1) returned (tree-closure bcast TREE): the tree has 3 ranks but the communicator has 4" \
+    "creator half-tree (bcast, installed at $B:20:1) returned (tree-closure bcast TREE): invalid tree: tree built for 3 ranks, communicator has 4" \
     -b bcast "$B"
 expect_error "a bad parameter is a creator error" \
     "creator anonymous (scan, installed at $B:15:1) failed: in native: #:segsize must be a non-negative integer, got: -5" \

@@ -49,15 +49,21 @@ show() {
 
 # guile_test FILE.scm: replaces the shell with guile alone (no MPI) running the TAP test
 # FILE.scm under a limit of 120 s; nothing compiled at run time, the user's Guile set-up
-# ignored, top_srcdir passed on; a TAP skip when there is no guile
+# ignored, top_srcdir passed on, (compi trees)'s C primitives from the build tree
+# (scheme/.libs/compi-trees.so); a TAP skip when there is no guile.  In the sanitized
+# build the extension needs the ASan runtime loaded first: COMPI_GUILE_PRELOAD
+# (tests/sanitizers/Makefile.inc) names it.
 guile_test() {
     unset GUILE_LOAD_PATH GUILE_LOAD_COMPILED_PATH
+    GUILE_EXTENSIONS_PATH=$top_builddir/scheme/.libs
+    export GUILE_EXTENSIONS_PATH
     GUILE=${GUILE:-guile}
     if ! command -v "$GUILE" >/dev/null 2>&1; then
         echo "1..0 # SKIP $GUILE not found"
         exit 0
     fi
     export top_srcdir
-    GUILE_AUTO_COMPILE=0 exec timeout 120 "$GUILE" --no-auto-compile \
+    GUILE_AUTO_COMPILE=0 exec timeout 120 \
+        ${COMPI_GUILE_PRELOAD:+env LD_PRELOAD="$COMPI_GUILE_PRELOAD"} "$GUILE" --no-auto-compile \
         -L "$top_srcdir/scheme" -L "$top_srcdir/creators" -L "$top_srcdir/topologies" "$1"
 }

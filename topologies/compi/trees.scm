@@ -15,9 +15,11 @@
 ;;; Trees over groups (hierarchical-tree, magpie-tree) take the nested lists of ranks that
 ;;; topology-groups of (compi topology) returns, so they too are testable without MPI.
 ;;;
-;;; A tree is printable (tree->list), checkable (tree-validate raises an error naming the
-;;; problem, with the same wording as the C side, topologies/tree.c) and testable without
-;;; MPI.  Loaded by MPI_Init, so it uses nothing but (guile): no (ice-9 ...), no srfi.
+;;; A tree is printable (tree->list, tree-draw), checkable (tree-validate raises an error
+;;; naming the problem) and testable without MPI.  The builders, the checks and the
+;;; drawing are C (topologies/tree.c, tree_draw.c), reached through the primitives of
+;;; scheme/tree_ext.c: see "the C side" below.  Loaded by MPI_Init, so it uses nothing but
+;;; (guile): no (ice-9 ...), no srfi.
 
 (define-module (compi trees)
   #:export (make-tree
@@ -35,6 +37,9 @@
             binomial-tree
             kary-tree
             chain-tree
+            in-order-binomial-tree
+            knomial-tree
+            tree-draw
             hierarchical-tree
             magpie-tree
             wan-edges
@@ -109,125 +114,90 @@
               (reverse order))
     (%make-tree size root pv children)))
 
+;; ---- the C side -------------------------------------------------------------------
+;; Validation, depth, order, the builders and the drawing are topologies/tree.c and
+;; tree_draw.c, as the primitives of scheme/tree_ext.c, so a tree is checked with the
+;; words the library uses and every shape exists once.  Inside the MPI library (and
+;; compi-tree) the bridge has registered them as the extension "compi-trees", so
+;; load-extension finds them in the program; under plain guile it opens compi-trees.so,
+;; from GUILE_EXTENSIONS_PATH (the tests point it at the build tree), Guile's extension
+;; directory, or beside the compiled modules, where compi installs it ($(pkglibdir)/scheme,
+;; the directory of compi/trees.go).  Loaded on first use, into a module of their own.
+(define %c #f)
+
+;; Where an installed or built compi keeps compi-trees.so: beside compi/trees.go
+;; ($(pkglibdir)/scheme), or in its .libs (the build tree's scheme/)
+(define (extension-candidates)
+  (let each ((dirs %load-compiled-path))
+    (cond ((null? dirs) '())
+          ((file-exists? (string-append (car dirs) "/compi/trees.go"))
+           (cons* (string-append (car dirs) "/compi-trees")
+                  (string-append (car dirs) "/.libs/compi-trees")
+                  (each (cdr dirs))))
+          (else (each (cdr dirs))))))
+
+;; loads the extension named LIB: #t, or #f when it cannot be found or opened
+(define (load-c-from lib)
+  (catch #t
+    (lambda () (load-extension lib "bridge_trees_init") #t)
+    (lambda _ #f)))
+
+(define (load-c)
+  (let ((m (make-module)))
+    (save-module-excursion
+     (lambda ()
+       (set-current-module m)
+       (or (load-c-from "compi-trees")
+           (let try ((libs (extension-candidates)))
+             (cond ((null? libs)
+                    ;; again, to raise Guile's own error: it names what was looked for
+                    (load-extension "compi-trees" "bridge_trees_init"))
+                   ((load-c-from (car libs)) #t)
+                   (else (try (cdr libs))))))))
+    (set! %c m)
+    m))
+
+(define (c name)
+  (module-ref (or %c (load-c)) name))
+
 ;; (tree-validate t [size root]): returns t when every rank appears exactly once (the
 ;; root with parent -1, every other rank once as a child of its parent) and there is no
 ;; cycle; with size and root, also that the tree fits the call.  Otherwise raises an
 ;; 'invalid-tree error whose message names the problem ("rank 5 has parent 9, outside
-;; 0..7", "ranks 3 and 4 form a cycle", ...).
+;; 0..7", "ranks 3 and 4 form a cycle", ...): topo_tree_validate's.
 (define* (tree-validate t #:optional (size #f) (root #f))
   (check-tree 'tree-validate t)
-  (let* ((n (tree-size t))
-         (r0 (tree-root t))
-         (pv (tree-parents t))
-         (cv (%tree-children t)))
-    (if (and size (not (= size n)))
-        (tree-error 'tree-validate "tree built for ~A ranks, communicator has ~A" n size))
-    (if (and root (not (eqv? root r0)))
-        (tree-error 'tree-validate "the tree has root ~A but the call's root is ~A" r0 root))
-    (if (not (= (vector-length pv) n))
-        (tree-error 'tree-validate "the tree has ~A parents for ~A ranks"
-                    (vector-length pv) n))
-    (if (not (in-range? r0 n))
-        (tree-error 'tree-validate "root ~A is outside 0..~A" r0 (- n 1)))
-    (if (not (eqv? (vector-ref pv r0) -1))
-        (tree-error 'tree-validate "the root ~A has parent ~S (the root's parent must be -1)"
-                    r0 (vector-ref pv r0)))
-    (do ((r 0 (+ r 1))) ((= r n))
-      (let ((p (vector-ref pv r)))
-        (cond ((= r r0) #t)
-              ((eqv? p -1)
-               (tree-error 'tree-validate "rank ~A has no parent but is not the root ~A"
-                           r r0))
-              ((not (in-range? p n))
-               (tree-error 'tree-validate "rank ~A has parent ~S, outside 0..~A"
-                           r p (- n 1)))
-              ((= p r)
-               (tree-error 'tree-validate "rank ~A is its own parent" r)))))
-    (check-cycles pv n r0)
-    (check-children pv cv n r0)
+  (let ((why ((c '%tree-validate) (tree-size t) (tree-root t) (tree-parents t)
+              (%tree-children t) (or size (tree-size t)) (or root (tree-root t)))))
+    (if (string? why)
+        (tree-error 'tree-validate "~A" why))
     t))
 
-;; Walk up from every rank; seen[x] is the walk that first visited x, so the whole check
-;; is linear.  A walk that meets itself has found a cycle.
-(define (check-cycles pv n r0)
-  (let ((seen (make-vector n #f)))
-    (vector-set! seen r0 'root)
-    (do ((r 0 (+ r 1))) ((= r n))
-      (let walk ((x r))
-        (let ((s (vector-ref seen x)))
-          (cond ((not s)
-                 (vector-set! seen x r)
-                 (walk (vector-ref pv x)))
-                ((eqv? s r)
-                 (tree-error 'tree-validate "~A form a cycle" (cycle-text pv x)))))))))
+;; a C query of a valid tree: its answer, or the validation's message raised
+(define (valid-query who name t)
+  (check-tree who t)
+  (let ((v ((c name) (tree-size t) (tree-root t) (tree-parents t) (%tree-children t))))
+    (if (string? v)
+        (tree-error who "~A" v)
+        v)))
 
-;; "ranks 3 and 4", "ranks 2, 3 and 4"
-(define (cycle-text pv x)
-  (let loop ((y (vector-ref pv x)) (acc (list x)))
-    (if (= y x)
-        (let ((ranks (map number->string (reverse acc))))
-          (string-append "ranks " (join-and ranks)))
-        (loop (vector-ref pv y) (cons y acc)))))
-
-(define (join-and strs)
-  (cond ((null? (cdr strs)) (car strs))
-        ((null? (cddr strs)) (string-append (car strs) " and " (cadr strs)))
-        (else (string-append (car strs) ", " (join-and (cdr strs))))))
-
-(define (check-children pv cv n r0)
-  (let ((seen (make-vector n #f)))
-    (do ((p 0 (+ p 1))) ((= p n))
-      (for-each (lambda (c)
-                  (cond ((not (in-range? c n))
-                         (tree-error 'tree-validate "rank ~A has child ~S, outside 0..~A"
-                                     p c (- n 1)))
-                        ((vector-ref seen c)
-                         (tree-error 'tree-validate "rank ~A appears twice as a child" c))
-                        ((not (eqv? (vector-ref pv c) p))
-                         (tree-error 'tree-validate
-                                     "rank ~A is listed as a child of ~A but its parent is ~S"
-                                     c p (vector-ref pv c)))
-                        (else (vector-set! seen c #t))))
-                (vector-ref cv p)))
-    (do ((r 0 (+ r 1))) ((= r n))
-      (if (and (not (= r r0)) (not (vector-ref seen r)))
-          (tree-error 'tree-validate "rank ~A is missing from the children lists" r)))))
-
-;; The depth (the root alone: 0).  Validates first: a cycle would never end.
+;; The depth (the root alone: 0).  An invalid tree raises as tree-validate does.
 (define (tree-depth t)
-  (tree-validate t)
-  (let* ((n (tree-size t))
-         (depth (make-vector n #f)))
-    (vector-set! depth (tree-root t) 0)
-    (let loop ((r 0) (best 0))
-      (if (= r n)
-          best
-          (loop (+ r 1) (max best (depth-of t depth r)))))))
-
-(define (depth-of t depth r)
-  (or (vector-ref depth r)
-      (let ((d (+ 1 (depth-of t depth (vector-ref (tree-parents t) r)))))
-        (vector-set! depth r d)
-        d)))
+  (valid-query 'tree-depth '%tree-depth t))
 
 ;; #t when every subtree covers a contiguous range of ranks: what a reduction with a
 ;; non-commutative op needs to combine in rank order (core/coll/executors/tree_exec_reduce.c).
 (define (tree-ordered? t)
-  (tree-validate t)
-  (let loop ((rs (list (tree-root t))) (ok #t))
-    (if (null? rs)
-        ok
-        (let ((span (subtree-span t (car rs))))
-          (loop (append (tree-children t (car rs)) (cdr rs))
-                (and ok (= (- (cadr span) (car span) -1) (caddr span))))))))
+  (valid-query 'tree-ordered? '%tree-ordered? t))
 
-;; (lo hi count) of r's subtree
-(define (subtree-span t r)
-  (let loop ((cs (tree-children t r)) (lo r) (hi r) (count 1))
-    (if (null? cs)
-        (list lo hi count)
-        (let ((s (subtree-span t (car cs))))
-          (loop (cdr cs) (min lo (car s)) (max hi (cadr s)) (+ count (caddr s)))))))
+;; (tree-draw t [#:from RANK] [#:labels V] [#:marks V]): the text compi-tree prints, one
+;; line a rank, children indented under their parent in serving order: "RANK (LABEL)MARK".
+;; V: a vector of a string or #f per rank.  Draws the subtree of FROM (the root by
+;; default); t need not be valid (a forest drawn root by root, say).
+(define* (tree-draw t #:key (from (tree-root t)) (labels #f) (marks #f))
+  (check-tree 'tree-draw t)
+  ((c '%tree-draw) (tree-size t) (tree-root t) (tree-parents t) (%tree-children t) from
+   labels marks))
 
 ;; (tree SIZE ROOT ((RANK PARENT (CHILD ...)) ...)), for printing and comparing
 (define (tree->list t)
@@ -238,9 +208,8 @@
              (iota (tree-size t)))))
 
 ;; ---- builders ---------------------------------------------------------------------
-;; Each builds the shape in ranks relative to the root (rel = (rank - root) mod size) and
-;; rotates, so any root gives the same shape.  Same shapes and child orders as the C
-;; builders (topologies/tree.c).
+;; topologies/tree.c builds them (the shapes and child orders the library's C uses);
+;; here only the arguments are checked.
 
 (define (check-size-root who size root)
   (if (not (and (exact-integer? size) (> size 0)))
@@ -250,49 +219,46 @@
       (scm-error 'out-of-range who "root ~S is outside 0..~A" (list root (- size 1))
                  (list root))))
 
-;; relative parent procedure and relative child order (a list) -> tree
-(define (rotated size root rel-parent rel-order)
-  (let ((abs (lambda (rel) (modulo (+ rel root) size)))
-        (parents (make-vector size -1)))
-    (do ((rel 1 (+ rel 1))) ((>= rel size))
-      (vector-set! parents (modulo (+ rel root) size) (abs (rel-parent rel))))
-    (make-tree size root parents (map abs rel-order))))
+;; the tree topologies/tree.c builds
+(define (c-tree shape size root k)
+  (let ((pc ((c '%tree-build) shape size root k)))
+    (%make-tree size root (car pc) (cdr pc))))
 
 (define* (kary-tree size root #:optional (k 2))
   (check-size-root 'kary-tree size root)
   (if (not (and (exact-integer? k) (>= k 1)))
       (scm-error 'wrong-type-arg 'kary-tree "k must be an integer >= 1, not ~S"
                  (list k) (list k)))
-  (rotated size root (lambda (i) (quotient (- i 1) k)) (iota size)))
+  (c-tree 'kary size root k))
 
 (define (flat-tree size root)
   (check-size-root 'flat-tree size root)
-  (kary-tree size root (max 1 (- size 1))))
+  (c-tree 'flat size root 1))
 
 (define (chain-tree size root)
   (check-size-root 'chain-tree size root)
-  (kary-tree size root 1))
+  (c-tree 'chain size root 1))
 
 ;; the parent of relative rank i is i with its lowest set bit cleared; children are
-;; served largest subtree first, i.e. ranks ordered by decreasing lowest set bit
+;; served largest subtree first
 (define (binomial-tree size root)
   (check-size-root 'binomial-tree size root)
-  (let ((order (let bits ((bit (top-bit size)) (acc '()))
-                 (if (= bit 0)
-                     (cons 0 (reverse acc))
-                     (bits (ash bit -1)
-                           (let each ((i bit) (acc acc))
-                             (if (>= i size)
-                                 acc
-                                 (each (+ i (* 2 bit)) (cons i acc)))))))))
-    (rotated size root (lambda (i) (logand i (- i 1))) order)))
+  (c-tree 'binomial size root 1))
 
-;; the largest power of two below size (0 for size 1)
-(define (top-bit size)
-  (let loop ((b 1))
-    (if (>= (* 2 b) size)
-        (if (< b size) b 0)
-        (loop (* 2 b)))))
+;; a binomial tree over the ranks in their own order, every subtree a contiguous range
+;; of ranks (reduce's in-order-binomial algorithm: non-commutative ops)
+(define (in-order-binomial-tree size root)
+  (check-size-root 'in-order-binomial-tree size root)
+  (c-tree 'in-order-binomial size root 1))
+
+;; radix k: the parent of relative rank i is i with its lowest non-zero base-k digit
+;; cleared (gather's knomial algorithm; k = 2 is the binomial shape)
+(define* (knomial-tree size root #:optional (k 2))
+  (check-size-root 'knomial-tree size root)
+  (if (not (and (exact-integer? k) (>= k 2)))
+      (scm-error 'wrong-type-arg 'knomial-tree "k must be an integer >= 2, not ~S"
+                 (list k) (list k)))
+  (c-tree 'knomial size root k))
 
 ;; ---- trees over groups -------------------------------------------------------------
 ;; GROUPS are nested lists of ranks, every leaf at the same depth: ((0 1) (2 3)) is one
@@ -334,12 +300,17 @@
                  ((eq? shape 'binomial) (binomial-tree size root))
                  ((eq? shape 'chain) (chain-tree size root))
                  ((eq? shape 'kary) (kary-tree size root 2))
+                 ((eq? shape 'in-order-binomial) (in-order-binomial-tree size root))
+                 ((eq? shape 'knomial) (knomial-tree size root 2))
                  ((and (list? shape) (= (length shape) 2) (eq? (car shape) 'kary))
                   (kary-tree size root (cadr shape)))
+                 ((and (list? shape) (= (length shape) 2) (eq? (car shape) 'knomial))
+                  (knomial-tree size root (cadr shape)))
                  ((procedure? shape) (shape size root))
                  (else (scm-error 'wrong-type-arg who
                                   (string-append "unknown shape ~S (flat, binomial, chain, kary, "
-                                                 "(kary K), or a procedure (size root) -> tree)")
+                                                 "(kary K), in-order-binomial, knomial, "
+                                                 "(knomial K), or a procedure (size root) -> tree)")
                                   (list shape) (list shape))))))
     (tree-validate t size root)))
 
@@ -358,7 +329,8 @@
 
 ;; (hierarchical-tree GROUPS ROOT #:shapes SHAPES #:coordinator HOW): SHAPES gives, per
 ;; level (0: between top-level groups, ..., depth: inside the innermost groups), flat,
-;; binomial, chain, kary (binary), (kary K) or a procedure (size root) -> tree; the last
+;; binomial, chain, kary (binary), (kary K), in-order-binomial, knomial (radix 2),
+;; (knomial K) or a procedure (size root) -> tree; the last
 ;; one serves the deeper levels.  HOW picks each group's coordinator: lowest (default),
 ;; highest, a procedure (ranks level) -> rank, or a list of those per level.  The root
 ;; always coordinates every group it is in.
@@ -367,7 +339,7 @@
          (all (sort (group-members groups) <))
          (n (length all))
          (shapes (if (and (pair? shapes)
-                          (not (and (eq? (car shapes) 'kary) (pair? (cdr shapes))
+                          (not (and (memq (car shapes) '(kary knomial)) (pair? (cdr shapes))
                                     (exact-integer? (cadr shapes)))))
                      shapes
                      (list shapes)))

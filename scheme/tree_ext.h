@@ -1,0 +1,27 @@
+/*
+ * tree_ext.h -- the tree primitives of (compi trees): topologies/tree.c's builders,
+ * validation and shape queries and tree_draw.c's drawing, as Scheme procedures.
+ *
+ * One file, two ways in: linked into the library, where bridge_init registers it as a
+ * Guile extension before any module loads; and built alone as the loadable module
+ * compi-trees.so, which plain guile opens.  Either way (compi trees) asks for it with
+ * (load-extension "compi-trees" "bridge_trees_init"), and Guile calls the registered
+ * function or opens the file.
+ *
+ * Ownership: nothing is kept; each primitive frees what it allocates before it returns.
+ */
+#ifndef COMPI_SCHEME_TREE_EXT_H
+#define COMPI_SCHEME_TREE_EXT_H
+
+#define BRIDGE_TREES_EXTENSION "compi-trees"
+#define BRIDGE_TREES_INIT "bridge_trees_init"
+
+/* Defines the primitives (%tree-validate, %tree-build, %tree-depth, %tree-ordered?,
+   %tree-draw) in the current module.  Guile mode. */
+void bridge_trees_init(void);
+
+/* Registers bridge_trees_init as the extension BRIDGE_TREES_EXTENSION, so that
+   load-extension finds it in the running program; once is enough, more is harmless. */
+void bridge_trees_register(void);
+
+#endif

@@ -17,20 +17,41 @@
 
 static pml_unexp_t *unexp_pool;
 
+/* Entries come UNEXP_BATCH at a time, each with UNEXP_DATA bytes (an eager message
+   of the shared-memory BTL fits), so that a burst of unexpected messages a little
+   larger than any seen before does not allocate in the middle of a run. */
+#define UNEXP_BATCH 32
+#define UNEXP_DATA 4096
+
+static int unexp_refill(void)
+{
+    pml_unexp_t *batch = calloc(UNEXP_BATCH, sizeof(*batch));
+    if (batch == NULL) {
+        return -1;
+    }
+    for (int i = 0; i < UNEXP_BATCH; i++) {
+        /* the entries are never freed one by one (pml_unexp_free pools them) */
+        batch[i].data = malloc(UNEXP_DATA);
+        batch[i].cap = batch[i].data != NULL ? UNEXP_DATA : 0;
+        batch[i].next = unexp_pool;
+        unexp_pool = &batch[i];
+    }
+    return 0;
+}
+
 static pml_unexp_t *unexp_alloc(size_t len)
 {
-    pml_unexp_t *u = unexp_pool;
-    if (u != NULL) {
-        unexp_pool = u->next;
-    } else if ((u = calloc(1, sizeof(*u))) == NULL) {
+    if (unexp_pool == NULL && unexp_refill() != 0) {
         goto err;
     }
+    pml_unexp_t *u = unexp_pool;
+    unexp_pool = u->next;
     if (u->cap < len) {
         free(u->data);
-        u->cap = len < 256 ? 256 : len;
+        u->cap = len < UNEXP_DATA ? UNEXP_DATA : len;
         if ((u->data = malloc(u->cap)) == NULL) {
             u->cap = 0;
-            free(u);
+            pml_unexp_free(u);
             goto err;
         }
     }

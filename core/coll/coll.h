@@ -16,7 +16,10 @@
  * nonblocking one copies what it needs into its schedule before it returns).
  * Closures are refcounted: the trampoline cache holds one reference per entry, wrappers
  * hold one on what they wrap; coll_closure_release() frees state through free_state.
- * Native algorithms (coll_algo_t) are const tables, never freed.
+ * Native algorithms (coll_algo_t) are const tables, never freed.  A cache hit allocates
+ * nothing: a blocking algorithm takes its temporaries from the scratch stack
+ * (coll_scratch_get) and gives them back before it returns; a schedule owns its own
+ * (core/coll/sched/sched.h).
  */
 #ifndef COMPI_COLL_H
 #define COMPI_COLL_H

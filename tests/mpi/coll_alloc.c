@@ -15,7 +15,7 @@
  * it through two weak symbols.  Rank 0 prints one line per kind, mode and size with the
  * allocations of all ranks; any allocation fails the test, and its line names the kind,
  * the mode and the size.  COMPI_ALLOC_COUNT_BACKTRACE=1 makes the counter print where
- * each one came from.
+ * each one came from; an argument (a kind: "allreduce") runs that kind only.
  *
  * Without the counter (run by hand, or in the sanitized build, where AddressSanitizer
  * replaces malloc and must come first in LD_PRELOAD, so a counter after it would see
@@ -672,6 +672,9 @@ int main(int argc, char **argv)
                "build): the loops run and are checked, allocations are not counted\n");
     }
     for (int k = 0; k < K_N; k++) {
+        if (argc > 1 && strcmp(argv[1], kind_names[k]) != 0) {
+            continue; /* by hand: only the kind named */
+        }
         for (int m = 0; m < M_N; m++) {
             for (int z = 0; z < NSIZES; z++) {
                 int bytes = k == K_BARRIER ? 0 : sizes[z];

@@ -594,6 +594,7 @@ static void issue(int k, int mode, bufs_t *b, MPI_Request *req)
 
 static int have_counter;
 static int failures; /* (kind, mode, size) with allocations, on rank 0 */
+static char summary[4096]; /* the same, named, for the last lines of the output */
 
 /* warm up, then ITERS counted calls; returns this rank's allocations (-1: not counted) */
 static long run(int k, int mode, int bytes)
@@ -693,15 +694,22 @@ int main(int argc, char **argv)
                                "cached calls (all ranks)\n",
                                kind_names[k], mode_names[m], bytes, total, ITERS);
                         failures++;
+                        size_t used = strlen(summary);
+                        snprintf(summary + used, sizeof(summary) - used,
+                                 "FAIL coll_alloc:   %s %s %d B: %ld\n", kind_names[k],
+                                 mode_names[m], bytes, total);
                     }
                 }
             }
         }
     }
-    fflush(stdout);
     if (failures > 0) {
+        printf("FAIL coll_alloc: %d (kind, mode, size) allocate on cached calls (allocations "
+               "of all ranks over %d calls):\n%s",
+               failures, ITERS, summary);
         mt_errors++;
     }
+    fflush(stdout);
     MPI_OK(MPI_Comm_free(&cart));
     return mt_finish();
 }

@@ -39,6 +39,13 @@ static chunk_t chunks[SCRATCH_CHUNKS];
 static int nchunks;
 static int cur; /* the chunk taken from now; the ones after it are empty */
 
+/* a chunk of `size` bytes (a multiple of SCRATCH_ALIGN), aligned to SCRATCH_ALIGN */
+static char *chunk_alloc(size_t size)
+{
+    void *p;
+    return posix_memalign(&p, SCRATCH_ALIGN, size) == 0 ? p : NULL;
+}
+
 static int owner_of(const void *p)
 {
     for (int i = 0; i < nchunks; i++) {
@@ -64,7 +71,7 @@ static void merge(void)
     }
     nchunks = 0;
     cur = 0;
-    if (total <= SCRATCH_KEEP && (chunks[0].base = malloc(total)) != NULL) {
+    if (total <= SCRATCH_KEEP && (chunks[0].base = chunk_alloc(total)) != NULL) {
         chunks[0].size = total;
         chunks[0].used = 0;
         nchunks = 1;
@@ -94,7 +101,7 @@ void *coll_scratch_get(size_t bytes)
     }
     if (cur == nchunks) {
         size_t size = need > SCRATCH_MIN ? need : SCRATCH_MIN;
-        char *base = malloc(size);
+        char *base = chunk_alloc(size);
         if (base == NULL) {
             return NULL;
         }

@@ -81,6 +81,7 @@ static const int sizes[] = {8, 3 * 1024, 64 * 1024}; /* bytes per block */
 #define NSIZES ((int)(sizeof(sizes) / sizeof(sizes[0])))
 
 static int rank, size;
+static int in_place; /* the round runs allreduce or alltoall with MPI_IN_PLACE */
 static MPI_Comm cart;
 static int deg, in_nb[MAXDEG], out_nb[MAXDEG];
 
@@ -259,6 +260,10 @@ static void fill(int k, int it, bufs_t *b)
     for (size_t j = 0; j < b->rlen; j++) {
         b->rbuf[j] = -7;
     }
+    if (in_place) {
+        /* allreduce, alltoall: the send side has the receive side's layout */
+        memcpy(b->rbuf, b->sbuf, b->slen * sizeof(int));
+    }
 }
 
 static int sum_upto(int it, int last, int i) /* sum over ranks 0..last of val(it, r, 0, i) */
@@ -277,10 +282,15 @@ static int cart_peer_block(int i)
     return i ^ 1;
 }
 
+static const char *ip_name(void)
+{
+    return in_place ? " in place" : "";
+}
+
 static int bad(int k, int mode, int n, int it, size_t j, int got, int exp)
 {
-    mt_fail(__FILE__, __LINE__, "%s %s %d B round %d: element %zu is %d, expected %d",
-            kind_names[k], mode_names[mode], n * (int)sizeof(int), it, j, got, exp);
+    mt_fail(__FILE__, __LINE__, "%s%s %s %d B round %d: element %zu is %d, expected %d",
+            kind_names[k], ip_name(), mode_names[mode], n * (int)sizeof(int), it, j, got, exp);
     return 1;
 }
 
@@ -427,7 +437,7 @@ static void issue(int k, int mode, bufs_t *b, MPI_Request *req)
 {
     int n = b->n, root = b->root;
     MPI_Comm c = b->comm;
-    void *s = b->sbuf, *r = b->rbuf;
+    void *s = in_place ? MPI_IN_PLACE : (void *)b->sbuf, *r = b->rbuf;
     MPI_Info info = MPI_INFO_NULL;
     int rc = MPI_SUCCESS;
     switch (k) {
@@ -587,7 +597,8 @@ static void issue(int k, int mode, bufs_t *b, MPI_Request *req)
         break;
     }
     if (rc != MPI_SUCCESS) {
-        mt_fail(__FILE__, __LINE__, "%s %s: returned %d", kind_names[k], mode_names[mode], rc);
+        mt_fail(__FILE__, __LINE__, "%s%s %s: returned %d", kind_names[k], ip_name(),
+                mode_names[mode], rc);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
 }
@@ -636,6 +647,31 @@ static long run(int k, int mode, int bytes)
     return allocs;
 }
 
+/* one (kind, mode, size): run it, and on rank 0 print the allocations of all ranks */
+static void count_one(int k, int m, int bytes)
+{
+    long a = run(k, m, bytes < 8 ? 8 : bytes);
+    long total = 0, worst = 0;
+    MPI_OK(MPI_Reduce(&a, &total, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD));
+    MPI_OK(MPI_Reduce(&a, &worst, 1, MPI_LONG, MPI_MAX, 0, MPI_COMM_WORLD));
+    if (rank != 0 || !have_counter) {
+        return;
+    }
+    char name[64];
+    snprintf(name, sizeof(name), "%s%s", kind_names[k], ip_name());
+    printf("# %-21s %-11s %6d B: %ld allocations in %d calls (all ranks)\n", name, mode_names[m],
+           bytes, total, ITERS);
+    if (worst > 0) {
+        size_t used = strlen(summary);
+        printf("FAIL coll_alloc: %s %s %d B allocates: %ld allocations over %d cached calls "
+               "(all ranks)\n",
+               name, mode_names[m], bytes, total, ITERS);
+        failures++;
+        snprintf(summary + used, sizeof(summary) - used, "FAIL coll_alloc:   %s %s %d B: %ld\n",
+                 name, mode_names[m], bytes, total);
+    }
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "coll_alloc");
@@ -676,33 +712,23 @@ int main(int argc, char **argv)
         if (argc > 1 && strcmp(argv[1], kind_names[k]) != 0) {
             continue; /* by hand: only the kind named */
         }
-        for (int m = 0; m < M_N; m++) {
-            for (int z = 0; z < NSIZES; z++) {
-                int bytes = k == K_BARRIER ? 0 : sizes[z];
-                if (k == K_BARRIER && z > 0) {
-                    continue;
-                }
-                long a = run(k, m, bytes < 8 ? 8 : bytes);
-                long total = 0, worst = 0;
-                MPI_OK(MPI_Reduce(&a, &total, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD));
-                MPI_OK(MPI_Reduce(&a, &worst, 1, MPI_LONG, MPI_MAX, 0, MPI_COMM_WORLD));
-                if (rank == 0 && have_counter) {
-                    printf("# %-21s %-11s %6d B: %ld allocations in %d calls (all ranks)\n",
-                           kind_names[k], mode_names[m], bytes, total, ITERS);
-                    if (worst > 0) {
-                        printf("FAIL coll_alloc: %s %s %d B allocates: %ld allocations over %d "
-                               "cached calls (all ranks)\n",
-                               kind_names[k], mode_names[m], bytes, total, ITERS);
-                        failures++;
-                        size_t used = strlen(summary);
-                        snprintf(summary + used, sizeof(summary) - used,
-                                 "FAIL coll_alloc:   %s %s %d B: %ld\n", kind_names[k],
-                                 mode_names[m], bytes, total);
+        for (int ip = 0; ip < 2; ip++) {
+            if (ip && k != K_ALLREDUCE && k != K_ALLTOALL) {
+                continue;
+            }
+            in_place = ip;
+            for (int m = 0; m < M_N; m++) {
+                for (int z = 0; z < NSIZES; z++) {
+                    int bytes = k == K_BARRIER ? 0 : sizes[z];
+                    if (k == K_BARRIER && z > 0) {
+                        continue;
                     }
+                    count_one(k, m, bytes);
                 }
             }
         }
     }
+    in_place = 0;
     if (failures > 0) {
         printf("FAIL coll_alloc: %d (kind, mode, size) allocate on cached calls (allocations "
                "of all ranks over %d calls):\n%s",

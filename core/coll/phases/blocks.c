@@ -160,8 +160,19 @@ static compi_status_t a2a_init(coll_a2a_t *a, const coll_call_t *call, coll_sche
     }
     for (int i = 0; i < p; i++) {
         coll_blk_t b;
+        size_t len = a->off[i + 1] - a->off[i];
         coll_rblock(call, i, &b);
-        dt_pack(b.dt, b.buf, b.count, 0, a->packed + a->off[i], a->off[i + 1] - a->off[i]);
+        if (s == NULL) {
+            dt_pack(b.dt, b.buf, b.count, 0, a->packed + a->off[i], len);
+        } else {
+            /* a step, not now: a persistent schedule must pack what the buffer holds at
+               each start, not what it held when the schedule was built */
+            coll_sched_copy(s, b.buf, b.count, b.dt, a->packed + a->off[i], len,
+                            coll_move_byte());
+        }
+    }
+    if (s != NULL) {
+        coll_sched_round(s); /* the copies run before the exchange overwrites the blocks */
     }
     return COMPI_OK;
 }

@@ -103,7 +103,8 @@ typedef struct coll_a2a {
 } coll_a2a_t;
 
 compi_status_t coll_a2a_init(coll_a2a_t *a, const coll_call_t *call);
-/* the same for a schedule: the copy is the schedule's (no coll_a2a_fini) */
+/* the same for a schedule: the copy is the schedule's (no coll_a2a_fini), and is made
+   by the schedule's first round (copy steps), at each start */
 compi_status_t coll_a2a_init_sched(coll_a2a_t *a, const coll_call_t *call,
                                    struct coll_sched *s);
 void coll_a2a_sblock(const coll_a2a_t *a, int i, coll_blk_t *b);

@@ -49,7 +49,8 @@ static char *chunk_alloc(size_t size)
 static int owner_of(const void *p)
 {
     for (int i = 0; i < nchunks; i++) {
-        if ((const char *)p >= chunks[i].base && (const char *)p < chunks[i].base + chunks[i].size) {
+        const char *c = p;
+        if (c >= chunks[i].base && c < chunks[i].base + chunks[i].size) {
             return i;
         }
     }

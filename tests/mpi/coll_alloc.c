@@ -5,9 +5,9 @@
  * periodic 2-D Cartesian communicator), in each mode -- blocking, nonblocking completed
  * by MPI_Wait, persistent (one request made once, MPI_Start + MPI_Wait) -- and at three
  * sizes per block (8 B, 3 KiB: eager; 64 KiB: past the shared-memory eager limit, so
- * rendezvous), and allreduce and alltoall with MPI_IN_PLACE too, the program warms up (the first calls build and cache the closure, and
- * let pools reach their steady state), then counts the allocations of the process over
- * ITERS more calls.  Every call gets new contents and every result is checked against a
+ * rendezvous), and allreduce and alltoall with MPI_IN_PLACE too, the program warms up
+ * (the first calls build and cache the closure, and let pools reach their steady state),
+ * then counts the allocations of the process over ITERS more calls.  Every call gets new contents and every result is checked against a
  * reference computed locally, so the loop does the real work.
  *
  * The counter is tests/mpi/alloc_count.c, preloaded by tests/mpi/coll_alloc.sh: it sees

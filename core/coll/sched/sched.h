@@ -45,10 +45,9 @@
  * schedule allocates nothing (builders should take scratch from coll_sched_scratch or
  * coll_sched_alloc, not malloc + coll_sched_adopt, for that).  The buffers of the call
  * belong to the user until completion.  The request belongs to whoever started the
- * schedule (freed by MPI_Wait/Test through the API, or by
- * pml_request_free; one freed while active is released when the schedule ends).  A
- * persistent schedule belongs to its request, from coll_sched_start() to the request's
- * free.
+ * schedule (freed by MPI_Wait/Test through the API, or by pml_request_free; one freed
+ * while active is released when the schedule ends).  A persistent schedule belongs to
+ * its request, from coll_sched_start() to the request's free.
  */
 #ifndef COMPI_COLL_SCHED_H
 #define COMPI_COLL_SCHED_H

@@ -4,6 +4,8 @@
 # preloaded into every rank, to show that cached collectives allocate nothing.  compi
 # only: no other MPI promises it.
 #
+# A line's argument FILE.scm runs the program under that collective configuration.
+#
 # The sanitized build (tests/sanitizers/env.sh sets COMPI_SANITIZED=1) cannot count:
 # AddressSanitizer replaces malloc and must come first in LD_PRELOAD, and a counter after
 # it would never be called.  There the programs run without the counter and only check
@@ -24,9 +26,38 @@ if [ -z "$COMPI_SANITIZED" ]; then
     COMPI_ALLOC_COUNT_REQUIRED=1
     export LD_PRELOAD COMPI_ALLOC_COUNT_REQUIRED
 fi
-if [ -n "$COMPI_SANITIZED" ]; then
-    mt_run_suite coll_alloc | sed '1a\
-# sanitized build: allocations are not counted (AddressSanitizer owns malloc); the results are checked'
-else
-    mt_run_suite coll_alloc
+# one line per run, as lib.sh's mt_run_suite, but an argument FILE.scm is the collective
+# configuration tests/mpi/configs/FILE.scm (mpirun --coll-config), as in coll_config.sh
+mt_stamp
+lines=$(mt_lines coll_alloc)
+if [ -z "$lines" ]; then
+    echo "1..0 # SKIP no tests for 'coll_alloc' in test-list.txt (MT_FILTER='$MT_FILTER')"
+    exit 0
 fi
+plan=0
+for np in $(echo "$lines" | awk '{ print $4 }' | tr , ' '); do
+    plan=$((plan + 1))
+done
+echo "1..$plan"
+echo "# MPIRUN=$MPIRUN flavor=compi"
+if [ -n "$COMPI_SANITIZED" ]; then
+    echo "# sanitized build: allocations are not counted (AddressSanitizer owns malloc); the results are checked"
+fi
+base_args=$MPIRUN_ARGS
+echo "$lines" | while read -r script prog args nps expect lim desc; do
+    launch=$base_args
+    pargs=
+    for a in $(echo "$args" | tr , ' '); do
+        case $a in
+        -) ;;
+        *.scm) launch="$launch --coll-config $MT_SRCDIR/configs/$a" ;;
+        *) pargs="${pargs:+$pargs,}$a" ;;
+        esac
+    done
+    MPIRUN_ARGS=$launch
+    for np in $(echo "$nps" | tr , ' '); do
+        name=$desc
+        [ "$args" != - ] && name="$desc [$args]"
+        mt_run_one "$prog" "${pargs:--}" "$np" "$expect" "$lim" "$name" </dev/null
+    done
+done

@@ -16,7 +16,10 @@
  * nonblocking one copies what it needs into its schedule before it returns).
  * Closures are refcounted: the trampoline cache holds one reference per entry, wrappers
  * hold one on what they wrap; coll_closure_release() frees state through free_state.
- * Native algorithms (coll_algo_t) are const tables, never freed.
+ * Native algorithms (coll_algo_t) are const tables, never freed.  A cache hit allocates
+ * nothing: a blocking algorithm takes its temporaries from the scratch stack
+ * (coll_scratch_get) and gives them back before it returns; a schedule owns its own
+ * (core/coll/sched/sched.h).
  */
 #ifndef COMPI_COLL_H
 #define COMPI_COLL_H
@@ -195,6 +198,22 @@ static inline int coll_tag_alt(coll_kind_t kind)
    returns the pointer to pass as `buf` with dt (it accounts for true_lb), and in *mem_p
    what to free() afterwards. */
 void *coll_tmp_alloc(compi_datatype_t *dt, size_t count, void **mem_p);
+/* The scratch stack of blocking collectives (core/coll/scratch.c): `bytes` of scratch,
+   aligned to 64, NULL when out of memory; coll_scratch_put(p) gives back p and everything
+   taken after it (NULL, or a buffer given back already: nothing).  A collective gives
+   back all it took before it returns, so the stack empties between collectives and,
+   once as deep as the deepest need, allocates nothing.  Not for schedules, which
+   outlive the call (coll_sched_scratch). */
+void *coll_scratch_get(size_t bytes);
+void coll_scratch_put(void *p);
+/* coll_tmp_alloc on the scratch stack: give *mem_p back with coll_scratch_put */
+void *coll_tmp_get(compi_datatype_t *dt, size_t count, void **mem_p);
+/* reduce-scatter(-block) block counts on the scratch stack: c[i] the count of block i,
+   c[p + i] its offset in elements, the sum in *total_p; NULL when out of memory */
+size_t *coll_rs_counts_get(const coll_call_t *call, size_t *total_p);
+/* count elements in p nearly equal blocks on the scratch stack: c[i] the count of block
+   i (the first count % p get one more), c[p + i] its offset; NULL when out of memory */
+size_t *coll_blocks_get(size_t count, int p);
 /* copy `count` elements between two buffers of the same datatype layout (or packed
    through dt_pack/dt_unpack when the datatypes differ but the signatures match) */
 compi_status_t coll_copy(const void *sbuf, size_t scount, compi_datatype_t *sdt, void *rbuf,

@@ -17,20 +17,48 @@
 
 static pml_unexp_t *unexp_pool;
 
+/* Entries come in batches, each with UNEXP_DATA bytes (an eager message of the
+   shared-memory BTL fits): UNEXP_BATCH first, then as many as there are already, so
+   that a new high of unexpected messages (senders of eager messages may run ahead of a
+   busy receiver) allocates rarely, and not once per message.  Past UNEXP_EAGER_MAX
+   entries (4 MiB of data), an entry's data comes when it is first needed. */
+#define UNEXP_BATCH 64
+#define UNEXP_DATA 4096
+#define UNEXP_EAGER_MAX 1024
+
+static size_t unexp_total; /* entries made so far */
+
+static int unexp_refill(void)
+{
+    size_t n = unexp_total > UNEXP_BATCH ? unexp_total : UNEXP_BATCH;
+    pml_unexp_t *batch = calloc(n, sizeof(*batch));
+    if (batch == NULL) {
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        /* the entries are never freed one by one (pml_unexp_free pools them) */
+        batch[i].data = unexp_total < UNEXP_EAGER_MAX ? malloc(UNEXP_DATA) : NULL;
+        batch[i].cap = batch[i].data != NULL ? UNEXP_DATA : 0;
+        batch[i].next = unexp_pool;
+        unexp_pool = &batch[i];
+    }
+    unexp_total += n;
+    return 0;
+}
+
 static pml_unexp_t *unexp_alloc(size_t len)
 {
-    pml_unexp_t *u = unexp_pool;
-    if (u != NULL) {
-        unexp_pool = u->next;
-    } else if ((u = calloc(1, sizeof(*u))) == NULL) {
+    if (unexp_pool == NULL && unexp_refill() != 0) {
         goto err;
     }
+    pml_unexp_t *u = unexp_pool;
+    unexp_pool = u->next;
     if (u->cap < len) {
         free(u->data);
-        u->cap = len < 256 ? 256 : len;
+        u->cap = len < UNEXP_DATA ? UNEXP_DATA : len;
         if ((u->data = malloc(u->cap)) == NULL) {
             u->cap = 0;
-            free(u);
+            pml_unexp_free(u);
             goto err;
         }
     }

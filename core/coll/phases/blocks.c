@@ -4,6 +4,8 @@
  */
 #include "core/coll/phases/blocks.h"
 
+#include "core/coll/sched/sched.h"
+
 #include <stdlib.h>
 
 compi_datatype_t *coll_move_byte(void)
@@ -125,16 +127,23 @@ void coll_own_rblock(const coll_call_t *call, coll_blk_t *b)
     b->dt = call->rdt;
 }
 
-compi_status_t coll_a2a_init(coll_a2a_t *a, const coll_call_t *call)
+/* scratch for the packed copy: the schedule's, or the scratch stack's */
+static void *a2a_mem(coll_sched_t *s, size_t bytes)
+{
+    return s != NULL ? coll_sched_alloc(s, bytes) : coll_scratch_get(bytes);
+}
+
+static compi_status_t a2a_init(coll_a2a_t *a, const coll_call_t *call, coll_sched_t *s)
 {
     int p = call->comm->size;
     a->call = call;
     a->packed = NULL;
     a->off = NULL;
+    a->sched = s;
     if (!call->in_place) {
         return COMPI_OK;
     }
-    a->off = malloc((size_t)(p + 1) * sizeof(*a->off));
+    a->off = a2a_mem(s, (size_t)(p + 1) * sizeof(*a->off));
     if (a->off == NULL) {
         return COMPI_ERR_NO_MEMORY;
     }
@@ -144,18 +153,38 @@ compi_status_t coll_a2a_init(coll_a2a_t *a, const coll_call_t *call)
         coll_rblock(call, i, &b);
         a->off[i + 1] = a->off[i] + coll_blk_bytes(&b);
     }
-    a->packed = malloc(a->off[p] > 0 ? a->off[p] : 1);
+    a->packed = a2a_mem(s, a->off[p] > 0 ? a->off[p] : 1);
     if (a->packed == NULL) {
-        free(a->off);
-        a->off = NULL;
+        coll_a2a_fini(a);
         return COMPI_ERR_NO_MEMORY;
     }
     for (int i = 0; i < p; i++) {
         coll_blk_t b;
+        size_t len = a->off[i + 1] - a->off[i];
         coll_rblock(call, i, &b);
-        dt_pack(b.dt, b.buf, b.count, 0, a->packed + a->off[i], a->off[i + 1] - a->off[i]);
+        if (s == NULL) {
+            dt_pack(b.dt, b.buf, b.count, 0, a->packed + a->off[i], len);
+        } else {
+            /* a step, not now: a persistent schedule must pack what the buffer holds at
+               each start, not what it held when the schedule was built */
+            coll_sched_copy(s, b.buf, b.count, b.dt, a->packed + a->off[i], len,
+                            coll_move_byte());
+        }
+    }
+    if (s != NULL) {
+        coll_sched_round(s); /* the copies run before the exchange overwrites the blocks */
     }
     return COMPI_OK;
+}
+
+compi_status_t coll_a2a_init(coll_a2a_t *a, const coll_call_t *call)
+{
+    return a2a_init(a, call, NULL);
+}
+
+compi_status_t coll_a2a_init_sched(coll_a2a_t *a, const coll_call_t *call, coll_sched_t *s)
+{
+    return a2a_init(a, call, s);
 }
 
 void coll_a2a_sblock(const coll_a2a_t *a, int i, coll_blk_t *b)
@@ -171,8 +200,10 @@ void coll_a2a_sblock(const coll_a2a_t *a, int i, coll_blk_t *b)
 
 void coll_a2a_fini(coll_a2a_t *a)
 {
-    free(a->packed);
-    free(a->off);
+    if (a->sched == NULL) {
+        /* off came first: giving it back gives back packed too */
+        coll_scratch_put(a->off);
+    }
     a->packed = NULL;
     a->off = NULL;
 }

@@ -9,7 +9,9 @@
  * so one exchange engine serves alltoall, alltoallv and alltoallw alike.
  *
  * Ownership: a coll_blk_t points into the call's buffers and owns nothing.  A coll_a2a_t
- * owns the packed copy it makes for an in-place exchange; coll_a2a_fini() frees it.
+ * owns the packed copy it makes for an in-place exchange, on the scratch stack
+ * (coll_scratch_get), given back by coll_a2a_fini(); one made for a schedule
+ * (coll_a2a_init_sched) takes it from the schedule, which keeps it.
  * Request arrays belong to the caller; pml_wait_all_free() frees the requests in them
  * and sets the slots to NULL.
  */
@@ -97,9 +99,14 @@ typedef struct coll_a2a {
     const coll_call_t *call;
     char *packed; /* in place: the packed receive blocks, else NULL */
     size_t *off;  /* in place: [p + 1] packed offsets of the blocks */
+    struct coll_sched *sched; /* the schedule that owns them, or NULL */
 } coll_a2a_t;
 
 compi_status_t coll_a2a_init(coll_a2a_t *a, const coll_call_t *call);
+/* the same for a schedule: the copy is the schedule's (no coll_a2a_fini), and is made
+   by the schedule's first round (copy steps), at each start */
+compi_status_t coll_a2a_init_sched(coll_a2a_t *a, const coll_call_t *call,
+                                   struct coll_sched *s);
 void coll_a2a_sblock(const coll_a2a_t *a, int i, coll_blk_t *b);
 void coll_a2a_fini(coll_a2a_t *a);
 

@@ -12,8 +12,14 @@
  *            post its sends      run its local steps, next round
  *            and receives        (none left, or an error: the schedule ends)
  *
- * Building allocates (steps, rounds, scratch); running allocates only the PML's
- * requests, which come from its pool.
+ * Nothing here allocates once warm: a schedule that ends goes back to a pool with the
+ * capacity of its step, round, scratch and request arrays, and coll_sched_new() takes
+ * the most recently pooled one; scratch buffers go back to a cache of blocks by size, and
+ * coll_sched_scratch() / coll_sched_alloc() take the smallest cached block that fits.  A
+ * steady stream of the same collectives thus reuses the same schedule and buffers; the
+ * PML's requests come from its own pool.  Both caches are bounded (SCHED_POOL_MAX
+ * schedules, SCRATCH_CACHE_MAX blocks of at most SCRATCH_CACHE_BYTES in all); what does
+ * not fit is freed.  No lock: the library serves MPI_THREAD_SERIALIZED at most.
  */
 #include "core/coll/sched/sched.h"
 
@@ -34,8 +40,14 @@ typedef struct sched_step {
     compi_datatype_t *sdt, *rdt;
 } sched_step_t;
 
+/* a scratch block: size 0 marks memory adopted from a builder (freed, not cached) */
+typedef struct sched_mem {
+    void *p;
+    size_t size;
+} sched_mem_t;
+
 struct coll_sched {
-    struct coll_sched *next, *prev; /* the active list */
+    struct coll_sched *next, *prev; /* the active list; next: the pool */
     compi_comm_t *comm;             /* borrowed: the request retains it */
     compi_op_t *op;                 /* retained, or NULL */
     compi_request_t *req;
@@ -46,7 +58,7 @@ struct coll_sched {
     size_t nsteps, cap;
     size_t *round_end; /* round r is steps [round_end[r - 1], round_end[r]) */
     size_t nrounds, rcap;
-    void **mem; /* scratch, freed at the end */
+    sched_mem_t *mem; /* scratch, back to the cache (or freed) at the end */
     size_t nmem, memcap;
 
     compi_request_t **reqs; /* the current round's requests (NULL: done) */
@@ -61,12 +73,73 @@ static coll_sched_t *active_head;
 static int nactive;
 static int in_progress; /* the hook is running: no re-entry from a nested progress call */
 
+/* ---- the pools: ended schedules and scratch blocks ---------------------------------- */
+
+#define SCHED_POOL_MAX 32
+#define SCRATCH_CACHE_MAX 64
+#define SCRATCH_CACHE_BYTES ((size_t)64 << 20)
+
+static coll_sched_t *pool; /* linked through next */
+static int npool;
+static sched_mem_t scratch_cache[SCRATCH_CACHE_MAX];
+static int nscratch;
+static size_t scratch_bytes;
+
+/* the smallest cached block of at least `bytes`, or a new one (size in *size_p) */
+static void *scratch_get(size_t bytes, size_t *size_p)
+{
+    int best = -1;
+    for (int i = 0; i < nscratch; i++) {
+        if (scratch_cache[i].size >= bytes &&
+            (best < 0 || scratch_cache[i].size < scratch_cache[best].size)) {
+            best = i;
+        }
+    }
+    if (best >= 0) {
+        void *p = scratch_cache[best].p;
+        *size_p = scratch_cache[best].size;
+        scratch_bytes -= *size_p;
+        scratch_cache[best] = scratch_cache[--nscratch];
+        return p;
+    }
+    *size_p = bytes;
+    return malloc(bytes);
+}
+
+static void scratch_put(void *p, size_t size)
+{
+    if (size == 0 || nscratch == SCRATCH_CACHE_MAX ||
+        scratch_bytes + size > SCRATCH_CACHE_BYTES) {
+        free(p);
+        return;
+    }
+    scratch_cache[nscratch++] = (sched_mem_t){.p = p, .size = size};
+    scratch_bytes += size;
+}
+
 /* ---- building -------------------------------------------------------------------- */
 
 coll_sched_t *coll_sched_new(const coll_call_t *call)
 {
-    coll_sched_t *s = calloc(1, sizeof(*s));
-    if (s == NULL) {
+    coll_sched_t *s = pool;
+    if (s != NULL) {
+        pool = s->next;
+        npool--;
+        /* keep the arrays and their capacity, clear the rest */
+        sched_step_t *steps = s->steps;
+        size_t *round_end = s->round_end;
+        sched_mem_t *mem = s->mem;
+        compi_request_t **reqs = s->reqs;
+        size_t cap = s->cap, rcap = s->rcap, memcap = s->memcap, reqcap = s->reqcap;
+        *s = (coll_sched_t){.steps = steps,
+                            .cap = cap,
+                            .round_end = round_end,
+                            .rcap = rcap,
+                            .mem = mem,
+                            .memcap = memcap,
+                            .reqs = reqs,
+                            .reqcap = reqcap};
+    } else if ((s = calloc(1, sizeof(*s))) == NULL) {
         return NULL;
     }
     s->comm = call->comm;
@@ -92,10 +165,18 @@ void coll_sched_free(coll_sched_t *s)
         }
     }
     for (size_t i = 0; i < s->nmem; i++) {
-        free(s->mem[i]);
+        scratch_put(s->mem[i].p, s->mem[i].size);
     }
     if (s->op != NULL) {
         op_release(s->op);
+    }
+    s->nsteps = s->nmem = 0;
+    s->op = NULL;
+    if (npool < SCHED_POOL_MAX) {
+        s->next = pool;
+        pool = s;
+        npool++;
+        return;
     }
     free(s->steps);
     free(s->round_end);
@@ -211,32 +292,45 @@ void coll_sched_round(coll_sched_t *s)
     s->round_end[s->nrounds++] = s->nsteps;
 }
 
-void coll_sched_adopt(coll_sched_t *s, void *mem)
+static void keep_mem(coll_sched_t *s, void *p, size_t size)
 {
-    if (mem == NULL) {
-        return;
-    }
     if (grow((void **)&s->mem, &s->memcap, s->nmem + 1, sizeof(*s->mem)) != 0) {
-        free(mem);
+        free(p);
         coll_sched_fail(s, COMPI_ERR_NO_MEMORY);
         return;
     }
-    s->mem[s->nmem++] = mem;
+    s->mem[s->nmem++] = (sched_mem_t){.p = p, .size = size};
+}
+
+void coll_sched_adopt(coll_sched_t *s, void *mem)
+{
+    if (mem != NULL) {
+        keep_mem(s, mem, 0);
+    }
+}
+
+void *coll_sched_alloc(coll_sched_t *s, size_t bytes)
+{
+    size_t size;
+    if (s->st != COMPI_OK) {
+        return NULL;
+    }
+    void *p = scratch_get(bytes > 0 ? bytes : 1, &size);
+    if (p == NULL) {
+        coll_sched_fail(s, COMPI_ERR_NO_MEMORY);
+        return NULL;
+    }
+    keep_mem(s, p, size);
+    return s->st == COMPI_OK ? p : NULL;
 }
 
 void *coll_sched_scratch(coll_sched_t *s, compi_datatype_t *dt, size_t count)
 {
-    void *mem;
-    if (s->st != COMPI_OK) {
-        return NULL;
-    }
-    void *buf = coll_tmp_alloc(dt, count, &mem);
-    if (buf == NULL) {
-        coll_sched_fail(s, COMPI_ERR_NO_MEMORY);
-        return NULL;
-    }
-    coll_sched_adopt(s, mem);
-    return s->st == COMPI_OK ? buf : NULL;
+    /* the layout of coll_tmp_alloc: true_extent + (count - 1) * extent bytes, the buffer
+       pointer true_lb bytes before them */
+    size_t span = count == 0 ? 1 : (size_t)dt->true_extent + (count - 1) * (size_t)dt->extent;
+    char *mem = coll_sched_alloc(s, span);
+    return mem != NULL ? mem - dt->true_lb : NULL;
 }
 
 /* ---- running ------------------------------------------------------------------------ */

@@ -37,13 +37,17 @@
  * check each step.
  *
  * Ownership: a schedule owns its steps, its scratch buffers (coll_sched_scratch,
- * coll_sched_adopt) and a reference on every datatype and op its steps use; the engine
- * frees all of it when the schedule ends (completion or error), before it completes the
- * request.  The buffers of the call belong to the user until completion.  The request
- * belongs to whoever started the schedule (freed by MPI_Wait/Test through the API, or by
- * pml_request_free; one freed while active is released when the schedule ends).  A
- * persistent schedule belongs to its request, from coll_sched_start() to the request's
- * free.
+ * coll_sched_alloc, coll_sched_adopt) and a reference on every datatype and op its steps
+ * use; the engine gives all of it up when the schedule ends (completion or error), before
+ * it completes the request: the references are released, the schedule goes back to the
+ * engine's pool with the capacity of its arrays, and its scratch blocks to the engine's
+ * cache of blocks (adopted memory is freed), so that once warm, building and running a
+ * schedule allocates nothing (builders should take scratch from coll_sched_scratch or
+ * coll_sched_alloc, not malloc + coll_sched_adopt, for that).  The buffers of the call
+ * belong to the user until completion.  The request belongs to whoever started the
+ * schedule (freed by MPI_Wait/Test through the API, or by pml_request_free; one freed
+ * while active is released when the schedule ends).  A persistent schedule belongs to
+ * its request, from coll_sched_start() to the request's free.
  */
 #ifndef COMPI_COLL_SCHED_H
 #define COMPI_COLL_SCHED_H
@@ -86,6 +90,9 @@ void coll_sched_round(coll_sched_t *s);
 /* a scratch buffer for `count` elements of dt in a user buffer's layout (coll_tmp_alloc),
    freed with the schedule; NULL (and the schedule fails) when out of memory */
 void *coll_sched_scratch(coll_sched_t *s, compi_datatype_t *dt, size_t count);
+/* `bytes` of scratch (aligned like malloc's), given back with the schedule; NULL (and
+   the schedule fails) when out of memory */
+void *coll_sched_alloc(coll_sched_t *s, size_t bytes);
 /* the schedule takes malloc'ed memory over (freed with it); mem may be NULL */
 void coll_sched_adopt(coll_sched_t *s, void *mem);
 /* record an error found while building (the first one wins) */

@@ -150,14 +150,12 @@ void coll_sched_alltoall_linear(const coll_call_t *call, const coll_params_t *pa
     int p = call->comm->size, me = call->comm->rank;
     coll_a2a_t a;
     coll_blk_t sb, rb;
-    compi_status_t st = coll_a2a_init(&a, call);
+    /* the packed copy (in place) belongs to the schedule */
+    compi_status_t st = coll_a2a_init_sched(&a, call, s);
     if (st != COMPI_OK) {
         coll_sched_fail(s, st);
         return;
     }
-    /* the packed copy (in place) now belongs to the schedule */
-    coll_sched_adopt(s, a.packed);
-    coll_sched_adopt(s, a.off);
     /* receives first, so the transport finds them posted */
     for (int k = 1; k < p; k++) {
         int from = (me - k + p) % p;

@@ -34,7 +34,7 @@ static compi_status_t allgather_bruck(coll_closure_t *self, const coll_call_t *c
     if (p == 1 || n == 0) {
         return call->in_place ? COMPI_OK : coll_blk_copy(&own, &b);
     }
-    char *tmp = malloc((size_t)p * n);
+    char *tmp = coll_scratch_get((size_t)p * n);
     if (tmp == NULL) {
         return COMPI_ERR_NO_MEMORY;
     }
@@ -57,7 +57,7 @@ static compi_status_t allgather_bruck(coll_closure_t *self, const coll_call_t *c
         coll_rblock(call, 0, &b);
         dt_unpack(b.dt, b.buf, (size_t)rank * b.count, 0, tmp + upper * n, (size_t)rank * n);
     }
-    free(tmp);
+    coll_scratch_put(tmp);
     return st;
 }
 

@@ -293,17 +293,19 @@ static compi_status_t exchange__partials(const coll_exchange_t *x, void *acc, si
                                          int tag)
 {
     int ng = x->ngroups, g = x->group_of[comm->rank];
-    void **mem = calloc((size_t)ng, sizeof(*mem));
-    char **part = calloc((size_t)ng, sizeof(*part));
-    compi_request_t **reqs = calloc(2 * (size_t)ng, sizeof(*reqs));
+    void **mem = coll_scratch_get((size_t)ng * sizeof(*mem));
+    char **part = coll_scratch_get((size_t)ng * sizeof(*part));
+    compi_request_t **reqs = coll_scratch_get(2 * (size_t)ng * sizeof(*reqs));
     compi_status_t st = COMPI_OK;
 
     if (mem == NULL || part == NULL || reqs == NULL) {
         st = COMPI_ERR_NO_MEMORY;
         goto out;
     }
+    memset(mem, 0, (size_t)ng * sizeof(*mem));
+    memset(reqs, 0, 2 * (size_t)ng * sizeof(*reqs));
     for (int h = 0; h < ng && st == COMPI_OK; h++) {
-        part[h] = h == g ? acc : coll_tmp_alloc(dt, count, &mem[h]);
+        part[h] = h == g ? acc : coll_tmp_get(dt, count, &mem[h]);
         if (part[h] == NULL) {
             st = COMPI_ERR_NO_MEMORY;
         }
@@ -333,12 +335,10 @@ out:
     if (reqs != NULL) {
         pml_wait_all_free(2 * (size_t)ng, reqs);
     }
-    for (int h = 0; mem != NULL && h < ng; h++) {
-        free(mem[h]);
-    }
-    free(mem);
-    free(part);
-    free(reqs);
+    /* the temporaries came after these three: giving these back gives them back too */
+    coll_scratch_put(mem);
+    coll_scratch_put(part);
+    coll_scratch_put(reqs);
     return st;
 }
 

@@ -33,8 +33,8 @@ static compi_status_t allreduce_rabenseifner(coll_closure_t *self, const coll_ca
     if (st != COMPI_OK) {
         return st;
     }
-    char *tmp = coll_tmp_alloc(dt, count, &tmpmem);
-    cnt = red_blocks(count, p2);
+    char *tmp = coll_tmp_get(dt, count, &tmpmem);
+    cnt = coll_blocks_get(count, p2);
     if (tmp == NULL || cnt == NULL) {
         st = COMPI_ERR_NO_MEMORY;
         goto err;
@@ -51,8 +51,8 @@ static compi_status_t allreduce_rabenseifner(coll_closure_t *self, const coll_ca
         st = red_unfold(acc, count, dt, tag, comm);
     }
 err:
-    free(cnt);
-    free(tmpmem);
+    coll_scratch_put(cnt);
+    coll_scratch_put(tmpmem);
     return st;
 }
 

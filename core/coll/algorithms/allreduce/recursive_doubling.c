@@ -35,7 +35,7 @@ static compi_status_t allreduce_recursive_doubling(coll_closure_t *self, const c
     if (st != COMPI_OK) {
         return st;
     }
-    char *tmp = coll_tmp_alloc(dt, count, &tmpmem);
+    char *tmp = coll_tmp_get(dt, count, &tmpmem);
     if (tmp == NULL) {
         return COMPI_ERR_NO_MEMORY;
     }
@@ -62,7 +62,7 @@ static compi_status_t allreduce_recursive_doubling(coll_closure_t *self, const c
     if (st == COMPI_OK) {
         st = red_unfold(call->rbuf, count, dt, tag, comm);
     }
-    free(tmpmem);
+    coll_scratch_put(tmpmem);
     return st;
 }
 

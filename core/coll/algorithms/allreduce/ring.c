@@ -34,12 +34,12 @@ static compi_status_t allreduce_ring(coll_closure_t *self, const coll_call_t *ca
     if (st != COMPI_OK || p == 1) {
         return st;
     }
-    cnt = red_blocks(count, p);
+    cnt = coll_blocks_get(count, p);
     if (cnt == NULL) {
         return COMPI_ERR_NO_MEMORY;
     }
     off = cnt + p;
-    tmp = coll_tmp_alloc(dt, cnt[0], &tmpmem);
+    tmp = coll_tmp_get(dt, cnt[0], &tmpmem);
     if (tmp == NULL) {
         st = COMPI_ERR_NO_MEMORY;
         goto err;
@@ -58,8 +58,8 @@ static compi_status_t allreduce_ring(coll_closure_t *self, const coll_call_t *ca
                           cnt[rb], left, dt, tag, comm);
     }
 err:
-    free(cnt);
-    free(tmpmem);
+    coll_scratch_put(cnt);
+    coll_scratch_put(tmpmem);
     return st;
 }
 

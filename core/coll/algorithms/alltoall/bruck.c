@@ -45,9 +45,9 @@ static compi_status_t alltoall_bruck(coll_closure_t *self, const coll_call_t *ca
         return coll_blk_copy(&b, &rb);
     }
     size_t half = (size_t)p / 2 + 1;
-    tmp = malloc((size_t)p * n);
-    sendb = malloc(half * n);
-    recvb = malloc(half * n);
+    tmp = coll_scratch_get((size_t)p * n);
+    sendb = coll_scratch_get(half * n);
+    recvb = coll_scratch_get(half * n);
     if (tmp == NULL || sendb == NULL || recvb == NULL) {
         st = COMPI_ERR_NO_MEMORY;
         goto err;
@@ -93,9 +93,9 @@ static compi_status_t alltoall_bruck(coll_closure_t *self, const coll_call_t *ca
         }
     }
 err:
-    free(recvb);
-    free(sendb);
-    free(tmp);
+    coll_scratch_put(recvb);
+    coll_scratch_put(sendb);
+    coll_scratch_put(tmp);
     return st;
 }
 

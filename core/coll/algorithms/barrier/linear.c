@@ -12,6 +12,7 @@
 #include "core/coll/phases/reduce_phases.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static compi_status_t barrier_linear(coll_closure_t *self, const coll_call_t *call)
 {
@@ -28,10 +29,11 @@ static compi_status_t barrier_linear(coll_closure_t *self, const coll_call_t *ca
         st = red_send(NULL, 0, byte, 0, tag, comm);
         return st != COMPI_OK ? st : red_recv(NULL, 0, byte, 0, tag, comm);
     }
-    compi_request_t **reqs = calloc((size_t)p, sizeof(*reqs));
+    compi_request_t **reqs = coll_scratch_get((size_t)p * sizeof(*reqs));
     if (reqs == NULL) {
         return COMPI_ERR_NO_MEMORY;
     }
+    memset(reqs, 0, (size_t)p * sizeof(*reqs));
     for (int i = 1; i < p && st == COMPI_OK; i++) {
         st = pml_irecv(NULL, 0, byte, i, tag, comm, &reqs[i]);
     }
@@ -41,7 +43,7 @@ static compi_status_t barrier_linear(coll_closure_t *self, const coll_call_t *ca
         st = pml_isend(NULL, 0, byte, i, tag, comm, PML_SEND_STANDARD, &reqs[i]);
     }
     st2 = pml_wait_all_free((size_t)p, reqs);
-    free(reqs);
+    coll_scratch_put(reqs);
     return st != COMPI_OK ? st : st2;
 }
 

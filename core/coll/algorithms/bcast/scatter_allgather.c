@@ -44,7 +44,7 @@ static compi_status_t bcast_scatter_allgather(coll_closure_t *self, const coll_c
     }
     data = dt_contig_ptr(dt, buf, count);
     if (data == NULL) {
-        data = packed = malloc(n);
+        data = packed = coll_scratch_get(n);
         if (packed == NULL) {
             return COMPI_ERR_NO_MEMORY;
         }
@@ -52,7 +52,7 @@ static compi_status_t bcast_scatter_allgather(coll_closure_t *self, const coll_c
             dt_pack(dt, buf, count, 0, packed, n);
         }
     }
-    cnt = red_blocks(n, p);
+    cnt = coll_blocks_get(n, p);
     if (cnt == NULL) {
         st = COMPI_ERR_NO_MEMORY;
         goto err;
@@ -94,8 +94,8 @@ static compi_status_t bcast_scatter_allgather(coll_closure_t *self, const coll_c
         dt_unpack(dt, buf, count, 0, packed, n);
     }
 err:
-    free(cnt);
-    free(packed);
+    coll_scratch_put(cnt);
+    coll_scratch_put(packed);
     return st;
 }
 

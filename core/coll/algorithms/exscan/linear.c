@@ -29,7 +29,7 @@ static compi_status_t exscan_linear(coll_closure_t *self, const coll_call_t *cal
         return red_send(red_input(call), count, dt, 1, tag, comm);
     }
     /* own vector, kept aside before the prefix lands in rbuf (in place: the same) */
-    char *mine = coll_tmp_alloc(dt, count, &mem);
+    char *mine = coll_tmp_get(dt, count, &mem);
     if (mine == NULL) {
         return COMPI_ERR_NO_MEMORY;
     }
@@ -43,7 +43,7 @@ static compi_status_t exscan_linear(coll_closure_t *self, const coll_call_t *cal
             st = red_send(mine, count, dt, r + 1, tag, comm);
         }
     }
-    free(mem);
+    coll_scratch_put(mem);
     return st;
 }
 

@@ -132,7 +132,7 @@ static compi_status_t neighbor_linear(coll_closure_t *self, const coll_call_t *c
         return COMPI_ERR_INVALID_PARAM;
     }
     size_t n = (size_t)t->indegree + (size_t)t->outdegree;
-    if (n > COMPI_ARRAY_SIZE(stack) && (reqs = calloc(n, sizeof(*reqs))) == NULL) {
+    if (n > COMPI_ARRAY_SIZE(stack) && (reqs = coll_scratch_get(n * sizeof(*reqs))) == NULL) {
         return COMPI_ERR_NO_MEMORY;
     }
     /* everything in flight at once: a process's neighbours may be anyone's, so no order
@@ -148,7 +148,7 @@ static compi_status_t neighbor_linear(coll_closure_t *self, const coll_call_t *c
     }
     coll_move_keep(&st, pml_wait_all_free(n, reqs));
     if (reqs != stack) {
-        free(reqs);
+        coll_scratch_put(reqs);
     }
     return st;
 }

@@ -31,9 +31,9 @@ static compi_status_t reduce_rabenseifner(coll_closure_t *self, const coll_call_
     if (count == 0) {
         return COMPI_OK;
     }
-    char *acc = coll_tmp_alloc(dt, count, &accmem);
-    char *tmp = coll_tmp_alloc(dt, count, &tmpmem);
-    cnt = red_blocks(count, p2);
+    char *acc = coll_tmp_get(dt, count, &accmem);
+    char *tmp = coll_tmp_get(dt, count, &tmpmem);
+    cnt = coll_blocks_get(count, p2);
     if (acc == NULL || tmp == NULL || cnt == NULL) {
         st = COMPI_ERR_NO_MEMORY;
         goto err;
@@ -72,9 +72,9 @@ static compi_status_t reduce_rabenseifner(coll_closure_t *self, const coll_call_
         st = red_recv(call->rbuf, count, dt, holder, tag, comm);
     }
 err:
-    free(cnt);
-    free(accmem);
-    free(tmpmem);
+    coll_scratch_put(cnt);
+    coll_scratch_put(accmem);
+    coll_scratch_put(tmpmem);
     return st;
 }
 

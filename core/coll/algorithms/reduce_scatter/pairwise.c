@@ -29,7 +29,7 @@ static compi_status_t red_rs_pairwise(coll_closure_t *self, const coll_call_t *c
     compi_status_t st = COMPI_OK;
 
     (void)self;
-    size_t *cnt = red_rs_counts(call, &total);
+    size_t *cnt = coll_rs_counts_get(call, &total);
     if (cnt == NULL) {
         return COMPI_ERR_NO_MEMORY;
     }
@@ -38,9 +38,9 @@ static compi_status_t red_rs_pairwise(coll_closure_t *self, const coll_call_t *c
     }
     const size_t *off = cnt + p;
     size_t n = cnt[r];
-    low = coll_tmp_alloc(dt, n, &mem[0]);
-    high = coll_tmp_alloc(dt, n, &mem[1]);
-    rcv = coll_tmp_alloc(dt, n, &mem[2]);
+    low = coll_tmp_get(dt, n, &mem[0]);
+    high = coll_tmp_get(dt, n, &mem[1]);
+    rcv = coll_tmp_get(dt, n, &mem[2]);
     if (low == NULL || high == NULL || rcv == NULL) {
         st = COMPI_ERR_NO_MEMORY;
         goto err;
@@ -72,9 +72,9 @@ static compi_status_t red_rs_pairwise(coll_closure_t *self, const coll_call_t *c
     }
 err:
     for (int i = 0; i < 3; i++) {
-        free(mem[i]);
+        coll_scratch_put(mem[i]);
     }
-    free(cnt);
+    coll_scratch_put(cnt);
     return st;
 }
 

@@ -27,18 +27,18 @@ static compi_status_t red_rs_recursive_halving(coll_closure_t *self, const coll_
     compi_status_t st = COMPI_OK;
 
     (void)self;
-    size_t *cnt = red_rs_counts(call, &total);
+    size_t *cnt = coll_rs_counts_get(call, &total);
     if (cnt == NULL) {
         return COMPI_ERR_NO_MEMORY;
     }
     if (total == 0) {
         goto err;
     }
-    char *acc = coll_tmp_alloc(dt, total, &accmem);
-    char *tmp = coll_tmp_alloc(dt, total, &tmpmem);
+    char *acc = coll_tmp_get(dt, total, &accmem);
+    char *tmp = coll_tmp_get(dt, total, &tmpmem);
     const size_t *off = cnt + p;
-    ncnt = malloc((size_t)p2 * sizeof(*ncnt));
-    noff = malloc((size_t)p2 * sizeof(*noff));
+    ncnt = coll_scratch_get((size_t)p2 * sizeof(*ncnt));
+    noff = coll_scratch_get((size_t)p2 * sizeof(*noff));
     if (acc == NULL || tmp == NULL || ncnt == NULL || noff == NULL) {
         st = COMPI_ERR_NO_MEMORY;
         goto err;
@@ -71,11 +71,11 @@ static compi_status_t red_rs_recursive_halving(coll_closure_t *self, const coll_
         st = coll_copy(red_at(acc, dt, off[r]), cnt[r], dt, call->rbuf, cnt[r], dt);
     }
 err:
-    free(ncnt);
-    free(noff);
-    free(accmem);
-    free(tmpmem);
-    free(cnt);
+    coll_scratch_put(ncnt);
+    coll_scratch_put(noff);
+    coll_scratch_put(accmem);
+    coll_scratch_put(tmpmem);
+    coll_scratch_put(cnt);
     return st;
 }
 

@@ -12,6 +12,7 @@
 #include "core/coll/sched/sched_phases.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static compi_status_t red_rs_reduce_scatterv(coll_closure_t *self, const coll_call_t *call)
 {
@@ -25,7 +26,7 @@ static compi_status_t red_rs_reduce_scatterv(coll_closure_t *self, const coll_ca
     compi_status_t st = COMPI_OK;
 
     (void)self;
-    size_t *cnt = red_rs_counts(call, &total);
+    size_t *cnt = coll_rs_counts_get(call, &total);
     if (cnt == NULL) {
         return COMPI_ERR_NO_MEMORY;
     }
@@ -33,12 +34,13 @@ static compi_status_t red_rs_reduce_scatterv(coll_closure_t *self, const coll_ca
         goto err;
     }
     if (r == 0) {
-        res = coll_tmp_alloc(dt, total, &resmem);
-        reqs = calloc((size_t)p, sizeof(*reqs));
+        res = coll_tmp_get(dt, total, &resmem);
+        reqs = coll_scratch_get((size_t)p * sizeof(*reqs));
         if (res == NULL || reqs == NULL) {
             st = COMPI_ERR_NO_MEMORY;
             goto err;
         }
+        memset(reqs, 0, (size_t)p * sizeof(*reqs));
     }
     int parent = red_binomial(r, p, children, &nch, 1);
     st = red_tree_reduce(red_input(call), res, total, dt, call->op, parent, children, nch, total,
@@ -65,10 +67,16 @@ static compi_status_t red_rs_reduce_scatterv(coll_closure_t *self, const coll_ca
     compi_status_t st2 = pml_wait_all_free((size_t)p, reqs);
     st = st != COMPI_OK ? st : st2;
 err:
-    free(reqs);
-    free(resmem);
-    free(cnt);
+    coll_scratch_put(reqs);
+    coll_scratch_put(resmem);
+    coll_scratch_put(cnt);
     return st;
+}
+
+/* block i's element count, for both kinds */
+static size_t rs_count(const coll_call_t *call, int i)
+{
+    return call->kind == COLL_REDUCE_SCATTER_BLOCK ? call->rcount : (size_t)call->rcounts[i];
 }
 
 /* the same as a schedule, for both kinds: reduce in rank order to 0, which sends each
@@ -79,24 +87,26 @@ static void reduce_scatterv_sched(const coll_call_t *call, const coll_params_t *
     compi_comm_t *comm = call->comm;
     int p = comm->size, me = comm->rank;
     compi_datatype_t *dt = red_dtype(call);
-    size_t total;
-    size_t *c = red_rs_counts(call, &total);
+    size_t total = 0, off = 0;
 
     (void)params;
-    if (c == NULL) {
-        coll_sched_fail(s, COMPI_ERR_NO_MEMORY);
-        return;
+    for (int i = 0; i < p; i++) {
+        total += rs_count(call, i);
     }
-    coll_sched_adopt(s, c);
     void *whole = me == 0 ? coll_sched_scratch(s, dt, total) : NULL;
     coll_sched_reduce_binomial(s, red_input(call), whole, total, dt, 0, comm);
     if (me == 0) {
-        for (int i = 1; i < p; i++) {
-            coll_sched_send(s, red_at(whole, dt, c[p + i]), c[i], dt, i);
+        for (int i = 0; i < p; i++) {
+            size_t n = rs_count(call, i);
+            if (i == 0) {
+                coll_sched_copy(s, whole, n, dt, call->rbuf, n, dt);
+            } else {
+                coll_sched_send(s, red_at(whole, dt, off), n, dt, i);
+            }
+            off += n;
         }
-        coll_sched_copy(s, whole, c[0], dt, call->rbuf, c[0], dt);
     } else {
-        coll_sched_recv(s, call->rbuf, c[me], dt, 0);
+        coll_sched_recv(s, call->rbuf, rs_count(call, me), dt, 0);
     }
     coll_sched_round(s);
 }

@@ -27,7 +27,7 @@ static compi_status_t red_rs_ring(coll_closure_t *self, const coll_call_t *call)
     compi_status_t st = COMPI_OK;
 
     (void)self;
-    size_t *cnt = red_rs_counts(call, &total);
+    size_t *cnt = coll_rs_counts_get(call, &total);
     if (cnt == NULL) {
         return COMPI_ERR_NO_MEMORY;
     }
@@ -42,8 +42,8 @@ static compi_status_t red_rs_ring(coll_closure_t *self, const coll_call_t *call)
         st = call->in_place ? COMPI_OK : coll_copy(in, cnt[0], dt, call->rbuf, cnt[0], dt);
         goto err;
     }
-    buf[0] = coll_tmp_alloc(dt, maxc, &mem[0]);
-    buf[1] = coll_tmp_alloc(dt, maxc, &mem[1]);
+    buf[0] = coll_tmp_get(dt, maxc, &mem[0]);
+    buf[1] = coll_tmp_get(dt, maxc, &mem[1]);
     if (buf[0] == NULL || buf[1] == NULL) {
         st = COMPI_ERR_NO_MEMORY;
         goto err;
@@ -60,9 +60,9 @@ static compi_status_t red_rs_ring(coll_closure_t *self, const coll_call_t *call)
         st = coll_copy(buf[(p - 2) % 2], cnt[r], dt, call->rbuf, cnt[r], dt);
     }
 err:
-    free(mem[0]);
-    free(mem[1]);
-    free(cnt);
+    coll_scratch_put(mem[0]);
+    coll_scratch_put(mem[1]);
+    coll_scratch_put(cnt);
     return st;
 }
 

@@ -27,7 +27,7 @@ static compi_status_t scan_linear(coll_closure_t *self, const coll_call_t *call)
     st = red_input_to_rbuf(call);
     if (st == COMPI_OK && r > 0) {
         void *mem;
-        void *tmp = coll_tmp_alloc(dt, count, &mem);
+        void *tmp = coll_tmp_get(dt, count, &mem);
         if (tmp == NULL) {
             return COMPI_ERR_NO_MEMORY;
         }
@@ -35,7 +35,7 @@ static compi_status_t scan_linear(coll_closure_t *self, const coll_call_t *call)
         if (st == COMPI_OK) {
             st = coll_op_apply(call->op, dt, tmp, call->rbuf, count);
         }
-        free(mem);
+        coll_scratch_put(mem);
     }
     if (st == COMPI_OK && r < p - 1) {
         st = red_send(call->rbuf, count, dt, r + 1, tag, comm);

@@ -45,8 +45,8 @@ static compi_status_t prefix_doubling(coll_closure_t *self, const coll_call_t *c
     if (st != COMPI_OK || p == 1) {
         return st;
     }
-    char *partial = coll_tmp_alloc(dt, count, &mem[0]);
-    char *tmp = coll_tmp_alloc(dt, count, &mem[1]);
+    char *partial = coll_tmp_get(dt, count, &mem[0]);
+    char *tmp = coll_tmp_get(dt, count, &mem[1]);
     if (partial == NULL || tmp == NULL) {
         st = COMPI_ERR_NO_MEMORY;
         goto err;
@@ -81,8 +81,8 @@ static compi_status_t prefix_doubling(coll_closure_t *self, const coll_call_t *c
         }
     }
 err:
-    free(mem[0]);
-    free(mem[1]);
+    coll_scratch_put(mem[0]);
+    coll_scratch_put(mem[1]);
     return st;
 }
 

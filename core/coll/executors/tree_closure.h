@@ -30,4 +30,11 @@ compi_status_t coll_tree_check_call(const topo_tree_t *tree, const coll_call_t *
 coll_closure_t *coll_closure_tree(coll_kind_t kind, topo_tree_t *tree,
                                   const coll_params_t *params, compi_status_t *st_p);
 
+struct coll_sched;
+/* The steps of tree closure `c` for `call` (of c's kind) added to schedule `s`, for an
+   algorithm that runs a tree collective as one phase of its own schedule
+   (reduce_scatter/reduce_scatterv.c); a call the tree cannot serve fails the schedule.
+   The schedule does not need `c` once this returns. */
+void coll_tree_sched_add(coll_closure_t *c, const coll_call_t *call, struct coll_sched *s);
+
 #endif

@@ -87,12 +87,33 @@ compi_status_t tree_exec__barrier(coll_closure_t *self, const coll_call_t *call)
     return st;
 }
 
+void *tree_exec__scratch(tree_exec_t *s, size_t bytes)
+{
+    if (bytes > s->scratch_len) {
+        char *m = realloc(s->scratch, bytes);
+        if (m == NULL) {
+            return NULL;
+        }
+        s->scratch = m;
+        s->scratch_len = bytes;
+    }
+    return s->scratch;
+}
+
+size_t tree_exec__span(const compi_datatype_t *dt, size_t count)
+{
+    size_t span = count == 0 ? 1 : (size_t)dt->true_extent + (count - 1) * (size_t)dt->extent;
+    return (span + 63) & ~(size_t)63;
+}
+
 void tree_exec__free(void *state)
 {
     tree_exec_t *s = state;
     if (s == NULL) {
         return;
     }
+    free(s->reqs);
+    free(s->scratch);
     topo_tree_free(s->tree);
     free(s->pre);
     free(s->pos);
@@ -214,6 +235,14 @@ tree_exec_t *tree_exec__new(coll_kind_t kind, topo_tree_t *tree, const coll_para
     if (s->params.segsize < 0) {
         s->params.segsize = 0;
     }
+    for (int r = 0; r < tree->size; r++) {
+        int nc = tree_exec__nchildren(tree, r);
+        s->maxnc = nc > s->maxnc ? nc : s->maxnc;
+    }
+    s->reqs = calloc(((size_t)s->maxnc + 1) * TREE_SEND_WINDOW, sizeof(*s->reqs));
+    if (s->reqs == NULL) {
+        goto err;
+    }
     int reduces = kind == COLL_REDUCE || kind == COLL_ALLREDUCE;
     if (reduces) {
         s->ordered = topo_tree_is_ordered(s->tree);
@@ -281,6 +310,7 @@ coll_closure_t *coll_closure_tree(coll_kind_t kind, topo_tree_t *tree, const col
         st = COMPI_ERR_NO_MEMORY;
         goto err;
     }
+    c->start = tree_exec__start;
     if (st_p != NULL) {
         *st_p = COMPI_OK;
     }

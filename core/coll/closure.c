@@ -167,8 +167,15 @@ coll_closure_t *coll_closure_algo(const coll_algo_t *algo, const coll_params_t *
         st = c != NULL ? COMPI_OK : COMPI_ERR_NO_MEMORY;
         goto out;
     }
-    /* the tree's params: the creator's, else the algorithm's defaults */
+    /* the tree's params: those the algorithm reads (a binomial bcast is never
+       segmented, whatever the creator wrote), the creator's, else the defaults */
     coll_params_t tp = p;
+    if (algo->params == NULL || strstr(algo->params, "fanout") == NULL) {
+        tp.fanout = 0;
+    }
+    if (algo->params == NULL || strstr(algo->params, "segsize") == NULL) {
+        tp.segsize = 0;
+    }
     if (tp.fanout <= 0) {
         tp.fanout = algo->tree_defaults.fanout;
     }

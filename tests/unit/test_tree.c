@@ -447,8 +447,8 @@ START_TEST(algorithms_are_trees)
         ck_assert_str_eq(c->name, want);
         coll_closure_release(c);
     }
-    /* bcast 5, reduce 4, allreduce 1, gather 2, scatter 2 */
-    ck_assert_uint_eq(ntree, 14);
+    /* barrier 1, bcast 5, reduce 4, allreduce 1, gather 2, scatter 2, allgather 1 */
+    ck_assert_uint_eq(ntree, 16);
 
     /* the shapes the algorithms always had */
     coll_params_t none = {0};

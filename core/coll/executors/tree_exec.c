@@ -1,7 +1,10 @@
 /*
- * tree_exec.c -- closures that run any valid tree: building them (validation, the
- * preorder that gather, scatter and allgather use, the name), the checks every run makes,
- * and the barrier executor.  The other kinds live in tree_exec_<kind>.c.
+ * tree_exec.c -- closures that run any valid tree, whoever built it (a creator in
+ * Scheme, or a native tree algorithm through coll_closure_algo): building them
+ * (validation, the preorder that gather, scatter and allgather use, the reduction order,
+ * the request slots, the name), the scratch their blocking runs share, the checks every
+ * run makes, and the barrier executor.  The other kinds live in tree_exec_<kind>.c, the
+ * schedules of every kind (the closures' start) in tree_exec_sched.c.
  *
  * Barrier over a tree of depth d: fan-in of zero-byte messages from the leaves to the
  * root, then fan-out back down.

@@ -45,15 +45,6 @@ compi_datatype_t *red_byte(void)
     return dt_from_handle(MPI_BYTE);
 }
 
-size_t red_segcount(const compi_datatype_t *dt, long segsize, size_t count)
-{
-    if (segsize <= 0 || dt->size == 0) {
-        return count > 0 ? count : 1;
-    }
-    size_t n = (size_t)segsize / dt->size;
-    return n > 0 ? n : 1;
-}
-
 size_t *red_blocks(size_t count, int p)
 {
     size_t base = count / (size_t)p, extra = count % (size_t)p, o = 0;

@@ -39,10 +39,6 @@ void red_bcast_buf(const coll_call_t *call, void **buf_p, size_t *count_p, compi
 /* MPI_BYTE, for zero-byte synchronisation messages */
 compi_datatype_t *red_byte(void);
 
-/* elements per pipeline segment: segsize bytes rounded to whole elements, at least one;
-   segsize <= 0 or a type of size 0 gives `count` (one segment) */
-size_t red_segcount(const compi_datatype_t *dt, long segsize, size_t count);
-
 /* split `count` elements into p blocks as even as possible (the first count % p get one
    more): a malloc'ed array of 2p entries, the block counts then their offsets (at p);
    NULL when out of memory */

@@ -6,7 +6,6 @@
 #include "core/coll/sched/sched_phases.h"
 
 #include "core/coll/phases/blocks.h"
-#include "core/coll/phases/reduce_phases.h"
 
 void coll_sched_gather_linear(const coll_call_t *call, const coll_params_t *params,
                               coll_sched_t *s)

@@ -122,6 +122,7 @@ void tree_exec__free(void *state)
     free(s->pos);
     free(s->sub);
     free(s->pieces);
+    free(s->piece_ci);
     free(s);
 }
 
@@ -176,7 +177,8 @@ static compi_status_t tree_exec__pieces(tree_exec_t *s)
     int n = t->size;
     int *lo = malloc((size_t)n * sizeof(int));
     s->pieces = malloc((size_t)(2 * n) * sizeof(int));
-    if (lo == NULL || s->pieces == NULL) {
+    s->piece_ci = malloc((size_t)(2 * n) * sizeof(int));
+    if (lo == NULL || s->pieces == NULL || s->piece_ci == NULL) {
         free(lo);
         return COMPI_ERR_NO_MEMORY;
     }
@@ -203,6 +205,15 @@ static compi_status_t tree_exec__pieces(tree_exec_t *s)
                 j--;
             }
             pc[j] = c;
+        }
+        int *ci = s->piece_ci + t->child_off[r] + r;
+        for (int j = 0; j < m; j++) {
+            ci[j] = -1;
+            for (int i = t->child_off[r]; i < t->child_off[r + 1] && pc[j] != r; i++) {
+                if (t->children[i] == pc[j]) {
+                    ci[j] = i - t->child_off[r];
+                }
+            }
         }
     }
     free(lo);

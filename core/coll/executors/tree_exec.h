@@ -52,6 +52,9 @@ typedef struct tree_exec {
        pieces[child_off[r] + r .. child_off[r + 1] + r + 1).  On an ordered tree that is
        rank order, which non-commutative ops need. */
     int *pieces;
+    /* beside each piece, its index in the rank's children list (-1: the rank itself), so
+       a run finds a child's buffer without a search */
+    int *piece_ci;
 } tree_exec_t;
 
 /* size + root (rooted kinds) + op order: the run-time twin of coll_tree_check_call */

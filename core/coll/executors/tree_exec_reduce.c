@@ -42,6 +42,7 @@ typedef struct red_run {
     const char *input; /* this rank's data */
     char *acc;         /* where the partial result is built (NULL: in the scratch) */
     const int *pieces; /* own rank and children, in combination order */
+    const int *piece_ci; /* each piece's index among the children (-1: own) */
     int npieces;
 } red_run_t;
 
@@ -55,23 +56,11 @@ static char *at(const void *buf, const compi_datatype_t *dt, size_t i)
 static compi_status_t combine_at(const red_run_t *r, char *cbase, size_t whole, const char *own,
                                  size_t off, size_t n)
 {
-    int me = r->comm->rank;
-    const topo_tree_t *t = r->s->tree;
-    const int *ch = tree_exec__children(t, me);
     compi_status_t st = COMPI_OK;
 
     for (int j = r->npieces - 1; j >= 0 && st == COMPI_OK; j--) {
-        int p = r->pieces[j];
-        const char *src;
-        if (p == me) {
-            src = own;
-        } else {
-            int ci = 0;
-            while (ch[ci] != p) {
-                ci++;
-            }
-            src = at(cbase + (size_t)ci * whole, r->dt, off);
-        }
+        int ci = r->piece_ci[j];
+        const char *src = ci < 0 ? own : at(cbase + (size_t)ci * whole, r->dt, off);
         if (j == r->npieces - 1) {
             if (src != at(r->acc, r->dt, off)) {
                 st = coll_copy(src, n, r->dt, at(r->acc, r->dt, off), n, r->dt);
@@ -208,6 +197,7 @@ compi_status_t tree_exec__reduce_up(tree_exec_t *s, const void *input, void *acc
                    .input = input,
                    .acc = acc,
                    .pieces = s->pieces + t->child_off[me] + me,
+                   .piece_ci = s->piece_ci + t->child_off[me] + me,
                    .npieces = tree_exec__nchildren(t, me) + 1};
     if (count == 0) {
         return COMPI_OK;
@@ -232,6 +222,7 @@ static compi_status_t red_setup(tree_exec_t *s, const coll_call_t *call, int all
     r->tag = coll_tag(call->kind);
     r->input = call->in_place ? call->rbuf : call->sbuf;
     r->pieces = s->pieces + t->child_off[me] + me;
+    r->piece_ci = s->piece_ci + t->child_off[me] + me;
     r->npieces = tree_exec__nchildren(t, me) + 1;
     r->segcount = r->count;
     if (r->dt != NULL && s->params.segsize > 0 && r->dt->size > 0) {

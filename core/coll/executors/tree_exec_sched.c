@@ -114,21 +114,12 @@ static void sched_combine(const tree_exec_t *s, coll_sched_t *sc, int me, char *
                           const char *own, char *acc, compi_datatype_t *dt, size_t off, size_t n)
 {
     const topo_tree_t *t = s->tree;
-    const int *pieces = s->pieces + t->child_off[me] + me;
+    const int *piece_ci = s->piece_ci + t->child_off[me] + me;
     int np = tree_exec__nchildren(t, me) + 1;
-    const int *ch = tree_exec__children(t, me);
 
     for (int j = np - 1; j >= 0; j--) {
-        const char *src;
-        if (pieces[j] == me) {
-            src = at(own, dt, off);
-        } else {
-            int ci = 0;
-            while (ch[ci] != pieces[j]) {
-                ci++;
-            }
-            src = at(cbuf[ci], dt, off);
-        }
+        int ci = piece_ci[j];
+        const char *src = ci < 0 ? at(own, dt, off) : at(cbuf[ci], dt, off);
         if (j == np - 1) {
             if (src != at(acc, dt, off)) {
                 coll_sched_copy(sc, src, n, dt, at(acc, dt, off), n, dt);

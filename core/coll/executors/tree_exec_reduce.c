@@ -125,6 +125,27 @@ static compi_status_t red_up(red_run_t *r)
     /* child i's buffer */
 #define CBUF(i) (base + (size_t)(i) * whole)
 
+    if (nseg == 1) {
+        /* one segment (small messages, unsegmented trees): every child's partial at once,
+           combine, a blocking send up; no pipeline */
+        for (int i = 0; i < nc && st == COMPI_OK; i++) {
+            st = pml_irecv(CBUF(i), r->count, r->dt, ch[i], r->tag, r->comm, &rreq[i]);
+        }
+        compi_status_t st2 = pml_wait_all_free((size_t)nc, rreq);
+        st = st != COMPI_OK ? st : st2;
+        const char *own = r->input;
+        if (st == COMPI_OK && scratch != NULL) {
+            st = coll_copy(own, r->count, r->dt, scratch, r->count, r->dt);
+            own = scratch;
+        }
+        if (st == COMPI_OK) {
+            st = combine_at(r, base, whole, own, 0, r->count);
+        }
+        if (st == COMPI_OK && parent >= 0) {
+            st = pml_send(r->acc, r->count, r->dt, parent, r->tag, r->comm, PML_SEND_STANDARD);
+        }
+        return st;
+    }
     /* the children send a leaf's whole input in one message: match that */
     for (size_t k = 0; k < nseg && k < TREE_RECV_AHEAD && st == COMPI_OK; k++) {
         size_t off = k * r->segcount;

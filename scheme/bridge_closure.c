@@ -9,7 +9,10 @@
  *                       answer where it is given, lowers the description to vectors
  *                          |
  *                          v
- *                       here: native    -> coll_closure_native(coll_algo_find(...))
+ *                       here: native    -> coll_closure_algo(coll_algo_find(...)): a tree
+ *                                          algorithm (bcast:binomial, ...) becomes
+ *                                          coll_closure_tree over its shape, others
+ *                                          coll_closure_native
  *                             tree      -> topo_tree_from_parents + check + coll_closure_tree
  *                             exchange  -> coll_exchange_from_parents + check +
  *                                          coll_closure_exchange
@@ -19,8 +22,9 @@
  *                                          this rank's run by the schedule engine
  *
  * A nonblocking call (call->mode) needs a closure that can run as a schedule: a native
- * algorithm with one, or a wrapper around such; anything else is refused here, naming
- * the creator, with the algorithms of the kind that can.
+ * algorithm with one, a tree (native tree algorithms and creators' trees alike), or a
+ * wrapper around such; anything else is refused here, naming the creator, with the
+ * algorithms of the kind that can.
  *
  * The lowered vectors are built by build-closure-for with every field checked, so they
  * are read here without checks; anything C alone can judge (the algorithm exists and
@@ -91,7 +95,7 @@ static void bridge__algo_names(coll_kind_t kind, int sched, char *buf, size_t le
 
     buf[0] = '\0';
     for (size_t i = 0; i < n && used < len; i++) {
-        if (all[i]->kind == kind && (!sched || all[i]->sched != NULL)) {
+        if (all[i]->kind == kind && (!sched || all[i]->sched != NULL || all[i]->tree != NULL)) {
             used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " " : "", all[i]->name);
         }
     }
@@ -131,7 +135,7 @@ static compi_status_t bridge__native(bridge_build_t *b, SCM v, SCM text, coll_cl
         return bridge__fail(b, origin, text, "%s has no native algorithm %s (%s algorithms: %s)",
                             coll_kind_name(kind), name, coll_kind_name(kind), names);
     }
-    if (b->call->mode != COLL_MODE_BLOCKING && algo->sched == NULL) {
+    if (b->call->mode != COLL_MODE_BLOCKING && algo->sched == NULL && algo->tree == NULL) {
         char names[512];
         bridge__algo_names(kind, 1, names, sizeof(names));
         return bridge__fail(b, origin, text,
@@ -145,8 +149,12 @@ static compi_status_t bridge__native(bridge_build_t *b, SCM v, SCM text, coll_cl
         return bridge__fail(b, origin, text, "%s:%s cannot serve this call: %s",
                             coll_kind_name(kind), name, why);
     }
-    if ((*c_p = coll_closure_native(algo, &params)) == NULL) {
-        return bridge__fail(b, origin, text, "out of memory");
+    /* a tree algorithm becomes the tree executors' closure over its shape, built here
+       where the communicator's size and the root are known */
+    compi_status_t st;
+    if ((*c_p = coll_closure_algo(algo, &params, b->call, &st)) == NULL) {
+        return bridge__fail(b, origin, text, "%s:%s could not be built: %s", coll_kind_name(kind),
+                            name, compi_status_string(st));
     }
     return COMPI_OK;
 }
@@ -372,13 +380,10 @@ static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM text, coll_c
         return bridge__schedule(b, v, text, c_p);
     }
     if (b->call->mode != COLL_MODE_BLOCKING &&
-        (bridge__tag_is(v, "tree") || bridge__tag_is(v, "exchange") ||
-         bridge__tag_is(v, "scheme"))) {
+        (bridge__tag_is(v, "exchange") || bridge__tag_is(v, "scheme"))) {
         char names[512];
         coll_kind_t kind = b->call->kind;
-        const char *what = bridge__tag_is(v, "tree")       ? "tree"
-                           : bridge__tag_is(v, "exchange") ? "exchange"
-                                                           : "Scheme";
+        const char *what = bridge__tag_is(v, "exchange") ? "exchange" : "Scheme";
         bridge__algo_names(kind, 1, names, sizeof(names));
         return bridge__fail(b, scm_c_vector_ref(v, scm_c_vector_length(v) - 1), text,
                             "a %s closure cannot run %s yet; return a native algorithm "

@@ -25,9 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-topo_tree_t *topo_tree_in_order_binomial(int size, int root);
-topo_tree_t *topo_tree_knomial(int size, int root, int k);
-
 static int ext__is_int(SCM x)
 {
     return scm_is_exact_integer(x) && scm_is_signed_integer(x, INT_MIN, INT_MAX);

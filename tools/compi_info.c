@@ -47,13 +47,15 @@ static void print_algorithms(void)
     size_t n;
     const coll_algo_t *const *all = coll_algo_all(&n);
     printf("\nNative collective algorithms ((native 'KIND 'NAME #:fanout K #:segsize N)); "
-           "[nonblocking]: it has a schedule, so it can serve MPI_I* calls:\n");
+           "[nonblocking]: it has a schedule, so it can serve MPI_I* calls;\n"
+           "[tree]: a tree shape run by the tree executors, blocking and as a schedule:\n");
     for (int k = 0; k < COLL_NKINDS; k++) {
         for (size_t i = 0; i < n; i++) {
             if ((int)all[i]->kind == k) {
-                printf("  %-22s %-22s %-16s %s%s\n", coll_kind_name(all[i]->kind), all[i]->name,
+                printf("  %-22s %-22s %-16s %s%s%s\n", coll_kind_name(all[i]->kind), all[i]->name,
                        all[i]->params != NULL ? all[i]->params : "", all[i]->help,
-                       all[i]->sched != NULL ? " [nonblocking]" : "");
+                       all[i]->sched != NULL || all[i]->tree != NULL ? " [nonblocking]" : "",
+                       all[i]->tree != NULL ? " [tree]" : "");
             }
         }
     }

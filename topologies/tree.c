@@ -1,6 +1,6 @@
 /*
  * tree.c -- trees as plain values: building from parent[], validation, the classic
- * shapes (flat, binomial, k-ary, chain) and their depth.
+ * shapes (flat, binomial, k-nomial, in-order binomial, k-ary, chain) and their depth.
  *
  * Every builder works in ranks relative to the root (rel = (rank - root + size) % size),
  * so the root is always relative rank 0 and any root gives the same shape, rotated.
@@ -310,6 +310,117 @@ out:
     return t;
 }
 
+/* the radix-k parent of v > 0 (see tree.h) */
+static int tree__knomial_parent(long v, long k)
+{
+    long m = 1;
+    while (v % (k * m) == 0) {
+        m *= k;
+    }
+    return (int)(v - v % (k * m));
+}
+
+/* ranks 0..n-1 of a radix-k tree, ordered so that each parent's children come out
+   smallest power of k first, then by digit: order by increasing k^j (the place of v's
+   lowest non-zero digit), then by v */
+static void tree__knomial_order(int n, long k, int *order)
+{
+    int c = 0;
+    order[c++] = 0;
+    for (long m = 1; m < n; m *= k) {
+        for (long v = m; v < n; v += m) {
+            if (v % (k * m) != 0) {
+                order[c++] = (int)v;
+            }
+        }
+        if (m > n / k) {
+            break;
+        }
+    }
+}
+
+/*
+ * k-nomial, radix k: the tree of gather/knomial.c and scatter/knomial.c (and, k = 2, of
+ * the binomial reduce).  Every subtree is a contiguous range of relative ranks.
+ *
+ *   k = 3, 9 ranks:        0
+ *                      / /  \  \
+ *                     1 2    3    6
+ *                           / \  / \
+ *                          4  5 7   8
+ */
+topo_tree_t *topo_tree_knomial(int size, int root, int k)
+{
+    if (size < 1 || root < 0 || root >= size || k < 2) {
+        return NULL;
+    }
+    int *prel = tree__rel_parents(size);
+    int *order = malloc((size_t)size * sizeof(int));
+    topo_tree_t *t = NULL;
+    if (prel == NULL || order == NULL) {
+        goto out;
+    }
+    for (int v = 1; v < size; v++) {
+        prel[v] = tree__knomial_parent(v, k);
+    }
+    tree__knomial_order(size, k, order);
+    t = tree__from_rel(size, root, prel, order);
+out:
+    free(prel);
+    free(order);
+    return t;
+}
+
+/*
+ * In-order binomial: ranks keep their own order, so every subtree covers a contiguous
+ * range and a non-commutative reduction combines in rank order.  Root 0 is the radix-2
+ * tree over all ranks (the tree of reduce/in_order_binomial.c); another root r serves the
+ * radix-2 tree of r..size-1 and the one of 0..r-1 (rooted at 0, served first).
+ *
+ *   8 ranks, root 3:        3          subtrees: 0: [0,2]  4: [4]  5: [5,6]  7: [7]
+ *                       / / \ \
+ *                      0 4   5  7
+ *                     / \    |
+ *                    1   2   6
+ */
+topo_tree_t *topo_tree_in_order_binomial(int size, int root)
+{
+    if (size < 1 || root < 0 || root >= size) {
+        return NULL;
+    }
+    int *parent = malloc((size_t)size * sizeof(int));
+    int *order = malloc((size_t)size * sizeof(int));
+    topo_tree_t *t = NULL;
+    if (parent == NULL || order == NULL) {
+        goto out;
+    }
+    /* 0..root-1 first (rooted at 0, under the root), then root..size-1 */
+    int nlo = root, nhi = size - root, c = 0;
+    if (nlo > 0) {
+        tree__knomial_order(nlo, 2, order);
+        c = nlo;
+        for (int v = 1; v < nlo; v++) {
+            parent[v] = tree__knomial_parent(v, 2);
+        }
+        parent[0] = root;
+    }
+    tree__knomial_order(nhi, 2, order + c);
+    for (int i = c; i < size; i++) {
+        order[i] += root;
+    }
+    parent[root] = -1;
+    for (int v = 1; v < nhi; v++) {
+        parent[root + v] = root + tree__knomial_parent(v, 2);
+    }
+    if (topo_tree_from_parents(size, root, parent, order, &t) != COMPI_OK) {
+        t = NULL;
+    }
+out:
+    free(parent);
+    free(order);
+    return t;
+}
+
 /* k-ary: the children of relative rank i are k*i + 1 .. k*i + k (k = 1: a chain) */
 topo_tree_t *topo_tree_kary(int size, int root, int k)
 {
@@ -327,6 +438,17 @@ topo_tree_t *topo_tree_kary(int size, int root, int k)
     t = tree__from_rel(size, root, prel, NULL);
     free(prel);
     return t;
+}
+
+void topo_tree_reverse_children(topo_tree_t *t)
+{
+    for (int r = 0; r < t->size; r++) {
+        for (int i = t->child_off[r], j = t->child_off[r + 1] - 1; i < j; i++, j--) {
+            int x = t->children[i];
+            t->children[i] = t->children[j];
+            t->children[j] = x;
+        }
+    }
 }
 
 int topo_tree_depth(const topo_tree_t *t)

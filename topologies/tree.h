@@ -44,11 +44,32 @@ void topo_tree_free(topo_tree_t *t);
 compi_status_t topo_tree_validate(const topo_tree_t *t, int size, int root, char *why,
                                   size_t len);
 
-/* Builders (also used by tests and the C fallbacks). */
+/* Builders: the shapes of the native tree algorithms (core/coll/algorithms/, whose
+   coll_algo_t.tree calls them) and of creators' trees.  Each returns a new valid tree,
+   NULL on a bad argument or out of memory.  Shapes in relative ranks (rank - root mod
+   size) unless said otherwise; tree.c draws them.
+   - flat: the root serves root+1, root+2, ... in that order;
+   - binomial: parent of v is v without its lowest set bit; largest subtree served
+     first (bcast);
+   - knomial: radix k (k >= 2): parent of v is v - v mod k^(j+1) for the lowest j with
+     v mod k^(j+1) != 0; children v + i k^j, smallest j first, then i = 1..k-1 (gather,
+     scatter; k = 2 is the binomial tree with the smallest subtree first, as reduce
+     receives);
+   - in_order_binomial: over absolute ranks, every subtree a contiguous range: the root
+     r serves the radix-2 tree of ranks r..size-1 (r + 1, r + 2, r + 4, ...) and, when
+     r > 0, first the radix-2 tree of ranks 0..r-1 rooted at 0 (root 0: knomial(size, 0,
+     2));
+   - kary: the children of v are k v + 1 .. k v + k;
+   - chain: v's child is v + 1. */
 topo_tree_t *topo_tree_flat(int size, int root);
 topo_tree_t *topo_tree_binomial(int size, int root);
+topo_tree_t *topo_tree_knomial(int size, int root, int k);
+topo_tree_t *topo_tree_in_order_binomial(int size, int root);
 topo_tree_t *topo_tree_kary(int size, int root, int k);
 topo_tree_t *topo_tree_chain(int size, int root);
+/* reverse every rank's serving order in place (the k-nomial scatter serves its largest
+   subtree first; knomial with k = 2, reversed, is binomial) */
+void topo_tree_reverse_children(topo_tree_t *t);
 
 /* depth of the tree (root alone: 0); the tree must be valid */
 int topo_tree_depth(const topo_tree_t *t);

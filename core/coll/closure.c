@@ -3,6 +3,7 @@
  */
 #include "core/coll/coll.h"
 
+#include "core/coll/executors/tree_closure.h"
 #include "core/coll/sched/sched.h"
 
 #include <stdio.h>
@@ -100,6 +101,15 @@ typedef struct native_state {
     const coll_algo_t *algo;
 } native_state_t;
 
+static void native_free(void *state)
+{
+    native_state_t *ns = state;
+    if (ns->params.aux != NULL && ns->algo->release != NULL) {
+        ns->algo->release(ns->params.aux);
+    }
+    free(ns);
+}
+
 static compi_status_t native_start(coll_closure_t *self, const coll_call_t *call,
                                    struct compi_request **req_p)
 {
@@ -112,36 +122,98 @@ static compi_status_t native_start(coll_closure_t *self, const coll_call_t *call
     return coll_sched_start(s, req_p);
 }
 
+/* "bcast:binomial(fanout=3,segsize=8192)": the non-zero params the creator gave */
+static void native_name(const coll_algo_t *algo, const coll_params_t *p, char *name, size_t len)
+{
+    int n = snprintf(name, len, "%s:%s", coll_kind_name(algo->kind), algo->name);
+    if (p->fanout != 0 || p->segsize != 0) {
+        const char *sep = "(";
+        if (p->fanout != 0 && n < (int)len) {
+            n += snprintf(name + n, len - (size_t)n, "%sfanout=%ld", sep, p->fanout);
+            sep = ",";
+        }
+        if (p->segsize != 0 && n < (int)len) {
+            n += snprintf(name + n, len - (size_t)n, "%ssegsize=%ld", sep, p->segsize);
+        }
+        if (n < (int)len) {
+            snprintf(name + n, len - (size_t)n, ")");
+        }
+    }
+}
+
 coll_closure_t *coll_closure_native(const coll_algo_t *algo, const coll_params_t *params)
 {
+    if (algo->fn == NULL) {
+        return NULL; /* a tree algorithm: coll_closure_algo() */
+    }
     native_state_t *ns = malloc(sizeof(*ns));
     if (ns == NULL) {
         return NULL;
     }
     ns->params = params != NULL ? *params : (coll_params_t){0};
+    ns->params.aux = NULL; /* only .prepare sets it (coll_closure_algo) */
     ns->algo = algo;
-    coll_params_t *p = &ns->params;
 
     char name[96];
-    int n = snprintf(name, sizeof(name), "%s:%s", coll_kind_name(algo->kind), algo->name);
-    if (p->fanout != 0 || p->segsize != 0) {
-        const char *sep = "(";
-        if (p->fanout != 0 && n < (int)sizeof(name)) {
-            n += snprintf(name + n, sizeof(name) - (size_t)n, "%sfanout=%ld", sep, p->fanout);
-            sep = ",";
-        }
-        if (p->segsize != 0 && n < (int)sizeof(name)) {
-            n += snprintf(name + n, sizeof(name) - (size_t)n, "%ssegsize=%ld", sep, p->segsize);
-        }
-        if (n < (int)sizeof(name)) {
-            snprintf(name + n, sizeof(name) - (size_t)n, ")");
-        }
-    }
-    coll_closure_t *c = coll_closure_new(algo->fn, ns, free, name);
+    native_name(algo, &ns->params, name, sizeof(name));
+    coll_closure_t *c = coll_closure_new(algo->fn, ns, native_free, name);
     if (c == NULL) {
         free(ns);
         return NULL;
     }
     c->start = algo->sched != NULL ? native_start : NULL;
+    return c;
+}
+
+coll_closure_t *coll_closure_algo(const coll_algo_t *algo, const coll_params_t *params,
+                                  const coll_call_t *call, compi_status_t *st_p)
+{
+    compi_status_t st = COMPI_ERR_NO_MEMORY;
+    coll_params_t p = params != NULL ? *params : (coll_params_t){0};
+    coll_closure_t *c = NULL;
+
+    if (algo->tree == NULL) {
+        c = coll_closure_native(algo, &p);
+        st = c != NULL ? COMPI_OK : COMPI_ERR_NO_MEMORY;
+        if (c != NULL && algo->prepare != NULL) {
+            native_state_t *ns = c->state;
+            st = algo->prepare(call, &ns->params);
+            if (st != COMPI_OK) {
+                coll_closure_release(c);
+                c = NULL;
+            }
+        }
+        goto out;
+    }
+    /* the tree's params: those the algorithm reads (a binomial bcast is never
+       segmented, whatever the creator wrote), the creator's, else the defaults */
+    coll_params_t tp = p;
+    if (algo->params == NULL || strstr(algo->params, "fanout") == NULL) {
+        tp.fanout = 0;
+    }
+    if (algo->params == NULL || strstr(algo->params, "segsize") == NULL) {
+        tp.segsize = 0;
+    }
+    if (tp.fanout <= 0) {
+        tp.fanout = algo->tree_defaults.fanout;
+    }
+    if (tp.segsize <= 0) {
+        tp.segsize = algo->tree_defaults.segsize;
+    }
+    int root = call->root >= 0 ? call->root : 0;
+    struct topo_tree *tree = algo->tree(call->comm->size, root, &tp);
+    if (tree == NULL) {
+        goto out;
+    }
+    c = coll_closure_tree(algo->kind, tree, &tp, &st);
+    if (c != NULL) {
+        /* named for people as the algorithm, not the shape; the signature follows */
+        native_name(algo, &p, c->name, sizeof(c->name));
+        c->signature = name_hash(c->name);
+    }
+out:
+    if (st_p != NULL) {
+        *st_p = st;
+    }
     return c;
 }

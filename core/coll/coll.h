@@ -153,19 +153,35 @@ void coll_closure_release(coll_closure_t *c);
 typedef struct coll_params {
     long fanout;  /* k of k-ary trees, radix of Bruck-like algorithms */
     long segsize; /* bytes per pipeline segment (chain, pipelined binomial) */
+    void *aux;    /* what the algorithm's .prepare made at the miss (creators never set it) */
 } coll_params_t;
+
+struct topo_tree;
 
 typedef struct coll_algo {
     const char *name; /* "binomial": unique within its kind */
     coll_kind_t kind;
-    /* runs the algorithm; `self->state` points to a coll_params_t */
+    /* runs the algorithm; `self->state` points to a coll_params_t.  NULL for a tree
+       algorithm (.tree), which the tree executors run */
     coll_fn_t fn;
+    /* NULL, or: the algorithm is a tree shape (topologies/tree.h builders) that the one
+       tree engine of core/coll/executors/ runs, blocking (segmented, pipelined) and as a
+       schedule: the tree of a communicator of `size` ranks with root `root` (0 for the
+       unrooted kinds), `params` with tree_defaults applied.  coll_closure_algo() builds
+       it at the miss, when the communicator and the root are known. */
+    struct topo_tree *(*tree)(int size, int root, const coll_params_t *params);
+    coll_params_t tree_defaults; /* a tree algorithm's params where the creator gave 0 */
     /* NULL, or: returns 0 when the algorithm cannot serve `call` (e.g. recursive
        doubling with a non-commutative op), so the caller can pick another */
     int (*usable)(const coll_call_t *call, const coll_params_t *params);
     /* NULL, or: adds the algorithm's steps for `call` to schedule `s`
        (core/coll/sched/sched.h), so it can serve nonblocking calls */
     void (*sched)(const coll_call_t *call, const coll_params_t *params, struct coll_sched *s);
+    /* NULL, or: at the miss (coll_closure_algo), precomputes into params->aux what every
+       call with this key needs (a tree closure the algorithm runs inside, a table), so a
+       hit allocates nothing; .release frees it with the closure */
+    compi_status_t (*prepare)(const coll_call_t *call, coll_params_t *params);
+    void (*release)(void *aux);
     const char *params; /* which coll_params_t fields it reads: "segsize fanout" */
     const char *help;   /* one line for compi_info */
 } coll_algo_t;
@@ -178,6 +194,13 @@ const coll_algo_t *const *coll_algo_all(size_t *n_p);
    Its state starts with the coll_params_t (algorithms read self->state as one); when
    the algorithm has a schedule, the closure's start builds and starts it. */
 coll_closure_t *coll_closure_native(const coll_algo_t *algo, const coll_params_t *params);
+
+/* The closure of `algo` with `params` for `call` (its communicator, root, mode): a tree
+   algorithm (algo->tree) becomes coll_closure_tree() over the tree it builds, named like
+   a native closure ("bcast:binomial(segsize=8192)"); any other is coll_closure_native().
+   NULL on failure, with the status in *st_p (st_p may be NULL). */
+coll_closure_t *coll_closure_algo(const coll_algo_t *algo, const coll_params_t *params,
+                                  const coll_call_t *call, compi_status_t *st_p);
 
 /* ---- helpers for algorithms (core/coll/coll_util.c) ------------------------------- */
 

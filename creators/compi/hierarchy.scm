@@ -76,8 +76,9 @@
             (set! last-ranks ranks)))
         last-groups))))
 
-;; Trees and the exchange run blocking calls only (no schedules yet): a nonblocking call
-;; goes to `next' (the defaults pick an algorithm that can run as a schedule).
+;; Trees serve every mode (a tree closure runs as a schedule for nonblocking and
+;; persistent calls); the exchange runs blocking calls only: a nonblocking or persistent
+;; allreduce goes to `next' (the defaults pick an algorithm that can run as a schedule).
 (define (blocking? call)
   (eq? (call-mode call) 'blocking))
 
@@ -101,7 +102,7 @@
   (check-topology 'hierarchical-creator topology)
   (let ((groups-of (grouper topology ranks)))
     (define (hierarchical call next)
-      (if (and (blocking? call) (memq (call-kind call) tree-kinds))
+      (if (memq (call-kind call) tree-kinds)
           (serve call next
                  (hierarchical-tree (groups-of call) (or (call-root call) 0)
                                     #:shapes shapes #:coordinator coordinator)
@@ -113,7 +114,7 @@
   (check-topology 'magpie-creator topology)
   (let ((groups-of (grouper topology ranks)))
     (define (magpie call next)
-      (if (and (blocking? call) (memq (call-kind call) tree-kinds))
+      (if (memq (call-kind call) tree-kinds)
           (serve call next (magpie-tree (groups-of call) (or (call-root call) 0)) segsize)
           (next call)))
     magpie))

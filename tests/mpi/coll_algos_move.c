@@ -5,7 +5,7 @@
  *
  * Helper program for the lead: unlike the other tests/mpi programs it links the internal
  * library (lib/libcompi.la) and includes internal headers, because it builds coll_call_t
- * structs by hand and runs coll_closure_native(coll_algo_find(kind, name)).
+ * structs by hand and runs coll_closure_algo(coll_algo_find(kind, name), params, call).
  *
  * Coverage per algorithm: sizes 0 .. 1 MiB per rank, roots 0, p / 2 and p - 1, four
  * datatype variants (int to int, int to a strided vector with holes, vector to int, per
@@ -327,7 +327,7 @@ static void run_case(const coll_algo_t *algo, const coll_params_t *params, int r
     }
     call.bytes = (uint64_t)base * sizeof(int);
 
-    coll_closure_t *c = coll_closure_native(algo, params);
+    coll_closure_t *c = coll_closure_algo(algo, params, &call, NULL);
     compi_status_t st = c->fn(c, &call);
     coll_closure_release(c);
     checks++;

@@ -246,7 +246,7 @@ static void run_case(compi_comm_t *comm, const coll_algo_t *a, const coll_params
         call.sbuf = sbuf;
     }
 
-    coll_closure_t *cl = coll_closure_native(a, prm);
+    coll_closure_t *cl = coll_closure_algo(a, prm, &call, NULL);
     compi_status_t st = cl->fn(cl, &call);
     coll_closure_release(cl);
     g_cases++;
@@ -311,7 +311,7 @@ static void run_comm(compi_comm_t *comm, const dkind_t *kinds, int nkinds)
             if (a->kind == COLL_BARRIER) {
                 for (int i = 0; i < 5; i++) {
                     coll_call_t call = {.kind = COLL_BARRIER, .comm = comm, .root = -1};
-                    coll_closure_t *cl = coll_closure_native(a, &prms[pi]);
+                    coll_closure_t *cl = coll_closure_algo(a, &prms[pi], &call, NULL);
                     if (cl->fn(cl, &call) != COMPI_OK) {
                         report("status", a, &prms[pi], &kinds[0], 0, -1, 0, 0, -1, 0);
                     }

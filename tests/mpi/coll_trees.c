@@ -6,6 +6,8 @@
  * with a non-commutative op, each against a reference computed locally.  Also: a closure
  * run with the wrong root, or a non-commutative op on an unordered tree, returns an
  * error on every rank without sending anything (the next collective still works).
+ * Everything runs twice: blocking (the closure's fn) and as a schedule (its start, then a
+ * wait: what MPI_Ibcast and the persistent calls run), segments and all.
  *
  * Links the internal library (lib/libcompi.la) to reach coll_closure_tree; run it under
  * mpirun at np 1..8 (1,2,3,4,5,7,8 covers powers of two and the rest).
@@ -13,6 +15,7 @@
 #include "tests/mpi/mpitest.h"
 
 #include "core/coll/executors/tree_closure.h"
+#include "core/pml/pml.h"
 
 enum { SHAPE_BINOMIAL, SHAPE_CHAIN, SHAPE_FLAT, SHAPE_KARY3, SHAPE_RANDOM, NSHAPES };
 static const char *const shape_names[NSHAPES] = {"binomial", "chain", "flat", "3-ary", "random"};
@@ -73,10 +76,24 @@ static coll_closure_t *make_closure(coll_kind_t kind, int shape, int root, long 
     return c;
 }
 
+static int as_schedule; /* run through the closure's start (nonblocking), not its fn */
+
 static compi_status_t run(coll_closure_t *c, coll_call_t *call)
 {
     call->comm = world;
-    return c->fn(c, call);
+    if (!as_schedule) {
+        return c->fn(c, call);
+    }
+    call->mode = COLL_MODE_NONBLOCKING;
+    compi_request_t *req = NULL;
+    CHECK(c->start != NULL, "%s has no start", c->name);
+    compi_status_t st = c->start(c, call, &req);
+    if (st != COMPI_OK) {
+        return st;
+    }
+    st = pml_wait(req, NULL);
+    pml_request_free(req);
+    return st;
 }
 
 static compi_datatype_t *dt(MPI_Datatype h)
@@ -405,27 +422,22 @@ static void test_mismatch(void)
     coll_closure_release(c);
 }
 
-int main(int argc, char **argv)
+/* every case over every shape and root, in the current mode (as_schedule) */
+static void all_cases(const int *roots, int nroots)
 {
     static const size_t sizes[] = {0, 1, 8, 1000, 65536 + 12, 1 << 20};
     static const long segs[] = {0, 4096};
     size_t nsizes = sizeof(sizes) / sizeof(sizes[0]);
 
-    mt_init(&argc, &argv, "coll_trees");
-    world = comm_from_handle(MPI_COMM_WORLD);
-    me = world->rank;
-    np = world->size;
-    MPI_OK(MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &vec_t));
-    MPI_OK(MPI_Type_commit(&vec_t));
-
-    int roots[3] = {0, np - 1, np / 2}, nroots = np > 2 ? 3 : np;
     for (int shape = 0; shape < NSHAPES; shape++) {
         for (int ri = 0; ri < nroots; ri++) {
             int root = roots[ri];
             test_barrier(shape, root);
             for (size_t si = 0; si < nsizes; si++) {
-                /* 1 MiB only over two shapes: the others add time, not coverage */
-                if (sizes[si] == (1 << 20) && shape != SHAPE_CHAIN && shape != SHAPE_RANDOM) {
+                /* 1 MiB only over two shapes (one as a schedule): the others add time, not
+                   coverage */
+                if (sizes[si] == (1 << 20) && shape != SHAPE_CHAIN &&
+                    (shape != SHAPE_RANDOM || as_schedule)) {
                     continue;
                 }
                 size_t count = sizes[si] / sizeof(int);
@@ -453,6 +465,22 @@ int main(int argc, char **argv)
             }
         }
     }
+}
+
+int main(int argc, char **argv)
+{
+    mt_init(&argc, &argv, "coll_trees");
+    world = comm_from_handle(MPI_COMM_WORLD);
+    me = world->rank;
+    np = world->size;
+    MPI_OK(MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &vec_t));
+    MPI_OK(MPI_Type_commit(&vec_t));
+
+    int roots[3] = {0, np - 1, np / 2}, nroots = np > 2 ? 3 : np;
+    for (as_schedule = 0; as_schedule < 2; as_schedule++) {
+        all_cases(roots, nroots);
+    }
+    as_schedule = 0;
     test_mismatch();
     test_barrier(SHAPE_FLAT, 0);
     MPI_OK(MPI_Type_free(&vec_t));

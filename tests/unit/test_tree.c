@@ -4,12 +4,19 @@
  * exactly once; topo_tree_from_parents orders children as asked; validation names the
  * problem of a tree with a missing rank, a duplicate, a cycle, a wrong root or size;
  * ordered trees (for non-commutative reductions) are recognised; tree closures are built
- * for the six kinds, refused for the others and for invalid trees.
+ * for the six kinds, refused for the others and for invalid trees.  The builders of the
+ * native tree algorithms give the shapes those algorithms always had: the k-nomial tree
+ * of gather/scatter knomial (parents and child order against the radix-k rules), the
+ * in-order binomial tree (ordered for every root, the radix-2 tree at root 0), reversed
+ * children (k-nomial k = 2 reversed is binomial); every tree algorithm of the registry
+ * builds a valid tree and becomes a tree closure named as the algorithm.
  */
 #include "core/coll/executors/tree_closure.h"
 #include "tests/unit/unit_tap.h"
+#include "topologies/tree.h"
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -283,11 +290,186 @@ START_TEST(closures)
 }
 END_TEST
 
+/* rank r's children, as relative ranks */
+static int rel_children(const topo_tree_t *t, int r, int *out)
+{
+    int n = 0;
+    for (int i = t->child_off[r]; i < t->child_off[r + 1]; i++) {
+        out[n++] = (t->children[i] - t->root + t->size) % t->size;
+    }
+    return n;
+}
+
+/* the radix-k tree as gather/knomial.c always walked it: v's mask m (for v = 0 the
+   smallest power of k >= p), its parent v - v mod (k m), its children v + i mask for
+   mask = 1, k, ... below m and i = 1 .. k-1, in that order */
+static int knomial_reference(long v, long p, long k, int *children, int *nch)
+{
+    long m = 1;
+    if (v == 0) {
+        while (m < p) {
+            m *= k;
+        }
+    } else {
+        while (v % (k * m) == 0) {
+            m *= k;
+        }
+    }
+    *nch = 0;
+    for (long mask = 1; mask < m; mask *= k) {
+        for (long i = 1; i < k && v + i * mask < p; i++) {
+            children[(*nch)++] = (int)(v + i * mask);
+        }
+    }
+    return v == 0 ? -1 : (int)(v - v % (k * m));
+}
+
+START_TEST(knomial_shape)
+{
+    int got[MAXN], want[MAXN], ng, nw;
+    for (int k = 2; k <= 5; k++) {
+        for (int n = 1; n <= MAXN; n++) {
+            for (int root = 0; root < n; root += (n > 4 ? n / 3 : 1)) {
+                topo_tree_t *t = topo_tree_knomial(n, root, k);
+                ck_assert_ptr_nonnull(t);
+                ck_assert_int_eq(topo_tree_validate(t, n, root, NULL, 0), COMPI_OK);
+                for (int v = 0; v < n; v++) {
+                    int r = (v + root) % n;
+                    int pv = knomial_reference(v, n, k, want, &nw);
+                    int pr = t->parent[r] < 0 ? -1 : (t->parent[r] - root + n) % n;
+                    ck_assert_msg(pr == pv, "k=%d n=%d root=%d v=%d: parent %d, want %d", k, n,
+                                  root, v, pr, pv);
+                    ng = rel_children(t, r, got);
+                    ck_assert_int_eq(ng, nw);
+                    for (int i = 0; i < ng; i++) {
+                        ck_assert_msg(got[i] == want[i], "k=%d n=%d v=%d child %d: %d, want %d", k,
+                                      n, v, i, got[i], want[i]);
+                    }
+                }
+                /* subtrees are ranges of relative ranks: ordered at root 0 */
+                if (root == 0) {
+                    ck_assert_int_eq(topo_tree_is_ordered(t), 1);
+                }
+                topo_tree_free(t);
+            }
+        }
+    }
+    ck_assert_ptr_null(topo_tree_knomial(4, 0, 1));
+}
+END_TEST
+
+static int same_tree(const topo_tree_t *a, const topo_tree_t *b)
+{
+    return a->size == b->size && a->root == b->root &&
+           memcmp(a->parent, b->parent, (size_t)a->size * sizeof(int)) == 0 &&
+           memcmp(a->child_off, b->child_off, (size_t)(a->size + 1) * sizeof(int)) == 0 &&
+           memcmp(a->children, b->children, (size_t)(a->size - 1) * sizeof(int)) == 0;
+}
+
+START_TEST(in_order_binomial_and_reversal)
+{
+    for (int n = 1; n <= MAXN; n++) {
+        /* k-nomial, k = 2, served largest subtree first is the binomial tree */
+        for (int root = 0; root < n; root++) {
+            topo_tree_t *b = topo_tree_binomial(n, root), *k2 = topo_tree_knomial(n, root, 2);
+            topo_tree_reverse_children(k2);
+            ck_assert_msg(same_tree(b, k2), "n=%d root=%d", n, root);
+            topo_tree_free(b);
+            topo_tree_free(k2);
+        }
+        /* in order: every subtree a range, for every root; at root 0 the radix-2 tree */
+        for (int root = 0; root < n; root++) {
+            topo_tree_t *t = topo_tree_in_order_binomial(n, root);
+            ck_assert_ptr_nonnull(t);
+            ck_assert_int_eq(topo_tree_validate(t, n, root, NULL, 0), COMPI_OK);
+            ck_assert_msg(topo_tree_is_ordered(t) == 1, "n=%d root=%d", n, root);
+            if (root == 0) {
+                topo_tree_t *k2 = topo_tree_knomial(n, 0, 2);
+                ck_assert(same_tree(t, k2));
+                topo_tree_free(k2);
+            } else {
+                /* the root serves 0 (the tree of 0..root-1) first, then root + 2^j */
+                const int *ch = t->children + t->child_off[root];
+                int nc = t->child_off[root + 1] - t->child_off[root], i = 0;
+                ck_assert_int_eq(ch[i++], 0);
+                for (int m = 1; root + m < n; m *= 2) {
+                    ck_assert_int_eq(ch[i++], root + m);
+                }
+                ck_assert_int_eq(i, nc);
+            }
+            topo_tree_free(t);
+        }
+    }
+    /* the drawing of tree.c: 8 ranks, root 3 */
+    topo_tree_t *t = topo_tree_in_order_binomial(8, 3);
+    static const int parent[8] = {3, 0, 0, -1, 3, 3, 5, 3};
+    ck_assert(memcmp(t->parent, parent, sizeof(parent)) == 0);
+    topo_tree_free(t);
+}
+END_TEST
+
+START_TEST(algorithms_are_trees)
+{
+    /* every native tree algorithm: a valid tree for every size and root, and a closure
+       named as the algorithm, with a start (nonblocking and persistent calls) */
+    size_t nalgo, ntree = 0;
+    const coll_algo_t *const *all = coll_algo_all(&nalgo);
+    for (size_t a = 0; a < nalgo; a++) {
+        const coll_algo_t *algo = all[a];
+        if (algo->tree == NULL) {
+            continue;
+        }
+        ntree++;
+        ck_assert_ptr_null(algo->fn);
+        ck_assert_ptr_null(coll_closure_native(algo, NULL));
+        for (int n = 1; n <= 12; n++) {
+            for (int root = 0; root < n; root++) {
+                coll_params_t p = algo->tree_defaults;
+                topo_tree_t *t = algo->tree(n, root, &p);
+                ck_assert_msg(t != NULL, "%s", algo->name);
+                ck_assert_int_eq(topo_tree_validate(t, n, root, NULL, 0), COMPI_OK);
+                topo_tree_free(t);
+            }
+        }
+        compi_comm_t comm;
+        memset(&comm, 0, sizeof(comm));
+        comm.size = 6;
+        coll_call_t call = {.kind = algo->kind, .comm = &comm, .root = 0};
+        coll_params_t p = {.segsize = strstr(algo->params, "segsize") ? 4096 : 0};
+        compi_status_t st;
+        coll_closure_t *c = coll_closure_algo(algo, &p, &call, &st);
+        ck_assert_ptr_nonnull(c);
+        ck_assert_int_eq(st, COMPI_OK);
+        ck_assert_ptr_nonnull(c->start);
+        char want[96];
+        snprintf(want, sizeof(want), "%s:%s%s", coll_kind_name(algo->kind), algo->name,
+                 p.segsize ? "(segsize=4096)" : "");
+        ck_assert_str_eq(c->name, want);
+        coll_closure_release(c);
+    }
+    /* barrier 1, bcast 5, reduce 4, allreduce 1, gather 2, scatter 2, allgather 1 */
+    ck_assert_uint_eq(ntree, 16);
+
+    /* the shapes the algorithms always had */
+    coll_params_t none = {0};
+    topo_tree_t *t = coll_algo_find(COLL_BCAST, "binomial")->tree(8, 2, &none);
+    topo_tree_t *b = topo_tree_binomial(8, 2);
+    ck_assert(same_tree(t, b));
+    topo_tree_free(t);
+    topo_tree_free(b);
+    t = coll_algo_find(COLL_REDUCE, "binomial")->tree(8, 0, &none);
+    ck_assert_int_eq(topo_tree_is_ordered(t), 1);
+    ck_assert_int_eq(t->children[t->child_off[0]], 1); /* smallest subtree first */
+    topo_tree_free(t);
+}
+END_TEST
+
 int main(void)
 {
     const TTest *tests[] = {
         builders_all_sizes_and_roots, builders_reject_bad_arguments, binomial_shape,
-        from_parents_orders_children, validation_errors, ordered_trees, check_call, closures
+        from_parents_orders_children, validation_errors, ordered_trees, check_call, closures,
+        knomial_shape, in_order_binomial_and_reversal, algorithms_are_trees
     };
     const unit_case_t tc = {.suite = "tree", .name = "trees"};
     return unit_tap_run_list(&tc, tests, UNIT_COUNT(tests));

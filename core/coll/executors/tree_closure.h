@@ -1,7 +1,7 @@
 /*
  * tree_closure.h -- closures that run any tree (topologies/tree.h) with the executors
- * of this folder: the way creators' trees, and the native tree algorithms, become
- * native closures.
+ * of this folder: the way creators' trees, and the native tree algorithms (coll_algo_t
+ * .tree, through coll_closure_algo), become native closures.
  *
  * Ownership: coll_closure_tree() takes the tree over (the closure frees it).
  */
@@ -21,7 +21,8 @@ compi_status_t coll_tree_check_call(const topo_tree_t *tree, const coll_call_t *
 /*
  * A closure that runs `kind` (barrier, bcast, reduce, allreduce, gather, scatter,
  * allgather) over `tree`, pipelined in segments of params->segsize bytes where the kind
- * allows it (bcast, reduce, allreduce, and the bcast half of allgather).  Takes over
+ * allows it (bcast, reduce, allreduce, and the bcast half of allgather): blocking through
+ * its fn, nonblocking and persistent through its start (a schedule, segmented alike).  Takes over
  * `tree` (also on failure).  NULL when the kind has no tree executor
  * (COMPI_ERR_UNSUPPORTED in *st_p), the tree is invalid (COMPI_ERR_INVALID_PARAM) or
  * memory runs out.  The name is "<kind>:tree(<n> ranks,root <r>,depth <d>,#<hash of the
@@ -29,5 +30,12 @@ compi_status_t coll_tree_check_call(const topo_tree_t *tree, const coll_call_t *
  */
 coll_closure_t *coll_closure_tree(coll_kind_t kind, topo_tree_t *tree,
                                   const coll_params_t *params, compi_status_t *st_p);
+
+struct coll_sched;
+/* The steps of tree closure `c` for `call` (of c's kind) added to schedule `s`, for an
+   algorithm that runs a tree collective as one phase of its own schedule
+   (reduce_scatter/reduce_scatterv.c); a call the tree cannot serve fails the schedule.
+   The schedule does not need `c` once this returns. */
+void coll_tree_sched_add(coll_closure_t *c, const coll_call_t *call, struct coll_sched *s);
 
 #endif

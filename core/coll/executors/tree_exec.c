@@ -1,7 +1,10 @@
 /*
- * tree_exec.c -- closures that run any valid tree: building them (validation, the
- * preorder that gather, scatter and allgather use, the name), the checks every run makes,
- * and the barrier executor.  The other kinds live in tree_exec_<kind>.c.
+ * tree_exec.c -- closures that run any valid tree, whoever built it (a creator in
+ * Scheme, or a native tree algorithm through coll_closure_algo): building them
+ * (validation, the preorder that gather, scatter and allgather use, the reduction order,
+ * the request slots, the name), the scratch their blocking runs share, the checks every
+ * run makes, and the barrier executor.  The other kinds live in tree_exec_<kind>.c, the
+ * schedules of every kind (the closures' start) in tree_exec_sched.c.
  *
  * Barrier over a tree of depth d: fan-in of zero-byte messages from the leaves to the
  * root, then fan-out back down.
@@ -87,17 +90,39 @@ compi_status_t tree_exec__barrier(coll_closure_t *self, const coll_call_t *call)
     return st;
 }
 
+void *tree_exec__scratch(tree_exec_t *s, size_t bytes)
+{
+    if (bytes > s->scratch_len) {
+        char *m = realloc(s->scratch, bytes);
+        if (m == NULL) {
+            return NULL;
+        }
+        s->scratch = m;
+        s->scratch_len = bytes;
+    }
+    return s->scratch;
+}
+
+size_t tree_exec__span(const compi_datatype_t *dt, size_t count)
+{
+    size_t span = count == 0 ? 1 : (size_t)dt->true_extent + (count - 1) * (size_t)dt->extent;
+    return (span + 63) & ~(size_t)63;
+}
+
 void tree_exec__free(void *state)
 {
     tree_exec_t *s = state;
     if (s == NULL) {
         return;
     }
+    free(s->reqs);
+    free(s->scratch);
     topo_tree_free(s->tree);
     free(s->pre);
     free(s->pos);
     free(s->sub);
     free(s->pieces);
+    free(s->piece_ci);
     free(s);
 }
 
@@ -152,7 +177,8 @@ static compi_status_t tree_exec__pieces(tree_exec_t *s)
     int n = t->size;
     int *lo = malloc((size_t)n * sizeof(int));
     s->pieces = malloc((size_t)(2 * n) * sizeof(int));
-    if (lo == NULL || s->pieces == NULL) {
+    s->piece_ci = malloc((size_t)(2 * n) * sizeof(int));
+    if (lo == NULL || s->pieces == NULL || s->piece_ci == NULL) {
         free(lo);
         return COMPI_ERR_NO_MEMORY;
     }
@@ -179,6 +205,15 @@ static compi_status_t tree_exec__pieces(tree_exec_t *s)
                 j--;
             }
             pc[j] = c;
+        }
+        int *ci = s->piece_ci + t->child_off[r] + r;
+        for (int j = 0; j < m; j++) {
+            ci[j] = -1;
+            for (int i = t->child_off[r]; i < t->child_off[r + 1] && pc[j] != r; i++) {
+                if (t->children[i] == pc[j]) {
+                    ci[j] = i - t->child_off[r];
+                }
+            }
         }
     }
     free(lo);
@@ -213,6 +248,14 @@ tree_exec_t *tree_exec__new(coll_kind_t kind, topo_tree_t *tree, const coll_para
     s->params = params != NULL ? *params : (coll_params_t){0};
     if (s->params.segsize < 0) {
         s->params.segsize = 0;
+    }
+    for (int r = 0; r < tree->size; r++) {
+        int nc = tree_exec__nchildren(tree, r);
+        s->maxnc = nc > s->maxnc ? nc : s->maxnc;
+    }
+    s->reqs = calloc(((size_t)s->maxnc + 1) * TREE_SEND_WINDOW, sizeof(*s->reqs));
+    if (s->reqs == NULL) {
+        goto err;
     }
     int reduces = kind == COLL_REDUCE || kind == COLL_ALLREDUCE;
     if (reduces) {
@@ -281,6 +324,7 @@ coll_closure_t *coll_closure_tree(coll_kind_t kind, topo_tree_t *tree, const col
         st = COMPI_ERR_NO_MEMORY;
         goto err;
     }
+    c->start = tree_exec__start;
     if (st_p != NULL) {
         *st_p = COMPI_OK;
     }

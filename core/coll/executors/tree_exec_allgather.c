@@ -28,7 +28,7 @@
 
 compi_status_t tree_exec__allgather(coll_closure_t *self, const coll_call_t *call)
 {
-    const tree_exec_t *s = self->state;
+    tree_exec_t *s = self->state;
     const topo_tree_t *t = s->tree;
     compi_comm_t *comm = call->comm;
     int me = comm->rank, p = comm->size, tag = coll_tag(COLL_ALLGATHER);
@@ -57,7 +57,6 @@ compi_status_t tree_exec__allgather(coll_closure_t *self, const coll_call_t *cal
         coll_rblock(call, s->pre[i], &b);
         dt_unpack(b.dt, b.buf, b.count, 0, packed + (size_t)i * blk, blk);
     }
-    free(packed);
     if (st != COMPI_OK) {
         return st;
     }

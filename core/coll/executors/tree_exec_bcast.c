@@ -17,23 +17,23 @@
  * the same bytes with different datatypes (matching type signatures), and every rank
  * must cut at the same places.  A non-contiguous buffer is packed once into a temporary
  * (root) or unpacked once at the end (other ranks); an unsegmented bcast sends the
- * user's buffer with its own datatype.
+ * user's buffer with its own datatype, with blocking sends and no request when the
+ * children take it eagerly (the small-message path of bcast:binomial).
+ *
+ * Nothing is allocated on a cache hit: requests go into the closure's slots and the
+ * packed temporary into its scratch (tree_exec.h).
  */
 #include "core/coll/executors/tree_exec.h"
 
-#include <stdlib.h>
-
-/* segments received ahead, and segments whose sends may be in flight at once: enough to
-   overlap, few enough that the PML's request pool and the BTL's queues stay small */
-#define RECV_AHEAD 4
-#define SEND_WINDOW 8
-
-static compi_status_t bcast_whole(const topo_tree_t *t, void *buf, size_t count,
-                                  compi_datatype_t *dt, compi_comm_t *comm, int tag)
+/* one segment: receive from the parent, then every child gets the whole buffer with its
+   own datatype.  When every child takes it eagerly (small messages: the native binomial
+   bcast's case), blocking sends without request objects */
+static compi_status_t bcast_whole(tree_exec_t *s, void *buf, size_t count, compi_datatype_t *dt,
+                                  compi_comm_t *comm, int tag)
 {
+    const topo_tree_t *t = s->tree;
     int me = comm->rank, nc = tree_exec__nchildren(t, me);
     const int *ch = tree_exec__children(t, me);
-    compi_request_t **reqs = NULL;
     compi_status_t st = COMPI_OK;
 
     if (t->parent[me] >= 0) {
@@ -42,38 +42,41 @@ static compi_status_t bcast_whole(const topo_tree_t *t, void *buf, size_t count,
     if (st != COMPI_OK || nc == 0) {
         return st; /* a leaf, or a forest's root alone in its tree */
     }
-    reqs = calloc((size_t)nc, sizeof(*reqs));
-    if (reqs == NULL) {
-        return COMPI_ERR_NO_MEMORY;
+    size_t bytes = count * dt->size;
+    int eager = 1;
+    for (int i = 0; eager && i < nc; i++) {
+        eager = pml_send_is_local(comm, ch[i], bytes);
     }
+    if (eager) {
+        for (int i = 0; i < nc && st == COMPI_OK; i++) {
+            st = pml_send(buf, count, dt, ch[i], tag, comm, PML_SEND_STANDARD);
+        }
+        return st;
+    }
+    compi_request_t **reqs = s->reqs;
     for (int i = 0; i < nc && st == COMPI_OK; i++) {
         st = pml_isend(buf, count, dt, ch[i], tag, comm, PML_SEND_STANDARD, &reqs[i]);
     }
     compi_status_t st2 = pml_wait_all_free((size_t)nc, reqs);
-    free(reqs);
     return st != COMPI_OK ? st : st2;
 }
 
 /* the pipeline over `total` bytes at p (contiguous) */
-static compi_status_t bcast_segments(const topo_tree_t *t, char *p, size_t total, size_t seg,
+static compi_status_t bcast_segments(tree_exec_t *s, char *p, size_t total, size_t seg,
                                      compi_comm_t *comm, int tag)
 {
+    const topo_tree_t *t = s->tree;
     compi_datatype_t *byte = dt_from_handle(MPI_BYTE);
     int me = comm->rank, nc = tree_exec__nchildren(t, me), parent = t->parent[me];
     const int *ch = tree_exec__children(t, me);
     size_t nseg = (total + seg - 1) / seg;
-    compi_request_t *rreq[RECV_AHEAD] = {NULL};
-    compi_request_t **sreq = NULL;
+    /* the closure's request slots: nc * TREE_SEND_WINDOW sends, then the receives */
+    compi_request_t **sreq = s->reqs;
+    compi_request_t **rreq = s->reqs + (size_t)s->maxnc * TREE_SEND_WINDOW;
     compi_status_t st = COMPI_OK;
 
-    if (nc > 0) {
-        sreq = calloc((size_t)nc * SEND_WINDOW, sizeof(*sreq));
-        if (sreq == NULL) {
-            return COMPI_ERR_NO_MEMORY;
-        }
-    }
     if (parent >= 0) {
-        for (size_t k = 0; k < nseg && k < RECV_AHEAD && st == COMPI_OK; k++) {
+        for (size_t k = 0; k < nseg && k < TREE_RECV_AHEAD && st == COMPI_OK; k++) {
             size_t len = total - k * seg < seg ? total - k * seg : seg;
             st = pml_irecv(p + k * seg, len, byte, parent, tag, comm, &rreq[k]);
         }
@@ -81,9 +84,9 @@ static compi_status_t bcast_segments(const topo_tree_t *t, char *p, size_t total
     for (size_t k = 0; k < nseg && st == COMPI_OK; k++) {
         size_t len = total - k * seg < seg ? total - k * seg : seg;
         if (parent >= 0) {
-            size_t slot = k % RECV_AHEAD;
+            size_t slot = k % TREE_RECV_AHEAD;
             st = pml_wait_all_free(1, &rreq[slot]);
-            size_t next = k + RECV_AHEAD;
+            size_t next = k + TREE_RECV_AHEAD;
             if (st == COMPI_OK && next < nseg) {
                 size_t nlen = total - next * seg < seg ? total - next * seg : seg;
                 st = pml_irecv(p + next * seg, nlen, byte, parent, tag, comm, &rreq[slot]);
@@ -92,62 +95,56 @@ static compi_status_t bcast_segments(const topo_tree_t *t, char *p, size_t total
         if (nc == 0 || st != COMPI_OK) {
             continue;
         }
-        /* this window slot's sends (segment k - SEND_WINDOW) must be gone first */
-        compi_request_t **slot = sreq + (k % SEND_WINDOW) * (size_t)nc;
+        /* this window slot's sends (segment k - TREE_SEND_WINDOW) must be gone first */
+        compi_request_t **slot = sreq + (k % TREE_SEND_WINDOW) * (size_t)nc;
         st = pml_wait_all_free((size_t)nc, slot);
         for (int i = 0; i < nc && st == COMPI_OK; i++) {
             st = pml_isend(p + k * seg, len, byte, ch[i], tag, comm, PML_SEND_STANDARD, &slot[i]);
         }
     }
-    compi_status_t st2 = pml_wait_all_free(RECV_AHEAD, rreq);
-    if (sreq != NULL) {
-        compi_status_t st3 = pml_wait_all_free((size_t)nc * SEND_WINDOW, sreq);
-        st2 = st2 != COMPI_OK ? st2 : st3;
-    }
-    free(sreq);
+    compi_status_t st2 = pml_wait_all_free(TREE_RECV_AHEAD, rreq);
+    compi_status_t st3 = pml_wait_all_free((size_t)nc * TREE_SEND_WINDOW, sreq);
+    st2 = st2 != COMPI_OK ? st2 : st3;
     return st != COMPI_OK ? st : st2;
 }
 
-compi_status_t tree_exec__bcast_buf(const tree_exec_t *s, void *buf, size_t count,
+compi_status_t tree_exec__bcast_buf(tree_exec_t *s, void *buf, size_t count,
                                     compi_datatype_t *dt, compi_comm_t *comm, int tag)
 {
     const topo_tree_t *t = s->tree;
     size_t total = count * dt->size;
     size_t seg = (size_t)s->params.segsize;
-    compi_status_t st;
 
     if (total == 0 || t->size == 1) {
         return COMPI_OK;
     }
     if (seg == 0 || seg >= total) {
-        return bcast_whole(t, buf, count, dt, comm, tag);
+        return bcast_whole(s, buf, count, dt, comm, tag);
     }
     char *p = dt_contig_ptr(dt, buf, count);
-    char *tmp = NULL;
     int is_root = t->parent[comm->rank] < 0; /* the root, or a root of a forest */
-    if (p == NULL) {
-        tmp = malloc(total);
-        if (tmp == NULL) {
+    int packed = p == NULL;
+    if (packed) {
+        /* a non-contiguous buffer travels packed: packed once at the root, unpacked once
+           at the end elsewhere */
+        p = tree_exec__scratch(s, total);
+        if (p == NULL) {
             return COMPI_ERR_NO_MEMORY;
         }
         if (is_root) {
-            dt_pack(dt, buf, count, 0, tmp, total);
+            dt_pack(dt, buf, count, 0, p, total);
         }
-        p = tmp;
     }
-    st = bcast_segments(t, p, total, seg, comm, tag);
-    if (tmp != NULL) {
-        if (st == COMPI_OK && !is_root) {
-            dt_unpack(dt, buf, count, 0, tmp, total);
-        }
-        free(tmp);
+    compi_status_t st = bcast_segments(s, p, total, seg, comm, tag);
+    if (packed && st == COMPI_OK && !is_root) {
+        dt_unpack(dt, buf, count, 0, p, total);
     }
     return st;
 }
 
 compi_status_t tree_exec__bcast(coll_closure_t *self, const coll_call_t *call)
 {
-    const tree_exec_t *s = self->state;
+    tree_exec_t *s = self->state;
     compi_status_t st = tree_exec__check(s, call);
     if (st != COMPI_OK) {
         return st;

@@ -16,6 +16,9 @@
  *
  * Scatter is the reverse: the root packs every block in preorder, each rank keeps the
  * first block of what it receives and forwards its children's ranges.
+ *
+ * The packed temporaries live in the closure's scratch and the requests in its slots
+ * (tree_exec.h): nothing is allocated on a cache hit.
  */
 #include "core/coll/executors/tree_exec.h"
 
@@ -26,7 +29,7 @@ static char *block_at(const void *buf, size_t count, const compi_datatype_t *dt,
     return (char *)buf + (ptrdiff_t)i * (ptrdiff_t)count * dt->extent;
 }
 
-compi_status_t tree_exec__gather_up(const tree_exec_t *s, const void *buf, size_t count,
+compi_status_t tree_exec__gather_up(tree_exec_t *s, const void *buf, size_t count,
                                     compi_datatype_t *dt, size_t blk, compi_comm_t *comm, int tag,
                                     char **packed_p)
 {
@@ -34,7 +37,7 @@ compi_status_t tree_exec__gather_up(const tree_exec_t *s, const void *buf, size_
     compi_datatype_t *byte = dt_from_handle(MPI_BYTE);
     int me = comm->rank, root = t->root, nc = tree_exec__nchildren(t, me);
     const int *ch = tree_exec__children(t, me);
-    compi_request_t **reqs = NULL;
+    compi_request_t **reqs = s->reqs;
     char *tmp = NULL;
     compi_status_t st = COMPI_OK;
 
@@ -45,11 +48,9 @@ compi_status_t tree_exec__gather_up(const tree_exec_t *s, const void *buf, size_
                           : pml_send(buf, count, dt, t->parent[me], tag, comm, PML_SEND_STANDARD);
     }
     size_t nblk = (size_t)s->sub[me];
-    tmp = malloc(nblk * blk);
-    reqs = calloc((size_t)nc, sizeof(*reqs));
-    if (tmp == NULL || reqs == NULL) {
-        st = COMPI_ERR_NO_MEMORY;
-        goto out;
+    tmp = tree_exec__scratch(s, nblk * blk);
+    if (tmp == NULL) {
+        return COMPI_ERR_NO_MEMORY;
     }
     for (int i = 0; i < nc && st == COMPI_OK; i++) {
         size_t off = (size_t)(s->pos[ch[i]] - s->pos[me]) * blk;
@@ -64,20 +65,13 @@ compi_status_t tree_exec__gather_up(const tree_exec_t *s, const void *buf, size_
         st = pml_send(tmp, nblk * blk, byte, t->parent[me], tag, comm, PML_SEND_STANDARD);
     } else if (st == COMPI_OK) {
         *packed_p = tmp;
-        tmp = NULL;
     }
-out:
-    if (reqs != NULL) {
-        pml_wait_all_free((size_t)nc, reqs);
-    }
-    free(reqs);
-    free(tmp);
     return st;
 }
 
 compi_status_t tree_exec__gather(coll_closure_t *self, const coll_call_t *call)
 {
-    const tree_exec_t *s = self->state;
+    tree_exec_t *s = self->state;
     const topo_tree_t *t = s->tree;
     int me = call->comm->rank, root = t->root;
     char *packed = NULL;
@@ -104,20 +98,19 @@ compi_status_t tree_exec__gather(coll_closure_t *self, const coll_call_t *call)
         dt_unpack(call->rdt, block_at(call->rbuf, call->rcount, call->rdt, q), call->rcount, 0,
                   packed + (size_t)i * blk, blk);
     }
-    free(packed);
     return st;
 }
 
 compi_status_t tree_exec__scatter(coll_closure_t *self, const coll_call_t *call)
 {
-    const tree_exec_t *s = self->state;
+    tree_exec_t *s = self->state;
     const topo_tree_t *t = s->tree;
     compi_comm_t *comm = call->comm;
     compi_datatype_t *byte = dt_from_handle(MPI_BYTE);
     int me = comm->rank, root = t->root, nc = tree_exec__nchildren(t, me);
     const int *ch = tree_exec__children(t, me);
     int tag = coll_tag(COLL_SCATTER);
-    compi_request_t **reqs = NULL;
+    compi_request_t **reqs = s->reqs;
     char *tmp = NULL;
     compi_status_t st = tree_exec__check(s, call);
     if (st != COMPI_OK) {
@@ -133,11 +126,9 @@ compi_status_t tree_exec__scatter(coll_closure_t *self, const coll_call_t *call)
 
     size_t nblk = (size_t)s->sub[me];
     if (nc > 0) {
-        tmp = malloc(nblk * blk);
-        reqs = calloc((size_t)nc, sizeof(*reqs));
-        if (tmp == NULL || reqs == NULL) {
-            st = COMPI_ERR_NO_MEMORY;
-            goto out;
+        tmp = tree_exec__scratch(s, nblk * blk);
+        if (tmp == NULL) {
+            return COMPI_ERR_NO_MEMORY;
         }
     }
     if (me == root) {
@@ -164,12 +155,9 @@ compi_status_t tree_exec__scatter(coll_closure_t *self, const coll_call_t *call)
                            call->sdt, call->rbuf, call->rcount, call->rdt);
         }
     }
-out:
-    if (reqs != NULL) {
+    if (nc > 0) {
         compi_status_t st2 = pml_wait_all_free((size_t)nc, reqs);
         st = st != COMPI_OK ? st : st2;
     }
-    free(reqs);
-    free(tmp);
     return st;
 }

@@ -207,26 +207,3 @@ void coll_a2a_fini(coll_a2a_t *a)
     a->packed = NULL;
     a->off = NULL;
 }
-
-void coll_knomial_place(long v, long p, long k, coll_knomial_t *t)
-{
-    long m = 1;
-    if (v == 0) {
-        while (m < p) {
-            m *= k;
-        }
-    } else {
-        while (v % (k * m) == 0) {
-            m *= k;
-        }
-    }
-    t->mask = m;
-    t->sub = m < p - v ? m : p - v;
-    t->nchild = 0;
-    for (long mask = 1; mask < m; mask *= k) {
-        for (long i = 1; i < k && v + i * mask < p; i++) {
-            t->nchild++;
-        }
-    }
-    t->parent = v - v % (k * m);
-}

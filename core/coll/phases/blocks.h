@@ -121,18 +121,5 @@ compi_status_t coll_allgather_ring(coll_closure_t *self, const coll_call_t *call
 compi_status_t coll_alltoall_exchange(const coll_call_t *call, int window);
 compi_status_t coll_alltoall_linear(coll_closure_t *self, const coll_call_t *call);
 compi_status_t coll_alltoall_pairwise(coll_closure_t *self, const coll_call_t *call);
-/* radix-k trees whose subtrees are contiguous ranges (binomial: k = 2) */
-typedef struct coll_knomial {
-    /* the round in which v talks to its parent (the first mask with v % (k * mask) != 0);
-       for v = 0, the smallest power of k that is >= p */
-    long mask;
-    long sub;    /* blocks in v's subtree: relative ranks v .. v + sub - 1 */
-    long nchild; /* children: v + i * m for i in 1 .. k-1 and m < mask, below p */
-    long parent; /* relative rank of the parent (0 for v = 0) */
-} coll_knomial_t;
-/* the place of relative rank v (rank - root mod p) in the radix-k tree over p ranks */
-void coll_knomial_place(long v, long p, long k, coll_knomial_t *t);
-compi_status_t coll_gather_knomial_run(const coll_call_t *call, long k);  /* algorithms/gather/knomial.c */
-compi_status_t coll_scatter_knomial_run(const coll_call_t *call, long k); /* algorithms/scatter/knomial.c */
 
 #endif

@@ -1,9 +1,9 @@
 /*
  * phases/reduce_phases.c -- building blocks of the reduce family (see phases/reduce_phases.h):
- * call accessors, block splits, blocking exchanges, binomial trees, pipelined tree
- * bcast and reduce, the fold / recursive halving / recursive doubling phases that
- * recursive doubling, Rabenseifner and recursive halving share, and the recursive
- * doubling prefix that scan and exscan share.
+ * call accessors, block splits, blocking exchanges, and the fold / recursive halving /
+ * recursive doubling phases that recursive doubling, Rabenseifner and recursive halving
+ * share.  Trees (binomial and the others) are topologies/tree.c's, run by the tree
+ * executors of core/coll/executors/.
  */
 #include "core/coll/phases/reduce_phases.h"
 
@@ -11,10 +11,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-/* sends in flight per child of a pipelined tree: bounds the requests a long pipeline
-   holds while still letting segments overlap */
-#define RED_SEND_WINDOW 8
 
 compi_datatype_t *red_dtype(const coll_call_t *call)
 {
@@ -47,15 +43,6 @@ void red_bcast_buf(const coll_call_t *call, void **buf_p, size_t *count_p, compi
 compi_datatype_t *red_byte(void)
 {
     return dt_from_handle(MPI_BYTE);
-}
-
-size_t red_segcount(const compi_datatype_t *dt, long segsize, size_t count)
-{
-    if (segsize <= 0 || dt->size == 0) {
-        return count > 0 ? count : 1;
-    }
-    size_t n = (size_t)segsize / dt->size;
-    return n > 0 ? n : 1;
 }
 
 size_t *red_blocks(size_t count, int p)
@@ -117,255 +104,6 @@ compi_status_t red_sendrecv(const void *sbuf, size_t scount, int dst, void *rbuf
     }
     compi_status_t st2 = pml_wait_all_free(2, reqs);
     return st != COMPI_OK ? st : st2;
-}
-
-int red_binomial(int v, int p, int *children, int *nch, int small_first)
-{
-    int parent = -1, mask = 1, n = 0;
-    while (mask < p) {
-        if (v & mask) {
-            parent = v - mask;
-            break;
-        }
-        mask <<= 1;
-    }
-    if (small_first) {
-        for (int m = 1; m < mask; m <<= 1) {
-            if (v + m < p) {
-                children[n++] = v + m;
-            }
-        }
-    } else {
-        for (int m = mask >> 1; m > 0; m >>= 1) {
-            if (v + m < p) {
-                children[n++] = v + m;
-            }
-        }
-    }
-    *nch = n;
-    return parent;
-}
-
-/*
- * The bcast pipeline works on the packed bytes, so that ranks whose datatypes differ
- * (only the type signatures must match) still cut the same segments: contiguous
- * buffers are used in place, others are packed at the root and unpacked at the end.
- */
-compi_status_t red_tree_bcast(void *buf, size_t count, compi_datatype_t *dt, int parent,
-                              const int *children, int nch, long segsize, int tag,
-                              compi_comm_t *comm)
-{
-    size_t n = count * dt->size;
-    if (n == 0) {
-        return COMPI_OK;
-    }
-    /* one segment that every child takes eagerly: receive, then send to each child in
-       turn with no request objects (small broadcasts) */
-    int eager = segsize <= 0 || (size_t)segsize >= n;
-    for (int i = 0; eager && i < nch; i++) {
-        eager = pml_send_is_local(comm, children[i], n);
-    }
-    if (eager) {
-        compi_status_t st = COMPI_OK;
-        if (parent >= 0) {
-            st = pml_recv(buf, count, dt, parent, tag, comm, NULL);
-        }
-        for (int i = 0; st == COMPI_OK && i < nch; i++) {
-            st = pml_send(buf, count, dt, children[i], tag, comm, PML_SEND_STANDARD);
-        }
-        return st;
-    }
-    compi_datatype_t *byte = red_byte();
-    compi_status_t st = COMPI_OK;
-    char *packed = NULL;
-    compi_request_t **sreq = NULL;
-    compi_request_t *rreq[2] = {NULL, NULL};
-    char *data = dt_contig_ptr(dt, buf, count);
-    if (data == NULL) {
-        packed = malloc(n);
-        if (packed == NULL) {
-            return COMPI_ERR_NO_MEMORY;
-        }
-        if (parent < 0) {
-            dt_pack(dt, buf, count, 0, packed, n);
-        }
-        data = packed;
-    }
-    size_t seg = segsize > 0 ? (size_t)segsize : n;
-    size_t nseg = (n + seg - 1) / seg;
-    if (nch > 0) {
-        sreq = calloc((size_t)nch * RED_SEND_WINDOW, sizeof(*sreq));
-        if (sreq == NULL) {
-            st = COMPI_ERR_NO_MEMORY;
-            goto err;
-        }
-    }
-    /* two receives posted ahead: the next segment lands while this one is forwarded */
-    for (size_t s = 0; parent >= 0 && s < 2 && s < nseg; s++) {
-        size_t off = s * seg, len = n - off < seg ? n - off : seg;
-        st = pml_irecv(data + off, len, byte, parent, tag, comm, &rreq[s]);
-        if (st != COMPI_OK) {
-            goto err;
-        }
-    }
-    for (size_t s = 0; s < nseg; s++) {
-        size_t off = s * seg, len = n - off < seg ? n - off : seg;
-        if (parent >= 0) {
-            st = pml_wait_all_free(1, &rreq[s % 2]);
-            if (st != COMPI_OK) {
-                goto err;
-            }
-            if (s + 2 < nseg) {
-                size_t o2 = (s + 2) * seg, l2 = n - o2 < seg ? n - o2 : seg;
-                st = pml_irecv(data + o2, l2, byte, parent, tag, comm, &rreq[s % 2]);
-                if (st != COMPI_OK) {
-                    goto err;
-                }
-            }
-        }
-        compi_request_t **slot = sreq + (s % RED_SEND_WINDOW) * (size_t)nch;
-        for (int j = 0; j < nch; j++) {
-            st = pml_wait_all_free(1, &slot[j]);
-            if (st == COMPI_OK) {
-                st = pml_isend(data + off, len, byte, children[j], tag, comm, PML_SEND_STANDARD,
-                               &slot[j]);
-            }
-            if (st != COMPI_OK) {
-                goto err;
-            }
-        }
-    }
-    st = pml_wait_all_free((size_t)nch * RED_SEND_WINDOW, sreq);
-    if (st == COMPI_OK && packed != NULL && parent >= 0) {
-        dt_unpack(dt, buf, count, 0, packed, n);
-    }
-err:
-    pml_wait_all_free(2, rreq);
-    if (sreq != NULL) {
-        pml_wait_all_free((size_t)nch * RED_SEND_WINDOW, sreq);
-    }
-    free(sreq);
-    free(packed);
-    return st;
-}
-
-/* acc = acc op x for non-commutative ops (x is overwritten), x op acc otherwise */
-static compi_status_t combine_right(compi_op_t *op, compi_datatype_t *dt, void *acc, void *x,
-                                    size_t n, int ordered)
-{
-    if (!ordered) {
-        return coll_op_apply(op, dt, x, acc, n);
-    }
-    compi_status_t st = coll_op_apply(op, dt, acc, x, n);
-    return st != COMPI_OK ? st : coll_copy(x, n, dt, acc, n, dt);
-}
-
-compi_status_t red_tree_reduce(const void *mine, void *out, size_t count, compi_datatype_t *dt,
-                               compi_op_t *op, int parent, const int *children, int nch,
-                               size_t segcount, int ordered, int tag, compi_comm_t *comm)
-{
-    compi_status_t st = COMPI_OK;
-    void *accmem = NULL, *cmem = NULL;
-    compi_request_t **creq = NULL;
-    compi_request_t *sreq[RED_SEND_WINDOW] = {NULL};
-    const char *acc = mine;
-    char *cbuf = NULL;
-
-    if (count == 0 || dt->size == 0) {
-        return COMPI_OK;
-    }
-    size_t seg = segcount > 0 && segcount < count ? segcount : count;
-    size_t nseg = (count + seg - 1) / seg;
-    if (parent < 0 && out != mine) {
-        st = coll_copy(mine, count, dt, out, count, dt);
-        if (st != COMPI_OK) {
-            return st;
-        }
-    }
-    if (parent < 0) {
-        acc = out;
-    } else if (nch > 0) {
-        char *a = coll_tmp_alloc(dt, count, &accmem);
-        if (a == NULL) {
-            return COMPI_ERR_NO_MEMORY;
-        }
-        st = coll_copy(mine, count, dt, a, count, dt);
-        if (st != COMPI_OK) {
-            goto err;
-        }
-        acc = a;
-    }
-    if (nch > 0) {
-        /* two sets of child buffers: segment s+1 arrives while s is combined */
-        cbuf = coll_tmp_alloc(dt, 2 * (size_t)nch * seg, &cmem);
-        creq = calloc(2 * (size_t)nch, sizeof(*creq));
-        if (cbuf == NULL || creq == NULL) {
-            st = COMPI_ERR_NO_MEMORY;
-            goto err;
-        }
-    }
-    for (size_t s = 0; s <= nseg && nch > 0; s++) {
-        /* post segment s, then combine segment s - 1 */
-        if (s < nseg) {
-            size_t off = s * seg, len = count - off < seg ? count - off : seg;
-            for (int j = 0; j < nch; j++) {
-                size_t slot = (s % 2) * (size_t)nch + (size_t)j;
-                st = pml_irecv(red_at(cbuf, dt, slot * seg), len, dt, children[j], tag, comm,
-                               &creq[slot]);
-                if (st != COMPI_OK) {
-                    goto err;
-                }
-            }
-        }
-        if (s == 0) {
-            continue;
-        }
-        size_t t = s - 1, off = t * seg, len = count - off < seg ? count - off : seg;
-        for (int j = 0; j < nch; j++) {
-            size_t slot = (t % 2) * (size_t)nch + (size_t)j;
-            st = pml_wait_all_free(1, &creq[slot]);
-            if (st == COMPI_OK) {
-                st = combine_right(op, dt, red_at(acc, dt, off), red_at(cbuf, dt, slot * seg), len,
-                                   ordered);
-            }
-            if (st != COMPI_OK) {
-                goto err;
-            }
-        }
-        if (parent >= 0) {
-            compi_request_t **r = &sreq[t % RED_SEND_WINDOW];
-            st = pml_wait_all_free(1, r);
-            if (st == COMPI_OK) {
-                st = pml_isend(red_at(acc, dt, off), len, dt, parent, tag, comm, PML_SEND_STANDARD,
-                               r);
-            }
-            if (st != COMPI_OK) {
-                goto err;
-            }
-        }
-    }
-    for (size_t s = 0; s < nseg && nch == 0 && parent >= 0; s++) {
-        /* a leaf sends its own data straight from the user's buffer */
-        size_t off = s * seg, len = count - off < seg ? count - off : seg;
-        compi_request_t **r = &sreq[s % RED_SEND_WINDOW];
-        st = pml_wait_all_free(1, r);
-        if (st == COMPI_OK) {
-            st = pml_isend(red_at(mine, dt, off), len, dt, parent, tag, comm, PML_SEND_STANDARD, r);
-        }
-        if (st != COMPI_OK) {
-            goto err;
-        }
-    }
-    st = pml_wait_all_free(RED_SEND_WINDOW, sreq);
-err:
-    if (creq != NULL) {
-        pml_wait_all_free(2 * (size_t)nch, creq);
-    }
-    pml_wait_all_free(RED_SEND_WINDOW, sreq);
-    free(creq);
-    free(cmem);
-    free(accmem);
-    return st;
 }
 
 int red_fold(void *acc, void *tmp, size_t count, compi_datatype_t *dt, compi_op_t *op, int tag,

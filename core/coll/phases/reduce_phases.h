@@ -39,10 +39,6 @@ void red_bcast_buf(const coll_call_t *call, void **buf_p, size_t *count_p, compi
 /* MPI_BYTE, for zero-byte synchronisation messages */
 compi_datatype_t *red_byte(void);
 
-/* elements per pipeline segment: segsize bytes rounded to whole elements, at least one;
-   segsize <= 0 or a type of size 0 gives `count` (one segment) */
-size_t red_segcount(const compi_datatype_t *dt, long segsize, size_t count);
-
 /* split `count` elements into p blocks as even as possible (the first count % p get one
    more): a malloc'ed array of 2p entries, the block counts then their offsets (at p);
    NULL when out of memory */
@@ -62,32 +58,6 @@ compi_status_t red_sendrecv(const void *sbuf, size_t scount, int dst, void *rbuf
 
 /* largest power of two <= p */
 int red_pow2_floor(int p);
-
-/* Binomial tree over virtual ranks 0..p-1 (virtual 0 is the root): the parent of v
-   (-1 for 0) and its children, in the order they are served (smallest subtree first when
-   small_first, else largest first).  children needs room for 32 entries. */
-int red_binomial(int v, int p, int *children, int *nch, int small_first);
-
-/*
- * Pipelined bcast over a tree: receive each segment from `parent` (-1 at the root),
- * forward it to `children` (comm ranks) in order.  Segments are segsize bytes of the
- * packed data (segsize <= 0: one segment), so ranks whose datatypes differ but whose
- * type signatures match cut the same segments.
- */
-compi_status_t red_tree_bcast(void *buf, size_t count, compi_datatype_t *dt, int parent,
-                              const int *children, int nch, long segsize, int tag,
-                              compi_comm_t *comm);
-
-/*
- * Pipelined reduce over a tree: each segment of `mine` is combined with the children's
- * partial results and sent to `parent`; the root (parent -1) leaves the result in `out`
- * (out may equal mine: in place).  With `ordered`, the result is mine op child0 op
- * child1 ...: right for non-commutative ops when every child's subtree is a contiguous
- * range of ranks above this rank's, children given in increasing rank order.
- */
-compi_status_t red_tree_reduce(const void *mine, void *out, size_t count, compi_datatype_t *dt,
-                               compi_op_t *op, int parent, const int *children, int nch,
-                               size_t segcount, int ordered, int tag, compi_comm_t *comm);
 
 /*
  * Non-powers of two for recursive doubling / halving (p2 = red_pow2_floor(p), rem =

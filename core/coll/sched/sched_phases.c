@@ -1,74 +1,11 @@
 /*
- * sched_phases.c -- pieces of schedules several algorithms add (see sched_phases.h).
- *
- *   reduce, 8 ranks, root 0:       round A: recv partials of children (at once),
- *        0 <- 1                             then combine in rank order
- *        0 <- 2 <- 3                round B: send own partial to the parent
- *        0 <- 4 <- 5, 4 <- 6 <- 7
+ * sched_phases.c -- pieces of schedules several algorithms add (see sched_phases.h): the
+ * linear gather and scatter, the ring allgather, the linear alltoall.  Trees run as
+ * schedules through the tree executors (core/coll/executors/tree_exec_sched.c).
  */
 #include "core/coll/sched/sched_phases.h"
 
 #include "core/coll/phases/blocks.h"
-#include "core/coll/phases/reduce_phases.h"
-
-void coll_sched_bcast_binomial(coll_sched_t *s, void *buf, size_t count, compi_datatype_t *dt,
-                               int root, compi_comm_t *comm)
-{
-    int p = comm->size, children[32], nch;
-    int parent = red_binomial((comm->rank - root + p) % p, p, children, &nch, 0);
-    if (parent >= 0) {
-        coll_sched_recv(s, buf, count, dt, (parent + root) % p);
-        coll_sched_round(s);
-    }
-    for (int i = 0; i < nch; i++) {
-        coll_sched_send(s, buf, count, dt, (children[i] + root) % p);
-    }
-    coll_sched_round(s);
-}
-
-void coll_sched_reduce_binomial(coll_sched_t *s, const void *in, void *out, size_t count,
-                                compi_datatype_t *dt, int root, compi_comm_t *comm)
-{
-    int p = comm->size, children[32], nch;
-    int parent = red_binomial((comm->rank - root + p) % p, p, children, &nch, 1);
-    const void *acc = in; /* this rank's partial so far */
-
-    if (nch > 0) {
-        void *tmp[32];
-        for (int i = 0; i < nch; i++) {
-            tmp[i] = coll_sched_scratch(s, dt, count);
-            coll_sched_recv(s, tmp[i], count, dt, (children[i] + root) % p);
-        }
-        /* tmp[i] = acc op tmp[i]: the lower ranks' data stays on the left */
-        for (int i = 0; i < nch; i++) {
-            coll_sched_reduce(s, acc, tmp[i], count, dt);
-            acc = tmp[i];
-        }
-    }
-    if (parent < 0) {
-        if (acc != out) {
-            coll_sched_copy(s, acc, count, dt, out, count, dt);
-        }
-    } else {
-        coll_sched_round(s);
-        coll_sched_send(s, acc, count, dt, (parent + root) % p);
-    }
-    coll_sched_round(s);
-}
-
-void coll_sched_forward(coll_sched_t *s, const void *buf, void *rbuf, size_t count,
-                        compi_datatype_t *dt, int from, int to, compi_comm_t *comm)
-{
-    if (from == to) {
-        return;
-    }
-    if (comm->rank == from) {
-        coll_sched_send(s, buf, count, dt, to);
-    } else if (comm->rank == to) {
-        coll_sched_recv(s, rbuf, count, dt, from);
-    }
-    coll_sched_round(s);
-}
 
 void coll_sched_gather_linear(const coll_call_t *call, const coll_params_t *params,
                               coll_sched_t *s)

@@ -1,10 +1,11 @@
-;;; A creator that answers every bcast with the pipelined chain, which has no schedule:
+;;; A creator that answers every bcast with scatter-allgather, which has no schedule:
 ;;; blocking bcasts work, a nonblocking one (MPI_Ibcast) cannot.
 ;;; Expected: the job exits non-zero, and the message names this file, the creator
-;;; (chain-always), the call (nonblocking bcast) and the algorithms that can serve it.
+;;; (scatter-allgather-always), the call (nonblocking bcast) and the algorithms that can
+;;; serve it (the trees among them).
 (use-modules (compi))
 
-(define (chain-always call next)
-  (native 'bcast 'chain #:segsize 8192))
+(define (scatter-allgather-always call next)
+  (native 'bcast 'scatter-allgather))
 
-(install-creator! 'bcast chain-always)
+(install-creator! 'bcast scatter-allgather-always)

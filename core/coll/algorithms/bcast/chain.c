@@ -9,32 +9,20 @@
  * messages it approaches n beta, independent of p; latency grows linearly with p.
  * Default segsize: 64 KiB.
  */
-#include "core/coll/phases/reduce_phases.h"
+#include "core/coll/coll.h"
+#include "topologies/tree.h"
 
-#define DEFAULT_SEGSIZE 65536
-
-static compi_status_t bcast_chain(coll_closure_t *self, const coll_call_t *call)
+static topo_tree_t *bcast_chain_tree(int size, int root, const coll_params_t *params)
 {
-    const coll_params_t *prm = self->state;
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, root = call->root;
-    int v = (comm->rank - root + p) % p;
-    long segsize = prm != NULL && prm->segsize > 0 ? prm->segsize : DEFAULT_SEGSIZE;
-    int child = (v + 1 + root) % p;
-    void *buf;
-    size_t count;
-    compi_datatype_t *dt;
-
-    red_bcast_buf(call, &buf, &count, &dt);
-    int parent = v == 0 ? -1 : (v - 1 + root) % p;
-    return red_tree_bcast(buf, count, dt, parent, &child, v + 1 < p ? 1 : 0, segsize,
-                          coll_tag(call->kind), comm);
+    (void)params;
+    return topo_tree_chain(size, root);
 }
 
 const coll_algo_t coll_algo_bcast_chain = {
     .name = "chain",
     .kind = COLL_BCAST,
-    .fn = bcast_chain,
+    .tree = bcast_chain_tree,
+    .tree_defaults = {.segsize = 65536},
     .usable = NULL,
     .params = "segsize",
     .help = "chain from the root, pipelined in segments of segsize bytes (64 KiB)",

@@ -1,7 +1,8 @@
 /*
  * gather/binomial.c -- gather along a binomial tree: in round j, relative ranks with bit j
  * set send everything they hold (their own block and their subtree's, in rank order) to
- * the rank 2^j below them.  The engine is gather/knomial.c's with k = 2.
+ * the rank 2^j below them.  The tree is gather/knomial.c's with k = 2,
+ * run by the tree executors.
  *
  *   8 ranks, root 0 (relative ranks), blocks held after each round:
  *
@@ -14,18 +15,19 @@
  *
  * Cost (p ranks, n bytes per block): T = ceil(log2 p) alpha + (p - 1) n beta.
  */
-#include "core/coll/phases/blocks.h"
+#include "core/coll/coll.h"
+#include "topologies/tree.h"
 
-static compi_status_t gather_binomial(coll_closure_t *self, const coll_call_t *call)
+static topo_tree_t *gather_binomial_tree(int size, int root, const coll_params_t *params)
 {
-    (void)self;
-    return coll_gather_knomial_run(call, 2);
+    (void)params;
+    return topo_tree_knomial(size, root, 2);
 }
 
 const coll_algo_t coll_algo_gather_binomial = {
     .name = "binomial",
     .kind = COLL_GATHER,
-    .fn = gather_binomial,
+    .tree = gather_binomial_tree,
     .usable = NULL,
     .params = "",
     .help = "binomial tree; inner ranks forward their subtree's blocks in one message",

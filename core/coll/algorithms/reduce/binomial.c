@@ -16,7 +16,7 @@
  * another root, use in-order-binomial.
  */
 #include "core/coll/phases/reduce_phases.h"
-#include "core/coll/sched/sched_phases.h"
+#include "topologies/tree.h"
 
 static int reduce_binomial_usable(const coll_call_t *call, const coll_params_t *params)
 {
@@ -24,41 +24,19 @@ static int reduce_binomial_usable(const coll_call_t *call, const coll_params_t *
     return red_commutative(call) || call->root == 0;
 }
 
-static compi_status_t reduce_binomial(coll_closure_t *self, const coll_call_t *call)
-{
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, root = call->root, children[32], nch;
-    size_t count = red_count(call);
-
-    (void)self;
-    int parent = red_binomial((comm->rank - root + p) % p, p, children, &nch, 1);
-    for (int i = 0; i < nch; i++) {
-        children[i] = (children[i] + root) % p;
-    }
-    if (parent >= 0) {
-        parent = (parent + root) % p;
-    }
-    return red_tree_reduce(red_input(call), call->rbuf, count, red_dtype(call), call->op, parent,
-                           children, nch, count, !red_commutative(call), coll_tag(call->kind),
-                           comm);
-}
-
-/* the same tree as a schedule (usable() has already ruled out a non-commutative op with
-   a root other than 0) */
-static void reduce_binomial_sched(const coll_call_t *call, const coll_params_t *params,
-                                  coll_sched_t *s)
+/* the binomial tree with the smallest subtree served first: radix 2 of the k-nomial
+   builder (with root 0 it is ordered, so a non-commutative op combines in rank order) */
+static topo_tree_t *reduce_binomial_tree(int size, int root, const coll_params_t *params)
 {
     (void)params;
-    coll_sched_reduce_binomial(s, red_input(call), call->rbuf, red_count(call), red_dtype(call),
-                               call->root, call->comm);
+    return topo_tree_knomial(size, root, 2);
 }
 
 const coll_algo_t coll_algo_reduce_binomial = {
     .name = "binomial",
     .kind = COLL_REDUCE,
-    .fn = reduce_binomial,
+    .tree = reduce_binomial_tree,
     .usable = reduce_binomial_usable,
-    .sched = reduce_binomial_sched,
     .params = "",
     .help = "binomial tree relative to the root (commutative ops, or root 0)",
 };

@@ -11,8 +11,7 @@
  * without wrap-around: non-commutative ops need root 0.  Default segsize: 64 KiB.
  */
 #include "core/coll/phases/reduce_phases.h"
-
-#define DEFAULT_SEGSIZE 65536
+#include "topologies/tree.h"
 
 static int reduce_chain_usable(const coll_call_t *call, const coll_params_t *params)
 {
@@ -20,26 +19,17 @@ static int reduce_chain_usable(const coll_call_t *call, const coll_params_t *par
     return red_commutative(call) || call->root == 0;
 }
 
-static compi_status_t reduce_chain(coll_closure_t *self, const coll_call_t *call)
+static topo_tree_t *reduce_chain_tree(int size, int root, const coll_params_t *params)
 {
-    const coll_params_t *prm = self->state;
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, root = call->root;
-    int v = (comm->rank - root + p) % p, child = (v + 1 + root) % p;
-    long segsize = prm != NULL && prm->segsize > 0 ? prm->segsize : DEFAULT_SEGSIZE;
-    compi_datatype_t *dt = red_dtype(call);
-    size_t count = red_count(call);
-
-    int parent = v == 0 ? -1 : (v - 1 + root) % p;
-    return red_tree_reduce(red_input(call), call->rbuf, count, dt, call->op, parent, &child,
-                           v + 1 < p ? 1 : 0, red_segcount(dt, segsize, count),
-                           !red_commutative(call), coll_tag(call->kind), comm);
+    (void)params;
+    return topo_tree_chain(size, root);
 }
 
 const coll_algo_t coll_algo_reduce_chain = {
     .name = "chain",
     .kind = COLL_REDUCE,
-    .fn = reduce_chain,
+    .tree = reduce_chain_tree,
+    .tree_defaults = {.segsize = 65536},
     .usable = reduce_chain_usable,
     .params = "segsize",
     .help = "chain to the root, pipelined in segsize bytes (64 KiB); commutative or root 0",

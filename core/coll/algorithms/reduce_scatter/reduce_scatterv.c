@@ -7,76 +7,113 @@
  *
  * Cost, n the whole vector: ceil(log2 p) (alpha + n beta + n gamma) + (p - 1) alpha +
  * (p-1)/p n beta.  Works for every op: the fallback.  Also serves reduce-scatter-block.
+ *
+ * The reduce is the tree executors' (core/coll/executors/) over topo_tree_in_order_binomial
+ * rooted at 0, as reduce:in-order-binomial runs it: the closure of that tree is made at
+ * the miss (.prepare, kept in params->aux), and every call runs a reduce of the whole
+ * vector through it, blocking or added to this algorithm's schedule.
  */
 #include "core/coll/phases/reduce_phases.h"
-#include "core/coll/sched/sched_phases.h"
+#include "core/coll/executors/tree_closure.h"
+#include "core/coll/sched/sched.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-static compi_status_t red_rs_reduce_scatterv(coll_closure_t *self, const coll_call_t *call)
+/* at the miss: the tree closure that reduces the whole vector to rank 0 (params->aux) */
+static compi_status_t rs_prepare(const coll_call_t *call, coll_params_t *params)
 {
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, r = comm->rank, tag = coll_tag(call->kind), children[32], nch;
-    compi_datatype_t *dt = red_dtype(call);
-    compi_request_t **reqs = NULL;
-    void *resmem = NULL;
-    char *res = NULL;
-    size_t total, off = 0;
-    compi_status_t st = COMPI_OK;
+    compi_status_t st = COMPI_ERR_NO_MEMORY;
+    topo_tree_t *tree = topo_tree_in_order_binomial(call->comm->size, 0);
+    params->aux = tree != NULL ? coll_closure_tree(COLL_REDUCE, tree, NULL, &st) : NULL;
+    return params->aux != NULL ? COMPI_OK : st;
+}
 
-    (void)self;
-    size_t *cnt = coll_rs_counts_get(call, &total);
-    if (cnt == NULL) {
-        return COMPI_ERR_NO_MEMORY;
-    }
-    if (total == 0) {
-        goto err;
-    }
-    if (r == 0) {
-        res = coll_tmp_get(dt, total, &resmem);
-        reqs = coll_scratch_get((size_t)p * sizeof(*reqs));
-        if (res == NULL || reqs == NULL) {
-            st = COMPI_ERR_NO_MEMORY;
-            goto err;
-        }
-        memset(reqs, 0, (size_t)p * sizeof(*reqs));
-    }
-    int parent = red_binomial(r, p, children, &nch, 1);
-    st = red_tree_reduce(red_input(call), res, total, dt, call->op, parent, children, nch, total,
-                         !red_commutative(call), tag, comm);
-    if (st != COMPI_OK) {
-        goto err;
-    }
-    if (r != 0) {
-        st = red_recv(call->rbuf, cnt[r], dt, 0, tag, comm);
-        goto err;
-    }
-    for (int i = 0; i < p; i++) {
-        if (i == 0) {
-            st = coll_copy(res, cnt[0], dt, call->rbuf, cnt[0], dt);
-        } else {
-            st = pml_isend(red_at(res, dt, off), cnt[i], dt, i, tag, comm, PML_SEND_STANDARD,
-                           &reqs[i]);
-        }
-        if (st != COMPI_OK) {
-            break;
-        }
-        off += cnt[i];
-    }
-    compi_status_t st2 = pml_wait_all_free((size_t)p, reqs);
-    st = st != COMPI_OK ? st : st2;
-err:
-    coll_scratch_put(reqs);
-    coll_scratch_put(resmem);
-    coll_scratch_put(cnt);
-    return st;
+static void rs_release(void *aux)
+{
+    coll_closure_release(aux);
+}
+
+/* the reduce call of the whole vector (`total` elements) to rank 0, into `whole` there */
+static void rs_reduce_call(const coll_call_t *call, size_t total, void *whole, coll_call_t *rcall)
+{
+    *rcall = (coll_call_t){.kind = COLL_REDUCE,
+                           .mode = call->mode,
+                           .comm = call->comm,
+                           .root = 0,
+                           .sbuf = red_input(call),
+                           .rbuf = whole,
+                           .scount = total,
+                           .rcount = total,
+                           .sdt = red_dtype(call),
+                           .rdt = red_dtype(call),
+                           .op = call->op,
+                           .bytes = total * red_dtype(call)->size};
 }
 
 /* block i's element count, for both kinds */
 static size_t rs_count(const coll_call_t *call, int i)
 {
     return call->kind == COLL_REDUCE_SCATTER_BLOCK ? call->rcount : (size_t)call->rcounts[i];
+}
+
+static compi_status_t red_rs_reduce_scatterv(coll_closure_t *self, const coll_call_t *call)
+{
+    compi_comm_t *comm = call->comm;
+    int p = comm->size, r = comm->rank, tag = coll_tag(call->kind);
+    compi_datatype_t *dt = red_dtype(call);
+    const coll_params_t *prm = self->state;
+    coll_closure_t *tree = prm->aux;
+    compi_request_t **reqs = NULL;
+    coll_call_t rcall;
+    void *resmem = NULL;
+    char *res = NULL;
+    size_t total = 0, off = 0;
+    compi_status_t st = COMPI_OK;
+
+    for (int i = 0; i < p; i++) {
+        total += rs_count(call, i);
+    }
+    if (total == 0) {
+        return COMPI_OK;
+    }
+    if (r == 0) {
+        res = coll_tmp_get(dt, total, &resmem);
+        reqs = coll_scratch_get((size_t)p * sizeof(*reqs));
+        if (res == NULL || reqs == NULL) {
+            st = COMPI_ERR_NO_MEMORY;
+            goto out;
+        }
+        memset(reqs, 0, (size_t)p * sizeof(*reqs));
+    }
+    rs_reduce_call(call, total, res, &rcall);
+    st = tree->fn(tree, &rcall);
+    if (st != COMPI_OK) {
+        goto out;
+    }
+    if (r != 0) {
+        st = red_recv(call->rbuf, rs_count(call, r), dt, 0, tag, comm);
+        goto out;
+    }
+    for (int i = 0; i < p; i++) {
+        size_t n = rs_count(call, i);
+        if (i == 0) {
+            st = coll_copy(res, n, dt, call->rbuf, n, dt);
+        } else {
+            st = pml_isend(red_at(res, dt, off), n, dt, i, tag, comm, PML_SEND_STANDARD,
+                           &reqs[i]);
+        }
+        if (st != COMPI_OK) {
+            break;
+        }
+        off += n;
+    }
+    compi_status_t st2 = pml_wait_all_free((size_t)p, reqs);
+    st = st != COMPI_OK ? st : st2;
+out:
+    /* the scratch stack gives back the latest first */
+    coll_scratch_put(reqs);
+    coll_scratch_put(resmem);
+    return st;
 }
 
 /* the same as a schedule, for both kinds: reduce in rank order to 0, which sends each
@@ -87,14 +124,18 @@ static void reduce_scatterv_sched(const coll_call_t *call, const coll_params_t *
     compi_comm_t *comm = call->comm;
     int p = comm->size, me = comm->rank;
     compi_datatype_t *dt = red_dtype(call);
+    coll_call_t rcall;
     size_t total = 0, off = 0;
 
-    (void)params;
     for (int i = 0; i < p; i++) {
         total += rs_count(call, i);
     }
+    if (total == 0) {
+        return;
+    }
     void *whole = me == 0 ? coll_sched_scratch(s, dt, total) : NULL;
-    coll_sched_reduce_binomial(s, red_input(call), whole, total, dt, 0, comm);
+    rs_reduce_call(call, total, whole, &rcall);
+    coll_tree_sched_add(params->aux, &rcall, s);
     if (me == 0) {
         for (int i = 0; i < p; i++) {
             size_t n = rs_count(call, i);
@@ -117,6 +158,8 @@ const coll_algo_t coll_algo_reduce_scatter_reduce_scatterv = {
     .fn = red_rs_reduce_scatterv,
     .usable = NULL,
     .sched = reduce_scatterv_sched,
+    .prepare = rs_prepare,
+    .release = rs_release,
     .params = "",
     .help = "in-order binomial reduce to rank 0, then it sends each block (any op)",
 };
@@ -128,6 +171,8 @@ const coll_algo_t coll_algo_reduce_scatter_block_reduce_scatterv = {
     .fn = red_rs_reduce_scatterv,
     .usable = NULL,
     .sched = reduce_scatterv_sched,
+    .prepare = rs_prepare,
+    .release = rs_release,
     .params = "",
     .help = "as reduce-scatter reduce-scatterv, with equal blocks",
 };

@@ -1,7 +1,8 @@
 /*
  * scatter/binomial.c -- scatter along a binomial tree, the mirror of gather/binomial.c:
  * each rank receives its subtree's blocks in one message, keeps its own and sends the
- * upper halves on, largest first.  The engine is scatter/knomial.c's with k = 2.
+ * upper halves on, largest first.  The tree is scatter/knomial.c's with k = 2,
+ * run by the tree executors.
  *
  *   8 ranks, root 0 (relative ranks), blocks sent in each round:
  *
@@ -11,18 +12,20 @@
  *
  * Cost (p ranks, n bytes per block): T = ceil(log2 p) alpha + (p - 1) n beta.
  */
-#include "core/coll/phases/blocks.h"
+#include "core/coll/coll.h"
+#include "topologies/tree.h"
 
-static compi_status_t scatter_binomial(coll_closure_t *self, const coll_call_t *call)
+/* the binomial tree, largest subtree first: scatter/knomial.c's with k = 2 */
+static topo_tree_t *scatter_binomial_tree(int size, int root, const coll_params_t *params)
 {
-    (void)self;
-    return coll_scatter_knomial_run(call, 2);
+    (void)params;
+    return topo_tree_binomial(size, root);
 }
 
 const coll_algo_t coll_algo_scatter_binomial = {
     .name = "binomial",
     .kind = COLL_SCATTER,
-    .fn = scatter_binomial,
+    .tree = scatter_binomial_tree,
     .usable = NULL,
     .params = "",
     .help = "binomial tree; inner ranks receive their subtree's blocks in one message",

@@ -1,0 +1,447 @@
+/*
+ * tree_exec_sched.c -- every tree closure as a schedule (core/coll/sched/sched.h): the
+ * start of nonblocking and persistent calls, for native tree algorithms and creators'
+ * trees alike.  The same tree, the same segments and the same order of combination as
+ * the blocking executors of this folder, as rounds of sends, receives, reductions and
+ * copies.
+ *
+ * bcast, segment k (of S) on a rank with a parent and children:
+ *
+ *   round k:   [recv seg k <- parent] [send seg k-1 -> each child]
+ *   round S:                          [send seg S-1 -> each child]
+ *
+ * (the root sends segment k in round k), so the segments flow down the tree one round
+ * behind each other.  reduce, the other way:
+ *
+ *   round k:   [recv seg k <- each inner child] [send seg k-1 -> parent]
+ *              then: combine seg k of the pieces into acc (tree_exec.h, the order)
+ *   round 0 also receives the whole input of each leaf child: leaves send it at once.
+ *
+ * allreduce is the reduce then the bcast of the result over the same tree; allgather the
+ * gather then the bcast; barrier a zero-byte fan-in then fan-out.  gather and scatter
+ * move each subtree's blocks as one message (packed in preorder), as the blocking
+ * executors do.
+ *
+ * Cost: the blocking executors' (tree_exec_*.c), plus one round of latency per level
+ * and segment at most, since a round waits for all of its sends and receives.
+ *
+ * Memory: the schedule's scratch (freed with the schedule; a persistent one keeps it
+ * from init to MPI_Request_free), never the closure's, so several schedules of one
+ * closure may be outstanding.  Buffers are read and written by the schedule's steps when
+ * they run, never while it is built, so a persistent schedule sees the buffers' contents
+ * at each MPI_Start.
+ */
+#include "core/coll/executors/tree_exec.h"
+#include "core/coll/phases/blocks.h"
+#include "core/coll/sched/sched.h"
+
+static compi_datatype_t *byte_dt(void)
+{
+    return dt_from_handle(MPI_BYTE);
+}
+
+static char *at(const void *buf, const compi_datatype_t *dt, size_t i)
+{
+    return (char *)buf + (ptrdiff_t)i * dt->extent;
+}
+
+/* ---- bcast ------------------------------------------------------------------------- */
+
+static void sched_bcast(const tree_exec_t *s, coll_sched_t *sc, void *buf, size_t count,
+                        compi_datatype_t *dt, compi_comm_t *comm)
+{
+    const topo_tree_t *t = s->tree;
+    int me = comm->rank, nc = tree_exec__nchildren(t, me), parent = t->parent[me];
+    const int *ch = tree_exec__children(t, me);
+    size_t total = count * dt->size, seg = (size_t)s->params.segsize;
+
+    if (total == 0 || t->size == 1) {
+        return;
+    }
+    if (seg == 0 || seg >= total) {
+        /* one segment, in the user's datatype */
+        if (parent >= 0) {
+            coll_sched_recv(sc, buf, count, dt, parent);
+            coll_sched_round(sc);
+        }
+        for (int i = 0; i < nc; i++) {
+            coll_sched_send(sc, buf, count, dt, ch[i]);
+        }
+        coll_sched_round(sc);
+        return;
+    }
+    /* segments of the packed bytes: the buffer itself when contiguous, else a packed
+       copy (packed at the root when the schedule runs, unpacked at the end elsewhere) */
+    compi_datatype_t *byte = byte_dt();
+    char *p = dt_contig_ptr(dt, buf, count);
+    int packed = p == NULL;
+    if (packed) {
+        p = coll_sched_scratch(sc, byte, total);
+        if (p == NULL) {
+            return;
+        }
+        if (parent < 0) {
+            coll_sched_copy(sc, buf, count, dt, p, total, byte);
+            coll_sched_round(sc);
+        }
+    }
+    size_t nseg = (total + seg - 1) / seg;
+    for (size_t k = 0; k <= nseg; k++) {
+        if (parent >= 0 && k < nseg) {
+            size_t len = total - k * seg < seg ? total - k * seg : seg;
+            coll_sched_recv(sc, p + k * seg, len, byte, parent);
+        }
+        /* the root sends segment k in round k, the others the one received before */
+        size_t out = parent < 0 ? k : k - 1;
+        if ((parent < 0 && k < nseg) || (parent >= 0 && k > 0)) {
+            size_t len = total - out * seg < seg ? total - out * seg : seg;
+            for (int i = 0; i < nc; i++) {
+                coll_sched_send(sc, p + out * seg, len, byte, ch[i]);
+            }
+        }
+        coll_sched_round(sc);
+    }
+    if (packed && parent >= 0) {
+        coll_sched_copy(sc, p, total, byte, buf, count, dt);
+        coll_sched_round(sc);
+    }
+}
+
+/* ---- reduce ------------------------------------------------------------------------ */
+
+/* segment [off, off + n) of the pieces into acc (tree_exec_reduce.c, combine_at) */
+static void sched_combine(const tree_exec_t *s, coll_sched_t *sc, int me, char *const *cbuf,
+                          const char *own, char *acc, compi_datatype_t *dt, size_t off, size_t n)
+{
+    const topo_tree_t *t = s->tree;
+    const int *piece_ci = s->piece_ci + t->child_off[me] + me;
+    int np = tree_exec__nchildren(t, me) + 1;
+
+    for (int j = np - 1; j >= 0; j--) {
+        int ci = piece_ci[j];
+        const char *src = ci < 0 ? at(own, dt, off) : at(cbuf[ci], dt, off);
+        if (j == np - 1) {
+            if (src != at(acc, dt, off)) {
+                coll_sched_copy(sc, src, n, dt, at(acc, dt, off), n, dt);
+            }
+        } else {
+            coll_sched_reduce(sc, src, at(acc, dt, off), n, dt);
+        }
+    }
+}
+
+/* input up the tree; the result in acc at the root (acc NULL elsewhere: scratch) */
+static void sched_reduce(const tree_exec_t *s, coll_sched_t *sc, const void *input, void *acc,
+                         size_t count, compi_datatype_t *dt, compi_comm_t *comm)
+{
+    const topo_tree_t *t = s->tree;
+    int me = comm->rank, nc = tree_exec__nchildren(t, me), parent = t->parent[me];
+    const int *ch = tree_exec__children(t, me);
+    const int *pieces = s->pieces + t->child_off[me] + me;
+
+    if (count == 0) {
+        return;
+    }
+    if (nc == 0) {
+        if (parent >= 0) {
+            coll_sched_send(sc, input, count, dt, parent);
+        } else if (acc != input) {
+            coll_sched_copy(sc, input, count, dt, acc, count, dt);
+        }
+        coll_sched_round(sc);
+        return;
+    }
+    size_t segcount = count;
+    if (s->params.segsize > 0 && dt->size > 0) {
+        size_t n = (size_t)s->params.segsize / dt->size;
+        segcount = n == 0 ? 1 : n < count ? n : count;
+    }
+    size_t nseg = (count + segcount - 1) / segcount;
+    if (acc == NULL) {
+        acc = coll_sched_scratch(sc, dt, count);
+    }
+    /* in place, with the own piece not combined last: acc is overwritten before the own
+       data is read, so the own data is copied aside first (segment by segment) */
+    const char *own = input;
+    int keep_own = input == acc && pieces[nc] != me;
+    if (keep_own) {
+        own = coll_sched_scratch(sc, dt, count);
+    }
+    char **cbuf = coll_sched_scratch(sc, byte_dt(), (size_t)nc * sizeof(char *));
+    if (acc == NULL || own == NULL || cbuf == NULL) {
+        return; /* the schedule has failed (out of memory) */
+    }
+    for (int i = 0; i < nc; i++) {
+        cbuf[i] = coll_sched_scratch(sc, dt, count);
+        if (cbuf[i] == NULL) {
+            return;
+        }
+    }
+    for (size_t k = 0; k <= nseg; k++) {
+        size_t off = k * segcount;
+        size_t n = k < nseg ? (count - off < segcount ? count - off : segcount) : 0;
+        for (int i = 0; i < nc && k < nseg; i++) {
+            int leaf = tree_exec__nchildren(t, ch[i]) == 0;
+            if (!leaf) {
+                coll_sched_recv(sc, at(cbuf[i], dt, off), n, dt, ch[i]);
+            } else if (k == 0) {
+                coll_sched_recv(sc, cbuf[i], count, dt, ch[i]);
+            }
+        }
+        if (parent >= 0 && k > 0) {
+            size_t poff = (k - 1) * segcount;
+            size_t pn = count - poff < segcount ? count - poff : segcount;
+            coll_sched_send(sc, at(acc, dt, poff), pn, dt, parent);
+        }
+        if (k < nseg) {
+            if (keep_own) {
+                coll_sched_copy(sc, at(input, dt, off), n, dt, at(own, dt, off), n, dt);
+            }
+            sched_combine(s, sc, me, cbuf, own, acc, dt, off, n);
+        }
+        coll_sched_round(sc);
+    }
+}
+
+/* ---- gather and scatter ------------------------------------------------------------ */
+
+/* this rank's block (count x dt at buf, blk bytes) and its subtree's up to the parent;
+   at the root the subtree's blocks in preorder in the returned scratch (position 0, its
+   own, unwritten), NULL when it has no children */
+static char *sched_gather_up(const tree_exec_t *s, coll_sched_t *sc, const void *buf,
+                             size_t count, compi_datatype_t *dt, size_t blk, compi_comm_t *comm)
+{
+    const topo_tree_t *t = s->tree;
+    compi_datatype_t *byte = byte_dt();
+    int me = comm->rank, nc = tree_exec__nchildren(t, me), parent = t->parent[me];
+    const int *ch = tree_exec__children(t, me);
+
+    if (nc == 0) {
+        if (parent >= 0) {
+            coll_sched_send(sc, buf, count, dt, parent);
+            coll_sched_round(sc);
+        }
+        return NULL;
+    }
+    size_t nblk = (size_t)s->sub[me];
+    char *tmp = coll_sched_scratch(sc, byte, nblk * blk);
+    if (tmp == NULL) {
+        return NULL;
+    }
+    for (int i = 0; i < nc; i++) {
+        size_t off = (size_t)(s->pos[ch[i]] - s->pos[me]) * blk;
+        coll_sched_recv(sc, tmp + off, (size_t)s->sub[ch[i]] * blk, byte, ch[i]);
+    }
+    if (parent >= 0) {
+        coll_sched_copy(sc, buf, count, dt, tmp, blk, byte);
+        coll_sched_round(sc);
+        coll_sched_send(sc, tmp, nblk * blk, byte, parent);
+    }
+    coll_sched_round(sc);
+    return parent >= 0 ? NULL : tmp;
+}
+
+static char *block_at(const void *buf, size_t count, const compi_datatype_t *dt, int i)
+{
+    return (char *)buf + (ptrdiff_t)i * (ptrdiff_t)count * dt->extent;
+}
+
+static void sched_gather(const tree_exec_t *s, coll_sched_t *sc, const coll_call_t *call)
+{
+    int me = call->comm->rank, root = s->tree->root;
+    size_t blk = me == root ? call->rcount * call->rdt->size : call->scount * call->sdt->size;
+    if (blk == 0) {
+        return;
+    }
+    if (me == root && !call->in_place) {
+        coll_sched_copy(sc, call->sbuf, call->scount, call->sdt,
+                        block_at(call->rbuf, call->rcount, call->rdt, me), call->rcount,
+                        call->rdt);
+        coll_sched_round(sc);
+    }
+    char *packed =
+        sched_gather_up(s, sc, call->sbuf, call->scount, call->sdt, blk, call->comm);
+    for (int i = 1; packed != NULL && i < s->sub[me]; i++) {
+        int q = s->pre[s->pos[me] + i];
+        coll_sched_copy(sc, packed + (size_t)i * blk, blk, byte_dt(),
+                        block_at(call->rbuf, call->rcount, call->rdt, q), call->rcount,
+                        call->rdt);
+    }
+    coll_sched_round(sc);
+}
+
+static void sched_scatter(const tree_exec_t *s, coll_sched_t *sc, const coll_call_t *call)
+{
+    const topo_tree_t *t = s->tree;
+    compi_datatype_t *byte = byte_dt();
+    int me = call->comm->rank, root = t->root, nc = tree_exec__nchildren(t, me);
+    const int *ch = tree_exec__children(t, me);
+    size_t blk = me == root ? call->scount * call->sdt->size : call->rcount * call->rdt->size;
+
+    if (blk == 0) {
+        return;
+    }
+    if (nc == 0 && me != root) {
+        coll_sched_recv(sc, call->rbuf, call->rcount, call->rdt, t->parent[me]);
+        coll_sched_round(sc);
+        return;
+    }
+    size_t nblk = (size_t)s->sub[me];
+    char *tmp = NULL;
+    if (nc > 0) {
+        tmp = coll_sched_scratch(sc, byte, nblk * blk);
+        if (tmp == NULL) {
+            return;
+        }
+    }
+    if (me == root) {
+        /* preorder position 0 is the root's own block: it never travels */
+        for (size_t i = 1; i < nblk; i++) {
+            int q = s->pre[s->pos[me] + (int)i];
+            coll_sched_copy(sc, block_at(call->sbuf, call->scount, call->sdt, q), call->scount,
+                            call->sdt, tmp + i * blk, blk, byte);
+        }
+    } else {
+        coll_sched_recv(sc, tmp, nblk * blk, byte, t->parent[me]);
+    }
+    coll_sched_round(sc);
+    for (int i = 0; i < nc; i++) {
+        size_t off = (size_t)(s->pos[ch[i]] - s->pos[me]) * blk;
+        coll_sched_send(sc, tmp + off, (size_t)s->sub[ch[i]] * blk, byte, ch[i]);
+    }
+    /* this rank's block, while the children's go out */
+    if (me != root) {
+        coll_sched_copy(sc, tmp, blk, byte, call->rbuf, call->rcount, call->rdt);
+    } else if (!call->in_place) {
+        coll_sched_copy(sc, block_at(call->sbuf, call->scount, call->sdt, me), call->scount,
+                        call->sdt, call->rbuf, call->rcount, call->rdt);
+    }
+    coll_sched_round(sc);
+}
+
+static void sched_allgather(const tree_exec_t *s, coll_sched_t *sc, const coll_call_t *call)
+{
+    int me = call->comm->rank, p = call->comm->size;
+    size_t blk = call->rcount * call->rdt->size;
+    coll_blk_t own, mine, all;
+
+    if (blk == 0) {
+        return;
+    }
+    coll_own_sblock(call, &own);
+    coll_rblock(call, me, &mine);
+    if (me == s->tree->root && !call->in_place) {
+        coll_sched_copy(sc, own.buf, own.count, own.dt, mine.buf, mine.count, mine.dt);
+        coll_sched_round(sc);
+    }
+    char *packed = sched_gather_up(s, sc, own.buf, own.count, own.dt, blk, call->comm);
+    for (int i = 1; packed != NULL && i < p; i++) {
+        coll_blk_t b;
+        coll_rblock(call, s->pre[i], &b);
+        coll_sched_copy(sc, packed + (size_t)i * blk, blk, byte_dt(), b.buf, b.count, b.dt);
+    }
+    coll_sched_round(sc);
+    coll_rblock(call, 0, &all);
+    sched_bcast(s, sc, all.buf, all.count * (size_t)p, all.dt, call->comm);
+}
+
+/* ---- barrier ----------------------------------------------------------------------- */
+
+static void sched_barrier(const tree_exec_t *s, coll_sched_t *sc, compi_comm_t *comm)
+{
+    const topo_tree_t *t = s->tree;
+    int me = comm->rank, nc = tree_exec__nchildren(t, me), parent = t->parent[me];
+    const int *ch = tree_exec__children(t, me);
+    compi_datatype_t *byte = byte_dt();
+
+    for (int i = 0; i < nc; i++) {
+        coll_sched_recv(sc, NULL, 0, byte, ch[i]);
+    }
+    coll_sched_round(sc);
+    if (parent >= 0) {
+        coll_sched_send(sc, NULL, 0, byte, parent);
+        coll_sched_round(sc);
+        coll_sched_recv(sc, NULL, 0, byte, parent);
+        coll_sched_round(sc);
+    }
+    for (int i = 0; i < nc; i++) {
+        coll_sched_send(sc, NULL, 0, byte, ch[i]);
+    }
+    coll_sched_round(sc);
+}
+
+/* ---- the entry point --------------------------------------------------------------- */
+
+static void sched_build(const tree_exec_t *s, coll_sched_t *sc, const coll_call_t *call)
+{
+    switch (s->kind) {
+    case COLL_BARRIER:
+        sched_barrier(s, sc, call->comm);
+        break;
+    case COLL_BCAST: {
+        /* the buffer: rbuf/rcount/rdt, or sbuf/scount/sdt when rdt is NULL */
+        void *buf = call->rdt != NULL ? call->rbuf : (void *)call->sbuf;
+        size_t count = call->rdt != NULL ? call->rcount : call->scount;
+        compi_datatype_t *dt = call->rdt != NULL ? call->rdt : call->sdt;
+        if (dt != NULL) {
+            sched_bcast(s, sc, buf, count, dt, call->comm);
+        }
+        break;
+    }
+    case COLL_REDUCE:
+    case COLL_ALLREDUCE: {
+        int all = s->kind == COLL_ALLREDUCE, me = call->comm->rank;
+        compi_datatype_t *dt = call->rdt != NULL ? call->rdt : call->sdt;
+        size_t count = call->scount != 0 ? call->scount : call->rcount;
+        const void *input = call->in_place ? call->rbuf : call->sbuf;
+        if (dt == NULL || count == 0) {
+            break;
+        }
+        void *acc = all || me == s->tree->root ? call->rbuf : NULL;
+        sched_reduce(s, sc, input, acc, count, dt, call->comm);
+        if (all) {
+            sched_bcast(s, sc, call->rbuf, count, dt, call->comm);
+        }
+        break;
+    }
+    case COLL_GATHER:
+        sched_gather(s, sc, call);
+        break;
+    case COLL_SCATTER:
+        sched_scatter(s, sc, call);
+        break;
+    case COLL_ALLGATHER:
+        sched_allgather(s, sc, call);
+        break;
+    default:
+        coll_sched_fail(sc, COMPI_ERR_UNSUPPORTED);
+        break;
+    }
+}
+
+compi_status_t tree_exec__start(coll_closure_t *self, const coll_call_t *call,
+                                struct compi_request **req_p)
+{
+    const tree_exec_t *s = self->state;
+    compi_status_t st = tree_exec__check(s, call);
+    if (st != COMPI_OK) {
+        return st;
+    }
+    coll_sched_t *sc = coll_sched_new(call);
+    if (sc == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    sched_build(s, sc, call);
+    return coll_sched_start(sc, req_p);
+}
+
+void coll_tree_sched_add(coll_closure_t *c, const coll_call_t *call, struct coll_sched *sc)
+{
+    const tree_exec_t *s = c->state;
+    compi_status_t st = tree_exec__check(s, call);
+    if (st != COMPI_OK) {
+        coll_sched_fail(sc, st);
+        return;
+    }
+    sched_build(s, sc, call);
+}

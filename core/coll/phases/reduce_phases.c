@@ -45,21 +45,6 @@ compi_datatype_t *red_byte(void)
     return dt_from_handle(MPI_BYTE);
 }
 
-size_t *red_blocks(size_t count, int p)
-{
-    size_t base = count / (size_t)p, extra = count % (size_t)p, o = 0;
-    size_t *cnt = malloc(2 * (size_t)p * sizeof(*cnt));
-    if (cnt == NULL) {
-        return NULL;
-    }
-    for (int i = 0; i < p; i++) {
-        cnt[i] = base + ((size_t)i < extra ? 1 : 0);
-        cnt[p + i] = o;
-        o += cnt[i];
-    }
-    return cnt;
-}
-
 compi_status_t red_input_to_rbuf(const coll_call_t *call)
 {
     compi_datatype_t *dt = red_dtype(call);
@@ -189,22 +174,6 @@ compi_status_t red_doubling_gather(void *acc, const size_t *bcnt, const size_t *
         }
     }
     return COMPI_OK;
-}
-
-size_t *red_rs_counts(const coll_call_t *call, size_t *total_p)
-{
-    int p = call->comm->size;
-    size_t *c = malloc(2 * (size_t)p * sizeof(*c)), total = 0;
-    if (c == NULL) {
-        return NULL;
-    }
-    for (int i = 0; i < p; i++) {
-        c[i] = call->kind == COLL_REDUCE_SCATTER_BLOCK ? call->rcount : (size_t)call->rcounts[i];
-        c[p + i] = total;
-        total += c[i];
-    }
-    *total_p = total;
-    return c;
 }
 
 int red_commutative_only(const coll_call_t *call, const coll_params_t *params)

@@ -39,11 +39,6 @@ void red_bcast_buf(const coll_call_t *call, void **buf_p, size_t *count_p, compi
 /* MPI_BYTE, for zero-byte synchronisation messages */
 compi_datatype_t *red_byte(void);
 
-/* split `count` elements into p blocks as even as possible (the first count % p get one
-   more): a malloc'ed array of 2p entries, the block counts then their offsets (at p);
-   NULL when out of memory */
-size_t *red_blocks(size_t count, int p);
-
 /* a reduction that accumulates in rbuf starts from this rank's input: copy sbuf into
    rbuf, unless in place */
 compi_status_t red_input_to_rbuf(const coll_call_t *call);
@@ -96,11 +91,6 @@ static inline int red_commutative(const coll_call_t *call)
 {
     return call->op == NULL || call->op->commutative;
 }
-
-/* the counts of a reduce-scatter (rcounts) or reduce-scatter-block (rcount each) call,
-   then their offsets in the whole vector, in one malloc'ed array of 2p entries (the
-   offsets start at p); *total_p gets the sum of the counts */
-size_t *red_rs_counts(const coll_call_t *call, size_t *total_p);
 
 /* the usable() of the algorithms that combine partial results in an order of their own
    (reduce-scatter ring and recursive halving, Rabenseifner, ring allreduce, k-ary

@@ -35,13 +35,13 @@ static compi_status_t reduce_linear(coll_closure_t *self, const coll_call_t *cal
     if (p == 1) {
         return call->in_place ? COMPI_OK : coll_copy(mine, count, dt, acc, count, dt);
     }
-    void *tmp = coll_tmp_alloc(dt, count, &tmpmem);
+    void *tmp = coll_tmp_get(dt, count, &tmpmem);
     if (tmp == NULL) {
         return COMPI_ERR_NO_MEMORY;
     }
     if (call->in_place) {
         /* rbuf is both our input and the accumulator: keep the input aside */
-        void *m = coll_tmp_alloc(dt, count, &minemem);
+        void *m = coll_tmp_get(dt, count, &minemem);
         if (m == NULL) {
             st = COMPI_ERR_NO_MEMORY;
             goto err;
@@ -63,8 +63,8 @@ static compi_status_t reduce_linear(coll_closure_t *self, const coll_call_t *cal
         }
     }
 err:
-    free(tmpmem);
-    free(minemem);
+    /* the scratch stack: giving back the first takes back the second too */
+    coll_scratch_put(tmpmem);
     return st;
 }
 

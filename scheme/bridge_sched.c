@@ -280,12 +280,10 @@ static compi_status_t bsched_start(coll_closure_t *self, const coll_call_t *call
 
 /* ---- the miss ------------------------------------------------------------------------ */
 
+/* the schedule's steps into its signature (coll.h, "Closure identity") */
 static uint64_t bsched_hash(uint64_t h, uint64_t v)
 {
-    for (int i = 0; i < 8; i++) {
-        h = (h ^ ((v >> (8 * i)) & 0xff)) * 1099511628211ull;
-    }
-    return h;
+    return coll_sig_bytes(h, &v, sizeof(v));
 }
 
 static SCM bsched_steps_proc(void)
@@ -329,10 +327,8 @@ compi_status_t bridge_sched_closure(const coll_call_t *call, SCM v, coll_closure
     SCM scratch = scm_c_vector_ref(val, 0), steps = scm_c_vector_ref(val, 1);
     bridge_scm_to_buf(scm_c_vector_ref(v, 2), uname, sizeof(uname));
     snprintf(name, sizeof(name), "%s:schedule(%s)", coll_kind_name(call->kind), uname);
-    uint64_t h = 1469598103934665603ull;
-    for (const char *p = name; *p; p++) {
-        h = (h ^ (unsigned char)*p) * 1099511628211ull;
-    }
+    /* the kind and the steps, not the name the user gave (only for people) */
+    uint64_t h = coll_sig_long(coll_sig_str(COLL_SIG_SEED, "schedule"), call->kind);
     size_t size = scm_c_vector_length(steps), me = (size_t)call->comm->rank;
     for (size_t r = 0; r < size; r++) {
         SCM sv = scm_c_vector_ref(scratch, r), tv = scm_c_vector_ref(steps, r);

@@ -52,15 +52,18 @@ const char *coll_kind_name(coll_kind_t kind)
     return (unsigned)kind < COLL_NKINDS ? kind_names[kind] : "?";
 }
 
-/* FNV-1a: a stable signature of a closure's description, equal on every rank that
-   built the same thing */
-static uint64_t name_hash(const char *s)
+uint64_t coll_sig_bytes(uint64_t h, const void *p, size_t n)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++) {
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ b[i]) * 1099511628211ull;
     }
     return h;
+}
+
+uint64_t coll_sig_str(uint64_t h, const char *s)
+{
+    return coll_sig_bytes(h, s, strlen(s) + 1);
 }
 
 coll_closure_t *coll_closure_new(coll_fn_t fn, void *state, void (*free_state)(void *),
@@ -75,7 +78,7 @@ coll_closure_t *coll_closure_new(coll_fn_t fn, void *state, void (*free_state)(v
     c->free_state = free_state;
     c->refcount = 1;
     snprintf(c->name, sizeof(c->name), "%s", name);
-    c->signature = name_hash(c->name);
+    c->signature = coll_sig_str(COLL_SIG_SEED, c->name);
     return c;
 }
 
@@ -162,6 +165,11 @@ coll_closure_t *coll_closure_native(const coll_algo_t *algo, const coll_params_t
         return NULL;
     }
     c->start = algo->sched != NULL ? native_start : NULL;
+    uint64_t h = coll_sig_str(COLL_SIG_SEED, "native");
+    h = coll_sig_long(h, algo->kind);
+    h = coll_sig_str(h, algo->name);
+    h = coll_sig_long(h, ns->params.fanout);
+    c->signature = coll_sig_long(h, ns->params.segsize);
     return c;
 }
 
@@ -207,9 +215,9 @@ coll_closure_t *coll_closure_algo(const coll_algo_t *algo, const coll_params_t *
     }
     c = coll_closure_tree(algo->kind, tree, &tp, &st);
     if (c != NULL) {
-        /* named for people as the algorithm, not the shape; the signature follows */
+        /* named for people as the algorithm; the signature stays the tree's (what it
+           does: a creator's tree of the same shape has the same one) */
         native_name(algo, &p, c->name, sizeof(c->name));
-        c->signature = name_hash(c->name);
     }
 out:
     if (st_p != NULL) {

@@ -137,9 +137,32 @@ struct coll_closure {
     void (*free_state)(void *state); /* NULL: nothing to free */
     int refcount;
     int is_scheme;                   /* runs inside Guile (slower; reported as such) */
-    uint64_t signature;              /* hash of the description (determinism check) */
+    uint64_t signature;              /* what it does, hashed (see "Closure identity") */
     char name[96];                   /* "bcast:binomial(segsize=8192)" for logs */
 };
+
+/*
+ * Closure identity.  A closure's signature is a hash of what it does -- its kind, its
+ * algorithm and parameters, its tree or schedule, what it wraps -- computed once, where
+ * it is built, with the coll_sig_* functions (64-bit FNV-1a, from COLL_SIG_SEED); its
+ * name is only for people.  So closures that do the same thing have the same signature
+ * whoever built them ((native 'bcast 'binomial) and a creator's binomial tree of the same
+ * shape and segment size), and two that differ in anything that changes the traffic
+ * differ (the determinism check, trampolines/tramp.c, compares signatures across ranks).
+ * coll_closure_new starts from a hash of the name, for closures whose name is all there is
+ * to them (Scheme procedures: the kind, the procedure, its source); the builders replace it.
+ */
+#define COLL_SIG_SEED 1469598103934665603ull
+uint64_t coll_sig_bytes(uint64_t h, const void *p, size_t n);
+uint64_t coll_sig_str(uint64_t h, const char *s); /* the bytes and the terminator */
+static inline uint64_t coll_sig_long(uint64_t h, long v)
+{
+    return coll_sig_bytes(h, &v, sizeof(v));
+}
+static inline uint64_t coll_sig_ints(uint64_t h, const int *v, size_t n)
+{
+    return coll_sig_bytes(h, v, n * sizeof(*v));
+}
 
 /* a new closure with refcount 1; name is copied (truncated) */
 coll_closure_t *coll_closure_new(coll_fn_t fn, void *state, void (*free_state)(void *),

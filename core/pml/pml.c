@@ -195,7 +195,7 @@ compi_status_t pml_init(void)
     pml_state.oversubscribed = rte_proc.oversubscribed;
     pml_state.world_size = rte_proc.world_size;
     pml_state.peers = calloc((size_t)pml_state.world_size, sizeof(pml_peer_t));
-    if (pml_state.peers == NULL) {
+    if (pml_state.peers == NULL || pml_unexp_prefill() != COMPI_OK) {
         return COMPI_ERR_NO_MEMORY;
     }
     fill_services();

@@ -204,6 +204,9 @@ void pml_send_on_fin(const pml_hdr_fin_t *h);
 void pml_send_on_put(const pml_hdr_put_t *h);
 void pml_recv_start(pml_request_t *req);
 void pml_unexp_free(pml_unexp_t *u);
+/* the first batch of unexpected-message entries, made at pml_init so that the first
+   unexpected message of a run does not allocate mid-run; COMPI_ERR_NO_MEMORY */
+compi_status_t pml_unexp_prefill(void);
 void pml_recv_cb(int src_world_rank, const void *frag, size_t len);
 
 /* ---- pml_bsend.c -------------------------------------------------------------------- */

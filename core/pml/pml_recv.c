@@ -20,7 +20,9 @@ static pml_unexp_t *unexp_pool;
 /* Entries come in batches, each with UNEXP_DATA bytes (an eager message of the
    shared-memory BTL fits): UNEXP_BATCH first, then as many as there are already, so
    that a new high of unexpected messages (senders of eager messages may run ahead of a
-   busy receiver) allocates rarely, and not once per message.  Past UNEXP_EAGER_MAX
+   busy receiver) allocates rarely, and not once per message.  The first batch is made
+   at pml_init (pml_unexp_prefill), so a run's first unexpected message allocates nothing
+   either.  Past UNEXP_EAGER_MAX
    entries (4 MiB of data), an entry's data comes when it is first needed. */
 #define UNEXP_BATCH 64
 #define UNEXP_DATA 4096
@@ -44,6 +46,11 @@ static int unexp_refill(void)
     }
     unexp_total += n;
     return 0;
+}
+
+compi_status_t pml_unexp_prefill(void)
+{
+    return unexp_pool != NULL || unexp_refill() == 0 ? COMPI_OK : COMPI_ERR_NO_MEMORY;
 }
 
 static pml_unexp_t *unexp_alloc(size_t len)

@@ -12,6 +12,7 @@
  * builds a valid tree and becomes a tree closure named as the algorithm.
  */
 #include "core/coll/executors/tree_closure.h"
+#include "core/coll/wrappers/wrap.h"
 #include "tests/unit/unit_tap.h"
 #include "topologies/tree.h"
 
@@ -464,12 +465,70 @@ START_TEST(algorithms_are_trees)
 }
 END_TEST
 
+START_TEST(signatures_say_what_closures_do)
+{
+    /* a closure's signature is what it does, not its name: the native binomial bcast
+       and a creator's binomial tree of the same shape match; another root, another
+       shape, another segment size, another kind or a wrapper around it do not */
+    compi_comm_t comm;
+    memset(&comm, 0, sizeof(comm));
+    comm.size = 8;
+    coll_call_t call = {.kind = COLL_BCAST, .comm = &comm, .root = 2};
+    compi_status_t st;
+    coll_params_t none = {0}, seg = {.segsize = 8192};
+
+    coll_closure_t *native = coll_closure_algo(coll_algo_find(COLL_BCAST, "binomial"), &none,
+                                               &call, &st);
+    coll_closure_t *tree = coll_closure_tree(COLL_BCAST, topo_tree_binomial(8, 2), &none, &st);
+    coll_closure_t *root0 = coll_closure_tree(COLL_BCAST, topo_tree_binomial(8, 0), &none, &st);
+    coll_closure_t *chain = coll_closure_tree(COLL_BCAST, topo_tree_chain(8, 2), &none, &st);
+    coll_closure_t *segd = coll_closure_tree(COLL_BCAST, topo_tree_binomial(8, 2), &seg, &st);
+    coll_closure_t *reduce = coll_closure_tree(COLL_REDUCE, topo_tree_binomial(8, 2), &none, &st);
+    ck_assert_ptr_nonnull(native);
+    ck_assert_ptr_nonnull(reduce);
+    ck_assert_str_ne(native->name, tree->name); /* names differ, for people */
+    ck_assert(native->signature == tree->signature);
+    ck_assert(tree->signature != root0->signature);
+    ck_assert(tree->signature != chain->signature);
+    ck_assert(tree->signature != segd->signature);
+    ck_assert(tree->signature != reduce->signature);
+
+    coll_closure_t *prof = coll_wrap_profile(tree), *prof2 = coll_wrap_profile(native);
+    coll_closure_t *trace = coll_wrap_trace(tree);
+    ck_assert(prof->signature != tree->signature);
+    ck_assert(prof->signature == prof2->signature);
+    ck_assert(prof->signature != trace->signature);
+
+    /* non-tree natives: the algorithm and its parameters */
+    coll_call_t ar = {.kind = COLL_ALLREDUCE, .comm = &comm, .root = -1};
+    coll_params_t k2 = {.fanout = 2}, k4 = {.fanout = 4};
+    coll_closure_t *rd = coll_closure_algo(coll_algo_find(COLL_ALLREDUCE, "recursive-doubling"),
+                                           &none, &ar, &st);
+    coll_closure_t *rd2 = coll_closure_algo(coll_algo_find(COLL_ALLREDUCE, "recursive-doubling"),
+                                            &none, &ar, &st);
+    coll_closure_t *ring = coll_closure_algo(coll_algo_find(COLL_ALLREDUCE, "ring"), &none, &ar,
+                                             &st);
+    coll_closure_t *bk2 = coll_closure_algo(coll_algo_find(COLL_ALLTOALL, "bruck"), &k2, &ar, &st);
+    coll_closure_t *bk4 = coll_closure_algo(coll_algo_find(COLL_ALLTOALL, "bruck"), &k4, &ar, &st);
+    ck_assert(rd->signature == rd2->signature);
+    ck_assert(rd->signature != ring->signature);
+    ck_assert(bk2->signature != bk4->signature);
+
+    coll_closure_t *all[] = {native, tree, root0, chain, segd, reduce, prof, prof2, trace,
+                             rd, rd2, ring, bk2, bk4};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+        coll_closure_release(all[i]);
+    }
+}
+END_TEST
+
 int main(void)
 {
     const TTest *tests[] = {
         builders_all_sizes_and_roots, builders_reject_bad_arguments, binomial_shape,
         from_parents_orders_children, validation_errors, ordered_trees, check_call, closures,
-        knomial_shape, in_order_binomial_and_reversal, algorithms_are_trees
+        knomial_shape, in_order_binomial_and_reversal, algorithms_are_trees,
+        signatures_say_what_closures_do
     };
     const unit_case_t tc = {.suite = "tree", .name = "trees"};
     return unit_tap_run_list(&tc, tests, UNIT_COUNT(tests));

@@ -325,6 +325,15 @@ coll_closure_t *coll_closure_tree(coll_kind_t kind, topo_tree_t *tree, const col
         goto err;
     }
     c->start = tree_exec__start;
+    /* what it does: the kind, the tree (every parent, every rank's children in serving
+       order) and the segment size where the kind is pipelined */
+    const topo_tree_t *t = s->tree;
+    uint64_t h = coll_sig_long(coll_sig_str(COLL_SIG_SEED, "tree"), kind);
+    h = coll_sig_long(coll_sig_long(h, t->size), t->root);
+    h = coll_sig_ints(h, t->parent, (size_t)t->size);
+    h = coll_sig_ints(h, t->child_off, (size_t)t->size + 1);
+    h = coll_sig_ints(h, t->children, (size_t)t->child_off[t->size]);
+    c->signature = coll_sig_long(h, pipelined ? s->params.segsize : 0);
     if (st_p != NULL) {
         *st_p = COMPI_OK;
     }

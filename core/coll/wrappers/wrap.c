@@ -139,6 +139,8 @@ static coll_closure_t *wrap(coll_closure_t *inner, coll_fn_t fn, coll_start_fn_t
         free(s);
         return NULL;
     }
+    /* what it does: the wrapping, and what the inner closure does */
+    c->signature = coll_sig_long(coll_sig_str(COLL_SIG_SEED, what), (long)inner->signature);
     coll_closure_retain(inner);
     s->inner = inner;
     c->is_scheme = inner->is_scheme;

@@ -420,6 +420,14 @@ coll_closure_t *coll_closure_exchange(coll_exchange_t *x, const coll_params_t *p
         goto err;
     }
     uint32_t hash = exchange__hash(s->x, s->x->forest);
+    /* what it does: the groups, their coordinators, the local forest, the segment size */
+    const topo_tree_t *f = s->x->forest;
+    uint64_t sig = coll_sig_long(coll_sig_str(COLL_SIG_SEED, "exchange"), s->x->size);
+    sig = coll_sig_ints(sig, s->x->group_of, (size_t)s->x->size);
+    sig = coll_sig_ints(sig, s->x->coord, (size_t)s->x->ngroups);
+    sig = coll_sig_ints(sig, f->parent, (size_t)s->x->size);
+    sig = coll_sig_ints(sig, f->child_off, (size_t)s->x->size + 1);
+    sig = coll_sig_ints(sig, f->children, (size_t)f->child_off[s->x->size]);
     /* the local phases run the reduce and bcast executors' code over the forest */
     s->local = tree_exec__new(COLL_ALLREDUCE, s->x->forest, params, &st);
     s->x->forest = NULL;
@@ -439,6 +447,7 @@ coll_closure_t *coll_closure_exchange(coll_exchange_t *x, const coll_params_t *p
         st = COMPI_ERR_NO_MEMORY;
         goto err;
     }
+    c->signature = coll_sig_long(sig, s->local->params.segsize);
     if (st_p != NULL) {
         *st_p = COMPI_OK;
     }

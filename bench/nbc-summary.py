@@ -138,7 +138,7 @@ def write_plot(agg, mpis, nps, plotdir, png, title):
         g.write('set terminal pngcairo size 1400,900 font ",10"\n')
         g.write('set output "%s"\n' % png)
         g.write('set multiplot layout 2,2 title "%s"\n' % title.replace('"', "'"))
-        g.write("set logscale x 2\nset grid\nset key top left\n")
+        g.write("set termoption noenhanced\nset logscale x 2\nset grid\nset key top left\n")
         g.write('set format x "%.0s%cB"\n')
         for what, col, ylabel, logy in (("latency", 2, "usec (Pure Comm.)", True),
                                          ("overlap", 3, "overlap %", False)):

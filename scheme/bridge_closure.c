@@ -334,6 +334,17 @@ static compi_status_t scheme__fn(coll_closure_t *self, const coll_call_t *call)
     return st;
 }
 
+/* A Scheme procedure's signature (coll.h, "Closure identity"): its kind, its name and its
+   origin, which names the creator that returned it, where that creator was installed
+   (file, line, column) and the procedure's name and arity.  Guile keeps no source
+   location for procedures of an interpreted config, so two anonymous procedures of one
+   arity from one creator look the same here. */
+static uint64_t scheme__signature(coll_kind_t kind, const char *pname, const char *origin)
+{
+    uint64_t h = coll_sig_long(coll_sig_str(COLL_SIG_SEED, "scheme"), kind);
+    return coll_sig_str(coll_sig_str(h, pname), origin);
+}
+
 static compi_status_t bridge__scheme(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
 {
     coll_kind_t kind = (coll_kind_t)bridge__long(v, 1);
@@ -354,6 +365,7 @@ static compi_status_t bridge__scheme(bridge_build_t *b, SCM v, SCM text, coll_cl
         return bridge__fail(b, scm_c_vector_ref(v, 4), text, "out of memory");
     }
     (*c_p)->is_scheme = 1;
+    (*c_p)->signature = scheme__signature(kind, pname, origin);
     return COMPI_OK;
 }
 

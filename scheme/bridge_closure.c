@@ -334,6 +334,55 @@ static compi_status_t scheme__fn(coll_closure_t *self, const coll_call_t *call)
     return st;
 }
 
+/* "FILE:LINE:COL" where PROC was written, when Guile knows it (a compiled procedure: the
+   first of its program-sources not in the evaluator), else "" (a procedure of an
+   interpreted config: Guile keeps no location for those) */
+static void scheme__location(SCM proc, char *buf, size_t len)
+{
+    static SCM program_sources = SCM_BOOL_F; /* protected once, kept for the process */
+    char err[128], file[384];
+    SCM r;
+
+    buf[0] = '\0';
+    if (scm_is_false(program_sources)) {
+        program_sources =
+            scm_gc_protect_object(scm_c_public_ref("system vm program", "program-sources"));
+    }
+    /* not a program (an applicable struct): no location, and that is no error */
+    if (bridge_call(program_sources, scm_list_1(proc), &r, err, sizeof(err)) != COMPI_OK) {
+        return;
+    }
+    for (; scm_is_pair(r); r = scm_cdr(r)) {
+        SCM e = scm_car(r); /* (ip file line . col) */
+        if (!scm_is_pair(e) || !scm_is_pair(scm_cdr(e)) || !scm_is_string(scm_cadr(e)) ||
+            !scm_is_pair(scm_cddr(e)) || !scm_is_integer(scm_caddr(e)) ||
+            !scm_is_integer(scm_cdddr(e))) {
+            continue;
+        }
+        bridge_scm_to_buf(scm_cadr(e), file, sizeof(file));
+        if (strstr(file, "ice-9/eval.scm") != NULL) {
+            continue; /* the evaluator's own code: an interpreted procedure */
+        }
+        snprintf(buf, len, "%s:%ld:%ld", file, scm_to_long(scm_caddr(e)) + 1,
+                 scm_to_long(scm_cdddr(e)) + 1);
+        return;
+    }
+}
+
+/* A Scheme procedure's signature (coll.h, "Closure identity"): its kind, its name, its
+   source location where Guile knows it, and its origin, which names the creator that
+   returned it, where that creator was installed (file, line, column) and the procedure's
+   name and arity.  Guile keeps no source location for procedures of an interpreted
+   config, so two anonymous procedures of one arity from one creator look the same. */
+static uint64_t scheme__signature(coll_kind_t kind, const char *pname, SCM proc,
+                                  const char *origin)
+{
+    char where[512];
+    scheme__location(proc, where, sizeof(where));
+    uint64_t h = coll_sig_long(coll_sig_str(COLL_SIG_SEED, "scheme"), kind);
+    return coll_sig_str(coll_sig_str(coll_sig_str(h, pname), where), origin);
+}
+
 static compi_status_t bridge__scheme(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
 {
     coll_kind_t kind = (coll_kind_t)bridge__long(v, 1);
@@ -354,6 +403,7 @@ static compi_status_t bridge__scheme(bridge_build_t *b, SCM v, SCM text, coll_cl
         return bridge__fail(b, scm_c_vector_ref(v, 4), text, "out of memory");
     }
     (*c_p)->is_scheme = 1;
+    (*c_p)->signature = scheme__signature(kind, pname, s->proc, origin);
     return COMPI_OK;
 }
 

@@ -4,7 +4,8 @@
  * The cache is set-associative: TRAMP_WAYS entries per bucket, the bucket chosen by a
  * hash of the key.  A hit reads one bucket (one or two cache lines) and makes one
  * indirect call; nothing is written, allocated or locked.  A miss asks the creators
- * (bridge_build_closure), optionally checks that every rank built the same closure, and
+ * (bridge_build_closure), agrees with the other ranks that every rank built the same
+ * closure (coll_check_determinism, on by default: see "the agreement at the miss"), and
  * stores it, evicting the bucket's oldest entry when the bucket is full: the cache is
  * bounded by coll_cache_size entries per communicator.
  *
@@ -23,6 +24,7 @@
 #include "core/runtime/rte.h"
 #include "core/coll/wrappers/wrap.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +52,7 @@ typedef struct tramp_cache {
 static struct {
     unsigned buckets; /* per communicator, a power of two */
     int verbose;
-    int check_determinism;
+    int agree; /* coll_check_determinism: the agreement at each miss */
 } tramp_cfg;
 
 /* `mode` is a constant at each call site (the call's own mode field is not read) */
@@ -173,42 +175,197 @@ static void describe_call(const coll_call_t *call, char *buf, size_t len)
     }
 }
 
+/* ---- the agreement at the miss --------------------------------------------------------
+
+   Every rank must serve a call with the same closure, or the ranks wait for messages that
+   never come; and a creator that fails on one rank must fail the call on every rank, or
+   the others wait in the collective.  So each miss ends with one allgather over the
+   communicator (comm_coll_allgather_int, on the trampolines' own tag) of every rank's
+   (status, signature):
+
+     all built, same signature  -> cache it, run it
+     any rank failed            -> every rank fails the call with the lowest failing
+                                   rank's message ("rank 3: creator NAME ... failed: ...")
+     signatures differ          -> every rank fails it: "rank 0 built X, ranks 1-3 built Y"
+
+   The texts travel in a second allgather, only when something went wrong, so every rank
+   holds the same message; the lowest rank involved is the one that reports it under
+   MPI_ERRORS_ARE_FATAL (tramp_error_take).  A communicator of one rank has nothing to
+   agree on. */
+
+#define AGREE_TEXT_INTS 256 /* a rank's text in the second round: 1 KiB */
+
+static struct {
+    char text[1536];
+    int reporter;
+    int pending; /* set by a failed miss, cleared by tramp_error_take */
+} tramp_err;
+
+const char *tramp_error_take(int *reporter_p)
+{
+    if (!tramp_err.pending) {
+        return NULL;
+    }
+    tramp_err.pending = 0;
+    if (reporter_p != NULL) {
+        *reporter_p = tramp_err.reporter;
+    }
+    return tramp_err.text;
+}
+
+static void __attribute__((format(printf, 2, 3))) error_set(int reporter, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tramp_err.text, sizeof(tramp_err.text), fmt, ap);
+    va_end(ap);
+    tramp_err.reporter = reporter;
+    tramp_err.pending = 1;
+}
+
+/* every rank's text (its error message, or its closure's name) into all[r * INTS] */
+static compi_status_t agree_texts(compi_comm_t *comm, const char *mine, int **all_p)
+{
+    int buf[AGREE_TEXT_INTS];
+    int *all = malloc(sizeof(int) * AGREE_TEXT_INTS * (size_t)comm->size);
+    if (all == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    memset(buf, 0, sizeof(buf));
+    snprintf((char *)buf, sizeof(buf), "%s", mine);
+    comm_coll_set_t set = comm_coll_whole(comm);
+    set.tag = COMPI_TAG_TRAMP_CHECK;
+    compi_status_t st = comm_coll_allgather_int(&set, buf, AGREE_TEXT_INTS, all);
+    if (st != COMPI_OK) {
+        free(all);
+        return st;
+    }
+    for (int r = 0; r < comm->size; r++) {
+        ((char *)(all + (size_t)r * AGREE_TEXT_INTS))[sizeof(buf) - 1] = '\0';
+    }
+    *all_p = all;
+    return COMPI_OK;
+}
+
+static const char *text_of(const int *all, int r)
+{
+    return (const char *)(all + (size_t)r * AGREE_TEXT_INTS);
+}
+
+/* "rank 2" or "ranks 1-3, 5" for the ranks r with sig[r] == want, into buf */
+static void ranks_with(const uint64_t *sig, int n, uint64_t want, char *buf, size_t len)
+{
+    char list[96];
+    size_t used = 0;
+    int count = 0;
+    list[0] = '\0';
+    for (int r = 0; r < n && used < sizeof(list); r++) {
+        if (sig[r] != want || (r > 0 && sig[r - 1] == want)) {
+            continue;
+        }
+        int last = r;
+        while (last + 1 < n && sig[last + 1] == want) {
+            last++;
+        }
+        count += last - r + 1;
+        const char *sep = used ? ", " : "";
+        used += (size_t)(last > r ? snprintf(list + used, sizeof(list) - used, "%s%d-%d", sep, r,
+                                             last)
+                                  : snprintf(list + used, sizeof(list) - used, "%s%d", sep, r));
+    }
+    snprintf(buf, len, "%s %s", count == 1 ? "rank" : "ranks", list);
+}
+
 /*
- * Every rank must serve a call with the same algorithm, or the ranks wait for messages
- * that never come.  Creators are meant to be deterministic; with coll_check_determinism
- * each miss compares the closures' signatures across the communicator and turns a
- * mismatch into an error on every rank instead of a deadlock.
+ * The round itself.  `st` and `err` are this rank's outcome of the build (c NULL when it
+ * failed); returns COMPI_OK when every rank built the same closure, else an error with
+ * tramp_err set to the same text on every rank.
  */
-static compi_status_t check_same_closure(const coll_call_t *call, const coll_closure_t *c)
+static compi_status_t agree(const coll_call_t *call, compi_status_t st, const char *err,
+                            const coll_closure_t *c)
 {
     compi_comm_t *comm = call->comm;
-    int mine[2] = {(int)(c->signature >> 32), (int)(c->signature & 0xffffffffu)};
-    int *all = malloc(sizeof(int) * 2 * (size_t)comm->size);
-    if (all == NULL) {
+    uint64_t sig = c != NULL ? c->signature : 0;
+    int mine[3] = {(int)st, (int)(sig >> 32), (int)(sig & 0xffffffffu)};
+    int n = comm->size, first_failed = -1, first_other = -1;
+    int *texts = NULL;
+    char what[256];
+
+    int *all = malloc(sizeof(int) * 3 * (size_t)n);
+    uint64_t *sigs = malloc(sizeof(uint64_t) * (size_t)n);
+    if (all == NULL || sigs == NULL) {
+        /* cannot take part: the others wait; say so on this rank (out of memory at a miss) */
+        free(all);
+        free(sigs);
+        error_set(1, "out of memory for the agreement of a cache miss");
         return COMPI_ERR_NO_MEMORY;
     }
     comm_coll_set_t set = comm_coll_whole(comm);
     set.tag = COMPI_TAG_TRAMP_CHECK;
-    compi_status_t st = comm_coll_allgather_int(&set, mine, 2, all);
-    if (st == COMPI_OK) {
-        for (int r = 0; r < comm->size; r++) {
-            if (all[2 * r] != mine[0] || all[2 * r + 1] != mine[1]) {
-                char what[256];
-                describe_call(call, what, sizeof(what));
-                compi_log_error("coll: ranks built different closures for %s: this rank "
-                                "(%d) built %s, rank %d built another; creators must be "
-                                "deterministic (same config, topology and key on every rank)",
-                                what, comm->rank, c->name, r);
-                st = COMPI_ERR_CONFIG;
-                break;
-            }
+    compi_status_t ast = comm_coll_allgather_int(&set, mine, 3, all);
+    if (ast != COMPI_OK) {
+        error_set(1, "the agreement of a cache miss failed: %s", compi_status_string(ast));
+        goto out;
+    }
+    for (int r = 0; r < n; r++) {
+        sigs[r] = (uint64_t)(uint32_t)all[3 * r + 1] << 32 | (uint32_t)all[3 * r + 2];
+        if (all[3 * r] != COMPI_OK && first_failed < 0) {
+            first_failed = r;
+        }
+        if (first_other < 0 && sigs[r] != sigs[0]) {
+            first_other = r;
         }
     }
+    if (first_failed < 0 && first_other < 0) {
+        goto out; /* ast is COMPI_OK */
+    }
+
+    /* something went wrong: every rank learns every rank's text */
+    ast = agree_texts(comm, st != COMPI_OK ? err : c->name, &texts);
+    if (ast != COMPI_OK) {
+        error_set(1, "the agreement of a cache miss failed: %s", compi_status_string(ast));
+        goto out;
+    }
+    if (first_failed >= 0) {
+        int nfailed = 0;
+        for (int r = 0; r < n; r++) {
+            nfailed += all[3 * r] != COMPI_OK;
+        }
+        char others[64] = "";
+        if (nfailed > 1) {
+            snprintf(others, sizeof(others), " (and on %d other rank%s)", nfailed - 1,
+                     nfailed > 2 ? "s" : "");
+        }
+        error_set(comm->rank == first_failed, "rank %d%s: %s", first_failed, others,
+                  text_of(texts, first_failed));
+        ast = (compi_status_t)all[3 * first_failed];
+    } else {
+        char a[128], b[128], rest[64] = "";
+        int nrest = 0;
+        for (int r = 0; r < n; r++) {
+            nrest += sigs[r] != sigs[0] && sigs[r] != sigs[first_other];
+        }
+        if (nrest > 0) {
+            snprintf(rest, sizeof(rest), ", %d more rank%s yet other%s", nrest,
+                     nrest > 1 ? "s" : "", nrest > 1 ? "s" : "");
+        }
+        ranks_with(sigs, n, sigs[0], a, sizeof(a));
+        ranks_with(sigs, n, sigs[first_other], b, sizeof(b));
+        describe_call(call, what, sizeof(what));
+        error_set(comm->rank == 0,
+                  "%s: ranks built different closures: %s built %s, %s built %s%s; creators "
+                  "must be deterministic",
+                  what, a, text_of(texts, 0), b, text_of(texts, first_other), rest);
+        ast = COMPI_ERR_CONFIG;
+    }
+    free(texts);
+out:
     free(all);
-    return st;
+    free(sigs);
+    return ast;
 }
 
-/* build, check and cache the closure of a key not in the cache: *c_p (the cache's
+/* build, agree on and cache the closure of a key not in the cache: *c_p (the cache's
    reference) */
 static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
                                  const tramp_key_t *k, tramp_entry_t *bucket,
@@ -216,30 +373,39 @@ static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
 {
     char err[1024];
     coll_closure_t *c = NULL;
+    compi_status_t st = COMPI_OK;
 
+    err[0] = '\0';
     if (cache == NULL) {
         if ((cache = cache_new()) == NULL) {
-            return COMPI_ERR_NO_MEMORY;
+            st = COMPI_ERR_NO_MEMORY;
+            snprintf(err, sizeof(err), "out of memory for the closure cache");
+        } else {
+            call->comm->coll = cache;
+            bucket = &cache->buckets[(key_hash(k) & cache->mask) * TRAMP_WAYS];
         }
-        call->comm->coll = cache;
-        bucket = &cache->buckets[(key_hash(k) & cache->mask) * TRAMP_WAYS];
     }
-    compi_status_t st = bridge_build_closure(call, &c, err, sizeof(err));
-    if (st != COMPI_OK) {
-        compi_log_error("%s", err);
-        return st;
+    if (st == COMPI_OK) {
+        st = bridge_build_closure(call, &c, err, sizeof(err));
     }
-    if (call->mode != COLL_MODE_BLOCKING && c->start == NULL) {
+    if (st == COMPI_OK && call->mode != COLL_MODE_BLOCKING && c->start == NULL) {
         /* the bridge refuses these first, naming the creator; this is the last guard */
         char what[256];
         describe_call(call, what, sizeof(what));
-        compi_log_error("coll: %s: closure %s cannot serve %s calls (it has no schedule)", what,
-                        c->name, coll_mode_name(call->mode));
+        snprintf(err, sizeof(err), "%s: closure %s cannot serve %s calls (it has no schedule)",
+                 what, c->name, coll_mode_name(call->mode));
         coll_closure_release(c);
-        return COMPI_ERR_CONFIG;
+        c = NULL;
+        st = COMPI_ERR_CONFIG;
     }
-    if (tramp_cfg.check_determinism && (st = check_same_closure(call, c)) != COMPI_OK) {
-        coll_closure_release(c);
+    if (tramp_cfg.agree && call->comm->size > 1) {
+        compi_status_t ast = agree(call, st, err, c);
+        if (ast != COMPI_OK) {
+            coll_closure_release(c);
+            return ast;
+        }
+    } else if (st != COMPI_OK) {
+        error_set(1, "%s", err);
         return st;
     }
     cache->misses++;
@@ -281,10 +447,13 @@ compi_status_t tramp_init(void)
     tramp_cfg.buckets = b;
     tramp_cfg.verbose = (int)param_register_int(
         "coll_verbose", 0, "1: rank 0 prints, once per new key, the call and the closure built");
-    tramp_cfg.check_determinism = (int)param_register_int(
-        "coll_check_determinism", 0,
-        "1: on each cache miss, check that every rank built the same closure (costs an "
-        "allgather per miss)");
+    tramp_cfg.agree = (int)param_register_int(
+        "coll_check_determinism", 1,
+        "1: each cache miss ends with one allgather of every rank's (status, closure "
+        "signature), so a creator that fails on some ranks, or answers differently on "
+        "different ranks, fails the call on every rank with one message instead of "
+        "hanging; 0: no agreement (a miss costs no communication, but such a creator "
+        "hangs the job or gives wrong results)");
     comm_set_free_hook(cache_free);
     return COMPI_OK;
 }

@@ -4,8 +4,10 @@
  * tramp_run() forms the call's key, looks it up in the communicator's closure cache
  * and calls the closure: on a hit, one hash probe and one indirect call -- no
  * allocation, no lock, no Guile.  On a miss it asks the Scheme creators (through the
- * bridge) for a closure, checks it (and, with coll_check_determinism, that every rank
- * built the same one), caches it and runs it.
+ * bridge) for a closure, checks it, agrees with the other ranks that every rank built
+ * the same one (coll_check_determinism, 1 by default: one small allgather per miss), caches
+ * it and runs it.  A creator that fails on any rank, or ranks that built different
+ * closures, fail the call on every rank with the same message (tramp_error_take).
  *
  * tramp_start() does the same for a nonblocking call (call->mode COLL_MODE_NONBLOCKING):
  * the mode is part of the key, so nonblocking closures are cached beside the blocking
@@ -34,5 +36,13 @@ compi_status_t tramp_run(const coll_call_t *call);
    the caller's (it retains the communicator). */
 struct compi_request;
 compi_status_t tramp_start(const coll_call_t *call, struct compi_request **req_p);
+
+/* After tramp_run or tramp_start failed at a miss: the message, the same on every rank
+   of the communicator when the agreement ran ("rank 3: creator NAME (...) failed: ...",
+   "...: ranks built different closures: rank 0 built X, ranks 1-3 built Y ..."), and in
+   *reporter_p 1 on the one rank that should print it when the error is fatal (the
+   lowest failing rank, or rank 0), 0 on the others.  NULL when the last failure was not
+   a miss's (a closure's own error); each message is taken once. */
+const char *tramp_error_take(int *reporter_p);
 
 #endif

@@ -172,9 +172,16 @@ static inline int ca_reduction(compi_comm_t *c, const void *sbuf, size_t scount,
     return rc;
 }
 
-/* a trampoline's status as an MPI error on the call's communicator */
+/* a trampoline's status as an MPI error on the call's communicator; a failed miss comes
+   with its message (the same on every rank), returned as a code of its own whose
+   MPI_Error_string is that message */
 static inline int ca_raise(const coll_call_t *call, compi_status_t st, const char *fn)
 {
+    int report = 1;
+    const char *what = tramp_error_take(&report);
+    if (what != NULL) {
+        return mpi_err_raise_text(call->comm, mpi_err_class_of(st), fn, what, report);
+    }
     return mpi_raise_status(call->comm, st, fn, coll_kind_name(call->kind));
 }
 

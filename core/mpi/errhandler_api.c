@@ -135,8 +135,7 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
         return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Error_string",
                              "errorcode=%d is not an MPI error code", errorcode);
     }
-    snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s", mpi_err_class_name(errorcode),
-             mpi_err_class_text(errorcode));
+    mpi_err_code_string(errorcode, string);
     *resultlen = (int)strlen(string);
     return MPI_SUCCESS;
 }
@@ -154,7 +153,7 @@ int PMPI_Error_class(int errorcode, int *errorclass)
         return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Error_class",
                              "errorcode=%d is not an MPI error code", errorcode);
     }
-    /* every code is its own class: compi has no MPI_Add_error_code yet */
-    *errorclass = errorcode;
+    /* a class is its own class; a code made with a text (errors.h) carries its class */
+    *errorclass = mpi_err_code_class(errorcode);
     return MPI_SUCCESS;
 }

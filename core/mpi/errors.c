@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const struct {
     const char *name;
@@ -83,19 +84,69 @@ static const struct {
     [MPI_T_ERR_INVALID] = {"MPI_T_ERR_INVALID", "invalid use of the tool interface"},
 };
 
-int mpi_err_code_valid(int code)
+static int class_valid(int code)
 {
     return code >= 0 && code < (int)COMPI_ARRAY_SIZE(err_classes) && err_classes[code].name != NULL;
 }
 
+/* ---- codes with text ---------------------------------------------------------------- */
+
+#define TEXT_CODE_BIT (1 << 30)
+#define TEXT_CODE_SEQ_MAX ((1 << 23) - 1) /* bits 7..29 */
+
+static struct {
+    int code; /* 0: empty */
+    char text[MPI_MAX_ERROR_STRING];
+} text_codes[MPI_ERR_TEXT_KEEP];
+static int text_seq;
+
+static int text_code_new(int errclass, const char *what)
+{
+    int seq = text_seq;
+    text_seq = text_seq == TEXT_CODE_SEQ_MAX ? 0 : text_seq + 1;
+    int code = TEXT_CODE_BIT | seq << 7 | errclass;
+    int slot = seq % MPI_ERR_TEXT_KEEP;
+    text_codes[slot].code = code;
+    snprintf(text_codes[slot].text, sizeof(text_codes[slot].text), "%s: %s",
+             mpi_err_class_name(errclass), what);
+    return code;
+}
+
+int mpi_err_code_valid(int code)
+{
+    if (code >= 0 && (code & TEXT_CODE_BIT)) {
+        return class_valid(code & 0x7f);
+    }
+    return class_valid(code);
+}
+
+int mpi_err_code_class(int code)
+{
+    return code >= 0 && (code & TEXT_CODE_BIT) ? code & 0x7f : code;
+}
+
+void mpi_err_code_string(int code, char *string)
+{
+    if (code >= 0 && (code & TEXT_CODE_BIT)) {
+        int slot = ((code >> 7) & TEXT_CODE_SEQ_MAX) % MPI_ERR_TEXT_KEEP;
+        if (text_codes[slot].code == code) {
+            snprintf(string, MPI_MAX_ERROR_STRING, "%s", text_codes[slot].text);
+            return;
+        }
+        code &= 0x7f;
+    }
+    snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s", mpi_err_class_name(code),
+             mpi_err_class_text(code));
+}
+
 const char *mpi_err_class_name(int code)
 {
-    return mpi_err_code_valid(code) ? err_classes[code].name : "MPI_ERR_UNKNOWN";
+    return class_valid(code) ? err_classes[code].name : "MPI_ERR_UNKNOWN";
 }
 
 const char *mpi_err_class_text(int code)
 {
-    return mpi_err_code_valid(code) ? err_classes[code].text : "unknown error code";
+    return class_valid(code) ? err_classes[code].text : "unknown error code";
 }
 
 int mpi_err_class_of(compi_status_t st)
@@ -169,6 +220,34 @@ int mpi_err_raise(struct compi_comm *comm, int errclass, const char *func, const
     vsnprintf(what, sizeof(what), fmt, ap);
     va_end(ap);
     return mpi_err_invoke(comm, errclass, func, what);
+}
+
+int mpi_err_raise_text(struct compi_comm *comm, int errclass, const char *func, const char *what,
+                       int report)
+{
+    if (comm == NULL) {
+        comm = comm_world();
+    }
+    if (comm != NULL && comm->errh != NULL &&
+        (comm->errh->kind == ERRH_RETURN || comm->errh->kind == ERRH_USER)) {
+        int code = text_code_new(errclass, what);
+        if (comm->errh->kind == ERRH_USER && comm->errh->fn != NULL) {
+            MPI_Comm h = comm->handle;
+            int c = code;
+            comm->errh->fn(&h, &c);
+        }
+        return code;
+    }
+    if (report) {
+        err_fatal(func, errclass, what);
+    }
+    /* the reporter is taking the job down: this rank keeps quiet and waits to be killed
+       (the launcher signals every rank), unless that never comes */
+    for (int i = 0; i < 100; i++) {
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    rte_abort(errclass != MPI_SUCCESS ? errclass : 1, what);
 }
 
 int mpi_err_not_initialized(const char *func)

@@ -34,8 +34,30 @@ int mpi_err_not_initialized(const char *func);
 /* mpi_err_raise with the message already written (MPI_Comm_call_errhandler) */
 int mpi_err_invoke(struct compi_comm *comm, int errclass, const char *func, const char *what);
 
-/* error classes: valid code?, "MPI_ERR_RANK", "invalid rank" */
+/*
+ * Error codes that carry their own text.  A failure whose words only the library knows (a
+ * creator's message, ranks that built different closures) is returned as a code made for
+ * it: its class is `errclass`, and MPI_Error_string gives "CLASS_NAME: what".  A code is
+ * (1 << 30) | sequence << 7 | class, so MPI_Error_class answers for every code ever
+ * made; the texts of the last MPI_ERR_TEXT_KEEP codes are kept (an older code's string
+ * is its class's).
+ *
+ * mpi_err_raise_text raises such a code on `comm`'s error handler.  Under
+ * MPI_ERRORS_ARE_FATAL the rank with `report` set prints the one line and aborts the
+ * job; a rank without it prints nothing and waits to be taken down with the others
+ * (after a second it aborts the job itself, quietly, should the reporter not have).
+ * Nothing is printed under MPI_ERRORS_RETURN or a user's handler.
+ */
+#define MPI_ERR_TEXT_KEEP 64
+int mpi_err_raise_text(struct compi_comm *comm, int errclass, const char *func, const char *what,
+                       int report);
+
+/* error codes: valid code? (a class or a code with text), its class */
 int mpi_err_code_valid(int code);
+int mpi_err_code_class(int code);
+/* "CLASS_NAME: description" of any valid code into string (MPI_MAX_ERROR_STRING) */
+void mpi_err_code_string(int code, char *string);
+/* error classes: "MPI_ERR_RANK", "invalid rank" */
 const char *mpi_err_class_name(int code);
 const char *mpi_err_class_text(int code);
 

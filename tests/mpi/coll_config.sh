@@ -15,6 +15,10 @@
 #                        but the neighbourhood kinds)
 #   says=ERE[~ERE...]    as ok, and each ERE (grep -E) matches the output (with
 #                        coll_verbose=1: the closure that served a kind)
+#   error1=ERE[~ERE...]  as error=, and the first ERE matches exactly one line: one
+#                        message, from one rank
+#   quiet=ERE            as ok, and no line of the output matches ERE (errors the program
+#                        handles itself are not printed)
 # A config outside configs/ is named by its path from there (../../../examples/configs/X.scm).
 . "$(dirname "$0")/lib.sh"
 
@@ -29,7 +33,7 @@ unset COMPI_COLL_CONFIG COMPI_MCA_coll_config GUILE_LOAD_PATH GUILE_LOAD_COMPILE
 mt_judge_extra() {
     x_out="$MT_TMP/out"
     case $1 in
-    error=*)
+    error=* | error1=*)
         if [ "$mt_rc" -eq 0 ]; then
             mt_why="exit status 0: the configuration error was not reported as a failure"
             return 1
@@ -39,6 +43,8 @@ mt_judge_extra() {
             return 1
         fi
         x_pats=${1#error=}
+        x_one=
+        case $1 in error1=*) x_pats=${1#error1=} x_one=1 ;; esac
         x_ifs=$IFS
         IFS='~'
         set -f
@@ -51,6 +57,20 @@ mt_judge_extra() {
                 return 1
             fi
         done
+        if [ -n "$x_one" ]; then
+            x_n=$(grep -cE -- "$1" "$x_out")
+            if [ "$x_n" -ne 1 ]; then
+                mt_why="$x_n lines of the output match '$1', expected one"
+                return 1
+            fi
+        fi
+        ;;
+    quiet=*)
+        mt_judge ok "$2" "$3" "$4" || return 1
+        if grep -qE -- "${1#quiet=}" "$x_out"; then
+            mt_why="the output has '$(grep -E -- "${1#quiet=}" "$x_out" | head -n 1)'"
+            return 1
+        fi
         ;;
     says=*)
         mt_judge ok "$2" "$3" "$4" || return 1

@@ -1,6 +1,7 @@
 ;;; A non-deterministic creator: rank 0 builds a binomial tree, the other ranks a flat
-;;; one, so the ranks would wait for messages that never come.  Run with
-;;; --mca coll_check_determinism 1; expected: a clear error instead of a deadlock.
+;;; one, so the ranks would wait for messages that never come.  Expected, with the default
+;;; settings: the agreement at the miss fails the bcast on every rank, one message names
+;;; the ranks and both closures, and the job exits non-zero instead of hanging.
 (use-modules (compi) (compi trees))
 
 (define (moody-bcast call next)

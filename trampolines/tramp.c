@@ -398,7 +398,12 @@ static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
         c = NULL;
         st = COMPI_ERR_CONFIG;
     }
-    if (tramp_cfg.agree && call->comm->size > 1) {
+    /* MPI lets a nonblocking or persistent collective's call return before the other
+       ranks make theirs: a blocking round there could deadlock a legal program, so it
+       agrees only when asked to (coll_check_determinism 2) */
+    int agreeing =
+        call->mode == COLL_MODE_BLOCKING ? tramp_cfg.agree >= 1 : tramp_cfg.agree >= 2;
+    if (agreeing && call->comm->size > 1) {
         compi_status_t ast = agree(call, st, err, c);
         if (ast != COMPI_OK) {
             coll_closure_release(c);
@@ -449,11 +454,14 @@ compi_status_t tramp_init(void)
         "coll_verbose", 0, "1: rank 0 prints, once per new key, the call and the closure built");
     tramp_cfg.agree = (int)param_register_int(
         "coll_check_determinism", 1,
-        "1: each cache miss ends with one allgather of every rank's (status, closure "
-        "signature), so a creator that fails on some ranks, or answers differently on "
-        "different ranks, fails the call on every rank with one message instead of "
-        "hanging; 0: no agreement (a miss costs no communication, but such a creator "
-        "hangs the job or gives wrong results)");
+        "1: each cache miss of a blocking collective ends with one allgather of every "
+        "rank's (status, closure signature), so a creator that fails on some ranks, or "
+        "answers differently on different ranks, fails the call on every rank with one "
+        "message instead of hanging; 2: the misses of nonblocking and persistent calls "
+        "too (their first call of a key then waits for every rank's, which a program "
+        "that depends on MPI_I* returning at once may not survive); 0: no agreement (a "
+        "miss costs no communication, but such a creator hangs the job or gives wrong "
+        "results)");
     comm_set_free_hook(cache_free);
     return COMPI_OK;
 }

@@ -183,6 +183,11 @@ static int bc__is(SCM obj, SCM rtd)
     return SCM_STRUCTP(obj) && scm_is_eq(scm_struct_vtable(obj), rtd);
 }
 
+bridge_run_t *bridge_run_current(void)
+{
+    return bc.current;
+}
+
 static const coll_call_t *bc__live_call(SCM call, const char *who)
 {
     if (!bc__is(call, bc.call_rtd)) {
@@ -197,6 +202,11 @@ static const coll_call_t *bc__live_call(SCM call, const char *who)
                        SCM_EOL);
     }
     return bc.current->call;
+}
+
+const coll_call_t *bridge_live_call(SCM call, const char *who)
+{
+    return bc__live_call(call, who);
 }
 
 typedef struct bc_buf {

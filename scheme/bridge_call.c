@@ -139,6 +139,15 @@ SCM bridge_call_record(const coll_call_t *c, int live)
     return scm_call_n(bc.make_call, args, CALL_NFIELDS);
 }
 
+int bridge_call_record_rearm(SCM record, const coll_call_t *c)
+{
+    if (scm_is_true(scm_struct_ref(record, scm_from_int(CALL_F_HANDLE)))) {
+        return 0; /* in use: the closure runs itself */
+    }
+    scm_struct_set_x(record, scm_from_int(CALL_F_HANDLE), scm_from_pointer((void *)c, NULL));
+    return 1;
+}
+
 void bridge_run_begin(bridge_run_t *run, const coll_call_t *call)
 {
     *run = (bridge_run_t){.call = call, .serial = ++bc.serial, .prev = bc.current};

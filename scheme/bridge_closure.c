@@ -288,12 +288,20 @@ typedef struct scheme_state {
     char *origin; /* "creator NAME (...) returned ...", for run-time errors */
     scheme_inner_t inner[SCHEME_INNER_MAX];
     size_t ninner;
+    /* the call record of the first run (protected; #f before it), reused by every run
+       whose call has the same datatypes and op: the other fields are the key's and the
+       communicator's, the same for every call this closure serves */
+    SCM record;
+    const void *rec_sdt, *rec_rdt, *rec_op;
 } scheme_state_t;
 
 static void *scheme__unprotect(void *p)
 {
     scheme_state_t *s = p;
     scm_gc_unprotect_object(s->proc);
+    if (scm_is_true(s->record)) {
+        scm_gc_unprotect_object(s->record);
+    }
     for (size_t i = 0; i < s->ninner; i++) {
         scm_gc_unprotect_object(s->inner[i].desc);
     }
@@ -327,8 +335,21 @@ static void *scheme__run_in_guile(void *p)
     bridge_run_t run;
     size_t left = 0;
 
-    SCM record = bridge_call_record(a->call, 1);
-    bridge_run_begin(&run, a->call);
+    const coll_call_t *c = a->call;
+    SCM record;
+    if (scm_is_true(s->record) && s->rec_sdt == c->sdt && s->rec_rdt == c->rdt &&
+        s->rec_op == c->op && bridge_call_record_rearm(s->record, c)) {
+        record = s->record;
+    } else {
+        record = bridge_call_record(c, 1);
+        if (scm_is_false(s->record)) {
+            s->record = scm_gc_protect_object(record);
+            s->rec_sdt = c->sdt;
+            s->rec_rdt = c->rdt;
+            s->rec_op = c->op;
+        }
+    }
+    bridge_run_begin(&run, c);
     run.owner = s;
     a->st = bridge_invoke(bridge_procs.run_scheme_closure, scm_list_2(s->proc, record), NULL,
                           a->errbuf, a->len);
@@ -376,6 +397,7 @@ static compi_status_t bridge__scheme(bridge_build_t *b, SCM v, SCM text, coll_cl
         free(s);
         return bridge__fail(b, scm_c_vector_ref(v, 4), text, "out of memory");
     }
+    s->record = SCM_BOOL_F;
     s->proc = scm_gc_protect_object(scm_c_vector_ref(v, 2));
     *c_p = coll_closure_new(scheme__fn, s, scheme__free, name);
     if (*c_p == NULL) {

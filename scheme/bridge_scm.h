@@ -79,6 +79,11 @@ void bridge_call_init(SCM compi_module);
 /* A call record of (compi) for `call'.  live: the Scheme closure runs on it now, so the
    buffer primitives may use its buffers (bridge_run_begin/end bracket that). */
 SCM bridge_call_record(const struct coll_call *call, int live);
+/* Makes `record', a live record of an earlier call that bridge_run_end has closed, the
+   record of `call' (running now): 1, or 0 when it is still in use.  Only for a call that
+   shows the same fields: one closure's calls (one key, one communicator) with the same
+   datatypes and op. */
+int bridge_call_record_rearm(SCM record, const struct coll_call *call);
 
 /* One run of a Scheme closure: the requests it posted, so that none outlives the run. */
 typedef struct bridge_run {

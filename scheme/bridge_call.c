@@ -4,7 +4,8 @@
  * reductions and copies (docs/scheme-api.md, "Scheme closures").
  *
  * A call record is made from the C call struct by one constructor call (once per cache
- * miss for creators, once per run for a Scheme closure).  Its `handle' field holds the
+ * miss for creators; once per Scheme closure, whose later runs rearm the same record when
+ * their call shows the same fields).  Its `handle' field holds the
  * C call only while a Scheme closure runs on it; every buffer primitive checks that the
  * call it is given is the running one, so a call kept past its run (or a creator's call,
  * which never has buffers) cannot reach freed memory.

@@ -253,7 +253,8 @@ must answer"
 ;;; ---- calls ----------------------------------------------------------------------------
 
 ;; A collective call as creators and Scheme closures see it.  The bridge fills one from
-;; the C call struct (one record per cache miss, or per call of a Scheme closure).  Only
+;; the C call struct (one record per cache miss, and one per Scheme closure, which its
+;; runs share).  Only
 ;; values equal on every rank belong in a key (kind, root, bytes, and the datatype and op
 ;; of reductions); the call also carries the calling rank so creators can build per-rank
 ;; views of a tree.  `handle' is the C call while a Scheme closure runs (the buffer

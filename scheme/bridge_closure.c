@@ -438,6 +438,9 @@ static SCM prim_run_closure(SCM desc, SCM call)
     bridge_run_t *run = bridge_run_current();
     scheme_state_t *s = run->owner;
     coll_closure_t *inner = NULL;
+    if (s == NULL) {
+        scm_misc_error(who, "only a Scheme closure may run a description", SCM_EOL);
+    }
     int temporary = 0;
     char err[1024];
 

@@ -290,7 +290,8 @@ typedef struct scheme_state {
     size_t ninner;
     /* the call record of the first run (protected; #f before it), reused by every run
        whose call has the same datatypes and op: the other fields are the key's and the
-       communicator's, the same for every call this closure serves */
+       communicator's, the same for every call this closure serves (the communicator's
+       name as it was at the first run) */
     SCM record;
     const void *rec_sdt, *rec_rdt, *rec_op;
 } scheme_state_t;

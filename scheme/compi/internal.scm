@@ -469,13 +469,27 @@
         (ok (cons (cdr r) text))
         (failed (string-append (cdr r) " (call: " text ")")))))
 
-;; A Scheme closure's procedure applied to the call: (#t . value) or
-;; (#f . "what went wrong (call: ...)").
+;; A Scheme closure's procedure applied to the call: (#t . #t) or
+;; (#f . "what went wrong (call: ...)").  It runs on every call the closure serves, so
+;; it is guarded-apply made lean: one prompt tag for every run (a nested run's prompt is
+;; the innermost, so an abort reaches its own), its value ignored.
+(define run-tag (make-prompt-tag "compi-run-scheme-closure"))
+(define run-ok (ok #t))
+
 (define (run-scheme-closure proc call)
-  (let ((r (guarded-apply proc (list call) (lambda (what running) what))))
-    (if (car r)
-        r
-        (failed (string-append (cdr r) " (call: " (call->string call) ")")))))
+  (call-with-prompt run-tag
+    (lambda ()
+      (with-exception-handler
+       (lambda (e)
+         (abort-to-prompt
+          run-tag
+          (if ((@@ (compi) creator-error?) e)
+              ((@@ (compi) creator-error-message) e)
+              (call-with-values (lambda () (describe e))
+                (lambda (text locator) text)))))
+       (lambda () (proc call) run-ok)))
+    (lambda (k message)
+      (failed (string-append message " (call: " (call->string call) ")")))))
 
 ;; What run-closure builds at its first use on a description inside a Scheme closure
 ;; (scheme/bridge_closure.c): DESC checked to be a description for CALL's kind, then

@@ -63,6 +63,8 @@ static const struct {
     {"creator-description", offsetof(bridge_procs_t, creator_description)},
     {"build-closure-for", offsetof(bridge_procs_t, build_closure_for)},
     {"run-scheme-closure", offsetof(bridge_procs_t, run_scheme_closure)},
+    {"lower-for-run", offsetof(bridge_procs_t, lower_for_run)},
+    {"run-finalize-hooks", offsetof(bridge_procs_t, run_finalize_hooks)},
 };
 
 bridge_procs_t bridge_procs;
@@ -565,4 +567,29 @@ compi_status_t bridge_creator_describe(bridge_kind_t kind, size_t i, char *buf, 
         return COMPI_ERR_NOT_FOUND;
     }
     return bridge_with_guile(bridge__describe_in_guile, &a.st, buf, len);
+}
+
+/* ---- MPI_Finalize ------------------------------------------------------------------- */
+
+typedef struct bridge_hooks_args {
+    compi_status_t st;
+    char *errbuf;
+    size_t len;
+} bridge_hooks_args_t;
+
+static void *bridge__hooks_in_guile(void *p)
+{
+    bridge_hooks_args_t *a = p;
+    a->st = bridge_invoke(bridge_procs.run_finalize_hooks, SCM_EOL, NULL, a->errbuf, a->len);
+    return a;
+}
+
+compi_status_t bridge_run_finalize_hooks(char *errbuf, size_t len)
+{
+    bridge_hooks_args_t a = {.st = COMPI_ERR_INTERNAL, .errbuf = errbuf, .len = len};
+
+    if (!bridge.initialized) {
+        return COMPI_OK;
+    }
+    return bridge_with_guile(bridge__hooks_in_guile, &a.st, errbuf, len);
 }

@@ -106,4 +106,11 @@ compi_status_t bridge_build_closure(const struct coll_call *call, struct coll_cl
    "creator NAME (KIND, installed at FILE:L:C) returned DESCRIPTION". */
 const char *bridge_last_origin(void);
 
+/*
+ * MPI_Finalize, before the closures go: runs the thunks configs registered with
+ * (at-finalize THUNK), in the order they were registered.  A thunk that raises gives
+ * COMPI_ERR_CONFIG and one line naming it; the ones after it still run.
+ */
+compi_status_t bridge_run_finalize_hooks(char *errbuf, size_t len);
+
 #endif

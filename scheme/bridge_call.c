@@ -4,7 +4,8 @@
  * reductions and copies (docs/scheme-api.md, "Scheme closures").
  *
  * A call record is made from the C call struct by one constructor call (once per cache
- * miss for creators, once per run for a Scheme closure).  Its `handle' field holds the
+ * miss for creators; once per Scheme closure, whose later runs rearm the same record when
+ * their call shows the same fields).  Its `handle' field holds the
  * C call only while a Scheme closure runs on it; every buffer primitive checks that the
  * call it is given is the running one, so a call kept past its run (or a creator's call,
  * which never has buffers) cannot reach freed memory.
@@ -139,6 +140,15 @@ SCM bridge_call_record(const coll_call_t *c, int live)
     return scm_call_n(bc.make_call, args, CALL_NFIELDS);
 }
 
+int bridge_call_record_rearm(SCM record, const coll_call_t *c)
+{
+    if (scm_is_true(scm_struct_ref(record, scm_from_int(CALL_F_HANDLE)))) {
+        return 0; /* in use: the closure runs itself */
+    }
+    scm_struct_set_x(record, scm_from_int(CALL_F_HANDLE), scm_from_pointer((void *)c, NULL));
+    return 1;
+}
+
 void bridge_run_begin(bridge_run_t *run, const coll_call_t *call)
 {
     *run = (bridge_run_t){.call = call, .serial = ++bc.serial, .prev = bc.current};
@@ -183,6 +193,11 @@ static int bc__is(SCM obj, SCM rtd)
     return SCM_STRUCTP(obj) && scm_is_eq(scm_struct_vtable(obj), rtd);
 }
 
+bridge_run_t *bridge_run_current(void)
+{
+    return bc.current;
+}
+
 static const coll_call_t *bc__live_call(SCM call, const char *who)
 {
     if (!bc__is(call, bc.call_rtd)) {
@@ -197,6 +212,11 @@ static const coll_call_t *bc__live_call(SCM call, const char *who)
                        SCM_EOL);
     }
     return bc.current->call;
+}
+
+const coll_call_t *bridge_live_call(SCM call, const char *who)
+{
+    return bc__live_call(call, who);
 }
 
 typedef struct bc_buf {

@@ -17,7 +17,10 @@
  *                             exchange  -> coll_exchange_from_parents + check +
  *                                          coll_closure_exchange
  *                             profiling -> coll_wrap_profile(inner), tracing likewise
- *                             scheme    -> a closure whose fn enters Guile on every call
+ *                             scheme    -> a closure whose fn enters Guile on every call;
+ *                                          inside it, (run-closure DESC call) builds DESC
+ *                                          here at its first use, keeps it in the
+ *                                          Scheme closure's state and runs it in C
  *                             schedule  -> bridge_sched.c: every rank's steps checked,
  *                                          this rank's run by the schedule engine
  *
@@ -32,7 +35,8 @@
  * creator the description came from and the call.
  *
  * Ownership: the closure returned belongs to the caller (refcount 1).  A Scheme closure
- * keeps its procedure protected from the collector until its free_state runs.
+ * keeps its procedure, and the descriptions run-closure was given with the closures built
+ * for them (one reference each), until its free_state runs.
  */
 #include "scheme/bridge.h"
 #include "scheme/bridge_scm.h"
@@ -69,7 +73,10 @@ bridge__fail(bridge_build_t *b, SCM lowered_origin, SCM call_text, const char *f
     va_start(ap, fmt);
     vsnprintf(what, sizeof(what), fmt, ap);
     va_end(ap);
-    if (b->errbuf && b->len) {
+    /* run-closure passes no call text: the Scheme closure's error adds it once */
+    if (b->errbuf && b->len && scm_is_false(call_text)) {
+        snprintf(b->errbuf, b->len, "%s: %s", origin, what);
+    } else if (b->errbuf && b->len) {
         snprintf(b->errbuf, b->len, "%s: %s (call: %s)", origin, what, text);
     }
     return COMPI_ERR_CONFIG;
@@ -264,14 +271,41 @@ out:
 
 /* ---- Scheme closures ------------------------------------------------------------------ */
 
+/* What run-closure built inside this Scheme closure: one C closure per description
+   object it was given (eq?), made at its first use and kept with the Scheme closure, so
+   every later call finds it by a scan of a few pointers.  The Scheme closure serves one
+   key, so what was built for its first call serves them all, as in the trampoline's
+   cache. */
+#define SCHEME_INNER_MAX 8
+
+typedef struct scheme_inner {
+    SCM desc;                /* protected until scheme__free */
+    coll_closure_t *closure; /* one reference */
+} scheme_inner_t;
+
 typedef struct scheme_state {
     SCM proc;     /* protected until scheme__free */
     char *origin; /* "creator NAME (...) returned ...", for run-time errors */
+    scheme_inner_t inner[SCHEME_INNER_MAX];
+    size_t ninner;
+    /* the call record of the first run (protected; #f before it), reused by every run
+       whose call has the same datatypes and op: the other fields are the key's and the
+       communicator's, the same for every call this closure serves (the communicator's
+       name as it was at the first run) */
+    SCM record;
+    const void *rec_sdt, *rec_rdt, *rec_op;
 } scheme_state_t;
 
 static void *scheme__unprotect(void *p)
 {
-    scm_gc_unprotect_object(((scheme_state_t *)p)->proc);
+    scheme_state_t *s = p;
+    scm_gc_unprotect_object(s->proc);
+    if (scm_is_true(s->record)) {
+        scm_gc_unprotect_object(s->record);
+    }
+    for (size_t i = 0; i < s->ninner; i++) {
+        scm_gc_unprotect_object(s->inner[i].desc);
+    }
     return p;
 }
 
@@ -280,6 +314,9 @@ static void scheme__free(void *p)
     scheme_state_t *s = p;
     /* the closure may die outside Guile mode (with its communicator) */
     scm_with_guile(scheme__unprotect, s);
+    for (size_t i = 0; i < s->ninner; i++) {
+        coll_closure_release(s->inner[i].closure);
+    }
     free(s->origin);
     free(s);
 }
@@ -299,8 +336,22 @@ static void *scheme__run_in_guile(void *p)
     bridge_run_t run;
     size_t left = 0;
 
-    SCM record = bridge_call_record(a->call, 1);
-    bridge_run_begin(&run, a->call);
+    const coll_call_t *c = a->call;
+    SCM record;
+    if (scm_is_true(s->record) && s->rec_sdt == c->sdt && s->rec_rdt == c->rdt &&
+        s->rec_op == c->op && bridge_call_record_rearm(s->record, c)) {
+        record = s->record;
+    } else {
+        record = bridge_call_record(c, 1);
+        if (scm_is_false(s->record)) {
+            s->record = scm_gc_protect_object(record);
+            s->rec_sdt = c->sdt;
+            s->rec_rdt = c->rdt;
+            s->rec_op = c->op;
+        }
+    }
+    bridge_run_begin(&run, c);
+    run.owner = s;
     a->st = bridge_invoke(bridge_procs.run_scheme_closure, scm_list_2(s->proc, record), NULL,
                           a->errbuf, a->len);
     compi_status_t st = bridge_run_end(&run, record, &left);
@@ -396,6 +447,7 @@ static compi_status_t bridge__scheme(bridge_build_t *b, SCM v, SCM text, coll_cl
         free(s);
         return bridge__fail(b, scm_c_vector_ref(v, 4), text, "out of memory");
     }
+    s->record = SCM_BOOL_F;
     s->proc = scm_gc_protect_object(scm_c_vector_ref(v, 2));
     *c_p = coll_closure_new(scheme__fn, s, scheme__free, name);
     if (*c_p == NULL) {
@@ -406,6 +458,79 @@ static compi_status_t bridge__scheme(bridge_build_t *b, SCM v, SCM text, coll_cl
     (*c_p)->signature = scheme__signature(kind, pname, s->proc, origin);
     return COMPI_OK;
 }
+
+/* ---- run-closure: a description run from inside a Scheme closure ------------------ */
+
+static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p);
+
+/* Builds the C closure of `desc' for the running call: lowered by (compi internal)
+   lower-for-run, then made as at a miss.  On failure, the message is in err. */
+static compi_status_t scheme__build_inner(SCM desc, SCM call, const coll_call_t *c,
+                                          coll_closure_t **c_p, char *err, size_t len)
+{
+    SCM v;
+    compi_status_t st =
+        bridge_invoke(bridge_procs.lower_for_run, scm_list_2(desc, call), &v, err, len);
+    if (st != COMPI_OK) {
+        return st;
+    }
+    bridge_build_t b = {.st = COMPI_ERR_INTERNAL, .call = c, .errbuf = err, .len = len};
+    return bridge__closure(&b, v, SCM_BOOL_F, c_p);
+}
+
+/* (run-closure DESC CALL): runs closure description DESC (what `next' returned: native,
+   tree, schedule, exchange, wrapper or another Scheme closure) on CALL, the call the
+   running Scheme closure received, with its buffers, counts, datatypes, op and root.
+   The first use of a description builds its closure; later calls only run it. */
+static SCM prim_run_closure(SCM desc, SCM call)
+{
+    static const char who[] = "run-closure";
+    const coll_call_t *c = bridge_live_call(call, who);
+    bridge_run_t *run = bridge_run_current();
+    scheme_state_t *s = run->owner;
+    coll_closure_t *inner = NULL;
+    if (s == NULL) {
+        scm_misc_error(who, "only a Scheme closure may run a description", SCM_EOL);
+    }
+    int temporary = 0;
+    char err[1024];
+
+    for (size_t i = 0; i < s->ninner; i++) {
+        if (scm_is_eq(s->inner[i].desc, desc)) {
+            inner = s->inner[i].closure;
+            break;
+        }
+    }
+    if (inner == NULL) {
+        if (scheme__build_inner(desc, call, c, &inner, err, sizeof(err)) != COMPI_OK) {
+            scm_misc_error(who, "~A", scm_list_1(scm_from_utf8_string(err)));
+        }
+        if (s->ninner < SCHEME_INNER_MAX) {
+            s->inner[s->ninner++] =
+                (scheme_inner_t){.desc = scm_gc_protect_object(desc), .closure = inner};
+        } else {
+            /* a closure that makes a new description on every call: built and freed
+               each time (correct, and as slow as a miss) */
+            temporary = 1;
+        }
+    }
+    compi_status_t st = inner->fn(inner, c);
+    if (st != COMPI_OK) {
+        snprintf(err, sizeof(err), "%s failed: %s", inner->name, compi_status_string(st));
+    }
+    if (temporary) {
+        coll_closure_release(inner);
+    }
+    if (st != COMPI_OK) {
+        scm_misc_error(who, "~A", scm_list_1(scm_from_utf8_string(err)));
+    }
+    return SCM_UNSPECIFIED;
+}
+
+const bridge_prim_t bridge_closure_prims[] = {
+    {.name = "run-closure", .req = 2, .fn = (scm_t_subr)prim_run_closure},
+};
+const size_t bridge_closure_nprims = COMPI_ARRAY_SIZE(bridge_closure_prims);
 
 /* ---- schedules written in Scheme (bridge_sched.c) ----------------------------------- */
 

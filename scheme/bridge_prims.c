@@ -105,6 +105,7 @@ static SCM bridge__define_prims(void *unused)
     bridge__define_table(bridge_prims, COMPI_ARRAY_SIZE(bridge_prims));
     bridge__define_table(bridge_call_prims, bridge_call_nprims);
     bridge__define_table(bridge_facts_prims, bridge_facts_nprims);
+    bridge__define_table(bridge_closure_prims, bridge_closure_nprims);
     return SCM_UNSPECIFIED;
 }
 

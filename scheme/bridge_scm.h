@@ -39,6 +39,8 @@ typedef struct bridge_prim {
 void bridge_prims_register(SCM module);
 extern const bridge_prim_t bridge_call_prims[]; /* bridge_call.c */
 extern const size_t bridge_call_nprims;
+extern const bridge_prim_t bridge_closure_prims[]; /* bridge_closure.c: run-closure */
+extern const size_t bridge_closure_nprims;
 
 /*
  * Calls one of the (compi internal) procedures that answer (#t . value) or
@@ -60,6 +62,8 @@ typedef struct bridge_procs {
     SCM creator_description;
     SCM build_closure_for;
     SCM run_scheme_closure;
+    SCM lower_for_run;
+    SCM run_finalize_hooks;
 } bridge_procs_t;
 extern bridge_procs_t bridge_procs;
 
@@ -75,6 +79,11 @@ void bridge_call_init(SCM compi_module);
 /* A call record of (compi) for `call'.  live: the Scheme closure runs on it now, so the
    buffer primitives may use its buffers (bridge_run_begin/end bracket that). */
 SCM bridge_call_record(const struct coll_call *call, int live);
+/* Makes `record', a live record of an earlier call that bridge_run_end has closed, the
+   record of `call' (running now): 1, or 0 when it is still in use.  Only for a call that
+   shows the same fields: one closure's calls (one key, one communicator) with the same
+   datatypes and op. */
+int bridge_call_record_rearm(SCM record, const struct coll_call *call);
 
 /* One run of a Scheme closure: the requests it posted, so that none outlives the run. */
 typedef struct bridge_run {
@@ -83,9 +92,15 @@ typedef struct bridge_run {
     struct compi_request **reqs;
     size_t n, cap;
     struct bridge_run *prev;
+    void *owner; /* the running Scheme closure's state (bridge_closure.c: run-closure) */
 } bridge_run_t;
 
 void bridge_run_begin(bridge_run_t *run, const struct coll_call *call);
+/* The run in progress (the innermost, when Scheme closures nest), or NULL. */
+bridge_run_t *bridge_run_current(void);
+/* The C call behind call record `call' when it is the running one; raises otherwise
+   (a primitive's check, with `who' as the primitive's name). */
+const struct coll_call *bridge_live_call(SCM call, const char *who);
 /* Waits for and frees the requests the closure left behind (their number in
  *left_p), marks `record' dead; COMPI_OK or the first transport error. */
 compi_status_t bridge_run_end(bridge_run_t *run, SCM record, size_t *left_p);

@@ -16,7 +16,9 @@
 ;;;                                               and copies the creator writes, checked
 ;;;                                               for every rank at the miss, run in C
 ;;;   a procedure of one argument                 a Scheme closure: runs the collective
-;;;                                               itself, in Guile, on each call
+;;;                                               itself, in Guile, on each call; it may
+;;;                                               run another description on its call
+;;;                                               with (run-closure DESC call)
 ;;;
 ;;; The creator table lives here, in Scheme; the C bridge reads it only through the
 ;;; procedures of (compi internal), never by poking at the vector.
@@ -39,6 +41,7 @@
             creator-entry-origin
             run-creators
             current-config-origin
+            at-finalize
             ;; calls
             make-call
             call?
@@ -234,10 +237,24 @@ must answer"
         (string-append (substring s 0 200) "...")
         s)))
 
+;; (at-finalize THUNK): THUNK runs at MPI_Finalize, on every rank, before the closures
+;; go (after the other ranks have reached MPI_Finalize too); thunks run in the order they
+;; were registered, for reports of what a config's closures counted.  A thunk must not
+;; call MPI: it only prints or writes files.
+(define finalize-hooks '())
+
+(define (at-finalize thunk)
+  (unless (and (procedure? thunk) (accepts? thunk 0))
+    (scm-error 'wrong-type-arg 'at-finalize "expects a procedure of no arguments, got: ~A"
+               (list (value-text thunk)) (list thunk)))
+  (set! finalize-hooks (append finalize-hooks (list (cons thunk (current-config-origin)))))
+  *unspecified*)
+
 ;;; ---- calls ----------------------------------------------------------------------------
 
 ;; A collective call as creators and Scheme closures see it.  The bridge fills one from
-;; the C call struct (one record per cache miss, or per call of a Scheme closure).  Only
+;; the C call struct (one record per cache miss, and one per Scheme closure, which its
+;; runs share).  Only
 ;; values equal on every rank belong in a key (kind, root, bytes, and the datatype and op
 ;; of reductions); the call also carries the calling rank so creators can build per-rank
 ;; views of a tree.  `handle' is the C call while a Scheme closure runs (the buffer

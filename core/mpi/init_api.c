@@ -190,6 +190,11 @@ int PMPI_Finalize(void)
         compi_log_error("MPI_Finalize: synchronisation failed: %s", compi_status_string(st));
         rte_abort(MPI_ERR_OTHER, "MPI_Finalize failed");
     }
+    /* the configs' (at-finalize THUNK): reports of what their closures counted */
+    char err[1024];
+    if (bridge_run_finalize_hooks(err, sizeof(err)) != COMPI_OK) {
+        compi_log_error("MPI_Finalize: %s", err);
+    }
     tramp_finalize();
     comm_finalize();
     pml_finalize();

@@ -23,6 +23,8 @@
             creator-description
             build-closure-for
             run-scheme-closure
+            lower-for-run
+            run-finalize-hooks
             schedule-steps))
 
 (define (ok value) (cons #t value))
@@ -467,13 +469,65 @@
         (ok (cons (cdr r) text))
         (failed (string-append (cdr r) " (call: " text ")")))))
 
-;; A Scheme closure's procedure applied to the call: (#t . value) or
-;; (#f . "what went wrong (call: ...)").
+;; A Scheme closure's procedure applied to the call: (#t . #t) or
+;; (#f . "what went wrong (call: ...)").  It runs on every call the closure serves, so
+;; it is guarded-apply made lean: one prompt tag for every run (a nested run's prompt is
+;; the innermost, so an abort reaches its own), its value ignored.
+(define run-tag (make-prompt-tag "compi-run-scheme-closure"))
+(define run-ok (ok #t))
+
 (define (run-scheme-closure proc call)
-  (let ((r (guarded-apply proc (list call) (lambda (what running) what))))
-    (if (car r)
-        r
-        (failed (string-append (cdr r) " (call: " (call->string call) ")")))))
+  (call-with-prompt run-tag
+    (lambda ()
+      (with-exception-handler
+       (lambda (e)
+         (abort-to-prompt
+          run-tag
+          (if ((@@ (compi) creator-error?) e)
+              ((@@ (compi) creator-error-message) e)
+              (call-with-values (lambda () (describe e))
+                (lambda (text locator) text)))))
+       (lambda () (proc call) run-ok)))
+    (lambda (k message)
+      (failed (string-append message " (call: " (call->string call) ")")))))
+
+;; What run-closure builds at its first use on a description inside a Scheme closure
+;; (scheme/bridge_closure.c): DESC checked to be a description for CALL's kind, then
+;; lowered as at a miss.  (#t . LOWERED), or (#f . "what is wrong"), naming the creator
+;; that returned DESC when one did.
+(define (lower-for-run desc call)
+  (guarded-apply
+   (lambda ()
+     (unless (closure-description? desc)
+       (raise-exception
+        ((@@ (compi) make-creator-error)
+         (simple-format #f "expects a closure description (what `next' returned), got: ~A~A"
+                        ((@@ (compi) value-text) desc)
+                        (if (procedure? desc)
+                            " (a procedure is a Scheme closure: call it on the call)"
+                            "")))))
+     (let ((kind (description-kind desc (call-kind call))))
+       (unless (eq? kind (call-kind call))
+         (lowering-error desc "a closure for ~A cannot run a ~A call" kind (call-kind call))))
+     (lower desc call))
+   '()
+   (lambda (what running) what)))
+
+;; The thunks of at-finalize, each caught: (#t . #t), or (#f . "the first failure").
+(define (run-finalize-hooks)
+  (let loop ((hooks (@@ (compi) finalize-hooks)) (err #f))
+    (if (null? hooks)
+        (if err (failed err) (ok #t))
+        (let* ((thunk (caar hooks)) (where (cdar hooks))
+               (r (guarded-apply thunk '() (lambda (what running) what))))
+          (force-output (current-output-port))
+          (force-output (current-error-port))
+          (loop (cdr hooks)
+                (or err
+                    (and (not (car r))
+                         (string-append "the at-finalize thunk"
+                                        (if where (string-append " registered at " where) "")
+                                        " failed: " (cdr r)))))))))
 
 ;;; ---- schedules --------------------------------------------------------------------
 

@@ -51,7 +51,8 @@
 ;; The schedule-capable algorithm per kind, for nonblocking calls: the fewest rounds
 ;; where that is cheap to build (binomial trees, dissemination), everything posted at
 ;; once for the data movers, reduce + scatterv and linear chains where the op's order
-;; must be kept.
+;; must be kept.  Allreduce gets the blocking choice: every algorithm it picks
+;; (recursive doubling, Rabenseifner, ring, reduce + bcast) runs as a schedule.
 (define (nonblocking-choice call)
   (case (call-kind call)
     ((barrier) (native 'barrier 'dissemination))
@@ -59,7 +60,7 @@
     ((reduce) (if (or (call-commutative? call) (eqv? (call-root call) 0))
                   (native 'reduce 'binomial)
                   (native 'reduce 'in-order-binomial)))
-    ((allreduce) (native 'allreduce 'reduce-bcast))
+    ((allreduce) (default-allreduce call #f))
     ((gather) (native 'gather 'linear))
     ((gatherv) (native 'gatherv 'linear))
     ((scatter) (native 'scatter 'linear))

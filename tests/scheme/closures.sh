@@ -41,7 +41,7 @@ expect_error() {
     fi
 }
 
-echo "1..35"
+echo "1..36"
 
 # ---- the defaults ----------------------------------------------------------------------
 # every kind, communicator sizes 1 to 17 (powers of two and not), 0 B to 4 MiB, both kinds
@@ -99,6 +99,8 @@ expect_closure "large non-commutative reduce: the in-order binomial tree" \
 # nonblocking and persistent allreduce: the blocking choice, run as a schedule
 expect_closure "MPI_Iallreduce, small: recursive doubling" \
     "closure: allreduce:recursive-doubling" -b allreduce,size=4,bytes=8,mode=nonblocking
+expect_closure "MPI_Iallreduce, 64 KiB at np 2: Rabenseifner (blocking: recursive doubling)" \
+    "closure: allreduce:rabenseifner" -b allreduce,size=2,bytes=65536,mode=nonblocking
 expect_closure "MPI_Iallreduce, 64 KiB at np 4: Rabenseifner" \
     "closure: allreduce:rabenseifner" -b allreduce,size=4,bytes=65536,mode=nonblocking
 expect_closure "MPI_Allreduce_init, 1 MiB at np 4: the ring" \

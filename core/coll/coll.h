@@ -260,6 +260,9 @@ size_t *coll_rs_counts_get(const coll_call_t *call, size_t *total_p);
 /* count elements in p nearly equal blocks on the scratch stack: c[i] the count of block
    i (the first count % p get one more), c[p + i] its offset; NULL when out of memory */
 size_t *coll_blocks_get(size_t count, int p);
+/* the same two splits into c[2 p] of the caller's (a schedule's: coll_sched_alloc) */
+size_t coll_rs_counts_fill(const coll_call_t *call, size_t *c);
+void coll_blocks_fill(size_t count, int p, size_t *c);
 /* copy `count` elements between two buffers of the same datatype layout (or packed
    through dt_pack/dt_unpack when the datatypes differ but the signatures match) */
 compi_status_t coll_copy(const void *sbuf, size_t scount, compi_datatype_t *sdt, void *rbuf,

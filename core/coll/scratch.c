@@ -138,33 +138,42 @@ void *coll_tmp_get(compi_datatype_t *dt, size_t count, void **mem_p)
     return mem != NULL ? mem - dt->true_lb : NULL;
 }
 
-size_t *coll_rs_counts_get(const coll_call_t *call, size_t *total_p)
+size_t coll_rs_counts_fill(const coll_call_t *call, size_t *c)
 {
     int p = call->comm->size;
-    size_t *c = coll_scratch_get(2 * (size_t)p * sizeof(*c)), total = 0;
-    if (c == NULL) {
-        return NULL;
-    }
+    size_t total = 0;
     for (int i = 0; i < p; i++) {
         c[i] = call->kind == COLL_REDUCE_SCATTER_BLOCK ? call->rcount : (size_t)call->rcounts[i];
         c[p + i] = total;
         total += c[i];
     }
-    *total_p = total;
+    return total;
+}
+
+size_t *coll_rs_counts_get(const coll_call_t *call, size_t *total_p)
+{
+    size_t *c = coll_scratch_get(2 * (size_t)call->comm->size * sizeof(*c));
+    if (c != NULL) {
+        *total_p = coll_rs_counts_fill(call, c);
+    }
     return c;
+}
+
+void coll_blocks_fill(size_t count, int p, size_t *c)
+{
+    size_t base = count / (size_t)p, extra = count % (size_t)p, o = 0;
+    for (int i = 0; i < p; i++) {
+        c[i] = base + ((size_t)i < extra ? 1 : 0);
+        c[p + i] = o;
+        o += c[i];
+    }
 }
 
 size_t *coll_blocks_get(size_t count, int p)
 {
-    size_t base = count / (size_t)p, extra = count % (size_t)p, o = 0;
-    size_t *cnt = coll_scratch_get(2 * (size_t)p * sizeof(*cnt));
-    if (cnt == NULL) {
-        return NULL;
+    size_t *c = coll_scratch_get(2 * (size_t)p * sizeof(*c));
+    if (c != NULL) {
+        coll_blocks_fill(count, p, c);
     }
-    for (int i = 0; i < p; i++) {
-        cnt[i] = base + ((size_t)i < extra ? 1 : 0);
-        cnt[p + i] = o;
-        o += cnt[i];
-    }
-    return cnt;
+    return c;
 }

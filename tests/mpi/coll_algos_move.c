@@ -12,12 +12,15 @@
  * peer mixed types for alltoallw), MPI_IN_PLACE, and zero-sized blocks in the v kinds.
  * Receive buffers carry guards (and the vector's holes) that must stay untouched; send
  * buffers must come back unchanged.  Arguments the standard says are not significant
- * (receive side of a gather at non-roots, send side in place, ...) are NULL.
+ * (receive side of a gather at non-roots, send side in place, ...) are NULL.  An
+ * algorithm that runs as a schedule (.sched, or a tree) runs every case twice: blocking
+ * (the closure's fn) and as a schedule (its start, then a wait).
  *
  * Usage: mpirun -np N ./coll_algos_move [max-ints-per-rank]; rank 0 prints
  * "ok: coll_algos_move np=N" and the program exits 0 when every check passed.
  */
 #include "core/coll/coll.h"
+#include "core/pml/pml.h"
 
 #include <mpi.h>
 #include <stdio.h>
@@ -43,6 +46,7 @@ static int rank, size, errors, checks;
 static const char *cur_algo;
 static coll_kind_t cur_kind;
 static int cur_root, cur_variant;
+static int cur_sched; /* run through the closure's start (nonblocking), not its fn */
 static long cur_base;
 
 static int val(int src, int dst, long k)
@@ -126,10 +130,10 @@ static void fail(const char *what, long at, int got, int want)
 {
     if (errors < 20) {
         fprintf(stderr,
-                "FAIL coll_algos_move rank %d np %d: %s:%s root %d variant %d base %ld: "
+                "FAIL coll_algos_move rank %d np %d: %s:%s%s root %d variant %d base %ld: "
                 "%s at int %ld: got %d want %d\n",
-                rank, size, coll_kind_name(cur_kind), cur_algo, cur_root, cur_variant, cur_base,
-                what, at, got, want);
+                rank, size, coll_kind_name(cur_kind), cur_algo, cur_sched ? " as schedule" : "",
+                cur_root, cur_variant, cur_base, what, at, got, want);
     }
     errors++;
 }
@@ -143,6 +147,31 @@ static int is_v(coll_kind_t k)
 static int is_rooted(coll_kind_t k)
 {
     return k == COLL_GATHER || k == COLL_GATHERV || k == COLL_SCATTER || k == COLL_SCATTERV;
+}
+
+/* the algorithm has a schedule: its closure has a start */
+static int has_sched(const coll_algo_t *a)
+{
+    return a->sched != NULL || a->tree != NULL;
+}
+
+/* one run of the closure: blocking, or (cur_sched) started as a schedule and waited for */
+static compi_status_t run_closure(coll_closure_t *c, coll_call_t *call)
+{
+    if (!cur_sched) {
+        return c->fn(c, call);
+    }
+    if (c->start == NULL) {
+        return COMPI_ERR_INTERNAL;
+    }
+    compi_request_t *req = NULL;
+    compi_status_t st = c->start(c, call, &req);
+    if (st != COMPI_OK) {
+        return st;
+    }
+    st = pml_wait(req, NULL);
+    pml_request_free(req);
+    return st;
 }
 
 /* variants: 0 int->int, 1 int->vec, 2 vec->int, 3 in place (int), 4 in place (vec) */
@@ -327,8 +356,9 @@ static void run_case(const coll_algo_t *algo, const coll_params_t *params, int r
     }
     call.bytes = (uint64_t)base * sizeof(int);
 
+    call.mode = cur_sched ? COLL_MODE_NONBLOCKING : COLL_MODE_BLOCKING;
     coll_closure_t *c = coll_closure_algo(algo, params, &call, NULL);
-    compi_status_t st = c->fn(c, &call);
+    compi_status_t st = run_closure(c, &call);
     coll_closure_release(c);
     checks++;
     if (st != COMPI_OK) {
@@ -400,7 +430,10 @@ int main(int argc, char **argv)
                         continue;
                     }
                     for (int v = 0; v < 5; v++) {
-                        run_case(algo, &params, roots[ri], v, bases[b]);
+                        for (cur_sched = 0; cur_sched <= has_sched(algo); cur_sched++) {
+                            run_case(algo, &params, roots[ri], v, bases[b]);
+                        }
+                        cur_sched = 0;
                     }
                 }
             }

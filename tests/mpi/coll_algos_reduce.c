@@ -9,6 +9,9 @@
  * with a gap, so the layout has holes the algorithms must not touch) with MPI_SUM, and
  * a non-commutative user op (2x2 matrix product mod 65521 on four ints) that proves
  * operands are combined in rank order; on MPI_COMM_WORLD and on a split communicator.
+ * Every case of an algorithm that runs as a schedule (.sched, or a tree) runs twice:
+ * blocking (the closure's fn) and as a schedule (its start, then a wait), as
+ * MPI_Iallreduce and the other nonblocking calls run it.
  *
  * Links the internal library (lib/libcompi.la) and includes internal headers.  Run at
  * np 1 to 8: `mpirun -np N --timeout 120 tests/mpi/coll_algos_reduce`.  Prints one
@@ -18,6 +21,7 @@
 #include "core/comm/comm.h"
 #include "core/dt/dt.h"
 #include "core/op/op.h"
+#include "core/pml/pml.h"
 
 #include <mpi.h>
 #include <stdint.h>
@@ -59,6 +63,7 @@ typedef struct dkind {
 } dkind_t;
 
 static int g_rank, g_fail, g_cases;
+static int g_as_sched; /* run through the closure's start (nonblocking), not its fn */
 static const char *g_comm_name;
 
 static void matmul_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
@@ -143,10 +148,11 @@ static void report(const char *what, const coll_algo_t *a, const coll_params_t *
     g_fail++;
     if (g_fail <= 20) {
         fprintf(stderr,
-                "FAIL rank %d %s %s:%s(fanout=%ld,segsize=%ld) %s count=%zu root=%d "
+                "FAIL rank %d %s %s:%s(fanout=%ld,segsize=%ld)%s %s count=%zu root=%d "
                 "in_place=%d: %s at int %zu: got %d want %d\n",
                 g_rank, g_comm_name, coll_kind_name(a->kind), a->name, prm->fanout, prm->segsize,
-                k->name, count, root, in_place, what, at, got, want);
+                g_as_sched ? " as schedule" : "", k->name, count, root, in_place, what, at, got,
+                want);
     }
 }
 
@@ -186,12 +192,41 @@ static int kind_in_place_ok(coll_kind_t kind)
            kind == COLL_REDUCE_SCATTER_BLOCK || kind == COLL_SCAN || kind == COLL_EXSCAN;
 }
 
-static void run_case(compi_comm_t *comm, const coll_algo_t *a, const coll_params_t *prm,
-                     const dkind_t *k, size_t count, int root, int in_place)
+/* the algorithm has a schedule: its closure has a start */
+static int has_sched(const coll_algo_t *a)
+{
+    return a->sched != NULL || a->tree != NULL;
+}
+
+/* one run of the closure: blocking, or (g_as_sched) started as a schedule and waited for */
+static compi_status_t run_closure(coll_closure_t *cl, coll_call_t *call)
+{
+    if (!g_as_sched) {
+        return cl->fn(cl, call);
+    }
+    if (cl->start == NULL) {
+        return COMPI_ERR_INTERNAL;
+    }
+    compi_request_t *req = NULL;
+    compi_status_t st = cl->start(cl, call, &req);
+    if (st != COMPI_OK) {
+        return st;
+    }
+    st = pml_wait(req, NULL);
+    pml_request_free(req);
+    return st;
+}
+
+static void run_case_once(compi_comm_t *comm, const coll_algo_t *a, const coll_params_t *prm,
+                          const dkind_t *k, size_t count, int root, int in_place)
 {
     int p = comm->size, r = comm->rank;
     compi_datatype_t *dt = dt_from_handle(k->type);
-    coll_call_t call = {.kind = a->kind, .comm = comm, .root = -1, .in_place = in_place};
+    coll_call_t call = {.kind = a->kind,
+                        .mode = g_as_sched ? COLL_MODE_NONBLOCKING : COLL_MODE_BLOCKING,
+                        .comm = comm,
+                        .root = -1,
+                        .in_place = in_place};
     int *sbuf = NULL, *rbuf = NULL, *rcounts = NULL;
     size_t total = count, mine = count, first = 0;
 
@@ -247,7 +282,7 @@ static void run_case(compi_comm_t *comm, const coll_algo_t *a, const coll_params
     }
 
     coll_closure_t *cl = coll_closure_algo(a, prm, &call, NULL);
-    compi_status_t st = cl->fn(cl, &call);
+    compi_status_t st = run_closure(cl, &call);
     coll_closure_release(cl);
     g_cases++;
     if (st != COMPI_OK) {
@@ -287,6 +322,16 @@ out:
     free(rcounts);
 }
 
+/* blocking, then as a schedule when the algorithm has one */
+static void run_case(compi_comm_t *comm, const coll_algo_t *a, const coll_params_t *prm,
+                     const dkind_t *k, size_t count, int root, int in_place)
+{
+    for (g_as_sched = 0; g_as_sched <= has_sched(a); g_as_sched++) {
+        run_case_once(comm, a, prm, k, count, root, in_place);
+    }
+    g_as_sched = 0;
+}
+
 static void run_comm(compi_comm_t *comm, const dkind_t *kinds, int nkinds)
 {
     static const size_t counts[] = {0, 1, 2, 7, 100, 1031, 20000, 262144};
@@ -309,14 +354,17 @@ static void run_comm(compi_comm_t *comm, const dkind_t *kinds, int nkinds)
         }
         for (int pi = 0; pi < nprm; pi++) {
             if (a->kind == COLL_BARRIER) {
-                for (int i = 0; i < 5; i++) {
+                for (int i = 0; i < 10; i++) {
+                    g_as_sched = i % 2 == 1 && has_sched(a);
                     coll_call_t call = {.kind = COLL_BARRIER, .comm = comm, .root = -1};
+                    call.mode = g_as_sched ? COLL_MODE_NONBLOCKING : COLL_MODE_BLOCKING;
                     coll_closure_t *cl = coll_closure_algo(a, &prms[pi], &call, NULL);
-                    if (cl->fn(cl, &call) != COMPI_OK) {
+                    if (run_closure(cl, &call) != COMPI_OK) {
                         report("status", a, &prms[pi], &kinds[0], 0, -1, 0, 0, -1, 0);
                     }
                     coll_closure_release(cl);
                 }
+                g_as_sched = 0;
                 continue;
             }
             for (int ki = 0; ki < nkinds; ki++) {

@@ -12,9 +12,11 @@
  *             trampolines' miss path) and prints "closure: NAME", with " (scheme)" for a
  *             Scheme closure.  CALL is KIND[,size=N][,rank=R][,root=R][,bytes=B]
  *             [,op=sum|max|noncommutative][,dt=int|double|derived][,comm=NAME]
- *             [,topo=cart|graph|dist-graph|none]: defaults size 4, rank 0, root 0 for
+ *             [,topo=cart|graph|dist-graph|none][,mode=blocking|nonblocking|persistent]:
+ *             defaults size 4, rank 0, root 0 for
  *             rooted kinds, bytes 8 (barrier 0), op sum for reductions, dt int, comm
- *             MPI_COMM_WORLD, topo cart for the neighbourhood kinds and none otherwise.
+ *             MPI_COMM_WORLD, topo cart for the neighbourhood kinds and none otherwise,
+ *             mode blocking.
  * A failure prints "compi: MESSAGE" on stderr and exits 1, as MPI_Init and the
  * trampolines do.  No communication happens: building a closure reads only the
  * communicator's size, rank and name, so a communicator is faked here.
@@ -133,6 +135,10 @@ static int build(const char *spec)
             snprintf(comm.name, sizeof(comm.name), "%s", v);
         } else if (strcmp(f, "topo") == 0) {
             snprintf(topo, sizeof(topo), "%s", v);
+        } else if (strcmp(f, "mode") == 0) {
+            call.mode = strcmp(v, "nonblocking") == 0  ? COLL_MODE_NONBLOCKING
+                        : strcmp(v, "persistent") == 0 ? COLL_MODE_PERSISTENT
+                                                       : COLL_MODE_BLOCKING;
         }
     }
     free(copy);

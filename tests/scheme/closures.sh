@@ -41,7 +41,7 @@ expect_error() {
     fi
 }
 
-echo "1..31"
+echo "1..36"
 
 # ---- the defaults ----------------------------------------------------------------------
 # every kind, communicator sizes 1 to 17 (powers of two and not), 0 B to 4 MiB, both kinds
@@ -96,6 +96,17 @@ expect_closure "large non-commutative allreduce: reduce + bcast in rank order" \
     "closure: allreduce:reduce-bcast" -b allreduce,size=4,bytes=4194304,op=noncommutative
 expect_closure "large non-commutative reduce: the in-order binomial tree" \
     "closure: reduce:in-order-binomial" -b reduce,size=16,bytes=4194304,op=noncommutative
+# nonblocking and persistent allreduce: the blocking choice, run as a schedule
+expect_closure "MPI_Iallreduce, small: recursive doubling" \
+    "closure: allreduce:recursive-doubling" -b allreduce,size=4,bytes=8,mode=nonblocking
+expect_closure "MPI_Iallreduce, 64 KiB at np 2: Rabenseifner (blocking: recursive doubling)" \
+    "closure: allreduce:rabenseifner" -b allreduce,size=2,bytes=65536,mode=nonblocking
+expect_closure "MPI_Iallreduce, 64 KiB at np 4: Rabenseifner" \
+    "closure: allreduce:rabenseifner" -b allreduce,size=4,bytes=65536,mode=nonblocking
+expect_closure "MPI_Allreduce_init, 1 MiB at np 4: the ring" \
+    "closure: allreduce:ring" -b allreduce,size=4,bytes=1048576,mode=persistent
+expect_closure "MPI_Iallreduce, large non-commutative: reduce + bcast" \
+    "closure: allreduce:reduce-bcast" -b allreduce,size=4,bytes=1048576,op=noncommutative,mode=nonblocking
 
 # ---- descriptions that build ------------------------------------------------------------
 expect_closure "a native description names its parameters" \

@@ -95,20 +95,21 @@ int red_fold(void *acc, void *tmp, size_t count, compi_datatype_t *dt, compi_op_
              compi_comm_t *comm, compi_status_t *st_p)
 {
     int r = comm->rank, rem = comm->size - red_pow2_floor(comm->size);
+    int nr = red_fold_rank(r, rem);
     *st_p = COMPI_OK;
     if (r >= 2 * rem) {
-        return r - rem;
+        return nr;
     }
-    if (r % 2 == 0) {
+    if (nr < 0) {
         *st_p = red_send(acc, count, dt, r + 1, tag, comm);
-        return -1;
+        return nr;
     }
     *st_p = red_recv(tmp, count, dt, r - 1, tag, comm);
     if (*st_p == COMPI_OK) {
         /* the even rank is the lower one: its data is the left operand */
         *st_p = coll_op_apply(op, dt, tmp, acc, count);
     }
-    return r / 2;
+    return nr;
 }
 
 compi_status_t red_unfold(void *acc, size_t count, compi_datatype_t *dt, int tag,
@@ -124,11 +125,29 @@ compi_status_t red_unfold(void *acc, size_t count, compi_datatype_t *dt, int tag
     return red_recv(acc, count, dt, r + 1, tag, comm);
 }
 
-/* the elements of blocks [lo, hi): start in *off_p, count returned */
-static size_t range(const size_t *bcnt, const size_t *boff, int lo, int hi, size_t *off_p)
+red_span_t red_span(const size_t *bcnt, const size_t *boff, int lo, int hi)
 {
-    *off_p = boff[lo];
-    return hi > lo ? boff[hi - 1] + bcnt[hi - 1] - boff[lo] : 0;
+    return (red_span_t){.off = boff[lo], .n = hi > lo ? boff[hi - 1] + bcnt[hi - 1] - boff[lo] : 0};
+}
+
+void red_halving_step(const size_t *bcnt, const size_t *boff, int nr, int mask, int *lo, int *hi,
+                      red_span_t *keep, red_span_t *send)
+{
+    int mid = *lo + mask, upper = (nr & mask) != 0;
+    int klo = upper ? mid : *lo, khi = upper ? *hi : mid;
+    int slo = upper ? *lo : mid, shi = upper ? mid : *hi;
+    *keep = red_span(bcnt, boff, klo, khi);
+    *send = red_span(bcnt, boff, slo, shi);
+    *lo = klo;
+    *hi = khi;
+}
+
+void red_doubling_step(const size_t *bcnt, const size_t *boff, int nr, int mask, red_span_t *mine,
+                       red_span_t *theirs)
+{
+    int lo = nr & ~(mask - 1), plo = lo ^ mask;
+    *mine = red_span(bcnt, boff, lo, lo + mask);
+    *theirs = red_span(bcnt, boff, plo, plo + mask);
 }
 
 compi_status_t red_halving(void *acc, void *tmp, const size_t *bcnt, const size_t *boff, int nr,
@@ -137,22 +156,17 @@ compi_status_t red_halving(void *acc, void *tmp, const size_t *bcnt, const size_
 {
     int lo = 0, hi = p2;
     for (int mask = p2 >> 1; mask > 0; mask >>= 1) {
-        int peer = red_real_rank(nr ^ mask, rem), mid = lo + mask;
-        int klo = (nr & mask) ? mid : lo, khi = (nr & mask) ? hi : mid;
-        int slo = (nr & mask) ? lo : mid, shi = (nr & mask) ? mid : hi;
-        size_t koff, soff;
-        size_t kn = range(bcnt, boff, klo, khi, &koff);
-        size_t sn = range(bcnt, boff, slo, shi, &soff);
+        int peer = red_real_rank(nr ^ mask, rem);
+        red_span_t k, sn;
+        red_halving_step(bcnt, boff, nr, mask, &lo, &hi, &k, &sn);
         compi_status_t st =
-            red_sendrecv(red_at(acc, dt, soff), sn, peer, tmp, kn, peer, dt, tag, comm);
-        if (st == COMPI_OK && kn > 0) {
-            st = coll_op_apply(op, dt, tmp, red_at(acc, dt, koff), kn);
+            red_sendrecv(red_at(acc, dt, sn.off), sn.n, peer, tmp, k.n, peer, dt, tag, comm);
+        if (st == COMPI_OK && k.n > 0) {
+            st = coll_op_apply(op, dt, tmp, red_at(acc, dt, k.off), k.n);
         }
         if (st != COMPI_OK) {
             return st;
         }
-        lo = klo;
-        hi = khi;
     }
     return COMPI_OK;
 }
@@ -163,12 +177,10 @@ compi_status_t red_doubling_gather(void *acc, const size_t *bcnt, const size_t *
 {
     for (int mask = 1; mask < p2; mask <<= 1) {
         int peer = red_real_rank(nr ^ mask, rem);
-        int lo = nr & ~(mask - 1), plo = lo ^ mask;
-        size_t off, poff;
-        size_t n = range(bcnt, boff, lo, lo + mask, &off);
-        size_t pn = range(bcnt, boff, plo, plo + mask, &poff);
-        compi_status_t st = red_sendrecv(red_at(acc, dt, off), n, peer, red_at(acc, dt, poff), pn,
-                                         peer, dt, tag, comm);
+        red_span_t m, t;
+        red_doubling_step(bcnt, boff, nr, mask, &m, &t);
+        compi_status_t st = red_sendrecv(red_at(acc, dt, m.off), m.n, peer, red_at(acc, dt, t.off),
+                                         t.n, peer, dt, tag, comm);
         if (st != COMPI_OK) {
             return st;
         }

@@ -71,6 +71,31 @@ static inline int red_real_rank(int nr, int rem)
 {
     return nr < rem ? 2 * nr + 1 : nr + rem;
 }
+/* the new rank of comm rank r after red_fold: -1 for the even ranks below 2*rem, which
+   sit out; the peer they fold with is r + 1 (even) or r - 1 (odd) */
+static inline int red_fold_rank(int r, int rem)
+{
+    return r >= 2 * rem ? r - rem : r % 2 == 1 ? r / 2 : -1;
+}
+
+/* a run of elements of a vector split in blocks: `n` elements from element `off` */
+typedef struct red_span {
+    size_t off, n;
+} red_span_t;
+
+/* the elements of blocks [lo, hi) of a split (bcnt/boff) */
+red_span_t red_span(const size_t *bcnt, const size_t *boff, int lo, int hi);
+
+/* Step `mask` (p2/2, p2/4, ..., 1) of recursive halving for new rank nr, which holds
+   blocks [*lo, *hi): it sends *send to new rank nr ^ mask, receives and combines *keep,
+   and [*lo, *hi) becomes the blocks kept.  Blocking (red_halving) and schedules
+   (coll_sched_red_halving) walk the same steps. */
+void red_halving_step(const size_t *bcnt, const size_t *boff, int nr, int mask, int *lo, int *hi,
+                      red_span_t *keep, red_span_t *send);
+/* Step `mask` (1, 2, ..., p2/2) of the allgather by recursive doubling after it: new rank
+   nr sends *mine to new rank nr ^ mask and receives *theirs */
+void red_doubling_step(const size_t *bcnt, const size_t *boff, int nr, int mask, red_span_t *mine,
+                       red_span_t *theirs);
 
 /*
  * Reduce-scatter by recursive halving among the p2 folded ranks (commutative ops):

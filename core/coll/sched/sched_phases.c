@@ -1,11 +1,13 @@
 /*
  * sched_phases.c -- pieces of schedules several algorithms add (see sched_phases.h): the
- * linear gather and scatter, the ring allgather, the linear alltoall.  Trees run as
+ * linear gather and scatter, the ring allgather, the linear alltoall, the reduce family's
+ * fold, recursive halving and recursive doubling.  Trees run as
  * schedules through the tree executors (core/coll/executors/tree_exec_sched.c).
  */
 #include "core/coll/sched/sched_phases.h"
 
 #include "core/coll/phases/blocks.h"
+#include "core/coll/phases/reduce_phases.h"
 
 void coll_sched_gather_linear(const coll_call_t *call, const coll_params_t *params,
                               coll_sched_t *s)
@@ -110,4 +112,79 @@ void coll_sched_alltoall_linear(const coll_call_t *call, const coll_params_t *pa
         coll_sched_copy(s, sb.buf, sb.count, sb.dt, rb.buf, rb.count, rb.dt);
     }
     coll_sched_round(s);
+}
+
+/* ---- the reduce family ------------------------------------------------------------- */
+
+void coll_sched_red_input(coll_sched_t *s, const coll_call_t *call)
+{
+    if (!call->in_place) {
+        compi_datatype_t *dt = red_dtype(call);
+        size_t count = red_count(call);
+        coll_sched_copy(s, call->sbuf, count, dt, call->rbuf, count, dt);
+        coll_sched_round(s);
+    }
+}
+
+int coll_sched_red_fold(coll_sched_t *s, compi_comm_t *comm, void *acc, void *tmp, size_t count,
+                        compi_datatype_t *dt)
+{
+    int r = comm->rank, rem = comm->size - red_pow2_floor(comm->size);
+    int nr = red_fold_rank(r, rem);
+    if (r >= 2 * rem) {
+        return nr;
+    }
+    if (nr < 0) {
+        coll_sched_send(s, acc, count, dt, r + 1);
+    } else {
+        /* the even rank is the lower one: its data is the left operand */
+        coll_sched_recv(s, tmp, count, dt, r - 1);
+        coll_sched_reduce(s, tmp, acc, count, dt);
+    }
+    coll_sched_round(s);
+    return nr;
+}
+
+void coll_sched_red_unfold(coll_sched_t *s, compi_comm_t *comm, void *acc, size_t count,
+                           compi_datatype_t *dt)
+{
+    int r = comm->rank, rem = comm->size - red_pow2_floor(comm->size);
+    if (r >= 2 * rem) {
+        return;
+    }
+    if (r % 2 == 1) {
+        coll_sched_send(s, acc, count, dt, r - 1);
+    } else {
+        coll_sched_recv(s, acc, count, dt, r + 1);
+    }
+    coll_sched_round(s);
+}
+
+void coll_sched_red_halving(coll_sched_t *s, void *acc, void *tmp, const size_t *bcnt,
+                            const size_t *boff, int nr, int p2, int rem, compi_datatype_t *dt)
+{
+    int lo = 0, hi = p2;
+    for (int mask = p2 >> 1; mask > 0; mask >>= 1) {
+        int peer = red_real_rank(nr ^ mask, rem);
+        red_span_t k, sn;
+        red_halving_step(bcnt, boff, nr, mask, &lo, &hi, &k, &sn);
+        coll_sched_recv(s, tmp, k.n, dt, peer);
+        coll_sched_send(s, red_at(acc, dt, sn.off), sn.n, dt, peer);
+        coll_sched_reduce(s, tmp, red_at(acc, dt, k.off), k.n, dt);
+        coll_sched_round(s);
+    }
+}
+
+void coll_sched_red_doubling_gather(coll_sched_t *s, void *acc, const size_t *bcnt,
+                                    const size_t *boff, int nr, int p2, int rem,
+                                    compi_datatype_t *dt)
+{
+    for (int mask = 1; mask < p2; mask <<= 1) {
+        int peer = red_real_rank(nr ^ mask, rem);
+        red_span_t m, t;
+        red_doubling_step(bcnt, boff, nr, mask, &m, &t);
+        coll_sched_recv(s, red_at(acc, dt, t.off), t.n, dt, peer);
+        coll_sched_send(s, red_at(acc, dt, m.off), m.n, dt, peer);
+        coll_sched_round(s);
+    }
 }

@@ -1,7 +1,9 @@
 /*
  * sched_phases.h -- pieces of schedules that several algorithms add (the schedule
  * counterparts of core/coll/phases/): the shared engines of the data movers, one per
- * shape for the plain, v and w kinds (their accessors are in phases/blocks.h).  Trees
+ * shape for the plain, v and w kinds (their accessors are in phases/blocks.h), and the
+ * fold, recursive halving and recursive doubling phases of the reduce family, which walk
+ * the same steps as their blocking versions (phases/reduce_phases.h).  Trees
  * run as schedules through the tree executors (core/coll/executors/tree_exec_sched.c).
  *
  * Each adds its steps to the schedule and closes its rounds (coll_sched_round), so
@@ -28,5 +30,24 @@ void coll_sched_allgather_ring(const coll_call_t *call, const coll_params_t *par
    packed when the schedule is built, that is when the call is made) */
 void coll_sched_alltoall_linear(const coll_call_t *call, const coll_params_t *params,
                                 coll_sched_t *s);
+
+/* ---- the reduce family (the schedule counterparts of phases/reduce_phases.h) -------- */
+
+/* a reduction that accumulates in rbuf starts from this rank's input: a round that
+   copies sbuf into rbuf, unless in place */
+void coll_sched_red_input(coll_sched_t *s, const coll_call_t *call);
+/* red_fold as a round: returns the new rank, -1 for the ranks that sit out */
+int coll_sched_red_fold(coll_sched_t *s, compi_comm_t *comm, void *acc, void *tmp, size_t count,
+                        compi_datatype_t *dt);
+/* red_unfold as a round */
+void coll_sched_red_unfold(coll_sched_t *s, compi_comm_t *comm, void *acc, size_t count,
+                           compi_datatype_t *dt);
+/* red_halving: log2 p2 rounds (the schedule's op; tmp holds the largest half) */
+void coll_sched_red_halving(coll_sched_t *s, void *acc, void *tmp, const size_t *bcnt,
+                            const size_t *boff, int nr, int p2, int rem, compi_datatype_t *dt);
+/* red_doubling_gather: log2 p2 rounds */
+void coll_sched_red_doubling_gather(coll_sched_t *s, void *acc, const size_t *bcnt,
+                                    const size_t *boff, int nr, int p2, int rem,
+                                    compi_datatype_t *dt);
 
 #endif

@@ -7,9 +7,11 @@
  *              step 1:  0 <-> 2   1 <-> 3       each holds 4 blocks
  *
  * Cost (p ranks, n bytes per block): T = log2(p) alpha + (p - 1) n beta.
- * usable() refuses other sizes; called anyway, it runs the ring (same result).
+ * usable() refuses other sizes; called anyway, it runs the ring (same result).  As a
+ * schedule (nonblocking, persistent): one round per step, the same messages.
  */
 #include "core/coll/phases/blocks.h"
+#include "core/coll/sched/sched_phases.h"
 
 static int is_pow2(int p)
 {
@@ -20,6 +22,16 @@ static int rd_usable(const coll_call_t *call, const coll_params_t *params)
 {
     (void)params;
     return is_pow2(call->comm->size);
+}
+
+/* step `mask`: each holds the mask blocks of its aligned group and swaps them with the
+   partner's (rank ^ mask) */
+static void rd_step(const coll_call_t *call, int rank, int mask, coll_blk_t *sb, coll_blk_t *rb)
+{
+    coll_rblock(call, rank & ~(mask - 1), sb);
+    coll_rblock(call, (rank ^ mask) & ~(mask - 1), rb);
+    sb->count *= (size_t)mask;
+    rb->count *= (size_t)mask;
 }
 
 static compi_status_t allgather_recursive_doubling(coll_closure_t *self, const coll_call_t *call)
@@ -33,15 +45,34 @@ static compi_status_t allgather_recursive_doubling(coll_closure_t *self, const c
     }
     compi_status_t st = coll_own_to_rblock(call);
     for (int mask = 1; mask < p && st == COMPI_OK; mask <<= 1) {
-        int partner = rank ^ mask;
-        /* each holds the mask blocks of its aligned group */
-        coll_rblock(call, rank & ~(mask - 1), &sb);
-        coll_rblock(call, partner & ~(mask - 1), &rb);
-        sb.count *= (size_t)mask;
-        rb.count *= (size_t)mask;
-        st = coll_blk_sendrecv(&sb, partner, &rb, partner, call);
+        rd_step(call, rank, mask, &sb, &rb);
+        st = coll_blk_sendrecv(&sb, rank ^ mask, &rb, rank ^ mask, call);
     }
     return st;
+}
+
+static void allgather_recursive_doubling_sched(const coll_call_t *call,
+                                               const coll_params_t *params, coll_sched_t *s)
+{
+    int p = call->comm->size, rank = call->comm->rank;
+    coll_blk_t sb, rb;
+
+    if (!is_pow2(p)) {
+        coll_sched_allgather_ring(call, params, s);
+        return;
+    }
+    if (!call->in_place) {
+        coll_own_sblock(call, &sb);
+        coll_rblock(call, rank, &rb);
+        coll_sched_copy(s, sb.buf, sb.count, sb.dt, rb.buf, rb.count, rb.dt);
+        coll_sched_round(s);
+    }
+    for (int mask = 1; mask < p; mask <<= 1) {
+        rd_step(call, rank, mask, &sb, &rb);
+        coll_sched_recv(s, rb.buf, rb.count, rb.dt, rank ^ mask);
+        coll_sched_send(s, sb.buf, sb.count, sb.dt, rank ^ mask);
+        coll_sched_round(s);
+    }
 }
 
 const coll_algo_t coll_algo_allgather_recursive_doubling = {
@@ -49,6 +80,7 @@ const coll_algo_t coll_algo_allgather_recursive_doubling = {
     .kind = COLL_ALLGATHER,
     .fn = allgather_recursive_doubling,
     .usable = rd_usable,
+    .sched = allgather_recursive_doubling_sched,
     .params = "",
     .help = "log2 p pairwise swaps of doubling ranges; powers of two only",
 };

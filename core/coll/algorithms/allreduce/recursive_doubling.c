@@ -10,9 +10,11 @@
  * Each partial result covers a contiguous range of ranks and the lower range is always
  * the left operand, so non-commutative ops are right.
  * Cost: log2 p2 (alpha + n beta + n gamma), plus 2 (alpha + n beta) + n gamma to fold.
- * The choice for small vectors.
+ * The choice for small vectors.  As a schedule (nonblocking, persistent): one round per
+ * step, the same messages and the same order of combination.
  */
 #include "core/coll/phases/reduce_phases.h"
+#include "core/coll/sched/sched_phases.h"
 
 #include <stdlib.h>
 
@@ -66,11 +68,54 @@ static compi_status_t allreduce_recursive_doubling(coll_closure_t *self, const c
     return st;
 }
 
+static void allreduce_recursive_doubling_sched(const coll_call_t *call,
+                                               const coll_params_t *params, coll_sched_t *s)
+{
+    compi_comm_t *comm = call->comm;
+    int p2 = red_pow2_floor(comm->size), rem = comm->size - p2;
+    compi_datatype_t *dt = red_dtype(call);
+    size_t count = red_count(call);
+    int ordered = !red_commutative(call);
+    char *acc = call->rbuf;
+
+    (void)params;
+    if (count == 0) {
+        return;
+    }
+    coll_sched_red_input(s, call);
+    char *tmp = coll_sched_scratch(s, dt, count);
+    if (tmp == NULL) {
+        return;
+    }
+    int nr = coll_sched_red_fold(s, comm, acc, tmp, count, dt);
+    for (int mask = 1; nr >= 0 && mask < p2; mask <<= 1) {
+        int pnr = nr ^ mask, peer = red_real_rank(pnr, rem);
+        coll_sched_recv(s, tmp, count, dt, peer);
+        coll_sched_send(s, acc, count, dt, peer);
+        if (pnr < nr || !ordered) {
+            coll_sched_reduce(s, tmp, acc, count, dt);
+        } else {
+            /* acc = acc op tmp lands in tmp: swap the roles of the buffers */
+            coll_sched_reduce(s, acc, tmp, count, dt);
+            char *t = acc;
+            acc = tmp;
+            tmp = t;
+        }
+        coll_sched_round(s);
+    }
+    if (acc != call->rbuf) {
+        coll_sched_copy(s, acc, count, dt, call->rbuf, count, dt);
+        coll_sched_round(s);
+    }
+    coll_sched_red_unfold(s, comm, call->rbuf, count, dt);
+}
+
 const coll_algo_t coll_algo_allreduce_recursive_doubling = {
     .name = "recursive-doubling",
     .kind = COLL_ALLREDUCE,
     .fn = allreduce_recursive_doubling,
     .usable = NULL,
+    .sched = allreduce_recursive_doubling_sched,
     .params = "",
     .help = "exchange whole vectors with rank XOR 2^k (any op; small vectors)",
 };

@@ -9,11 +9,22 @@
  *           0 -b2-> 1 -b0-> 2 -b1-> 0     0 -b0-> 1 -b1-> 2 -b2-> 0
  *
  * Cost: 2 (p-1) alpha + 2 (p-1)/p n beta + (p-1)/p n gamma: bandwidth-optimal for any
- * p, latency linear in p: for large vectors.  Commutative ops only.
+ * p, latency linear in p: for large vectors.  Commutative ops only.  As a schedule
+ * (nonblocking, persistent): one round per step, the same messages.
  */
 #include "core/coll/phases/reduce_phases.h"
+#include "core/coll/sched/sched_phases.h"
 
 #include <stdlib.h>
+
+/* the blocks rank r sends and receives in step i of the reduce-scatter (phase 0) and of
+   the allgather (phase 1); blocking and schedule walk the same steps */
+static void ring_blocks(int r, int i, int p, int phase, int *sb_p, int *rb_p)
+{
+    int first = phase == 0 ? r - i : r + 1 - i;
+    *sb_p = (first % p + p) % p;
+    *rb_p = ((first - 1) % p + p) % p;
+}
 
 static compi_status_t allreduce_ring(coll_closure_t *self, const coll_call_t *call)
 {
@@ -45,7 +56,8 @@ static compi_status_t allreduce_ring(coll_closure_t *self, const coll_call_t *ca
         goto err;
     }
     for (int i = 0; i < p - 1 && st == COMPI_OK; i++) {
-        int sb = ((r - i) % p + p) % p, rb = ((r - i - 1) % p + p) % p;
+        int sb, rb;
+        ring_blocks(r, i, p, 0, &sb, &rb);
         st = red_sendrecv(red_at(acc, dt, off[sb]), cnt[sb], right, tmp, cnt[rb], left, dt, tag,
                           comm);
         if (st == COMPI_OK && cnt[rb] > 0) {
@@ -53,7 +65,8 @@ static compi_status_t allreduce_ring(coll_closure_t *self, const coll_call_t *ca
         }
     }
     for (int i = 0; i < p - 1 && st == COMPI_OK; i++) {
-        int sb = ((r + 1 - i) % p + p) % p, rb = ((r - i) % p + p) % p;
+        int sb, rb;
+        ring_blocks(r, i, p, 1, &sb, &rb);
         st = red_sendrecv(red_at(acc, dt, off[sb]), cnt[sb], right, red_at(acc, dt, off[rb]),
                           cnt[rb], left, dt, tag, comm);
     }
@@ -63,11 +76,56 @@ err:
     return st;
 }
 
+static void allreduce_ring_sched(const coll_call_t *call, const coll_params_t *params,
+                                 coll_sched_t *s)
+{
+    compi_comm_t *comm = call->comm;
+    int p = comm->size, r = comm->rank;
+    int right = (r + 1) % p, left = (r - 1 + p) % p;
+    compi_datatype_t *dt = red_dtype(call);
+    size_t count = red_count(call);
+    char *acc = call->rbuf;
+
+    (void)params;
+    if (count == 0) {
+        return;
+    }
+    coll_sched_red_input(s, call);
+    if (p == 1) {
+        return;
+    }
+    size_t *cnt = coll_sched_alloc(s, 2 * (size_t)p * sizeof(*cnt));
+    if (cnt == NULL) {
+        return;
+    }
+    coll_blocks_fill(count, p, cnt);
+    const size_t *off = cnt + p;
+    char *tmp = coll_sched_scratch(s, dt, cnt[0]);
+    if (tmp == NULL) {
+        return;
+    }
+    for (int phase = 0; phase < 2; phase++) {
+        for (int i = 0; i < p - 1; i++) {
+            int sb, rb;
+            ring_blocks(r, i, p, phase, &sb, &rb);
+            /* the reduce-scatter combines what comes in, the allgather keeps it */
+            char *into = phase == 0 ? tmp : red_at(acc, dt, off[rb]);
+            coll_sched_recv(s, into, cnt[rb], dt, left);
+            coll_sched_send(s, red_at(acc, dt, off[sb]), cnt[sb], dt, right);
+            if (phase == 0) {
+                coll_sched_reduce(s, tmp, red_at(acc, dt, off[rb]), cnt[rb], dt);
+            }
+            coll_sched_round(s);
+        }
+    }
+}
+
 const coll_algo_t coll_algo_allreduce_ring = {
     .name = "ring",
     .kind = COLL_ALLREDUCE,
     .fn = allreduce_ring,
     .usable = red_commutative_only,
+    .sched = allreduce_ring_sched,
     .params = "",
     .help = "ring reduce-scatter + ring allgather (commutative; large vectors)",
 };

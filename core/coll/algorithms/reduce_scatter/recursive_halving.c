@@ -10,11 +10,24 @@
  *
  * Cost, n the whole vector: log2 p2 alpha + (p2-1)/p2 n (beta + gamma), plus
  * alpha + n (beta + gamma) to fold.  Commutative ops only.  Also serves
- * reduce-scatter-block.
+ * reduce-scatter-block.  As a schedule (nonblocking, persistent): one round per step, the
+ * same messages.
  */
 #include "core/coll/phases/reduce_phases.h"
+#include "core/coll/sched/sched_phases.h"
 
 #include <stdlib.h>
+
+/* the block of new rank i covers the blocks of the ranks it stands for */
+static void rh_new_blocks(const size_t *cnt, const size_t *off, int p2, int rem, size_t *ncnt,
+                          size_t *noff)
+{
+    for (int i = 0; i < p2; i++) {
+        int first = red_real_rank(i, rem) - (i < rem ? 1 : 0);
+        noff[i] = off[first];
+        ncnt[i] = cnt[first] + (i < rem ? cnt[first + 1] : 0);
+    }
+}
 
 static compi_status_t red_rs_recursive_halving(coll_closure_t *self, const coll_call_t *call)
 {
@@ -43,12 +56,7 @@ static compi_status_t red_rs_recursive_halving(coll_closure_t *self, const coll_
         st = COMPI_ERR_NO_MEMORY;
         goto err;
     }
-    /* the block of new rank i covers the blocks of the ranks it stands for */
-    for (int i = 0; i < p2; i++) {
-        int first = red_real_rank(i, rem) - (i < rem ? 1 : 0);
-        noff[i] = off[first];
-        ncnt[i] = cnt[first] + (i < rem ? cnt[first + 1] : 0);
-    }
+    rh_new_blocks(cnt, off, p2, rem, ncnt, noff);
     st = coll_copy(red_input(call), total, dt, acc, total, dt);
     if (st != COMPI_OK) {
         goto err;
@@ -79,11 +87,55 @@ err:
     return st;
 }
 
+static void rs_recursive_halving_sched(const coll_call_t *call, const coll_params_t *params,
+                                       coll_sched_t *s)
+{
+    compi_comm_t *comm = call->comm;
+    int p = comm->size, r = comm->rank;
+    int p2 = red_pow2_floor(p), rem = p - p2;
+    compi_datatype_t *dt = red_dtype(call);
+
+    (void)params;
+    /* cnt[2 p], then the new blocks ncnt[p2] and noff[p2] */
+    size_t *cnt = coll_sched_alloc(s, (2 * (size_t)p + 2 * (size_t)p2) * sizeof(*cnt));
+    if (cnt == NULL) {
+        return;
+    }
+    size_t total = coll_rs_counts_fill(call, cnt);
+    if (total == 0) {
+        return;
+    }
+    const size_t *off = cnt + p;
+    size_t *ncnt = cnt + 2 * p, *noff = ncnt + p2;
+    char *acc = coll_sched_scratch(s, dt, total);
+    char *tmp = coll_sched_scratch(s, dt, total);
+    if (acc == NULL || tmp == NULL) {
+        return;
+    }
+    rh_new_blocks(cnt, off, p2, rem, ncnt, noff);
+    coll_sched_copy(s, red_input(call), total, dt, acc, total, dt);
+    coll_sched_round(s);
+    int nr = coll_sched_red_fold(s, comm, acc, tmp, total, dt);
+    if (nr >= 0) {
+        coll_sched_red_halving(s, acc, tmp, ncnt, noff, nr, p2, rem, dt);
+    }
+    if (r < 2 * rem && r % 2 == 0) {
+        coll_sched_recv(s, call->rbuf, cnt[r], dt, r + 1);
+    } else {
+        if (r < 2 * rem) {
+            coll_sched_send(s, red_at(acc, dt, off[r - 1]), cnt[r - 1], dt, r - 1);
+        }
+        coll_sched_copy(s, red_at(acc, dt, off[r]), cnt[r], dt, call->rbuf, cnt[r], dt);
+    }
+    coll_sched_round(s);
+}
+
 const coll_algo_t coll_algo_reduce_scatter_recursive_halving = {
     .name = "recursive-halving",
     .kind = COLL_REDUCE_SCATTER,
     .fn = red_rs_recursive_halving,
     .usable = red_commutative_only,
+    .sched = rs_recursive_halving_sched,
     .params = "",
     .help = "swap halves with rank XOR 2^k, keep and combine the other (commutative)",
 };
@@ -94,6 +146,7 @@ const coll_algo_t coll_algo_reduce_scatter_block_recursive_halving = {
     .kind = COLL_REDUCE_SCATTER_BLOCK,
     .fn = red_rs_recursive_halving,
     .usable = red_commutative_only,
+    .sched = rs_recursive_halving_sched,
     .params = "",
     .help = "as reduce-scatter recursive-halving, with equal blocks",
 };

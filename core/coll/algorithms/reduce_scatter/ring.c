@@ -8,11 +8,29 @@
  *
  * Cost, n the whole vector: (p - 1) alpha + (p-1)/p n (beta + gamma): bandwidth-optimal
  * for any p.  Blocks travel around the ring: commutative ops only.  Only two buffers
- * of one block.  Also serves reduce-scatter-block.
+ * of one block.  Also serves reduce-scatter-block.  As a schedule (nonblocking,
+ * persistent): one round per step, the same messages.
  */
 #include "core/coll/phases/reduce_phases.h"
+#include "core/coll/sched/sched_phases.h"
 
 #include <stdlib.h>
+
+/* the blocks rank r sends and receives in step i; blocking and schedule share them */
+static void rs_ring_blocks(int r, int i, int p, int *sb_p, int *rb_p)
+{
+    *sb_p = ((r - 1 - i) % p + p) % p;
+    *rb_p = ((r - 2 - i) % p + p) % p;
+}
+
+static size_t rs_ring_max(const size_t *cnt, int p)
+{
+    size_t maxc = 0;
+    for (int i = 0; i < p; i++) {
+        maxc = cnt[i] > maxc ? cnt[i] : maxc;
+    }
+    return maxc;
+}
 
 static compi_status_t red_rs_ring(coll_closure_t *self, const coll_call_t *call)
 {
@@ -21,7 +39,7 @@ static compi_status_t red_rs_ring(coll_closure_t *self, const coll_call_t *call)
     int right = (r + 1) % p, left = (r - 1 + p) % p;
     compi_datatype_t *dt = red_dtype(call);
     const void *in = red_input(call);
-    size_t total, maxc = 0;
+    size_t total, maxc;
     void *mem[2] = {NULL, NULL};
     char *buf[2];
     compi_status_t st = COMPI_OK;
@@ -35,9 +53,7 @@ static compi_status_t red_rs_ring(coll_closure_t *self, const coll_call_t *call)
         goto err;
     }
     const size_t *off = cnt + p;
-    for (int i = 0; i < p; i++) {
-        maxc = cnt[i] > maxc ? cnt[i] : maxc;
-    }
+    maxc = rs_ring_max(cnt, p);
     if (p == 1) {
         st = call->in_place ? COMPI_OK : coll_copy(in, cnt[0], dt, call->rbuf, cnt[0], dt);
         goto err;
@@ -49,7 +65,8 @@ static compi_status_t red_rs_ring(coll_closure_t *self, const coll_call_t *call)
         goto err;
     }
     for (int i = 0; i < p - 1 && st == COMPI_OK; i++) {
-        int sb = ((r - 1 - i) % p + p) % p, rb = ((r - 2 - i) % p + p) % p;
+        int sb, rb;
+        rs_ring_blocks(r, i, p, &sb, &rb);
         const void *src = i == 0 ? red_at(in, dt, off[sb]) : buf[(i - 1) % 2];
         st = red_sendrecv(src, cnt[sb], right, buf[i % 2], cnt[rb], left, dt, tag, comm);
         if (st == COMPI_OK && cnt[rb] > 0) {
@@ -66,11 +83,53 @@ err:
     return st;
 }
 
+static void rs_ring_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s)
+{
+    compi_comm_t *comm = call->comm;
+    int p = comm->size, r = comm->rank;
+    int right = (r + 1) % p, left = (r - 1 + p) % p;
+    compi_datatype_t *dt = red_dtype(call);
+    const char *in = red_input(call);
+    char *buf[2];
+
+    (void)params;
+    size_t *cnt = coll_sched_alloc(s, 2 * (size_t)p * sizeof(*cnt));
+    if (cnt == NULL || coll_rs_counts_fill(call, cnt) == 0) {
+        return;
+    }
+    const size_t *off = cnt + p;
+    if (p == 1) {
+        if (!call->in_place) {
+            coll_sched_copy(s, in, cnt[0], dt, call->rbuf, cnt[0], dt);
+            coll_sched_round(s);
+        }
+        return;
+    }
+    size_t maxc = rs_ring_max(cnt, p);
+    buf[0] = coll_sched_scratch(s, dt, maxc);
+    buf[1] = coll_sched_scratch(s, dt, maxc);
+    if (buf[0] == NULL || buf[1] == NULL) {
+        return;
+    }
+    for (int i = 0; i < p - 1; i++) {
+        int sb, rb;
+        rs_ring_blocks(r, i, p, &sb, &rb);
+        const void *src = i == 0 ? red_at(in, dt, off[sb]) : buf[(i - 1) % 2];
+        coll_sched_recv(s, buf[i % 2], cnt[rb], dt, left);
+        coll_sched_send(s, src, cnt[sb], dt, right);
+        coll_sched_reduce(s, red_at(in, dt, off[rb]), buf[i % 2], cnt[rb], dt);
+        coll_sched_round(s);
+    }
+    coll_sched_copy(s, buf[(p - 2) % 2], cnt[r], dt, call->rbuf, cnt[r], dt);
+    coll_sched_round(s);
+}
+
 const coll_algo_t coll_algo_reduce_scatter_ring = {
     .name = "ring",
     .kind = COLL_REDUCE_SCATTER,
     .fn = red_rs_ring,
     .usable = red_commutative_only,
+    .sched = rs_ring_sched,
     .params = "",
     .help = "partial blocks travel around the ring, p-1 steps (commutative)",
 };
@@ -81,6 +140,7 @@ const coll_algo_t coll_algo_reduce_scatter_block_ring = {
     .kind = COLL_REDUCE_SCATTER_BLOCK,
     .fn = red_rs_ring,
     .usable = red_commutative_only,
+    .sched = rs_ring_sched,
     .params = "",
     .help = "as reduce-scatter ring, with equal blocks",
 };

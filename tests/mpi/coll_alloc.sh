@@ -26,38 +26,8 @@ if [ -z "$COMPI_SANITIZED" ]; then
     COMPI_ALLOC_COUNT_REQUIRED=1
     export LD_PRELOAD COMPI_ALLOC_COUNT_REQUIRED
 fi
-# one line per run, as lib.sh's mt_run_suite, but an argument FILE.scm is the collective
-# configuration tests/mpi/configs/FILE.scm (mpirun --coll-config), as in coll_config.sh
-mt_stamp
-lines=$(mt_lines coll_alloc)
-if [ -z "$lines" ]; then
-    echo "1..0 # SKIP no tests for 'coll_alloc' in test-list.txt (MT_FILTER='$MT_FILTER')"
-    exit 0
-fi
-plan=0
-for np in $(echo "$lines" | awk '{ print $4 }' | tr , ' '); do
-    plan=$((plan + 1))
-done
-echo "1..$plan"
-echo "# MPIRUN=$MPIRUN flavor=compi"
+note=
 if [ -n "$COMPI_SANITIZED" ]; then
-    echo "# sanitized build: allocations are not counted (AddressSanitizer owns malloc); the results are checked"
+    note="sanitized build: allocations are not counted (AddressSanitizer owns malloc); the results are checked"
 fi
-base_args=$MPIRUN_ARGS
-echo "$lines" | while read -r script prog args nps expect lim desc; do
-    launch=$base_args
-    pargs=
-    for a in $(echo "$args" | tr , ' '); do
-        case $a in
-        -) ;;
-        *.scm) launch="$launch --coll-config $MT_SRCDIR/configs/$a" ;;
-        *) pargs="${pargs:+$pargs,}$a" ;;
-        esac
-    done
-    MPIRUN_ARGS=$launch
-    for np in $(echo "$nps" | tr , ' '); do
-        name=$desc
-        [ "$args" != - ] && name="$desc [$args]"
-        mt_run_one "$prog" "${pargs:--}" "$np" "$expect" "$lim" "$name" </dev/null
-    done
-done
+mt_run_config_suite coll_alloc "$note"

@@ -120,32 +120,4 @@ mt_judge_extra() {
 
 mt_skip_unless_compi "collective configuration files are compi's"
 
-mt_stamp
-lines=$(mt_lines coll_config)
-if [ -z "$lines" ]; then
-    echo "1..0 # SKIP no tests for 'coll_config' in test-list.txt (MT_FILTER='$MT_FILTER')"
-    exit 0
-fi
-plan=0
-for np in $(echo "$lines" | awk '{ print $4 }' | tr , ' '); do
-    plan=$((plan + 1))
-done
-echo "1..$plan"
-echo "# MPIRUN=$MPIRUN flavor=compi"
-base_args=$MPIRUN_ARGS
-echo "$lines" | while read -r script prog args nps expect lim desc; do
-    launch=$base_args
-    pargs=
-    for a in $(echo "$args" | tr , ' '); do
-        case $a in
-        -) ;;
-        *.scm) launch="$launch --coll-config $MT_SRCDIR/configs/$a" ;;
-        *=*) launch="$launch --mca ${a%%=*} ${a#*=}" ;;
-        *) pargs="${pargs:+$pargs,}$a" ;;
-        esac
-    done
-    MPIRUN_ARGS=$launch
-    for np in $(echo "$nps" | tr , ' '); do
-        mt_run_one "$prog" "${pargs:--}" "$np" "$expect" "$lim" "$desc [$args]" </dev/null
-    done
-done
+mt_run_config_suite coll_config

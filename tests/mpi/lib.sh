@@ -333,6 +333,46 @@ mt_stamp() {
     [ -e "$stamp" ] || { mkdir -p "$(dirname "$stamp")" && touch "$stamp"; }
 }
 
+# mt_run_config_suite SCRIPT [NOTE]: as mt_run_suite, for lines whose args column also
+# carries the launcher's settings, comma separated: FILE.scm runs the program under the
+# collective configuration tests/mpi/configs/FILE.scm (mpirun --coll-config), NAME=VALUE
+# is --mca NAME VALUE, anything else goes to the program, '-' is nothing.  NOTE, when
+# given, is printed as a TAP comment after the header.  compi only (configuration files).
+mt_run_config_suite() {
+    mt_stamp
+    lines=$(mt_lines "$1")
+    if [ -z "$lines" ]; then
+        echo "1..0 # SKIP no tests for '$1' in test-list.txt (MT_FILTER='$MT_FILTER')"
+        return 0
+    fi
+    plan=0
+    for np in $(echo "$lines" | awk '{ print $4 }' | tr , ' '); do
+        plan=$((plan + 1))
+    done
+    echo "1..$plan"
+    echo "# MPIRUN=$MPIRUN flavor=compi"
+    [ -z "${2:-}" ] || echo "# $2"
+    base_args=$MPIRUN_ARGS
+    echo "$lines" | while read -r script prog args nps expect lim desc; do
+        launch=$base_args
+        pargs=
+        for a in $(echo "$args" | tr , ' '); do
+            case $a in
+            -) ;;
+            *.scm) launch="$launch --coll-config $MT_SRCDIR/configs/$a" ;;
+            *=*) launch="$launch --mca ${a%%=*} ${a#*=}" ;;
+            *) pargs="${pargs:+$pargs,}$a" ;;
+            esac
+        done
+        MPIRUN_ARGS=$launch
+        shown=$desc # (not `name': mt_run_one sets that)
+        [ "$args" = - ] || shown="$desc [$args]"
+        for np in $(echo "$nps" | tr , ' '); do
+            mt_run_one "$prog" "${pargs:--}" "$np" "$expect" "$lim" "$shown" </dev/null
+        done
+    done
+}
+
 # mt_run_suite script: the whole TAP stream of one script
 mt_run_suite() {
     mt_stamp

@@ -33,7 +33,7 @@ expect_out() {
     fi
 }
 
-echo "1..22"
+echo "1..28"
 
 run -c "$CONF/good.scm"
 expect_out "a good config installs creators C can count (after the default one)" "bcast 3"
@@ -82,13 +82,38 @@ expect_error "a missing file is named" does-not-exist.scm \
     "config error: $CONF/does-not-exist.scm: cannot read: No such file or directory"
 
 run -b bcast "$CONF/creator_fails.scm"
-want="creator exploding (bcast, installed at $CONF/creator_fails.scm:4:1) failed: in car: Wrong type"
+want="creator exploding (bcast, installed at $CONF/creator_fails.scm:4:1) failed at $CONF/creator_fails.scm:3:3: in car: Wrong type"
 if [ "$rc" -eq 1 ] && grep -qF "$want" "$TMP/err" &&
     grep -qF "(call: bcast root=0 bytes=8 comm=MPI_COMM_WORLD size=4)" "$TMP/err"; then
-    ok "an error in a creator names the creator, its kind, where it was installed, the call"
+    ok "an error in a creator names the creator, its kind, where it was installed, the line that failed, the call"
 else
-    not_ok "an error in a creator names the creator, its kind, where it was installed, the call"
+    not_ok "an error in a creator names the creator, its kind, where it was installed, the line that failed, the call"
     show
 fi
+
+# expect_miss DESC KIND TEXT: building a closure for KIND with miss_errors.scm fails with
+# exit 1 and a message that contains TEXT
+M="$CONF/miss_errors.scm"
+expect_miss() {
+    run -b "$2" "$M"
+    if [ "$rc" -eq 1 ] && grep -qF -- "$3" "$TMP/err"; then
+        ok "$1"
+    else
+        not_ok "$1 (want: $3)"
+        show
+    fi
+}
+expect_miss "at a miss, (error ...) gives the line of the call, not only the install line" \
+    bcast "creator too-big (bcast, installed at $M:23:1) failed at $M:5:7: too big: 8 (call: bcast"
+expect_miss "at a miss, an unbound variable gives the line that names it" \
+    reduce "creator misspelt (reduce, installed at $M:24:1) failed at $M:10:5: unbound variable: nativ"
+expect_miss "at a miss, a wrong type passed to car gives the line of that car" \
+    allreduce "creator not-a-pair (allreduce, installed at $M:25:1) failed at $M:13:9: in car: Wrong type"
+expect_miss "an error raised by a helper the creator calls gives the helper's line" \
+    gather "creator uses-helper (gather, installed at $M:26:1) failed at $M:17:5: a helper refuses size 4"
+expect_miss "an anonymous creator: the line inside the form that installed it" \
+    scatter "creator anonymous (scatter, installed at $M:27:1) failed at $M:29:34: in vector-ref:"
+expect_miss "a schedule builder that raises: the line in the builder" \
+    barrier "its builder failed at $M:35:7: in list-ref: Argument 2 out of range: 1 (call: barrier"
 
 exit $((failed > 0))

@@ -13,7 +13,7 @@
  * Parameters are registered lazily, where they are read, and some only in some runs (a
  * BTL component's when it is opened, coll_profile_all at MPI_Finalize), so the names a
  * COMPI_MCA_ variable may have are those registered so far plus the list below, which
- * holds every name the library registers (tests/params_names.sh checks it against the
+ * holds every name the library registers (tests/mpi/params.sh checks it against the
  * sources).  param_warn_unknown compares the environment with both.
  */
 #include "core/runtime/params.h"

@@ -33,7 +33,7 @@ expect_out() {
     fi
 }
 
-echo "1..28"
+echo "1..33"
 
 run -c "$CONF/good.scm"
 expect_out "a good config installs creators C can count (after the default one)" "bcast 3"
@@ -57,6 +57,44 @@ run_env "COMPI_COLL_CONFIG=$CONF/good2.scm" -c
 expect_out "COMPI_COLL_CONFIG is read when no file is given" "allreduce 2"
 run_env "COMPI_MCA_coll_config=$CONF/good.scm COMPI_COLL_CONFIG=$CONF/good2.scm" -c
 expect_out "the coll_config parameter wins over COMPI_COLL_CONFIG" "bcast 3"
+
+# configs that come with compi, by name (scheme/bridge_path.c): from the build tree, the
+# source tree's examples/configs
+EX="$top_srcdir/examples/configs"
+run -c hierarchical
+expect_out "a bare name is a config that comes with compi (from the build tree: examples/configs)" \
+    "  hierarchical (installed at $EX/hierarchical.scm:"
+run -c "flat:profile"
+expect_out "names in a list, loaded in order" "  profile-all (installed at $EX/profile.scm:"
+run -c hierarchial
+if [ "$rc" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+    grep -qF "config error: no config named hierarchial (did you mean hierarchical?): looked for hierarchial.scm in $EX, " "$TMP/err" &&
+    grep -qE "configs there: exchange flat hierarchical .*timing-wrapper; a file of yours needs a '/' or the .scm suffix$" "$TMP/err"; then
+    ok "a name found nowhere: one error naming where it looked, the names there, the closest"
+else
+    not_ok "a name found nowhere: one error naming where it looked, the names there, the closest"
+    show
+fi
+unlisted=
+for f in "$EX"/*.scm; do
+    grep -qF "examples/configs/$(basename "$f")" "$top_srcdir/examples/Makefile.inc" ||
+        unlisted="$unlisted $(basename "$f")"
+done
+if [ -z "$unlisted" ]; then
+    ok "every example config is installed (listed in examples/Makefile.inc)"
+else
+    not_ok "every example config is installed (not in examples/Makefile.inc:$unlisted)"
+fi
+here=$(pwd)
+cd "$TMP" && : >mine && run -c mine
+cd "$here" || exit 1
+if [ "$rc" -eq 1 ] && grep -qF "no config named mine: " "$TMP/err" &&
+    grep -qF "(the file mine here: give it as ./mine)" "$TMP/err"; then
+    ok "a bare name is never a file of the current directory; the error says how to give one"
+else
+    not_ok "a bare name is never a file of the current directory; the error says how to give one"
+    show
+fi
 
 expect_error "unbalanced parenthesis points at the form left open" unbalanced.scm \
     "compi: config error: $CONF/unbalanced.scm:1:1: syntax error: this form is never closed"

@@ -178,7 +178,10 @@
                              (if (string? msg) msg "bad syntax")
                              (if form (simple-format #f " in ~S" form) ""))
               (lambda (file top precise?)
-                (or (datum-location file subform) (datum-location file form)
+                ;; the syntax error's own forms carry their positions, but name their
+                ;; file only if they are part of TOP
+                (or (find-location file top (lambda (x) (and subform (eq? x subform))))
+                    (find-location file top (lambda (x) (and form (eq? x form))))
                     (and (not precise?) (pair? form) (symbol? (car form))
                          (find-call file top (list (car form)) (lambda (a) #t) #f)))))))
    ((exception-with-message? e)

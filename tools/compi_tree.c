@@ -299,10 +299,36 @@ static void signature_text(const coll_closure_t *c, char *buf, size_t len)
 /* ---- --check ---------------------------------------------------------------------------- */
 
 typedef struct check_error {
-    char *what;  /* the message without its "(call: ...)" */
+    char *key;   /* what, with the numbers after the creator's location made '#' */
+    char *what;  /* the first message, without its "(call: ...)" */
     char *first; /* the first call that had it */
     long calls;
 } check_error_t;
+
+/* The message's key: errors that differ only in numbers past "installed at FILE:L:C)"
+   (sizes, roots, ranks) are one error.  malloc'd; NULL when out of memory. */
+static char *check_key(const char *msg, size_t n)
+{
+    const char *at = strstr(msg, "installed at ");
+    const char *loc_end = at != NULL && at < msg + n ? memchr(at, ')', (size_t)(msg + n - at)) : NULL;
+    size_t keep = loc_end != NULL ? (size_t)(loc_end - msg) : 0, k = 0;
+    char *key = malloc(n + 1);
+
+    if (key == NULL) {
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (i >= keep && msg[i] >= '0' && msg[i] <= '9') {
+            if (k == 0 || key[k - 1] != '#') {
+                key[k++] = '#';
+            }
+        } else {
+            key[k++] = msg[i];
+        }
+    }
+    key[k] = '\0';
+    return key;
+}
 
 typedef struct check {
     check_error_t *errors;
@@ -316,10 +342,16 @@ static int check_note(check_t *ck, const char *msg, int rank)
     const char *cut = strstr(msg, " (call: ");
     size_t n = cut != NULL ? (size_t)(cut - msg) : strlen(msg);
 
+    char *key = check_key(msg, n);
+
+    if (key == NULL) {
+        return fail("out of memory");
+    }
     ck->failed++;
     for (int i = 0; i < ck->nerrors; i++) {
-        if (strlen(ck->errors[i].what) == n && strncmp(ck->errors[i].what, msg, n) == 0) {
+        if (strcmp(ck->errors[i].key, key) == 0) {
             ck->errors[i].calls++;
+            free(key);
             return 0;
         }
     }
@@ -327,12 +359,14 @@ static int check_note(check_t *ck, const char *msg, int rank)
         int cap = ck->cap ? 2 * ck->cap : 16;
         check_error_t *e = realloc(ck->errors, (size_t)cap * sizeof(*e));
         if (e == NULL) {
+            free(key);
             return fail("out of memory");
         }
         ck->errors = e;
         ck->cap = cap;
     }
     check_error_t *e = &ck->errors[ck->nerrors];
+    e->key = key;
     e->what = strndup(msg, n);
     if (cut != NULL) {
         const char *call = cut + strlen(" (call: ");
@@ -512,8 +546,9 @@ static int run_check(const check_opts_t *o, const rte_layout_t *l, const char *o
     }
 
     for (int i = 0; i < ck.nerrors; i++) {
-        fprintf(f, "error: %s\n  %ld call%s, the first: %s\n", ck.errors[i].what,
-                ck.errors[i].calls, ck.errors[i].calls == 1 ? "" : "s", ck.errors[i].first);
+        fprintf(f, "error: %s\n  %ld call%s like this one (numbers may differ), the first: %s\n",
+                ck.errors[i].what, ck.errors[i].calls, ck.errors[i].calls == 1 ? "" : "s",
+                ck.errors[i].first);
     }
     fprintf(f, "compi-tree --check: %ld calls of %d kind%s on communicators of %d to %d ranks: ",
             ck.calls, nkinds, nkinds == 1 ? "" : "s", sizes[0], sizes[nsizes - 1]);
@@ -531,6 +566,7 @@ out:
         fflush(f);
     }
     for (int i = 0; i < ck.nerrors; i++) {
+        free(ck.errors[i].key);
         free(ck.errors[i].what);
         free(ck.errors[i].first);
     }

@@ -14,7 +14,7 @@ sandbox compi-tree-job
 unset COMPI_MCA_rte_hostname COMPI_MCA_rte_addresses COMPI_MCA_rte_layout COMPI_MCA_coll_verbose
 cd "$top_srcdir" || exit 1
 
-echo "1..6"
+echo "1..7"
 
 # job NAME CONFIG LAYOUT: the job's coll_verbose lines of WORLD in $TMP/NAME.lines
 job() {
@@ -98,6 +98,27 @@ if [ "$v2rc" -eq 0 ] && cmp -s "$TMP/v2.edges" "$TMP/v2.want" &&
 else
     not_ok "coll_verbose 2 edges"
     sed 's/^/# /' "$TMP/v2.edges" "$TMP/v2.tree" | head -20
+fi
+
+# what each rank of a job under --layout reports: the layout's host and address (no
+# address for an entry without a subnet), seen from Scheme (tests/mpi/configs/facts.scm
+# logs (call-ranks call) at a barrier)
+# a /30 holds two addresses: b's entry does not fit, so first the layout must be refused
+timeout 60 "$MPIRUN" --layout 'a:2@10.1.0.0/30,b:1@10.1.0.0/30' true >"$TMP/fit.out" 2>&1
+fit=$?
+timeout 150 "$MPIRUN" --timeout 120 --layout 'a:2@10.1.0.0/31,b:1@10.2.0.0/32,c:1' \
+    --coll-config tests/mpi/configs/facts.scm "$PROG" >"$TMP/facts.out" 2>&1 </dev/null
+frc=$?
+sed -n 's/^.*scheme-facts: \([0-9]*\) \([^ ]*\) \([^ ]*\) .*/\1 \2 \3/p' "$TMP/facts.out" |
+    sort -u >"$TMP/facts.got"
+printf '%s\n' "0 a 10.1.0.0/31" "1 a 10.1.0.1/31" "2 b 10.2.0.0/32" "3 c -" >"$TMP/facts.want"
+if [ "$fit" -ne 0 ] &&
+    grep -q "bad layout entry 'b:1@10.1.0.0/30': 1 ranks do not fit in 10.1.0.0/30 (2 addresses, 2 taken by earlier entries)" "$TMP/fit.out" &&
+    [ "$frc" -eq 0 ] && cmp -s "$TMP/facts.got" "$TMP/facts.want"; then
+    ok "mpirun --layout: each rank reports its entry's host and address, as compi-tree numbers them"
+else
+    not_ok "mpirun --layout: the ranks' facts (exit $frc)"
+    sed 's/^/# /' "$TMP/fit.out" "$TMP/facts.got" | head -10
 fi
 
 # rte_layout's errors, at start-up

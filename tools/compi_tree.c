@@ -310,7 +310,8 @@ typedef struct check_error {
 static char *check_key(const char *msg, size_t n)
 {
     const char *at = strstr(msg, "installed at ");
-    const char *loc_end = at != NULL && at < msg + n ? memchr(at, ')', (size_t)(msg + n - at)) : NULL;
+    const char *loc_end =
+        at != NULL && at < msg + n ? memchr(at, ')', (size_t)(msg + n - at)) : NULL;
     size_t keep = loc_end != NULL ? (size_t)(loc_end - msg) : 0, k = 0;
     char *key = malloc(n + 1);
 
@@ -461,8 +462,9 @@ static int run_check(const check_opts_t *o, const rte_layout_t *l, const char *o
             reds[0].op = o->noncomm ? &user_noncomm : &user_comm;
         }
         if (reds[0].dt == NULL || reds[0].op == NULL) {
-            fail("%s '%s' is not a predefined %s", reds[0].dt == NULL ? "--datatype" : "--reduce-op",
-                 reds[0].dt == NULL ? o->datatype : o->op, reds[0].dt == NULL ? "datatype" : "op");
+            int no_dt = reds[0].dt == NULL;
+            fail("%s '%s' is not a predefined %s", no_dt ? "--datatype" : "--reduce-op",
+                 no_dt ? o->datatype : o->op, no_dt ? "datatype" : "op");
             goto out;
         }
         nreds = 1;
@@ -857,8 +859,9 @@ int main(int argc, char **argv)
         fail("missing %s (see compi-tree --help)", req.layout_text == NULL ? "--layout" : "--op");
         goto out;
     }
-    if (check && (root_arg != NULL || format != FMT_TEXT)) {
-        fail("--check: %s is for one call's drawing", root_arg != NULL ? "--root" : "--format");
+    if (check && (root_arg != NULL || req.rank != 0 || format != FMT_TEXT)) {
+        fail("--check: %s is for one call's drawing (--check tries several)",
+             root_arg != NULL ? "--root" : req.rank != 0 ? "--rank" : "--format");
         goto out;
     }
 

@@ -175,7 +175,8 @@ static compi_status_t layout__place(rte_layout_t *l, const layout_span_t *spans,
     char net[32], a[20];
 
     if ((unsigned long long)l->size + count > (unsigned long long)max_ranks) {
-        return layout__fail(err, len, "bad layout: more than %d ranks (entry '%.*s' ends at rank %llu)",
+        return layout__fail(err, len,
+                            "bad layout: more than %d ranks (entry '%.*s' ends at rank %llu)",
                             max_ranks, en, s, (unsigned long long)l->size + count - 1);
     }
     e->first = l->size;

@@ -8,15 +8,17 @@
 ;;;     rank 2  host b  10.2.0.1/24                     3 (b 10.2.0.2)
 ;;;     rank 3  host b  10.2.0.2/24                   1 (a 10.1.0.2)
 ;;;
-;;; The call is a make-call carrying the layout's rank records, so (call-ranks call)
-;;; answers with them (the primitive returns a call's own vector), and the closure is
-;;; built by build-closure-for of (compi internal): the creator chain, the checks of each
-;;; answer and the lowering the library's miss path runs.  What the library then checks
-;;; in C is checked again here (a native algorithm exists, a tree is valid for the call
-;;; and its kind has a tree executor), with the C side's wording: the tree by
-;;; topo_tree_validate itself, through tree-validate of (compi trees).  Whether a native
-;;; algorithm accepts the call (its `usable' test) is not: that needs the C call.
-;;;
+;;; The layout comes parsed by compi-tree's C side (core/runtime/layout.c, the parser of
+;;; mpirun --layout and rte_layout too), as rank records and subnets (make-layout).  The
+;;; C side has already built the call's closure as the library's miss path builds it
+;;; (bridge_build_closure on a stand-in communicator: every check of the library, and
+;;; the signature that coll_verbose prints), so every error is reported from there.
+;;; Here the call is a make-call carrying the layout's rank records, so (call-ranks
+;;; call) answers with them, and the closure description to draw comes from
+;;; build-closure-for of (compi internal): the creator chain and the lowering the miss
+;;; path runs.  The lowered description is checked again (check-lowered), with the C
+;;; side's wording, for a call to this module that did not come through compi-tree.
+
 ;;; The text drawing of a tree is tree-draw's (topologies/tree_draw.c); the Graphviz
 ;;; output (clusters per subnet and host, red WAN edges) is written here.
 ;;;

@@ -184,9 +184,9 @@ static void verbose_miss(const coll_call_t *call, const coll_closure_t *c)
     const topo_tree_t *t;
 
     describe_call(call, what, sizeof(what));
-    compi_log_info("coll: %s: %s -> %s, signature %016llx%s", what, bridge_last_origin(), c->name,
-                   (unsigned long long)c->signature,
-                   c->is_scheme ? " (Scheme closure: runs in Guile)" : "");
+    compi_log_info("coll: %s: %s -> %s%s, signature %016llx", what, bridge_last_origin(), c->name,
+                   c->is_scheme ? " (Scheme closure: runs in Guile)" : "",
+                   (unsigned long long)c->signature);
     if (tramp_cfg.verbose < 2 || (t = coll_closure_tree_of(c)) == NULL) {
         return;
     }

@@ -38,7 +38,7 @@ static const char *const param_all_names[] = {
     "btl_verbose", "coll_cache_size", "coll_check_determinism", "coll_config",
     "coll_profile_all", "coll_verbose", "module_path", "mpi_yield_when_idle",
     "pml_block_after", "pml_block_ms", "pml_split_get_pct", "pml_split_min", "pml_verbose",
-    "rte_addresses", "rte_hostname",
+    "rte_addresses", "rte_hostname", "rte_layout",
 };
 #define COMPI_PARAM_NAMES (sizeof(param_all_names) / sizeof(param_all_names[0]))
 

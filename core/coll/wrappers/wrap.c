@@ -148,6 +148,11 @@ static coll_closure_t *wrap(coll_closure_t *inner, coll_fn_t fn, coll_start_fn_t
     return c;
 }
 
+coll_closure_t *coll_wrap_inner(const coll_closure_t *c)
+{
+    return c->free_state == wrap_free ? ((const prof_state_t *)c->state)->inner : NULL;
+}
+
 coll_closure_t *coll_wrap_profile(coll_closure_t *inner)
 {
     return wrap(inner, prof_run, prof_start, "profile");

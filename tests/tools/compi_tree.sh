@@ -235,7 +235,7 @@ fi
 run --check --config $LARGE --layout a:4@10.1.0.0/24,b:4@10.2.0.0/24
 if [ "$rc" -eq 1 ] && [ ! -s "$TMP/err" ] &&
     grep -q "^error: creator large-chain (bcast, installed at $LARGE:10:1) returned (tree-closure bcast TREE): invalid tree: " "$TMP/out" &&
-    grep -q "^error: creator large-chain (bcast, installed at $LARGE:10:1) failed: in chain-tree" "$TMP/out" &&
+    grep -q "^error: creator large-chain (bcast, installed at $LARGE:10:1) failed at $LARGE:9:28: in chain-tree" "$TMP/out" &&
     ! grep -q 'bytes=\(0\|8\|100\|4000\) ' "$TMP/out" && grep -q 'bytes=4096 ' "$TMP/out" &&
     tail -1 "$TMP/out" | grep -q '^compi-tree --check: [0-9]* calls of 1 kind on communicators of 1 to 8 ranks: [0-9]* failed, 3 distinct errors$'; then
     ok "--check: the creator failing above 4000 bytes, with its file:line, exit 1"

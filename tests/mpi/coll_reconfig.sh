@@ -7,7 +7,8 @@
 # coll_config.sh (FILE.scm, NAME=VALUE, program arguments), and one more expectation:
 #   summary=ERE[~ERE...]  as ok, and the summary file exists, starts with the CSV header,
 #                         has rows of every rank 0..np-1, and each ERE (grep -E) matches
-#                         one of its lines
+#                         one of its lines; with python3 at hand, tools/compi-summary
+#                         draws the file as well-formed SVG naming every closure in it
 #   error1=ERE[~ERE...]   non-zero exit within the limit, each ERE matches the output and
 #                         the first matches exactly one line (one message, from one rank)
 . "$(dirname "$0")/lib.sh"
@@ -53,6 +54,25 @@ mt_judge_extra() {
                 return 1
             fi
         done
+        if command -v python3 >/dev/null 2>&1; then
+            if ! python3 "$top_srcdir/tools/compi-summary" -o "$MT_TMP/summary.svg" \
+                "$MT_SUMMARY" >>"$MT_TMP/out" 2>&1; then
+                mt_why="compi-summary failed on the summary"
+                return 1
+            fi
+            if ! python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' \
+                "$MT_TMP/summary.svg" >>"$MT_TMP/out" 2>&1; then
+                mt_why="compi-summary wrote SVG that is not well-formed XML"
+                return 1
+            fi
+            for x_c in $(cut -d, -f5 "$MT_SUMMARY" | sed 1d | tr -d '"' | sort -u); do
+                if ! grep -qF -- ">$x_c<" "$MT_TMP/summary.svg"; then
+                    mt_why="the drawing does not name the closure $x_c"
+                    return 1
+                fi
+            done
+            rm -f "$MT_TMP/summary.svg"
+        fi
         rm -f "$MT_SUMMARY"
         ;;
     error1=*)

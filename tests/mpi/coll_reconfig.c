@@ -13,9 +13,12 @@
  *      through MPIX_Coll_reconfigure: every rank gets the same error, MPI_ERR_OTHER whose
  *      string names the file and the line, and reconfig_b.scm stays in force; then with
  *      only the last rank given the bad file: every rank gets the error naming that rank.
- *   4. configs/reconfig_byname.scm: a duplicate named "tree-please" then renamed
+ *   4. the halves of the world reconfigured differently: a half's flush keeps WORLD's
+ *      closures; once WORLD is flushed, its next bcast fails on every rank (at 3 ranks
+ *      or more) with the agreement's "ranks built different closures".
+ *   5. configs/reconfig_byname.scm: a duplicate named "tree-please" then renamed
  *      "flat-please" gets a binomial then a linear bcast (the summary shows both).
- *   5. coll_flush and MPIX_Coll_flush drop caches; MPI_T_finalize is reference counted.
+ *   6. coll_flush and MPIX_Coll_flush drop caches; MPI_T_finalize is reference counted.
  *
  * With the argument "fatal": MPIX_Coll_reconfigure of the broken config under
  * MPI_ERRORS_ARE_FATAL ends the job with one message.
@@ -33,9 +36,10 @@ static void path_of(char *buf, size_t len, const char *file)
 
 static void check_bcast(MPI_Comm comm, int n, int seed, const char *phase)
 {
-    int *buf = mt_malloc(sizeof(int) * (size_t)n);
+    int *buf = mt_malloc(sizeof(int) * (size_t)n), rank;
+    MPI_OK(MPI_Comm_rank(comm, &rank));
     for (int i = 0; i < n; i++)
-        buf[i] = mt_rank == 0 ? seed + i : -1;
+        buf[i] = rank == 0 ? seed + i : -1;
     MPI_OK(MPI_Bcast(buf, n, MPI_INT, 0, comm));
     for (int i = 0; i < n; i++) {
         if (buf[i] != seed + i) {
@@ -208,6 +212,62 @@ static void read_list(MPI_T_cvar_handle h, int count, const char *want, const ch
     free(buf);
 }
 
+static int flush_count(void)
+{
+    int n = -1, count;
+    MPI_T_cvar_handle h;
+    MPI_Comm world = MPI_COMM_WORLD;
+    MPI_OK(MPI_T_cvar_handle_alloc(cvar_index("coll_flush"), &world, &h, &count));
+    MPI_OK(MPI_T_cvar_read(h, &n));
+    MPI_OK(MPI_T_cvar_handle_free(&h));
+    return n;
+}
+
+/*
+ * The two halves of the world load different configs (a: binomial bcast, b: linear).
+ * Flushing a half drops its own cache only: MPI_COMM_WORLD reaches the other half, keeps
+ * its closures and still works.  Once WORLD is flushed too, its next bcast misses on
+ * every rank, the halves build different closures (at 3 ranks or more, where binomial and
+ * linear differ) and the agreement fails the call on every rank, naming both; then WORLD
+ * goes back to b everywhere.
+ */
+static void halves(const char *a, const char *b)
+{
+    MPI_Comm half;
+    int upper = mt_rank >= mt_size / 2;
+    MPI_OK(MPI_Comm_split(MPI_COMM_WORLD, upper, mt_rank, &half));
+    check_bcast(half, 4, 500, "half");
+    check_bcast(MPI_COMM_WORLD, 4, 510, "world before the halves' reconfiguration");
+    int before = flush_count();
+    MPI_OK(MPIX_Coll_flush(half));
+    CHECK(flush_count() == before + 1, "MPIX_Coll_flush(half) dropped %d caches, expected "
+          "the half's alone", flush_count() - before);
+    MPI_OK(MPIX_Coll_reconfigure(half, upper ? b : a));
+    check_bcast(half, 4, 520, "half after its reconfiguration");
+    /* WORLD kept its closure on every rank */
+    check_bcast(MPI_COMM_WORLD, 4, 530, "world after the halves' reconfiguration");
+    MPI_OK(MPIX_Coll_flush(MPI_COMM_WORLD));
+    int buf[4] = {1, 2, 3, 4};
+    int rc = MPI_Bcast(buf, 4, MPI_INT, 0, MPI_COMM_WORLD);
+    if (mt_size >= 3) {
+        char text[MPI_MAX_ERROR_STRING];
+        int len, cls;
+        CHECK(rc != MPI_SUCCESS, "world bcast with the halves configured differently worked");
+        if (rc != MPI_SUCCESS) {
+            MPI_OK(MPI_Error_class(rc, &cls));
+            MPI_OK(MPI_Error_string(rc, text, &len));
+            CHECK(cls == MPI_ERR_OTHER && strstr(text, "ranks built different closures") &&
+                      strstr(text, "bcast:binomial") && strstr(text, "bcast:linear"),
+                  "world bcast: class %d, '%s'", cls, text);
+        }
+    } else {
+        CHECK(rc == MPI_SUCCESS, "world bcast at 2 ranks (binomial is linear) failed");
+    }
+    MPI_OK(MPIX_Coll_reconfigure(MPI_COMM_WORLD, b));
+    check_bcast(MPI_COMM_WORLD, 4, 540, "world after reconfiguring it");
+    MPI_OK(MPI_Comm_free(&half));
+}
+
 int main(int argc, char **argv)
 {
     char a[1200], b[1200], bad[1200], byname[1200];
@@ -261,7 +321,11 @@ int main(int argc, char **argv)
     int rc = MPIX_Coll_reconfigure(world, "/nonexistent/compi-no-such-config.scm");
     CHECK(rc != MPI_SUCCESS, "a missing config file was loaded");
 
-    /* 4. a creator that chooses by name: renaming re-selects */
+    /* 4. over a part of the world: only the communicators inside it are flushed */
+    if (mt_size >= 2)
+        halves(a, b);
+
+    /* 5. a creator that chooses by name: renaming re-selects */
     MPI_OK(MPI_T_cvar_write(cfg, byname));
     MPI_OK(MPI_Comm_dup(world, &dup));
     MPI_OK(MPI_Comm_set_name(dup, "tree-please"));
@@ -271,7 +335,7 @@ int main(int argc, char **argv)
     for (int rep = 0; rep < 3; rep++)
         check_bcast(dup, 16, 70 + rep, "flat-please");
 
-    /* 5. flushes: the count of dropped caches grows */
+    /* 6. flushes: the count of dropped caches grows */
     MPI_OK(MPI_T_cvar_handle_alloc(cvar_index("coll_flush"), &world, &flush, &fcount));
     CHECK(fcount == 1, "coll_flush: count %d", fcount);
     MPI_OK(MPI_T_cvar_read(flush, &before));

@@ -473,7 +473,7 @@ compi_status_t bridge_load_config_list(const char *list, char *errbuf, size_t le
     }
     /* empty entries ("a.scm::b.scm", a trailing ':') are skipped */
     for (char *f = strtok_r(copy, ":", &save); f; f = strtok_r(NULL, ":", &save)) {
-        st = bridge_load_config(f, errbuf, len);
+        st = bridge_load_config_entry(f, errbuf, len);
         if (st != COMPI_OK) {
             goto out;
         }

@@ -73,6 +73,14 @@ const char *bridge_compiled_dir(void);
 compi_status_t bridge_load_config(const char *path, char *errbuf, size_t len);
 /* Loads a colon-separated list of files in order, stopping at the first error. */
 compi_status_t bridge_load_config_list(const char *list, char *errbuf, size_t len);
+/* One entry of that list (scheme/bridge_path.c): a path (it has a '/' or ends in .scm)
+ * is loaded as given; a bare name ("hierarchical") is NAME.scm of the configs that come
+ * with compi ($(pkgdatadir)/configs; examples/configs of the source tree from the build
+ * tree), and a name found nowhere is a config error listing where it looked and the
+ * names there.  bridge_config_resolve only finds the file (PATH). */
+compi_status_t bridge_load_config_entry(const char *entry, char *errbuf, size_t len);
+compi_status_t bridge_config_resolve(const char *entry, char *path, size_t pathlen,
+                                     char *errbuf, size_t len);
 /* The list to load: parameter coll_config (COMPI_MCA_coll_config, mpirun --coll-config),
  * else the environment variable COMPI_COLL_CONFIG, else NULL. */
 const char *bridge_config_list(void);

@@ -31,6 +31,32 @@ static SCM tool__lookup_handler(void *unused, SCM key, SCM args)
     return SCM_BOOL_F;
 }
 
+/* the layout as (compi tree-tool)'s make-layout wants it: its text, a vector of rank
+   records ((compi)'s make-rank: world rank, host, addresses, no place, unbound) and a
+   vector of each rank's subnet text or #f */
+static SCM tool__layout(const bridge_tree_request_t *r)
+{
+    const rte_layout_t *l = r->layout;
+    SCM make_rank = scm_c_public_ref("compi", "make-rank");
+    SCM ranks = scm_c_make_vector((size_t)l->size, SCM_BOOL_F);
+    SCM subnets = scm_c_make_vector((size_t)l->size, SCM_BOOL_F);
+    char addr[64], net[64];
+
+    for (int i = 0; i < l->size; i++) {
+        SCM addrs = rte_layout_addr(l, i, addr, sizeof(addr))
+                        ? scm_list_1(scm_from_utf8_string(addr))
+                        : SCM_EOL;
+        SCM args[5] = {scm_from_int(i), scm_from_utf8_string(rte_layout_entry_of(l, i)->name),
+                       addrs, SCM_BOOL_F, SCM_BOOL_F};
+        scm_c_vector_set_x(ranks, (size_t)i, scm_call_n(make_rank, args, 5));
+        if (rte_layout_subnet(l, i, net, sizeof(net))) {
+            scm_c_vector_set_x(subnets, (size_t)i, scm_from_utf8_string(net));
+        }
+    }
+    return scm_call_3(scm_c_public_ref("compi tree-tool", "make-layout"),
+                      scm_from_utf8_string(r->layout_text), ranks, subnets);
+}
+
 static SCM tool__symbol_or_false(const char *s)
 {
     return s != NULL ? scm_from_utf8_symbol(s) : SCM_BOOL_F;
@@ -49,12 +75,14 @@ static void *tool__render_in_guile(void *p)
         a->st = COMPI_ERR_CONFIG;
         return a;
     }
-    SCM args =
-        scm_list_n(scm_from_utf8_symbol(bridge_kind_name(r->kind)), scm_from_utf8_string(r->layout),
-                   r->root >= 0 ? scm_from_long(r->root) : SCM_BOOL_F, scm_from_long(r->rank),
-                   scm_from_ulong(r->bytes), tool__symbol_or_false(r->datatype),
-                   tool__symbol_or_false(r->op), scm_from_bool(r->commutative),
-                   scm_from_utf8_symbol(r->dot ? "dot" : "text"), SCM_UNDEFINED);
+    /* make-rank and make-layout only build records from values of the right types:
+       nothing here raises once the module is loaded */
+    SCM args = scm_list_n(
+        scm_from_utf8_symbol(bridge_kind_name(r->kind)), tool__layout(r),
+        r->root >= 0 ? scm_from_long(r->root) : SCM_BOOL_F, scm_from_long(r->rank),
+        scm_from_ulong(r->bytes), tool__symbol_or_false(r->datatype), tool__symbol_or_false(r->op),
+        scm_from_bool(r->commutative), scm_from_utf8_symbol(r->dot ? "dot" : "text"),
+        scm_from_utf8_string(r->signature != NULL ? r->signature : "unknown"), SCM_UNDEFINED);
     SCM text;
     a->st = bridge_invoke(proc, args, &text, a->errbuf, a->len);
     if (a->st != COMPI_OK) {

@@ -1,8 +1,9 @@
 /*
  * bridge_tool.h -- the bridge's entry point for compi-tree (tools/compi_tree.c): the
- * closure the installed creators build for one call on a layout of hosts given as text,
- * checked as the library's miss path checks it and rendered as text or Graphviz DOT by
- * (compi tree-tool), without MPI.  Call bridge_init and load the configs first.
+ * closure the installed creators build for one call on a layout of hosts (parsed by
+ * core/runtime/layout.c), rendered as text or Graphviz DOT by (compi tree-tool), without
+ * MPI.  Call bridge_init and load the configs first; compi-tree builds the C closure
+ * itself (bridge_build_closure) and hands its signature in.
  *
  * Built into compi-tree only, not into the library: the library never needs it.
  *
@@ -14,12 +15,14 @@
 
 #include "scheme/bridge.h"
 #include "core/include/compi_status.h"
+#include "core/runtime/layout.h"
 
 #include <stddef.h>
 
 typedef struct bridge_tree_request {
     bridge_kind_t kind;
-    const char *layout;   /* "a:4@10.1.0.0/24,b:4@10.2.0.0/24" (docs/compi-tree.md) */
+    const rte_layout_t *layout; /* the ranks' hosts and addresses */
+    const char *layout_text;    /* "a:4@10.1.0.0/24,b:4@10.2.0.0/24", as given */
     long root;            /* -1: the kind has no root */
     long rank;            /* the rank whose view of the call is shown */
     unsigned long bytes;  /* what call-bytes says */
@@ -27,13 +30,13 @@ typedef struct bridge_tree_request {
     const char *op;       /* "MPI_SUM" for reductions, NULL for other kinds */
     int commutative;      /* call-commutative? */
     int dot;              /* 1: Graphviz DOT, 0: text */
+    const char *signature; /* "0123456789abcdef (bcast:binomial)": the C closure's */
 } bridge_tree_request_t;
 
 /*
  * COMPI_OK and the rendering in *text_p, or COMPI_ERR_CONFIG and one line in errbuf: a
- * bad layout ("bad layout entry 'a@10.1.0.0/24': missing ':COUNT' ..."), a root or rank
- * outside it, or a creator failure worded as the library words it ("creator NAME (KIND,
- * installed at FILE:L:C) failed: ... (call: ...)").
+ * creator failure worded as the library words it ("creator NAME (KIND, installed at
+ * FILE:L:C) failed: ... (call: ...)").  The root and the rank must be in the layout.
  */
 compi_status_t bridge_tree_render(const bridge_tree_request_t *req, char **text_p, char *errbuf,
                                   size_t len);

@@ -15,6 +15,7 @@
  * machine); caches then come from sysfs.
  */
 #include "topologies/facts.h"
+#include "core/runtime/layout.h"
 #include "core/runtime/log.h"
 #include "core/runtime/params.h"
 #include "core/runtime/rte.h"
@@ -35,6 +36,7 @@
 static topo_facts_t self;    /* this rank's facts, complete after topo_facts_publish */
 static topo_facts_t **peers; /* [world_size], filled on first use */
 static int npeers;
+static rte_layout_t *job_layout; /* rte_layout, parsed by topo_facts_host; NULL: none */
 
 /* ---- parameter values ---------------------------------------------------------------- */
 
@@ -76,14 +78,71 @@ static int facts__good_name(const char *s)
     return 1;
 }
 
-compi_status_t topo_facts_host(const char *real, char *buf, size_t len)
+static const char *facts__hostname_param(void)
 {
-    const char *host = param_register_string(
+    return param_register_string(
         "rte_hostname", "",
         "Host name this rank reports (default: gethostname()): NAME for every rank, or "
         "NAME0,NAME1,... one per rank (ranks past the end take the last); lets one machine "
         "pretend to be many hosts (ranks still share memory)");
+}
 
+static const char *facts__addresses_param(void)
+{
+    return param_register_string(
+        "rte_addresses", "",
+        "IP addresses this rank reports (default: its interfaces'): ADDR/PREFIX[,...] for "
+        "every rank, or one such list per rank separated by ';' (ranks past the end take "
+        "the last)");
+}
+
+/* rte_layout into job_layout, checked against the job and the other two parameters */
+static compi_status_t facts__layout(const char *spec)
+{
+    char err[512];
+
+    if (*facts__hostname_param() != '\0' || *facts__addresses_param() != '\0') {
+        compi_log_error("rte_layout is set, and so is %s: the layout gives every rank its "
+                        "host name and address; set either rte_layout or rte_hostname and "
+                        "rte_addresses",
+                        *facts__hostname_param() != '\0' ? "rte_hostname" : "rte_addresses");
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    if (rte_layout_parse(spec, 1 << 24, &job_layout, err, sizeof(err)) != COMPI_OK) {
+        compi_log_error("rte_layout='%s': %s", spec, err);
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    if (job_layout->size != rte_proc.world_size) {
+        compi_log_error("rte_layout='%s' holds %d rank%s, but the job has %d", spec,
+                        job_layout->size, job_layout->size == 1 ? "" : "s",
+                        rte_proc.world_size);
+        rte_layout_free(job_layout);
+        job_layout = NULL;
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    return COMPI_OK;
+}
+
+compi_status_t topo_facts_host(const char *real, char *buf, size_t len)
+{
+    const char *spec = param_register_string(
+        "rte_layout", "",
+        "Host name and address of every rank, in the syntax of compi-tree --layout: "
+        "NAME:COUNT or NAME:COUNT@A.B.C.D/NN, comma-separated (a:2@10.1.0.0/24,b:2@10.2.0.0/24: "
+        "ranks 0-1 host a, 10.1.0.1/24 and 10.1.0.2/24; ranks 2-3 host b); the counts must "
+        "add up to the job's size; not with rte_hostname or rte_addresses");
+    const char *host = facts__hostname_param();
+
+    rte_layout_free(job_layout);
+    job_layout = NULL;
+    if (spec != NULL && *spec != '\0') {
+        compi_status_t st = facts__layout(spec);
+        if (st != COMPI_OK) {
+            return st;
+        }
+        snprintf(buf, len, "%s", rte_layout_entry_of(job_layout, rte_proc.world_rank)->name);
+        return COMPI_OK;
+    }
     if (host == NULL || *host == '\0') {
         snprintf(buf, len, "%s", real);
         return COMPI_OK;
@@ -213,13 +272,15 @@ static void facts__own_addrs(topo_facts_t *f)
 
 static compi_status_t facts__addrs(topo_facts_t *f)
 {
-    const char *over = param_register_string(
-        "rte_addresses", "",
-        "IP addresses this rank reports (default: its interfaces'): ADDR/PREFIX[,...] for "
-        "every rank, or one such list per rank separated by ';' (ranks past the end take "
-        "the last)");
+    const char *over = facts__addresses_param();
     char mine[RTE_MODEX_VALMAX], err[160];
 
+    if (job_layout != NULL) {
+        /* the layout's address, or none where its entry gives no subnet */
+        f->naddrs = rte_layout_addr(job_layout, rte_proc.world_rank, f->addrs[0],
+                                    sizeof(f->addrs[0]));
+        return COMPI_OK;
+    }
     if (over == NULL || *over == '\0') {
         facts__own_addrs(f);
         return COMPI_OK;
@@ -471,8 +532,33 @@ const topo_facts_t *topo_facts(int world_rank)
     return f;
 }
 
+compi_status_t topo_facts_from_layout(const rte_layout_t *l)
+{
+    topo_facts_finalize();
+    peers = calloc((size_t)l->size, sizeof(*peers));
+    if (peers == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    npeers = l->size;
+    for (int r = 0; r < l->size; r++) {
+        topo_facts_t *f = calloc(1, sizeof(*f));
+        if (f == NULL) {
+            topo_facts_finalize();
+            return COMPI_ERR_NO_MEMORY;
+        }
+        f->world_rank = r;
+        snprintf(f->host, sizeof(f->host), "%s", rte_layout_entry_of(l, r)->name);
+        f->naddrs = rte_layout_addr(l, r, f->addrs[0], sizeof(f->addrs[0]));
+        f->package = f->numa = f->core = f->l3 = -1;
+        peers[r] = f;
+    }
+    return COMPI_OK;
+}
+
 void topo_facts_finalize(void)
 {
+    rte_layout_free(job_layout);
+    job_layout = NULL;
     for (int i = 0; peers != NULL && i < npeers; i++) {
         if (peers[i] != &self) {
             free(peers[i]);

@@ -9,8 +9,12 @@
  * travel in the modex round that init does anyway.  Peers'
  * facts are read from the modex on first use, one rank at a time.
  *
- * Two parameters override what a rank finds, so layouts of many hosts can be tried on
- * one machine (ranks still talk through shared memory: locality follows the real host):
+ * Parameters override what a rank finds, so layouts of many hosts can be tried on one
+ * machine (ranks still talk through shared memory: locality follows the real host):
+ *   rte_layout     a:2@10.1.0.0/24,b:2@10.2.0.0/24: host and address of every rank, the
+ *                  syntax of compi-tree --layout (core/runtime/layout.h), numbered as
+ *                  compi-tree numbers them; its counts must add up to the world size, and
+ *                  it excludes the two below
  *   rte_hostname   NAME, or NAME0,NAME1,... (rank i takes the i-th, ranks past the end
  *                  the last)
  *   rte_addresses  ADDR/PREFIX[,ADDR/PREFIX...] for every rank, or one such list per rank
@@ -24,6 +28,7 @@
 #define COMPI_TOPO_FACTS_H
 
 #include "core/include/compi_status.h"
+#include "core/runtime/layout.h"
 
 #include <stddef.h>
 
@@ -42,8 +47,10 @@ typedef struct topo_facts {
 } topo_facts_t;
 
 /*
- * The host name this rank reports into buf: rte_hostname (either form) when set, else
- * `real' (the machine's name).  Registers rte_hostname; needs rte_proc.world_rank.
+ * The host name this rank reports into buf: rte_layout's or rte_hostname's (either form)
+ * when set, else `real' (the machine's name).  Registers rte_layout, rte_hostname and
+ * rte_addresses; checks rte_layout (its syntax, its size against rte_proc.world_size, no
+ * rte_hostname or rte_addresses beside it), logging what is wrong.
  */
 compi_status_t topo_facts_host(const char *real, char *buf, size_t len);
 
@@ -54,6 +61,11 @@ compi_status_t topo_facts_publish(void);
 /* The facts of a world rank (read from the modex on first use), or NULL with an error
    logged when the rank is out of range or its facts cannot be read. */
 const topo_facts_t *topo_facts(int world_rank);
+
+/* Without a job (compi-tree): the facts of every rank of layout `l', as a job started
+   with rte_layout=l would report them (no place: -1, unbound), answered by topo_facts()
+   from then on; no modex.  Replaces any facts held before. */
+compi_status_t topo_facts_from_layout(const rte_layout_t *l);
 
 void topo_facts_finalize(void);
 

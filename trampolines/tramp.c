@@ -25,6 +25,7 @@
 #include "core/runtime/rte.h"
 #include "core/coll/wrappers/summary.h"
 #include "core/coll/wrappers/wrap.h"
+#include "core/coll/executors/tree_closure.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -195,6 +196,36 @@ static void describe_call(const coll_call_t *call, char *buf, size_t len)
     if (n < (int)len) {
         snprintf(buf + n, len - (size_t)n, " on %s (%d ranks)", call->comm->name,
                  call->comm->size);
+    }
+}
+
+/* coll_verbose: the call and the closure with its signature (compi-tree prints the same
+   signature for the same call and layout); 2: also the edges of its tree, one rank a line */
+static void verbose_miss(const coll_call_t *call, const coll_closure_t *c)
+{
+    char what[256];
+    const topo_tree_t *t;
+
+    describe_call(call, what, sizeof(what));
+    compi_log_info("coll: %s: %s -> %s%s, signature %016llx", what, bridge_last_origin(), c->name,
+                   c->is_scheme ? " (Scheme closure: runs in Guile)" : "",
+                   (unsigned long long)c->signature);
+    if (tramp_cfg.verbose < 2 || (t = coll_closure_tree_of(c)) == NULL) {
+        return;
+    }
+    for (int r = 0; r < t->size; r++) {
+        char line[512];
+        int n = snprintf(line, sizeof(line), "rank %d: parent %d, children", r, t->parent[r]);
+        int i = t->child_off[r];
+        for (; i < t->child_off[r + 1] && n < (int)sizeof(line) - 16; i++) {
+            n += snprintf(line + n, sizeof(line) - (size_t)n, " %d", t->children[i]);
+        }
+        if (i < t->child_off[r + 1]) {
+            snprintf(line + n, sizeof(line) - (size_t)n, " ...");
+        } else if (t->child_off[r] == t->child_off[r + 1]) {
+            snprintf(line + n, sizeof(line) - (size_t)n, " none");
+        }
+        compi_log_info("coll:   %s", line);
     }
 }
 
@@ -438,10 +469,7 @@ static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
     }
     cache->misses++;
     if (tramp_cfg.verbose > 0 && call->comm->rank == 0) {
-        char what[256];
-        describe_call(call, what, sizeof(what));
-        compi_log_info("coll: %s: %s -> %s%s", what, bridge_last_origin(), c->name,
-                       c->is_scheme ? " (Scheme closure: runs in Guile)" : "");
+        verbose_miss(call, c);
     }
 
     /* coll_summary: the wrapper that counts (after the agreement, which it would not
@@ -484,7 +512,10 @@ compi_status_t tramp_init(void)
     }
     tramp_cfg.buckets = b;
     tramp_cfg.verbose = (int)param_register_int(
-        "coll_verbose", 0, "1: rank 0 prints, once per new key, the call and the closure built");
+        "coll_verbose", 0,
+        "1: rank 0 prints, once per new key, the call and the closure built, with its "
+        "signature (compi-tree prints the same one); 2: also each rank's parent and "
+        "children when the closure runs a tree");
     tramp_cfg.agree = (int)param_register_int(
         "coll_check_determinism", 1,
         "1: each cache miss of a blocking collective ends with one allgather of every "

@@ -14,6 +14,7 @@
 #include "core/mpi/errors.h"
 #include "core/runtime/log.h"
 #include "core/mpi/mpi_state.h"
+#include "core/runtime/params.h"
 #include "core/op/op.h"
 #include "core/pml/pml.h"
 #include "core/runtime/rte.h"
@@ -103,6 +104,11 @@ static int compi_init(int required, int *provided)
     }
     if ((st = tramp_init()) != COMPI_OK) {
         return init_fail("the trampolines", st);
+    }
+    /* every layer has registered its parameters by now: a COMPI_MCA_ variable (mpirun
+       --mca) that names none is a typo, said once per job */
+    if (rte_proc.world_rank == 0) {
+        param_warn_unknown();
     }
     compi_mpi_state = COMPI_STATE_INITIALIZED;
     if (provided) {

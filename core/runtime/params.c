@@ -9,18 +9,38 @@
  *
  * Ownership: the registry owns copies of every string; they live until exit (parameters
  * are few and compi_info lists them), so callers may keep the returned pointers.
+ *
+ * Parameters are registered lazily, where they are read, and some only in some runs (a
+ * BTL component's when it is opened, coll_profile_all at MPI_Finalize), so the names a
+ * COMPI_MCA_ variable may have are those registered so far plus the list below, which
+ * holds every name the library registers (tests/mpi/params.sh checks it against the
+ * sources).  param_warn_unknown compares the environment with both.
  */
 #include "core/runtime/params.h"
 #include "core/runtime/log.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static param_desc_t *params;
 static size_t nparams, capparams;
+
+/* every parameter the library registers, wherever and whenever (sorted) */
+static const char *const param_all_names[] = {
+    "btl", "btl_base_verbose", "btl_ofi_eager_limit", "btl_ofi_iface", "btl_ofi_local",
+    "btl_ofi_max_frag", "btl_ofi_provider", "btl_ofi_rx_bufs", "btl_ofi_tx_bufs",
+    "btl_self_eager_limit", "btl_self_max_frag", "btl_sm_backing", "btl_sm_cma_chunk",
+    "btl_sm_eager_limit", "btl_sm_max_frag", "btl_sm_ring_size", "btl_sm_single_copy",
+    "btl_verbose", "coll_cache_size", "coll_check_determinism", "coll_config",
+    "coll_profile_all", "coll_summary", "coll_verbose", "module_path", "mpi_yield_when_idle",
+    "pml_block_after", "pml_block_ms", "pml_split_get_pct", "pml_split_min", "pml_verbose",
+    "rte_addresses", "rte_hostname", "rte_layout",
+};
+#define COMPI_PARAM_NAMES (sizeof(param_all_names) / sizeof(param_all_names[0]))
 
 static const param_desc_t *param_find(const char *name)
 {
@@ -128,4 +148,106 @@ size_t param_count(void)
 const param_desc_t *param_get(size_t i)
 {
     return i < nparams ? &params[i] : NULL;
+}
+
+/* ---- unknown parameters --------------------------------------------------------------- */
+
+size_t param_edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    size_t row[64 + 1];
+
+    if (lb > 64) {
+        return SIZE_MAX;
+    }
+    for (size_t j = 0; j <= lb; j++) {
+        row[j] = j;
+    }
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) {
+                best = up + 1;
+            }
+            if (row[j - 1] + 1 < best) {
+                best = row[j - 1] + 1;
+            }
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+static int param_known(const char *name, size_t len)
+{
+    for (size_t i = 0; i < COMPI_PARAM_NAMES; i++) {
+        if (strlen(param_all_names[i]) == len && strncmp(param_all_names[i], name, len) == 0) {
+            return 1;
+        }
+    }
+    for (size_t i = 0; i < nparams; i++) {
+        if (strlen(params[i].name) == len && strncmp(params[i].name, name, len) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* the known name closest to `name' when it is close enough to be a typo, or NULL */
+static const char *param_closest(const char *name)
+{
+    const char *best = NULL;
+    size_t best_d = SIZE_MAX;
+
+    for (size_t i = 0; i < COMPI_PARAM_NAMES + nparams; i++) {
+        const char *cand = i < COMPI_PARAM_NAMES ? param_all_names[i]
+                                                 : params[i - COMPI_PARAM_NAMES].name;
+        size_t d = param_edit_distance(name, cand);
+        if (d < best_d) {
+            best_d = d;
+            best = cand;
+        }
+    }
+    /* a typo: a few edits, fewer than a third of the name */
+    size_t len = strlen(name);
+    size_t limit = len / 3 > 3 ? 3 : len / 3;
+    return best != NULL && best_d <= (limit > 0 ? limit : 1) ? best : NULL;
+}
+
+extern char **environ;
+
+int param_warn_unknown(void)
+{
+    static const char prefix[] = "COMPI_MCA_";
+    const size_t plen = sizeof(prefix) - 1;
+    int n = 0;
+
+    for (char **e = environ; e != NULL && *e != NULL; e++) {
+        if (strncmp(*e, prefix, plen) != 0) {
+            continue;
+        }
+        const char *name = *e + plen;
+        const char *eq = strchr(name, '=');
+        size_t len = eq != NULL ? (size_t)(eq - name) : strlen(name);
+        if (len == 0 || len >= 128 || param_known(name, len)) {
+            continue;
+        }
+        char copy[128];
+        memcpy(copy, name, len);
+        copy[len] = '\0';
+        const char *near = param_closest(copy);
+        if (near != NULL) {
+            compi_log_warn("unknown parameter %s (COMPI_MCA_%s); did you mean %s?", copy, copy,
+                           near);
+        } else {
+            compi_log_warn("unknown parameter %s (COMPI_MCA_%s); compi_info lists the "
+                           "parameters", copy, copy);
+        }
+        n++;
+    }
+    return n;
 }

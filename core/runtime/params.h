@@ -26,4 +26,13 @@ typedef struct param_desc {
 size_t param_count(void);
 const param_desc_t *param_get(size_t i);
 
+/* One warning per COMPI_MCA_<name> variable of the environment whose name is no
+ * parameter of the library (neither registered so far nor among those it registers
+ * elsewhere), naming the closest one when it looks like a typo:
+ *   unknown parameter coll_verbos (COMPI_MCA_coll_verbos); did you mean coll_verbose?
+ * Returns how many were unknown.  MPI_Init calls it on rank 0, once per job. */
+int param_warn_unknown(void);
+/* Levenshtein distance (SIZE_MAX when b is longer than 64 characters) */
+size_t param_edit_distance(const char *a, const char *b);
+
 #endif

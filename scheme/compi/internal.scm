@@ -60,12 +60,75 @@
 (define (call-of? names)
   (lambda (x) (and (pair? x) (memq (car x) names) #t)))
 
-;; Prefer a call of NAMES whose first argument satisfies ARG?, else any call of NAMES.
-(define (find-call file form names arg?)
+;; Prefer a call of NAMES whose first argument satisfies ARG?, else (unless PRECISE?)
+;; any call of NAMES.
+(define (find-call file form names arg? precise?)
   (or (find-location file form
                      (lambda (x)
                        (and ((call-of? names) x) (pair? (cdr x)) (arg? (cadr x)))))
-      (find-location file form (call-of? names))))
+      (and (not precise?) (find-location file form (call-of? names)))))
+
+;;; ---- the forms of the config files --------------------------------------------------
+
+;; Every top-level form read from a config file, with its source properties, as
+;; #(FILE START FORM) (START: "file:line:col" where it begins), latest first: an error
+;; raised later, at a miss, is located in them as a load error is in its form.
+(define loaded-forms '())
+
+(define (remember-form! file start form)
+  (set! loaded-forms (cons (vector file start form) loaded-forms)))
+
+(define (place-file p) (vector-ref p 0))
+(define (place-start p) (vector-ref p 1))
+(define (place-form p) (vector-ref p 2))
+
+;; Does FORM define NAME: (define (NAME ...) ...), (define NAME ...), define*, curried?
+(define (form-defines? form name)
+  (and (pair? form) (memq (car form) '(define define* define-public)) (pair? (cdr form))
+       (let head ((h (cadr form)))
+         (cond ((symbol? h) (eq? h name))
+               ((pair? h) (head (car h)))
+               (else #f)))))
+
+;; The forms a procedure named NAME (or #f) comes from, and the form at ORIGIN ("file:L:C",
+;; where a creator was installed, or #f), in load order.
+(define (own-places name origin)
+  (reverse
+   (filter (lambda (p)
+             (or (and name (form-defines? (place-form p) name))
+                 (and origin (equal? (place-start p) origin))))
+           loaded-forms)))
+
+;; Where, in the config files, did the error LOCATOR describes happen, at a miss or in a
+;; closure run?  The own places first (the defining form of the creator or procedure,
+;; the form that installed it), where a loose match will do (any call of `error', of the
+;; procedure named as the origin); then every other form, where only a precise one will
+;; (the call of `error' with the same message, the unbound variable).  #f when nothing
+;; matches, as for the creators of (compi defaults).
+(define (run-location locator own)
+  (define (search places precise?)
+    (let loop ((ps places))
+      (and (pair? ps)
+           (or (locator (place-file (car ps)) (place-form (car ps)) precise?)
+               (loop (cdr ps))))))
+  (and (pair? loaded-forms)
+       (or (search own #t)
+           (search own #f)
+           (search (filter (lambda (p) (not (memq p own))) (reverse loaded-forms)) #t))))
+
+;; the location for an error raised by the creator RUNNING, (kind . entry)
+(define (creator-location locator running)
+  (and running
+       (let ((entry (cdr running)))
+         (run-location locator
+                       (own-places (let ((n (creator-entry-name entry)))
+                                     (and (not (eq? n 'anonymous)) n))
+                                   (creator-entry-origin entry))))))
+
+;; the location for an error raised while PROC ran (a Scheme closure, a schedule
+;; builder); ORIGIN: where it was made, when known
+(define (procedure-location locator proc origin)
+  (run-location locator (own-places (and (procedure? proc) (procedure-name proc)) origin)))
 
 ;;; ---- describing exceptions ----------------------------------------------------------
 
@@ -82,23 +145,25 @@
           ((string? o) o)
           (else #f))))
 
-;; (values text locator): TEXT says what went wrong; LOCATOR, given the file and the
-;; failing form, finds the subform that raised.
+;; (values text locator): TEXT says what went wrong; LOCATOR, given the file, the failing
+;; form and PRECISE?, finds the subform that raised: with PRECISE?, only a subform that
+;; can only be this one (the call of `error' with this message, the unbound variable).
 (define (describe e)
-  (define (no-locator file form) #f)
+  (define (no-locator file form precise?) #f)
   (cond
    ((not (exception? e))
     ;; (raise obj) with a non-condition object
     (values (simple-format #f "exception raised: ~S" e)
-            (lambda (file form)
+            (lambda (file form precise?)
               (find-call file form '(raise raise-exception raise-continuable throw)
-                         (lambda (arg) (or (equal? arg (list 'quote e)) (equal? arg e)))))))
+                         (lambda (arg) (or (equal? arg (list 'quote e)) (equal? arg e)))
+                         precise?))))
    ((eq? (exception-kind e) 'unbound-variable)
     (let ((name (let ((irritants (and (exception-with-irritants? e)
                                       (exception-irritants e))))
                   (and (pair? irritants) (car irritants)))))
       (values (simple-format #f "unbound variable: ~A" name)
-              (lambda (file form)
+              (lambda (file form precise?)
                 (find-location file form (lambda (x) (eq? x name)))))))
    ((eq? (exception-kind e) 'syntax-error)
     ;; args: (who message form subform ...); Guile leaves some of them #f
@@ -112,10 +177,13 @@
                              (if who (simple-format #f "~A: " who) "")
                              (if (string? msg) msg "bad syntax")
                              (if form (simple-format #f " in ~S" form) ""))
-              (lambda (file top)
-                (or (datum-location file subform) (datum-location file form)
-                    (and (pair? form) (symbol? (car form))
-                         (find-call file top (list (car form)) (lambda (a) #t))))))))
+              (lambda (file top precise?)
+                ;; the syntax error's own forms carry their positions, but name their
+                ;; file only if they are part of TOP
+                (or (find-location file top (lambda (x) (and subform (eq? x subform))))
+                    (find-location file top (lambda (x) (and form (eq? x form))))
+                    (and (not precise?) (pair? form) (symbol? (car form))
+                         (find-call file top (list (car form)) (lambda (a) #t) #f)))))))
    ((exception-with-message? e)
     (let* ((msg (exception-message e))
            (irritants (if (exception-with-irritants? e) (exception-irritants e) '()))
@@ -125,14 +193,17 @@
        ((and (eq? (exception-kind e) 'misc-error) (not origin))
         ;; (error "message" irritant ...)
         (values text
-                (lambda (file form)
+                (lambda (file form precise?)
                   (find-call file form '(error scm-error throw)
                              (lambda (arg) (and (pair? irritants)
-                                                (equal? arg (car irritants))))))))
+                                                (equal? arg (car irritants))))
+                             precise?))))
        (origin
         (values (string-append "in " origin ": " text)
-                (lambda (file form)
-                  (find-call file form (list (string->symbol origin)) (lambda (a) #t)))))
+                (lambda (file form precise?)
+                  (and (not precise?)
+                       (find-call file form (list (string->symbol origin)) (lambda (a) #t)
+                                  #f)))))
        (else (values text no-locator)))))
    (else
     (values (simple-format #f "~A: ~S" (exception-kind e) (exception-args e))
@@ -213,11 +284,12 @@
        ((string? form) (failed form))
        ((eof-object? form) (ok #t))
        (else
+        (remember-form! file start form)
         (let ((err (with-exception-handler
                     (lambda (e)
                       (call-with-values (lambda () (describe e))
                         (lambda (text locator)
-                          (string-append (or (locator file form) start) ": " text))))
+                          (string-append (or (locator file form #f) start) ": " text))))
                     (lambda ()
                       (parameterize ((current-config-origin start))
                         (eval form module))
@@ -262,11 +334,13 @@
         (simple-format #f "~S" proc))))
 
 ;; Applies PROC to ARGS with every exception caught: (#t . value), or (#f . message) where
-;; MESSAGE is (on-error TEXT RUNNING): TEXT says what went wrong, RUNNING is the creator
-;; running when it was raised, as (kind . entry), or #f.  The handler runs where the
-;; exception was raised, before unwinding, so it still sees which creator was running;
-;; then it escapes to the prompt.
-(define (guarded-apply proc args on-error)
+;; MESSAGE is (on-error TEXT RUNNING WHERE): TEXT says what went wrong, RUNNING is the
+;; creator running when it was raised, as (kind . entry), or #f, and WHERE the
+;; "file:line:col" in a config of the subform that raised, or #f (LOCATE finds it, given
+;; the locator of describe and RUNNING; by default in the forms of the running creator).
+;; The handler runs where the exception was raised, before unwinding, so it still sees
+;; which creator was running; then it escapes to the prompt.
+(define* (guarded-apply proc args on-error #:optional (locate creator-location))
   (let ((tag (make-prompt-tag "compi-safe-apply")))
     (call-with-prompt tag
       (lambda ()
@@ -278,20 +352,30 @@
                 ((@@ (compi) creator-error-message) e)
                 (call-with-values (lambda () (describe e))
                   (lambda (text locator)
-                    (on-error text ((@@ (compi) current-creator))))))))
+                    (let ((running ((@@ (compi) current-creator))))
+                      (on-error text running (locate locator running))))))))
          (lambda ()
            (call-with-values (lambda () (apply proc args))
              (lambda vals (ok (if (= (length vals) 1) (car vals) vals)))))))
       (lambda (k message) (failed message)))))
 
-;; (#t . value) or (#f . "in creator NAME (KIND, installed at FILE:L:C): what went wrong")
+;; " at FILE:L:C" or ""
+(define (at-text where)
+  (if where (string-append " at " where) ""))
+
+;; (#t . value) or
+;; (#f . "in creator NAME (KIND, installed at FILE:L:C) at FILE:L:C: what went wrong")
 (define (safe-apply proc args)
   (guarded-apply proc args
-                 (lambda (text running)
+                 (lambda (text running where)
                    (string-append "in " (if running
                                             (creator-text (car running) (cdr running))
                                             (procedure-text proc))
-                                  ": " text))))
+                                  (at-text where) ": " text))
+                 (lambda (locator running)
+                   (if running
+                       (creator-location locator running)
+                       (procedure-location locator proc #f)))))
 
 (define (creator-count kind)
   (ok (length (installed-creators kind))))
@@ -455,22 +539,26 @@
 
 ;; The trampoline's miss path: runs the creators for CALL (a call record filled by the
 ;; bridge) and lowers the description.  (#t . (LOWERED . "call text")), or (#f . "creator
-;; NAME (KIND, installed at FILE:L:C) ... (call: bcast root=0 bytes=8 comm=...)").
+;; NAME (KIND, installed at FILE:L:C) ... (call: bcast root=0 bytes=8 comm=...)"); when
+;; the creator raised, "... failed at FILE:L:C: what", the subform of the config that
+;; raised (in the creator's own forms, or a helper's: see run-location).
 (define (build-closure-for call)
   (let* ((text (call->string call))
          (r (guarded-apply
              (lambda () (lower (run-creators call) call))
              '()
-             (lambda (what running)
+             (lambda (what running where)
                (if running
-                   (string-append (creator-text (car running) (cdr running)) " failed: " what)
+                   (string-append (creator-text (car running) (cdr running)) " failed"
+                                  (at-text where) ": " what)
                    what)))))
     (if (car r)
         (ok (cons (cdr r) text))
         (failed (string-append (cdr r) " (call: " text ")")))))
 
 ;; A Scheme closure's procedure applied to the call: (#t . #t) or
-;; (#f . "what went wrong (call: ...)").  It runs on every call the closure serves, so
+;; (#f . "what went wrong (call: ...)"), "at FILE:L:C: what ..." when the subform that
+;; raised is found (in the forms defining the procedure, by its name, first).  It runs on every call the closure serves, so
 ;; it is guarded-apply made lean: one prompt tag for every run (a nested run's prompt is
 ;; the innermost, so an abort reaches its own), its value ignored.
 (define run-tag (make-prompt-tag "compi-run-scheme-closure"))
@@ -486,7 +574,9 @@
           (if ((@@ (compi) creator-error?) e)
               ((@@ (compi) creator-error-message) e)
               (call-with-values (lambda () (describe e))
-                (lambda (text locator) text)))))
+                (lambda (text locator)
+                  (let ((where (procedure-location locator proc #f)))
+                    (if where (string-append "at " where ": " text) text)))))))
        (lambda () (proc call) run-ok)))
     (lambda (k message)
       (failed (string-append message " (call: " (call->string call) ")")))))
@@ -511,7 +601,7 @@
          (lowering-error desc "a closure for ~A cannot run a ~A call" kind (call-kind call))))
      (lower desc call))
    '()
-   (lambda (what running) what)))
+   (lambda (what running where) what)))
 
 ;; The thunks of at-finalize, each caught: (#t . #t), or (#f . "the first failure").
 (define (run-finalize-hooks)
@@ -519,7 +609,11 @@
     (if (null? hooks)
         (if err (failed err) (ok #t))
         (let* ((thunk (caar hooks)) (where (cdar hooks))
-               (r (guarded-apply thunk '() (lambda (what running) what))))
+               (r (guarded-apply thunk '()
+                                 (lambda (what running where)
+                                   (if where (string-append "at " where ": " what) what))
+                                 (lambda (locator running)
+                                   (procedure-location locator thunk where)))))
           (force-output (current-output-port))
           (force-output (current-error-port))
           (loop (cdr hooks)
@@ -796,4 +890,7 @@ receive from rank ~A for it in round ~A" (quotient key size) k (step-datum (car 
        (vector scratch (list->vector (map (lambda (rs) (sched-flat (vector->list rs)))
                                           (vector->list all))))))
    '()
-   (lambda (what running) (string-append "its builder failed: " what))))
+   (lambda (what running where) (string-append "its builder failed" (at-text where) ": " what))
+   (lambda (locator running)
+     (procedure-location locator ((@@ (compi) schedule-builder) desc)
+                         ((@@ (compi) schedule-where) desc)))))

@@ -8,15 +8,17 @@
 ;;;     rank 2  host b  10.2.0.1/24                     3 (b 10.2.0.2)
 ;;;     rank 3  host b  10.2.0.2/24                   1 (a 10.1.0.2)
 ;;;
-;;; The call is a make-call carrying the layout's rank records, so (call-ranks call)
-;;; answers with them (the primitive returns a call's own vector), and the closure is
-;;; built by build-closure-for of (compi internal): the creator chain, the checks of each
-;;; answer and the lowering the library's miss path runs.  What the library then checks
-;;; in C is checked again here (a native algorithm exists, a tree is valid for the call
-;;; and its kind has a tree executor), with the C side's wording: the tree by
-;;; topo_tree_validate itself, through tree-validate of (compi trees).  Whether a native
-;;; algorithm accepts the call (its `usable' test) is not: that needs the C call.
-;;;
+;;; The layout comes parsed by compi-tree's C side (core/runtime/layout.c, the parser of
+;;; mpirun --layout and rte_layout too), as rank records and subnets (make-layout).  The
+;;; C side has already built the call's closure as the library's miss path builds it
+;;; (bridge_build_closure on a stand-in communicator: every check of the library, and
+;;; the signature that coll_verbose prints), so every error is reported from there.
+;;; Here the call is a make-call carrying the layout's rank records, so (call-ranks
+;;; call) answers with them, and the closure description to draw comes from
+;;; build-closure-for of (compi internal): the creator chain and the lowering the miss
+;;; path runs.  The lowered description is checked again (check-lowered), with the C
+;;; side's wording, for a call to this module that did not come through compi-tree.
+
 ;;; The text drawing of a tree is tree-draw's (topologies/tree_draw.c); the Graphviz
 ;;; output (clusters per subnet and host, red WAN edges) is written here.
 ;;;
@@ -29,13 +31,12 @@
   #:use-module (compi topology)
   #:use-module ((compi internal) #:select (build-closure-for))
   #:use-module (ice-9 exceptions)
-  #:export (parse-layout
+  #:export (make-layout
             layout?
             layout-text
             layout-size
             layout-ranks
             layout-subnet
-            layout-max-ranks
             tree-tool-render))
 
 ;;; ---- errors ---------------------------------------------------------------------------
@@ -48,13 +49,12 @@
 (define (tool-error? e)
   (and (exception? e) (eq? (exception-kind e) 'compi-tree-error)))
 
-;;; ---- layouts --------------------------------------------------------------------------
+;;; ---- layouts ---------------------------------------------------------------------------
 
-;; The most ranks a layout may hold: a drawing of more helps nobody.
-(define layout-max-ranks 65536)
-
-;; ranks: a vector of rank records (make-rank); subnets: per rank the subnet of its
-;; entry ("10.1.0.0/24", network address and prefix) or #f
+;; A layout as compi-tree's C side parsed it (core/runtime/layout.c, the one parser of
+;; the syntax, shared with mpirun --layout and rte_layout): its text; ranks, a vector of
+;; rank records (make-rank), in order; subnets, per rank the subnet of its entry
+;; ("10.1.0.0/24") or #f.
 (define <layout> (make-record-type 'layout '(text ranks subnets)))
 (define make-layout (record-constructor <layout>))
 (define layout? (record-predicate <layout>))
@@ -65,111 +65,6 @@
 (define (layout-size l) (vector-length (layout-ranks l)))
 (define (layout-subnet l r) (vector-ref (%layout-subnets l) r))
 (define (layout-host l r) (rank-host (vector-ref (layout-ranks l) r)))
-
-(define layout-syntax "NAME:COUNT or NAME:COUNT@A.B.C.D/NN, comma-separated")
-
-(define (entry-fail entry fmt . args)
-  (fail "bad layout entry '~A': ~A" entry (apply simple-format #f fmt args)))
-
-(define (host-char? c)
-  (or (char-alphabetic? c) (char-numeric? c) (memv c '(#\- #\_ #\.))))
-
-(define (digits? s)
-  (and (> (string-length s) 0) (string-every char-numeric? s)))
-
-(define (ipv4-text a)
-  (simple-format #f "~A.~A.~A.~A" (logand (ash a -24) 255) (logand (ash a -16) 255)
-                 (logand (ash a -8) 255) (logand a 255)))
-
-;; "10.1.0.0/24" -> (NETWORK . PREFIX), host bits cleared; anything else fails
-(define (entry-subnet entry text)
-  (let ((net (and (string-index text #\/)
-                  (digits? (substring text (+ 1 (string-index text #\/))))
-                  (parse-cidr text))))
-    (unless net
-      (entry-fail entry "bad subnet '~A' (expected A.B.C.D/NN, NN from 0 to 32)" text))
-    (let ((mask (ash (- (ash 1 (cdr net)) 1) (- 32 (cdr net)))))
-      (cons (logand (car net) mask) (cdr net)))))
-
-;; Where the addresses of a subnet start and how many there are: a /31 or /32 uses
-;; every address, a larger one leaves out the network and broadcast addresses.
-(define (subnet-first net) (if (>= (cdr net) 31) (car net) (+ (car net) 1)))
-(define (subnet-room net)
-  (let ((all (ash 1 (- 32 (cdr net)))))
-    (if (>= (cdr net) 31) all (- all 2))))
-
-;; One entry of a layout, "a:4@10.1.0.0/24" (K-th, for messages): (NAME COUNT NET),
-;; NET (NETWORK . PREFIX) or #f.
-(define (parse-entry text k)
-  (let* ((entry (string-trim-both text))
-         (at (string-index entry #\@))
-         (head (if at (substring entry 0 at) entry))
-         (colon (string-index head #\:)))
-    (when (string-null? entry)
-      (fail "bad layout: entry ~A is empty (expected ~A)" k layout-syntax))
-    (unless colon
-      (entry-fail entry "missing ':COUNT' after the host name (expected ~A)" layout-syntax))
-    (let ((name (substring head 0 colon))
-          (count (substring head (+ colon 1))))
-      (when (string-null? name)
-        (entry-fail entry "missing host name before ':'"))
-      (unless (string-every host-char? name)
-        (entry-fail entry "host name '~A' may hold only letters, digits, '-', '_' and '.'"
-                    name))
-      (unless (digits? count)
-        (entry-fail entry "rank count '~A' is not a number" count))
-      (when (= (string->number count) 0)
-        (entry-fail entry "zero ranks (the count must be at least 1)"))
-      (list entry name (string->number count)
-            (and at (entry-subnet entry (substring entry (+ at 1))))))))
-
-;; (parse-layout "a:4@10.1.0.0/24,b:4@10.2.0.0/24"): a layout whose ranks are numbered in
-;; order, each with a distinct address of its entry's subnet (the first free one, so two
-;; entries of one subnet continue each other) and that subnet's prefix length.  Raises a
-;; tool error naming the bad entry.
-(define (parse-layout text)
-  (let ((used (make-hash-table))  ; subnet text -> addresses handed out
-        (owner (make-hash-table)) ; address -> (rank . entry)
-        (ranks '())               ; rank records, last first
-        (subnets '()))            ; their subnets' texts, last first
-    (define (add-entry! entry name count net world)
-      (let* ((net-text (and net (string-append (ipv4-text (car net)) "/"
-                                               (number->string (cdr net)))))
-             (first (if net (hash-ref used net-text 0) 0)))
-        (when (> (+ world count) layout-max-ranks)
-          (fail "bad layout: more than ~A ranks (entry '~A' ends at rank ~A)"
-                layout-max-ranks entry (+ world count -1)))
-        (when (and net (> (+ first count) (subnet-room net)))
-          (entry-fail entry "~A ranks do not fit in ~A (~A addresses~A)" count net-text
-                      (subnet-room net)
-                      (if (> first 0)
-                          (simple-format #f ", ~A taken by earlier entries" first)
-                          "")))
-        (when net
-          (hash-set! used net-text (+ first count)))
-        (do ((i 0 (+ i 1))) ((= i count))
-          (let ((a (and net (+ (subnet-first net) first i)))
-                (rank (+ world i)))
-            (when a
-              (let ((o (hash-ref owner a)))
-                (when o
-                  (entry-fail entry "address ~A of rank ~A is already rank ~A's (entry '~A'): \
-the subnets overlap" (ipv4-text a) rank (car o) (cdr o))))
-              (hash-set! owner a (cons rank entry)))
-            (set! ranks (cons (make-rank rank name
-                                         (if a
-                                             (list (string-append (ipv4-text a) "/"
-                                                                  (number->string (cdr net))))
-                                             '())
-                                         #f #f)
-                              ranks))
-            (set! subnets (cons net-text subnets))))))
-    (let loop ((entries (string-split text #\,)) (k 1) (world 0))
-      (if (null? entries)
-          (make-layout text (list->vector (reverse ranks)) (list->vector (reverse subnets)))
-          (let ((e (parse-entry (car entries) k)))
-            (apply add-entry! (append e (list world)))
-            (loop (cdr entries) (+ k 1) (+ world (caddr e))))))))
 
 ;; Where a rank is for counting wide-area edges: its subnet, or its host when its entry
 ;; gave none.
@@ -322,12 +217,13 @@ scatter and allgather)" kind))))
 (define (plural n word)
   (simple-format #f "~A ~A~A" n word (if (= n 1) "" "s")))
 
-(define (header-lines l call lowered rank)
+(define (header-lines l call lowered rank signature)
   (append
    (list (simple-format #f "call: ~A, seen by rank ~A" (call->string call) rank)
          (string-append "layout: " (layout-text l))
          (string-append "closure: " (closure-text lowered)))
-   (map (lambda (o) (string-append "  " o)) (origins lowered))))
+   (map (lambda (o) (string-append "  " o)) (origins lowered))
+   (list (string-append "signature: " signature))))
 
 ;; The drawings are tree-draw's (topologies/tree_draw.c): each rank with its label, and
 ;; "  [WAN]" after a rank whose parent is on another site.
@@ -347,11 +243,11 @@ scatter and allgather)" kind))))
 (define (text-tree l t port)
   (display (tree-draw t #:labels (rank-labels l) #:marks (wan-marks l (tree-parents t))) port))
 
-(define (render-text l call lowered rank)
+(define (render-text l call lowered rank signature)
   (call-with-output-string
    (lambda (port)
      (for-each (lambda (line) (display line port) (newline port))
-               (header-lines l call lowered rank))
+               (header-lines l call lowered rank signature))
      (let ((inner (innermost lowered)))
        (case (lowered-tag inner)
          ((tree)
@@ -443,13 +339,14 @@ for every rank when the library builds it)\n" port))
       (simple-format port "~A}\n" indent)
       (loop (cdr hs) (+ i 1)))))
 
-(define (render-dot l call lowered rank)
+(define (render-dot l call lowered rank signature)
   (let* ((inner (innermost lowered))
          (t (and (eq? (lowered-tag inner) 'tree) (lowered-tree inner)))
          (root (if t (tree-root t) (call-root call))))
     (call-with-output-string
      (lambda (port)
        (display "digraph compi_tree {\n" port)
+       (simple-format port "  /* signature: ~A */\n" signature)
        (simple-format port "  graph [label=~A, labelloc=t, fontname=\"Helvetica\"];\n"
                       (dot-string
                        (string-append (simple-format #f "~A, seen by rank ~A\n"
@@ -513,23 +410,26 @@ for every rank when the library builds it)\n" port))
                           (lambda _ (exception-message e)))))
         (else (simple-format #f "internal error: ~S" e))))
 
-;; (tree-tool-render KIND LAYOUT ROOT RANK BYTES DATATYPE OP COMMUTATIVE? FORMAT):
-;; KIND a symbol of collective-kinds; LAYOUT the --layout text; ROOT the call's root
-;; (#f: the kind has none); RANK the rank whose view is shown; DATATYPE a symbol
-;; ('MPI_DOUBLE); OP a symbol ('MPI_SUM) for reductions, else #f; FORMAT 'text or 'dot.
-;; (#t . "output") or (#f . "message").
-(define (tree-tool-render kind layout root rank bytes datatype op commutative? format)
+;; (tree-tool-render KIND LAYOUT ROOT RANK BYTES DATATYPE OP COMMUTATIVE? FORMAT SIGNATURE):
+;; KIND a symbol of collective-kinds; LAYOUT a layout (make-layout, from the C parser);
+;; ROOT the call's root (#f: the kind has none); RANK the rank whose view is shown;
+;; DATATYPE a symbol ('MPI_DOUBLE); OP a symbol ('MPI_SUM) for reductions, else #f;
+;; FORMAT 'text or 'dot; SIGNATURE the line the C closure gave ("0123456789abcdef
+;; (bcast:binomial)"), as coll_verbose prints it.  Neighbourhood kinds see a Cartesian
+;; communicator, as compi-tree's C call does.  (#t . "output") or (#f . "message").
+(define (tree-tool-render kind layout root rank bytes datatype op commutative? format signature)
   (with-exception-handler
    (lambda (e) (cons #f (exception-text e)))
    (lambda ()
-     (let* ((l (parse-layout layout))
-            (size (layout-size l)))
-       (when (and root (>= root size))
-         (fail "--root ~A is not a rank of the layout (0..~A)" root (- size 1)))
-       (when (>= rank size)
-         (fail "--rank ~A is not a rank of the layout (0..~A)" rank (- size 1)))
+     (let* ((l layout)
+            (size (layout-size l))
+            (topology (and (memq kind '(neighbor-allgather neighbor-allgatherv
+                                        neighbor-alltoall neighbor-alltoallv
+                                        neighbor-alltoallw))
+                           'cart)))
        (let* ((call (make-call kind size rank root bytes datatype op commutative?
-                               "MPI_COMM_WORLD" (layout-ranks l)))
+                               "MPI_COMM_WORLD" (layout-ranks l) 'blocking topology))
               (lowered (car (build call))))
-         (cons #t ((if (eq? format 'dot) render-dot render-text) l call lowered rank)))))
+         (cons #t ((if (eq? format 'dot) render-dot render-text) l call lowered rank
+                   signature)))))
    #:unwind? #t))

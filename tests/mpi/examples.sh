@@ -1,5 +1,6 @@
 #!/bin/sh
 # TAP: every example config (examples/configs/*.scm) runs examples/collectives, compi only.
+# Each is given by name (--coll-config hierarchical), as users name the installed ones.
 #
 # The 'examples' line of test-list.txt gives the process counts and the time limit.  Each
 # config runs with --mca coll_verbose 1 and the layout its header suggests for trying
@@ -81,7 +82,9 @@ for f in $configs; do
         mt_why=
         t0=$(mt_now)
         # no spaces in the values: MPIRUN_ARGS is split on them
-        MPIRUN_ARGS="$MPIRUN_ARGS --coll-config $dir/$f --mca coll_verbose 1 \
+        # by name, as the configs that come with compi are found (scheme/bridge_path.c):
+        # from the build tree, in examples/configs of the source tree
+        MPIRUN_ARGS="$MPIRUN_ARGS --coll-config ${f%.scm} --mca coll_verbose 1 \
             --mca rte_hostname $HOSTS --mca rte_addresses $ADDRS" mt_launch "$np" "$lim" "$prog"
         mt_end=$(mt_now)
         mt_elapsed=$(mt_secs "$t0" "$mt_end")

@@ -20,9 +20,10 @@
 # Every np of the 'topo_layouts' line of test-list.txt runs under one hierarchical and
 # one MagPIe config at least; each run takes the next layout in turn.  TOPO_PLAN replaces
 # the plan below (e.g. TOPO_PLAN=topo_nested.scm:4,8 to try one config by hand).
-# Then two broken descriptions must stop the job within the limit with the creator's
-# message naming the description and a rank: a rank in two subnets, a host that no
-# pattern matches.
+# Then one run gives its layout with mpirun --layout (parameter rte_layout, compi-tree's
+# syntax) instead, and two broken descriptions must stop the job within the limit with
+# the creator's message naming the description and a rank: a rank in two subnets, a host
+# that no pattern matches.
 . "$(dirname "$0")/lib.sh"
 
 # config and the process counts it runs at (filtered by the test-list line's counts)
@@ -88,7 +89,7 @@ for entry in $PLAN; do
         in_nps "$np" && plan=$((plan + 1))
     done
 done
-echo "1..$((plan + 2))"
+echo "1..$((plan + 3))"
 echo "# MPIRUN=$MPIRUN tree kinds: $kinds"
 
 out="$MT_TMP/out"
@@ -145,6 +146,19 @@ for entry in $PLAN; do
         fi
     done
 done
+
+# the same kind of run with the layout in compi-tree's syntax (mpirun --layout): hosts
+# c1-h1 .. c3-h1, each its own /24 inside its cluster's 10.C.0.0/16
+LAYOUT=c1-h1:2@10.1.1.0/24,c1-h2:1@10.1.2.0/24,c2-h1:2@10.2.1.0/24,c3-h1:1@10.3.1.0/24
+MPIRUN_ARGS="$MPIRUN_ARGS_BASE --coll-config $MT_SRCDIR/configs/topo_subnets.scm \
+    --layout $LAYOUT --mca coll_verbose 1" mt_launch 6 "$lim" "$prog"
+mt_why=
+if mt_judge ok coll_topo 6 "$lim" && check_trees hierarchical &&
+    grep -q 'coll: bcast root=0 .* -> bcast:tree(6 ranks,' "$out"; then
+    mt_ok "topo_subnets.scm np=6 with mpirun --layout $LAYOUT"
+else
+    mt_not_ok "topo_subnets.scm np=6 with mpirun --layout $LAYOUT"
+fi
 
 # broken NAME CONFIG NP LAYOUT ERE...: the job fails within the limit, each ERE matches
 broken() {

@@ -157,11 +157,11 @@ expect_error "a tree with the wrong root" \
 expect_error "a tree of the wrong size; the creator that returned it is named" \
     "creator half-tree (bcast, installed at $B:20:1) returned (tree-closure bcast TREE): invalid tree: tree built for 3 ranks, communicator has 4" \
     -b bcast "$B"
-expect_error "a bad parameter is a creator error" \
-    "creator anonymous (scan, installed at $B:15:1) failed: in native: #:segsize must be a non-negative integer, got: -5" \
+expect_error "a bad parameter is a creator error, at the call that passed it" \
+    "creator anonymous (scan, installed at $B:15:1) failed at $B:15:45: in native: #:segsize must be a non-negative integer, got: -5" \
     -b scan "$B"
-expect_error "a Scheme error in a creator names the creator and the call" \
-    "creator fails (exscan, installed at $B:17:1) failed: in vector-ref: Argument 2 out of range: 0 (call: exscan bytes=8" \
+expect_error "a Scheme error in a creator names the creator, the line that failed and the call" \
+    "creator fails (exscan, installed at $B:17:1) failed at $B:16:27: in vector-ref: Argument 2 out of range: 0 (call: exscan bytes=8" \
     -b exscan "$B"
 expect_error "a neighbourhood algorithm refuses a communicator without a topology" \
     "returned (native neighbor-allgather linear): neighbor-allgather:linear cannot serve this call" \

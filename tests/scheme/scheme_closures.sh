@@ -37,10 +37,10 @@ mpi 2 "$CONF/closure_raises.scm" 20
 want="Scheme closure allreduce:scheme(overrun) (creator overrunning-allreduce (allreduce, installed at $CONF/closure_raises.scm:5:1)"
 if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ $(($(date +%s) - start)) -le 10 ] &&
     grep -qF "$want" "$TMP/err" &&
-    grep -qF "in buffer-isend: elements 0..1 are outside the buffer (0 elements) (call: allreduce" "$TMP/err"; then
-    ok "a failing Scheme closure takes the job down, naming the closure, creator and call"
+    grep -qF "failed: at $CONF/closure_raises.scm:3:3: in buffer-isend: elements 0..1 are outside the buffer (0 elements) (call: allreduce" "$TMP/err"; then
+    ok "a failing Scheme closure takes the job down, naming the closure, creator, failing line and call"
 else
-    not_ok "a failing Scheme closure takes the job down, naming the closure, creator and call"
+    not_ok "a failing Scheme closure takes the job down, naming the closure, creator, failing line and call"
     show 10
 fi
 mpi 2 "$CONF/closure_leaves.scm" 20

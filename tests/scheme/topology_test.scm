@@ -5,6 +5,9 @@
 ;;;     IPv6 addresses and subnets (parsing, by-subnets, by-subnet-prefix #:family 'ipv6)
 ;;;     and the L3 level of by-hwloc-level;
 ;;;   - a rank in two groups or in none is an error naming the description and the rank;
+;;;     explicit ranks are communicator ranks (by-ranks, by-comm-ranks) or world ranks
+;;;     (by-world-ranks), on a split communicator too, and naming a rank twice or one
+;;;     that the communicator lacks is an error naming the ranks;
 ;;;   - hierarchical and MagPIe trees for 1 to 33 ranks, random layouts and roots, one to
 ;;;     three levels, every shape: every rank once, the right root, depth within the sum of
 ;;;     the levels' depths, and exactly one edge into every group that does not hold the
@@ -221,6 +224,43 @@
               "(by-ranks (0 1 2 3) (3 4 5 6))" "rank 3 " "two groups: (0 1 2 3) and (3 4 5 6)")
 (expect-error "a rank listed nowhere" (lambda () (groups (by-ranks '(0 1 2 3) '(5 6))))
               "rank 4 " "is in no group")
+;; explicit ranks on a split communicator: its ranks 0..3 are world ranks 4 2 6 0
+(define split-facts
+  (vector (make-rank 4 "node-c" '("10.2.0.1/24") #f #t)
+          (make-rank 2 "node-b" '("10.1.0.2/24") #f #t)
+          (make-rank 6 "gw-d" '("10.3.0.9/24") #f #t)
+          (make-rank 0 "node-a" '("10.1.0.1/24") #f #t)))
+(define (split-groups d) (topology-groups d split-facts))
+(expect-equal "by-ranks names communicator ranks, on a split communicator too"
+              (split-groups (by-ranks '(0 1) '(2 3))) '((0 1) (2 3)))
+(expect-equal "by-comm-ranks is by-ranks"
+              (split-groups (by-comm-ranks '(0 1) '(2 3))) '((0 1) (2 3)))
+(expect-equal "by-world-ranks names world ranks: the same processes on a split communicator"
+              (split-groups (by-world-ranks '(0 2) '(4 6))) '((0 2) (1 3)))
+(expect-equal "by-world-ranks on WORLD is by-ranks"
+              (groups (by-world-ranks '(6 0) (rank-range 1 3) '(4 5))) '((0 6) (1 2 3) (4 5)))
+(expect-equal "by-world-ranks nested under by-subnet-prefix"
+              (split-groups (nested (by-subnet-prefix 16) (by-world-ranks '(0) '(2) '(4 6))))
+              '(((0)) ((1) (3)) ((2))))
+(expect-error "by-ranks naming ranks past the communicator's size"
+              (lambda () (split-groups (by-ranks '(0 1 2 3) '(4 5) '(7))))
+              "topology (by-ranks (0 1 2 3) (4 5) (7))"
+              "ranks 4-5, 7 are not in this communicator (4 ranks: 0..3, world ranks 0, 2, 4, 6)")
+(expect-error "by-world-ranks naming a process not in the communicator"
+              (lambda () (split-groups (by-world-ranks '(0 1 2) '(4 6))))
+              "topology (by-world-ranks (0 1 2) (4 6))"
+              "world rank 1 is not in this communicator (4 ranks: world ranks 0, 2, 4, 6)")
+(expect-error "by-world-ranks leaving a process of the communicator out"
+              (lambda () (split-groups (by-world-ranks '(0 2) '(4))))
+              "rank 2 (world rank 6, host gw-d" "is in no group")
+(expect-error "a rank named twice in one group is refused when the description is made"
+              (lambda () (by-ranks '(0 1 1) '(2 3)))
+              "(by-ranks (0 1 1) (2 3)): rank 1 is named twice in group (0 1 1)")
+(expect-error "a world rank named in two groups is refused when the description is made"
+              (lambda () (by-world-ranks '(0 2) '(2 4)))
+              "world rank 2 is named twice, in two groups: (0 2) and (2 4)")
+(expect-error "explicit groups must be lists of ranks" (lambda () (by-world-ranks '(0 -1)))
+              "each group must be a non-empty list of world ranks, got (0 -1)")
 (expect-error "a host matching no pattern" (lambda () (groups (by-host-patterns "node-*")))
               "(by-host-patterns \"node-*\")" "rank 6 (host gw-d" "no group")
 (expect-error "a host matching two patterns"

@@ -78,7 +78,7 @@ like_library() {
     fi
 }
 
-echo "1..53"
+echo "1..63"
 
 # ---- golden outputs --------------------------------------------------------------------
 # the CoMPI paper's three clusters: across the WAN once per cluster, then inside
@@ -118,7 +118,7 @@ golden by-host-bcast.dot --config tests/tools/configs/by_host.scm --op bcast --l
 # ---- the comparison itself ---------------------------------------------------------------
 # a golden changed by one character no longer matches (the comparison can fail)
 run --config $HIER --op bcast --layout $THREE
-sed '5s/10\.1\.0\.1/10.1.0.9/' "$GOLDEN/hier-bcast-three.txt" >"$TMP/changed"
+sed '6s/10\.1\.0\.1/10.1.0.9/' "$GOLDEN/hier-bcast-three.txt" >"$TMP/changed"
 if [ "$rc" -eq 0 ] && ! cmp -s "$GOLDEN/hier-bcast-three.txt" "$TMP/changed" &&
     ! same "$TMP/out" "$TMP/changed" >/dev/null; then
     ok "a changed golden fails the comparison"
@@ -157,6 +157,13 @@ error "a layout the config's topology does not fit names the rank" \
 
 # ---- bad options -----------------------------------------------------------------------------
 error "unknown kind" "--op 'broadcast' is not a collective kind" --op broadcast --layout a:2
+# the list of kinds is the bridge's, first to last
+error "the kinds an unknown --op lists are the bridge's" \
+    "(barrier, bcast, reduce, allreduce, gather, gatherv, scatter, scatterv, allgather, allgatherv, alltoall, alltoallv, alltoallw, reduce-scatter, reduce-scatter-block, scan, exscan, neighbor-allgather, neighbor-allgatherv, neighbor-alltoall, neighbor-alltoallv, neighbor-alltoallw)" \
+    --op bcst --layout a:2
+error "--np and --layout together" "--np and --layout: give one" --op bcast --np 4 --layout a:4
+error "a datatype that is not predefined" "--datatype 'MPI_NOPE' is not a predefined MPI datatype" \
+    --op bcast --layout a:2 --datatype MPI_NOPE
 error "root for a kind without one" "--root: allreduce has no root" \
     --op allreduce --root 1 --layout a:2
 error "a reduction op for a kind that does not reduce" "--reduce-op: bcast is not a reduction" \
@@ -195,6 +202,74 @@ else
     show 30 10
 fi
 
+# ---- the signature: what coll_verbose prints ------------------------------------------
+run --config $HIER --op bcast --layout $THREE
+if [ "$rc" -eq 0 ] &&
+    grep -qx 'signature: [0-9a-f]\{16\} (bcast:tree(12 ranks,root 0,depth 3,#[0-9a-f]\{8\}))' "$TMP/out"; then
+    ok "the closure's signature and C name, as coll_verbose prints them"
+else
+    not_ok "the closure's signature"
+    show 30 10
+fi
+# --np N is the layout localhost:N
+run --op bcast --np 4
+sed 's/^layout: .*//' "$TMP/out" >"$TMP/np.out"
+run --op bcast --layout localhost:4
+sed 's/^layout: .*//' "$TMP/out" >"$TMP/lay.out"
+if [ "$rc" -eq 0 ] && same "$TMP/np.out" "$TMP/lay.out"; then
+    ok "--np 4 draws what --layout localhost:4 draws"
+else
+    not_ok "--np 4 draws what --layout localhost:4 draws"
+fi
+
+# ---- --check ---------------------------------------------------------------------------
+LARGE=tests/tools/configs/large_only.scm
+# one call of 8 bytes is fine; --check finds the calls above 4000 bytes that fail
+run --config $LARGE --op bcast --layout a:4
+if [ "$rc" -eq 0 ] && grep -q '^closure: native bcast binomial' "$TMP/out"; then
+    ok "a config whose creator fails above 4000 bytes draws 8 bytes fine"
+else
+    not_ok "a config whose creator fails above 4000 bytes draws 8 bytes fine"
+    show 30 10
+fi
+run --check --config $LARGE --layout a:4@10.1.0.0/24,b:4@10.2.0.0/24
+if [ "$rc" -eq 1 ] && [ ! -s "$TMP/err" ] &&
+    grep -q "^error: creator large-chain (bcast, installed at $LARGE:10:1) returned (tree-closure bcast TREE): invalid tree: " "$TMP/out" &&
+    grep -q "^error: creator large-chain (bcast, installed at $LARGE:10:1) failed: in chain-tree" "$TMP/out" &&
+    ! grep -q 'bytes=\(0\|8\|100\|4000\) ' "$TMP/out" && grep -q 'bytes=4096 ' "$TMP/out" &&
+    tail -1 "$TMP/out" | grep -q '^compi-tree --check: [0-9]* calls of 1 kind on communicators of 1 to 8 ranks: [0-9]* failed, 3 distinct errors$'; then
+    ok "--check: the creator failing above 4000 bytes, with its file:line, exit 1"
+else
+    not_ok "--check: the creator failing above 4000 bytes"
+    show 30 10
+fi
+run --check --config tests/tools/configs/good.scm --np 12
+if [ "$rc" -eq 0 ] && [ "$(wc -l <"$TMP/out")" -eq 1 ] &&
+    grep -q '^compi-tree --check: [0-9]* calls of 1 kind on communicators of 1 to 12 ranks: all built$' "$TMP/out"; then
+    ok "--check: a good config passes, exit 0"
+else
+    not_ok "--check: a good config passes"
+    show 30 10
+fi
+run --check --op all --config $HIER --layout $THREE
+if [ "$rc" -eq 0 ] && grep -q '^compi-tree --check: [0-9]* calls of 22 kinds on communicators of 1 to 12 ranks: all built$' "$TMP/out"; then
+    ok "--check --op all: every kind of the hierarchical config on its layout and smaller"
+else
+    not_ok "--check --op all"
+    show 30 10
+fi
+run --check --config tests/tools/configs/bad_trees.scm --np 4 --bytes 8 -o "$TMP/check.txt"
+if [ "$rc" -eq 1 ] && [ ! -s "$TMP/out" ] &&
+    grep -q "^error: creator no-such-algorithm (gather, installed at tests/tools/configs/bad_trees.scm:20:1) returned (native gather no-such-algorithm): gather has no native algorithm no-such-algorithm" "$TMP/check.txt" &&
+    grep -q "^error: creator alltoall-tree (alltoall, " "$TMP/check.txt" &&
+    grep -q "calls of 4 kinds on communicators of 1 to 4 ranks: [0-9]* failed, [4-9] distinct errors$" "$TMP/check.txt"; then
+    ok "--check: every kind the configs touch, invalid closures named, -o"
+else
+    not_ok "--check: every kind the configs touch"
+    show 30 10
+    sed 's/^/# /' "$TMP/check.txt" | head -20
+fi
+
 # ---- -o, svg, --help, --version --------------------------------------------------------
 run --config $HIER --op bcast --layout $SIX --format dot -o "$TMP/six.dot"
 if [ "$rc" -eq 0 ] && [ ! -s "$TMP/out" ] && same "$TMP/six.dot" "$GOLDEN/hier-bcast-six.dot"; then
@@ -225,7 +300,8 @@ else
 fi
 run --help
 if [ "$rc" -eq 0 ] && grep -q '^usage: compi-tree --layout SPEC --op KIND' "$TMP/out" &&
-    grep -q -- '--format F' "$TMP/out"; then
+    grep -q -- '--format F' "$TMP/out" && grep -q '^       compi-tree --check ' "$TMP/out" &&
+    grep -q -- '^--check builds' "$TMP/out" && grep -q 'neighbor-alltoallw' "$TMP/out"; then
     ok "--help"
 else
     not_ok "--help"

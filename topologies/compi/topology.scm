@@ -28,6 +28,8 @@
             topology-groups
             group-ranks
             by-ranks
+            by-comm-ranks
+            by-world-ranks
             rank-range
             by-block
             by-subnets
@@ -45,10 +47,14 @@
 
 ;;; ---- rank records ---------------------------------------------------------------------
 
-;; "rank 5 (host c, 10.3.0.7/24)", for error messages
+;; "rank 5 (host c, 10.3.0.7/24)", for error messages; "rank 1 (world rank 5, host c, ...)"
+;; on a communicator where the two differ
 (define (rank-text ranks i)
   (let ((r (vector-ref ranks i)))
-    (simple-format #f "rank ~A (host ~A, addresses ~A~A)" i (rank-host r)
+    (simple-format #f "rank ~A (~Ahost ~A, addresses ~A~A)" i
+                   (if (eqv? (rank-world r) i) ""
+                       (simple-format #f "world rank ~A, " (rank-world r)))
+                   (rank-host r)
                    (let ((as (rank-addresses r)))
                      (if (null? as) "none" (join ", " as)))
                    (let ((p (rank-place r)))
@@ -212,12 +218,17 @@
 ;; a key (ranks with equal keys form a group; #f: the rank fits nowhere, with REASON) or
 ;; holds labelled matchers (each rank must match exactly one).  Procedures receive the
 ;; rank's index in the communicator and its record.
-(define <level> (make-record-type 'topology-level '(text how proc reason)))
-(define make-level (record-constructor <level>))
+;; CHECK, when not #f, is (lambda (desc level ranks) ...), run on the whole communicator
+;; before any grouping: it raises when the level does not fit it as a whole.
+(define <level> (make-record-type 'topology-level '(text how proc reason check)))
+(define %make-level (record-constructor <level>))
+(define* (make-level text how proc reason #:optional (check #f))
+  (%make-level text how proc reason check))
 (define level-text (record-accessor <level> 'text))
 (define level-how (record-accessor <level> 'how))
 (define level-proc (record-accessor <level> 'proc))
 (define level-reason (record-accessor <level> 'reason))
+(define level-check (record-accessor <level> 'check))
 
 (define <topology> (make-record-type 'topology '(text levels)))
 (define make-topology (record-constructor <topology>))
@@ -260,22 +271,99 @@
                (list lo hi) (list lo hi)))
   (iota (+ (- hi lo) 1) lo))
 
-;; (by-ranks '(0 1 2) '(3 4) (rank-range 5 9)): explicit groups of communicator ranks.
-;; Ranks of a larger communicator listed in no group are an error; groups naming ranks
-;; the communicator lacks are simply empty there.
-(define (by-ranks . groups)
+;; (by-ranks '(0 1 2) '(3 4) (rank-range 5 9)): explicit groups of communicator ranks (the
+;; rank in the call's communicator, what (call-rank call) says); the same as
+;; by-comm-ranks.  (by-world-ranks ...): the same with ranks in MPI_COMM_WORLD, so that a
+;; description names the same processes on a split communicator.  Strict both: a rank
+;; named twice is an error when the description is made; a rank of the communicator in no
+;; group, or a named rank that is not in the communicator (past its size; for world
+;; ranks, a process not in it), is an error when it groups a communicator, naming the
+;; ranks and the communicator's size, never a silent regrouping.
+(define (explicit-ranks who world? groups)
   (for-each (lambda (g)
               (unless (and (list? g) (pair? g)
                            (let ok? ((g g))
                              (or (null? g)
                                  (and (exact-integer? (car g)) (>= (car g) 0) (ok? (cdr g))))))
-                (scm-error 'wrong-type-arg 'by-ranks
-                           "each group must be a non-empty list of ranks, got ~S"
-                           (list g) (list g))))
+                (scm-error 'wrong-type-arg who
+                           "each group must be a non-empty list of ~A, got ~S"
+                           (list (if world? "world ranks" "ranks") g) (list g))))
             groups)
-  (match-level (apply form "by-ranks" groups)
-               (map (lambda (g) (cons (simple-format #f "~S" g) (lambda (i r) (memv i g))))
-                    groups)))
+  (let ((text (apply form (symbol->string who) groups))
+        (seen (make-hash-table)))
+    ;; a rank named twice: where first seen
+    (for-each (lambda (g)
+                (for-each (lambda (r)
+                            (let ((first (hashv-ref seen r)))
+                              (cond ((not first) (hashv-set! seen r g))
+                                    ((eq? first g)
+                                     (scm-error 'invalid-topology who
+                                                "~A: ~A ~A is named twice in group ~S"
+                                                (list text (if world? "world rank" "rank") r g)
+                                                #f))
+                                    (else
+                                     (scm-error 'invalid-topology who
+                                                "~A: ~A ~A is named twice, in two groups: ~S and ~S"
+                                                (list text (if world? "world rank" "rank") r
+                                                      first g)
+                                                #f)))))
+                          g))
+              groups)
+    (make-topology
+     text
+     (list (make-level text 'match
+                       (map (lambda (g)
+                              (cons (simple-format #f "~S" g)
+                                    (if world?
+                                        (lambda (i r) (memv (rank-world r) g))
+                                        (lambda (i r) (memv i g)))))
+                            groups)
+                       #f
+                       (lambda (d level ranks)
+                         (check-named d level ranks world?
+                                      (sort (hash-map->list (lambda (r g) r) seen) <))))))))
+
+;; NAMED (ascending) must all be ranks of the communicator RANKS describes
+(define (check-named d level ranks world? named)
+  (let* ((size (vector-length ranks))
+         (in? (if world?
+                  (let ((ws (make-hash-table)))
+                    (do ((i 0 (+ i 1))) ((= i size))
+                      (hashv-set! ws (rank-world (vector-ref ranks i)) #t))
+                    (lambda (r) (hashv-ref ws r #f)))
+                  (lambda (r) (< r size))))
+         (out (filter (lambda (r) (not (in? r))) named)))
+    (when (pair? out)
+      (topology-error
+       d level "~A ~A ~A not in this communicator (~A rank~A~A)"
+       (if world?
+           (if (pair? (cdr out)) "world ranks" "world rank")
+           (if (pair? (cdr out)) "ranks" "rank"))
+       (numbers-text out)
+       (if (pair? (cdr out)) "are" "is")
+       size (if (= size 1) "" "s")
+       (let ((worlds (numbers-text (sort (map rank-world (vector->list ranks)) <))))
+         (cond (world? (string-append ": world ranks " worlds))
+               ((> size 0) (simple-format #f ": 0..~A, world ranks ~A" (- size 1) worlds))
+               (else "")))))))
+
+;; (1 2 3 7) -> "1-3, 7"
+(define (numbers-text ns)
+  (let loop ((ns ns) (acc '()))
+    (if (null? ns)
+        (join ", " (reverse acc))
+        (let run ((hi (car ns)) (rest (cdr ns)))
+          (if (and (pair? rest) (= (car rest) (+ hi 1)))
+              (run (car rest) (cdr rest))
+              (loop rest
+                    (cons (if (= hi (car ns))
+                              (number->string hi)
+                              (simple-format #f "~A-~A" (car ns) hi))
+                          acc)))))))
+
+(define (by-ranks . groups) (explicit-ranks 'by-ranks #f groups))
+(define (by-comm-ranks . groups) (explicit-ranks 'by-comm-ranks #f groups))
+(define (by-world-ranks . groups) (explicit-ranks 'by-world-ranks #t groups))
 
 ;; (by-block 4): ranks 0-3, 4-7, ... (the communicator's order, as a launcher fills
 ;; hosts by slot)
@@ -454,6 +542,10 @@
         (scm-error 'wrong-type-arg 'topology-groups
                    "not a rank record: ~S (use (call-ranks call) or make-rank)"
                    (list (vector-ref ranks i)) (list (vector-ref ranks i)))))
+    (for-each (lambda (level)
+                (let ((check (level-check level)))
+                  (when check (check d level ranks))))
+              (topology-levels d))
     (let walk ((levels (topology-levels d)) (members (iota (vector-length ranks))))
       (if (null? levels)
           members

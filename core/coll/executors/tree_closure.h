@@ -31,6 +31,10 @@ compi_status_t coll_tree_check_call(const topo_tree_t *tree, const coll_call_t *
 coll_closure_t *coll_closure_tree(coll_kind_t kind, topo_tree_t *tree,
                                   const coll_params_t *params, compi_status_t *st_p);
 
+/* The tree closure `c' runs, looking through profiling and tracing wrappers (for
+   coll_verbose 2, which prints its edges); NULL when `c' runs no tree. */
+const topo_tree_t *coll_closure_tree_of(const coll_closure_t *c);
+
 struct coll_sched;
 /* The steps of tree closure `c` for `call` (of c's kind) added to schedule `s`, for an
    algorithm that runs a tree collective as one phase of its own schedule

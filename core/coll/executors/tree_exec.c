@@ -20,6 +20,7 @@
  * in a row): (2 d + f - 1) alpha at most.
  */
 #include "core/coll/executors/tree_exec.h"
+#include "core/coll/wrappers/wrap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -279,6 +280,14 @@ err:
     tree_exec__free(s);
     *st_p = st;
     return NULL;
+}
+
+const topo_tree_t *coll_closure_tree_of(const coll_closure_t *c)
+{
+    while (c != NULL && c->free_state != tree_exec__free) {
+        c = coll_wrap_inner(c);
+    }
+    return c != NULL ? ((const tree_exec_t *)c->state)->tree : NULL;
 }
 
 coll_closure_t *coll_closure_tree(coll_kind_t kind, topo_tree_t *tree, const coll_params_t *params,

@@ -153,6 +153,11 @@ coll_closure_t *coll_wrap_summary(coll_closure_t *inner, coll_kind_t kind, coll_
     return c;
 }
 
+coll_closure_t *coll_summary_inner(const coll_closure_t *c)
+{
+    return c->free_state == sum_free ? ((const sum_state_t *)c->state)->inner : NULL;
+}
+
 /* ---- the file ------------------------------------------------------------------------ */
 
 typedef struct text {

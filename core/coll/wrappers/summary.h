@@ -29,6 +29,9 @@
 coll_closure_t *coll_wrap_summary(coll_closure_t *inner, coll_kind_t kind, coll_mode_t mode,
                                   const char *comm_name);
 
+/* the closure a summary wrapper wraps; NULL when `c' is not one (coll_wrap_inner) */
+coll_closure_t *coll_summary_inner(const coll_closure_t *c);
+
 /*
  * Collective over MPI_COMM_WORLD, while the PML is up: every rank's rows go to world rank
  * 0 (point-to-point, tag COMPI_TAG_COLL_SUMMARY), which writes them to `path` (created or

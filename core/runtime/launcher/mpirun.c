@@ -10,6 +10,7 @@
  * (pmi_server.c), so signals and deadlines are handled on time whatever a rank does.
  */
 #include "core/runtime/launcher/launcher.h"
+#include "core/runtime/layout.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -48,7 +49,14 @@ static void usage(FILE *f, const char *prog)
             "                        machine's first non-loopback IPv4 address)\n"
             "  -x VAR[=VALUE]        export VAR (from this environment, or set to VALUE)\n"
             "  --mca NAME VALUE      set parameter NAME (COMPI_MCA_NAME=VALUE) in the ranks\n"
-            "  --coll-config FILE    add FILE to the collective configuration files\n"
+            "  --coll-config FILE    add FILE to the collective configuration files (a bare\n"
+            "                        NAME: NAME.scm of the configs installed with compi)\n"
+            "  --layout SPEC         pretend the ranks run on the hosts of SPEC, as compi-tree\n"
+            "                        --layout draws them: NAME:COUNT or NAME:COUNT@A.B.C.D/NN,\n"
+            "                        comma-separated (a:2@10.1.0.0/24,b:2@10.2.0.0/24: ranks\n"
+            "                        0-1 report host a, 10.1.0.1/24 and .2; ranks 2-3 host b);\n"
+            "                        the ranks still run here.  Sets parameter rte_layout; the\n"
+            "                        counts give -np (and must match it when -np is given)\n"
             "  --tag-output          prefix each output line with [1,RANK]<stdout>: or <stderr>:\n"
             "  --bind-to none|core|numa  bind local rank k to core k (mod cores), or to that\n"
             "                        core's NUMA node (default: core when this machine's ranks\n"
@@ -217,6 +225,9 @@ static void parse_args(int argc, char **argv, mpirun_opts_t *o, const char *prog
 {
     int i;
 
+    const char *layout = NULL;
+    int layout_size = 0;
+
     o->np = 1;
     o->map_by = MAP_SLOT;
     for (i = 1; i < argc; i++) {
@@ -278,6 +289,17 @@ static void parse_args(int argc, char **argv, mpirun_opts_t *o, const char *prog
                 entry = NULL;
             add_env(o, entry);
             i += 2;
+        } else if (opt_name_is(a, "layout")) {
+            rte_layout_t *l;
+            char err[512];
+
+            layout = opt_value(argc, argv, &i, prog);
+            if (rte_layout_parse(layout, 1 << 20, &l, err, sizeof(err)) != COMPI_OK) {
+                fprintf(stderr, "%s: --layout '%s': %s\n", prog, layout, err);
+                exit(1);
+            }
+            layout_size = l->size;
+            rte_layout_free(l);
         } else if (opt_name_is(a, "coll-config")) {
             add_coll_config(o, opt_value(argc, argv, &i, prog));
         } else if (is_opt(a, "oversubscribe")) {
@@ -306,6 +328,20 @@ static void parse_args(int argc, char **argv, mpirun_opts_t *o, const char *prog
     if (i >= argc)
         fail_usage(prog, "%s", "no program to run");
     o->prog_argv = argv + i;
+    if (layout != NULL) {
+        char *entry = NULL;
+
+        if (o->np_given && o->np != layout_size) {
+            fprintf(stderr, "%s: --layout '%s' holds %d rank%s, but -np asks for %d\n", prog,
+                    layout, layout_size, layout_size == 1 ? "" : "s", o->np);
+            exit(1);
+        }
+        o->np = layout_size;
+        o->np_given = 1;
+        if (asprintf(&entry, "COMPI_MCA_rte_layout=%s", layout) < 0)
+            entry = NULL;
+        add_env(o, entry);
+    }
     check_hosts(o, prog);
 }
 

@@ -18,7 +18,9 @@
  * the blocking mode as a constant: the blocking hit path does no more work than before.
  *
  * Ownership: the cache hangs off comm->coll, belongs to the trampolines and is freed
- * with the communicator (comm_set_free_hook).  It holds one reference per cached closure.
+ * with the communicator (comm_set_free_hook), or emptied by a flush (below).  It holds one
+ * reference per cached closure; with coll_summary set, that closure is the summary
+ * wrapper, which holds the one the creators built.
  */
 #ifndef COMPI_TRAMP_H
 #define COMPI_TRAMP_H

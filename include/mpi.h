@@ -292,6 +292,17 @@ enum {
 #define MPI_ERR_RMA_SHARED 56
 #define MPI_ERR_RMA_FLAVOR 57
 #define MPI_T_ERR_INVALID 58
+/* the tool information interface (MPI_T_*, below) */
+#define MPI_T_ERR_MEMORY 59
+#define MPI_T_ERR_NOT_INITIALIZED 60
+#define MPI_T_ERR_CANNOT_INIT 61
+#define MPI_T_ERR_INVALID_INDEX 62
+#define MPI_T_ERR_INVALID_ITEM 63
+#define MPI_T_ERR_INVALID_HANDLE 64
+#define MPI_T_ERR_OUT_OF_HANDLES 65
+#define MPI_T_ERR_CVAR_SET_NOT_NOW 66
+#define MPI_T_ERR_CVAR_SET_NEVER 67
+#define MPI_T_ERR_INVALID_NAME 68
 #define MPI_ERR_LASTCODE 100
 
 /* ---- callback types ------------------------------------------------------------- */
@@ -844,7 +855,77 @@ COMPI_PROTO(MPI_Request, Request_f2c, (MPI_Fint request));
 COMPI_PROTO(MPI_Fint, Op_c2f, (MPI_Op op));
 COMPI_PROTO(MPI_Op, Op_f2c, (MPI_Fint op));
 
+/* ---- the tool information interface (docs/mpi_t.md) -------------------------------
+ * Control variables: every run-time parameter of compi (compi_info lists them) is one,
+ * read-only, integers as MPI_INT and strings as MPI_CHAR; coll_config and coll_flush,
+ * bound to a communicator, are written collectively over it to reconfigure or flush the
+ * collectives.  There are no performance variables and no categories (their counts are
+ * 0).  MPI_T functions return their error codes; they never call an error handler. */
+typedef struct compi_t_enum *MPI_T_enum;
+typedef struct compi_t_cvar_handle *MPI_T_cvar_handle;
+typedef struct compi_t_pvar_handle *MPI_T_pvar_handle;
+typedef struct compi_t_pvar_session *MPI_T_pvar_session;
+#define MPI_T_ENUM_NULL ((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL ((MPI_T_cvar_handle)0)
+#define MPI_T_PVAR_HANDLE_NULL ((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_SESSION_NULL ((MPI_T_pvar_session)0)
+
+#define MPI_T_VERBOSITY_USER_BASIC 1
+#define MPI_T_VERBOSITY_USER_DETAIL 2
+#define MPI_T_VERBOSITY_USER_ALL 3
+#define MPI_T_VERBOSITY_TUNER_BASIC 4
+#define MPI_T_VERBOSITY_TUNER_DETAIL 5
+#define MPI_T_VERBOSITY_TUNER_ALL 6
+#define MPI_T_VERBOSITY_MPIDEV_BASIC 7
+#define MPI_T_VERBOSITY_MPIDEV_DETAIL 8
+#define MPI_T_VERBOSITY_MPIDEV_ALL 9
+
+#define MPI_T_BIND_NO_OBJECT 0
+#define MPI_T_BIND_MPI_COMM 1
+#define MPI_T_BIND_MPI_DATATYPE 2
+#define MPI_T_BIND_MPI_ERRHANDLER 3
+#define MPI_T_BIND_MPI_FILE 4
+#define MPI_T_BIND_MPI_GROUP 5
+#define MPI_T_BIND_MPI_OP 6
+#define MPI_T_BIND_MPI_REQUEST 7
+#define MPI_T_BIND_MPI_WIN 8
+#define MPI_T_BIND_MPI_MESSAGE 9
+#define MPI_T_BIND_MPI_INFO 10
+
+#define MPI_T_SCOPE_CONSTANT 0
+#define MPI_T_SCOPE_READONLY 1
+#define MPI_T_SCOPE_LOCAL 2
+#define MPI_T_SCOPE_GROUP 3
+#define MPI_T_SCOPE_GROUP_EQ 4
+#define MPI_T_SCOPE_ALL 5
+#define MPI_T_SCOPE_ALL_EQ 6
+
+COMPI_PROTO(int, T_init_thread, (int required, int *provided));
+COMPI_PROTO(int, T_finalize, (void));
+COMPI_PROTO(int, T_cvar_get_num, (int *num_cvar));
+COMPI_PROTO(int, T_cvar_get_info,
+            (int cvar_index, char *name, int *name_len, int *verbosity, MPI_Datatype *datatype,
+             MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *scope));
+COMPI_PROTO(int, T_cvar_get_index, (const char *name, int *cvar_index));
+COMPI_PROTO(int, T_cvar_handle_alloc,
+            (int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count));
+COMPI_PROTO(int, T_cvar_handle_free, (MPI_T_cvar_handle *handle));
+COMPI_PROTO(int, T_cvar_read, (MPI_T_cvar_handle handle, void *buf));
+COMPI_PROTO(int, T_cvar_write, (MPI_T_cvar_handle handle, const void *buf));
+COMPI_PROTO(int, T_pvar_get_num, (int *num_pvar));
+COMPI_PROTO(int, T_category_get_num, (int *num_cat));
+
 #undef COMPI_PROTO
+
+/* ---- compi's extensions (MPIX_; docs/mpi_t.md) --------------------------------------
+ * Collective over comm.  MPIX_Coll_reconfigure resets the collective creators to the
+ * defaults and loads config_list (colon-separated Scheme files) as MPI_Init loads
+ * coll_config, checks that every rank loaded it (if one failed, all fail with the same
+ * message and keep the previous configuration), and flushes the closure caches of comm
+ * and of every communicator whose members are all in comm.  MPIX_Coll_flush only
+ * flushes those caches: the next call of each key asks the creators again. */
+int MPIX_Coll_reconfigure(MPI_Comm comm, const char *config_list);
+int MPIX_Coll_flush(MPI_Comm comm);
 
 #ifdef __cplusplus
 }

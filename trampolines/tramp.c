@@ -18,10 +18,12 @@
 #include "trampolines/tramp.h"
 
 #include "scheme/bridge.h"
+#include "scheme/bridge_reconfig.h"
 #include "core/comm/comm_coll.h"
 #include "core/runtime/log.h"
 #include "core/runtime/params.h"
 #include "core/runtime/rte.h"
+#include "core/coll/wrappers/summary.h"
 #include "core/coll/wrappers/wrap.h"
 #include "core/coll/executors/tree_closure.h"
 
@@ -48,13 +50,20 @@ typedef struct tramp_cache {
     uint64_t mask; /* buckets - 1 */
     tramp_entry_t *buckets; /* [buckets * TRAMP_WAYS] */
     unsigned long misses;
+    /* cold: every cache of the process, for the flushes (tramp_flush) */
+    compi_comm_t *comm;
+    struct tramp_cache *prev, *next;
 } tramp_cache_t;
 
 static struct {
     unsigned buckets; /* per communicator, a power of two */
     int verbose;
     int agree; /* coll_check_determinism: the agreement at each miss */
+    const char *summary; /* coll_summary: NULL, or the file (every closure wrapped) */
 } tramp_cfg;
+
+static tramp_cache_t *tramp_caches; /* every communicator's cache, newest first */
+static char *tramp_list; /* the config list in force since the last reconfiguration */
 
 /* `mode` is a constant at each call site (the call's own mode field is not read) */
 static inline void key_pack(const coll_call_t *call, coll_mode_t mode, tramp_key_t *k)
@@ -135,12 +144,20 @@ static void cache_free(compi_comm_t *comm)
     for (uint64_t i = 0; i < (cache->mask + 1) * TRAMP_WAYS; i++) {
         coll_closure_release(cache->buckets[i].closure);
     }
+    if (cache->prev != NULL) {
+        cache->prev->next = cache->next;
+    } else {
+        tramp_caches = cache->next;
+    }
+    if (cache->next != NULL) {
+        cache->next->prev = cache->prev;
+    }
     free(cache->buckets);
     free(cache);
     comm->coll = NULL;
 }
 
-static tramp_cache_t *cache_new(void)
+static tramp_cache_t *cache_new(compi_comm_t *comm)
 {
     tramp_cache_t *cache = calloc(1, sizeof(*cache));
     if (cache == NULL) {
@@ -152,6 +169,12 @@ static tramp_cache_t *cache_new(void)
         return NULL;
     }
     cache->mask = tramp_cfg.buckets - 1;
+    cache->comm = comm;
+    cache->next = tramp_caches;
+    if (tramp_caches != NULL) {
+        tramp_caches->prev = cache;
+    }
+    tramp_caches = cache;
     return cache;
 }
 
@@ -408,7 +431,7 @@ static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
 
     err[0] = '\0';
     if (cache == NULL) {
-        if ((cache = cache_new()) == NULL) {
+        if ((cache = cache_new(call->comm)) == NULL) {
             st = COMPI_ERR_NO_MEMORY;
             snprintf(err, sizeof(err), "out of memory for the closure cache");
         } else {
@@ -447,6 +470,16 @@ static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
     cache->misses++;
     if (tramp_cfg.verbose > 0 && call->comm->rank == 0) {
         verbose_miss(call, c);
+    }
+
+    /* coll_summary: the wrapper that counts (after the agreement, which it would not
+       change: it keeps the inner closure's signature) */
+    if (tramp_cfg.summary != NULL) {
+        coll_closure_t *w = coll_wrap_summary(c, call->kind, call->mode, call->comm->name);
+        if (w != NULL) {
+            coll_closure_release(c);
+            c = w;
+        }
     }
 
     /* the bucket's oldest entry goes (entries are kept oldest first) */
@@ -493,11 +526,170 @@ compi_status_t tramp_init(void)
         "that depends on MPI_I* returning at once may not survive); 0: no agreement (a "
         "miss costs no communication, but such a creator hangs the job or gives wrong "
         "results)");
+    const char *summary = param_register_string(
+        "coll_summary", "",
+        "File for a per-run summary of the collectives: every closure the trampolines "
+        "install is wrapped and counts calls, bytes and time per communicator, kind, size "
+        "class and closure; MPI_Finalize writes every rank's rows there as CSV (drawn by "
+        "compi-summary).  Empty: nothing is wrapped, nothing costs");
+    tramp_cfg.summary = summary != NULL && *summary != '\0' ? summary : NULL;
     comm_set_free_hook(cache_free);
     return COMPI_OK;
+}
+
+compi_status_t tramp_summary_write(void)
+{
+    return tramp_cfg.summary != NULL ? coll_summary_write(tramp_cfg.summary) : COMPI_OK;
 }
 
 void tramp_finalize(void)
 {
     coll_wrap_finalize();
+    coll_summary_finalize();
+    free(tramp_list);
+    tramp_list = NULL;
+}
+
+/* ---- flushes and reconfiguration ------------------------------------------------------
+
+   The creators are process-wide, but a cache must be flushed on every rank of its
+   communicator or on none: a rank that misses while the others hit runs the agreement's
+   allgather against their collective.  So a flush over `comm` (collective over it) drops
+   the caches of the communicators whose members are all in `comm` -- each of their members
+   takes part and drops the same ones -- and keeps those that reach processes outside it.
+   Those keep their closures until their own ranks are flushed (or the communicators are
+   freed); should their ranks then load different configs, the agreement at their next
+   miss reports the different closures. */
+
+static unsigned long tramp_flushes; /* caches dropped, for the coll_flush control variable */
+
+static void cache_flush(tramp_cache_t *cache)
+{
+    for (uint64_t i = 0; i < (cache->mask + 1) * TRAMP_WAYS; i++) {
+        coll_closure_release(cache->buckets[i].closure);
+        cache->buckets[i].closure = NULL;
+    }
+    tramp_flushes++;
+}
+
+void tramp_flush_comm(compi_comm_t *comm)
+{
+    if (comm->coll != NULL) {
+        cache_flush(comm->coll);
+    }
+}
+
+size_t tramp_flush(compi_comm_t *comm)
+{
+    size_t n = 0;
+    int everyone = comm->size == comm_world()->size; /* no need to look at the groups */
+    for (tramp_cache_t *c = tramp_caches; c != NULL; c = c->next) {
+        if (everyone || c->comm == comm || comm_group_is_subset(comm, c->comm->group)) {
+            cache_flush(c);
+            n++;
+        }
+    }
+    return n;
+}
+
+unsigned long tramp_flush_count(void)
+{
+    return tramp_flushes;
+}
+
+const char *tramp_config_list(void)
+{
+    if (tramp_list != NULL) {
+        return tramp_list;
+    }
+    const char *l = bridge_config_list();
+    return l != NULL ? l : "";
+}
+
+/* reset to the defaults, then load `list` */
+static compi_status_t load_fresh(const char *list, char *err, size_t len)
+{
+    compi_status_t st = bridge_reset_creators(err, len);
+    return st == COMPI_OK ? bridge_load_config_list(list, err, len) : st;
+}
+
+compi_status_t tramp_reconfigure(compi_comm_t *comm, const char *list)
+{
+    char err[1024] = "";
+    char *copy = strdup(list);
+    compi_status_t st = copy != NULL ? load_fresh(list, err, sizeof(err)) : COMPI_ERR_NO_MEMORY;
+    if (copy == NULL) {
+        snprintf(err, sizeof(err), "out of memory");
+    }
+
+    /* did every rank load it?  (status) from each, then, only when some failed, texts */
+    int first_failed = st != COMPI_OK ? comm->rank : -1, nfailed = st != COMPI_OK;
+    compi_status_t failed_st = st;
+    if (comm->size > 1) {
+        int mine = (int)st;
+        int *all = malloc(sizeof(int) * (size_t)comm->size);
+        comm_coll_set_t set = comm_coll_whole(comm);
+        set.tag = COMPI_TAG_TRAMP_CHECK;
+        compi_status_t ast = all != NULL ? comm_coll_allgather_int(&set, &mine, 1, all)
+                                         : COMPI_ERR_NO_MEMORY;
+        if (ast != COMPI_OK) {
+            free(all);
+            free(copy);
+            error_set(1, "the agreement of a reconfiguration failed: %s",
+                      compi_status_string(ast));
+            return ast;
+        }
+        first_failed = -1;
+        nfailed = 0;
+        for (int r = 0; r < comm->size; r++) {
+            if (all[r] != COMPI_OK) {
+                nfailed++;
+                if (first_failed < 0) {
+                    first_failed = r;
+                    failed_st = (compi_status_t)all[r];
+                }
+            }
+        }
+        free(all);
+        if (first_failed >= 0) {
+            int *texts = NULL;
+            ast = agree_texts(comm, err, &texts);
+            if (ast != COMPI_OK) {
+                snprintf(err, sizeof(err), "(the message was lost: %s)",
+                         compi_status_string(ast));
+            } else {
+                snprintf(err, sizeof(err), "%s", text_of(texts, first_failed));
+                free(texts);
+            }
+        }
+    }
+
+    if (first_failed >= 0) {
+        /* every rank goes back to the list it had, so all agree again */
+        char others[64] = "", again[1024] = "";
+        if (nfailed > 1) {
+            snprintf(others, sizeof(others), " (and on %d other rank%s)", nfailed - 1,
+                     nfailed > 2 ? "s" : "");
+        }
+        if (load_fresh(tramp_config_list(), again, sizeof(again)) != COMPI_OK) {
+            char ignored[256];
+            bridge_reset_creators(ignored, sizeof(ignored));
+            error_set(comm->rank == first_failed,
+                      "rank %d%s: %s; reloading the previous list failed here too (%s): the "
+                      "defaults are in force",
+                      first_failed, others, err, again);
+            free(tramp_list);
+            tramp_list = strdup("");
+        } else {
+            error_set(comm->rank == first_failed, "rank %d%s: %s; the previous configuration "
+                      "stays in force", first_failed, others, err);
+        }
+        free(copy);
+        st = failed_st;
+    } else {
+        free(tramp_list);
+        tramp_list = copy;
+    }
+    tramp_flush(comm);
+    return st;
 }

@@ -18,7 +18,9 @@
  * the blocking mode as a constant: the blocking hit path does no more work than before.
  *
  * Ownership: the cache hangs off comm->coll, belongs to the trampolines and is freed
- * with the communicator (comm_set_free_hook).  It holds one reference per cached closure.
+ * with the communicator (comm_set_free_hook), or emptied by a flush (below).  It holds one
+ * reference per cached closure; with coll_summary set, that closure is the summary
+ * wrapper, which holds the one the creators built.
  */
 #ifndef COMPI_TRAMP_H
 #define COMPI_TRAMP_H
@@ -44,5 +46,34 @@ compi_status_t tramp_start(const coll_call_t *call, struct compi_request **req_p
    lowest failing rank, or rank 0), 0 on the others.  NULL when the last failure was not
    a miss's (a closure's own error); each message is taken once. */
 const char *tramp_error_take(int *reporter_p);
+
+/*
+ * Flushes and reconfiguration (MPIX_Coll_flush, MPIX_Coll_reconfigure, the MPI_T control
+ * variables coll_flush and coll_config).  Caches are dropped on every rank of a
+ * communicator or on none, so the ranks keep missing together: tramp_flush, collective
+ * over `comm`, drops the caches of `comm` and of every communicator whose members are all
+ * in `comm` (with MPI_COMM_WORLD: every cache of the process), and keeps those that reach
+ * processes outside it; it returns how many it dropped.  tramp_flush_comm drops one
+ * communicator's cache (MPI_Comm_set_name, which every rank is expected to call).
+ */
+size_t tramp_flush(compi_comm_t *comm);
+void tramp_flush_comm(compi_comm_t *comm);
+/* caches dropped since MPI_Init */
+unsigned long tramp_flush_count(void);
+
+/*
+ * Collective over `comm`: the creators go back to the defaults and the colon-separated
+ * list of config files is loaded, as at MPI_Init; then the ranks agree that each loaded
+ * it.  If any failed, every rank goes back to the list it had before and the call fails
+ * on every rank with the same message (tramp_error_take: "rank 1: config error:
+ * FILE:LINE:COL: ..."), the status of the lowest failing rank.  Either way the caches
+ * tramp_flush(comm) names are dropped.
+ */
+compi_status_t tramp_reconfigure(compi_comm_t *comm, const char *list);
+/* the list in force: the last one reconfigured to, else coll_config's ("" for none) */
+const char *tramp_config_list(void);
+
+/* coll_summary: collective over MPI_COMM_WORLD, at MPI_Finalize while the PML is up */
+compi_status_t tramp_summary_write(void);
 
 #endif

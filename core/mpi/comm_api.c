@@ -7,6 +7,7 @@
 #include "core/comm/group.h"
 #include "core/mpi/mpi_state.h"
 #include "core/runtime/rte.h"
+#include "trampolines/tramp.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -342,7 +343,14 @@ int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
         return rc;
     }
     /* longer names are truncated, as MPI allows */
+    char old[sizeof(c->name)];
+    memcpy(old, c->name, sizeof(old));
     snprintf(c->name, sizeof(c->name), "%s", comm_name);
+    /* creators see the name (call-comm): a renamed communicator chooses its closures
+       again.  Every rank is expected to rename it, so that all of them miss together. */
+    if (strcmp(old, c->name) != 0) {
+        tramp_flush_comm(c);
+    }
     return MPI_SUCCESS;
 }
 

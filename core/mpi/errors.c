@@ -82,6 +82,21 @@ static const struct {
     [MPI_ERR_RMA_SHARED] = {"MPI_ERR_RMA_SHARED", "memory cannot be shared"},
     [MPI_ERR_RMA_FLAVOR] = {"MPI_ERR_RMA_FLAVOR", "wrong window flavor"},
     [MPI_T_ERR_INVALID] = {"MPI_T_ERR_INVALID", "invalid use of the tool interface"},
+    [MPI_T_ERR_MEMORY] = {"MPI_T_ERR_MEMORY", "out of memory in the tool interface"},
+    [MPI_T_ERR_NOT_INITIALIZED] = {"MPI_T_ERR_NOT_INITIALIZED",
+                                   "the tool interface is not initialized"},
+    [MPI_T_ERR_CANNOT_INIT] = {"MPI_T_ERR_CANNOT_INIT", "the tool interface cannot be initialized"},
+    [MPI_T_ERR_INVALID_INDEX] = {"MPI_T_ERR_INVALID_INDEX", "index of a variable out of range"},
+    [MPI_T_ERR_INVALID_ITEM] = {"MPI_T_ERR_INVALID_ITEM", "item index out of range"},
+    [MPI_T_ERR_INVALID_HANDLE] = {"MPI_T_ERR_INVALID_HANDLE",
+                                  "invalid handle of the tool interface, or invalid object "
+                                  "to bind a variable to"},
+    [MPI_T_ERR_OUT_OF_HANDLES] = {"MPI_T_ERR_OUT_OF_HANDLES", "no more handles available"},
+    [MPI_T_ERR_CVAR_SET_NOT_NOW] = {"MPI_T_ERR_CVAR_SET_NOT_NOW",
+                                    "the control variable cannot be set now"},
+    [MPI_T_ERR_CVAR_SET_NEVER] = {"MPI_T_ERR_CVAR_SET_NEVER",
+                                  "the control variable can never be set"},
+    [MPI_T_ERR_INVALID_NAME] = {"MPI_T_ERR_INVALID_NAME", "no variable has this name"},
 };
 
 static int class_valid(int code)
@@ -220,6 +235,11 @@ int mpi_err_raise(struct compi_comm *comm, int errclass, const char *func, const
     vsnprintf(what, sizeof(what), fmt, ap);
     va_end(ap);
     return mpi_err_invoke(comm, errclass, func, what);
+}
+
+int mpi_err_text_code(int errclass, const char *what)
+{
+    return text_code_new(errclass, what);
 }
 
 int mpi_err_raise_text(struct compi_comm *comm, int errclass, const char *func, const char *what,

@@ -52,6 +52,10 @@ int mpi_err_invoke(struct compi_comm *comm, int errclass, const char *func, cons
 int mpi_err_raise_text(struct compi_comm *comm, int errclass, const char *func, const char *what,
                        int report);
 
+/* a code with text, of class `errclass`, made without calling any error handler (the
+   MPI_T functions, which only return their errors) */
+int mpi_err_text_code(int errclass, const char *what);
+
 /* error codes: valid code? (a class or a code with text), its class */
 int mpi_err_code_valid(int code);
 int mpi_err_code_class(int code);

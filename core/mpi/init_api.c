@@ -192,6 +192,11 @@ int PMPI_Finalize(void)
     compi_status_t st;
 
     COMPI_CHECK_INIT("MPI_Finalize");
+    /* coll_summary: every rank's rows to world rank 0, while every rank still listens */
+    if ((st = tramp_summary_write()) != COMPI_OK) {
+        compi_log_error("MPI_Finalize: the collective summary was not written: %s",
+                        compi_status_string(st));
+    }
     if ((st = finalize_barrier()) != COMPI_OK || (st = rte_fence()) != COMPI_OK) {
         compi_log_error("MPI_Finalize: synchronisation failed: %s", compi_status_string(st));
         rte_abort(MPI_ERR_OTHER, "MPI_Finalize failed");

@@ -7,6 +7,7 @@
  */
 #include "core/coll/wrappers/wrap.h"
 
+#include "core/coll/wrappers/summary.h"
 #include "core/runtime/log.h"
 #include "core/runtime/params.h"
 #include "core/runtime/rte.h"
@@ -150,7 +151,8 @@ static coll_closure_t *wrap(coll_closure_t *inner, coll_fn_t fn, coll_start_fn_t
 
 coll_closure_t *coll_wrap_inner(const coll_closure_t *c)
 {
-    return c->free_state == wrap_free ? ((const prof_state_t *)c->state)->inner : NULL;
+    return c->free_state == wrap_free ? ((const prof_state_t *)c->state)->inner
+                                      : coll_summary_inner(c);
 }
 
 coll_closure_t *coll_wrap_profile(coll_closure_t *inner)

@@ -22,7 +22,7 @@
 coll_closure_t *coll_wrap_profile(coll_closure_t *inner);
 coll_closure_t *coll_wrap_trace(coll_closure_t *inner);
 
-/* the closure wrapper `c' wraps; NULL when `c' is no wrapper */
+/* the closure wrapper `c' wraps (the summary's too); NULL when `c' is no wrapper */
 coll_closure_t *coll_wrap_inner(const coll_closure_t *c);
 
 /* At MPI_Finalize: print the profile (rank 0, or every rank with coll_profile_all 1),

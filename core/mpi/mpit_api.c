@@ -1,0 +1,420 @@
+/*
+ * mpit_api.c -- the MPI tool information interface (MPI_T_*): control variables.
+ *
+ * Every run-time parameter of the registry (core/runtime/params.h, what compi_info lists)
+ * is a control variable under its own name, read-only (parameters are read once, at
+ * initialization), an integer as MPI_INT or a string as MPI_CHAR.  Two are writable and
+ * bound to a communicator, written collectively over it (docs/mpi_t.md):
+ *
+ *   index 0      coll_flush    MPI_INT   writing drops the closure caches (tramp_flush);
+ *                                        reading gives the caches dropped so far
+ *   index 1 + i  parameter i   (coll_config among them: MPI_CHAR, writing reloads the
+ *                                        creators from another list of files)
+ *
+ * The registry grows as components register their parameters, so the number of variables
+ * may grow between calls of MPI_T_cvar_get_num; an index, once given, keeps its variable.
+ * The registry does not record a parameter's type: one whose default is written as an
+ * integer is an integer.  Integers beyond the range of int read as INT_MAX or INT_MIN.
+ *
+ * There are no performance variables and no categories: MPI_T_pvar_get_num and
+ * MPI_T_category_get_num answer 0 so that tools that enumerate find nothing to do.
+ *
+ * MPI_T functions return their errors and never call an error handler.
+ *
+ * Ownership: handles are allocated by MPI_T_cvar_handle_alloc and freed by
+ * MPI_T_cvar_handle_free or by the MPI_T_finalize that ends the interface; a handle
+ * bound to a communicator does not keep it alive (a freed communicator makes the handle
+ * answer MPI_T_ERR_INVALID_HANDLE).
+ */
+#include "core/comm/comm.h"
+#include "core/mpi/errors.h"
+#include "core/mpi/mpi_state.h"
+#include "core/runtime/params.h"
+#include "scheme/bridge.h"
+#include "trampolines/tramp.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* the longest list of config files coll_config takes, terminator included */
+#define MPIT_LIST_MAX 4096
+
+enum cvar_kind { CVAR_FLUSH, CVAR_CONFIG, CVAR_INT, CVAR_STRING };
+
+struct compi_t_cvar_handle {
+    struct compi_t_cvar_handle *next; /* every live handle, to check the ones given back */
+    int index;
+    enum cvar_kind kind;
+    int count;
+    MPI_Comm comm; /* bound to, and the object behind it when bound */
+    compi_comm_t *comm_obj;
+};
+
+static struct {
+    int refcount; /* MPI_T_init_thread calls not yet finalized */
+    struct compi_t_cvar_handle *handles;
+} mpit;
+
+static int cvar_count(void)
+{
+    size_t n = param_count() + 1;
+    return n > INT_MAX ? INT_MAX : (int)n;
+}
+
+/* is the parameter an integer?  its default is written as one */
+static int param_is_int(const param_desc_t *p)
+{
+    char *end, again[32];
+    errno = 0;
+    long v = strtol(p->defval, &end, 10);
+    if (p->defval[0] == '\0' || *end != '\0' || errno != 0) {
+        return 0;
+    }
+    snprintf(again, sizeof(again), "%ld", v);
+    return strcmp(again, p->defval) == 0;
+}
+
+static enum cvar_kind kind_of(int index, const param_desc_t **p_p)
+{
+    *p_p = NULL;
+    if (index == 0) {
+        return CVAR_FLUSH;
+    }
+    const param_desc_t *p = param_get((size_t)index - 1);
+    *p_p = p;
+    if (strcmp(p->name, "coll_config") == 0) {
+        return CVAR_CONFIG;
+    }
+    return param_is_int(p) ? CVAR_INT : CVAR_STRING;
+}
+
+/* a parameter's value as an int, as the registry reads it (k, m, g suffixes), clamped */
+static int param_int_value(const param_desc_t *p)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(p->value, &end, 0);
+    int shift = 0;
+    switch (end != p->value ? *end : '\0') {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    default: break;
+    }
+    if (errno != 0 || end == p->value || *end != '\0') {
+        v = strtol(p->defval, NULL, 10); /* what the registry falls back on */
+    } else if (shift != 0) {
+        v = v > (LONG_MAX >> shift) ? LONG_MAX : v < (LONG_MIN >> shift) ? LONG_MIN : v << shift;
+    }
+    return v > INT_MAX ? INT_MAX : v < INT_MIN ? INT_MIN : (int)v;
+}
+
+/* a string out through (buf, *len): MPI_T's convention for names and descriptions */
+static void string_out(const char *s, char *buf, int *len)
+{
+    if (len == NULL) {
+        return;
+    }
+    int need = (int)strlen(s) + 1;
+    if (buf == NULL || *len <= 0) {
+        *len = need;
+        return;
+    }
+    int n = need <= *len ? need : *len;
+    memcpy(buf, s, (size_t)n - 1);
+    buf[n - 1] = '\0';
+    *len = n;
+}
+
+static const char flush_desc[] =
+    "Write (any value, collectively over the communicator bound) to drop the closure "
+    "caches of that communicator and of every communicator whose members are all in it: "
+    "the next call of each key asks the creators again.  Reads the number of caches "
+    "dropped in this process so far";
+static const char config_desc[] =
+    "The colon-separated list of Scheme config files in force.  Write another list, "
+    "collectively over the communicator bound, to reset the creators to the defaults, load "
+    "the files as MPI_Init does, and flush the caches as coll_flush does; if any rank "
+    "fails to load them every rank gets the same error and keeps the previous list";
+
+#pragma weak MPI_T_init_thread = PMPI_T_init_thread
+int PMPI_T_init_thread(int required, int *provided)
+{
+    if (provided == NULL) {
+        return MPI_T_ERR_INVALID;
+    }
+    /* what MPI_Init offers: one thread at a time */
+    *provided = required < MPI_THREAD_SINGLE       ? MPI_THREAD_SINGLE
+                : required > MPI_THREAD_SERIALIZED ? MPI_THREAD_SERIALIZED
+                                                   : required;
+    /* coll_config is a variable from the start, even before MPI_Init registers it */
+    (void)bridge_config_list();
+    mpit.refcount++;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_T_finalize = PMPI_T_finalize
+int PMPI_T_finalize(void)
+{
+    if (mpit.refcount == 0) {
+        return MPI_T_ERR_NOT_INITIALIZED;
+    }
+    if (--mpit.refcount == 0) {
+        while (mpit.handles != NULL) {
+            struct compi_t_cvar_handle *h = mpit.handles;
+            mpit.handles = h->next;
+            free(h);
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_T_cvar_get_num = PMPI_T_cvar_get_num
+int PMPI_T_cvar_get_num(int *num_cvar)
+{
+    if (mpit.refcount == 0) {
+        return MPI_T_ERR_NOT_INITIALIZED;
+    }
+    if (num_cvar == NULL) {
+        return MPI_T_ERR_INVALID;
+    }
+    *num_cvar = cvar_count();
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_T_cvar_get_info = PMPI_T_cvar_get_info
+int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity,
+                         MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc,
+                         int *desc_len, int *bind, int *scope)
+{
+    if (mpit.refcount == 0) {
+        return MPI_T_ERR_NOT_INITIALIZED;
+    }
+    if (cvar_index < 0 || cvar_index >= cvar_count()) {
+        return MPI_T_ERR_INVALID_INDEX;
+    }
+    const param_desc_t *p;
+    enum cvar_kind k = kind_of(cvar_index, &p);
+    string_out(k == CVAR_FLUSH ? "coll_flush" : p->name, name, name_len);
+    string_out(k == CVAR_FLUSH ? flush_desc : k == CVAR_CONFIG ? config_desc : p->help, desc,
+               desc_len);
+    if (verbosity != NULL) {
+        *verbosity = MPI_T_VERBOSITY_TUNER_BASIC;
+    }
+    if (datatype != NULL) {
+        *datatype = k == CVAR_FLUSH || k == CVAR_INT ? MPI_INT : MPI_CHAR;
+    }
+    if (enumtype != NULL) {
+        *enumtype = MPI_T_ENUM_NULL;
+    }
+    int writable = k == CVAR_FLUSH || k == CVAR_CONFIG;
+    if (bind != NULL) {
+        *bind = writable ? MPI_T_BIND_MPI_COMM : MPI_T_BIND_NO_OBJECT;
+    }
+    if (scope != NULL) {
+        /* the others are read at initialization: a new value needs a new run */
+        *scope = writable ? MPI_T_SCOPE_GROUP_EQ : MPI_T_SCOPE_READONLY;
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_T_cvar_get_index = PMPI_T_cvar_get_index
+int PMPI_T_cvar_get_index(const char *name, int *cvar_index)
+{
+    if (mpit.refcount == 0) {
+        return MPI_T_ERR_NOT_INITIALIZED;
+    }
+    if (name == NULL || cvar_index == NULL) {
+        return MPI_T_ERR_INVALID;
+    }
+    if (strcmp(name, "coll_flush") == 0) {
+        *cvar_index = 0;
+        return MPI_SUCCESS;
+    }
+    for (size_t i = 0; i < param_count() && i + 1 < (size_t)INT_MAX; i++) {
+        if (strcmp(param_get(i)->name, name) == 0) {
+            *cvar_index = (int)i + 1;
+            return MPI_SUCCESS;
+        }
+    }
+    return MPI_T_ERR_INVALID_NAME;
+}
+
+#pragma weak MPI_T_cvar_handle_alloc = PMPI_T_cvar_handle_alloc
+int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle,
+                             int *count)
+{
+    if (mpit.refcount == 0) {
+        return MPI_T_ERR_NOT_INITIALIZED;
+    }
+    if (handle == NULL || count == NULL) {
+        return MPI_T_ERR_INVALID;
+    }
+    if (cvar_index < 0 || cvar_index >= cvar_count()) {
+        return MPI_T_ERR_INVALID_INDEX;
+    }
+    const param_desc_t *p;
+    enum cvar_kind k = kind_of(cvar_index, &p);
+    MPI_Comm comm = MPI_COMM_NULL;
+    compi_comm_t *obj = NULL;
+    if (k == CVAR_FLUSH || k == CVAR_CONFIG) {
+        /* bound to a communicator: obj_handle points at one (so MPI must be running) */
+        if (obj_handle == NULL || compi_mpi_state != COMPI_STATE_INITIALIZED ||
+            (obj = comm_from_handle(*(MPI_Comm *)obj_handle)) == NULL) {
+            return MPI_T_ERR_INVALID_HANDLE;
+        }
+        comm = *(MPI_Comm *)obj_handle;
+    }
+    struct compi_t_cvar_handle *h = calloc(1, sizeof(*h));
+    if (h == NULL) {
+        return MPI_T_ERR_MEMORY;
+    }
+    h->index = cvar_index;
+    h->kind = k;
+    h->comm = comm;
+    h->comm_obj = obj;
+    h->count = k == CVAR_CONFIG ? MPIT_LIST_MAX
+               : k == CVAR_STRING ? (int)strlen(p->value) + 1
+                                  : 1;
+    h->next = mpit.handles;
+    mpit.handles = h;
+    *handle = h;
+    *count = h->count;
+    return MPI_SUCCESS;
+}
+
+/* a handle given back by the user: one of ours, still live, its communicator too */
+static int handle_check(MPI_T_cvar_handle h)
+{
+    if (mpit.refcount == 0) {
+        return MPI_T_ERR_NOT_INITIALIZED;
+    }
+    struct compi_t_cvar_handle *x = mpit.handles;
+    while (x != NULL && x != h) {
+        x = x->next;
+    }
+    if (x == NULL) {
+        return MPI_T_ERR_INVALID_HANDLE;
+    }
+    if (h->comm_obj != NULL && (compi_mpi_state != COMPI_STATE_INITIALIZED ||
+                                comm_from_handle(h->comm) != h->comm_obj)) {
+        return MPI_T_ERR_INVALID_HANDLE;
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_T_cvar_handle_free = PMPI_T_cvar_handle_free
+int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle)
+{
+    if (mpit.refcount == 0) {
+        return MPI_T_ERR_NOT_INITIALIZED;
+    }
+    if (handle == NULL) {
+        return MPI_T_ERR_INVALID;
+    }
+    struct compi_t_cvar_handle **pp = &mpit.handles;
+    while (*pp != NULL && *pp != *handle) {
+        pp = &(*pp)->next;
+    }
+    if (*pp == NULL) {
+        return MPI_T_ERR_INVALID_HANDLE;
+    }
+    *pp = (*handle)->next;
+    free(*handle);
+    *handle = MPI_T_CVAR_HANDLE_NULL;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_T_cvar_read = PMPI_T_cvar_read
+int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
+{
+    int rc = handle_check(handle);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (buf == NULL) {
+        return MPI_T_ERR_INVALID;
+    }
+    const param_desc_t *p;
+    enum cvar_kind k = kind_of(handle->index, &p);
+    switch (k) {
+    case CVAR_FLUSH: {
+        unsigned long n = tramp_flush_count();
+        *(int *)buf = n > INT_MAX ? INT_MAX : (int)n;
+        break;
+    }
+    case CVAR_INT:
+        *(int *)buf = param_int_value(p);
+        break;
+    case CVAR_CONFIG:
+    case CVAR_STRING:
+        /* the count given at allocation bounds the copy */
+        snprintf(buf, (size_t)handle->count, "%s",
+                 k == CVAR_CONFIG ? tramp_config_list() : p->value);
+        break;
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_T_cvar_write = PMPI_T_cvar_write
+int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
+{
+    int rc = handle_check(handle);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (buf == NULL) {
+        return MPI_T_ERR_INVALID;
+    }
+    if (handle->kind != CVAR_FLUSH && handle->kind != CVAR_CONFIG) {
+        return MPI_T_ERR_CVAR_SET_NEVER;
+    }
+    if (compi_mpi_state != COMPI_STATE_INITIALIZED) {
+        return MPI_T_ERR_CVAR_SET_NOT_NOW;
+    }
+    if (handle->kind == CVAR_FLUSH) {
+        tramp_flush(handle->comm_obj);
+        return MPI_SUCCESS;
+    }
+    if (memchr(buf, '\0', MPIT_LIST_MAX) == NULL) {
+        return mpi_err_text_code(MPI_T_ERR_INVALID,
+                                 "coll_config: a list of files longer than the variable's "
+                                 "count (4096 characters with the terminator)");
+    }
+    compi_status_t st = tramp_reconfigure(handle->comm_obj, buf);
+    if (st != COMPI_OK) {
+        const char *what = tramp_error_take(NULL);
+        return mpi_err_text_code(mpi_err_class_of(st),
+                                 what != NULL ? what : compi_status_string(st));
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_T_pvar_get_num = PMPI_T_pvar_get_num
+int PMPI_T_pvar_get_num(int *num_pvar)
+{
+    if (mpit.refcount == 0) {
+        return MPI_T_ERR_NOT_INITIALIZED;
+    }
+    if (num_pvar == NULL) {
+        return MPI_T_ERR_INVALID;
+    }
+    *num_pvar = 0;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_T_category_get_num = PMPI_T_category_get_num
+int PMPI_T_category_get_num(int *num_cat)
+{
+    if (mpit.refcount == 0) {
+        return MPI_T_ERR_NOT_INITIALIZED;
+    }
+    if (num_cat == NULL) {
+        return MPI_T_ERR_INVALID;
+    }
+    *num_cat = 0;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,168 @@
+#!/bin/bash
+# run-creators.sh: what the Scheme side costs a program, per call and per miss.
+#
+#   1. installs Debian's Open MPI, MPICH, gnuplot and python3 if any is missing (lib.sh)
+#      and builds OSU 7.4 unmodified with each MPI's compilers (bench/osu.sh)
+#   2. per call: osu_allreduce and osu_bcast -m 8:8 at 2 ranks, for compi under three
+#      configs and for Open MPI and MPICH (no config):
+#        defaults        the default creators: native closures
+#        profile         examples/configs/profile.scm: every closure in (profiling ...),
+#                        a wrapper written in C
+#        timing-wrapper  examples/configs/timing-wrapper.scm: every closure in a Scheme
+#                        closure that times the call and runs the inner closure with
+#                        (run-closure inner call): Guile is entered on every call
+#   3. per miss: bench/miss_cost.c at 2 ranks (and NP_MISS) with coll_check_determinism
+#      1 (the default: the agreement round at every blocking miss) and 0 (off)
+#   4. ROUNDS rounds, the order of the variants rotating every round; writes
+#      bench/results/creators.csv (every run), creators-summary.txt (machine, command,
+#      medians over rounds, the extra cost of each variant) and creators.png
+#
+# Usage: bench/run-creators.sh [--quick] [--no-install] [--rebuild]
+#   --quick       1 round, fewer iterations: checks the pipeline only
+#   --no-install  never call apt-get (fails if something is missing)
+#   --rebuild     build OSU again even when bench/build/osu/<mpi>/ is up to date
+# Environment:
+#   COMPI_PREFIX  where compi's mpicc and mpirun are (default: <repo>/_build)
+#   ROUNDS        rounds (default 5); ITERS, WARMUP: OSU's -i and -x (default 20000, 1000)
+#   NP_MISS       rank counts of the miss benchmark (default "2")
+#   RUN_TIMEOUT   seconds per run (default 120)
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(dirname "$here")
+. "$here/common.sh"
+build=$here/build/osu
+results=$here/results
+invocation="$0 $*"
+
+quick=0
+install=1
+rebuild=0
+for arg in "$@"; do
+    case $arg in
+    --quick) quick=1 ;;
+    --no-install) install=0 ;;
+    --rebuild) rebuild=1 ;;
+    -h | --help)
+        usage
+        exit 0
+        ;;
+    *) bad_arg "$arg" ;;
+    esac
+done
+if [ $quick = 1 ]; then
+    ROUNDS=${ROUNDS:-1} ITERS=${ITERS:-2000} WARMUP=${WARMUP:-100}
+fi
+ROUNDS=${ROUNDS:-5}
+ITERS=${ITERS:-20000}
+WARMUP=${WARMUP:-1000}
+NP_MISS=${NP_MISS:-2}
+RUN_TIMEOUT=${RUN_TIMEOUT:-120}
+MPIS="omp mpich compi"
+COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
+
+. "$here/lib.sh"
+. "$here/osu.sh"
+[ -n "$compi_bin" ] || die "no mpicc and mpirun in $COMPI_PREFIX/bin or $COMPI_PREFIX"
+
+for mpi in $MPIS; do
+    build_osu "$mpi" || die "$mpi: OSU build failed, see $build/$mpi/build.log"
+done
+mkdir -p "$build/raw-creators" "$build/plot-creators" "$results"
+miss_prog=$build/raw-creators/miss_cost
+"$compi_bin/mpicc" -O2 -o "$miss_prog" "$here/miss_cost.c"
+
+configs=$repo/examples/configs
+# variant -> "mpi|launcher arguments"
+declare -A VARIANT=(
+    [omp]="omp|"
+    [mpich]="mpich|"
+    [compi-defaults]="compi|"
+    [compi-profile]="compi|--coll-config $configs/profile.scm"
+    [compi-timing-wrapper]="compi|--coll-config $configs/timing-wrapper.scm"
+)
+VARIANTS="omp mpich compi-defaults compi-profile compi-timing-wrapper"
+read -r -a variants <<<"$VARIANTS"
+MISS_VARIANTS=("1" "0")
+
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+started=$(date -Is)
+csv=$results/creators.csv
+echo "part,variant,benchmark,np,round,value_us" >"$csv"
+failures=()
+run() { # raw-name command... -> output in $raw.out, 0 on success
+    local raw=$build/raw-creators/$1
+    shift
+    if ! timeout -k 5 "$RUN_TIMEOUT" "$@" >"$raw.out" 2>"$raw.err" </dev/null; then
+        say "FAILED: $*, see $raw.err"
+        failures+=("$*")
+        return 1
+    fi
+}
+n=${#variants[@]}
+for ((r = 1; r <= ROUNDS; r++)); do
+    for b in osu_allreduce osu_bcast; do
+        for ((k = 0; k < n; k++)); do
+            v=${variants[$(((k + r - 1) % n))]}
+            mpi=${VARIANT[$v]%%|*}
+            read -r -a extra <<<"${VARIANT[$v]#*|}"
+            prog=$build/$mpi/$OSU/c/mpi/collective/blocking/$b
+            # shellcheck disable=SC2046 # the launcher line is words
+            run "$v-$b-r$r" $(launcher "$mpi" 2) "${extra[@]}" "$here/bind-rank.sh" \
+                "$prog" -m 8:8 -i "$ITERS" -x "$WARMUP" || continue
+            parse "$v" "$b" 2 - <"$build/raw-creators/$v-$b-r$r.out" |
+                awk -F, -v OFS=, -v r="$r" '{ print "call", $1, $2, $3, r, $6 }' >>"$csv"
+            say "round $r/$ROUNDS: $v $b"
+        done
+    done
+    for np in $NP_MISS; do
+        for ((k = 0; k < 2; k++)); do
+            a=${MISS_VARIANTS[$(((k + r - 1) % 2))]}
+            # shellcheck disable=SC2046
+            run "miss-$a-np$np-r$r" $(launcher compi "$np") --mca coll_check_determinism "$a" \
+                "$here/bind-rank.sh" "$miss_prog" -n 100 -t 11 -d 50 || continue
+            # miss_cost,np=2,keys=..,miss_usec=X,hit_usec=Y,extra_per_miss_usec=Z,dup_loop_usec=W
+            tr ',' '\n' <"$build/raw-creators/miss-$a-np$np-r$r.out" |
+                awk -F= -v OFS=, -v a="$a" -v np="$np" -v r="$r" \
+                    '/_usec=/ { print "miss", "agreement-" a, $1, np, r, $2 }' >>"$csv"
+            say "round $r/$ROUNDS: miss_cost coll_check_determinism $a np $np"
+        done
+    done
+done
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+stats=$(/usr/bin/python3 "$here/creators-summary.py" "$csv" "$build/plot-creators" \
+    "$results/creators.png" "compi's Scheme side on $(hostname) ($ncores cores), $ROUNDS round(s)")
+if [ -s "$build/plot-creators/creators.gp" ]; then
+    gnuplot "$build/plot-creators/creators.gp" || say "gnuplot failed; no creators.png"
+fi
+{
+    echo "The cost of creators: wrappers per call, the agreement round per miss"
+    echo "(bench/run-creators.sh)"
+    echo
+    echo "Machine"
+    echo "  cpu:      $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
+    echo "  cores:    $ncores online"
+    echo "  kernel:   $(uname -srm)"
+    echo "  host:     $(hostname)"
+    echo "  started:  $started"
+    echo "  finished: $(date -Is)"
+    echo "  load avg: $load_before before, $load_after after (1, 5, 15 min)"
+    echo
+    echo "Command"
+    echo "  $invocation"
+    echo "  with ROUNDS=$ROUNDS ITERS=$ITERS WARMUP=$WARMUP NP_MISS=\"$NP_MISS\"" \
+        "COMPI_PREFIX=$COMPI_PREFIX"
+    echo "  per call: LAUNCHER [--coll-config CONFIG] bench/bind-rank.sh OSU_PROGRAM -m 8:8" \
+        "-i $ITERS -x $WARMUP"
+    echo "  per miss: compi's mpirun --mca coll_check_determinism 1|0 bench/bind-rank.sh" \
+        "miss_cost -n 100 -t 11 -d 50"
+    for v in $VARIANTS; do
+        echo "    $v: $(launcher "${VARIANT[$v]%%|*}" 2) ${VARIANT[$v]#*|}"
+    done
+    echo "  order: rotated each round"
+    for f in "${failures[@]}"; do echo "  FAILED: $f"; done
+    echo
+    echo "$stats"
+} >"$results/creators-summary.txt"
+cat "$results/creators-summary.txt"

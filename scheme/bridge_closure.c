@@ -6,14 +6,14 @@
  *                          | call record (bridge_call.c)
  *                          v
  *                       (compi internal) build-closure-for: runs the creators, checks each
- *                       answer where it is given, lowers the description to vectors
+ *                       answer where it is given, lowers the description to records
  *                          |
  *                          v
  *                       here: native    -> coll_closure_algo(coll_algo_find(...)): a tree
  *                                          algorithm (bcast:binomial, ...) becomes
  *                                          coll_closure_tree over its shape, others
  *                                          coll_closure_native
- *                             tree      -> topo_tree_from_parents + check + coll_closure_tree
+ *                             tree      -> bridge_tree_in + check + coll_closure_tree
  *                             exchange  -> coll_exchange_from_parents + check +
  *                                          coll_closure_exchange
  *                             profiling -> coll_wrap_profile(inner), tracing likewise
@@ -29,10 +29,13 @@
  * wrapper around such; anything else is refused here, naming the creator, with the
  * algorithms of the kind that can.
  *
- * The lowered vectors are built by build-closure-for with every field checked, so they
- * are read here without checks; anything C alone can judge (the algorithm exists and
- * accepts the call, the tree is valid for it) is checked here and reported with the
- * creator the description came from and the call.
+ * The lowered descriptions are records of (compi internal), one type per kind of
+ * closure, read here by field name (bridge_layout.c: the fields are resolved and checked
+ * when the bridge starts) and dispatched on their type; a value of any other type is an
+ * error, not a guess.  Their fields are checked by build-closure-for where Scheme can;
+ * what C alone can judge (the algorithm exists and accepts the call, the tree is valid
+ * for it: checked here, once) is reported with the creator the description came from
+ * and the call.
  *
  * Ownership: the closure returned belongs to the caller (refcount 1).  A Scheme closure
  * keeps its procedure, and the descriptions run-closure was given with the closures built
@@ -47,6 +50,8 @@
 #include "core/coll/executors/tree_closure.h"
 #include "core/coll/wrappers/wrap.h"
 #include "scheme/bridge_sched.h"
+#include "scheme/tree_ext.h"
+#include "topologies/tree.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -82,14 +87,104 @@ bridge__fail(bridge_build_t *b, SCM lowered_origin, SCM call_text, const char *f
     return COMPI_ERR_CONFIG;
 }
 
-static int bridge__tag_is(SCM v, const char *tag)
+/* ---- the lowered descriptions, by field name ------------------------------------------ */
+
+/* their types, in the order of `lowered_layouts' */
+typedef enum lowered_tag {
+    LOWERED_NATIVE,
+    LOWERED_TREE,
+    LOWERED_EXCHANGE,
+    LOWERED_WRAPPER,
+    LOWERED_SCHEME,
+    LOWERED_SCHEDULE,
+    LOWERED_NTAGS
+} lowered_tag_t;
+
+enum { NAT_KIND, NAT_ALGORITHM, NAT_FANOUT, NAT_SEGSIZE, NAT_ORIGIN };
+enum { TREE_KIND, TREE_TREE, TREE_SEGSIZE, TREE_ORIGIN };
+enum {
+    EX_KIND,
+    EX_SIZE,
+    EX_NGROUPS,
+    EX_GROUP_OF,
+    EX_COORDS,
+    EX_PARENTS,
+    EX_ORDER,
+    EX_SEGSIZE,
+    EX_ORIGIN
+};
+enum { WRAP_WHAT, WRAP_INNER, WRAP_ORIGIN };
+enum { SCM_KIND, SCM_PROCEDURE, SCM_NAME, SCM_ORIGIN };
+enum { SCHED_KIND, SCHED_NAME, SCHED_DESC, SCHED_ORIGIN };
+
+static const char *const native_fields[] = {"kind", "algorithm", "fanout", "segsize", "origin",
+                                            NULL};
+static const char *const tree_fields[] = {"kind", "tree", "segsize", "origin", NULL};
+static const char *const exchange_fields[] = {"kind",    "size",  "ngroups", "group-of",
+                                              "coords",  "parents", "order", "segsize",
+                                              "origin",  NULL};
+static const char *const wrapper_fields[] = {"what", "inner", "origin", NULL};
+static const char *const scheme_fields[] = {"kind", "procedure", "name", "origin", NULL};
+static const char *const schedule_fields[] = {"kind", "name", "description", "origin", NULL};
+
+#define LOWERED(n, f) {.module = "compi internal", .name = n, .fields = f, .complete = 1}
+static bridge_layout_t lowered_layouts[LOWERED_NTAGS] = {
+    [LOWERED_NATIVE] = LOWERED("<lowered-native>", native_fields),
+    [LOWERED_TREE] = LOWERED("<lowered-tree>", tree_fields),
+    [LOWERED_EXCHANGE] = LOWERED("<lowered-exchange>", exchange_fields),
+    [LOWERED_WRAPPER] = LOWERED("<lowered-wrapper>", wrapper_fields),
+    [LOWERED_SCHEME] = LOWERED("<lowered-scheme>", scheme_fields),
+    [LOWERED_SCHEDULE] = LOWERED("<lowered-schedule>", schedule_fields),
+};
+#undef LOWERED
+
+/* which field of each type holds the origin, for messages about any of them */
+static const int lowered_origin[LOWERED_NTAGS] = {
+    [LOWERED_NATIVE] = NAT_ORIGIN,     [LOWERED_TREE] = TREE_ORIGIN,
+    [LOWERED_EXCHANGE] = EX_ORIGIN,    [LOWERED_WRAPPER] = WRAP_ORIGIN,
+    [LOWERED_SCHEME] = SCM_ORIGIN,     [LOWERED_SCHEDULE] = SCHED_ORIGIN,
+};
+
+/* a tree of (compi trees), as the creator built it */
+enum { TREE_SIZE, TREE_ROOT, TREE_PARENTS, TREE_CHILDREN };
+static const char *const scm_tree_fields[] = {"size", "root", "parents", "children", NULL};
+static bridge_layout_t scm_tree_layout = {
+    .module = "compi trees", .name = "<tree>", .fields = scm_tree_fields, .complete = 1};
+
+bridge_layout_t *const bridge_closure_layouts[] = {
+    &lowered_layouts[LOWERED_NATIVE],  &lowered_layouts[LOWERED_TREE],
+    &lowered_layouts[LOWERED_EXCHANGE], &lowered_layouts[LOWERED_WRAPPER],
+    &lowered_layouts[LOWERED_SCHEME],  &lowered_layouts[LOWERED_SCHEDULE],
+    &scm_tree_layout,
+};
+const size_t bridge_closure_nlayouts = COMPI_ARRAY_SIZE(bridge_closure_layouts);
+
+/* the type of lowered description `v', or LOWERED_NTAGS for anything else */
+static lowered_tag_t bridge__tag(SCM v)
 {
-    return scm_is_eq(scm_c_vector_ref(v, 0), scm_from_utf8_symbol(tag));
+    for (int t = 0; t < LOWERED_NTAGS; t++) {
+        if (bridge_is(&lowered_layouts[t], v)) {
+            return (lowered_tag_t)t;
+        }
+    }
+    return LOWERED_NTAGS;
 }
 
-static long bridge__long(SCM v, size_t i)
+static SCM bridge__field(lowered_tag_t t, SCM v, int f)
 {
-    return scm_to_long(scm_c_vector_ref(v, i));
+    return bridge_ref(&lowered_layouts[t], v, f);
+}
+
+static long bridge__long(lowered_tag_t t, SCM v, int f)
+{
+    return scm_to_long(bridge__field(t, v, f));
+}
+
+static SCM bridge__origin(SCM v)
+{
+    lowered_tag_t t = bridge__tag(v);
+    return t < LOWERED_NTAGS ? bridge__field(t, v, lowered_origin[t])
+                             : scm_from_utf8_string("a creator");
 }
 
 /* ---- native algorithms ------------------------------------------------------------- */
@@ -129,12 +224,14 @@ static void bridge__refusal(const coll_call_t *call, const coll_params_t *p, cha
 
 static compi_status_t bridge__native(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
 {
-    coll_kind_t kind = (coll_kind_t)bridge__long(v, 1);
+    const lowered_tag_t t = LOWERED_NATIVE;
+    coll_kind_t kind = (coll_kind_t)bridge__long(t, v, NAT_KIND);
     char name[64], why[256];
-    coll_params_t params = {.fanout = bridge__long(v, 3), .segsize = bridge__long(v, 4)};
-    SCM origin = scm_c_vector_ref(v, 5);
+    coll_params_t params = {.fanout = bridge__long(t, v, NAT_FANOUT),
+                            .segsize = bridge__long(t, v, NAT_SEGSIZE)};
+    SCM origin = bridge__field(t, v, NAT_ORIGIN);
 
-    bridge_scm_to_buf(scm_c_vector_ref(v, 2), name, sizeof(name));
+    bridge_scm_to_buf(bridge__field(t, v, NAT_ALGORITHM), name, sizeof(name));
     const coll_algo_t *algo = coll_algo_find(kind, name);
     if (algo == NULL) {
         char names[512];
@@ -168,53 +265,70 @@ static compi_status_t bridge__native(bridge_build_t *b, SCM v, SCM text, coll_cl
 
 /* ---- trees --------------------------------------------------------------------------- */
 
+static SCM bridge__tree_in_body(void *data)
+{
+    void **d = data; /* {tree, topo_tree_t **} */
+    SCM tree = *(SCM *)d[0];
+    return bridge_tree_in("tree-closure", bridge_ref(&scm_tree_layout, tree, TREE_SIZE),
+                          bridge_ref(&scm_tree_layout, tree, TREE_ROOT),
+                          bridge_ref(&scm_tree_layout, tree, TREE_PARENTS),
+                          bridge_ref(&scm_tree_layout, tree, TREE_CHILDREN), d[1]);
+}
+
+static SCM bridge__tree_in_handler(void *data, SCM key, SCM args)
+{
+    return scm_from_utf8_string("its fields are not those of a tree of (compi trees)");
+}
+
+/* The tree of (compi trees) `tree' as a topo_tree_t (not validated): NULL and the
+   reason in why when it cannot even be copied. */
+static topo_tree_t *bridge__tree_of(SCM tree, char *why, size_t len)
+{
+    topo_tree_t *t = NULL;
+    if (!bridge_is(&scm_tree_layout, tree)) {
+        snprintf(why, len, "not a tree of (compi trees)");
+        return NULL;
+    }
+    void *d[2] = {&tree, &t};
+    SCM msg = scm_c_catch(SCM_BOOL_T, bridge__tree_in_body, d, bridge__tree_in_handler, NULL,
+                          NULL, NULL);
+    if (scm_is_true(msg)) {
+        bridge_scm_to_buf(msg, why, len);
+        return NULL;
+    }
+    return t;
+}
+
 static compi_status_t bridge__tree(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
 {
-    coll_kind_t kind = (coll_kind_t)bridge__long(v, 1);
-    int size = (int)bridge__long(v, 2), root = (int)bridge__long(v, 3);
-    SCM parents = scm_c_vector_ref(v, 4), order = scm_c_vector_ref(v, 5);
-    coll_params_t params = {.segsize = bridge__long(v, 6)};
-    SCM origin = scm_c_vector_ref(v, 7);
-    topo_tree_t *tree = NULL;
+    const lowered_tag_t t = LOWERED_TREE;
+    coll_kind_t kind = (coll_kind_t)bridge__long(t, v, TREE_KIND);
+    coll_params_t params = {.segsize = bridge__long(t, v, TREE_SEGSIZE)};
+    SCM origin = bridge__field(t, v, TREE_ORIGIN);
     compi_status_t st;
     char why[256];
 
-    int *parent = malloc(sizeof(int) * (size_t)size);
-    int *ord = malloc(sizeof(int) * (size_t)size);
-    if (parent == NULL || ord == NULL) {
-        st = bridge__fail(b, origin, text, "out of memory");
-        goto out;
-    }
-    for (int r = 0; r < size; r++) {
-        parent[r] = scm_to_int(scm_c_vector_ref(parents, (size_t)r));
-        ord[r] = scm_to_int(scm_c_vector_ref(order, (size_t)r));
-    }
-    if (topo_tree_from_parents(size, root, parent, ord, &tree) != COMPI_OK) {
-        st = bridge__fail(b, origin, text, "cannot build a tree of %d ranks, root %d", size, root);
-        goto out;
+    /* validated once, here, for the call: its size, its root, a non-commutative op */
+    topo_tree_t *tree = bridge__tree_of(bridge__field(t, v, TREE_TREE), why, sizeof(why));
+    if (tree == NULL) {
+        return bridge__fail(b, origin, text, "invalid tree: %s", why);
     }
     if (coll_tree_check_call(tree, b->call, why, sizeof(why)) != COMPI_OK) {
         topo_tree_free(tree);
-        st = bridge__fail(b, origin, text, "invalid tree: %s", why);
-        goto out;
+        return bridge__fail(b, origin, text, "invalid tree: %s", why);
     }
     /* the closure takes the tree over, on failure too */
     *c_p = coll_closure_tree(kind, tree, &params, &st);
     if (*c_p == NULL) {
-        st = st == COMPI_ERR_UNSUPPORTED
-                 ? bridge__fail(b, origin, text,
-                                "%s has no tree executor (trees run barrier, bcast, reduce, "
-                                "allreduce, gather, scatter and allgather)",
-                                coll_kind_name(kind))
-                 : bridge__fail(b, origin, text, "the tree closure could not be built: %s",
-                                compi_status_string(st));
-        goto out;
+        return st == COMPI_ERR_UNSUPPORTED
+                   ? bridge__fail(b, origin, text,
+                                  "%s has no tree executor (trees run barrier, bcast, reduce, "
+                                  "allreduce, gather, scatter and allgather)",
+                                  coll_kind_name(kind))
+                   : bridge__fail(b, origin, text, "the tree closure could not be built: %s",
+                                  compi_status_string(st));
     }
-    st = COMPI_OK;
-out:
-    free(parent);
-    free(ord);
-    return st;
+    return COMPI_OK;
 }
 
 /* ---- the exchange allreduce ----------------------------------------------------------- */
@@ -228,9 +342,10 @@ static void bridge__ints(SCM vec, int *out, size_t n)
 
 static compi_status_t bridge__exchange(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
 {
-    int size = (int)bridge__long(v, 2), ngroups = (int)bridge__long(v, 3);
-    coll_params_t params = {.segsize = bridge__long(v, 8)};
-    SCM origin = scm_c_vector_ref(v, 9);
+    const lowered_tag_t t = LOWERED_EXCHANGE;
+    int size = (int)bridge__long(t, v, EX_SIZE), ngroups = (int)bridge__long(t, v, EX_NGROUPS);
+    coll_params_t params = {.segsize = bridge__long(t, v, EX_SEGSIZE)};
+    SCM origin = bridge__field(t, v, EX_ORIGIN);
     coll_exchange_t *x = NULL;
     compi_status_t st;
     char why[256];
@@ -243,10 +358,10 @@ static compi_status_t bridge__exchange(bridge_build_t *b, SCM v, SCM text, coll_
         st = bridge__fail(b, origin, text, "out of memory");
         goto out;
     }
-    bridge__ints(scm_c_vector_ref(v, 4), group_of, (size_t)size);
-    bridge__ints(scm_c_vector_ref(v, 5), coord, (size_t)ngroups);
-    bridge__ints(scm_c_vector_ref(v, 6), parent, (size_t)size);
-    bridge__ints(scm_c_vector_ref(v, 7), ord, (size_t)size);
+    bridge__ints(bridge__field(t, v, EX_GROUP_OF), group_of, (size_t)size);
+    bridge__ints(bridge__field(t, v, EX_COORDS), coord, (size_t)ngroups);
+    bridge__ints(bridge__field(t, v, EX_PARENTS), parent, (size_t)size);
+    bridge__ints(bridge__field(t, v, EX_ORDER), ord, (size_t)size);
     if (coll_exchange_from_parents(size, ngroups, group_of, coord, parent, ord, &x) != COMPI_OK) {
         st = bridge__fail(b, origin, text, "cannot build %d groups of %d ranks", ngroups, size);
         goto out;
@@ -436,23 +551,24 @@ static uint64_t scheme__signature(coll_kind_t kind, const char *pname, SCM proc,
 
 static compi_status_t bridge__scheme(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
 {
-    coll_kind_t kind = (coll_kind_t)bridge__long(v, 1);
+    const lowered_tag_t t = LOWERED_SCHEME;
+    coll_kind_t kind = (coll_kind_t)bridge__long(t, v, SCM_KIND);
     char pname[64], name[96], origin[512];
     scheme_state_t *s = calloc(1, sizeof(*s));
 
-    bridge_scm_to_buf(scm_c_vector_ref(v, 3), pname, sizeof(pname));
-    bridge_scm_to_buf(scm_c_vector_ref(v, 4), origin, sizeof(origin));
+    bridge_scm_to_buf(bridge__field(t, v, SCM_NAME), pname, sizeof(pname));
+    bridge_scm_to_buf(bridge__field(t, v, SCM_ORIGIN), origin, sizeof(origin));
     snprintf(name, sizeof(name), "%s:scheme(%s)", coll_kind_name(kind), pname);
     if (s == NULL || (s->origin = strdup(origin)) == NULL) {
         free(s);
-        return bridge__fail(b, scm_c_vector_ref(v, 4), text, "out of memory");
+        return bridge__fail(b, bridge__field(t, v, SCM_ORIGIN), text, "out of memory");
     }
     s->record = SCM_BOOL_F;
-    s->proc = scm_gc_protect_object(scm_c_vector_ref(v, 2));
+    s->proc = scm_gc_protect_object(bridge__field(t, v, SCM_PROCEDURE));
     *c_p = coll_closure_new(scheme__fn, s, scheme__free, name);
     if (*c_p == NULL) {
         scheme__free(s);
-        return bridge__fail(b, scm_c_vector_ref(v, 4), text, "out of memory");
+        return bridge__fail(b, bridge__field(t, v, SCM_ORIGIN), text, "out of memory");
     }
     (*c_p)->is_scheme = 1;
     (*c_p)->signature = scheme__signature(kind, pname, s->proc, origin);
@@ -536,58 +652,89 @@ const size_t bridge_closure_nprims = COMPI_ARRAY_SIZE(bridge_closure_prims);
 
 static compi_status_t bridge__schedule(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
 {
+    const lowered_tag_t t = LOWERED_SCHEDULE;
     char why[768];
-    if (bridge_sched_closure(b->call, v, c_p, why, sizeof(why)) != COMPI_OK) {
-        return bridge__fail(b, scm_c_vector_ref(v, 4), text, "%s", why);
+    if (bridge_sched_closure(b->call, bridge__field(t, v, SCHED_NAME),
+                             bridge__field(t, v, SCHED_DESC), c_p, why,
+                             sizeof(why)) != COMPI_OK) {
+        return bridge__fail(b, bridge__field(t, v, SCHED_ORIGIN), text, "%s", why);
     }
     return COMPI_OK;
 }
 
 /* ---- descriptions ---------------------------------------------------------------------- */
 
-static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
+/* profiling or tracing around the inner description: the wrapper takes its own
+   reference on the inner closure */
+static compi_status_t bridge__wrapper(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
 {
-    *c_p = NULL;
-    if (bridge__tag_is(v, "native")) {
-        return bridge__native(b, v, text, c_p);
+    const lowered_tag_t t = LOWERED_WRAPPER;
+    SCM what = bridge__field(t, v, WRAP_WHAT), origin = bridge__field(t, v, WRAP_ORIGIN);
+    int profile = scm_is_eq(what, scm_from_utf8_symbol("profiling"));
+    if (!profile && !scm_is_eq(what, scm_from_utf8_symbol("tracing"))) {
+        char w[64];
+        bridge_scm_to_buf(what, w, sizeof(w));
+        return bridge__fail(b, origin, text, "%s is not a wrapper C knows (profiling, tracing)",
+                            w);
     }
-    if (bridge__tag_is(v, "schedule")) {
-        return bridge__schedule(b, v, text, c_p);
-    }
-    if (b->call->mode != COLL_MODE_BLOCKING &&
-        (bridge__tag_is(v, "exchange") || bridge__tag_is(v, "scheme"))) {
-        char names[512];
-        coll_kind_t kind = b->call->kind;
-        const char *what = bridge__tag_is(v, "exchange") ? "exchange" : "Scheme";
-        bridge__algo_names(kind, 1, names, sizeof(names));
-        return bridge__fail(b, scm_c_vector_ref(v, scm_c_vector_length(v) - 1), text,
-                            "a %s closure cannot run %s yet; return a native algorithm "
-                            "with a schedule, or a (schedule ...), when (call-mode call) is "
-                            "nonblocking or persistent (%s: %s)",
-                            what, coll_mode_name(b->call->mode), coll_kind_name(kind), names);
-    }
-    if (bridge__tag_is(v, "tree")) {
-        return bridge__tree(b, v, text, c_p);
-    }
-    if (bridge__tag_is(v, "exchange")) {
-        return bridge__exchange(b, v, text, c_p);
-    }
-    if (bridge__tag_is(v, "scheme")) {
-        return bridge__scheme(b, v, text, c_p);
-    }
-    /* profiling or tracing: the wrapper takes its own reference on the inner closure */
-    int profile = bridge__tag_is(v, "profiling");
     coll_closure_t *inner;
-    compi_status_t st = bridge__closure(b, scm_c_vector_ref(v, 1), text, &inner);
+    compi_status_t st = bridge__closure(b, bridge__field(t, v, WRAP_INNER), text, &inner);
     if (st != COMPI_OK) {
         return st;
     }
     *c_p = profile ? coll_wrap_profile(inner) : coll_wrap_trace(inner);
     coll_closure_release(inner);
     if (*c_p == NULL) {
-        return bridge__fail(b, scm_c_vector_ref(v, 2), text, "out of memory");
+        return bridge__fail(b, origin, text, "out of memory");
     }
     return COMPI_OK;
+}
+
+/* A nonblocking or persistent call needs a closure that can run as a schedule. */
+static compi_status_t bridge__blocking_only(bridge_build_t *b, SCM v, SCM text,
+                                            const char *what)
+{
+    char names[512];
+    coll_kind_t kind = b->call->kind;
+    bridge__algo_names(kind, 1, names, sizeof(names));
+    return bridge__fail(b, bridge__origin(v), text,
+                        "a %s closure cannot run %s yet; return a native algorithm "
+                        "with a schedule, or a (schedule ...), when (call-mode call) is "
+                        "nonblocking or persistent (%s: %s)",
+                        what, coll_mode_name(b->call->mode), coll_kind_name(kind), names);
+}
+
+static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
+{
+    int blocking = b->call->mode == COLL_MODE_BLOCKING;
+    lowered_tag_t tag = bridge__tag(v);
+
+    *c_p = NULL;
+    switch (tag) {
+    case LOWERED_NATIVE:
+        return bridge__native(b, v, text, c_p);
+    case LOWERED_SCHEDULE:
+        return bridge__schedule(b, v, text, c_p);
+    case LOWERED_TREE:
+        return bridge__tree(b, v, text, c_p);
+    case LOWERED_EXCHANGE:
+        return blocking ? bridge__exchange(b, v, text, c_p)
+                        : bridge__blocking_only(b, v, text, "exchange");
+    case LOWERED_SCHEME:
+        return blocking ? bridge__scheme(b, v, text, c_p)
+                        : bridge__blocking_only(b, v, text, "Scheme");
+    case LOWERED_WRAPPER:
+        return bridge__wrapper(b, v, text, c_p);
+    case LOWERED_NTAGS:
+        break;
+    }
+    char what[256];
+    bridge_scm_to_buf(v, what, sizeof(what));
+    snprintf(b->errbuf, b->len,
+             "internal error: (compi internal) lowered a description to %s, which is none of "
+             "the lowered records the bridge knows",
+             what);
+    return COMPI_ERR_INTERNAL;
 }
 
 /* who answered the last miss: "creator NAME (KIND, installed at FILE:L:C) returned DESC" */
@@ -608,9 +755,7 @@ static void *bridge__build_in_guile(void *p)
         bridge_invoke(bridge_procs.build_closure_for, scm_list_1(record), &r, b->errbuf, b->len);
     if (b->st == COMPI_OK) {
         SCM v = scm_car(r);
-        /* every lowered description ends with its origin */
-        bridge_scm_to_buf(scm_c_vector_ref(v, scm_c_vector_length(v) - 1), last_origin,
-                          sizeof(last_origin));
+        bridge_scm_to_buf(bridge__origin(v), last_origin, sizeof(last_origin));
         b->st = bridge__closure(b, v, scm_cdr(r), &b->closure);
     }
     return b;

@@ -313,11 +313,32 @@ static SCM prim_draw(SCM size, SCM root, SCM parents, SCM children, SCM from, SC
     return out;
 }
 
+SCM bridge_tree_in(const char *who, SCM size, SCM root, SCM parents, SCM children,
+                   topo_tree_t **t_p)
+{
+    return ext__tree_in(who, size, root, parents, children, t_p);
+}
+
+/* (%collective-kinds): the kinds of core/coll/kinds.def, in coll_kind_t's order */
+static SCM prim_kinds(void)
+{
+    static const char *const names[] = {
+#define COLL_KIND(e, name) name,
+#include "core/coll/kinds.def"
+    };
+    SCM kinds = SCM_EOL;
+    for (size_t i = sizeof(names) / sizeof(names[0]); i > 0; i--) {
+        kinds = scm_cons(scm_from_utf8_symbol(names[i - 1]), kinds);
+    }
+    return kinds;
+}
+
 static const struct {
     const char *name;
     int req;
     scm_t_subr fn;
 } ext_prims[] = {
+    {"%collective-kinds", 0, (scm_t_subr)prim_kinds},
     {"%tree-validate", 6, (scm_t_subr)prim_validate},
     {"%tree-depth", 4, (scm_t_subr)prim_depth},
     {"%tree-ordered?", 4, (scm_t_subr)prim_ordered},

@@ -14,6 +14,7 @@
 
 (define-module (compi internal)
   #:use-module (compi)
+  #:use-module (compi private)
   #:use-module (compi trees)
   #:use-module (compi defaults)
   #:use-module (ice-9 exceptions)
@@ -25,7 +26,10 @@
             run-scheme-closure
             lower-for-run
             run-finalize-hooks
-            schedule-steps))
+            schedule-steps
+            ;; for tests: the lowering, and a lowered description as a vector
+            lower
+            lowered->vector))
 
 (define (ok value) (cons #t value))
 (define (failed message) (cons #f message))
@@ -253,8 +257,6 @@
 
 ;;; ---- calling Scheme from C ----------------------------------------------------------
 
-(define creator-text (@@ (compi) creator-text))
-
 (define (procedure-text proc)
   (let ((name (and (procedure? proc) (procedure-name proc))))
     (if name
@@ -274,11 +276,11 @@
          (lambda (e)
            (abort-to-prompt
             tag
-            (if ((@@ (compi) creator-error?) e)
-                ((@@ (compi) creator-error-message) e)
+            (if (creator-error? e)
+                (creator-error-message e)
                 (call-with-values (lambda () (describe e))
                   (lambda (text locator)
-                    (on-error text ((@@ (compi) current-creator))))))))
+                    (on-error text (current-creator)))))))
          (lambda ()
            (call-with-values (lambda () (apply proc args))
              (lambda vals (ok (if (= (length vals) 1) (car vals) vals)))))))
@@ -309,63 +311,82 @@
   (let loop ((ks collective-kinds) (i 0))
     (if (eq? (car ks) kind) i (loop (cdr ks) (+ i 1)))))
 
-(define desc-origin
-  (lambda (d) ((record-accessor (record-type-descriptor d) 'origin) d)))
+(define desc-origin description-origin)
 
 ;; The error raised while lowering: the message names the creator that built DESC.
 (define (lowering-error desc fmt . args)
   (raise-exception
-   ((@@ (compi) make-creator-error)
+   (make-creator-error
     (string-append (or (desc-origin desc) "a creator") " returned "
                    (description->string desc) ": " (apply simple-format #f fmt args)))))
 
-;; #(parents order): order lists the root, then every rank's children in serving order,
-;; so the C side rebuilds each rank's children in the order the tree gives them.  The tree
-;; is validated first, by topo_tree_validate through tree-validate of (compi trees), for
-;; the communicator's size: a tree that passes has every rank once, so ORDER is a
-;; permutation.  C checks it again for the call (its root, a non-commutative op:
-;; coll_tree_check_call), with the same words.
-(define (lower-tree desc call)
-  (let ((tree ((@@ (compi) tree-closure-tree) desc)))
-    (unless (tree? tree)
-      (lowering-error desc "~A is not a tree of (compi trees)" ((@@ (compi) value-text) tree)))
-    (let ((why (catch 'invalid-tree
-                 (lambda () (tree-validate tree (call-size call)) #f)
-                 (lambda (key who fmt args . rest) (apply simple-format #f fmt args)))))
-      (when why
-        (lowering-error desc "invalid tree: ~A" why)))
-    (let* ((size (tree-size tree))
-           (root (tree-root tree))
-           (parents (tree-parents tree))
-           (order (make-vector size -1)))
-      (vector-set! order 0 root)
-      (let fill ((r 0) (n 1))
-        (when (< r size)
-          (let kids ((cs (tree-children tree r)) (n n))
-            (if (pair? cs)
-                (begin
-                  (vector-set! order n (car cs))
-                  (kids (cdr cs) (+ n 1)))
-                (fill (+ r 1) n)))))
-      (vector 'tree (kind-number ((@@ (compi) tree-closure-kind) desc)) size root parents order
-              ((@@ (compi) tree-closure-segsize) desc) (desc-origin desc)))))
+;;; ---- lowered descriptions -----------------------------------------------------------
 
-;; #(exchange allreduce SIZE NGROUPS GROUP-OF COORDS PARENTS ORDER SEGSIZE ORIGIN): the
+;; What C reads (scheme/bridge_closure.c), one record type per kind of closure; C finds
+;; the fields by name and checks at start-up that they are there (bridge_layout.c), and
+;; dispatches on the type.  KIND is the index in collective-kinds (coll_kind_t), ORIGIN
+;; "creator NAME (...) returned DESC".
+;;   native     the algorithm's name (a string), fanout, segsize
+;;   tree       the tree of (compi trees) as the creator gave it: C validates it for the
+;;              call (topo_tree_validate, coll_tree_check_call), once
+;;   exchange   the groups' local trees mapped to communicator ranks, a forest whose
+;;              roots (parent -1) are the coordinators (see lower-exchange)
+;;   wrapper    profiling or tracing around INNER, itself lowered
+;;   scheme     a Scheme closure's procedure and its name
+;;   schedule   C asks schedule-steps for the steps, with the call's count in elements,
+;;              which only C knows (scheme/bridge_sched.c)
+(define <lowered-native>
+  (make-record-type 'lowered-native '(kind algorithm fanout segsize origin)))
+(define <lowered-tree> (make-record-type 'lowered-tree '(kind tree segsize origin)))
+(define <lowered-exchange>
+  (make-record-type 'lowered-exchange
+                    '(kind size ngroups group-of coords parents order segsize origin)))
+(define <lowered-wrapper> (make-record-type 'lowered-wrapper '(what inner origin)))
+(define <lowered-scheme> (make-record-type 'lowered-scheme '(kind procedure name origin)))
+(define <lowered-schedule>
+  (make-record-type 'lowered-schedule '(kind name description origin)))
+
+;; #(TAG FIELD ...), TAG the type's name without "lowered-": for tests and the REPL
+(define (lowered->vector x)
+  (let* ((rtd (record-type-descriptor x))
+         (name (symbol->string (record-type-name rtd))))
+    (list->vector
+     (cons (string->symbol (substring name (string-length "lowered-")))
+           (map (lambda (f)
+                  (let ((v ((record-accessor rtd f) x)))
+                    (if (and (record? v) (memq (record-type-descriptor v)
+                                               (list <lowered-native> <lowered-tree>
+                                                     <lowered-exchange> <lowered-wrapper>
+                                                     <lowered-scheme> <lowered-schedule>)))
+                        (lowered->vector v)
+                        v)))
+                (record-type-fields rtd))))))
+
+;; The tree as the creator gave it, checked only to be a tree of (compi trees): C
+;; validates it for the call, with topo_tree_validate's words (coll_tree_check_call).
+(define (lower-tree desc call origin)
+  (let ((tree (tree-closure-tree desc)))
+    (unless (tree? tree)
+      (lowering-error desc "~A is not a tree of (compi trees)" (value-text tree)))
+    ((record-constructor <lowered-tree>) (kind-number (tree-closure-kind desc)) tree
+     (tree-closure-segsize desc) origin)))
+
+;; The exchange allreduce, lowered: SIZE NGROUPS GROUP-OF COORDS PARENTS ORDER, the
 ;; groups' local trees mapped to communicator ranks, a forest whose roots (parent -1) are
 ;; the coordinators; ORDER lists each group's coordinator, then every rank's children in
 ;; serving order.  Every rank must be in exactly one group and every tree must fit its
 ;; group (tree-validate); C checks the whole structure again (coll_exchange_validate).
-(define (lower-exchange desc call)
+(define (lower-exchange desc call origin)
   (let* ((size (call-size call))
-         (groups ((@@ (compi) exchange-closure-groups) desc))
-         (trees ((@@ (compi) exchange-closure-trees) desc))
+         (groups (exchange-closure-groups desc))
+         (trees (exchange-closure-trees desc))
          (group-of (make-vector size #f))
          (parents (make-vector size -1))
          (order (make-vector size -1))
          (n 0))
     (unless (and (list? groups) (pair? groups) (list? trees))
       (lowering-error desc "the groups and the trees must be lists, got ~S and ~A"
-                      groups ((@@ (compi) value-text) trees)))
+                      groups (value-text trees)))
     (unless (= (length groups) (length trees))
       (lowering-error desc "~A trees for ~A groups" (length trees) (length groups)))
     (let each ((gs groups) (g 0))
@@ -393,7 +414,7 @@
                  (t (car ts))
                  (why (cond ((not (tree? t))
                              (simple-format #f "~A is not a tree of (compi trees)"
-                                            ((@@ (compi) value-text) t)))
+                                            (value-text t)))
                             (else (catch 'invalid-tree
                                     (lambda () (tree-validate t k) #f)
                                     (lambda (key who fmt args . rest)
@@ -411,47 +432,34 @@
                             (set! n (+ n 1)))
                           (tree-children t i)))
               (each (cdr gs) (cdr ts) (+ g 1) (cons c coords))))
-          (vector 'exchange (kind-number ((@@ (compi) exchange-closure-kind) desc)) size
-                  (length groups) group-of (list->vector (reverse coords)) parents order
-                  ((@@ (compi) exchange-closure-segsize) desc) (desc-origin desc))))))
+          ((record-constructor <lowered-exchange>)
+           (kind-number (exchange-closure-kind desc)) size (length groups) group-of
+           (list->vector (reverse coords)) parents order (exchange-closure-segsize desc)
+           origin)))))
 
-;; The description as vectors the C side reads without a check (bridge_closure.c):
-;;   #(native KIND "algo" FANOUT SEGSIZE ORIGIN)
-;;   #(tree KIND SIZE ROOT PARENTS ORDER SEGSIZE ORIGIN)
-;;   #(exchange KIND SIZE NGROUPS GROUP-OF COORDS PARENTS ORDER SEGSIZE ORIGIN)
-;;   #(profiling INNER ORIGIN)  #(tracing INNER ORIGIN)
-;;   #(scheme KIND PROCEDURE "NAME" ORIGIN)
-;;   #(schedule KIND "NAME" DESC ORIGIN): C asks schedule-steps for the steps, with the
-;;   call's count in elements, which only C knows (scheme/bridge_sched.c)
-;; KIND is the index in collective-kinds, ORIGIN "creator NAME (...) returned DESC".
+;; The description, lowered for C (see "lowered descriptions" above).
 (define (lower desc call)
-  (define (origin) (string-append (or (desc-origin desc) "a creator") " returned "
-                                  (description->string desc)))
-  (cond
-   ((native? desc)
-    (vector 'native (kind-number ((@@ (compi) native-kind) desc))
-            (symbol->string ((@@ (compi) native-algorithm) desc))
-            ((@@ (compi) native-fanout) desc) ((@@ (compi) native-segsize) desc) (origin)))
-   ((tree-closure? desc)
-    (let ((v (lower-tree desc call)))
-      (vector-set! v 7 (origin))
-      v))
-   ((exchange-closure? desc)
-    (let ((v (lower-exchange desc call)))
-      (vector-set! v 9 (origin))
-      v))
-   ((schedule? desc)
-    (vector 'schedule (kind-number ((@@ (compi) schedule-kind) desc))
-            ((@@ (compi) schedule-name) desc) desc (origin)))
-   ((wrapper? desc)
-    (vector ((@@ (compi) wrapper-what) desc) (lower ((@@ (compi) wrapper-inner) desc) call)
-            (origin)))
-   (else
-    (let ((proc ((@@ (compi) scheme-closure-procedure) desc)))
-      (vector 'scheme (kind-number (call-kind call)) proc
-              (let ((name (procedure-name proc)))
-                (if name (symbol->string name) "anonymous"))
-              (origin))))))
+  (let ((origin (string-append (or (desc-origin desc) "a creator") " returned "
+                               (description->string desc))))
+    (cond
+     ((native? desc)
+      ((record-constructor <lowered-native>) (kind-number (native-kind desc))
+       (symbol->string (native-algorithm desc)) (native-fanout desc) (native-segsize desc)
+       origin))
+     ((tree-closure? desc) (lower-tree desc call origin))
+     ((exchange-closure? desc) (lower-exchange desc call origin))
+     ((schedule? desc)
+      ((record-constructor <lowered-schedule>) (kind-number (schedule-kind desc))
+       (schedule-name desc) desc origin))
+     ((wrapper? desc)
+      ((record-constructor <lowered-wrapper>) (wrapper-what desc)
+       (lower (wrapper-inner desc) call) origin))
+     (else
+      (let ((proc (scheme-closure-procedure desc)))
+        ((record-constructor <lowered-scheme>) (kind-number (call-kind call)) proc
+         (let ((name (procedure-name proc)))
+           (if name (symbol->string name) "anonymous"))
+         origin))))))
 
 ;; The trampoline's miss path: runs the creators for CALL (a call record filled by the
 ;; bridge) and lowers the description.  (#t . (LOWERED . "call text")), or (#f . "creator
@@ -483,8 +491,8 @@
        (lambda (e)
          (abort-to-prompt
           run-tag
-          (if ((@@ (compi) creator-error?) e)
-              ((@@ (compi) creator-error-message) e)
+          (if (creator-error? e)
+              (creator-error-message e)
               (call-with-values (lambda () (describe e))
                 (lambda (text locator) text)))))
        (lambda () (proc call) run-ok)))
@@ -500,9 +508,9 @@
    (lambda ()
      (unless (closure-description? desc)
        (raise-exception
-        ((@@ (compi) make-creator-error)
+        (make-creator-error
          (simple-format #f "expects a closure description (what `next' returned), got: ~A~A"
-                        ((@@ (compi) value-text) desc)
+                        (value-text desc)
                         (if (procedure? desc)
                             " (a procedure is a Scheme closure: call it on the call)"
                             "")))))
@@ -515,7 +523,7 @@
 
 ;; The thunks of at-finalize, each caught: (#t . #t), or (#f . "the first failure").
 (define (run-finalize-hooks)
-  (let loop ((hooks (@@ (compi) finalize-hooks)) (err #f))
+  (let loop ((hooks finalize-hooks) (err #f))
     (if (null? hooks)
         (if err (failed err) (ok #t))
         (let* ((thunk (caar hooks)) (where (cdar hooks))
@@ -559,7 +567,7 @@
 (define (step-datum s) (vector-ref s 7))
 
 (define (sched-fail fmt . args)
-  (raise-exception ((@@ (compi) make-creator-error) (apply simple-format #f fmt args))))
+  (raise-exception (make-creator-error (apply simple-format #f fmt args))))
 
 ;; the elements the send and the receive buffer hold on RANK: (send . recv)
 (define (sched-sizes kind rank size root n)
@@ -579,11 +587,11 @@
 ;; one rank's rounds, read and checked: (values SCRATCH-SIZES ROUNDS), ROUNDS a list of
 ;; lists of parsed steps
 (define (sched-read-rank desc kind rank size root n)
-  (let* ((answer (((@@ (compi) schedule-builder) desc) rank size n))
+  (let* ((answer ((schedule-builder desc) rank size n))
          (where (lambda (k) (simple-format #f "rank ~A, round ~A" rank k))))
     (unless (list? answer)
       (sched-fail "rank ~A: the builder returned ~A, not a list of rounds" rank
-                  ((@@ (compi) value-text) answer)))
+                  (value-text answer)))
     (let* ((decl (and (pair? answer) (pair? (car answer)) (eq? (caar answer) 'scratch)
                       (car answer)))
            (rounds (if decl (cdr answer) answer))
@@ -774,7 +782,7 @@ receive from rank ~A for it in round ~A" (quotient key size) k (step-datum (car 
 ;; each (SCRATCH: a vector of sizes, STEPS: the flat vector above), or
 ;; (#f . "what is wrong").
 (define (schedule-steps desc call n)
-  (let ((r (sched-steps desc call n)) (where ((@@ (compi) schedule-where) desc)))
+  (let ((r (sched-steps desc call n)) (where (schedule-where desc)))
     (if (or (car r) (not where))
         r
         (failed (string-append "made at " where ": " (cdr r))))))
@@ -783,7 +791,7 @@ receive from rank ~A for it in round ~A" (quotient key size) k (step-datum (car 
   (guarded-apply
    (lambda ()
      (let* ((size (call-size call))
-            (kind ((@@ (compi) schedule-kind) desc))
+            (kind (schedule-kind desc))
             (root (call-root call))
             (scratch (make-vector size #f))
             (all (make-vector size #f)))

@@ -12,13 +12,15 @@
 ;;;     examples/configs/exchange.scm loads and answers.
 ;;; Run by tests/scheme/exchange.sh.
 
-(use-modules (compi) (compi trees) (compi topology) (compi hierarchy) (compi internal))
+(use-modules (compi) (compi trees) (compi topology) (compi hierarchy) (compi internal)
+             ((compi private) #:select (exchange-closure-groups exchange-closure-trees)))
 
 (load "check.scm")
 
-(define groups-of (@@ (compi) exchange-closure-groups))
-(define trees-of (@@ (compi) exchange-closure-trees))
-(define lower (@@ (compi internal) lower))
+(define groups-of exchange-closure-groups)
+(define trees-of exchange-closure-trees)
+;; the lowered record as #(exchange KIND SIZE NGROUPS GROUP-OF COORDS PARENTS ORDER ...)
+(define (lower desc call) (lowered->vector ((@ (compi internal) lower) desc call)))
 
 (define (allreduce-call n . op)
   (make-call 'allreduce n 0 #f 64 'MPI_INT (if (pair? op) (car op) 'MPI_SUM)
@@ -220,8 +222,9 @@
 (let ((r (begin (install-creator! 'allreduce
                                   (lambda (call next) (profiling (exchange-closure '((0 1) (2))))))
                 (build-closure-for (allreduce-call 3)))))
-  (report (and (car r) (eq? (vector-ref (cadr r) 0) 'profiling)
-               (eq? (vector-ref (vector-ref (cadr r) 1) 0) 'exchange))
+  (report (and (car r) (eq? (vector-ref (lowered->vector (cadr r)) 0) 'wrapper)
+               (eq? (vector-ref (lowered->vector (cadr r)) 1) 'profiling)
+               (eq? (vector-ref (vector-ref (lowered->vector (cadr r)) 2) 0) 'exchange))
           "(profiling (exchange-closure ...)) lowers to a wrapped exchange"
           (simple-format #f "~S" r)))
 (expect-error "#:shapes must name a shape" (lambda () (exchange-closure '((0) (1)) #:shapes '()))

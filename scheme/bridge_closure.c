@@ -14,7 +14,8 @@
  *                                          coll_closure_tree over its shape, others
  *                                          coll_closure_native
  *                             tree      -> bridge_tree_in + check + coll_closure_tree
- *                             exchange  -> coll_exchange_from_parents + check +
+ *                             exchange  -> groups and trees checked and mapped here,
+ *                                          coll_exchange_from_parents + check +
  *                                          coll_closure_exchange
  *                             profiling -> coll_wrap_profile(inner), tracing likewise
  *                             scheme    -> a closure whose fn enters Guile on every call;
@@ -102,17 +103,7 @@ typedef enum lowered_tag {
 
 enum { NAT_KIND, NAT_ALGORITHM, NAT_FANOUT, NAT_SEGSIZE, NAT_ORIGIN };
 enum { TREE_KIND, TREE_TREE, TREE_SEGSIZE, TREE_ORIGIN };
-enum {
-    EX_KIND,
-    EX_SIZE,
-    EX_NGROUPS,
-    EX_GROUP_OF,
-    EX_COORDS,
-    EX_PARENTS,
-    EX_ORDER,
-    EX_SEGSIZE,
-    EX_ORIGIN
-};
+enum { EX_KIND, EX_GROUPS, EX_TREES, EX_SEGSIZE, EX_ORIGIN };
 enum { WRAP_WHAT, WRAP_INNER, WRAP_ORIGIN };
 enum { SCM_KIND, SCM_PROCEDURE, SCM_NAME, SCM_ORIGIN };
 enum { SCHED_KIND, SCHED_NAME, SCHED_DESC, SCHED_ORIGIN };
@@ -120,9 +111,8 @@ enum { SCHED_KIND, SCHED_NAME, SCHED_DESC, SCHED_ORIGIN };
 static const char *const native_fields[] = {"kind", "algorithm", "fanout", "segsize", "origin",
                                             NULL};
 static const char *const tree_fields[] = {"kind", "tree", "segsize", "origin", NULL};
-static const char *const exchange_fields[] = {"kind",    "size",  "ngroups", "group-of",
-                                              "coords",  "parents", "order", "segsize",
-                                              "origin",  NULL};
+static const char *const exchange_fields[] = {"kind", "groups", "trees", "segsize", "origin",
+                                              NULL};
 static const char *const wrapper_fields[] = {"what", "inner", "origin", NULL};
 static const char *const scheme_fields[] = {"kind", "procedure", "name", "origin", NULL};
 static const char *const schedule_fields[] = {"kind", "name", "description", "origin", NULL};
@@ -286,7 +276,9 @@ static topo_tree_t *bridge__tree_of(SCM tree, char *why, size_t len)
 {
     topo_tree_t *t = NULL;
     if (!bridge_is(&scm_tree_layout, tree)) {
-        snprintf(why, len, "not a tree of (compi trees)");
+        char what[200];
+        bridge_scm_to_buf(tree, what, sizeof(what));
+        snprintf(why, len, "%s is not a tree of (compi trees)", what);
         return NULL;
     }
     void *d[2] = {&tree, &t};
@@ -309,9 +301,11 @@ static compi_status_t bridge__tree(bridge_build_t *b, SCM v, SCM text, coll_clos
     char why[256];
 
     /* validated once, here, for the call: its size, its root, a non-commutative op */
-    topo_tree_t *tree = bridge__tree_of(bridge__field(t, v, TREE_TREE), why, sizeof(why));
+    SCM scm_tree = bridge__field(t, v, TREE_TREE);
+    topo_tree_t *tree = bridge__tree_of(scm_tree, why, sizeof(why));
     if (tree == NULL) {
-        return bridge__fail(b, origin, text, "invalid tree: %s", why);
+        return bridge__fail(b, origin, text, "%s%s",
+                            bridge_is(&scm_tree_layout, scm_tree) ? "invalid tree: " : "", why);
     }
     if (coll_tree_check_call(tree, b->call, why, sizeof(why)) != COMPI_OK) {
         topo_tree_free(tree);
@@ -331,57 +325,154 @@ static compi_status_t bridge__tree(bridge_build_t *b, SCM v, SCM text, coll_clos
     return COMPI_OK;
 }
 
-/* ---- the exchange allreduce ----------------------------------------------------------- */
+/* ---- the exchange allreduce ---------------------------------------------------------- */
 
-static void bridge__ints(SCM vec, int *out, size_t n)
+/* The arrays of coll_exchange_from_parents, from the groups (lists of communicator
+   ranks) and the trees (one per group, over its positions) the creator gave. */
+typedef struct bridge_groups {
+    int size, ngroups;
+    int *group_of, *coord, *parent, *order;
+} bridge_groups_t;
+
+static void bridge__groups_free(bridge_groups_t *g)
 {
-    for (size_t i = 0; i < n; i++) {
-        out[i] = scm_to_int(scm_c_vector_ref(vec, i));
+    free(g->group_of);
+    free(g->coord);
+    free(g->parent);
+    free(g->order);
+}
+
+/* checks the groups (every rank in exactly one) and each group's tree (validated for the
+   group, once: topo_tree_validate) and maps the trees to communicator ranks: a forest
+   whose roots are the coordinators, `order' listing each group's coordinator and then
+   every rank's children in serving order.  0, or -1 with the reason in why. */
+static int bridge__groups_in(SCM groups, SCM trees, int size, bridge_groups_t *g, char *why,
+                             size_t len)
+{
+    char what[128], why2[256];
+    long ng = scm_ilength(groups), nt = scm_ilength(trees);
+    int n = 0;
+
+    if (ng <= 0 || nt < 0) {
+        char gs[128];
+        bridge_scm_to_buf(groups, gs, sizeof(gs));
+        bridge_scm_to_buf(trees, what, sizeof(what));
+        snprintf(why, len, "the groups and the trees must be lists, got %s and %s", gs, what);
+        return -1;
     }
+    if (ng != nt) {
+        snprintf(why, len, "%ld trees for %ld groups", nt, ng);
+        return -1;
+    }
+    *g = (bridge_groups_t){.size = size, .ngroups = (int)ng};
+    g->group_of = malloc(sizeof(int) * (size_t)size);
+    g->coord = malloc(sizeof(int) * (size_t)ng);
+    g->parent = malloc(sizeof(int) * (size_t)size);
+    g->order = malloc(sizeof(int) * (size_t)size);
+    int *member = malloc(sizeof(int) * (size_t)size);
+    if (g->group_of == NULL || g->coord == NULL || g->parent == NULL || g->order == NULL ||
+        member == NULL) {
+        snprintf(why, len, "out of memory");
+        goto err;
+    }
+    for (int r = 0; r < size; r++) {
+        g->group_of[r] = -1;
+    }
+    SCM gs = groups;
+    for (int k = 0; k < ng; k++, gs = scm_cdr(gs)) {
+        SCM ms = scm_car(gs);
+        if (scm_ilength(ms) <= 0) {
+            bridge_scm_to_buf(ms, what, sizeof(what));
+            snprintf(why, len, "group %d is %s, not a non-empty list of ranks", k, what);
+            goto err;
+        }
+        for (; scm_is_pair(ms); ms = scm_cdr(ms)) {
+            SCM x = scm_car(ms);
+            if (!scm_is_exact_integer(x) || !scm_is_signed_integer(x, 0, size - 1)) {
+                bridge_scm_to_buf(x, what, sizeof(what));
+                snprintf(why, len, "group %d holds %s, not a rank of 0..%d", k, what, size - 1);
+                goto err;
+            }
+            int r = scm_to_int(x);
+            if (g->group_of[r] != -1) {
+                snprintf(why, len, "rank %d is in groups %d and %d", r, g->group_of[r], k);
+                goto err;
+            }
+            g->group_of[r] = k;
+        }
+    }
+    for (int r = 0; r < size; r++) {
+        if (g->group_of[r] == -1) {
+            snprintf(why, len, "rank %d is in no group", r);
+            goto err;
+        }
+    }
+    gs = groups;
+    SCM ts = trees;
+    for (int k = 0; k < ng; k++, gs = scm_cdr(gs), ts = scm_cdr(ts)) {
+        int m = 0;
+        for (SCM ms = scm_car(gs); scm_is_pair(ms); ms = scm_cdr(ms)) {
+            member[m++] = scm_to_int(scm_car(ms));
+        }
+        topo_tree_t *t = bridge__tree_of(scm_car(ts), why2, sizeof(why2));
+        if (t == NULL || topo_tree_validate(t, m, t->root, why2, sizeof(why2)) != COMPI_OK) {
+            topo_tree_free(t);
+            bridge_scm_to_buf(scm_car(gs), what, sizeof(what));
+            snprintf(why, len, "the tree of group %d %s: %s", k, what, why2);
+            goto err;
+        }
+        g->coord[k] = member[t->root];
+        g->order[n++] = member[t->root];
+        for (int i = 0; i < m; i++) {
+            int p = t->parent[i];
+            g->parent[member[i]] = p == -1 ? -1 : member[p];
+            for (int c = t->child_off[i]; c < t->child_off[i + 1]; c++) {
+                g->order[n++] = member[t->children[c]];
+            }
+        }
+        topo_tree_free(t);
+    }
+    free(member);
+    return 0;
+err:
+    free(member);
+    bridge__groups_free(g);
+    *g = (bridge_groups_t){0};
+    return -1;
 }
 
 static compi_status_t bridge__exchange(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
 {
     const lowered_tag_t t = LOWERED_EXCHANGE;
-    int size = (int)bridge__long(t, v, EX_SIZE), ngroups = (int)bridge__long(t, v, EX_NGROUPS);
     coll_params_t params = {.segsize = bridge__long(t, v, EX_SEGSIZE)};
     SCM origin = bridge__field(t, v, EX_ORIGIN);
     coll_exchange_t *x = NULL;
+    bridge_groups_t g;
     compi_status_t st;
-    char why[256];
+    char why[512];
 
-    int *group_of = malloc(sizeof(int) * (size_t)size);
-    int *coord = malloc(sizeof(int) * (size_t)ngroups);
-    int *parent = malloc(sizeof(int) * (size_t)size);
-    int *ord = malloc(sizeof(int) * (size_t)size);
-    if (group_of == NULL || coord == NULL || parent == NULL || ord == NULL) {
-        st = bridge__fail(b, origin, text, "out of memory");
-        goto out;
+    if (bridge__groups_in(bridge__field(t, v, EX_GROUPS), bridge__field(t, v, EX_TREES),
+                          b->call->comm->size, &g, why, sizeof(why)) != 0) {
+        return bridge__fail(b, origin, text, "%s", why);
     }
-    bridge__ints(bridge__field(t, v, EX_GROUP_OF), group_of, (size_t)size);
-    bridge__ints(bridge__field(t, v, EX_COORDS), coord, (size_t)ngroups);
-    bridge__ints(bridge__field(t, v, EX_PARENTS), parent, (size_t)size);
-    bridge__ints(bridge__field(t, v, EX_ORDER), ord, (size_t)size);
-    if (coll_exchange_from_parents(size, ngroups, group_of, coord, parent, ord, &x) != COMPI_OK) {
-        st = bridge__fail(b, origin, text, "cannot build %d groups of %d ranks", ngroups, size);
-        goto out;
+    st = coll_exchange_from_parents(g.size, g.ngroups, g.group_of, g.coord, g.parent, g.order,
+                                    &x);
+    bridge__groups_free(&g);
+    if (st != COMPI_OK) {
+        return bridge__fail(b, origin, text, "cannot build %d groups of %d ranks: %s", g.ngroups,
+                            g.size, compi_status_string(st));
     }
+    /* the whole structure against the call (a non-commutative op needs ordered groups) */
     if (coll_exchange_check_call(x, b->call, why, sizeof(why)) != COMPI_OK) {
         coll_exchange_free(x);
-        st = bridge__fail(b, origin, text, "invalid groups: %s", why);
-        goto out;
+        return bridge__fail(b, origin, text, "invalid groups: %s", why);
     }
     /* the closure takes x over, on failure too */
     *c_p = coll_closure_exchange(x, &params, &st);
-    st = *c_p != NULL ? COMPI_OK
-                      : bridge__fail(b, origin, text, "the exchange closure could not be built: %s",
-                                     compi_status_string(st));
-out:
-    free(group_of);
-    free(coord);
-    free(parent);
-    free(ord);
-    return st;
+    return *c_p != NULL ? COMPI_OK
+                        : bridge__fail(b, origin, text,
+                                       "the exchange closure could not be built: %s",
+                                       compi_status_string(st));
 }
 
 /* ---- Scheme closures ------------------------------------------------------------------ */
@@ -698,7 +789,7 @@ static compi_status_t bridge__blocking_only(bridge_build_t *b, SCM v, SCM text,
     coll_kind_t kind = b->call->kind;
     bridge__algo_names(kind, 1, names, sizeof(names));
     return bridge__fail(b, bridge__origin(v), text,
-                        "a %s closure cannot run %s yet; return a native algorithm "
+                        "%s closure cannot run %s yet; return a native algorithm "
                         "with a schedule, or a (schedule ...), when (call-mode call) is "
                         "nonblocking or persistent (%s: %s)",
                         what, coll_mode_name(b->call->mode), coll_kind_name(kind), names);
@@ -719,10 +810,10 @@ static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM text, coll_c
         return bridge__tree(b, v, text, c_p);
     case LOWERED_EXCHANGE:
         return blocking ? bridge__exchange(b, v, text, c_p)
-                        : bridge__blocking_only(b, v, text, "exchange");
+                        : bridge__blocking_only(b, v, text, "an exchange");
     case LOWERED_SCHEME:
         return blocking ? bridge__scheme(b, v, text, c_p)
-                        : bridge__blocking_only(b, v, text, "Scheme");
+                        : bridge__blocking_only(b, v, text, "a Scheme");
     case LOWERED_WRAPPER:
         return bridge__wrapper(b, v, text, c_p);
     case LOWERED_NTAGS:

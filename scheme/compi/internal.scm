@@ -329,8 +329,9 @@
 ;;   native     the algorithm's name (a string), fanout, segsize
 ;;   tree       the tree of (compi trees) as the creator gave it: C validates it for the
 ;;              call (topo_tree_validate, coll_tree_check_call), once
-;;   exchange   the groups' local trees mapped to communicator ranks, a forest whose
-;;              roots (parent -1) are the coordinators (see lower-exchange)
+;;   exchange   the groups (lists of ranks) and their trees (one per group, over its
+;;              positions) as the creator gave them: C checks them and maps the trees
+;;              to communicator ranks
 ;;   wrapper    profiling or tracing around INNER, itself lowered
 ;;   scheme     a Scheme closure's procedure and its name
 ;;   schedule   C asks schedule-steps for the steps, with the call's count in elements,
@@ -339,8 +340,7 @@
   (make-record-type 'lowered-native '(kind algorithm fanout segsize origin)))
 (define <lowered-tree> (make-record-type 'lowered-tree '(kind tree segsize origin)))
 (define <lowered-exchange>
-  (make-record-type 'lowered-exchange
-                    '(kind size ngroups group-of coords parents order segsize origin)))
+  (make-record-type 'lowered-exchange '(kind groups trees segsize origin)))
 (define <lowered-wrapper> (make-record-type 'lowered-wrapper '(what inner origin)))
 (define <lowered-scheme> (make-record-type 'lowered-scheme '(kind procedure name origin)))
 (define <lowered-schedule>
@@ -362,80 +362,11 @@
                         v)))
                 (record-type-fields rtd))))))
 
-;; The tree as the creator gave it, checked only to be a tree of (compi trees): C
-;; validates it for the call, with topo_tree_validate's words (coll_tree_check_call).
-(define (lower-tree desc call origin)
-  (let ((tree (tree-closure-tree desc)))
-    (unless (tree? tree)
-      (lowering-error desc "~A is not a tree of (compi trees)" (value-text tree)))
-    ((record-constructor <lowered-tree>) (kind-number (tree-closure-kind desc)) tree
-     (tree-closure-segsize desc) origin)))
-
-;; The exchange allreduce, lowered: SIZE NGROUPS GROUP-OF COORDS PARENTS ORDER, the
-;; groups' local trees mapped to communicator ranks, a forest whose roots (parent -1) are
-;; the coordinators; ORDER lists each group's coordinator, then every rank's children in
-;; serving order.  Every rank must be in exactly one group and every tree must fit its
-;; group (tree-validate); C checks the whole structure again (coll_exchange_validate).
-(define (lower-exchange desc call origin)
-  (let* ((size (call-size call))
-         (groups (exchange-closure-groups desc))
-         (trees (exchange-closure-trees desc))
-         (group-of (make-vector size #f))
-         (parents (make-vector size -1))
-         (order (make-vector size -1))
-         (n 0))
-    (unless (and (list? groups) (pair? groups) (list? trees))
-      (lowering-error desc "the groups and the trees must be lists, got ~S and ~A"
-                      groups (value-text trees)))
-    (unless (= (length groups) (length trees))
-      (lowering-error desc "~A trees for ~A groups" (length trees) (length groups)))
-    (let each ((gs groups) (g 0))
-      (when (pair? gs)
-        (let ((ms (car gs)))
-          (unless (and (list? ms) (pair? ms))
-            (lowering-error desc "group ~A is ~S, not a non-empty list of ranks" g ms))
-          (for-each (lambda (r)
-                      (unless (and (exact-integer? r) (< -1 r size))
-                        (lowering-error desc "group ~A holds ~S, not a rank of 0..~A" g r
-                                        (- size 1)))
-                      (when (vector-ref group-of r)
-                        (lowering-error desc "rank ~A is in groups ~A and ~A" r
-                                        (vector-ref group-of r) g))
-                      (vector-set! group-of r g))
-                    ms))
-        (each (cdr gs) (+ g 1))))
-    (do ((r 0 (+ r 1))) ((= r size))
-      (unless (vector-ref group-of r)
-        (lowering-error desc "rank ~A is in no group" r)))
-    (let each ((gs groups) (ts trees) (g 0) (coords '()))
-      (if (pair? gs)
-          (let* ((mv (list->vector (car gs)))
-                 (k (vector-length mv))
-                 (t (car ts))
-                 (why (cond ((not (tree? t))
-                             (simple-format #f "~A is not a tree of (compi trees)"
-                                            (value-text t)))
-                            (else (catch 'invalid-tree
-                                    (lambda () (tree-validate t k) #f)
-                                    (lambda (key who fmt args . rest)
-                                      (apply simple-format #f fmt args)))))))
-            (when why
-              (lowering-error desc "the tree of group ~A ~S: ~A" g (car gs) why))
-            (let ((c (vector-ref mv (tree-root t))))
-              (vector-set! order n c)
-              (set! n (+ n 1))
-              (do ((i 0 (+ i 1))) ((= i k))
-                (let ((p (tree-parent t i)))
-                  (vector-set! parents (vector-ref mv i) (if (= p -1) -1 (vector-ref mv p))))
-                (for-each (lambda (ci)
-                            (vector-set! order n (vector-ref mv ci))
-                            (set! n (+ n 1)))
-                          (tree-children t i)))
-              (each (cdr gs) (cdr ts) (+ g 1) (cons c coords))))
-          ((record-constructor <lowered-exchange>)
-           (kind-number (exchange-closure-kind desc)) size (length groups) group-of
-           (list->vector (reverse coords)) parents order (exchange-closure-segsize desc)
-           origin)))))
+;; Trees and groups go to C as the creator gave them: C checks them, once, for the call,
+;; with topo_tree_validate's and coll_exchange_validate's words (scheme/bridge_closure.c:
+;; a tree-closure's tree must fit the call; an exchange's groups must hold every rank
+;; once, each group's tree must fit its group, over its positions, rooted at the
+;; coordinator).
 
 ;; The description, lowered for C (see "lowered descriptions" above).
 (define (lower desc call)
@@ -446,8 +377,13 @@
       ((record-constructor <lowered-native>) (kind-number (native-kind desc))
        (symbol->string (native-algorithm desc)) (native-fanout desc) (native-segsize desc)
        origin))
-     ((tree-closure? desc) (lower-tree desc call origin))
-     ((exchange-closure? desc) (lower-exchange desc call origin))
+     ((tree-closure? desc)
+      ((record-constructor <lowered-tree>) (kind-number (tree-closure-kind desc))
+       (tree-closure-tree desc) (tree-closure-segsize desc) origin))
+     ((exchange-closure? desc)
+      ((record-constructor <lowered-exchange>) (kind-number (exchange-closure-kind desc))
+       (exchange-closure-groups desc) (exchange-closure-trees desc)
+       (exchange-closure-segsize desc) origin))
      ((schedule? desc)
       ((record-constructor <lowered-schedule>) (kind-number (schedule-kind desc))
        (schedule-name desc) desc origin))

@@ -41,7 +41,7 @@ static const struct {
     {"safe-apply", offsetof(bridge_procs_t, safe_apply)},
     {"creator-count", offsetof(bridge_procs_t, creator_count)},
     {"creator-description", offsetof(bridge_procs_t, creator_description)},
-    {"build-closure-for", offsetof(bridge_procs_t, build_closure_for)},
+    {"build-lowered-for", offsetof(bridge_procs_t, build_lowered_for)},
     {"run-scheme-closure", offsetof(bridge_procs_t, run_scheme_closure)},
     {"lower-for-run", offsetof(bridge_procs_t, lower_for_run)},
     {"run-finalize-hooks", offsetof(bridge_procs_t, run_finalize_hooks)},

@@ -5,7 +5,7 @@
  *   tramp_run --miss--> bridge_build_closure(call)
  *                          | call record (bridge_call.c)
  *                          v
- *                       (compi internal) build-closure-for: runs the creators, checks each
+ *                       (compi internal) build-lowered-for: runs the creators, checks each
  *                       answer where it is given, lowers the description to records
  *                          |
  *                          v
@@ -33,7 +33,7 @@
  * The lowered descriptions are records of (compi internal), one type per kind of
  * closure, read here by field name (bridge_layout.c: the fields are resolved and checked
  * when the bridge starts) and dispatched on their type; a value of any other type is an
- * error, not a guess.  Their fields are checked by build-closure-for where Scheme can;
+ * error, not a guess.  Their fields are checked by build-lowered-for where Scheme can;
  * what C alone can judge (the algorithm exists and accepts the call, the tree is valid
  * for it: checked here, once) is reported with the creator the description came from
  * and the call.
@@ -327,118 +327,39 @@ static compi_status_t bridge__tree(bridge_build_t *b, SCM v, SCM text, coll_clos
 
 /* ---- the exchange allreduce ---------------------------------------------------------- */
 
-/* The arrays of coll_exchange_from_parents, from the groups (lists of communicator
-   ranks) and the trees (one per group, over its positions) the creator gave. */
-typedef struct bridge_groups {
-    int size, ngroups;
-    int *group_of, *coord, *parent, *order;
-} bridge_groups_t;
-
-static void bridge__groups_free(bridge_groups_t *g)
+/* the arguments of bridge_groups_in for the trees of an exchange closure: each tree of
+   (compi trees) as #(SIZE ROOT PARENTS CHILDREN), anything else as it is */
+static SCM bridge__tree_args(SCM trees)
 {
-    free(g->group_of);
-    free(g->coord);
-    free(g->parent);
-    free(g->order);
+    SCM out = SCM_EOL;
+    for (; scm_is_pair(trees); trees = scm_cdr(trees)) {
+        SCM t = scm_car(trees);
+        if (bridge_is(&scm_tree_layout, t)) {
+            t = scm_vector(scm_list_4(bridge_ref(&scm_tree_layout, t, TREE_SIZE),
+                                      bridge_ref(&scm_tree_layout, t, TREE_ROOT),
+                                      bridge_ref(&scm_tree_layout, t, TREE_PARENTS),
+                                      bridge_ref(&scm_tree_layout, t, TREE_CHILDREN)));
+        }
+        out = scm_cons(t, out);
+    }
+    return scm_reverse_x(out, scm_is_null(trees) ? SCM_EOL : trees);
 }
 
-/* checks the groups (every rank in exactly one) and each group's tree (validated for the
-   group, once: topo_tree_validate) and maps the trees to communicator ranks: a forest
-   whose roots are the coordinators, `order' listing each group's coordinator and then
-   every rank's children in serving order.  0, or -1 with the reason in why. */
-static int bridge__groups_in(SCM groups, SCM trees, int size, bridge_groups_t *g, char *why,
-                             size_t len)
-{
-    char what[128], why2[256];
-    long ng = scm_ilength(groups), nt = scm_ilength(trees);
-    int n = 0;
+typedef struct bridge_groups_args {
+    SCM groups, trees;
+    int size;
+    bridge_groups_t *g;
+} bridge_groups_args_t;
 
-    if (ng <= 0 || nt < 0) {
-        char gs[128];
-        bridge_scm_to_buf(groups, gs, sizeof(gs));
-        bridge_scm_to_buf(trees, what, sizeof(what));
-        snprintf(why, len, "the groups and the trees must be lists, got %s and %s", gs, what);
-        return -1;
-    }
-    if (ng != nt) {
-        snprintf(why, len, "%ld trees for %ld groups", nt, ng);
-        return -1;
-    }
-    *g = (bridge_groups_t){.size = size, .ngroups = (int)ng};
-    g->group_of = malloc(sizeof(int) * (size_t)size);
-    g->coord = malloc(sizeof(int) * (size_t)ng);
-    g->parent = malloc(sizeof(int) * (size_t)size);
-    g->order = malloc(sizeof(int) * (size_t)size);
-    int *member = malloc(sizeof(int) * (size_t)size);
-    if (g->group_of == NULL || g->coord == NULL || g->parent == NULL || g->order == NULL ||
-        member == NULL) {
-        snprintf(why, len, "out of memory");
-        goto err;
-    }
-    for (int r = 0; r < size; r++) {
-        g->group_of[r] = -1;
-    }
-    SCM gs = groups;
-    for (int k = 0; k < ng; k++, gs = scm_cdr(gs)) {
-        SCM ms = scm_car(gs);
-        if (scm_ilength(ms) <= 0) {
-            bridge_scm_to_buf(ms, what, sizeof(what));
-            snprintf(why, len, "group %d is %s, not a non-empty list of ranks", k, what);
-            goto err;
-        }
-        for (; scm_is_pair(ms); ms = scm_cdr(ms)) {
-            SCM x = scm_car(ms);
-            if (!scm_is_exact_integer(x) || !scm_is_signed_integer(x, 0, size - 1)) {
-                bridge_scm_to_buf(x, what, sizeof(what));
-                snprintf(why, len, "group %d holds %s, not a rank of 0..%d", k, what, size - 1);
-                goto err;
-            }
-            int r = scm_to_int(x);
-            if (g->group_of[r] != -1) {
-                snprintf(why, len, "rank %d is in groups %d and %d", r, g->group_of[r], k);
-                goto err;
-            }
-            g->group_of[r] = k;
-        }
-    }
-    for (int r = 0; r < size; r++) {
-        if (g->group_of[r] == -1) {
-            snprintf(why, len, "rank %d is in no group", r);
-            goto err;
-        }
-    }
-    gs = groups;
-    SCM ts = trees;
-    for (int k = 0; k < ng; k++, gs = scm_cdr(gs), ts = scm_cdr(ts)) {
-        int m = 0;
-        for (SCM ms = scm_car(gs); scm_is_pair(ms); ms = scm_cdr(ms)) {
-            member[m++] = scm_to_int(scm_car(ms));
-        }
-        topo_tree_t *t = bridge__tree_of(scm_car(ts), why2, sizeof(why2));
-        if (t == NULL || topo_tree_validate(t, m, t->root, why2, sizeof(why2)) != COMPI_OK) {
-            topo_tree_free(t);
-            bridge_scm_to_buf(scm_car(gs), what, sizeof(what));
-            snprintf(why, len, "the tree of group %d %s: %s", k, what, why2);
-            goto err;
-        }
-        g->coord[k] = member[t->root];
-        g->order[n++] = member[t->root];
-        for (int i = 0; i < m; i++) {
-            int p = t->parent[i];
-            g->parent[member[i]] = p == -1 ? -1 : member[p];
-            for (int c = t->child_off[i]; c < t->child_off[i + 1]; c++) {
-                g->order[n++] = member[t->children[c]];
-            }
-        }
-        topo_tree_free(t);
-    }
-    free(member);
-    return 0;
-err:
-    free(member);
-    bridge__groups_free(g);
-    *g = (bridge_groups_t){0};
-    return -1;
+static SCM bridge__groups_body(void *data)
+{
+    bridge_groups_args_t *a = data;
+    return bridge_groups_in(a->groups, bridge__tree_args(a->trees), a->size, a->g);
+}
+
+static SCM bridge__groups_handler(void *data, SCM key, SCM args)
+{
+    return scm_from_utf8_string("a tree's fields are not those of a tree of (compi trees)");
 }
 
 static compi_status_t bridge__exchange(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
@@ -451,13 +372,19 @@ static compi_status_t bridge__exchange(bridge_build_t *b, SCM v, SCM text, coll_
     compi_status_t st;
     char why[512];
 
-    if (bridge__groups_in(bridge__field(t, v, EX_GROUPS), bridge__field(t, v, EX_TREES),
-                          b->call->comm->size, &g, why, sizeof(why)) != 0) {
+    /* the groups and each group's tree, checked and mapped once (scheme/tree_ext.c) */
+    bridge_groups_args_t args = {.groups = bridge__field(t, v, EX_GROUPS),
+                                 .trees = bridge__field(t, v, EX_TREES),
+                                 .size = b->call->comm->size,
+                                 .g = &g};
+    SCM msg = scm_c_catch(SCM_BOOL_T, bridge__groups_body, &args, bridge__groups_handler, NULL,
+                          NULL, NULL);
+    if (scm_is_true(msg)) {
+        bridge_scm_to_buf(msg, why, sizeof(why));
         return bridge__fail(b, origin, text, "%s", why);
     }
     st = coll_exchange_from_parents(g.size, g.ngroups, g.group_of, g.coord, g.parent, g.order,
                                     &x);
-    bridge__groups_free(&g);
     if (st != COMPI_OK) {
         return bridge__fail(b, origin, text, "cannot build %d groups of %d ranks: %s", g.ngroups,
                             g.size, compi_status_string(st));
@@ -843,7 +770,7 @@ static void *bridge__build_in_guile(void *p)
 
     SCM record = bridge_call_record(b->call, 0);
     b->st =
-        bridge_invoke(bridge_procs.build_closure_for, scm_list_1(record), &r, b->errbuf, b->len);
+        bridge_invoke(bridge_procs.build_lowered_for, scm_list_1(record), &r, b->errbuf, b->len);
     if (b->st == COMPI_OK) {
         SCM v = scm_car(r);
         bridge_scm_to_buf(bridge__origin(v), last_origin, sizeof(last_origin));

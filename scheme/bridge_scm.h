@@ -60,7 +60,7 @@ typedef struct bridge_procs {
     SCM safe_apply;
     SCM creator_count;
     SCM creator_description;
-    SCM build_closure_for;
+    SCM build_lowered_for;
     SCM run_scheme_closure;
     SCM lower_for_run;
     SCM run_finalize_hooks;

@@ -36,4 +36,22 @@ void bridge_trees_register(void);
 SCM bridge_tree_in(const char *who, SCM size, SCM root, SCM parents, SCM children,
                    struct topo_tree **t_p);
 
+/*
+ * The groups of an exchange allreduce (lists of communicator ranks) and their trees (one
+ * per group, over its positions: #(SIZE ROOT PARENTS CHILDREN), the fields of a tree of
+ * (compi trees)), checked -- every rank of 0..size-1 in exactly one group, each tree
+ * valid for its group (topo_tree_validate) -- and mapped to communicator ranks: the
+ * arrays of coll_exchange_from_parents in *g (a forest whose roots are the
+ * coordinators; order lists each group's coordinator, then every rank's children in
+ * serving order).  SCM_BOOL_F, or the message.  The bridge (bridge_closure.c) and
+ * (compi internal)'s view of the lowered exchange (%exchange-forest) both use it, so
+ * the groups are checked in one place, with one wording.  The arrays are collected
+ * memory (the caller copies them); raises on wrong types only, leaving nothing behind.
+ */
+typedef struct bridge_groups {
+    int size, ngroups;
+    int *group_of, *coord, *parent, *order;
+} bridge_groups_t;
+SCM bridge_groups_in(SCM groups, SCM trees, int size, bridge_groups_t *g);
+
 #endif

@@ -23,11 +23,12 @@
             creator-count
             creator-description
             build-closure-for
+            build-lowered-for
             run-scheme-closure
             lower-for-run
             run-finalize-hooks
             schedule-steps
-            ;; for tests: the lowering, and a lowered description as a vector
+            ;; for tests: the lowering, and the view of a lowered description
             lower
             lowered->vector))
 
@@ -346,21 +347,58 @@
 (define <lowered-schedule>
   (make-record-type 'lowered-schedule '(kind name description origin)))
 
-;; #(TAG FIELD ...), TAG the type's name without "lowered-": for tests and the REPL
-(define (lowered->vector x)
-  (let* ((rtd (record-type-descriptor x))
-         (name (symbol->string (record-type-name rtd))))
-    (list->vector
-     (cons (string->symbol (substring name (string-length "lowered-")))
-           (map (lambda (f)
-                  (let ((v ((record-accessor rtd f) x)))
-                    (if (and (record? v) (memq (record-type-descriptor v)
-                                               (list <lowered-native> <lowered-tree>
-                                                     <lowered-exchange> <lowered-wrapper>
-                                                     <lowered-scheme> <lowered-schedule>)))
-                        (lowered->vector v)
-                        v)))
-                (record-type-fields rtd))))))
+;; The lowered description as tools read it (compi-tree's (compi tree-tool), tests): the
+;; vectors
+;;   #(native KIND "algo" FANOUT SEGSIZE ORIGIN)
+;;   #(tree KIND SIZE ROOT PARENTS ORDER SEGSIZE ORIGIN)
+;;   #(exchange KIND SIZE NGROUPS GROUP-OF COORDS PARENTS ORDER SEGSIZE ORIGIN)
+;;   #(profiling INNER ORIGIN)  #(tracing INNER ORIGIN)
+;;   #(scheme KIND PROCEDURE "NAME" ORIGIN)
+;;   #(schedule KIND "NAME" DESC ORIGIN)
+;; ORDER lists the root (each group's coordinator), then every rank's children in
+;; serving order.  An exchange's groups and trees are checked and mapped by the C that
+;; the bridge uses (%exchange-forest, scheme/tree_ext.c); a message from it is raised as
+;; an error of the creator that returned DESC.  A tree is not validated here: the tools
+;; validate it for the call as the library does.
+(define (lowered->vector x call)
+  (let ((rtd (record-type-descriptor x)))
+    (define (get f) ((record-accessor rtd f) x))
+    (cond
+     ((eq? rtd <lowered-native>)
+      (vector 'native (get 'kind) (get 'algorithm) (get 'fanout) (get 'segsize) (get 'origin)))
+     ((eq? rtd <lowered-tree>)
+      (let* ((t (get 'tree)) (size (tree-size t)) (order (make-vector size -1)))
+        (let fill ((r 0) (n 0) (kids (list (tree-root t))))
+          (cond ((and (pair? kids) (< n size))
+                 (vector-set! order n (car kids))
+                 (fill r (+ n 1) (cdr kids)))
+                ((< r size) (fill (+ r 1) n (tree-children t r)))))
+        (vector 'tree (get 'kind) size (tree-root t) (tree-parents t) order (get 'segsize)
+                (get 'origin))))
+     ((eq? rtd <lowered-exchange>)
+      (let* ((groups (get 'groups))
+             (trees (get 'trees))
+             (args (if (list? trees)
+                       (map (lambda (t)
+                              (if (tree? t)
+                                  (vector (tree-size t) (tree-root t) (tree-parents t)
+                                          (list->vector (map (lambda (r) (tree-children t r))
+                                                             (iota (tree-size t)))))
+                                  t))
+                            trees)
+                       trees))
+             (forest ((%compi-primitive '%exchange-forest) groups args (call-size call))))
+        (when (string? forest)
+          (raise-exception (make-creator-error (string-append (get 'origin) ": " forest))))
+        (vector 'exchange (get 'kind) (call-size call) (length groups)
+                (vector-ref forest 0) (vector-ref forest 1) (vector-ref forest 2)
+                (vector-ref forest 3) (get 'segsize) (get 'origin))))
+     ((eq? rtd <lowered-wrapper>)
+      (vector (get 'what) (lowered->vector (get 'inner) call) (get 'origin)))
+     ((eq? rtd <lowered-scheme>)
+      (vector 'scheme (get 'kind) (get 'procedure) (get 'name) (get 'origin)))
+     (else
+      (vector 'schedule (get 'kind) (get 'name) (get 'description) (get 'origin))))))
 
 ;; Trees and groups go to C as the creator gave them: C checks them, once, for the call,
 ;; with topo_tree_validate's and coll_exchange_validate's words (scheme/bridge_closure.c:
@@ -400,10 +438,17 @@
 ;; The trampoline's miss path: runs the creators for CALL (a call record filled by the
 ;; bridge) and lowers the description.  (#t . (LOWERED . "call text")), or (#f . "creator
 ;; NAME (KIND, installed at FILE:L:C) ... (call: bcast root=0 bytes=8 comm=...)").
+(define (build-lowered-for call)
+  (build call (lambda (lowered) lowered)))
+
+;; The same for tools: LOWERED as the vectors of lowered->vector.
 (define (build-closure-for call)
+  (build call (lambda (lowered) (lowered->vector lowered call))))
+
+(define (build call view)
   (let* ((text (call->string call))
          (r (guarded-apply
-             (lambda () (lower (run-creators call) call))
+             (lambda () (view (lower (run-creators call) call)))
              '()
              (lambda (what running)
                (if running

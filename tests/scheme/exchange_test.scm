@@ -4,10 +4,11 @@
 ;;;     shape, lowest and highest coordinators): one group per top-level group, one valid
 ;;;     tree per group rooted at its coordinator, and together they are exactly the
 ;;;     hierarchical tree with a flat top level minus its edges between groups;
-;;;   - the lowered record the bridge reads (the groups and trees as they are: the bridge
-;;;     checks and maps them, tests/scheme/closures.sh);
+;;;   - the lowered vector tools read (the groups checked and mapped by the C the bridge
+;;;     uses), for a known layout and for every random one (every rank in one group, a
+;;;     parent in its own group or -1 at its coordinator);
 ;;;   - exchange-ordered? on contiguous and interleaved groups;
-;;;   - a description for another kind fails naming the creator;
+;;;   - descriptions that do not fit the call fail naming the creator and the problem;
 ;;;   - the creator serves allreduce only, sends unordered non-commutative ops to `next';
 ;;;     examples/configs/exchange.scm loads and answers.
 ;;; Run by tests/scheme/exchange.sh.
@@ -19,8 +20,8 @@
 
 (define groups-of exchange-closure-groups)
 (define trees-of exchange-closure-trees)
-;; the lowered record as #(exchange KIND GROUPS TREES SEGSIZE ORIGIN)
-(define (lower desc call) (lowered->vector ((@ (compi internal) lower) desc call)))
+;; the lowered exchange as tools see it (lowered->vector): the groups mapped by C
+(define (lower desc call) (lowered->vector ((@ (compi internal) lower) desc call) call))
 
 (define (allreduce-call n . op)
   (make-call 'allreduce n 0 #f 64 'MPI_INT (if (pair? op) (car op) 'MPI_SUM)
@@ -39,26 +40,24 @@
                 (tree 3 0 ((0 -1 (2 1)) (1 0 ()) (2 0 ())))
                 (tree 2 0 ((0 -1 (1)) (1 0 ())))))
 (let ((v (lower known (allreduce-call 8))))
-  (expect-equal "lowered: kind, the groups and the trees as they are, segsize"
-                (list (vector-ref v 0) (vector-ref v 1) (vector-ref v 2)
-                      (eq? (vector-ref v 3) (trees-of known)) (vector-ref v 4))
-                '(exchange 3 ((0 1 2) (3 4 5) (6 7)) #t 0))
-  (report (string-contains (vector-ref v 5) "(exchange-closure allreduce 3 groups)")
-          "lowered: the origin names the description" (vector-ref v 5)))
+  (expect-equal "lowered: kind, size, groups, group of each rank, coordinators, parents, order"
+                (list (vector-ref v 0) (vector-ref v 2) (vector-ref v 3) (vector-ref v 4)
+                      (vector-ref v 5) (vector-ref v 6) (vector-ref v 7) (vector-ref v 8))
+                '(exchange 8 3 #(0 0 0 1 1 1 2 2) #(0 3 6) #(-1 0 0 -1 3 3 -1 6)
+                           #(0 2 1 3 5 4 6 7) 0))
+  (report (string-contains (vector-ref v 9) "(exchange-closure allreduce 3 groups)")
+          "lowered: the origin names the description" (vector-ref v 9)))
 (expect-equal "a plain list of ranks is one group"
               (groups-of (exchange-closure '(0 1 2 3))) '((0 1 2 3)))
 (let ((d (exchange-closure '((0 5 2) (3 4 1)) #:coordinator 'highest)))
-  (expect-equal "highest coordinators, groups sorted"
-                (list (groups-of d)
-                      (map (lambda (g t) (list-ref g (tree-root t))) (groups-of d) (trees-of d))
-                      (map (lambda (t) (tree-parents t)) (trees-of d)))
-                '(((0 2 5) (1 3 4)) (5 4) (#(2 2 -1) #(2 2 -1)))))
+  (expect-equal "highest coordinators, groups sorted; lowered parents"
+                (vector-ref (lower d (allreduce-call 6)) 6) #(5 4 5 4 -1 -1)))
 (let ((d (exchange-closure '((0 1) (2 3)) #:trees (list (chain-tree 2 1) (flat-tree 2 0))
                            #:segsize 4096)))
   (expect-equal "#:trees replaces the built trees; #:segsize is lowered"
                 (let ((v (lower d (allreduce-call 4))))
-                  (list (map tree->list (vector-ref v 3)) (vector-ref v 4)))
-                (list (map tree->list (list (chain-tree 2 1) (flat-tree 2 0))) 4096))
+                  (list (vector-ref v 5) (vector-ref v 6) (vector-ref v 8)))
+                '(#(1 2) #(1 -1 -1 2) 4096))
   (expect-equal "description->string and description-kind"
                 (list (description->string d) (description-kind d #f)
                       (closure-description? d) (exchange-closure? d))
@@ -88,10 +87,11 @@
 (define shape-mixes '((binomial) (flat) (chain) ((kary 3)) (flat binomial) (chain flat)))
 
 ;; #f when D's trees, mapped to communicator ranks, are the hierarchical tree WHOLE
-;; without its edges between top-level groups; else why
+;; without its edges between top-level groups, and the lowered vector agrees; else why
 (define (exchange-problem d groups whole n coord)
   (let* ((tops (map group-ranks groups))
          (trees (trees-of d))
+         (v (lower d (allreduce-call n)))
          (parents (make-vector n 'none)))
     (or (and (not (equal? (groups-of d) tops))
              (simple-format #f "groups ~S, expected ~S" (groups-of d) tops))
@@ -128,7 +128,15 @@
                      (same (lambda (a b) (equal? (find-group tops a) (find-group tops b)))))
                  (cond ((not (equal? p (if (and (>= wp 0) (same r wp)) wp -1)))
                         (simple-format #f "rank ~A has parent ~A, the whole tree ~A" r p wp))
-                       (else (ranks (+ r 1))))))))))
+                       ((not (equal? (vector-ref (vector-ref v 6) r) p))
+                        (simple-format #f "lowered parent of ~A is ~A, expected ~A" r
+                                       (vector-ref (vector-ref v 6) r) p))
+                       ((not (eqv? (list-ref tops (vector-ref (vector-ref v 4) r))
+                                   (find-group tops r)))
+                        (simple-format #f "lowered group of ~A is wrong" r))
+                       (else (ranks (+ r 1)))))))
+        (and (not (equal? (sort (vector->list (vector-ref v 7)) <) (iota n)))
+             (simple-format #f "lowered order ~S is not a permutation" (vector-ref v 7))))))
 
 (define (find-group tops r)
   (let loop ((gs tops)) (if (memv r (car gs)) (car gs) (loop (cdr gs)))))
@@ -183,17 +191,40 @@
     (report (contains-all? msg wants) desc
             (simple-format #f "message ~S, expected it to contain ~S" msg wants))))
 
-;; groups and trees that do not fit the call are refused by the bridge, naming the
-;; creator (tests/scheme/closures.sh)
+(define (two-trees) (list (flat-tree 2 0) (flat-tree 2 0)))
+(expect-build-error "a rank in two groups" 'allreduce 3
+                    (exchange-closure '((0 1) (1 2)) #:trees (two-trees))
+                    "returned (exchange-closure allreduce 2 groups)"
+                    "rank 1 is in groups 0 and 1" "(call: allreduce")
+(expect-build-error "a rank in no group" 'allreduce 5
+                    (exchange-closure '((0 1) (2 3)) #:trees (two-trees))
+                    "rank 4 is in no group")
+(expect-build-error "a rank outside the communicator" 'allreduce 3
+                    (exchange-closure '((0 1) (2 7)) #:trees (two-trees))
+                    "group 1 holds 7, not a rank of 0..2")
+(expect-build-error "fewer trees than groups" 'allreduce 4
+                    (exchange-closure '((0 1) (2 3)) #:trees (list (flat-tree 2 0)))
+                    "1 trees for 2 groups")
+(expect-build-error "a tree of the wrong size" 'allreduce 4
+                    (exchange-closure '((0 1) (2 3)) #:trees (list (flat-tree 2 0)
+                                                                   (flat-tree 3 0)))
+                    "the tree of group 1 (2 3): tree built for 3 ranks")
+(expect-build-error "a tree with a cycle" 'allreduce 5
+                    (exchange-closure '((0 1) (2 3 4))
+                                      #:trees (list (flat-tree 2 0)
+                                                    (make-tree 3 0 #(-1 2 1))))
+                    "the tree of group 1 (2 3 4)" "form a cycle")
+(expect-build-error "not a tree" 'allreduce 2
+                    (exchange-closure '((0 1)) #:trees '(42))
+                    "42 is not a tree of (compi trees)")
 (expect-build-error "an exchange for a bcast is refused" 'bcast 4
                     (exchange-closure '((0 1) (2 3)))
                     "a closure for allreduce, not for bcast")
 (let ((r (begin (install-creator! 'allreduce
                                   (lambda (call next) (profiling (exchange-closure '((0 1) (2))))))
                 (build-closure-for (allreduce-call 3)))))
-  (report (and (car r) (eq? (vector-ref (lowered->vector (cadr r)) 0) 'wrapper)
-               (eq? (vector-ref (lowered->vector (cadr r)) 1) 'profiling)
-               (eq? (vector-ref (vector-ref (lowered->vector (cadr r)) 2) 0) 'exchange))
+  (report (and (car r) (eq? (vector-ref (cadr r) 0) 'profiling)
+               (eq? (vector-ref (vector-ref (cadr r) 1) 0) 'exchange))
           "(profiling (exchange-closure ...)) lowers to a wrapped exchange"
           (simple-format #f "~S" r)))
 (expect-error "#:shapes must name a shape" (lambda () (exchange-closure '((0) (1)) #:shapes '()))

@@ -184,8 +184,7 @@
          (hows (if (pair? coordinator) coordinator (list coordinator)))
          (trees
           (or trees
-              (let* ((c0 (pick-coordinator 'exchange-closure (car hows)
-                          (car members) 0))
+              (let* ((c0 (pick-coordinator 'exchange-closure (car hows) (car members) 0))
                      (whole (hierarchical-tree tops c0
                                                #:shapes (cons 'flat
                                                               (shape-list 'exchange-closure

@@ -312,13 +312,11 @@
   (let loop ((ks collective-kinds) (i 0))
     (if (eq? (car ks) kind) i (loop (cdr ks) (+ i 1)))))
 
-(define desc-origin description-origin)
-
 ;; The error raised while lowering: the message names the creator that built DESC.
 (define (lowering-error desc fmt . args)
   (raise-exception
    (make-creator-error
-    (string-append (or (desc-origin desc) "a creator") " returned "
+    (string-append (or (description-origin desc) "a creator") " returned "
                    (description->string desc) ": " (apply simple-format #f fmt args)))))
 
 ;;; ---- lowered descriptions -----------------------------------------------------------
@@ -401,14 +399,14 @@
       (vector 'schedule (get 'kind) (get 'name) (get 'description) (get 'origin))))))
 
 ;; Trees and groups go to C as the creator gave them: C checks them, once, for the call,
-;; with topo_tree_validate's and coll_exchange_validate's words (scheme/bridge_closure.c:
-;; a tree-closure's tree must fit the call; an exchange's groups must hold every rank
-;; once, each group's tree must fit its group, over its positions, rooted at the
-;; coordinator).
+;; in the words of topo_tree_validate, bridge_groups_in and coll_exchange_validate
+;; (scheme/bridge_closure.c, scheme/tree_ext.c): a tree-closure's tree must fit the call;
+;; an exchange's groups must hold every rank once, and each group's tree must fit its
+;; group, over its positions, rooted at the coordinator.
 
 ;; The description, lowered for C (see "lowered descriptions" above).
 (define (lower desc call)
-  (let ((origin (string-append (or (desc-origin desc) "a creator") " returned "
+  (let ((origin (string-append (or (description-origin desc) "a creator") " returned "
                                (description->string desc))))
     (cond
      ((native? desc)

@@ -469,7 +469,7 @@ must answer"
 ;; communicator ranks (partials are combined in list order), TREES one tree of (compi
 ;; trees) per group over its positions (position i: the i-th rank of the group), rooted
 ;; at the coordinator.  Made by exchange-closure of (compi hierarchy), which builds the
-;; trees; checked when lowered ((compi internal)) and again in C.
+;; trees; checked once, by the bridge's C when the closure is built (bridge_groups_in).
 (define <exchange-closure>
   (make-record-type 'exchange-closure '(kind groups trees segsize origin) print-description))
 (define make-exchange-closure (record-constructor <exchange-closure>))

@@ -502,7 +502,7 @@
 
 ;; The thunks of at-finalize, each caught: (#t . #t), or (#f . "the first failure").
 (define (run-finalize-hooks)
-  (let loop ((hooks finalize-hooks) (err #f))
+  (let loop ((hooks (registered-finalize-hooks)) (err #f))
     (if (null? hooks)
         (if err (failed err) (ok #t))
         (let* ((thunk (caar hooks)) (where (cdar hooks))

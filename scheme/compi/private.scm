@@ -92,7 +92,7 @@
             kinds-list
             creator-text
             current-creator
-            finalize-hooks
+            registered-finalize-hooks
             value-text
             non-negative-integer
             make-creator-error
@@ -294,6 +294,10 @@ must answer"
                (list (value-text thunk)) (list thunk)))
   (set! finalize-hooks (append finalize-hooks (list (cons thunk (current-config-origin)))))
   *unspecified*)
+
+;; The thunks, as (thunk . origin) in order.  A procedure, not the variable: a module
+;; compiled against this one may take an exported variable's value at compile time.
+(define (registered-finalize-hooks) finalize-hooks)
 
 ;;; ---- calls ----------------------------------------------------------------------------
 

@@ -292,12 +292,8 @@ static SCM bridge__init_body(void *data)
     SCM internal = bridge__interface("(compi internal)");
     SCM compi = scm_c_resolve_module("compi");
     /* the records C reads and builds, by field name, and the kinds: checked once here */
-    bridge_layout_t *const *tables[] = {bridge_call_layouts, bridge_closure_layouts};
-    const size_t ntables[] = {bridge_call_nlayouts, bridge_closure_nlayouts};
-    for (size_t t = 0; t < COMPI_ARRAY_SIZE(tables); t++) {
-        if (bridge_layouts_check(tables[t], ntables[t], body->why, sizeof(body->why)) != 0) {
-            return SCM_BOOL_F;
-        }
+    if (bridge_layouts_check(body->why, sizeof(body->why)) != 0) {
+        return SCM_BOOL_F;
     }
     bridge_prims_register(compi);
     bridge_call_init();

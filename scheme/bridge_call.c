@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* the bridge's kinds are coll_kind_t's, in the same order (bridge.h, coll.h) */
+/* the bridge's kinds are coll_kind_t's: both expand core/coll/kinds.def */
 _Static_assert((int)BRIDGE_KIND_COUNT == (int)COLL_NKINDS,
                "scheme/bridge.h and core/coll/coll.h list different collective kinds");
 
@@ -60,7 +60,7 @@ bridge_layout_t bridge_call_layout = {
 
 enum { BUF_ADDRESS, BUF_DATATYPE, BUF_COUNT, BUF_WRITABLE, BUF_STORAGE, BUF_NFIELDS };
 static const char *const buffer_fields[BUF_NFIELDS + 1] = {
-    [BUF_ADDRESS] = "address", [BUF_DATATYPE] = "datatype", [BUF_COUNT] = "count",
+    [BUF_ADDRESS] = "address",     [BUF_DATATYPE] = "datatype", [BUF_COUNT] = "count",
     [BUF_WRITABLE] = "writable?", [BUF_STORAGE] = "storage"};
 static bridge_layout_t buffer_layout = {
     .module = "compi private", .name = "<buffer>", .fields = buffer_fields, .complete = 1};

@@ -101,21 +101,33 @@ typedef enum lowered_tag {
     LOWERED_NTAGS
 } lowered_tag_t;
 
-enum { NAT_KIND, NAT_ALGORITHM, NAT_FANOUT, NAT_SEGSIZE, NAT_ORIGIN };
-enum { TREE_KIND, TREE_TREE, TREE_SEGSIZE, TREE_ORIGIN };
-enum { EX_KIND, EX_GROUPS, EX_TREES, EX_SEGSIZE, EX_ORIGIN };
-enum { WRAP_WHAT, WRAP_INNER, WRAP_ORIGIN };
-enum { SCM_KIND, SCM_PROCEDURE, SCM_NAME, SCM_ORIGIN };
-enum { SCHED_KIND, SCHED_NAME, SCHED_DESC, SCHED_ORIGIN };
-
-static const char *const native_fields[] = {"kind", "algorithm", "fanout", "segsize", "origin",
-                                            NULL};
-static const char *const tree_fields[] = {"kind", "tree", "segsize", "origin", NULL};
-static const char *const exchange_fields[] = {"kind", "groups", "trees", "segsize", "origin",
-                                              NULL};
-static const char *const wrapper_fields[] = {"what", "inner", "origin", NULL};
-static const char *const scheme_fields[] = {"kind", "procedure", "name", "origin", NULL};
-static const char *const schedule_fields[] = {"kind", "name", "description", "origin", NULL};
+/* the fields C reads, by name; each list ends with NULL (bridge_layout_t) */
+enum { NAT_KIND, NAT_ALGORITHM, NAT_FANOUT, NAT_SEGSIZE, NAT_ORIGIN, NAT_N };
+static const char *const native_fields[NAT_N + 1] = {
+    [NAT_KIND] = "kind",       [NAT_ALGORITHM] = "algorithm", [NAT_FANOUT] = "fanout",
+    [NAT_SEGSIZE] = "segsize", [NAT_ORIGIN] = "origin"};
+enum { TREE_KIND, TREE_TREE, TREE_SEGSIZE, TREE_ORIGIN, TREE_N };
+static const char *const tree_fields[TREE_N + 1] = {[TREE_KIND] = "kind",
+                                                    [TREE_TREE] = "tree",
+                                                    [TREE_SEGSIZE] = "segsize",
+                                                    [TREE_ORIGIN] = "origin"};
+enum { EX_KIND, EX_GROUPS, EX_TREES, EX_SEGSIZE, EX_ORIGIN, EX_N };
+static const char *const exchange_fields[EX_N + 1] = {
+    [EX_KIND] = "kind",       [EX_GROUPS] = "groups", [EX_TREES] = "trees",
+    [EX_SEGSIZE] = "segsize", [EX_ORIGIN] = "origin"};
+enum { WRAP_WHAT, WRAP_INNER, WRAP_ORIGIN, WRAP_N };
+static const char *const wrapper_fields[WRAP_N + 1] = {
+    [WRAP_WHAT] = "what", [WRAP_INNER] = "inner", [WRAP_ORIGIN] = "origin"};
+enum { PROC_KIND, PROC_PROCEDURE, PROC_NAME, PROC_ORIGIN, PROC_N };
+static const char *const scheme_fields[PROC_N + 1] = {[PROC_KIND] = "kind",
+                                                      [PROC_PROCEDURE] = "procedure",
+                                                      [PROC_NAME] = "name",
+                                                      [PROC_ORIGIN] = "origin"};
+enum { SCHED_KIND, SCHED_NAME, SCHED_DESC, SCHED_ORIGIN, SCHED_N };
+static const char *const schedule_fields[SCHED_N + 1] = {[SCHED_KIND] = "kind",
+                                                         [SCHED_NAME] = "name",
+                                                         [SCHED_DESC] = "description",
+                                                         [SCHED_ORIGIN] = "origin"};
 
 #define LOWERED(n, f) {.module = "compi internal", .name = n, .fields = f, .complete = 1}
 static bridge_layout_t lowered_layouts[LOWERED_NTAGS] = {
@@ -132,12 +144,15 @@ static bridge_layout_t lowered_layouts[LOWERED_NTAGS] = {
 static const int lowered_origin[LOWERED_NTAGS] = {
     [LOWERED_NATIVE] = NAT_ORIGIN,     [LOWERED_TREE] = TREE_ORIGIN,
     [LOWERED_EXCHANGE] = EX_ORIGIN,    [LOWERED_WRAPPER] = WRAP_ORIGIN,
-    [LOWERED_SCHEME] = SCM_ORIGIN,     [LOWERED_SCHEDULE] = SCHED_ORIGIN,
+    [LOWERED_SCHEME] = PROC_ORIGIN,     [LOWERED_SCHEDULE] = SCHED_ORIGIN,
 };
 
 /* a tree of (compi trees), as the creator built it */
-enum { TREE_SIZE, TREE_ROOT, TREE_PARENTS, TREE_CHILDREN };
-static const char *const scm_tree_fields[] = {"size", "root", "parents", "children", NULL};
+enum { TREE_SIZE, TREE_ROOT, TREE_PARENTS, TREE_CHILDREN, TREE_NFIELDS };
+static const char *const scm_tree_fields[TREE_NFIELDS + 1] = {[TREE_SIZE] = "size",
+                                                              [TREE_ROOT] = "root",
+                                                              [TREE_PARENTS] = "parents",
+                                                              [TREE_CHILDREN] = "children"};
 static bridge_layout_t scm_tree_layout = {
     .module = "compi trees", .name = "<tree>", .fields = scm_tree_fields, .complete = 1};
 
@@ -570,23 +585,23 @@ static uint64_t scheme__signature(coll_kind_t kind, const char *pname, SCM proc,
 static compi_status_t bridge__scheme(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
 {
     const lowered_tag_t t = LOWERED_SCHEME;
-    coll_kind_t kind = (coll_kind_t)bridge__long(t, v, SCM_KIND);
+    coll_kind_t kind = (coll_kind_t)bridge__long(t, v, PROC_KIND);
     char pname[64], name[96], origin[512];
     scheme_state_t *s = calloc(1, sizeof(*s));
 
-    bridge_scm_to_buf(bridge__field(t, v, SCM_NAME), pname, sizeof(pname));
-    bridge_scm_to_buf(bridge__field(t, v, SCM_ORIGIN), origin, sizeof(origin));
+    bridge_scm_to_buf(bridge__field(t, v, PROC_NAME), pname, sizeof(pname));
+    bridge_scm_to_buf(bridge__field(t, v, PROC_ORIGIN), origin, sizeof(origin));
     snprintf(name, sizeof(name), "%s:scheme(%s)", coll_kind_name(kind), pname);
     if (s == NULL || (s->origin = strdup(origin)) == NULL) {
         free(s);
-        return bridge__fail(b, bridge__field(t, v, SCM_ORIGIN), text, "out of memory");
+        return bridge__fail(b, bridge__field(t, v, PROC_ORIGIN), text, "out of memory");
     }
     s->record = SCM_BOOL_F;
-    s->proc = scm_gc_protect_object(bridge__field(t, v, SCM_PROCEDURE));
+    s->proc = scm_gc_protect_object(bridge__field(t, v, PROC_PROCEDURE));
     *c_p = coll_closure_new(scheme__fn, s, scheme__free, name);
     if (*c_p == NULL) {
         scheme__free(s);
-        return bridge__fail(b, bridge__field(t, v, SCM_ORIGIN), text, "out of memory");
+        return bridge__fail(b, bridge__field(t, v, PROC_ORIGIN), text, "out of memory");
     }
     (*c_p)->is_scheme = 1;
     (*c_p)->signature = scheme__signature(kind, pname, s->proc, origin);

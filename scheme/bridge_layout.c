@@ -130,14 +130,19 @@ static int layout__kinds(char *why, size_t len)
     return 0;
 }
 
-int bridge_layouts_check(bridge_layout_t *const *layouts, size_t n, char *why, size_t len)
+int bridge_layouts_check(char *why, size_t len)
 {
+    bridge_layout_t *const *tables[] = {bridge_call_layouts, bridge_closure_layouts};
+    const size_t ntables[] = {bridge_call_nlayouts, bridge_closure_nlayouts};
+
     if (layout__kinds(why, len) != 0) {
         return -1;
     }
-    for (size_t i = 0; i < n; i++) {
-        if (bridge_layout_resolve(layouts[i], why, len) != 0) {
-            return -1;
+    for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
+        for (size_t i = 0; i < ntables[t]; i++) {
+            if (bridge_layout_resolve(tables[t][i], why, len) != 0) {
+                return -1;
+            }
         }
     }
     return 0;

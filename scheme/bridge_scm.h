@@ -88,9 +88,9 @@ typedef struct bridge_layout {
 /* Resolves `l': 0, or -1 and one line in why naming the record and the field. */
 int bridge_layout_resolve(bridge_layout_t *l, char *why, size_t len);
 /* Checks that the kinds of (compi private) are core/coll/kinds.def's and resolves every
-   layout: 0, or -1 and the first mismatch in why.  Raises only when a module cannot be
-   loaded (inside bridge_init's catch). */
-int bridge_layouts_check(bridge_layout_t *const *layouts, size_t n, char *why, size_t len);
+   layout of the tables below: 0, or -1 and the first mismatch in why.  Raises only when
+   a module cannot be loaded (inside bridge_init's catch). */
+int bridge_layouts_check(char *why, size_t len);
 
 static inline int bridge_is(const bridge_layout_t *l, SCM obj)
 {
@@ -108,7 +108,7 @@ static inline void bridge_set(const bridge_layout_t *l, SCM obj, int field, SCM 
 SCM bridge_make(const bridge_layout_t *l, const SCM *values);
 
 /* The layouts of bridge_call.c (call, buffer, request) and bridge_closure.c (lowered
-   descriptions, trees), for bridge_init. */
+   descriptions, trees), for bridge_layouts_check. */
 extern bridge_layout_t *const bridge_call_layouts[];
 extern const size_t bridge_call_nlayouts;
 extern bridge_layout_t *const bridge_closure_layouts[];

@@ -365,6 +365,11 @@
      ((eq? rtd <lowered-native>)
       (vector 'native (get 'kind) (get 'algorithm) (get 'fanout) (get 'segsize) (get 'origin)))
      ((eq? rtd <lowered-tree>)
+      (unless (tree? (get 'tree))
+        ;; the words of bridge_closure.c, which never sees this view
+        (raise-exception
+         (make-creator-error (string-append (get 'origin) ": " (value-text (get 'tree))
+                                            " is not a tree of (compi trees)"))))
       (let* ((t (get 'tree)) (size (tree-size t)) (order (make-vector size -1)))
         (let fill ((r 0) (n 0) (kids (list (tree-root t))))
           (cond ((and (pair? kids) (< n size))

@@ -65,11 +65,12 @@ int bridge_layout_resolve(bridge_layout_t *l, char *why, size_t len)
         }
         if (!scm_is_pair(f)) {
             layout__names(fields, names, sizeof(names));
-            layout__why(why, len, "record %s of (%s) has no field %s, which C reads (its fields: %s)",
+            layout__why(why, len,
+                        "record %s of (%s) has no field %s, which C reads (its fields: %s)",
                         l->name, l->module, l->fields[n], names);
             return -1;
         }
-        l->index[n] = slot;
+        l->index[n] = slot; /* a record type without a parent: field i is slot i */
     }
     if (l->complete && scm_ilength(fields) != (long)n) {
         /* the first field C does not know */

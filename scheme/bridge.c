@@ -29,28 +29,8 @@
 #include <sys/stat.h>
 
 static const char *const bridge_kind_names[BRIDGE_KIND_COUNT] = {
-    [BRIDGE_KIND_BARRIER] = "barrier",
-    [BRIDGE_KIND_BCAST] = "bcast",
-    [BRIDGE_KIND_REDUCE] = "reduce",
-    [BRIDGE_KIND_ALLREDUCE] = "allreduce",
-    [BRIDGE_KIND_GATHER] = "gather",
-    [BRIDGE_KIND_GATHERV] = "gatherv",
-    [BRIDGE_KIND_SCATTER] = "scatter",
-    [BRIDGE_KIND_SCATTERV] = "scatterv",
-    [BRIDGE_KIND_ALLGATHER] = "allgather",
-    [BRIDGE_KIND_ALLGATHERV] = "allgatherv",
-    [BRIDGE_KIND_ALLTOALL] = "alltoall",
-    [BRIDGE_KIND_ALLTOALLV] = "alltoallv",
-    [BRIDGE_KIND_ALLTOALLW] = "alltoallw",
-    [BRIDGE_KIND_REDUCE_SCATTER] = "reduce-scatter",
-    [BRIDGE_KIND_REDUCE_SCATTER_BLOCK] = "reduce-scatter-block",
-    [BRIDGE_KIND_SCAN] = "scan",
-    [BRIDGE_KIND_EXSCAN] = "exscan",
-    [BRIDGE_KIND_NEIGHBOR_ALLGATHER] = "neighbor-allgather",
-    [BRIDGE_KIND_NEIGHBOR_ALLGATHERV] = "neighbor-allgatherv",
-    [BRIDGE_KIND_NEIGHBOR_ALLTOALL] = "neighbor-alltoall",
-    [BRIDGE_KIND_NEIGHBOR_ALLTOALLV] = "neighbor-alltoallv",
-    [BRIDGE_KIND_NEIGHBOR_ALLTOALLW] = "neighbor-alltoallw",
+#define COLL_KIND(e, name) [BRIDGE_KIND_##e] = name,
+#include "core/coll/kinds.def"
 };
 
 static const struct {
@@ -61,7 +41,7 @@ static const struct {
     {"safe-apply", offsetof(bridge_procs_t, safe_apply)},
     {"creator-count", offsetof(bridge_procs_t, creator_count)},
     {"creator-description", offsetof(bridge_procs_t, creator_description)},
-    {"build-closure-for", offsetof(bridge_procs_t, build_closure_for)},
+    {"build-lowered-for", offsetof(bridge_procs_t, build_lowered_for)},
     {"run-scheme-closure", offsetof(bridge_procs_t, run_scheme_closure)},
     {"lower-for-run", offsetof(bridge_procs_t, lower_for_run)},
     {"run-finalize-hooks", offsetof(bridge_procs_t, run_finalize_hooks)},
@@ -294,28 +274,14 @@ static SCM bridge__interface(const char *name)
     return scm_call_1(resolve, scm_c_read_string(name));
 }
 
-/* Throws (inside the init catch) when the Scheme and C lists of kinds disagree. */
-static void bridge__check_kinds(SCM compi)
-{
-    SCM kinds = scm_variable_ref(scm_c_module_lookup(compi, "collective-kinds"));
+/* what bridge__init_body found wrong with the modules' records (bridge_layout.c) */
+typedef struct bridge_init_body {
+    char why[512];
+} bridge_init_body_t;
 
-    for (int k = 0; k < BRIDGE_KIND_COUNT; k++, kinds = scm_cdr(kinds)) {
-        if (!scm_is_pair(kinds) ||
-            !scm_is_eq(scm_car(kinds), scm_from_utf8_symbol(bridge_kind_names[k]))) {
-            scm_misc_error("bridge_init",
-                           "collective kind ~A is not where the C bridge "
-                           "expects it in (compi) collective-kinds",
-                           scm_list_1(scm_from_utf8_string(bridge_kind_names[k])));
-        }
-    }
-    if (!scm_is_null(kinds)) {
-        scm_misc_error("bridge_init", "(compi) has more collective kinds than the C bridge",
-                       SCM_EOL);
-    }
-}
-
-static SCM bridge__init_body(void *unused)
+static SCM bridge__init_body(void *data)
 {
+    bridge_init_body_t *body = data;
     /* configs and our modules are never compiled at run time */
     scm_variable_set_x(scm_c_lookup("%load-should-auto-compile"), SCM_BOOL_F);
     bridge__prepend("%load-path", bridge.srcdir);
@@ -325,9 +291,12 @@ static SCM bridge__init_body(void *unused)
 
     SCM internal = bridge__interface("(compi internal)");
     SCM compi = scm_c_resolve_module("compi");
-    bridge__check_kinds(compi);
+    /* the records C reads and builds, by field name, and the kinds: checked once here */
+    if (bridge_layouts_check(body->why, sizeof(body->why)) != 0) {
+        return SCM_BOOL_F;
+    }
     bridge_prims_register(compi);
-    bridge_call_init(compi);
+    bridge_call_init();
     for (size_t i = 0; i < COMPI_ARRAY_SIZE(bridge_proc_table); i++) {
         SCM var = scm_module_variable(internal, scm_from_utf8_symbol(bridge_proc_table[i].name));
         if (scm_is_false(var)) {
@@ -378,11 +347,20 @@ typedef struct bridge_init_args {
 static void *bridge__init_in_guile(void *p)
 {
     bridge_init_args_t *a = p;
+    bridge_init_body_t body = {.why = ""};
     SCM r =
-        scm_c_catch(SCM_BOOL_T, bridge__init_body, NULL, bridge__init_handler, NULL, NULL, NULL);
+        scm_c_catch(SCM_BOOL_T, bridge__init_body, &body, bridge__init_handler, NULL, NULL, NULL);
 
     if (scm_is_eq(r, SCM_BOOL_T)) {
         a->st = COMPI_OK;
+        return a;
+    }
+    if (scm_is_false(r)) {
+        /* the modules loaded but are not the ones this C was written against */
+        bridge__msg(a->errbuf, a->len,
+                    "compi's Scheme modules (from %s) do not match this library: %s",
+                    bridge.srcdir, body.why);
+        a->st = COMPI_ERR_INTERNAL;
         return a;
     }
     char what[512];

@@ -23,31 +23,10 @@
 
 #include <stddef.h>
 
-/* Collective kinds, in the order of `collective-kinds' in scheme/compi.scm (checked by
- * bridge_init). */
+/* Collective kinds: coll_kind_t's, from the same list (core/coll/kinds.def). */
 typedef enum bridge_kind {
-    BRIDGE_KIND_BARRIER,
-    BRIDGE_KIND_BCAST,
-    BRIDGE_KIND_REDUCE,
-    BRIDGE_KIND_ALLREDUCE,
-    BRIDGE_KIND_GATHER,
-    BRIDGE_KIND_GATHERV,
-    BRIDGE_KIND_SCATTER,
-    BRIDGE_KIND_SCATTERV,
-    BRIDGE_KIND_ALLGATHER,
-    BRIDGE_KIND_ALLGATHERV,
-    BRIDGE_KIND_ALLTOALL,
-    BRIDGE_KIND_ALLTOALLV,
-    BRIDGE_KIND_ALLTOALLW,
-    BRIDGE_KIND_REDUCE_SCATTER,
-    BRIDGE_KIND_REDUCE_SCATTER_BLOCK,
-    BRIDGE_KIND_SCAN,
-    BRIDGE_KIND_EXSCAN,
-    BRIDGE_KIND_NEIGHBOR_ALLGATHER,
-    BRIDGE_KIND_NEIGHBOR_ALLGATHERV,
-    BRIDGE_KIND_NEIGHBOR_ALLTOALL,
-    BRIDGE_KIND_NEIGHBOR_ALLTOALLV,
-    BRIDGE_KIND_NEIGHBOR_ALLTOALLW,
+#define COLL_KIND(e, name) BRIDGE_KIND_##e,
+#include "core/coll/kinds.def"
     BRIDGE_KIND_COUNT
 } bridge_kind_t;
 

@@ -17,6 +17,9 @@
  * are bytevectors: the collector owns them, no finalizer needed.  The run's table owns
  * the requests: what the closure leaves behind is waited for at the end of the run.
  *
+ * The records are (compi private)'s <call>, <buffer> and <request>, built and read by
+ * field name (bridge_layout.c: resolved and checked at start-up).
+ *
  * Ownership: the record types and constructors are looked up once and protected for
  * good; bridge_run_t lives on the C stack of the closure's run; requests belong to it.
  */
@@ -31,24 +34,48 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* the bridge's kinds are coll_kind_t's, in the same order (bridge.h, coll.h) */
+/* the bridge's kinds are coll_kind_t's: both expand core/coll/kinds.def */
 _Static_assert((int)BRIDGE_KIND_COUNT == (int)COLL_NKINDS,
                "scheme/bridge.h and core/coll/coll.h list different collective kinds");
 
-/* field numbers of the records of scheme/compi.scm (<call>, <buffer>, <request>) */
-enum {
-    CALL_F_HANDLE = 9,
-    CALL_F_KEEP = 10,
-    CALL_F_TOPOLOGY = BRIDGE_CALL_F_MODE + 1,
-    CALL_NFIELDS
+/* the records of (compi private) C builds, by field name (bridge_layout.c) */
+static const char *const call_fields[BRIDGE_CALL_NFIELDS + 1] = {
+    [BRIDGE_CALL_KIND] = "kind",
+    [BRIDGE_CALL_SIZE] = "size",
+    [BRIDGE_CALL_RANK] = "rank",
+    [BRIDGE_CALL_ROOT] = "root",
+    [BRIDGE_CALL_BYTES] = "bytes",
+    [BRIDGE_CALL_DATATYPE] = "datatype",
+    [BRIDGE_CALL_OP] = "op",
+    [BRIDGE_CALL_COMMUTATIVE] = "commutative?",
+    [BRIDGE_CALL_COMM] = "comm",
+    [BRIDGE_CALL_HANDLE] = "handle",
+    [BRIDGE_CALL_KEEP] = "keep",
+    [BRIDGE_CALL_RANKS] = "ranks",
+    [BRIDGE_CALL_MODE] = "mode",
+    [BRIDGE_CALL_TOPOLOGY] = "topology",
 };
-enum { BUF_F_ADDRESS, BUF_F_DATATYPE, BUF_F_COUNT, BUF_F_WRITABLE, BUF_F_STORAGE };
-enum { REQ_F_RUN, REQ_F_SLOT };
+bridge_layout_t bridge_call_layout = {
+    .module = "compi private", .name = "<call>", .fields = call_fields, .complete = 1};
+
+enum { BUF_ADDRESS, BUF_DATATYPE, BUF_COUNT, BUF_WRITABLE, BUF_STORAGE, BUF_NFIELDS };
+static const char *const buffer_fields[BUF_NFIELDS + 1] = {
+    [BUF_ADDRESS] = "address",     [BUF_DATATYPE] = "datatype", [BUF_COUNT] = "count",
+    [BUF_WRITABLE] = "writable?", [BUF_STORAGE] = "storage"};
+static bridge_layout_t buffer_layout = {
+    .module = "compi private", .name = "<buffer>", .fields = buffer_fields, .complete = 1};
+
+enum { REQ_RUN, REQ_SLOT, REQ_NFIELDS };
+static const char *const request_fields[REQ_NFIELDS + 1] = {[REQ_RUN] = "run",
+                                                            [REQ_SLOT] = "slot"};
+static bridge_layout_t request_layout = {
+    .module = "compi private", .name = "<request>", .fields = request_fields, .complete = 1};
+
+bridge_layout_t *const bridge_call_layouts[] = {&bridge_call_layout, &buffer_layout,
+                                                &request_layout};
+const size_t bridge_call_nlayouts = COMPI_ARRAY_SIZE(bridge_call_layouts);
 
 static struct {
-    SCM make_call, call_rtd;
-    SCM make_buffer, buffer_rtd;
-    SCM make_request, request_rtd;
     SCM kind_sym[COLL_NKINDS];
     SCM mode_sym[COLL_NMODES];
     SCM sym_derived, sym_user;
@@ -57,19 +84,8 @@ static struct {
     unsigned long serial;
 } bc;
 
-static SCM bc__protected(SCM module, const char *name)
+void bridge_call_init(void)
 {
-    return scm_gc_protect_object(scm_variable_ref(scm_c_module_lookup(module, name)));
-}
-
-void bridge_call_init(SCM compi)
-{
-    bc.make_call = bc__protected(compi, "%make-call-record");
-    bc.call_rtd = bc__protected(compi, "<call>");
-    bc.make_buffer = bc__protected(compi, "%make-buffer-record");
-    bc.buffer_rtd = bc__protected(compi, "<buffer>");
-    bc.make_request = bc__protected(compi, "%make-request-record");
-    bc.request_rtd = bc__protected(compi, "<request>");
     /* symbols are interned for good: no protection needed */
     for (int k = 0; k < COLL_NKINDS; k++) {
         bc.kind_sym[k] = scm_from_utf8_symbol(coll_kind_name((coll_kind_t)k));
@@ -121,31 +137,31 @@ SCM bridge_call_record(const coll_call_t *c, int live)
         opsym = c->op->user_fn != NULL || c->op->name == NULL ? bc.sym_user
                                                               : scm_from_utf8_symbol(c->op->name);
     }
-    SCM args[CALL_NFIELDS] = {
-        bc.kind_sym[c->kind],
-        scm_from_int(c->comm->size),
-        scm_from_int(c->comm->rank),
-        c->root >= 0 ? scm_from_int(c->root) : SCM_BOOL_F,
-        scm_from_size_t(c->bytes),
-        dtsym,
-        opsym,
-        scm_from_bool(c->op == NULL || c->op->commutative),
-        scm_from_utf8_string(c->comm->name),
-        live ? scm_from_pointer((void *)c, NULL) : SCM_BOOL_F,
-        SCM_EOL,
-        bridge_facts_ranks_field(c),
-        bc.mode_sym[c->mode],
-        bc__topology(c),
+    SCM values[BRIDGE_CALL_NFIELDS] = {
+        [BRIDGE_CALL_KIND] = bc.kind_sym[c->kind],
+        [BRIDGE_CALL_SIZE] = scm_from_int(c->comm->size),
+        [BRIDGE_CALL_RANK] = scm_from_int(c->comm->rank),
+        [BRIDGE_CALL_ROOT] = c->root >= 0 ? scm_from_int(c->root) : SCM_BOOL_F,
+        [BRIDGE_CALL_BYTES] = scm_from_size_t(c->bytes),
+        [BRIDGE_CALL_DATATYPE] = dtsym,
+        [BRIDGE_CALL_OP] = opsym,
+        [BRIDGE_CALL_COMMUTATIVE] = scm_from_bool(c->op == NULL || c->op->commutative),
+        [BRIDGE_CALL_COMM] = scm_from_utf8_string(c->comm->name),
+        [BRIDGE_CALL_HANDLE] = live ? scm_from_pointer((void *)c, NULL) : SCM_BOOL_F,
+        [BRIDGE_CALL_KEEP] = SCM_EOL,
+        [BRIDGE_CALL_RANKS] = bridge_facts_ranks_field(c),
+        [BRIDGE_CALL_MODE] = bc.mode_sym[c->mode],
+        [BRIDGE_CALL_TOPOLOGY] = bc__topology(c),
     };
-    return scm_call_n(bc.make_call, args, CALL_NFIELDS);
+    return bridge_make(&bridge_call_layout, values);
 }
 
 int bridge_call_record_rearm(SCM record, const coll_call_t *c)
 {
-    if (scm_is_true(scm_struct_ref(record, scm_from_int(CALL_F_HANDLE)))) {
+    if (scm_is_true(bridge_ref(&bridge_call_layout, record, BRIDGE_CALL_HANDLE))) {
         return 0; /* in use: the closure runs itself */
     }
-    scm_struct_set_x(record, scm_from_int(CALL_F_HANDLE), scm_from_pointer((void *)c, NULL));
+    bridge_set(&bridge_call_layout, record, BRIDGE_CALL_HANDLE, scm_from_pointer((void *)c, NULL));
     return 1;
 }
 
@@ -180,18 +196,13 @@ compi_status_t bridge_run_end(bridge_run_t *run, SCM record, size_t *left_p)
     run->reqs = NULL;
     run->n = run->cap = 0;
     bc.current = run->prev;
-    scm_struct_set_x(record, scm_from_int(CALL_F_HANDLE), SCM_BOOL_F);
-    scm_struct_set_x(record, scm_from_int(CALL_F_KEEP), SCM_EOL);
+    bridge_set(&bridge_call_layout, record, BRIDGE_CALL_HANDLE, SCM_BOOL_F);
+    bridge_set(&bridge_call_layout, record, BRIDGE_CALL_KEEP, SCM_EOL);
     *left_p = left;
     return st;
 }
 
 /* ---- argument checks (each raises before anything is done) ----------------------- */
-
-static int bc__is(SCM obj, SCM rtd)
-{
-    return SCM_STRUCTP(obj) && scm_is_eq(scm_struct_vtable(obj), rtd);
-}
 
 bridge_run_t *bridge_run_current(void)
 {
@@ -200,10 +211,10 @@ bridge_run_t *bridge_run_current(void)
 
 static const coll_call_t *bc__live_call(SCM call, const char *who)
 {
-    if (!bc__is(call, bc.call_rtd)) {
+    if (!bridge_is(&bridge_call_layout, call)) {
         scm_wrong_type_arg_msg(who, 1, call, "call");
     }
-    SCM h = scm_struct_ref(call, scm_from_int(CALL_F_HANDLE));
+    SCM h = bridge_ref(&bridge_call_layout, call, BRIDGE_CALL_HANDLE);
     if (!SCM_POINTER_P(h) || bc.current == NULL || scm_to_pointer(h) != bc.current->call) {
         scm_misc_error(who,
                        "this call is not running: a Scheme closure may use the buffers of "
@@ -229,14 +240,14 @@ typedef struct bc_buf {
 
 static void bc__buf(SCM obj, int pos, const char *who, bc_buf_t *b)
 {
-    if (!bc__is(obj, bc.buffer_rtd)) {
+    if (!bridge_is(&buffer_layout, obj)) {
         scm_wrong_type_arg_msg(who, pos, obj, "buffer");
     }
-    b->addr = scm_to_pointer(scm_struct_ref(obj, scm_from_int(BUF_F_ADDRESS)));
-    b->dt = scm_to_pointer(scm_struct_ref(obj, scm_from_int(BUF_F_DATATYPE)));
-    b->count = scm_to_size_t(scm_struct_ref(obj, scm_from_int(BUF_F_COUNT)));
-    b->writable = scm_is_true(scm_struct_ref(obj, scm_from_int(BUF_F_WRITABLE)));
-    b->storage = scm_struct_ref(obj, scm_from_int(BUF_F_STORAGE));
+    b->addr = scm_to_pointer(bridge_ref(&buffer_layout, obj, BUF_ADDRESS));
+    b->dt = scm_to_pointer(bridge_ref(&buffer_layout, obj, BUF_DATATYPE));
+    b->count = scm_to_size_t(bridge_ref(&buffer_layout, obj, BUF_COUNT));
+    b->writable = scm_is_true(bridge_ref(&buffer_layout, obj, BUF_WRITABLE));
+    b->storage = bridge_ref(&buffer_layout, obj, BUF_STORAGE);
 }
 
 static size_t bc__size(SCM x, int pos, const char *who)
@@ -279,9 +290,12 @@ static void bc__fail(const char *who, const char *what, compi_status_t st)
 static SCM bc__make_buffer(void *addr, compi_datatype_t *dt, size_t count, int writable,
                            SCM storage)
 {
-    SCM args[5] = {scm_from_pointer(addr, NULL), scm_from_pointer(dt, NULL), scm_from_size_t(count),
-                   scm_from_bool(writable), storage};
-    return scm_call_n(bc.make_buffer, args, 5);
+    SCM values[BUF_NFIELDS] = {[BUF_ADDRESS] = scm_from_pointer(addr, NULL),
+                               [BUF_DATATYPE] = scm_from_pointer(dt, NULL),
+                               [BUF_COUNT] = scm_from_size_t(count),
+                               [BUF_WRITABLE] = scm_from_bool(writable),
+                               [BUF_STORAGE] = storage};
+    return bridge_make(&buffer_layout, values);
 }
 
 /* the largest displacement + count of a v variant: the elements the buffer spans */
@@ -448,10 +462,12 @@ static SCM bc__track(SCM call, compi_request_t *req, const bc_buf_t *b)
     size_t slot = run->n++;
     run->reqs[slot] = req;
     if (scm_is_true(b->storage)) {
-        SCM keep = scm_struct_ref(call, scm_from_int(CALL_F_KEEP));
-        scm_struct_set_x(call, scm_from_int(CALL_F_KEEP), scm_cons(b->storage, keep));
+        SCM keep = bridge_ref(&bridge_call_layout, call, BRIDGE_CALL_KEEP);
+        bridge_set(&bridge_call_layout, call, BRIDGE_CALL_KEEP, scm_cons(b->storage, keep));
     }
-    return scm_call_2(bc.make_request, scm_from_ulong(run->serial), scm_from_size_t(slot));
+    SCM values[REQ_NFIELDS] = {[REQ_RUN] = scm_from_ulong(run->serial),
+                               [REQ_SLOT] = scm_from_size_t(slot)};
+    return bridge_make(&request_layout, values);
 }
 
 /* (buffer-isend CALL BUF OFFSET COUNT DEST) -> request */
@@ -502,12 +518,12 @@ static SCM prim_irecv(SCM call, SCM buf, SCM off, SCM count, SCM src)
 /* the slot of a request of the running closure that is still in flight */
 static size_t bc__slot(SCM req, int pos, const char *who)
 {
-    if (!bc__is(req, bc.request_rtd)) {
+    if (!bridge_is(&request_layout, req)) {
         scm_wrong_type_arg_msg(who, pos, req, "request");
     }
     bridge_run_t *run = bc.current;
-    SCM serial = scm_struct_ref(req, scm_from_int(REQ_F_RUN));
-    size_t slot = scm_to_size_t(scm_struct_ref(req, scm_from_int(REQ_F_SLOT)));
+    SCM serial = bridge_ref(&request_layout, req, REQ_RUN);
+    size_t slot = scm_to_size_t(bridge_ref(&request_layout, req, REQ_SLOT));
     if (run == NULL || scm_to_ulong(serial) != run->serial || slot >= run->n) {
         scm_misc_error(who, "this request belongs to another run of the closure", SCM_EOL);
     }

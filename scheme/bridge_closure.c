@@ -5,16 +5,17 @@
  *   tramp_run --miss--> bridge_build_closure(call)
  *                          | call record (bridge_call.c)
  *                          v
- *                       (compi internal) build-closure-for: runs the creators, checks each
- *                       answer where it is given, lowers the description to vectors
+ *                       (compi internal) build-lowered-for: runs the creators, checks each
+ *                       answer where it is given, lowers the description to records
  *                          |
  *                          v
  *                       here: native    -> coll_closure_algo(coll_algo_find(...)): a tree
  *                                          algorithm (bcast:binomial, ...) becomes
  *                                          coll_closure_tree over its shape, others
  *                                          coll_closure_native
- *                             tree      -> topo_tree_from_parents + check + coll_closure_tree
- *                             exchange  -> coll_exchange_from_parents + check +
+ *                             tree      -> bridge_tree_in + check + coll_closure_tree
+ *                             exchange  -> groups and trees checked and mapped here,
+ *                                          coll_exchange_from_parents + check +
  *                                          coll_closure_exchange
  *                             profiling -> coll_wrap_profile(inner), tracing likewise
  *                             scheme    -> a closure whose fn enters Guile on every call;
@@ -29,10 +30,13 @@
  * wrapper around such; anything else is refused here, naming the creator, with the
  * algorithms of the kind that can.
  *
- * The lowered vectors are built by build-closure-for with every field checked, so they
- * are read here without checks; anything C alone can judge (the algorithm exists and
- * accepts the call, the tree is valid for it) is checked here and reported with the
- * creator the description came from and the call.
+ * The lowered descriptions are records of (compi internal), one type per kind of
+ * closure, read here by field name (bridge_layout.c: the fields are resolved and checked
+ * when the bridge starts) and dispatched on their type; a value of any other type is an
+ * error, not a guess.  Their fields are checked by build-lowered-for where Scheme can;
+ * what C alone can judge (the algorithm exists and accepts the call, the tree is valid
+ * for it: checked here, once) is reported with the creator the description came from
+ * and the call.
  *
  * Ownership: the closure returned belongs to the caller (refcount 1).  A Scheme closure
  * keeps its procedure, and the descriptions run-closure was given with the closures built
@@ -47,6 +51,8 @@
 #include "core/coll/executors/tree_closure.h"
 #include "core/coll/wrappers/wrap.h"
 #include "scheme/bridge_sched.h"
+#include "scheme/tree_ext.h"
+#include "topologies/tree.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -82,14 +88,108 @@ bridge__fail(bridge_build_t *b, SCM lowered_origin, SCM call_text, const char *f
     return COMPI_ERR_CONFIG;
 }
 
-static int bridge__tag_is(SCM v, const char *tag)
+/* ---- the lowered descriptions, by field name ------------------------------------------ */
+
+/* their types, in the order of `lowered_layouts' */
+typedef enum lowered_tag {
+    LOWERED_NATIVE,
+    LOWERED_TREE,
+    LOWERED_EXCHANGE,
+    LOWERED_WRAPPER,
+    LOWERED_SCHEME,
+    LOWERED_SCHEDULE,
+    LOWERED_NTAGS
+} lowered_tag_t;
+
+/* the fields C reads, by name; each list ends with NULL (bridge_layout_t) */
+enum { NAT_KIND, NAT_ALGORITHM, NAT_FANOUT, NAT_SEGSIZE, NAT_ORIGIN, NAT_N };
+static const char *const native_fields[NAT_N + 1] = {
+    [NAT_KIND] = "kind",       [NAT_ALGORITHM] = "algorithm", [NAT_FANOUT] = "fanout",
+    [NAT_SEGSIZE] = "segsize", [NAT_ORIGIN] = "origin"};
+enum { TREE_KIND, TREE_TREE, TREE_SEGSIZE, TREE_ORIGIN, TREE_N };
+static const char *const tree_fields[TREE_N + 1] = {[TREE_KIND] = "kind",
+                                                    [TREE_TREE] = "tree",
+                                                    [TREE_SEGSIZE] = "segsize",
+                                                    [TREE_ORIGIN] = "origin"};
+enum { EX_KIND, EX_GROUPS, EX_TREES, EX_SEGSIZE, EX_ORIGIN, EX_N };
+static const char *const exchange_fields[EX_N + 1] = {
+    [EX_KIND] = "kind",       [EX_GROUPS] = "groups", [EX_TREES] = "trees",
+    [EX_SEGSIZE] = "segsize", [EX_ORIGIN] = "origin"};
+enum { WRAP_WHAT, WRAP_INNER, WRAP_ORIGIN, WRAP_N };
+static const char *const wrapper_fields[WRAP_N + 1] = {
+    [WRAP_WHAT] = "what", [WRAP_INNER] = "inner", [WRAP_ORIGIN] = "origin"};
+enum { PROC_KIND, PROC_PROCEDURE, PROC_NAME, PROC_ORIGIN, PROC_N };
+static const char *const scheme_fields[PROC_N + 1] = {[PROC_KIND] = "kind",
+                                                      [PROC_PROCEDURE] = "procedure",
+                                                      [PROC_NAME] = "name",
+                                                      [PROC_ORIGIN] = "origin"};
+enum { SCHED_KIND, SCHED_NAME, SCHED_DESC, SCHED_ORIGIN, SCHED_N };
+static const char *const schedule_fields[SCHED_N + 1] = {[SCHED_KIND] = "kind",
+                                                         [SCHED_NAME] = "name",
+                                                         [SCHED_DESC] = "description",
+                                                         [SCHED_ORIGIN] = "origin"};
+
+#define LOWERED(n, f) {.module = "compi internal", .name = n, .fields = f, .complete = 1}
+static bridge_layout_t lowered_layouts[LOWERED_NTAGS] = {
+    [LOWERED_NATIVE] = LOWERED("<lowered-native>", native_fields),
+    [LOWERED_TREE] = LOWERED("<lowered-tree>", tree_fields),
+    [LOWERED_EXCHANGE] = LOWERED("<lowered-exchange>", exchange_fields),
+    [LOWERED_WRAPPER] = LOWERED("<lowered-wrapper>", wrapper_fields),
+    [LOWERED_SCHEME] = LOWERED("<lowered-scheme>", scheme_fields),
+    [LOWERED_SCHEDULE] = LOWERED("<lowered-schedule>", schedule_fields),
+};
+#undef LOWERED
+
+/* which field of each type holds the origin, for messages about any of them */
+static const int lowered_origin[LOWERED_NTAGS] = {
+    [LOWERED_NATIVE] = NAT_ORIGIN,     [LOWERED_TREE] = TREE_ORIGIN,
+    [LOWERED_EXCHANGE] = EX_ORIGIN,    [LOWERED_WRAPPER] = WRAP_ORIGIN,
+    [LOWERED_SCHEME] = PROC_ORIGIN,     [LOWERED_SCHEDULE] = SCHED_ORIGIN,
+};
+
+/* a tree of (compi trees), as the creator built it */
+enum { TREE_SIZE, TREE_ROOT, TREE_PARENTS, TREE_CHILDREN, TREE_NFIELDS };
+static const char *const scm_tree_fields[TREE_NFIELDS + 1] = {[TREE_SIZE] = "size",
+                                                              [TREE_ROOT] = "root",
+                                                              [TREE_PARENTS] = "parents",
+                                                              [TREE_CHILDREN] = "children"};
+static bridge_layout_t scm_tree_layout = {
+    .module = "compi trees", .name = "<tree>", .fields = scm_tree_fields, .complete = 1};
+
+bridge_layout_t *const bridge_closure_layouts[] = {
+    &lowered_layouts[LOWERED_NATIVE],  &lowered_layouts[LOWERED_TREE],
+    &lowered_layouts[LOWERED_EXCHANGE], &lowered_layouts[LOWERED_WRAPPER],
+    &lowered_layouts[LOWERED_SCHEME],  &lowered_layouts[LOWERED_SCHEDULE],
+    &scm_tree_layout,
+};
+const size_t bridge_closure_nlayouts = COMPI_ARRAY_SIZE(bridge_closure_layouts);
+
+/* the type of lowered description `v', or LOWERED_NTAGS for anything else */
+static lowered_tag_t bridge__tag(SCM v)
 {
-    return scm_is_eq(scm_c_vector_ref(v, 0), scm_from_utf8_symbol(tag));
+    for (int t = 0; t < LOWERED_NTAGS; t++) {
+        if (bridge_is(&lowered_layouts[t], v)) {
+            return (lowered_tag_t)t;
+        }
+    }
+    return LOWERED_NTAGS;
 }
 
-static long bridge__long(SCM v, size_t i)
+static SCM bridge__field(lowered_tag_t t, SCM v, int f)
 {
-    return scm_to_long(scm_c_vector_ref(v, i));
+    return bridge_ref(&lowered_layouts[t], v, f);
+}
+
+static long bridge__long(lowered_tag_t t, SCM v, int f)
+{
+    return scm_to_long(bridge__field(t, v, f));
+}
+
+static SCM bridge__origin(SCM v)
+{
+    lowered_tag_t t = bridge__tag(v);
+    return t < LOWERED_NTAGS ? bridge__field(t, v, lowered_origin[t])
+                             : scm_from_utf8_string("a creator");
 }
 
 /* ---- native algorithms ------------------------------------------------------------- */
@@ -129,12 +229,14 @@ static void bridge__refusal(const coll_call_t *call, const coll_params_t *p, cha
 
 static compi_status_t bridge__native(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
 {
-    coll_kind_t kind = (coll_kind_t)bridge__long(v, 1);
+    const lowered_tag_t t = LOWERED_NATIVE;
+    coll_kind_t kind = (coll_kind_t)bridge__long(t, v, NAT_KIND);
     char name[64], why[256];
-    coll_params_t params = {.fanout = bridge__long(v, 3), .segsize = bridge__long(v, 4)};
-    SCM origin = scm_c_vector_ref(v, 5);
+    coll_params_t params = {.fanout = bridge__long(t, v, NAT_FANOUT),
+                            .segsize = bridge__long(t, v, NAT_SEGSIZE)};
+    SCM origin = bridge__field(t, v, NAT_ORIGIN);
 
-    bridge_scm_to_buf(scm_c_vector_ref(v, 2), name, sizeof(name));
+    bridge_scm_to_buf(bridge__field(t, v, NAT_ALGORITHM), name, sizeof(name));
     const coll_algo_t *algo = coll_algo_find(kind, name);
     if (algo == NULL) {
         char names[512];
@@ -168,105 +270,151 @@ static compi_status_t bridge__native(bridge_build_t *b, SCM v, SCM text, coll_cl
 
 /* ---- trees --------------------------------------------------------------------------- */
 
+static SCM bridge__tree_in_body(void *data)
+{
+    void **d = data; /* {tree, topo_tree_t **} */
+    SCM tree = *(SCM *)d[0];
+    return bridge_tree_in("tree-closure", bridge_ref(&scm_tree_layout, tree, TREE_SIZE),
+                          bridge_ref(&scm_tree_layout, tree, TREE_ROOT),
+                          bridge_ref(&scm_tree_layout, tree, TREE_PARENTS),
+                          bridge_ref(&scm_tree_layout, tree, TREE_CHILDREN), d[1]);
+}
+
+static SCM bridge__tree_in_handler(void *data, SCM key, SCM args)
+{
+    return scm_from_utf8_string("its fields are not those of a tree of (compi trees)");
+}
+
+/* The tree of (compi trees) `tree' as a topo_tree_t (not validated): NULL and the
+   reason in why when it cannot even be copied. */
+static topo_tree_t *bridge__tree_of(SCM tree, char *why, size_t len)
+{
+    topo_tree_t *t = NULL;
+    if (!bridge_is(&scm_tree_layout, tree)) {
+        char what[200];
+        bridge_scm_to_buf(tree, what, sizeof(what));
+        snprintf(why, len, "%s is not a tree of (compi trees)", what);
+        return NULL;
+    }
+    void *d[2] = {&tree, &t};
+    SCM msg = scm_c_catch(SCM_BOOL_T, bridge__tree_in_body, d, bridge__tree_in_handler, NULL,
+                          NULL, NULL);
+    if (scm_is_true(msg)) {
+        bridge_scm_to_buf(msg, why, len);
+        return NULL;
+    }
+    return t;
+}
+
 static compi_status_t bridge__tree(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
 {
-    coll_kind_t kind = (coll_kind_t)bridge__long(v, 1);
-    int size = (int)bridge__long(v, 2), root = (int)bridge__long(v, 3);
-    SCM parents = scm_c_vector_ref(v, 4), order = scm_c_vector_ref(v, 5);
-    coll_params_t params = {.segsize = bridge__long(v, 6)};
-    SCM origin = scm_c_vector_ref(v, 7);
-    topo_tree_t *tree = NULL;
+    const lowered_tag_t t = LOWERED_TREE;
+    coll_kind_t kind = (coll_kind_t)bridge__long(t, v, TREE_KIND);
+    coll_params_t params = {.segsize = bridge__long(t, v, TREE_SEGSIZE)};
+    SCM origin = bridge__field(t, v, TREE_ORIGIN);
     compi_status_t st;
     char why[256];
 
-    int *parent = malloc(sizeof(int) * (size_t)size);
-    int *ord = malloc(sizeof(int) * (size_t)size);
-    if (parent == NULL || ord == NULL) {
-        st = bridge__fail(b, origin, text, "out of memory");
-        goto out;
-    }
-    for (int r = 0; r < size; r++) {
-        parent[r] = scm_to_int(scm_c_vector_ref(parents, (size_t)r));
-        ord[r] = scm_to_int(scm_c_vector_ref(order, (size_t)r));
-    }
-    if (topo_tree_from_parents(size, root, parent, ord, &tree) != COMPI_OK) {
-        st = bridge__fail(b, origin, text, "cannot build a tree of %d ranks, root %d", size, root);
-        goto out;
+    /* validated once, here, for the call: its size, its root, a non-commutative op */
+    SCM scm_tree = bridge__field(t, v, TREE_TREE);
+    topo_tree_t *tree = bridge__tree_of(scm_tree, why, sizeof(why));
+    if (tree == NULL) {
+        return bridge__fail(b, origin, text, "%s%s",
+                            bridge_is(&scm_tree_layout, scm_tree) ? "invalid tree: " : "", why);
     }
     if (coll_tree_check_call(tree, b->call, why, sizeof(why)) != COMPI_OK) {
         topo_tree_free(tree);
-        st = bridge__fail(b, origin, text, "invalid tree: %s", why);
-        goto out;
+        return bridge__fail(b, origin, text, "invalid tree: %s", why);
     }
     /* the closure takes the tree over, on failure too */
     *c_p = coll_closure_tree(kind, tree, &params, &st);
     if (*c_p == NULL) {
-        st = st == COMPI_ERR_UNSUPPORTED
-                 ? bridge__fail(b, origin, text,
-                                "%s has no tree executor (trees run barrier, bcast, reduce, "
-                                "allreduce, gather, scatter and allgather)",
-                                coll_kind_name(kind))
-                 : bridge__fail(b, origin, text, "the tree closure could not be built: %s",
-                                compi_status_string(st));
-        goto out;
+        return st == COMPI_ERR_UNSUPPORTED
+                   ? bridge__fail(b, origin, text,
+                                  "%s has no tree executor (trees run barrier, bcast, reduce, "
+                                  "allreduce, gather, scatter and allgather)",
+                                  coll_kind_name(kind))
+                   : bridge__fail(b, origin, text, "the tree closure could not be built: %s",
+                                  compi_status_string(st));
     }
-    st = COMPI_OK;
-out:
-    free(parent);
-    free(ord);
-    return st;
+    return COMPI_OK;
 }
 
-/* ---- the exchange allreduce ----------------------------------------------------------- */
+/* ---- the exchange allreduce ---------------------------------------------------------- */
 
-static void bridge__ints(SCM vec, int *out, size_t n)
+/* the arguments of bridge_groups_in for the trees of an exchange closure: each tree of
+   (compi trees) as #(SIZE ROOT PARENTS CHILDREN), anything else as it is */
+static SCM bridge__tree_args(SCM trees)
 {
-    for (size_t i = 0; i < n; i++) {
-        out[i] = scm_to_int(scm_c_vector_ref(vec, i));
+    SCM out = SCM_EOL;
+    for (; scm_is_pair(trees); trees = scm_cdr(trees)) {
+        SCM t = scm_car(trees);
+        if (bridge_is(&scm_tree_layout, t)) {
+            t = scm_vector(scm_list_4(bridge_ref(&scm_tree_layout, t, TREE_SIZE),
+                                      bridge_ref(&scm_tree_layout, t, TREE_ROOT),
+                                      bridge_ref(&scm_tree_layout, t, TREE_PARENTS),
+                                      bridge_ref(&scm_tree_layout, t, TREE_CHILDREN)));
+        }
+        out = scm_cons(t, out);
     }
+    return scm_reverse_x(out, scm_is_null(trees) ? SCM_EOL : trees);
+}
+
+typedef struct bridge_groups_args {
+    SCM groups, trees;
+    int size;
+    bridge_groups_t *g;
+} bridge_groups_args_t;
+
+static SCM bridge__groups_body(void *data)
+{
+    bridge_groups_args_t *a = data;
+    return bridge_groups_in(a->groups, bridge__tree_args(a->trees), a->size, a->g);
+}
+
+static SCM bridge__groups_handler(void *data, SCM key, SCM args)
+{
+    return scm_from_utf8_string("a tree's fields are not those of a tree of (compi trees)");
 }
 
 static compi_status_t bridge__exchange(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
 {
-    int size = (int)bridge__long(v, 2), ngroups = (int)bridge__long(v, 3);
-    coll_params_t params = {.segsize = bridge__long(v, 8)};
-    SCM origin = scm_c_vector_ref(v, 9);
+    const lowered_tag_t t = LOWERED_EXCHANGE;
+    coll_params_t params = {.segsize = bridge__long(t, v, EX_SEGSIZE)};
+    SCM origin = bridge__field(t, v, EX_ORIGIN);
     coll_exchange_t *x = NULL;
+    bridge_groups_t g;
     compi_status_t st;
-    char why[256];
+    char why[512];
 
-    int *group_of = malloc(sizeof(int) * (size_t)size);
-    int *coord = malloc(sizeof(int) * (size_t)ngroups);
-    int *parent = malloc(sizeof(int) * (size_t)size);
-    int *ord = malloc(sizeof(int) * (size_t)size);
-    if (group_of == NULL || coord == NULL || parent == NULL || ord == NULL) {
-        st = bridge__fail(b, origin, text, "out of memory");
-        goto out;
+    /* the groups and each group's tree, checked and mapped once (scheme/tree_ext.c) */
+    bridge_groups_args_t args = {.groups = bridge__field(t, v, EX_GROUPS),
+                                 .trees = bridge__field(t, v, EX_TREES),
+                                 .size = b->call->comm->size,
+                                 .g = &g};
+    SCM msg = scm_c_catch(SCM_BOOL_T, bridge__groups_body, &args, bridge__groups_handler, NULL,
+                          NULL, NULL);
+    if (scm_is_true(msg)) {
+        bridge_scm_to_buf(msg, why, sizeof(why));
+        return bridge__fail(b, origin, text, "%s", why);
     }
-    bridge__ints(scm_c_vector_ref(v, 4), group_of, (size_t)size);
-    bridge__ints(scm_c_vector_ref(v, 5), coord, (size_t)ngroups);
-    bridge__ints(scm_c_vector_ref(v, 6), parent, (size_t)size);
-    bridge__ints(scm_c_vector_ref(v, 7), ord, (size_t)size);
-    if (coll_exchange_from_parents(size, ngroups, group_of, coord, parent, ord, &x) != COMPI_OK) {
-        st = bridge__fail(b, origin, text, "cannot build %d groups of %d ranks", ngroups, size);
-        goto out;
+    st = coll_exchange_from_parents(g.size, g.ngroups, g.group_of, g.coord, g.parent, g.order,
+                                    &x);
+    if (st != COMPI_OK) {
+        return bridge__fail(b, origin, text, "cannot build %d groups of %d ranks: %s", g.ngroups,
+                            g.size, compi_status_string(st));
     }
+    /* the whole structure against the call (a non-commutative op needs ordered groups) */
     if (coll_exchange_check_call(x, b->call, why, sizeof(why)) != COMPI_OK) {
         coll_exchange_free(x);
-        st = bridge__fail(b, origin, text, "invalid groups: %s", why);
-        goto out;
+        return bridge__fail(b, origin, text, "invalid groups: %s", why);
     }
     /* the closure takes x over, on failure too */
     *c_p = coll_closure_exchange(x, &params, &st);
-    st = *c_p != NULL ? COMPI_OK
-                      : bridge__fail(b, origin, text, "the exchange closure could not be built: %s",
-                                     compi_status_string(st));
-out:
-    free(group_of);
-    free(coord);
-    free(parent);
-    free(ord);
-    return st;
+    return *c_p != NULL ? COMPI_OK
+                        : bridge__fail(b, origin, text,
+                                       "the exchange closure could not be built: %s",
+                                       compi_status_string(st));
 }
 
 /* ---- Scheme closures ------------------------------------------------------------------ */
@@ -436,23 +584,24 @@ static uint64_t scheme__signature(coll_kind_t kind, const char *pname, SCM proc,
 
 static compi_status_t bridge__scheme(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
 {
-    coll_kind_t kind = (coll_kind_t)bridge__long(v, 1);
+    const lowered_tag_t t = LOWERED_SCHEME;
+    coll_kind_t kind = (coll_kind_t)bridge__long(t, v, PROC_KIND);
     char pname[64], name[96], origin[512];
     scheme_state_t *s = calloc(1, sizeof(*s));
 
-    bridge_scm_to_buf(scm_c_vector_ref(v, 3), pname, sizeof(pname));
-    bridge_scm_to_buf(scm_c_vector_ref(v, 4), origin, sizeof(origin));
+    bridge_scm_to_buf(bridge__field(t, v, PROC_NAME), pname, sizeof(pname));
+    bridge_scm_to_buf(bridge__field(t, v, PROC_ORIGIN), origin, sizeof(origin));
     snprintf(name, sizeof(name), "%s:scheme(%s)", coll_kind_name(kind), pname);
     if (s == NULL || (s->origin = strdup(origin)) == NULL) {
         free(s);
-        return bridge__fail(b, scm_c_vector_ref(v, 4), text, "out of memory");
+        return bridge__fail(b, bridge__field(t, v, PROC_ORIGIN), text, "out of memory");
     }
     s->record = SCM_BOOL_F;
-    s->proc = scm_gc_protect_object(scm_c_vector_ref(v, 2));
+    s->proc = scm_gc_protect_object(bridge__field(t, v, PROC_PROCEDURE));
     *c_p = coll_closure_new(scheme__fn, s, scheme__free, name);
     if (*c_p == NULL) {
         scheme__free(s);
-        return bridge__fail(b, scm_c_vector_ref(v, 4), text, "out of memory");
+        return bridge__fail(b, bridge__field(t, v, PROC_ORIGIN), text, "out of memory");
     }
     (*c_p)->is_scheme = 1;
     (*c_p)->signature = scheme__signature(kind, pname, s->proc, origin);
@@ -536,58 +685,89 @@ const size_t bridge_closure_nprims = COMPI_ARRAY_SIZE(bridge_closure_prims);
 
 static compi_status_t bridge__schedule(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
 {
+    const lowered_tag_t t = LOWERED_SCHEDULE;
     char why[768];
-    if (bridge_sched_closure(b->call, v, c_p, why, sizeof(why)) != COMPI_OK) {
-        return bridge__fail(b, scm_c_vector_ref(v, 4), text, "%s", why);
+    if (bridge_sched_closure(b->call, bridge__field(t, v, SCHED_NAME),
+                             bridge__field(t, v, SCHED_DESC), c_p, why,
+                             sizeof(why)) != COMPI_OK) {
+        return bridge__fail(b, bridge__field(t, v, SCHED_ORIGIN), text, "%s", why);
     }
     return COMPI_OK;
 }
 
 /* ---- descriptions ---------------------------------------------------------------------- */
 
-static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
+/* profiling or tracing around the inner description: the wrapper takes its own
+   reference on the inner closure */
+static compi_status_t bridge__wrapper(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
 {
-    *c_p = NULL;
-    if (bridge__tag_is(v, "native")) {
-        return bridge__native(b, v, text, c_p);
+    const lowered_tag_t t = LOWERED_WRAPPER;
+    SCM what = bridge__field(t, v, WRAP_WHAT), origin = bridge__field(t, v, WRAP_ORIGIN);
+    int profile = scm_is_eq(what, scm_from_utf8_symbol("profiling"));
+    if (!profile && !scm_is_eq(what, scm_from_utf8_symbol("tracing"))) {
+        char w[64];
+        bridge_scm_to_buf(what, w, sizeof(w));
+        return bridge__fail(b, origin, text, "%s is not a wrapper C knows (profiling, tracing)",
+                            w);
     }
-    if (bridge__tag_is(v, "schedule")) {
-        return bridge__schedule(b, v, text, c_p);
-    }
-    if (b->call->mode != COLL_MODE_BLOCKING &&
-        (bridge__tag_is(v, "exchange") || bridge__tag_is(v, "scheme"))) {
-        char names[512];
-        coll_kind_t kind = b->call->kind;
-        const char *what = bridge__tag_is(v, "exchange") ? "exchange" : "Scheme";
-        bridge__algo_names(kind, 1, names, sizeof(names));
-        return bridge__fail(b, scm_c_vector_ref(v, scm_c_vector_length(v) - 1), text,
-                            "a %s closure cannot run %s yet; return a native algorithm "
-                            "with a schedule, or a (schedule ...), when (call-mode call) is "
-                            "nonblocking or persistent (%s: %s)",
-                            what, coll_mode_name(b->call->mode), coll_kind_name(kind), names);
-    }
-    if (bridge__tag_is(v, "tree")) {
-        return bridge__tree(b, v, text, c_p);
-    }
-    if (bridge__tag_is(v, "exchange")) {
-        return bridge__exchange(b, v, text, c_p);
-    }
-    if (bridge__tag_is(v, "scheme")) {
-        return bridge__scheme(b, v, text, c_p);
-    }
-    /* profiling or tracing: the wrapper takes its own reference on the inner closure */
-    int profile = bridge__tag_is(v, "profiling");
     coll_closure_t *inner;
-    compi_status_t st = bridge__closure(b, scm_c_vector_ref(v, 1), text, &inner);
+    compi_status_t st = bridge__closure(b, bridge__field(t, v, WRAP_INNER), text, &inner);
     if (st != COMPI_OK) {
         return st;
     }
     *c_p = profile ? coll_wrap_profile(inner) : coll_wrap_trace(inner);
     coll_closure_release(inner);
     if (*c_p == NULL) {
-        return bridge__fail(b, scm_c_vector_ref(v, 2), text, "out of memory");
+        return bridge__fail(b, origin, text, "out of memory");
     }
     return COMPI_OK;
+}
+
+/* A nonblocking or persistent call needs a closure that can run as a schedule. */
+static compi_status_t bridge__blocking_only(bridge_build_t *b, SCM v, SCM text,
+                                            const char *what)
+{
+    char names[512];
+    coll_kind_t kind = b->call->kind;
+    bridge__algo_names(kind, 1, names, sizeof(names));
+    return bridge__fail(b, bridge__origin(v), text,
+                        "%s closure cannot run %s yet; return a native algorithm "
+                        "with a schedule, or a (schedule ...), when (call-mode call) is "
+                        "nonblocking or persistent (%s: %s)",
+                        what, coll_mode_name(b->call->mode), coll_kind_name(kind), names);
+}
+
+static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
+{
+    int blocking = b->call->mode == COLL_MODE_BLOCKING;
+    lowered_tag_t tag = bridge__tag(v);
+
+    *c_p = NULL;
+    switch (tag) {
+    case LOWERED_NATIVE:
+        return bridge__native(b, v, text, c_p);
+    case LOWERED_SCHEDULE:
+        return bridge__schedule(b, v, text, c_p);
+    case LOWERED_TREE:
+        return bridge__tree(b, v, text, c_p);
+    case LOWERED_EXCHANGE:
+        return blocking ? bridge__exchange(b, v, text, c_p)
+                        : bridge__blocking_only(b, v, text, "an exchange");
+    case LOWERED_SCHEME:
+        return blocking ? bridge__scheme(b, v, text, c_p)
+                        : bridge__blocking_only(b, v, text, "a Scheme");
+    case LOWERED_WRAPPER:
+        return bridge__wrapper(b, v, text, c_p);
+    case LOWERED_NTAGS:
+        break;
+    }
+    char what[256];
+    bridge_scm_to_buf(v, what, sizeof(what));
+    snprintf(b->errbuf, b->len,
+             "internal error: (compi internal) lowered a description to %s, which is none of "
+             "the lowered records the bridge knows",
+             what);
+    return COMPI_ERR_INTERNAL;
 }
 
 /* who answered the last miss: "creator NAME (KIND, installed at FILE:L:C) returned DESC" */
@@ -605,12 +785,10 @@ static void *bridge__build_in_guile(void *p)
 
     SCM record = bridge_call_record(b->call, 0);
     b->st =
-        bridge_invoke(bridge_procs.build_closure_for, scm_list_1(record), &r, b->errbuf, b->len);
+        bridge_invoke(bridge_procs.build_lowered_for, scm_list_1(record), &r, b->errbuf, b->len);
     if (b->st == COMPI_OK) {
         SCM v = scm_car(r);
-        /* every lowered description ends with its origin */
-        bridge_scm_to_buf(scm_c_vector_ref(v, scm_c_vector_length(v) - 1), last_origin,
-                          sizeof(last_origin));
+        bridge_scm_to_buf(bridge__origin(v), last_origin, sizeof(last_origin));
         b->st = bridge__closure(b, v, scm_cdr(r), &b->closure);
     }
     return b;

@@ -25,9 +25,8 @@
 
 static struct {
     SCM make_rank; /* (compi)'s make-rank, looked up on first use */
-    SCM call_pred;
     SCM world; /* vector [world size] of <rank> records or #f, protected */
-} bf = {.make_rank = SCM_BOOL_F, .call_pred = SCM_BOOL_F, .world = SCM_BOOL_F};
+} bf = {.make_rank = SCM_BOOL_F, .world = SCM_BOOL_F};
 
 SCM bridge_facts_ranks_field(const struct coll_call *call)
 {
@@ -84,12 +83,11 @@ static SCM prim_call_ranks(SCM call)
 
     if (scm_is_false(bf.make_rank)) {
         bf.make_rank = scm_gc_protect_object(scm_c_public_ref("compi", "make-rank"));
-        bf.call_pred = scm_gc_protect_object(scm_c_public_ref("compi", "call?"));
     }
-    if (scm_is_false(scm_call_1(bf.call_pred, call))) {
+    if (!bridge_is(&bridge_call_layout, call)) {
         scm_wrong_type_arg_msg(who, SCM_ARG1, call, "call");
     }
-    SCM field = scm_struct_ref(call, scm_from_int(BRIDGE_CALL_F_RANKS));
+    SCM field = bridge_ref(&bridge_call_layout, call, BRIDGE_CALL_RANKS);
     if (scm_is_vector(field)) {
         return field;
     }
@@ -112,7 +110,7 @@ static SCM prim_call_ranks(SCM call)
     for (size_t i = 0; i < n; i++) {
         scm_c_vector_set_x(vec, i, bf__world_record(world[i], who));
     }
-    scm_struct_set_x(call, scm_from_int(BRIDGE_CALL_F_RANKS), vec);
+    bridge_set(&bridge_call_layout, call, BRIDGE_CALL_RANKS, vec);
     return vec;
 }
 

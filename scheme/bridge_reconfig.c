@@ -1,10 +1,9 @@
 /*
  * bridge_reconfig.c -- resetting the creator table (see bridge_reconfig.h).
  *
- * The table is the vector `creator-table' of module (compi), one list of entries per
- * kind, latest first; it is not exported, so it is reached through the module itself.
- * Emptying it and running install-default-creators! again gives the table that MPI_Init
- * had before it loaded the user's files.
+ * The table belongs to (compi private); its clear-creators! empties it, and
+ * install-default-creators! of (compi defaults) gives it again the entries MPI_Init
+ * installed before it loaded the user's files.
  */
 #include "scheme/bridge_reconfig.h"
 
@@ -21,11 +20,8 @@ typedef struct reset_args {
 static SCM reset__body(void *unused)
 {
     (void)unused;
-    SCM compi = scm_c_resolve_module("compi");
-    SCM table = scm_variable_ref(scm_c_module_lookup(compi, "creator-table"));
-    scm_vector_fill_x(table, SCM_EOL);
-    SCM defaults = scm_c_resolve_module("compi defaults");
-    scm_call_0(scm_variable_ref(scm_c_module_lookup(defaults, "install-default-creators!")));
+    scm_call_0(scm_c_public_ref("compi private", "clear-creators!"));
+    scm_call_0(scm_c_public_ref("compi defaults", "install-default-creators!"));
     return SCM_BOOL_T;
 }
 

@@ -295,10 +295,10 @@ static SCM bsched_steps_proc(void)
     return proc;
 }
 
-compi_status_t bridge_sched_closure(const coll_call_t *call, SCM v, coll_closure_t **c_p,
-                                    char *why, size_t len)
+compi_status_t bridge_sched_closure(const coll_call_t *call, SCM uname, SCM desc,
+                                    coll_closure_t **c_p, char *why, size_t len)
 {
-    char uname[64], name[96];
+    char user[64], name[96];
     bsched_t *b = calloc(1, sizeof(*b));
     SCM val;
     compi_status_t st;
@@ -316,7 +316,7 @@ compi_status_t bridge_sched_closure(const coll_call_t *call, SCM v, coll_closure
         b->n = b->elem > 0 ? call->bytes / b->elem : call->rcount;
     }
     st = bridge_invoke(bsched_steps_proc(),
-                       scm_list_3(scm_c_vector_ref(v, 3), bridge_call_record(call, 0),
+                       scm_list_3(desc, bridge_call_record(call, 0),
                                   scm_from_size_t(b->n)),
                        &val, why, len);
     if (st != COMPI_OK) {
@@ -325,8 +325,8 @@ compi_status_t bridge_sched_closure(const coll_call_t *call, SCM v, coll_closure
 
     /* every rank's scratch sizes and steps go into the signature; this rank's are kept */
     SCM scratch = scm_c_vector_ref(val, 0), steps = scm_c_vector_ref(val, 1);
-    bridge_scm_to_buf(scm_c_vector_ref(v, 2), uname, sizeof(uname));
-    snprintf(name, sizeof(name), "%s:schedule(%s)", coll_kind_name(call->kind), uname);
+    bridge_scm_to_buf(uname, user, sizeof(user));
+    snprintf(name, sizeof(name), "%s:schedule(%s)", coll_kind_name(call->kind), user);
     /* the kind and the steps, not the name the user gave (only for people) */
     uint64_t h = coll_sig_long(coll_sig_str(COLL_SIG_SEED, "schedule"), call->kind);
     size_t size = scm_c_vector_length(steps), me = (size_t)call->comm->rank;

@@ -60,21 +60,87 @@ typedef struct bridge_procs {
     SCM safe_apply;
     SCM creator_count;
     SCM creator_description;
-    SCM build_closure_for;
+    SCM build_lowered_for;
     SCM run_scheme_closure;
     SCM lower_for_run;
     SCM run_finalize_hooks;
 } bridge_procs_t;
 extern bridge_procs_t bridge_procs;
 
+/* ---- records that cross the boundary (bridge_layout.c) ------------------------------ */
+
+#define BRIDGE_LAYOUT_MAX_FIELDS 16
+
+/* A record type of Scheme that C reads or builds, described by C: where it is defined
+   and the fields C uses, by name.  bridge_layouts_check (bridge_init) fills rtd and
+   index[]; C then reads field i (its position in `fields') with bridge_ref. */
+typedef struct bridge_layout {
+    const char *module; /* "compi private" */
+    const char *name;   /* "<call>" */
+    const char *const *fields; /* NULL-terminated; at most BRIDGE_LAYOUT_MAX_FIELDS */
+    int complete;       /* C builds it (bridge_make): exactly these fields, none more */
+    int resolved;
+    SCM rtd, make;      /* the type and its constructor, protected for good */
+    size_t nfields;
+    size_t index[BRIDGE_LAYOUT_MAX_FIELDS]; /* the struct slot of fields[i] */
+} bridge_layout_t;
+
+/* Resolves `l': 0, or -1 and one line in why naming the record and the field. */
+int bridge_layout_resolve(bridge_layout_t *l, char *why, size_t len);
+/* Checks that the kinds of (compi private) are core/coll/kinds.def's and resolves every
+   layout of the tables below: 0, or -1 and the first mismatch in why.  Raises only when
+   a module cannot be loaded (inside bridge_init's catch). */
+int bridge_layouts_check(char *why, size_t len);
+
+static inline int bridge_is(const bridge_layout_t *l, SCM obj)
+{
+    return SCM_STRUCTP(obj) && scm_is_eq(scm_struct_vtable(obj), l->rtd);
+}
+static inline SCM bridge_ref(const bridge_layout_t *l, SCM obj, int field)
+{
+    return scm_struct_ref(obj, scm_from_size_t(l->index[field]));
+}
+static inline void bridge_set(const bridge_layout_t *l, SCM obj, int field, SCM value)
+{
+    scm_struct_set_x(obj, scm_from_size_t(l->index[field]), value);
+}
+/* A record of complete layout `l' from values[i] for fields[i] (C's order). */
+SCM bridge_make(const bridge_layout_t *l, const SCM *values);
+
+/* The layouts of bridge_call.c (call, buffer, request) and bridge_closure.c (lowered
+   descriptions, trees), for bridge_layouts_check. */
+extern bridge_layout_t *const bridge_call_layouts[];
+extern const size_t bridge_call_nlayouts;
+extern bridge_layout_t *const bridge_closure_layouts[];
+extern const size_t bridge_closure_nlayouts;
+
 /* ---- the call object (bridge_call.c) ------------------------------------------------ */
+
+/* The fields of the call record (<call> of (compi private)) C uses, by name. */
+enum {
+    BRIDGE_CALL_KIND,
+    BRIDGE_CALL_SIZE,
+    BRIDGE_CALL_RANK,
+    BRIDGE_CALL_ROOT,
+    BRIDGE_CALL_BYTES,
+    BRIDGE_CALL_DATATYPE,
+    BRIDGE_CALL_OP,
+    BRIDGE_CALL_COMMUTATIVE,
+    BRIDGE_CALL_COMM,
+    BRIDGE_CALL_HANDLE,
+    BRIDGE_CALL_KEEP,
+    BRIDGE_CALL_RANKS,
+    BRIDGE_CALL_MODE,
+    BRIDGE_CALL_TOPOLOGY,
+    BRIDGE_CALL_NFIELDS
+};
+extern bridge_layout_t bridge_call_layout;
 
 struct coll_call;
 struct compi_request;
 
-/* Looks up the record types of (compi) that C builds (call, buffer, request); called by
-   bridge_init once the module is loaded.  Raises on failure (inside the init catch). */
-void bridge_call_init(SCM compi_module);
+/* Interns the symbols of call records; called by bridge_init. */
+void bridge_call_init(void);
 
 /* A call record of (compi) for `call'.  live: the Scheme closure runs on it now, so the
    buffer primitives may use its buffers (bridge_run_begin/end bracket that). */
@@ -107,11 +173,8 @@ compi_status_t bridge_run_end(bridge_run_t *run, SCM record, size_t *left_p);
 
 /* ---- rank facts (bridge_facts.c) -------------------------------------------------- */
 
-/* The fields of the <call> record of (compi) that hold the call's ranks and its mode
-   (the communicator's topology, `topology', is the next and last one). */
-enum { BRIDGE_CALL_F_RANKS = 11, BRIDGE_CALL_F_MODE = 12 };
-
-/* What the bridge stores in that field for a C call: the communicator's world ranks. */
+/* What the bridge stores in the call's `ranks' field for a C call: the communicator's
+   world ranks. */
 SCM bridge_facts_ranks_field(const struct coll_call *call);
 extern const bridge_prim_t bridge_facts_prims[]; /* call-ranks */
 extern const size_t bridge_facts_nprims;

@@ -10,6 +10,9 @@
  *   (%tree-ordered? SIZE ROOT PARENTS CHILDREN)   -> #t / #f, or "message"
  *   (%tree-build SHAPE SIZE ROOT K)               -> (PARENTS . CHILDREN)
  *   (%tree-draw SIZE ROOT PARENTS CHILDREN FROM LABELS MARKS) -> "text"
+ *   (%exchange-forest GROUPS TREES SIZE)          -> #(GROUP-OF COORDS PARENTS ORDER),
+ *                                                    or "message"
+ *   (%collective-kinds)                           -> (barrier bcast ...)
  *
  * SHAPE is flat, binomial, in-order-binomial, kary, knomial or chain (K for the last
  * three); LABELS and MARKS are #f or vectors of a string or #f per rank.  A problem of the
@@ -313,11 +316,146 @@ static SCM prim_draw(SCM size, SCM root, SCM parents, SCM children, SCM from, SC
     return out;
 }
 
+SCM bridge_tree_in(const char *who, SCM size, SCM root, SCM parents, SCM children,
+                   topo_tree_t **t_p)
+{
+    return ext__tree_in(who, size, root, parents, children, t_p);
+}
+
+SCM bridge_groups_in(SCM groups, SCM trees, int size, bridge_groups_t *g)
+{
+    static const char who[] = "exchange-closure";
+    long ng = scm_ilength(groups), nt = scm_ilength(trees);
+    int n = 0;
+
+    if (ng <= 0 || nt < 0) {
+        return ext__msg("the groups and the trees must be lists, got ~S and ~S",
+                        scm_list_2(groups, trees));
+    }
+    if (ng != nt) {
+        return ext__msg("~A trees for ~A groups",
+                        scm_list_2(scm_from_long(nt), scm_from_long(ng)));
+    }
+    /* collected memory: a wrong type raising below leaves nothing behind */
+    *g = (bridge_groups_t){.size = size, .ngroups = (int)ng};
+    g->group_of = scm_gc_malloc_pointerless(sizeof(int) * (size_t)size, who);
+    g->coord = scm_gc_malloc_pointerless(sizeof(int) * (size_t)ng, who);
+    g->parent = scm_gc_malloc_pointerless(sizeof(int) * (size_t)size, who);
+    g->order = scm_gc_malloc_pointerless(sizeof(int) * (size_t)size, who);
+    int *member = scm_gc_malloc_pointerless(sizeof(int) * (size_t)size, who);
+    for (int r = 0; r < size; r++) {
+        g->group_of[r] = -1;
+    }
+    SCM gs = groups;
+    for (int k = 0; k < ng; k++, gs = scm_cdr(gs)) {
+        SCM ms = scm_car(gs);
+        if (scm_ilength(ms) <= 0) {
+            return ext__msg("group ~A is ~S, not a non-empty list of ranks",
+                            scm_list_2(scm_from_int(k), ms));
+        }
+        for (; scm_is_pair(ms); ms = scm_cdr(ms)) {
+            SCM x = scm_car(ms);
+            if (!scm_is_exact_integer(x) || !scm_is_signed_integer(x, 0, size - 1)) {
+                return ext__msg("group ~A holds ~S, not a rank of 0..~A",
+                                scm_list_3(scm_from_int(k), x, scm_from_int(size - 1)));
+            }
+            int r = scm_to_int(x);
+            if (g->group_of[r] != -1) {
+                return ext__msg("rank ~A is in groups ~A and ~A",
+                                scm_list_3(x, scm_from_int(g->group_of[r]), scm_from_int(k)));
+            }
+            g->group_of[r] = k;
+        }
+    }
+    for (int r = 0; r < size; r++) {
+        if (g->group_of[r] == -1) {
+            return ext__msg("rank ~A is in no group", scm_list_1(scm_from_int(r)));
+        }
+    }
+    gs = groups;
+    SCM ts = trees;
+    for (int k = 0; k < ng; k++, gs = scm_cdr(gs), ts = scm_cdr(ts)) {
+        int m = 0;
+        for (SCM ms = scm_car(gs); scm_is_pair(ms); ms = scm_cdr(ms)) {
+            member[m++] = scm_to_int(scm_car(ms));
+        }
+        SCM tv = scm_car(ts), why = SCM_BOOL_F;
+        topo_tree_t *t = NULL;
+        char text[256];
+        if (!scm_is_vector(tv) || scm_c_vector_length(tv) != 4) {
+            why = ext__msg("~A is not a tree of (compi trees)", scm_list_1(tv));
+        } else {
+            why = ext__tree_in(who, scm_c_vector_ref(tv, 0), scm_c_vector_ref(tv, 1),
+                               scm_c_vector_ref(tv, 2), scm_c_vector_ref(tv, 3), &t);
+        }
+        /* each group's tree, validated once, for its group */
+        if (scm_is_false(why) &&
+            topo_tree_validate(t, m, t->root, text, sizeof(text)) != COMPI_OK) {
+            why = scm_from_utf8_string(text);
+        }
+        if (scm_is_true(why)) {
+            topo_tree_free(t);
+            return ext__msg("the tree of group ~A ~S: ~A",
+                            scm_list_3(scm_from_int(k), scm_car(gs), why));
+        }
+        g->coord[k] = member[t->root];
+        g->order[n++] = member[t->root];
+        for (int i = 0; i < m; i++) {
+            int p = t->parent[i];
+            g->parent[member[i]] = p == -1 ? -1 : member[p];
+            for (int c = t->child_off[i]; c < t->child_off[i + 1]; c++) {
+                g->order[n++] = member[t->children[c]];
+            }
+        }
+        topo_tree_free(t);
+    }
+    return SCM_BOOL_F;
+}
+
+static SCM ext__ints(const int *v, int n)
+{
+    SCM out = scm_c_make_vector((size_t)n, SCM_BOOL_F);
+    for (int i = 0; i < n; i++) {
+        scm_c_vector_set_x(out, (size_t)i, scm_from_int(v[i]));
+    }
+    return out;
+}
+
+/* (%exchange-forest GROUPS TREES SIZE) -> #(GROUP-OF COORDS PARENTS ORDER) or "message",
+   TREES as bridge_groups_in takes them */
+static SCM prim_exchange_forest(SCM groups, SCM trees, SCM size)
+{
+    bridge_groups_t g;
+    ext__check_range("%exchange-forest", 3, size, 1, INT_MAX - 1);
+    SCM why = bridge_groups_in(groups, trees, scm_to_int(size), &g);
+    if (scm_is_true(why)) {
+        return why;
+    }
+    return scm_vector(scm_list_4(ext__ints(g.group_of, g.size), ext__ints(g.coord, g.ngroups),
+                                 ext__ints(g.parent, g.size), ext__ints(g.order, g.size)));
+}
+
+/* (%collective-kinds): the kinds of core/coll/kinds.def, in coll_kind_t's order */
+static SCM prim_kinds(void)
+{
+    static const char *const names[] = {
+#define COLL_KIND(e, name) name,
+#include "core/coll/kinds.def"
+    };
+    SCM kinds = SCM_EOL;
+    for (size_t i = sizeof(names) / sizeof(names[0]); i > 0; i--) {
+        kinds = scm_cons(scm_from_utf8_symbol(names[i - 1]), kinds);
+    }
+    return kinds;
+}
+
 static const struct {
     const char *name;
     int req;
     scm_t_subr fn;
 } ext_prims[] = {
+    {"%collective-kinds", 0, (scm_t_subr)prim_kinds},
+    {"%exchange-forest", 3, (scm_t_subr)prim_exchange_forest},
     {"%tree-validate", 6, (scm_t_subr)prim_validate},
     {"%tree-depth", 4, (scm_t_subr)prim_depth},
     {"%tree-ordered?", 4, (scm_t_subr)prim_ordered},

@@ -11,28 +11,8 @@
 #include <string.h>
 
 static const char *const kind_names[COLL_NKINDS] = {
-    [COLL_BARRIER] = "barrier",
-    [COLL_BCAST] = "bcast",
-    [COLL_REDUCE] = "reduce",
-    [COLL_ALLREDUCE] = "allreduce",
-    [COLL_GATHER] = "gather",
-    [COLL_GATHERV] = "gatherv",
-    [COLL_SCATTER] = "scatter",
-    [COLL_SCATTERV] = "scatterv",
-    [COLL_ALLGATHER] = "allgather",
-    [COLL_ALLGATHERV] = "allgatherv",
-    [COLL_ALLTOALL] = "alltoall",
-    [COLL_ALLTOALLV] = "alltoallv",
-    [COLL_ALLTOALLW] = "alltoallw",
-    [COLL_REDUCE_SCATTER] = "reduce-scatter",
-    [COLL_REDUCE_SCATTER_BLOCK] = "reduce-scatter-block",
-    [COLL_SCAN] = "scan",
-    [COLL_EXSCAN] = "exscan",
-    [COLL_NEIGHBOR_ALLGATHER] = "neighbor-allgather",
-    [COLL_NEIGHBOR_ALLGATHERV] = "neighbor-allgatherv",
-    [COLL_NEIGHBOR_ALLTOALL] = "neighbor-alltoall",
-    [COLL_NEIGHBOR_ALLTOALLV] = "neighbor-alltoallv",
-    [COLL_NEIGHBOR_ALLTOALLW] = "neighbor-alltoallw",
+#define COLL_KIND(e, name) [COLL_##e] = name,
+#include "core/coll/kinds.def"
 };
 
 const char *coll_mode_name(coll_mode_t mode)

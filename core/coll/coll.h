@@ -32,32 +32,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The order is the one of bridge_kind_t (scheme/bridge.h) and `collective-kinds' in
-   scheme/compi.scm. */
+/* The collective kinds, listed once in kinds.def (bridge_kind_t of scheme/bridge.h and
+   `collective-kinds' of (compi) come from the same list). */
 typedef enum coll_kind {
-    COLL_BARRIER,
-    COLL_BCAST,
-    COLL_REDUCE,
-    COLL_ALLREDUCE,
-    COLL_GATHER,
-    COLL_GATHERV,
-    COLL_SCATTER,
-    COLL_SCATTERV,
-    COLL_ALLGATHER,
-    COLL_ALLGATHERV,
-    COLL_ALLTOALL,
-    COLL_ALLTOALLV,
-    COLL_ALLTOALLW,
-    COLL_REDUCE_SCATTER,
-    COLL_REDUCE_SCATTER_BLOCK,
-    COLL_SCAN,
-    COLL_EXSCAN,
-    /* neighbourhood collectives: on communicators with a process topology (comm->topo) */
-    COLL_NEIGHBOR_ALLGATHER,
-    COLL_NEIGHBOR_ALLGATHERV,
-    COLL_NEIGHBOR_ALLTOALL,
-    COLL_NEIGHBOR_ALLTOALLV,
-    COLL_NEIGHBOR_ALLTOALLW,
+#define COLL_KIND(e, name) COLL_##e,
+#include "core/coll/kinds.def"
     COLL_NKINDS
 } coll_kind_t;
 

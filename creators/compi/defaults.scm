@@ -242,29 +242,16 @@
 
 ;;; ---- installing ------------------------------------------------------------------------
 
-(define defaults
-  (list (cons 'barrier default-barrier)
-        (cons 'bcast default-bcast)
-        (cons 'reduce default-reduce)
-        (cons 'allreduce default-allreduce)
-        (cons 'gather default-gather)
-        (cons 'gatherv default-gatherv)
-        (cons 'scatter default-scatter)
-        (cons 'scatterv default-scatterv)
-        (cons 'allgather default-allgather)
-        (cons 'allgatherv default-allgatherv)
-        (cons 'alltoall default-alltoall)
-        (cons 'alltoallv default-alltoallv)
-        (cons 'alltoallw default-alltoallw)
-        (cons 'reduce-scatter default-reduce-scatter)
-        (cons 'reduce-scatter-block default-reduce-scatter-block)
-        (cons 'scan default-scan)
-        (cons 'exscan default-exscan)
-        (cons 'neighbor-allgather default-neighbor-allgather)
-        (cons 'neighbor-allgatherv default-neighbor-allgatherv)
-        (cons 'neighbor-alltoall default-neighbor-alltoall)
-        (cons 'neighbor-alltoallv default-neighbor-alltoallv)
-        (cons 'neighbor-alltoallw default-neighbor-alltoallw)))
+;; default-KIND for every kind of collective-kinds (core/coll/kinds.def): a kind added
+;; there needs its default here, or bridge_init says which one is missing.
+(define this-module (current-module))
+(define (default-of kind)
+  (let ((v (module-variable this-module (symbol-append 'default- kind))))
+    (unless v
+      (scm-error 'misc-error 'install-default-creators!
+                 "(compi defaults) has no default-~A for the collective kind ~A"
+                 (list kind kind) #f))
+    (variable-ref v)))
 
 ;; A nonblocking call gets nonblocking-choice, a blocking one the kind's default; the
 ;; creator keeps the default's name (compi_info, messages).
@@ -279,4 +266,5 @@
 ;; Called by bridge_init before any config file is loaded.
 (define (install-default-creators!)
   (parameterize ((current-config-origin "compi/defaults.scm"))
-    (for-each (lambda (d) (install-creator! (car d) (with-nonblocking (cdr d)))) defaults)))
+    (for-each (lambda (kind) (install-creator! kind (with-nonblocking (default-of kind))))
+              collective-kinds)))

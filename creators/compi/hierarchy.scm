@@ -32,6 +32,7 @@
 
 (define-module (compi hierarchy)
   #:use-module (compi)
+  #:use-module (compi private)
   #:use-module (compi trees)
   #:use-module (compi topology)
   #:export (tree-kinds
@@ -183,22 +184,21 @@
          (hows (if (pair? coordinator) coordinator (list coordinator)))
          (trees
           (or trees
-              (let* ((c0 ((@@ (compi trees) pick-coordinator) 'exchange-closure (car hows)
-                          (car members) 0))
+              (let* ((c0 (pick-coordinator 'exchange-closure (car hows) (car members) 0))
                      (whole (hierarchical-tree tops c0
                                                #:shapes (cons 'flat
                                                               (shape-list 'exchange-closure
                                                                           shapes))
                                                #:coordinator hows)))
                 (map (lambda (ms) (local-tree whole ms)) members)))))
-    ((@@ (compi) make-exchange-closure) 'allreduce members trees
-     ((@@ (compi) non-negative-integer) 'exchange-closure "#:segsize" segsize) #f)))
+    (make-exchange-closure 'allreduce members trees
+     (non-negative-integer 'exchange-closure "#:segsize" segsize) #f)))
 
 ;; #t when combining the partials in group order is rank order: the groups, in order, are
 ;; consecutive ranges of ranks, and every local tree is ordered (tree-ordered?).
 (define (exchange-ordered? desc)
-  (let ((groups ((@@ (compi) exchange-closure-groups) desc))
-        (trees ((@@ (compi) exchange-closure-trees) desc)))
+  (let ((groups (exchange-closure-groups desc))
+        (trees (exchange-closure-trees desc)))
     (and (equal? (apply append groups) (iota (length (apply append groups))))
          (let all ((ts trees))
            (or (null? ts) (and (tree-ordered? (car ts)) (all (cdr ts))))))))

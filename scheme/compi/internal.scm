@@ -14,6 +14,7 @@
 
 (define-module (compi internal)
   #:use-module (compi)
+  #:use-module (compi private)
   #:use-module (compi trees)
   #:use-module (compi defaults)
   #:use-module (ice-9 exceptions)
@@ -22,10 +23,14 @@
             creator-count
             creator-description
             build-closure-for
+            build-lowered-for
             run-scheme-closure
             lower-for-run
             run-finalize-hooks
-            schedule-steps))
+            schedule-steps
+            ;; for tests: the lowering, and the view of a lowered description
+            lower
+            lowered->vector))
 
 (define (ok value) (cons #t value))
 (define (failed message) (cons #f message))
@@ -325,8 +330,6 @@
 
 ;;; ---- calling Scheme from C ----------------------------------------------------------
 
-(define creator-text (@@ (compi) creator-text))
-
 (define (procedure-text proc)
   (let ((name (and (procedure? proc) (procedure-name proc))))
     (if name
@@ -348,11 +351,11 @@
          (lambda (e)
            (abort-to-prompt
             tag
-            (if ((@@ (compi) creator-error?) e)
-                ((@@ (compi) creator-error-message) e)
+            (if (creator-error? e)
+                (creator-error-message e)
                 (call-with-values (lambda () (describe e))
                   (lambda (text locator)
-                    (let ((running ((@@ (compi) current-creator))))
+                    (let ((running (current-creator)))
                       (on-error text running (locate locator running))))))))
          (lambda ()
            (call-with-values (lambda () (apply proc args))
@@ -393,159 +396,148 @@
   (let loop ((ks collective-kinds) (i 0))
     (if (eq? (car ks) kind) i (loop (cdr ks) (+ i 1)))))
 
-(define desc-origin
-  (lambda (d) ((record-accessor (record-type-descriptor d) 'origin) d)))
-
 ;; The error raised while lowering: the message names the creator that built DESC.
 (define (lowering-error desc fmt . args)
   (raise-exception
-   ((@@ (compi) make-creator-error)
-    (string-append (or (desc-origin desc) "a creator") " returned "
+   (make-creator-error
+    (string-append (or (description-origin desc) "a creator") " returned "
                    (description->string desc) ": " (apply simple-format #f fmt args)))))
 
-;; #(parents order): order lists the root, then every rank's children in serving order,
-;; so the C side rebuilds each rank's children in the order the tree gives them.  The tree
-;; is validated first, by topo_tree_validate through tree-validate of (compi trees), for
-;; the communicator's size: a tree that passes has every rank once, so ORDER is a
-;; permutation.  C checks it again for the call (its root, a non-commutative op:
-;; coll_tree_check_call), with the same words.
-(define (lower-tree desc call)
-  (let ((tree ((@@ (compi) tree-closure-tree) desc)))
-    (unless (tree? tree)
-      (lowering-error desc "~A is not a tree of (compi trees)" ((@@ (compi) value-text) tree)))
-    (let ((why (catch 'invalid-tree
-                 (lambda () (tree-validate tree (call-size call)) #f)
-                 (lambda (key who fmt args . rest) (apply simple-format #f fmt args)))))
-      (when why
-        (lowering-error desc "invalid tree: ~A" why)))
-    (let* ((size (tree-size tree))
-           (root (tree-root tree))
-           (parents (tree-parents tree))
-           (order (make-vector size -1)))
-      (vector-set! order 0 root)
-      (let fill ((r 0) (n 1))
-        (when (< r size)
-          (let kids ((cs (tree-children tree r)) (n n))
-            (if (pair? cs)
-                (begin
-                  (vector-set! order n (car cs))
-                  (kids (cdr cs) (+ n 1)))
-                (fill (+ r 1) n)))))
-      (vector 'tree (kind-number ((@@ (compi) tree-closure-kind) desc)) size root parents order
-              ((@@ (compi) tree-closure-segsize) desc) (desc-origin desc)))))
+;;; ---- lowered descriptions -----------------------------------------------------------
 
-;; #(exchange allreduce SIZE NGROUPS GROUP-OF COORDS PARENTS ORDER SEGSIZE ORIGIN): the
-;; groups' local trees mapped to communicator ranks, a forest whose roots (parent -1) are
-;; the coordinators; ORDER lists each group's coordinator, then every rank's children in
-;; serving order.  Every rank must be in exactly one group and every tree must fit its
-;; group (tree-validate); C checks the whole structure again (coll_exchange_validate).
-(define (lower-exchange desc call)
-  (let* ((size (call-size call))
-         (groups ((@@ (compi) exchange-closure-groups) desc))
-         (trees ((@@ (compi) exchange-closure-trees) desc))
-         (group-of (make-vector size #f))
-         (parents (make-vector size -1))
-         (order (make-vector size -1))
-         (n 0))
-    (unless (and (list? groups) (pair? groups) (list? trees))
-      (lowering-error desc "the groups and the trees must be lists, got ~S and ~A"
-                      groups ((@@ (compi) value-text) trees)))
-    (unless (= (length groups) (length trees))
-      (lowering-error desc "~A trees for ~A groups" (length trees) (length groups)))
-    (let each ((gs groups) (g 0))
-      (when (pair? gs)
-        (let ((ms (car gs)))
-          (unless (and (list? ms) (pair? ms))
-            (lowering-error desc "group ~A is ~S, not a non-empty list of ranks" g ms))
-          (for-each (lambda (r)
-                      (unless (and (exact-integer? r) (< -1 r size))
-                        (lowering-error desc "group ~A holds ~S, not a rank of 0..~A" g r
-                                        (- size 1)))
-                      (when (vector-ref group-of r)
-                        (lowering-error desc "rank ~A is in groups ~A and ~A" r
-                                        (vector-ref group-of r) g))
-                      (vector-set! group-of r g))
-                    ms))
-        (each (cdr gs) (+ g 1))))
-    (do ((r 0 (+ r 1))) ((= r size))
-      (unless (vector-ref group-of r)
-        (lowering-error desc "rank ~A is in no group" r)))
-    (let each ((gs groups) (ts trees) (g 0) (coords '()))
-      (if (pair? gs)
-          (let* ((mv (list->vector (car gs)))
-                 (k (vector-length mv))
-                 (t (car ts))
-                 (why (cond ((not (tree? t))
-                             (simple-format #f "~A is not a tree of (compi trees)"
-                                            ((@@ (compi) value-text) t)))
-                            (else (catch 'invalid-tree
-                                    (lambda () (tree-validate t k) #f)
-                                    (lambda (key who fmt args . rest)
-                                      (apply simple-format #f fmt args)))))))
-            (when why
-              (lowering-error desc "the tree of group ~A ~S: ~A" g (car gs) why))
-            (let ((c (vector-ref mv (tree-root t))))
-              (vector-set! order n c)
-              (set! n (+ n 1))
-              (do ((i 0 (+ i 1))) ((= i k))
-                (let ((p (tree-parent t i)))
-                  (vector-set! parents (vector-ref mv i) (if (= p -1) -1 (vector-ref mv p))))
-                (for-each (lambda (ci)
-                            (vector-set! order n (vector-ref mv ci))
-                            (set! n (+ n 1)))
-                          (tree-children t i)))
-              (each (cdr gs) (cdr ts) (+ g 1) (cons c coords))))
-          (vector 'exchange (kind-number ((@@ (compi) exchange-closure-kind) desc)) size
-                  (length groups) group-of (list->vector (reverse coords)) parents order
-                  ((@@ (compi) exchange-closure-segsize) desc) (desc-origin desc))))))
+;; What C reads (scheme/bridge_closure.c), one record type per kind of closure; C finds
+;; the fields by name and checks at start-up that they are there (bridge_layout.c), and
+;; dispatches on the type.  KIND is the index in collective-kinds (coll_kind_t), ORIGIN
+;; "creator NAME (...) returned DESC".
+;;   native     the algorithm's name (a string), fanout, segsize
+;;   tree       the tree of (compi trees) as the creator gave it: C validates it for the
+;;              call (topo_tree_validate, coll_tree_check_call), once
+;;   exchange   the groups (lists of ranks) and their trees (one per group, over its
+;;              positions) as the creator gave them: C checks them and maps the trees
+;;              to communicator ranks
+;;   wrapper    profiling or tracing around INNER, itself lowered
+;;   scheme     a Scheme closure's procedure and its name
+;;   schedule   C asks schedule-steps for the steps, with the call's count in elements,
+;;              which only C knows (scheme/bridge_sched.c)
+(define <lowered-native>
+  (make-record-type 'lowered-native '(kind algorithm fanout segsize origin)))
+(define <lowered-tree> (make-record-type 'lowered-tree '(kind tree segsize origin)))
+(define <lowered-exchange>
+  (make-record-type 'lowered-exchange '(kind groups trees segsize origin)))
+(define <lowered-wrapper> (make-record-type 'lowered-wrapper '(what inner origin)))
+(define <lowered-scheme> (make-record-type 'lowered-scheme '(kind procedure name origin)))
+(define <lowered-schedule>
+  (make-record-type 'lowered-schedule '(kind name description origin)))
 
-;; The description as vectors the C side reads without a check (bridge_closure.c):
+;; The lowered description as tools read it (compi-tree's (compi tree-tool), tests): the
+;; vectors
 ;;   #(native KIND "algo" FANOUT SEGSIZE ORIGIN)
 ;;   #(tree KIND SIZE ROOT PARENTS ORDER SEGSIZE ORIGIN)
 ;;   #(exchange KIND SIZE NGROUPS GROUP-OF COORDS PARENTS ORDER SEGSIZE ORIGIN)
 ;;   #(profiling INNER ORIGIN)  #(tracing INNER ORIGIN)
 ;;   #(scheme KIND PROCEDURE "NAME" ORIGIN)
-;;   #(schedule KIND "NAME" DESC ORIGIN): C asks schedule-steps for the steps, with the
-;;   call's count in elements, which only C knows (scheme/bridge_sched.c)
-;; KIND is the index in collective-kinds, ORIGIN "creator NAME (...) returned DESC".
+;;   #(schedule KIND "NAME" DESC ORIGIN)
+;; ORDER lists the root (each group's coordinator), then every rank's children in
+;; serving order.  An exchange's groups and trees are checked and mapped by the C that
+;; the bridge uses (%exchange-forest, scheme/tree_ext.c); a message from it is raised as
+;; an error of the creator that returned DESC.  A tree is not validated here: the tools
+;; validate it for the call as the library does.
+(define (lowered->vector x call)
+  (let ((rtd (record-type-descriptor x)))
+    (define (get f) ((record-accessor rtd f) x))
+    (cond
+     ((eq? rtd <lowered-native>)
+      (vector 'native (get 'kind) (get 'algorithm) (get 'fanout) (get 'segsize) (get 'origin)))
+     ((eq? rtd <lowered-tree>)
+      (unless (tree? (get 'tree))
+        ;; the words of bridge_closure.c, which never sees this view
+        (raise-exception
+         (make-creator-error (string-append (get 'origin) ": " (value-text (get 'tree))
+                                            " is not a tree of (compi trees)"))))
+      (let* ((t (get 'tree)) (size (tree-size t)) (order (make-vector size -1)))
+        (let fill ((r 0) (n 0) (kids (list (tree-root t))))
+          (cond ((and (pair? kids) (< n size))
+                 (vector-set! order n (car kids))
+                 (fill r (+ n 1) (cdr kids)))
+                ((< r size) (fill (+ r 1) n (tree-children t r)))))
+        (vector 'tree (get 'kind) size (tree-root t) (tree-parents t) order (get 'segsize)
+                (get 'origin))))
+     ((eq? rtd <lowered-exchange>)
+      (let* ((groups (get 'groups))
+             (trees (get 'trees))
+             (args (if (list? trees)
+                       (map (lambda (t)
+                              (if (tree? t)
+                                  (vector (tree-size t) (tree-root t) (tree-parents t)
+                                          (list->vector (map (lambda (r) (tree-children t r))
+                                                             (iota (tree-size t)))))
+                                  t))
+                            trees)
+                       trees))
+             (forest ((%compi-primitive '%exchange-forest) groups args (call-size call))))
+        (when (string? forest)
+          (raise-exception (make-creator-error (string-append (get 'origin) ": " forest))))
+        (vector 'exchange (get 'kind) (call-size call) (length groups)
+                (vector-ref forest 0) (vector-ref forest 1) (vector-ref forest 2)
+                (vector-ref forest 3) (get 'segsize) (get 'origin))))
+     ((eq? rtd <lowered-wrapper>)
+      (vector (get 'what) (lowered->vector (get 'inner) call) (get 'origin)))
+     ((eq? rtd <lowered-scheme>)
+      (vector 'scheme (get 'kind) (get 'procedure) (get 'name) (get 'origin)))
+     (else
+      (vector 'schedule (get 'kind) (get 'name) (get 'description) (get 'origin))))))
+
+;; Trees and groups go to C as the creator gave them: C checks them, once, for the call,
+;; in the words of topo_tree_validate, bridge_groups_in and coll_exchange_validate
+;; (scheme/bridge_closure.c, scheme/tree_ext.c): a tree-closure's tree must fit the call;
+;; an exchange's groups must hold every rank once, and each group's tree must fit its
+;; group, over its positions, rooted at the coordinator.
+
+;; The description, lowered for C (see "lowered descriptions" above).
 (define (lower desc call)
-  (define (origin) (string-append (or (desc-origin desc) "a creator") " returned "
-                                  (description->string desc)))
-  (cond
-   ((native? desc)
-    (vector 'native (kind-number ((@@ (compi) native-kind) desc))
-            (symbol->string ((@@ (compi) native-algorithm) desc))
-            ((@@ (compi) native-fanout) desc) ((@@ (compi) native-segsize) desc) (origin)))
-   ((tree-closure? desc)
-    (let ((v (lower-tree desc call)))
-      (vector-set! v 7 (origin))
-      v))
-   ((exchange-closure? desc)
-    (let ((v (lower-exchange desc call)))
-      (vector-set! v 9 (origin))
-      v))
-   ((schedule? desc)
-    (vector 'schedule (kind-number ((@@ (compi) schedule-kind) desc))
-            ((@@ (compi) schedule-name) desc) desc (origin)))
-   ((wrapper? desc)
-    (vector ((@@ (compi) wrapper-what) desc) (lower ((@@ (compi) wrapper-inner) desc) call)
-            (origin)))
-   (else
-    (let ((proc ((@@ (compi) scheme-closure-procedure) desc)))
-      (vector 'scheme (kind-number (call-kind call)) proc
-              (let ((name (procedure-name proc)))
-                (if name (symbol->string name) "anonymous"))
-              (origin))))))
+  (let ((origin (string-append (or (description-origin desc) "a creator") " returned "
+                               (description->string desc))))
+    (cond
+     ((native? desc)
+      ((record-constructor <lowered-native>) (kind-number (native-kind desc))
+       (symbol->string (native-algorithm desc)) (native-fanout desc) (native-segsize desc)
+       origin))
+     ((tree-closure? desc)
+      ((record-constructor <lowered-tree>) (kind-number (tree-closure-kind desc))
+       (tree-closure-tree desc) (tree-closure-segsize desc) origin))
+     ((exchange-closure? desc)
+      ((record-constructor <lowered-exchange>) (kind-number (exchange-closure-kind desc))
+       (exchange-closure-groups desc) (exchange-closure-trees desc)
+       (exchange-closure-segsize desc) origin))
+     ((schedule? desc)
+      ((record-constructor <lowered-schedule>) (kind-number (schedule-kind desc))
+       (schedule-name desc) desc origin))
+     ((wrapper? desc)
+      ((record-constructor <lowered-wrapper>) (wrapper-what desc)
+       (lower (wrapper-inner desc) call) origin))
+     (else
+      (let ((proc (scheme-closure-procedure desc)))
+        ((record-constructor <lowered-scheme>) (kind-number (call-kind call)) proc
+         (let ((name (procedure-name proc)))
+           (if name (symbol->string name) "anonymous"))
+         origin))))))
 
 ;; The trampoline's miss path: runs the creators for CALL (a call record filled by the
 ;; bridge) and lowers the description.  (#t . (LOWERED . "call text")), or (#f . "creator
 ;; NAME (KIND, installed at FILE:L:C) ... (call: bcast root=0 bytes=8 comm=...)"); when
 ;; the creator raised, "... failed at FILE:L:C: what", the subform of the config that
 ;; raised (in the creator's own forms, or a helper's: see run-location).
+(define (build-lowered-for call)
+  (build call (lambda (lowered) lowered)))
+
+;; The same for tools: LOWERED as the vectors of lowered->vector.
 (define (build-closure-for call)
+  (build call (lambda (lowered) (lowered->vector lowered call))))
+
+(define (build call view)
   (let* ((text (call->string call))
          (r (guarded-apply
-             (lambda () (lower (run-creators call) call))
+             (lambda () (view (lower (run-creators call) call)))
              '()
              (lambda (what running where)
                (if running
@@ -571,8 +563,8 @@
        (lambda (e)
          (abort-to-prompt
           run-tag
-          (if ((@@ (compi) creator-error?) e)
-              ((@@ (compi) creator-error-message) e)
+          (if (creator-error? e)
+              (creator-error-message e)
               (call-with-values (lambda () (describe e))
                 (lambda (text locator)
                   (let ((where (procedure-location locator proc #f)))
@@ -590,9 +582,9 @@
    (lambda ()
      (unless (closure-description? desc)
        (raise-exception
-        ((@@ (compi) make-creator-error)
+        (make-creator-error
          (simple-format #f "expects a closure description (what `next' returned), got: ~A~A"
-                        ((@@ (compi) value-text) desc)
+                        (value-text desc)
                         (if (procedure? desc)
                             " (a procedure is a Scheme closure: call it on the call)"
                             "")))))
@@ -605,7 +597,7 @@
 
 ;; The thunks of at-finalize, each caught: (#t . #t), or (#f . "the first failure").
 (define (run-finalize-hooks)
-  (let loop ((hooks (@@ (compi) finalize-hooks)) (err #f))
+  (let loop ((hooks (registered-finalize-hooks)) (err #f))
     (if (null? hooks)
         (if err (failed err) (ok #t))
         (let* ((thunk (caar hooks)) (where (cdar hooks))
@@ -653,7 +645,7 @@
 (define (step-datum s) (vector-ref s 7))
 
 (define (sched-fail fmt . args)
-  (raise-exception ((@@ (compi) make-creator-error) (apply simple-format #f fmt args))))
+  (raise-exception (make-creator-error (apply simple-format #f fmt args))))
 
 ;; the elements the send and the receive buffer hold on RANK: (send . recv)
 (define (sched-sizes kind rank size root n)
@@ -673,11 +665,11 @@
 ;; one rank's rounds, read and checked: (values SCRATCH-SIZES ROUNDS), ROUNDS a list of
 ;; lists of parsed steps
 (define (sched-read-rank desc kind rank size root n)
-  (let* ((answer (((@@ (compi) schedule-builder) desc) rank size n))
+  (let* ((answer ((schedule-builder desc) rank size n))
          (where (lambda (k) (simple-format #f "rank ~A, round ~A" rank k))))
     (unless (list? answer)
       (sched-fail "rank ~A: the builder returned ~A, not a list of rounds" rank
-                  ((@@ (compi) value-text) answer)))
+                  (value-text answer)))
     (let* ((decl (and (pair? answer) (pair? (car answer)) (eq? (caar answer) 'scratch)
                       (car answer)))
            (rounds (if decl (cdr answer) answer))
@@ -868,7 +860,7 @@ receive from rank ~A for it in round ~A" (quotient key size) k (step-datum (car 
 ;; each (SCRATCH: a vector of sizes, STEPS: the flat vector above), or
 ;; (#f . "what is wrong").
 (define (schedule-steps desc call n)
-  (let ((r (sched-steps desc call n)) (where ((@@ (compi) schedule-where) desc)))
+  (let ((r (sched-steps desc call n)) (where (schedule-where desc)))
     (if (or (car r) (not where))
         r
         (failed (string-append "made at " where ": " (cdr r))))))
@@ -877,7 +869,7 @@ receive from rank ~A for it in round ~A" (quotient key size) k (step-datum (car 
   (guarded-apply
    (lambda ()
      (let* ((size (call-size call))
-            (kind ((@@ (compi) schedule-kind) desc))
+            (kind (schedule-kind desc))
             (root (call-root call))
             (scratch (make-vector size #f))
             (all (make-vector size #f)))
@@ -892,5 +884,5 @@ receive from rank ~A for it in round ~A" (quotient key size) k (step-datum (car 
    '()
    (lambda (what running where) (string-append "its builder failed" (at-text where) ": " what))
    (lambda (locator running)
-     (procedure-location locator ((@@ (compi) schedule-builder) desc)
-                         ((@@ (compi) schedule-where) desc)))))
+     (procedure-location locator (schedule-builder desc)
+                         (schedule-where desc)))))

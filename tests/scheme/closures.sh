@@ -41,7 +41,7 @@ expect_error() {
     fi
 }
 
-echo "1..36"
+echo "1..46"
 
 # ---- the defaults ----------------------------------------------------------------------
 # every kind, communicator sizes 1 to 17 (powers of two and not), 0 B to 4 MiB, both kinds
@@ -169,5 +169,38 @@ expect_error "a neighbourhood algorithm refuses a communicator without a topolog
 expect_error "a procedure that does not take one argument is not a closure" \
     "creator takes-two (alltoall, installed at $B:22:1) returned a procedure of 2 arguments, which is not a closure" \
     -b alltoall "$B"
+
+# ---- exchange closures: groups and trees checked by the bridge, once -------------------
+X="$CONF/bad_exchange.scm"
+XC="creator bad-exchange (allreduce, installed at $X:18:1) returned (exchange-closure allreduce 2 groups)"
+run -b allreduce,size=4,comm=good "$X"
+if [ "$rc" -eq 0 ] && [ ! -s "$TMP/err" ] &&
+    grep -q "^closure: allreduce:exchange(4 ranks,2 groups," "$TMP/out"; then
+    ok "an exchange closure whose groups and trees fit is built"
+else
+    not_ok "an exchange closure whose groups and trees fit is built"
+    show
+fi
+expect_error "a rank in two groups" "$XC: rank 1 is in groups 0 and 1 (call: allreduce" \
+    -b allreduce,size=3,comm=twice "$X"
+expect_error "a rank in no group" "$XC: rank 4 is in no group" -b allreduce,size=5,comm=missing "$X"
+expect_error "a rank outside the communicator" "$XC: group 1 holds 7, not a rank of 0..2" \
+    -b allreduce,size=3,comm=outside "$X"
+expect_error "fewer trees than groups" "$XC: 1 trees for 2 groups" \
+    -b allreduce,size=4,comm=fewer "$X"
+expect_error "a tree of the wrong size for its group" \
+    "$XC: the tree of group 1 (2 3): tree built for 3 ranks" -b allreduce,size=4,comm=size "$X"
+expect_error "a tree with a cycle, in its group's positions" \
+    "$XC: the tree of group 1 (2 3 4): ranks 1 and 2 form a cycle" \
+    -b allreduce,size=5,comm=cycle "$X"
+expect_error "not a tree" \
+    "returned (exchange-closure allreduce 1 group): the tree of group 0 (0 1): 42 is not a tree of (compi trees)" \
+    -b allreduce,size=2,comm=not-a-tree "$X"
+expect_error "interleaved groups refuse a non-commutative op, in coll_exchange_validate's words" \
+    "$XC: invalid groups: allreduce with the non-commutative op" \
+    -b allreduce,size=4,comm=interleaved,op=noncommutative "$X"
+expect_error "an exchange closure cannot run nonblocking" \
+    "$XC: an exchange closure cannot run nonblocking yet" \
+    -b allreduce,size=4,comm=good,mode=nonblocking "$X"
 
 exit $((failed > 0))

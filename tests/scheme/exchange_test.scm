@@ -4,21 +4,24 @@
 ;;;     shape, lowest and highest coordinators): one group per top-level group, one valid
 ;;;     tree per group rooted at its coordinator, and together they are exactly the
 ;;;     hierarchical tree with a flat top level minus its edges between groups;
-;;;   - the lowered vector the bridge reads, for a known layout and for every random one
-;;;     (every rank in one group, a parent in its own group or -1 at its coordinator);
+;;;   - the lowered vector tools read (the groups checked and mapped by the C the bridge
+;;;     uses), for a known layout and for every random one (every rank in one group, a
+;;;     parent in its own group or -1 at its coordinator);
 ;;;   - exchange-ordered? on contiguous and interleaved groups;
 ;;;   - descriptions that do not fit the call fail naming the creator and the problem;
 ;;;   - the creator serves allreduce only, sends unordered non-commutative ops to `next';
 ;;;     examples/configs/exchange.scm loads and answers.
 ;;; Run by tests/scheme/exchange.sh.
 
-(use-modules (compi) (compi trees) (compi topology) (compi hierarchy) (compi internal))
+(use-modules (compi) (compi trees) (compi topology) (compi hierarchy) (compi internal)
+             ((compi private) #:select (exchange-closure-groups exchange-closure-trees)))
 
 (load "check.scm")
 
-(define groups-of (@@ (compi) exchange-closure-groups))
-(define trees-of (@@ (compi) exchange-closure-trees))
-(define lower (@@ (compi internal) lower))
+(define groups-of exchange-closure-groups)
+(define trees-of exchange-closure-trees)
+;; the lowered exchange as tools see it (lowered->vector): the groups mapped by C
+(define (lower desc call) (lowered->vector ((@ (compi internal) lower) desc call) call))
 
 (define (allreduce-call n . op)
   (make-call 'allreduce n 0 #f 64 'MPI_INT (if (pair? op) (car op) 'MPI_SUM)

@@ -11,7 +11,7 @@
 
 (load "check.scm")
 
-(define lower (@@ (compi internal) lower))
+(define (lower desc call) (lowered->vector ((@ (compi internal) lower) desc call) call))
 
 (define (call-of kind size . root)
   (make-call kind size 0 (if (pair? root) (car root) #f) 8 'MPI_INT

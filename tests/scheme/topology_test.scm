@@ -18,7 +18,8 @@
 ;;;     the example configs load and answer.
 ;;; Run by tests/scheme/topology.sh.
 
-(use-modules (compi) (compi trees) (compi topology) (compi hierarchy))
+(use-modules (compi) (compi trees) (compi topology) (compi hierarchy)
+             ((compi private) #:select (tree-closure-tree wrapper-inner)))
 
 (load "check.scm")
 
@@ -488,7 +489,7 @@
 (define hier (hierarchical-creator clusters #:shapes '(flat binomial)
                                    #:ranks (lambda (c) facts)))
 (define magpie (magpie-creator clusters #:ranks (lambda (c) facts)))
-(define tree-of (@@ (compi) tree-closure-tree))
+(define tree-of tree-closure-tree)
 
 (for-each
  (lambda (kind)
@@ -549,7 +550,6 @@
 ;; tree closure that enters each of the five hosts without the root once.
 ;; profile-hierarchical.scm: a profiling wrapper around its hierarchical tree, which
 ;; crosses between the three /24 clusters twice.  (Each config loaded last answers first.)
-(define wrapper-inner (@@ (compi) wrapper-inner))
 (define (example-bcast file)
   (let* ((top (or (getenv "top_srcdir") "."))
          (r (load-config (string-append top "/examples/configs/" file))))

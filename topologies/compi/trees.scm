@@ -43,7 +43,10 @@
             hierarchical-tree
             magpie-tree
             wan-edges
-            groups-depth))
+            groups-depth
+            ;; not for configs: for (compi private) and (compi hierarchy)
+            %compi-primitive
+            pick-coordinator))
 
 ;; size and root: integers; parents: a vector (-1 for the root); children: a vector of
 ;; each rank's children, as lists in the order they are served.  (Records through the
@@ -159,6 +162,10 @@
 
 (define (c name)
   (module-ref (or %c (load-c)) name))
+
+;; The C primitive NAME of compi-trees (loaded as above): (compi private) takes the
+;; collective kinds from it, %collective-kinds.
+(define (%compi-primitive name) (c name))
 
 ;; (tree-validate t [size root]): returns t when every rank appears exactly once (the
 ;; root with parent -1, every other rank once as a child of its parent) and there is no

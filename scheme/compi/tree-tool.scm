@@ -16,8 +16,7 @@
 ;;; Here the call is a make-call carrying the layout's rank records, so (call-ranks
 ;;; call) answers with them, and the closure description to draw comes from
 ;;; build-closure-for of (compi internal): the creator chain and the lowering the miss
-;;; path runs.  The lowered description is checked again (check-lowered), with the C
-;;; side's wording, for a call to this module that did not come through compi-tree.
+;;; path runs; it is not checked again here (the C build has done that, once).
 
 ;;; The text drawing of a tree is tree-draw's (topologies/tree_draw.c); the Graphviz
 ;;; output (clusters per subnet and host, red WAN edges) is written here.
@@ -100,9 +99,6 @@
 
 (define (kind-name i) (list-ref collective-kinds i))
 
-;; the kinds with a native tree executor (core/coll/tree_exec_*.c)
-(define executor-kinds '(barrier bcast reduce allreduce gather scatter allgather))
-
 (define (params-text fanout segsize)
   (string-append (if (> fanout 0) (simple-format #f " fanout=~A" fanout) "")
                  (if (> segsize 0) (simple-format #f " segsize=~A" segsize) "")))
@@ -120,8 +116,9 @@
     ((exchange) (string-append "exchange " (symbol->string (kind-name (vector-ref v 1)))
                                (simple-format #f " (~A groups)" (vector-ref v 3))
                                (params-text 0 (vector-ref v 8))))
-    (else (string-append (symbol->string (lowered-tag v)) "("
-                         (closure-text (vector-ref v 1)) ")"))))
+    ((profiling tracing) (string-append (symbol->string (lowered-tag v)) "("
+                                        (closure-text (vector-ref v 1)) ")"))
+    (else (fail "internal error: a lowered description of no known kind: ~S" v))))
 
 ;; the innermost description, under the wrappers
 (define (innermost v)
@@ -151,47 +148,13 @@
           (vector-set! children p (cons x (vector-ref children p))))))
     (cons (vector->list (vector-ref v 5)) children)))
 
-;; (native-algorithms KIND), a primitive the bridge defines in (compi) when it starts
-;; (scheme/bridge_prims.c); #f under guile alone, where nothing can be checked.
-(define (native-algorithms-of kind)
-  (let ((v (module-variable (resolve-interface '(compi)) 'native-algorithms)))
-    (and v (variable-bound? v) ((variable-ref v) kind))))
-
-;; What bridge_closure.c would refuse, with its wording: "ORIGIN: what (call: TEXT)".
-(define (check-lowered v call text)
-  (define (refuse fmt . args)
-    (fail "~A: ~A (call: ~A)" (lowered-origin v) (apply simple-format #f fmt args) text))
-  (case (lowered-tag v)
-    ((native)
-     (let* ((kind (kind-name (vector-ref v 1)))
-            (algo (string->symbol (vector-ref v 2)))
-            (known (native-algorithms-of kind)))
-       (unless (or (not known) (memq algo known))
-         (refuse "~A has no native algorithm ~A (~A algorithms: ~A)" kind algo kind
-                 (if (null? known) "none yet"
-                     (string-join (map symbol->string known) " "))))))
-    ((tree)
-     (let ((kind (kind-name (vector-ref v 1))))
-       (with-exception-handler
-        (lambda (e)
-          (refuse "invalid tree: ~A"
-                  (if (exception-with-message? e)
-                      (apply simple-format #f (exception-message e) (exception-irritants e))
-                      (simple-format #f "~S" e))))
-        (lambda () (tree-validate (lowered-tree v) (call-size call) (call-root call)))
-        #:unwind? #t)
-       (unless (memq kind executor-kinds)
-         (refuse "~A has no tree executor (trees run barrier, bcast, reduce, allreduce, gather, \
-scatter and allgather)" kind))))
-    ((profiling tracing) (check-lowered (vector-ref v 1) call text))
-    (else #t)))
-
-;; build-closure-for's answer for CALL, checked: (LOWERED . "call text")
+;; build-closure-for's answer for CALL: (LOWERED . "call text").  compi-tree has built
+;; the same call's closure in C first, with every check of the library, so what comes
+;; here is valid; a failure is reported as the library words it.
 (define (build call)
   (let ((r (build-closure-for call)))
     (unless (car r)
       (fail "~A" (cdr r)))
-    (check-lowered (cadr r) call (cddr r))
     (cdr r)))
 
 ;;; ---- text -----------------------------------------------------------------------------

@@ -53,6 +53,7 @@ typedef struct dt__predef_desc {
     size_t len0;
     ptrdiff_t disp1; /* pairs: where the int lies */
     int marker;      /* 1: MPI_LB, 2: MPI_UB */
+    int twin;        /* Fortran pairs (MPI_2REAL): value and index of one type, one block */
 } dt__predef_desc_t;
 
 #define DT_PLAIN(idx, nm, T)                                                                       \
@@ -72,6 +73,17 @@ typedef struct dt__predef_desc {
              .basic0 = vbasic,                                                                     \
              .len0 = sizeof(((S *)0)->v),                                                          \
              .disp1 = offsetof(S, i)}
+
+/* a Fortran pair type: two `T`s, both of basic type `vbasic`, as one block */
+#define DT_TWIN(idx, nm, T, vbasic)                                                                \
+    [idx] = {.name = nm,                                                                           \
+             .size = 2 * sizeof(T),                                                                \
+             .extent = 2 * sizeof(T),                                                              \
+             .align = _Alignof(T),                                                                 \
+             .nblocks = 1,                                                                         \
+             .basic0 = vbasic,                                                                     \
+             .len0 = 2 * sizeof(T),                                                                \
+             .twin = 1}
 
 enum { DT_INT_IDX = 8 };
 
@@ -123,6 +135,28 @@ static const dt__predef_desc_t dt__desc[COMPI_DT_NUM_PREDEFINED] = {
     DT_PLAIN(42, "MPI_CXX_FLOAT_COMPLEX", float _Complex),
     DT_PLAIN(43, "MPI_CXX_DOUBLE_COMPLEX", double _Complex),
     DT_PLAIN(44, "MPI_CXX_LONG_DOUBLE_COMPLEX", long double _Complex),
+    /* Fortran types as gfortran lays them out on x86-64 and aarch64 Linux: default
+     * INTEGER, REAL and LOGICAL are 4 bytes, DOUBLE PRECISION 8, COMPLEX two REALs.
+     * Each is a basic type of its own (its own name, its own ops: LOGICAL takes only
+     * the logical ops), with the layout of the C type of the same size. */
+    DT_PLAIN(45, "MPI_INTEGER", int32_t),
+    DT_PLAIN(46, "MPI_REAL", float),
+    DT_PLAIN(47, "MPI_DOUBLE_PRECISION", double),
+    DT_PLAIN(48, "MPI_COMPLEX", float _Complex),
+    DT_PLAIN(49, "MPI_DOUBLE_COMPLEX", double _Complex),
+    DT_PLAIN(50, "MPI_LOGICAL", int32_t),
+    DT_PLAIN(51, "MPI_CHARACTER", char),
+    DT_TWIN(52, "MPI_2INTEGER", int32_t, 45),
+    DT_TWIN(53, "MPI_2REAL", float, 46),
+    DT_TWIN(54, "MPI_2DOUBLE_PRECISION", double, 47),
+    DT_PLAIN(55, "MPI_INTEGER1", int8_t),
+    DT_PLAIN(56, "MPI_INTEGER2", int16_t),
+    DT_PLAIN(57, "MPI_INTEGER4", int32_t),
+    DT_PLAIN(58, "MPI_INTEGER8", int64_t),
+    DT_PLAIN(59, "MPI_REAL4", float),
+    DT_PLAIN(60, "MPI_REAL8", double),
+    DT_PLAIN(61, "MPI_COMPLEX8", float _Complex),
+    DT_PLAIN(62, "MPI_COMPLEX16", double _Complex),
 };
 
 static compi_datatype_t dt__predef[COMPI_DT_NUM_PREDEFINED];
@@ -153,7 +187,7 @@ static void dt__init_one(int idx)
     if (d->nblocks >= 1) {
         b[0] = (dt_block_t){.disp = 0, .len = d->len0, .basic = d->basic0};
         dt->nblocks = 1;
-        dt->nbasic = 1;
+        dt->nbasic = d->twin ? 2 : 1;
     }
     if (d->nblocks == 2) {
         /* MPI_2INT: the two ints are adjacent and alike, so they form one block */

@@ -645,15 +645,17 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
         int tclass, size;
         MPI_Datatype dt;
     } match[] = {
-        {MPI_TYPECLASS_INTEGER, 1, MPI_INT8_T},
-        {MPI_TYPECLASS_INTEGER, 2, MPI_INT16_T},
-        {MPI_TYPECLASS_INTEGER, 4, MPI_INT32_T},
-        {MPI_TYPECLASS_INTEGER, 8, MPI_INT64_T},
-        {MPI_TYPECLASS_REAL, sizeof(float), MPI_FLOAT},
-        {MPI_TYPECLASS_REAL, sizeof(double), MPI_DOUBLE},
+        /* the sized Fortran types where they exist, as the standard intends (the
+           arguments come from Fortran's kind queries), then the C types */
+        {MPI_TYPECLASS_INTEGER, 1, MPI_INTEGER1},
+        {MPI_TYPECLASS_INTEGER, 2, MPI_INTEGER2},
+        {MPI_TYPECLASS_INTEGER, 4, MPI_INTEGER4},
+        {MPI_TYPECLASS_INTEGER, 8, MPI_INTEGER8},
+        {MPI_TYPECLASS_REAL, 4, MPI_REAL4},
+        {MPI_TYPECLASS_REAL, 8, MPI_REAL8},
         {MPI_TYPECLASS_REAL, sizeof(long double), MPI_LONG_DOUBLE},
-        {MPI_TYPECLASS_COMPLEX, 2 * sizeof(float), MPI_C_FLOAT_COMPLEX},
-        {MPI_TYPECLASS_COMPLEX, 2 * sizeof(double), MPI_C_DOUBLE_COMPLEX},
+        {MPI_TYPECLASS_COMPLEX, 8, MPI_COMPLEX8},
+        {MPI_TYPECLASS_COMPLEX, 16, MPI_COMPLEX16},
         {MPI_TYPECLASS_COMPLEX, 2 * sizeof(long double), MPI_C_LONG_DOUBLE_COMPLEX},
     };
 

@@ -237,13 +237,24 @@ err:
     return st;
 }
 
+/* releases the datatypes the envelope holds and forgets them */
+static void dt__drop_env_types(compi_datatype_t *dt)
+{
+    for (int i = 0; i < dt->n_types; i++) {
+        dt_release(dt->env_types[i]);
+    }
+    free(dt->env_types);
+    dt->env_types = NULL;
+    dt->n_types = 0;
+}
+
 static void dt__free_object(compi_datatype_t *dt)
 {
+    dt__drop_env_types(dt);
     free(dt->blocks);
     free(dt->block_off);
     free(dt->env_ints);
     free(dt->env_addrs);
-    free(dt->env_types);
     free(dt);
 }
 
@@ -253,7 +264,15 @@ void dt_finalize(void)
         return;
     }
     /* Types the application never freed: their attributes were the application's to
-     * delete, so only our memory is released here. */
+     * delete, so only our memory is released here.  First the references envelopes
+     * hold (which frees the freed types only envelopes kept), then the types themselves,
+     * whatever their counts. */
+    for (unsigned i = dt_table.nfixed; i < dt_table.n; i++) {
+        compi_datatype_t *dt = dt_table.objs[i];
+        if (dt != NULL && !dt->predefined) {
+            dt__drop_env_types(dt);
+        }
+    }
     for (unsigned i = dt_table.nfixed; i < dt_table.n; i++) {
         compi_datatype_t *dt = dt_table.objs[i];
         if (dt != NULL && !dt->predefined) {
@@ -324,7 +343,7 @@ compi_status_t dt_set_envelope(compi_datatype_t *dt, int combiner, int n_ints, c
 {
     int *ni = NULL;
     MPI_Aint *na = NULL;
-    MPI_Datatype *nt = NULL;
+    compi_datatype_t **nt = NULL;
 
     if (n_ints > 0 && (ni = malloc((size_t)n_ints * sizeof(*ni))) == NULL) {
         goto err;
@@ -341,12 +360,13 @@ compi_status_t dt_set_envelope(compi_datatype_t *dt, int combiner, int n_ints, c
     if (na != NULL) {
         memcpy(na, addrs, (size_t)n_addrs * sizeof(*na));
     }
-    if (nt != NULL) {
-        memcpy(nt, types, (size_t)n_types * sizeof(*nt));
+    for (int i = 0; i < n_types; i++) {
+        nt[i] = dt_from_handle(types[i]);
+        dt_retain(nt[i]);
     }
     free(dt->env_ints);
     free(dt->env_addrs);
-    free(dt->env_types);
+    dt__drop_env_types(dt);
     dt->combiner = combiner;
     dt->env_ints = ni;
     dt->env_addrs = na;

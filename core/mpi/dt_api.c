@@ -371,6 +371,107 @@ out:
     return rc;
 }
 
+/* the darray argument rules of MPI-3.1 section 4.1.4, one dimension at a time */
+static int dt__darray_check(const char *fn, int d, int gsize, int distrib, int darg, int psize)
+{
+    if (gsize < 1 || psize < 1) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "dimension %d: gsize=%d psize=%d", d, gsize,
+                             psize);
+    }
+    if (distrib != MPI_DISTRIBUTE_BLOCK && distrib != MPI_DISTRIBUTE_CYCLIC &&
+        distrib != MPI_DISTRIBUTE_NONE) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "dimension %d: distribution %d is unknown", d,
+                             distrib);
+    }
+    if (darg != MPI_DISTRIBUTE_DFLT_DARG && darg < 1) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "dimension %d: darg=%d is not positive", d,
+                             darg);
+    }
+    if (distrib == MPI_DISTRIBUTE_NONE && psize != 1) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
+                             "dimension %d: MPI_DISTRIBUTE_NONE over %d processes", d, psize);
+    }
+    if (distrib == MPI_DISTRIBUTE_BLOCK && darg != MPI_DISTRIBUTE_DFLT_DARG &&
+        (long long)darg * psize < gsize) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
+                             "dimension %d: blocks of %d on %d processes do not cover %d", d, darg,
+                             psize, gsize);
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_create_darray = PMPI_Type_create_darray
+int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                            const int array_of_distribs[], const int array_of_dargs[],
+                            const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                            MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_create_darray";
+    compi_datatype_t *old, *dt = NULL;
+    long long procs = 1;
+    int *ints = NULL, rc;
+    compi_status_t st;
+
+    COMPI_CHECK_INIT(fn);
+    if (size < 1 || rank < 0 || rank >= size) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "rank=%d of size=%d", rank, size);
+    }
+    if (ndims <= 0) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "ndims=%d must be positive", ndims);
+    }
+    if (array_of_gsizes == NULL || array_of_distribs == NULL || array_of_dargs == NULL ||
+        array_of_psizes == NULL) {
+        return dt__null_arg(fn, "an array argument");
+    }
+    if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "order=%d is not MPI_ORDER_C/FORTRAN", order);
+    }
+    for (int d = 0; d < ndims; d++) {
+        rc = dt__darray_check(fn, d, array_of_gsizes[d], array_of_distribs[d], array_of_dargs[d],
+                              array_of_psizes[d]);
+        if (rc != MPI_SUCCESS) {
+            return rc;
+        }
+        procs *= array_of_psizes[d];
+        if (procs > size) {
+            break;
+        }
+    }
+    if (procs != size) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "the process grid does not have %d processes",
+                             size);
+    }
+    if ((rc = dt__lookup(oldtype, fn, &old)) != MPI_SUCCESS) {
+        return rc;
+    }
+    if (newtype == NULL) {
+        return dt__null_arg(fn, "newtype");
+    }
+    /* envelope: size, rank, ndims, gsizes, distribs, dargs, psizes, order */
+    ints = malloc((4 * (size_t)ndims + 4) * sizeof(*ints));
+    if (ints == NULL) {
+        st = COMPI_ERR_NO_MEMORY;
+        goto out;
+    }
+    ints[0] = size;
+    ints[1] = rank;
+    ints[2] = ndims;
+    for (int d = 0; d < ndims; d++) {
+        ints[3 + d] = array_of_gsizes[d];
+        ints[3 + ndims + d] = array_of_distribs[d];
+        ints[3 + 2 * ndims + d] = array_of_dargs[d];
+        ints[3 + 3 * ndims + d] = array_of_psizes[d];
+    }
+    ints[3 + 4 * ndims] = order;
+    st = dt_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs,
+                          array_of_psizes, order, old, &dt);
+out:
+    rc = dt__done(fn, st, dt, MPI_COMBINER_DARRAY, 4 * ndims + 4, ints, 0, NULL, 1, &oldtype,
+                  newtype);
+    free(ints);
+    return rc;
+}
+
 #pragma weak MPI_Type_create_resized = PMPI_Type_create_resized
 int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
                              MPI_Datatype *newtype)
@@ -609,6 +710,66 @@ int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_ad
     *num_addresses = dt->n_addrs;
     *num_datatypes = dt->n_types;
     *combiner = dt->combiner;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_get_contents = PMPI_Type_get_contents
+int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
+                           int max_datatypes, int array_of_integers[],
+                           MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
+{
+    static const char fn[] = "MPI_Type_get_contents";
+    compi_datatype_t *dt;
+    int rc;
+
+    COMPI_CHECK_INIT(fn);
+    if ((rc = dt__lookup(datatype, fn, &dt)) != MPI_SUCCESS) {
+        return rc;
+    }
+    if (dt->combiner == MPI_COMBINER_NAMED) {
+        return mpi_err_raise(NULL, MPI_ERR_TYPE, fn, "%s is a named type: it has no contents",
+                             dt_name(dt));
+    }
+    if (max_integers < dt->n_ints || max_addresses < dt->n_addrs || max_datatypes < dt->n_types) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
+                             "room for %d/%d/%d integers/addresses/datatypes, %d/%d/%d needed",
+                             max_integers, max_addresses, max_datatypes, dt->n_ints, dt->n_addrs,
+                             dt->n_types);
+    }
+    if ((dt->n_ints > 0 && array_of_integers == NULL) ||
+        (dt->n_addrs > 0 && array_of_addresses == NULL) ||
+        (dt->n_types > 0 && array_of_datatypes == NULL)) {
+        return dt__null_arg(fn, "an output array");
+    }
+    /* derived constituents come back as new types the caller frees (MPI-3.1 4.1.13) */
+    for (int i = 0; i < dt->n_types; i++) {
+        compi_datatype_t *t = dt->env_types[i], *copy;
+        compi_status_t st;
+
+        if (t->predefined) {
+            array_of_datatypes[i] = t->handle;
+            continue;
+        }
+        st = dt_clone(t, &copy);
+        if (st != COMPI_OK) {
+            while (i-- > 0) {
+                compi_datatype_t *made = dt_from_handle(array_of_datatypes[i]);
+                if (made != NULL && !made->predefined) {
+                    dt_forget_handle(made);
+                    dt_release(made);
+                }
+            }
+            return mpi_err_raise(NULL, mpi_err_class_of(st), fn, "cannot copy a constituent: %s",
+                                 compi_status_string(st));
+        }
+        array_of_datatypes[i] = copy->handle;
+    }
+    if (dt->n_ints > 0) {
+        memcpy(array_of_integers, dt->env_ints, (size_t)dt->n_ints * sizeof(int));
+    }
+    if (dt->n_addrs > 0) {
+        memcpy(array_of_addresses, dt->env_addrs, (size_t)dt->n_addrs * sizeof(MPI_Aint));
+    }
     return MPI_SUCCESS;
 }
 

@@ -1,6 +1,6 @@
 /*
  * dt_api.c -- the MPI datatype API: constructors, commit/free/dup, queries, names,
- * MPI_Pack/MPI_Unpack and address arithmetic.
+ * address arithmetic.  Packing is in pack_api.c.
  *
  * Argument checks live here and nowhere below: the engine (core/dt) trusts its callers.
  * Counts in elements of the old type become bytes here (vector strides, indexed
@@ -8,7 +8,6 @@
  * MPI_Type_get_envelope reports is recorded here, where the original arguments are.
  */
 #include "core/comm/attr.h"
-#include "core/comm/comm.h"
 #include "core/dt/dt.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
@@ -832,101 +831,6 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
     }
     return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Type_match_size",
                          "no datatype of class %d and size %d", typeclass, size);
-}
-
-/* ---- packing --------------------------------------------------------------------- */
-
-/* common checks of Pack/Unpack; *bytes_p gets the packed size of `count` elements */
-static int dt__pack_args(const char *fn, int count, MPI_Datatype datatype, int bufsize,
-                         const int *position, MPI_Comm comm, compi_datatype_t **dt_p,
-                         size_t *bytes_p)
-{
-    compi_comm_t *c;
-    int rc;
-
-    COMPI_CHECK_INIT(fn);
-    c = comm_from_handle(comm);
-    if (c == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "invalid communicator");
-    }
-    if (count < 0) {
-        return mpi_err_raise(c, MPI_ERR_COUNT, fn, "count=%d is negative", count);
-    }
-    if (position == NULL) {
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "position is NULL");
-    }
-    if ((rc = dt__lookup(datatype, fn, dt_p)) != MPI_SUCCESS) {
-        return rc;
-    }
-    if (!(*dt_p)->committed) {
-        return mpi_err_raise(c, MPI_ERR_TYPE, fn, "the datatype is not committed");
-    }
-    *bytes_p = (*dt_p)->size * (size_t)count;
-    if (*position < 0 || bufsize < 0 || (size_t)bufsize < (size_t)*position ||
-        (size_t)(bufsize - *position) < *bytes_p) {
-        return mpi_err_raise(c, MPI_ERR_TRUNCATE, fn,
-                             "%zu bytes do not fit at position %d of a %d-byte buffer", *bytes_p,
-                             *position, bufsize);
-    }
-    return MPI_SUCCESS;
-}
-
-#pragma weak MPI_Pack = PMPI_Pack
-int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
-              int *position, MPI_Comm comm)
-{
-    compi_datatype_t *dt = NULL;
-    size_t bytes = 0;
-    int rc = dt__pack_args("MPI_Pack", incount, datatype, outsize, position, comm, &dt, &bytes);
-
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    dt_pack(dt, inbuf, (size_t)incount, 0, (char *)outbuf + *position, bytes);
-    *position += (int)bytes;
-    return MPI_SUCCESS;
-}
-
-#pragma weak MPI_Unpack = PMPI_Unpack
-int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
-                MPI_Datatype datatype, MPI_Comm comm)
-{
-    compi_datatype_t *dt = NULL;
-    size_t bytes = 0;
-    int rc = dt__pack_args("MPI_Unpack", outcount, datatype, insize, position, comm, &dt, &bytes);
-
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    dt_unpack(dt, outbuf, (size_t)outcount, 0, (const char *)inbuf + *position, bytes);
-    *position += (int)bytes;
-    return MPI_SUCCESS;
-}
-
-#pragma weak MPI_Pack_size = PMPI_Pack_size
-int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
-{
-    static const char fn[] = "MPI_Pack_size";
-    compi_datatype_t *dt;
-    size_t bytes;
-    int rc;
-
-    COMPI_CHECK_INIT(fn);
-    if (comm_from_handle(comm) == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "invalid communicator");
-    }
-    if (incount < 0) {
-        return dt__neg_count(fn, incount);
-    }
-    if ((rc = dt__query(datatype, fn, size, size, &dt)) != MPI_SUCCESS) {
-        return rc;
-    }
-    bytes = dt->size * (size_t)incount;
-    if (bytes > INT_MAX) {
-        return mpi_err_raise(NULL, MPI_ERR_COUNT, fn, "%zu bytes do not fit in an int", bytes);
-    }
-    *size = (int)bytes;
-    return MPI_SUCCESS;
 }
 
 /* ---- addresses and handle conversion --------------------------------------------- */

@@ -247,7 +247,10 @@ enum {
     MPI_COMBINER_STRUCT,
     MPI_COMBINER_SUBARRAY,
     MPI_COMBINER_DARRAY,
-    MPI_COMBINER_RESIZED
+    MPI_COMBINER_RESIZED,
+    MPI_COMBINER_F90_REAL,
+    MPI_COMBINER_F90_COMPLEX,
+    MPI_COMBINER_F90_INTEGER
 };
 #define MPI_ORDER_C 0
 #define MPI_ORDER_FORTRAN 1
@@ -541,6 +544,11 @@ COMPI_PROTO(int, Address, (void *location, MPI_Aint *address));
 COMPI_PROTO(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp));
 COMPI_PROTO(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2));
 COMPI_PROTO(int, Type_match_size, (int typeclass, int size, MPI_Datatype *datatype));
+/* the type of Fortran's selected_real_kind(p, r) and selected_int_kind(r) (gfortran's
+   kinds): predefined, never freed */
+COMPI_PROTO(int, Type_create_f90_real, (int p, int r, MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_create_f90_complex, (int p, int r, MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_create_f90_integer, (int r, MPI_Datatype *newtype));
 #define MPI_TYPECLASS_REAL 1
 #define MPI_TYPECLASS_INTEGER 2
 #define MPI_TYPECLASS_COMPLEX 3

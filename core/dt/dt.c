@@ -159,6 +159,15 @@ static const dt__predef_desc_t dt__desc[COMPI_DT_NUM_PREDEFINED] = {
     DT_PLAIN(62, "MPI_COMPLEX16", double _Complex),
 };
 
+/* the types of MPI_Type_create_f90_*: few (one per distinct precision and range asked
+   for), kept until dt_finalize */
+#define DT_F90_MAX 64
+static struct {
+    int combiner, ints[2];
+    compi_datatype_t *dt;
+} dt__f90[DT_F90_MAX];
+static int dt__nf90;
+
 static compi_datatype_t dt__predef[COMPI_DT_NUM_PREDEFINED];
 static dt_block_t dt__predef_blocks[COMPI_DT_NUM_PREDEFINED][2];
 static size_t dt__predef_off[COMPI_DT_NUM_PREDEFINED][3];
@@ -279,6 +288,10 @@ void dt_finalize(void)
             dt__free_object(dt);
         }
     }
+    for (int i = 0; i < dt__nf90; i++) {
+        dt__free_object(dt__f90[i].dt);
+    }
+    dt__nf90 = 0;
     handle_table_destroy(&dt_table);
     dt__initialized = 0;
 }
@@ -393,4 +406,42 @@ void dt_compute_contig(compi_datatype_t *dt)
         }
     }
     dt->contig = dt->size == 0 || (adjacent && (ptrdiff_t)dt->size == dt->extent);
+}
+
+compi_status_t dt_f90_type(int combiner, int n_ints, const int *ints, compi_datatype_t *base,
+                           compi_datatype_t **dt_p)
+{
+    compi_datatype_t *dt;
+    compi_status_t st;
+
+    for (int i = 0; i < dt__nf90; i++) {
+        if (dt__f90[i].combiner == combiner && dt__f90[i].ints[0] == ints[0] &&
+            (n_ints < 2 || dt__f90[i].ints[1] == ints[1])) {
+            *dt_p = dt__f90[i].dt;
+            return COMPI_OK;
+        }
+    }
+    if (dt__nf90 == DT_F90_MAX) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    st = dt_dup(base, &dt);
+    if (st != COMPI_OK) {
+        return st;
+    }
+    /* the base is predefined: nothing to retain */
+    st = dt_set_envelope(dt, combiner, n_ints, ints, 0, NULL, 0, NULL);
+    if (st != COMPI_OK) {
+        dt_release(dt);
+        return st;
+    }
+    dt->predefined = 1;
+    dt->committed = 1;
+    snprintf(dt->name, sizeof(dt->name), "%s", base->name);
+    dt__f90[dt__nf90].combiner = combiner;
+    dt__f90[dt__nf90].ints[0] = ints[0];
+    dt__f90[dt__nf90].ints[1] = n_ints > 1 ? ints[1] : 0;
+    dt__f90[dt__nf90].dt = dt;
+    dt__nf90++;
+    *dt_p = dt;
+    return COMPI_OK;
 }

@@ -149,6 +149,15 @@ compi_status_t dt_create_subarray(int ndims, const size_t *sizes, const size_t *
                                   compi_datatype_t **new_p);
 
 /*
+ * The type MPI_Type_create_f90_{real,complex,integer} returns: a copy of `base` with the
+ * F90 combiner and (p, r) (n_ints 1: r only) as its envelope, predefined (never freed
+ * before dt_finalize, MPI_Type_free refuses it).  Made once per (combiner, p, r): the
+ * same arguments give the same handle.
+ */
+compi_status_t dt_f90_type(int combiner, int n_ints, const int *ints, compi_datatype_t *base,
+                           compi_datatype_t **dt_p);
+
+/*
  * MPI_Type_create_darray: the part of a ndims-dimensional global array that process
  * `rank` of a `size`-process grid (psizes, row-major) owns.  distribs are
  * MPI_DISTRIBUTE_BLOCK/CYCLIC/NONE, dargs a positive block size or

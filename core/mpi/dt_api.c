@@ -833,6 +833,83 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
                          "no datatype of class %d and size %d", typeclass, size);
 }
 
+/* ---- Fortran 90 parameterised types ---------------------------------------------- */
+
+/*
+ * gfortran's kinds on x86-64: INTEGER(1,2,4,8) hold 2, 4, 9 and 18 decimal digits; REAL(4)
+ * has precision 6 and range 37, REAL(8) 15 and 307, REAL(10) (the x87 long double) 18
+ * and 4931.  REAL(16) (software quad) has no C type here, so larger requests fail.
+ */
+static int dt__f90(const char *fn, int combiner, int p, int r, MPI_Datatype *newtype)
+{
+    static const struct {
+        int p, r;
+        MPI_Datatype real, cplx;
+    } reals[] = {
+        {6, 37, MPI_REAL4, MPI_COMPLEX8},
+        {15, 307, MPI_REAL8, MPI_COMPLEX16},
+        {18, 4931, MPI_LONG_DOUBLE, MPI_C_LONG_DOUBLE_COMPLEX},
+    };
+    static const struct {
+        int r;
+        MPI_Datatype t;
+    } ints[] = {{2, MPI_INTEGER1}, {4, MPI_INTEGER2}, {9, MPI_INTEGER4}, {18, MPI_INTEGER8}};
+    MPI_Datatype base = MPI_DATATYPE_NULL;
+    int args[2] = {p, r}, n = 2;
+    compi_datatype_t *dt;
+    compi_status_t st;
+
+    COMPI_CHECK_INIT(fn);
+    if (newtype == NULL) {
+        return dt__null_arg(fn, "newtype");
+    }
+    if (combiner == MPI_COMBINER_F90_INTEGER) {
+        args[0] = r;
+        n = 1;
+        for (size_t i = 0; i < COMPI_ARRAY_SIZE(ints) && base == MPI_DATATYPE_NULL; i++) {
+            if (r <= ints[i].r) {
+                base = ints[i].t;
+            }
+        }
+    } else if (p != MPI_UNDEFINED || r != MPI_UNDEFINED) {
+        int pp = p == MPI_UNDEFINED ? 0 : p, rr = r == MPI_UNDEFINED ? 0 : r;
+        for (size_t i = 0; i < COMPI_ARRAY_SIZE(reals) && base == MPI_DATATYPE_NULL; i++) {
+            if (pp <= reals[i].p && rr <= reals[i].r) {
+                base = combiner == MPI_COMBINER_F90_REAL ? reals[i].real : reals[i].cplx;
+            }
+        }
+    }
+    if (base == MPI_DATATYPE_NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "no Fortran kind has precision %d and range %d",
+                             p, r);
+    }
+    st = dt_f90_type(combiner, n, args, dt_from_handle(base), &dt);
+    if (st != COMPI_OK) {
+        return mpi_err_raise(NULL, mpi_err_class_of(st), fn, "cannot make the type: %s",
+                             compi_status_string(st));
+    }
+    *newtype = dt->handle;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_create_f90_real = PMPI_Type_create_f90_real
+int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
+{
+    return dt__f90("MPI_Type_create_f90_real", MPI_COMBINER_F90_REAL, p, r, newtype);
+}
+
+#pragma weak MPI_Type_create_f90_complex = PMPI_Type_create_f90_complex
+int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
+{
+    return dt__f90("MPI_Type_create_f90_complex", MPI_COMBINER_F90_COMPLEX, p, r, newtype);
+}
+
+#pragma weak MPI_Type_create_f90_integer = PMPI_Type_create_f90_integer
+int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
+{
+    return dt__f90("MPI_Type_create_f90_integer", MPI_COMBINER_F90_INTEGER, 0, r, newtype);
+}
+
 /* ---- addresses and handle conversion --------------------------------------------- */
 
 #pragma weak MPI_Get_address = PMPI_Get_address

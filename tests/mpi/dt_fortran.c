@@ -5,7 +5,7 @@
  * arithmetic ops on the Fortran integers and reals, LAND on LOGICAL, MAXLOC/MINLOC on
  * the Fortran pairs) against values computed here; MPI_ERR_OP where it does not
  * (SUM on CHARACTER, LAND on REAL); Type_match_size, the _x queries, and the handle and
- * status conversions.
+ * status conversions; the MPI_Type_create_f90_* types.
  */
 #include "tests/mpi/mpitest.h"
 
@@ -295,6 +295,56 @@ static void conversions(void)
     MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
 }
 
+/* MPI_Type_create_f90_*: gfortran's kinds, one handle per (p, r), usable and unfreeable */
+static void f90(void)
+{
+    MPI_Datatype ti, ti2, tr, tz, bad;
+    int size, ni, na, nd, comb, ints[2];
+    MPI_Aint a[1];
+    MPI_Datatype d[1];
+
+    MPI_OK(MPI_Type_create_f90_integer(9, &ti));
+    MPI_OK(MPI_Type_create_f90_integer(9, &ti2));
+    MPI_OK(MPI_Type_size(ti, &size));
+    CHECK(size == 4 && ti == ti2, "f90_integer(9): size %d, handles %d %d", size, ti, ti2);
+    MPI_OK(MPI_Type_get_envelope(ti, &ni, &na, &nd, &comb));
+    CHECK(comb == MPI_COMBINER_F90_INTEGER && ni == 1 && na == 0 && nd == 0,
+          "f90_integer envelope");
+    MPI_OK(MPI_Type_get_contents(ti, 2, 1, 1, ints, a, d));
+    CHECK(ints[0] == 9, "f90_integer contents %d", ints[0]);
+    MPI_OK(MPI_Type_create_f90_integer(10, &ti2));
+    MPI_OK(MPI_Type_size(ti2, &size));
+    CHECK(size == 8 && ti2 != ti, "f90_integer(10): size %d", size);
+
+    MPI_OK(MPI_Type_create_f90_real(15, MPI_UNDEFINED, &tr));
+    MPI_OK(MPI_Type_size(tr, &size));
+    MPI_OK(MPI_Type_get_envelope(tr, &ni, &na, &nd, &comb));
+    MPI_OK(MPI_Type_get_contents(tr, 2, 1, 1, ints, a, d));
+    CHECK(size == 8 && comb == MPI_COMBINER_F90_REAL && ni == 2 && ints[0] == 15 &&
+              ints[1] == MPI_UNDEFINED,
+          "f90_real(15, undefined): size %d", size);
+    MPI_OK(MPI_Type_create_f90_complex(MPI_UNDEFINED, 30, &tz));
+    MPI_OK(MPI_Type_size(tz, &size));
+    CHECK(size == 8, "f90_complex(undefined, 30): size %d", size);
+
+    /* they reduce as their kinds do */
+    {
+        int32_t v = 2, s = 0;
+        float _Complex z = 1.0f + 1.0f * I, zs = 0;
+        MPI_OK(MPI_Allreduce(&v, &s, 1, ti, MPI_SUM, MPI_COMM_WORLD));
+        MPI_OK(MPI_Allreduce(&z, &zs, 1, tz, MPI_SUM, MPI_COMM_WORLD));
+        CHECK(s == 2 * mt_size && zs == mt_size * (1.0f + 1.0f * I), "f90 types reduce");
+    }
+
+    MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    CHECK(MPI_Type_free(&ti) == MPI_ERR_TYPE, "an f90 type can be freed");
+    CHECK(MPI_Type_create_f90_real(40, 5000, &bad) == MPI_ERR_ARG, "f90_real(40, 5000)");
+    CHECK(MPI_Type_create_f90_real(MPI_UNDEFINED, MPI_UNDEFINED, &bad) == MPI_ERR_ARG,
+          "f90_real(undefined, undefined)");
+    CHECK(MPI_Type_create_f90_integer(19, &bad) == MPI_ERR_ARG, "f90_integer(19)");
+    MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "dt_fortran");
@@ -304,5 +354,6 @@ int main(int argc, char **argv)
     reductions();
     elements_x();
     conversions();
+    f90();
     return mt_finish();
 }

@@ -8,35 +8,17 @@
  */
 #include "core/comm/comm.h"
 #include "core/dt/dt.h"
+#include "core/mpi/dt_args.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
 
 #include <limits.h>
 #include <string.h>
 
-static int pack__lookup(MPI_Datatype h, const char *fn, compi_datatype_t **dt_p)
-{
-    *dt_p = dt_from_handle(h);
-    if (*dt_p == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_TYPE, fn, "invalid datatype (handle 0x%x)", (unsigned)h);
-    }
-    return MPI_SUCCESS;
-}
-
-static int pack__null_arg(const char *fn, const char *what)
-{
-    return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL", what);
-}
-
-static int pack__neg_count(const char *fn, int count)
-{
-    return mpi_err_raise(NULL, MPI_ERR_COUNT, fn, "count=%d is negative", count);
-}
-
 /* common checks of Pack/Unpack; *bytes_p gets the packed size of `count` elements */
 static int pack__args(const char *fn, int count, MPI_Datatype datatype, int bufsize,
-                         const int *position, MPI_Comm comm, compi_datatype_t **dt_p,
-                         size_t *bytes_p)
+                      const int *position, MPI_Comm comm, compi_datatype_t **dt_p,
+                      size_t *bytes_p)
 {
     compi_comm_t *c;
     int rc;
@@ -52,7 +34,7 @@ static int pack__args(const char *fn, int count, MPI_Datatype datatype, int bufs
     if (position == NULL) {
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "position is NULL");
     }
-    if ((rc = pack__lookup(datatype, fn, dt_p)) != MPI_SUCCESS) {
+    if ((rc = mpi_dt_lookup(datatype, fn, dt_p)) != MPI_SUCCESS) {
         return rc;
     }
     if (!(*dt_p)->committed) {
@@ -113,12 +95,12 @@ int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
         return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "invalid communicator");
     }
     if (incount < 0) {
-        return pack__neg_count(fn, incount);
+        return mpi_dt_neg_count(fn, incount);
     }
     if (size == NULL) {
-        return pack__null_arg(fn, "size");
+        return mpi_dt_null(fn, "size");
     }
-    if ((rc = pack__lookup(datatype, fn, &dt)) != MPI_SUCCESS) {
+    if ((rc = mpi_dt_lookup(datatype, fn, &dt)) != MPI_SUCCESS) {
         return rc;
     }
     bytes = dt->size * (size_t)incount;
@@ -132,23 +114,23 @@ int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
 /* ---- external32 ------------------------------------------------------------------- */
 
 /* common checks of the external calls: the representation, count and datatype */
-static int pack__external_args(const char *fn, const char *datarep, int count, MPI_Datatype datatype,
-                             compi_datatype_t **dt_p)
+static int pack__external_args(const char *fn, const char *datarep, int count,
+                               MPI_Datatype datatype, compi_datatype_t **dt_p)
 {
     int rc;
 
     COMPI_CHECK_INIT(fn);
     if (datarep == NULL) {
-        return pack__null_arg(fn, "datarep");
+        return mpi_dt_null(fn, "datarep");
     }
     if (strcmp(datarep, "external32") != 0) {
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "data representation \"%.64s\" is not "
                              "\"external32\"", datarep);
     }
     if (count < 0) {
-        return pack__neg_count(fn, count);
+        return mpi_dt_neg_count(fn, count);
     }
-    if ((rc = pack__lookup(datatype, fn, dt_p)) != MPI_SUCCESS) {
+    if ((rc = mpi_dt_lookup(datatype, fn, dt_p)) != MPI_SUCCESS) {
         return rc;
     }
     return MPI_SUCCESS;
@@ -156,10 +138,10 @@ static int pack__external_args(const char *fn, const char *datarep, int count, M
 
 /* room for `bytes` at *position of a `bufsize`-byte buffer */
 static int pack__external_room(const char *fn, const compi_datatype_t *dt, size_t bytes,
-                             MPI_Aint bufsize, const MPI_Aint *position)
+                               MPI_Aint bufsize, const MPI_Aint *position)
 {
     if (position == NULL) {
-        return pack__null_arg(fn, "position");
+        return mpi_dt_null(fn, "position");
     }
     if (!dt->committed) {
         return mpi_err_raise(NULL, MPI_ERR_TYPE, fn, "the datatype is not committed");
@@ -230,7 +212,7 @@ int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype data
         return rc;
     }
     if (size == NULL) {
-        return pack__null_arg(fn, "size");
+        return mpi_dt_null(fn, "size");
     }
     *size = (MPI_Aint)dt_external_size(dt, (size_t)incount);
     return MPI_SUCCESS;

@@ -10,6 +10,7 @@
 #include "tests/mpi/mpitest.h"
 
 #include <complex.h>
+#include <wchar.h>
 
 static void expect_bytes(const unsigned char *got, const unsigned char *want, size_t n,
                          const char *what)
@@ -58,6 +59,24 @@ static void basics(void)
         static const unsigned char w[] = {0xff, 0xff, 0xff, 0xfd, 0x7f, 0xff, 0xff, 0xff};
         image(v, 2, MPI_LONG, w, sizeof(w), b, "MPI_LONG");
         CHECK(b[0] == -3 && b[1] == 0x7fffffffL, "MPI_LONG back %ld %ld", b[0], b[1]);
+    }
+    {
+        /* MPI_UNSIGNED_LONG is 4 bytes too, zero-extended back; MPI_WCHAR is 2 */
+        unsigned long v = 0xfffffffeUL, b = 0x5a5a5a5a5a5a5a5aUL;
+        wchar_t wv[2] = {L'A', 0x20ac}, wb[2] = {0x5a5a5a5a, 0x5a5a5a5a};
+        static const unsigned char w[] = {0xff, 0xff, 0xff, 0xfe};
+        static const unsigned char ww[] = {0, 0x41, 0x20, 0xac};
+        image(&v, 1, MPI_UNSIGNED_LONG, w, sizeof(w), &b, "MPI_UNSIGNED_LONG");
+        CHECK(b == v, "MPI_UNSIGNED_LONG back %lx", b);
+        image(wv, 2, MPI_WCHAR, ww, sizeof(ww), wb, "MPI_WCHAR");
+        CHECK(wb[0] == wv[0] && wb[1] == wv[1], "MPI_WCHAR back");
+    }
+    {
+        /* 1 - 0.25i as two binary128 numbers */
+        long double _Complex v = 1.0L - 0.25L * I, b;
+        static const unsigned char w[32] = {0x3f, 0xff, [16] = 0xbf, [17] = 0xfd};
+        image(&v, 1, MPI_C_LONG_DOUBLE_COMPLEX, w, sizeof(w), &b, "MPI_C_LONG_DOUBLE_COMPLEX");
+        CHECK(b == v, "MPI_C_LONG_DOUBLE_COMPLEX back");
     }
     {
         long long v = 0x0102030405060708LL, b;

@@ -75,22 +75,37 @@ err:
  *   BLOCK:     CYCLIC(ceil(gsize/psize)), one block per process (maybe short or empty)
  *   NONE:      the whole dimension, as if psize were 1
  *
- * Fills start[] and len[] (room for gsize/b + 1 entries) and returns their number.
+ * Fills start[] and len[] (room for dt__darray_max_blocks entries) and returns their
+ * number.
  */
+static size_t dt__darray_block(int distrib, int darg, int gsize, int psize)
+{
+    if (distrib == MPI_DISTRIBUTE_NONE) {
+        return (size_t)gsize;
+    }
+    if (distrib == MPI_DISTRIBUTE_BLOCK) {
+        return darg == MPI_DISTRIBUTE_DFLT_DARG
+                   ? ((size_t)gsize + (size_t)psize - 1) / (size_t)psize
+                   : (size_t)darg;
+    }
+    return darg == MPI_DISTRIBUTE_DFLT_DARG ? 1 : (size_t)darg;
+}
+
+static size_t dt__darray_max_blocks(int distrib, int darg, int gsize, int psize)
+{
+    size_t b = dt__darray_block(distrib, darg, gsize, psize);
+
+    return distrib == MPI_DISTRIBUTE_CYCLIC ? (size_t)gsize / (b * (size_t)psize) + 1 : 1;
+}
+
 static size_t dt__darray_blocks(int distrib, int darg, int gsize, int psize, int c,
                                 size_t *start, size_t *len)
 {
-    size_t n = 0, b;
+    size_t n = 0, b = dt__darray_block(distrib, darg, gsize, psize);
 
     if (distrib == MPI_DISTRIBUTE_NONE) {
         psize = 1;
         c = 0;
-        b = (size_t)gsize;
-    } else if (distrib == MPI_DISTRIBUTE_BLOCK) {
-        b = darg == MPI_DISTRIBUTE_DFLT_DARG ? ((size_t)gsize + (size_t)psize - 1) / (size_t)psize
-                                             : (size_t)darg;
-    } else {
-        b = darg == MPI_DISTRIBUTE_DFLT_DARG ? 1 : (size_t)darg;
     }
     for (size_t s = (size_t)c * b; s < (size_t)gsize; s += b * (size_t)psize) {
         start[n] = s;
@@ -115,7 +130,8 @@ compi_status_t dt_create_darray(int size, int rank, int ndims, const int *gsizes
 
     (void)size;
     for (int d = 0; d < ndims; d++) {
-        maxb = (size_t)gsizes[d] + 1 > maxb ? (size_t)gsizes[d] + 1 : maxb;
+        size_t m = dt__darray_max_blocks(distribs[d], dargs[d], gsizes[d], psizes[d]);
+        maxb = m > maxb ? m : maxb;
     }
     start = malloc(maxb * sizeof(*start));
     len = malloc(maxb * sizeof(*len));

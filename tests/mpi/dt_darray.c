@@ -176,6 +176,22 @@ static void darray_partition(void)
     MPI_OK(MPI_Type_free(&t));
 }
 
+/* a block distribution of a large array is one block per process: cheap to build */
+static void darray_large(void)
+{
+    int gs[] = {1 << 28, 3}, di[] = {MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_NONE};
+    int da[] = {MPI_DISTRIBUTE_DFLT_DARG, MPI_DISTRIBUTE_DFLT_DARG}, ps[] = {4, 1};
+    MPI_Datatype t;
+    MPI_Count size = -1, lb = -1, ext = -1;
+
+    MPI_OK(MPI_Type_create_darray(4, 3, 2, gs, di, da, ps, MPI_ORDER_C, MPI_INT, &t));
+    MPI_OK(MPI_Type_size_x(t, &size));
+    MPI_OK(MPI_Type_get_extent_x(t, &lb, &ext));
+    CHECK(size == (MPI_Count)(1 << 26) * 3 * 4 && lb == 0 && ext == (MPI_Count)(1 << 28) * 3 * 4,
+          "large darray: size %lld extent %lld", size, ext);
+    MPI_OK(MPI_Type_free(&t));
+}
+
 static void errors(void)
 {
     MPI_Datatype t = MPI_DATATYPE_NULL;
@@ -222,6 +238,7 @@ int main(int argc, char **argv)
     subarrays();
     darrays();
     darray_partition();
+    darray_large();
     errors();
     return mt_finish();
 }

@@ -488,6 +488,9 @@ COMPI_PROTO(int, Type_create_struct,
             (int count, const int array_of_blocklengths[],
              const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[],
              MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_hindexed,
+            (int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+             MPI_Datatype oldtype, MPI_Datatype *newtype));
 COMPI_PROTO(int, Type_struct,
             (int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
              MPI_Datatype array_of_types[], MPI_Datatype *newtype));

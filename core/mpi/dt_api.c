@@ -210,6 +210,15 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
                        array_of_blocklengths, 0, NULL, array_of_displacements, oldtype, newtype);
 }
 
+/* the MPI-1 name, kept for old codes like MPI_Type_hvector and MPI_Type_struct */
+#pragma weak MPI_Type_hindexed = PMPI_Type_hindexed
+int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                       MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    return dt__indexed("MPI_Type_hindexed", MPI_COMBINER_HINDEXED, count, array_of_blocklengths, 0,
+                       NULL, array_of_displacements, oldtype, newtype);
+}
+
 #pragma weak MPI_Type_create_indexed_block = PMPI_Type_create_indexed_block
 int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
                                    MPI_Datatype oldtype, MPI_Datatype *newtype)

@@ -202,6 +202,10 @@ int main(int argc, char **argv)
         MPI_OK(MPI_Type_create_hindexed(2, bl, d, MPI_INT, &t));
         expect_env(t, "hindexed", MPI_COMBINER_HINDEXED, 3, ints, 2, d, 1);
         MPI_OK(MPI_Type_free(&t));
+        /* the MPI-1 name records the same envelope */
+        MPI_OK(MPI_Type_hindexed(2, bl, d, MPI_INT, &t));
+        expect_env(t, "MPI-1 hindexed", MPI_COMBINER_HINDEXED, 3, ints, 2, d, 1);
+        MPI_OK(MPI_Type_free(&t));
     }
     {
         int d[] = {4, 0, 9};

@@ -3,9 +3,10 @@
  * section 4.1.3 and 4.1.4), built from the other constructors.
  *
  * Both lay out one dimension at a time, from the fastest-varying one (the last in C
- * order, the first in Fortran order) outwards; each level is resized to the full extent
- * of its dimension, so the next level's displacements count whole rows.  The result has
- * lb 0 and the extent of the whole global array, as the standard defines.
+ * order, the first in Fortran order) outwards, each level spaced by the byte size of a
+ * whole row of the level below (a subarray through hvector strides, a darray by resizing
+ * each level to its full dimension).  The result has lb 0 and the extent of the whole
+ * global array, as the standard defines.
  */
 #include "core/dt/dt.h"
 #include "core/dt/dt_internal.h"

@@ -141,7 +141,27 @@ typedef struct MPI_Status {
 #define MPI_CXX_FLOAT_COMPLEX COMPI_DT(42)
 #define MPI_CXX_DOUBLE_COMPLEX COMPI_DT(43)
 #define MPI_CXX_LONG_DOUBLE_COMPLEX COMPI_DT(44)
-#define COMPI_DT_NUM_PREDEFINED 45
+/* Fortran types, usable from C as MPI requires; sizes as gfortran lays them out on
+   LP64 targets (INTEGER, REAL and LOGICAL 4 bytes, DOUBLE PRECISION 8, CHARACTER 1) */
+#define MPI_INTEGER COMPI_DT(45)
+#define MPI_REAL COMPI_DT(46)
+#define MPI_DOUBLE_PRECISION COMPI_DT(47)
+#define MPI_COMPLEX COMPI_DT(48)
+#define MPI_DOUBLE_COMPLEX COMPI_DT(49)
+#define MPI_LOGICAL COMPI_DT(50)
+#define MPI_CHARACTER COMPI_DT(51)
+#define MPI_2INTEGER COMPI_DT(52)
+#define MPI_2REAL COMPI_DT(53)
+#define MPI_2DOUBLE_PRECISION COMPI_DT(54)
+#define MPI_INTEGER1 COMPI_DT(55)
+#define MPI_INTEGER2 COMPI_DT(56)
+#define MPI_INTEGER4 COMPI_DT(57)
+#define MPI_INTEGER8 COMPI_DT(58)
+#define MPI_REAL4 COMPI_DT(59)
+#define MPI_REAL8 COMPI_DT(60)
+#define MPI_COMPLEX8 COMPI_DT(61)
+#define MPI_COMPLEX16 COMPI_DT(62)
+#define COMPI_DT_NUM_PREDEFINED 63
 
 /* reduction operations */
 #define MPI_OP_NULL ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 0))
@@ -227,10 +247,18 @@ enum {
     MPI_COMBINER_STRUCT,
     MPI_COMBINER_SUBARRAY,
     MPI_COMBINER_DARRAY,
-    MPI_COMBINER_RESIZED
+    MPI_COMBINER_RESIZED,
+    MPI_COMBINER_F90_REAL,
+    MPI_COMBINER_F90_COMPLEX,
+    MPI_COMBINER_F90_INTEGER
 };
 #define MPI_ORDER_C 0
 #define MPI_ORDER_FORTRAN 1
+/* MPI_Type_create_darray */
+#define MPI_DISTRIBUTE_BLOCK 121
+#define MPI_DISTRIBUTE_CYCLIC 122
+#define MPI_DISTRIBUTE_NONE 123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
 
 /* ---- error classes -------------------------------------------------------------- */
 #define MPI_SUCCESS 0
@@ -426,6 +454,8 @@ COMPI_PROTO(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype,
 COMPI_PROTO(int, Get_elements_x,
             (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count));
 COMPI_PROTO(int, Status_set_elements, (MPI_Status * status, MPI_Datatype datatype, int count));
+COMPI_PROTO(int, Status_set_elements_x,
+            (MPI_Status * status, MPI_Datatype datatype, MPI_Count count));
 COMPI_PROTO(int, Status_set_cancelled, (MPI_Status * status, int flag));
 COMPI_PROTO(int, Send_init, (const void *buf, int count, MPI_Datatype datatype, int dest,
                              int tag, MPI_Comm comm, MPI_Request *request));
@@ -469,12 +499,20 @@ COMPI_PROTO(int, Type_create_struct,
             (int count, const int array_of_blocklengths[],
              const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[],
              MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_hindexed,
+            (int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+             MPI_Datatype oldtype, MPI_Datatype *newtype));
 COMPI_PROTO(int, Type_struct,
             (int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
              MPI_Datatype array_of_types[], MPI_Datatype *newtype));
 COMPI_PROTO(int, Type_create_subarray,
             (int ndims, const int array_of_sizes[], const int array_of_subsizes[],
              const int array_of_starts[], int order, MPI_Datatype oldtype,
+             MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_create_darray,
+            (int size, int rank, int ndims, const int array_of_gsizes[],
+             const int array_of_distribs[], const int array_of_dargs[],
+             const int array_of_psizes[], int order, MPI_Datatype oldtype,
              MPI_Datatype *newtype));
 COMPI_PROTO(int, Type_create_resized,
             (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype));
@@ -495,6 +533,10 @@ COMPI_PROTO(int, Type_lb, (MPI_Datatype datatype, MPI_Aint *displacement));
 COMPI_PROTO(int, Type_ub, (MPI_Datatype datatype, MPI_Aint *displacement));
 COMPI_PROTO(int, Type_get_envelope, (MPI_Datatype datatype, int *num_integers,
                                      int *num_addresses, int *num_datatypes, int *combiner));
+COMPI_PROTO(int, Type_get_contents,
+            (MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
+             int array_of_integers[], MPI_Aint array_of_addresses[],
+             MPI_Datatype array_of_datatypes[]));
 COMPI_PROTO(int, Type_set_name, (MPI_Datatype datatype, const char *type_name));
 COMPI_PROTO(int, Type_get_name, (MPI_Datatype datatype, char *type_name, int *resultlen));
 COMPI_PROTO(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
@@ -502,11 +544,25 @@ COMPI_PROTO(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, v
 COMPI_PROTO(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf,
                           int outcount, MPI_Datatype datatype, MPI_Comm comm));
 COMPI_PROTO(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size));
+/* the portable representation "external32": big-endian, sizes fixed by the standard */
+COMPI_PROTO(int, Pack_external,
+            (const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
+             void *outbuf, MPI_Aint outsize, MPI_Aint *position));
+COMPI_PROTO(int, Unpack_external,
+            (const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position,
+             void *outbuf, int outcount, MPI_Datatype datatype));
+COMPI_PROTO(int, Pack_external_size,
+            (const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size));
 COMPI_PROTO(int, Get_address, (const void *location, MPI_Aint *address));
 COMPI_PROTO(int, Address, (void *location, MPI_Aint *address));
 COMPI_PROTO(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp));
 COMPI_PROTO(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2));
 COMPI_PROTO(int, Type_match_size, (int typeclass, int size, MPI_Datatype *datatype));
+/* the type of Fortran's selected_real_kind(p, r) and selected_int_kind(r) (gfortran's
+   kinds): predefined, never freed */
+COMPI_PROTO(int, Type_create_f90_real, (int p, int r, MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_create_f90_complex, (int p, int r, MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_create_f90_integer, (int r, MPI_Datatype *newtype));
 #define MPI_TYPECLASS_REAL 1
 #define MPI_TYPECLASS_INTEGER 2
 #define MPI_TYPECLASS_COMPLEX 3
@@ -854,6 +910,23 @@ COMPI_PROTO(MPI_Fint, Request_c2f, (MPI_Request request));
 COMPI_PROTO(MPI_Request, Request_f2c, (MPI_Fint request));
 COMPI_PROTO(MPI_Fint, Op_c2f, (MPI_Op op));
 COMPI_PROTO(MPI_Op, Op_f2c, (MPI_Fint op));
+COMPI_PROTO(MPI_Fint, Info_c2f, (MPI_Info info));
+COMPI_PROTO(MPI_Info, Info_f2c, (MPI_Fint info));
+COMPI_PROTO(MPI_Fint, Errhandler_c2f, (MPI_Errhandler errhandler));
+COMPI_PROTO(MPI_Errhandler, Errhandler_f2c, (MPI_Fint errhandler));
+COMPI_PROTO(MPI_Fint, Message_c2f, (MPI_Message message));
+COMPI_PROTO(MPI_Message, Message_f2c, (MPI_Fint message));
+COMPI_PROTO(MPI_Fint, Win_c2f, (MPI_Win win));
+COMPI_PROTO(MPI_Win, Win_f2c, (MPI_Fint win));
+COMPI_PROTO(MPI_Fint, File_c2f, (MPI_File file));
+COMPI_PROTO(MPI_File, File_f2c, (MPI_Fint file));
+/* a Fortran status is MPI_F_STATUS_SIZE INTEGERs holding the C status word for word;
+   MPI_SOURCE, MPI_TAG and MPI_ERROR are its first three */
+#define MPI_F_STATUS_SIZE ((int)(sizeof(MPI_Status) / sizeof(MPI_Fint)))
+#define MPI_F_STATUS_IGNORE ((MPI_Fint *)1)
+#define MPI_F_STATUSES_IGNORE ((MPI_Fint *)1)
+COMPI_PROTO(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status));
+COMPI_PROTO(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status));
 
 /* ---- the tool information interface (docs/mpi_t.md) -------------------------------
  * Control variables: every run-time parameter of compi (compi_info lists them) is one,

@@ -53,6 +53,7 @@ typedef struct dt__predef_desc {
     size_t len0;
     ptrdiff_t disp1; /* pairs: where the int lies */
     int marker;      /* 1: MPI_LB, 2: MPI_UB */
+    int twin;        /* Fortran pairs (MPI_2REAL): value and index of one type, one block */
 } dt__predef_desc_t;
 
 #define DT_PLAIN(idx, nm, T)                                                                       \
@@ -72,6 +73,17 @@ typedef struct dt__predef_desc {
              .basic0 = vbasic,                                                                     \
              .len0 = sizeof(((S *)0)->v),                                                          \
              .disp1 = offsetof(S, i)}
+
+/* a Fortran pair type: two `T`s, both of basic type `vbasic`, as one block */
+#define DT_TWIN(idx, nm, T, vbasic)                                                                \
+    [idx] = {.name = nm,                                                                           \
+             .size = 2 * sizeof(T),                                                                \
+             .extent = 2 * sizeof(T),                                                              \
+             .align = _Alignof(T),                                                                 \
+             .nblocks = 1,                                                                         \
+             .basic0 = vbasic,                                                                     \
+             .len0 = 2 * sizeof(T),                                                                \
+             .twin = 1}
 
 enum { DT_INT_IDX = 8 };
 
@@ -123,7 +135,38 @@ static const dt__predef_desc_t dt__desc[COMPI_DT_NUM_PREDEFINED] = {
     DT_PLAIN(42, "MPI_CXX_FLOAT_COMPLEX", float _Complex),
     DT_PLAIN(43, "MPI_CXX_DOUBLE_COMPLEX", double _Complex),
     DT_PLAIN(44, "MPI_CXX_LONG_DOUBLE_COMPLEX", long double _Complex),
+    /* Fortran types as gfortran lays them out on x86-64 and aarch64 Linux: default
+     * INTEGER, REAL and LOGICAL are 4 bytes, DOUBLE PRECISION 8, COMPLEX two REALs.
+     * Each is a basic type of its own (its own name, its own ops: LOGICAL takes only
+     * the logical ops), with the layout of the C type of the same size. */
+    DT_PLAIN(45, "MPI_INTEGER", int32_t),
+    DT_PLAIN(46, "MPI_REAL", float),
+    DT_PLAIN(47, "MPI_DOUBLE_PRECISION", double),
+    DT_PLAIN(48, "MPI_COMPLEX", float _Complex),
+    DT_PLAIN(49, "MPI_DOUBLE_COMPLEX", double _Complex),
+    DT_PLAIN(50, "MPI_LOGICAL", int32_t),
+    DT_PLAIN(51, "MPI_CHARACTER", char),
+    DT_TWIN(52, "MPI_2INTEGER", int32_t, 45),
+    DT_TWIN(53, "MPI_2REAL", float, 46),
+    DT_TWIN(54, "MPI_2DOUBLE_PRECISION", double, 47),
+    DT_PLAIN(55, "MPI_INTEGER1", int8_t),
+    DT_PLAIN(56, "MPI_INTEGER2", int16_t),
+    DT_PLAIN(57, "MPI_INTEGER4", int32_t),
+    DT_PLAIN(58, "MPI_INTEGER8", int64_t),
+    DT_PLAIN(59, "MPI_REAL4", float),
+    DT_PLAIN(60, "MPI_REAL8", double),
+    DT_PLAIN(61, "MPI_COMPLEX8", float _Complex),
+    DT_PLAIN(62, "MPI_COMPLEX16", double _Complex),
 };
+
+/* the types of MPI_Type_create_f90_*: few (one per distinct precision and range asked
+   for), kept until dt_finalize */
+#define DT_F90_MAX 64
+static struct {
+    int combiner, ints[2];
+    compi_datatype_t *dt;
+} dt__f90[DT_F90_MAX];
+static int dt__nf90;
 
 static compi_datatype_t dt__predef[COMPI_DT_NUM_PREDEFINED];
 static dt_block_t dt__predef_blocks[COMPI_DT_NUM_PREDEFINED][2];
@@ -153,7 +196,7 @@ static void dt__init_one(int idx)
     if (d->nblocks >= 1) {
         b[0] = (dt_block_t){.disp = 0, .len = d->len0, .basic = d->basic0};
         dt->nblocks = 1;
-        dt->nbasic = 1;
+        dt->nbasic = d->twin ? 2 : 1;
     }
     if (d->nblocks == 2) {
         /* MPI_2INT: the two ints are adjacent and alike, so they form one block */
@@ -203,13 +246,24 @@ err:
     return st;
 }
 
+/* releases the datatypes the envelope holds and forgets them */
+static void dt__drop_env_types(compi_datatype_t *dt)
+{
+    for (int i = 0; i < dt->n_types; i++) {
+        dt_release(dt->env_types[i]);
+    }
+    free(dt->env_types);
+    dt->env_types = NULL;
+    dt->n_types = 0;
+}
+
 static void dt__free_object(compi_datatype_t *dt)
 {
+    dt__drop_env_types(dt);
     free(dt->blocks);
     free(dt->block_off);
     free(dt->env_ints);
     free(dt->env_addrs);
-    free(dt->env_types);
     free(dt);
 }
 
@@ -219,13 +273,25 @@ void dt_finalize(void)
         return;
     }
     /* Types the application never freed: their attributes were the application's to
-     * delete, so only our memory is released here. */
+     * delete, so only our memory is released here.  First the references envelopes
+     * hold (which frees the freed types only envelopes kept), then the types themselves,
+     * whatever their counts. */
+    for (unsigned i = dt_table.nfixed; i < dt_table.n; i++) {
+        compi_datatype_t *dt = dt_table.objs[i];
+        if (dt != NULL && !dt->predefined) {
+            dt__drop_env_types(dt);
+        }
+    }
     for (unsigned i = dt_table.nfixed; i < dt_table.n; i++) {
         compi_datatype_t *dt = dt_table.objs[i];
         if (dt != NULL && !dt->predefined) {
             dt__free_object(dt);
         }
     }
+    for (int i = 0; i < dt__nf90; i++) {
+        dt__free_object(dt__f90[i].dt);
+    }
+    dt__nf90 = 0;
     handle_table_destroy(&dt_table);
     dt__initialized = 0;
 }
@@ -290,7 +356,7 @@ compi_status_t dt_set_envelope(compi_datatype_t *dt, int combiner, int n_ints, c
 {
     int *ni = NULL;
     MPI_Aint *na = NULL;
-    MPI_Datatype *nt = NULL;
+    compi_datatype_t **nt = NULL;
 
     if (n_ints > 0 && (ni = malloc((size_t)n_ints * sizeof(*ni))) == NULL) {
         goto err;
@@ -307,12 +373,13 @@ compi_status_t dt_set_envelope(compi_datatype_t *dt, int combiner, int n_ints, c
     if (na != NULL) {
         memcpy(na, addrs, (size_t)n_addrs * sizeof(*na));
     }
-    if (nt != NULL) {
-        memcpy(nt, types, (size_t)n_types * sizeof(*nt));
+    for (int i = 0; i < n_types; i++) {
+        nt[i] = dt_from_handle(types[i]);
+        dt_retain(nt[i]);
     }
     free(dt->env_ints);
     free(dt->env_addrs);
-    free(dt->env_types);
+    dt__drop_env_types(dt);
     dt->combiner = combiner;
     dt->env_ints = ni;
     dt->env_addrs = na;
@@ -339,4 +406,42 @@ void dt_compute_contig(compi_datatype_t *dt)
         }
     }
     dt->contig = dt->size == 0 || (adjacent && (ptrdiff_t)dt->size == dt->extent);
+}
+
+compi_status_t dt_f90_type(int combiner, int n_ints, const int *ints, compi_datatype_t *base,
+                           compi_datatype_t **dt_p)
+{
+    compi_datatype_t *dt;
+    compi_status_t st;
+
+    for (int i = 0; i < dt__nf90; i++) {
+        if (dt__f90[i].combiner == combiner && dt__f90[i].ints[0] == ints[0] &&
+            (n_ints < 2 || dt__f90[i].ints[1] == ints[1])) {
+            *dt_p = dt__f90[i].dt;
+            return COMPI_OK;
+        }
+    }
+    if (dt__nf90 == DT_F90_MAX) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    st = dt_dup(base, &dt);
+    if (st != COMPI_OK) {
+        return st;
+    }
+    /* the base is predefined: nothing to retain */
+    st = dt_set_envelope(dt, combiner, n_ints, ints, 0, NULL, 0, NULL);
+    if (st != COMPI_OK) {
+        dt_release(dt);
+        return st;
+    }
+    dt->predefined = 1;
+    dt->committed = 1;
+    snprintf(dt->name, sizeof(dt->name), "%s", base->name);
+    dt__f90[dt__nf90].combiner = combiner;
+    dt__f90[dt__nf90].ints[0] = ints[0];
+    dt__f90[dt__nf90].ints[1] = n_ints > 1 ? ints[1] : 0;
+    dt__f90[dt__nf90].dt = dt;
+    dt__nf90++;
+    *dt_p = dt;
+    return COMPI_OK;
 }

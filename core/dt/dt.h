@@ -12,8 +12,9 @@
  * so MPI_Type_free on a type in flight is safe.  The dt_create_* constructors allocate
  * the object AND its handle (refcount 1, owned by the caller).  MPI_Type_free frees the
  * handle at once (dt_forget_handle) and drops the user's reference; the memory goes with
- * the last dt_release.  The envelope arrays belong to the datatype; the handles in
- * env_types are not retained (they are for MPI_Type_get_envelope only).
+ * the last dt_release.  The envelope arrays belong to the datatype, and the datatypes
+ * in env_types are retained by it (released with it), so MPI_Type_get_contents can
+ * describe a type whose constituents the user has already freed.
  */
 #ifndef COMPI_DT_H
 #define COMPI_DT_H
@@ -54,7 +55,8 @@ typedef struct compi_datatype {
                              that index; mixed: -1 */
     size_t nbasic;        /* basic elements in one element (for MPI_Get_elements) */
     int combiner;         /* MPI_COMBINER_* */
-    int *env_ints; MPI_Aint *env_addrs; MPI_Datatype *env_types; /* Type_get_contents */
+    int *env_ints; MPI_Aint *env_addrs;  /* MPI_Type_get_contents */
+    struct compi_datatype **env_types;    /* retained */
     int n_ints, n_addrs, n_types;
     char name[MPI_MAX_OBJECT_NAME];
     struct attr_list *attrs;
@@ -117,7 +119,8 @@ size_t dt_bytes_of_basic(const compi_datatype_t *dt, size_t nbasic);
 /* name of a predefined type, e.g. "MPI_INT" (for messages); the user's name if set */
 const char *dt_name(const compi_datatype_t *dt);
 
-/* Record how a type was built (MPI_Type_get_envelope); copies the arrays. */
+/* Record how a type was built (MPI_Type_get_envelope); copies the arrays and retains
+ * the datatypes behind the handles in `types` (which must all be valid). */
 compi_status_t dt_set_envelope(compi_datatype_t *dt, int combiner, int n_ints, const int *ints,
                                int n_addrs, const MPI_Aint *addrs, int n_types,
                                const MPI_Datatype *types);
@@ -137,9 +140,40 @@ compi_status_t dt_create_struct(size_t count, const size_t *blocklens,
 compi_status_t dt_create_resized(compi_datatype_t *old, ptrdiff_t lb, ptrdiff_t extent,
                                  compi_datatype_t **new_p);
 compi_status_t dt_dup(compi_datatype_t *old, compi_datatype_t **new_p);
+/* a copy of `old` with a handle of its own and the same envelope (combiner and
+   arguments): the new type MPI_Type_get_contents hands out for a derived constituent */
+compi_status_t dt_clone(compi_datatype_t *old, compi_datatype_t **new_p);
 /* sizes/subsizes/starts have ndims entries; order is MPI_ORDER_C or MPI_ORDER_FORTRAN */
 compi_status_t dt_create_subarray(int ndims, const size_t *sizes, const size_t *subsizes,
                                   const size_t *starts, int order, compi_datatype_t *old,
                                   compi_datatype_t **new_p);
+
+/*
+ * The type MPI_Type_create_f90_{real,complex,integer} returns: a copy of `base` with the
+ * F90 combiner and (p, r) (n_ints 1: r only) as its envelope, predefined (never freed
+ * before dt_finalize, MPI_Type_free refuses it).  Made once per (combiner, p, r): the
+ * same arguments give the same handle.
+ */
+compi_status_t dt_f90_type(int combiner, int n_ints, const int *ints, compi_datatype_t *base,
+                           compi_datatype_t **dt_p);
+
+/*
+ * MPI_Type_create_darray: the part of a ndims-dimensional global array that process
+ * `rank` of a `size`-process grid (psizes, row-major) owns.  distribs are
+ * MPI_DISTRIBUTE_BLOCK/CYCLIC/NONE, dargs a positive block size or
+ * MPI_DISTRIBUTE_DFLT_DARG.  The caller has checked the arguments (dt_darray_check).
+ */
+compi_status_t dt_create_darray(int size, int rank, int ndims, const int *gsizes,
+                                const int *distribs, const int *dargs, const int *psizes,
+                                int order, compi_datatype_t *old, compi_datatype_t **new_p);
+
+/* ---- external32 (dt_external.c) ---- */
+
+/* bytes of `count` elements of `dt` in external32 */
+size_t dt_external_size(const compi_datatype_t *dt, size_t count);
+/* write `count` elements at `buf` as external32 at `dst` (dt_external_size bytes) */
+void dt_pack_external(const compi_datatype_t *dt, const void *buf, size_t count, void *dst);
+/* the inverse: read dt_external_size bytes at `src` into `count` elements at `buf` */
+void dt_unpack_external(const compi_datatype_t *dt, void *buf, size_t count, const void *src);
 
 #endif

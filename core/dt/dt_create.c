@@ -254,7 +254,8 @@ compi_status_t dt_create_resized(compi_datatype_t *old, ptrdiff_t lb, ptrdiff_t 
     return dt__finish(&b, 0, MPI_COMBINER_RESIZED, old, new_p);
 }
 
-compi_status_t dt_dup(compi_datatype_t *old, compi_datatype_t **new_p)
+/* a copy of old's layout with a handle of its own; the caller sets the envelope */
+static compi_status_t dt__copy(compi_datatype_t *old, compi_datatype_t **new_p)
 {
     compi_datatype_t *dt = NULL;
     compi_status_t st = dt_alloc(&dt);
@@ -288,10 +289,6 @@ compi_status_t dt_dup(compi_datatype_t *old, compi_datatype_t **new_p)
         goto err;
     }
     memcpy(dt->block_off, old->block_off, ((size_t)old->nblocks + 1) * sizeof(*dt->block_off));
-    st = dt_set_envelope(dt, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &old->handle);
-    if (st != COMPI_OK) {
-        goto err;
-    }
     *new_p = dt;
     return COMPI_OK;
 err:
@@ -300,57 +297,48 @@ err:
     return st;
 }
 
-/*
- * A subarray is built from the fastest-varying dimension outwards: `subsizes[d]` copies
- * of the previous level, `stride` (the byte size of one full row of that level) apart;
- * then shifted by the starts and resized to the whole array, lb 0.
- */
-compi_status_t dt_create_subarray(int ndims, const size_t *sizes, const size_t *subsizes,
-                                  const size_t *starts, int order, compi_datatype_t *old,
-                                  compi_datatype_t **new_p)
+compi_status_t dt_dup(compi_datatype_t *old, compi_datatype_t **new_p)
 {
-    compi_datatype_t *cur = NULL, *next = NULL;
-    ptrdiff_t stride = old->extent, disp = 0;
-    size_t one = 1;
-    compi_status_t st;
+    compi_datatype_t *dt;
+    compi_status_t st = dt__copy(old, &dt);
 
-    if (ndims <= 0) {
-        return COMPI_ERR_INVALID_PARAM;
-    }
-    for (int j = 0; j < ndims; j++) {
-        int d = order == MPI_ORDER_C ? ndims - 1 - j : j;
-        if (j == 0) {
-            st = dt_create_contiguous(subsizes[d], old, &next);
-        } else {
-            st = dt_create_hvector(subsizes[d], 1, stride, cur, &next);
-        }
+    if (st == COMPI_OK) {
+        st = dt_set_envelope(dt, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &old->handle);
         if (st != COMPI_OK) {
-            goto err;
+            dt_release(dt);
+            return st;
         }
-        if (cur != NULL) {
-            dt_release(cur);
-        }
-        cur = next;
-        disp += (ptrdiff_t)starts[d] * stride;
-        stride *= (ptrdiff_t)sizes[d];
-    }
-    st = dt_create_hindexed(1, &one, &disp, cur, &next);
-    if (st != COMPI_OK) {
-        goto err;
-    }
-    dt_release(cur);
-    cur = next;
-    st = dt_create_resized(cur, 0, stride, &next);
-    if (st != COMPI_OK) {
-        goto err;
-    }
-    dt_release(cur);
-    next->combiner = MPI_COMBINER_SUBARRAY;
-    *new_p = next;
-    return COMPI_OK;
-err:
-    if (cur != NULL) {
-        dt_release(cur);
+        *new_p = dt;
     }
     return st;
+}
+
+compi_status_t dt_clone(compi_datatype_t *old, compi_datatype_t **new_p)
+{
+    compi_datatype_t *dt;
+    compi_status_t st = dt__copy(old, &dt);
+
+    if (st != COMPI_OK) {
+        return st;
+    }
+    st = dt_set_envelope(dt, old->combiner, old->n_ints, old->env_ints, old->n_addrs,
+                         old->env_addrs, 0, NULL);
+    /* the constituents are retained objects whose handles may be gone: copied by hand */
+    if (st == COMPI_OK && old->n_types > 0) {
+        dt->env_types = malloc((size_t)old->n_types * sizeof(*dt->env_types));
+        if (dt->env_types == NULL) {
+            st = COMPI_ERR_NO_MEMORY;
+        }
+    }
+    if (st != COMPI_OK) {
+        dt_release(dt);
+        return st;
+    }
+    for (int i = 0; i < old->n_types; i++) {
+        dt->env_types[i] = old->env_types[i];
+        dt_retain(dt->env_types[i]);
+    }
+    dt->n_types = old->n_types;
+    *new_p = dt;
+    return COMPI_OK;
 }

@@ -1,6 +1,6 @@
 /*
- * dt_api.c -- the MPI datatype API: constructors, commit/free/dup, queries, names,
- * MPI_Pack/MPI_Unpack and address arithmetic.
+ * dt_api.c -- the MPI datatype API: constructors, commit/free/dup and address
+ * arithmetic.  Queries are in dt_query_api.c, packing in pack_api.c.
  *
  * Argument checks live here and nowhere below: the engine (core/dt) trusts its callers.
  * Counts in elements of the old type become bytes here (vector strides, indexed
@@ -8,42 +8,21 @@
  * MPI_Type_get_envelope reports is recorded here, where the original arguments are.
  */
 #include "core/comm/attr.h"
-#include "core/comm/comm.h"
 #include "core/dt/dt.h"
+#include "core/mpi/dt_args.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
 
-#include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- helpers --------------------------------------------------------------------- */
 
-static int dt__lookup(MPI_Datatype h, const char *fn, compi_datatype_t **dt_p)
-{
-    *dt_p = dt_from_handle(h);
-    if (*dt_p == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_TYPE, fn, "invalid datatype (handle 0x%x)", (unsigned)h);
-    }
-    return MPI_SUCCESS;
-}
-
-static int dt__null_arg(const char *fn, const char *what)
-{
-    return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL", what);
-}
-
-static int dt__neg_count(const char *fn, int count)
-{
-    return mpi_err_raise(NULL, MPI_ERR_COUNT, fn, "count=%d is negative", count);
-}
-
 /* checks an int array of blocklengths (all >= 0) */
 static int dt__check_blocklens(const char *fn, int count, const int *bl)
 {
     if (count > 0 && bl == NULL) {
-        return dt__null_arg(fn, "array_of_blocklengths");
+        return mpi_dt_null(fn, "array_of_blocklengths");
     }
     for (int i = 0; i < count; i++) {
         if (bl[i] < 0) {
@@ -86,13 +65,13 @@ static int dt__indexed(const char *fn, int combiner, int count, const int *bl, i
 
     COMPI_CHECK_INIT(fn);
     if (count < 0) {
-        return dt__neg_count(fn, count);
+        return mpi_dt_neg_count(fn, count);
     }
-    if ((rc = dt__lookup(oldtype, fn, &old)) != MPI_SUCCESS) {
+    if ((rc = mpi_dt_lookup(oldtype, fn, &old)) != MPI_SUCCESS) {
         return rc;
     }
     if (newtype == NULL) {
-        return dt__null_arg(fn, "newtype");
+        return mpi_dt_null(fn, "newtype");
     }
     if (bl_same && bl[0] < 0) {
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "blocklength=%d is negative", bl[0]);
@@ -101,7 +80,7 @@ static int dt__indexed(const char *fn, int combiner, int count, const int *bl, i
         return rc;
     }
     if (count > 0 && idisps == NULL && adisps == NULL) {
-        return dt__null_arg(fn, "array_of_displacements");
+        return mpi_dt_null(fn, "array_of_displacements");
     }
     sbl = malloc(((size_t)count + 1) * sizeof(*sbl));
     sdisp = malloc(((size_t)count + 1) * sizeof(*sdisp));
@@ -147,13 +126,13 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 
     COMPI_CHECK_INIT(fn);
     if (count < 0) {
-        return dt__neg_count(fn, count);
+        return mpi_dt_neg_count(fn, count);
     }
-    if ((rc = dt__lookup(oldtype, fn, &old)) != MPI_SUCCESS) {
+    if ((rc = mpi_dt_lookup(oldtype, fn, &old)) != MPI_SUCCESS) {
         return rc;
     }
     if (newtype == NULL) {
-        return dt__null_arg(fn, "newtype");
+        return mpi_dt_null(fn, "newtype");
     }
     /* dt is read after the constructor ran: arguments have no evaluation order */
     st = dt_create_contiguous((size_t)count, old, &dt);
@@ -169,16 +148,16 @@ static int dt__hvector(const char *fn, int count, int blocklength, MPI_Aint stri
 
     COMPI_CHECK_INIT(fn);
     if (count < 0) {
-        return dt__neg_count(fn, count);
+        return mpi_dt_neg_count(fn, count);
     }
     if (blocklength < 0) {
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "blocklength=%d is negative", blocklength);
     }
-    if ((rc = dt__lookup(oldtype, fn, &old)) != MPI_SUCCESS) {
+    if ((rc = mpi_dt_lookup(oldtype, fn, &old)) != MPI_SUCCESS) {
         return rc;
     }
     if (newtype == NULL) {
-        return dt__null_arg(fn, "newtype");
+        return mpi_dt_null(fn, "newtype");
     }
     if (istride != NULL) {
         stride_bytes = (MPI_Aint)*istride * old->extent;
@@ -231,6 +210,15 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
                        array_of_blocklengths, 0, NULL, array_of_displacements, oldtype, newtype);
 }
 
+/* the MPI-1 name, kept for old codes like MPI_Type_hvector and MPI_Type_struct */
+#pragma weak MPI_Type_hindexed = PMPI_Type_hindexed
+int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                       MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    return dt__indexed("MPI_Type_hindexed", MPI_COMBINER_HINDEXED, count, array_of_blocklengths, 0,
+                       NULL, array_of_displacements, oldtype, newtype);
+}
+
 #pragma weak MPI_Type_create_indexed_block = PMPI_Type_create_indexed_block
 int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
                                    MPI_Datatype oldtype, MPI_Datatype *newtype)
@@ -261,16 +249,16 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
 
     COMPI_CHECK_INIT(fn);
     if (count < 0) {
-        return dt__neg_count(fn, count);
+        return mpi_dt_neg_count(fn, count);
     }
     if ((rc = dt__check_blocklens(fn, count, array_of_blocklengths)) != MPI_SUCCESS) {
         return rc;
     }
     if (count > 0 && (array_of_displacements == NULL || array_of_types == NULL)) {
-        return dt__null_arg(fn, "array_of_displacements or array_of_types");
+        return mpi_dt_null(fn, "array_of_displacements or array_of_types");
     }
     if (newtype == NULL) {
-        return dt__null_arg(fn, "newtype");
+        return mpi_dt_null(fn, "newtype");
     }
     types = malloc(((size_t)count + 1) * sizeof(*types));
     sbl = malloc(((size_t)count + 1) * sizeof(*sbl));
@@ -327,7 +315,7 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int a
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "ndims=%d must be positive", ndims);
     }
     if (array_of_sizes == NULL || array_of_subsizes == NULL || array_of_starts == NULL) {
-        return dt__null_arg(fn, "an array argument");
+        return mpi_dt_null(fn, "an array argument");
     }
     if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN) {
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "order=%d is not MPI_ORDER_C/FORTRAN", order);
@@ -340,11 +328,11 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int a
                                  start);
         }
     }
-    if ((rc = dt__lookup(oldtype, fn, &old)) != MPI_SUCCESS) {
+    if ((rc = mpi_dt_lookup(oldtype, fn, &old)) != MPI_SUCCESS) {
         return rc;
     }
     if (newtype == NULL) {
-        return dt__null_arg(fn, "newtype");
+        return mpi_dt_null(fn, "newtype");
     }
     v = malloc(3 * (size_t)ndims * sizeof(*v));
     ints = malloc((3 * (size_t)ndims + 2) * sizeof(*ints));
@@ -371,6 +359,107 @@ out:
     return rc;
 }
 
+/* the darray argument rules of MPI-3.1 section 4.1.4, one dimension at a time */
+static int dt__darray_check(const char *fn, int d, int gsize, int distrib, int darg, int psize)
+{
+    if (gsize < 1 || psize < 1) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "dimension %d: gsize=%d psize=%d", d, gsize,
+                             psize);
+    }
+    if (distrib != MPI_DISTRIBUTE_BLOCK && distrib != MPI_DISTRIBUTE_CYCLIC &&
+        distrib != MPI_DISTRIBUTE_NONE) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "dimension %d: distribution %d is unknown", d,
+                             distrib);
+    }
+    if (darg != MPI_DISTRIBUTE_DFLT_DARG && darg < 1) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "dimension %d: darg=%d is not positive", d,
+                             darg);
+    }
+    if (distrib == MPI_DISTRIBUTE_NONE && psize != 1) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
+                             "dimension %d: MPI_DISTRIBUTE_NONE over %d processes", d, psize);
+    }
+    if (distrib == MPI_DISTRIBUTE_BLOCK && darg != MPI_DISTRIBUTE_DFLT_DARG &&
+        (long long)darg * psize < gsize) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
+                             "dimension %d: blocks of %d on %d processes do not cover %d", d, darg,
+                             psize, gsize);
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_create_darray = PMPI_Type_create_darray
+int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                            const int array_of_distribs[], const int array_of_dargs[],
+                            const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                            MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_create_darray";
+    compi_datatype_t *old, *dt = NULL;
+    long long procs = 1;
+    int *ints = NULL, rc;
+    compi_status_t st;
+
+    COMPI_CHECK_INIT(fn);
+    if (size < 1 || rank < 0 || rank >= size) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "rank=%d of size=%d", rank, size);
+    }
+    if (ndims <= 0) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "ndims=%d must be positive", ndims);
+    }
+    if (array_of_gsizes == NULL || array_of_distribs == NULL || array_of_dargs == NULL ||
+        array_of_psizes == NULL) {
+        return mpi_dt_null(fn, "an array argument");
+    }
+    if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "order=%d is not MPI_ORDER_C/FORTRAN", order);
+    }
+    for (int d = 0; d < ndims; d++) {
+        rc = dt__darray_check(fn, d, array_of_gsizes[d], array_of_distribs[d], array_of_dargs[d],
+                              array_of_psizes[d]);
+        if (rc != MPI_SUCCESS) {
+            return rc;
+        }
+        procs *= array_of_psizes[d];
+        if (procs > size) {
+            break;
+        }
+    }
+    if (procs != size) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "the process grid does not have %d processes",
+                             size);
+    }
+    if ((rc = mpi_dt_lookup(oldtype, fn, &old)) != MPI_SUCCESS) {
+        return rc;
+    }
+    if (newtype == NULL) {
+        return mpi_dt_null(fn, "newtype");
+    }
+    /* envelope: size, rank, ndims, gsizes, distribs, dargs, psizes, order */
+    ints = malloc((4 * (size_t)ndims + 4) * sizeof(*ints));
+    if (ints == NULL) {
+        st = COMPI_ERR_NO_MEMORY;
+        goto out;
+    }
+    ints[0] = size;
+    ints[1] = rank;
+    ints[2] = ndims;
+    for (int d = 0; d < ndims; d++) {
+        ints[3 + d] = array_of_gsizes[d];
+        ints[3 + ndims + d] = array_of_distribs[d];
+        ints[3 + 2 * ndims + d] = array_of_dargs[d];
+        ints[3 + 3 * ndims + d] = array_of_psizes[d];
+    }
+    ints[3 + 4 * ndims] = order;
+    st = dt_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs,
+                          array_of_psizes, order, old, &dt);
+out:
+    rc = dt__done(fn, st, dt, MPI_COMBINER_DARRAY, 4 * ndims + 4, ints, 0, NULL, 1, &oldtype,
+                  newtype);
+    free(ints);
+    return rc;
+}
+
 #pragma weak MPI_Type_create_resized = PMPI_Type_create_resized
 int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
                              MPI_Datatype *newtype)
@@ -382,11 +471,11 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
     int rc;
 
     COMPI_CHECK_INIT(fn);
-    if ((rc = dt__lookup(oldtype, fn, &old)) != MPI_SUCCESS) {
+    if ((rc = mpi_dt_lookup(oldtype, fn, &old)) != MPI_SUCCESS) {
         return rc;
     }
     if (newtype == NULL) {
-        return dt__null_arg(fn, "newtype");
+        return mpi_dt_null(fn, "newtype");
     }
     st = dt_create_resized(old, lb, extent, &dt);
     return dt__done(fn, st, dt, MPI_COMBINER_RESIZED, 0, NULL, 2, addrs, 1, &oldtype, newtype);
@@ -401,11 +490,11 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     int rc;
 
     COMPI_CHECK_INIT(fn);
-    if ((rc = dt__lookup(oldtype, fn, &old)) != MPI_SUCCESS) {
+    if ((rc = mpi_dt_lookup(oldtype, fn, &old)) != MPI_SUCCESS) {
         return rc;
     }
     if (newtype == NULL) {
-        return dt__null_arg(fn, "newtype");
+        return mpi_dt_null(fn, "newtype");
     }
     st = dt_dup(old, &dt);
     if (st == COMPI_OK) {
@@ -427,9 +516,9 @@ int PMPI_Type_commit(MPI_Datatype *datatype)
 
     COMPI_CHECK_INIT("MPI_Type_commit");
     if (datatype == NULL) {
-        return dt__null_arg("MPI_Type_commit", "datatype");
+        return mpi_dt_null("MPI_Type_commit", "datatype");
     }
-    if ((rc = dt__lookup(*datatype, "MPI_Type_commit", &dt)) != MPI_SUCCESS) {
+    if ((rc = mpi_dt_lookup(*datatype, "MPI_Type_commit", &dt)) != MPI_SUCCESS) {
         return rc;
     }
     dt->committed = 1;
@@ -445,9 +534,9 @@ int PMPI_Type_free(MPI_Datatype *datatype)
 
     COMPI_CHECK_INIT(fn);
     if (datatype == NULL) {
-        return dt__null_arg(fn, "datatype");
+        return mpi_dt_null(fn, "datatype");
     }
-    if ((rc = dt__lookup(*datatype, fn, &dt)) != MPI_SUCCESS) {
+    if ((rc = mpi_dt_lookup(*datatype, fn, &dt)) != MPI_SUCCESS) {
         return rc;
     }
     if (dt->predefined) {
@@ -464,308 +553,6 @@ int PMPI_Type_free(MPI_Datatype *datatype)
     return MPI_SUCCESS;
 }
 
-/* ---- queries --------------------------------------------------------------------- */
-
-/* the datatype behind `h` for a query with one or two out-pointers */
-static int dt__query(MPI_Datatype h, const char *fn, const void *p1, const void *p2,
-                     compi_datatype_t **dt_p)
-{
-    *dt_p = NULL;
-    if (compi_mpi_state != COMPI_STATE_INITIALIZED) {
-        return mpi_err_not_initialized(fn);
-    }
-    if (p1 == NULL || p2 == NULL) {
-        return dt__null_arg(fn, "an output argument");
-    }
-    return dt__lookup(h, fn, dt_p);
-}
-
-#pragma weak MPI_Type_size = PMPI_Type_size
-int PMPI_Type_size(MPI_Datatype datatype, int *size)
-{
-    compi_datatype_t *dt;
-    int rc = dt__query(datatype, "MPI_Type_size", size, size, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        *size = dt->size > INT_MAX ? MPI_UNDEFINED : (int)dt->size;
-    }
-    return rc;
-}
-
-#pragma weak MPI_Type_size_x = PMPI_Type_size_x
-int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
-{
-    compi_datatype_t *dt;
-    int rc = dt__query(datatype, "MPI_Type_size_x", size, size, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        *size = (MPI_Count)dt->size;
-    }
-    return rc;
-}
-
-#pragma weak MPI_Type_get_extent = PMPI_Type_get_extent
-int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
-{
-    compi_datatype_t *dt;
-    int rc = dt__query(datatype, "MPI_Type_get_extent", lb, extent, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        *lb = dt->lb;
-        *extent = dt->extent;
-    }
-    return rc;
-}
-
-#pragma weak MPI_Type_get_extent_x = PMPI_Type_get_extent_x
-int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
-{
-    compi_datatype_t *dt;
-    int rc = dt__query(datatype, "MPI_Type_get_extent_x", lb, extent, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        *lb = dt->lb;
-        *extent = dt->extent;
-    }
-    return rc;
-}
-
-#pragma weak MPI_Type_get_true_extent = PMPI_Type_get_true_extent
-int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
-{
-    compi_datatype_t *dt;
-    int rc = dt__query(datatype, "MPI_Type_get_true_extent", true_lb, true_extent, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        *true_lb = dt->true_lb;
-        *true_extent = dt->true_extent;
-    }
-    return rc;
-}
-
-#pragma weak MPI_Type_get_true_extent_x = PMPI_Type_get_true_extent_x
-int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
-{
-    compi_datatype_t *dt;
-    int rc = dt__query(datatype, "MPI_Type_get_true_extent_x", true_lb, true_extent, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        *true_lb = dt->true_lb;
-        *true_extent = dt->true_extent;
-    }
-    return rc;
-}
-
-#pragma weak MPI_Type_extent = PMPI_Type_extent
-int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
-{
-    compi_datatype_t *dt;
-    int rc = dt__query(datatype, "MPI_Type_extent", extent, extent, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        *extent = dt->extent;
-    }
-    return rc;
-}
-
-#pragma weak MPI_Type_lb = PMPI_Type_lb
-int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
-{
-    compi_datatype_t *dt;
-    int rc = dt__query(datatype, "MPI_Type_lb", displacement, displacement, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        *displacement = dt->lb;
-    }
-    return rc;
-}
-
-#pragma weak MPI_Type_ub = PMPI_Type_ub
-int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
-{
-    compi_datatype_t *dt;
-    int rc = dt__query(datatype, "MPI_Type_ub", displacement, displacement, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        *displacement = dt->lb + dt->extent;
-    }
-    return rc;
-}
-
-#pragma weak MPI_Type_get_envelope = PMPI_Type_get_envelope
-int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
-                           int *num_datatypes, int *combiner)
-{
-    compi_datatype_t *dt;
-    int rc = dt__query(datatype, "MPI_Type_get_envelope", num_integers, num_addresses, &dt);
-
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    if (num_datatypes == NULL || combiner == NULL) {
-        return dt__null_arg("MPI_Type_get_envelope", "an output argument");
-    }
-    *num_integers = dt->n_ints;
-    *num_addresses = dt->n_addrs;
-    *num_datatypes = dt->n_types;
-    *combiner = dt->combiner;
-    return MPI_SUCCESS;
-}
-
-#pragma weak MPI_Type_set_name = PMPI_Type_set_name
-int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
-{
-    compi_datatype_t *dt;
-    int rc = dt__query(datatype, "MPI_Type_set_name", type_name, type_name, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        /* longer names are cut, as the standard allows */
-        snprintf(dt->name, sizeof(dt->name), "%s", type_name);
-    }
-    return rc;
-}
-
-#pragma weak MPI_Type_get_name = PMPI_Type_get_name
-int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
-{
-    compi_datatype_t *dt;
-    int rc = dt__query(datatype, "MPI_Type_get_name", type_name, resultlen, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        snprintf(type_name, MPI_MAX_OBJECT_NAME, "%s", dt->name);
-        *resultlen = (int)strlen(type_name);
-    }
-    return rc;
-}
-
-#pragma weak MPI_Type_match_size = PMPI_Type_match_size
-int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
-{
-    static const struct {
-        int tclass, size;
-        MPI_Datatype dt;
-    } match[] = {
-        {MPI_TYPECLASS_INTEGER, 1, MPI_INT8_T},
-        {MPI_TYPECLASS_INTEGER, 2, MPI_INT16_T},
-        {MPI_TYPECLASS_INTEGER, 4, MPI_INT32_T},
-        {MPI_TYPECLASS_INTEGER, 8, MPI_INT64_T},
-        {MPI_TYPECLASS_REAL, sizeof(float), MPI_FLOAT},
-        {MPI_TYPECLASS_REAL, sizeof(double), MPI_DOUBLE},
-        {MPI_TYPECLASS_REAL, sizeof(long double), MPI_LONG_DOUBLE},
-        {MPI_TYPECLASS_COMPLEX, 2 * sizeof(float), MPI_C_FLOAT_COMPLEX},
-        {MPI_TYPECLASS_COMPLEX, 2 * sizeof(double), MPI_C_DOUBLE_COMPLEX},
-        {MPI_TYPECLASS_COMPLEX, 2 * sizeof(long double), MPI_C_LONG_DOUBLE_COMPLEX},
-    };
-
-    COMPI_CHECK_INIT("MPI_Type_match_size");
-    if (datatype == NULL) {
-        return dt__null_arg("MPI_Type_match_size", "datatype");
-    }
-    for (size_t i = 0; i < COMPI_ARRAY_SIZE(match); i++) {
-        if (match[i].tclass == typeclass && match[i].size == size) {
-            *datatype = match[i].dt;
-            return MPI_SUCCESS;
-        }
-    }
-    return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Type_match_size",
-                         "no datatype of class %d and size %d", typeclass, size);
-}
-
-/* ---- packing --------------------------------------------------------------------- */
-
-/* common checks of Pack/Unpack; *bytes_p gets the packed size of `count` elements */
-static int dt__pack_args(const char *fn, int count, MPI_Datatype datatype, int bufsize,
-                         const int *position, MPI_Comm comm, compi_datatype_t **dt_p,
-                         size_t *bytes_p)
-{
-    compi_comm_t *c;
-    int rc;
-
-    COMPI_CHECK_INIT(fn);
-    c = comm_from_handle(comm);
-    if (c == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "invalid communicator");
-    }
-    if (count < 0) {
-        return mpi_err_raise(c, MPI_ERR_COUNT, fn, "count=%d is negative", count);
-    }
-    if (position == NULL) {
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "position is NULL");
-    }
-    if ((rc = dt__lookup(datatype, fn, dt_p)) != MPI_SUCCESS) {
-        return rc;
-    }
-    if (!(*dt_p)->committed) {
-        return mpi_err_raise(c, MPI_ERR_TYPE, fn, "the datatype is not committed");
-    }
-    *bytes_p = (*dt_p)->size * (size_t)count;
-    if (*position < 0 || bufsize < 0 || (size_t)bufsize < (size_t)*position ||
-        (size_t)(bufsize - *position) < *bytes_p) {
-        return mpi_err_raise(c, MPI_ERR_TRUNCATE, fn,
-                             "%zu bytes do not fit at position %d of a %d-byte buffer", *bytes_p,
-                             *position, bufsize);
-    }
-    return MPI_SUCCESS;
-}
-
-#pragma weak MPI_Pack = PMPI_Pack
-int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
-              int *position, MPI_Comm comm)
-{
-    compi_datatype_t *dt = NULL;
-    size_t bytes = 0;
-    int rc = dt__pack_args("MPI_Pack", incount, datatype, outsize, position, comm, &dt, &bytes);
-
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    dt_pack(dt, inbuf, (size_t)incount, 0, (char *)outbuf + *position, bytes);
-    *position += (int)bytes;
-    return MPI_SUCCESS;
-}
-
-#pragma weak MPI_Unpack = PMPI_Unpack
-int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
-                MPI_Datatype datatype, MPI_Comm comm)
-{
-    compi_datatype_t *dt = NULL;
-    size_t bytes = 0;
-    int rc = dt__pack_args("MPI_Unpack", outcount, datatype, insize, position, comm, &dt, &bytes);
-
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    dt_unpack(dt, outbuf, (size_t)outcount, 0, (const char *)inbuf + *position, bytes);
-    *position += (int)bytes;
-    return MPI_SUCCESS;
-}
-
-#pragma weak MPI_Pack_size = PMPI_Pack_size
-int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
-{
-    static const char fn[] = "MPI_Pack_size";
-    compi_datatype_t *dt;
-    size_t bytes;
-    int rc;
-
-    COMPI_CHECK_INIT(fn);
-    if (comm_from_handle(comm) == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "invalid communicator");
-    }
-    if (incount < 0) {
-        return dt__neg_count(fn, incount);
-    }
-    if ((rc = dt__query(datatype, fn, size, size, &dt)) != MPI_SUCCESS) {
-        return rc;
-    }
-    bytes = dt->size * (size_t)incount;
-    if (bytes > INT_MAX) {
-        return mpi_err_raise(NULL, MPI_ERR_COUNT, fn, "%zu bytes do not fit in an int", bytes);
-    }
-    *size = (int)bytes;
-    return MPI_SUCCESS;
-}
-
 /* ---- addresses and handle conversion --------------------------------------------- */
 
 #pragma weak MPI_Get_address = PMPI_Get_address
@@ -773,7 +560,7 @@ int PMPI_Get_address(const void *location, MPI_Aint *address)
 {
     COMPI_CHECK_INIT("MPI_Get_address");
     if (address == NULL) {
-        return dt__null_arg("MPI_Get_address", "address");
+        return mpi_dt_null("MPI_Get_address", "address");
     }
     *address = (MPI_Aint)location;
     return MPI_SUCCESS;

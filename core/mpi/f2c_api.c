@@ -1,8 +1,12 @@
 /*
  * f2c_api.c -- MPI_*_c2f and MPI_*_f2c: handles are ints in C and Fortran alike, so a
- * Fortran handle is the C handle, unchanged, for every kind of object.
+ * Fortran handle is the C handle, unchanged, for every kind of object (windows and
+ * files too, whatever this library does with them).
  */
-#include <mpi.h>
+#include "core/mpi/errors.h"
+#include "core/mpi/mpi_state.h"
+
+#include <string.h>
 
 #pragma weak MPI_Comm_c2f = PMPI_Comm_c2f
 MPI_Fint PMPI_Comm_c2f(MPI_Comm comm)
@@ -62,4 +66,100 @@ MPI_Fint PMPI_Request_c2f(MPI_Request request)
 MPI_Request PMPI_Request_f2c(MPI_Fint request)
 {
     return (MPI_Request)request;
+}
+
+#pragma weak MPI_Info_c2f = PMPI_Info_c2f
+MPI_Fint PMPI_Info_c2f(MPI_Info info)
+{
+    return (MPI_Fint)info;
+}
+
+#pragma weak MPI_Info_f2c = PMPI_Info_f2c
+MPI_Info PMPI_Info_f2c(MPI_Fint info)
+{
+    return (MPI_Info)info;
+}
+
+#pragma weak MPI_Errhandler_c2f = PMPI_Errhandler_c2f
+MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler errhandler)
+{
+    return (MPI_Fint)errhandler;
+}
+
+#pragma weak MPI_Errhandler_f2c = PMPI_Errhandler_f2c
+MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint errhandler)
+{
+    return (MPI_Errhandler)errhandler;
+}
+
+#pragma weak MPI_Message_c2f = PMPI_Message_c2f
+MPI_Fint PMPI_Message_c2f(MPI_Message message)
+{
+    return (MPI_Fint)message;
+}
+
+#pragma weak MPI_Message_f2c = PMPI_Message_f2c
+MPI_Message PMPI_Message_f2c(MPI_Fint message)
+{
+    return (MPI_Message)message;
+}
+
+#pragma weak MPI_Win_c2f = PMPI_Win_c2f
+MPI_Fint PMPI_Win_c2f(MPI_Win win)
+{
+    return (MPI_Fint)win;
+}
+
+#pragma weak MPI_Win_f2c = PMPI_Win_f2c
+MPI_Win PMPI_Win_f2c(MPI_Fint win)
+{
+    return (MPI_Win)win;
+}
+
+#pragma weak MPI_File_c2f = PMPI_File_c2f
+MPI_Fint PMPI_File_c2f(MPI_File file)
+{
+    return (MPI_Fint)file;
+}
+
+#pragma weak MPI_File_f2c = PMPI_File_f2c
+MPI_File PMPI_File_f2c(MPI_Fint file)
+{
+    return (MPI_File)file;
+}
+
+/* A Fortran status is the C status copied word for word (MPI_F_STATUS_SIZE INTEGERs).
+ * Like the handle conversions these need no library state, but a missing status is
+ * still an error of class MPI_ERR_ARG, raised on MPI_COMM_WORLD's handler when MPI is
+ * up. */
+COMPI_STATIC_ASSERT(sizeof(MPI_Status) % sizeof(MPI_Fint) == 0,
+                    "MPI_Status must be a whole number of Fortran INTEGERs");
+
+static int f2c__status_error(const char *fn)
+{
+    if (compi_mpi_state != COMPI_STATE_INITIALIZED) {
+        return MPI_ERR_ARG;
+    }
+    return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "a status is NULL or ignored");
+}
+
+#pragma weak MPI_Status_c2f = PMPI_Status_c2f
+int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
+{
+    if (c_status == NULL || c_status == MPI_STATUS_IGNORE || f_status == NULL) {
+        return f2c__status_error("MPI_Status_c2f");
+    }
+    memcpy(f_status, c_status, sizeof(*c_status));
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Status_f2c = PMPI_Status_f2c
+int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
+{
+    if (f_status == NULL || f_status == MPI_F_STATUS_IGNORE || c_status == NULL ||
+        c_status == MPI_STATUS_IGNORE) {
+        return f2c__status_error("MPI_Status_f2c");
+    }
+    memcpy(c_status, f_status, sizeof(*c_status));
+    return MPI_SUCCESS;
 }

@@ -107,6 +107,23 @@ int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int coun
     return MPI_SUCCESS;
 }
 
+#pragma weak MPI_Status_set_elements_x = PMPI_Status_set_elements_x
+int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
+{
+    compi_datatype_t *dt;
+    int rc = status__args("MPI_Status_set_elements_x", status, datatype, status, &dt);
+
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (count < 0) {
+        return mpi_err_raise(NULL, MPI_ERR_COUNT, "MPI_Status_set_elements_x",
+                             "count=%lld is negative", count);
+    }
+    status->compi_count = (long long)dt_bytes_of_basic(dt, (size_t)count);
+    return MPI_SUCCESS;
+}
+
 #pragma weak MPI_Status_set_cancelled = PMPI_Status_set_cancelled
 int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
 {

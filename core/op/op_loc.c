@@ -8,11 +8,12 @@
  * makes the op commutative and associative.
  *
  * The predefined pair types (MPI_2INT, MPI_FLOAT_INT, ...) run as arrays of their C
- * structs.  Derived types made of pairs (a contiguous or vector of MPI_DOUBLE_INT, a
- * struct {double; int;}) are recognised by their type signature: the blocks of one
- * element, split into basic items, must read value, int, value, int, ... with each value
- * of a type MINLOC accepts.  Those run item by item through memcpy, since a derived
- * layout need not keep its members aligned.
+ * structs, and so do the Fortran pairs (MPI_2REAL: the index is a REAL too).  Derived
+ * types made of C pairs (a contiguous or vector of MPI_DOUBLE_INT, a struct {double;
+ * int;}) are recognised by their type signature: the blocks of one element, split into
+ * basic items, must read value, int, value, int, ... with each value of a type MINLOC
+ * accepts.  Those run item by item through memcpy, since a derived layout need not keep
+ * its members aligned.  Derived types of Fortran pairs are not recognised (MPI_ERR_OP).
  */
 #include "core/op/op_loops.h"
 
@@ -26,7 +27,9 @@ enum {
     LOC_DOUBLE = 15,
     LOC_LDOUBLE = 16,
     LOC_FIRST_PAIR = 33,
-    LOC_LAST_PAIR = 38
+    LOC_LAST_PAIR = 38,
+    LOC_FIRST_TWIN = 52, /* MPI_2INTEGER, MPI_2REAL, MPI_2DOUBLE_PRECISION */
+    LOC_LAST_TWIN = 54
 };
 
 /* the layouts of include/mpi.h's pair types, as core/dt/dt.c defines them */
@@ -83,6 +86,27 @@ LOC_LOOP(loc_long_int, loc_long_int_t)
 LOC_LOOP(loc_2int, loc_2int_t)
 LOC_LOOP(loc_short_int, loc_short_int_t)
 LOC_LOOP(loc_long_double_int, loc_long_double_int_t)
+
+/* Fortran pairs: the index has the type of the value, {T v; T i;} */
+#define LOC_TWIN_LOOP(fname, T)                                                                    \
+    static void fname(int op, const void *restrict vin, void *restrict vio, size_t n)              \
+    {                                                                                              \
+        const T *in = vin;                                                                         \
+        T *io = vio;                                                                               \
+        for (size_t k = 0; k < 2 * n; k += 2) {                                                    \
+            int better = op == OP_MINLOC ? in[k] < io[k] : in[k] > io[k];                          \
+            if (better || (in[k] == io[k] && in[k + 1] < io[k + 1])) {                             \
+                io[k] = in[k];                                                                     \
+                io[k + 1] = in[k + 1];                                                             \
+            }                                                                                      \
+        }                                                                                          \
+    }
+
+LOC_TWIN_LOOP(loc_2integer, int32_t)
+LOC_TWIN_LOOP(loc_2real, float)
+LOC_TWIN_LOOP(loc_2double_precision, double)
+
+static const op_loop_fn loc_twin_loops[] = {loc_2integer, loc_2real, loc_2double_precision};
 
 /* indexed by pair type - LOC_FIRST_PAIR, in the order of include/mpi.h */
 static const op_loop_fn loc_pair_loops[] = {
@@ -211,6 +235,10 @@ void op_loc_apply(int op, const compi_datatype_t *dt, const void *in, void *inou
 
     if (dt->predefined && dt->basic >= LOC_FIRST_PAIR && dt->basic <= LOC_LAST_PAIR) {
         loc_pair_loops[dt->basic - LOC_FIRST_PAIR](op, src, dst, count);
+        return;
+    }
+    if (dt->predefined && dt->basic >= LOC_FIRST_TWIN && dt->basic <= LOC_LAST_TWIN) {
+        loc_twin_loops[dt->basic - LOC_FIRST_TWIN](op, src, dst, count);
         return;
     }
     if (dt->contig && dt->basic == LOC_INT) {

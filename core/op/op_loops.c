@@ -15,7 +15,7 @@
  *
  * Which types an op accepts follows MPI-3.1 section 5.9.2, with two extensions that Open
  * MPI and MPICH both make: MPI_CHAR counts as a C integer, and the multi-language types
- * (MPI_AINT, MPI_OFFSET, MPI_COUNT) accept the logical ops too.
+ * (MPI_AINT, MPI_OFFSET, MPI_COUNT) and the Fortran integers accept the logical ops too.
  */
 #include "core/op/op_loops.h"
 
@@ -241,6 +241,25 @@ static const op_basic_t op_basic_table[COMPI_DT_NUM_PREDEFINED] = {
     [42] = COMPLEX_T(float _Complex, loop_cfloat),
     [43] = COMPLEX_T(double _Complex, loop_cdouble),
     [44] = COMPLEX_T(long double _Complex, loop_cldouble),
+    /* Fortran types run the loops of the C types of their layout (core/dt/dt.c) */
+    [45] = INT_T(int32_t, loop_int32),                               /* MPI_INTEGER */
+    [46] = FLOAT_T(float, loop_float),                               /* MPI_REAL */
+    [47] = FLOAT_T(double, loop_double),                             /* MPI_DOUBLE_PRECISION */
+    [48] = COMPLEX_T(float _Complex, loop_cfloat),                   /* MPI_COMPLEX */
+    [49] = COMPLEX_T(double _Complex, loop_cdouble),                 /* MPI_DOUBLE_COMPLEX */
+    [50] = {.size = 4, .ops = OPS_LOGICAL, .loop = loop_int32},      /* MPI_LOGICAL */
+    [51] = {.size = 1},                                              /* MPI_CHARACTER: no ops */
+    [52] = {.ops = OPS_LOC},                                         /* MPI_2INTEGER */
+    [53] = {.ops = OPS_LOC},                                         /* MPI_2REAL */
+    [54] = {.ops = OPS_LOC},                                         /* MPI_2DOUBLE_PRECISION */
+    [55] = INT_T(int8_t, loop_int8),                                 /* MPI_INTEGER1 */
+    [56] = INT_T(int16_t, loop_int16),                               /* MPI_INTEGER2 */
+    [57] = INT_T(int32_t, loop_int32),                               /* MPI_INTEGER4 */
+    [58] = INT_T(int64_t, loop_int64),                               /* MPI_INTEGER8 */
+    [59] = FLOAT_T(float, loop_float),                               /* MPI_REAL4 */
+    [60] = FLOAT_T(double, loop_double),                             /* MPI_REAL8 */
+    [61] = COMPLEX_T(float _Complex, loop_cfloat),                   /* MPI_COMPLEX8 */
+    [62] = COMPLEX_T(double _Complex, loop_cdouble),                 /* MPI_COMPLEX16 */
 };
 
 const op_basic_t *op_basic(int basic)

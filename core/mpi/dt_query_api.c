@@ -1,0 +1,345 @@
+/*
+ * dt_query_api.c -- what the datatype calls tell about a type: size and extents (and
+ * their _x forms), the envelope and contents of its construction, its name; and the
+ * types found by size and kind (MPI_Type_match_size, MPI_Type_create_f90_*).
+ *
+ * Argument checks live here (dt_args.h); the engine (core/dt) trusts its callers.
+ */
+#include "core/dt/dt.h"
+#include "core/mpi/dt_args.h"
+#include "core/mpi/errors.h"
+#include "core/mpi/mpi_state.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#pragma weak MPI_Type_size = PMPI_Type_size
+int PMPI_Type_size(MPI_Datatype datatype, int *size)
+{
+    compi_datatype_t *dt;
+    int rc = mpi_dt_query(datatype, "MPI_Type_size", size, size, &dt);
+
+    if (rc == MPI_SUCCESS) {
+        *size = dt->size > INT_MAX ? MPI_UNDEFINED : (int)dt->size;
+    }
+    return rc;
+}
+
+#pragma weak MPI_Type_size_x = PMPI_Type_size_x
+int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+{
+    compi_datatype_t *dt;
+    int rc = mpi_dt_query(datatype, "MPI_Type_size_x", size, size, &dt);
+
+    if (rc == MPI_SUCCESS) {
+        *size = (MPI_Count)dt->size;
+    }
+    return rc;
+}
+
+#pragma weak MPI_Type_get_extent = PMPI_Type_get_extent
+int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
+{
+    compi_datatype_t *dt;
+    int rc = mpi_dt_query(datatype, "MPI_Type_get_extent", lb, extent, &dt);
+
+    if (rc == MPI_SUCCESS) {
+        *lb = dt->lb;
+        *extent = dt->extent;
+    }
+    return rc;
+}
+
+#pragma weak MPI_Type_get_extent_x = PMPI_Type_get_extent_x
+int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+{
+    compi_datatype_t *dt;
+    int rc = mpi_dt_query(datatype, "MPI_Type_get_extent_x", lb, extent, &dt);
+
+    if (rc == MPI_SUCCESS) {
+        *lb = dt->lb;
+        *extent = dt->extent;
+    }
+    return rc;
+}
+
+#pragma weak MPI_Type_get_true_extent = PMPI_Type_get_true_extent
+int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
+{
+    compi_datatype_t *dt;
+    int rc = mpi_dt_query(datatype, "MPI_Type_get_true_extent", true_lb, true_extent, &dt);
+
+    if (rc == MPI_SUCCESS) {
+        *true_lb = dt->true_lb;
+        *true_extent = dt->true_extent;
+    }
+    return rc;
+}
+
+#pragma weak MPI_Type_get_true_extent_x = PMPI_Type_get_true_extent_x
+int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
+{
+    compi_datatype_t *dt;
+    int rc = mpi_dt_query(datatype, "MPI_Type_get_true_extent_x", true_lb, true_extent, &dt);
+
+    if (rc == MPI_SUCCESS) {
+        *true_lb = dt->true_lb;
+        *true_extent = dt->true_extent;
+    }
+    return rc;
+}
+
+#pragma weak MPI_Type_extent = PMPI_Type_extent
+int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
+{
+    compi_datatype_t *dt;
+    int rc = mpi_dt_query(datatype, "MPI_Type_extent", extent, extent, &dt);
+
+    if (rc == MPI_SUCCESS) {
+        *extent = dt->extent;
+    }
+    return rc;
+}
+
+#pragma weak MPI_Type_lb = PMPI_Type_lb
+int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
+{
+    compi_datatype_t *dt;
+    int rc = mpi_dt_query(datatype, "MPI_Type_lb", displacement, displacement, &dt);
+
+    if (rc == MPI_SUCCESS) {
+        *displacement = dt->lb;
+    }
+    return rc;
+}
+
+#pragma weak MPI_Type_ub = PMPI_Type_ub
+int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
+{
+    compi_datatype_t *dt;
+    int rc = mpi_dt_query(datatype, "MPI_Type_ub", displacement, displacement, &dt);
+
+    if (rc == MPI_SUCCESS) {
+        *displacement = dt->lb + dt->extent;
+    }
+    return rc;
+}
+
+#pragma weak MPI_Type_get_envelope = PMPI_Type_get_envelope
+int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
+                           int *num_datatypes, int *combiner)
+{
+    compi_datatype_t *dt;
+    int rc = mpi_dt_query(datatype, "MPI_Type_get_envelope", num_integers, num_addresses, &dt);
+
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (num_datatypes == NULL || combiner == NULL) {
+        return mpi_dt_null("MPI_Type_get_envelope", "an output argument");
+    }
+    *num_integers = dt->n_ints;
+    *num_addresses = dt->n_addrs;
+    *num_datatypes = dt->n_types;
+    *combiner = dt->combiner;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_get_contents = PMPI_Type_get_contents
+int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
+                           int max_datatypes, int array_of_integers[],
+                           MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
+{
+    static const char fn[] = "MPI_Type_get_contents";
+    compi_datatype_t *dt;
+    int rc;
+
+    COMPI_CHECK_INIT(fn);
+    if ((rc = mpi_dt_lookup(datatype, fn, &dt)) != MPI_SUCCESS) {
+        return rc;
+    }
+    if (dt->combiner == MPI_COMBINER_NAMED) {
+        return mpi_err_raise(NULL, MPI_ERR_TYPE, fn, "%s is a named type: it has no contents",
+                             dt_name(dt));
+    }
+    if (max_integers < dt->n_ints || max_addresses < dt->n_addrs || max_datatypes < dt->n_types) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
+                             "room for %d/%d/%d integers/addresses/datatypes, %d/%d/%d needed",
+                             max_integers, max_addresses, max_datatypes, dt->n_ints, dt->n_addrs,
+                             dt->n_types);
+    }
+    if ((dt->n_ints > 0 && array_of_integers == NULL) ||
+        (dt->n_addrs > 0 && array_of_addresses == NULL) ||
+        (dt->n_types > 0 && array_of_datatypes == NULL)) {
+        return mpi_dt_null(fn, "an output array");
+    }
+    /* derived constituents come back as new types the caller frees (MPI-3.1 4.1.13) */
+    for (int i = 0; i < dt->n_types; i++) {
+        compi_datatype_t *t = dt->env_types[i], *copy;
+        compi_status_t st;
+
+        if (t->predefined) {
+            array_of_datatypes[i] = t->handle;
+            continue;
+        }
+        st = dt_clone(t, &copy);
+        if (st != COMPI_OK) {
+            while (i-- > 0) {
+                compi_datatype_t *made = dt_from_handle(array_of_datatypes[i]);
+                if (made != NULL && !made->predefined) {
+                    dt_forget_handle(made);
+                    dt_release(made);
+                }
+            }
+            return mpi_err_raise(NULL, mpi_err_class_of(st), fn, "cannot copy a constituent: %s",
+                                 compi_status_string(st));
+        }
+        array_of_datatypes[i] = copy->handle;
+    }
+    if (dt->n_ints > 0) {
+        memcpy(array_of_integers, dt->env_ints, (size_t)dt->n_ints * sizeof(int));
+    }
+    if (dt->n_addrs > 0) {
+        memcpy(array_of_addresses, dt->env_addrs, (size_t)dt->n_addrs * sizeof(MPI_Aint));
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_set_name = PMPI_Type_set_name
+int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
+{
+    compi_datatype_t *dt;
+    int rc = mpi_dt_query(datatype, "MPI_Type_set_name", type_name, type_name, &dt);
+
+    if (rc == MPI_SUCCESS) {
+        /* longer names are cut, as the standard allows */
+        snprintf(dt->name, sizeof(dt->name), "%s", type_name);
+    }
+    return rc;
+}
+
+#pragma weak MPI_Type_get_name = PMPI_Type_get_name
+int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
+{
+    compi_datatype_t *dt;
+    int rc = mpi_dt_query(datatype, "MPI_Type_get_name", type_name, resultlen, &dt);
+
+    if (rc == MPI_SUCCESS) {
+        snprintf(type_name, MPI_MAX_OBJECT_NAME, "%s", dt->name);
+        *resultlen = (int)strlen(type_name);
+    }
+    return rc;
+}
+
+#pragma weak MPI_Type_match_size = PMPI_Type_match_size
+int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
+{
+    static const struct {
+        int tclass, size;
+        MPI_Datatype dt;
+    } match[] = {
+        /* the sized Fortran types where they exist, as the standard intends (the
+           arguments come from Fortran's kind queries), then the C types */
+        {MPI_TYPECLASS_INTEGER, 1, MPI_INTEGER1},
+        {MPI_TYPECLASS_INTEGER, 2, MPI_INTEGER2},
+        {MPI_TYPECLASS_INTEGER, 4, MPI_INTEGER4},
+        {MPI_TYPECLASS_INTEGER, 8, MPI_INTEGER8},
+        {MPI_TYPECLASS_REAL, 4, MPI_REAL4},
+        {MPI_TYPECLASS_REAL, 8, MPI_REAL8},
+        {MPI_TYPECLASS_REAL, sizeof(long double), MPI_LONG_DOUBLE},
+        {MPI_TYPECLASS_COMPLEX, 8, MPI_COMPLEX8},
+        {MPI_TYPECLASS_COMPLEX, 16, MPI_COMPLEX16},
+        {MPI_TYPECLASS_COMPLEX, 2 * sizeof(long double), MPI_C_LONG_DOUBLE_COMPLEX},
+    };
+
+    COMPI_CHECK_INIT("MPI_Type_match_size");
+    if (datatype == NULL) {
+        return mpi_dt_null("MPI_Type_match_size", "datatype");
+    }
+    for (size_t i = 0; i < COMPI_ARRAY_SIZE(match); i++) {
+        if (match[i].tclass == typeclass && match[i].size == size) {
+            *datatype = match[i].dt;
+            return MPI_SUCCESS;
+        }
+    }
+    return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Type_match_size",
+                         "no datatype of class %d and size %d", typeclass, size);
+}
+
+/* ---- Fortran 90 parameterised types ---------------------------------------------- */
+
+/*
+ * gfortran's kinds on x86-64: INTEGER(1,2,4,8) hold 2, 4, 9 and 18 decimal digits; REAL(4)
+ * has precision 6 and range 37, REAL(8) 15 and 307, REAL(10) (the x87 long double) 18
+ * and 4931.  REAL(16) (software quad) has no C type here, so larger requests fail.
+ */
+static int dt__f90(const char *fn, int combiner, int p, int r, MPI_Datatype *newtype)
+{
+    static const struct {
+        int p, r;
+        MPI_Datatype real, cplx;
+    } reals[] = {
+        {6, 37, MPI_REAL4, MPI_COMPLEX8},
+        {15, 307, MPI_REAL8, MPI_COMPLEX16},
+        {18, 4931, MPI_LONG_DOUBLE, MPI_C_LONG_DOUBLE_COMPLEX},
+    };
+    static const struct {
+        int r;
+        MPI_Datatype t;
+    } ints[] = {{2, MPI_INTEGER1}, {4, MPI_INTEGER2}, {9, MPI_INTEGER4}, {18, MPI_INTEGER8}};
+    MPI_Datatype base = MPI_DATATYPE_NULL;
+    int args[2] = {p, r}, n = 2;
+    compi_datatype_t *dt;
+    compi_status_t st;
+
+    COMPI_CHECK_INIT(fn);
+    if (newtype == NULL) {
+        return mpi_dt_null(fn, "newtype");
+    }
+    if (combiner == MPI_COMBINER_F90_INTEGER) {
+        args[0] = r;
+        n = 1;
+        for (size_t i = 0; i < COMPI_ARRAY_SIZE(ints) && base == MPI_DATATYPE_NULL; i++) {
+            if (r <= ints[i].r) {
+                base = ints[i].t;
+            }
+        }
+    } else if (p != MPI_UNDEFINED || r != MPI_UNDEFINED) {
+        int pp = p == MPI_UNDEFINED ? 0 : p, rr = r == MPI_UNDEFINED ? 0 : r;
+        for (size_t i = 0; i < COMPI_ARRAY_SIZE(reals) && base == MPI_DATATYPE_NULL; i++) {
+            if (pp <= reals[i].p && rr <= reals[i].r) {
+                base = combiner == MPI_COMBINER_F90_REAL ? reals[i].real : reals[i].cplx;
+            }
+        }
+    }
+    if (base == MPI_DATATYPE_NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "no Fortran kind has precision %d and range %d",
+                             p, r);
+    }
+    st = dt_f90_type(combiner, n, args, dt_from_handle(base), &dt);
+    if (st != COMPI_OK) {
+        return mpi_err_raise(NULL, mpi_err_class_of(st), fn, "cannot make the type: %s",
+                             compi_status_string(st));
+    }
+    *newtype = dt->handle;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_create_f90_real = PMPI_Type_create_f90_real
+int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
+{
+    return dt__f90("MPI_Type_create_f90_real", MPI_COMBINER_F90_REAL, p, r, newtype);
+}
+
+#pragma weak MPI_Type_create_f90_complex = PMPI_Type_create_f90_complex
+int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
+{
+    return dt__f90("MPI_Type_create_f90_complex", MPI_COMBINER_F90_COMPLEX, p, r, newtype);
+}
+
+#pragma weak MPI_Type_create_f90_integer = PMPI_Type_create_f90_integer
+int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
+{
+    return dt__f90("MPI_Type_create_f90_integer", MPI_COMBINER_F90_INTEGER, 0, r, newtype);
+}

@@ -352,6 +352,9 @@ COMPI_PROTO(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode));
 COMPI_PROTO(int, Errhandler_free, (MPI_Errhandler * errhandler));
 COMPI_PROTO(int, Errhandler_set, (MPI_Comm comm, MPI_Errhandler errhandler));
 COMPI_PROTO(int, Errhandler_get, (MPI_Comm comm, MPI_Errhandler *errhandler));
+COMPI_PROTO(int, Add_error_class, (int *errorclass));
+COMPI_PROTO(int, Add_error_code, (int errorclass, int *errorcode));
+COMPI_PROTO(int, Add_error_string, (int errorcode, const char *string));
 
 /* point-to-point */
 COMPI_PROTO(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
@@ -570,6 +573,10 @@ COMPI_PROTO(int, Info_get_valuelen, (MPI_Info info, const char *key, int *valuel
 COMPI_PROTO(int, Info_delete, (MPI_Info info, const char *key));
 COMPI_PROTO(int, Info_dup, (MPI_Info info, MPI_Info *newinfo));
 COMPI_PROTO(int, Info_free, (MPI_Info * info));
+
+/* message handle conversion (an identity, as for the other handles below) */
+COMPI_PROTO(MPI_Fint, Message_c2f, (MPI_Message message));
+COMPI_PROTO(MPI_Message, Message_f2c, (MPI_Fint message));
 
 /* collectives and reduction operations */
 COMPI_PROTO(int, Barrier, (MPI_Comm comm));

@@ -152,8 +152,16 @@ compi_status_t attr_set(attr_kind_t kind, int obj_handle, struct attr_list **lis
         if (st != COMPI_OK) {
             return st;
         }
-        (*pp)->val = val;
-        return COMPI_OK;
+        /* the callback may have set or deleted attributes of this object: look again */
+        kv = keyval_get(kind, keyval);
+        if (kv == NULL) {
+            return COMPI_ERR_NOT_FOUND;
+        }
+        pp = list_find(list, keyval);
+        if (pp != NULL) {
+            (*pp)->val = val;
+            return COMPI_OK;
+        }
     }
     a = malloc(sizeof(*a));
     if (a == NULL) {
@@ -183,22 +191,28 @@ compi_status_t attr_get(attr_kind_t kind, struct attr_list *list, int keyval, vo
     return COMPI_OK;
 }
 
-/* unlink *pp after a successful delete callback */
-static compi_status_t remove_at(attr_kind_t kind, int obj_handle, struct attr_list **pp,
-                                int *cb_code_p)
+/*
+ * Delete the attribute *pp.  It is unlinked before its callback runs, so a callback that
+ * deletes or sets attributes of the same object (even this one) finds a consistent list
+ * and never frees a node that is still being deleted.  A failing callback puts the
+ * attribute back, at the head of the list.
+ */
+static compi_status_t remove_at(attr_kind_t kind, int obj_handle, struct attr_list **list,
+                                struct attr_list **pp, int *cb_code_p)
 {
     struct attr_list *a = *pp;
     attr_keyval_t *kv = keyval_get(kind, a->keyval);
 
+    *pp = a->next;
+    a->next = NULL;
     /* kv is NULL only for an object that outlived attr_finalize: just drop the entry */
     if (kv != NULL) {
         compi_status_t st = run_delete(kv, obj_handle, a->keyval, a->val, cb_code_p);
         if (st != COMPI_OK) {
+            a->next = *list;
+            *list = a;
             return st;
         }
-    }
-    *pp = a->next;
-    if (kv != NULL) {
         keyval_release(a->keyval);
     }
     free(a);
@@ -218,14 +232,15 @@ compi_status_t attr_delete(attr_kind_t kind, int obj_handle, struct attr_list **
         /* nothing attached under this key: MPI calls this erroneous, we let it pass */
         return COMPI_OK;
     }
-    return remove_at(kind, obj_handle, pp, cb_code_p);
+    return remove_at(kind, obj_handle, list, pp, cb_code_p);
 }
 
+/* also deletes what the callbacks set on the object while it is being emptied */
 compi_status_t attr_delete_all(attr_kind_t kind, int obj_handle, struct attr_list **list,
                                int *cb_code_p)
 {
     while (*list != NULL) {
-        compi_status_t st = remove_at(kind, obj_handle, list, cb_code_p);
+        compi_status_t st = remove_at(kind, obj_handle, list, list, cb_code_p);
         if (st != COMPI_OK) {
             return st;
         }
@@ -311,6 +326,13 @@ compi_status_t attr_comm_get(compi_comm_t *comm, int keyval, void **val_p, int *
     *val_p = pre;
     *flag_p = 1;
     return COMPI_OK;
+}
+
+void attr_set_lastusedcode(int code)
+{
+    if (code > pre_lastusedcode) {
+        pre_lastusedcode = code;
+    }
 }
 
 compi_status_t attr_comm_free_all(compi_comm_t *comm, int *cb_code_p)

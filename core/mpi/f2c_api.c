@@ -63,3 +63,15 @@ MPI_Request PMPI_Request_f2c(MPI_Fint request)
 {
     return (MPI_Request)request;
 }
+
+#pragma weak MPI_Message_c2f = PMPI_Message_c2f
+MPI_Fint PMPI_Message_c2f(MPI_Message message)
+{
+    return (MPI_Fint)message;
+}
+
+#pragma weak MPI_Message_f2c = PMPI_Message_f2c
+MPI_Message PMPI_Message_f2c(MPI_Fint message)
+{
+    return (MPI_Message)message;
+}

@@ -3,8 +3,11 @@
  * yet; the objects exist so programs that pass hints work unchanged.
  *
  * Ownership: an info object owns copies of its keys and values; MPI_Info_free frees it.
- * MPI_INFO_ENV is built on first use (host, maxprocs) and never freed.
+ * MPI_INFO_ENV is built on first use and never freed; what it says is refreshed once MPI
+ * is initialized (MPI_Info_create_env may be called before MPI_Init).
  */
+#include "core/mpi/info.h"
+
 #include "core/mpi/errors.h"
 #include "core/runtime/handle.h"
 #include "core/mpi/mpi_state.h"
@@ -13,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 typedef struct compi_info {
     int n, cap;
@@ -23,27 +28,87 @@ typedef struct compi_info {
 static handle_table_t info_table = HANDLE_TABLE_INIT(COMPI_HKIND_INFO, 2);
 static compi_info_t info_env;
 static int info_env_ready;
+static int info_env_state = -1; /* compi_mpi_state when last filled */
 
 static int info_set_one(compi_info_t *info, const char *key, const char *value);
 
-/* MPI_INFO_ENV holds what a launcher would have been asked for */
-static void info_env_setup(void)
+/* the program's command line, from /proc: "command" is argv[0], "argv" the rest */
+static void info_env_cmdline(void)
 {
-    char num[16];
+    char buf[4096], args[4096] = "";
+    size_t n, off, alen = 0;
+    FILE *f = fopen("/proc/self/cmdline", "r");
 
-    info_env_ready = 1;
-    info_env.handle = MPI_INFO_ENV;
-    if (handle_set_fixed(&info_table, MPI_INFO_ENV & HANDLE_IDX_MASK, &info_env) != COMPI_OK) {
+    if (f == NULL) {
         return;
     }
+    n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    if (n == 0) {
+        return;
+    }
+    info_set_one(&info_env, "command", buf);
+    /* the arguments, separated by blanks (MPI 4.0, 11.2.2) */
+    for (off = strlen(buf) + 1; off < n; off += strlen(buf + off) + 1) {
+        int w = snprintf(args + alen, sizeof(args) - alen, "%s%s", alen ? " " : "", buf + off);
+        if (w < 0 || (size_t)w >= sizeof(args) - alen) {
+            break;
+        }
+        alen += (size_t)w;
+    }
+    if (alen > 0) {
+        info_set_one(&info_env, "argv", args);
+    }
+}
+
+/*
+ * MPI_INFO_ENV holds what a launcher would have been asked for: command, argv, maxprocs
+ * (the size of MPI_COMM_WORLD), host, arch, wdir, thread_level (the level MPI runs at).
+ * "soft" and "file" are left out: compi's mpirun takes no such requests.
+ */
+static void info_env_setup(void)
+{
+    char num[16], wdir[1024];
+    struct utsname u;
+
+    if (!info_env_ready) {
+        info_env_ready = 1;
+        info_env.handle = MPI_INFO_ENV;
+        if (handle_set_fixed(&info_table, MPI_INFO_ENV & HANDLE_IDX_MASK, &info_env) != COMPI_OK) {
+            return;
+        }
+        info_env_cmdline();
+        if (uname(&u) == 0) {
+            info_set_one(&info_env, "arch", u.machine);
+        }
+        if (getcwd(wdir, sizeof(wdir)) != NULL) {
+            info_set_one(&info_env, "wdir", wdir);
+        }
+    }
+    if (info_env_state == compi_mpi_state || compi_mpi_state != COMPI_STATE_INITIALIZED) {
+        return;
+    }
+    info_env_state = compi_mpi_state;
     snprintf(num, sizeof(num), "%d", rte_proc.world_size);
-    info_set_one(&info_env, "host", rte_proc.hostname);
     info_set_one(&info_env, "maxprocs", num);
+    if (rte_proc.hostname[0] != '\0') {
+        info_set_one(&info_env, "host", rte_proc.hostname);
+    }
+    {
+        static const char *const levels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
+                                             "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
+        int provided = MPI_THREAD_SINGLE;
+        PMPI_Query_thread(&provided);
+        if (provided >= 0 && provided < 4) {
+            info_set_one(&info_env, "thread_level", levels[provided]);
+        }
+    }
 }
 
 static compi_info_t *info_get(MPI_Info h)
 {
-    if (!info_env_ready) {
+    if (!info_env_ready || info_env_state != compi_mpi_state) {
         info_env_setup();
     }
     return handle_get(&info_table, h);
@@ -365,5 +430,126 @@ int PMPI_Info_free(MPI_Info *info)
     handle_free(&info_table, in->handle);
     info_destroy(in);
     *info = MPI_INFO_NULL;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Info_get_string = PMPI_Info_get_string
+int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
+{
+    COMPI_CHECK_INIT("MPI_Info_get_string");
+    compi_info_t *in = info_get(info);
+    int rc, i;
+    if (in == NULL) {
+        return bad_info("MPI_Info_get_string", info);
+    }
+    rc = check_key("MPI_Info_get_string", key);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (buflen == NULL || flag == NULL) {
+        return null_arg("MPI_Info_get_string", buflen == NULL ? "buflen" : "flag");
+    }
+    if (*buflen < 0) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Info_get_string", "*buflen=%d is negative",
+                             *buflen);
+    }
+    if (*buflen > 0 && value == NULL) {
+        return null_arg("MPI_Info_get_string", "value");
+    }
+    i = find_key(in, key);
+    *flag = i >= 0;
+    if (i < 0) {
+        return MPI_SUCCESS;
+    }
+    /* at most *buflen - 1 characters and the terminator; *buflen becomes what it takes */
+    if (*buflen > 0) {
+        snprintf(value, (size_t)*buflen, "%s", in->vals[i]);
+    }
+    *buflen = (int)strlen(in->vals[i]) + 1;
+    return MPI_SUCCESS;
+}
+
+/* MPI 4.0, 11.2.2: may be called before MPI_Init and after MPI_Finalize */
+#pragma weak MPI_Info_create_env = PMPI_Info_create_env
+int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
+{
+    compi_info_t *env, *out;
+    int rc;
+    (void)argc, (void)argv; /* the command line is read from the system, as MPI_INFO_ENV's */
+    if (info == NULL) {
+        if (compi_mpi_state != COMPI_STATE_INITIALIZED) {
+            return MPI_ERR_ARG;
+        }
+        return null_arg("MPI_Info_create_env", "info");
+    }
+    env = info_get(MPI_INFO_ENV);
+    if (env == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_INTERN, "MPI_Info_create_env",
+                             "MPI_INFO_ENV could not be set up");
+    }
+    rc = info_new("MPI_Info_create_env", &out);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    for (int i = 0; i < env->n; i++) {
+        if (info_set_one(out, env->keys[i], env->vals[i]) != MPI_SUCCESS) {
+            handle_free(&info_table, out->handle);
+            info_destroy(out);
+            return mpi_err_raise(NULL, MPI_ERR_NO_MEM, "MPI_Info_create_env",
+                                 "out of memory copying %d keys", env->n);
+        }
+    }
+    *info = out->handle;
+    return MPI_SUCCESS;
+}
+
+/* ---- for the other API files (info.h) --------------------------------------------- */
+
+int mpi_info_valid(MPI_Info h)
+{
+    return info_get(h) != NULL;
+}
+
+int mpi_info_dup(MPI_Info in, MPI_Info *out_p)
+{
+    compi_info_t *src = in == MPI_INFO_NULL ? NULL : info_get(in);
+    compi_info_t *out = calloc(1, sizeof(*out));
+
+    if (out == NULL || handle_alloc(&info_table, out, &out->handle) != COMPI_OK) {
+        free(out);
+        return MPI_ERR_NO_MEM;
+    }
+    for (int i = 0; src != NULL && i < src->n; i++) {
+        if (info_set_one(out, src->keys[i], src->vals[i]) != MPI_SUCCESS) {
+            handle_free(&info_table, out->handle);
+            info_destroy(out);
+            return MPI_ERR_NO_MEM;
+        }
+    }
+    *out_p = out->handle;
+    return MPI_SUCCESS;
+}
+
+void mpi_info_release(MPI_Info h)
+{
+    compi_info_t *in = info_get(h);
+    if (in != NULL && in != &info_env) {
+        handle_free(&info_table, in->handle);
+        info_destroy(in);
+    }
+}
+
+int mpi_info_merge(MPI_Info dst, MPI_Info src)
+{
+    compi_info_t *d = info_get(dst), *sr = src == MPI_INFO_NULL ? NULL : info_get(src);
+
+    if (d == NULL) {
+        return MPI_ERR_INFO;
+    }
+    for (int i = 0; sr != NULL && i < sr->n; i++) {
+        if (info_set_one(d, sr->keys[i], sr->vals[i]) != MPI_SUCCESS) {
+            return MPI_ERR_NO_MEM;
+        }
+    }
     return MPI_SUCCESS;
 }

@@ -1,6 +1,7 @@
 /*
  * info_api.c -- MPI_Info: an ordered key/value store.  No key changes compi's behaviour
- * yet; the objects exist so programs that pass hints work unchanged.
+ * yet; the objects exist so programs that pass hints work unchanged.  Every call here
+ * works at any time, before MPI_Init and after MPI_Finalize too (see info_raise).
  *
  * Ownership: an info object owns copies of its keys and values; MPI_Info_free frees it.
  * MPI_INFO_ENV is built on first use and never freed; what it says is refreshed once MPI
@@ -13,6 +14,7 @@
 #include "core/mpi/mpi_state.h"
 #include "core/runtime/rte.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,15 +116,36 @@ static compi_info_t *info_get(MPI_Info h)
     return handle_get(&info_table, h);
 }
 
+/*
+ * The info calls work at any time, before MPI_Init and after MPI_Finalize too (MPI 4.0,
+ * 11.4.1); outside that time an error is returned without calling a handler, as
+ * MPI_Error_string does.
+ */
+static int info_raise(int errclass, const char *func, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int info_raise(int errclass, const char *func, const char *fmt, ...)
+{
+    char what[512];
+    va_list ap;
+
+    if (compi_mpi_state != COMPI_STATE_INITIALIZED) {
+        return errclass;
+    }
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    return mpi_err_invoke(NULL, errclass, func, what);
+}
+
 static int bad_info(const char *func, MPI_Info h)
 {
-    return mpi_err_raise(NULL, MPI_ERR_INFO, func, "invalid info handle 0x%x%s", (unsigned)h,
+    return info_raise(MPI_ERR_INFO, func, "invalid info handle 0x%x%s", (unsigned)h,
                          h == MPI_INFO_NULL ? " (MPI_INFO_NULL)" : "");
 }
 
 static int null_arg(const char *func, const char *what)
 {
-    return mpi_err_raise(NULL, MPI_ERR_ARG, func, "%s is NULL", what);
+    return info_raise(MPI_ERR_ARG, func, "%s is NULL", what);
 }
 
 /*
@@ -132,8 +155,6 @@ static int null_arg(const char *func, const char *what)
 static int info_check(const char *func, MPI_Info h, const void *out, const char *what,
                       compi_info_t **in_p)
 {
-    *in_p = NULL;
-    COMPI_CHECK_INIT(func);
     *in_p = info_get(h);
     if (*in_p == NULL) {
         return bad_info(func, h);
@@ -153,7 +174,7 @@ static int check_key(const char *func, const char *key)
     }
     len = strlen(key);
     if (len == 0 || len > MPI_MAX_INFO_KEY) {
-        return mpi_err_raise(NULL, MPI_ERR_INFO_KEY, func,
+        return info_raise(MPI_ERR_INFO_KEY, func,
                              "key of length %zu (must be 1..%d characters)", len, MPI_MAX_INFO_KEY);
     }
     return MPI_SUCCESS;
@@ -227,7 +248,7 @@ static int info_new(const char *func, compi_info_t **info_p)
     compi_info_t *info = calloc(1, sizeof(*info));
     if (info == NULL || handle_alloc(&info_table, info, &info->handle) != COMPI_OK) {
         free(info);
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, func, "cannot allocate an info object");
+        return info_raise(MPI_ERR_NO_MEM, func, "cannot allocate an info object");
     }
     *info_p = info;
     return MPI_SUCCESS;
@@ -236,7 +257,6 @@ static int info_new(const char *func, compi_info_t **info_p)
 #pragma weak MPI_Info_create = PMPI_Info_create
 int PMPI_Info_create(MPI_Info *info)
 {
-    COMPI_CHECK_INIT("MPI_Info_create");
     compi_info_t *in;
     int rc;
     if (info == NULL) {
@@ -253,7 +273,6 @@ int PMPI_Info_create(MPI_Info *info)
 #pragma weak MPI_Info_set = PMPI_Info_set
 int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 {
-    COMPI_CHECK_INIT("MPI_Info_set");
     compi_info_t *in = info_get(info);
     size_t vlen;
     int rc;
@@ -269,13 +288,13 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
     }
     vlen = strlen(value);
     if (vlen == 0 || vlen > MPI_MAX_INFO_VAL) {
-        return mpi_err_raise(NULL, MPI_ERR_INFO_VALUE, "MPI_Info_set",
+        return info_raise(MPI_ERR_INFO_VALUE, "MPI_Info_set",
                              "value of length %zu for key \"%s\" (must be 1..%d characters)", vlen,
                              key, MPI_MAX_INFO_VAL);
     }
     rc = info_set_one(in, key, value);
     if (rc != MPI_SUCCESS) {
-        return mpi_err_raise(NULL, rc, "MPI_Info_set", "out of memory storing key \"%s\"", key);
+        return info_raise(rc, "MPI_Info_set", "out of memory storing key \"%s\"", key);
     }
     return MPI_SUCCESS;
 }
@@ -283,7 +302,6 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 #pragma weak MPI_Info_get = PMPI_Info_get
 int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
 {
-    COMPI_CHECK_INIT("MPI_Info_get");
     compi_info_t *in = info_get(info);
     int rc, i;
     if (in == NULL) {
@@ -297,7 +315,7 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
         return null_arg("MPI_Info_get", value == NULL ? "value" : "flag");
     }
     if (valuelen < 0) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Info_get", "valuelen=%d is negative",
+        return info_raise(MPI_ERR_ARG, "MPI_Info_get", "valuelen=%d is negative",
                              valuelen);
     }
     i = find_key(in, key);
@@ -330,7 +348,7 @@ int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
         return rc;
     }
     if (n < 0 || n >= in->n) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Info_get_nthkey",
+        return info_raise(MPI_ERR_ARG, "MPI_Info_get_nthkey",
                              "n=%d is not in 0..%d (the info has %d keys)", n, in->n - 1, in->n);
     }
     snprintf(key, MPI_MAX_INFO_KEY + 1, "%s", in->keys[n]);
@@ -340,7 +358,6 @@ int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 #pragma weak MPI_Info_get_valuelen = PMPI_Info_get_valuelen
 int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
 {
-    COMPI_CHECK_INIT("MPI_Info_get_valuelen");
     compi_info_t *in = info_get(info);
     int rc, i;
     if (in == NULL) {
@@ -364,7 +381,6 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *f
 #pragma weak MPI_Info_delete = PMPI_Info_delete
 int PMPI_Info_delete(MPI_Info info, const char *key)
 {
-    COMPI_CHECK_INIT("MPI_Info_delete");
     compi_info_t *in = info_get(info);
     int rc, i;
     if (in == NULL) {
@@ -376,7 +392,7 @@ int PMPI_Info_delete(MPI_Info info, const char *key)
     }
     i = find_key(in, key);
     if (i < 0) {
-        return mpi_err_raise(NULL, MPI_ERR_INFO_NOKEY, "MPI_Info_delete",
+        return info_raise(MPI_ERR_INFO_NOKEY, "MPI_Info_delete",
                              "key \"%s\" is not in the info object", key);
     }
     free(in->keys[i]);
@@ -404,7 +420,7 @@ int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
         if (info_set_one(out, in->keys[i], in->vals[i]) != MPI_SUCCESS) {
             handle_free(&info_table, out->handle);
             info_destroy(out);
-            return mpi_err_raise(NULL, MPI_ERR_NO_MEM, "MPI_Info_dup",
+            return info_raise(MPI_ERR_NO_MEM, "MPI_Info_dup",
                                  "out of memory copying %d keys", in->n);
         }
     }
@@ -415,7 +431,6 @@ int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 #pragma weak MPI_Info_free = PMPI_Info_free
 int PMPI_Info_free(MPI_Info *info)
 {
-    COMPI_CHECK_INIT("MPI_Info_free");
     compi_info_t *in;
     if (info == NULL) {
         return null_arg("MPI_Info_free", "info");
@@ -425,7 +440,7 @@ int PMPI_Info_free(MPI_Info *info)
         return bad_info("MPI_Info_free", *info);
     }
     if (in == &info_env) {
-        return mpi_err_raise(NULL, MPI_ERR_INFO, "MPI_Info_free", "MPI_INFO_ENV cannot be freed");
+        return info_raise(MPI_ERR_INFO, "MPI_Info_free", "MPI_INFO_ENV cannot be freed");
     }
     handle_free(&info_table, in->handle);
     info_destroy(in);
@@ -436,7 +451,6 @@ int PMPI_Info_free(MPI_Info *info)
 #pragma weak MPI_Info_get_string = PMPI_Info_get_string
 int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
 {
-    COMPI_CHECK_INIT("MPI_Info_get_string");
     compi_info_t *in = info_get(info);
     int rc, i;
     if (in == NULL) {
@@ -450,7 +464,7 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *valu
         return null_arg("MPI_Info_get_string", buflen == NULL ? "buflen" : "flag");
     }
     if (*buflen < 0) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Info_get_string", "*buflen=%d is negative",
+        return info_raise(MPI_ERR_ARG, "MPI_Info_get_string", "*buflen=%d is negative",
                              *buflen);
     }
     if (*buflen > 0 && value == NULL) {
@@ -469,7 +483,6 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *valu
     return MPI_SUCCESS;
 }
 
-/* MPI 4.0, 11.2.2: may be called before MPI_Init and after MPI_Finalize */
 #pragma weak MPI_Info_create_env = PMPI_Info_create_env
 int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
 {
@@ -477,14 +490,11 @@ int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
     int rc;
     (void)argc, (void)argv; /* the command line is read from the system, as MPI_INFO_ENV's */
     if (info == NULL) {
-        if (compi_mpi_state != COMPI_STATE_INITIALIZED) {
-            return MPI_ERR_ARG;
-        }
         return null_arg("MPI_Info_create_env", "info");
     }
     env = info_get(MPI_INFO_ENV);
     if (env == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_INTERN, "MPI_Info_create_env",
+        return info_raise(MPI_ERR_INTERN, "MPI_Info_create_env",
                              "MPI_INFO_ENV could not be set up");
     }
     rc = info_new("MPI_Info_create_env", &out);
@@ -495,7 +505,7 @@ int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
         if (info_set_one(out, env->keys[i], env->vals[i]) != MPI_SUCCESS) {
             handle_free(&info_table, out->handle);
             info_destroy(out);
-            return mpi_err_raise(NULL, MPI_ERR_NO_MEM, "MPI_Info_create_env",
+            return info_raise(MPI_ERR_NO_MEM, "MPI_Info_create_env",
                                  "out of memory copying %d keys", env->n);
         }
     }

@@ -8,7 +8,8 @@
  * host, arch, wdir, thread_level) and MPI_Info_create_env, a copy of it.  Errors under
  * MPI_ERRORS_RETURN: MPI_ERR_INFO_KEY (empty or too long key), MPI_ERR_INFO_VALUE,
  * MPI_ERR_INFO_NOKEY (delete of a missing key), MPI_ERR_ARG (nthkey out of range),
- * MPI_ERR_INFO (MPI_INFO_NULL).
+ * MPI_ERR_INFO (MPI_INFO_NULL).  The info calls also work before MPI_Init and after
+ * MPI_Finalize.
  * Memory: blocks of 0 .. 1 MiB, written whole, 64-byte aligned, with MPI_INFO_NULL and an
  * info; MPI_Free_mem of a pointer not from MPI_Alloc_mem gives MPI_ERR_BASE, of NULL
  * succeeds; an impossible size gives MPI_ERR_NO_MEM; a negative one an error.
@@ -169,12 +170,36 @@ static void test_mem(void)
     CHECK(MPI_Alloc_mem(-1, MPI_INFO_NULL, &p) != MPI_SUCCESS, "Alloc_mem(-1) succeeded");
 }
 
+/* the info calls work before MPI_Init and after MPI_Finalize (MPI 4.0, 11.4.1) */
+static int outside_mpi(int argc, char **argv, const char *when)
+{
+    MPI_Info a, e;
+    char v[16];
+    int flag = 0, n = -1, bad = 0;
+
+    bad |= MPI_Info_create(&a) != MPI_SUCCESS;
+    bad |= MPI_Info_set(a, "k", "v") != MPI_SUCCESS;
+    bad |= MPI_Info_get(a, "k", 15, v, &flag) != MPI_SUCCESS || !flag || strcmp(v, "v") != 0;
+    bad |= MPI_Info_free(&a) != MPI_SUCCESS;
+    bad |= MPI_Info_create_env(argc, argv, &e) != MPI_SUCCESS;
+    bad |= MPI_Info_get(e, "command", 15, v, &flag) != MPI_SUCCESS || !flag;
+    bad |= MPI_Info_get_nkeys(e, &n) != MPI_SUCCESS || n < 1;
+    bad |= MPI_Info_free(&e) != MPI_SUCCESS;
+    if (bad)
+        fprintf(stderr, "FAIL info_mem: the info calls do not work %s\n", when);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
+    int before = outside_mpi(argc, argv, "before MPI_Init"), rc;
+
     mt_init(&argc, &argv, "info_mem");
     MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    CHECK(!before, "the info calls failed before MPI_Init");
     test_info();
     test_env(argc, argv);
     test_mem();
-    return mt_finish();
+    rc = mt_finish();
+    return outside_mpi(argc, argv, "after MPI_Finalize") ? 1 : rc;
 }

@@ -37,6 +37,22 @@ static void expect_arg(int rc, const char *what)
     }
 }
 
+/* the last rank raises an added code; the others wait to be taken down */
+static int fatal(void)
+{
+    int cls, code, token;
+    if (mt_rank == mt_size - 1) {
+        MPI_OK(MPI_Add_error_class(&cls));
+        MPI_OK(MPI_Add_error_code(cls, &code));
+        MPI_OK(MPI_Add_error_string(code, "the widget broke"));
+        MPI_Comm_call_errhandler(MPI_COMM_WORLD, code);
+        fprintf(stderr, "err_user: MPI_Comm_call_errhandler returned instead of aborting\n");
+        return 1;
+    }
+    MPI_Recv(&token, 1, MPI_INT, mt_size - 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     int cls1, cls2, code1, code2, code3, got, len, last0;
@@ -44,6 +60,8 @@ int main(int argc, char **argv)
     MPI_Errhandler eh;
 
     mt_init(&argc, &argv, "err_user");
+    if (argc > 1 && strcmp(argv[1], "fatal") == 0)
+        return fatal();
     MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     last0 = lastused();
     CHECK(last0 >= MPI_ERR_LASTCODE, "MPI_LASTUSEDCODE %d below MPI_ERR_LASTCODE %d", last0,

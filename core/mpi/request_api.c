@@ -436,6 +436,12 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         return MPI_SUCCESS;
     }
     status_out(status, &st);
+    if (st.MPI_ERROR != MPI_SUCCESS) {
+        /* as MPI_Test would: the error is returned, not stored in the status */
+        return mpi_err_raise(r->comm, st.MPI_ERROR, "MPI_Request_get_status", "%s",
+                             st.MPI_ERROR == MPI_ERR_TRUNCATE ? "message truncated"
+                                                              : "request failed");
+    }
     return MPI_SUCCESS;
 }
 

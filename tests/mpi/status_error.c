@@ -3,7 +3,8 @@
  * Waitall/Testall/Waitsome/Testsome write it, and only when they return
  * MPI_ERR_IN_STATUS (MPI 3.1, 3.2.5).  Checked on Recv, Probe, Iprobe, Mprobe, Improbe,
  * Mrecv, Wait and Test of a receive, Waitany, Testany, Request_get_status, Sendrecv,
- * Sendrecv_replace, a truncated Recv (the error is returned, not stored), and successful
+ * Sendrecv_replace, a truncated Recv, Request_get_status and Wait (the error is
+ * returned, not stored), and successful
  * multi-completion calls; then a truncating Waitall does fill every MPI_ERROR.
  * Every rank talks to itself, so any np works.
  */
@@ -120,6 +121,25 @@ int main(int argc, char **argv)
         CHECK(cls == MPI_ERR_TRUNCATE, "truncated MPI_Recv returned class %d", cls);
     }
     UNTOUCHED(st, "truncated MPI_Recv");
+    /* the same through a request: Request_get_status and Wait return it */
+    MPI_OK(MPI_Irecv(v, 1, MPI_INT, me, 16, MPI_COMM_WORLD, &r));
+    self_send(16, 4);
+    flag = 0;
+    while (!flag) {
+        st.MPI_ERROR = MARK;
+        rc = MPI_Request_get_status(r, &flag, &st);
+    }
+    {
+        int cls = -1;
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == MPI_ERR_TRUNCATE, "truncated MPI_Request_get_status returned class %d", cls);
+        UNTOUCHED(st, "truncated MPI_Request_get_status");
+        st.MPI_ERROR = MARK;
+        rc = MPI_Wait(&r, &st);
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == MPI_ERR_TRUNCATE, "truncated MPI_Wait returned class %d", cls);
+        UNTOUCHED(st, "truncated MPI_Wait");
+    }
 
     /* successful multi-completion calls leave MPI_ERROR alone too */
     MPI_OK(MPI_Irecv(v, 1, MPI_INT, me, 11, MPI_COMM_WORLD, &rs[0]));

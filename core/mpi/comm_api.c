@@ -195,23 +195,15 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
  * split).  Another value, or no key, leaves this process out (MPI_COMM_NULL), as MPI 4.0
  * says of a type the implementation does not know.
  */
-static int hw_guided_color(compi_comm_t *c, MPI_Info info, int *color_p)
+static int hw_guided_color(MPI_Info info)
 {
     char val[MPI_MAX_INFO_VAL + 1];
     int flag = 0;
 
-    if (info == MPI_INFO_NULL) {
-        *color_p = MPI_UNDEFINED;
-        return MPI_SUCCESS;
+    if (info != MPI_INFO_NULL) {
+        PMPI_Info_get(info, "mpi_hw_resource_type", MPI_MAX_INFO_VAL, val, &flag);
     }
-    if (!mpi_info_valid(info)) {
-        return mpi_err_raise(c, MPI_ERR_INFO, "MPI_Comm_split_type", "invalid info handle 0x%x",
-                             (unsigned)info);
-    }
-    PMPI_Info_get(info, "mpi_hw_resource_type", MPI_MAX_INFO_VAL, val, &flag);
-    *color_p = flag && strcmp(val, "mpi_shared_memory") == 0 ? rte_local_ranks()[0]
-                                                              : MPI_UNDEFINED;
-    return MPI_SUCCESS;
+    return flag && strcmp(val, "mpi_shared_memory") == 0 ? rte_local_ranks()[0] : MPI_UNDEFINED;
 }
 
 /* is every member of c on this host (then the host is no strict subset of c) */
@@ -246,10 +238,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
         color = rte_local_ranks()[0];
         level = "mpi_shared_memory";
     } else if (split_type == MPI_COMM_TYPE_HW_GUIDED) {
-        rc = hw_guided_color(c, info, &color);
-        if (rc != MPI_SUCCESS) {
-            return rc;
-        }
+        color = hw_guided_color(info);
         level = "mpi_shared_memory";
     } else if (split_type == MPI_COMM_TYPE_HW_UNGUIDED) {
         /* a strict subset of comm at a level compi knows: the host, unless comm is all on

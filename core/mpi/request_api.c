@@ -78,8 +78,7 @@ static int finish(MPI_Request *h, compi_request_t *r, MPI_Status *status, const 
     int err = st.MPI_ERROR;
     if (r->kind == REQ_GREQ) {
         pml_request_t *g = (pml_request_t *)r;
-        int qerr = g->query_fn != NULL ? g->query_fn(g->extra_state, &st) : MPI_SUCCESS;
-        err = qerr;
+        err = g->query_fn != NULL ? g->query_fn(g->extra_state, &st) : MPI_SUCCESS;
     }
     status_out(status, &st);
     if (r->kind == REQ_GREQ && !r->persistent) {

@@ -3,7 +3,8 @@
  * being emptied.  Two keyvals whose callbacks delete each other's attribute, a callback
  * that deletes a newer attribute while an older one is deleted by MPI_Comm_delete_attr,
  * a callback that sets a new attribute during MPI_Comm_free, and a pair left on
- * MPI_COMM_WORLD and MPI_COMM_SELF for MPI_Finalize.  Every delete callback runs once
+ * MPI_COMM_WORLD and MPI_COMM_SELF for MPI_Finalize; and a copy callback that deletes,
+ * from the old communicator, the attribute it copies during MPI_Comm_dup.  Every delete callback runs once
  * per value, nothing is freed twice, and the program ends normally.
  */
 #include "tests/mpi/mpitest.h"
@@ -44,6 +45,15 @@ static int del_sets(MPI_Comm comm, int keyval, void *val, void *extra)
             return MPI_Comm_set_attr(comm, key_late, (void *)3L);
     }
     return MPI_SUCCESS;
+}
+
+/* copy that moves the attribute: the old communicator loses it during MPI_Comm_dup */
+static int copy_moves(MPI_Comm old, int keyval, void *extra, void *in, void *out, int *flag)
+{
+    (void)extra;
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_Comm_delete_attr(old, keyval);
 }
 
 static void reset(void)
@@ -120,7 +130,32 @@ int main(int argc, char **argv)
         MPI_OK(MPI_Comm_free_keyval(&key_s));
     }
 
-    /* 4. left for MPI_Finalize on WORLD and SELF (the keyvals are freed, still in use) */
+    /* 4. a copy callback that deletes the attribute it copies, from the old communicator */
+    {
+        int key_m, flag = 0;
+        void *v;
+        MPI_Comm d;
+        reset();
+        MPI_OK(MPI_Comm_create_keyval(copy_moves, del_count, &key_m, NULL));
+        MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+        MPI_OK(MPI_Comm_set_attr(c, key_c, (void *)2L));
+        MPI_OK(MPI_Comm_set_attr(c, key_m, (void *)0L));
+        MPI_OK(MPI_Comm_set_attr(c, key_a, (void *)1L));
+        MPI_OK(MPI_Comm_dup(c, &d));
+        MPI_OK(MPI_Comm_get_attr(c, key_m, &v, &flag));
+        CHECK(!flag, "the moved attribute is still on the old communicator");
+        MPI_OK(MPI_Comm_get_attr(d, key_m, &v, &flag));
+        CHECK(flag && v == (void *)0L, "the moved attribute is not on the dup");
+        MPI_OK(MPI_Comm_get_attr(c, key_c, &v, &flag));
+        CHECK(flag && v == (void *)2L, "an attribute next to the moved one was lost");
+        MPI_OK(MPI_Comm_free(&d));
+        MPI_OK(MPI_Comm_free(&c));
+        CHECK(ndel[0] == 2 && ndel[2] == 1 && ndel[1] == 1,
+              "after the move: delete callbacks ran %d/%d/%d times", ndel[0], ndel[1], ndel[2]);
+        MPI_OK(MPI_Comm_free_keyval(&key_m));
+    }
+
+    /* 5. left for MPI_Finalize on WORLD and SELF (the keyvals are freed, still in use) */
     MPI_OK(MPI_Comm_set_attr(MPI_COMM_WORLD, key_a, (void *)0L));
     MPI_OK(MPI_Comm_set_attr(MPI_COMM_WORLD, key_b, (void *)1L));
     MPI_OK(MPI_Comm_set_attr(MPI_COMM_SELF, key_b, (void *)1L));

@@ -223,6 +223,8 @@ typedef struct MPI_Status {
 
 /* Comm_split_type */
 #define MPI_COMM_TYPE_SHARED 1
+#define MPI_COMM_TYPE_HW_GUIDED 2
+#define MPI_COMM_TYPE_HW_UNGUIDED 3
 
 /* predefined attribute keys */
 #define MPI_TAG_UB 1
@@ -391,6 +393,9 @@ COMPI_PROTO(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode));
 COMPI_PROTO(int, Errhandler_free, (MPI_Errhandler * errhandler));
 COMPI_PROTO(int, Errhandler_set, (MPI_Comm comm, MPI_Errhandler errhandler));
 COMPI_PROTO(int, Errhandler_get, (MPI_Comm comm, MPI_Errhandler *errhandler));
+COMPI_PROTO(int, Add_error_class, (int *errorclass));
+COMPI_PROTO(int, Add_error_code, (int errorclass, int *errorcode));
+COMPI_PROTO(int, Add_error_string, (int errorcode, const char *string));
 
 /* point-to-point */
 COMPI_PROTO(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
@@ -597,6 +602,8 @@ COMPI_PROTO(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newco
 COMPI_PROTO(int, Comm_split_type,
             (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm));
 COMPI_PROTO(int, Comm_free, (MPI_Comm * comm));
+COMPI_PROTO(int, Comm_set_info, (MPI_Comm comm, MPI_Info info));
+COMPI_PROTO(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used));
 COMPI_PROTO(int, Comm_group, (MPI_Comm comm, MPI_Group *group));
 COMPI_PROTO(int, Comm_test_inter, (MPI_Comm comm, int *flag));
 COMPI_PROTO(int, Comm_remote_size, (MPI_Comm comm, int *size));
@@ -627,7 +634,7 @@ COMPI_PROTO(int, Type_get_attr,
             (MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag));
 COMPI_PROTO(int, Type_delete_attr, (MPI_Datatype datatype, int type_keyval));
 
-/* info (minimal: keys are stored and returned, none changes behaviour yet) */
+/* info (keys are stored and returned; none changes behaviour yet) */
 COMPI_PROTO(int, Info_create, (MPI_Info * info));
 COMPI_PROTO(int, Info_set, (MPI_Info info, const char *key, const char *value));
 COMPI_PROTO(int, Info_get, (MPI_Info info, const char *key, int valuelen, char *value, int *flag));
@@ -637,6 +644,13 @@ COMPI_PROTO(int, Info_get_valuelen, (MPI_Info info, const char *key, int *valuel
 COMPI_PROTO(int, Info_delete, (MPI_Info info, const char *key));
 COMPI_PROTO(int, Info_dup, (MPI_Info info, MPI_Info *newinfo));
 COMPI_PROTO(int, Info_free, (MPI_Info * info));
+COMPI_PROTO(int, Info_get_string,
+            (MPI_Info info, const char *key, int *buflen, char *value, int *flag));
+COMPI_PROTO(int, Info_create_env, (int argc, char *argv[], MPI_Info *info));
+
+/* memory for one-sided and shared use; here plain aligned memory */
+COMPI_PROTO(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr));
+COMPI_PROTO(int, Free_mem, (void *base));
 
 /* collectives and reduction operations */
 COMPI_PROTO(int, Barrier, (MPI_Comm comm));

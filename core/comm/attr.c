@@ -152,8 +152,16 @@ compi_status_t attr_set(attr_kind_t kind, int obj_handle, struct attr_list **lis
         if (st != COMPI_OK) {
             return st;
         }
-        (*pp)->val = val;
-        return COMPI_OK;
+        /* the callback may have set or deleted attributes of this object: look again */
+        kv = keyval_get(kind, keyval);
+        if (kv == NULL) {
+            return COMPI_ERR_NOT_FOUND;
+        }
+        pp = list_find(list, keyval);
+        if (pp != NULL) {
+            (*pp)->val = val;
+            return COMPI_OK;
+        }
     }
     a = malloc(sizeof(*a));
     if (a == NULL) {
@@ -183,22 +191,28 @@ compi_status_t attr_get(attr_kind_t kind, struct attr_list *list, int keyval, vo
     return COMPI_OK;
 }
 
-/* unlink *pp after a successful delete callback */
-static compi_status_t remove_at(attr_kind_t kind, int obj_handle, struct attr_list **pp,
-                                int *cb_code_p)
+/*
+ * Delete the attribute *pp.  It is unlinked before its callback runs, so a callback that
+ * deletes or sets attributes of the same object (even this one) finds a consistent list
+ * and never frees a node that is still being deleted.  A failing callback puts the
+ * attribute back, at the head of the list.
+ */
+static compi_status_t remove_at(attr_kind_t kind, int obj_handle, struct attr_list **list,
+                                struct attr_list **pp, int *cb_code_p)
 {
     struct attr_list *a = *pp;
     attr_keyval_t *kv = keyval_get(kind, a->keyval);
 
+    *pp = a->next;
+    a->next = NULL;
     /* kv is NULL only for an object that outlived attr_finalize: just drop the entry */
     if (kv != NULL) {
         compi_status_t st = run_delete(kv, obj_handle, a->keyval, a->val, cb_code_p);
         if (st != COMPI_OK) {
+            a->next = *list;
+            *list = a;
             return st;
         }
-    }
-    *pp = a->next;
-    if (kv != NULL) {
         keyval_release(a->keyval);
     }
     free(a);
@@ -218,14 +232,15 @@ compi_status_t attr_delete(attr_kind_t kind, int obj_handle, struct attr_list **
         /* nothing attached under this key: MPI calls this erroneous, we let it pass */
         return COMPI_OK;
     }
-    return remove_at(kind, obj_handle, pp, cb_code_p);
+    return remove_at(kind, obj_handle, list, pp, cb_code_p);
 }
 
+/* also deletes what the callbacks set on the object while it is being emptied */
 compi_status_t attr_delete_all(attr_kind_t kind, int obj_handle, struct attr_list **list,
                                int *cb_code_p)
 {
     while (*list != NULL) {
-        compi_status_t st = remove_at(kind, obj_handle, list, cb_code_p);
+        compi_status_t st = remove_at(kind, obj_handle, list, list, cb_code_p);
         if (st != COMPI_OK) {
             return st;
         }
@@ -233,46 +248,80 @@ compi_status_t attr_delete_all(attr_kind_t kind, int obj_handle, struct attr_lis
     return COMPI_OK;
 }
 
-compi_status_t attr_copy_all(attr_kind_t kind, int old_handle, struct attr_list *old,
-                             int new_handle, struct attr_list **newl, int *cb_code_p)
+/*
+ * Copy callbacks of every attribute of *oldl onto *newl.  The keyvals are noted first
+ * and each attribute looked up again before its callback, so a copy callback that
+ * deletes or sets attributes of the old object leaves nothing dangling: an attribute
+ * deleted meanwhile is not copied.
+ */
+static compi_status_t copy_list(attr_kind_t kind, int old_handle, struct attr_list **oldl,
+                                struct attr_list **newl, int *cb_code_p)
 {
     struct attr_list **tail = newl;
+    int n = 0, *keys;
+    compi_status_t st = COMPI_OK;
 
+    for (struct attr_list *a = *oldl; a != NULL; a = a->next) {
+        n++;
+    }
+    if (n == 0) {
+        return COMPI_OK;
+    }
+    keys = malloc((size_t)n * sizeof(int));
+    if (keys == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    n = 0;
+    for (struct attr_list *a = *oldl; a != NULL; a = a->next) {
+        keys[n++] = a->keyval;
+    }
     while (*tail != NULL) {
         tail = &(*tail)->next;
     }
-    /* walk newest-first and append, so the copy keeps the original's order */
-    for (struct attr_list *a = old; a != NULL; a = a->next) {
-        attr_keyval_t *kv = keyval_get(kind, a->keyval);
+    /* newest-first, appended: the copy keeps the original's order */
+    for (int i = 0; i < n; i++) {
+        struct attr_list **pp = list_find(oldl, keys[i]);
+        attr_keyval_t *kv = keyval_get(kind, keys[i]);
         void *out = NULL;
         int flag = 0, code;
         struct attr_list *c;
 
-        if (kv == NULL || kv->copy_fn == NULL) {
+        if (pp == NULL || kv == NULL || kv->copy_fn == NULL) {
             continue;
         }
-        code = kv->copy_fn(old_handle, a->keyval, kv->extra_state, a->val, &out, &flag);
+        code = kv->copy_fn(old_handle, keys[i], kv->extra_state, (*pp)->val, &out, &flag);
         if (code != MPI_SUCCESS) {
             if (cb_code_p != NULL) {
                 *cb_code_p = code;
             }
-            return ATTR_ERR_CALLBACK;
+            st = ATTR_ERR_CALLBACK;
+            break;
         }
-        if (!flag) {
+        kv = keyval_get(kind, keys[i]);
+        if (!flag || kv == NULL) {
             continue;
         }
         c = malloc(sizeof(*c));
         if (c == NULL) {
-            return COMPI_ERR_NO_MEMORY;
+            st = COMPI_ERR_NO_MEMORY;
+            break;
         }
-        c->keyval = a->keyval;
+        c->keyval = keys[i];
         c->val = out;
         c->next = NULL;
         *tail = c;
         tail = &c->next;
         kv->refcount++;
     }
-    return COMPI_OK;
+    free(keys);
+    return st;
+}
+
+compi_status_t attr_copy_all(attr_kind_t kind, int old_handle, struct attr_list *old,
+                             int new_handle, struct attr_list **newl, int *cb_code_p)
+{
+    (void)new_handle; /* the callbacks see only the old object */
+    return copy_list(kind, old_handle, &old, newl, cb_code_p);
 }
 
 compi_status_t attr_comm_get(compi_comm_t *comm, int keyval, void **val_p, int *flag_p)
@@ -313,6 +362,13 @@ compi_status_t attr_comm_get(compi_comm_t *comm, int keyval, void **val_p, int *
     return COMPI_OK;
 }
 
+void attr_set_lastusedcode(int code)
+{
+    if (code > pre_lastusedcode) {
+        pre_lastusedcode = code;
+    }
+}
+
 compi_status_t attr_comm_free_all(compi_comm_t *comm, int *cb_code_p)
 {
     return attr_delete_all(ATTR_KIND_COMM, comm->handle, &comm->attrs, cb_code_p);
@@ -320,8 +376,7 @@ compi_status_t attr_comm_free_all(compi_comm_t *comm, int *cb_code_p)
 
 compi_status_t attr_comm_copy_all(compi_comm_t *old, compi_comm_t *newc, int *cb_code_p)
 {
-    return attr_copy_all(ATTR_KIND_COMM, old->handle, old->attrs, newc->handle, &newc->attrs,
-                         cb_code_p);
+    return copy_list(ATTR_KIND_COMM, old->handle, &old->attrs, &newc->attrs, cb_code_p);
 }
 
 compi_status_t attr_type_free_all(compi_datatype_t *dt)
@@ -331,7 +386,7 @@ compi_status_t attr_type_free_all(compi_datatype_t *dt)
 
 compi_status_t attr_type_copy_all(compi_datatype_t *old, compi_datatype_t *newt)
 {
-    return attr_copy_all(ATTR_KIND_TYPE, old->handle, old->attrs, newt->handle, &newt->attrs, NULL);
+    return copy_list(ATTR_KIND_TYPE, old->handle, &old->attrs, &newt->attrs, NULL);
 }
 
 void attr_finalize(void)

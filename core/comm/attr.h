@@ -58,6 +58,9 @@ compi_status_t attr_comm_copy_all(compi_comm_t *old, compi_comm_t *newc, int *cb
 compi_status_t attr_type_free_all(compi_datatype_t *dt);
 compi_status_t attr_type_copy_all(compi_datatype_t *old, compi_datatype_t *newt);
 
+/* the value of MPI_LASTUSEDCODE (MPI_Add_error_class and _code raise it) */
+void attr_set_lastusedcode(int code);
+
 /* keyvals left at MPI_Finalize are freed here */
 void attr_finalize(void);
 

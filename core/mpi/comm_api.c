@@ -4,6 +4,7 @@
 #include "core/comm/attr.h"
 #include "core/comm/comm.h"
 #include "core/mpi/errors.h"
+#include "core/mpi/info.h"
 #include "core/comm/group.h"
 #include "core/mpi/mpi_state.h"
 #include "core/runtime/rte.h"
@@ -146,12 +147,25 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
     COMPI_CHECK_INIT("MPI_Comm_dup_with_info");
-    /* no info key changes a communicator yet: the hints are accepted and ignored */
-    if ((((unsigned)info) >> COMPI_HKIND_SHIFT) != COMPI_HKIND_INFO) {
-        return mpi_err_raise(comm_from_handle(comm), MPI_ERR_INFO, "MPI_Comm_dup_with_info",
-                             "invalid info handle 0x%x", (unsigned)info);
+    compi_comm_t *c = comm_from_handle(comm);
+    int rc;
+    if (c == NULL) {
+        return bad_comm("MPI_Comm_dup_with_info", comm);
     }
-    return PMPI_Comm_dup(comm, newcomm);
+    if (info != MPI_INFO_NULL && !mpi_info_valid(info)) {
+        return mpi_err_raise(c, MPI_ERR_INFO, "MPI_Comm_dup_with_info", "invalid info handle 0x%x",
+                             (unsigned)info);
+    }
+    rc = PMPI_Comm_dup(comm, newcomm);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    /* the new communicator has the hints of `info` instead of comm's */
+    rc = mpi_comm_hints_set(comm_from_handle(*newcomm), info, 1);
+    if (rc != MPI_SUCCESS) {
+        return mpi_err_raise(c, rc, "MPI_Comm_dup_with_info", "cannot store the hints");
+    }
+    return MPI_SUCCESS;
 }
 
 #pragma weak MPI_Comm_split = PMPI_Comm_split
@@ -176,26 +190,87 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     return MPI_SUCCESS;
 }
 
+/*
+ * The hardware level MPI_COMM_TYPE_HW_GUIDED names in info key "mpi_hw_resource_type":
+ * compi knows one, the host ("mpi_shared_memory"; MPI_COMM_TYPE_SHARED is the same
+ * split).  Another value, or no key, leaves this process out (MPI_COMM_NULL), as MPI 4.0
+ * says of a type the implementation does not know.
+ */
+static int hw_guided_color(MPI_Info info)
+{
+    char val[MPI_MAX_INFO_VAL + 1];
+    int flag = 0;
+
+    if (info != MPI_INFO_NULL) {
+        PMPI_Info_get(info, "mpi_hw_resource_type", MPI_MAX_INFO_VAL, val, &flag);
+    }
+    return flag && strcmp(val, "mpi_shared_memory") == 0 ? rte_local_ranks()[0] : MPI_UNDEFINED;
+}
+
+/* is every member of c on this host (then the host is no strict subset of c) */
+static int all_on_my_host(const compi_comm_t *c)
+{
+    for (int r = 0; r < c->size; r++) {
+        if (!rte_world_rank_is_local(c->world_ranks[r])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 #pragma weak MPI_Comm_split_type = PMPI_Comm_split_type
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
     compi_comm_t *c;
     int color;
+    const char *level = NULL; /* mpi_hw_resource_type of the result */
     int rc = comm_check("MPI_Comm_split_type", comm, newcomm, "newcomm", &c);
     if (rc != MPI_SUCCESS) {
         return rc;
+    }
+    if (info != MPI_INFO_NULL && !mpi_info_valid(info)) {
+        return mpi_err_raise(c, MPI_ERR_INFO, "MPI_Comm_split_type", "invalid info handle 0x%x",
+                             (unsigned)info);
     }
     if (split_type == MPI_UNDEFINED) {
         color = MPI_UNDEFINED;
     } else if (split_type == MPI_COMM_TYPE_SHARED) {
         /* the lowest world rank on this host names the host: the same for all its ranks */
         color = rte_local_ranks()[0];
+        level = "mpi_shared_memory";
+    } else if (split_type == MPI_COMM_TYPE_HW_GUIDED) {
+        color = hw_guided_color(info);
+        level = "mpi_shared_memory";
+    } else if (split_type == MPI_COMM_TYPE_HW_UNGUIDED) {
+        /* a strict subset of comm at a level compi knows: the host, unless comm is all on
+           one host (every member decides alike: they all see where the others are) */
+        color = all_on_my_host(c) ? MPI_UNDEFINED : rte_local_ranks()[0];
+        level = "mpi_shared_memory";
     } else {
         return mpi_err_raise(c, MPI_ERR_ARG, "MPI_Comm_split_type",
-                             "split_type=%d is not MPI_COMM_TYPE_SHARED or MPI_UNDEFINED",
+                             "split_type=%d is not MPI_COMM_TYPE_SHARED, _HW_GUIDED, "
+                             "_HW_UNGUIDED or MPI_UNDEFINED",
                              split_type);
     }
-    return PMPI_Comm_split(comm, color, key, newcomm);
+    rc = PMPI_Comm_split(comm, color, key, newcomm);
+    if (rc != MPI_SUCCESS || *newcomm == MPI_COMM_NULL) {
+        return rc;
+    }
+    /* the new communicator's hints: the info given, and the level it was split at */
+    rc = mpi_comm_hints_set(comm_from_handle(*newcomm), info, 1);
+    if (rc == MPI_SUCCESS && level != NULL) {
+        MPI_Info lv;
+        rc = mpi_info_dup(MPI_INFO_NULL, &lv);
+        if (rc == MPI_SUCCESS) {
+            PMPI_Info_set(lv, "mpi_hw_resource_type", level);
+            rc = mpi_comm_hints_set(comm_from_handle(*newcomm), lv, 0);
+            mpi_info_release(lv);
+        }
+    }
+    if (rc != MPI_SUCCESS) {
+        return mpi_err_raise(c, rc, "MPI_Comm_split_type", "cannot store the hints");
+    }
+    return MPI_SUCCESS;
 }
 
 /* checks shared by Comm_create and Comm_create_group */

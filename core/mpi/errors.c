@@ -101,7 +101,9 @@ static const struct {
 
 static int class_valid(int code)
 {
-    return code >= 0 && code < (int)COMPI_ARRAY_SIZE(err_classes) && err_classes[code].name != NULL;
+    return (code >= 0 && code < (int)COMPI_ARRAY_SIZE(err_classes) &&
+            err_classes[code].name != NULL) ||
+           mpi_err_user_is_class(code);
 }
 
 /* ---- codes with text ---------------------------------------------------------------- */
@@ -132,12 +134,15 @@ int mpi_err_code_valid(int code)
     if (code >= 0 && (code & TEXT_CODE_BIT)) {
         return class_valid(code & 0x7f);
     }
-    return class_valid(code);
+    return class_valid(code) || mpi_err_user_is_code(code);
 }
 
 int mpi_err_code_class(int code)
 {
-    return code >= 0 && (code & TEXT_CODE_BIT) ? code & 0x7f : code;
+    if (code >= 0 && (code & TEXT_CODE_BIT)) {
+        return code & 0x7f;
+    }
+    return mpi_err_user_class_of(code);
 }
 
 void mpi_err_code_string(int code, char *string)
@@ -150,18 +155,30 @@ void mpi_err_code_string(int code, char *string)
         }
         code &= 0x7f;
     }
+    if (mpi_err_user_string(code, string)) {
+        return;
+    }
     snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s", mpi_err_class_name(code),
              mpi_err_class_text(code));
 }
 
+/* the table's entry for a predefined class, NULL for anything else */
+static int class_predefined(int code)
+{
+    return code >= 0 && code < (int)COMPI_ARRAY_SIZE(err_classes) && err_classes[code].name != NULL;
+}
+
 const char *mpi_err_class_name(int code)
 {
-    return class_valid(code) ? err_classes[code].name : "MPI_ERR_UNKNOWN";
+    if (class_predefined(code)) {
+        return err_classes[code].name;
+    }
+    return mpi_err_user_is_class(code) ? "user-defined error class" : "MPI_ERR_UNKNOWN";
 }
 
 const char *mpi_err_class_text(int code)
 {
-    return class_valid(code) ? err_classes[code].text : "unknown error code";
+    return class_predefined(code) ? err_classes[code].text : "unknown error code";
 }
 
 int mpi_err_class_of(compi_status_t st)
@@ -186,11 +203,13 @@ int mpi_err_class_of(compi_status_t st)
 /* the one line a fatal error prints, then the job goes down */
 static void __attribute__((noreturn)) err_fatal(const char *func, int errclass, const char *what)
 {
-    char line[1024];
+    char line[1024], name[MPI_MAX_ERROR_STRING];
 
+    if (class_predefined(errclass) || !mpi_err_user_string(errclass, name) || name[0] == '\0') {
+        snprintf(name, sizeof(name), "%s", mpi_err_class_name(mpi_err_code_class(errclass)));
+    }
     snprintf(line, sizeof(line), "compi: rank %d (%s): %s: %s: %s", rte_proc.world_rank,
-             rte_proc.hostname[0] ? rte_proc.hostname : "?", func, mpi_err_class_name(errclass),
-             what);
+             rte_proc.hostname[0] ? rte_proc.hostname : "?", func, name, what);
     fprintf(stderr, "%s\n", line);
     fflush(stderr);
     rte_abort(errclass != MPI_SUCCESS ? errclass : 1, line);

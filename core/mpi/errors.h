@@ -65,4 +65,15 @@ void mpi_err_code_string(int code, char *string);
 const char *mpi_err_class_name(int code);
 const char *mpi_err_class_text(int code);
 
+/*
+ * Classes and codes the application adds (errors_user.c): values above MPI_ERR_LASTCODE.
+ * is_class/is_code: made by MPI_Add_error_class (/_code); class_of: the class of an added
+ * code (any other value comes back unchanged); string: its text ("" when none was set)
+ * into string (MPI_MAX_ERROR_STRING), 0 when `code` was not added.
+ */
+int mpi_err_user_is_class(int code);
+int mpi_err_user_is_code(int code);
+int mpi_err_user_class_of(int code);
+int mpi_err_user_string(int code, char *string);
+
 #endif

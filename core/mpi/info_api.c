@@ -1,18 +1,25 @@
 /*
  * info_api.c -- MPI_Info: an ordered key/value store.  No key changes compi's behaviour
- * yet; the objects exist so programs that pass hints work unchanged.
+ * yet; the objects exist so programs that pass hints work unchanged.  Every call here
+ * works at any time, before MPI_Init and after MPI_Finalize too (see info_raise).
  *
  * Ownership: an info object owns copies of its keys and values; MPI_Info_free frees it.
- * MPI_INFO_ENV is built on first use (host, maxprocs) and never freed.
+ * MPI_INFO_ENV is built on first use and never freed; what it says is refreshed once MPI
+ * is initialized (MPI_Info_create_env may be called before MPI_Init).
  */
+#include "core/mpi/info.h"
+
 #include "core/mpi/errors.h"
 #include "core/runtime/handle.h"
 #include "core/mpi/mpi_state.h"
 #include "core/runtime/rte.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 typedef struct compi_info {
     int n, cap;
@@ -23,41 +30,122 @@ typedef struct compi_info {
 static handle_table_t info_table = HANDLE_TABLE_INIT(COMPI_HKIND_INFO, 2);
 static compi_info_t info_env;
 static int info_env_ready;
+static int info_env_state = -1; /* compi_mpi_state when last filled */
 
 static int info_set_one(compi_info_t *info, const char *key, const char *value);
 
-/* MPI_INFO_ENV holds what a launcher would have been asked for */
-static void info_env_setup(void)
+/* the program's command line, from /proc: "command" is argv[0], "argv" the rest */
+static void info_env_cmdline(void)
 {
-    char num[16];
+    char buf[4096], args[4096] = "";
+    size_t n, off, alen = 0;
+    FILE *f = fopen("/proc/self/cmdline", "r");
 
-    info_env_ready = 1;
-    info_env.handle = MPI_INFO_ENV;
-    if (handle_set_fixed(&info_table, MPI_INFO_ENV & HANDLE_IDX_MASK, &info_env) != COMPI_OK) {
+    if (f == NULL) {
         return;
     }
+    n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    if (n == 0) {
+        return;
+    }
+    info_set_one(&info_env, "command", buf);
+    /* the arguments, separated by blanks (MPI 4.0, 11.2.2) */
+    for (off = strlen(buf) + 1; off < n; off += strlen(buf + off) + 1) {
+        int w = snprintf(args + alen, sizeof(args) - alen, "%s%s", alen ? " " : "", buf + off);
+        if (w < 0 || (size_t)w >= sizeof(args) - alen) {
+            break;
+        }
+        alen += (size_t)w;
+    }
+    if (alen > 0) {
+        info_set_one(&info_env, "argv", args);
+    }
+}
+
+/*
+ * MPI_INFO_ENV holds what a launcher would have been asked for: command, argv, maxprocs
+ * (the size of MPI_COMM_WORLD), host, arch, wdir, thread_level (the level MPI runs at).
+ * "soft" and "file" are left out: compi's mpirun takes no such requests.
+ */
+static void info_env_setup(void)
+{
+    char num[16], wdir[1024];
+    struct utsname u;
+
+    if (!info_env_ready) {
+        info_env_ready = 1;
+        info_env.handle = MPI_INFO_ENV;
+        if (handle_set_fixed(&info_table, MPI_INFO_ENV & HANDLE_IDX_MASK, &info_env) != COMPI_OK) {
+            return;
+        }
+        info_env_cmdline();
+        if (uname(&u) == 0) {
+            info_set_one(&info_env, "arch", u.machine);
+        }
+        if (getcwd(wdir, sizeof(wdir)) != NULL) {
+            info_set_one(&info_env, "wdir", wdir);
+        }
+    }
+    if (info_env_state == compi_mpi_state || compi_mpi_state != COMPI_STATE_INITIALIZED) {
+        return;
+    }
+    info_env_state = compi_mpi_state;
     snprintf(num, sizeof(num), "%d", rte_proc.world_size);
-    info_set_one(&info_env, "host", rte_proc.hostname);
     info_set_one(&info_env, "maxprocs", num);
+    if (rte_proc.hostname[0] != '\0') {
+        info_set_one(&info_env, "host", rte_proc.hostname);
+    }
+    {
+        static const char *const levels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
+                                             "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
+        int provided = MPI_THREAD_SINGLE;
+        PMPI_Query_thread(&provided);
+        if (provided >= 0 && provided < 4) {
+            info_set_one(&info_env, "thread_level", levels[provided]);
+        }
+    }
 }
 
 static compi_info_t *info_get(MPI_Info h)
 {
-    if (!info_env_ready) {
+    if (!info_env_ready || info_env_state != compi_mpi_state) {
         info_env_setup();
     }
     return handle_get(&info_table, h);
 }
 
+/*
+ * The info calls work at any time, before MPI_Init and after MPI_Finalize too (MPI 4.0,
+ * 11.4.1); outside that time an error is returned without calling a handler, as
+ * MPI_Error_string does.
+ */
+static int info_raise(int errclass, const char *func, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int info_raise(int errclass, const char *func, const char *fmt, ...)
+{
+    char what[512];
+    va_list ap;
+
+    if (compi_mpi_state != COMPI_STATE_INITIALIZED) {
+        return errclass;
+    }
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    return mpi_err_invoke(NULL, errclass, func, what);
+}
+
 static int bad_info(const char *func, MPI_Info h)
 {
-    return mpi_err_raise(NULL, MPI_ERR_INFO, func, "invalid info handle 0x%x%s", (unsigned)h,
+    return info_raise(MPI_ERR_INFO, func, "invalid info handle 0x%x%s", (unsigned)h,
                          h == MPI_INFO_NULL ? " (MPI_INFO_NULL)" : "");
 }
 
 static int null_arg(const char *func, const char *what)
 {
-    return mpi_err_raise(NULL, MPI_ERR_ARG, func, "%s is NULL", what);
+    return info_raise(MPI_ERR_ARG, func, "%s is NULL", what);
 }
 
 /*
@@ -67,8 +155,6 @@ static int null_arg(const char *func, const char *what)
 static int info_check(const char *func, MPI_Info h, const void *out, const char *what,
                       compi_info_t **in_p)
 {
-    *in_p = NULL;
-    COMPI_CHECK_INIT(func);
     *in_p = info_get(h);
     if (*in_p == NULL) {
         return bad_info(func, h);
@@ -88,7 +174,7 @@ static int check_key(const char *func, const char *key)
     }
     len = strlen(key);
     if (len == 0 || len > MPI_MAX_INFO_KEY) {
-        return mpi_err_raise(NULL, MPI_ERR_INFO_KEY, func,
+        return info_raise(MPI_ERR_INFO_KEY, func,
                              "key of length %zu (must be 1..%d characters)", len, MPI_MAX_INFO_KEY);
     }
     return MPI_SUCCESS;
@@ -162,7 +248,7 @@ static int info_new(const char *func, compi_info_t **info_p)
     compi_info_t *info = calloc(1, sizeof(*info));
     if (info == NULL || handle_alloc(&info_table, info, &info->handle) != COMPI_OK) {
         free(info);
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, func, "cannot allocate an info object");
+        return info_raise(MPI_ERR_NO_MEM, func, "cannot allocate an info object");
     }
     *info_p = info;
     return MPI_SUCCESS;
@@ -171,7 +257,6 @@ static int info_new(const char *func, compi_info_t **info_p)
 #pragma weak MPI_Info_create = PMPI_Info_create
 int PMPI_Info_create(MPI_Info *info)
 {
-    COMPI_CHECK_INIT("MPI_Info_create");
     compi_info_t *in;
     int rc;
     if (info == NULL) {
@@ -188,7 +273,6 @@ int PMPI_Info_create(MPI_Info *info)
 #pragma weak MPI_Info_set = PMPI_Info_set
 int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 {
-    COMPI_CHECK_INIT("MPI_Info_set");
     compi_info_t *in = info_get(info);
     size_t vlen;
     int rc;
@@ -204,13 +288,13 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
     }
     vlen = strlen(value);
     if (vlen == 0 || vlen > MPI_MAX_INFO_VAL) {
-        return mpi_err_raise(NULL, MPI_ERR_INFO_VALUE, "MPI_Info_set",
+        return info_raise(MPI_ERR_INFO_VALUE, "MPI_Info_set",
                              "value of length %zu for key \"%s\" (must be 1..%d characters)", vlen,
                              key, MPI_MAX_INFO_VAL);
     }
     rc = info_set_one(in, key, value);
     if (rc != MPI_SUCCESS) {
-        return mpi_err_raise(NULL, rc, "MPI_Info_set", "out of memory storing key \"%s\"", key);
+        return info_raise(rc, "MPI_Info_set", "out of memory storing key \"%s\"", key);
     }
     return MPI_SUCCESS;
 }
@@ -218,7 +302,6 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 #pragma weak MPI_Info_get = PMPI_Info_get
 int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
 {
-    COMPI_CHECK_INIT("MPI_Info_get");
     compi_info_t *in = info_get(info);
     int rc, i;
     if (in == NULL) {
@@ -232,7 +315,7 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
         return null_arg("MPI_Info_get", value == NULL ? "value" : "flag");
     }
     if (valuelen < 0) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Info_get", "valuelen=%d is negative",
+        return info_raise(MPI_ERR_ARG, "MPI_Info_get", "valuelen=%d is negative",
                              valuelen);
     }
     i = find_key(in, key);
@@ -265,7 +348,7 @@ int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
         return rc;
     }
     if (n < 0 || n >= in->n) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Info_get_nthkey",
+        return info_raise(MPI_ERR_ARG, "MPI_Info_get_nthkey",
                              "n=%d is not in 0..%d (the info has %d keys)", n, in->n - 1, in->n);
     }
     snprintf(key, MPI_MAX_INFO_KEY + 1, "%s", in->keys[n]);
@@ -275,7 +358,6 @@ int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 #pragma weak MPI_Info_get_valuelen = PMPI_Info_get_valuelen
 int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
 {
-    COMPI_CHECK_INIT("MPI_Info_get_valuelen");
     compi_info_t *in = info_get(info);
     int rc, i;
     if (in == NULL) {
@@ -299,7 +381,6 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *f
 #pragma weak MPI_Info_delete = PMPI_Info_delete
 int PMPI_Info_delete(MPI_Info info, const char *key)
 {
-    COMPI_CHECK_INIT("MPI_Info_delete");
     compi_info_t *in = info_get(info);
     int rc, i;
     if (in == NULL) {
@@ -311,7 +392,7 @@ int PMPI_Info_delete(MPI_Info info, const char *key)
     }
     i = find_key(in, key);
     if (i < 0) {
-        return mpi_err_raise(NULL, MPI_ERR_INFO_NOKEY, "MPI_Info_delete",
+        return info_raise(MPI_ERR_INFO_NOKEY, "MPI_Info_delete",
                              "key \"%s\" is not in the info object", key);
     }
     free(in->keys[i]);
@@ -339,7 +420,7 @@ int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
         if (info_set_one(out, in->keys[i], in->vals[i]) != MPI_SUCCESS) {
             handle_free(&info_table, out->handle);
             info_destroy(out);
-            return mpi_err_raise(NULL, MPI_ERR_NO_MEM, "MPI_Info_dup",
+            return info_raise(MPI_ERR_NO_MEM, "MPI_Info_dup",
                                  "out of memory copying %d keys", in->n);
         }
     }
@@ -350,7 +431,6 @@ int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 #pragma weak MPI_Info_free = PMPI_Info_free
 int PMPI_Info_free(MPI_Info *info)
 {
-    COMPI_CHECK_INIT("MPI_Info_free");
     compi_info_t *in;
     if (info == NULL) {
         return null_arg("MPI_Info_free", "info");
@@ -360,10 +440,126 @@ int PMPI_Info_free(MPI_Info *info)
         return bad_info("MPI_Info_free", *info);
     }
     if (in == &info_env) {
-        return mpi_err_raise(NULL, MPI_ERR_INFO, "MPI_Info_free", "MPI_INFO_ENV cannot be freed");
+        return info_raise(MPI_ERR_INFO, "MPI_Info_free", "MPI_INFO_ENV cannot be freed");
     }
     handle_free(&info_table, in->handle);
     info_destroy(in);
     *info = MPI_INFO_NULL;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Info_get_string = PMPI_Info_get_string
+int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
+{
+    compi_info_t *in = info_get(info);
+    int rc, i;
+    if (in == NULL) {
+        return bad_info("MPI_Info_get_string", info);
+    }
+    rc = check_key("MPI_Info_get_string", key);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (buflen == NULL || flag == NULL) {
+        return null_arg("MPI_Info_get_string", buflen == NULL ? "buflen" : "flag");
+    }
+    if (*buflen < 0) {
+        return info_raise(MPI_ERR_ARG, "MPI_Info_get_string", "*buflen=%d is negative",
+                             *buflen);
+    }
+    if (*buflen > 0 && value == NULL) {
+        return null_arg("MPI_Info_get_string", "value");
+    }
+    i = find_key(in, key);
+    *flag = i >= 0;
+    if (i < 0) {
+        return MPI_SUCCESS;
+    }
+    /* at most *buflen - 1 characters and the terminator; *buflen becomes what it takes */
+    if (*buflen > 0) {
+        snprintf(value, (size_t)*buflen, "%s", in->vals[i]);
+    }
+    *buflen = (int)strlen(in->vals[i]) + 1;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Info_create_env = PMPI_Info_create_env
+int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
+{
+    compi_info_t *env, *out;
+    int rc;
+    (void)argc, (void)argv; /* the command line is read from the system, as MPI_INFO_ENV's */
+    if (info == NULL) {
+        return null_arg("MPI_Info_create_env", "info");
+    }
+    env = info_get(MPI_INFO_ENV);
+    if (env == NULL) {
+        return info_raise(MPI_ERR_INTERN, "MPI_Info_create_env",
+                             "MPI_INFO_ENV could not be set up");
+    }
+    rc = info_new("MPI_Info_create_env", &out);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    for (int i = 0; i < env->n; i++) {
+        if (info_set_one(out, env->keys[i], env->vals[i]) != MPI_SUCCESS) {
+            handle_free(&info_table, out->handle);
+            info_destroy(out);
+            return info_raise(MPI_ERR_NO_MEM, "MPI_Info_create_env",
+                                 "out of memory copying %d keys", env->n);
+        }
+    }
+    *info = out->handle;
+    return MPI_SUCCESS;
+}
+
+/* ---- for the other API files (info.h) --------------------------------------------- */
+
+int mpi_info_valid(MPI_Info h)
+{
+    return info_get(h) != NULL;
+}
+
+int mpi_info_dup(MPI_Info in, MPI_Info *out_p)
+{
+    compi_info_t *src = in == MPI_INFO_NULL ? NULL : info_get(in);
+    compi_info_t *out = calloc(1, sizeof(*out));
+
+    if (out == NULL || handle_alloc(&info_table, out, &out->handle) != COMPI_OK) {
+        free(out);
+        return MPI_ERR_NO_MEM;
+    }
+    for (int i = 0; src != NULL && i < src->n; i++) {
+        if (info_set_one(out, src->keys[i], src->vals[i]) != MPI_SUCCESS) {
+            handle_free(&info_table, out->handle);
+            info_destroy(out);
+            return MPI_ERR_NO_MEM;
+        }
+    }
+    *out_p = out->handle;
+    return MPI_SUCCESS;
+}
+
+void mpi_info_release(MPI_Info h)
+{
+    compi_info_t *in = info_get(h);
+    if (in != NULL && in != &info_env) {
+        handle_free(&info_table, in->handle);
+        info_destroy(in);
+    }
+}
+
+int mpi_info_merge(MPI_Info dst, MPI_Info src)
+{
+    compi_info_t *d = info_get(dst), *sr = src == MPI_INFO_NULL ? NULL : info_get(src);
+
+    if (d == NULL) {
+        return MPI_ERR_INFO;
+    }
+    for (int i = 0; sr != NULL && i < sr->n; i++) {
+        if (info_set_one(d, sr->keys[i], sr->vals[i]) != MPI_SUCCESS) {
+            return MPI_ERR_NO_MEM;
+        }
+    }
     return MPI_SUCCESS;
 }

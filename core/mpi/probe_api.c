@@ -18,7 +18,6 @@ static void status_proc_null(MPI_Status *status)
     if (status != NULL && status != MPI_STATUS_IGNORE) {
         status->MPI_SOURCE = MPI_PROC_NULL;
         status->MPI_TAG = MPI_ANY_TAG;
-        status->MPI_ERROR = MPI_SUCCESS;
         status->compi_cancelled = 0;
         status->compi_count = 0;
     }
@@ -45,7 +44,9 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
     if (flag == NULL) {
         return mpi_err_raise(c, MPI_ERR_ARG, "MPI_Iprobe", "flag is NULL");
     }
+    int saved = mpi_status_error_save(status);
     compi_status_t st = pml_iprobe(source, tag, c, flag, status);
+    mpi_status_error_restore(status, saved);
     return st == COMPI_OK ? MPI_SUCCESS : mpi_raise_p2p_status(c, st, "MPI_Iprobe");
 }
 
@@ -60,7 +61,9 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     }
     int flag = 0;
     while (!flag) {
+        int saved = mpi_status_error_save(status);
         compi_status_t st = pml_iprobe(source, tag, c, &flag, status);
+        mpi_status_error_restore(status, saved);
         if (st != COMPI_OK) {
             return mpi_raise_p2p_status(c, st, "MPI_Probe");
         }
@@ -81,7 +84,9 @@ static int improbe(int source, int tag, compi_comm_t *c, int *flag, MPI_Message 
         return MPI_SUCCESS;
     }
     compi_message_t *m = NULL;
+    int saved = mpi_status_error_save(status);
     compi_status_t st = pml_improbe(source, tag, c, flag, &m, status);
+    mpi_status_error_restore(status, saved);
     if (st != COMPI_OK) {
         return mpi_raise_p2p_status(c, st, fn);
     }
@@ -208,7 +213,9 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
         status_proc_null(status);
         return MPI_SUCCESS;
     }
+    int saved = mpi_status_error_save(status);
     compi_status_t st = pml_wait(req, status);
+    mpi_status_error_restore(status, saved);
     compi_comm_t *c = req->comm;
     comm_retain(c);
     pml_request_free(req);

@@ -194,7 +194,9 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
+    int saved = mpi_status_error_save(status);
     compi_status_t st = pml_recv(buf, (size_t)count, dt, source, tag, c, status);
+    mpi_status_error_restore(status, saved);
     if (compi_unlikely(st != COMPI_OK)) {
         return mpi_raise_p2p_status(c, st, "MPI_Recv");
     }
@@ -251,7 +253,9 @@ static int sendrecv_run(compi_comm_t *c, const void *sbuf, size_t scount, compi_
         return mpi_raise_p2p_status(c, st, fn);
     }
     compi_status_t sst = pml_send(sbuf, scount, sdt, dest, sendtag, c, PML_SEND_STANDARD);
+    int saved = mpi_status_error_save(status);
     st = pml_wait(rreq, status);
+    mpi_status_error_restore(status, saved);
     pml_request_free(rreq);
     if (sst != COMPI_OK) {
         return mpi_raise_p2p_status(c, sst, fn);

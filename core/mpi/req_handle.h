@@ -22,6 +22,23 @@ static inline void mpi_copy_status(MPI_Status *dst, const MPI_Status *src)
     }
 }
 
+/*
+ * A call that completes one operation leaves status.MPI_ERROR as the caller set it (MPI
+ * 3.1, 3.2.5): the error is the call's return value.  The PML fills whole statuses, so
+ * such a call saves the field first and puts it back after.
+ */
+static inline int mpi_status_error_save(const MPI_Status *st)
+{
+    return st != NULL && st != MPI_STATUS_IGNORE ? st->MPI_ERROR : MPI_SUCCESS;
+}
+
+static inline void mpi_status_error_restore(MPI_Status *st, int saved)
+{
+    if (st != NULL && st != MPI_STATUS_IGNORE) {
+        st->MPI_ERROR = saved;
+    }
+}
+
 /* give `req` an MPI handle; on failure the request is freed */
 static inline int mpi_req_expose(compi_comm_t *c, compi_request_t *req, MPI_Request *h,
                                  const char *fn)

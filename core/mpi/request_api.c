@@ -45,9 +45,28 @@ static inline int is_done(const compi_request_t *r)
     return is_idle(r) || __atomic_load_n(&r->complete, __ATOMIC_ACQUIRE);
 }
 
+/* the status of a request that completed one operation, MPI_ERROR left as it was */
+static void status_out(MPI_Status *dst, const MPI_Status *src)
+{
+    if (dst != NULL && dst != MPI_STATUS_IGNORE) {
+        int keep = dst->MPI_ERROR;
+        *dst = *src;
+        dst->MPI_ERROR = keep;
+    }
+}
+
+/* free_fn of a generalized request; its error is the completing call's (MPI 3.1, 12.2) */
+static int greq_free(compi_request_t *r)
+{
+    pml_request_t *g = (pml_request_t *)r;
+    return g->free_fn != NULL ? g->free_fn(g->extra_state) : MPI_SUCCESS;
+}
+
 /*
- * End a done request: fill *status, release or deactivate it.  Returns the error of the
- * status; raises it on the request's communicator when `raise_fn` is not NULL.
+ * End a done request: fill *status (all but MPI_ERROR), release or deactivate it.
+ * Returns the request's error: the status's, or for a generalized request the error of
+ * free_fn, else of query_fn (free_fn runs last).  Raises it on the request's
+ * communicator when `raise_fn` is not NULL.
  */
 static int finish(MPI_Request *h, compi_request_t *r, MPI_Status *status, const char *raise_fn)
 {
@@ -59,28 +78,25 @@ static int finish(MPI_Request *h, compi_request_t *r, MPI_Status *status, const 
     int err = st.MPI_ERROR;
     if (r->kind == REQ_GREQ) {
         pml_request_t *g = (pml_request_t *)r;
-        int qerr = g->query_fn != NULL ? g->query_fn(g->extra_state, &st) : MPI_SUCCESS;
-        if (qerr != MPI_SUCCESS) {
-            err = st.MPI_ERROR = qerr;
+        err = g->query_fn != NULL ? g->query_fn(g->extra_state, &st) : MPI_SUCCESS;
+    }
+    status_out(status, &st);
+    if (r->kind == REQ_GREQ && !r->persistent) {
+        int ferr = greq_free(r);
+        if (ferr != MPI_SUCCESS) {
+            err = ferr;
         }
     }
-    mpi_copy_status(status, &st);
     if (err != MPI_SUCCESS && raise_fn != NULL) {
         err = mpi_err_raise(r->comm, err, raise_fn, "%s",
                             err == MPI_ERR_TRUNCATE ? "message truncated" : "request failed");
     }
     if (r->persistent) {
         r->active = 0;
-        return err;
+    } else {
+        mpi_req_dispose(r);
+        *h = MPI_REQUEST_NULL;
     }
-    if (r->kind == REQ_GREQ) {
-        pml_request_t *g = (pml_request_t *)r;
-        if (g->free_fn != NULL) {
-            g->free_fn(g->extra_state);
-        }
-    }
-    mpi_req_dispose(r);
-    *h = MPI_REQUEST_NULL;
     return err;
 }
 
@@ -106,6 +122,29 @@ static int check_array(int count, const MPI_Request *reqs, const char *fn)
         }
     }
     return MPI_SUCCESS;
+}
+
+/*
+ * Multi-completion calls write MPI_ERROR in their statuses only when they return
+ * MPI_ERR_IN_STATUS, and then in every status of a request they completed.  Each
+ * request is finished as it is found done; at the first error the statuses already
+ * filled get MPI_SUCCESS.  `failed` counts the errors so far.
+ */
+static void in_status(MPI_Status *statuses, int n, int err, int *failed)
+{
+    if (statuses == NULL || statuses == MPI_STATUSES_IGNORE) {
+        *failed += err != MPI_SUCCESS;
+        return;
+    }
+    if (err != MPI_SUCCESS && *failed == 0) {
+        for (int i = 0; i < n; i++) {
+            statuses[i].MPI_ERROR = MPI_SUCCESS;
+        }
+    }
+    if (err != MPI_SUCCESS || *failed > 0) {
+        statuses[n].MPI_ERROR = err;
+    }
+    *failed += err != MPI_SUCCESS;
 }
 
 #pragma weak MPI_Wait = PMPI_Wait
@@ -151,12 +190,7 @@ static int finish_all(int count, MPI_Request reqs[], MPI_Status *statuses, const
     int failed = 0;
     for (int i = 0; i < count; i++) {
         compi_request_t *r = req_from_handle(reqs[i]);
-        MPI_Status tmp;
-        MPI_Status *st = statuses == MPI_STATUSES_IGNORE || statuses == NULL ? &tmp
-                                                                              : &statuses[i];
-        if (finish(&reqs[i], r, st, NULL) != MPI_SUCCESS) {
-            failed = 1;
-        }
+        in_status(statuses, i, finish(&reqs[i], r, status_at(statuses, i), NULL), &failed);
     }
     if (failed) {
         return mpi_err_raise(NULL, MPI_ERR_IN_STATUS, fn, "a request failed (see statuses)");
@@ -298,12 +332,8 @@ static int some_common(int incount, MPI_Request reqs[], int *outcount, int indic
             }
             nactive++;
             if (is_done(r)) {
-                MPI_Status tmp;
-                MPI_Status *st = status_at(statuses, n);
-                if (finish(&reqs[i], r, st == MPI_STATUS_IGNORE ? &tmp : st, NULL) !=
-                    MPI_SUCCESS) {
-                    failed = 1;
-                }
+                in_status(statuses, n, finish(&reqs[i], r, status_at(statuses, n), NULL),
+                          &failed);
                 indices[n++] = i;
             }
         }
@@ -357,13 +387,14 @@ int PMPI_Request_free(MPI_Request *request)
         /* keep the handle: the user still calls MPI_Grequest_complete with it */
         r->user_freed = 1;
     } else {
-        if (r->kind == REQ_GREQ) {
-            pml_request_t *g = (pml_request_t *)r;
-            if (g->free_fn != NULL) {
-                g->free_fn(g->extra_state);
-            }
-        }
+        int err = r->kind == REQ_GREQ ? greq_free(r) : MPI_SUCCESS;
         mpi_req_dispose(r);
+        *request = MPI_REQUEST_NULL;
+        if (err != MPI_SUCCESS) {
+            return mpi_err_raise(NULL, err, "MPI_Request_free", "free_fn returned error %d",
+                                 err);
+        }
+        return MPI_SUCCESS;
     }
     *request = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
@@ -395,11 +426,21 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     MPI_Status st = r->status;
     if (r->kind == REQ_GREQ) {
         pml_request_t *g = (pml_request_t *)r;
-        if (g->query_fn != NULL) {
-            g->query_fn(g->extra_state, &st);
+        int err = g->query_fn != NULL ? g->query_fn(g->extra_state, &st) : MPI_SUCCESS;
+        status_out(status, &st);
+        if (err != MPI_SUCCESS) {
+            return mpi_err_raise(NULL, err, "MPI_Request_get_status", "query_fn returned error %d",
+                                 err);
         }
+        return MPI_SUCCESS;
     }
-    mpi_copy_status(status, &st);
+    status_out(status, &st);
+    if (st.MPI_ERROR != MPI_SUCCESS) {
+        /* as MPI_Test would: the error is returned, not stored in the status */
+        return mpi_err_raise(r->comm, st.MPI_ERROR, "MPI_Request_get_status", "%s",
+                             st.MPI_ERROR == MPI_ERR_TRUNCATE ? "message truncated"
+                                                              : "request failed");
+    }
     return MPI_SUCCESS;
 }
 

@@ -1,0 +1,162 @@
+/*
+ * errors_user.c -- error classes and codes that the application adds (MPI_Add_error_class,
+ * MPI_Add_error_code, MPI_Add_error_string).
+ *
+ * Classes and codes share one counter that starts above MPI_ERR_LASTCODE, so every value
+ * handed out is new, below the library's codes with text (errors.h, bit 30 set), and at
+ * most MPI_LASTUSEDCODE, which follows the counter.  The value v is entry
+ * v - USER_FIRST of one table: the class it belongs to (itself for a class) and the
+ * string MPI_Error_string gives ("" until MPI_Add_error_string sets one, as the standard
+ * says).
+ *
+ * Ownership: the table and its strings live until the process ends (MPI_Error_string
+ * answers after MPI_Finalize too); a destructor frees them.
+ */
+#include "core/mpi/errors.h"
+
+#include "core/comm/attr.h"
+#include "core/mpi/mpi_state.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define USER_FIRST (MPI_ERR_LASTCODE + 1)
+#define USER_MAX ((1 << 30) - 1 - USER_FIRST) /* stay clear of the codes with text */
+
+typedef struct user_err {
+    int errclass;
+    char *text; /* NULL: no string set */
+} user_err_t;
+
+static user_err_t *user_errs;
+static int n_user, cap_user;
+
+static const user_err_t *user_entry(int code)
+{
+    if (code < USER_FIRST || code - USER_FIRST >= n_user) {
+        return NULL;
+    }
+    return &user_errs[code - USER_FIRST];
+}
+
+int mpi_err_user_is_class(int code)
+{
+    const user_err_t *e = user_entry(code);
+    return e != NULL && e->errclass == code;
+}
+
+int mpi_err_user_is_code(int code)
+{
+    return user_entry(code) != NULL;
+}
+
+int mpi_err_user_class_of(int code)
+{
+    const user_err_t *e = user_entry(code);
+    return e != NULL ? e->errclass : code;
+}
+
+int mpi_err_user_string(int code, char *string)
+{
+    const user_err_t *e = user_entry(code);
+    if (e == NULL) {
+        return 0;
+    }
+    snprintf(string, MPI_MAX_ERROR_STRING, "%s", e->text != NULL ? e->text : "");
+    return 1;
+}
+
+/* a new value of class errclass (-1: a new class); MPI_ERR_NO_MEM when none is left */
+static int user_new(int errclass, int *value_p)
+{
+    if (n_user == cap_user) {
+        int cap = cap_user ? 2 * cap_user : 16;
+        user_err_t *tab = cap_user >= USER_MAX ? NULL : realloc(user_errs, (size_t)cap * sizeof(*tab));
+        if (tab == NULL) {
+            return MPI_ERR_NO_MEM;
+        }
+        user_errs = tab;
+        cap_user = cap;
+    }
+    *value_p = USER_FIRST + n_user;
+    user_errs[n_user].errclass = errclass < 0 ? *value_p : errclass;
+    user_errs[n_user].text = NULL;
+    n_user++;
+    attr_set_lastusedcode(*value_p);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Add_error_class = PMPI_Add_error_class
+int PMPI_Add_error_class(int *errorclass)
+{
+    COMPI_CHECK_INIT("MPI_Add_error_class");
+    int rc;
+    if (errorclass == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Add_error_class", "errorclass is NULL");
+    }
+    rc = user_new(-1, errorclass);
+    if (rc != MPI_SUCCESS) {
+        return mpi_err_raise(NULL, rc, "MPI_Add_error_class", "no error class left");
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Add_error_code = PMPI_Add_error_code
+int PMPI_Add_error_code(int errorclass, int *errorcode)
+{
+    COMPI_CHECK_INIT("MPI_Add_error_code");
+    int rc;
+    if (errorcode == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Add_error_code", "errorcode is NULL");
+    }
+    /* a class: predefined (not MPI_SUCCESS) or added; a code of a class is not one */
+    if (errorclass == MPI_SUCCESS || !mpi_err_code_valid(errorclass) ||
+        mpi_err_code_class(errorclass) != errorclass) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Add_error_code",
+                             "errorclass=%d is not an error class", errorclass);
+    }
+    rc = user_new(errorclass, errorcode);
+    if (rc != MPI_SUCCESS) {
+        return mpi_err_raise(NULL, rc, "MPI_Add_error_code", "no error code left");
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Add_error_string = PMPI_Add_error_string
+int PMPI_Add_error_string(int errorcode, const char *string)
+{
+    COMPI_CHECK_INIT("MPI_Add_error_string");
+    user_err_t *e = (user_err_t *)user_entry(errorcode);
+    char *text;
+    if (e == NULL) {
+        /* the strings of the library's classes and codes cannot be changed */
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Add_error_string",
+                             "errorcode=%d was not made by MPI_Add_error_class/_code", errorcode);
+    }
+    if (string == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Add_error_string", "string is NULL");
+    }
+    if (strlen(string) >= MPI_MAX_ERROR_STRING) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Add_error_string",
+                             "string of %zu characters (at most %d)", strlen(string),
+                             MPI_MAX_ERROR_STRING - 1);
+    }
+    text = strdup(string);
+    if (text == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, "MPI_Add_error_string", "out of memory");
+    }
+    free(e->text);
+    e->text = text;
+    return MPI_SUCCESS;
+}
+
+static void __attribute__((destructor)) user_errs_free(void)
+{
+    for (int i = 0; i < n_user; i++) {
+        free(user_errs[i].text);
+    }
+    free(user_errs);
+    user_errs = NULL;
+    n_user = cap_user = 0;
+}

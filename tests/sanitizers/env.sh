@@ -12,6 +12,9 @@
 #   (tests/mpi/fake-agent.sh does; ssh would need them in the remote login environment).
 # UBSan: the build uses -fno-sanitize-recover=undefined already; halt_on_error=1 says the
 #   same for the run time, print_stacktrace=1 shows where.
+# allocator_may_return_null=1: an allocation too large to satisfy returns NULL, as libc's
+#   does, instead of ASan aborting; MPI_Alloc_mem must then answer MPI_ERR_NO_MEM
+#   (tests/mpi/info_mem.c asks for 2^62 bytes).
 # Everything runs 2-3 times slower (and -O0: the sanitized build is configured with
 # --enable-debug for its assertions): Check's per-test limits (4 s by default) times 5,
 # the MPI tests' limits (tests/mpi/lib.sh) doubled, unless the caller set them; a hang
@@ -19,7 +22,7 @@
 : "${CK_TIMEOUT_MULTIPLIER:=5}" "${MT_TIMEOUT_SCALE:=2}"
 export CK_TIMEOUT_MULTIPLIER MT_TIMEOUT_SCALE
 compi_san=$top_srcdir/tests/sanitizers
-ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:detect_stack_use_after_return=0:suppressions=$compi_san/asan.supp"
+ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:allocator_may_return_null=1:detect_stack_use_after_return=0:suppressions=$compi_san/asan.supp"
 LSAN_OPTIONS="suppressions=$compi_san/lsan.supp:print_suppressions=0"
 UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$compi_san/ubsan.supp"
 export ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS

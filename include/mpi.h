@@ -21,6 +21,10 @@
 #define COMPI_VERSION_RELEASE 0
 #define COMPI_VERSION_STRING "0.1.0"
 
+/* MPI 3.1, not 4.x: compi has MPI-4's large counts (_c), sessions, MPI_Isendrecv and the
+   persistent collectives, but not one-sided communication, MPI-IO, partitioned
+   communication or MPI_Comm_idup, which MPI 4.0 and 4.1 require (docs/architecture.md,
+   "MPI-4"). */
 #define MPI_VERSION 3
 #define MPI_SUBVERSION 1
 

@@ -1087,6 +1087,14 @@ COMPI_PROTO(int, Unpack_c, (const void *inbuf, MPI_Count insize, MPI_Count *posi
                             MPI_Comm comm));
 COMPI_PROTO(int, Pack_size_c,
             (MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size));
+COMPI_PROTO(int, Pack_external_c,
+            (const char datarep[], const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
+             void *outbuf, MPI_Count outsize, MPI_Count *position));
+COMPI_PROTO(int, Unpack_external_c,
+            (const char datarep[], const void *inbuf, MPI_Count insize, MPI_Count *position,
+             void *outbuf, MPI_Count outcount, MPI_Datatype datatype));
+COMPI_PROTO(int, Pack_external_size_c,
+            (const char datarep[], MPI_Count incount, MPI_Datatype datatype, MPI_Count *size));
 
 /* datatypes and operations */
 COMPI_PROTO(int, Type_contiguous_c,

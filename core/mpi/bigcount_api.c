@@ -225,6 +225,57 @@ int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MP
     return rc;
 }
 
+/* the external32 calls take MPI_Aint sizes and positions already: only the element
+   counts are narrowed */
+BC_WEAK(Pack_external_c)
+int PMPI_Pack_external_c(const char datarep[], const void *inbuf, MPI_Count incount,
+                         MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
+                         MPI_Count *position)
+{
+    int n;
+    COMPI_CHECK_INIT("MPI_Pack_external_c");
+    BC_COUNT(incount, n, MPI_COMM_NULL, Pack_external);
+    MPI_Aint pos = position != NULL ? (MPI_Aint)*position : 0;
+    int rc = PMPI_Pack_external(datarep, inbuf, n, datatype, outbuf, (MPI_Aint)outsize,
+                                position != NULL ? &pos : NULL);
+    if (rc == MPI_SUCCESS) {
+        *position = pos;
+    }
+    return rc;
+}
+
+BC_WEAK(Unpack_external_c)
+int PMPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count insize,
+                           MPI_Count *position, void *outbuf, MPI_Count outcount,
+                           MPI_Datatype datatype)
+{
+    int n;
+    COMPI_CHECK_INIT("MPI_Unpack_external_c");
+    BC_COUNT(outcount, n, MPI_COMM_NULL, Unpack_external);
+    MPI_Aint pos = position != NULL ? (MPI_Aint)*position : 0;
+    int rc = PMPI_Unpack_external(datarep, inbuf, (MPI_Aint)insize,
+                                  position != NULL ? &pos : NULL, outbuf, n, datatype);
+    if (rc == MPI_SUCCESS) {
+        *position = pos;
+    }
+    return rc;
+}
+
+BC_WEAK(Pack_external_size_c)
+int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount, MPI_Datatype datatype,
+                              MPI_Count *size)
+{
+    int n;
+    MPI_Aint sz = 0;
+    COMPI_CHECK_INIT("MPI_Pack_external_size_c");
+    BC_COUNT(incount, n, MPI_COMM_NULL, Pack_external_size);
+    int rc = PMPI_Pack_external_size(datarep, n, datatype, size != NULL ? &sz : NULL);
+    if (rc == MPI_SUCCESS) {
+        *size = sz;
+    }
+    return rc;
+}
+
 /* ---- datatypes ---------------------------------------------------------------------- */
 
 BC_WEAK(Type_contiguous_c)

@@ -182,6 +182,21 @@ static void status_pack(void)
     cpos = 0;
     MPI_OK(MPI_Unpack_c(p2, sizeof(p2), &cpos, back, N, MPI_INT, MPI_COMM_WORLD));
     same(v, back, sizeof(back), "Unpack_c");
+    {
+        MPI_Aint apos = 0, asize = 0;
+        MPI_Count epos = 0, esize = 0;
+        MPI_OK(MPI_Pack_external("external32", v, N, MPI_INT, p1, sizeof(p1), &apos));
+        MPI_OK(MPI_Pack_external_c("external32", v, N, MPI_INT, p2, sizeof(p2), &epos));
+        CHECK(epos == apos, "Pack_external_c position %lld vs %ld", (long long)epos, (long)apos);
+        same(p1, p2, (size_t)apos, "Pack_external_c");
+        MPI_OK(MPI_Pack_external_size("external32", N, MPI_INT, &asize));
+        MPI_OK(MPI_Pack_external_size_c("external32", N, MPI_INT, &esize));
+        CHECK(esize == asize, "Pack_external_size_c %lld", (long long)esize);
+        memset(back, 0, sizeof(back));
+        epos = 0;
+        MPI_OK(MPI_Unpack_external_c("external32", p2, sizeof(p2), &epos, back, N, MPI_INT));
+        same(v, back, sizeof(back), "Unpack_external_c");
+    }
     expect_class(MPI_Pack_size_c(BIG, MPI_INT, MPI_COMM_WORLD, &csize), MPI_ERR_COUNT,
                  "Pack_size_c of INT_MAX+1");
     free(v);

@@ -22,8 +22,8 @@
 #define COMPI_VERSION_STRING "0.1.0"
 
 /* MPI 3.1, not 4.x: compi has MPI-4's large counts (_c), sessions, MPI_Isendrecv and the
-   persistent collectives, but not one-sided communication, MPI-IO, partitioned
-   communication or MPI_Comm_idup, which MPI 4.0 and 4.1 require (docs/architecture.md,
+   persistent collectives and MPI_Comm_idup, but not one-sided communication, MPI-IO or
+   partitioned communication, which MPI 4.0 and 4.1 require (docs/architecture.md,
    "MPI-4"). */
 #define MPI_VERSION 3
 #define MPI_SUBVERSION 1
@@ -1243,6 +1243,11 @@ COMPI_BC_ALL3(COMPI_BC_ALLTOALLW, Neighbor_alltoallw, Ineighbor_alltoallw,
 #undef COMPI_BC_REDUCE_SCATTER
 #undef COMPI_BC_REDUCE_SCATTER_BLOCK
 #undef COMPI_BC_SCATTERV
+
+/* communicators */
+COMPI_PROTO(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request));
+COMPI_PROTO(int, Comm_idup_with_info,
+            (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request));
 
 /* sessions (MPI-4 chapter 11).  Process sets: "mpi://WORLD" and "mpi://SELF". */
 typedef int MPI_Session;

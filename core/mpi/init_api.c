@@ -377,7 +377,7 @@ int PMPI_Get_library_version(char *version, int *resultlen)
         return MPI_ERR_ARG;
     }
     snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
-             "compi %s (MPI %d.%d with MPI-4 large counts, sessions and MPI_Isendrecv; "
+             "compi %s (MPI %d.%d with MPI-4 large counts, sessions, MPI_Isendrecv and MPI_Comm_idup; "
              "collectives configured at run time in Scheme)",
              COMPI_VERSION_STRING, MPI_VERSION, MPI_SUBVERSION);
     *resultlen = (int)strlen(version);

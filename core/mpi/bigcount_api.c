@@ -215,7 +215,8 @@ int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MP
     int n, s = 0;
     COMPI_CHECK_INIT("MPI_Pack_size_c");
     if (size == NULL) {
-        return mpi_err_raise(comm_from_handle(comm), MPI_ERR_ARG, "MPI_Pack_size_c", "size is NULL");
+        return mpi_err_raise(comm_from_handle(comm), MPI_ERR_ARG, "MPI_Pack_size_c",
+                             "size is NULL");
     }
     BC_COUNT(incount, n, comm, Pack_size);
     int rc = PMPI_Pack_size(n, datatype, comm, &s);
@@ -332,7 +333,8 @@ int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[]
     int n, *bl, *dp;
     COMPI_CHECK_INIT(fn);
     BC_COUNT(count, n, MPI_COMM_NULL, Type_indexed);
-    int rc = bc_ints(&arr, array_of_blocklengths, 0, n, MPI_COMM_NULL, fn, "array_of_blocklengths", &bl);
+    int rc = bc_ints(&arr, array_of_blocklengths, 0, n, MPI_COMM_NULL, fn,
+                     "array_of_blocklengths", &bl);
     if (rc == MPI_SUCCESS) {
         rc = bc_ints(&arr, array_of_displacements, 0, n, MPI_COMM_NULL, fn,
                      "array_of_displacements", &dp);
@@ -354,7 +356,8 @@ int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blockl
     int n, *bl;
     COMPI_CHECK_INIT(fn);
     BC_COUNT(count, n, MPI_COMM_NULL, Type_create_hindexed);
-    int rc = bc_ints(&arr, array_of_blocklengths, 0, n, MPI_COMM_NULL, fn, "array_of_blocklengths", &bl);
+    int rc = bc_ints(&arr, array_of_blocklengths, 0, n, MPI_COMM_NULL, fn,
+                     "array_of_blocklengths", &bl);
     MPI_Aint *dp = NULL;
     if (rc == MPI_SUCCESS && (dp = bc_aints(array_of_displacements, n)) == NULL) {
         rc = BC_NOMEM(fn);
@@ -417,7 +420,8 @@ int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklen
     int n, *bl;
     COMPI_CHECK_INIT(fn);
     BC_COUNT(count, n, MPI_COMM_NULL, Type_create_struct);
-    int rc = bc_ints(&arr, array_of_blocklengths, 0, n, MPI_COMM_NULL, fn, "array_of_blocklengths", &bl);
+    int rc = bc_ints(&arr, array_of_blocklengths, 0, n, MPI_COMM_NULL, fn,
+                     "array_of_blocklengths", &bl);
     MPI_Aint *dp = NULL;
     if (rc == MPI_SUCCESS && (dp = bc_aints(array_of_displacements, n)) == NULL) {
         rc = BC_NOMEM(fn);

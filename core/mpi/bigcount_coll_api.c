@@ -49,58 +49,58 @@ static int bc_len(MPI_Comm comm, char side)
 
 #define BC_BCAST(x, m)                                                                   \
     int PMPI_##x##_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,          \
-                     MPI_Comm comm BC_XP_##m)                                                        \
+                     MPI_Comm comm BC_XP_##m)                                                      \
     {                                                                                         \
         int n;                                                                                \
         COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
         BC_COUNT(count, n, comm, x);                                                          \
-        return PMPI_##x(buffer, n, datatype, root, comm BC_XA_##m);                                  \
+        return PMPI_##x(buffer, n, datatype, root, comm BC_XA_##m);                                \
     }
 #define BC_REDUCE(x, m)                                                                  \
     int PMPI_##x##_c(const void *sendbuf, void *recvbuf, MPI_Count count,                     \
-                     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm BC_XP_##m)            \
+                     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm BC_XP_##m)          \
     {                                                                                         \
         int n;                                                                                \
         COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
         BC_COUNT(count, n, comm, x);                                                          \
-        return PMPI_##x(sendbuf, recvbuf, n, datatype, op, root, comm BC_XA_##m);                    \
+        return PMPI_##x(sendbuf, recvbuf, n, datatype, op, root, comm BC_XA_##m);                  \
     }
 #define BC_ALLREDUCE(x, m)                                                               \
     int PMPI_##x##_c(const void *sendbuf, void *recvbuf, MPI_Count count,                     \
-                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm BC_XP_##m)                      \
+                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm BC_XP_##m)                    \
     {                                                                                         \
         int n;                                                                                \
         COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
         BC_COUNT(count, n, comm, x);                                                          \
-        return PMPI_##x(sendbuf, recvbuf, n, datatype, op, comm BC_XA_##m);                          \
+        return PMPI_##x(sendbuf, recvbuf, n, datatype, op, comm BC_XA_##m);                        \
     }
 #define BC_GATHER(x, m)                                                                  \
     int PMPI_##x##_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,         \
                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,     \
-                     MPI_Comm comm BC_XP_##m)                                                        \
+                     MPI_Comm comm BC_XP_##m)                                                      \
     {                                                                                         \
         int ns, nr;                                                                           \
         COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
         BC_COUNT(sendcount, ns, comm, x);                                                     \
         BC_COUNT(recvcount, nr, comm, x);                                                     \
-        return PMPI_##x(sendbuf, ns, sendtype, recvbuf, nr, recvtype, root, comm BC_XA_##m);         \
+        return PMPI_##x(sendbuf, ns, sendtype, recvbuf, nr, recvtype, root, comm BC_XA_##m);       \
     }
 #define BC_ALLGATHER(x, m)                                                               \
     int PMPI_##x##_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,         \
                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,               \
-                     MPI_Comm comm BC_XP_##m)                                                        \
+                     MPI_Comm comm BC_XP_##m)                                                      \
     {                                                                                         \
         int ns, nr;                                                                           \
         COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
         BC_COUNT(sendcount, ns, comm, x);                                                     \
         BC_COUNT(recvcount, nr, comm, x);                                                     \
-        return PMPI_##x(sendbuf, ns, sendtype, recvbuf, nr, recvtype, comm BC_XA_##m);               \
+        return PMPI_##x(sendbuf, ns, sendtype, recvbuf, nr, recvtype, comm BC_XA_##m);             \
     }
 /* the receive arrays matter at the root only (and are often NULL elsewhere) */
 #define BC_GATHERV(x, m)                                                                 \
     int PMPI_##x##_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,         \
                      void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],    \
-                     MPI_Datatype recvtype, int root, MPI_Comm comm BC_XP_##m)                       \
+                     MPI_Datatype recvtype, int root, MPI_Comm comm BC_XP_##m)                     \
     {                                                                                         \
         static const char fn[] = "MPI_" #x "_c";                                              \
         bc_arrays_t arr = {.n = 0};                                                           \
@@ -115,14 +115,16 @@ static int bc_len(MPI_Comm comm, char side)
             BC_ARR(displs, 1, bc_len(comm, 'g'), rd);                                         \
         }                                                                                     \
         if (rc == MPI_SUCCESS)                                                                \
-            rc = PMPI_##x(sendbuf, ns, sendtype, recvbuf, rc_, rd, recvtype, root, comm BC_XA_##m);  \
+            rc = PMPI_##x(sendbuf, ns, sendtype, recvbuf, rc_, rd, recvtype, root,                 \
+                          comm BC_XA_##m);                                                         \
         bc_arrays_free(&arr);                                                                 \
         return rc;                                                                            \
     }
 #define BC_SCATTERV(x, m)                                                                \
     int PMPI_##x##_c(const void *sendbuf, const MPI_Count sendcounts[],                       \
                      const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,           \
-                     MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm BC_XP_##m)  \
+                     MPI_Count recvcount, MPI_Datatype recvtype, int root,                         \
+                     MPI_Comm comm BC_XP_##m)                                                      \
     {                                                                                         \
         static const char fn[] = "MPI_" #x "_c";                                              \
         bc_arrays_t arr = {.n = 0};                                                           \
@@ -137,14 +139,14 @@ static int bc_len(MPI_Comm comm, char side)
             BC_ARR(displs, 1, bc_len(comm, 'g'), sd);                                         \
         }                                                                                     \
         if (rc == MPI_SUCCESS)                                                                \
-            rc = PMPI_##x(sendbuf, sc, sd, sendtype, recvbuf, nr, recvtype, root, comm BC_XA_##m);   \
+            rc = PMPI_##x(sendbuf, sc, sd, sendtype, recvbuf, nr, recvtype, root, comm BC_XA_##m); \
         bc_arrays_free(&arr);                                                                 \
         return rc;                                                                            \
     }
 #define BC_ALLGATHERV_ANY(x, m, side)                                                    \
     int PMPI_##x##_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,         \
                      void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],    \
-                     MPI_Datatype recvtype, MPI_Comm comm BC_XP_##m)                                 \
+                     MPI_Datatype recvtype, MPI_Comm comm BC_XP_##m)                               \
     {                                                                                         \
         static const char fn[] = "MPI_" #x "_c";                                              \
         bc_arrays_t arr = {.n = 0};                                                           \
@@ -154,7 +156,7 @@ static int bc_len(MPI_Comm comm, char side)
         BC_ARR(recvcounts, 0, bc_len(comm, side), rc_);                                       \
         BC_ARR(displs, 1, bc_len(comm, side), rd);                                            \
         if (rc == MPI_SUCCESS)                                                                \
-            rc = PMPI_##x(sendbuf, ns, sendtype, recvbuf, rc_, rd, recvtype, comm BC_XA_##m);        \
+            rc = PMPI_##x(sendbuf, ns, sendtype, recvbuf, rc_, rd, recvtype, comm BC_XA_##m);      \
         bc_arrays_free(&arr);                                                                 \
         return rc;                                                                            \
     }
@@ -164,7 +166,7 @@ static int bc_len(MPI_Comm comm, char side)
     int PMPI_##x##_c(const void *sendbuf, const MPI_Count sendcounts[],                       \
                      const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,          \
                      const MPI_Count recvcounts[], const MPI_Aint rdispls[],                  \
-                     MPI_Datatype recvtype, MPI_Comm comm BC_XP_##m)                                 \
+                     MPI_Datatype recvtype, MPI_Comm comm BC_XP_##m)                               \
     {                                                                                         \
         static const char fn[] = "MPI_" #x "_c";                                              \
         bc_arrays_t arr = {.n = 0};                                                           \
@@ -175,7 +177,7 @@ static int bc_len(MPI_Comm comm, char side)
         BC_ARR(recvcounts, 0, bc_len(comm, rside), rc_);                                      \
         BC_ARR(rdispls, 1, bc_len(comm, rside), rd);                                          \
         if (rc == MPI_SUCCESS)                                                                \
-            rc = PMPI_##x(sendbuf, sc, sd, sendtype, recvbuf, rc_, rd, recvtype, comm BC_XA_##m);    \
+            rc = PMPI_##x(sendbuf, sc, sd, sendtype, recvbuf, rc_, rd, recvtype, comm BC_XA_##m);  \
         bc_arrays_free(&arr);                                                                 \
         return rc;                                                                            \
     }
@@ -186,7 +188,7 @@ static int bc_len(MPI_Comm comm, char side)
     int PMPI_##x##_c(const void *sendbuf, const MPI_Count sendcounts[],                       \
                      const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, \
                      const MPI_Count recvcounts[], const MPI_Aint rdispls[],                  \
-                     const MPI_Datatype recvtypes[], MPI_Comm comm BC_XP_##m)                        \
+                     const MPI_Datatype recvtypes[], MPI_Comm comm BC_XP_##m)                      \
     {                                                                                         \
         static const char fn[] = "MPI_" #x "_c";                                              \
         bc_arrays_t arr = {.n = 0};                                                           \
@@ -197,7 +199,8 @@ static int bc_len(MPI_Comm comm, char side)
         BC_ARR(recvcounts, 0, bc_len(comm, 'g'), rc_);                                        \
         BC_ARR(rdispls, 1, bc_len(comm, 'g'), rd);                                            \
         if (rc == MPI_SUCCESS)                                                                \
-            rc = PMPI_##x(sendbuf, sc, sd, sendtypes, recvbuf, rc_, rd, recvtypes, comm BC_XA_##m);  \
+            rc = PMPI_##x(sendbuf, sc, sd, sendtypes, recvbuf, rc_, rd, recvtypes,                 \
+                          comm BC_XA_##m);                                                         \
         bc_arrays_free(&arr);                                                                 \
         return rc;                                                                            \
     }
@@ -205,7 +208,7 @@ static int bc_len(MPI_Comm comm, char side)
     int PMPI_##x##_c(const void *sendbuf, const MPI_Count sendcounts[],                       \
                      const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, \
                      const MPI_Count recvcounts[], const MPI_Aint rdispls[],                  \
-                     const MPI_Datatype recvtypes[], MPI_Comm comm BC_XP_##m)                        \
+                     const MPI_Datatype recvtypes[], MPI_Comm comm BC_XP_##m)                      \
     {                                                                                         \
         static const char fn[] = "MPI_" #x "_c";                                              \
         bc_arrays_t arr = {.n = 0};                                                           \
@@ -215,13 +218,13 @@ static int bc_len(MPI_Comm comm, char side)
         BC_ARR(recvcounts, 0, bc_len(comm, 'r'), rc_);                                        \
         if (rc == MPI_SUCCESS)                                                                \
             rc = PMPI_##x(sendbuf, sc, sdispls, sendtypes, recvbuf, rc_, rdispls, recvtypes,  \
-                          comm BC_XA_##m);                                                           \
+                          comm BC_XA_##m);                                                         \
         bc_arrays_free(&arr);                                                                 \
         return rc;                                                                            \
     }
 #define BC_REDUCE_SCATTER(x, m)                                                          \
     int PMPI_##x##_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],        \
-                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm BC_XP_##m)                      \
+                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm BC_XP_##m)                    \
     {                                                                                         \
         static const char fn[] = "MPI_" #x "_c";                                              \
         bc_arrays_t arr = {.n = 0};                                                           \
@@ -229,7 +232,7 @@ static int bc_len(MPI_Comm comm, char side)
         COMPI_CHECK_INIT(fn);                                                                 \
         BC_ARR(recvcounts, 0, bc_len(comm, 'g'), rc_);                                        \
         if (rc == MPI_SUCCESS)                                                                \
-            rc = PMPI_##x(sendbuf, recvbuf, rc_, datatype, op, comm BC_XA_##m);                      \
+            rc = PMPI_##x(sendbuf, recvbuf, rc_, datatype, op, comm BC_XA_##m);                    \
         bc_arrays_free(&arr);                                                                 \
         return rc;                                                                            \
     }

@@ -98,7 +98,8 @@ static const struct {
                                   "the control variable can never be set"},
     [MPI_T_ERR_INVALID_NAME] = {"MPI_T_ERR_INVALID_NAME", "no variable has this name"},
     [MPI_ERR_SESSION] = {"MPI_ERR_SESSION", "invalid session"},
-    [MPI_ERR_VALUE_TOO_LARGE] = {"MPI_ERR_VALUE_TOO_LARGE", "a value does not fit its output argument"},
+    [MPI_ERR_VALUE_TOO_LARGE] = {"MPI_ERR_VALUE_TOO_LARGE",
+                                 "a value does not fit its output argument"},
 };
 
 static int class_valid(int code)

@@ -65,7 +65,7 @@ static compi_status_t coll_config_load(void)
 /* The library has two kinds of user: the world model (MPI_Init .. MPI_Finalize) and the
    sessions (core/mpi/session_api.c).  The first to come starts it, the last to go
    finalizes it; it starts once per process. */
-int compi_world_model = 0; /* 0: no MPI_Init yet, 1: between MPI_Init and MPI_Finalize, 2: after */
+int compi_world_model = 0; /* 0: before MPI_Init, 1: until MPI_Finalize, 2: after it */
 static int nsessions = 0;
 
 static int lib_start(int required);
@@ -74,7 +74,8 @@ static void lib_stop(void);
 static int compi_init(int required, int *provided)
 {
     if (compi_world_model != 0) {
-        compi_log_error("MPI_Init called %s", compi_world_model == 1 ? "twice" : "after MPI_Finalize");
+        compi_log_error("MPI_Init called %s",
+                        compi_world_model == 1 ? "twice" : "after MPI_Finalize");
         rte_abort(MPI_ERR_OTHER, "MPI_Init called twice");
     }
     if (compi_mpi_state == COMPI_STATE_FINALIZED) {
@@ -97,7 +98,8 @@ static int compi_init(int required, int *provided)
 int compi_lib_session_up(int required, int *provided, const char *fn)
 {
     if (compi_mpi_state == COMPI_STATE_FINALIZED) {
-        fprintf(stderr, "compi: %s called after the library was finalized: compi starts once\n", fn);
+        fprintf(stderr, "compi: %s called after the library was finalized: it starts once\n",
+                fn);
         return MPI_ERR_OTHER;
     }
     if (compi_mpi_state == COMPI_STATE_PRE_INIT) {
@@ -377,8 +379,8 @@ int PMPI_Get_library_version(char *version, int *resultlen)
         return MPI_ERR_ARG;
     }
     snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
-             "compi %s (MPI %d.%d with MPI-4 large counts, sessions, MPI_Isendrecv and MPI_Comm_idup; "
-             "collectives configured at run time in Scheme)",
+             "compi %s (MPI %d.%d with MPI-4 large counts, sessions, MPI_Isendrecv and "
+             "MPI_Comm_idup; collectives configured at run time in Scheme)",
              COMPI_VERSION_STRING, MPI_VERSION, MPI_SUBVERSION);
     *resultlen = (int)strlen(version);
     return MPI_SUCCESS;

@@ -396,12 +396,13 @@ static void post_round(coll_sched_t *s)
         compi_status_t st;
         if (t->type == STEP_SEND) {
             *slot = NULL;
-            st = pml_isend(t->sbuf, t->scount, t->sdt, t->peer, t->tag || s->p2p ? t->tag : s->tag, s->comm,
+            int tag = t->tag || s->p2p ? t->tag : s->tag;
+            st = pml_isend(t->sbuf, t->scount, t->sdt, t->peer, tag, s->comm,
                            PML_SEND_STANDARD, slot);
         } else if (t->type == STEP_RECV) {
             *slot = NULL;
-            st = pml_irecv(t->rbuf, t->rcount, t->rdt, t->peer, t->tag || s->p2p ? t->tag : s->tag, s->comm,
-                           slot);
+            int tag = t->tag || s->p2p ? t->tag : s->tag;
+            st = pml_irecv(t->rbuf, t->rcount, t->rdt, t->peer, tag, s->comm, slot);
         } else {
             continue;
         }

@@ -21,6 +21,7 @@
  */
 #include "core/comm/errhandler.h"
 #include "core/mpi/errors.h"
+#include "core/mpi/info.h"
 #include "core/mpi/mpi_state.h"
 
 #include <stdio.h>
@@ -117,13 +118,17 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
         return MPI_ERR_ARG;
     }
     *session = MPI_SESSION_NULL;
-    /* an info object exists only once the library is up (another session, MPI_Init) */
-    if (info != MPI_INFO_NULL && compi_mpi_state == COMPI_STATE_INITIALIZED) {
+    /* the info calls work before the library is up (core/mpi/info_api.c) */
+    if (info != MPI_INFO_NULL) {
         char v[64];
         int len = sizeof(v), flag = 0;
         if (PMPI_Info_get_string(info, "thread_level", &len, v, &flag) == MPI_SUCCESS && flag) {
             required = thread_level_of(v);
         }
+    }
+    if (info != MPI_INFO_NULL && !mpi_info_valid(info)) {
+        fprintf(stderr, "compi: %s: invalid info handle 0x%x\n", fn, (unsigned)info);
+        return MPI_ERR_INFO;
     }
     int rc = compi_lib_session_up(required, &provided, fn);
     if (rc != MPI_SUCCESS) {

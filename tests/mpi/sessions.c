@@ -133,7 +133,8 @@ static void psets(MPI_Session s)
     MPI_OK(MPI_Session_get_info(s, &info));
     MPI_OK(MPI_Info_get_string(info, "thread_level", &(int){sizeof(v)}, v, &flag));
     CHECK(flag && (strcmp(v, "MPI_THREAD_FUNNELED") == 0 ||
-                   strcmp(v, "MPI_THREAD_SERIALIZED") == 0 || strcmp(v, "MPI_THREAD_MULTIPLE") == 0),
+                   strcmp(v, "MPI_THREAD_SERIALIZED") == 0 ||
+                   strcmp(v, "MPI_THREAD_MULTIPLE") == 0),
           "thread_level %s, asked for MPI_THREAD_FUNNELED", flag ? v : "(none)");
     MPI_OK(MPI_Info_free(&info));
 }

@@ -21,6 +21,10 @@
 #define COMPI_VERSION_RELEASE 0
 #define COMPI_VERSION_STRING "0.1.0"
 
+/* MPI 3.1, not 4.x: compi has MPI-4's large counts (_c), sessions, MPI_Isendrecv and the
+   persistent collectives and MPI_Comm_idup, but not one-sided communication, MPI-IO or
+   partitioned communication, which MPI 4.0 and 4.1 require (docs/architecture.md,
+   "MPI-4"). */
 #define MPI_VERSION 3
 #define MPI_SUBVERSION 1
 
@@ -333,6 +337,8 @@ enum {
 #define MPI_T_ERR_CVAR_SET_NOT_NOW 66
 #define MPI_T_ERR_CVAR_SET_NEVER 67
 #define MPI_T_ERR_INVALID_NAME 68
+#define MPI_ERR_SESSION 69         /* MPI-4 */
+#define MPI_ERR_VALUE_TOO_LARGE 70 /* MPI-4 */
 #define MPI_ERR_LASTCODE 100
 
 /* ---- callback types ------------------------------------------------------------- */
@@ -1001,6 +1007,274 @@ COMPI_PROTO(int, T_cvar_read, (MPI_T_cvar_handle handle, void *buf));
 COMPI_PROTO(int, T_cvar_write, (MPI_T_cvar_handle handle, const void *buf));
 COMPI_PROTO(int, T_pvar_get_num, (int *num_pvar));
 COMPI_PROTO(int, T_category_get_num, (int *num_cat));
+
+/* ---- MPI-4: large counts, MPI_Isendrecv, sessions --------------------------------------
+ * The _c functions take MPI_Count counts and MPI_Aint displacements (MPI_Count for the
+ * datatype constructors).  compi carries int counts inside: a count in [INT_MIN, INT_MAX]
+ * goes through the int function, and one beyond gives MPI_ERR_COUNT (a displacement beyond
+ * int where the int function takes an int: MPI_ERR_ARG) -- never a silent truncation.
+ * Datatype sizes and extents are computed in 64 bits, so MPI_Type_size_c and the extent
+ * queries report values above INT_MAX. */
+typedef void(MPI_User_function_c)(void *, void *, MPI_Count *, MPI_Datatype *);
+
+/* point to point */
+COMPI_PROTO(int, Send_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                          int tag, MPI_Comm comm));
+COMPI_PROTO(int, Ssend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                           int tag, MPI_Comm comm));
+COMPI_PROTO(int, Rsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                           int tag, MPI_Comm comm));
+COMPI_PROTO(int, Bsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                           int tag, MPI_Comm comm));
+COMPI_PROTO(int, Isend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                           int tag, MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Issend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                            int tag, MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Irsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                            int tag, MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Ibsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                            int tag, MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Send_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                               int tag, MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Ssend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype,
+                                int dest, int tag, MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Rsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype,
+                                int dest, int tag, MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Bsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype,
+                                int dest, int tag, MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Recv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                          MPI_Comm comm, MPI_Status *status));
+COMPI_PROTO(int, Irecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+                           int tag, MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Recv_init_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+                               int tag, MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Mrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+                           MPI_Message *message, MPI_Status *status));
+COMPI_PROTO(int, Imrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+                            MPI_Message *message, MPI_Request *request));
+COMPI_PROTO(int, Sendrecv_c,
+            (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+             int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source,
+             int recvtag, MPI_Comm comm, MPI_Status *status));
+COMPI_PROTO(int, Sendrecv_replace_c,
+            (void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
+             int source, int recvtag, MPI_Comm comm, MPI_Status *status));
+COMPI_PROTO(int, Isendrecv,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+             void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+             MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Isendrecv_replace,
+            (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
+             int recvtag, MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Isendrecv_c,
+            (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+             int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source,
+             int recvtag, MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Isendrecv_replace_c,
+            (void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
+             int source, int recvtag, MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Get_count_c, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count));
+COMPI_PROTO(int, Get_elements_c,
+            (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count));
+COMPI_PROTO(int, Status_set_elements_c,
+            (MPI_Status * status, MPI_Datatype datatype, MPI_Count count));
+COMPI_PROTO(int, Buffer_attach_c, (void *buffer, MPI_Count size));
+COMPI_PROTO(int, Buffer_detach_c, (void *buffer_addr, MPI_Count *size));
+COMPI_PROTO(int, Pack_c, (const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
+                          void *outbuf, MPI_Count outsize, MPI_Count *position, MPI_Comm comm));
+COMPI_PROTO(int, Unpack_c, (const void *inbuf, MPI_Count insize, MPI_Count *position,
+                            void *outbuf, MPI_Count outcount, MPI_Datatype datatype,
+                            MPI_Comm comm));
+COMPI_PROTO(int, Pack_size_c,
+            (MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size));
+COMPI_PROTO(int, Pack_external_c,
+            (const char datarep[], const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
+             void *outbuf, MPI_Count outsize, MPI_Count *position));
+COMPI_PROTO(int, Unpack_external_c,
+            (const char datarep[], const void *inbuf, MPI_Count insize, MPI_Count *position,
+             void *outbuf, MPI_Count outcount, MPI_Datatype datatype));
+COMPI_PROTO(int, Pack_external_size_c,
+            (const char datarep[], MPI_Count incount, MPI_Datatype datatype, MPI_Count *size));
+
+/* datatypes and operations */
+COMPI_PROTO(int, Type_contiguous_c,
+            (MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_vector_c, (MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                                 MPI_Datatype oldtype, MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_create_hvector_c, (MPI_Count count, MPI_Count blocklength,
+                                         MPI_Count stride, MPI_Datatype oldtype,
+                                         MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_indexed_c,
+            (MPI_Count count, const MPI_Count array_of_blocklengths[],
+             const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+             MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_create_hindexed_c,
+            (MPI_Count count, const MPI_Count array_of_blocklengths[],
+             const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+             MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_create_indexed_block_c,
+            (MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[],
+             MPI_Datatype oldtype, MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_create_hindexed_block_c,
+            (MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[],
+             MPI_Datatype oldtype, MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_create_struct_c,
+            (MPI_Count count, const MPI_Count array_of_blocklengths[],
+             const MPI_Count array_of_displacements[], const MPI_Datatype array_of_types[],
+             MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_create_subarray_c,
+            (int ndims, const MPI_Count array_of_sizes[], const MPI_Count array_of_subsizes[],
+             const MPI_Count array_of_starts[], int order, MPI_Datatype oldtype,
+             MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_create_darray_c,
+            (int size, int rank, int ndims, const MPI_Count array_of_gsizes[],
+             const int array_of_distribs[], const int array_of_dargs[],
+             const int array_of_psizes[], int order, MPI_Datatype oldtype,
+             MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_create_resized_c,
+            (MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype));
+COMPI_PROTO(int, Type_size_c, (MPI_Datatype datatype, MPI_Count *size));
+COMPI_PROTO(int, Type_get_extent_c, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent));
+COMPI_PROTO(int, Type_get_true_extent_c,
+            (MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent));
+COMPI_PROTO(int, Type_get_envelope_c,
+            (MPI_Datatype datatype, MPI_Count *num_integers, MPI_Count *num_addresses,
+             MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner));
+COMPI_PROTO(int, Type_get_contents_c,
+            (MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses,
+             MPI_Count max_large_counts, MPI_Count max_datatypes, int array_of_integers[],
+             MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+             MPI_Datatype array_of_datatypes[]));
+COMPI_PROTO(int, Op_create_c, (MPI_User_function_c * user_fn, int commute, MPI_Op *op));
+COMPI_PROTO(int, Reduce_local_c, (const void *inbuf, void *inoutbuf, MPI_Count count,
+                                  MPI_Datatype datatype, MPI_Op op));
+
+/* collectives: blocking, nonblocking (I..., + request) and persistent (..._init, + info,
+   request) forms share one parameter list each */
+#define COMPI_BC_NB , MPI_Request *request
+#define COMPI_BC_PI , MPI_Info info, MPI_Request *request
+#define COMPI_BC_BCAST(xp, x)                                                         \
+    COMPI_PROTO(int, x, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root,     \
+                         MPI_Comm comm xp))
+#define COMPI_BC_ALL3(shape, b, i, p)                                                        \
+    shape(, b##_c);                                                                          \
+    shape(COMPI_BC_NB, i##_c);                                                               \
+    shape(COMPI_BC_PI, p##_c)
+#define COMPI_BC_REDUCE(xp, x)                                                        \
+    COMPI_PROTO(int, x, (const void *sendbuf, void *recvbuf, MPI_Count count,               \
+                         MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm xp))
+#define COMPI_BC_ALLREDUCE(xp, x)                                                     \
+    COMPI_PROTO(int, x, (const void *sendbuf, void *recvbuf, MPI_Count count,               \
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm xp))
+#define COMPI_BC_GATHER(xp, x)                                                        \
+    COMPI_PROTO(int, x, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,   \
+                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, \
+                         MPI_Comm comm xp))
+#define COMPI_BC_ALLGATHER(xp, x)                                                     \
+    COMPI_PROTO(int, x, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,   \
+                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,          \
+                         MPI_Comm comm xp))
+#define COMPI_BC_GATHERV(xp, x)                                                       \
+    COMPI_PROTO(int, x, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,   \
+                         void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], \
+                         MPI_Datatype recvtype, int root, MPI_Comm comm xp))
+#define COMPI_BC_SCATTERV(xp, x)                                                      \
+    COMPI_PROTO(int, x, (const void *sendbuf, const MPI_Count sendcounts[],                 \
+                         const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,      \
+                         MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm xp))
+#define COMPI_BC_ALLGATHERV(xp, x)                                                    \
+    COMPI_PROTO(int, x, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,   \
+                         void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], \
+                         MPI_Datatype recvtype, MPI_Comm comm xp))
+#define COMPI_BC_ALLTOALLV(xp, x)                                                     \
+    COMPI_PROTO(int, x, (const void *sendbuf, const MPI_Count sendcounts[],                 \
+                         const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,     \
+                         const MPI_Count recvcounts[], const MPI_Aint rdispls[],             \
+                         MPI_Datatype recvtype, MPI_Comm comm xp))
+#define COMPI_BC_ALLTOALLW(xp, x)                                                     \
+    COMPI_PROTO(int, x, (const void *sendbuf, const MPI_Count sendcounts[],                 \
+                         const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],           \
+                         void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], \
+                         const MPI_Datatype recvtypes[], MPI_Comm comm xp))
+#define COMPI_BC_REDUCE_SCATTER(xp, x)                                                \
+    COMPI_PROTO(int, x, (const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],  \
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm xp))
+#define COMPI_BC_REDUCE_SCATTER_BLOCK(xp, x)                                          \
+    COMPI_PROTO(int, x, (const void *sendbuf, void *recvbuf, MPI_Count recvcount,           \
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm xp))
+COMPI_BC_ALL3(COMPI_BC_BCAST, Bcast, Ibcast, Bcast_init);
+COMPI_BC_ALL3(COMPI_BC_REDUCE, Reduce, Ireduce, Reduce_init);
+COMPI_BC_ALL3(COMPI_BC_ALLREDUCE, Allreduce, Iallreduce, Allreduce_init);
+COMPI_BC_ALL3(COMPI_BC_ALLREDUCE, Scan, Iscan, Scan_init);
+COMPI_BC_ALL3(COMPI_BC_ALLREDUCE, Exscan, Iexscan, Exscan_init);
+COMPI_BC_ALL3(COMPI_BC_GATHER, Gather, Igather, Gather_init);
+COMPI_BC_ALL3(COMPI_BC_GATHER, Scatter, Iscatter, Scatter_init);
+COMPI_BC_ALL3(COMPI_BC_ALLGATHER, Allgather, Iallgather, Allgather_init);
+COMPI_BC_ALL3(COMPI_BC_ALLGATHER, Alltoall, Ialltoall, Alltoall_init);
+COMPI_BC_ALL3(COMPI_BC_GATHERV, Gatherv, Igatherv, Gatherv_init);
+COMPI_BC_ALL3(COMPI_BC_SCATTERV, Scatterv, Iscatterv, Scatterv_init);
+COMPI_BC_ALL3(COMPI_BC_ALLGATHERV, Allgatherv, Iallgatherv, Allgatherv_init);
+COMPI_BC_ALL3(COMPI_BC_ALLTOALLV, Alltoallv, Ialltoallv, Alltoallv_init);
+COMPI_BC_ALL3(COMPI_BC_ALLTOALLW, Alltoallw, Ialltoallw, Alltoallw_init);
+COMPI_BC_ALL3(COMPI_BC_REDUCE_SCATTER, Reduce_scatter, Ireduce_scatter, Reduce_scatter_init);
+COMPI_BC_ALL3(COMPI_BC_REDUCE_SCATTER_BLOCK, Reduce_scatter_block, Ireduce_scatter_block,
+              Reduce_scatter_block_init);
+COMPI_BC_ALL3(COMPI_BC_ALLGATHER, Neighbor_allgather, Ineighbor_allgather,
+              Neighbor_allgather_init);
+COMPI_BC_ALL3(COMPI_BC_ALLGATHER, Neighbor_alltoall, Ineighbor_alltoall, Neighbor_alltoall_init);
+COMPI_BC_ALL3(COMPI_BC_ALLGATHERV, Neighbor_allgatherv, Ineighbor_allgatherv,
+              Neighbor_allgatherv_init);
+COMPI_BC_ALL3(COMPI_BC_ALLTOALLV, Neighbor_alltoallv, Ineighbor_alltoallv,
+              Neighbor_alltoallv_init);
+COMPI_BC_ALL3(COMPI_BC_ALLTOALLW, Neighbor_alltoallw, Ineighbor_alltoallw,
+              Neighbor_alltoallw_init);
+#undef COMPI_BC_ALL3
+#undef COMPI_BC_ALLGATHER
+#undef COMPI_BC_ALLGATHERV
+#undef COMPI_BC_ALLREDUCE
+#undef COMPI_BC_ALLTOALLV
+#undef COMPI_BC_ALLTOALLW
+#undef COMPI_BC_BCAST
+#undef COMPI_BC_GATHER
+#undef COMPI_BC_GATHERV
+#undef COMPI_BC_NB
+#undef COMPI_BC_PI
+#undef COMPI_BC_REDUCE
+#undef COMPI_BC_REDUCE_SCATTER
+#undef COMPI_BC_REDUCE_SCATTER_BLOCK
+#undef COMPI_BC_SCATTERV
+
+/* communicators */
+COMPI_PROTO(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request));
+COMPI_PROTO(int, Comm_idup_with_info,
+            (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request));
+
+/* sessions (MPI-4 chapter 11).  Process sets: "mpi://WORLD" and "mpi://SELF". */
+typedef int MPI_Session;
+#define COMPI_HKIND_SESSION 0xb
+#define MPI_SESSION_NULL ((MPI_Session)COMPI_HANDLE(COMPI_HKIND_SESSION, 0))
+#define MPI_MAX_PSET_NAME_LEN 256
+#define MPI_MAX_STRINGTAG_LEN 256
+typedef void(MPI_Session_errhandler_function)(MPI_Session *, int *, ...);
+COMPI_PROTO(int, Session_init, (MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session));
+COMPI_PROTO(int, Session_finalize, (MPI_Session * session));
+COMPI_PROTO(int, Session_get_num_psets, (MPI_Session session, MPI_Info info, int *npset_names));
+COMPI_PROTO(int, Session_get_nth_pset,
+            (MPI_Session session, MPI_Info info, int n, int *pset_len, char *pset_name));
+COMPI_PROTO(int, Session_get_pset_info,
+            (MPI_Session session, const char *pset_name, MPI_Info *info));
+COMPI_PROTO(int, Session_get_info, (MPI_Session session, MPI_Info *info_used));
+COMPI_PROTO(int, Group_from_session_pset,
+            (MPI_Session session, const char *pset_name, MPI_Group *newgroup));
+COMPI_PROTO(int, Comm_create_from_group,
+            (MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler,
+             MPI_Comm *newcomm));
+COMPI_PROTO(int, Session_create_errhandler,
+            (MPI_Session_errhandler_function * session_errhandler_fn,
+             MPI_Errhandler *errhandler));
+COMPI_PROTO(int, Session_set_errhandler, (MPI_Session session, MPI_Errhandler errhandler));
+COMPI_PROTO(int, Session_get_errhandler, (MPI_Session session, MPI_Errhandler *errhandler));
+COMPI_PROTO(int, Session_call_errhandler, (MPI_Session session, int errorcode));
 
 #undef COMPI_PROTO
 

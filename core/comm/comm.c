@@ -155,11 +155,12 @@ compi_status_t comm_alloc_ctx_set(const comm_coll_set_t *set, uint32_t *ctx_p)
     if (st != COMPI_OK) {
         return st;
     }
-    if (ctx == UINT32_MAX) {
+    if (ctx >= UINT32_MAX - 1 - 2 * COMM_CTX_POOL) {
         compi_log_error("out of communicator context ids");
         return COMPI_ERR_NO_RESOURCE;
     }
-    next_ctx = ctx + 1;
+    /* the new communicator's pool for MPI_Comm_idup (comm.h) */
+    next_ctx = ctx + 1 + COMM_CTX_POOL;
     *ctx_p = ctx;
     return COMPI_OK;
 }
@@ -167,7 +168,14 @@ compi_status_t comm_alloc_ctx_set(const comm_coll_set_t *set, uint32_t *ctx_p)
 compi_status_t comm_alloc_ctx(compi_comm_t *parent, uint32_t *ctx_p)
 {
     comm_coll_set_t set = comm_coll_whole(parent);
-    return comm_alloc_ctx_set(&set, ctx_p);
+    compi_status_t st = comm_alloc_ctx_set(&set, ctx_p);
+    if (st == COMPI_OK && parent->ctx_pool_end - parent->ctx_pool < COMM_CTX_POOL / 2) {
+        /* every member of parent is here and sees the same pool: refill it */
+        parent->ctx_pool = *ctx_p + 1 + COMM_CTX_POOL;
+        parent->ctx_pool_end = parent->ctx_pool + COMM_CTX_POOL;
+        next_ctx = parent->ctx_pool_end;
+    }
+    return st;
 }
 
 /* one predefined communicator: group, object at its fixed handle, PML registration */
@@ -224,7 +232,11 @@ compi_status_t comm_init(void)
     if (st != COMPI_OK) {
         goto err;
     }
-    next_ctx = 2;
+    /* the pools of WORLD and SELF for MPI_Comm_idup (comm.h) */
+    world->ctx_pool = 2;
+    world->ctx_pool_end = self->ctx_pool = 2 + COMM_CTX_POOL;
+    self->ctx_pool_end = 2 + 2 * COMM_CTX_POOL;
+    next_ctx = self->ctx_pool_end;
     free(ranks);
     return COMPI_OK;
 

@@ -60,6 +60,10 @@ typedef struct compi_comm {
     compi_group_t *group;
     struct attr_list *attrs;
     unsigned nbc_seq; /* schedules started on it: their tags (core/coll/sched/sched.h) */
+    /* context ids reserved on every member for MPI_Comm_idup of this communicator,
+       [ctx_pool, ctx_pool_end) (comm_idup, comm_create.c); empty unless its constructor
+       reserved them */
+    uint32_t ctx_pool, ctx_pool_end;
     struct comm_topo *topo;   /* process topology (topo.h) or NULL; one reference */
     char name[MPI_MAX_OBJECT_NAME];
 } compi_comm_t;
@@ -98,7 +102,18 @@ compi_comm_t *comm_world(void);
 compi_status_t comm_init(void);
 void comm_finalize(void);
 
-/* collective over `parent`: a context id free on every member */
+/*
+ * Context ids and MPI_Comm_idup.  Ids are never reused, and each process's next free id
+ * only grows.  Every agreement (comm_alloc_ctx, comm_alloc_ctx_set) takes the max over the
+ * members' next free id, C, and moves every member's next free id past C + COMM_CTX_POOL:
+ * [C + 1, C + 1 + COMM_CTX_POOL) is then reserved on every member of the new communicator
+ * -- no later agreement, of any group, can reach it -- and is that communicator's pool for
+ * MPI_Comm_idup, which takes ids from it in the collective order every member sees alike,
+ * without communicating (comm_idup).  An agreement over the whole of a parent whose pool is
+ * under half full also gives the parent a fresh pool.
+ */
+#define COMM_CTX_POOL 256u
+/* collective over `parent`: a context id free on every member, its pool after it */
 compi_status_t comm_alloc_ctx(compi_comm_t *parent, uint32_t *ctx_p);
 /*
  * a new communicator with the given members (group, of which the calling process must be
@@ -121,6 +136,10 @@ int comm_is_predefined(const compi_comm_t *comm);
  * the callback's code in *cb_code_p.
  */
 compi_status_t comm_dup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p);
+/* MPI_Comm_idup: comm_dup with an id from parent's pool (no communication; the new
+   communicator gets a sixteenth of what is left as its own pool); COMPI_ERR_NO_RESOURCE
+   when the pool is empty, on every member alike */
+compi_status_t comm_idup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p);
 compi_status_t comm_split(compi_comm_t *parent, int color, int key, compi_comm_t **new_p);
 /* group must be a subset of parent's (the API checks) */
 compi_status_t comm_create_from_group(compi_comm_t *parent, compi_group_t *group,

@@ -16,7 +16,8 @@
 
 #include <stdlib.h>
 
-/* the new communicator on group with the parent's error handler */
+/* the new communicator on group with the parent's error handler; ctx came from
+   comm_alloc_ctx(_set), so the ids after it are its pool for MPI_Comm_idup (comm.h) */
 static compi_status_t comm_derive(compi_comm_t *parent, compi_group_t *group, uint32_t ctx,
                                   compi_comm_t **new_p)
 {
@@ -24,20 +25,39 @@ static compi_status_t comm_derive(compi_comm_t *parent, compi_group_t *group, ui
 
     if (st == COMPI_OK) {
         comm_set_errhandler(*new_p, parent->errh);
+        (*new_p)->ctx_pool = ctx + 1;
+        (*new_p)->ctx_pool_end = ctx + 1 + COMM_CTX_POOL;
     }
     return st;
 }
 
-compi_status_t comm_dup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p)
+static compi_status_t comm_dup_any(compi_comm_t *parent, int from_pool, compi_comm_t **new_p,
+                                   int *cb_code_p)
 {
     compi_comm_t *c;
     uint32_t ctx;
-    compi_status_t st = comm_alloc_ctx(parent, &ctx);
+    compi_status_t st = COMPI_OK;
 
-    if (st != COMPI_OK) {
-        return st;
+    if (from_pool) {
+        if (parent->ctx_pool == parent->ctx_pool_end) {
+            return COMPI_ERR_NO_RESOURCE;
+        }
+        ctx = parent->ctx_pool++;
+        st = comm_create_with_group(parent->group, ctx, &c);
+        if (st == COMPI_OK) {
+            /* its own pool: a sixteenth of what the parent has left */
+            uint32_t share = (parent->ctx_pool_end - parent->ctx_pool) / 16;
+            comm_set_errhandler(c, parent->errh);
+            c->ctx_pool = parent->ctx_pool;
+            c->ctx_pool_end = parent->ctx_pool + share;
+            parent->ctx_pool += share;
+        }
+    } else {
+        st = comm_alloc_ctx(parent, &ctx);
+        if (st == COMPI_OK) {
+            st = comm_derive(parent, parent->group, ctx, &c);
+        }
     }
-    st = comm_derive(parent, parent->group, ctx, &c);
     if (st != COMPI_OK) {
         return st;
     }
@@ -54,6 +74,16 @@ compi_status_t comm_dup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code
     }
     *new_p = c;
     return COMPI_OK;
+}
+
+compi_status_t comm_dup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p)
+{
+    return comm_dup_any(parent, 0, new_p, cb_code_p);
+}
+
+compi_status_t comm_idup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p)
+{
+    return comm_dup_any(parent, 1, new_p, cb_code_p);
 }
 
 typedef struct split_entry {

@@ -97,6 +97,9 @@ static const struct {
     [MPI_T_ERR_CVAR_SET_NEVER] = {"MPI_T_ERR_CVAR_SET_NEVER",
                                   "the control variable can never be set"},
     [MPI_T_ERR_INVALID_NAME] = {"MPI_T_ERR_INVALID_NAME", "no variable has this name"},
+    [MPI_ERR_SESSION] = {"MPI_ERR_SESSION", "invalid session"},
+    [MPI_ERR_VALUE_TOO_LARGE] = {"MPI_ERR_VALUE_TOO_LARGE",
+                                 "a value does not fit its output argument"},
 };
 
 static int class_valid(int code)
@@ -227,11 +230,17 @@ int mpi_err_invoke(struct compi_comm *comm, int errclass, const char *func, cons
         err_fatal(func, errclass, what);
     }
     errh = comm->errh;
+    return mpi_err_invoke_errh(errh, comm->handle, errclass, func, what);
+}
+
+int mpi_err_invoke_errh(struct compi_errhandler *errh, int handle, int errclass,
+                        const char *func, const char *what)
+{
     switch (errh->kind) {
     case ERRH_RETURN:
         return errclass;
     case ERRH_USER: {
-        MPI_Comm h = comm->handle;
+        MPI_Comm h = handle;
         int code = errclass;
         if (errh->fn != NULL) {
             errh->fn(&h, &code);

@@ -33,6 +33,10 @@ int mpi_err_not_initialized(const char *func);
 
 /* mpi_err_raise with the message already written (MPI_Comm_call_errhandler) */
 int mpi_err_invoke(struct compi_comm *comm, int errclass, const char *func, const char *what);
+/* the same with a handler and the handle it gets (a session's: core/mpi/session_api.c) */
+struct compi_errhandler;
+int mpi_err_invoke_errh(struct compi_errhandler *errh, int handle, int errclass,
+                        const char *func, const char *what);
 
 /*
  * Error codes that carry their own text.  A failure whose words only the library knows (a

@@ -62,15 +62,68 @@ static compi_status_t coll_config_load(void)
     return COMPI_OK;
 }
 
+/* The library has two kinds of user: the world model (MPI_Init .. MPI_Finalize) and the
+   sessions (core/mpi/session_api.c).  The first to come starts it, the last to go
+   finalizes it; it starts once per process. */
+int compi_world_model = 0; /* 0: before MPI_Init, 1: until MPI_Finalize, 2: after it */
+static int nsessions = 0;
+
+static int lib_start(int required);
+static void lib_stop(void);
+
 static int compi_init(int required, int *provided)
+{
+    if (compi_world_model != 0) {
+        compi_log_error("MPI_Init called %s",
+                        compi_world_model == 1 ? "twice" : "after MPI_Finalize");
+        rte_abort(MPI_ERR_OTHER, "MPI_Init called twice");
+    }
+    if (compi_mpi_state == COMPI_STATE_FINALIZED) {
+        compi_log_error("MPI_Init called after the last session was finalized: compi starts once");
+        rte_abort(MPI_ERR_OTHER, "MPI_Init called after the library was finalized");
+    }
+    if (compi_mpi_state == COMPI_STATE_PRE_INIT) {
+        int rc = lib_start(required);
+        if (rc != MPI_SUCCESS) {
+            return rc;
+        }
+    }
+    compi_world_model = 1;
+    if (provided) {
+        *provided = thread_level;
+    }
+    return MPI_SUCCESS;
+}
+
+int compi_lib_session_up(int required, int *provided, const char *fn)
+{
+    if (compi_mpi_state == COMPI_STATE_FINALIZED) {
+        fprintf(stderr, "compi: %s called after the library was finalized: it starts once\n",
+                fn);
+        return MPI_ERR_OTHER;
+    }
+    if (compi_mpi_state == COMPI_STATE_PRE_INIT) {
+        int rc = lib_start(required);
+        if (rc != MPI_SUCCESS) {
+            return rc;
+        }
+    }
+    nsessions++;
+    *provided = thread_level;
+    return MPI_SUCCESS;
+}
+
+void compi_lib_session_down(void)
+{
+    if (--nsessions == 0 && compi_world_model != 1) {
+        lib_stop();
+    }
+}
+
+static int lib_start(int required)
 {
     compi_status_t st;
 
-    if (compi_mpi_state != COMPI_STATE_PRE_INIT) {
-        compi_log_error("MPI_Init called %s",
-                        compi_mpi_state == COMPI_STATE_INITIALIZED ? "twice" : "after MPI_Finalize");
-        rte_abort(MPI_ERR_OTHER, "MPI_Init called twice");
-    }
     main_thread = pthread_self();
     /* No lock is taken anywhere: one thread at a time is what we can honestly offer. */
     thread_level = required < MPI_THREAD_SERIALIZED ? required : MPI_THREAD_SERIALIZED;
@@ -111,9 +164,6 @@ static int compi_init(int required, int *provided)
         param_warn_unknown();
     }
     compi_mpi_state = COMPI_STATE_INITIALIZED;
-    if (provided) {
-        *provided = thread_level;
-    }
     return MPI_SUCCESS;
 }
 
@@ -189,9 +239,22 @@ static compi_status_t finalize_barrier(void)
 #pragma weak MPI_Finalize = PMPI_Finalize
 int PMPI_Finalize(void)
 {
+    COMPI_CHECK_INIT("MPI_Finalize");
+    if (compi_world_model != 1) {
+        return mpi_err_raise(NULL, MPI_ERR_OTHER, "MPI_Finalize", "MPI_Init was not called");
+    }
+    compi_world_model = 2;
+    if (nsessions == 0) {
+        lib_stop();
+    }
+    return MPI_SUCCESS;
+}
+
+/* the library's end, when its last user (the world model or a session) leaves */
+static void lib_stop(void)
+{
     compi_status_t st;
 
-    COMPI_CHECK_INIT("MPI_Finalize");
     /* coll_summary: every rank's rows to world rank 0, while every rank still listens */
     if ((st = tramp_summary_write()) != COMPI_OK) {
         compi_log_error("MPI_Finalize: the collective summary was not written: %s",
@@ -213,7 +276,6 @@ int PMPI_Finalize(void)
     dt_finalize();
     compi_mpi_state = COMPI_STATE_FINALIZED;
     rte_finalize();
-    return MPI_SUCCESS;
 }
 
 #pragma weak MPI_Initialized = PMPI_Initialized
@@ -222,7 +284,7 @@ int PMPI_Initialized(int *flag)
     if (!flag) {
         return MPI_ERR_ARG;
     }
-    *flag = compi_mpi_state != COMPI_STATE_PRE_INIT;
+    *flag = compi_world_model != 0;
     return MPI_SUCCESS;
 }
 
@@ -232,7 +294,7 @@ int PMPI_Finalized(int *flag)
     if (!flag) {
         return MPI_ERR_ARG;
     }
-    *flag = compi_mpi_state == COMPI_STATE_FINALIZED;
+    *flag = compi_world_model == 2;
     return MPI_SUCCESS;
 }
 
@@ -317,7 +379,8 @@ int PMPI_Get_library_version(char *version, int *resultlen)
         return MPI_ERR_ARG;
     }
     snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
-             "compi %s (MPI %d.%d; collectives configured at run time in Scheme)",
+             "compi %s (MPI %d.%d with MPI-4 large counts, sessions, MPI_Isendrecv and "
+             "MPI_Comm_idup; collectives configured at run time in Scheme)",
              COMPI_VERSION_STRING, MPI_VERSION, MPI_SUBVERSION);
     *resultlen = (int)strlen(version);
     return MPI_SUCCESS;

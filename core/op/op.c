@@ -113,6 +113,11 @@ static void op_apply_user(const compi_op_t *op, compi_datatype_t *dt, const char
                           size_t count)
 {
     MPI_Datatype h = dt->handle;
+    if (op->user_fn_c != NULL) {
+        MPI_Count len = (MPI_Count)count;
+        op->user_fn_c((void *)in, inout, &len, &h);
+        return;
+    }
     while (count > 0) {
         int len = count > INT_MAX ? INT_MAX : (int)count;
         op->user_fn((void *)in, inout, &len, &h);

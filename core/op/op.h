@@ -25,6 +25,7 @@ typedef struct compi_op {
     int commutative;
     int predefined;         /* index MPI_MAX..MPI_NO_OP, or 0 for user ops */
     MPI_User_function *user_fn;
+    MPI_User_function_c *user_fn_c; /* MPI_Op_create_c: MPI_Count lengths (user_fn NULL) */
     int refcount;
     const char *name;       /* "MPI_SUM", or "user" */
 } compi_op_t;

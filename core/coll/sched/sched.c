@@ -67,6 +67,7 @@ struct coll_sched {
     int posted;   /* its sends and receives are posted */
     int cancelled;
     int persistent; /* kept between runs in its request (req->owner) */
+    int p2p;        /* coll_sched_p2p: no schedule tag; the request's status is the receive's */
 };
 
 static coll_sched_t *active_head;
@@ -365,6 +366,12 @@ static int round_done(coll_sched_t *s)
             continue;
         }
         coll_sched_fail(s, status_of(r));
+        if (s->p2p && r->kind == REQ_RECV) {
+            s->req->status.MPI_SOURCE = r->status.MPI_SOURCE;
+            s->req->status.MPI_TAG = r->status.MPI_TAG;
+            s->req->status.compi_count = r->status.compi_count;
+            s->req->status.compi_cancelled = r->status.compi_cancelled;
+        }
         pml_request_free(r);
         s->reqs[i] = NULL;
     }
@@ -389,12 +396,13 @@ static void post_round(coll_sched_t *s)
         compi_status_t st;
         if (t->type == STEP_SEND) {
             *slot = NULL;
-            st = pml_isend(t->sbuf, t->scount, t->sdt, t->peer, t->tag ? t->tag : s->tag, s->comm,
+            int tag = t->tag || s->p2p ? t->tag : s->tag;
+            st = pml_isend(t->sbuf, t->scount, t->sdt, t->peer, tag, s->comm,
                            PML_SEND_STANDARD, slot);
         } else if (t->type == STEP_RECV) {
             *slot = NULL;
-            st = pml_irecv(t->rbuf, t->rcount, t->rdt, t->peer, t->tag ? t->tag : s->tag, s->comm,
-                           slot);
+            int tag = t->tag || s->p2p ? t->tag : s->tag;
+            st = pml_irecv(t->rbuf, t->rcount, t->rdt, t->peer, tag, s->comm, slot);
         } else {
             continue;
         }
@@ -586,13 +594,26 @@ compi_status_t coll_sched_start(coll_sched_t *s, compi_request_t **req_p)
         s->req->owner = s;
         return COMPI_OK;
     }
-    s->tag = next_tag(s);
+    if (s->p2p) {
+        /* MPI_PROC_NULL's status until a receive completes */
+        s->req->status.MPI_SOURCE = MPI_PROC_NULL;
+        s->req->status.MPI_TAG = MPI_ANY_TAG;
+        s->req->status.compi_count = 0;
+        s->req->status.compi_cancelled = 0;
+    } else {
+        s->tag = next_tag(s);
+    }
     link_active(s);
     int moved = 0;
     if (advance(s, &moved)) {
         end(s);
     }
     return COMPI_OK;
+}
+
+void coll_sched_p2p(coll_sched_t *s)
+{
+    s->p2p = 1;
 }
 
 compi_status_t coll_sched_run(coll_sched_t *s)

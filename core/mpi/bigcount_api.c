@@ -1,0 +1,586 @@
+/*
+ * bigcount_api.c -- the MPI-4 large-count (_c) functions of point-to-point, statuses,
+ * packing, the attached buffer, datatypes and operations.
+ *
+ * compi carries int counts inside (the argument checks, the datatype constructors), so
+ * each _c function turns its MPI_Count arguments into ints and calls its int function: a
+ * count beyond int is MPI_ERR_COUNT, never truncated.  Sizes and extents are 64-bit inside,
+ * so the queries (MPI_Type_size_c, MPI_Get_count_c, ...) answer beyond INT_MAX.
+ * The point-to-point wrappers come from the table bigcount_p2p.def; the others, whose
+ * arguments differ one by one, are written out below.  An error found by the int function
+ * names it (MPI_Send), one found here names the _c function.
+ */
+#include "core/dt/dt.h"
+#include "core/mpi/bigcount.h"
+#include "core/op/op.h"
+
+/* ---- point to point: the shapes of bigcount_p2p.def -------------------------------- */
+
+#define BC_SEND(x)                                                                            \
+    BC_WEAK(x##_c)                                                                            \
+    int PMPI_##x##_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,       \
+                     int tag, MPI_Comm comm)                                                  \
+    {                                                                                         \
+        int n;                                                                                \
+        COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
+        BC_COUNT(count, n, comm, x);                                                          \
+        return PMPI_##x(buf, n, datatype, dest, tag, comm);                                   \
+    }
+#define BC_ISEND(x)                                                                           \
+    BC_WEAK(x##_c)                                                                            \
+    int PMPI_##x##_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,       \
+                     int tag, MPI_Comm comm, MPI_Request *request)                            \
+    {                                                                                         \
+        int n;                                                                                \
+        COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
+        BC_COUNT(count, n, comm, x);                                                          \
+        return PMPI_##x(buf, n, datatype, dest, tag, comm, request);                          \
+    }
+#define BC_RECV(x)                                                                            \
+    BC_WEAK(x##_c)                                                                            \
+    int PMPI_##x##_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,  \
+                     MPI_Comm comm, MPI_Status *status)                                       \
+    {                                                                                         \
+        int n;                                                                                \
+        COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
+        BC_COUNT(count, n, comm, x);                                                          \
+        return PMPI_##x(buf, n, datatype, source, tag, comm, status);                         \
+    }
+#define BC_IRECV(x)                                                                           \
+    BC_WEAK(x##_c)                                                                            \
+    int PMPI_##x##_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,  \
+                     MPI_Comm comm, MPI_Request *request)                                     \
+    {                                                                                         \
+        int n;                                                                                \
+        COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
+        BC_COUNT(count, n, comm, x);                                                          \
+        return PMPI_##x(buf, n, datatype, source, tag, comm, request);                        \
+    }
+#define BC_MRECV(x)                                                                           \
+    BC_WEAK(x##_c)                                                                            \
+    int PMPI_##x##_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, \
+                     MPI_Status *status)                                                      \
+    {                                                                                         \
+        int n;                                                                                \
+        COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
+        BC_COUNT(count, n, MPI_COMM_NULL, x);                                                 \
+        return PMPI_##x(buf, n, datatype, message, status);                                   \
+    }
+#define BC_IMRECV(x)                                                                          \
+    BC_WEAK(x##_c)                                                                            \
+    int PMPI_##x##_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, \
+                     MPI_Request *request)                                                    \
+    {                                                                                         \
+        int n;                                                                                \
+        COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
+        BC_COUNT(count, n, MPI_COMM_NULL, x);                                                 \
+        return PMPI_##x(buf, n, datatype, message, request);                                  \
+    }
+#define BC_SENDRECV_ANY(x, last_t, last)                                                      \
+    BC_WEAK(x##_c)                                                                            \
+    int PMPI_##x##_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,         \
+                     int dest, int sendtag, void *recvbuf, MPI_Count recvcount,               \
+                     MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,           \
+                     last_t last)                                                             \
+    {                                                                                         \
+        int ns, nr;                                                                           \
+        COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
+        BC_COUNT(sendcount, ns, comm, x);                                                     \
+        BC_COUNT(recvcount, nr, comm, x);                                                     \
+        return PMPI_##x(sendbuf, ns, sendtype, dest, sendtag, recvbuf, nr, recvtype, source,  \
+                        recvtag, comm, last);                                                 \
+    }
+#define BC_SENDRECV(x) BC_SENDRECV_ANY(x, MPI_Status *, status)
+#define BC_ISENDRECV(x) BC_SENDRECV_ANY(x, MPI_Request *, request)
+#define BC_REPLACE_ANY(x, last_t, last)                                                       \
+    BC_WEAK(x##_c)                                                                            \
+    int PMPI_##x##_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,             \
+                     int sendtag, int source, int recvtag, MPI_Comm comm, last_t last)        \
+    {                                                                                         \
+        int n;                                                                                \
+        COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
+        BC_COUNT(count, n, comm, x);                                                          \
+        return PMPI_##x(buf, n, datatype, dest, sendtag, source, recvtag, comm, last);        \
+    }
+#define BC_SENDRECV_REPLACE(x) BC_REPLACE_ANY(x, MPI_Status *, status)
+#define BC_ISENDRECV_REPLACE(x) BC_REPLACE_ANY(x, MPI_Request *, request)
+
+#define BC_P2P(shape, x) BC_##shape(x)
+#include "core/mpi/bigcount_p2p.def"
+#undef BC_P2P
+
+/* ---- statuses, the attached buffer, packing ---------------------------------------- */
+
+BC_WEAK(Get_count_c)
+int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    static const char fn[] = "MPI_Get_count_c";
+    COMPI_CHECK_INIT(fn);
+    if (status == NULL || status == MPI_STATUS_IGNORE || count == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "status or count is NULL (or IGNORE)");
+    }
+    compi_datatype_t *dt = dt_from_handle(datatype);
+    if (dt == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_TYPE, fn, "invalid datatype (handle 0x%x)",
+                             (unsigned)datatype);
+    }
+    long long bytes = status->compi_count;
+    if (dt->size == 0) {
+        *count = 0;
+    } else if (bytes < 0 || bytes % (long long)dt->size != 0) {
+        *count = MPI_UNDEFINED;
+    } else {
+        *count = bytes / (long long)dt->size;
+    }
+    return MPI_SUCCESS;
+}
+
+BC_WEAK(Get_elements_c)
+int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    return PMPI_Get_elements_x(status, datatype, count);
+}
+
+BC_WEAK(Status_set_elements_c)
+int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
+{
+    return PMPI_Status_set_elements_x(status, datatype, count);
+}
+
+BC_WEAK(Buffer_attach_c)
+int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
+{
+    int n;
+    COMPI_CHECK_INIT("MPI_Buffer_attach_c");
+    BC_COUNT(size, n, MPI_COMM_NULL, Buffer_attach);
+    return PMPI_Buffer_attach(buffer, n);
+}
+
+BC_WEAK(Buffer_detach_c)
+int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
+{
+    int n = 0;
+    if (size == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Buffer_detach_c", "size is NULL");
+    }
+    int rc = PMPI_Buffer_detach(buffer_addr, &n);
+    if (rc == MPI_SUCCESS) {
+        *size = n;
+    }
+    return rc;
+}
+
+BC_WEAK(Pack_c)
+int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
+                MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
+{
+    int nin, nout, pos;
+    COMPI_CHECK_INIT("MPI_Pack_c");
+    if (position == NULL) {
+        return mpi_err_raise(comm_from_handle(comm), MPI_ERR_ARG, "MPI_Pack_c", "position is NULL");
+    }
+    BC_COUNT(incount, nin, comm, Pack);
+    BC_COUNT(outsize, nout, comm, Pack);
+    BC_COUNT(*position, pos, comm, Pack);
+    int rc = PMPI_Pack(inbuf, nin, datatype, outbuf, nout, &pos, comm);
+    if (rc == MPI_SUCCESS) {
+        *position = pos;
+    }
+    return rc;
+}
+
+BC_WEAK(Unpack_c)
+int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
+                  MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm)
+{
+    int nin, nout, pos;
+    COMPI_CHECK_INIT("MPI_Unpack_c");
+    if (position == NULL) {
+        return mpi_err_raise(comm_from_handle(comm), MPI_ERR_ARG, "MPI_Unpack_c",
+                             "position is NULL");
+    }
+    BC_COUNT(insize, nin, comm, Unpack);
+    BC_COUNT(outcount, nout, comm, Unpack);
+    BC_COUNT(*position, pos, comm, Unpack);
+    int rc = PMPI_Unpack(inbuf, nin, &pos, outbuf, nout, datatype, comm);
+    if (rc == MPI_SUCCESS) {
+        *position = pos;
+    }
+    return rc;
+}
+
+BC_WEAK(Pack_size_c)
+int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size)
+{
+    int n, s = 0;
+    COMPI_CHECK_INIT("MPI_Pack_size_c");
+    if (size == NULL) {
+        return mpi_err_raise(comm_from_handle(comm), MPI_ERR_ARG, "MPI_Pack_size_c",
+                             "size is NULL");
+    }
+    BC_COUNT(incount, n, comm, Pack_size);
+    int rc = PMPI_Pack_size(n, datatype, comm, &s);
+    if (rc == MPI_SUCCESS) {
+        *size = s;
+    }
+    return rc;
+}
+
+/* the external32 calls take MPI_Aint sizes and positions already: only the element
+   counts are narrowed */
+BC_WEAK(Pack_external_c)
+int PMPI_Pack_external_c(const char datarep[], const void *inbuf, MPI_Count incount,
+                         MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
+                         MPI_Count *position)
+{
+    int n;
+    COMPI_CHECK_INIT("MPI_Pack_external_c");
+    BC_COUNT(incount, n, MPI_COMM_NULL, Pack_external);
+    MPI_Aint pos = position != NULL ? (MPI_Aint)*position : 0;
+    int rc = PMPI_Pack_external(datarep, inbuf, n, datatype, outbuf, (MPI_Aint)outsize,
+                                position != NULL ? &pos : NULL);
+    if (rc == MPI_SUCCESS) {
+        *position = pos;
+    }
+    return rc;
+}
+
+BC_WEAK(Unpack_external_c)
+int PMPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count insize,
+                           MPI_Count *position, void *outbuf, MPI_Count outcount,
+                           MPI_Datatype datatype)
+{
+    int n;
+    COMPI_CHECK_INIT("MPI_Unpack_external_c");
+    BC_COUNT(outcount, n, MPI_COMM_NULL, Unpack_external);
+    MPI_Aint pos = position != NULL ? (MPI_Aint)*position : 0;
+    int rc = PMPI_Unpack_external(datarep, inbuf, (MPI_Aint)insize,
+                                  position != NULL ? &pos : NULL, outbuf, n, datatype);
+    if (rc == MPI_SUCCESS) {
+        *position = pos;
+    }
+    return rc;
+}
+
+BC_WEAK(Pack_external_size_c)
+int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount, MPI_Datatype datatype,
+                              MPI_Count *size)
+{
+    int n;
+    MPI_Aint sz = 0;
+    COMPI_CHECK_INIT("MPI_Pack_external_size_c");
+    BC_COUNT(incount, n, MPI_COMM_NULL, Pack_external_size);
+    int rc = PMPI_Pack_external_size(datarep, n, datatype, size != NULL ? &sz : NULL);
+    if (rc == MPI_SUCCESS) {
+        *size = sz;
+    }
+    return rc;
+}
+
+/* ---- datatypes ---------------------------------------------------------------------- */
+
+BC_WEAK(Type_contiguous_c)
+int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    int n;
+    COMPI_CHECK_INIT("MPI_Type_contiguous_c");
+    BC_COUNT(count, n, MPI_COMM_NULL, Type_contiguous);
+    return PMPI_Type_contiguous(n, oldtype, newtype);
+}
+
+BC_WEAK(Type_vector_c)
+int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                       MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    int n, b, s;
+    COMPI_CHECK_INIT("MPI_Type_vector_c");
+    BC_COUNT(count, n, MPI_COMM_NULL, Type_vector);
+    BC_COUNT(blocklength, b, MPI_COMM_NULL, Type_vector);
+    BC_COUNT(stride, s, MPI_COMM_NULL, Type_vector);
+    return PMPI_Type_vector(n, b, s, oldtype, newtype);
+}
+
+BC_WEAK(Type_create_hvector_c)
+int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                               MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    int n, b;
+    COMPI_CHECK_INIT("MPI_Type_create_hvector_c");
+    BC_COUNT(count, n, MPI_COMM_NULL, Type_create_hvector);
+    BC_COUNT(blocklength, b, MPI_COMM_NULL, Type_create_hvector);
+    return PMPI_Type_create_hvector(n, b, (MPI_Aint)stride, oldtype, newtype);
+}
+
+/* an array of `n` byte displacements as MPI_Aint (the same width: nothing is lost) */
+static MPI_Aint *bc_aints(const MPI_Count *v, int n)
+{
+    MPI_Aint *a = malloc((size_t)(n > 0 ? n : 1) * sizeof(*a));
+    for (int i = 0; a != NULL && v != NULL && i < n; i++) {
+        a[i] = (MPI_Aint)v[i];
+    }
+    return a;
+}
+
+#define BC_NOMEM(fn) mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory")
+
+BC_WEAK(Type_indexed_c)
+int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                        const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                        MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_indexed_c";
+    bc_arrays_t arr = {.n = 0};
+    int n, *bl, *dp;
+    COMPI_CHECK_INIT(fn);
+    BC_COUNT(count, n, MPI_COMM_NULL, Type_indexed);
+    int rc = bc_ints(&arr, array_of_blocklengths, 0, n, MPI_COMM_NULL, fn,
+                     "array_of_blocklengths", &bl);
+    if (rc == MPI_SUCCESS) {
+        rc = bc_ints(&arr, array_of_displacements, 0, n, MPI_COMM_NULL, fn,
+                     "array_of_displacements", &dp);
+    }
+    if (rc == MPI_SUCCESS) {
+        rc = PMPI_Type_indexed(n, bl, dp, oldtype, newtype);
+    }
+    bc_arrays_free(&arr);
+    return rc;
+}
+
+BC_WEAK(Type_create_hindexed_c)
+int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_create_hindexed_c";
+    bc_arrays_t arr = {.n = 0};
+    int n, *bl;
+    COMPI_CHECK_INIT(fn);
+    BC_COUNT(count, n, MPI_COMM_NULL, Type_create_hindexed);
+    int rc = bc_ints(&arr, array_of_blocklengths, 0, n, MPI_COMM_NULL, fn,
+                     "array_of_blocklengths", &bl);
+    MPI_Aint *dp = NULL;
+    if (rc == MPI_SUCCESS && (dp = bc_aints(array_of_displacements, n)) == NULL) {
+        rc = BC_NOMEM(fn);
+    }
+    if (rc == MPI_SUCCESS) {
+        rc = PMPI_Type_create_hindexed(n, bl, array_of_displacements ? dp : NULL, oldtype, newtype);
+    }
+    free(dp);
+    bc_arrays_free(&arr);
+    return rc;
+}
+
+BC_WEAK(Type_create_indexed_block_c)
+int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
+                                     const MPI_Count array_of_displacements[],
+                                     MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_create_indexed_block_c";
+    bc_arrays_t arr = {.n = 0};
+    int n, b, *dp;
+    COMPI_CHECK_INIT(fn);
+    BC_COUNT(count, n, MPI_COMM_NULL, Type_create_indexed_block);
+    BC_COUNT(blocklength, b, MPI_COMM_NULL, Type_create_indexed_block);
+    int rc = bc_ints(&arr, array_of_displacements, 0, n, MPI_COMM_NULL, fn,
+                     "array_of_displacements", &dp);
+    if (rc == MPI_SUCCESS) {
+        rc = PMPI_Type_create_indexed_block(n, b, dp, oldtype, newtype);
+    }
+    bc_arrays_free(&arr);
+    return rc;
+}
+
+BC_WEAK(Type_create_hindexed_block_c)
+int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
+                                      const MPI_Count array_of_displacements[],
+                                      MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_create_hindexed_block_c";
+    int n, b, rc = MPI_SUCCESS;
+    COMPI_CHECK_INIT(fn);
+    BC_COUNT(count, n, MPI_COMM_NULL, Type_create_hindexed_block);
+    BC_COUNT(blocklength, b, MPI_COMM_NULL, Type_create_hindexed_block);
+    MPI_Aint *dp = bc_aints(array_of_displacements, n);
+    if (dp == NULL) {
+        return BC_NOMEM(fn);
+    }
+    rc = PMPI_Type_create_hindexed_block(n, b, array_of_displacements ? dp : NULL, oldtype,
+                                         newtype);
+    free(dp);
+    return rc;
+}
+
+BC_WEAK(Type_create_struct_c)
+int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                              const MPI_Count array_of_displacements[],
+                              const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_create_struct_c";
+    bc_arrays_t arr = {.n = 0};
+    int n, *bl;
+    COMPI_CHECK_INIT(fn);
+    BC_COUNT(count, n, MPI_COMM_NULL, Type_create_struct);
+    int rc = bc_ints(&arr, array_of_blocklengths, 0, n, MPI_COMM_NULL, fn,
+                     "array_of_blocklengths", &bl);
+    MPI_Aint *dp = NULL;
+    if (rc == MPI_SUCCESS && (dp = bc_aints(array_of_displacements, n)) == NULL) {
+        rc = BC_NOMEM(fn);
+    }
+    if (rc == MPI_SUCCESS) {
+        rc = PMPI_Type_create_struct(n, bl, array_of_displacements ? dp : NULL, array_of_types,
+                                     newtype);
+    }
+    free(dp);
+    bc_arrays_free(&arr);
+    return rc;
+}
+
+BC_WEAK(Type_create_subarray_c)
+int PMPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
+                                const MPI_Count array_of_subsizes[],
+                                const MPI_Count array_of_starts[], int order, MPI_Datatype oldtype,
+                                MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_create_subarray_c";
+    bc_arrays_t arr = {.n = 0};
+    int *sz, *sub, *st;
+    COMPI_CHECK_INIT(fn);
+    int rc = bc_ints(&arr, array_of_sizes, 0, ndims, MPI_COMM_NULL, fn, "array_of_sizes", &sz);
+    if (rc == MPI_SUCCESS) {
+        rc = bc_ints(&arr, array_of_subsizes, 0, ndims, MPI_COMM_NULL, fn, "array_of_subsizes",
+                     &sub);
+    }
+    if (rc == MPI_SUCCESS) {
+        rc = bc_ints(&arr, array_of_starts, 0, ndims, MPI_COMM_NULL, fn, "array_of_starts", &st);
+    }
+    if (rc == MPI_SUCCESS) {
+        rc = PMPI_Type_create_subarray(ndims, sz, sub, st, order, oldtype, newtype);
+    }
+    bc_arrays_free(&arr);
+    return rc;
+}
+
+BC_WEAK(Type_create_darray_c)
+int PMPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count array_of_gsizes[],
+                              const int array_of_distribs[], const int array_of_dargs[],
+                              const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                              MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_create_darray_c";
+    bc_arrays_t arr = {.n = 0};
+    int *gs;
+    COMPI_CHECK_INIT(fn);
+    int rc = bc_ints(&arr, array_of_gsizes, 0, ndims, MPI_COMM_NULL, fn, "array_of_gsizes", &gs);
+    if (rc == MPI_SUCCESS) {
+        rc = PMPI_Type_create_darray(size, rank, ndims, gs, array_of_distribs, array_of_dargs,
+                                     array_of_psizes, order, oldtype, newtype);
+    }
+    bc_arrays_free(&arr);
+    return rc;
+}
+
+BC_WEAK(Type_create_resized_c)
+int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
+                               MPI_Datatype *newtype)
+{
+    return PMPI_Type_create_resized(oldtype, (MPI_Aint)lb, (MPI_Aint)extent, newtype);
+}
+
+BC_WEAK(Type_size_c)
+int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
+{
+    return PMPI_Type_size_x(datatype, size);
+}
+
+BC_WEAK(Type_get_extent_c)
+int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+{
+    return PMPI_Type_get_extent_x(datatype, lb, extent);
+}
+
+BC_WEAK(Type_get_true_extent_c)
+int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
+{
+    return PMPI_Type_get_true_extent_x(datatype, true_lb, true_extent);
+}
+
+/* Every datatype records int counts, so its large counts are none: the _c envelope and
+   contents are those of the int calls, with num_large_counts 0. */
+BC_WEAK(Type_get_envelope_c)
+int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
+                             MPI_Count *num_addresses, MPI_Count *num_large_counts,
+                             MPI_Count *num_datatypes, int *combiner)
+{
+    int ni = 0, na = 0, nd = 0;
+    if (num_large_counts == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Type_get_envelope_c",
+                             "num_large_counts is NULL");
+    }
+    int rc = PMPI_Type_get_envelope(datatype, num_integers ? &ni : NULL,
+                                    num_addresses ? &na : NULL, num_datatypes ? &nd : NULL,
+                                    combiner);
+    if (rc == MPI_SUCCESS) {
+        *num_integers = ni;
+        *num_addresses = na;
+        *num_large_counts = 0;
+        *num_datatypes = nd;
+    }
+    return rc;
+}
+
+BC_WEAK(Type_get_contents_c)
+int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers,
+                             MPI_Count max_addresses, MPI_Count max_large_counts,
+                             MPI_Count max_datatypes, int array_of_integers[],
+                             MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+                             MPI_Datatype array_of_datatypes[])
+{
+    (void)array_of_large_counts;
+    if (max_large_counts < 0) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Type_get_contents_c",
+                             "max_large_counts=%lld is negative", (long long)max_large_counts);
+    }
+    /* a maximum beyond int is as good as INT_MAX: no datatype records more */
+    int mi = max_integers > INT_MAX ? INT_MAX : (int)max_integers;
+    int ma = max_addresses > INT_MAX ? INT_MAX : (int)max_addresses;
+    int md = max_datatypes > INT_MAX ? INT_MAX : (int)max_datatypes;
+    return PMPI_Type_get_contents(datatype, mi, ma, md, array_of_integers, array_of_addresses,
+                                  array_of_datatypes);
+}
+
+/* ---- operations --------------------------------------------------------------------- */
+
+BC_WEAK(Op_create_c)
+int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
+{
+    static const char fn[] = "MPI_Op_create_c";
+    COMPI_CHECK_INIT(fn);
+    if (user_fn == NULL || op == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "user function or op pointer is NULL");
+    }
+    compi_op_t *o = calloc(1, sizeof(*o));
+    if (o == NULL) {
+        return BC_NOMEM(fn);
+    }
+    o->commutative = commute != 0;
+    o->predefined = 0;
+    o->user_fn_c = user_fn;
+    o->refcount = 1;
+    o->name = commute ? "user" : "user(non-commutative)";
+    if (handle_alloc(&op_table, o, &o->handle) != COMPI_OK) {
+        free(o);
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "no operation handle left");
+    }
+    *op = o->handle;
+    return MPI_SUCCESS;
+}
+
+BC_WEAK(Reduce_local_c)
+int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
+                        MPI_Datatype datatype, MPI_Op op)
+{
+    int n;
+    COMPI_CHECK_INIT("MPI_Reduce_local_c");
+    BC_COUNT(count, n, MPI_COMM_NULL, Reduce_local);
+    return PMPI_Reduce_local(inbuf, inoutbuf, n, datatype, op);
+}

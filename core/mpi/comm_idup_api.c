@@ -1,0 +1,85 @@
+/*
+ * comm_idup_api.c -- MPI_Comm_idup and MPI_Comm_idup_with_info (MPI-3/4).
+ *
+ * The new communicator's context id comes from the parent's pool of ids reserved on every
+ * member when the parent was made (core/comm/comm.h, "Context ids and MPI_Comm_idup"):
+ * every member takes the same next id, in the collective order of the parent, without
+ * communicating, so the call never waits for another process and cannot collide with a
+ * communicator made meanwhile (no agreement of any group reaches a pooled id).  The
+ * request is complete when the call returns.  A pool is COMM_CTX_POOL ids for a
+ * communicator made by a blocking constructor (refilled by the next blocking constructor
+ * over the whole parent once under half full), a sixteenth of what was left for one made
+ * by MPI_Comm_idup; an empty pool is MPI_ERR_OTHER on every member alike, with nothing
+ * made.  Communicators made elsewhere (intercommunicators) have no pool.
+ */
+#include "core/mpi/args.h"
+#include "core/mpi/info.h"
+#include "core/mpi/req_handle.h"
+
+static int idup_any(MPI_Comm comm, MPI_Info info, int with_info, MPI_Comm *newcomm,
+                    MPI_Request *request, const char *fn)
+{
+    compi_comm_t *c = NULL, *nc = NULL;
+    int cb_code = MPI_SUCCESS;
+    COMPI_CHECK_INIT(fn);
+    int rc = mpi_arg_comm(comm, fn, &c);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (newcomm == NULL || request == NULL) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "newcomm or request is NULL");
+    }
+    if (with_info && info != MPI_INFO_NULL && !mpi_info_valid(info)) {
+        return mpi_err_raise(c, MPI_ERR_INFO, fn, "invalid info handle 0x%x", (unsigned)info);
+    }
+    compi_status_t st = comm_idup(c, &nc, &cb_code);
+    if (st != COMPI_OK) {
+        *newcomm = MPI_COMM_NULL;
+        if (cb_code != MPI_SUCCESS) {
+            return mpi_err_raise(c, cb_code, fn, "an attribute copy callback returned error %d",
+                                 cb_code);
+        }
+        if (st == COMPI_ERR_NO_RESOURCE) {
+            return mpi_err_raise(c, MPI_ERR_OTHER, fn,
+                                 "the context ids this communicator keeps for MPI_Comm_idup "
+                                 "are used up (a blocking MPI_Comm_dup of it refills them)");
+        }
+        return mpi_raise_status(c, st, fn, NULL);
+    }
+    if (with_info) {
+        /* the new communicator has the hints of `info` instead of comm's */
+        rc = mpi_comm_hints_set(nc, info, 1);
+        if (rc != MPI_SUCCESS) {
+            comm_release(nc);
+            *newcomm = MPI_COMM_NULL;
+            return mpi_err_raise(c, rc, fn, "cannot store the hints");
+        }
+    }
+    compi_request_t *req = pml_request_new(REQ_COLL, c);
+    if (req == NULL) {
+        comm_release(nc);
+        *newcomm = MPI_COMM_NULL;
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    }
+    req->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    req->status.MPI_TAG = MPI_ANY_TAG;
+    req->status.MPI_ERROR = MPI_SUCCESS;
+    req->status.compi_cancelled = 0;
+    req->status.compi_count = 0;
+    pml_request_complete(req);
+    *newcomm = nc->handle;
+    return mpi_req_expose(c, req, request, fn);
+}
+
+#pragma weak MPI_Comm_idup = PMPI_Comm_idup
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    return idup_any(comm, MPI_INFO_NULL, 0, newcomm, request, "MPI_Comm_idup");
+}
+
+#pragma weak MPI_Comm_idup_with_info = PMPI_Comm_idup_with_info
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                             MPI_Request *request)
+{
+    return idup_any(comm, info, 1, newcomm, request, "MPI_Comm_idup_with_info");
+}

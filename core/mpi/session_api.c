@@ -1,0 +1,422 @@
+/*
+ * session_api.c -- MPI sessions (MPI-4 chapter 11): MPI_Session_init/finalize, the process
+ * sets, MPI_Group_from_session_pset, MPI_Comm_create_from_group and the session error
+ * handlers.
+ *
+ * A session is a user of the library like the world model: the first of MPI_Init and
+ * MPI_Session_init starts it, the last of MPI_Finalize and MPI_Session_finalize finalizes
+ * it (core/mpi/init_api.c; that last call synchronises with every process, as
+ * MPI_Finalize does).  The library starts once per process: a session begun after it was
+ * finalized fails with MPI_ERR_OTHER.  So a program may use sessions only, or sessions and
+ * MPI_Init together in any order.
+ *
+ * Process sets: "mpi://WORLD" (every process of the job) and "mpi://SELF".  Their groups
+ * are those of MPI_COMM_WORLD and MPI_COMM_SELF, which the library makes when it starts,
+ * whether MPI_Init is called or not.  MPI_Comm_create_from_group makes its communicator
+ * with MPI_Comm_create_group over the job, the string tag hashed into the tag, so
+ * different tags (or the same tag over disjoint groups) can be created concurrently.
+ *
+ * Ownership: a session holds a reference on its error handler; MPI_Session_get_errhandler
+ * gives the caller one of its own.  Info objects returned are the caller's.
+ */
+#include "core/comm/errhandler.h"
+#include "core/mpi/errors.h"
+#include "core/mpi/info.h"
+#include "core/mpi/mpi_state.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define SESSION_MAX 64
+
+typedef struct session {
+    int used;
+    int thread_level;
+    compi_errhandler_t *errh; /* one reference */
+} session_t;
+
+static session_t sessions[SESSION_MAX + 1]; /* index 0 is MPI_SESSION_NULL */
+
+static const char *const psets[] = {"mpi://WORLD", "mpi://SELF"};
+#define NPSETS ((int)(sizeof(psets) / sizeof(psets[0])))
+
+static session_t *session_get(MPI_Session h)
+{
+    int idx = h & ((1 << COMPI_HKIND_SHIFT) - 1);
+    if ((h >> COMPI_HKIND_SHIFT) != COMPI_HKIND_SESSION || idx < 1 || idx > SESSION_MAX ||
+        !sessions[idx].used) {
+        return NULL;
+    }
+    return &sessions[idx];
+}
+
+static MPI_Session session_handle(const session_t *s)
+{
+    return COMPI_HANDLE(COMPI_HKIND_SESSION, (int)(s - sessions));
+}
+
+/* an error of a session call: the session's handler, or (no valid session) the default */
+static int session_err(session_t *s, int errclass, const char *fn, const char *what)
+{
+    if (s == NULL || s->errh == NULL) {
+        return mpi_err_invoke(NULL, errclass, fn, what);
+    }
+    return mpi_err_invoke_errh(s->errh, session_handle(s), errclass, fn, what);
+}
+
+/* the session behind h, or the error (MPI_ERR_SESSION) in *rc */
+static session_t *session_arg(MPI_Session h, const char *fn, int *rc)
+{
+    *rc = MPI_SUCCESS;
+    if (compi_mpi_state != COMPI_STATE_INITIALIZED) {
+        *rc = mpi_err_not_initialized(fn);
+        return NULL;
+    }
+    session_t *s = session_get(h);
+    if (s == NULL) {
+        char what[64];
+        snprintf(what, sizeof(what), "invalid session (handle 0x%x)", (unsigned)h);
+        *rc = session_err(NULL, MPI_ERR_SESSION, fn, what);
+    }
+    return s;
+}
+
+static int thread_level_of(const char *v)
+{
+    static const char *const names[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
+                                        "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
+    for (int i = 0; i < 4; i++) {
+        if (strcasecmp(v, names[i]) == 0) {
+            return MPI_THREAD_SINGLE + i;
+        }
+    }
+    return MPI_THREAD_SINGLE;
+}
+
+static const char *thread_level_name(int level)
+{
+    switch (level) {
+    case MPI_THREAD_FUNNELED:
+        return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED:
+        return "MPI_THREAD_SERIALIZED";
+    case MPI_THREAD_MULTIPLE:
+        return "MPI_THREAD_MULTIPLE";
+    default:
+        return "MPI_THREAD_SINGLE";
+    }
+}
+
+#pragma weak MPI_Session_init = PMPI_Session_init
+int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
+{
+    static const char fn[] = "MPI_Session_init";
+    int required = MPI_THREAD_SINGLE, provided;
+
+    if (session == NULL) {
+        fprintf(stderr, "compi: %s: the session argument is NULL\n", fn);
+        return MPI_ERR_ARG;
+    }
+    *session = MPI_SESSION_NULL;
+    /* the info calls work before the library is up (core/mpi/info_api.c) */
+    if (info != MPI_INFO_NULL) {
+        char v[64];
+        int len = sizeof(v), flag = 0;
+        if (PMPI_Info_get_string(info, "thread_level", &len, v, &flag) == MPI_SUCCESS && flag) {
+            required = thread_level_of(v);
+        }
+    }
+    if (info != MPI_INFO_NULL && !mpi_info_valid(info)) {
+        fprintf(stderr, "compi: %s: invalid info handle 0x%x\n", fn, (unsigned)info);
+        return MPI_ERR_INFO;
+    }
+    int rc = compi_lib_session_up(required, &provided, fn);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    compi_errhandler_t *e = errhandler == MPI_ERRHANDLER_NULL ? errh_predefined(ERRH_FATAL)
+                                                              : errh_from_handle(errhandler);
+    if (e == NULL) {
+        compi_lib_session_down();
+        char what[64];
+        snprintf(what, sizeof(what), "invalid error handler (handle 0x%x)", (unsigned)errhandler);
+        return compi_mpi_state == COMPI_STATE_INITIALIZED
+                   ? session_err(NULL, MPI_ERR_ARG, fn, what)
+                   : MPI_ERR_ARG;
+    }
+    for (int i = 1; i <= SESSION_MAX; i++) {
+        if (!sessions[i].used) {
+            errh_retain(e);
+            sessions[i] = (session_t){.used = 1, .thread_level = provided, .errh = e};
+            *session = session_handle(&sessions[i]);
+            return MPI_SUCCESS;
+        }
+    }
+    compi_lib_session_down();
+    return compi_mpi_state == COMPI_STATE_INITIALIZED
+               ? session_err(NULL, MPI_ERR_SESSION, fn, "too many sessions at once")
+               : MPI_ERR_SESSION;
+}
+
+#pragma weak MPI_Session_finalize = PMPI_Session_finalize
+int PMPI_Session_finalize(MPI_Session *session)
+{
+    static const char fn[] = "MPI_Session_finalize";
+    int rc;
+    if (session == NULL) {
+        return session_err(NULL, MPI_ERR_ARG, fn, "the session argument is NULL");
+    }
+    session_t *s = session_arg(*session, fn, &rc);
+    if (s == NULL) {
+        return rc;
+    }
+    errh_release(s->errh);
+    *s = (session_t){0};
+    *session = MPI_SESSION_NULL;
+    compi_lib_session_down();
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Session_get_num_psets = PMPI_Session_get_num_psets
+int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names)
+{
+    int rc;
+    session_t *s = session_arg(session, "MPI_Session_get_num_psets", &rc);
+    (void)info;
+    if (s == NULL) {
+        return rc;
+    }
+    if (npset_names == NULL) {
+        return session_err(s, MPI_ERR_ARG, "MPI_Session_get_num_psets", "npset_names is NULL");
+    }
+    *npset_names = NPSETS;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Session_get_nth_pset = PMPI_Session_get_nth_pset
+int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len,
+                              char *pset_name)
+{
+    static const char fn[] = "MPI_Session_get_nth_pset";
+    int rc;
+    session_t *s = session_arg(session, fn, &rc);
+    (void)info;
+    if (s == NULL) {
+        return rc;
+    }
+    if (n < 0 || n >= NPSETS) {
+        char what[64];
+        snprintf(what, sizeof(what), "n=%d is not in [0, %d)", n, NPSETS);
+        return session_err(s, MPI_ERR_ARG, fn, what);
+    }
+    if (pset_len == NULL || *pset_len < 0 || (*pset_len > 0 && pset_name == NULL)) {
+        return session_err(s, MPI_ERR_ARG, fn, "pset_len is NULL or negative, or pset_name NULL");
+    }
+    int need = (int)strlen(psets[n]) + 1;
+    if (*pset_len == 0) {
+        /* the length asked for, with the terminating NUL */
+        *pset_len = need;
+        return MPI_SUCCESS;
+    }
+    snprintf(pset_name, (size_t)*pset_len, "%s", psets[n]);
+    return MPI_SUCCESS;
+}
+
+/* the group of a process set, or NULL */
+static MPI_Comm pset_comm(const char *name)
+{
+    if (name == NULL) {
+        return MPI_COMM_NULL;
+    }
+    if (strcmp(name, psets[0]) == 0) {
+        return MPI_COMM_WORLD;
+    }
+    if (strcmp(name, psets[1]) == 0) {
+        return MPI_COMM_SELF;
+    }
+    return MPI_COMM_NULL;
+}
+
+static int bad_pset(session_t *s, const char *fn, const char *name)
+{
+    char what[MPI_MAX_PSET_NAME_LEN + 64];
+    snprintf(what, sizeof(what), "no process set is named \"%s\"", name ? name : "(null)");
+    return session_err(s, MPI_ERR_ARG, fn, what);
+}
+
+#pragma weak MPI_Session_get_pset_info = PMPI_Session_get_pset_info
+int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info)
+{
+    static const char fn[] = "MPI_Session_get_pset_info";
+    int rc, size;
+    session_t *s = session_arg(session, fn, &rc);
+    if (s == NULL) {
+        return rc;
+    }
+    MPI_Comm c = pset_comm(pset_name);
+    if (c == MPI_COMM_NULL) {
+        return bad_pset(s, fn, pset_name);
+    }
+    if (info == NULL) {
+        return session_err(s, MPI_ERR_ARG, fn, "info is NULL");
+    }
+    char v[32];
+    PMPI_Comm_size(c, &size);
+    snprintf(v, sizeof(v), "%d", size);
+    rc = PMPI_Info_create(info);
+    if (rc == MPI_SUCCESS) {
+        rc = PMPI_Info_set(*info, "mpi_size", v);
+    }
+    return rc;
+}
+
+#pragma weak MPI_Session_get_info = PMPI_Session_get_info
+int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
+{
+    static const char fn[] = "MPI_Session_get_info";
+    int rc;
+    session_t *s = session_arg(session, fn, &rc);
+    if (s == NULL) {
+        return rc;
+    }
+    if (info_used == NULL) {
+        return session_err(s, MPI_ERR_ARG, fn, "info_used is NULL");
+    }
+    rc = PMPI_Info_create(info_used);
+    if (rc == MPI_SUCCESS) {
+        rc = PMPI_Info_set(*info_used, "thread_level", thread_level_name(s->thread_level));
+    }
+    return rc;
+}
+
+#pragma weak MPI_Group_from_session_pset = PMPI_Group_from_session_pset
+int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup)
+{
+    static const char fn[] = "MPI_Group_from_session_pset";
+    int rc;
+    session_t *s = session_arg(session, fn, &rc);
+    if (s == NULL) {
+        return rc;
+    }
+    MPI_Comm c = pset_comm(pset_name);
+    if (c == MPI_COMM_NULL) {
+        return bad_pset(s, fn, pset_name);
+    }
+    if (newgroup == NULL) {
+        return session_err(s, MPI_ERR_ARG, fn, "newgroup is NULL");
+    }
+    return PMPI_Comm_group(c, newgroup);
+}
+
+/* the string tag as a tag of MPI_Comm_create_group (FNV-1a, kept in [0, 2^30)) */
+static int stringtag_hash(const char *t)
+{
+    uint32_t h = 2166136261u;
+    for (; *t != '\0'; t++) {
+        h = (h ^ (unsigned char)*t) * 16777619u;
+    }
+    return (int)(h & 0x3fffffff);
+}
+
+#pragma weak MPI_Comm_create_from_group = PMPI_Comm_create_from_group
+int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
+                                MPI_Errhandler errhandler, MPI_Comm *newcomm)
+{
+    static const char fn[] = "MPI_Comm_create_from_group";
+    COMPI_CHECK_INIT(fn);
+    if (stringtag == NULL || newcomm == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "stringtag or newcomm is NULL");
+    }
+    if (strlen(stringtag) >= MPI_MAX_STRINGTAG_LEN) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "stringtag is longer than %d characters",
+                             MPI_MAX_STRINGTAG_LEN - 1);
+    }
+    if (errhandler != MPI_ERRHANDLER_NULL && errh_from_handle(errhandler) == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "invalid error handler (handle 0x%x)",
+                             (unsigned)errhandler);
+    }
+    int rc = PMPI_Comm_create_group(MPI_COMM_WORLD, group, stringtag_hash(stringtag), newcomm);
+    if (rc != MPI_SUCCESS || *newcomm == MPI_COMM_NULL) {
+        return rc;
+    }
+    if (errhandler != MPI_ERRHANDLER_NULL) {
+        rc = PMPI_Comm_set_errhandler(*newcomm, errhandler);
+    }
+    if (rc == MPI_SUCCESS && info != MPI_INFO_NULL) {
+        rc = PMPI_Comm_set_info(*newcomm, info);
+    }
+    return rc;
+}
+
+#pragma weak MPI_Session_create_errhandler = PMPI_Session_create_errhandler
+int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn,
+                                   MPI_Errhandler *errhandler)
+{
+    static const char fn[] = "MPI_Session_create_errhandler";
+    COMPI_CHECK_INIT(fn);
+    if (session_errhandler_fn == NULL || errhandler == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "function or errhandler is NULL");
+    }
+    compi_errhandler_t *e;
+    /* the same call shape as a communicator's (a pointer to an int handle, the code) */
+    if (errh_create((MPI_Comm_errhandler_function *)(void *)session_errhandler_fn, &e) !=
+        COMPI_OK) {
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
+    }
+    *errhandler = e->handle;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Session_set_errhandler = PMPI_Session_set_errhandler
+int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
+{
+    static const char fn[] = "MPI_Session_set_errhandler";
+    int rc;
+    session_t *s = session_arg(session, fn, &rc);
+    if (s == NULL) {
+        return rc;
+    }
+    compi_errhandler_t *e = errh_from_handle(errhandler);
+    if (e == NULL) {
+        return session_err(s, MPI_ERR_ARG, fn, "invalid error handler");
+    }
+    errh_retain(e);
+    errh_release(s->errh);
+    s->errh = e;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Session_get_errhandler = PMPI_Session_get_errhandler
+int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler)
+{
+    static const char fn[] = "MPI_Session_get_errhandler";
+    int rc;
+    session_t *s = session_arg(session, fn, &rc);
+    if (s == NULL) {
+        return rc;
+    }
+    if (errhandler == NULL) {
+        return session_err(s, MPI_ERR_ARG, fn, "errhandler is NULL");
+    }
+    errh_retain(s->errh);
+    *errhandler = s->errh->handle;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Session_call_errhandler = PMPI_Session_call_errhandler
+int PMPI_Session_call_errhandler(MPI_Session session, int errorcode)
+{
+    static const char fn[] = "MPI_Session_call_errhandler";
+    int rc;
+    session_t *s = session_arg(session, fn, &rc);
+    if (s == NULL) {
+        return rc;
+    }
+    char what[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    if (PMPI_Error_string(errorcode, what, &len) != MPI_SUCCESS) {
+        snprintf(what, sizeof(what), "error code %d", errorcode);
+    }
+    session_err(s, errorcode, fn, what);
+    return MPI_SUCCESS;
+}

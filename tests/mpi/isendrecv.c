@@ -1,0 +1,123 @@
+/*
+ * isendrecv: MPI_Isendrecv and MPI_Isendrecv_replace (MPI-4).  A ring shift of every size
+ * (eager and rendezvous) against MPI_Sendrecv; the request's status is the receive's
+ * (source, tag, count); the receive matches ordinary sends and the send ordinary
+ * receives (wildcards included); many outstanding at once, completed in reverse order,
+ * interleaved with nonblocking collectives on the same communicator; replace keeps the
+ * outgoing data although the incoming one lands in the same buffer; MPI_PROC_NULL sides;
+ * truncation; bad arguments.
+ */
+#include "tests/mpi/mpitest.h"
+
+#include <string.h>
+
+static const int lens[] = {0, 1, 100, 4096, 70000, 1 << 20};
+#define NLENS ((int)(sizeof(lens) / sizeof(lens[0])))
+
+int main(int argc, char **argv)
+{
+    mt_init(&argc, &argv, "isendrecv");
+    int right = (mt_rank + 1) % mt_size, left = (mt_rank + mt_size - 1) % mt_size;
+    MPI_Status st;
+    MPI_Request rq[2 * NLENS + 1];
+    int count;
+
+    /* ring shift against the blocking call */
+    for (int i = 0; i < NLENS; i++) {
+        int n = lens[i];
+        unsigned char *s = mt_malloc((size_t)n + 1), *r = mt_malloc((size_t)n + 1);
+        mt_fill(s, (size_t)n, mt_rank, i);
+        memset(r, 0, (size_t)n + 1);
+        MPI_OK(MPI_Isendrecv(s, n, MPI_BYTE, right, 100 + i, r, n + 1, MPI_BYTE, left, 100 + i,
+                             MPI_COMM_WORLD, &rq[0]));
+        MPI_OK(MPI_Wait(&rq[0], &st));
+        MPI_OK(MPI_Get_count(&st, MPI_BYTE, &count));
+        CHECK(st.MPI_SOURCE == left && st.MPI_TAG == 100 + i && count == n,
+              "len %d: status source %d tag %d count %d", n, st.MPI_SOURCE, st.MPI_TAG, count);
+        CHECK(mt_verify(r, (size_t)n, left, i) < 0, "len %d: data corrupt", n);
+        /* replace: the buffer goes right and comes back from the left */
+        mt_fill(s, (size_t)n, mt_rank, 50 + i);
+        MPI_OK(MPI_Isendrecv_replace(s, n, MPI_BYTE, right, 200, left, MPI_ANY_TAG,
+                                     MPI_COMM_WORLD, &rq[0]));
+        MPI_OK(MPI_Wait(&rq[0], &st));
+        CHECK(mt_verify(s, (size_t)n, left, 50 + i) < 0 && st.MPI_TAG == 200,
+              "replace len %d: data corrupt or tag %d", n, st.MPI_TAG);
+        free(s);
+        free(r);
+    }
+
+    /* many at once, with ordinary sends and wildcard receives on the other side, and a
+       nonblocking collective in the middle: waited for in reverse order */
+    {
+        int out[NLENS], in[NLENS], plain_out[NLENS], plain_in[NLENS];
+        MPI_Request plain[2 * NLENS], coll;
+        int nb = 0, sum = 0, one = 1;
+        for (int i = 0; i < NLENS; i++) {
+            out[i] = mt_rank * 100 + i;
+            plain_out[i] = mt_rank * 1000 + i;
+            MPI_OK(MPI_Isendrecv(&out[i], 1, MPI_INT, right, 300 + i, &in[i], 1, MPI_INT,
+                                 MPI_ANY_SOURCE, 400 + i, MPI_COMM_WORLD, &rq[i]));
+            if (i == NLENS / 2)
+                MPI_OK(MPI_Iallreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &coll));
+        }
+        /* the matching sides: plain receives of the Isendrecv sends and plain sends to
+           their receives (each rank's receives come from its left neighbour) */
+        for (int i = 0; i < NLENS; i++) {
+            MPI_OK(MPI_Irecv(&plain_in[i], 1, MPI_INT, MPI_ANY_SOURCE, 300 + i, MPI_COMM_WORLD,
+                             &plain[nb++]));
+            MPI_OK(MPI_Isend(&plain_out[i], 1, MPI_INT, right, 400 + i, MPI_COMM_WORLD,
+                             &plain[nb++]));
+        }
+        for (int i = NLENS - 1; i >= 0; i--) {
+            MPI_OK(MPI_Wait(&rq[i], &st));
+            CHECK(in[i] == left * 1000 + i && st.MPI_SOURCE == left && st.MPI_TAG == 400 + i,
+                  "many: %d got %d from %d tag %d", i, in[i], st.MPI_SOURCE, st.MPI_TAG);
+        }
+        MPI_OK(MPI_Waitall(nb, plain, MPI_STATUSES_IGNORE));
+        for (int i = 0; i < NLENS; i++)
+            CHECK(plain_in[i] == left * 100 + i, "plain receive %d got %d", i, plain_in[i]);
+        MPI_OK(MPI_Wait(&coll, MPI_STATUS_IGNORE));
+        CHECK(sum == mt_size, "Iallreduce among Isendrecvs: %d", sum);
+        /* and a blocking collective after: the sequence numbers still agree */
+        MPI_OK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+        CHECK(sum == mt_size, "Allreduce after: %d", sum);
+    }
+
+    /* MPI_PROC_NULL: nothing is received, the status says PROC_NULL */
+    {
+        int x = 5, y = 7;
+        MPI_OK(MPI_Isendrecv(&x, 1, MPI_INT, MPI_PROC_NULL, 1, &y, 1, MPI_INT, MPI_PROC_NULL, 1,
+                             MPI_COMM_WORLD, &rq[0]));
+        MPI_OK(MPI_Wait(&rq[0], &st));
+        MPI_OK(MPI_Get_count(&st, MPI_INT, &count));
+        CHECK(y == 7 && st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG && count == 0,
+              "PROC_NULL: y %d source %d tag %d count %d", y, st.MPI_SOURCE, st.MPI_TAG, count);
+        MPI_OK(MPI_Isendrecv_replace(&x, 1, MPI_INT, MPI_PROC_NULL, 1, MPI_PROC_NULL, 1,
+                                     MPI_COMM_WORLD, &rq[0]));
+        MPI_OK(MPI_Test(&rq[0], &count, &st));
+        CHECK(count && x == 5, "replace with PROC_NULL: complete %d, x %d", count, x);
+    }
+
+    /* errors: truncation (in the wait), bad arguments (at once) */
+    MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    {
+        int big[4] = {1, 2, 3, 4}, small[2], cls = -1, rc;
+        MPI_OK(MPI_Isendrecv(big, 4, MPI_INT, right, 500, small, 2, MPI_INT, left, 500,
+                             MPI_COMM_WORLD, &rq[0]));
+        rc = MPI_Wait(&rq[0], &st);
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == MPI_ERR_TRUNCATE, "truncation: class %d", cls);
+        rc = MPI_Isendrecv(big, 1, MPI_INT, mt_size, 1, small, 1, MPI_INT, left, 1,
+                           MPI_COMM_WORLD, &rq[0]);
+        MPI_Error_class(rc, &cls);
+        CHECK(rc != MPI_SUCCESS && cls == MPI_ERR_RANK, "bad dest: class %d", cls);
+        rc = MPI_Isendrecv_replace(big, -1, MPI_INT, right, 1, left, 1, MPI_COMM_WORLD, &rq[0]);
+        MPI_Error_class(rc, &cls);
+        CHECK(rc != MPI_SUCCESS && cls == MPI_ERR_COUNT, "negative count: class %d", cls);
+        rc = MPI_Isendrecv(big, 1, MPI_INT, right, -5, small, 1, MPI_INT, left, 1,
+                           MPI_COMM_WORLD, &rq[0]);
+        MPI_Error_class(rc, &cls);
+        CHECK(rc != MPI_SUCCESS && cls == MPI_ERR_TAG, "bad tag: class %d", cls);
+    }
+    return mt_finish();
+}

@@ -79,7 +79,7 @@ static inline int comm_is_inter(const compi_comm_t *c)
 /* the size of the local group (MPI_Comm_size): on an intercommunicator not `size` */
 static inline int comm_local_size(const compi_comm_t *c)
 {
-    return c->group->size;
+    return c->group != NULL ? c->group->size : c->size; /* (a test's bare communicator) */
 }
 
 /* Negative tags reserved for library traffic on a communicator. */

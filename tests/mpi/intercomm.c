@@ -6,7 +6,7 @@
  * (a color on one side only gives MPI_COMM_NULL), create, compare, free, and the error
  * classes of bad arguments.  Needs 2 processes or more (1: nothing to do).
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 #include <stdlib.h>
 #include <string.h>

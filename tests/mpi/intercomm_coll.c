@@ -6,7 +6,7 @@
  * group's data (a non-commutative op too), the data movers in both directions; then the
  * error classes (scans, nonblocking calls, bad roots, MPI_IN_PLACE).  np 1: nothing.
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 #include <stdlib.h>
 #include <string.h>

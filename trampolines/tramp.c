@@ -596,7 +596,9 @@ void tramp_flush_comm(compi_comm_t *comm)
 size_t tramp_flush(compi_comm_t *comm)
 {
     size_t n = 0;
-    int everyone = comm->size == comm_world()->size; /* no need to look at the groups */
+    /* no need to look at the groups (an intercommunicator: its local group is what the
+       flush covers, compared below) */
+    int everyone = !comm_is_inter(comm) && comm->size == comm_world()->size;
     for (tramp_cache_t *c = tramp_caches; c != NULL; c = c->next) {
         if (everyone || c->comm == comm || comm_group_is_subset(comm, c->comm->group)) {
             cache_flush(c);

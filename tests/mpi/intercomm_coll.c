@@ -182,6 +182,34 @@ static void check_all(MPI_Op first)
     free(rb); free(sb); free(sc); free(sd); free(rc); free(rd); free(ty);
 }
 
+/* messages past the eager limit: the rendezvous paths of the leaders' exchanges */
+static void check_large(void)
+{
+    enum { N = 100000 };
+    int *a = mt_malloc(sizeof(int) * N), *b = mt_malloc(sizeof(int) * (size_t)N * (size_t)mt_size);
+    int root = side == 0 ? (lrank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+    int rroot = side == 0 ? lw[0] : rw[0]; /* world rank of group 0's rank 0 */
+    for (int i = 0; i < N; i++) a[i] = root == MPI_ROOT ? i ^ 0x5a5a : -1;
+    MPI_OK(MPI_Bcast(a, N, MPI_INT, root, inter));
+    if (side == 1) {
+        long bad = 0;
+        for (int i = 0; i < N; i++) bad += a[i] != (i ^ 0x5a5a);
+        CHECK(bad == 0, "large bcast: %ld wrong (root world %d)", bad, rroot);
+    }
+    for (int i = 0; i < N; i++) a[i] = mt_rank + i;
+    MPI_OK(MPI_Allreduce(a, b, N, MPI_INT, MPI_SUM, inter));
+    long bad = 0, sr = sum_of(rw, rn);
+    for (int i = 0; i < N; i++) bad += b[i] != sr + (long)rn * i;
+    CHECK(bad == 0, "large allreduce: %ld wrong", bad);
+    MPI_OK(MPI_Allgather(a, N, MPI_INT, b, N, MPI_INT, inter));
+    bad = 0;
+    for (int j = 0; j < rn; j++)
+        for (int i = 0; i < N; i++) bad += b[(size_t)j * N + i] != rw[j] + i;
+    CHECK(bad == 0, "large allgather: %ld wrong", bad);
+    free(a);
+    free(b);
+}
+
 static void check_errors(void)
 {
     int rc, ec, x = 1, y;
@@ -233,6 +261,7 @@ static void one_split(int (*color)(int, int), MPI_Op first)
         check_bcast_reduce(first);
         check_all(first);
     }
+    check_large();
     check_errors();
     /* a dup has caches of its own */
     MPI_Comm d;

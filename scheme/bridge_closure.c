@@ -249,13 +249,14 @@ static compi_status_t bridge__native(bridge_build_t *b, SCM v, SCM text, coll_cl
            kind would run, and run wrongly */
         return bridge__fail(b, origin, text,
                             "%s:%s serves %s calls only, and this call is on an %s "
-                            "(creators see it as (call-inter? call); the algorithm for it: %s)",
+                            "(creators see it as (call-inter? call)); %s '%s %s",
                             coll_kind_name(kind), name,
                             algo->inter ? "intercommunicator" : "intracommunicator",
                             comm_is_inter(b->call->comm) ? "intercommunicator"
                                                          : "intracommunicator",
-                            comm_is_inter(b->call->comm) ? "(native KIND 'inter)"
-                                                         : "any but 'inter");
+                            comm_is_inter(b->call->comm) ? "the algorithm for it is (native"
+                                                         : "any algorithm but (native",
+                            coll_kind_name(kind), "'inter)");
     }
     if (b->call->mode != COLL_MODE_BLOCKING && algo->sched == NULL && algo->tree == NULL) {
         char names[512];

@@ -331,12 +331,20 @@ static compi_status_t inter_all_direct(coll_closure_t *self, const coll_call_t *
     return st;
 }
 
+/* only calls on an intercommunicator (the bridge says so first, with a message) */
+static int inter_usable(const coll_call_t *call, const coll_params_t *params)
+{
+    (void)params;
+    return call->comm != NULL && comm_is_inter(call->comm);
+}
+
 #define INTER_ALGO(kind_, KIND, fn_, help_)                                                    \
     const coll_algo_t coll_algo_##kind_##_inter = {                                            \
         .name = "inter",                                                                       \
         .kind = COLL_##KIND,                                                                   \
         .fn = fn_,                                                                             \
         .inter = 1,                                                                            \
+        .usable = inter_usable,                                                                \
         .params = "",                                                                          \
         .help = help_,                                                                         \
     }

@@ -217,8 +217,8 @@ compi_status_t comm_intercomm_merge(compi_comm_t *inter, int high, compi_comm_t 
     if (st != COMPI_OK) {
         return st;
     }
-    int local_first = mine != theirs ? !mine
-                                     : inter->group->world_ranks[0] < inter->remote_group->world_ranks[0];
+    int lower = inter->group->world_ranks[0] < inter->remote_group->world_ranks[0];
+    int local_first = mine != theirs ? !mine : lower;
     first = local_first ? inter->group : inter->remote_group;
     second = local_first ? inter->remote_group : inter->group;
     ranks = malloc((size_t)(first->size + second->size) * sizeof(int));

@@ -41,7 +41,8 @@ static int halves(int r, int n) { return r < n / 2; }            /* 0: upper hal
 static int one_rest(int r, int n) { (void)n; return r == 0; }      /* 1: rank 0 alone */
 static int parity(int r, int n) { (void)n; return r % 2; }
 
-/* p2p over inter: every rank sends its world rank to every remote rank (tag: its own per call, so a fast sender's next round stays apart), and
+/* p2p over inter: every rank sends its world rank to every remote rank (each call its
+   own tag, so a fast sender's next round stays apart), and
    receives remote_size messages with ANY_SOURCE, checking source and content */
 static void p2p_all(MPI_Comm inter, const int *rworld, int rsize, int tag)
 {

@@ -119,7 +119,8 @@ static void check_all(MPI_Op first)
     CHECK(out[0] == rw[0], "allreduce in rank order: %d", out[0]);
 
     int m = mt_size + 1;
-    int *rb = mt_malloc(sizeof(int) * (size_t)(4 * m)), *sb = mt_malloc(sizeof(int) * (size_t)(4 * m));
+    int *rb = mt_malloc(sizeof(int) * (size_t)(4 * m));
+    int *sb = mt_malloc(sizeof(int) * (size_t)(4 * m));
     int *sc = mt_malloc(sizeof(int) * (size_t)m), *sd = mt_malloc(sizeof(int) * (size_t)m);
     int *rc = mt_malloc(sizeof(int) * (size_t)m), *rd = mt_malloc(sizeof(int) * (size_t)m);
     MPI_Datatype *ty = mt_malloc(sizeof(MPI_Datatype) * (size_t)m);
@@ -138,7 +139,8 @@ static void check_all(MPI_Op first)
     for (int i = 0; i < rn; i++) sb[i] = mt_rank * 100 + i;
     for (int i = 0; i < 4 * m; i++) rb[i] = SENT;
     MPI_OK(MPI_Alltoall(sb, 1, MPI_INT, rb, 1, MPI_INT, inter));
-    for (int j = 0; j < rn; j++) CHECK(rb[j] == rw[j] * 100 + lrank, "alltoall from %d: %d", j, rb[j]);
+    for (int j = 0; j < rn; j++)
+        CHECK(rb[j] == rw[j] * 100 + lrank, "alltoall from %d: %d", j, rb[j]);
 
     int so = 0, ro = 0;
     for (int i = 0; i < rn; i++) {
@@ -186,7 +188,8 @@ static void check_all(MPI_Op first)
 static void check_large(void)
 {
     enum { N = 100000 };
-    int *a = mt_malloc(sizeof(int) * N), *b = mt_malloc(sizeof(int) * (size_t)N * (size_t)mt_size);
+    int *a = mt_malloc(sizeof(int) * N);
+    int *b = mt_malloc(sizeof(int) * (size_t)N * (size_t)mt_size);
     int root = side == 0 ? (lrank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
     int rroot = side == 0 ? lw[0] : rw[0]; /* world rank of group 0's rank 0 */
     for (int i = 0; i < N; i++) a[i] = root == MPI_ROOT ? i ^ 0x5a5a : -1;

@@ -4,7 +4,8 @@
  * remote_size, group, remote_group), point-to-point both ways with MPI_ANY_SOURCE and
  * probes (status.MPI_SOURCE a remote rank), Intercomm_merge in both orders, dup, split
  * (a color on one side only gives MPI_COMM_NULL), create, compare, free, and the error
- * classes of bad arguments.  Needs 2 processes or more (1: nothing to do).
+ * classes of bad arguments; pairs of MPI_COMM_SELF, and an intercommunicator as the peer.
+ * Needs 2 processes or more (1: nothing to do).
  */
 #include "tests/mpi/mpitest.h"
 
@@ -254,6 +255,30 @@ static void one_split(int (*color)(int, int))
     free(rw);
 }
 
+/* pairs of MPI_COMM_SELF (local groups of one) joined over WORLD: 0-1, 2-3, ...; and an
+   intercommunicator made with an intercommunicator as the peer */
+static void self_pairs(void)
+{
+    int partner = mt_rank ^ 1;
+    MPI_Comm inter, inter2;
+    if (partner >= mt_size) {
+        return;
+    }
+    int l1[1] = {mt_rank}, r1[1] = {partner};
+    MPI_OK(MPI_Intercomm_create(MPI_COMM_SELF, 0, MPI_COMM_WORLD, partner, 9, &inter));
+    check_shape(inter, l1, 1, r1, 1);
+    p2p_all(inter, r1, 1, 17);
+    /* the peer is an intercommunicator: remote_leader is a rank of its remote group */
+    MPI_OK(MPI_Intercomm_create(MPI_COMM_SELF, 0, inter, 0, 4, &inter2));
+    check_shape(inter2, l1, 1, r1, 1);
+    p2p_all(inter2, r1, 1, 18);
+    int cmp;
+    MPI_OK(MPI_Comm_compare(inter, inter2, &cmp));
+    CHECK(cmp == MPI_CONGRUENT, "two intercommunicators of the same pair: %d", cmp);
+    MPI_OK(MPI_Comm_free(&inter2));
+    MPI_OK(MPI_Comm_free(&inter));
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "intercomm");
@@ -272,6 +297,9 @@ int main(int argc, char **argv)
         one_split(halves);
         one_split(one_rest);
         one_split(parity);
+        if (mt_size % 2 == 0) {
+            self_pairs();
+        }
     }
     return mt_finish();
 }

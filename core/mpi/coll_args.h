@@ -32,7 +32,7 @@
  * "many" sides (p blocks of a gather's root, an alltoall's) are checked against the
  * remote group as they should be; what differs is checked here: the root (MPI_ROOT,
  * MPI_PROC_NULL or a remote rank), no MPI_IN_PLACE, the counts of reduce-scatter (the
- * local group's), no scans, no nonblocking or persistent calls.
+ * local group's), no scans.
  */
 static inline int ca_is_intercomm(const compi_comm_t *c)
 {
@@ -264,11 +264,6 @@ static inline int ca_start(coll_call_t *call, MPI_Request *req, const char *fn)
 /* blocking (req NULL), nonblocking or persistent (call->mode) */
 static inline int ca_go(coll_call_t *call, MPI_Request *req, const char *fn)
 {
-    if (compi_unlikely(req != NULL && ca_is_intercomm(call->comm))) {
-        return mpi_err_raise(call->comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-                             "nonblocking and persistent collectives on intercommunicators "
-                             "are not supported (the blocking ones are)");
-    }
     return compi_likely(req == NULL) ? ca_run(call, fn) : ca_start(call, req, fn);
 }
 

@@ -42,6 +42,6 @@ static compi_status_t inter_allgather(coll_closure_t *self, const coll_call_t *c
     return coll_inter_lbcast(lc, call->rbuf, call->rcount * m, call->rdt, tag);
 }
 
-INTER_ALGO(allgather, ALLGATHER, inter_allgather,
+INTER_ALGO(allgather, ALLGATHER, inter_allgather, coll_inter_sched_all,
            "intercommunicators: each leader collects its group's blocks, the leaders swap, "
            "each broadcasts the other group's blocks");

@@ -34,6 +34,6 @@ static compi_status_t inter_allreduce(coll_closure_t *self, const coll_call_t *c
     return st;
 }
 
-INTER_ALGO(allreduce, ALLREDUCE, inter_allreduce,
+INTER_ALGO(allreduce, ALLREDUCE, inter_allreduce, coll_inter_sched_allreduce,
            "intercommunicators: each group reduces at its leader, the leaders swap, each "
            "broadcasts the other group's result");

@@ -37,11 +37,11 @@ static compi_status_t inter_all_direct(coll_closure_t *self, const coll_call_t *
     return st;
 }
 
-INTER_ALGO(allgatherv, ALLGATHERV, inter_all_direct,
+INTER_ALGO(allgatherv, ALLGATHERV, inter_all_direct, coll_inter_sched_all,
            "intercommunicators: every rank sends its block to every rank of the other group");
-INTER_ALGO(alltoall, ALLTOALL, inter_all_direct,
+INTER_ALGO(alltoall, ALLTOALL, inter_all_direct, coll_inter_sched_all,
            "intercommunicators: block i to and from rank i of the other group, all posted");
-INTER_ALGO(alltoallv, ALLTOALLV, inter_all_direct,
+INTER_ALGO(alltoallv, ALLTOALLV, inter_all_direct, coll_inter_sched_all,
            "intercommunicators: block i to and from rank i of the other group, all posted");
-INTER_ALGO(alltoallw, ALLTOALLW, inter_all_direct,
+INTER_ALGO(alltoallw, ALLTOALLW, inter_all_direct, coll_inter_sched_all,
            "intercommunicators: block i to and from rank i of the other group, all posted");

@@ -26,6 +26,6 @@ static compi_status_t inter_barrier(coll_closure_t *self, const coll_call_t *cal
     return st == COMPI_OK ? coll_inter_lbcast(lc, &token, 0, byte, tag) : st;
 }
 
-INTER_ALGO(barrier, BARRIER, inter_barrier,
+INTER_ALGO(barrier, BARRIER, inter_barrier, coll_inter_sched_barrier,
            "intercommunicators: each group gathers at its leader, the leaders meet, each "
            "releases its group");

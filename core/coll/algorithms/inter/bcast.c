@@ -31,6 +31,6 @@ static compi_status_t inter_bcast(coll_closure_t *self, const coll_call_t *call)
     return coll_inter_lbcast(comm->local_comm, call->rbuf, call->rcount, call->rdt, tag);
 }
 
-INTER_ALGO(bcast, BCAST, inter_bcast,
+INTER_ALGO(bcast, BCAST, inter_bcast, coll_inter_sched_bcast,
            "intercommunicators: the root sends to the other group's leader, which broadcasts "
            "(binomial)");

@@ -54,15 +54,34 @@ compi_status_t coll_inter_lreduce(compi_comm_t *lc, const void *sbuf, size_t cou
 compi_status_t coll_inter_leader_swap(compi_comm_t *comm, const void *sbuf, size_t scount,
                                       compi_datatype_t *sdt, void *rbuf, size_t rcount,
                                       compi_datatype_t *rdt, int tag);
+struct coll_sched;
+/* their schedules (sched.c): everything straight between the two groups */
+void coll_inter_sched_barrier(const coll_call_t *call, const coll_params_t *params,
+                              struct coll_sched *s);
+void coll_inter_sched_bcast(const coll_call_t *call, const coll_params_t *params,
+                            struct coll_sched *s);
+void coll_inter_sched_reduce(const coll_call_t *call, const coll_params_t *params,
+                             struct coll_sched *s);
+void coll_inter_sched_allreduce(const coll_call_t *call, const coll_params_t *params,
+                                struct coll_sched *s);
+void coll_inter_sched_reduce_scatter(const coll_call_t *call, const coll_params_t *params,
+                                     struct coll_sched *s);
+/* gather(v), scatter(v) */
+void coll_inter_sched_rooted(const coll_call_t *call, const coll_params_t *params,
+                             struct coll_sched *s);
+/* allgather(v), alltoall(v,w) */
+void coll_inter_sched_all(const coll_call_t *call, const coll_params_t *params,
+                          struct coll_sched *s);
 /* .usable of them all: only calls on an intercommunicator */
 int coll_inter_usable(const coll_call_t *call, const coll_params_t *params);
 
-/* the coll_algo_t of kind_ served by fn_ */
-#define INTER_ALGO(kind_, KIND, fn_, help_)                                                    \
+/* the coll_algo_t of kind_ served by fn_ (blocking) and sched_ (nonblocking, persistent) */
+#define INTER_ALGO(kind_, KIND, fn_, sched_, help_)                                           \
     const coll_algo_t coll_algo_##kind_##_inter = {                                            \
         .name = "inter",                                                                       \
         .kind = COLL_##KIND,                                                                   \
         .fn = fn_,                                                                             \
+        .sched = sched_,                                                                       \
         .inter = 1,                                                                            \
         .usable = coll_inter_usable,                                                           \
         .params = "",                                                                          \

@@ -34,6 +34,6 @@ static compi_status_t inter_reduce(coll_closure_t *self, const coll_call_t *call
     return st;
 }
 
-INTER_ALGO(reduce, REDUCE, inter_reduce,
+INTER_ALGO(reduce, REDUCE, inter_reduce, coll_inter_sched_reduce,
            "intercommunicators: the other group reduces at its leader (rank order), which "
            "sends to the root");

@@ -43,8 +43,10 @@ static compi_status_t inter_reduce_scatter(coll_closure_t *self, const coll_call
 }
 
 INTER_ALGO(reduce_scatter, REDUCE_SCATTER, inter_reduce_scatter,
+           coll_inter_sched_reduce_scatter,
            "intercommunicators: each group reduces at its leader, the leaders swap, each "
            "scatters the other group's result by recvcounts");
 INTER_ALGO(reduce_scatter_block, REDUCE_SCATTER_BLOCK, inter_reduce_scatter,
+           coll_inter_sched_reduce_scatter,
            "intercommunicators: each group reduces at its leader, the leaders swap, each "
            "scatters the other group's result in blocks");

@@ -48,11 +48,11 @@ static compi_status_t inter_rooted_direct(coll_closure_t *self, const coll_call_
     return st;
 }
 
-INTER_ALGO(gather, GATHER, inter_rooted_direct,
+INTER_ALGO(gather, GATHER, inter_rooted_direct, coll_inter_sched_rooted,
            "intercommunicators: every rank of the other group sends its block to the root");
-INTER_ALGO(gatherv, GATHERV, inter_rooted_direct,
+INTER_ALGO(gatherv, GATHERV, inter_rooted_direct, coll_inter_sched_rooted,
            "intercommunicators: every rank of the other group sends its block to the root");
-INTER_ALGO(scatter, SCATTER, inter_rooted_direct,
+INTER_ALGO(scatter, SCATTER, inter_rooted_direct, coll_inter_sched_rooted,
            "intercommunicators: the root sends each rank of the other group its block");
-INTER_ALGO(scatterv, SCATTERV, inter_rooted_direct,
+INTER_ALGO(scatterv, SCATTERV, inter_rooted_direct, coll_inter_sched_rooted,
            "intercommunicators: the root sends each rank of the other group its block");

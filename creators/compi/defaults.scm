@@ -255,7 +255,8 @@
 
 ;; A call on an intercommunicator ((call-inter? call): MPI_Intercomm_create, ...) has one
 ;; algorithm per kind, built from exchanges between the two groups' leaders and steps
-;; inside each group; no intracommunicator algorithm can serve it.
+;; inside each group (its schedule, for nonblocking and persistent calls, sends straight
+;; between the groups); no intracommunicator algorithm can serve it.
 (define (inter-choice call)
   (native (call-kind call) 'inter))
 

@@ -9,7 +9,8 @@
  * intracommunicator), and the default creators choose them when (call-inter? call).
  *
  * Ranks in `call->comm` name the remote group (core/comm/comm.h); the steps inside the
- * local group run on comm->local_comm with the kind's tag.  Two shapes:
+ * local group run on comm->local_comm with the kind's tag.  The blocking algorithms
+ * take two shapes (their schedules, for nonblocking and persistent calls, one: sched.c):
  *
  *   through the leaders (barrier, bcast, reduce, allreduce, allgather, reduce-scatter,
  *   reduce-scatter-block): each group combines or collects at its rank 0 (a binomial

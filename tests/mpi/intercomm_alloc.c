@@ -5,7 +5,8 @@
  * two halves of WORLD.  After WARM calls (the miss, and the pools' steady state) the
  * allocations of ITERS calls are counted by tests/mpi/alloc_count.c, which coll_alloc.sh
  * preloads; rank 0 prints one line per kind and size, and any allocation fails the test.
- * The contents are checked by intercomm_coll.c; here only the allocations.
+ * The contents are checked by intercomm_coll.c; here only the allocations.  With the
+ * argument nbc the calls are the nonblocking ones (their schedules), each waited for.
  * Without the counter the loops still run (COMPI_ALLOC_COUNT_REQUIRED=1 makes that a
  * failure).  np 1: nothing to do.
  */
@@ -32,6 +33,17 @@ static const char *const names[K_N] = {
     "reduce-scatter-block"};
 
 static MPI_Comm inter;
+static int nbc; /* the argument nbc: MPI_I... and MPI_Wait */
+#define COLL(blocking, nonblocking)                                                           \
+    do {                                                                                      \
+        MPI_Request r_;                                                                       \
+        if (nbc) {                                                                            \
+            MPI_OK(nonblocking);                                                              \
+            MPI_OK(MPI_Wait(&r_, MPI_STATUS_IGNORE));                                         \
+        } else {                                                                              \
+            MPI_OK(blocking);                                                                 \
+        }                                                                                     \
+    } while (0)
 static int side, lrank, ln, rn, have_counter, failures;
 static int *sb, *rb, *cnt, *dsp, *bdsp, *lcnt;
 static MPI_Datatype *types;
@@ -46,38 +58,69 @@ static void issue(int k, int n, int from)
         bdsp[i] = i * n * (int)sizeof(int);
     }
     switch (k) {
-    case K_BARRIER: MPI_OK(MPI_Barrier(inter)); break;
-    case K_BCAST: MPI_OK(MPI_Bcast(sb, n, MPI_INT, root, inter)); break;
-    case K_REDUCE: MPI_OK(MPI_Reduce(sb, rb, n, MPI_INT, MPI_SUM, root, inter)); break;
-    case K_ALLREDUCE: MPI_OK(MPI_Allreduce(sb, rb, n, MPI_INT, MPI_SUM, inter)); break;
-    case K_GATHER: MPI_OK(MPI_Gather(sb, n, MPI_INT, rb, n, MPI_INT, root, inter)); break;
+    case K_BARRIER:
+        COLL(MPI_Barrier(inter),
+             MPI_Ibarrier(inter, &r_));
+        break;
+    case K_BCAST:
+        COLL(MPI_Bcast(sb, n, MPI_INT, root, inter),
+             MPI_Ibcast(sb, n, MPI_INT, root, inter, &r_));
+        break;
+    case K_REDUCE:
+        COLL(MPI_Reduce(sb, rb, n, MPI_INT, MPI_SUM, root, inter),
+             MPI_Ireduce(sb, rb, n, MPI_INT, MPI_SUM, root, inter, &r_));
+        break;
+    case K_ALLREDUCE:
+        COLL(MPI_Allreduce(sb, rb, n, MPI_INT, MPI_SUM, inter),
+             MPI_Iallreduce(sb, rb, n, MPI_INT, MPI_SUM, inter, &r_));
+        break;
+    case K_GATHER:
+        COLL(MPI_Gather(sb, n, MPI_INT, rb, n, MPI_INT, root, inter),
+             MPI_Igather(sb, n, MPI_INT, rb, n, MPI_INT, root, inter, &r_));
+        break;
     case K_GATHERV:
-        MPI_OK(MPI_Gatherv(sb, n, MPI_INT, rb, cnt, dsp, MPI_INT, root, inter));
+        COLL(MPI_Gatherv(sb, n, MPI_INT, rb, cnt, dsp, MPI_INT, root, inter),
+             MPI_Igatherv(sb, n, MPI_INT, rb, cnt, dsp, MPI_INT, root, inter, &r_));
         break;
-    case K_SCATTER: MPI_OK(MPI_Scatter(sb, n, MPI_INT, rb, n, MPI_INT, root, inter)); break;
+    case K_SCATTER:
+        COLL(MPI_Scatter(sb, n, MPI_INT, rb, n, MPI_INT, root, inter),
+             MPI_Iscatter(sb, n, MPI_INT, rb, n, MPI_INT, root, inter, &r_));
+        break;
     case K_SCATTERV:
-        MPI_OK(MPI_Scatterv(sb, cnt, dsp, MPI_INT, rb, n, MPI_INT, root, inter));
+        COLL(MPI_Scatterv(sb, cnt, dsp, MPI_INT, rb, n, MPI_INT, root, inter),
+             MPI_Iscatterv(sb, cnt, dsp, MPI_INT, rb, n, MPI_INT, root, inter, &r_));
         break;
-    case K_ALLGATHER: MPI_OK(MPI_Allgather(sb, n, MPI_INT, rb, n, MPI_INT, inter)); break;
+    case K_ALLGATHER:
+        COLL(MPI_Allgather(sb, n, MPI_INT, rb, n, MPI_INT, inter),
+             MPI_Iallgather(sb, n, MPI_INT, rb, n, MPI_INT, inter, &r_));
+        break;
     case K_ALLGATHERV:
-        MPI_OK(MPI_Allgatherv(sb, n, MPI_INT, rb, cnt, dsp, MPI_INT, inter));
+        COLL(MPI_Allgatherv(sb, n, MPI_INT, rb, cnt, dsp, MPI_INT, inter),
+             MPI_Iallgatherv(sb, n, MPI_INT, rb, cnt, dsp, MPI_INT, inter, &r_));
         break;
-    case K_ALLTOALL: MPI_OK(MPI_Alltoall(sb, n, MPI_INT, rb, n, MPI_INT, inter)); break;
+    case K_ALLTOALL:
+        COLL(MPI_Alltoall(sb, n, MPI_INT, rb, n, MPI_INT, inter),
+             MPI_Ialltoall(sb, n, MPI_INT, rb, n, MPI_INT, inter, &r_));
+        break;
     case K_ALLTOALLV:
-        MPI_OK(MPI_Alltoallv(sb, cnt, dsp, MPI_INT, rb, cnt, dsp, MPI_INT, inter));
+        COLL(MPI_Alltoallv(sb, cnt, dsp, MPI_INT, rb, cnt, dsp, MPI_INT, inter),
+             MPI_Ialltoallv(sb, cnt, dsp, MPI_INT, rb, cnt, dsp, MPI_INT, inter, &r_));
         break;
     case K_ALLTOALLW:
-        MPI_OK(MPI_Alltoallw(sb, cnt, bdsp, types, rb, cnt, bdsp, types, inter));
+        COLL(MPI_Alltoallw(sb, cnt, bdsp, types, rb, cnt, bdsp, types, inter),
+             MPI_Ialltoallw(sb, cnt, bdsp, types, rb, cnt, bdsp, types, inter, &r_));
         break;
     case K_REDUCE_SCATTER:
         /* n * size elements in all, the same on both sides, spread over the local group */
         for (int i = 0; i < ln; i++) {
             lcnt[i] = n * mt_size / ln + (i < n * mt_size % ln);
         }
-        MPI_OK(MPI_Reduce_scatter(sb, rb, lcnt, MPI_INT, MPI_SUM, inter));
+        COLL(MPI_Reduce_scatter(sb, rb, lcnt, MPI_INT, MPI_SUM, inter),
+             MPI_Ireduce_scatter(sb, rb, lcnt, MPI_INT, MPI_SUM, inter, &r_));
         break;
     case K_REDUCE_SCATTER_BLOCK:
-        MPI_OK(MPI_Reduce_scatter_block(sb, rb, n, MPI_INT, MPI_SUM, inter));
+        COLL(MPI_Reduce_scatter_block(sb, rb, n, MPI_INT, MPI_SUM, inter),
+             MPI_Ireduce_scatter_block(sb, rb, n, MPI_INT, MPI_SUM, inter, &r_));
         break;
     }
 }
@@ -113,6 +156,7 @@ static void count_one(int k, int n, int from)
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "intercomm_alloc");
+    nbc = argc > 1 && strcmp(argv[1], "nbc") == 0;
     have_counter = compi_alloc_count_start != NULL && compi_alloc_count_stop != NULL;
     const char *req = getenv("COMPI_ALLOC_COUNT_REQUIRED");
     if (!have_counter && req != NULL && strcmp(req, "1") == 0) {

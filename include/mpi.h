@@ -613,6 +613,10 @@ COMPI_PROTO(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used));
 COMPI_PROTO(int, Comm_group, (MPI_Comm comm, MPI_Group *group));
 COMPI_PROTO(int, Comm_test_inter, (MPI_Comm comm, int *flag));
 COMPI_PROTO(int, Comm_remote_size, (MPI_Comm comm, int *size));
+COMPI_PROTO(int, Comm_remote_group, (MPI_Comm comm, MPI_Group *group));
+COMPI_PROTO(int, Intercomm_create, (MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                                    int remote_leader, int tag, MPI_Comm *newintercomm));
+COMPI_PROTO(int, Intercomm_merge, (MPI_Comm intercomm, int high, MPI_Comm *newintracomm));
 COMPI_PROTO(int, Comm_set_name, (MPI_Comm comm, const char *comm_name));
 COMPI_PROTO(int, Comm_get_name, (MPI_Comm comm, char *comm_name, int *resultlen));
 COMPI_PROTO(int, Comm_create_keyval,

@@ -54,6 +54,8 @@ static const char *const call_fields[BRIDGE_CALL_NFIELDS + 1] = {
     [BRIDGE_CALL_RANKS] = "ranks",
     [BRIDGE_CALL_MODE] = "mode",
     [BRIDGE_CALL_TOPOLOGY] = "topology",
+    [BRIDGE_CALL_INTER] = "inter?",
+    [BRIDGE_CALL_REMOTE_SIZE] = "remote-size",
 };
 bridge_layout_t bridge_call_layout = {
     .module = "compi private", .name = "<call>", .fields = call_fields, .complete = 1};
@@ -139,10 +141,12 @@ SCM bridge_call_record(const coll_call_t *c, int live)
     }
     SCM values[BRIDGE_CALL_NFIELDS] = {
         [BRIDGE_CALL_KIND] = bc.kind_sym[c->kind],
-        [BRIDGE_CALL_SIZE] = scm_from_int(c->comm->size),
+        [BRIDGE_CALL_SIZE] =
+            scm_from_int(comm_is_inter(c->comm) ? comm_local_size(c->comm) : c->comm->size),
         [BRIDGE_CALL_RANK] = scm_from_int(c->comm->rank),
         [BRIDGE_CALL_ROOT] = c->root >= 0 ? scm_from_int(c->root) : SCM_BOOL_F,
-        [BRIDGE_CALL_BYTES] = scm_from_size_t(c->bytes),
+        /* the root's group of an intercommunicator call shares one key: no bytes */
+        [BRIDGE_CALL_BYTES] = scm_from_size_t(c->root < -1 ? 0 : c->bytes),
         [BRIDGE_CALL_DATATYPE] = dtsym,
         [BRIDGE_CALL_OP] = opsym,
         [BRIDGE_CALL_COMMUTATIVE] = scm_from_bool(c->op == NULL || c->op->commutative),
@@ -152,6 +156,10 @@ SCM bridge_call_record(const coll_call_t *c, int live)
         [BRIDGE_CALL_RANKS] = bridge_facts_ranks_field(c),
         [BRIDGE_CALL_MODE] = bc.mode_sym[c->mode],
         [BRIDGE_CALL_TOPOLOGY] = bc__topology(c),
+        [BRIDGE_CALL_INTER] = scm_from_bool(comm_is_inter(c->comm)),
+        /* an intercommunicator's other group; `size' is the local group's */
+        [BRIDGE_CALL_REMOTE_SIZE] =
+            comm_is_inter(c->comm) ? scm_from_int(c->comm->remote_group->size) : SCM_BOOL_F,
     };
     return bridge_make(&bridge_call_layout, values);
 }

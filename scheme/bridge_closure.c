@@ -244,6 +244,20 @@ static compi_status_t bridge__native(bridge_build_t *b, SCM v, SCM text, coll_cl
         return bridge__fail(b, origin, text, "%s has no native algorithm %s (%s algorithms: %s)",
                             coll_kind_name(kind), name, coll_kind_name(kind), names);
     }
+    if (comm_is_inter(b->call->comm) != (algo->inter != 0)) {
+        /* an intercommunicator's ranks name the other group: an algorithm of the other
+           kind would run, and run wrongly */
+        return bridge__fail(b, origin, text,
+                            "%s:%s serves %s calls only, and this call is on an %s "
+                            "(creators see it as (call-inter? call)); %s '%s %s",
+                            coll_kind_name(kind), name,
+                            algo->inter ? "intercommunicator" : "intracommunicator",
+                            comm_is_inter(b->call->comm) ? "intercommunicator"
+                                                         : "intracommunicator",
+                            comm_is_inter(b->call->comm) ? "the algorithm for it is (native"
+                                                         : "any algorithm but (native",
+                            coll_kind_name(kind), "'inter)");
+    }
     if (b->call->mode != COLL_MODE_BLOCKING && algo->sched == NULL && algo->tree == NULL) {
         char names[512];
         bridge__algo_names(kind, 1, names, sizeof(names));
@@ -743,6 +757,16 @@ static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM text, coll_c
     lowered_tag_t tag = bridge__tag(v);
 
     *c_p = NULL;
+    if (comm_is_inter(b->call->comm) &&
+        (tag == LOWERED_SCHEDULE || tag == LOWERED_TREE || tag == LOWERED_EXCHANGE)) {
+        return bridge__fail(b, bridge__origin(v), text,
+                            "%s closures run on intracommunicators only, and this %s call is "
+                            "on an intercommunicator ((call-inter? call)); return (native '%s "
+                            "'inter) for it",
+                            tag == LOWERED_TREE ? "tree" : tag == LOWERED_SCHEDULE ? "schedule"
+                                                                                   : "exchange",
+                            coll_kind_name(b->call->kind), coll_kind_name(b->call->kind));
+    }
     switch (tag) {
     case LOWERED_NATIVE:
         return bridge__native(b, v, text, c_p);

@@ -34,11 +34,14 @@ SCM bridge_facts_ranks_field(const struct coll_call *call)
     if (comm->world_ranks == NULL) {
         return SCM_BOOL_F; /* a communicator faked for tests (tests/scheme/bridge_probe.c) */
     }
-    SCM bv = scm_c_make_bytevector((size_t)comm->size * sizeof(int32_t));
+    /* an intercommunicator's ranks here are its local group's (call-size, call-rank) */
+    int n = comm_is_inter(comm) ? comm->group->size : comm->size;
+    const int *ranks = comm_is_inter(comm) ? comm->group->world_ranks : comm->world_ranks;
+    SCM bv = scm_c_make_bytevector((size_t)n * sizeof(int32_t));
     int32_t *w = (int32_t *)SCM_BYTEVECTOR_CONTENTS(bv);
 
-    for (int i = 0; i < comm->size; i++) {
-        w[i] = comm->world_ranks[i];
+    for (int i = 0; i < n; i++) {
+        w[i] = ranks[i];
     }
     return bv;
 }

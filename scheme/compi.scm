@@ -39,6 +39,8 @@
             call-comm
             call-mode
             call-topology
+            call-inter?
+            call-remote-size
             call->string
             ;; rank facts ((call-ranks CALL) is a primitive of scheme/bridge_facts.c)
             make-rank

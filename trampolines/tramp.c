@@ -11,6 +11,13 @@
  *
  *   key = (kind, mode, root, bytes, op, datatype) --hash--> bucket [ e0 e1 e2 e3 ]
  *
+ * On an intercommunicator the key is the same: its cache is its own, and only its
+ * closures (native 'inter algorithms) sit there.  The root's group of a rooted call
+ * (MPI_ROOT at the root, MPI_PROC_NULL at the others, who know no counts) packs root
+ * MPI_ROOT and bytes 0, so the whole group misses together; the agreement at a miss runs
+ * inside each group (the groups may choose apart: each side's closure only has to
+ * speak the same protocol as the other's).
+ *
  * The mode (blocking, nonblocking, persistent) sits beside the kind in the first word;
  * tramp_run() packs it as the constant 0, so a blocking hit costs what it did before modes
  * existed.
@@ -70,6 +77,12 @@ static inline void key_pack(const coll_call_t *call, coll_mode_t mode, tramp_key
 {
     coll_key_t key;
     coll_key_of(call, &key);
+    if (compi_unlikely(key.root < -1)) {
+        /* an intercommunicator's root group: MPI_ROOT at the root, MPI_PROC_NULL at the
+           others, who know no sizes; one key for all of them, so they miss together */
+        key.root = MPI_ROOT;
+        key.bytes = 0;
+    }
     k->w0 = ((uint64_t)mode << 8 | key.kind) << 32 | (uint32_t)key.root;
     k->w1 = key.bytes;
     k->w2 = (uint64_t)(uint32_t)key.op << 32 | (uint32_t)key.datatype;
@@ -195,7 +208,7 @@ static void describe_call(const coll_call_t *call, char *buf, size_t len)
     }
     if (n < (int)len) {
         snprintf(buf + n, len - (size_t)n, " on %s (%d ranks)", call->comm->name,
-                 call->comm->size);
+                 comm_local_size(call->comm));
     }
 }
 
@@ -281,7 +294,7 @@ static void __attribute__((format(printf, 2, 3))) error_set(int reporter, const 
 static compi_status_t agree_texts(compi_comm_t *comm, const char *mine, int **all_p)
 {
     int buf[AGREE_TEXT_INTS];
-    int *all = malloc(sizeof(int) * AGREE_TEXT_INTS * (size_t)comm->size);
+    int *all = malloc(sizeof(int) * AGREE_TEXT_INTS * (size_t)comm_local_size(comm));
     if (all == NULL) {
         return COMPI_ERR_NO_MEMORY;
     }
@@ -294,7 +307,7 @@ static compi_status_t agree_texts(compi_comm_t *comm, const char *mine, int **al
         free(all);
         return st;
     }
-    for (int r = 0; r < comm->size; r++) {
+    for (int r = 0; r < comm_local_size(comm); r++) {
         ((char *)(all + (size_t)r * AGREE_TEXT_INTS))[sizeof(buf) - 1] = '\0';
     }
     *all_p = all;
@@ -341,7 +354,8 @@ static compi_status_t agree(const coll_call_t *call, compi_status_t st, const ch
     compi_comm_t *comm = call->comm;
     uint64_t sig = c != NULL ? c->signature : 0;
     int mine[3] = {(int)st, (int)(sig >> 32), (int)(sig & 0xffffffffu)};
-    int n = comm->size, first_failed = -1, first_other = -1;
+    /* an intercommunicator's groups agree each on its own (comm_coll_whole) */
+    int n = comm_local_size(comm), first_failed = -1, first_other = -1;
     int *texts = NULL;
     char what[256];
 
@@ -457,7 +471,7 @@ static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
        agrees only when asked to (coll_check_determinism 2) */
     int agreeing =
         call->mode == COLL_MODE_BLOCKING ? tramp_cfg.agree >= 1 : tramp_cfg.agree >= 2;
-    if (agreeing && call->comm->size > 1) {
+    if (agreeing && comm_local_size(call->comm) > 1) {
         compi_status_t ast = agree(call, st, err, c);
         if (ast != COMPI_OK) {
             coll_closure_release(c);
@@ -582,7 +596,9 @@ void tramp_flush_comm(compi_comm_t *comm)
 size_t tramp_flush(compi_comm_t *comm)
 {
     size_t n = 0;
-    int everyone = comm->size == comm_world()->size; /* no need to look at the groups */
+    /* no need to look at the groups (an intercommunicator: its local group is what the
+       flush covers, compared below) */
+    int everyone = !comm_is_inter(comm) && comm->size == comm_world()->size;
     for (tramp_cache_t *c = tramp_caches; c != NULL; c = c->next) {
         if (everyone || c->comm == comm || comm_group_is_subset(comm, c->comm->group)) {
             cache_flush(c);

@@ -184,6 +184,9 @@ typedef struct coll_algo {
        hit allocates nothing; .release frees it with the closure */
     compi_status_t (*prepare)(const coll_call_t *call, coll_params_t *params);
     void (*release)(void *aux);
+    /* 1: serves calls on intercommunicators only (algorithms/inter/); 0: intracommunicator
+       calls only.  The bridge refuses an algorithm handed the other kind of call. */
+    int inter;
     const char *params; /* which coll_params_t fields it reads: "segsize fanout" */
     const char *help;   /* one line for compi_info */
 } coll_algo_t;

@@ -100,6 +100,10 @@ static void comm_destroy(compi_comm_t *c)
         handle_free(&comm_table, c->handle);
     }
     group_release(c->group);
+    if (c->remote_group != NULL) {
+        group_release(c->remote_group);
+        comm_release(c->local_comm);
+    }
     errh_release(c->errh);
     topo_release(c->topo);
     free(c);
@@ -138,6 +142,52 @@ compi_status_t comm_create_with_group(compi_group_t *group, uint32_t ctx, compi_
     if (st != COMPI_OK) {
         return st;
     }
+    st = pml_comm_add(c);
+    if (st != COMPI_OK) {
+        comm_release(c);
+        return st;
+    }
+    *comm_p = c;
+    return COMPI_OK;
+}
+
+uint32_t comm_ctx_next(void)
+{
+    return next_ctx;
+}
+
+void comm_ctx_taken(uint32_t last)
+{
+    if (last >= next_ctx) {
+        next_ctx = last + 1;
+    }
+}
+
+compi_status_t comm_create_inter(compi_group_t *local, compi_group_t *remote, uint32_t ctx,
+                                 compi_comm_t **comm_p)
+{
+    compi_comm_t *lc, *c;
+    compi_status_t st;
+
+    if (local->rank == MPI_UNDEFINED) {
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    st = comm_create_with_group(local, ctx + 1, &lc);
+    if (st != COMPI_OK) {
+        return st;
+    }
+    snprintf(lc->name, sizeof(lc->name), "(local group of an intercommunicator)");
+    st = comm_build(local, ctx, 0, NULL, &c);
+    if (st != COMPI_OK) {
+        comm_release(lc);
+        return st;
+    }
+    /* point-to-point addresses the remote group (comm.h) */
+    c->size = remote->size;
+    c->world_ranks = remote->world_ranks;
+    c->remote_group = remote;
+    group_retain(remote);
+    c->local_comm = lc;
     st = pml_comm_add(c);
     if (st != COMPI_OK) {
         comm_release(c);

@@ -66,7 +66,25 @@ typedef struct compi_comm {
     uint32_t ctx_pool, ctx_pool_end;
     struct comm_topo *topo;   /* process topology (topo.h) or NULL; one reference */
     char name[MPI_MAX_OBJECT_NAME];
+    /* an intercommunicator (NULL on an intracommunicator): point-to-point ranks name the
+       remote group, so `size` and `world_ranks` above are the remote group's, while `rank`
+       is this process's rank in the local group, `group` (what the remote side sees as
+       the source).  local_comm is an internal intracommunicator over the local group
+       (own context id) on which the intercommunicator's collectives and constructors
+       run their local steps. */
+    compi_group_t *remote_group;
+    struct compi_comm *local_comm;
 } compi_comm_t;
+
+static inline int comm_is_inter(const compi_comm_t *c)
+{
+    return c->remote_group != NULL;
+}
+/* the size of the local group (MPI_Comm_size): on an intercommunicator not `size` */
+static inline int comm_local_size(const compi_comm_t *c)
+{
+    return c->group != NULL ? c->group->size : c->size; /* (a test's bare communicator) */
+}
 
 /* Negative tags reserved for library traffic on a communicator. */
 #define COMPI_TAG_COMM_CREATE (-10)
@@ -152,6 +170,32 @@ int comm_group_is_subset(const compi_comm_t *comm, const compi_group_t *group);
 compi_status_t group_create(int size, const int *world_ranks, compi_group_t **group_p);
 void group_retain(compi_group_t *g);
 void group_release(compi_group_t *g);
+
+/*
+ * Intercommunicators (intercomm.c).  Both groups agree on the context id: each group
+ * takes the max of its members' next free ids, the leaders exchange theirs, and the
+ * larger is the intercommunicator's id (id + 1 is its local_comm's).
+ *
+ * comm_intercomm_create: collective over local (an intracommunicator); the leaders talk
+ * over peer with the user's tag.  COMPI_ERR_INVALID_PARAM when the groups overlap.
+ */
+compi_status_t comm_intercomm_create(compi_comm_t *local, int local_leader, compi_comm_t *peer,
+                                     int remote_leader, int tag, compi_comm_t **new_p);
+/* the intracommunicator of both groups, the group of `high` == 0 first (ties: the group
+   whose leader has the lower world rank first) */
+compi_status_t comm_intercomm_merge(compi_comm_t *inter, int high, compi_comm_t **new_p);
+/* dup, split and create on an intercommunicator (comm_dup etc. call them) */
+compi_status_t comm_inter_dup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p);
+compi_status_t comm_inter_split(compi_comm_t *parent, int color, int key, compi_comm_t **new_p);
+compi_status_t comm_inter_create(compi_comm_t *parent, compi_group_t *group,
+                                 compi_comm_t **new_p);
+/* an intercommunicator over the two groups with context ids ctx (and ctx + 1 for its
+   local_comm); parent's error handler */
+compi_status_t comm_create_inter(compi_group_t *local, compi_group_t *remote, uint32_t ctx,
+                                 compi_comm_t **comm_p);
+/* the context-id counter (comm.c): the next free id, and moving it past `last` */
+uint32_t comm_ctx_next(void);
+void comm_ctx_taken(uint32_t last);
 
 /* Hook run when a communicator is freed (the trampolines drop its closure cache). */
 typedef void (*comm_hook_fn)(compi_comm_t *comm);

@@ -31,6 +31,9 @@
 
 comm_coll_set_t comm_coll_whole(compi_comm_t *comm)
 {
+    if (comm->local_comm != NULL) {
+        comm = comm->local_comm; /* an intercommunicator: its local group */
+    }
     comm_coll_set_t set = {.comm = comm,
                            .members = NULL,
                            .n = comm->size,
@@ -76,7 +79,7 @@ static compi_status_t recv_ints(const comm_coll_set_t *set, int *buf, int count,
 }
 
 /* broadcast recv[0 .. count) from index 0 down the tree */
-static compi_status_t bcast_ints(const comm_coll_set_t *set, int *buf, int count)
+compi_status_t comm_coll_bcast_int(const comm_coll_set_t *set, int *buf, int count)
 {
     int me = set->me;
     int span = subtree_span(set, me);
@@ -126,7 +129,7 @@ compi_status_t comm_coll_allreduce_max_u32(const comm_coll_set_t *set, uint32_t 
             return st;
         }
     }
-    st = bcast_ints(set, (int *)&acc, 1);
+    st = comm_coll_bcast_int(set, (int *)&acc, 1);
     if (st == COMPI_OK) {
         *out = acc;
     }
@@ -159,5 +162,5 @@ compi_status_t comm_coll_allgather_int(const comm_coll_set_t *set, const int *se
             return st;
         }
     }
-    return bcast_ints(set, recv, set->n * blk);
+    return comm_coll_bcast_int(set, recv, set->n * blk);
 }

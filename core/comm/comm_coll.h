@@ -23,11 +23,14 @@ typedef struct comm_coll_set {
     int tag; /* negative: COMPI_TAG_COMM_CREATE or _CREATE_GROUP */
 } comm_coll_set_t;
 
-/* the whole of `comm`, on COMPI_TAG_COMM_CREATE */
+/* the whole of `comm` (of an intercommunicator: its local group), on COMPI_TAG_COMM_CREATE */
 comm_coll_set_t comm_coll_whole(compi_comm_t *comm);
 
 /* *out = max over the set of `in` (binomial reduce to index 0, then binomial broadcast) */
 compi_status_t comm_coll_allreduce_max_u32(const comm_coll_set_t *set, uint32_t in, uint32_t *out);
+
+/* buf[0 .. count) of index 0 to every member */
+compi_status_t comm_coll_bcast_int(const comm_coll_set_t *set, int *buf, int count);
 
 /* recv[i*blk .. (i+1)*blk) = send of member i, on every member */
 compi_status_t comm_coll_allgather_int(const comm_coll_set_t *set, const int *send, int blk,

@@ -38,6 +38,10 @@ static compi_status_t comm_dup_any(compi_comm_t *parent, int from_pool, compi_co
     uint32_t ctx;
     compi_status_t st = COMPI_OK;
 
+    if (comm_is_inter(parent)) {
+        /* an intercommunicator's id is agreed across both groups: no pool to take from */
+        return from_pool ? COMPI_ERR_UNSUPPORTED : comm_inter_dup(parent, new_p, cb_code_p);
+    }
     if (from_pool) {
         if (parent->ctx_pool == parent->ctx_pool_end) {
             return COMPI_ERR_NO_RESOURCE;
@@ -112,6 +116,9 @@ compi_status_t comm_split(compi_comm_t *parent, int color, int key, compi_comm_t
     comm_coll_set_t set = comm_coll_whole(parent);
     compi_status_t st;
 
+    if (comm_is_inter(parent)) {
+        return comm_inter_split(parent, color, key, new_p);
+    }
     *new_p = NULL;
     all = malloc((size_t)parent->size * 2 * sizeof(int));
     if (all == NULL) {
@@ -178,8 +185,12 @@ compi_status_t comm_create_from_group(compi_comm_t *parent, compi_group_t *group
                                       compi_comm_t **new_p)
 {
     uint32_t ctx;
-    compi_status_t st = comm_alloc_ctx(parent, &ctx);
+    compi_status_t st;
 
+    if (comm_is_inter(parent)) {
+        return comm_inter_create(parent, group, new_p);
+    }
+    st = comm_alloc_ctx(parent, &ctx);
     *new_p = NULL;
     if (st != COMPI_OK || group->rank == MPI_UNDEFINED) {
         return st;

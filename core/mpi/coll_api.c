@@ -69,9 +69,12 @@ static int bcast_any(void *buffer, int count, MPI_Datatype datatype, int root, M
         rc = ca_comm(comm, fn, &c);
     }
     if (rc == MPI_SUCCESS) {
-        rc = mpi_arg_root(c, root, fn);
+        rc = ca_root(c, root, fn);
     }
-    if (rc == MPI_SUCCESS) {
+    if (rc == MPI_SUCCESS && ca_is_intercomm(c) && root == MPI_PROC_NULL) {
+        /* the rest of the root's group: no buffer, nothing to do but take part */
+        rc = mpi_arg_type(c, datatype, "datatype", fn, &dt);
+    } else if (rc == MPI_SUCCESS) {
         rc = mpi_arg_data(c, buffer, count, datatype, MPI_ARG_ONE, fn, &dt);
     }
     if (rc == MPI_SUCCESS) {
@@ -141,6 +144,42 @@ static int reduction_run(coll_kind_t kind, compi_comm_t *c, int root, const void
  * rank receives, except the non-roots of a reduce, where MPI_IN_PLACE is not allowed and
  * the receive buffer is passed as NULL.
  */
+/*
+ * reduce, allreduce on an intercommunicator: MPI_ROOT receives, MPI_PROC_NULL has
+ * nothing, the other group (and both groups of an allreduce) send; no MPI_IN_PLACE, no
+ * scans (MPI defines none for intercommunicators)
+ */
+static int inter_reduce_like(coll_kind_t kind, compi_comm_t *c, const void *sendbuf,
+                             void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                             int root, MPI_Request *req, coll_mode_t mode, const char *fn)
+{
+    compi_datatype_t *dt = NULL;
+    compi_op_t *o = NULL;
+    int rooted = kind == COLL_REDUCE;
+    int receives = !rooted || root == MPI_ROOT, sends = !rooted || root >= 0;
+    int rc = MPI_SUCCESS;
+    if (kind == COLL_SCAN || kind == COLL_EXSCAN) {
+        return mpi_err_raise(c, MPI_ERR_COMM, fn,
+                             "%s is an intercommunicator; scans are defined on "
+                             "intracommunicators only",
+                             c->name[0] ? c->name : "the communicator");
+    }
+    rc = ca_inter_no_in_place(c, sendbuf, fn);
+    if (rc == MPI_SUCCESS) {
+        rc = ca_inter_no_in_place(c, recvbuf, fn);
+    }
+    if (rc == MPI_SUCCESS) {
+        /* a buffer this rank does not use goes in as MPI_IN_PLACE: not checked */
+        rc = ca_reduction(c, sends ? sendbuf : MPI_IN_PLACE, (size_t)count, recvbuf,
+                          (size_t)count, receives, datatype, op, fn, &dt, &o);
+    }
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    return reduction_run(kind, c, root, sends ? sendbuf : NULL, receives ? recvbuf : NULL,
+                         (size_t)count, (size_t)count, NULL, dt, o, req, mode, fn);
+}
+
 static int reduce_like(coll_kind_t kind, const void *sendbuf, void *recvbuf, int count,
                        MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *req,
                        coll_mode_t mode, const char *fn)
@@ -154,10 +193,14 @@ static int reduce_like(coll_kind_t kind, const void *sendbuf, void *recvbuf, int
         rc = ca_comm(comm, fn, &c);
     }
     if (rc == MPI_SUCCESS && rooted) {
-        rc = mpi_arg_root(c, root, fn);
+        rc = ca_root(c, root, fn);
     }
     if (rc == MPI_SUCCESS) {
         rc = mpi_arg_count(c, count, "count", fn);
+    }
+    if (rc == MPI_SUCCESS && ca_is_intercomm(c)) {
+        return inter_reduce_like(kind, c, sendbuf, recvbuf, count, datatype, op,
+                                 rooted ? root : -1, req, mode, fn);
     }
     int receives = rc == MPI_SUCCESS && (!rooted || c->rank == root);
     if (rc == MPI_SUCCESS && !receives) {
@@ -263,12 +306,18 @@ static int reduce_scatter_any(coll_kind_t kind, const void *sendbuf, void *recvb
     if (rc == MPI_SUCCESS) {
         rc = ca_comm(comm, fn, &c);
     }
+    /* on an intercommunicator the counts are the local group's (each group's n elements
+       reduced are scattered over the other group) */
+    int nblocks = rc == MPI_SUCCESS ? comm_local_size(c) : 0;
+    if (rc == MPI_SUCCESS) {
+        rc = ca_inter_no_in_place(c, sendbuf, fn);
+    }
     if (rc == MPI_SUCCESS && kind == COLL_REDUCE_SCATTER) {
-        rc = ca_counts(c, recvcounts, NULL, 0, "receive", fn, &total);
+        rc = ca_counts_n(c, recvcounts, NULL, 0, "receive", fn, nblocks, &total);
         mine = rc == MPI_SUCCESS ? (size_t)recvcounts[c->rank] : 0;
     } else if (rc == MPI_SUCCESS) {
         rc = mpi_arg_count(c, recvcount, "recvcount", fn);
-        total = (size_t)recvcount * (size_t)c->size;
+        total = (size_t)recvcount * (size_t)nblocks;
         mine = (size_t)recvcount;
     }
     if (rc != MPI_SUCCESS) {

@@ -27,12 +27,16 @@
 #include <mpi.h>
 #include <stddef.h>
 
-/* Intercommunicators do not exist yet (no MPI_Intercomm_create); when they come, this
-   is the one place that tells them apart. */
+/*
+ * Intercommunicators (core/comm/comm.h): c->size is the remote group's size, so the
+ * "many" sides (p blocks of a gather's root, an alltoall's) are checked against the
+ * remote group as they should be; what differs is checked here: the root (MPI_ROOT,
+ * MPI_PROC_NULL or a remote rank), no MPI_IN_PLACE, the counts of reduce-scatter (the
+ * local group's), no scans.
+ */
 static inline int ca_is_intercomm(const compi_comm_t *c)
 {
-    (void)c;
-    return 0;
+    return comm_is_inter(c);
 }
 
 /* a communicator collectives can run on */
@@ -43,13 +47,39 @@ static inline int ca_comm(MPI_Comm h, const char *fn, compi_comm_t **c_p)
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    if (compi_unlikely(ca_is_intercomm(c))) {
-        return mpi_err_raise(c, MPI_ERR_COMM, fn,
-                             "%s is an intercommunicator: collectives on intercommunicators "
-                             "are not supported yet",
-                             c->name);
-    }
     *c_p = c;
+    return MPI_SUCCESS;
+}
+
+/* the root: a rank of an intracommunicator; on an intercommunicator MPI_ROOT (the root),
+   MPI_PROC_NULL (the rest of the root's group) or the root's rank in the other group */
+static inline int ca_root(compi_comm_t *c, int root, const char *fn)
+{
+    if (ca_is_intercomm(c) && (root == MPI_ROOT || root == MPI_PROC_NULL)) {
+        return MPI_SUCCESS;
+    }
+    if (compi_unlikely(ca_is_intercomm(c) && (root < 0 || root >= c->size))) {
+        return mpi_err_raise(c, MPI_ERR_ROOT, fn,
+                             "root=%d is not MPI_ROOT, MPI_PROC_NULL or a rank of the remote "
+                             "group [0, %d)",
+                             root, c->size);
+    }
+    return mpi_arg_root(c, root, fn);
+}
+
+/* does this rank hold the root's side of a rooted call */
+static inline int ca_is_root(const compi_comm_t *c, int root)
+{
+    return ca_is_intercomm(c) ? root == MPI_ROOT : c->rank == root;
+}
+
+/* MPI_IN_PLACE is not defined for intercommunicator collectives */
+static inline int ca_inter_no_in_place(compi_comm_t *c, const void *buf, const char *fn)
+{
+    if (compi_unlikely(ca_is_intercomm(c) && buf == MPI_IN_PLACE)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn,
+                             "MPI_IN_PLACE is not allowed on an intercommunicator");
+    }
     return MPI_SUCCESS;
 }
 
@@ -78,8 +108,19 @@ static inline int ca_alias(compi_comm_t *c, const void *sbuf, const void *rbuf, 
 
 /* counts (and, when need_displs, displacements) of a v/w call: present, counts not
    negative; *total_p gets the sum of the counts */
+static inline int ca_counts_n(compi_comm_t *c, const int *counts, const int *displs,
+                              int need_displs, const char *what, const char *fn, int n,
+                              size_t *total_p);
 static inline int ca_counts(compi_comm_t *c, const int *counts, const int *displs, int need_displs,
                             const char *what, const char *fn, size_t *total_p)
+{
+    return ca_counts_n(c, counts, displs, need_displs, what, fn, c->size, total_p);
+}
+
+/* the same over n counts (an intercommunicator's local group: reduce-scatter) */
+static inline int ca_counts_n(compi_comm_t *c, const int *counts, const int *displs,
+                              int need_displs, const char *what, const char *fn, int n,
+                              size_t *total_p)
 {
     size_t total = 0;
     if (compi_unlikely(counts == NULL)) {
@@ -88,7 +129,7 @@ static inline int ca_counts(compi_comm_t *c, const int *counts, const int *displ
     if (compi_unlikely(displs == NULL && need_displs)) {
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "the %s displacements array is NULL", what);
     }
-    for (int i = 0; i < c->size; i++) {
+    for (int i = 0; i < n; i++) {
         if (compi_unlikely(counts[i] < 0)) {
             return mpi_err_raise(c, MPI_ERR_COUNT, fn, "%s count[%d]=%d is negative", what, i,
                                  counts[i]);

@@ -53,13 +53,13 @@ static int ca_rooted_check(compi_comm_t *c, const ca_rooted_t *a, const char *fn
 {
     mpi_arg_side_t one_side = a->scatter ? MPI_ARG_RECV : MPI_ARG_SEND;
     const char *many_what = a->scatter ? "send buffer" : "receive buffer";
-    int rc = mpi_arg_root(c, a->root, fn);
+    int rc = ca_root(c, a->root, fn);
     *one_dt_p = *many_dt_p = NULL;
     *in_place_p = 0;
-    if (rc != MPI_SUCCESS) {
-        return rc;
+    if (rc != MPI_SUCCESS || (ca_is_intercomm(c) && a->root == MPI_PROC_NULL)) {
+        return rc; /* an intercommunicator's root group, but the root: no arguments */
     }
-    if (c->rank != a->root) {
+    if (!ca_is_root(c, a->root)) {
         rc = ca_no_in_place(c, a->one_buf,
                             a->scatter ? "receive buffer of a non-root rank"
                                        : "send buffer of a non-root rank",
@@ -75,8 +75,8 @@ static int ca_rooted_check(compi_comm_t *c, const ca_rooted_t *a, const char *fn
         rc = ca_blocks(c, a->many_buf, a->scatter, a->v, a->many_count, c->size, a->many_counts,
                        a->many_displs, a->many_type, fn, many_dt_p, &many_total);
     }
-    if (rc != MPI_SUCCESS) {
-        return rc;
+    if (rc != MPI_SUCCESS || ca_is_intercomm(c)) {
+        return rc; /* an intercommunicator's root has only the "many" side */
     }
     if (a->one_buf == MPI_IN_PLACE) {
         *in_place_p = 1; /* the root's own block stays where it is in the "many" buffer */
@@ -94,10 +94,10 @@ static int ca_rooted_check(compi_comm_t *c, const ca_rooted_t *a, const char *fn
 static size_t ca_rooted_bytes(const compi_comm_t *c, const ca_rooted_t *a,
                               const compi_datatype_t *one_dt, const compi_datatype_t *many_dt)
 {
-    if (c->rank == a->root) {
+    if (ca_is_root(c, a->root)) {
         return (size_t)a->many_count * many_dt->size;
     }
-    return (size_t)a->one_count * one_dt->size;
+    return one_dt != NULL ? (size_t)a->one_count * one_dt->size : 0;
 }
 
 /* one side of a call: the send side (send != 0) or the receive side */
@@ -140,7 +140,7 @@ static int rooted_any(coll_kind_t kind, const ca_rooted_t *a, MPI_Comm comm, MPI
         .mode = mode, .kind = kind, .comm = c, .root = a->root, .in_place = in_place};
     ca_call_side(&call, !a->scatter, a->one_buf, in_place ? 0 : (size_t)a->one_count, one_dt, NULL,
                  NULL);
-    if (c->rank == a->root) {
+    if (ca_is_root(c, a->root)) {
         ca_call_side(&call, a->scatter, a->many_buf, a->v ? 0 : (size_t)a->many_count, many_dt,
                      a->many_counts, a->many_displs);
     }
@@ -317,6 +317,9 @@ static int all_any(coll_kind_t kind, const ca_all_t *a, MPI_Comm comm, MPI_Reque
     }
     if (rc == MPI_SUCCESS) {
         rc = ca_no_in_place(c, a->rbuf, "receive buffer", fn);
+    }
+    if (rc == MPI_SUCCESS) {
+        rc = ca_inter_no_in_place(c, a->sbuf, fn);
     }
     if (rc == MPI_SUCCESS) {
         rc = ca_blocks(c, a->rbuf, 0, a->rv, a->rcount, c->size, a->rcounts, a->rdispls, a->rtype,
@@ -567,6 +570,9 @@ static int alltoallw_any(const void *sendbuf, const int sendcounts[], const int 
         rdts = mem + c->size;
     }
     rc = ca_no_in_place(c, recvbuf, "receive buffer", fn);
+    if (rc == MPI_SUCCESS) {
+        rc = ca_inter_no_in_place(c, sendbuf, fn);
+    }
     if (rc == MPI_SUCCESS) {
         rc = w_side(c, recvbuf, recvcounts, rdispls, recvtypes, 0, fn, rdts, &rbytes);
     }

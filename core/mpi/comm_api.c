@@ -69,7 +69,7 @@ int PMPI_Comm_size(MPI_Comm comm, int *size)
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    *size = c->size;
+    *size = comm_local_size(c); /* an intercommunicator's local group */
     return MPI_SUCCESS;
 }
 
@@ -104,7 +104,21 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
         *result = MPI_IDENT;
         return MPI_SUCCESS;
     }
-    switch (group_compare(c1->group, c2->group)) {
+    if (comm_is_inter(c1) != comm_is_inter(c2)) {
+        *result = MPI_UNEQUAL;
+        return MPI_SUCCESS;
+    }
+    int cmp = group_compare(c1->group, c2->group);
+    if (comm_is_inter(c1)) {
+        /* intercommunicators: both groups compared, the weaker result wins */
+        int rcmp = group_compare(c1->remote_group, c2->remote_group);
+        if (cmp == MPI_UNEQUAL || rcmp == MPI_UNEQUAL) {
+            cmp = MPI_UNEQUAL;
+        } else if (cmp == MPI_SIMILAR || rcmp == MPI_SIMILAR) {
+            cmp = MPI_SIMILAR;
+        }
+    }
+    switch (cmp) {
     case MPI_IDENT:
         *result = MPI_CONGRUENT;
         break;
@@ -210,8 +224,8 @@ static int hw_guided_color(MPI_Info info)
 /* is every member of c on this host (then the host is no strict subset of c) */
 static int all_on_my_host(const compi_comm_t *c)
 {
-    for (int r = 0; r < c->size; r++) {
-        if (!rte_world_rank_is_local(c->world_ranks[r])) {
+    for (int r = 0; r < c->group->size; r++) {
+        if (!rte_world_rank_is_local(c->group->world_ranks[r])) {
             return 0;
         }
     }
@@ -329,6 +343,12 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     if (rc != MPI_SUCCESS) {
         return rc;
     }
+    if (comm_is_inter(c)) {
+        return mpi_err_raise(c, MPI_ERR_COMM, "MPI_Comm_create_group",
+                             "%s is an intercommunicator; MPI_Comm_create_group takes an "
+                             "intracommunicator",
+                             c->name[0] ? c->name : "the communicator");
+    }
     if (tag < 0) {
         return mpi_err_raise(c, MPI_ERR_TAG, "MPI_Comm_create_group", "tag=%d is negative", tag);
     }
@@ -382,31 +402,6 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
                              compi_status_string(st));
     }
     return MPI_SUCCESS;
-}
-
-#pragma weak MPI_Comm_test_inter = PMPI_Comm_test_inter
-int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
-{
-    compi_comm_t *c;
-    int rc = comm_check("MPI_Comm_test_inter", comm, flag, "flag", &c);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    *flag = 0; /* intercommunicators do not exist yet */
-    return MPI_SUCCESS;
-}
-
-#pragma weak MPI_Comm_remote_size = PMPI_Comm_remote_size
-int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
-{
-    COMPI_CHECK_INIT("MPI_Comm_remote_size");
-    compi_comm_t *c = comm_from_handle(comm);
-    if (c == NULL) {
-        return bad_comm("MPI_Comm_remote_size", comm);
-    }
-    return mpi_err_raise(c, MPI_ERR_COMM, "MPI_Comm_remote_size",
-                         "%s is an intracommunicator (compi has no intercommunicators yet)",
-                         c->name[0] ? c->name : "the communicator");
 }
 
 #pragma weak MPI_Comm_set_name = PMPI_Comm_set_name

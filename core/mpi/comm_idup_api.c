@@ -44,6 +44,11 @@ static int idup_any(MPI_Comm comm, MPI_Info info, int with_info, MPI_Comm *newco
                                  "the context ids this communicator keeps for MPI_Comm_idup "
                                  "are used up (a blocking MPI_Comm_dup of it refills them)");
         }
+        if (st == COMPI_ERR_UNSUPPORTED) {
+            return mpi_err_raise(c, MPI_ERR_COMM, fn,
+                                 "MPI_Comm_idup of an intercommunicator is not supported "
+                                 "(MPI_Comm_dup is)");
+        }
         return mpi_raise_status(c, st, fn, NULL);
     }
     if (with_info) {

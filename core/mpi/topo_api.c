@@ -43,6 +43,18 @@ static int bad_comm(const char *fn, MPI_Comm h, compi_comm_t **c_p)
                          (unsigned)h);
 }
 
+/* a communicator a topology can be made from or mapped on: an intracommunicator */
+static int intra_comm(const char *fn, MPI_Comm h, compi_comm_t **c_p)
+{
+    int rc = bad_comm(fn, h, c_p);
+    if (rc == MPI_SUCCESS && comm_is_inter(*c_p)) {
+        return mpi_err_raise(*c_p, MPI_ERR_COMM, fn,
+                             "%s is an intercommunicator; topologies need an intracommunicator",
+                             (*c_p)->name[0] ? (*c_p)->name : "the communicator");
+    }
+    return rc;
+}
+
 static const char *topo_name(const compi_comm_t *c)
 {
     if (c->topo == NULL) {
@@ -143,7 +155,7 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
     int n = 0;
     COMPI_CHECK_INIT(fn);
     (void)reorder;
-    int rc = bad_comm(fn, comm_old, &c);
+    int rc = intra_comm(fn, comm_old, &c);
     if (rc == MPI_SUCCESS && comm_cart == NULL) {
         rc = null_arg(c, fn, "comm_cart");
     }
@@ -375,7 +387,7 @@ int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[
     int n = 0;
     COMPI_CHECK_INIT(fn);
     (void)periods;
-    int rc = bad_comm(fn, comm, &c);
+    int rc = intra_comm(fn, comm, &c);
     if (rc == MPI_SUCCESS && newrank == NULL) {
         rc = null_arg(c, fn, "newrank");
     }
@@ -435,7 +447,7 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const in
     comm_topo_t *t = NULL;
     COMPI_CHECK_INIT(fn);
     (void)reorder;
-    int rc = bad_comm(fn, comm_old, &c);
+    int rc = intra_comm(fn, comm_old, &c);
     if (rc == MPI_SUCCESS && comm_graph == NULL) {
         rc = null_arg(c, fn, "comm_graph");
     }
@@ -462,7 +474,7 @@ int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges
     static const char fn[] = "MPI_Graph_map";
     compi_comm_t *c;
     COMPI_CHECK_INIT(fn);
-    int rc = bad_comm(fn, comm, &c);
+    int rc = intra_comm(fn, comm, &c);
     if (rc == MPI_SUCCESS && newrank == NULL) {
         rc = null_arg(c, fn, "newrank");
     }
@@ -645,7 +657,7 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int s
     COMPI_CHECK_INIT(fn);
     (void)info; /* no hint changes anything yet */
     (void)reorder;
-    int rc = bad_comm(fn, comm_old, &c);
+    int rc = intra_comm(fn, comm_old, &c);
     if (rc == MPI_SUCCESS && comm_dist_graph == NULL) {
         rc = null_arg(c, fn, "comm_dist_graph");
     }
@@ -691,7 +703,7 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
     COMPI_CHECK_INIT(fn);
     (void)info;
     (void)reorder;
-    int rc = bad_comm(fn, comm_old, &c);
+    int rc = intra_comm(fn, comm_old, &c);
     if (rc == MPI_SUCCESS && comm_dist_graph == NULL) {
         rc = null_arg(c, fn, "comm_dist_graph");
     }

@@ -34,7 +34,7 @@
             default-gather default-gatherv default-scatter default-scatterv
             default-allgather default-allgatherv default-alltoall default-alltoallv
             default-alltoallw default-reduce-scatter default-reduce-scatter-block
-            default-scan default-exscan nonblocking-choice
+            default-scan default-exscan nonblocking-choice inter-choice
             default-neighbor-allgather default-neighbor-allgatherv
             default-neighbor-alltoall default-neighbor-alltoallv default-neighbor-alltoallw))
 
@@ -253,13 +253,21 @@
                  (list kind kind) #f))
     (variable-ref v)))
 
-;; A nonblocking call gets nonblocking-choice, a blocking one the kind's default; the
-;; creator keeps the default's name (compi_info, messages).
+;; A call on an intercommunicator ((call-inter? call): MPI_Intercomm_create, ...) has one
+;; algorithm per kind, built from exchanges between the two groups' leaders and steps
+;; inside each group (its schedule, for nonblocking and persistent calls, sends straight
+;; between the groups); no intracommunicator algorithm can serve it.
+(define (inter-choice call)
+  (native (call-kind call) 'inter))
+
+;; An intercommunicator call gets inter-choice, a nonblocking one nonblocking-choice, a
+;; blocking one the kind's default; the creator keeps the default's name (compi_info,
+;; messages).
 (define (with-nonblocking creator)
   (let ((c (lambda (call next)
-             (if (nonblocking? call)
-                 (nonblocking-choice call)
-                 (creator call next)))))
+             (cond ((call-inter? call) (inter-choice call))
+                   ((nonblocking? call) (nonblocking-choice call))
+                   (else (creator call next))))))
     (set-procedure-property! c 'name (procedure-name creator))
     c))
 

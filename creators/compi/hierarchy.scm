@@ -103,7 +103,8 @@
   (check-topology 'hierarchical-creator topology)
   (let ((groups-of (grouper topology ranks)))
     (define (hierarchical call next)
-      (if (memq (call-kind call) tree-kinds)
+      ;; trees span one communicator's ranks: an intercommunicator's call goes on
+      (if (and (not (call-inter? call)) (memq (call-kind call) tree-kinds))
           (serve call next
                  (hierarchical-tree (groups-of call) (or (call-root call) 0)
                                     #:shapes shapes #:coordinator coordinator)
@@ -115,7 +116,7 @@
   (check-topology 'magpie-creator topology)
   (let ((groups-of (grouper topology ranks)))
     (define (magpie call next)
-      (if (memq (call-kind call) tree-kinds)
+      (if (and (not (call-inter? call)) (memq (call-kind call) tree-kinds))
           (serve call next (magpie-tree (groups-of call) (or (call-root call) 0)) segsize)
           (next call)))
     magpie))
@@ -212,7 +213,7 @@
   (shape-list 'allreduce-exchange-creator shapes)
   (let ((groups-of (grouper topology ranks)))
     (define (allreduce-exchange call next)
-      (if (and (blocking? call) (eq? (call-kind call) 'allreduce))
+      (if (and (blocking? call) (not (call-inter? call)) (eq? (call-kind call) 'allreduce))
           (let ((desc (exchange-closure (groups-of call) #:shapes shapes
                                         #:coordinator coordinator #:segsize segsize)))
             (if (or (call-commutative? call) (exchange-ordered? desc))

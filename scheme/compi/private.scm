@@ -60,6 +60,8 @@
             call-comm
             call-mode
             call-topology
+            call-inter?
+            call-remote-size
             call->string
             ;; rank facts ((call-ranks CALL) is a primitive of scheme/bridge_facts.c)
             make-rank
@@ -321,10 +323,14 @@ must answer"
 ;; (MPI_Bcast_init, ...); it is part of the key, so a creator may choose differently per
 ;; mode -- a nonblocking or persistent call needs a closure that can run as a schedule (docs/scheme-api.md, "Modes").
 ;; `topology' is the communicator's process topology: cart, graph, dist-graph or #f.
+;; `inter?' is #t for a call on an intercommunicator; then `size' and `rank' are those of
+;; the local group, `remote-size' the other group's size (#f on an intracommunicator), and
+;; `root' is #f on the root's group (MPI_ROOT and MPI_PROC_NULL share one key) or the
+;; root's rank in the other group.  Only (native KIND 'inter) serves such a call.
 (define <call>
   (make-record-type 'call
                     '(kind size rank root bytes datatype op commutative? comm handle keep
-                      ranks mode topology)
+                      ranks mode topology inter? remote-size)
                     (lambda (call port)
                       (display "#<call " port)
                       (display (call->string call) port)
@@ -342,6 +348,8 @@ must answer"
 (define call-comm (record-accessor <call> 'comm))
 (define call-mode (record-accessor <call> 'mode))
 (define call-topology (record-accessor <call> 'topology))
+(define call-inter? (record-accessor <call> 'inter?))
+(define call-remote-size (record-accessor <call> 'remote-size))
 
 (define call-modes '(blocking nonblocking persistent))
 
@@ -372,7 +380,7 @@ must answer"
                  "RANKS must be a vector of ~A rank records (make-rank), got: ~S"
                  (list size ranks) (list ranks)))
     (%make-call-record kind size rank root bytes datatype op commutative? comm #f '()
-                       ranks mode topology)))
+                       ranks mode topology #f #f)))
 
 ;; Rank facts (docs/scheme-api.md, "Rank facts"): what each rank published at MPI_Init.
 ;; PLACE is (package numa core l3), hwloc logical indices (l3: of the L3 cache, #f when
@@ -420,6 +428,9 @@ must answer"
        (simple-format #f " op=~A datatype=~A" (call-op call) (call-datatype call))
        "")
    (simple-format #f " comm=~A size=~A" (call-comm call) (call-size call))
+   (if (call-inter? call)
+       (simple-format #f " inter remote-size=~A" (call-remote-size call))
+       "")
    (if (call-topology call)
        (simple-format #f " topology=~A" (call-topology call))
        "")))

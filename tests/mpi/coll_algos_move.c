@@ -404,8 +404,8 @@ int main(int argc, char **argv)
     for (size_t a = 0; a < n; a++) {
         const coll_algo_t *algo = all[a];
         char full[64];
-        if (!is_move_kind(algo->kind)) {
-            continue;
+        if (!is_move_kind(algo->kind) || algo->inter) {
+            continue; /* intercommunicator algorithms: intercomm_coll.c */
         }
         snprintf(full, sizeof(full), "%s:%s", coll_kind_name(algo->kind), algo->name);
         if (only != NULL && strcmp(only, full) != 0) {

@@ -341,8 +341,8 @@ static void run_comm(compi_comm_t *comm, const dkind_t *kinds, int nkinds)
     const coll_algo_t *const *all = coll_algo_all(&nalgos);
     for (size_t ai = 0; ai < nalgos; ai++) {
         const coll_algo_t *a = all[ai];
-        if (!is_reduce_kind(a->kind)) {
-            continue;
+        if (!is_reduce_kind(a->kind) || a->inter) {
+            continue; /* intercommunicator algorithms: intercomm_coll.c */
         }
         coll_params_t prms[3] = {{0, 0}, {0, 0}, {0, 0}};
         int nprm = 1;

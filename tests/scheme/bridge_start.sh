@@ -14,7 +14,7 @@ unset COMPI_SCHEME_DIR GUILE_AUTO_COMPILE
 mkdir -p "$TMP/home" "$TMP/cache"
 
 
-echo "1..7"
+echo "1..8"
 
 : >"$TMP/times"
 quiet=1
@@ -69,6 +69,11 @@ cp "$mods/compi/private.scm" "$TMP/private.scm"
 sed 's/comm handle keep$/comm handle kept/' "$TMP/private.scm" >"$mods/compi/private.scm"
 contract "a call record without a field C reads stops bridge_init, naming it" 1 \
     "do not match this library: record <call> of (compi private) has no field keep, which C reads"
+sed -e 's/ranks mode topology inter? remote-size)/ranks mode topology inter remote-size)/' \
+    -e "s/(record-accessor <call> 'inter?)/(record-accessor <call> 'inter)/" \
+    "$TMP/private.scm" >"$mods/compi/private.scm"
+contract "a call record without the intercommunicator field stops bridge_init, naming it" 1 \
+    "do not match this library: record <call> of (compi private) has no field inter?, which C reads"
 sed "s/(set! %kinds ((%compi-primitive '%collective-kinds)))/(set! %kinds (cdr ((%compi-primitive '%collective-kinds))))/" \
     "$TMP/private.scm" >"$mods/compi/private.scm"
 contract "kinds other than C's stop bridge_init, naming the first that differs" 1 \

@@ -1,0 +1,383 @@
+/*
+ * intercomm.c -- intercommunicators: MPI_Intercomm_create and _merge, and dup, split and
+ * create on an intercommunicator.
+ *
+ * Every step that involves both groups runs the same way: a step inside each group over
+ * its local_comm (comm_coll.h), then the two leaders (rank 0 of each local group, or the
+ * leaders the user named for MPI_Intercomm_create) exchange what their group found, then
+ * each leader broadcasts what it received inside its group.
+ *
+ * Context ids: both groups take part in the agreement (the max of all members' next free
+ * ids, comm.c), and the new intercommunicator takes two ids: ctx for its traffic between
+ * the groups, ctx + 1 for its local_comm.  The groups are disjoint, so the two local_comms
+ * share ctx + 1 without ever meeting; the disjoint results of a split share both ids.
+ */
+#include "core/comm/comm.h"
+
+#include "core/comm/attr.h"
+#include "core/comm/comm_coll.h"
+#include "core/comm/group.h"
+#include "core/dt/dt.h"
+#include "core/pml/pml.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* the leader's side of an exchange with the other leader: send ns ints to `peer` of
+   `over` and receive nr from it (both posted before waiting: no order to deadlock on) */
+static compi_status_t leader_swap(compi_comm_t *over, int peer, int tag, const int *send, int ns,
+                                  int *recv, int nr)
+{
+    compi_request_t *sreq = NULL;
+    compi_datatype_t *dt = dt_from_handle(MPI_INT);
+    compi_status_t st = pml_isend(send, (size_t)ns, dt, peer, tag, over, PML_SEND_STANDARD, &sreq);
+
+    if (st != COMPI_OK) {
+        return st;
+    }
+    st = pml_recv(recv, (size_t)nr, dt, peer, tag, over, NULL);
+    compi_status_t wst = pml_wait(sreq, NULL);
+    pml_request_free(sreq);
+    return st != COMPI_OK ? st : wst;
+}
+
+/* the set of `local` rooted at `leader` (index 0 is the leader) */
+static compi_status_t leader_set(compi_comm_t *local, int leader, comm_coll_set_t *set,
+                                 int **members_p)
+{
+    int *m = malloc((size_t)local->size * sizeof(int));
+    int n = 0;
+
+    if (m == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    m[n++] = leader;
+    for (int r = 0; r < local->size; r++) {
+        if (r != leader) {
+            m[n++] = r;
+        }
+    }
+    *set = comm_coll_whole(local);
+    set->members = m;
+    for (int i = 0; i < n; i++) {
+        if (m[i] == local->rank) {
+            set->me = i;
+        }
+    }
+    *members_p = m;
+    return COMPI_OK;
+}
+
+/*
+ * Over an intercommunicator: rank 0 of each group sends `send` (ns ints, the same on
+ * every member of its group or only meaningful at rank 0) to the other leader and every
+ * member gets the other group's nr ints in recv.
+ */
+static compi_status_t inter_exchange(compi_comm_t *inter, const int *send, int ns, int *recv,
+                                     int nr)
+{
+    comm_coll_set_t set = comm_coll_whole(inter);
+    compi_status_t st = COMPI_OK;
+
+    if (inter->rank == 0) {
+        st = leader_swap(inter, 0, COMPI_TAG_COMM_CREATE, send, ns, recv, nr);
+    }
+    /* the others wait in the broadcast whatever happened; a failed leader still sends */
+    compi_status_t bst = comm_coll_bcast_int(&set, recv, nr);
+    return st != COMPI_OK ? st : bst;
+}
+
+/* a context id (and the next) free on every member of both groups */
+static compi_status_t inter_alloc_ctx(compi_comm_t *inter, uint32_t *ctx_p)
+{
+    comm_coll_set_t set = comm_coll_whole(inter);
+    uint32_t mine;
+    int theirs;
+    compi_status_t st = comm_coll_allreduce_max_u32(&set, comm_ctx_next(), &mine);
+
+    if (st != COMPI_OK) {
+        return st;
+    }
+    st = inter_exchange(inter, (const int *)&mine, 1, &theirs, 1);
+    if (st != COMPI_OK) {
+        return st;
+    }
+    uint32_t ctx = (uint32_t)theirs > mine ? (uint32_t)theirs : mine;
+    if (ctx >= UINT32_MAX - 2) {
+        return COMPI_ERR_NO_RESOURCE;
+    }
+    comm_ctx_taken(ctx + 1);
+    *ctx_p = ctx;
+    return COMPI_OK;
+}
+
+static compi_status_t finish(compi_comm_t *parent, compi_status_t st, compi_comm_t *c,
+                             compi_comm_t **new_p)
+{
+    if (st == COMPI_OK && c != NULL) {
+        comm_set_errhandler(c, parent->errh);
+        comm_set_errhandler(c->local_comm, parent->errh);
+    }
+    *new_p = st == COMPI_OK ? c : NULL;
+    return st;
+}
+
+compi_status_t comm_intercomm_create(compi_comm_t *local, int local_leader, compi_comm_t *peer,
+                                     int remote_leader, int tag, compi_comm_t **new_p)
+{
+    comm_coll_set_t set;
+    int *members = NULL, *remote = NULL;
+    int hdr[2], rhdr[2] = {0, 0};
+    uint32_t mine;
+    compi_group_t *rg = NULL;
+    compi_comm_t *c = NULL;
+    compi_status_t st, lst = COMPI_OK;
+
+    *new_p = NULL;
+    st = leader_set(local, local_leader, &set, &members);
+    if (st != COMPI_OK) {
+        return st;
+    }
+    set.tag = COMPI_TAG_COMM_CREATE;
+    st = comm_coll_allreduce_max_u32(&set, comm_ctx_next(), &mine);
+    if (st != COMPI_OK) {
+        goto out;
+    }
+    if (local->rank == local_leader) {
+        hdr[0] = local->size;
+        hdr[1] = (int)mine;
+        lst = leader_swap(peer, remote_leader, tag, hdr, 2, rhdr, 2);
+        if (lst == COMPI_OK && rhdr[0] <= 0) {
+            lst = COMPI_ERR_INVALID_PARAM;
+        }
+        if (lst != COMPI_OK) {
+            rhdr[0] = -1; /* tells the group */
+        }
+    }
+    st = comm_coll_bcast_int(&set, rhdr, 2);
+    if (st == COMPI_OK && rhdr[0] < 0) {
+        st = lst != COMPI_OK ? lst : COMPI_ERR_INVALID_PARAM;
+    }
+    if (st != COMPI_OK) {
+        goto out;
+    }
+    remote = malloc((size_t)rhdr[0] * sizeof(int));
+    if (remote == NULL) {
+        st = COMPI_ERR_NO_MEMORY;
+        goto out;
+    }
+    if (local->rank == local_leader) {
+        st = leader_swap(peer, remote_leader, tag, local->world_ranks, local->size, remote,
+                         rhdr[0]);
+    }
+    lst = comm_coll_bcast_int(&set, remote, rhdr[0]);
+    st = st != COMPI_OK ? st : lst;
+    if (st != COMPI_OK) {
+        goto out;
+    }
+    /* the groups must be disjoint; both sides see the same lists, so all agree */
+    for (int i = 0; i < rhdr[0]; i++) {
+        if (group_rank_of_world(local->group, remote[i]) != MPI_UNDEFINED) {
+            st = COMPI_ERR_INVALID_PARAM;
+            goto out;
+        }
+    }
+    uint32_t ctx = (uint32_t)rhdr[1] > mine ? (uint32_t)rhdr[1] : mine;
+    if (ctx >= UINT32_MAX - 2) {
+        st = COMPI_ERR_NO_RESOURCE;
+        goto out;
+    }
+    comm_ctx_taken(ctx + 1);
+    st = group_create(rhdr[0], remote, &rg);
+    if (st == COMPI_OK) {
+        st = comm_create_inter(local->group, rg, ctx, &c);
+    }
+out:
+    if (rg != NULL) {
+        group_release(rg);
+    }
+    free(remote);
+    free(members);
+    return finish(local, st, c, new_p);
+}
+
+compi_status_t comm_intercomm_merge(compi_comm_t *inter, int high, compi_comm_t **new_p)
+{
+    int mine = high != 0, theirs = 0;
+    uint32_t ctx;
+    compi_group_t *g = NULL, *first, *second;
+    compi_comm_t *c = NULL;
+    int *ranks = NULL;
+    compi_status_t st = inter_exchange(inter, &mine, 1, &theirs, 1);
+
+    *new_p = NULL;
+    if (st == COMPI_OK) {
+        st = inter_alloc_ctx(inter, &ctx);
+    }
+    if (st != COMPI_OK) {
+        return st;
+    }
+    int lower = inter->group->world_ranks[0] < inter->remote_group->world_ranks[0];
+    int local_first = mine != theirs ? !mine : lower;
+    first = local_first ? inter->group : inter->remote_group;
+    second = local_first ? inter->remote_group : inter->group;
+    ranks = malloc((size_t)(first->size + second->size) * sizeof(int));
+    if (ranks == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    memcpy(ranks, first->world_ranks, (size_t)first->size * sizeof(int));
+    memcpy(ranks + first->size, second->world_ranks, (size_t)second->size * sizeof(int));
+    st = group_create(first->size + second->size, ranks, &g);
+    free(ranks);
+    if (st == COMPI_OK) {
+        st = comm_create_with_group(g, ctx, &c);
+        group_release(g);
+    }
+    if (st == COMPI_OK) {
+        comm_set_errhandler(c, inter->errh);
+        *new_p = c;
+    }
+    return st;
+}
+
+compi_status_t comm_inter_dup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p)
+{
+    uint32_t ctx;
+    compi_comm_t *c = NULL;
+    compi_status_t st = inter_alloc_ctx(parent, &ctx);
+
+    *new_p = NULL;
+    if (st == COMPI_OK) {
+        st = comm_create_inter(parent->group, parent->remote_group, ctx, &c);
+    }
+    if (st == COMPI_OK) {
+        st = attr_comm_copy_all(parent, c, cb_code_p);
+        if (st != COMPI_OK) {
+            comm_release(c);
+            c = NULL;
+        }
+    }
+    return finish(parent, st, c, new_p);
+}
+
+typedef struct split_entry {
+    int key;
+    int rank;
+} split_entry_t;
+
+static int split_entry_cmp(const void *a, const void *b)
+{
+    const split_entry_t *x = a, *y = b;
+
+    if (x->key != y->key) {
+        return x->key < y->key ? -1 : 1;
+    }
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* the members of g whose (color, key) in ck[2 r] has `color`, ordered by key then rank */
+static compi_status_t split_group(const compi_group_t *g, const int *ck, int color,
+                                  compi_group_t **out_p)
+{
+    split_entry_t *e = malloc((size_t)g->size * sizeof(*e));
+    int *w = malloc((size_t)g->size * sizeof(int));
+    int n = 0;
+    compi_status_t st = COMPI_ERR_NO_MEMORY;
+
+    *out_p = NULL;
+    if (e != NULL && w != NULL) {
+        for (int r = 0; r < g->size; r++) {
+            if (ck[2 * r] == color) {
+                e[n].key = ck[2 * r + 1];
+                e[n].rank = r;
+                n++;
+            }
+        }
+        qsort(e, (size_t)n, sizeof(*e), split_entry_cmp);
+        for (int i = 0; i < n; i++) {
+            w[i] = g->world_ranks[e[i].rank];
+        }
+        st = n > 0 ? group_create(n, w, out_p) : COMPI_OK;
+    }
+    free(e);
+    free(w);
+    return st;
+}
+
+compi_status_t comm_inter_split(compi_comm_t *parent, int color, int key, compi_comm_t **new_p)
+{
+    int n = comm_local_size(parent), m = parent->size;
+    int mine[2] = {color, key};
+    int *local = malloc((size_t)n * 2 * sizeof(int));
+    int *remote = malloc((size_t)m * 2 * sizeof(int));
+    compi_group_t *lg = NULL, *rg = NULL;
+    compi_comm_t *c = NULL;
+    comm_coll_set_t set = comm_coll_whole(parent);
+    uint32_t ctx;
+    compi_status_t st = COMPI_ERR_NO_MEMORY;
+
+    *new_p = NULL;
+    if (local == NULL || remote == NULL) {
+        goto out; /* NOTE: the others then wait; out of memory here is fatal anyway */
+    }
+    st = comm_coll_allgather_int(&set, mine, 2, local);
+    if (st == COMPI_OK) {
+        st = inter_exchange(parent, local, 2 * n, remote, 2 * m);
+    }
+    if (st == COMPI_OK) {
+        st = inter_alloc_ctx(parent, &ctx);
+    }
+    if (st != COMPI_OK || color == MPI_UNDEFINED) {
+        goto out;
+    }
+    st = split_group(parent->group, local, color, &lg);
+    if (st == COMPI_OK) {
+        st = split_group(parent->remote_group, remote, color, &rg);
+    }
+    if (st == COMPI_OK && lg != NULL && rg != NULL) {
+        /* a color on one side only: MPI_COMM_NULL */
+        st = comm_create_inter(lg, rg, ctx, &c);
+    }
+out:
+    if (lg != NULL) {
+        group_release(lg);
+    }
+    if (rg != NULL) {
+        group_release(rg);
+    }
+    free(local);
+    free(remote);
+    return finish(parent, st, c, new_p);
+}
+
+compi_status_t comm_inter_create(compi_comm_t *parent, compi_group_t *group,
+                                 compi_comm_t **new_p)
+{
+    int msize = group->size, rsize = 0;
+    int *remote = NULL;
+    uint32_t ctx;
+    compi_group_t *rg = NULL;
+    compi_comm_t *c = NULL;
+    compi_status_t st = inter_exchange(parent, &msize, 1, &rsize, 1);
+
+    *new_p = NULL;
+    if (st == COMPI_OK) {
+        remote = malloc((size_t)(rsize > 0 ? rsize : 1) * sizeof(int));
+        st = remote != NULL ? COMPI_OK : COMPI_ERR_NO_MEMORY;
+    }
+    if (st == COMPI_OK) {
+        st = inter_exchange(parent, group->world_ranks, msize, remote, rsize);
+    }
+    if (st == COMPI_OK) {
+        st = inter_alloc_ctx(parent, &ctx);
+    }
+    if (st == COMPI_OK && group->rank != MPI_UNDEFINED && msize > 0 && rsize > 0) {
+        st = group_create(rsize, remote, &rg);
+        if (st == COMPI_OK) {
+            st = comm_create_inter(group, rg, ctx, &c);
+            group_release(rg);
+        }
+    }
+    free(remote);
+    return finish(parent, st, c, new_p);
+}

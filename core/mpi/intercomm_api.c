@@ -1,0 +1,168 @@
+/*
+ * intercomm_api.c -- MPI_Intercomm_create, MPI_Intercomm_merge, MPI_Comm_test_inter,
+ * MPI_Comm_remote_size and MPI_Comm_remote_group: argument checks and calls into
+ * core/comm/intercomm.c.  Dup, split, create, free and compare take both kinds of
+ * communicator (comm_api.c).
+ */
+#include "core/comm/comm.h"
+#include "core/comm/group.h"
+#include "core/mpi/errors.h"
+#include "core/mpi/mpi_state.h"
+
+#include <mpi.h>
+
+static const char *comm_label(const compi_comm_t *c)
+{
+    return c->name[0] ? c->name : "the communicator";
+}
+
+/* MPI is initialized, h names a communicator, out is not NULL */
+static int check(const char *fn, MPI_Comm h, const void *out, const char *what, compi_comm_t **c_p)
+{
+    compi_comm_t *c = comm_from_handle(h);
+    if (c == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "%s",
+                             h == MPI_COMM_NULL ? "communicator is MPI_COMM_NULL"
+                                                : "invalid communicator handle");
+    }
+    if (out == NULL) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", what);
+    }
+    *c_p = c;
+    return MPI_SUCCESS;
+}
+
+/* c must be an intercommunicator */
+static int need_inter(compi_comm_t *c, const char *fn)
+{
+    if (!comm_is_inter(c)) {
+        return mpi_err_raise(c, MPI_ERR_COMM, fn, "%s is an intracommunicator", comm_label(c));
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_test_inter = PMPI_Comm_test_inter
+int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
+{
+    COMPI_CHECK_INIT("MPI_Comm_test_inter");
+    compi_comm_t *c = NULL;
+    int rc = check("MPI_Comm_test_inter", comm, flag, "flag", &c);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    *flag = comm_is_inter(c);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_remote_size = PMPI_Comm_remote_size
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
+{
+    COMPI_CHECK_INIT("MPI_Comm_remote_size");
+    compi_comm_t *c = NULL;
+    int rc = check("MPI_Comm_remote_size", comm, size, "size", &c);
+    if (rc == MPI_SUCCESS) {
+        rc = need_inter(c, "MPI_Comm_remote_size");
+    }
+    if (rc == MPI_SUCCESS) {
+        *size = c->remote_group->size;
+    }
+    return rc;
+}
+
+#pragma weak MPI_Comm_remote_group = PMPI_Comm_remote_group
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
+{
+    COMPI_CHECK_INIT("MPI_Comm_remote_group");
+    compi_comm_t *c = NULL;
+    int rc = check("MPI_Comm_remote_group", comm, group, "group", &c);
+    if (rc == MPI_SUCCESS) {
+        rc = need_inter(c, "MPI_Comm_remote_group");
+    }
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    compi_status_t st = group_to_handle(c->remote_group, group);
+    if (st != COMPI_OK) {
+        return mpi_err_raise(c, mpi_err_class_of(st), "MPI_Comm_remote_group", "%s",
+                             compi_status_string(st));
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Intercomm_create = PMPI_Intercomm_create
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                          int remote_leader, int tag, MPI_Comm *newintercomm)
+{
+    static const char fn[] = "MPI_Intercomm_create";
+    COMPI_CHECK_INIT(fn);
+    compi_comm_t *lc = NULL, *pc = NULL, *nc;
+    int rc = check(fn, local_comm, newintercomm, "newintercomm", &lc);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (comm_is_inter(lc)) {
+        return mpi_err_raise(lc, MPI_ERR_COMM, fn,
+                             "local_comm %s is an intercommunicator; it must be an "
+                             "intracommunicator",
+                             comm_label(lc));
+    }
+    if (local_leader < 0 || local_leader >= lc->size) {
+        return mpi_err_raise(lc, MPI_ERR_RANK, fn, "local_leader=%d is not in [0, %d)",
+                             local_leader, lc->size);
+    }
+    if (tag < 0) {
+        return mpi_err_raise(lc, MPI_ERR_TAG, fn, "tag=%d is negative", tag);
+    }
+    /* peer_comm and remote_leader are significant only at the local leader */
+    if (lc->rank == local_leader) {
+        pc = comm_from_handle(peer_comm);
+        if (pc == NULL) {
+            return mpi_err_raise(lc, MPI_ERR_COMM, fn,
+                                 "peer_comm is not a communicator (at the local leader)");
+        }
+        if (remote_leader < 0 || remote_leader >= pc->size) {
+            return mpi_err_raise(lc, MPI_ERR_RANK, fn, "remote_leader=%d is not in [0, %d)",
+                                 remote_leader, pc->size);
+        }
+        if (!comm_is_inter(pc) && remote_leader == pc->rank) {
+            return mpi_err_raise(lc, MPI_ERR_RANK, fn,
+                                 "remote_leader=%d is the local leader itself", remote_leader);
+        }
+    }
+    compi_status_t st = comm_intercomm_create(lc, local_leader, pc, remote_leader, tag, &nc);
+    if (st != COMPI_OK) {
+        *newintercomm = MPI_COMM_NULL;
+        if (st == COMPI_ERR_INVALID_PARAM) {
+            return mpi_err_raise(lc, MPI_ERR_ARG, fn,
+                                 "the two groups overlap or a leader is wrong (the groups of an "
+                                 "intercommunicator must be disjoint)");
+        }
+        return mpi_err_raise(lc, mpi_err_class_of(st), fn,
+                             "cannot create the intercommunicator: %s", compi_status_string(st));
+    }
+    *newintercomm = nc->handle;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Intercomm_merge = PMPI_Intercomm_merge
+int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+{
+    static const char fn[] = "MPI_Intercomm_merge";
+    COMPI_CHECK_INIT(fn);
+    compi_comm_t *c = NULL, *nc;
+    int rc = check(fn, intercomm, newintracomm, "newintracomm", &c);
+    if (rc == MPI_SUCCESS) {
+        rc = need_inter(c, fn);
+    }
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    compi_status_t st = comm_intercomm_merge(c, high, &nc);
+    if (st != COMPI_OK) {
+        *newintracomm = MPI_COMM_NULL;
+        return mpi_err_raise(c, mpi_err_class_of(st), fn, "cannot merge: %s",
+                             compi_status_string(st));
+    }
+    *newintracomm = nc->handle;
+    return MPI_SUCCESS;
+}

@@ -37,7 +37,7 @@ static int comm_check(const char *func, MPI_Comm h, const void *out, const char 
                       compi_comm_t **c_p)
 {
     *c_p = NULL;
-    COMPI_CHECK_INIT(func);
+    COMPI_CHECK_INIT_HELD(func);
     *c_p = comm_from_handle(h);
     if (*c_p == NULL) {
         return bad_comm(func, h);

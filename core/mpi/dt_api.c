@@ -63,7 +63,7 @@ static int dt__indexed(const char *fn, int combiner, int count, const int *bl, i
     int *ints = NULL, ni = 0, na = 0, rc;
     compi_status_t st;
 
-    COMPI_CHECK_INIT(fn);
+    COMPI_CHECK_INIT_HELD(fn);
     if (count < 0) {
         return mpi_dt_neg_count(fn, count);
     }
@@ -146,7 +146,7 @@ static int dt__hvector(const char *fn, int count, int blocklength, MPI_Aint stri
     int rc, ints[3] = {count, blocklength, istride ? *istride : 0};
     compi_status_t st;
 
-    COMPI_CHECK_INIT(fn);
+    COMPI_CHECK_INIT_HELD(fn);
     if (count < 0) {
         return mpi_dt_neg_count(fn, count);
     }

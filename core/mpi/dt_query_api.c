@@ -305,7 +305,7 @@ static int dt__f90(const char *fn, int combiner, int p, int r, MPI_Datatype *new
     compi_datatype_t *dt;
     compi_status_t st;
 
-    COMPI_CHECK_INIT(fn);
+    COMPI_CHECK_INIT_HELD(fn);
     if (newtype == NULL) {
         return mpi_dt_null(fn, "newtype");
     }

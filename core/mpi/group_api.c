@@ -30,7 +30,7 @@ static int group_check(const char *func, MPI_Group h, const void *out, const cha
                       compi_group_t **g_p)
 {
     *g_p = NULL;
-    COMPI_CHECK_INIT(func);
+    COMPI_CHECK_INIT_HELD(func);
     *g_p = group_from_handle(h);
     if (*g_p == NULL) {
         return bad_group(func, h);

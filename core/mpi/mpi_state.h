@@ -12,6 +12,13 @@
 enum { COMPI_STATE_PRE_INIT = 0, COMPI_STATE_INITIALIZED = 1, COMPI_STATE_FINALIZED = 2 };
 extern int compi_mpi_state;
 
+/* the same check in a helper whose callers (API functions) took the lock already */
+#define COMPI_CHECK_INIT_HELD(fname)                                                          \
+    do {                                                                                      \
+        if (compi_unlikely(compi_mpi_state != COMPI_STATE_INITIALIZED))                       \
+            return mpi_err_not_initialized(fname);                                            \
+    } while (0)
+
 /* checked at the top of every API function that needs an initialized library; it also
    takes the library's lock at MPI_THREAD_MULTIPLE (core/mpi/thread_lock.h) until the
    function returns, so it is a declaration: write it first in the function's body */

@@ -10,7 +10,7 @@
 
 static int mpix_comm(const char *func, MPI_Comm h, compi_comm_t **c_p)
 {
-    COMPI_CHECK_INIT(func);
+    COMPI_CHECK_INIT_HELD(func);
     *c_p = comm_from_handle(h);
     if (*c_p == NULL) {
         return mpi_err_raise(NULL, MPI_ERR_COMM, func,

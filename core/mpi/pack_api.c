@@ -23,7 +23,7 @@ static int pack__args(const char *fn, int count, MPI_Datatype datatype, int bufs
     compi_comm_t *c;
     int rc;
 
-    COMPI_CHECK_INIT(fn);
+    COMPI_CHECK_INIT_HELD(fn);
     c = comm_from_handle(comm);
     if (c == NULL) {
         return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "invalid communicator");
@@ -121,7 +121,7 @@ static int pack__external_args(const char *fn, const char *datarep, int count,
 {
     int rc;
 
-    COMPI_CHECK_INIT(fn);
+    COMPI_CHECK_INIT_HELD(fn);
     if (datarep == NULL) {
         return mpi_dt_null(fn, "datarep");
     }

@@ -15,7 +15,7 @@
 static int status__args(const char *fn, const MPI_Status *status, MPI_Datatype datatype,
                         const void *out, compi_datatype_t **dt_p)
 {
-    COMPI_CHECK_INIT(fn);
+    COMPI_CHECK_INIT_HELD(fn);
     if (status == NULL || status == MPI_STATUS_IGNORE) {
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "status is NULL or MPI_STATUS_IGNORE");
     }

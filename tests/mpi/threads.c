@@ -15,7 +15,7 @@
  * (tag = 100 + t): messages of different threads on one communicator never mix.
  * The main thread checks MPI_Query_thread and MPI_Is_thread_main (the other threads too).
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 #include <pthread.h>
 

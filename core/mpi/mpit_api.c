@@ -147,10 +147,12 @@ int PMPI_T_init_thread(int required, int *provided)
     if (provided == NULL) {
         return MPI_T_ERR_INVALID;
     }
-    /* what MPI_Init offers: one thread at a time */
-    *provided = required < MPI_THREAD_SINGLE       ? MPI_THREAD_SINGLE
-                : required > MPI_THREAD_SERIALIZED ? MPI_THREAD_SERIALIZED
-                                                   : required;
+    /* MPI_THREAD_MULTIPLE once MPI_Init_thread granted it (its lock covers these calls
+       too); before, or below it, one thread at a time */
+    int most = compi_thread_multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SERIALIZED;
+    *provided = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE
+                : required > most            ? most
+                                             : required;
     /* coll_config is a variable from the start, even before MPI_Init registers it */
     (void)bridge_config_list();
     mpit.refcount++;

@@ -57,30 +57,37 @@ int compi_big_lock_enter(void)
     return 1;
 }
 
-void compi_big_lock_leave(void)
+/* A mutex hands itself to nobody: a thread that drops it and takes it again soon (the
+   next round of a wait, the next MPI_Test of a polling loop) usually wins, and a waiting
+   thread could starve.  So a thread that drops it while others wait yields until one of
+   them got it (a few turns at most). */
+static void big_lock_drop(void)
 {
-    if (--big_depth == 0) {
-        pthread_mutex_unlock(&big_lock);
-    }
-}
-
-/* Called by the PML after each round of a wait.  A mutex hands itself to nobody: the
-   thread that drops it and takes it again at once usually wins, so while others wait
-   this one yields until one of them got it (a few turns at most). */
-void compi_big_lock_yield(void)
-{
-    int depth = big_depth;
-    if (depth == 0) {
-        return;
-    }
     unsigned takes = __atomic_load_n(&big_takes, __ATOMIC_RELAXED);
-    big_depth = 0;
     pthread_mutex_unlock(&big_lock);
     for (int i = 0; i < 8 && __atomic_load_n(&big_waiters, __ATOMIC_RELAXED) > 0 &&
                     __atomic_load_n(&big_takes, __ATOMIC_RELAXED) == takes;
          i++) {
         sched_yield();
     }
+}
+
+void compi_big_lock_leave(void)
+{
+    if (--big_depth == 0) {
+        big_lock_drop();
+    }
+}
+
+/* called by the PML after each round of a wait */
+void compi_big_lock_yield(void)
+{
+    int depth = big_depth;
+    if (depth == 0) {
+        return;
+    }
+    big_depth = 0;
+    big_lock_drop();
     big_lock_take();
     big_depth = depth;
 }

@@ -12,7 +12,8 @@
  *   - nonblocking collectives (iallreduce, ibcast) completed by MPI_Waitall;
  *   - communicator creation and free: a split by parity and a dup, each used once.
  * Between those, tagged exchanges around a ring on one communicator shared by all threads
- * (tag = 100 + t): messages of different threads on one communicator never mix.
+ * (tag = 100 + t): messages of different threads on one communicator never mix.  At the
+ * end of a round thread 1 Ssends to its own rank while thread 0 polls MPI_Test for it.
  * The main thread checks MPI_Query_thread and MPI_Is_thread_main (the other threads too).
  */
 #include "tests/mpi/mpitest.h"
@@ -198,6 +199,23 @@ static void comm_churn(int t, int round, MPI_Comm c)
     MPI_OK(MPI_Comm_free(&dup));
 }
 
+/* threads 0 and 1 of a rank meet through itself: 1 Ssends (so it waits for the match),
+   0 polls MPI_Test on its receive; neither may starve the other of the lock */
+static void self_handoff(int t, int round)
+{
+    int v = val(t, round, mt_rank, 33), got = -1, done = 0;
+    if (t == 1) {
+        MPI_OK(MPI_Ssend(&v, 1, MPI_INT, mt_rank, 300, shared));
+    } else if (t == 0) {
+        MPI_Request req;
+        MPI_OK(MPI_Irecv(&got, 1, MPI_INT, mt_rank, 300, shared, &req));
+        while (!done) {
+            MPI_OK(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
+        }
+        TCHECK(got == val(1, round, mt_rank, 33), "round %d: self message %d", round, got);
+    }
+}
+
 static void *worker(void *arg)
 {
     int t = (int)(intptr_t)arg, flag = -1;
@@ -211,6 +229,7 @@ static void *worker(void *arg)
         nonblocking_colls(t, round, own[t]);
         shared_ring(t, round + 1000);
         comm_churn(t, round, own[t]);
+        self_handoff(t, round);
     }
     return NULL;
 }

@@ -485,9 +485,6 @@ static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
         error_set(1, "%s", err);
         return st;
     }
-    /* the agreement waited, and at MPI_THREAD_MULTIPLE other threads ran meanwhile: a
-       flush over a larger communicator may have emptied this cache, so look again */
-    bucket = &cache->buckets[(key_hash(k) & cache->mask) * TRAMP_WAYS];
     cache->misses++;
     if (tramp_cfg.verbose > 0 && call->comm->rank == 0) {
         verbose_miss(call, c);

@@ -794,8 +794,10 @@ static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM text, coll_c
     return COMPI_ERR_INTERNAL;
 }
 
-/* who answered the last miss: "creator NAME (KIND, installed at FILE:L:C) returned DESC" */
-static char last_origin[512];
+/* who answered this thread's last miss: "creator NAME (KIND, installed at FILE:L:C)
+   returned DESC" (per thread: read after the miss's agreement, which may let other
+   threads' misses run at MPI_THREAD_MULTIPLE) */
+static __thread char last_origin[512];
 
 const char *bridge_last_origin(void)
 {

@@ -2,7 +2,8 @@
 # The whole test suite, from a fresh clone: installs dependencies, builds in _build/ and
 # runs `make check` there (unit tests, MPI tests, Scheme tests, checks of the tree); then
 # builds again with AddressSanitizer and UndefinedBehaviorSanitizer in _build/sanitized/
-# and runs the tests there; then `make distcheck` (the release tarball builds and passes
+# and runs the tests there; with ThreadSanitizer in _build/tsan/ for the threaded tests;
+# then `make distcheck` (the release tarball builds and passes
 # the tests from a read-only source tree).  Prints the logs of failures and ends with one
 # line "N passed, M failed" (the distcheck counts as one test).
 set -e
@@ -63,6 +64,34 @@ if [ "${COMPI_SANITIZERS:-1}" != 0 ]; then
     pass=$((pass + san_pass))
     fail=$((fail + san_fail))
     [ "$san_rc" -eq 0 ] || rc=$san_rc
+fi
+
+# ---- the ThreadSanitizer build -------------------------------------------------------------
+# compi built again with ThreadSanitizer (configure --enable-sanitizers=thread) in
+# _build/tsan/, where the MPI_THREAD_MULTIPLE stress test (tests/mpi/threads.sh) and a few
+# point-to-point tests run with tests/sanitizers/tsan-env.sh (a report fails the test).
+# Its results count in the last line.  COMPI_TSAN=0 skips it.
+if [ "${COMPI_TSAN:-1}" != 0 ]; then
+    tsan_rc=0
+    mkdir -p _build/tsan
+    rm -f _build/tsan/test-suite.log
+    (
+        cd _build/tsan &&
+            { [ -f Makefile ] || "$top/configure" --enable-sanitizers=thread \
+                --prefix="${COMPI_PREFIX:-/usr/local}" >configure.out; } &&
+            make -j2 >make.out &&
+            MT_FILTER='^(threads|ring|anysrc|probe|persistent|p2p_modes)$' \
+                make -j2 check TESTS="tests/mpi/threads.sh tests/mpi/p2p.sh"
+    ) || tsan_rc=$?
+    [ "$tsan_rc" -eq 0 ] || show_failures _build/tsan/tests
+    tsan_log=_build/tsan/test-suite.log
+    tsan_pass=$(count PASS $tsan_log)
+    tsan_fail=$(( $(count FAIL $tsan_log) + $(count ERROR $tsan_log) ))
+    [ "$tsan_rc" -ne 0 ] && [ "$tsan_fail" -eq 0 ] && tsan_fail=1
+    echo "ThreadSanitizer build: $tsan_pass passed, $tsan_fail failed"
+    pass=$((pass + tsan_pass))
+    fail=$((fail + tsan_fail))
+    [ "$tsan_rc" -eq 0 ] || rc=$tsan_rc
 fi
 
 # ---- the release tarball ------------------------------------------------------------------

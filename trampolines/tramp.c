@@ -27,6 +27,7 @@
 #include "scheme/bridge.h"
 #include "scheme/bridge_reconfig.h"
 #include "core/comm/comm_coll.h"
+#include "core/pml/pml.h"
 #include "core/runtime/log.h"
 #include "core/runtime/params.h"
 #include "core/runtime/rte.h"
@@ -118,6 +119,18 @@ static inline coll_closure_t *lookup(tramp_cache_t *cache, const tramp_key_t *k,
     return NULL;
 }
 
+/* MPI_THREAD_MULTIPLE: a blocking closure waits with the library's lock dropped, and a
+   flush on another thread (over a communicator that contains this one) may drop the
+   cache's reference meanwhile; the run holds one of its own */
+static compi_status_t __attribute__((noinline)) run_held(coll_closure_t *c,
+                                                         const coll_call_t *call)
+{
+    coll_closure_retain(c);
+    compi_status_t st = c->fn(c, call);
+    coll_closure_release(c);
+    return st;
+}
+
 compi_status_t tramp_run(const coll_call_t *call)
 {
     tramp_cache_t *cache = call->comm->coll;
@@ -126,10 +139,13 @@ compi_status_t tramp_run(const coll_call_t *call)
     tramp_key_t k;
     key_pack(call, COLL_MODE_BLOCKING, &k);
     if (compi_likely(cache != NULL) && compi_likely((c = lookup(cache, &k, &b)) != NULL)) {
-        return c->fn(c, call);
+        return compi_likely(!pml_threaded()) ? c->fn(c, call) : run_held(c, call);
     }
     compi_status_t st = tramp_miss(cache, call, &k, b, &c);
-    return st == COMPI_OK ? c->fn(c, call) : st;
+    if (st != COMPI_OK) {
+        return st;
+    }
+    return compi_likely(!pml_threaded()) ? c->fn(c, call) : run_held(c, call);
 }
 
 compi_status_t tramp_start(const coll_call_t *call, struct compi_request **req_p)
@@ -262,7 +278,9 @@ static void verbose_miss(const coll_call_t *call, const coll_closure_t *c)
 
 #define AGREE_TEXT_INTS 256 /* a rank's text in the second round: 1 KiB */
 
-static struct {
+/* per thread: at MPI_THREAD_MULTIPLE a miss waits in its agreement with the library's
+   lock dropped, and another thread's miss may fail meanwhile */
+static __thread struct {
     char text[1536];
     int reporter;
     int pending; /* set by a failed miss, cleared by tramp_error_take */

@@ -18,10 +18,18 @@
  * Giving back a buffer gives back everything taken after it (the callers free all of
  * their buffers at their end, in any order; freeing one already given back does
  * nothing).  Nonblocking collectives do not use it: their schedules own their scratch
- * (core/coll/sched/sched.h).  No lock: MPI_THREAD_SERIALIZED at most.
+ * (core/coll/sched/sched.h).
+ *
+ * At MPI_THREAD_MULTIPLE each thread has a stack of its own (made at its first use, freed
+ * when the thread exits): a thread's blocking collective waits with the library's lock
+ * dropped, and another thread's collective on another communicator would otherwise take
+ * and give back buffers in the middle of its stack.  Below that level one stack serves
+ * the process, as before, and the only cost is a test of pml_threaded().
  */
 #include "core/coll/coll.h"
+#include "core/pml/pml.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -35,9 +43,50 @@ typedef struct chunk {
     size_t size, used;
 } chunk_t;
 
-static chunk_t chunks[SCRATCH_CHUNKS];
-static int nchunks;
-static int cur; /* the chunk taken from now; the ones after it are empty */
+typedef struct scratch {
+    chunk_t chunks[SCRATCH_CHUNKS];
+    int nchunks;
+    int cur; /* the chunk taken from now; the ones after it are empty */
+} scratch_t;
+
+static scratch_t process_stack;
+static __thread scratch_t *thread_stack;
+static pthread_key_t thread_key;
+static pthread_once_t thread_key_once = PTHREAD_ONCE_INIT;
+
+static void thread_stack_free(void *p)
+{
+    scratch_t *s = p;
+    for (int i = 0; i < s->nchunks; i++) {
+        free(s->chunks[i].base);
+    }
+    free(s);
+}
+
+static void thread_key_make(void)
+{
+    pthread_key_create(&thread_key, thread_stack_free);
+}
+
+static scratch_t *thread_stack_get(void)
+{
+    if (thread_stack == NULL) {
+        pthread_once(&thread_key_once, thread_key_make);
+        scratch_t *s = calloc(1, sizeof(*s));
+        if (s == NULL) {
+            return NULL;
+        }
+        pthread_setspecific(thread_key, s);
+        thread_stack = s;
+    }
+    return thread_stack;
+}
+
+/* this thread's stack: the process's one below MPI_THREAD_MULTIPLE; NULL: no memory */
+static inline scratch_t *stack_get(void)
+{
+    return compi_likely(!pml_threaded()) ? &process_stack : thread_stack_get();
+}
 
 /* a chunk of `size` bytes (a multiple of SCRATCH_ALIGN), aligned to SCRATCH_ALIGN */
 static char *chunk_alloc(size_t size)
@@ -46,9 +95,10 @@ static char *chunk_alloc(size_t size)
     return posix_memalign(&p, SCRATCH_ALIGN, size) == 0 ? p : NULL;
 }
 
-static int owner_of(const void *p)
+static int owner_of(const scratch_t *s, const void *p)
 {
-    for (int i = 0; i < nchunks; i++) {
+    const chunk_t *chunks = s->chunks;
+    for (int i = 0; i < s->nchunks; i++) {
         const char *c = p;
         if (c >= chunks[i].base && c < chunks[i].base + chunks[i].size) {
             return i;
@@ -58,57 +108,63 @@ static int owner_of(const void *p)
 }
 
 /* the stack is empty: merge its chunks into one (or free them all past SCRATCH_KEEP) */
-static void merge(void)
+static void merge(scratch_t *s)
 {
+    chunk_t *chunks = s->chunks;
     size_t total = 0;
-    for (int i = 0; i < nchunks; i++) {
+    for (int i = 0; i < s->nchunks; i++) {
         total += chunks[i].size;
     }
-    if (nchunks <= 1 && total <= SCRATCH_KEEP) {
+    if (s->nchunks <= 1 && total <= SCRATCH_KEEP) {
         return;
     }
-    for (int i = 0; i < nchunks; i++) {
+    for (int i = 0; i < s->nchunks; i++) {
         free(chunks[i].base);
     }
-    nchunks = 0;
-    cur = 0;
+    s->nchunks = 0;
+    s->cur = 0;
     if (total <= SCRATCH_KEEP && (chunks[0].base = chunk_alloc(total)) != NULL) {
         chunks[0].size = total;
         chunks[0].used = 0;
-        nchunks = 1;
+        s->nchunks = 1;
     }
 }
 
 void *coll_scratch_get(size_t bytes)
 {
+    scratch_t *s = stack_get();
+    if (compi_unlikely(s == NULL)) {
+        return NULL;
+    }
+    chunk_t *chunks = s->chunks;
     size_t need = (bytes + SCRATCH_ALIGN - 1) & ~(size_t)(SCRATCH_ALIGN - 1);
     if (need == 0) {
         need = SCRATCH_ALIGN;
     }
-    if (cur < nchunks && chunks[cur].size - chunks[cur].used < need) {
-        if (cur + 1 < nchunks && chunks[cur + 1].size >= need) {
-            cur++;
+    if (s->cur < s->nchunks && chunks[s->cur].size - chunks[s->cur].used < need) {
+        if (s->cur + 1 < s->nchunks && chunks[s->cur + 1].size >= need) {
+            s->cur++;
         } else {
             /* a larger chunk after this one: drop the (empty) ones there */
-            for (int i = cur + 1; i < nchunks; i++) {
+            for (int i = s->cur + 1; i < s->nchunks; i++) {
                 free(chunks[i].base);
             }
-            nchunks = cur + 1;
-            if (nchunks == SCRATCH_CHUNKS) {
+            s->nchunks = s->cur + 1;
+            if (s->nchunks == SCRATCH_CHUNKS) {
                 return NULL;
             }
-            cur++;
+            s->cur++;
         }
     }
-    if (cur == nchunks) {
+    if (s->cur == s->nchunks) {
         size_t size = need > SCRATCH_MIN ? need : SCRATCH_MIN;
         char *base = chunk_alloc(size);
         if (base == NULL) {
             return NULL;
         }
-        chunks[nchunks++] = (chunk_t){.base = base, .size = size, .used = 0};
+        chunks[s->nchunks++] = (chunk_t){.base = base, .size = size, .used = 0};
     }
-    chunk_t *c = &chunks[cur];
+    chunk_t *c = &chunks[s->cur];
     void *p = c->base + c->used;
     c->used += need;
     return p;
@@ -116,17 +172,22 @@ void *coll_scratch_get(size_t bytes)
 
 void coll_scratch_put(void *p)
 {
-    int i = p != NULL ? owner_of(p) : -1;
-    if (i < 0 || i > cur || (i == cur && (char *)p >= chunks[i].base + chunks[i].used)) {
+    scratch_t *s = stack_get();
+    if (compi_unlikely(s == NULL)) {
+        return;
+    }
+    chunk_t *chunks = s->chunks;
+    int i = p != NULL ? owner_of(s, p) : -1;
+    if (i < 0 || i > s->cur || (i == s->cur && (char *)p >= chunks[i].base + chunks[i].used)) {
         return; /* NULL, or given back already */
     }
-    for (int j = i + 1; j <= cur && j < nchunks; j++) {
+    for (int j = i + 1; j <= s->cur && j < s->nchunks; j++) {
         chunks[j].used = 0;
     }
-    cur = i;
+    s->cur = i;
     chunks[i].used = (size_t)((char *)p - chunks[i].base);
-    if (cur == 0 && chunks[0].used == 0) {
-        merge();
+    if (s->cur == 0 && chunks[0].used == 0) {
+        merge(s);
     }
 }
 

@@ -197,22 +197,44 @@ compi_status_t comm_create_inter(compi_group_t *local, compi_group_t *remote, ui
     return COMPI_OK;
 }
 
+/* The members agree on the largest of their next free ids; every id this process took
+   is below its next_ctx, so the answer is free here.  At MPI_THREAD_MULTIPLE another
+   thread may take ids while this agreement waits (the lock is dropped there): an answer
+   below next_ctx when the agreement ends may be taken, so a second round asks whether
+   it is free at every member, and all try again higher if not.  The id is claimed
+   (next_ctx moves past it) before that round, so no other thread can take it. */
 compi_status_t comm_alloc_ctx_set(const comm_coll_set_t *set, uint32_t *ctx_p)
 {
-    uint32_t ctx;
-    compi_status_t st = comm_coll_allreduce_max_u32(set, next_ctx, &ctx);
+    for (;;) {
+        uint32_t ctx, taken = 0, any_taken = 0;
+        compi_status_t st = comm_coll_allreduce_max_u32(set, next_ctx, &ctx);
 
-    if (st != COMPI_OK) {
-        return st;
+        if (st != COMPI_OK) {
+            return st;
+        }
+        if (ctx >= UINT32_MAX - 1 - 2 * COMM_CTX_POOL) {
+            compi_log_error("out of communicator context ids");
+            return COMPI_ERR_NO_RESOURCE;
+        }
+        if (ctx < next_ctx) {
+            taken = 1;
+        } else {
+            /* the id, and after it the new communicator's pool for MPI_Comm_idup (comm.h) */
+            next_ctx = ctx + 1 + COMM_CTX_POOL;
+        }
+        if (!pml_threaded()) {
+            *ctx_p = ctx;
+            return COMPI_OK;
+        }
+        st = comm_coll_allreduce_max_u32(set, taken, &any_taken);
+        if (st != COMPI_OK) {
+            return st;
+        }
+        if (!any_taken) {
+            *ctx_p = ctx;
+            return COMPI_OK;
+        }
     }
-    if (ctx >= UINT32_MAX - 1 - 2 * COMM_CTX_POOL) {
-        compi_log_error("out of communicator context ids");
-        return COMPI_ERR_NO_RESOURCE;
-    }
-    /* the new communicator's pool for MPI_Comm_idup (comm.h) */
-    next_ctx = ctx + 1 + COMM_CTX_POOL;
-    *ctx_p = ctx;
-    return COMPI_OK;
 }
 
 compi_status_t comm_alloc_ctx(compi_comm_t *parent, uint32_t *ctx_p)

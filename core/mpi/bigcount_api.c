@@ -138,12 +138,14 @@ int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count 
 BC_WEAK(Get_elements_c)
 int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
 {
+    COMPI_API_LOCK();
     return PMPI_Get_elements_x(status, datatype, count);
 }
 
 BC_WEAK(Status_set_elements_c)
 int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
 {
+    COMPI_API_LOCK();
     return PMPI_Status_set_elements_x(status, datatype, count);
 }
 
@@ -159,6 +161,7 @@ int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
 BC_WEAK(Buffer_detach_c)
 int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
 {
+    COMPI_API_LOCK();
     int n = 0;
     if (size == NULL) {
         return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Buffer_detach_c", "size is NULL");
@@ -483,24 +486,28 @@ BC_WEAK(Type_create_resized_c)
 int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
                                MPI_Datatype *newtype)
 {
+    COMPI_API_LOCK();
     return PMPI_Type_create_resized(oldtype, (MPI_Aint)lb, (MPI_Aint)extent, newtype);
 }
 
 BC_WEAK(Type_size_c)
 int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
 {
+    COMPI_API_LOCK();
     return PMPI_Type_size_x(datatype, size);
 }
 
 BC_WEAK(Type_get_extent_c)
 int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
+    COMPI_API_LOCK();
     return PMPI_Type_get_extent_x(datatype, lb, extent);
 }
 
 BC_WEAK(Type_get_true_extent_c)
 int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
 {
+    COMPI_API_LOCK();
     return PMPI_Type_get_true_extent_x(datatype, true_lb, true_extent);
 }
 
@@ -511,6 +518,7 @@ int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
                              MPI_Count *num_addresses, MPI_Count *num_large_counts,
                              MPI_Count *num_datatypes, int *combiner)
 {
+    COMPI_API_LOCK();
     int ni = 0, na = 0, nd = 0;
     if (num_large_counts == NULL) {
         return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Type_get_envelope_c",
@@ -535,6 +543,7 @@ int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers,
                              MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
                              MPI_Datatype array_of_datatypes[])
 {
+    COMPI_API_LOCK();
     (void)array_of_large_counts;
     if (max_large_counts < 0) {
         return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Type_get_contents_c",

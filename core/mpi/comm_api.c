@@ -37,7 +37,7 @@ static int comm_check(const char *func, MPI_Comm h, const void *out, const char 
                       compi_comm_t **c_p)
 {
     *c_p = NULL;
-    COMPI_CHECK_INIT(func);
+    COMPI_CHECK_INIT_HELD(func);
     *c_p = comm_from_handle(h);
     if (*c_p == NULL) {
         return bad_comm(func, h);
@@ -64,6 +64,7 @@ static void comm_out(compi_comm_t *c, MPI_Comm *newcomm)
 #pragma weak MPI_Comm_size = PMPI_Comm_size
 int PMPI_Comm_size(MPI_Comm comm, int *size)
 {
+    COMPI_API_LOCK();
     compi_comm_t *c;
     int rc = comm_check("MPI_Comm_size", comm, size, "size", &c);
     if (rc != MPI_SUCCESS) {
@@ -76,6 +77,7 @@ int PMPI_Comm_size(MPI_Comm comm, int *size)
 #pragma weak MPI_Comm_rank = PMPI_Comm_rank
 int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 {
+    COMPI_API_LOCK();
     compi_comm_t *c;
     int rc = comm_check("MPI_Comm_rank", comm, rank, "rank", &c);
     if (rc != MPI_SUCCESS) {
@@ -185,6 +187,7 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 #pragma weak MPI_Comm_split = PMPI_Comm_split
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
+    COMPI_API_LOCK();
     compi_comm_t *c, *nc;
     compi_status_t st;
     int rc = comm_check("MPI_Comm_split", comm, newcomm, "newcomm", &c);
@@ -235,6 +238,7 @@ static int all_on_my_host(const compi_comm_t *c)
 #pragma weak MPI_Comm_split_type = PMPI_Comm_split_type
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
+    COMPI_API_LOCK();
     compi_comm_t *c;
     int color;
     const char *level = NULL; /* mpi_hw_resource_type of the result */
@@ -390,6 +394,7 @@ int PMPI_Comm_free(MPI_Comm *comm)
 #pragma weak MPI_Comm_group = PMPI_Comm_group
 int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
+    COMPI_API_LOCK();
     compi_comm_t *c;
     compi_status_t st;
     int rc = comm_check("MPI_Comm_group", comm, group, "group", &c);
@@ -407,6 +412,7 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 #pragma weak MPI_Comm_set_name = PMPI_Comm_set_name
 int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
 {
+    COMPI_API_LOCK();
     compi_comm_t *c;
     int rc = comm_check("MPI_Comm_set_name", comm, comm_name, "comm_name", &c);
     if (rc != MPI_SUCCESS) {

@@ -79,6 +79,7 @@ static int idup_any(MPI_Comm comm, MPI_Info info, int with_info, MPI_Comm *newco
 #pragma weak MPI_Comm_idup = PMPI_Comm_idup
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
+    COMPI_API_LOCK();
     return idup_any(comm, MPI_INFO_NULL, 0, newcomm, request, "MPI_Comm_idup");
 }
 
@@ -86,5 +87,6 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
                              MPI_Request *request)
 {
+    COMPI_API_LOCK();
     return idup_any(comm, info, 1, newcomm, request, "MPI_Comm_idup_with_info");
 }

@@ -63,7 +63,7 @@ static int dt__indexed(const char *fn, int combiner, int count, const int *bl, i
     int *ints = NULL, ni = 0, na = 0, rc;
     compi_status_t st;
 
-    COMPI_CHECK_INIT(fn);
+    COMPI_CHECK_INIT_HELD(fn);
     if (count < 0) {
         return mpi_dt_neg_count(fn, count);
     }
@@ -146,7 +146,7 @@ static int dt__hvector(const char *fn, int count, int blocklength, MPI_Aint stri
     int rc, ints[3] = {count, blocklength, istride ? *istride : 0};
     compi_status_t st;
 
-    COMPI_CHECK_INIT(fn);
+    COMPI_CHECK_INIT_HELD(fn);
     if (count < 0) {
         return mpi_dt_neg_count(fn, count);
     }
@@ -174,6 +174,7 @@ static int dt__hvector(const char *fn, int count, int blocklength, MPI_Aint stri
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
                      MPI_Datatype *newtype)
 {
+    COMPI_API_LOCK();
     return dt__hvector("MPI_Type_vector", count, blocklength, 0, &stride, oldtype, newtype);
 }
 
@@ -181,6 +182,7 @@ int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtyp
 int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                              MPI_Datatype *newtype)
 {
+    COMPI_API_LOCK();
     return dt__hvector("MPI_Type_create_hvector", count, blocklength, stride, NULL, oldtype,
                        newtype);
 }
@@ -189,6 +191,7 @@ int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Da
 int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                       MPI_Datatype *newtype)
 {
+    COMPI_API_LOCK();
     return dt__hvector("MPI_Type_hvector", count, blocklength, stride, NULL, oldtype, newtype);
 }
 
@@ -197,6 +200,7 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
                       const int array_of_displacements[], MPI_Datatype oldtype,
                       MPI_Datatype *newtype)
 {
+    COMPI_API_LOCK();
     return dt__indexed("MPI_Type_indexed", MPI_COMBINER_INDEXED, count, array_of_blocklengths, 0,
                        array_of_displacements, NULL, oldtype, newtype);
 }
@@ -206,6 +210,7 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
                               const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                               MPI_Datatype *newtype)
 {
+    COMPI_API_LOCK();
     return dt__indexed("MPI_Type_create_hindexed", MPI_COMBINER_HINDEXED, count,
                        array_of_blocklengths, 0, NULL, array_of_displacements, oldtype, newtype);
 }
@@ -215,6 +220,7 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
 int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
                        MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    COMPI_API_LOCK();
     return dt__indexed("MPI_Type_hindexed", MPI_COMBINER_HINDEXED, count, array_of_blocklengths, 0,
                        NULL, array_of_displacements, oldtype, newtype);
 }
@@ -223,6 +229,7 @@ int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of
 int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
                                    MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    COMPI_API_LOCK();
     return dt__indexed("MPI_Type_create_indexed_block", MPI_COMBINER_INDEXED_BLOCK, count,
                        &blocklength, 1, array_of_displacements, NULL, oldtype, newtype);
 }
@@ -232,6 +239,7 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength,
                                     const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                                     MPI_Datatype *newtype)
 {
+    COMPI_API_LOCK();
     return dt__indexed("MPI_Type_create_hindexed_block", MPI_COMBINER_HINDEXED_BLOCK, count,
                        &blocklength, 1, NULL, array_of_displacements, oldtype, newtype);
 }
@@ -295,6 +303,7 @@ COMPI_STATIC_ASSERT(sizeof(MPI_Aint) == sizeof(ptrdiff_t), "MPI_Aint must be ptr
 int PMPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
                      MPI_Datatype array_of_types[], MPI_Datatype *newtype)
 {
+    COMPI_API_LOCK();
     return PMPI_Type_create_struct(count, array_of_blocklengths, array_of_displacements,
                                    array_of_types, newtype);
 }
@@ -569,6 +578,7 @@ int PMPI_Get_address(const void *location, MPI_Aint *address)
 #pragma weak MPI_Address = PMPI_Address
 int PMPI_Address(void *location, MPI_Aint *address)
 {
+    COMPI_API_LOCK();
     return PMPI_Get_address(location, address);
 }
 
@@ -576,11 +586,13 @@ int PMPI_Address(void *location, MPI_Aint *address)
 #pragma weak MPI_Aint_add = PMPI_Aint_add
 MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp)
 {
+    COMPI_API_LOCK();
     return (MPI_Aint)((uintptr_t)base + (uintptr_t)disp);
 }
 
 #pragma weak MPI_Aint_diff = PMPI_Aint_diff
 MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2)
 {
+    COMPI_API_LOCK();
     return (MPI_Aint)((uintptr_t)addr1 - (uintptr_t)addr2);
 }

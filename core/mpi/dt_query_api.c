@@ -17,6 +17,7 @@
 #pragma weak MPI_Type_size = PMPI_Type_size
 int PMPI_Type_size(MPI_Datatype datatype, int *size)
 {
+    COMPI_API_LOCK();
     compi_datatype_t *dt;
     int rc = mpi_dt_query(datatype, "MPI_Type_size", size, size, &dt);
 
@@ -29,6 +30,7 @@ int PMPI_Type_size(MPI_Datatype datatype, int *size)
 #pragma weak MPI_Type_size_x = PMPI_Type_size_x
 int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
 {
+    COMPI_API_LOCK();
     compi_datatype_t *dt;
     int rc = mpi_dt_query(datatype, "MPI_Type_size_x", size, size, &dt);
 
@@ -41,6 +43,7 @@ int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
 #pragma weak MPI_Type_get_extent = PMPI_Type_get_extent
 int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
+    COMPI_API_LOCK();
     compi_datatype_t *dt;
     int rc = mpi_dt_query(datatype, "MPI_Type_get_extent", lb, extent, &dt);
 
@@ -54,6 +57,7 @@ int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 #pragma weak MPI_Type_get_extent_x = PMPI_Type_get_extent_x
 int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
+    COMPI_API_LOCK();
     compi_datatype_t *dt;
     int rc = mpi_dt_query(datatype, "MPI_Type_get_extent_x", lb, extent, &dt);
 
@@ -67,6 +71,7 @@ int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *exte
 #pragma weak MPI_Type_get_true_extent = PMPI_Type_get_true_extent
 int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
 {
+    COMPI_API_LOCK();
     compi_datatype_t *dt;
     int rc = mpi_dt_query(datatype, "MPI_Type_get_true_extent", true_lb, true_extent, &dt);
 
@@ -80,6 +85,7 @@ int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint
 #pragma weak MPI_Type_get_true_extent_x = PMPI_Type_get_true_extent_x
 int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
 {
+    COMPI_API_LOCK();
     compi_datatype_t *dt;
     int rc = mpi_dt_query(datatype, "MPI_Type_get_true_extent_x", true_lb, true_extent, &dt);
 
@@ -93,6 +99,7 @@ int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_C
 #pragma weak MPI_Type_extent = PMPI_Type_extent
 int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
 {
+    COMPI_API_LOCK();
     compi_datatype_t *dt;
     int rc = mpi_dt_query(datatype, "MPI_Type_extent", extent, extent, &dt);
 
@@ -105,6 +112,7 @@ int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
 #pragma weak MPI_Type_lb = PMPI_Type_lb
 int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
 {
+    COMPI_API_LOCK();
     compi_datatype_t *dt;
     int rc = mpi_dt_query(datatype, "MPI_Type_lb", displacement, displacement, &dt);
 
@@ -117,6 +125,7 @@ int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
 #pragma weak MPI_Type_ub = PMPI_Type_ub
 int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
 {
+    COMPI_API_LOCK();
     compi_datatype_t *dt;
     int rc = mpi_dt_query(datatype, "MPI_Type_ub", displacement, displacement, &dt);
 
@@ -130,6 +139,7 @@ int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
 int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
                            int *num_datatypes, int *combiner)
 {
+    COMPI_API_LOCK();
     compi_datatype_t *dt;
     int rc = mpi_dt_query(datatype, "MPI_Type_get_envelope", num_integers, num_addresses, &dt);
 
@@ -209,6 +219,7 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
 #pragma weak MPI_Type_set_name = PMPI_Type_set_name
 int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
 {
+    COMPI_API_LOCK();
     compi_datatype_t *dt;
     int rc = mpi_dt_query(datatype, "MPI_Type_set_name", type_name, type_name, &dt);
 
@@ -222,6 +233,7 @@ int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
 #pragma weak MPI_Type_get_name = PMPI_Type_get_name
 int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
 {
+    COMPI_API_LOCK();
     compi_datatype_t *dt;
     int rc = mpi_dt_query(datatype, "MPI_Type_get_name", type_name, resultlen, &dt);
 
@@ -293,7 +305,7 @@ static int dt__f90(const char *fn, int combiner, int p, int r, MPI_Datatype *new
     compi_datatype_t *dt;
     compi_status_t st;
 
-    COMPI_CHECK_INIT(fn);
+    COMPI_CHECK_INIT_HELD(fn);
     if (newtype == NULL) {
         return mpi_dt_null(fn, "newtype");
     }
@@ -329,17 +341,20 @@ static int dt__f90(const char *fn, int combiner, int p, int r, MPI_Datatype *new
 #pragma weak MPI_Type_create_f90_real = PMPI_Type_create_f90_real
 int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
 {
+    COMPI_API_LOCK();
     return dt__f90("MPI_Type_create_f90_real", MPI_COMBINER_F90_REAL, p, r, newtype);
 }
 
 #pragma weak MPI_Type_create_f90_complex = PMPI_Type_create_f90_complex
 int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
 {
+    COMPI_API_LOCK();
     return dt__f90("MPI_Type_create_f90_complex", MPI_COMBINER_F90_COMPLEX, p, r, newtype);
 }
 
 #pragma weak MPI_Type_create_f90_integer = PMPI_Type_create_f90_integer
 int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
 {
+    COMPI_API_LOCK();
     return dt__f90("MPI_Type_create_f90_integer", MPI_COMBINER_F90_INTEGER, 0, r, newtype);
 }

@@ -123,6 +123,7 @@ int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
 #pragma weak MPI_Error_string = PMPI_Error_string
 int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
+    COMPI_API_LOCK();
     if (string == NULL || resultlen == NULL) {
         return MPI_ERR_ARG;
     }
@@ -143,6 +144,7 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 #pragma weak MPI_Error_class = PMPI_Error_class
 int PMPI_Error_class(int errorcode, int *errorclass)
 {
+    COMPI_API_LOCK();
     if (errorclass == NULL) {
         return MPI_ERR_ARG;
     }

@@ -11,120 +11,140 @@
 #pragma weak MPI_Comm_c2f = PMPI_Comm_c2f
 MPI_Fint PMPI_Comm_c2f(MPI_Comm comm)
 {
+    COMPI_API_LOCK();
     return (MPI_Fint)comm;
 }
 
 #pragma weak MPI_Comm_f2c = PMPI_Comm_f2c
 MPI_Comm PMPI_Comm_f2c(MPI_Fint comm)
 {
+    COMPI_API_LOCK();
     return (MPI_Comm)comm;
 }
 
 #pragma weak MPI_Type_c2f = PMPI_Type_c2f
 MPI_Fint PMPI_Type_c2f(MPI_Datatype datatype)
 {
+    COMPI_API_LOCK();
     return (MPI_Fint)datatype;
 }
 
 #pragma weak MPI_Type_f2c = PMPI_Type_f2c
 MPI_Datatype PMPI_Type_f2c(MPI_Fint datatype)
 {
+    COMPI_API_LOCK();
     return (MPI_Datatype)datatype;
 }
 
 #pragma weak MPI_Group_c2f = PMPI_Group_c2f
 MPI_Fint PMPI_Group_c2f(MPI_Group group)
 {
+    COMPI_API_LOCK();
     return (MPI_Fint)group;
 }
 
 #pragma weak MPI_Group_f2c = PMPI_Group_f2c
 MPI_Group PMPI_Group_f2c(MPI_Fint group)
 {
+    COMPI_API_LOCK();
     return (MPI_Group)group;
 }
 
 #pragma weak MPI_Op_c2f = PMPI_Op_c2f
 MPI_Fint PMPI_Op_c2f(MPI_Op op)
 {
+    COMPI_API_LOCK();
     return (MPI_Fint)op;
 }
 
 #pragma weak MPI_Op_f2c = PMPI_Op_f2c
 MPI_Op PMPI_Op_f2c(MPI_Fint op)
 {
+    COMPI_API_LOCK();
     return (MPI_Op)op;
 }
 
 #pragma weak MPI_Request_c2f = PMPI_Request_c2f
 MPI_Fint PMPI_Request_c2f(MPI_Request request)
 {
+    COMPI_API_LOCK();
     return (MPI_Fint)request;
 }
 
 #pragma weak MPI_Request_f2c = PMPI_Request_f2c
 MPI_Request PMPI_Request_f2c(MPI_Fint request)
 {
+    COMPI_API_LOCK();
     return (MPI_Request)request;
 }
 
 #pragma weak MPI_Info_c2f = PMPI_Info_c2f
 MPI_Fint PMPI_Info_c2f(MPI_Info info)
 {
+    COMPI_API_LOCK();
     return (MPI_Fint)info;
 }
 
 #pragma weak MPI_Info_f2c = PMPI_Info_f2c
 MPI_Info PMPI_Info_f2c(MPI_Fint info)
 {
+    COMPI_API_LOCK();
     return (MPI_Info)info;
 }
 
 #pragma weak MPI_Errhandler_c2f = PMPI_Errhandler_c2f
 MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler errhandler)
 {
+    COMPI_API_LOCK();
     return (MPI_Fint)errhandler;
 }
 
 #pragma weak MPI_Errhandler_f2c = PMPI_Errhandler_f2c
 MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint errhandler)
 {
+    COMPI_API_LOCK();
     return (MPI_Errhandler)errhandler;
 }
 
 #pragma weak MPI_Message_c2f = PMPI_Message_c2f
 MPI_Fint PMPI_Message_c2f(MPI_Message message)
 {
+    COMPI_API_LOCK();
     return (MPI_Fint)message;
 }
 
 #pragma weak MPI_Message_f2c = PMPI_Message_f2c
 MPI_Message PMPI_Message_f2c(MPI_Fint message)
 {
+    COMPI_API_LOCK();
     return (MPI_Message)message;
 }
 
 #pragma weak MPI_Win_c2f = PMPI_Win_c2f
 MPI_Fint PMPI_Win_c2f(MPI_Win win)
 {
+    COMPI_API_LOCK();
     return (MPI_Fint)win;
 }
 
 #pragma weak MPI_Win_f2c = PMPI_Win_f2c
 MPI_Win PMPI_Win_f2c(MPI_Fint win)
 {
+    COMPI_API_LOCK();
     return (MPI_Win)win;
 }
 
 #pragma weak MPI_File_c2f = PMPI_File_c2f
 MPI_Fint PMPI_File_c2f(MPI_File file)
 {
+    COMPI_API_LOCK();
     return (MPI_Fint)file;
 }
 
 #pragma weak MPI_File_f2c = PMPI_File_f2c
 MPI_File PMPI_File_f2c(MPI_Fint file)
 {
+    COMPI_API_LOCK();
     return (MPI_File)file;
 }
 
@@ -146,6 +166,7 @@ static int f2c__status_error(const char *fn)
 #pragma weak MPI_Status_c2f = PMPI_Status_c2f
 int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
 {
+    COMPI_API_LOCK();
     if (c_status == NULL || c_status == MPI_STATUS_IGNORE || f_status == NULL) {
         return f2c__status_error("MPI_Status_c2f");
     }
@@ -156,6 +177,7 @@ int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
 #pragma weak MPI_Status_f2c = PMPI_Status_f2c
 int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
 {
+    COMPI_API_LOCK();
     if (f_status == NULL || f_status == MPI_F_STATUS_IGNORE || c_status == NULL ||
         c_status == MPI_STATUS_IGNORE) {
         return f2c__status_error("MPI_Status_f2c");

@@ -30,7 +30,7 @@ static int group_check(const char *func, MPI_Group h, const void *out, const cha
                       compi_group_t **g_p)
 {
     *g_p = NULL;
-    COMPI_CHECK_INIT(func);
+    COMPI_CHECK_INIT_HELD(func);
     *g_p = group_from_handle(h);
     if (*g_p == NULL) {
         return bad_group(func, h);
@@ -78,6 +78,7 @@ static int bad_ranks(const char *func, group_check_t chk, int idx, const char *w
 #pragma weak MPI_Group_size = PMPI_Group_size
 int PMPI_Group_size(MPI_Group group, int *size)
 {
+    COMPI_API_LOCK();
     compi_group_t *g;
     int rc = group_check("MPI_Group_size", group, size, "size", &g);
     if (rc != MPI_SUCCESS) {
@@ -90,6 +91,7 @@ int PMPI_Group_size(MPI_Group group, int *size)
 #pragma weak MPI_Group_rank = PMPI_Group_rank
 int PMPI_Group_rank(MPI_Group group, int *rank)
 {
+    COMPI_API_LOCK();
     compi_group_t *g;
     int rc = group_check("MPI_Group_rank", group, rank, "rank", &g);
     if (rc != MPI_SUCCESS) {

@@ -257,6 +257,7 @@ static int info_new(const char *func, compi_info_t **info_p)
 #pragma weak MPI_Info_create = PMPI_Info_create
 int PMPI_Info_create(MPI_Info *info)
 {
+    COMPI_API_LOCK();
     compi_info_t *in;
     int rc;
     if (info == NULL) {
@@ -273,6 +274,7 @@ int PMPI_Info_create(MPI_Info *info)
 #pragma weak MPI_Info_set = PMPI_Info_set
 int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 {
+    COMPI_API_LOCK();
     compi_info_t *in = info_get(info);
     size_t vlen;
     int rc;
@@ -302,6 +304,7 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 #pragma weak MPI_Info_get = PMPI_Info_get
 int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
 {
+    COMPI_API_LOCK();
     compi_info_t *in = info_get(info);
     int rc, i;
     if (in == NULL) {
@@ -330,6 +333,7 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
 #pragma weak MPI_Info_get_nkeys = PMPI_Info_get_nkeys
 int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 {
+    COMPI_API_LOCK();
     compi_info_t *in;
     int rc = info_check("MPI_Info_get_nkeys", info, nkeys, "nkeys", &in);
     if (rc != MPI_SUCCESS) {
@@ -342,6 +346,7 @@ int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 #pragma weak MPI_Info_get_nthkey = PMPI_Info_get_nthkey
 int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 {
+    COMPI_API_LOCK();
     compi_info_t *in;
     int rc = info_check("MPI_Info_get_nthkey", info, key, "key", &in);
     if (rc != MPI_SUCCESS) {
@@ -358,6 +363,7 @@ int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 #pragma weak MPI_Info_get_valuelen = PMPI_Info_get_valuelen
 int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
 {
+    COMPI_API_LOCK();
     compi_info_t *in = info_get(info);
     int rc, i;
     if (in == NULL) {
@@ -381,6 +387,7 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *f
 #pragma weak MPI_Info_delete = PMPI_Info_delete
 int PMPI_Info_delete(MPI_Info info, const char *key)
 {
+    COMPI_API_LOCK();
     compi_info_t *in = info_get(info);
     int rc, i;
     if (in == NULL) {
@@ -407,6 +414,7 @@ int PMPI_Info_delete(MPI_Info info, const char *key)
 #pragma weak MPI_Info_dup = PMPI_Info_dup
 int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
+    COMPI_API_LOCK();
     compi_info_t *in, *out;
     int rc = info_check("MPI_Info_dup", info, newinfo, "newinfo", &in);
     if (rc != MPI_SUCCESS) {
@@ -431,6 +439,7 @@ int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 #pragma weak MPI_Info_free = PMPI_Info_free
 int PMPI_Info_free(MPI_Info *info)
 {
+    COMPI_API_LOCK();
     compi_info_t *in;
     if (info == NULL) {
         return null_arg("MPI_Info_free", "info");
@@ -451,6 +460,7 @@ int PMPI_Info_free(MPI_Info *info)
 #pragma weak MPI_Info_get_string = PMPI_Info_get_string
 int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
 {
+    COMPI_API_LOCK();
     compi_info_t *in = info_get(info);
     int rc, i;
     if (in == NULL) {
@@ -486,6 +496,7 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *valu
 #pragma weak MPI_Info_create_env = PMPI_Info_create_env
 int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
 {
+    COMPI_API_LOCK();
     compi_info_t *env, *out;
     int rc;
     (void)argc, (void)argv; /* the command line is read from the system, as MPI_INFO_ENV's */

@@ -22,6 +22,7 @@
 #include "trampolines/tramp.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -29,6 +30,67 @@
 int compi_mpi_state = COMPI_STATE_PRE_INIT;
 static int thread_level = MPI_THREAD_SINGLE;
 static pthread_t main_thread;
+
+/* ---- the lock of MPI_THREAD_MULTIPLE (core/mpi/thread_lock.h) ------------------------ */
+
+int compi_thread_multiple;
+static pthread_mutex_t big_lock = PTHREAD_MUTEX_INITIALIZER;
+static __thread int big_depth;   /* levels this thread holds */
+static unsigned big_waiters;     /* threads in pthread_mutex_lock, atomic */
+static unsigned big_takes;       /* acquisitions so far, atomic: a yield sees one happen */
+
+static void big_lock_take(void)
+{
+    if (pthread_mutex_trylock(&big_lock) != 0) {
+        __atomic_add_fetch(&big_waiters, 1, __ATOMIC_RELAXED);
+        pthread_mutex_lock(&big_lock);
+        __atomic_sub_fetch(&big_waiters, 1, __ATOMIC_RELAXED);
+    }
+    __atomic_add_fetch(&big_takes, 1, __ATOMIC_RELAXED);
+}
+
+int compi_big_lock_enter(void)
+{
+    if (big_depth++ == 0) {
+        big_lock_take();
+    }
+    return 1;
+}
+
+/* A mutex hands itself to nobody: a thread that drops it and takes it again soon (the
+   next round of a wait, the next MPI_Test of a polling loop) usually wins, and a waiting
+   thread could starve.  So a thread that drops it while others wait yields until one of
+   them got it (a few turns at most). */
+static void big_lock_drop(void)
+{
+    unsigned takes = __atomic_load_n(&big_takes, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&big_lock);
+    for (int i = 0; i < 8 && __atomic_load_n(&big_waiters, __ATOMIC_RELAXED) > 0 &&
+                    __atomic_load_n(&big_takes, __ATOMIC_RELAXED) == takes;
+         i++) {
+        sched_yield();
+    }
+}
+
+void compi_big_lock_leave(void)
+{
+    if (--big_depth == 0) {
+        big_lock_drop();
+    }
+}
+
+/* called by the PML after each round of a wait */
+void compi_big_lock_yield(void)
+{
+    int depth = big_depth;
+    if (depth == 0) {
+        return;
+    }
+    big_depth = 0;
+    big_lock_drop();
+    big_lock_take();
+    big_depth = depth;
+}
 
 static int init_fail(const char *what, compi_status_t st)
 {
@@ -125,10 +187,16 @@ static int lib_start(int required)
     compi_status_t st;
 
     main_thread = pthread_self();
-    /* No lock is taken anywhere: one thread at a time is what we can honestly offer. */
-    thread_level = required < MPI_THREAD_SERIALIZED ? required : MPI_THREAD_SERIALIZED;
+    /* below MULTIPLE nothing is locked; at MULTIPLE the API takes the lock of
+       thread_lock.h, which the PML drops while a thread waits */
+    thread_level = required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
     if (thread_level < MPI_THREAD_SINGLE) {
         thread_level = MPI_THREAD_SINGLE;
+    }
+    if (thread_level == MPI_THREAD_MULTIPLE) {
+        compi_thread_multiple = 1;
+        pml_set_thread_yield(compi_big_lock_yield);
+        compi_big_lock_enter(); /* the rest of MPI_Init runs as one entry point */
     }
 
     static const rte_facts_hooks_t facts_hooks = {
@@ -164,6 +232,9 @@ static int lib_start(int required)
         param_warn_unknown();
     }
     compi_mpi_state = COMPI_STATE_INITIALIZED;
+    if (compi_thread_multiple) {
+        compi_big_lock_leave();
+    }
     return MPI_SUCCESS;
 }
 
@@ -352,6 +423,7 @@ double PMPI_Wtick(void)
 #pragma weak MPI_Get_processor_name = PMPI_Get_processor_name
 int PMPI_Get_processor_name(char *name, int *resultlen)
 {
+    COMPI_API_LOCK();
     if (!name || !resultlen) {
         return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Get_processor_name", "NULL argument");
     }

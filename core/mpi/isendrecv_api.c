@@ -78,6 +78,7 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
                    int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
                    int recvtag, MPI_Comm comm, MPI_Request *request)
 {
+    COMPI_API_LOCK();
     return isendrecv_any(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
                          recvtype, source, recvtag, comm, request, 0, "MPI_Isendrecv");
 }
@@ -86,6 +87,7 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
 int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                            int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
+    COMPI_API_LOCK();
     return isendrecv_any(NULL, 0, MPI_DATATYPE_NULL, dest, sendtag, buf, count, datatype, source,
                          recvtag, comm, request, 1, "MPI_Isendrecv_replace");
 }

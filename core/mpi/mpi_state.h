@@ -7,6 +7,7 @@
 
 #include "core/include/compi_common.h"
 #include "core/mpi/errors.h"
+#include "core/mpi/thread_lock.h"
 
 enum { COMPI_STATE_PRE_INIT = 0, COMPI_STATE_INITIALIZED = 1, COMPI_STATE_FINALIZED = 2 };
 /* the library's state: up from the first of MPI_Init and MPI_Session_init to the last of
@@ -22,8 +23,18 @@ int compi_lib_session_up(int required, int *provided, const char *fn);
 /* a session ends; the last user finalizes the library (synchronising with every process) */
 void compi_lib_session_down(void);
 
-/* checked at the top of every API function that needs an initialized library */
+/* the same check in a helper whose callers (API functions) took the lock already */
+#define COMPI_CHECK_INIT_HELD(fname)                                                          \
+    do {                                                                                      \
+        if (compi_unlikely(compi_mpi_state != COMPI_STATE_INITIALIZED))                       \
+            return mpi_err_not_initialized(fname);                                            \
+    } while (0)
+
+/* checked at the top of every API function that needs an initialized library; it also
+   takes the library's lock at MPI_THREAD_MULTIPLE (core/mpi/thread_lock.h) until the
+   function returns, so it is a declaration: write it first in the function's body */
 #define COMPI_CHECK_INIT(fname)                                                               \
+    COMPI_API_LOCK();                                                                         \
     do {                                                                                      \
         if (compi_unlikely(compi_mpi_state != COMPI_STATE_INITIALIZED))                       \
             return mpi_err_not_initialized(fname);                                            \

@@ -143,13 +143,16 @@ static const char config_desc[] =
 #pragma weak MPI_T_init_thread = PMPI_T_init_thread
 int PMPI_T_init_thread(int required, int *provided)
 {
+    COMPI_API_LOCK();
     if (provided == NULL) {
         return MPI_T_ERR_INVALID;
     }
-    /* what MPI_Init offers: one thread at a time */
-    *provided = required < MPI_THREAD_SINGLE       ? MPI_THREAD_SINGLE
-                : required > MPI_THREAD_SERIALIZED ? MPI_THREAD_SERIALIZED
-                                                   : required;
+    /* MPI_THREAD_MULTIPLE once MPI_Init_thread granted it (its lock covers these calls
+       too); before, or below it, one thread at a time */
+    int most = compi_thread_multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SERIALIZED;
+    *provided = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE
+                : required > most            ? most
+                                             : required;
     /* coll_config is a variable from the start, even before MPI_Init registers it */
     (void)bridge_config_list();
     mpit.refcount++;
@@ -159,6 +162,7 @@ int PMPI_T_init_thread(int required, int *provided)
 #pragma weak MPI_T_finalize = PMPI_T_finalize
 int PMPI_T_finalize(void)
 {
+    COMPI_API_LOCK();
     if (mpit.refcount == 0) {
         return MPI_T_ERR_NOT_INITIALIZED;
     }
@@ -175,6 +179,7 @@ int PMPI_T_finalize(void)
 #pragma weak MPI_T_cvar_get_num = PMPI_T_cvar_get_num
 int PMPI_T_cvar_get_num(int *num_cvar)
 {
+    COMPI_API_LOCK();
     if (mpit.refcount == 0) {
         return MPI_T_ERR_NOT_INITIALIZED;
     }
@@ -190,6 +195,7 @@ int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosi
                          MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc,
                          int *desc_len, int *bind, int *scope)
 {
+    COMPI_API_LOCK();
     if (mpit.refcount == 0) {
         return MPI_T_ERR_NOT_INITIALIZED;
     }
@@ -224,6 +230,7 @@ int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosi
 #pragma weak MPI_T_cvar_get_index = PMPI_T_cvar_get_index
 int PMPI_T_cvar_get_index(const char *name, int *cvar_index)
 {
+    COMPI_API_LOCK();
     if (mpit.refcount == 0) {
         return MPI_T_ERR_NOT_INITIALIZED;
     }
@@ -247,6 +254,7 @@ int PMPI_T_cvar_get_index(const char *name, int *cvar_index)
 int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle,
                              int *count)
 {
+    COMPI_API_LOCK();
     if (mpit.refcount == 0) {
         return MPI_T_ERR_NOT_INITIALIZED;
     }
@@ -309,6 +317,7 @@ static int handle_check(MPI_T_cvar_handle h)
 #pragma weak MPI_T_cvar_handle_free = PMPI_T_cvar_handle_free
 int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle)
 {
+    COMPI_API_LOCK();
     if (mpit.refcount == 0) {
         return MPI_T_ERR_NOT_INITIALIZED;
     }
@@ -331,6 +340,7 @@ int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle)
 #pragma weak MPI_T_cvar_read = PMPI_T_cvar_read
 int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
 {
+    COMPI_API_LOCK();
     int rc = handle_check(handle);
     if (rc != MPI_SUCCESS) {
         return rc;
@@ -362,6 +372,7 @@ int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
 #pragma weak MPI_T_cvar_write = PMPI_T_cvar_write
 int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
 {
+    COMPI_API_LOCK();
     int rc = handle_check(handle);
     if (rc != MPI_SUCCESS) {
         return rc;
@@ -396,6 +407,7 @@ int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
 #pragma weak MPI_T_pvar_get_num = PMPI_T_pvar_get_num
 int PMPI_T_pvar_get_num(int *num_pvar)
 {
+    COMPI_API_LOCK();
     if (mpit.refcount == 0) {
         return MPI_T_ERR_NOT_INITIALIZED;
     }
@@ -409,6 +421,7 @@ int PMPI_T_pvar_get_num(int *num_pvar)
 #pragma weak MPI_T_category_get_num = PMPI_T_category_get_num
 int PMPI_T_category_get_num(int *num_cat)
 {
+    COMPI_API_LOCK();
     if (mpit.refcount == 0) {
         return MPI_T_ERR_NOT_INITIALIZED;
     }

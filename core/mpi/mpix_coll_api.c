@@ -10,7 +10,7 @@
 
 static int mpix_comm(const char *func, MPI_Comm h, compi_comm_t **c_p)
 {
-    COMPI_CHECK_INIT(func);
+    COMPI_CHECK_INIT_HELD(func);
     *c_p = comm_from_handle(h);
     if (*c_p == NULL) {
         return mpi_err_raise(NULL, MPI_ERR_COMM, func,
@@ -22,6 +22,7 @@ static int mpix_comm(const char *func, MPI_Comm h, compi_comm_t **c_p)
 
 int MPIX_Coll_reconfigure(MPI_Comm comm, const char *config_list)
 {
+    COMPI_API_LOCK();
     compi_comm_t *c;
     int rc = mpix_comm("MPIX_Coll_reconfigure", comm, &c);
     if (rc != MPI_SUCCESS) {
@@ -43,6 +44,7 @@ int MPIX_Coll_reconfigure(MPI_Comm comm, const char *config_list)
 
 int MPIX_Coll_flush(MPI_Comm comm)
 {
+    COMPI_API_LOCK();
     compi_comm_t *c;
     int rc = mpix_comm("MPIX_Coll_flush", comm, &c);
     if (rc != MPI_SUCCESS) {

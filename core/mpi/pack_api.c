@@ -23,7 +23,7 @@ static int pack__args(const char *fn, int count, MPI_Datatype datatype, int bufs
     compi_comm_t *c;
     int rc;
 
-    COMPI_CHECK_INIT(fn);
+    COMPI_CHECK_INIT_HELD(fn);
     c = comm_from_handle(comm);
     if (c == NULL) {
         return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "invalid communicator");
@@ -54,6 +54,7 @@ static int pack__args(const char *fn, int count, MPI_Datatype datatype, int bufs
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
               int *position, MPI_Comm comm)
 {
+    COMPI_API_LOCK();
     compi_datatype_t *dt = NULL;
     size_t bytes = 0;
     int rc = pack__args("MPI_Pack", incount, datatype, outsize, position, comm, &dt, &bytes);
@@ -70,6 +71,7 @@ int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbu
 int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
                 MPI_Datatype datatype, MPI_Comm comm)
 {
+    COMPI_API_LOCK();
     compi_datatype_t *dt = NULL;
     size_t bytes = 0;
     int rc = pack__args("MPI_Unpack", outcount, datatype, insize, position, comm, &dt, &bytes);
@@ -119,7 +121,7 @@ static int pack__external_args(const char *fn, const char *datarep, int count,
 {
     int rc;
 
-    COMPI_CHECK_INIT(fn);
+    COMPI_CHECK_INIT_HELD(fn);
     if (datarep == NULL) {
         return mpi_dt_null(fn, "datarep");
     }
@@ -158,6 +160,7 @@ static int pack__external_room(const char *fn, const compi_datatype_t *dt, size_
 int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
                        void *outbuf, MPI_Aint outsize, MPI_Aint *position)
 {
+    COMPI_API_LOCK();
     static const char fn[] = "MPI_Pack_external";
     compi_datatype_t *dt;
     size_t bytes;
@@ -181,6 +184,7 @@ int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI
 int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
                          MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype)
 {
+    COMPI_API_LOCK();
     static const char fn[] = "MPI_Unpack_external";
     compi_datatype_t *dt;
     size_t bytes;
@@ -204,6 +208,7 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insiz
 int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
                             MPI_Aint *size)
 {
+    COMPI_API_LOCK();
     static const char fn[] = "MPI_Pack_external_size";
     compi_datatype_t *dt;
     int rc = pack__external_args(fn, datarep, incount, datatype, &dt);

@@ -110,6 +110,7 @@ static const char *thread_level_name(int level)
 #pragma weak MPI_Session_init = PMPI_Session_init
 int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
 {
+    COMPI_API_LOCK();
     static const char fn[] = "MPI_Session_init";
     int required = MPI_THREAD_SINGLE, provided;
 
@@ -161,6 +162,7 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
 #pragma weak MPI_Session_finalize = PMPI_Session_finalize
 int PMPI_Session_finalize(MPI_Session *session)
 {
+    COMPI_API_LOCK();
     static const char fn[] = "MPI_Session_finalize";
     int rc;
     if (session == NULL) {
@@ -180,6 +182,7 @@ int PMPI_Session_finalize(MPI_Session *session)
 #pragma weak MPI_Session_get_num_psets = PMPI_Session_get_num_psets
 int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names)
 {
+    COMPI_API_LOCK();
     int rc;
     session_t *s = session_arg(session, "MPI_Session_get_num_psets", &rc);
     (void)info;
@@ -197,6 +200,7 @@ int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_na
 int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len,
                               char *pset_name)
 {
+    COMPI_API_LOCK();
     static const char fn[] = "MPI_Session_get_nth_pset";
     int rc;
     session_t *s = session_arg(session, fn, &rc);
@@ -247,6 +251,7 @@ static int bad_pset(session_t *s, const char *fn, const char *name)
 #pragma weak MPI_Session_get_pset_info = PMPI_Session_get_pset_info
 int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info)
 {
+    COMPI_API_LOCK();
     static const char fn[] = "MPI_Session_get_pset_info";
     int rc, size;
     session_t *s = session_arg(session, fn, &rc);
@@ -273,6 +278,7 @@ int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_I
 #pragma weak MPI_Session_get_info = PMPI_Session_get_info
 int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
 {
+    COMPI_API_LOCK();
     static const char fn[] = "MPI_Session_get_info";
     int rc;
     session_t *s = session_arg(session, fn, &rc);
@@ -292,6 +298,7 @@ int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
 #pragma weak MPI_Group_from_session_pset = PMPI_Group_from_session_pset
 int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup)
 {
+    COMPI_API_LOCK();
     static const char fn[] = "MPI_Group_from_session_pset";
     int rc;
     session_t *s = session_arg(session, fn, &rc);
@@ -370,6 +377,7 @@ int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errh
 #pragma weak MPI_Session_set_errhandler = PMPI_Session_set_errhandler
 int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
 {
+    COMPI_API_LOCK();
     static const char fn[] = "MPI_Session_set_errhandler";
     int rc;
     session_t *s = session_arg(session, fn, &rc);
@@ -389,6 +397,7 @@ int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
 #pragma weak MPI_Session_get_errhandler = PMPI_Session_get_errhandler
 int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler)
 {
+    COMPI_API_LOCK();
     static const char fn[] = "MPI_Session_get_errhandler";
     int rc;
     session_t *s = session_arg(session, fn, &rc);
@@ -406,6 +415,7 @@ int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler)
 #pragma weak MPI_Session_call_errhandler = PMPI_Session_call_errhandler
 int PMPI_Session_call_errhandler(MPI_Session session, int errorcode)
 {
+    COMPI_API_LOCK();
     static const char fn[] = "MPI_Session_call_errhandler";
     int rc;
     session_t *s = session_arg(session, fn, &rc);

@@ -15,7 +15,7 @@
 static int status__args(const char *fn, const MPI_Status *status, MPI_Datatype datatype,
                         const void *out, compi_datatype_t **dt_p)
 {
-    COMPI_CHECK_INIT(fn);
+    COMPI_CHECK_INIT_HELD(fn);
     if (status == NULL || status == MPI_STATUS_IGNORE) {
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "status is NULL or MPI_STATUS_IGNORE");
     }
@@ -33,6 +33,7 @@ static int status__args(const char *fn, const MPI_Status *status, MPI_Datatype d
 #pragma weak MPI_Get_count = PMPI_Get_count
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
+    COMPI_API_LOCK();
     compi_datatype_t *dt;
     int rc = status__args("MPI_Get_count", status, datatype, count, &dt);
     long long bytes;
@@ -69,6 +70,7 @@ static int status__elements(const char *fn, const MPI_Status *status, MPI_Dataty
 #pragma weak MPI_Get_elements = PMPI_Get_elements
 int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
+    COMPI_API_LOCK();
     long long n;
     int rc = status__elements("MPI_Get_elements", status, datatype, count, &n);
 
@@ -81,6 +83,7 @@ int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *coun
 #pragma weak MPI_Get_elements_x = PMPI_Get_elements_x
 int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
 {
+    COMPI_API_LOCK();
     long long n;
     int rc = status__elements("MPI_Get_elements_x", status, datatype, count, &n);
 
@@ -93,6 +96,7 @@ int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Cou
 #pragma weak MPI_Status_set_elements = PMPI_Status_set_elements
 int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count)
 {
+    COMPI_API_LOCK();
     compi_datatype_t *dt;
     int rc = status__args("MPI_Status_set_elements", status, datatype, status, &dt);
 
@@ -110,6 +114,7 @@ int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int coun
 #pragma weak MPI_Status_set_elements_x = PMPI_Status_set_elements_x
 int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
 {
+    COMPI_API_LOCK();
     compi_datatype_t *dt;
     int rc = status__args("MPI_Status_set_elements_x", status, datatype, status, &dt);
 

@@ -451,6 +451,13 @@ void pml_set_progress_hook(int (*hook)(void))
     progress_hook = hook;
 }
 
+void (*pml__thread_yield)(void);
+
+void pml_set_thread_yield(void (*yield)(void))
+{
+    pml__thread_yield = yield;
+}
+
 /* one round over the transports and the queues; `may_sleep`: the caller blocks anyway */
 static inline int progress_once(int may_sleep)
 {
@@ -481,7 +488,7 @@ static inline int progress_once(int may_sleep)
            that work); never in MPI_Test and the like, which must return at once */
         ++idle_polls;
         if (may_sleep && pml_state.block_btl != NULL && idle_polls >= pml_state.block_after &&
-            others_idle()) {
+            pml__thread_yield == NULL && others_idle()) {
             n = pml_state.block_btl->wait(pml_state.block_ms);
             if (n > 0) {
                 idle_polls = 0;
@@ -509,7 +516,12 @@ int pml_progress(void)
 
 int pml_progress_wait(void)
 {
-    return progress_once(1);
+    int n = progress_once(1);
+    /* MPI_THREAD_MULTIPLE: between rounds, the other threads' turn */
+    if (compi_unlikely(pml__thread_yield != NULL)) {
+        pml__thread_yield();
+    }
+    return n;
 }
 
 /* ---- waiting ------------------------------------------------------------------------ */

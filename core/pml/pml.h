@@ -76,6 +76,17 @@ int pml_progress_wait(void);
    returns as events handled.  NULL removes it.  One hook; the PML never includes its
    owner's headers. */
 void pml_set_progress_hook(int (*hook)(void));
+/* MPI_THREAD_MULTIPLE: the API layer's lock (core/mpi/thread_lock.h) is dropped and taken
+   again by `yield`, which pml_progress_wait() calls after each round, so a thread that
+   waits lets the others in; with it set, a wait never sleeps in a transport (it would
+   sleep holding the lock).  Set once, before pml_init; NULL (the default) below
+   MPI_THREAD_MULTIPLE, and the layers that keep per-thread state ask pml_threaded(). */
+void pml_set_thread_yield(void (*yield)(void));
+extern void (*pml__thread_yield)(void);
+static inline int pml_threaded(void)
+{
+    return pml__thread_yield != NULL;
+}
 /* The same layer's persistent collectives (REQ_COLL requests with `persistent' set):
    pml_start() hands them to `start', and pml_request_free() to `release' (before the
    request goes back to the pool) when it is inactive or complete. */

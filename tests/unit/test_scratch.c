@@ -12,6 +12,10 @@
 #include <stdint.h>
 #include <string.h>
 
+/* scratch.c asks the PML whether each thread has a stack (MPI_THREAD_MULTIPLE); linked
+   alone, it gets this NULL: one stack for the process */
+void (*pml__thread_yield)(void);
+
 /* the requests of one (nested) collective: outer temporaries, then an inner one's */
 static const size_t seq[] = {24, 4096, 100, 300000, 8, 70000};
 #define NSEQ (sizeof(seq) / sizeof(seq[0]))

@@ -19,7 +19,9 @@
  * steady stream of the same collectives thus reuses the same schedule and buffers; the
  * PML's requests come from its own pool.  Both caches are bounded (SCHED_POOL_MAX
  * schedules, SCRATCH_CACHE_MAX blocks of at most SCRATCH_CACHE_BYTES in all); what does
- * not fit is freed.  No lock: the library serves MPI_THREAD_SERIALIZED at most.
+ * not fit is freed.  No lock of its own: at MPI_THREAD_MULTIPLE every caller holds the
+ * API layer's lock (core/mpi/thread_lock.h); a blocking run waits in pml_wait, which
+ * drops it between rounds, and holds nothing shared across the wait but its schedule.
  */
 #include "core/coll/sched/sched.h"
 

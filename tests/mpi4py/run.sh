@@ -63,6 +63,11 @@ py="$venv/bin/python"
 log="$dir/build-$(basename "$mpicc_path").log"
 : >"$log"
 t0=$(date +%s)
+# pip's and the compiler's temporary files in the build tree (one directory a venv): a
+# killed build leaves nothing in /tmp
+rm -rf "$venv.tmp"
+mkdir -p "$venv.tmp"
+export TMPDIR="$venv.tmp"
 if [ ! -x "$py" ]; then
     "$MPI4PY_PYTHON" -m venv "$venv" >>"$log" 2>&1 ||
         bail "cannot make a virtual environment (python3-venv)" "$log"
@@ -112,6 +117,9 @@ vendor=$(cd "$dir" && "$py" -c 'import mpi4py; mpi4py.rc.initialize = False
 from mpi4py import MPI; print(MPI.Get_library_version().splitlines()[0].strip())' 2>&1 |
     tail -n 1)
 echo "ok 1 - mpi4py $version built against $mpicc_path ($(( $(date +%s) - t0 ))s): $vendor"
+
+rm -rf "$venv.tmp"
+unset TMPDIR
 
 # ---- the exclusions -----------------------------------------------------------------
 # excluded.txt: "PATTERN REASON...", one a line; '#' lines are comments.  A PATTERN with

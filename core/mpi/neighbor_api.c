@@ -232,7 +232,9 @@ static int nb_w_side(compi_comm_t *c, const void *buf, const int *counts, const 
     }
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
         rc = mpi_arg_type(c, types[i], what, fn, &dts[i]);
-        if (rc == MPI_SUCCESS) {
+        /* block i is at buf + displs[i] bytes: MPI_BOTTOM with absolute addresses as
+           displacements is a real buffer */
+        if (rc == MPI_SUCCESS && displs[i] == 0) {
             rc = mpi_arg_buf(c, buf, (size_t)counts[i], dts[i],
                         *what == 's' ? "send buffer" : "receive buffer", fn);
         }

@@ -677,21 +677,29 @@ static void test_barrier(int late)
  * The neighbourhood collectives on a periodic ring (MPI_Cart_create of every rank): block
  * 0 comes from (or goes to) the left neighbour, block 1 the right one, so what a rank
  * sends right arrives as its right neighbour's block 0.  The v and w calls store the two
- * receive blocks in reverse order.
+ * receive blocks in reverse order; the last w call passes MPI_BOTTOM and absolute
+ * addresses as displacements.
  */
 static void test_neighbors(MPI_Comm ring, long n)
 {
     static const char *const names[] = {"Neighbor_allgather", "Neighbor_allgatherv",
                                         "Neighbor_alltoall", "Neighbor_alltoallv",
-                                        "Neighbor_alltoallw"};
+                                        "Neighbor_alltoallw", "Neighbor_alltoallw(MPI_BOTTOM)"};
     int left = (mt_rank + mt_size - 1) % mt_size, right = (mt_rank + 1) % mt_size;
     int *sbuf = mt_ibuf(0, 2 * n), *rbuf = mt_ibuf(1, 2 * n), *exp = mt_ibuf(1, 2 * n);
     int counts[2] = {(int)n, (int)n}, sd[2] = {0, (int)n}, rd[2] = {(int)n, 0};
     MPI_Aint sb[2] = {0, n * (MPI_Aint)sizeof(int)}, rb[2] = {n * (MPI_Aint)sizeof(int), 0};
     MPI_Datatype types[2] = {MPI_INT, MPI_INT};
+    MPI_Aint sa[2], ra[2]; /* absolute addresses of the blocks, for MPI_BOTTOM */
     char what[96];
 
-    for (int kind = 0; kind < 5; kind++) {
+    MPI_OK(MPI_Get_address(sbuf, &sa[0]));
+    MPI_OK(MPI_Get_address(rbuf, &ra[0]));
+    sa[1] = sa[0] + sb[1];
+    sa[0] += sb[0];
+    ra[1] = ra[0] + rb[1];
+    ra[0] += rb[0];
+    for (int kind = 0; kind < 6; kind++) {
         int gather = kind < 2, reversed = kind == 1 || kind >= 3;
         salt++;
         for (long i = 0; i < 2 * n + 1; i++) {
@@ -721,9 +729,13 @@ static void test_neighbors(MPI_Comm ring, long n)
             MPI_OK(MPI_Neighbor_alltoallv(sbuf, counts, sd, MPI_INT, rbuf, counts, rd, MPI_INT,
                                           ring));
             break;
-        default:
+        case 4:
             MPI_OK(MPI_Neighbor_alltoallw(sbuf, counts, sb, types, rbuf, counts, rb, types,
                                           ring));
+            break;
+        default:
+            MPI_OK(MPI_Neighbor_alltoallw(MPI_BOTTOM, counts, sa, types, MPI_BOTTOM, counts,
+                                          ra, types, ring));
         }
         snprintf(what, sizeof(what), "%s count %ld on a ring", names[kind], n);
         mt_check_ints(1, rbuf, exp, 2 * n, what);

@@ -1,0 +1,230 @@
+#!/bin/sh
+# TAP: mpi4py's own test suite (test/main.py of its source distribution) against compi,
+# at np 1, 2 and 5, one TAP line per np with the counts (run, passed, failed, errors,
+# skipped).  Idempotent; everything it makes lives in $top_builddir/mpi4py/:
+#   mpi4py-4.1.2.tar.gz  the source distribution from PyPI (pip download), kept
+#   src/                 it unpacked (the tests come from src/test)
+#   venv-<mpicc>/        a virtual environment with Cython and mpi4py built from that
+#                        source with MPICC=<mpicc>; rebuilt when mpi.h or the symbols
+#                        libmpi exports change (mpi4py's build checks which functions
+#                        exist), not for every change to the library
+#   logs-<mpicc>/        per np and rank: the unittest output, the progress (start and
+#                        end of each test) and the counts (runner.py)
+# Tests that fail for a feature compi lacks or a known bug are excluded by
+# tests/mpi4py/excluded.txt, each with its reason.  A run that passes its time limit is
+# killed and reported with the test each rank was running.
+#
+# Environment (all optional):
+#   MPI4PY_MPICC    the MPI's compiler wrapper (default: compi's, $top_builddir/bin/mpicc)
+#   MPI4PY_MPIRUN   its launcher (default: compi's mpirun); for MPICH:
+#                   MPI4PY_MPICC=mpicc.mpich MPI4PY_MPIRUN=mpiexec.mpich sh run.sh
+#   MPI4PY_NPS      the process counts (default "1 2 5")
+#   MPI4PY_EXCLUDE  the exclusion file (default tests/mpi4py/excluded.txt; "none": none)
+#   MPI4PY_TIMEOUT  the time limit of each np in seconds (default 300)
+#   MPI4PY_PYTHON   the Python to build the virtual environment from (default
+#                   /usr/bin/python3, Debian's, which python3-dev matches)
+#   COMPI_MPI4PY=0  skip (scripts/test.sh sets it for the sanitized build and distcheck)
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir/_build}"
+here="$top_srcdir/tests/mpi4py"
+version=4.1.2
+dir="$top_builddir/mpi4py"
+: "${MPI4PY_MPICC:=$top_builddir/bin/mpicc}"
+: "${MPI4PY_MPIRUN:=$top_builddir/bin/mpirun}"
+: "${MPI4PY_NPS:=1 2 5}"
+: "${MPI4PY_EXCLUDE:=$here/excluded.txt}"
+: "${MPI4PY_TIMEOUT:=300}"
+: "${MPI4PY_PYTHON:=/usr/bin/python3}"
+
+if [ "${COMPI_MPI4PY:-1}" = 0 ]; then
+    echo "1..0 # SKIP COMPI_MPI4PY=0"
+    exit 0
+fi
+nps=$(echo $MPI4PY_NPS | wc -w)
+echo "1..$((nps + 1))"
+
+bail() {
+    echo "not ok 1 - mpi4py $version built against $MPI4PY_MPICC: $1"
+    [ -n "${2:-}" ] && [ -f "$2" ] && tail -n 40 "$2" | sed 's/^/# /'
+    n=2
+    for np in $MPI4PY_NPS; do
+        echo "not ok $n - mpi4py test suite at np $np # not run: no mpi4py"
+        n=$((n + 1))
+    done
+    exit 1
+}
+
+# ---- the build ----------------------------------------------------------------------
+mkdir -p "$dir" || bail "cannot create $dir"
+mpicc_path=$(command -v "$MPI4PY_MPICC") || bail "no compiler wrapper $MPI4PY_MPICC"
+venv="$dir/venv-$(basename "$mpicc_path")"
+py="$venv/bin/python"
+log="$dir/build-$(basename "$mpicc_path").log"
+: >"$log"
+t0=$(date +%s)
+# pip's and the compiler's temporary files in the build tree (one directory a venv): a
+# killed build leaves nothing in /tmp
+rm -rf "$venv.tmp"
+mkdir -p "$venv.tmp"
+export TMPDIR="$venv.tmp"
+if [ ! -x "$py" ]; then
+    "$MPI4PY_PYTHON" -m venv "$venv" >>"$log" 2>&1 ||
+        bail "cannot make a virtual environment (python3-venv)" "$log"
+fi
+# mpi4py 4.x builds with a backend of its own (conf/builder.py, on setuptools) and needs
+# Cython >= 3 to generate its C source; wheel for setuptools' bdist_wheel.  Installed
+# from PyPI as wheels, once.
+if ! "$py" -c 'import Cython, setuptools, wheel' 2>/dev/null; then
+    "$py" -m pip install -q 'cython>=3.0.1' 'setuptools>=42' wheel >>"$log" 2>&1 ||
+        bail "pip install cython setuptools wheel failed" "$log"
+fi
+sdist="$dir/mpi4py-$version.tar.gz"
+if [ ! -f "$sdist" ]; then
+    # only mpi4py as source: its build requirements are installed above (no isolation)
+    "$py" -m pip download --no-binary mpi4py --no-deps --no-build-isolation \
+        -d "$dir" "mpi4py==$version" >>"$log" 2>&1 || bail "pip download failed" "$log"
+fi
+src="$dir/src"
+if [ ! -f "$src/test/main.py" ] || [ "$sdist" -nt "$src/test/main.py" ]; then
+    rm -rf "$src" "$dir/mpi4py-$version"
+    tar -xzf "$sdist" -C "$dir" >>"$log" 2>&1 || bail "cannot unpack $sdist" "$log"
+    mv "$dir/mpi4py-$version" "$src" && touch "$src/test/main.py"
+fi
+# What mpi4py's build depends on: the header, the functions the library exports (its
+# configure step checks each MPI function) and the wrapper.
+incdir=$("$mpicc_path" -show -c x.c 2>/dev/null | tr ' ' '\n' | sed -n 's/^-I//p' | head -n 1)
+libdirs=$("$mpicc_path" -show x.o 2>/dev/null | tr ' ' '\n' | sed -n 's/^-L//p')
+key=$(
+    {
+        echo "$version $mpicc_path"
+        cat "$incdir/mpi.h" 2>/dev/null
+        for d in $libdirs; do
+            for l in "$d"/libmpi.so "$d"/libmpich.so; do
+                [ -e "$l" ] && nm -D --defined-only "$l" 2>/dev/null | awk '{ print $NF }' | sort
+            done
+        done
+    } | sha256sum | cut -d' ' -f1
+)
+if [ "$(cat "$venv/.mpi4py-key" 2>/dev/null)" != "$key" ]; then
+    rm -f "$venv/.mpi4py-key"
+    env MPICC="$mpicc_path" "$py" -m pip install -v --force-reinstall --no-deps \
+        --no-binary :all: --no-build-isolation --no-cache-dir "$sdist" >>"$log" 2>&1 ||
+        bail "pip install mpi4py (MPICC=$mpicc_path) failed" "$log"
+    echo "$key" >"$venv/.mpi4py-key"
+fi
+vendor=$(cd "$dir" && "$py" -c 'import mpi4py; mpi4py.rc.initialize = False
+from mpi4py import MPI; print(MPI.Get_library_version().splitlines()[0].strip())' 2>&1 |
+    tail -n 1)
+echo "ok 1 - mpi4py $version built against $mpicc_path ($(( $(date +%s) - t0 ))s): $vendor"
+
+rm -rf "$venv.tmp"
+unset TMPDIR
+
+# ---- the exclusions -----------------------------------------------------------------
+# excluded.txt: "PATTERN REASON...", one a line; '#' lines are comments.  A PATTERN with
+# no dot is a whole test module (test_rma); otherwise it is matched against the end of
+# the test's id (test_comm.TestCommWorld.testIDup; '*' as in fnmatch).
+# (patterns hold '*': $excl is expanded with globbing off)
+excl=
+nexcl=0
+if [ "$MPI4PY_EXCLUDE" != none ]; then
+    while read -r pat reason; do
+        case $pat in '' | '#'*) continue ;; esac
+        if [ -z "$reason" ]; then
+            echo "# $MPI4PY_EXCLUDE: no reason given for $pat" >&2
+            echo "Bail out! every exclusion needs its reason ($pat)"
+            exit 1
+        fi
+        case $pat in
+        *.*) excl="$excl -x *$pat" ;;
+        *) excl="$excl -e ^$pat\\.py\$" ;;
+        esac
+        nexcl=$((nexcl + 1))
+    done <"$MPI4PY_EXCLUDE"
+fi
+
+# ---- the runs -----------------------------------------------------------------------
+logs="$dir/logs-$(basename "$mpicc_path")"
+mkdir -p "$logs"
+case $("$MPI4PY_MPIRUN" --version 2>&1 | head -n 20) in
+*HYDRA* | *MPICH*) flavor=mpich ;;
+*) flavor=compi ;;
+esac
+n=2
+rc=0
+for np in $MPI4PY_NPS; do
+    rm -f "$logs/np$np".*
+    lim=$MPI4PY_TIMEOUT
+    if [ "$flavor" = mpich ]; then
+        set -- env MPIEXEC_TIMEOUT="$lim" "$MPI4PY_MPIRUN" -n "$np"
+    else
+        set -- "$MPI4PY_MPIRUN" --timeout "$lim" -np "$np"
+    fi
+    t0=$(date +%s)
+    # the runs start in $dir, away from the source tree's own mpi4py-less python paths
+    set -f
+    (cd "$dir" && timeout -k 5 $((lim + 20)) "$@" "$py" "$here/runner.py" "$src/test" \
+        "$logs" --no-builddir $excl) >"$logs/np$np.out" 2>&1 </dev/null
+    run_rc=$?
+    set +f
+    secs=$(( $(date +%s) - t0 ))
+    # counts: run and skipped from rank 0; failed and errors: distinct tests on any rank
+    c0="$logs/np$np.rank0.counts"
+    get() { sed -n "1s/.*$1=\([0-9]*\).*/\1/p" "$c0" 2>/dev/null; }
+    run=$(get run)
+    skipped=$(get skipped)
+    xfail=$(get xfail)
+    failed_ids=$(sed -n 's/^failed_ids=//p' "$logs/np$np".rank*.counts 2>/dev/null |
+        tr ' ' '\n' | grep -v '^$' | sort -u)
+    error_ids=$(sed -n 's/^error_ids=//p' "$logs/np$np".rank*.counts 2>/dev/null |
+        tr ' ' '\n' | grep -v '^$' | sort -u)
+    failed=$(printf '%s' "$failed_ids" | grep -c .)
+    errors=$(printf '%s' "$error_ids" | grep -c .)
+    ranks_done=$(ls "$logs/np$np".rank*.counts 2>/dev/null | wc -l)
+    what="mpi4py test suite at np $np ($secs s, $nexcl exclusions)"
+    if [ -n "$run" ]; then
+        passed=$((run - skipped - xfail - failed - errors))
+        what="$what: run $run, passed $passed, failed $failed, errors $errors, skipped $skipped"
+        [ "$xfail" -gt 0 ] && what="$what, expected failures $xfail"
+    fi
+    if [ "$run_rc" -eq 0 ] && [ -n "$run" ] && [ "$failed" -eq 0 ] && [ "$errors" -eq 0 ] &&
+        [ "$ranks_done" -eq "$np" ]; then
+        echo "ok $n - $what"
+    else
+        rc=1
+        why="exit status $run_rc"
+        [ "$run_rc" -eq 124 ] || [ "$run_rc" -eq 137 ] || [ "$secs" -ge "$lim" ] &&
+            why="timed out after $lim s"
+        echo "not ok $n - $what; $why"
+        # the test each unfinished rank was in: its last "start" with no "end" after it
+        r=0
+        while [ $r -lt "$np" ]; do
+            p="$logs/np$np.rank$r.progress"
+            if [ ! -f "$logs/np$np.rank$r.counts" ]; then
+                last=$(tail -n 1 "$p" 2>/dev/null)
+                case $last in
+                start*) echo "# rank $r did not finish: it was running ${last#start }" ;;
+                end*) echo "# rank $r did not finish: between tests, after ${last#end }" ;;
+                *) echo "# rank $r did not finish: no test started" ;;
+                esac
+            fi
+            r=$((r + 1))
+        done
+        for t in $failed_ids; do echo "# failed: $t"; done
+        for t in $error_ids; do echo "# error: $t"; done
+        # the tracebacks of rank 0 (or of the first rank that has some), then the job's
+        # own output
+        for f in "$logs/np$np".rank*.log; do
+            if grep -q '^\(FAIL\|ERROR\):' "$f" 2>/dev/null; then
+                echo "# ---- $f"
+                sed -n '/^=\{10,\}$/,$p' "$f" | head -n 300 | sed 's/^/# /'
+                break
+            fi
+        done
+        echo "# ---- the job's output ($logs/np$np.out)"
+        tail -n 60 "$logs/np$np.out" | sed 's/^/# /'
+    fi
+    n=$((n + 1))
+done
+exit $rc

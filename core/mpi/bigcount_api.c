@@ -282,11 +282,44 @@ int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount, MPI_Datat
 
 /* ---- datatypes ---------------------------------------------------------------------- */
 
+/* COUNT (beyond int) copies of OLDTYPE, made of what int counts can say, as MPI-3.1
+   programs do it themselves: a vector of COUNT / INT_MAX blocks of INT_MAX, and the
+   remainder as a contiguous type after it, joined in a struct (its envelope says so:
+   combiner MPI_COMBINER_STRUCT over a vector and a contiguous). */
+static int contiguous_beyond_int(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    MPI_Aint lb, extent;
+    MPI_Datatype parts[2] = {MPI_DATATYPE_NULL, MPI_DATATYPE_NULL};
+    int q = (int)(count / INT_MAX), r = (int)(count % INT_MAX);
+    int rc = PMPI_Type_get_extent(oldtype, &lb, &extent);
+
+    if (rc == MPI_SUCCESS) {
+        rc = PMPI_Type_vector(q, INT_MAX, INT_MAX, oldtype, &parts[0]);
+    }
+    if (rc == MPI_SUCCESS) {
+        rc = PMPI_Type_contiguous(r, oldtype, &parts[1]);
+    }
+    if (rc == MPI_SUCCESS) {
+        int lens[2] = {1, 1};
+        MPI_Aint displs[2] = {0, (MPI_Aint)q * INT_MAX * extent};
+        rc = PMPI_Type_create_struct(2, lens, displs, parts, newtype);
+    }
+    for (int i = 0; i < 2; i++) {
+        if (parts[i] != MPI_DATATYPE_NULL) {
+            PMPI_Type_free(&parts[i]);
+        }
+    }
+    return rc;
+}
+
 BC_WEAK(Type_contiguous_c)
 int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     int n;
     COMPI_CHECK_INIT("MPI_Type_contiguous_c");
+    if (count > INT_MAX && count / INT_MAX <= INT_MAX && newtype != NULL) {
+        return contiguous_beyond_int(count, oldtype, newtype);
+    }
     BC_COUNT(count, n, MPI_COMM_NULL, Type_contiguous);
     return PMPI_Type_contiguous(n, oldtype, newtype);
 }

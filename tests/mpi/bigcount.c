@@ -322,8 +322,21 @@ static void datatypes(void)
               (long long)ext);
         MPI_OK(MPI_Type_free(&t1));
     }
+    /* a contiguous type beyond int: a struct of a vector and the remainder, of that size */
+    {
+        MPI_Count big = (MPI_Count)INT_MAX + INT_MAX / 1024, csize;
+        int ni, na, nd, comb;
+        MPI_OK(MPI_Type_contiguous_c(big, MPI_BYTE, &a));
+        MPI_OK(MPI_Type_size_c(a, &csize));
+        CHECK(csize == big, "Type_contiguous_c beyond int: size %lld", (long long)csize);
+        MPI_OK(MPI_Type_get_envelope(a, &ni, &na, &nd, &comb));
+        CHECK(comb == MPI_COMBINER_STRUCT && nd == 2, "Type_contiguous_c beyond int: "
+              "combiner %d with %d types", comb, nd);
+        MPI_OK(MPI_Type_free(&a));
+    }
     /* counts the constructors cannot carry */
-    expect_class(MPI_Type_contiguous_c(BIG, MPI_BYTE, &a), MPI_ERR_COUNT, "Type_contiguous_c");
+    expect_class(MPI_Type_contiguous_c((MPI_Count)INT_MAX * INT_MAX * 4, MPI_BYTE, &a),
+                 MPI_ERR_COUNT, "Type_contiguous_c beyond int squared");
     expect_class(MPI_Type_vector_c(2, 1, BIG, MPI_BYTE, &a), MPI_ERR_COUNT,
                  "Type_vector_c stride");
     cbl[1] = BIG;

@@ -176,18 +176,24 @@ int PMPI_T_finalize(void)
     return MPI_SUCCESS;
 }
 
+/* the three MPI_T_*_get_num: `value' into *num once the interface is up */
+static int mpit__count(int *num, int value)
+{
+    if (mpit.refcount == 0) {
+        return MPI_T_ERR_NOT_INITIALIZED;
+    }
+    if (num == NULL) {
+        return MPI_T_ERR_INVALID;
+    }
+    *num = value;
+    return MPI_SUCCESS;
+}
+
 #pragma weak MPI_T_cvar_get_num = PMPI_T_cvar_get_num
 int PMPI_T_cvar_get_num(int *num_cvar)
 {
     COMPI_API_LOCK();
-    if (mpit.refcount == 0) {
-        return MPI_T_ERR_NOT_INITIALIZED;
-    }
-    if (num_cvar == NULL) {
-        return MPI_T_ERR_INVALID;
-    }
-    *num_cvar = cvar_count();
-    return MPI_SUCCESS;
+    return mpit__count(num_cvar, cvar_count());
 }
 
 #pragma weak MPI_T_cvar_get_info = PMPI_T_cvar_get_info
@@ -408,26 +414,12 @@ int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
 int PMPI_T_pvar_get_num(int *num_pvar)
 {
     COMPI_API_LOCK();
-    if (mpit.refcount == 0) {
-        return MPI_T_ERR_NOT_INITIALIZED;
-    }
-    if (num_pvar == NULL) {
-        return MPI_T_ERR_INVALID;
-    }
-    *num_pvar = 0;
-    return MPI_SUCCESS;
+    return mpit__count(num_pvar, 0);
 }
 
 #pragma weak MPI_T_category_get_num = PMPI_T_category_get_num
 int PMPI_T_category_get_num(int *num_cat)
 {
     COMPI_API_LOCK();
-    if (mpit.refcount == 0) {
-        return MPI_T_ERR_NOT_INITIALIZED;
-    }
-    if (num_cat == NULL) {
-        return MPI_T_ERR_INVALID;
-    }
-    *num_cat = 0;
-    return MPI_SUCCESS;
+    return mpit__count(num_cat, 0);
 }

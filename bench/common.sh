@@ -15,6 +15,27 @@ bad_arg() {
     exit 2
 }
 
+# The options of the scripts that build and run OSU (run-osu.sh, run-nbc.sh,
+# run-creators.sh): --quick, --no-install, --rebuild, --help; sets quick, install, rebuild.
+osu_script_args() {
+    local arg
+    quick=0
+    install=1
+    rebuild=0
+    for arg in "$@"; do
+        case $arg in
+        --quick) quick=1 ;;
+        --no-install) install=0 ;;
+        --rebuild) rebuild=1 ;;
+        -h | --help)
+            usage
+            exit 0
+            ;;
+        *) bad_arg "$arg" ;;
+        esac
+    done
+}
+
 # compi's build (compi_bin, empty where there is none under COMPI_PREFIX), whether its
 # launcher must be told not to bind, and each MPI's compiler
 find_compi() {

@@ -48,21 +48,7 @@ build=$here/build/osu
 results=$here/results
 invocation="$0 $*"
 
-quick=0
-install=1
-rebuild=0
-for arg in "$@"; do
-    case $arg in
-    --quick) quick=1 ;;
-    --no-install) install=0 ;;
-    --rebuild) rebuild=1 ;;
-    -h | --help)
-        usage
-        exit 0
-        ;;
-    *) bad_arg "$arg" ;;
-    esac
-done
+osu_script_args "$@"
 
 if [ $quick = 1 ]; then
     ROUNDS=${ROUNDS:-1} MAX_SIZE=${MAX_SIZE:-65536} ITERS=${ITERS:-50} WARMUP=${WARMUP:-5}

@@ -158,6 +158,15 @@ compi_status_t comm_dup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code
    communicator gets a sixteenth of what is left as its own pool); COMPI_ERR_NO_RESOURCE
    when the pool is empty, on every member alike */
 compi_status_t comm_idup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p);
+
+/* MPI_Comm_split's order of a color's members, for the splits of intra- and
+   intercommunicators: by key, then by rank in the parent (qsort comparator of
+   comm_split_entry_t) */
+typedef struct comm_split_entry {
+    int key;
+    int rank; /* in the parent */
+} comm_split_entry_t;
+int comm_split_entry_cmp(const void *a, const void *b);
 compi_status_t comm_split(compi_comm_t *parent, int color, int key, compi_comm_t **new_p);
 /* group must be a subset of parent's (the API checks) */
 compi_status_t comm_create_from_group(compi_comm_t *parent, compi_group_t *group,

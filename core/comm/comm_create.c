@@ -90,14 +90,9 @@ compi_status_t comm_idup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_cod
     return comm_dup_any(parent, 1, new_p, cb_code_p);
 }
 
-typedef struct split_entry {
-    int key;
-    int rank; /* in the parent */
-} split_entry_t;
-
-static int split_entry_cmp(const void *a, const void *b)
+int comm_split_entry_cmp(const void *a, const void *b)
 {
-    const split_entry_t *x = a, *y = b;
+    const comm_split_entry_t *x = a, *y = b;
 
     if (x->key != y->key) {
         return x->key < y->key ? -1 : 1;
@@ -109,7 +104,7 @@ compi_status_t comm_split(compi_comm_t *parent, int color, int key, compi_comm_t
 {
     int mine[2] = {color, key};
     int *all = NULL, *world_ranks = NULL;
-    split_entry_t *members = NULL;
+    comm_split_entry_t *members = NULL;
     int n = 0;
     uint32_t ctx;
     compi_group_t *g = NULL;
@@ -147,7 +142,7 @@ compi_status_t comm_split(compi_comm_t *parent, int color, int key, compi_comm_t
             n++;
         }
     }
-    qsort(members, (size_t)n, sizeof(*members), split_entry_cmp);
+    qsort(members, (size_t)n, sizeof(*members), comm_split_entry_cmp);
     for (int i = 0; i < n; i++) {
         world_ranks[i] = parent->world_ranks[members[i].rank];
     }

@@ -260,26 +260,11 @@ compi_status_t comm_inter_dup(compi_comm_t *parent, compi_comm_t **new_p, int *c
     return finish(parent, st, c, new_p);
 }
 
-typedef struct split_entry {
-    int key;
-    int rank;
-} split_entry_t;
-
-static int split_entry_cmp(const void *a, const void *b)
-{
-    const split_entry_t *x = a, *y = b;
-
-    if (x->key != y->key) {
-        return x->key < y->key ? -1 : 1;
-    }
-    return (x->rank > y->rank) - (x->rank < y->rank);
-}
-
 /* the members of g whose (color, key) in ck[2 r] has `color`, ordered by key then rank */
 static compi_status_t split_group(const compi_group_t *g, const int *ck, int color,
                                   compi_group_t **out_p)
 {
-    split_entry_t *e = malloc((size_t)g->size * sizeof(*e));
+    comm_split_entry_t *e = malloc((size_t)g->size * sizeof(*e));
     int *w = malloc((size_t)g->size * sizeof(int));
     int n = 0;
     compi_status_t st = COMPI_ERR_NO_MEMORY;
@@ -293,7 +278,7 @@ static compi_status_t split_group(const compi_group_t *g, const int *ck, int col
                 n++;
             }
         }
-        qsort(e, (size_t)n, sizeof(*e), split_entry_cmp);
+        qsort(e, (size_t)n, sizeof(*e), comm_split_entry_cmp);
         for (int i = 0; i < n; i++) {
             w[i] = g->world_ranks[e[i].rank];
         }

@@ -45,22 +45,12 @@ mt_judge_extra() {
         x_pats=${1#error=}
         x_one=
         case $1 in error1=*) x_pats=${1#error1=} x_one=1 ;; esac
-        x_ifs=$IFS
-        IFS='~'
-        set -f
-        set -- $x_pats
-        set +f
-        IFS=$x_ifs
-        for x_p in "$@"; do
-            if ! grep -qE -- "$x_p" "$x_out"; then
-                mt_why="no line of the output matches '$x_p'"
-                return 1
-            fi
-        done
+        mt_grep_all "$x_pats" "$x_out" || return 1
         if [ -n "$x_one" ]; then
-            x_n=$(grep -cE -- "$1" "$x_out")
+            x_first=${x_pats%%~*}
+            x_n=$(grep -cE -- "$x_first" "$x_out")
             if [ "$x_n" -ne 1 ]; then
-                mt_why="$x_n lines of the output match '$1', expected one"
+                mt_why="$x_n lines of the output match '$x_first', expected one"
                 return 1
             fi
         fi
@@ -74,19 +64,7 @@ mt_judge_extra() {
         ;;
     says=*)
         mt_judge ok "$2" "$3" "$4" || return 1
-        x_pats=${1#says=}
-        x_ifs=$IFS
-        IFS='~'
-        set -f
-        set -- $x_pats
-        set +f
-        IFS=$x_ifs
-        for x_p in "$@"; do
-            if ! grep -qE -- "$x_p" "$x_out"; then
-                mt_why="no line of the output matches '$x_p'"
-                return 1
-            fi
-        done
+        mt_grep_all "${1#says=}" "$x_out" || return 1
         ;;
     traced=* | gtraced=*)
         x_kinds=$MT_KINDS

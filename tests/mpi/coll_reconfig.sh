@@ -40,20 +40,10 @@ mt_judge_extra() {
             fi
             x_r=$((x_r + 1))
         done
-        x_pats=${1#summary=}
-        x_ifs=$IFS
-        IFS='~'
-        set -f
-        set -- $x_pats
-        set +f
-        IFS=$x_ifs
-        for x_p in "$@"; do
-            if ! grep -qE -- "$x_p" "$MT_SUMMARY"; then
-                mt_why="no line of the summary matches '$x_p'"
-                sed 's/^/summary: /' "$MT_SUMMARY" >>"$MT_TMP/out"
-                return 1
-            fi
-        done
+        if ! mt_grep_all "${1#summary=}" "$MT_SUMMARY" summary; then
+            sed 's/^/summary: /' "$MT_SUMMARY" >>"$MT_TMP/out"
+            return 1
+        fi
         if command -v python3 >/dev/null 2>&1; then
             if ! python3 "$top_srcdir/tools/compi-summary" -o "$MT_TMP/summary.svg" \
                 "$MT_SUMMARY" >>"$MT_TMP/out" 2>&1; then
@@ -84,21 +74,12 @@ mt_judge_extra() {
             mt_why="the job took $mt_elapsed s to fail (limit $4 s)"
             return 1
         fi
-        x_ifs=$IFS
-        IFS='~'
-        set -f
-        set -- ${1#error1=}
-        set +f
-        IFS=$x_ifs
-        for x_p in "$@"; do
-            if ! grep -qE -- "$x_p" "$MT_TMP/out"; then
-                mt_why="no line of the output matches '$x_p'"
-                return 1
-            fi
-        done
-        x_n=$(grep -cE -- "$1" "$MT_TMP/out")
+        x_pats=${1#error1=}
+        mt_grep_all "$x_pats" || return 1
+        x_first=${x_pats%%~*}
+        x_n=$(grep -cE -- "$x_first" "$MT_TMP/out")
         if [ "$x_n" -ne 1 ]; then
-            mt_why="$x_n lines of the output match '$1', expected one"
+            mt_why="$x_n lines of the output match '$x_first', expected one"
             return 1
         fi
         rm -f "$MT_SUMMARY"

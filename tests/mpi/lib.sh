@@ -41,6 +41,26 @@ mt_now() { date +%s.%N; }
 mt_secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 mt_le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
 
+# every ERE of the '~'-separated list $1 matches a line of file $2 (default: the run's
+# output, $MT_TMP/out), called $3 in the message (default: output); sets mt_why at the
+# first that does not
+mt_grep_all() {
+    x_file=${2:-$MT_TMP/out}
+    x_what=${3:-output}
+    x_ifs=$IFS
+    IFS='~'
+    set -f
+    set -- $1
+    set +f
+    IFS=$x_ifs
+    for x_p in "$@"; do
+        if ! grep -qE -- "$x_p" "$x_file"; then
+            mt_why="no line of the $x_what matches '$x_p'"
+            return 1
+        fi
+    done
+}
+
 mt_diag() { sed 's/^/# /'; }
 
 mt_flavor() {

@@ -18,22 +18,6 @@
 #   says=ERE[~ERE...]    as ok, and each ERE matches the output
 . "$(dirname "$0")/lib.sh"
 
-# every ERE of the '~'-separated list $1 matches the output; sets mt_why when one does not
-mt_grep_all() {
-    x_ifs=$IFS
-    IFS='~'
-    set -f
-    set -- $1
-    set +f
-    IFS=$x_ifs
-    for x_p in "$@"; do
-        if ! grep -qE -- "$x_p" "$MT_TMP/out"; then
-            mt_why="no line of the output matches '$x_p'"
-            return 1
-        fi
-    done
-}
-
 mt_judge_extra() {
     case $1 in
     error=*)

@@ -1077,6 +1077,17 @@ COMPI_PROTO(int, Isendrecv_c,
 COMPI_PROTO(int, Isendrecv_replace_c,
             (void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
              int source, int recvtag, MPI_Comm comm, MPI_Request *request));
+/* partitioned communication (MPI-4.0 chapter 4) */
+COMPI_PROTO(int, Psend_init,
+            (const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest,
+             int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+COMPI_PROTO(int, Precv_init,
+            (void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source,
+             int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+COMPI_PROTO(int, Pready, (int partition, MPI_Request request));
+COMPI_PROTO(int, Pready_range, (int partition_low, int partition_high, MPI_Request request));
+COMPI_PROTO(int, Pready_list, (int length, const int array_of_partitions[], MPI_Request request));
+COMPI_PROTO(int, Parrived, (MPI_Request request, int partition, int *flag));
 COMPI_PROTO(int, Get_count_c, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count));
 COMPI_PROTO(int, Get_elements_c,
             (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count));

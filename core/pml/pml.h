@@ -123,6 +123,22 @@ compi_status_t pml_send_init(const void *buf, size_t count, compi_datatype_t *dt
 compi_status_t pml_recv_init(void *buf, size_t count, compi_datatype_t *dt, int src, int tag,
                              compi_comm_t *comm, compi_request_t **req_p);
 void pml_start(compi_request_t *req);
+
+/* partitioned communication (MPI-4, pml_part.c): persistent requests over `partitions`
+   blocks of `count` elements each.  A started send leaves as one message once every
+   partition is ready; a receive's partitions all arrive with that message. */
+compi_status_t pml_psend_init(const void *buf, int partitions, size_t count,
+                              compi_datatype_t *dt, int dst, int tag, compi_comm_t *comm,
+                              compi_request_t **req_p);
+compi_status_t pml_precv_init(void *buf, int partitions, size_t count, compi_datatype_t *dt,
+                              int src, int tag, compi_comm_t *comm, compi_request_t **req_p);
+/* the request's partitions, 0 for a request that is not partitioned */
+int pml_request_partitions(const compi_request_t *req);
+/* a started partitioned send: mark partition `p` ready (the caller checked the range);
+   COMPI_ERR_INVALID_PARAM when it was marked already since the start */
+compi_status_t pml_pready(compi_request_t *req, int p);
+/* a started partitioned receive: 1 when partition `p` has arrived (progresses first) */
+int pml_parrived(compi_request_t *req, int p);
 /* cancel a receive not yet matched: 1 when cancelled (status says so), 0 otherwise */
 int pml_cancel(compi_request_t *req);
 

@@ -54,6 +54,9 @@ typedef struct pml_request {
     uint64_t remote_addr, remote_key; /* split receive: the sender's data, for get() */
     void *reg;          /* register_mem handle of the send (or split receive) buffer */
     void *bsend_region; /* buffered send: space in the attached buffer */
+    int parts;          /* partitioned (MPI_Psend_init, MPI_Precv_init): partitions, else 0 */
+    int parts_ready;    /* partitioned send: partitions marked ready since the start */
+    unsigned char *ready_map; /* partitioned send: a bit per partition marked (malloc) */
 
     /* generalized requests */
     MPI_Grequest_query_function *query_fn;
@@ -194,6 +197,8 @@ static inline void pml_req_complete(pml_request_t *req)
 /* ---- pml_send.c / pml_recv.c -------------------------------------------------------- */
 
 void pml_send_start(pml_request_t *req);
+/* pml_part.c: MPI_Start of a partitioned send (nothing leaves until MPI_Pready) */
+void pml_psend_start(pml_request_t *req);
 /* write the first fragment of a send: COMPI_ERR_NO_RESOURCE when the BTL is full */
 compi_status_t pml_send_first(pml_request_t *req, pml_peer_t *p);
 /* push FRAGs of a rendezvous until done or the BTL is full; returns fragments sent */

@@ -71,6 +71,10 @@ pml_request_t *pml_req_alloc(int kind, compi_comm_t *comm, compi_datatype_t *dt)
 
 void pml_req_release(pml_request_t *r)
 {
+    if (compi_unlikely(r->ready_map != NULL)) {
+        free(r->ready_map);
+        r->ready_map = NULL;
+    }
     if (r->dt != NULL) {
         dt_release(r->dt);
         r->dt = NULL;
@@ -135,7 +139,12 @@ void pml_start(compi_request_t *req)
     if (req->kind == REQ_COLL) {
         coll_start(req);
     } else if (req->kind == REQ_SEND) {
-        pml_send_start((pml_request_t *)req);
+        pml_request_t *r = (pml_request_t *)req;
+        if (compi_unlikely(r->parts > 0)) {
+            pml_psend_start(r); /* the message leaves once every partition is ready */
+            return;
+        }
+        pml_send_start(r);
     } else {
         pml_recv_start((pml_request_t *)req);
     }

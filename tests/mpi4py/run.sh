@@ -73,11 +73,13 @@ if [ ! -x "$py" ]; then
         bail "cannot make a virtual environment (python3-venv)" "$log"
 fi
 # mpi4py 4.x builds with a backend of its own (conf/builder.py, on setuptools) and needs
-# Cython >= 3 to generate its C source; wheel for setuptools' bdist_wheel.  Installed
-# from PyPI as wheels, once.
-if ! "$py" -c 'import Cython, setuptools, wheel' 2>/dev/null; then
-    "$py" -m pip install -q 'cython>=3.0.1' 'setuptools>=42' wheel >>"$log" 2>&1 ||
-        bail "pip install cython setuptools wheel failed" "$log"
+# Cython >= 3 to generate its C source; wheel for setuptools' bdist_wheel.  NumPy is not
+# needed to build but about 30 tests at each np use it as a buffer type (they skip
+# without it).  Installed from PyPI as wheels, once.  (numba and cupy, which some tests
+# also try, are left out: cupy needs a GPU, numba a whole LLVM.)
+if ! "$py" -c 'import Cython, setuptools, wheel, numpy' 2>/dev/null; then
+    "$py" -m pip install -q 'cython>=3.0.1' 'setuptools>=42' wheel numpy >>"$log" 2>&1 ||
+        bail "pip install cython setuptools wheel numpy failed" "$log"
 fi
 sdist="$dir/mpi4py-$version.tar.gz"
 if [ ! -f "$sdist" ]; then

@@ -1,0 +1,95 @@
+/*
+ * pml_part.c -- partitioned point-to-point communication (MPI-4.0 chapter 4): persistent
+ * requests whose buffer is `partitions` blocks of `count` elements, a send whose blocks
+ * are marked ready one by one (MPI_Pready) and a receive whose blocks can be tested one by
+ * one (MPI_Parrived).
+ *
+ * The simplest sound protocol: a started send leaves as one ordinary message (eager or
+ * rendezvous as its size decides) when its last partition is marked ready, so every
+ * partition of the receive arrives together.  Partitions on either side may differ in
+ * number, as the standard allows: only the bytes must agree.  What this gives up: early
+ * partitions do not leave early (no overlap of a partition's transfer with the
+ * computation of the next), and the message travels on the user's tag, so a plain
+ * receive of the same source and tag could match it, where the standard has partitioned
+ * operations match only each other.
+ *
+ * Ownership: the requests are the PML's like any persistent request (pml_request.c);
+ * the partition counters live in them, and a send's bitmap of ready partitions is
+ * allocated at the init and freed with the request (pml_req_release), so nothing here
+ * allocates once started.
+ */
+#include "config.h"
+
+#include "core/pml/pml.h"
+#include "core/pml/pml_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+compi_status_t pml_psend_init(const void *buf, int partitions, size_t count,
+                              compi_datatype_t *dt, int dst, int tag, compi_comm_t *comm,
+                              compi_request_t **req_p)
+{
+    unsigned char *map = calloc((size_t)partitions / 8 + 1, 1);
+    if (map == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    compi_status_t st = pml_send_init(buf, (size_t)partitions * count, dt, dst, tag, comm,
+                                      PML_SEND_STANDARD, req_p);
+    if (st != COMPI_OK) {
+        free(map);
+        return st;
+    }
+    pml_request_t *r = (pml_request_t *)*req_p;
+    r->parts = partitions;
+    r->ready_map = map;
+    return COMPI_OK;
+}
+
+compi_status_t pml_precv_init(void *buf, int partitions, size_t count, compi_datatype_t *dt,
+                              int src, int tag, compi_comm_t *comm, compi_request_t **req_p)
+{
+    compi_status_t st = pml_recv_init(buf, (size_t)partitions * count, dt, src, tag, comm,
+                                      req_p);
+    if (st == COMPI_OK) {
+        ((pml_request_t *)*req_p)->parts = partitions;
+    }
+    return st;
+}
+
+int pml_request_partitions(const compi_request_t *req)
+{
+    return req->kind == REQ_SEND || req->kind == REQ_RECV ? ((const pml_request_t *)req)->parts
+                                                          : 0;
+}
+
+void pml_psend_start(pml_request_t *req)
+{
+    req->parts_ready = 0;
+    memset(req->ready_map, 0, (size_t)req->parts / 8 + 1);
+    req->super.complete = 0;
+    pml_status_empty(&req->super.status);
+}
+
+compi_status_t pml_pready(compi_request_t *req, int p)
+{
+    pml_request_t *r = (pml_request_t *)req;
+    unsigned char bit = (unsigned char)(1u << (p % 8));
+    if (r->ready_map[p / 8] & bit) {
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    r->ready_map[p / 8] |= bit;
+    if (++r->parts_ready == r->parts) {
+        pml_send_start(r);
+    }
+    return COMPI_OK;
+}
+
+int pml_parrived(compi_request_t *req, int p)
+{
+    (void)p;
+    if (!__atomic_load_n(&req->complete, __ATOMIC_ACQUIRE)) {
+        pml_progress();
+    }
+    return __atomic_load_n(&req->complete, __ATOMIC_ACQUIRE);
+}

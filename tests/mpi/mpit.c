@@ -17,7 +17,7 @@
  *   7. enumerations: their items, and cvars that read as one of them
  *   8. error classes, and MPI_T_finalize freeing the sessions
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1053,8 +1053,8 @@ COMPI_PROTO(int, T_pvar_readreset,
             (MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf));
 COMPI_PROTO(int, T_category_get_num, (int *num_cat));
 COMPI_PROTO(int, T_category_get_info,
-            (int cat_index, char *name, int *name_len, char *desc, int *desc_len,
-             int *num_cvars, int *num_pvars, int *num_categories));
+            (int cat_index, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars,
+             int *num_pvars, int *num_categories));
 COMPI_PROTO(int, T_category_get_index, (const char *name, int *cat_index));
 COMPI_PROTO(int, T_category_get_cvars, (int cat_index, int len, int indices[]));
 COMPI_PROTO(int, T_category_get_pvars, (int cat_index, int len, int indices[]));

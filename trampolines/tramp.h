@@ -2,12 +2,13 @@
  * tramp.h -- the trampolines every collective goes through.
  *
  * tramp_run() forms the call's key, looks it up in the communicator's closure cache
- * and calls the closure: on a hit, one hash probe, one counter increment and one
- * indirect call -- no allocation, no lock, no Guile.  On a miss it asks the Scheme creators (through the
- * bridge) for a closure, checks it, agrees with the other ranks that every rank built
- * the same one (coll_check_determinism, 1 by default: one small allgather per miss), caches
- * it and runs it.  A creator that fails on any rank, or ranks that built different
- * closures, fail the call on every rank with the same message (tramp_error_take).
+ * and calls the closure: on a hit, one hash probe, one counter increment (MPI_T) and one
+ * indirect call -- no allocation, no lock, no Guile.  On a miss it asks the Scheme
+ * creators (through the bridge) for a closure, checks it, agrees with the other ranks that
+ * every rank built the same one (coll_check_determinism, 1 by default: one small allgather
+ * per miss), caches it and runs it.  A creator that fails on any rank, or ranks that built
+ * different closures, fail the call on every rank with the same message
+ * (tramp_error_take).
  *
  * tramp_start() does the same for a nonblocking call (call->mode COLL_MODE_NONBLOCKING):
  * the mode is part of the key, so nonblocking closures are cached beside the blocking

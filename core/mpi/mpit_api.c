@@ -247,8 +247,10 @@ int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosi
     const param_desc_t *p;
     enum cvar_kind k = kind_of(cvar_index, &p);
     mpit_string_out(k == CVAR_FLUSH ? "coll_flush" : p->name, name, name_len);
-    mpit_string_out(k == CVAR_FLUSH ? flush_desc : k == CVAR_CONFIG ? config_desc : p->help, desc,
-               desc_len);
+    mpit_string_out(k == CVAR_FLUSH    ? flush_desc
+                    : k == CVAR_CONFIG ? config_desc
+                                       : p->help,
+                    desc, desc_len);
     if (verbosity != NULL) {
         *verbosity = MPI_T_VERBOSITY_TUNER_BASIC;
     }

@@ -44,11 +44,14 @@ struct compi_t_enum {
 };
 
 static struct compi_t_enum enums[] = {
-    {"btl_sm_single_copy", 1, 3, {{0, "auto"}, {1, "cma"}, {2, "none"}}},
-    {"btl_sm_backing", 1, 2, {{0, "memfd"}, {1, "shm"}}},
-    {"btl_ofi_local", 0, 3, {{-1, "unless-sm"}, {0, "no"}, {1, "yes"}}},
-    {"coll_check_determinism", 0, 3, {{0, "off"}, {1, "blocking"}, {2, "all"}}},
-    {"coll_verbose", 0, 3, {{0, "quiet"}, {1, "closures"}, {2, "trees"}}},
+    {.param = "btl_sm_single_copy",
+     .text = 1,
+     .n = 3,
+     .items = {{0, "auto"}, {1, "cma"}, {2, "none"}}},
+    {.param = "btl_sm_backing", .text = 1, .n = 2, .items = {{0, "memfd"}, {1, "shm"}}},
+    {.param = "btl_ofi_local", .n = 3, .items = {{-1, "unless-sm"}, {0, "no"}, {1, "yes"}}},
+    {.param = "coll_check_determinism", .n = 3, .items = {{0, "off"}, {1, "blocking"}, {2, "all"}}},
+    {.param = "coll_verbose", .n = 3, .items = {{0, "quiet"}, {1, "closures"}, {2, "trees"}}},
 };
 #define NENUMS ((int)(sizeof(enums) / sizeof(enums[0])))
 
@@ -142,19 +145,29 @@ static const struct {
     int parent; /* the category that lists this one, or -1 */
     const char *desc;
 } cats[NCATS] = {
-    [CAT_COLL] = {"collectives", -1,
-                  "Collectives: the Scheme config files and their reconfiguration, the "
-                  "closure caches (hits and misses per communicator), summaries"},
-    [CAT_PML] = {"pml", -1,
-                 "Point-to-point messaging: matching queues, eager and rendezvous protocols, "
-                 "waiting"},
-    [CAT_BTL] = {"btl", -1,
-                 "Transports: which are loaded and how; one subcategory per transport"},
-    [CAT_BTL_SELF] = {"btl_self", CAT_BTL, "The transport of a process to itself"},
-    [CAT_BTL_SM] = {"btl_sm", CAT_BTL, "Shared memory between the processes of a host"},
-    [CAT_BTL_OFI] = {"btl_ofi", CAT_BTL, "libfabric, between hosts"},
-    [CAT_RUNTIME] = {"runtime", -1,
-                     "The runtime: process start-up, hosts and placement, yielding the CPU"},
+    [CAT_COLL] = {.name = "collectives",
+                  .parent = -1,
+                  .desc = "Collectives: the Scheme config files and their reconfiguration, the "
+                          "closure caches (hits and misses per communicator), summaries"},
+    [CAT_PML] = {.name = "pml",
+                 .parent = -1,
+                 .desc =
+                     "Point-to-point messaging: matching queues, eager and rendezvous protocols, "
+                     "waiting"},
+    [CAT_BTL] = {.name = "btl",
+                 .parent = -1,
+                 .desc = "Transports: which are loaded and how; one subcategory per transport"},
+    [CAT_BTL_SELF] = {.name = "btl_self",
+                      .parent = CAT_BTL,
+                      .desc = "The transport of a process to itself"},
+    [CAT_BTL_SM] = {.name = "btl_sm",
+                    .parent = CAT_BTL,
+                    .desc = "Shared memory between the processes of a host"},
+    [CAT_BTL_OFI] = {.name = "btl_ofi", .parent = CAT_BTL, .desc = "libfabric, between hosts"},
+    [CAT_RUNTIME] = {.name = "runtime",
+                     .parent = -1,
+                     .desc =
+                         "The runtime: process start-up, hosts and placement, yielding the CPU"},
 };
 
 /* the category of the variable `name' (control or performance) */
@@ -164,8 +177,9 @@ static int cat_of(const char *name)
         const char *prefix;
         int cat;
     } rules[] = {
-        {"btl_self_", CAT_BTL_SELF}, {"btl_sm_", CAT_BTL_SM}, {"btl_ofi_", CAT_BTL_OFI},
-        {"btl", CAT_BTL},           {"module_path", CAT_BTL}, {"pml_", CAT_PML},
+        {"btl_self_", CAT_BTL_SELF}, {"btl_sm_", CAT_BTL_SM},
+        {"btl_ofi_", CAT_BTL_OFI},   {"btl", CAT_BTL},
+        {"module_path", CAT_BTL},    {"pml_", CAT_PML},
         {"coll_", CAT_COLL},
     };
     for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
@@ -207,8 +221,8 @@ int PMPI_T_category_get_num(int *num_cat)
 }
 
 #pragma weak MPI_T_category_get_info = PMPI_T_category_get_info
-int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc,
-                             int *desc_len, int *num_cvars, int *num_pvars, int *num_categories)
+int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len,
+                             int *num_cvars, int *num_pvars, int *num_categories)
 {
     COMPI_API_LOCK();
     if (!mpit_initialized()) {

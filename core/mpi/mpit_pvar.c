@@ -66,36 +66,83 @@ typedef struct pvar {
 #define LEVEL MPI_T_PVAR_CLASS_LEVEL
 #define COMM MPI_T_BIND_MPI_COMM
 #define NOBJ MPI_T_BIND_NO_OBJECT
-#define BTL_BYTES(b, what)                                                                    \
-    {"btl_" b "_bytes_sent", SRC_BTL_SENT, b, COUNTER, NOBJ, 0, MPI_T_VERBOSITY_TUNER_BASIC,  \
-     "Bytes this process sent through the " what " transport (btl " b "): fragments with "    \
-     "their headers, control messages, and the single copies it wrote (put)"},                \
-    {                                                                                         \
-        "btl_" b "_bytes_recvd", SRC_BTL_RECVD, b, COUNTER, NOBJ, 0,                          \
-            MPI_T_VERBOSITY_TUNER_BASIC,                                                      \
-            "Bytes this process received through the " what " transport (btl " b "): "        \
-            "fragments with their headers, control messages, and the single copies it read "  \
-            "(get)"                                                                           \
-    }
+#define TUNER MPI_T_VERBOSITY_TUNER_BASIC
 
 static const pvar_t pvars[] = {
-    {"coll_cache_hits", SRC_CACHE_HITS, NULL, COUNTER, COMM, 0, MPI_T_VERBOSITY_USER_BASIC,
-     "Collective calls on the communicator that found their closure in its cache (one "
-     "lookup and one indirect call), every kind and mode"},
-    {"coll_cache_misses", SRC_CACHE_MISSES, NULL, COUNTER, COMM, 0, MPI_T_VERBOSITY_USER_BASIC,
-     "Collective calls on the communicator that asked the Scheme creators for a closure: "
-     "the first call of each key, and the first after a flush, a reconfiguration or an "
-     "eviction"},
-    {"coll_calls", SRC_COLL_CALLS, NULL, COUNTER, COMM, 1, MPI_T_VERBOSITY_USER_DETAIL,
-     NULL /* calls_desc, made from the kinds' names */},
-    {"pml_posted_recvs", SRC_POSTED, NULL, LEVEL, NOBJ, 1, MPI_T_VERBOSITY_TUNER_DETAIL,
-     "Receives posted and not yet matched, over every communicator of this process"},
-    {"pml_unexpected_msgs", SRC_UNEXPECTED, NULL, LEVEL, NOBJ, 1, MPI_T_VERBOSITY_TUNER_DETAIL,
-     "Messages arrived before their receive was posted and not yet matched, over every "
-     "communicator of this process"},
-    BTL_BYTES("self", "loopback"),
-    BTL_BYTES("sm", "shared-memory"),
-    BTL_BYTES("ofi", "libfabric"),
+    {.name = "coll_cache_hits",
+     .src = SRC_CACHE_HITS,
+     .var_class = COUNTER,
+     .bind = COMM,
+     .verbosity = MPI_T_VERBOSITY_USER_BASIC,
+     .desc = "Collective calls on the communicator that found their closure in its cache (one "
+             "lookup and one indirect call), every kind and mode"},
+    {.name = "coll_cache_misses",
+     .src = SRC_CACHE_MISSES,
+     .var_class = COUNTER,
+     .bind = COMM,
+     .verbosity = MPI_T_VERBOSITY_USER_BASIC,
+     .desc = "Collective calls on the communicator that asked the Scheme creators for a "
+             "closure: the first call of each key, and the first after a flush, a "
+             "reconfiguration or an eviction"},
+    /* its description names its elements: desc_of */
+    {.name = "coll_calls",
+     .src = SRC_COLL_CALLS,
+     .var_class = COUNTER,
+     .bind = COMM,
+     .continuous = 1,
+     .verbosity = MPI_T_VERBOSITY_USER_DETAIL},
+    {.name = "pml_posted_recvs",
+     .src = SRC_POSTED,
+     .var_class = LEVEL,
+     .bind = NOBJ,
+     .continuous = 1,
+     .verbosity = MPI_T_VERBOSITY_TUNER_DETAIL,
+     .desc = "Receives posted and not yet matched, over every communicator of this process"},
+    {.name = "pml_unexpected_msgs",
+     .src = SRC_UNEXPECTED,
+     .var_class = LEVEL,
+     .bind = NOBJ,
+     .continuous = 1,
+     .verbosity = MPI_T_VERBOSITY_TUNER_DETAIL,
+     .desc = "Messages arrived before their receive was posted and not yet matched, over "
+             "every communicator of this process"},
+    /* the BTLs' descriptions differ by the transport's name: desc_of */
+    {.name = "btl_self_bytes_sent",
+     .src = SRC_BTL_SENT,
+     .btl = "self",
+     .var_class = COUNTER,
+     .bind = NOBJ,
+     .verbosity = TUNER},
+    {.name = "btl_self_bytes_recvd",
+     .src = SRC_BTL_RECVD,
+     .btl = "self",
+     .var_class = COUNTER,
+     .bind = NOBJ,
+     .verbosity = TUNER},
+    {.name = "btl_sm_bytes_sent",
+     .src = SRC_BTL_SENT,
+     .btl = "sm",
+     .var_class = COUNTER,
+     .bind = NOBJ,
+     .verbosity = TUNER},
+    {.name = "btl_sm_bytes_recvd",
+     .src = SRC_BTL_RECVD,
+     .btl = "sm",
+     .var_class = COUNTER,
+     .bind = NOBJ,
+     .verbosity = TUNER},
+    {.name = "btl_ofi_bytes_sent",
+     .src = SRC_BTL_SENT,
+     .btl = "ofi",
+     .var_class = COUNTER,
+     .bind = NOBJ,
+     .verbosity = TUNER},
+    {.name = "btl_ofi_bytes_recvd",
+     .src = SRC_BTL_RECVD,
+     .btl = "ofi",
+     .var_class = COUNTER,
+     .bind = NOBJ,
+     .verbosity = TUNER},
 };
 #define NPVARS ((int)(sizeof(pvars) / sizeof(pvars[0])))
 
@@ -107,20 +154,33 @@ static int pvar_count_of(const pvar_t *v)
     return v->src == SRC_COLL_CALLS ? COLL_NKINDS : 1;
 }
 
-/* coll_calls's description names its elements */
-static const char *calls_desc(void)
+/* the descriptions made at run time: coll_calls's names its elements, the BTLs' differ
+   only by the transport's name */
+static const char *desc_of(int index)
 {
-    static char text[1024];
-    if (text[0] == '\0') {
-        int n = snprintf(text, sizeof(text),
+    static char text[NPVARS][1024];
+    const pvar_t *v = &pvars[index];
+    char *t = text[index];
+    size_t len = sizeof(text[index]);
+    if (v->desc != NULL || t[0] != '\0') {
+        return v->desc != NULL ? v->desc : t;
+    }
+    if (v->src == SRC_COLL_CALLS) {
+        int n = snprintf(t, len,
                          "Collective calls on the communicator, one element per kind (every "
                          "mode; hits and misses): ");
-        for (int k = 0; k < COLL_NKINDS && n > 0 && (size_t)n < sizeof(text); k++) {
-            n += snprintf(text + n, sizeof(text) - (size_t)n, "%s%d %s", k > 0 ? ", " : "", k,
+        for (int k = 0; k < COLL_NKINDS && n > 0 && (size_t)n < len; k++) {
+            n += snprintf(t + n, len - (size_t)n, "%s%d %s", k > 0 ? ", " : "", k,
                           coll_kind_name((coll_kind_t)k));
         }
+    } else {
+        int sent = v->src == SRC_BTL_SENT;
+        snprintf(t, len,
+                 "Bytes this process %s through the transport btl %s since MPI_Init: fragments "
+                 "with their headers, control messages, and the single copies it %s",
+                 sent ? "sent" : "received", v->btl, sent ? "wrote (put)" : "read (get)");
     }
-    return text;
+    return t;
 }
 
 struct compi_t_pvar_handle {
@@ -247,10 +307,9 @@ int PMPI_T_pvar_get_num(int *num_pvar)
 }
 
 #pragma weak MPI_T_pvar_get_info = PMPI_T_pvar_get_info
-int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity,
-                         int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype,
-                         char *desc, int *desc_len, int *bind, int *readonly, int *continuous,
-                         int *atomic)
+int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity, int *var_class,
+                         MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len,
+                         int *bind, int *readonly, int *continuous, int *atomic)
 {
     COMPI_API_LOCK();
     if (!mpit_initialized()) {
@@ -261,7 +320,7 @@ int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosi
     }
     const pvar_t *v = &pvars[pvar_index];
     mpit_string_out(v->name, name, name_len);
-    mpit_string_out(v->desc != NULL ? v->desc : calls_desc(), desc, desc_len);
+    mpit_string_out(desc_of(pvar_index), desc, desc_len);
     int level = v->var_class == LEVEL;
     int *outs[] = {verbosity, var_class, bind, readonly, continuous, atomic};
     int vals[] = {v->verbosity, v->var_class, v->bind, level, v->continuous, !level};

@@ -178,8 +178,8 @@ static void split_advance(pml_request_t *req)
         /* the put failed but reading works: read that part too */
         char *dst = dt_contig_ptr(req->dt, req->buf, req->count);
         struct iovec iov = {.iov_base = dst + split, .iov_len = target - split};
-        if (pml_btl_get(p, &iov, 1, req->remote_addr + split, req->remote_key,
-                        target - split) == COMPI_OK) {
+        if (pml_btl_get(p, &iov, 1, req->remote_addr + split, req->remote_key, target - split) ==
+            COMPI_OK) {
             req->state &= ~(unsigned)PML_RST_PUTFAIL;
         }
     }

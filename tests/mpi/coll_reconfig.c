@@ -116,8 +116,7 @@ static void enumerate(void)
         CHECK(nlen == (int)strlen(name) + 1, "cvar %d: name_len %d for '%s'", i, nlen, name);
         CHECK(dt == MPI_INT || dt == MPI_CHAR, "cvar %s: datatype neither int nor char", name);
         /* enumerations (tests/mpi/mpit.c checks them): an int whose items name it */
-        CHECK(et == MPI_T_ENUM_NULL || dt == MPI_INT, "cvar %s: an enumeration, not an int",
-              name);
+        CHECK(et == MPI_T_ENUM_NULL || dt == MPI_INT, "cvar %s: an enumeration, not an int", name);
         MPI_OK(MPI_T_cvar_get_index(name, &idx));
         CHECK(idx == i, "cvar %s: index %d, MPI_T_cvar_get_index says %d", name, i, idx);
         if (strcmp(name, "coll_config") == 0 || strcmp(name, "coll_flush") == 0) {

@@ -77,9 +77,9 @@ static void before_init(void)
 static void every_pvar(void)
 {
     static const char *const must[] = {
-        "coll_cache_hits",    "coll_cache_misses",   "coll_calls",         "pml_posted_recvs",
+        "coll_cache_hits",     "coll_cache_misses",   "coll_calls",           "pml_posted_recvs",
         "pml_unexpected_msgs", "btl_self_bytes_sent", "btl_self_bytes_recvd", "btl_sm_bytes_sent",
-        "btl_sm_bytes_recvd", "btl_ofi_bytes_sent",  "btl_ofi_bytes_recvd",
+        "btl_sm_bytes_recvd",  "btl_ofi_bytes_sent",  "btl_ofi_bytes_recvd",
     };
     int n = 0, seen = 0;
     MPI_T_pvar_session s;
@@ -92,18 +92,18 @@ static void every_pvar(void)
         int count;
         MPI_Datatype dt;
         MPI_T_enum et;
-        MPI_OK(MPI_T_pvar_get_info(i, name, &nlen, &verb, &cls, &dt, &et, desc, &dlen, &bind,
-                                   &ro, &cont, &atomic));
+        MPI_OK(MPI_T_pvar_get_info(i, name, &nlen, &verb, &cls, &dt, &et, desc, &dlen, &bind, &ro,
+                                   &cont, &atomic));
         CHECK(nlen == (int)strlen(name) + 1, "pvar %d: name_len %d for '%s'", i, nlen, name);
         CHECK(dlen > 1 && dlen == (int)strlen(desc) + 1, "pvar %s: desc_len %d", name, dlen);
         CHECK(dt == MPI_UNSIGNED_LONG_LONG, "pvar %s: not unsigned long long", name);
         CHECK(et == MPI_T_ENUM_NULL, "pvar %s: an enumeration", name);
         CHECK(verb >= MPI_T_VERBOSITY_USER_BASIC && verb <= MPI_T_VERBOSITY_MPIDEV_ALL,
               "pvar %s: verbosity %d", name, verb);
-        CHECK(cls == MPI_T_PVAR_CLASS_COUNTER || cls == MPI_T_PVAR_CLASS_LEVEL,
-              "pvar %s: class %d", name, cls);
-        CHECK(bind == MPI_T_BIND_NO_OBJECT || bind == MPI_T_BIND_MPI_COMM, "pvar %s: bind %d",
-              name, bind);
+        CHECK(cls == MPI_T_PVAR_CLASS_COUNTER || cls == MPI_T_PVAR_CLASS_LEVEL, "pvar %s: class %d",
+              name, cls);
+        CHECK(bind == MPI_T_BIND_NO_OBJECT || bind == MPI_T_BIND_MPI_COMM, "pvar %s: bind %d", name,
+              bind);
         CHECK(cls != MPI_T_PVAR_CLASS_LEVEL || (ro && cont),
               "pvar %s: a level, readonly %d continuous %d", name, ro, cont);
         CHECK(ro || atomic, "pvar %s: writable but not atomic", name);
@@ -123,11 +123,9 @@ static void every_pvar(void)
                   "pvar %s: a counter not started reads %llu", name, buf[0]);
         expect_class(MPI_T_pvar_start(s, h), cont ? MPI_T_ERR_PVAR_NO_STARTSTOP : MPI_SUCCESS,
                      name);
-        expect_class(MPI_T_pvar_stop(s, h), cont ? MPI_T_ERR_PVAR_NO_STARTSTOP : MPI_SUCCESS,
-                     name);
+        expect_class(MPI_T_pvar_stop(s, h), cont ? MPI_T_ERR_PVAR_NO_STARTSTOP : MPI_SUCCESS, name);
         buf[0] = 12345;
-        expect_class(MPI_T_pvar_write(s, h, buf), ro ? MPI_T_ERR_PVAR_NO_WRITE : MPI_SUCCESS,
-                     name);
+        expect_class(MPI_T_pvar_write(s, h, buf), ro ? MPI_T_ERR_PVAR_NO_WRITE : MPI_SUCCESS, name);
         if (!ro && !cont) {
             ull got[64];
             MPI_OK(MPI_T_pvar_read(s, h, got));
@@ -135,8 +133,8 @@ static void every_pvar(void)
                   got[0]);
         }
         expect_class(MPI_T_pvar_reset(s, h), ro ? MPI_T_ERR_PVAR_NO_WRITE : MPI_SUCCESS, name);
-        expect_class(MPI_T_pvar_readreset(s, h, buf),
-                     ro ? MPI_T_ERR_PVAR_NO_WRITE : MPI_SUCCESS, name);
+        expect_class(MPI_T_pvar_readreset(s, h, buf), ro ? MPI_T_ERR_PVAR_NO_WRITE : MPI_SUCCESS,
+                     name);
         MPI_OK(MPI_T_pvar_handle_free(s, &h));
         CHECK(h == MPI_T_PVAR_HANDLE_NULL, "pvar %s: handle not nulled by free", name);
     }
@@ -161,8 +159,8 @@ static int kind_element(const char *kind)
 {
     char desc[2048], pat[64];
     int dlen = sizeof(desc);
-    MPI_OK(MPI_T_pvar_get_info(pvar_index("coll_calls", MPI_T_PVAR_CLASS_COUNTER), NULL, NULL,
-                               NULL, NULL, NULL, NULL, desc, &dlen, NULL, NULL, NULL, NULL));
+    MPI_OK(MPI_T_pvar_get_info(pvar_index("coll_calls", MPI_T_PVAR_CLASS_COUNTER), NULL, NULL, NULL,
+                               NULL, NULL, NULL, desc, &dlen, NULL, NULL, NULL, NULL));
     for (int k = 0; k < 64; k++) {
         snprintf(pat, sizeof(pat), " %d %s,", k, kind);
         if (strstr(desc, pat) != NULL)
@@ -196,8 +194,7 @@ static void cache_counters(void)
     CHECK(read1(s, hits) == (ull)N - 1, "%d allreduces on a new communicator: %llu hits", N,
           read1(s, hits));
     CHECK(read1(s, misses) == 1, "%d allreduces: %llu misses", N, read1(s, misses));
-    CHECK(read1(s, whits) == 0, "WORLD's hits moved with the dup's calls: %llu",
-          read1(s, whits));
+    CHECK(read1(s, whits) == 0, "WORLD's hits moved with the dup's calls: %llu", read1(s, whits));
     MPI_OK(MPI_T_pvar_read(s, calls, v));
     int ar = kind_element("allreduce");
     ull sum = 0;
@@ -212,8 +209,8 @@ static void cache_counters(void)
     CHECK(read1(s, hits) == (ull)N - 1, "a stopped handle moved: %llu", read1(s, hits));
     MPI_OK(MPI_T_pvar_start(s, hits));
     allreduces(dup, 5);
-    CHECK(read1(s, hits) == (ull)N - 1 + 5, "restarted: %llu hits, expected %d",
-          read1(s, hits), N - 1 + 5);
+    CHECK(read1(s, hits) == (ull)N - 1 + 5, "restarted: %llu hits, expected %d", read1(s, hits),
+          N - 1 + 5);
     /* reset, write, readreset: this handle only */
     MPI_OK(MPI_T_pvar_reset(s, hits));
     CHECK(read1(s, hits) == 0, "after reset: %llu", read1(s, hits));
@@ -225,8 +222,8 @@ static void cache_counters(void)
     CHECK(got == 102 && read1(s, hits) == 0, "readreset: %llu, then %llu", got, read1(s, hits));
     CHECK(read1(s, misses) == 1, "misses after the others' resets: %llu", read1(s, misses));
     MPI_OK(MPI_T_pvar_read(s, calls, v));
-    CHECK(v[ar] == (ull)N + 12, "coll_calls of allreduce: %llu, expected %d (continuous)",
-          v[ar], N + 12);
+    CHECK(v[ar] == (ull)N + 12, "coll_calls of allreduce: %llu, expected %d (continuous)", v[ar],
+          N + 12);
     /* a flush: the next call misses again */
     MPI_T_cvar_handle fh;
     int fi, fc, any = 1;
@@ -278,8 +275,8 @@ static void queues(void)
         CHECK(read1(s, hp) == p0 + K, "%d receives posted: the level is %llu, was %llu", K,
               read1(s, hp), p0);
         for (int i = 0; i < K + 1; i++)
-            MPI_OK(MPI_Recv(msg, 4, MPI_INT, peer, i < K ? 7 : 8, MPI_COMM_WORLD,
-                            MPI_STATUS_IGNORE));
+            MPI_OK(
+                MPI_Recv(msg, 4, MPI_INT, peer, i < K ? 7 : 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
         CHECK(read1(s, hu) == u0, "unexpected messages received: the level is %llu, was %llu",
               read1(s, hu), u0);
         if (peer == 0) {
@@ -339,8 +336,8 @@ static void bytes(void)
        barrier: a neighbour's message may arrive while this rank waits in it */
     MPI_OK(MPI_T_pvar_start(s, MPI_T_PVAR_ALL_HANDLES));
     mt_barrier(mt_sync_comm);
-    MPI_OK(MPI_Sendrecv(out, small, MPI_BYTE, to, 5, in, small, MPI_BYTE, from, 5,
-                        MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    MPI_OK(MPI_Sendrecv(out, small, MPI_BYTE, to, 5, in, small, MPI_BYTE, from, 5, MPI_COMM_WORLD,
+                        MPI_STATUS_IGNORE));
     btl_bytes(s, h, &sent, &recvd);
     CHECK(sent >= (ull)small && recvd >= (ull)small,
           "an eager message of %d bytes each way: %llu bytes sent, %llu received", small, sent,
@@ -351,12 +348,12 @@ static void bytes(void)
     /* large: one side or the other copies each part (get: received, put: sent) */
     mt_barrier(mt_sync_comm);
     MPI_OK(MPI_T_pvar_reset(s, MPI_T_PVAR_ALL_HANDLES));
-    MPI_OK(MPI_Sendrecv(out, large, MPI_BYTE, to, 6, in, large, MPI_BYTE, from, 6,
-                        MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    MPI_OK(MPI_Sendrecv(out, large, MPI_BYTE, to, 6, in, large, MPI_BYTE, from, 6, MPI_COMM_WORLD,
+                        MPI_STATUS_IGNORE));
     mt_barrier(mt_sync_comm); /* the sender's side of a split copy is over */
     btl_bytes(s, h, &sent, &recvd);
-    CHECK(sent + recvd >= (ull)large, "%d bytes each way: %llu sent + %llu received", large,
-          sent, recvd);
+    CHECK(sent + recvd >= (ull)large, "%d bytes each way: %llu sent + %llu received", large, sent,
+          recvd);
     CHECK(in[0] == (char)from && in[large - 1] == (char)from, "the large message's content");
     free(out);
     free(in);
@@ -399,8 +396,7 @@ static void categories(void)
         }
         MPI_OK(MPI_T_category_get_categories(c, ncats, idx));
         for (int i = 0; i < ncats; i++) {
-            CHECK(idx[i] >= 0 && idx[i] < nc && idx[i] != c, "category %s: sub %d", name,
-                  idx[i]);
+            CHECK(idx[i] >= 0 && idx[i] < nc && idx[i] != c, "category %s: sub %d", name, idx[i]);
             if (idx[i] >= 0 && idx[i] < nc)
                 cat_seen[idx[i]]++;
         }
@@ -411,8 +407,8 @@ static void categories(void)
         CHECK(pv_seen[i] == 1, "pvar %d is in %d categories", i, pv_seen[i]);
     for (int c = 0; c < nc; c++)
         CHECK(cat_seen[c] <= 1, "category %d is in %d categories", c, cat_seen[c]);
-    CHECK(btl >= 0 && btl_sm >= 0 && coll >= 0, "categories btl %d, btl_sm %d, collectives %d",
-          btl, btl_sm, coll);
+    CHECK(btl >= 0 && btl_sm >= 0 && coll >= 0, "categories btl %d, btl_sm %d, collectives %d", btl,
+          btl_sm, coll);
     if (btl >= 0 && btl_sm >= 0 && coll >= 0) {
         int n = 0, found = 0;
         MPI_OK(MPI_T_category_get_info(btl, NULL, NULL, NULL, NULL, NULL, NULL, &n));
@@ -440,8 +436,8 @@ static void categories(void)
         CHECK(idx[1] == -7, "get_pvars wrote past len");
     }
     MPI_OK(MPI_T_category_changed(&stamp1));
-    CHECK(stamp0 == stamp1, "category stamp changed from %d to %d with nothing registered",
-          stamp0, stamp1);
+    CHECK(stamp0 == stamp1, "category stamp changed from %d to %d with nothing registered", stamp0,
+          stamp1);
     free(cv_seen);
     free(pv_seen);
     free(cat_seen);
@@ -497,11 +493,11 @@ static void enumerations(void)
                   "coll_check_determinism reads %d (%s)", value, value_name);
         }
     }
-    CHECK(nenum >= 2 && saw_determinism, "%d enumerated cvars; coll_check_determinism %s",
-          nenum, saw_determinism ? "among them" : "not one");
+    CHECK(nenum >= 2 && saw_determinism, "%d enumerated cvars; coll_check_determinism %s", nenum,
+          saw_determinism ? "among them" : "not one");
     int num;
-    expect_class(MPI_T_enum_get_info(MPI_T_ENUM_NULL, &num, NULL, NULL),
-                 MPI_T_ERR_INVALID_HANDLE, "enum_get_info(MPI_T_ENUM_NULL)");
+    expect_class(MPI_T_enum_get_info(MPI_T_ENUM_NULL, &num, NULL, NULL), MPI_T_ERR_INVALID_HANDLE,
+                 "enum_get_info(MPI_T_ENUM_NULL)");
 }
 
 /* 8. */
@@ -513,11 +509,11 @@ static void errors(void)
     MPI_T_pvar_session s, s2, dead;
     MPI_T_pvar_handle h, hl, hc, stale;
     MPI_OK(MPI_T_pvar_get_num(&n));
-    expect_class(MPI_T_pvar_get_info(-1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                                     NULL, NULL, NULL),
+    expect_class(MPI_T_pvar_get_info(-1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                                     NULL, NULL),
                  MPI_T_ERR_INVALID_INDEX, "pvar_get_info(-1)");
-    expect_class(MPI_T_pvar_get_info(n, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                                     NULL, NULL, NULL),
+    expect_class(MPI_T_pvar_get_info(n, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                                     NULL, NULL),
                  MPI_T_ERR_INVALID_INDEX, "pvar_get_info past the end");
     expect_class(MPI_T_pvar_get_index("no_such_pvar", C, &i), MPI_T_ERR_INVALID_NAME,
                  "pvar_get_index of an unknown name");
@@ -534,8 +530,8 @@ static void errors(void)
                  MPI_T_ERR_INVALID_HANDLE, "coll_cache_hits bound to nothing");
     expect_class(MPI_T_pvar_handle_alloc(s, pvar_index("coll_cache_hits", C), &null, &h, &count),
                  MPI_T_ERR_INVALID_HANDLE, "coll_cache_hits bound to MPI_COMM_NULL");
-    expect_class(MPI_T_pvar_handle_alloc(kept, 0, &world, &h, &count),
-                 MPI_T_ERR_INVALID_SESSION, "pvar_handle_alloc in a freed session");
+    expect_class(MPI_T_pvar_handle_alloc(kept, 0, &world, &h, &count), MPI_T_ERR_INVALID_SESSION,
+                 "pvar_handle_alloc in a freed session");
     expect_class(MPI_T_pvar_handle_alloc(MPI_T_PVAR_SESSION_NULL, 0, &world, &h, &count),
                  MPI_T_ERR_INVALID_SESSION, "pvar_handle_alloc in MPI_T_PVAR_SESSION_NULL");
     expect_class(MPI_T_pvar_session_free(&kept), MPI_T_ERR_INVALID_SESSION,
@@ -561,8 +557,7 @@ static void errors(void)
                  "stop of the continuous pml_unexpected_msgs");
     expect_class(MPI_T_pvar_write(s, hl, &v), MPI_T_ERR_PVAR_NO_WRITE, "write of a level");
     expect_class(MPI_T_pvar_reset(s, hl), MPI_T_ERR_PVAR_NO_WRITE, "reset of a level");
-    expect_class(MPI_T_pvar_readreset(s, hl, &v), MPI_T_ERR_PVAR_NO_WRITE,
-                 "readreset of a level");
+    expect_class(MPI_T_pvar_readreset(s, hl, &v), MPI_T_ERR_PVAR_NO_WRITE, "readreset of a level");
     expect_class(MPI_T_pvar_read(s, h, NULL), MPI_T_ERR_INVALID, "read into NULL");
     /* ALL_HANDLES skips what does not apply: the level and the continuous counter */
     MPI_OK(MPI_T_pvar_start(s, MPI_T_PVAR_ALL_HANDLES));
@@ -570,8 +565,7 @@ static void errors(void)
     MPI_OK(MPI_T_pvar_stop(s, MPI_T_PVAR_ALL_HANDLES));
     stale = h;
     MPI_OK(MPI_T_pvar_handle_free(s, &h));
-    expect_class(MPI_T_pvar_read(s, stale, &v), MPI_T_ERR_INVALID_HANDLE,
-                 "read of a freed handle");
+    expect_class(MPI_T_pvar_read(s, stale, &v), MPI_T_ERR_INVALID_HANDLE, "read of a freed handle");
     expect_class(MPI_T_pvar_handle_free(s, &stale), MPI_T_ERR_INVALID_HANDLE,
                  "free of a freed handle");
 

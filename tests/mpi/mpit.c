@@ -12,7 +12,8 @@
  *      kind; a freed communicator makes its handles invalid
  *   4. the PML's queues: K messages unexpected at rank 0, then K receives posted there
  *   5. bytes per BTL: an eager ring message counts on both sides, a large one at least its
- *      size on each rank
+ *      size on each rank; with an argument naming a BTL (ofi, sm), the neighbours' eager
+ *      message counts on that one's two variables (at np 1: self's)
  *   6. categories: every variable in exactly one, the tree of btl, names and indices
  *   7. enumerations: their items, and cvars that read as one of them
  *   8. error classes, and MPI_T_finalize freeing the sessions
@@ -315,8 +316,8 @@ static void btl_bytes(MPI_T_pvar_session s, MPI_T_pvar_handle *h, ull *sent, ull
     }
 }
 
-/* 5. */
-static void bytes(void)
+/* 5. `via': the BTL the neighbours' messages must go through, or NULL */
+static void bytes(const char *via)
 {
     static const char *const names[] = {"btl_self_bytes_sent", "btl_self_bytes_recvd",
                                         "btl_sm_bytes_sent",   "btl_sm_bytes_recvd",
@@ -342,8 +343,11 @@ static void bytes(void)
     CHECK(sent >= (ull)small && recvd >= (ull)small,
           "an eager message of %d bytes each way: %llu bytes sent, %llu received", small, sent,
           recvd);
-    if (mt_size == 1)
-        CHECK(read1(s, h[0]) >= (ull)small, "to itself: btl self sent %llu", read1(s, h[0]));
+    int b = mt_size == 1 ? 0 : via == NULL ? -1 : strcmp(via, "sm") == 0 ? 1 : 2;
+    if (b >= 0)
+        CHECK(read1(s, h[2 * b]) >= (ull)small && read1(s, h[2 * b + 1]) >= (ull)small,
+              "an eager message of %d bytes each way: %s %llu, %s %llu", small, names[2 * b],
+              read1(s, h[2 * b]), names[2 * b + 1], read1(s, h[2 * b + 1]));
 
     /* large: one side or the other copies each part (get: received, put: sent) */
     mt_barrier(mt_sync_comm);
@@ -602,7 +606,7 @@ int main(int argc, char **argv)
     every_pvar();
     cache_counters();
     queues();
-    bytes();
+    bytes(argc > 1 ? argv[1] : NULL);
     categories();
     enumerations();
     errors();

@@ -94,13 +94,13 @@ typedef struct pml_peer {
     btl_endpoint_t *ep;
     size_t eager_max; /* payload bytes of an eager message */
     size_t frag_max;  /* payload bytes of one FRAG */
+    /* MPI_T (pml_btl_bytes): bytes committed to and delivered from this peer's BTL, single
+       copies included; one addition per fragment, beside the fields every send reads */
+    unsigned long long bytes_sent, bytes_recvd;
     pml_request_t *pend_head, *pend_tail; /* sends waiting for room, in order */
     struct pml_peer *pend_next;           /* on the list of peers with pending sends */
     int on_pend_list;
     int world_rank;
-    /* MPI_T (pml_btl_bytes): bytes committed to and delivered from this peer's BTL, single
-       copies included; one addition per fragment, on a line the send path has just read */
-    unsigned long long bytes_sent, bytes_recvd;
 } pml_peer_t;
 
 /* MPI_T (pml_queue_lengths): receives posted and messages unexpected, over every

@@ -961,8 +961,8 @@ COMPI_PROTO(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status));
  * read-only, integers as MPI_INT and strings as MPI_CHAR (those with a fixed set of values
  * as MPI_INT with an enumeration); coll_config and coll_flush, bound to a communicator,
  * are written collectively over it to reconfigure or flush the collectives.  Performance
- * variables: the closure cache's hits and misses per communicator, the PML's queues, the
- * bytes each BTL moved.  Categories group both by layer.  MPI_T functions return their
+ * variables: the closure cache's hits and misses per communicator, the PML's queues and
+ * the peak of its unexpected one, the bytes each BTL moved.  Categories group both by layer.  MPI_T functions return their
  * error codes; they never call an error handler. */
 typedef struct compi_t_enum *MPI_T_enum;
 typedef struct compi_t_cvar_handle *MPI_T_cvar_handle;

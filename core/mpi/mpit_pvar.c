@@ -8,6 +8,7 @@
  *   coll_calls                per communicator, one element per collective kind
  *   pml_posted_recvs          the PML's queues   core/pml/pml_match.c pml_queue_lengths
  *   pml_unexpected_msgs
+ *   pml_unexpected_peak                                                pml_unexpected_peak
  *   btl_<self|sm|ofi>_bytes_sent, _recvd         core/pml (per peer)  pml_btl_bytes
  *
  * All are MPI_UNSIGNED_LONG_LONG.  The counters are raw totals that only grow; a
@@ -20,7 +21,9 @@
  * write changes that handle alone (acc := 0 or the value written, from the raw value
  * now).  Handles never disturb each other or the library, so every counter may be
  * written and reset, and a read and reset under the library's lock is atomic.  The two
- * queue lengths are levels: read-only, continuous, the length now.
+ * queue lengths are levels: read-only, continuous, the length now.  pml_unexpected_peak
+ * is a high watermark: the most unexpected messages at once while started, from the
+ * number waiting when it was allocated, reset or written (peak_restart, below).
  *
  * Ownership: a session owns its handles; MPI_T_pvar_session_free frees them, and the
  * last MPI_T_finalize frees every session.  A handle bound to a communicator does not keep
@@ -47,6 +50,7 @@ enum pvar_src {
     SRC_COLL_CALLS,
     SRC_POSTED,
     SRC_UNEXPECTED,
+    SRC_UNEXPECTED_PEAK,
     SRC_BTL_SENT,
     SRC_BTL_RECVD,
 };
@@ -55,7 +59,7 @@ typedef struct pvar {
     const char *name;
     enum pvar_src src;
     const char *btl; /* SRC_BTL_*: the transport */
-    int var_class;   /* MPI_T_PVAR_CLASS_COUNTER or _LEVEL */
+    int var_class;   /* MPI_T_PVAR_CLASS_COUNTER, _LEVEL or _HIGHWATERMARK */
     int bind;        /* MPI_T_BIND_NO_OBJECT or MPI_T_BIND_MPI_COMM */
     int continuous;  /* counts from allocation, cannot be started or stopped */
     int verbosity;
@@ -64,6 +68,7 @@ typedef struct pvar {
 
 #define COUNTER MPI_T_PVAR_CLASS_COUNTER
 #define LEVEL MPI_T_PVAR_CLASS_LEVEL
+#define HWM MPI_T_PVAR_CLASS_HIGHWATERMARK
 #define COMM MPI_T_BIND_MPI_COMM
 #define NOBJ MPI_T_BIND_NO_OBJECT
 #define TUNER MPI_T_VERBOSITY_TUNER_BASIC
@@ -106,6 +111,14 @@ static const pvar_t pvars[] = {
      .verbosity = MPI_T_VERBOSITY_TUNER_DETAIL,
      .desc = "Messages arrived before their receive was posted and not yet matched, over "
              "every communicator of this process"},
+    {.name = "pml_unexpected_peak",
+     .src = SRC_UNEXPECTED_PEAK,
+     .var_class = HWM,
+     .bind = NOBJ,
+     .verbosity = MPI_T_VERBOSITY_TUNER_DETAIL,
+     .desc = "The most messages waiting unexpected at once (over every communicator of this "
+             "process) while the handle was started, since it was allocated, reset or "
+             "written; it starts at the number waiting then"},
     /* the BTLs' descriptions differ by the transport's name: desc_of */
     {.name = "btl_self_bytes_sent",
      .src = SRC_BTL_SENT,
@@ -201,6 +214,23 @@ struct compi_t_pvar_session {
 
 static struct compi_t_pvar_session *sessions;
 
+/* The high watermark: the PML keeps one peak since its last restart, and a started
+   handle's value is max(acc, peak).  A handle that needs the peak to start over (started,
+   reset, written) first folds it into every started one, so each keeps the peak of its
+   own time. */
+static void peak_restart(void)
+{
+    pvar_value_t peak = pml_unexpected_peak(0);
+    for (struct compi_t_pvar_session *s = sessions; s != NULL; s = s->next) {
+        for (struct compi_t_pvar_handle *x = s->handles; x != NULL; x = x->next) {
+            if (x->var->var_class == HWM && x->started && x->acc[0] < peak) {
+                x->acc[0] = peak;
+            }
+        }
+    }
+    (void)pml_unexpected_peak(1);
+}
+
 int mpit_pvar_count(void)
 {
     return NPVARS;
@@ -242,6 +272,9 @@ static int raw_read(const struct compi_t_pvar_handle *h, pvar_value_t *raw)
         pml_queue_lengths(&a[0], &b[0]);
         raw[0] = v->src == SRC_POSTED ? a[0] : b[0];
         break;
+    case SRC_UNEXPECTED_PEAK:
+        raw[0] = pml_unexpected_peak(0);
+        break;
     case SRC_BTL_SENT:
     case SRC_BTL_RECVD:
         pml_btl_bytes(v->btl, &a[0], &b[0]);
@@ -254,16 +287,28 @@ static int raw_read(const struct compi_t_pvar_handle *h, pvar_value_t *raw)
 static void value_of(const struct compi_t_pvar_handle *h, const pvar_value_t *raw,
                      pvar_value_t *out)
 {
+    if (h->var->var_class == HWM) {
+        out[0] = h->started && raw[0] > h->acc[0] ? raw[0] : h->acc[0];
+        return;
+    }
     for (int i = 0; i < h->count; i++) {
         out[i] = h->var->var_class == LEVEL ? raw[i]
                                             : h->acc[i] + (h->started ? raw[i] - h->base[i] : 0);
     }
 }
 
-/* the handle's value becomes `value' (0 for a reset) from now on */
+/* the handle's value becomes `value' (NULL: its starting value, 0 or the level now) from
+   now on */
 static void value_set(struct compi_t_pvar_handle *h, const pvar_value_t *raw,
                       const pvar_value_t *value)
 {
+    if (h->var->var_class == HWM) {
+        pvar_value_t posted, now;
+        pml_queue_lengths(&posted, &now);
+        peak_restart();
+        h->acc[0] = value != NULL ? value[0] : now;
+        return;
+    }
     for (int i = 0; i < h->count; i++) {
         h->acc[i] = value != NULL ? value[i] : 0;
         h->base[i] = raw[i];

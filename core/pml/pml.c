@@ -320,6 +320,15 @@ void pml_queue_lengths(unsigned long long *posted, unsigned long long *unexpecte
     *unexpected = pml_queue_len.unexp;
 }
 
+unsigned long long pml_unexpected_peak(int restart)
+{
+    unsigned long long peak = pml_queue_len.unexp_peak;
+    if (restart) {
+        pml_queue_len.unexp_peak = pml_queue_len.unexp;
+    }
+    return peak;
+}
+
 void pml_btl_bytes(const char *btl, unsigned long long *sent, unsigned long long *recvd)
 {
     *sent = *recvd = 0;

@@ -142,6 +142,9 @@ void pml_request_complete(compi_request_t *req);
 /* MPI_T performance variables.  Receives posted and messages unexpected now, over every
    communicator: */
 void pml_queue_lengths(unsigned long long *posted, unsigned long long *unexpected);
+/* The most messages unexpected at once since the last restart (at least the number now);
+   with `restart', the peak then starts over from the number now. */
+unsigned long long pml_unexpected_peak(int restart);
 /* Bytes this process sent and received through the BTL named `btl` ("self", "sm",
    "ofi") since MPI_Init, headers and control messages included, single copies counted
    by the side that made them (get: received, put: sent); 0 for a BTL not in use.  Kept

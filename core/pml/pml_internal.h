@@ -103,10 +103,11 @@ typedef struct pml_peer {
     int world_rank;
 } pml_peer_t;
 
-/* MPI_T (pml_queue_lengths): receives posted and messages unexpected, over every
-   communicator; kept by pml_match.c and by drop_comm in pml.c */
+/* MPI_T (pml_queue_lengths, pml_unexpected_peak): receives posted and messages
+   unexpected, over every communicator, and the most unexpected at once since the peak was
+   last restarted; kept by pml_match.c and by drop_comm in pml.c */
 extern struct pml_queue_len {
-    unsigned long long posted, unexp;
+    unsigned long long posted, unexp, unexp_peak;
 } pml_queue_len;
 
 /* ---- pml_match.c: the matching queues (no dependency beyond libc) ------------------- */

@@ -171,4 +171,8 @@ void pml_match_add_unexp(pml_comm_t *pc, pml_unexp_t *u)
     }
     pc->unexp_tail = u;
     pml_queue_len.unexp++;
+    /* a conditional move, no branch: this path already copies the message */
+    pml_queue_len.unexp_peak = pml_queue_len.unexp > pml_queue_len.unexp_peak
+                                   ? pml_queue_len.unexp
+                                   : pml_queue_len.unexp_peak;
 }

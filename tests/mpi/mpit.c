@@ -10,7 +10,9 @@
  *      there and nothing on MPI_COMM_WORLD; stopped handles keep their value, started
  *      ones count again; reset, write, readreset; MPI_T_PVAR_ALL_HANDLES; coll_calls per
  *      kind; a freed communicator makes its handles invalid
- *   4. the PML's queues: K messages unexpected at rank 0, then K receives posted there
+ *   4. the PML's queues: K messages unexpected at rank 0, then K receives posted there;
+ *      the high watermark of the unexpected ones keeps their peak, one started later
+ *      starts at the number waiting then, and a reset starts over
  *   5. bytes per BTL: an eager ring message counts on both sides, a large one at least its
  *      size on each rank; with an argument naming a BTL (ofi, sm), the neighbours' eager
  *      message counts on that one's two variables (at np 1: self's)
@@ -78,9 +80,9 @@ static void before_init(void)
 static void every_pvar(void)
 {
     static const char *const must[] = {
-        "coll_cache_hits",     "coll_cache_misses",   "coll_calls",           "pml_posted_recvs",
-        "pml_unexpected_msgs", "btl_self_bytes_sent", "btl_self_bytes_recvd", "btl_sm_bytes_sent",
-        "btl_sm_bytes_recvd",  "btl_ofi_bytes_sent",  "btl_ofi_bytes_recvd",
+        "coll_cache_hits",     "coll_cache_misses",   "coll_calls",          "pml_posted_recvs",
+        "pml_unexpected_msgs", "pml_unexpected_peak", "btl_self_bytes_sent", "btl_self_bytes_recvd",
+        "btl_sm_bytes_sent",   "btl_sm_bytes_recvd",  "btl_ofi_bytes_sent",  "btl_ofi_bytes_recvd",
     };
     int n = 0, seen = 0;
     MPI_T_pvar_session s;
@@ -101,8 +103,9 @@ static void every_pvar(void)
         CHECK(et == MPI_T_ENUM_NULL, "pvar %s: an enumeration", name);
         CHECK(verb >= MPI_T_VERBOSITY_USER_BASIC && verb <= MPI_T_VERBOSITY_MPIDEV_ALL,
               "pvar %s: verbosity %d", name, verb);
-        CHECK(cls == MPI_T_PVAR_CLASS_COUNTER || cls == MPI_T_PVAR_CLASS_LEVEL, "pvar %s: class %d",
-              name, cls);
+        CHECK(cls == MPI_T_PVAR_CLASS_COUNTER || cls == MPI_T_PVAR_CLASS_LEVEL ||
+                  cls == MPI_T_PVAR_CLASS_HIGHWATERMARK,
+              "pvar %s: class %d", name, cls);
         CHECK(bind == MPI_T_BIND_NO_OBJECT || bind == MPI_T_BIND_MPI_COMM, "pvar %s: bind %d", name,
               bind);
         CHECK(cls != MPI_T_PVAR_CLASS_LEVEL || (ro && cont),
@@ -258,11 +261,18 @@ static void queues(void)
     MPI_OK(MPI_T_pvar_session_create(&s));
     MPI_T_pvar_handle hu = alloc(s, "pml_unexpected_msgs", L, NULL, 1);
     MPI_T_pvar_handle hp = alloc(s, "pml_posted_recvs", L, NULL, 1);
+    int H = MPI_T_PVAR_CLASS_HIGHWATERMARK;
+    MPI_T_pvar_handle hk = alloc(s, "pml_unexpected_peak", H, NULL, 1), hk2;
     MPI_Request sreq[K + 1], rreq[K];
     mt_barrier(mt_sync_comm);
     if (mt_rank == 0) {
         ull u0 = read1(s, hu), p0 = read1(s, hp);
         int flag = 0;
+        /* allocated before the barrier, whose tokens may have waited here: reset to now */
+        MPI_OK(MPI_T_pvar_start(s, hk));
+        MPI_OK(MPI_T_pvar_reset(s, hk));
+        CHECK(read1(s, hk) == u0, "the high watermark starts at %llu, the level is %llu",
+              read1(s, hk), u0);
         if (peer == 0) {
             for (int i = 0; i < K + 1; i++)
                 MPI_OK(MPI_Isend(msg, 4, MPI_INT, 0, i < K ? 7 : 8, MPI_COMM_WORLD, &sreq[i]));
@@ -280,6 +290,18 @@ static void queues(void)
                 MPI_Recv(msg, 4, MPI_INT, peer, i < K ? 7 : 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
         CHECK(read1(s, hu) == u0, "unexpected messages received: the level is %llu, was %llu",
               read1(s, hu), u0);
+        CHECK(read1(s, hk) == u0 + K + 1, "the high watermark is %llu, expected %llu", read1(s, hk),
+              u0 + K + 1);
+        /* a second one starts at the level now; the first keeps its peak through that */
+        hk2 = alloc(s, "pml_unexpected_peak", H, NULL, 1);
+        MPI_OK(MPI_T_pvar_start(s, hk2));
+        CHECK(read1(s, hk2) == u0 && read1(s, hk) == u0 + K + 1,
+              "high watermarks: a new one reads %llu (level %llu), the first %llu", read1(s, hk2),
+              u0, read1(s, hk));
+        MPI_OK(MPI_T_pvar_stop(s, hk));
+        MPI_OK(MPI_T_pvar_reset(s, hk));
+        CHECK(read1(s, hk) == u0, "a reset high watermark reads %llu, the level is %llu",
+              read1(s, hk), u0);
         if (peer == 0) {
             MPI_OK(MPI_Waitall(K + 1, sreq, MPI_STATUSES_IGNORE));
             for (int i = 0; i < K; i++)

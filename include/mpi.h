@@ -339,6 +339,10 @@ enum {
 #define MPI_T_ERR_INVALID_NAME 68
 #define MPI_ERR_SESSION 69         /* MPI-4 */
 #define MPI_ERR_VALUE_TOO_LARGE 70 /* MPI-4 */
+#define MPI_T_ERR_INVALID_SESSION 71
+#define MPI_T_ERR_PVAR_NO_STARTSTOP 72
+#define MPI_T_ERR_PVAR_NO_WRITE 73
+#define MPI_T_ERR_PVAR_NO_ATOMIC 74
 #define MPI_ERR_LASTCODE 100
 
 /* ---- callback types ------------------------------------------------------------- */
@@ -954,10 +958,12 @@ COMPI_PROTO(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status));
 
 /* ---- the tool information interface (docs/mpi_t.md) -------------------------------
  * Control variables: every run-time parameter of compi (compi_info lists them) is one,
- * read-only, integers as MPI_INT and strings as MPI_CHAR; coll_config and coll_flush,
- * bound to a communicator, are written collectively over it to reconfigure or flush the
- * collectives.  There are no performance variables and no categories (their counts are
- * 0).  MPI_T functions return their error codes; they never call an error handler. */
+ * read-only, integers as MPI_INT and strings as MPI_CHAR (those with a fixed set of values
+ * as MPI_INT with an enumeration); coll_config and coll_flush, bound to a communicator,
+ * are written collectively over it to reconfigure or flush the collectives.  Performance
+ * variables: the closure cache's hits and misses per communicator, the PML's queues and
+ * the peak of its unexpected one, the bytes each BTL moved.  Categories group both by layer.  MPI_T functions return their
+ * error codes; they never call an error handler. */
 typedef struct compi_t_enum *MPI_T_enum;
 typedef struct compi_t_cvar_handle *MPI_T_cvar_handle;
 typedef struct compi_t_pvar_handle *MPI_T_pvar_handle;
@@ -997,6 +1003,19 @@ typedef struct compi_t_pvar_session *MPI_T_pvar_session;
 #define MPI_T_SCOPE_ALL 5
 #define MPI_T_SCOPE_ALL_EQ 6
 
+#define MPI_T_PVAR_CLASS_STATE 0
+#define MPI_T_PVAR_CLASS_LEVEL 1
+#define MPI_T_PVAR_CLASS_SIZE 2
+#define MPI_T_PVAR_CLASS_PERCENTAGE 3
+#define MPI_T_PVAR_CLASS_HIGHWATERMARK 4
+#define MPI_T_PVAR_CLASS_LOWWATERMARK 5
+#define MPI_T_PVAR_CLASS_COUNTER 6
+#define MPI_T_PVAR_CLASS_AGGREGATE 7
+#define MPI_T_PVAR_CLASS_TIMER 8
+#define MPI_T_PVAR_CLASS_GENERIC 9
+/* every handle of a session, for MPI_T_pvar_start, _stop and _reset */
+#define MPI_T_PVAR_ALL_HANDLES ((MPI_T_pvar_handle)1)
+
 COMPI_PROTO(int, T_init_thread, (int required, int *provided));
 COMPI_PROTO(int, T_finalize, (void));
 COMPI_PROTO(int, T_cvar_get_num, (int *num_cvar));
@@ -1009,8 +1028,38 @@ COMPI_PROTO(int, T_cvar_handle_alloc,
 COMPI_PROTO(int, T_cvar_handle_free, (MPI_T_cvar_handle *handle));
 COMPI_PROTO(int, T_cvar_read, (MPI_T_cvar_handle handle, void *buf));
 COMPI_PROTO(int, T_cvar_write, (MPI_T_cvar_handle handle, const void *buf));
+COMPI_PROTO(int, T_enum_get_info, (MPI_T_enum enumtype, int *num, char *name, int *name_len));
+COMPI_PROTO(int, T_enum_get_item,
+            (MPI_T_enum enumtype, int index, int *value, char *name, int *name_len));
 COMPI_PROTO(int, T_pvar_get_num, (int *num_pvar));
+COMPI_PROTO(int, T_pvar_get_info,
+            (int pvar_index, char *name, int *name_len, int *verbosity, int *var_class,
+             MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind,
+             int *readonly, int *continuous, int *atomic));
+COMPI_PROTO(int, T_pvar_get_index, (const char *name, int var_class, int *pvar_index));
+COMPI_PROTO(int, T_pvar_session_create, (MPI_T_pvar_session * session));
+COMPI_PROTO(int, T_pvar_session_free, (MPI_T_pvar_session * session));
+COMPI_PROTO(int, T_pvar_handle_alloc,
+            (MPI_T_pvar_session session, int pvar_index, void *obj_handle,
+             MPI_T_pvar_handle *handle, int *count));
+COMPI_PROTO(int, T_pvar_handle_free, (MPI_T_pvar_session session, MPI_T_pvar_handle *handle));
+COMPI_PROTO(int, T_pvar_start, (MPI_T_pvar_session session, MPI_T_pvar_handle handle));
+COMPI_PROTO(int, T_pvar_stop, (MPI_T_pvar_session session, MPI_T_pvar_handle handle));
+COMPI_PROTO(int, T_pvar_read, (MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf));
+COMPI_PROTO(int, T_pvar_write,
+            (MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf));
+COMPI_PROTO(int, T_pvar_reset, (MPI_T_pvar_session session, MPI_T_pvar_handle handle));
+COMPI_PROTO(int, T_pvar_readreset,
+            (MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf));
 COMPI_PROTO(int, T_category_get_num, (int *num_cat));
+COMPI_PROTO(int, T_category_get_info,
+            (int cat_index, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars,
+             int *num_pvars, int *num_categories));
+COMPI_PROTO(int, T_category_get_index, (const char *name, int *cat_index));
+COMPI_PROTO(int, T_category_get_cvars, (int cat_index, int len, int indices[]));
+COMPI_PROTO(int, T_category_get_pvars, (int cat_index, int len, int indices[]));
+COMPI_PROTO(int, T_category_get_categories, (int cat_index, int len, int indices[]));
+COMPI_PROTO(int, T_category_changed, (int *stamp));
 
 /* ---- MPI-4: large counts, MPI_Isendrecv, sessions --------------------------------------
  * The _c functions take MPI_Count counts and MPI_Aint displacements (MPI_Count for the

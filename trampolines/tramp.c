@@ -2,8 +2,9 @@
  * tramp.c -- trampolines: key -> per-communicator closure cache -> closure.
  *
  * The cache is set-associative: TRAMP_WAYS entries per bucket, the bucket chosen by a
- * hash of the key.  A hit reads one bucket (one or two cache lines) and makes one
- * indirect call; nothing is written, allocated or locked.  A miss asks the creators
+ * hash of the key.  A hit reads one bucket (one or two cache lines), adds one to the
+ * cache's hit counter of its kind (for MPI_T) and makes one indirect call; nothing else
+ * is written, nothing allocated or locked.  A miss asks the creators
  * (bridge_build_closure), agrees with the other ranks that every rank built the same
  * closure (coll_check_determinism, on by default: see "the agreement at the miss"), and
  * stores it, evicting the bucket's oldest entry when the bucket is full: the cache is
@@ -57,7 +58,10 @@ typedef struct tramp_entry {
 typedef struct tramp_cache {
     uint64_t mask; /* buckets - 1 */
     tramp_entry_t *buckets; /* [buckets * TRAMP_WAYS] */
-    unsigned long misses;
+    /* the MPI_T counters (tramp_cache_counts), per kind: a hit costs one increment, in the
+       struct whose first line the lookup reads; no lock (one thread at a time is here) */
+    unsigned long long hits[COLL_NKINDS];
+    unsigned long long misses[COLL_NKINDS];
     /* cold: every cache of the process, for the flushes (tramp_flush) */
     compi_comm_t *comm;
     struct tramp_cache *prev, *next;
@@ -139,6 +143,7 @@ compi_status_t tramp_run(const coll_call_t *call)
     tramp_key_t k;
     key_pack(call, COLL_MODE_BLOCKING, &k);
     if (compi_likely(cache != NULL) && compi_likely((c = lookup(cache, &k, &b)) != NULL)) {
+        cache->hits[call->kind]++;
         return compi_likely(!pml_threaded()) ? c->fn(c, call) : run_held(c, call);
     }
     compi_status_t st = tramp_miss(cache, call, &k, b, &c);
@@ -158,6 +163,7 @@ compi_status_t tramp_start(const coll_call_t *call, struct compi_request **req_p
     /* nonblocking or persistent: the call's own mode (this path is not the blocking one) */
     key_pack(call, call->mode, &k);
     if (compi_likely(cache != NULL) && compi_likely((c = lookup(cache, &k, &b)) != NULL)) {
+        cache->hits[call->kind]++;
         return c->start(c, call, req_p);
     }
     compi_status_t st = tramp_miss(cache, call, &k, b, &c);
@@ -499,7 +505,7 @@ static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
         error_set(1, "%s", err);
         return st;
     }
-    cache->misses++;
+    cache->misses[call->kind]++;
     if (tramp_cfg.verbose > 0 && call->comm->rank == 0) {
         verbose_miss(call, c);
     }
@@ -629,6 +635,16 @@ size_t tramp_flush(compi_comm_t *comm)
 unsigned long tramp_flush_count(void)
 {
     return tramp_flushes;
+}
+
+void tramp_cache_counts(const compi_comm_t *comm, unsigned long long *hits,
+                        unsigned long long *misses)
+{
+    const tramp_cache_t *cache = comm->coll;
+    for (int k = 0; k < COLL_NKINDS; k++) {
+        hits[k] = cache != NULL ? cache->hits[k] : 0;
+        misses[k] = cache != NULL ? cache->misses[k] : 0;
+    }
 }
 
 const char *tramp_config_list(void)

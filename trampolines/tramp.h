@@ -2,12 +2,13 @@
  * tramp.h -- the trampolines every collective goes through.
  *
  * tramp_run() forms the call's key, looks it up in the communicator's closure cache
- * and calls the closure: on a hit, one hash probe and one indirect call -- no
- * allocation, no lock, no Guile.  On a miss it asks the Scheme creators (through the
- * bridge) for a closure, checks it, agrees with the other ranks that every rank built
- * the same one (coll_check_determinism, 1 by default: one small allgather per miss), caches
- * it and runs it.  A creator that fails on any rank, or ranks that built different
- * closures, fail the call on every rank with the same message (tramp_error_take).
+ * and calls the closure: on a hit, one hash probe, one counter increment (MPI_T) and one
+ * indirect call -- no allocation, no lock, no Guile.  On a miss it asks the Scheme
+ * creators (through the bridge) for a closure, checks it, agrees with the other ranks that
+ * every rank built the same one (coll_check_determinism, 1 by default: one small allgather
+ * per miss), caches it and runs it.  A creator that fails on any rank, or ranks that built
+ * different closures, fail the call on every rank with the same message
+ * (tramp_error_take).
  *
  * tramp_start() does the same for a nonblocking call (call->mode COLL_MODE_NONBLOCKING):
  * the mode is part of the key, so nonblocking closures are cached beside the blocking
@@ -60,6 +61,12 @@ size_t tramp_flush(compi_comm_t *comm);
 void tramp_flush_comm(compi_comm_t *comm);
 /* caches dropped since MPI_Init */
 unsigned long tramp_flush_count(void);
+/* the MPI_T performance variables coll_cache_hits, _misses and coll_calls: the calls of
+   each kind (COLL_NKINDS entries each) that hit and that missed comm's cache since the
+   communicator was made, every mode together; a flush keeps them.  A miss that failed is
+   not counted. */
+void tramp_cache_counts(const compi_comm_t *comm, unsigned long long *hits,
+                        unsigned long long *misses);
 
 /*
  * Collective over `comm`: the creators go back to the defaults and the colon-separated

@@ -100,6 +100,14 @@ static const struct {
     [MPI_ERR_SESSION] = {"MPI_ERR_SESSION", "invalid session"},
     [MPI_ERR_VALUE_TOO_LARGE] = {"MPI_ERR_VALUE_TOO_LARGE",
                                  "a value does not fit its output argument"},
+    [MPI_T_ERR_INVALID_SESSION] = {"MPI_T_ERR_INVALID_SESSION",
+                                   "invalid performance experiment session"},
+    [MPI_T_ERR_PVAR_NO_STARTSTOP] = {"MPI_T_ERR_PVAR_NO_STARTSTOP",
+                                     "the performance variable cannot be started or stopped"},
+    [MPI_T_ERR_PVAR_NO_WRITE] = {"MPI_T_ERR_PVAR_NO_WRITE",
+                                 "the performance variable cannot be written or reset"},
+    [MPI_T_ERR_PVAR_NO_ATOMIC] = {"MPI_T_ERR_PVAR_NO_ATOMIC",
+                                  "the performance variable cannot be read and reset atomically"},
 };
 
 static int class_valid(int code)

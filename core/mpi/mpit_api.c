@@ -1,9 +1,13 @@
 /*
- * mpit_api.c -- the MPI tool information interface (MPI_T_*): control variables.
+ * mpit_api.c -- the MPI tool information interface (MPI_T_*): its life (init, finalize)
+ * and the control variables.  Performance variables: mpit_pvar.c; categories and
+ * enumerations: mpit_cat.c.
  *
  * Every run-time parameter of the registry (core/runtime/params.h, what compi_info lists)
  * is a control variable under its own name, read-only (parameters are read once, at
- * initialization), an integer as MPI_INT or a string as MPI_CHAR.  Two are writable and
+ * initialization), an integer as MPI_INT or a string as MPI_CHAR; one whose values are a
+ * fixed set (mpit_cat.c's enumerations) is an MPI_INT with that enumeration, and reads as
+ * the item the library takes its value for.  Two are writable and
  * bound to a communicator, written collectively over it (docs/mpi_t.md):
  *
  *   index 0      coll_flush    MPI_INT   writing drops the closure caches (tramp_flush);
@@ -16,9 +20,6 @@
  * The registry does not record a parameter's type: one whose default is written as an
  * integer is an integer.  Integers beyond the range of int read as INT_MAX or INT_MIN.
  *
- * There are no performance variables and no categories: MPI_T_pvar_get_num and
- * MPI_T_category_get_num answer 0 so that tools that enumerate find nothing to do.
- *
  * MPI_T functions return their errors and never call an error handler.
  *
  * Ownership: handles are allocated by MPI_T_cvar_handle_alloc and freed by
@@ -26,6 +27,8 @@
  * bound to a communicator does not keep it alive (a freed communicator makes the handle
  * answer MPI_T_ERR_INVALID_HANDLE).
  */
+#include "core/mpi/mpit.h"
+
 #include "core/comm/comm.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
@@ -42,7 +45,7 @@
 /* the longest list of config files coll_config takes, terminator included */
 #define MPIT_LIST_MAX 4096
 
-enum cvar_kind { CVAR_FLUSH, CVAR_CONFIG, CVAR_INT, CVAR_STRING };
+enum cvar_kind { CVAR_FLUSH, CVAR_CONFIG, CVAR_INT, CVAR_STRING, CVAR_ENUM };
 
 struct compi_t_cvar_handle {
     struct compi_t_cvar_handle *next; /* every live handle, to check the ones given back */
@@ -62,6 +65,21 @@ static int cvar_count(void)
 {
     size_t n = param_count() + 1;
     return n > INT_MAX ? INT_MAX : (int)n;
+}
+
+int mpit_initialized(void)
+{
+    return mpit.refcount > 0;
+}
+
+int mpit_cvar_count(void)
+{
+    return cvar_count();
+}
+
+const char *mpit_cvar_name(int index)
+{
+    return index == 0 ? "coll_flush" : param_get((size_t)index - 1)->name;
 }
 
 /* is the parameter an integer?  its default is written as one */
@@ -88,6 +106,9 @@ static enum cvar_kind kind_of(int index, const param_desc_t **p_p)
     if (strcmp(p->name, "coll_config") == 0) {
         return CVAR_CONFIG;
     }
+    if (mpit_enum_of(p->name) != NULL) {
+        return CVAR_ENUM;
+    }
     return param_is_int(p) ? CVAR_INT : CVAR_STRING;
 }
 
@@ -112,8 +133,22 @@ static int param_int_value(const param_desc_t *p)
     return v > INT_MAX ? INT_MAX : v < INT_MIN ? INT_MIN : (int)v;
 }
 
-/* a string out through (buf, *len): MPI_T's convention for names and descriptions */
-static void string_out(const char *s, char *buf, int *len)
+/* an enumerated parameter's value: the item it stands for (a string that names no item
+   reads as the default's item, which the library then takes too) */
+static int param_enum_value(const param_desc_t *p)
+{
+    MPI_T_enum e = mpit_enum_of(p->name);
+    int v = 0;
+    if (!mpit_enum_is_text(e)) {
+        return mpit_enum_clamp(e, param_int_value(p));
+    }
+    if (!mpit_enum_find(e, p->value, &v)) {
+        (void)mpit_enum_find(e, p->defval, &v);
+    }
+    return v;
+}
+
+void mpit_string_out(const char *s, char *buf, int *len)
 {
     if (len == NULL) {
         return;
@@ -167,6 +202,7 @@ int PMPI_T_finalize(void)
         return MPI_T_ERR_NOT_INITIALIZED;
     }
     if (--mpit.refcount == 0) {
+        mpit_pvar_finalize();
         while (mpit.handles != NULL) {
             struct compi_t_cvar_handle *h = mpit.handles;
             mpit.handles = h->next;
@@ -177,7 +213,7 @@ int PMPI_T_finalize(void)
 }
 
 /* the three MPI_T_*_get_num: `value' into *num once the interface is up */
-static int mpit__count(int *num, int value)
+int mpit_count(int *num, int value)
 {
     if (mpit.refcount == 0) {
         return MPI_T_ERR_NOT_INITIALIZED;
@@ -193,7 +229,7 @@ static int mpit__count(int *num, int value)
 int PMPI_T_cvar_get_num(int *num_cvar)
 {
     COMPI_API_LOCK();
-    return mpit__count(num_cvar, cvar_count());
+    return mpit_count(num_cvar, cvar_count());
 }
 
 #pragma weak MPI_T_cvar_get_info = PMPI_T_cvar_get_info
@@ -210,17 +246,19 @@ int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosi
     }
     const param_desc_t *p;
     enum cvar_kind k = kind_of(cvar_index, &p);
-    string_out(k == CVAR_FLUSH ? "coll_flush" : p->name, name, name_len);
-    string_out(k == CVAR_FLUSH ? flush_desc : k == CVAR_CONFIG ? config_desc : p->help, desc,
-               desc_len);
+    mpit_string_out(k == CVAR_FLUSH ? "coll_flush" : p->name, name, name_len);
+    mpit_string_out(k == CVAR_FLUSH    ? flush_desc
+                    : k == CVAR_CONFIG ? config_desc
+                                       : p->help,
+                    desc, desc_len);
     if (verbosity != NULL) {
         *verbosity = MPI_T_VERBOSITY_TUNER_BASIC;
     }
     if (datatype != NULL) {
-        *datatype = k == CVAR_FLUSH || k == CVAR_INT ? MPI_INT : MPI_CHAR;
+        *datatype = k == CVAR_CONFIG || k == CVAR_STRING ? MPI_CHAR : MPI_INT;
     }
     if (enumtype != NULL) {
-        *enumtype = MPI_T_ENUM_NULL;
+        *enumtype = k == CVAR_ENUM ? mpit_enum_of(p->name) : MPI_T_ENUM_NULL;
     }
     int writable = k == CVAR_FLUSH || k == CVAR_CONFIG;
     if (bind != NULL) {
@@ -365,6 +403,9 @@ int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
     case CVAR_INT:
         *(int *)buf = param_int_value(p);
         break;
+    case CVAR_ENUM:
+        *(int *)buf = param_enum_value(p);
+        break;
     case CVAR_CONFIG:
     case CVAR_STRING:
         /* the count given at allocation bounds the copy */
@@ -408,18 +449,4 @@ int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
                                  what != NULL ? what : compi_status_string(st));
     }
     return MPI_SUCCESS;
-}
-
-#pragma weak MPI_T_pvar_get_num = PMPI_T_pvar_get_num
-int PMPI_T_pvar_get_num(int *num_pvar)
-{
-    COMPI_API_LOCK();
-    return mpit__count(num_pvar, 0);
-}
-
-#pragma weak MPI_T_category_get_num = PMPI_T_category_get_num
-int PMPI_T_category_get_num(int *num_cat)
-{
-    COMPI_API_LOCK();
-    return mpit__count(num_cat, 0);
 }

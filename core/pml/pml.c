@@ -248,8 +248,40 @@ static void drop_comm(pml_comm_t *pc)
         pml_unexp_t *u = pc->unexp_head;
         pc->unexp_head = u->next;
         pml_unexp_free(u);
+        pml_queue_len.unexp--;
+    }
+    /* receives still posted on a communicator freed under them are not matched again */
+    for (pml_request_t *r = pc->posted_head; r != NULL; r = r->next) {
+        pml_queue_len.posted--;
     }
     pml_match_comm_remove(pc);
+}
+
+/* the bytes of every BTL once the peers are gone (MPI_T reads them after MPI_Finalize),
+   by name: the modules, their names included, are unloaded */
+static struct {
+    char name[32];
+    unsigned long long sent, recvd;
+} btl_done[PML_MAX_MODULES];
+
+/* move the peers' byte counts into btl_done, before the modules go */
+static void btl_bytes_fold(void)
+{
+    for (int r = 0; r < pml_state.world_size; r++) {
+        pml_peer_t *p = &pml_state.peers[r];
+        int i = 0;
+        while (p->btl != NULL && i < PML_MAX_MODULES && btl_done[i].name[0] != '\0' &&
+               strcmp(btl_done[i].name, p->btl->name) != 0) {
+            i++;
+        }
+        if (p->btl == NULL || i == PML_MAX_MODULES) {
+            continue;
+        }
+        snprintf(btl_done[i].name, sizeof(btl_done[i].name), "%s", p->btl->name);
+        btl_done[i].sent += p->bytes_sent;
+        btl_done[i].recvd += p->bytes_recvd;
+        p->bytes_sent = p->bytes_recvd = 0;
+    }
 }
 
 /* The caller (MPI_Finalize) has synchronised the job (barrier and fence), as the BTLs'
@@ -260,6 +292,7 @@ compi_status_t pml_finalize(void)
     while (pml_state.npending > 0) {
         pml_progress_wait();
     }
+    btl_bytes_fold();
     for (int m = 0; m < pml_state.nmodules; m++) {
         if (pml_state.modules[m]->finalize != NULL) {
             pml_state.modules[m]->finalize();
@@ -277,6 +310,41 @@ compi_status_t pml_finalize(void)
     pml_state.nmodules = 0;
     pml_req_finalize();
     return COMPI_OK;
+}
+
+/* ---- MPI_T ---------------------------------------------------------------------------- */
+
+void pml_queue_lengths(unsigned long long *posted, unsigned long long *unexpected)
+{
+    *posted = pml_queue_len.posted;
+    *unexpected = pml_queue_len.unexp;
+}
+
+unsigned long long pml_unexpected_peak(int restart)
+{
+    unsigned long long peak = pml_queue_len.unexp_peak;
+    if (restart) {
+        pml_queue_len.unexp_peak = pml_queue_len.unexp;
+    }
+    return peak;
+}
+
+void pml_btl_bytes(const char *btl, unsigned long long *sent, unsigned long long *recvd)
+{
+    *sent = *recvd = 0;
+    for (int i = 0; i < PML_MAX_MODULES && btl_done[i].name[0] != '\0'; i++) {
+        if (strcmp(btl_done[i].name, btl) == 0) {
+            *sent += btl_done[i].sent;
+            *recvd += btl_done[i].recvd;
+        }
+    }
+    for (int r = 0; pml_state.peers != NULL && r < pml_state.world_size; r++) {
+        const pml_peer_t *p = &pml_state.peers[r];
+        if (p->btl != NULL && strcmp(p->btl->name, btl) == 0) {
+            *sent += p->bytes_sent;
+            *recvd += p->bytes_recvd;
+        }
+    }
 }
 
 /* ---- communicators ------------------------------------------------------------------ */
@@ -315,7 +383,7 @@ void pml_ctl_send(int world_peer, const pml_hdr_ctl_t *hdr, size_t len)
         void *frag = p->btl->reserve(p->ep, len);
         if (compi_likely(frag != NULL)) {
             memcpy(frag, hdr, len);
-            p->btl->commit(p->ep, frag, len);
+            pml_btl_commit(p, frag, len);
             return;
         }
     }
@@ -375,7 +443,7 @@ static int progress_ctl(void)
         ctl_free = c;
         pml_state.npending--;
         /* commit last: with the self BTL it may run our receive handler at once */
-        p->btl->commit(p->ep, frag, c->len);
+        pml_btl_commit(p, frag, c->len);
         n++;
     }
     return n;

@@ -155,6 +155,18 @@ compi_request_t *pml_request_new(int kind, compi_comm_t *comm);
    in flight is released */
 void pml_request_complete(compi_request_t *req);
 
+/* MPI_T performance variables.  Receives posted and messages unexpected now, over every
+   communicator: */
+void pml_queue_lengths(unsigned long long *posted, unsigned long long *unexpected);
+/* The most messages unexpected at once since the last restart (at least the number now);
+   with `restart', the peak then starts over from the number now. */
+unsigned long long pml_unexpected_peak(int restart);
+/* Bytes this process sent and received through the BTL named `btl` ("self", "sm",
+   "ofi") since MPI_Init, headers and control messages included, single copies counted
+   by the side that made them (get: received, put: sent); 0 for a BTL not in use.  Kept
+   after MPI_Finalize. */
+void pml_btl_bytes(const char *btl, unsigned long long *sent, unsigned long long *recvd);
+
 /* MPI_Buffer_attach / detach (detach waits for the buffered sends to leave) */
 compi_status_t pml_buffer_attach(void *buf, size_t size);
 compi_status_t pml_buffer_detach(void **buf_p, size_t *size_p);

@@ -97,11 +97,21 @@ typedef struct pml_peer {
     btl_endpoint_t *ep;
     size_t eager_max; /* payload bytes of an eager message */
     size_t frag_max;  /* payload bytes of one FRAG */
+    /* MPI_T (pml_btl_bytes): bytes committed to and delivered from this peer's BTL, single
+       copies included; one addition per fragment, beside the fields every send reads */
+    unsigned long long bytes_sent, bytes_recvd;
     pml_request_t *pend_head, *pend_tail; /* sends waiting for room, in order */
     struct pml_peer *pend_next;           /* on the list of peers with pending sends */
     int on_pend_list;
     int world_rank;
 } pml_peer_t;
+
+/* MPI_T (pml_queue_lengths, pml_unexpected_peak): receives posted and messages
+   unexpected, over every communicator, and the most unexpected at once since the peak was
+   last restarted; kept by pml_match.c and by drop_comm in pml.c */
+extern struct pml_queue_len {
+    unsigned long long posted, unexp, unexp_peak;
+} pml_queue_len;
 
 /* ---- pml_match.c: the matching queues (no dependency beyond libc) ------------------- */
 
@@ -171,6 +181,29 @@ static inline int pml_btl_can_put(const btl_module_t *btl)
 {
     return (btl->flags & BTL_FLAG_PUT) &&
            btl->size >= offsetof(btl_module_t, put) + sizeof(btl->put) && btl->put != NULL;
+}
+
+/* the BTL calls that move bytes, counted for MPI_T (no branch: a failed get or put adds 0) */
+static inline compi_status_t pml_btl_commit(pml_peer_t *p, void *frag, size_t len)
+{
+    p->bytes_sent += len;
+    return p->btl->commit(p->ep, frag, len);
+}
+
+static inline compi_status_t pml_btl_get(pml_peer_t *p, const struct iovec *iov, int n,
+                                         uint64_t addr, uint64_t key, size_t len)
+{
+    compi_status_t st = p->btl->get(p->ep, iov, n, addr, key, len);
+    p->bytes_recvd += st == COMPI_OK ? len : 0;
+    return st;
+}
+
+static inline compi_status_t pml_btl_put(pml_peer_t *p, const struct iovec *iov, int n,
+                                         uint64_t addr, uint64_t key, size_t len)
+{
+    compi_status_t st = p->btl->put(p->ep, iov, n, addr, key, len);
+    p->bytes_sent += st == COMPI_OK ? len : 0;
+    return st;
 }
 
 /* ---- pml_request.c ------------------------------------------------------------------ */

@@ -82,8 +82,11 @@ void pml_match_comm_foreach(void (*fn)(pml_comm_t *pc))
 
 /* ---- posted receives: doubly linked so cancel is O(1) once found ------------------ */
 
+struct pml_queue_len pml_queue_len;
+
 static void posted_unlink(pml_comm_t *pc, pml_request_t *r)
 {
+    pml_queue_len.posted--;
     if (r->prev != NULL) {
         r->prev->next = r->next;
     } else {
@@ -118,6 +121,7 @@ void pml_match_post(pml_comm_t *pc, pml_request_t *req)
         pc->posted_head = req;
     }
     pc->posted_tail = req;
+    pml_queue_len.posted++;
 }
 
 int pml_match_unpost(pml_comm_t *pc, pml_request_t *req)
@@ -150,6 +154,7 @@ pml_unexp_t *pml_match_unexp(pml_comm_t *pc, int src, int tag, int remove)
                 pc->unexp_tail = prev;
             }
             u->next = NULL;
+            pml_queue_len.unexp--;
         }
         return u;
     }
@@ -165,4 +170,9 @@ void pml_match_add_unexp(pml_comm_t *pc, pml_unexp_t *u)
         pc->unexp_head = u;
     }
     pc->unexp_tail = u;
+    pml_queue_len.unexp++;
+    /* a conditional move, no branch: this path already copies the message */
+    pml_queue_len.unexp_peak = pml_queue_len.unexp > pml_queue_len.unexp_peak
+                                   ? pml_queue_len.unexp
+                                   : pml_queue_len.unexp_peak;
 }

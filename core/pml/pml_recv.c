@@ -124,7 +124,7 @@ static compi_status_t rndv_get(pml_request_t *req, pml_peer_t *p, uint64_t addr,
     void *dst = dt_contig_ptr(req->dt, req->buf, req->count);
     if (dst != NULL) {
         struct iovec iov = {.iov_base = dst, .iov_len = target};
-        return p->btl->get(p->ep, &iov, 1, addr, key, target);
+        return pml_btl_get(p, &iov, 1, addr, key, target);
     }
     struct iovec iov[32];
     size_t off = 0;
@@ -135,7 +135,7 @@ static compi_status_t rndv_get(pml_request_t *req, pml_peer_t *p, uint64_t addr,
         if (n <= 0 || got == 0) {
             return COMPI_ERR_INTERNAL;
         }
-        compi_status_t st = p->btl->get(p->ep, iov, n, addr + off, key, got);
+        compi_status_t st = pml_btl_get(p, iov, n, addr + off, key, got);
         if (st != COMPI_OK) {
             return st;
         }
@@ -178,8 +178,8 @@ static void split_advance(pml_request_t *req)
         /* the put failed but reading works: read that part too */
         char *dst = dt_contig_ptr(req->dt, req->buf, req->count);
         struct iovec iov = {.iov_base = dst + split, .iov_len = target - split};
-        if (p->btl->get(p->ep, &iov, 1, req->remote_addr + split, req->remote_key,
-                        target - split) == COMPI_OK) {
+        if (pml_btl_get(p, &iov, 1, req->remote_addr + split, req->remote_key, target - split) ==
+            COMPI_OK) {
             req->state &= ~(unsigned)PML_RST_PUTFAIL;
         }
     }
@@ -253,7 +253,7 @@ static int split_start(pml_request_t *req, pml_peer_t *p, int world_src, uint64_
     pml_ctl_send(world_src, &ctl, sizeof(ctl.put));
 
     struct iovec iov = {.iov_base = dst, .iov_len = split};
-    if (p->btl->get(p->ep, &iov, 1, addr, key, split) != COMPI_OK) {
+    if (pml_btl_get(p, &iov, 1, addr, key, split) != COMPI_OK) {
         req->state |= PML_RST_GETFAIL;
     }
     req->state &= ~(unsigned)PML_RST_GET;
@@ -393,6 +393,7 @@ static void on_frag(const pml_hdr_frag_t *h, size_t len)
 
 void pml_recv_cb(int src_world_rank, const void *frag, size_t len)
 {
+    pml_state.peers[src_world_rank].bytes_recvd += len;
     switch (*(const uint8_t *)frag) {
     case PML_HDR_MATCH:
         on_match(src_world_rank, frag, 0);

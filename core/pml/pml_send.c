@@ -43,7 +43,7 @@ static inline compi_status_t eager_write(pml_peer_t *p, const void *buf, size_t 
     } else {
         dt_pack(dt, buf, count, 0, h + 1, bytes);
     }
-    return p->btl->commit(p->ep, h, len);
+    return pml_btl_commit(p, h, len);
 }
 
 compi_status_t pml_send(const void *buf, size_t count, compi_datatype_t *dt, int dst, int tag,
@@ -195,7 +195,7 @@ static compi_status_t rndv_write(pml_request_t *r, pml_peer_t *p)
     }
     /* state first: with the self BTL the answer may come inside commit() */
     r->state = PML_SST_WAIT_ACK;
-    return p->btl->commit(p->ep, h, sizeof(*h));
+    return pml_btl_commit(p, h, sizeof(*h));
 }
 
 compi_status_t pml_send_first(pml_request_t *r, pml_peer_t *p)
@@ -280,7 +280,7 @@ int pml_send_frags(pml_request_t *r)
         h->offset = r->offset;
         dt_pack(r->dt, r->buf, r->count, r->offset, h + 1, chunk);
         r->offset += chunk;
-        p->btl->commit(p->ep, h, sizeof(*h) + chunk);
+        pml_btl_commit(p, h, sizeof(*h) + chunk);
         n++;
     }
     frag_list_remove(r);
@@ -334,7 +334,7 @@ void pml_send_on_put(const pml_hdr_put_t *h)
     ctl.put_done.rreq = h->rreq;
     if (data != NULL && h->offset + h->len <= r->bytes && pml_btl_can_put(p->btl)) {
         struct iovec iov = {.iov_base = (void *)(data + h->offset), .iov_len = h->len};
-        ctl.put_done.ok = p->btl->put(p->ep, &iov, 1, h->addr, h->key, h->len) == COMPI_OK;
+        ctl.put_done.ok = pml_btl_put(p, &iov, 1, h->addr, h->key, h->len) == COMPI_OK;
     }
     if (!ctl.put_done.ok) {
         compi_log_verbose(pml_state.verbose, 1,

@@ -115,7 +115,8 @@ static void enumerate(void)
                                    &scope));
         CHECK(nlen == (int)strlen(name) + 1, "cvar %d: name_len %d for '%s'", i, nlen, name);
         CHECK(dt == MPI_INT || dt == MPI_CHAR, "cvar %s: datatype neither int nor char", name);
-        CHECK(et == MPI_T_ENUM_NULL, "cvar %s: an enumeration", name);
+        /* enumerations (tests/mpi/mpit.c checks them): an int whose items name it */
+        CHECK(et == MPI_T_ENUM_NULL || dt == MPI_INT, "cvar %s: an enumeration, not an int", name);
         MPI_OK(MPI_T_cvar_get_index(name, &idx));
         CHECK(idx == i, "cvar %s: index %d, MPI_T_cvar_get_index says %d", name, i, idx);
         if (strcmp(name, "coll_config") == 0 || strcmp(name, "coll_flush") == 0) {
@@ -182,10 +183,11 @@ static void enumerate(void)
                                NULL, NULL, NULL));
     CHECK(slen == (int)sizeof("coll_config"), "length of 'coll_config': %d", slen);
 
+    /* performance variables and categories: tests/mpi/mpit.c */
     int np = -1, nc = -1;
     MPI_OK(MPI_T_pvar_get_num(&np));
     MPI_OK(MPI_T_category_get_num(&nc));
-    CHECK(np == 0 && nc == 0, "%d performance variables, %d categories", np, nc);
+    CHECK(np > 0 && nc > 0, "%d performance variables, %d categories", np, nc);
 }
 
 /* rc: the failed load of bad_syntax.scm, on every rank the same */

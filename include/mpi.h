@@ -1333,6 +1333,10 @@ COMPI_PROTO(int, Group_from_session_pset,
 COMPI_PROTO(int, Comm_create_from_group,
             (MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler,
              MPI_Comm *newcomm));
+COMPI_PROTO(int, Intercomm_create_from_groups,
+            (MPI_Group local_group, int local_leader, MPI_Group remote_group, int remote_leader,
+             const char *stringtag, MPI_Info info, MPI_Errhandler errhandler,
+             MPI_Comm *newintercomm));
 COMPI_PROTO(int, Session_create_errhandler,
             (MPI_Session_errhandler_function * session_errhandler_fn,
              MPI_Errhandler *errhandler));

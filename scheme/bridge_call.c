@@ -132,10 +132,13 @@ SCM bridge_call_record(const coll_call_t *c, int live)
     const compi_datatype_t *dt = bc__datatype(c);
     SCM dtsym = SCM_BOOL_F, opsym = SCM_BOOL_F;
 
-    if (dt != NULL) {
+    /* the root's group of an intercommunicator call shares one key (tramp.c): no bytes,
+       datatype or op, which are not significant at its MPI_PROC_NULL ranks */
+    int root_group = c->root < -1;
+    if (dt != NULL && !root_group) {
         dtsym = dt->predefined && dt->name[0] ? scm_from_utf8_symbol(dt->name) : bc.sym_derived;
     }
-    if (c->op != NULL) {
+    if (c->op != NULL && !root_group) {
         opsym = c->op->user_fn != NULL || c->op->name == NULL ? bc.sym_user
                                                               : scm_from_utf8_symbol(c->op->name);
     }
@@ -145,11 +148,11 @@ SCM bridge_call_record(const coll_call_t *c, int live)
             scm_from_int(comm_is_inter(c->comm) ? comm_local_size(c->comm) : c->comm->size),
         [BRIDGE_CALL_RANK] = scm_from_int(c->comm->rank),
         [BRIDGE_CALL_ROOT] = c->root >= 0 ? scm_from_int(c->root) : SCM_BOOL_F,
-        /* the root's group of an intercommunicator call shares one key: no bytes */
-        [BRIDGE_CALL_BYTES] = scm_from_size_t(c->root < -1 ? 0 : c->bytes),
+        [BRIDGE_CALL_BYTES] = scm_from_size_t(root_group ? 0 : c->bytes),
         [BRIDGE_CALL_DATATYPE] = dtsym,
         [BRIDGE_CALL_OP] = opsym,
-        [BRIDGE_CALL_COMMUTATIVE] = scm_from_bool(c->op == NULL || c->op->commutative),
+        [BRIDGE_CALL_COMMUTATIVE] =
+            scm_from_bool(root_group || c->op == NULL || c->op->commutative),
         [BRIDGE_CALL_COMM] = scm_from_utf8_string(c->comm->name),
         [BRIDGE_CALL_HANDLE] = live ? scm_from_pointer((void *)c, NULL) : SCM_BOOL_F,
         [BRIDGE_CALL_KEEP] = SCM_EOL,

@@ -14,8 +14,9 @@
  *
  * On an intercommunicator the key is the same: its cache is its own, and only its
  * closures (native 'inter algorithms) sit there.  The root's group of a rooted call
- * (MPI_ROOT at the root, MPI_PROC_NULL at the others, who know no counts) packs root
- * MPI_ROOT and bytes 0, so the whole group misses together; the agreement at a miss runs
+ * (MPI_ROOT at the root, MPI_PROC_NULL at the others, who know no counts, datatype or
+ * op) packs root MPI_ROOT, bytes 0 and no op or datatype, so the whole group misses
+ * together; the agreement at a miss runs
  * inside each group (the groups may choose apart: each side's closure only has to
  * speak the same protocol as the other's).
  *
@@ -84,9 +85,14 @@ static inline void key_pack(const coll_call_t *call, coll_mode_t mode, tramp_key
     coll_key_of(call, &key);
     if (compi_unlikely(key.root < -1)) {
         /* an intercommunicator's root group: MPI_ROOT at the root, MPI_PROC_NULL at the
-           others, who know no sizes; one key for all of them, so they miss together */
+           others, whose arguments but root are not significant (bindings pass count 0 and
+           MPI_BYTE there, with any op); one key for all of them, so they miss together:
+           a key that kept the root's datatype would miss there alone, and its agreement
+           would wait for the others' next miss */
         key.root = MPI_ROOT;
         key.bytes = 0;
+        key.op = 0;
+        key.datatype = 0;
     }
     k->w0 = ((uint64_t)mode << 8 | key.kind) << 32 | (uint32_t)key.root;
     k->w1 = key.bytes;

@@ -190,6 +190,13 @@ void group_release(compi_group_t *g);
  */
 compi_status_t comm_intercomm_create(compi_comm_t *local, int local_leader, compi_comm_t *peer,
                                      int remote_leader, int tag, compi_comm_t **new_p);
+/* comm_intercomm_from_groups: collective over both groups (MPI_Intercomm_create_from_groups),
+   which every member names alike; the calling process must be in `local`.  Only the
+   context id is agreed (over WORLD, the members only), so no leader is needed.  errh
+   (NULL: MPI_ERRORS_ARE_FATAL) goes on the new intercommunicator.  COMPI_ERR_INVALID_PARAM,
+   before any message, when the groups overlap or the caller is not in `local`. */
+compi_status_t comm_intercomm_from_groups(compi_group_t *local, compi_group_t *remote,
+                                          compi_errhandler_t *errh, compi_comm_t **new_p);
 /* the intracommunicator of both groups, the group of `high` == 0 first (ties: the group
    whose leader has the lower world rank first) */
 compi_status_t comm_intercomm_merge(compi_comm_t *inter, int high, compi_comm_t **new_p);

@@ -1,6 +1,6 @@
 /*
- * intercomm.c -- intercommunicators: MPI_Intercomm_create and _merge, and dup, split and
- * create on an intercommunicator.
+ * intercomm.c -- intercommunicators: MPI_Intercomm_create, _create_from_groups and _merge,
+ * and dup, split and create on an intercommunicator.
  *
  * Every step that involves both groups runs the same way: a step inside each group over
  * its local_comm (comm_coll.h), then the two leaders (rank 0 of each local group, or the
@@ -199,6 +199,68 @@ out:
     free(remote);
     free(members);
     return finish(local, st, c, new_p);
+}
+
+/* ascending ints, for the members of a set over WORLD */
+static int int_cmp(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/*
+ * MPI_Intercomm_create_from_groups: every process names both groups, so nothing but the
+ * context id has to travel, and no leader has to route anything: one agreement over the
+ * union of the groups, in WORLD rank order (the same list on every member, whichever
+ * group it is in) on COMPI_TAG_COMM_CREATE_GROUP over WORLD.  That agreement reserves the
+ * ids after its answer on every member (comm.h), so ctx + 1 is free for the local_comms.
+ */
+compi_status_t comm_intercomm_from_groups(compi_group_t *local, compi_group_t *remote,
+                                          compi_errhandler_t *errh, compi_comm_t **new_p)
+{
+    int n = local->size + remote->size;
+    int *members = NULL;
+    uint32_t ctx;
+    compi_comm_t *c = NULL;
+    comm_coll_set_t set;
+    compi_status_t st;
+
+    *new_p = NULL;
+    if (local->rank == MPI_UNDEFINED) {
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    /* disjoint groups: each member sees both lists, so all find an overlap alike */
+    for (int i = 0; i < remote->size; i++) {
+        if (group_rank_of_world(local, remote->world_ranks[i]) != MPI_UNDEFINED) {
+            return COMPI_ERR_INVALID_PARAM;
+        }
+    }
+    members = malloc((size_t)n * sizeof(int));
+    if (members == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    memcpy(members, local->world_ranks, (size_t)local->size * sizeof(int));
+    memcpy(members + local->size, remote->world_ranks, (size_t)remote->size * sizeof(int));
+    qsort(members, (size_t)n, sizeof(int), int_cmp);
+    set.comm = comm_world();
+    set.members = members; /* WORLD ranks are world ranks */
+    set.n = n;
+    set.me = 0;
+    while (members[set.me] != local->world_ranks[local->rank]) {
+        set.me++;
+    }
+    set.tag = COMPI_TAG_COMM_CREATE_GROUP;
+    st = comm_alloc_ctx_set(&set, &ctx);
+    if (st == COMPI_OK) {
+        st = comm_create_inter(local, remote, ctx, &c);
+    }
+    free(members);
+    if (st == COMPI_OK && errh != NULL) {
+        comm_set_errhandler(c, errh);
+        comm_set_errhandler(c->local_comm, errh);
+    }
+    *new_p = c;
+    return st;
 }
 
 compi_status_t comm_intercomm_merge(compi_comm_t *inter, int high, compi_comm_t **new_p)

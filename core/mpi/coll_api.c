@@ -168,7 +168,15 @@ static int inter_reduce_like(coll_kind_t kind, compi_comm_t *c, const void *send
     if (rc == MPI_SUCCESS) {
         rc = ca_inter_no_in_place(c, recvbuf, fn);
     }
-    if (rc == MPI_SUCCESS) {
+    if (rc == MPI_SUCCESS && !receives && !sends) {
+        /* the rest of the root's group: no argument but root is significant there, and
+           bindings pass what they have (mpi4py: no buffers, MPI_BYTE with the root's op);
+           only the handles must be valid */
+        rc = mpi_arg_type(c, datatype, "datatype", fn, &dt);
+        if (rc == MPI_SUCCESS) {
+            rc = ca_op(c, op, NULL, fn, &o);
+        }
+    } else if (rc == MPI_SUCCESS) {
         /* a buffer this rank does not use goes in as MPI_IN_PLACE: not checked */
         rc = ca_reduction(c, sends ? sendbuf : MPI_IN_PLACE, (size_t)count, recvbuf,
                           (size_t)count, receives, datatype, op, fn, &dt, &o);

@@ -166,6 +166,8 @@ static inline int ca_blocks(compi_comm_t *c, const void *buf, int send, int v, i
     return rc;
 }
 
+/* a reduction's op; dt NULL: a rank whose datatype is not significant (MPI_PROC_NULL on
+   an intercommunicator), where only the handle is checked */
 static inline int ca_op(compi_comm_t *c, MPI_Op h, const compi_datatype_t *dt, const char *fn,
                         compi_op_t **op_p)
 {
@@ -176,7 +178,7 @@ static inline int ca_op(compi_comm_t *c, MPI_Op h, const compi_datatype_t *dt, c
     if (compi_unlikely(h == MPI_REPLACE || h == MPI_NO_OP)) {
         return mpi_err_raise(c, MPI_ERR_OP, fn, "%s is only for one-sided accumulates", op->name);
     }
-    if (compi_unlikely(!op_valid_for(op, dt))) {
+    if (compi_unlikely(dt != NULL && !op_valid_for(op, dt))) {
         return mpi_err_raise(c, MPI_ERR_OP, fn, "%s is not defined on datatype %s", op->name,
                              dt_name(dt));
     }

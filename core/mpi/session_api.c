@@ -1,7 +1,7 @@
 /*
  * session_api.c -- MPI sessions (MPI-4 chapter 11): MPI_Session_init/finalize, the process
- * sets, MPI_Group_from_session_pset, MPI_Comm_create_from_group and the session error
- * handlers.
+ * sets, MPI_Group_from_session_pset, MPI_Comm_create_from_group,
+ * MPI_Intercomm_create_from_groups and the session error handlers.
  *
  * A session is a user of the library like the world model: the first of MPI_Init and
  * MPI_Session_init starts it, the last of MPI_Finalize and MPI_Session_finalize finalizes
@@ -15,11 +15,14 @@
  * whether MPI_Init is called or not.  MPI_Comm_create_from_group makes its communicator
  * with MPI_Comm_create_group over the job, the string tag hashed into the tag, so
  * different tags (or the same tag over disjoint groups) can be created concurrently.
+ * MPI_Intercomm_create_from_groups agrees on a context id over the union of its groups
+ * (core/comm/intercomm.c).
  *
  * Ownership: a session holds a reference on its error handler; MPI_Session_get_errhandler
  * gives the caller one of its own.  Info objects returned are the caller's.
  */
 #include "core/comm/errhandler.h"
+#include "core/comm/group.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/info.h"
 #include "core/mpi/mpi_state.h"
@@ -325,24 +328,39 @@ static int stringtag_hash(const char *t)
     return (int)(h & 0x3fffffff);
 }
 
+/* the arguments the constructors from groups share: the string tag, the info, the error
+   handler (MPI_ERRHANDLER_NULL: the default) and the output */
+static int from_group_args(const char *stringtag, MPI_Info info, MPI_Errhandler errhandler,
+                           MPI_Comm *out, const char *fn)
+{
+    if (stringtag == NULL || out == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "stringtag or the new communicator is NULL");
+    }
+    if (strlen(stringtag) >= MPI_MAX_STRINGTAG_LEN) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "stringtag is longer than %d characters",
+                             MPI_MAX_STRINGTAG_LEN - 1);
+    }
+    if (info != MPI_INFO_NULL && !mpi_info_valid(info)) {
+        return mpi_err_raise(NULL, MPI_ERR_INFO, fn, "invalid info handle 0x%x", (unsigned)info);
+    }
+    if (errhandler != MPI_ERRHANDLER_NULL && errh_from_handle(errhandler) == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "invalid error handler (handle 0x%x)",
+                             (unsigned)errhandler);
+    }
+    return MPI_SUCCESS;
+}
+
 #pragma weak MPI_Comm_create_from_group = PMPI_Comm_create_from_group
 int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
                                 MPI_Errhandler errhandler, MPI_Comm *newcomm)
 {
     static const char fn[] = "MPI_Comm_create_from_group";
     COMPI_CHECK_INIT(fn);
-    if (stringtag == NULL || newcomm == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "stringtag or newcomm is NULL");
+    int rc = from_group_args(stringtag, info, errhandler, newcomm, fn);
+    if (rc != MPI_SUCCESS) {
+        return rc;
     }
-    if (strlen(stringtag) >= MPI_MAX_STRINGTAG_LEN) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "stringtag is longer than %d characters",
-                             MPI_MAX_STRINGTAG_LEN - 1);
-    }
-    if (errhandler != MPI_ERRHANDLER_NULL && errh_from_handle(errhandler) == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "invalid error handler (handle 0x%x)",
-                             (unsigned)errhandler);
-    }
-    int rc = PMPI_Comm_create_group(MPI_COMM_WORLD, group, stringtag_hash(stringtag), newcomm);
+    rc = PMPI_Comm_create_group(MPI_COMM_WORLD, group, stringtag_hash(stringtag), newcomm);
     if (rc != MPI_SUCCESS || *newcomm == MPI_COMM_NULL) {
         return rc;
     }
@@ -351,6 +369,66 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
     }
     if (rc == MPI_SUCCESS && info != MPI_INFO_NULL) {
         rc = PMPI_Comm_set_info(*newcomm, info);
+    }
+    return rc;
+}
+
+/*
+ * MPI-4.0 section 11.6: the union of the two groups takes part, every process naming its
+ * own group first.  Each process knows both groups, so the leaders route nothing here
+ * (they are checked, as MPI asks for them); the string tag, as in
+ * MPI_Comm_create_from_group, only separates concurrent calls, and ours run in call
+ * order.
+ */
+#pragma weak MPI_Intercomm_create_from_groups = PMPI_Intercomm_create_from_groups
+int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
+                                      MPI_Group remote_group, int remote_leader,
+                                      const char *stringtag, MPI_Info info,
+                                      MPI_Errhandler errhandler, MPI_Comm *newintercomm)
+{
+    static const char fn[] = "MPI_Intercomm_create_from_groups";
+    COMPI_CHECK_INIT(fn);
+    int rc = from_group_args(stringtag, info, errhandler, newintercomm, fn);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    *newintercomm = MPI_COMM_NULL;
+    compi_group_t *lg = group_from_handle(local_group), *rg = group_from_handle(remote_group);
+    if (lg == NULL || rg == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_GROUP, fn, "invalid %s group (handle 0x%x)",
+                             lg == NULL ? "local" : "remote",
+                             (unsigned)(lg == NULL ? local_group : remote_group));
+    }
+    if (lg->rank == MPI_UNDEFINED) {
+        return mpi_err_raise(NULL, MPI_ERR_GROUP, fn,
+                             "the calling process is not in local_group (%d processes)", lg->size);
+    }
+    if (rg->size == 0) {
+        return mpi_err_raise(NULL, MPI_ERR_GROUP, fn, "remote_group is empty");
+    }
+    if (local_leader < 0 || local_leader >= lg->size) {
+        return mpi_err_raise(NULL, MPI_ERR_RANK, fn, "local_leader=%d is not in [0, %d)",
+                             local_leader, lg->size);
+    }
+    if (remote_leader < 0 || remote_leader >= rg->size) {
+        return mpi_err_raise(NULL, MPI_ERR_RANK, fn, "remote_leader=%d is not in [0, %d)",
+                             remote_leader, rg->size);
+    }
+    compi_comm_t *c = NULL;
+    compi_status_t st = comm_intercomm_from_groups(
+        lg, rg, errhandler != MPI_ERRHANDLER_NULL ? errh_from_handle(errhandler) : NULL, &c);
+    if (st == COMPI_ERR_INVALID_PARAM) {
+        return mpi_err_raise(NULL, MPI_ERR_GROUP, fn,
+                             "local_group and remote_group overlap (the groups of an "
+                             "intercommunicator must be disjoint)");
+    }
+    if (st != COMPI_OK) {
+        return mpi_err_raise(NULL, mpi_err_class_of(st), fn,
+                             "cannot create the intercommunicator: %s", compi_status_string(st));
+    }
+    *newintercomm = c->handle;
+    if (info != MPI_INFO_NULL) {
+        rc = PMPI_Comm_set_info(*newintercomm, info);
     }
     return rc;
 }

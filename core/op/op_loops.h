@@ -82,11 +82,14 @@ typedef struct op_basic {
 } op_basic_t;
 
 /* x86-64 builds with GCC or clang compile the loops three times (op_loops.c, and under
-   a target pragma op_loops_avx2.c and op_loops_avx512.c); other builds once */
+   a target pragma op_loops_avx2.c and op_loops_avx512.c); other builds once, and so does
+   a build with CPPFLAGS=-DOP_HAVE_X86_SIMD=0 (what a non-x86 build compiles) */
+#ifndef OP_HAVE_X86_SIMD
 #if defined(__x86_64__) && defined(__GNUC__)
 #define OP_HAVE_X86_SIMD 1
 #else
 #define OP_HAVE_X86_SIMD 0
+#endif
 #endif
 
 /* the tables of op_kernels.h, one per instruction set compiled */

@@ -59,14 +59,15 @@ static void teardown(void)
     dt_finalize();
 }
 
-/* three buffers and room around them; `a`, `b`, `o` point into them at the shift */
+/* the operands, the output and two copies for the checks, with room around each; the
+   tests point a, b and o into them at the shift */
 static _Alignas(64) unsigned char mem_a[BUFSZ], mem_b[BUFSZ], mem_o[BUFSZ], mem_w[BUFSZ],
     mem_v[BUFSZ];
 
 enum form { FORM_INOUT, FORM_APART, FORM_OUT_IS_A, FORM_OUT_IS_B, NFORMS };
 
-/* runs `op` in one form on a and b (as bytes already set): the result is where `*res_p`
-   says; returns the bytes a must still hold when it is not the output (or NULL) */
+/* runs `op` in one form on a and b (their bytes already set); *res_p: where the result
+   went (o, a or b) */
 static void run_form(enum form f, compi_op_t *op, compi_datatype_t *dt, unsigned char *a,
                      unsigned char *b, unsigned char *o, size_t n, unsigned char **res_p)
 {
@@ -123,8 +124,8 @@ static const int_type_t int_types[] = {
     {MPI_COUNT, sizeof(MPI_Count), 1},
 };
 
-static const MPI_Op int_ops[] = {MPI_MAX,  MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND,
-                                 MPI_LOR,  MPI_LXOR, MPI_BAND, MPI_BOR, MPI_BXOR};
+static const MPI_Op int_ops[] = {MPI_MAX, MPI_MIN,  MPI_SUM,  MPI_PROD, MPI_LAND,
+                                 MPI_LOR, MPI_LXOR, MPI_BAND, MPI_BOR,  MPI_BXOR};
 
 /* value i of input `which`: negatives, zeros (every fifth) and large magnitudes, so that
    sums and products wrap in the narrow types */
@@ -156,15 +157,33 @@ static unsigned long long int_ref(MPI_Op op, const int_type_t *t, unsigned long 
 {
     int gt = t->is_signed ? (long long)x > (long long)y : x > y;
     int lt = t->is_signed ? (long long)x < (long long)y : x < y;
-    if (op == MPI_MAX) return gt ? x : y;
-    if (op == MPI_MIN) return lt ? x : y;
-    if (op == MPI_SUM) return int_cut(t, x + y);
-    if (op == MPI_PROD) return int_cut(t, x * y);
-    if (op == MPI_LAND) return x != 0 && y != 0;
-    if (op == MPI_LOR) return x != 0 || y != 0;
-    if (op == MPI_LXOR) return (x != 0) != (y != 0);
-    if (op == MPI_BAND) return x & y;
-    if (op == MPI_BOR) return x | y;
+    if (op == MPI_MAX) {
+        return gt ? x : y;
+    }
+    if (op == MPI_MIN) {
+        return lt ? x : y;
+    }
+    if (op == MPI_SUM) {
+        return int_cut(t, x + y);
+    }
+    if (op == MPI_PROD) {
+        return int_cut(t, x * y);
+    }
+    if (op == MPI_LAND) {
+        return x != 0 && y != 0;
+    }
+    if (op == MPI_LOR) {
+        return x != 0 || y != 0;
+    }
+    if (op == MPI_LXOR) {
+        return (x != 0) != (y != 0);
+    }
+    if (op == MPI_BAND) {
+        return x & y;
+    }
+    if (op == MPI_BOR) {
+        return x | y;
+    }
     return x ^ y;
 }
 

@@ -11,7 +11,8 @@ Usage: op-summary.py op.csv median.csv plotdir out.png title > stats.txt
                line per implementation, memcpy (every implementation's memcpy rows folded
                together: the same libc) dashed
   stdout       GB/s at a few sizes for every case and implementation beside memcpy, then
-               compi's ratio to the better of Open MPI and MPICH
+               compi's ratio to the better of Open MPI and MPICH, on the medians and on
+               the best trials
 
 Standard library only, so the Debian python3 runs it without extra packages.
 """
@@ -86,7 +87,7 @@ def write_plot(agg, cs, plotdir, png, title):
     mpis = [m for m in ORDER if any(k[0] == m for k in files)]
     cols = 4
     rows = (len(cs) + cols - 1) // cols
-    gp = ['set terminal pngcairo size 1800,%d font ",9"' % (330 * rows + 60),
+    gp = ['set terminal pngcairo noenhanced size 1800,%d font ",9"' % (330 * rows + 60),
           'set output "%s"' % png,
           'set multiplot layout %d,%d title "%s"' % (rows, cols, title.replace('"', "'")),
           "set grid", 'set key top right font ",7"', "set logscale x 2",
@@ -110,9 +111,9 @@ def write_plot(agg, cs, plotdir, png, title):
         f.write("\n".join(gp) + "\n")
 
 
-def val(agg, mpi, op, typ, size):
+def val(agg, mpi, op, typ, size, col="gbps"):
     a = agg.get((mpi, op, typ, size))
-    return a["gbps"] if a else None
+    return a[col] if a else None
 
 
 def tables(agg, cs):
@@ -133,17 +134,21 @@ def tables(agg, cs):
     others = [m for m in mpis if m in ("omp", "mpich")]
     if "compi" not in mpis or not others:
         return
-    print()
-    print("compi (op_simd=auto) / better of %s, GB/s ratio (> 1: compi faster)" %
-          " and ".join(NAMES[m] for m in others))
-    print("%-14s" % "" + "".join("%10s" % human(s) for s in SHOWN))
-    for op, typ in cs:
-        cells = []
-        for s in SHOWN:
-            c = val(agg, "compi", op, typ, s)
-            have = [v for v in (val(agg, m, op, typ, s) for m in others) if v]
-            cells.append("%.2fx" % (c / max(have)) if c is not None and have else "n/a")
-        print("%-14s" % ("%s %s" % (op, typ)) + "".join("%10s" % x for x in cells))
+    for col, what in (("gbps", "medians over rounds"),
+                      ("max_gbps", "best trial of any round: what each reaches when no other "
+                       "work interrupts it")):
+        print()
+        print("compi (op_simd=auto) / better of %s, GB/s ratio (> 1: compi faster);" %
+              " and ".join(NAMES[m] for m in others))
+        print("  " + what)
+        print("%-14s" % "" + "".join("%10s" % human(s) for s in SHOWN))
+        for op, typ in cs:
+            cells = []
+            for s in SHOWN:
+                c = val(agg, "compi", op, typ, s, col)
+                have = [v for v in (val(agg, m, op, typ, s, col) for m in others) if v]
+                cells.append("%.2fx" % (c / max(have)) if c is not None and have else "n/a")
+            print("%-14s" % ("%s %s" % (op, typ)) + "".join("%10s" % x for x in cells))
 
 
 def main():

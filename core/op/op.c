@@ -14,6 +14,8 @@
  */
 #include "core/op/op.h"
 #include "core/op/op_loops.h"
+#include "core/runtime/log.h"
+#include "core/runtime/params.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -36,6 +38,14 @@ compi_status_t op_init(void)
 {
     if (op_initialized) {
         return COMPI_OK;
+    }
+    const char *simd = param_register_string(
+        "op_simd", "auto",
+        "instruction set of the reduction loops: auto (the best the processor runs), "
+        "avx512, avx2 or base (at most that one; base: the build's own, SSE2 on x86-64)");
+    if (op_simd_select(simd) < 0) {
+        compi_log_warn("op_simd=%s: not auto, avx512, avx2 or base; using auto", simd);
+        op_simd_select("auto");
     }
     for (int i = 1; i < OP_NPREDEF; i++) {
         op_predef[i] = (compi_op_t){
@@ -70,6 +80,11 @@ void op_finalize(void)
     op_initialized = 0;
 }
 
+const char *op_simd_in_use(void)
+{
+    return op_simd_name(op_simd_current());
+}
+
 void op_retain(compi_op_t *op)
 {
     if (!op->predefined) {
@@ -101,7 +116,7 @@ int op_valid_for(const compi_op_t *op, const compi_datatype_t *dt)
     }
     for (int b = 0; b < dt->nblocks; b++) {
         const op_basic_t *bt = op_basic(dt->blocks[b].basic);
-        if (bt == NULL || bt->loop == NULL || !(bt->ops & OP_BIT(idx))) {
+        if (bt == NULL || bt->kind == OP_LOOP_NONE || !(bt->ops & OP_BIT(idx))) {
             return 0;
         }
     }
@@ -127,68 +142,119 @@ static void op_apply_user(const compi_op_t *op, compi_datatype_t *dt, const char
     }
 }
 
-static void op_apply_replace(compi_datatype_t *dt, const char *in, char *inout, size_t count)
+/* out = in for count elements of dt's layout (MPI_REPLACE, and the first half of the
+   three-buffer form of the ops that only combine in place) */
+static void op_copy(compi_datatype_t *dt, const char *in, char *out, size_t count)
 {
     if (dt->contig) {
-        memmove(inout + dt->true_lb, in + dt->true_lb, count * dt->size);
+        memmove(out + dt->true_lb, in + dt->true_lb, count * dt->size);
         return;
     }
     for (size_t e = 0; e < count; e++) {
         ptrdiff_t shift = (ptrdiff_t)e * dt->extent;
         for (int b = 0; b < dt->nblocks; b++) {
             const dt_block_t *bk = &dt->blocks[b];
-            memmove(inout + shift + bk->disp, in + shift + bk->disp, bk->len);
+            memmove(out + shift + bk->disp, in + shift + bk->disp, bk->len);
         }
     }
+}
+
+/* the elementwise ops (MAX..BXOR) on a layout of blocks, one loop call per block */
+static void op_apply_blocks(int idx, compi_datatype_t *dt, const char *a, const char *b, char *out,
+                            size_t count)
+{
+    for (size_t e = 0; e < count; e++) {
+        ptrdiff_t shift = (ptrdiff_t)e * dt->extent;
+        for (int k = 0; k < dt->nblocks; k++) {
+            const dt_block_t *bk = &dt->blocks[k];
+            const op_basic_t *bb = op_basic(bk->basic);
+            ptrdiff_t at = shift + bk->disp;
+            op_loop(bb)(idx, a + at, b + at, out + at, bk->len / bb->size);
+        }
+    }
+}
+
+/* the ops that only combine in place: user ops, MINLOC/MAXLOC, REPLACE, NO_OP */
+static void op_apply_inout(const compi_op_t *op, compi_datatype_t *dt, const char *in, char *inout,
+                           size_t count)
+{
+    switch (op->predefined) {
+    case 0:
+        op_apply_user(op, dt, in, inout, count);
+        break;
+    case OP_NO_OP:
+        break;
+    case OP_REPLACE:
+        op_copy(dt, in, inout, count);
+        break;
+    default: /* OP_MINLOC, OP_MAXLOC */
+        op_loc_apply(op->predefined, dt, in, inout, count);
+        break;
+    }
+}
+
+/* 1 for the ops that run the typed loops element by element */
+static int op_elementwise(int idx)
+{
+    return idx >= OP_MAX && idx < OP_MINLOC;
 }
 
 compi_status_t coll_op_apply(const compi_op_t *op, compi_datatype_t *dt, const void *in,
                              void *inout, size_t count)
 {
-    const char *src = in;
-    char *dst = inout;
+    return coll_op_apply3(op, dt, in, inout, inout, count);
+}
+
+compi_status_t coll_op_apply3(const compi_op_t *op, compi_datatype_t *dt, const void *a,
+                              const void *b, void *out, size_t count)
+{
+    const char *pa = a, *pb = b;
+    char *po = out;
     int idx = op->predefined;
 
     if (count == 0 || dt->size == 0) {
         return COMPI_OK;
     }
-    if (idx == 0) {
-        op_apply_user(op, dt, src, dst, count);
-        return COMPI_OK;
-    }
     /* the common case first: one basic type, no holes, an elementwise op -- a single
        loop over every element */
     const op_basic_t *bt = op_basic(dt->basic);
-    if (compi_likely(dt->contig && bt != NULL && bt->loop != NULL && idx < OP_MINLOC)) {
+    if (compi_likely(dt->contig && op_elementwise(idx) && bt != NULL &&
+                     bt->kind != OP_LOOP_NONE)) {
         if (compi_unlikely(!(bt->ops & OP_BIT(idx)))) {
             return COMPI_ERR_INVALID_PARAM;
         }
-        bt->loop(idx, src + dt->true_lb, dst + dt->true_lb, count * dt->size / bt->size);
+        ptrdiff_t lb = dt->true_lb;
+        op_loop(bt)(idx, pa + lb, pb + lb, po + lb, count * dt->size / bt->size);
         return COMPI_OK;
     }
-    if (compi_unlikely(!op_valid_for(op, dt))) {
+    if (idx != 0 && compi_unlikely(!op_valid_for(op, dt))) {
         return COMPI_ERR_INVALID_PARAM;
     }
-    switch (idx) {
-    case OP_NO_OP:
+    if (op_elementwise(idx)) {
+        op_apply_blocks(idx, dt, pa, pb, po, count);
         return COMPI_OK;
-    case OP_REPLACE:
-        op_apply_replace(dt, src, dst, count);
-        return COMPI_OK;
-    case OP_MINLOC:
-    case OP_MAXLOC:
-        op_loc_apply(idx, dt, src, dst, count);
-        return COMPI_OK;
-    default:
-        break;
     }
-    for (size_t e = 0; e < count; e++) {
-        ptrdiff_t shift = (ptrdiff_t)e * dt->extent;
-        for (int b = 0; b < dt->nblocks; b++) {
-            const dt_block_t *bk = &dt->blocks[b];
-            const op_basic_t *bb = op_basic(bk->basic);
-            bb->loop(idx, src + shift + bk->disp, dst + shift + bk->disp, bk->len / bb->size);
+    if (po == pb) {
+        op_apply_inout(op, dt, pa, po, count);
+        return COMPI_OK;
+    }
+    /* out = b, then out = a op out; when out is a, a goes aside first (a cold path: user
+       ops and MINLOC/MAXLOC) */
+    char *amem = NULL;
+    if (po == pa) {
+        /* the bytes count elements touch, whatever the sign of the extent */
+        ptrdiff_t last = (ptrdiff_t)(count - 1) * dt->extent;
+        ptrdiff_t lo = dt->true_lb + (last < 0 ? last : 0);
+        ptrdiff_t hi = dt->true_lb + dt->true_extent + (last > 0 ? last : 0);
+        amem = malloc((size_t)(hi - lo));
+        if (amem == NULL) {
+            return COMPI_ERR_NO_MEMORY;
         }
+        memcpy(amem, pa + lo, (size_t)(hi - lo));
+        pa = amem - lo;
     }
+    op_copy(dt, pb, po, count);
+    op_apply_inout(op, dt, pa, po, count);
+    free(amem);
     return COMPI_OK;
 }

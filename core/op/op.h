@@ -3,7 +3,7 @@
  * and user ops (MPI_Op_create).
  *
  * coll_op_apply() combines `in` into `inout` (inout = in op inout, the order MPI
- * defines) for `count` elements of a datatype, in the datatype's own layout: predefined
+ * defines), coll_op_apply3() writes a op b to a third buffer, for `count` elements of a datatype, in the datatype's own layout: predefined
  * ops walk the datatype's blocks and apply the typed loop to each block (so derived
  * types built from one basic type, such as vectors of doubles, work); user ops are
  * called with the MPI handle of the datatype, as the standard says.
@@ -48,5 +48,18 @@ int op_valid_for(const compi_op_t *op, const compi_datatype_t *dt);
 /* inout[i] = in[i] op inout[i] for `count` elements of `dt` */
 compi_status_t coll_op_apply(const compi_op_t *op, compi_datatype_t *dt, const void *in,
                              void *inout, size_t count);
+
+/* out[i] = a[i] op b[i] for `count` elements of `dt`: coll_op_apply with a = in and
+   out = b = inout, without copying b into out first when the result goes elsewhere (a
+   received block combined with this rank's input straight into the result buffer).
+   `out` may be `a` or `b` or overlap neither; partial overlaps are not allowed.  The
+   predefined elementwise ops (MAX..BXOR) run one pass over the three buffers; user ops,
+   MINLOC and MAXLOC copy b into out and combine there (and set a aside when out == a). */
+compi_status_t coll_op_apply3(const compi_op_t *op, compi_datatype_t *dt, const void *a,
+                              const void *b, void *out, size_t count);
+
+/* the instruction set the predefined ops' loops use: "base", "avx2" or "avx512" (the
+   runtime parameter op_simd, and the processor, decide at op_init) */
+const char *op_simd_in_use(void);
 
 #endif

@@ -19,6 +19,9 @@
 
 #include <string.h>
 
+/* inout[k] = in[k] op inout[k] for n pairs of one layout */
+typedef void (*loc_loop_fn)(int op, const void *in, void *inout, size_t n);
+
 enum {
     LOC_SHORT = 6,
     LOC_INT = 8,
@@ -106,10 +109,10 @@ LOC_TWIN_LOOP(loc_2integer, int32_t)
 LOC_TWIN_LOOP(loc_2real, float)
 LOC_TWIN_LOOP(loc_2double_precision, double)
 
-static const op_loop_fn loc_twin_loops[] = {loc_2integer, loc_2real, loc_2double_precision};
+static const loc_loop_fn loc_twin_loops[] = {loc_2integer, loc_2real, loc_2double_precision};
 
 /* indexed by pair type - LOC_FIRST_PAIR, in the order of include/mpi.h */
-static const op_loop_fn loc_pair_loops[] = {
+static const loc_loop_fn loc_pair_loops[] = {
     loc_float_int, loc_double_int, loc_long_int, loc_2int, loc_short_int, loc_long_double_int,
 };
 

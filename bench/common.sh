@@ -15,10 +15,15 @@ bad_arg() {
     exit 2
 }
 
-# The options of the scripts that build and run OSU (run-osu.sh, run-nbc.sh,
-# run-creators.sh): --quick, --no-install, --rebuild, --help; sets quick, install, rebuild.
-osu_script_args() {
-    local arg
+# The options every run script takes: --quick, --no-install, --help, and with
+# --with-rebuild first (the scripts that build OSU: run-osu.sh, run-nbc.sh,
+# run-creators.sh) --rebuild; sets quick, install, rebuild.
+bench_script_args() {
+    local arg with_rebuild=0
+    if [ "${1:-}" = --with-rebuild ]; then
+        with_rebuild=1
+        shift
+    fi
     quick=0
     install=1
     rebuild=0
@@ -26,7 +31,7 @@ osu_script_args() {
         case $arg in
         --quick) quick=1 ;;
         --no-install) install=0 ;;
-        --rebuild) rebuild=1 ;;
+        --rebuild) [ $with_rebuild = 1 ] && rebuild=1 || bad_arg "$arg" ;;
         -h | --help)
             usage
             exit 0

@@ -35,7 +35,7 @@ build=$here/build/osu
 results=$here/results
 invocation="$0 $*"
 
-osu_script_args "$@"
+bench_script_args --with-rebuild "$@"
 if [ $quick = 1 ]; then
     ROUNDS=${ROUNDS:-1} ITERS=${ITERS:-2000} WARMUP=${WARMUP:-100}
 fi

@@ -48,7 +48,7 @@ build=$here/build/osu
 results=$here/results
 invocation="$0 $*"
 
-osu_script_args "$@"
+bench_script_args --with-rebuild "$@"
 
 if [ $quick = 1 ]; then
     ROUNDS=${ROUNDS:-1} MAX_SIZE=${MAX_SIZE:-65536} ITERS=${ITERS:-50} WARMUP=${WARMUP:-5}

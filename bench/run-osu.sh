@@ -60,7 +60,7 @@ build=$here/build/osu
 results=$here/results
 invocation="$0 $*"
 
-osu_script_args "$@"
+bench_script_args --with-rebuild "$@"
 
 [ $quick = 0 ] || MAX_SIZE=${MAX_SIZE:-4096}
 MAX_SIZE=${MAX_SIZE:-65536}

@@ -31,19 +31,7 @@ build=$here/build
 results=$here/results
 invocation="$0 $*"
 
-quick=0
-install=1
-for arg in "$@"; do
-    case $arg in
-    --quick) quick=1 ;;
-    --no-install) install=0 ;;
-    -h | --help)
-        usage
-        exit 0
-        ;;
-    *) bad_arg "$arg" ;;
-    esac
-done
+bench_script_args "$@"
 
 if [ $quick = 1 ]; then
     ROUNDS=${ROUNDS:-1} TRIALS=${TRIALS:-3} ITER_SCALE=${ITER_SCALE:-0.1}

@@ -52,19 +52,7 @@ build=$repo/bench/build/wan
 results=$repo/bench/results
 invocation="$0 $*"
 
-quick=0
-install=1
-for arg in "$@"; do
-    case $arg in
-    --quick) quick=1 ;;
-    --no-install) install=0 ;;
-    -h | --help)
-        usage
-        exit 0
-        ;;
-    *) bad_arg "$arg" ;;
-    esac
-done
+bench_script_args "$@"
 [ $quick = 1 ] && ITERS=${ITERS:-100}
 ITERS=${ITERS:-1000}
 WARMUP=${WARMUP:-10}

@@ -1322,6 +1322,8 @@ typedef int MPI_Session;
 typedef void(MPI_Session_errhandler_function)(MPI_Session *, int *, ...);
 COMPI_PROTO(int, Session_init, (MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session));
 COMPI_PROTO(int, Session_finalize, (MPI_Session * session));
+COMPI_PROTO(MPI_Fint, Session_c2f, (MPI_Session session));
+COMPI_PROTO(MPI_Session, Session_f2c, (MPI_Fint session));
 COMPI_PROTO(int, Session_get_num_psets, (MPI_Session session, MPI_Info info, int *npset_names));
 COMPI_PROTO(int, Session_get_nth_pset,
             (MPI_Session session, MPI_Info info, int n, int *pset_len, char *pset_name));

@@ -120,6 +120,20 @@ MPI_Message PMPI_Message_f2c(MPI_Fint message)
     return (MPI_Message)message;
 }
 
+#pragma weak MPI_Session_c2f = PMPI_Session_c2f
+MPI_Fint PMPI_Session_c2f(MPI_Session session)
+{
+    COMPI_API_LOCK();
+    return (MPI_Fint)session;
+}
+
+#pragma weak MPI_Session_f2c = PMPI_Session_f2c
+MPI_Session PMPI_Session_f2c(MPI_Fint session)
+{
+    COMPI_API_LOCK();
+    return (MPI_Session)session;
+}
+
 #pragma weak MPI_Win_c2f = PMPI_Win_c2f
 MPI_Fint PMPI_Win_c2f(MPI_Win win)
 {

@@ -197,6 +197,9 @@ int main(int argc, char **argv)
     MPI_Comm a = world_of(s1, "org.compi.test.a");
     MPI_OK(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s2));
     CHECK(s2 != s1, "two sessions with one handle");
+    CHECK(MPI_Session_f2c(MPI_Session_c2f(s2)) == s2 &&
+              MPI_Session_f2c(MPI_Session_c2f(MPI_SESSION_NULL)) == MPI_SESSION_NULL,
+          "MPI_Session_c2f/f2c do not give the session back");
     MPI_Comm b = world_of(s2, "org.compi.test.b");
     traffic(a, b);
     psets(s1);

@@ -172,9 +172,14 @@ compi_status_t comm_dyn_join(compi_comm_t *local, int root, const comm_dyn_ops_t
         return st;
     }
     st = comm_coll_allreduce_max_u32(&set, comm_ctx_next(), &max_ctx);
-    if (st != COMPI_OK) {
+    if (st != COMPI_OK || max_ctx >= UINT32_MAX - 2) {
+        st = st != COMPI_OK ? st : COMPI_ERR_NO_RESOURCE;
         goto out;
     }
+    /* claimed now: at MPI_THREAD_MULTIPLE another thread may create communicators while
+       the root waits for the other group (an id above ours that the other group brings
+       may still be taken meanwhile: not made safe) */
+    comm_ctx_taken(max_ctx + 1);
     if (local->rank == root) {
         dyn__root(local, max_ctx, ops, arg, hdr, &ids);
     }

@@ -50,8 +50,9 @@ static const char *dyn_why(void)
     return rte_proc.singleton
                ? "this process was started without mpirun (a singleton); dynamic processes "
                  "need compi's mpirun"
-               : "this process was not started by compi's mpirun (Hydra, a PMIx launcher, or "
-                 "a launch agent on another host); dynamic processes need it";
+               : "dynamic processes need compi's mpirun with every rank on its host; this "
+                 "process was started by another launcher (Hydra, a PMIx launcher) or in a job "
+                 "with ranks on other hosts";
 }
 
 static int dyn_comm(const char *fn, MPI_Comm h, compi_comm_t **c_p)

@@ -11,6 +11,8 @@
  *                    MPI_ERR_SPAWN, ports with MPI_ERR_PORT, nothing hangs
  *   spawn dies       a spawned child exits without MPI_Finalize while everybody waits
  *                    for a message: mpirun must take the whole job down, naming it
+ *   spawn notmpi     the parents spawn /bin/true, which never calls MPI_Init: mpirun
+ *                    takes the job down instead of leaving the parents waiting
  *   spawn child ...  a child (the parents pass that argument)
  */
 #include "tests/mpi/mpitest.h"
@@ -217,6 +219,12 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "refuse") == 0) {
         refuse();
         return mt_finish();
+    }
+    if (argc > 1 && strcmp(argv[1], "notmpi") == 0) {
+        MPI_OK(MPI_Comm_spawn("/bin/true", MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD,
+                              &ic, MPI_ERRCODES_IGNORE));
+        printf("MPI_Comm_spawn of a program without MPI returned\n");
+        return 1;
     }
     if (argc > 1 && strcmp(argv[1], "dies") == 0) {
         char *die[] = {"child", "die", NULL};

@@ -3,7 +3,8 @@
  * job down when one fails.
  *
  * A rank fails the job when it is killed by a signal, exits non-zero, exits (any status)
- * after PMI init without PMI finalize, or calls abort.  mpirun then prints one line naming
+ * after PMI init without PMI finalize, or calls abort; a spawned process also when it exits
+ * before PMI init (its parents would wait for it for ever).  mpirun then prints one line naming
  * the rank and the cause, SIGTERMs the others and SIGKILLs whoever is left a second later.
  * Ranks also die with mpirun itself (PR_SET_PDEATHSIG), so none outlives it.
  *
@@ -534,7 +535,14 @@ static void judge_exit(mpirun_job_t *job, mpirun_rank_t *r, int ws)
     status = WEXITSTATUS(ws);
     if (job->terminating || r->aborted || r->exec_failed)
         return;
-    if (r->pmi_inited && !r->pmi_finalized) {
+    if (r->sub > 0 && !r->pmi_inited) {
+        /* its parents wait in MPI_Comm_spawn for the world it belongs to */
+        snprintf(why, sizeof(why),
+                 "%s exited with status %d without calling MPI_Init, while the processes "
+                 "that spawned it wait for it; terminating the job",
+                 who, status);
+        job_terminate(job, status != 0 ? status : 1, why);
+    } else if (r->pmi_inited && !r->pmi_finalized) {
         snprintf(why, sizeof(why),
                  "%s exited with status %d without calling MPI_Finalize; terminating the job", who,
                  status);

@@ -221,8 +221,8 @@ int main(int argc, char **argv)
         return mt_finish();
     }
     if (argc > 1 && strcmp(argv[1], "notmpi") == 0) {
-        MPI_OK(MPI_Comm_spawn("/bin/true", MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD,
-                              &ic, MPI_ERRCODES_IGNORE));
+        MPI_OK(MPI_Comm_spawn("/bin/true", MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic,
+                              MPI_ERRCODES_IGNORE));
         printf("MPI_Comm_spawn of a program without MPI returned\n");
         return 1;
     }

@@ -7,8 +7,9 @@
  *
  * Ownership: main() owns the options (and their host list) and the job; the job owns its
  * rank array, every file descriptor in it (closed when it reaches end of file or at
- * job_destroy), the PMI listening socket with its not yet identified connections, and the
- * PMI key-value space.  A rank's `host` points into the options' host list.  Nothing here
+ * job_destroy), the PMI listening socket with its not yet identified connections, the
+ * PMI key-value space, and the spawned sub-jobs' commands (a rank's `cmd` points into its
+ * sub-job's; a spawn request being received belongs to its rank until spawn_go).  A rank's `host` points into the options' host list.  Nothing here
  * is shared with the MPI library.
  */
 #ifndef COMPI_LAUNCHER_H

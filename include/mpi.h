@@ -621,6 +621,27 @@ COMPI_PROTO(int, Comm_remote_group, (MPI_Comm comm, MPI_Group *group));
 COMPI_PROTO(int, Intercomm_create, (MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
                                     int remote_leader, int tag, MPI_Comm *newintercomm));
 COMPI_PROTO(int, Intercomm_merge, (MPI_Comm intercomm, int high, MPI_Comm *newintracomm));
+
+/* dynamic processes: under compi's mpirun, on one host (README) */
+COMPI_PROTO(int, Comm_spawn,
+            (const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
+             MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]));
+COMPI_PROTO(int, Comm_spawn_multiple,
+            (int count, char *array_of_commands[], char **array_of_argv[],
+             const int array_of_maxprocs[], const MPI_Info array_of_info[], int root, MPI_Comm comm,
+             MPI_Comm *intercomm, int array_of_errcodes[]));
+COMPI_PROTO(int, Comm_get_parent, (MPI_Comm * parent));
+COMPI_PROTO(int, Comm_disconnect, (MPI_Comm * comm));
+COMPI_PROTO(int, Open_port, (MPI_Info info, char *port_name));
+COMPI_PROTO(int, Close_port, (const char *port_name));
+COMPI_PROTO(int, Comm_accept,
+            (const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm));
+COMPI_PROTO(int, Comm_connect,
+            (const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm));
+COMPI_PROTO(int, Publish_name, (const char *service_name, MPI_Info info, const char *port_name));
+COMPI_PROTO(int, Unpublish_name, (const char *service_name, MPI_Info info, const char *port_name));
+COMPI_PROTO(int, Lookup_name, (const char *service_name, MPI_Info info, char *port_name));
+COMPI_PROTO(int, Comm_join, (int fd, MPI_Comm *intercomm));
 COMPI_PROTO(int, Comm_set_name, (MPI_Comm comm, const char *comm_name));
 COMPI_PROTO(int, Comm_get_name, (MPI_Comm comm, char *comm_name, int *resultlen));
 COMPI_PROTO(int, Comm_create_keyval,

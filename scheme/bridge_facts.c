@@ -49,9 +49,18 @@ SCM bridge_facts_ranks_field(const struct coll_call *call)
 /* the <rank> record of a world rank, built from the runtime's facts on first use */
 static SCM bf__world_record(int world, const char *who)
 {
-    if (scm_is_false(bf.world)) {
-        bf.world =
-            scm_gc_protect_object(scm_c_make_vector((size_t)rte_proc.world_size, SCM_BOOL_F));
+    size_t have = scm_is_false(bf.world) ? 0 : SCM_SIMPLE_VECTOR_LENGTH(bf.world);
+    if ((size_t)world >= have) {
+        /* processes of other worlds (rte.h) come after the world's ranks, as they are met */
+        size_t want = (size_t)(rte_peer_count() > world ? rte_peer_count() : world + 1);
+        SCM grown = scm_c_make_vector(want, SCM_BOOL_F);
+        for (size_t i = 0; i < have; i++) {
+            scm_c_vector_set_x(grown, i, scm_c_vector_ref(bf.world, i));
+        }
+        if (have > 0) {
+            scm_gc_unprotect_object(bf.world);
+        }
+        bf.world = scm_gc_protect_object(grown);
     }
     SCM rec = scm_c_vector_ref(bf.world, (size_t)world);
     if (scm_is_true(rec)) {
@@ -104,9 +113,9 @@ static SCM prim_call_ranks(SCM call)
     const int32_t *world = (const int32_t *)SCM_BYTEVECTOR_CONTENTS(field);
     /* check every rank before building anything: a raise must leave nothing half done */
     for (size_t i = 0; i < n; i++) {
-        if (world[i] < 0 || world[i] >= rte_proc.world_size) {
+        if (world[i] < 0 || world[i] >= rte_peer_count()) {
             scm_misc_error(who, "world rank ~A is outside the job (size ~A)",
-                           scm_list_2(scm_from_int(world[i]), scm_from_int(rte_proc.world_size)));
+                           scm_list_2(scm_from_int(world[i]), scm_from_int(rte_peer_count())));
         }
     }
     SCM vec = scm_c_make_vector(n, SCM_BOOL_F);

@@ -492,8 +492,8 @@ compi_status_t topo_facts_publish(void)
         return COMPI_ERR_NO_MEMORY;
     }
     peers[self.world_rank] = &self;
-    if (rte_proc.world_size == 1) {
-        return COMPI_OK;
+    if (rte_proc.world_size == 1 && !rte_dynamic()) {
+        return COMPI_OK; /* nobody will read them */
     }
     if ((st = topo_facts_encode(&self, value, sizeof(value))) != COMPI_OK) {
         compi_log_error("rank facts do not fit in the modex (host name '%s')", self.host);
@@ -508,6 +508,17 @@ const topo_facts_t *topo_facts(int world_rank)
     topo_facts_t *f;
     compi_status_t st;
 
+    if (peers != NULL && world_rank >= npeers && world_rank < rte_peer_count()) {
+        /* a process of another world (rte.h), met since */
+        topo_facts_t **grown = realloc(peers, (size_t)rte_peer_count() * sizeof(*peers));
+        if (grown == NULL) {
+            compi_log_error("out of memory for the facts of rank %d", world_rank);
+            return NULL;
+        }
+        memset(grown + npeers, 0, (size_t)(rte_peer_count() - npeers) * sizeof(*peers));
+        peers = grown;
+        npeers = rte_peer_count();
+    }
     if (peers == NULL || world_rank < 0 || world_rank >= npeers) {
         compi_log_error("no facts for rank %d (world size %d)", world_rank, npeers);
         return NULL;

@@ -61,6 +61,14 @@ typedef struct btl_services {
     const char *(*param_string)(const char *name, const char *defval, const char *help);
     void (*log_error)(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
     void (*log_verbose)(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+    /*
+     * Peers of other worlds (spawned, connected) have indices from world_size up, given to
+     * add_procs as they are met; modex_get and rank_is_local take them too.  `universe`
+     * names what the worlds that may meet share (NULL: no other world will come); a BTL
+     * that cannot reach them leaves their endpoints NULL.  Services made before this field
+     * existed are shorter: check `size`.
+     */
+    const char *universe;
 } btl_services_t;
 
 enum {

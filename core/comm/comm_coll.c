@@ -42,6 +42,31 @@ comm_coll_set_t comm_coll_whole(compi_comm_t *comm)
     return set;
 }
 
+compi_status_t comm_coll_rooted(compi_comm_t *comm, int root, comm_coll_set_t *set, int **members_p)
+{
+    int *m = malloc((size_t)comm->size * sizeof(int));
+    int n = 0;
+
+    if (m == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    m[n++] = root;
+    for (int r = 0; r < comm->size; r++) {
+        if (r != root) {
+            m[n++] = r;
+        }
+    }
+    *set = comm_coll_whole(comm);
+    set->members = m;
+    for (int i = 0; i < n; i++) {
+        if (m[i] == comm->rank) {
+            set->me = i;
+        }
+    }
+    *members_p = m;
+    return COMPI_OK;
+}
+
 static inline int set_rank(const comm_coll_set_t *set, int idx)
 {
     return set->members != NULL ? set->members[idx] : idx;

@@ -26,6 +26,11 @@ typedef struct comm_coll_set {
 /* the whole of `comm` (of an intercommunicator: its local group), on COMPI_TAG_COMM_CREATE */
 comm_coll_set_t comm_coll_whole(compi_comm_t *comm);
 
+/* the whole of intracommunicator `comm` with `root` as index 0 (the others in rank
+   order); *members_p is the set's member array, the caller's to free */
+compi_status_t comm_coll_rooted(compi_comm_t *comm, int root, comm_coll_set_t *set,
+                                int **members_p);
+
 /* *out = max over the set of `in` (binomial reduce to index 0, then binomial broadcast) */
 compi_status_t comm_coll_allreduce_max_u32(const comm_coll_set_t *set, uint32_t in, uint32_t *out);
 

@@ -41,33 +41,6 @@ static compi_status_t leader_swap(compi_comm_t *over, int peer, int tag, const i
     return st != COMPI_OK ? st : wst;
 }
 
-/* the set of `local` rooted at `leader` (index 0 is the leader) */
-static compi_status_t leader_set(compi_comm_t *local, int leader, comm_coll_set_t *set,
-                                 int **members_p)
-{
-    int *m = malloc((size_t)local->size * sizeof(int));
-    int n = 0;
-
-    if (m == NULL) {
-        return COMPI_ERR_NO_MEMORY;
-    }
-    m[n++] = leader;
-    for (int r = 0; r < local->size; r++) {
-        if (r != leader) {
-            m[n++] = r;
-        }
-    }
-    *set = comm_coll_whole(local);
-    set->members = m;
-    for (int i = 0; i < n; i++) {
-        if (m[i] == local->rank) {
-            set->me = i;
-        }
-    }
-    *members_p = m;
-    return COMPI_OK;
-}
-
 /*
  * Over an intercommunicator: rank 0 of each group sends `send` (ns ints, the same on
  * every member of its group or only meaningful at rank 0) to the other leader and every
@@ -134,7 +107,7 @@ compi_status_t comm_intercomm_create(compi_comm_t *local, int local_leader, comp
     compi_status_t st, lst = COMPI_OK;
 
     *new_p = NULL;
-    st = leader_set(local, local_leader, &set, &members);
+    st = comm_coll_rooted(local, local_leader, &set, &members);
     if (st != COMPI_OK) {
         return st;
     }

@@ -226,6 +226,9 @@ static int lib_start(int required)
     if ((st = tramp_init()) != COMPI_OK) {
         return init_fail("the trampolines", st);
     }
+    if ((st = mpi_dyn_init()) != COMPI_OK) {
+        return init_fail("the connection to the parent processes", st);
+    }
     /* every layer has registered its parameters by now: a COMPI_MCA_ variable (mpirun
        --mca) that names none is a typo, said once per job */
     if (rte_proc.world_rank == 0) {

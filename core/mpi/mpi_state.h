@@ -40,4 +40,8 @@ void compi_lib_session_down(void);
             return mpi_err_not_initialized(fname);                                            \
     } while (0)
 
+/* dynproc_api.c, at MPI_Init: a spawned world meets its parents (the parent
+   intercommunicator); nothing for a world mpirun started */
+compi_status_t mpi_dyn_init(void);
+
 #endif

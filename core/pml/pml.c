@@ -66,22 +66,19 @@ static void fill_services(void)
         .param_string = param_register_string,
         .log_error = compi_log_error,
         .log_verbose = svc_log_verbose,
+        .universe = rte_dynamic() ? rte_proc.universe : NULL,
     };
 }
 
 /* ---- init / finalize ---------------------------------------------------------------- */
 
-static compi_status_t connect_peers(void)
+/* endpoints for the peers ranks[0..n) (indices into pml_state.peers), the best BTL each */
+static compi_status_t connect_peers(int n, const int *ranks)
 {
-    int n = pml_state.world_size;
     compi_status_t st = COMPI_ERR_NO_MEMORY;
-    int *ranks = malloc(sizeof(int) * (size_t)n);
-    btl_endpoint_t **eps = malloc(sizeof(*eps) * (size_t)n);
-    if (ranks == NULL || eps == NULL) {
+    btl_endpoint_t **eps = malloc(sizeof(*eps) * (size_t)(n > 0 ? n : 1));
+    if (eps == NULL) {
         goto err;
-    }
-    for (int i = 0; i < n; i++) {
-        ranks[i] = i;
     }
     for (int m = 0; m < pml_state.nmodules; m++) {
         btl_module_t *btl = pml_state.modules[m];
@@ -93,7 +90,7 @@ static compi_status_t connect_peers(void)
             goto err;
         }
         for (int i = 0; i < n; i++) {
-            pml_peer_t *p = &pml_state.peers[i];
+            pml_peer_t *p = &pml_state.peers[ranks[i]];
             if (eps[i] != NULL && (p->btl == NULL || btl->exclusivity > p->btl->exclusivity)) {
                 p->btl = btl;
                 p->ep = eps[i];
@@ -101,8 +98,8 @@ static compi_status_t connect_peers(void)
         }
     }
     for (int i = 0; i < n; i++) {
-        pml_peer_t *p = &pml_state.peers[i];
-        p->world_rank = i;
+        pml_peer_t *p = &pml_state.peers[ranks[i]];
+        p->world_rank = ranks[i];
         if (p->btl == NULL) {
             char tried[256] = "";
             for (int m = 0; m < pml_state.nmodules; m++) {
@@ -110,8 +107,14 @@ static compi_status_t connect_peers(void)
                 snprintf(tried + used, sizeof(tried) - used, "%s%s", m ? "," : "",
                          pml_state.modules[m]->name);
             }
-            compi_log_error("pml: no transport reaches rank %d (btls tried: %s)", i,
-                            tried[0] ? tried : "none");
+            if (ranks[i] < rte_proc.world_size) {
+                compi_log_error("pml: no transport reaches rank %d (btls tried: %s)", ranks[i],
+                                tried[0] ? tried : "none");
+            } else {
+                compi_log_error("pml: no transport reaches process %d of another world (btls "
+                                "tried: %s; only shared memory connects worlds, on one host)",
+                                rte_peer_gid(ranks[i]), tried[0] ? tried : "none");
+            }
             st = COMPI_ERR_UNREACHABLE;
             goto err;
         }
@@ -119,13 +122,50 @@ static compi_status_t connect_peers(void)
                            ? p->btl->eager_limit - sizeof(pml_hdr_match_t)
                            : 0;
         p->frag_max = p->btl->max_frag - sizeof(pml_hdr_frag_t);
-        compi_log_verbose(pml_state.verbose, 1, "pml: rank %d via %s (eager %zu, frag %zu)", i,
-                          p->btl->name, p->eager_max, p->frag_max);
+        compi_log_verbose(pml_state.verbose, 1, "pml: peer %d via %s (eager %zu, frag %zu)",
+                          ranks[i], p->btl->name, p->eager_max, p->frag_max);
     }
     st = COMPI_OK;
 err:
-    free(ranks);
     free(eps);
+    return st;
+}
+
+compi_status_t pml_add_peers(int n, const int *peers)
+{
+    int total = rte_peer_count(), old = pml_state.npeers, nnew = 0;
+    compi_status_t st;
+
+    if (total > old) {
+        /* the array moves: the list of peers with pending sends points into it */
+        pml_peer_t *base = pml_state.peers;
+        pml_peer_t *grown = calloc((size_t)total, sizeof(pml_peer_t));
+        if (grown == NULL) {
+            return COMPI_ERR_NO_MEMORY;
+        }
+        memcpy(grown, base, (size_t)old * sizeof(pml_peer_t));
+        for (pml_peer_t **pp = &pml_state.pend_peers; *pp != NULL; pp = &(*pp)->pend_next) {
+            *pp = grown + (*pp - base);
+        }
+        free(base);
+        pml_state.peers = grown;
+        pml_state.npeers = total;
+    }
+    int *fresh = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    if (fresh == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    for (int i = 0; i < n; i++) {
+        int dup = 0;
+        for (int j = 0; j < nnew; j++) {
+            dup |= fresh[j] == peers[i];
+        }
+        if (!dup && peers[i] >= 0 && peers[i] < total && pml_state.peers[peers[i]].btl == NULL) {
+            fresh[nnew++] = peers[i];
+        }
+    }
+    st = nnew > 0 ? connect_peers(nnew, fresh) : COMPI_OK;
+    free(fresh);
     return st;
 }
 
@@ -194,9 +234,15 @@ compi_status_t pml_init(void)
     pml_state.block_ms = (int)block_ms;
     pml_state.oversubscribed = rte_proc.oversubscribed;
     pml_state.world_size = rte_proc.world_size;
+    pml_state.npeers = rte_proc.world_size;
     pml_state.peers = calloc((size_t)pml_state.world_size, sizeof(pml_peer_t));
-    if (pml_state.peers == NULL || pml_unexp_prefill() != COMPI_OK) {
+    int *all = malloc(sizeof(int) * (size_t)pml_state.world_size);
+    if (pml_state.peers == NULL || all == NULL || pml_unexp_prefill() != COMPI_OK) {
+        free(all);
         return COMPI_ERR_NO_MEMORY;
+    }
+    for (int i = 0; i < pml_state.world_size; i++) {
+        all[i] = i;
     }
     fill_services();
     st = btl_base_open(&services, &pml_state.modules, &pml_state.nmodules);
@@ -231,12 +277,14 @@ compi_status_t pml_init(void)
     if (st != COMPI_OK) {
         goto err;
     }
-    st = connect_peers();
+    st = connect_peers(pml_state.world_size, all);
     if (st != COMPI_OK) {
         goto err;
     }
+    free(all);
     return COMPI_OK;
 err:
+    free(all);
     free(pml_state.peers);
     pml_state.peers = NULL;
     return st;

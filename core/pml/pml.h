@@ -60,6 +60,9 @@ static inline compi_request_t *req_from_handle(MPI_Request h)
 /* after rte_init: opens the BTLs and connects to every peer of the job */
 compi_status_t pml_init(void);
 compi_status_t pml_finalize(void);
+/* endpoints for peers of other worlds (indices from rte_peer_add) not yet connected; the
+   other side must add us at about the same time (the BTLs attach in both directions) */
+compi_status_t pml_add_peers(int n, const int *peers);
 
 /* called by comm.c when a communicator appears / goes (context ids) */
 compi_status_t pml_comm_add(compi_comm_t *comm);

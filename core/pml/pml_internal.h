@@ -146,8 +146,9 @@ void pml_match_add_unexp(pml_comm_t *pc, pml_unexp_t *u);
 #define PML_SPLIT_GET_PCT_DEFAULT 50
 
 typedef struct pml_state {
-    pml_peer_t *peers; /* [world_size] */
+    pml_peer_t *peers; /* [npeers]: world ranks, then other worlds' processes (rte.h) */
     int world_size;
+    int npeers;
     btl_module_t **modules;
     int nmodules;
     const size_t *progress_work[PML_MAX_MODULES]; /* per module: skip progress() while 0 */

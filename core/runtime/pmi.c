@@ -776,3 +776,113 @@ compi_status_t pmi_abort(int code, const char *msg)
     }
     return COMPI_OK;
 }
+
+int pmi_can_spawn(void)
+{
+    const char *u = getenv("COMPI_UNIVERSE");
+
+    return pmi.initialized && !pmi.pmix && pmi.fd >= 0 && getenv("PMI_FD") != NULL && u != NULL &&
+           *u != '\0';
+}
+
+/* one spawn_cmd line: the fields' storage is `hex`, PMI_WIRE_MAXLINE bytes */
+static compi_status_t pmi__spawn_line(const pmi_spawn_cmd_t *c, char *line, size_t *len_p,
+                                      char *hex)
+{
+    const char *kv[2 * PMI_WIRE_MAXFIELDS];
+    char keys[PMI_WIRE_MAXFIELDS][16], mp[16], an[16], ac[16];
+    size_t used = 0;
+    int n = 0, argc = 0;
+
+    while (c->argv[argc] != NULL)
+        argc++;
+    if (argc + 5 > PMI_WIRE_MAXFIELDS) /* cmd, maxprocs, appnum, argc, wdir */
+        return COMPI_ERR_INVALID_PARAM;
+    snprintf(mp, sizeof(mp), "%d", c->maxprocs);
+    snprintf(an, sizeof(an), "%d", c->appnum);
+    snprintf(ac, sizeof(ac), "%d", argc);
+    kv[n++] = "maxprocs";
+    kv[n++] = mp;
+    kv[n++] = "appnum";
+    kv[n++] = an;
+    kv[n++] = "argc";
+    kv[n++] = ac;
+    for (int i = 0; i <= argc; i++) {
+        const char *v = i < argc ? c->argv[i] : c->wdir;
+
+        if (v == NULL)
+            break;
+        if (pmi_wire_hex_encode(v, hex + used, PMI_WIRE_MAXLINE - used) != COMPI_OK)
+            return COMPI_ERR_INVALID_PARAM;
+        snprintf(keys[i], sizeof(keys[i]), "arg%d", i);
+        kv[n++] = i < argc ? keys[i] : "wdir";
+        kv[n++] = hex + used;
+        used += strlen(hex + used) + 1;
+    }
+    return pmi_wire_format_list(line, PMI_WIRE_MAXLINE, len_p, "spawn_cmd", kv, n) == COMPI_OK
+               ? COMPI_OK
+               : COMPI_ERR_INVALID_PARAM;
+}
+
+compi_status_t pmi_spawn(int ncmds, const pmi_spawn_cmd_t *cmds, const char *parent_key,
+                         int *base_p, int *size_p, char *why, size_t whylen)
+{
+    char line[PMI_WIRE_MAXLINE], hex[PMI_WIRE_MAXLINE];
+    pmi_wire_msg_t reply;
+    compi_status_t st;
+    size_t len;
+
+    snprintf(why, whylen, "%s", "");
+    if (!pmi_can_spawn())
+        return COMPI_ERR_UNSUPPORTED;
+    for (int c = 0; c < ncmds; c++) {
+        st = pmi__spawn_line(&cmds[c], line, &len, hex);
+        if (st != COMPI_OK) {
+            snprintf(why, whylen,
+                     "the command line of '%.200s' is too long for the launcher (at most %d "
+                     "arguments, %d bytes)",
+                     cmds[c].argv[0], PMI_WIRE_MAXFIELDS - 6, PMI_WIRE_MAXLINE / 2 - 200);
+            return st;
+        }
+        /* no reply to these: mpirun answers the whole request at spawn_go */
+        if ((st = send_all(line, len)) != COMPI_OK)
+            return st;
+    }
+    pmi_wire_format(line, sizeof(line), &len, "spawn_go", "parent", parent_key, NULL);
+    st = call(line, len, "spawn_result", &reply);
+    if (st == COMPI_ERR_NOT_FOUND) {
+        const char *w = pmi_wire_get(&reply, "why");
+        char text[PMI_WIRE_MAXLINE];
+
+        if (w == NULL || pmi_wire_hex_decode(w, text, sizeof(text)) != COMPI_OK)
+            snprintf(text, sizeof(text), "no reason given");
+        snprintf(why, whylen, "%s", text);
+        return COMPI_ERR_NOT_FOUND;
+    }
+    if (st != COMPI_OK)
+        return st;
+    if (pmi_wire_get_int(&reply, "base", base_p) != COMPI_OK ||
+        pmi_wire_get_int(&reply, "size", size_p) != COMPI_OK) {
+        compi_log_error("PMI: malformed spawn_result from the launcher");
+        return COMPI_ERR_PMI;
+    }
+    return COMPI_OK;
+}
+
+compi_status_t pmi_fetch_add(const char *key, int *old_p)
+{
+    char line[PMI_WIRE_MAXLINE];
+    pmi_wire_msg_t reply;
+    compi_status_t st;
+    size_t len;
+
+    if (!pmi_can_spawn())
+        return COMPI_ERR_UNSUPPORTED;
+    if ((st = check_kv("key", key, pmi.keylen_max)) != COMPI_OK)
+        return st;
+    pmi_wire_format(line, sizeof(line), &len, "fetch_add", "key", key, NULL);
+    st = call(line, len, "fetch_add_result", &reply);
+    if (st == COMPI_OK && pmi_wire_get_int(&reply, "value", old_p) != COMPI_OK)
+        st = COMPI_ERR_PMI;
+    return st == COMPI_ERR_NOT_FOUND ? COMPI_ERR_PMI : st;
+}

@@ -123,46 +123,54 @@ static compi_status_t append_field(char *buf, size_t cap, size_t *pos, const cha
     return COMPI_OK;
 }
 
-compi_status_t pmi_wire_format(char *buf, size_t size, size_t *len_p, const char *cmd, ...)
+compi_status_t pmi_wire_format_list(char *buf, size_t size, size_t *len_p, const char *cmd,
+                                    const char *const *kv, int n)
 {
     size_t cap = size < PMI_WIRE_MAXLINE ? size : PMI_WIRE_MAXLINE;
     size_t pos = 0;
     compi_status_t st;
     int text_seen = 0;
-    const char *key;
-    va_list ap;
 
-    if (cmd == NULL)
+    if (cmd == NULL || n % 2 != 0)
         return COMPI_ERR_INVALID_PARAM;
     st = append_field(buf, cap, &pos, "cmd", cmd, 0);
     if (st != COMPI_OK)
         return st;
+    for (int i = 0; i < n; i += 2) {
+        int text = pmi_wire_is_text_key(kv[i]);
 
-    va_start(ap, cmd);
-    while ((key = va_arg(ap, const char *)) != NULL) {
-        const char *value = va_arg(ap, const char *);
-        int text = pmi_wire_is_text_key(key);
-
-        if (value == NULL || text_seen) {
-            st = COMPI_ERR_INVALID_PARAM;
-            goto err;
-        }
-        st = append_field(buf, cap, &pos, key, value, text);
+        if (kv[i + 1] == NULL || text_seen)
+            return COMPI_ERR_INVALID_PARAM;
+        st = append_field(buf, cap, &pos, kv[i], kv[i + 1], text);
         if (st != COMPI_OK)
-            goto err;
+            return st;
         text_seen = text;
     }
-    va_end(ap);
-
     buf[pos++] = '\n';
     buf[pos] = '\0';
     if (len_p != NULL)
         *len_p = pos;
     return COMPI_OK;
+}
 
-err:
+compi_status_t pmi_wire_format(char *buf, size_t size, size_t *len_p, const char *cmd, ...)
+{
+    const char *kv[2 * PMI_WIRE_MAXFIELDS];
+    const char *key;
+    int n = 0;
+    va_list ap;
+
+    va_start(ap, cmd);
+    while ((key = va_arg(ap, const char *)) != NULL) {
+        if (n + 2 > (int)(sizeof(kv) / sizeof(kv[0]))) {
+            va_end(ap);
+            return COMPI_ERR_INVALID_PARAM;
+        }
+        kv[n++] = key;
+        kv[n++] = va_arg(ap, const char *);
+    }
     va_end(ap);
-    return st;
+    return pmi_wire_format_list(buf, size, len_p, cmd, kv, n);
 }
 
 void pmi_wire_reader_init(pmi_wire_reader_t *r)
@@ -246,4 +254,49 @@ ssize_t pmi_wire_reader_next(pmi_wire_reader_t *r, char *line, int *truncated_p)
 size_t pmi_wire_reader_pending(const pmi_wire_reader_t *r)
 {
     return r->len;
+}
+
+compi_status_t pmi_wire_hex_encode(const char *s, char *out, size_t size)
+{
+    static const char digits[] = "0123456789abcdef";
+    size_t n = strlen(s);
+
+    if (2 * n + 1 > size)
+        return COMPI_ERR_TRUNCATE;
+    for (size_t i = 0; i < n; i++) {
+        out[2 * i] = digits[(unsigned char)s[i] >> 4];
+        out[2 * i + 1] = digits[(unsigned char)s[i] & 15];
+    }
+    out[2 * n] = '\0';
+    return COMPI_OK;
+}
+
+static int pmi_wire__nibble(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+compi_status_t pmi_wire_hex_decode(const char *hex, char *out, size_t size)
+{
+    size_t n = strlen(hex);
+
+    if (n % 2 != 0)
+        return COMPI_ERR_INVALID_PARAM;
+    if (n / 2 + 1 > size)
+        return COMPI_ERR_TRUNCATE;
+    for (size_t i = 0; i < n / 2; i++) {
+        int hi = pmi_wire__nibble(hex[2 * i]), lo = pmi_wire__nibble(hex[2 * i + 1]);
+
+        if (hi < 0 || lo < 0 || (hi == 0 && lo == 0))
+            return COMPI_ERR_INVALID_PARAM;
+        out[i] = (char)(hi << 4 | lo);
+    }
+    out[n / 2] = '\0';
+    return COMPI_OK;
 }

@@ -63,6 +63,17 @@ int pmi_wire_is_text_key(const char *key);
  */
 compi_status_t pmi_wire_format(char *buf, size_t size, size_t *len_p, const char *cmd, ...)
     __attribute__((sentinel));
+/* the same from an array of n strings (key, value, key, value, ...) */
+compi_status_t pmi_wire_format_list(char *buf, size_t size, size_t *len_p, const char *cmd,
+                                    const char *const *kv, int n);
+
+/*
+ * Values that may hold any byte (a spawned program's arguments, messages) travel as hex:
+ * encode writes 2 * strlen(s) digits and a NUL into out (TRUNCATE when `size` is too
+ * small); decode undoes it, TRUNCATE / INVALID_PARAM likewise.
+ */
+compi_status_t pmi_wire_hex_encode(const char *s, char *out, size_t size);
+compi_status_t pmi_wire_hex_decode(const char *hex, char *out, size_t size);
 
 /*
  * Line reader over a byte stream that arrives in arbitrary pieces.  Fill it (from a file

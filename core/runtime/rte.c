@@ -15,12 +15,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 rte_proc_info_t rte_proc;
 
 static int *local_ranks;   /* world ranks on this host, ascending */
 static char *is_local;     /* [world_size] */
+static char node_name[256];
+
+/* peers of other worlds: index world_size + i is dyn_gid[i] */
+static int *dyn_gid;
+static char *dyn_local;
+static int n_dyn, cap_dyn;
 
 /* Cores of this host.  Not our affinity mask: a rank bound to one core (by a launcher
    or taskset) shares the host with its peers on the other cores, and is not
@@ -96,6 +103,12 @@ compi_status_t rte_init(void)
         snprintf(rte_proc.hostname, sizeof(rte_proc.hostname), "%s", node);
     }
     make_jobid(&info);
+    const char *uni = getenv("COMPI_UNIVERSE"), *base = getenv("COMPI_GID_BASE");
+    if (uni != NULL && pmi_can_spawn()) {
+        snprintf(rte_proc.universe, sizeof(rte_proc.universe), "%s", uni);
+        rte_proc.gid_base = base != NULL ? atoi(base) : 0;
+    }
+    snprintf(node_name, sizeof(node_name), "%s", node);
 
     is_local = calloc((size_t)rte_proc.world_size, 1);
     local_ranks = calloc((size_t)rte_proc.world_size, sizeof(int));
@@ -107,7 +120,8 @@ compi_status_t rte_init(void)
     if (facts_hooks && facts_hooks->publish && (st = facts_hooks->publish()) != COMPI_OK) {
         return st;
     }
-    if (rte_proc.world_size > 1) {
+    /* a world of one publishes too when other worlds may connect to it */
+    if (rte_proc.world_size > 1 || rte_dynamic()) {
         if ((st = rte_modex_put("host", node)) != COMPI_OK || (st = rte_fence()) != COMPI_OK) {
             return st;
         }
@@ -155,8 +169,13 @@ void rte_finalize(void)
     pmi_finalize();
     free(local_ranks);
     free(is_local);
+    free(dyn_gid);
+    free(dyn_local);
     local_ranks = NULL;
     is_local = NULL;
+    dyn_gid = NULL;
+    dyn_local = NULL;
+    n_dyn = cap_dyn = 0;
 }
 
 static void modex_key(char *buf, size_t len, const char *key, int rank)
@@ -171,7 +190,7 @@ compi_status_t rte_modex_put(const char *key, const char *value)
         compi_log_error("modex value for '%s' is too long (%zu bytes)", key, strlen(value));
         return COMPI_ERR_INVALID_PARAM;
     }
-    modex_key(k, sizeof(k), key, rte_proc.world_rank);
+    modex_key(k, sizeof(k), key, rte_proc.gid_base + rte_proc.world_rank);
     return pmi_put(k, value);
 }
 
@@ -187,8 +206,12 @@ compi_status_t rte_fence(void)
 compi_status_t rte_modex_get(int world_rank, const char *key, char *value, size_t len)
 {
     char k[128];
-    modex_key(k, sizeof(k), key, world_rank);
-    return pmi_get(world_rank, k, value, len);
+    if (world_rank < 0 || world_rank >= rte_peer_count()) {
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    modex_key(k, sizeof(k), key, rte_peer_gid(world_rank));
+    /* the hint is a rank of our own world (PMIx); other worlds exist only with our mpirun */
+    return pmi_get(world_rank < rte_proc.world_size ? world_rank : 0, k, value, len);
 }
 
 void rte_abort(int code, const char *msg)
@@ -207,8 +230,105 @@ const int *rte_local_ranks(void)
 
 int rte_world_rank_is_local(int world_rank)
 {
+    if (world_rank >= rte_proc.world_size && world_rank < rte_peer_count()) {
+        return dyn_local[world_rank - rte_proc.world_size];
+    }
     if (world_rank < 0 || world_rank >= rte_proc.world_size || !is_local) {
         return 0;
     }
     return is_local[world_rank];
+}
+
+int rte_peer_count(void)
+{
+    return rte_proc.world_size + n_dyn;
+}
+
+int rte_peer_gid(int peer)
+{
+    return peer < rte_proc.world_size ? rte_proc.gid_base + peer
+                                      : dyn_gid[peer - rte_proc.world_size];
+}
+
+compi_status_t rte_peer_add(int gid, int *peer_p)
+{
+    char host[RTE_MODEX_VALMAX];
+    compi_status_t st;
+
+    if (gid >= rte_proc.gid_base && gid < rte_proc.gid_base + rte_proc.world_size) {
+        *peer_p = gid - rte_proc.gid_base;
+        return COMPI_OK;
+    }
+    for (int i = 0; i < n_dyn; i++) {
+        if (dyn_gid[i] == gid) {
+            *peer_p = rte_proc.world_size + i;
+            return COMPI_OK;
+        }
+    }
+    if (n_dyn == cap_dyn) {
+        int cap = cap_dyn ? 2 * cap_dyn : 16;
+        int *g = realloc(dyn_gid, (size_t)cap * sizeof(int));
+        if (g == NULL) {
+            return COMPI_ERR_NO_MEMORY;
+        }
+        dyn_gid = g;
+        char *l = realloc(dyn_local, (size_t)cap);
+        if (l == NULL) {
+            return COMPI_ERR_NO_MEMORY;
+        }
+        dyn_local = l;
+        cap_dyn = cap;
+    }
+    char k[128];
+    modex_key(k, sizeof(k), "host", gid);
+    if ((st = pmi_get(0, k, host, sizeof(host))) != COMPI_OK) {
+        compi_log_error("cannot learn the host of process %d of another world: %s", gid,
+                        compi_status_string(st));
+        return st;
+    }
+    dyn_gid[n_dyn] = gid;
+    dyn_local[n_dyn] = strcmp(host, node_name) == 0;
+    *peer_p = rte_proc.world_size + n_dyn++;
+    return COMPI_OK;
+}
+
+int rte_dynamic(void)
+{
+    return rte_proc.universe[0] != '\0';
+}
+
+const char *rte_parent_key(void)
+{
+    const char *k = getenv("COMPI_PARENT");
+    return rte_dynamic() && k != NULL && *k != '\0' ? k : NULL;
+}
+
+compi_status_t rte_kvs_put(const char *key, const char *value)
+{
+    return pmi_put(key, value);
+}
+
+compi_status_t rte_kvs_get(const char *key, char *value, size_t len)
+{
+    return pmi_get(0, key, value, len);
+}
+
+compi_status_t rte_kvs_fetch_add(const char *key, int *old_p)
+{
+    return pmi_fetch_add(key, old_p);
+}
+
+compi_status_t rte_kvs_wait(const char *key, char *value, size_t len)
+{
+    struct timespec pause = {.tv_sec = 0, .tv_nsec = 100000L};
+    compi_status_t st;
+
+    /* the other side of a connection is on its way (or the job goes down with it) */
+    while ((st = pmi_get(0, key, value, len)) == COMPI_ERR_NOT_FOUND) {
+        nanosleep(&pause, NULL);
+        if (pause.tv_nsec < 10000000L) {
+            pause.tv_nsec *= 2;
+        }
+    }
+    return st;
 }

@@ -24,7 +24,11 @@ typedef struct rte_proc_info {
     int universe_size;
     pid_t pid;
     char hostname[256];
-    char jobid[64];   /* unique per job: used to name shared-memory files */
+    char jobid[96]; /* unique per job: used to name shared-memory files */
+    /* dynamic processes (compi's mpirun only): the id of the whole mpirun job, which
+       every world it spawned shares ("" elsewhere), and the global id of our rank 0 */
+    char universe[64];
+    int gid_base;
 } rte_proc_info_t;
 
 extern rte_proc_info_t rte_proc;
@@ -57,11 +61,40 @@ compi_status_t rte_modex_put(const char *key, const char *value);
 compi_status_t rte_fence(void); /* collective over the whole job */
 compi_status_t rte_modex_get(int world_rank, const char *key, char *value, size_t len);
 
+/*
+ * Peers.  The processes this one talks to are numbered by a process-wide peer index:
+ * 0 .. world_size - 1 are MPI_COMM_WORLD's ranks, and processes of other worlds (spawned,
+ * or met through MPI_Comm_accept / connect) get the next indices as they are met, for the
+ * life of the process.  Groups hold peer indices; the modex reads a peer's keys by its
+ * global id (world rank plus its world's base in mpirun's numbering, see
+ * core/runtime/launcher/launcher.h), which both sides of a connection exchange.
+ */
+int rte_peer_count(void);
+int rte_peer_gid(int peer);
+/* the index of the process with global id `gid`, added when new */
+compi_status_t rte_peer_add(int gid, int *peer_p);
+
+/* the launcher can start and connect worlds (compi's mpirun; not a singleton, not Hydra
+   or a PMIx launcher) */
+int rte_dynamic(void);
+/* COMPI_PARENT: the key under which our parents' spawn waits (NULL when not spawned) */
+const char *rte_parent_key(void);
+/*
+ * Keys of the whole mpirun job, outside the modex's naming: rte_kvs_put publishes at once
+ * (no fence: mpirun serves it to everyone), rte_kvs_wait polls until the key exists.
+ */
+compi_status_t rte_kvs_put(const char *key, const char *value);
+compi_status_t rte_kvs_get(const char *key, char *value, size_t len);
+compi_status_t rte_kvs_wait(const char *key, char *value, size_t len);
+/* *old_p = the number under `key` (0 when new), and key holds old + 1: atomic in mpirun */
+compi_status_t rte_kvs_fetch_add(const char *key, int *old_p);
+
 /* Tell the launcher to kill the job and exit with `code`; does not return. */
 void rte_abort(int code, const char *msg) __attribute__((noreturn));
 
 /* ranks of world that live on this host, ascending; valid after rte_init */
 const int *rte_local_ranks(void);
+/* a peer index (above) on this host */
 int rte_world_rank_is_local(int world_rank);
 
 #endif

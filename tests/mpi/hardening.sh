@@ -11,8 +11,8 @@
 #  4. mpirun SIGKILLed at random points of MPI_Init (np 8, 20 times): nothing in /dev/shm,
 #     no rank left;
 #  5. bounded input: /dev/zero as host file and as config fails clearly within 2 s; the
-#     key-value space quota; control characters from ranks escaped; out-of-range
-#     parameters named with their range.
+#     key-value space quota; malformed spawn requests refused, nothing started; control
+#     characters from ranks escaped; out-of-range parameters named with their range.
 # Every mpirun runs with --timeout and under `timeout`.  The fake hosts h1, h2 are
 # reached through tests/mpi/fake-agent.sh, as in launch.sh.
 . "$(dirname "$0")/lib.sh"
@@ -334,6 +334,36 @@ quota() {
     says "^last reply: cmd=put_result rc=-1 msg=kvs_quota_of_1024_keys_per_rank$"
 }
 check "the key-value space refuses a rank's keys past its quota, naming it" quota
+
+cat >"$MT_TMP/spawn-junk" <<'EOF'
+#!/bin/bash
+# helper of hardening.sh: rank 0 sends malformed spawn requests and prints each reply
+if [ "$PMI_RANK" = 0 ]; then
+    ask() {
+        for line in "$@"; do printf '%s\n' "$line" >&"$PMI_FD"; done
+        read -r reply <&"$PMI_FD"
+        echo "reply: $reply"
+    }
+    ask "cmd=spawn_go parent=k"
+    ask "cmd=spawn_cmd maxprocs=999999 appnum=0 argc=1 arg0=2f62696e2f74727565" \
+        "cmd=spawn_go parent=k"
+    ask "cmd=spawn_cmd maxprocs=1 appnum=0 argc=1 arg0=zz" "cmd=spawn_go parent=k"
+    ask "cmd=spawn_cmd maxprocs=1 appnum=0 argc=2 arg0=2f62696e2f74727565" \
+        "cmd=spawn_go parent=k"
+    ask "cmd=spawn_cmd maxprocs=2 appnum=0 argc=1 arg0=2f6e6f2f73756368" "cmd=spawn_go parent=k"
+    ask "cmd=spawn_go"
+fi
+EOF
+chmod +x "$MT_TMP/spawn-junk"
+hrun 20 -np 2 "$MT_TMP/spawn-junk"
+spawn_junk() {
+    [ "$mt_rc" -eq 0 ] || { mt_why="exit status $mt_rc" && return 1; }
+    n=$(grep -c '^reply: cmd=spawn_result rc=-1 why=[0-9a-f]*$' "$out")
+    [ "$n" -eq 6 ] || { mt_why="$n of 6 requests refused" && return 1; }
+    # "cannot execute '/no/such'..." in hex: the program is looked for before any start
+    says "why=$(printf "cannot execute '/no/such'" | od -An -tx1 | tr -d ' \n')"
+}
+check "malformed spawn requests are refused (rc=-1 and why), nothing is started" spawn_junk
 
 cat >"$MT_TMP/escape" <<'EOF'
 #!/bin/bash

@@ -5,18 +5,16 @@
 #                                    test, flushed, so a hang can be named
 #   <logdir>/np<N>.rank<R>.counts    one line at the end: run= skipped= failed= ...
 # Usage: python runner.py TESTDIR LOGDIR [main.py options...]
+# The workers of mpi4py.futures (test_util_pool's process pool, started by MPI_Comm_spawn)
+# run the main script's file (__file__) again under the name __worker__, with its
+# directory first in sys.path, to find the test modules there: runner.py names test/main.py
+# as its file, as if main.py had been started.  Only `python runner.py` runs the suite.
 import atexit
 import os
 import sys
 import unittest
 
-testdir, logdir = sys.argv[1], sys.argv[2]
-del sys.argv[1:3]
-sys.dont_write_bytecode = True
-sys.path.insert(0, testdir)
-sys.argv[0] = os.path.join(testdir, "main.py")
-import main  # noqa: E402  (mpi4py's test/main.py)
-
+logdir = None
 _files = {}
 
 
@@ -105,4 +103,12 @@ class Runner(unittest.TextTestRunner):
         return result
 
 
-main.main(module=None, testRunner=Runner)
+if __name__ == "__main__":
+    testdir, logdir = sys.argv[1], sys.argv[2]
+    del sys.argv[1:3]
+    sys.dont_write_bytecode = True
+    sys.path.insert(0, testdir)
+    sys.argv[0] = __file__ = os.path.join(testdir, "main.py")
+    import main  # (mpi4py's test/main.py)
+
+    main.main(module=None, testRunner=Runner)

@@ -149,6 +149,33 @@ START_TEST(format_too_long)
 }
 END_TEST
 
+/* a spawned program's arguments travel as hex: any byte but NUL, blanks included */
+START_TEST(hex_round_trip)
+{
+    char hex[64], back[32];
+    const char *kv[] = {"maxprocs", "2", "arg0", "6120"};
+    char line[PMI_WIRE_MAXLINE];
+    size_t len;
+
+    ck_assert_int_eq(pmi_wire_hex_encode("a b=\n\xff", hex, sizeof(hex)), COMPI_OK);
+    ck_assert_str_eq(hex, "6120623d0aff");
+    ck_assert_int_eq(pmi_wire_hex_decode(hex, back, sizeof(back)), COMPI_OK);
+    ck_assert_str_eq(back, "a b=\n\xff");
+    ck_assert_int_eq(pmi_wire_hex_encode("", hex, sizeof(hex)), COMPI_OK);
+    ck_assert_str_eq(hex, "");
+    ck_assert_int_eq(pmi_wire_hex_encode("abcd", hex, 8), COMPI_ERR_TRUNCATE);
+    ck_assert_int_eq(pmi_wire_hex_decode("616", back, sizeof(back)), COMPI_ERR_INVALID_PARAM);
+    ck_assert_int_eq(pmi_wire_hex_decode("6g", back, sizeof(back)), COMPI_ERR_INVALID_PARAM);
+    ck_assert_int_eq(pmi_wire_hex_decode("6100", back, sizeof(back)), COMPI_ERR_INVALID_PARAM);
+    ck_assert_int_eq(pmi_wire_hex_decode("616263", back, 3), COMPI_ERR_TRUNCATE);
+    /* the array form of format, as the spawn request uses it */
+    ck_assert_int_eq(pmi_wire_format_list(line, sizeof(line), &len, "spawn_cmd", kv, 4), COMPI_OK);
+    ck_assert_str_eq(line, "cmd=spawn_cmd maxprocs=2 arg0=6120\n");
+    ck_assert_int_eq(pmi_wire_format_list(line, sizeof(line), &len, "spawn_cmd", kv, 3),
+                     COMPI_ERR_INVALID_PARAM);
+}
+END_TEST
+
 START_TEST(reader_partial_reads)
 {
     const char *stream = "cmd=init pmi_version=1\ncmd=get_maxes\ncmd=barr";
@@ -231,7 +258,7 @@ int main(void)
     const TTest *tests[] = {
         parse_well_formed, parse_empty_value_and_ints, parse_missing_keys, parse_spaces,
         parse_too_long, format_round_trip, format_refuses_bad_fields, format_too_long,
-        reader_partial_reads, reader_over_long_line, reader_fill_from_fd
+        reader_partial_reads, reader_over_long_line, reader_fill_from_fd, hex_round_trip
     };
     const unit_case_t tc = {.suite = "pmi_wire", .name = "wire"};
     return unit_tap_run_list(&tc, tests, UNIT_COUNT(tests));

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -382,6 +383,98 @@ err:
     return COMPI_ERR_UNREACHABLE;
 }
 
+/*
+ * Peers of other worlds have no slot in our segment (it was sized for our world's local
+ * ranks), so each direction gets a segment of one ring of its own, named after the
+ * universe and both pids: "/<universe>.smd.<receiver pid>.<sender pid>".  Whichever side
+ * comes first creates it (zeroed: an empty ring), both size it alike, and the second to
+ * map it removes the name; mpirun removes what a process that died first left behind.
+ * The sender may write before the receiver maps: the records wait in the file.
+ */
+static void *dyn_map(const char *name, size_t len)
+{
+    const btl_services_t *svc = btl_sm_state.svc;
+    int fd = shm_open(name, O_CREAT | O_RDWR, 0600);
+    void *seg = MAP_FAILED;
+
+    if (fd < 0 || ftruncate(fd, (off_t)len) != 0)
+        svc->log_error("btl sm: shared memory %s for another world: %s", name, strerror(errno));
+    else if ((seg = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED)
+        svc->log_error("btl sm: mapping %s: %s", name, strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    if (seg == MAP_FAILED)
+        return NULL;
+    seg_attached(seg, name, 2);
+    return seg;
+}
+
+static compi_status_t connect_dyn(int peer, btl_endpoint_t **ep_p)
+{
+    btl_sm_state_t *st = &btl_sm_state;
+    const btl_services_t *svc = st->svc;
+    char val[64 + NAME_MAX], rx_name[NAME_MAX], tx_name[NAME_MAX];
+    size_t len = seg_bytes(1, SM_DYN_RING_SIZE);
+    int pid, lrank, off = 0;
+    uint64_t probe_addr;
+
+    *ep_p = NULL;
+    if (btl_sm_module.max_frag > SM_DYN_RING_SIZE / 4 - 2 * SM_REC_ALIGN) {
+        svc->log_verbose(1,
+                         "btl sm: fragments of %zu bytes do not fit the rings to other "
+                         "worlds",
+                         btl_sm_module.max_frag);
+        return COMPI_OK;
+    }
+    if (svc->modex_get(peer, SM_MODEX_KEY, val, sizeof(val)) != COMPI_OK ||
+        sscanf(val, "%d,%d,%" SCNx64 ",%n", &pid, &lrank, &probe_addr, &off) != 3 || off == 0) {
+        svc->log_error("btl sm: no usable business card from process %d of another world", peer);
+        return COMPI_ERR_UNREACHABLE;
+    }
+    snprintf(rx_name, sizeof(rx_name), "/%s.smd.%d.%d", st->universe, (int)svc->pid, pid);
+    snprintf(tx_name, sizeof(tx_name), "/%s.smd.%d.%d", st->universe, pid, (int)svc->pid);
+    if (st->n_in == st->cap_in) {
+        int cap = st->cap_in * 2 + 4;
+        sm_ring_rx_t *in = realloc(st->in, (size_t)cap * sizeof(*in));
+        if (in == NULL)
+            return COMPI_ERR_NO_MEMORY;
+        st->in = in;
+        st->cap_in = cap;
+    }
+    btl_endpoint_t *ep = calloc(1, sizeof(*ep));
+    void *rx = ep != NULL ? dyn_map(rx_name, len) : NULL;
+    void *tx = rx != NULL ? dyn_map(tx_name, len) : NULL;
+    if (tx == NULL) {
+        if (rx != NULL)
+            munmap(rx, len);
+        free(ep);
+        return COMPI_ERR_UNREACHABLE;
+    }
+    sm_ring_ctrl_t *octrl = slot_ctrl(tx, SM_DYN_RING_SIZE, 0);
+    ep->tx =
+        (sm_ring_tx_t){.data = (char *)(octrl + 1), .ctrl = octrl, .mask = SM_DYN_RING_SIZE - 1};
+    ep->pid = pid;
+    ep->world_rank = peer;
+    ep->local_rank = -1;
+    ep->seg = tx;
+    ep->seg_len = len;
+    ep->dyn_rx_seg = rx;
+    ep->dyn_next = st->dyn_eps;
+    st->dyn_eps = ep;
+    sm_ring_ctrl_t *ictrl = slot_ctrl(rx, SM_DYN_RING_SIZE, 0);
+    st->in[st->n_in++] = (sm_ring_rx_t){.data = (const char *)(ictrl + 1),
+                                        .ctrl = ictrl,
+                                        .mask = SM_DYN_RING_SIZE - 1,
+                                        .src = peer};
+    if ((btl_sm_module.flags & BTL_FLAG_GET) != 0 && cma_probe(ep, probe_addr) != 0) {
+        /* single copy with every peer or none: the PML asks the module, not the endpoint */
+        btl_sm_module.flags &= ~(unsigned)(BTL_FLAG_GET | BTL_FLAG_PUT);
+        svc->log_verbose(1, "btl sm: single copy from process %d of another world fails", peer);
+    }
+    *ep_p = ep;
+    return COMPI_OK;
+}
+
 static compi_status_t btl_sm_add_procs(int n, const int *world_ranks, btl_endpoint_t **eps)
 {
     btl_sm_state_t *st = &btl_sm_state;
@@ -396,7 +489,10 @@ static compi_status_t btl_sm_add_procs(int n, const int *world_ranks, btl_endpoi
         int r = world_ranks[i];
         if (r == svc->world_rank || !svc->rank_is_local(r))
             continue;
-        compi_status_t rc = connect_peer(r, &eps[i]);
+        if (r >= svc->world_size && st->universe == NULL)
+            continue;
+        compi_status_t rc =
+            r >= svc->world_size ? connect_dyn(r, &eps[i]) : connect_peer(r, &eps[i]);
         if (rc != COMPI_OK)
             return rc;
     }
@@ -410,6 +506,13 @@ static compi_status_t btl_sm_finalize(void)
     for (int i = 0; st->eps != NULL && i < st->local_size; i++) {
         if (st->eps[i].seg != NULL)
             munmap(st->eps[i].seg, st->eps[i].seg_len);
+    }
+    while (st->dyn_eps != NULL) {
+        btl_endpoint_t *ep = st->dyn_eps;
+        st->dyn_eps = ep->dyn_next;
+        munmap(ep->seg, ep->seg_len);
+        munmap(ep->dyn_rx_seg, ep->seg_len);
+        free(ep);
     }
     if (st->seg != NULL)
         munmap(st->seg, st->seg_len);
@@ -443,6 +546,10 @@ compi_status_t btl_sm_init(const btl_services_t *svc, uint32_t ring_size, size_t
     st->seg_fd = -1;
     st->eps = calloc((size_t)svc->local_size, sizeof(*st->eps));
     st->in = calloc((size_t)svc->local_size, sizeof(*st->in));
+    st->cap_in = svc->local_size;
+    st->universe = svc->size >= offsetof(btl_services_t, universe) + sizeof(svc->universe)
+                       ? svc->universe
+                       : NULL;
     if (st->eps == NULL || st->in == NULL) {
         svc->log_error("btl sm: out of memory for %d local peers", svc->local_size);
         goto err;

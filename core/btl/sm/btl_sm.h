@@ -53,14 +53,24 @@ struct btl_endpoint {
     int local_rank;
     void *seg; /* the peer's segment, mapped */
     size_t seg_len;
+    /* a peer of another world: the pair of segments of one ring each (btl_sm.c), and
+       the next such endpoint */
+    void *dyn_rx_seg;
+    struct btl_endpoint *dyn_next;
 };
+
+/* one ring each way between processes of two worlds: large enough for any fragment the
+   component allows with a ring of 256 KiB or less (its default up to 16 local ranks) */
+#define SM_DYN_RING_SIZE (256u * 1024u)
 
 /* the whole state of the module (one per process) */
 typedef struct btl_sm_state {
     const btl_services_t *svc;
     void (*recv_cb)(int src_world_rank, const void *frag, size_t len);
     sm_ring_rx_t *in; /* inbound rings of the peers added so far */
-    int n_in;
+    int n_in, cap_in;
+    const char *universe;    /* svc's, when it is long enough to have it; else NULL */
+    btl_endpoint_t *dyn_eps; /* peers of other worlds (heap, each its own) */
 
     btl_endpoint_t *eps; /* by peer local rank; world_rank < 0 when not connected */
     int local_size;

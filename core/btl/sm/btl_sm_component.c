@@ -3,6 +3,7 @@
  */
 #include "core/btl/sm/btl_sm.h"
 
+#include <stddef.h>
 #include <string.h>
 #include <sys/prctl.h>
 
@@ -57,7 +58,9 @@ static btl_module_t *btl_sm_open(const btl_services_t *svc)
         svc->log_error("btl sm: services table too old (%zu bytes)", svc->size);
         return NULL;
     }
-    if (svc->local_size < 2) {
+    int dynamic = svc->size >= offsetof(btl_services_t, universe) + sizeof(svc->universe) &&
+                  svc->universe != NULL;
+    if (svc->local_size < 2 && !dynamic) {
         svc->log_verbose(1, "btl sm: no other rank on this host, not used");
         return NULL;
     }

@@ -220,8 +220,9 @@ static void agent__env(const mpirun_job_t *job, const mpirun_rank_t *r, agent_ve
         agent__pushf(env, "COMPI_OVERSUBSCRIBED=1");
     for (char **e = environ; *e != NULL; e++) {
         static const char *const mine[] = {
-            "COMPI_JOBID=",       "COMPI_OVERSUBSCRIBED=", "COMPI_COLL_CONFIG=",
-            "COMPI_CPU_PLACES=",  "COMPI_PMI_AUTH="};
+            "COMPI_JOBID=",      "COMPI_OVERSUBSCRIBED=", "COMPI_COLL_CONFIG=",
+            "COMPI_CPU_PLACES=", "COMPI_PMI_AUTH=",       "COMPI_UNIVERSE=",
+            "COMPI_PARENT=",     "COMPI_GID_BASE=",       "COMPI_APPNUM="};
         int skip = strncmp(*e, "COMPI_", 6) != 0 || strchr(*e, '=') == NULL;
 
         for (size_t k = 0; !skip && k < sizeof(mine) / sizeof(mine[0]); k++)

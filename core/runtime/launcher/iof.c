@@ -1,6 +1,7 @@
 /*
  * iof.c -- --tag-output: ranks' stdout and stderr come through pipes and leave mpirun one
- * whole line at a time, prefixed "[1,RANK]<stdout>:" like Open MPI's mpirun.
+ * whole line at a time, prefixed "[1,RANK]<stdout>:" like Open MPI's mpirun (a spawned
+ * sub-job k: "[k+1,RANK]").
  *
  * Each tagged line goes out in a single write, so lines of different ranks never mix
  * inside a line.  A last line without a newline is written out with one added when the
@@ -22,6 +23,7 @@ void iof_stream_init(iof_stream_t *s, int fd, int rank, int is_err)
 {
     s->fd = fd;
     s->rank = rank;
+    s->sub = 0;
     s->is_err = is_err;
     s->buf = NULL;
     s->len = 0;
@@ -46,7 +48,8 @@ static void write_all(int fd, const char *p, size_t n)
 static void emit_line(const iof_stream_t *s, const char *line, size_t n)
 {
     char tag[64];
-    int tlen = snprintf(tag, sizeof(tag), "[1,%d]<%s>:", s->rank, s->is_err ? "stderr" : "stdout");
+    int tlen = snprintf(tag, sizeof(tag), "[%d,%d]<%s>:", s->sub + 1, s->rank,
+                        s->is_err ? "stderr" : "stdout");
     size_t total = (size_t)tlen + n + 1;
     char *out = malloc(total);
 

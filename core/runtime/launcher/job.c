@@ -3,7 +3,8 @@
  * job down when one fails.
  *
  * A rank fails the job when it is killed by a signal, exits non-zero, exits (any status)
- * after PMI init without PMI finalize, or calls abort.  mpirun then prints one line naming
+ * after PMI init without PMI finalize, or calls abort; a spawned process also when it exits
+ * before PMI init (its parents would wait for it for ever).  mpirun then prints one line naming
  * the rank and the cause, SIGTERMs the others and SIGKILLs whoever is left a second later.
  * Ranks also die with mpirun itself (PR_SET_PDEATHSIG), so none outlives it.
  *
@@ -89,6 +90,21 @@ static compi_status_t job__place(mpirun_job_t *job)
     return st;
 }
 
+static void job__rank_init(mpirun_job_t *job, int gid, int sub, int rank)
+{
+    mpirun_rank_t *r = &job->ranks[gid];
+
+    r->rank = rank;
+    r->gid = gid;
+    r->sub = sub;
+    r->pmi_fd = -1;
+    pmi_wire_reader_init(&r->reader);
+    iof_stream_init(&r->out, -1, rank, 0);
+    iof_stream_init(&r->err, -1, rank, 1);
+}
+
+static int cores_available(void);
+
 compi_status_t job_create(mpirun_job_t *job, const mpirun_opts_t *opts)
 {
     compi_status_t st;
@@ -96,22 +112,23 @@ compi_status_t job_create(mpirun_job_t *job, const mpirun_opts_t *opts)
     memset(job, 0, sizeof(*job));
     job->opts = opts;
     job->n = opts->np;
+    job->cap = opts->np + MPIRUN_MAX_SPAWNED;
     job->listen_fd = -1;
     for (int i = 0; i < PMI_TCP_PENDING_MAX; i++)
         job->pending[i].fd = -1;
-    job->ranks = calloc((size_t)job->n, sizeof(*job->ranks));
+    /* calloc: the pages of entries never used are never touched */
+    job->ranks = calloc((size_t)job->cap, sizeof(*job->ranks));
     if (job->ranks == NULL)
         return COMPI_ERR_NO_MEMORY;
-    for (int i = 0; i < job->n; i++) {
-        mpirun_rank_t *r = &job->ranks[i];
-
-        r->rank = i;
-        r->pmi_fd = -1;
-        pmi_wire_reader_init(&r->reader);
-        iof_stream_init(&r->out, -1, i, 0);
-        iof_stream_init(&r->err, -1, i, 1);
-    }
+    for (int i = 0; i < job->n; i++)
+        job__rank_init(job, i, 0, i);
     make_jobid(job->jobid, sizeof(job->jobid));
+    job->nsubs = 1;
+    job->subs[0] = (mpirun_sub_t){.base = 0, .n = job->n};
+    snprintf(job->subs[0].jobid, sizeof(job->subs[0].jobid), "%s", job->jobid);
+    job->universe = opts->hosts.n > 0 ? hosts_total_slots(&opts->hosts) : cores_available();
+    if (job->universe < job->n)
+        job->universe = job->n;
     st = job__place(job);
     if (st == COMPI_OK)
         st = pmi_server_create(job);
@@ -120,10 +137,13 @@ compi_status_t job_create(mpirun_job_t *job, const mpirun_opts_t *opts)
     return st;
 }
 
-/* "rank 3 (pid 123)", or "rank 3 (pid 123, on h2 through ssh)" for a remote rank */
+/* "rank 3 (pid 123)", or "rank 3 (pid 123, on h2 through ssh)" for a remote rank, or
+   "rank 1 of spawned world 2 (pid 123)" */
 static void job__label(const mpirun_job_t *job, const mpirun_rank_t *r, char *buf, size_t len)
 {
-    if (r->remote)
+    if (r->sub > 0)
+        snprintf(buf, len, "rank %d of spawned world %d (pid %ld)", r->rank, r->sub, (long)r->pid);
+    else if (r->remote)
         snprintf(buf, len, "rank %d (pid %ld, on %s through %s)", r->rank, (long)r->pid,
                  r->host->name, job->opts->agent[0]);
     else
@@ -194,24 +214,40 @@ static void child_exec_failed(int errpipe)
 }
 
 /* a rank on this machine: environment and PMI descriptor, then the program */
-static void child_exec(mpirun_job_t *job, int rank, int pmi_fd, int out_fd, int err_fd, int errpipe,
-                       pid_t parent)
+static void child_exec(mpirun_job_t *job, const mpirun_rank_t *r, int pmi_fd, int out_fd,
+                       int err_fd, int errpipe, pid_t parent)
 {
     const mpirun_opts_t *o = job->opts;
-    const mpirun_rank_t *r = &job->ranks[rank];
+    const mpirun_sub_t *sub = &job->subs[r->sub];
+    char **argv = r->cmd != NULL ? r->cmd->argv : o->prog_argv;
 
-    child_setup(rank, -1, out_fd, err_fd, parent);
+    child_setup(r->gid, -1, out_fd, err_fd, parent);
     fcntl(pmi_fd, F_SETFD, 0); /* the one descriptor the rank keeps across exec */
 
     unsetenv("PMI_PORT");
     unsetenv("PMI_ID");
     set_env_int("PMI_FD", pmi_fd);
-    set_env_int("PMI_RANK", rank);
-    set_env_int("PMI_SIZE", job->n);
+    set_env_int("PMI_RANK", r->rank);
+    set_env_int("PMI_SIZE", sub->n);
     /* Hydra's names for the local rank, which MPICH-built programs read */
     set_env_int("MPI_LOCALRANKID", r->local_rank);
     set_env_int("MPI_LOCALNRANKS", r->local_size);
-    setenv("COMPI_JOBID", job->jobid, 1);
+    setenv("COMPI_JOBID", sub->jobid, 1);
+    /* the whole job's id: the library may spawn (pmi.c) and names shared memory after it;
+       not when some ranks run on other hosts, which cannot (a world decides alike) */
+    if (job->nremote == 0)
+        setenv("COMPI_UNIVERSE", job->jobid, 1);
+    else
+        unsetenv("COMPI_UNIVERSE");
+    set_env_int("COMPI_GID_BASE", sub->base);
+    if (r->cmd != NULL) {
+        set_env_int("COMPI_APPNUM", r->cmd->appnum);
+        if (r->cmd->wdir != NULL && chdir(r->cmd->wdir) != 0)
+            child_exec_failed(errpipe);
+    } else {
+        unsetenv("COMPI_APPNUM");
+        unsetenv("COMPI_PARENT");
+    }
     /* always set, so a rank bound to one core later still knows the whole picture */
     setenv("COMPI_OVERSUBSCRIBED", job->nlocal > cores_available() ? "1" : "0", 1);
     bind_apply(r); /* after the count above, which wants our whole set */
@@ -220,7 +256,7 @@ static void child_exec(mpirun_job_t *job, int rank, int pmi_fd, int out_fd, int 
     for (int i = 0; i < o->nenv; i++)
         putenv(o->env[i]);
 
-    execvp(o->prog_argv[0], o->prog_argv);
+    execvp(argv[0], argv);
     child_exec_failed(errpipe);
 }
 
@@ -314,7 +350,7 @@ static compi_status_t spawn_one(mpirun_job_t *job, mpirun_rank_t *r)
     if (pid == 0 && r->remote)
         child_exec_agent(r->rank, agent, in_fd, outp[1], errp[1], ep[1], self);
     if (pid == 0)
-        child_exec(job, r->rank, sv[1], outp[1], errp[1], ep[1], self);
+        child_exec(job, r, sv[1], outp[1], errp[1], ep[1], self);
 
     agent_argv_free(agent);
     if (in_fd >= 0)
@@ -335,6 +371,7 @@ static compi_status_t spawn_one(mpirun_job_t *job, mpirun_rank_t *r)
         set_nonblock(errp[0]);
         iof_stream_init(&r->out, outp[0], r->rank, 0);
         iof_stream_init(&r->err, errp[0], r->rank, 1);
+        r->out.sub = r->err.sub = r->sub;
     }
 
     /* the exec-error pipe closes without data when exec succeeds */
@@ -348,8 +385,8 @@ static compi_status_t spawn_one(mpirun_job_t *job, mpirun_rank_t *r)
             snprintf(why, sizeof(why), "cannot execute the launch agent '%s' for rank %d: %s",
                      job->opts->agent[0], r->rank, strerror(e));
         else
-            snprintf(why, sizeof(why), "cannot execute '%s': %s", job->opts->prog_argv[0],
-                     strerror(e));
+            snprintf(why, sizeof(why), "cannot execute '%s': %s",
+                     r->cmd != NULL ? r->cmd->argv[0] : job->opts->prog_argv[0], strerror(e));
         job_terminate(job, e == ENOENT ? 127 : 126, why);
         return COMPI_ERR_IO;
     }
@@ -378,6 +415,94 @@ compi_status_t job_spawn(mpirun_job_t *job)
         if (st != COMPI_OK)
             return st;
     }
+    return COMPI_OK;
+}
+
+void job_cmds_free(mpirun_cmd_t *cmds, int ncmds)
+{
+    for (int c = 0; cmds != NULL && c < ncmds; c++) {
+        for (char **a = cmds[c].argv; a != NULL && *a != NULL; a++)
+            free(*a);
+        free(cmds[c].argv);
+        free(cmds[c].wdir);
+    }
+    free(cmds);
+}
+
+/* 1 when `prog` names an executable file, here or on PATH as execvp would find it */
+static int job__executable(const char *prog, const char *wdir)
+{
+    const char *path = getenv("PATH");
+    char buf[4096];
+
+    if (strchr(prog, '/') != NULL) {
+        if (prog[0] != '/' && wdir != NULL) {
+            snprintf(buf, sizeof(buf), "%s/%s", wdir, prog);
+            return access(buf, X_OK) == 0;
+        }
+        return access(prog, X_OK) == 0;
+    }
+    for (const char *p = path != NULL ? path : "/usr/bin:/bin"; *p != '\0';) {
+        const char *end = strchr(p, ':');
+        size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
+
+        snprintf(buf, sizeof(buf), "%.*s/%s", (int)len, len > 0 ? p : ".", prog);
+        if (access(buf, X_OK) == 0)
+            return 1;
+        p += len + (end != NULL);
+    }
+    return 0;
+}
+
+compi_status_t job_spawn_sub(mpirun_job_t *job, mpirun_cmd_t *cmds, int ncmds,
+                             const char *parent_key, int *sub_p, char *why, size_t len)
+{
+    int total = 0, k = job->nsubs;
+    mpirun_sub_t *sub;
+
+    for (int c = 0; c < ncmds; c++) {
+        if (cmds[c].wdir != NULL && access(cmds[c].wdir, X_OK) != 0) {
+            snprintf(why, len, "cannot enter directory '%s': %s", cmds[c].wdir, strerror(errno));
+            return COMPI_ERR_INVALID_PARAM;
+        }
+        if (!job__executable(cmds[c].argv[0], cmds[c].wdir)) {
+            snprintf(why, len, "cannot execute '%s': not found or not executable", cmds[c].argv[0]);
+            return COMPI_ERR_NOT_FOUND;
+        }
+        total += cmds[c].maxprocs;
+    }
+    if (job->terminating) {
+        snprintf(why, len, "the job is going down");
+        return COMPI_ERR_IO;
+    }
+    if (k >= MPIRUN_MAX_SUBS || total > job->cap - job->n) {
+        snprintf(why, len, "mpirun spawns at most %d processes and %d spawns in a job's life",
+                 MPIRUN_MAX_SPAWNED, MPIRUN_MAX_SUBS - 1);
+        return COMPI_ERR_NO_RESOURCE;
+    }
+    sub = &job->subs[k];
+    *sub = (mpirun_sub_t){.base = job->n, .n = total, .cmds = cmds, .ncmds = ncmds};
+    snprintf(sub->jobid, sizeof(sub->jobid), "%s.s%d", job->jobid, k);
+    job->nsubs++;
+    for (int c = 0, rank = 0; c < ncmds; c++) {
+        for (int i = 0; i < cmds[c].maxprocs; i++, rank++) {
+            mpirun_rank_t *r = &job->ranks[sub->base + rank];
+
+            job__rank_init(job, sub->base + rank, k, rank);
+            r->cmd = &cmds[c];
+            r->local_rank = rank;
+            r->local_size = total;
+        }
+    }
+    job->nlocal += total;
+    job->n += total;
+    *sub_p = k;
+    setenv("COMPI_PARENT", parent_key, 1);
+    for (int i = 0; i < total; i++) {
+        if (spawn_one(job, &job->ranks[sub->base + i]) != COMPI_OK)
+            break; /* the job is going down, with a message */
+    }
+    unsetenv("COMPI_PARENT");
     return COMPI_OK;
 }
 
@@ -410,7 +535,14 @@ static void judge_exit(mpirun_job_t *job, mpirun_rank_t *r, int ws)
     status = WEXITSTATUS(ws);
     if (job->terminating || r->aborted || r->exec_failed)
         return;
-    if (r->pmi_inited && !r->pmi_finalized) {
+    if (r->sub > 0 && !r->pmi_inited) {
+        /* its parents wait in MPI_Comm_spawn for the world it belongs to */
+        snprintf(why, sizeof(why),
+                 "%s exited with status %d without calling MPI_Init, while the processes "
+                 "that spawned it wait for it; terminating the job",
+                 who, status);
+        job_terminate(job, status != 0 ? status : 1, why);
+    } else if (r->pmi_inited && !r->pmi_finalized) {
         snprintf(why, sizeof(why),
                  "%s exited with status %d without calling MPI_Finalize; terminating the job", who,
                  status);
@@ -495,12 +627,15 @@ void job_destroy(mpirun_job_t *job)
     for (int i = 0; job->ranks != NULL && i < job->n; i++) {
         mpirun_rank_t *r = &job->ranks[i];
 
+        job_cmds_free(r->spawn_cmds, r->spawn_ncmds);
         if (r->pmi_fd >= 0)
             close(r->pmi_fd);
         free(r->obuf);
         iof_stream_destroy(&r->out);
         iof_stream_destroy(&r->err);
     }
+    for (int k = 1; k < job->nsubs; k++)
+        job_cmds_free(job->subs[k].cmds, job->subs[k].ncmds);
     pmi_tcp_close(job);
     pmi_server_destroy(job);
     free(job->ranks);

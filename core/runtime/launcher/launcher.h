@@ -7,8 +7,9 @@
  *
  * Ownership: main() owns the options (and their host list) and the job; the job owns its
  * rank array, every file descriptor in it (closed when it reaches end of file or at
- * job_destroy), the PMI listening socket with its not yet identified connections, and the
- * PMI key-value space.  A rank's `host` points into the options' host list.  Nothing here
+ * job_destroy), the PMI listening socket with its not yet identified connections, the
+ * PMI key-value space, and the spawned sub-jobs' commands (a rank's `cmd` points into its
+ * sub-job's; a spawn request being received belongs to its rank until spawn_go).  A rank's `host` points into the options' host list.  Nothing here
  * is shared with the MPI library.
  */
 #ifndef COMPI_LAUNCHER_H
@@ -62,13 +63,45 @@ typedef struct mpirun_opts {
 typedef struct iof_stream {
     int fd; /* read end; -1 once closed */
     int rank;
+    int sub; /* its sub-job (the tag's first number less one) */
     int is_err;
     char *buf; /* bytes of the line not yet complete */
     size_t len, cap;
 } iof_stream_t;
 
+/*
+ * Processes MPI_Comm_spawn starts join the same job (the same rank array, key-value space
+ * and fate) as a new world of their own: a sub-job.  Sub-job 0 is the world mpirun started.
+ * A process's index in the rank array is its global id, which the library names modex keys
+ * by ("<key>.<gid>"): world rank plus its sub-job's base.
+ */
+#define MPIRUN_MAX_SPAWNED 4096 /* processes spawned over the job's life, all sub-jobs */
+#define MPIRUN_MAX_SUBS 1024
+
+/* one command of a spawn: the processes it starts share it (owned by its sub-job) */
+typedef struct mpirun_cmd {
+    char **argv; /* heap, NULL-terminated */
+    char *wdir;  /* heap, NULL: mpirun's directory */
+    int appnum;
+    int maxprocs;
+} mpirun_cmd_t;
+
+typedef struct mpirun_sub {
+    int base, n; /* its processes are ranks[base .. base + n) */
+    int barrier_count;
+    char jobid[96]; /* its PMI kvsname and COMPI_JOBID: the job's id, then ".s<k>" */
+    mpirun_cmd_t *cmds;
+    int ncmds;
+} mpirun_sub_t;
+
 typedef struct mpirun_rank {
-    int rank;
+    int rank; /* in its sub-job's world */
+    int gid;  /* index in the job's rank array */
+    int sub;
+    const mpirun_cmd_t *cmd;  /* NULL in sub-job 0 (the options' program) */
+    mpirun_cmd_t *spawn_cmds; /* a spawn request being received (heap) */
+    int spawn_ncmds;
+    int spawn_bad;              /* a line of the request was malformed: its spawn_go is refused */
     const mpirun_host_t *host;  /* NULL without --host/--hostfile */
     int remote;                 /* started through the launch agent, PMI over TCP */
     int local_rank, local_size; /* among the ranks of its machine */
@@ -115,8 +148,12 @@ typedef struct pmi_tcp_conn {
 
 typedef struct mpirun_job {
     const mpirun_opts_t *opts;
-    int n;
+    int n;   /* processes of every sub-job */
+    int cap; /* entries of ranks: never reallocated, so rank pointers stay valid */
     mpirun_rank_t *ranks;
+    mpirun_sub_t subs[MPIRUN_MAX_SUBS];
+    int nsubs;
+    int universe; /* MPI_UNIVERSE_SIZE: the hosts' slots, else max(np, cores) */
     int nalive;
     char jobid[64]; /* also the PMI kvsname */
     pmi_kvs_t *kvs;
@@ -142,6 +179,14 @@ double mpirun_now(void);
 compi_status_t job_create(mpirun_job_t *job, const mpirun_opts_t *opts);
 /* starts every rank; on failure the job is already terminating with a message printed */
 compi_status_t job_spawn(mpirun_job_t *job);
+/*
+ * MPI_Comm_spawn: a new sub-job of the commands' processes (taken over by it), started
+ * with COMPI_PARENT=parent_key; *sub_p its number.  An error with `why` filled when it
+ * cannot start (nothing started); a failure after that takes the job down as usual.
+ */
+compi_status_t job_spawn_sub(mpirun_job_t *job, mpirun_cmd_t *cmds, int ncmds,
+                             const char *parent_key, int *sub_p, char *why, size_t len);
+void job_cmds_free(mpirun_cmd_t *cmds, int ncmds);
 /* reaps exited ranks and judges each exit (call when SIGCHLD arrived) */
 void job_reap(mpirun_job_t *job);
 /*

@@ -426,7 +426,7 @@ static int poll_timeout(double now, const double *deadlines, int n)
 static void event_loop(mpirun_job_t *job)
 {
     const mpirun_opts_t *o = job->opts;
-    size_t cap = 2 + 3 * (size_t)job->n + PMI_TCP_PENDING_MAX;
+    size_t cap = 2 + 3 * (size_t)job->cap + PMI_TCP_PENDING_MAX;
     struct pollfd *pfd = calloc(cap, sizeof(*pfd));
     /* per entry: rank (PMI), iof stream, pending PMI connection, or nothing (the port) */
     void **what = calloc(cap, sizeof(*what));

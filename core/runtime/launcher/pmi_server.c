@@ -14,6 +14,19 @@
  *   finalize           -> cmd=finalize_ack
  *   abort              -> no reply: the job is taken down
  *
+ * compi's library also asks for MPI_Comm_spawn (a request of several lines, then one
+ * reply; text fields in hex, pmi_wire_hex_encode):
+ *
+ *   spawn_cmd maxprocs=M appnum=A argc=K arg0=HEX .. arg<K-1>=HEX [wdir=HEX]   (no reply)
+ *   spawn_go parent=KEY -> cmd=spawn_result rc=0 base=B size=N
+ *                          (or rc=-1 why=HEX: nothing was started)
+ *   fetch_add key=K     -> cmd=fetch_add_result rc=0 value=N   (K's number before, 0 when
+ *                          new; K holds N + 1 after: MPI_Comm_accept / connect count with it)
+ *
+ * The processes spawned form a sub-job (launcher.h): barrier_in waits for the ranks of the
+ * caller's sub-job only, get_my_kvsname answers the sub-job's name, and they share the one
+ * key-value space (the library names its keys by global id).
+ *
  * Remote ranks (pmi_tcp.c) first say which rank they are, as Hydra's clients do:
  *
  *   initack pmiid=R    -> cmd=initack, cmd=set size=N, cmd=set rank=R, cmd=set debug=0
@@ -156,8 +169,8 @@ compi_status_t pmi_server_create(mpirun_job_t *job)
     job->kvs = calloc(1, sizeof(*job->kvs));
     if (job->kvs == NULL)
         return COMPI_ERR_NO_MEMORY;
-    job->kvs->nkeys = calloc((size_t)job->n, sizeof(int));
-    job->kvs->told = calloc((size_t)job->n, sizeof(int));
+    job->kvs->nkeys = calloc((size_t)job->cap, sizeof(int));
+    job->kvs->told = calloc((size_t)job->cap, sizeof(int));
     if (job->kvs->nkeys == NULL || job->kvs->told == NULL)
         return COMPI_ERR_NO_MEMORY;
     job->barrier_count = 0;
@@ -287,11 +300,13 @@ static void on_barrier_in(mpirun_job_t *job, mpirun_rank_t *r)
         fprintf(stderr, "mpirun: rank %d entered the PMI barrier twice; ignored\n", r->rank);
         return;
     }
+    mpirun_sub_t *sub = &job->subs[r->sub];
+
     r->in_barrier = 1;
-    if (++job->barrier_count < job->n)
+    if (++sub->barrier_count < sub->n)
         return;
-    job->barrier_count = 0;
-    for (int i = 0; i < job->n; i++) {
+    sub->barrier_count = 0;
+    for (int i = sub->base; i < sub->base + sub->n; i++) {
         job->ranks[i].in_barrier = 0;
         REPLY(&job->ranks[i], "barrier_out");
     }
@@ -352,14 +367,14 @@ static void on_put(mpirun_job_t *job, mpirun_rank_t *r, const pmi_wire_msg_t *ms
         REPLY(r, "put_result", "rc", "-1", "msg", limits);
         return;
     }
-    switch (kvs_put(job->kvs, key, value, r->rank)) {
+    switch (kvs_put(job->kvs, key, value, r->gid)) {
     case COMPI_OK:
         break;
     case COMPI_ERR_NO_RESOURCE: {
         char quota[64];
 
         snprintf(quota, sizeof(quota), "kvs_quota_of_%d_keys_per_rank", PMI_KVS_KEYS_PER_RANK);
-        if (!job->kvs->told[r->rank]++)
+        if (!job->kvs->told[r->gid]++)
             fprintf(stderr,
                     "mpirun: rank %d put more than %d keys into the PMI key-value space (the "
                     "limit per rank); its further new keys are refused\n",
@@ -372,6 +387,101 @@ static void on_put(mpirun_job_t *job, mpirun_rank_t *r, const pmi_wire_msg_t *ms
         return;
     }
     REPLY(r, "put_result", "rc", "0", "msg", "success");
+}
+
+static void on_fetch_add(mpirun_job_t *job, mpirun_rank_t *r, const pmi_wire_msg_t *msg)
+{
+    const char *key = pmi_wire_get(msg, "key");
+    kvs_entry_t *e = key != NULL ? kvs_find(job->kvs, key) : NULL;
+    long old = e != NULL ? strtol(e->value, NULL, 10) : 0;
+    char num[32], next[32];
+
+    snprintf(num, sizeof(num), "%ld", old);
+    snprintf(next, sizeof(next), "%ld", old + 1);
+    if (key == NULL || strlen(key) >= PMI_WIRE_KEYLEN_MAX ||
+        kvs_put(job->kvs, key, next, r->gid) != COMPI_OK) {
+        REPLY(r, "fetch_add_result", "rc", "-1", "msg", "cannot_add");
+        return;
+    }
+    REPLY(r, "fetch_add_result", "rc", "0", "value", num);
+}
+
+/* MPI_Comm_spawn: one command of the request, kept until spawn_go (malformed: dropped,
+   and spawn_go says so) */
+static void on_spawn_cmd(mpirun_rank_t *r, const pmi_wire_msg_t *msg)
+{
+    int maxprocs, argc, appnum;
+    mpirun_cmd_t *cmds, *c;
+    const char *wdir = pmi_wire_get(msg, "wdir");
+    char buf[PMI_WIRE_MAXLINE];
+
+    if (r->spawn_bad)
+        return;
+    if (pmi_wire_get_int(msg, "maxprocs", &maxprocs) != COMPI_OK ||
+        pmi_wire_get_int(msg, "argc", &argc) != COMPI_OK ||
+        pmi_wire_get_int(msg, "appnum", &appnum) != COMPI_OK || maxprocs < 1 ||
+        maxprocs > MPIRUN_MAX_SPAWNED || argc < 1 || argc > PMI_WIRE_MAXFIELDS)
+        goto bad;
+    cmds = realloc(r->spawn_cmds, (size_t)(r->spawn_ncmds + 1) * sizeof(*cmds));
+    if (cmds == NULL)
+        goto bad;
+    r->spawn_cmds = cmds;
+    c = &cmds[r->spawn_ncmds];
+    *c = (mpirun_cmd_t){.maxprocs = maxprocs, .appnum = appnum};
+    c->argv = calloc((size_t)argc + 1, sizeof(char *));
+    r->spawn_ncmds++;
+    if (c->argv == NULL)
+        goto bad;
+    for (int i = 0; i < argc; i++) {
+        char key[16];
+        const char *hex;
+
+        snprintf(key, sizeof(key), "arg%d", i);
+        if ((hex = pmi_wire_get(msg, key)) == NULL ||
+            pmi_wire_hex_decode(hex, buf, sizeof(buf)) != COMPI_OK ||
+            (c->argv[i] = strdup(buf)) == NULL)
+            goto bad;
+    }
+    if (wdir != NULL && (pmi_wire_hex_decode(wdir, buf, sizeof(buf)) != COMPI_OK ||
+                         (c->wdir = strdup(buf)) == NULL))
+        goto bad;
+    return;
+bad:
+    r->spawn_bad = 1; /* spawn_go refuses */
+}
+
+static void spawn_refuse(mpirun_rank_t *r, const char *why)
+{
+    char hex[2 * 512 + 1];
+
+    if (pmi_wire_hex_encode(why, hex, sizeof(hex)) != COMPI_OK)
+        snprintf(hex, sizeof(hex), "3f"); /* "?" */
+    REPLY(r, "spawn_result", "rc", "-1", "why", hex);
+}
+
+static void on_spawn_go(mpirun_job_t *job, mpirun_rank_t *r, const pmi_wire_msg_t *msg)
+{
+    const char *parent = pmi_wire_get(msg, "parent");
+    mpirun_cmd_t *cmds = r->spawn_cmds;
+    int ncmds = r->spawn_ncmds, bad = r->spawn_bad, k;
+    char why[512], base[16], size[16];
+
+    r->spawn_cmds = NULL;
+    r->spawn_ncmds = 0;
+    r->spawn_bad = 0;
+    if (bad || ncmds == 0 || parent == NULL) {
+        job_cmds_free(cmds, ncmds);
+        spawn_refuse(r, "malformed spawn request");
+        return;
+    }
+    if (job_spawn_sub(job, cmds, ncmds, parent, &k, why, sizeof(why)) != COMPI_OK) {
+        job_cmds_free(cmds, ncmds);
+        spawn_refuse(r, why);
+        return;
+    }
+    snprintf(base, sizeof(base), "%d", job->subs[k].base);
+    snprintf(size, sizeof(size), "%d", job->subs[k].n);
+    REPLY(r, "spawn_result", "rc", "0", "base", base, "size", size);
 }
 
 static void handle_line(mpirun_job_t *job, mpirun_rank_t *r, const char *line, size_t n,
@@ -412,11 +522,12 @@ static void handle_line(mpirun_job_t *job, mpirun_rank_t *r, const char *line, s
         snprintf(val, sizeof(val), "%d", PMI_WIRE_VALLEN_MAX);
         REPLY(r, "maxes", "kvsname_max", kvs, "keylen_max", key, "vallen_max", val, "rc", "0");
     } else if (strcmp(cmd, "get_appnum") == 0) {
-        REPLY(r, "appnum", "appnum", "0");
+        snprintf(num, sizeof(num), "%d", r->cmd != NULL ? r->cmd->appnum : 0);
+        REPLY(r, "appnum", "appnum", num);
     } else if (strcmp(cmd, "get_my_kvsname") == 0) {
-        REPLY(r, "my_kvsname", "kvsname", job->jobid);
+        REPLY(r, "my_kvsname", "kvsname", job->subs[r->sub].jobid);
     } else if (strcmp(cmd, "get_universe_size") == 0) {
-        snprintf(num, sizeof(num), "%d", job->n);
+        snprintf(num, sizeof(num), "%d", job->universe);
         REPLY(r, "universe_size", "size", num);
     } else if (strcmp(cmd, "put") == 0) {
         on_put(job, r, &msg);
@@ -424,6 +535,12 @@ static void handle_line(mpirun_job_t *job, mpirun_rank_t *r, const char *line, s
         on_get(job, r, &msg);
     } else if (strcmp(cmd, "barrier_in") == 0) {
         on_barrier_in(job, r);
+    } else if (strcmp(cmd, "fetch_add") == 0) {
+        on_fetch_add(job, r, &msg);
+    } else if (strcmp(cmd, "spawn_cmd") == 0) {
+        on_spawn_cmd(r, &msg);
+    } else if (strcmp(cmd, "spawn_go") == 0) {
+        on_spawn_go(job, r, &msg);
     } else if (strcmp(cmd, "finalize") == 0) {
         r->pmi_finalized = 1;
         REPLY(r, "finalize_ack");
@@ -466,7 +583,7 @@ void pmi_server_attach(mpirun_job_t *job, mpirun_rank_t *r, int fd, const pmi_wi
     r->pmi_fd = fd;
     r->reader = *reader;
     r->pmi_attached = 1;
-    snprintf(size, sizeof(size), "%d", job->n);
+    snprintf(size, sizeof(size), "%d", job->subs[0].n);
     snprintf(rank, sizeof(rank), "%d", r->rank);
     REPLY(r, "initack");
     REPLY(r, "set", "size", size);

@@ -1,0 +1,35 @@
+/*
+ * dynproc.h -- intercommunicators between two worlds (MPI_Comm_spawn, accept / connect,
+ * join), met through mpirun (dynproc.c says how).
+ *
+ * Ownership: the new intercommunicator is the caller's (one reference, a handle); the
+ * keys are the caller's strings.
+ */
+#ifndef COMPI_DYNPROC_H
+#define COMPI_DYNPROC_H
+
+#include "core/comm/comm.h"
+
+/* what the root does around the meeting (arg is the caller's) */
+typedef struct comm_dyn_ops {
+    /* before publishing: the keys to publish under and to read (mpirun-wide names) */
+    compi_status_t (*prepare)(void *arg, char *mine, char *theirs, size_t len);
+    /* after publishing, before waiting for the other group (MPI_Comm_spawn starts it
+       here); NULL: nothing */
+    compi_status_t (*between)(void *arg);
+} comm_dyn_ops_t;
+
+/*
+ * Collective over intracommunicator `local`: its root runs ops->prepare, publishes the
+ * group, runs ops->between, reads the other group, and every member gets the
+ * intercommunicator of both in *inter_p (its error handler `local`'s).  An error at the
+ * root (the callbacks' included) is returned on every member, nothing made.
+ * COMPI_ERR_UNSUPPORTED when the launcher cannot connect worlds (rte_dynamic).
+ */
+compi_status_t comm_dyn_join(compi_comm_t *local, int root, const comm_dyn_ops_t *ops, void *arg,
+                             compi_comm_t **inter_p);
+
+/* a barrier over both groups of intercommunicator `inter` (MPI_Comm_disconnect) */
+compi_status_t comm_dyn_sync(compi_comm_t *inter);
+
+#endif

@@ -1,0 +1,742 @@
+/*
+ * dynproc_api.c -- dynamic processes: MPI_Comm_spawn, MPI_Comm_spawn_multiple,
+ * MPI_Comm_get_parent, MPI_Comm_disconnect, ports (MPI_Open_port, MPI_Close_port,
+ * MPI_Comm_accept, MPI_Comm_connect), names (MPI_Publish_name, MPI_Unpublish_name,
+ * MPI_Lookup_name) and MPI_Comm_join.
+ *
+ * All of it needs compi's mpirun, which starts the new processes and holds the keys
+ * through which two groups' roots meet (core/comm/dynproc.c).  Started otherwise (a
+ * singleton, Hydra, a PMIx launcher) every call here fails at once with MPI_ERR_SPAWN
+ * (spawn) or MPI_ERR_PORT (ports, names, join), saying why.  The keys, all in mpirun's
+ * key-value space:
+ *
+ *   spawn    the parents' root picks P = "dyn.<its global id>.<count>"; parents publish
+ *            under P.p and children (COMPI_PARENT=P) under P.c
+ *   ports    "compi-port:<universe>:<global id>:<count>" = PORT; PORT holds "open" or
+ *            "closed"; the n-th connect (fetch_add on PORT.n) publishes PORT.c<n> and
+ *            meets the n-th accept (fetch_add on PORT.a), which publishes PORT.a<n>
+ *   names    "svc.<service name in hex>" holds the port name ("" once unpublished)
+ *   join     each side writes its global id and a count of its joins on the socket; both
+ *            then name the keys "join.<lower id>.<its count>.<higher id>.<its count>"
+ *            plus ".lo" or ".hi"
+ *
+ * Ownership: the parent intercommunicator is the library's until the program frees or
+ * disconnects it; port names are the caller's strings.
+ */
+#include "core/comm/comm.h"
+#include "core/comm/comm_coll.h"
+#include "core/comm/dynproc.h"
+#include "core/mpi/errors.h"
+#include "core/mpi/mpi_state.h"
+#include "core/runtime/pmi.h"
+#include "core/runtime/pmi_wire.h"
+#include "core/runtime/rte.h"
+
+#include <errno.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* the parents' intercommunicator: its handle and object (the program may free it) */
+static MPI_Comm parent_handle = MPI_COMM_NULL;
+static compi_comm_t *parent_obj;
+static int dyn_count; /* spawns, ports and joins this process started: unique key parts */
+
+/* why nothing dynamic works here */
+static const char *dyn_why(void)
+{
+    return rte_proc.singleton
+               ? "this process was started without mpirun (a singleton); dynamic processes "
+                 "need compi's mpirun"
+               : "dynamic processes need compi's mpirun with every rank on its host; this "
+                 "process was started by another launcher (Hydra, a PMIx launcher) or in a job "
+                 "with ranks on other hosts";
+}
+
+static int dyn_comm(const char *fn, MPI_Comm h, compi_comm_t **c_p)
+{
+    compi_comm_t *c = comm_from_handle(h);
+
+    if (c == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "%s",
+                             h == MPI_COMM_NULL ? "communicator is MPI_COMM_NULL"
+                                                : "invalid communicator handle");
+    }
+    if (comm_is_inter(c)) {
+        return mpi_err_raise(c, MPI_ERR_COMM, fn, "an intracommunicator is needed");
+    }
+    *c_p = c;
+    return MPI_SUCCESS;
+}
+
+/* the MPI class of what a join returned at a member that is not the root */
+static int dyn_class(compi_status_t st, int fallback)
+{
+    return st == COMPI_ERR_NO_MEMORY ? MPI_ERR_NO_MEM : fallback;
+}
+
+/* ---- spawn -------------------------------------------------------------------------- */
+
+typedef struct spawn_arg {
+    int ncmds;
+    pmi_spawn_cmd_t *cmds;
+    char key[128];
+    char why[512];
+    int bad_class; /* the root's arguments were wrong: this class, else 0 */
+    int base, size;
+} spawn_arg_t;
+
+static compi_status_t spawn_prepare(void *arg, char *mine, char *theirs, size_t len)
+{
+    spawn_arg_t *a = arg;
+    int total = 0;
+
+    /* the status every member sees: INVALID_PARAM becomes MPI_ERR_ARG (spawn_class) */
+    if (a->bad_class != 0) {
+        return a->bad_class == MPI_ERR_ARG      ? COMPI_ERR_INVALID_PARAM
+               : a->bad_class == MPI_ERR_NO_MEM ? COMPI_ERR_NO_MEMORY
+                                                : COMPI_ERR_NOT_FOUND;
+    }
+    for (int c = 0; c < a->ncmds; c++) {
+        total += a->cmds[c].maxprocs;
+    }
+    if (total == 0) {
+        snprintf(a->why, sizeof(a->why), "no process to start (every maxprocs is 0)");
+        return COMPI_ERR_NOT_FOUND;
+    }
+    snprintf(a->key, sizeof(a->key), "dyn.%d.%d", rte_peer_gid(rte_proc.world_rank), dyn_count++);
+    snprintf(mine, len, "%s.p", a->key);
+    snprintf(theirs, len, "%s.c", a->key);
+    return COMPI_OK;
+}
+
+static compi_status_t spawn_between(void *arg)
+{
+    spawn_arg_t *a = arg;
+
+    return pmi_spawn(a->ncmds, a->cmds, a->key, &a->base, &a->size, a->why, sizeof(a->why));
+}
+
+/* the info keys compi honours: "wdir", and "host" naming this machine */
+static int spawn_info(const char *fn, compi_comm_t *c, MPI_Info info, pmi_spawn_cmd_t *cmd,
+                      char *wdir, size_t len, spawn_arg_t *a)
+{
+    char host[MPI_MAX_INFO_VAL + 1], me[256] = "";
+    int flag = 0;
+
+    if (info == MPI_INFO_NULL) {
+        return MPI_SUCCESS;
+    }
+    if (PMPI_Info_get(info, "wdir", (int)len - 1, wdir, &flag) != MPI_SUCCESS) {
+        return mpi_err_raise(c, MPI_ERR_INFO, fn, "invalid info object");
+    }
+    cmd->wdir = flag ? wdir : NULL;
+    PMPI_Info_get(info, "host", MPI_MAX_INFO_VAL, host, &flag);
+    gethostname(me, sizeof(me) - 1);
+    if (flag && strcmp(host, me) != 0 && strcmp(host, "localhost") != 0 &&
+        strcmp(host, rte_proc.hostname) != 0) {
+        snprintf(a->why, sizeof(a->why),
+                 "info host=%.200s: compi spawns on this host (%.200s) only", host, me);
+        a->bad_class = MPI_ERR_SPAWN;
+    }
+    return MPI_SUCCESS;
+}
+
+static int spawn_common(const char *fn, int count, char *commands[], char **argvs[],
+                        const int maxprocs[], const MPI_Info infos[], int root, MPI_Comm comm,
+                        MPI_Comm *intercomm, int errcodes[])
+{
+    compi_comm_t *c = NULL, *ic = NULL;
+    spawn_arg_t a = {.ncmds = count};
+    char(*wdirs)[MPI_MAX_INFO_VAL + 1] = NULL;
+    char **argv_all = NULL;
+    int rc = dyn_comm(fn, comm, &c), total = 0;
+
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (intercomm == NULL) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "intercomm is NULL");
+    }
+    *intercomm = MPI_COMM_NULL;
+    if (root < 0 || root >= c->size) {
+        return mpi_err_raise(c, MPI_ERR_ROOT, fn,
+                             "root=%d is not a rank of the communicator "
+                             "(size %d)",
+                             root, c->size);
+    }
+    if (!rte_dynamic()) {
+        return mpi_err_raise(c, MPI_ERR_SPAWN, fn, "cannot spawn: %s", dyn_why());
+    }
+    if (c->rank == root) {
+        /* wrong arguments at the root still take every member through the meeting, which
+           then fails everywhere alike */
+        if (count <= 0 || commands == NULL || maxprocs == NULL) {
+            a.bad_class = MPI_ERR_ARG;
+            snprintf(a.why, sizeof(a.why), "count=%d, commands or maxprocs NULL", count);
+            a.ncmds = 0;
+        }
+        for (int i = 0; a.bad_class == 0 && i < count; i++) {
+            total += maxprocs[i] > 0 ? maxprocs[i] : 0;
+            if (commands[i] == NULL || commands[i][0] == '\0' || maxprocs[i] < 0) {
+                a.bad_class = MPI_ERR_ARG;
+                snprintf(a.why, sizeof(a.why), "command %d: %s", i,
+                         maxprocs[i] < 0 ? "maxprocs is negative" : "no program named");
+            }
+        }
+        a.cmds = calloc((size_t)(count > 0 ? count : 1), sizeof(*a.cmds));
+        wdirs = calloc((size_t)(count > 0 ? count : 1), sizeof(*wdirs));
+        if (a.cmds == NULL || wdirs == NULL) {
+            a.bad_class = MPI_ERR_NO_MEM;
+        }
+        /* every command's argv: its program, then the user's arguments */
+        int nargs = 0;
+        for (int i = 0; a.bad_class == 0 && i < count; i++) {
+            nargs += 2;
+            for (char **p = argvs != NULL ? argvs[i] : NULL; p != NULL && *p != NULL; p++) {
+                nargs++;
+            }
+        }
+        if (a.bad_class == 0 && (argv_all = calloc((size_t)nargs + 1, sizeof(char *))) == NULL) {
+            a.bad_class = MPI_ERR_NO_MEM;
+        }
+        for (int i = 0, k = 0; a.bad_class == 0 && i < count; i++) {
+            a.cmds[i].argv = &argv_all[k];
+            a.cmds[i].maxprocs = maxprocs[i];
+            a.cmds[i].appnum = i;
+            argv_all[k++] = commands[i];
+            for (char **p = argvs != NULL ? argvs[i] : NULL; p != NULL && *p != NULL; p++) {
+                argv_all[k++] = *p;
+            }
+            argv_all[k++] = NULL;
+            rc = spawn_info(fn, c, infos != NULL ? infos[i] : MPI_INFO_NULL, &a.cmds[i], wdirs[i],
+                            sizeof(wdirs[i]), &a);
+            if (rc != MPI_SUCCESS) {
+                a.bad_class = rc;
+            }
+        }
+        /* commands that start no process are left out */
+        int kept = 0;
+        for (int i = 0; a.bad_class == 0 && i < count; i++) {
+            if (a.cmds[i].maxprocs > 0) {
+                a.cmds[kept++] = a.cmds[i];
+            }
+        }
+        if (a.bad_class == 0) {
+            a.ncmds = kept;
+        }
+    }
+    static const comm_dyn_ops_t ops = {.prepare = spawn_prepare, .between = spawn_between};
+    compi_status_t st = comm_dyn_join(c, root, &ops, &a, &ic);
+    free(argv_all);
+    free(a.cmds);
+    free(wdirs);
+    int fill = c->rank == root ? total : (ic != NULL ? ic->size : 0);
+    if (errcodes != MPI_ERRCODES_IGNORE) {
+        for (int i = 0; i < fill; i++) {
+            errcodes[i] = st == COMPI_OK ? MPI_SUCCESS : MPI_ERR_SPAWN;
+        }
+    }
+    if (st != COMPI_OK) {
+        if (c->rank != root) {
+            return mpi_err_raise(
+                c, st == COMPI_ERR_INVALID_PARAM ? MPI_ERR_ARG : dyn_class(st, MPI_ERR_SPAWN), fn,
+                "the spawn at the root (rank %d) failed", root);
+        }
+        if (a.bad_class != 0) {
+            return mpi_err_raise(c, a.bad_class, fn, "%s", a.why);
+        }
+        return mpi_err_raise(c, dyn_class(st, MPI_ERR_SPAWN), fn, "cannot spawn: %s",
+                             a.why[0] ? a.why : compi_status_string(st));
+    }
+    snprintf(ic->name, sizeof(ic->name), "(intercommunicator to spawned processes)");
+    *intercomm = ic->handle;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_spawn = PMPI_Comm_spawn
+int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
+                    MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
+{
+    static const char fn[] = "MPI_Comm_spawn";
+    COMPI_CHECK_INIT(fn);
+    char *cmd = (char *)command;
+    char **argvs[1] = {argv};
+
+    return spawn_common(fn, 1, &cmd, argvs, &maxprocs, &info, root, comm, intercomm,
+                        array_of_errcodes);
+}
+
+#pragma weak MPI_Comm_spawn_multiple = PMPI_Comm_spawn_multiple
+int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
+                             const int array_of_maxprocs[], const MPI_Info array_of_info[],
+                             int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
+{
+    static const char fn[] = "MPI_Comm_spawn_multiple";
+    COMPI_CHECK_INIT(fn);
+
+    return spawn_common(fn, count, array_of_commands, array_of_argv, array_of_maxprocs,
+                        array_of_info, root, comm, intercomm, array_of_errcodes);
+}
+
+/* ---- the children's side ------------------------------------------------------------ */
+
+static compi_status_t child_prepare(void *arg, char *mine, char *theirs, size_t len)
+{
+    const char *key = arg;
+
+    snprintf(mine, len, "%s.c", key);
+    snprintf(theirs, len, "%s.p", key);
+    return COMPI_OK;
+}
+
+compi_status_t mpi_dyn_init(void)
+{
+    static const comm_dyn_ops_t ops = {.prepare = child_prepare};
+    const char *key = rte_parent_key();
+    compi_comm_t *ic;
+    compi_status_t st;
+
+    if (key == NULL) {
+        return COMPI_OK;
+    }
+    st = comm_dyn_join(comm_world(), 0, &ops, (void *)key, &ic);
+    if (st != COMPI_OK) {
+        return st;
+    }
+    snprintf(ic->name, sizeof(ic->name), "(parent intercommunicator)");
+    parent_obj = ic;
+    parent_handle = ic->handle;
+    return COMPI_OK;
+}
+
+/* the parent intercommunicator while the program has not freed it */
+static compi_comm_t *dyn_parent(void)
+{
+    if (parent_obj != NULL && comm_from_handle(parent_handle) != parent_obj) {
+        parent_obj = NULL;
+        parent_handle = MPI_COMM_NULL;
+    }
+    return parent_obj;
+}
+
+#pragma weak MPI_Comm_get_parent = PMPI_Comm_get_parent
+int PMPI_Comm_get_parent(MPI_Comm *parent)
+{
+    static const char fn[] = "MPI_Comm_get_parent";
+    COMPI_CHECK_INIT(fn);
+
+    if (parent == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "parent is NULL");
+    }
+    *parent = dyn_parent() != NULL ? parent_handle : MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_disconnect = PMPI_Comm_disconnect
+int PMPI_Comm_disconnect(MPI_Comm *comm)
+{
+    static const char fn[] = "MPI_Comm_disconnect";
+    COMPI_CHECK_INIT(fn);
+    compi_comm_t *c;
+    compi_status_t st;
+
+    if (comm == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "comm is NULL");
+    }
+    if ((c = comm_from_handle(*comm)) == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "%s",
+                             *comm == MPI_COMM_NULL ? "communicator is MPI_COMM_NULL"
+                                                    : "invalid communicator handle");
+    }
+    if (comm_is_predefined(c)) {
+        return mpi_err_raise(c, MPI_ERR_COMM, fn, "%s cannot be disconnected", c->name);
+    }
+    /* every member's traffic on it is over once all have come here */
+    if (comm_is_inter(c)) {
+        st = comm_dyn_sync(c);
+    } else {
+        comm_coll_set_t set = comm_coll_whole(c);
+        uint32_t dummy;
+        st = comm_coll_allreduce_max_u32(&set, 0, &dummy);
+    }
+    if (st != COMPI_OK) {
+        return mpi_err_raise(c, mpi_err_class_of(st), fn, "cannot synchronise: %s",
+                             compi_status_string(st));
+    }
+    if (c == parent_obj) {
+        parent_obj = NULL;
+        parent_handle = MPI_COMM_NULL;
+    }
+    return PMPI_Comm_free(comm);
+}
+
+/* ---- ports and names ---------------------------------------------------------------- */
+
+#define PORT_PREFIX "compi-port:"
+
+/* checks a port name: ours, of this mpirun job; MPI_SUCCESS or a raise */
+static int port_check(const char *fn, compi_comm_t *c, const char *port)
+{
+    size_t ulen = strlen(rte_proc.universe);
+
+    if (!rte_dynamic()) {
+        return mpi_err_raise(c, MPI_ERR_PORT, fn, "no ports: %s", dyn_why());
+    }
+    if (port == NULL || strncmp(port, PORT_PREFIX, strlen(PORT_PREFIX)) != 0 ||
+        strlen(port) >= 200 || strpbrk(port, " \t\n=") != NULL) {
+        return mpi_err_raise(c, MPI_ERR_PORT, fn, "'%.100s' is not a port name of compi",
+                             port != NULL ? port : "(null)");
+    }
+    const char *u = port + strlen(PORT_PREFIX);
+    if (strncmp(u, rte_proc.universe, ulen) != 0 || u[ulen] != ':') {
+        return mpi_err_raise(c, MPI_ERR_PORT, fn,
+                             "port %s belongs to another mpirun job: compi connects only "
+                             "processes started by one mpirun",
+                             port);
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Open_port = PMPI_Open_port
+int PMPI_Open_port(MPI_Info info, char *port_name)
+{
+    static const char fn[] = "MPI_Open_port";
+    COMPI_CHECK_INIT(fn);
+    (void)info;
+
+    if (port_name == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "port_name is NULL");
+    }
+    if (!rte_dynamic()) {
+        return mpi_err_raise(NULL, MPI_ERR_PORT, fn, "no ports: %s", dyn_why());
+    }
+    snprintf(port_name, MPI_MAX_PORT_NAME, PORT_PREFIX "%s:%d:%d", rte_proc.universe,
+             rte_peer_gid(rte_proc.world_rank), dyn_count++);
+    compi_status_t st = rte_kvs_put(port_name, "open");
+    if (st != COMPI_OK) {
+        return mpi_err_raise(NULL, MPI_ERR_PORT, fn, "cannot open a port: %s",
+                             compi_status_string(st));
+    }
+    return MPI_SUCCESS;
+}
+
+/* "open", "closed", or "" when never opened */
+static compi_status_t port_state(const char *port, char *state, size_t len)
+{
+    compi_status_t st = rte_kvs_get(port, state, len);
+
+    if (st == COMPI_ERR_NOT_FOUND) {
+        state[0] = '\0';
+        return COMPI_OK;
+    }
+    return st;
+}
+
+#pragma weak MPI_Close_port = PMPI_Close_port
+int PMPI_Close_port(const char *port_name)
+{
+    static const char fn[] = "MPI_Close_port";
+    COMPI_CHECK_INIT(fn);
+    char state[16];
+    int rc = port_check(fn, NULL, port_name);
+
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (port_state(port_name, state, sizeof(state)) != COMPI_OK || strcmp(state, "open") != 0) {
+        return mpi_err_raise(NULL, MPI_ERR_PORT, fn, "port %s is not open", port_name);
+    }
+    if (rte_kvs_put(port_name, "closed") != COMPI_OK) {
+        return mpi_err_raise(NULL, MPI_ERR_PORT, fn, "cannot close port %s", port_name);
+    }
+    return MPI_SUCCESS;
+}
+
+typedef struct port_arg {
+    const char *port;
+    int accept;
+    int bad; /* seen at the root: 1 the port is not open, 2 not a port of this job */
+} port_arg_t;
+
+/* 1 when `port` is a port name of this mpirun job */
+static int port_ours(const char *port)
+{
+    size_t plen = strlen(PORT_PREFIX), ulen = strlen(rte_proc.universe);
+
+    return port != NULL && strncmp(port, PORT_PREFIX, plen) == 0 && strlen(port) < 200 &&
+           strpbrk(port, " \t\n=") == NULL && strncmp(port + plen, rte_proc.universe, ulen) == 0 &&
+           port[plen + ulen] == ':';
+}
+
+static compi_status_t port_prepare(void *arg, char *mine, char *theirs, size_t len)
+{
+    port_arg_t *a = arg;
+    char key[256], state[16];
+    int n;
+
+    if (!port_ours(a->port)) {
+        a->bad = 2; /* the root says why */
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    compi_status_t st = port_state(a->port, state, sizeof(state));
+
+    if (st == COMPI_OK && strcmp(state, "open") != 0) {
+        a->bad = 1;
+        return COMPI_ERR_NOT_FOUND;
+    }
+    snprintf(key, sizeof(key), "%s.%s", a->port, a->accept ? "a" : "n");
+    if (st == COMPI_OK) {
+        st = rte_kvs_fetch_add(key, &n);
+    }
+    if (st != COMPI_OK) {
+        return st;
+    }
+    snprintf(mine, len, "%s.%c%d", a->port, a->accept ? 'a' : 'c', n);
+    snprintf(theirs, len, "%s.%c%d", a->port, a->accept ? 'c' : 'a', n);
+    return COMPI_OK;
+}
+
+static int port_join(const char *fn, const char *port_name, int root, MPI_Comm comm,
+                     MPI_Comm *newcomm, int accept)
+{
+    compi_comm_t *c = NULL, *ic = NULL;
+    int rc = dyn_comm(fn, comm, &c);
+
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (newcomm == NULL) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "newcomm is NULL");
+    }
+    *newcomm = MPI_COMM_NULL;
+    if (root < 0 || root >= c->size) {
+        return mpi_err_raise(c, MPI_ERR_ROOT, fn,
+                             "root=%d is not a rank of the communicator "
+                             "(size %d)",
+                             root, c->size);
+    }
+    if (!rte_dynamic()) {
+        return mpi_err_raise(c, MPI_ERR_PORT, fn, "no ports: %s", dyn_why());
+    }
+    port_arg_t a = {.port = port_name, .accept = accept};
+    static const comm_dyn_ops_t ops = {.prepare = port_prepare};
+    compi_status_t st = comm_dyn_join(c, root, &ops, &a, &ic);
+    if (st != COMPI_OK) {
+        if (c->rank == root && a.bad == 2) {
+            return port_check(fn, c, port_name);
+        }
+        if (c->rank == root && a.bad == 1) {
+            return mpi_err_raise(c, MPI_ERR_PORT, fn, "port %s is not open", port_name);
+        }
+        return mpi_err_raise(c, dyn_class(st, MPI_ERR_PORT), fn, "%s at the root (rank %d) failed",
+                             accept ? "the accept" : "the connection", root);
+    }
+    *newcomm = ic->handle;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_accept = PMPI_Comm_accept
+int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                     MPI_Comm *newcomm)
+{
+    COMPI_CHECK_INIT("MPI_Comm_accept");
+    (void)info;
+    return port_join("MPI_Comm_accept", port_name, root, comm, newcomm, 1);
+}
+
+#pragma weak MPI_Comm_connect = PMPI_Comm_connect
+int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                      MPI_Comm *newcomm)
+{
+    COMPI_CHECK_INIT("MPI_Comm_connect");
+    (void)info;
+    return port_join("MPI_Comm_connect", port_name, root, comm, newcomm, 0);
+}
+
+/* "svc.<hex of the name>" into key; MPI_SUCCESS or a raise */
+static int service_key(const char *fn, const char *service, char *key, size_t len)
+{
+    if (!rte_dynamic()) {
+        return mpi_err_raise(NULL, MPI_ERR_SERVICE, fn, "no name service: %s", dyn_why());
+    }
+    if (service == NULL || service[0] == '\0' || strlen(service) > 100) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
+                             "service_name is NULL, empty or longer "
+                             "than 100 characters");
+    }
+    memcpy(key, "svc.", 4);
+    pmi_wire_hex_encode(service, key + 4, len - 4);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Publish_name = PMPI_Publish_name
+int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name)
+{
+    static const char fn[] = "MPI_Publish_name";
+    COMPI_CHECK_INIT(fn);
+    char key[256], old[MPI_MAX_PORT_NAME];
+    int rc = service_key(fn, service_name, key, sizeof(key));
+    (void)info;
+
+    if (rc == MPI_SUCCESS) {
+        rc = port_check(fn, NULL, port_name);
+    }
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (rte_kvs_get(key, old, sizeof(old)) == COMPI_OK && old[0] != '\0') {
+        return mpi_err_raise(NULL, MPI_ERR_SERVICE, fn, "service '%s' is already published",
+                             service_name);
+    }
+    if (rte_kvs_put(key, port_name) != COMPI_OK) {
+        return mpi_err_raise(NULL, MPI_ERR_SERVICE, fn, "cannot publish '%s'", service_name);
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Unpublish_name = PMPI_Unpublish_name
+int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name)
+{
+    static const char fn[] = "MPI_Unpublish_name";
+    COMPI_CHECK_INIT(fn);
+    char key[256], old[MPI_MAX_PORT_NAME];
+    int rc = service_key(fn, service_name, key, sizeof(key));
+    (void)info;
+    (void)port_name;
+
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (rte_kvs_get(key, old, sizeof(old)) != COMPI_OK || old[0] == '\0') {
+        return mpi_err_raise(NULL, MPI_ERR_SERVICE, fn, "service '%s' is not published",
+                             service_name);
+    }
+    if (rte_kvs_put(key, "") != COMPI_OK) {
+        return mpi_err_raise(NULL, MPI_ERR_SERVICE, fn, "cannot unpublish '%s'", service_name);
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Lookup_name = PMPI_Lookup_name
+int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name)
+{
+    static const char fn[] = "MPI_Lookup_name";
+    COMPI_CHECK_INIT(fn);
+    char key[256];
+    int rc = service_key(fn, service_name, key, sizeof(key));
+    (void)info;
+
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (port_name == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "port_name is NULL");
+    }
+    if (rte_kvs_get(key, port_name, MPI_MAX_PORT_NAME) != COMPI_OK || port_name[0] == '\0') {
+        port_name[0] = '\0';
+        return mpi_err_raise(NULL, MPI_ERR_NAME, fn, "service '%s' is not published", service_name);
+    }
+    return MPI_SUCCESS;
+}
+
+/* ---- join --------------------------------------------------------------------------- */
+
+typedef struct join_arg {
+    int me, my_count, peer, peer_count;
+} join_arg_t;
+
+static compi_status_t join_prepare(void *arg, char *mine, char *theirs, size_t len)
+{
+    join_arg_t *a = arg;
+    int lo = a->me < a->peer;
+    char base[160];
+
+    if (lo) {
+        snprintf(base, sizeof(base), "join.%d.%d.%d.%d", a->me, a->my_count, a->peer,
+                 a->peer_count);
+    } else {
+        snprintf(base, sizeof(base), "join.%d.%d.%d.%d", a->peer, a->peer_count, a->me,
+                 a->my_count);
+    }
+    snprintf(mine, len, "%s.%s", base, lo ? "lo" : "hi");
+    snprintf(theirs, len, "%s.%s", base, lo ? "hi" : "lo");
+    return COMPI_OK;
+}
+
+/* writes and reads one line "compi-join <universe> <gid> <count>" on the socket */
+static int join_swap(int fd, const char *out, char *in, size_t len)
+{
+    size_t off = 0, n = strlen(out);
+
+    while (off < n) {
+        ssize_t w = write(fd, out + off, n - off);
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w <= 0) {
+            return -1;
+        }
+        off += (size_t)w;
+    }
+    /* one byte at a time: nothing after the line is taken from the program's stream */
+    for (off = 0; off + 1 < len;) {
+        ssize_t r = read(fd, in + off, 1);
+        if (r < 0 && errno == EINTR) {
+            continue;
+        }
+        if (r <= 0) {
+            return -1;
+        }
+        if (in[off] == '\n') {
+            break;
+        }
+        off++;
+    }
+    in[off] = '\0';
+    return 0;
+}
+
+#pragma weak MPI_Comm_join = PMPI_Comm_join
+int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
+{
+    static const char fn[] = "MPI_Comm_join";
+    COMPI_CHECK_INIT(fn);
+    char out[160], in[160], universe[80];
+    join_arg_t a = {.me = rte_peer_gid(rte_proc.world_rank)};
+    compi_comm_t *ic = NULL;
+
+    if (intercomm == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "intercomm is NULL");
+    }
+    *intercomm = MPI_COMM_NULL;
+    if (fd < 0) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "fd=%d is not a descriptor", fd);
+    }
+    if (!rte_dynamic()) {
+        return mpi_err_raise(NULL, MPI_ERR_PORT, fn, "cannot join: %s", dyn_why());
+    }
+    a.my_count = dyn_count++;
+    snprintf(out, sizeof(out), "compi-join %s %d %d\n", rte_proc.universe, a.me, a.my_count);
+    if (join_swap(fd, out, in, sizeof(in)) != 0) {
+        return mpi_err_raise(NULL, MPI_ERR_OTHER, fn, "cannot exchange on descriptor %d: %s", fd,
+                             strerror(errno));
+    }
+    if (sscanf(in, "compi-join %79s %d %d", universe, &a.peer, &a.peer_count) != 3 ||
+        strcmp(universe, rte_proc.universe) != 0 || a.peer == a.me) {
+        return mpi_err_raise(NULL, MPI_ERR_PORT, fn,
+                             "the other end of descriptor %d is not a process of this mpirun "
+                             "job calling MPI_Comm_join",
+                             fd);
+    }
+    static const comm_dyn_ops_t ops = {.prepare = join_prepare};
+    compi_status_t st = comm_dyn_join(comm_from_handle(MPI_COMM_SELF), 0, &ops, &a, &ic);
+    if (st != COMPI_OK) {
+        return mpi_err_raise(NULL, mpi_err_class_of(st), fn, "cannot join: %s",
+                             compi_status_string(st));
+    }
+    *intercomm = ic->handle;
+    return MPI_SUCCESS;
+}

@@ -46,7 +46,6 @@ static const struct {
     {"lower-for-run", offsetof(bridge_procs_t, lower_for_run)},
     {"run-finalize-hooks", offsetof(bridge_procs_t, run_finalize_hooks)},
     {"call-text", offsetof(bridge_procs_t, call_text)},
-    {"warm-up!", offsetof(bridge_procs_t, warm_up)},
 };
 
 bridge_procs_t bridge_procs;
@@ -312,10 +311,6 @@ static SCM bridge__init_body(void *data)
     /* what a user gets with no config: installed before any config file is loaded */
     SCM defaults = bridge__interface("(compi defaults)");
     scm_call_0(scm_variable_ref(scm_c_module_lookup(defaults, "install-default-creators!")));
-    /* a few misses through the defaults now, before any config can install a creator
-       with effects: the program's first miss then costs about what the others do
-       (Guile's first run of the miss path's procedures is several times slower) */
-    scm_call_0(bridge_procs.warm_up);
     return SCM_BOOL_T;
 }
 

@@ -86,8 +86,8 @@ bridge__fail(bridge_build_t *b, SCM lowered_origin, SCM call, const char *fmt, .
     } else if (b->errbuf && b->len) {
         SCM t;
         char ignored[64];
-        if (bridge_invoke(bridge_procs.call_text, scm_list_1(call), &t, ignored,
-                          sizeof(ignored)) == COMPI_OK) {
+        if (bridge_invoke(bridge_procs.call_text, scm_list_1(call), &t, ignored, sizeof(ignored)) ==
+            COMPI_OK) {
             bridge_scm_to_buf(t, text, sizeof(text));
         } else {
             snprintf(text, sizeof(text), "?");

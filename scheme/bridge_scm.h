@@ -65,7 +65,6 @@ typedef struct bridge_procs {
     SCM lower_for_run;
     SCM run_finalize_hooks;
     SCM call_text;
-    SCM warm_up;
 } bridge_procs_t;
 extern bridge_procs_t bridge_procs;
 

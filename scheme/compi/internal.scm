@@ -25,7 +25,6 @@
             build-closure-for
             build-lowered-for
             call-text
-            warm-up!
             run-scheme-closure
             lower-for-run
             run-finalize-hooks
@@ -564,20 +563,6 @@
 ;; description it refuses: (#t . text)
 (define (call-text call)
   (ok (call->string call)))
-
-;; Runs the miss path once on calls made here, through the default creators only (no
-;; config is loaded yet when bridge_init calls it), so that the first miss of the program
-;; does not pay for what Guile does the first time a procedure runs (resolving the
-;; modules' variables, faulting in their compiled code, ...).  The answers are dropped.
-(define (warm-up!)
-  (for-each (lambda (kind bytes root op)
-              (build-lowered-for
-               (make-call kind 2 0 root bytes (and op 'MPI_INT) op #t "MPI_COMM_WORLD")))
-            '(allreduce bcast barrier)
-            '(8 8 0)
-            '(#f 0 #f)
-            '(MPI_SUM #f #f))
-  (ok #t))
 
 ;; A Scheme closure's procedure applied to the call: (#t . #t) or
 ;; (#f . "what went wrong (call: ...)"), "at FILE:L:C: what ..." when the subform that

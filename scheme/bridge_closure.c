@@ -807,6 +807,12 @@ static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM call, coll_c
    returned DESC" (per thread: read after the miss's agreement, which may let other
    threads' misses run at MPI_THREAD_MULTIPLE) */
 static __thread char last_origin[512];
+static int keep_origins; /* bridge_keep_origins: made only when someone will read it */
+
+void bridge_keep_origins(int on)
+{
+    keep_origins = on;
+}
 
 const char *bridge_last_origin(void)
 {
@@ -822,7 +828,9 @@ static void *bridge__build_in_guile(void *p)
     b->st =
         bridge_invoke(bridge_procs.build_lowered_for, scm_list_1(record), &r, b->errbuf, b->len);
     if (b->st == COMPI_OK) {
-        bridge_scm_to_buf(bridge__origin(r), last_origin, sizeof(last_origin));
+        if (keep_origins) {
+            bridge_scm_to_buf(bridge__origin(r), last_origin, sizeof(last_origin));
+        }
         b->st = bridge__closure(b, r, record, &b->closure);
     }
     return b;

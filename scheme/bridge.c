@@ -45,6 +45,7 @@ static const struct {
     {"run-scheme-closure", offsetof(bridge_procs_t, run_scheme_closure)},
     {"lower-for-run", offsetof(bridge_procs_t, lower_for_run)},
     {"run-finalize-hooks", offsetof(bridge_procs_t, run_finalize_hooks)},
+    {"call-text", offsetof(bridge_procs_t, call_text)},
 };
 
 bridge_procs_t bridge_procs;

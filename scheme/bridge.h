@@ -89,9 +89,18 @@ struct coll_closure;
 compi_status_t bridge_build_closure(const struct coll_call *call, struct coll_closure **closure_p,
                                     char *errbuf, size_t len);
 
+/* MPI_Init, before the config files load: builds and drops the closures of a few calls
+   on `comm` (MPI_COMM_SELF) through the default creators, so that the program's first
+   miss does not pay for Guile's first runs of the miss path (bridge_warm.c). */
+struct compi_comm;
+void bridge_warm_up(struct compi_comm *comm);
+
 /* Who answered the last successful bridge_build_closure, for coll_verbose:
-   "creator NAME (KIND, installed at FILE:L:C) returned DESCRIPTION". */
+   "creator NAME (KIND, installed at FILE:L:C) returned DESCRIPTION"; kept only after
+   bridge_keep_origins(1) (tramp_init, when coll_verbose is on): copying it out of Guile
+   costs a miss about 0.3 us, and several times that when the caches are cold. */
 const char *bridge_last_origin(void);
+void bridge_keep_origins(int on);
 
 /*
  * MPI_Finalize, before the closures go: runs the thunks configs registered with

@@ -67,22 +67,31 @@ typedef struct bridge_build {
     size_t len;
 } bridge_build_t;
 
-/* "ORIGIN: what (call: TEXT)" into the caller's buffer; returns COMPI_ERR_CONFIG */
+/* "ORIGIN: what (call: TEXT)" into the caller's buffer, TEXT the call record's text
+   (call-text of (compi internal), made only here: a miss that succeeds never formats
+   its call); returns COMPI_ERR_CONFIG */
 static compi_status_t __attribute__((format(printf, 4, 5)))
-bridge__fail(bridge_build_t *b, SCM lowered_origin, SCM call_text, const char *fmt, ...)
+bridge__fail(bridge_build_t *b, SCM lowered_origin, SCM call, const char *fmt, ...)
 {
     char origin[512], text[256], what[512];
     va_list ap;
 
     bridge_scm_to_buf(lowered_origin, origin, sizeof(origin));
-    bridge_scm_to_buf(call_text, text, sizeof(text));
     va_start(ap, fmt);
     vsnprintf(what, sizeof(what), fmt, ap);
     va_end(ap);
-    /* run-closure passes no call text: the Scheme closure's error adds it once */
-    if (b->errbuf && b->len && scm_is_false(call_text)) {
+    /* run-closure passes no call: the Scheme closure's error adds it once */
+    if (b->errbuf && b->len && scm_is_false(call)) {
         snprintf(b->errbuf, b->len, "%s: %s", origin, what);
     } else if (b->errbuf && b->len) {
+        SCM t;
+        char ignored[64];
+        if (bridge_invoke(bridge_procs.call_text, scm_list_1(call), &t, ignored, sizeof(ignored)) ==
+            COMPI_OK) {
+            bridge_scm_to_buf(t, text, sizeof(text));
+        } else {
+            snprintf(text, sizeof(text), "?");
+        }
         snprintf(b->errbuf, b->len, "%s: %s (call: %s)", origin, what, text);
     }
     return COMPI_ERR_CONFIG;
@@ -227,7 +236,7 @@ static void bridge__refusal(const coll_call_t *call, const coll_params_t *p, cha
     }
 }
 
-static compi_status_t bridge__native(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
+static compi_status_t bridge__native(bridge_build_t *b, SCM v, SCM call, coll_closure_t **c_p)
 {
     const lowered_tag_t t = LOWERED_NATIVE;
     coll_kind_t kind = (coll_kind_t)bridge__long(t, v, NAT_KIND);
@@ -241,13 +250,13 @@ static compi_status_t bridge__native(bridge_build_t *b, SCM v, SCM text, coll_cl
     if (algo == NULL) {
         char names[512];
         bridge__algo_names(kind, 0, names, sizeof(names));
-        return bridge__fail(b, origin, text, "%s has no native algorithm %s (%s algorithms: %s)",
+        return bridge__fail(b, origin, call, "%s has no native algorithm %s (%s algorithms: %s)",
                             coll_kind_name(kind), name, coll_kind_name(kind), names);
     }
     if (comm_is_inter(b->call->comm) != (algo->inter != 0)) {
         /* an intercommunicator's ranks name the other group: an algorithm of the other
            kind would run, and run wrongly */
-        return bridge__fail(b, origin, text,
+        return bridge__fail(b, origin, call,
                             "%s:%s serves %s calls only, and this call is on an %s "
                             "(creators see it as (call-inter? call)); %s '%s %s",
                             coll_kind_name(kind), name,
@@ -261,7 +270,7 @@ static compi_status_t bridge__native(bridge_build_t *b, SCM v, SCM text, coll_cl
     if (b->call->mode != COLL_MODE_BLOCKING && algo->sched == NULL && algo->tree == NULL) {
         char names[512];
         bridge__algo_names(kind, 1, names, sizeof(names));
-        return bridge__fail(b, origin, text,
+        return bridge__fail(b, origin, call,
                             "%s:%s cannot run %s (it has no schedule); %s algorithms "
                             "that can: %s (creators see the mode as (call-mode call))",
                             coll_kind_name(kind), name, coll_mode_name(b->call->mode),
@@ -269,14 +278,14 @@ static compi_status_t bridge__native(bridge_build_t *b, SCM v, SCM text, coll_cl
     }
     if (algo->usable != NULL && !algo->usable(b->call, &params)) {
         bridge__refusal(b->call, &params, why, sizeof(why));
-        return bridge__fail(b, origin, text, "%s:%s cannot serve this call: %s",
+        return bridge__fail(b, origin, call, "%s:%s cannot serve this call: %s",
                             coll_kind_name(kind), name, why);
     }
     /* a tree algorithm becomes the tree executors' closure over its shape, built here
        where the communicator's size and the root are known */
     compi_status_t st;
     if ((*c_p = coll_closure_algo(algo, &params, b->call, &st)) == NULL) {
-        return bridge__fail(b, origin, text, "%s:%s could not be built: %s", coll_kind_name(kind),
+        return bridge__fail(b, origin, call, "%s:%s could not be built: %s", coll_kind_name(kind),
                             name, compi_status_string(st));
     }
     return COMPI_OK;
@@ -320,7 +329,7 @@ static topo_tree_t *bridge__tree_of(SCM tree, char *why, size_t len)
     return t;
 }
 
-static compi_status_t bridge__tree(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
+static compi_status_t bridge__tree(bridge_build_t *b, SCM v, SCM call, coll_closure_t **c_p)
 {
     const lowered_tag_t t = LOWERED_TREE;
     coll_kind_t kind = (coll_kind_t)bridge__long(t, v, TREE_KIND);
@@ -333,22 +342,22 @@ static compi_status_t bridge__tree(bridge_build_t *b, SCM v, SCM text, coll_clos
     SCM scm_tree = bridge__field(t, v, TREE_TREE);
     topo_tree_t *tree = bridge__tree_of(scm_tree, why, sizeof(why));
     if (tree == NULL) {
-        return bridge__fail(b, origin, text, "%s%s",
+        return bridge__fail(b, origin, call, "%s%s",
                             bridge_is(&scm_tree_layout, scm_tree) ? "invalid tree: " : "", why);
     }
     if (coll_tree_check_call(tree, b->call, why, sizeof(why)) != COMPI_OK) {
         topo_tree_free(tree);
-        return bridge__fail(b, origin, text, "invalid tree: %s", why);
+        return bridge__fail(b, origin, call, "invalid tree: %s", why);
     }
     /* the closure takes the tree over, on failure too */
     *c_p = coll_closure_tree(kind, tree, &params, &st);
     if (*c_p == NULL) {
         return st == COMPI_ERR_UNSUPPORTED
-                   ? bridge__fail(b, origin, text,
+                   ? bridge__fail(b, origin, call,
                                   "%s has no tree executor (trees run barrier, bcast, reduce, "
                                   "allreduce, gather, scatter and allgather)",
                                   coll_kind_name(kind))
-                   : bridge__fail(b, origin, text, "the tree closure could not be built: %s",
+                   : bridge__fail(b, origin, call, "the tree closure could not be built: %s",
                                   compi_status_string(st));
     }
     return COMPI_OK;
@@ -391,7 +400,7 @@ static SCM bridge__groups_handler(void *data, SCM key, SCM args)
     return scm_from_utf8_string("a tree's fields are not those of a tree of (compi trees)");
 }
 
-static compi_status_t bridge__exchange(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
+static compi_status_t bridge__exchange(bridge_build_t *b, SCM v, SCM call, coll_closure_t **c_p)
 {
     const lowered_tag_t t = LOWERED_EXCHANGE;
     coll_params_t params = {.segsize = bridge__long(t, v, EX_SEGSIZE)};
@@ -410,23 +419,23 @@ static compi_status_t bridge__exchange(bridge_build_t *b, SCM v, SCM text, coll_
                           NULL, NULL);
     if (scm_is_true(msg)) {
         bridge_scm_to_buf(msg, why, sizeof(why));
-        return bridge__fail(b, origin, text, "%s", why);
+        return bridge__fail(b, origin, call, "%s", why);
     }
     st = coll_exchange_from_parents(g.size, g.ngroups, g.group_of, g.coord, g.parent, g.order,
                                     &x);
     if (st != COMPI_OK) {
-        return bridge__fail(b, origin, text, "cannot build %d groups of %d ranks: %s", g.ngroups,
+        return bridge__fail(b, origin, call, "cannot build %d groups of %d ranks: %s", g.ngroups,
                             g.size, compi_status_string(st));
     }
     /* the whole structure against the call (a non-commutative op needs ordered groups) */
     if (coll_exchange_check_call(x, b->call, why, sizeof(why)) != COMPI_OK) {
         coll_exchange_free(x);
-        return bridge__fail(b, origin, text, "invalid groups: %s", why);
+        return bridge__fail(b, origin, call, "invalid groups: %s", why);
     }
     /* the closure takes x over, on failure too */
     *c_p = coll_closure_exchange(x, &params, &st);
     return *c_p != NULL ? COMPI_OK
-                        : bridge__fail(b, origin, text,
+                        : bridge__fail(b, origin, call,
                                        "the exchange closure could not be built: %s",
                                        compi_status_string(st));
 }
@@ -596,7 +605,7 @@ static uint64_t scheme__signature(coll_kind_t kind, const char *pname, SCM proc,
     return coll_sig_str(coll_sig_str(coll_sig_str(h, pname), where), origin);
 }
 
-static compi_status_t bridge__scheme(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
+static compi_status_t bridge__scheme(bridge_build_t *b, SCM v, SCM call, coll_closure_t **c_p)
 {
     const lowered_tag_t t = LOWERED_SCHEME;
     coll_kind_t kind = (coll_kind_t)bridge__long(t, v, PROC_KIND);
@@ -608,14 +617,14 @@ static compi_status_t bridge__scheme(bridge_build_t *b, SCM v, SCM text, coll_cl
     snprintf(name, sizeof(name), "%s:scheme(%s)", coll_kind_name(kind), pname);
     if (s == NULL || (s->origin = strdup(origin)) == NULL) {
         free(s);
-        return bridge__fail(b, bridge__field(t, v, PROC_ORIGIN), text, "out of memory");
+        return bridge__fail(b, bridge__field(t, v, PROC_ORIGIN), call, "out of memory");
     }
     s->record = SCM_BOOL_F;
     s->proc = scm_gc_protect_object(bridge__field(t, v, PROC_PROCEDURE));
     *c_p = coll_closure_new(scheme__fn, s, scheme__free, name);
     if (*c_p == NULL) {
         scheme__free(s);
-        return bridge__fail(b, bridge__field(t, v, PROC_ORIGIN), text, "out of memory");
+        return bridge__fail(b, bridge__field(t, v, PROC_ORIGIN), call, "out of memory");
     }
     (*c_p)->is_scheme = 1;
     (*c_p)->signature = scheme__signature(kind, pname, s->proc, origin);
@@ -624,7 +633,7 @@ static compi_status_t bridge__scheme(bridge_build_t *b, SCM v, SCM text, coll_cl
 
 /* ---- run-closure: a description run from inside a Scheme closure ------------------ */
 
-static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p);
+static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM call, coll_closure_t **c_p);
 
 /* Builds the C closure of `desc' for the running call: lowered by (compi internal)
    lower-for-run, then made as at a miss.  On failure, the message is in err. */
@@ -697,14 +706,14 @@ const size_t bridge_closure_nprims = COMPI_ARRAY_SIZE(bridge_closure_prims);
 
 /* ---- schedules written in Scheme (bridge_sched.c) ----------------------------------- */
 
-static compi_status_t bridge__schedule(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
+static compi_status_t bridge__schedule(bridge_build_t *b, SCM v, SCM call, coll_closure_t **c_p)
 {
     const lowered_tag_t t = LOWERED_SCHEDULE;
     char why[768];
     if (bridge_sched_closure(b->call, bridge__field(t, v, SCHED_NAME),
                              bridge__field(t, v, SCHED_DESC), c_p, why,
                              sizeof(why)) != COMPI_OK) {
-        return bridge__fail(b, bridge__field(t, v, SCHED_ORIGIN), text, "%s", why);
+        return bridge__fail(b, bridge__field(t, v, SCHED_ORIGIN), call, "%s", why);
     }
     return COMPI_OK;
 }
@@ -713,7 +722,7 @@ static compi_status_t bridge__schedule(bridge_build_t *b, SCM v, SCM text, coll_
 
 /* profiling or tracing around the inner description: the wrapper takes its own
    reference on the inner closure */
-static compi_status_t bridge__wrapper(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
+static compi_status_t bridge__wrapper(bridge_build_t *b, SCM v, SCM call, coll_closure_t **c_p)
 {
     const lowered_tag_t t = LOWERED_WRAPPER;
     SCM what = bridge__field(t, v, WRAP_WHAT), origin = bridge__field(t, v, WRAP_ORIGIN);
@@ -721,37 +730,37 @@ static compi_status_t bridge__wrapper(bridge_build_t *b, SCM v, SCM text, coll_c
     if (!profile && !scm_is_eq(what, scm_from_utf8_symbol("tracing"))) {
         char w[64];
         bridge_scm_to_buf(what, w, sizeof(w));
-        return bridge__fail(b, origin, text, "%s is not a wrapper C knows (profiling, tracing)",
+        return bridge__fail(b, origin, call, "%s is not a wrapper C knows (profiling, tracing)",
                             w);
     }
     coll_closure_t *inner;
-    compi_status_t st = bridge__closure(b, bridge__field(t, v, WRAP_INNER), text, &inner);
+    compi_status_t st = bridge__closure(b, bridge__field(t, v, WRAP_INNER), call, &inner);
     if (st != COMPI_OK) {
         return st;
     }
     *c_p = profile ? coll_wrap_profile(inner) : coll_wrap_trace(inner);
     coll_closure_release(inner);
     if (*c_p == NULL) {
-        return bridge__fail(b, origin, text, "out of memory");
+        return bridge__fail(b, origin, call, "out of memory");
     }
     return COMPI_OK;
 }
 
 /* A nonblocking or persistent call needs a closure that can run as a schedule. */
-static compi_status_t bridge__blocking_only(bridge_build_t *b, SCM v, SCM text,
+static compi_status_t bridge__blocking_only(bridge_build_t *b, SCM v, SCM call,
                                             const char *what)
 {
     char names[512];
     coll_kind_t kind = b->call->kind;
     bridge__algo_names(kind, 1, names, sizeof(names));
-    return bridge__fail(b, bridge__origin(v), text,
+    return bridge__fail(b, bridge__origin(v), call,
                         "%s closure cannot run %s yet; return a native algorithm "
                         "with a schedule, or a (schedule ...), when (call-mode call) is "
                         "nonblocking or persistent (%s: %s)",
                         what, coll_mode_name(b->call->mode), coll_kind_name(kind), names);
 }
 
-static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM text, coll_closure_t **c_p)
+static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM call, coll_closure_t **c_p)
 {
     int blocking = b->call->mode == COLL_MODE_BLOCKING;
     lowered_tag_t tag = bridge__tag(v);
@@ -759,7 +768,7 @@ static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM text, coll_c
     *c_p = NULL;
     if (comm_is_inter(b->call->comm) &&
         (tag == LOWERED_SCHEDULE || tag == LOWERED_TREE || tag == LOWERED_EXCHANGE)) {
-        return bridge__fail(b, bridge__origin(v), text,
+        return bridge__fail(b, bridge__origin(v), call,
                             "%s closures run on intracommunicators only, and this %s call is "
                             "on an intercommunicator ((call-inter? call)); return (native '%s "
                             "'inter) for it",
@@ -769,19 +778,19 @@ static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM text, coll_c
     }
     switch (tag) {
     case LOWERED_NATIVE:
-        return bridge__native(b, v, text, c_p);
+        return bridge__native(b, v, call, c_p);
     case LOWERED_SCHEDULE:
-        return bridge__schedule(b, v, text, c_p);
+        return bridge__schedule(b, v, call, c_p);
     case LOWERED_TREE:
-        return bridge__tree(b, v, text, c_p);
+        return bridge__tree(b, v, call, c_p);
     case LOWERED_EXCHANGE:
-        return blocking ? bridge__exchange(b, v, text, c_p)
-                        : bridge__blocking_only(b, v, text, "an exchange");
+        return blocking ? bridge__exchange(b, v, call, c_p)
+                        : bridge__blocking_only(b, v, call, "an exchange");
     case LOWERED_SCHEME:
-        return blocking ? bridge__scheme(b, v, text, c_p)
-                        : bridge__blocking_only(b, v, text, "a Scheme");
+        return blocking ? bridge__scheme(b, v, call, c_p)
+                        : bridge__blocking_only(b, v, call, "a Scheme");
     case LOWERED_WRAPPER:
-        return bridge__wrapper(b, v, text, c_p);
+        return bridge__wrapper(b, v, call, c_p);
     case LOWERED_NTAGS:
         break;
     }
@@ -798,6 +807,12 @@ static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM text, coll_c
    returned DESC" (per thread: read after the miss's agreement, which may let other
    threads' misses run at MPI_THREAD_MULTIPLE) */
 static __thread char last_origin[512];
+static int keep_origins; /* bridge_keep_origins: made only when someone will read it */
+
+void bridge_keep_origins(int on)
+{
+    keep_origins = on;
+}
 
 const char *bridge_last_origin(void)
 {
@@ -813,9 +828,10 @@ static void *bridge__build_in_guile(void *p)
     b->st =
         bridge_invoke(bridge_procs.build_lowered_for, scm_list_1(record), &r, b->errbuf, b->len);
     if (b->st == COMPI_OK) {
-        SCM v = scm_car(r);
-        bridge_scm_to_buf(bridge__origin(v), last_origin, sizeof(last_origin));
-        b->st = bridge__closure(b, v, scm_cdr(r), &b->closure);
+        if (keep_origins) {
+            bridge_scm_to_buf(bridge__origin(r), last_origin, sizeof(last_origin));
+        }
+        b->st = bridge__closure(b, r, record, &b->closure);
     }
     return b;
 }

@@ -64,6 +64,7 @@ typedef struct bridge_procs {
     SCM run_scheme_closure;
     SCM lower_for_run;
     SCM run_finalize_hooks;
+    SCM call_text;
 } bridge_procs_t;
 extern bridge_procs_t bridge_procs;
 

@@ -570,6 +570,7 @@ compi_status_t tramp_init(void)
         "that depends on MPI_I* returning at once may not survive); 0: no agreement (a "
         "miss costs no communication, but such a creator hangs the job or gives wrong "
         "results)");
+    bridge_keep_origins(tramp_cfg.verbose > 0);
     const char *summary = param_register_string(
         "coll_summary", "",
         "File for a per-run summary of the collectives: every closure the trampolines "

@@ -109,6 +109,8 @@ static compi_status_t coll_config_load(void)
     char err[1024];
     compi_status_t st = bridge_init(err, sizeof(err));
     if (st == COMPI_OK) {
+        /* before the configs: only the defaults see these calls */
+        bridge_warm_up(comm_from_handle(MPI_COMM_SELF));
         const char *list = bridge_config_list();
         if (list == NULL || *list == '\0') {
             return COMPI_OK;

@@ -24,6 +24,7 @@
             creator-description
             build-closure-for
             build-lowered-for
+            call-text
             run-scheme-closure
             lower-for-run
             run-finalize-hooks
@@ -342,9 +343,12 @@
 ;; "file:line:col" in a config of the subform that raised, or #f (LOCATE finds it, given
 ;; the locator of describe and RUNNING; by default in the forms of the running creator).
 ;; The handler runs where the exception was raised, before unwinding, so it still sees
-;; which creator was running; then it escapes to the prompt.
-(define* (guarded-apply proc args on-error #:optional (locate creator-location))
-  (let ((tag (make-prompt-tag "compi-safe-apply")))
+;; which creator was running; then it escapes to the prompt.  TAG, optional: a prompt tag
+;; made once by a caller that runs often (a nested guarded-apply with the same tag
+;; installs the innermost prompt, which its abort reaches first).
+(define* (guarded-apply proc args on-error #:optional (locate creator-location)
+                        (tag (make-prompt-tag "compi-safe-apply")))
+  (let ()
     (call-with-prompt tag
       (lambda ()
         (with-exception-handler
@@ -523,30 +527,42 @@
          origin))))))
 
 ;; The trampoline's miss path: runs the creators for CALL (a call record filled by the
-;; bridge) and lowers the description.  (#t . (LOWERED . "call text")), or (#f . "creator
-;; NAME (KIND, installed at FILE:L:C) ... (call: bcast root=0 bytes=8 comm=...)"); when
-;; the creator raised, "... failed at FILE:L:C: what", the subform of the config that
-;; raised (in the creator's own forms, or a helper's: see run-location).
+;; bridge) and lowers the description, in one call from C.  (#t . LOWERED), or (#f .
+;; "creator NAME (KIND, installed at FILE:L:C) ... (call: bcast root=0 bytes=8
+;; comm=...)"); when the creator raised, "... failed at FILE:L:C: what", the subform of
+;; the config that raised (in the creator's own forms, or a helper's: see run-location).
+;; The call's text is made only for a message: C asks call-text when its own checks of
+;; LOWERED fail.
 (define (build-lowered-for call)
-  (build call (lambda (lowered) lowered)))
+  (build call (lambda (lowered) lowered) (lambda (lowered) lowered)))
 
-;; The same for tools: LOWERED as the vectors of lowered->vector.
+;; The same for tools: (#t . (VECTORS . "call text")), LOWERED as the vectors of
+;; lowered->vector.
 (define (build-closure-for call)
-  (build call (lambda (lowered) (lowered->vector lowered call))))
+  (build call (lambda (lowered) (lowered->vector lowered call))
+         (lambda (vectors) (cons vectors (call->string call)))))
 
-(define (build call view)
-  (let* ((text (call->string call))
-         (r (guarded-apply
-             (lambda () (view (lower (run-creators call) call)))
-             '()
-             (lambda (what running where)
-               (if running
-                   (string-append (creator-text (car running) (cdr running)) " failed"
-                                  (at-text where) ": " what)
-                   what)))))
+(define build-tag (make-prompt-tag "compi-build"))
+
+(define (build call view answer)
+  (let ((r (guarded-apply
+            (lambda () (view (lower (run-creators call) call)))
+            '()
+            (lambda (what running where)
+              (if running
+                  (string-append (creator-text (car running) (cdr running)) " failed"
+                                 (at-text where) ": " what)
+                  what))
+            creator-location
+            build-tag)))
     (if (car r)
-        (ok (cons (cdr r) text))
-        (failed (string-append (cdr r) " (call: " text ")")))))
+        (ok (answer (cdr r)))
+        (failed (string-append (cdr r) " (call: " (call->string call) ")")))))
+
+;; "bcast root=0 bytes=8 comm=..." of a call record, for C's messages about a lowered
+;; description it refuses: (#t . text)
+(define (call-text call)
+  (ok (call->string call)))
 
 ;; A Scheme closure's procedure applied to the call: (#t . #t) or
 ;; (#f . "what went wrong (call: ...)"), "at FILE:L:C: what ..." when the subform that

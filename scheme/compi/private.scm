@@ -170,8 +170,12 @@
 ;; was installed.
 ;; (Records through the core procedural API: (srfi srfi-9) would be one more module to
 ;; load at start-up.)
-(define <creator-entry> (make-record-type 'creator-entry '(procedure name origin)))
+;; `text' is what messages and descriptions name it by, "creator NAME (KIND, installed
+;; at FILE:L:C)" (creator-text): made once, when it is installed, so that a miss, which
+;; stamps it on the description the creator returns, builds no string.
+(define <creator-entry> (make-record-type 'creator-entry '(procedure name origin text)))
 (define make-creator-entry (record-constructor <creator-entry>))
+(define creator-entry-text (record-accessor <creator-entry> 'text))
 (define creator-entry? (record-predicate <creator-entry>))
 (define creator-entry-procedure (record-accessor <creator-entry> 'procedure))
 (define creator-entry-name (record-accessor <creator-entry> 'name))
@@ -211,11 +215,11 @@
       (scm-error 'wrong-type-arg 'install-creator!
                  "creator for ~A must accept 2 arguments (call next), got ~A"
                  (list kind (arity-text creator)) (list creator)))
-    (vector-set! (creator-table) i
-                 (cons (make-creator-entry creator
-                                           (or (procedure-name creator) 'anonymous)
-                                           (current-config-origin))
-                       (vector-ref (creator-table) i)))
+    (let ((name (or (procedure-name creator) 'anonymous)) (origin (current-config-origin)))
+      (vector-set! (creator-table) i
+                   (cons (make-creator-entry creator name origin
+                                             (entry-text kind name origin))
+                         (vector-ref (creator-table) i))))
     *unspecified*))
 
 ;; Every kind's creators removed (a reconfiguration: scheme/bridge_reconfig.c installs the
@@ -231,12 +235,12 @@
 (define current-creator (make-parameter #f))
 
 ;; "creator NAME (KIND, installed at FILE:L:C)"
+(define (entry-text kind name origin)
+  (string-append "creator " (symbol->string name) " (" (symbol->string kind)
+                 (if origin (string-append ", installed at " origin) "") ")"))
+
 (define (creator-text kind entry)
-  (string-append "creator " (symbol->string (creator-entry-name entry))
-                 " (" (symbol->string kind)
-                 (let ((origin (creator-entry-origin entry)))
-                   (if origin (string-append ", installed at " origin) ""))
-                 ")"))
+  (entry-text kind (creator-entry-name entry) (creator-entry-origin entry)))
 
 ;; What the chain raises for a bad answer: the message is complete (it names the
 ;; creator), so the bridge reports it as it is.
@@ -278,7 +282,7 @@ must answer"
                 (simple-format #f "~A returned ~A, a closure for ~A, not for ~A"
                                (creator-text kind entry) (description->string desc)
                                (description-kind desc kind) kind))))
-            (stamp! desc (creator-text kind entry))
+            (stamp! desc (creator-entry-text entry))
             desc)))))
 
 ;; A value as an error message shows it: short, on one line.
@@ -462,9 +466,8 @@ must answer"
 ;; Every description has a mutable `origin': the text naming the creator that returned
 ;; it first ("creator NAME (KIND, installed at FILE:L:C)"), stamped by run-creators.
 (define (stamp! desc text)
-  (let ((get (description-origin-accessor desc)) (set (description-origin-modifier desc)))
-    (unless (get desc)
-      (set desc text))))
+  (unless (description-origin desc)
+    (set-description-origin! desc text)))
 
 (define (print-description desc port)
   (display (description->string desc) port))
@@ -527,12 +530,27 @@ must answer"
 ;; where the config made it ("FILE:L:C"), when it was made while the config loaded
 (define schedule-where (record-accessor <schedule-closure> 'where))
 
-(define (description-origin-accessor d)
-  (record-accessor (record-type-descriptor d) 'origin))
-(define (description-origin-modifier d)
-  (record-modifier (record-type-descriptor d) 'origin))
+;; The origin of any description, by its type: the accessors are made once, here, not at
+;; every miss.
+(define origin-accessors
+  (list (cons <native> (record-accessor <native> 'origin))
+        (cons <tree-closure> (record-accessor <tree-closure> 'origin))
+        (cons <exchange-closure> (record-accessor <exchange-closure> 'origin))
+        (cons <wrapper> (record-accessor <wrapper> 'origin))
+        (cons <scheme-closure> (record-accessor <scheme-closure> 'origin))
+        (cons <schedule-closure> (record-accessor <schedule-closure> 'origin))))
+(define origin-modifiers
+  (list (cons <native> (record-modifier <native> 'origin))
+        (cons <tree-closure> (record-modifier <tree-closure> 'origin))
+        (cons <exchange-closure> (record-modifier <exchange-closure> 'origin))
+        (cons <wrapper> (record-modifier <wrapper> 'origin))
+        (cons <scheme-closure> (record-modifier <scheme-closure> 'origin))
+        (cons <schedule-closure> (record-modifier <schedule-closure> 'origin))))
 
-(define (description-origin d) ((description-origin-accessor d) d))
+(define (description-origin d)
+  ((cdr (assq (record-type-descriptor d) origin-accessors)) d))
+(define (set-description-origin! d text)
+  ((cdr (assq (record-type-descriptor d) origin-modifiers)) d text))
 
 (define (closure-description? x)
   (or (native? x) (tree-closure? x) (exchange-closure? x) (wrapper? x) (scheme-closure? x)
@@ -554,14 +572,16 @@ must answer"
     (string-append "(native " (symbol->string (native-kind desc)) " "
                    (symbol->string (native-algorithm desc))
                    (if (> (native-fanout desc) 0)
-                       (simple-format #f " #:fanout ~A" (native-fanout desc)) "")
+                       (string-append " #:fanout " (number->string (native-fanout desc))) "")
                    (if (> (native-segsize desc) 0)
-                       (simple-format #f " #:segsize ~A" (native-segsize desc)) "")
+                       (string-append " #:segsize " (number->string (native-segsize desc))) "")
                    ")"))
    ((tree-closure? desc)
     (string-append "(tree-closure " (symbol->string (tree-closure-kind desc)) " TREE"
                    (if (> (tree-closure-segsize desc) 0)
-                       (simple-format #f " #:segsize ~A" (tree-closure-segsize desc)) "")
+                       (string-append " #:segsize "
+                                      (number->string (tree-closure-segsize desc)))
+                       "")
                    ")"))
    ((exchange-closure? desc)
     (let ((groups (exchange-closure-groups desc)))

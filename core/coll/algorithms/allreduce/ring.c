@@ -35,15 +35,15 @@ static compi_status_t allreduce_ring(coll_closure_t *self, const coll_call_t *ca
     size_t count = red_count(call), *cnt = NULL, *off;
     void *tmpmem = NULL;
     char *acc = call->rbuf, *tmp = NULL;
+    const char *in = red_input(call);
     compi_status_t st = COMPI_OK;
 
     (void)self;
     if (count == 0) {
         return COMPI_OK;
     }
-    st = red_input_to_rbuf(call);
-    if (st != COMPI_OK || p == 1) {
-        return st;
+    if (p == 1) {
+        return red_input_to_rbuf(call);
     }
     cnt = coll_blocks_get(count, p);
     if (cnt == NULL) {
@@ -55,13 +55,18 @@ static compi_status_t allreduce_ring(coll_closure_t *self, const coll_call_t *ca
         st = COMPI_ERR_NO_MEMORY;
         goto err;
     }
+    /* The input is never copied into rbuf: every block this rank receives in the
+       reduce-scatter is combined with the input's block straight into rbuf, and the one
+       block it never receives (its own, sent first) comes back in the allgather */
     for (int i = 0; i < p - 1 && st == COMPI_OK; i++) {
         int sb, rb;
         ring_blocks(r, i, p, 0, &sb, &rb);
-        st = red_sendrecv(red_at(acc, dt, off[sb]), cnt[sb], right, tmp, cnt[rb], left, dt, tag,
+        const char *from = i == 0 ? in : acc;
+        st = red_sendrecv(red_at(from, dt, off[sb]), cnt[sb], right, tmp, cnt[rb], left, dt, tag,
                           comm);
         if (st == COMPI_OK && cnt[rb] > 0) {
-            st = coll_op_apply(call->op, dt, tmp, red_at(acc, dt, off[rb]), cnt[rb]);
+            st = coll_op_apply3(call->op, dt, tmp, red_at(in, dt, off[rb]),
+                                red_at(acc, dt, off[rb]), cnt[rb]);
         }
     }
     for (int i = 0; i < p - 1 && st == COMPI_OK; i++) {

@@ -57,13 +57,13 @@ static compi_status_t red_rs_recursive_halving(coll_closure_t *self, const coll_
         goto err;
     }
     rh_new_blocks(cnt, off, p2, rem, ncnt, noff);
-    st = coll_copy(red_input(call), total, dt, acc, total, dt);
-    if (st != COMPI_OK) {
-        goto err;
-    }
-    int nr = red_fold(acc, tmp, total, dt, call->op, tag, comm, &st);
+    /* the input is read where it is: the fold and the first halving step write their
+       combinations straight to acc */
+    const char *in = red_input(call);
+    int nr = red_fold(in, acc, tmp, total, dt, call->op, tag, comm, &st);
     if (st == COMPI_OK && nr >= 0) {
-        st = red_halving(acc, tmp, ncnt, noff, nr, p2, rem, dt, call->op, tag, comm);
+        st = red_halving(red_fold_partial(comm, in, acc), acc, tmp, ncnt, noff, nr, p2, rem, dt,
+                         call->op, tag, comm);
     }
     if (st != COMPI_OK) {
         goto err;

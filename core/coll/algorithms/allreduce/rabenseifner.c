@@ -71,16 +71,17 @@ static void allreduce_rabenseifner_sched(const coll_call_t *call, const coll_par
     if (count == 0) {
         return;
     }
-    coll_sched_red_input(s, call);
     char *tmp = coll_sched_scratch(s, dt, count);
     size_t *cnt = coll_sched_alloc(s, 2 * (size_t)p2 * sizeof(*cnt));
     if (tmp == NULL || cnt == NULL) {
         return;
     }
     coll_blocks_fill(count, p2, cnt);
-    int nr = coll_sched_red_fold(s, comm, acc, tmp, count, dt);
+    const char *in = red_input(call);
+    int nr = coll_sched_red_fold(s, comm, in, acc, tmp, count, dt);
     if (nr >= 0) {
-        coll_sched_red_halving(s, acc, tmp, cnt, cnt + p2, nr, p2, rem, dt);
+        coll_sched_red_halving(s, red_fold_partial(comm, in, acc), acc, tmp, cnt, cnt + p2, nr, p2,
+                               rem, dt);
         coll_sched_red_doubling_gather(s, acc, cnt, cnt + p2, nr, p2, rem, dt);
     }
     coll_sched_red_unfold(s, comm, acc, count, dt);

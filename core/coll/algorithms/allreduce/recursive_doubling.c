@@ -10,6 +10,9 @@
  * Each partial result covers a contiguous range of ranks and the lower range is always
  * the left operand, so non-commutative ops are right.
  * Cost: log2 p2 (alpha + n beta + n gamma), plus 2 (alpha + n beta) + n gamma to fold.
+ * The input is read where it is (the first step sends it and combines into rbuf), so no
+ * pass copies it into rbuf first.  segsize > 0: each step's exchange runs in segments,
+ * the next one in flight while one is combined (red_exchange_combine; blocking only).
  * The choice for small vectors.  As a schedule (nonblocking, persistent): one round per
  * step, the same messages and the same order of combination.
  */
@@ -78,35 +81,36 @@ static void allreduce_recursive_doubling_sched(const coll_call_t *call, const co
     compi_datatype_t *dt = red_dtype(call);
     size_t count = red_count(call);
     int ordered = !red_commutative(call);
-    char *acc = call->rbuf;
+    const char *in = red_input(call);
 
     (void)params;
     if (count == 0) {
         return;
     }
-    coll_sched_red_input(s, call);
     char *tmp = coll_sched_scratch(s, dt, count);
     if (tmp == NULL) {
         return;
     }
-    int nr = coll_sched_red_fold(s, comm, acc, tmp, count, dt);
+    /* the blocking loop's buffers, step by step (see there) */
+    int nr = coll_sched_red_fold(s, comm, in, call->rbuf, tmp, count, dt);
+    const char *cur = red_fold_partial(comm, in, call->rbuf);
+    char *spare = tmp;
     for (int mask = 1; nr >= 0 && mask < p2; mask <<= 1) {
         int pnr = nr ^ mask, peer = red_real_rank(pnr, rem);
-        coll_sched_recv(s, tmp, count, dt, peer);
-        coll_sched_send(s, acc, count, dt, peer);
-        if (pnr < nr || !ordered) {
-            coll_sched_reduce(s, tmp, acc, count, dt);
-        } else {
-            /* acc = acc op tmp lands in tmp: swap the roles of the buffers */
-            coll_sched_reduce(s, acc, tmp, count, dt);
-            char *t = acc;
-            acc = tmp;
-            tmp = t;
-        }
+        int peer_left = pnr < nr || !ordered;
+        const char *right = peer_left ? cur : spare;
+        char *out = right == in ? call->rbuf : (char *)right;
+        coll_sched_recv(s, spare, count, dt, peer);
+        coll_sched_send(s, cur, count, dt, peer);
+        coll_sched_reduce3(s, peer_left ? spare : cur, right, out, count, dt);
         coll_sched_round(s);
+        if (out != cur) {
+            spare = cur == in ? (out == call->rbuf ? tmp : call->rbuf) : (char *)cur;
+        }
+        cur = out;
     }
-    if (acc != call->rbuf) {
-        coll_sched_copy(s, acc, count, dt, call->rbuf, count, dt);
+    if (nr >= 0 && cur != call->rbuf) {
+        coll_sched_copy(s, cur, count, dt, call->rbuf, count, dt);
         coll_sched_round(s);
     }
     coll_sched_red_unfold(s, comm, call->rbuf, count, dt);

@@ -95,10 +95,11 @@ static void allreduce_ring_sched(const coll_call_t *call, const coll_params_t *p
     if (count == 0) {
         return;
     }
-    coll_sched_red_input(s, call);
     if (p == 1) {
+        coll_sched_red_input(s, call);
         return;
     }
+    const char *in = red_input(call);
     size_t *cnt = coll_sched_alloc(s, 2 * (size_t)p * sizeof(*cnt));
     if (cnt == NULL) {
         return;
@@ -116,9 +117,12 @@ static void allreduce_ring_sched(const coll_call_t *call, const coll_params_t *p
             /* the reduce-scatter combines what comes in, the allgather keeps it */
             char *into = phase == 0 ? tmp : red_at(acc, dt, off[rb]);
             coll_sched_recv(s, into, cnt[rb], dt, left);
-            coll_sched_send(s, red_at(acc, dt, off[sb]), cnt[sb], dt, right);
+            /* as the blocking loop: the input is read where it is, never copied */
+            const char *from = phase == 0 && i == 0 ? in : acc;
+            coll_sched_send(s, red_at(from, dt, off[sb]), cnt[sb], dt, right);
             if (phase == 0) {
-                coll_sched_reduce(s, tmp, red_at(acc, dt, off[rb]), cnt[rb], dt);
+                coll_sched_reduce3(s, tmp, red_at(in, dt, off[rb]), red_at(acc, dt, off[rb]),
+                                   cnt[rb], dt);
             }
             coll_sched_round(s);
         }

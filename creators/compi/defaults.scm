@@ -108,7 +108,10 @@
 ;; tree for medium ones; for large ones one transfer on 2 ranks, a pipelined chain up to
 ;; 16 ranks and Rabenseifner's reduce-scatter + gather beyond (measured on 2 cores,
 ;; bench/run-coll.sh: at 1 MiB, 2 ranks, linear 157 us against Rabenseifner's 923 us;
-;; 4 ranks, chain 586 us, Rabenseifner 2653 us).
+;; 4 ranks, chain 586 us, Rabenseifner 2653 us).  On 2 ranks the one transfer wins at
+;; every size: the root receives straight into rbuf and combines in place, where the
+;; trees add requests and segments (medians of 11 rounds, float sums, 2 cores: 64 KiB
+;; 26 us against the binary tree's 49, 256 KiB 37 against 191).
 (define (default-reduce call next)
   (let ((bytes (call-bytes call)) (p (call-size call)))
     (cond ((not (call-commutative? call))
@@ -116,19 +119,26 @@
                (native 'reduce 'linear)
                (native 'reduce 'in-order-binomial)))
           ((and (< p 8) (< bytes 512)) (native 'reduce 'linear))
+          ((<= p 2) (native 'reduce 'linear))
           ((< bytes (* 20 KiB)) (native 'reduce 'binomial))
           ((< bytes (* 512 KiB)) (native 'reduce 'kary #:fanout 2 #:segsize (* 32 KiB)))
-          ((<= p 2) (native 'reduce 'linear))
           ((< p 16) (native 'reduce 'chain #:segsize (* 64 KiB)))
           (else (native 'reduce 'rabenseifner)))))
 
 ;; Recursive doubling exchanges whole vectors log2 p times: the fewest steps, right for
 ;; small vectors and any op.  Larger commutative ones: Rabenseifner (reduce-scatter by
 ;; halving + allgather by doubling), then the ring, which moves 2(p-1)/p of the vector
-;; per rank whatever p.  Large non-commutative: in-order reduce, then bcast.
+;; per rank whatever p.  Large non-commutative: in-order reduce, then bcast.  On 2 ranks
+;; recursive doubling (one exchange of the whole) up to 256 KiB; beyond, Rabenseifner's
+;; exchange of halves, each rank combining half the vector, wins for commutative ops
+;; (medians of 11 rounds, float sums, 2 cores: 256 KiB 216 us against 243, 4 MiB 3.7 ms
+;; against 5.0).
 (define (default-allreduce call next)
   (let ((bytes (call-bytes call)) (p (call-size call)))
-    (cond ((or (<= p 2) (< bytes 10000)) (native 'allreduce 'recursive-doubling))
+    (cond ((or (< bytes 10000)
+               (and (<= p 2) (or (< bytes (* 256 KiB)) (not (call-commutative? call)))))
+           (native 'allreduce 'recursive-doubling))
+          ((<= p 2) (native 'allreduce 'rabenseifner))
           ((not (call-commutative? call)) (native 'allreduce 'reduce-bcast))
           ((< bytes (* 256 KiB)) (native 'allreduce 'rabenseifner))
           (else (native 'allreduce 'ring)))))

@@ -41,7 +41,7 @@ expect_error() {
     fi
 }
 
-echo "1..46"
+echo "1..49"
 
 # ---- the defaults ----------------------------------------------------------------------
 # every kind, communicator sizes 1 to 17 (powers of two and not), 0 B to 4 MiB, both kinds
@@ -90,6 +90,12 @@ expect_closure "np 2, 8 B bcast: binomial (one message)" \
     "closure: bcast:binomial" -b bcast,size=2,bytes=8
 expect_closure "np 2 barrier: recursive doubling (one exchange)" \
     "closure: barrier:recursive-doubling" -b barrier,size=2
+expect_closure "np 2, 1 MiB commutative allreduce: Rabenseifner (each rank combines half)" \
+    "closure: allreduce:rabenseifner" -b allreduce,size=2,bytes=1048576
+expect_closure "np 2, 1 MiB non-commutative allreduce: recursive doubling" \
+    "closure: allreduce:recursive-doubling" -b allreduce,size=2,bytes=1048576,op=noncommutative
+expect_closure "np 2, 64 KiB commutative reduce: linear (one transfer)" \
+    "closure: reduce:linear" -b reduce,size=2,bytes=65536
 expect_closure "large commutative allreduce: the ring" \
     "closure: allreduce:ring" -b allreduce,size=4,bytes=4194304
 expect_closure "large non-commutative allreduce: reduce + bcast in rank order" \

@@ -39,9 +39,9 @@ typedef struct red_run {
     compi_datatype_t *dt;
     size_t count, segcount;
     int tag;
-    const char *input; /* this rank's data */
-    char *acc;         /* where the partial result is built (NULL: in the scratch) */
-    const int *pieces; /* own rank and children, in combination order */
+    const char *input;   /* this rank's data */
+    char *acc;           /* where the partial result is built (NULL: in the scratch) */
+    const int *pieces;   /* own rank and children, in combination order */
     const int *piece_ci; /* each piece's index among the children (-1: own) */
     int npieces;
 } red_run_t;
@@ -51,22 +51,28 @@ static char *at(const void *buf, const compi_datatype_t *dt, size_t i)
     return (char *)buf + (ptrdiff_t)i * dt->extent;
 }
 
-/* segment [off, off + n) of the pieces into acc: copy the last, apply the others; child
-   i's buffer is at cbase + i * whole */
+/* segment [off, off + n) of the pieces into acc: the last two combine straight into acc
+   (no copy of the last piece first), the others apply in turn; a lone piece is copied.
+   Child i's buffer is at cbase + i * whole */
 static compi_status_t combine_at(const red_run_t *r, char *cbase, size_t whole, const char *own,
                                  size_t off, size_t n)
 {
     compi_status_t st = COMPI_OK;
+    char *acc = at(r->acc, r->dt, off);
 
     for (int j = r->npieces - 1; j >= 0 && st == COMPI_OK; j--) {
         int ci = r->piece_ci[j];
         const char *src = ci < 0 ? own : at(cbase + (size_t)ci * whole, r->dt, off);
         if (j == r->npieces - 1) {
-            if (src != at(r->acc, r->dt, off)) {
-                st = coll_copy(src, n, r->dt, at(r->acc, r->dt, off), n, r->dt);
+            if (j == 0 && src != acc) {
+                st = coll_copy(src, n, r->dt, acc, n, r->dt);
             }
+        } else if (j == r->npieces - 2) {
+            int cl = r->piece_ci[j + 1];
+            const char *last = cl < 0 ? own : at(cbase + (size_t)cl * whole, r->dt, off);
+            st = coll_op_apply3(r->op, r->dt, src, last, acc, n);
         } else {
-            st = coll_op_apply(r->op, r->dt, src, at(r->acc, r->dt, off), n);
+            st = coll_op_apply(r->op, r->dt, src, acc, n);
         }
     }
     return st;
@@ -123,7 +129,7 @@ static compi_status_t red_up(red_run_t *r)
         base += own_len;
     }
     /* child i's buffer */
-#define CBUF(i) (base + (size_t)(i) * whole)
+#define CBUF(i) (base + (size_t)(i)*whole)
 
     if (nseg == 1) {
         /* one segment (small messages, unsegmented trees): every child's partial at once,
@@ -202,9 +208,9 @@ static compi_status_t red_up(red_run_t *r)
     return st != COMPI_OK ? st : st2;
 }
 
-compi_status_t tree_exec__reduce_up(tree_exec_t *s, const void *input, void *acc,
-                                    size_t count, compi_datatype_t *dt, compi_op_t *op,
-                                    compi_comm_t *comm, int tag)
+compi_status_t tree_exec__reduce_up(tree_exec_t *s, const void *input, void *acc, size_t count,
+                                    compi_datatype_t *dt, compi_op_t *op, compi_comm_t *comm,
+                                    int tag)
 {
     const topo_tree_t *t = s->tree;
     int me = comm->rank;

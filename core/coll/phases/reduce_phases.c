@@ -91,8 +91,49 @@ compi_status_t red_sendrecv(const void *sbuf, size_t scount, int dst, void *rbuf
     return st != COMPI_OK ? st : st2;
 }
 
-int red_fold(void *acc, void *tmp, size_t count, compi_datatype_t *dt, compi_op_t *op, int tag,
-             compi_comm_t *comm, compi_status_t *st_p)
+compi_status_t red_exchange_combine(const void *sbuf, void *rbuf, void *out, int recv_left,
+                                    size_t count, size_t segcount, int peer, compi_datatype_t *dt,
+                                    compi_op_t *op, int tag, compi_comm_t *comm)
+{
+    compi_request_t *reqs[4] = {NULL, NULL, NULL, NULL};
+    compi_status_t st = COMPI_OK;
+
+    if (segcount == 0 || segcount >= count) {
+        st = red_sendrecv(sbuf, count, peer, rbuf, count, peer, dt, tag, comm);
+        return st != COMPI_OK ? st
+               : recv_left    ? coll_op_apply3(op, dt, rbuf, sbuf, out, count)
+                              : coll_op_apply3(op, dt, sbuf, rbuf, out, count);
+    }
+    size_t nseg = (count + segcount - 1) / segcount;
+    /* segment k's pair of requests sits in reqs[2 (k % 2)]: the next segment's transfer
+       is under way while this one is combined */
+    for (size_t k = 0; k <= nseg && st == COMPI_OK; k++) {
+        if (k < nseg) {
+            size_t off = k * segcount, n = count - off < segcount ? count - off : segcount;
+            compi_request_t **rq = reqs + 2 * (k % 2);
+            st = pml_irecv(red_at(rbuf, dt, off), n, dt, peer, tag, comm, &rq[0]);
+            if (st == COMPI_OK) {
+                st = pml_isend(red_at(sbuf, dt, off), n, dt, peer, tag, comm, PML_SEND_STANDARD,
+                               &rq[1]);
+            }
+        }
+        if (k == 0 || st != COMPI_OK) {
+            continue;
+        }
+        size_t off = (k - 1) * segcount, n = count - off < segcount ? count - off : segcount;
+        st = pml_wait_all_free(2, reqs + 2 * ((k - 1) % 2));
+        if (st == COMPI_OK) {
+            const char *r = red_at(rbuf, dt, off), *sn = red_at(sbuf, dt, off);
+            st = coll_op_apply3(op, dt, recv_left ? r : sn, recv_left ? sn : r,
+                                red_at(out, dt, off), n);
+        }
+    }
+    compi_status_t st2 = pml_wait_all_free(4, reqs);
+    return st != COMPI_OK ? st : st2;
+}
+
+int red_fold(const void *in, void *acc, void *tmp, size_t count, compi_datatype_t *dt,
+             compi_op_t *op, int tag, compi_comm_t *comm, compi_status_t *st_p)
 {
     int r = comm->rank, rem = comm->size - red_pow2_floor(comm->size);
     int nr = red_fold_rank(r, rem);
@@ -101,13 +142,14 @@ int red_fold(void *acc, void *tmp, size_t count, compi_datatype_t *dt, compi_op_
         return nr;
     }
     if (nr < 0) {
-        *st_p = red_send(acc, count, dt, r + 1, tag, comm);
+        *st_p = red_send(in, count, dt, r + 1, tag, comm);
         return nr;
     }
     *st_p = red_recv(tmp, count, dt, r - 1, tag, comm);
     if (*st_p == COMPI_OK) {
-        /* the even rank is the lower one: its data is the left operand */
-        *st_p = coll_op_apply(op, dt, tmp, acc, count);
+        /* the even rank is the lower one: its data is the left operand; the result goes
+           straight to acc (no copy of the input first) */
+        *st_p = coll_op_apply3(op, dt, tmp, in, acc, count);
     }
     return nr;
 }
@@ -150,23 +192,30 @@ void red_doubling_step(const size_t *bcnt, const size_t *boff, int nr, int mask,
     *theirs = red_span(bcnt, boff, plo, plo + mask);
 }
 
-compi_status_t red_halving(void *acc, void *tmp, const size_t *bcnt, const size_t *boff, int nr,
-                           int p2, int rem, compi_datatype_t *dt, compi_op_t *op, int tag,
-                           compi_comm_t *comm)
+compi_status_t red_halving(const void *in, void *acc, void *tmp, const size_t *bcnt,
+                           const size_t *boff, int nr, int p2, int rem, compi_datatype_t *dt,
+                           compi_op_t *op, int tag, compi_comm_t *comm)
 {
     int lo = 0, hi = p2;
+    /* the partial result is `in` until the first combination writes acc: the first step
+       sends from the input and combines the received half with it straight into acc */
+    const char *part = in;
+    if (p2 == 1) {
+        return in == acc ? COMPI_OK : coll_copy(in, bcnt[0], dt, acc, bcnt[0], dt);
+    }
     for (int mask = p2 >> 1; mask > 0; mask >>= 1) {
         int peer = red_real_rank(nr ^ mask, rem);
         red_span_t k, sn;
         red_halving_step(bcnt, boff, nr, mask, &lo, &hi, &k, &sn);
         compi_status_t st =
-            red_sendrecv(red_at(acc, dt, sn.off), sn.n, peer, tmp, k.n, peer, dt, tag, comm);
+            red_sendrecv(red_at(part, dt, sn.off), sn.n, peer, tmp, k.n, peer, dt, tag, comm);
         if (st == COMPI_OK && k.n > 0) {
-            st = coll_op_apply(op, dt, tmp, red_at(acc, dt, k.off), k.n);
+            st = coll_op_apply3(op, dt, tmp, red_at(part, dt, k.off), red_at(acc, dt, k.off), k.n);
         }
         if (st != COMPI_OK) {
             return st;
         }
+        part = acc;
     }
     return COMPI_OK;
 }

@@ -51,6 +51,15 @@ compi_status_t red_recv(void *buf, size_t count, compi_datatype_t *dt, int src, 
 compi_status_t red_sendrecv(const void *sbuf, size_t scount, int dst, void *rbuf, size_t rcount,
                             int src, compi_datatype_t *dt, int tag, compi_comm_t *comm);
 
+/* Sends sbuf to `peer` and receives its `count` elements into rbuf, then writes (rbuf op
+   sbuf) when recv_left, else (sbuf op rbuf), to out (which may be sbuf or rbuf).  With
+   0 < segcount < count the exchange runs in segments of segcount elements, the next
+   segment's messages in flight while one is combined: the combination reads data just
+   received, still in cache, and overlaps the peer's copying. */
+compi_status_t red_exchange_combine(const void *sbuf, void *rbuf, void *out, int recv_left,
+                                    size_t count, size_t segcount, int peer, compi_datatype_t *dt,
+                                    compi_op_t *op, int tag, compi_comm_t *comm);
+
 /* largest power of two <= p */
 int red_pow2_floor(int p);
 
@@ -59,10 +68,21 @@ int red_pow2_floor(int p);
  * p - p2): of ranks 0..2*rem-1, each even one sends its `count` elements of acc to the
  * next odd one, which combines them (even's data on the left) and takes the new rank
  * r/2; ranks from 2*rem on take r - rem.  Returns the new rank, -1 for the even ranks
- * that sit out (they get the result back through red_unfold).  tmp holds count elements.
+ * that sit out (they get the result back through red_unfold).  `in` is this rank's
+ * input (it may be acc): even ranks send it, odd ones write (even's op in) to acc, ranks
+ * from 2*rem on touch neither (their partial result is still `in`; red_fold_partial).
+ * tmp holds count elements.
  */
-int red_fold(void *acc, void *tmp, size_t count, compi_datatype_t *dt, compi_op_t *op, int tag,
-             compi_comm_t *comm, compi_status_t *st_p);
+int red_fold(const void *in, void *acc, void *tmp, size_t count, compi_datatype_t *dt,
+             compi_op_t *op, int tag, compi_comm_t *comm, compi_status_t *st_p);
+/* where this rank's partial result is after red_fold: acc on the odd ranks that folded,
+   else the input */
+static inline const void *red_fold_partial(const compi_comm_t *comm, const void *in,
+                                           const void *acc)
+{
+    int rem = comm->size - red_pow2_floor(comm->size);
+    return comm->rank < 2 * rem ? acc : in;
+}
 /* the other direction: odd ranks below 2*rem send acc back to their even neighbour */
 compi_status_t red_unfold(void *acc, size_t count, compi_datatype_t *dt, int tag,
                           compi_comm_t *comm);
@@ -98,14 +118,16 @@ void red_doubling_step(const size_t *bcnt, const size_t *boff, int nr, int mask,
                        red_span_t *theirs);
 
 /*
- * Reduce-scatter by recursive halving among the p2 folded ranks (commutative ops):
- * acc holds the whole vector, split in p2 blocks (bcnt/boff, elements); on return block
- * `nr` of acc is fully reduced (other blocks hold partial data).  tmp holds as many
+ * Reduce-scatter by recursive halving among the p2 folded ranks (commutative ops): `in`
+ * holds this rank's partial result (red_fold_partial: the user's input or acc), split in
+ * p2 blocks (bcnt/boff, elements); on return block `nr` of acc is fully reduced (other
+ * blocks of acc hold partial data or nothing).  The first step reads `in` and writes the
+ * combination straight to acc, so the input is never copied.  tmp holds as many
  * elements as acc.
  */
-compi_status_t red_halving(void *acc, void *tmp, const size_t *bcnt, const size_t *boff, int nr,
-                           int p2, int rem, compi_datatype_t *dt, compi_op_t *op, int tag,
-                           compi_comm_t *comm);
+compi_status_t red_halving(const void *in, void *acc, void *tmp, const size_t *bcnt,
+                           const size_t *boff, int nr, int p2, int rem, compi_datatype_t *dt,
+                           compi_op_t *op, int tag, compi_comm_t *comm);
 /* allgather by recursive doubling among the p2 folded ranks, after red_halving */
 compi_status_t red_doubling_gather(void *acc, const size_t *bcnt, const size_t *boff, int nr,
                                    int p2, int rem, compi_datatype_t *dt, int tag,

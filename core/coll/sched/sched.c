@@ -30,8 +30,8 @@
 
 enum { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY };
 
-/* send: sbuf, scount, sdt, peer; recv: rbuf, rcount, rdt, peer; reduce: in = sbuf,
-   inout = rbuf, scount, sdt; copy: all six */
+/* send: sbuf, scount, sdt, peer; recv: rbuf, rcount, rdt, peer; reduce: rbuf = sbuf op
+   b (b NULL: rbuf, inout = in op inout), scount, sdt; copy: all six */
 typedef struct sched_step {
     int type;
     int peer;
@@ -40,6 +40,7 @@ typedef struct sched_step {
     void *rbuf;
     size_t scount, rcount;
     compi_datatype_t *sdt, *rdt;
+    const void *b; /* reduce: the right operand when it is not rbuf */
 } sched_step_t;
 
 /* a scratch block: size 0 marks memory adopted from a builder (freed, not cached) */
@@ -111,8 +112,7 @@ static void *scratch_get(size_t bytes, size_t *size_p)
 
 static void scratch_put(void *p, size_t size)
 {
-    if (size == 0 || nscratch == SCRATCH_CACHE_MAX ||
-        scratch_bytes + size > SCRATCH_CACHE_BYTES) {
+    if (size == 0 || nscratch == SCRATCH_CACHE_MAX || scratch_bytes + size > SCRATCH_CACHE_BYTES) {
         free(p);
         return;
     }
@@ -274,6 +274,15 @@ void coll_sched_reduce(coll_sched_t *s, const void *in, void *inout, size_t coun
     }
 }
 
+void coll_sched_reduce3(coll_sched_t *s, const void *a, const void *b, void *out, size_t count,
+                        compi_datatype_t *dt)
+{
+    coll_sched_reduce(s, a, out, count, dt);
+    if (count > 0 && s->st == COMPI_OK && b != out) {
+        s->steps[s->nsteps - 1].b = b;
+    }
+}
+
 void coll_sched_copy(coll_sched_t *s, const void *sbuf, size_t scount, compi_datatype_t *sdt,
                      void *rbuf, size_t rcount, compi_datatype_t *rdt)
 {
@@ -399,8 +408,8 @@ static void post_round(coll_sched_t *s)
         if (t->type == STEP_SEND) {
             *slot = NULL;
             int tag = t->tag || s->p2p ? t->tag : s->tag;
-            st = pml_isend(t->sbuf, t->scount, t->sdt, t->peer, tag, s->comm,
-                           PML_SEND_STANDARD, slot);
+            st = pml_isend(t->sbuf, t->scount, t->sdt, t->peer, tag, s->comm, PML_SEND_STANDARD,
+                           slot);
         } else if (t->type == STEP_RECV) {
             *slot = NULL;
             int tag = t->tag || s->p2p ? t->tag : s->tag;
@@ -422,7 +431,8 @@ static void run_locals(coll_sched_t *s)
     for (size_t i = b; i < e && s->st == COMPI_OK; i++) {
         const sched_step_t *t = &s->steps[i];
         if (t->type == STEP_REDUCE) {
-            coll_sched_fail(s, coll_op_apply(s->op, t->sdt, t->sbuf, t->rbuf, t->scount));
+            const void *b = t->b != NULL ? t->b : t->rbuf;
+            coll_sched_fail(s, coll_op_apply3(s->op, t->sdt, t->sbuf, b, t->rbuf, t->scount));
         } else if (t->type == STEP_COPY) {
             coll_sched_fail(s, coll_copy(t->sbuf, t->scount, t->sdt, t->rbuf, t->rcount, t->rdt));
         }
@@ -576,8 +586,8 @@ compi_status_t coll_sched_start(coll_sched_t *s, compi_request_t **req_p)
         }
         most = n > most ? n : most;
     }
-    if (s->st == COMPI_OK && grow((void **)&s->reqs, &s->reqcap, most ? most : 1,
-                                  sizeof(*s->reqs)) != 0) {
+    if (s->st == COMPI_OK &&
+        grow((void **)&s->reqs, &s->reqcap, most ? most : 1, sizeof(*s->reqs)) != 0) {
         coll_sched_fail(s, COMPI_ERR_NO_MEMORY);
     }
     if (s->st == COMPI_OK && (s->req = pml_request_new(REQ_COLL, s->comm)) == NULL) {

@@ -80,6 +80,9 @@ void coll_sched_recv_tag(coll_sched_t *s, void *buf, size_t count, compi_datatyp
 /* inout = in op inout (the call's op), count elements of dt */
 void coll_sched_reduce(coll_sched_t *s, const void *in, void *inout, size_t count,
                        compi_datatype_t *dt);
+/* out = a op b (coll_op_apply3: out may be a or b), count elements of dt */
+void coll_sched_reduce3(coll_sched_t *s, const void *a, const void *b, void *out, size_t count,
+                        compi_datatype_t *dt);
 /* a copy between two buffers whose type signatures match (coll_copy) */
 void coll_sched_copy(coll_sched_t *s, const void *sbuf, size_t scount, compi_datatype_t *sdt,
                      void *rbuf, size_t rcount, compi_datatype_t *rdt);

@@ -9,8 +9,7 @@
 #include "core/coll/phases/blocks.h"
 #include "core/coll/phases/reduce_phases.h"
 
-void coll_sched_gather_linear(const coll_call_t *call, const coll_params_t *params,
-                              coll_sched_t *s)
+void coll_sched_gather_linear(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s)
 {
     (void)params;
     int p = call->comm->size, me = call->comm->rank;
@@ -126,8 +125,8 @@ void coll_sched_red_input(coll_sched_t *s, const coll_call_t *call)
     }
 }
 
-int coll_sched_red_fold(coll_sched_t *s, compi_comm_t *comm, void *acc, void *tmp, size_t count,
-                        compi_datatype_t *dt)
+int coll_sched_red_fold(coll_sched_t *s, compi_comm_t *comm, const void *in, void *acc, void *tmp,
+                        size_t count, compi_datatype_t *dt)
 {
     int r = comm->rank, rem = comm->size - red_pow2_floor(comm->size);
     int nr = red_fold_rank(r, rem);
@@ -135,11 +134,11 @@ int coll_sched_red_fold(coll_sched_t *s, compi_comm_t *comm, void *acc, void *tm
         return nr;
     }
     if (nr < 0) {
-        coll_sched_send(s, acc, count, dt, r + 1);
+        coll_sched_send(s, in, count, dt, r + 1);
     } else {
         /* the even rank is the lower one: its data is the left operand */
         coll_sched_recv(s, tmp, count, dt, r - 1);
-        coll_sched_reduce(s, tmp, acc, count, dt);
+        coll_sched_reduce3(s, tmp, in, acc, count, dt);
     }
     coll_sched_round(s);
     return nr;
@@ -160,18 +159,28 @@ void coll_sched_red_unfold(coll_sched_t *s, compi_comm_t *comm, void *acc, size_
     coll_sched_round(s);
 }
 
-void coll_sched_red_halving(coll_sched_t *s, void *acc, void *tmp, const size_t *bcnt,
-                            const size_t *boff, int nr, int p2, int rem, compi_datatype_t *dt)
+void coll_sched_red_halving(coll_sched_t *s, const void *in, void *acc, void *tmp,
+                            const size_t *bcnt, const size_t *boff, int nr, int p2, int rem,
+                            compi_datatype_t *dt)
 {
     int lo = 0, hi = p2;
+    const void *part = in;
+    if (p2 == 1) {
+        if (in != acc) {
+            coll_sched_copy(s, in, bcnt[0], dt, acc, bcnt[0], dt);
+            coll_sched_round(s);
+        }
+        return;
+    }
     for (int mask = p2 >> 1; mask > 0; mask >>= 1) {
         int peer = red_real_rank(nr ^ mask, rem);
         red_span_t k, sn;
         red_halving_step(bcnt, boff, nr, mask, &lo, &hi, &k, &sn);
         coll_sched_recv(s, tmp, k.n, dt, peer);
-        coll_sched_send(s, red_at(acc, dt, sn.off), sn.n, dt, peer);
-        coll_sched_reduce(s, tmp, red_at(acc, dt, k.off), k.n, dt);
+        coll_sched_send(s, red_at(part, dt, sn.off), sn.n, dt, peer);
+        coll_sched_reduce3(s, tmp, red_at(part, dt, k.off), red_at(acc, dt, k.off), k.n, dt);
         coll_sched_round(s);
+        part = acc;
     }
 }
 

@@ -36,15 +36,17 @@ void coll_sched_alltoall_linear(const coll_call_t *call, const coll_params_t *pa
 /* a reduction that accumulates in rbuf starts from this rank's input: a round that
    copies sbuf into rbuf, unless in place */
 void coll_sched_red_input(coll_sched_t *s, const coll_call_t *call);
-/* red_fold as a round: returns the new rank, -1 for the ranks that sit out */
-int coll_sched_red_fold(coll_sched_t *s, compi_comm_t *comm, void *acc, void *tmp, size_t count,
-                        compi_datatype_t *dt);
+/* red_fold as a round: returns the new rank, -1 for the ranks that sit out (the partial
+   result is then where red_fold_partial says) */
+int coll_sched_red_fold(coll_sched_t *s, compi_comm_t *comm, const void *in, void *acc, void *tmp,
+                        size_t count, compi_datatype_t *dt);
 /* red_unfold as a round */
 void coll_sched_red_unfold(coll_sched_t *s, compi_comm_t *comm, void *acc, size_t count,
                            compi_datatype_t *dt);
 /* red_halving: log2 p2 rounds (the schedule's op; tmp holds the largest half) */
-void coll_sched_red_halving(coll_sched_t *s, void *acc, void *tmp, const size_t *bcnt,
-                            const size_t *boff, int nr, int p2, int rem, compi_datatype_t *dt);
+void coll_sched_red_halving(coll_sched_t *s, const void *in, void *acc, void *tmp,
+                            const size_t *bcnt, const size_t *boff, int nr, int p2, int rem,
+                            compi_datatype_t *dt);
 /* red_doubling_gather: log2 p2 rounds */
 void coll_sched_red_doubling_gather(coll_sched_t *s, void *acc, const size_t *bcnt,
                                     const size_t *boff, int nr, int p2, int rem,

@@ -31,10 +31,6 @@ static compi_status_t allreduce_rabenseifner(coll_closure_t *self, const coll_ca
     if (count == 0) {
         return COMPI_OK;
     }
-    st = red_input_to_rbuf(call);
-    if (st != COMPI_OK) {
-        return st;
-    }
     char *tmp = coll_tmp_get(dt, count, &tmpmem);
     cnt = coll_blocks_get(count, p2);
     if (tmp == NULL || cnt == NULL) {
@@ -42,9 +38,13 @@ static compi_status_t allreduce_rabenseifner(coll_closure_t *self, const coll_ca
         goto err;
     }
     const size_t *off = cnt + p2;
-    int nr = red_fold(acc, tmp, count, dt, call->op, tag, comm, &st);
+    /* the input is read where it is: the fold and the first halving step write their
+       combinations straight to rbuf */
+    const char *in = red_input(call);
+    int nr = red_fold(in, acc, tmp, count, dt, call->op, tag, comm, &st);
     if (st == COMPI_OK && nr >= 0) {
-        st = red_halving(acc, tmp, cnt, off, nr, p2, rem, dt, call->op, tag, comm);
+        st = red_halving(red_fold_partial(comm, in, acc), acc, tmp, cnt, off, nr, p2, rem, dt,
+                         call->op, tag, comm);
         if (st == COMPI_OK) {
             st = red_doubling_gather(acc, cnt, off, nr, p2, rem, dt, tag, comm);
         }
@@ -71,16 +71,17 @@ static void allreduce_rabenseifner_sched(const coll_call_t *call, const coll_par
     if (count == 0) {
         return;
     }
-    coll_sched_red_input(s, call);
     char *tmp = coll_sched_scratch(s, dt, count);
     size_t *cnt = coll_sched_alloc(s, 2 * (size_t)p2 * sizeof(*cnt));
     if (tmp == NULL || cnt == NULL) {
         return;
     }
     coll_blocks_fill(count, p2, cnt);
-    int nr = coll_sched_red_fold(s, comm, acc, tmp, count, dt);
+    const char *in = red_input(call);
+    int nr = coll_sched_red_fold(s, comm, in, acc, tmp, count, dt);
     if (nr >= 0) {
-        coll_sched_red_halving(s, acc, tmp, cnt, cnt + p2, nr, p2, rem, dt);
+        coll_sched_red_halving(s, red_fold_partial(comm, in, acc), acc, tmp, cnt, cnt + p2, nr, p2,
+                               rem, dt);
         coll_sched_red_doubling_gather(s, acc, cnt, cnt + p2, nr, p2, rem, dt);
     }
     coll_sched_red_unfold(s, comm, acc, count, dt);

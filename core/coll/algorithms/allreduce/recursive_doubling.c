@@ -10,6 +10,9 @@
  * Each partial result covers a contiguous range of ranks and the lower range is always
  * the left operand, so non-commutative ops are right.
  * Cost: log2 p2 (alpha + n beta + n gamma), plus 2 (alpha + n beta) + n gamma to fold.
+ * The input is read where it is (the first step sends it and combines into rbuf), so no
+ * pass copies it into rbuf first.  segsize > 0: each step's exchange runs in segments,
+ * the next one in flight while one is combined (red_exchange_combine; blocking only).
  * The choice for small vectors.  As a schedule (nonblocking, persistent): one round per
  * step, the same messages and the same order of combination.
  */
@@ -26,40 +29,42 @@ static compi_status_t allreduce_recursive_doubling(coll_closure_t *self, const c
     size_t count = red_count(call);
     int ordered = !red_commutative(call);
     void *tmpmem = NULL;
-    char *acc = call->rbuf;
+    const char *in = red_input(call);
+    const coll_params_t *prm = self->state;
+    size_t segcount = prm->segsize > 0 && dt->size > 0 ? (size_t)prm->segsize / dt->size : 0;
     compi_status_t st = COMPI_OK;
 
-    (void)self;
     if (count == 0) {
         return COMPI_OK;
-    }
-    st = red_input_to_rbuf(call);
-    if (st != COMPI_OK) {
-        return st;
     }
     char *tmp = coll_tmp_get(dt, count, &tmpmem);
     if (tmp == NULL) {
         return COMPI_ERR_NO_MEMORY;
     }
-    int nr = red_fold(acc, tmp, count, dt, call->op, tag, comm, &st);
+    /* The partial result `cur` starts as the input, read where it is (no copy into rbuf
+       first); `spare` receives the peer's.  Each combination writes to the right operand's
+       buffer (coll_op_apply's cheap form for every op), or to rbuf when that operand is
+       the input, which is never written. */
+    int nr = red_fold(in, call->rbuf, tmp, count, dt, call->op, tag, comm, &st);
+    const char *cur = red_fold_partial(comm, in, call->rbuf);
+    char *spare = tmp;
     for (int mask = 1; nr >= 0 && mask < p2 && st == COMPI_OK; mask <<= 1) {
         int pnr = nr ^ mask, peer = red_real_rank(pnr, rem);
-        st = red_sendrecv(acc, count, peer, tmp, count, peer, dt, tag, comm);
-        if (st != COMPI_OK) {
-            break;
+        /* the lower range is the left operand */
+        int peer_left = pnr < nr || !ordered;
+        const char *right = peer_left ? cur : spare;
+        char *out = right == in ? call->rbuf : (char *)right;
+        st = red_exchange_combine(cur, spare, out, peer_left, count, segcount, peer, dt, call->op,
+                                  tag, comm);
+        if (out != cur) {
+            /* the old partial's buffer (rbuf or tmp) takes the next message; the input
+               never does */
+            spare = cur == in ? (out == call->rbuf ? tmp : call->rbuf) : (char *)cur;
         }
-        if (pnr < nr || !ordered) {
-            st = coll_op_apply(call->op, dt, tmp, acc, count);
-        } else {
-            /* acc = acc op tmp lands in tmp: swap the roles of the buffers */
-            st = coll_op_apply(call->op, dt, acc, tmp, count);
-            char *t = acc;
-            acc = tmp;
-            tmp = t;
-        }
+        cur = out;
     }
-    if (st == COMPI_OK && acc != call->rbuf) {
-        st = coll_copy(acc, count, dt, call->rbuf, count, dt);
+    if (st == COMPI_OK && nr >= 0 && cur != call->rbuf) {
+        st = coll_copy(cur, count, dt, call->rbuf, count, dt);
     }
     if (st == COMPI_OK) {
         st = red_unfold(call->rbuf, count, dt, tag, comm);
@@ -68,43 +73,44 @@ static compi_status_t allreduce_recursive_doubling(coll_closure_t *self, const c
     return st;
 }
 
-static void allreduce_recursive_doubling_sched(const coll_call_t *call,
-                                               const coll_params_t *params, coll_sched_t *s)
+static void allreduce_recursive_doubling_sched(const coll_call_t *call, const coll_params_t *params,
+                                               coll_sched_t *s)
 {
     compi_comm_t *comm = call->comm;
     int p2 = red_pow2_floor(comm->size), rem = comm->size - p2;
     compi_datatype_t *dt = red_dtype(call);
     size_t count = red_count(call);
     int ordered = !red_commutative(call);
-    char *acc = call->rbuf;
+    const char *in = red_input(call);
 
     (void)params;
     if (count == 0) {
         return;
     }
-    coll_sched_red_input(s, call);
     char *tmp = coll_sched_scratch(s, dt, count);
     if (tmp == NULL) {
         return;
     }
-    int nr = coll_sched_red_fold(s, comm, acc, tmp, count, dt);
+    /* the blocking loop's buffers, step by step (see there) */
+    int nr = coll_sched_red_fold(s, comm, in, call->rbuf, tmp, count, dt);
+    const char *cur = red_fold_partial(comm, in, call->rbuf);
+    char *spare = tmp;
     for (int mask = 1; nr >= 0 && mask < p2; mask <<= 1) {
         int pnr = nr ^ mask, peer = red_real_rank(pnr, rem);
-        coll_sched_recv(s, tmp, count, dt, peer);
-        coll_sched_send(s, acc, count, dt, peer);
-        if (pnr < nr || !ordered) {
-            coll_sched_reduce(s, tmp, acc, count, dt);
-        } else {
-            /* acc = acc op tmp lands in tmp: swap the roles of the buffers */
-            coll_sched_reduce(s, acc, tmp, count, dt);
-            char *t = acc;
-            acc = tmp;
-            tmp = t;
-        }
+        int peer_left = pnr < nr || !ordered;
+        const char *right = peer_left ? cur : spare;
+        char *out = right == in ? call->rbuf : (char *)right;
+        coll_sched_recv(s, spare, count, dt, peer);
+        coll_sched_send(s, cur, count, dt, peer);
+        coll_sched_reduce3(s, peer_left ? spare : cur, right, out, count, dt);
         coll_sched_round(s);
+        if (out != cur) {
+            spare = cur == in ? (out == call->rbuf ? tmp : call->rbuf) : (char *)cur;
+        }
+        cur = out;
     }
-    if (acc != call->rbuf) {
-        coll_sched_copy(s, acc, count, dt, call->rbuf, count, dt);
+    if (nr >= 0 && cur != call->rbuf) {
+        coll_sched_copy(s, cur, count, dt, call->rbuf, count, dt);
         coll_sched_round(s);
     }
     coll_sched_red_unfold(s, comm, call->rbuf, count, dt);
@@ -116,6 +122,6 @@ const coll_algo_t coll_algo_allreduce_recursive_doubling = {
     .fn = allreduce_recursive_doubling,
     .usable = NULL,
     .sched = allreduce_recursive_doubling_sched,
-    .params = "",
-    .help = "exchange whole vectors with rank XOR 2^k (any op; small vectors)",
+    .params = "segsize",
+    .help = "exchange whole vectors with rank XOR 2^k (any op); in segsize bytes (0: whole)",
 };

@@ -35,15 +35,15 @@ static compi_status_t allreduce_ring(coll_closure_t *self, const coll_call_t *ca
     size_t count = red_count(call), *cnt = NULL, *off;
     void *tmpmem = NULL;
     char *acc = call->rbuf, *tmp = NULL;
+    const char *in = red_input(call);
     compi_status_t st = COMPI_OK;
 
     (void)self;
     if (count == 0) {
         return COMPI_OK;
     }
-    st = red_input_to_rbuf(call);
-    if (st != COMPI_OK || p == 1) {
-        return st;
+    if (p == 1) {
+        return red_input_to_rbuf(call);
     }
     cnt = coll_blocks_get(count, p);
     if (cnt == NULL) {
@@ -55,13 +55,18 @@ static compi_status_t allreduce_ring(coll_closure_t *self, const coll_call_t *ca
         st = COMPI_ERR_NO_MEMORY;
         goto err;
     }
+    /* The input is never copied into rbuf: every block this rank receives in the
+       reduce-scatter is combined with the input's block straight into rbuf, and the one
+       block it never receives (its own, sent first) comes back in the allgather */
     for (int i = 0; i < p - 1 && st == COMPI_OK; i++) {
         int sb, rb;
         ring_blocks(r, i, p, 0, &sb, &rb);
-        st = red_sendrecv(red_at(acc, dt, off[sb]), cnt[sb], right, tmp, cnt[rb], left, dt, tag,
+        const char *from = i == 0 ? in : acc;
+        st = red_sendrecv(red_at(from, dt, off[sb]), cnt[sb], right, tmp, cnt[rb], left, dt, tag,
                           comm);
         if (st == COMPI_OK && cnt[rb] > 0) {
-            st = coll_op_apply(call->op, dt, tmp, red_at(acc, dt, off[rb]), cnt[rb]);
+            st = coll_op_apply3(call->op, dt, tmp, red_at(in, dt, off[rb]),
+                                red_at(acc, dt, off[rb]), cnt[rb]);
         }
     }
     for (int i = 0; i < p - 1 && st == COMPI_OK; i++) {
@@ -90,10 +95,11 @@ static void allreduce_ring_sched(const coll_call_t *call, const coll_params_t *p
     if (count == 0) {
         return;
     }
-    coll_sched_red_input(s, call);
     if (p == 1) {
+        coll_sched_red_input(s, call);
         return;
     }
+    const char *in = red_input(call);
     size_t *cnt = coll_sched_alloc(s, 2 * (size_t)p * sizeof(*cnt));
     if (cnt == NULL) {
         return;
@@ -111,9 +117,12 @@ static void allreduce_ring_sched(const coll_call_t *call, const coll_params_t *p
             /* the reduce-scatter combines what comes in, the allgather keeps it */
             char *into = phase == 0 ? tmp : red_at(acc, dt, off[rb]);
             coll_sched_recv(s, into, cnt[rb], dt, left);
-            coll_sched_send(s, red_at(acc, dt, off[sb]), cnt[sb], dt, right);
+            /* as the blocking loop: the input is read where it is, never copied */
+            const char *from = phase == 0 && i == 0 ? in : acc;
+            coll_sched_send(s, red_at(from, dt, off[sb]), cnt[sb], dt, right);
             if (phase == 0) {
-                coll_sched_reduce(s, tmp, red_at(acc, dt, off[rb]), cnt[rb], dt);
+                coll_sched_reduce3(s, tmp, red_at(in, dt, off[rb]), red_at(acc, dt, off[rb]),
+                                   cnt[rb], dt);
             }
             coll_sched_round(s);
         }

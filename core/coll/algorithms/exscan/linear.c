@@ -28,12 +28,30 @@ static compi_status_t exscan_linear(coll_closure_t *self, const coll_call_t *cal
     if (r == 0) {
         return red_send(red_input(call), count, dt, 1, tag, comm);
     }
-    /* own vector, kept aside before the prefix lands in rbuf (in place: the same) */
+    if (!call->in_place) {
+        /* the input stays where it is: the prefix lands in rbuf, prefix op input goes
+           to a temporary and on to the next rank */
+        st = red_recv(call->rbuf, count, dt, r - 1, tag, comm);
+        if (st != COMPI_OK || r == p - 1) {
+            return st;
+        }
+        char *next = coll_tmp_get(dt, count, &mem);
+        if (next == NULL) {
+            return COMPI_ERR_NO_MEMORY;
+        }
+        st = coll_op_apply3(call->op, dt, call->rbuf, call->sbuf, next, count);
+        if (st == COMPI_OK) {
+            st = red_send(next, count, dt, r + 1, tag, comm);
+        }
+        coll_scratch_put(mem);
+        return st;
+    }
+    /* in place: own vector, kept aside before the prefix lands in rbuf */
     char *mine = coll_tmp_get(dt, count, &mem);
     if (mine == NULL) {
         return COMPI_ERR_NO_MEMORY;
     }
-    st = coll_copy(red_input(call), count, dt, mine, count, dt);
+    st = coll_copy(call->rbuf, count, dt, mine, count, dt);
     if (st == COMPI_OK) {
         st = red_recv(call->rbuf, count, dt, r - 1, tag, comm);
     }

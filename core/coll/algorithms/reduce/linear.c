@@ -39,8 +39,9 @@ static compi_status_t reduce_linear(coll_closure_t *self, const coll_call_t *cal
     if (tmp == NULL) {
         return COMPI_ERR_NO_MEMORY;
     }
-    if (call->in_place) {
-        /* rbuf is both our input and the accumulator: keep the input aside */
+    if (call->in_place && root != p - 1) {
+        /* rbuf is both our input and the accumulator: keep the input aside (a root of
+           rank p - 1 starts the accumulation with its own input, where it is) */
         void *m = coll_tmp_get(dt, count, &minemem);
         if (m == NULL) {
             st = COMPI_ERR_NO_MEMORY;
@@ -50,9 +51,18 @@ static compi_status_t reduce_linear(coll_closure_t *self, const coll_call_t *cal
         mine = m;
     }
     for (int i = p - 1; i >= 0 && st == COMPI_OK; i--) {
-        if (i == p - 1) {
-            st = i == root ? coll_copy(mine, count, dt, acc, count, dt)
-                           : red_recv(acc, count, dt, i, tag, comm);
+        if (i == p - 1 && i == root) {
+            if (!call->in_place) {
+                /* the first combination reads the input where it is: acc = a(p-2) op
+                   mine, without copying mine into acc first */
+                i--;
+                st = red_recv(tmp, count, dt, i, tag, comm);
+                if (st == COMPI_OK) {
+                    st = coll_op_apply3(call->op, dt, tmp, mine, acc, count);
+                }
+            }
+        } else if (i == p - 1) {
+            st = red_recv(acc, count, dt, i, tag, comm);
         } else if (i == root) {
             st = coll_op_apply(call->op, dt, mine, acc, count);
         } else {

@@ -38,17 +38,17 @@ static compi_status_t reduce_rabenseifner(coll_closure_t *self, const coll_call_
         st = COMPI_ERR_NO_MEMORY;
         goto err;
     }
-    st = coll_copy(red_input(call), count, dt, acc, count, dt);
-    if (st != COMPI_OK) {
-        goto err;
-    }
-    int nr = red_fold(acc, tmp, count, dt, call->op, tag, comm, &st);
+    /* the input is read where it is: the fold and the first halving step write their
+       combinations straight to acc */
+    const char *in = red_input(call);
+    int nr = red_fold(in, acc, tmp, count, dt, call->op, tag, comm, &st);
     if (st != COMPI_OK) {
         goto err;
     }
     if (nr >= 0) {
         const size_t *off = cnt + p2;
-        st = red_halving(acc, tmp, cnt, off, nr, p2, rem, dt, call->op, tag, comm);
+        st = red_halving(red_fold_partial(comm, in, acc), acc, tmp, cnt, off, nr, p2, rem, dt,
+                         call->op, tag, comm);
         /* binomial gather to new rank 0: a rank whose low bits are clear below mask holds
            blocks [nr, nr + mask) */
         for (int mask = 1; mask < p2 && st == COMPI_OK; mask <<= 1) {

@@ -45,7 +45,9 @@ static compi_status_t red_rs_pairwise(coll_closure_t *self, const coll_call_t *c
         st = COMPI_ERR_NO_MEMORY;
         goto err;
     }
-    st = coll_copy(red_at(in, dt, off[r]), n, dt, low, n, dt);
+    /* the lower partial starts as the input's block, read where it is: the first
+       combination writes low, and the last one writes rbuf (no copies) */
+    const char *lowp = red_at(in, dt, off[r]);
     for (int i = 1; i < p && st == COMPI_OK; i++) {
         int dst = (r + i) % p, src = (r - i + p) % p;
         st = red_sendrecv(red_at(in, dt, off[dst]), cnt[dst], dst, rcv, n, src, dt, tag, comm);
@@ -53,7 +55,8 @@ static compi_status_t red_rs_pairwise(coll_closure_t *self, const coll_call_t *c
             continue;
         }
         if (src < r) {
-            st = coll_op_apply(call->op, dt, rcv, low, n);
+            st = coll_op_apply3(call->op, dt, rcv, lowp, low, n);
+            lowp = low;
         } else if (have_high) {
             st = coll_op_apply(call->op, dt, rcv, high, n);
         } else {
@@ -63,12 +66,20 @@ static compi_status_t red_rs_pairwise(coll_closure_t *self, const coll_call_t *c
             have_high = 1;
         }
     }
-    if (st == COMPI_OK && have_high && n > 0) {
-        st = coll_op_apply(call->op, dt, low, high, n);
-        low = high;
-    }
     if (st == COMPI_OK) {
-        st = coll_copy(low, n, dt, call->rbuf, n, dt);
+        /* every exchange is over: rbuf (in place, the input too) is free to write */
+        if (have_high && lowp == call->rbuf) {
+            /* rank 0 in place: combine in high, not over the left operand (coll_op_apply3
+               sets that aside for user ops) */
+            st = coll_op_apply(call->op, dt, lowp, high, n);
+            lowp = high;
+        } else if (have_high) {
+            st = coll_op_apply3(call->op, dt, lowp, high, call->rbuf, n);
+            lowp = call->rbuf;
+        }
+        if (st == COMPI_OK && lowp != call->rbuf) {
+            st = coll_copy(lowp, n, dt, call->rbuf, n, dt);
+        }
     }
 err:
     for (int i = 0; i < 3; i++) {

@@ -57,13 +57,13 @@ static compi_status_t red_rs_recursive_halving(coll_closure_t *self, const coll_
         goto err;
     }
     rh_new_blocks(cnt, off, p2, rem, ncnt, noff);
-    st = coll_copy(red_input(call), total, dt, acc, total, dt);
-    if (st != COMPI_OK) {
-        goto err;
-    }
-    int nr = red_fold(acc, tmp, total, dt, call->op, tag, comm, &st);
+    /* the input is read where it is: the fold and the first halving step write their
+       combinations straight to acc */
+    const char *in = red_input(call);
+    int nr = red_fold(in, acc, tmp, total, dt, call->op, tag, comm, &st);
     if (st == COMPI_OK && nr >= 0) {
-        st = red_halving(acc, tmp, ncnt, noff, nr, p2, rem, dt, call->op, tag, comm);
+        st = red_halving(red_fold_partial(comm, in, acc), acc, tmp, ncnt, noff, nr, p2, rem, dt,
+                         call->op, tag, comm);
     }
     if (st != COMPI_OK) {
         goto err;
@@ -113,11 +113,11 @@ static void rs_recursive_halving_sched(const coll_call_t *call, const coll_param
         return;
     }
     rh_new_blocks(cnt, off, p2, rem, ncnt, noff);
-    coll_sched_copy(s, red_input(call), total, dt, acc, total, dt);
-    coll_sched_round(s);
-    int nr = coll_sched_red_fold(s, comm, acc, tmp, total, dt);
+    const char *in = red_input(call);
+    int nr = coll_sched_red_fold(s, comm, in, acc, tmp, total, dt);
     if (nr >= 0) {
-        coll_sched_red_halving(s, acc, tmp, ncnt, noff, nr, p2, rem, dt);
+        coll_sched_red_halving(s, red_fold_partial(comm, in, acc), acc, tmp, ncnt, noff, nr, p2,
+                               rem, dt);
     }
     if (r < 2 * rem && r % 2 == 0) {
         coll_sched_recv(s, call->rbuf, cnt[r], dt, r + 1);

@@ -69,11 +69,15 @@ static compi_status_t red_rs_ring(coll_closure_t *self, const coll_call_t *call)
         rs_ring_blocks(r, i, p, &sb, &rb);
         const void *src = i == 0 ? red_at(in, dt, off[sb]) : buf[(i - 1) % 2];
         st = red_sendrecv(src, cnt[sb], right, buf[i % 2], cnt[rb], left, dt, tag, comm);
+        /* the last step's block is this rank's: it combines straight into rbuf, unless
+           in place (rbuf then holds the input, which this combination still reads) */
+        int to_rbuf = i == p - 2 && !call->in_place;
         if (st == COMPI_OK && cnt[rb] > 0) {
-            st = coll_op_apply(call->op, dt, red_at(in, dt, off[rb]), buf[i % 2], cnt[rb]);
+            st = coll_op_apply3(call->op, dt, red_at(in, dt, off[rb]), buf[i % 2],
+                                to_rbuf ? call->rbuf : buf[i % 2], cnt[rb]);
         }
     }
-    if (st == COMPI_OK) {
+    if (st == COMPI_OK && call->in_place) {
         st = coll_copy(buf[(p - 2) % 2], cnt[r], dt, call->rbuf, cnt[r], dt);
     }
 err:

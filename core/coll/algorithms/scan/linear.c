@@ -24,8 +24,9 @@ static compi_status_t scan_linear(coll_closure_t *self, const coll_call_t *call)
     if (count == 0) {
         return COMPI_OK;
     }
-    st = red_input_to_rbuf(call);
-    if (st == COMPI_OK && r > 0) {
+    if (r == 0) {
+        st = red_input_to_rbuf(call);
+    } else {
         void *mem;
         void *tmp = coll_tmp_get(dt, count, &mem);
         if (tmp == NULL) {
@@ -33,7 +34,8 @@ static compi_status_t scan_linear(coll_closure_t *self, const coll_call_t *call)
         }
         st = red_recv(tmp, count, dt, r - 1, tag, comm);
         if (st == COMPI_OK) {
-            st = coll_op_apply(call->op, dt, tmp, call->rbuf, count);
+            /* prefix op input, straight into rbuf (the input is not copied there first) */
+            st = coll_op_apply3(call->op, dt, tmp, red_input(call), call->rbuf, count);
         }
         coll_scratch_put(mem);
     }
@@ -44,8 +46,7 @@ static compi_status_t scan_linear(coll_closure_t *self, const coll_call_t *call)
 }
 
 /* the same chain as a schedule: receive the prefix of the ranks below, combine, pass on */
-static void scan_linear_sched(const coll_call_t *call, const coll_params_t *params,
-                              coll_sched_t *s)
+static void scan_linear_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s)
 {
     compi_comm_t *comm = call->comm;
     int p = comm->size, r = comm->rank;

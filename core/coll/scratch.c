@@ -186,6 +186,13 @@ void coll_scratch_put(void *p)
     }
     s->cur = i;
     chunks[i].used = (size_t)((char *)p - chunks[i].base);
+    /* chunks below this one may be empty too (a request too large for an empty chunk
+       opens the next one): the stack is empty when all of them are, and then it starts
+       again from chunk 0, merged, instead of opening one more chunk for each larger
+       request until there are SCRATCH_CHUNKS of them */
+    while (s->cur > 0 && chunks[s->cur].used == 0 && chunks[s->cur - 1].used == 0) {
+        s->cur--;
+    }
     if (s->cur == 0 && chunks[0].used == 0) {
         merge(s);
     }

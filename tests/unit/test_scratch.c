@@ -3,7 +3,8 @@
  * alone: buffers are aligned, disjoint and whole; giving one back gives back what came
  * after it; once the stack has been as deep as a sequence of requests needs, the same
  * sequence gets the same memory again (it no longer allocates); a deep request past the
- * first chunk is served and merged into one chunk afterwards.
+ * first chunk is served and merged into one chunk afterwards; requests that grow one by
+ * one never run out of chunks.
  */
 #include "core/coll/coll.h"
 #include "tests/unit/unit_tap.h"
@@ -95,11 +96,31 @@ START_TEST(tmp_get_accounts_for_the_lower_bound)
 }
 END_TEST
 
+/* one request at a time, each a little larger than the last (a blocking collective
+   called with a growing count): every one is served, and the stack stays one chunk */
+START_TEST(growing_requests_never_run_out_of_chunks)
+{
+    /* from below the first chunk's size (64 KiB) to well past it: a new size class
+       every 64 bytes, 100 of them past the first chunk */
+    for (size_t bytes = 60000; bytes < 72000; bytes += 60) {
+        void *p = coll_scratch_get(bytes);
+        ck_assert_msg(p != NULL, "no scratch for %zu bytes", bytes);
+        memset(p, 1, bytes);
+        coll_scratch_put(p);
+    }
+    void *a = coll_scratch_get(100);
+    void *b = coll_scratch_get(72000);
+    ck_assert((char *)a < (char *)b && (char *)b - (char *)a < 4096);
+    coll_scratch_put(a);
+}
+END_TEST
+
 int main(void)
 {
     const TTest *tests[] = {buffers_are_aligned_disjoint_and_kept, put_gives_back_what_came_after,
                             steady_sequence_reuses_the_same_memory,
-                            tmp_get_accounts_for_the_lower_bound};
+                            tmp_get_accounts_for_the_lower_bound,
+                            growing_requests_never_run_out_of_chunks};
     const unit_case_t tc = {.suite = "coll_scratch", .name = "stack"};
     return unit_tap_run_list(&tc, tests, UNIT_COUNT(tests));
 }

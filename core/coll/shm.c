@@ -57,16 +57,28 @@ size_t coll_shm_slot_size(void)
 int coll_shm_usable(const coll_call_t *call, const coll_params_t *params)
 {
     (void)params;
-    if (!coll_shm_comm_ok(call->comm)) {
-        return 0;
-    }
+    return coll_shm_comm_ok(call->comm);
+}
+
+compi_status_t coll_shm_prepare(const coll_call_t *call, coll_params_t *params,
+                                const coll_algo_t *fallback)
+{
     const compi_datatype_t *dt = call->sdt;
-    if (call->op != NULL && dt != NULL && dt->size > 0) {
-        /* reductions copy whole elements, gaps included, into a slot */
-        return dt->extent > 0 && dt->true_extent > 0 &&
-               (size_t)dt->true_extent <= coll_shm_slot_size();
+    compi_status_t st = COMPI_OK;
+
+    /* reductions copy whole elements, gaps included, into a slot */
+    if (dt == NULL || dt->size == 0 ||
+        (dt->extent > 0 && (size_t)dt->true_extent <= coll_shm_slot_size())) {
+        return COMPI_OK;
     }
-    return 1;
+    coll_params_t none = {0};
+    params->aux = coll_closure_algo(fallback, &none, call, &st);
+    return params->aux != NULL ? COMPI_OK : st;
+}
+
+void coll_shm_release_fallback(void *aux)
+{
+    coll_closure_release(aux);
 }
 
 /* the segment's bytes for p ranks */

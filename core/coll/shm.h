@@ -144,9 +144,17 @@ static inline void coll_shm_done(coll_shm_t *shm, uint64_t seq)
     coll_shm_set(&shm->ctl[shm->rank].done, seq);
 }
 
-/* usable() of the shm algorithms: one host, and for reductions a datatype whose element
-   fits a slot (reductions run on the datatype's own layout, copied span by span) */
+/* usable() of the shm algorithms: the communicator is on one host */
 int coll_shm_usable(const coll_call_t *call, const coll_params_t *params);
+
+/* .prepare of the reductions: they run on the datatype's own layout, whole elements
+   with their gaps copied into a slot; a datatype whose element does not fit one (or
+   with a negative extent) gets, in params->aux, the closure of `fallback` (an
+   algorithm of the PML that keeps the rank order) for the key, which the algorithm
+   then runs instead.  .release: coll_shm_release_fallback. */
+compi_status_t coll_shm_prepare(const coll_call_t *call, coll_params_t *params,
+                                const coll_algo_t *fallback);
+void coll_shm_release_fallback(void *aux);
 
 /* elements of `dt` per round of a reduction: as many as fit in a slot with their gaps */
 static inline size_t coll_shm_elems(const coll_shm_t *shm, const compi_datatype_t *dt)

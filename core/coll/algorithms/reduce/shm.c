@@ -26,7 +26,11 @@ static compi_status_t reduce_shm(coll_closure_t *self, const coll_call_t *call)
     const void *src = call->in_place ? call->rbuf : call->sbuf;
     compi_status_t st = COMPI_OK;
 
-    (void)self;
+    const coll_params_t *prm = self->state;
+    if (compi_unlikely(prm->aux != NULL)) {
+        coll_closure_t *fallback = prm->aux;
+        return fallback->fn(fallback, call);
+    }
     if (count == 0 || dt->size == 0) {
         return COMPI_OK;
     }
@@ -60,11 +64,19 @@ static compi_status_t reduce_shm(coll_closure_t *self, const coll_call_t *call)
     return st;
 }
 
+static compi_status_t reduce_shm_prepare(const coll_call_t *call, coll_params_t *params)
+{
+    /* a tree over the PML that combines in rank order, as this algorithm does */
+    return coll_shm_prepare(call, params, coll_algo_find(COLL_REDUCE, "in-order-binomial"));
+}
+
 const coll_algo_t coll_algo_reduce_shm = {
     .name = "shm",
     .kind = COLL_REDUCE,
     .fn = reduce_shm,
     .usable = coll_shm_usable,
+    .prepare = reduce_shm_prepare,
+    .release = coll_shm_release_fallback,
     .params = "",
     .help = "one host: every rank's slot in a shared segment, the root combines in rank order",
 };

@@ -84,7 +84,7 @@ void coll_shm_release_fallback(void *aux)
 /* the segment's bytes for p ranks */
 static size_t shm_len(int p, size_t slot)
 {
-    return (size_t)p * (sizeof(coll_shm_ctl_t) + 2 * slot);
+    return (size_t)p * (sizeof(coll_shm_ctl_t) + COLL_SHM_NBUF * slot);
 }
 
 static void shm_init(coll_shm_t *shm, void *base, size_t len, size_t slot, compi_comm_t *comm)
@@ -183,7 +183,7 @@ void coll_shm_slot_free__(coll_shm_t *shm, uint64_t seq)
 {
     uint64_t min = UINT64_MAX;
     for (int j = 0; j < shm->p; j++) {
-        coll_shm_wait(shm, &shm->ctl[j].done, seq - 2);
+        coll_shm_wait(shm, &shm->ctl[j].done, seq - COLL_SHM_NBUF);
         uint64_t d = __atomic_load_n(&shm->ctl[j].done, __ATOMIC_ACQUIRE);
         min = d < min ? d : min;
     }

@@ -3,11 +3,12 @@
  * the shared-memory collectives (algorithms/<kind>/shm.c).
  *
  * Layout, for p ranks: per rank three flags, each alone in its cache line, then per rank
- * two data slots of `slot` bytes (used alternately, by the parity of the sequence
- * number), so one rank writing the next call's data never overwrites what a slower peer
- * still reads:
+ * COLL_SHM_NBUF data slots of `slot` bytes, used in turn (slot seq % NBUF), so a rank
+ * writing a later call's data never overwrites what a slower peer still reads, and a
+ * root of many small bcasts or reduces in a row runs up to NBUF calls ahead of the
+ * slowest rank before it waits, as eager messages would let it:
  *
- *   [ctl 0: arrive | release | done] ... [ctl p-1]  [slot 0: even | odd] ... [slot p-1]
+ *   [ctl 0: arrive | release | done] ... [ctl p-1]  [slots 0: 0 .. NBUF-1] ... [slots p-1]
  *
  * Every collective served from the segment takes the next sequence number (the same on
  * every rank, since MPI orders a communicator's blocking collectives) and stores it in
@@ -15,7 +16,7 @@
  * stores a flag during call t only after it finished every call before t, so a flag
  * past `seq` means what the flag at `seq` would have meant.  `done` of rank r is the last
  * sequence number r has finished (its reads of the peers' slots included): a rank about
- * to write its slot of parity seq % 2 first makes sure every rank is done with seq - 2
+ * to write its slot seq % NBUF first makes sure every rank is done with seq - NBUF
  * (coll_shm_slot_free), the one hazard the flags alone do not exclude.
  *
  * The segment is an anonymous memfd, created by rank 0 at the first shared-memory
@@ -36,6 +37,7 @@
 #include <stdint.h>
 
 #define COLL_SHM_LINE 64
+#define COLL_SHM_NBUF 8 /* slots per rank, used in turn */
 
 typedef struct coll_shm_ctl {
     uint64_t arrive; /* this rank's data (or its subtree's arrival) is there for seq */
@@ -50,7 +52,7 @@ _Static_assert(sizeof(coll_shm_ctl_t) == 3 * COLL_SHM_LINE, "one cache line per 
 
 typedef struct coll_shm {
     coll_shm_ctl_t *ctl; /* [p], in the segment */
-    char *slots;         /* [p][2][slot], in the segment */
+    char *slots;         /* [p][NBUF][slot], in the segment */
     size_t slot;         /* bytes of one slot */
     size_t len;          /* of the mapping */
     uint64_t seq;        /* the last sequence number taken */
@@ -80,7 +82,7 @@ void coll_shm_release(compi_comm_t *comm);
 
 static inline char *coll_shm_slot(const coll_shm_t *shm, int rank, uint64_t seq)
 {
-    return shm->slots + ((size_t)rank * 2 + (seq & 1)) * shm->slot;
+    return shm->slots + ((size_t)rank * COLL_SHM_NBUF + seq % COLL_SHM_NBUF) * shm->slot;
 }
 
 /* waits until *flag >= seq.  The acquire load orders the reads of the data the flag
@@ -119,18 +121,18 @@ static inline void coll_shm_set(uint64_t *flag, uint64_t seq)
     __atomic_store_n(flag, seq, __ATOMIC_RELEASE);
 }
 
-/* before this rank writes its slot for `seq`: every rank is done with seq - 2, the last
-   call that used the same slot */
+/* before this rank writes its slot for `seq`: every rank is done with seq - NBUF, the
+   last call that used the same slot */
 void coll_shm_slot_free__(coll_shm_t *shm, uint64_t seq);
 static inline void coll_shm_slot_free(coll_shm_t *shm, uint64_t seq)
 {
-    if (compi_unlikely(shm->min_done + 2 < seq)) {
+    if (compi_unlikely(shm->min_done + COLL_SHM_NBUF < seq)) {
         coll_shm_slot_free__(shm, seq);
     }
 }
 
 /* this rank has seen every rank take part in round `seq` (their flags of seq): each
-   had finished seq - 1 by then, so slots of that round's parity are free for seq + 1 */
+   had finished seq - 1 by then, so the slot of seq - 1 is free again for seq - 1 + NBUF */
 static inline void coll_shm_reached(coll_shm_t *shm, uint64_t seq)
 {
     if (shm->min_done < seq - 1) {

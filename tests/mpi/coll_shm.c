@@ -2,7 +2,7 @@
  * coll_shm.c -- long mixed sequences of barrier, bcast, reduce and allreduce on one
  * communicator, as the shared-memory collectives see them under tests/mpi/configs/shm.scm:
  * every call takes the next sequence number of the communicator's segment and reuses
- * the same two slots per rank, so a slot overwritten too early or a flag read wrongly
+ * the same few slots per rank, so a slot overwritten too early or a flag read wrongly
  * shows up as a wrong result here.
  *
  * Each step draws (the same on every rank) a kind, a root, a count (1 element to past

@@ -45,7 +45,7 @@ static compi_status_t reduce_shm(coll_closure_t *self, const coll_call_t *call)
     for (size_t first = 0; first < count && st == COMPI_OK; first += m) {
         size_t n = count - first < m ? count - first : m;
         uint64_t s = ++shm->seq;
-        /* the root may still read our slot of this parity from two rounds ago */
+        /* the root may still read our slot from NBUF rounds ago */
         coll_shm_slot_free(shm, s);
         coll_shm_put(shm, dt, src, first, n, s);
         if (r == root) {

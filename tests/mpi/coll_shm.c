@@ -15,7 +15,7 @@
  *
  * Usage: coll_shm [STEPS] (default 3000).
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 #include <dirent.h>
 

@@ -88,13 +88,19 @@ static inline char *coll_shm_slot(const coll_shm_t *shm, int rank, uint64_t seq)
 /* waits until *flag >= seq.  The acquire load orders the reads of the data the flag
    announces after the flag.  Spins briefly, then polls the PML between looks, which
    keeps point-to-point traffic moving and yields the processor as the PML's own waits
-   do (at once when the host is oversubscribed, now and then otherwise). */
+   do (at once when the host is oversubscribed, now and then otherwise; never asleep in
+   a transport, which a flag would not wake), and under MPI_THREAD_MULTIPLE lets the
+   other threads in, as pml_progress_wait does: the peer we wait for may need a thread
+   of ours that waits for the API lock. */
 static inline void coll_shm_wait(const coll_shm_t *shm, const uint64_t *flag, uint64_t seq)
 {
     unsigned spins = 0;
     while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) < seq) {
         if (shm->oversubscribed || ++spins > 128) {
             (void)pml_progress();
+            if (compi_unlikely(pml__thread_yield != NULL)) {
+                pml__thread_yield();
+            }
         } else {
 #if defined(__x86_64__) || defined(__i386__)
             __builtin_ia32_pause();

@@ -84,12 +84,16 @@
 ;; On a communicator whose ranks all live on one host, a blocking barrier, bcast, reduce
 ;; or allreduce of up to one slot (8 KiB, coll_shm_slot's default) goes through the
 ;; communicator's shared segment: flags in cache lines and per-rank slots instead of
-;; messages (core/coll/shm.h).  Measured on the 2-core development machine (loaded;
-;; medians of 5 interleaved runs of 5000 calls): at 2 ranks barrier 0.12 us against
-;; 0.19, allreduce 8 B 0.14 against 0.18 and 8 KiB 1.6 against 4.8, reduce 1 KiB 0.10
-;; against 0.19, bcast with rotating roots 8 B 0.08 against 0.16; at 4 ranks (2 per
-;; core) allreduce 8 B 3.3 us against 5.3, bcast with rotating roots 1.8 against 2.6.
-;; The reductions keep rank order, so non-commutative ops take them too.
+;; messages (core/coll/shm.h).  Measured on the 2-core development machine (shared;
+;; medians of 5 interleaved runs of 5000 calls, these algorithms against the PML ones
+;; the rules below choose): at 2 ranks barrier 0.12 us against 0.15, allreduce 8 B 0.15
+;; against 0.19 and 8 KiB 1.5 against 4.1, reduce 1 KiB 0.11 against 0.20, bcast 1 KiB
+;; 0.10 against 0.18 (rotating roots 8 B 0.10 against 0.16); at 4 ranks (2 per core)
+;; allreduce 8 B 3.4 against 5.0, reduce 1 KiB 0.85 against 5.5, bcast 8 KiB 1.5 against
+;; 10.6.  Slower: a tight loop of tiny bcasts from one root at 4 ranks (0.64 us against
+;; 0.16: eager sends let that root run further ahead than the eight slots do) and 8 B
+;; bcast or reduce from one root at 2 ranks (0.07 against 0.05).  The reductions keep
+;; rank order, so non-commutative ops take them too.
 (define shm-max (* 8 KiB))
 
 ;; #f also for a call without rank facts (a tool's call made with make-call)

@@ -14,7 +14,8 @@
  * MPI_Iallreduce and the other nonblocking calls run it.
  *
  * Links the internal library (lib/libcompi.la) and includes internal headers.  Run at
- * np 1 to 8: `mpirun -np N --timeout 120 tests/mpi/coll_algos_reduce`.  Prints one
+ * np 1 to 8: `mpirun -np N --timeout 120 tests/mpi/coll_algos_reduce [--quick] [--only
+ * NAME]` (--only: the algorithms of that name, e.g. shm, of every kind).  Prints one
  * line per failure and exits non-zero if any case failed.
  */
 #include "core/coll/coll.h"

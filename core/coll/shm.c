@@ -60,7 +60,7 @@ size_t coll_shm_slot_size(void)
 int coll_shm_usable(const coll_call_t *call, const coll_params_t *params)
 {
     (void)params;
-    return coll_shm_comm_ok(call->comm);
+    return !comm_is_inter(call->comm);
 }
 
 compi_status_t coll_shm_prepare(const coll_call_t *call, coll_params_t *params,
@@ -69,14 +69,16 @@ compi_status_t coll_shm_prepare(const coll_call_t *call, coll_params_t *params,
     const compi_datatype_t *dt = call->sdt;
     compi_status_t st = COMPI_OK;
 
-    /* reductions copy whole elements, gaps included, into a slot */
-    if (dt == NULL || dt->size == 0 ||
-        (dt->extent > 0 && (size_t)dt->true_extent <= coll_shm_slot_size())) {
-        return COMPI_OK;
+    if (coll_shm_comm_ok(call->comm)) {
+        /* reductions copy whole elements, gaps included, into a slot */
+        if (call->op == NULL || dt == NULL || dt->size == 0 ||
+            (dt->extent > 0 && (size_t)dt->true_extent <= coll_shm_slot_size())) {
+            return COMPI_OK;
+        }
     }
     coll_params_t none = {0};
-    params->aux = coll_closure_algo(fallback, &none, call, &st);
-    return params->aux != NULL ? COMPI_OK : st;
+    params->aux = fallback != NULL ? coll_closure_algo(fallback, &none, call, &st) : NULL;
+    return params->aux != NULL ? COMPI_OK : st != COMPI_OK ? st : COMPI_ERR_INTERNAL;
 }
 
 void coll_shm_release_fallback(void *aux)

@@ -152,14 +152,16 @@ static inline void coll_shm_done(coll_shm_t *shm, uint64_t seq)
     coll_shm_set(&shm->ctl[shm->rank].done, seq);
 }
 
-/* usable() of the shm algorithms: the communicator is on one host */
+/* usable() of the shm algorithms: an intracommunicator */
 int coll_shm_usable(const coll_call_t *call, const coll_params_t *params);
 
-/* .prepare of the reductions: they run on the datatype's own layout, whole elements
-   with their gaps copied into a slot; a datatype whose element does not fit one (or
-   with a negative extent) gets, in params->aux, the closure of `fallback` (an
-   algorithm of the PML that keeps the rank order) for the key, which the algorithm
-   then runs instead.  .release: coll_shm_release_fallback. */
+/* .prepare of the shm algorithms, at the miss: when the communicator's ranks are not
+   all on this host (rte_world_rank_is_local; creators choose by the rank facts, which
+   normally say the same), or for a reduction whose datatype's element does not fit a
+   slot (or has a negative extent: reductions copy whole elements with their gaps and
+   combine them in the datatype's own layout), params->aux gets the closure of
+   `fallback`, an algorithm over the PML, for the key; the algorithm runs it instead.
+   .release: coll_shm_release_fallback. */
 compi_status_t coll_shm_prepare(const coll_call_t *call, coll_params_t *params,
                                 const coll_algo_t *fallback);
 void coll_shm_release_fallback(void *aux);

@@ -25,6 +25,10 @@ static compi_status_t barrier_shm(coll_closure_t *self, const coll_call_t *call)
     long k = prm->fanout > 0 ? prm->fanout : BARRIER_SHM_FANOUT;
     compi_status_t st = COMPI_OK;
 
+    if (compi_unlikely(prm->aux != NULL)) {
+        coll_closure_t *fallback = prm->aux;
+        return fallback->fn(fallback, call);
+    }
     if (p == 1) {
         return COMPI_OK;
     }
@@ -47,11 +51,19 @@ static compi_status_t barrier_shm(coll_closure_t *self, const coll_call_t *call)
     return COMPI_OK;
 }
 
+static compi_status_t barrier_shm_prepare(const coll_call_t *call, coll_params_t *params)
+{
+    /* off one host: the PML's algorithm */
+    return coll_shm_prepare(call, params, coll_algo_find(COLL_BARRIER, "dissemination"));
+}
+
 const coll_algo_t coll_algo_barrier_shm = {
     .name = "shm",
     .kind = COLL_BARRIER,
     .fn = barrier_shm,
     .usable = coll_shm_usable,
+    .prepare = barrier_shm_prepare,
+    .release = coll_shm_release_fallback,
     .params = "fanout",
     .help = "one host: arrival flags up a k-ary tree (fanout, default 8), one release flag",
 };

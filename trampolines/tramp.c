@@ -36,6 +36,7 @@
 #include "core/coll/wrappers/summary.h"
 #include "core/coll/wrappers/wrap.h"
 #include "core/coll/executors/tree_closure.h"
+#include "core/coll/shm.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -179,6 +180,8 @@ compi_status_t tramp_start(const coll_call_t *call, struct compi_request **req_p
 static void cache_free(compi_comm_t *comm)
 {
     tramp_cache_t *cache = comm->coll;
+
+    coll_shm_release(comm); /* the shared-memory collectives' segment, if any */
     if (cache == NULL) {
         return;
     }

@@ -60,6 +60,9 @@ typedef struct compi_comm {
     compi_group_t *group;
     struct attr_list *attrs;
     unsigned nbc_seq; /* schedules started on it: their tags (core/coll/sched/sched.h) */
+    /* the shared segment of the shared-memory collectives (core/coll/shm.h), or NULL;
+       owned by core/coll, unmapped through the trampolines' free hook */
+    void *coll_shm;
     /* context ids reserved on every member for MPI_Comm_idup of this communicator,
        [ctx_pool, ctx_pool_end) (comm_idup, comm_create.c); empty unless its constructor
        reserved them */
@@ -93,6 +96,7 @@ static inline int comm_local_size(const compi_comm_t *c)
 #define COMPI_TAG_TRAMP_CHECK (-13) /* the trampolines' agreement at a miss */
 #define COMPI_TAG_TOPO_CREATE (-14) /* MPI_Dist_graph_create's edge exchange */
 #define COMPI_TAG_COLL_SUMMARY (-15) /* MPI_Finalize: the coll_summary rows to world rank 0 */
+#define COMPI_TAG_COLL_SHM (-16) /* creating the segment of the shared-memory collectives */
 #define COMPI_TAG_COLL_BASE (-100) /* collectives: -100 - kind (coll_tag) */
 #define COMPI_TAG_COLL_ALT_BASE (-200) /* a kind's second tag: -200 - kind (coll_tag_alt) */
 /* nonblocking schedules take -1000 and below (COMPI_TAG_NBC_BASE, core/coll/sched/sched.h) */

@@ -14,7 +14,8 @@
  * MPI_Iallreduce and the other nonblocking calls run it.
  *
  * Links the internal library (lib/libcompi.la) and includes internal headers.  Run at
- * np 1 to 8: `mpirun -np N --timeout 120 tests/mpi/coll_algos_reduce`.  Prints one
+ * np 1 to 8: `mpirun -np N --timeout 120 tests/mpi/coll_algos_reduce [--quick] [--only
+ * NAME]` (--only: the algorithms of that name, e.g. shm, of every kind).  Prints one
  * line per failure and exits non-zero if any case failed.
  */
 #include "core/coll/coll.h"
@@ -63,7 +64,8 @@ typedef struct dkind {
 } dkind_t;
 
 static int g_rank, g_fail, g_cases;
-static int g_as_sched; /* run through the closure's start (nonblocking), not its fn */
+static const char *g_only; /* --only NAME: the algorithms of that name only */
+static int g_as_sched;     /* run through the closure's start (nonblocking), not its fn */
 static const char *g_comm_name;
 
 static void matmul_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
@@ -344,6 +346,9 @@ static void run_comm(compi_comm_t *comm, const dkind_t *kinds, int nkinds)
         if (!is_reduce_kind(a->kind) || a->inter) {
             continue; /* intercommunicator algorithms: intercomm_coll.c */
         }
+        if (g_only != NULL && strcmp(a->name, g_only) != 0) {
+            continue;
+        }
         coll_params_t prms[3] = {{0, 0}, {0, 0}, {0, 0}};
         int nprm = 1;
         if (strstr(a->params, "segsize") != NULL) {
@@ -420,7 +425,14 @@ int main(int argc, char **argv)
     MPI_Type_contiguous(4, MPI_INT, &mat);
     MPI_Type_commit(&mat);
     MPI_Op_create(matmul_fn, 0, &matop);
-    int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+    int quick = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0) {
+            quick = 1;
+        } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+            g_only = argv[++i];
+        }
+    }
 
     dkind_t kinds[] = {
         {"int-sum", MPI_INT, MPI_SUM, 1, 1, {0}, 0, quick ? 20000 : 262144},

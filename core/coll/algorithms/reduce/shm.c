@@ -1,0 +1,82 @@
+/*
+ * reduce/shm.c -- a reduce through the communicator's shared segment
+ * (core/coll/shm.h): every rank copies its vector into its slot and sets its arrival
+ * flag; the root waits for all the flags and combines the slots, in rank order, straight
+ * into its result buffer (coll_op_apply3 for the first pair, then coll_op_apply).
+ *
+ *   rank j:  [slot j] <- x_j ; arrive = seq
+ *   root:    wait arrive_j >= seq for all j ; r = x_0 op (x_1 op (... op x_p-1))
+ *
+ * Vectors longer than a slot (coll_shm_slot, 8 KiB by default) go in rounds of whole
+ * elements.  Elements are copied with their gaps, so the op engine reads them in the
+ * datatype's own layout (any datatype whose element fits a slot: usable).
+ *
+ * Cost per round of n bytes: 1 hand-off + n beta_mem on every rank (the copy in),
+ * then (p - 1) n gamma at the root, against ceil(log2 p) (alpha + n beta + n gamma)
+ * over the PML: the root does all the combining, so it suits small vectors.  One host.
+ */
+#include "core/coll/shm.h"
+
+static compi_status_t reduce_shm(coll_closure_t *self, const coll_call_t *call)
+{
+    compi_comm_t *comm = call->comm;
+    compi_datatype_t *dt = call->sdt;
+    int p = comm->size, r = comm->rank, root = call->root;
+    size_t count = call->scount;
+    const void *src = call->in_place ? call->rbuf : call->sbuf;
+    compi_status_t st = COMPI_OK;
+
+    const coll_params_t *prm = self->state;
+    if (compi_unlikely(prm->aux != NULL)) {
+        coll_closure_t *fallback = prm->aux;
+        return fallback->fn(fallback, call);
+    }
+    if (count == 0 || dt->size == 0) {
+        return COMPI_OK;
+    }
+    if (p == 1) {
+        return call->in_place ? COMPI_OK : coll_copy(src, count, dt, call->rbuf, count, dt);
+    }
+    coll_shm_t *shm = coll_shm_get(comm, &st);
+    if (shm == NULL) {
+        return st;
+    }
+    size_t m = coll_shm_elems(shm, dt);
+    for (size_t first = 0; first < count && st == COMPI_OK; first += m) {
+        size_t n = count - first < m ? count - first : m;
+        uint64_t s = ++shm->seq;
+        /* the root may still read our slot from NBUF rounds ago */
+        coll_shm_slot_free(shm, s);
+        coll_shm_put(shm, dt, src, first, n, s);
+        if (r == root) {
+            for (int j = 0; j < p; j++) {
+                if (j != r) {
+                    coll_shm_wait(shm, &shm->ctl[j].arrive, s);
+                }
+            }
+            coll_shm_reached(shm, s);
+            st = coll_shm_combine(shm, call->op, dt, call->rbuf, first, n, s);
+        } else {
+            coll_shm_set(&shm->ctl[r].arrive, s);
+        }
+        coll_shm_done(shm, s);
+    }
+    return st;
+}
+
+static compi_status_t reduce_shm_prepare(const coll_call_t *call, coll_params_t *params)
+{
+    /* a tree over the PML that combines in rank order, as this algorithm does */
+    return coll_shm_prepare(call, params, coll_algo_find(COLL_REDUCE, "in-order-binomial"));
+}
+
+const coll_algo_t coll_algo_reduce_shm = {
+    .name = "shm",
+    .kind = COLL_REDUCE,
+    .fn = reduce_shm,
+    .usable = coll_shm_usable,
+    .prepare = reduce_shm_prepare,
+    .release = coll_shm_release_fallback,
+    .params = "",
+    .help = "one host: every rank's slot in a shared segment, the root combines in rank order",
+};

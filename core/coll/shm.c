@@ -1,0 +1,218 @@
+/*
+ * shm.c -- the shared segment of the shared-memory collectives (shm.h): creation at a
+ * communicator's first shared-memory collective, release with the communicator.
+ *
+ * Rank 0 makes an anonymous memfd (never a name in /dev/shm), sizes and maps it, and
+ * broadcasts its pid and descriptor; the others open /proc/PID/fd/N (as the sm BTL
+ * shares its memfd segments) and map it; an allreduce of the failures then tells every
+ * rank that all have mapped it, or that one could not, and rank 0 closes the
+ * descriptor.  From then on only the mappings keep the memory: nothing outlives the
+ * processes, whatever way they end.
+ */
+#include "config.h"
+
+#include "core/coll/shm.h"
+#include "core/comm/comm_coll.h"
+#include "core/runtime/log.h"
+#include "core/runtime/params.h"
+#include "core/runtime/rte.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define COLL_SHM_SLOT_DEFAULT 8192
+
+int coll_shm_comm_ok(const compi_comm_t *comm)
+{
+    if (comm_is_inter(comm) || comm->world_ranks == NULL) {
+        return 0;
+    }
+    if (rte_local_ranks() == NULL) {
+        return 1; /* no runtime: a tool's stand-in job, whose facts the creators read */
+    }
+    for (int i = 0; i < comm->size; i++) {
+        if (!rte_world_rank_is_local(comm->world_ranks[i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+size_t coll_shm_slot_size(void)
+{
+    static long slot;
+    if (slot == 0) {
+        slot = param_register_int_range(
+            "coll_shm_slot", COLL_SHM_SLOT_DEFAULT, 256, 1L << 20,
+            "bytes of each rank's data slot in the segment of the shared-memory collectives "
+            "(the shm algorithms of barrier, bcast, reduce, allreduce): the most data one "
+            "round of them moves; longer messages take several rounds");
+        slot = (slot + COLL_SHM_LINE - 1) / COLL_SHM_LINE * COLL_SHM_LINE;
+    }
+    return (size_t)slot;
+}
+
+int coll_shm_usable(const coll_call_t *call, const coll_params_t *params)
+{
+    (void)params;
+    return !comm_is_inter(call->comm);
+}
+
+compi_status_t coll_shm_prepare(const coll_call_t *call, coll_params_t *params,
+                                const coll_algo_t *fallback)
+{
+    const compi_datatype_t *dt = call->sdt;
+    compi_status_t st = COMPI_OK;
+
+    if (coll_shm_comm_ok(call->comm)) {
+        /* reductions copy whole elements, gaps included, into a slot */
+        if (call->op == NULL || dt == NULL || dt->size == 0 ||
+            (dt->extent > 0 && (size_t)dt->true_extent <= coll_shm_slot_size())) {
+            return COMPI_OK;
+        }
+    }
+    coll_params_t none = {0};
+    params->aux = fallback != NULL ? coll_closure_algo(fallback, &none, call, &st) : NULL;
+    return params->aux != NULL ? COMPI_OK : st != COMPI_OK ? st : COMPI_ERR_INTERNAL;
+}
+
+void coll_shm_release_fallback(void *aux)
+{
+    coll_closure_release(aux);
+}
+
+/* the segment's bytes for p ranks */
+static size_t shm_len(int p, size_t slot)
+{
+    return (size_t)p * (sizeof(coll_shm_ctl_t) + COLL_SHM_NBUF * slot);
+}
+
+static void shm_init(coll_shm_t *shm, void *base, size_t len, size_t slot, compi_comm_t *comm)
+{
+    shm->ctl = base;
+    shm->slots = (char *)base + (size_t)comm->size * sizeof(coll_shm_ctl_t);
+    shm->slot = slot;
+    shm->len = len;
+    shm->seq = 0;
+    shm->min_done = 0;
+    shm->p = comm->size;
+    shm->rank = comm->rank;
+    shm->oversubscribed = rte_proc.oversubscribed;
+}
+
+coll_shm_t *coll_shm_create(compi_comm_t *comm, compi_status_t *st_p)
+{
+    size_t slot = coll_shm_slot_size();
+    size_t len = shm_len(comm->size, slot);
+    comm_coll_set_t set = comm_coll_whole(comm);
+    int fd = -1, info[2] = {-1, -1}; /* rank 0's pid and descriptor */
+    uint32_t failed = 0, any_failed = 0;
+    void *base = MAP_FAILED;
+    coll_shm_t *shm = NULL;
+    compi_status_t st;
+
+    set.tag = COMPI_TAG_COLL_SHM;
+    if (comm->rank == 0) {
+        fd = memfd_create("compi.coll", MFD_CLOEXEC);
+        if (fd < 0 || ftruncate(fd, (off_t)len) != 0) {
+            compi_log_error("coll shm: memfd of %zu bytes: %s", len, strerror(errno));
+        } else {
+            info[0] = (int)rte_proc.pid;
+            info[1] = fd;
+        }
+    }
+    if ((st = comm_coll_bcast_int(&set, info, 2)) != COMPI_OK) {
+        goto out;
+    }
+    if (info[1] < 0) {
+        st = COMPI_ERR_IO;
+        goto out;
+    }
+    if (comm->rank != 0) {
+        char path[64];
+        snprintf(path, sizeof(path), "/proc/%d/fd/%d", info[0], info[1]);
+        fd = open(path, O_RDWR | O_CLOEXEC);
+        if (fd < 0) {
+            compi_log_error("coll shm: open(%s): %s", path, strerror(errno));
+        }
+    }
+    if (fd >= 0) {
+        base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+        if (base == MAP_FAILED) {
+            compi_log_error("coll shm: mmap of %zu bytes: %s", len, strerror(errno));
+        }
+    }
+    shm = base != MAP_FAILED ? malloc(sizeof(*shm)) : NULL;
+    failed = shm == NULL;
+    /* every rank has mapped it (or one failed): rank 0's descriptor may go */
+    st = comm_coll_allreduce_max_u32(&set, failed, &any_failed);
+    if (st == COMPI_OK && any_failed) {
+        st = COMPI_ERR_IO;
+    }
+out:
+    if (fd >= 0) {
+        close(fd);
+    }
+    if (st != COMPI_OK) {
+        if (base != MAP_FAILED) {
+            munmap(base, len);
+        }
+        free(shm);
+        if (st_p != NULL) {
+            *st_p = st;
+        }
+        return NULL;
+    }
+    shm_init(shm, base, len, slot, comm);
+    comm->coll_shm = shm;
+    return shm;
+}
+
+void coll_shm_release(compi_comm_t *comm)
+{
+    coll_shm_t *shm = comm->coll_shm;
+    if (shm == NULL) {
+        return;
+    }
+    munmap(shm->ctl, shm->len);
+    free(shm);
+    comm->coll_shm = NULL;
+}
+
+void coll_shm_slot_free__(coll_shm_t *shm, uint64_t seq)
+{
+    uint64_t min = UINT64_MAX;
+    for (int j = 0; j < shm->p; j++) {
+        coll_shm_wait(shm, &shm->ctl[j].done, seq - COLL_SHM_NBUF);
+        uint64_t d = __atomic_load_n(&shm->ctl[j].done, __ATOMIC_ACQUIRE);
+        min = d < min ? d : min;
+    }
+    shm->min_done = min;
+}
+
+void coll_shm_put(coll_shm_t *shm, compi_datatype_t *dt, const void *buf, size_t first, size_t n,
+                  uint64_t seq)
+{
+    const char *src = (const char *)buf + dt->true_lb + (ptrdiff_t)first * dt->extent;
+    memcpy(coll_shm_slot(shm, shm->rank, seq), src, coll_shm_span(dt, n));
+}
+
+compi_status_t coll_shm_combine(const coll_shm_t *shm, const compi_op_t *op, compi_datatype_t *dt,
+                                void *out, size_t first, size_t n, uint64_t seq)
+{
+    int p = shm->p;
+    char *o = (char *)out + (ptrdiff_t)first * dt->extent;
+    /* a slot as a user buffer: its first element's data sits true_lb past it */
+#define SLOT_BUF(j) (coll_shm_slot(shm, (j), seq) - dt->true_lb)
+    compi_status_t st = coll_op_apply3(op, dt, SLOT_BUF(p - 2), SLOT_BUF(p - 1), o, n);
+    for (int j = p - 3; j >= 0 && st == COMPI_OK; j--) {
+        st = coll_op_apply(op, dt, SLOT_BUF(j), o, n);
+    }
+#undef SLOT_BUF
+    return st;
+}

@@ -98,7 +98,10 @@
 
 ;; #f also for a call without rank facts (a tool's call made with make-call)
 (define (one-host? call)
-  (let ((ranks (false-if-exception (call-ranks call))))
+  ;; call-ranks is the bridge's primitive in (compi) (scheme/bridge_facts.c), there only
+  ;; inside the library: looked up at the call, so this module loads under guile alone
+  (let* ((v (module-variable (resolve-module '(compi)) 'call-ranks))
+         (ranks (and v (variable-bound? v) (false-if-exception ((variable-ref v) call)))))
     (and ranks
          (let ((host (rank-host (vector-ref ranks 0))))
            (and-map (lambda (r) (equal? (rank-host r) host)) (vector->list ranks))))))

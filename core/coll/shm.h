@@ -77,6 +77,22 @@ static inline coll_shm_t *coll_shm_get(compi_comm_t *comm, compi_status_t *st_p)
     return compi_likely(shm != NULL) ? shm : coll_shm_create(comm, st_p);
 }
 
+/* The first step of every shared-memory closure: when the miss found the call unfit for
+   shared memory (a communicator not all on this host, an element larger than a slot:
+   `.prepare` put a closure over the PML in params->aux), run that one instead and say
+   so (1, its status in *st_p). */
+static inline int coll_shm_fallback(coll_closure_t *self, const coll_call_t *call,
+                                    compi_status_t *st_p)
+{
+    const coll_params_t *prm = self->state;
+    if (compi_likely(prm->aux == NULL)) {
+        return 0;
+    }
+    coll_closure_t *fallback = prm->aux;
+    *st_p = fallback->fn(fallback, call);
+    return 1;
+}
+
 /* unmaps comm's segment, if it has one (the communicator is going) */
 void coll_shm_release(compi_comm_t *comm);
 

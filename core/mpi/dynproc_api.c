@@ -71,6 +71,32 @@ static int dyn_comm(const char *fn, MPI_Comm h, compi_comm_t **c_p)
     return MPI_SUCCESS;
 }
 
+/* the checks every rooted call makes (spawn, accept, connect): an intracommunicator,
+   the output pointer (set to MPI_COMM_NULL), the root, and a launcher that can do it
+   (else `refused`, with `what` and the reason) */
+static int dyn_rooted(const char *fn, MPI_Comm comm, int root, MPI_Comm *out,
+                      const char *out_name, int refused, const char *what, compi_comm_t **c_p)
+{
+    int rc = dyn_comm(fn, comm, c_p);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    compi_comm_t *c = *c_p;
+    if (out == NULL) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", out_name);
+    }
+    *out = MPI_COMM_NULL;
+    if (root < 0 || root >= c->size) {
+        return mpi_err_raise(c, MPI_ERR_ROOT, fn,
+                             "root=%d is not a rank of the communicator (size %d)", root,
+                             c->size);
+    }
+    if (!rte_dynamic()) {
+        return mpi_err_raise(c, refused, fn, "%s: %s", what, dyn_why());
+    }
+    return MPI_SUCCESS;
+}
+
 /* the MPI class of what a join returned at a member that is not the root */
 static int dyn_class(compi_status_t st, int fallback)
 {
@@ -152,23 +178,12 @@ static int spawn_common(const char *fn, int count, char *commands[], char **argv
     spawn_arg_t a = {.ncmds = count};
     char(*wdirs)[MPI_MAX_INFO_VAL + 1] = NULL;
     char **argv_all = NULL;
-    int rc = dyn_comm(fn, comm, &c), total = 0;
+    int rc = dyn_rooted(fn, comm, root, intercomm, "intercomm", MPI_ERR_SPAWN, "cannot spawn",
+                        &c),
+        total = 0;
 
     if (rc != MPI_SUCCESS) {
         return rc;
-    }
-    if (intercomm == NULL) {
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "intercomm is NULL");
-    }
-    *intercomm = MPI_COMM_NULL;
-    if (root < 0 || root >= c->size) {
-        return mpi_err_raise(c, MPI_ERR_ROOT, fn,
-                             "root=%d is not a rank of the communicator "
-                             "(size %d)",
-                             root, c->size);
-    }
-    if (!rte_dynamic()) {
-        return mpi_err_raise(c, MPI_ERR_SPAWN, fn, "cannot spawn: %s", dyn_why());
     }
     if (c->rank == root) {
         /* wrong arguments at the root still take every member through the meeting, which
@@ -503,23 +518,10 @@ static int port_join(const char *fn, const char *port_name, int root, MPI_Comm c
                      MPI_Comm *newcomm, int accept)
 {
     compi_comm_t *c = NULL, *ic = NULL;
-    int rc = dyn_comm(fn, comm, &c);
+    int rc = dyn_rooted(fn, comm, root, newcomm, "newcomm", MPI_ERR_PORT, "no ports", &c);
 
     if (rc != MPI_SUCCESS) {
         return rc;
-    }
-    if (newcomm == NULL) {
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "newcomm is NULL");
-    }
-    *newcomm = MPI_COMM_NULL;
-    if (root < 0 || root >= c->size) {
-        return mpi_err_raise(c, MPI_ERR_ROOT, fn,
-                             "root=%d is not a rank of the communicator "
-                             "(size %d)",
-                             root, c->size);
-    }
-    if (!rte_dynamic()) {
-        return mpi_err_raise(c, MPI_ERR_PORT, fn, "no ports: %s", dyn_why());
     }
     port_arg_t a = {.port = port_name, .accept = accept};
     static const comm_dyn_ops_t ops = {.prepare = port_prepare};

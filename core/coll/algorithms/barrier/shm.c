@@ -25,9 +25,8 @@ static compi_status_t barrier_shm(coll_closure_t *self, const coll_call_t *call)
     long k = prm->fanout > 0 ? prm->fanout : BARRIER_SHM_FANOUT;
     compi_status_t st = COMPI_OK;
 
-    if (compi_unlikely(prm->aux != NULL)) {
-        coll_closure_t *fallback = prm->aux;
-        return fallback->fn(fallback, call);
+    if (coll_shm_fallback(self, call, &st)) {
+        return st;
     }
     if (p == 1) {
         return COMPI_OK;

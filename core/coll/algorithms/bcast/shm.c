@@ -27,10 +27,8 @@ static compi_status_t bcast_shm(coll_closure_t *self, const coll_call_t *call)
     void *buf = (void *)call->sbuf;
     compi_status_t st = COMPI_OK;
 
-    const coll_params_t *prm = self->state;
-    if (compi_unlikely(prm->aux != NULL)) {
-        coll_closure_t *fallback = prm->aux;
-        return fallback->fn(fallback, call);
+    if (coll_shm_fallback(self, call, &st)) {
+        return st;
     }
     if (comm->size == 1 || total == 0) {
         return COMPI_OK;

@@ -7,6 +7,7 @@
  * Expected values are written out by hand, never computed by the code under test.
  */
 #include "core/op/op.h"
+#include "tests/unit/op_int_types.h"
 #include "tests/unit/unit_tap.h"
 
 #include <check.h>
@@ -44,37 +45,6 @@ static void teardown(void)
 }
 
 /* ---- integers: every op, through a byte image of each value (little-endian x86) ---- */
-
-typedef struct int_type {
-    MPI_Datatype h;
-    size_t size;
-    int is_signed;
-} int_type_t;
-
-static const int_type_t int_types[] = {
-    {MPI_CHAR, 1, CHAR_MIN < 0},
-    {MPI_SIGNED_CHAR, 1, 1},
-    {MPI_UNSIGNED_CHAR, 1, 0},
-    {MPI_SHORT, sizeof(short), 1},
-    {MPI_UNSIGNED_SHORT, sizeof(short), 0},
-    {MPI_INT, sizeof(int), 1},
-    {MPI_UNSIGNED, sizeof(int), 0},
-    {MPI_LONG, sizeof(long), 1},
-    {MPI_UNSIGNED_LONG, sizeof(long), 0},
-    {MPI_LONG_LONG, sizeof(long long), 1},
-    {MPI_UNSIGNED_LONG_LONG, sizeof(long long), 0},
-    {MPI_INT8_T, 1, 1},
-    {MPI_INT16_T, 2, 1},
-    {MPI_INT32_T, 4, 1},
-    {MPI_INT64_T, 8, 1},
-    {MPI_UINT8_T, 1, 0},
-    {MPI_UINT16_T, 2, 0},
-    {MPI_UINT32_T, 4, 0},
-    {MPI_UINT64_T, 8, 0},
-    {MPI_AINT, sizeof(MPI_Aint), 1},
-    {MPI_OFFSET, sizeof(MPI_Offset), 1},
-    {MPI_COUNT, sizeof(MPI_Count), 1},
-};
 
 static void int_store(const int_type_t *t, void *buf, const long long *v, size_t n)
 {

@@ -93,6 +93,28 @@ static inline int coll_shm_fallback(coll_closure_t *self, const coll_call_t *cal
     return 1;
 }
 
+/* The start reduce and allreduce share: with nothing to combine (count 0) or one rank (a
+   copy of `src` to the result unless in place) the call is done here; else comm's
+   segment.  NULL when the call is done (or the segment could not be made), *st_p its
+   status. */
+static inline coll_shm_t *coll_shm_reduce_begin(const coll_call_t *call, const void *src,
+                                                compi_status_t *st_p)
+{
+    compi_datatype_t *dt = call->sdt;
+    size_t count = call->scount;
+    *st_p = COMPI_OK;
+    if (count == 0 || dt->size == 0) {
+        return NULL;
+    }
+    if (call->comm->size == 1) {
+        if (!call->in_place) {
+            *st_p = coll_copy(src, count, dt, call->rbuf, count, dt);
+        }
+        return NULL;
+    }
+    return coll_shm_get(call->comm, st_p);
+}
+
 /* unmaps comm's segment, if it has one (the communicator is going) */
 void coll_shm_release(compi_comm_t *comm);
 

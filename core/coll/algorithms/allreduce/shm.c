@@ -30,13 +30,7 @@ static compi_status_t allreduce_shm(coll_closure_t *self, const coll_call_t *cal
     if (coll_shm_fallback(self, call, &st)) {
         return st;
     }
-    if (count == 0 || dt->size == 0) {
-        return COMPI_OK;
-    }
-    if (p == 1) {
-        return call->in_place ? COMPI_OK : coll_copy(src, count, dt, call->rbuf, count, dt);
-    }
-    coll_shm_t *shm = coll_shm_get(comm, &st);
+    coll_shm_t *shm = coll_shm_reduce_begin(call, src, &st);
     if (shm == NULL) {
         return st;
     }

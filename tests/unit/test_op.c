@@ -7,7 +7,7 @@
  * Expected values are written out by hand, never computed by the code under test.
  */
 #include "core/op/op.h"
-#include "tests/unit/op_int_types.h"
+#include "tests/unit/op_test.h"
 #include "tests/unit/unit_tap.h"
 
 #include <check.h>
@@ -17,26 +17,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-static compi_datatype_t *T(MPI_Datatype h)
-{
-    compi_datatype_t *dt = dt_from_handle(h);
-    ck_assert_ptr_nonnull(dt);
-    return dt;
-}
-
-static compi_op_t *O(MPI_Op h)
-{
-    compi_op_t *op = op_from_handle(h);
-    ck_assert_ptr_nonnull(op);
-    return op;
-}
-
-static void setup(void)
-{
-    ck_assert_int_eq(dt_init(), COMPI_OK);
-    ck_assert_int_eq(op_init(), COMPI_OK);
-}
 
 static void teardown(void)
 {

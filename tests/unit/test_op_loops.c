@@ -13,7 +13,7 @@
  */
 #include "core/op/op.h"
 #include "core/op/op_loops.h"
-#include "tests/unit/op_int_types.h"
+#include "tests/unit/op_test.h"
 #include "tests/unit/unit_tap.h"
 
 #include <check.h>
@@ -32,26 +32,6 @@ static const size_t counts[] = {1, 2, 3, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 6
 /* elements from a 64-byte aligned start: 1 and 3 put every vector off its alignment */
 static const size_t shifts[] = {0, 1, 3};
 static const char *const simds[] = {"base", "avx2", "avx512"};
-
-static compi_datatype_t *T(MPI_Datatype h)
-{
-    compi_datatype_t *dt = dt_from_handle(h);
-    ck_assert_ptr_nonnull(dt);
-    return dt;
-}
-
-static compi_op_t *O(MPI_Op h)
-{
-    compi_op_t *op = op_from_handle(h);
-    ck_assert_ptr_nonnull(op);
-    return op;
-}
-
-static void setup(void)
-{
-    ck_assert_int_eq(dt_init(), COMPI_OK);
-    ck_assert_int_eq(op_init(), COMPI_OK);
-}
 
 static void teardown(void)
 {

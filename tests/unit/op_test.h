@@ -1,13 +1,39 @@
 /*
- * op_int_types.h -- the integer datatypes of the op engine's unit tests (test_op.c,
- * test_op_loops.c): each predefined integer type with its size and signedness.
+ * op_test.h -- what the op engine's unit tests (test_op.c, test_op_loops.c) share: the
+ * handles as checked internal objects (T, O), the fixture's setup (their teardowns
+ * differ), and each predefined integer type with its size and signedness.
  */
-#ifndef COMPI_TEST_OP_INT_TYPES_H
-#define COMPI_TEST_OP_INT_TYPES_H
+#ifndef COMPI_TEST_OP_TEST_H
+#define COMPI_TEST_OP_TEST_H
 
+#include "core/dt/dt.h"
+#include "core/op/op.h"
+
+#include <check.h>
 #include <limits.h>
 #include <mpi.h>
 #include <stddef.h>
+
+static compi_datatype_t *T(MPI_Datatype h)
+{
+    compi_datatype_t *dt = dt_from_handle(h);
+    ck_assert_ptr_nonnull(dt);
+    return dt;
+}
+
+static compi_op_t *O(MPI_Op h)
+{
+    compi_op_t *op = op_from_handle(h);
+    ck_assert_ptr_nonnull(op);
+    return op;
+}
+
+static void setup(void)
+{
+    ck_assert_int_eq(dt_init(), COMPI_OK);
+    ck_assert_int_eq(op_init(), COMPI_OK);
+}
+
 
 typedef struct int_type {
     MPI_Datatype h;

@@ -1,0 +1,158 @@
+#!/usr/bin/python3
+"""osu-coll-summary.py: medians, ratios, targets and the plot of bench/run-osu-coll.sh.
+
+Usage: osu-coll-summary.py osu-coll.csv osu-coll-median.csv plotdir out.png title > stats.txt
+
+  osu-coll.csv         input: mpi,benchmark,np,size,value,unit,round (one OSU row each)
+  osu-coll-median.csv  output: benchmark,np,size,unit, the median of each MPI over the
+                       rounds, best_peer (the better of Open MPI and MPICH), ratio, target,
+                       met
+  stdout               every row of the median table, then the targets met and missed
+  plotdir/             the .dat files and osu-coll.gp, the gnuplot script for out.png
+
+ratio is always compi's time over the better peer's, so below 1 is faster: for latency
+rows compi_us / min(peers), for osu_bw (MB/s) max(peers) / compi.  Targets: collectives
+ratio <= 0.9 (osu_allreduce at 1 MiB also <= 80 us); osu_latency at 8 B <= 0.08 us;
+osu_bw at 1 MiB >= 40000 MB/s; other point-to-point rows have none.
+
+Standard library only, so the Debian python3 runs it without extra packages.
+"""
+import csv
+import os
+import statistics
+import sys
+from collections import defaultdict
+
+NAMES = {"omp": "Open MPI", "mpich": "MPICH", "compi": "compi"}
+ORDER = ["omp", "mpich", "compi"]
+COLORS = {"omp": "#1f77b4", "mpich": "#2ca02c", "compi": "#d62728"}
+PEERS = ["omp", "mpich"]
+MIB = 1 << 20
+
+
+def target(bench, size):
+    """(text, predicate over (compi value, ratio)) or None"""
+    if bench == "osu_latency":
+        if size == 8:
+            return "<=0.08us", lambda v, r: v <= 0.08
+        return None
+    if bench == "osu_bw":
+        if size == MIB:
+            return ">=40000MB/s", lambda v, r: v >= 40000
+        return None
+    if bench == "osu_allreduce" and size == MIB:
+        return "<=0.9x,<=80us", lambda v, r: r <= 0.9 and v <= 80
+    return "<=0.9x", lambda v, r: r <= 0.9
+
+
+def main():
+    rows_csv, median_csv, plotdir, png, title = sys.argv[1:6]
+    vals = defaultdict(list)
+    units = {}
+    benches = []
+    with open(rows_csv, newline="") as f:
+        for r in csv.DictReader(f):
+            key = (r["benchmark"], int(r["np"]), int(r["size"]))
+            vals[key + (r["mpi"],)].append(float(r["value"]))
+            units[r["benchmark"]] = r["unit"]
+            if r["benchmark"] not in benches:
+                benches.append(r["benchmark"])
+    mpis = [m for m in ORDER if any(k[3] == m for k in vals)]
+    keys = sorted({k[:3] for k in vals}, key=lambda k: (benches.index(k[0]), k[1], k[2]))
+    med = {k: statistics.median(v) for k, v in vals.items()}
+
+    out, table, met, missed = [], [], [], []
+    hdr = "%-20s %3s %8s" % ("benchmark", "np", "bytes") + "".join(
+        "%11s" % NAMES[m] for m in mpis) + "%9s %14s %5s" % ("ratio", "target", "met")
+    last = None
+    for b, np_, size in keys:
+        if b != last:
+            out += ["", "%s (%s, median of %d round(s); ratio = compi time / better peer's)"
+                    % (b, "MB/s, higher is better" if units[b] == "MB/s"
+                       else "usec, lower is better",
+                       max(len(vals[(b, np_, size, m)]) for m in mpis)), hdr]
+            last = b
+        v = {m: med.get((b, np_, size, m)) for m in mpis}
+        peers = [v[m] for m in PEERS if v.get(m) is not None]
+        best = ratio = None
+        if peers:
+            best = max(peers) if units[b] == "MB/s" else min(peers)
+        c = v.get("compi")
+        if best is not None and c:
+            ratio = best / c if units[b] == "MB/s" else c / best
+        t = target(b, size)
+        ok = ""
+        if t and c is not None and ratio is not None:
+            ok = "yes" if t[1](c, ratio) else "no"
+            (met if ok == "yes" else missed).append((b, size, ratio, c))
+        out.append("%-20s %3d %8d" % (b, np_, size) + "".join(
+            "%11s" % ("%.2f" % v[m] if v[m] is not None else "-") for m in mpis) +
+            "%9s %14s %5s" % ("%.2f" % ratio if ratio is not None else "-",
+                              t[0] if t else "-", ok or "-"))
+        table.append([b, np_, size, units[b]] +
+                     ["%g" % v[m] if v[m] is not None else "" for m in ORDER if m in mpis] +
+                     ["%g" % best if best is not None else "",
+                      "%.3f" % ratio if ratio is not None else "",
+                      t[0] if t else "", ok])
+    with open(median_csv, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["benchmark", "np", "size", "unit"] + mpis +
+                   ["best_peer", "ratio", "target", "met"])
+        w.writerows(table)
+
+    out += ["", "Targets: %d met, %d missed" % (len(met), len(missed))]
+    by_bench = defaultdict(list)
+    for b, size, ratio, c in missed:
+        by_bench[b].append("%d (%.2f)" % (size, ratio))
+    for b in benches:
+        if by_bench[b]:
+            out.append("  missed %-18s bytes (ratio): %s" % (b, ", ".join(by_bench[b])))
+    print("\n".join(out).lstrip("\n"))
+
+    # --- plot: one log-log panel per benchmark, then compi's ratio per collective
+    n = len(benches) + 1
+    cols = 4
+    gp = ['set terminal pngcairo size 1800,%d font ",9"' % (330 * ((n + cols - 1) // cols)),
+          'set output "%s"' % png,
+          'set multiplot layout %d,%d title "%s"' % ((n + cols - 1) // cols, cols,
+                                                     title.replace('"', "'")),
+          "set grid", 'set key top left font ",8"', 'set xlabel "bytes"',
+          'set format x "%.0s%cB"']
+    for b in benches:
+        lines = []
+        for m in mpis:
+            pts = sorted((k[2], x) for k, x in med.items() if k[0] == b and k[3] == m)
+            if b == "osu_barrier":
+                pts = [(1, x) for _, x in pts]
+            pts = [p for p in pts if p[0] > 0]
+            if not pts:
+                continue
+            dat = os.path.join(plotdir, "%s-%s.dat" % (m, b))
+            with open(dat, "w") as f:
+                f.writelines("%d %g\n" % p for p in pts)
+            lines.append('"%s" using 1:2 with linespoints lc rgb "%s" title "%s"'
+                         % (dat, COLORS[m], NAMES[m]))
+        gp += ["set logscale xy", 'set ylabel "%s"' % (
+            "MB/s, higher is better" if units[b] == "MB/s" else "usec, lower is better"),
+            'set title "%s"' % b, "plot " + ", ".join(lines) if lines else "set multiplot next"]
+    lines = []
+    for b in benches:
+        if units[b] == "MB/s" or b in ("osu_latency", "osu_barrier"):
+            continue
+        pts = [(r[2], float(r[-3])) for r in table if r[0] == b and r[-3] and r[2] > 0]
+        if not pts:
+            continue
+        dat = os.path.join(plotdir, "ratio-%s.dat" % b)
+        with open(dat, "w") as f:
+            f.writelines("%d %g\n" % p for p in pts)
+        lines.append('"%s" using 1:2 with linespoints title "%s"' % (dat, b[4:]))
+    gp += ["set logscale x", "unset logscale y", 'set ylabel "compi / better peer"',
+           'set title "compi time / better peer (target 0.9)"', 'set key top left font ",7"',
+           "plot " + ", ".join(lines + ["0.9 with lines dt 2 lc rgb 'black' title '0.9'"])]
+    gp.append("unset multiplot")
+    with open(os.path.join(plotdir, "osu-coll.gp"), "w") as f:
+        f.write("\n".join(gp) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,193 @@
+#!/bin/bash
+# run-osu-coll.sh: OSU Micro-Benchmarks 7.4's blocking collectives and point-to-point
+# latency and bandwidth, built unmodified as a user would build them, for compi, Open MPI
+# and MPICH side by side: the speed comparison at one rank count.
+#
+#   1. installs Debian's Open MPI, MPICH, gnuplot and python3 if any is missing (lib.sh)
+#   2. builds OSU with each MPI's compilers into bench/build/osu/<mpi>/ (bench/osu.sh,
+#      shared with run-osu.sh: `./configure CC=<mpicc> CXX=<mpicxx> && make`, OSU's files
+#      unchanged; for compi, configure also gets the window stubs osu.sh describes)
+#   3. runs, ROUNDS times with the order of the MPIs rotating every round so that drift of
+#      the machine falls on all of them, each benchmark in BENCHES at NP ranks with OSU's
+#      own iteration counts and sizes 1 B to MAX_SIZE (osu_latency from 0 B), every run
+#      under `timeout`, rank r pinned to core r mod ncores (bench/bind-rank.sh; launchers
+#      are told not to bind)
+#   4. writes bench/results/: osu-coll.csv (every round and size), osu-coll-median.csv
+#      (median over rounds, compi against the better of Open MPI and MPICH, the target and
+#      whether it is met), osu-coll.png (one panel per benchmark, and compi's ratios) and
+#      osu-coll-summary.txt (machine, command, every row)
+#
+# Targets, medians at NP ranks: every collective row at or below 0.9 times the better
+# peer; osu_allreduce at 1 MiB at or below 80 us; osu_latency at 8 B at or below 0.08 us;
+# osu_bw at 1 MiB at or above 40 GB/s (40000 MB/s); the other point-to-point rows have no
+# target, their ratio to the better peer is shown.  Exit status: 0 when every run finished, 1 otherwise; missed
+# targets are reported, not failed.
+#
+# Usage: bench/run-osu-coll.sh [--quick] [--no-install] [--rebuild]
+#   --quick       1 round, sizes up to 4 KiB, a tenth of OSU's iterations: checks the pipeline
+#   --no-install  never call apt-get (fails if something is missing)
+#   --rebuild     build OSU again even when bench/build/osu/<mpi>/ is up to date
+# Environment:
+#   COMPI_PREFIX  where compi's mpicc and mpirun are: $COMPI_PREFIX/bin/ or $COMPI_PREFIX/
+#                 (default: <repo>/_build, where scripts/build.sh builds)
+#   MPIS          implementations (default "omp mpich compi")
+#   NP            rank count (default 2)
+#   ROUNDS        rounds (default 5); MAX_SIZE: OSU's -m, the largest message (1048576)
+#   BENCHES       benchmark names (default: osu_latency osu_bw and the nine collectives)
+#   RUN_TIMEOUT   seconds per run (default 180)
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(dirname "$here")
+. "$here/common.sh"
+build=$here/build/osu
+results=$here/results
+invocation="$0 $*"
+
+bench_script_args --with-rebuild "$@"
+
+iter_args=()
+if [ $quick = 1 ]; then
+    ROUNDS=${ROUNDS:-1} MAX_SIZE=${MAX_SIZE:-4096}
+    iter_args=(-i 100 -x 10)
+fi
+ROUNDS=${ROUNDS:-5}
+MAX_SIZE=${MAX_SIZE:-1048576}
+NP=${NP:-2}
+RUN_TIMEOUT=${RUN_TIMEOUT:-180}
+MPIS=${MPIS:-omp mpich compi}
+COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
+BENCHES=${BENCHES:-osu_latency osu_bw osu_allreduce osu_reduce osu_bcast osu_barrier
+ osu_allgather osu_alltoall osu_gather osu_scatter osu_reduce_scatter}
+
+. "$here/lib.sh"
+. "$here/osu.sh"
+
+# where OSU puts a benchmark, and the arguments it gets
+bench_dir() {
+    case $1 in
+    osu_latency | osu_bw | osu_bibw) echo pt2pt/standard ;;
+    osu_*) echo collective/blocking ;;
+    esac
+}
+bench_args() {
+    case $1 in
+    osu_barrier) ;;
+    osu_latency) echo "-m 0:$MAX_SIZE" ;;
+    *) echo "-m 1:$MAX_SIZE" ;;
+    esac
+}
+
+mkdir -p "$build/raw" "$results"
+rm -f "$results/osu-coll.csv" "$results/osu-coll-median.csv" "$results/osu-coll.png" \
+    "$results/osu-coll-summary.txt"
+
+# --- 2. build OSU with each MPI (bench/osu.sh) ------------------------------------
+active=()
+for mpi in $MPIS; do
+    case $mpi in
+    omp | mpich | compi) ;;
+    *) die "unknown implementation '$mpi' in MPIS (omp, mpich, compi)" ;;
+    esac
+    [ "$mpi" != compi ] || [ -n "$compi_bin" ] || die "no mpicc and mpirun under $COMPI_PREFIX"
+    build_osu "$mpi" || die "$mpi: OSU build failed, see $build/$mpi/build.log"
+    active+=("$mpi")
+done
+for b in $BENCHES; do
+    [ -x "$build/${active[0]}/$OSU/c/mpi/$(bench_dir "$b")/$b" ] ||
+        die "BENCHES: no OSU program '$b' in c/mpi/$(bench_dir "$b")"
+done
+
+# --- 3. run ---------------------------------------------------------------------------
+# OSU's table -> CSV rows "size,value": one line per size after the "# Size ..." header;
+# osu_barrier prints one value and no size (size 0 here).
+osu_rows() {
+    awk '/^# (Size|Avg Latency)/ { on = 1; next }
+         on && $1 ~ /^[0-9.]+$/ { if (NF == 1) print "0," $1; else print $1 "," $2 }'
+}
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+started=$(date -Is)
+csv=$results/osu-coll.csv
+echo "mpi,benchmark,np,size,value,unit,round" >"$csv"
+failures=()
+n=${#active[@]}
+for ((r = 1; r <= ROUNDS; r++)); do
+    for b in $BENCHES; do
+        unit=us
+        [ "$b" != osu_bw ] || unit=MB/s
+        for ((k = 0; k < n; k++)); do
+            mpi=${active[$(((k + r - 1) % n))]}
+            raw=$build/raw/coll-$mpi-$b-np$NP-r$r
+            rc=0
+            # shellcheck disable=SC2046 # the launcher line and OSU's -m are words
+            timeout -k 5 "$RUN_TIMEOUT" $(launcher "$mpi" "$NP") "$here/bind-rank.sh" \
+                "$build/$mpi/$OSU/c/mpi/$(bench_dir "$b")/$b" $(bench_args "$b") \
+                "${iter_args[@]}" >"$raw.out" 2>"$raw.err" </dev/null || rc=$?
+            osu_rows <"$raw.out" | sed "s|^|$mpi,$b,$NP,|; s|\$|,$unit,$r|" >"$raw.csv"
+            if [ $rc != 0 ] || [ ! -s "$raw.csv" ]; then
+                say "round $r/$ROUNDS $mpi $b: FAILED (exit $rc; 124 = timeout), see $raw.err"
+                tail -3 "$raw.err" >&2 || true
+                failures+=("$mpi $b round $r: exit $rc, $(wc -l <"$raw.csv") rows")
+            else
+                say "round $r/$ROUNDS $mpi $b: $(wc -l <"$raw.csv") sizes"
+            fi
+            cat "$raw.csv" >>"$csv"
+        done
+    done
+done
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# --- 4. results -----------------------------------------------------------------------
+mkdir -p "$build/plot"
+title="OSU 7.4 at np $NP on $(hostname) ($ncores cores), median of $ROUNDS round(s)"
+stats=$(/usr/bin/python3 "$here/osu-coll-summary.py" "$csv" "$results/osu-coll-median.csv" \
+    "$build/plot" "$results/osu-coll.png" "$title")
+if [ -s "$build/plot/osu-coll.gp" ]; then
+    gnuplot "$build/plot/osu-coll.gp" || say "gnuplot failed; no osu-coll.png"
+fi
+
+names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo "$1" ;; esac; }
+flags=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|avx512f)$' |
+    tr '\n' ' ' || true)
+{
+    echo "OSU Micro-Benchmarks 7.4: blocking collectives, latency and bandwidth (bench/run-osu-coll.sh)"
+    echo
+    echo "Machine"
+    echo "  cpu:      $(lscpu | sed -n 's/^Model name: *//p' | head -1) (${flags:-no avx2})"
+    echo "  caches:   $(lscpu | sed -n 's/^L\([123][di]*\) cache: *\(.*\)/L\1 \2;/p' | tr '\n' ' ')"
+    echo "  cores:    $ncores online; $(lscpu | sed -n 's/^Core(s) per socket: *//p') per socket," \
+        "$(lscpu | sed -n 's/^Socket(s): *//p') socket(s)"
+    echo "  kernel:   $(uname -srm)"
+    echo "  host:     $(hostname)"
+    echo "  started:  $started"
+    echo "  finished: $(date -Is)"
+    echo "  load avg: $load_before before, $load_after after (1, 5, 15 min); the runs keep"
+    echo "            $NP cores busy, more means other work shared the machine"
+    echo
+    echo "Command"
+    echo "  $invocation"
+    echo "  with NP=$NP ROUNDS=$ROUNDS MAX_SIZE=$MAX_SIZE RUN_TIMEOUT=$RUN_TIMEOUT" \
+        "MPIS=\"$MPIS\" COMPI_PREFIX=$COMPI_PREFIX"
+    echo "  each run: timeout -k 5 $RUN_TIMEOUT LAUNCHER bench/bind-rank.sh PROGRAM -m 1:$MAX_SIZE" \
+        "${iter_args[*]} (osu_latency -m 0:$MAX_SIZE, osu_barrier no -m)"
+    echo "  order:    rotated each round (round 1: ${active[*]})"
+    echo
+    echo "Implementations (OSU unpacked from $OSU_TARBALL, unmodified, into bench/build/osu/<mpi>/)"
+    for mpi in "${active[@]}"; do
+        echo "  $(names "$mpi"):"
+        echo "    build:    ./configure $(conf_args "$mpi") && make"
+        echo "    launcher: $(launcher "$mpi" "$NP")"
+    done
+    echo
+    echo "$stats"
+    if [ ${#failures[@]} -gt 0 ]; then
+        echo
+        echo "Failed runs"
+        for f in "${failures[@]}"; do echo "  $f"; done
+    fi
+    echo
+    echo "Files: osu-coll.csv (every round), osu-coll-median.csv (medians, ratios, targets),"
+    echo "osu-coll.png; raw OSU output in bench/build/osu/raw/coll-*"
+} >"$results/osu-coll-summary.txt"
+cat "$results/osu-coll-summary.txt"
+[ ${#failures[@]} = 0 ] || exit 1

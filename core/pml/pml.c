@@ -214,8 +214,9 @@ compi_status_t pml_init(void)
         "pml_split_min", rte_proc.oversubscribed ? 0 : PML_SPLIT_MIN_DEFAULT, 0, 1L << 40,
         "rendezvous messages from this many bytes are copied by both ranks at once (the "
         "receiver reads one part, the sender writes the other) when the BTL has get and put "
-        "and the receive buffer is contiguous; the receive then also waits for the sender's "
-        "library to run.  0: never (the default when the host is oversubscribed)");
+        "and the receive buffer is contiguous, and the receiver's own large send to that peer "
+        "is not waiting for an answer (an exchange); the receive then also waits for the "
+        "sender's library to run.  0: never (the default when the host is oversubscribed)");
     long split_pct = param_register_int_range("pml_split_get_pct", PML_SPLIT_GET_PCT_DEFAULT, 1,
                                               99,
                                               "percentage of a split message the receiver "

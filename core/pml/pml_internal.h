@@ -100,6 +100,10 @@ typedef struct pml_peer {
     /* MPI_T (pml_btl_bytes): bytes committed to and delivered from this peer's BTL, single
        copies included; one addition per fragment, beside the fields every send reads */
     unsigned long long bytes_sent, bytes_recvd;
+    /* our rendezvous sends to this peer that it has not answered yet (RNDV written, no
+       ACK or FIN): while one is out, a large receive from the peer is half of an exchange,
+       both processors already copy, and splitting it would only add hand-offs */
+    int rndv_out;
     pml_request_t *pend_head, *pend_tail; /* sends waiting for room, in order */
     struct pml_peer *pend_next;           /* on the list of peers with pending sends */
     int on_pend_list;

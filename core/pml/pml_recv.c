@@ -158,6 +158,12 @@ static compi_status_t rndv_get(pml_request_t *req, pml_peer_t *p, uint64_t addr,
  * streaming.  FIN waits for PUT_DONE, so the sender keeps its buffer until the receiver
  * has stopped reading it whatever failed; a part that neither single copy moved is then
  * asked for as FRAGs (an ACK naming the missing range), as when get() fails alone.
+ *
+ * Not when the receiver's own rendezvous send to the same peer is still unanswered
+ * (pml_peer_t.rndv_out): the message is then half of an exchange (a sendrecv, a
+ * collective's step), the peer's processor is busy reading our data, and a split only
+ * adds the PUT and PUT_DONE hand-offs (allreduce and alltoall of 64 KiB at 2 ranks, OSU:
+ * about 12.7 and 9.3 us split against 8.2 and 7.5 us not).
  */
 
 static void split_advance(pml_request_t *req)
@@ -290,7 +296,7 @@ static void pml_recv_rndv(pml_request_t *req, int world_src, int src, int tag, s
     memset(&ctl, 0, sizeof(ctl));
 
     if ((flags & PML_HFLAG_ADDR) && (p->btl->flags & BTL_FLAG_GET)) {
-        if (pml_state.split_min > 0 && target >= pml_state.split_min &&
+        if (pml_state.split_min > 0 && target >= pml_state.split_min && p->rndv_out == 0 &&
             split_start(req, p, world_src, sreq, addr, key, target)) {
             return;
         }

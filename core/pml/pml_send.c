@@ -195,7 +195,21 @@ static compi_status_t rndv_write(pml_request_t *r, pml_peer_t *p)
     }
     /* state first: with the self BTL the answer may come inside commit() */
     r->state = PML_SST_WAIT_ACK;
-    return pml_btl_commit(p, h, sizeof(*h));
+    p->rndv_out++;
+    compi_status_t st = pml_btl_commit(p, h, sizeof(*h));
+    if (st != COMPI_OK && r->state == PML_SST_WAIT_ACK) {
+        r->state = PML_SST_NONE;
+        p->rndv_out--;
+    }
+    return st;
+}
+
+/* the peer answered our RNDV (ACK or FIN) */
+static void rndv_answered(pml_request_t *r, pml_peer_t *p)
+{
+    if (r->state == PML_SST_WAIT_ACK) {
+        p->rndv_out--;
+    }
 }
 
 compi_status_t pml_send_first(pml_request_t *r, pml_peer_t *p)
@@ -293,10 +307,12 @@ int pml_send_frags(pml_request_t *r)
 void pml_send_on_ack(const pml_hdr_ack_t *h)
 {
     pml_request_t *r = (pml_request_t *)(uintptr_t)h->sreq;
+    pml_peer_t *p = &pml_state.peers[r->world_peer];
     if (r->reg != NULL) {
-        pml_state.peers[r->world_peer].btl->deregister_mem(r->reg);
+        p->btl->deregister_mem(r->reg);
         r->reg = NULL;
     }
+    rndv_answered(r, p);
     r->remote = h->rreq;
     r->target = h->offset + h->len;
     r->offset = h->offset;
@@ -308,10 +324,12 @@ void pml_send_on_ack(const pml_hdr_ack_t *h)
 void pml_send_on_fin(const pml_hdr_fin_t *h)
 {
     pml_request_t *r = (pml_request_t *)(uintptr_t)h->sreq;
+    pml_peer_t *p = &pml_state.peers[r->world_peer];
     if (r->reg != NULL) {
-        pml_state.peers[r->world_peer].btl->deregister_mem(r->reg);
+        p->btl->deregister_mem(r->reg);
         r->reg = NULL;
     }
+    rndv_answered(r, p);
     r->state = PML_SST_NONE;
     pml_req_complete(r);
 }

@@ -103,6 +103,20 @@ compi_status_t coll_own_to_rblock(const coll_call_t *call)
     return coll_blk_copy(&own, &b);
 }
 
+compi_status_t coll_own_exchange(const coll_call_t *call, int dst, const coll_blk_t *rb,
+                                 int src)
+{
+    compi_request_t *reqs[2];
+    compi_status_t st = COMPI_OK;
+    coll_blk_t own;
+    coll_own_sblock(call, &own);
+    coll_move_keep(&st, coll_blk_irecv(rb, src, call, &reqs[0]));
+    coll_move_keep(&st, coll_blk_isend(&own, dst, call, &reqs[1]));
+    coll_move_keep(&st, coll_own_to_rblock(call));
+    coll_move_keep(&st, pml_wait_all_free(2, reqs));
+    return st;
+}
+
 compi_status_t coll_blk_sendrecv(const coll_blk_t *sb, int dst, const coll_blk_t *rb, int src,
                                  const coll_call_t *call)
 {

@@ -89,6 +89,13 @@ compi_status_t coll_blk_sendrecv(const coll_blk_t *sb, int dst, const coll_blk_t
 /* allgather(v): copy this rank's contribution into its own receive block (nothing to do
    in place) */
 compi_status_t coll_own_to_rblock(const coll_call_t *call);
+/* allgather(v)'s first step: send this rank's contribution to dst straight from the send
+   buffer while receiving `rb` from src, and copy the contribution into its own receive
+   block meanwhile.  Sent from the receive block instead, it would be read by the peer's
+   processor after this one wrote it, and the next call's copy would then have to take
+   every line back (allgather of 64 KiB at 2 ranks: about twice the time). */
+compi_status_t coll_own_exchange(const coll_call_t *call, int dst, const coll_blk_t *rb,
+                                 int src);
 
 /*
  * The send side of an alltoall(v/w).  With MPI_IN_PLACE the data to send sits in the

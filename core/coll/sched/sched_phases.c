@@ -65,18 +65,24 @@ void coll_sched_allgather_ring(const coll_call_t *call, const coll_params_t *par
     int p = call->comm->size, me = call->comm->rank;
     int right = (me + 1) % p, left = (me - 1 + p) % p;
     coll_blk_t own, b;
+    coll_own_sblock(call, &own);
     if (!call->in_place) {
-        coll_own_sblock(call, &own);
         coll_rblock(call, me, &b);
         coll_sched_copy(s, own.buf, own.count, own.dt, b.buf, b.count, b.dt);
-        coll_sched_round(s);
     }
-    /* round k: pass on the block received in round k - 1 (own block first) */
+    /* round k: pass on the block received in round k - 1; in round 0 the own block, from
+       the send buffer while it is copied (phases/blocks.h, coll_own_exchange) */
     for (int k = 0; k < p - 1; k++) {
         coll_rblock(call, (me - k + p) % p, &b);
+        if (k == 0) {
+            b = own;
+        }
         coll_sched_send(s, b.buf, b.count, b.dt, right);
         coll_rblock(call, (me - k - 1 + p) % p, &b);
         coll_sched_recv(s, b.buf, b.count, b.dt, left);
+        coll_sched_round(s);
+    }
+    if (p == 1) {
         coll_sched_round(s);
     }
 }

@@ -43,8 +43,13 @@ static compi_status_t allgather_recursive_doubling(coll_closure_t *self, const c
     if (!is_pow2(p)) {
         return coll_allgather_ring(self, call);
     }
-    compi_status_t st = coll_own_to_rblock(call);
-    for (int mask = 1; mask < p && st == COMPI_OK; mask <<= 1) {
+    if (p == 1) {
+        return coll_own_to_rblock(call);
+    }
+    /* step 1 swaps single blocks: this rank's own goes from the send buffer */
+    rd_step(call, rank, 1, &sb, &rb);
+    compi_status_t st = coll_own_exchange(call, rank ^ 1, &rb, rank ^ 1);
+    for (int mask = 2; mask < p && st == COMPI_OK; mask <<= 1) {
         rd_step(call, rank, mask, &sb, &rb);
         st = coll_blk_sendrecv(&sb, rank ^ mask, &rb, rank ^ mask, call);
     }
@@ -61,16 +66,24 @@ static void allgather_recursive_doubling_sched(const coll_call_t *call,
         coll_sched_allgather_ring(call, params, s);
         return;
     }
+    coll_blk_t own;
+    coll_own_sblock(call, &own);
     if (!call->in_place) {
-        coll_own_sblock(call, &sb);
         coll_rblock(call, rank, &rb);
-        coll_sched_copy(s, sb.buf, sb.count, sb.dt, rb.buf, rb.count, rb.dt);
-        coll_sched_round(s);
+        coll_sched_copy(s, own.buf, own.count, own.dt, rb.buf, rb.count, rb.dt);
     }
+    /* the first swap sends the own block from the send buffer while it is copied
+       (phases/blocks.h, coll_own_exchange) */
     for (int mask = 1; mask < p; mask <<= 1) {
         rd_step(call, rank, mask, &sb, &rb);
+        if (mask == 1) {
+            sb = own;
+        }
         coll_sched_recv(s, rb.buf, rb.count, rb.dt, rank ^ mask);
         coll_sched_send(s, sb.buf, sb.count, sb.dt, rank ^ mask);
+        coll_sched_round(s);
+    }
+    if (p == 1) {
         coll_sched_round(s);
     }
 }

@@ -24,8 +24,12 @@ compi_status_t coll_allgather_ring(coll_closure_t *self, const coll_call_t *call
     int left = (rank - 1 + p) % p, right = (rank + 1) % p;
     coll_blk_t sb, rb;
 
-    compi_status_t st = coll_own_to_rblock(call);
-    for (int s = 0; s < p - 1 && st == COMPI_OK; s++) {
+    if (p == 1) {
+        return coll_own_to_rblock(call);
+    }
+    coll_rblock(call, left, &rb);
+    compi_status_t st = coll_own_exchange(call, right, &rb, left);
+    for (int s = 1; s < p - 1 && st == COMPI_OK; s++) {
         coll_rblock(call, (rank - s - 1 + p) % p, &rb);
         coll_rblock(call, (rank - s + p) % p, &sb);
         st = coll_blk_sendrecv(&sb, right, &rb, left, call);

@@ -18,15 +18,15 @@
 static pml_unexp_t *unexp_pool;
 
 /* Entries come in batches, each with UNEXP_DATA bytes (an eager message of the
-   shared-memory BTL fits): UNEXP_BATCH first, then as many as there are already, so
-   that a new high of unexpected messages (senders of eager messages may run ahead of a
-   busy receiver) allocates rarely, and not once per message.  The first batch is made
-   at pml_init (pml_unexp_prefill), so a run's first unexpected message allocates nothing
-   either.  Past UNEXP_EAGER_MAX
-   entries (4 MiB of data), an entry's data comes when it is first needed. */
+   shared-memory BTL at its default limit, btl_sm_eager_limit, fits): UNEXP_BATCH first,
+   then as many as there are already, so that a new high of unexpected messages (senders
+   of eager messages may run ahead of a busy receiver) allocates rarely, and not once per
+   message.  The first batch is made at pml_init (pml_unexp_prefill), so a run's first
+   unexpected message allocates nothing either.  Past UNEXP_EAGER_MAX entries (4 MiB of
+   data), an entry's data comes when it is first needed, and stays with it. */
 #define UNEXP_BATCH 64
-#define UNEXP_DATA 4096
-#define UNEXP_EAGER_MAX 1024
+#define UNEXP_DATA 16384
+#define UNEXP_EAGER_MAX 256
 
 static size_t unexp_total; /* entries made so far */
 

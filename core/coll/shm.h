@@ -174,8 +174,9 @@ static inline void coll_shm_reached(coll_shm_t *shm, uint64_t seq)
     }
 }
 
-/* round `seq` where every rank writes its slot and reads the others' (allreduce,
-   allgather, alltoall, reduce-scatter): this rank's slot is written (arrive) ... */
+/* a round `seq` where every rank writes its slot and reads the others' (allreduce,
+   allgather, alltoall, reduce-scatter; gather's senders arrive only): this rank's slot
+   is written (arrive) ... */
 static inline void coll_shm_arrive(coll_shm_t *shm, uint64_t seq)
 {
     coll_shm_set(&shm->ctl[shm->rank].arrive, seq);
@@ -208,9 +209,9 @@ int coll_shm_usable(const coll_call_t *call, const coll_params_t *params);
    element past a slot (or of negative extent: reductions copy whole elements with their
    gaps and combine them in the datatype's own layout); for the kinds served in one
    round, an allgather's or a gather's block, an alltoall's or a scatter's p blocks, a
-   reduce-scatter's whole vector past a slot -- params->aux gets the closure of `fallback`, an
-   algorithm over the PML, for the key; the algorithm runs it instead.  .release:
-   coll_shm_release_fallback. */
+   reduce-scatter's whole vector past a slot -- params->aux gets the closure of
+   `fallback`, an algorithm over the PML, for the key; the algorithm runs it instead.
+   .release: coll_shm_release_fallback. */
 compi_status_t coll_shm_prepare(const coll_call_t *call, coll_params_t *params,
                                 const coll_algo_t *fallback);
 void coll_shm_release_fallback(void *aux);

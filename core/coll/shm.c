@@ -50,8 +50,9 @@ size_t coll_shm_slot_size(void)
         slot = param_register_int_range(
             "coll_shm_slot", COLL_SHM_SLOT_DEFAULT, 256, 1L << 20,
             "bytes of each rank's data slot in the segment of the shared-memory collectives "
-            "(the shm algorithms of barrier, bcast, reduce, allreduce): the most data one "
-            "round of them moves; longer messages take several rounds");
+            "(the shm algorithms): the most data one round of them moves; longer messages "
+            "take several rounds (barrier, bcast, reduce, allreduce) or go over the PML "
+            "(the others)");
         slot = (slot + COLL_SHM_LINE - 1) / COLL_SHM_LINE * COLL_SHM_LINE;
     }
     return (size_t)slot;
@@ -63,18 +64,43 @@ int coll_shm_usable(const coll_call_t *call, const coll_params_t *params)
     return !comm_is_inter(call->comm);
 }
 
+/* 1 when every call with `call`'s key fits the slots: what one round needs of a slot */
+static int shm_fits(const coll_call_t *call)
+{
+    const compi_datatype_t *dt = call->sdt;
+    size_t slot = coll_shm_slot_size(), p = (size_t)call->comm->size;
+
+    switch (call->kind) {
+    case COLL_ALLGATHER: /* one block (the key's bytes), packed, in one round */
+    case COLL_GATHER:
+        return call->bytes <= slot;
+    case COLL_ALLTOALL: /* p packed blocks in one round */
+    case COLL_SCATTER:
+        return call->bytes <= slot / p;
+    default:
+        break;
+    }
+    if (call->op == NULL || dt == NULL || dt->size == 0) {
+        return 1; /* no elements to keep whole */
+    }
+    /* reductions copy whole elements, gaps included, into a slot */
+    if (dt->extent <= 0 || (size_t)dt->true_extent > slot) {
+        return 0;
+    }
+    if (call->kind == COLL_REDUCE_SCATTER || call->kind == COLL_REDUCE_SCATTER_BLOCK) {
+        /* the whole vector in one round (the key holds its count: bytes / size) */
+        return call->scount <= coll_shm_elems_of(slot, dt);
+    }
+    return 1; /* reduce, allreduce: in rounds of whole elements */
+}
+
 compi_status_t coll_shm_prepare(const coll_call_t *call, coll_params_t *params,
                                 const coll_algo_t *fallback)
 {
-    const compi_datatype_t *dt = call->sdt;
     compi_status_t st = COMPI_OK;
 
-    if (coll_shm_comm_ok(call->comm)) {
-        /* reductions copy whole elements, gaps included, into a slot */
-        if (call->op == NULL || dt == NULL || dt->size == 0 ||
-            (dt->extent > 0 && (size_t)dt->true_extent <= coll_shm_slot_size())) {
-            return COMPI_OK;
-        }
+    if (coll_shm_comm_ok(call->comm) && shm_fits(call)) {
+        return COMPI_OK;
     }
     coll_params_t none = {0};
     params->aux = fallback != NULL ? coll_closure_algo(fallback, &none, call, &st) : NULL;
@@ -203,15 +229,14 @@ void coll_shm_put(coll_shm_t *shm, compi_datatype_t *dt, const void *buf, size_t
 }
 
 compi_status_t coll_shm_combine(const coll_shm_t *shm, const compi_op_t *op, compi_datatype_t *dt,
-                                void *out, size_t first, size_t n, uint64_t seq)
+                                void *out, size_t at, size_t n, uint64_t seq)
 {
     int p = shm->p;
-    char *o = (char *)out + (ptrdiff_t)first * dt->extent;
     /* a slot as a user buffer: its first element's data sits true_lb past it */
-#define SLOT_BUF(j) (coll_shm_slot(shm, (j), seq) - dt->true_lb)
-    compi_status_t st = coll_op_apply3(op, dt, SLOT_BUF(p - 2), SLOT_BUF(p - 1), o, n);
+#define SLOT_BUF(j) (coll_shm_slot(shm, (j), seq) - dt->true_lb + (ptrdiff_t)at * dt->extent)
+    compi_status_t st = coll_op_apply3(op, dt, SLOT_BUF(p - 2), SLOT_BUF(p - 1), out, n);
     for (int j = p - 3; j >= 0 && st == COMPI_OK; j--) {
-        st = coll_op_apply(op, dt, SLOT_BUF(j), o, n);
+        st = coll_op_apply(op, dt, SLOT_BUF(j), out, n);
     }
 #undef SLOT_BUF
     return st;

@@ -35,6 +35,7 @@
 #include "core/pml/pml.h"
 
 #include <stdint.h>
+#include <string.h>
 
 #define COLL_SHM_LINE 64
 #define COLL_SHM_NBUF 8 /* slots per rank, used in turn */
@@ -142,17 +143,6 @@ static inline void coll_shm_wait(const coll_shm_t *shm, const uint64_t *flag, ui
         } else {
 #if defined(__x86_64__) || defined(__i386__)
             __builtin_ia32_pause();
-            /* a reduction's round `seq`: copies elements [first, first + n) of `buf` (a user buffer
-               of `dt`) into this rank's slot, gaps included, so the op engine reads them there in
-               the datatype's own layout */
-            void coll_shm_put(coll_shm_t * shm, compi_datatype_t * dt, const void *buf,
-                              size_t first, size_t n, uint64_t seq);
-            /* out (a user buffer of `dt`, elements [first, first + n)) = slot 0 op slot 1 op ... op
-               slot p-1 of round `seq`, combined in rank order (non-commutative ops stay right) */
-            compi_status_t coll_shm_combine(const coll_shm_t *shm, const compi_op_t *op,
-                                            compi_datatype_t *dt, void *out, size_t first, size_t n,
-                                            uint64_t seq);
-
 #endif
         }
     }
@@ -184,6 +174,26 @@ static inline void coll_shm_reached(coll_shm_t *shm, uint64_t seq)
     }
 }
 
+/* a round `seq` where every rank writes its slot and reads the others' (allreduce,
+   allgather, alltoall, reduce-scatter; gather's senders arrive only): this rank's slot
+   is written (arrive) ... */
+static inline void coll_shm_arrive(coll_shm_t *shm, uint64_t seq)
+{
+    coll_shm_set(&shm->ctl[shm->rank].arrive, seq);
+}
+
+/* ... and every other rank's is (their arrive flags of `seq`), so all the slots of
+   `seq` may be read */
+static inline void coll_shm_wait_all(coll_shm_t *shm, uint64_t seq)
+{
+    for (int j = 0; j < shm->p; j++) {
+        if (j != shm->rank) {
+            coll_shm_wait(shm, &shm->ctl[j].arrive, seq);
+        }
+    }
+    coll_shm_reached(shm, seq);
+}
+
 /* ends this rank's part of call `seq` */
 static inline void coll_shm_done(coll_shm_t *shm, uint64_t seq)
 {
@@ -195,19 +205,26 @@ int coll_shm_usable(const coll_call_t *call, const coll_params_t *params);
 
 /* .prepare of the shm algorithms, at the miss: when the communicator's ranks are not
    all on this host (rte_world_rank_is_local; creators choose by the rank facts, which
-   normally say the same), or for a reduction whose datatype's element does not fit a
-   slot (or has a negative extent: reductions copy whole elements with their gaps and
-   combine them in the datatype's own layout), params->aux gets the closure of
+   normally say the same), or when the key's calls do not fit the slots -- a reduction's
+   element past a slot (or of negative extent: reductions copy whole elements with their
+   gaps and combine them in the datatype's own layout); for the kinds served in one
+   round, an allgather's or a gather's block, an alltoall's or a scatter's p blocks, a
+   reduce-scatter's whole vector past a slot -- params->aux gets the closure of
    `fallback`, an algorithm over the PML, for the key; the algorithm runs it instead.
    .release: coll_shm_release_fallback. */
 compi_status_t coll_shm_prepare(const coll_call_t *call, coll_params_t *params,
                                 const coll_algo_t *fallback);
 void coll_shm_release_fallback(void *aux);
 
-/* elements of `dt` per round of a reduction: as many as fit in a slot with their gaps */
+/* elements of `dt` per round of a reduction: as many as fit in a slot with their gaps
+   (`slot` bytes, at least one element's true extent) */
+static inline size_t coll_shm_elems_of(size_t slot, const compi_datatype_t *dt)
+{
+    return (slot - (size_t)dt->true_extent) / (size_t)dt->extent + 1;
+}
 static inline size_t coll_shm_elems(const coll_shm_t *shm, const compi_datatype_t *dt)
 {
-    return (shm->slot - (size_t)dt->true_extent) / (size_t)dt->extent + 1;
+    return coll_shm_elems_of(shm->slot, dt);
 }
 
 /* bytes of `n` elements of `dt` from the first one's first byte to the last one's last */
@@ -216,14 +233,39 @@ static inline size_t coll_shm_span(const compi_datatype_t *dt, size_t n)
     return n == 0 ? 0 : (n - 1) * (size_t)dt->extent + (size_t)dt->true_extent;
 }
 
+/* `n` bytes, the packed form of `count` elements of `dt` at `buf` (a user buffer), into
+   `dst` (a slot), and back: a memcpy when the data is contiguous, else core/dt's packing */
+static inline void coll_shm_pack(void *dst, const void *buf, size_t count, compi_datatype_t *dt,
+                                 size_t n)
+{
+    const char *contig = dt_contig_ptr(dt, buf, count);
+    if (contig != NULL) {
+        memcpy(dst, contig, n);
+    } else {
+        dt_pack(dt, buf, count, 0, dst, n);
+    }
+}
+
+static inline void coll_shm_unpack(const void *src, void *buf, size_t count, compi_datatype_t *dt,
+                                   size_t n)
+{
+    char *contig = dt_contig_ptr(dt, buf, count);
+    if (contig != NULL) {
+        memcpy(contig, src, n);
+    } else {
+        dt_unpack(dt, buf, count, 0, src, n);
+    }
+}
+
 /* a reduction's round `seq`: copies elements [first, first + n) of `buf` (a user buffer
    of `dt`) into this rank's slot, gaps included, so the op engine reads them there in
    the datatype's own layout */
 void coll_shm_put(coll_shm_t *shm, compi_datatype_t *dt, const void *buf, size_t first, size_t n,
                   uint64_t seq);
-/* out (a user buffer of `dt`, elements [first, first + n)) = slot 0 op slot 1 op ... op
-   slot p-1 of round `seq`, combined in rank order (non-commutative ops stay right) */
+/* out (a user buffer of `dt`, its first `n` elements) = slot 0 op slot 1 op ... op slot
+   p-1 of round `seq`, elements [at, at + n) of each slot, combined in rank order
+   (non-commutative ops stay right); p >= 2 */
 compi_status_t coll_shm_combine(const coll_shm_t *shm, const compi_op_t *op, compi_datatype_t *dt,
-                                void *out, size_t first, size_t n, uint64_t seq);
+                                void *out, size_t at, size_t n, uint64_t seq);
 
 #endif

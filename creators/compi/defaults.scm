@@ -81,10 +81,12 @@
 
 ;;; ---- one host: the shared-memory algorithms -----------------------------------------
 
-;; On a communicator whose ranks all live on one host, a blocking barrier, bcast, reduce
-;; or allreduce of up to one slot (8 KiB, coll_shm_slot's default) goes through the
-;; communicator's shared segment: flags in cache lines and per-rank slots instead of
-;; messages (core/coll/shm.h).  Measured on the 2-core development machine (shared;
+;; On a communicator whose ranks all live on one host, a blocking barrier, bcast, reduce,
+;; allreduce, reduce-scatter, reduce-scatter-block, gather or allgather of up to one slot
+;; (8 KiB, coll_shm_slot's default; for gather and allgather one rank's block), and an
+;; alltoall or scatter whose p blocks fit one slot, goes through the communicator's shared
+;; segment: flags in cache lines and per-rank slots instead of messages
+;; (core/coll/shm.h).  Measured on the 2-core development machine (shared;
 ;; medians of 5 interleaved runs of 5000 calls, these algorithms against the PML ones
 ;; the rules below choose): at 2 ranks barrier 0.12 us against 0.15, allreduce 8 B 0.15
 ;; against 0.19 and 8 KiB 1.5 against 4.1, reduce 1 KiB 0.11 against 0.20, bcast 1 KiB
@@ -93,7 +95,15 @@
 ;; 10.6.  Slower: a tight loop of tiny bcasts from one root at 4 ranks (0.64 us against
 ;; 0.16: eager sends let that root run further ahead than the eight slots do) and 8 B
 ;; bcast or reduce from one root at 2 ranks (0.07 against 0.05).  The reductions keep
-;; rank order, so non-commutative ops take them too.
+;; rank order, so non-commutative ops take them too.  The one-round kinds, with OSU 7.4
+;; (medians of 3 interleaved runs of 3000 calls, against the algorithms the rules below
+;; chose before), at 2 ranks: allgather 8 B 0.18 us against 0.26, 8 KiB blocks 2.4
+;; against 9.3; alltoall 8 B 0.13 against 0.25, 2 KiB 0.34 against 0.53; reduce-scatter 8 B
+;; 0.16 against 0.26, 8 KiB 0.90 against 4.3; gather 8 B 0.11 against 0.14, 4 KiB 0.37
+;; against 4.7; scatter 8 B 0.08 against 0.14, 2 KiB 0.21 against 0.33.  At 4 ranks (one
+;; run of 500 calls): allgather 8 KiB blocks 13 against 52, alltoall 1 KiB 8.2 against
+;; 13, reduce-scatter 8 B 5.3 against 12, gather 4 KiB 3.7 against 16 (small gathers: 2
+;; to 4 us either way, within the noise).
 (define shm-max (* 8 KiB))
 
 ;; #f also for a call without rank facts (a tool's call made with make-call)
@@ -106,12 +116,17 @@
          (let ((host (rank-host (vector-ref ranks 0))))
            (and-map (lambda (r) (equal? (rank-host r) host)) (vector->list ranks))))))
 
-(define (shm? call)
+;; `bytes': what must fit a slot, call-bytes unless given (alltoall and scatter: the p
+;; blocks, shm-blocks?)
+(define* (shm? call #:optional (bytes (call-bytes call)))
   (and (eq? (call-mode call) 'blocking)
        (not (call-inter? call))
        (> (call-size call) 1)
-       (<= (call-bytes call) shm-max)
+       (<= bytes shm-max)
        (one-host? call)))
+
+(define (shm-blocks? call)
+  (shm? call (* (call-size call) (call-bytes call))))
 
 ;;; ---- synchronisation and one-to-all ----------------------------------------------------
 
@@ -196,7 +211,8 @@
 ;; rank order to 0, then scatter the blocks.
 (define (reduce-scatter-choice kind call)
   (let ((bytes (call-bytes call)) (p (call-size call)))
-    (cond ((not (call-commutative? call)) (native kind 'reduce-scatterv))
+    (cond ((shm? call) (native kind 'shm))
+          ((not (call-commutative? call)) (native kind 'reduce-scatterv))
           ((or (< bytes (* 12 KiB))
                (and (< bytes (* 256 KiB)) (power-of-two? p)))
            (native kind 'recursive-halving))
@@ -226,15 +242,16 @@
 ;; from many ranks are combined up a binomial tree so the root receives log2 p messages.
 (define (default-gather call next)
   (let ((bytes (call-bytes call)) (p (call-size call)))
-    (if (and (< bytes 6000) (or (> p 60) (and (> p 10) (< bytes KiB))))
-        (native 'gather 'binomial)
-        (native 'gather 'linear))))
+    (cond ((shm? call) (native 'gather 'shm))
+          ((and (< bytes 6000) (or (> p 60) (and (> p 10) (< bytes KiB))))
+           (native 'gather 'binomial))
+          (else (native 'gather 'linear)))))
 
 (define (default-scatter call next)
   (let ((bytes (call-bytes call)) (p (call-size call)))
-    (if (and (> p 10) (< bytes 300))
-        (native 'scatter 'binomial)
-        (native 'scatter 'linear))))
+    (cond ((shm-blocks? call) (native 'scatter 'shm))
+          ((and (> p 10) (< bytes 300)) (native 'scatter 'binomial))
+          (else (native 'scatter 'linear)))))
 
 ;; The v variants: only the root knows the counts, so there is nothing to choose on.
 (define (default-gatherv call next) (native 'gatherv 'linear))
@@ -244,7 +261,8 @@
 ;; (one exchange at 2 ranks), Bruck otherwise; large totals: the ring.
 (define (default-allgather call next)
   (let* ((p (call-size call)) (total (* p (call-bytes call))))
-    (cond ((and (< total 50000) (power-of-two? p)) (native 'allgather 'recursive-doubling))
+    (cond ((shm? call) (native 'allgather 'shm))
+          ((and (< total 50000) (power-of-two? p)) (native 'allgather 'recursive-doubling))
           ((< total 50000) (native 'allgather 'bruck))
           (else (native 'allgather 'ring)))))
 
@@ -260,7 +278,8 @@
 ;; contention) for large ones and at 2 ranks (a single exchange).
 (define (default-alltoall call next)
   (let ((bytes (call-bytes call)) (p (call-size call)))
-    (cond ((= p 2) (native 'alltoall 'pairwise))
+    (cond ((shm-blocks? call) (native 'alltoall 'shm))
+          ((= p 2) (native 'alltoall 'pairwise))
           ((and (< bytes 200) (> p 12)) (native 'alltoall 'bruck))
           ((< bytes 3000) (native 'alltoall 'linear))
           (else (native 'alltoall 'pairwise)))))

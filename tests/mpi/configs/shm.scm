@@ -1,7 +1,9 @@
-;;; The shared-memory algorithms for every blocking barrier, bcast, reduce and allreduce
-;;; of a communicator whose ranks are all on one host, whatever the size (longer
-;;; messages go through the slots in rounds); nonblocking and persistent calls, and
-;;; communicators over several hosts, go to the defaults.
+;;; The shared-memory algorithms for every blocking barrier, bcast, reduce, allreduce,
+;;; allgather, alltoall, reduce-scatter, reduce-scatter-block, gather and scatter of a
+;;; communicator whose ranks are all on one host, whatever the size (longer messages go
+;;; through the slots in rounds, or, for the kinds served in one round, over the PML: the
+;;; algorithms' fallback); nonblocking and persistent calls, and communicators over
+;;; several hosts, go to the defaults.
 (use-modules (compi))
 
 (define (one-host? call)
@@ -20,8 +22,20 @@
 (define (shm-bcast call next) (shm-or-next 'bcast call next))
 (define (shm-reduce call next) (shm-or-next 'reduce call next))
 (define (shm-allreduce call next) (shm-or-next 'allreduce call next))
+(define (shm-allgather call next) (shm-or-next 'allgather call next))
+(define (shm-alltoall call next) (shm-or-next 'alltoall call next))
+(define (shm-reduce-scatter call next) (shm-or-next 'reduce-scatter call next))
+(define (shm-reduce-scatter-block call next) (shm-or-next 'reduce-scatter-block call next))
+(define (shm-gather call next) (shm-or-next 'gather call next))
+(define (shm-scatter call next) (shm-or-next 'scatter call next))
 
 (install-creator! 'barrier shm-barrier)
 (install-creator! 'bcast shm-bcast)
 (install-creator! 'reduce shm-reduce)
 (install-creator! 'allreduce shm-allreduce)
+(install-creator! 'allgather shm-allgather)
+(install-creator! 'alltoall shm-alltoall)
+(install-creator! 'reduce-scatter shm-reduce-scatter)
+(install-creator! 'reduce-scatter-block shm-reduce-scatter-block)
+(install-creator! 'gather shm-gather)
+(install-creator! 'scatter shm-scatter)

@@ -16,13 +16,12 @@
  * recursive doubling over the PML: every rank combines everything, fine for the small
  * vectors and the few ranks of one host it is meant for.  One host only.
  */
+#include "core/coll/phases/reduce_phases.h"
 #include "core/coll/shm.h"
 
 static compi_status_t allreduce_shm(coll_closure_t *self, const coll_call_t *call)
 {
-    compi_comm_t *comm = call->comm;
     compi_datatype_t *dt = call->sdt;
-    int p = comm->size, r = comm->rank;
     size_t count = call->scount;
     const void *src = call->in_place ? call->rbuf : call->sbuf;
     compi_status_t st = COMPI_OK;
@@ -38,18 +37,13 @@ static compi_status_t allreduce_shm(coll_closure_t *self, const coll_call_t *cal
     for (size_t first = 0; first < count && st == COMPI_OK; first += m) {
         size_t n = count - first < m ? count - first : m;
         uint64_t s = ++shm->seq;
-        /* after an allreduce round this is free at once (coll_shm_reached below); after
+        /* after an allreduce round this is free at once (coll_shm_wait_all below); after
            another kind's it may take one look at the done flags */
         coll_shm_slot_free(shm, s);
         coll_shm_put(shm, dt, src, first, n, s);
-        coll_shm_set(&shm->ctl[r].arrive, s);
-        for (int j = 0; j < p; j++) {
-            if (j != r) {
-                coll_shm_wait(shm, &shm->ctl[j].arrive, s);
-            }
-        }
-        coll_shm_reached(shm, s);
-        st = coll_shm_combine(shm, call->op, dt, call->rbuf, first, n, s);
+        coll_shm_arrive(shm, s);
+        coll_shm_wait_all(shm, s);
+        st = coll_shm_combine(shm, call->op, dt, red_at(call->rbuf, dt, first), 0, n, s);
         coll_shm_done(shm, s);
     }
     return st;

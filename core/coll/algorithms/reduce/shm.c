@@ -15,6 +15,7 @@
  * then (p - 1) n gamma at the root, against ceil(log2 p) (alpha + n beta + n gamma)
  * over the PML: the root does all the combining, so it suits small vectors.  One host.
  */
+#include "core/coll/phases/reduce_phases.h"
 #include "core/coll/shm.h"
 
 static compi_status_t reduce_shm(coll_closure_t *self, const coll_call_t *call)
@@ -47,7 +48,7 @@ static compi_status_t reduce_shm(coll_closure_t *self, const coll_call_t *call)
                 }
             }
             coll_shm_reached(shm, s);
-            st = coll_shm_combine(shm, call->op, dt, call->rbuf, first, n, s);
+            st = coll_shm_combine(shm, call->op, dt, red_at(call->rbuf, dt, first), 0, n, s);
         } else {
             coll_shm_set(&shm->ctl[r].arrive, s);
         }

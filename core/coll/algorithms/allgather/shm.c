@@ -1,0 +1,75 @@
+/*
+ * allgather/shm.c -- an allgather through the communicator's shared segment
+ * (core/coll/shm.h): every rank packs its block into its slot and sets its arrival flag,
+ * copies its own block into place, waits for every other rank's flag and copies each
+ * peer's block straight out of the peer's slot into its receive buffer.
+ *
+ *   rank j:  [slot j] <- b_j ; arrive = seq ; rbuf[j] <- b_j ;
+ *            wait arrive_i >= seq for all i ; rbuf[i] <- [slot i] for i != j ; done = seq
+ *
+ * One round: a block must fit a slot (coll_shm_slot, 8 KiB by default); a larger one
+ * runs the ring over the PML instead (.prepare decides at the miss, from the key's
+ * block size).  Derived datatypes are packed into the slot and unpacked from it.
+ *
+ * Cost, n bytes per block: 1 hand-off (p - 1 flags read) + n beta_mem (the copy in) +
+ * (p - 1) n beta_mem (the copies out, every rank in parallel), against ceil(log2 p)
+ * alpha + (p - 1) n beta over the PML (recursive doubling, Bruck), whose messages are
+ * copied into a transport's buffer and out again: one copy per byte read here instead
+ * of a send and a receive.  One host only.
+ */
+#include "core/coll/phases/blocks.h"
+#include "core/coll/shm.h"
+
+static compi_status_t allgather_shm(coll_closure_t *self, const coll_call_t *call)
+{
+    compi_comm_t *comm = call->comm;
+    int p = comm->size, r = comm->rank;
+    size_t n = call->bytes; /* one block, packed */
+    coll_blk_t own, b;
+    compi_status_t st = COMPI_OK;
+
+    if (coll_shm_fallback(self, call, &st)) {
+        return st;
+    }
+    if (p == 1 || n == 0) {
+        return coll_own_to_rblock(call);
+    }
+    coll_shm_t *shm = coll_shm_get(comm, &st);
+    if (shm == NULL) {
+        return st;
+    }
+    uint64_t s = ++shm->seq;
+    coll_shm_slot_free(shm, s);
+    coll_own_sblock(call, &own);
+    coll_shm_pack(coll_shm_slot(shm, r, s), own.buf, own.count, own.dt, n);
+    coll_shm_arrive(shm, s);
+    /* our own block while the others write theirs */
+    st = coll_own_to_rblock(call);
+    coll_shm_wait_all(shm, s);
+    /* starting past ourselves, so the ranks do not all read the same slot at once */
+    for (int i = 1; i < p; i++) {
+        int j = (r + i) % p;
+        coll_rblock(call, j, &b);
+        coll_shm_unpack(coll_shm_slot(shm, j, s), b.buf, b.count, b.dt, n);
+    }
+    coll_shm_done(shm, s);
+    return st;
+}
+
+static compi_status_t allgather_shm_prepare(const coll_call_t *call, coll_params_t *params)
+{
+    /* off one host or a block past a slot: the PML's ring */
+    return coll_shm_prepare(call, params, coll_algo_find(COLL_ALLGATHER, "ring"));
+}
+
+const coll_algo_t coll_algo_allgather_shm = {
+    .name = "shm",
+    .kind = COLL_ALLGATHER,
+    .fn = allgather_shm,
+    .usable = coll_shm_usable,
+    .prepare = allgather_shm_prepare,
+    .release = coll_shm_release_fallback,
+    .params = "",
+    .help = "one host: every rank's block in its slot of a shared segment, each copies all "
+            "out (blocks up to a slot)",
+};

@@ -1,0 +1,96 @@
+/*
+ * alltoall/shm.c -- an alltoall through the communicator's shared segment
+ * (core/coll/shm.h): every rank packs the p - 1 blocks it sends to the others into its
+ * slot, block i at i n bytes, and sets its arrival flag; once every other rank's flag
+ * is there, it takes block `me` out of each peer's slot.
+ *
+ *   rank j:  [slot j][i] <- s_j[i] for i != j ; arrive = seq ; r_j[j] <- s_j[j] ;
+ *            wait arrive_i >= seq for all i ; r_j[i] <- [slot i][j] for i != j ;
+ *            done = seq
+ *
+ * One round: p blocks must fit a slot (coll_shm_slot, 8 KiB by default); larger calls run
+ * pairwise exchange over the PML instead (.prepare decides at the miss, from the key's
+ * block size).  In place, the blocks are packed from the receive buffer before any of
+ * it is overwritten.  Derived datatypes are packed and unpacked (core/dt).
+ *
+ * Cost, n bytes per block: 1 hand-off + (p - 1) n beta_mem in + (p - 1) n beta_mem out
+ * on every rank, in parallel, against p - 1 exchanges over the PML (pairwise), each a
+ * send and a receive through a transport's buffer.  One host only.
+ */
+#include "core/coll/phases/blocks.h"
+#include "core/coll/shm.h"
+
+/* our own block, from the send buffer to the receive buffer (in place it is there) */
+static compi_status_t alltoall_shm_own(const coll_call_t *call)
+{
+    coll_blk_t own, b;
+    if (call->in_place) {
+        return COMPI_OK;
+    }
+    coll_sblock(call, call->comm->rank, &own);
+    coll_rblock(call, call->comm->rank, &b);
+    return coll_blk_copy(&own, &b);
+}
+
+static compi_status_t alltoall_shm(coll_closure_t *self, const coll_call_t *call)
+{
+    compi_comm_t *comm = call->comm;
+    int p = comm->size, r = comm->rank;
+    size_t n = call->bytes; /* one block, packed */
+    coll_blk_t b;
+    compi_status_t st = COMPI_OK;
+
+    if (coll_shm_fallback(self, call, &st)) {
+        return st;
+    }
+    if (p == 1 || n == 0) {
+        return alltoall_shm_own(call);
+    }
+    coll_shm_t *shm = coll_shm_get(comm, &st);
+    if (shm == NULL) {
+        return st;
+    }
+    uint64_t s = ++shm->seq;
+    coll_shm_slot_free(shm, s);
+    char *mine = coll_shm_slot(shm, r, s);
+    for (int i = 0; i < p; i++) {
+        if (i == r) {
+            continue;
+        }
+        /* in place the blocks to send are the receive buffer's */
+        if (call->in_place) {
+            coll_rblock(call, i, &b);
+        } else {
+            coll_sblock(call, i, &b);
+        }
+        coll_shm_pack(mine + (size_t)i * n, b.buf, b.count, b.dt, n);
+    }
+    coll_shm_arrive(shm, s);
+    st = alltoall_shm_own(call); /* while the others write theirs */
+    coll_shm_wait_all(shm, s);
+    for (int k = 1; k < p; k++) {
+        int i = (r + k) % p;
+        coll_rblock(call, i, &b);
+        coll_shm_unpack(coll_shm_slot(shm, i, s) + (size_t)r * n, b.buf, b.count, b.dt, n);
+    }
+    coll_shm_done(shm, s);
+    return st;
+}
+
+static compi_status_t alltoall_shm_prepare(const coll_call_t *call, coll_params_t *params)
+{
+    /* off one host or p blocks past a slot: the PML's pairwise exchange */
+    return coll_shm_prepare(call, params, coll_algo_find(COLL_ALLTOALL, "pairwise"));
+}
+
+const coll_algo_t coll_algo_alltoall_shm = {
+    .name = "shm",
+    .kind = COLL_ALLTOALL,
+    .fn = alltoall_shm,
+    .usable = coll_shm_usable,
+    .prepare = alltoall_shm_prepare,
+    .release = coll_shm_release_fallback,
+    .params = "",
+    .help = "one host: every rank's p blocks in its slot of a shared segment, each takes "
+            "its own from every slot (p blocks up to a slot)",
+};

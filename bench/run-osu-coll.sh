@@ -32,7 +32,7 @@
 #                 (default: <repo>/_build, where scripts/build.sh builds)
 #   MPIS          implementations (default "omp mpich compi")
 #   NP            rank count (default 2)
-#   ROUNDS        rounds (default 5); MAX_SIZE: OSU's -m, the largest message (1048576)
+#   ROUNDS        rounds (default 9); MAX_SIZE: OSU's -m, the largest message (1048576)
 #   BENCHES       benchmark names (default: osu_latency osu_bw and the nine collectives)
 #   RUN_TIMEOUT   seconds per run (default 180)
 set -euo pipefail
@@ -51,7 +51,7 @@ if [ $quick = 1 ]; then
     ROUNDS=${ROUNDS:-1} MAX_SIZE=${MAX_SIZE:-4096}
     iter_args=(-i 100 -x 10)
 fi
-ROUNDS=${ROUNDS:-5}
+ROUNDS=${ROUNDS:-9}
 MAX_SIZE=${MAX_SIZE:-1048576}
 NP=${NP:-2}
 RUN_TIMEOUT=${RUN_TIMEOUT:-180}

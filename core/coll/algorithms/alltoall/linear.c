@@ -19,6 +19,15 @@
 #include "core/coll/phases/blocks.h"
 #include "core/coll/sched/sched_phases.h"
 
+/* this rank's block to itself */
+static compi_status_t own_copy(const coll_a2a_t *a, const coll_call_t *call)
+{
+    coll_blk_t sb, rb;
+    coll_a2a_sblock(a, call->comm->rank, &sb);
+    coll_rblock(call, call->comm->rank, &rb);
+    return coll_blk_copy(&sb, &rb);
+}
+
 compi_status_t coll_alltoall_exchange(const coll_call_t *call, int window)
 {
     compi_comm_t *comm = call->comm;
@@ -34,10 +43,9 @@ compi_status_t coll_alltoall_exchange(const coll_call_t *call, int window)
     if (st != COMPI_OK) {
         return st;
     }
-    coll_a2a_sblock(&a, rank, &sb);
-    coll_rblock(call, rank, &rb);
-    st = coll_blk_copy(&sb, &rb);
-
+    /* the own block is copied once the first window is posted: the peers' processors
+       can read this rank's blocks meanwhile */
+    int own_done = 0;
     for (int base = 1; base < p; base += window) {
         int end = base + window < p ? base + window : p;
         size_t n = 0;
@@ -51,7 +59,14 @@ compi_status_t coll_alltoall_exchange(const coll_call_t *call, int window)
             coll_a2a_sblock(&a, dst, &sb);
             coll_move_keep(&st, coll_blk_isend(&sb, dst, call, &reqs[n++]));
         }
+        if (!own_done) {
+            coll_move_keep(&st, own_copy(&a, call));
+            own_done = 1;
+        }
         coll_move_keep(&st, pml_wait_all_free(n, reqs));
+    }
+    if (!own_done) {
+        coll_move_keep(&st, own_copy(&a, call));
     }
     coll_a2a_fini(&a);
     return st;

@@ -26,23 +26,30 @@ compi_status_t coll_gather_linear(coll_closure_t *self, const coll_call_t *call)
     }
 
     compi_status_t st = COMPI_OK;
-    if (!call->in_place) {
-        coll_rblock(call, root, &b);
-        st = coll_blk_copy(&own, &b);
-    }
     compi_request_t *reqs[COLL_MOVE_WINDOW];
     size_t n = 0;
-    /* start after the root so that the senders are served round-robin */
+    int own_done = call->in_place;
+    /* start after the root so that the senders are served round-robin; the root's own
+       block is copied once the first window of receives is posted, while the senders'
+       data is on its way */
     for (int k = 1; k < p; k++) {
         int i = (root + k) % p;
         coll_rblock(call, i, &b);
         coll_move_keep(&st, coll_blk_irecv(&b, i, call, &reqs[n++]));
-        if (n == COLL_MOVE_WINDOW) {
+        if (n == COLL_MOVE_WINDOW || k == p - 1) {
+            if (!own_done) {
+                coll_rblock(call, root, &b);
+                coll_move_keep(&st, coll_blk_copy(&own, &b));
+                own_done = 1;
+            }
             coll_move_keep(&st, pml_wait_all_free(n, reqs));
             n = 0;
         }
     }
-    coll_move_keep(&st, pml_wait_all_free(n, reqs));
+    if (!own_done) { /* one rank */
+        coll_rblock(call, root, &b);
+        coll_move_keep(&st, coll_blk_copy(&own, &b));
+    }
     return st;
 }
 

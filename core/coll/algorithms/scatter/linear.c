@@ -23,22 +23,29 @@ compi_status_t coll_scatter_linear(coll_closure_t *self, const coll_call_t *call
     }
 
     compi_status_t st = COMPI_OK;
-    if (!call->in_place) {
-        coll_sblock(call, root, &b);
-        st = coll_blk_copy(&b, &own);
-    }
     compi_request_t *reqs[COLL_MOVE_WINDOW];
     size_t n = 0;
+    int own_done = call->in_place;
+    /* the root's own block is copied once the first window of sends is posted, while the
+       receivers fetch theirs */
     for (int k = 1; k < p; k++) {
         int i = (root + k) % p;
         coll_sblock(call, i, &b);
         coll_move_keep(&st, coll_blk_isend(&b, i, call, &reqs[n++]));
-        if (n == COLL_MOVE_WINDOW) {
+        if (n == COLL_MOVE_WINDOW || k == p - 1) {
+            if (!own_done) {
+                coll_sblock(call, root, &b);
+                coll_move_keep(&st, coll_blk_copy(&b, &own));
+                own_done = 1;
+            }
             coll_move_keep(&st, pml_wait_all_free(n, reqs));
             n = 0;
         }
     }
-    coll_move_keep(&st, pml_wait_all_free(n, reqs));
+    if (!own_done) { /* one rank */
+        coll_sblock(call, root, &b);
+        coll_move_keep(&st, coll_blk_copy(&b, &own));
+    }
     return st;
 }
 

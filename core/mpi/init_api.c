@@ -16,6 +16,7 @@
 #include "core/mpi/mpi_state.h"
 #include "core/runtime/params.h"
 #include "core/op/op.h"
+#include "core/osc/osc.h"
 #include "core/pml/pml.h"
 #include "core/runtime/rte.h"
 #include "topologies/facts.h"
@@ -345,6 +346,7 @@ static void lib_stop(void)
     if (bridge_run_finalize_hooks(err, sizeof(err)) != COMPI_OK) {
         compi_log_error("MPI_Finalize: %s", err);
     }
+    osc_finalize();
     tramp_finalize();
     comm_finalize();
     pml_finalize();

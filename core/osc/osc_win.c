@@ -171,9 +171,14 @@ compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int d
     w->lock_type = calloc((size_t)p, 1);
     w->started = calloc((size_t)p, sizeof(uint64_t));
     sz = malloc(2 * sizeof(int) * (size_t)p);
+    if (sz == NULL) {
+        /* the allgather below is collective: without its buffer this rank cannot take part,
+           and leaving would hang the others */
+        rte_abort(MPI_ERR_NO_MEM, "osc: no memory for the sizes of a window's ranks");
+    }
     sizes = malloc(sizeof(size_t) * (size_t)p);
     offs = malloc(sizeof(size_t) * (size_t)p);
-    if (w->lock_type == NULL || w->started == NULL || sz == NULL || sizes == NULL || offs == NULL) {
+    if (w->lock_type == NULL || w->started == NULL || sizes == NULL || offs == NULL) {
         failed = 1;
     }
     /* step 1 (also agrees that every rank got its memory) */
@@ -181,19 +186,18 @@ compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int d
     if (failed) {
         mine[0] = mine[1] = -1;
     }
-    st = comm_coll_allgather_int(&set, mine, 2, sz != NULL ? sz : mine);
-    if (st == COMPI_OK && sz == NULL) {
-        st = COMPI_ERR_NO_MEMORY;
-    }
+    st = comm_coll_allgather_int(&set, mine, 2, sz);
     if (st != COMPI_OK) {
         goto err;
     }
-    size_t data_len = 0;
     for (int r = 0; r < p; r++) {
         if (sz[2 * r] == -1 && sz[2 * r + 1] == -1) {
-            st = COMPI_ERR_NO_MEMORY;
+            st = COMPI_ERR_NO_MEMORY; /* on every rank alike */
             goto err;
         }
+    }
+    size_t data_len = 0;
+    for (int r = 0; r < p; r++) {
         sizes[r] =
             (size_t)((uint64_t)(uint32_t)sz[2 * r] | (uint64_t)(uint32_t)sz[2 * r + 1] << 32);
         offs[r] = data_len;

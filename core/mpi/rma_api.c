@@ -106,7 +106,10 @@ static int rma_any(int kind, const void *oaddr, int ocount, MPI_Datatype otype, 
     if (kind == RMA_GACC && (rc = type_check(w, rtype, "result", fn, &rdt)) != MPI_SUCCESS) {
         return rc;
     }
-    if (op != NULL && oph != MPI_REPLACE && oph != MPI_NO_OP && !op_valid_for(op, tdt)) {
+    /* with nothing to combine the op is not applied to anything: programs pass count 0
+       with MPI_BYTE and the default MPI_SUM (mpi4py does), as other MPIs allow */
+    if (op != NULL && oph != MPI_REPLACE && oph != MPI_NO_OP && tcount > 0 &&
+        !op_valid_for(op, tdt)) {
         return win_err(w, MPI_ERR_OP, fn, "%s is not defined on the target datatype", op->name);
     }
     size_t tbytes = (size_t)tcount * tdt->size;

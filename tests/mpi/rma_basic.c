@@ -125,6 +125,7 @@ int main(int argc, char **argv)
     mem = malloc(N * sizeof(int));
     MPI_OK(MPI_Win_create(mem, N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win));
     check_attrs(win, mem, N * sizeof(int), sizeof(int), MPI_WIN_FLAVOR_CREATE);
+    CHECK(MPI_Win_f2c(MPI_Win_c2f(win)) == win, "Win_f2c(Win_c2f(win)) is another window");
     put_get_ring(win, mem, 0, NULL, "create");
 
     /* name, group, hints, keyvals */

@@ -7,7 +7,8 @@
  * the wrong flavor (MPI_ERR_RMA_FLAVOR), detach of nothing and overlapping attach
  * (MPI_ERR_RMA_ATTACH), an access to memory a dynamic window's target did not attach
  * (MPI_ERR_RMA_RANGE), user ops in accumulates (MPI_ERR_OP), predefined attributes that
- * cannot be set (MPI_ERR_KEYVAL), a freed window (MPI_ERR_WIN), bad sizes and disp_unit
+ * cannot be set (MPI_ERR_KEYVAL), an op undefined on the type (MPI_ERR_OP, but not with
+ * count 0), a freed window (MPI_ERR_WIN), bad sizes and disp_unit
  * at creation.  The window stays usable after each error.
  */
 #include "tests/mpi/mpitest.h"
@@ -87,6 +88,12 @@ int main(int argc, char **argv)
     expect_class(MPI_Accumulate(buf, 1, MPI_INT, right, 0, 1, MPI_INT, uop, win), MPI_ERR_OP,
                  "user op in accumulate");
     MPI_OK(MPI_Op_free(&uop));
+    double d = 1.0;
+    expect_class(MPI_Accumulate(&d, 1, MPI_DOUBLE, right, 0, 1, MPI_DOUBLE, MPI_BAND, win),
+                 MPI_ERR_OP, "MPI_BAND on doubles");
+    /* nothing to combine: the op is not looked at (count 0 with MPI_BYTE and MPI_SUM) */
+    MPI_OK(MPI_Get_accumulate(buf, 0, MPI_BYTE, buf + 4, 0, MPI_BYTE, right, 0, 0, MPI_BYTE,
+                              MPI_SUM, win));
     MPI_OK(MPI_Put(buf, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win)); /* a no-op */
     expect_class(MPI_Win_free(&win), MPI_ERR_RMA_SYNC, "free inside a lock epoch");
     MPI_OK(MPI_Put(buf, 8, MPI_INT, right, 0, 8, MPI_INT, win)); /* still usable */

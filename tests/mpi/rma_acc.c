@@ -3,7 +3,8 @@
  * (MPI_Win_create: single copy) and on an allocated one (the shared segment).  Every rank
  * adds into every rank's vector at once (MPI_Accumulate SUM under fences and under
  * MPI_Win_lock_all), with a strided origin and an indexed target; MPI_Get_accumulate
- * with SUM (the values fetched are each a partial sum), MPI_REPLACE and MPI_NO_OP;
+ * with SUM (the values fetched are each a partial sum; a strided result type), MPI_REPLACE
+ * and MPI_NO_OP;
  * MPI_Fetch_and_op as a shared counter (every ticket once); MPI_Compare_and_swap as a
  * spin lock around a non-atomic read-modify-write; MAXLOC on MPI_2INT; BXOR on
  * unsigned long long; MPI_Raccumulate and MPI_Rget_accumulate.
@@ -166,6 +167,34 @@ static void run(int flavor)
                               3 * N, 1, MPI_LONG_LONG, MPI_NO_OP, win));
     MPI_OK(MPI_Win_fence(0, win));
     CHECK(res == 1000 + me, "%s: NO_OP fetched %lld, expected %d", what, res, 1000 + me);
+
+    /* 5b. Get_accumulate into a strided result: the old values of 4 elements land in
+           every other slot of the result buffer */
+    MPI_OK(MPI_Win_fence(0, win));
+    for (int i = 0; i < 4; i++) {
+        mem[3 * N + 8 + i] = 100 * me + i;
+    }
+    MPI_OK(MPI_Win_fence(0, win));
+    long long four[4] = {1, 1, 1, 1}, strided[8];
+    MPI_Datatype rvec;
+    MPI_OK(MPI_Type_vector(4, 1, 2, MPI_LONG_LONG, &rvec));
+    MPI_OK(MPI_Type_commit(&rvec));
+    for (int i = 0; i < 8; i++) {
+        strided[i] = -5;
+    }
+    MPI_OK(MPI_Get_accumulate(four, 4, MPI_LONG_LONG, strided, 1, rvec, (me + 1) % p, 3 * N + 8, 4,
+                              MPI_LONG_LONG, MPI_SUM, win));
+    MPI_OK(MPI_Win_fence(0, win));
+    for (int i = 0; i < 8; i++) {
+        long long exp = i % 2 ? -5 : 100 * ((me + 1) % p) + i / 2;
+        CHECK(strided[i] == exp, "%s: strided result [%d]=%lld, expected %lld", what, i, strided[i],
+              exp);
+    }
+    for (int i = 0; i < 4; i++) {
+        CHECK(mem[3 * N + 8 + i] == 100 * me + i + 1, "%s: after get_accumulate [%d]=%lld", what, i,
+              mem[3 * N + 8 + i]);
+    }
+    MPI_OK(MPI_Type_free(&rvec));
 
     /* 6. MAXLOC on MPI_2INT (pairs in the window's first bytes) and BXOR, Raccumulate */
     MPI_OK(MPI_Win_fence(0, win));

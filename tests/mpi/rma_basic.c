@@ -201,6 +201,21 @@ int main(int argc, char **argv)
     }
     MPI_OK(MPI_Win_free(&win));
 
+    /* shared, rank 0 without memory: MPI_PROC_NULL names the first rank that has some */
+    if (mt_size > 1) {
+        MPI_Aint sz;
+        int du, *first;
+        MPI_OK(MPI_Win_allocate_shared(mt_rank == 0 ? 0 : 8 * sizeof(int), sizeof(int),
+                                       MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win));
+        MPI_OK(MPI_Win_shared_query(win, MPI_PROC_NULL, &sz, &du, &first));
+        CHECK(sz == 8 * sizeof(int), "first rank with memory: size %ld", (long)sz);
+        if (mt_rank == 1) {
+            CHECK(first == mem, "first rank with memory is 1: %p, mine %p", (void *)first,
+                  (void *)mem);
+        }
+        MPI_OK(MPI_Win_free(&win));
+    }
+
     /* dynamic: each rank attaches N ints and tells the others their address */
     MPI_Aint *addrs = malloc(sizeof(MPI_Aint) * (size_t)mt_size), mine;
     mem = malloc(N * sizeof(int));

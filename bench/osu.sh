@@ -6,39 +6,28 @@
 # OSU_TARBALL (default /work/shared/thirdparty/osu-micro-benchmarks-7.4.tar.gz) is
 # unpacked into $build/<mpi>/ and built there with `./configure CC=<mpicc> CXX=<mpicxx>
 # && make`; nothing of OSU is copied into the repository and OSU's files are not
-# changed.  For compi only, configure also gets LIBS=$build/compi/libosu_win_stubs.a,
-# built from bench/osu_win_stubs.c (ours): OSU's utility file references five MPI_Win_*
-# functions compi does not have yet; each stub aborts the job if it is ever called.
+# changed.
 
 OSU_TARBALL=${OSU_TARBALL:-/work/shared/thirdparty/osu-micro-benchmarks-7.4.tar.gz}
 OSU=osu-micro-benchmarks-7.4
 [ -r "$OSU_TARBALL" ] || die "no OSU tarball at $OSU_TARBALL (set OSU_TARBALL)"
 declare -A CXX=([omp]=mpicxx.openmpi [mpich]=mpicxx.mpich [compi]=$compi_bin/mpicxx)
 
-# configure's arguments for one MPI (the stub archive for compi only)
+# configure's arguments for one MPI
 conf_args() {
     printf 'CC=%s CXX=%s' "${CC[$1]}" "${CXX[$1]}"
-    [ "$1" != compi ] || printf ' LIBS=%s' "$build/compi/libosu_win_stubs.a"
 }
 build_osu() { # mpi -> 0 when $build/<mpi>/osu-micro-benchmarks-7.4 is built
     local mpi=$1 d=$build/$1 stamp args
     args=$(conf_args "$mpi")
     mkdir -p "$d"
     stamp="$(md5sum "$OSU_TARBALL" | cut -d' ' -f1) $args"
-    [ "$mpi" != compi ] || stamp+=" $(md5sum "$here/osu_win_stubs.c" | cut -d' ' -f1)"
     if [ "$rebuild" = 0 ] && [ -f "$d/stamp" ] && [ "$(cat "$d/stamp")" = "$stamp" ]; then
         say "$mpi: OSU already built in $d ($args)"
         return 0
     fi
     rm -rf "${d:?}/$OSU" "$d/stamp"
     : >"$d/build.log"
-    if [ "$mpi" = compi ]; then
-        # ours, not OSU's: the five MPI_Win_* functions OSU's utility file references
-        "${CC[compi]}" -O2 -c "$here/osu_win_stubs.c" -o "$d/osu_win_stubs.o" \
-            >>"$d/build.log" 2>&1 &&
-            ar rcs "$d/libosu_win_stubs.a" "$d/osu_win_stubs.o" >>"$d/build.log" 2>&1 ||
-            return 1
-    fi
     tar xzf "$OSU_TARBALL" -C "$d"
     say "$mpi: ./configure $args && make (log: $d/build.log)"
     # shellcheck disable=SC2086 # $args is words of VAR=value without spaces

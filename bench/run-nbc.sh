@@ -175,9 +175,6 @@ names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo compi 
         echo "  $(names "$mpi"): ./configure $(conf_args "$mpi") && make"
         for np in $NPS; do echo "    launcher: $(launcher "$mpi" "$np")"; done
     done
-    echo "  compi only: LIBS=libosu_win_stubs.a, from bench/osu_win_stubs.c (not OSU code):"
-    echo "            the five MPI_Win_* functions OSU's utility file references; each aborts"
-    echo "            if called, and none of these benchmarks calls them"
     for s in "${skipped[@]}"; do echo "  skipped: $s"; done
     echo "  order:    rotated each round (round 1: ${active[*]})"
     for np in $NPS; do

@@ -6,7 +6,7 @@
 #   1. installs Debian's Open MPI, MPICH, gnuplot and python3 if any is missing (lib.sh)
 #   2. builds OSU with each MPI's compilers into bench/build/osu/<mpi>/ (bench/osu.sh,
 #      shared with run-osu.sh: `./configure CC=<mpicc> CXX=<mpicxx> && make`, OSU's files
-#      unchanged; for compi, configure also gets the window stubs osu.sh describes)
+#      unchanged)
 #   3. runs, ROUNDS times with the order of the MPIs rotating every round so that drift of
 #      the machine falls on all of them, each benchmark in BENCHES at NP ranks with OSU's
 #      own iteration counts and sizes 1 B to MAX_SIZE (osu_latency from 0 B), every run

@@ -7,13 +7,7 @@
 #   2. unpacks /work/shared/thirdparty/osu-micro-benchmarks-7.4.tar.gz (OSU_TARBALL) into
 #      bench/build/osu/<mpi>/ and runs `./configure CC=<mpicc> CXX=<mpicxx> && make` there
 #      with each MPI's compilers.  Nothing of OSU is copied into the repository, and OSU's
-#      files are not changed.  For compi only, configure also gets
-#      LIBS=<build>/libosu_win_stubs.a, built from bench/osu_win_stubs.c (ours, not OSU
-#      code): OSU's shared utility file c/util/osu_util_mpi.c references MPI_Win_create,
-#      MPI_Win_allocate, MPI_Win_create_dynamic, MPI_Win_attach and MPI_Win_free, which
-#      compi does not have yet; the stubs define only those and abort the job with a
-#      message if one is ever called (only OSU's one-sided benchmarks would, and OSU's
-#      configure does not build those without MPI_Accumulate).
+#      files are not changed.
 #   3. runs, with OSU's validation -c and each run under `timeout`, at every rank count in
 #      NPS: the nonblocking collectives (c/mpi/collective/non_blocking; osu_ibarrier has
 #      no -c and is timed only) and the neighbourhood collectives, blocking and
@@ -179,9 +173,9 @@ for np in $NPS; do
                     note="size $(grep ',Fail$' "$raw.csv" | head -1 | cut -d, -f5) failed validation"
                 elif [ $rc != 0 ]; then
                     result=ERROR
-                    # the first line that says what went wrong: OSU's own, then the stubs',
-                    # then anything that looks like an error
-                    note=$({ grep -h 'VALIDATION ERROR\|osu_win_stubs' "$raw.out" "$raw.err" ||
+                    # the first line that says what went wrong: OSU's own, then anything
+                    # that looks like an error
+                    note=$({ grep -h 'VALIDATION ERROR' "$raw.out" "$raw.err" ||
                         grep -hiE 'error|abort|fault|signal|fail|killed' "$raw.err" "$raw.out"; } |
                         head -1 | tr ',\n' '; ' | cut -c1-200 || true)
                 elif [ "$nrows" = 0 ]; then
@@ -239,9 +233,6 @@ names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo compi 
         echo "    build:    ./configure $(conf_args "$mpi") && make"
         for np in $NPS; do echo "    launcher: $(launcher "$mpi" "$np")"; done
     done
-    echo "  compi only: LIBS=libosu_win_stubs.a, from bench/osu_win_stubs.c (not OSU code):"
-    echo "            MPI_Win_create, MPI_Win_allocate, MPI_Win_create_dynamic, MPI_Win_attach,"
-    echo "            MPI_Win_free, referenced by OSU's c/util/osu_util_mpi.c; each aborts if called"
     for s in "${skipped[@]}"; do echo "  skipped: $s"; done
     echo "  topologies: neighbourhood benchmarks on OSU's default periodic 1-D Cartesian ring"
     echo "            (cart:1:1, 3 ranks and up) and on a ring given as a distributed graph"

@@ -22,8 +22,8 @@
 #define COMPI_VERSION_STRING "0.1.0"
 
 /* MPI 3.1, not 4.x: compi has MPI-4's large counts (_c), sessions, MPI_Isendrecv and the
-   persistent collectives and MPI_Comm_idup, but not one-sided communication, MPI-IO or
-   partitioned communication, which MPI 4.0 and 4.1 require (docs/architecture.md,
+   persistent collectives and MPI_Comm_idup, and one-sided communication on one host
+   (docs/rma.md), but not MPI-IO, which MPI 4.0 and 4.1 require (docs/architecture.md,
    "MPI-4"). */
 #define MPI_VERSION 3
 #define MPI_SUBVERSION 1
@@ -1081,6 +1081,124 @@ COMPI_PROTO(int, T_category_get_cvars, (int cat_index, int len, int indices[]));
 COMPI_PROTO(int, T_category_get_pvars, (int cat_index, int len, int indices[]));
 COMPI_PROTO(int, T_category_get_categories, (int cat_index, int len, int indices[]));
 COMPI_PROTO(int, T_category_changed, (int *stamp));
+
+/* ---- one-sided communication (RMA) ------------------------------------------------
+ * Windows of ranks on one host (docs/rma.md): memory of MPI_Win_allocate(_shared) lies in
+ * one shared segment, that of MPI_Win_create and dynamic windows is reached by single
+ * copy (process_vm_readv/writev).  Transfers complete inside the call that starts them. */
+#define MPI_LOCK_EXCLUSIVE 234
+#define MPI_LOCK_SHARED 235
+#define MPI_MODE_NOCHECK 1024
+#define MPI_MODE_NOSTORE 2048
+#define MPI_MODE_NOPUT 4096
+#define MPI_MODE_NOPRECEDE 8192
+#define MPI_MODE_NOSUCCEED 16384
+/* predefined window attribute keys (negative: never a keyval MPI_Win_create_keyval makes) */
+#define MPI_WIN_BASE (-301)
+#define MPI_WIN_SIZE (-302)
+#define MPI_WIN_DISP_UNIT (-303)
+#define MPI_WIN_CREATE_FLAVOR (-304)
+#define MPI_WIN_MODEL (-305)
+#define MPI_WIN_FLAVOR_CREATE 1
+#define MPI_WIN_FLAVOR_ALLOCATE 2
+#define MPI_WIN_FLAVOR_DYNAMIC 3
+#define MPI_WIN_FLAVOR_SHARED 4
+#define MPI_WIN_SEPARATE 1
+#define MPI_WIN_UNIFIED 2
+
+typedef void(MPI_Win_errhandler_function)(MPI_Win *, int *, ...);
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
+typedef int(MPI_Win_copy_attr_function)(MPI_Win, int, void *, void *, void *, int *);
+typedef int(MPI_Win_delete_attr_function)(MPI_Win, int, void *, void *);
+#define MPI_WIN_NULL_COPY_FN ((MPI_Win_copy_attr_function *)0)
+#define MPI_WIN_NULL_DELETE_FN ((MPI_Win_delete_attr_function *)0)
+int MPI_WIN_DUP_FN(MPI_Win, int, void *, void *, void *, int *);
+
+COMPI_PROTO(int, Win_create, (void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+                              MPI_Comm comm, MPI_Win *win));
+COMPI_PROTO(int, Win_allocate, (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                                void *baseptr, MPI_Win *win));
+COMPI_PROTO(int, Win_allocate_shared, (MPI_Aint size, int disp_unit, MPI_Info info,
+                                       MPI_Comm comm, void *baseptr, MPI_Win *win));
+COMPI_PROTO(int, Win_create_dynamic, (MPI_Info info, MPI_Comm comm, MPI_Win *win));
+COMPI_PROTO(int, Win_free, (MPI_Win * win));
+COMPI_PROTO(int, Win_attach, (MPI_Win win, void *base, MPI_Aint size));
+COMPI_PROTO(int, Win_detach, (MPI_Win win, const void *base));
+COMPI_PROTO(int, Win_shared_query, (MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
+                                    void *baseptr));
+COMPI_PROTO(int, Win_get_group, (MPI_Win win, MPI_Group *group));
+COMPI_PROTO(int, Win_set_name, (MPI_Win win, const char *win_name));
+COMPI_PROTO(int, Win_get_name, (MPI_Win win, char *win_name, int *resultlen));
+COMPI_PROTO(int, Win_set_info, (MPI_Win win, MPI_Info info));
+COMPI_PROTO(int, Win_get_info, (MPI_Win win, MPI_Info *info_used));
+COMPI_PROTO(int, Win_create_keyval,
+            (MPI_Win_copy_attr_function * win_copy_attr_fn,
+             MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
+             void *extra_state));
+COMPI_PROTO(int, Win_free_keyval, (int *win_keyval));
+COMPI_PROTO(int, Win_set_attr, (MPI_Win win, int win_keyval, void *attribute_val));
+COMPI_PROTO(int, Win_get_attr, (MPI_Win win, int win_keyval, void *attribute_val, int *flag));
+COMPI_PROTO(int, Win_delete_attr, (MPI_Win win, int win_keyval));
+COMPI_PROTO(int, Win_create_errhandler,
+            (MPI_Win_errhandler_function * win_errhandler_fn, MPI_Errhandler *errhandler));
+COMPI_PROTO(int, Win_set_errhandler, (MPI_Win win, MPI_Errhandler errhandler));
+COMPI_PROTO(int, Win_get_errhandler, (MPI_Win win, MPI_Errhandler *errhandler));
+COMPI_PROTO(int, Win_call_errhandler, (MPI_Win win, int errorcode));
+
+COMPI_PROTO(int, Put, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                       int target_rank, MPI_Aint target_disp, int target_count,
+                       MPI_Datatype target_datatype, MPI_Win win));
+COMPI_PROTO(int, Get, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                       int target_rank, MPI_Aint target_disp, int target_count,
+                       MPI_Datatype target_datatype, MPI_Win win));
+COMPI_PROTO(int, Accumulate, (const void *origin_addr, int origin_count,
+                              MPI_Datatype origin_datatype, int target_rank,
+                              MPI_Aint target_disp, int target_count,
+                              MPI_Datatype target_datatype, MPI_Op op, MPI_Win win));
+COMPI_PROTO(int, Get_accumulate, (const void *origin_addr, int origin_count,
+                                  MPI_Datatype origin_datatype, void *result_addr,
+                                  int result_count, MPI_Datatype result_datatype,
+                                  int target_rank, MPI_Aint target_disp, int target_count,
+                                  MPI_Datatype target_datatype, MPI_Op op, MPI_Win win));
+COMPI_PROTO(int, Fetch_and_op, (const void *origin_addr, void *result_addr,
+                                MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
+                                MPI_Op op, MPI_Win win));
+COMPI_PROTO(int, Compare_and_swap, (const void *origin_addr, const void *compare_addr,
+                                    void *result_addr, MPI_Datatype datatype, int target_rank,
+                                    MPI_Aint target_disp, MPI_Win win));
+COMPI_PROTO(int, Rput, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                        int target_rank, MPI_Aint target_disp, int target_count,
+                        MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request));
+COMPI_PROTO(int, Rget, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                        int target_rank, MPI_Aint target_disp, int target_count,
+                        MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request));
+COMPI_PROTO(int, Raccumulate, (const void *origin_addr, int origin_count,
+                               MPI_Datatype origin_datatype, int target_rank,
+                               MPI_Aint target_disp, int target_count,
+                               MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                               MPI_Request *request));
+COMPI_PROTO(int, Rget_accumulate, (const void *origin_addr, int origin_count,
+                                   MPI_Datatype origin_datatype, void *result_addr,
+                                   int result_count, MPI_Datatype result_datatype,
+                                   int target_rank, MPI_Aint target_disp, int target_count,
+                                   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                                   MPI_Request *request));
+
+COMPI_PROTO(int, Win_fence, (int assert, MPI_Win win));
+COMPI_PROTO(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win));
+COMPI_PROTO(int, Win_unlock, (int rank, MPI_Win win));
+COMPI_PROTO(int, Win_lock_all, (int assert, MPI_Win win));
+COMPI_PROTO(int, Win_unlock_all, (MPI_Win win));
+COMPI_PROTO(int, Win_flush, (int rank, MPI_Win win));
+COMPI_PROTO(int, Win_flush_all, (MPI_Win win));
+COMPI_PROTO(int, Win_flush_local, (int rank, MPI_Win win));
+COMPI_PROTO(int, Win_flush_local_all, (MPI_Win win));
+COMPI_PROTO(int, Win_sync, (MPI_Win win));
+COMPI_PROTO(int, Win_post, (MPI_Group group, int assert, MPI_Win win));
+COMPI_PROTO(int, Win_start, (MPI_Group group, int assert, MPI_Win win));
+COMPI_PROTO(int, Win_complete, (MPI_Win win));
+COMPI_PROTO(int, Win_wait, (MPI_Win win));
+COMPI_PROTO(int, Win_test, (MPI_Win win, int *flag));
 
 /* ---- MPI-4: large counts, MPI_Isendrecv, sessions --------------------------------------
  * The _c functions take MPI_Count counts and MPI_Aint displacements (MPI_Count for the

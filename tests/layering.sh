@@ -21,6 +21,7 @@ allowed() {
     core/pml) echo "core/include core/runtime core/dt core/btl core/comm" ;;
     core/comm) echo "core/include core/runtime core/dt core/pml" ;;
     core/coll*) echo "core/include core/runtime core/dt core/pml core/comm core/op topologies core/coll" ;;
+    core/osc) echo "core/include core/runtime core/dt core/pml core/comm core/op" ;;
     scheme) echo "core/include core/runtime core/dt core/pml core/comm core/op topologies core/coll" ;;
     trampolines) echo "core/include core/runtime core/dt core/pml core/comm core/op topologies core/coll scheme" ;;
     core/mpi | tools) echo "*" ;;

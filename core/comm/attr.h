@@ -1,5 +1,5 @@
 /*
- * attr.h -- attribute caching on communicators and datatypes: keyvals with copy and
+ * attr.h -- attribute caching on communicators, datatypes and windows: keyvals with copy and
  * delete callbacks, and the per-object attribute lists.
  *
  * Ownership: a keyval is refcounted by its user handle and by every attribute that uses
@@ -24,7 +24,7 @@
 
 #define ATTR_ERR_CALLBACK COMPI_ERR_INVALID_PARAM
 
-typedef enum { ATTR_KIND_COMM = 1, ATTR_KIND_TYPE = 2 } attr_kind_t;
+typedef enum { ATTR_KIND_COMM = 1, ATTR_KIND_TYPE = 2, ATTR_KIND_WIN = 3 } attr_kind_t;
 
 /* both kinds of callback have the same shape (object handles are ints) */
 typedef MPI_Comm_copy_attr_function attr_copy_fn_t;

@@ -97,6 +97,7 @@ static inline int comm_local_size(const compi_comm_t *c)
 #define COMPI_TAG_TOPO_CREATE (-14) /* MPI_Dist_graph_create's edge exchange */
 #define COMPI_TAG_COLL_SUMMARY (-15) /* MPI_Finalize: the coll_summary rows to world rank 0 */
 #define COMPI_TAG_COLL_SHM (-16) /* creating the segment of the shared-memory collectives */
+#define COMPI_TAG_OSC (-17)      /* creating a window (core/osc) */
 #define COMPI_TAG_COLL_BASE (-100) /* collectives: -100 - kind (coll_tag) */
 #define COMPI_TAG_COLL_ALT_BASE (-200) /* a kind's second tag: -200 - kind (coll_tag_alt) */
 /* nonblocking schedules take -1000 and below (COMPI_TAG_NBC_BASE, core/coll/sched/sched.h) */

@@ -16,6 +16,7 @@
 #include "core/mpi/mpi_state.h"
 #include "core/runtime/params.h"
 #include "core/op/op.h"
+#include "core/osc/osc.h"
 #include "core/pml/pml.h"
 #include "core/runtime/rte.h"
 #include "topologies/facts.h"
@@ -345,6 +346,7 @@ static void lib_stop(void)
     if (bridge_run_finalize_hooks(err, sizeof(err)) != COMPI_OK) {
         compi_log_error("MPI_Finalize: %s", err);
     }
+    osc_finalize();
     tramp_finalize();
     comm_finalize();
     pml_finalize();
@@ -457,8 +459,8 @@ int PMPI_Get_library_version(char *version, int *resultlen)
     }
     snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
              "compi %s (MPI %d.%d with MPI-4 large counts, sessions, MPI_Isendrecv, "
-             "MPI_Comm_idup and partitioned communication; collectives configured at run "
-             "time in Scheme)",
+             "MPI_Comm_idup and partitioned communication; one-sided communication on one "
+             "host; collectives configured at run time in Scheme)",
              COMPI_VERSION_STRING, MPI_VERSION, MPI_SUBVERSION);
     *resultlen = (int)strlen(version);
     return MPI_SUCCESS;

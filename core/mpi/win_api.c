@@ -1,0 +1,539 @@
+/*
+ * win_api.c -- windows: MPI_Win_create, _allocate, _allocate_shared, _create_dynamic and
+ * MPI_Win_free; attach and detach; MPI_Win_shared_query; the window's group, name,
+ * hints, attributes (keyvals of core/comm/attr.c, kind ATTR_KIND_WIN) and error
+ * handlers.  The transfers are in rma_api.c, the synchronisation in win_sync_api.c.
+ *
+ * A window gets its own communicator, made from the user's (MPI_Comm_create of the whole
+ * group: no attributes copied) with MPI_ERRORS_RETURN, on which the window's collectives
+ * (MPI_Win_fence, MPI_Win_free) run through the trampolines like any other collective.
+ * Only communicators whose ranks all live on this host can have windows
+ * (MPI_ERR_UNSUPPORTED_OPERATION otherwise, docs/rma.md).
+ */
+#include "core/mpi/win_args.h"
+
+#include "core/comm/attr.h"
+#include "core/comm/errhandler.h"
+#include "core/mpi/info.h"
+
+#include <stdint.h>
+#include <string.h>
+
+int MPI_WIN_DUP_FN(MPI_Win win, int keyval, void *extra_state, void *attribute_val_in,
+                   void *attribute_val_out, int *flag)
+{
+    (void)win, (void)keyval, (void)extra_state;
+    *(void **)attribute_val_out = attribute_val_in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+/* ---- creation and free ------------------------------------------------------------- */
+
+static int win_new(const char *fn, MPI_Comm comm, MPI_Info info, int flavor, MPI_Aint size,
+                   int disp_unit, void *base, void *baseptr, MPI_Win *win)
+{
+    compi_comm_t *c = comm_from_handle(comm), *ic = NULL;
+    compi_win_t *w = NULL;
+    compi_status_t st;
+
+    if (c == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "invalid communicator handle 0x%x",
+                             (unsigned)comm);
+    }
+    if (comm_is_inter(c)) {
+        return mpi_err_raise(c, MPI_ERR_COMM, fn, "windows need an intracommunicator");
+    }
+    if (win == NULL || (baseptr == NULL &&
+                        (flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED))) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", win == NULL ? "win" : "baseptr");
+    }
+    if (size < 0) {
+        return mpi_err_raise(c, MPI_ERR_SIZE, fn, "size=%ld is negative", (long)size);
+    }
+    if (disp_unit <= 0) {
+        return mpi_err_raise(c, MPI_ERR_DISP, fn, "disp_unit=%d is not positive", disp_unit);
+    }
+    if (info != MPI_INFO_NULL && !mpi_info_valid(info)) {
+        return mpi_err_raise(c, MPI_ERR_INFO, fn, "invalid info handle 0x%x", (unsigned)info);
+    }
+    if (!osc_comm_local(c)) {
+        return mpi_err_raise(c, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+                             "the ranks of the communicator are not all on one host: compi's "
+                             "windows work between the ranks of one host only");
+    }
+    st = comm_create_from_group(c, c->group, &ic);
+    if (st != COMPI_OK || ic == NULL) {
+        return mpi_err_raise(c, mpi_err_class_of(st), fn, "the window's communicator: %s",
+                             compi_status_string(st));
+    }
+    comm_set_errhandler(ic, errh_predefined(ERRH_RETURN));
+    st = osc_win_create(ic, flavor, (size_t)size, disp_unit, base, &w);
+    if (st == COMPI_ERR_UNSUPPORTED) {
+        return mpi_err_raise(c, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+                             "single copy (process_vm_readv) between the ranks is not "
+                             "allowed here, and this kind of window needs it (the log says "
+                             "which rank); MPI_Win_allocate works without it");
+    }
+    if (st != COMPI_OK) {
+        return mpi_err_raise(c, st == COMPI_ERR_IO ? MPI_ERR_NO_MEM : mpi_err_class_of(st), fn,
+                             "window creation failed: %s", compi_status_string(st));
+    }
+    w->errh = errh_predefined(ERRH_FATAL);
+    errh_retain(w->errh);
+    if (mpi_info_dup(info, &w->info) != MPI_SUCCESS) {
+        w->info = MPI_INFO_NULL;
+    }
+    w->attr_size = flavor == MPI_WIN_FLAVOR_DYNAMIC ? 0 : size;
+    w->attr_disp_unit = disp_unit;
+    w->attr_flavor = flavor;
+    w->attr_model = w->model;
+    if (baseptr != NULL) {
+        *(void **)baseptr = w->base;
+    }
+    *win = w->handle;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_create = PMPI_Win_create
+int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                    MPI_Win *win)
+{
+    COMPI_CHECK_INIT("MPI_Win_create");
+    return win_new("MPI_Win_create", comm, info, MPI_WIN_FLAVOR_CREATE, size, disp_unit, base, NULL,
+                   win);
+}
+
+#pragma weak MPI_Win_allocate = PMPI_Win_allocate
+int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                      MPI_Win *win)
+{
+    COMPI_CHECK_INIT("MPI_Win_allocate");
+    return win_new("MPI_Win_allocate", comm, info, MPI_WIN_FLAVOR_ALLOCATE, size, disp_unit, NULL,
+                   baseptr, win);
+}
+
+#pragma weak MPI_Win_allocate_shared = PMPI_Win_allocate_shared
+int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                             void *baseptr, MPI_Win *win)
+{
+    COMPI_CHECK_INIT("MPI_Win_allocate_shared");
+    return win_new("MPI_Win_allocate_shared", comm, info, MPI_WIN_FLAVOR_SHARED, size, disp_unit,
+                   NULL, baseptr, win);
+}
+
+#pragma weak MPI_Win_create_dynamic = PMPI_Win_create_dynamic
+int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    COMPI_CHECK_INIT("MPI_Win_create_dynamic");
+    return win_new("MPI_Win_create_dynamic", comm, info, MPI_WIN_FLAVOR_DYNAMIC, 0, 1, NULL, NULL,
+                   win);
+}
+
+#pragma weak MPI_Win_free = PMPI_Win_free
+int PMPI_Win_free(MPI_Win *win)
+{
+    COMPI_CHECK_INIT("MPI_Win_free");
+    static const char fn[] = "MPI_Win_free";
+    int rc, cb_code = MPI_SUCCESS;
+    if (win == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "win is NULL");
+    }
+    compi_win_t *w = win_arg(*win, fn, &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    if (w->nlocks > 0 || w->lock_all || w->access != NULL || w->exposure_open) {
+        return win_err(w, MPI_ERR_RMA_SYNC, fn,
+                       "an epoch is still open (a lock, MPI_Win_start or MPI_Win_post "
+                       "without its end)");
+    }
+    if (attr_delete_all(ATTR_KIND_WIN, w->handle, &w->attrs, &cb_code) != COMPI_OK) {
+        return win_err(w, cb_code != MPI_SUCCESS ? cb_code : MPI_ERR_OTHER, fn,
+                       "an attribute delete callback returned error %d", cb_code);
+    }
+    /* every rank is done with the others' memory before any goes */
+    rc = PMPI_Barrier(w->comm->handle);
+    if (rc != MPI_SUCCESS) {
+        return win_err(w, rc, fn, "the closing barrier failed");
+    }
+    if (w->info != MPI_INFO_NULL) {
+        mpi_info_release(w->info);
+    }
+    errh_release(w->errh);
+    osc_win_free(w);
+    *win = MPI_WIN_NULL;
+    return MPI_SUCCESS;
+}
+
+/* ---- dynamic windows --------------------------------------------------------------- */
+
+#pragma weak MPI_Win_attach = PMPI_Win_attach
+int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
+{
+    COMPI_CHECK_INIT("MPI_Win_attach");
+    static const char fn[] = "MPI_Win_attach";
+    int rc;
+    compi_win_t *w = win_arg(win, fn, &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC) {
+        return win_err(w, MPI_ERR_RMA_FLAVOR, fn, "the window is not dynamic");
+    }
+    if (size < 0) {
+        return win_err(w, MPI_ERR_SIZE, fn, "size=%ld is negative", (long)size);
+    }
+    if (base == NULL && size > 0) {
+        return win_err(w, MPI_ERR_ARG, fn, "base is NULL");
+    }
+    compi_status_t st = osc_attach(w, base, (size_t)size);
+    if (st == COMPI_ERR_NO_RESOURCE) {
+        return win_err(w, MPI_ERR_RMA_ATTACH, fn, "%d regions are attached already, the most",
+                       OSC_MAX_REGIONS);
+    }
+    if (st != COMPI_OK) {
+        return win_err(w, MPI_ERR_RMA_ATTACH, fn, "[%p, +%ld) overlaps a region attached already",
+                       base, (long)size);
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_detach = PMPI_Win_detach
+int PMPI_Win_detach(MPI_Win win, const void *base)
+{
+    COMPI_CHECK_INIT("MPI_Win_detach");
+    static const char fn[] = "MPI_Win_detach";
+    int rc;
+    compi_win_t *w = win_arg(win, fn, &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC) {
+        return win_err(w, MPI_ERR_RMA_FLAVOR, fn, "the window is not dynamic");
+    }
+    if (osc_detach(w, base) != COMPI_OK) {
+        return win_err(w, MPI_ERR_RMA_ATTACH, fn, "no region attached at %p", base);
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_shared_query = PMPI_Win_shared_query
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+{
+    COMPI_CHECK_INIT("MPI_Win_shared_query");
+    static const char fn[] = "MPI_Win_shared_query";
+    int rc;
+    compi_win_t *w = win_arg(win, fn, &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    if (w->data == NULL) {
+        return win_err(w, MPI_ERR_RMA_FLAVOR, fn,
+                       "the window's memory is not shared (only MPI_Win_allocate_shared and "
+                       "MPI_Win_allocate windows have memory every rank maps)");
+    }
+    if ((rc = win_rank_check(w, rank, 1, fn)) != MPI_SUCCESS) {
+        return rc;
+    }
+    if (size == NULL || disp_unit == NULL || baseptr == NULL) {
+        return win_err(w, MPI_ERR_ARG, fn, "size, disp_unit or baseptr is NULL");
+    }
+    if (rank == MPI_PROC_NULL) {
+        /* the first rank with memory */
+        rank = 0;
+        for (int r = 0; r < w->p; r++) {
+            if (w->ranks[r].size > 0) {
+                rank = r;
+                break;
+            }
+        }
+    }
+    const osc_rank_t *e = &w->ranks[rank];
+    *size = (MPI_Aint)e->size;
+    *disp_unit = e->disp_unit;
+    *(void **)baseptr =
+        e->size > 0 || w->flavor == MPI_WIN_FLAVOR_SHARED ? w->data + e->base : NULL;
+    return MPI_SUCCESS;
+}
+
+/* ---- group, name, hints ------------------------------------------------------------ */
+
+#pragma weak MPI_Win_get_group = PMPI_Win_get_group
+int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
+{
+    COMPI_CHECK_INIT("MPI_Win_get_group");
+    int rc;
+    compi_win_t *w = win_arg(win, "MPI_Win_get_group", &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    if (group == NULL) {
+        return win_err(w, MPI_ERR_ARG, "MPI_Win_get_group", "group is NULL");
+    }
+    return PMPI_Comm_group(w->comm->handle, group);
+}
+
+#pragma weak MPI_Win_set_name = PMPI_Win_set_name
+int PMPI_Win_set_name(MPI_Win win, const char *win_name)
+{
+    COMPI_CHECK_INIT("MPI_Win_set_name");
+    int rc;
+    compi_win_t *w = win_arg(win, "MPI_Win_set_name", &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    if (win_name == NULL) {
+        return win_err(w, MPI_ERR_ARG, "MPI_Win_set_name", "win_name is NULL");
+    }
+    /* longer names are truncated, as MPI allows */
+    snprintf(w->name, sizeof(w->name), "%s", win_name);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_get_name = PMPI_Win_get_name
+int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
+{
+    COMPI_CHECK_INIT("MPI_Win_get_name");
+    int rc;
+    compi_win_t *w = win_arg(win, "MPI_Win_get_name", &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    if (win_name == NULL || resultlen == NULL) {
+        return win_err(w, MPI_ERR_ARG, "MPI_Win_get_name", "win_name or resultlen is NULL");
+    }
+    snprintf(win_name, MPI_MAX_OBJECT_NAME, "%s", w->name);
+    *resultlen = (int)strlen(win_name);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_set_info = PMPI_Win_set_info
+int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
+{
+    COMPI_CHECK_INIT("MPI_Win_set_info");
+    int rc;
+    compi_win_t *w = win_arg(win, "MPI_Win_set_info", &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    if (info != MPI_INFO_NULL && !mpi_info_valid(info)) {
+        return win_err(w, MPI_ERR_INFO, "MPI_Win_set_info", "invalid info handle 0x%x",
+                       (unsigned)info);
+    }
+    /* no hint changes what compi does: they are kept and given back, keys set before
+       staying unless info sets them again */
+    if (w->info == MPI_INFO_NULL) {
+        rc = mpi_info_dup(info, &w->info);
+    } else if (info != MPI_INFO_NULL) {
+        rc = mpi_info_merge(w->info, info);
+    }
+    if (rc != MPI_SUCCESS) {
+        return win_err(w, rc, "MPI_Win_set_info", "cannot store the hints");
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_get_info = PMPI_Win_get_info
+int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
+{
+    COMPI_CHECK_INIT("MPI_Win_get_info");
+    int rc;
+    compi_win_t *w = win_arg(win, "MPI_Win_get_info", &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    if (info_used == NULL) {
+        return win_err(w, MPI_ERR_ARG, "MPI_Win_get_info", "info_used is NULL");
+    }
+    rc = mpi_info_dup(w->info, info_used);
+    if (rc != MPI_SUCCESS) {
+        return win_err(w, rc, "MPI_Win_get_info", "cannot copy the hints");
+    }
+    return MPI_SUCCESS;
+}
+
+/* ---- attributes -------------------------------------------------------------------- */
+
+static int attr_fail(compi_win_t *w, const char *fn, compi_status_t st, int keyval, int cb_code)
+{
+    if (st == COMPI_ERR_NOT_FOUND) {
+        return win_err(w, MPI_ERR_KEYVAL, fn,
+                       "keyval=%d is not a valid window key (freed, predefined or never "
+                       "created)",
+                       keyval);
+    }
+    if (st == ATTR_ERR_CALLBACK && cb_code != MPI_SUCCESS) {
+        return win_err(w, cb_code, fn, "attribute callback for keyval=%d returned %d", keyval,
+                       cb_code);
+    }
+    return win_err(w, mpi_err_class_of(st), fn, "%s", compi_status_string(st));
+}
+
+#pragma weak MPI_Win_create_keyval = PMPI_Win_create_keyval
+int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                           MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
+                           void *extra_state)
+{
+    COMPI_CHECK_INIT("MPI_Win_create_keyval");
+    if (win_keyval == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Win_create_keyval", "win_keyval is NULL");
+    }
+    compi_status_t st = attr_keyval_create(ATTR_KIND_WIN, win_copy_attr_fn, win_delete_attr_fn,
+                                           extra_state, win_keyval);
+    return st == COMPI_OK ? MPI_SUCCESS : attr_fail(NULL, "MPI_Win_create_keyval", st, 0, 0);
+}
+
+#pragma weak MPI_Win_free_keyval = PMPI_Win_free_keyval
+int PMPI_Win_free_keyval(int *win_keyval)
+{
+    COMPI_CHECK_INIT("MPI_Win_free_keyval");
+    if (win_keyval == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Win_free_keyval", "win_keyval is NULL");
+    }
+    int k = *win_keyval;
+    compi_status_t st = attr_keyval_free(ATTR_KIND_WIN, win_keyval);
+    return st == COMPI_OK ? MPI_SUCCESS : attr_fail(NULL, "MPI_Win_free_keyval", st, k, 0);
+}
+
+#pragma weak MPI_Win_set_attr = PMPI_Win_set_attr
+int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
+{
+    COMPI_CHECK_INIT("MPI_Win_set_attr");
+    int rc, cb_code = MPI_SUCCESS;
+    compi_win_t *w = win_arg(win, "MPI_Win_set_attr", &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    compi_status_t st =
+        attr_set(ATTR_KIND_WIN, w->handle, &w->attrs, win_keyval, attribute_val, &cb_code);
+    return st == COMPI_OK ? MPI_SUCCESS : attr_fail(w, "MPI_Win_set_attr", st, win_keyval, cb_code);
+}
+
+#pragma weak MPI_Win_get_attr = PMPI_Win_get_attr
+int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
+{
+    COMPI_CHECK_INIT("MPI_Win_get_attr");
+    int rc;
+    compi_win_t *w = win_arg(win, "MPI_Win_get_attr", &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    if (attribute_val == NULL || flag == NULL) {
+        return win_err(w, MPI_ERR_ARG, "MPI_Win_get_attr", "attribute_val or flag is NULL");
+    }
+    /* attribute_val is really a void ** (MPI's C binding types it as void *) */
+    void **out = (void **)attribute_val;
+    *flag = 1;
+    switch (win_keyval) {
+    case MPI_WIN_BASE:
+        *out = w->base;
+        return MPI_SUCCESS;
+    case MPI_WIN_SIZE:
+        *out = &w->attr_size;
+        return MPI_SUCCESS;
+    case MPI_WIN_DISP_UNIT:
+        *out = &w->attr_disp_unit;
+        return MPI_SUCCESS;
+    case MPI_WIN_CREATE_FLAVOR:
+        *out = &w->attr_flavor;
+        return MPI_SUCCESS;
+    case MPI_WIN_MODEL:
+        *out = &w->attr_model;
+        return MPI_SUCCESS;
+    default:
+        break;
+    }
+    compi_status_t st = attr_get(ATTR_KIND_WIN, w->attrs, win_keyval, out, flag);
+    return st == COMPI_OK ? MPI_SUCCESS
+                          : attr_fail(w, "MPI_Win_get_attr", st, win_keyval, MPI_SUCCESS);
+}
+
+#pragma weak MPI_Win_delete_attr = PMPI_Win_delete_attr
+int PMPI_Win_delete_attr(MPI_Win win, int win_keyval)
+{
+    COMPI_CHECK_INIT("MPI_Win_delete_attr");
+    int rc, cb_code = MPI_SUCCESS;
+    compi_win_t *w = win_arg(win, "MPI_Win_delete_attr", &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    compi_status_t st = attr_delete(ATTR_KIND_WIN, w->handle, &w->attrs, win_keyval, &cb_code);
+    return st == COMPI_OK ? MPI_SUCCESS
+                          : attr_fail(w, "MPI_Win_delete_attr", st, win_keyval, cb_code);
+}
+
+/* ---- error handlers ---------------------------------------------------------------- */
+
+#pragma weak MPI_Win_create_errhandler = PMPI_Win_create_errhandler
+int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
+                               MPI_Errhandler *errhandler)
+{
+    COMPI_CHECK_INIT("MPI_Win_create_errhandler");
+    static const char fn[] = "MPI_Win_create_errhandler";
+    compi_errhandler_t *e;
+    if (win_errhandler_fn == NULL || errhandler == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "function or errhandler is NULL");
+    }
+    /* the handler is called with the window's handle, an int like a communicator's */
+    if (errh_create((MPI_Comm_errhandler_function *)(void *)win_errhandler_fn, &e) != COMPI_OK) {
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "no memory for an error handler");
+    }
+    *errhandler = e->handle;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_set_errhandler = PMPI_Win_set_errhandler
+int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+{
+    COMPI_CHECK_INIT("MPI_Win_set_errhandler");
+    int rc;
+    compi_win_t *w = win_arg(win, "MPI_Win_set_errhandler", &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    compi_errhandler_t *e = errh_from_handle(errhandler);
+    if (e == NULL) {
+        return win_err(w, MPI_ERR_ARG, "MPI_Win_set_errhandler",
+                       "invalid error handler handle 0x%x", (unsigned)errhandler);
+    }
+    errh_retain(e);
+    errh_release(w->errh);
+    w->errh = e;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_get_errhandler = PMPI_Win_get_errhandler
+int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
+{
+    COMPI_CHECK_INIT("MPI_Win_get_errhandler");
+    int rc;
+    compi_win_t *w = win_arg(win, "MPI_Win_get_errhandler", &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    if (errhandler == NULL) {
+        return win_err(w, MPI_ERR_ARG, "MPI_Win_get_errhandler", "errhandler is NULL");
+    }
+    errh_retain(w->errh);
+    *errhandler = w->errh->handle;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_call_errhandler = PMPI_Win_call_errhandler
+int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
+{
+    COMPI_CHECK_INIT("MPI_Win_call_errhandler");
+    int rc;
+    compi_win_t *w = win_arg(win, "MPI_Win_call_errhandler", &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    char what[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    if (PMPI_Error_string(errorcode, what, &len) != MPI_SUCCESS) {
+        snprintf(what, sizeof(what), "error code %d", errorcode);
+    }
+    mpi_err_invoke_errh(w->errh, w->handle, errorcode, "MPI_Win_call_errhandler", what);
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,376 @@
+/*
+ * win_sync_api.c -- the synchronisation of one-sided communication: MPI_Win_fence;
+ * passive target (MPI_Win_lock, _unlock, _lock_all, _unlock_all, the flushes,
+ * MPI_Win_sync); post-start-complete-wait (MPI_Win_post, _start, _complete, _wait, _test).
+ *
+ * Transfers complete inside the calls that start them (core/osc/osc.h), so the ends of
+ * epochs and the flushes only order memory: a full fence.  MPI_Win_fence is a barrier
+ * over the window's communicator through the trampolines (like MPI_Barrier), between two
+ * memory fences.  This rank's epochs are tracked on the window so that a transfer outside
+ * one, or an end without its start, gives MPI_ERR_RMA_SYNC.
+ */
+#include "core/mpi/win_args.h"
+
+#include <stdlib.h>
+
+#define MODE_ALL                                                                                   \
+    (MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED)
+
+/* lock_type[t] and lock_all: how this rank holds the lock (NOCHECK: not taken at all) */
+enum { HELD_SHARED = 1, HELD_EXCL = 2, HELD_NOCHECK = 4 };
+
+int win_group_ranks(compi_win_t *w, MPI_Group group, int **ranks_p, int *n_p, const char *fn)
+{
+    compi_group_t *g = group_from_handle(group);
+    if (g == NULL || group == MPI_GROUP_NULL) {
+        return win_err(w, MPI_ERR_GROUP, fn, "invalid group handle 0x%x", (unsigned)group);
+    }
+    int *ranks = malloc(sizeof(int) * (size_t)(g->size > 0 ? g->size : 1));
+    if (ranks == NULL) {
+        return win_err(w, MPI_ERR_NO_MEM, fn, "no memory for the group's ranks");
+    }
+    for (int i = 0; i < g->size; i++) {
+        ranks[i] = -1;
+        for (int r = 0; r < w->p; r++) {
+            if (w->comm->world_ranks[r] == g->world_ranks[i]) {
+                ranks[i] = r;
+                break;
+            }
+        }
+        if (ranks[i] < 0) {
+            free(ranks);
+            return win_err(w, MPI_ERR_GROUP, fn, "member %d of the group is not in the window", i);
+        }
+    }
+    *ranks_p = ranks;
+    *n_p = g->size;
+    return MPI_SUCCESS;
+}
+
+static int assert_check(compi_win_t *w, int assert, int allowed, const char *fn)
+{
+    if ((assert & ~allowed) != 0) {
+        return win_err(w, MPI_ERR_ASSERT, fn, "assert=0x%x holds bits this call does not take",
+                       (unsigned)assert);
+    }
+    return MPI_SUCCESS;
+}
+
+/* ---- fence ------------------------------------------------------------------------- */
+
+#pragma weak MPI_Win_fence = PMPI_Win_fence
+int PMPI_Win_fence(int assert, MPI_Win win)
+{
+    COMPI_CHECK_INIT("MPI_Win_fence");
+    static const char fn[] = "MPI_Win_fence";
+    int rc;
+    compi_win_t *w = win_arg(win, fn, &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    if ((rc = assert_check(w, assert, MODE_ALL, fn)) != MPI_SUCCESS) {
+        return rc;
+    }
+    if (w->nlocks > 0 || w->lock_all || w->access != NULL || w->exposure_open) {
+        return win_err(w, MPI_ERR_RMA_SYNC, fn, "a lock or post-start-complete-wait epoch is open");
+    }
+    /* this rank's stores to its window and its transfers come before the barrier, the
+       others' after it */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    rc = PMPI_Barrier(w->comm->handle);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (rc != MPI_SUCCESS) {
+        return win_err(w, rc, fn, "the barrier failed");
+    }
+    w->fence_open = (assert &MPI_MODE_NOSUCCEED) == 0;
+    return MPI_SUCCESS;
+}
+
+/* ---- passive target ---------------------------------------------------------------- */
+
+#pragma weak MPI_Win_lock = PMPI_Win_lock
+int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+{
+    COMPI_CHECK_INIT("MPI_Win_lock");
+    static const char fn[] = "MPI_Win_lock";
+    int rc;
+    compi_win_t *w = win_arg(win, fn, &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    if (lock_type != MPI_LOCK_SHARED && lock_type != MPI_LOCK_EXCLUSIVE) {
+        return win_err(w, MPI_ERR_LOCKTYPE, fn,
+                       "lock_type=%d is neither MPI_LOCK_SHARED nor "
+                       "MPI_LOCK_EXCLUSIVE",
+                       lock_type);
+    }
+    if ((rc = win_rank_check(w, rank, 1, fn)) != MPI_SUCCESS ||
+        (rc = assert_check(w, assert, MPI_MODE_NOCHECK, fn)) != MPI_SUCCESS) {
+        return rc;
+    }
+    if (rank == MPI_PROC_NULL) {
+        return MPI_SUCCESS;
+    }
+    if (w->lock_type[rank] != 0 || w->lock_all) {
+        return win_err(w, MPI_ERR_RMA_SYNC, fn, "rank %d is locked already", rank);
+    }
+    int nocheck = (assert &MPI_MODE_NOCHECK) != 0;
+    if (!nocheck) {
+        osc_lock(w, rank, lock_type);
+    }
+    w->lock_type[rank] = (unsigned char)((lock_type == MPI_LOCK_SHARED ? HELD_SHARED : HELD_EXCL) |
+                                         (nocheck ? HELD_NOCHECK : 0));
+    w->nlocks++;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_unlock = PMPI_Win_unlock
+int PMPI_Win_unlock(int rank, MPI_Win win)
+{
+    COMPI_CHECK_INIT("MPI_Win_unlock");
+    static const char fn[] = "MPI_Win_unlock";
+    int rc;
+    compi_win_t *w = win_arg(win, fn, &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    if ((rc = win_rank_check(w, rank, 1, fn)) != MPI_SUCCESS) {
+        return rc;
+    }
+    if (rank == MPI_PROC_NULL) {
+        return MPI_SUCCESS;
+    }
+    int held = w->lock_type[rank];
+    if (held == 0) {
+        return win_err(w, MPI_ERR_RMA_SYNC, fn, "rank %d is not locked (MPI_Win_lock first)", rank);
+    }
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if ((held & HELD_NOCHECK) == 0) {
+        osc_unlock(w, rank, (held & HELD_EXCL) ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED);
+    }
+    w->lock_type[rank] = 0;
+    w->nlocks--;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_lock_all = PMPI_Win_lock_all
+int PMPI_Win_lock_all(int assert, MPI_Win win)
+{
+    COMPI_CHECK_INIT("MPI_Win_lock_all");
+    static const char fn[] = "MPI_Win_lock_all";
+    int rc;
+    compi_win_t *w = win_arg(win, fn, &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    if ((rc = assert_check(w, assert, MPI_MODE_NOCHECK, fn)) != MPI_SUCCESS) {
+        return rc;
+    }
+    if (w->lock_all || w->nlocks > 0) {
+        return win_err(w, MPI_ERR_RMA_SYNC, fn, "a lock is held already");
+    }
+    int nocheck = (assert &MPI_MODE_NOCHECK) != 0;
+    for (int t = 0; t < w->p && !nocheck; t++) {
+        osc_lock(w, t, MPI_LOCK_SHARED);
+    }
+    w->lock_all = HELD_SHARED | (nocheck ? HELD_NOCHECK : 0);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_unlock_all = PMPI_Win_unlock_all
+int PMPI_Win_unlock_all(MPI_Win win)
+{
+    COMPI_CHECK_INIT("MPI_Win_unlock_all");
+    static const char fn[] = "MPI_Win_unlock_all";
+    int rc;
+    compi_win_t *w = win_arg(win, fn, &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    if (!w->lock_all) {
+        return win_err(w, MPI_ERR_RMA_SYNC, fn, "MPI_Win_lock_all was not called");
+    }
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if ((w->lock_all & HELD_NOCHECK) == 0) {
+        for (int t = 0; t < w->p; t++) {
+            osc_unlock(w, t, MPI_LOCK_SHARED);
+        }
+    }
+    w->lock_all = 0;
+    return MPI_SUCCESS;
+}
+
+/* the flushes: within a passive-target epoch (of `rank`, or any when rank < 0) */
+static int flush_any(MPI_Win win, int rank, int one, const char *fn)
+{
+    int rc;
+    compi_win_t *w = win_arg(win, fn, &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    if (one && (rc = win_rank_check(w, rank, 1, fn)) != MPI_SUCCESS) {
+        return rc;
+    }
+    if (one && rank == MPI_PROC_NULL) {
+        return MPI_SUCCESS;
+    }
+    int held = w->lock_all || (one ? w->lock_type[rank] != 0 : w->nlocks > 0);
+    if (!held) {
+        return win_err(w, MPI_ERR_RMA_SYNC, fn, "no passive-target epoch is open%s",
+                       one ? " on that rank" : "");
+    }
+    /* the transfers are done: only memory needs ordering */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_flush = PMPI_Win_flush
+int PMPI_Win_flush(int rank, MPI_Win win)
+{
+    COMPI_CHECK_INIT("MPI_Win_flush");
+    return flush_any(win, rank, 1, "MPI_Win_flush");
+}
+
+#pragma weak MPI_Win_flush_all = PMPI_Win_flush_all
+int PMPI_Win_flush_all(MPI_Win win)
+{
+    COMPI_CHECK_INIT("MPI_Win_flush_all");
+    return flush_any(win, -1, 0, "MPI_Win_flush_all");
+}
+
+#pragma weak MPI_Win_flush_local = PMPI_Win_flush_local
+int PMPI_Win_flush_local(int rank, MPI_Win win)
+{
+    COMPI_CHECK_INIT("MPI_Win_flush_local");
+    return flush_any(win, rank, 1, "MPI_Win_flush_local");
+}
+
+#pragma weak MPI_Win_flush_local_all = PMPI_Win_flush_local_all
+int PMPI_Win_flush_local_all(MPI_Win win)
+{
+    COMPI_CHECK_INIT("MPI_Win_flush_local_all");
+    return flush_any(win, -1, 0, "MPI_Win_flush_local_all");
+}
+
+#pragma weak MPI_Win_sync = PMPI_Win_sync
+int PMPI_Win_sync(MPI_Win win)
+{
+    COMPI_CHECK_INIT("MPI_Win_sync");
+    int rc;
+    if (win_arg(win, "MPI_Win_sync", &rc) == NULL) {
+        return rc;
+    }
+    /* the public and private copies are one (MPI_WIN_UNIFIED): order memory only */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    return MPI_SUCCESS;
+}
+
+/* ---- post-start-complete-wait ------------------------------------------------------ */
+
+#pragma weak MPI_Win_post = PMPI_Win_post
+int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
+{
+    COMPI_CHECK_INIT("MPI_Win_post");
+    static const char fn[] = "MPI_Win_post";
+    int rc, *ranks, n;
+    compi_win_t *w = win_arg(win, fn, &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    if ((rc = assert_check(w, assert, MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT, fn)) !=
+        MPI_SUCCESS) {
+        return rc;
+    }
+    if (w->exposure_open) {
+        return win_err(w, MPI_ERR_RMA_SYNC, fn, "an exposure epoch is open already");
+    }
+    if ((rc = win_group_ranks(w, group, &ranks, &n, fn)) != MPI_SUCCESS) {
+        return rc;
+    }
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    osc_post(w, ranks, n, (assert &MPI_MODE_NOCHECK) != 0);
+    free(ranks);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_start = PMPI_Win_start
+int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
+{
+    COMPI_CHECK_INIT("MPI_Win_start");
+    static const char fn[] = "MPI_Win_start";
+    int rc, *ranks, n;
+    compi_win_t *w = win_arg(win, fn, &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    if ((rc = assert_check(w, assert, MPI_MODE_NOCHECK, fn)) != MPI_SUCCESS) {
+        return rc;
+    }
+    if (w->access != NULL) {
+        return win_err(w, MPI_ERR_RMA_SYNC, fn, "an access epoch is open already");
+    }
+    if ((rc = win_group_ranks(w, group, &ranks, &n, fn)) != MPI_SUCCESS) {
+        return rc;
+    }
+    osc_start(w, ranks, n, (assert &MPI_MODE_NOCHECK) != 0);
+    w->access = ranks;
+    w->naccess = n;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_complete = PMPI_Win_complete
+int PMPI_Win_complete(MPI_Win win)
+{
+    COMPI_CHECK_INIT("MPI_Win_complete");
+    static const char fn[] = "MPI_Win_complete";
+    int rc;
+    compi_win_t *w = win_arg(win, fn, &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    if (w->access == NULL) {
+        return win_err(w, MPI_ERR_RMA_SYNC, fn, "no access epoch (MPI_Win_start first)");
+    }
+    osc_complete(w);
+    free(w->access);
+    w->access = NULL;
+    w->naccess = 0;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_wait = PMPI_Win_wait
+int PMPI_Win_wait(MPI_Win win)
+{
+    COMPI_CHECK_INIT("MPI_Win_wait");
+    static const char fn[] = "MPI_Win_wait";
+    int rc;
+    compi_win_t *w = win_arg(win, fn, &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    if (!w->exposure_open) {
+        return win_err(w, MPI_ERR_RMA_SYNC, fn, "no exposure epoch (MPI_Win_post first)");
+    }
+    osc_wait(w);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_test = PMPI_Win_test
+int PMPI_Win_test(MPI_Win win, int *flag)
+{
+    COMPI_CHECK_INIT("MPI_Win_test");
+    static const char fn[] = "MPI_Win_test";
+    int rc;
+    compi_win_t *w = win_arg(win, fn, &rc);
+    if (w == NULL) {
+        return rc;
+    }
+    if (flag == NULL) {
+        return win_err(w, MPI_ERR_ARG, fn, "flag is NULL");
+    }
+    if (!w->exposure_open) {
+        return win_err(w, MPI_ERR_RMA_SYNC, fn, "no exposure epoch (MPI_Win_post first)");
+    }
+    *flag = osc_test(w);
+    return MPI_SUCCESS;
+}

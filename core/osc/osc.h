@@ -1,0 +1,201 @@
+/*
+ * osc.h -- one-sided communication (MPI RMA) between the ranks of one host: windows,
+ * their shared control segment, the transfers and the synchronisation words.
+ *
+ * Every window has one anonymous memfd segment, made by rank 0 of the window's
+ * communicator and mapped by the others through /proc/PID/fd/N (as core/coll/shm.c does),
+ * so nothing is left in /dev/shm however the processes end:
+ *
+ *   [osc_rank_t 0] ... [osc_rank_t p-1] [post counters p x p] [data (allocate flavors)]
+ *
+ * osc_rank_t r holds what the others need of rank r (pid, base, size, disp_unit), its
+ * passive-target lock word, its accumulate lock, its PSCW complete counter and, for a
+ * dynamic window, the registry of the regions it attached.  post[o * p + t] counts the
+ * exposure epochs target t opened for origin o (MPI_Win_post); origin o's MPI_Win_start
+ * waits until it has seen as many as it started towards t.
+ *
+ * Data: the memory of MPI_Win_allocate and MPI_Win_allocate_shared lies in the data part
+ * of the segment (loads and stores on every rank); the memory of MPI_Win_create and of
+ * dynamic windows stays the user's, and the origin reaches it by single copy
+ * (process_vm_readv / process_vm_writev), checked at creation.  Every transfer is done
+ * before the call that starts it returns, so flushes need no more than a memory fence
+ * and request-based calls return completed requests.
+ *
+ * Accumulates: every accumulate-family operation on a target (Accumulate,
+ * Get_accumulate, Fetch_and_op, Compare_and_swap) runs under that target's accumulate
+ * lock, whatever the flavor and datatype, so any mix of them is atomic per target.
+ * Fetch_and_op and Compare_and_swap on segment memory with a 4- or 8-byte predefined
+ * integer type also use __atomic operations inside the lock, so a rank that reads or
+ * updates the same word of a shared window with atomics of its own sees whole values.
+ *
+ * Ownership: a window (compi_win_t) belongs to its handle (win_table): osc_win_create
+ * makes both, osc_win_free unmaps the segment and frees both.  The window holds its own
+ * communicator (an internal copy of the user's, one reference) and what the API layer
+ * hangs on it (attributes, info, error handler: released by the API before the free).
+ * The user's memory (MPI_Win_create, attached regions) stays the user's.
+ */
+#ifndef COMPI_OSC_H
+#define COMPI_OSC_H
+
+#include "core/comm/comm.h"
+#include "core/dt/dt.h"
+#include "core/op/op.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define OSC_LINE 64
+#define OSC_MAX_REGIONS 64 /* regions one rank may have attached to a dynamic window */
+#define OSC_LOCK_EXCL 0x80000000u
+
+typedef struct osc_region {
+    uint64_t base, size;
+} osc_region_t;
+
+/* one rank's part of the control segment */
+typedef struct osc_rank {
+    /* written once, at creation */
+    int32_t pid;
+    int32_t disp_unit;
+    uint64_t size;
+    uint64_t base;  /* create: the address in the owner; allocate flavors: offset in data */
+    uint64_t probe; /* the owner's probe word, read by single copy to check that it works */
+    char pad0[OSC_LINE - 32];
+    uint32_t lock; /* passive target: OSC_LOCK_EXCL, or the number of shared holders */
+    char pad1[OSC_LINE - 4];
+    uint32_t acc; /* the accumulate lock: 0 free, 1 taken */
+    char pad2[OSC_LINE - 4];
+    uint64_t complete; /* PSCW: MPI_Win_complete calls of origins towards this rank */
+    char pad3[OSC_LINE - 8];
+    /* dynamic windows: the attached regions, under reg_lock */
+    uint32_t reg_lock;
+    uint32_t nreg;
+    osc_region_t reg[OSC_MAX_REGIONS];
+    char pad4[OSC_LINE - 8];
+} osc_rank_t;
+
+_Static_assert(sizeof(osc_rank_t) % OSC_LINE == 0, "ranks' entries in lines of their own");
+
+typedef struct compi_win {
+    int handle;
+    int flavor;         /* MPI_WIN_FLAVOR_* */
+    int model;          /* MPI_WIN_UNIFIED */
+    compi_comm_t *comm; /* the window's own communicator (one reference) */
+    int rank, p;
+    void *base; /* this rank's memory (NULL for dynamic windows) */
+    size_t size;
+    int disp_unit;
+    int cma; /* the memory of other ranks is reached by single copy */
+
+    /* the segment */
+    char *seg;
+    size_t seg_len;
+    osc_rank_t *ranks; /* [p] */
+    uint64_t *post;    /* [p * p] */
+    char *data;        /* the memory of the allocate flavors, or NULL */
+
+    /* this rank's epochs (checked at the API) */
+    int fence_open;           /* a fence opened an epoch that no NOSUCCEED fence closed */
+    int lock_all;             /* MPI_Win_lock_all held */
+    unsigned char *lock_type; /* [p]: 0, MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE */
+    int nlocks;               /* targets locked with MPI_Win_lock */
+    uint64_t *started;        /* [p]: MPI_Win_start calls towards each target */
+    int *access;              /* the targets of the access epoch (MPI_Win_start), or NULL */
+    int naccess;
+    int exposure_open; /* MPI_Win_post without its MPI_Win_wait yet */
+    uint64_t expected; /* completes that MPI_Win_wait waits for, over all epochs */
+
+    /* what the API layer keeps on the window */
+    struct attr_list *attrs;
+    char name[MPI_MAX_OBJECT_NAME];
+    int info;                 /* MPI_Info handle of the hints, or MPI_INFO_NULL */
+    compi_errhandler_t *errh; /* one reference */
+    MPI_Aint attr_size;       /* the values the predefined attributes point to */
+    int attr_disp_unit, attr_flavor, attr_model;
+} compi_win_t;
+
+extern handle_table_t win_table;
+
+static inline compi_win_t *win_from_handle(MPI_Win h)
+{
+    return (compi_win_t *)handle_get(&win_table, h);
+}
+
+/* 1 when every member of intracommunicator comm lives on this host */
+int osc_comm_local(const compi_comm_t *comm);
+
+/*
+ * A window over `comm` (taken over: the window holds that reference from now on, also
+ * when creation fails), collective over it.  For MPI_WIN_FLAVOR_CREATE `base` is the
+ * user's memory; the allocate flavors get theirs in the segment (w->base).
+ * COMPI_ERR_UNSUPPORTED (message logged) when single copy between the ranks is not
+ * allowed and the flavor needs it; COMPI_ERR_IO when the segment cannot be made.
+ */
+compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int disp_unit,
+                              void *base, compi_win_t **win_p);
+/* unmap, release the communicator and the handle, free (not collective: the API layer
+   synchronises first) */
+void osc_win_free(compi_win_t *w);
+
+/* where an access to rank t's memory goes */
+typedef struct osc_target {
+    char *local;     /* the address in this process (segment memory, or this rank's own) */
+    uint64_t remote; /* otherwise: the address in the target process (single copy) */
+    int pid;
+    int t;
+} osc_target_t;
+
+/*
+ * The target of `count` elements of `dt` at displacement `disp` of rank t.
+ * COMPI_ERR_NOT_FOUND when they do not lie inside the target's window (or, on a dynamic
+ * window, inside one region the target attached).
+ */
+compi_status_t osc_target(compi_win_t *w, int t, MPI_Aint disp, compi_datatype_t *dt, size_t count,
+                          osc_target_t *tg);
+
+/* origin data travels packed: `bytes` bytes of the packed stream of (dt, count) */
+compi_status_t osc_put(const osc_target_t *tg, compi_datatype_t *dt, size_t count,
+                       const void *packed, size_t bytes);
+compi_status_t osc_get(const osc_target_t *tg, compi_datatype_t *dt, size_t count, void *packed,
+                       size_t bytes);
+/*
+ * Under the target's accumulate lock: the old contents go packed to `result` (when not
+ * NULL), then target = origin op target (MPI_REPLACE: origin; MPI_NO_OP: unchanged).
+ */
+compi_status_t osc_accumulate(compi_win_t *w, const osc_target_t *tg, compi_datatype_t *dt,
+                              size_t count, const compi_op_t *op, const void *packed, size_t bytes,
+                              void *result);
+/* one element of predefined dt: result = target; target = origin op target */
+compi_status_t osc_fetch_and_op(compi_win_t *w, const osc_target_t *tg, compi_datatype_t *dt,
+                                const compi_op_t *op, const void *origin, void *result);
+/* one element: result = target; if target == compare, target = origin */
+compi_status_t osc_compare_and_swap(compi_win_t *w, const osc_target_t *tg, compi_datatype_t *dt,
+                                    const void *origin, const void *compare, void *result);
+
+/* passive target: rank t's lock (shared or exclusive), waiting with the PML's progress */
+void osc_lock(compi_win_t *w, int t, int type);
+void osc_unlock(compi_win_t *w, int t, int type);
+
+/* PSCW; ranks are the window's.  osc_start blocks until each target posted (unless
+   nocheck); osc_wait until every origin of the posted epochs completed. */
+void osc_post(compi_win_t *w, const int *origins, int n, int nocheck);
+void osc_start(compi_win_t *w, const int *targets, int n, int nocheck);
+void osc_complete(compi_win_t *w);
+void osc_wait(compi_win_t *w);
+int osc_test(compi_win_t *w);
+
+/* dynamic windows: COMPI_ERR_NO_RESOURCE when the registry is full,
+   COMPI_ERR_INVALID_PARAM when the region overlaps one attached, COMPI_ERR_NOT_FOUND
+   (detach) when no region starts at base */
+compi_status_t osc_attach(compi_win_t *w, void *base, size_t size);
+compi_status_t osc_detach(compi_win_t *w, const void *base);
+
+/* one round of a wait on another rank's word: a pause at first, then the PML's progress
+   (point-to-point traffic moves, the processor is offered, and other threads get the
+   API lock under MPI_THREAD_MULTIPLE) */
+void osc_relax(unsigned *spins);
+
+/* every window left at MPI_Finalize, and the table */
+void osc_finalize(void);
+
+#endif

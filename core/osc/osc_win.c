@@ -1,0 +1,406 @@
+/*
+ * osc_win.c -- windows: the shared segment (creation, release), the check that single
+ * copy works between the ranks, where a target's data lies, and the registry of a
+ * dynamic window's attached regions.
+ *
+ * Creation, collective over the window's communicator:
+ *   1. the sizes of every rank (an allgather: the allocate flavors lay out the data)
+ *   2. rank 0 makes the memfd and broadcasts its pid and descriptor; the others open
+ *      /proc/PID/fd/N; everyone maps it; an allreduce of the failures
+ *   3. each rank fills its osc_rank_t; an allreduce (a barrier) publishes them
+ *   4. flavors with the user's memory: each rank reads every peer's probe word by
+ *      single copy; an allreduce of the failures, and a window that cannot work fails
+ * Rank 0 closes its descriptor after step 2, so only the mappings keep the memory.
+ */
+#include "config.h"
+
+#include "core/osc/osc.h"
+
+#include "core/comm/comm_coll.h"
+#include "core/runtime/log.h"
+#include "core/runtime/rte.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#define OSC_PROBE_MAGIC 0x6f73632d636f6d70ull /* "osc-comp" */
+
+handle_table_t win_table = HANDLE_TABLE_INIT(COMPI_HKIND_WIN, 1);
+
+/* read by peers through process_vm_readv at window creation */
+static volatile uint64_t osc_probe_word;
+
+int osc_comm_local(const compi_comm_t *comm)
+{
+    if (comm->world_ranks == NULL || rte_local_ranks() == NULL) {
+        return 1; /* no runtime: one process */
+    }
+    for (int i = 0; i < comm->size; i++) {
+        if (!rte_world_rank_is_local(comm->world_ranks[i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static size_t round_up(size_t n, size_t to)
+{
+    return (n + to - 1) / to * to;
+}
+
+/* steps 1 and 2: the sizes, and the segment mapped on every rank */
+static compi_status_t seg_make(compi_win_t *w, comm_coll_set_t *set, size_t data_len,
+                               size_t ctl_len)
+{
+    size_t len = ctl_len + data_len;
+    int fd = -1, info[2] = {-1, -1};
+    uint32_t failed = 0, any = 0;
+    void *base = MAP_FAILED;
+    compi_status_t st;
+
+    if (w->rank == 0) {
+        fd = memfd_create("compi.osc", MFD_CLOEXEC);
+        if (fd < 0 || ftruncate(fd, (off_t)len) != 0) {
+            compi_log_error("osc: memfd of %zu bytes: %s", len, strerror(errno));
+        } else {
+            info[0] = (int)rte_proc.pid;
+            info[1] = fd;
+        }
+    }
+    if ((st = comm_coll_bcast_int(set, info, 2)) != COMPI_OK) {
+        goto out;
+    }
+    if (info[1] < 0) {
+        st = COMPI_ERR_IO;
+        goto out;
+    }
+    if (w->rank != 0) {
+        char path[64];
+        snprintf(path, sizeof(path), "/proc/%d/fd/%d", info[0], info[1]);
+        fd = open(path, O_RDWR | O_CLOEXEC);
+        if (fd < 0) {
+            compi_log_error("osc: open(%s): %s", path, strerror(errno));
+        }
+    }
+    if (fd >= 0) {
+        base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (base == MAP_FAILED) {
+            compi_log_error("osc: mmap of %zu bytes: %s", len, strerror(errno));
+        }
+    }
+    failed = base == MAP_FAILED;
+    st = comm_coll_allreduce_max_u32(set, failed, &any);
+    if (st == COMPI_OK && any) {
+        st = COMPI_ERR_IO;
+    }
+out:
+    if (fd >= 0) {
+        close(fd);
+    }
+    if (st != COMPI_OK) {
+        if (base != MAP_FAILED) {
+            munmap(base, len);
+        }
+        return st;
+    }
+    w->seg = base;
+    w->seg_len = len;
+    w->ranks = (osc_rank_t *)base;
+    w->post = (uint64_t *)(w->seg + (size_t)w->p * sizeof(osc_rank_t));
+    w->data = data_len > 0 ? w->seg + ctl_len : NULL;
+    return COMPI_OK;
+}
+
+/* step 4: 0 when this rank reads every peer's probe word by single copy */
+static int cma_check(compi_win_t *w)
+{
+    for (int r = 0; r < w->p; r++) {
+        if (r == w->rank) {
+            continue;
+        }
+        const osc_rank_t *e = &w->ranks[r];
+        uint64_t word = 0;
+        struct iovec l = {.iov_base = &word, .iov_len = sizeof(word)};
+        struct iovec rem = {.iov_base = (void *)(uintptr_t)e->probe, .iov_len = sizeof(word)};
+        ssize_t got = process_vm_readv(e->pid, &l, 1, &rem, 1, 0);
+        if (got != (ssize_t)sizeof(word) || word != (OSC_PROBE_MAGIC ^ (uint64_t)e->pid)) {
+            compi_log_error("osc: single copy (process_vm_readv) from rank %d (pid %d) of the "
+                            "window fails: %s; MPI_Win_create and dynamic windows need it "
+                            "(ptrace permission between the processes: see Yama's "
+                            "ptrace_scope); MPI_Win_allocate works without it",
+                            r, (int)e->pid, got < 0 ? strerror(errno) : "wrong contents");
+            return 1;
+        }
+    }
+    return 0;
+}
+
+compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int disp_unit,
+                              void *base, compi_win_t **win_p)
+{
+    compi_win_t *w = calloc(1, sizeof(*w));
+    comm_coll_set_t set = comm_coll_whole(comm);
+    int *sz = NULL;
+    size_t *sizes = NULL, *offs = NULL;
+    uint32_t failed = 0, any = 0;
+    compi_status_t st = COMPI_ERR_NO_MEMORY;
+    int p = comm->size;
+
+    set.tag = COMPI_TAG_OSC;
+    if (w == NULL) {
+        comm_release(comm);
+        return COMPI_ERR_NO_MEMORY;
+    }
+    w->comm = comm;
+    w->rank = comm->rank;
+    w->p = p;
+    w->flavor = flavor;
+    w->model = MPI_WIN_UNIFIED;
+    w->size = size;
+    w->disp_unit = disp_unit;
+    w->info = MPI_INFO_NULL;
+    w->handle = MPI_WIN_NULL;
+    w->cma = flavor == MPI_WIN_FLAVOR_CREATE || flavor == MPI_WIN_FLAVOR_DYNAMIC;
+    w->lock_type = calloc((size_t)p, 1);
+    w->started = calloc((size_t)p, sizeof(uint64_t));
+    sz = malloc(2 * sizeof(int) * (size_t)p);
+    if (sz == NULL) {
+        /* the allgather below is collective: without its buffer this rank cannot take part,
+           and leaving would hang the others */
+        rte_abort(MPI_ERR_NO_MEM, "osc: no memory for the sizes of a window's ranks");
+    }
+    sizes = malloc(sizeof(size_t) * (size_t)p);
+    offs = malloc(sizeof(size_t) * (size_t)p);
+    if (w->lock_type == NULL || w->started == NULL || sizes == NULL || offs == NULL) {
+        failed = 1;
+    }
+    /* step 1 (also agrees that every rank got its memory) */
+    int mine[2] = {(int)(uint32_t)size, (int)(uint32_t)((uint64_t)size >> 32)};
+    if (failed) {
+        mine[0] = mine[1] = -1;
+    }
+    st = comm_coll_allgather_int(&set, mine, 2, sz);
+    if (st != COMPI_OK) {
+        goto err;
+    }
+    for (int r = 0; r < p; r++) {
+        if (sz[2 * r] == -1 && sz[2 * r + 1] == -1) {
+            st = COMPI_ERR_NO_MEMORY; /* on every rank alike */
+            goto err;
+        }
+    }
+    size_t data_len = 0;
+    for (int r = 0; r < p; r++) {
+        sizes[r] =
+            (size_t)((uint64_t)(uint32_t)sz[2 * r] | (uint64_t)(uint32_t)sz[2 * r + 1] << 32);
+        offs[r] = data_len;
+        /* MPI_Win_allocate_shared: contiguous by default, each rank's memory right after
+           the previous rank's; MPI_Win_allocate: each rank's in lines of its own */
+        data_len += flavor == MPI_WIN_FLAVOR_SHARED ? sizes[r] : round_up(sizes[r], OSC_LINE);
+    }
+    if (flavor != MPI_WIN_FLAVOR_ALLOCATE && flavor != MPI_WIN_FLAVOR_SHARED) {
+        data_len = 0;
+    }
+    size_t ctl_len = round_up((size_t)p * sizeof(osc_rank_t) + (size_t)p * p * sizeof(uint64_t),
+                              (size_t)sysconf(_SC_PAGESIZE));
+    /* step 2 */
+    if ((st = seg_make(w, &set, data_len, ctl_len)) != COMPI_OK) {
+        goto err;
+    }
+    /* step 3 */
+    if (w->data != NULL) {
+        w->base =
+            sizes[w->rank] > 0 || flavor == MPI_WIN_FLAVOR_SHARED ? w->data + offs[w->rank] : NULL;
+    } else {
+        w->base = base;
+    }
+    osc_rank_t *me = &w->ranks[w->rank];
+    if (w->cma) {
+        /* under Yama ptrace_scope=1 a sibling may read us only if we say so; harmless
+           (EINVAL) where Yama is absent */
+        (void)prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+        osc_probe_word = OSC_PROBE_MAGIC ^ (uint64_t)rte_proc.pid;
+    }
+    me->pid = (int32_t)rte_proc.pid;
+    me->disp_unit = disp_unit;
+    me->size = size;
+    me->base = w->data != NULL ? offs[w->rank] : (uint64_t)(uintptr_t)base;
+    me->probe = (uint64_t)(uintptr_t)&osc_probe_word;
+    /* the entry is written before the allreduce's messages leave (they order it for the
+       ranks that receive them) */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if ((st = comm_coll_allreduce_max_u32(&set, 0, &any)) != COMPI_OK) {
+        goto err;
+    }
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    /* step 4 */
+    if (w->cma && p > 1) {
+        failed = cma_check(w);
+        if ((st = comm_coll_allreduce_max_u32(&set, failed, &any)) != COMPI_OK) {
+            goto err;
+        }
+        if (any) {
+            st = COMPI_ERR_UNSUPPORTED;
+            goto err;
+        }
+    }
+    if ((st = handle_alloc(&win_table, w, &w->handle)) != COMPI_OK) {
+        goto err;
+    }
+    free(sz);
+    free(sizes);
+    free(offs);
+    *win_p = w;
+    return COMPI_OK;
+err:
+    free(sz);
+    free(sizes);
+    free(offs);
+    osc_win_free(w);
+    return st;
+}
+
+void osc_win_free(compi_win_t *w)
+{
+    if (w == NULL) {
+        return;
+    }
+    if (w->seg != NULL) {
+        munmap(w->seg, w->seg_len);
+    }
+    if (w->handle != MPI_WIN_NULL) {
+        handle_free(&win_table, w->handle);
+    }
+    if (w->comm != NULL) {
+        comm_release(w->comm);
+    }
+    free(w->lock_type);
+    free(w->started);
+    free(w->access);
+    free(w);
+}
+
+/* the registry of a rank, under its lock (a spin lock: attach, detach and the lookups
+   are short) */
+static void reg_lock(osc_rank_t *e)
+{
+    unsigned spins = 0;
+    while (__atomic_exchange_n(&e->reg_lock, 1, __ATOMIC_ACQUIRE) != 0) {
+        osc_relax(&spins);
+    }
+}
+
+static void reg_unlock(osc_rank_t *e)
+{
+    __atomic_store_n(&e->reg_lock, 0, __ATOMIC_RELEASE);
+}
+
+/* the bytes [lo, hi) from the element start an access to (dt, count) touches */
+static void span(const compi_datatype_t *dt, size_t count, ptrdiff_t *lo, ptrdiff_t *hi)
+{
+    ptrdiff_t last = (ptrdiff_t)(count - 1) * dt->extent;
+    *lo = dt->true_lb + (last < 0 ? last : 0);
+    *hi = dt->true_lb + dt->true_extent + (last > 0 ? last : 0);
+}
+
+compi_status_t osc_target(compi_win_t *w, int t, MPI_Aint disp, compi_datatype_t *dt, size_t count,
+                          osc_target_t *tg)
+{
+    osc_rank_t *e = &w->ranks[t];
+    ptrdiff_t lo = 0, hi = 0;
+
+    tg->t = t;
+    tg->pid = e->pid;
+    tg->local = NULL;
+    tg->remote = 0;
+    if (count > 0 && dt->size > 0) {
+        span(dt, count, &lo, &hi);
+    }
+    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
+        /* disp is an address in the target (MPI_Get_address there) */
+        int ok = hi <= lo;
+        if (!ok) {
+            uint64_t a = (uint64_t)disp + (uint64_t)lo, b = (uint64_t)disp + (uint64_t)hi;
+            reg_lock(e);
+            for (uint32_t i = 0; i < e->nreg && !ok; i++) {
+                ok = a >= e->reg[i].base && b <= e->reg[i].base + e->reg[i].size;
+            }
+            reg_unlock(e);
+        }
+        if (!ok) {
+            return COMPI_ERR_NOT_FOUND;
+        }
+        if (t == w->rank) {
+            tg->local = (char *)(uintptr_t)disp;
+        } else {
+            tg->remote = (uint64_t)disp;
+        }
+        return COMPI_OK;
+    }
+    ptrdiff_t off = (ptrdiff_t)disp * e->disp_unit;
+    if (hi > lo && (off + lo < 0 || (uint64_t)(off + hi) > e->size)) {
+        return COMPI_ERR_NOT_FOUND;
+    }
+    if (w->data != NULL) {
+        tg->local = w->data + e->base + off;
+    } else if (t == w->rank) {
+        tg->local = (char *)w->base + off;
+    } else {
+        tg->remote = e->base + (uint64_t)off;
+    }
+    return COMPI_OK;
+}
+
+compi_status_t osc_attach(compi_win_t *w, void *base, size_t size)
+{
+    osc_rank_t *e = &w->ranks[w->rank];
+    uint64_t a = (uint64_t)(uintptr_t)base;
+    compi_status_t st = COMPI_OK;
+
+    reg_lock(e);
+    for (uint32_t i = 0; i < e->nreg; i++) {
+        if (a < e->reg[i].base + e->reg[i].size && e->reg[i].base < a + size) {
+            st = COMPI_ERR_INVALID_PARAM;
+        }
+    }
+    if (st == COMPI_OK && e->nreg == OSC_MAX_REGIONS) {
+        st = COMPI_ERR_NO_RESOURCE;
+    }
+    if (st == COMPI_OK) {
+        e->reg[e->nreg++] = (osc_region_t){.base = a, .size = size};
+    }
+    reg_unlock(e);
+    return st;
+}
+
+compi_status_t osc_detach(compi_win_t *w, const void *base)
+{
+    osc_rank_t *e = &w->ranks[w->rank];
+    uint64_t a = (uint64_t)(uintptr_t)base;
+    compi_status_t st = COMPI_ERR_NOT_FOUND;
+
+    reg_lock(e);
+    for (uint32_t i = 0; i < e->nreg; i++) {
+        if (e->reg[i].base == a) {
+            e->reg[i] = e->reg[--e->nreg];
+            st = COMPI_OK;
+            break;
+        }
+    }
+    reg_unlock(e);
+    return st;
+}
+
+void osc_finalize(void)
+{
+    /* windows the program never freed: their memory goes with the process; the table's
+       own memory goes here */
+    handle_table_destroy(&win_table);
+}

@@ -1,0 +1,157 @@
+/*
+ * rma_errors: the error classes of one-sided communication under MPI_ERRORS_RETURN on
+ * the window, and a user's window error handler.  Negative displacement (MPI_ERR_DISP),
+ * beyond the window (MPI_ERR_RMA_RANGE), outside an epoch (MPI_ERR_RMA_SYNC), bad rank
+ * (MPI_ERR_RANK), lock type (MPI_ERR_LOCKTYPE), assertion (MPI_ERR_ASSERT), unlock
+ * without lock and complete without start (MPI_ERR_RMA_SYNC), shared_query and attach on
+ * the wrong flavor (MPI_ERR_RMA_FLAVOR), detach of nothing and overlapping attach
+ * (MPI_ERR_RMA_ATTACH), an access to memory a dynamic window's target did not attach
+ * (MPI_ERR_RMA_RANGE), user ops in accumulates (MPI_ERR_OP), predefined attributes that
+ * cannot be set (MPI_ERR_KEYVAL), an op undefined on the type (MPI_ERR_OP, but not with
+ * count 0), a freed window (MPI_ERR_WIN), bad sizes and disp_unit
+ * at creation.  The window stays usable after each error.
+ */
+#include "tests/mpi/mpitest.h"
+
+static void expect_class(int rc, int cls, const char *what)
+{
+    int got = -1;
+    if (rc == MPI_SUCCESS) {
+        CHECK(0, "%s: succeeded, expected error class %d", what, cls);
+        return;
+    }
+    MPI_OK(MPI_Error_class(rc, &got));
+    CHECK(got == cls, "%s: error class %d, expected %d", what, got, cls);
+}
+
+static int handler_calls, handler_code;
+static void win_handler(MPI_Win *win, int *code, ...)
+{
+    (void)win;
+    handler_calls++;
+    handler_code = *code;
+}
+
+static void my_op(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)in, (void)inout, (void)len, (void)dt;
+}
+
+int main(int argc, char **argv)
+{
+    int *mem, buf[8] = {0};
+    MPI_Win win;
+
+    mt_init(&argc, &argv, "rma_errors");
+    int right = (mt_rank + 1) % mt_size;
+    MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+
+    /* creation */
+    expect_class(MPI_Win_allocate(-1, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win), MPI_ERR_SIZE,
+                 "negative size");
+    expect_class(MPI_Win_allocate(8, 0, MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win), MPI_ERR_DISP,
+                 "disp_unit 0");
+    expect_class(MPI_Win_create(buf, 8, 1, MPI_INFO_NULL, MPI_COMM_NULL, &win), MPI_ERR_COMM,
+                 "MPI_COMM_NULL");
+
+    MPI_OK(
+        MPI_Win_allocate(8 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win));
+    MPI_OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+
+    expect_class(MPI_Put(buf, 1, MPI_INT, right, 0, 1, MPI_INT, win), MPI_ERR_RMA_SYNC,
+                 "put outside an epoch");
+    expect_class(MPI_Win_unlock(right, win), MPI_ERR_RMA_SYNC, "unlock without lock");
+    expect_class(MPI_Win_complete(win), MPI_ERR_RMA_SYNC, "complete without start");
+    expect_class(MPI_Win_wait(win), MPI_ERR_RMA_SYNC, "wait without post");
+    expect_class(MPI_Win_flush(right, win), MPI_ERR_RMA_SYNC, "flush outside a lock");
+    expect_class(MPI_Win_unlock_all(win), MPI_ERR_RMA_SYNC, "unlock_all without lock_all");
+    expect_class(MPI_Win_lock(12345, right, 0, win), MPI_ERR_LOCKTYPE, "lock type");
+    expect_class(MPI_Win_lock(MPI_LOCK_SHARED, right, MPI_MODE_NOPUT, win), MPI_ERR_ASSERT,
+                 "lock assert");
+    expect_class(MPI_Win_fence(1 << 20, win), MPI_ERR_ASSERT, "fence assert");
+    expect_class(MPI_Win_lock(MPI_LOCK_SHARED, mt_size, 0, win), MPI_ERR_RANK, "lock rank");
+
+    MPI_OK(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win));
+    expect_class(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win), MPI_ERR_RMA_SYNC, "lock twice");
+    expect_class(MPI_Put(buf, 1, MPI_INT, right, -1, 1, MPI_INT, win), MPI_ERR_DISP,
+                 "negative displacement");
+    expect_class(MPI_Put(buf, 2, MPI_INT, right, 7, 2, MPI_INT, win), MPI_ERR_RMA_RANGE,
+                 "past the window's end");
+    expect_class(MPI_Get(buf, 1, MPI_INT, mt_size + 3, 0, 1, MPI_INT, win), MPI_ERR_RANK,
+                 "bad target rank");
+    expect_class(MPI_Put(buf, 2, MPI_INT, right, 0, 1, MPI_INT, win), MPI_ERR_TYPE,
+                 "signatures differ");
+    expect_class(MPI_Put(buf, -1, MPI_INT, right, 0, 1, MPI_INT, win), MPI_ERR_COUNT,
+                 "negative count");
+    MPI_Op uop;
+    MPI_OK(MPI_Op_create(my_op, 1, &uop));
+    expect_class(MPI_Accumulate(buf, 1, MPI_INT, right, 0, 1, MPI_INT, uop, win), MPI_ERR_OP,
+                 "user op in accumulate");
+    MPI_OK(MPI_Op_free(&uop));
+    double d = 1.0;
+    expect_class(MPI_Accumulate(&d, 1, MPI_DOUBLE, right, 0, 1, MPI_DOUBLE, MPI_BAND, win),
+                 MPI_ERR_OP, "MPI_BAND on doubles");
+    /* nothing to combine: the op is not looked at (count 0 with MPI_BYTE and MPI_SUM) */
+    MPI_OK(MPI_Get_accumulate(buf, 0, MPI_BYTE, buf + 4, 0, MPI_BYTE, right, 0, 0, MPI_BYTE,
+                              MPI_SUM, win));
+    MPI_OK(MPI_Put(buf, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win)); /* a no-op */
+    expect_class(MPI_Win_free(&win), MPI_ERR_RMA_SYNC, "free inside a lock epoch");
+    MPI_OK(MPI_Put(buf, 8, MPI_INT, right, 0, 8, MPI_INT, win)); /* still usable */
+    MPI_OK(MPI_Win_unlock(right, win));
+
+    int v = 1;
+    expect_class(MPI_Win_set_attr(win, MPI_WIN_BASE, &v), MPI_ERR_KEYVAL,
+                 "set a predefined attribute");
+    expect_class(MPI_Win_attach(win, buf, sizeof(buf)), MPI_ERR_RMA_FLAVOR, "attach to allocate");
+
+    /* a user's handler gets the class */
+    MPI_Errhandler eh;
+    MPI_OK(MPI_Win_create_errhandler(win_handler, &eh));
+    MPI_OK(MPI_Win_set_errhandler(win, eh));
+    MPI_OK(MPI_Errhandler_free(&eh));
+    (void)MPI_Win_unlock(right, win);
+    CHECK(handler_calls == 1 && handler_code == MPI_ERR_RMA_SYNC, "handler calls %d code %d",
+          handler_calls, handler_code);
+    MPI_OK(MPI_Win_call_errhandler(win, MPI_ERR_OTHER));
+    CHECK(handler_calls == 2 && handler_code == MPI_ERR_OTHER, "call_errhandler: %d, %d",
+          handler_calls, handler_code);
+    MPI_Errhandler got;
+    MPI_OK(MPI_Win_get_errhandler(win, &got));
+    MPI_OK(MPI_Errhandler_free(&got));
+    MPI_OK(MPI_Win_free(&win));
+    expect_class(MPI_Win_fence(0, win), MPI_ERR_WIN, "fence on MPI_WIN_NULL");
+
+    /* MPI_Win_create: no shared memory to query */
+    MPI_OK(MPI_Win_create(buf, sizeof(buf), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    MPI_OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+    MPI_Aint sz;
+    int du;
+    void *base;
+    expect_class(MPI_Win_shared_query(win, 0, &sz, &du, &base), MPI_ERR_RMA_FLAVOR,
+                 "shared_query on MPI_Win_create");
+    MPI_OK(MPI_Win_free(&win));
+
+    /* dynamic: nothing attached yet, detach of nothing, overlaps */
+    MPI_OK(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    MPI_OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+    expect_class(MPI_Win_detach(win, buf), MPI_ERR_RMA_ATTACH, "detach of nothing");
+    MPI_OK(MPI_Win_attach(win, buf, sizeof(buf)));
+    expect_class(MPI_Win_attach(win, buf + 2, sizeof(int)), MPI_ERR_RMA_ATTACH,
+                 "overlapping attach");
+    MPI_Aint mine, *addrs = malloc(sizeof(MPI_Aint) * (size_t)mt_size);
+    MPI_OK(MPI_Get_address(buf, &mine));
+    MPI_OK(MPI_Allgather(&mine, 1, MPI_AINT, addrs, 1, MPI_AINT, MPI_COMM_WORLD));
+    MPI_OK(MPI_Win_lock_all(0, win));
+    MPI_OK(MPI_Get(&v, 1, MPI_INT, right, addrs[right] + 4 * sizeof(int), 1, MPI_INT, win));
+    expect_class(MPI_Get(&v, 1, MPI_INT, right, addrs[right] + sizeof(buf), 1, MPI_INT, win),
+                 MPI_ERR_RMA_RANGE, "past an attached region");
+    expect_class(MPI_Get(&v, 1, MPI_INT, right, addrs[right] - 64, 1, MPI_INT, win),
+                 MPI_ERR_RMA_RANGE, "before an attached region");
+    MPI_OK(MPI_Win_unlock_all(win));
+    MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    MPI_OK(MPI_Win_detach(win, buf));
+    MPI_OK(MPI_Win_free(&win));
+    free(addrs);
+
+    return mt_finish();
+}

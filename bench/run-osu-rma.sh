@@ -149,8 +149,8 @@ for ((r = 1; r <= ROUNDS; r++)); do
                     if [ $rc != 0 ] || [ ! -s "$raw.csv" ]; then
                         say "round $r/$ROUNDS $what: FAILED (exit $rc; 124 = timeout), see $raw.err"
                         tail -3 "$raw.err" >&2 || true
-                        failures+=("$what round $r: exit $rc, $(wc -l <"$raw.csv") rows;" \
-                            "$(grep -v '^ *$' "$raw.err" | tail -1 | cut -c1-100)")
+                        last=$(grep -v '^ *$' "$raw.err" | tail -1 | cut -c1-100 || true)
+                        failures+=("$what round $r: exit $rc, $(wc -l <"$raw.csv") rows; ${last:-no stderr}")
                         echo "$mpi,$b,$s,$w,$NP,,,failed (exit $rc),$r" >>"$raw.csv"
                         [ "$mpi" != compi ] || compi_failed=1
                     else

@@ -1,9 +1,9 @@
 # bench/osu.sh -- building OSU Micro-Benchmarks 7.4 with one MPI, as a user would, for the
 # scripts that run OSU (run-osu.sh, run-nbc.sh, run-osu-coll.sh, run-osu-rma.sh), and the
 # run and summary steps that run-osu-coll.sh and run-osu-rma.sh share.  Only defines;
-# sourced after common.sh
-# and lib.sh (find_compi has set CC) by scripts that set `build' (the OSU build folder,
-# bench/build/osu) and `rebuild' (1: build again even when up to date).
+# sourced after common.sh and lib.sh (find_compi has set CC) by scripts that set `build'
+# (the OSU build folder, bench/build/osu) and `rebuild' (1: build again even when up to
+# date).
 #
 # OSU_TARBALL (default /work/shared/thirdparty/osu-micro-benchmarks-7.4.tar.gz) is
 # unpacked into $build/<mpi>/ and built there with `./configure CC=<mpicc> CXX=<mpicxx>

@@ -1,7 +1,9 @@
 # bench/osu.sh -- building OSU Micro-Benchmarks 7.4 with one MPI, as a user would, for the
-# scripts that run OSU (run-osu.sh, run-nbc.sh).  Only defines; sourced after common.sh
-# and lib.sh (find_compi has set CC) by scripts that set `build' (the OSU build folder,
-# bench/build/osu) and `rebuild' (1: build again even when up to date).
+# scripts that run OSU (run-osu.sh, run-nbc.sh, run-osu-coll.sh, run-osu-rma.sh), and the
+# run and summary steps that run-osu-coll.sh and run-osu-rma.sh share.  Only defines;
+# sourced after common.sh and lib.sh (find_compi has set CC) by scripts that set `build'
+# (the OSU build folder, bench/build/osu) and `rebuild' (1: build again even when up to
+# date).
 #
 # OSU_TARBALL (default /work/shared/thirdparty/osu-micro-benchmarks-7.4.tar.gz) is
 # unpacked into $build/<mpi>/ and built there with `./configure CC=<mpicc> CXX=<mpicxx>
@@ -56,4 +58,72 @@ parse() { # mpi bench np topo < output
                 row = m "," b "," n "," t
                 for (k = 1; k <= 7; k++) row = row "," ((K[k] in v) ? v[K[k]] : "")
                 print row }'
+}
+
+# --- what run-osu-coll.sh and run-osu-rma.sh share ------------------------------------
+# They also set `here' (bench/), NP, MPIS and RUN_TIMEOUT.
+
+# MPIS checked and OSU built for each (exits on a failed build); sets `active', the
+# implementations in the order of round 1
+osu_build_all() {
+    local mpi
+    active=()
+    for mpi in $MPIS; do
+        case $mpi in
+        omp | mpich | compi) ;;
+        *) die "unknown implementation '$mpi' in MPIS (omp, mpich, compi)" ;;
+        esac
+        [ "$mpi" != compi ] || [ -n "$compi_bin" ] || die "no mpicc and mpirun under $COMPI_PREFIX"
+        build_osu "$mpi" || die "$mpi: OSU build failed, see $build/$mpi/build.log"
+        active+=("$mpi")
+    done
+}
+
+# One OSU run: program (under c/mpi/) and its arguments, at NP ranks under `timeout',
+# each rank pinned by bind-rank.sh; stdout to RAW.out, stderr to RAW.err.  Returns the
+# run's exit status (124: timed out).
+osu_run() { # mpi raw program [args...]
+    local mpi=$1 raw=$2 prog=$3
+    shift 3
+    # shellcheck disable=SC2046 # the launcher line is words
+    timeout -k 5 "$RUN_TIMEOUT" $(launcher "$mpi" "$NP") "$here/bind-rank.sh" \
+        "$build/$mpi/$OSU/c/mpi/$prog" "$@" >"$raw.out" 2>"$raw.err" </dev/null
+}
+
+# OSU's table -> "size,value" lines: one per size after the "# Size ..." header (the
+# first value column); osu_barrier prints one value and no size (size 0 here).
+osu_rows() {
+    awk '/^# (Size|Avg Latency)/ { on = 1; next }
+         on && $1 ~ /^[0-9.]+$/ { if (NF == 1) print "0," $1; else print $1 "," $2 }'
+}
+
+mpi_name() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo "$1" ;; esac; }
+
+# The "Machine" section of a summary; load_before, load_after and started set by the caller
+osu_machine() {
+    local flags
+    flags=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|avx512f)$' |
+        tr '\n' ' ' || true)
+    echo "Machine"
+    echo "  cpu:      $(lscpu | sed -n 's/^Model name: *//p' | head -1) (${flags:-no avx2})"
+    echo "  caches:   $(lscpu | sed -n 's/^L\([123][di]*\) cache: *\(.*\)/L\1 \2;/p' | tr '\n' ' ')"
+    echo "  cores:    $ncores online; $(lscpu | sed -n 's/^Core(s) per socket: *//p') per socket," \
+        "$(lscpu | sed -n 's/^Socket(s): *//p') socket(s)"
+    echo "  kernel:   $(uname -srm)"
+    echo "  host:     $(hostname)"
+    echo "  started:  $started"
+    echo "  finished: $(date -Is)"
+    echo "  load avg: $load_before before, $load_after after (1, 5, 15 min); the runs keep"
+    echo "            $NP cores busy, more means other work shared the machine"
+}
+
+# The "Implementations" section of a summary: how OSU was built and launched for each
+osu_implementations() {
+    local mpi
+    echo "Implementations (OSU unpacked from $OSU_TARBALL, unmodified, into bench/build/osu/<mpi>/)"
+    for mpi in "${active[@]}"; do
+        echo "  $(mpi_name "$mpi"):"
+        echo "    build:    ./configure $(conf_args "$mpi") && make"
+        echo "    launcher: $(launcher "$mpi" "$NP")"
+    done
 }

@@ -83,28 +83,13 @@ rm -f "$results/osu-coll.csv" "$results/osu-coll-median.csv" "$results/osu-coll.
     "$results/osu-coll-summary.txt"
 
 # --- 2. build OSU with each MPI (bench/osu.sh) ------------------------------------
-active=()
-for mpi in $MPIS; do
-    case $mpi in
-    omp | mpich | compi) ;;
-    *) die "unknown implementation '$mpi' in MPIS (omp, mpich, compi)" ;;
-    esac
-    [ "$mpi" != compi ] || [ -n "$compi_bin" ] || die "no mpicc and mpirun under $COMPI_PREFIX"
-    build_osu "$mpi" || die "$mpi: OSU build failed, see $build/$mpi/build.log"
-    active+=("$mpi")
-done
+osu_build_all
 for b in $BENCHES; do
     [ -x "$build/${active[0]}/$OSU/c/mpi/$(bench_dir "$b")/$b" ] ||
         die "BENCHES: no OSU program '$b' in c/mpi/$(bench_dir "$b")"
 done
 
 # --- 3. run ---------------------------------------------------------------------------
-# OSU's table -> CSV rows "size,value": one line per size after the "# Size ..." header;
-# osu_barrier prints one value and no size (size 0 here).
-osu_rows() {
-    awk '/^# (Size|Avg Latency)/ { on = 1; next }
-         on && $1 ~ /^[0-9.]+$/ { if (NF == 1) print "0," $1; else print $1 "," $2 }'
-}
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date -Is)
 csv=$results/osu-coll.csv
@@ -119,10 +104,9 @@ for ((r = 1; r <= ROUNDS; r++)); do
             mpi=${active[$(((k + r - 1) % n))]}
             raw=$build/raw/coll-$mpi-$b-np$NP-r$r
             rc=0
-            # shellcheck disable=SC2046 # the launcher line and OSU's -m are words
-            timeout -k 5 "$RUN_TIMEOUT" $(launcher "$mpi" "$NP") "$here/bind-rank.sh" \
-                "$build/$mpi/$OSU/c/mpi/$(bench_dir "$b")/$b" $(bench_args "$b") \
-                "${iter_args[@]}" >"$raw.out" 2>"$raw.err" </dev/null || rc=$?
+            # shellcheck disable=SC2046 # OSU's -m is words
+            osu_run "$mpi" "$raw" "$(bench_dir "$b")/$b" $(bench_args "$b") "${iter_args[@]}" ||
+                rc=$?
             osu_rows <"$raw.out" | sed "s|^|$mpi,$b,$NP,|; s|\$|,$unit,$r|" >"$raw.csv"
             if [ $rc != 0 ] || [ ! -s "$raw.csv" ]; then
                 say "round $r/$ROUNDS $mpi $b: FAILED (exit $rc; 124 = timeout), see $raw.err"
@@ -146,23 +130,10 @@ if [ -s "$build/plot/osu-coll.gp" ]; then
     gnuplot "$build/plot/osu-coll.gp" || say "gnuplot failed; no osu-coll.png"
 fi
 
-names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo "$1" ;; esac; }
-flags=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|avx512f)$' |
-    tr '\n' ' ' || true)
 {
     echo "OSU Micro-Benchmarks 7.4: blocking collectives, latency and bandwidth (bench/run-osu-coll.sh)"
     echo
-    echo "Machine"
-    echo "  cpu:      $(lscpu | sed -n 's/^Model name: *//p' | head -1) (${flags:-no avx2})"
-    echo "  caches:   $(lscpu | sed -n 's/^L\([123][di]*\) cache: *\(.*\)/L\1 \2;/p' | tr '\n' ' ')"
-    echo "  cores:    $ncores online; $(lscpu | sed -n 's/^Core(s) per socket: *//p') per socket," \
-        "$(lscpu | sed -n 's/^Socket(s): *//p') socket(s)"
-    echo "  kernel:   $(uname -srm)"
-    echo "  host:     $(hostname)"
-    echo "  started:  $started"
-    echo "  finished: $(date -Is)"
-    echo "  load avg: $load_before before, $load_after after (1, 5, 15 min); the runs keep"
-    echo "            $NP cores busy, more means other work shared the machine"
+    osu_machine
     echo
     echo "Command"
     echo "  $invocation"
@@ -172,12 +143,7 @@ flags=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|avx512f)
         "${iter_args[*]} (osu_latency -m 0:$MAX_SIZE, osu_barrier no -m)"
     echo "  order:    rotated each round (round 1: ${active[*]})"
     echo
-    echo "Implementations (OSU unpacked from $OSU_TARBALL, unmodified, into bench/build/osu/<mpi>/)"
-    for mpi in "${active[@]}"; do
-        echo "  $(names "$mpi"):"
-        echo "    build:    ./configure $(conf_args "$mpi") && make"
-        echo "    launcher: $(launcher "$mpi" "$NP")"
-    done
+    osu_implementations
     echo
     echo "$stats"
     if [ ${#failures[@]} -gt 0 ]; then

@@ -70,12 +70,6 @@ static int win_new(const char *fn, MPI_Comm comm, MPI_Info info, int flavor, MPI
     }
     comm_set_errhandler(ic, errh_predefined(ERRH_RETURN));
     st = osc_win_create(ic, flavor, (size_t)size, disp_unit, base, &w);
-    if (st == COMPI_ERR_UNSUPPORTED) {
-        return mpi_err_raise(c, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-                             "single copy (process_vm_readv) between the ranks is not "
-                             "allowed here, and this kind of window needs it (the log says "
-                             "which rank); MPI_Win_allocate works without it");
-    }
     if (st != COMPI_OK) {
         return mpi_err_raise(c, st == COMPI_ERR_IO ? MPI_ERR_NO_MEM : mpi_err_class_of(st), fn,
                              "window creation failed: %s", compi_status_string(st));

@@ -136,8 +136,9 @@ int osc_comm_local(const compi_comm_t *comm);
  * A window over `comm` (taken over: the window holds that reference from now on, also
  * when creation fails), collective over it.  For MPI_WIN_FLAVOR_CREATE `base` is the
  * user's memory; the allocate flavors get theirs in the segment (w->base).
- * COMPI_ERR_UNSUPPORTED (message logged) when single copy between the ranks is not
- * allowed and the flavor needs it; COMPI_ERR_IO when the segment cannot be made.
+ * A flavor that needs single copy where it is not allowed, or any flavor but
+ * MPI_WIN_FLAVOR_SHARED whose segment cannot be made, takes active messages (a warning
+ * logged); COMPI_ERR_IO when MPI_Win_allocate_shared's segment cannot be made.
  */
 compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int disp_unit,
                               void *base, compi_win_t **win_p);

@@ -9,7 +9,10 @@
  *      /proc/PID/fd/N; everyone maps it; an allreduce of the failures
  *   3. each rank fills its osc_rank_t; an allreduce (a barrier) publishes them
  *   4. flavors with the user's memory: each rank reads every peer's probe word by
- *      single copy; an allreduce of the failures, and a window that cannot work fails
+ *      single copy; an allreduce of the failures, and where one fails the window drops
+ *      its segment and takes active messages
+ * A window but MPI_Win_allocate_shared's whose segment cannot be made (step 2) takes
+ * active messages too.
  * Rank 0 closes its descriptor after step 2, so only the mappings keep the memory.
  * A window of the active-message transport (osc_use_am) stops after step 1: no segment,
  * its ranks[] a private copy of the sizes and disp_units, memory of its own
@@ -135,11 +138,10 @@ static int cma_check(compi_win_t *w)
         struct iovec rem = {.iov_base = (void *)(uintptr_t)e->probe, .iov_len = sizeof(word)};
         ssize_t got = process_vm_readv(e->pid, &l, 1, &rem, 1, 0);
         if (got != (ssize_t)sizeof(word) || word != (OSC_PROBE_MAGIC ^ (uint64_t)e->pid)) {
-            compi_log_error("osc: single copy (process_vm_readv) from rank %d (pid %d) of the "
-                            "window fails: %s; MPI_Win_create and dynamic windows need it "
-                            "(ptrace permission between the processes: see Yama's "
-                            "ptrace_scope); MPI_Win_allocate works without it",
-                            r, (int)e->pid, got < 0 ? strerror(errno) : "wrong contents");
+            compi_log_warn("osc: single copy (process_vm_readv) from rank %d (pid %d) of the "
+                           "window fails: %s (ptrace permission between the processes: see "
+                           "Yama's ptrace_scope); the window takes active messages instead",
+                           r, (int)e->pid, got < 0 ? strerror(errno) : "wrong contents");
             return 1;
         }
     }
@@ -278,8 +280,19 @@ compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int d
     }
     size_t ctl_len = round_up((size_t)p * sizeof(osc_rank_t) + (size_t)p * p * sizeof(uint64_t),
                               (size_t)sysconf(_SC_PAGESIZE));
-    /* step 2 */
-    if ((st = seg_make(w, &set, data_len, ctl_len)) != COMPI_OK) {
+    /* step 2 (its failures are the same on every rank: a broadcast, an allreduce) */
+    st = seg_make(w, &set, data_len, ctl_len);
+    if (st == COMPI_ERR_IO && flavor != MPI_WIN_FLAVOR_SHARED) {
+        /* no segment (the log says why): active messages need none */
+        compi_log_warn("osc: the window takes active messages instead of a shared segment");
+        w->am = 1;
+        w->cma = 0;
+        if ((st = am_create(w, &set, sz, base)) != COMPI_OK) {
+            goto err;
+        }
+        goto done;
+    }
+    if (st != COMPI_OK) {
         goto err;
     }
     /* step 3 */
@@ -315,8 +328,17 @@ compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int d
             goto err;
         }
         if (any) {
-            st = COMPI_ERR_UNSUPPORTED;
-            goto err;
+            /* without single copy somewhere, the window takes active messages on every
+               rank alike (nothing was attached yet, nothing accessed) */
+            munmap(w->seg, w->seg_len);
+            w->seg = NULL;
+            w->ranks = NULL;
+            w->post = NULL;
+            w->am = 1;
+            w->cma = 0;
+            if ((st = am_create(w, &set, sz, base)) != COMPI_OK) {
+                goto err;
+            }
         }
     }
 done:

@@ -273,11 +273,14 @@ int PMPI_Win_sync(MPI_Win win)
 {
     COMPI_CHECK_INIT("MPI_Win_sync");
     int rc;
-    if (win_arg(win, "MPI_Win_sync", &rc) == NULL) {
+    compi_win_t *w = win_arg(win, "MPI_Win_sync", &rc);
+    if (w == NULL) {
         return rc;
     }
-    /* the public and private copies are one (MPI_WIN_UNIFIED): order memory only */
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    /* the public and private copies are one (MPI_WIN_UNIFIED): order memory; over active
+       messages also serve what arrived, so a rank that polls its window with
+       MPI_Win_sync sees the others' puts */
+    osc_win_sync(w);
     return MPI_SUCCESS;
 }
 

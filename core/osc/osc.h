@@ -241,6 +241,10 @@ int osc_am_test(compi_win_t *w);
    active-message window, osc_am_flush */
 compi_status_t osc_flush(compi_win_t *w, int t);
 
+/* MPI_Win_sync: a memory fence; on an active-message window also one round of the PML's
+   progress (the requests that arrived are served) */
+void osc_win_sync(compi_win_t *w);
+
 /* every window left at MPI_Finalize, and the table */
 void osc_finalize(void);
 

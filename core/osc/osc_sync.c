@@ -155,6 +155,14 @@ void osc_wait(compi_win_t *w)
     }
 }
 
+void osc_win_sync(compi_win_t *w)
+{
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (w->am) {
+        (void)pml_progress();
+    }
+}
+
 compi_status_t osc_flush(compi_win_t *w, int t)
 {
     if (w->am) {

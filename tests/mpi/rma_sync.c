@@ -11,9 +11,9 @@
  *   - lock_all with flushes, and fences with NOPRECEDE / NOSUCCEED
  * Both on an MPI_Win_create window and an MPI_Win_allocate window.
  *   - a passive target busy in other calls: rank 0 waits in MPI_Recv, then polls
- *     MPI_Test, while the others lock it, put and get back MiB-sized blocks, accumulate
- *     and fetch-and-op, and unlock; over active messages only those calls' progress
- *     serves them
+ *     MPI_Test, then polls its counter with MPI_Win_sync, while the others lock it, put
+ *     and get back MiB-sized blocks, accumulate and fetch-and-op, and unlock; over active
+ *     messages only those calls' progress serves them
  */
 #include "tests/mpi/mpitest.h"
 
@@ -172,8 +172,18 @@ static void passive_target(void)
                 MPI_OK(MPI_Test(&rq, &done, MPI_STATUS_IGNORE));
             }
         }
+        /* phase 3: polling its own window with MPI_Win_sync, the others told to go once
+           it is in the loop's epoch (eager sends: they leave without waiting) */
+        MPI_OK(MPI_Win_lock_all(0, win));
+        for (int r = 1; r < p; r++) {
+            MPI_OK(MPI_Send(&x, 1, MPI_INT, r, 9, MPI_COMM_WORLD));
+        }
+        while (((volatile int *)mem)[0] < 3 * (p - 1)) {
+            MPI_OK(MPI_Win_sync(win));
+        }
+        MPI_OK(MPI_Win_unlock_all(win));
         MPI_OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win));
-        CHECK(mem[0] == 2 * (p - 1), "passive target: counter %d, want %d", mem[0], 2 * (p - 1));
+        CHECK(mem[0] == 3 * (p - 1), "passive target: counter %d, want %d", mem[0], 3 * (p - 1));
         for (int r = 1; r < p; r++) {
             for (size_t i = 0; i < slice; i += slice / 7 + 1) {
                 int want = r * 1000003 + (int)i;
@@ -201,8 +211,12 @@ static void passive_target(void)
         MPI_OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win));
         MPI_OK(MPI_Fetch_and_op(&one, &old, MPI_INT, 0, 0, MPI_SUM, win));
         MPI_OK(MPI_Win_unlock(0, win));
-        CHECK(old >= 1 && old < 2 * (p - 1), "passive target: fetched %d", old);
+        CHECK(old >= 1 && old < 3 * (p - 1), "passive target: fetched %d", old);
         MPI_OK(MPI_Send(&me, 1, MPI_INT, 0, 8, MPI_COMM_WORLD));
+        MPI_OK(MPI_Recv(&x, 1, MPI_INT, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        MPI_OK(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
+        MPI_OK(MPI_Accumulate(&one, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, win));
+        MPI_OK(MPI_Win_unlock(0, win));
         free(out);
         free(back);
     }

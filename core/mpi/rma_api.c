@@ -156,7 +156,7 @@ static int rma_any(int kind, const void *oaddr, int ocount, MPI_Datatype otype, 
             }
         }
         compi_status_t st = COMPI_OK;
-        if (w->am) {
+        if (w->am && t != w->rank) {
             static const int am_kind[] = {[RMA_PUT] = OSC_AM_PUT,
                                           [RMA_GET] = OSC_AM_GET,
                                           [RMA_ACC] = OSC_AM_ACC,
@@ -164,6 +164,9 @@ static int rma_any(int kind, const void *oaddr, int ocount, MPI_Datatype otype, 
             st = osc_am_rma(w, am_kind[kind], t, tdisp, tdt, (size_t)tcount, op, src,
                             src != NULL ? tbytes : 0, dst, dst != NULL ? tbytes : 0);
             goto moved;
+        }
+        if (w->am) {
+            osc_am_poll(); /* to itself: serve the others first (a rank may spin here) */
         }
         switch (kind) {
         case RMA_PUT:
@@ -347,10 +350,14 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
     if (result_addr == NULL || (origin_addr == NULL && op != MPI_NO_OP)) {
         return win_err(w, MPI_ERR_BUFFER, fn, "origin_addr or result_addr is NULL");
     }
+    if (w->am && target_rank == w->rank) {
+        osc_am_poll();
+    }
     compi_status_t st =
-        w->am ? osc_am_rma(w, OSC_AM_FOP, target_rank, target_disp, dt, 1, o, origin_addr,
-                           op != MPI_NO_OP ? dt->size : 0, result_addr, dt->size)
-              : osc_fetch_and_op(w, &tg, dt, o, origin_addr, result_addr);
+        w->am && target_rank != w->rank
+            ? osc_am_rma(w, OSC_AM_FOP, target_rank, target_disp, dt, 1, o, origin_addr,
+                         op != MPI_NO_OP ? dt->size : 0, result_addr, dt->size)
+            : osc_fetch_and_op(w, &tg, dt, o, origin_addr, result_addr);
     if (st == COMPI_ERR_NOT_FOUND) {
         return win_err(w, MPI_ERR_RMA_RANGE, fn,
                        "target_disp=%ld lies outside rank %d's attached regions", (long)target_disp,
@@ -386,7 +393,7 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
         return win_err(w, MPI_ERR_BUFFER, fn, "a buffer is NULL");
     }
     compi_status_t st;
-    if (w->am) {
+    if (w->am && target_rank != w->rank) {
         /* origin then compare, in one message */
         char two[2 * 64];
         if (dt->size > 64) {
@@ -398,6 +405,9 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
         st = osc_am_rma(w, OSC_AM_CAS, target_rank, target_disp, dt, 1, NULL, two, 2 * dt->size,
                         result_addr, dt->size);
     } else {
+        if (w->am) {
+            osc_am_poll();
+        }
         st = osc_compare_and_swap(w, &tg, dt, origin_addr, compare_addr, result_addr);
     }
     if (st == COMPI_ERR_NOT_FOUND) {

@@ -229,6 +229,10 @@ compi_status_t osc_am_rma(compi_win_t *w, int kind, int t, MPI_Aint disp, compi_
 /* wait until the target (t < 0: every target) applied every put and accumulate sent;
    the first failure among them since the last flush */
 compi_status_t osc_am_flush(compi_win_t *w, int t);
+/* serve what arrived (one round of the PML's progress): a transfer of a rank to itself,
+   which needs no message, calls it first, so a rank that spins on its own memory (a
+   compare-and-swap lock) lets the others in */
+void osc_am_poll(void);
 void osc_am_lock(compi_win_t *w, int t, int type);
 void osc_am_unlock(compi_win_t *w, int t, int type);
 void osc_am_post(compi_win_t *w, const int *origins, int n, int nocheck);

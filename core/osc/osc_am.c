@@ -24,8 +24,10 @@
  *
  * Accumulates are applied by the target one at a time, in arrival order (it alone
  * writes through active messages), with the shared-memory code (osc_rma.c) on its own
- * memory; the rank's own accesses through MPI go through messages too, so accumulates
- * stay atomic against each other.  Passive-target locks: the target keeps its lock word
+ * memory.  A rank's transfers to itself take that code directly (the API layer calls it
+ * for target == self): the service of requests runs only inside this rank's own MPI
+ * calls, one at a time, so they stay atomic against the requests.  Locks on itself still
+ * go through messages (the queue).  Passive-target locks: the target keeps its lock word
  * and a FIFO of waiting lockers, granted in order as soon as they are compatible.
  * PSCW: MPI_Win_post sends AM_POST to each origin (counted in posts_from[target]);
  * MPI_Win_complete flushes each target, then sends AM_COMPLETE (counted in `completes`).
@@ -532,6 +534,11 @@ static void am_notify(compi_win_t *w, int t, uint32_t type)
     if (h == NULL || am_send(w, t, h, sizeof(*h)) != COMPI_OK) {
         rte_abort(MPI_ERR_INTERN, "osc: a synchronisation message could not be sent");
     }
+}
+
+void osc_am_poll(void)
+{
+    (void)pml_progress();
 }
 
 void osc_am_lock(compi_win_t *w, int t, int type)

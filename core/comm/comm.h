@@ -98,6 +98,7 @@ static inline int comm_local_size(const compi_comm_t *c)
 #define COMPI_TAG_COLL_SUMMARY (-15) /* MPI_Finalize: the coll_summary rows to world rank 0 */
 #define COMPI_TAG_COLL_SHM (-16) /* creating the segment of the shared-memory collectives */
 #define COMPI_TAG_OSC (-17)      /* creating a window (core/osc) */
+#define COMPI_TAG_OSC_AM (-18)   /* a window's active messages (core/osc/osc_am.c) */
 #define COMPI_TAG_COLL_BASE (-100) /* collectives: -100 - kind (coll_tag) */
 #define COMPI_TAG_COLL_ALT_BASE (-200) /* a kind's second tag: -200 - kind (coll_tag_alt) */
 /* nonblocking schedules take -1000 and below (COMPI_TAG_NBC_BASE, core/coll/sched/sched.h) */

@@ -15,6 +15,7 @@
 #include "core/mpi/req_handle.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 enum { RMA_PUT, RMA_GET, RMA_ACC, RMA_GACC };
 
@@ -155,6 +156,18 @@ static int rma_any(int kind, const void *oaddr, int ocount, MPI_Datatype otype, 
             }
         }
         compi_status_t st = COMPI_OK;
+        if (w->am && t != w->rank) {
+            static const int am_kind[] = {[RMA_PUT] = OSC_AM_PUT,
+                                          [RMA_GET] = OSC_AM_GET,
+                                          [RMA_ACC] = OSC_AM_ACC,
+                                          [RMA_GACC] = OSC_AM_GACC};
+            st = osc_am_rma(w, am_kind[kind], t, tdisp, tdt, (size_t)tcount, op, src,
+                            src != NULL ? tbytes : 0, dst, dst != NULL ? tbytes : 0);
+            goto moved;
+        }
+        if (w->am) {
+            osc_am_poll(); /* to itself: serve the others first (a rank may spin here) */
+        }
         switch (kind) {
         case RMA_PUT:
             st = osc_put(&tg, tdt, (size_t)tcount, src, tbytes);
@@ -167,11 +180,18 @@ static int rma_any(int kind, const void *oaddr, int ocount, MPI_Datatype otype, 
                                 kind == RMA_GACC ? dst : NULL);
             break;
         }
+    moved:
         if (st == COMPI_OK && tmp != NULL) {
             dt_unpack(ddt, daddr, (size_t)dcount, 0, tmp, tbytes);
         }
         free(tmp);
         free(otmp);
+        if (st == COMPI_ERR_NOT_FOUND) {
+            return win_err(w, MPI_ERR_RMA_RANGE, fn,
+                           "%d elements of the target datatype at target_disp=%ld lie outside "
+                           "rank %d's attached regions",
+                           tcount, (long)tdisp, t);
+        }
         if (st != COMPI_OK) {
             return win_err(w, MPI_ERR_OTHER, fn, "the transfer with rank %d failed: %s", t,
                            compi_status_string(st));
@@ -330,7 +350,19 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
     if (result_addr == NULL || (origin_addr == NULL && op != MPI_NO_OP)) {
         return win_err(w, MPI_ERR_BUFFER, fn, "origin_addr or result_addr is NULL");
     }
-    compi_status_t st = osc_fetch_and_op(w, &tg, dt, o, origin_addr, result_addr);
+    if (w->am && target_rank == w->rank) {
+        osc_am_poll();
+    }
+    compi_status_t st =
+        w->am && target_rank != w->rank
+            ? osc_am_rma(w, OSC_AM_FOP, target_rank, target_disp, dt, 1, o, origin_addr,
+                         op != MPI_NO_OP ? dt->size : 0, result_addr, dt->size)
+            : osc_fetch_and_op(w, &tg, dt, o, origin_addr, result_addr);
+    if (st == COMPI_ERR_NOT_FOUND) {
+        return win_err(w, MPI_ERR_RMA_RANGE, fn,
+                       "target_disp=%ld lies outside rank %d's attached regions", (long)target_disp,
+                       target_rank);
+    }
     if (st != COMPI_OK) {
         return win_err(w, MPI_ERR_OTHER, fn, "with rank %d: %s", target_rank,
                        compi_status_string(st));
@@ -360,7 +392,29 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
     if (origin_addr == NULL || compare_addr == NULL || result_addr == NULL) {
         return win_err(w, MPI_ERR_BUFFER, fn, "a buffer is NULL");
     }
-    compi_status_t st = osc_compare_and_swap(w, &tg, dt, origin_addr, compare_addr, result_addr);
+    compi_status_t st;
+    if (w->am && target_rank != w->rank) {
+        /* origin then compare, in one message */
+        char two[2 * 64];
+        if (dt->size > 64) {
+            return win_err(w, MPI_ERR_TYPE, fn, "%s is too large for compare-and-swap",
+                           dt_name(dt));
+        }
+        memcpy(two, origin_addr, dt->size);
+        memcpy(two + dt->size, compare_addr, dt->size);
+        st = osc_am_rma(w, OSC_AM_CAS, target_rank, target_disp, dt, 1, NULL, two, 2 * dt->size,
+                        result_addr, dt->size);
+    } else {
+        if (w->am) {
+            osc_am_poll();
+        }
+        st = osc_compare_and_swap(w, &tg, dt, origin_addr, compare_addr, result_addr);
+    }
+    if (st == COMPI_ERR_NOT_FOUND) {
+        return win_err(w, MPI_ERR_RMA_RANGE, fn,
+                       "target_disp=%ld lies outside rank %d's attached regions", (long)target_disp,
+                       target_rank);
+    }
     if (st != COMPI_OK) {
         return win_err(w, MPI_ERR_OTHER, fn, "with rank %d: %s", target_rank,
                        compi_status_string(st));

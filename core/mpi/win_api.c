@@ -7,8 +7,8 @@
  * A window gets its own communicator, made from the user's (MPI_Comm_create of the whole
  * group: no attributes copied) with MPI_ERRORS_RETURN, on which the window's collectives
  * (MPI_Win_fence, MPI_Win_free) run through the trampolines like any other collective.
- * Only communicators whose ranks all live on this host can have windows
- * (MPI_ERR_UNSUPPORTED_OPERATION otherwise, docs/rma.md).
+ * Windows over ranks of several hosts take the active-message transport (core/osc/osc_am.c);
+ * MPI_Win_allocate_shared needs every rank on this host (MPI_ERR_RMA_SHARED otherwise).
  */
 #include "core/mpi/win_args.h"
 
@@ -57,10 +57,11 @@ static int win_new(const char *fn, MPI_Comm comm, MPI_Info info, int flavor, MPI
     if (info != MPI_INFO_NULL && !mpi_info_valid(info)) {
         return mpi_err_raise(c, MPI_ERR_INFO, fn, "invalid info handle 0x%x", (unsigned)info);
     }
-    if (!osc_comm_local(c)) {
-        return mpi_err_raise(c, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-                             "the ranks of the communicator are not all on one host: compi's "
-                             "windows work between the ranks of one host only");
+    if (flavor == MPI_WIN_FLAVOR_SHARED && !osc_comm_local(c)) {
+        return mpi_err_raise(c, MPI_ERR_RMA_SHARED, fn,
+                             "the ranks of the communicator are not all on one host: shared "
+                             "memory needs them on one (MPI_Comm_split_type with "
+                             "MPI_COMM_TYPE_SHARED gives such communicators)");
     }
     st = comm_create_from_group(c, c->group, &ic);
     if (st != COMPI_OK || ic == NULL) {
@@ -69,12 +70,6 @@ static int win_new(const char *fn, MPI_Comm comm, MPI_Info info, int flavor, MPI
     }
     comm_set_errhandler(ic, errh_predefined(ERRH_RETURN));
     st = osc_win_create(ic, flavor, (size_t)size, disp_unit, base, &w);
-    if (st == COMPI_ERR_UNSUPPORTED) {
-        return mpi_err_raise(c, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-                             "single copy (process_vm_readv) between the ranks is not "
-                             "allowed here, and this kind of window needs it (the log says "
-                             "which rank); MPI_Win_allocate works without it");
-    }
     if (st != COMPI_OK) {
         return mpi_err_raise(c, st == COMPI_ERR_IO ? MPI_ERR_NO_MEM : mpi_err_class_of(st), fn,
                              "window creation failed: %s", compi_status_string(st));

@@ -75,14 +75,18 @@ int PMPI_Win_fence(int assert, MPI_Win win)
         return win_err(w, MPI_ERR_RMA_SYNC, fn, "a lock or post-start-complete-wait epoch is open");
     }
     /* this rank's stores to its window and its transfers come before the barrier, the
-       others' after it */
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+       others' after it (over active messages: every put and accumulate was applied) */
+    compi_status_t st = osc_flush(w, -1);
     rc = PMPI_Barrier(w->comm->handle);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (rc != MPI_SUCCESS) {
         return win_err(w, rc, fn, "the barrier failed");
     }
     w->fence_open = (assert &MPI_MODE_NOSUCCEED) == 0;
+    if (st != COMPI_OK) {
+        return win_err(w, MPI_ERR_OTHER, fn, "a transfer of the epoch failed: %s",
+                       compi_status_string(st));
+    }
     return MPI_SUCCESS;
 }
 
@@ -144,12 +148,16 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
     if (held == 0) {
         return win_err(w, MPI_ERR_RMA_SYNC, fn, "rank %d is not locked (MPI_Win_lock first)", rank);
     }
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    compi_status_t st = osc_flush(w, rank);
     if ((held & HELD_NOCHECK) == 0) {
         osc_unlock(w, rank, (held & HELD_EXCL) ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED);
     }
     w->lock_type[rank] = 0;
     w->nlocks--;
+    if (st != COMPI_OK) {
+        return win_err(w, MPI_ERR_OTHER, fn, "a transfer of the epoch failed: %s",
+                       compi_status_string(st));
+    }
     return MPI_SUCCESS;
 }
 
@@ -190,13 +198,17 @@ int PMPI_Win_unlock_all(MPI_Win win)
     if (!w->lock_all) {
         return win_err(w, MPI_ERR_RMA_SYNC, fn, "MPI_Win_lock_all was not called");
     }
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    compi_status_t st = osc_flush(w, -1);
     if ((w->lock_all & HELD_NOCHECK) == 0) {
         for (int t = 0; t < w->p; t++) {
             osc_unlock(w, t, MPI_LOCK_SHARED);
         }
     }
     w->lock_all = 0;
+    if (st != COMPI_OK) {
+        return win_err(w, MPI_ERR_OTHER, fn, "a transfer of the epoch failed: %s",
+                       compi_status_string(st));
+    }
     return MPI_SUCCESS;
 }
 
@@ -219,8 +231,12 @@ static int flush_any(MPI_Win win, int rank, int one, const char *fn)
         return win_err(w, MPI_ERR_RMA_SYNC, fn, "no passive-target epoch is open%s",
                        one ? " on that rank" : "");
     }
-    /* the transfers are done: only memory needs ordering */
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    /* segment windows: the transfers are done, only memory needs ordering; active
+       messages: wait for the targets' acknowledgements */
+    compi_status_t st = osc_flush(w, one ? rank : -1);
+    if (st != COMPI_OK) {
+        return win_err(w, MPI_ERR_OTHER, fn, "a transfer failed: %s", compi_status_string(st));
+    }
     return MPI_SUCCESS;
 }
 
@@ -257,11 +273,14 @@ int PMPI_Win_sync(MPI_Win win)
 {
     COMPI_CHECK_INIT("MPI_Win_sync");
     int rc;
-    if (win_arg(win, "MPI_Win_sync", &rc) == NULL) {
+    compi_win_t *w = win_arg(win, "MPI_Win_sync", &rc);
+    if (w == NULL) {
         return rc;
     }
-    /* the public and private copies are one (MPI_WIN_UNIFIED): order memory only */
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    /* the public and private copies are one (MPI_WIN_UNIFIED): order memory; over active
+       messages also serve what arrived, so a rank that polls its window with
+       MPI_Win_sync sees the others' puts */
+    osc_win_sync(w);
     return MPI_SUCCESS;
 }
 

@@ -1,6 +1,8 @@
 /*
- * osc.h -- one-sided communication (MPI RMA) between the ranks of one host: windows,
- * their shared control segment, the transfers and the synchronisation words.
+ * osc.h -- one-sided communication (MPI RMA): windows, their shared control segment, the
+ * transfers and the synchronisation words; and the active-message transport (osc_am.c)
+ * that windows take when their ranks are not all on this host (osc_use_am).  Below, the
+ * segment transport.
  *
  * Every window has one anonymous memfd segment, made by rank 0 of the window's
  * communicator and mapped by the others through /proc/PID/fd/N (as core/coll/shm.c does),
@@ -76,6 +78,8 @@ typedef struct osc_rank {
 
 _Static_assert(sizeof(osc_rank_t) % OSC_LINE == 0, "ranks' entries in lines of their own");
 
+typedef struct osc_am osc_am_t;
+
 typedef struct compi_win {
     int handle;
     int flavor;         /* MPI_WIN_FLAVOR_* */
@@ -86,6 +90,10 @@ typedef struct compi_win {
     size_t size;
     int disp_unit;
     int cma; /* the memory of other ranks is reached by single copy */
+    int am;  /* the active-message transport (osc_am.c): no segment; ranks[] is this
+                rank's copy of every rank's size and disp_unit, and its own registry */
+    osc_am_t *amst; /* its state, NULL for a segment window */
+    void *am_mem;   /* MPI_Win_allocate over active messages: this rank's memory */
 
     /* the segment */
     char *seg;
@@ -128,14 +136,20 @@ int osc_comm_local(const compi_comm_t *comm);
  * A window over `comm` (taken over: the window holds that reference from now on, also
  * when creation fails), collective over it.  For MPI_WIN_FLAVOR_CREATE `base` is the
  * user's memory; the allocate flavors get theirs in the segment (w->base).
- * COMPI_ERR_UNSUPPORTED (message logged) when single copy between the ranks is not
- * allowed and the flavor needs it; COMPI_ERR_IO when the segment cannot be made.
+ * A flavor that needs single copy where it is not allowed, or any flavor but
+ * MPI_WIN_FLAVOR_SHARED whose segment cannot be made, takes active messages (a warning
+ * logged); COMPI_ERR_IO when MPI_Win_allocate_shared's segment cannot be made.
  */
 compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int disp_unit,
                               void *base, compi_win_t **win_p);
 /* unmap, release the communicator and the handle, free (not collective: the API layer
    synchronises first) */
 void osc_win_free(compi_win_t *w);
+
+/* which transport a window over comm uses: 1 for active messages (ranks on other hosts,
+   or the parameter osc_transport=am), 0 for the shared segment.  MPI_Win_allocate_shared
+   always takes the segment. */
+int osc_use_am(const compi_comm_t *comm, int flavor);
 
 /* where an access to rank t's memory goes */
 typedef struct osc_target {
@@ -194,6 +208,46 @@ compi_status_t osc_detach(compi_win_t *w, const void *base);
    (point-to-point traffic moves, the processor is offered, and other threads get the
    API lock under MPI_THREAD_MULTIPLE) */
 void osc_relax(unsigned *spins);
+
+/* ---- the active-message transport (osc_am.c) ----------------------------------------
+   A window made with w->am set takes these instead of the shared-memory calls above; on
+   this rank's own memory, the target side runs those.  The target serves requests when it
+   progresses the PML (its progress hook). */
+enum { OSC_AM_PUT = 1, OSC_AM_GET, OSC_AM_ACC, OSC_AM_GACC, OSC_AM_FOP, OSC_AM_CAS };
+compi_status_t osc_am_open(compi_win_t *w);
+void osc_am_close(compi_win_t *w);
+/*
+ * One transfer to rank t: `obytes` bytes of packed origin data (compare-and-swap: origin
+ * then compare), `rbytes` of packed result back into `result` (get, the fetching calls).
+ * Puts and accumulates return once the data is copied out (osc_am_flush completes them),
+ * except on a dynamic window; the others once the result is here.  COMPI_ERR_NOT_FOUND
+ * when the target finds the access outside its memory (dynamic windows).
+ */
+compi_status_t osc_am_rma(compi_win_t *w, int kind, int t, MPI_Aint disp, compi_datatype_t *dt,
+                          size_t count, const compi_op_t *op, const void *origin, size_t obytes,
+                          void *result, size_t rbytes);
+/* wait until the target (t < 0: every target) applied every put and accumulate sent;
+   the first failure among them since the last flush */
+compi_status_t osc_am_flush(compi_win_t *w, int t);
+/* serve what arrived (one round of the PML's progress): a transfer of a rank to itself,
+   which needs no message, calls it first, so a rank that spins on its own memory (a
+   compare-and-swap lock) lets the others in */
+void osc_am_poll(void);
+void osc_am_lock(compi_win_t *w, int t, int type);
+void osc_am_unlock(compi_win_t *w, int t, int type);
+void osc_am_post(compi_win_t *w, const int *origins, int n, int nocheck);
+void osc_am_start(compi_win_t *w, const int *targets, int n, int nocheck);
+void osc_am_complete(compi_win_t *w);
+void osc_am_wait(compi_win_t *w);
+int osc_am_test(compi_win_t *w);
+
+/* the end of an access epoch or a flush: the memory fence of a segment window; on an
+   active-message window, osc_am_flush */
+compi_status_t osc_flush(compi_win_t *w, int t);
+
+/* MPI_Win_sync: a memory fence; on an active-message window also one round of the PML's
+   progress (the requests that arrived are served) */
+void osc_win_sync(compi_win_t *w);
 
 /* every window left at MPI_Finalize, and the table */
 void osc_finalize(void);

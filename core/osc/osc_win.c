@@ -9,8 +9,14 @@
  *      /proc/PID/fd/N; everyone maps it; an allreduce of the failures
  *   3. each rank fills its osc_rank_t; an allreduce (a barrier) publishes them
  *   4. flavors with the user's memory: each rank reads every peer's probe word by
- *      single copy; an allreduce of the failures, and a window that cannot work fails
+ *      single copy; an allreduce of the failures, and where one fails the window drops
+ *      its segment and takes active messages
+ * A window but MPI_Win_allocate_shared's whose segment cannot be made (step 2) takes
+ * active messages too.
  * Rank 0 closes its descriptor after step 2, so only the mappings keep the memory.
+ * A window of the active-message transport (osc_use_am) stops after step 1: no segment,
+ * its ranks[] a private copy of the sizes and disp_units, memory of its own
+ * (MPI_Win_allocate), the transport's state (osc_am_open).
  */
 #include "config.h"
 
@@ -18,6 +24,7 @@
 
 #include "core/comm/comm_coll.h"
 #include "core/runtime/log.h"
+#include "core/runtime/params.h"
 #include "core/runtime/rte.h"
 
 #include <errno.h>
@@ -131,15 +138,70 @@ static int cma_check(compi_win_t *w)
         struct iovec rem = {.iov_base = (void *)(uintptr_t)e->probe, .iov_len = sizeof(word)};
         ssize_t got = process_vm_readv(e->pid, &l, 1, &rem, 1, 0);
         if (got != (ssize_t)sizeof(word) || word != (OSC_PROBE_MAGIC ^ (uint64_t)e->pid)) {
-            compi_log_error("osc: single copy (process_vm_readv) from rank %d (pid %d) of the "
-                            "window fails: %s; MPI_Win_create and dynamic windows need it "
-                            "(ptrace permission between the processes: see Yama's "
-                            "ptrace_scope); MPI_Win_allocate works without it",
-                            r, (int)e->pid, got < 0 ? strerror(errno) : "wrong contents");
+            compi_log_warn("osc: single copy (process_vm_readv) from rank %d (pid %d) of the "
+                           "window fails: %s (ptrace permission between the processes: see "
+                           "Yama's ptrace_scope); the window takes active messages instead",
+                           r, (int)e->pid, got < 0 ? strerror(errno) : "wrong contents");
             return 1;
         }
     }
     return 0;
+}
+
+int osc_use_am(const compi_comm_t *comm, int flavor)
+{
+    static int forced = -1;
+    if (flavor == MPI_WIN_FLAVOR_SHARED) {
+        return 0;
+    }
+    if (forced < 0) {
+        const char *v = param_register_string(
+            "osc_transport", "auto",
+            "one-sided communication: auto (the shared segment when every rank of the window "
+            "is on this host, active messages over the PML otherwise) or am (active messages "
+            "always; MPI_Win_allocate_shared keeps the segment)");
+        forced = v != NULL && strcmp(v, "am") == 0;
+        if (v != NULL && !forced && strcmp(v, "auto") != 0) {
+            compi_log_warn("osc_transport=%s is neither auto nor am: auto", v);
+        }
+    }
+    return forced || !osc_comm_local(comm);
+}
+
+/* the active-message transport: every rank's size and disp_unit (the allgather's sz),
+   this rank's memory, the transport's state; an allreduce of the failures */
+static compi_status_t am_create(compi_win_t *w, comm_coll_set_t *set, const int *sz, void *base)
+{
+    uint32_t failed = 0, any = 0;
+    compi_status_t st;
+
+    w->ranks = calloc((size_t)w->p, sizeof(osc_rank_t));
+    if (w->ranks == NULL) {
+        failed = 1;
+    } else {
+        for (int r = 0; r < w->p; r++) {
+            uint64_t hi = (uint32_t)sz[3 * r + 1];
+            w->ranks[r].size = (uint64_t)(uint32_t)sz[3 * r] | hi << 32;
+            w->ranks[r].disp_unit = sz[3 * r + 2];
+        }
+        w->ranks[w->rank].base = (uint64_t)(uintptr_t)base;
+    }
+    if (!failed && w->flavor == MPI_WIN_FLAVOR_ALLOCATE && w->size > 0) {
+        if (posix_memalign(&w->am_mem, OSC_LINE, w->size) != 0) {
+            w->am_mem = NULL;
+            failed = 1;
+        }
+        base = w->am_mem;
+    }
+    w->base = w->flavor == MPI_WIN_FLAVOR_DYNAMIC ? NULL : base;
+    if (!failed && osc_am_open(w) != COMPI_OK) {
+        failed = 1;
+    }
+    st = comm_coll_allreduce_max_u32(set, failed, &any);
+    if (st == COMPI_OK && any) {
+        st = COMPI_ERR_NO_MEMORY;
+    }
+    return st;
 }
 
 compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int disp_unit,
@@ -167,10 +229,11 @@ compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int d
     w->disp_unit = disp_unit;
     w->info = MPI_INFO_NULL;
     w->handle = MPI_WIN_NULL;
-    w->cma = flavor == MPI_WIN_FLAVOR_CREATE || flavor == MPI_WIN_FLAVOR_DYNAMIC;
+    w->am = osc_use_am(comm, flavor);
+    w->cma = !w->am && (flavor == MPI_WIN_FLAVOR_CREATE || flavor == MPI_WIN_FLAVOR_DYNAMIC);
     w->lock_type = calloc((size_t)p, 1);
     w->started = calloc((size_t)p, sizeof(uint64_t));
-    sz = malloc(2 * sizeof(int) * (size_t)p);
+    sz = malloc(3 * sizeof(int) * (size_t)p);
     if (sz == NULL) {
         /* the allgather below is collective: without its buffer this rank cannot take part,
            and leaving would hang the others */
@@ -182,16 +245,16 @@ compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int d
         failed = 1;
     }
     /* step 1 (also agrees that every rank got its memory) */
-    int mine[2] = {(int)(uint32_t)size, (int)(uint32_t)((uint64_t)size >> 32)};
+    int mine[3] = {(int)(uint32_t)size, (int)(uint32_t)((uint64_t)size >> 32), disp_unit};
     if (failed) {
         mine[0] = mine[1] = -1;
     }
-    st = comm_coll_allgather_int(&set, mine, 2, sz);
+    st = comm_coll_allgather_int(&set, mine, 3, sz);
     if (st != COMPI_OK) {
         goto err;
     }
     for (int r = 0; r < p; r++) {
-        if (sz[2 * r] == -1 && sz[2 * r + 1] == -1) {
+        if (sz[3 * r] == -1 && sz[3 * r + 1] == -1) {
             st = COMPI_ERR_NO_MEMORY; /* on every rank alike */
             goto err;
         }
@@ -199,7 +262,7 @@ compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int d
     size_t data_len = 0;
     for (int r = 0; r < p; r++) {
         sizes[r] =
-            (size_t)((uint64_t)(uint32_t)sz[2 * r] | (uint64_t)(uint32_t)sz[2 * r + 1] << 32);
+            (size_t)((uint64_t)(uint32_t)sz[3 * r] | (uint64_t)(uint32_t)sz[3 * r + 1] << 32);
         offs[r] = data_len;
         /* MPI_Win_allocate_shared: contiguous by default, each rank's memory right after
            the previous rank's; MPI_Win_allocate: each rank's in lines of its own */
@@ -208,10 +271,28 @@ compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int d
     if (flavor != MPI_WIN_FLAVOR_ALLOCATE && flavor != MPI_WIN_FLAVOR_SHARED) {
         data_len = 0;
     }
+    if (w->am) {
+        st = am_create(w, &set, sz, base);
+        if (st != COMPI_OK) {
+            goto err;
+        }
+        goto done;
+    }
     size_t ctl_len = round_up((size_t)p * sizeof(osc_rank_t) + (size_t)p * p * sizeof(uint64_t),
                               (size_t)sysconf(_SC_PAGESIZE));
-    /* step 2 */
-    if ((st = seg_make(w, &set, data_len, ctl_len)) != COMPI_OK) {
+    /* step 2 (its failures are the same on every rank: a broadcast, an allreduce) */
+    st = seg_make(w, &set, data_len, ctl_len);
+    if (st == COMPI_ERR_IO && flavor != MPI_WIN_FLAVOR_SHARED) {
+        /* no segment (the log says why): active messages need none */
+        compi_log_warn("osc: the window takes active messages instead of a shared segment");
+        w->am = 1;
+        w->cma = 0;
+        if ((st = am_create(w, &set, sz, base)) != COMPI_OK) {
+            goto err;
+        }
+        goto done;
+    }
+    if (st != COMPI_OK) {
         goto err;
     }
     /* step 3 */
@@ -247,10 +328,20 @@ compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int d
             goto err;
         }
         if (any) {
-            st = COMPI_ERR_UNSUPPORTED;
-            goto err;
+            /* without single copy somewhere, the window takes active messages on every
+               rank alike (nothing was attached yet, nothing accessed) */
+            munmap(w->seg, w->seg_len);
+            w->seg = NULL;
+            w->ranks = NULL;
+            w->post = NULL;
+            w->am = 1;
+            w->cma = 0;
+            if ((st = am_create(w, &set, sz, base)) != COMPI_OK) {
+                goto err;
+            }
         }
     }
+done:
     if ((st = handle_alloc(&win_table, w, &w->handle)) != COMPI_OK) {
         goto err;
     }
@@ -274,6 +365,11 @@ void osc_win_free(compi_win_t *w)
     }
     if (w->seg != NULL) {
         munmap(w->seg, w->seg_len);
+    }
+    if (w->am) {
+        osc_am_close(w);
+        free(w->ranks);
+        free(w->am_mem);
     }
     if (w->handle != MPI_WIN_NULL) {
         handle_free(&win_table, w->handle);
@@ -324,6 +420,11 @@ compi_status_t osc_target(compi_win_t *w, int t, MPI_Aint disp, compi_datatype_t
         span(dt, count, &lo, &hi);
     }
     if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
+        if (w->am && t != w->rank) {
+            /* the target checks its own regions when it serves the access */
+            tg->remote = (uint64_t)disp;
+            return COMPI_OK;
+        }
         /* disp is an address in the target (MPI_Get_address there) */
         int ok = hi <= lo;
         if (!ok) {

@@ -560,12 +560,29 @@ static int others_idle(void)
     return 1;
 }
 
-/* NULL unless some collective schedule is active (core/coll/sched) */
-static int (*progress_hook)(void);
+/* NULL unless a layer above has work (core/coll/sched: an active schedule; core/osc: a
+   window of the active-message transport); progress_hooks_on: any is set */
+static int (*progress_hook[PML_HOOK_SLOTS])(void);
+static int progress_hooks_on;
 
-void pml_set_progress_hook(int (*hook)(void))
+void pml_set_progress_hook(int slot, int (*hook)(void))
 {
-    progress_hook = hook;
+    progress_hook[slot] = hook;
+    progress_hooks_on = 0;
+    for (int i = 0; i < PML_HOOK_SLOTS; i++) {
+        progress_hooks_on |= progress_hook[i] != NULL;
+    }
+}
+
+static int run_hooks(void)
+{
+    int n = 0;
+    for (int i = 0; i < PML_HOOK_SLOTS; i++) {
+        if (progress_hook[i] != NULL) {
+            n += progress_hook[i]();
+        }
+    }
+    return n;
 }
 
 void (*pml__thread_yield)(void);
@@ -591,8 +608,8 @@ static inline int progress_once(int may_sleep)
         n += progress_frags();
     }
     /* after the transports, so the schedules see what they just completed */
-    if (compi_unlikely(progress_hook != NULL)) {
-        n += progress_hook();
+    if (compi_unlikely(progress_hooks_on)) {
+        n += run_hooks();
     }
     /* More ranks than cores: give the CPU to the rank we are waiting for.  Even when not
        oversubscribed, a long idle spell means someone else holds our core (another job, a

@@ -74,11 +74,13 @@ int pml_progress(void);
    oversubscribed host, after some idle rounds, it may sleep up to pml_block_ms in a
    transport that can wake it (btl ofi) instead of only yielding the CPU. */
 int pml_progress_wait(void);
-/* A layer above (core/coll's schedule engine) that has work to advance while requests
-   are outstanding: pml_progress() calls `hook` after the transports, and counts what it
-   returns as events handled.  NULL removes it.  One hook; the PML never includes its
-   owner's headers. */
-void pml_set_progress_hook(int (*hook)(void));
+/* A layer above that has work to advance while requests are outstanding (core/coll's
+   schedule engine, slot PML_HOOK_SCHED; core/osc's active messages, slot PML_HOOK_OSC):
+   pml_progress() calls the hooks after the transports, and counts what they return as
+   events handled.  NULL removes one.  One hook per slot; the PML never includes its
+   owners' headers. */
+enum { PML_HOOK_SCHED, PML_HOOK_OSC, PML_HOOK_SLOTS };
+void pml_set_progress_hook(int slot, int (*hook)(void));
 /* MPI_THREAD_MULTIPLE: the API layer's lock (core/mpi/thread_lock.h) is dropped and taken
    again by `yield`, which pml_progress_wait() calls after each round, so a thread that
    waits lets the others in; with it set, a wait never sleeps in a transport (it would

@@ -37,7 +37,7 @@ static const char *const param_all_names[] = {
     "btl_sm_eager_limit", "btl_sm_max_frag", "btl_sm_ring_size", "btl_sm_single_copy",
     "btl_verbose", "coll_cache_size", "coll_check_determinism", "coll_config",
     "coll_profile_all", "coll_shm_slot", "coll_summary", "coll_verbose", "module_path",
-    "mpi_yield_when_idle", "op_simd", "pml_block_after", "pml_block_ms", "pml_split_get_pct", "pml_split_min",
+    "mpi_yield_when_idle", "op_simd", "osc_transport", "pml_block_after", "pml_block_ms", "pml_split_get_pct", "pml_split_min",
     "pml_verbose", "rte_addresses", "rte_hostname", "rte_layout",
 };
 #define COMPI_PARAM_NAMES (sizeof(param_all_names) / sizeof(param_all_names[0]))

@@ -9,7 +9,8 @@
  * (MPI_ERR_RMA_RANGE), user ops in accumulates (MPI_ERR_OP), predefined attributes that
  * cannot be set (MPI_ERR_KEYVAL), an op undefined on the type (MPI_ERR_OP, but not with
  * count 0), a freed window (MPI_ERR_WIN), bad sizes and disp_unit
- * at creation.  The window stays usable after each error.
+ * at creation, MPI_Win_allocate_shared over ranks of several hosts (MPI_ERR_RMA_SHARED).  The
+ * window stays usable after each error.
  */
 #include "tests/mpi/mpitest.h"
 
@@ -53,6 +54,22 @@ int main(int argc, char **argv)
                  "disp_unit 0");
     expect_class(MPI_Win_create(buf, 8, 1, MPI_INFO_NULL, MPI_COMM_NULL, &win), MPI_ERR_COMM,
                  "MPI_COMM_NULL");
+    {
+        /* ranks on several hosts share no memory: MPI_Win_allocate_shared refuses them,
+           on every rank alike */
+        MPI_Comm node;
+        int node_size;
+        MPI_OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+        MPI_OK(MPI_Comm_size(node, &node_size));
+        if (node_size < mt_size) {
+            expect_class(MPI_Win_allocate_shared(8, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win),
+                         MPI_ERR_RMA_SHARED, "allocate_shared across hosts");
+        }
+        /* on the ranks of one host it works whatever transport the others' windows take */
+        MPI_OK(MPI_Win_allocate_shared(8, 1, MPI_INFO_NULL, node, &mem, &win));
+        MPI_OK(MPI_Win_free(&win));
+        MPI_OK(MPI_Comm_free(&node));
+    }
 
     MPI_OK(
         MPI_Win_allocate(8 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win));

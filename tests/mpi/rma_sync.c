@@ -10,6 +10,10 @@
  *     the values written in epoch k are checked in epoch k
  *   - lock_all with flushes, and fences with NOPRECEDE / NOSUCCEED
  * Both on an MPI_Win_create window and an MPI_Win_allocate window.
+ *   - a passive target busy in other calls: rank 0 waits in MPI_Recv, then polls
+ *     MPI_Test, then polls its counter with MPI_Win_sync, while the others lock it, put
+ *     and get back MiB-sized blocks, accumulate and fetch-and-op, and unlock; over active
+ *     messages only those calls' progress serves them
  */
 #include "tests/mpi/mpitest.h"
 
@@ -140,10 +144,90 @@ static void run(int alloc)
     }
 }
 
+#define BIG (1 << 20) /* ints in rank 0's window after its counter */
+
+static void passive_target(void)
+{
+    int p = mt_size, me = mt_rank, *mem, x = 0, one = 1, old = 0;
+    size_t slice = (size_t)BIG / (size_t)(p > 1 ? p - 1 : 1);
+    MPI_Win win;
+
+    MPI_OK(MPI_Win_allocate(me == 0 ? (BIG + 1) * sizeof(int) : 0, sizeof(int), MPI_INFO_NULL,
+                            MPI_COMM_WORLD, &mem, &win));
+    if (me == 0) {
+        mem[0] = 0;
+    }
+    MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    if (me == 0) {
+        /* phase 1: in MPI_Recv */
+        for (int r = 1; r < p; r++) {
+            MPI_OK(MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        }
+        /* phase 2: polling MPI_Test */
+        for (int r = 1; r < p; r++) {
+            MPI_Request rq;
+            int done = 0;
+            MPI_OK(MPI_Irecv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 8, MPI_COMM_WORLD, &rq));
+            while (!done) {
+                MPI_OK(MPI_Test(&rq, &done, MPI_STATUS_IGNORE));
+            }
+        }
+        /* phase 3: polling its own window with MPI_Win_sync, the others told to go once
+           it is in the loop's epoch (eager sends: they leave without waiting) */
+        MPI_OK(MPI_Win_lock_all(0, win));
+        for (int r = 1; r < p; r++) {
+            MPI_OK(MPI_Send(&x, 1, MPI_INT, r, 9, MPI_COMM_WORLD));
+        }
+        while (((volatile int *)mem)[0] < 3 * (p - 1)) {
+            MPI_OK(MPI_Win_sync(win));
+        }
+        MPI_OK(MPI_Win_unlock_all(win));
+        MPI_OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win));
+        CHECK(mem[0] == 3 * (p - 1), "passive target: counter %d, want %d", mem[0], 3 * (p - 1));
+        for (int r = 1; r < p; r++) {
+            for (size_t i = 0; i < slice; i += slice / 7 + 1) {
+                int want = r * 1000003 + (int)i;
+                CHECK(mem[1 + (size_t)(r - 1) * slice + i] == want,
+                      "passive target: slice %d [%zu] = %d, want %d", r, i,
+                      mem[1 + (size_t)(r - 1) * slice + i], want);
+            }
+        }
+        MPI_OK(MPI_Win_unlock(0, win));
+    } else {
+        int *out = malloc(slice * sizeof(int)), *back = malloc(slice * sizeof(int));
+        MPI_Aint at = 1 + (MPI_Aint)((size_t)(me - 1) * slice);
+        for (size_t i = 0; i < slice; i++) {
+            out[i] = me * 1000003 + (int)i;
+            back[i] = -1;
+        }
+        MPI_OK(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
+        MPI_OK(MPI_Put(out, (int)slice, MPI_INT, 0, at, (int)slice, MPI_INT, win));
+        MPI_OK(MPI_Win_flush(0, win));
+        MPI_OK(MPI_Get(back, (int)slice, MPI_INT, 0, at, (int)slice, MPI_INT, win));
+        MPI_OK(MPI_Accumulate(&one, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, win));
+        MPI_OK(MPI_Win_unlock(0, win));
+        CHECK(memcmp(out, back, slice * sizeof(int)) == 0, "passive target: get after put");
+        MPI_OK(MPI_Send(&me, 1, MPI_INT, 0, 7, MPI_COMM_WORLD));
+        MPI_OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win));
+        MPI_OK(MPI_Fetch_and_op(&one, &old, MPI_INT, 0, 0, MPI_SUM, win));
+        MPI_OK(MPI_Win_unlock(0, win));
+        CHECK(old >= 1 && old < 3 * (p - 1), "passive target: fetched %d", old);
+        MPI_OK(MPI_Send(&me, 1, MPI_INT, 0, 8, MPI_COMM_WORLD));
+        MPI_OK(MPI_Recv(&x, 1, MPI_INT, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        MPI_OK(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
+        MPI_OK(MPI_Accumulate(&one, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, win));
+        MPI_OK(MPI_Win_unlock(0, win));
+        free(out);
+        free(back);
+    }
+    MPI_OK(MPI_Win_free(&win));
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "rma_sync");
     run(0);
     run(1);
+    passive_target();
     return mt_finish();
 }

@@ -470,7 +470,7 @@ static void link_active(coll_sched_t *s)
     }
     active_head = s;
     if (nactive++ == 0) {
-        pml_set_progress_hook(sched_progress);
+        pml_set_progress_hook(PML_HOOK_SCHED, sched_progress);
     }
 }
 
@@ -485,7 +485,7 @@ static void unlink_active(coll_sched_t *s)
         s->next->prev = s->prev;
     }
     if (--nactive == 0) {
-        pml_set_progress_hook(NULL);
+        pml_set_progress_hook(PML_HOOK_SCHED, NULL);
     }
 }
 

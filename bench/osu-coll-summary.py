@@ -112,7 +112,7 @@ def main():
     # --- plot: one log-log panel per benchmark, then compi's ratio per collective
     n = len(benches) + 1
     cols = 4
-    gp = ['set terminal pngcairo size 1800,%d font ",9"' % (330 * ((n + cols - 1) // cols)),
+    gp = ['set terminal pngcairo noenhanced size 1800,%d font ",9"' % (330 * ((n + cols - 1) // cols)),
           'set output "%s"' % png,
           'set multiplot layout %d,%d title "%s"' % ((n + cols - 1) // cols, cols,
                                                      title.replace('"', "'")),

@@ -120,7 +120,7 @@ def main():
             wins.append(g[2])
     cols = 6
     nrows = (len(panels) + cols - 1) // cols
-    gp = ['set terminal pngcairo size 2400,%d font ",8"' % (300 * nrows),
+    gp = ['set terminal pngcairo noenhanced size 2400,%d font ",8"' % (300 * nrows),
           'set output "%s"' % png,
           'set multiplot layout %d,%d title "%s"' % (nrows, cols, title.replace('"', "'")),
           "set grid", 'set key top left opaque font ",7"', 'set xlabel "bytes"',

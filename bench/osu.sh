@@ -103,7 +103,7 @@ mpi_name() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo "$1
 osu_machine() {
     local flags
     flags=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|avx512f)$' |
-        tr '\n' ' ' || true)
+        tr '\n' ' ' | sed 's/ $//' || true)
     echo "Machine"
     echo "  cpu:      $(lscpu | sed -n 's/^Model name: *//p' | head -1) (${flags:-no avx2})"
     echo "  caches:   $(lscpu | sed -n 's/^L\([123][di]*\) cache: *\(.*\)/L\1 \2;/p' | tr '\n' ' ')"

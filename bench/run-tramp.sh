@@ -25,7 +25,6 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(dirname "$here")
 . "$here/common.sh"
-build=$here/build/tramp
 results=$here/results
 invocation="$0 $*"
 
@@ -45,6 +44,10 @@ INIT_RUNS=${INIT_RUNS:-10}
 COMPI_BUILD=${COMPI_BUILD:-$repo/_build}
 COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
 MPIS=${MPIS:-omp mpich compi}
+# The programs are built inside compi's build tree: the bridge of a program linked with
+# the uninstalled library loads the Scheme modules from the source tree only when the
+# program lies under the build tree (scheme/bridge.c), else from the install prefix.
+build=$COMPI_BUILD/bench/tramp
 
 # median of the numbers on stdin, one per line
 med() {
@@ -62,12 +65,9 @@ find_compi
 
 rm -rf "$build"
 mkdir -p "$build" "$results"
-rm -f "$results/tramp.txt"
 # The library's own include path and flags (Makefile.am: AM_CPPFLAGS, AM_CFLAGS).
 cflags=(-std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -include "$COMPI_BUILD/config.h"
     -I"$repo" -I"$repo/include")
-# The binary stays inside the build tree: the bridge then loads the Scheme modules from
-# the tree (as the tests do) instead of from the install prefix.
 gcc "${cflags[@]}" -c "$here/tramp_bench.c" -o "$build/tramp_bench.o" >"$build/build.log" 2>&1 ||
     die "tramp_bench: compile failed, see $build/build.log"
 "$COMPI_BUILD/libtool" --mode=link --tag=CC gcc -O2 -o "$build/tramp_bench" \
@@ -192,6 +192,6 @@ names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo compi 
         "(bridge_init: $bridge_med ms)"
     echo "  launchers: as bench/run-coll.sh (binding off, bench/bind-rank.sh pins ranks)"
     echo
-    echo "Raw output: bench/build/tramp/ (tramp_bench.out, init.txt)"
+    echo "Raw output: $build/ (tramp_bench.out, init.txt)"
 } >"$results/tramp.txt"
 cat "$results/tramp.txt"

@@ -136,58 +136,12 @@ coll_shm_t *coll_shm_create(compi_comm_t *comm, compi_status_t *st_p)
     size_t slot = coll_shm_slot_size();
     size_t len = shm_len(comm->size, slot);
     comm_coll_set_t set = comm_coll_whole(comm);
-    int fd = -1, info[2] = {-1, -1}; /* rank 0's pid and descriptor */
-    uint32_t failed = 0, any_failed = 0;
-    void *base = MAP_FAILED;
-    coll_shm_t *shm = NULL;
-    compi_status_t st;
+    void *base = NULL;
 
     set.tag = COMPI_TAG_COLL_SHM;
-    if (comm->rank == 0) {
-        fd = memfd_create("compi.coll", MFD_CLOEXEC);
-        if (fd < 0 || ftruncate(fd, (off_t)len) != 0) {
-            compi_log_error("coll shm: memfd of %zu bytes: %s", len, strerror(errno));
-        } else {
-            info[0] = (int)rte_proc.pid;
-            info[1] = fd;
-        }
-    }
-    if ((st = comm_coll_bcast_int(&set, info, 2)) != COMPI_OK) {
-        goto out;
-    }
-    if (info[1] < 0) {
-        st = COMPI_ERR_IO;
-        goto out;
-    }
-    if (comm->rank != 0) {
-        char path[64];
-        snprintf(path, sizeof(path), "/proc/%d/fd/%d", info[0], info[1]);
-        fd = open(path, O_RDWR | O_CLOEXEC);
-        if (fd < 0) {
-            compi_log_error("coll shm: open(%s): %s", path, strerror(errno));
-        }
-    }
-    if (fd >= 0) {
-        base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
-        if (base == MAP_FAILED) {
-            compi_log_error("coll shm: mmap of %zu bytes: %s", len, strerror(errno));
-        }
-    }
-    shm = base != MAP_FAILED ? malloc(sizeof(*shm)) : NULL;
-    failed = shm == NULL;
-    /* every rank has mapped it (or one failed): rank 0's descriptor may go */
-    st = comm_coll_allreduce_max_u32(&set, failed, &any_failed);
-    if (st == COMPI_OK && any_failed) {
-        st = COMPI_ERR_IO;
-    }
-out:
-    if (fd >= 0) {
-        close(fd);
-    }
+    coll_shm_t *shm = malloc(sizeof(*shm));
+    compi_status_t st = comm_coll_shared_map(&set, len, "coll shm", 1, shm == NULL, &base);
     if (st != COMPI_OK) {
-        if (base != MAP_FAILED) {
-            munmap(base, len);
-        }
         free(shm);
         if (st_p != NULL) {
             *st_p = st;

@@ -20,14 +20,26 @@
  * broadcast, and every member runs the same sequence of operations, so consecutive
  * operations on the same tag cannot take each other's messages (MPI's non-overtaking
  * order per sender, tag and context does the rest).
+ *
+ * Also the shared segment that the shared-memory collectives (core/coll/shm.c) and
+ * one-sided windows (core/osc/osc_win.c) map: made by index 0, agreed on by all.
  */
+#include "config.h"
+
 #include "core/comm/comm_coll.h"
 
 #include "core/dt/dt.h"
 #include "core/pml/pml.h"
+#include "core/runtime/log.h"
+#include "core/runtime/rte.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 comm_coll_set_t comm_coll_whole(compi_comm_t *comm)
 {
@@ -188,4 +200,62 @@ compi_status_t comm_coll_allgather_int(const comm_coll_set_t *set, const int *se
         }
     }
     return comm_coll_bcast_int(set, recv, set->n * blk);
+}
+
+compi_status_t comm_coll_shared_map(const comm_coll_set_t *set, size_t len, const char *what,
+                                    int populate, int fail_here, void **base_p)
+{
+    int fd = -1, info[2] = {-1, -1}; /* index 0's pid and descriptor */
+    uint32_t any = 0;
+    void *base = MAP_FAILED;
+    compi_status_t st;
+
+    *base_p = NULL;
+    if (set->me == 0) {
+        fd = memfd_create(what, MFD_CLOEXEC);
+        if (fd < 0 || ftruncate(fd, (off_t)len) != 0) {
+            compi_log_error("%s: memfd of %zu bytes: %s", what, len, strerror(errno));
+        } else {
+            info[0] = (int)rte_proc.pid;
+            info[1] = fd;
+        }
+    }
+    if ((st = comm_coll_bcast_int(set, info, 2)) != COMPI_OK) {
+        goto out;
+    }
+    if (info[1] < 0) {
+        st = COMPI_ERR_IO;
+        goto out;
+    }
+    if (set->me != 0) {
+        char path[64];
+        snprintf(path, sizeof(path), "/proc/%d/fd/%d", info[0], info[1]);
+        fd = open(path, O_RDWR | O_CLOEXEC);
+        if (fd < 0) {
+            compi_log_error("%s: open(%s): %s", what, path, strerror(errno));
+        }
+    }
+    if (fd >= 0) {
+        base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | (populate ? MAP_POPULATE : 0),
+                    fd, 0);
+        if (base == MAP_FAILED) {
+            compi_log_error("%s: mmap of %zu bytes: %s", what, len, strerror(errno));
+        }
+    }
+    st = comm_coll_allreduce_max_u32(set, base == MAP_FAILED || fail_here, &any);
+    if (st == COMPI_OK && any) {
+        st = COMPI_ERR_IO;
+    }
+out:
+    if (fd >= 0) {
+        close(fd);
+    }
+    if (st != COMPI_OK) {
+        if (base != MAP_FAILED) {
+            munmap(base, len);
+        }
+        return st;
+    }
+    *base_p = base;
+    return COMPI_OK;
 }

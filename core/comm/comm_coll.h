@@ -41,6 +41,16 @@ compi_status_t comm_coll_bcast_int(const comm_coll_set_t *set, int *buf, int cou
 compi_status_t comm_coll_allgather_int(const comm_coll_set_t *set, const int *send, int blk,
                                        int *recv);
 
+/* A segment of `len` bytes shared by every member of the set (all on this host): index 0
+   makes an anonymous memfd, the others map it through /proc/PID/fd/N, and once every
+   member has mapped it (or one failed) the descriptor goes, so the memory has no name
+   anywhere and disappears with the last mapping, however the processes end.  `fail_here`
+   non-zero makes the call fail on every member (a member's own allocation failed);
+   `what` names the user in messages; `populate` maps with MAP_POPULATE.  Collective; on
+   success *base_p is this member's mapping, the caller's to munmap. */
+compi_status_t comm_coll_shared_map(const comm_coll_set_t *set, size_t len, const char *what,
+                                    int populate, int fail_here, void **base_p);
+
 /* comm_alloc_ctx over a set of members only (comm.c; MPI_Comm_create_group) */
 compi_status_t comm_alloc_ctx_set(const comm_coll_set_t *set, uint32_t *ctx_p);
 

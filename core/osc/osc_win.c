@@ -67,54 +67,9 @@ static compi_status_t seg_make(compi_win_t *w, comm_coll_set_t *set, size_t data
                                size_t ctl_len)
 {
     size_t len = ctl_len + data_len;
-    int fd = -1, info[2] = {-1, -1};
-    uint32_t failed = 0, any = 0;
-    void *base = MAP_FAILED;
-    compi_status_t st;
-
-    if (w->rank == 0) {
-        fd = memfd_create("compi.osc", MFD_CLOEXEC);
-        if (fd < 0 || ftruncate(fd, (off_t)len) != 0) {
-            compi_log_error("osc: memfd of %zu bytes: %s", len, strerror(errno));
-        } else {
-            info[0] = (int)rte_proc.pid;
-            info[1] = fd;
-        }
-    }
-    if ((st = comm_coll_bcast_int(set, info, 2)) != COMPI_OK) {
-        goto out;
-    }
-    if (info[1] < 0) {
-        st = COMPI_ERR_IO;
-        goto out;
-    }
-    if (w->rank != 0) {
-        char path[64];
-        snprintf(path, sizeof(path), "/proc/%d/fd/%d", info[0], info[1]);
-        fd = open(path, O_RDWR | O_CLOEXEC);
-        if (fd < 0) {
-            compi_log_error("osc: open(%s): %s", path, strerror(errno));
-        }
-    }
-    if (fd >= 0) {
-        base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        if (base == MAP_FAILED) {
-            compi_log_error("osc: mmap of %zu bytes: %s", len, strerror(errno));
-        }
-    }
-    failed = base == MAP_FAILED;
-    st = comm_coll_allreduce_max_u32(set, failed, &any);
-    if (st == COMPI_OK && any) {
-        st = COMPI_ERR_IO;
-    }
-out:
-    if (fd >= 0) {
-        close(fd);
-    }
+    void *base = NULL;
+    compi_status_t st = comm_coll_shared_map(set, len, "osc", 0, 0, &base);
     if (st != COMPI_OK) {
-        if (base != MAP_FAILED) {
-            munmap(base, len);
-        }
         return st;
     }
     w->seg = base;

@@ -264,8 +264,10 @@ static void serve_unlock(compi_win_t *w, int src, int type, uint64_t id)
         (void)am_reply(w, am->waitq[k].src, am->waitq[k].id, COMPI_OK, NULL, 0);
         k++;
     }
-    memmove(am->waitq, am->waitq + k, (am->nwait - k) * sizeof(*am->waitq));
-    am->nwait -= k;
+    if (k > 0) { /* waitq is NULL until a locker first waits */
+        memmove(am->waitq, am->waitq + k, (am->nwait - k) * sizeof(*am->waitq));
+        am->nwait -= k;
+    }
 }
 
 static void serve_reply(compi_win_t *w, int src, const am_hdr_t *h)
@@ -488,8 +490,10 @@ compi_status_t osc_am_rma(compi_win_t *w, int kind, int t, MPI_Aint disp, compi_
                          .contig = dt->contig};
         memcpy(p, &L, sizeof(L));
         p += sizeof(L);
-        memcpy(p, dt->blocks, (size_t)dt->nblocks * sizeof(dt_block_t));
-        p += (size_t)dt->nblocks * sizeof(dt_block_t);
+        if (dt->nblocks > 0) {
+            memcpy(p, dt->blocks, (size_t)dt->nblocks * sizeof(dt_block_t));
+            p += (size_t)dt->nblocks * sizeof(dt_block_t);
+        }
         h->nblocks = dt->nblocks;
     } else {
         h->dt = (int32_t)dt->handle;

@@ -71,6 +71,12 @@ static inline compi_datatype_t *dt_from_handle(MPI_Datatype h)
     return (compi_datatype_t *)handle_get(&dt_table, h);
 }
 
+/* MPI_BYTE's type: packed bytes, for layers that name no MPI handle (core/pml) */
+static inline compi_datatype_t *dt_byte(void)
+{
+    return dt_from_handle(MPI_BYTE);
+}
+
 compi_status_t dt_init(void);     /* fills the predefined table */
 void dt_finalize(void);
 

@@ -144,8 +144,15 @@ static inline int mpi_raise_status(compi_comm_t *c, compi_status_t st, const cha
     }
 }
 
-/* a status from the PML: there COMPI_ERR_NO_RESOURCE means that a buffered send found
-   the attached buffer too small */
+/* The MPI error class of a status from the PML or of a request's result (the PML's, a
+   schedule's): mpi_err_class_of, except that from the PML COMPI_ERR_NO_RESOURCE means that
+   a buffered send found the attached buffer too small.  Every completion maps here. */
+static inline int mpi_p2p_class_of(compi_status_t st)
+{
+    return st == COMPI_ERR_NO_RESOURCE ? MPI_ERR_BUFFER : mpi_err_class_of(st);
+}
+
+/* the same, raised on `c` */
 static inline int mpi_raise_p2p_status(compi_comm_t *c, compi_status_t st, const char *fn)
 {
     if (st == COMPI_ERR_NO_RESOURCE) {

@@ -14,6 +14,7 @@
 #include "core/mpi/errors.h"
 #include "core/runtime/log.h"
 #include "core/mpi/mpi_state.h"
+#include "core/mpi/req_handle.h"
 #include "core/runtime/params.h"
 #include "core/op/op.h"
 #include "core/osc/osc.h"
@@ -350,6 +351,7 @@ static void lib_stop(void)
     tramp_finalize();
     comm_finalize();
     pml_finalize();
+    mpi_req_finalize();
     op_finalize();
     dt_finalize();
     compi_mpi_state = COMPI_STATE_FINALIZED;

@@ -1,19 +1,38 @@
 /*
  * isendrecv_api.c -- MPI_Isendrecv and MPI_Isendrecv_replace (MPI-4): a send and a receive
- * under one request, as a point-to-point schedule of the schedule engine
- * (core/coll/sched/sched.h, coll_sched_p2p): the two steps carry the user's tags on the
- * communicator's own context, so they match ordinary sends and receives, and the
- * request's status is the receive's.  The schedule takes no collective sequence number,
- * so nonblocking collectives on the same communicator are not disturbed.
+ * under one request, a pair of PML requests joined to it (pml_join, core/pml/pml.h): the
+ * request completes when both have, its status is the receive's and its error the first
+ * of either.  Both carry the user's tags on the communicator's own context, so they match
+ * ordinary sends and receives; the receive is posted first, so an exchange with oneself
+ * cannot wait on itself.  Nothing runs between them and nothing polls for them: each
+ * reports to the joined request as it completes.
  *
- * MPI_Isendrecv_replace copies the buffer into the schedule's scratch first (a round
- * without communication, run when the request starts), then sends the copy and receives
- * into the buffer.  MPI_PROC_NULL on either side leaves that step out; with no receive the
- * status is MPI_PROC_NULL's.
+ * MPI_Isendrecv_replace packs the buffer aside first (the joined request frees the copy
+ * when it is released), then sends the copy and receives into the buffer.  MPI_PROC_NULL
+ * on either side leaves that operation out; with no receive the status is MPI_PROC_NULL's.
  */
-#include "core/coll/sched/sched.h"
 #include "core/mpi/args.h"
 #include "core/mpi/req_handle.h"
+
+#include <stdlib.h>
+
+/* the outgoing data of a replace, packed: *sbuf_p, *scount_p (bytes), *sdt_p (bytes) */
+static compi_status_t replace_copy(compi_request_t *join, const void *buf, int count,
+                                   compi_datatype_t *dt, const void **sbuf_p, size_t *scount_p,
+                                   compi_datatype_t **sdt_p)
+{
+    size_t bytes = (size_t)count * dt->size;
+    void *tmp = malloc(bytes > 0 ? bytes : 1);
+    if (tmp == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    dt_pack(dt, buf, (size_t)count, 0, tmp, bytes);
+    pml_join_adopt(join, tmp);
+    *sbuf_p = tmp;
+    *scount_p = bytes;
+    *sdt_p = dt_byte();
+    return COMPI_OK;
+}
 
 static int isendrecv_any(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
                          int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
@@ -22,7 +41,6 @@ static int isendrecv_any(const void *sendbuf, int sendcount, MPI_Datatype sendty
 {
     compi_comm_t *c = NULL;
     compi_datatype_t *sdt = NULL, *rdt = NULL;
-    compi_request_t *req = NULL;
     COMPI_CHECK_INIT(fn);
     if (request == NULL) {
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "request pointer is NULL");
@@ -43,34 +61,37 @@ static int isendrecv_any(const void *sendbuf, int sendcount, MPI_Datatype sendty
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    coll_call_t call = {.mode = COLL_MODE_NONBLOCKING, .comm = c, .root = -1};
-    coll_sched_t *s = coll_sched_new(&call);
-    if (s == NULL) {
+    compi_request_t *join = pml_join_new(c);
+    if (join == NULL) {
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
     }
-    coll_sched_p2p(s);
-    if (replace) {
-        sdt = rdt;
-        sendcount = recvcount;
-        if (dest != MPI_PROC_NULL) {
-            /* the outgoing data, taken before anything arrives in the buffer */
-            void *tmp = coll_sched_scratch(s, rdt, (size_t)recvcount);
-            coll_sched_copy(s, recvbuf, (size_t)recvcount, rdt, tmp, (size_t)recvcount, rdt);
-            coll_sched_round(s);
-            sendbuf = tmp;
-        }
+    size_t scount = (size_t)sendcount;
+    compi_status_t st = COMPI_OK;
+    if (replace && dest != MPI_PROC_NULL) {
+        st = replace_copy(join, recvbuf, recvcount, rdt, &sendbuf, &scount, &sdt);
     }
-    if (source != MPI_PROC_NULL) {
-        coll_sched_recv_tag(s, recvbuf, (size_t)recvcount, rdt, source, recvtag);
+    compi_request_t *r = NULL, *posted = NULL;
+    if (st == COMPI_OK && source != MPI_PROC_NULL &&
+        (st = pml_irecv(recvbuf, (size_t)recvcount, rdt, source, recvtag, c, &r)) == COMPI_OK) {
+        posted = r->complete ? NULL : r;
+        pml_join(join, r);
     }
-    if (dest != MPI_PROC_NULL) {
-        coll_sched_send_tag(s, sendbuf, (size_t)sendcount, sdt, dest, sendtag);
+    if (st == COMPI_OK && dest != MPI_PROC_NULL &&
+        (st = pml_isend(sendbuf, scount, sdt, dest, sendtag, c, PML_SEND_STANDARD, &r)) ==
+            COMPI_OK) {
+        pml_join(join, r);
     }
-    compi_status_t st = coll_sched_start(s, &req);
+    if (st != COMPI_OK && posted != NULL) {
+        /* the send could not start (nothing progressed since the receive was posted, so
+           it is still there): take the receive back, lest it match a message */
+        pml_cancel(posted);
+    }
+    pml_join_end(join);
     if (st != COMPI_OK) {
-        return mpi_raise_status(c, st, fn, NULL);
+        pml_request_free(join);
+        return mpi_raise_p2p_status(c, st, fn);
     }
-    return mpi_req_expose(c, req, request, fn);
+    return mpi_req_expose(c, join, request, fn);
 }
 
 #pragma weak MPI_Isendrecv = PMPI_Isendrecv

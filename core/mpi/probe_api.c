@@ -13,15 +13,9 @@
 
 static handle_table_t msg_table = HANDLE_TABLE_INIT(COMPI_HKIND_MESSAGE, 2);
 
-static void status_proc_null(MPI_Status *status)
-{
-    if (status != NULL && status != MPI_STATUS_IGNORE) {
-        status->MPI_SOURCE = MPI_PROC_NULL;
-        status->MPI_TAG = MPI_ANY_TAG;
-        status->compi_cancelled = 0;
-        status->compi_count = 0;
-    }
-}
+/* the result of a receive from MPI_PROC_NULL */
+static const pml_result_t result_proc_null = {
+    .source = PML_PROC_NULL, .tag = PML_ANY_TAG, .error = COMPI_OK};
 
 static int check_probe(int source, int tag, MPI_Comm comm, compi_comm_t **c_p, const char *fn)
 {
@@ -44,10 +38,15 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
     if (flag == NULL) {
         return mpi_err_raise(c, MPI_ERR_ARG, "MPI_Iprobe", "flag is NULL");
     }
-    int saved = mpi_status_error_save(status);
-    compi_status_t st = pml_iprobe(source, tag, c, flag, status);
-    mpi_status_error_restore(status, saved);
-    return st == COMPI_OK ? MPI_SUCCESS : mpi_raise_p2p_status(c, st, "MPI_Iprobe");
+    pml_result_t res;
+    compi_status_t st = pml_iprobe(source, tag, c, flag, &res);
+    if (st != COMPI_OK) {
+        return mpi_raise_p2p_status(c, st, "MPI_Iprobe");
+    }
+    if (*flag) {
+        mpi_status_set(status, &res);
+    }
+    return MPI_SUCCESS;
 }
 
 #pragma weak MPI_Probe = PMPI_Probe
@@ -61,13 +60,14 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     }
     int flag = 0;
     while (!flag) {
-        int saved = mpi_status_error_save(status);
-        compi_status_t st = pml_iprobe(source, tag, c, &flag, status);
-        mpi_status_error_restore(status, saved);
+        pml_result_t res;
+        compi_status_t st = pml_iprobe(source, tag, c, &flag, &res);
         if (st != COMPI_OK) {
             return mpi_raise_p2p_status(c, st, "MPI_Probe");
         }
-        if (!flag) {
+        if (flag) {
+            mpi_status_set(status, &res);
+        } else {
             pml_progress_wait(); /* may sleep when oversubscribed */
         }
     }
@@ -80,18 +80,18 @@ static int improbe(int source, int tag, compi_comm_t *c, int *flag, MPI_Message 
     if (source == MPI_PROC_NULL) {
         *flag = 1;
         *message = MPI_MESSAGE_NO_PROC;
-        status_proc_null(status);
+        mpi_status_set(status, &result_proc_null);
         return MPI_SUCCESS;
     }
     compi_message_t *m = NULL;
-    int saved = mpi_status_error_save(status);
-    compi_status_t st = pml_improbe(source, tag, c, flag, &m, status);
-    mpi_status_error_restore(status, saved);
+    pml_result_t res;
+    compi_status_t st = pml_improbe(source, tag, c, flag, &m, &res);
     if (st != COMPI_OK) {
         return mpi_raise_p2p_status(c, st, fn);
     }
     *message = MPI_MESSAGE_NULL;
     if (*flag) {
+        mpi_status_set(status, &res);
         int h;
         if (handle_alloc(&msg_table, m, &h) != COMPI_OK) {
             return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no message handle left");
@@ -193,7 +193,7 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
         if (req == NULL) {
             return mpi_err_raise(NULL, MPI_ERR_NO_MEM, "MPI_Imrecv", "out of requests");
         }
-        status_proc_null(&req->status);
+        req->result = result_proc_null;
         req->complete = 1;
     }
     return mpi_req_expose(req->comm, req, request, "MPI_Imrecv");
@@ -210,12 +210,12 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
         return rc;
     }
     if (req == NULL) {
-        status_proc_null(status);
+        mpi_status_set(status, &result_proc_null);
         return MPI_SUCCESS;
     }
-    int saved = mpi_status_error_save(status);
-    compi_status_t st = pml_wait(req, status);
-    mpi_status_error_restore(status, saved);
+    pml_result_t res;
+    compi_status_t st = pml_wait(req, &res);
+    mpi_status_set(status, &res);
     compi_comm_t *c = req->comm;
     comm_retain(c);
     pml_request_free(req);

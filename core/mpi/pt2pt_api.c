@@ -194,9 +194,9 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    int saved = mpi_status_error_save(status);
-    compi_status_t st = pml_recv(buf, (size_t)count, dt, source, tag, c, status);
-    mpi_status_error_restore(status, saved);
+    pml_result_t res;
+    compi_status_t st = pml_recv(buf, (size_t)count, dt, source, tag, c, &res);
+    mpi_status_set(status, &res);
     if (compi_unlikely(st != COMPI_OK)) {
         return mpi_raise_p2p_status(c, st, "MPI_Recv");
     }
@@ -253,9 +253,9 @@ static int sendrecv_run(compi_comm_t *c, const void *sbuf, size_t scount, compi_
         return mpi_raise_p2p_status(c, st, fn);
     }
     compi_status_t sst = pml_send(sbuf, scount, sdt, dest, sendtag, c, PML_SEND_STANDARD);
-    int saved = mpi_status_error_save(status);
-    st = pml_wait(rreq, status);
-    mpi_status_error_restore(status, saved);
+    pml_result_t res;
+    st = pml_wait(rreq, &res);
+    mpi_status_set(status, &res);
     pml_request_free(rreq);
     if (sst != COMPI_OK) {
         return mpi_raise_p2p_status(c, sst, fn);
@@ -308,7 +308,7 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for %zu bytes", bytes);
     }
     dt_pack(dt, buf, (size_t)count, 0, tmp, bytes);
-    rc = sendrecv_run(c, tmp, bytes, dt_from_handle(MPI_BYTE), dest, sendtag, buf, (size_t)count,
+    rc = sendrecv_run(c, tmp, bytes, dt_byte(), dest, sendtag, buf, (size_t)count,
                       dt, source, recvtag, status, fn);
     free(tmp);
     return rc;

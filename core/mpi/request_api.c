@@ -8,15 +8,8 @@
  * persistent one just becomes inactive.  A null handle or an inactive persistent request
  * completes at once with an empty status, as the standard says.
  */
+#include "core/mpi/args.h"
 #include "core/mpi/req_handle.h"
-#include "core/pml/pml_internal.h" /* generalized request callbacks live in pml_request_t */
-
-static void status_empty(MPI_Status *st)
-{
-    if (st != NULL && st != MPI_STATUS_IGNORE) {
-        pml_status_empty(st);
-    }
-}
 
 /* MPI_REQUEST_NULL gives *r_p = NULL; an invalid or freed handle raises */
 static inline int lookup(MPI_Request h, compi_request_t **r_p, const char *fn)
@@ -45,57 +38,60 @@ static inline int is_done(const compi_request_t *r)
     return is_idle(r) || __atomic_load_n(&r->complete, __ATOMIC_ACQUIRE);
 }
 
-/* the status of a request that completed one operation, MPI_ERROR left as it was */
-static void status_out(MPI_Status *dst, const MPI_Status *src)
+/* the status of a generalized request that completed one operation: query_fn's, MPI_ERROR
+   left as it was; returns query_fn's error */
+static int greq_status(compi_request_t *r, MPI_Status *status)
 {
-    if (dst != NULL && dst != MPI_STATUS_IGNORE) {
-        int keep = dst->MPI_ERROR;
-        *dst = *src;
-        dst->MPI_ERROR = keep;
+    MPI_Status st;
+    mpi_status_empty(&st);
+    int err = mpi_greq_query(r, &st);
+    if (status != NULL && status != MPI_STATUS_IGNORE) {
+        st.MPI_ERROR = status->MPI_ERROR;
+        *status = st;
     }
+    return err;
 }
 
-/* free_fn of a generalized request; its error is the completing call's (MPI 3.1, 12.2) */
-static int greq_free(compi_request_t *r)
+/* the error of a failed request, raised on its communicator (the class when the handler
+   returns) */
+static int raise_result(const compi_request_t *r, const char *fn)
 {
-    pml_request_t *g = (pml_request_t *)r;
-    return g->free_fn != NULL ? g->free_fn(g->extra_state) : MPI_SUCCESS;
+    return mpi_raise_p2p_status(r->comm, r->result.error, fn);
 }
 
 /*
  * End a done request: fill *status (all but MPI_ERROR), release or deactivate it.
- * Returns the request's error: the status's, or for a generalized request the error of
- * free_fn, else of query_fn (free_fn runs last).  Raises it on the request's
- * communicator when `raise_fn` is not NULL.
+ * Returns the request's error: the class of its result's, or for a generalized request
+ * the error of free_fn, else of query_fn (free_fn runs last; MPI 3.1, 12.2).  Raises it
+ * on the request's communicator when `raise_fn` is not NULL.
  */
 static int finish(MPI_Request *h, compi_request_t *r, MPI_Status *status, const char *raise_fn)
 {
     if (is_idle(r)) {
-        status_empty(status);
+        mpi_status_empty(status);
         return MPI_SUCCESS;
     }
-    MPI_Status st = r->status;
-    int err = st.MPI_ERROR;
-    if (r->kind == REQ_GREQ) {
-        pml_request_t *g = (pml_request_t *)r;
-        err = g->query_fn != NULL ? g->query_fn(g->extra_state, &st) : MPI_SUCCESS;
-    }
-    status_out(status, &st);
-    if (r->kind == REQ_GREQ && !r->persistent) {
-        int ferr = greq_free(r);
+    int err;
+    if (compi_likely(r->kind != REQ_GREQ)) {
+        mpi_status_set(status, &r->result);
+        err = compi_likely(r->result.error == COMPI_OK)
+                  ? MPI_SUCCESS
+                  : (raise_fn != NULL ? raise_result(r, raise_fn)
+                                      : mpi_p2p_class_of(r->result.error));
+    } else {
+        err = greq_status(r, status);
+        int ferr = mpi_greq_free(r);
         if (ferr != MPI_SUCCESS) {
             err = ferr;
         }
-    }
-    if (err != MPI_SUCCESS && raise_fn != NULL) {
-        err = mpi_err_raise(r->comm, err, raise_fn, "%s",
-                            err == MPI_ERR_TRUNCATE ? "message truncated" : "request failed");
+        if (err != MPI_SUCCESS && raise_fn != NULL) {
+            err = mpi_err_raise(r->comm, err, raise_fn, "generalized request failed");
+        }
     }
     if (r->persistent) {
         r->active = 0;
     } else {
-        mpi_req_dispose(r);
-        *h = MPI_REQUEST_NULL;
+        mpi_req_dispose(h, r);
     }
     return err;
 }
@@ -278,7 +274,7 @@ static int any_common(int count, MPI_Request reqs[], int *index, int *flag, MPI_
         if (nactive == 0) {
             *index = MPI_UNDEFINED;
             *flag = 1;
-            status_empty(status);
+            mpi_status_empty(status);
             return MPI_SUCCESS;
         }
         if (!blocking && round > 0) {
@@ -387,9 +383,8 @@ int PMPI_Request_free(MPI_Request *request)
         /* keep the handle: the user still calls MPI_Grequest_complete with it */
         r->user_freed = 1;
     } else {
-        int err = r->kind == REQ_GREQ ? greq_free(r) : MPI_SUCCESS;
-        mpi_req_dispose(r);
-        *request = MPI_REQUEST_NULL;
+        int err = r->kind == REQ_GREQ ? mpi_greq_free(r) : MPI_SUCCESS;
+        mpi_req_dispose(request, r);
         if (err != MPI_SUCCESS) {
             return mpi_err_raise(NULL, err, "MPI_Request_free", "free_fn returned error %d",
                                  err);
@@ -420,26 +415,21 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         return MPI_SUCCESS;
     }
     if (is_idle(r)) {
-        status_empty(status);
+        mpi_status_empty(status);
         return MPI_SUCCESS;
     }
-    MPI_Status st = r->status;
     if (r->kind == REQ_GREQ) {
-        pml_request_t *g = (pml_request_t *)r;
-        int err = g->query_fn != NULL ? g->query_fn(g->extra_state, &st) : MPI_SUCCESS;
-        status_out(status, &st);
+        int err = greq_status(r, status);
         if (err != MPI_SUCCESS) {
             return mpi_err_raise(NULL, err, "MPI_Request_get_status", "query_fn returned error %d",
                                  err);
         }
         return MPI_SUCCESS;
     }
-    status_out(status, &st);
-    if (st.MPI_ERROR != MPI_SUCCESS) {
+    mpi_status_set(status, &r->result);
+    if (r->result.error != COMPI_OK) {
         /* as MPI_Test would: the error is returned, not stored in the status */
-        return mpi_err_raise(r->comm, st.MPI_ERROR, "MPI_Request_get_status", "%s",
-                             st.MPI_ERROR == MPI_ERR_TRUNCATE ? "message truncated"
-                                                              : "request failed");
+        return raise_result(r, "MPI_Request_get_status");
     }
     return MPI_SUCCESS;
 }
@@ -457,11 +447,7 @@ int PMPI_Cancel(MPI_Request *request)
         return rc;
     }
     if (r->kind == REQ_GREQ) {
-        pml_request_t *g = (pml_request_t *)r;
-        if (g->cancel_fn != NULL) {
-            return g->cancel_fn(g->extra_state, r->complete);
-        }
-        return MPI_SUCCESS;
+        return mpi_greq_cancel(r);
     }
     /* a send, or a receive already matched, stays: the status then says not cancelled */
     pml_cancel(r);
@@ -519,15 +505,10 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
     if (request == NULL) {
         return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Grequest_start", "request is NULL");
     }
-    compi_request_t *r = pml_request_new(REQ_GREQ, NULL);
+    compi_request_t *r = mpi_greq_new(query_fn, free_fn, cancel_fn, extra_state);
     if (r == NULL) {
         return mpi_err_raise(NULL, MPI_ERR_NO_MEM, "MPI_Grequest_start", "out of requests");
     }
-    pml_request_t *g = (pml_request_t *)r;
-    g->query_fn = query_fn;
-    g->free_fn = free_fn;
-    g->cancel_fn = cancel_fn;
-    g->extra_state = extra_state;
     return mpi_req_expose(NULL, r, request, "MPI_Grequest_start");
 }
 
@@ -542,13 +523,10 @@ int PMPI_Grequest_complete(MPI_Request request)
     }
     if (r->user_freed) {
         /* MPI_Request_free came first: nobody will wait, so end it here */
-        pml_request_t *g = (pml_request_t *)r;
         r->user_freed = 0;
         r->complete = 1;
-        if (g->free_fn != NULL) {
-            g->free_fn(g->extra_state);
-        }
-        mpi_req_dispose(r);
+        mpi_greq_free(r);
+        mpi_req_dispose(&request, r);
         return MPI_SUCCESS;
     }
     pml_request_complete(r);

@@ -420,13 +420,13 @@ static int am_drain(compi_win_t *w)
     for (;;) {
         compi_message_t *msg = NULL;
         compi_request_t *r = NULL;
-        MPI_Status s;
+        pml_result_t s;
         int flag = 0;
         if (pml_improbe(MPI_ANY_SOURCE, COMPI_TAG_OSC_AM, w->comm, &flag, &msg, &s) != COMPI_OK ||
             !flag) {
             break;
         }
-        size_t len = (size_t)s.compi_count;
+        size_t len = s.count;
         void *buf = malloc(len > sizeof(am_hdr_t) ? len : sizeof(am_hdr_t));
         if (buf == NULL) {
             rte_abort(MPI_ERR_NO_MEM, "osc: no memory for a one-sided request");
@@ -436,7 +436,7 @@ static int am_drain(compi_win_t *w)
         }
         pml_request_free(r);
         if (len >= sizeof(am_hdr_t)) {
-            am_serve(w, s.MPI_SOURCE, buf, len);
+            am_serve(w, s.source, buf, len);
         }
         free(buf);
         n++;

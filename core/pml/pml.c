@@ -660,18 +660,15 @@ int pml_progress_wait(void)
 
 /* ---- waiting ------------------------------------------------------------------------ */
 
-compi_status_t pml_wait(compi_request_t *req, MPI_Status *status)
+compi_status_t pml_wait(compi_request_t *req, pml_result_t *res)
 {
     while (!__atomic_load_n(&req->complete, __ATOMIC_ACQUIRE)) {
         pml_progress_wait();
     }
-    if (status != NULL && status != MPI_STATUS_IGNORE) {
-        *status = req->status;
+    if (res != NULL) {
+        *res = req->result;
     }
-    if (req->status.MPI_ERROR == MPI_ERR_TRUNCATE) {
-        return COMPI_ERR_TRUNCATE;
-    }
-    return req->status.MPI_ERROR == MPI_SUCCESS ? COMPI_OK : COMPI_ERR_INTERNAL;
+    return req->result.error;
 }
 
 static compi_status_t pml_wait_all(size_t n, compi_request_t **reqs)

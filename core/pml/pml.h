@@ -11,7 +11,11 @@
  *
  * Ranks in this interface are ranks in `comm`; the PML maps them to world ranks and BTL
  * endpoints.  Tags >= 0 are the user's; negative tags are library traffic (see comm.h)
- * and are never matched by MPI_ANY_TAG.
+ * and are never matched by PML_ANY_TAG.
+ *
+ * No MPI type crosses this interface: a finished operation reports a pml_result_t
+ * (source, tag, bytes received, cancelled, a compi_status_t), and the API layer
+ * (core/mpi) makes MPI statuses, handles and error classes of it.
  *
  * Ownership: requests come from the PML's pool; pml_request_free() returns them.  The
  * PML retains the datatype and communicator of a request until it completes.  The
@@ -24,7 +28,6 @@
 #include "core/comm/comm.h"
 #include "core/dt/dt.h"
 
-#include <mpi.h>
 #include <stddef.h>
 
 typedef enum {
@@ -34,27 +37,46 @@ typedef enum {
     PML_SEND_BUFFERED
 } pml_send_mode_t;
 
-enum { REQ_SEND = 1, REQ_RECV, REQ_GREQ, REQ_COLL };
+/* wildcards and the null peer; core/mpi checks that MPI's constants have these values */
+enum { PML_ANY_SOURCE = -1, PML_PROC_NULL = -2, PML_ANY_TAG = -1 };
+
+/* REQ_GREQ: made and completed by the API layer (generalized requests); REQ_COLL: by a
+   layer above (schedules, one-sided); REQ_JOIN: by the requests joined to it (pml_join) */
+enum { REQ_SEND = 1, REQ_RECV, REQ_GREQ, REQ_COLL, REQ_JOIN };
+
+/* What a finished operation reports.  A receive: the matched sender's rank and tag and
+   the bytes received; PML_PROC_NULL as source for a receive from PML_PROC_NULL; an empty
+   result (nothing received) has PML_ANY_SOURCE, PML_ANY_TAG and count 0.  `error` is
+   COMPI_OK or how the operation failed (COMPI_ERR_TRUNCATE: the message was longer than
+   the receive; COMPI_ERR_NO_RESOURCE: a buffered send found no room in the attached
+   buffer); a cancelled receive is COMPI_OK with `cancelled` set. */
+typedef struct pml_result {
+    int source;
+    int tag;
+    compi_status_t error;
+    int cancelled;
+    size_t count; /* bytes received */
+} pml_result_t;
 
 typedef struct compi_request {
     volatile int complete;  /* set last (release) when the operation is done */
     unsigned char kind;     /* REQ_* */
     unsigned char persistent;
     unsigned char active;   /* persistent: started, not yet completed by wait/test */
-    unsigned char user_freed; /* MPI_Request_free while in flight: release at completion */
-    int handle;             /* MPI handle, MPI_REQUEST_NULL when not exposed */
-    MPI_Status status;
+    unsigned char user_freed; /* freed while in flight: released at completion */
+    pml_result_t result;    /* valid once complete */
     compi_comm_t *comm;     /* for the error handler; retained */
-    void *owner;            /* persistent REQ_COLL: its schedule (core/coll/sched) */
+    void *owner;            /* the layer that made a REQ_COLL or REQ_GREQ request: its
+                               state (a persistent schedule, a generalized request) */
 } compi_request_t;
 
 /* a matched-but-not-received message (MPI_Mprobe) */
 typedef struct compi_message compi_message_t;
 
-extern handle_table_t req_table;
-static inline compi_request_t *req_from_handle(MPI_Request h)
+/* an empty result (see pml_result_t) */
+static inline void pml_result_empty(pml_result_t *res)
 {
-    return (compi_request_t *)handle_get(&req_table, h);
+    *res = (pml_result_t){.source = PML_ANY_SOURCE, .tag = PML_ANY_TAG, .error = COMPI_OK};
 }
 
 /* after rte_init: opens the BTLs and connects to every peer of the job */
@@ -108,13 +130,14 @@ int pml_send_is_local(const compi_comm_t *comm, int dst, size_t bytes);
 
 compi_status_t pml_irecv(void *buf, size_t count, compi_datatype_t *dt, int src, int tag,
                          compi_comm_t *comm, compi_request_t **req_p);
-/* status may be NULL; truncation gives COMPI_ERR_TRUNCATE with status filled */
+/* res may be NULL; truncation gives COMPI_ERR_TRUNCATE with *res filled */
 compi_status_t pml_recv(void *buf, size_t count, compi_datatype_t *dt, int src, int tag,
-                        compi_comm_t *comm, MPI_Status *status);
+                        compi_comm_t *comm, pml_result_t *res);
 
-compi_status_t pml_iprobe(int src, int tag, compi_comm_t *comm, int *flag, MPI_Status *status);
+/* probes: *res (unless NULL) describes the message found (count: its bytes) */
+compi_status_t pml_iprobe(int src, int tag, compi_comm_t *comm, int *flag, pml_result_t *res);
 compi_status_t pml_improbe(int src, int tag, compi_comm_t *comm, int *flag,
-                           compi_message_t **msg_p, MPI_Status *status);
+                           compi_message_t **msg_p, pml_result_t *res);
 /* the communicator a matched message came on */
 compi_comm_t *pml_message_comm(const compi_message_t *msg);
 compi_status_t pml_imrecv(void *buf, size_t count, compi_datatype_t *dt, compi_message_t *msg,
@@ -144,21 +167,42 @@ int pml_request_partitions(const compi_request_t *req);
 compi_status_t pml_pready(compi_request_t *req, int p);
 /* a started partitioned receive: 1 when partition `p` has arrived (progresses first) */
 int pml_parrived(compi_request_t *req, int p);
-/* cancel a receive not yet matched: 1 when cancelled (status says so), 0 otherwise */
+/* cancel a receive not yet matched: 1 when cancelled (its result says so), 0 otherwise */
 int pml_cancel(compi_request_t *req);
 
-/* block until complete, progressing; fills *status unless NULL/MPI_STATUS_IGNORE */
-compi_status_t pml_wait(compi_request_t *req, MPI_Status *status);
+/* block until complete, progressing; copies the result to *res unless NULL; returns
+   the result's error */
+compi_status_t pml_wait(compi_request_t *req, pml_result_t *res);
 /* wait for every request, then free them and set their slots to NULL (NULL slots are
    skipped); the first error wins */
 compi_status_t pml_wait_all_free(size_t n, compi_request_t **reqs);
 /* return a request to the pool; one still in flight is released when it completes */
 void pml_request_free(compi_request_t *req);
-/* a bare request from the pool (e.g. REQ_GREQ, REQ_COLL), comm retained when not NULL */
+/* a bare request from the pool (e.g. REQ_GREQ, REQ_COLL), comm retained when not NULL;
+   its result is empty */
 compi_request_t *pml_request_new(int kind, compi_comm_t *comm);
 /* mark a request of the caller's (REQ_GREQ, REQ_COLL) complete; one the user freed while
    in flight is released */
 void pml_request_complete(compi_request_t *req);
+
+/*
+ * Joined requests (MPI_Isendrecv): a REQ_JOIN request completes when every request joined
+ * to it has, and after pml_join_end().  Its result is that of its joined receive (the
+ * last one, should there be several), PML_PROC_NULL's without one; its error is the
+ * first error of any.  No progress hook and no allocation: each joined request reports
+ * to it as it completes.
+ *
+ *   pml_join_new(comm) -> j;  pml_irecv(..., &r); pml_join(j, r);
+ *                             pml_isend(..., &s); pml_join(j, s);  pml_join_end(j);
+ *
+ * pml_join() gives the joined request up (as pml_request_free would: the PML releases it
+ * once complete).  pml_join_adopt() gives the REQ_JOIN request malloc'ed memory to free
+ * when it is released (a copy the send reads).
+ */
+compi_request_t *pml_join_new(compi_comm_t *comm);
+void pml_join(compi_request_t *join, compi_request_t *req);
+void pml_join_adopt(compi_request_t *join, void *mem);
+void pml_join_end(compi_request_t *join);
 
 /* MPI_T performance variables.  Receives posted and messages unexpected now, over every
    communicator: */
@@ -172,7 +216,10 @@ unsigned long long pml_unexpected_peak(int restart);
    after MPI_Finalize. */
 void pml_btl_bytes(const char *btl, unsigned long long *sent, unsigned long long *recvd);
 
-/* MPI_Buffer_attach / detach (detach waits for the buffered sends to leave) */
+/* MPI_Buffer_attach / detach (detach waits for the buffered sends to leave).  Each
+   buffered send takes at most PML_BSEND_OVERHEAD bytes of the buffer beyond its data
+   (core/mpi checks that MPI_BSEND_OVERHEAD covers it). */
+#define PML_BSEND_OVERHEAD 48
 compi_status_t pml_buffer_attach(void *buf, size_t size);
 compi_status_t pml_buffer_detach(void **buf_p, size_t *size_p);
 

@@ -5,7 +5,8 @@
  * The buffer is a sequence of blocks, each starting with a small header (size, in use).
  * Allocation is first fit, merging free neighbours as it walks; a block is freed when
  * the internal send that carries it completes.  The header and alignment cost stays
- * below MPI_BSEND_OVERHEAD per message, as the standard promises users.
+ * below PML_BSEND_OVERHEAD per message (and so below MPI_BSEND_OVERHEAD, as the standard
+ * promises users).
  *
  * Ownership: the attached memory belongs to the user; we use it until detach returns.
  * Internal send requests are owned by this file (user_freed: released at completion).
@@ -20,8 +21,8 @@ typedef struct bsend_blk {
 } bsend_blk_t;
 
 #define BLK_ALIGN 16
-COMPI_STATIC_ASSERT(sizeof(bsend_blk_t) + 2 * BLK_ALIGN <= MPI_BSEND_OVERHEAD,
-                    "bsend block overhead exceeds MPI_BSEND_OVERHEAD");
+COMPI_STATIC_ASSERT(sizeof(bsend_blk_t) + 2 * BLK_ALIGN <= PML_BSEND_OVERHEAD,
+                    "bsend block overhead exceeds PML_BSEND_OVERHEAD");
 
 static struct {
     void *user_buf;  /* as attached */
@@ -112,7 +113,7 @@ void pml_bsend_done(pml_request_t *req)
 compi_status_t pml_bsend(const void *buf, size_t count, compi_datatype_t *dt, int dst, int tag,
                          compi_comm_t *comm)
 {
-    if (dst == MPI_PROC_NULL) {
+    if (dst == PML_PROC_NULL) {
         return COMPI_OK;
     }
     size_t bytes = count * dt->size;
@@ -120,7 +121,7 @@ compi_status_t pml_bsend(const void *buf, size_t count, compi_datatype_t *dt, in
     if (region == NULL) {
         return COMPI_ERR_NO_RESOURCE;
     }
-    compi_datatype_t *bytes_dt = dt_from_handle(MPI_BYTE);
+    compi_datatype_t *bytes_dt = dt_byte();
     pml_request_t *r = pml_req_alloc(REQ_SEND, comm, bytes_dt);
     if (r == NULL) {
         blk_free(region);

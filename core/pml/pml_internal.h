@@ -40,8 +40,8 @@ typedef struct pml_request {
     void *buf;
     size_t count;
     compi_datatype_t *dt;
-    int peer;           /* comm rank: destination, or source (may be MPI_ANY_SOURCE) */
-    int tag;            /* may be MPI_ANY_TAG for receives */
+    int peer;           /* comm rank: destination, or source (may be PML_ANY_SOURCE) */
+    int tag;            /* may be PML_ANY_TAG for receives */
     int world_peer;     /* world rank of the destination (sends), of the source (split
                            rendezvous receives) */
     unsigned char state;
@@ -58,11 +58,9 @@ typedef struct pml_request {
     int parts_ready;    /* partitioned send: partitions marked ready since the start */
     unsigned char *ready_map; /* partitioned send: a bit per partition marked (malloc) */
 
-    /* generalized requests */
-    MPI_Grequest_query_function *query_fn;
-    MPI_Grequest_free_function *free_fn;
-    MPI_Grequest_cancel_function *cancel_fn;
-    void *extra_state;
+    struct pml_request *join; /* the REQ_JOIN request this one reports to, or NULL */
+    int njoined;              /* REQ_JOIN: requests (and pml_join_end) still to report */
+    void *adopted;            /* REQ_JOIN: memory freed at release (pml_join_adopt) */
 } pml_request_t;
 
 /* a message that arrived before its receive was posted */
@@ -121,8 +119,8 @@ extern struct pml_queue_len {
 
 static inline int pml_match_ok(int want_src, int want_tag, int src, int tag)
 {
-    return (want_src == src || want_src == MPI_ANY_SOURCE) &&
-           (want_tag == tag || (want_tag == MPI_ANY_TAG && tag >= 0));
+    return (want_src == src || want_src == PML_ANY_SOURCE) &&
+           (want_tag == tag || (want_tag == PML_ANY_TAG && tag >= 0));
 }
 
 /* the entry for `ctx`, created when `create` and absent; NULL on no memory / absent */
@@ -216,7 +214,8 @@ static inline compi_status_t pml_btl_put(pml_peer_t *p, const struct iovec *iov,
 pml_request_t *pml_req_alloc(int kind, compi_comm_t *comm, compi_datatype_t *dt);
 void pml_req_release(pml_request_t *req);
 void pml_req_finalize(void);
-void pml_status_empty(MPI_Status *st);
+/* a joined request is complete: report it to its REQ_JOIN request */
+void pml_join_report(pml_request_t *req);
 
 /* marks complete (release order) and disposes of internally owned requests */
 static inline void pml_req_complete(pml_request_t *req)
@@ -225,6 +224,9 @@ static inline void pml_req_complete(pml_request_t *req)
 
     if (compi_unlikely(req->bsend_region != NULL)) {
         pml_bsend_done(req);
+    }
+    if (compi_unlikely(req->join != NULL)) {
+        pml_join_report(req);
     }
     __atomic_store_n(&req->super.complete, 1, __ATOMIC_RELEASE);
     if (compi_unlikely(req->super.user_freed)) {

@@ -68,7 +68,7 @@ void pml_psend_start(pml_request_t *req)
     req->parts_ready = 0;
     memset(req->ready_map, 0, (size_t)req->parts / 8 + 1);
     req->super.complete = 0;
-    pml_status_empty(&req->super.status);
+    pml_result_empty(&req->super.result);
 }
 
 compi_status_t pml_pready(compi_request_t *req, int p)

@@ -86,20 +86,20 @@ void pml_unexp_free(pml_unexp_t *u)
     unexp_pool = u;
 }
 
-/* copy `len` packed bytes into a receive buffer of `cap` bytes; fills the status */
+/* copy `len` packed bytes into a receive buffer of `cap` bytes; fills the result */
 static inline void deliver(void *buf, size_t count, compi_datatype_t *dt, size_t cap, int src,
-                           int tag, const void *data, size_t len, MPI_Status *st)
+                           int tag, const void *data, size_t len, pml_result_t *res)
 {
     size_t n = len;
-    st->MPI_SOURCE = src;
-    st->MPI_TAG = tag;
-    st->MPI_ERROR = MPI_SUCCESS;
-    st->compi_cancelled = 0;
+    res->source = src;
+    res->tag = tag;
+    res->error = COMPI_OK;
+    res->cancelled = 0;
     if (compi_unlikely(len > cap)) {
         n = cap;
-        st->MPI_ERROR = MPI_ERR_TRUNCATE;
+        res->error = COMPI_ERR_TRUNCATE;
     }
-    st->compi_count = (long long)n;
+    res->count = n;
     if (n > 0) {
         void *dst = dt_contig_ptr(dt, buf, count);
         if (compi_likely(dst != NULL)) {
@@ -113,7 +113,7 @@ static inline void deliver(void *buf, size_t count, compi_datatype_t *dt, size_t
 /* copy a matched eager payload into the receive */
 static void pml_recv_eager(pml_request_t *req, int src, int tag, const void *data, size_t len)
 {
-    deliver(req->buf, req->count, req->dt, req->bytes, src, tag, data, len, &req->super.status);
+    deliver(req->buf, req->count, req->dt, req->bytes, src, tag, data, len, &req->super.result);
     pml_req_complete(req);
 }
 
@@ -281,18 +281,18 @@ static void pml_recv_on_put_done(const pml_hdr_put_done_t *h)
 static void pml_recv_rndv(pml_request_t *req, int world_src, int src, int tag, size_t len,
                           unsigned flags, uint64_t sreq, uint64_t addr, uint64_t key)
 {
-    MPI_Status *st = &req->super.status;
+    pml_result_t *res = &req->super.result;
     pml_peer_t *p = &pml_state.peers[world_src];
     size_t target = len;
     pml_hdr_ctl_t ctl;
 
-    st->MPI_SOURCE = src;
-    st->MPI_TAG = tag;
+    res->source = src;
+    res->tag = tag;
     if (target > req->bytes) {
         target = req->bytes;
-        st->MPI_ERROR = MPI_ERR_TRUNCATE;
+        res->error = COMPI_ERR_TRUNCATE;
     }
-    st->compi_count = (long long)target;
+    res->count = target;
     memset(&ctl, 0, sizeof(ctl));
 
     if ((flags & PML_HFLAG_ADDR) && (p->btl->flags & BTL_FLAG_GET)) {
@@ -441,19 +441,19 @@ static void recv_init_fields(pml_request_t *r, void *buf, size_t count, compi_da
     r->bytes = count * dt->size;
 }
 
-static void status_proc_null(MPI_Status *st)
+static void result_proc_null(pml_result_t *res)
 {
-    pml_status_empty(st);
-    st->MPI_SOURCE = MPI_PROC_NULL;
+    pml_result_empty(res);
+    res->source = PML_PROC_NULL;
 }
 
 void pml_recv_start(pml_request_t *req)
 {
     req->super.complete = 0;
     req->offset = 0;
-    pml_status_empty(&req->super.status);
-    if (compi_unlikely(req->peer == MPI_PROC_NULL)) {
-        status_proc_null(&req->super.status);
+    pml_result_empty(&req->super.result);
+    if (compi_unlikely(req->peer == PML_PROC_NULL)) {
+        result_proc_null(&req->super.result);
         pml_req_complete(req);
         return;
     }
@@ -494,12 +494,12 @@ compi_status_t pml_recv_init(void *buf, size_t count, compi_datatype_t *dt, int 
 }
 
 compi_status_t pml_recv(void *buf, size_t count, compi_datatype_t *dt, int src, int tag,
-                        compi_comm_t *comm, MPI_Status *status)
+                        compi_comm_t *comm, pml_result_t *res)
 {
-    MPI_Status local;
-    MPI_Status *st = (status != NULL && status != MPI_STATUS_IGNORE) ? status : &local;
-    if (compi_unlikely(src == MPI_PROC_NULL)) {
-        status_proc_null(st);
+    pml_result_t local;
+    pml_result_t *st = res != NULL ? res : &local;
+    if (compi_unlikely(src == PML_PROC_NULL)) {
+        result_proc_null(st);
         return COMPI_OK;
     }
     pml_comm_t *pc = comm->pml;
@@ -510,7 +510,7 @@ compi_status_t pml_recv(void *buf, size_t count, compi_datatype_t *dt, int src, 
             /* already here: no request needed */
             deliver(buf, count, dt, count * dt->size, u->src, u->tag, u->data, u->len, st);
             pml_unexp_free(u);
-            return st->MPI_ERROR == MPI_SUCCESS ? COMPI_OK : COMPI_ERR_TRUNCATE;
+            return st->error;
         }
     }
     pml_request_t *r = pml_req_alloc(REQ_RECV, comm, dt);
@@ -530,24 +530,20 @@ compi_status_t pml_recv(void *buf, size_t count, compi_datatype_t *dt, int src, 
 
 /* ---- probes and matched messages ---------------------------------------------------- */
 
-static void status_of_unexp(const pml_unexp_t *u, MPI_Status *st)
+static void result_of_unexp(const pml_unexp_t *u, pml_result_t *res)
 {
-    if (st == NULL || st == MPI_STATUS_IGNORE) {
+    if (res == NULL) {
         return;
     }
-    st->MPI_SOURCE = u->src;
-    st->MPI_TAG = u->tag;
-    st->MPI_ERROR = MPI_SUCCESS;
-    st->compi_cancelled = 0;
-    st->compi_count = (long long)u->len;
+    *res = (pml_result_t){.source = u->src, .tag = u->tag, .error = COMPI_OK, .count = u->len};
 }
 
-compi_status_t pml_iprobe(int src, int tag, compi_comm_t *comm, int *flag, MPI_Status *status)
+compi_status_t pml_iprobe(int src, int tag, compi_comm_t *comm, int *flag, pml_result_t *res)
 {
-    if (src == MPI_PROC_NULL) {
+    if (src == PML_PROC_NULL) {
         *flag = 1;
-        if (status != NULL && status != MPI_STATUS_IGNORE) {
-            status_proc_null(status);
+        if (res != NULL) {
+            result_proc_null(res);
         }
         return COMPI_OK;
     }
@@ -555,13 +551,13 @@ compi_status_t pml_iprobe(int src, int tag, compi_comm_t *comm, int *flag, MPI_S
     pml_unexp_t *u = pml_match_unexp(comm->pml, src, tag, 0);
     *flag = u != NULL;
     if (u != NULL) {
-        status_of_unexp(u, status);
+        result_of_unexp(u, res);
     }
     return COMPI_OK;
 }
 
 compi_status_t pml_improbe(int src, int tag, compi_comm_t *comm, int *flag,
-                           compi_message_t **msg_p, MPI_Status *status)
+                           compi_message_t **msg_p, pml_result_t *res)
 {
     *msg_p = NULL;
     pml_progress();
@@ -578,7 +574,7 @@ compi_status_t pml_improbe(int src, int tag, compi_comm_t *comm, int *flag,
     m->u = u;
     m->comm = comm;
     comm_retain(comm);
-    status_of_unexp(u, status);
+    result_of_unexp(u, res);
     *flag = 1;
     *msg_p = m;
     return COMPI_OK;
@@ -608,8 +604,8 @@ int pml_cancel(compi_request_t *req)
     if (!pml_match_unpost(req->comm->pml, r)) {
         return 0;
     }
-    pml_status_empty(&req->status);
-    req->status.compi_cancelled = 1;
+    pml_result_empty(&req->result);
+    req->result.cancelled = 1;
     pml_req_complete(r);
     return 1;
 }

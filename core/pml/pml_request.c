@@ -1,10 +1,10 @@
 /*
- * pml_request.c -- the request pool and the MPI request handle table.
+ * pml_request.c -- the request pool, persistent starts and joined requests.
  *
  * Requests are carved from chunks that are never moved or freed before finalize, so a
  * request's address can travel on the wire as its id.  Freed requests go on a LIFO free
  * list (the most recently used one is the warmest in cache); after warm-up no send or
- * receive allocates.
+ * receive allocates.  The handles users see for them are the API layer's (core/mpi).
  */
 #include "core/pml/pml_internal.h"
 
@@ -12,8 +12,6 @@
 #include <string.h>
 
 #define CHUNK_REQS 64
-
-handle_table_t req_table = HANDLE_TABLE_INIT(COMPI_HKIND_REQUEST, 1);
 
 typedef struct req_chunk {
     struct req_chunk *next;
@@ -38,15 +36,6 @@ static int grow(void)
     return 0;
 }
 
-void pml_status_empty(MPI_Status *st)
-{
-    st->MPI_SOURCE = MPI_ANY_SOURCE;
-    st->MPI_TAG = MPI_ANY_TAG;
-    st->MPI_ERROR = MPI_SUCCESS;
-    st->compi_cancelled = 0;
-    st->compi_count = 0;
-}
-
 pml_request_t *pml_req_alloc(int kind, compi_comm_t *comm, compi_datatype_t *dt)
 {
     if (compi_unlikely(free_reqs == NULL) && grow() != 0) {
@@ -56,8 +45,7 @@ pml_request_t *pml_req_alloc(int kind, compi_comm_t *comm, compi_datatype_t *dt)
     free_reqs = r->next;
     memset(r, 0, sizeof(*r));
     r->super.kind = (unsigned char)kind;
-    r->super.handle = MPI_REQUEST_NULL;
-    pml_status_empty(&r->super.status);
+    pml_result_empty(&r->super.result);
     if (comm != NULL) {
         comm_retain(comm);
         r->super.comm = comm;
@@ -71,9 +59,11 @@ pml_request_t *pml_req_alloc(int kind, compi_comm_t *comm, compi_datatype_t *dt)
 
 void pml_req_release(pml_request_t *r)
 {
-    if (compi_unlikely(r->ready_map != NULL)) {
+    if (compi_unlikely(r->ready_map != NULL || r->adopted != NULL)) {
         free(r->ready_map);
+        free(r->adopted);
         r->ready_map = NULL;
+        r->adopted = NULL;
     }
     if (r->dt != NULL) {
         dt_release(r->dt);
@@ -119,7 +109,6 @@ void pml_req_finalize(void)
         chunks = next;
     }
     free_reqs = NULL;
-    handle_table_destroy(&req_table);
 }
 
 compi_request_t *pml_request_new(int kind, compi_comm_t *comm)
@@ -148,4 +137,68 @@ void pml_start(compi_request_t *req)
     } else {
         pml_recv_start((pml_request_t *)req);
     }
+}
+
+/* ---- joined requests (pml.h) -------------------------------------------------------- */
+
+compi_request_t *pml_join_new(compi_comm_t *comm)
+{
+    pml_request_t *j = pml_req_alloc(REQ_JOIN, comm, NULL);
+    if (j == NULL) {
+        return NULL;
+    }
+    j->super.result.source = PML_PROC_NULL;
+    j->njoined = 1; /* pml_join_end's */
+    return &j->super;
+}
+
+/* one report less to wait for; the last completes the REQ_JOIN request */
+static void join_count_down(pml_request_t *j)
+{
+    if (--j->njoined == 0) {
+        pml_req_complete(j);
+    }
+}
+
+static void join_take(pml_request_t *j, const compi_request_t *req)
+{
+    compi_status_t first = j->super.result.error;
+    if (req->kind == REQ_RECV) {
+        j->super.result = req->result;
+    }
+    if (first != COMPI_OK) {
+        j->super.result.error = first;
+    } else if (req->result.error != COMPI_OK) {
+        j->super.result.error = req->result.error;
+    }
+}
+
+void pml_join_report(pml_request_t *req)
+{
+    pml_request_t *j = req->join;
+    req->join = NULL;
+    join_take(j, &req->super);
+    join_count_down(j);
+}
+
+void pml_join(compi_request_t *join, compi_request_t *req)
+{
+    pml_request_t *j = (pml_request_t *)join, *r = (pml_request_t *)req;
+    if (__atomic_load_n(&req->complete, __ATOMIC_ACQUIRE)) {
+        join_take(j, req);
+    } else {
+        r->join = j;
+        j->njoined++;
+    }
+    pml_request_free(req);
+}
+
+void pml_join_adopt(compi_request_t *join, void *mem)
+{
+    ((pml_request_t *)join)->adopted = mem;
+}
+
+void pml_join_end(compi_request_t *join)
+{
+    join_count_down((pml_request_t *)join);
 }

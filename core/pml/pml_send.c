@@ -49,7 +49,7 @@ static inline compi_status_t eager_write(pml_peer_t *p, const void *buf, size_t 
 compi_status_t pml_send(const void *buf, size_t count, compi_datatype_t *dt, int dst, int tag,
                         compi_comm_t *comm, pml_send_mode_t mode)
 {
-    if (compi_unlikely(dst == MPI_PROC_NULL)) {
+    if (compi_unlikely(dst == PML_PROC_NULL)) {
         return COMPI_OK;
     }
     if (compi_unlikely(mode == PML_SEND_BUFFERED)) {
@@ -95,7 +95,7 @@ static void send_init_fields(pml_request_t *r, const void *buf, size_t count,
     r->tag = tag;
     r->mode = (unsigned char)mode;
     r->bytes = count * dt->size;
-    r->world_peer = dst == MPI_PROC_NULL ? -1 : comm->world_ranks[dst];
+    r->world_peer = dst == PML_PROC_NULL ? -1 : comm->world_ranks[dst];
 }
 
 compi_status_t pml_isend(const void *buf, size_t count, compi_datatype_t *dt, int dst, int tag,
@@ -145,18 +145,16 @@ void pml_send_start(pml_request_t *r)
     r->super.complete = 0;
     r->state = PML_SST_NONE;
     r->offset = 0;
-    pml_status_empty(&r->super.status);
-    if (compi_unlikely(r->peer == MPI_PROC_NULL)) {
-        r->super.status.MPI_SOURCE = MPI_PROC_NULL;
+    pml_result_empty(&r->super.result);
+    if (compi_unlikely(r->peer == PML_PROC_NULL)) {
+        r->super.result.source = PML_PROC_NULL;
         pml_req_complete(r);
         return;
     }
     if (compi_unlikely(r->mode == PML_SEND_BUFFERED)) {
         /* persistent Bsend_init: copy into the attached buffer on each start */
-        compi_status_t st = pml_bsend(r->buf, r->count, r->dt, r->peer, r->tag, r->super.comm);
-        if (st != COMPI_OK) {
-            r->super.status.MPI_ERROR = MPI_ERR_BUFFER;
-        }
+        r->super.result.error =
+            pml_bsend(r->buf, r->count, r->dt, r->peer, r->tag, r->super.comm);
         pml_req_complete(r);
         return;
     }
@@ -220,9 +218,7 @@ compi_status_t pml_send_first(pml_request_t *r, pml_peer_t *p)
         if (st == COMPI_ERR_NO_RESOURCE) {
             return st;
         }
-        if (st != COMPI_OK) {
-            r->super.status.MPI_ERROR = MPI_ERR_OTHER;
-        }
+        r->super.result.error = st;
         pml_req_complete(r);
         return COMPI_OK;
     }
@@ -231,7 +227,7 @@ compi_status_t pml_send_first(pml_request_t *r, pml_peer_t *p)
         return st;
     }
     if (st != COMPI_OK) {
-        r->super.status.MPI_ERROR = MPI_ERR_OTHER;
+        r->super.result.error = st;
         pml_req_complete(r);
     }
     return COMPI_OK;

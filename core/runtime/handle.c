@@ -76,14 +76,14 @@ compi_status_t handle_alloc(handle_table_t *t, void *obj, int *h_p)
         idx = t->n++;
     }
     t->objs[idx] = obj;
-    *h_p = COMPI_HANDLE(t->kind, idx);
+    *h_p = HANDLE_MAKE(t->kind, idx);
     return COMPI_OK;
 }
 
 void handle_free(handle_table_t *t, int h)
 {
     unsigned idx = (unsigned)h & HANDLE_IDX_MASK;
-    if (((unsigned)h >> COMPI_HKIND_SHIFT) != t->kind || idx < t->nfixed || idx >= t->n ||
+    if (((unsigned)h >> HANDLE_KIND_SHIFT) != t->kind || idx < t->nfixed || idx >= t->n ||
         !t->objs[idx]) {
         return;
     }

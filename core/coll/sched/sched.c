@@ -70,7 +70,6 @@ struct coll_sched {
     int posted;   /* its sends and receives are posted */
     int cancelled;
     int persistent; /* kept between runs in its request (req->owner) */
-    int p2p;        /* coll_sched_p2p: no schedule tag; the request's status is the receive's */
 };
 
 static coll_sched_t *active_head;
@@ -354,14 +353,6 @@ static size_t round_begin(const coll_sched_t *s, size_t r)
     return r == 0 ? 0 : s->round_end[r - 1];
 }
 
-static compi_status_t status_of(const compi_request_t *r)
-{
-    if (r->status.compi_cancelled || r->status.MPI_ERROR == MPI_SUCCESS) {
-        return COMPI_OK;
-    }
-    return r->status.MPI_ERROR == MPI_ERR_TRUNCATE ? COMPI_ERR_TRUNCATE : COMPI_ERR_INTERNAL;
-}
-
 /* 1 when every request of the round is complete (freed and cleared); after an error,
    receives nobody will match are cancelled */
 static int round_done(coll_sched_t *s)
@@ -376,13 +367,8 @@ static int round_done(coll_sched_t *s)
             pending = 1;
             continue;
         }
-        coll_sched_fail(s, status_of(r));
-        if (s->p2p && r->kind == REQ_RECV) {
-            s->req->status.MPI_SOURCE = r->status.MPI_SOURCE;
-            s->req->status.MPI_TAG = r->status.MPI_TAG;
-            s->req->status.compi_count = r->status.compi_count;
-            s->req->status.compi_cancelled = r->status.compi_cancelled;
-        }
+        /* a receive cancelled after an error reports COMPI_OK: the error is kept */
+        coll_sched_fail(s, r->result.error);
         pml_request_free(r);
         s->reqs[i] = NULL;
     }
@@ -407,12 +393,12 @@ static void post_round(coll_sched_t *s)
         compi_status_t st;
         if (t->type == STEP_SEND) {
             *slot = NULL;
-            int tag = t->tag || s->p2p ? t->tag : s->tag;
+            int tag = t->tag ? t->tag : s->tag;
             st = pml_isend(t->sbuf, t->scount, t->sdt, t->peer, tag, s->comm, PML_SEND_STANDARD,
                            slot);
         } else if (t->type == STEP_RECV) {
             *slot = NULL;
-            int tag = t->tag || s->p2p ? t->tag : s->tag;
+            int tag = t->tag ? t->tag : s->tag;
             st = pml_irecv(t->rbuf, t->rcount, t->rdt, t->peer, tag, s->comm, slot);
         } else {
             continue;
@@ -489,26 +475,13 @@ static void unlink_active(coll_sched_t *s)
     }
 }
 
-static int mpi_class(compi_status_t st)
-{
-    switch (st) {
-    case COMPI_OK:
-        return MPI_SUCCESS;
-    case COMPI_ERR_TRUNCATE:
-        return MPI_ERR_TRUNCATE;
-    case COMPI_ERR_NO_MEMORY:
-        return MPI_ERR_NO_MEM;
-    default:
-        return MPI_ERR_INTERN;
-    }
-}
-
 /* the schedule is over: free it (a persistent one only when its request was freed while
-   it ran), then complete its request (which may release it) */
+   it ran), then complete its request (which may release it) with the schedule's status
+   (the API layer makes an MPI error class of it) */
 static void end(coll_sched_t *s)
 {
     compi_request_t *req = s->req;
-    req->status.MPI_ERROR = mpi_class(s->st);
+    req->result.error = s->st;
     unlink_active(s);
     if (!s->persistent || req->user_freed) {
         req->owner = NULL;
@@ -552,11 +525,7 @@ static void sched_restart(compi_request_t *req)
     s->posted = 0;
     s->cancelled = 0;
     s->nreqs = 0;
-    req->status.MPI_SOURCE = MPI_ANY_SOURCE;
-    req->status.MPI_TAG = MPI_ANY_TAG;
-    req->status.MPI_ERROR = MPI_SUCCESS;
-    req->status.compi_cancelled = 0;
-    req->status.compi_count = 0;
+    pml_result_empty(&req->result);
     req->complete = 0;
     s->tag = next_tag(s);
     link_active(s);
@@ -606,26 +575,13 @@ compi_status_t coll_sched_start(coll_sched_t *s, compi_request_t **req_p)
         s->req->owner = s;
         return COMPI_OK;
     }
-    if (s->p2p) {
-        /* MPI_PROC_NULL's status until a receive completes */
-        s->req->status.MPI_SOURCE = MPI_PROC_NULL;
-        s->req->status.MPI_TAG = MPI_ANY_TAG;
-        s->req->status.compi_count = 0;
-        s->req->status.compi_cancelled = 0;
-    } else {
-        s->tag = next_tag(s);
-    }
+    s->tag = next_tag(s);
     link_active(s);
     int moved = 0;
     if (advance(s, &moved)) {
         end(s);
     }
     return COMPI_OK;
-}
-
-void coll_sched_p2p(coll_sched_t *s)
-{
-    s->p2p = 1;
 }
 
 compi_status_t coll_sched_run(coll_sched_t *s)

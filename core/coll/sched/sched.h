@@ -101,13 +101,6 @@ void coll_sched_adopt(coll_sched_t *s, void *mem);
 /* record an error found while building (the first one wins) */
 void coll_sched_fail(coll_sched_t *s, compi_status_t st);
 
-/* A point-to-point schedule (MPI_Isendrecv, not a collective): it takes no number from
-   the communicator's nbc_seq (other ranks start no matching schedule), its steps use the
-   tags they name (coll_sched_send_tag/recv_tag, any user tag, 0 included), and its
-   request's status is that of its receive (MPI_PROC_NULL's empty status without one).
-   Not for persistent schedules. */
-void coll_sched_p2p(coll_sched_t *s);
-
 /* ---- running ----------------------------------------------------------------------- */
 
 /*

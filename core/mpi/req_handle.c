@@ -1,0 +1,68 @@
+/*
+ * req_handle.c -- the MPI_Request handle table and generalized requests (req_handle.h).
+ */
+#include "config.h"
+
+#include "core/mpi/req_handle.h"
+
+#include <stdlib.h>
+
+/* the handle layout of core/runtime/handle.h is that of include/mpi.h */
+COMPI_STATIC_ASSERT(HANDLE_KIND_SHIFT == COMPI_HKIND_SHIFT &&
+                        HANDLE_MAKE(COMPI_HKIND_REQUEST, 0) == MPI_REQUEST_NULL,
+                    "core/runtime/handle.h does not lay handles out as mpi.h does");
+/* a buffered send takes no more of the attached buffer than users are told */
+COMPI_STATIC_ASSERT(PML_BSEND_OVERHEAD <= MPI_BSEND_OVERHEAD,
+                    "the PML's buffered sends need more than MPI_BSEND_OVERHEAD");
+
+handle_table_t req_table = HANDLE_TABLE_INIT(COMPI_HKIND_REQUEST, 1);
+
+void mpi_req_finalize(void)
+{
+    handle_table_destroy(&req_table);
+}
+
+compi_request_t *mpi_greq_new(MPI_Grequest_query_function *query_fn,
+                              MPI_Grequest_free_function *free_fn,
+                              MPI_Grequest_cancel_function *cancel_fn, void *extra_state)
+{
+    mpi_greq_t *g = malloc(sizeof(*g));
+    if (g == NULL) {
+        return NULL;
+    }
+    compi_request_t *r = pml_request_new(REQ_GREQ, NULL);
+    if (r == NULL) {
+        free(g);
+        return NULL;
+    }
+    *g = (mpi_greq_t){.query_fn = query_fn,
+                      .free_fn = free_fn,
+                      .cancel_fn = cancel_fn,
+                      .extra_state = extra_state};
+    r->owner = g;
+    return r;
+}
+
+int mpi_greq_query(compi_request_t *r, MPI_Status *st)
+{
+    const mpi_greq_t *g = r->owner;
+    return g->query_fn != NULL ? g->query_fn(g->extra_state, st) : MPI_SUCCESS;
+}
+
+int mpi_greq_free(compi_request_t *r)
+{
+    mpi_greq_t *g = r->owner;
+    if (g == NULL) {
+        return MPI_SUCCESS;
+    }
+    r->owner = NULL;
+    int err = g->free_fn != NULL ? g->free_fn(g->extra_state) : MPI_SUCCESS;
+    free(g);
+    return err;
+}
+
+int mpi_greq_cancel(compi_request_t *r)
+{
+    const mpi_greq_t *g = r->owner;
+    return g->cancel_fn != NULL ? g->cancel_fn(g->extra_state, r->complete) : MPI_SUCCESS;
+}

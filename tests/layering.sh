@@ -4,7 +4,12 @@
 #      path from the top of the tree (or is <mpi.h> / config.h);
 #   2. no layer includes a header of a layer above it: for each directory, the
 #      directories it may include from are listed below;
-#   3. only scheme/ includes libguile.
+#   3. only scheme/ includes libguile;
+#   4. MPI's types stay in the API layer: core/pml, core/btl, core/runtime and
+#      core/coll/sched do not include mpi.h (they speak compi's status and request types,
+#      so that a change of MPI ABI touches core/mpi alone);
+#   5. nor does their code name anything MPI_ (comments and strings aside), which the
+#      headers of the layers they may include could still bring them.
 # Runs on the sources alone (grep and sed); needs no build.
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$top_srcdir" || exit 1
@@ -44,7 +49,7 @@ sources=$(find core scheme trampolines topologies tools tests examples -name '*.
 out=$(mktemp "${TMPDIR:-/tmp}/compi-layering.XXXXXX") || exit 1
 trap 'rm -f "$out"' EXIT INT TERM
 
-echo "1..3"
+echo "1..5"
 
 # 1. paths from the top
 for f in $sources; do
@@ -98,4 +103,43 @@ if [ -s "$out" ]; then
     sed 's/^/#   includes libguile: /' "$out"
 else
     echo "ok 3 - only scheme/ includes libguile"
+fi
+
+# 4. no mpi.h below the API layer
+for f in $sources; do
+    case "$f" in core/pml/* | core/btl/* | core/runtime/* | core/coll/sched/*) ;; *) continue ;; esac
+    grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]mpi\.h[>"]' "$f" | sed "s|^|$f:|"
+done >"$out"
+if [ -s "$out" ]; then
+    echo "not ok 4 - core/pml, core/btl, core/runtime and core/coll/sched do not include mpi.h"
+    sed 's/^/#   /' "$out"
+else
+    echo "ok 4 - core/pml, core/btl, core/runtime and core/coll/sched do not include mpi.h"
+fi
+
+# 5. no MPI_ name in their code: comments (also across lines) and strings taken out first
+strip_comments='{
+    line = $0; out = ""
+    while (length(line) > 0) {
+        if (inc) {
+            i = index(line, "*/")
+            if (i) { inc = 0; line = substr(line, i + 2) } else { line = "" }
+        } else {
+            i = index(line, "/*")
+            if (i) { out = out substr(line, 1, i - 1); inc = 1; line = substr(line, i + 2) }
+            else { out = out line; line = "" }
+        }
+    }
+    print out
+}'
+for f in $sources; do
+    case "$f" in core/pml/* | core/btl/* | core/runtime/* | core/coll/sched/*) ;; *) continue ;; esac
+    awk "$strip_comments" "$f" | sed -e 's/"\([^"\\]\|\\.\)*"//g' -e 's|//.*||' |
+        grep -nE '(^|[^A-Za-z0-9_])P?MPIX?_[A-Za-z]' | sed "s|^|$f:|"
+done >"$out"
+if [ -s "$out" ]; then
+    echo "not ok 5 - no MPI_ names in the code of core/pml, core/btl, core/runtime, core/coll/sched"
+    sed 's/^/#   /' "$out"
+else
+    echo "ok 5 - no MPI_ names in the code of core/pml, core/btl, core/runtime, core/coll/sched"
 fi

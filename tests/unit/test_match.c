@@ -1,6 +1,6 @@
 /*
  * test_match.c -- the PML's matching queues alone (core/pml/pml_match.c): the order
- * MPI promises (non-overtaking), wildcards, library tags hidden from MPI_ANY_TAG, and
+ * MPI promises (non-overtaking), wildcards, library tags hidden from PML_ANY_TAG, and
  * both arrival orders (message first, receive first).  No BTL, no MPI_Init.
  */
 #include "core/pml/pml_internal.h"
@@ -73,10 +73,10 @@ START_TEST(any_source_takes_the_earliest)
     pml_match_add_unexp(pc, msg(2, 5, 1));
     pml_match_add_unexp(pc, msg(1, 5, 2));
     pml_match_add_unexp(pc, msg(2, 6, 3));
-    ck_assert_int_eq(take(MPI_ANY_SOURCE, 5), 1);
-    ck_assert_int_eq(take(MPI_ANY_SOURCE, 5), 2);
-    ck_assert_int_eq(take(MPI_ANY_SOURCE, 5), -1);
-    ck_assert_int_eq(take(MPI_ANY_SOURCE, MPI_ANY_TAG), 3);
+    ck_assert_int_eq(take(PML_ANY_SOURCE, 5), 1);
+    ck_assert_int_eq(take(PML_ANY_SOURCE, 5), 2);
+    ck_assert_int_eq(take(PML_ANY_SOURCE, 5), -1);
+    ck_assert_int_eq(take(PML_ANY_SOURCE, PML_ANY_TAG), 3);
 }
 END_TEST
 
@@ -86,7 +86,7 @@ START_TEST(selective_receive_skips_others)
     pml_match_add_unexp(pc, msg(3, 2, 2));
     pml_match_add_unexp(pc, msg(0, 2, 3));
     ck_assert_int_eq(take(0, 2), 3);
-    ck_assert_int_eq(take(3, MPI_ANY_TAG), 2);
+    ck_assert_int_eq(take(3, PML_ANY_TAG), 2);
     ck_assert_int_eq(take(0, 1), 1);
     /* the tail follows removals in the middle and at the end */
     pml_match_add_unexp(pc, msg(0, 9, 4));
@@ -98,12 +98,12 @@ START_TEST(any_tag_never_matches_negative_tags)
 {
     pml_match_add_unexp(pc, msg(1, COMPI_TAG_COMM_CREATE, 1));
     pml_match_add_unexp(pc, msg(1, 4, 2));
-    ck_assert_int_eq(take(MPI_ANY_SOURCE, MPI_ANY_TAG), 2);
-    ck_assert_int_eq(take(1, MPI_ANY_TAG), -1);
+    ck_assert_int_eq(take(PML_ANY_SOURCE, PML_ANY_TAG), 2);
+    ck_assert_int_eq(take(1, PML_ANY_TAG), -1);
     ck_assert_int_eq(take(1, COMPI_TAG_COMM_CREATE), 1);
 
     /* the same from the posted side */
-    pml_request_t *any = rcv(MPI_ANY_SOURCE, MPI_ANY_TAG);
+    pml_request_t *any = rcv(PML_ANY_SOURCE, PML_ANY_TAG);
     pml_match_post(pc, any);
     ck_assert_ptr_null(pml_match_posted(pc, 1, COMPI_TAG_COLL_BASE));
     ck_assert_ptr_eq(pml_match_posted(pc, 1, 0), any);
@@ -113,7 +113,7 @@ END_TEST
 
 START_TEST(posted_first_match_in_posting_order)
 {
-    pml_request_t *a = rcv(1, 1), *b = rcv(MPI_ANY_SOURCE, MPI_ANY_TAG), *c = rcv(1, 1);
+    pml_request_t *a = rcv(1, 1), *b = rcv(PML_ANY_SOURCE, PML_ANY_TAG), *c = rcv(1, 1);
     pml_match_post(pc, a);
     pml_match_post(pc, b);
     pml_match_post(pc, c);
@@ -132,7 +132,7 @@ END_TEST
 
 START_TEST(wildcard_posted_before_specific_wins)
 {
-    pml_request_t *w = rcv(MPI_ANY_SOURCE, 3), *s = rcv(2, 3);
+    pml_request_t *w = rcv(PML_ANY_SOURCE, 3), *s = rcv(2, 3);
     pml_match_post(pc, w);
     pml_match_post(pc, s);
     ck_assert_ptr_eq(pml_match_posted(pc, 2, 3), w);
@@ -161,7 +161,7 @@ END_TEST
 START_TEST(probe_leaves_the_message)
 {
     pml_match_add_unexp(pc, msg(1, 1, 1));
-    pml_unexp_t *u = pml_match_unexp(pc, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
+    pml_unexp_t *u = pml_match_unexp(pc, PML_ANY_SOURCE, PML_ANY_TAG, 0);
     ck_assert_ptr_nonnull(u);
     ck_assert_ptr_eq(pml_match_unexp(pc, 1, 1, 0), u);
     ck_assert_int_eq(take(1, 1), 1);

@@ -5,7 +5,7 @@
  * receives (wildcards included); many outstanding at once, completed in reverse order,
  * interleaved with nonblocking collectives on the same communicator; replace keeps the
  * outgoing data although the incoming one lands in the same buffer; MPI_PROC_NULL sides;
- * truncation; bad arguments.
+ * requests freed while in flight still exchange their data; truncation; bad arguments.
  */
 #include "tests/mpi/mpitest.h"
 
@@ -96,6 +96,29 @@ int main(int argc, char **argv)
                                      MPI_COMM_WORLD, &rq[0]));
         MPI_OK(MPI_Test(&rq[0], &count, &st));
         CHECK(count && x == 5, "replace with PROC_NULL: complete %d, x %d", count, x);
+    }
+
+    /* freed while in flight: the exchange still happens.  An eager message is delivered
+       when it matches, so once a later message of the same sender has arrived, the freed
+       receive (posted first, matched first) holds its data.  A large replace freed at
+       once still sends its copy (and frees it) on its own. */
+    {
+        int x = mt_rank, later = -1, mine = mt_rank;
+        unsigned char *big = mt_malloc(1 << 20);
+        mt_fill(big, 1 << 20, mt_rank, 7);
+        MPI_OK(MPI_Isendrecv_replace(big, 1 << 20, MPI_BYTE, right, 610, left, 610,
+                                     MPI_COMM_WORLD, &rq[1]));
+        MPI_OK(MPI_Request_free(&rq[1]));
+        MPI_OK(MPI_Isendrecv_replace(&x, 1, MPI_INT, right, 600, left, 600, MPI_COMM_WORLD,
+                                     &rq[0]));
+        MPI_OK(MPI_Request_free(&rq[0]));
+        CHECK(rq[0] == MPI_REQUEST_NULL && rq[1] == MPI_REQUEST_NULL, "freed: handles not null");
+        MPI_OK(MPI_Sendrecv(&mine, 1, MPI_INT, right, 600, &later, 1, MPI_INT, left, 600,
+                            MPI_COMM_WORLD, &st));
+        CHECK(x == left && later == left, "freed replace: got %d, then %d (want %d)", x, later,
+              left);
+        /* `big` stays allocated: nothing says when the freed receive is done writing it
+           (MPI_Finalize completes it at the latest) */
     }
 
     /* errors: truncation (in the wait), bad arguments (at once) */

@@ -308,8 +308,8 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for %zu bytes", bytes);
     }
     dt_pack(dt, buf, (size_t)count, 0, tmp, bytes);
-    rc = sendrecv_run(c, tmp, bytes, dt_byte(), dest, sendtag, buf, (size_t)count,
-                      dt, source, recvtag, status, fn);
+    rc = sendrecv_run(c, tmp, bytes, dt_byte(), dest, sendtag, buf, (size_t)count, dt, source,
+                      recvtag, status, fn);
     free(tmp);
     return rc;
 }

@@ -53,9 +53,8 @@ static inline void mpi_status_set(MPI_Status *st, const pml_result_t *res)
 static inline void mpi_status_empty(MPI_Status *st)
 {
     if (st != NULL && st != MPI_STATUS_IGNORE) {
-        *st = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE,
-                           .MPI_TAG = MPI_ANY_TAG,
-                           .MPI_ERROR = MPI_SUCCESS};
+        *st = (MPI_Status){
+            .MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG, .MPI_ERROR = MPI_SUCCESS};
     }
 }
 

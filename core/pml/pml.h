@@ -59,15 +59,15 @@ typedef struct pml_result {
 } pml_result_t;
 
 typedef struct compi_request {
-    volatile int complete;  /* set last (release) when the operation is done */
-    unsigned char kind;     /* REQ_* */
+    volatile int complete;    /* set last (release) when the operation is done */
+    unsigned char kind;       /* REQ_* */
     unsigned char persistent;
-    unsigned char active;   /* persistent: started, not yet completed by wait/test */
+    unsigned char active;     /* persistent: started, not yet completed by wait/test */
     unsigned char user_freed; /* freed while in flight: released at completion */
-    pml_result_t result;    /* valid once complete */
-    compi_comm_t *comm;     /* for the error handler; retained */
-    void *owner;            /* the layer that made a REQ_COLL or REQ_GREQ request: its
-                               state (a persistent schedule, a generalized request) */
+    pml_result_t result;      /* valid once complete */
+    compi_comm_t *comm;       /* for the error handler; retained */
+    void *owner;              /* the layer that made a REQ_COLL or REQ_GREQ request: its
+                                 state (a persistent schedule, a generalized request) */
 } compi_request_t;
 
 /* a matched-but-not-received message (MPI_Mprobe) */
@@ -136,8 +136,8 @@ compi_status_t pml_recv(void *buf, size_t count, compi_datatype_t *dt, int src, 
 
 /* probes: *res (unless NULL) describes the message found (count: its bytes) */
 compi_status_t pml_iprobe(int src, int tag, compi_comm_t *comm, int *flag, pml_result_t *res);
-compi_status_t pml_improbe(int src, int tag, compi_comm_t *comm, int *flag,
-                           compi_message_t **msg_p, pml_result_t *res);
+compi_status_t pml_improbe(int src, int tag, compi_comm_t *comm, int *flag, compi_message_t **msg_p,
+                           pml_result_t *res);
 /* the communicator a matched message came on */
 compi_comm_t *pml_message_comm(const compi_message_t *msg);
 compi_status_t pml_imrecv(void *buf, size_t count, compi_datatype_t *dt, compi_message_t *msg,

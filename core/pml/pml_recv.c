@@ -556,8 +556,8 @@ compi_status_t pml_iprobe(int src, int tag, compi_comm_t *comm, int *flag, pml_r
     return COMPI_OK;
 }
 
-compi_status_t pml_improbe(int src, int tag, compi_comm_t *comm, int *flag,
-                           compi_message_t **msg_p, pml_result_t *res)
+compi_status_t pml_improbe(int src, int tag, compi_comm_t *comm, int *flag, compi_message_t **msg_p,
+                           pml_result_t *res)
 {
     *msg_p = NULL;
     pml_progress();

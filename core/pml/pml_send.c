@@ -153,8 +153,7 @@ void pml_send_start(pml_request_t *r)
     }
     if (compi_unlikely(r->mode == PML_SEND_BUFFERED)) {
         /* persistent Bsend_init: copy into the attached buffer on each start */
-        r->super.result.error =
-            pml_bsend(r->buf, r->count, r->dt, r->peer, r->tag, r->super.comm);
+        r->super.result.error = pml_bsend(r->buf, r->count, r->dt, r->peer, r->tag, r->super.comm);
         pml_req_complete(r);
         return;
     }

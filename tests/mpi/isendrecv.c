@@ -106,11 +106,11 @@ int main(int argc, char **argv)
         int x = mt_rank, later = -1, mine = mt_rank;
         unsigned char *big = mt_malloc(1 << 20);
         mt_fill(big, 1 << 20, mt_rank, 7);
-        MPI_OK(MPI_Isendrecv_replace(big, 1 << 20, MPI_BYTE, right, 610, left, 610,
-                                     MPI_COMM_WORLD, &rq[1]));
+        MPI_OK(MPI_Isendrecv_replace(big, 1 << 20, MPI_BYTE, right, 610, left, 610, MPI_COMM_WORLD,
+                                     &rq[1]));
         MPI_OK(MPI_Request_free(&rq[1]));
-        MPI_OK(MPI_Isendrecv_replace(&x, 1, MPI_INT, right, 600, left, 600, MPI_COMM_WORLD,
-                                     &rq[0]));
+        MPI_OK(
+            MPI_Isendrecv_replace(&x, 1, MPI_INT, right, 600, left, 600, MPI_COMM_WORLD, &rq[0]));
         MPI_OK(MPI_Request_free(&rq[0]));
         CHECK(rq[0] == MPI_REQUEST_NULL && rq[1] == MPI_REQUEST_NULL, "freed: handles not null");
         MPI_OK(MPI_Sendrecv(&mine, 1, MPI_INT, right, 600, &later, 1, MPI_INT, left, 600,

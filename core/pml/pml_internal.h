@@ -54,11 +54,12 @@ typedef struct pml_request {
     uint64_t remote_addr, remote_key; /* split receive: the sender's data, for get() */
     void *reg;          /* register_mem handle of the send (or split receive) buffer */
     void *bsend_region; /* buffered send: space in the attached buffer */
+    struct pml_request *join; /* the REQ_JOIN request this one reports to, or NULL (beside
+                                 bsend_region: pml_req_complete reads both) */
     int parts;          /* partitioned (MPI_Psend_init, MPI_Precv_init): partitions, else 0 */
     int parts_ready;    /* partitioned send: partitions marked ready since the start */
     unsigned char *ready_map; /* partitioned send: a bit per partition marked (malloc) */
 
-    struct pml_request *join; /* the REQ_JOIN request this one reports to, or NULL */
     int njoined;              /* REQ_JOIN: requests (and pml_join_end) still to report */
     void *adopted;            /* REQ_JOIN: memory freed at release (pml_join_adopt) */
 } pml_request_t;

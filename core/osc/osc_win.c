@@ -185,6 +185,7 @@ compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int d
     w->info = MPI_INFO_NULL;
     w->handle = MPI_WIN_NULL;
     w->am = osc_use_am(comm, flavor);
+    w->mod = w->am ? &osc_am_module : &osc_seg_module;
     w->cma = !w->am && (flavor == MPI_WIN_FLAVOR_CREATE || flavor == MPI_WIN_FLAVOR_DYNAMIC);
     w->lock_type = calloc((size_t)p, 1);
     w->started = calloc((size_t)p, sizeof(uint64_t));
@@ -241,6 +242,7 @@ compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int d
         /* no segment (the log says why): active messages need none */
         compi_log_warn("osc: the window takes active messages instead of a shared segment");
         w->am = 1;
+        w->mod = &osc_am_module;
         w->cma = 0;
         if ((st = am_create(w, &set, sz, base)) != COMPI_OK) {
             goto err;
@@ -290,6 +292,7 @@ compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int d
             w->ranks = NULL;
             w->post = NULL;
             w->am = 1;
+            w->mod = &osc_am_module;
             w->cma = 0;
             if ((st = am_create(w, &set, sz, base)) != COMPI_OK) {
                 goto err;
@@ -321,8 +324,8 @@ void osc_win_free(compi_win_t *w)
     if (w->seg != NULL) {
         munmap(w->seg, w->seg_len);
     }
+    w->mod->close(w);
     if (w->am) {
-        osc_am_close(w);
         free(w->ranks);
         free(w->am_mem);
     }

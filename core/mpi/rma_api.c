@@ -21,7 +21,7 @@
 
 /* one access through the window's module; with `req`, a request that the module
    completes (MPI_PROC_NULL: complete at once) */
-static int rma_go(compi_win_t *w, const osc_rma_t *a, MPI_Request *req, const char *fn)
+static int rma_go(mpi_win_t *w, const osc_rma_t *a, MPI_Request *req, const char *fn)
 {
     compi_request_t *r = NULL;
     compi_status_t st = COMPI_OK;
@@ -29,7 +29,7 @@ static int rma_go(compi_win_t *w, const osc_rma_t *a, MPI_Request *req, const ch
         return win_err(w, MPI_ERR_NO_MEM, fn, "out of requests");
     }
     if (a->t != MPI_PROC_NULL) {
-        st = osc_rma(w, a, r);
+        st = osc_rma(w->osc, a, r);
     } else if (r != NULL) {
         pml_request_complete(r);
     }
@@ -43,7 +43,7 @@ static int rma_go(compi_win_t *w, const osc_rma_t *a, MPI_Request *req, const ch
                            "%zu elements of the target datatype at target_disp=%ld lie outside "
                            "rank %d's %s",
                            a->tcount, (long)a->disp, a->t,
-                           w->flavor == MPI_WIN_FLAVOR_DYNAMIC ? "attached regions" : "window");
+                           w->osc->flavor == MPI_WIN_FLAVOR_DYNAMIC ? "attached regions" : "window");
         }
         return win_err(w, MPI_ERR_OTHER, fn, "the transfer with rank %d failed: %s", a->t,
                        compi_status_string(st));
@@ -51,7 +51,7 @@ static int rma_go(compi_win_t *w, const osc_rma_t *a, MPI_Request *req, const ch
     return r != NULL ? mpi_req_expose(NULL, r, req, fn) : MPI_SUCCESS;
 }
 
-static int type_check(compi_win_t *w, MPI_Datatype h, const char *what, const char *fn,
+static int type_check(mpi_win_t *w, MPI_Datatype h, const char *what, const char *fn,
                       compi_datatype_t **dt_p)
 {
     compi_datatype_t *dt = dt_from_handle(h);
@@ -66,7 +66,7 @@ static int type_check(compi_win_t *w, MPI_Datatype h, const char *what, const ch
 }
 
 /* the epoch and the displacement, for every transfer (the module checks the range) */
-static int target_check(compi_win_t *w, int t, MPI_Aint disp, const char *fn)
+static int target_check(mpi_win_t *w, int t, MPI_Aint disp, const char *fn)
 {
     if (!win_access_ok(w, t)) {
         return win_err(w, MPI_ERR_RMA_SYNC, fn,
@@ -74,7 +74,7 @@ static int target_check(compi_win_t *w, int t, MPI_Aint disp, const char *fn)
                        "MPI_Win_start first)",
                        t);
     }
-    if (disp < 0 && w->flavor != MPI_WIN_FLAVOR_DYNAMIC) {
+    if (disp < 0 && w->osc->flavor != MPI_WIN_FLAVOR_DYNAMIC) {
         return win_err(w, MPI_ERR_DISP, fn, "target_disp=%ld is negative", (long)disp);
     }
     return MPI_SUCCESS;
@@ -87,7 +87,7 @@ static int rma_any(int kind, const void *oaddr, int ocount, MPI_Datatype otype, 
     compi_datatype_t *odt = NULL, *rdt = NULL, *tdt = NULL;
     compi_op_t *op = NULL;
     int rc;
-    compi_win_t *w = win_arg(win, fn, &rc);
+    mpi_win_t *w = win_arg(win, fn, &rc);
     if (w == NULL) {
         return rc;
     }
@@ -262,7 +262,7 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
 }
 
 /* the checks MPI_Fetch_and_op and MPI_Compare_and_swap share: one predefined element */
-static int one_elem(compi_win_t *w, MPI_Datatype type, int t, MPI_Aint disp, const char *fn,
+static int one_elem(mpi_win_t *w, MPI_Datatype type, int t, MPI_Aint disp, const char *fn,
                     compi_datatype_t **dt_p)
 {
     int rc = win_rank_check(w, t, 1, fn);
@@ -289,7 +289,7 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
     static const char fn[] = "MPI_Fetch_and_op";
     compi_datatype_t *dt;
     int rc;
-    compi_win_t *w = win_arg(win, fn, &rc);
+    mpi_win_t *w = win_arg(win, fn, &rc);
     if (w == NULL) {
         return rc;
     }
@@ -332,7 +332,7 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
     static const char fn[] = "MPI_Compare_and_swap";
     compi_datatype_t *dt;
     int rc;
-    compi_win_t *w = win_arg(win, fn, &rc);
+    mpi_win_t *w = win_arg(win, fn, &rc);
     if (w == NULL) {
         return rc;
     }

@@ -30,10 +30,10 @@
  * integer type also use __atomic operations inside the lock, so a rank that reads or
  * updates the same word of a shared window with atomics of its own sees whole values.
  *
- * Ownership: a window (compi_win_t) belongs to its handle (win_table): osc_win_create
- * makes both, osc_win_free unmaps the segment and frees both.  The window holds its own
- * communicator (an internal copy of the user's, one reference) and what the API layer
- * hangs on it (attributes, info, error handler: released by the API before the free).
+ * Ownership: a window (compi_win_t) is the transport's part of an MPI window; the API
+ * layer's object (core/mpi/win_state.h: handle, attributes, name, hints, error handler)
+ * holds it.  osc_win_create makes it, osc_win_free unmaps the segment and frees it.  The
+ * window holds its own communicator (an internal copy of the user's, one reference).
  * The user's memory (MPI_Win_create, attached regions) stays the user's.
  */
 #ifndef COMPI_OSC_H
@@ -83,7 +83,6 @@ typedef struct osc_module osc_module_t;
 
 typedef struct compi_win {
     const osc_module_t *mod; /* the transport's operations (osc_seg_module, osc_am_module) */
-    int handle;
     int flavor;         /* MPI_WIN_FLAVOR_* */
     int model;          /* MPI_WIN_UNIFIED */
     compi_comm_t *comm; /* the window's own communicator (one reference) */
@@ -104,32 +103,14 @@ typedef struct compi_win {
     uint64_t *post;    /* [p * p] */
     char *data;        /* the memory of the allocate flavors, or NULL */
 
-    /* this rank's epochs (checked at the API) */
-    int fence_open;           /* a fence opened an epoch that no NOSUCCEED fence closed */
-    int lock_all;             /* MPI_Win_lock_all held */
-    unsigned char *lock_type; /* [p]: 0, MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE */
-    int nlocks;               /* targets locked with MPI_Win_lock */
+    /* post-start-complete-wait (the API checks the epochs, the transports use them) */
     uint64_t *started;        /* [p]: MPI_Win_start calls towards each target */
     int *access;              /* the targets of the access epoch (MPI_Win_start), or NULL */
     int naccess;
     int exposure_open; /* MPI_Win_post without its MPI_Win_wait yet */
     uint64_t expected; /* completes that MPI_Win_wait waits for, over all epochs */
 
-    /* what the API layer keeps on the window */
-    struct attr_list *attrs;
-    char name[MPI_MAX_OBJECT_NAME];
-    int info;                 /* MPI_Info handle of the hints, or MPI_INFO_NULL */
-    compi_errhandler_t *errh; /* one reference */
-    MPI_Aint attr_size;       /* the values the predefined attributes point to */
-    int attr_disp_unit, attr_flavor, attr_model;
 } compi_win_t;
-
-extern handle_table_t win_table;
-
-static inline compi_win_t *win_from_handle(MPI_Win h)
-{
-    return (compi_win_t *)handle_get(&win_table, h);
-}
 
 /* 1 when every member of intracommunicator comm lives on this host */
 int osc_comm_local(const compi_comm_t *comm);
@@ -145,9 +126,15 @@ int osc_comm_local(const compi_comm_t *comm);
  */
 compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int disp_unit,
                               void *base, compi_win_t **win_p);
-/* the transport's state (its module's close), unmap, release the communicator and the
-   handle, free (not collective: the API layer synchronises first) */
+/* the transport's state (its module's close), unmap, release the communicator, free
+   (not collective: the API layer synchronises first) */
 void osc_win_free(compi_win_t *w);
+
+/* 1 when every rank maps the memory of every other (MPI_Win_allocate(_shared) on the
+   segment); then osc_shared_query gives rank's (MPI_PROC_NULL: the first rank with
+   memory) size, disp_unit and address in this process */
+int osc_shared(const compi_win_t *w);
+void osc_shared_query(const compi_win_t *w, int rank, size_t *size, int *disp_unit, void **base);
 
 /* which transport a window over comm uses: 1 for active messages (ranks on other hosts,
    or the parameter osc_transport=am), 0 for the shared segment.  MPI_Win_allocate_shared
@@ -296,8 +283,5 @@ void osc_relax(unsigned *spins);
 
 /* the active-message transport's state (osc_am.c): made at creation, freed by close */
 compi_status_t osc_am_open(compi_win_t *w);
-
-/* every window left at MPI_Finalize, and the table */
-void osc_finalize(void);
 
 #endif

@@ -112,8 +112,8 @@ int dt_to_iov(const compi_datatype_t *dt, const void *buf, size_t count, size_t 
  * A side whose datatype is NULL is packed bytes that start at `offset` (buf holds byte
  * `offset` of the stream).  Nothing is allocated: the walk keeps two cursors.
  */
-void dt_copy(const compi_datatype_t *ddt, void *dbuf, const compi_datatype_t *sdt,
-             const void *sbuf, size_t offset, size_t len);
+void dt_copy(const compi_datatype_t *ddt, void *dbuf, const compi_datatype_t *sdt, const void *sbuf,
+             size_t offset, size_t len);
 /* one stretch contiguous on both sides; `basic` is its basic type (an index of the
    predefined table) when the walk was asked for it, else -1 or any */
 typedef compi_status_t (*dt_zip_fn)(void *ctx, char *dst, const char *src, size_t n, int basic);

@@ -19,77 +19,80 @@
 #include <string.h>
 
 typedef struct dt__cur {
-    const compi_datatype_t *dt; /* NULL: packed bytes at p */
+    const compi_datatype_t *dt; /* NULL: contiguous bytes at p, all of basic type pbasic */
     char *p;
+    int pbasic;
     char *base; /* the current element's start */
     int b;      /* the current block */
     size_t inoff;
+    char *run_at; /* the stretch found last, and the bytes of it not yet taken */
+    size_t run;
+    int run_basic;
 } dt__cur_t;
 
-/* the block holding packed byte `within` (< size) of one element */
-static int dt__block_of(const compi_datatype_t *dt, size_t within)
-{
-    int lo = 0, hi = dt->nblocks - 1;
-    while (lo < hi) {
-        int mid = lo + (hi - lo + 1) / 2;
-        if (dt->block_off[mid] <= within) {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    return lo;
-}
-
-/* by_block: walk blocks even when contiguous (the step needs each stretch's basic type) */
+/* by_block: walk the blocks of a contiguous type too when it mixes basic types (the step
+   needs each stretch's basic type) */
 static void dt__cur_init(dt__cur_t *c, const compi_datatype_t *dt, char *buf, size_t offset,
                          int by_block)
 {
+    c->pbasic = -1;
     if (dt == NULL) {
         c->dt = NULL;
         c->p = buf;
         return;
     }
-    if ((dt->contig && !by_block) || dt->nblocks == 0) {
+    /* contiguous, and of one basic type when that is asked for: one long stretch */
+    if ((dt->contig && (!by_block || dt->basic >= 0)) || dt->nblocks == 0) {
         c->dt = NULL;
         c->p = buf + dt->true_lb + offset;
+        c->pbasic = dt->basic;
         return;
     }
     size_t within = offset % dt->size;
     c->dt = dt;
-    c->b = dt__block_of(dt, within);
+    c->run = 0;
+    c->b = dt__find_block(dt, within);
     c->inoff = within - dt->block_off[c->b];
     c->base = buf + (ptrdiff_t)(offset / dt->size) * dt->extent;
 }
 
-/* the next byte, and in *n the bytes contiguous from it (at most max); *basic its type */
-static char *dt__cur_run(const dt__cur_t *c, size_t max, size_t *n, int *basic)
+/*
+ * The next byte, and in *n the bytes contiguous from it (at most max); *basic its type.
+ * A stretch is measured once (up to max) and kept until it is used up, so the walk costs
+ * one visit per block however the other side cuts it.
+ */
+static char *dt__cur_run(dt__cur_t *c, size_t max, size_t *n, int *basic)
 {
     if (c->dt == NULL) {
         *n = max;
-        *basic = -1;
+        *basic = c->pbasic;
         return c->p;
     }
-    const compi_datatype_t *dt = c->dt;
-    const dt_block_t *blk = &dt->blocks[c->b];
-    char *at = c->base + blk->disp + c->inoff, *base = c->base;
-    size_t len = blk->len - c->inoff;
-    int b = c->b;
-    *basic = blk->basic;
-    /* blocks that meet (across elements too) and hold the same basic type: one stretch */
-    while (len < max) {
-        if (++b == dt->nblocks) {
-            b = 0;
-            base += dt->extent;
+    if (c->run == 0) {
+        const compi_datatype_t *dt = c->dt;
+        const dt_block_t *blk = &dt->blocks[c->b];
+        char *at = c->base + blk->disp + c->inoff, *base = c->base;
+        size_t len = blk->len - c->inoff;
+        int b = c->b;
+        /* blocks that meet (across elements too) and hold the same basic type */
+        while (len < max) {
+            if (++b == dt->nblocks) {
+                b = 0;
+                base += dt->extent;
+            }
+            const dt_block_t *nb = &dt->blocks[b];
+            if (base + nb->disp != at + len || nb->basic != blk->basic) {
+                break;
+            }
+            len += nb->len;
         }
-        const dt_block_t *nb = &dt->blocks[b];
-        if (base + nb->disp != at + len || nb->basic != *basic) {
-            break;
-        }
-        len += nb->len;
+        c->run_at = at;
+        c->run = len;
+        c->run_basic = blk->basic;
     }
-    *n = len < max ? len : max;
-    return at;
+    *basic = c->run_basic;
+    *n = c->run < max ? c->run : max;
+    return c->run_at;
 }
 
 static void dt__cur_skip(dt__cur_t *c, size_t n)
@@ -99,6 +102,8 @@ static void dt__cur_skip(dt__cur_t *c, size_t n)
         return;
     }
     const compi_datatype_t *dt = c->dt;
+    c->run_at += n;
+    c->run -= n;
     c->inoff += n;
     while (c->inoff >= dt->blocks[c->b].len && c->inoff > 0) {
         c->inoff -= dt->blocks[c->b].len;
@@ -145,8 +150,8 @@ static compi_status_t dt__copy_step(void *ctx, char *dst, const char *src, size_
     return COMPI_OK;
 }
 
-void dt_copy(const compi_datatype_t *ddt, void *dbuf, const compi_datatype_t *sdt,
-             const void *sbuf, size_t offset, size_t len)
+void dt_copy(const compi_datatype_t *ddt, void *dbuf, const compi_datatype_t *sdt, const void *sbuf,
+             size_t offset, size_t len)
 {
     if (len == 0) {
         return;

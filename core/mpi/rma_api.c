@@ -43,7 +43,8 @@ static int rma_go(mpi_win_t *w, const osc_rma_t *a, MPI_Request *req, const char
                            "%zu elements of the target datatype at target_disp=%ld lie outside "
                            "rank %d's %s",
                            a->tcount, (long)a->disp, a->t,
-                           w->osc->flavor == MPI_WIN_FLAVOR_DYNAMIC ? "attached regions" : "window");
+                           w->osc->flavor == MPI_WIN_FLAVOR_DYNAMIC ? "attached regions"
+                                                                    : "window");
         }
         return win_err(w, MPI_ERR_OTHER, fn, "the transfer with rank %d failed: %s", a->t,
                        compi_status_string(st));
@@ -137,12 +138,8 @@ static int rma_any(int kind, const void *oaddr, int ocount, MPI_Datatype otype, 
     if (t != MPI_PROC_NULL && (rc = target_check(w, t, tdisp, fn)) != MPI_SUCCESS) {
         return rc;
     }
-    osc_rma_t a = {.kind = kind,
-                   .t = t,
-                   .disp = tdisp,
-                   .tdt = tdt,
-                   .tcount = (size_t)tcount,
-                   .op = op};
+    osc_rma_t a = {
+        .kind = kind, .t = t, .disp = tdisp, .tdt = tdt, .tcount = (size_t)tcount, .op = op};
     if (kind == OSC_GET) {
         a.result = (void *)oaddr;
         a.rdt = odt;

@@ -3,11 +3,13 @@
  * passive target (MPI_Win_lock, _unlock, _lock_all, _unlock_all, the flushes,
  * MPI_Win_sync); post-start-complete-wait (MPI_Win_post, _start, _complete, _wait, _test).
  *
- * Transfers complete inside the calls that start them (core/osc/osc.h), so the ends of
- * epochs and the flushes only order memory: a full fence.  MPI_Win_fence is a barrier
- * over the window's communicator through the trampolines (like MPI_Barrier), between two
- * memory fences.  This rank's epochs are tracked on the window so that a transfer outside
- * one, or an end without its start, gives MPI_ERR_RMA_SYNC.
+ * The calls check their arguments and this rank's epochs, then go through the window's
+ * module (core/osc/osc.h): on the shared segment the flushes and the ends of epochs only
+ * order memory (transfers are done in their calls); over active messages they wait for
+ * the targets' acknowledgements.  MPI_Win_fence is a flush, then a barrier over the
+ * window's communicator through the trampolines (like MPI_Barrier), then a memory fence.
+ * This rank's epochs are tracked on the API's window (win_state.h) so that a transfer
+ * outside one, or an end without its start, gives MPI_ERR_RMA_SYNC.
  */
 #include "core/mpi/win_args.h"
 

@@ -1,8 +1,10 @@
 /*
- * osc.h -- one-sided communication (MPI RMA): windows, their shared control segment, the
- * transfers and the synchronisation words; and the active-message transport (osc_am.c)
- * that windows take when their ranks are not all on this host (osc_use_am).  Below, the
- * segment transport.
+ * osc.h -- one-sided communication (MPI RMA), the transport's side: windows, their shared
+ * control segment, the transfers and the synchronisation words; and the active-message
+ * transport (osc_am.c) that windows take when their ranks are not all on this host
+ * (osc_use_am).  Each transport is a module (osc_module_t below), chosen at creation,
+ * through which the API layer makes every call that differs.  Below, the segment
+ * transport.
  *
  * Every window has one anonymous memfd segment, made by rank 0 of the window's
  * communicator and mapped by the others through /proc/PID/fd/N (as core/coll/shm.c does),
@@ -19,9 +21,10 @@
  * Data: the memory of MPI_Win_allocate and MPI_Win_allocate_shared lies in the data part
  * of the segment (loads and stores on every rank); the memory of MPI_Win_create and of
  * dynamic windows stays the user's, and the origin reaches it by single copy
- * (process_vm_readv / process_vm_writev), checked at creation.  Every transfer is done
- * before the call that starts it returns, so flushes need no more than a memory fence
- * and request-based calls return completed requests.
+ * (process_vm_readv / process_vm_writev), checked at creation.  The origin's and the
+ * target's datatypes are walked together (osc_rma.c): nothing packed, nothing allocated.
+ * Every transfer is done before the call that starts it returns, so flushes need no more
+ * than a memory fence and request-based calls return completed requests.
  *
  * Accumulates: every accumulate-family operation on a target (Accumulate,
  * Get_accumulate, Fetch_and_op, Compare_and_swap) runs under that target's accumulate
@@ -102,6 +105,8 @@ typedef struct compi_win {
     osc_rank_t *ranks; /* [p] */
     uint64_t *post;    /* [p * p] */
     char *data;        /* the memory of the allocate flavors, or NULL */
+    char *scratch;     /* accumulates to single-copy memory: a chunk of the target, kept */
+    size_t scratch_len;
 
     /* post-start-complete-wait (the API checks the epochs, the transports use them) */
     uint64_t *started;        /* [p]: MPI_Win_start calls towards each target */
@@ -206,8 +211,7 @@ extern const osc_module_t osc_seg_module; /* the shared segment */
 extern const osc_module_t osc_am_module;  /* active messages over the PML */
 
 /* the thin calls the API layer makes: one indirect call each */
-static inline compi_status_t osc_rma(compi_win_t *w, const osc_rma_t *a,
-                                     struct compi_request *req)
+static inline compi_status_t osc_rma(compi_win_t *w, const osc_rma_t *a, struct compi_request *req)
 {
     return w->mod->rma(w, a, req);
 }

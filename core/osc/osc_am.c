@@ -6,14 +6,19 @@
  *
  * A message is an am_hdr_t, then (transfers with a derived target datatype) the target
  * datatype's layout (an am_layout_t and its dt_block_t blocks), then the data: the
- * origin's packed data (put, accumulates, fetch-and-op; compare-and-swap: origin then
- * compare).  The target answers every request with an AM_REPLY carrying the request's
- * id, a status and the data asked for (get, get-accumulate, fetch-and-op,
- * compare-and-swap).  Puts and accumulates (id 0) are counted in the origin's pending[t]
- * and the call returns at once (the data was copied into the message); their replies
- * count down, and a flush waits until pending[t] is 0.  Gets, the fetching calls, locks
- * and unlocks, and every transfer of a dynamic window (the target checks the range and
- * the origin reports MPI_ERR_RMA_RANGE) wait for their reply.
+ * origin's data packed straight from its datatype (put, accumulates, fetch-and-op;
+ * compare-and-swap: origin then compare).  The target answers every request with an
+ * AM_REPLY carrying the request's id, a status and the data asked for (get,
+ * get-accumulate, fetch-and-op, compare-and-swap), which the origin unpacks straight into
+ * the result's datatype.  Puts and accumulates (id 0) are counted in the origin's
+ * pending[t] and the call returns at once (the data was packed into the message); their
+ * replies count down, and a flush waits until pending[t] is 0.  A request-based call
+ * (MPI_Rput ...) returns once its message is sent: its id is an am_op_t on the heap,
+ * counted in pending[t] too, and the reply (served in the PML's progress, so in MPI_Wait
+ * or MPI_Test) unpacks the result, completes the request and frees the am_op_t.  Gets,
+ * the fetching calls, locks and unlocks, and every transfer of a dynamic window (the
+ * target checks the range and the origin reports MPI_ERR_RMA_RANGE) wait for their reply
+ * in the call.
  *
  * The target serves requests when it progresses: while any AM window exists, the PML's
  * progress hook (slot PML_HOOK_OSC) receives and serves what arrived on every such
@@ -24,8 +29,8 @@
  *
  * Accumulates are applied by the target one at a time, in arrival order (it alone
  * writes through active messages), with the shared-memory code (osc_rma.c) on its own
- * memory.  A rank's transfers to itself take that code directly (the API layer calls it
- * for target == self): the service of requests runs only inside this rank's own MPI
+ * memory.  A rank's transfers to itself take that code directly (osc_am_rma, after
+ * serving what arrived): the service of requests runs only inside this rank's own MPI
  * calls, one at a time, so they stay atomic against the requests.  Locks on itself still
  * go through messages (the queue).  Passive-target locks: the target keeps its lock word
  * and a FIFO of waiting lockers, granted in order as soon as they are compatible.
@@ -37,7 +42,8 @@
  *
  * Ownership: osc_am_open hangs an osc_am_t on the window, osc_am_close frees it.  Send
  * buffers belong to the outgoing list until their send completes; received messages are
- * freed after they are served.
+ * freed after they are served; a request-based call's am_op_t belongs to its reply (the
+ * request itself is the caller's).
  */
 #include "config.h"
 

@@ -12,7 +12,8 @@
  *
  * An accumulate with an elementwise op (MPI_SUM ... MPI_BXOR) combines stretch by
  * stretch (dt_zip) straight into mapped target memory; on single-copy memory it reads the
- * target through a chunk on the stack, combines there and writes the chunk back.
+ * target through a chunk (4 KiB on the stack, or up to 256 KiB of a scratch the window
+ * keeps for larger ones), combines there and writes the chunk back.
  * MPI_MINLOC and MPI_MAXLOC (pair types, whose elements a stretch of one basic type would
  * cut) unpack the origin into a scratch laid out as the target and let the op engine walk
  * it: an allocation per call on that cold path.  All under the target's accumulate lock
@@ -32,8 +33,9 @@
 #include <string.h>
 #include <sys/uio.h>
 
-#define OSC_IOV 64     /* iovecs per system call (well under IOV_MAX) */
+#define OSC_IOV 256    /* iovecs per system call and side (under IOV_MAX), on the stack */
 #define OSC_CHUNK 4096 /* bytes of a remote accumulate combined at a time, on the stack */
+#define OSC_SCRATCH (256 * 1024) /* ... or through the window's scratch, larger ones */
 
 /*
  * Single copy between this process and (dt, count) at tg->remote, bytes [off, off+bytes)
@@ -136,11 +138,11 @@ static compi_status_t op_step(void *ctx, char *dst, const char *src, size_t n, i
     return coll_op_apply(ctx, bt, src, dst, n / bt->size);
 }
 
-/* the end of a chunk from `off` of at most OSC_CHUNK bytes that cuts no basic element of
+/* the end of a chunk from `off` of at most `chunk` bytes that cuts no basic element of
    dt's stream */
-static size_t chunk_end(const compi_datatype_t *dt, size_t off, size_t end)
+static size_t chunk_end(const compi_datatype_t *dt, size_t off, size_t end, size_t chunk)
 {
-    size_t e = off + OSC_CHUNK;
+    size_t e = off + chunk;
     if (e >= end) {
         return end;
     }
@@ -189,7 +191,8 @@ static compi_status_t combine_scratch(const osc_target_t *tg, compi_datatype_t *
 }
 
 /* target = source op target, the accumulate lock held */
-static compi_status_t combine(const osc_target_t *tg, compi_datatype_t *dt, size_t count,
+static compi_status_t combine(compi_win_t *w, const osc_target_t *tg, compi_datatype_t *dt,
+                              size_t count,
                               const compi_op_t *op, const compi_datatype_t *sdt, const void *src,
                               size_t bytes)
 {
@@ -212,9 +215,27 @@ static compi_status_t combine(const osc_target_t *tg, compi_datatype_t *dt, size
         sdt = dt;
         src = (const char *)src - dt->true_lb;
     }
-    _Alignas(64) char chunk[OSC_CHUNK];
+    _Alignas(64) char stack_chunk[OSC_CHUNK];
+    char *chunk = stack_chunk;
+    size_t clen = OSC_CHUNK;
+    if (bytes > OSC_CHUNK) {
+        /* fewer system calls through the window's scratch, made once and kept (nothing
+           between the read and the write below lets another call of this process in) */
+        size_t want = bytes < OSC_SCRATCH ? bytes : OSC_SCRATCH;
+        if (w->scratch_len < want) {
+            char *n = realloc(w->scratch, want);
+            if (n != NULL) {
+                w->scratch = n;
+                w->scratch_len = want;
+            }
+        }
+        if (w->scratch_len >= want) {
+            chunk = w->scratch;
+            clen = want;
+        }
+    }
     for (size_t off = 0; off < bytes;) {
-        size_t e = chunk_end(dt, off, bytes);
+        size_t e = chunk_end(dt, off, bytes, clen);
         compi_status_t st = cma_xfer(tg, dt, count, NULL, chunk, off, e - off, 0);
         if (st == COMPI_OK) {
             /* the chunk is the target's packed stream from off: by the target's blocks */
@@ -243,7 +264,7 @@ static compi_status_t osc_accumulate(compi_win_t *w, const osc_target_t *tg, com
         st = osc_get(tg, dt, count, rdt, result, bytes);
     }
     if (st == COMPI_OK) {
-        st = combine(tg, dt, count, op, sdt, src, bytes);
+        st = combine(w, tg, dt, count, op, sdt, src, bytes);
     }
     acc_unlock(w, tg->t);
     return st;
@@ -319,9 +340,8 @@ static int fop_atomic_ok(const compi_op_t *op)
 }
 
 /* one element of predefined dt: result = target; target = origin op target */
-static compi_status_t osc_fetch_and_op(compi_win_t *w, const osc_target_t *tg,
-                                       compi_datatype_t *dt, const compi_op_t *op,
-                                       const void *origin, void *result)
+static compi_status_t osc_fetch_and_op(compi_win_t *w, const osc_target_t *tg, compi_datatype_t *dt,
+                                       const compi_op_t *op, const void *origin, void *result)
 {
     size_t n = tg->local != NULL && fop_atomic_ok(op) ? atomic_int_size(dt) : 0;
     compi_status_t st = COMPI_OK;
@@ -334,7 +354,7 @@ static compi_status_t osc_fetch_and_op(compi_win_t *w, const osc_target_t *tg,
     } else {
         st = osc_get(tg, dt, 1, NULL, result, dt->size);
         if (st == COMPI_OK) {
-            st = combine(tg, dt, 1, op, NULL, origin, dt->size);
+            st = combine(w, tg, dt, 1, op, NULL, origin, dt->size);
         }
     }
     acc_unlock(w, tg->t);

@@ -326,6 +326,7 @@ void osc_win_free(compi_win_t *w)
     }
     free(w->started);
     free(w->access);
+    free(w->scratch);
     free(w);
 }
 

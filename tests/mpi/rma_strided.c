@@ -27,11 +27,11 @@
 void compi_alloc_count_start(void) __attribute__((weak));
 long compi_alloc_count_stop(long *frees) __attribute__((weak));
 
-#define NV 16                 /* blocks of the target vector */
-#define NE (2 * NV)           /* elements moved per transfer */
-#define REGION (4 * NV)       /* one target vector's span, in elements */
+#define NV 16           /* blocks of the target vector */
+#define NE (2 * NV)     /* elements moved per transfer */
+#define REGION (4 * NV) /* one target vector's span, in elements */
 #define ROUNDS 20
-#define GAP (-7777LL)         /* the gaps between the target's blocks */
+#define GAP (-7777LL) /* the gaps between the target's blocks */
 
 static int have_counter;
 
@@ -55,8 +55,8 @@ static void strided(int flavor)
 
     if (flavor == MPI_WIN_FLAVOR_CREATE) {
         mem = malloc(2 * REGION * sizeof(long long));
-        MPI_OK(MPI_Win_create(mem, 2 * REGION * sizeof(long long), sizeof(long long),
-                              MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+        MPI_OK(MPI_Win_create(mem, 2 * REGION * sizeof(long long), sizeof(long long), MPI_INFO_NULL,
+                              MPI_COMM_WORLD, &win));
     } else {
         MPI_OK(MPI_Win_allocate(2 * REGION * sizeof(long long), sizeof(long long), MPI_INFO_NULL,
                                 MPI_COMM_WORLD, &mem, &win));
@@ -108,8 +108,8 @@ static void strided(int flavor)
            Get_accumulate fetches (2k + 1) * (i + 1) and adds (i + 1) again */
         MPI_OK(MPI_Accumulate(add, 1, ovec, right, REGION, 1, tvec, MPI_SUM, win));
         MPI_OK(MPI_Win_flush(right, win));
-        MPI_OK(MPI_Get_accumulate(add, 1, ovec, res, 1, ovec, right, REGION, 1, tvec, MPI_SUM,
-                                  win));
+        MPI_OK(
+            MPI_Get_accumulate(add, 1, ovec, res, 1, ovec, right, REGION, 1, tvec, MPI_SUM, win));
         MPI_OK(MPI_Win_flush(right, win));
         for (int i = 0; i < 2 * NE; i++) {
             bad += res[i] != (i % 2 == 0 ? (2LL * k + 1) * (i / 2 + 1) : -3);
@@ -169,8 +169,8 @@ static void overlap(void)
         MPI_OK(MPI_Comm_free(&node));
         return; /* the release word needs every rank on one host */
     }
-    MPI_OK(MPI_Win_allocate_shared(me == 0 ? sizeof(int) : 0, sizeof(int), MPI_INFO_NULL, node,
-                                   &go, &gw));
+    MPI_OK(MPI_Win_allocate_shared(me == 0 ? sizeof(int) : 0, sizeof(int), MPI_INFO_NULL, node, &go,
+                                   &gw));
     MPI_Aint gsz;
     int gdu;
     MPI_OK(MPI_Win_shared_query(gw, 0, &gsz, &gdu, &go));
@@ -211,8 +211,8 @@ static void overlap(void)
         }
         MPI_OK(MPI_Rget(got, 1, ovec, 1, 0, 1, tvec, win, &rq[0]));
         MPI_OK(MPI_Rput(put, NE, MPI_LONG_LONG, 1, REGION, 1, tvec, win, &rq[1]));
-        MPI_OK(MPI_Raccumulate(add, NE, MPI_LONG_LONG, 1, 2 * REGION, 1, tvec, MPI_SUM, win,
-                               &rq[2]));
+        MPI_OK(
+            MPI_Raccumulate(add, NE, MPI_LONG_LONG, 1, 2 * REGION, 1, tvec, MPI_SUM, win, &rq[2]));
         MPI_OK(MPI_Rget_accumulate(add, NE, MPI_LONG_LONG, res, NE, MPI_LONG_LONG, 1, 3 * REGION,
                                    NE, MPI_LONG_LONG, MPI_SUM, win, &rq[3]));
         int done = 0;
@@ -260,8 +260,9 @@ int main(int argc, char **argv)
     have_counter = compi_alloc_count_start != NULL && compi_alloc_count_stop != NULL;
     const char *req = getenv("COMPI_ALLOC_COUNT_REQUIRED");
     if (!have_counter && req != NULL && strcmp(req, "1") == 0) {
-        mt_fail(__FILE__, __LINE__, "COMPI_ALLOC_COUNT_REQUIRED=1 but the allocation counter "
-                                    "(tests/mpi/.libs/alloc_count.so) is not preloaded");
+        mt_fail(__FILE__, __LINE__,
+                "COMPI_ALLOC_COUNT_REQUIRED=1 but the allocation counter "
+                "(tests/mpi/.libs/alloc_count.so) is not preloaded");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     strided(MPI_WIN_FLAVOR_CREATE);

@@ -33,8 +33,8 @@
 #include <string.h>
 #include <sys/uio.h>
 
-#define OSC_IOV 256    /* iovecs per system call and side (under IOV_MAX), on the stack */
-#define OSC_CHUNK 4096 /* bytes of a remote accumulate combined at a time, on the stack */
+#define OSC_IOV 256              /* iovecs per system call and side (under IOV_MAX), on the stack */
+#define OSC_CHUNK 4096           /* bytes of a remote accumulate combined at a time, on the stack */
 #define OSC_SCRATCH (256 * 1024) /* ... or through the window's scratch, larger ones */
 
 /*
@@ -192,9 +192,8 @@ static compi_status_t combine_scratch(const osc_target_t *tg, compi_datatype_t *
 
 /* target = source op target, the accumulate lock held */
 static compi_status_t combine(compi_win_t *w, const osc_target_t *tg, compi_datatype_t *dt,
-                              size_t count,
-                              const compi_op_t *op, const compi_datatype_t *sdt, const void *src,
-                              size_t bytes)
+                              size_t count, const compi_op_t *op, const compi_datatype_t *sdt,
+                              const void *src, size_t bytes)
 {
     if (op->handle == MPI_NO_OP || bytes == 0) {
         return COMPI_OK;

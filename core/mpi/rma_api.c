@@ -16,9 +16,6 @@
 
 #include "core/mpi/req_handle.h"
 
-#include <stdlib.h>
-#include <string.h>
-
 /* one access through the window's module; with `req`, a request that the module
    completes (MPI_PROC_NULL: complete at once) */
 static int rma_go(mpi_win_t *w, const osc_rma_t *a, MPI_Request *req, const char *fn)
@@ -43,7 +40,7 @@ static int rma_go(mpi_win_t *w, const osc_rma_t *a, MPI_Request *req, const char
                            "%zu elements of the target datatype at target_disp=%ld lie outside "
                            "rank %d's %s",
                            a->tcount, (long)a->disp, a->t,
-                           w->osc->flavor == MPI_WIN_FLAVOR_DYNAMIC ? "attached regions"
+                           w->attr_flavor == MPI_WIN_FLAVOR_DYNAMIC ? "attached regions"
                                                                     : "window");
         }
         return win_err(w, MPI_ERR_OTHER, fn, "the transfer with rank %d failed: %s", a->t,
@@ -75,7 +72,7 @@ static int target_check(mpi_win_t *w, int t, MPI_Aint disp, const char *fn)
                        "MPI_Win_start first)",
                        t);
     }
-    if (disp < 0 && w->osc->flavor != MPI_WIN_FLAVOR_DYNAMIC) {
+    if (disp < 0 && w->attr_flavor != MPI_WIN_FLAVOR_DYNAMIC) {
         return win_err(w, MPI_ERR_DISP, fn, "target_disp=%ld is negative", (long)disp);
     }
     return MPI_SUCCESS;
@@ -278,6 +275,27 @@ static int one_elem(mpi_win_t *w, MPI_Datatype type, int t, MPI_Aint disp, const
     return target_check(w, t, disp, fn);
 }
 
+/* one element of predefined dt: fetch-and-op or compare-and-swap */
+static int one_elem_go(mpi_win_t *w, int kind, compi_datatype_t *dt, int t, MPI_Aint disp,
+                       const compi_op_t *op, const void *origin, const void *compare, void *result,
+                       const char *fn)
+{
+    osc_rma_t a = {.kind = kind,
+                   .t = t,
+                   .disp = disp,
+                   .tdt = dt,
+                   .tcount = 1,
+                   .op = op,
+                   .origin = origin,
+                   .odt = dt,
+                   .ocount = 1,
+                   .result = result,
+                   .rdt = dt,
+                   .rcount = 1,
+                   .compare = compare};
+    return rma_go(w, &a, NULL, fn);
+}
+
 #pragma weak MPI_Fetch_and_op = PMPI_Fetch_and_op
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
                       int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
@@ -306,19 +324,8 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
     if (result_addr == NULL || (origin_addr == NULL && op != MPI_NO_OP)) {
         return win_err(w, MPI_ERR_BUFFER, fn, "origin_addr or result_addr is NULL");
     }
-    osc_rma_t a = {.kind = OSC_FOP,
-                   .t = target_rank,
-                   .disp = target_disp,
-                   .tdt = dt,
-                   .tcount = 1,
-                   .op = o,
-                   .origin = op != MPI_NO_OP ? origin_addr : NULL,
-                   .odt = dt,
-                   .ocount = 1,
-                   .result = result_addr,
-                   .rdt = dt,
-                   .rcount = 1};
-    return rma_go(w, &a, NULL, fn);
+    return one_elem_go(w, OSC_FOP, dt, target_rank, target_disp, o,
+                       op != MPI_NO_OP ? origin_addr : NULL, NULL, result_addr, fn);
 }
 
 #pragma weak MPI_Compare_and_swap = PMPI_Compare_and_swap
@@ -342,17 +349,6 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
     if (origin_addr == NULL || compare_addr == NULL || result_addr == NULL) {
         return win_err(w, MPI_ERR_BUFFER, fn, "a buffer is NULL");
     }
-    osc_rma_t a = {.kind = OSC_CAS,
-                   .t = target_rank,
-                   .disp = target_disp,
-                   .tdt = dt,
-                   .tcount = 1,
-                   .origin = origin_addr,
-                   .odt = dt,
-                   .ocount = 1,
-                   .result = result_addr,
-                   .rdt = dt,
-                   .rcount = 1,
-                   .compare = compare_addr};
-    return rma_go(w, &a, NULL, fn);
+    return one_elem_go(w, OSC_CAS, dt, target_rank, target_disp, NULL, origin_addr, compare_addr,
+                       result_addr, fn);
 }

@@ -171,7 +171,7 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
     if (w == NULL) {
         return rc;
     }
-    if (w->osc->flavor != MPI_WIN_FLAVOR_DYNAMIC) {
+    if (w->attr_flavor != MPI_WIN_FLAVOR_DYNAMIC) {
         return win_err(w, MPI_ERR_RMA_FLAVOR, fn, "the window is not dynamic");
     }
     if (size < 0) {
@@ -202,7 +202,7 @@ int PMPI_Win_detach(MPI_Win win, const void *base)
     if (w == NULL) {
         return rc;
     }
-    if (w->osc->flavor != MPI_WIN_FLAVOR_DYNAMIC) {
+    if (w->attr_flavor != MPI_WIN_FLAVOR_DYNAMIC) {
         return win_err(w, MPI_ERR_RMA_FLAVOR, fn, "the window is not dynamic");
     }
     if (osc_detach(w->osc, base) != COMPI_OK) {

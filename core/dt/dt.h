@@ -113,6 +113,25 @@ int dt_to_iov(const compi_datatype_t *dt, const void *buf, size_t count, size_t 
               size_t max_bytes, struct iovec *iov, int max_iov, size_t *bytes_p);
 
 /*
+ * Copies and combinations between two typed buffers (dt_copy.c), over bytes
+ * [offset, offset + len) of their packed streams (the caller keeps the range inside both).
+ * A side whose datatype is NULL is packed bytes that start at `offset` (buf holds byte
+ * `offset` of the stream).  Nothing is allocated: the walk keeps two cursors.
+ */
+void dt_copy(const compi_datatype_t *ddt, void *dbuf, const compi_datatype_t *sdt, const void *sbuf,
+             size_t offset, size_t len);
+/* one stretch contiguous on both sides; `basic` is its basic type (an index of the
+   predefined table) when the walk was asked for it, else -1 or any */
+typedef compi_status_t (*dt_zip_fn)(void *ctx, char *dst, const char *src, size_t n, int basic);
+/* the walk behind dt_copy: fn on each stretch in stream order; by_basic: stretches never
+   mix basic types (the destination's, or the source's when the destination is packed) */
+compi_status_t dt_zip(const compi_datatype_t *ddt, void *dbuf, const compi_datatype_t *sdt,
+                      const void *sbuf, size_t offset, size_t len, int by_basic, dt_zip_fn fn,
+                      void *ctx);
+/* the predefined datatype of basic type index `basic` */
+const compi_datatype_t *dt_basic_type(int basic);
+
+/*
  * Basic elements in the first `bytes` bytes of a packed stream of `dt` (MPI_Get_elements).
  * Returns -1 when `bytes` ends inside a basic element.
  */

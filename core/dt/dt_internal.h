@@ -16,4 +16,21 @@ compi_status_t dt_alloc(compi_datatype_t **dt_p);
 /* sets dt->contig from the blocks, size and extent */
 void dt_compute_contig(compi_datatype_t *dt);
 
+/* the block holding packed byte `within` (< size) of one element: a binary search over
+   the blocks' packed offsets */
+static inline int dt__find_block(const compi_datatype_t *dt, size_t within)
+{
+    int lo = 0, hi = dt->nblocks - 1;
+
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (dt->block_off[mid] <= within) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return lo;
+}
+
 #endif

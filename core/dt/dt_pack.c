@@ -40,22 +40,6 @@ static inline void dt__copy(void *dst, const void *src, size_t n)
     }
 }
 
-/* the block holding packed byte `within` (< size) of one element */
-static inline int dt__find_block(const compi_datatype_t *dt, size_t within)
-{
-    int lo = 0, hi = dt->nblocks - 1;
-
-    while (lo < hi) {
-        int mid = lo + (hi - lo + 1) / 2;
-        if (dt->block_off[mid] <= within) {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    return lo;
-}
-
 /* clamps `max` to the data left after `offset`; 0 when there is nothing to do */
 static inline size_t dt__clamp(const compi_datatype_t *dt, size_t count, size_t offset, size_t max)
 {

@@ -17,7 +17,7 @@
 #include "core/mpi/req_handle.h"
 #include "core/runtime/params.h"
 #include "core/op/op.h"
-#include "core/osc/osc.h"
+#include "core/mpi/win_state.h"
 #include "core/pml/pml.h"
 #include "core/runtime/rte.h"
 #include "topologies/facts.h"
@@ -347,7 +347,7 @@ static void lib_stop(void)
     if (bridge_run_finalize_hooks(err, sizeof(err)) != COMPI_OK) {
         compi_log_error("MPI_Finalize: %s", err);
     }
-    osc_finalize();
+    mpi_win_finalize();
     tramp_finalize();
     comm_finalize();
     pml_finalize();

@@ -34,7 +34,7 @@ static int win_new(const char *fn, MPI_Comm comm, MPI_Info info, int flavor, MPI
                    int disp_unit, void *base, void *baseptr, MPI_Win *win)
 {
     compi_comm_t *c = comm_from_handle(comm), *ic = NULL;
-    compi_win_t *w = NULL;
+    mpi_win_t *w = NULL;
     compi_status_t st;
 
     if (c == NULL) {
@@ -69,22 +69,24 @@ static int win_new(const char *fn, MPI_Comm comm, MPI_Info info, int flavor, MPI
                              compi_status_string(st));
     }
     comm_set_errhandler(ic, errh_predefined(ERRH_RETURN));
-    st = osc_win_create(ic, flavor, (size_t)size, disp_unit, base, &w);
+    compi_win_t *ow = NULL;
+    st = osc_win_create(ic, flavor, (size_t)size, disp_unit, base, &ow);
+    if (st == COMPI_OK) {
+        st = mpi_win_new(ow, &w);
+    }
     if (st != COMPI_OK) {
         return mpi_err_raise(c, st == COMPI_ERR_IO ? MPI_ERR_NO_MEM : mpi_err_class_of(st), fn,
                              "window creation failed: %s", compi_status_string(st));
     }
-    w->errh = errh_predefined(ERRH_FATAL);
-    errh_retain(w->errh);
     if (mpi_info_dup(info, &w->info) != MPI_SUCCESS) {
         w->info = MPI_INFO_NULL;
     }
     w->attr_size = flavor == MPI_WIN_FLAVOR_DYNAMIC ? 0 : size;
     w->attr_disp_unit = disp_unit;
     w->attr_flavor = flavor;
-    w->attr_model = w->model;
+    w->attr_model = w->osc->model;
     if (baseptr != NULL) {
-        *(void **)baseptr = w->base;
+        *(void **)baseptr = w->osc->base;
     }
     *win = w->handle;
     return MPI_SUCCESS;
@@ -134,11 +136,11 @@ int PMPI_Win_free(MPI_Win *win)
     if (win == NULL) {
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "win is NULL");
     }
-    compi_win_t *w = win_arg(*win, fn, &rc);
+    mpi_win_t *w = win_arg(*win, fn, &rc);
     if (w == NULL) {
         return rc;
     }
-    if (w->nlocks > 0 || w->lock_all || w->access != NULL || w->exposure_open) {
+    if (w->nlocks > 0 || w->lock_all || w->osc->access != NULL || w->osc->exposure_open) {
         return win_err(w, MPI_ERR_RMA_SYNC, fn,
                        "an epoch is still open (a lock, MPI_Win_start or MPI_Win_post "
                        "without its end)");
@@ -148,15 +150,11 @@ int PMPI_Win_free(MPI_Win *win)
                        "an attribute delete callback returned error %d", cb_code);
     }
     /* every rank is done with the others' memory before any goes */
-    rc = PMPI_Barrier(w->comm->handle);
+    rc = PMPI_Barrier(w->osc->comm->handle);
     if (rc != MPI_SUCCESS) {
         return win_err(w, rc, fn, "the closing barrier failed");
     }
-    if (w->info != MPI_INFO_NULL) {
-        mpi_info_release(w->info);
-    }
-    errh_release(w->errh);
-    osc_win_free(w);
+    mpi_win_free(w);
     *win = MPI_WIN_NULL;
     return MPI_SUCCESS;
 }
@@ -169,11 +167,11 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
     COMPI_CHECK_INIT("MPI_Win_attach");
     static const char fn[] = "MPI_Win_attach";
     int rc;
-    compi_win_t *w = win_arg(win, fn, &rc);
+    mpi_win_t *w = win_arg(win, fn, &rc);
     if (w == NULL) {
         return rc;
     }
-    if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC) {
+    if (w->attr_flavor != MPI_WIN_FLAVOR_DYNAMIC) {
         return win_err(w, MPI_ERR_RMA_FLAVOR, fn, "the window is not dynamic");
     }
     if (size < 0) {
@@ -182,7 +180,7 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
     if (base == NULL && size > 0) {
         return win_err(w, MPI_ERR_ARG, fn, "base is NULL");
     }
-    compi_status_t st = osc_attach(w, base, (size_t)size);
+    compi_status_t st = osc_attach(w->osc, base, (size_t)size);
     if (st == COMPI_ERR_NO_RESOURCE) {
         return win_err(w, MPI_ERR_RMA_ATTACH, fn, "%d regions are attached already, the most",
                        OSC_MAX_REGIONS);
@@ -200,14 +198,14 @@ int PMPI_Win_detach(MPI_Win win, const void *base)
     COMPI_CHECK_INIT("MPI_Win_detach");
     static const char fn[] = "MPI_Win_detach";
     int rc;
-    compi_win_t *w = win_arg(win, fn, &rc);
+    mpi_win_t *w = win_arg(win, fn, &rc);
     if (w == NULL) {
         return rc;
     }
-    if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC) {
+    if (w->attr_flavor != MPI_WIN_FLAVOR_DYNAMIC) {
         return win_err(w, MPI_ERR_RMA_FLAVOR, fn, "the window is not dynamic");
     }
-    if (osc_detach(w, base) != COMPI_OK) {
+    if (osc_detach(w->osc, base) != COMPI_OK) {
         return win_err(w, MPI_ERR_RMA_ATTACH, fn, "no region attached at %p", base);
     }
     return MPI_SUCCESS;
@@ -219,11 +217,11 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
     COMPI_CHECK_INIT("MPI_Win_shared_query");
     static const char fn[] = "MPI_Win_shared_query";
     int rc;
-    compi_win_t *w = win_arg(win, fn, &rc);
+    mpi_win_t *w = win_arg(win, fn, &rc);
     if (w == NULL) {
         return rc;
     }
-    if (w->data == NULL) {
+    if (!osc_shared(w->osc)) {
         return win_err(w, MPI_ERR_RMA_FLAVOR, fn,
                        "the window's memory is not shared (only MPI_Win_allocate_shared and "
                        "MPI_Win_allocate windows have memory every rank maps)");
@@ -234,21 +232,11 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
     if (size == NULL || disp_unit == NULL || baseptr == NULL) {
         return win_err(w, MPI_ERR_ARG, fn, "size, disp_unit or baseptr is NULL");
     }
-    if (rank == MPI_PROC_NULL) {
-        /* the first rank with memory */
-        rank = 0;
-        for (int r = 0; r < w->p; r++) {
-            if (w->ranks[r].size > 0) {
-                rank = r;
-                break;
-            }
-        }
-    }
-    const osc_rank_t *e = &w->ranks[rank];
-    *size = (MPI_Aint)e->size;
-    *disp_unit = e->disp_unit;
-    *(void **)baseptr =
-        e->size > 0 || w->flavor == MPI_WIN_FLAVOR_SHARED ? w->data + e->base : NULL;
+    size_t sz = 0;
+    void *b = NULL;
+    osc_shared_query(w->osc, rank, &sz, disp_unit, &b);
+    *size = (MPI_Aint)sz;
+    *(void **)baseptr = b;
     return MPI_SUCCESS;
 }
 
@@ -259,14 +247,14 @@ int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
 {
     COMPI_CHECK_INIT("MPI_Win_get_group");
     int rc;
-    compi_win_t *w = win_arg(win, "MPI_Win_get_group", &rc);
+    mpi_win_t *w = win_arg(win, "MPI_Win_get_group", &rc);
     if (w == NULL) {
         return rc;
     }
     if (group == NULL) {
         return win_err(w, MPI_ERR_ARG, "MPI_Win_get_group", "group is NULL");
     }
-    return PMPI_Comm_group(w->comm->handle, group);
+    return PMPI_Comm_group(w->osc->comm->handle, group);
 }
 
 #pragma weak MPI_Win_set_name = PMPI_Win_set_name
@@ -274,7 +262,7 @@ int PMPI_Win_set_name(MPI_Win win, const char *win_name)
 {
     COMPI_CHECK_INIT("MPI_Win_set_name");
     int rc;
-    compi_win_t *w = win_arg(win, "MPI_Win_set_name", &rc);
+    mpi_win_t *w = win_arg(win, "MPI_Win_set_name", &rc);
     if (w == NULL) {
         return rc;
     }
@@ -291,7 +279,7 @@ int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
 {
     COMPI_CHECK_INIT("MPI_Win_get_name");
     int rc;
-    compi_win_t *w = win_arg(win, "MPI_Win_get_name", &rc);
+    mpi_win_t *w = win_arg(win, "MPI_Win_get_name", &rc);
     if (w == NULL) {
         return rc;
     }
@@ -308,7 +296,7 @@ int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
 {
     COMPI_CHECK_INIT("MPI_Win_set_info");
     int rc;
-    compi_win_t *w = win_arg(win, "MPI_Win_set_info", &rc);
+    mpi_win_t *w = win_arg(win, "MPI_Win_set_info", &rc);
     if (w == NULL) {
         return rc;
     }
@@ -334,7 +322,7 @@ int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 {
     COMPI_CHECK_INIT("MPI_Win_get_info");
     int rc;
-    compi_win_t *w = win_arg(win, "MPI_Win_get_info", &rc);
+    mpi_win_t *w = win_arg(win, "MPI_Win_get_info", &rc);
     if (w == NULL) {
         return rc;
     }
@@ -350,7 +338,7 @@ int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 
 /* ---- attributes -------------------------------------------------------------------- */
 
-static int attr_fail(compi_win_t *w, const char *fn, compi_status_t st, int keyval, int cb_code)
+static int attr_fail(mpi_win_t *w, const char *fn, compi_status_t st, int keyval, int cb_code)
 {
     if (st == COMPI_ERR_NOT_FOUND) {
         return win_err(w, MPI_ERR_KEYVAL, fn,
@@ -396,7 +384,7 @@ int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
 {
     COMPI_CHECK_INIT("MPI_Win_set_attr");
     int rc, cb_code = MPI_SUCCESS;
-    compi_win_t *w = win_arg(win, "MPI_Win_set_attr", &rc);
+    mpi_win_t *w = win_arg(win, "MPI_Win_set_attr", &rc);
     if (w == NULL) {
         return rc;
     }
@@ -410,7 +398,7 @@ int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *fla
 {
     COMPI_CHECK_INIT("MPI_Win_get_attr");
     int rc;
-    compi_win_t *w = win_arg(win, "MPI_Win_get_attr", &rc);
+    mpi_win_t *w = win_arg(win, "MPI_Win_get_attr", &rc);
     if (w == NULL) {
         return rc;
     }
@@ -422,7 +410,7 @@ int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *fla
     *flag = 1;
     switch (win_keyval) {
     case MPI_WIN_BASE:
-        *out = w->base;
+        *out = w->osc->base;
         return MPI_SUCCESS;
     case MPI_WIN_SIZE:
         *out = &w->attr_size;
@@ -449,7 +437,7 @@ int PMPI_Win_delete_attr(MPI_Win win, int win_keyval)
 {
     COMPI_CHECK_INIT("MPI_Win_delete_attr");
     int rc, cb_code = MPI_SUCCESS;
-    compi_win_t *w = win_arg(win, "MPI_Win_delete_attr", &rc);
+    mpi_win_t *w = win_arg(win, "MPI_Win_delete_attr", &rc);
     if (w == NULL) {
         return rc;
     }
@@ -483,7 +471,7 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 {
     COMPI_CHECK_INIT("MPI_Win_set_errhandler");
     int rc;
-    compi_win_t *w = win_arg(win, "MPI_Win_set_errhandler", &rc);
+    mpi_win_t *w = win_arg(win, "MPI_Win_set_errhandler", &rc);
     if (w == NULL) {
         return rc;
     }
@@ -503,7 +491,7 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 {
     COMPI_CHECK_INIT("MPI_Win_get_errhandler");
     int rc;
-    compi_win_t *w = win_arg(win, "MPI_Win_get_errhandler", &rc);
+    mpi_win_t *w = win_arg(win, "MPI_Win_get_errhandler", &rc);
     if (w == NULL) {
         return rc;
     }
@@ -520,7 +508,7 @@ int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
 {
     COMPI_CHECK_INIT("MPI_Win_call_errhandler");
     int rc;
-    compi_win_t *w = win_arg(win, "MPI_Win_call_errhandler", &rc);
+    mpi_win_t *w = win_arg(win, "MPI_Win_call_errhandler", &rc);
     if (w == NULL) {
         return rc;
     }

@@ -10,15 +10,15 @@
 
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
-#include "core/osc/osc.h"
+#include "core/mpi/win_state.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 
 /* raise errclass on w's error handler (no window: MPI_COMM_WORLD's) */
-static inline int win_err(compi_win_t *w, int errclass, const char *fn, const char *fmt, ...)
+static inline int win_err(mpi_win_t *w, int errclass, const char *fn, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-static inline int win_err(compi_win_t *w, int errclass, const char *fn, const char *fmt, ...)
+static inline int win_err(mpi_win_t *w, int errclass, const char *fn, const char *fmt, ...)
 {
     char what[MPI_MAX_ERROR_STRING];
     va_list ap;
@@ -32,9 +32,9 @@ static inline int win_err(compi_win_t *w, int errclass, const char *fn, const ch
 }
 
 /* the window behind h, or NULL with MPI_ERR_WIN raised into *rc */
-static inline compi_win_t *win_arg(MPI_Win h, const char *fn, int *rc)
+static inline mpi_win_t *win_arg(MPI_Win h, const char *fn, int *rc)
 {
-    compi_win_t *w = win_from_handle(h);
+    mpi_win_t *w = win_from_handle(h);
     *rc = MPI_SUCCESS;
     if (w == NULL) {
         *rc = mpi_err_raise(NULL, MPI_ERR_WIN, fn, "invalid window handle 0x%x%s", (unsigned)h,
@@ -44,24 +44,24 @@ static inline compi_win_t *win_arg(MPI_Win h, const char *fn, int *rc)
 }
 
 /* a rank of the window, or MPI_PROC_NULL when proc_null_ok */
-static inline int win_rank_check(compi_win_t *w, int rank, int proc_null_ok, const char *fn)
+static inline int win_rank_check(mpi_win_t *w, int rank, int proc_null_ok, const char *fn)
 {
-    if ((rank == MPI_PROC_NULL && proc_null_ok) || (rank >= 0 && rank < w->p)) {
+    if ((rank == MPI_PROC_NULL && proc_null_ok) || (rank >= 0 && rank < w->osc->p)) {
         return MPI_SUCCESS;
     }
     return win_err(w, MPI_ERR_RANK, fn, "rank=%d is not a rank of the window (size %d)", rank,
-                   w->p);
+                   w->osc->p);
 }
 
 /* an access epoch of this rank covers target t: a fence, a lock on t or lock_all, or an
    MPI_Win_start whose group holds t */
-static inline int win_access_ok(const compi_win_t *w, int t)
+static inline int win_access_ok(const mpi_win_t *w, int t)
 {
     if (w->fence_open || w->lock_all || w->lock_type[t] != 0) {
         return 1;
     }
-    for (int i = 0; i < w->naccess; i++) {
-        if (w->access[i] == t) {
+    for (int i = 0; i < w->osc->naccess; i++) {
+        if (w->osc->access[i] == t) {
             return 1;
         }
     }
@@ -70,6 +70,6 @@ static inline int win_access_ok(const compi_win_t *w, int t)
 
 /* the window ranks of a group's members (MPI_ERR_GROUP raised when one is not in the
    window); *ranks_p is the caller's to free */
-int win_group_ranks(compi_win_t *w, MPI_Group group, int **ranks_p, int *n_p, const char *fn);
+int win_group_ranks(mpi_win_t *w, MPI_Group group, int **ranks_p, int *n_p, const char *fn);
 
 #endif

@@ -3,11 +3,13 @@
  * passive target (MPI_Win_lock, _unlock, _lock_all, _unlock_all, the flushes,
  * MPI_Win_sync); post-start-complete-wait (MPI_Win_post, _start, _complete, _wait, _test).
  *
- * Transfers complete inside the calls that start them (core/osc/osc.h), so the ends of
- * epochs and the flushes only order memory: a full fence.  MPI_Win_fence is a barrier
- * over the window's communicator through the trampolines (like MPI_Barrier), between two
- * memory fences.  This rank's epochs are tracked on the window so that a transfer outside
- * one, or an end without its start, gives MPI_ERR_RMA_SYNC.
+ * The calls check their arguments and this rank's epochs, then go through the window's
+ * module (core/osc/osc.h): on the shared segment the flushes and the ends of epochs only
+ * order memory (transfers are done in their calls); over active messages they wait for
+ * the targets' acknowledgements.  MPI_Win_fence is a flush, then a barrier over the
+ * window's communicator through the trampolines (like MPI_Barrier), then a memory fence.
+ * This rank's epochs are tracked on the API's window (win_state.h) so that a transfer
+ * outside one, or an end without its start, gives MPI_ERR_RMA_SYNC.
  */
 #include "core/mpi/win_args.h"
 
@@ -19,7 +21,7 @@
 /* lock_type[t] and lock_all: how this rank holds the lock (NOCHECK: not taken at all) */
 enum { HELD_SHARED = 1, HELD_EXCL = 2, HELD_NOCHECK = 4 };
 
-int win_group_ranks(compi_win_t *w, MPI_Group group, int **ranks_p, int *n_p, const char *fn)
+int win_group_ranks(mpi_win_t *w, MPI_Group group, int **ranks_p, int *n_p, const char *fn)
 {
     compi_group_t *g = group_from_handle(group);
     if (g == NULL || group == MPI_GROUP_NULL) {
@@ -31,8 +33,8 @@ int win_group_ranks(compi_win_t *w, MPI_Group group, int **ranks_p, int *n_p, co
     }
     for (int i = 0; i < g->size; i++) {
         ranks[i] = -1;
-        for (int r = 0; r < w->p; r++) {
-            if (w->comm->world_ranks[r] == g->world_ranks[i]) {
+        for (int r = 0; r < w->osc->p; r++) {
+            if (w->osc->comm->world_ranks[r] == g->world_ranks[i]) {
                 ranks[i] = r;
                 break;
             }
@@ -47,7 +49,7 @@ int win_group_ranks(compi_win_t *w, MPI_Group group, int **ranks_p, int *n_p, co
     return MPI_SUCCESS;
 }
 
-static int assert_check(compi_win_t *w, int assert, int allowed, const char *fn)
+static int assert_check(mpi_win_t *w, int assert, int allowed, const char *fn)
 {
     if ((assert & ~allowed) != 0) {
         return win_err(w, MPI_ERR_ASSERT, fn, "assert=0x%x holds bits this call does not take",
@@ -64,20 +66,20 @@ int PMPI_Win_fence(int assert, MPI_Win win)
     COMPI_CHECK_INIT("MPI_Win_fence");
     static const char fn[] = "MPI_Win_fence";
     int rc;
-    compi_win_t *w = win_arg(win, fn, &rc);
+    mpi_win_t *w = win_arg(win, fn, &rc);
     if (w == NULL) {
         return rc;
     }
     if ((rc = assert_check(w, assert, MODE_ALL, fn)) != MPI_SUCCESS) {
         return rc;
     }
-    if (w->nlocks > 0 || w->lock_all || w->access != NULL || w->exposure_open) {
+    if (w->nlocks > 0 || w->lock_all || w->osc->access != NULL || w->osc->exposure_open) {
         return win_err(w, MPI_ERR_RMA_SYNC, fn, "a lock or post-start-complete-wait epoch is open");
     }
     /* this rank's stores to its window and its transfers come before the barrier, the
        others' after it (over active messages: every put and accumulate was applied) */
-    compi_status_t st = osc_flush(w, -1);
-    rc = PMPI_Barrier(w->comm->handle);
+    compi_status_t st = osc_flush(w->osc, -1);
+    rc = PMPI_Barrier(w->osc->comm->handle);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (rc != MPI_SUCCESS) {
         return win_err(w, rc, fn, "the barrier failed");
@@ -98,7 +100,7 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
     COMPI_CHECK_INIT("MPI_Win_lock");
     static const char fn[] = "MPI_Win_lock";
     int rc;
-    compi_win_t *w = win_arg(win, fn, &rc);
+    mpi_win_t *w = win_arg(win, fn, &rc);
     if (w == NULL) {
         return rc;
     }
@@ -120,7 +122,7 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
     }
     int nocheck = (assert &MPI_MODE_NOCHECK) != 0;
     if (!nocheck) {
-        osc_lock(w, rank, lock_type);
+        osc_lock(w->osc, rank, lock_type);
     }
     w->lock_type[rank] = (unsigned char)((lock_type == MPI_LOCK_SHARED ? HELD_SHARED : HELD_EXCL) |
                                          (nocheck ? HELD_NOCHECK : 0));
@@ -134,7 +136,7 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
     COMPI_CHECK_INIT("MPI_Win_unlock");
     static const char fn[] = "MPI_Win_unlock";
     int rc;
-    compi_win_t *w = win_arg(win, fn, &rc);
+    mpi_win_t *w = win_arg(win, fn, &rc);
     if (w == NULL) {
         return rc;
     }
@@ -148,9 +150,9 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
     if (held == 0) {
         return win_err(w, MPI_ERR_RMA_SYNC, fn, "rank %d is not locked (MPI_Win_lock first)", rank);
     }
-    compi_status_t st = osc_flush(w, rank);
+    compi_status_t st = osc_flush(w->osc, rank);
     if ((held & HELD_NOCHECK) == 0) {
-        osc_unlock(w, rank, (held & HELD_EXCL) ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED);
+        osc_unlock(w->osc, rank, (held & HELD_EXCL) ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED);
     }
     w->lock_type[rank] = 0;
     w->nlocks--;
@@ -167,7 +169,7 @@ int PMPI_Win_lock_all(int assert, MPI_Win win)
     COMPI_CHECK_INIT("MPI_Win_lock_all");
     static const char fn[] = "MPI_Win_lock_all";
     int rc;
-    compi_win_t *w = win_arg(win, fn, &rc);
+    mpi_win_t *w = win_arg(win, fn, &rc);
     if (w == NULL) {
         return rc;
     }
@@ -178,8 +180,8 @@ int PMPI_Win_lock_all(int assert, MPI_Win win)
         return win_err(w, MPI_ERR_RMA_SYNC, fn, "a lock is held already");
     }
     int nocheck = (assert &MPI_MODE_NOCHECK) != 0;
-    for (int t = 0; t < w->p && !nocheck; t++) {
-        osc_lock(w, t, MPI_LOCK_SHARED);
+    for (int t = 0; t < w->osc->p && !nocheck; t++) {
+        osc_lock(w->osc, t, MPI_LOCK_SHARED);
     }
     w->lock_all = HELD_SHARED | (nocheck ? HELD_NOCHECK : 0);
     return MPI_SUCCESS;
@@ -191,17 +193,17 @@ int PMPI_Win_unlock_all(MPI_Win win)
     COMPI_CHECK_INIT("MPI_Win_unlock_all");
     static const char fn[] = "MPI_Win_unlock_all";
     int rc;
-    compi_win_t *w = win_arg(win, fn, &rc);
+    mpi_win_t *w = win_arg(win, fn, &rc);
     if (w == NULL) {
         return rc;
     }
     if (!w->lock_all) {
         return win_err(w, MPI_ERR_RMA_SYNC, fn, "MPI_Win_lock_all was not called");
     }
-    compi_status_t st = osc_flush(w, -1);
+    compi_status_t st = osc_flush(w->osc, -1);
     if ((w->lock_all & HELD_NOCHECK) == 0) {
-        for (int t = 0; t < w->p; t++) {
-            osc_unlock(w, t, MPI_LOCK_SHARED);
+        for (int t = 0; t < w->osc->p; t++) {
+            osc_unlock(w->osc, t, MPI_LOCK_SHARED);
         }
     }
     w->lock_all = 0;
@@ -216,7 +218,7 @@ int PMPI_Win_unlock_all(MPI_Win win)
 static int flush_any(MPI_Win win, int rank, int one, const char *fn)
 {
     int rc;
-    compi_win_t *w = win_arg(win, fn, &rc);
+    mpi_win_t *w = win_arg(win, fn, &rc);
     if (w == NULL) {
         return rc;
     }
@@ -233,7 +235,7 @@ static int flush_any(MPI_Win win, int rank, int one, const char *fn)
     }
     /* segment windows: the transfers are done, only memory needs ordering; active
        messages: wait for the targets' acknowledgements */
-    compi_status_t st = osc_flush(w, one ? rank : -1);
+    compi_status_t st = osc_flush(w->osc, one ? rank : -1);
     if (st != COMPI_OK) {
         return win_err(w, MPI_ERR_OTHER, fn, "a transfer failed: %s", compi_status_string(st));
     }
@@ -273,14 +275,14 @@ int PMPI_Win_sync(MPI_Win win)
 {
     COMPI_CHECK_INIT("MPI_Win_sync");
     int rc;
-    compi_win_t *w = win_arg(win, "MPI_Win_sync", &rc);
+    mpi_win_t *w = win_arg(win, "MPI_Win_sync", &rc);
     if (w == NULL) {
         return rc;
     }
     /* the public and private copies are one (MPI_WIN_UNIFIED): order memory; over active
        messages also serve what arrived, so a rank that polls its window with
        MPI_Win_sync sees the others' puts */
-    osc_win_sync(w);
+    osc_win_sync(w->osc);
     return MPI_SUCCESS;
 }
 
@@ -292,7 +294,7 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
     COMPI_CHECK_INIT("MPI_Win_post");
     static const char fn[] = "MPI_Win_post";
     int rc, *ranks, n;
-    compi_win_t *w = win_arg(win, fn, &rc);
+    mpi_win_t *w = win_arg(win, fn, &rc);
     if (w == NULL) {
         return rc;
     }
@@ -300,14 +302,14 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
         MPI_SUCCESS) {
         return rc;
     }
-    if (w->exposure_open) {
+    if (w->osc->exposure_open) {
         return win_err(w, MPI_ERR_RMA_SYNC, fn, "an exposure epoch is open already");
     }
     if ((rc = win_group_ranks(w, group, &ranks, &n, fn)) != MPI_SUCCESS) {
         return rc;
     }
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    osc_post(w, ranks, n, (assert &MPI_MODE_NOCHECK) != 0);
+    osc_post(w->osc, ranks, n, (assert &MPI_MODE_NOCHECK) != 0);
     free(ranks);
     return MPI_SUCCESS;
 }
@@ -318,22 +320,22 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
     COMPI_CHECK_INIT("MPI_Win_start");
     static const char fn[] = "MPI_Win_start";
     int rc, *ranks, n;
-    compi_win_t *w = win_arg(win, fn, &rc);
+    mpi_win_t *w = win_arg(win, fn, &rc);
     if (w == NULL) {
         return rc;
     }
     if ((rc = assert_check(w, assert, MPI_MODE_NOCHECK, fn)) != MPI_SUCCESS) {
         return rc;
     }
-    if (w->access != NULL) {
+    if (w->osc->access != NULL) {
         return win_err(w, MPI_ERR_RMA_SYNC, fn, "an access epoch is open already");
     }
     if ((rc = win_group_ranks(w, group, &ranks, &n, fn)) != MPI_SUCCESS) {
         return rc;
     }
-    osc_start(w, ranks, n, (assert &MPI_MODE_NOCHECK) != 0);
-    w->access = ranks;
-    w->naccess = n;
+    osc_start(w->osc, ranks, n, (assert &MPI_MODE_NOCHECK) != 0);
+    w->osc->access = ranks;
+    w->osc->naccess = n;
     return MPI_SUCCESS;
 }
 
@@ -343,17 +345,17 @@ int PMPI_Win_complete(MPI_Win win)
     COMPI_CHECK_INIT("MPI_Win_complete");
     static const char fn[] = "MPI_Win_complete";
     int rc;
-    compi_win_t *w = win_arg(win, fn, &rc);
+    mpi_win_t *w = win_arg(win, fn, &rc);
     if (w == NULL) {
         return rc;
     }
-    if (w->access == NULL) {
+    if (w->osc->access == NULL) {
         return win_err(w, MPI_ERR_RMA_SYNC, fn, "no access epoch (MPI_Win_start first)");
     }
-    osc_complete(w);
-    free(w->access);
-    w->access = NULL;
-    w->naccess = 0;
+    osc_complete(w->osc);
+    free(w->osc->access);
+    w->osc->access = NULL;
+    w->osc->naccess = 0;
     return MPI_SUCCESS;
 }
 
@@ -363,14 +365,14 @@ int PMPI_Win_wait(MPI_Win win)
     COMPI_CHECK_INIT("MPI_Win_wait");
     static const char fn[] = "MPI_Win_wait";
     int rc;
-    compi_win_t *w = win_arg(win, fn, &rc);
+    mpi_win_t *w = win_arg(win, fn, &rc);
     if (w == NULL) {
         return rc;
     }
-    if (!w->exposure_open) {
+    if (!w->osc->exposure_open) {
         return win_err(w, MPI_ERR_RMA_SYNC, fn, "no exposure epoch (MPI_Win_post first)");
     }
-    osc_wait(w);
+    osc_wait(w->osc);
     return MPI_SUCCESS;
 }
 
@@ -380,16 +382,16 @@ int PMPI_Win_test(MPI_Win win, int *flag)
     COMPI_CHECK_INIT("MPI_Win_test");
     static const char fn[] = "MPI_Win_test";
     int rc;
-    compi_win_t *w = win_arg(win, fn, &rc);
+    mpi_win_t *w = win_arg(win, fn, &rc);
     if (w == NULL) {
         return rc;
     }
     if (flag == NULL) {
         return win_err(w, MPI_ERR_ARG, fn, "flag is NULL");
     }
-    if (!w->exposure_open) {
+    if (!w->osc->exposure_open) {
         return win_err(w, MPI_ERR_RMA_SYNC, fn, "no exposure epoch (MPI_Win_post first)");
     }
-    *flag = osc_test(w);
+    *flag = osc_test(w->osc);
     return MPI_SUCCESS;
 }

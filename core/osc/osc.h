@@ -1,8 +1,10 @@
 /*
- * osc.h -- one-sided communication (MPI RMA): windows, their shared control segment, the
- * transfers and the synchronisation words; and the active-message transport (osc_am.c)
- * that windows take when their ranks are not all on this host (osc_use_am).  Below, the
- * segment transport.
+ * osc.h -- one-sided communication (MPI RMA), the transport's side: windows, their shared
+ * control segment, the transfers and the synchronisation words; and the active-message
+ * transport (osc_am.c) that windows take when their ranks are not all on this host
+ * (osc_use_am).  Each transport is a module (osc_module_t below), chosen at creation,
+ * through which the API layer makes every call that differs.  Below, the segment
+ * transport.
  *
  * Every window has one anonymous memfd segment, made by rank 0 of the window's
  * communicator and mapped by the others through /proc/PID/fd/N (as core/coll/shm.c does),
@@ -19,9 +21,10 @@
  * Data: the memory of MPI_Win_allocate and MPI_Win_allocate_shared lies in the data part
  * of the segment (loads and stores on every rank); the memory of MPI_Win_create and of
  * dynamic windows stays the user's, and the origin reaches it by single copy
- * (process_vm_readv / process_vm_writev), checked at creation.  Every transfer is done
- * before the call that starts it returns, so flushes need no more than a memory fence
- * and request-based calls return completed requests.
+ * (process_vm_readv / process_vm_writev), checked at creation.  The origin's and the
+ * target's datatypes are walked together (osc_rma.c): nothing packed, nothing allocated.
+ * Every transfer is done before the call that starts it returns, so flushes need no more
+ * than a memory fence and request-based calls return completed requests.
  *
  * Accumulates: every accumulate-family operation on a target (Accumulate,
  * Get_accumulate, Fetch_and_op, Compare_and_swap) runs under that target's accumulate
@@ -30,10 +33,10 @@
  * integer type also use __atomic operations inside the lock, so a rank that reads or
  * updates the same word of a shared window with atomics of its own sees whole values.
  *
- * Ownership: a window (compi_win_t) belongs to its handle (win_table): osc_win_create
- * makes both, osc_win_free unmaps the segment and frees both.  The window holds its own
- * communicator (an internal copy of the user's, one reference) and what the API layer
- * hangs on it (attributes, info, error handler: released by the API before the free).
+ * Ownership: a window (compi_win_t) is the transport's part of an MPI window; the API
+ * layer's object (core/mpi/win_state.h: handle, attributes, name, hints, error handler)
+ * holds it.  osc_win_create makes it, osc_win_free unmaps the segment and frees it.  The
+ * window holds its own communicator (an internal copy of the user's, one reference).
  * The user's memory (MPI_Win_create, attached regions) stays the user's.
  */
 #ifndef COMPI_OSC_H
@@ -79,9 +82,10 @@ typedef struct osc_rank {
 _Static_assert(sizeof(osc_rank_t) % OSC_LINE == 0, "ranks' entries in lines of their own");
 
 typedef struct osc_am osc_am_t;
+typedef struct osc_module osc_module_t;
 
 typedef struct compi_win {
-    int handle;
+    const osc_module_t *mod; /* the transport's operations (osc_seg_module, osc_am_module) */
     int flavor;         /* MPI_WIN_FLAVOR_* */
     int model;          /* MPI_WIN_UNIFIED */
     compi_comm_t *comm; /* the window's own communicator (one reference) */
@@ -101,33 +105,17 @@ typedef struct compi_win {
     osc_rank_t *ranks; /* [p] */
     uint64_t *post;    /* [p * p] */
     char *data;        /* the memory of the allocate flavors, or NULL */
+    char *scratch;     /* accumulates to single-copy memory: a chunk of the target, kept */
+    size_t scratch_len;
 
-    /* this rank's epochs (checked at the API) */
-    int fence_open;           /* a fence opened an epoch that no NOSUCCEED fence closed */
-    int lock_all;             /* MPI_Win_lock_all held */
-    unsigned char *lock_type; /* [p]: 0, MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE */
-    int nlocks;               /* targets locked with MPI_Win_lock */
+    /* post-start-complete-wait (the API checks the epochs, the transports use them) */
     uint64_t *started;        /* [p]: MPI_Win_start calls towards each target */
     int *access;              /* the targets of the access epoch (MPI_Win_start), or NULL */
     int naccess;
     int exposure_open; /* MPI_Win_post without its MPI_Win_wait yet */
     uint64_t expected; /* completes that MPI_Win_wait waits for, over all epochs */
 
-    /* what the API layer keeps on the window */
-    struct attr_list *attrs;
-    char name[MPI_MAX_OBJECT_NAME];
-    int info;                 /* MPI_Info handle of the hints, or MPI_INFO_NULL */
-    compi_errhandler_t *errh; /* one reference */
-    MPI_Aint attr_size;       /* the values the predefined attributes point to */
-    int attr_disp_unit, attr_flavor, attr_model;
 } compi_win_t;
-
-extern handle_table_t win_table;
-
-static inline compi_win_t *win_from_handle(MPI_Win h)
-{
-    return (compi_win_t *)handle_get(&win_table, h);
-}
 
 /* 1 when every member of intracommunicator comm lives on this host */
 int osc_comm_local(const compi_comm_t *comm);
@@ -138,18 +126,133 @@ int osc_comm_local(const compi_comm_t *comm);
  * user's memory; the allocate flavors get theirs in the segment (w->base).
  * A flavor that needs single copy where it is not allowed, or any flavor but
  * MPI_WIN_FLAVOR_SHARED whose segment cannot be made, takes active messages (a warning
- * logged); COMPI_ERR_IO when MPI_Win_allocate_shared's segment cannot be made.
+ * logged); COMPI_ERR_IO when MPI_Win_allocate_shared's segment cannot be made.  The
+ * window's module (w->mod) is chosen here, once.
  */
 compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int disp_unit,
                               void *base, compi_win_t **win_p);
-/* unmap, release the communicator and the handle, free (not collective: the API layer
-   synchronises first) */
+/* the transport's state (its module's close), unmap, release the communicator, free
+   (not collective: the API layer synchronises first) */
 void osc_win_free(compi_win_t *w);
+
+/* 1 when every rank maps the memory of every other (MPI_Win_allocate(_shared) on the
+   segment); then osc_shared_query gives rank's (MPI_PROC_NULL: the first rank with
+   memory) size, disp_unit and address in this process */
+int osc_shared(const compi_win_t *w);
+void osc_shared_query(const compi_win_t *w, int rank, size_t *size, int *disp_unit, void **base);
 
 /* which transport a window over comm uses: 1 for active messages (ranks on other hosts,
    or the parameter osc_transport=am), 0 for the shared segment.  MPI_Win_allocate_shared
    always takes the segment. */
 int osc_use_am(const compi_comm_t *comm, int flavor);
+
+/* ---- one access: what the API layer hands to the window's module ------------------- */
+
+enum { OSC_PUT = 1, OSC_GET, OSC_ACC, OSC_GACC, OSC_FOP, OSC_CAS };
+
+/*
+ * One transfer to rank t: `tcount` elements of `tdt` at displacement `disp`.  The origin
+ * (put, accumulates, fetch-and-op, compare-and-swap) is `ocount` elements of `odt` at
+ * `origin`; odt NULL means packed bytes (a fetch-and-op with MPI_NO_OP and a
+ * get-accumulate with it have origin NULL).  The result (get: the origin buffer;
+ * get-accumulate, fetch-and-op, compare-and-swap) is `rcount` of `rdt` at `result`, rdt
+ * NULL meaning packed.  Both sides carry tcount * tdt->size bytes (checked by the API).
+ */
+typedef struct osc_rma {
+    int kind; /* OSC_* */
+    int t;
+    MPI_Aint disp;
+    compi_datatype_t *tdt;
+    size_t tcount;
+    const compi_op_t *op; /* accumulates and fetch-and-op */
+    const void *origin;
+    compi_datatype_t *odt;
+    size_t ocount;
+    void *result;
+    compi_datatype_t *rdt;
+    size_t rcount;
+    const void *compare; /* compare-and-swap: one element of tdt */
+} osc_rma_t;
+
+struct compi_request;
+
+/*
+ * The operations a transport gives a window: a const table, one per transport, each in
+ * a file of its own (osc_seg_module.c, osc_am_module.c), chosen once at creation.  The
+ * table starts with its size, so that a caller can tell which operations a table has.
+ *
+ * rma: the access `a`.  With `req` NULL it returns when the origin's buffers may be
+ * reused (the result is there); with a request (MPI_Rput ...) it may return once the
+ * access is posted and completes `req` (pml_request_complete) when it is done.  On a
+ * failure `req` is left as it was.  COMPI_ERR_NOT_FOUND: the access lies outside the
+ * target's window (or, dynamic windows, outside the regions it attached).
+ * flush: every access sent to t (t < 0: every target) done at the target; the first
+ * failure among those that did not report one to their caller.
+ * The synchronisation calls take this rank's ranks of the window; the API layer checks
+ * their arguments and the epochs first.
+ */
+typedef struct osc_module {
+    size_t size; /* sizeof(osc_module_t) */
+    const char *name;
+    compi_status_t (*rma)(compi_win_t *w, const osc_rma_t *a, struct compi_request *req);
+    compi_status_t (*flush)(compi_win_t *w, int t);
+    void (*lock)(compi_win_t *w, int t, int type);
+    void (*unlock)(compi_win_t *w, int t, int type);
+    void (*sync)(compi_win_t *w); /* MPI_Win_sync */
+    void (*post)(compi_win_t *w, const int *origins, int n, int nocheck);
+    void (*start)(compi_win_t *w, const int *targets, int n, int nocheck);
+    void (*complete)(compi_win_t *w);
+    void (*wait)(compi_win_t *w);
+    int (*test)(compi_win_t *w);
+    void (*close)(compi_win_t *w); /* the transport's state, at free */
+} osc_module_t;
+
+extern const osc_module_t osc_seg_module; /* the shared segment */
+extern const osc_module_t osc_am_module;  /* active messages over the PML */
+
+/* the thin calls the API layer makes: one indirect call each */
+static inline compi_status_t osc_rma(compi_win_t *w, const osc_rma_t *a, struct compi_request *req)
+{
+    return w->mod->rma(w, a, req);
+}
+static inline compi_status_t osc_flush(compi_win_t *w, int t)
+{
+    return w->mod->flush(w, t);
+}
+static inline void osc_lock(compi_win_t *w, int t, int type)
+{
+    w->mod->lock(w, t, type);
+}
+static inline void osc_unlock(compi_win_t *w, int t, int type)
+{
+    w->mod->unlock(w, t, type);
+}
+static inline void osc_win_sync(compi_win_t *w)
+{
+    w->mod->sync(w);
+}
+static inline void osc_post(compi_win_t *w, const int *origins, int n, int nocheck)
+{
+    w->mod->post(w, origins, n, nocheck);
+}
+static inline void osc_start(compi_win_t *w, const int *targets, int n, int nocheck)
+{
+    w->mod->start(w, targets, n, nocheck);
+}
+static inline void osc_complete(compi_win_t *w)
+{
+    w->mod->complete(w);
+}
+static inline void osc_wait(compi_win_t *w)
+{
+    w->mod->wait(w);
+}
+static inline int osc_test(compi_win_t *w)
+{
+    return w->mod->test(w);
+}
+
+/* ---- what the two transports share (osc_win.c, osc_rma.c, osc_sync.c) ------------- */
 
 /* where an access to rank t's memory goes */
 typedef struct osc_target {
@@ -167,36 +270,9 @@ typedef struct osc_target {
 compi_status_t osc_target(compi_win_t *w, int t, MPI_Aint disp, compi_datatype_t *dt, size_t count,
                           osc_target_t *tg);
 
-/* origin data travels packed: `bytes` bytes of the packed stream of (dt, count) */
-compi_status_t osc_put(const osc_target_t *tg, compi_datatype_t *dt, size_t count,
-                       const void *packed, size_t bytes);
-compi_status_t osc_get(const osc_target_t *tg, compi_datatype_t *dt, size_t count, void *packed,
-                       size_t bytes);
-/*
- * Under the target's accumulate lock: the old contents go packed to `result` (when not
- * NULL), then target = origin op target (MPI_REPLACE: origin; MPI_NO_OP: unchanged).
- */
-compi_status_t osc_accumulate(compi_win_t *w, const osc_target_t *tg, compi_datatype_t *dt,
-                              size_t count, const compi_op_t *op, const void *packed, size_t bytes,
-                              void *result);
-/* one element of predefined dt: result = target; target = origin op target */
-compi_status_t osc_fetch_and_op(compi_win_t *w, const osc_target_t *tg, compi_datatype_t *dt,
-                                const compi_op_t *op, const void *origin, void *result);
-/* one element: result = target; if target == compare, target = origin */
-compi_status_t osc_compare_and_swap(compi_win_t *w, const osc_target_t *tg, compi_datatype_t *dt,
-                                    const void *origin, const void *compare, void *result);
-
-/* passive target: rank t's lock (shared or exclusive), waiting with the PML's progress */
-void osc_lock(compi_win_t *w, int t, int type);
-void osc_unlock(compi_win_t *w, int t, int type);
-
-/* PSCW; ranks are the window's.  osc_start blocks until each target posted (unless
-   nocheck); osc_wait until every origin of the posted epochs completed. */
-void osc_post(compi_win_t *w, const int *origins, int n, int nocheck);
-void osc_start(compi_win_t *w, const int *targets, int n, int nocheck);
-void osc_complete(compi_win_t *w);
-void osc_wait(compi_win_t *w);
-int osc_test(compi_win_t *w);
+/* the access `a` on tg, done before it returns (loads and stores, or single copy): the
+   segment's transfers, and the target's side of active messages on its own memory */
+compi_status_t osc_apply(compi_win_t *w, const osc_target_t *tg, const osc_rma_t *a);
 
 /* dynamic windows: COMPI_ERR_NO_RESOURCE when the registry is full,
    COMPI_ERR_INVALID_PARAM when the region overlaps one attached, COMPI_ERR_NOT_FOUND
@@ -209,47 +285,7 @@ compi_status_t osc_detach(compi_win_t *w, const void *base);
    API lock under MPI_THREAD_MULTIPLE) */
 void osc_relax(unsigned *spins);
 
-/* ---- the active-message transport (osc_am.c) ----------------------------------------
-   A window made with w->am set takes these instead of the shared-memory calls above; on
-   this rank's own memory, the target side runs those.  The target serves requests when it
-   progresses the PML (its progress hook). */
-enum { OSC_AM_PUT = 1, OSC_AM_GET, OSC_AM_ACC, OSC_AM_GACC, OSC_AM_FOP, OSC_AM_CAS };
+/* the active-message transport's state (osc_am.c): made at creation, freed by close */
 compi_status_t osc_am_open(compi_win_t *w);
-void osc_am_close(compi_win_t *w);
-/*
- * One transfer to rank t: `obytes` bytes of packed origin data (compare-and-swap: origin
- * then compare), `rbytes` of packed result back into `result` (get, the fetching calls).
- * Puts and accumulates return once the data is copied out (osc_am_flush completes them),
- * except on a dynamic window; the others once the result is here.  COMPI_ERR_NOT_FOUND
- * when the target finds the access outside its memory (dynamic windows).
- */
-compi_status_t osc_am_rma(compi_win_t *w, int kind, int t, MPI_Aint disp, compi_datatype_t *dt,
-                          size_t count, const compi_op_t *op, const void *origin, size_t obytes,
-                          void *result, size_t rbytes);
-/* wait until the target (t < 0: every target) applied every put and accumulate sent;
-   the first failure among them since the last flush */
-compi_status_t osc_am_flush(compi_win_t *w, int t);
-/* serve what arrived (one round of the PML's progress): a transfer of a rank to itself,
-   which needs no message, calls it first, so a rank that spins on its own memory (a
-   compare-and-swap lock) lets the others in */
-void osc_am_poll(void);
-void osc_am_lock(compi_win_t *w, int t, int type);
-void osc_am_unlock(compi_win_t *w, int t, int type);
-void osc_am_post(compi_win_t *w, const int *origins, int n, int nocheck);
-void osc_am_start(compi_win_t *w, const int *targets, int n, int nocheck);
-void osc_am_complete(compi_win_t *w);
-void osc_am_wait(compi_win_t *w);
-int osc_am_test(compi_win_t *w);
-
-/* the end of an access epoch or a flush: the memory fence of a segment window; on an
-   active-message window, osc_am_flush */
-compi_status_t osc_flush(compi_win_t *w, int t);
-
-/* MPI_Win_sync: a memory fence; on an active-message window also one round of the PML's
-   progress (the requests that arrived are served) */
-void osc_win_sync(compi_win_t *w);
-
-/* every window left at MPI_Finalize, and the table */
-void osc_finalize(void);
 
 #endif

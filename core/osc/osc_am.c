@@ -6,14 +6,19 @@
  *
  * A message is an am_hdr_t, then (transfers with a derived target datatype) the target
  * datatype's layout (an am_layout_t and its dt_block_t blocks), then the data: the
- * origin's packed data (put, accumulates, fetch-and-op; compare-and-swap: origin then
- * compare).  The target answers every request with an AM_REPLY carrying the request's
- * id, a status and the data asked for (get, get-accumulate, fetch-and-op,
- * compare-and-swap).  Puts and accumulates (id 0) are counted in the origin's pending[t]
- * and the call returns at once (the data was copied into the message); their replies
- * count down, and a flush waits until pending[t] is 0.  Gets, the fetching calls, locks
- * and unlocks, and every transfer of a dynamic window (the target checks the range and
- * the origin reports MPI_ERR_RMA_RANGE) wait for their reply.
+ * origin's data packed straight from its datatype (put, accumulates, fetch-and-op;
+ * compare-and-swap: origin then compare).  The target answers every request with an
+ * AM_REPLY carrying the request's id, a status and the data asked for (get,
+ * get-accumulate, fetch-and-op, compare-and-swap), which the origin unpacks straight into
+ * the result's datatype.  Puts and accumulates (id 0) are counted in the origin's
+ * pending[t] and the call returns at once (the data was packed into the message); their
+ * replies count down, and a flush waits until pending[t] is 0.  A request-based call
+ * (MPI_Rput ...) returns once its message is sent: its id is an am_op_t on the heap,
+ * counted in pending[t] too, and the reply (served in the PML's progress, so in MPI_Wait
+ * or MPI_Test) unpacks the result, completes the request and frees the am_op_t.  Gets,
+ * the fetching calls, locks and unlocks, and every transfer of a dynamic window (the
+ * target checks the range and the origin reports MPI_ERR_RMA_RANGE) wait for their reply
+ * in the call.
  *
  * The target serves requests when it progresses: while any AM window exists, the PML's
  * progress hook (slot PML_HOOK_OSC) receives and serves what arrived on every such
@@ -24,8 +29,8 @@
  *
  * Accumulates are applied by the target one at a time, in arrival order (it alone
  * writes through active messages), with the shared-memory code (osc_rma.c) on its own
- * memory.  A rank's transfers to itself take that code directly (the API layer calls it
- * for target == self): the service of requests runs only inside this rank's own MPI
+ * memory.  A rank's transfers to itself take that code directly (osc_am_rma, after
+ * serving what arrived): the service of requests runs only inside this rank's own MPI
  * calls, one at a time, so they stay atomic against the requests.  Locks on itself still
  * go through messages (the queue).  Passive-target locks: the target keeps its lock word
  * and a FIFO of waiting lockers, granted in order as soon as they are compatible.
@@ -37,11 +42,12 @@
  *
  * Ownership: osc_am_open hangs an osc_am_t on the window, osc_am_close frees it.  Send
  * buffers belong to the outgoing list until their send completes; received messages are
- * freed after they are served.
+ * freed after they are served; a request-based call's am_op_t belongs to its reply (the
+ * request itself is the caller's).
  */
 #include "config.h"
 
-#include "core/osc/osc.h"
+#include "core/osc/osc_am.h"
 
 #include "core/pml/pml.h"
 #include "core/runtime/log.h"
@@ -51,12 +57,12 @@
 #include <string.h>
 
 enum {
-    AM_PUT = OSC_AM_PUT,
-    AM_GET = OSC_AM_GET,
-    AM_ACC = OSC_AM_ACC,
-    AM_GACC = OSC_AM_GACC,
-    AM_FOP = OSC_AM_FOP,
-    AM_CAS = OSC_AM_CAS,
+    AM_PUT = OSC_PUT,
+    AM_GET = OSC_GET,
+    AM_ACC = OSC_ACC,
+    AM_GACC = OSC_GACC,
+    AM_FOP = OSC_FOP,
+    AM_CAS = OSC_CAS,
     AM_LOCK = 16,
     AM_UNLOCK,
     AM_POST,
@@ -81,12 +87,16 @@ typedef struct am_layout {
     int32_t basic, contig;
 } am_layout_t;
 
-/* an origin's call that waits for its reply (on the caller's stack) */
+/* an access that waits for its reply: on the caller's stack when the call waits for it;
+   on the heap, freed by the reply, when a request completes with it */
 typedef struct am_op {
     int done;
     compi_status_t st;
-    void *result;
+    void *result; /* the reply's data goes to (rdt, result); rdt NULL: packed */
+    const compi_datatype_t *rdt;
     size_t rbytes;
+    compi_request_t *req; /* completed by the reply (MPI_Rput ...), or NULL */
+    int counted;          /* counted in pending[] (a flush waits for it) */
 } am_op_t;
 
 typedef struct am_waiter {
@@ -273,20 +283,28 @@ static void serve_unlock(compi_win_t *w, int src, int type, uint64_t id)
 static void serve_reply(compi_win_t *w, int src, const am_hdr_t *h)
 {
     osc_am_t *am = w->amst;
-    if (h->id == 0) {
-        if (h->arg != COMPI_OK && am->async_st == COMPI_OK) {
-            am->async_st = (compi_status_t)h->arg;
+    compi_status_t st = (compi_status_t)h->arg;
+    am_op_t *op = (am_op_t *)(uintptr_t)h->id;
+    if (op == NULL || op->counted) {
+        if (st != COMPI_OK && am->async_st == COMPI_OK) {
+            am->async_st = st;
         }
         am->pending[src]--;
         am->npending--;
+    }
+    if (op == NULL) {
         return;
     }
-    am_op_t *op = (am_op_t *)(uintptr_t)h->id;
     size_t n = h->bytes < op->rbytes ? h->bytes : op->rbytes;
-    if (n > 0) {
-        memcpy(op->result, h + 1, n);
+    if (n > 0 && st == COMPI_OK) {
+        dt_copy(op->rdt, op->result, NULL, h + 1, 0, n);
     }
-    op->st = (compi_status_t)h->arg;
+    if (op->req != NULL) {
+        pml_request_complete(op->req);
+        free(op);
+        return;
+    }
+    op->st = st;
     __atomic_store_n(&op->done, 1, __ATOMIC_RELEASE);
 }
 
@@ -343,7 +361,13 @@ static void serve_rma(compi_win_t *w, int src, const am_hdr_t *h, size_t len)
     if ((st = osc_target(w, w->rank, (MPI_Aint)h->disp, dt, h->count, &tg)) != COMPI_OK) {
         goto reply;
     }
-    const compi_op_t *op = op_from_handle((MPI_Op)h->arg);
+    osc_rma_t a = {.kind = (int)h->type,
+                   .t = w->rank,
+                   .disp = (MPI_Aint)h->disp,
+                   .tdt = dt,
+                   .tcount = h->count,
+                   .op = op_from_handle((MPI_Op)h->arg),
+                   .origin = bytes > 0 ? data : NULL};
     switch (h->type) {
     case AM_GET:
     case AM_GACC:
@@ -352,36 +376,20 @@ static void serve_rma(compi_win_t *w, int src, const am_hdr_t *h, size_t len)
     case AM_FOP:
     case AM_CAS:
         rbytes = dt->size;
+        a.compare = data + dt->size;
         break;
     default:
         break;
+    }
+    if ((h->type == AM_ACC || h->type == AM_GACC || h->type == AM_FOP) && a.op == NULL) {
+        st = COMPI_ERR_INTERNAL;
+        goto reply;
     }
     if (rbytes > 0 && (res = malloc(rbytes)) == NULL) {
         rte_abort(MPI_ERR_NO_MEM, "osc: no memory for the result of a one-sided request");
     }
-    switch (h->type) {
-    case AM_PUT:
-        st = osc_put(&tg, dt, h->count, data, bytes);
-        break;
-    case AM_GET:
-        st = osc_get(&tg, dt, h->count, res, rbytes);
-        break;
-    case AM_ACC:
-    case AM_GACC:
-        st = op == NULL ? COMPI_ERR_INTERNAL
-                        : osc_accumulate(w, &tg, dt, h->count, op, data, bytes, res);
-        break;
-    case AM_FOP:
-        st = op == NULL ? COMPI_ERR_INTERNAL
-                        : osc_fetch_and_op(w, &tg, dt, op, bytes > 0 ? data : NULL, res);
-        break;
-    case AM_CAS:
-        st = osc_compare_and_swap(w, &tg, dt, data, data + dt->size, res);
-        break;
-    default:
-        st = COMPI_ERR_INTERNAL;
-        break;
-    }
+    a.result = res;
+    st = osc_apply(w, &tg, &a);
 reply:
     (void)am_reply(w, src, h->id, st, res, st == COMPI_OK ? rbytes : 0);
     free(res);
@@ -460,23 +468,81 @@ static int am_progress(void)
 
 /* ---- the origin's side ------------------------------------------------------------- */
 
-compi_status_t osc_am_rma(compi_win_t *w, int kind, int t, MPI_Aint disp, compi_datatype_t *dt,
-                          size_t count, const compi_op_t *op, const void *origin, size_t obytes,
-                          void *result, size_t rbytes)
+/* serve what arrived (one round of the PML's progress) */
+static void am_poll(void)
 {
+    (void)pml_progress();
+}
+
+compi_status_t osc_am_rma(compi_win_t *w, const osc_rma_t *a, compi_request_t *req)
+{
+    compi_datatype_t *dt = a->tdt;
+    osc_target_t tg;
+    compi_status_t st;
+    /* the range of a dynamic window is checked by the target, the others' here */
+    if ((st = osc_target(w, a->t, a->disp, dt, a->tcount, &tg)) != COMPI_OK) {
+        return st;
+    }
+    if (a->t == w->rank) {
+        /* to itself: no message, but the others first (a rank may spin here) */
+        am_poll();
+        if ((st = osc_apply(w, &tg, a)) == COMPI_OK && req != NULL) {
+            pml_request_complete(req);
+        }
+        return st;
+    }
+    size_t tbytes = a->tcount * dt->size, obytes = 0, rbytes = 0;
+    switch (a->kind) {
+    case OSC_GET:
+        rbytes = tbytes;
+        break;
+    case OSC_GACC:
+        obytes = a->origin != NULL ? tbytes : 0;
+        rbytes = tbytes;
+        break;
+    case OSC_FOP:
+        obytes = a->origin != NULL ? dt->size : 0;
+        rbytes = dt->size;
+        break;
+    case OSC_CAS:
+        obytes = 2 * dt->size; /* origin then compare */
+        rbytes = dt->size;
+        break;
+    default: /* put, accumulate */
+        obytes = tbytes;
+        break;
+    }
+    int dynamic = w->flavor == MPI_WIN_FLAVOR_DYNAMIC;
+    /* without a request, puts and accumulates are acknowledged later (counted in pending)
+       and the other calls wait for their reply; with one, every access completes its
+       request when the reply comes.  A dynamic window's accesses wait: the target checks
+       their range, and the caller reports it. */
+    int wait = dynamic || (req == NULL && a->kind != OSC_PUT && a->kind != OSC_ACC);
+    am_op_t stack_op = {.result = a->result, .rdt = a->rdt, .rbytes = rbytes};
+    am_op_t *op = NULL;
+    if (wait) {
+        op = &stack_op;
+    } else if (req != NULL) {
+        if ((op = malloc(sizeof(*op))) == NULL) {
+            return COMPI_ERR_NO_MEMORY;
+        }
+        *op = stack_op;
+        op->req = req;
+        op->counted = 1;
+    }
     int layout = !dt->predefined;
     size_t extra = (layout ? sizeof(am_layout_t) + (size_t)dt->nblocks * sizeof(dt_block_t) : 0);
-    am_op_t wait = {.done = 0, .st = COMPI_OK, .result = result, .rbytes = rbytes};
-    /* puts and accumulates are acked later, unless the target must check the range */
-    int async = (kind == OSC_AM_PUT || kind == OSC_AM_ACC) && w->flavor != MPI_WIN_FLAVOR_DYNAMIC;
-    am_hdr_t *h = am_msg((uint32_t)kind, op != NULL ? (int32_t)op->handle : 0,
-                         async ? 0 : (uint64_t)(uintptr_t)&wait, extra + obytes);
+    am_hdr_t *h = am_msg((uint32_t)a->kind, a->op != NULL ? (int32_t)a->op->handle : 0,
+                         (uint64_t)(uintptr_t)op, extra + obytes);
     if (h == NULL) {
+        if (op != &stack_op) {
+            free(op);
+        }
         return COMPI_ERR_NO_MEMORY;
     }
     h->bytes = obytes;
-    h->disp = (int64_t)disp;
-    h->count = count;
+    h->disp = (int64_t)a->disp;
+    h->count = a->tcount;
     char *p = (char *)(h + 1);
     if (layout) {
         am_layout_t L = {.size = dt->size,
@@ -498,26 +564,37 @@ compi_status_t osc_am_rma(compi_win_t *w, int kind, int t, MPI_Aint disp, compi_
     } else {
         h->dt = (int32_t)dt->handle;
     }
-    if (obytes > 0) {
-        memcpy(p, origin, obytes);
+    /* the origin packed straight into the message */
+    if (a->kind == OSC_CAS) {
+        memcpy(p, a->origin, dt->size);
+        memcpy(p + dt->size, a->compare, dt->size);
+    } else if (obytes > 0) {
+        dt_copy(NULL, p, a->odt, a->origin, 0, obytes);
     }
-    if (async) {
-        w->amst->pending[t]++;
+    int counted = !wait;
+    if (counted) {
+        w->amst->pending[a->t]++;
         w->amst->npending++;
     }
-    compi_status_t st = am_send(w, t, h, sizeof(*h) + extra + obytes);
+    st = am_send(w, a->t, h, sizeof(*h) + extra + obytes);
     if (st != COMPI_OK) {
-        if (async) {
-            w->amst->pending[t]--;
+        if (counted) {
+            w->amst->pending[a->t]--;
             w->amst->npending--;
+        }
+        if (op != &stack_op) {
+            free(op);
         }
         return st;
     }
-    if (async) {
-        return COMPI_OK;
+    if (!wait) {
+        return COMPI_OK; /* the reply completes req, or counts down pending */
     }
-    am_wait_op(&wait);
-    return wait.st;
+    am_wait_op(op);
+    if (op->st == COMPI_OK && req != NULL) {
+        pml_request_complete(req);
+    }
+    return op->st;
 }
 
 /* a control message that waits for its reply */
@@ -540,9 +617,11 @@ static void am_notify(compi_win_t *w, int t, uint32_t type)
     }
 }
 
-void osc_am_poll(void)
+void osc_am_sync(compi_win_t *w)
 {
-    (void)pml_progress();
+    (void)w;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    am_poll(); /* serve what arrived: a rank polling its window sees the others' puts */
 }
 
 void osc_am_lock(compi_win_t *w, int t, int type)

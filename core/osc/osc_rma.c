@@ -3,20 +3,28 @@
  * fetch-and-op and compare-and-swap, on segment memory by loads and stores, on the
  * user's memory of another process by single copy.
  *
- * The origin's data comes and goes packed (the API packs and unpacks the origin's
- * datatype); the target's datatype is walked here: dt_pack / dt_unpack where the target
- * memory is mapped, dt_to_iov of the target's address otherwise, so process_vm_readv /
- * writev touch exactly the target's blocks and never the gaps between them (another
- * origin may write there at the same time).
+ * The origin's datatype and the target's are walked together, with nothing packed in
+ * between and nothing allocated: dt_copy between the two layouts where the target memory
+ * is mapped; where it is not, iovecs of both layouts (dt_to_iov, a fixed array of them on
+ * the stack per system call), so process_vm_readv / writev touch exactly the target's
+ * blocks and never the gaps between them (another origin may write there at the same
+ * time).  A side whose datatype is NULL is packed bytes (the data of an active message).
  *
- * An accumulate unpacks the origin's data into a scratch laid out as the target (the
- * target datatype's span), and the op engine combines it block by block into the target
- * memory, or into a copy read by single copy and written back; all under the target's
- * accumulate lock (osc.h says why every accumulate takes it).
+ * An accumulate with an elementwise op (MPI_SUM ... MPI_BXOR) combines stretch by
+ * stretch (dt_zip) straight into mapped target memory; on single-copy memory it reads the
+ * target through a chunk (4 KiB on the stack, or up to 256 KiB of a scratch the window
+ * keeps for larger ones), combines there and writes the chunk back.
+ * MPI_MINLOC and MPI_MAXLOC (pair types, whose elements a stretch of one basic type would
+ * cut) unpack the origin into a scratch laid out as the target and let the op engine walk
+ * it: an allocation per call on that cold path.  All under the target's accumulate lock
+ * (osc.h says why every accumulate takes it).
  */
 #include "config.h"
 
 #include "core/osc/osc.h"
+#include "core/osc/osc_seg.h"
+
+#include "core/pml/pml.h"
 
 #include "core/runtime/log.h"
 
@@ -25,31 +33,41 @@
 #include <string.h>
 #include <sys/uio.h>
 
-#define OSC_IOV 64 /* iovecs per system call (well under IOV_MAX) */
+#define OSC_IOV 256              /* iovecs per system call and side (under IOV_MAX), on the stack */
+#define OSC_CHUNK 4096           /* bytes of a remote accumulate combined at a time, on the stack */
+#define OSC_SCRATCH (256 * 1024) /* ... or through the window's scratch, larger ones */
 
 /*
- * Single copy between this process and (dt, count) at tg->remote, bytes [0, bytes) of
- * the packed stream: the local side is the packed buffer `packed`, or (lbase != NULL)
- * memory laid out as the target at lbase.
+ * Single copy between this process and (dt, count) at tg->remote, bytes [off, off+bytes)
+ * of the packed stream: the local side is (ldt, lbuf) walked alongside, or (ldt NULL)
+ * packed bytes at lbuf that start at `off`.
  */
 static compi_status_t cma_xfer(const osc_target_t *tg, compi_datatype_t *dt, size_t count,
-                               char *packed, char *lbase, size_t bytes, int write)
+                               const compi_datatype_t *ldt, char *lbuf, size_t off, size_t bytes,
+                               int write)
 {
     struct iovec riov[OSC_IOV], liov[OSC_IOV];
-    size_t off = 0;
+    size_t start = off, end = off + bytes;
+    void *remote = (void *)(uintptr_t)tg->remote;
 
-    while (off < bytes) {
+    while (off < end) {
         size_t got = 0, lgot = 0;
-        int n = dt_to_iov(dt, (void *)(uintptr_t)tg->remote, count, off, bytes - off, riov, OSC_IOV,
-                          &got);
+        int n = dt_to_iov(dt, remote, count, off, end - off, riov, OSC_IOV, &got);
         int nl = 1;
         if (n <= 0 || got == 0) {
             return COMPI_ERR_INTERNAL;
         }
-        if (lbase != NULL) {
-            nl = dt_to_iov(dt, lbase, count, off, got, liov, OSC_IOV, &lgot);
+        if (ldt != NULL) {
+            size_t lcount = (end + ldt->size - 1) / ldt->size;
+            nl = dt_to_iov(ldt, lbuf, lcount, off, got, liov, OSC_IOV, &lgot);
+            if (nl <= 0 || lgot == 0) {
+                return COMPI_ERR_INTERNAL;
+            }
+            if (lgot < got) { /* the local side ran out of iovecs first */
+                n = dt_to_iov(dt, remote, count, off, lgot, riov, OSC_IOV, &got);
+            }
         } else {
-            liov[0] = (struct iovec){.iov_base = packed + off, .iov_len = got};
+            liov[0] = (struct iovec){.iov_base = lbuf + (off - start), .iov_len = got};
         }
         ssize_t done =
             write ? process_vm_writev(tg->pid, liov, (unsigned long)nl, riov, (unsigned long)n, 0)
@@ -66,30 +84,32 @@ static compi_status_t cma_xfer(const osc_target_t *tg, compi_datatype_t *dt, siz
     return COMPI_OK;
 }
 
-compi_status_t osc_put(const osc_target_t *tg, compi_datatype_t *dt, size_t count,
-                       const void *packed, size_t bytes)
+/* target (dt, count) at tg = source (sdt, src) */
+static compi_status_t osc_put(const osc_target_t *tg, compi_datatype_t *dt, size_t count,
+                              const compi_datatype_t *sdt, const void *src, size_t bytes)
 {
     if (bytes == 0) {
         return COMPI_OK;
     }
     if (tg->local != NULL) {
-        dt_unpack(dt, tg->local, count, 0, packed, bytes);
+        dt_copy(dt, tg->local, sdt, src, 0, bytes);
         return COMPI_OK;
     }
-    return cma_xfer(tg, dt, count, (char *)packed, NULL, bytes, 1);
+    return cma_xfer(tg, dt, count, sdt, (char *)src, 0, bytes, 1);
 }
 
-compi_status_t osc_get(const osc_target_t *tg, compi_datatype_t *dt, size_t count, void *packed,
-                       size_t bytes)
+/* destination (ddt, dst) = target (dt, count) at tg */
+static compi_status_t osc_get(const osc_target_t *tg, compi_datatype_t *dt, size_t count,
+                              const compi_datatype_t *ddt, void *dst, size_t bytes)
 {
     if (bytes == 0) {
         return COMPI_OK;
     }
     if (tg->local != NULL) {
-        dt_pack(dt, tg->local, count, 0, packed, bytes);
+        dt_copy(ddt, dst, dt, tg->local, 0, bytes);
         return COMPI_OK;
     }
-    return cma_xfer(tg, dt, count, packed, NULL, bytes, 0);
+    return cma_xfer(tg, dt, count, ddt, dst, 0, bytes, 0);
 }
 
 /* ---- the accumulate lock ----------------------------------------------------------- */
@@ -108,16 +128,39 @@ static void acc_unlock(compi_win_t *w, int t)
     __atomic_store_n(&w->ranks[t].acc, 0, __ATOMIC_RELEASE);
 }
 
-/* target = origin op target, the accumulate lock held */
-static compi_status_t combine(const osc_target_t *tg, compi_datatype_t *dt, size_t count,
-                              const compi_op_t *op, const void *packed, size_t bytes)
+/* one stretch of one basic type: dst = src op dst */
+static compi_status_t op_step(void *ctx, char *dst, const char *src, size_t n, int basic)
 {
-    if (op->handle == MPI_NO_OP || bytes == 0) {
-        return COMPI_OK;
+    compi_datatype_t *bt = basic >= 0 ? (compi_datatype_t *)dt_basic_type(basic) : NULL;
+    if (bt == NULL || bt->size == 0) {
+        return COMPI_ERR_INTERNAL;
     }
-    if (op->handle == MPI_REPLACE) {
-        return osc_put(tg, dt, count, packed, bytes);
+    return coll_op_apply(ctx, bt, src, dst, n / bt->size);
+}
+
+/* the end of a chunk from `off` of at most `chunk` bytes that cuts no basic element of
+   dt's stream */
+static size_t chunk_end(const compi_datatype_t *dt, size_t off, size_t end, size_t chunk)
+{
+    size_t e = off + chunk;
+    if (e >= end) {
+        return end;
     }
+    size_t within = e % dt->size;
+    int b = 0;
+    while (b + 1 < dt->nblocks && dt->block_off[b + 1] <= within) {
+        b++;
+    }
+    size_t bs = dt_basic_type(dt->blocks[b].basic)->size;
+    return e - (bs > 0 ? (within - dt->block_off[b]) % bs : 0);
+}
+
+/* MPI_MINLOC, MPI_MAXLOC: the origin unpacked into a scratch laid out as the target,
+   combined by the op engine (which keeps pairs whole) */
+static compi_status_t combine_scratch(const osc_target_t *tg, compi_datatype_t *dt, size_t count,
+                                      const compi_op_t *op, const compi_datatype_t *sdt,
+                                      const void *src, size_t bytes)
+{
     ptrdiff_t last = (ptrdiff_t)(count - 1) * dt->extent;
     ptrdiff_t lo = dt->true_lb + (last < 0 ? last : 0);
     ptrdiff_t hi = dt->true_lb + dt->true_extent + (last > 0 ? last : 0);
@@ -130,34 +173,97 @@ static compi_status_t combine(const osc_target_t *tg, compi_datatype_t *dt, size
     }
     /* element starts: the datatype's blocks lie at lo.. past them, inside the scratch */
     char *obuf = scratch - lo;
-    dt_unpack(dt, obuf, count, 0, packed, bytes);
+    dt_copy(dt, obuf, sdt, src, 0, bytes);
     if (tg->local != NULL) {
         st = coll_op_apply(op, dt, obuf, tg->local, count);
     } else {
         char *tbuf = scratch + len - lo;
-        st = cma_xfer(tg, dt, count, NULL, tbuf, bytes, 0);
+        st = cma_xfer(tg, dt, count, dt, tbuf, 0, bytes, 0);
         if (st == COMPI_OK) {
             st = coll_op_apply(op, dt, obuf, tbuf, count);
         }
         if (st == COMPI_OK) {
-            st = cma_xfer(tg, dt, count, NULL, tbuf, bytes, 1);
+            st = cma_xfer(tg, dt, count, dt, tbuf, 0, bytes, 1);
         }
     }
     free(scratch);
     return st;
 }
 
-compi_status_t osc_accumulate(compi_win_t *w, const osc_target_t *tg, compi_datatype_t *dt,
-                              size_t count, const compi_op_t *op, const void *packed, size_t bytes,
-                              void *result)
+/* target = source op target, the accumulate lock held */
+static compi_status_t combine(compi_win_t *w, const osc_target_t *tg, compi_datatype_t *dt,
+                              size_t count, const compi_op_t *op, const compi_datatype_t *sdt,
+                              const void *src, size_t bytes)
+{
+    if (op->handle == MPI_NO_OP || bytes == 0) {
+        return COMPI_OK;
+    }
+    if (op->handle == MPI_REPLACE) {
+        return osc_put(tg, dt, count, sdt, src, bytes);
+    }
+    if (op->handle == MPI_MINLOC || op->handle == MPI_MAXLOC) {
+        return combine_scratch(tg, dt, count, op, sdt, src, bytes);
+    }
+    if (tg->local != NULL) {
+        return dt_zip(dt, tg->local, sdt, src, 0, bytes, 1, op_step, (void *)op);
+    }
+    /* single copy: the target's stream a chunk at a time through the stack; the stretches
+       take their basic types from the source's blocks (packed bytes of a contiguous type
+       are laid out as that type) */
+    if (sdt == NULL && dt->contig) {
+        sdt = dt;
+        src = (const char *)src - dt->true_lb;
+    }
+    _Alignas(64) char stack_chunk[OSC_CHUNK];
+    char *chunk = stack_chunk;
+    size_t clen = OSC_CHUNK;
+    if (bytes > OSC_CHUNK) {
+        /* fewer system calls through the window's scratch, made once and kept (nothing
+           between the read and the write below lets another call of this process in) */
+        size_t want = bytes < OSC_SCRATCH ? bytes : OSC_SCRATCH;
+        if (w->scratch_len < want) {
+            char *n = realloc(w->scratch, want);
+            if (n != NULL) {
+                w->scratch = n;
+                w->scratch_len = want;
+            }
+        }
+        if (w->scratch_len >= want) {
+            chunk = w->scratch;
+            clen = want;
+        }
+    }
+    for (size_t off = 0; off < bytes;) {
+        size_t e = chunk_end(dt, off, bytes, clen);
+        compi_status_t st = cma_xfer(tg, dt, count, NULL, chunk, off, e - off, 0);
+        if (st == COMPI_OK) {
+            /* the chunk is the target's packed stream from off: by the target's blocks */
+            st = dt_zip(NULL, chunk, sdt, src, off, e - off, 1, op_step, (void *)op);
+        }
+        if (st == COMPI_OK) {
+            st = cma_xfer(tg, dt, count, NULL, chunk, off, e - off, 1);
+        }
+        if (st != COMPI_OK) {
+            return st;
+        }
+        off = e;
+    }
+    return COMPI_OK;
+}
+
+static compi_status_t osc_accumulate(compi_win_t *w, const osc_target_t *tg, compi_datatype_t *dt,
+                                     size_t count, const compi_op_t *op,
+                                     const compi_datatype_t *sdt, const void *src,
+                                     const compi_datatype_t *rdt, void *result)
 {
     compi_status_t st = COMPI_OK;
+    size_t bytes = count * dt->size;
     acc_lock(w, tg->t);
     if (result != NULL) {
-        st = osc_get(tg, dt, count, result, count * dt->size);
+        st = osc_get(tg, dt, count, rdt, result, bytes);
     }
     if (st == COMPI_OK) {
-        st = combine(tg, dt, count, op, packed, bytes);
+        st = combine(w, tg, dt, count, op, sdt, src, bytes);
     }
     acc_unlock(w, tg->t);
     return st;
@@ -232,8 +338,9 @@ static int fop_atomic_ok(const compi_op_t *op)
     }
 }
 
-compi_status_t osc_fetch_and_op(compi_win_t *w, const osc_target_t *tg, compi_datatype_t *dt,
-                                const compi_op_t *op, const void *origin, void *result)
+/* one element of predefined dt: result = target; target = origin op target */
+static compi_status_t osc_fetch_and_op(compi_win_t *w, const osc_target_t *tg, compi_datatype_t *dt,
+                                       const compi_op_t *op, const void *origin, void *result)
 {
     size_t n = tg->local != NULL && fop_atomic_ok(op) ? atomic_int_size(dt) : 0;
     compi_status_t st = COMPI_OK;
@@ -244,17 +351,19 @@ compi_status_t osc_fetch_and_op(compi_win_t *w, const osc_target_t *tg, compi_da
     } else if (n == 8) {
         ATOMIC_FOP(uint64_t);
     } else {
-        st = osc_get(tg, dt, 1, result, dt->size);
+        st = osc_get(tg, dt, 1, NULL, result, dt->size);
         if (st == COMPI_OK) {
-            st = combine(tg, dt, 1, op, origin, dt->size);
+            st = combine(w, tg, dt, 1, op, NULL, origin, dt->size);
         }
     }
     acc_unlock(w, tg->t);
     return st;
 }
 
-compi_status_t osc_compare_and_swap(compi_win_t *w, const osc_target_t *tg, compi_datatype_t *dt,
-                                    const void *origin, const void *compare, void *result)
+/* one element: result = target; if target == compare, target = origin */
+static compi_status_t osc_compare_and_swap(compi_win_t *w, const osc_target_t *tg,
+                                           compi_datatype_t *dt, const void *origin,
+                                           const void *compare, void *result)
 {
     size_t n = tg->local != NULL ? atomic_int_size(dt) : 0;
     compi_status_t st = COMPI_OK;
@@ -275,11 +384,45 @@ compi_status_t osc_compare_and_swap(compi_win_t *w, const osc_target_t *tg, comp
                                     __ATOMIC_SEQ_CST);
         memcpy(result, &exp, 8);
     } else {
-        st = osc_get(tg, dt, 1, result, dt->size);
+        st = osc_get(tg, dt, 1, NULL, result, dt->size);
         if (st == COMPI_OK && memcmp(result, compare, dt->size) == 0) {
-            st = osc_put(tg, dt, 1, origin, dt->size);
+            st = osc_put(tg, dt, 1, NULL, origin, dt->size);
         }
     }
     acc_unlock(w, tg->t);
+    return st;
+}
+
+compi_status_t osc_apply(compi_win_t *w, const osc_target_t *tg, const osc_rma_t *a)
+{
+    size_t bytes = a->tcount * a->tdt->size;
+    switch (a->kind) {
+    case OSC_PUT:
+        return osc_put(tg, a->tdt, a->tcount, a->odt, a->origin, bytes);
+    case OSC_GET:
+        return osc_get(tg, a->tdt, a->tcount, a->rdt, a->result, bytes);
+    case OSC_ACC:
+    case OSC_GACC:
+        return osc_accumulate(w, tg, a->tdt, a->tcount, a->op, a->odt, a->origin, a->rdt,
+                              a->kind == OSC_GACC ? a->result : NULL);
+    case OSC_FOP:
+        return osc_fetch_and_op(w, tg, a->tdt, a->op, a->origin, a->result);
+    case OSC_CAS:
+        return osc_compare_and_swap(w, tg, a->tdt, a->origin, a->compare, a->result);
+    default:
+        return COMPI_ERR_INTERNAL;
+    }
+}
+
+compi_status_t osc_seg_rma(compi_win_t *w, const osc_rma_t *a, struct compi_request *req)
+{
+    osc_target_t tg;
+    compi_status_t st = osc_target(w, a->t, a->disp, a->tdt, a->tcount, &tg);
+    if (st == COMPI_OK) {
+        st = osc_apply(w, &tg, a);
+    }
+    if (st == COMPI_OK && req != NULL) {
+        pml_request_complete(req); /* done in the call */
+    }
     return st;
 }

@@ -20,6 +20,7 @@
 #include "config.h"
 
 #include "core/osc/osc.h"
+#include "core/osc/osc_seg.h"
 
 #include "core/pml/pml.h"
 #include "core/runtime/rte.h"
@@ -40,12 +41,8 @@ void osc_relax(unsigned *spins)
     }
 }
 
-void osc_lock(compi_win_t *w, int t, int type)
+void osc_seg_lock(compi_win_t *w, int t, int type)
 {
-    if (w->am) {
-        osc_am_lock(w, t, type);
-        return;
-    }
     uint32_t *l = &w->ranks[t].lock;
     unsigned spins = 0;
 
@@ -71,23 +68,15 @@ void osc_lock(compi_win_t *w, int t, int type)
     }
 }
 
-void osc_unlock(compi_win_t *w, int t, int type)
+void osc_seg_unlock(compi_win_t *w, int t, int type)
 {
-    if (w->am) {
-        osc_am_unlock(w, t, type);
-        return;
-    }
     uint32_t *l = &w->ranks[t].lock;
     /* release: this epoch's transfers (already done) come before the next holder's */
     __atomic_fetch_sub(l, type == MPI_LOCK_EXCLUSIVE ? OSC_LOCK_EXCL : 1u, __ATOMIC_RELEASE);
 }
 
-void osc_post(compi_win_t *w, const int *origins, int n, int nocheck)
+void osc_seg_post(compi_win_t *w, const int *origins, int n, int nocheck)
 {
-    if (w->am) {
-        osc_am_post(w, origins, n, nocheck);
-        return;
-    }
     w->expected += (uint64_t)n;
     w->exposure_open = 1;
     if (nocheck) {
@@ -99,12 +88,8 @@ void osc_post(compi_win_t *w, const int *origins, int n, int nocheck)
     }
 }
 
-void osc_start(compi_win_t *w, const int *targets, int n, int nocheck)
+void osc_seg_start(compi_win_t *w, const int *targets, int n, int nocheck)
 {
-    if (w->am) {
-        osc_am_start(w, targets, n, nocheck);
-        return;
-    }
     if (nocheck) {
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
         return;
@@ -120,22 +105,15 @@ void osc_start(compi_win_t *w, const int *targets, int n, int nocheck)
     }
 }
 
-void osc_complete(compi_win_t *w)
+void osc_seg_complete(compi_win_t *w)
 {
-    if (w->am) {
-        osc_am_complete(w);
-        return;
-    }
     for (int i = 0; i < w->naccess; i++) {
         __atomic_fetch_add(&w->ranks[w->access[i]].complete, 1, __ATOMIC_RELEASE);
     }
 }
 
-int osc_test(compi_win_t *w)
+int osc_seg_test(compi_win_t *w)
 {
-    if (w->am) {
-        return osc_am_test(w);
-    }
     if (__atomic_load_n(&w->ranks[w->rank].complete, __ATOMIC_ACQUIRE) >= w->expected) {
         w->exposure_open = 0;
         return 1;
@@ -143,31 +121,23 @@ int osc_test(compi_win_t *w)
     return 0;
 }
 
-void osc_wait(compi_win_t *w)
+void osc_seg_wait(compi_win_t *w)
 {
-    if (w->am) {
-        osc_am_wait(w);
-        return;
-    }
     unsigned spins = 0;
-    while (!osc_test(w)) {
+    while (!osc_seg_test(w)) {
         osc_relax(&spins);
     }
 }
 
-void osc_win_sync(compi_win_t *w)
+void osc_seg_sync(compi_win_t *w)
 {
+    (void)w;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    if (w->am) {
-        (void)pml_progress();
-    }
 }
 
-compi_status_t osc_flush(compi_win_t *w, int t)
+compi_status_t osc_seg_flush(compi_win_t *w, int t)
 {
-    if (w->am) {
-        return osc_am_flush(w, t);
-    }
+    (void)w, (void)t;
     /* transfers on the segment are done: only memory needs ordering */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     return COMPI_OK;

@@ -39,8 +39,6 @@
 
 #define OSC_PROBE_MAGIC 0x6f73632d636f6d70ull /* "osc-comp" */
 
-handle_table_t win_table = HANDLE_TABLE_INIT(COMPI_HKIND_WIN, 1);
-
 /* read by peers through process_vm_readv at window creation */
 static volatile uint64_t osc_probe_word;
 
@@ -182,11 +180,9 @@ compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int d
     w->model = MPI_WIN_UNIFIED;
     w->size = size;
     w->disp_unit = disp_unit;
-    w->info = MPI_INFO_NULL;
-    w->handle = MPI_WIN_NULL;
     w->am = osc_use_am(comm, flavor);
+    w->mod = w->am ? &osc_am_module : &osc_seg_module;
     w->cma = !w->am && (flavor == MPI_WIN_FLAVOR_CREATE || flavor == MPI_WIN_FLAVOR_DYNAMIC);
-    w->lock_type = calloc((size_t)p, 1);
     w->started = calloc((size_t)p, sizeof(uint64_t));
     sz = malloc(3 * sizeof(int) * (size_t)p);
     if (sz == NULL) {
@@ -196,7 +192,7 @@ compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int d
     }
     sizes = malloc(sizeof(size_t) * (size_t)p);
     offs = malloc(sizeof(size_t) * (size_t)p);
-    if (w->lock_type == NULL || w->started == NULL || sizes == NULL || offs == NULL) {
+    if (w->started == NULL || sizes == NULL || offs == NULL) {
         failed = 1;
     }
     /* step 1 (also agrees that every rank got its memory) */
@@ -241,6 +237,7 @@ compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int d
         /* no segment (the log says why): active messages need none */
         compi_log_warn("osc: the window takes active messages instead of a shared segment");
         w->am = 1;
+        w->mod = &osc_am_module;
         w->cma = 0;
         if ((st = am_create(w, &set, sz, base)) != COMPI_OK) {
             goto err;
@@ -290,6 +287,7 @@ compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int d
             w->ranks = NULL;
             w->post = NULL;
             w->am = 1;
+            w->mod = &osc_am_module;
             w->cma = 0;
             if ((st = am_create(w, &set, sz, base)) != COMPI_OK) {
                 goto err;
@@ -297,9 +295,6 @@ compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int d
         }
     }
 done:
-    if ((st = handle_alloc(&win_table, w, &w->handle)) != COMPI_OK) {
-        goto err;
-    }
     free(sz);
     free(sizes);
     free(offs);
@@ -321,20 +316,17 @@ void osc_win_free(compi_win_t *w)
     if (w->seg != NULL) {
         munmap(w->seg, w->seg_len);
     }
+    w->mod->close(w);
     if (w->am) {
-        osc_am_close(w);
         free(w->ranks);
         free(w->am_mem);
-    }
-    if (w->handle != MPI_WIN_NULL) {
-        handle_free(&win_table, w->handle);
     }
     if (w->comm != NULL) {
         comm_release(w->comm);
     }
-    free(w->lock_type);
     free(w->started);
     free(w->access);
+    free(w->scratch);
     free(w);
 }
 
@@ -454,9 +446,25 @@ compi_status_t osc_detach(compi_win_t *w, const void *base)
     return st;
 }
 
-void osc_finalize(void)
+int osc_shared(const compi_win_t *w)
 {
-    /* windows the program never freed: their memory goes with the process; the table's
-       own memory goes here */
-    handle_table_destroy(&win_table);
+    return w->data != NULL;
+}
+
+void osc_shared_query(const compi_win_t *w, int rank, size_t *size, int *disp_unit, void **base)
+{
+    if (rank == MPI_PROC_NULL) {
+        /* the first rank with memory */
+        rank = 0;
+        for (int r = 0; r < w->p; r++) {
+            if (w->ranks[r].size > 0) {
+                rank = r;
+                break;
+            }
+        }
+    }
+    const osc_rank_t *e = &w->ranks[rank];
+    *size = (size_t)e->size;
+    *disp_unit = e->disp_unit;
+    *base = e->size > 0 || w->flavor == MPI_WIN_FLAVOR_SHARED ? w->data + e->base : NULL;
 }

@@ -1,6 +1,7 @@
 /*
  * test_dt.c -- the datatype engine without MPI_Init: predefined layouts, constructors'
- * bounds, pack/unpack round trips from every fragment split, iovecs and element counts.
+ * bounds, pack/unpack round trips from every fragment split, copies between two layouts,
+ * iovecs and element counts.
  *
  * Expected values are computed by hand (or with sizeof/offsetof for the C layouts the
  * predefined types must match), never by the engine itself.
@@ -433,6 +434,48 @@ START_TEST(pack_roundtrip)
 }
 END_TEST
 
+/* dt_copy between two layouts (each zoo type and every other byte of a char vector),
+   whole and in pieces of 7 bytes, against packing one and unpacking into the other; then
+   back into the char vector */
+START_TEST(copy_between_layouts)
+{
+    build_zoo();
+    for (int i = 0; i < NCASES; i++) {
+        compi_datatype_t *a = zoo[i], *b;
+        size_t count = zoo_count[i], total = a->size * count;
+        if (total < 2) {
+            continue;
+        }
+        ck_assert_int_eq(dt_create_hvector(total, 1, 2, T(MPI_CHAR), &b), COMPI_OK);
+        tbuf_t src = tbuf_make(b, 1, 1), want = tbuf_make(a, count, 0);
+        tbuf_t got = tbuf_make(a, count, 0), part = tbuf_make(a, count, 0);
+        tbuf_t back = tbuf_make(b, 1, 0);
+        unsigned char *packed = malloc(total);
+        ck_assert_uint_eq(dt_pack(b, src.base, 1, 0, packed, total), total);
+        ck_assert_uint_eq(dt_unpack(a, want.base, count, 0, packed, total), total);
+        dt_copy(a, got.base, b, src.base, 0, total);
+        ck_assert(memcmp(want.mem, got.mem, want.len) == 0);
+        for (size_t off = 0; off < total; off += 7) {
+            dt_copy(a, part.base, b, src.base, off, total - off < 7 ? total - off : 7);
+        }
+        ck_assert(memcmp(want.mem, part.mem, want.len) == 0);
+        dt_copy(b, back.base, a, got.base, 0, total);
+        for (size_t k = 0; k < total; k++) {
+            ck_assert_uint_eq(back.base[2 * k], src.base[2 * k]);
+            ck_assert_uint_eq(back.base[2 * k + 1], 0); /* the gaps stay untouched */
+        }
+        free(src.mem);
+        free(want.mem);
+        free(got.mem);
+        free(part.mem);
+        free(back.mem);
+        free(packed);
+        dt_release(b);
+    }
+    free_zoo();
+}
+END_TEST
+
 START_TEST(pack_known_order)
 {
     compi_datatype_t *v, *h;
@@ -625,8 +668,8 @@ int main(void)
 {
     const TTest *tests[] = {
         predefined_sizes, predefined_pairs, ctor_contiguous, ctor_vector, ctor_indexed, ctor_struct,
-        ctor_resized_dup, ctor_subarray, refcount_and_free, pack_roundtrip, pack_known_order,
-        pack_fragments, pack_every_split, iov_cover, iov_merge, count_basic
+        ctor_resized_dup, ctor_subarray, refcount_and_free, pack_roundtrip, copy_between_layouts,
+        pack_known_order, pack_fragments, pack_every_split, iov_cover, iov_merge, count_basic
     };
     const unit_case_t tc = {.suite = "dt", .name = "engine",
                             .setup = setup, .teardown = teardown, .timeout_s = 60};

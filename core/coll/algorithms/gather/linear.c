@@ -58,7 +58,6 @@ const coll_algo_t coll_algo_gather_linear = {
     .kind = COLL_GATHER,
     .fn = coll_gather_linear,
     .usable = NULL,
-    .params = "",
     .help = "the root receives every block directly (all receives posted at once)",
     .sched = coll_sched_gather_linear, /* its nonblocking schedule (sched/sched_phases.c) */
 };
@@ -70,7 +69,6 @@ const coll_algo_t coll_algo_gatherv_linear = {
     .kind = COLL_GATHERV,
     .fn = coll_gather_linear,
     .usable = NULL,
-    .params = "",
     .help = "the root receives every block directly (all receives posted at once)",
     .sched = coll_sched_gather_linear, /* its nonblocking schedule (sched/sched_phases.c) */
 };

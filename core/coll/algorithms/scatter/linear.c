@@ -54,7 +54,6 @@ const coll_algo_t coll_algo_scatter_linear = {
     .kind = COLL_SCATTER,
     .fn = coll_scatter_linear,
     .usable = NULL,
-    .params = "",
     .help = "the root sends every block directly (all sends posted at once)",
     .sched = coll_sched_scatter_linear, /* its nonblocking schedule (sched/sched_phases.c) */
 };
@@ -66,7 +65,6 @@ const coll_algo_t coll_algo_scatterv_linear = {
     .kind = COLL_SCATTERV,
     .fn = coll_scatter_linear,
     .usable = NULL,
-    .params = "",
     .help = "the root sends every block directly (all sends posted at once)",
     .sched = coll_sched_scatter_linear, /* its nonblocking schedule (sched/sched_phases.c) */
 };

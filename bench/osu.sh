@@ -90,6 +90,21 @@ osu_run() { # mpi raw program [args...]
         "$build/$mpi/$OSU/c/mpi/$prog" "$@" >"$raw.out" 2>"$raw.err" </dev/null
 }
 
+# The verdict on one OSU run (RAW, its exit status RC, WHAT it ran, in ROUND) whose rows
+# are in RAW.csv: a run that failed or printed no rows is said with the end of its stderr
+# and added to `failures'; returns 1 for it.
+osu_result() {
+    local raw=$1 rc=$2 what=$3 r=$4 last
+    if [ "$rc" != 0 ] || [ ! -s "$raw.csv" ]; then
+        say "round $r/$ROUNDS $what: FAILED (exit $rc; 124 = timeout), see $raw.err"
+        tail -3 "$raw.err" >&2 || true
+        last=$(grep -v '^ *$' "$raw.err" | tail -1 | cut -c1-100 || true)
+        failures+=("$what round $r: exit $rc, $(wc -l <"$raw.csv") rows; ${last:-no stderr}")
+        return 1
+    fi
+    say "round $r/$ROUNDS $what: $(wc -l <"$raw.csv") sizes"
+}
+
 # OSU's table -> "size,value" lines: one per size after the "# Size ..." header (the
 # first value column); osu_barrier prints one value and no size (size 0 here).
 osu_rows() {
@@ -99,22 +114,13 @@ osu_rows() {
 
 mpi_name() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo "$1" ;; esac; }
 
-# The "Machine" section of a summary; load_before, load_after and started set by the caller
+# The "Machine" section of an OSU summary (common.sh's, with the CPU's vector units)
 osu_machine() {
     local flags
     flags=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|avx512f)$' |
         tr '\n' ' ' | sed 's/ $//' || true)
-    echo "Machine"
-    echo "  cpu:      $(lscpu | sed -n 's/^Model name: *//p' | head -1) (${flags:-no avx2})"
-    echo "  caches:   $(lscpu | sed -n 's/^L\([123][di]*\) cache: *\(.*\)/L\1 \2;/p' | tr '\n' ' ')"
-    echo "  cores:    $ncores online; $(lscpu | sed -n 's/^Core(s) per socket: *//p') per socket," \
-        "$(lscpu | sed -n 's/^Socket(s): *//p') socket(s)"
-    echo "  kernel:   $(uname -srm)"
-    echo "  host:     $(hostname)"
-    echo "  started:  $started"
-    echo "  finished: $(date -Is)"
-    echo "  load avg: $load_before before, $load_after after (1, 5, 15 min); the runs keep"
-    echo "            $NP cores busy, more means other work shared the machine"
+    machine_section "the runs keep $NP cores busy, more means other work shared the machine"
+    echo "  vector:   ${flags:-no avx2}"
 }
 
 # The "Implementations" section of a summary: how OSU was built and launched for each

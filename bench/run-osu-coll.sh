@@ -95,30 +95,16 @@ started=$(date -Is)
 csv=$results/osu-coll.csv
 echo "mpi,benchmark,np,size,value,unit,round" >"$csv"
 failures=()
-n=${#active[@]}
-for ((r = 1; r <= ROUNDS; r++)); do
-    for b in $BENCHES; do
-        unit=us
-        [ "$b" != osu_bw ] || unit=MB/s
-        for ((k = 0; k < n; k++)); do
-            mpi=${active[$(((k + r - 1) % n))]}
-            raw=$build/raw/coll-$mpi-$b-np$NP-r$r
-            rc=0
-            # shellcheck disable=SC2046 # OSU's -m is words
-            osu_run "$mpi" "$raw" "$(bench_dir "$b")/$b" $(bench_args "$b") "${iter_args[@]}" ||
-                rc=$?
-            osu_rows <"$raw.out" | sed "s|^|$mpi,$b,$NP,|; s|\$|,$unit,$r|" >"$raw.csv"
-            if [ $rc != 0 ] || [ ! -s "$raw.csv" ]; then
-                say "round $r/$ROUNDS $mpi $b: FAILED (exit $rc; 124 = timeout), see $raw.err"
-                tail -3 "$raw.err" >&2 || true
-                failures+=("$mpi $b round $r: exit $rc, $(wc -l <"$raw.csv") rows")
-            else
-                say "round $r/$ROUNDS $mpi $b: $(wc -l <"$raw.csv") sizes"
-            fi
-            cat "$raw.csv" >>"$csv"
-        done
-    done
-done
+coll_run() { # round mpi benchmark
+    local r=$1 mpi=$2 b=$3 unit=us rc=0 raw=$build/raw/coll-$2-$3-np$NP-r$1
+    [ "$b" != osu_bw ] || unit=MB/s
+    # shellcheck disable=SC2046 # OSU's -m is words
+    osu_run "$mpi" "$raw" "$(bench_dir "$b")/$b" $(bench_args "$b") "${iter_args[@]}" || rc=$?
+    osu_rows <"$raw.out" | sed "s|^|$mpi,$b,$NP,|; s|\$|,$unit,$r|" >"$raw.csv"
+    osu_result "$raw" "$rc" "$mpi $b" "$r" || true
+    cat "$raw.csv" >>"$csv"
+}
+bench_rounds active "$(printf '%s\n' $BENCHES)" coll_run
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # --- 4. results -----------------------------------------------------------------------

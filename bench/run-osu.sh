@@ -209,16 +209,7 @@ names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo compi 
 {
     echo "OSU Micro-Benchmarks 7.4: nonblocking and neighbourhood collectives (bench/run-osu.sh)"
     echo
-    echo "Machine"
-    echo "  cpu:      $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
-    echo "  cores:    $ncores online (nproc $(nproc)); $(lscpu | sed -n 's/^Core(s) per socket: *//p')" \
-        "per socket, $(lscpu | sed -n 's/^Socket(s): *//p') socket(s)," \
-        "$(lscpu | sed -n 's/^Thread(s) per core: *//p') thread(s) per core"
-    echo "  kernel:   $(uname -srm)"
-    echo "  host:     $(hostname)"
-    echo "  started:  $started"
-    echo "  finished: $(date -Is)"
-    echo "  load avg: $load_before before, $load_after after (1, 5, 15 min)"
+    machine_section
     echo
     echo "Command"
     echo "  $invocation"

@@ -249,17 +249,8 @@ libof() { sed -n 's/^# library: //p' "$build/raw/$1"-*.out 2>/dev/null | head -1
 {
     echo "compi multi-cluster experiment: the CoMPI paper's Figure 1 (bench/wan/run-multicluster.sh)"
     echo
-    echo "Machine"
-    echo "  cpu:      $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
-    echo "  cores:    $ncores online ($(lscpu | sed -n 's/^Core(s) per socket: *//p') per" \
-        "socket, $(lscpu | sed -n 's/^Socket(s): *//p') socket(s)," \
-        "$(lscpu | sed -n 's/^Thread(s) per core: *//p') thread(s) per core)"
+    machine_section
     echo "  memory:   $(free -g | awk '/^Mem:/ { print $2 " GiB" }')"
-    echo "  kernel:   $(uname -srm)"
-    echo "  host:     $(hostname)"
-    echo "  started:  $started"
-    echo "  finished: $(date -Is)"
-    echo "  load avg: $load_before before, $load_after after (1, 5, 15 min)"
     echo
     echo "Command"
     echo "  $invocation"

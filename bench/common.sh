@@ -4,6 +4,12 @@
 # implementations with its runs (bench_rounds, bench_run).  Only defines; sourced first
 # by every run-*.sh and perf-osu.sh.
 
+# The repository, where the summaries go, and the command line they quote (this file is
+# sourced with the script's own arguments)
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+results=$repo/bench/results
+invocation="$0 $*"
+
 say() { printf '== %s\n' "$*" >&2; }
 die() {
     printf '%s: %s\n' "$(basename "$0")" "$*" >&2
@@ -158,14 +164,28 @@ machine_section() {
 # with a parameter set); a script may define its own before calling bench_build.
 build_of() { echo "$1"; }
 
-# bench_build KNOWN PROG...: for each implementation in MPIS, which must be one of the
-# words of KNOWN, builds bench/PROG.c (with bench_common.c) into $build/BUILD/PROG with the
-# mpicc of its build (build_of).  `active' gets the implementations that are ready,
-# `skipped' the others with why (no compi under COMPI_PREFIX, a failed build: its log's
-# end is shown); none ready ends the script.
-bench_build() {
-    local known=" $1 " mpi b prog ok
+# bench_programs BUILD PROG...: bench/PROG.c (with bench_common.c) built into
+# $build/BUILD/PROG with the mpicc of BUILD, unless it is there; its log in
+# $build/BUILD/build.log
+bench_programs() {
+    local b=$1 prog
     shift
+    mkdir -p "$build/$b"
+    for prog in "$@"; do
+        [ -x "$build/$b/$prog" ] ||
+            "${CC[$b]}" -O2 -o "$build/$b/$prog" "$here/$prog.c" "$here/bench_common.c" \
+                >>"$build/$b/build.log" 2>&1 || return 1
+    done
+}
+
+# bench_build KNOWN BUILDER [ARG...]: for each implementation in MPIS, which must be one of
+# the words of KNOWN, `BUILDER BUILD ARG...' builds what it runs (bench_programs, or
+# osu.sh's build_osu) for its build (build_of).  `active' gets the implementations that
+# are ready, `skipped' the others with why (no compi under COMPI_PREFIX, a failed build:
+# the end of $build/BUILD/build.log is shown); none ready ends the script.
+bench_build() {
+    local known=" $1 " builder=$2 mpi b
+    shift 2
     active=()
     skipped=()
     for mpi in $MPIS; do
@@ -179,16 +199,9 @@ bench_build() {
             skipped+=("$mpi (no mpicc/mpirun under $COMPI_PREFIX)")
             continue
         fi
-        mkdir -p "$build/$b"
-        ok=1
-        for prog in "$@"; do
-            [ -x "$build/$b/$prog" ] ||
-                "${CC[$b]}" -O2 -o "$build/$b/$prog" "$here/$prog.c" "$here/bench_common.c" \
-                    >>"$build/$b/build.log" 2>&1 || ok=0
-        done
-        if [ $ok = 0 ]; then
+        if ! "$builder" "$b" "$@"; then
             say "$mpi: SKIPPED, build failed (see $build/$b/build.log):"
-            tail -5 "$build/$b/build.log" >&2
+            tail -5 "$build/$b/build.log" >&2 || true
             skipped+=("$mpi (build failed)")
             continue
         fi
@@ -196,4 +209,23 @@ bench_build() {
         active+=("$mpi")
     done
     [ ${#active[@]} -gt 0 ] || die "nothing to run"
+}
+
+# The "Failed runs" section of a summary, when `failures' has any
+failures_section() {
+    local f
+    [ ${#failures[@]} -gt 0 ] || return 0
+    echo
+    echo "Failed runs"
+    for f in "${failures[@]}"; do echo "  $f"; done
+}
+
+# The last lines of a summary's "Implementations" section: those skipped, how the ranks
+# are pinned, the order of round 1
+implementations_end() {
+    local s
+    for s in "${skipped[@]}"; do echo "  skipped: $s"; done
+    echo "  binding:  launchers' binding off; bind-rank.sh pins rank r to core r mod $(nproc)" \
+        "(taskset) for every MPI"
+    echo "  order:    rotated each round (round 1: ${active[*]})"
 }

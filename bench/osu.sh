@@ -63,22 +63,6 @@ parse() { # mpi bench np topo < output
 # --- what run-osu-coll.sh and run-osu-rma.sh share ------------------------------------
 # They also set `here' (bench/), NP, MPIS and RUN_TIMEOUT.
 
-# MPIS checked and OSU built for each (exits on a failed build); sets `active', the
-# implementations in the order of round 1
-osu_build_all() {
-    local mpi
-    active=()
-    for mpi in $MPIS; do
-        case $mpi in
-        omp | mpich | compi) ;;
-        *) die "unknown implementation '$mpi' in MPIS (omp, mpich, compi)" ;;
-        esac
-        [ "$mpi" != compi ] || [ -n "$compi_bin" ] || die "no mpicc and mpirun under $COMPI_PREFIX"
-        build_osu "$mpi" || die "$mpi: OSU build failed, see $build/$mpi/build.log"
-        active+=("$mpi")
-    done
-}
-
 # One OSU run: program (under c/mpi/) and its arguments, at NP ranks under `timeout',
 # each rank pinned by bind-rank.sh; stdout to RAW.out, stderr to RAW.err.  Returns the
 # run's exit status (124: timed out).

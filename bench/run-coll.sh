@@ -32,11 +32,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(dirname "$here")
 . "$here/common.sh"
 build=$here/build/coll
-results=$here/results
-invocation="$0 $*"
 
 quick=0
 install=1
@@ -72,7 +69,7 @@ mkdir -p "$build/raw" "$build/plot" "$results"
 # A failed run must not leave the previous run's plot or summary looking current.
 rm -f "$results/coll.csv" "$results/coll-median.csv" "$results/coll.png" \
     "$results/coll-summary.txt"
-bench_build "omp mpich compi base" coll
+bench_build "omp mpich compi base" bench_programs coll
 
 # --- 3. run ---------------------------------------------------------------------------
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -132,10 +129,7 @@ lib_of() { sed -n 's/^# library: //p' "$build/raw/$1"-np*-r1.out 2>/dev/null | h
         done
         echo "    colls:    the library's default selection (nothing set)"
     done
-    for s in "${skipped[@]}"; do echo "  skipped: $s"; done
-    echo "  binding:  launchers' binding off; bind-rank.sh pins rank r to core r mod $ncores" \
-        "(taskset) for every MPI"
-    echo "  order:    rotated each round (round 1: ${active[*]})"
+    implementations_end
     for np in $NPS; do
         if [ "$np" -gt "$ncores" ]; then
             echo "  NOTE:     $np ranks on $ncores cores share cores: those runs measure how a"
@@ -151,11 +145,7 @@ lib_of() { sed -n 's/^# library: //p' "$build/raw/$1"-np*-r1.out 2>/dev/null | h
     echo "  below: median over the $ROUNDS rounds of those per-run medians"
     echo
     echo "$stats"
-    if [ ${#failures[@]} -gt 0 ]; then
-        echo
-        echo "Failed runs"
-        for f in "${failures[@]}"; do echo "  $f"; done
-    fi
+    failures_section
     echo
     echo "Files: coll.csv (every round), coll-median.csv (over rounds), coll.png (plot)"
 } >"$results/coll-summary.txt"

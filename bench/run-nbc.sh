@@ -42,11 +42,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(dirname "$here")
 . "$here/common.sh"
 build=$here/build/osu
-results=$here/results
-invocation="$0 $*"
 
 bench_script_args --with-rebuild "$@"
 
@@ -69,27 +66,8 @@ COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
 mkdir -p "$build/raw-nbc" "$build/plot-nbc" "$results"
 rm -f "$results/nbc.csv" "$results/nbc.png" "$results/nbc-summary.txt"
 failures=()
-skipped=()
-active=()
-for mpi in $MPIS; do
-    case $mpi in
-    omp | mpich | compi) ;;
-    *) die "unknown implementation '$mpi' in MPIS (omp, mpich, compi)" ;;
-    esac
-    if [ "$mpi" = compi ] && [ -z "$compi_bin" ]; then
-        say "compi: SKIPPED, no mpicc and mpirun in $COMPI_PREFIX/bin or $COMPI_PREFIX"
-        skipped+=("compi (no mpicc/mpirun under $COMPI_PREFIX)")
-        continue
-    fi
-    if ! build_osu "$mpi"; then
-        say "$mpi: OSU build FAILED, see $build/$mpi/build.log"
-        skipped+=("$mpi (OSU build failed)")
-        failures+=("$mpi: OSU build failed")
-        continue
-    fi
-    active+=("$mpi")
-done
-[ ${#active[@]} -gt 0 ] || die "nothing to run"
+bench_build "omp mpich compi" build_osu
+for why in "${skipped[@]}"; do failures+=("$why"); done
 
 # benchmark -> "directory|arguments"
 declare -A SPEC=(
@@ -166,11 +144,7 @@ names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo compi 
     done
     echo
     echo "$stats"
-    if [ ${#failures[@]} -gt 0 ]; then
-        echo
-        echo "Failed runs"
-        for f in "${failures[@]}"; do echo "  $f"; done
-    fi
+    failures_section
     echo
     echo "Files: nbc.csv (every round and size), nbc.png; raw OSU output in bench/build/osu/raw-nbc/"
 } >"$results/nbc-summary.txt"

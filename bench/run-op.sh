@@ -25,11 +25,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(dirname "$here")
 . "$here/common.sh"
 build=$here/build/op
-results=$here/results
-invocation="$0 $*"
 
 bench_script_args "$@"
 if [ $quick = 1 ]; then
@@ -52,7 +49,7 @@ build_of() { case $1 in compi-*) echo compi ;; *) echo "$1" ;; esac; }
 rm -rf "$build"
 mkdir -p "$build/raw" "$build/plot" "$results"
 rm -f "$results/op.csv" "$results/op-median.csv" "$results/op.png" "$results/op-summary.txt"
-bench_build "omp mpich compi compi-avx2 compi-sse2" op_bench
+bench_build "omp mpich compi compi-avx2 compi-sse2" bench_programs op_bench
 
 # --- 3. run ---------------------------------------------------------------------------
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -133,11 +130,7 @@ flags=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(sse4_2|avx|av
     echo "  trial checks every element of every case against a reference."
     echo
     echo "$stats"
-    if [ ${#failures[@]} -gt 0 ]; then
-        echo
-        echo "Failed runs"
-        for f in "${failures[@]}"; do echo "  $f"; done
-    fi
+    failures_section
     echo
     echo "Files: op.csv (every round), op-median.csv (over rounds), op.png (plot)"
 } >"$results/op-summary.txt"

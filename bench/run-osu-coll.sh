@@ -38,11 +38,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(dirname "$here")
 . "$here/common.sh"
 build=$here/build/osu
-results=$here/results
-invocation="$0 $*"
 
 bench_script_args --with-rebuild "$@"
 
@@ -83,7 +80,7 @@ rm -f "$results/osu-coll.csv" "$results/osu-coll-median.csv" "$results/osu-coll.
     "$results/osu-coll-summary.txt"
 
 # --- 2. build OSU with each MPI (bench/osu.sh) ------------------------------------
-osu_build_all
+bench_build "omp mpich compi" build_osu
 for b in $BENCHES; do
     [ -x "$build/${active[0]}/$OSU/c/mpi/$(bench_dir "$b")/$b" ] ||
         die "BENCHES: no OSU program '$b' in c/mpi/$(bench_dir "$b")"
@@ -132,11 +129,7 @@ fi
     osu_implementations
     echo
     echo "$stats"
-    if [ ${#failures[@]} -gt 0 ]; then
-        echo
-        echo "Failed runs"
-        for f in "${failures[@]}"; do echo "  $f"; done
-    fi
+    failures_section
     echo
     echo "Files: osu-coll.csv (every round), osu-coll-median.csv (medians, ratios, targets),"
     echo "osu-coll.png; raw OSU output in bench/build/osu/raw/coll-*"

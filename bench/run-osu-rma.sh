@@ -48,11 +48,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(dirname "$here")
 . "$here/common.sh"
 build=$here/build/osu
-results=$here/results
-invocation="$0 $*"
 
 bench_script_args --with-rebuild "$@"
 
@@ -109,7 +106,7 @@ rm -f "$results/osu-rma.csv" "$results/osu-rma-median.csv" "$results/osu-rma.png
     "$results/osu-rma-summary.txt"
 
 # --- 2. build OSU with each MPI (bench/osu.sh) ------------------------------------
-osu_build_all
+bench_build "omp mpich compi" build_osu
 for b in $BENCHES; do
     [ -x "$build/${active[0]}/$OSU/c/mpi/one-sided/$b" ] ||
         die "BENCHES: no OSU program '$b' in c/mpi/one-sided"

@@ -25,11 +25,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(dirname "$here")
 . "$here/common.sh"
 build=$here/build
-results=$here/results
-invocation="$0 $*"
 
 bench_script_args "$@"
 
@@ -56,7 +53,7 @@ rm -rf "$build"
 mkdir -p "$build/raw" "$build/plot" "$results"
 # A failed run must not leave the previous run's plot or summary looking current.
 rm -f "$results/p2p.csv" "$results/p2p-median.csv" "$results/p2p.png" "$results/p2p-summary.txt"
-bench_build "omp mpich compi" pingpong bandwidth
+bench_build "omp mpich compi" bench_programs pingpong bandwidth
 
 # --- 3. run ---------------------------------------------------------------------------
 # Facts about the machine are taken before the runs, load averages on both sides of them:
@@ -155,10 +152,7 @@ lib_of() { sed -n 's/^# library: //p' "$build/raw/$1-pingpong-r1.out" 2>/dev/nul
             echo "    pml:      $omp_pml(observed with --mca pml_base_verbose 10)"
         fi
     done
-    for s in "${skipped[@]}"; do echo "  skipped: $s"; done
-    echo "  binding:  launchers' binding off; bind-rank.sh pins rank r to core r mod $(nproc)" \
-        "(taskset) for every MPI"
-    echo "  order:    rotated each round (round 1: ${active[*]})"
+    implementations_end
     echo
     echo "Method"
     echo "  pingpong: one-way latency = round trip / 2, ranks 0 and 1; each run reports the"
@@ -167,11 +161,7 @@ lib_of() { sed -n 's/^# library: //p' "$build/raw/$1-pingpong-r1.out" 2>/dev/nul
     echo "  below: median over the $ROUNDS rounds of those per-run medians"
     echo
     echo "$stats"
-    if [ ${#failures[@]} -gt 0 ]; then
-        echo
-        echo "Failed runs"
-        for f in "${failures[@]}"; do echo "  $f"; done
-    fi
+    failures_section
     echo
     echo "Files: p2p.csv (every round), p2p-median.csv (over rounds), p2p.png (plot)"
 } >"$results/p2p-summary.txt"

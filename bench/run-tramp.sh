@@ -23,10 +23,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(dirname "$here")
 . "$here/common.sh"
-results=$here/results
-invocation="$0 $*"
 
 quick=0
 for arg in "$@"; do

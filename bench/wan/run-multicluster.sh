@@ -49,8 +49,6 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 . "$repo/bench/common.sh"
 build=$repo/bench/build/wan
-results=$repo/bench/results
-invocation="$0 $*"
 
 bench_script_args "$@"
 [ $quick = 1 ] && ITERS=${ITERS:-100}
@@ -289,11 +287,7 @@ libof() { sed -n 's/^# library: //p' "$build/raw/$1"-*.out 2>/dev/null | head -1
     echo "  rank's time inside the calls / ITERS.  One run per (MPI, config)."
     echo
     echo "$stats"
-    if [ ${#failures[@]} -gt 0 ]; then
-        echo
-        echo "Failed runs"
-        for f in "${failures[@]}"; do echo "  $f"; done
-    fi
+    failures_section
     echo
     echo "Files: multicluster.csv, multicluster.png; raw output in bench/build/wan/raw/"
 } >"$results/multicluster.txt"

@@ -116,18 +116,18 @@ static compi_status_t linear_own(const coll_call_t *call, int gather, const coll
     return coll_blk_copy(&b, own);
 }
 
-compi_status_t coll_linear_root(const coll_call_t *call, int gather, const coll_blk_t *own)
+compi_status_t coll_linear_root(const coll_call_t *call, int gather, int first, int npeers,
+                                const coll_blk_t *own)
 {
-    int p = call->comm->size, root = call->root;
+    int p = call->comm->size;
     compi_status_t st = COMPI_OK;
     compi_request_t *reqs[COLL_MOVE_WINDOW];
     size_t n = 0;
-    int own_done = call->in_place;
+    int own_done = own == NULL || call->in_place;
     coll_blk_t b;
 
-    /* start after the root so that the peers are served round-robin */
-    for (int k = 1; k < p; k++) {
-        int i = (root + k) % p;
+    for (int k = 0; k < npeers; k++) {
+        int i = (first + k) % p;
         if (gather) {
             coll_rblock(call, i, &b);
             coll_move_keep(&st, coll_blk_irecv(&b, i, call, &reqs[n++]));
@@ -135,7 +135,7 @@ compi_status_t coll_linear_root(const coll_call_t *call, int gather, const coll_
             coll_sblock(call, i, &b);
             coll_move_keep(&st, coll_blk_isend(&b, i, call, &reqs[n++]));
         }
-        if (n == COLL_MOVE_WINDOW || k == p - 1) {
+        if (n == COLL_MOVE_WINDOW || k == npeers - 1) {
             if (!own_done) {
                 coll_move_keep(&st, linear_own(call, gather, own));
                 own_done = 1;
@@ -144,7 +144,7 @@ compi_status_t coll_linear_root(const coll_call_t *call, int gather, const coll_
             n = 0;
         }
     }
-    if (!own_done) { /* one rank */
+    if (!own_done) { /* no peers */
         coll_move_keep(&st, linear_own(call, gather, own));
     }
     return st;

@@ -24,7 +24,8 @@ compi_status_t coll_gather_linear(coll_closure_t *self, const coll_call_t *call)
         return pml_send(own.buf, own.count, own.dt, root, coll_tag(call->kind), comm,
                         PML_SEND_STANDARD);
     }
-    return coll_linear_root(call, 1, &own);
+    /* start after the root so that the peers are served round-robin */
+    return coll_linear_root(call, 1, root + 1, comm->size - 1, &own);
 }
 
 const coll_algo_t coll_algo_gather_linear = {

@@ -21,7 +21,8 @@ compi_status_t coll_scatter_linear(coll_closure_t *self, const coll_call_t *call
     if (rank != root) {
         return pml_recv(own.buf, own.count, own.dt, root, coll_tag(call->kind), comm, NULL);
     }
-    return coll_linear_root(call, 0, &own);
+    /* start after the root so that the peers are served round-robin */
+    return coll_linear_root(call, 0, root + 1, comm->size - 1, &own);
 }
 
 const coll_algo_t coll_algo_scatter_linear = {

@@ -15,7 +15,6 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(dirname "$here")
 . "$here/common.sh"
 
 case ${1:-} in

@@ -1,7 +1,14 @@
 # bench/common.sh -- what every benchmark script shares that changes nothing on the
 # machine: message helpers, the --help text and unknown-argument error, finding compi's
-# build (find_compi: compi_bin, CC) and each MPI's launcher line.  Only defines; sourced
-# first by run-p2p.sh, run-coll.sh and run-tramp.sh.
+# build (find_compi: compi_bin, CC), each MPI's launcher line, and the loop over rounds and
+# implementations with its runs (bench_rounds, bench_run).  Only defines; sourced first
+# by every run-*.sh and perf-osu.sh.
+
+# The repository, where the summaries go, and the command line they quote (this file is
+# sourced with the script's own arguments)
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+results=$repo/bench/results
+invocation="$0 $*"
 
 say() { printf '== %s\n' "$*" >&2; }
 die() {
@@ -96,4 +103,129 @@ launcher() {
     compi) printf '%s/mpirun -np %s%s' "$compi_bin" "$2" "$compi_nobind" ;;
     base) printf '%s/mpirun -np %s%s' "$base_bin" "$2" "$base_nobind" ;;
     esac
+}
+
+# bench_rounds MEMBERS CELLS STEP: the loop of the scripts that compare implementations.
+# ROUNDS rounds; in each, for every line of CELLS (what a script measures, as words:
+# "2", "4 osu_iallreduce", ...; a single empty line for one cell), `STEP ROUND MEMBER
+# CELL-WORDS...' once for each member of the array named MEMBERS, their order rotated
+# every round so that drift of the machine falls on all of them.
+bench_rounds() {
+    local -n bench_members_=$1
+    local cells=() r c k n=${#bench_members_[@]}
+    readarray -t cells <<<"$2"
+    for ((r = 1; r <= ROUNDS; r++)); do
+        for c in "${cells[@]}"; do
+            for ((k = 0; k < n; k++)); do
+                # shellcheck disable=SC2086 # a cell is words
+                "$3" "$r" "${bench_members_[$(((k + r - 1) % n))]}" $c
+            done
+        done
+    done
+}
+
+# bench_run RAW WHAT COMMAND...: one run under `timeout' (RUN_TIMEOUT seconds), stdout
+# to RAW.out, stderr to RAW.err.  A failed run is said with the end of its stderr and
+# added to `failures' as "WHAT: exit N"; returns the run's exit status (124: timed out).
+bench_run() {
+    local raw=$1 what=$2 rc=0
+    shift 2
+    timeout -k 10 "$RUN_TIMEOUT" "$@" >"$raw.out" 2>"$raw.err" </dev/null || rc=$?
+    if [ $rc != 0 ]; then
+        say "$what FAILED (exit $rc; 124 = timeout), see $raw.err"
+        tail -3 "$raw.err" >&2 || true
+        failures+=("$what: exit $rc")
+    fi
+    return $rc
+}
+
+# The "Machine" section of a summary (the caller sets started, load_before, load_after);
+# each argument is one more line under the load average, saying how much of it is the
+# benchmark's own.
+machine_section() {
+    local line
+    echo "Machine"
+    echo "  cpu:      $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
+    echo "  caches:   $(lscpu | sed -n 's/^L\([123][di]*\) cache: *\(.*\)/L\1 \2;/p' | tr '\n' ' ')"
+    echo "  cores:    $(nproc) online; $(lscpu | sed -n 's/^Core(s) per socket: *//p') per" \
+        "socket, $(lscpu | sed -n 's/^Socket(s): *//p') socket(s)," \
+        "$(lscpu | sed -n 's/^Thread(s) per core: *//p') thread(s) per core"
+    echo "  kernel:   $(uname -srm)"
+    echo "  host:     $(hostname)"
+    echo "  started:  $started"
+    echo "  finished: $(date -Is)"
+    echo "  load avg: $load_before before, $load_after after (1, 5, 15 min)"
+    for line in "$@"; do
+        echo "            $line"
+    done
+}
+
+# Which build an implementation of MPIS runs (run-op.sh's compi-avx2 runs compi's build
+# with a parameter set); a script may define its own before calling bench_build.
+build_of() { echo "$1"; }
+
+# bench_programs BUILD PROG...: bench/PROG.c (with bench_common.c) built into
+# $build/BUILD/PROG with the mpicc of BUILD, unless it is there; its log in
+# $build/BUILD/build.log
+bench_programs() {
+    local b=$1 prog
+    shift
+    mkdir -p "$build/$b"
+    for prog in "$@"; do
+        [ -x "$build/$b/$prog" ] ||
+            "${CC[$b]}" -O2 -o "$build/$b/$prog" "$here/$prog.c" "$here/bench_common.c" \
+                >>"$build/$b/build.log" 2>&1 || return 1
+    done
+}
+
+# bench_build KNOWN BUILDER [ARG...]: for each implementation in MPIS, which must be one of
+# the words of KNOWN, `BUILDER BUILD ARG...' builds what it runs (bench_programs, or
+# osu.sh's build_osu) for its build (build_of).  `active' gets the implementations that
+# are ready, `skipped' the others with why (no compi under COMPI_PREFIX, a failed build:
+# the end of $build/BUILD/build.log is shown); none ready ends the script.
+bench_build() {
+    local known=" $1 " builder=$2 mpi b
+    shift 2
+    active=()
+    skipped=()
+    for mpi in $MPIS; do
+        [[ $known == *" $mpi "* ]] || die "unknown implementation '$mpi' in MPIS (${known:1:-1})"
+        b=$(build_of "$mpi")
+        [ "$b" != base ] || [ -n "$base_bin" ] ||
+            die "MPIS names base but COMPI_BASE_PREFIX is not set"
+        if [ "$b" = compi ] && [ -z "$compi_bin" ]; then
+            say "$mpi: SKIPPED, no mpicc and mpirun in $COMPI_PREFIX/bin or $COMPI_PREFIX" \
+                "(build compi first, or set COMPI_PREFIX)"
+            skipped+=("$mpi (no mpicc/mpirun under $COMPI_PREFIX)")
+            continue
+        fi
+        if ! "$builder" "$b" "$@"; then
+            say "$mpi: SKIPPED, build failed (see $build/$b/build.log):"
+            tail -5 "$build/$b/build.log" >&2 || true
+            skipped+=("$mpi (build failed)")
+            continue
+        fi
+        say "$mpi: built with ${CC[$b]}"
+        active+=("$mpi")
+    done
+    [ ${#active[@]} -gt 0 ] || die "nothing to run"
+}
+
+# The "Failed runs" section of a summary, when `failures' has any
+failures_section() {
+    local f
+    [ ${#failures[@]} -gt 0 ] || return 0
+    echo
+    echo "Failed runs"
+    for f in "${failures[@]}"; do echo "  $f"; done
+}
+
+# The last lines of a summary's "Implementations" section: those skipped, how the ranks
+# are pinned, the order of round 1
+implementations_end() {
+    local s
+    for s in "${skipped[@]}"; do echo "  skipped: $s"; done
+    echo "  binding:  launchers' binding off; bind-rank.sh pins rank r to core r mod $(nproc)" \
+        "(taskset) for every MPI"
+    echo "  order:    rotated each round (round 1: ${active[*]})"
 }

@@ -1,7 +1,7 @@
 # bench/lib.sh -- the first steps the benchmark scripts that compare MPIs share, run when
 # sourced: installing the other MPIs and the plotting tools (unless --no-install), and
-# finding compi's build (find_compi: compi_bin, CC).  Sourced by run-p2p.sh and
-# run-coll.sh after bench/common.sh and after they have set `install' and COMPI_PREFIX.
+# finding compi's build (find_compi: compi_bin, CC).  Sourced by the run-*.sh that compare
+# MPIs, after bench/common.sh and after they have set `install' and COMPI_PREFIX.
 
 # --- 1. dependencies ------------------------------------------------------------------
 install_missing() {

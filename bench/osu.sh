@@ -63,22 +63,6 @@ parse() { # mpi bench np topo < output
 # --- what run-osu-coll.sh and run-osu-rma.sh share ------------------------------------
 # They also set `here' (bench/), NP, MPIS and RUN_TIMEOUT.
 
-# MPIS checked and OSU built for each (exits on a failed build); sets `active', the
-# implementations in the order of round 1
-osu_build_all() {
-    local mpi
-    active=()
-    for mpi in $MPIS; do
-        case $mpi in
-        omp | mpich | compi) ;;
-        *) die "unknown implementation '$mpi' in MPIS (omp, mpich, compi)" ;;
-        esac
-        [ "$mpi" != compi ] || [ -n "$compi_bin" ] || die "no mpicc and mpirun under $COMPI_PREFIX"
-        build_osu "$mpi" || die "$mpi: OSU build failed, see $build/$mpi/build.log"
-        active+=("$mpi")
-    done
-}
-
 # One OSU run: program (under c/mpi/) and its arguments, at NP ranks under `timeout',
 # each rank pinned by bind-rank.sh; stdout to RAW.out, stderr to RAW.err.  Returns the
 # run's exit status (124: timed out).
@@ -90,6 +74,21 @@ osu_run() { # mpi raw program [args...]
         "$build/$mpi/$OSU/c/mpi/$prog" "$@" >"$raw.out" 2>"$raw.err" </dev/null
 }
 
+# The verdict on one OSU run (RAW, its exit status RC, WHAT it ran, in ROUND) whose rows
+# are in RAW.csv: a run that failed or printed no rows is said with the end of its stderr
+# and added to `failures'; returns 1 for it.
+osu_result() {
+    local raw=$1 rc=$2 what=$3 r=$4 last
+    if [ "$rc" != 0 ] || [ ! -s "$raw.csv" ]; then
+        say "round $r/$ROUNDS $what: FAILED (exit $rc; 124 = timeout), see $raw.err"
+        tail -3 "$raw.err" >&2 || true
+        last=$(grep -v '^ *$' "$raw.err" | tail -1 | cut -c1-100 || true)
+        failures+=("$what round $r: exit $rc, $(wc -l <"$raw.csv") rows; ${last:-no stderr}")
+        return 1
+    fi
+    say "round $r/$ROUNDS $what: $(wc -l <"$raw.csv") sizes"
+}
+
 # OSU's table -> "size,value" lines: one per size after the "# Size ..." header (the
 # first value column); osu_barrier prints one value and no size (size 0 here).
 osu_rows() {
@@ -99,22 +98,13 @@ osu_rows() {
 
 mpi_name() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo "$1" ;; esac; }
 
-# The "Machine" section of a summary; load_before, load_after and started set by the caller
+# The "Machine" section of an OSU summary (common.sh's, with the CPU's vector units)
 osu_machine() {
     local flags
     flags=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|avx512f)$' |
         tr '\n' ' ' | sed 's/ $//' || true)
-    echo "Machine"
-    echo "  cpu:      $(lscpu | sed -n 's/^Model name: *//p' | head -1) (${flags:-no avx2})"
-    echo "  caches:   $(lscpu | sed -n 's/^L\([123][di]*\) cache: *\(.*\)/L\1 \2;/p' | tr '\n' ' ')"
-    echo "  cores:    $ncores online; $(lscpu | sed -n 's/^Core(s) per socket: *//p') per socket," \
-        "$(lscpu | sed -n 's/^Socket(s): *//p') socket(s)"
-    echo "  kernel:   $(uname -srm)"
-    echo "  host:     $(hostname)"
-    echo "  started:  $started"
-    echo "  finished: $(date -Is)"
-    echo "  load avg: $load_before before, $load_after after (1, 5, 15 min); the runs keep"
-    echo "            $NP cores busy, more means other work shared the machine"
+    machine_section "the runs keep $NP cores busy, more means other work shared the machine"
+    echo "  vector:   ${flags:-no avx2}"
 }
 
 # The "Implementations" section of a summary: how OSU was built and launched for each

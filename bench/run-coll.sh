@@ -32,11 +32,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(dirname "$here")
 . "$here/common.sh"
 build=$here/build/coll
-results=$here/results
-invocation="$0 $*"
 
 quick=0
 install=1
@@ -72,33 +69,7 @@ mkdir -p "$build/raw" "$build/plot" "$results"
 # A failed run must not leave the previous run's plot or summary looking current.
 rm -f "$results/coll.csv" "$results/coll-median.csv" "$results/coll.png" \
     "$results/coll-summary.txt"
-active=()
-skipped=()
-for mpi in $MPIS; do
-    case $mpi in
-    omp | mpich | compi) ;;
-    base) [ -n "$base_bin" ] || die "MPIS names base but COMPI_BASE_PREFIX is not set" ;;
-    *) die "unknown implementation '$mpi' in MPIS (omp, mpich, compi, base)" ;;
-    esac
-    if [ "$mpi" = compi ] && [ -z "$compi_bin" ]; then
-        say "compi: SKIPPED, no mpicc and mpirun in $COMPI_PREFIX/bin or $COMPI_PREFIX" \
-            "(build compi first, or set COMPI_PREFIX)"
-        skipped+=("compi (no mpicc/mpirun under $COMPI_PREFIX)")
-        continue
-    fi
-    mkdir -p "$build/$mpi"
-    if ! ${CC[$mpi]} -O2 -o "$build/$mpi/coll" "$here/coll.c" "$here/bench_common.c" \
-        >>"$build/$mpi/build.log" 2>&1; then
-        [ "$mpi" = compi ] || die "$mpi: build failed, see $build/$mpi/build.log"
-        say "compi: SKIPPED, build failed (see $build/compi/build.log):"
-        tail -5 "$build/compi/build.log" >&2
-        skipped+=("compi (build failed)")
-        continue
-    fi
-    say "$mpi: built with ${CC[$mpi]}"
-    active+=("$mpi")
-done
-[ ${#active[@]} -gt 0 ] || die "nothing to run"
+bench_build "omp mpich compi base" bench_programs coll
 
 # --- 3. run ---------------------------------------------------------------------------
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -107,31 +78,19 @@ started=$(date -Is)
 csv=$results/coll.csv
 echo "mpi,np,collective,bytes,median_usec,min_usec,max_usec,iters,round" >"$csv"
 failures=()
-n=${#active[@]}
-for ((r = 1; r <= ROUNDS; r++)); do
-    for np in $NPS; do
-        for ((k = 0; k < n; k++)); do
-            mpi=${active[$(((k + r - 1) % n))]}
-            raw=$build/raw/$mpi-np$np-r$r
-            say "round $r/$ROUNDS: $mpi at $np ranks"
-            rc=0
-            timeout -k 10 "$RUN_TIMEOUT" $(launcher "$mpi" "$np") "$here/bind-rank.sh" \
-                "$build/$mpi/coll" -t "$TRIALS" -i "$ITER_SCALE" >"$raw.out" 2>"$raw.err" \
-                </dev/null || rc=$?
-            if [ $rc != 0 ]; then
-                say "$mpi np $np round $r FAILED (exit $rc; 124 = timeout), see $raw.err"
-                tail -3 "$raw.err" >&2 || true
-                failures+=("$mpi np $np round $r: exit $rc")
-                continue
-            fi
-            # program: collective,np,bytes,...  csv: mpi,np,collective,bytes,...,round
-            grep -E '^(barrier|bcast|reduce|allreduce|allgather|alltoall),' "$raw.out" |
-                awk -F, -v OFS=, -v m="$mpi" -v r="$r" \
-                    '{ c = $1; $1 = $2; $2 = c; print m, $0, r }' >>"$csv" ||
-                failures+=("$mpi np $np round $r: no data lines")
-        done
-    done
-done
+coll_run() { # round mpi np
+    local r=$1 mpi=$2 np=$3 raw=$build/raw/$2-np$3-r$1
+    say "round $r/$ROUNDS: $mpi at $np ranks"
+    # shellcheck disable=SC2046 # the launcher line is words
+    bench_run "$raw" "$mpi np $np round $r" $(launcher "$mpi" "$np") "$here/bind-rank.sh" \
+        "$build/$mpi/coll" -t "$TRIALS" -i "$ITER_SCALE" || return 0
+    # program: collective,np,bytes,...  csv: mpi,np,collective,bytes,...,round
+    grep -E '^(barrier|bcast|reduce|allreduce|allgather|alltoall),' "$raw.out" |
+        awk -F, -v OFS=, -v m="$mpi" -v r="$r" \
+            '{ c = $1; $1 = $2; $2 = c; print m, $0, r }' >>"$csv" ||
+        failures+=("$mpi np $np round $r: no data lines")
+}
+bench_rounds active "$(printf '%s\n' $NPS)" coll_run
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # --- 4. results -----------------------------------------------------------------------
@@ -150,18 +109,9 @@ lib_of() { sed -n 's/^# library: //p' "$build/raw/$1"-np*-r1.out 2>/dev/null | h
 {
     echo "compi collective comparison (bench/run-coll.sh)"
     echo
-    echo "Machine"
-    echo "  cpu:      $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
-    echo "  cores:    $ncores online ($(lscpu | sed -n 's/^Core(s) per socket: *//p') per" \
-        "socket, $(lscpu | sed -n 's/^Socket(s): *//p') socket(s)," \
-        "$(lscpu | sed -n 's/^Thread(s) per core: *//p') thread(s) per core)"
-    echo "  kernel:   $(uname -srm)"
-    echo "  host:     $(hostname)"
-    echo "  started:  $started"
-    echo "  finished: $(date -Is)"
-    echo "  load avg: $load_before before, $load_after after (1, 5, 15 min)"
-    echo "            the benchmark's own busy ranks add 2 to 4; more means other work"
-    echo "            shared the cores and the numbers are noisier than they should be"
+    machine_section \
+        "the benchmark's own busy ranks add 2 to 4; more means other work" \
+        "shared the cores and the numbers are noisier than they should be"
     echo
     echo "Command"
     echo "  $invocation"
@@ -179,10 +129,7 @@ lib_of() { sed -n 's/^# library: //p' "$build/raw/$1"-np*-r1.out 2>/dev/null | h
         done
         echo "    colls:    the library's default selection (nothing set)"
     done
-    for s in "${skipped[@]}"; do echo "  skipped: $s"; done
-    echo "  binding:  launchers' binding off; bind-rank.sh pins rank r to core r mod $ncores" \
-        "(taskset) for every MPI"
-    echo "  order:    rotated each round (round 1: ${active[*]})"
+    implementations_end
     for np in $NPS; do
         if [ "$np" -gt "$ncores" ]; then
             echo "  NOTE:     $np ranks on $ncores cores share cores: those runs measure how a"
@@ -198,11 +145,7 @@ lib_of() { sed -n 's/^# library: //p' "$build/raw/$1"-np*-r1.out 2>/dev/null | h
     echo "  below: median over the $ROUNDS rounds of those per-run medians"
     echo
     echo "$stats"
-    if [ ${#failures[@]} -gt 0 ]; then
-        echo
-        echo "Failed runs"
-        for f in "${failures[@]}"; do echo "  $f"; done
-    fi
+    failures_section
     echo
     echo "Files: coll.csv (every round), coll-median.csv (over rounds), coll.png (plot)"
 } >"$results/coll-summary.txt"

@@ -29,11 +29,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(dirname "$here")
 . "$here/common.sh"
 build=$here/build/osu
-results=$here/results
-invocation="$0 $*"
 
 bench_script_args --with-rebuild "$@"
 if [ $quick = 1 ]; then
@@ -76,45 +73,32 @@ started=$(date -Is)
 csv=$results/creators.csv
 echo "part,variant,benchmark,np,round,value_us" >"$csv"
 failures=()
-run() { # raw-name command... -> output in $raw.out, 0 on success
-    local raw=$build/raw-creators/$1
-    shift
-    if ! timeout -k 5 "$RUN_TIMEOUT" "$@" >"$raw.out" 2>"$raw.err" </dev/null; then
-        say "FAILED: $*, see $raw.err"
-        failures+=("$*")
-        return 1
-    fi
+call_run() { # round variant benchmark
+    local r=$1 v=$2 b=$3 mpi extra prog raw=$build/raw-creators/$2-$3-r$1
+    mpi=${VARIANT[$v]%%|*}
+    read -r -a extra <<<"${VARIANT[$v]#*|}"
+    prog=$build/$mpi/$OSU/c/mpi/collective/blocking/$b
+    # shellcheck disable=SC2046 # the launcher line is words
+    bench_run "$raw" "$v $b round $r" $(launcher "$mpi" 2) "${extra[@]}" \
+        "$here/bind-rank.sh" "$prog" -m 8:8 -i "$ITERS" -x "$WARMUP" || return 0
+    parse "$v" "$b" 2 - <"$raw.out" |
+        awk -F, -v OFS=, -v r="$r" '{ print "call", $1, $2, $3, r, $6 }' >>"$csv"
+    say "round $r/$ROUNDS: $v $b"
 }
-n=${#variants[@]}
-for ((r = 1; r <= ROUNDS; r++)); do
-    for b in osu_allreduce osu_bcast; do
-        for ((k = 0; k < n; k++)); do
-            v=${variants[$(((k + r - 1) % n))]}
-            mpi=${VARIANT[$v]%%|*}
-            read -r -a extra <<<"${VARIANT[$v]#*|}"
-            prog=$build/$mpi/$OSU/c/mpi/collective/blocking/$b
-            # shellcheck disable=SC2046 # the launcher line is words
-            run "$v-$b-r$r" $(launcher "$mpi" 2) "${extra[@]}" "$here/bind-rank.sh" \
-                "$prog" -m 8:8 -i "$ITERS" -x "$WARMUP" || continue
-            parse "$v" "$b" 2 - <"$build/raw-creators/$v-$b-r$r.out" |
-                awk -F, -v OFS=, -v r="$r" '{ print "call", $1, $2, $3, r, $6 }' >>"$csv"
-            say "round $r/$ROUNDS: $v $b"
-        done
-    done
-    for np in $NP_MISS; do
-        for ((k = 0; k < 2; k++)); do
-            a=${MISS_VARIANTS[$(((k + r - 1) % 2))]}
-            # shellcheck disable=SC2046
-            run "miss-$a-np$np-r$r" $(launcher compi "$np") --mca coll_check_determinism "$a" \
-                "$here/bind-rank.sh" "$miss_prog" -n 100 -t 11 -d 50 || continue
-            # miss_cost,np=2,keys=..,miss_usec=X,hit_usec=Y,extra_per_miss_usec=Z,dup_loop_usec=W
-            tr ',' '\n' <"$build/raw-creators/miss-$a-np$np-r$r.out" |
-                awk -F= -v OFS=, -v a="$a" -v np="$np" -v r="$r" \
-                    '/_usec=/ { print "miss", "agreement-" a, $1, np, r, $2 }' >>"$csv"
-            say "round $r/$ROUNDS: miss_cost coll_check_determinism $a np $np"
-        done
-    done
-done
+miss_run() { # round coll_check_determinism np
+    local r=$1 a=$2 np=$3 raw=$build/raw-creators/miss-$2-np$3-r$1
+    # shellcheck disable=SC2046 # the launcher line is words
+    bench_run "$raw" "miss_cost coll_check_determinism $a np $np round $r" \
+        $(launcher compi "$np") --mca coll_check_determinism "$a" "$here/bind-rank.sh" \
+        "$miss_prog" -n 100 -t 11 -d 50 || return 0
+    # miss_cost,np=2,keys=..,miss_usec=X,hit_usec=Y,extra_per_miss_usec=Z,dup_loop_usec=W
+    tr ',' '\n' <"$raw.out" |
+        awk -F= -v OFS=, -v a="$a" -v np="$np" -v r="$r" \
+            '/_usec=/ { print "miss", "agreement-" a, $1, np, r, $2 }' >>"$csv"
+    say "round $r/$ROUNDS: miss_cost coll_check_determinism $a np $np"
+}
+bench_rounds variants "$(printf '%s\n' osu_allreduce osu_bcast)" call_run
+bench_rounds MISS_VARIANTS "$(printf '%s\n' $NP_MISS)" miss_run
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 stats=$(/usr/bin/python3 "$here/creators-summary.py" "$csv" "$build/plot-creators" \
@@ -126,14 +110,7 @@ fi
     echo "The cost of creators: wrappers per call, the agreement round per miss"
     echo "(bench/run-creators.sh)"
     echo
-    echo "Machine"
-    echo "  cpu:      $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
-    echo "  cores:    $ncores online"
-    echo "  kernel:   $(uname -srm)"
-    echo "  host:     $(hostname)"
-    echo "  started:  $started"
-    echo "  finished: $(date -Is)"
-    echo "  load avg: $load_before before, $load_after after (1, 5, 15 min)"
+    machine_section
     echo
     echo "Command"
     echo "  $invocation"

@@ -42,11 +42,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(dirname "$here")
 . "$here/common.sh"
 build=$here/build/osu
-results=$here/results
-invocation="$0 $*"
 
 bench_script_args --with-rebuild "$@"
 
@@ -69,27 +66,8 @@ COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
 mkdir -p "$build/raw-nbc" "$build/plot-nbc" "$results"
 rm -f "$results/nbc.csv" "$results/nbc.png" "$results/nbc-summary.txt"
 failures=()
-skipped=()
-active=()
-for mpi in $MPIS; do
-    case $mpi in
-    omp | mpich | compi) ;;
-    *) die "unknown implementation '$mpi' in MPIS (omp, mpich, compi)" ;;
-    esac
-    if [ "$mpi" = compi ] && [ -z "$compi_bin" ]; then
-        say "compi: SKIPPED, no mpicc and mpirun in $COMPI_PREFIX/bin or $COMPI_PREFIX"
-        skipped+=("compi (no mpicc/mpirun under $COMPI_PREFIX)")
-        continue
-    fi
-    if ! build_osu "$mpi"; then
-        say "$mpi: OSU build FAILED, see $build/$mpi/build.log"
-        skipped+=("$mpi (OSU build failed)")
-        failures+=("$mpi: OSU build failed")
-        continue
-    fi
-    active+=("$mpi")
-done
-[ ${#active[@]} -gt 0 ] || die "nothing to run"
+bench_build "omp mpich compi" build_osu
+for why in "${skipped[@]}"; do failures+=("$why"); done
 
 # benchmark -> "directory|arguments"
 declare -A SPEC=(
@@ -105,37 +83,23 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date -Is)
 csv=$results/nbc.csv
 echo "mpi,benchmark,np,round,size,avg_latency_us,overall_us,compute_us,pure_comm_us,overlap_pct" >"$csv"
-n=${#active[@]}
-for ((r = 1; r <= ROUNDS; r++)); do
-    for np in $NPS; do
-        for b in $BENCHES; do
-            dir=${SPEC[$b]%%|*}
-            read -r -a extra <<<"${SPEC[$b]#*|}"
-            for ((k = 0; k < n; k++)); do
-                mpi=${active[$(((k + r - 1) % n))]}
-                if [ "$np" -gt "$ncores" ] && [[ " $OVERSUB_MPIS " != *" $mpi "* ]]; then
-                    continue
-                fi
-                prog=$build/$mpi/$OSU/c/mpi/collective/$dir/$b
-                raw=$build/raw-nbc/$mpi-$b-np$np-r$r
-                rc=0
-                timeout -k 5 "$RUN_TIMEOUT" $(launcher "$mpi" "$np") "$here/bind-rank.sh" \
-                    "$prog" -i "$ITERS" -x "$WARMUP" "${extra[@]}" >"$raw.out" 2>"$raw.err" \
-                    </dev/null || rc=$?
-                if [ $rc != 0 ]; then
-                    say "round $r: $mpi np $np $b FAILED (exit $rc; 124 = timeout), see $raw.err"
-                    failures+=("$mpi np $np $b round $r: exit $rc")
-                    continue
-                fi
-                # OSU's columns -> ours: drop the topology and validation, add the round
-                parse "$mpi" "$b" "$np" - <"$raw.out" |
-                    awk -F, -v OFS=, -v r="$r" '{ print $1, $2, $3, r, $5, $6, $7, $8, $9, $10 }' \
-                        >>"$csv"
-                say "round $r/$ROUNDS: $mpi np $np $b"
-            done
-        done
-    done
-done
+nbc_run() { # round mpi np benchmark
+    local r=$1 mpi=$2 np=$3 b=$4 dir extra prog raw=$build/raw-nbc/$2-$4-np$3-r$1
+    dir=${SPEC[$b]%%|*}
+    read -r -a extra <<<"${SPEC[$b]#*|}"
+    if [ "$np" -gt "$ncores" ] && [[ " $OVERSUB_MPIS " != *" $mpi "* ]]; then
+        return 0
+    fi
+    prog=$build/$mpi/$OSU/c/mpi/collective/$dir/$b
+    # shellcheck disable=SC2046 # the launcher line is words
+    bench_run "$raw" "$mpi np $np $b round $r" $(launcher "$mpi" "$np") "$here/bind-rank.sh" \
+        "$prog" -i "$ITERS" -x "$WARMUP" "${extra[@]}" || return 0
+    # OSU's columns -> ours: drop the topology and validation, add the round
+    parse "$mpi" "$b" "$np" - <"$raw.out" |
+        awk -F, -v OFS=, -v r="$r" '{ print $1, $2, $3, r, $5, $6, $7, $8, $9, $10 }' >>"$csv"
+    say "round $r/$ROUNDS: $mpi np $np $b"
+}
+bench_rounds active "$(for np in $NPS; do for b in $BENCHES; do echo "$np $b"; done; done)" nbc_run
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # --- 4. results -----------------------------------------------------------------------
@@ -150,23 +114,14 @@ names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo compi 
 {
     echo "Blocking and nonblocking collective latency and overlap, OSU 7.4 (bench/run-nbc.sh)"
     echo
-    echo "Machine"
-    echo "  cpu:      $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
-    echo "  cores:    $ncores online; $(lscpu | sed -n 's/^Core(s) per socket: *//p')" \
-        "per socket, $(lscpu | sed -n 's/^Socket(s): *//p') socket(s)," \
-        "$(lscpu | sed -n 's/^Thread(s) per core: *//p') thread(s) per core"
-    echo "  kernel:   $(uname -srm)"
-    echo "  host:     $(hostname)"
-    echo "  started:  $started"
-    echo "  finished: $(date -Is)"
-    echo "  load avg: $load_before before, $load_after after (1, 5, 15 min)"
+    machine_section
     echo
     echo "Command"
     echo "  $invocation"
     echo "  with ROUNDS=$ROUNDS NPS=\"$NPS\" ITERS=$ITERS WARMUP=$WARMUP MAX_SIZE=$MAX_SIZE" \
         "RUN_TIMEOUT=$RUN_TIMEOUT MPIS=\"$MPIS\" OVERSUB_MPIS=\"$OVERSUB_MPIS\"" \
         "COMPI_PREFIX=$COMPI_PREFIX"
-    echo "  each run: timeout -k 5 $RUN_TIMEOUT LAUNCHER bench/bind-rank.sh PROGRAM" \
+    echo "  each run: timeout -k 10 $RUN_TIMEOUT LAUNCHER bench/bind-rank.sh PROGRAM" \
         "-i $ITERS -x $WARMUP ARGS"
     for b in $BENCHES; do echo "    $b: ARGS = ${SPEC[$b]#*|}"; done
     echo
@@ -189,11 +144,7 @@ names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo compi 
     done
     echo
     echo "$stats"
-    if [ ${#failures[@]} -gt 0 ]; then
-        echo
-        echo "Failed runs"
-        for f in "${failures[@]}"; do echo "  $f"; done
-    fi
+    failures_section
     echo
     echo "Files: nbc.csv (every round and size), nbc.png; raw OSU output in bench/build/osu/raw-nbc/"
 } >"$results/nbc-summary.txt"

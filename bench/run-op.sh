@@ -25,11 +25,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(dirname "$here")
 . "$here/common.sh"
 build=$here/build/op
-results=$here/results
-invocation="$0 $*"
 
 bench_script_args "$@"
 if [ $quick = 1 ]; then
@@ -47,37 +44,12 @@ COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
 
 # compi-X: compi's program and launcher, with the op_simd setting X stands for
 simd_of() { case $1 in compi-avx2) echo avx2 ;; compi-sse2) echo base ;; *) echo "" ;; esac; }
-prog_of() { case $1 in compi-*) echo compi ;; *) echo "$1" ;; esac; }
+build_of() { case $1 in compi-*) echo compi ;; *) echo "$1" ;; esac; }
 
 rm -rf "$build"
 mkdir -p "$build/raw" "$build/plot" "$results"
 rm -f "$results/op.csv" "$results/op-median.csv" "$results/op.png" "$results/op-summary.txt"
-active=()
-skipped=()
-for mpi in $MPIS; do
-    case $mpi in
-    omp | mpich | compi | compi-avx2 | compi-sse2) ;;
-    *) die "unknown implementation '$mpi' in MPIS (omp, mpich, compi, compi-avx2, compi-sse2)" ;;
-    esac
-    p=$(prog_of "$mpi")
-    if [ "$p" = compi ] && [ -z "$compi_bin" ]; then
-        say "$mpi: SKIPPED, no mpicc and mpirun in $COMPI_PREFIX/bin or $COMPI_PREFIX"
-        skipped+=("$mpi (no mpicc/mpirun under $COMPI_PREFIX)")
-        continue
-    fi
-    if [ ! -x "$build/$p/op_bench" ]; then
-        mkdir -p "$build/$p"
-        if ! ${CC[$p]} -O2 -o "$build/$p/op_bench" "$here/op_bench.c" "$here/bench_common.c" \
-            >>"$build/$p/build.log" 2>&1; then
-            say "$mpi: SKIPPED, build failed (see $build/$p/build.log)"
-            skipped+=("$mpi (build failed)")
-            continue
-        fi
-        say "$p: built with ${CC[$p]}"
-    fi
-    active+=("$mpi")
-done
-[ ${#active[@]} -gt 0 ] || die "nothing to run"
+bench_build "omp mpich compi compi-avx2 compi-sse2" bench_programs op_bench
 
 # --- 3. run ---------------------------------------------------------------------------
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -85,29 +57,20 @@ started=$(date -Is)
 csv=$results/op.csv
 echo "mpi,op,type,bytes,median_usec,min_usec,gbps,max_gbps,iters,round" >"$csv"
 failures=()
-n=${#active[@]}
-for ((r = 1; r <= ROUNDS; r++)); do
-    for ((k = 0; k < n; k++)); do
-        mpi=${active[$(((k + r - 1) % n))]}
-        p=$(prog_of "$mpi")
-        simd=$(simd_of "$mpi")
-        raw=$build/raw/$mpi-r$r
-        say "round $r/$ROUNDS: $mpi"
-        rc=0
-        env ${simd:+COMPI_MCA_op_simd=$simd} timeout -k 10 "$RUN_TIMEOUT" $(launcher "$p" 1) \
-            "$here/bind-rank.sh" "$build/$p/op_bench" -t "$TRIALS" -i "$ITER_SCALE" \
-            -m "$MAX_BYTES" >"$raw.out" 2>"$raw.err" </dev/null || rc=$?
-        if [ $rc != 0 ]; then
-            say "$mpi round $r FAILED (exit $rc; 124 = timeout), see $raw.err"
-            tail -3 "$raw.err" >&2 || true
-            failures+=("$mpi round $r: exit $rc")
-            continue
-        fi
-        grep -E '^[a-z]+,[a-z0-9]+,[0-9]+,' "$raw.out" |
-            awk -v m="$mpi" -v r="$r" '{ print m "," $0 "," r }' >>"$csv" ||
-            failures+=("$mpi round $r: no data lines")
-    done
-done
+op_run() { # round mpi
+    local r=$1 mpi=$2 p simd raw=$build/raw/$2-r$1
+    p=$(build_of "$mpi")
+    simd=$(simd_of "$mpi")
+    say "round $r/$ROUNDS: $mpi"
+    # shellcheck disable=SC2046 # the launcher line is words
+    bench_run "$raw" "$mpi round $r" env ${simd:+COMPI_MCA_op_simd=$simd} $(launcher "$p" 1) \
+        "$here/bind-rank.sh" "$build/$p/op_bench" -t "$TRIALS" -i "$ITER_SCALE" \
+        -m "$MAX_BYTES" || return 0
+    grep -E '^[a-z]+,[a-z0-9]+,[0-9]+,' "$raw.out" |
+        awk -v m="$mpi" -v r="$r" '{ print m "," $0 "," r }' >>"$csv" ||
+        failures+=("$mpi round $r: no data lines")
+}
+bench_rounds active "" op_run
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # --- 4. results -----------------------------------------------------------------------
@@ -136,18 +99,10 @@ flags=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(sse4_2|avx|av
 {
     echo "Reduction engine alone: MPI_Reduce_local against memcpy (bench/run-op.sh)"
     echo
-    echo "Machine"
-    echo "  cpu:      $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
+    machine_section "the benchmark keeps one core busy, more means other work shared the" \
+        "machine"
     echo "  flags:    ${flags:-none of sse4_2 avx avx2 avx512f/bw/dq/vl}"
-    echo "  caches:   $(lscpu | sed -n 's/^L\([123][di]*\) cache: *\(.*\)/L\1 \2;/p' | tr '\n' ' ')"
-    echo "  cores:    $ncores online"
-    echo "  kernel:   $(uname -srm)"
-    echo "  host:     $(hostname)"
     echo "  compiler: $(gcc --version | head -1)"
-    echo "  started:  $started"
-    echo "  finished: $(date -Is)"
-    echo "  load avg: $load_before before, $load_after after (1, 5, 15 min); the benchmark"
-    echo "            keeps one core busy, more means other work shared the machine"
     echo
     echo "Command"
     echo "  $invocation"
@@ -157,7 +112,7 @@ flags=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(sse4_2|avx|av
     echo "Implementations (each: LAUNCHER -np 1 bench/bind-rank.sh op_bench" \
         "-t $TRIALS -i $ITER_SCALE -m $MAX_BYTES, pinned to core 0)"
     for mpi in "${active[@]}"; do
-        p=$(prog_of "$mpi")
+        p=$(build_of "$mpi")
         simd=$(simd_of "$mpi")
         echo "  $(names "$mpi"):"
         echo "    library:  $(lib_of "$mpi")"
@@ -175,11 +130,7 @@ flags=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(sse4_2|avx|av
     echo "  trial checks every element of every case against a reference."
     echo
     echo "$stats"
-    if [ ${#failures[@]} -gt 0 ]; then
-        echo
-        echo "Failed runs"
-        for f in "${failures[@]}"; do echo "  $f"; done
-    fi
+    failures_section
     echo
     echo "Files: op.csv (every round), op-median.csv (over rounds), op.png (plot)"
 } >"$results/op-summary.txt"

@@ -38,11 +38,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(dirname "$here")
 . "$here/common.sh"
 build=$here/build/osu
-results=$here/results
-invocation="$0 $*"
 
 bench_script_args --with-rebuild "$@"
 
@@ -83,7 +80,7 @@ rm -f "$results/osu-coll.csv" "$results/osu-coll-median.csv" "$results/osu-coll.
     "$results/osu-coll-summary.txt"
 
 # --- 2. build OSU with each MPI (bench/osu.sh) ------------------------------------
-osu_build_all
+bench_build "omp mpich compi" build_osu
 for b in $BENCHES; do
     [ -x "$build/${active[0]}/$OSU/c/mpi/$(bench_dir "$b")/$b" ] ||
         die "BENCHES: no OSU program '$b' in c/mpi/$(bench_dir "$b")"
@@ -95,30 +92,16 @@ started=$(date -Is)
 csv=$results/osu-coll.csv
 echo "mpi,benchmark,np,size,value,unit,round" >"$csv"
 failures=()
-n=${#active[@]}
-for ((r = 1; r <= ROUNDS; r++)); do
-    for b in $BENCHES; do
-        unit=us
-        [ "$b" != osu_bw ] || unit=MB/s
-        for ((k = 0; k < n; k++)); do
-            mpi=${active[$(((k + r - 1) % n))]}
-            raw=$build/raw/coll-$mpi-$b-np$NP-r$r
-            rc=0
-            # shellcheck disable=SC2046 # OSU's -m is words
-            osu_run "$mpi" "$raw" "$(bench_dir "$b")/$b" $(bench_args "$b") "${iter_args[@]}" ||
-                rc=$?
-            osu_rows <"$raw.out" | sed "s|^|$mpi,$b,$NP,|; s|\$|,$unit,$r|" >"$raw.csv"
-            if [ $rc != 0 ] || [ ! -s "$raw.csv" ]; then
-                say "round $r/$ROUNDS $mpi $b: FAILED (exit $rc; 124 = timeout), see $raw.err"
-                tail -3 "$raw.err" >&2 || true
-                failures+=("$mpi $b round $r: exit $rc, $(wc -l <"$raw.csv") rows")
-            else
-                say "round $r/$ROUNDS $mpi $b: $(wc -l <"$raw.csv") sizes"
-            fi
-            cat "$raw.csv" >>"$csv"
-        done
-    done
-done
+coll_run() { # round mpi benchmark
+    local r=$1 mpi=$2 b=$3 unit=us rc=0 raw=$build/raw/coll-$2-$3-np$NP-r$1
+    [ "$b" != osu_bw ] || unit=MB/s
+    # shellcheck disable=SC2046 # OSU's -m is words
+    osu_run "$mpi" "$raw" "$(bench_dir "$b")/$b" $(bench_args "$b") "${iter_args[@]}" || rc=$?
+    osu_rows <"$raw.out" | sed "s|^|$mpi,$b,$NP,|; s|\$|,$unit,$r|" >"$raw.csv"
+    osu_result "$raw" "$rc" "$mpi $b" "$r" || true
+    cat "$raw.csv" >>"$csv"
+}
+bench_rounds active "$(printf '%s\n' $BENCHES)" coll_run
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # --- 4. results -----------------------------------------------------------------------
@@ -146,11 +129,7 @@ fi
     osu_implementations
     echo
     echo "$stats"
-    if [ ${#failures[@]} -gt 0 ]; then
-        echo
-        echo "Failed runs"
-        for f in "${failures[@]}"; do echo "  $f"; done
-    fi
+    failures_section
     echo
     echo "Files: osu-coll.csv (every round), osu-coll-median.csv (medians, ratios, targets),"
     echo "osu-coll.png; raw OSU output in bench/build/osu/raw/coll-*"

@@ -48,11 +48,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(dirname "$here")
 . "$here/common.sh"
 build=$here/build/osu
-results=$here/results
-invocation="$0 $*"
 
 bench_script_args --with-rebuild "$@"
 
@@ -109,7 +106,7 @@ rm -f "$results/osu-rma.csv" "$results/osu-rma-median.csv" "$results/osu-rma.png
     "$results/osu-rma-summary.txt"
 
 # --- 2. build OSU with each MPI (bench/osu.sh) ------------------------------------
-osu_build_all
+bench_build "omp mpich compi" build_osu
 for b in $BENCHES; do
     [ -x "$build/${active[0]}/$OSU/c/mpi/one-sided/$b" ] ||
         die "BENCHES: no OSU program '$b' in c/mpi/one-sided"
@@ -130,38 +127,27 @@ csv=$results/osu-rma.csv
 echo "mpi,benchmark,sync,window,np,size,value,unit,round" >"$csv"
 failures=()
 compi_failed=0
-n=${#active[@]}
-for ((r = 1; r <= ROUNDS; r++)); do
+rma_run() { # round mpi benchmark sync window
+    local r=$1 mpi=$2 b=$3 s=$4 w=$5 rc=0 raw=$build/raw/rma-$2-$3-$4-$5-np$NP-r$1
+    # shellcheck disable=SC2046 # OSU's -m is words
+    osu_run "$mpi" "$raw" "one-sided/$b" -s "$s" -w "$w" $(bench_args "$b") "${iter_args[@]}" ||
+        rc=$?
+    osu_rows <"$raw.out" | sed "s|^|$mpi,$b,$s,$w,$NP,|; s|\$|,$(bench_unit "$b"),$r|" >"$raw.csv"
+    if ! osu_result "$raw" "$rc" "$mpi $b -s $s -w $w" "$r"; then
+        echo "$mpi,$b,$s,$w,$NP,,,failed (exit $rc),$r" >>"$raw.csv"
+        [ "$mpi" != compi ] || compi_failed=1
+    fi
+    cat "$raw.csv" >>"$csv"
+}
+rma_cells() {
+    local b s w
     for b in $BENCHES; do
-        unit=$(bench_unit "$b")
         for s in $(bench_syncs "$b"); do
-            for w in $(bench_windows "$b"); do
-                for ((k = 0; k < n; k++)); do
-                    mpi=${active[$(((k + r - 1) % n))]}
-                    what="$mpi $b -s $s -w $w"
-                    raw=$build/raw/rma-$mpi-$b-$s-$w-np$NP-r$r
-                    rc=0
-                    # shellcheck disable=SC2046 # OSU's -m is words
-                    osu_run "$mpi" "$raw" "one-sided/$b" -s "$s" -w "$w" $(bench_args "$b") \
-                        "${iter_args[@]}" || rc=$?
-                    osu_rows <"$raw.out" |
-                        sed "s|^|$mpi,$b,$s,$w,$NP,|; s|\$|,$unit,$r|" >"$raw.csv"
-                    if [ $rc != 0 ] || [ ! -s "$raw.csv" ]; then
-                        say "round $r/$ROUNDS $what: FAILED (exit $rc; 124 = timeout), see $raw.err"
-                        tail -3 "$raw.err" >&2 || true
-                        last=$(grep -v '^ *$' "$raw.err" | tail -1 | cut -c1-100 || true)
-                        failures+=("$what round $r: exit $rc, $(wc -l <"$raw.csv") rows; ${last:-no stderr}")
-                        echo "$mpi,$b,$s,$w,$NP,,,failed (exit $rc),$r" >>"$raw.csv"
-                        [ "$mpi" != compi ] || compi_failed=1
-                    else
-                        say "round $r/$ROUNDS $what: $(wc -l <"$raw.csv") sizes"
-                    fi
-                    cat "$raw.csv" >>"$csv"
-                done
-            done
+            for w in $(bench_windows "$b"); do echo "$b $s $w"; done
         done
     done
-done
+}
+bench_rounds active "$(rma_cells)" rma_run
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # --- 4. results -----------------------------------------------------------------------

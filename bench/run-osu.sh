@@ -48,11 +48,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(dirname "$here")
 . "$here/common.sh"
 build=$here/build/osu
-results=$here/results
-invocation="$0 $*"
 
 bench_script_args --with-rebuild "$@"
 
@@ -81,31 +78,10 @@ mkdir -p "$build" "$results"
 rm -f "$results/osu-nbc.csv" "$results/osu-nbc-runs.csv" "$results/osu-nbc.png" \
     "$results/osu-nbc-summary.txt"
 failures=()
-skipped=()
 
 # --- 2. build OSU with each MPI (bench/osu.sh) ------------------------------------
-active=()
-for mpi in $MPIS; do
-    case $mpi in
-    omp | mpich | compi) ;;
-    *) die "unknown implementation '$mpi' in MPIS (omp, mpich, compi)" ;;
-    esac
-    if [ "$mpi" = compi ] && [ -z "$compi_bin" ]; then
-        say "compi: SKIPPED, no mpicc and mpirun in $COMPI_PREFIX/bin or $COMPI_PREFIX"
-        skipped+=("compi (no mpicc/mpirun under $COMPI_PREFIX)")
-        failures+=("compi: not built")
-        continue
-    fi
-    if ! build_osu "$mpi"; then
-        say "$mpi: OSU build FAILED, see $build/$mpi/build.log:"
-        grep -E 'undefined reference|error' "$build/$mpi/build.log" | sort -u | tail -8 >&2 || true
-        skipped+=("$mpi (OSU build failed)")
-        failures+=("$mpi: OSU build failed")
-        continue
-    fi
-    active+=("$mpi")
-done
-[ ${#active[@]} -gt 0 ] || die "nothing to run"
+bench_build "omp mpich compi" build_osu
+for why in "${skipped[@]}"; do failures+=("$why"); done
 
 # --- 3. run ---------------------------------------------------------------------------
 # A ring as a distributed graph for -N graph: (OSU's format: "source, destination").
@@ -209,16 +185,7 @@ names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo compi 
 {
     echo "OSU Micro-Benchmarks 7.4: nonblocking and neighbourhood collectives (bench/run-osu.sh)"
     echo
-    echo "Machine"
-    echo "  cpu:      $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
-    echo "  cores:    $ncores online (nproc $(nproc)); $(lscpu | sed -n 's/^Core(s) per socket: *//p')" \
-        "per socket, $(lscpu | sed -n 's/^Socket(s): *//p') socket(s)," \
-        "$(lscpu | sed -n 's/^Thread(s) per core: *//p') thread(s) per core"
-    echo "  kernel:   $(uname -srm)"
-    echo "  host:     $(hostname)"
-    echo "  started:  $started"
-    echo "  finished: $(date -Is)"
-    echo "  load avg: $load_before before, $load_after after (1, 5, 15 min)"
+    machine_section
     echo
     echo "Command"
     echo "  $invocation"

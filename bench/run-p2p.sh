@@ -25,11 +25,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(dirname "$here")
 . "$here/common.sh"
 build=$here/build
-results=$here/results
-invocation="$0 $*"
 
 bench_script_args "$@"
 
@@ -56,38 +53,7 @@ rm -rf "$build"
 mkdir -p "$build/raw" "$build/plot" "$results"
 # A failed run must not leave the previous run's plot or summary looking current.
 rm -f "$results/p2p.csv" "$results/p2p-median.csv" "$results/p2p.png" "$results/p2p-summary.txt"
-active=()
-skipped=()
-for mpi in $MPIS; do
-    case $mpi in
-    omp | mpich | compi) ;;
-    *) die "unknown implementation '$mpi' in MPIS (omp, mpich, compi)" ;;
-    esac
-    if [ "$mpi" = compi ] && [ -z "$compi_bin" ]; then
-        say "compi: SKIPPED, no mpicc and mpirun in $COMPI_PREFIX/bin or $COMPI_PREFIX" \
-            "(build compi first, or set COMPI_PREFIX)"
-        skipped+=("compi (no mpicc/mpirun under $COMPI_PREFIX)")
-        continue
-    fi
-    mkdir -p "$build/$mpi"
-    ok=1
-    for prog in pingpong bandwidth; do
-        if ! ${CC[$mpi]} -O2 -o "$build/$mpi/$prog" "$here/$prog.c" "$here/bench_common.c" \
-            >>"$build/$mpi/build.log" 2>&1; then
-            ok=0
-        fi
-    done
-    if [ $ok = 0 ]; then
-        [ "$mpi" = compi ] || die "$mpi: build failed, see $build/$mpi/build.log"
-        say "compi: SKIPPED, build failed (see $build/compi/build.log):"
-        tail -5 "$build/compi/build.log" >&2
-        skipped+=("compi (build failed)")
-        continue
-    fi
-    say "$mpi: built with ${CC[$mpi]}"
-    active+=("$mpi")
-done
-[ ${#active[@]} -gt 0 ] || die "nothing to run"
+bench_build "omp mpich compi" bench_programs pingpong bandwidth
 
 # --- 3. run ---------------------------------------------------------------------------
 # Facts about the machine are taken before the runs, load averages on both sides of them:
@@ -106,27 +72,19 @@ fi
 csv=$results/p2p.csv
 echo "mpi,benchmark,bytes,median_usec,min_usec,mbps,max_mbps,iters,round" >"$csv"
 failures=()
-n=${#active[@]}
-for ((r = 1; r <= ROUNDS; r++)); do
-    for ((k = 0; k < n; k++)); do
-        mpi=${active[$(((k + r - 1) % n))]}
-        for prog in pingpong bandwidth; do
-            raw=$build/raw/$mpi-$prog-r$r
-            say "round $r/$ROUNDS: $mpi $prog"
-            rc=0
-            timeout -k 10 "$RUN_TIMEOUT" ${LAUNCH[$mpi]} "$here/bind-rank.sh" "$build/$mpi/$prog" \
-                -t "$TRIALS" -i "$ITER_SCALE" >"$raw.out" 2>"$raw.err" </dev/null || rc=$?
-            if [ $rc != 0 ]; then
-                say "$mpi $prog round $r FAILED (exit $rc; 124 = timeout), see $raw.err"
-                tail -3 "$raw.err" >&2 || true
-                failures+=("$mpi $prog round $r: exit $rc")
-                continue
-            fi
-            grep "^$prog," "$raw.out" | sed "s/^/$mpi,/; s/\$/,$r/" >>"$csv" ||
-                failures+=("$mpi $prog round $r: no data lines")
-        done
+p2p_run() { # round mpi
+    local r=$1 mpi=$2 prog raw
+    for prog in pingpong bandwidth; do
+        raw=$build/raw/$mpi-$prog-r$r
+        say "round $r/$ROUNDS: $mpi $prog"
+        # shellcheck disable=SC2086 # the launcher line is words
+        bench_run "$raw" "$mpi $prog round $r" ${LAUNCH[$mpi]} "$here/bind-rank.sh" \
+            "$build/$mpi/$prog" -t "$TRIALS" -i "$ITER_SCALE" || continue
+        grep "^$prog," "$raw.out" | sed "s/^/$mpi,/; s/\$/,$r/" >>"$csv" ||
+            failures+=("$mpi $prog round $r: no data lines")
     done
-done
+}
+bench_rounds active "" p2p_run
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # --- 4. results -----------------------------------------------------------------------
@@ -174,18 +132,9 @@ lib_of() { sed -n 's/^# library: //p' "$build/raw/$1-pingpong-r1.out" 2>/dev/nul
 {
     echo "compi point-to-point comparison (bench/run-p2p.sh)"
     echo
-    echo "Machine"
-    echo "  cpu:      $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
-    echo "  cores:    $(nproc) online ($(lscpu | sed -n 's/^Core(s) per socket: *//p') per" \
-        "socket, $(lscpu | sed -n 's/^Socket(s): *//p') socket(s)," \
-        "$(lscpu | sed -n 's/^Thread(s) per core: *//p') thread(s) per core)"
-    echo "  kernel:   $(uname -srm)"
-    echo "  host:     $(hostname)"
-    echo "  started:  $started"
-    echo "  finished: $(date -Is)"
-    echo "  load avg: $load_before before, $load_after after (1, 5, 15 min)"
-    echo "            the benchmark's own 2 busy ranks add about 2; more means other work"
-    echo "            shared the 2 cores and the numbers are noisier than they should be"
+    machine_section \
+        "the benchmark's own 2 busy ranks add about 2; more means other work" \
+        "shared the 2 cores and the numbers are noisier than they should be"
     echo
     echo "Command"
     echo "  $invocation"
@@ -203,10 +152,7 @@ lib_of() { sed -n 's/^# library: //p' "$build/raw/$1-pingpong-r1.out" 2>/dev/nul
             echo "    pml:      $omp_pml(observed with --mca pml_base_verbose 10)"
         fi
     done
-    for s in "${skipped[@]}"; do echo "  skipped: $s"; done
-    echo "  binding:  launchers' binding off; bind-rank.sh pins rank r to core r mod $(nproc)" \
-        "(taskset) for every MPI"
-    echo "  order:    rotated each round (round 1: ${active[*]})"
+    implementations_end
     echo
     echo "Method"
     echo "  pingpong: one-way latency = round trip / 2, ranks 0 and 1; each run reports the"
@@ -215,11 +161,7 @@ lib_of() { sed -n 's/^# library: //p' "$build/raw/$1-pingpong-r1.out" 2>/dev/nul
     echo "  below: median over the $ROUNDS rounds of those per-run medians"
     echo
     echo "$stats"
-    if [ ${#failures[@]} -gt 0 ]; then
-        echo
-        echo "Failed runs"
-        for f in "${failures[@]}"; do echo "  $f"; done
-    fi
+    failures_section
     echo
     echo "Files: p2p.csv (every round), p2p-median.csv (over rounds), p2p.png (plot)"
 } >"$results/p2p-summary.txt"

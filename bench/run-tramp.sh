@@ -23,10 +23,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(dirname "$here")
 . "$here/common.sh"
-results=$here/results
-invocation="$0 $*"
 
 quick=0
 for arg in "$@"; do
@@ -130,15 +127,8 @@ names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo compi 
 {
     echo "compi trampoline micro-benchmark and MPI_Init times (bench/run-tramp.sh)"
     echo
-    echo "Machine"
-    echo "  cpu:      $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
-    echo "  cores:    $(nproc) online"
-    echo "  kernel:   $(uname -srm)"
-    echo "  host:     $(hostname)"
-    echo "  started:  $started"
-    echo "  finished: $(date -Is)"
-    echo "  load avg: $load_before before, $load_after after (1, 5, 15 min); the benchmark"
-    echo "            itself keeps at most 2 cores busy, more means other work ran too"
+    machine_section "the benchmark itself keeps at most 2 cores busy, more means other work" \
+        "ran too"
     echo
     echo "Command"
     echo "  $invocation"

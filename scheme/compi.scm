@@ -12,60 +12,9 @@
 ;;; (compi-version, compi-log, native-algorithms, call-ranks, call-send-buffer,
 ;;; buffer-isend, run-closure, ...).
 
+;; What configs see is CONFIG-NAMES, the one list of it, which (compi private) exports.
 (define-module (compi)
-  #:use-module (compi private)
-  #:re-export (collective-kinds
-            collective-kind?
-            install-creator!
-            installed-creators
-            creator-entry?
-            creator-entry-procedure
-            creator-entry-name
-            creator-entry-origin
-            run-creators
-            current-config-origin
-            at-finalize
-            ;; calls
-            make-call
-            call?
-            call-kind
-            call-size
-            call-rank
-            call-root
-            call-bytes
-            call-datatype
-            call-op
-            call-commutative?
-            call-comm
-            call-mode
-            call-topology
-            call-inter?
-            call-remote-size
-            call->string
-            ;; rank facts ((call-ranks CALL) is a primitive of scheme/bridge_facts.c)
-            make-rank
-            rank?
-            rank-world
-            rank-host
-            rank-addresses
-            rank-place
-            rank-bound?
-            buffer?
-            buffer-count
-            request?
-            ;; closure descriptions
-            native
-            native?
-            tree-closure
-            tree-closure?
-            exchange-closure?
-            profiling
-            tracing
-            wrapper?
-            scheme-closure?
-            schedule
-            schedule?
-            schedule-kinds
-            closure-description?
-            description-kind
-            description->string))
+  #:use-module (compi private))
+
+(eval-when (expand load eval)
+  (module-re-export! (current-module) config-names))

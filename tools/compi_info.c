@@ -53,7 +53,7 @@ static void print_algorithms(void)
         for (size_t i = 0; i < n; i++) {
             if ((int)all[i]->kind == k) {
                 printf("  %-22s %-22s %-16s %s%s%s\n", coll_kind_name(all[i]->kind), all[i]->name,
-                       all[i]->params != NULL ? all[i]->params : "", all[i]->help,
+                       coll_param_names(all[i]->params), all[i]->help,
                        all[i]->sched != NULL || all[i]->tree != NULL ? " [nonblocking]" : "",
                        all[i]->tree != NULL ? " [tree]" : "");
             }

@@ -49,8 +49,6 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 . "$repo/bench/common.sh"
 build=$repo/bench/build/wan
-results=$repo/bench/results
-invocation="$0 $*"
 
 bench_script_args "$@"
 [ $quick = 1 ] && ITERS=${ITERS:-100}
@@ -249,17 +247,8 @@ libof() { sed -n 's/^# library: //p' "$build/raw/$1"-*.out 2>/dev/null | head -1
 {
     echo "compi multi-cluster experiment: the CoMPI paper's Figure 1 (bench/wan/run-multicluster.sh)"
     echo
-    echo "Machine"
-    echo "  cpu:      $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
-    echo "  cores:    $ncores online ($(lscpu | sed -n 's/^Core(s) per socket: *//p') per" \
-        "socket, $(lscpu | sed -n 's/^Socket(s): *//p') socket(s)," \
-        "$(lscpu | sed -n 's/^Thread(s) per core: *//p') thread(s) per core)"
+    machine_section
     echo "  memory:   $(free -g | awk '/^Mem:/ { print $2 " GiB" }')"
-    echo "  kernel:   $(uname -srm)"
-    echo "  host:     $(hostname)"
-    echo "  started:  $started"
-    echo "  finished: $(date -Is)"
-    echo "  load avg: $load_before before, $load_after after (1, 5, 15 min)"
     echo
     echo "Command"
     echo "  $invocation"
@@ -298,11 +287,7 @@ libof() { sed -n 's/^# library: //p' "$build/raw/$1"-*.out 2>/dev/null | head -1
     echo "  rank's time inside the calls / ITERS.  One run per (MPI, config)."
     echo
     echo "$stats"
-    if [ ${#failures[@]} -gt 0 ]; then
-        echo
-        echo "Failed runs"
-        for f in "${failures[@]}"; do echo "  $f"; done
-    fi
+    failures_section
     echo
     echo "Files: multicluster.csv, multicluster.png; raw output in bench/build/wan/raw/"
 } >"$results/multicluster.txt"

@@ -176,10 +176,10 @@ coll_closure_t *coll_closure_algo(const coll_algo_t *algo, const coll_params_t *
     /* the tree's params: those the algorithm reads (a binomial bcast is never
        segmented, whatever the creator wrote), the creator's, else the defaults */
     coll_params_t tp = p;
-    if (algo->params == NULL || strstr(algo->params, "fanout") == NULL) {
+    if (!(algo->params & COLL_PARAM_FANOUT)) {
         tp.fanout = 0;
     }
-    if (algo->params == NULL || strstr(algo->params, "segsize") == NULL) {
+    if (!(algo->params & COLL_PARAM_SEGSIZE)) {
         tp.segsize = 0;
     }
     if (tp.fanout <= 0) {

@@ -158,6 +158,16 @@ typedef struct coll_params {
     void *aux;    /* what the algorithm's .prepare made at the miss (creators never set it) */
 } coll_params_t;
 
+/* The coll_params_t fields an algorithm reads (coll_algo_t.params, OR-ed); a creator's
+   value of another field is ignored. */
+typedef enum coll_param_flag {
+    COLL_PARAM_FANOUT = 1 << 0,
+    COLL_PARAM_SEGSIZE = 1 << 1,
+} coll_param_flag_t;
+
+/* "fanout segsize": the names of the fields in `params` (COLL_PARAM_*), for people */
+const char *coll_param_names(unsigned params);
+
 struct topo_tree;
 
 typedef struct coll_algo {
@@ -187,7 +197,7 @@ typedef struct coll_algo {
     /* 1: serves calls on intercommunicators only (algorithms/inter/); 0: intracommunicator
        calls only.  The bridge refuses an algorithm handed the other kind of call. */
     int inter;
-    const char *params; /* which coll_params_t fields it reads: "segsize fanout" */
+    unsigned params;    /* which coll_params_t fields it reads: COLL_PARAM_* OR-ed */
     const char *help;   /* one line for compi_info */
 } coll_algo_t;
 

@@ -198,12 +198,14 @@ int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgrou
     return group_binary("MPI_Group_difference", group_difference, group1, group2, newgroup);
 }
 
-/* Group_incl and Group_excl: check the rank list, then build */
+/* Group_incl and Group_excl (a rank list, `ranks`), Group_range_incl and Group_range_excl
+   (`ranges`, when not NULL): check the list, then build */
 static int group_list(const char *func, int excl, MPI_Group group, int n, const int ranks[],
-                      MPI_Group *newgroup)
+                      int ranges[][3], MPI_Group *newgroup)
 {
     compi_group_t *g = group_from_handle(group);
     compi_group_t *ng = NULL;
+    compi_status_t st;
     group_check_t chk;
     int bad;
     if (g == NULL) {
@@ -212,11 +214,16 @@ static int group_list(const char *func, int excl, MPI_Group group, int n, const 
     if (newgroup == NULL) {
         return null_arg(func, "newgroup");
     }
-    chk = group_check_ranks(g, n, ranks, &bad);
+    chk = ranges != NULL ? group_check_ranges(g, n, ranges, &bad)
+                         : group_check_ranks(g, n, ranks, &bad);
     if (chk != GROUP_CHECK_OK) {
-        return bad_ranks(func, chk, bad, "ranks", g->size);
+        return bad_ranks(func, chk, bad, ranges != NULL ? "ranges" : "ranks", g->size);
     }
-    compi_status_t st = excl ? group_excl(g, n, ranks, &ng) : group_incl(g, n, ranks, &ng);
+    if (ranges != NULL) {
+        st = excl ? group_range_excl(g, n, ranges, &ng) : group_range_incl(g, n, ranges, &ng);
+    } else {
+        st = excl ? group_excl(g, n, ranks, &ng) : group_incl(g, n, ranks, &ng);
+    }
     return group_out(func, st, &ng, newgroup);
 }
 
@@ -224,51 +231,28 @@ static int group_list(const char *func, int excl, MPI_Group group, int n, const 
 int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
     COMPI_CHECK_INIT("MPI_Group_incl");
-    return group_list("MPI_Group_incl", 0, group, n, ranks, newgroup);
+    return group_list("MPI_Group_incl", 0, group, n, ranks, NULL, newgroup);
 }
 
 #pragma weak MPI_Group_excl = PMPI_Group_excl
 int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
     COMPI_CHECK_INIT("MPI_Group_excl");
-    return group_list("MPI_Group_excl", 1, group, n, ranks, newgroup);
-}
-
-/* Group_range_incl and Group_range_excl */
-static int group_ranges(const char *func, int excl, MPI_Group group, int n, int ranges[][3],
-                        MPI_Group *newgroup)
-{
-    compi_group_t *g = group_from_handle(group);
-    compi_group_t *ng = NULL;
-    group_check_t chk;
-    int bad;
-    if (g == NULL) {
-        return bad_group(func, group);
-    }
-    if (newgroup == NULL) {
-        return null_arg(func, "newgroup");
-    }
-    chk = group_check_ranges(g, n, ranges, &bad);
-    if (chk != GROUP_CHECK_OK) {
-        return bad_ranks(func, chk, bad, "ranges", g->size);
-    }
-    compi_status_t st =
-        excl ? group_range_excl(g, n, ranges, &ng) : group_range_incl(g, n, ranges, &ng);
-    return group_out(func, st, &ng, newgroup);
+    return group_list("MPI_Group_excl", 1, group, n, ranks, NULL, newgroup);
 }
 
 #pragma weak MPI_Group_range_incl = PMPI_Group_range_incl
 int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
 {
     COMPI_CHECK_INIT("MPI_Group_range_incl");
-    return group_ranges("MPI_Group_range_incl", 0, group, n, ranges, newgroup);
+    return group_list("MPI_Group_range_incl", 0, group, n, NULL, ranges, newgroup);
 }
 
 #pragma weak MPI_Group_range_excl = PMPI_Group_range_excl
 int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
 {
     COMPI_CHECK_INIT("MPI_Group_range_excl");
-    return group_ranges("MPI_Group_range_excl", 1, group, n, ranges, newgroup);
+    return group_list("MPI_Group_range_excl", 1, group, n, NULL, ranges, newgroup);
 }
 
 #pragma weak MPI_Group_free = PMPI_Group_free

@@ -84,6 +84,20 @@ static session_t *session_arg(MPI_Session h, const char *fn, int *rc)
     return s;
 }
 
+/* session_arg, and MPI_ERR_ARG on it when the output argument `out` (named `name`) is NULL */
+static session_t *session_out_arg(MPI_Session h, const char *fn, const void *out, const char *name,
+                                  int *rc)
+{
+    session_t *s = session_arg(h, fn, rc);
+    if (s != NULL && out == NULL) {
+        char what[64];
+        snprintf(what, sizeof(what), "%s is NULL", name);
+        *rc = session_err(s, MPI_ERR_ARG, fn, what);
+        return NULL;
+    }
+    return s;
+}
+
 static int thread_level_of(const char *v)
 {
     static const char *const names[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
@@ -187,13 +201,11 @@ int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_na
 {
     COMPI_API_LOCK();
     int rc;
-    session_t *s = session_arg(session, "MPI_Session_get_num_psets", &rc);
+    session_t *s =
+        session_out_arg(session, "MPI_Session_get_num_psets", npset_names, "npset_names", &rc);
     (void)info;
     if (s == NULL) {
         return rc;
-    }
-    if (npset_names == NULL) {
-        return session_err(s, MPI_ERR_ARG, "MPI_Session_get_num_psets", "npset_names is NULL");
     }
     *npset_names = NPSETS;
     return MPI_SUCCESS;
@@ -244,11 +256,28 @@ static MPI_Comm pset_comm(const char *name)
     return MPI_COMM_NULL;
 }
 
-static int bad_pset(session_t *s, const char *fn, const char *name)
+/* the communicator of the process set `name` of session `h` into *c, for a function whose
+   output argument `out` is named `out_name`: the session, the name and `out` checked */
+static int pset_arg(MPI_Session h, const char *fn, const char *name, const void *out,
+                    const char *out_name, MPI_Comm *c)
 {
-    char what[MPI_MAX_PSET_NAME_LEN + 64];
-    snprintf(what, sizeof(what), "no process set is named \"%s\"", name ? name : "(null)");
-    return session_err(s, MPI_ERR_ARG, fn, what);
+    int rc;
+    session_t *s = session_arg(h, fn, &rc);
+    if (s == NULL) {
+        return rc;
+    }
+    *c = pset_comm(name);
+    if (*c == MPI_COMM_NULL) {
+        char what[MPI_MAX_PSET_NAME_LEN + 64];
+        snprintf(what, sizeof(what), "no process set is named \"%s\"", name ? name : "(null)");
+        return session_err(s, MPI_ERR_ARG, fn, what);
+    }
+    if (out == NULL) {
+        char what[64];
+        snprintf(what, sizeof(what), "%s is NULL", out_name);
+        return session_err(s, MPI_ERR_ARG, fn, what);
+    }
+    return MPI_SUCCESS;
 }
 
 #pragma weak MPI_Session_get_pset_info = PMPI_Session_get_pset_info
@@ -256,17 +285,11 @@ int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_I
 {
     COMPI_API_LOCK();
     static const char fn[] = "MPI_Session_get_pset_info";
-    int rc, size;
-    session_t *s = session_arg(session, fn, &rc);
-    if (s == NULL) {
+    int size;
+    MPI_Comm c;
+    int rc = pset_arg(session, fn, pset_name, info, "info", &c);
+    if (rc != MPI_SUCCESS) {
         return rc;
-    }
-    MPI_Comm c = pset_comm(pset_name);
-    if (c == MPI_COMM_NULL) {
-        return bad_pset(s, fn, pset_name);
-    }
-    if (info == NULL) {
-        return session_err(s, MPI_ERR_ARG, fn, "info is NULL");
     }
     char v[32];
     PMPI_Comm_size(c, &size);
@@ -284,12 +307,9 @@ int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
     COMPI_API_LOCK();
     static const char fn[] = "MPI_Session_get_info";
     int rc;
-    session_t *s = session_arg(session, fn, &rc);
+    session_t *s = session_out_arg(session, fn, info_used, "info_used", &rc);
     if (s == NULL) {
         return rc;
-    }
-    if (info_used == NULL) {
-        return session_err(s, MPI_ERR_ARG, fn, "info_used is NULL");
     }
     rc = PMPI_Info_create(info_used);
     if (rc == MPI_SUCCESS) {
@@ -303,17 +323,10 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI
 {
     COMPI_API_LOCK();
     static const char fn[] = "MPI_Group_from_session_pset";
-    int rc;
-    session_t *s = session_arg(session, fn, &rc);
-    if (s == NULL) {
+    MPI_Comm c;
+    int rc = pset_arg(session, fn, pset_name, newgroup, "newgroup", &c);
+    if (rc != MPI_SUCCESS) {
         return rc;
-    }
-    MPI_Comm c = pset_comm(pset_name);
-    if (c == MPI_COMM_NULL) {
-        return bad_pset(s, fn, pset_name);
-    }
-    if (newgroup == NULL) {
-        return session_err(s, MPI_ERR_ARG, fn, "newgroup is NULL");
     }
     return PMPI_Comm_group(c, newgroup);
 }
@@ -478,12 +491,9 @@ int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler)
     COMPI_API_LOCK();
     static const char fn[] = "MPI_Session_get_errhandler";
     int rc;
-    session_t *s = session_arg(session, fn, &rc);
+    session_t *s = session_out_arg(session, fn, errhandler, "errhandler", &rc);
     if (s == NULL) {
         return rc;
-    }
-    if (errhandler == NULL) {
-        return session_err(s, MPI_ERR_ARG, fn, "errhandler is NULL");
     }
     errh_retain(s->errh);
     *errhandler = s->errh->handle;

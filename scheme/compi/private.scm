@@ -35,61 +35,7 @@
 
 (define-module (compi private)
   #:use-module ((compi trees) #:select (%compi-primitive))
-  #:export (collective-kinds
-            collective-kind?
-            install-creator!
-            installed-creators
-            creator-entry?
-            creator-entry-procedure
-            creator-entry-name
-            creator-entry-origin
-            run-creators
-            current-config-origin
-            at-finalize
-            ;; calls
-            make-call
-            call?
-            call-kind
-            call-size
-            call-rank
-            call-root
-            call-bytes
-            call-datatype
-            call-op
-            call-commutative?
-            call-comm
-            call-mode
-            call-topology
-            call-inter?
-            call-remote-size
-            call->string
-            ;; rank facts ((call-ranks CALL) is a primitive of scheme/bridge_facts.c)
-            make-rank
-            rank?
-            rank-world
-            rank-host
-            rank-addresses
-            rank-place
-            rank-bound?
-            buffer?
-            buffer-count
-            request?
-            ;; closure descriptions
-            native
-            native?
-            tree-closure
-            tree-closure?
-            exchange-closure?
-            profiling
-            tracing
-            wrapper?
-            scheme-closure?
-            schedule
-            schedule?
-            schedule-kinds
-            closure-description?
-            description-kind
-            description->string
+  #:export (config-names
             ;; ---- not for configs: for (compi internal), (compi hierarchy) and tests
             kinds-list
             clear-creators!
@@ -127,6 +73,71 @@
             schedule-builder
             schedule-where
             description-origin))
+
+;; The names configuration files see, as one list: exported here (when this module is
+;; compiled too, like #:export) and re-exported by (compi), scheme/compi.scm, which reads
+;; CONFIG-NAMES.  The bindings are defined below.
+(define-syntax-rule (define-exported-names list-name name ...)
+  (begin
+    (export name ...)
+    (define list-name '(name ...))))
+
+(define-exported-names config-names
+  collective-kinds
+  collective-kind?
+  install-creator!
+  installed-creators
+  creator-entry?
+  creator-entry-procedure
+  creator-entry-name
+  creator-entry-origin
+  run-creators
+  current-config-origin
+  at-finalize
+  ;; calls
+  make-call
+  call?
+  call-kind
+  call-size
+  call-rank
+  call-root
+  call-bytes
+  call-datatype
+  call-op
+  call-commutative?
+  call-comm
+  call-mode
+  call-topology
+  call-inter?
+  call-remote-size
+  call->string
+  ;; rank facts ((call-ranks CALL) is a primitive of scheme/bridge_facts.c)
+  make-rank
+  rank?
+  rank-world
+  rank-host
+  rank-addresses
+  rank-place
+  rank-bound?
+  buffer?
+  buffer-count
+  request?
+  ;; closure descriptions
+  native
+  native?
+  tree-closure
+  tree-closure?
+  exchange-closure?
+  profiling
+  tracing
+  wrapper?
+  scheme-closure?
+  schedule
+  schedule?
+  schedule-kinds
+  closure-description?
+  description-kind
+  description->string)
 
 ;; The collective kinds: core/coll/kinds.def's list, in coll_kind_t's order, asked of C
 ;; (the primitive %collective-kinds of scheme/tree_ext.c, through (compi trees)) at the

@@ -334,9 +334,15 @@ static void datatypes(void)
               "combiner %d with %d types", comb, nd);
         MPI_OK(MPI_Type_free(&a));
     }
-    /* counts the constructors cannot carry */
-    expect_class(MPI_Type_contiguous_c((MPI_Count)INT_MAX * INT_MAX * 4, MPI_BYTE, &a),
-                 MPI_ERR_COUNT, "Type_contiguous_c beyond int squared");
+    /* counts the constructors cannot carry: INT_MAX * (INT_MAX + 1), the first count that
+       a vector of int blocks and an int remainder cannot say (2^62 - 2^31, representable) */
+    {
+        MPI_Count beyond = (MPI_Count)INT_MAX * BIG;
+        CHECK(beyond > (MPI_Count)INT_MAX * INT_MAX, "the count beyond int squared: %lld",
+              (long long)beyond);
+        expect_class(MPI_Type_contiguous_c(beyond, MPI_BYTE, &a), MPI_ERR_COUNT,
+                     "Type_contiguous_c beyond int squared");
+    }
     expect_class(MPI_Type_vector_c(2, 1, BIG, MPI_BYTE, &a), MPI_ERR_COUNT,
                  "Type_vector_c stride");
     cbl[1] = BIG;

@@ -413,7 +413,7 @@ int main(int argc, char **argv)
         }
         cur_algo = algo->name;
         long fanouts[] = {0, 3};
-        int nf = strstr(algo->params, "fanout") != NULL ? 2 : 1;
+        int nf = (algo->params & COLL_PARAM_FANOUT) ? 2 : 1;
         for (int f = 0; f < nf; f++) {
             coll_params_t params = {.fanout = fanouts[f], .segsize = 0};
             coll_call_t probe = {.kind = algo->kind, .comm = comm_from_handle(MPI_COMM_WORLD)};

@@ -351,10 +351,10 @@ static void run_comm(compi_comm_t *comm, const dkind_t *kinds, int nkinds)
         }
         coll_params_t prms[3] = {{0, 0}, {0, 0}, {0, 0}};
         int nprm = 1;
-        if (strstr(a->params, "segsize") != NULL) {
+        if (a->params & COLL_PARAM_SEGSIZE) {
             prms[nprm++] = (coll_params_t){.segsize = 100};
         }
-        if (strstr(a->params, "fanout") != NULL) {
+        if (a->params & COLL_PARAM_FANOUT) {
             prms[nprm++] = (coll_params_t){.fanout = 3, .segsize = 64};
         }
         for (int pi = 0; pi < nprm; pi++) {

@@ -26,6 +26,7 @@
 static const long all_bytes[] = {0, 8, 4096, 65536, 1 << 20};
 static const long quick_bytes[] = {8, 65536};
 static int salt; /* call number: the same on every rank, so stale data is caught */
+static mt_coll_t world; /* MPI_COMM_WORLD, for mpitest.h's collective checks */
 
 /* counts of the v-variants: some zero, the others differ by rank */
 static int vcount(long base, int r)
@@ -68,92 +69,26 @@ static long fwd_displs(const int *counts, int *displs, int n, int gap)
     return off;
 }
 
-static long sum_over_ranks(long i, int s)
+/* Every rank's v-block of call s (vcount(base, r) elements), placed in reverse rank order
+   with `gap` unused elements after each: *counts and *displs are allocated, *total is the
+   span; returns a buffer holding every block in its place */
+static int *v_blocks(long base, int gap, int s, int **counts, int **displs, long *total)
 {
-    long acc = 0;
+    int *buf;
 
+    *counts = mt_malloc((size_t)mt_size * sizeof(int));
+    *displs = mt_malloc((size_t)mt_size * sizeof(int));
     for (int r = 0; r < mt_size; r++)
-        acc += mt_ival(r, i, s);
-    return acc;
-}
-
-static const char *ip_text(int inplace)
-{
-    return inplace ? " in place" : "";
+        (*counts)[r] = vcount(base, r);
+    *total = rev_displs(*counts, *displs, mt_size, gap);
+    buf = mt_ibuf(GUARD, *total);
+    for (int r = 0; r < mt_size; r++)
+        for (long i = 0; i < (*counts)[r]; i++)
+            buf[(*displs)[r] + i] = mt_ival(r, i, s);
+    return buf;
 }
 
 /* ---- rooted collectives ------------------------------------------------------------ */
-
-static void test_bcast(long n, int root)
-{
-    int s = ++salt, *buf = mt_ibuf(GUARD, n), *exp = mt_ibuf(GUARD, n);
-    char what[128];
-
-    for (long i = 0; i < n; i++) {
-        exp[i] = mt_ival(root, i, s);
-        if (mt_rank == root)
-            buf[i] = exp[i];
-    }
-    MPI_OK(MPI_Bcast(buf, (int)n, MPI_INT, root, MPI_COMM_WORLD));
-    snprintf(what, sizeof(what), "Bcast count %ld root %d", n, root);
-    mt_check_ints(GUARD, buf, exp, n, what);
-    free(buf);
-    free(exp);
-}
-
-static void test_reduce(long n, int root, int inplace)
-{
-    int s = ++salt, *sbuf = mt_ibuf(GUARD, n), *rbuf = NULL, *exp = mt_ibuf(GUARD, n);
-    const void *src = sbuf;
-    char what[128];
-
-    for (long i = 0; i < n; i++) {
-        sbuf[i] = mt_ival(mt_rank, i, s);
-        exp[i] = (int)sum_over_ranks(i, s);
-    }
-    if (mt_rank == root) {
-        rbuf = mt_ibuf(GUARD, n);
-        if (inplace) {
-            memcpy(rbuf, sbuf, (size_t)n * sizeof(int));
-            src = MPI_IN_PLACE;
-        }
-    }
-    MPI_OK(MPI_Reduce(src, rbuf, (int)n, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD));
-    snprintf(what, sizeof(what), "Reduce count %ld root %d%s", n, root, ip_text(inplace));
-    if (mt_rank == root)
-        mt_check_ints(GUARD, rbuf, exp, n, what);
-    free(sbuf);
-    free(rbuf);
-    free(exp);
-}
-
-static void test_gather(long n, int root, int inplace)
-{
-    int s = ++salt, *sbuf = mt_ibuf(GUARD, n), *rbuf = NULL, *exp = NULL;
-    const void *src = sbuf;
-    char what[128];
-
-    for (long i = 0; i < n; i++)
-        sbuf[i] = mt_ival(mt_rank, i, s);
-    if (mt_rank == root) {
-        rbuf = mt_ibuf(GUARD, n * mt_size);
-        exp = mt_ibuf(GUARD, n * mt_size);
-        for (int r = 0; r < mt_size; r++)
-            for (long i = 0; i < n; i++)
-                exp[r * n + i] = mt_ival(r, i, s);
-        if (inplace) {
-            memcpy(rbuf + root * n, sbuf, (size_t)n * sizeof(int));
-            src = MPI_IN_PLACE;
-        }
-    }
-    MPI_OK(MPI_Gather(src, (int)n, MPI_INT, rbuf, (int)n, MPI_INT, root, MPI_COMM_WORLD));
-    snprintf(what, sizeof(what), "Gather count %ld root %d%s", n, root, ip_text(inplace));
-    if (mt_rank == root)
-        mt_check_ints(GUARD, rbuf, exp, n * mt_size, what);
-    free(sbuf);
-    free(rbuf);
-    free(exp);
-}
 
 static void test_gatherv(long base, int root, int inplace)
 {
@@ -167,22 +102,14 @@ static void test_gatherv(long base, int root, int inplace)
     if (mt_rank == root) {
         long total;
 
-        counts = mt_malloc((size_t)mt_size * sizeof(int));
-        displs = mt_malloc((size_t)mt_size * sizeof(int));
-        for (int r = 0; r < mt_size; r++)
-            counts[r] = vcount(base, r);
-        total = rev_displs(counts, displs, mt_size, 3);
+        exp = v_blocks(base, 3, s, &counts, &displs, &total);
         rbuf = mt_ibuf(GUARD, total);
-        exp = mt_ibuf(GUARD, total);
-        for (int r = 0; r < mt_size; r++)
-            for (long i = 0; i < counts[r]; i++)
-                exp[displs[r] + i] = mt_ival(r, i, s);
         if (inplace) {
             memcpy(rbuf + displs[root], sbuf, (size_t)n * sizeof(int));
             src = MPI_IN_PLACE;
         }
         MPI_OK(MPI_Gatherv(src, n, MPI_INT, rbuf, counts, displs, MPI_INT, root, MPI_COMM_WORLD));
-        snprintf(what, sizeof(what), "Gatherv base %ld root %d%s", base, root, ip_text(inplace));
+        snprintf(what, sizeof(what), "Gatherv base %ld root %d%s", base, root, mt_ip_text(inplace));
         mt_check_ints(GUARD, rbuf, exp, total, what);
     } else {
         MPI_OK(MPI_Gatherv(src, n, MPI_INT, NULL, NULL, NULL, MPI_INT, root, MPI_COMM_WORLD));
@@ -192,33 +119,6 @@ static void test_gatherv(long base, int root, int inplace)
     free(exp);
     free(counts);
     free(displs);
-}
-
-static void test_scatter(long n, int root, int inplace)
-{
-    int s = ++salt, *sbuf = NULL, *rbuf = mt_ibuf(GUARD, n), *exp = mt_ibuf(GUARD, n);
-    void *dst = rbuf;
-    char what[128];
-
-    if (mt_rank == root) {
-        sbuf = mt_ibuf(GUARD, n * mt_size);
-        for (int r = 0; r < mt_size; r++)
-            for (long i = 0; i < n; i++)
-                sbuf[r * n + i] = mt_ival(r, i, s);
-        if (inplace)
-            dst = MPI_IN_PLACE;
-    }
-    for (long i = 0; i < n; i++)
-        exp[i] = mt_ival(mt_rank, i, s);
-    MPI_OK(MPI_Scatter(sbuf, (int)n, MPI_INT, dst, (int)n, MPI_INT, root, MPI_COMM_WORLD));
-    snprintf(what, sizeof(what), "Scatter count %ld root %d%s", n, root, ip_text(inplace));
-    /* in place, the root's block stays where it is in the send buffer */
-    if (dst == MPI_IN_PLACE)
-        memcpy(rbuf, sbuf + root * n, (size_t)n * sizeof(int));
-    mt_check_ints(GUARD, rbuf, exp, n, what);
-    free(sbuf);
-    free(rbuf);
-    free(exp);
 }
 
 static void test_scatterv(long base, int root, int inplace)
@@ -231,19 +131,11 @@ static void test_scatterv(long base, int root, int inplace)
 
     for (long i = 0; i < n; i++)
         exp[i] = mt_ival(mt_rank, i, s);
-    snprintf(what, sizeof(what), "Scatterv base %ld root %d%s", base, root, ip_text(inplace));
+    snprintf(what, sizeof(what), "Scatterv base %ld root %d%s", base, root, mt_ip_text(inplace));
     if (mt_rank == root) {
         long total;
 
-        counts = mt_malloc((size_t)mt_size * sizeof(int));
-        displs = mt_malloc((size_t)mt_size * sizeof(int));
-        for (int r = 0; r < mt_size; r++)
-            counts[r] = vcount(base, r);
-        total = rev_displs(counts, displs, mt_size, 2);
-        sbuf = mt_ibuf(GUARD, total);
-        for (int r = 0; r < mt_size; r++)
-            for (long i = 0; i < counts[r]; i++)
-                sbuf[displs[r] + i] = mt_ival(r, i, s);
+        sbuf = v_blocks(base, 2, s, &counts, &displs, &total);
         if (inplace)
             dst = MPI_IN_PLACE;
         MPI_OK(MPI_Scatterv(sbuf, counts, displs, MPI_INT, dst, n, MPI_INT, root, MPI_COMM_WORLD));
@@ -263,77 +155,24 @@ static void test_scatterv(long base, int root, int inplace)
 
 /* ---- all-to-all family ------------------------------------------------------------- */
 
-static void test_allreduce(long n, int inplace)
-{
-    int s = ++salt, *sbuf = mt_ibuf(GUARD, n), *rbuf = mt_ibuf(GUARD, n), *exp = mt_ibuf(GUARD, n);
-    const void *src = sbuf;
-    char what[128];
-
-    for (long i = 0; i < n; i++) {
-        sbuf[i] = mt_ival(mt_rank, i, s);
-        exp[i] = (int)sum_over_ranks(i, s);
-    }
-    if (inplace) {
-        memcpy(rbuf, sbuf, (size_t)n * sizeof(int));
-        src = MPI_IN_PLACE;
-    }
-    MPI_OK(MPI_Allreduce(src, rbuf, (int)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
-    snprintf(what, sizeof(what), "Allreduce count %ld%s", n, ip_text(inplace));
-    mt_check_ints(GUARD, rbuf, exp, n, what);
-    free(sbuf);
-    free(rbuf);
-    free(exp);
-}
-
-static void test_allgather(long n, int inplace)
-{
-    int s = ++salt, *sbuf = mt_ibuf(GUARD, n), *rbuf = mt_ibuf(GUARD, n * mt_size),
-        *exp = mt_ibuf(GUARD, n * mt_size);
-    const void *src = sbuf;
-    char what[128];
-
-    for (long i = 0; i < n; i++)
-        sbuf[i] = mt_ival(mt_rank, i, s);
-    for (int r = 0; r < mt_size; r++)
-        for (long i = 0; i < n; i++)
-            exp[r * n + i] = mt_ival(r, i, s);
-    if (inplace) {
-        memcpy(rbuf + mt_rank * n, sbuf, (size_t)n * sizeof(int));
-        src = MPI_IN_PLACE;
-    }
-    MPI_OK(MPI_Allgather(src, (int)n, MPI_INT, rbuf, (int)n, MPI_INT, MPI_COMM_WORLD));
-    snprintf(what, sizeof(what), "Allgather count %ld%s", n, ip_text(inplace));
-    mt_check_ints(GUARD, rbuf, exp, n * mt_size, what);
-    free(sbuf);
-    free(rbuf);
-    free(exp);
-}
-
 static void test_allgatherv(long base, int inplace)
 {
     int s = ++salt, n = vcount(base, mt_rank), *sbuf = mt_ibuf(GUARD, n), *rbuf, *exp;
-    int *counts = mt_malloc((size_t)mt_size * sizeof(int));
-    int *displs = mt_malloc((size_t)mt_size * sizeof(int));
+    int *counts, *displs;
     const void *src = sbuf;
     long total;
     char what[128];
 
-    for (int r = 0; r < mt_size; r++)
-        counts[r] = vcount(base, r);
-    total = rev_displs(counts, displs, mt_size, 1);
+    exp = v_blocks(base, 1, s, &counts, &displs, &total);
     rbuf = mt_ibuf(GUARD, total);
-    exp = mt_ibuf(GUARD, total);
     for (long i = 0; i < n; i++)
         sbuf[i] = mt_ival(mt_rank, i, s);
-    for (int r = 0; r < mt_size; r++)
-        for (long i = 0; i < counts[r]; i++)
-            exp[displs[r] + i] = mt_ival(r, i, s);
     if (inplace) {
         memcpy(rbuf + displs[mt_rank], sbuf, (size_t)n * sizeof(int));
         src = MPI_IN_PLACE;
     }
     MPI_OK(MPI_Allgatherv(src, n, MPI_INT, rbuf, counts, displs, MPI_INT, MPI_COMM_WORLD));
-    snprintf(what, sizeof(what), "Allgatherv base %ld%s", base, ip_text(inplace));
+    snprintf(what, sizeof(what), "Allgatherv base %ld%s", base, mt_ip_text(inplace));
     mt_check_ints(GUARD, rbuf, exp, total, what);
     free(sbuf);
     free(rbuf);
@@ -360,7 +199,7 @@ static void test_alltoall(long n, int inplace)
         src = MPI_IN_PLACE;
     }
     MPI_OK(MPI_Alltoall(src, (int)n, MPI_INT, rbuf, (int)n, MPI_INT, MPI_COMM_WORLD));
-    snprintf(what, sizeof(what), "Alltoall count %ld%s", n, ip_text(inplace));
+    snprintf(what, sizeof(what), "Alltoall count %ld%s", n, mt_ip_text(inplace));
     mt_check_ints(GUARD, rbuf, exp, n * mt_size, what);
     free(sbuf);
     free(rbuf);
@@ -404,7 +243,7 @@ static void test_alltoallv(long base, int inplace)
     }
     MPI_OK(MPI_Alltoallv(src, scounts, sdispls, MPI_INT, rbuf, rcounts, rdispls, MPI_INT,
                          MPI_COMM_WORLD));
-    snprintf(what, sizeof(what), "Alltoallv base %ld%s", base, ip_text(inplace));
+    snprintf(what, sizeof(what), "Alltoallv base %ld%s", base, mt_ip_text(inplace));
     mt_check_ints(GUARD, rbuf, exp, rtotal, what);
     free(sbuf);
     free(rbuf);
@@ -498,7 +337,7 @@ static void test_alltoallw(long base, int inplace)
     for (long i = 0; i < rtotal && first < 0; i++)
         if (rbuf[i] != exp[i])
             first = i;
-    snprintf(what, sizeof(what), "Alltoallw base %ld%s", base, ip_text(inplace));
+    snprintf(what, sizeof(what), "Alltoallw base %ld%s", base, mt_ip_text(inplace));
     CHECK(first < 0, "%s: byte %ld of %ld is 0x%02x, expected 0x%02x", what, first, rtotal,
           first < 0 ? 0 : rbuf[first], first < 0 ? 0 : exp[first]);
     free(sbuf);
@@ -534,14 +373,14 @@ static void test_reduce_scatter(long base, int inplace)
     for (long i = 0; i < total; i++)
         sbuf[i] = mt_ival(mt_rank, i, s);
     for (long i = 0; i < mine; i++)
-        exp[i] = (int)sum_over_ranks(off + i, s);
+        exp[i] = mt_coll_sum(&world, off + i, s);
     src = sbuf;
     if (inplace) {
         memcpy(rbuf, sbuf, (size_t)total * sizeof(int));
         src = MPI_IN_PLACE;
     }
     MPI_OK(MPI_Reduce_scatter(src, rbuf, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
-    snprintf(what, sizeof(what), "Reduce_scatter base %ld%s", base, ip_text(inplace));
+    snprintf(what, sizeof(what), "Reduce_scatter base %ld%s", base, mt_ip_text(inplace));
     /* in place, only the first `mine` elements are defined afterwards */
     if (inplace)
         memcpy(exp + mine, rbuf + mine, (size_t)(total - mine) * sizeof(int));
@@ -563,13 +402,13 @@ static void test_reduce_scatter_block(long n, int inplace)
     for (long i = 0; i < total; i++)
         sbuf[i] = mt_ival(mt_rank, i, s);
     for (long i = 0; i < n; i++)
-        exp[i] = (int)sum_over_ranks(mt_rank * n + i, s);
+        exp[i] = mt_coll_sum(&world, mt_rank * n + i, s);
     if (inplace) {
         memcpy(rbuf, sbuf, (size_t)total * sizeof(int));
         src = MPI_IN_PLACE;
     }
     MPI_OK(MPI_Reduce_scatter_block(src, rbuf, (int)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
-    snprintf(what, sizeof(what), "Reduce_scatter_block count %ld%s", n, ip_text(inplace));
+    snprintf(what, sizeof(what), "Reduce_scatter_block count %ld%s", n, mt_ip_text(inplace));
     /* in place, only the first n elements are defined afterwards */
     if (inplace)
         memcpy(exp + n, rbuf + n, (size_t)(total - n) * sizeof(int));
@@ -604,7 +443,7 @@ static void test_scan(long n, int exclusive, int inplace)
     else
         MPI_OK(MPI_Scan(src, rbuf, (int)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
     snprintf(what, sizeof(what), "%s count %ld%s", exclusive ? "Exscan" : "Scan", n,
-             ip_text(inplace));
+             mt_ip_text(inplace));
     if (!(exclusive && mt_rank == 0))
         mt_check_ints(GUARD, rbuf, exp, n, what);
     free(sbuf);
@@ -752,6 +591,7 @@ int main(int argc, char **argv)
     int roots[3], nroots = 0;
 
     mt_init(&argc, &argv, "coll_basic");
+    world = (mt_coll_t){.comm = MPI_COMM_WORLD, .rank = mt_rank, .size = mt_size, .guard = GUARD};
     if (argc > 1 && strcmp(argv[1], "quick") == 0) {
         bytes = quick_bytes;
         nbytes = (int)(sizeof(quick_bytes) / sizeof(quick_bytes[0]));
@@ -776,18 +616,18 @@ int main(int argc, char **argv)
         for (int k = 0; k < nroots; k++) {
             int root = roots[k];
 
-            test_bcast(n, root);
+            mt_coll_bcast(&world, n, root, ++salt);
             for (int ip = 0; ip < 2; ip++) {
-                test_reduce(n, root, ip);
-                test_gather(blk, root, ip);
+                mt_coll_reduce(&world, n, root, ip, ++salt);
+                mt_coll_gather(&world, blk, root, ip, ++salt);
                 test_gatherv(blk, root, ip);
-                test_scatter(blk, root, ip);
+                mt_coll_scatter(&world, blk, root, ip, ++salt);
                 test_scatterv(blk, root, ip);
             }
         }
         for (int ip = 0; ip < 2; ip++) {
-            test_allreduce(n, ip);
-            test_allgather(blk, ip);
+            mt_coll_reduce(&world, n, -1, ip, ++salt);
+            mt_coll_gather(&world, blk, -1, ip, ++salt);
             test_allgatherv(blk, ip);
             test_alltoall(blk, ip);
             test_alltoallv(blk, ip);

@@ -207,28 +207,14 @@ static void test_same_bits(size_t n, MPI_Comm p2p)
 static void test_noncommutative(size_t n, int in_place, MPI_Op op, MPI_Datatype pair)
 {
     unsigned *s = mt_malloc(2 * n * sizeof(unsigned)), *r = mt_malloc(2 * n * sizeof(unsigned));
-    for (size_t i = 0; i < n; i++) {
-        s[2 * i] = 2u * (unsigned)me + 3u + (unsigned)i;
-        s[2 * i + 1] = 5u * (unsigned)me + (unsigned)i;
-        r[2 * i] = in_place ? s[2 * i] : 0;
-        r[2 * i + 1] = in_place ? s[2 * i + 1] : 0;
+    mt_affine_fill(s, n, me);
+    for (size_t i = 0; i < 2 * n; i++) {
+        r[i] = in_place ? s[i] : 0;
     }
     MPI_OK(MPI_Allreduce(in_place ? MPI_IN_PLACE : s, r, (int)n, pair, op, MPI_COMM_WORLD));
-    for (size_t i = 0; i < n; i++) {
-        /* f0 o f1 o ... o f(np-1), built right to left */
-        unsigned a = 1, b = 0;
-        for (int q = np - 1; q >= 0; q--) {
-            unsigned qa = 2u * (unsigned)q + 3u + (unsigned)i, qb = 5u * (unsigned)q + (unsigned)i;
-            b = qa * b + qb;
-            a = qa * a;
-        }
-        if (r[2 * i] != a || r[2 * i + 1] != b) {
-            CHECK(0, "Allreduce affine (non-commutative) count %zu%s: [%zu] = (%u, %u), "
-                     "expected (%u, %u)",
-                  n, in_place ? " in place" : "", i, r[2 * i], r[2 * i + 1], a, b);
-            break;
-        }
-    }
+    mt_affine_check(r, n, np,
+                    in_place ? "Allreduce affine (non-commutative) in place"
+                             : "Allreduce affine (non-commutative)");
     free(s);
     free(r);
 }

@@ -160,6 +160,32 @@ static long v_layout(int p, int base, int mult, int *counts, int *displs)
     return off;
 }
 
+/* the blocks of p ranks in *counts and *displs (allocated here): with v those of v_layout,
+   else n each, back to back; returns the elements they span */
+static long blocks(int v, int p, int n, int **counts, int **displs)
+{
+    *counts = mt_malloc(sizeof(int) * (size_t)p);
+    *displs = mt_malloc(sizeof(int) * (size_t)p);
+    if (v) {
+        return v_layout(p, n, 1, *counts, *displs);
+    }
+    for (int r = 0; r < p; r++) {
+        (*counts)[r] = n;
+        (*displs)[r] = r * n;
+    }
+    return (long)p * n;
+}
+
+/* every rank's block into buf, at its displacement */
+static void fill_blocks(const nbc_t *t, int *buf, const int *counts, const int *displs)
+{
+    for (int r = 0; r < t->p; r++) {
+        for (long i = 0; i < counts[r]; i++) {
+            buf[displs[r] + i] = val(t, r, i);
+        }
+    }
+}
+
 static void setup(nbc_t *t)
 {
     int p = t->p, me = t->me, n = t->n, root = t->root;
@@ -215,16 +241,7 @@ static void setup(nbc_t *t)
     }
     case K_GATHER:
     case K_GATHERV: {
-        int v = t->kind == K_GATHERV;
-        t->rc = mt_malloc(sizeof(int) * (size_t)p);
-        t->rd = mt_malloc(sizeof(int) * (size_t)p);
-        total = v ? v_layout(p, n, 1, t->rc, t->rd) : (long)p * n;
-        if (!v) {
-            for (int r = 0; r < p; r++) {
-                t->rc[r] = n;
-                t->rd[r] = r * n;
-            }
-        }
+        total = blocks(t->kind == K_GATHERV, p, n, &t->rc, &t->rd);
         t->sbuf = ibuf(t->rc[me]);
         for (long i = 0; i < t->rc[me]; i++) {
             t->sbuf[i] = val(t, me, i);
@@ -233,11 +250,7 @@ static void setup(nbc_t *t)
         t->exp = ibuf(total);
         t->rlen = total;
         if (me == root) {
-            for (int r = 0; r < p; r++) {
-                for (long i = 0; i < t->rc[r]; i++) {
-                    t->exp[t->rd[r] + i] = val(t, r, i);
-                }
-            }
+            fill_blocks(t, t->exp, t->rc, t->rd);
             if (t->inplace) {
                 memcpy(t->rbuf + t->rd[me], t->sbuf, sizeof(int) * (size_t)t->rc[me]);
             }
@@ -246,22 +259,9 @@ static void setup(nbc_t *t)
     }
     case K_SCATTER:
     case K_SCATTERV: {
-        int v = t->kind == K_SCATTERV;
-        t->sc = mt_malloc(sizeof(int) * (size_t)p);
-        t->sd = mt_malloc(sizeof(int) * (size_t)p);
-        total = v ? v_layout(p, n, 1, t->sc, t->sd) : (long)p * n;
-        if (!v) {
-            for (int r = 0; r < p; r++) {
-                t->sc[r] = n;
-                t->sd[r] = r * n;
-            }
-        }
+        total = blocks(t->kind == K_SCATTERV, p, n, &t->sc, &t->sd);
         t->sbuf = ibuf(total);
-        for (int r = 0; r < p; r++) {
-            for (long i = 0; i < t->sc[r]; i++) {
-                t->sbuf[t->sd[r] + i] = val(t, r, i);
-            }
-        }
+        fill_blocks(t, t->sbuf, t->sc, t->sd);
         t->rbuf = ibuf(t->sc[me]);
         t->exp = ibuf(t->sc[me]);
         t->rlen = t->sc[me];
@@ -275,25 +275,12 @@ static void setup(nbc_t *t)
     }
     case K_ALLGATHER:
     case K_ALLGATHERV: {
-        int v = t->kind == K_ALLGATHERV;
-        t->rc = mt_malloc(sizeof(int) * (size_t)p);
-        t->rd = mt_malloc(sizeof(int) * (size_t)p);
-        total = v ? v_layout(p, n, 1, t->rc, t->rd) : (long)p * n;
-        if (!v) {
-            for (int r = 0; r < p; r++) {
-                t->rc[r] = n;
-                t->rd[r] = r * n;
-            }
-        }
+        total = blocks(t->kind == K_ALLGATHERV, p, n, &t->rc, &t->rd);
         t->sbuf = ibuf(t->rc[me]);
         t->rbuf = ibuf(total);
         t->exp = ibuf(total);
         t->rlen = total;
-        for (int r = 0; r < p; r++) {
-            for (long i = 0; i < t->rc[r]; i++) {
-                t->exp[t->rd[r] + i] = val(t, r, i);
-            }
-        }
+        fill_blocks(t, t->exp, t->rc, t->rd);
         for (long i = 0; i < t->rc[me]; i++) {
             t->sbuf[i] = val(t, me, i);
             if (t->inplace) {

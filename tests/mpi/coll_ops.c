@@ -182,6 +182,16 @@ static void run_op(MPI_Datatype dt, const char *dn, MPI_Op op, size_t es, fill_f
 
 /* ---- integer types: every op but MINLOC/MAXLOC ------------------------------------- */
 
+/* cmp_T: the first of n elements where got and exp differ, or -1 */
+#define CMP_FN(T)                                                                                  \
+    static long cmp_##T(const void *got, const void *exp, int n)                                   \
+    {                                                                                              \
+        for (int i = 0; i < n; i++)                                                                \
+            if (((const T *)got)[i] != ((const T *)exp)[i])                                        \
+                return i;                                                                          \
+        return -1;                                                                                 \
+    }
+
 #define INT_TYPE(T, SGN, LOGICAL)                                                                  \
     static void fill_##T(void *buf, int n, MPI_Op op)                                              \
     {                                                                                              \
@@ -193,13 +203,7 @@ static void run_op(MPI_Datatype dt, const char *dn, MPI_Op op, size_t es, fill_f
         for (int i = 0; i < n; i++)                                                                \
             ((T *)buf)[i] = (T)expect_int(op, i, SGN, 8 * (int)sizeof(T));                         \
     }                                                                                              \
-    static long cmp_##T(const void *got, const void *exp, int n)                                   \
-    {                                                                                              \
-        for (int i = 0; i < n; i++)                                                                \
-            if (((const T *)got)[i] != ((const T *)exp)[i])                                        \
-                return i;                                                                          \
-        return -1;                                                                                 \
-    }                                                                                              \
+    CMP_FN(T)                                                                                      \
     static void test_##T(MPI_Datatype dt, const char *dn)                                          \
     {                                                                                              \
         static const MPI_Op ops[] = {MPI_SUM, MPI_PROD, MPI_MAX,  MPI_MIN, MPI_BAND,               \
@@ -253,13 +257,7 @@ INT_TYPE(MPI_Count, 1, 0)
         for (int i = 0; i < n; i++)                                                                \
             ((T *)buf)[i] = (T)expect_int(op, i, 1, 0) + (op == MPI_MAX ? (T)0.5 : 0);             \
     }                                                                                              \
-    static long cmp_##T(const void *got, const void *exp, int n)                                   \
-    {                                                                                              \
-        for (int i = 0; i < n; i++)                                                                \
-            if (((const T *)got)[i] != ((const T *)exp)[i])                                        \
-                return i;                                                                          \
-        return -1;                                                                                 \
-    }                                                                                              \
+    CMP_FN(T)                                                                                      \
     static void test_##T(MPI_Datatype dt, const char *dn)                                          \
     {                                                                                              \
         static const MPI_Op ops[] = {MPI_SUM, MPI_PROD, MPI_MAX, MPI_MIN};                         \
@@ -313,13 +311,7 @@ static void cgen(int r, long i, MPI_Op op, double *re, double *im)
             ((T *)buf)[i] = acc;                                                                   \
         }                                                                                          \
     }                                                                                              \
-    static long cmp_##T(const void *got, const void *exp, int n)                                   \
-    {                                                                                              \
-        for (int i = 0; i < n; i++)                                                                \
-            if (((const T *)got)[i] != ((const T *)exp)[i])                                        \
-                return i;                                                                          \
-        return -1;                                                                                 \
-    }                                                                                              \
+    CMP_FN(T)                                                                                      \
     static void test_##T(MPI_Datatype dt, const char *dn)                                          \
     {                                                                                              \
         run_op(dt, dn, MPI_SUM, sizeof(T), fill_##T, ref_##T, cmp_##T);                            \

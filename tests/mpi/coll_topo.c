@@ -34,17 +34,9 @@ static int salt;                                         /* call number, equal o
 static MPI_Comm comm;
 static int me, np;
 static const char *comm_name;
+static mt_coll_t cur;         /* the same, for mpitest.h's collective checks */
 static MPI_Datatype affine_t; /* two ints: x -> a*x + b (mod 2^32) */
 static MPI_Op affine_op;
-
-/* mt_check_ints, naming the communicator under test */
-static void check_ints(const int *got, const int *exp, long n, const char *what)
-{
-    char text[256];
-
-    snprintf(text, sizeof text, "%s on %s", what, comm_name);
-    mt_check_ints(GUARD, got, exp, n, text);
-}
 
 /* ---- the non-commutative op -------------------------------------------------------- */
 
@@ -108,77 +100,6 @@ static void test_barrier(void)
           late_entered - left, late);
 }
 
-static void test_bcast(long n, int root)
-{
-    int s = ++salt, *buf = mt_ibuf(GUARD, n), *exp = mt_ibuf(GUARD, n);
-    char what[96];
-
-    for (long i = 0; i < n; i++) {
-        exp[i] = mt_ival(root, i, s);
-        if (me == root)
-            buf[i] = exp[i];
-    }
-    MPI_OK(MPI_Bcast(buf, (int)n, MPI_INT, root, comm));
-    snprintf(what, sizeof(what), "Bcast count %ld root %d", n, root);
-    check_ints(buf, exp, n, what);
-    free(buf);
-    free(exp);
-}
-
-static void test_reduce(long n, int root, int inplace)
-{
-    int s = ++salt, *sbuf = mt_ibuf(GUARD, n), *rbuf = NULL, *exp = mt_ibuf(GUARD, n);
-    const void *src = sbuf;
-    char what[96];
-
-    for (long i = 0; i < n; i++) {
-        long sum = 0;
-        for (int r = 0; r < np; r++)
-            sum += mt_ival(r, i, s);
-        sbuf[i] = mt_ival(me, i, s);
-        exp[i] = (int)sum;
-    }
-    if (me == root) {
-        rbuf = mt_ibuf(GUARD, n);
-        if (inplace) {
-            memcpy(rbuf, sbuf, (size_t)n * sizeof(int));
-            src = MPI_IN_PLACE;
-        }
-    }
-    MPI_OK(MPI_Reduce(src, rbuf, (int)n, MPI_INT, MPI_SUM, root, comm));
-    snprintf(what, sizeof(what), "Reduce count %ld root %d%s", n, root, inplace ? " in place" : "");
-    if (me == root)
-        check_ints(rbuf, exp, n, what);
-    free(sbuf);
-    free(rbuf);
-    free(exp);
-}
-
-static void test_allreduce(long n, int inplace)
-{
-    int s = ++salt, *sbuf = mt_ibuf(GUARD, n), *rbuf = mt_ibuf(GUARD, n), *exp = mt_ibuf(GUARD, n);
-    const void *src = sbuf;
-    char what[96];
-
-    for (long i = 0; i < n; i++) {
-        long sum = 0;
-        for (int r = 0; r < np; r++)
-            sum += mt_ival(r, i, s);
-        sbuf[i] = mt_ival(me, i, s);
-        exp[i] = (int)sum;
-    }
-    if (inplace) {
-        memcpy(rbuf, sbuf, (size_t)n * sizeof(int));
-        src = MPI_IN_PLACE;
-    }
-    MPI_OK(MPI_Allreduce(src, rbuf, (int)n, MPI_INT, MPI_SUM, comm));
-    snprintf(what, sizeof(what), "Allreduce count %ld%s", n, inplace ? " in place" : "");
-    check_ints(rbuf, exp, n, what);
-    free(sbuf);
-    free(rbuf);
-    free(exp);
-}
-
 /* Reduce (to root) or, with root < 0, Allreduce with the non-commutative op; n pairs */
 static void test_affine(long n, int root)
 {
@@ -198,93 +119,7 @@ static void test_affine(long n, int root)
         snprintf(what, sizeof(what), "Reduce (non-commutative) count %ld root %d", n, root);
     }
     if (root < 0 || me == root)
-        check_ints(rbuf, exp, 2 * n, what);
-    free(sbuf);
-    free(rbuf);
-    free(exp);
-}
-
-static void test_gather(long n, int root, int inplace)
-{
-    int s = ++salt, *sbuf = mt_ibuf(GUARD, n), *rbuf = NULL, *exp = NULL;
-    const void *src = sbuf;
-    char what[96];
-
-    for (long i = 0; i < n; i++)
-        sbuf[i] = mt_ival(me, i, s);
-    if (me == root) {
-        rbuf = mt_ibuf(GUARD, n * np);
-        exp = mt_ibuf(GUARD, n * np);
-        for (int r = 0; r < np; r++)
-            for (long i = 0; i < n; i++)
-                exp[r * n + i] = mt_ival(r, i, s);
-        if (inplace) {
-            memcpy(rbuf + root * n, sbuf, (size_t)n * sizeof(int));
-            src = MPI_IN_PLACE;
-        }
-    }
-    MPI_OK(MPI_Gather(src, (int)n, MPI_INT, rbuf, (int)n, MPI_INT, root, comm));
-    snprintf(what, sizeof(what), "Gather count %ld root %d%s", n, root, inplace ? " in place" : "");
-    if (me == root)
-        check_ints(rbuf, exp, n * np, what);
-    free(sbuf);
-    free(rbuf);
-    free(exp);
-}
-
-static void test_scatter(long n, int root, int inplace)
-{
-    int s = ++salt, *sbuf = NULL, *rbuf = mt_ibuf(GUARD, n), *exp = mt_ibuf(GUARD, n);
-    void *dst = rbuf;
-    char what[96];
-
-    if (me == root) {
-        sbuf = mt_ibuf(GUARD, n * np);
-        for (int r = 0; r < np; r++)
-            for (long i = 0; i < n; i++)
-                sbuf[r * n + i] = mt_ival(r, i, s);
-        if (inplace)
-            dst = MPI_IN_PLACE;
-    }
-    for (long i = 0; i < n; i++)
-        exp[i] = mt_ival(me, i, s);
-    MPI_OK(MPI_Scatter(sbuf, (int)n, MPI_INT, dst, (int)n, MPI_INT, root, comm));
-    snprintf(what, sizeof(what), "Scatter count %ld root %d%s", n, root,
-             inplace ? " in place" : "");
-    if (inplace && me == root) {
-        /* the root's block stays in the send buffer, and the rest of it is untouched */
-        long bad = -1;
-        for (long i = 0; i < n * np && bad < 0; i++)
-            if (sbuf[i] != mt_ival(i / n, i % n, s))
-                bad = i;
-        CHECK(bad < 0, "%s on %s: the send buffer changed at %ld", what, comm_name, bad);
-        memcpy(rbuf, sbuf + root * n, (size_t)n * sizeof(int));
-    }
-    check_ints(rbuf, exp, n, what);
-    free(sbuf);
-    free(rbuf);
-    free(exp);
-}
-
-static void test_allgather(long n, int inplace)
-{
-    int s = ++salt, *sbuf = mt_ibuf(GUARD, n), *rbuf = mt_ibuf(GUARD, n * np),
-        *exp = mt_ibuf(GUARD, n * np);
-    const void *src = sbuf;
-    char what[96];
-
-    for (long i = 0; i < n; i++)
-        sbuf[i] = mt_ival(me, i, s);
-    for (int r = 0; r < np; r++)
-        for (long i = 0; i < n; i++)
-            exp[r * n + i] = mt_ival(r, i, s);
-    if (inplace) {
-        memcpy(rbuf + me * n, sbuf, (size_t)n * sizeof(int));
-        src = MPI_IN_PLACE;
-    }
-    MPI_OK(MPI_Allgather(src, (int)n, MPI_INT, rbuf, (int)n, MPI_INT, comm));
-    snprintf(what, sizeof(what), "Allgather count %ld%s", n, inplace ? " in place" : "");
-    check_ints(rbuf, exp, n * np, what);
+        mt_coll_ints(&cur, rbuf, exp, 2 * n, what);
     free(sbuf);
     free(rbuf);
     free(exp);
@@ -301,6 +136,7 @@ static void run_all(MPI_Comm c, const char *name, long max_bytes)
     comm_name = name;
     MPI_OK(MPI_Comm_rank(c, &me));
     MPI_OK(MPI_Comm_size(c, &np));
+    cur = (mt_coll_t){.comm = c, .rank = me, .size = np, .name = name, .guard = GUARD};
     /* 0, the last and the middle rank, each once */
     for (int k = 0; k < 3; k++) {
         int r = k == 0 ? 0 : k == 1 ? np - 1 : np / 2, dup = 0;
@@ -314,16 +150,16 @@ static void run_all(MPI_Comm c, const char *name, long max_bytes)
         long n = sizes[k] / (long)sizeof(int);
 
         for (int j = 0; j < nroots; j++) {
-            test_bcast(n, roots[j]);
+            mt_coll_bcast(&cur, n, roots[j], ++salt);
             for (int ip = 0; ip < 2; ip++) {
-                test_reduce(n, roots[j], ip);
-                test_gather(n, roots[j], ip);
-                test_scatter(n, roots[j], ip);
+                mt_coll_reduce(&cur, n, roots[j], ip, ++salt);
+                mt_coll_gather(&cur, n, roots[j], ip, ++salt);
+                mt_coll_scatter(&cur, n, roots[j], ip, ++salt);
             }
         }
         for (int ip = 0; ip < 2; ip++) {
-            test_allreduce(n, ip);
-            test_allgather(n, ip);
+            mt_coll_reduce(&cur, n, -1, ip, ++salt);
+            mt_coll_gather(&cur, n, -1, ip, ++salt);
         }
         test_affine(n / 2, roots[nroots - 1]);
         test_affine(n / 2, -1);

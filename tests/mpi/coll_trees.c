@@ -218,10 +218,7 @@ static void test_noncommutative(coll_kind_t kind, int shape, int root, long seg,
     int all = kind == COLL_ALLREDUCE;
     unsigned *in = malloc((2 * count + 1) * sizeof(unsigned));
     unsigned *out = malloc((2 * count + 1) * sizeof(unsigned));
-    for (size_t i = 0; i < count; i++) {
-        in[2 * i] = 2u * (unsigned)me + 3u + (unsigned)i;
-        in[2 * i + 1] = 5u * (unsigned)me + (unsigned)i;
-    }
+    mt_affine_fill(in, count, me);
     MPI_Datatype pair;
     MPI_OK(MPI_Type_contiguous(2, MPI_UNSIGNED, &pair));
     MPI_OK(MPI_Type_commit(&pair));
@@ -243,20 +240,8 @@ static void test_noncommutative(coll_kind_t kind, int shape, int root, long seg,
         CHECK(st == COMPI_ERR_INVALID_PARAM, "%s on an unordered tree returned %d", c->name, st);
     } else {
         CHECK(st == COMPI_OK, "%s returned %d", c->name, st);
-        for (size_t i = 0; st == COMPI_OK && (all || me == root) && i < count; i++) {
-            /* f0 o f1 o ... o f(np-1), built right to left */
-            unsigned a = 1, b = 0;
-            for (int r = np - 1; r >= 0; r--) {
-                unsigned ra = 2u * (unsigned)r + 3u + (unsigned)i,
-                         rb = 5u * (unsigned)r + (unsigned)i;
-                b = ra * b + rb;
-                a = ra * a;
-            }
-            if (out[2 * i] != a || out[2 * i + 1] != b) {
-                CHECK(0, "%s count %zu: [%zu] = (%u, %u), expected (%u, %u)", c->name, count, i,
-                      out[2 * i], out[2 * i + 1], a, b);
-                break;
-            }
+        if (st == COMPI_OK && (all || me == root)) {
+            mt_affine_check(out, count, np, c->name);
         }
     }
     MPI_OK(MPI_Type_free(&pair));

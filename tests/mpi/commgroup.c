@@ -163,6 +163,19 @@ static void groups(void)
     for (int i = 0; i < n; i++)
         CHECK(out[i] == (i == 0 ? MPI_UNDEFINED : i - 1), "translate %d into b: %d", i,
               out[i]);
+    /* world minus the range 1..size-1: {0} */
+    if (mt_size > 1) {
+        MPI_Group z;
+        range[0][0] = 1;
+        range[0][1] = mt_size - 1;
+        range[0][2] = 1;
+        MPI_OK(MPI_Group_range_excl(wg, 1, range, &z));
+        MPI_OK(MPI_Group_size(z, &n));
+        MPI_OK(MPI_Group_rank(z, &rk));
+        CHECK(n == 1 && rk == (mt_rank == 0 ? 0 : MPI_UNDEFINED), "range_excl: size %d rank %d", n,
+              rk);
+        MPI_OK(MPI_Group_free(&z));
+    }
 
     MPI_Group *all[] = {&a, &b, &u, &in, &d, &r, &e, &wg};
     for (int i = 0; i < (int)(sizeof(all) / sizeof(all[0])); i++) {

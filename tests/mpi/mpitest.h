@@ -7,8 +7,9 @@
  *
  * Conventions: a program counts its failed checks, prints each mismatch with its rank and
  * source line, and exits 1 when any check failed.  Rank 0 prints one short line on
- * success.  No collective is used here (compi's collectives come later): the helpers that
- * need to synchronise do it with point-to-point messages on a reserved tag.
+ * success.  The helpers that need to synchronise do it with point-to-point messages on a
+ * reserved tag, never with a collective; only the collective checks at the end (mt_coll_*)
+ * call collectives, the ones they check.
  */
 #ifndef MPITEST_H
 #define MPITEST_H
@@ -198,6 +199,201 @@ static inline void mt_affine(void *in, void *inout, int *len, MPI_Datatype *type
         v[0] = a;
         v[1] = b;
     }
+}
+
+/* rank r's map of element i in the tests of mt_affine: x -> (2r + 3 + i) x + 5r + i */
+static inline void mt_affine_of(int r, size_t i, unsigned *ab)
+{
+    ab[0] = 2u * (unsigned)r + 3u + (unsigned)i;
+    ab[1] = 5u * (unsigned)r + (unsigned)i;
+}
+
+/* n elements of rank r's maps into v (pairs) */
+static inline void mt_affine_fill(unsigned *v, size_t n, int r)
+{
+    for (size_t i = 0; i < n; i++)
+        mt_affine_of(r, i, v + 2 * i);
+}
+
+/* the first element of the n pairs in `got` that is not f0 o f1 o ... o f(np-1) (the maps
+   of mt_affine_of, composed in rank order) is reported as a failed check of `what` */
+static inline void mt_affine_check(const unsigned *got, size_t n, int np, const char *what)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned a = 1, b = 0, f[2];
+        for (int r = np - 1; r >= 0; r--) { /* built right to left */
+            mt_affine_of(r, i, f);
+            b = f[0] * b + f[1];
+            a = f[0] * a;
+        }
+        if (got[2 * i] != a || got[2 * i + 1] != b) {
+            CHECK(0, "%s count %zu: [%zu] = (%u, %u), expected (%u, %u)", what, n, i, got[2 * i],
+                  got[2 * i + 1], a, b);
+            return;
+        }
+    }
+}
+
+/* ---- the basic collectives checked on any communicator --------------------------------
+   Bcast, Reduce, Allreduce, Gather, Scatter and Allgather of MPI_INT against a local
+   reference, for the tests that run them on MPI_COMM_WORLD (coll_basic.c) and on other
+   communicators (coll_topo.c).  Every rank's block is mt_ival(rank, i, salt), the salt
+   being the call's number, the same on every rank, so that data of an earlier call is
+   caught; buffers are mt_ibuf's, whose guard elements must stay untouched.  A failed
+   check names the collective, the count, the root, whether in place, and the
+   communicator. */
+
+typedef struct mt_coll {
+    MPI_Comm comm;
+    int rank, size;   /* in comm */
+    const char *name; /* in messages: "... on NAME"; NULL: nothing added */
+    long guard;       /* mt_ibuf's guard elements */
+} mt_coll_t;
+
+static inline void mt_coll_ints(const mt_coll_t *t, const int *got, const int *exp, long n,
+                                const char *what)
+{
+    char text[256];
+
+    snprintf(text, sizeof(text), "%s%s%s", what, t->name ? " on " : "", t->name ? t->name : "");
+    mt_check_ints(t->guard, got, exp, n, text);
+}
+
+static inline const char *mt_ip_text(int inplace)
+{
+    return inplace ? " in place" : "";
+}
+
+/* element i of the sum over the ranks of t */
+static inline int mt_coll_sum(const mt_coll_t *t, long i, int s)
+{
+    long acc = 0;
+
+    for (int r = 0; r < t->size; r++)
+        acc += mt_ival(r, i, s);
+    return (int)acc;
+}
+
+/* the blocks of n of every rank of t, in rank order */
+static inline int *mt_coll_blocks(const mt_coll_t *t, long n, int s)
+{
+    int *b = mt_ibuf(t->guard, n * t->size);
+
+    for (int r = 0; r < t->size; r++)
+        for (long i = 0; i < n; i++)
+            b[r * n + i] = mt_ival(r, i, s);
+    return b;
+}
+
+static inline void mt_coll_bcast(const mt_coll_t *t, long n, int root, int s)
+{
+    int *buf = mt_ibuf(t->guard, n), *exp = mt_ibuf(t->guard, n);
+    char what[96];
+
+    for (long i = 0; i < n; i++) {
+        exp[i] = mt_ival(root, i, s);
+        if (t->rank == root)
+            buf[i] = exp[i];
+    }
+    MPI_OK(MPI_Bcast(buf, (int)n, MPI_INT, root, t->comm));
+    snprintf(what, sizeof(what), "Bcast count %ld root %d", n, root);
+    mt_coll_ints(t, buf, exp, n, what);
+    free(buf);
+    free(exp);
+}
+
+/* Reduce to root, or with root < 0 Allreduce, of MPI_SUM */
+static inline void mt_coll_reduce(const mt_coll_t *t, long n, int root, int inplace, int s)
+{
+    int *sbuf = mt_ibuf(t->guard, n), *rbuf = NULL, *exp = mt_ibuf(t->guard, n);
+    const void *src = sbuf;
+    char what[96];
+
+    for (long i = 0; i < n; i++) {
+        sbuf[i] = mt_ival(t->rank, i, s);
+        exp[i] = mt_coll_sum(t, i, s);
+    }
+    if (root < 0 || t->rank == root) {
+        rbuf = mt_ibuf(t->guard, n);
+        if (inplace) {
+            memcpy(rbuf, sbuf, (size_t)n * sizeof(int));
+            src = MPI_IN_PLACE;
+        }
+    }
+    if (root < 0) {
+        MPI_OK(MPI_Allreduce(src, rbuf, (int)n, MPI_INT, MPI_SUM, t->comm));
+        snprintf(what, sizeof(what), "Allreduce count %ld%s", n, mt_ip_text(inplace));
+    } else {
+        MPI_OK(MPI_Reduce(src, rbuf, (int)n, MPI_INT, MPI_SUM, root, t->comm));
+        snprintf(what, sizeof(what), "Reduce count %ld root %d%s", n, root, mt_ip_text(inplace));
+    }
+    if (root < 0 || t->rank == root)
+        mt_coll_ints(t, rbuf, exp, n, what);
+    free(sbuf);
+    free(rbuf);
+    free(exp);
+}
+
+/* Gather to root, or with root < 0 Allgather */
+static inline void mt_coll_gather(const mt_coll_t *t, long n, int root, int inplace, int s)
+{
+    int *sbuf = mt_ibuf(t->guard, n), *rbuf = NULL, *exp = NULL;
+    const void *src = sbuf;
+    char what[96];
+
+    for (long i = 0; i < n; i++)
+        sbuf[i] = mt_ival(t->rank, i, s);
+    if (root < 0 || t->rank == root) {
+        rbuf = mt_ibuf(t->guard, n * t->size);
+        exp = mt_coll_blocks(t, n, s);
+        if (inplace) {
+            memcpy(rbuf + t->rank * n, sbuf, (size_t)n * sizeof(int));
+            src = MPI_IN_PLACE;
+        }
+    }
+    if (root < 0) {
+        MPI_OK(MPI_Allgather(src, (int)n, MPI_INT, rbuf, (int)n, MPI_INT, t->comm));
+        snprintf(what, sizeof(what), "Allgather count %ld%s", n, mt_ip_text(inplace));
+    } else {
+        MPI_OK(MPI_Gather(src, (int)n, MPI_INT, rbuf, (int)n, MPI_INT, root, t->comm));
+        snprintf(what, sizeof(what), "Gather count %ld root %d%s", n, root, mt_ip_text(inplace));
+    }
+    if (root < 0 || t->rank == root)
+        mt_coll_ints(t, rbuf, exp, n * t->size, what);
+    free(sbuf);
+    free(rbuf);
+    free(exp);
+}
+
+static inline void mt_coll_scatter(const mt_coll_t *t, long n, int root, int inplace, int s)
+{
+    int *sbuf = NULL, *rbuf = mt_ibuf(t->guard, n), *exp = mt_ibuf(t->guard, n);
+    void *dst = rbuf;
+    char what[96];
+
+    if (t->rank == root) {
+        sbuf = mt_coll_blocks(t, n, s);
+        if (inplace)
+            dst = MPI_IN_PLACE;
+    }
+    for (long i = 0; i < n; i++)
+        exp[i] = mt_ival(t->rank, i, s);
+    MPI_OK(MPI_Scatter(sbuf, (int)n, MPI_INT, dst, (int)n, MPI_INT, root, t->comm));
+    snprintf(what, sizeof(what), "Scatter count %ld root %d%s", n, root, mt_ip_text(inplace));
+    if (dst == MPI_IN_PLACE) {
+        /* the root's block stays in the send buffer, and the rest of it is untouched */
+        long bad = -1;
+        for (long i = 0; i < n * t->size && bad < 0; i++)
+            if (sbuf[i] != mt_ival(i / n, i % n, s))
+                bad = i;
+        CHECK(bad < 0, "%s%s%s: the send buffer changed at %ld", what, t->name ? " on " : "",
+              t->name ? t->name : "", bad);
+        memcpy(rbuf, sbuf + root * n, (size_t)n * sizeof(int));
+    }
+    mt_coll_ints(t, rbuf, exp, n, what);
+    free(sbuf);
+    free(rbuf);
+    free(exp);
 }
 
 #endif

@@ -153,6 +153,17 @@ static void errhandlers(MPI_Session s)
     CHECK(rc != MPI_SUCCESS && class_of(rc) == MPI_ERR_ARG, "unknown pset: %d", rc);
     rc = MPI_Session_get_nth_pset(s, MPI_INFO_NULL, 99, &(int){0}, NULL);
     CHECK(class_of(rc) == MPI_ERR_ARG, "pset 99: %d", rc);
+    /* a NULL output argument */
+    rc = MPI_Session_get_num_psets(s, MPI_INFO_NULL, NULL);
+    CHECK(class_of(rc) == MPI_ERR_ARG, "get_num_psets with NULL: %d", rc);
+    rc = MPI_Session_get_errhandler(s, NULL);
+    CHECK(class_of(rc) == MPI_ERR_ARG, "get_errhandler with NULL: %d", rc);
+    rc = MPI_Session_get_info(s, NULL);
+    CHECK(class_of(rc) == MPI_ERR_ARG, "get_info with NULL: %d", rc);
+    rc = MPI_Group_from_session_pset(s, "mpi://WORLD", NULL);
+    CHECK(class_of(rc) == MPI_ERR_ARG, "group_from_session_pset with NULL: %d", rc);
+    rc = MPI_Session_get_pset_info(s, "mpi://SELF", NULL);
+    CHECK(class_of(rc) == MPI_ERR_ARG, "get_pset_info with NULL: %d", rc);
 
     /* a user handler sees the session and the code */
     MPI_OK(MPI_Session_create_errhandler(on_error, &e));

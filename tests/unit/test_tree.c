@@ -436,7 +436,7 @@ START_TEST(algorithms_are_trees)
         memset(&comm, 0, sizeof(comm));
         comm.size = 6;
         coll_call_t call = {.kind = algo->kind, .comm = &comm, .root = 0};
-        coll_params_t p = {.segsize = strstr(algo->params, "segsize") ? 4096 : 0};
+        coll_params_t p = {.segsize = (algo->params & COLL_PARAM_SEGSIZE) ? 4096 : 0};
         compi_status_t st;
         coll_closure_t *c = coll_closure_algo(algo, &p, &call, &st);
         ck_assert_ptr_nonnull(c);

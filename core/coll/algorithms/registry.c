@@ -31,3 +31,11 @@ const coll_algo_t *coll_algo_find(coll_kind_t kind, const char *name)
     }
     return NULL;
 }
+
+const char *coll_param_names(unsigned params)
+{
+    static const char *const names[] = {"", "fanout", "segsize", "fanout segsize"};
+    COMPI_STATIC_ASSERT(COLL_PARAM_FANOUT == 1 && COLL_PARAM_SEGSIZE == 2,
+                        "names[] is indexed by the COLL_PARAM_* bits");
+    return names[params & (COLL_PARAM_FANOUT | COLL_PARAM_SEGSIZE)];
+}

@@ -103,6 +103,53 @@ compi_status_t coll_own_to_rblock(const coll_call_t *call)
     return coll_blk_copy(&own, &b);
 }
 
+/* the root's own block of a linear gather (into its receive block) or scatter (out of
+   its send block) */
+static compi_status_t linear_own(const coll_call_t *call, int gather, const coll_blk_t *own)
+{
+    coll_blk_t b;
+    if (gather) {
+        coll_rblock(call, call->root, &b);
+        return coll_blk_copy(own, &b);
+    }
+    coll_sblock(call, call->root, &b);
+    return coll_blk_copy(&b, own);
+}
+
+compi_status_t coll_linear_root(const coll_call_t *call, int gather, int first, int npeers,
+                                const coll_blk_t *own)
+{
+    int p = call->comm->size;
+    compi_status_t st = COMPI_OK;
+    compi_request_t *reqs[COLL_MOVE_WINDOW];
+    size_t n = 0;
+    int own_done = own == NULL || call->in_place;
+    coll_blk_t b;
+
+    for (int k = 0; k < npeers; k++) {
+        int i = (first + k) % p;
+        if (gather) {
+            coll_rblock(call, i, &b);
+            coll_move_keep(&st, coll_blk_irecv(&b, i, call, &reqs[n++]));
+        } else {
+            coll_sblock(call, i, &b);
+            coll_move_keep(&st, coll_blk_isend(&b, i, call, &reqs[n++]));
+        }
+        if (n == COLL_MOVE_WINDOW || k == npeers - 1) {
+            if (!own_done) {
+                coll_move_keep(&st, linear_own(call, gather, own));
+                own_done = 1;
+            }
+            coll_move_keep(&st, pml_wait_all_free(n, reqs));
+            n = 0;
+        }
+    }
+    if (!own_done) { /* no peers */
+        coll_move_keep(&st, linear_own(call, gather, own));
+    }
+    return st;
+}
+
 compi_status_t coll_own_exchange(const coll_call_t *call, int dst, const coll_blk_t *rb,
                                  int src)
 {

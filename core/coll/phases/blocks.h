@@ -96,6 +96,13 @@ compi_status_t coll_own_to_rblock(const coll_call_t *call);
    every line back (allgather of 64 KiB at 2 ranks: about twice the time). */
 compi_status_t coll_own_exchange(const coll_call_t *call, int dst, const coll_blk_t *rb,
                                  int src);
+/* The root's side of a linear gather(v) (`gather`) or scatter(v): block i from (to) each
+   of the `npeers` ranks i = first, first + 1, ... (mod the communicator's size), at most
+   COLL_MOVE_WINDOW requests in flight; its own block `own` (NULL: none, as on an
+   intercommunicator) copied into (out of) its place once the first window is posted,
+   while the peers' data is on its way.  The first error. */
+compi_status_t coll_linear_root(const coll_call_t *call, int gather, int first, int npeers,
+                                const coll_blk_t *own);
 
 /*
  * The send side of an alltoall(v/w).  With MPI_IN_PLACE the data to send sits in the

@@ -66,6 +66,5 @@ const coll_algo_t coll_algo_allgather_bruck = {
     .kind = COLL_ALLGATHER,
     .fn = allgather_bruck,
     .usable = NULL,
-    .params = "",
     .help = "ceil(log2 p) steps for any p, through a packed temporary; small blocks",
 };

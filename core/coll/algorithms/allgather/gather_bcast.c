@@ -28,6 +28,5 @@ const coll_algo_t coll_algo_allgather_gather_bcast = {
     .kind = COLL_ALLGATHER,
     .tree = allgather_gather_bcast_tree,
     .usable = NULL,
-    .params = "",
     .help = "linear gather to rank 0, then rank 0 sends everything to every rank",
 };

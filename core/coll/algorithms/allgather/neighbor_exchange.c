@@ -70,6 +70,5 @@ const coll_algo_t coll_algo_allgather_neighbor_exchange = {
     .kind = COLL_ALLGATHER,
     .fn = allgather_neighbor_exchange,
     .usable = ne_usable,
-    .params = "",
     .help = "p / 2 steps passing pairs of blocks to alternate neighbours; p even only",
 };

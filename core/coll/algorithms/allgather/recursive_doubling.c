@@ -94,6 +94,5 @@ const coll_algo_t coll_algo_allgather_recursive_doubling = {
     .fn = allgather_recursive_doubling,
     .usable = rd_usable,
     .sched = allgather_recursive_doubling_sched,
-    .params = "",
     .help = "log2 p pairwise swaps of doubling ranges; powers of two only",
 };

@@ -42,7 +42,6 @@ const coll_algo_t coll_algo_allgather_ring = {
     .kind = COLL_ALLGATHER,
     .fn = coll_allgather_ring,
     .usable = NULL,
-    .params = "",
     .help = "p - 1 steps around a ring; bandwidth-optimal for large blocks",
     .sched = coll_sched_allgather_ring, /* its nonblocking schedule (sched/sched_phases.c) */
 };
@@ -54,7 +53,6 @@ const coll_algo_t coll_algo_allgatherv_ring = {
     .kind = COLL_ALLGATHERV,
     .fn = coll_allgather_ring,
     .usable = NULL,
-    .params = "",
     .help = "p - 1 steps around a ring",
     .sched = coll_sched_allgather_ring, /* its nonblocking schedule (sched/sched_phases.c) */
 };

@@ -69,7 +69,6 @@ const coll_algo_t coll_algo_allgather_shm = {
     .usable = coll_shm_usable,
     .prepare = allgather_shm_prepare,
     .release = coll_shm_release_fallback,
-    .params = "",
     .help = "one host: every rank's block in its slot of a shared segment, each copies all "
             "out (blocks up to a slot)",
 };

@@ -46,6 +46,5 @@ const coll_algo_t coll_algo_allgatherv_linear = {
     .kind = COLL_ALLGATHERV,
     .fn = allgatherv_linear,
     .usable = NULL,
-    .params = "",
     .help = "every rank sends its block to every other rank at once (windowed)",
 };

@@ -93,6 +93,5 @@ const coll_algo_t coll_algo_allreduce_rabenseifner = {
     .fn = allreduce_rabenseifner,
     .usable = red_commutative_only,
     .sched = allreduce_rabenseifner_sched,
-    .params = "",
     .help = "reduce-scatter by recursive halving + allgather by recursive doubling",
 };

@@ -122,6 +122,6 @@ const coll_algo_t coll_algo_allreduce_recursive_doubling = {
     .fn = allreduce_recursive_doubling,
     .usable = NULL,
     .sched = allreduce_recursive_doubling_sched,
-    .params = "segsize",
+    .params = COLL_PARAM_SEGSIZE,
     .help = "exchange whole vectors with rank XOR 2^k (any op); in segsize bytes (0: whole)",
 };

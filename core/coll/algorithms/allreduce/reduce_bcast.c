@@ -24,6 +24,5 @@ const coll_algo_t coll_algo_allreduce_reduce_bcast = {
     .kind = COLL_ALLREDUCE,
     .tree = allreduce_reduce_bcast_tree,
     .usable = NULL,
-    .params = "",
     .help = "in-order binomial reduce to 0, then bcast down the same tree (any op)",
 };

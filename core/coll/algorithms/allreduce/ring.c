@@ -135,6 +135,5 @@ const coll_algo_t coll_algo_allreduce_ring = {
     .fn = allreduce_ring,
     .usable = red_commutative_only,
     .sched = allreduce_ring_sched,
-    .params = "",
     .help = "ring reduce-scatter + ring allgather (commutative; large vectors)",
 };

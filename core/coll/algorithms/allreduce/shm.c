@@ -62,6 +62,5 @@ const coll_algo_t coll_algo_allreduce_shm = {
     .usable = coll_shm_usable,
     .prepare = allreduce_shm_prepare,
     .release = coll_shm_release_fallback,
-    .params = "",
     .help = "one host: every rank's slot in a shared segment, each rank combines them all",
 };

@@ -104,6 +104,5 @@ const coll_algo_t coll_algo_alltoall_bruck = {
     .kind = COLL_ALLTOALL,
     .fn = alltoall_bruck,
     .usable = NULL,
-    .params = "",
     .help = "ceil(log2 p) steps of packed exchanges, any p; small blocks",
 };

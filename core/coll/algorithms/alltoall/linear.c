@@ -83,7 +83,6 @@ const coll_algo_t coll_algo_alltoall_linear = {
     .kind = COLL_ALLTOALL,
     .fn = coll_alltoall_linear,
     .usable = NULL,
-    .params = "",
     .help = "all sends and receives posted at once (windowed); small p",
     .sched = coll_sched_alltoall_linear, /* its nonblocking schedule (sched/sched_phases.c) */
 };
@@ -95,7 +94,6 @@ const coll_algo_t coll_algo_alltoallv_linear = {
     .kind = COLL_ALLTOALLV,
     .fn = coll_alltoall_linear,
     .usable = NULL,
-    .params = "",
     .help = "all sends and receives posted at once (windowed); small p",
     .sched = coll_sched_alltoall_linear, /* its nonblocking schedule (sched/sched_phases.c) */
 };
@@ -108,6 +106,5 @@ const coll_algo_t coll_algo_alltoallw_linear = {
     .fn = coll_alltoall_linear,
     .usable = NULL,
     .sched = coll_sched_alltoall_linear, /* its nonblocking schedule (sched/sched_phases.c) */
-    .params = "",
     .help = "all sends and receives posted at once (windowed); small p",
 };

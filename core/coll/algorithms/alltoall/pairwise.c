@@ -23,7 +23,6 @@ const coll_algo_t coll_algo_alltoall_pairwise = {
     .kind = COLL_ALLTOALL,
     .fn = coll_alltoall_pairwise,
     .usable = NULL,
-    .params = "",
     .help = "p - 1 steps, each a send to r + i and a receive from r - i; large blocks",
 };
 
@@ -34,7 +33,6 @@ const coll_algo_t coll_algo_alltoallv_pairwise = {
     .kind = COLL_ALLTOALLV,
     .fn = coll_alltoall_pairwise,
     .usable = NULL,
-    .params = "",
     .help = "p - 1 steps, each a send to r + i and a receive from r - i",
 };
 
@@ -45,6 +43,5 @@ const coll_algo_t coll_algo_alltoallw_pairwise = {
     .kind = COLL_ALLTOALLW,
     .fn = coll_alltoall_pairwise,
     .usable = NULL,
-    .params = "",
     .help = "p - 1 steps, each a send to r + i and a receive from r - i",
 };

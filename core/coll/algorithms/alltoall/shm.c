@@ -90,7 +90,6 @@ const coll_algo_t coll_algo_alltoall_shm = {
     .usable = coll_shm_usable,
     .prepare = alltoall_shm_prepare,
     .release = coll_shm_release_fallback,
-    .params = "",
     .help = "one host: every rank's p blocks in its slot of a shared segment, each takes "
             "its own from every slot (p blocks up to a slot)",
 };

@@ -49,6 +49,5 @@ const coll_algo_t coll_algo_barrier_dissemination = {
     .fn = barrier_dissemination,
     .usable = NULL,
     .sched = barrier_dissemination_sched,
-    .params = "",
     .help = "ceil(log2 p) rounds: signal rank+2^k, wait for rank-2^k",
 };

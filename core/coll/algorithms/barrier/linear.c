@@ -25,6 +25,5 @@ const coll_algo_t coll_algo_barrier_linear = {
     .kind = COLL_BARRIER,
     .tree = barrier_linear_tree,
     .usable = NULL,
-    .params = "",
     .help = "fan-in to rank 0, fan-out from it: 2(p-1) messages at rank 0",
 };

@@ -42,6 +42,5 @@ const coll_algo_t coll_algo_barrier_recursive_doubling = {
     .kind = COLL_BARRIER,
     .fn = barrier_recursive_doubling,
     .usable = NULL,
-    .params = "",
     .help = "exchanges with rank XOR 2^k; extra ranks of non-powers of two fold in",
 };

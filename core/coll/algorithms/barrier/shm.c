@@ -63,6 +63,6 @@ const coll_algo_t coll_algo_barrier_shm = {
     .usable = coll_shm_usable,
     .prepare = barrier_shm_prepare,
     .release = coll_shm_release_fallback,
-    .params = "fanout",
+    .params = COLL_PARAM_FANOUT,
     .help = "one host: arrival flags up a k-ary tree (fanout, default 8), one release flag",
 };

@@ -27,6 +27,5 @@ const coll_algo_t coll_algo_bcast_binomial = {
     .kind = COLL_BCAST,
     .tree = bcast_binomial_tree,
     .usable = NULL,
-    .params = "",
     .help = "binomial tree: ceil(log2 p) steps of the whole message",
 };

@@ -24,6 +24,6 @@ const coll_algo_t coll_algo_bcast_chain = {
     .tree = bcast_chain_tree,
     .tree_defaults = {.segsize = 65536},
     .usable = NULL,
-    .params = "segsize",
+    .params = COLL_PARAM_SEGSIZE,
     .help = "chain from the root, pipelined in segments of segsize bytes (64 KiB)",
 };

@@ -26,6 +26,6 @@ const coll_algo_t coll_algo_bcast_kary = {
     .tree = bcast_kary_tree,
     .tree_defaults = {.fanout = 2},
     .usable = NULL,
-    .params = "fanout segsize",
+    .params = COLL_PARAM_FANOUT | COLL_PARAM_SEGSIZE,
     .help = "k-ary tree (fanout, default 2), optionally pipelined in segsize bytes",
 };

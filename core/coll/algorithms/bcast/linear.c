@@ -23,6 +23,5 @@ const coll_algo_t coll_algo_bcast_linear = {
     .kind = COLL_BCAST,
     .tree = bcast_linear_tree,
     .usable = NULL,
-    .params = "",
     .help = "the root sends to every rank: p-1 messages",
 };

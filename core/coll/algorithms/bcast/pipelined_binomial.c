@@ -27,6 +27,6 @@ const coll_algo_t coll_algo_bcast_pipelined_binomial = {
     .tree = bcast_pipelined_binomial_tree,
     .tree_defaults = {.segsize = 32768},
     .usable = NULL,
-    .params = "segsize",
+    .params = COLL_PARAM_SEGSIZE,
     .help = "binomial tree, message pipelined in segments of segsize bytes (32 KiB)",
 };

@@ -104,6 +104,5 @@ const coll_algo_t coll_algo_bcast_scatter_allgather = {
     .kind = COLL_BCAST,
     .fn = bcast_scatter_allgather,
     .usable = NULL,
-    .params = "",
     .help = "binomial scatter of p blocks, then ring allgather (van de Geijn; large n)",
 };

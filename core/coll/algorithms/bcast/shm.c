@@ -76,6 +76,5 @@ const coll_algo_t coll_algo_bcast_shm = {
     .usable = coll_shm_usable,
     .prepare = bcast_shm_prepare,
     .release = coll_shm_release_fallback,
-    .params = "",
     .help = "one host: the root's slot in a shared segment and a release flag (8 KiB rounds)",
 };

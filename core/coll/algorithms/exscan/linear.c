@@ -106,6 +106,5 @@ const coll_algo_t coll_algo_exscan_linear = {
     .fn = exscan_linear,
     .usable = NULL,
     .sched = exscan_linear_sched,
-    .params = "",
     .help = "the prefix flows from rank 0 to rank p-1 (any op)",
 };

@@ -29,6 +29,5 @@ const coll_algo_t coll_algo_gather_binomial = {
     .kind = COLL_GATHER,
     .tree = gather_binomial_tree,
     .usable = NULL,
-    .params = "",
     .help = "binomial tree; inner ranks forward their subtree's blocks in one message",
 };

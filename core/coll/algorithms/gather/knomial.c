@@ -32,6 +32,6 @@ const coll_algo_t coll_algo_gather_knomial = {
     .tree = gather_knomial_tree,
     .tree_defaults = {.fanout = 4},
     .usable = NULL,
-    .params = "fanout",
+    .params = COLL_PARAM_FANOUT,
     .help = "radix-k tree of contiguous subtrees (fanout = k, default 4)",
 };

@@ -17,40 +17,15 @@ compi_status_t coll_gather_linear(coll_closure_t *self, const coll_call_t *call)
 {
     (void)self;
     compi_comm_t *comm = call->comm;
-    int p = comm->size, rank = comm->rank, root = call->root;
-    coll_blk_t own, b;
+    int rank = comm->rank, root = call->root;
+    coll_blk_t own;
     coll_own_sblock(call, &own);
     if (rank != root) {
         return pml_send(own.buf, own.count, own.dt, root, coll_tag(call->kind), comm,
                         PML_SEND_STANDARD);
     }
-
-    compi_status_t st = COMPI_OK;
-    compi_request_t *reqs[COLL_MOVE_WINDOW];
-    size_t n = 0;
-    int own_done = call->in_place;
-    /* start after the root so that the senders are served round-robin; the root's own
-       block is copied once the first window of receives is posted, while the senders'
-       data is on its way */
-    for (int k = 1; k < p; k++) {
-        int i = (root + k) % p;
-        coll_rblock(call, i, &b);
-        coll_move_keep(&st, coll_blk_irecv(&b, i, call, &reqs[n++]));
-        if (n == COLL_MOVE_WINDOW || k == p - 1) {
-            if (!own_done) {
-                coll_rblock(call, root, &b);
-                coll_move_keep(&st, coll_blk_copy(&own, &b));
-                own_done = 1;
-            }
-            coll_move_keep(&st, pml_wait_all_free(n, reqs));
-            n = 0;
-        }
-    }
-    if (!own_done) { /* one rank */
-        coll_rblock(call, root, &b);
-        coll_move_keep(&st, coll_blk_copy(&own, &b));
-    }
-    return st;
+    /* start after the root so that the peers are served round-robin */
+    return coll_linear_root(call, 1, root + 1, comm->size - 1, &own);
 }
 
 const coll_algo_t coll_algo_gather_linear = {
@@ -58,7 +33,6 @@ const coll_algo_t coll_algo_gather_linear = {
     .kind = COLL_GATHER,
     .fn = coll_gather_linear,
     .usable = NULL,
-    .params = "",
     .help = "the root receives every block directly (all receives posted at once)",
     .sched = coll_sched_gather_linear, /* its nonblocking schedule (sched/sched_phases.c) */
 };
@@ -70,7 +44,6 @@ const coll_algo_t coll_algo_gatherv_linear = {
     .kind = COLL_GATHERV,
     .fn = coll_gather_linear,
     .usable = NULL,
-    .params = "",
     .help = "the root receives every block directly (all receives posted at once)",
     .sched = coll_sched_gather_linear, /* its nonblocking schedule (sched/sched_phases.c) */
 };

@@ -75,7 +75,6 @@ const coll_algo_t coll_algo_gather_shm = {
     .usable = coll_shm_usable,
     .prepare = gather_shm_prepare,
     .release = coll_shm_release_fallback,
-    .params = "",
     .help = "one host: every rank's block in its slot of a shared segment, the root copies "
             "them out (blocks up to a slot)",
 };

@@ -85,7 +85,6 @@ int coll_inter_usable(const coll_call_t *call, const coll_params_t *params);
         .sched = sched_,                                                                       \
         .inter = 1,                                                                            \
         .usable = coll_inter_usable,                                                           \
-        .params = "",                                                                          \
         .help = help_,                                                                         \
     }
 

@@ -18,7 +18,6 @@ static compi_status_t inter_rooted_direct(coll_closure_t *self, const coll_call_
     compi_comm_t *comm = call->comm;
     int scatter = call->kind == COLL_SCATTER || call->kind == COLL_SCATTERV;
     int tag = coll_tag(call->kind);
-    compi_status_t st = COMPI_OK;
 
     if (call->root == MPI_PROC_NULL) {
         return COMPI_OK;
@@ -28,24 +27,7 @@ static compi_status_t inter_rooted_direct(coll_closure_t *self, const coll_call_
                        : pml_send(call->sbuf, call->scount, call->sdt, call->root, tag, comm,
                                   PML_SEND_STANDARD);
     }
-    compi_request_t *reqs[COLL_MOVE_WINDOW];
-    size_t k = 0;
-    for (int i = 0; i < comm->size; i++) {
-        coll_blk_t b;
-        if (scatter) {
-            coll_sblock(call, i, &b);
-            coll_move_keep(&st, coll_blk_isend(&b, i, call, &reqs[k++]));
-        } else {
-            coll_rblock(call, i, &b);
-            coll_move_keep(&st, coll_blk_irecv(&b, i, call, &reqs[k++]));
-        }
-        if (k == COLL_MOVE_WINDOW) {
-            coll_move_keep(&st, pml_wait_all_free(k, reqs));
-            k = 0;
-        }
-    }
-    coll_move_keep(&st, pml_wait_all_free(k, reqs));
-    return st;
+    return coll_linear_root(call, !scatter, 0, comm->size, NULL);
 }
 
 INTER_ALGO(gather, GATHER, inter_rooted_direct, coll_inter_sched_rooted,

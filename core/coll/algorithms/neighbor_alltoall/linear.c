@@ -159,7 +159,6 @@ const coll_algo_t coll_algo_neighbor_allgather_linear = {
     .fn = neighbor_linear,
     .usable = neighbor_usable,
     .sched = neighbor_sched,
-    .params = "",
     .help = "all neighbours at once (the only one: the topology fixes the pattern)",
 };
 
@@ -169,7 +168,6 @@ const coll_algo_t coll_algo_neighbor_allgatherv_linear = {
     .fn = neighbor_linear,
     .usable = neighbor_usable,
     .sched = neighbor_sched,
-    .params = "",
     .help = "all neighbours at once (the only one: the topology fixes the pattern)",
 };
 
@@ -179,7 +177,6 @@ const coll_algo_t coll_algo_neighbor_alltoall_linear = {
     .fn = neighbor_linear,
     .usable = neighbor_usable,
     .sched = neighbor_sched,
-    .params = "",
     .help = "all neighbours at once (the only one: the topology fixes the pattern)",
 };
 
@@ -189,7 +186,6 @@ const coll_algo_t coll_algo_neighbor_alltoallv_linear = {
     .fn = neighbor_linear,
     .usable = neighbor_usable,
     .sched = neighbor_sched,
-    .params = "",
     .help = "all neighbours at once (the only one: the topology fixes the pattern)",
 };
 
@@ -199,6 +195,5 @@ const coll_algo_t coll_algo_neighbor_alltoallw_linear = {
     .fn = neighbor_linear,
     .usable = neighbor_usable,
     .sched = neighbor_sched,
-    .params = "",
     .help = "all neighbours at once (the only one: the topology fixes the pattern)",
 };

@@ -37,6 +37,5 @@ const coll_algo_t coll_algo_reduce_binomial = {
     .kind = COLL_REDUCE,
     .tree = reduce_binomial_tree,
     .usable = reduce_binomial_usable,
-    .params = "",
     .help = "binomial tree relative to the root (commutative ops, or root 0)",
 };

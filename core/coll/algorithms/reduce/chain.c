@@ -31,6 +31,6 @@ const coll_algo_t coll_algo_reduce_chain = {
     .tree = reduce_chain_tree,
     .tree_defaults = {.segsize = 65536},
     .usable = reduce_chain_usable,
-    .params = "segsize",
+    .params = COLL_PARAM_SEGSIZE,
     .help = "chain to the root, pipelined in segsize bytes (64 KiB); commutative or root 0",
 };

@@ -29,6 +29,5 @@ const coll_algo_t coll_algo_reduce_in_order_binomial = {
     .kind = COLL_REDUCE,
     .tree = reduce_in_order_binomial_tree,
     .usable = NULL,
-    .params = "",
     .help = "binomial trees in rank order: every subtree a range of ranks (any op)",
 };

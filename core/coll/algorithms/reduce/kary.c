@@ -28,6 +28,6 @@ const coll_algo_t coll_algo_reduce_kary = {
     .tree = reduce_kary_tree,
     .tree_defaults = {.fanout = 2},
     .usable = red_commutative_only,
-    .params = "fanout segsize",
+    .params = COLL_PARAM_FANOUT | COLL_PARAM_SEGSIZE,
     .help = "k-ary tree (fanout, default 2), optionally segmented; commutative ops",
 };

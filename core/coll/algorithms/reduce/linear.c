@@ -83,6 +83,5 @@ const coll_algo_t coll_algo_reduce_linear = {
     .kind = COLL_REDUCE,
     .fn = reduce_linear,
     .usable = NULL,
-    .params = "",
     .help = "the root receives from every rank and combines in rank order (any op)",
 };

@@ -83,6 +83,5 @@ const coll_algo_t coll_algo_reduce_rabenseifner = {
     .kind = COLL_REDUCE,
     .fn = reduce_rabenseifner,
     .usable = red_commutative_only,
-    .params = "",
     .help = "reduce-scatter by recursive halving + binomial gather (commutative, large n)",
 };

@@ -70,6 +70,5 @@ const coll_algo_t coll_algo_reduce_shm = {
     .usable = coll_shm_usable,
     .prepare = reduce_shm_prepare,
     .release = coll_shm_release_fallback,
-    .params = "",
     .help = "one host: every rank's slot in a shared segment, the root combines in rank order",
 };

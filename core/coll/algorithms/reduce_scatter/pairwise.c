@@ -94,7 +94,6 @@ const coll_algo_t coll_algo_reduce_scatter_pairwise = {
     .kind = COLL_REDUCE_SCATTER,
     .fn = red_rs_pairwise,
     .usable = NULL,
-    .params = "",
     .help = "pairwise exchange of blocks, combined in rank order (any op)",
 };
 
@@ -104,6 +103,5 @@ const coll_algo_t coll_algo_reduce_scatter_block_pairwise = {
     .kind = COLL_REDUCE_SCATTER_BLOCK,
     .fn = red_rs_pairwise,
     .usable = NULL,
-    .params = "",
     .help = "as reduce-scatter pairwise, with equal blocks",
 };

@@ -136,7 +136,6 @@ const coll_algo_t coll_algo_reduce_scatter_recursive_halving = {
     .fn = red_rs_recursive_halving,
     .usable = red_commutative_only,
     .sched = rs_recursive_halving_sched,
-    .params = "",
     .help = "swap halves with rank XOR 2^k, keep and combine the other (commutative)",
 };
 
@@ -147,6 +146,5 @@ const coll_algo_t coll_algo_reduce_scatter_block_recursive_halving = {
     .fn = red_rs_recursive_halving,
     .usable = red_commutative_only,
     .sched = rs_recursive_halving_sched,
-    .params = "",
     .help = "as reduce-scatter recursive-halving, with equal blocks",
 };

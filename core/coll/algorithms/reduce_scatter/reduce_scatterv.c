@@ -160,7 +160,6 @@ const coll_algo_t coll_algo_reduce_scatter_reduce_scatterv = {
     .sched = reduce_scatterv_sched,
     .prepare = rs_prepare,
     .release = rs_release,
-    .params = "",
     .help = "in-order binomial reduce to rank 0, then it sends each block (any op)",
 };
 
@@ -173,6 +172,5 @@ const coll_algo_t coll_algo_reduce_scatter_block_reduce_scatterv = {
     .sched = reduce_scatterv_sched,
     .prepare = rs_prepare,
     .release = rs_release,
-    .params = "",
     .help = "as reduce-scatter reduce-scatterv, with equal blocks",
 };

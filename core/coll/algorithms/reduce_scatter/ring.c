@@ -134,7 +134,6 @@ const coll_algo_t coll_algo_reduce_scatter_ring = {
     .fn = red_rs_ring,
     .usable = red_commutative_only,
     .sched = rs_ring_sched,
-    .params = "",
     .help = "partial blocks travel around the ring, p-1 steps (commutative)",
 };
 
@@ -145,6 +144,5 @@ const coll_algo_t coll_algo_reduce_scatter_block_ring = {
     .fn = red_rs_ring,
     .usable = red_commutative_only,
     .sched = rs_ring_sched,
-    .params = "",
     .help = "as reduce-scatter ring, with equal blocks",
 };

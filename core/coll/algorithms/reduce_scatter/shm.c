@@ -72,7 +72,6 @@ const coll_algo_t coll_algo_reduce_scatter_shm = {
     .usable = coll_shm_usable,
     .prepare = reduce_scatter_shm_prepare,
     .release = coll_shm_release_fallback,
-    .params = "",
     .help = "one host: every rank's vector in its slot of a shared segment, each combines its "
             "block in rank order (vectors up to a slot)",
 };
@@ -84,6 +83,5 @@ const coll_algo_t coll_algo_reduce_scatter_block_shm = {
     .usable = coll_shm_usable,
     .prepare = reduce_scatter_shm_prepare,
     .release = coll_shm_release_fallback,
-    .params = "",
     .help = "as reduce-scatter shm, with equal blocks",
 };

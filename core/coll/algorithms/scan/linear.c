@@ -76,6 +76,5 @@ const coll_algo_t coll_algo_scan_linear = {
     .fn = scan_linear,
     .usable = NULL,
     .sched = scan_linear_sched,
-    .params = "",
     .help = "the prefix flows from rank 0 to rank p-1 (any op)",
 };

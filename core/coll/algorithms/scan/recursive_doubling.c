@@ -91,7 +91,6 @@ const coll_algo_t coll_algo_scan_recursive_doubling = {
     .kind = COLL_SCAN,
     .fn = prefix_doubling,
     .usable = NULL,
-    .params = "",
     .help = "exchange group reductions with rank XOR 2^k (any op, any p)",
 };
 
@@ -100,6 +99,5 @@ const coll_algo_t coll_algo_exscan_recursive_doubling = {
     .kind = COLL_EXSCAN,
     .fn = prefix_doubling,
     .usable = NULL,
-    .params = "",
     .help = "exchange group reductions with rank XOR 2^k (any op, any p)",
 };

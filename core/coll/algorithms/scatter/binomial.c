@@ -27,6 +27,5 @@ const coll_algo_t coll_algo_scatter_binomial = {
     .kind = COLL_SCATTER,
     .tree = scatter_binomial_tree,
     .usable = NULL,
-    .params = "",
     .help = "binomial tree; inner ranks receive their subtree's blocks in one message",
 };

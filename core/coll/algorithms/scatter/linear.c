@@ -15,38 +15,14 @@ compi_status_t coll_scatter_linear(coll_closure_t *self, const coll_call_t *call
 {
     (void)self;
     compi_comm_t *comm = call->comm;
-    int p = comm->size, rank = comm->rank, root = call->root;
-    coll_blk_t own, b;
+    int rank = comm->rank, root = call->root;
+    coll_blk_t own;
     coll_own_rblock(call, &own);
     if (rank != root) {
         return pml_recv(own.buf, own.count, own.dt, root, coll_tag(call->kind), comm, NULL);
     }
-
-    compi_status_t st = COMPI_OK;
-    compi_request_t *reqs[COLL_MOVE_WINDOW];
-    size_t n = 0;
-    int own_done = call->in_place;
-    /* the root's own block is copied once the first window of sends is posted, while the
-       receivers fetch theirs */
-    for (int k = 1; k < p; k++) {
-        int i = (root + k) % p;
-        coll_sblock(call, i, &b);
-        coll_move_keep(&st, coll_blk_isend(&b, i, call, &reqs[n++]));
-        if (n == COLL_MOVE_WINDOW || k == p - 1) {
-            if (!own_done) {
-                coll_sblock(call, root, &b);
-                coll_move_keep(&st, coll_blk_copy(&b, &own));
-                own_done = 1;
-            }
-            coll_move_keep(&st, pml_wait_all_free(n, reqs));
-            n = 0;
-        }
-    }
-    if (!own_done) { /* one rank */
-        coll_sblock(call, root, &b);
-        coll_move_keep(&st, coll_blk_copy(&b, &own));
-    }
-    return st;
+    /* start after the root so that the peers are served round-robin */
+    return coll_linear_root(call, 0, root + 1, comm->size - 1, &own);
 }
 
 const coll_algo_t coll_algo_scatter_linear = {
@@ -54,7 +30,6 @@ const coll_algo_t coll_algo_scatter_linear = {
     .kind = COLL_SCATTER,
     .fn = coll_scatter_linear,
     .usable = NULL,
-    .params = "",
     .help = "the root sends every block directly (all sends posted at once)",
     .sched = coll_sched_scatter_linear, /* its nonblocking schedule (sched/sched_phases.c) */
 };
@@ -66,7 +41,6 @@ const coll_algo_t coll_algo_scatterv_linear = {
     .kind = COLL_SCATTERV,
     .fn = coll_scatter_linear,
     .usable = NULL,
-    .params = "",
     .help = "the root sends every block directly (all sends posted at once)",
     .sched = coll_sched_scatter_linear, /* its nonblocking schedule (sched/sched_phases.c) */
 };

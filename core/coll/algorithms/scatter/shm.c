@@ -79,7 +79,6 @@ const coll_algo_t coll_algo_scatter_shm = {
     .usable = coll_shm_usable,
     .prepare = scatter_shm_prepare,
     .release = coll_shm_release_fallback,
-    .params = "",
     .help = "one host: the root's p blocks in its slot of a shared segment, each rank copies "
             "its own out (p blocks up to a slot)",
 };

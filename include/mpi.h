@@ -1015,6 +1015,7 @@ typedef struct compi_t_pvar_session *MPI_T_pvar_session;
 #define MPI_T_BIND_MPI_WIN 8
 #define MPI_T_BIND_MPI_MESSAGE 9
 #define MPI_T_BIND_MPI_INFO 10
+#define MPI_T_BIND_MPI_SESSION 11
 
 #define MPI_T_SCOPE_CONSTANT 0
 #define MPI_T_SCOPE_READONLY 1

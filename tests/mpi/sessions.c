@@ -5,9 +5,9 @@
  * scheme and authority are case-insensitive), communicators from groups (string tags; two
  * created over the same group with different tags do not mix), traffic and a collective on
  * them, session error handlers (predefined and user, call_errhandler, bad arguments),
- * MPI_Initialized false throughout.  With "mixed" a session is opened before MPI_Init and
- * finalized after MPI_Finalize, and MPI_COMM_WORLD and a session's communicator are used
- * side by side.
+ * MPI_Initialized false throughout, MPI_T_BIND_MPI_SESSION a bind of its own.  With "mixed"
+ * a session is opened before MPI_Init and finalized after MPI_Finalize, and MPI_COMM_WORLD
+ * and a session's communicator are used side by side.
  */
 #include <mpi.h>
 #include <stdarg.h>
@@ -187,6 +187,20 @@ static void errhandlers(MPI_Session s)
     CHECK(class_of(rc) == MPI_ERR_SESSION, "SESSION_NULL: %d", rc);
 }
 
+/* MPI_T binds variables to sessions too (MPI-4): a kind of object of its own */
+static void t_bind(void)
+{
+    static const int binds[] = {
+        MPI_T_BIND_NO_OBJECT,      MPI_T_BIND_MPI_COMM,    MPI_T_BIND_MPI_DATATYPE,
+        MPI_T_BIND_MPI_ERRHANDLER, MPI_T_BIND_MPI_FILE,    MPI_T_BIND_MPI_GROUP,
+        MPI_T_BIND_MPI_OP,         MPI_T_BIND_MPI_REQUEST, MPI_T_BIND_MPI_WIN,
+        MPI_T_BIND_MPI_MESSAGE,    MPI_T_BIND_MPI_INFO};
+    for (size_t i = 0; i < sizeof(binds) / sizeof(binds[0]); i++) {
+        CHECK(binds[i] != MPI_T_BIND_MPI_SESSION, "MPI_T_BIND_MPI_SESSION is bind %d too",
+              binds[i]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int mixed = argc > 1 && strcmp(argv[1], "mixed") == 0;
@@ -195,6 +209,7 @@ int main(int argc, char **argv)
 
     MPI_OK(MPI_Initialized(&flag));
     CHECK(!flag, "MPI_Initialized before anything: %d", flag);
+    t_bind();
     /* info works before anything: ask for a thread level */
     MPI_Info want;
     MPI_OK(MPI_Info_create(&want));

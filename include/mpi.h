@@ -419,6 +419,9 @@ COMPI_PROTO(int, Bsend, (const void *buf, int count, MPI_Datatype datatype, int 
                          MPI_Comm comm));
 COMPI_PROTO(int, Buffer_attach, (void *buffer, int size));
 COMPI_PROTO(int, Buffer_detach, (void *buffer_addr, int *size));
+/* MPI-4.1: wait, or start waiting, until every buffered send has left the buffer */
+COMPI_PROTO(int, Buffer_flush, (void));
+COMPI_PROTO(int, Buffer_iflush, (MPI_Request * request));
 COMPI_PROTO(int, Isend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                          MPI_Comm comm, MPI_Request *request));
 COMPI_PROTO(int, Issend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,

@@ -160,6 +160,11 @@ compi_request_t *pml_request_new(int kind, compi_comm_t *comm);
    in flight is released */
 void pml_request_complete(compi_request_t *req);
 
+/* MPI_Buffer_flush: progress until every buffered send has left the attached buffer */
+void pml_buffer_flush(void);
+/* MPI_Buffer_iflush: a request (the caller's) that completes when they have */
+compi_status_t pml_buffer_iflush(compi_request_t **req_p);
+
 /* MPI_T performance variables.  Receives posted and messages unexpected now, over every
    communicator: */
 void pml_queue_lengths(unsigned long long *posted, unsigned long long *unexpected);

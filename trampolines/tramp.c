@@ -385,6 +385,23 @@ static void ranks_with(const uint64_t *sig, int n, uint64_t want, char *buf, siz
     snprintf(buf, len, "%s %s", count == 1 ? "rank" : "ranks", list);
 }
 
+/* the two sides of a disagreement among vals[0..n): the ranks of vals[0] into a[128],
+   those of vals[other] into b[128], how many hold yet other values into rest[64] */
+static void two_sides(const uint64_t *vals, int n, int other, char *a, char *b, char *rest)
+{
+    int nrest = 0;
+    for (int r = 0; r < n; r++) {
+        nrest += vals[r] != vals[0] && vals[r] != vals[other];
+    }
+    rest[0] = '\0';
+    if (nrest > 0) {
+        snprintf(rest, 64, ", %d more rank%s yet other%s", nrest, nrest > 1 ? "s" : "",
+                 nrest > 1 ? "s" : "");
+    }
+    ranks_with(vals, n, vals[0], a, 128);
+    ranks_with(vals, n, vals[other], b, 128);
+}
+
 /* the key's kind and mode, root or bytes (field 0, 1, 2) of rank r in the agreement's
    array */
 static uint64_t key_field(const int *all, int r, int field)
@@ -415,17 +432,8 @@ static compi_status_t agree_keys(const coll_call_t *call, const int *all, int n,
         if (other < 0) {
             continue;
         }
-        char a[128], b[128], va[64], vb[64], rest[64] = "";
-        int nrest = 0;
-        for (int r = 0; r < n; r++) {
-            nrest += vals[r] != vals[0] && vals[r] != vals[other];
-        }
-        if (nrest > 0) {
-            snprintf(rest, sizeof(rest), ", %d more rank%s with yet other%s", nrest,
-                     nrest > 1 ? "s" : "", nrest > 1 ? "s" : "");
-        }
-        ranks_with(vals, n, vals[0], a, sizeof(a));
-        ranks_with(vals, n, vals[other], b, sizeof(b));
+        char a[128], b[128], va[64], vb[64], rest[64];
+        two_sides(vals, n, other, a, b, rest);
         for (int i = 0; i < 2; i++) {
             uint64_t v = vals[i ? other : 0];
             char *out = i ? vb : va;
@@ -534,17 +542,8 @@ static compi_status_t agree(const coll_call_t *call, const tramp_key_t *k, compi
                   text_of(texts, first_failed));
         ast = (compi_status_t)all[AGREE_INTS * first_failed];
     } else {
-        char a[128], b[128], rest[64] = "";
-        int nrest = 0;
-        for (int r = 0; r < n; r++) {
-            nrest += sigs[r] != sigs[0] && sigs[r] != sigs[first_other];
-        }
-        if (nrest > 0) {
-            snprintf(rest, sizeof(rest), ", %d more rank%s yet other%s", nrest,
-                     nrest > 1 ? "s" : "", nrest > 1 ? "s" : "");
-        }
-        ranks_with(sigs, n, sigs[0], a, sizeof(a));
-        ranks_with(sigs, n, sigs[first_other], b, sizeof(b));
+        char a[128], b[128], rest[64];
+        two_sides(sigs, n, first_other, a, b, rest);
         describe_call(call, what, sizeof(what));
         error_set(comm->rank == 0,
                   "%s: ranks built different closures: %s built %s, %s built %s%s; creators "

@@ -126,7 +126,6 @@ typedef struct MPI_Status {
 #define MPI_UINT64_T COMPI_DT(24)
 #define MPI_C_BOOL COMPI_DT(25)
 #define MPI_C_FLOAT_COMPLEX COMPI_DT(26)
-#define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
 #define MPI_C_DOUBLE_COMPLEX COMPI_DT(27)
 #define MPI_C_LONG_DOUBLE_COMPLEX COMPI_DT(28)
 #define MPI_PACKED COMPI_DT(29)
@@ -165,7 +164,9 @@ typedef struct MPI_Status {
 #define MPI_REAL8 COMPI_DT(60)
 #define MPI_COMPLEX8 COMPI_DT(61)
 #define MPI_COMPLEX16 COMPI_DT(62)
-#define COMPI_DT_NUM_PREDEFINED 63
+/* the same layout as MPI_C_FLOAT_COMPLEX; MPI lists both, each with its own name */
+#define MPI_C_COMPLEX COMPI_DT(63)
+#define COMPI_DT_NUM_PREDEFINED 64
 
 /* reduction operations */
 #define MPI_OP_NULL ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 0))
@@ -418,6 +419,9 @@ COMPI_PROTO(int, Bsend, (const void *buf, int count, MPI_Datatype datatype, int 
                          MPI_Comm comm));
 COMPI_PROTO(int, Buffer_attach, (void *buffer, int size));
 COMPI_PROTO(int, Buffer_detach, (void *buffer_addr, int *size));
+/* MPI-4.1: wait, or start waiting, until every buffered send has left the buffer */
+COMPI_PROTO(int, Buffer_flush, (void));
+COMPI_PROTO(int, Buffer_iflush, (MPI_Request * request));
 COMPI_PROTO(int, Isend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                          MPI_Comm comm, MPI_Request *request));
 COMPI_PROTO(int, Issend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
@@ -1015,6 +1019,7 @@ typedef struct compi_t_pvar_session *MPI_T_pvar_session;
 #define MPI_T_BIND_MPI_WIN 8
 #define MPI_T_BIND_MPI_MESSAGE 9
 #define MPI_T_BIND_MPI_INFO 10
+#define MPI_T_BIND_MPI_SESSION 11
 
 #define MPI_T_SCOPE_CONSTANT 0
 #define MPI_T_SCOPE_READONLY 1

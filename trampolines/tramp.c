@@ -279,8 +279,14 @@ static void verbose_miss(const coll_call_t *call, const coll_closure_t *c)
    never come; and a creator that fails on one rank must fail the call on every rank, or
    the others wait in the collective.  So each miss ends with one allgather over the
    communicator (comm_coll_allgather_int, on the trampolines' own tag) of every rank's
-   (status, signature):
+   (status, signature) and the part of its key that MPI requires equal on every rank
+   (kind and mode, root, bytes: not the op and datatype handles, which may be numbered
+   apart on different ranks):
 
+     keys differ                -> every rank fails the call as an argument error: the
+                                   root (MPI_ERR_ROOT), the bytes (count times type size:
+                                   MPI_ERR_TRUNCATE), the collective itself (MPI_ERR_ARG),
+                                   "ranks 0-1 gave root 0, rank 2 gave root 1"
      all built, same signature  -> cache it, run it
      any rank failed            -> every rank fails the call with the lowest failing
                                    rank's message ("rank 3: creator NAME ... failed: ...")
@@ -289,7 +295,10 @@ static void verbose_miss(const coll_call_t *call, const coll_closure_t *c)
    The texts travel in a second allgather, only when something went wrong, so every rank
    holds the same message; the lowest rank involved is the one that reports it under
    MPI_ERRORS_ARE_FATAL (tramp_error_take).  A communicator of one rank has nothing to
-   agree on. */
+   agree on.  Only misses agree: ranks whose wrong arguments all hit closures they
+   cached before are not caught, nor a rank that hits while another misses. */
+
+#define AGREE_INTS 7 /* status, signature (2), kind << 8 | mode, root, bytes (2) */
 
 #define AGREE_TEXT_INTS 256 /* a rank's text in the second round: 1 KiB */
 
@@ -376,23 +385,111 @@ static void ranks_with(const uint64_t *sig, int n, uint64_t want, char *buf, siz
     snprintf(buf, len, "%s %s", count == 1 ? "rank" : "ranks", list);
 }
 
+/* the two sides of a disagreement among vals[0..n): the ranks of vals[0] into a[128],
+   those of vals[other] into b[128], how many hold yet other values into rest[64] */
+static void two_sides(const uint64_t *vals, int n, int other, char *a, char *b, char *rest)
+{
+    int nrest = 0;
+    for (int r = 0; r < n; r++) {
+        nrest += vals[r] != vals[0] && vals[r] != vals[other];
+    }
+    rest[0] = '\0';
+    if (nrest > 0) {
+        snprintf(rest, 64, ", %d more rank%s yet other%s", nrest, nrest > 1 ? "s" : "",
+                 nrest > 1 ? "s" : "");
+    }
+    ranks_with(vals, n, vals[0], a, 128);
+    ranks_with(vals, n, vals[other], b, 128);
+}
+
+/* the key's kind and mode, root or bytes (field 0, 1, 2) of rank r in the agreement's
+   array */
+static uint64_t key_field(const int *all, int r, int field)
+{
+    const int *a = all + AGREE_INTS * r;
+    return field == 0   ? (uint64_t)(uint32_t)a[3]
+           : field == 1 ? (uint64_t)(int64_t)a[4]
+                        : (uint64_t)(uint32_t)a[5] << 32 | (uint32_t)a[6];
+}
+
+/* the ranks' keys differ in a field MPI requires equal: the error every rank reports (the
+   same text on each), or COMPI_OK when they agree; vals: room for n values */
+static compi_status_t agree_keys(const coll_call_t *call, const int *all, int n, uint64_t *vals)
+{
+    static const compi_status_t field_st[] = {COMPI_ERR_INVALID_PARAM, COMPI_ERR_ROOT,
+                                              COMPI_ERR_TRUNCATE};
+    /* a neighbourhood collective's counts need only match between neighbours */
+    int nfields =
+        call->kind == COLL_NEIGHBOR_ALLGATHER || call->kind == COLL_NEIGHBOR_ALLTOALL ? 2 : 3;
+    for (int f = 0; f < nfields; f++) {
+        int other = -1;
+        for (int r = 0; r < n; r++) {
+            vals[r] = key_field(all, r, f);
+            if (other < 0 && vals[r] != vals[0]) {
+                other = r;
+            }
+        }
+        if (other < 0) {
+            continue;
+        }
+        char a[128], b[128], va[64], vb[64], rest[64];
+        two_sides(vals, n, other, a, b, rest);
+        for (int i = 0; i < 2; i++) {
+            uint64_t v = vals[i ? other : 0];
+            char *out = i ? vb : va;
+            if (f == 0) {
+                coll_mode_t mode = (coll_mode_t)(v >> 8);
+                snprintf(out, sizeof(va), "%s%s%s",
+                         mode != COLL_MODE_BLOCKING ? coll_mode_name(mode) : "",
+                         mode != COLL_MODE_BLOCKING ? " " : "",
+                         coll_kind_name((coll_kind_t)(v & 0xff)));
+            } else if (f == 1) {
+                snprintf(out, sizeof(va), "root %d", (int)(int64_t)v);
+            } else {
+                snprintf(out, sizeof(va), "%llu bytes", (unsigned long long)v);
+            }
+        }
+        const char *cname = call->comm->name[0] != '\0' ? call->comm->name : "a communicator";
+        if (f == 0) {
+            error_set(call->comm->rank == other,
+                      "the ranks of %s called different collectives: %s called %s, %s called "
+                      "%s%s",
+                      cname, a, va, b, vb, rest);
+        } else {
+            error_set(call->comm->rank == other,
+                      "%s on %s: the ranks gave different %s (MPI requires the same on every "
+                      "rank): %s gave %s, %s gave %s%s",
+                      coll_kind_name(call->kind), cname,
+                      f == 1 ? "roots" : "sizes (count times type size)", a, va, b, vb, rest);
+        }
+        return field_st[f];
+    }
+    return COMPI_OK;
+}
+
 /*
  * The round itself.  `st` and `err` are this rank's outcome of the build (c NULL when it
- * failed); returns COMPI_OK when every rank built the same closure, else an error with
- * tramp_err set to the same text on every rank.
+ * failed), k its key; returns COMPI_OK when every rank gave the same key and built the
+ * same closure, else an error with tramp_err set to the same text on every rank.
  */
-static compi_status_t agree(const coll_call_t *call, compi_status_t st, const char *err,
-                            const coll_closure_t *c)
+static compi_status_t agree(const coll_call_t *call, const tramp_key_t *k, compi_status_t st,
+                            const char *err, const coll_closure_t *c)
 {
     compi_comm_t *comm = call->comm;
     uint64_t sig = c != NULL ? c->signature : 0;
-    int mine[3] = {(int)st, (int)(sig >> 32), (int)(sig & 0xffffffffu)};
+    int mine[AGREE_INTS] = {(int)st,
+                            (int)(sig >> 32),
+                            (int)(sig & 0xffffffffu),
+                            (int)(k->w0 >> 32),
+                            (int)(uint32_t)k->w0,
+                            (int)(k->w1 >> 32),
+                            (int)(k->w1 & 0xffffffffu)};
     /* an intercommunicator's groups agree each on its own (comm_coll_whole) */
     int n = comm_local_size(comm), first_failed = -1, first_other = -1;
     int *texts = NULL;
     char what[256];
 
-    int *all = malloc(sizeof(int) * 3 * (size_t)n);
+    int *all = malloc(sizeof(int) * AGREE_INTS * (size_t)n);
     uint64_t *sigs = malloc(sizeof(uint64_t) * (size_t)n);
     if (all == NULL || sigs == NULL) {
         /* cannot take part: the others wait; say so on this rank (out of memory at a miss) */
@@ -403,14 +500,18 @@ static compi_status_t agree(const coll_call_t *call, compi_status_t st, const ch
     }
     comm_coll_set_t set = comm_coll_whole(comm);
     set.tag = COMPI_TAG_TRAMP_CHECK;
-    compi_status_t ast = comm_coll_allgather_int(&set, mine, 3, all);
+    compi_status_t ast = comm_coll_allgather_int(&set, mine, AGREE_INTS, all);
     if (ast != COMPI_OK) {
         error_set(1, "the agreement of a cache miss failed: %s", compi_status_string(ast));
         goto out;
     }
+    if ((ast = agree_keys(call, all, n, sigs)) != COMPI_OK) {
+        goto out;
+    }
     for (int r = 0; r < n; r++) {
-        sigs[r] = (uint64_t)(uint32_t)all[3 * r + 1] << 32 | (uint32_t)all[3 * r + 2];
-        if (all[3 * r] != COMPI_OK && first_failed < 0) {
+        sigs[r] =
+            (uint64_t)(uint32_t)all[AGREE_INTS * r + 1] << 32 | (uint32_t)all[AGREE_INTS * r + 2];
+        if (all[AGREE_INTS * r] != COMPI_OK && first_failed < 0) {
             first_failed = r;
         }
         if (first_other < 0 && sigs[r] != sigs[0]) {
@@ -430,7 +531,7 @@ static compi_status_t agree(const coll_call_t *call, compi_status_t st, const ch
     if (first_failed >= 0) {
         int nfailed = 0;
         for (int r = 0; r < n; r++) {
-            nfailed += all[3 * r] != COMPI_OK;
+            nfailed += all[AGREE_INTS * r] != COMPI_OK;
         }
         char others[64] = "";
         if (nfailed > 1) {
@@ -439,19 +540,10 @@ static compi_status_t agree(const coll_call_t *call, compi_status_t st, const ch
         }
         error_set(comm->rank == first_failed, "rank %d%s: %s", first_failed, others,
                   text_of(texts, first_failed));
-        ast = (compi_status_t)all[3 * first_failed];
+        ast = (compi_status_t)all[AGREE_INTS * first_failed];
     } else {
-        char a[128], b[128], rest[64] = "";
-        int nrest = 0;
-        for (int r = 0; r < n; r++) {
-            nrest += sigs[r] != sigs[0] && sigs[r] != sigs[first_other];
-        }
-        if (nrest > 0) {
-            snprintf(rest, sizeof(rest), ", %d more rank%s yet other%s", nrest,
-                     nrest > 1 ? "s" : "", nrest > 1 ? "s" : "");
-        }
-        ranks_with(sigs, n, sigs[0], a, sizeof(a));
-        ranks_with(sigs, n, sigs[first_other], b, sizeof(b));
+        char a[128], b[128], rest[64];
+        two_sides(sigs, n, first_other, a, b, rest);
         describe_call(call, what, sizeof(what));
         error_set(comm->rank == 0,
                   "%s: ranks built different closures: %s built %s, %s built %s%s; creators "
@@ -505,7 +597,7 @@ static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
     int agreeing =
         call->mode == COLL_MODE_BLOCKING ? tramp_cfg.agree >= 1 : tramp_cfg.agree >= 2;
     if (agreeing && comm_local_size(call->comm) > 1) {
-        compi_status_t ast = agree(call, st, err, c);
+        compi_status_t ast = agree(call, k, st, err, c);
         if (ast != COMPI_OK) {
             coll_closure_release(c);
             return ast;

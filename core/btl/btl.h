@@ -69,7 +69,28 @@ typedef struct btl_services {
      * existed are shorter: check `size`.
      */
     const char *universe;
+    /* param_int with the range a value must lie in: outside lo..hi it is warned about,
+       naming the range, and the default is used (the run-time parameters' rule).  Read
+       it through btl_param_int, which checks the range itself on older services. */
+    long (*param_int_range)(const char *name, long defval, long lo, long hi, const char *help);
 } btl_services_t;
+
+/* a BTL's integer parameter, lo..hi (else the default, after a message) */
+static inline long btl_param_int(const btl_services_t *svc, const char *name, long defval, long lo,
+                                 long hi, const char *help)
+{
+    if (svc->size >= offsetof(btl_services_t, param_int_range) + sizeof(svc->param_int_range) &&
+        svc->param_int_range != NULL) {
+        return svc->param_int_range(name, defval, lo, hi, help);
+    }
+    long v = svc->param_int(name, defval, help);
+    if (v < lo || v > hi) {
+        svc->log_error("parameter %s: %ld is out of range (%ld to %ld); using the default %ld",
+                       name, v, lo, hi, defval);
+        return defval;
+    }
+    return v;
+}
 
 enum {
     BTL_FLAG_GET = 1u << 0, /* get() reads a peer's memory in one copy */

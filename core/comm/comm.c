@@ -320,8 +320,8 @@ err:
 
 void comm_finalize(void)
 {
-    /* MPI 3.1, 8.7.1: MPI_Finalize first deletes the attributes of MPI_COMM_SELF, as if
-     * it were freed, in reverse order of setting; then WORLD's go too */
+    /* MPI_Finalize deleted MPI_COMM_SELF's attributes first (MPI-3.1 8.7.1); what is left
+     * here (WORLD's, or SELF's set by a callback since) goes as if freed, newest first */
     compi_comm_t *const predef[] = {self, world};
 
     for (size_t i = 0; i < COMPI_ARRAY_SIZE(predef); i++) {

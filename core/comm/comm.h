@@ -59,7 +59,8 @@ typedef struct compi_comm {
     int refcount;
     compi_group_t *group;
     struct attr_list *attrs;
-    unsigned nbc_seq; /* schedules started on it: their tags (core/coll/sched/sched.h) */
+    unsigned nbc_seq;     /* schedules started on it: their tags (core/coll/sched/sched.h) */
+    unsigned persist_seq; /* persistent schedules made on it: their tags (the same) */
     /* the shared segment of the shared-memory collectives (core/coll/shm.h), or NULL;
        owned by core/coll, unmapped through the trampolines' free hook */
     void *coll_shm;

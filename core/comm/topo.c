@@ -358,7 +358,9 @@ out:
 /*
  * The free entries get the factorisation of q (nnodes over the product of the fixed
  * entries) into k factors f1 >= f2 >= ... >= fk with the smallest spread f1 - fk, and among
- * those the lexicographically smallest (the smallest largest factor first).  The search
+ * those the one whose smallest factor is largest, then whose next smallest is largest, and
+ * so on (5040 in three gives 21 x 16 x 15, not 20 x 18 x 14: both spread by 6, the first
+ * has the larger smallest side; MPICH chooses the same).  The search
  * runs over the divisors of q, largest factor first, pruned by a bound on the spread:
  * with j factors left of product r, the smallest of them is at most floor(r^(1/j)).
  */
@@ -399,9 +401,9 @@ static void dims__search(dims_search_t *s, int i, long r, long cap)
         s->cur[i] = r;
         long spread = s->cur[0] - r;
         int better = spread < s->best_spread;
-        for (int j = 0; !better && spread == s->best_spread && j < s->k; j++) {
+        for (int j = s->k - 1; !better && spread == s->best_spread && j >= 0; j--) {
             if (s->cur[j] != s->best[j]) {
-                better = s->cur[j] < s->best[j];
+                better = s->cur[j] > s->best[j];
                 break;
             }
         }

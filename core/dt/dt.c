@@ -157,6 +157,8 @@ static const dt__predef_desc_t dt__desc[COMPI_DT_NUM_PREDEFINED] = {
     DT_PLAIN(60, "MPI_REAL8", double),
     DT_PLAIN(61, "MPI_COMPLEX8", float _Complex),
     DT_PLAIN(62, "MPI_COMPLEX16", double _Complex),
+    /* MPI_C_FLOAT_COMPLEX under its other name: a basic type of its own, named as given */
+    DT_PLAIN(63, "MPI_C_COMPLEX", float _Complex),
 };
 
 /* the types of MPI_Type_create_f90_*: few (one per distinct precision and range asked

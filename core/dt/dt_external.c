@@ -47,6 +47,7 @@ static dt__ext_t dt__ext_of(int basic)
     case MPI_CXX_LONG_DOUBLE_COMPLEX:
         return (dt__ext_t){EXT_LDOUBLE, 2, 16};
     case MPI_C_FLOAT_COMPLEX:
+    case MPI_C_COMPLEX:
     case MPI_C_DOUBLE_COMPLEX:
     case MPI_CXX_FLOAT_COMPLEX:
     case MPI_CXX_DOUBLE_COMPLEX:

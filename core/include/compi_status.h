@@ -26,6 +26,7 @@ typedef enum compi_status {
     COMPI_ERR_TRUNCATE = -11,
     COMPI_ERR_NOT_FOUND = -12,
     COMPI_ERR_UNSUPPORTED = -13,
+    COMPI_ERR_ROOT = -14, /* a collective's root: out of range, or not the same on every rank */
 
     /* system and transport */
     COMPI_ERR_IO = -20,

@@ -202,6 +202,8 @@ int mpi_err_class_of(compi_status_t st)
         return MPI_ERR_NO_MEM;
     case COMPI_ERR_TRUNCATE:
         return MPI_ERR_TRUNCATE;
+    case COMPI_ERR_ROOT:
+        return MPI_ERR_ROOT;
     case COMPI_ERR_INVALID_PARAM:
         return MPI_ERR_ARG;
     case COMPI_ERR_INTERNAL:

@@ -64,10 +64,32 @@ static void info_env_cmdline(void)
     }
 }
 
+/* before MPI_Init: maxprocs as the launcher set it (PMI_SIZE; a process started by no
+   launcher is a singleton, one process), this machine's name as host, and the level
+   MPI_Init would give as thread_level; MPI_Init replaces them with what it found */
+static void info_env_before_init(void)
+{
+    char num[16], host[256];
+    const char *size = getenv("PMI_SIZE");
+    if (size != NULL && *size != '\0' && strspn(size, "0123456789") == strlen(size)) {
+        info_set_one(&info_env, "maxprocs", size);
+    } else if (getenv("PMI_FD") == NULL && getenv("PMI_PORT") == NULL &&
+               getenv("PMIX_NAMESPACE") == NULL) {
+        snprintf(num, sizeof(num), "%d", 1);
+        info_set_one(&info_env, "maxprocs", num);
+    }
+    if (gethostname(host, sizeof(host) - 1) == 0) {
+        host[sizeof(host) - 1] = '\0';
+        info_set_one(&info_env, "host", host);
+    }
+    info_set_one(&info_env, "thread_level", "MPI_THREAD_SINGLE");
+}
+
 /*
  * MPI_INFO_ENV holds what a launcher would have been asked for: command, argv, maxprocs
- * (the size of MPI_COMM_WORLD), host, arch, wdir, thread_level (the level MPI runs at).
- * "soft" and "file" are left out: compi's mpirun takes no such requests.
+ * (the size of MPI_COMM_WORLD), host, arch, wdir, thread_level (the level MPI runs at);
+ * before MPI_Init, what can be known then (info_env_before_init).  "soft" and "file" are
+ * left out: compi's mpirun takes no such requests.
  */
 static void info_env_setup(void)
 {
@@ -86,6 +108,9 @@ static void info_env_setup(void)
         }
         if (getcwd(wdir, sizeof(wdir)) != NULL) {
             info_set_one(&info_env, "wdir", wdir);
+        }
+        if (compi_mpi_state == COMPI_STATE_PRE_INIT) {
+            info_env_before_init();
         }
     }
     if (info_env_state == compi_mpi_state || compi_mpi_state != COMPI_STATE_INITIALIZED) {

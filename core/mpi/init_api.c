@@ -9,6 +9,7 @@
  * to us and our own queued sends have drained), a PMI fence, then the layers in reverse.
  */
 #include "scheme/bridge.h"
+#include "core/comm/attr.h"
 #include "core/comm/comm.h"
 #include "core/dt/dt.h"
 #include "core/mpi/errors.h"
@@ -320,6 +321,11 @@ int PMPI_Finalize(void)
     COMPI_CHECK_INIT("MPI_Finalize");
     if (compi_world_model != 1) {
         return mpi_err_raise(NULL, MPI_ERR_OTHER, "MPI_Finalize", "MPI_Init was not called");
+    }
+    /* MPI-3.1 8.7.1: MPI_COMM_SELF is "freed" first, before any other part of MPI is
+       affected: its delete callbacks see MPI_Finalized false and may still communicate */
+    if (attr_comm_free_all(comm_from_handle(MPI_COMM_SELF), NULL) != COMPI_OK) {
+        compi_log_warn("MPI_Finalize: a delete callback of an attribute on MPI_COMM_SELF failed");
     }
     compi_world_model = 2;
     if (nsessions == 0) {

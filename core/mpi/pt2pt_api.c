@@ -329,6 +329,28 @@ int PMPI_Buffer_attach(void *buffer, int size)
     return MPI_SUCCESS;
 }
 
+#pragma weak MPI_Buffer_flush = PMPI_Buffer_flush
+int PMPI_Buffer_flush(void)
+{
+    COMPI_CHECK_INIT("MPI_Buffer_flush");
+    pml_buffer_flush();
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Buffer_iflush = PMPI_Buffer_iflush
+int PMPI_Buffer_iflush(MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Buffer_iflush");
+    compi_request_t *r;
+    if (request == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Buffer_iflush", "the request is NULL");
+    }
+    if (pml_buffer_iflush(&r) != COMPI_OK) {
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, "MPI_Buffer_iflush", "out of requests");
+    }
+    return mpi_req_expose(NULL, r, request, "MPI_Buffer_iflush");
+}
+
 #pragma weak MPI_Buffer_detach = PMPI_Buffer_detach
 int PMPI_Buffer_detach(void *buffer_addr, int *size)
 {

@@ -241,16 +241,18 @@ int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *ps
     return MPI_SUCCESS;
 }
 
-/* the group of a process set, or NULL */
+/* the group of a process set, or NULL.  MPI-4 names them as URIs, "mpi://WORLD", and a
+   URI's scheme and authority are case-insensitive (RFC 3986 3.1, 3.2.2): "mpi://world"
+   names the same set (as MPICH and Open MPI accept it) */
 static MPI_Comm pset_comm(const char *name)
 {
     if (name == NULL) {
         return MPI_COMM_NULL;
     }
-    if (strcmp(name, psets[0]) == 0) {
+    if (strcasecmp(name, psets[0]) == 0) {
         return MPI_COMM_WORLD;
     }
-    if (strcmp(name, psets[1]) == 0) {
+    if (strcasecmp(name, psets[1]) == 0) {
         return MPI_COMM_SELF;
     }
     return MPI_COMM_NULL;

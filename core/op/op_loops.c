@@ -120,18 +120,18 @@ static const op_basic_t op_basic_table[COMPI_DT_NUM_PREDEFINED] = {
     [2] = INT_T(signed char, OP_LOOP_SCHAR),                      /* MPI_SIGNED_CHAR */
     [3] = INT_T(unsigned char, OP_LOOP_UCHAR),                    /* MPI_UNSIGNED_CHAR */
     [4] = {.size = 1, .ops = OPS_BITWISE, .kind = OP_LOOP_UCHAR}, /* MPI_BYTE */
-    [5] = {.size = sizeof(wchar_t)},                           /* MPI_WCHAR: characters, no ops */
-    [6] = INT_T(short, OP_LOOP_SHORT),                            /* MPI_SHORT */
-    [7] = INT_T(unsigned short, OP_LOOP_USHORT),                  /* MPI_UNSIGNED_SHORT */
-    [8] = INT_T(int, OP_LOOP_INT),                                /* MPI_INT */
-    [9] = INT_T(unsigned, OP_LOOP_UINT),                          /* MPI_UNSIGNED */
-    [10] = INT_T(long, OP_LOOP_LONG),                             /* MPI_LONG */
-    [11] = INT_T(unsigned long, OP_LOOP_ULONG),                   /* MPI_UNSIGNED_LONG */
-    [12] = INT_T(long long, OP_LOOP_LLONG),                       /* MPI_LONG_LONG_INT */
-    [13] = INT_T(unsigned long long, OP_LOOP_ULLONG),             /* MPI_UNSIGNED_LONG_LONG */
-    [14] = FLOAT_T(float, OP_LOOP_FLOAT),                         /* MPI_FLOAT */
-    [15] = FLOAT_T(double, OP_LOOP_DOUBLE),                       /* MPI_DOUBLE */
-    [16] = FLOAT_T(long double, OP_LOOP_LDOUBLE),                 /* MPI_LONG_DOUBLE */
+    [5] = {.size = sizeof(wchar_t)},                  /* MPI_WCHAR: characters, no ops */
+    [6] = INT_T(short, OP_LOOP_SHORT),                /* MPI_SHORT */
+    [7] = INT_T(unsigned short, OP_LOOP_USHORT),      /* MPI_UNSIGNED_SHORT */
+    [8] = INT_T(int, OP_LOOP_INT),                    /* MPI_INT */
+    [9] = INT_T(unsigned, OP_LOOP_UINT),              /* MPI_UNSIGNED */
+    [10] = INT_T(long, OP_LOOP_LONG),                 /* MPI_LONG */
+    [11] = INT_T(unsigned long, OP_LOOP_ULONG),       /* MPI_UNSIGNED_LONG */
+    [12] = INT_T(long long, OP_LOOP_LLONG),           /* MPI_LONG_LONG_INT */
+    [13] = INT_T(unsigned long long, OP_LOOP_ULLONG), /* MPI_UNSIGNED_LONG_LONG */
+    [14] = FLOAT_T(float, OP_LOOP_FLOAT),             /* MPI_FLOAT */
+    [15] = FLOAT_T(double, OP_LOOP_DOUBLE),           /* MPI_DOUBLE */
+    [16] = FLOAT_T(long double, OP_LOOP_LDOUBLE),     /* MPI_LONG_DOUBLE */
     [17] = INT_T(int8_t, OP_LOOP_INT8),
     [18] = INT_T(int16_t, OP_LOOP_INT16),
     [19] = INT_T(int32_t, OP_LOOP_INT32),
@@ -144,7 +144,7 @@ static const op_basic_t op_basic_table[COMPI_DT_NUM_PREDEFINED] = {
     [26] = COMPLEX_T(float _Complex, OP_LOOP_CFLOAT),
     [27] = COMPLEX_T(double _Complex, OP_LOOP_CDOUBLE),
     [28] = COMPLEX_T(long double _Complex, OP_LOOP_CLDOUBLE),
-    [29] = {.size = 1},                   /* MPI_PACKED: no ops */
+    [29] = {.size = 1},                      /* MPI_PACKED: no ops */
     [30] = INT_T(MPI_Aint, OP_LOOP_AINT),    /* MPI_AINT */
     [31] = INT_T(MPI_Offset, OP_LOOP_LLONG), /* MPI_OFFSET */
     [32] = INT_T(MPI_Count, OP_LOOP_LLONG),  /* MPI_COUNT */
@@ -161,24 +161,25 @@ static const op_basic_t op_basic_table[COMPI_DT_NUM_PREDEFINED] = {
     [43] = COMPLEX_T(double _Complex, OP_LOOP_CDOUBLE),
     [44] = COMPLEX_T(long double _Complex, OP_LOOP_CLDOUBLE),
     /* Fortran types run the loops of the C types of their layout (core/dt/dt.c) */
-    [45] = INT_T(int32_t, OP_LOOP_INT32),                               /* MPI_INTEGER */
-    [46] = FLOAT_T(float, OP_LOOP_FLOAT),                               /* MPI_REAL */
-    [47] = FLOAT_T(double, OP_LOOP_DOUBLE),                             /* MPI_DOUBLE_PRECISION */
-    [48] = COMPLEX_T(float _Complex, OP_LOOP_CFLOAT),                   /* MPI_COMPLEX */
-    [49] = COMPLEX_T(double _Complex, OP_LOOP_CDOUBLE),                 /* MPI_DOUBLE_COMPLEX */
-    [50] = {.size = 4, .ops = OPS_LOGICAL, .kind = OP_LOOP_INT32},      /* MPI_LOGICAL */
-    [51] = {.size = 1},                                              /* MPI_CHARACTER: no ops */
-    [52] = {.ops = OPS_LOC},                                         /* MPI_2INTEGER */
-    [53] = {.ops = OPS_LOC},                                         /* MPI_2REAL */
-    [54] = {.ops = OPS_LOC},                                         /* MPI_2DOUBLE_PRECISION */
-    [55] = INT_T(int8_t, OP_LOOP_INT8),                                 /* MPI_INTEGER1 */
-    [56] = INT_T(int16_t, OP_LOOP_INT16),                               /* MPI_INTEGER2 */
-    [57] = INT_T(int32_t, OP_LOOP_INT32),                               /* MPI_INTEGER4 */
-    [58] = INT_T(int64_t, OP_LOOP_INT64),                               /* MPI_INTEGER8 */
-    [59] = FLOAT_T(float, OP_LOOP_FLOAT),                               /* MPI_REAL4 */
-    [60] = FLOAT_T(double, OP_LOOP_DOUBLE),                             /* MPI_REAL8 */
-    [61] = COMPLEX_T(float _Complex, OP_LOOP_CFLOAT),                   /* MPI_COMPLEX8 */
-    [62] = COMPLEX_T(double _Complex, OP_LOOP_CDOUBLE),                 /* MPI_COMPLEX16 */
+    [45] = INT_T(int32_t, OP_LOOP_INT32),                          /* MPI_INTEGER */
+    [46] = FLOAT_T(float, OP_LOOP_FLOAT),                          /* MPI_REAL */
+    [47] = FLOAT_T(double, OP_LOOP_DOUBLE),                        /* MPI_DOUBLE_PRECISION */
+    [48] = COMPLEX_T(float _Complex, OP_LOOP_CFLOAT),              /* MPI_COMPLEX */
+    [49] = COMPLEX_T(double _Complex, OP_LOOP_CDOUBLE),            /* MPI_DOUBLE_COMPLEX */
+    [50] = {.size = 4, .ops = OPS_LOGICAL, .kind = OP_LOOP_INT32}, /* MPI_LOGICAL */
+    [51] = {.size = 1},                                            /* MPI_CHARACTER: no ops */
+    [52] = {.ops = OPS_LOC},                                       /* MPI_2INTEGER */
+    [53] = {.ops = OPS_LOC},                                       /* MPI_2REAL */
+    [54] = {.ops = OPS_LOC},                                       /* MPI_2DOUBLE_PRECISION */
+    [55] = INT_T(int8_t, OP_LOOP_INT8),                            /* MPI_INTEGER1 */
+    [56] = INT_T(int16_t, OP_LOOP_INT16),                          /* MPI_INTEGER2 */
+    [57] = INT_T(int32_t, OP_LOOP_INT32),                          /* MPI_INTEGER4 */
+    [58] = INT_T(int64_t, OP_LOOP_INT64),                          /* MPI_INTEGER8 */
+    [59] = FLOAT_T(float, OP_LOOP_FLOAT),                          /* MPI_REAL4 */
+    [60] = FLOAT_T(double, OP_LOOP_DOUBLE),                        /* MPI_REAL8 */
+    [61] = COMPLEX_T(float _Complex, OP_LOOP_CFLOAT),              /* MPI_COMPLEX8 */
+    [62] = COMPLEX_T(double _Complex, OP_LOOP_CDOUBLE),            /* MPI_COMPLEX16 */
+    [63] = COMPLEX_T(float _Complex, OP_LOOP_CFLOAT),              /* MPI_C_COMPLEX */
 };
 
 const op_basic_t *op_basic(int basic)

@@ -67,6 +67,7 @@ static void fill_services(void)
         .log_error = compi_log_error,
         .log_verbose = svc_log_verbose,
         .universe = rte_dynamic() ? rte_proc.universe : NULL,
+        .param_int_range = param_register_int_range,
     };
 }
 

@@ -204,6 +204,11 @@ void pml_join(compi_request_t *join, compi_request_t *req);
 void pml_join_adopt(compi_request_t *join, void *mem);
 void pml_join_end(compi_request_t *join);
 
+/* MPI_Buffer_flush: progress until every buffered send has left the attached buffer */
+void pml_buffer_flush(void);
+/* MPI_Buffer_iflush: a request (the caller's) that completes when they have */
+compi_status_t pml_buffer_iflush(compi_request_t **req_p);
+
 /* MPI_T performance variables.  Receives posted and messages unexpected now, over every
    communicator: */
 void pml_queue_lengths(unsigned long long *posted, unsigned long long *unexpected);

@@ -1,6 +1,6 @@
 /*
  * pml_bsend.c -- buffered sends: MPI_Buffer_attach/detach and the space allocator over
- * the attached buffer.
+ * the attached buffer; MPI_Buffer_flush/iflush wait for the buffered sends to leave.
  *
  * The buffer is a sequence of blocks, each starting with a small header (size, in use).
  * Allocation is first fit, merging free neighbours as it walks; a block is freed when
@@ -13,6 +13,7 @@
  */
 #include "core/pml/pml_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct bsend_blk {
@@ -94,6 +95,41 @@ void pml_bsend_flush(void)
     }
 }
 
+/* MPI_Buffer_iflush's requests not complete yet: completed when the last buffered send
+   leaves (pml_bsend_done) */
+static compi_request_t **flushers;
+static size_t nflush, capflush;
+
+void pml_buffer_flush(void)
+{
+    pml_bsend_flush();
+}
+
+compi_status_t pml_buffer_iflush(compi_request_t **req_p)
+{
+    compi_request_t *r = pml_request_new(REQ_COLL, NULL);
+    if (r == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    if (bs.outstanding > 0 && nflush == capflush) {
+        size_t cap = capflush ? 2 * capflush : 4;
+        compi_request_t **grown = realloc(flushers, cap * sizeof(*grown));
+        if (grown == NULL) {
+            pml_request_free(r);
+            return COMPI_ERR_NO_MEMORY;
+        }
+        flushers = grown;
+        capflush = cap;
+    }
+    if (bs.outstanding == 0) {
+        pml_request_complete(r);
+    } else {
+        flushers[nflush++] = r;
+    }
+    *req_p = r;
+    return COMPI_OK;
+}
+
 compi_status_t pml_buffer_detach(void **buf_p, size_t *size_p)
 {
     pml_bsend_flush();
@@ -107,7 +143,12 @@ void pml_bsend_done(pml_request_t *req)
 {
     blk_free(req->bsend_region);
     req->bsend_region = NULL;
-    bs.outstanding--;
+    if (--bs.outstanding == 0) {
+        for (size_t i = 0; i < nflush; i++) {
+            pml_request_complete(flushers[i]);
+        }
+        nflush = 0;
+    }
 }
 
 compi_status_t pml_bsend(const void *buf, size_t count, compi_datatype_t *dt, int dst, int tag,

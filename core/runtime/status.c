@@ -15,6 +15,7 @@ const char *compi_status_string(compi_status_t st)
     case COMPI_ERR_TRUNCATE: return "message truncated";
     case COMPI_ERR_NOT_FOUND: return "not found";
     case COMPI_ERR_UNSUPPORTED: return "not supported";
+    case COMPI_ERR_ROOT: return "invalid root";
     case COMPI_ERR_IO: return "input/output error";
     case COMPI_ERR_UNREACHABLE: return "peer unreachable";
     case COMPI_ERR_PMI: return "process manager (PMI) error";

@@ -618,6 +618,7 @@ int main(int argc, char **argv)
     test_double(MPI_DOUBLE, "DOUBLE");
     test_ldouble_t(MPI_LONG_DOUBLE, "LONG_DOUBLE");
     test_fcomplex_t(MPI_C_FLOAT_COMPLEX, "C_FLOAT_COMPLEX");
+    test_fcomplex_t(MPI_C_COMPLEX, "C_COMPLEX");
     test_dcomplex_t(MPI_C_DOUBLE_COMPLEX, "C_DOUBLE_COMPLEX");
     test_ldcomplex_t(MPI_C_LONG_DOUBLE_COMPLEX, "C_LONG_DOUBLE_COMPLEX");
     test_bool();

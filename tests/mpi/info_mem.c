@@ -170,7 +170,11 @@ static void test_mem(void)
     CHECK(MPI_Alloc_mem(-1, MPI_INFO_NULL, &p) != MPI_SUCCESS, "Alloc_mem(-1) succeeded");
 }
 
-/* the info calls work before MPI_Init and after MPI_Finalize (MPI 4.0, 11.4.1) */
+/* MPI_Info_create_env before MPI_Init: its maxprocs, "" when it had none */
+static char before_maxprocs[16];
+
+/* the info calls work before MPI_Init and after MPI_Finalize (MPI 4.0, 11.4.1); before
+   it, MPI_Info_create_env already has maxprocs, host and thread_level */
 static int outside_mpi(int argc, char **argv, const char *when)
 {
     MPI_Info a, e;
@@ -184,6 +188,21 @@ static int outside_mpi(int argc, char **argv, const char *when)
     bad |= MPI_Info_create_env(argc, argv, &e) != MPI_SUCCESS;
     bad |= MPI_Info_get(e, "command", 15, v, &flag) != MPI_SUCCESS || !flag;
     bad |= MPI_Info_get_nkeys(e, &n) != MPI_SUCCESS || n < 1;
+    if (strcmp(when, "before MPI_Init") == 0) {
+        static const char *const keys[] = {"maxprocs", "host", "thread_level"};
+        for (int i = 0; i < 3; i++) {
+            char val[256];
+            flag = 0;
+            MPI_Info_get(e, keys[i], (int)sizeof(val) - 1, val, &flag);
+            if (!flag || val[0] == '\0') {
+                fprintf(stderr, "FAIL info_mem: MPI_Info_create_env has no %s before MPI_Init\n",
+                        keys[i]);
+                bad = 1;
+            } else if (i == 0) {
+                snprintf(before_maxprocs, sizeof(before_maxprocs), "%s", val);
+            }
+        }
+    }
     bad |= MPI_Info_free(&e) != MPI_SUCCESS;
     if (bad)
         fprintf(stderr, "FAIL info_mem: the info calls do not work %s\n", when);
@@ -197,6 +216,9 @@ int main(int argc, char **argv)
     mt_init(&argc, &argv, "info_mem");
     MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     CHECK(!before, "the info calls failed before MPI_Init");
+    CHECK(atoi(before_maxprocs) == mt_size,
+          "maxprocs before MPI_Init was \"%s\", the size of MPI_COMM_WORLD is %d", before_maxprocs,
+          mt_size);
     test_info();
     test_env(argc, argv);
     test_mem();

@@ -2,7 +2,8 @@
  * p2p_modes: the other point-to-point calls.  Ssend completes only once the receive is
  * posted (Issend + Test stays incomplete while the receiver holds back, told by a second
  * message); Rsend to a posted receive; Bsend through an attached buffer, detach waiting
- * for delivery; Sendrecv and Sendrecv_replace around the ring; the Wait/Test families;
+ * for delivery, MPI_Buffer_iflush / MPI_Buffer_flush waiting for it with the buffer kept;
+ * Sendrecv and Sendrecv_replace around the ring; the Wait/Test families;
  * MPI_PROC_NULL; MPI_STATUS_IGNORE.  Pairs (0,1), (2,3)... for the Ssend part.
  *
  * Known: MPICH 4.0.2 fails the "Irecv from MPI_PROC_NULL" status check (it reports source
@@ -95,6 +96,44 @@ static void bsend_ring(int left, int right)
     CHECK(dbuf == buf && dsize == size, "Buffer_detach gave %p/%d, attached %p/%d",
           (void *)dbuf, dsize, (void *)buf, size);
     free(buf);
+}
+
+/* MPI-4.1 MPI_Buffer_iflush and MPI_Buffer_flush: a rendezvous-sized Bsend still in the
+   buffer, a flush request that completes once the receiver took it, and a flush with
+   nothing left; the buffer stays attached throughout */
+static void bsend_flush(int left, int right)
+{
+    enum { LEN = 256 * 1024 };
+    int size = LEN * (int)sizeof(int) + MPI_BSEND_OVERHEAD, dsize = 0;
+    char *buf = mt_malloc((size_t)size), *dbuf = NULL;
+    int *data = mt_malloc(LEN * sizeof(int)), *got = mt_malloc(LEN * sizeof(int));
+    MPI_Request req;
+    int flag = 0;
+
+    MPI_OK(MPI_Buffer_attach(buf, size));
+    for (int i = 0; i < LEN; i++)
+        data[i] = mt_rank * 7 + i;
+    MPI_OK(MPI_Bsend(data, LEN, MPI_INT, right, 40, MPI_COMM_WORLD));
+    MPI_OK(MPI_Buffer_iflush(&req));
+    CHECK(req != MPI_REQUEST_NULL, "MPI_Buffer_iflush gave MPI_REQUEST_NULL");
+    MPI_OK(MPI_Recv(got, LEN, MPI_INT, left, 40, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    MPI_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    CHECK(got[LEN - 1] == left * 7 + LEN - 1, "Bsend before iflush: last element %d", got[LEN - 1]);
+    /* the buffer is free again: a second message of the same size fits */
+    MPI_OK(MPI_Bsend(data, LEN, MPI_INT, right, 41, MPI_COMM_WORLD));
+    MPI_OK(MPI_Recv(got, LEN, MPI_INT, left, 41, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    MPI_OK(MPI_Buffer_flush());
+    MPI_OK(MPI_Buffer_iflush(&req));
+    MPI_OK(MPI_Test(&req, &flag, MPI_STATUS_IGNORE));
+    CHECK(flag, "MPI_Buffer_iflush with nothing buffered is not complete at once");
+    if (!flag)
+        MPI_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    MPI_OK(MPI_Buffer_detach(&dbuf, &dsize));
+    CHECK(dbuf == buf && dsize == size, "Buffer_detach after the flushes gave %p/%d", (void *)dbuf,
+          dsize);
+    free(buf);
+    free(data);
+    free(got);
 }
 
 static void sendrecv_ring(int left, int right)
@@ -250,6 +289,7 @@ int main(int argc, char **argv)
     rsend_ring(left, right);
     mt_barrier(MPI_COMM_WORLD);
     bsend_ring(left, right);
+    bsend_flush(left, right);
     sendrecv_ring(left, right);
     wait_test(left, right);
     proc_null();

@@ -1,12 +1,13 @@
 /*
  * sessions: the MPI-4 sessions model.  With no argument the program uses sessions only
  * (MPI_Init is never called): two sessions at once, the process sets and their info, a
- * group from "mpi://WORLD" and "mpi://SELF", communicators from groups (string tags; two
+ * group from "mpi://WORLD" and "mpi://SELF" (and "mpi://world": the names are URIs, whose
+ * scheme and authority are case-insensitive), communicators from groups (string tags; two
  * created over the same group with different tags do not mix), traffic and a collective on
  * them, session error handlers (predefined and user, call_errhandler, bad arguments),
- * MPI_Initialized false throughout.  With "mixed" a session is opened before MPI_Init and
- * finalized after MPI_Finalize, and MPI_COMM_WORLD and a session's communicator are used
- * side by side.
+ * MPI_Initialized false throughout, MPI_T_BIND_MPI_SESSION a bind of its own.  With "mixed"
+ * a session is opened before MPI_Init and finalized after MPI_Finalize, and MPI_COMM_WORLD
+ * and a session's communicator are used side by side.
  */
 #include <mpi.h>
 #include <stdarg.h>
@@ -129,6 +130,21 @@ static void psets(MPI_Session s)
     CHECK(gs == 1, "communicator from SELF of size %d", gs);
     MPI_OK(MPI_Comm_free(&self));
     MPI_OK(MPI_Group_free(&g));
+    /* the names are URIs: scheme and authority in any case name the same sets */
+    int wsize;
+    MPI_OK(MPI_Group_from_session_pset(s, "mpi://WORLD", &g));
+    MPI_OK(MPI_Group_size(g, &wsize));
+    MPI_OK(MPI_Group_free(&g));
+    static const char *const other_case[] = {"mpi://world", "MPI://World", "mpi://self"};
+    for (int i = 0; i < 3; i++) {
+        int rc = MPI_Group_from_session_pset(s, other_case[i], &g);
+        CHECK(rc == MPI_SUCCESS, "process set %s refused: %d", other_case[i], rc);
+        if (rc == MPI_SUCCESS) {
+            MPI_OK(MPI_Group_size(g, &gs));
+            CHECK(gs == (i < 2 ? wsize : 1), "process set %s has %d processes", other_case[i], gs);
+            MPI_OK(MPI_Group_free(&g));
+        }
+    }
 
     MPI_OK(MPI_Session_get_info(s, &info));
     MPI_OK(MPI_Info_get_string(info, "thread_level", &(int){sizeof(v)}, v, &flag));
@@ -182,6 +198,20 @@ static void errhandlers(MPI_Session s)
     CHECK(class_of(rc) == MPI_ERR_SESSION, "SESSION_NULL: %d", rc);
 }
 
+/* MPI_T binds variables to sessions too (MPI-4): a kind of object of its own */
+static void t_bind(void)
+{
+    static const int binds[] = {
+        MPI_T_BIND_NO_OBJECT,      MPI_T_BIND_MPI_COMM,    MPI_T_BIND_MPI_DATATYPE,
+        MPI_T_BIND_MPI_ERRHANDLER, MPI_T_BIND_MPI_FILE,    MPI_T_BIND_MPI_GROUP,
+        MPI_T_BIND_MPI_OP,         MPI_T_BIND_MPI_REQUEST, MPI_T_BIND_MPI_WIN,
+        MPI_T_BIND_MPI_MESSAGE,    MPI_T_BIND_MPI_INFO};
+    for (size_t i = 0; i < sizeof(binds) / sizeof(binds[0]); i++) {
+        CHECK(binds[i] != MPI_T_BIND_MPI_SESSION, "MPI_T_BIND_MPI_SESSION is bind %d too",
+              binds[i]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int mixed = argc > 1 && strcmp(argv[1], "mixed") == 0;
@@ -190,6 +220,7 @@ int main(int argc, char **argv)
 
     MPI_OK(MPI_Initialized(&flag));
     CHECK(!flag, "MPI_Initialized before anything: %d", flag);
+    t_bind();
     /* info works before anything: ask for a thread level */
     MPI_Info want;
     MPI_OK(MPI_Info_create(&want));

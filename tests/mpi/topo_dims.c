@@ -3,7 +3,8 @@
  * count 1..400 and a few larger ones, 1 to 4 dimensions, with no fixed entry and with
  * some: the product is the count, fixed entries stay, the free ones are non-increasing
  * and as close to each other as any factorisation allows (smallest spread between the
- * largest and the smallest, then the smallest largest); impossible requests give
+ * largest and the smallest, then the largest smallest, then the largest next smallest...;
+ * 5040 in three is 21 x 16 x 15); impossible requests give
  * MPI_ERR_DIMS and leave MPI_ERRORS_RETURN's caller running.  Every rank runs the same
  * checks (the function is local).
  */
@@ -24,9 +25,9 @@ static void brute(long q, int i, int k, int cap)
         }
         long spread = k ? cur[0] - cur[k - 1] : 0;
         int better = spread < best_spread;
-        for (int j = 0; !better && spread == best_spread && j < k; j++) {
+        for (int j = k - 1; !better && spread == best_spread && j >= 0; j--) {
             if (cur[j] != best[j]) {
-                better = cur[j] < best[j];
+                better = cur[j] > best[j];
                 break;
             }
         }
@@ -115,6 +116,11 @@ int main(int argc, char **argv)
             }
         }
     }
+    /* the reference's tie-break, spelled out once */
+    int d3[3] = {0, 0, 0};
+    MPI_OK(MPI_Dims_create(5040, 3, d3));
+    CHECK(d3[0] == 21 && d3[1] == 16 && d3[2] == 15,
+          "Dims_create(5040, 3) = %d x %d x %d, expected 21 x 16 x 15", d3[0], d3[1], d3[2]);
     /* every entry fixed: right product or MPI_ERR_DIMS */
     int all[MAXD] = {2, 3, 1, 2};
     one(12, 4, all);

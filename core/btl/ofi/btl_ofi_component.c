@@ -44,22 +44,23 @@ static btl_module_t *btl_ofi_open(const btl_services_t *svc)
                                           "network interface (libfabric domain) to use, e.g. "
                                           "eth0; empty: the provider's first one that other "
                                           "hosts can reach (FI_TCP_IFACE works too)");
-    long local = svc->param_int("btl_ofi_local", -1,
-                                "serve peers on this host too: 1 yes, 0 no, -1 only when sm "
-                                "is not in the btl list");
+    long local = btl_param_int(svc, "btl_ofi_local", -1, -1, 1,
+                               "serve peers on this host too: 1 yes, 0 no, -1 only when sm "
+                               "is not in the btl list");
     /* defaults measured with tcp;ofi_rxm between two ranks of one host (pingpong,
        bandwidth): a 64 KiB eager limit halves the latency at 16 KiB against 16 KiB, and
        256 KiB fragments take 4 MiB messages from about 2.2 to 3 GB/s against 64 KiB
        (rxm reads each fragment above 16 KiB in a round trip of its own); 32 + 16
        buffers keep the pools at 12 MiB */
-    long eager = svc->param_int("btl_ofi_eager_limit", 64 * 1024,
-                                "largest message the PML sends eagerly over libfabric");
-    long max_frag = svc->param_int("btl_ofi_max_frag", 256 * 1024,
-                                   "largest fragment of the pipeline for large messages "
-                                   "(the same on every rank)");
-    long n_tx = svc->param_int("btl_ofi_tx_bufs", 32, "send buffers (of max_frag bytes)");
-    long n_rx =
-        svc->param_int("btl_ofi_rx_bufs", 16, "receive buffers (of max_frag bytes) kept posted");
+    long eager = btl_param_int(svc, "btl_ofi_eager_limit", 64 * 1024, 64, 64L << 20,
+                               "largest message the PML sends eagerly over libfabric");
+    long max_frag = btl_param_int(svc, "btl_ofi_max_frag", 256 * 1024, 64, 64L << 20,
+                                  "largest fragment of the pipeline for large messages "
+                                  "(the same on every rank)");
+    long n_tx =
+        btl_param_int(svc, "btl_ofi_tx_bufs", 32, 2, 1 << 16, "send buffers (of max_frag bytes)");
+    long n_rx = btl_param_int(svc, "btl_ofi_rx_bufs", 16, 2, 1 << 16,
+                              "receive buffers (of max_frag bytes) kept posted");
     /* registered by btl_base before any component opens: this reads its value */
     const char *btls = svc->param_string("btl", "", NULL);
 

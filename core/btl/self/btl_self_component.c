@@ -9,9 +9,10 @@ static btl_module_t *btl_self_open(const btl_services_t *svc)
         svc->log_error("btl self: services table too old (%zu bytes)", svc->size);
         return NULL;
     }
-    long eager = svc->param_int("btl_self_eager_limit", 4096,
-                                "largest message the PML sends eagerly to itself");
-    long max_frag = svc->param_int("btl_self_max_frag", 64 * 1024, "largest loopback fragment");
+    long eager = btl_param_int(svc, "btl_self_eager_limit", 4096, 64, 1L << 30,
+                               "largest message the PML sends eagerly to itself");
+    long max_frag = btl_param_int(svc, "btl_self_max_frag", 64 * 1024, 64, 1L << 30,
+                                  "largest loopback fragment");
     if (eager < 64 || max_frag < eager) {
         svc->log_error("btl self: need 64 <= eager_limit (%ld) <= max_frag (%ld)", eager, max_frag);
         return NULL;

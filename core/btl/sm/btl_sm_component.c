@@ -65,16 +65,16 @@ static btl_module_t *btl_sm_open(const btl_services_t *svc)
         return NULL;
     }
 
-    long ring = svc->param_int("btl_sm_ring_size", 0,
-                               "bytes of each shared-memory ring (one per pair of local "
-                               "ranks; 0: 256 KiB up to 16 local ranks, less beyond)");
+    long ring = btl_param_int(svc, "btl_sm_ring_size", 0, 0, 1L << 30,
+                              "bytes of each shared-memory ring (one per pair of local "
+                              "ranks; 0: 256 KiB up to 16 local ranks, less beyond)");
     /* 16 KiB: a 4 or 8 KiB message copied in and out of the ring costs well under a
        microsecond at 2 ranks, its rendezvous (RNDV, a process_vm_readv with its page
        pinning, FIN) 3-6 us (OSU scatter, gather, alltoall) */
-    long eager = svc->param_int("btl_sm_eager_limit", 16384,
-                                "largest message the PML sends eagerly over shared memory");
-    long max_frag = svc->param_int("btl_sm_max_frag", 32 * 1024,
-                                   "largest fragment of the copy-in/copy-out pipeline");
+    long eager = btl_param_int(svc, "btl_sm_eager_limit", 16384, 64, 1L << 30,
+                               "largest message the PML sends eagerly over shared memory");
+    long max_frag = btl_param_int(svc, "btl_sm_max_frag", 32 * 1024, 64, 1L << 30,
+                                  "largest fragment of the copy-in/copy-out pipeline");
     const char *copy = svc->param_string("btl_sm_single_copy", "auto",
                                          "single copy for large messages: auto (use "
                                          "process_vm_readv if it works), cma (require it), none");
@@ -83,9 +83,9 @@ static btl_module_t *btl_sm_open(const btl_services_t *svc)
                                             "through /proc/PID/fd) or shm (named files in "
                                             "/dev/shm, unlinked once every local rank has "
                                             "mapped them)");
-    long cma_chunk = svc->param_int("btl_sm_cma_chunk", 0,
-                                    "most bytes one process_vm_readv/writev call copies "
-                                    "(0: a whole transfer in one call)");
+    long cma_chunk = btl_param_int(svc, "btl_sm_cma_chunk", 0, 0, 1L << 40,
+                                   "most bytes one process_vm_readv/writev call copies "
+                                   "(0: a whole transfer in one call)");
     int single_copy = parse_single_copy(svc, copy);
     if (single_copy < 0)
         return NULL;
@@ -93,8 +93,6 @@ static btl_module_t *btl_sm_open(const btl_services_t *svc)
         svc->log_error("btl_sm_backing=%s: expected memfd or shm", backing);
         return NULL;
     }
-    if (cma_chunk < 0)
-        cma_chunk = 0;
     if (eager < 64 || max_frag < 64) {
         svc->log_error("btl sm: eager_limit=%ld and max_frag=%ld must be at least 64", eager,
                        max_frag);

@@ -507,16 +507,26 @@ static int sched_progress(void)
     return moved;
 }
 
-/* the next tag of the communicator's schedules: every rank numbers its schedules on a
-   communicator alike (MPI orders collectives, persistent starts included), so this tag is
-   the same on every rank and no other outstanding collective uses it */
+/* the next tag of the communicator's nonblocking schedules: every rank numbers them on a
+   communicator alike (MPI orders collectives), so this tag is the same on every rank and
+   no other outstanding collective uses it */
 static int next_tag(coll_sched_t *s)
 {
     return COMPI_TAG_NBC_BASE - (int)(s->comm->nbc_seq++ % COLL_SCHED_TAGS);
 }
 
+/* a persistent schedule's tag, taken once at its init: the inits are collective and
+   ordered, the starts are not (MPI-4 6.13: ranks may start persistent collectives in
+   different orders), so every start of one request uses the tag its init numbered.  Two
+   starts of one request never overlap on a rank, and the PML keeps one peer's messages
+   on one tag in order, so the runs of a request cannot match each other either. */
+static int persist_tag(coll_sched_t *s)
+{
+    return COMPI_TAG_PERSIST_BASE - (int)(s->comm->persist_seq++ % COLL_SCHED_TAGS);
+}
+
 /* MPI_Start of a persistent schedule (pml_start's hook): rerun it from its first round,
-   with the steps, scratch and request arrays it was built with */
+   with the steps, scratch, request arrays and tag it was built with */
 static void sched_restart(compi_request_t *req)
 {
     coll_sched_t *s = req->owner;
@@ -527,7 +537,6 @@ static void sched_restart(compi_request_t *req)
     s->nreqs = 0;
     pml_result_empty(&req->result);
     req->complete = 0;
-    s->tag = next_tag(s);
     link_active(s);
     int moved = 0;
     if (advance(s, &moved)) {
@@ -573,6 +582,7 @@ compi_status_t coll_sched_start(coll_sched_t *s, compi_request_t **req_p)
         pml_set_coll_hooks(sched_restart, sched_release);
         s->req->persistent = 1;
         s->req->owner = s;
+        s->tag = persist_tag(s);
         return COMPI_OK;
     }
     s->tag = next_tag(s);

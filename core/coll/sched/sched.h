@@ -27,8 +27,11 @@
  * Persistent schedules (call->mode COLL_MODE_PERSISTENT, MPI_Bcast_init, ...):
  * coll_sched_start() does not run one but returns it in an inactive persistent request
  * (req->owner is the schedule).  Each MPI_Start (pml_start, through a hook the engine
- * gives the PML) reruns it from round 0 with a fresh tag from nbc_seq, on the steps,
- * scratch and request array built once; its end completes the request and keeps the
+ * gives the PML) reruns it from round 0 on the steps, scratch, request array and tag
+ * fixed at init: the tag comes from the communicator's persist_seq when the init call
+ * (collective, ordered) makes the schedule, COMPI_TAG_PERSIST_BASE - (number mod
+ * COLL_SCHED_TAGS), so ranks may start their persistent requests in different orders
+ * (MPI-4 6.13) and each still matches its own; its end completes the request and keeps the
  * schedule.  MPI_Request_free (pml_request_free, through the other hook) frees it; one
  * freed while it runs is freed when it ends.
  *
@@ -59,6 +62,8 @@
 
 #define COMPI_TAG_NBC_BASE (-1000) /* schedules: -1000 and below (coll tags: -100..-299) */
 #define COLL_SCHED_TAGS 65536
+/* persistent schedules: the COLL_SCHED_TAGS tags below the nonblocking ones */
+#define COMPI_TAG_PERSIST_BASE (COMPI_TAG_NBC_BASE - COLL_SCHED_TAGS)
 
 typedef struct coll_sched coll_sched_t;
 

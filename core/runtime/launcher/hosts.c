@@ -5,10 +5,13 @@
  *   --host a,a,b        each occurrence is one slot (Open MPI style): a:2, b:1
  *   --hostfile FILE     one host per line: "name slots=N" (Open MPI), "name:N" (MPICH) or
  *                       "name" (one slot); '#' starts a comment; blank lines are skipped;
- *                       lines of at most HOSTS_LINE_MAX - 1 bytes, HOSTS_FILE_MAX in all
+ *                       lines of at most HOSTS_LINE_MAX - 1 bytes, HOSTS_FILE_MAX in all;
+ *                       a FIFO, a socket or a directory is refused (reading one could wait
+ *                       before --timeout applies)
  *
  * A name given more than once is one host whose slots add up, placed where it was first
- * named; several --host and --hostfile options add up the same way.  Ranks are then dealt over the slots:
+ * named; several --host and --hostfile options add up the same way.  Ranks are then dealt over the
+ * slots:
  *
  *   --map-by slot  (default)  a:2,b:2 -> a a b b    fill each host's slots in order
  *   --map-by node             a:2,b:2 -> a b a b    one rank per host, round-robin,
@@ -23,9 +26,11 @@
 #include "core/runtime/launcher/launcher.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* the most slots one host, or all of them, may have (also mpirun's -np limit) */
@@ -85,31 +90,74 @@ static int hosts__slots(const char *s, size_t len)
     return v >= 1 && v <= HOSTS_SLOTS_MAX ? (int)v : -1;
 }
 
+static size_t hosts__hash(const char *name, size_t len)
+{
+    size_t x = 14695981039346656037u;
+    for (size_t i = 0; i < len; i++)
+        x = (x ^ (unsigned char)name[i]) * 1099511628211u;
+    return x;
+}
+
+/* the index slot of `name`: where it is, or the empty slot where it would go */
+static int *hosts__slot(const mpirun_hosts_t *h, const char *name, size_t len)
+{
+    size_t mask = (size_t)h->nindex - 1, k = hosts__hash(name, len) & mask;
+    for (;; k = (k + 1) & mask) {
+        int i = h->index[k] - 1;
+        if (i < 0 || (strlen(h->host[i].name) == len && memcmp(h->host[i].name, name, len) == 0))
+            return &h->index[k];
+    }
+}
+
+/* room for one more host in host[] and the index (both doubled when full) */
+static int hosts__grow(mpirun_hosts_t *h)
+{
+    if (h->n == h->cap) {
+        int cap = h->cap ? 2 * h->cap : 16;
+        mpirun_host_t *grown = realloc(h->host, (size_t)cap * sizeof(*grown));
+        if (grown == NULL)
+            return -1;
+        h->host = grown;
+        h->cap = cap;
+    }
+    if (2 * (h->n + 1) > h->nindex) {
+        int nindex = h->nindex ? 2 * h->nindex : 32;
+        int *index = calloc((size_t)nindex, sizeof(*index)), *old = h->index;
+        if (index == NULL)
+            return -1;
+        h->index = index;
+        h->nindex = nindex;
+        for (int i = 0; i < h->n; i++)
+            *hosts__slot(h, h->host[i].name, strlen(h->host[i].name)) = i + 1;
+        free(old);
+    }
+    return 0;
+}
+
 static compi_status_t hosts__add(mpirun_hosts_t *h, const char *name, size_t len, int slots,
                                  const char *where, const char *prog)
 {
-    mpirun_host_t *grown;
-    int total = hosts_total_slots(h);
+    int *at;
 
-    if (slots > HOSTS_SLOTS_MAX - total) {
+    if (slots > HOSTS_SLOTS_MAX - h->total_slots) {
         fprintf(stderr, "%s: %s: more than %d slots in all\n", prog, where, HOSTS_SLOTS_MAX);
         return COMPI_ERR_INVALID_PARAM;
     }
-    for (int i = 0; i < h->n; i++) {
-        if (strlen(h->host[i].name) == len && memcmp(h->host[i].name, name, len) == 0) {
-            h->host[i].slots += slots;
-            return COMPI_OK;
-        }
-    }
-    grown = realloc(h->host, (size_t)(h->n + 1) * sizeof(*grown));
-    if (grown == NULL)
+    if (hosts__grow(h) != 0)
         goto nomem;
-    h->host = grown;
+    at = hosts__slot(h, name, len);
+    h->total_slots += slots;
+    if (*at > 0) {
+        h->host[*at - 1].slots += slots;
+        return COMPI_OK;
+    }
     h->host[h->n] = (mpirun_host_t){.slots = slots};
     h->host[h->n].name = strndup(name, len);
-    if (h->host[h->n].name == NULL)
+    if (h->host[h->n].name == NULL) {
+        h->total_slots -= slots;
         goto nomem;
-    h->n++;
+    }
+    *at = ++h->n;
     return COMPI_OK;
 
 nomem:
@@ -253,14 +301,41 @@ static int hosts__read_line(FILE *f, char *line, size_t *total, const char *wher
 
 compi_status_t hosts_add_file(mpirun_hosts_t *h, const char *path, const char *prog)
 {
-    FILE *f = fopen(path, "re");
     compi_status_t st = COMPI_OK;
     char line[HOSTS_LINE_MAX], where[1100];
     size_t total = 0;
     int lineno = 0, got;
+    struct stat sb;
+    FILE *f;
 
-    if (f == NULL) {
+    /* O_NONBLOCK: opening a FIFO would wait for a writer, and reading a terminal for a
+       line, before --timeout is armed.  A FIFO, a socket or a directory is refused; a
+       character device is read without waiting, through the same bounds as a file
+       (/dev/null is empty, /dev/zero a NUL byte); a regular file's size says at once
+       whether it is too big */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
         fprintf(stderr, "%s: cannot open host file '%s': %s\n", prog, path, strerror(errno));
+        return COMPI_ERR_IO;
+    }
+    if (fstat(fd, &sb) != 0 || !(S_ISREG(sb.st_mode) || S_ISCHR(sb.st_mode))) {
+        fprintf(stderr,
+                "%s: host file '%s' is not a regular file (a FIFO, a socket or a "
+                "directory): give the hosts in a file\n",
+                prog, path);
+        close(fd);
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    if (S_ISREG(sb.st_mode) && sb.st_size > HOSTS_FILE_MAX) {
+        fprintf(stderr, "%s: %s: host file larger than %d bytes (the limit)\n", prog, path,
+                HOSTS_FILE_MAX);
+        close(fd);
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    f = fdopen(fd, "r");
+    if (f == NULL) {
+        fprintf(stderr, "%s: cannot read host file '%s': %s\n", prog, path, strerror(errno));
+        close(fd);
         return COMPI_ERR_IO;
     }
     for (;;) {
@@ -312,11 +387,7 @@ void hosts_finish(mpirun_hosts_t *h)
 
 int hosts_total_slots(const mpirun_hosts_t *h)
 {
-    int total = 0;
-
-    for (int i = 0; i < h->n; i++)
-        total += h->host[i].slots;
-    return total;
+    return h->total_slots;
 }
 
 compi_status_t hosts_map(const mpirun_hosts_t *h, int np, map_policy_t p, int *host_of)
@@ -353,6 +424,6 @@ void hosts_free(mpirun_hosts_t *h)
     for (int i = 0; i < h->n; i++)
         free(h->host[i].name);
     free(h->host);
-    h->host = NULL;
-    h->n = 0;
+    free(h->index);
+    *h = (mpirun_hosts_t){0};
 }

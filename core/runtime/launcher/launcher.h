@@ -38,6 +38,11 @@ typedef struct mpirun_host {
 typedef struct mpirun_hosts {
     mpirun_host_t *host; /* heap, in the order first named */
     int n;
+    /* hosts.c's: room in host[], the slots of all, and an index of the names (open
+       addressing, index + 1, 0 empty; heap), so adding a host costs the same at any n */
+    int cap, total_slots;
+    int *index;
+    int nindex; /* a power of two, at least twice n; 0 before the first host */
 } mpirun_hosts_t;
 
 typedef struct mpirun_opts {

@@ -171,7 +171,7 @@ typedef struct osc_rma {
     void *result;
     compi_datatype_t *rdt;
     size_t rcount;
-    const void *compare; /* compare-and-swap: one element of tdt */
+    const void *compare; /* compare-and-swap: one element, laid out as odt */
 } osc_rma_t;
 
 struct compi_request;

@@ -7,10 +7,10 @@
  * the wrong flavor (MPI_ERR_RMA_FLAVOR), detach of nothing and overlapping attach
  * (MPI_ERR_RMA_ATTACH), an access to memory a dynamic window's target did not attach
  * (MPI_ERR_RMA_RANGE), user ops in accumulates (MPI_ERR_OP), predefined attributes that
- * cannot be set (MPI_ERR_KEYVAL), an op undefined on the type (MPI_ERR_OP, but not with
- * count 0), a freed window (MPI_ERR_WIN), bad sizes and disp_unit
- * at creation, MPI_Win_allocate_shared over ranks of several hosts (MPI_ERR_RMA_SHARED).  The
- * window stays usable after each error.
+ * cannot be set (MPI_ERR_KEYVAL), NULL buffers with data to move (MPI_ERR_BUFFER), an op undefined
+ * on the type (MPI_ERR_OP, but not with count 0), a freed window (MPI_ERR_WIN), bad sizes and
+ * disp_unit at creation, MPI_Win_allocate_shared over ranks of several hosts (MPI_ERR_RMA_SHARED).
+ * The window stays usable after each error.
  */
 #include "tests/mpi/mpitest.h"
 
@@ -111,6 +111,43 @@ int main(int argc, char **argv)
     /* nothing to combine: the op is not looked at (count 0 with MPI_BYTE and MPI_SUM) */
     MPI_OK(MPI_Get_accumulate(buf, 0, MPI_BYTE, buf + 4, 0, MPI_BYTE, right, 0, 0, MPI_BYTE,
                               MPI_SUM, win));
+    /* a NULL buffer with data to move: MPI_ERR_BUFFER, on every transfer */
+    {
+        int r1 = 0, one = 1;
+        MPI_Request rq = MPI_REQUEST_NULL;
+        expect_class(MPI_Put(NULL, 1, MPI_INT, right, 0, 1, MPI_INT, win), MPI_ERR_BUFFER,
+                     "MPI_Put from NULL");
+        expect_class(MPI_Get(NULL, 1, MPI_INT, right, 0, 1, MPI_INT, win), MPI_ERR_BUFFER,
+                     "MPI_Get into NULL");
+        expect_class(MPI_Accumulate(NULL, 1, MPI_INT, right, 0, 1, MPI_INT, MPI_SUM, win),
+                     MPI_ERR_BUFFER, "MPI_Accumulate from NULL");
+        expect_class(MPI_Get_accumulate(NULL, 1, MPI_INT, &r1, 1, MPI_INT, right, 0, 1, MPI_INT,
+                                        MPI_SUM, win),
+                     MPI_ERR_BUFFER, "MPI_Get_accumulate from NULL");
+        expect_class(MPI_Get_accumulate(&one, 1, MPI_INT, NULL, 1, MPI_INT, right, 0, 1, MPI_INT,
+                                        MPI_SUM, win),
+                     MPI_ERR_BUFFER, "MPI_Get_accumulate into NULL");
+        expect_class(MPI_Rput(NULL, 1, MPI_INT, right, 0, 1, MPI_INT, win, &rq), MPI_ERR_BUFFER,
+                     "MPI_Rput from NULL");
+        expect_class(MPI_Rget(NULL, 1, MPI_INT, right, 0, 1, MPI_INT, win, &rq), MPI_ERR_BUFFER,
+                     "MPI_Rget into NULL");
+        expect_class(MPI_Raccumulate(NULL, 1, MPI_INT, right, 0, 1, MPI_INT, MPI_SUM, win, &rq),
+                     MPI_ERR_BUFFER, "MPI_Raccumulate from NULL");
+        expect_class(MPI_Rget_accumulate(NULL, 1, MPI_INT, &r1, 1, MPI_INT, right, 0, 1, MPI_INT,
+                                         MPI_SUM, win, &rq),
+                     MPI_ERR_BUFFER, "MPI_Rget_accumulate from NULL");
+        expect_class(MPI_Fetch_and_op(NULL, &r1, MPI_INT, right, 0, MPI_SUM, win), MPI_ERR_BUFFER,
+                     "MPI_Fetch_and_op from NULL");
+        expect_class(MPI_Fetch_and_op(&one, NULL, MPI_INT, right, 0, MPI_SUM, win), MPI_ERR_BUFFER,
+                     "MPI_Fetch_and_op into NULL");
+        expect_class(MPI_Compare_and_swap(NULL, &one, &r1, MPI_INT, right, 0, win), MPI_ERR_BUFFER,
+                     "MPI_Compare_and_swap from NULL");
+        CHECK(rq == MPI_REQUEST_NULL, "a failed request-based call left a request");
+        /* nothing to move: NULL is fine */
+        MPI_OK(MPI_Put(NULL, 0, MPI_INT, right, 0, 0, MPI_INT, win));
+        MPI_OK(MPI_Get_accumulate(NULL, 0, MPI_INT, &r1, 1, MPI_INT, right, 0, 1, MPI_INT,
+                                  MPI_NO_OP, win));
+    }
     MPI_OK(MPI_Put(buf, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win)); /* a no-op */
     expect_class(MPI_Win_free(&win), MPI_ERR_RMA_SYNC, "free inside a lock epoch");
     MPI_OK(MPI_Put(buf, 8, MPI_INT, right, 0, 8, MPI_INT, win)); /* still usable */

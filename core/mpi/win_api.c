@@ -181,9 +181,8 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
         return win_err(w, MPI_ERR_ARG, fn, "base is NULL");
     }
     compi_status_t st = osc_attach(w->osc, base, (size_t)size);
-    if (st == COMPI_ERR_NO_RESOURCE) {
-        return win_err(w, MPI_ERR_RMA_ATTACH, fn, "%d regions are attached already, the most",
-                       OSC_MAX_REGIONS);
+    if (st == COMPI_ERR_NO_MEMORY) {
+        return win_err(w, MPI_ERR_NO_MEM, fn, "no memory for one more attached region");
     }
     if (st != COMPI_OK) {
         return win_err(w, MPI_ERR_RMA_ATTACH, fn, "[%p, +%ld) overlaps a region attached already",

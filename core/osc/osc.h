@@ -50,7 +50,6 @@
 #include <stdint.h>
 
 #define OSC_LINE 64
-#define OSC_MAX_REGIONS 64 /* regions one rank may have attached to a dynamic window */
 #define OSC_LOCK_EXCL 0x80000000u
 
 typedef struct osc_region {
@@ -72,11 +71,12 @@ typedef struct osc_rank {
     char pad2[OSC_LINE - 4];
     uint64_t complete; /* PSCW: MPI_Win_complete calls of origins towards this rank */
     char pad3[OSC_LINE - 8];
-    /* dynamic windows: the attached regions, under reg_lock */
+    /* dynamic windows: the attached regions, under reg_lock: nreg of them, sorted by base,
+       in the owner's memory at reg_addr (others read them by single copy) */
     uint32_t reg_lock;
     uint32_t nreg;
-    osc_region_t reg[OSC_MAX_REGIONS];
-    char pad4[OSC_LINE - 8];
+    uint64_t reg_addr;
+    char pad4[OSC_LINE - 16];
 } osc_rank_t;
 
 _Static_assert(sizeof(osc_rank_t) % OSC_LINE == 0, "ranks' entries in lines of their own");
@@ -107,6 +107,8 @@ typedef struct compi_win {
     char *data;        /* the memory of the allocate flavors, or NULL */
     char *scratch;     /* accumulates to single-copy memory: a chunk of the target, kept */
     size_t scratch_len;
+    osc_region_t *regs; /* dynamic windows: this rank's attached regions (ranks[rank]) */
+    size_t regs_cap;
 
     /* post-start-complete-wait (the API checks the epochs, the transports use them) */
     uint64_t *started;        /* [p]: MPI_Win_start calls towards each target */
@@ -274,7 +276,7 @@ compi_status_t osc_target(compi_win_t *w, int t, MPI_Aint disp, compi_datatype_t
    segment's transfers, and the target's side of active messages on its own memory */
 compi_status_t osc_apply(compi_win_t *w, const osc_target_t *tg, const osc_rma_t *a);
 
-/* dynamic windows: COMPI_ERR_NO_RESOURCE when the registry is full,
+/* dynamic windows: COMPI_ERR_NO_MEMORY when the registry cannot grow,
    COMPI_ERR_INVALID_PARAM when the region overlaps one attached, COMPI_ERR_NOT_FOUND
    (detach) when no region starts at base */
 compi_status_t osc_attach(compi_win_t *w, void *base, size_t size);

@@ -242,6 +242,47 @@ int main(int argc, char **argv)
     free(mem);
     free(addrs);
 
+    /* dynamic, many regions: NREG adjacent slices of one buffer, each attached by itself
+       (more than any fixed registry would hold), an element put into each */
+    {
+        enum { NREG = 300, RLEN = 4 };
+        int *big = malloc(NREG * RLEN * sizeof(int));
+        int right = (mt_rank + 1) % mt_size, left = (mt_rank + mt_size - 1) % mt_size;
+        addrs = malloc(sizeof(MPI_Aint) * (size_t)mt_size);
+        for (int i = 0; i < NREG * RLEN; i++) {
+            big[i] = -1;
+        }
+        MPI_OK(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+        for (int r = 0; r < NREG; r++) {
+            /* every third region first, then the rest: attached out of address order */
+            int k = (r * 3) % NREG + (r * 3) / NREG;
+            MPI_OK(MPI_Win_attach(win, big + k * RLEN, RLEN * sizeof(int)));
+        }
+        MPI_OK(MPI_Get_address(big, &mine));
+        MPI_OK(MPI_Allgather(&mine, 1, MPI_AINT, addrs, 1, MPI_AINT, MPI_COMM_WORLD));
+        MPI_OK(MPI_Win_lock_all(0, win));
+        for (int r = 0; r < NREG; r++) {
+            int v = val(mt_rank, right, r);
+            MPI_OK(MPI_Put(&v, 1, MPI_INT, right,
+                           addrs[right] + (MPI_Aint)((r * RLEN + r % RLEN) * sizeof(int)), 1,
+                           MPI_INT, win));
+        }
+        MPI_OK(MPI_Win_unlock_all(win));
+        MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+        for (int r = 0; r < NREG; r++) {
+            int at = r * RLEN + r % RLEN;
+            CHECK(big[at] == val(left, mt_rank, r), "region %d of %d: %d, expected %d", r, NREG,
+                  big[at], val(left, mt_rank, r));
+        }
+        MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+        for (int r = NREG - 1; r >= 0; r--) {
+            MPI_OK(MPI_Win_detach(win, big + r * RLEN));
+        }
+        MPI_OK(MPI_Win_free(&win));
+        free(big);
+        free(addrs);
+    }
+
     /* a window on a communicator of one rank, and one on a split */
     MPI_Comm half;
     MPI_OK(MPI_Comm_split(MPI_COMM_WORLD, mt_rank % 2, mt_rank, &half));

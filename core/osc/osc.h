@@ -267,7 +267,7 @@ typedef struct osc_target {
 /*
  * The target of `count` elements of `dt` at displacement `disp` of rank t.
  * COMPI_ERR_NOT_FOUND when they do not lie inside the target's window (or, on a dynamic
- * window, inside one region the target attached).
+ * window, inside the regions the target attached: one, or several adjacent ones).
  */
 compi_status_t osc_target(compi_win_t *w, int t, MPI_Aint disp, compi_datatype_t *dt, size_t count,
                           osc_target_t *tg);

@@ -348,15 +348,17 @@ static void reg_unlock(osc_rank_t *e)
 
 #define REG_READ 64 /* regions of another rank read by one system call */
 
-/* whether one of rank t's attached regions (sorted by base) holds [a, b) */
+/* whether rank t's attached regions cover [a, b): the regions (sorted by base, not
+   overlapping) walked in order, each that starts at or before the covered end extending
+   it, so that adjacent regions cover together what none covers alone */
 static compi_status_t reg_covers(compi_win_t *w, int t, uint64_t a, uint64_t b, int *ok)
 {
     osc_rank_t *e = &w->ranks[t];
     osc_region_t buf[REG_READ];
     compi_status_t st = COMPI_OK;
+    uint64_t cur = a;
     int stop = 0;
 
-    *ok = 0;
     reg_lock(e);
     for (uint32_t i = 0, n = e->nreg; i < n && !stop && st == COMPI_OK;) {
         uint32_t k = n - i < REG_READ ? n - i : REG_READ;
@@ -374,15 +376,17 @@ static compi_status_t reg_covers(compi_win_t *w, int t, uint64_t a, uint64_t b, 
             }
         }
         for (uint32_t j = 0; j < k && !stop; j++) {
-            if (r[j].base > a) {
-                stop = 1; /* the later regions start later still */
-            } else if (r[j].base + r[j].size >= b) {
-                *ok = stop = 1;
+            if (r[j].base > cur) {
+                stop = 1; /* a gap: the later regions start later still */
+            } else if (r[j].base + r[j].size > cur) {
+                cur = r[j].base + r[j].size;
+                stop = cur >= b;
             }
         }
         i += k;
     }
     reg_unlock(e);
+    *ok = cur >= b;
     return st;
 }
 

@@ -243,7 +243,8 @@ int main(int argc, char **argv)
     free(addrs);
 
     /* dynamic, many regions: NREG adjacent slices of one buffer, each attached by itself
-       (more than any fixed registry would hold), an element put into each */
+       (more than any fixed registry would hold), an element put into each, then accesses
+       that span regions */
     {
         enum { NREG = 300, RLEN = 4 };
         int *big = malloc(NREG * RLEN * sizeof(int));
@@ -274,6 +275,31 @@ int main(int argc, char **argv)
             CHECK(big[at] == val(left, mt_rank, r), "region %d of %d: %d, expected %d", r, NREG,
                   big[at], val(left, mt_rank, r));
         }
+        /* one access across all of them (adjacent regions cover it together), and a get
+           across two */
+        int *all = malloc(NREG * RLEN * sizeof(int)), two[2 * RLEN];
+        for (int i = 0; i < NREG * RLEN; i++) {
+            all[i] = val(mt_rank, right, i) + 1;
+        }
+        MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+        MPI_OK(MPI_Win_lock_all(0, win));
+        MPI_OK(MPI_Put(all, NREG * RLEN, MPI_INT, right, addrs[right], NREG * RLEN, MPI_INT, win));
+        MPI_OK(MPI_Win_flush(right, win));
+        MPI_OK(MPI_Get(two, 2 * RLEN, MPI_INT, right,
+                       addrs[right] + (MPI_Aint)((RLEN + RLEN / 2) * sizeof(int)), 2 * RLEN,
+                       MPI_INT, win));
+        MPI_OK(MPI_Win_unlock_all(win));
+        for (int i = 0; i < 2 * RLEN; i++) {
+            int at = RLEN + RLEN / 2 + i;
+            CHECK(two[i] == val(mt_rank, right, at) + 1, "get across regions [%d]: %d", i,
+                  two[i]);
+        }
+        MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+        for (int i = 0; i < NREG * RLEN; i++) {
+            CHECK(big[i] == val(left, mt_rank, i) + 1, "put across %d regions [%d]: %d", NREG, i,
+                  big[i]);
+        }
+        free(all);
         MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
         for (int r = NREG - 1; r >= 0; r--) {
             MPI_OK(MPI_Win_detach(win, big + r * RLEN));

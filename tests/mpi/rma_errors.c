@@ -204,6 +204,21 @@ int main(int argc, char **argv)
     MPI_OK(MPI_Win_unlock_all(win));
     MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
     MPI_OK(MPI_Win_detach(win, buf));
+    /* adjacent regions cover an access together; a gap between regions does not */
+    MPI_OK(MPI_Win_attach(win, buf, 2 * sizeof(int)));
+    MPI_OK(MPI_Win_attach(win, buf + 2, 2 * sizeof(int)));
+    MPI_OK(MPI_Win_attach(win, buf + 5, 3 * sizeof(int)));
+    MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    MPI_OK(MPI_Win_lock_all(0, win));
+    int four[4];
+    MPI_OK(MPI_Get(four, 4, MPI_INT, right, addrs[right], 4, MPI_INT, win));
+    expect_class(MPI_Get(four, 4, MPI_INT, right, addrs[right] + 2 * sizeof(int), 4, MPI_INT, win),
+                 MPI_ERR_RMA_RANGE, "across a gap between regions");
+    MPI_OK(MPI_Win_unlock_all(win));
+    MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    MPI_OK(MPI_Win_detach(win, buf + 2));
+    MPI_OK(MPI_Win_detach(win, buf));
+    MPI_OK(MPI_Win_detach(win, buf + 5));
     MPI_OK(MPI_Win_free(&win));
     free(addrs);
 

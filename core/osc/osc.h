@@ -139,7 +139,7 @@ void osc_win_free(compi_win_t *w);
 
 /* 1 when every rank maps the memory of every other (MPI_Win_allocate(_shared) on the
    segment); then osc_shared_query gives rank's (MPI_PROC_NULL: the first rank with
-   memory) size, disp_unit and address in this process */
+   memory) size, disp_unit and address in this process (NULL for a segment of size 0) */
 int osc_shared(const compi_win_t *w);
 void osc_shared_query(const compi_win_t *w, int rank, size_t *size, int *disp_unit, void **base);
 

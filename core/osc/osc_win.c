@@ -249,8 +249,7 @@ compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int d
     }
     /* step 3 */
     if (w->data != NULL) {
-        w->base =
-            sizes[w->rank] > 0 || flavor == MPI_WIN_FLAVOR_SHARED ? w->data + offs[w->rank] : NULL;
+        w->base = sizes[w->rank] > 0 ? w->data + offs[w->rank] : NULL; /* size 0: NULL */
     } else {
         w->base = base;
     }
@@ -527,5 +526,5 @@ void osc_shared_query(const compi_win_t *w, int rank, size_t *size, int *disp_un
     const osc_rank_t *e = &w->ranks[rank];
     *size = (size_t)e->size;
     *disp_unit = e->disp_unit;
-    *base = e->size > 0 || w->flavor == MPI_WIN_FLAVOR_SHARED ? w->data + e->base : NULL;
+    *base = e->size > 0 ? w->data + e->base : NULL; /* a segment of size 0: NULL (MPI-4) */
 }

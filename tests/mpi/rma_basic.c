@@ -213,7 +213,8 @@ int main(int argc, char **argv)
         MPI_OK(MPI_Win_free(&win));
     }
 
-    /* shared, rank 0 without memory: MPI_PROC_NULL names the first rank that has some */
+    /* shared, rank 0 without memory: MPI_PROC_NULL names the first rank that has some, and
+       rank 0's segment is size 0 at NULL */
     if (mt_size > 1 && one_host) {
         MPI_Aint sz;
         int du, *first;
@@ -221,6 +222,15 @@ int main(int argc, char **argv)
                                        MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win));
         MPI_OK(MPI_Win_shared_query(win, MPI_PROC_NULL, &sz, &du, &first));
         CHECK(sz == 8 * sizeof(int), "first rank with memory: size %ld", (long)sz);
+        /* a segment of size 0 has no address (MPI-4): NULL where it was allocated and where
+           it is queried */
+        if (mt_rank == 0) {
+            CHECK(mem == NULL, "size 0: MPI_Win_allocate_shared gave %p", (void *)mem);
+        }
+        int *zero = first;
+        MPI_OK(MPI_Win_shared_query(win, 0, &sz, &du, &zero));
+        CHECK(sz == 0 && zero == NULL, "shared_query of a segment of size 0: size %ld base %p",
+              (long)sz, (void *)zero);
         if (mt_rank == 1) {
             CHECK(first == mem, "first rank with memory is 1: %p, mine %p", (void *)first,
                   (void *)mem);

@@ -137,10 +137,10 @@ compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int d
    (not collective: the API layer synchronises first) */
 void osc_win_free(compi_win_t *w);
 
-/* 1 when every rank maps the memory of every other (MPI_Win_allocate(_shared) on the
-   segment); then osc_shared_query gives rank's (MPI_PROC_NULL: the first rank with
-   memory) size, disp_unit and address in this process (NULL for a segment of size 0) */
-int osc_shared(const compi_win_t *w);
+/* rank's (MPI_PROC_NULL: the first rank with memory this rank maps) size, disp_unit and
+   address in this process: every rank's where the segment holds the memory of all
+   (MPI_Win_allocate(_shared)), otherwise this rank's own only (the others: size 0,
+   address NULL); a segment of size 0 has the address NULL */
 void osc_shared_query(const compi_win_t *w, int rank, size_t *size, int *disp_unit, void **base);
 
 /* which transport a window over comm uses: 1 for active messages (ranks on other hosts,

@@ -506,25 +506,37 @@ compi_status_t osc_detach(compi_win_t *w, const void *base)
     return st;
 }
 
-int osc_shared(const compi_win_t *w)
+/* rank r's segment as this rank can load and store it: every rank's of the segment's data
+   part, otherwise only this rank's own memory (another process's is not mapped here) */
+static void query_one(const compi_win_t *w, int r, size_t *size, int *disp_unit, void **base)
 {
-    return w->data != NULL;
+    const osc_rank_t *e = &w->ranks[r];
+    *disp_unit = e->disp_unit;
+    *size = 0;
+    *base = NULL;
+    if (w->data != NULL) {
+        *size = (size_t)e->size;
+        *base = e->size > 0 ? w->data + e->base : NULL;
+    } else if (r == w->rank) {
+        *size = w->size;
+        *base = w->size > 0 ? w->base : NULL;
+    }
 }
 
 void osc_shared_query(const compi_win_t *w, int rank, size_t *size, int *disp_unit, void **base)
 {
-    if (rank == MPI_PROC_NULL) {
-        /* the first rank with memory */
-        rank = 0;
-        for (int r = 0; r < w->p; r++) {
-            if (w->ranks[r].size > 0) {
-                rank = r;
-                break;
-            }
+    if (rank != MPI_PROC_NULL) {
+        query_one(w, rank, size, disp_unit, base);
+        return;
+    }
+    /* the lowest rank with memory this rank can reach (size 0 and NULL when none has) */
+    for (int r = 0; r < w->p; r++) {
+        query_one(w, r, size, disp_unit, base);
+        if (*size > 0) {
+            return;
         }
     }
-    const osc_rank_t *e = &w->ranks[rank];
-    *size = (size_t)e->size;
-    *disp_unit = e->disp_unit;
-    *base = e->size > 0 ? w->data + e->base : NULL; /* a segment of size 0: NULL (MPI-4) */
+    query_one(w, 0, size, disp_unit, base);
+    *size = 0;
+    *base = NULL;
 }

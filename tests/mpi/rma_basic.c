@@ -301,8 +301,7 @@ int main(int argc, char **argv)
         MPI_OK(MPI_Win_unlock_all(win));
         for (int i = 0; i < 2 * RLEN; i++) {
             int at = RLEN + RLEN / 2 + i;
-            CHECK(two[i] == val(mt_rank, right, at) + 1, "get across regions [%d]: %d", i,
-                  two[i]);
+            CHECK(two[i] == val(mt_rank, right, at) + 1, "get across regions [%d]: %d", i, two[i]);
         }
         MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
         for (int i = 0; i < NREG * RLEN; i++) {

@@ -78,6 +78,13 @@ static int target_check(mpi_win_t *w, int t, MPI_Aint disp, const char *fn)
     return MPI_SUCCESS;
 }
 
+/* a NULL buffer for data of dt: a datatype whose data starts at its true lower bound 0
+   (a predefined one or any relative layout) would be read or written at address 0 */
+static int buf_null(const void *buf, const compi_datatype_t *dt)
+{
+    return buf == NULL && dt->true_lb == 0;
+}
+
 static int rma_any(int kind, const void *oaddr, int ocount, MPI_Datatype otype, void *raddr,
                    int rcount, MPI_Datatype rtype, int t, MPI_Aint tdisp, int tcount,
                    MPI_Datatype ttype, MPI_Op oph, MPI_Win win, MPI_Request *req, const char *fn)
@@ -134,6 +141,15 @@ static int rma_any(int kind, const void *oaddr, int ocount, MPI_Datatype otype, 
     }
     if (t != MPI_PROC_NULL && (rc = target_check(w, t, tdisp, fn)) != MPI_SUCCESS) {
         return rc;
+    }
+    /* a buffer that data goes to or comes from cannot be NULL (MPI_BOTTOM is NULL too: a
+       datatype of absolute addresses, whose true lower bound is not 0, is allowed) */
+    if (t != MPI_PROC_NULL && tbytes > 0) {
+        if ((uses_origin && buf_null(oaddr, odt)) || (kind == OSC_GACC && buf_null(raddr, rdt))) {
+            return win_err(w, MPI_ERR_BUFFER, fn, "%s is NULL",
+                           kind == OSC_GACC && buf_null(raddr, rdt) ? "result_addr"
+                                                                    : "origin_addr");
+        }
     }
     osc_rma_t a = {
         .kind = kind, .t = t, .disp = tdisp, .tdt = tdt, .tcount = (size_t)tcount, .op = op};

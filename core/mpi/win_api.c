@@ -181,9 +181,8 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
         return win_err(w, MPI_ERR_ARG, fn, "base is NULL");
     }
     compi_status_t st = osc_attach(w->osc, base, (size_t)size);
-    if (st == COMPI_ERR_NO_RESOURCE) {
-        return win_err(w, MPI_ERR_RMA_ATTACH, fn, "%d regions are attached already, the most",
-                       OSC_MAX_REGIONS);
+    if (st == COMPI_ERR_NO_MEMORY) {
+        return win_err(w, MPI_ERR_NO_MEM, fn, "no memory for one more attached region");
     }
     if (st != COMPI_OK) {
         return win_err(w, MPI_ERR_RMA_ATTACH, fn, "[%p, +%ld) overlaps a region attached already",
@@ -221,10 +220,12 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
     if (w == NULL) {
         return rc;
     }
-    if (!osc_shared(w->osc)) {
+    /* MPI-4.1: on windows of MPI_Win_create and MPI_Win_allocate too, where only the
+       memory this rank can load and store is given (the others' size 0, address NULL) */
+    if (w->attr_flavor == MPI_WIN_FLAVOR_DYNAMIC) {
         return win_err(w, MPI_ERR_RMA_FLAVOR, fn,
-                       "the window's memory is not shared (only MPI_Win_allocate_shared and "
-                       "MPI_Win_allocate windows have memory every rank maps)");
+                       "a dynamic window has no segment to query (MPI_Win_allocate_shared, "
+                       "MPI_Win_allocate and MPI_Win_create windows have)");
     }
     if ((rc = win_rank_check(w, rank, 1, fn)) != MPI_SUCCESS) {
         return rc;

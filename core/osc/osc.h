@@ -50,7 +50,6 @@
 #include <stdint.h>
 
 #define OSC_LINE 64
-#define OSC_MAX_REGIONS 64 /* regions one rank may have attached to a dynamic window */
 #define OSC_LOCK_EXCL 0x80000000u
 
 typedef struct osc_region {
@@ -72,11 +71,12 @@ typedef struct osc_rank {
     char pad2[OSC_LINE - 4];
     uint64_t complete; /* PSCW: MPI_Win_complete calls of origins towards this rank */
     char pad3[OSC_LINE - 8];
-    /* dynamic windows: the attached regions, under reg_lock */
+    /* dynamic windows: the attached regions, under reg_lock: nreg of them, sorted by base,
+       in the owner's memory at reg_addr (others read them by single copy) */
     uint32_t reg_lock;
     uint32_t nreg;
-    osc_region_t reg[OSC_MAX_REGIONS];
-    char pad4[OSC_LINE - 8];
+    uint64_t reg_addr;
+    char pad4[OSC_LINE - 16];
 } osc_rank_t;
 
 _Static_assert(sizeof(osc_rank_t) % OSC_LINE == 0, "ranks' entries in lines of their own");
@@ -107,6 +107,8 @@ typedef struct compi_win {
     char *data;        /* the memory of the allocate flavors, or NULL */
     char *scratch;     /* accumulates to single-copy memory: a chunk of the target, kept */
     size_t scratch_len;
+    osc_region_t *regs; /* dynamic windows: this rank's attached regions (ranks[rank]) */
+    size_t regs_cap;
 
     /* post-start-complete-wait (the API checks the epochs, the transports use them) */
     uint64_t *started;        /* [p]: MPI_Win_start calls towards each target */
@@ -135,10 +137,10 @@ compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int d
    (not collective: the API layer synchronises first) */
 void osc_win_free(compi_win_t *w);
 
-/* 1 when every rank maps the memory of every other (MPI_Win_allocate(_shared) on the
-   segment); then osc_shared_query gives rank's (MPI_PROC_NULL: the first rank with
-   memory) size, disp_unit and address in this process */
-int osc_shared(const compi_win_t *w);
+/* rank's (MPI_PROC_NULL: the first rank with memory this rank maps) size, disp_unit and
+   address in this process: every rank's where the segment holds the memory of all
+   (MPI_Win_allocate(_shared)), otherwise this rank's own only (the others: size 0,
+   address NULL); a segment of size 0 has the address NULL */
 void osc_shared_query(const compi_win_t *w, int rank, size_t *size, int *disp_unit, void **base);
 
 /* which transport a window over comm uses: 1 for active messages (ranks on other hosts,
@@ -171,7 +173,7 @@ typedef struct osc_rma {
     void *result;
     compi_datatype_t *rdt;
     size_t rcount;
-    const void *compare; /* compare-and-swap: one element of tdt */
+    const void *compare; /* compare-and-swap: one element, laid out as odt */
 } osc_rma_t;
 
 struct compi_request;
@@ -265,7 +267,7 @@ typedef struct osc_target {
 /*
  * The target of `count` elements of `dt` at displacement `disp` of rank t.
  * COMPI_ERR_NOT_FOUND when they do not lie inside the target's window (or, on a dynamic
- * window, inside one region the target attached).
+ * window, inside the regions the target attached: one, or several adjacent ones).
  */
 compi_status_t osc_target(compi_win_t *w, int t, MPI_Aint disp, compi_datatype_t *dt, size_t count,
                           osc_target_t *tg);
@@ -274,7 +276,7 @@ compi_status_t osc_target(compi_win_t *w, int t, MPI_Aint disp, compi_datatype_t
    segment's transfers, and the target's side of active messages on its own memory */
 compi_status_t osc_apply(compi_win_t *w, const osc_target_t *tg, const osc_rma_t *a);
 
-/* dynamic windows: COMPI_ERR_NO_RESOURCE when the registry is full,
+/* dynamic windows: COMPI_ERR_NO_MEMORY when the registry cannot grow,
    COMPI_ERR_INVALID_PARAM when the region overlaps one attached, COMPI_ERR_NOT_FOUND
    (detach) when no region starts at base */
 compi_status_t osc_attach(compi_win_t *w, void *base, size_t size);

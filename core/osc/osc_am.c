@@ -566,8 +566,8 @@ compi_status_t osc_am_rma(compi_win_t *w, const osc_rma_t *a, compi_request_t *r
     }
     /* the origin packed straight into the message */
     if (a->kind == OSC_CAS) {
-        memcpy(p, a->origin, dt->size);
-        memcpy(p + dt->size, a->compare, dt->size);
+        dt_copy(NULL, p, a->odt, a->origin, 0, dt->size);
+        dt_copy(NULL, p + dt->size, a->odt, a->compare, 0, dt->size);
     } else if (obytes > 0) {
         dt_copy(NULL, p, a->odt, a->origin, 0, obytes);
     }

@@ -36,6 +36,7 @@
 #define OSC_IOV 256              /* iovecs per system call and side (under IOV_MAX), on the stack */
 #define OSC_CHUNK 4096           /* bytes of a remote accumulate combined at a time, on the stack */
 #define OSC_SCRATCH (256 * 1024) /* ... or through the window's scratch, larger ones */
+#define OSC_ELEM_MAX 64          /* bytes of one predefined element, packed (compare-and-swap) */
 
 /*
  * Single copy between this process and (dt, count) at tg->remote, bytes [off, off+bytes)
@@ -338,9 +339,13 @@ static int fop_atomic_ok(const compi_op_t *op)
     }
 }
 
-/* one element of predefined dt: result = target; target = origin op target */
+/* one element of predefined dt: result = target; target = origin op target.  The origin
+   is laid out as odt, the result as rdt (NULL: packed bytes, as an active message carries
+   them); a pair type has padding that the packed form lacks */
 static compi_status_t osc_fetch_and_op(compi_win_t *w, const osc_target_t *tg, compi_datatype_t *dt,
-                                       const compi_op_t *op, const void *origin, void *result)
+                                       const compi_op_t *op, const compi_datatype_t *odt,
+                                       const void *origin, const compi_datatype_t *rdt,
+                                       void *result)
 {
     size_t n = tg->local != NULL && fop_atomic_ok(op) ? atomic_int_size(dt) : 0;
     compi_status_t st = COMPI_OK;
@@ -351,19 +356,21 @@ static compi_status_t osc_fetch_and_op(compi_win_t *w, const osc_target_t *tg, c
     } else if (n == 8) {
         ATOMIC_FOP(uint64_t);
     } else {
-        st = osc_get(tg, dt, 1, NULL, result, dt->size);
+        st = osc_get(tg, dt, 1, rdt, result, dt->size);
         if (st == COMPI_OK) {
-            st = combine(w, tg, dt, 1, op, NULL, origin, dt->size);
+            st = combine(w, tg, dt, 1, op, odt, origin, dt->size);
         }
     }
     acc_unlock(w, tg->t);
     return st;
 }
 
-/* one element: result = target; if target == compare, target = origin */
+/* one element: result = target; if target == compare, target = origin (origin and compare
+   laid out as odt, the result as rdt; NULL: packed) */
 static compi_status_t osc_compare_and_swap(compi_win_t *w, const osc_target_t *tg,
-                                           compi_datatype_t *dt, const void *origin,
-                                           const void *compare, void *result)
+                                           compi_datatype_t *dt, const compi_datatype_t *odt,
+                                           const void *origin, const void *compare,
+                                           const compi_datatype_t *rdt, void *result)
 {
     size_t n = tg->local != NULL ? atomic_int_size(dt) : 0;
     compi_status_t st = COMPI_OK;
@@ -384,9 +391,16 @@ static compi_status_t osc_compare_and_swap(compi_win_t *w, const osc_target_t *t
                                     __ATOMIC_SEQ_CST);
         memcpy(result, &exp, 8);
     } else {
-        st = osc_get(tg, dt, 1, NULL, result, dt->size);
-        if (st == COMPI_OK && memcmp(result, compare, dt->size) == 0) {
-            st = osc_put(tg, dt, 1, NULL, origin, dt->size);
+        /* compared packed: the padding of a pair type is no part of the value */
+        char old[OSC_ELEM_MAX], cmp[OSC_ELEM_MAX];
+        if (dt->size > OSC_ELEM_MAX) {
+            st = COMPI_ERR_INTERNAL;
+        } else if ((st = osc_get(tg, dt, 1, NULL, old, dt->size)) == COMPI_OK) {
+            dt_copy(NULL, cmp, odt, compare, 0, dt->size);
+            dt_copy(rdt, result, NULL, old, 0, dt->size);
+            if (memcmp(old, cmp, dt->size) == 0) {
+                st = osc_put(tg, dt, 1, odt, origin, dt->size);
+            }
         }
     }
     acc_unlock(w, tg->t);
@@ -406,9 +420,10 @@ compi_status_t osc_apply(compi_win_t *w, const osc_target_t *tg, const osc_rma_t
         return osc_accumulate(w, tg, a->tdt, a->tcount, a->op, a->odt, a->origin, a->rdt,
                               a->kind == OSC_GACC ? a->result : NULL);
     case OSC_FOP:
-        return osc_fetch_and_op(w, tg, a->tdt, a->op, a->origin, a->result);
+        return osc_fetch_and_op(w, tg, a->tdt, a->op, a->odt, a->origin, a->rdt, a->result);
     case OSC_CAS:
-        return osc_compare_and_swap(w, tg, a->tdt, a->origin, a->compare, a->result);
+        return osc_compare_and_swap(w, tg, a->tdt, a->odt, a->origin, a->compare, a->rdt,
+                                    a->result);
     default:
         return COMPI_ERR_INTERNAL;
     }

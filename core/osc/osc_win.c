@@ -249,8 +249,7 @@ compi_status_t osc_win_create(compi_comm_t *comm, int flavor, size_t size, int d
     }
     /* step 3 */
     if (w->data != NULL) {
-        w->base =
-            sizes[w->rank] > 0 || flavor == MPI_WIN_FLAVOR_SHARED ? w->data + offs[w->rank] : NULL;
+        w->base = sizes[w->rank] > 0 ? w->data + offs[w->rank] : NULL; /* size 0: NULL */
     } else {
         w->base = base;
     }
@@ -327,6 +326,7 @@ void osc_win_free(compi_win_t *w)
     free(w->started);
     free(w->access);
     free(w->scratch);
+    free(w->regs);
     free(w);
 }
 
@@ -343,6 +343,50 @@ static void reg_lock(osc_rank_t *e)
 static void reg_unlock(osc_rank_t *e)
 {
     __atomic_store_n(&e->reg_lock, 0, __ATOMIC_RELEASE);
+}
+
+#define REG_READ 64 /* regions of another rank read by one system call */
+
+/* whether rank t's attached regions cover [a, b): the regions (sorted by base, not
+   overlapping) walked in order, each that starts at or before the covered end extending
+   it, so that adjacent regions cover together what none covers alone */
+static compi_status_t reg_covers(compi_win_t *w, int t, uint64_t a, uint64_t b, int *ok)
+{
+    osc_rank_t *e = &w->ranks[t];
+    osc_region_t buf[REG_READ];
+    compi_status_t st = COMPI_OK;
+    uint64_t cur = a;
+    int stop = 0;
+
+    reg_lock(e);
+    for (uint32_t i = 0, n = e->nreg; i < n && !stop && st == COMPI_OK;) {
+        uint32_t k = n - i < REG_READ ? n - i : REG_READ;
+        const osc_region_t *r = buf;
+        if (t == w->rank) {
+            r = w->regs + i;
+        } else {
+            struct iovec l = {.iov_base = buf, .iov_len = k * sizeof(osc_region_t)};
+            struct iovec rv = {.iov_base =
+                                   (void *)(uintptr_t)(e->reg_addr + i * sizeof(osc_region_t)),
+                               .iov_len = l.iov_len};
+            if (process_vm_readv(e->pid, &l, 1, &rv, 1, 0) != (ssize_t)l.iov_len) {
+                st = COMPI_ERR_IO;
+                break;
+            }
+        }
+        for (uint32_t j = 0; j < k && !stop; j++) {
+            if (r[j].base > cur) {
+                stop = 1; /* a gap: the later regions start later still */
+            } else if (r[j].base + r[j].size > cur) {
+                cur = r[j].base + r[j].size;
+                stop = cur >= b;
+            }
+        }
+        i += k;
+    }
+    reg_unlock(e);
+    *ok = cur >= b;
+    return st;
 }
 
 /* the bytes [lo, hi) from the element start an access to (dt, count) touches */
@@ -375,12 +419,11 @@ compi_status_t osc_target(compi_win_t *w, int t, MPI_Aint disp, compi_datatype_t
         /* disp is an address in the target (MPI_Get_address there) */
         int ok = hi <= lo;
         if (!ok) {
-            uint64_t a = (uint64_t)disp + (uint64_t)lo, b = (uint64_t)disp + (uint64_t)hi;
-            reg_lock(e);
-            for (uint32_t i = 0; i < e->nreg && !ok; i++) {
-                ok = a >= e->reg[i].base && b <= e->reg[i].base + e->reg[i].size;
+            compi_status_t st =
+                reg_covers(w, t, (uint64_t)disp + (uint64_t)lo, (uint64_t)disp + (uint64_t)hi, &ok);
+            if (st != COMPI_OK) {
+                return st;
             }
-            reg_unlock(e);
         }
         if (!ok) {
             return COMPI_ERR_NOT_FOUND;
@@ -411,18 +454,34 @@ compi_status_t osc_attach(compi_win_t *w, void *base, size_t size)
     osc_rank_t *e = &w->ranks[w->rank];
     uint64_t a = (uint64_t)(uintptr_t)base;
     compi_status_t st = COMPI_OK;
+    uint32_t at = 0;
 
     reg_lock(e);
     for (uint32_t i = 0; i < e->nreg; i++) {
-        if (a < e->reg[i].base + e->reg[i].size && e->reg[i].base < a + size) {
+        const osc_region_t *r = &w->regs[i];
+        if (a < r->base + r->size && r->base < a + size) {
             st = COMPI_ERR_INVALID_PARAM;
         }
+        if (r->base <= a) {
+            at = i + 1; /* sorted by base: the new region goes after this one */
+        }
     }
-    if (st == COMPI_OK && e->nreg == OSC_MAX_REGIONS) {
-        st = COMPI_ERR_NO_RESOURCE;
+    if (st == COMPI_OK && e->nreg == w->regs_cap) {
+        /* the registry grows (others read it under the lock held here) */
+        size_t cap = w->regs_cap > 0 ? 2 * w->regs_cap : 16;
+        osc_region_t *n = cap <= UINT32_MAX ? realloc(w->regs, cap * sizeof(*n)) : NULL;
+        if (n == NULL) {
+            st = COMPI_ERR_NO_MEMORY;
+        } else {
+            w->regs = n;
+            w->regs_cap = cap;
+            e->reg_addr = (uint64_t)(uintptr_t)n;
+        }
     }
     if (st == COMPI_OK) {
-        e->reg[e->nreg++] = (osc_region_t){.base = a, .size = size};
+        memmove(&w->regs[at + 1], &w->regs[at], (e->nreg - at) * sizeof(osc_region_t));
+        w->regs[at] = (osc_region_t){.base = a, .size = size};
+        e->nreg++;
     }
     reg_unlock(e);
     return st;
@@ -436,8 +495,9 @@ compi_status_t osc_detach(compi_win_t *w, const void *base)
 
     reg_lock(e);
     for (uint32_t i = 0; i < e->nreg; i++) {
-        if (e->reg[i].base == a) {
-            e->reg[i] = e->reg[--e->nreg];
+        if (w->regs[i].base == a) {
+            memmove(&w->regs[i], &w->regs[i + 1], (e->nreg - i - 1) * sizeof(osc_region_t));
+            e->nreg--;
             st = COMPI_OK;
             break;
         }
@@ -446,25 +506,37 @@ compi_status_t osc_detach(compi_win_t *w, const void *base)
     return st;
 }
 
-int osc_shared(const compi_win_t *w)
+/* rank r's segment as this rank can load and store it: every rank's of the segment's data
+   part, otherwise only this rank's own memory (another process's is not mapped here) */
+static void query_one(const compi_win_t *w, int r, size_t *size, int *disp_unit, void **base)
 {
-    return w->data != NULL;
+    const osc_rank_t *e = &w->ranks[r];
+    *disp_unit = e->disp_unit;
+    *size = 0;
+    *base = NULL;
+    if (w->data != NULL) {
+        *size = (size_t)e->size;
+        *base = e->size > 0 ? w->data + e->base : NULL;
+    } else if (r == w->rank) {
+        *size = w->size;
+        *base = w->size > 0 ? w->base : NULL;
+    }
 }
 
 void osc_shared_query(const compi_win_t *w, int rank, size_t *size, int *disp_unit, void **base)
 {
-    if (rank == MPI_PROC_NULL) {
-        /* the first rank with memory */
-        rank = 0;
-        for (int r = 0; r < w->p; r++) {
-            if (w->ranks[r].size > 0) {
-                rank = r;
-                break;
-            }
+    if (rank != MPI_PROC_NULL) {
+        query_one(w, rank, size, disp_unit, base);
+        return;
+    }
+    /* the lowest rank with memory this rank can reach (size 0 and NULL when none has) */
+    for (int r = 0; r < w->p; r++) {
+        query_one(w, r, size, disp_unit, base);
+        if (*size > 0) {
+            return;
         }
     }
-    const osc_rank_t *e = &w->ranks[rank];
-    *size = (size_t)e->size;
-    *disp_unit = e->disp_unit;
-    *base = e->size > 0 || w->flavor == MPI_WIN_FLAVOR_SHARED ? w->data + e->base : NULL;
+    query_one(w, 0, size, disp_unit, base);
+    *size = 0;
+    *base = NULL;
 }

@@ -213,7 +213,8 @@ int main(int argc, char **argv)
         MPI_OK(MPI_Win_free(&win));
     }
 
-    /* shared, rank 0 without memory: MPI_PROC_NULL names the first rank that has some */
+    /* shared, rank 0 without memory: MPI_PROC_NULL names the first rank that has some, and
+       rank 0's segment is size 0 at NULL */
     if (mt_size > 1 && one_host) {
         MPI_Aint sz;
         int du, *first;
@@ -221,6 +222,15 @@ int main(int argc, char **argv)
                                        MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win));
         MPI_OK(MPI_Win_shared_query(win, MPI_PROC_NULL, &sz, &du, &first));
         CHECK(sz == 8 * sizeof(int), "first rank with memory: size %ld", (long)sz);
+        /* a segment of size 0 has no address (MPI-4): NULL where it was allocated and where
+           it is queried */
+        if (mt_rank == 0) {
+            CHECK(mem == NULL, "size 0: MPI_Win_allocate_shared gave %p", (void *)mem);
+        }
+        int *zero = first;
+        MPI_OK(MPI_Win_shared_query(win, 0, &sz, &du, &zero));
+        CHECK(sz == 0 && zero == NULL, "shared_query of a segment of size 0: size %ld base %p",
+              (long)sz, (void *)zero);
         if (mt_rank == 1) {
             CHECK(first == mem, "first rank with memory is 1: %p, mine %p", (void *)first,
                   (void *)mem);
@@ -241,6 +251,72 @@ int main(int argc, char **argv)
     MPI_OK(MPI_Win_free(&win));
     free(mem);
     free(addrs);
+
+    /* dynamic, many regions: NREG adjacent slices of one buffer, each attached by itself
+       (more than any fixed registry would hold), an element put into each, then accesses
+       that span regions */
+    {
+        enum { NREG = 300, RLEN = 4 };
+        int *big = malloc(NREG * RLEN * sizeof(int));
+        int right = (mt_rank + 1) % mt_size, left = (mt_rank + mt_size - 1) % mt_size;
+        addrs = malloc(sizeof(MPI_Aint) * (size_t)mt_size);
+        for (int i = 0; i < NREG * RLEN; i++) {
+            big[i] = -1;
+        }
+        MPI_OK(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+        for (int r = 0; r < NREG; r++) {
+            /* every third region first, then the rest: attached out of address order */
+            int k = (r * 3) % NREG + (r * 3) / NREG;
+            MPI_OK(MPI_Win_attach(win, big + k * RLEN, RLEN * sizeof(int)));
+        }
+        MPI_OK(MPI_Get_address(big, &mine));
+        MPI_OK(MPI_Allgather(&mine, 1, MPI_AINT, addrs, 1, MPI_AINT, MPI_COMM_WORLD));
+        MPI_OK(MPI_Win_lock_all(0, win));
+        for (int r = 0; r < NREG; r++) {
+            int v = val(mt_rank, right, r);
+            MPI_OK(MPI_Put(&v, 1, MPI_INT, right,
+                           addrs[right] + (MPI_Aint)((r * RLEN + r % RLEN) * sizeof(int)), 1,
+                           MPI_INT, win));
+        }
+        MPI_OK(MPI_Win_unlock_all(win));
+        MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+        for (int r = 0; r < NREG; r++) {
+            int at = r * RLEN + r % RLEN;
+            CHECK(big[at] == val(left, mt_rank, r), "region %d of %d: %d, expected %d", r, NREG,
+                  big[at], val(left, mt_rank, r));
+        }
+        /* one access across all of them (adjacent regions cover it together), and a get
+           across two */
+        int *all = malloc(NREG * RLEN * sizeof(int)), two[2 * RLEN];
+        for (int i = 0; i < NREG * RLEN; i++) {
+            all[i] = val(mt_rank, right, i) + 1;
+        }
+        MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+        MPI_OK(MPI_Win_lock_all(0, win));
+        MPI_OK(MPI_Put(all, NREG * RLEN, MPI_INT, right, addrs[right], NREG * RLEN, MPI_INT, win));
+        MPI_OK(MPI_Win_flush(right, win));
+        MPI_OK(MPI_Get(two, 2 * RLEN, MPI_INT, right,
+                       addrs[right] + (MPI_Aint)((RLEN + RLEN / 2) * sizeof(int)), 2 * RLEN,
+                       MPI_INT, win));
+        MPI_OK(MPI_Win_unlock_all(win));
+        for (int i = 0; i < 2 * RLEN; i++) {
+            int at = RLEN + RLEN / 2 + i;
+            CHECK(two[i] == val(mt_rank, right, at) + 1, "get across regions [%d]: %d", i, two[i]);
+        }
+        MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+        for (int i = 0; i < NREG * RLEN; i++) {
+            CHECK(big[i] == val(left, mt_rank, i) + 1, "put across %d regions [%d]: %d", NREG, i,
+                  big[i]);
+        }
+        free(all);
+        MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+        for (int r = NREG - 1; r >= 0; r--) {
+            MPI_OK(MPI_Win_detach(win, big + r * RLEN));
+        }
+        MPI_OK(MPI_Win_free(&win));
+        free(big);
+        free(addrs);
+    }
 
     /* a window on a communicator of one rank, and one on a split */
     MPI_Comm half;

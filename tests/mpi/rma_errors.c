@@ -3,14 +3,15 @@
  * the window, and a user's window error handler.  Negative displacement (MPI_ERR_DISP),
  * beyond the window (MPI_ERR_RMA_RANGE), outside an epoch (MPI_ERR_RMA_SYNC), bad rank
  * (MPI_ERR_RANK), lock type (MPI_ERR_LOCKTYPE), assertion (MPI_ERR_ASSERT), unlock
- * without lock and complete without start (MPI_ERR_RMA_SYNC), shared_query and attach on
- * the wrong flavor (MPI_ERR_RMA_FLAVOR), detach of nothing and overlapping attach
+ * without lock and complete without start (MPI_ERR_RMA_SYNC), shared_query on a dynamic
+ * window and attach on the wrong flavor (MPI_ERR_RMA_FLAVOR), shared_query on create and
+ * allocate windows (its own memory, others' where mapped), detach of nothing and overlapping attach
  * (MPI_ERR_RMA_ATTACH), an access to memory a dynamic window's target did not attach
  * (MPI_ERR_RMA_RANGE), user ops in accumulates (MPI_ERR_OP), predefined attributes that
- * cannot be set (MPI_ERR_KEYVAL), an op undefined on the type (MPI_ERR_OP, but not with
- * count 0), a freed window (MPI_ERR_WIN), bad sizes and disp_unit
- * at creation, MPI_Win_allocate_shared over ranks of several hosts (MPI_ERR_RMA_SHARED).  The
- * window stays usable after each error.
+ * cannot be set (MPI_ERR_KEYVAL), NULL buffers with data to move (MPI_ERR_BUFFER), an op undefined
+ * on the type (MPI_ERR_OP, but not with count 0), a freed window (MPI_ERR_WIN), bad sizes and
+ * disp_unit at creation, MPI_Win_allocate_shared over ranks of several hosts (MPI_ERR_RMA_SHARED).
+ * The window stays usable after each error.
  */
 #include "tests/mpi/mpitest.h"
 
@@ -111,6 +112,43 @@ int main(int argc, char **argv)
     /* nothing to combine: the op is not looked at (count 0 with MPI_BYTE and MPI_SUM) */
     MPI_OK(MPI_Get_accumulate(buf, 0, MPI_BYTE, buf + 4, 0, MPI_BYTE, right, 0, 0, MPI_BYTE,
                               MPI_SUM, win));
+    /* a NULL buffer with data to move: MPI_ERR_BUFFER, on every transfer */
+    {
+        int r1 = 0, one = 1;
+        MPI_Request rq = MPI_REQUEST_NULL;
+        expect_class(MPI_Put(NULL, 1, MPI_INT, right, 0, 1, MPI_INT, win), MPI_ERR_BUFFER,
+                     "MPI_Put from NULL");
+        expect_class(MPI_Get(NULL, 1, MPI_INT, right, 0, 1, MPI_INT, win), MPI_ERR_BUFFER,
+                     "MPI_Get into NULL");
+        expect_class(MPI_Accumulate(NULL, 1, MPI_INT, right, 0, 1, MPI_INT, MPI_SUM, win),
+                     MPI_ERR_BUFFER, "MPI_Accumulate from NULL");
+        expect_class(MPI_Get_accumulate(NULL, 1, MPI_INT, &r1, 1, MPI_INT, right, 0, 1, MPI_INT,
+                                        MPI_SUM, win),
+                     MPI_ERR_BUFFER, "MPI_Get_accumulate from NULL");
+        expect_class(MPI_Get_accumulate(&one, 1, MPI_INT, NULL, 1, MPI_INT, right, 0, 1, MPI_INT,
+                                        MPI_SUM, win),
+                     MPI_ERR_BUFFER, "MPI_Get_accumulate into NULL");
+        expect_class(MPI_Rput(NULL, 1, MPI_INT, right, 0, 1, MPI_INT, win, &rq), MPI_ERR_BUFFER,
+                     "MPI_Rput from NULL");
+        expect_class(MPI_Rget(NULL, 1, MPI_INT, right, 0, 1, MPI_INT, win, &rq), MPI_ERR_BUFFER,
+                     "MPI_Rget into NULL");
+        expect_class(MPI_Raccumulate(NULL, 1, MPI_INT, right, 0, 1, MPI_INT, MPI_SUM, win, &rq),
+                     MPI_ERR_BUFFER, "MPI_Raccumulate from NULL");
+        expect_class(MPI_Rget_accumulate(NULL, 1, MPI_INT, &r1, 1, MPI_INT, right, 0, 1, MPI_INT,
+                                         MPI_SUM, win, &rq),
+                     MPI_ERR_BUFFER, "MPI_Rget_accumulate from NULL");
+        expect_class(MPI_Fetch_and_op(NULL, &r1, MPI_INT, right, 0, MPI_SUM, win), MPI_ERR_BUFFER,
+                     "MPI_Fetch_and_op from NULL");
+        expect_class(MPI_Fetch_and_op(&one, NULL, MPI_INT, right, 0, MPI_SUM, win), MPI_ERR_BUFFER,
+                     "MPI_Fetch_and_op into NULL");
+        expect_class(MPI_Compare_and_swap(NULL, &one, &r1, MPI_INT, right, 0, win), MPI_ERR_BUFFER,
+                     "MPI_Compare_and_swap from NULL");
+        CHECK(rq == MPI_REQUEST_NULL, "a failed request-based call left a request");
+        /* nothing to move: NULL is fine */
+        MPI_OK(MPI_Put(NULL, 0, MPI_INT, right, 0, 0, MPI_INT, win));
+        MPI_OK(MPI_Get_accumulate(NULL, 0, MPI_INT, &r1, 1, MPI_INT, right, 0, 1, MPI_INT,
+                                  MPI_NO_OP, win));
+    }
     MPI_OK(MPI_Put(buf, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win)); /* a no-op */
     expect_class(MPI_Win_free(&win), MPI_ERR_RMA_SYNC, "free inside a lock epoch");
     MPI_OK(MPI_Put(buf, 8, MPI_INT, right, 0, 8, MPI_INT, win)); /* still usable */
@@ -138,20 +176,56 @@ int main(int argc, char **argv)
     MPI_OK(MPI_Win_free(&win));
     expect_class(MPI_Win_fence(0, win), MPI_ERR_WIN, "fence on MPI_WIN_NULL");
 
-    /* MPI_Win_create: no shared memory to query */
+    /* MPI_Win_shared_query on MPI_Win_create and MPI_Win_allocate windows (MPI-4.1): a
+       rank's own memory at its own address; another's where this rank can load and store
+       it, or size 0 and NULL where it cannot */
     MPI_OK(MPI_Win_create(buf, sizeof(buf), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win));
     MPI_OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
     MPI_Aint sz;
     int du;
     void *base;
-    expect_class(MPI_Win_shared_query(win, 0, &sz, &du, &base), MPI_ERR_RMA_FLAVOR,
-                 "shared_query on MPI_Win_create");
+    MPI_OK(MPI_Win_shared_query(win, mt_rank, &sz, &du, &base));
+    CHECK(sz == sizeof(buf) && du == sizeof(int) && base == buf,
+          "shared_query of its own MPI_Win_create memory: size %ld du %d base %p (buf %p)",
+          (long)sz, du, base, (void *)buf);
+    MPI_OK(MPI_Win_shared_query(win, right, &sz, &du, &base));
+    CHECK(right == mt_rank || (sz == 0 && base == NULL) || (sz == sizeof(buf) && base != NULL),
+          "shared_query of rank %d's MPI_Win_create memory: size %ld base %p", right, (long)sz,
+          base);
     MPI_OK(MPI_Win_free(&win));
+    {
+        int *am;
+        MPI_OK(
+            MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &am, &win));
+        MPI_OK(MPI_Win_lock_all(0, win));
+        *am = 1000 + mt_rank;
+        MPI_OK(MPI_Win_sync(win));
+        mt_barrier(mt_sync_comm);
+        MPI_OK(MPI_Win_sync(win));
+        MPI_OK(MPI_Win_shared_query(win, mt_rank, &sz, &du, &base));
+        CHECK(sz == sizeof(int) && du == sizeof(int) && base == am,
+              "shared_query of its own MPI_Win_allocate memory: size %ld du %d", (long)sz, du);
+        MPI_OK(MPI_Win_shared_query(win, right, &sz, &du, &base));
+        if (base != NULL) {
+            CHECK(sz == sizeof(int) && *(int *)base == 1000 + right,
+                  "shared_query of rank %d's MPI_Win_allocate memory: size %ld, holds %d", right,
+                  (long)sz, *(int *)base);
+        } else {
+            CHECK(sz == 0, "shared_query of rank %d: base NULL, size %ld", right, (long)sz);
+        }
+        MPI_OK(MPI_Win_shared_query(win, MPI_PROC_NULL, &sz, &du, &base));
+        CHECK(sz == sizeof(int) && base != NULL && *(int *)base >= 1000,
+              "shared_query MPI_PROC_NULL of MPI_Win_allocate: size %ld", (long)sz);
+        MPI_OK(MPI_Win_unlock_all(win));
+        MPI_OK(MPI_Win_free(&win));
+    }
 
     /* dynamic: nothing attached yet, detach of nothing, overlaps */
     MPI_OK(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
     MPI_OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
     expect_class(MPI_Win_detach(win, buf), MPI_ERR_RMA_ATTACH, "detach of nothing");
+    expect_class(MPI_Win_shared_query(win, mt_rank, &sz, &du, &base), MPI_ERR_RMA_FLAVOR,
+                 "shared_query on a dynamic window");
     MPI_OK(MPI_Win_attach(win, buf, sizeof(buf)));
     expect_class(MPI_Win_attach(win, buf + 2, sizeof(int)), MPI_ERR_RMA_ATTACH,
                  "overlapping attach");
@@ -167,6 +241,21 @@ int main(int argc, char **argv)
     MPI_OK(MPI_Win_unlock_all(win));
     MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
     MPI_OK(MPI_Win_detach(win, buf));
+    /* adjacent regions cover an access together; a gap between regions does not */
+    MPI_OK(MPI_Win_attach(win, buf, 2 * sizeof(int)));
+    MPI_OK(MPI_Win_attach(win, buf + 2, 2 * sizeof(int)));
+    MPI_OK(MPI_Win_attach(win, buf + 5, 3 * sizeof(int)));
+    MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    MPI_OK(MPI_Win_lock_all(0, win));
+    int four[4];
+    MPI_OK(MPI_Get(four, 4, MPI_INT, right, addrs[right], 4, MPI_INT, win));
+    expect_class(MPI_Get(four, 4, MPI_INT, right, addrs[right] + 2 * sizeof(int), 4, MPI_INT, win),
+                 MPI_ERR_RMA_RANGE, "across a gap between regions");
+    MPI_OK(MPI_Win_unlock_all(win));
+    MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    MPI_OK(MPI_Win_detach(win, buf + 2));
+    MPI_OK(MPI_Win_detach(win, buf));
+    MPI_OK(MPI_Win_detach(win, buf + 5));
     MPI_OK(MPI_Win_free(&win));
     free(addrs);
 

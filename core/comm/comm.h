@@ -21,6 +21,7 @@
 #include "core/include/compi_status.h"
 #include "core/runtime/handle.h"
 
+#include <limits.h>
 #include <mpi.h>
 #include <stdint.h>
 
@@ -102,6 +103,15 @@ static inline int comm_local_size(const compi_comm_t *c)
 #define COMPI_TAG_COLL_BASE (-100) /* collectives: -100 - kind (coll_tag) */
 #define COMPI_TAG_COLL_ALT_BASE (-200) /* a kind's second tag: -200 - kind (coll_tag_alt) */
 /* nonblocking schedules take -1000 and below (COMPI_TAG_NBC_BASE, core/coll/sched/sched.h) */
+/* MPI_Comm_create_group: a tag per user tag, below every tag above (the schedules' end at
+   -1000 - 65535), so that calls of several threads with different tags keep apart */
+#define COMPI_TAG_CREATE_GROUP_BASE (-70000)
+static inline int comm_create_group_tag(int user_tag)
+{
+    /* user tags are 0 .. INT_MAX: those this span apart share a tag */
+    const int span = INT_MAX + COMPI_TAG_CREATE_GROUP_BASE + 1;
+    return COMPI_TAG_CREATE_GROUP_BASE - user_tag % span;
+}
 
 extern handle_table_t comm_table;
 extern handle_table_t group_table;
@@ -177,8 +187,10 @@ compi_status_t comm_split(compi_comm_t *parent, int color, int key, compi_comm_t
 /* group must be a subset of parent's (the API checks) */
 compi_status_t comm_create_from_group(compi_comm_t *parent, compi_group_t *group,
                                       compi_comm_t **new_p);
-/* collective over the members of group only */
-compi_status_t comm_create_group(compi_comm_t *parent, compi_group_t *group, compi_comm_t **new_p);
+/* collective over the members of group only; its messages travel on
+   comm_create_group_tag(tag) */
+compi_status_t comm_create_group(compi_comm_t *parent, compi_group_t *group, int tag,
+                                 compi_comm_t **new_p);
 /* 1 when every member of group is in comm */
 int comm_group_is_subset(const compi_comm_t *comm, const compi_group_t *group);
 

@@ -193,7 +193,8 @@ compi_status_t comm_create_from_group(compi_comm_t *parent, compi_group_t *group
     return comm_derive(parent, group, ctx, new_p);
 }
 
-compi_status_t comm_create_group(compi_comm_t *parent, compi_group_t *group, compi_comm_t **new_p)
+compi_status_t comm_create_group(compi_comm_t *parent, compi_group_t *group, int tag,
+                                 compi_comm_t **new_p)
 {
     int *ranks;
     uint32_t ctx;
@@ -215,7 +216,7 @@ compi_status_t comm_create_group(compi_comm_t *parent, compi_group_t *group, com
     set.members = ranks;
     set.n = group->size;
     set.me = group->rank;
-    set.tag = COMPI_TAG_COMM_CREATE_GROUP;
+    set.tag = comm_create_group_tag(tag);
     st = comm_alloc_ctx_set(&set, &ctx);
     free(ranks);
     if (st != COMPI_OK) {

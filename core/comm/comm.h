@@ -65,8 +65,8 @@ typedef struct compi_comm {
        owned by core/coll, unmapped through the trampolines' free hook */
     void *coll_shm;
     /* context ids reserved on every member for MPI_Comm_idup of this communicator,
-       [ctx_pool, ctx_pool_end) (comm_idup, comm_create.c); empty unless its constructor
-       reserved them */
+       [ctx_pool, ctx_pool_end) (comm_idup, comm_create.c; comm_inter_idup); empty unless
+       its constructor reserved them */
     uint32_t ctx_pool, ctx_pool_end;
     struct comm_topo *topo;   /* process topology (topo.h) or NULL; one reference */
     char name[MPI_MAX_OBJECT_NAME];
@@ -147,6 +147,24 @@ void comm_finalize(void);
  * under half full also gives the parent a fresh pool.
  */
 #define COMM_CTX_POOL 256u
+
+/* c's id was agreed with the ids after it, through ctx + COMM_CTX_POOL, reserved on every
+   member (of both groups): those it does not use itself (an intercommunicator's
+   local_comm has ctx + 1) are its pool */
+static inline void comm_pool_reserved(compi_comm_t *c)
+{
+    c->ctx_pool = c->ctx + (c->remote_group != NULL ? 2 : 1);
+    c->ctx_pool_end = c->ctx + 1 + COMM_CTX_POOL;
+}
+
+/* a communicator made from parent's pool gets a sixteenth of what parent has left */
+static inline void comm_pool_share(compi_comm_t *parent, compi_comm_t *c)
+{
+    uint32_t share = (parent->ctx_pool_end - parent->ctx_pool) / 16;
+    c->ctx_pool = parent->ctx_pool;
+    c->ctx_pool_end = parent->ctx_pool + share;
+    parent->ctx_pool += share;
+}
 /* collective over `parent`: a context id free on every member, its pool after it */
 compi_status_t comm_alloc_ctx(compi_comm_t *parent, uint32_t *ctx_p);
 /*
@@ -220,6 +238,9 @@ compi_status_t comm_intercomm_from_groups(compi_group_t *local, compi_group_t *r
 compi_status_t comm_intercomm_merge(compi_comm_t *inter, int high, compi_comm_t **new_p);
 /* dup, split and create on an intercommunicator (comm_dup etc. call them) */
 compi_status_t comm_inter_dup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p);
+/* MPI_Comm_idup of an intercommunicator: two ids of its pool (the same on both groups,
+   which MPI orders alike), no communication; COMPI_ERR_NO_RESOURCE when it is empty */
+compi_status_t comm_inter_idup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p);
 compi_status_t comm_inter_split(compi_comm_t *parent, int color, int key, compi_comm_t **new_p);
 compi_status_t comm_inter_create(compi_comm_t *parent, compi_group_t *group,
                                  compi_comm_t **new_p);

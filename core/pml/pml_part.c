@@ -53,6 +53,22 @@ static uint32_t part_key(compi_comm_t *comm, int peer, int tag, int send)
     return PML_PKEY(s->next_seq++);
 }
 
+/* a new persistent request made partitioned: its partitions and its number; released on
+   no memory */
+static compi_status_t part_setup(compi_request_t **req_p, int partitions, compi_comm_t *comm,
+                                 int peer, int tag, int send)
+{
+    pml_request_t *r = (pml_request_t *)*req_p;
+    r->parts = partitions;
+    r->pkey = part_key(comm, peer, tag, send);
+    if (r->pkey == 0) {
+        pml_req_release(r);
+        *req_p = NULL;
+        return COMPI_ERR_NO_MEMORY;
+    }
+    return COMPI_OK;
+}
+
 compi_status_t pml_psend_init(const void *buf, int partitions, size_t count,
                               compi_datatype_t *dt, int dst, int tag, compi_comm_t *comm,
                               compi_request_t **req_p)
@@ -67,15 +83,8 @@ compi_status_t pml_psend_init(const void *buf, int partitions, size_t count,
         free(map);
         return st;
     }
-    pml_request_t *r = (pml_request_t *)*req_p;
-    r->parts = partitions;
-    r->ready_map = map;
-    r->pkey = part_key(comm, dst, tag, 1);
-    if (r->pkey == 0) {
-        pml_req_release(r);
-        return COMPI_ERR_NO_MEMORY;
-    }
-    return COMPI_OK;
+    ((pml_request_t *)*req_p)->ready_map = map; /* freed with the request */
+    return part_setup(req_p, partitions, comm, dst, tag, 1);
 }
 
 compi_status_t pml_precv_init(void *buf, int partitions, size_t count, compi_datatype_t *dt,
@@ -83,17 +92,7 @@ compi_status_t pml_precv_init(void *buf, int partitions, size_t count, compi_dat
 {
     compi_status_t st = pml_recv_init(buf, (size_t)partitions * count, dt, src, tag, comm,
                                       req_p);
-    if (st != COMPI_OK) {
-        return st;
-    }
-    pml_request_t *r = (pml_request_t *)*req_p;
-    r->parts = partitions;
-    r->pkey = part_key(comm, src, tag, 0);
-    if (r->pkey == 0) {
-        pml_req_release(r);
-        return COMPI_ERR_NO_MEMORY;
-    }
-    return COMPI_OK;
+    return st != COMPI_OK ? st : part_setup(req_p, partitions, comm, src, tag, 0);
 }
 
 int pml_request_partitions(const compi_request_t *req)

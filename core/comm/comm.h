@@ -92,7 +92,6 @@ static inline int comm_local_size(const compi_comm_t *c)
 
 /* Negative tags reserved for library traffic on a communicator. */
 #define COMPI_TAG_COMM_CREATE (-10)
-#define COMPI_TAG_COMM_CREATE_GROUP (-11) /* MPI_Comm_create_group: only the group */
 #define COMPI_TAG_FINALIZE (-12)    /* MPI_Finalize's barrier */
 #define COMPI_TAG_TRAMP_CHECK (-13) /* the trampolines' agreement at a miss */
 #define COMPI_TAG_TOPO_CREATE (-14) /* MPI_Dist_graph_create's edge exchange */
@@ -228,10 +227,11 @@ compi_status_t comm_intercomm_create(compi_comm_t *local, int local_leader, comp
                                      int remote_leader, int tag, compi_comm_t **new_p);
 /* comm_intercomm_from_groups: collective over both groups (MPI_Intercomm_create_from_groups),
    which every member names alike; the calling process must be in `local`.  Only the
-   context id is agreed (over WORLD, the members only), so no leader is needed.  errh
+   context id is agreed (over WORLD, the members only, on comm_create_group_tag(tag)), so
+   no leader is needed.  errh
    (NULL: MPI_ERRORS_ARE_FATAL) goes on the new intercommunicator.  COMPI_ERR_INVALID_PARAM,
    before any message, when the groups overlap or the caller is not in `local`. */
-compi_status_t comm_intercomm_from_groups(compi_group_t *local, compi_group_t *remote,
+compi_status_t comm_intercomm_from_groups(compi_group_t *local, compi_group_t *remote, int tag,
                                           compi_errhandler_t *errh, compi_comm_t **new_p);
 /* the intracommunicator of both groups, the group of `high` == 0 first (ties: the group
    whose leader has the lower world rank first) */

@@ -186,10 +186,10 @@ static int int_cmp(const void *a, const void *b)
  * MPI_Intercomm_create_from_groups: every process names both groups, so nothing but the
  * context id has to travel, and no leader has to route anything: one agreement over the
  * union of the groups, in WORLD rank order (the same list on every member, whichever
- * group it is in) on COMPI_TAG_COMM_CREATE_GROUP over WORLD.  That agreement reserves the
- * ids after its answer on every member (comm.h), so ctx + 1 is free for the local_comms.
+ * group it is in) on the string tag's comm_create_group_tag over WORLD.  That agreement reserves
+ * the ids after its answer on every member (comm.h), so ctx + 1 is free for the local_comms.
  */
-compi_status_t comm_intercomm_from_groups(compi_group_t *local, compi_group_t *remote,
+compi_status_t comm_intercomm_from_groups(compi_group_t *local, compi_group_t *remote, int tag,
                                           compi_errhandler_t *errh, compi_comm_t **new_p)
 {
     int n = local->size + remote->size;
@@ -223,7 +223,7 @@ compi_status_t comm_intercomm_from_groups(compi_group_t *local, compi_group_t *r
     while (members[set.me] != local->world_ranks[local->rank]) {
         set.me++;
     }
-    set.tag = COMPI_TAG_COMM_CREATE_GROUP;
+    set.tag = comm_create_group_tag(tag);
     st = comm_alloc_ctx_set(&set, &ctx);
     if (st == COMPI_OK) {
         st = comm_create_inter(local, remote, ctx, &c);

@@ -21,6 +21,7 @@
 #include "core/include/compi_status.h"
 #include "core/runtime/handle.h"
 
+#include <limits.h>
 #include <mpi.h>
 #include <stdint.h>
 
@@ -65,8 +66,8 @@ typedef struct compi_comm {
        owned by core/coll, unmapped through the trampolines' free hook */
     void *coll_shm;
     /* context ids reserved on every member for MPI_Comm_idup of this communicator,
-       [ctx_pool, ctx_pool_end) (comm_idup, comm_create.c); empty unless its constructor
-       reserved them */
+       [ctx_pool, ctx_pool_end) (comm_idup, comm_create.c; comm_inter_idup); empty unless
+       its constructor reserved them */
     uint32_t ctx_pool, ctx_pool_end;
     struct comm_topo *topo;   /* process topology (topo.h) or NULL; one reference */
     char name[MPI_MAX_OBJECT_NAME];
@@ -92,7 +93,6 @@ static inline int comm_local_size(const compi_comm_t *c)
 
 /* Negative tags reserved for library traffic on a communicator. */
 #define COMPI_TAG_COMM_CREATE (-10)
-#define COMPI_TAG_COMM_CREATE_GROUP (-11) /* MPI_Comm_create_group: only the group */
 #define COMPI_TAG_FINALIZE (-12)    /* MPI_Finalize's barrier */
 #define COMPI_TAG_TRAMP_CHECK (-13) /* the trampolines' agreement at a miss */
 #define COMPI_TAG_TOPO_CREATE (-14) /* MPI_Dist_graph_create's edge exchange */
@@ -103,6 +103,15 @@ static inline int comm_local_size(const compi_comm_t *c)
 #define COMPI_TAG_COLL_BASE (-100) /* collectives: -100 - kind (coll_tag) */
 #define COMPI_TAG_COLL_ALT_BASE (-200) /* a kind's second tag: -200 - kind (coll_tag_alt) */
 /* nonblocking schedules take -1000 and below (COMPI_TAG_NBC_BASE, core/coll/sched/sched.h) */
+/* MPI_Comm_create_group: a tag per user tag, below every tag above (the schedules' end at
+   -1000 - 65535), so that calls of several threads with different tags keep apart */
+#define COMPI_TAG_CREATE_GROUP_BASE (-70000)
+static inline int comm_create_group_tag(int user_tag)
+{
+    /* user tags are 0 .. INT_MAX: those this span apart share a tag */
+    const int span = INT_MAX + COMPI_TAG_CREATE_GROUP_BASE + 1;
+    return COMPI_TAG_CREATE_GROUP_BASE - user_tag % span;
+}
 
 extern handle_table_t comm_table;
 extern handle_table_t group_table;
@@ -138,6 +147,24 @@ void comm_finalize(void);
  * under half full also gives the parent a fresh pool.
  */
 #define COMM_CTX_POOL 256u
+
+/* c's id was agreed with the ids after it, through ctx + COMM_CTX_POOL, reserved on every
+   member (of both groups): those it does not use itself (an intercommunicator's
+   local_comm has ctx + 1) are its pool */
+static inline void comm_pool_reserved(compi_comm_t *c)
+{
+    c->ctx_pool = c->ctx + (c->remote_group != NULL ? 2 : 1);
+    c->ctx_pool_end = c->ctx + 1 + COMM_CTX_POOL;
+}
+
+/* a communicator made from parent's pool gets a sixteenth of what parent has left */
+static inline void comm_pool_share(compi_comm_t *parent, compi_comm_t *c)
+{
+    uint32_t share = (parent->ctx_pool_end - parent->ctx_pool) / 16;
+    c->ctx_pool = parent->ctx_pool;
+    c->ctx_pool_end = parent->ctx_pool + share;
+    parent->ctx_pool += share;
+}
 /* collective over `parent`: a context id free on every member, its pool after it */
 compi_status_t comm_alloc_ctx(compi_comm_t *parent, uint32_t *ctx_p);
 /*
@@ -178,8 +205,10 @@ compi_status_t comm_split(compi_comm_t *parent, int color, int key, compi_comm_t
 /* group must be a subset of parent's (the API checks) */
 compi_status_t comm_create_from_group(compi_comm_t *parent, compi_group_t *group,
                                       compi_comm_t **new_p);
-/* collective over the members of group only */
-compi_status_t comm_create_group(compi_comm_t *parent, compi_group_t *group, compi_comm_t **new_p);
+/* collective over the members of group only; its messages travel on
+   comm_create_group_tag(tag) */
+compi_status_t comm_create_group(compi_comm_t *parent, compi_group_t *group, int tag,
+                                 compi_comm_t **new_p);
 /* 1 when every member of group is in comm */
 int comm_group_is_subset(const compi_comm_t *comm, const compi_group_t *group);
 
@@ -199,16 +228,20 @@ compi_status_t comm_intercomm_create(compi_comm_t *local, int local_leader, comp
                                      int remote_leader, int tag, compi_comm_t **new_p);
 /* comm_intercomm_from_groups: collective over both groups (MPI_Intercomm_create_from_groups),
    which every member names alike; the calling process must be in `local`.  Only the
-   context id is agreed (over WORLD, the members only), so no leader is needed.  errh
+   context id is agreed (over WORLD, the members only, on comm_create_group_tag(tag)), so
+   no leader is needed.  errh
    (NULL: MPI_ERRORS_ARE_FATAL) goes on the new intercommunicator.  COMPI_ERR_INVALID_PARAM,
    before any message, when the groups overlap or the caller is not in `local`. */
-compi_status_t comm_intercomm_from_groups(compi_group_t *local, compi_group_t *remote,
+compi_status_t comm_intercomm_from_groups(compi_group_t *local, compi_group_t *remote, int tag,
                                           compi_errhandler_t *errh, compi_comm_t **new_p);
 /* the intracommunicator of both groups, the group of `high` == 0 first (ties: the group
    whose leader has the lower world rank first) */
 compi_status_t comm_intercomm_merge(compi_comm_t *inter, int high, compi_comm_t **new_p);
 /* dup, split and create on an intercommunicator (comm_dup etc. call them) */
 compi_status_t comm_inter_dup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p);
+/* MPI_Comm_idup of an intercommunicator: two ids of its pool (the same on both groups,
+   which MPI orders alike), no communication; COMPI_ERR_NO_RESOURCE when it is empty */
+compi_status_t comm_inter_idup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p);
 compi_status_t comm_inter_split(compi_comm_t *parent, int color, int key, compi_comm_t **new_p);
 compi_status_t comm_inter_create(compi_comm_t *parent, compi_group_t *group,
                                  compi_comm_t **new_p);

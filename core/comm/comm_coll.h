@@ -20,7 +20,7 @@ typedef struct comm_coll_set {
     const int *members; /* [n] ranks in comm, or NULL for 0..comm->size-1 */
     int n;
     int me;  /* my index in 0..n-1 */
-    int tag; /* negative: COMPI_TAG_COMM_CREATE or _CREATE_GROUP */
+    int tag; /* negative: COMPI_TAG_COMM_CREATE or comm_create_group_tag */
 } comm_coll_set_t;
 
 /* the whole of `comm` (of an intercommunicator: its local group), on COMPI_TAG_COMM_CREATE */

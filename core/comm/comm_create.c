@@ -39,8 +39,8 @@ static compi_status_t comm_dup_any(compi_comm_t *parent, int from_pool, compi_co
     compi_status_t st = COMPI_OK;
 
     if (comm_is_inter(parent)) {
-        /* an intercommunicator's id is agreed across both groups: no pool to take from */
-        return from_pool ? COMPI_ERR_UNSUPPORTED : comm_inter_dup(parent, new_p, cb_code_p);
+        return from_pool ? comm_inter_idup(parent, new_p, cb_code_p)
+                         : comm_inter_dup(parent, new_p, cb_code_p);
     }
     if (from_pool) {
         if (parent->ctx_pool == parent->ctx_pool_end) {
@@ -49,12 +49,8 @@ static compi_status_t comm_dup_any(compi_comm_t *parent, int from_pool, compi_co
         ctx = parent->ctx_pool++;
         st = comm_create_with_group(parent->group, ctx, &c);
         if (st == COMPI_OK) {
-            /* its own pool: a sixteenth of what the parent has left */
-            uint32_t share = (parent->ctx_pool_end - parent->ctx_pool) / 16;
             comm_set_errhandler(c, parent->errh);
-            c->ctx_pool = parent->ctx_pool;
-            c->ctx_pool_end = parent->ctx_pool + share;
-            parent->ctx_pool += share;
+            comm_pool_share(parent, c);
         }
     } else {
         st = comm_alloc_ctx(parent, &ctx);
@@ -193,7 +189,8 @@ compi_status_t comm_create_from_group(compi_comm_t *parent, compi_group_t *group
     return comm_derive(parent, group, ctx, new_p);
 }
 
-compi_status_t comm_create_group(compi_comm_t *parent, compi_group_t *group, compi_comm_t **new_p)
+compi_status_t comm_create_group(compi_comm_t *parent, compi_group_t *group, int tag,
+                                 compi_comm_t **new_p)
 {
     int *ranks;
     uint32_t ctx;
@@ -215,7 +212,7 @@ compi_status_t comm_create_group(compi_comm_t *parent, compi_group_t *group, com
     set.members = ranks;
     set.n = group->size;
     set.me = group->rank;
-    set.tag = COMPI_TAG_COMM_CREATE_GROUP;
+    set.tag = comm_create_group_tag(tag);
     st = comm_alloc_ctx_set(&set, &ctx);
     free(ranks);
     if (st != COMPI_OK) {

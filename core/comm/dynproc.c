@@ -214,11 +214,11 @@ compi_status_t comm_dyn_join(compi_comm_t *local, int root, const comm_dyn_ops_t
         goto out;
     }
     uint32_t ctx = (uint32_t)hdr[1] > max_ctx ? (uint32_t)hdr[1] : max_ctx;
-    if (ctx >= UINT32_MAX - 2) {
+    if (ctx >= UINT32_MAX - 2 - COMM_CTX_POOL) {
         st = COMPI_ERR_NO_RESOURCE;
         goto out;
     }
-    comm_ctx_taken(ctx + 1);
+    comm_ctx_taken(ctx + COMM_CTX_POOL);
     st = group_create(hdr[2], peers, &rg);
     if (st == COMPI_OK) {
         st = comm_create_inter(local->group, rg, ctx, &c);
@@ -226,6 +226,7 @@ compi_status_t comm_dyn_join(compi_comm_t *local, int root, const comm_dyn_ops_t
     if (st == COMPI_OK) {
         comm_set_errhandler(c, local->errh);
         comm_set_errhandler(c->local_comm, local->errh);
+        comm_pool_reserved(c);
         *inter_p = c;
     }
 out:

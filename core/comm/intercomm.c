@@ -76,10 +76,10 @@ static compi_status_t inter_alloc_ctx(compi_comm_t *inter, uint32_t *ctx_p)
         return st;
     }
     uint32_t ctx = (uint32_t)theirs > mine ? (uint32_t)theirs : mine;
-    if (ctx >= UINT32_MAX - 2) {
+    if (ctx >= UINT32_MAX - 2 - COMM_CTX_POOL) {
         return COMPI_ERR_NO_RESOURCE;
     }
-    comm_ctx_taken(ctx + 1);
+    comm_ctx_taken(ctx + COMM_CTX_POOL);
     *ctx_p = ctx;
     return COMPI_OK;
 }
@@ -90,6 +90,7 @@ static compi_status_t finish(compi_comm_t *parent, compi_status_t st, compi_comm
     if (st == COMPI_OK && c != NULL) {
         comm_set_errhandler(c, parent->errh);
         comm_set_errhandler(c->local_comm, parent->errh);
+        comm_pool_reserved(c);
     }
     *new_p = st == COMPI_OK ? c : NULL;
     return st;
@@ -156,11 +157,11 @@ compi_status_t comm_intercomm_create(compi_comm_t *local, int local_leader, comp
         }
     }
     uint32_t ctx = (uint32_t)rhdr[1] > mine ? (uint32_t)rhdr[1] : mine;
-    if (ctx >= UINT32_MAX - 2) {
+    if (ctx >= UINT32_MAX - 2 - COMM_CTX_POOL) {
         st = COMPI_ERR_NO_RESOURCE;
         goto out;
     }
-    comm_ctx_taken(ctx + 1);
+    comm_ctx_taken(ctx + COMM_CTX_POOL);
     st = group_create(rhdr[0], remote, &rg);
     if (st == COMPI_OK) {
         st = comm_create_inter(local->group, rg, ctx, &c);
@@ -185,10 +186,10 @@ static int int_cmp(const void *a, const void *b)
  * MPI_Intercomm_create_from_groups: every process names both groups, so nothing but the
  * context id has to travel, and no leader has to route anything: one agreement over the
  * union of the groups, in WORLD rank order (the same list on every member, whichever
- * group it is in) on COMPI_TAG_COMM_CREATE_GROUP over WORLD.  That agreement reserves the
- * ids after its answer on every member (comm.h), so ctx + 1 is free for the local_comms.
+ * group it is in) on the string tag's comm_create_group_tag over WORLD.  That agreement reserves
+ * the ids after its answer on every member (comm.h), so ctx + 1 is free for the local_comms.
  */
-compi_status_t comm_intercomm_from_groups(compi_group_t *local, compi_group_t *remote,
+compi_status_t comm_intercomm_from_groups(compi_group_t *local, compi_group_t *remote, int tag,
                                           compi_errhandler_t *errh, compi_comm_t **new_p)
 {
     int n = local->size + remote->size;
@@ -222,10 +223,13 @@ compi_status_t comm_intercomm_from_groups(compi_group_t *local, compi_group_t *r
     while (members[set.me] != local->world_ranks[local->rank]) {
         set.me++;
     }
-    set.tag = COMPI_TAG_COMM_CREATE_GROUP;
+    set.tag = comm_create_group_tag(tag);
     st = comm_alloc_ctx_set(&set, &ctx);
     if (st == COMPI_OK) {
         st = comm_create_inter(local, remote, ctx, &c);
+    }
+    if (st == COMPI_OK) {
+        comm_pool_reserved(c);
     }
     free(members);
     if (st == COMPI_OK && errh != NULL) {
@@ -270,6 +274,7 @@ compi_status_t comm_intercomm_merge(compi_comm_t *inter, int high, compi_comm_t 
     }
     if (st == COMPI_OK) {
         comm_set_errhandler(c, inter->errh);
+        comm_pool_reserved(c);
         *new_p = c;
     }
     return st;
@@ -293,6 +298,31 @@ compi_status_t comm_inter_dup(compi_comm_t *parent, compi_comm_t **new_p, int *c
         }
     }
     return finish(parent, st, c, new_p);
+}
+
+compi_status_t comm_inter_idup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p)
+{
+    compi_comm_t *c = NULL;
+
+    *new_p = NULL;
+    if (parent->ctx_pool_end - parent->ctx_pool < 2) {
+        return COMPI_ERR_NO_RESOURCE;
+    }
+    uint32_t ctx = parent->ctx_pool;
+    parent->ctx_pool += 2; /* its own and its local_comm's */
+    compi_status_t st = comm_create_inter(parent->group, parent->remote_group, ctx, &c);
+    if (st == COMPI_OK) {
+        comm_set_errhandler(c, parent->errh);
+        comm_set_errhandler(c->local_comm, parent->errh);
+        comm_pool_share(parent, c);
+        st = attr_comm_copy_all(parent, c, cb_code_p);
+        if (st != COMPI_OK) {
+            comm_release(c);
+            c = NULL;
+        }
+    }
+    *new_p = c;
+    return st;
 }
 
 /* the members of g whose (color, key) in ck[2 r] has `color`, ordered by key then rank */

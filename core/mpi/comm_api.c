@@ -356,8 +356,8 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     if (tag < 0) {
         return mpi_err_raise(c, MPI_ERR_TAG, "MPI_Comm_create_group", "tag=%d is negative", tag);
     }
-    /* the tag only separates concurrent calls; ours are blocking and run in call order */
-    st = comm_create_group(c, g, &nc);
+    /* the tag separates concurrent calls (of several threads): their messages do not meet */
+    st = comm_create_group(c, g, tag, &nc);
     if (st != COMPI_OK) {
         *newcomm = MPI_COMM_NULL;
         return comm_failed(c, "MPI_Comm_create_group", st);

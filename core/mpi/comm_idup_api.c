@@ -10,7 +10,8 @@
  * communicator made by a blocking constructor (refilled by the next blocking constructor
  * over the whole parent once under half full), a sixteenth of what was left for one made
  * by MPI_Comm_idup; an empty pool is MPI_ERR_OTHER on every member alike, with nothing
- * made.  Communicators made elsewhere (intercommunicators) have no pool.
+ * made.  Intercommunicators have pools too (made alike by their constructors, spawn and
+ * connect included): an idup takes two ids of it, its own and its local communicator's.
  */
 #include "core/mpi/args.h"
 #include "core/mpi/info.h"
@@ -43,11 +44,6 @@ static int idup_any(MPI_Comm comm, MPI_Info info, int with_info, MPI_Comm *newco
             return mpi_err_raise(c, MPI_ERR_OTHER, fn,
                                  "the context ids this communicator keeps for MPI_Comm_idup "
                                  "are used up (a blocking MPI_Comm_dup of it refills them)");
-        }
-        if (st == COMPI_ERR_UNSUPPORTED) {
-            return mpi_err_raise(c, MPI_ERR_COMM, fn,
-                                 "MPI_Comm_idup of an intercommunicator is not supported "
-                                 "(MPI_Comm_dup is)");
         }
         return mpi_raise_status(c, st, fn, NULL);
     }

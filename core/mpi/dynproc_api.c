@@ -33,6 +33,7 @@
 #include "core/runtime/rte.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,13 +146,50 @@ static compi_status_t spawn_between(void *arg)
     return pmi_spawn(a->ncmds, a->cmds, a->key, &a->base, &a->size, a->why, sizeof(a->why));
 }
 
-/* the info keys compi honours: "wdir", and "host" naming this machine */
+/* "path": the first of its directories (':' between them; a relative one is taken from
+   wdir when given, else from here) holding an executable `command` without a '/' names
+   it in prog[len] as an absolute file; prog stays "" when none does (PATH, as without
+   the key) */
+static void spawn_path(MPI_Info info, const char *command, const char *wdir, char *prog, size_t len)
+{
+    char path[MPI_MAX_INFO_VAL + 1], cand[PATH_MAX + 1], cwd[PATH_MAX + 1];
+    int flag = 0;
+
+    prog[0] = '\0';
+    if (strchr(command, '/') != NULL ||
+        PMPI_Info_get(info, "path", MPI_MAX_INFO_VAL, path, &flag) != MPI_SUCCESS || !flag) {
+        return;
+    }
+    for (char *save = NULL, *d = strtok_r(path, ":", &save); d != NULL;
+         d = strtok_r(NULL, ":", &save)) {
+        const char *pre = "", *mid = "";
+        if (d[0] != '/' && wdir != NULL && wdir[0] == '/') {
+            pre = wdir;
+        } else if (d[0] != '/') {
+            if (getcwd(cwd, sizeof(cwd)) == NULL) {
+                continue;
+            }
+            pre = cwd;
+            mid = wdir != NULL ? wdir : "";
+        }
+        int n = snprintf(cand, sizeof(cand), "%s%s%s%s%s/%s", pre, pre[0] != '\0' ? "/" : "", mid,
+                         mid[0] != '\0' ? "/" : "", d, command);
+        if (n > 0 && (size_t)n < sizeof(cand) && (size_t)n < len && access(cand, X_OK) == 0) {
+            memcpy(prog, cand, (size_t)n + 1);
+            return;
+        }
+    }
+}
+
+/* the info keys compi honours: "wdir", "path" (prog: see spawn_path), and "host" naming
+   this machine */
 static int spawn_info(const char *fn, compi_comm_t *c, MPI_Info info, pmi_spawn_cmd_t *cmd,
-                      char *wdir, size_t len, spawn_arg_t *a)
+                      char *wdir, size_t len, char *prog, size_t plen, spawn_arg_t *a)
 {
     char host[MPI_MAX_INFO_VAL + 1], me[256] = "";
     int flag = 0;
 
+    prog[0] = '\0';
     if (info == MPI_INFO_NULL) {
         return MPI_SUCCESS;
     }
@@ -159,6 +197,7 @@ static int spawn_info(const char *fn, compi_comm_t *c, MPI_Info info, pmi_spawn_
         return mpi_err_raise(c, MPI_ERR_INFO, fn, "invalid info object");
     }
     cmd->wdir = flag ? wdir : NULL;
+    spawn_path(info, cmd->argv[0], cmd->wdir, prog, plen);
     PMPI_Info_get(info, "host", MPI_MAX_INFO_VAL, host, &flag);
     gethostname(me, sizeof(me) - 1);
     if (flag && strcmp(host, me) != 0 && strcmp(host, "localhost") != 0 &&
@@ -177,6 +216,7 @@ static int spawn_common(const char *fn, int count, char *commands[], char **argv
     compi_comm_t *c = NULL, *ic = NULL;
     spawn_arg_t a = {.ncmds = count};
     char(*wdirs)[MPI_MAX_INFO_VAL + 1] = NULL;
+    char(*progs)[PATH_MAX + 1] = NULL;
     char **argv_all = NULL;
     int rc = dyn_rooted(fn, comm, root, intercomm, "intercomm", MPI_ERR_SPAWN, "cannot spawn",
                         &c),
@@ -203,7 +243,8 @@ static int spawn_common(const char *fn, int count, char *commands[], char **argv
         }
         a.cmds = calloc((size_t)(count > 0 ? count : 1), sizeof(*a.cmds));
         wdirs = calloc((size_t)(count > 0 ? count : 1), sizeof(*wdirs));
-        if (a.cmds == NULL || wdirs == NULL) {
+        progs = calloc((size_t)(count > 0 ? count : 1), sizeof(*progs));
+        if (a.cmds == NULL || wdirs == NULL || progs == NULL) {
             a.bad_class = MPI_ERR_NO_MEM;
         }
         /* every command's argv: its program, then the user's arguments */
@@ -221,15 +262,19 @@ static int spawn_common(const char *fn, int count, char *commands[], char **argv
             a.cmds[i].argv = &argv_all[k];
             a.cmds[i].maxprocs = maxprocs[i];
             a.cmds[i].appnum = i;
+            int k0 = k;
             argv_all[k++] = commands[i];
             for (char **p = argvs != NULL ? argvs[i] : NULL; p != NULL && *p != NULL; p++) {
                 argv_all[k++] = *p;
             }
             argv_all[k++] = NULL;
             rc = spawn_info(fn, c, infos != NULL ? infos[i] : MPI_INFO_NULL, &a.cmds[i], wdirs[i],
-                            sizeof(wdirs[i]), &a);
+                            sizeof(wdirs[i]), progs[i], sizeof(progs[i]), &a);
             if (rc != MPI_SUCCESS) {
                 a.bad_class = rc;
+            }
+            if (progs[i][0] != '\0') {
+                argv_all[k0] = progs[i]; /* found through "path" */
             }
         }
         /* commands that start no process are left out */
@@ -248,6 +293,7 @@ static int spawn_common(const char *fn, int count, char *commands[], char **argv
     free(argv_all);
     free(a.cmds);
     free(wdirs);
+    free(progs);
     int fill = c->rank == root ? total : (ic != NULL ? ic->size : 0);
     if (errcodes != MPI_ERRCODES_IGNORE) {
         for (int i = 0; i < fill; i++) {

@@ -391,9 +391,9 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
 /*
  * MPI-4.0 section 11.6: the union of the two groups takes part, every process naming its
  * own group first.  Each process knows both groups, so the leaders route nothing here
- * (they are checked, as MPI asks for them); the string tag, as in
- * MPI_Comm_create_from_group, only separates concurrent calls, and ours run in call
- * order.
+ * (they are checked, as MPI asks for them); the string tag, hashed as in
+ * MPI_Comm_create_from_group, separates concurrent calls: the agreement travels on a tag
+ * derived from it.
  */
 #pragma weak MPI_Intercomm_create_from_groups = PMPI_Intercomm_create_from_groups
 int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
@@ -431,7 +431,8 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
     }
     compi_comm_t *c = NULL;
     compi_status_t st = comm_intercomm_from_groups(
-        lg, rg, errhandler != MPI_ERRHANDLER_NULL ? errh_from_handle(errhandler) : NULL, &c);
+        lg, rg, stringtag_hash(stringtag),
+        errhandler != MPI_ERRHANDLER_NULL ? errh_from_handle(errhandler) : NULL, &c);
     if (st == COMPI_ERR_INVALID_PARAM) {
         return mpi_err_raise(NULL, MPI_ERR_GROUP, fn,
                              "local_group and remote_group overlap (the groups of an "

@@ -37,13 +37,15 @@ enum {
 enum {
     PML_HFLAG_ADDR = 1u << 0, /* RNDV: addr/key describe the sender's contiguous data */
     PML_HFLAG_SYNC = 1u << 1, /* RNDV: from MPI_Ssend (informational) */
+    PML_HFLAG_PART = 1u << 2, /* a partitioned send's message: matches only partitioned
+                                 receives, of the same number (pseq) */
 };
 
 typedef struct pml_hdr_match {
     uint8_t type;
     uint8_t flags;
-    uint16_t pad;
-    uint32_t ctx; /* communicator's context id */
+    uint16_t pseq; /* PML_HFLAG_PART: the partitioned operation's number, else 0 */
+    uint32_t ctx;  /* communicator's context id */
     int32_t src;  /* sender's rank in that communicator */
     int32_t tag;
     uint64_t len; /* bytes of the whole message */

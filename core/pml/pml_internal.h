@@ -42,6 +42,7 @@ typedef struct pml_request {
     compi_datatype_t *dt;
     int peer;           /* comm rank: destination, or source (may be PML_ANY_SOURCE) */
     int tag;            /* may be PML_ANY_TAG for receives */
+    uint32_t pkey;      /* 0, or a partitioned operation's PML_PKEY (matched exactly) */
     int world_peer;     /* world rank of the destination (sends), of the source (split
                            rendezvous receives) */
     unsigned char state;
@@ -68,6 +69,7 @@ typedef struct pml_request {
 typedef struct pml_unexp {
     struct pml_unexp *next;
     int src, tag;  /* comm rank of the sender, tag */
+    uint32_t pkey; /* 0, or the PML_PKEY of a partitioned send */
     int world_src;
     uint8_t type;  /* PML_HDR_MATCH (data below) or PML_HDR_RNDV */
     uint8_t flags;
@@ -82,12 +84,21 @@ struct compi_message {
     compi_comm_t *comm; /* retained */
 };
 
+/* the partitioned operations initialized so far towards (send) or from (receive) one
+   peer with one tag on a communicator: the next one's number (pml_part.c) */
+typedef struct pml_part_seq {
+    struct pml_part_seq *next;
+    int peer, tag, send;
+    uint32_t next_seq;
+} pml_part_seq_t;
+
 typedef struct pml_comm {
     uint32_t ctx;
     compi_comm_t *comm; /* NULL until this process creates the communicator */
     struct pml_comm *hnext;
     pml_request_t *posted_head, *posted_tail;
     pml_unexp_t *unexp_head, *unexp_tail;
+    pml_part_seq_t *part_seqs; /* freed with the entry */
 } pml_comm_t;
 
 /* how we reach one world rank */
@@ -118,10 +129,19 @@ extern struct pml_queue_len {
 
 /* ---- pml_match.c: the matching queues (no dependency beyond libc) ------------------- */
 
-static inline int pml_match_ok(int want_src, int want_tag, int src, int tag)
+/* Partitioned operations match only each other, in the order of their initialization
+   (MPI-4.0, 4.2.2): each carries a number, counted per communicator, peer, tag and
+   direction by both ends (pml_part.c), and its key is that number (mod 2^16) with a bit
+   no ordinary message has.  An ordinary receive's key is 0, so ANY_SOURCE and ANY_TAG
+   never reach a partitioned message. */
+#define PML_PKEY_PART 0x10000u
+#define PML_PKEY(pseq) (PML_PKEY_PART | (uint16_t)(pseq))
+
+static inline int pml_match_ok(int want_src, int want_tag, uint32_t want_pkey, int src, int tag,
+                               uint32_t pkey)
 {
     return (want_src == src || want_src == PML_ANY_SOURCE) &&
-           (want_tag == tag || (want_tag == PML_ANY_TAG && tag >= 0));
+           (want_tag == tag || (want_tag == PML_ANY_TAG && tag >= 0)) && want_pkey == pkey;
 }
 
 /* the entry for `ctx`, created when `create` and absent; NULL on no memory / absent */
@@ -131,13 +151,13 @@ void pml_match_comm_remove(pml_comm_t *pc);
 /* visit every entry (finalize) */
 void pml_match_comm_foreach(void (*fn)(pml_comm_t *pc));
 
-/* first posted receive that an incoming (src, tag) matches, removed; or NULL */
-pml_request_t *pml_match_posted(pml_comm_t *pc, int src, int tag);
+/* first posted receive that an incoming (src, tag, pkey) matches, removed; or NULL */
+pml_request_t *pml_match_posted(pml_comm_t *pc, int src, int tag, uint32_t pkey);
 void pml_match_post(pml_comm_t *pc, pml_request_t *req);
 /* remove a posted receive (cancel); 1 when it was there */
 int pml_match_unpost(pml_comm_t *pc, pml_request_t *req);
-/* first unexpected message a receive for (src, tag) matches; removed when `remove` */
-pml_unexp_t *pml_match_unexp(pml_comm_t *pc, int src, int tag, int remove);
+/* first unexpected message a receive for (src, tag, pkey) matches; removed when `remove` */
+pml_unexp_t *pml_match_unexp(pml_comm_t *pc, int src, int tag, uint32_t pkey, int remove);
 void pml_match_add_unexp(pml_comm_t *pc, pml_unexp_t *u);
 
 /* ---- pml.c -------------------------------------------------------------------------- */

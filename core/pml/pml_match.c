@@ -65,6 +65,11 @@ void pml_match_comm_remove(pml_comm_t *pc)
     if (*pp == pc) {
         *pp = pc->hnext;
     }
+    while (pc->part_seqs != NULL) {
+        pml_part_seq_t *s = pc->part_seqs;
+        pc->part_seqs = s->next;
+        free(s);
+    }
     free(pc);
 }
 
@@ -100,10 +105,10 @@ static void posted_unlink(pml_comm_t *pc, pml_request_t *r)
     r->next = r->prev = NULL;
 }
 
-pml_request_t *pml_match_posted(pml_comm_t *pc, int src, int tag)
+pml_request_t *pml_match_posted(pml_comm_t *pc, int src, int tag, uint32_t pkey)
 {
     for (pml_request_t *r = pc->posted_head; r != NULL; r = r->next) {
-        if (pml_match_ok(r->peer, r->tag, src, tag)) {
+        if (pml_match_ok(r->peer, r->tag, r->pkey, src, tag, pkey)) {
             posted_unlink(pc, r);
             return r;
         }
@@ -137,11 +142,11 @@ int pml_match_unpost(pml_comm_t *pc, pml_request_t *req)
 
 /* ---- unexpected messages: singly linked, removal while scanning ------------------- */
 
-pml_unexp_t *pml_match_unexp(pml_comm_t *pc, int src, int tag, int remove)
+pml_unexp_t *pml_match_unexp(pml_comm_t *pc, int src, int tag, uint32_t pkey, int remove)
 {
     pml_unexp_t *prev = NULL;
     for (pml_unexp_t *u = pc->unexp_head; u != NULL; prev = u, u = u->next) {
-        if (!pml_match_ok(src, tag, u->src, u->tag)) {
+        if (!pml_match_ok(src, tag, pkey, u->src, u->tag, u->pkey)) {
             continue;
         }
         if (remove) {

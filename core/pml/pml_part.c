@@ -4,14 +4,19 @@
  * are marked ready one by one (MPI_Pready) and a receive whose blocks can be tested one by
  * one (MPI_Parrived).
  *
- * The simplest sound protocol: a started send leaves as one ordinary message (eager or
- * rendezvous as its size decides) when its last partition is marked ready, so every
- * partition of the receive arrives together.  Partitions on either side may differ in
- * number, as the standard allows: only the bytes must agree.  What this gives up: early
- * partitions do not leave early (no overlap of a partition's transfer with the
- * computation of the next), and the message travels on the user's tag, so a plain
- * receive of the same source and tag could match it, where the standard has partitioned
- * operations match only each other.
+ * The simplest sound protocol: a started send leaves as one message (eager or rendezvous
+ * as its size decides) when its last partition is marked ready, so every partition of the
+ * receive arrives together.  Partitions on either side may differ in number, as the
+ * standard allows: only the bytes must agree.  What this gives up: early partitions do
+ * not leave early (no overlap of a partition's transfer with the computation of the next).
+ *
+ * Matching: partitioned operations match only each other, in the order of their
+ * initialization, whatever the order of their starts and of their last MPI_Pready.  Each
+ * init takes the next number of its (communicator, peer, tag, direction), counted alike
+ * at both ends, and the message carries it (PML_HFLAG_PART, pseq): a receive takes only
+ * the message of its own number (PML_PKEY, pml_internal.h), and no ordinary receive or
+ * probe sees it.  Numbers are 16 bits on the wire: the n-th and the (n + 65536)-th
+ * operation of one peer and tag must not be active at once.
  *
  * Ownership: the requests are the PML's like any persistent request (pml_request.c);
  * the partition counters live in them, and a send's bitmap of ready partitions is
@@ -25,6 +30,44 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+/* the next number of (comm, peer, tag, send); 0 and no number on no memory */
+static uint32_t part_key(compi_comm_t *comm, int peer, int tag, int send)
+{
+    pml_comm_t *pc = comm->pml;
+    pml_part_seq_t *s = pc->part_seqs;
+    while (s != NULL && (s->peer != peer || s->tag != tag || s->send != send)) {
+        s = s->next;
+    }
+    if (s == NULL) {
+        s = calloc(1, sizeof(*s));
+        if (s == NULL) {
+            return 0;
+        }
+        s->peer = peer;
+        s->tag = tag;
+        s->send = send;
+        s->next = pc->part_seqs;
+        pc->part_seqs = s;
+    }
+    return PML_PKEY(s->next_seq++);
+}
+
+/* a new persistent request made partitioned: its partitions and its number; released on
+   no memory */
+static compi_status_t part_setup(compi_request_t **req_p, int partitions, compi_comm_t *comm,
+                                 int peer, int tag, int send)
+{
+    pml_request_t *r = (pml_request_t *)*req_p;
+    r->parts = partitions;
+    r->pkey = part_key(comm, peer, tag, send);
+    if (r->pkey == 0) {
+        pml_req_release(r);
+        *req_p = NULL;
+        return COMPI_ERR_NO_MEMORY;
+    }
+    return COMPI_OK;
+}
 
 compi_status_t pml_psend_init(const void *buf, int partitions, size_t count,
                               compi_datatype_t *dt, int dst, int tag, compi_comm_t *comm,
@@ -40,10 +83,8 @@ compi_status_t pml_psend_init(const void *buf, int partitions, size_t count,
         free(map);
         return st;
     }
-    pml_request_t *r = (pml_request_t *)*req_p;
-    r->parts = partitions;
-    r->ready_map = map;
-    return COMPI_OK;
+    ((pml_request_t *)*req_p)->ready_map = map; /* freed with the request */
+    return part_setup(req_p, partitions, comm, dst, tag, 1);
 }
 
 compi_status_t pml_precv_init(void *buf, int partitions, size_t count, compi_datatype_t *dt,
@@ -51,10 +92,7 @@ compi_status_t pml_precv_init(void *buf, int partitions, size_t count, compi_dat
 {
     compi_status_t st = pml_recv_init(buf, (size_t)partitions * count, dt, src, tag, comm,
                                       req_p);
-    if (st == COMPI_OK) {
-        ((pml_request_t *)*req_p)->parts = partitions;
-    }
-    return st;
+    return st != COMPI_OK ? st : part_setup(req_p, partitions, comm, src, tag, 0);
 }
 
 int pml_request_partitions(const compi_request_t *req)

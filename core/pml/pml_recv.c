@@ -343,7 +343,9 @@ static void on_match(int world_src, const pml_hdr_match_t *h, int rndv)
     if (compi_unlikely(pc == NULL)) {
         rte_abort(1, "pml: out of memory for a communicator's queues");
     }
-    pml_request_t *req = pc->posted_head != NULL ? pml_match_posted(pc, h->src, h->tag) : NULL;
+    uint32_t pkey = compi_unlikely(h->flags & PML_HFLAG_PART) ? PML_PKEY(h->pseq) : 0;
+    pml_request_t *req =
+        pc->posted_head != NULL ? pml_match_posted(pc, h->src, h->tag, pkey) : NULL;
     if (!rndv) {
         if (compi_likely(req != NULL)) {
             pml_recv_eager(req, h->src, h->tag, h + 1, h->len);
@@ -357,6 +359,7 @@ static void on_match(int world_src, const pml_hdr_match_t *h, int rndv)
         }
         u->src = h->src;
         u->tag = h->tag;
+        u->pkey = pkey;
         u->len = h->len;
         u->world_src = world_src;
         pml_match_add_unexp(pc, u);
@@ -373,6 +376,7 @@ static void on_match(int world_src, const pml_hdr_match_t *h, int rndv)
     u->flags = h->flags;
     u->src = h->src;
     u->tag = h->tag;
+    u->pkey = pkey;
     u->len = h->len;
     u->world_src = world_src;
     u->sreq = r->sreq;
@@ -458,7 +462,8 @@ void pml_recv_start(pml_request_t *req)
         return;
     }
     pml_comm_t *pc = req->super.comm->pml;
-    pml_unexp_t *u = pc->unexp_head != NULL ? pml_match_unexp(pc, req->peer, req->tag, 1) : NULL;
+    pml_unexp_t *u =
+        pc->unexp_head != NULL ? pml_match_unexp(pc, req->peer, req->tag, req->pkey, 1) : NULL;
     if (u != NULL) {
         pml_recv_unexp(req, u);
     } else {
@@ -505,7 +510,7 @@ compi_status_t pml_recv(void *buf, size_t count, compi_datatype_t *dt, int src, 
     pml_comm_t *pc = comm->pml;
     pml_unexp_t *u = NULL;
     if (pc->unexp_head != NULL) {
-        u = pml_match_unexp(pc, src, tag, 1);
+        u = pml_match_unexp(pc, src, tag, 0, 1);
         if (u != NULL && u->type == PML_HDR_MATCH) {
             /* already here: no request needed */
             deliver(buf, count, dt, count * dt->size, u->src, u->tag, u->data, u->len, st);
@@ -548,7 +553,7 @@ compi_status_t pml_iprobe(int src, int tag, compi_comm_t *comm, int *flag, pml_r
         return COMPI_OK;
     }
     pml_progress();
-    pml_unexp_t *u = pml_match_unexp(comm->pml, src, tag, 0);
+    pml_unexp_t *u = pml_match_unexp(comm->pml, src, tag, 0, 0);
     *flag = u != NULL;
     if (u != NULL) {
         result_of_unexp(u, res);
@@ -561,7 +566,7 @@ compi_status_t pml_improbe(int src, int tag, compi_comm_t *comm, int *flag, comp
 {
     *msg_p = NULL;
     pml_progress();
-    pml_unexp_t *u = pml_match_unexp(comm->pml, src, tag, 0);
+    pml_unexp_t *u = pml_match_unexp(comm->pml, src, tag, 0, 0);
     *flag = 0;
     if (u == NULL) {
         return COMPI_OK;
@@ -570,7 +575,7 @@ compi_status_t pml_improbe(int src, int tag, compi_comm_t *comm, int *flag, comp
     if (m == NULL) {
         return COMPI_ERR_NO_MEMORY;
     }
-    pml_match_unexp(comm->pml, src, tag, 1);
+    pml_match_unexp(comm->pml, src, tag, 0, 1);
     m->u = u;
     m->comm = comm;
     comm_retain(comm);

@@ -22,7 +22,7 @@
 
 /* write MATCH + data; COMPI_ERR_NO_RESOURCE when the BTL has no room */
 static inline compi_status_t eager_write(pml_peer_t *p, const void *buf, size_t count,
-                                         compi_datatype_t *dt, size_t bytes, int tag,
+                                         compi_datatype_t *dt, size_t bytes, int tag, uint32_t pkey,
                                          compi_comm_t *comm)
 {
     size_t len = sizeof(pml_hdr_match_t) + bytes;
@@ -31,8 +31,8 @@ static inline compi_status_t eager_write(pml_peer_t *p, const void *buf, size_t 
         return COMPI_ERR_NO_RESOURCE;
     }
     h->type = PML_HDR_MATCH;
-    h->flags = 0;
-    h->pad = 0;
+    h->flags = pkey != 0 ? PML_HFLAG_PART : 0;
+    h->pseq = (uint16_t)pkey;
     h->ctx = comm->ctx;
     h->src = comm->rank;
     h->tag = tag;
@@ -61,7 +61,7 @@ compi_status_t pml_send(const void *buf, size_t count, compi_datatype_t *dt, int
         for (;;) {
             /* behind queued sends to this peer, to keep their order */
             if (compi_likely(p->pend_head == NULL)) {
-                compi_status_t st = eager_write(p, buf, count, dt, bytes, tag, comm);
+                compi_status_t st = eager_write(p, buf, count, dt, bytes, tag, 0, comm);
                 if (compi_likely(st != COMPI_ERR_NO_RESOURCE)) {
                     return st;
                 }
@@ -171,8 +171,9 @@ static compi_status_t rndv_write(pml_request_t *r, pml_peer_t *p)
     }
     compi_comm_t *comm = r->super.comm;
     h->m.type = PML_HDR_RNDV;
-    h->m.flags = r->mode == PML_SEND_SYNC ? PML_HFLAG_SYNC : 0;
-    h->m.pad = 0;
+    h->m.flags =
+        (r->mode == PML_SEND_SYNC ? PML_HFLAG_SYNC : 0) | (r->pkey != 0 ? PML_HFLAG_PART : 0);
+    h->m.pseq = (uint16_t)r->pkey;
     h->m.ctx = comm->ctx;
     h->m.src = comm->rank;
     h->m.tag = r->tag;
@@ -213,7 +214,7 @@ compi_status_t pml_send_first(pml_request_t *r, pml_peer_t *p)
 {
     if (r->mode != PML_SEND_SYNC && r->bytes <= p->eager_max) {
         compi_status_t st =
-            eager_write(p, r->buf, r->count, r->dt, r->bytes, r->tag, r->super.comm);
+            eager_write(p, r->buf, r->count, r->dt, r->bytes, r->tag, r->pkey, r->super.comm);
         if (st == COMPI_ERR_NO_RESOURCE) {
             return st;
         }

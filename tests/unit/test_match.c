@@ -45,7 +45,7 @@ static pml_request_t *rcv(int src, int tag)
 /* take the unexpected message a receive (src, tag) matches; returns its id or -1 */
 static long take(int src, int tag)
 {
-    pml_unexp_t *u = pml_match_unexp(pc, src, tag, 1);
+    pml_unexp_t *u = pml_match_unexp(pc, src, tag, 0, 1);
     if (u == NULL) {
         return -1;
     }
@@ -105,8 +105,8 @@ START_TEST(any_tag_never_matches_negative_tags)
     /* the same from the posted side */
     pml_request_t *any = rcv(PML_ANY_SOURCE, PML_ANY_TAG);
     pml_match_post(pc, any);
-    ck_assert_ptr_null(pml_match_posted(pc, 1, COMPI_TAG_COLL_BASE));
-    ck_assert_ptr_eq(pml_match_posted(pc, 1, 0), any);
+    ck_assert_ptr_null(pml_match_posted(pc, 1, COMPI_TAG_COLL_BASE, 0));
+    ck_assert_ptr_eq(pml_match_posted(pc, 1, 0, 0), any);
     free(any);
 }
 END_TEST
@@ -118,10 +118,10 @@ START_TEST(posted_first_match_in_posting_order)
     pml_match_post(pc, b);
     pml_match_post(pc, c);
     /* (2, 7) skips a, takes the wildcard b */
-    ck_assert_ptr_eq(pml_match_posted(pc, 2, 7), b);
-    ck_assert_ptr_eq(pml_match_posted(pc, 1, 1), a);
-    ck_assert_ptr_eq(pml_match_posted(pc, 1, 1), c);
-    ck_assert_ptr_null(pml_match_posted(pc, 1, 1));
+    ck_assert_ptr_eq(pml_match_posted(pc, 2, 7, 0), b);
+    ck_assert_ptr_eq(pml_match_posted(pc, 1, 1, 0), a);
+    ck_assert_ptr_eq(pml_match_posted(pc, 1, 1, 0), c);
+    ck_assert_ptr_null(pml_match_posted(pc, 1, 1, 0));
     ck_assert_ptr_null(pc->posted_head);
     ck_assert_ptr_null(pc->posted_tail);
     free(a);
@@ -135,8 +135,8 @@ START_TEST(wildcard_posted_before_specific_wins)
     pml_request_t *w = rcv(PML_ANY_SOURCE, 3), *s = rcv(2, 3);
     pml_match_post(pc, w);
     pml_match_post(pc, s);
-    ck_assert_ptr_eq(pml_match_posted(pc, 2, 3), w);
-    ck_assert_ptr_eq(pml_match_posted(pc, 2, 3), s);
+    ck_assert_ptr_eq(pml_match_posted(pc, 2, 3, 0), w);
+    ck_assert_ptr_eq(pml_match_posted(pc, 2, 3, 0), s);
     free(w);
     free(s);
 }
@@ -146,13 +146,13 @@ START_TEST(unexpected_then_posted_and_reverse)
 {
     /* message first: a receive finds it in the unexpected queue and nothing is posted */
     pml_match_add_unexp(pc, msg(4, 8, 1));
-    ck_assert_ptr_null(pml_match_posted(pc, 4, 8));
+    ck_assert_ptr_null(pml_match_posted(pc, 4, 8, 0));
     ck_assert_int_eq(take(4, 8), 1);
     /* receive first: the message finds it in the posted queue */
     pml_request_t *r = rcv(4, 8);
     ck_assert_int_eq(take(4, 8), -1);
     pml_match_post(pc, r);
-    ck_assert_ptr_eq(pml_match_posted(pc, 4, 8), r);
+    ck_assert_ptr_eq(pml_match_posted(pc, 4, 8, 0), r);
     ck_assert_ptr_null(pc->unexp_head);
     free(r);
 }
@@ -161,9 +161,9 @@ END_TEST
 START_TEST(probe_leaves_the_message)
 {
     pml_match_add_unexp(pc, msg(1, 1, 1));
-    pml_unexp_t *u = pml_match_unexp(pc, PML_ANY_SOURCE, PML_ANY_TAG, 0);
+    pml_unexp_t *u = pml_match_unexp(pc, PML_ANY_SOURCE, PML_ANY_TAG, 0, 0);
     ck_assert_ptr_nonnull(u);
-    ck_assert_ptr_eq(pml_match_unexp(pc, 1, 1, 0), u);
+    ck_assert_ptr_eq(pml_match_unexp(pc, 1, 1, 0, 0), u);
     ck_assert_int_eq(take(1, 1), 1);
 }
 END_TEST
@@ -176,7 +176,7 @@ START_TEST(unpost_removes_only_that_receive)
     pml_match_post(pc, c);
     ck_assert_int_eq(pml_match_unpost(pc, b), 1);
     ck_assert_int_eq(pml_match_unpost(pc, b), 0);
-    ck_assert_ptr_eq(pml_match_posted(pc, 0, 0), a);
+    ck_assert_ptr_eq(pml_match_posted(pc, 0, 0, 0), a);
     ck_assert_int_eq(pml_match_unpost(pc, c), 1);
     ck_assert_ptr_null(pc->posted_head);
     ck_assert_ptr_null(pc->posted_tail);
@@ -210,7 +210,7 @@ START_TEST(queues_are_per_context)
     pml_comm_t *other = pml_match_comm(next_ctx++, 1);
     pml_match_add_unexp(other, msg(0, 0, 1));
     ck_assert_int_eq(take(0, 0), -1);
-    pml_unexp_t *u = pml_match_unexp(other, 0, 0, 1);
+    pml_unexp_t *u = pml_match_unexp(other, 0, 0, 0, 1);
     ck_assert_ptr_nonnull(u);
     free(u);
     pml_match_comm_remove(other);

@@ -261,18 +261,20 @@
 (define creator-error-message (record-accessor <creator-error> 'message))
 
 ;; Asks the creators of CALL's kind for a closure description, latest first; each
-;; receives `next', which asks the ones installed before it.  Each answer is checked
-;; where it is given, so a bad one names the creator that gave it: it must be a closure
-;; description for CALL's kind.  A Scheme procedure becomes a scheme-closure record, and
-;; every description remembers the creator that built it (for later error messages).
+;; receives `next', which asks the ones installed before it.  A creator that returns #f
+;; declines: the one installed before it is asked, as `next' would.  Each other answer is
+;; checked where it is given, so a bad one names the creator that gave it: it must be a
+;; closure description for CALL's kind.  A Scheme procedure becomes a scheme-closure
+;; record, and every description remembers the creator that built it (for later error
+;; messages).
 ;; Calling `next' past the last creator is an error of the creator that did it.
 (define (run-creators call)
   (let ((kind (call-kind call)))
     (let loop ((entries (installed-creators kind)) (call call))
       (if (null? entries)
           (scm-error 'misc-error #f
-                     "every creator of ~A passed the call on with (next call); the last one \
-must answer"
+                     "every creator of ~A passed the call on with (next call) or declined \
+(returned #f); the last one must answer"
                      (list kind) #f)
           (let* ((entry (car entries))
                  (answer (parameterize ((current-creator (cons kind entry)))
@@ -282,19 +284,42 @@ must answer"
                  (desc (if (and (procedure? answer) (accepts? answer 1))
                            (make-scheme-closure answer #f)
                            answer)))
-            (unless (closure-description? desc)
-              (raise-exception
-               (make-creator-error
-                (simple-format #f "~A returned ~A, which is not a closure"
-                               (creator-text kind entry) (value-text answer)))))
-            (unless (eq? (description-kind desc kind) kind)
-              (raise-exception
-               (make-creator-error
-                (simple-format #f "~A returned ~A, a closure for ~A, not for ~A"
-                               (creator-text kind entry) (description->string desc)
-                               (description-kind desc kind) kind))))
-            (stamp! desc (creator-entry-text entry))
-            desc)))))
+            (if (not answer)
+                (loop (cdr entries) call)
+                (begin
+                  (check-answer kind entry answer desc)
+                  (stamp! desc (creator-entry-text entry))
+                  desc)))))))
+
+;; DESC (ANSWER, a Scheme procedure made a closure) must be a closure description for
+;; KIND, else a creator error naming the creator of ENTRY.
+(define (check-answer kind entry answer desc)
+  (unless (closure-description? desc)
+    (raise-exception
+     (make-creator-error
+      (simple-format #f "~A returned ~A" (creator-text kind entry) (not-a-closure-text answer)))))
+  (unless (eq? (description-kind desc kind) kind)
+    (raise-exception
+     (make-creator-error
+      (simple-format #f "~A returned ~A, a closure for ~A, not for ~A"
+                     (creator-text kind entry) (description->string desc)
+                     (description-kind desc kind) kind)))))
+
+;; What a creator's ANSWER is, when it is no closure: "42, which is not a closure"; a list
+;; that prints like a description is said to be a list, with the call that makes one:
+;; "the list (native bcast binomial), not a description: call (native 'bcast 'binomial)".
+(define (not-a-closure-text answer)
+  (if (and (pair? answer) (list? answer) (symbol? (car answer)))
+      (simple-format #f "the list ~A, not a description: call (~A)" (value-text answer)
+                     (string-join (cons (symbol->string (car answer))
+                                        (map (lambda (x)
+                                               (simple-format #f (if (or (symbol? x) (pair? x))
+                                                                     "'~S"
+                                                                     "~S")
+                                                              x))
+                                             (cdr answer)))
+                                  " "))
+      (string-append (value-text answer) ", which is not a closure")))
 
 ;; A value as an error message shows it: short, on one line.
 (define (value-text x)

@@ -222,6 +222,17 @@ static tramp_cache_t *cache_new(compi_comm_t *comm)
     return cache;
 }
 
+/* a communicator as messages name it: its name (MPI_Comm_set_name), else "an unnamed
+   communicator (context 5)"; in buf when that is needed */
+static const char *comm_label(const compi_comm_t *comm, char *buf, size_t len)
+{
+    if (comm->name[0] != '\0') {
+        return comm->name;
+    }
+    snprintf(buf, len, "an unnamed communicator (context %u)", (unsigned)comm->ctx);
+    return buf;
+}
+
 /* "bcast root=0 bytes=8 MPI_INT MPI_SUM on MPI_COMM_WORLD" for messages */
 static void describe_call(const coll_call_t *call, char *buf, size_t len)
 {
@@ -238,8 +249,9 @@ static void describe_call(const coll_call_t *call, char *buf, size_t len)
         n += snprintf(buf + n, len - (size_t)n, " %s %s", dt_name(call->rdt), call->op->name);
     }
     if (n < (int)len) {
-        snprintf(buf + n, len - (size_t)n, " on %s (%d ranks)", call->comm->name,
-                 comm_local_size(call->comm));
+        char label[64];
+        snprintf(buf + n, len - (size_t)n, " on %s (%d ranks)",
+                 comm_label(call->comm, label, sizeof(label)), comm_local_size(call->comm));
     }
 }
 

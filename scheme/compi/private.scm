@@ -457,7 +457,8 @@
               (and bound? #t)))
 
 ;; "bcast root=0 bytes=8 comm=MPI_COMM_WORLD", as error messages show a call (a
-;; nonblocking or persistent one starts with its mode)
+;; nonblocking or persistent one starts with its mode; a communicator without a name is
+;; "comm=(unnamed)")
 (define (call->string call)
   (string-append
    (if (eq? (call-mode call) 'blocking) "" (string-append (symbol->string (call-mode call)) " "))
@@ -467,7 +468,9 @@
    (if (call-op call)
        (simple-format #f " op=~A datatype=~A" (call-op call) (call-datatype call))
        "")
-   (simple-format #f " comm=~A size=~A" (call-comm call) (call-size call))
+   (simple-format #f " comm=~A size=~A"
+                  (if (string-null? (call-comm call)) "(unnamed)" (call-comm call))
+                  (call-size call))
    (if (call-inter? call)
        (simple-format #f " inter remote-size=~A" (call-remote-size call))
        "")

@@ -313,10 +313,9 @@
       (simple-format #f "the list ~A, not a description: call (~A)" (value-text answer)
                      (string-join (cons (symbol->string (car answer))
                                         (map (lambda (x)
-                                               (simple-format #f (if (or (symbol? x) (pair? x))
-                                                                     "'~S"
-                                                                     "~S")
-                                                              x))
+                                               (string-append
+                                                (if (or (symbol? x) (pair? x)) "'" "")
+                                                (simple-format #f "~S" x)))
                                              (cdr answer)))
                                   " "))
       (string-append (value-text answer) ", which is not a closure")))

@@ -68,6 +68,7 @@
             wrapper-what
             wrapper-inner
             scheme-closure-procedure
+            scheme-closure-over
             schedule-kind
             schedule-name
             schedule-builder
@@ -265,8 +266,9 @@
 ;; declines: the one installed before it is asked, as `next' would.  Each other answer is
 ;; checked where it is given, so a bad one names the creator that gave it: it must be a
 ;; closure description for CALL's kind.  A Scheme procedure becomes a scheme-closure
-;; record, and every description remembers the creator that built it (for later error
-;; messages).
+;; record, over the description `next' gave the creator (if it asked: a wrapper around
+;; run-closure), and every description remembers the creator that built it (for later
+;; error messages).
 ;; Calling `next' past the last creator is an error of the creator that did it.
 (define (run-creators call)
   (let ((kind (call-kind call)))
@@ -277,12 +279,16 @@
 (returned #f); the last one must answer"
                      (list kind) #f)
           (let* ((entry (car entries))
+                 (inner #f)           ; what `next' last gave this creator
                  (answer (parameterize ((current-creator (cons kind entry)))
                            ((creator-entry-procedure entry)
                             call
-                            (lambda (c) (loop (cdr entries) c)))))
+                            (lambda (c)
+                              (let ((d (loop (cdr entries) c)))
+                                (set! inner d)
+                                d)))))
                  (desc (if (and (procedure? answer) (accepts? answer 1))
-                           (make-scheme-closure answer #f)
+                           (make-scheme-closure answer #f inner)
                            answer)))
             (if (not answer)
                 (loop (cdr entries) call)
@@ -548,11 +554,14 @@
 (define wrapper-what (record-accessor <wrapper> 'what))
 (define wrapper-inner (record-accessor <wrapper> 'inner))
 
+;; OVER: the description `next' gave the creator that returned PROCEDURE (what a wrapper
+;; runs with run-closure, named with the closure), or #f
 (define <scheme-closure>
-  (make-record-type 'scheme-closure '(procedure origin) print-description))
+  (make-record-type 'scheme-closure '(procedure origin over) print-description))
 (define make-scheme-closure (record-constructor <scheme-closure>))
 (define scheme-closure? (record-predicate <scheme-closure>))
 (define scheme-closure-procedure (record-accessor <scheme-closure> 'procedure))
+(define scheme-closure-over (record-accessor <scheme-closure> 'over))
 
 ;; A schedule the creator writes (docs/scheme-api.md, "Schedules"): BUILDER is
 ;; (lambda (rank size count) ...) returning that rank's rounds; (compi internal) runs it
@@ -664,7 +673,7 @@
 
 (define (wrap what inner)
   (let ((desc (if (and (procedure? inner) (accepts? inner 1))
-                  (make-scheme-closure inner #f)
+                  (make-scheme-closure inner #f #f)
                   inner)))
     (unless (closure-description? desc)
       (scm-error 'wrong-type-arg what "expects a closure description, got: ~A"

@@ -127,11 +127,12 @@ static const char *const exchange_fields[EX_N + 1] = {
 enum { WRAP_WHAT, WRAP_INNER, WRAP_ORIGIN, WRAP_N };
 static const char *const wrapper_fields[WRAP_N + 1] = {
     [WRAP_WHAT] = "what", [WRAP_INNER] = "inner", [WRAP_ORIGIN] = "origin"};
-enum { PROC_KIND, PROC_PROCEDURE, PROC_NAME, PROC_ORIGIN, PROC_N };
+enum { PROC_KIND, PROC_PROCEDURE, PROC_NAME, PROC_ORIGIN, PROC_OVER, PROC_N };
 static const char *const scheme_fields[PROC_N + 1] = {[PROC_KIND] = "kind",
                                                       [PROC_PROCEDURE] = "procedure",
                                                       [PROC_NAME] = "name",
-                                                      [PROC_ORIGIN] = "origin"};
+                                                      [PROC_ORIGIN] = "origin",
+                                                      [PROC_OVER] = "over"};
 enum { SCHED_KIND, SCHED_NAME, SCHED_DESC, SCHED_ORIGIN, SCHED_N };
 static const char *const schedule_fields[SCHED_N + 1] = {[SCHED_KIND] = "kind",
                                                          [SCHED_NAME] = "name",
@@ -609,12 +610,18 @@ static compi_status_t bridge__scheme(bridge_build_t *b, SCM v, SCM call, coll_cl
 {
     const lowered_tag_t t = LOWERED_SCHEME;
     coll_kind_t kind = (coll_kind_t)bridge__long(t, v, PROC_KIND);
-    char pname[64], name[96], origin[512];
+    char pname[64], over[96], name[96], origin[512];
     scheme_state_t *s = calloc(1, sizeof(*s));
 
     bridge_scm_to_buf(bridge__field(t, v, PROC_NAME), pname, sizeof(pname));
     bridge_scm_to_buf(bridge__field(t, v, PROC_ORIGIN), origin, sizeof(origin));
+    /* a wrapper: "allreduce:scheme(timed-run) over allreduce:ring" */
+    bridge_scm_to_buf(bridge__field(t, v, PROC_OVER), over, sizeof(over));
     snprintf(name, sizeof(name), "%s:scheme(%s)", coll_kind_name(kind), pname);
+    size_t used = strlen(name);
+    if (over[0] != '\0' && used < sizeof(name)) {
+        snprintf(name + used, sizeof(name) - used, " over %.80s", over);
+    }
     if (s == NULL || (s->origin = strdup(origin)) == NULL) {
         free(s);
         return bridge__fail(b, bridge__field(t, v, PROC_ORIGIN), call, "out of memory");
@@ -627,7 +634,7 @@ static compi_status_t bridge__scheme(bridge_build_t *b, SCM v, SCM call, coll_cl
         return bridge__fail(b, bridge__field(t, v, PROC_ORIGIN), call, "out of memory");
     }
     (*c_p)->is_scheme = 1;
-    (*c_p)->signature = scheme__signature(kind, pname, s->proc, origin);
+    (*c_p)->signature = coll_sig_str(scheme__signature(kind, pname, s->proc, origin), over);
     return COMPI_OK;
 }
 

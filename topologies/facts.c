@@ -149,6 +149,7 @@ compi_status_t topo_facts_host(const char *real, char *buf, size_t len)
     }
     if (topo_facts_pick(host, ',', rte_proc.world_rank, buf, len) != COMPI_OK ||
         !facts__good_name(buf)) {
+        buf[0] = '\0'; /* no host yet: the message says "rank R:" */
         compi_log_error("rte_hostname='%s': entry %d is empty, too long, or holds one of "
                         "' =|;'",
                         host, rte_proc.world_rank);

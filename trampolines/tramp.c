@@ -222,6 +222,17 @@ static tramp_cache_t *cache_new(compi_comm_t *comm)
     return cache;
 }
 
+/* a communicator as messages name it: its name (MPI_Comm_set_name), else "an unnamed
+   communicator (context 5)"; in buf when that is needed */
+static const char *comm_label(const compi_comm_t *comm, char *buf, size_t len)
+{
+    if (comm->name[0] != '\0') {
+        return comm->name;
+    }
+    snprintf(buf, len, "an unnamed communicator (context %u)", (unsigned)comm->ctx);
+    return buf;
+}
+
 /* "bcast root=0 bytes=8 MPI_INT MPI_SUM on MPI_COMM_WORLD" for messages */
 static void describe_call(const coll_call_t *call, char *buf, size_t len)
 {
@@ -238,8 +249,9 @@ static void describe_call(const coll_call_t *call, char *buf, size_t len)
         n += snprintf(buf + n, len - (size_t)n, " %s %s", dt_name(call->rdt), call->op->name);
     }
     if (n < (int)len) {
-        snprintf(buf + n, len - (size_t)n, " on %s (%d ranks)", call->comm->name,
-                 comm_local_size(call->comm));
+        char label[64];
+        snprintf(buf + n, len - (size_t)n, " on %s (%d ranks)",
+                 comm_label(call->comm, label, sizeof(label)), comm_local_size(call->comm));
     }
 }
 
@@ -290,7 +302,10 @@ static void verbose_miss(const coll_call_t *call, const coll_closure_t *c)
      all built, same signature  -> cache it, run it
      any rank failed            -> every rank fails the call with the lowest failing
                                    rank's message ("rank 3: creator NAME ... failed: ...")
-     signatures differ          -> every rank fails it: "rank 0 built X, ranks 1-3 built Y"
+     signatures differ          -> every rank fails it: "rank 0 built X, ranks 1-3 built Y",
+                                   and why: the ranks' configuration lists differ
+                                   (MPIX_Coll_reconfigure on part of the communicator),
+                                   else the creators are not deterministic
 
    The texts travel in a second allgather, only when something went wrong, so every rank
    holds the same message; the lowest rank involved is the one that reports it under
@@ -467,6 +482,48 @@ static compi_status_t agree_keys(const coll_call_t *call, const int *all, int n,
     return COMPI_OK;
 }
 
+/* FNV-1a of a text */
+static uint64_t text_hash(const char *t)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *t != '\0'; t++) {
+        h = (h ^ (unsigned char)*t) * 1099511628211ull;
+    }
+    return h;
+}
+
+/* Why the ranks of comm built different closures, into buf (every rank takes part, as in
+   agree_texts): when their configuration lists differ, "the ranks run different
+   configurations: rank 0 loaded "a.scm", ranks 1-3 loaded "b.scm""; else "creators must
+   be deterministic". */
+static void why_different(compi_comm_t *comm, char *buf, size_t len)
+{
+    int n = comm_local_size(comm), *lists = NULL, other = -1;
+    uint64_t *h = malloc(sizeof(uint64_t) * (size_t)n);
+    snprintf(buf, len, "creators must be deterministic");
+    if (h == NULL || agree_texts(comm, tramp_config_list(), &lists) != COMPI_OK) {
+        free(h);
+        return;
+    }
+    for (int r = 0; r < n; r++) {
+        h[r] = text_hash(text_of(lists, r));
+        if (other < 0 && h[r] != h[0]) {
+            other = r;
+        }
+    }
+    if (other >= 0) {
+        char a[128], b[128], rest[64];
+        const char *la = text_of(lists, 0), *lb = text_of(lists, other);
+        two_sides(h, n, other, a, b, rest);
+        snprintf(buf, len,
+                 "the ranks run different configurations: %s loaded %s%s%s, %s loaded %s%s%s%s", a,
+                 *la ? "\"" : "", *la ? la : "no config file", *la ? "\"" : "", b, *lb ? "\"" : "",
+                 *lb ? lb : "no config file", *lb ? "\"" : "", rest);
+    }
+    free(lists);
+    free(h);
+}
+
 /*
  * The round itself.  `st` and `err` are this rank's outcome of the build (c NULL when it
  * failed), k its key; returns COMPI_OK when every rank gave the same key and built the
@@ -544,11 +601,12 @@ static compi_status_t agree(const coll_call_t *call, const tramp_key_t *k, compi
     } else {
         char a[128], b[128], rest[64];
         two_sides(sigs, n, first_other, a, b, rest);
+        char why[512];
+        why_different(comm, why, sizeof(why));
         describe_call(call, what, sizeof(what));
         error_set(comm->rank == 0,
-                  "%s: ranks built different closures: %s built %s, %s built %s%s; creators "
-                  "must be deterministic",
-                  what, a, text_of(texts, 0), b, text_of(texts, first_other), rest);
+                  "%s: ranks built different closures: %s built %s, %s built %s%s; %s", what, a,
+                  text_of(texts, 0), b, text_of(texts, first_other), rest, why);
         ast = COMPI_ERR_CONFIG;
     }
     free(texts);

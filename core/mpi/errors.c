@@ -221,8 +221,13 @@ static void __attribute__((noreturn)) err_fatal(const char *func, int errclass, 
     if (class_predefined(errclass) || !mpi_err_user_string(errclass, name) || name[0] == '\0') {
         snprintf(name, sizeof(name), "%s", mpi_err_class_name(mpi_err_code_class(errclass)));
     }
-    snprintf(line, sizeof(line), "compi: rank %d (%s): %s: %s: %s", rte_proc.world_rank,
-             rte_proc.hostname[0] ? rte_proc.hostname : "?", func, name, what);
+    if (rte_proc.hostname[0] != '\0') {
+        snprintf(line, sizeof(line), "compi: rank %d (%s): %s: %s: %s", rte_proc.world_rank,
+                 rte_proc.hostname, func, name, what);
+    } else { /* before the host is known */
+        snprintf(line, sizeof(line), "compi: rank %d: %s: %s: %s", rte_proc.world_rank, func, name,
+                 what);
+    }
     fprintf(stderr, "%s\n", line);
     fflush(stderr);
     rte_abort(errclass != MPI_SUCCESS ? errclass : 1, line);

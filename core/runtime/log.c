@@ -1,5 +1,6 @@
 /*
- * log.c -- messages to stderr with a "compi: rank R (host): " prefix.
+ * log.c -- messages to stderr with a "compi: rank R (host): " prefix ("compi: rank R: "
+ * before the host is known).
  *
  * One write(2) per message so lines of different ranks do not interleave mid-line.
  */
@@ -16,9 +17,11 @@ static void log_v(const char *level, const char *fmt, va_list ap)
     char buf[2048];
     int n;
 
-    if (rte_proc.world_size > 0) {
+    if (rte_proc.world_size > 0 && rte_proc.hostname[0] != '\0') {
         n = snprintf(buf, sizeof(buf), "compi: rank %d (%s): %s", rte_proc.world_rank,
                      rte_proc.hostname, level);
+    } else if (rte_proc.world_size > 0) { /* before the host is known */
+        n = snprintf(buf, sizeof(buf), "compi: rank %d: %s", rte_proc.world_rank, level);
     } else {
         n = snprintf(buf, sizeof(buf), "compi: %s", level);
     }

@@ -429,7 +429,8 @@
 (define <lowered-exchange>
   (make-record-type 'lowered-exchange '(kind groups trees segsize origin)))
 (define <lowered-wrapper> (make-record-type 'lowered-wrapper '(what inner origin)))
-(define <lowered-scheme> (make-record-type 'lowered-scheme '(kind procedure name origin)))
+;; OVER: the label of the description a wrapper runs ("allreduce:ring"), or ""
+(define <lowered-scheme> (make-record-type 'lowered-scheme '(kind procedure name origin over)))
 (define <lowered-schedule>
   (make-record-type 'lowered-schedule '(kind name description origin)))
 
@@ -439,7 +440,7 @@
 ;;   #(tree KIND SIZE ROOT PARENTS ORDER SEGSIZE ORIGIN)
 ;;   #(exchange KIND SIZE NGROUPS GROUP-OF COORDS PARENTS ORDER SEGSIZE ORIGIN)
 ;;   #(profiling INNER ORIGIN)  #(tracing INNER ORIGIN)
-;;   #(scheme KIND PROCEDURE "NAME" ORIGIN)
+;;   #(scheme KIND PROCEDURE "NAME" ORIGIN "OVER")
 ;;   #(schedule KIND "NAME" DESC ORIGIN)
 ;; ORDER lists the root (each group's coordinator), then every rank's children in
 ;; serving order.  An exchange's groups and trees are checked and mapped by the C that
@@ -487,7 +488,7 @@
      ((eq? rtd <lowered-wrapper>)
       (vector (get 'what) (lowered->vector (get 'inner) call) (get 'origin)))
      ((eq? rtd <lowered-scheme>)
-      (vector 'scheme (get 'kind) (get 'procedure) (get 'name) (get 'origin)))
+      (vector 'scheme (get 'kind) (get 'procedure) (get 'name) (get 'origin) (get 'over)))
      (else
       (vector 'schedule (get 'kind) (get 'name) (get 'description) (get 'origin))))))
 
@@ -520,11 +521,30 @@
       ((record-constructor <lowered-wrapper>) (wrapper-what desc)
        (lower (wrapper-inner desc) call) origin))
      (else
-      (let ((proc (scheme-closure-procedure desc)))
+      (let ((proc (scheme-closure-procedure desc))
+            (over (scheme-closure-over desc)))
         ((record-constructor <lowered-scheme>) (kind-number (call-kind call)) proc
          (let ((name (procedure-name proc)))
            (if name (symbol->string name) "anonymous"))
-         origin))))))
+         origin
+         (if over (description-label over (call-kind call)) "")))))))
+
+;; A short name of DESC, as the closure it lowers to is named ("allreduce:ring",
+;; "bcast:tree", "profile(allreduce:ring)"); KIND where DESC does not say.
+(define (description-label desc kind)
+  (cond ((native? desc)
+         (simple-format #f "~A:~A" (native-kind desc) (native-algorithm desc)))
+        ((tree-closure? desc) (simple-format #f "~A:tree" (tree-closure-kind desc)))
+        ((exchange-closure? desc) (simple-format #f "~A:exchange" (exchange-closure-kind desc)))
+        ((schedule? desc)
+         (simple-format #f "~A:schedule(~A)" (schedule-kind desc) (schedule-name desc)))
+        ((wrapper? desc)
+         (simple-format #f "~A(~A)" (wrapper-what desc)
+                        (description-label (wrapper-inner desc) kind)))
+        ((scheme-closure? desc)
+         (let ((name (procedure-name (scheme-closure-procedure desc))))
+           (simple-format #f "~A:scheme(~A)" kind (or name "anonymous"))))
+        (else (description->string desc))))
 
 ;; The trampoline's miss path: runs the creators for CALL (a call record filled by the
 ;; bridge) and lowers the description, in one call from C.  (#t . LOWERED), or (#f .

@@ -68,6 +68,7 @@
             wrapper-what
             wrapper-inner
             scheme-closure-procedure
+            scheme-closure-over
             schedule-kind
             schedule-name
             schedule-builder
@@ -261,40 +262,69 @@
 (define creator-error-message (record-accessor <creator-error> 'message))
 
 ;; Asks the creators of CALL's kind for a closure description, latest first; each
-;; receives `next', which asks the ones installed before it.  Each answer is checked
-;; where it is given, so a bad one names the creator that gave it: it must be a closure
-;; description for CALL's kind.  A Scheme procedure becomes a scheme-closure record, and
-;; every description remembers the creator that built it (for later error messages).
+;; receives `next', which asks the ones installed before it.  A creator that returns #f
+;; declines: the one installed before it is asked, as `next' would.  Each other answer is
+;; checked where it is given, so a bad one names the creator that gave it: it must be a
+;; closure description for CALL's kind.  A Scheme procedure becomes a scheme-closure
+;; record, over the description `next' gave the creator (if it asked: a wrapper around
+;; run-closure), and every description remembers the creator that built it (for later
+;; error messages).
 ;; Calling `next' past the last creator is an error of the creator that did it.
 (define (run-creators call)
   (let ((kind (call-kind call)))
     (let loop ((entries (installed-creators kind)) (call call))
       (if (null? entries)
           (scm-error 'misc-error #f
-                     "every creator of ~A passed the call on with (next call); the last one \
-must answer"
+                     "every creator of ~A passed the call on with (next call) or declined \
+(returned #f); the last one must answer"
                      (list kind) #f)
           (let* ((entry (car entries))
+                 (inner #f)           ; what `next' last gave this creator
                  (answer (parameterize ((current-creator (cons kind entry)))
                            ((creator-entry-procedure entry)
                             call
-                            (lambda (c) (loop (cdr entries) c)))))
+                            (lambda (c)
+                              (let ((d (loop (cdr entries) c)))
+                                (set! inner d)
+                                d)))))
                  (desc (if (and (procedure? answer) (accepts? answer 1))
-                           (make-scheme-closure answer #f)
+                           (make-scheme-closure answer #f inner)
                            answer)))
-            (unless (closure-description? desc)
-              (raise-exception
-               (make-creator-error
-                (simple-format #f "~A returned ~A, which is not a closure"
-                               (creator-text kind entry) (value-text answer)))))
-            (unless (eq? (description-kind desc kind) kind)
-              (raise-exception
-               (make-creator-error
-                (simple-format #f "~A returned ~A, a closure for ~A, not for ~A"
-                               (creator-text kind entry) (description->string desc)
-                               (description-kind desc kind) kind))))
-            (stamp! desc (creator-entry-text entry))
-            desc)))))
+            (if (not answer)
+                (loop (cdr entries) call)
+                (begin
+                  (check-answer kind entry answer desc)
+                  (stamp! desc (creator-entry-text entry))
+                  desc)))))))
+
+;; DESC (ANSWER, a Scheme procedure made a closure) must be a closure description for
+;; KIND, else a creator error naming the creator of ENTRY.
+(define (check-answer kind entry answer desc)
+  (unless (closure-description? desc)
+    (raise-exception
+     (make-creator-error
+      (simple-format #f "~A returned ~A" (creator-text kind entry) (not-a-closure-text answer)))))
+  (unless (eq? (description-kind desc kind) kind)
+    (raise-exception
+     (make-creator-error
+      (simple-format #f "~A returned ~A, a closure for ~A, not for ~A"
+                     (creator-text kind entry) (description->string desc)
+                     (description-kind desc kind) kind)))))
+
+;; What a creator's ANSWER is, when it is no closure: "42, which is not a closure"; a list
+;; that prints like a description is said to be a list, with the call that makes one:
+;; "the list (native bcast binomial), not a description: call (native 'bcast 'binomial)".
+(define (not-a-closure-text answer)
+  (if (and (pair? answer) (list? answer) (symbol? (car answer)))
+      (simple-format #f "the list ~A, not a description: call (~A)" (value-text answer)
+                     (string-join (cons (symbol->string (car answer))
+                                        (map (lambda (x)
+                                               (string-append
+                                                (if (or (symbol? x) (pair? x)) "'" "")
+                                                (simple-format #f "~S" x)))
+                                             (cdr answer)))
+                                  " "))
+      (string-append (value-text answer) ", which is not a closure")))
 
 ;; A value as an error message shows it: short, on one line.
 (define (value-text x)
@@ -432,7 +462,8 @@ must answer"
               (and bound? #t)))
 
 ;; "bcast root=0 bytes=8 comm=MPI_COMM_WORLD", as error messages show a call (a
-;; nonblocking or persistent one starts with its mode)
+;; nonblocking or persistent one starts with its mode; a communicator without a name is
+;; "comm=(unnamed)")
 (define (call->string call)
   (string-append
    (if (eq? (call-mode call) 'blocking) "" (string-append (symbol->string (call-mode call)) " "))
@@ -442,7 +473,9 @@ must answer"
    (if (call-op call)
        (simple-format #f " op=~A datatype=~A" (call-op call) (call-datatype call))
        "")
-   (simple-format #f " comm=~A size=~A" (call-comm call) (call-size call))
+   (simple-format #f " comm=~A size=~A"
+                  (if (string-null? (call-comm call)) "(unnamed)" (call-comm call))
+                  (call-size call))
    (if (call-inter? call)
        (simple-format #f " inter remote-size=~A" (call-remote-size call))
        "")
@@ -521,11 +554,14 @@ must answer"
 (define wrapper-what (record-accessor <wrapper> 'what))
 (define wrapper-inner (record-accessor <wrapper> 'inner))
 
+;; OVER: the description `next' gave the creator that returned PROCEDURE (what a wrapper
+;; runs with run-closure, named with the closure), or #f
 (define <scheme-closure>
-  (make-record-type 'scheme-closure '(procedure origin) print-description))
+  (make-record-type 'scheme-closure '(procedure origin over) print-description))
 (define make-scheme-closure (record-constructor <scheme-closure>))
 (define scheme-closure? (record-predicate <scheme-closure>))
 (define scheme-closure-procedure (record-accessor <scheme-closure> 'procedure))
+(define scheme-closure-over (record-accessor <scheme-closure> 'over))
 
 ;; A schedule the creator writes (docs/scheme-api.md, "Schedules"): BUILDER is
 ;; (lambda (rank size count) ...) returning that rank's rounds; (compi internal) runs it
@@ -637,7 +673,7 @@ must answer"
 
 (define (wrap what inner)
   (let ((desc (if (and (procedure? inner) (accepts? inner 1))
-                  (make-scheme-closure inner #f)
+                  (make-scheme-closure inner #f #f)
                   inner)))
     (unless (closure-description? desc)
       (scm-error 'wrong-type-arg what "expects a closure description, got: ~A"

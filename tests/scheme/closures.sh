@@ -41,7 +41,7 @@ expect_error() {
     fi
 }
 
-echo "1..49"
+echo "1..51"
 
 # ---- the defaults ----------------------------------------------------------------------
 # every kind, communicator sizes 1 to 17 (powers of two and not), 0 B to 4 MiB, both kinds
@@ -145,9 +145,14 @@ B="$CONF/bad_closures.scm"
 expect_error "an unknown algorithm lists the kind's algorithms" \
     "creator magic-bcast (bcast, installed at $B:3:1) returned (native bcast magic): bcast has no native algorithm magic (bcast algorithms: linear binomial" \
     -b bcast,size=8 "$B"
-expect_error "a creator that returns #f names itself and the call" \
-    "creator declines (barrier, installed at $B:5:1) returned #f, which is not a closure (call: barrier bytes=0 comm=MPI_COMM_WORLD size=4)" \
-    -b barrier "$B"
+expect_closure "a creator that returns #f declines: the one installed before it answers" \
+    "closure: barrier:recursive-doubling" -b barrier,size=2 "$B"
+expect_error "a quoted list is a list, not a description: the call that makes one is shown" \
+    "creator quoted (allgather, installed at $B:24:1) returned the list (native allgather ring), not a description: call (native 'allgather 'ring) (call: allgather" \
+    -b allgather "$B"
+expect_error "another value names itself and the call" \
+    "creator answers-42 (scatterv, installed at $B:26:1) returned 42, which is not a closure (call: scatterv" \
+    -b scatterv "$B"
 expect_error "a description for another kind is refused" \
     "creator reduce-for-bcast (reduce, installed at $B:7:1) returned (native bcast linear), a closure for bcast, not for reduce (call: reduce root=0" \
     -b reduce "$B"

@@ -6,8 +6,9 @@
 ;;;     and the L3 level of by-hwloc-level;
 ;;;   - a rank in two groups or in none is an error naming the description and the rank;
 ;;;     explicit ranks are communicator ranks (by-ranks, by-comm-ranks) or world ranks
-;;;     (by-world-ranks), on a split communicator too, and naming a rank twice or one
-;;;     that the communicator lacks is an error naming the ranks;
+;;;     (by-world-ranks), on a split communicator too; naming a rank twice, or a
+;;;     communicator rank past the size, is an error naming the ranks, while world ranks
+;;;     the communicator lacks are dropped (empty groups too);
 ;;;   - hierarchical and MagPIe trees for 1 to 33 ranks, random layouts and roots, one to
 ;;;     three levels, every shape: every rank once, the right root, depth within the sum of
 ;;;     the levels' depths, and exactly one edge into every group that does not hold the
@@ -247,10 +248,20 @@
               (lambda () (split-groups (by-ranks '(0 1 2 3) '(4 5) '(7))))
               "topology (by-ranks (0 1 2 3) (4 5) (7))"
               "ranks 4-5, 7 are not in this communicator (4 ranks: 0..3, world ranks 0, 2, 4, 6)")
-(expect-error "by-world-ranks naming a process not in the communicator"
-              (lambda () (split-groups (by-world-ranks '(0 1 2) '(4 6))))
-              "topology (by-world-ranks (0 1 2) (4 6))"
-              "world rank 1 is not in this communicator (4 ranks: world ranks 0, 2, 4, 6)")
+(expect-equal "by-world-ranks is a machine map: on a split communicator each group keeps the members it has"
+              (split-groups (by-world-ranks '(0 1 2) '(3 5) '(4 6 7))) '((0 2) (1 3)))
+(expect-equal "by-world-ranks drops the groups a split communicator has no member of"
+              (split-groups (by-world-ranks (rank-range 0 1) (rank-range 2 3) (rank-range 4 5)
+                                            (rank-range 6 7) (rank-range 8 11)))
+              '((0) (1) (2) (3)))
+(expect-equal "by-world-ranks keeps only the members of a communicator in a nested level too"
+              (split-groups (nested (by-world-ranks (rank-range 0 3) (rank-range 4 7))
+                                    (by-world-ranks '(0 1) '(2 3) '(4 5) '(6 7))))
+              '(((0) (2)) ((1) (3))))
+(expect-error "by-comm-ranks stays strict: ranks past the size"
+              (lambda () (split-groups (by-comm-ranks '(0 1) '(2 3) '(4 5))))
+              "topology (by-comm-ranks (0 1) (2 3) (4 5))"
+              "ranks 4-5 are not in this communicator (4 ranks: 0..3, world ranks 0, 2, 4, 6)")
 (expect-error "by-world-ranks leaving a process of the communicator out"
               (lambda () (split-groups (by-world-ranks '(0 2) '(4))))
               "rank 2 (world rank 6, host gw-d" "is in no group")

@@ -274,11 +274,13 @@
 ;; (by-ranks '(0 1 2) '(3 4) (rank-range 5 9)): explicit groups of communicator ranks (the
 ;; rank in the call's communicator, what (call-rank call) says); the same as
 ;; by-comm-ranks.  (by-world-ranks ...): the same with ranks in MPI_COMM_WORLD, so that a
-;; description names the same processes on a split communicator.  Strict both: a rank
-;; named twice is an error when the description is made; a rank of the communicator in no
-;; group, or a named rank that is not in the communicator (past its size; for world
-;; ranks, a process not in it), is an error when it groups a communicator, naming the
-;; ranks and the communicator's size, never a silent regrouping.
+;; description names the same processes on a split communicator.  A rank named twice is
+;; an error when the description is made; a rank of the communicator in no group is an
+;; error when it groups a communicator.  Communicator ranks are strict: a named rank past
+;; the communicator's size is an error too, naming the ranks and the size, never a silent
+;; regrouping.  World ranks describe processes (a machine map): on a communicator that
+;; holds only some of them, each group keeps the members it has, and a group left empty
+;; is dropped.
 (define (explicit-ranks who world? groups)
   (for-each (lambda (g)
               (unless (and (list? g) (pair? g)
@@ -319,33 +321,27 @@
                                         (lambda (i r) (memv i g)))))
                             groups)
                        #f
-                       (lambda (d level ranks)
-                         (check-named d level ranks world?
-                                      (sort (hash-map->list (lambda (r g) r) seen) <))))))))
+                       (and (not world?)
+                            (lambda (d level ranks)
+                              (check-named d level ranks
+                                           (sort (hash-map->list (lambda (r g) r) seen) <)))))))))
 
-;; NAMED (ascending) must all be ranks of the communicator RANKS describes
-(define (check-named d level ranks world? named)
+;; NAMED (ascending communicator ranks) must all be ranks of the communicator RANKS
+;; describes
+(define (check-named d level ranks named)
   (let* ((size (vector-length ranks))
-         (in? (if world?
-                  (let ((ws (make-hash-table)))
-                    (do ((i 0 (+ i 1))) ((= i size))
-                      (hashv-set! ws (rank-world (vector-ref ranks i)) #t))
-                    (lambda (r) (hashv-ref ws r #f)))
-                  (lambda (r) (< r size))))
-         (out (filter (lambda (r) (not (in? r))) named)))
+         (out (filter (lambda (r) (>= r size)) named)))
     (when (pair? out)
       (topology-error
        d level "~A ~A ~A not in this communicator (~A rank~A~A)"
-       (if world?
-           (if (pair? (cdr out)) "world ranks" "world rank")
-           (if (pair? (cdr out)) "ranks" "rank"))
+       (if (pair? (cdr out)) "ranks" "rank")
        (numbers-text out)
        (if (pair? (cdr out)) "are" "is")
        size (if (= size 1) "" "s")
-       (let ((worlds (numbers-text (sort (map rank-world (vector->list ranks)) <))))
-         (cond (world? (string-append ": world ranks " worlds))
-               ((> size 0) (simple-format #f ": 0..~A, world ranks ~A" (- size 1) worlds))
-               (else "")))))))
+       (if (> size 0)
+           (simple-format #f ": 0..~A, world ranks ~A" (- size 1)
+                          (numbers-text (sort (map rank-world (vector->list ranks)) <)))
+           "")))))
 
 ;; (1 2 3 7) -> "1-3, 7"
 (define (numbers-text ns)

@@ -1,4 +1,4 @@
-;; Creators that return bad closures, one per kind (tests/scheme/closures.sh).
+;; Creators that return bad closures, one per kind (tests/scheme/closures.sh); #f declines.
 (define (magic-bcast call next) (native 'bcast 'magic))
 (install-creator! 'bcast magic-bcast)
 (define (declines call next) #f)
@@ -20,3 +20,7 @@
 (install-creator! 'bcast half-tree)
 (define (takes-two call next) (lambda (a b) a))
 (install-creator! 'alltoall takes-two)
+(define (quoted call next) '(native allgather ring))
+(install-creator! 'allgather quoted)
+(define (answers-42 call next) 42)
+(install-creator! 'scatterv answers-42)

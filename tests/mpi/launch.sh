@@ -323,6 +323,46 @@ lrun 20 --host h1:2,h2:2 --launch-agent "bash $AGENT" -x "W=two  blanks" sh -c '
 check "an exec-style agent of two words: arguments passed as they are" \
     test "$mt_rc" -eq 0 -a "$(grep -cx 'two  blanks' "$out")" -eq 4
 
+# --- 2e'. -x, --mca and COMPI_* values stay off the agent's command line ----------------
+cat >"$MT_TMP/argv-agent" <<EOF
+#!/bin/sh
+# helper of launch.sh: logs its arguments (what ps shows of the agent), then is fake-agent.sh
+echo "\$*" >>"$MT_TMP/argv.log"
+exec "$AGENT" "\$@"
+EOF
+chmod +x "$MT_TMP/argv-agent"
+# off_line WORD...: the agent ran, and no WORD is on any of its command lines
+off_line() {
+    grep -q 'PMI_RANK=1' "$MT_TMP/argv.log" || { mt_why="the agent never ran" && return 1; }
+    for o_word in "$@"; do
+        if grep -qF -- "$o_word" "$MT_TMP/argv.log"; then
+            mt_why="'$o_word' is on the agent's command line" && return 1
+        fi
+    done
+}
+: >"$MT_TMP/argv.log"
+COMPI_TEST_FROM_ENV=env-value-5
+export COMPI_TEST_FROM_ENV
+lrun 20 --host h1:1,h2:1 --launch-agent "$MT_TMP/argv-agent" -x 'COMPI_TEST_X=x-value-3 $q' \
+    --mca coll_test_value mca-value-4 "$PROBE" env COMPI_TEST_X
+unset COMPI_TEST_FROM_ENV
+check "-x, --mca and COMPI_* values: not on the agent's command line" \
+    off_line x-value-3 mca-value-4 env-value-5
+check "-x value: the remote rank still gets it (from the agent's stdin)" \
+    has 'rank 1 COMPI_TEST_X=x-value-3 $q'
+: >"$MT_TMP/argv.log"
+lrun 30 --host h1:2,h2:2 --launch-agent "$MT_TMP/argv-agent" --mca btl_sm_eager_limit 99999999999 \
+    "$top_builddir/tests/mpi/ring"
+# mca_seen: the ring ran and a rank warned about the --mca value, which is not on the line
+mca_seen() {
+    has "ok: ring np=4" || return 1
+    grep -q "btl_sm_eager_limit: 99999999999 is out of range" "$out" ||
+        { mt_why="no rank warned about btl_sm_eager_limit 99999999999" && return 1; }
+    off_line 99999999999
+}
+check "--mca value: remote MPI ranks read it (out of range, warned), not on the command line" \
+    mca_seen
+
 # --- 2f. job control through the agent --------------------------------------------------
 FAKE_AGENT_STAY=1
 export FAKE_AGENT_STAY

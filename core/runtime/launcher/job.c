@@ -278,24 +278,55 @@ static void child_exec_agent(int rank, char **argv, int in_fd, int out_fd, int e
 }
 
 /*
- * The stdin of a remote rank: a pipe that starts with the job's secret (the rank reads
- * that line in its PMI init), then holds mpirun's stdin for rank 0, nothing for the
- * others.  A line this short fits the pipe's buffer, so writing it never blocks.  For
- * rank 0, a small helper process copies mpirun's stdin after it and dies with mpirun.
- * Returns the read end (-1 with why filled on failure).
+ * The stdin of a remote rank: a pipe that starts with the user's variables for the rank
+ * (agent_stdin_env: the remote shell reads and exports them before it starts the
+ * program), then the job's secret (the rank reads that line in its PMI init), then
+ * mpirun's stdin for rank 0, nothing for the others.  The pipe is made big enough for the
+ * first two, so writing them never blocks.  For rank 0, a small helper process copies
+ * mpirun's stdin after them and dies with mpirun.  Returns the read end (-1 with why
+ * filled on failure).
  */
 static int job__agent_stdin(const mpirun_job_t *job, const mpirun_rank_t *r, char *why,
                             size_t len)
 {
-    char line[sizeof(job->secret) + 1];
-    int p[2];
+    char *env = agent_stdin_env(job, r, why, len), *head = NULL;
+    int p[2], hlen, cap;
     pid_t parent = getpid(), pid;
 
-    snprintf(line, sizeof(line), "%s\n", job->secret);
-    if (pipe2(p, O_CLOEXEC) != 0 || write(p[1], line, strlen(line)) != (ssize_t)strlen(line)) {
-        snprintf(why, len, "cannot hand rank %d the job's secret: %s", r->rank, strerror(errno));
+    if (env == NULL)
+        return -1;
+    hlen = asprintf(&head, "%s%s\n", env, job->secret);
+    free(env);
+    if (hlen < 0) {
+        snprintf(why, len, "out of memory building the stdin of rank %d", r->rank);
         return -1;
     }
+    if (pipe2(p, O_CLOEXEC) != 0) {
+        snprintf(why, len, "cannot hand rank %d the job's secret: %s", r->rank, strerror(errno));
+        free(head);
+        return -1;
+    }
+    cap = fcntl(p[1], F_GETPIPE_SZ);
+    if (cap >= 0 && cap < hlen)
+        cap = fcntl(p[1], F_SETPIPE_SZ, hlen);
+    if (cap < hlen) {
+        snprintf(why, len,
+                 "the variables for rank %d (-x, --mca, COMPI_*) take %d bytes on the agent's "
+                 "stdin, more than a pipe holds here",
+                 r->rank, hlen);
+        free(head);
+        close(p[0]);
+        close(p[1]);
+        return -1;
+    }
+    if (write(p[1], head, (size_t)hlen) != hlen) {
+        snprintf(why, len, "cannot hand rank %d the job's secret: %s", r->rank, strerror(errno));
+        free(head);
+        close(p[0]);
+        close(p[1]);
+        return -1;
+    }
+    free(head);
     if (r->rank == 0 && (pid = fork()) == 0) {
         char buf[65536];
         ssize_t n;

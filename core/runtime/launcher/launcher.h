@@ -284,6 +284,13 @@ void agent_words_free(char **words);
  */
 char **agent_argv(const mpirun_job_t *job, const mpirun_rank_t *r, char *why, size_t len);
 void agent_argv_free(char **argv);
+/*
+ * The lines a remote rank's stdin starts with, before the job's secret: the user's
+ * variables (this environment's COMPI_*, --coll-config, -x, --mca), which stay off the
+ * agent's command line, encoded for the shell that agent_argv starts, then an empty line.
+ * Heap; NULL (message in why) on failure, e.g. a name a shell cannot export.
+ */
+char *agent_stdin_env(const mpirun_job_t *job, const mpirun_rank_t *r, char *why, size_t len);
 
 /* bind.c */
 const char *bind_policy_name(bind_policy_t p);

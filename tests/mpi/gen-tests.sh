@@ -18,14 +18,16 @@
 #     process count) gives one test per tier, run/<script>-t<T>.sh, with its lines' runs
 #     of that tier; its own checks run in one of them (MT_OWN=1): tier 1's, or the
 #     lowest it has.
-set -e
 list=$1
 out=$2
 whole=$3
-srcdir=$(cd "$(dirname "$0")" && pwd)
+# (lib.sh for the tier of an np entry, MT_NP_TIER_AWK)
+. "$(dirname "$0")/lib.sh"
+set -e
+srcdir=$MT_SRCDIR
 rm -rf "$out/run"
 mkdir -p "$out/run"
-awk -v out="$out" -v whole=" $whole " -v srcdir="$srcdir" '
+awk -v out="$out" -v whole=" $whole " -v srcdir="$srcdir" "$MT_NP_TIER_AWK"'
 function stub(name, line, tiers, own, what,   f) {
     f = out "/run/" name ".sh"
     print "#!/bin/sh" > f
@@ -57,15 +59,8 @@ function add(t, name, mem) {
     split("", has)
     n = split($4, e, ",")
     for (i = 1; i <= n; i++) {
-        np = e[i]
-        c = index(np, ":")
-        if (c) {
-            t = substr(np, c + 1)
-            np = substr(np, 1, c - 1)
-        } else {
-            t = (np != "single" && np + 0 > 4) ? 2 : 1
-        }
-        if (t !~ /^[012]$/ || (np != "single" && np !~ /^[0-9]+$/)) {
+        t = np_tier(e[i])
+        if (t !~ /^[012]$/ || (np_n != "single" && np_n !~ /^[0-9]+$/)) {
             printf "test-list.txt:%d: bad np entry \"%s\" (N, N:T or single, T 0-2)\n", NR, e[i] > "/dev/stderr"
             bad = 1
         }

@@ -323,12 +323,26 @@ mt_run_one() {
     mt_ok "$name ($mt_elapsed s)"
 }
 
+# awk: np_tier(ENTRY) is the tier of an entry of the np column (N, N:T or single) and
+# sets np_n to its count: N:T is in tier T, others in tier 1 up to 4 processes (and
+# single), 2 above (gen-tests.sh uses it too)
+MT_NP_TIER_AWK='
+function np_tier(entry,   c) {
+    c = index(entry, ":")
+    if (c) {
+        np_n = substr(entry, 1, c - 1)
+        return substr(entry, c + 1)
+    }
+    np_n = entry
+    return (entry != "single" && entry + 0 > 4) ? 2 : 1
+}'
+
 # mt_lines SCRIPT [TIERS]: the lines of test-list.txt for one script, filtered by
 # MT_FILTER and MT_LINE, with only the process counts of the tiers TIERS (default
 # $MT_TIERS) left in the np column, written without their ":TIER" (lines with none left
 # are dropped)
 mt_lines() {
-    awk -v s="$1" -v f="$MT_FILTER" -v only="${MT_LINE:-}" -v tiers=" ${2:-${MT_TIERS:-0 1 2}} " '
+    awk -v s="$1" -v f="$MT_FILTER" -v only="${MT_LINE:-}" -v tiers=" ${2:-${MT_TIERS:-0 1 2}} " "$MT_NP_TIER_AWK"'
         /^[[:space:]]*#/ || NF == 0 || $1 != s { next }
         only != "" && NR != only + 0 { next }
         f != "" && $2 !~ f { next }
@@ -336,16 +350,8 @@ mt_lines() {
             n = split($4, e, ",")
             keep = ""
             for (i = 1; i <= n; i++) {
-                np = e[i]
-                t = ""
-                c = index(np, ":")
-                if (c) {
-                    t = substr(np, c + 1)
-                    np = substr(np, 1, c - 1)
-                } else {
-                    t = (np != "single" && np + 0 > 4) ? 2 : 1
-                }
-                if (index(tiers, " " t " ")) keep = keep (keep == "" ? "" : ",") np
+                t = np_tier(e[i])
+                if (index(tiers, " " t " ")) keep = keep (keep == "" ? "" : ",") np_n
             }
             if (keep == "") next
             $4 = keep

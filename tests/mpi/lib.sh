@@ -1,4 +1,5 @@
-# lib.sh -- runner for the MPI tests: sourced by the TAP scripts (p2p.sh, crash.sh, ...).
+# lib.sh -- runner for the MPI tests: sourced by the TAP scripts (p2p.sh, crash.sh, ...),
+# and by gen-tests.sh for the tiers of the list.
 #
 # Reads test-list.txt, runs each line's program at each np through mpirun under a time
 # limit, and prints TAP: one line per (program, args, np), with the program's output as

@@ -51,7 +51,9 @@ t_stage=$(date +%s)
 # stage_done NAME: the time since the last stage ended, for the summary at the end
 stage_done() {
     now=$(date +%s)
-    stages="$stages$(printf '%-34s %3d:%02d' "$1" $(((now - t_stage) / 60)) $(((now - t_stage) % 60)))
+    line=$(printf '%-34s %3d:%02d' "$1" $(((now - t_stage) / 60)) $(((now - t_stage) % 60)))
+    echo "== done: $line"
+    stages="$stages$line
 "
     t_stage=$now
 }

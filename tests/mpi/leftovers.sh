@@ -1,10 +1,9 @@
 #!/bin/sh
 # TAP: after the whole MPI suite, nothing of ours is left in /dev/shm or /tmp.
 #
-# Listed last in TESTS.  Under `make -j check` the scripts run in parallel, so this one
-# first waits for every other script of test-list.txt to finish (its .trs file appears;
-# automake deletes them when `make check` starts, so an old one cannot satisfy the wait).
-# Then it
+# Under `make check` its log waits for the logs of every other MPI test of the run (the
+# parts of test-list.txt, tests/mpi/Makefile.inc), which passes their .trs files in
+# MT_AFTER; the first check is that they are all there.  Then it
 #   1. proves its detector works by planting a fake leftover and finding it;
 #   2. runs a crash job of its own (a rank killed by SIGKILL) and checks that job's
 #      leftovers right after it;
@@ -13,35 +12,31 @@
 # Set MT_NO_WAIT=1 to run it by hand without the rest of the suite.
 . "$(dirname "$0")/lib.sh"
 
-: "${MT_WAIT_SECS:=900}"
 stamp="$top_builddir/tests/mpi/mpitest-start.stamp"
 echo "1..4"
 echo "# MPIRUN=$MPIRUN flavor=$(mt_flavor)"
 
 # --- 0: the rest of the suite has run --------------------------------------------------
-scripts=$(grep -v '^[[:space:]]*#' "$MT_LIST" | awk 'NF { print $1 }' | sort -u)
-missing=
+mt_rc=0
+mt_elapsed=0
 if [ "$MT_NO_WAIT" = 1 ]; then
-    mt_ok "# SKIP waiting for the other scripts (MT_NO_WAIT=1)"
+    mt_ok "# SKIP the other MPI tests (MT_NO_WAIT=1)"
+elif [ -z "$MT_AFTER" ]; then
+    mt_ok "# SKIP no other MPI test in this run"
 else
-    waited=0
-    while :; do
-        missing=
-        for s in $scripts; do
-            [ -e "$top_builddir/tests/mpi/$s.trs" ] || missing="$missing $s.sh"
-        done
-        [ -z "$missing" ] && break
-        [ $waited -ge "$MT_WAIT_SECS" ] && break
-        sleep 2
-        waited=$((waited + 2))
+    missing=
+    n=0
+    for t in $MT_AFTER; do
+        n=$((n + 1))
+        [ -e "$top_builddir/$t" ] || missing="$missing $t"
     done
     if [ -z "$missing" ] && [ -e "$stamp" ]; then
-        mt_ok "the other MPI test scripts finished ($waited s of waiting)"
+        mt_ok "the $n other MPI tests of this run finished before"
     else
-        mt_why="after $waited s, no result from:$missing"
+        mt_why="no result from:$missing"
         [ -e "$stamp" ] || mt_why="$mt_why (and no suite start stamp)"
-        mt_cmd="wait for $scripts"
-        mt_not_ok "the other MPI test scripts finished"
+        mt_cmd="look for the results of MT_AFTER"
+        mt_not_ok "the other MPI tests of this run finished before"
     fi
 fi
 

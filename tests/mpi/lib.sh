@@ -1,4 +1,5 @@
-# lib.sh -- runner for the MPI tests: sourced by the TAP scripts (p2p.sh, crash.sh, ...).
+# lib.sh -- runner for the MPI tests: sourced by the TAP scripts (p2p.sh, crash.sh, ...),
+# and by gen-tests.sh for the tiers of the list.
 #
 # Reads test-list.txt, runs each line's program at each np through mpirun under a time
 # limit, and prints TAP: one line per (program, args, np), with the program's output as
@@ -15,6 +16,11 @@
 #   MT_TIMEOUT_SCALE  multiply every time limit (slow machines, valgrind)
 #   MT_CRASH_SECS     how soon after a crash mpirun must return (default 5)
 #   MT_FILTER     only run programs whose name matches this grep -E pattern
+#   MT_TIERS      only the runs of these tiers (space-separated, default "0 1 2"; a run's
+#                 tier comes from its np entry, see test-list.txt)
+#   MT_LINE       only line MT_LINE of test-list.txt (its number in the file)
+#   MT_OWN        0: a script runs its lines only, not the checks of its own (the other
+#                 tiers' parts of a script split by tier, see gen-tests.sh); default 1
 #   MT_LEFTOVER_GLOBS where our leftovers would be (default "/dev/shm/compi* /tmp/compi*")
 #
 # POSIX sh (dash): no arrays, no [[ ]].
@@ -318,10 +324,46 @@ mt_run_one() {
     mt_ok "$name ($mt_elapsed s)"
 }
 
-# the lines of test-list.txt for one script, filtered by MT_FILTER
+# awk: np_tier(ENTRY) is the tier of an entry of the np column (N, N:T or single) and
+# sets np_n to its count: N:T is in tier T, others in tier 1 up to 4 processes (and
+# single), 2 above (gen-tests.sh uses it too)
+MT_NP_TIER_AWK='
+function np_tier(entry,   c) {
+    c = index(entry, ":")
+    if (c) {
+        np_n = substr(entry, 1, c - 1)
+        return substr(entry, c + 1)
+    }
+    np_n = entry
+    return (entry != "single" && entry + 0 > 4) ? 2 : 1
+}'
+
+# mt_lines SCRIPT [TIERS]: the lines of test-list.txt for one script, filtered by
+# MT_FILTER and MT_LINE, with only the process counts of the tiers TIERS (default
+# $MT_TIERS) left in the np column, written without their ":TIER" (lines with none left
+# are dropped)
 mt_lines() {
-    grep -v '^[[:space:]]*#' "$MT_LIST" | awk -v s="$1" '$1 == s' |
-        if [ -n "$MT_FILTER" ]; then awk -v f="$MT_FILTER" '$2 ~ f'; else cat; fi
+    awk -v s="$1" -v f="$MT_FILTER" -v only="${MT_LINE:-}" -v tiers=" ${2:-${MT_TIERS:-0 1 2}} " "$MT_NP_TIER_AWK"'
+        /^[[:space:]]*#/ || NF == 0 || $1 != s { next }
+        only != "" && NR != only + 0 { next }
+        f != "" && $2 !~ f { next }
+        {
+            n = split($4, e, ",")
+            keep = ""
+            for (i = 1; i <= n; i++) {
+                t = np_tier(e[i])
+                if (index(tiers, " " t " ")) keep = keep (keep == "" ? "" : ",") np_n
+            }
+            if (keep == "") next
+            $4 = keep
+            print
+        }' "$MT_LIST"
+}
+
+# mt_own_checks: true when this script is to run the checks of its own (beyond its
+# lines of test-list.txt): always, unless MT_OWN=0
+mt_own_checks() {
+    [ "${MT_OWN:-1}" != 0 ]
 }
 
 # mt_skip_unless_compi WHY: a TAP skip (the script exits 0) unless MPIRUN is compi's; WHY
@@ -334,16 +376,18 @@ mt_skip_unless_compi() {
 }
 
 # mt_first_line SCRIPT: the stamp, then the first line of test-list.txt for SCRIPT in
-# $line, its process counts (space-separated) in $nps and its time limit (scaled) in $lim;
-# a TAP skip (the script exits 0) when there is none
+# $line, its process counts of the tiers MT_TIERS (space-separated) in $nps, all its
+# process counts in $all_nps and its time limit (scaled) in $lim; a TAP skip (the script
+# exits 0) when there is none
 mt_first_line() {
     mt_stamp
     line=$(mt_lines "$1" | head -n 1)
     if [ -z "$line" ]; then
-        echo "1..0 # SKIP no '$1' line in test-list.txt (MT_FILTER='$MT_FILTER')"
+        echo "1..0 # SKIP no '$1' line in test-list.txt (MT_FILTER='$MT_FILTER' MT_TIERS='${MT_TIERS:-0 1 2}')"
         exit 0
     fi
     nps=$(echo "$line" | awk '{ print $4 }' | tr , ' ')
+    all_nps=$(mt_lines "$1" "0 1 2" | head -n 1 | awk '{ print $4 }' | tr , ' ')
     lim=$(echo "$line" | awk -v s="$MT_TIMEOUT_SCALE" '{ printf "%d", $6 * s }')
 }
 

@@ -3,6 +3,9 @@
 # at np 1, 2 and 5, one TAP line per np with the counts (run, passed, failed, errors,
 # skipped).  Idempotent; everything it makes lives in $top_builddir/mpi4py/:
 #   mpi4py-4.1.2.tar.gz  the source distribution from PyPI (pip download), kept
+#   wheels/              the wheels of what the build needs (Cython, setuptools, wheel,
+#                        NumPy), downloaded once (pip download); later virtual
+#                        environments install from here without the network
 #   src/                 it unpacked (the tests come from src/test)
 #   venv-<mpicc>/        a virtual environment with Cython and mpi4py built from that
 #                        source with MPICC=<mpicc>; rebuilt when mpi.h or the symbols
@@ -23,7 +26,7 @@
 #   MPI4PY_TIMEOUT  the time limit of each np in seconds (default 300)
 #   MPI4PY_PYTHON   the Python to build the virtual environment from (default
 #                   /usr/bin/python3, Debian's, which python3-dev matches)
-#   COMPI_MPI4PY=0  skip (scripts/test.sh sets it for the sanitized build and distcheck)
+#   COMPI_MPI4PY=0  skip (it is a test of tier 2: `make check COMPI_TIER=2` runs it)
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir/_build}"
@@ -77,9 +80,15 @@ fi
 # needed to build but about 30 tests at each np use it as a buffer type (they skip
 # without it).  Installed from PyPI as wheels, once.  (numba and cupy, which some tests
 # also try, are left out: cupy needs a GPU, numba a whole LLVM.)
+wheels="$dir/wheels"
 if ! "$py" -c 'import Cython, setuptools, wheel, numpy' 2>/dev/null; then
-    "$py" -m pip install -q 'cython>=3.0.1' 'setuptools>=42' wheel numpy >>"$log" 2>&1 ||
-        bail "pip install cython setuptools wheel numpy failed" "$log"
+    if [ ! -f "$wheels/.complete" ]; then
+        "$py" -m pip download -q -d "$wheels" --only-binary :all: 'cython>=3.0.1' \
+            'setuptools>=42' wheel numpy >>"$log" 2>&1 &&
+            touch "$wheels/.complete" || bail "pip download cython setuptools wheel numpy failed" "$log"
+    fi
+    "$py" -m pip install -q --no-index --find-links "$wheels" 'cython>=3.0.1' 'setuptools>=42' \
+        wheel numpy >>"$log" 2>&1 || bail "pip install cython setuptools wheel numpy failed" "$log"
 fi
 sdist="$dir/mpi4py-$version.tar.gz"
 if [ ! -f "$sdist" ]; then
@@ -110,7 +119,8 @@ key=$(
 )
 if [ "$(cat "$venv/.mpi4py-key" 2>/dev/null)" != "$key" ]; then
     rm -f "$venv/.mpi4py-key"
-    env MPICC="$mpicc_path" "$py" -m pip install -v --force-reinstall --no-deps \
+    # from the kept source distribution, offline
+    env MPICC="$mpicc_path" "$py" -m pip install -v --force-reinstall --no-deps --no-index \
         --no-binary :all: --no-build-isolation --no-cache-dir "$sdist" >>"$log" 2>&1 ||
         bail "pip install mpi4py (MPICC=$mpicc_path) failed" "$log"
     echo "$key" >"$venv/.mpi4py-key"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # TAP: run-time parameters that name nothing, compi only.
 #   1. the list of every parameter name in core/runtime/params.c holds every name the
-#      sources register (param_register_* and the BTL services' param_int/param_string),
+#      sources register (param_register_* and the BTL services' param_int/param_string, btl_param_int),
 #      so that a parameter registered only in some runs is never called unknown;
 #   2. a misspelled --mca NAME gives one warning, on rank 0, naming the parameter closest
 #      to it, and the job still runs;
@@ -18,7 +18,7 @@ missing=
 for f in $(cd "$top_srcdir" && grep -rlE 'param_(register_[a-z_]+|int|string)\(' \
     --include='*.c' core scheme topologies trampolines tools); do
     for name in $(tr '\n' ' ' <"$top_srcdir/$f" |
-        grep -oE '(param_register_(int_range|int|string)|svc->param_(int|string))\( *"[a-z_0-9]+"' |
+        grep -oE '(param_register_(int_range|int|string)|svc->param_(int|string)|btl_param_int)\( *(svc, *)?"[a-z_0-9]+"' |
         sed -E 's/.*"(.*)"/\1/'); do
         echo "$list" | grep -qx "$name" || missing="$missing $name ($f)"
     done

@@ -634,7 +634,9 @@ static compi_status_t bridge__scheme(bridge_build_t *b, SCM v, SCM call, coll_cl
         return bridge__fail(b, bridge__field(t, v, PROC_ORIGIN), call, "out of memory");
     }
     (*c_p)->is_scheme = 1;
-    (*c_p)->signature = coll_sig_str(scheme__signature(kind, pname, s->proc, origin), over);
+    /* a wrapper's signature covers what it wraps; a plain procedure's stays as it was */
+    uint64_t sig = scheme__signature(kind, pname, s->proc, origin);
+    (*c_p)->signature = over[0] != '\0' ? coll_sig_str(sig, over) : sig;
     return COMPI_OK;
 }
 

@@ -94,7 +94,9 @@
 ;;   #(profiling INNER ORIGIN)  #(tracing INNER ORIGIN)  #(scheme KIND PROC "NAME"
 ;;   ORIGIN)
 (define (lowered-tag v) (vector-ref v 0))
-(define (lowered-origin v) (vector-ref v (- (vector-length v) 1)))
+;; the origin is the last field, but for a Scheme closure (whose last is what it wraps)
+(define (lowered-origin v)
+  (vector-ref v (if (eq? (lowered-tag v) 'scheme) 4 (- (vector-length v) 1))))
 (define (wrapper-tag? tag) (memq tag '(profiling tracing)))
 
 (define (kind-name i) (list-ref collective-kinds i))

@@ -92,9 +92,10 @@
 ;;   #(native KIND "algo" FANOUT SEGSIZE ORIGIN)  #(tree KIND SIZE ROOT PARENTS ORDER SEGSIZE
 ;;   ORIGIN)  #(exchange KIND SIZE NGROUPS GROUP-OF COORDS PARENTS ORDER SEGSIZE ORIGIN)
 ;;   #(profiling INNER ORIGIN)  #(tracing INNER ORIGIN)  #(scheme KIND PROC "NAME"
-;;   ORIGIN)
+;;   ORIGIN "OVER")
 (define (lowered-tag v) (vector-ref v 0))
-(define (lowered-origin v) (vector-ref v (- (vector-length v) 1)))
+(define (lowered-origin v)
+  (vector-ref v (if (eq? (lowered-tag v) 'scheme) 4 (- (vector-length v) 1))))
 (define (wrapper-tag? tag) (memq tag '(profiling tracing)))
 
 (define (kind-name i) (list-ref collective-kinds i))

@@ -127,12 +127,23 @@ static const char *const exchange_fields[EX_N + 1] = {
 enum { WRAP_WHAT, WRAP_INNER, WRAP_ORIGIN, WRAP_N };
 static const char *const wrapper_fields[WRAP_N + 1] = {
     [WRAP_WHAT] = "what", [WRAP_INNER] = "inner", [WRAP_ORIGIN] = "origin"};
-enum { PROC_KIND, PROC_PROCEDURE, PROC_NAME, PROC_ORIGIN, PROC_OVER, PROC_N };
+enum {
+    PROC_KIND,
+    PROC_PROCEDURE,
+    PROC_NAME,
+    PROC_ORIGIN,
+    PROC_OVER,
+    PROC_OVER_DESC,
+    PROC_OVER_LOWERED,
+    PROC_N
+};
 static const char *const scheme_fields[PROC_N + 1] = {[PROC_KIND] = "kind",
                                                       [PROC_PROCEDURE] = "procedure",
                                                       [PROC_NAME] = "name",
                                                       [PROC_ORIGIN] = "origin",
-                                                      [PROC_OVER] = "over"};
+                                                      [PROC_OVER] = "over",
+                                                      [PROC_OVER_DESC] = "over-desc",
+                                                      [PROC_OVER_LOWERED] = "over-lowered"};
 enum { SCHED_KIND, SCHED_NAME, SCHED_DESC, SCHED_ORIGIN, SCHED_N };
 static const char *const schedule_fields[SCHED_N + 1] = {[SCHED_KIND] = "kind",
                                                          [SCHED_NAME] = "name",
@@ -597,6 +608,8 @@ static void scheme__location(SCM proc, char *buf, size_t len)
    returned it, where that creator was installed (file, line, column) and the procedure's
    name and arity.  Guile keeps no source location for procedures of an interpreted
    config, so two anonymous procedures of one arity from one creator look the same. */
+static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM call, coll_closure_t **c_p);
+
 static uint64_t scheme__signature(coll_kind_t kind, const char *pname, SCM proc,
                                   const char *origin)
 {
@@ -634,15 +647,30 @@ static compi_status_t bridge__scheme(bridge_build_t *b, SCM v, SCM call, coll_cl
         return bridge__fail(b, bridge__field(t, v, PROC_ORIGIN), call, "out of memory");
     }
     (*c_p)->is_scheme = 1;
-    /* a wrapper's signature covers what it wraps; a plain procedure's stays as it was */
-    uint64_t sig = scheme__signature(kind, pname, s->proc, origin);
-    (*c_p)->signature = over[0] != '\0' ? coll_sig_str(sig, over) : sig;
+    uint64_t sig = coll_sig_str(scheme__signature(kind, pname, s->proc, origin), over);
+    /* a wrapper: what `next' gave it is built here, at the miss, as run-closure would
+       build it at its first use, and signed into the wrapper's signature, so that the
+       agreement compares what the wrapper will run (a creator that builds another tree
+       on some ranks is caught behind any number of wrappers), and an invalid inner
+       description fails the miss, naming its creator */
+    SCM ov = bridge__field(t, v, PROC_OVER_LOWERED);
+    if (scm_is_true(ov)) {
+        coll_closure_t *inner;
+        compi_status_t st = bridge__closure(b, ov, call, &inner);
+        if (st != COMPI_OK) {
+            coll_closure_release(*c_p);
+            *c_p = NULL;
+            return st;
+        }
+        s->inner[s->ninner++] = (scheme_inner_t){
+            .desc = scm_gc_protect_object(bridge__field(t, v, PROC_OVER_DESC)), .closure = inner};
+        sig = coll_sig_long(coll_sig_str(sig, "over"), (long)inner->signature);
+    }
+    (*c_p)->signature = sig;
     return COMPI_OK;
 }
 
 /* ---- run-closure: a description run from inside a Scheme closure ------------------ */
-
-static compi_status_t bridge__closure(bridge_build_t *b, SCM v, SCM call, coll_closure_t **c_p);
 
 /* Builds the C closure of `desc' for the running call: lowered by (compi internal)
    lower-for-run, then made as at a miss.  On failure, the message is in err. */

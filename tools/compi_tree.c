@@ -104,7 +104,8 @@ static void usage(FILE *f)
             "middle and the last rank; bytes 0, 8, 100, 4000, 4096, 65536 and 1 MiB (--bytes:\n"
             "those only); reductions with MPI_DOUBLE MPI_SUM, MPI_INT MPI_MAX and a\n"
             "non-commutative user op on MPI_DOUBLE (--datatype, --reduce-op, --non-commutative:\n"
-            "that one); blocking and nonblocking; seen by rank 0, the root and the last rank.\n"
+            "that one); blocking and nonblocking; seen by rank 0, the root and the last rank,\n"
+            "whose closures must be the same (a creator that builds by rank fails the call).\n"
             "It prints each distinct error once (the creator, FILE:LINE:COL where it was\n"
             "installed, what went wrong), how many calls had it and the first of them, then a\n"
             "summary line; exit status 1 when any call failed, 0 when all were built.\n"
@@ -337,13 +338,14 @@ typedef struct check {
     long calls, failed;
 } check_t;
 
-/* one more failed call with message `msg' (bridge_build_closure's), seen by `rank' */
-static int check_note(check_t *ck, const char *msg, int rank)
+/* one more failed call with message `msg' (bridge_build_closure's), seen by `rank';
+   errors whose first `keylen' bytes are alike are one (0: the whole message) */
+static int check_note(check_t *ck, const char *msg, int rank, size_t keylen)
 {
     const char *cut = strstr(msg, " (call: ");
     size_t n = cut != NULL ? (size_t)(cut - msg) : strlen(msg);
 
-    char *key = check_key(msg, n);
+    char *key = check_key(msg, keylen > 0 && keylen < n ? keylen : n);
 
     if (key == NULL) {
         return fail("out of memory");
@@ -427,6 +429,51 @@ static void add_unique(long *set, int *n, long v)
     set[(*n)++] = v;
 }
 
+/* What the first rank of a call built, to compare the others with: a job's ranks agree on
+   the signature at the miss, so a creator that builds by rank fails there */
+typedef struct check_ranks {
+    int first; /* its rank; -1 before it */
+    uint64_t sig;
+    char name[96], origin[512];
+} check_ranks_t;
+
+/* When `c', built for `rank', differs from what cr's first rank built: the message in err
+   (as bridge_build_closure words a failed call) and the length of its part that names the
+   creator (the rest has names and signatures that differ from call to call); else 0 */
+static size_t check_same(check_ranks_t *cr, const coll_closure_t *c, int rank, bridge_kind_t kind,
+                         coll_mode_t mode, int size, long root, size_t bytes, char *err, size_t len)
+{
+    if (cr->first < 0) {
+        cr->first = rank;
+        cr->sig = c->signature;
+        snprintf(cr->name, sizeof(cr->name), "%s", c->name);
+        snprintf(cr->origin, sizeof(cr->origin), "%s", bridge_last_origin());
+        return 0;
+    }
+    if (c->signature == cr->sig) {
+        return 0;
+    }
+    char root_text[32] = "";
+    if (root >= 0) {
+        snprintf(root_text, sizeof(root_text), " root=%ld", root);
+    }
+    /* the origin up to "returned": the creator and where it was installed */
+    const char *ret = strstr(cr->origin, " returned ");
+    int olen = ret != NULL ? (int)(ret - cr->origin) : (int)strlen(cr->origin);
+    int alike = strcmp(cr->name, c->name) == 0;
+    snprintf(err, len,
+             "%.*s builds by rank: rank %d built %s (signature %016llx), rank %d built %s "
+             "(signature %016llx)%s; in a job the agreement at the miss stops it, creators "
+             "must be deterministic (call: %s %s%s bytes=%zu size=%d)",
+             olen, cr->origin, cr->first, cr->name, (unsigned long long)cr->sig, rank, c->name,
+             (unsigned long long)c->signature,
+             alike ? ", named alike: what it runs (what `next' gave it) differs" : "",
+             coll_mode_name(mode), bridge_kind_name(kind), root_text, bytes, size);
+    cr->first = rank; /* one message per call */
+    cr->sig = c->signature;
+    return (size_t)olen + strlen(" builds by rank");
+}
+
 typedef struct check_opts {
     bridge_kind_t kind;  /* BRIDGE_KIND_COUNT: the kinds the configs touch */
     int all_kinds;       /* --op all */
@@ -455,6 +502,7 @@ static int run_check(const check_opts_t *o, const rte_layout_t *l, const char *o
     if (standin_init(&s, l->size) != 0) {
         goto out;
     }
+    bridge_keep_origins(1); /* check_same names the creator */
     if (o->datatype != NULL || o->op != NULL || o->noncomm) {
         reds[0].dt = datatype_named(o->datatype != NULL ? o->datatype : "MPI_DOUBLE");
         reds[0].op = o->noncomm ? &user_noncomm : op_named(o->op != NULL ? o->op : "MPI_SUM");
@@ -527,6 +575,7 @@ static int run_check(const check_opts_t *o, const rte_layout_t *l, const char *o
                         /* a reduction's bytes are whole elements */
                         size_t b = (size_t)bytes / dt->size * dt->size;
                         for (int mode = 0; mode < 2; mode++) {
+                            check_ranks_t cr = {.first = -1};
                             for (int wi = 0; wi < nranks; wi++) {
                                 coll_call_t call;
                                 coll_closure_t *c;
@@ -535,8 +584,15 @@ static int run_check(const check_opts_t *o, const rte_layout_t *l, const char *o
                                 ck.calls++;
                                 if (bridge_build_closure(&call, &c, err, sizeof(err)) ==
                                     COMPI_OK) {
+                                    size_t keylen =
+                                        check_same(&cr, c, (int)ranks[wi], kind, (coll_mode_t)mode,
+                                                   size, roots[ri], b, err, sizeof(err));
                                     coll_closure_release(c);
-                                } else if (check_note(&ck, err, (int)ranks[wi]) != 0) {
+                                    if (keylen > 0 &&
+                                        check_note(&ck, err, (int)ranks[wi], keylen) != 0) {
+                                        goto out;
+                                    }
+                                } else if (check_note(&ck, err, (int)ranks[wi], 0) != 0) {
                                     goto out;
                                 }
                             }

@@ -604,9 +604,16 @@ static compi_status_t agree(const coll_call_t *call, const tramp_key_t *k, compi
         char why[512];
         why_different(comm, why, sizeof(why));
         describe_call(call, what, sizeof(what));
+        /* closures named alike (two wrappers over different trees) differ by signature */
+        const char *ta = text_of(texts, 0), *tb = text_of(texts, first_other);
+        char sa[40] = "", sb[40] = "";
+        if (strcmp(ta, tb) == 0) {
+            snprintf(sa, sizeof(sa), " (signature %016llx)", (unsigned long long)sigs[0]);
+            snprintf(sb, sizeof(sb), " (signature %016llx)", (unsigned long long)sigs[first_other]);
+        }
         error_set(comm->rank == 0,
-                  "%s: ranks built different closures: %s built %s, %s built %s%s; %s", what, a,
-                  text_of(texts, 0), b, text_of(texts, first_other), rest, why);
+                  "%s: ranks built different closures: %s built %s%s, %s built %s%s%s; %s", what, a,
+                  ta, sa, b, tb, sb, rest, why);
         ast = COMPI_ERR_CONFIG;
     }
     free(texts);

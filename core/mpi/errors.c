@@ -1,8 +1,8 @@
 /*
  * errors.c -- raising MPI errors: the error handler of a communicator decides whether
- * the job goes down (one line on stderr, then rte_abort), the class is returned, or the
- * user's function is called.  Also the names and descriptions of the error classes,
- * which MPI_Error_string returns (see errhandler_api.c).
+ * the job goes down (one line for people, said once: rte_abort_line), the class is
+ * returned, or the user's function is called.  Also the names and descriptions of the error
+ * classes, which MPI_Error_string returns (see errhandler_api.c).
  */
 #include "core/mpi/errors.h"
 
@@ -228,9 +228,8 @@ static void __attribute__((noreturn)) err_fatal(const char *func, int errclass, 
         snprintf(line, sizeof(line), "compi: rank %d: %s: %s: %s", rte_proc.world_rank, func, name,
                  what);
     }
-    fprintf(stderr, "%s\n", line);
-    fflush(stderr);
-    rte_abort(errclass != MPI_SUCCESS ? errclass : 1, line);
+    /* said once: by mpirun, after its own line, or here */
+    rte_abort_line(errclass != MPI_SUCCESS ? errclass : 1, line);
 }
 
 int mpi_err_invoke(struct compi_comm *comm, int errclass, const char *func, const char *what)

@@ -740,7 +740,28 @@ compi_status_t pmi_finalize(void)
     return st;
 }
 
+int pmi_abort_prints_line(void)
+{
+    const char *j = getenv("COMPI_JOBID");
+
+    return pmi.initialized && !pmi.pmix && pmi.fd >= 0 && getenv("PMI_FD") != NULL && j != NULL &&
+           *j != '\0';
+}
+
+static compi_status_t pmi__abort(int code, const char *msg, int is_line);
+
 compi_status_t pmi_abort(int code, const char *msg)
+{
+    return pmi__abort(code, msg, 0);
+}
+
+compi_status_t pmi_abort_line(int code, const char *line)
+{
+    return pmi__abort(code, line, pmi_abort_prints_line());
+}
+
+/* is_line: msg is the line for people, and the launcher (compi's mpirun) prints it */
+static compi_status_t pmi__abort(int code, const char *msg, int is_line)
 {
     char line[PMI_WIRE_MAXLINE], text[1024], num[16];
     compi_status_t st;
@@ -755,7 +776,10 @@ compi_status_t pmi_abort(int code, const char *msg)
     snprintf(num, sizeof(num), "%d", code);
     /* Hydra and our mpirun take the free-text "message" field; cut it to fit a line */
     snprintf(text, sizeof(text), "%s", msg != NULL ? msg : "");
-    if (text[0] != '\0')
+    if (text[0] != '\0' && is_line)
+        st = pmi_wire_format(line, sizeof(line), &len, "abort", "exitcode", num, "line", "1",
+                             "message", text, NULL);
+    else if (text[0] != '\0')
         st = pmi_wire_format(line, sizeof(line), &len, "abort", "exitcode", num, "message", text,
                              NULL);
     else

@@ -24,6 +24,14 @@ compi_status_t pmi_barrier(void);
 compi_status_t pmi_get(int rank_hint, const char *key, char *value, size_t len);
 compi_status_t pmi_finalize(void);
 compi_status_t pmi_abort(int code, const char *msg);
+/*
+ * An abort whose message is the one line for people that says why (an MPI error's): 1
+ * when the launcher prints that line as it is, compi's own mpirun (which says so by
+ * COMPI_JOBID in the environment of the processes it starts over PMI_FD), so the rank
+ * need not; pmi_abort_line then tells it so.
+ */
+int pmi_abort_prints_line(void);
+compi_status_t pmi_abort_line(int code, const char *line);
 
 /*
  * Dynamic processes, served by compi's own mpirun only (which says so by COMPI_UNIVERSE in

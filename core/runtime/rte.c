@@ -223,6 +223,23 @@ void rte_abort(int code, const char *msg)
     _exit(code);
 }
 
+void rte_abort_line(int code, const char *line)
+{
+    if (code == 0) {
+        code = 1;
+    }
+    int launcher_prints = pmi_abort_prints_line();
+    if (!launcher_prints) {
+        fprintf(stderr, "%s\n", line);
+        fflush(stderr);
+    }
+    if (pmi_abort_line(code, line) != COMPI_OK && launcher_prints) {
+        fprintf(stderr, "%s\n", line); /* mpirun did not get it */
+        fflush(stderr);
+    }
+    _exit(code);
+}
+
 const int *rte_local_ranks(void)
 {
     return local_ranks;

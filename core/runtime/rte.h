@@ -91,6 +91,9 @@ compi_status_t rte_kvs_fetch_add(const char *key, int *old_p);
 
 /* Tell the launcher to kill the job and exit with `code`; does not return. */
 void rte_abort(int code, const char *msg) __attribute__((noreturn));
+/* the job goes down with `line' (one line for people: why) said once, last: compi's mpirun
+   prints it after its own line; under another launcher, or none, it goes to stderr here */
+void rte_abort_line(int code, const char *line) __attribute__((noreturn));
 
 /* ranks of world that live on this host, ascending; valid after rte_init */
 const int *rte_local_ranks(void);

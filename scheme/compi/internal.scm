@@ -429,8 +429,12 @@
 (define <lowered-exchange>
   (make-record-type 'lowered-exchange '(kind groups trees segsize origin)))
 (define <lowered-wrapper> (make-record-type 'lowered-wrapper '(what inner origin)))
-;; OVER: the label of the description a wrapper runs ("allreduce:ring"), or ""
-(define <lowered-scheme> (make-record-type 'lowered-scheme '(kind procedure name origin over)))
+;; OVER: the label of the description a wrapper runs ("allreduce:ring"), or ""; OVER-DESC
+;; that description (what `next' gave the creator, what run-closure will be given), or #f;
+;; OVER-LOWERED it lowered for the call, or #f (C builds it at the miss and signs the
+;; wrapper with it)
+(define <lowered-scheme>
+  (make-record-type 'lowered-scheme '(kind procedure name origin over over-desc over-lowered)))
 (define <lowered-schedule>
   (make-record-type 'lowered-schedule '(kind name description origin)))
 
@@ -527,7 +531,9 @@
          (let ((name (procedure-name proc)))
            (if name (symbol->string name) "anonymous"))
          origin
-         (if over (description-label over (call-kind call)) "")))))))
+         (if over (description-label over (call-kind call)) "")
+         over
+         (and over (lower over call))))))))
 
 ;; A short name of DESC, as the closure it lowers to is named ("allreduce:ring",
 ;; "bcast:tree", "profile(allreduce:ring)"); KIND where DESC does not say.

@@ -92,7 +92,7 @@
 ;;   #(native KIND "algo" FANOUT SEGSIZE ORIGIN)  #(tree KIND SIZE ROOT PARENTS ORDER SEGSIZE
 ;;   ORIGIN)  #(exchange KIND SIZE NGROUPS GROUP-OF COORDS PARENTS ORDER SEGSIZE ORIGIN)
 ;;   #(profiling INNER ORIGIN)  #(tracing INNER ORIGIN)  #(scheme KIND PROC "NAME"
-;;   ORIGIN)
+;;   ORIGIN "OVER")
 (define (lowered-tag v) (vector-ref v 0))
 ;; the origin is the last field, but for a Scheme closure (whose last is what it wraps)
 (define (lowered-origin v)

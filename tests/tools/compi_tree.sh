@@ -78,7 +78,7 @@ like_library() {
     fi
 }
 
-echo "1..63"
+echo "1..66"
 
 # ---- golden outputs --------------------------------------------------------------------
 # the CoMPI paper's three clusters: across the WAN once per cluster, then inside
@@ -269,6 +269,43 @@ else
     not_ok "--check: every kind the configs touch"
     show 30 10
     sed 's/^/# /' "$TMP/check.txt" | head -20
+fi
+
+# a creator that builds by rank (rank 0 another tree than the others) builds on every rank:
+# --check compares what the ranks of a call built, as a job's agreement at the miss does
+WRAP=examples/configs/timing-wrapper.scm
+run --check --config tests/mpi/configs/nondet.scm --np 4 --bytes 8
+if [ "$rc" -eq 1 ] &&
+    grep -q "^error: creator moody-bcast (bcast, installed at tests/mpi/configs/nondet.scm:13:1) builds by rank: rank 0 built bcast:tree(.*), rank [12] built bcast:tree(.*); in a job the agreement at the miss stops it" "$TMP/out" &&
+    tail -1 "$TMP/out" | grep -q 'calls of 1 kind on communicators of 1 to 4 ranks: [1-9][0-9]* failed, 1 distinct error$'; then
+    ok "--check: a creator that builds by rank, with its file:line, exit 1"
+else
+    not_ok "--check: a creator that builds by rank"
+    show 30 10
+fi
+# ... and behind a Scheme wrapper (run-closure around (next call)): the wrapper's closures
+# are named alike on every rank, their signatures differ
+run --check --config tests/mpi/configs/nondet.scm --config $WRAP --op bcast --np 4 --bytes 8
+if [ "$rc" -eq 1 ] &&
+    grep -q "^error: creator timed (bcast, installed at $WRAP:[0-9]*:1) builds by rank: rank 0 built bcast:scheme(timed-run) over bcast:tree (signature [0-9a-f]*), rank [12] built bcast:scheme(timed-run) over bcast:tree (signature [0-9a-f]*), named alike" "$TMP/out" &&
+    grep -q "^  [0-9]* calls like this one (numbers may differ), the first: blocking bcast " "$TMP/out" &&
+    grep -q "^error: creator moody-bcast (bcast, installed at tests/mpi/configs/nondet.scm:13:1) builds by rank" "$TMP/out"; then
+    ok "--check: a creator that builds by rank behind a Scheme wrapper, exit 1"
+else
+    not_ok "--check: a creator that builds by rank behind a Scheme wrapper"
+    show 30 10
+fi
+# a Scheme wrapper over an invalid tree: what `next' gave it is built with it, so the
+# blocking calls fail too, naming the creator of the tree and its file:line
+run --check --config tests/mpi/configs/bad_tree.scm --config $WRAP --op bcast --np 3 --bytes 8
+if [ "$rc" -eq 1 ] &&
+    grep -q "^error: creator short-bcast (bcast, installed at tests/mpi/configs/bad_tree.scm:9:1) returned (tree-closure bcast TREE): invalid tree: tree built for 1 ranks, communicator has 2" "$TMP/out" &&
+    tail -1 "$TMP/out" | sed -n 's/.*: \([0-9]*\) calls of 1 kind on .* ranks: \([0-9]*\) failed,.*/\1 \2/p' |
+    awk '{ ok = $1 > 0 && $1 == $2 } END { exit !ok }'; then
+    ok "--check: a Scheme wrapper over an invalid tree fails every call, blocking ones too, exit 1"
+else
+    not_ok "--check: a Scheme wrapper over an invalid tree"
+    show 30 10
 fi
 
 # ---- -o, svg, --help, --version --------------------------------------------------------

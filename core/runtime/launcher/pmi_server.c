@@ -324,8 +324,12 @@ static void on_abort(mpirun_job_t *job, mpirun_rank_t *r, const pmi_wire_msg_t *
         text = launcher_escape(text, safe, sizeof(safe));
     if (pmi_wire_get_int(msg, "exitcode", &code) != COMPI_OK)
         code = 1;
+    /* "line": the message is the rank's line for people (an MPI error's), which the rank
+       left to us: said once, as it is, after ours */
+    const char *is_line = pmi_wire_get(msg, "line");
+    int own_line = is_line != NULL && strcmp(is_line, "1") == 0 && text != NULL && *text;
     snprintf(why, sizeof(why), "rank %d aborted the job with error code %d%s%s", r->rank, code,
-             text != NULL && *text ? ": " : "", text != NULL ? text : "");
+             text != NULL && *text ? (own_line ? ":\n" : ": ") : "", text != NULL ? text : "");
     /*
      * mpirun's exit status is a byte: keep the code's low byte as a shell would, but never
      * let an aborted job look successful (MPICH's error codes are often multiples of 256)

@@ -1,7 +1,7 @@
 ;;; run_closure_unusable.scm -- a Scheme wrapper over a creator whose description cannot
-;;; serve the call (an algorithm bcast does not have): the first run-closure builds it and
-;;; stops the job with the message a miss would give (the creator that returned it, where
-;;; it was installed, the algorithms there are) and the call; no hang.
+;;; serve the call (an algorithm bcast does not have): what `next' gave the wrapper is
+;;; built at the miss, so the miss fails on every rank with its message (the creator that
+;;; returned it, where it was installed, the algorithms there are) and the call; no hang.
 (define (magic-bcast call next) (native 'bcast 'magic))
 (install-creator! 'bcast magic-bcast)
 (define (wrap-bcast call next)

@@ -47,7 +47,7 @@ make_var() {
         (cd "$1" && make -s --no-print-directory -f Makefile -f - compi-print-var)
 }
 stages=
-t_stage=$(date +%s)
+t_stage=$t_begin
 # stage_done NAME: the time since the last stage ended, for the summary at the end
 stage_done() {
     now=$(date +%s)

@@ -166,7 +166,9 @@ static compi_status_t combine_scratch(const osc_target_t *tg, compi_datatype_t *
     ptrdiff_t lo = dt->true_lb + (last < 0 ? last : 0);
     ptrdiff_t hi = dt->true_lb + dt->true_extent + (last > 0 ? last : 0);
     size_t len = (size_t)(hi - lo);
-    char *scratch = malloc(tg->local != NULL ? len : 2 * len);
+    /* the target's copy starts at the next 16 bytes: the op engine reads whole pairs */
+    size_t tgt_off = (len + 15) & ~(size_t)15;
+    char *scratch = malloc(tg->local != NULL ? len : tgt_off + len);
     compi_status_t st;
 
     if (scratch == NULL) {
@@ -178,7 +180,7 @@ static compi_status_t combine_scratch(const osc_target_t *tg, compi_datatype_t *
     if (tg->local != NULL) {
         st = coll_op_apply(op, dt, obuf, tg->local, count);
     } else {
-        char *tbuf = scratch + len - lo;
+        char *tbuf = scratch + tgt_off - lo;
         st = cma_xfer(tg, dt, count, dt, tbuf, 0, bytes, 0);
         if (st == COMPI_OK) {
             st = coll_op_apply(op, dt, obuf, tbuf, count);

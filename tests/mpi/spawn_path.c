@@ -63,5 +63,6 @@ int main(int argc, char **argv)
         MPI_OK(MPI_Recv(&v, 1, MPI_INT, 0, 5, ic, &st));
         CHECK(v == 1000 + NCHILD && st.MPI_SOURCE == 0, "got %d from %d", v, st.MPI_SOURCE);
     }
+    MPI_OK(MPI_Comm_free(&ic));
     return mt_finish();
 }

@@ -14,6 +14,7 @@
  * files compiled at build time (scheme/Makefile.inc) and auto-compilation is off, so
  * nothing is compiled or written under ~/.cache at run time.
  */
+#include "compi_paths.h" /* made by make in the build tree */
 #include "scheme/bridge.h"
 #include "scheme/bridge_scm.h"
 #include "scheme/tree_ext.h"

@@ -11,6 +11,7 @@
  * elsewhere.  A name found nowhere is a config error that says where it looked, the names
  * there, and the closest one.
  */
+#include "compi_paths.h" /* made by make in the build tree */
 #include "scheme/bridge.h"
 #include "core/include/compi_common.h"
 #include "core/runtime/params.h"

@@ -21,11 +21,8 @@ cd "$(dirname "$0")/.."
 top=$(pwd)
 t_begin=$(date +%s)
 sh scripts/build.sh
-# the sanitizer builds compile through ccache as build.sh does
-cc=${CC:-gcc}
-if [ "${COMPI_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null 2>&1; then
-    cc="ccache $cc"
-fi
+# the sanitizer builds and distcheck compile through ccache as build.sh does
+. scripts/ccache-env.sh
 
 # the logs of the failed tests under $1
 show_failures() {

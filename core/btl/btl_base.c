@@ -6,6 +6,7 @@
  * loaded from (the build tree's lib/.libs, or $libdir), <that directory>/compi (the
  * installed pkglibdir) and finally the configured pkglibdir.
  */
+#include "compi_paths.h" /* made by make in the build tree */
 #include "core/btl/btl.h"
 
 #include "core/include/compi_common.h"

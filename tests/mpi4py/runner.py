@@ -1,8 +1,9 @@
 # runner.py -- runs mpi4py's own test suite (test/main.py of its source distribution)
 # in one rank of an MPI job, as `python test/main.py` does, and also writes, per rank:
 #   <logdir>/np<N>.rank<R>.log       the unittest output of that rank (verbose)
-#   <logdir>/np<N>.rank<R>.progress  "start ID" before and "end ID OUTCOME" after each
-#                                    test, flushed, so a hang can be named
+#   <logdir>/np<N>.rank<R>.progress  "start ID" before and "end ID OUTCOME SECONDS" after
+#                                    each test, flushed, so a hang can be named and the
+#                                    slow tests found
 #   <logdir>/np<N>.rank<R>.counts    one line at the end: run= skipped= failed= ...
 # Usage: python runner.py TESTDIR LOGDIR [main.py options...]
 # The workers of mpi4py.futures (test_util_pool's process pool, started by MPI_Comm_spawn)
@@ -12,6 +13,7 @@
 import atexit
 import os
 import sys
+import time
 import unittest
 
 logdir = None
@@ -36,12 +38,16 @@ def _open(kind):
 
 
 class Result(unittest.TextTestResult):
+    _t0 = 0.0
+
     def startTest(self, test):
         _open("progress").write(f"start {test.id()}\n")
+        self._t0 = time.monotonic()
         super().startTest(test)
 
     def _end(self, test, outcome):
-        _open("progress").write(f"end {test.id()} {outcome}\n")
+        secs = time.monotonic() - self._t0
+        _open("progress").write(f"end {test.id()} {outcome} {secs:.3f}\n")
 
     def addSuccess(self, test):
         super().addSuccess(test)

@@ -29,7 +29,7 @@
 #include "tests/mpi/mpitest.h"
 
 #define WARM 10
-#define ITERS 50
+#define ITERS 24
 #define PACE 8 /* a barrier after every PACE calls (see run) */
 #define MAXDEG 4 /* neighbours on a 2-D Cartesian grid */
 

@@ -20,7 +20,10 @@ static compi_status_t table_grow(handle_table_t *t, unsigned need)
     if (need > HANDLE_MAX_IDX) {
         return COMPI_ERR_NO_RESOURCE;
     }
-    unsigned ncap = t->cap ? t->cap : 64;
+    /* the first size holds the freed slots that wait (HANDLE_REUSE_DELAY) and as many
+       live ones again, so a program with few handles alive at a time never grows the
+       table after its first calls */
+    unsigned ncap = t->cap ? t->cap : 4 * HANDLE_REUSE_DELAY;
     while (ncap < need) {
         ncap *= 2;
     }

@@ -1,0 +1,113 @@
+/*
+ * coll_agree: a bcast whose closure cannot run alike on every rank (the config given by
+ * coll_config.sh: a creator that builds another tree on rank 0, configs/nondet.scm, or
+ * one that fails on the last rank for 12 bytes, configs/creator_fail.scm; alone, behind
+ * a Scheme wrapper, behind two, behind (profiling ...)), called as the first argument
+ * says: "blocking" (MPI_Bcast), "nb" (MPI_Ibcast, then MPI_Wait) or "persist"
+ * (MPI_Bcast_init, MPI_Start, MPI_Wait, twice), with the default settings.
+ *
+ * Under MPI_ERRORS_RETURN every rank gets an error -- a nonblocking or persistent call
+ * returns at once and its request completes with it -- of the same class and the same
+ * code on every rank, whose MPI_Error_string names the ranks and contains the text of
+ * the argument want:TEXT; the same call fails again the same way, and the communicator
+ * then serves an allreduce right.  Nothing is printed (coll_config.sh's quiet=).
+ *
+ * With the argument "fatal" the program keeps MPI_ERRORS_ARE_FATAL: the first bcast ends
+ * the job with one message (error1=).
+ *
+ * compi only: the config files are compi's (run by coll_config.sh).
+ */
+#include "tests/mpi/mpitest.h"
+
+static const char *mode = "blocking";
+
+/* a bcast of 3 ints from rank 0, in the program's mode; its error */
+static int bcast3(int *buf, MPI_Comm comm)
+{
+    MPI_Request req;
+    int rc;
+    if (strcmp(mode, "blocking") == 0) {
+        return MPI_Bcast(buf, 3, MPI_INT, 0, comm);
+    }
+    if (strcmp(mode, "nb") == 0) {
+        rc = MPI_Ibcast(buf, 3, MPI_INT, 0, comm, &req);
+        CHECK(rc == MPI_SUCCESS, "MPI_Ibcast itself failed (%d): its request should", rc);
+        return rc != MPI_SUCCESS ? rc : MPI_Wait(&req, MPI_STATUS_IGNORE);
+    }
+    rc = MPI_Bcast_init(buf, 3, MPI_INT, 0, comm, MPI_INFO_NULL, &req);
+    CHECK(rc == MPI_SUCCESS, "MPI_Bcast_init itself failed (%d): its first start should", rc);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    int rcs[2];
+    for (int i = 0; i < 2; i++) {
+        rcs[i] = MPI_Start(&req);
+        if (rcs[i] == MPI_SUCCESS) {
+            rcs[i] = MPI_Wait(&req, MPI_STATUS_IGNORE);
+        }
+    }
+    CHECK((rcs[0] == MPI_SUCCESS) == (rcs[1] == MPI_SUCCESS),
+          "the two starts of one persistent bcast gave %d and %d", rcs[0], rcs[1]);
+    MPI_OK(MPI_Request_free(&req));
+    return rcs[0];
+}
+
+/* rc is an error, the same code on every rank, whose string names the ranks and want;
+   returns its class */
+static int expect_failure(int rc, const char *want, const char *what)
+{
+    char text[MPI_MAX_ERROR_STRING] = "";
+    int cls = MPI_SUCCESS, len = 0;
+
+    CHECK(rc != MPI_SUCCESS, "%s: succeeded on rank %d", what, mt_rank);
+    if (rc != MPI_SUCCESS) {
+        MPI_OK(MPI_Error_class(rc, &cls));
+        MPI_OK(MPI_Error_string(rc, text, &len));
+    }
+    int mine[2] = {rc, -rc}, all[2];
+    MPI_OK(MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+    CHECK(all[0] == rc && -all[1] == rc, "%s: error code %d here, others between %d and %d",
+          what, rc, -all[1], all[0]);
+    CHECK(rc == MPI_SUCCESS || (strstr(text, want) != NULL && strstr(text, "rank") != NULL),
+          "%s: MPI_Error_string is '%s', without '%s' or the ranks", what, text, want);
+    return cls;
+}
+
+int main(int argc, char **argv)
+{
+    int buf[3] = {0}, fatal = 0;
+    const char *want = "rank";
+    MPI_Comm comm;
+
+    mt_init(&argc, &argv, "coll_agree");
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "fatal") == 0) {
+            fatal = 1;
+        } else if (strncmp(argv[i], "want:", 5) == 0) {
+            want = argv[i] + 5;
+        } else {
+            mode = argv[i];
+        }
+    }
+    MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+    if (fatal) {
+        bcast3(buf, comm);
+        CHECK(0, "the bcast returned under MPI_ERRORS_ARE_FATAL");
+        return mt_finish();
+    }
+    MPI_OK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
+
+    for (int i = 0; i < 3; i++) {
+        buf[i] = mt_rank == 0 ? 7 + i : -1;
+    }
+    int c1 = expect_failure(bcast3(buf, comm), want, "the first bcast");
+    int c2 = expect_failure(bcast3(buf, comm), want, "the same bcast again");
+    CHECK(c1 == c2, "the same bcast failed with class %d, then %d", c1, c2);
+
+    /* the communicator still works */
+    int one = 1, sum = 0;
+    MPI_OK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, comm));
+    CHECK(sum == mt_size, "allreduce after the failures: %d, expected %d", sum, mt_size);
+    MPI_OK(MPI_Comm_free(&comm));
+    return mt_finish();
+}

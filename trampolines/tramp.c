@@ -151,7 +151,14 @@ compi_status_t tramp_run(const coll_call_t *call)
     if (st != COMPI_OK) {
         return st;
     }
-    return compi_likely(!pml_threaded()) ? c->fn(c, call) : run_held(c, call);
+    st = compi_likely(!pml_threaded()) ? c->fn(c, call) : run_held(c, call);
+    if (c->is_scheme && tramp_cfg.agree == 1 && comm_local_size(call->comm) > 1) {
+        /* a Scheme closure's first run is agreed on too (at coll_check_determinism 2
+           every run: tramp__agree_runs): one that raised on some ranks fails the call on
+           every rank, with the lowest failing rank's message */
+        st = tramp__agree_run(call, &k, st, c);
+    }
+    return st;
 }
 
 compi_status_t tramp_start(const coll_call_t *call, struct compi_request **req_p)
@@ -308,6 +315,13 @@ static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
        change: it keeps the inner closure's signature) */
     if (tramp_cfg.summary != NULL && c != NULL) {
         coll_closure_t *w = coll_wrap_summary(c, call->kind, call->mode, call->comm->name);
+        if (w != NULL) {
+            coll_closure_release(c);
+            c = w;
+        }
+    }
+    if (c != NULL && c->is_scheme && !nb && tramp_cfg.agree >= 2 && size > 1) {
+        coll_closure_t *w = tramp__agree_runs(c, k);
         if (w != NULL) {
             coll_closure_release(c);
             c = w;

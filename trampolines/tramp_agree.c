@@ -90,8 +90,14 @@ static __thread struct {
 const char *tramp_error_take(int *reporter_p)
 {
     if (!tramp_err.pending) {
-        return NULL;
+        /* a closure that failed while it ran, on this rank only: this rank reports it */
+        const char *why = coll_run_error_take();
+        if (why != NULL && reporter_p != NULL) {
+            *reporter_p = 1;
+        }
+        return why;
     }
+    (void)coll_run_error_take(); /* superseded by the agreement's message */
     tramp_err.pending = 0;
     if (reporter_p != NULL) {
         *reporter_p = tramp_err.reporter;
@@ -430,6 +436,53 @@ compi_status_t tramp__agree(const coll_call_t *call, const tramp_key_t *k, compi
     return ast;
 }
 
+/* ---- the outcome of a Scheme closure's run -------------------------------------------- */
+
+compi_status_t tramp__agree_run(const coll_call_t *call, const tramp_key_t *k, compi_status_t st,
+                                const coll_closure_t *c)
+{
+    const char *why = st != COMPI_OK ? coll_run_error_take() : NULL;
+    char err[1024];
+    snprintf(err, sizeof(err), "%s", why != NULL ? why : compi_status_string(st));
+    return tramp__agree(call, k, st, err, st == COMPI_OK ? c : NULL);
+}
+
+typedef struct agree_runs {
+    coll_closure_t *inner;
+    tramp_key_t key;
+} agree_runs_t;
+
+static compi_status_t runs_fn(coll_closure_t *self, const coll_call_t *call)
+{
+    agree_runs_t *a = self->state;
+    return tramp__agree_run(call, &a->key, a->inner->fn(a->inner, call), a->inner);
+}
+
+static void runs_free(void *p)
+{
+    agree_runs_t *a = p;
+    coll_closure_release(a->inner);
+    free(a);
+}
+
+coll_closure_t *tramp__agree_runs(coll_closure_t *c, const tramp_key_t *k)
+{
+    agree_runs_t *a = malloc(sizeof(*a));
+    if (a == NULL) {
+        return NULL;
+    }
+    coll_closure_t *w = coll_closure_new(runs_fn, a, runs_free, c->name);
+    if (w == NULL) {
+        free(a);
+        return NULL;
+    }
+    coll_closure_retain(c);
+    *a = (agree_runs_t){.inner = c, .key = *k};
+    w->signature = c->signature;
+    w->is_scheme = 1;
+    return w;
+}
+
 /* ---- nonblocking and persistent: the first round of the call's schedule ------------- */
 
 /*
@@ -605,8 +658,9 @@ static compi_status_t gate_run(agree_gate_t *g, void (*build)(coll_sched_t *, vo
         }
         /* its failure is this rank's part of the exchange, now and later */
         char why[AGREE_TEXT_MAX];
+        const char *detail = coll_run_error_take();
         snprintf(why, sizeof(why), "%s: closure %s failed to start: %s", g->what,
-                 g->inner->name, compi_status_string(st));
+                 g->inner->name, detail != NULL ? detail : compi_status_string(st));
         gate_message(g, st, why);
     }
     coll_sched_t *s = coll_sched_new(call);

@@ -37,6 +37,15 @@ const char *tramp__text_of(const int *all, int r);
 compi_status_t tramp__agree(const coll_call_t *call, const tramp_key_t *k, compi_status_t st,
                             const char *err, const coll_closure_t *c);
 
+/* the outcome of a run of Scheme closure c (st) agreed on: COMPI_OK when it ran on every
+   rank, else the lowest failing rank's error on every rank (its message, taken from
+   coll_run_error_take, in tramp_error_take) */
+compi_status_t tramp__agree_run(const coll_call_t *call, const tramp_key_t *k, compi_status_t st,
+                                const coll_closure_t *c);
+/* c in a closure that agrees on the outcome of each of its runs (a new reference; NULL
+   when out of memory) */
+coll_closure_t *tramp__agree_runs(coll_closure_t *c, const tramp_key_t *k);
+
 /*
  * The agreement of a nonblocking or persistent miss, as the first round of the call's own
  * schedule (intracommunicators).  c: this rank's closure (NULL when the build failed:

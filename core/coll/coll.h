@@ -55,6 +55,13 @@ typedef enum coll_mode {
 
 const char *coll_mode_name(coll_mode_t mode); /* "blocking", "nonblocking", "persistent" */
 
+/* A closure that fails while it runs or starts (a Scheme closure that raised, a schedule
+   written in Scheme that cannot be built for the call) says why here instead of printing
+   it; the latest message is kept, per thread, until the API layer takes it with the
+   call's error (tramp_error_take) and reports it under the communicator's handler. */
+void __attribute__((format(printf, 1, 2))) coll_run_error_set(const char *fmt, ...);
+const char *coll_run_error_take(void); /* NULL when none */
+
 /*
  * One collective invocation, as the API layer received it (after argument checks).
  * Fields a kind does not use are 0/NULL.  MPI_IN_PLACE is kept as given in sbuf (or

@@ -136,6 +136,24 @@ static compi_status_t __attribute__((noinline)) run_held(coll_closure_t *c,
     return st;
 }
 
+/* drop key k's entry when it still holds c (a closure whose agreed first run failed) */
+static void forget(tramp_cache_t *cache, const tramp_key_t *k, coll_closure_t *c)
+{
+    tramp_entry_t *b = NULL;
+    if (cache == NULL || lookup(cache, k, &b) != c) {
+        return;
+    }
+    b = &cache->buckets[(key_hash(k) & cache->mask) * TRAMP_WAYS];
+    for (int i = 0; i < TRAMP_WAYS; i++) {
+        if (b[i].closure == c) {
+            coll_closure_release(c);
+            memmove(&b[i], &b[i + 1], sizeof(b[0]) * (size_t)(TRAMP_WAYS - 1 - i));
+            b[TRAMP_WAYS - 1].closure = NULL;
+            return;
+        }
+    }
+}
+
 compi_status_t tramp_run(const coll_call_t *call)
 {
     tramp_cache_t *cache = call->comm->coll;
@@ -151,14 +169,18 @@ compi_status_t tramp_run(const coll_call_t *call)
     if (st != COMPI_OK) {
         return st;
     }
-    st = compi_likely(!pml_threaded()) ? c->fn(c, call) : run_held(c, call);
     if (c->is_scheme && tramp_cfg.agree == 1 && comm_local_size(call->comm) > 1) {
         /* a Scheme closure's first run is agreed on too (at coll_check_determinism 2
-           every run: tramp__agree_runs): one that raised on some ranks fails the call on
-           every rank, with the lowest failing rank's message */
-        st = tramp__agree_run(call, &k, st, c);
+           every run: tramp__agree_runs): what it runs, and whether it raised */
+        coll_closure_retain(c);
+        st = tramp__agree_run(call, &k, c);
+        if (st != COMPI_OK) {
+            forget(call->comm->coll, &k, c); /* every rank: the next call misses again */
+        }
+        coll_closure_release(c);
+        return st;
     }
-    return st;
+    return compi_likely(!pml_threaded()) ? c->fn(c, call) : run_held(c, call);
 }
 
 compi_status_t tramp_start(const coll_call_t *call, struct compi_request **req_p)

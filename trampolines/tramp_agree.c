@@ -364,10 +364,8 @@ static compi_status_t judge(const compi_comm_t *comm, coll_kind_t kind, const ch
 }
 
 /* this rank's part: status, signature, the key's kind and mode, root and bytes */
-static void agree_ints(const tramp_key_t *k, compi_status_t st, const coll_closure_t *c,
-                       int mine[AGREE_INTS])
+static void agree_ints(const tramp_key_t *k, compi_status_t st, uint64_t sig, int mine[AGREE_INTS])
 {
-    uint64_t sig = c != NULL ? c->signature : 0;
     mine[0] = (int)st;
     mine[1] = (int)(sig >> 32);
     mine[2] = (int)(sig & 0xffffffffu);
@@ -399,13 +397,20 @@ static const char *blocking_text(void *ctx, int r, int list)
 compi_status_t tramp__agree(const coll_call_t *call, const tramp_key_t *k, compi_status_t st,
                             const char *err, const coll_closure_t *c)
 {
+    return tramp__agree_sig(call, k, st, st != COMPI_OK ? err : c->name,
+                            c != NULL ? c->signature : 0);
+}
+
+compi_status_t tramp__agree_sig(const coll_call_t *call, const tramp_key_t *k, compi_status_t st,
+                                const char *text, uint64_t sig)
+{
     compi_comm_t *comm = call->comm;
     int mine[AGREE_INTS];
     /* an intercommunicator's groups agree each on its own (comm_coll_whole) */
     int n = comm_local_size(comm);
     char what[256];
 
-    agree_ints(k, st, c, mine);
+    agree_ints(k, st, sig, mine);
     int *all = malloc(sizeof(int) * AGREE_INTS * (size_t)n);
     uint64_t *sigs = malloc(sizeof(uint64_t) * (size_t)n);
     if (all == NULL || sigs == NULL) {
@@ -421,7 +426,7 @@ compi_status_t tramp__agree(const coll_call_t *call, const tramp_key_t *k, compi
     if (ast != COMPI_OK) {
         tramp__error_set(1, "the agreement of a cache miss failed: %s", compi_status_string(ast));
     } else {
-        blocking_texts_t ctx = {.comm = comm, .mine = st != COMPI_OK ? err : c->name};
+        blocking_texts_t ctx = {.comm = comm, .mine = text};
         verdict_t v;
         tramp__describe_call(call, what, sizeof(what));
         ast = judge(comm, call->kind, what, all, n, sigs, blocking_text, &ctx, &v);
@@ -438,13 +443,46 @@ compi_status_t tramp__agree(const coll_call_t *call, const tramp_key_t *k, compi
 
 /* ---- the outcome of a Scheme closure's run -------------------------------------------- */
 
-compi_status_t tramp__agree_run(const coll_call_t *call, const tramp_key_t *k, compi_status_t st,
-                                const coll_closure_t *c)
+/*
+ * A Scheme closure's signature covers its procedure, where it was written and what it
+ * wraps, not what it closes over: a lambda made differently on each rank, or one that
+ * picks what to run by its rank, looks the same everywhere, and what it does is known
+ * only as it runs.  So an agreed run (the first; every one at coll_check_determinism 2)
+ * agrees, before each closure it runs with run-closure, on that closure and its place in
+ * the run, and at its end on its outcome.  Every one of these rounds sends the same
+ * message (status, signature, key), so ranks whose runs took different paths -- one
+ * about to run a closure while another has finished, or raised -- compare unlike
+ * signatures and fail together.  What the closure does by itself (its own sends and
+ * receives through the schedule primitives, its data) is not compared.
+ */
+typedef struct run_ctx {
+    const coll_call_t *call;
+    const tramp_key_t *k;
+} run_ctx_t;
+
+static compi_status_t run_agree(void *ctx, const char *text, uint64_t sig)
 {
+    run_ctx_t *r = ctx;
+    return tramp__agree_sig(r->call, r->k, COMPI_OK, text, sig);
+}
+
+compi_status_t tramp__agree_run(const coll_call_t *call, const tramp_key_t *k, coll_closure_t *c)
+{
+    run_ctx_t ctx = {.call = call, .k = k};
+    coll_run_agree_t ag = {.fn = run_agree, .ctx = &ctx};
+    coll_run_agree_t *outer = coll_run_agree_set(&ag);
+    compi_status_t st = c->fn(c, call);
+    coll_run_agree_set(outer);
+    if (ag.failed) {
+        (void)coll_run_error_take(); /* the agreement's message is the one */
+        return ag.st;
+    }
     const char *why = st != COMPI_OK ? coll_run_error_take() : NULL;
-    char err[1024];
-    snprintf(err, sizeof(err), "%s", why != NULL ? why : compi_status_string(st));
-    return tramp__agree(call, k, st, err, st == COMPI_OK ? c : NULL);
+    char text[1024];
+    snprintf(text, sizeof(text), "%s",
+             st != COMPI_OK ? (why != NULL ? why : compi_status_string(st)) : c->name);
+    uint64_t sig = coll_sig_long(coll_sig_str(COLL_SIG_SEED, "ran"), (long)c->signature);
+    return tramp__agree_sig(call, k, st, text, st == COMPI_OK ? sig : 0);
 }
 
 typedef struct agree_runs {
@@ -455,7 +493,7 @@ typedef struct agree_runs {
 static compi_status_t runs_fn(coll_closure_t *self, const coll_call_t *call)
 {
     agree_runs_t *a = self->state;
-    return tramp__agree_run(call, &a->key, a->inner->fn(a->inner, call), a->inner);
+    return tramp__agree_run(call, &a->key, a->inner);
 }
 
 static void runs_free(void *p)
@@ -708,7 +746,7 @@ coll_closure_t *tramp__gate_new(const coll_call_t *call, const tramp_key_t *k, c
     g->verdict = COMPI_INPROGRESS;
     tramp__describe_call(call, g->what, sizeof(g->what));
     int ints[AGREE_INTS];
-    agree_ints(k, st, c, ints);
+    agree_ints(k, st, c != NULL ? c->signature : 0, ints);
     memcpy(g->mine, ints, sizeof(ints));
     gate_message(g, st, st != COMPI_OK ? err : c->name);
 

@@ -36,12 +36,14 @@ const char *tramp__text_of(const int *all, int r);
    the error, with the same message on every rank (tramp_error_take) */
 compi_status_t tramp__agree(const coll_call_t *call, const tramp_key_t *k, compi_status_t st,
                             const char *err, const coll_closure_t *c);
+/* the same with this rank's text (its error, or what it built) and signature given */
+compi_status_t tramp__agree_sig(const coll_call_t *call, const tramp_key_t *k, compi_status_t st,
+                                const char *text, uint64_t sig);
 
-/* the outcome of a run of Scheme closure c (st) agreed on: COMPI_OK when it ran on every
-   rank, else the lowest failing rank's error on every rank (its message, taken from
-   coll_run_error_take, in tramp_error_take) */
-compi_status_t tramp__agree_run(const coll_call_t *call, const tramp_key_t *k, compi_status_t st,
-                                const coll_closure_t *c);
+/* run Scheme closure c under agreement (what it runs, and its outcome): COMPI_OK when it
+   ran alike on every rank, else the same error and message (tramp_error_take) on every
+   rank */
+compi_status_t tramp__agree_run(const coll_call_t *call, const tramp_key_t *k, coll_closure_t *c);
 /* c in a closure that agrees on the outcome of each of its runs (a new reference; NULL
    when out of memory) */
 coll_closure_t *tramp__agree_runs(coll_closure_t *c, const tramp_key_t *k);

@@ -71,3 +71,17 @@ const char *coll_run_error_take(void)
     run_error.pending = 0;
     return run_error.text;
 }
+
+static __thread coll_run_agree_t *run_agree;
+
+coll_run_agree_t *coll_run_agree_current(void)
+{
+    return run_agree;
+}
+
+coll_run_agree_t *coll_run_agree_set(coll_run_agree_t *a)
+{
+    coll_run_agree_t *old = run_agree;
+    run_agree = a;
+    return old;
+}

@@ -18,14 +18,24 @@
  * With the argument "fatal" the program keeps MPI_ERRORS_ARE_FATAL: the first bcast ends
  * the job with one message (error1=).
  *
+ * With the argument "threads" (MPI_THREAD_MULTIPLE) three threads per rank, each on a
+ * communicator of its own, make the failing bcast blocking and nonblocking at once, and
+ * between them allreduces of sizes of their own (misses that succeed): each thread gets
+ * its errors with the right class and string (codes are numbered per process, so they
+ * are not compared) and right sums; the agreements of different communicators never
+ * take each other's messages.
+ *
  * compi only: the config files are compi's (run by coll_config.sh).
  */
 #include "tests/mpi/mpitest.h"
 
-static const char *mode = "blocking";
+#include <pthread.h>
+#include <stdint.h>
 
-/* a bcast of 3 ints from rank 0, in the program's mode; its error */
-static int bcast3(int *buf, MPI_Comm comm)
+#define NTHREADS 3
+
+/* a bcast of 3 ints from rank 0 in `mode'; its error */
+static int bcast3(const char *mode, int *buf, MPI_Comm comm)
 {
     MPI_Request req;
     int rc;
@@ -55,9 +65,9 @@ static int bcast3(int *buf, MPI_Comm comm)
     return rcs[0];
 }
 
-/* rc is an error, the same code on every rank, whose string names the ranks and want;
-   returns its class */
-static int expect_failure(int rc, const char *want, const char *what)
+/* rc is an error, the same code on every rank (compared over `same', unless it is
+   MPI_COMM_NULL), whose string names the ranks and want; returns its class */
+static int expect_failure(int rc, const char *want, const char *what, MPI_Comm same)
 {
     char text[MPI_MAX_ERROR_STRING] = "";
     int cls = MPI_SUCCESS, len = 0;
@@ -68,33 +78,87 @@ static int expect_failure(int rc, const char *want, const char *what)
         MPI_OK(MPI_Error_string(rc, text, &len));
     }
     int mine[2] = {rc, -rc}, all[2];
-    MPI_OK(MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
-    CHECK(all[0] == rc && -all[1] == rc, "%s: error code %d here, others between %d and %d",
-          what, rc, -all[1], all[0]);
+    if (same != MPI_COMM_NULL) {
+        MPI_OK(MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, same));
+        CHECK(all[0] == rc && -all[1] == rc, "%s: error code %d here, others between %d and %d",
+              what, rc, -all[1], all[0]);
+    }
     CHECK(rc == MPI_SUCCESS || (strstr(text, want) != NULL && strstr(text, "rank") != NULL),
           "%s: MPI_Error_string is '%s', without '%s' or the ranks", what, text, want);
     return cls;
 }
 
+static const char *want = "rank";
+static MPI_Comm own[NTHREADS];
+
+static void *worker(void *arg)
+{
+    int t = (int)(intptr_t)arg, buf[3];
+    for (int round = 0; round < 3; round++) {
+        expect_failure(bcast3("blocking", buf, own[t]), want, "a thread's bcast", MPI_COMM_NULL);
+        expect_failure(bcast3("nb", buf, own[t]), want, "a thread's ibcast", MPI_COMM_NULL);
+        /* a size of this thread and round: a miss that succeeds */
+        int n = 1 + t + NTHREADS * round, in[16], out[16];
+        for (int i = 0; i < n; i++) {
+            in[i] = mt_rank + i;
+        }
+        MPI_OK(MPI_Allreduce(in, out, n, MPI_INT, MPI_SUM, own[t]));
+        for (int i = 0; i < n; i++) {
+            CHECK(out[i] == mt_size * (mt_size - 1) / 2 + mt_size * i,
+                  "thread %d round %d: sum[%d] = %d", t, round, i, out[i]);
+        }
+    }
+    return NULL;
+}
+
+static int run_threads(void)
+{
+    pthread_t th[NTHREADS];
+    for (int t = 0; t < NTHREADS; t++) {
+        MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &own[t]));
+        MPI_OK(MPI_Comm_set_errhandler(own[t], MPI_ERRORS_RETURN));
+    }
+    for (int t = 0; t < NTHREADS; t++) {
+        CHECK(pthread_create(&th[t], NULL, worker, (void *)(intptr_t)t) == 0, "pthread_create");
+    }
+    for (int t = 0; t < NTHREADS; t++) {
+        pthread_join(th[t], NULL);
+        MPI_OK(MPI_Comm_free(&own[t]));
+    }
+    return mt_finish();
+}
+
 int main(int argc, char **argv)
 {
-    int buf[3] = {0}, fatal = 0;
-    const char *want = "rank";
+    int buf[3] = {0}, fatal = 0, threads = 0, provided = -1;
+    const char *mode = "blocking";
     MPI_Comm comm;
 
-    mt_init(&argc, &argv, "coll_agree");
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "fatal") == 0) {
             fatal = 1;
+        } else if (strcmp(argv[i], "threads") == 0) {
+            threads = 1;
         } else if (strncmp(argv[i], "want:", 5) == 0) {
             want = argv[i] + 5;
         } else {
             mode = argv[i];
         }
     }
+    if (threads) {
+        /* mt_init's steps, with MPI_Init_thread */
+        mt_name = "coll_agree";
+        MPI_OK(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided));
+        MPI_OK(MPI_Comm_rank(MPI_COMM_WORLD, &mt_rank));
+        MPI_OK(MPI_Comm_size(MPI_COMM_WORLD, &mt_size));
+        MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &mt_sync_comm));
+        CHECK(provided == MPI_THREAD_MULTIPLE, "provided thread level %d", provided);
+        return run_threads();
+    }
+    mt_init(&argc, &argv, "coll_agree");
     MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
     if (fatal) {
-        bcast3(buf, comm);
+        bcast3(mode, buf, comm);
         CHECK(0, "the bcast returned under MPI_ERRORS_ARE_FATAL");
         return mt_finish();
     }
@@ -103,8 +167,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < 3; i++) {
         buf[i] = mt_rank == 0 ? 7 + i : -1;
     }
-    int c1 = expect_failure(bcast3(buf, comm), want, "the first bcast");
-    int c2 = expect_failure(bcast3(buf, comm), want, "the same bcast again");
+    int c1 = expect_failure(bcast3(mode, buf, comm), want, "the first bcast", MPI_COMM_WORLD);
+    int c2 = expect_failure(bcast3(mode, buf, comm), want, "the same bcast again", MPI_COMM_WORLD);
     CHECK(c1 == c2, "the same bcast failed with class %d, then %d", c1, c2);
 
     /* the communicator still works */

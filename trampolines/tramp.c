@@ -254,7 +254,9 @@ static void verbose_miss(const coll_call_t *call, const coll_closure_t *c)
 
     tramp__describe_call(call, what, sizeof(what));
     compi_log_info("coll: %s: %s -> %s%s, signature %016llx", what, bridge_last_origin(), c->name,
-                   c->is_scheme ? " (Scheme closure: runs in Guile)" : "",
+                   c->is_scheme ? " (Scheme closure: runs in Guile; its signature does not see what it "
+                                  "closes over: its first run is agreed on as it runs)"
+                                : "",
                    (unsigned long long)c->signature);
     if (tramp_cfg.verbose < 2 || (t = coll_closure_tree_of(c)) == NULL) {
         return;

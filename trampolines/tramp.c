@@ -254,9 +254,10 @@ static void verbose_miss(const coll_call_t *call, const coll_closure_t *c)
 
     tramp__describe_call(call, what, sizeof(what));
     compi_log_info("coll: %s: %s -> %s%s, signature %016llx", what, bridge_last_origin(), c->name,
-                   c->is_scheme ? " (Scheme closure: runs in Guile; its signature does not see what it "
-                                  "closes over: its first run is agreed on as it runs)"
-                                : "",
+                   c->is_scheme
+                       ? " (Scheme closure: runs in Guile; its signature does not see what it "
+                         "closes over: its first run is agreed on as it runs)"
+                       : "",
                    (unsigned long long)c->signature);
     if (tramp_cfg.verbose < 2 || (t = coll_closure_tree_of(c)) == NULL) {
         return;
@@ -317,8 +318,8 @@ static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
        schedule speaks to the remote group: its groups agree only by the blocking round. */
     int size = comm_local_size(call->comm);
     int nb = call->mode != COLL_MODE_BLOCKING;
-    int gated = nb && tramp_cfg.agree == 1 && size > 1 && cache != NULL &&
-                call->comm->remote_group == NULL;
+    int gated =
+        nb && tramp_cfg.agree == 1 && size > 1 && cache != NULL && call->comm->remote_group == NULL;
     int agreeing = size > 1 && tramp_cfg.agree >= (nb ? 2 : 1);
     if (agreeing) {
         compi_status_t ast = tramp__agree(call, k, st, err, c);
@@ -529,7 +530,7 @@ compi_status_t tramp_reconfigure(compi_comm_t *comm, const char *list)
             free(all);
             free(copy);
             tramp__error_set(1, "the agreement of a reconfiguration failed: %s",
-                      compi_status_string(ast));
+                             compi_status_string(ast));
             return ast;
         }
         first_failed = -1;
@@ -568,14 +569,16 @@ compi_status_t tramp_reconfigure(compi_comm_t *comm, const char *list)
             char ignored[256];
             bridge_reset_creators(ignored, sizeof(ignored));
             tramp__error_set(comm->rank == first_failed,
-                      "rank %d%s: %s; reloading the previous list failed here too (%s): the "
-                      "defaults are in force",
-                      first_failed, others, err, again);
+                             "rank %d%s: %s; reloading the previous list failed here too (%s): the "
+                             "defaults are in force",
+                             first_failed, others, err, again);
             free(tramp_list);
             tramp_list = strdup("");
         } else {
-            tramp__error_set(comm->rank == first_failed, "rank %d%s: %s; the previous configuration "
-                      "stays in force", first_failed, others, err);
+            tramp__error_set(comm->rank == first_failed,
+                             "rank %d%s: %s; the previous configuration "
+                             "stays in force",
+                             first_failed, others, err);
         }
         free(copy);
         st = failed_st;

@@ -161,9 +161,9 @@ static void ranks_with(const uint64_t *sig, int n, uint64_t want, char *buf, siz
         }
         count += last - r + 1;
         const char *sep = used ? ", " : "";
-        used += (size_t)(last > r ? snprintf(list + used, sizeof(list) - used, "%s%d-%d", sep, r,
-                                             last)
-                                  : snprintf(list + used, sizeof(list) - used, "%s%d", sep, r));
+        used +=
+            (size_t)(last > r ? snprintf(list + used, sizeof(list) - used, "%s%d-%d", sep, r, last)
+                              : snprintf(list + used, sizeof(list) - used, "%s%d", sep, r));
     }
     snprintf(buf, len, "%s %s", count == 1 ? "rank" : "ranks", list);
 }
@@ -195,7 +195,6 @@ static uint64_t key_field(const int *all, int r, int field)
                         : (uint64_t)(uint32_t)a[5] << 32 | (uint32_t)a[6];
 }
 
-
 /* a verdict: its message (the same on every rank) and whether this rank reports it when
    errors are fatal */
 typedef struct verdict {
@@ -209,8 +208,8 @@ typedef const char *(*agree_text_fn)(void *ctx, int r, int list);
 
 /* the ranks' keys differ in a field MPI requires equal: the error every rank reports (the
    same text on each, in *v), or COMPI_OK when they agree; vals: room for n values */
-static compi_status_t agree_keys(const compi_comm_t *comm, coll_kind_t kind, const int *all,
-                                 int n, uint64_t *vals, verdict_t *v)
+static compi_status_t agree_keys(const compi_comm_t *comm, coll_kind_t kind, const int *all, int n,
+                                 uint64_t *vals, verdict_t *v)
 {
     static const compi_status_t field_st[] = {COMPI_ERR_INVALID_PARAM, COMPI_ERR_ROOT,
                                               COMPI_ERR_TRUNCATE};
@@ -551,15 +550,15 @@ coll_closure_t *tramp__agree_runs(coll_closure_t *c, const tramp_key_t *k)
 
 typedef struct agree_gate {
     int refcount;
-    int first;              /* the next start is the miss */
-    compi_comm_t *comm;     /* borrowed: the cache's, or a running schedule's request's */
+    int first;          /* the next start is the miss */
+    compi_comm_t *comm; /* borrowed: the cache's, or a running schedule's request's */
     coll_kind_t kind;
     coll_closure_t *inner;  /* a reference; NULL: this rank's build failed */
     compi_status_t verdict; /* COMPI_INPROGRESS until judged */
     char *text;             /* the verdict's message when it failed */
     int report;
-    char what[256];         /* the call, described at the miss */
-    size_t used;            /* bytes of this rank's message */
+    char what[256]; /* the call, described at the miss */
+    size_t used;    /* bytes of this rank's message */
     char mine[AGREE_INTS * sizeof(int) + AGREE_TEXT_MAX + AGREE_LIST_MAX];
 } agree_gate_t;
 
@@ -612,7 +611,8 @@ static compi_status_t run_check(void *arg, coll_sched_note_t *note)
         m[AGREE_MSG_MAX - 2] = m[AGREE_MSG_MAX - 1] = '\0'; /* both texts end */
         memcpy(run->ints + (size_t)AGREE_INTS * r, m, sizeof(int) * AGREE_INTS);
     }
-    compi_status_t st = judge(g->comm, g->kind, g->what, run->ints, n, run->sigs, run_text, run, &v);
+    compi_status_t st =
+        judge(g->comm, g->kind, g->what, run->ints, n, run->sigs, run_text, run, &v);
     g->verdict = st;
     if (st != COMPI_OK) {
         free(g->text);
@@ -697,8 +697,8 @@ static compi_status_t gate_run(agree_gate_t *g, void (*build)(coll_sched_t *, vo
         /* its failure is this rank's part of the exchange, now and later */
         char why[AGREE_TEXT_MAX];
         const char *detail = coll_run_error_take();
-        snprintf(why, sizeof(why), "%s: closure %s failed to start: %s", g->what,
-                 g->inner->name, detail != NULL ? detail : compi_status_string(st));
+        snprintf(why, sizeof(why), "%s: closure %s failed to start: %s", g->what, g->inner->name,
+                 detail != NULL ? detail : compi_status_string(st));
         gate_message(g, st, why);
     }
     coll_sched_t *s = coll_sched_new(call);
@@ -750,8 +750,8 @@ coll_closure_t *tramp__gate_new(const coll_call_t *call, const tramp_key_t *k, c
     memcpy(g->mine, ints, sizeof(ints));
     gate_message(g, st, st != COMPI_OK ? err : c->name);
 
-    coll_closure_t *gate = coll_closure_new(gate_fn, g, gate_release,
-                                            c != NULL ? c->name : "(failed at the miss)");
+    coll_closure_t *gate =
+        coll_closure_new(gate_fn, g, gate_release, c != NULL ? c->name : "(failed at the miss)");
     if (gate == NULL) {
         free(g);
         return NULL;

@@ -59,8 +59,8 @@ static void expect_class(int rc, int want, const char *what)
     /* the same code on every rank */
     int mine[2] = {rc, -rc}, all[2];
     MPI_OK(MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
-    CHECK(all[0] == rc && -all[1] == rc, "%s: error code %d here, others between %d and %d",
-          what, rc, -all[1], all[0]);
+    CHECK(all[0] == rc && -all[1] == rc, "%s: error code %d here, others between %d and %d", what,
+          rc, -all[1], all[0]);
     const char *r1 = strstr(msg, "rank");
     CHECK(rc == MPI_SUCCESS || (r1 != NULL && strstr(r1 + 1, "rank") != NULL),
           "%s: the message does not name the ranks on both sides: %s", what, msg);
@@ -76,9 +76,8 @@ static int reduce(const int *in, int *out, int root, MPI_Comm comm)
     }
     MPI_Request req;
     if (persist) {
-        return complete(MPI_Reduce_init(in, out, 2, MPI_INT, MPI_SUM, root, comm, MPI_INFO_NULL,
-                                        &req),
-                        &req);
+        return complete(
+            MPI_Reduce_init(in, out, 2, MPI_INT, MPI_SUM, root, comm, MPI_INFO_NULL, &req), &req);
     }
     return complete(MPI_Ireduce(in, out, 2, MPI_INT, MPI_SUM, root, comm, &req), &req);
 }

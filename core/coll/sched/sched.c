@@ -75,10 +75,10 @@ struct coll_sched {
     int persistent; /* kept between runs in its request (req->owner) */
     int skip;       /* a check said: the next round is not run */
 
-    size_t nwaits;                /* wait steps: round_done polls them */
-    size_t pro_rounds;            /* rounds of a prologue (coll_sched_set_prologue) */
-    int pro_done;                 /* persistent: a run passed them, the next skip them */
-    char *errtext;                /* a check's message, for the request at the end */
+    size_t nwaits;     /* wait steps: round_done polls them */
+    size_t pro_rounds; /* rounds of a prologue (coll_sched_set_prologue) */
+    int pro_done;      /* persistent: a run passed them, the next skip them */
+    char *errtext;     /* a check's message, for the request at the end */
     int err_report;
     void (*hold_release)(void *); /* coll_sched_hold */
     void *hold_arg;

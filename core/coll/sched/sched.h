@@ -35,6 +35,12 @@
  * schedule.  MPI_Request_free (pml_request_free, through the other hook) frees it; one
  * freed while it runs is freed when it ends.
  *
+ * Checks and waits: a round may end with a check (a function that decides, after the
+ * round's messages, whether the schedule goes on; an error ends it with a message for
+ * its request) or hold a wait (a condition the engine polls before the round is
+ * complete).  The trampolines use them for the agreement at a miss, which a prologue
+ * (coll_sched_set_prologue) puts before a closure's own rounds.
+ *
  * Building: coll_sched_new(), then steps; errors are sticky (the first one is kept, the
  * later builders do nothing) and returned by coll_sched_start(), so builders need not
  * check each step.
@@ -50,7 +56,8 @@
  * belong to the user until completion.  The request belongs to whoever started the
  * schedule (freed by MPI_Wait/Test through the API, or by pml_request_free; one freed
  * while active is released when the schedule ends).  A persistent schedule belongs to
- * its request, from coll_sched_start() to the request's free.
+ * its request, from coll_sched_start() to the request's free.  What a check or wait step
+ * points at belongs to its builder, which keeps it alive with coll_sched_hold().
  */
 #ifndef COMPI_COLL_SCHED_H
 #define COMPI_COLL_SCHED_H

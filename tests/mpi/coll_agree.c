@@ -13,7 +13,10 @@
  * returns at once and its request completes with it -- of the same class and the same
  * code on every rank, whose MPI_Error_string names the ranks and contains the text of
  * the argument want:TEXT; the same call fails again the same way, and the communicator
- * then serves an allreduce right.  Nothing is printed (coll_config.sh's quiet=).
+ * then serves an allreduce right.  Nothing is printed (coll_config.sh's quiet=).  In
+ * "nb" mode, two MPI_Ibcast of the key on a fresh communicator, both outstanding (the
+ * second starts before the first's agreement is judged, on some ranks or all), end in
+ * MPI_Waitall with MPI_ERR_IN_STATUS and each status the same error.
  *
  * With the argument "fatal" the program keeps MPI_ERRORS_ARE_FATAL: the first bcast ends
  * the job with one message (error1=).
@@ -170,6 +173,27 @@ int main(int argc, char **argv)
     int c1 = expect_failure(bcast3(mode, buf, comm), want, "the first bcast", MPI_COMM_WORLD);
     int c2 = expect_failure(bcast3(mode, buf, comm), want, "the same bcast again", MPI_COMM_WORLD);
     CHECK(c1 == c2, "the same bcast failed with class %d, then %d", c1, c2);
+
+    if (strcmp(mode, "nb") == 0) {
+        MPI_Comm d;
+        MPI_Request r[2];
+        MPI_Status st[2];
+        int b2[3], cls = -1;
+        MPI_OK(MPI_Comm_dup(comm, &d)); /* an empty cache, MPI_ERRORS_RETURN */
+        MPI_OK(MPI_Ibcast(buf, 3, MPI_INT, 0, d, &r[0]));
+        MPI_OK(MPI_Ibcast(b2, 3, MPI_INT, 0, d, &r[1]));
+        /* compi raises a multiple completion's MPI_ERR_IN_STATUS on MPI_COMM_WORLD */
+        MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+        int rc = MPI_Waitall(2, r, st);
+        MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
+        MPI_OK(MPI_Error_class(rc, &cls));
+        CHECK(cls == MPI_ERR_IN_STATUS, "Waitall of two failing ibcasts: class %d", cls);
+        for (int i = 0; i < 2; i++) {
+            int ci = expect_failure(st[i].MPI_ERROR, want, "an outstanding ibcast", MPI_COMM_NULL);
+            CHECK(ci == c1, "outstanding ibcast %d: class %d, the first bcast's %d", i, ci, c1);
+        }
+        MPI_OK(MPI_Comm_free(&d));
+    }
 
     /* the communicator still works */
     int one = 1, sum = 0;

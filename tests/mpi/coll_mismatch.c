@@ -4,7 +4,8 @@
  * agreement at a closure-cache miss sees them (each case runs on a fresh communicator,
  * so every rank misses):
  *
- *   1. MPI_Reduce with root 0 on some ranks and root 1 on others: MPI_ERR_ROOT;
+ *   1. MPI_Reduce, then MPI_Bcast, with root 0 on some ranks and root 1 on others:
+ *      MPI_ERR_ROOT;
  *   2. MPI_Bcast with a count that differs on one rank: MPI_ERR_TRUNCATE;
  *   3. MPI_Barrier on rank 0 while the others call MPI_Bcast: MPI_ERR_ARG;
  *
@@ -82,16 +83,22 @@ static int reduce(const int *in, int *out, int root, MPI_Comm comm)
     return complete(MPI_Ireduce(in, out, 2, MPI_INT, MPI_SUM, root, comm, &req), &req);
 }
 
-static int bcast(int *buf, int count, MPI_Comm comm)
+static int bcast_from(int *buf, int count, int root, MPI_Comm comm)
 {
     if (!nb) {
-        return MPI_Bcast(buf, count, MPI_INT, 0, comm);
+        return MPI_Bcast(buf, count, MPI_INT, root, comm);
     }
     MPI_Request req;
     if (persist) {
-        return complete(MPI_Bcast_init(buf, count, MPI_INT, 0, comm, MPI_INFO_NULL, &req), &req);
+        return complete(MPI_Bcast_init(buf, count, MPI_INT, root, comm, MPI_INFO_NULL, &req),
+                        &req);
     }
-    return complete(MPI_Ibcast(buf, count, MPI_INT, 0, comm, &req), &req);
+    return complete(MPI_Ibcast(buf, count, MPI_INT, root, comm, &req), &req);
+}
+
+static int bcast(int *buf, int count, MPI_Comm comm)
+{
+    return bcast_from(buf, count, 0, comm);
 }
 
 static MPI_Comm fresh(void)
@@ -120,6 +127,8 @@ int main(int argc, char **argv)
     MPI_OK(reduce(in, out, 0, c));
     CHECK(mt_rank != 0 || out[1] == mt_size, "the reduce after the error gave %d, expected %d",
           out[1], mt_size);
+    /* and a bcast whose root is 0 on some ranks and 1 on the others */
+    expect_class(bcast_from(buf, 4, mt_rank % 2, c), MPI_ERR_ROOT, "bcast with two roots");
     MPI_OK(MPI_Comm_free(&c));
 
     /* 2. the last rank's count is twice the others' */

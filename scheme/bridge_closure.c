@@ -510,6 +510,7 @@ typedef struct scheme_run_args {
     const coll_call_t *call;
     char *errbuf;
     size_t len;
+    int ran; /* descriptions run-closure ran */
 } scheme_run_args_t;
 
 static void *scheme__run_in_guile(void *p)
@@ -537,6 +538,7 @@ static void *scheme__run_in_guile(void *p)
     run.owner = s;
     a->st = bridge_invoke(bridge_procs.run_scheme_closure, scm_list_2(s->proc, record), NULL,
                           a->errbuf, a->len);
+    a->ran = run.ran;
     compi_status_t st = bridge_run_end(&run, record, &left);
     if (a->st == COMPI_OK && st != COMPI_OK) {
         snprintf(a->errbuf, a->len, "a transfer it left unfinished failed: %s",
@@ -563,7 +565,16 @@ static compi_status_t scheme__fn(coll_closure_t *self, const coll_call_t *call)
     compi_status_t st = bridge_with_guile(scheme__run_in_guile, &a.st, err, sizeof(err));
     if (st != COMPI_OK) {
         scheme_state_t *s = self->state;
-        compi_log_error("Scheme closure %s (%s) failed: %s", self->name, s->origin, err);
+        /* said with the call's error, under the communicator's handler: not printed */
+        coll_run_error_set("Scheme closure %s (%s) failed: %s", self->name, s->origin, err);
+        if (a.ran == 0 && s->ninner > 0 && coll_run_agree_current() == NULL) {
+            /* it raised before it ran what `next' gave it, which the other ranks are
+               running: this rank runs its part too, so that they are not left waiting
+               (the call still fails here).  Under agreement the others wait in the
+               agreement instead, which this rank's failure ends. */
+            coll_closure_t *inner = s->inner[0].closure;
+            (void)inner->fn(inner, call);
+        }
     }
     return st;
 }
@@ -723,9 +734,29 @@ static SCM prim_run_closure(SCM desc, SCM call)
             temporary = 1;
         }
     }
-    compi_status_t st = inner->fn(inner, c);
-    if (st != COMPI_OK) {
-        snprintf(err, sizeof(err), "%s failed: %s", inner->name, compi_status_string(st));
+    coll_run_agree_t *ag = coll_run_agree_current();
+    compi_status_t st = COMPI_OK;
+    if (ag != NULL && !ag->failed) {
+        /* a run under agreement: every rank must be about to run the same closure */
+        uint64_t sig = coll_sig_long(coll_sig_str(COLL_SIG_SEED, "run-closure"), ag->index++);
+        st = ag->fn(ag->ctx, inner->name, coll_sig_long(sig, (long)inner->signature));
+        if (st != COMPI_OK) {
+            ag->failed = 1;
+            ag->st = st;
+        }
+    }
+    if (ag == NULL || !ag->failed) {
+        run->ran++;
+        st = inner->fn(inner, c);
+        if (st != COMPI_OK) {
+            const char *why = coll_run_error_take();
+            snprintf(err, sizeof(err), "%s failed: %s", inner->name,
+                     why != NULL ? why : compi_status_string(st));
+        }
+    } else {
+        snprintf(err, sizeof(err), "the ranks were about to run different closures (%s here)",
+                 inner->name);
+        st = ag->st;
     }
     if (temporary) {
         coll_closure_release(inner);

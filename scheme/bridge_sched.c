@@ -259,7 +259,7 @@ static compi_status_t bsched_fn(coll_closure_t *self, const coll_call_t *call)
     compi_status_t st;
     coll_sched_t *s = bsched_build(self->state, call, &st, why, sizeof(why));
     if (s == NULL) {
-        compi_log_error("%s: %s", self->name, why);
+        coll_run_error_set("%s: %s", self->name, why);
         return st;
     }
     return coll_sched_run(s);
@@ -272,7 +272,7 @@ static compi_status_t bsched_start(coll_closure_t *self, const coll_call_t *call
     compi_status_t st;
     coll_sched_t *s = bsched_build(self->state, call, &st, why, sizeof(why));
     if (s == NULL) {
-        compi_log_error("%s: %s", self->name, why);
+        coll_run_error_set("%s: %s", self->name, why);
         return st;
     }
     return coll_sched_start(s, req_p);

@@ -162,6 +162,7 @@ typedef struct bridge_run {
     size_t n, cap;
     struct bridge_run *prev;
     void *owner; /* the running Scheme closure's state (bridge_closure.c: run-closure) */
+    int ran;     /* descriptions run-closure ran (started) in this run */
 } bridge_run_t;
 
 void bridge_run_begin(bridge_run_t *run, const struct coll_call *call);

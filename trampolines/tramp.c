@@ -25,6 +25,7 @@
  * existed.
  */
 #include "trampolines/tramp.h"
+#include "trampolines/tramp_agree.h"
 
 #include "scheme/bridge.h"
 #include "scheme/bridge_reconfig.h"
@@ -44,13 +45,6 @@
 #include <string.h>
 
 #define TRAMP_WAYS 4
-
-/* the key packed into three words: cheap to hash and compare */
-typedef struct tramp_key {
-    uint64_t w0; /* (mode << 8 | kind) << 32 | root */
-    uint64_t w1; /* bytes */
-    uint64_t w2; /* op << 32 | datatype */
-} tramp_key_t;
 
 typedef struct tramp_entry {
     tramp_key_t key;
@@ -142,6 +136,24 @@ static compi_status_t __attribute__((noinline)) run_held(coll_closure_t *c,
     return st;
 }
 
+/* drop key k's entry when it still holds c (a closure whose agreed first run failed) */
+static void forget(tramp_cache_t *cache, const tramp_key_t *k, coll_closure_t *c)
+{
+    tramp_entry_t *b = NULL;
+    if (cache == NULL || lookup(cache, k, &b) != c) {
+        return;
+    }
+    b = &cache->buckets[(key_hash(k) & cache->mask) * TRAMP_WAYS];
+    for (int i = 0; i < TRAMP_WAYS; i++) {
+        if (b[i].closure == c) {
+            coll_closure_release(c);
+            memmove(&b[i], &b[i + 1], sizeof(b[0]) * (size_t)(TRAMP_WAYS - 1 - i));
+            b[TRAMP_WAYS - 1].closure = NULL;
+            return;
+        }
+    }
+}
+
 compi_status_t tramp_run(const coll_call_t *call)
 {
     tramp_cache_t *cache = call->comm->coll;
@@ -155,6 +167,17 @@ compi_status_t tramp_run(const coll_call_t *call)
     }
     compi_status_t st = tramp_miss(cache, call, &k, b, &c);
     if (st != COMPI_OK) {
+        return st;
+    }
+    if (c->is_scheme && tramp_cfg.agree == 1 && comm_local_size(call->comm) > 1) {
+        /* a Scheme closure's first run is agreed on too (at coll_check_determinism 2
+           every run: tramp__agree_runs): what it runs, and whether it raised */
+        coll_closure_retain(c);
+        st = tramp__agree_run(call, &k, c);
+        if (st != COMPI_OK) {
+            forget(call->comm->coll, &k, c); /* every rank: the next call misses again */
+        }
+        coll_closure_release(c);
         return st;
     }
     return compi_likely(!pml_threaded()) ? c->fn(c, call) : run_held(c, call);
@@ -222,39 +245,6 @@ static tramp_cache_t *cache_new(compi_comm_t *comm)
     return cache;
 }
 
-/* a communicator as messages name it: its name (MPI_Comm_set_name), else "an unnamed
-   communicator (context 5)"; in buf when that is needed */
-static const char *comm_label(const compi_comm_t *comm, char *buf, size_t len)
-{
-    if (comm->name[0] != '\0') {
-        return comm->name;
-    }
-    snprintf(buf, len, "an unnamed communicator (context %u)", (unsigned)comm->ctx);
-    return buf;
-}
-
-/* "bcast root=0 bytes=8 MPI_INT MPI_SUM on MPI_COMM_WORLD" for messages */
-static void describe_call(const coll_call_t *call, char *buf, size_t len)
-{
-    int n = snprintf(buf, len, "%s%s%s",
-                     call->mode != COLL_MODE_BLOCKING ? coll_mode_name(call->mode) : "",
-                     call->mode != COLL_MODE_BLOCKING ? " " : "", coll_kind_name(call->kind));
-    if (call->root >= 0 && n < (int)len) {
-        n += snprintf(buf + n, len - (size_t)n, " root=%d", call->root);
-    }
-    if (n < (int)len) {
-        n += snprintf(buf + n, len - (size_t)n, " bytes=%zu", call->bytes);
-    }
-    if (call->op != NULL && n < (int)len) {
-        n += snprintf(buf + n, len - (size_t)n, " %s %s", dt_name(call->rdt), call->op->name);
-    }
-    if (n < (int)len) {
-        char label[64];
-        snprintf(buf + n, len - (size_t)n, " on %s (%d ranks)",
-                 comm_label(call->comm, label, sizeof(label)), comm_local_size(call->comm));
-    }
-}
-
 /* coll_verbose: the call and the closure with its signature (compi-tree prints the same
    signature for the same call and layout); 2: also the edges of its tree, one rank a line */
 static void verbose_miss(const coll_call_t *call, const coll_closure_t *c)
@@ -262,9 +252,12 @@ static void verbose_miss(const coll_call_t *call, const coll_closure_t *c)
     char what[256];
     const topo_tree_t *t;
 
-    describe_call(call, what, sizeof(what));
+    tramp__describe_call(call, what, sizeof(what));
     compi_log_info("coll: %s: %s -> %s%s, signature %016llx", what, bridge_last_origin(), c->name,
-                   c->is_scheme ? " (Scheme closure: runs in Guile)" : "",
+                   c->is_scheme
+                       ? " (Scheme closure: runs in Guile; its signature does not see what it "
+                         "closes over: its first run is agreed on as it runs)"
+                       : "",
                    (unsigned long long)c->signature);
     if (tramp_cfg.verbose < 2 || (t = coll_closure_tree_of(c)) == NULL) {
         return;
@@ -283,344 +276,6 @@ static void verbose_miss(const coll_call_t *call, const coll_closure_t *c)
         }
         compi_log_info("coll:   %s", line);
     }
-}
-
-/* ---- the agreement at the miss --------------------------------------------------------
-
-   Every rank must serve a call with the same closure, or the ranks wait for messages that
-   never come; and a creator that fails on one rank must fail the call on every rank, or
-   the others wait in the collective.  So each miss ends with one allgather over the
-   communicator (comm_coll_allgather_int, on the trampolines' own tag) of every rank's
-   (status, signature) and the part of its key that MPI requires equal on every rank
-   (kind and mode, root, bytes: not the op and datatype handles, which may be numbered
-   apart on different ranks):
-
-     keys differ                -> every rank fails the call as an argument error: the
-                                   root (MPI_ERR_ROOT), the bytes (count times type size:
-                                   MPI_ERR_TRUNCATE), the collective itself (MPI_ERR_ARG),
-                                   "ranks 0-1 gave root 0, rank 2 gave root 1"
-     all built, same signature  -> cache it, run it
-     any rank failed            -> every rank fails the call with the lowest failing
-                                   rank's message ("rank 3: creator NAME ... failed: ...")
-     signatures differ          -> every rank fails it: "rank 0 built X, ranks 1-3 built Y",
-                                   and why: the ranks' configuration lists differ
-                                   (MPIX_Coll_reconfigure on part of the communicator),
-                                   else the creators are not deterministic
-
-   The texts travel in a second allgather, only when something went wrong, so every rank
-   holds the same message; the lowest rank involved is the one that reports it under
-   MPI_ERRORS_ARE_FATAL (tramp_error_take).  A communicator of one rank has nothing to
-   agree on.  Only misses agree: ranks whose wrong arguments all hit closures they
-   cached before are not caught, nor a rank that hits while another misses. */
-
-#define AGREE_INTS 7 /* status, signature (2), kind << 8 | mode, root, bytes (2) */
-
-#define AGREE_TEXT_INTS 256 /* a rank's text in the second round: 1 KiB */
-
-/* per thread: at MPI_THREAD_MULTIPLE a miss waits in its agreement with the library's
-   lock dropped, and another thread's miss may fail meanwhile */
-static __thread struct {
-    char text[1536];
-    int reporter;
-    int pending; /* set by a failed miss, cleared by tramp_error_take */
-} tramp_err;
-
-const char *tramp_error_take(int *reporter_p)
-{
-    if (!tramp_err.pending) {
-        return NULL;
-    }
-    tramp_err.pending = 0;
-    if (reporter_p != NULL) {
-        *reporter_p = tramp_err.reporter;
-    }
-    return tramp_err.text;
-}
-
-static void __attribute__((format(printf, 2, 3))) error_set(int reporter, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(tramp_err.text, sizeof(tramp_err.text), fmt, ap);
-    va_end(ap);
-    tramp_err.reporter = reporter;
-    tramp_err.pending = 1;
-}
-
-/* every rank's text (its error message, or its closure's name) into all[r * INTS] */
-static compi_status_t agree_texts(compi_comm_t *comm, const char *mine, int **all_p)
-{
-    int buf[AGREE_TEXT_INTS];
-    int *all = malloc(sizeof(int) * AGREE_TEXT_INTS * (size_t)comm_local_size(comm));
-    if (all == NULL) {
-        return COMPI_ERR_NO_MEMORY;
-    }
-    memset(buf, 0, sizeof(buf));
-    snprintf((char *)buf, sizeof(buf), "%s", mine);
-    comm_coll_set_t set = comm_coll_whole(comm);
-    set.tag = COMPI_TAG_TRAMP_CHECK;
-    compi_status_t st = comm_coll_allgather_int(&set, buf, AGREE_TEXT_INTS, all);
-    if (st != COMPI_OK) {
-        free(all);
-        return st;
-    }
-    for (int r = 0; r < comm_local_size(comm); r++) {
-        ((char *)(all + (size_t)r * AGREE_TEXT_INTS))[sizeof(buf) - 1] = '\0';
-    }
-    *all_p = all;
-    return COMPI_OK;
-}
-
-static const char *text_of(const int *all, int r)
-{
-    return (const char *)(all + (size_t)r * AGREE_TEXT_INTS);
-}
-
-/* "rank 2" or "ranks 1-3, 5" for the ranks r with sig[r] == want, into buf */
-static void ranks_with(const uint64_t *sig, int n, uint64_t want, char *buf, size_t len)
-{
-    char list[96];
-    size_t used = 0;
-    int count = 0;
-    list[0] = '\0';
-    for (int r = 0; r < n && used < sizeof(list); r++) {
-        if (sig[r] != want || (r > 0 && sig[r - 1] == want)) {
-            continue;
-        }
-        int last = r;
-        while (last + 1 < n && sig[last + 1] == want) {
-            last++;
-        }
-        count += last - r + 1;
-        const char *sep = used ? ", " : "";
-        used += (size_t)(last > r ? snprintf(list + used, sizeof(list) - used, "%s%d-%d", sep, r,
-                                             last)
-                                  : snprintf(list + used, sizeof(list) - used, "%s%d", sep, r));
-    }
-    snprintf(buf, len, "%s %s", count == 1 ? "rank" : "ranks", list);
-}
-
-/* the two sides of a disagreement among vals[0..n): the ranks of vals[0] into a[128],
-   those of vals[other] into b[128], how many hold yet other values into rest[64] */
-static void two_sides(const uint64_t *vals, int n, int other, char *a, char *b, char *rest)
-{
-    int nrest = 0;
-    for (int r = 0; r < n; r++) {
-        nrest += vals[r] != vals[0] && vals[r] != vals[other];
-    }
-    rest[0] = '\0';
-    if (nrest > 0) {
-        snprintf(rest, 64, ", %d more rank%s yet other%s", nrest, nrest > 1 ? "s" : "",
-                 nrest > 1 ? "s" : "");
-    }
-    ranks_with(vals, n, vals[0], a, 128);
-    ranks_with(vals, n, vals[other], b, 128);
-}
-
-/* the key's kind and mode, root or bytes (field 0, 1, 2) of rank r in the agreement's
-   array */
-static uint64_t key_field(const int *all, int r, int field)
-{
-    const int *a = all + AGREE_INTS * r;
-    return field == 0   ? (uint64_t)(uint32_t)a[3]
-           : field == 1 ? (uint64_t)(int64_t)a[4]
-                        : (uint64_t)(uint32_t)a[5] << 32 | (uint32_t)a[6];
-}
-
-/* the ranks' keys differ in a field MPI requires equal: the error every rank reports (the
-   same text on each), or COMPI_OK when they agree; vals: room for n values */
-static compi_status_t agree_keys(const coll_call_t *call, const int *all, int n, uint64_t *vals)
-{
-    static const compi_status_t field_st[] = {COMPI_ERR_INVALID_PARAM, COMPI_ERR_ROOT,
-                                              COMPI_ERR_TRUNCATE};
-    /* a neighbourhood collective's counts need only match between neighbours */
-    int nfields =
-        call->kind == COLL_NEIGHBOR_ALLGATHER || call->kind == COLL_NEIGHBOR_ALLTOALL ? 2 : 3;
-    for (int f = 0; f < nfields; f++) {
-        int other = -1;
-        for (int r = 0; r < n; r++) {
-            vals[r] = key_field(all, r, f);
-            if (other < 0 && vals[r] != vals[0]) {
-                other = r;
-            }
-        }
-        if (other < 0) {
-            continue;
-        }
-        char a[128], b[128], va[64], vb[64], rest[64];
-        two_sides(vals, n, other, a, b, rest);
-        for (int i = 0; i < 2; i++) {
-            uint64_t v = vals[i ? other : 0];
-            char *out = i ? vb : va;
-            if (f == 0) {
-                coll_mode_t mode = (coll_mode_t)(v >> 8);
-                snprintf(out, sizeof(va), "%s%s%s",
-                         mode != COLL_MODE_BLOCKING ? coll_mode_name(mode) : "",
-                         mode != COLL_MODE_BLOCKING ? " " : "",
-                         coll_kind_name((coll_kind_t)(v & 0xff)));
-            } else if (f == 1) {
-                snprintf(out, sizeof(va), "root %d", (int)(int64_t)v);
-            } else {
-                snprintf(out, sizeof(va), "%llu bytes", (unsigned long long)v);
-            }
-        }
-        const char *cname = call->comm->name[0] != '\0' ? call->comm->name : "a communicator";
-        if (f == 0) {
-            error_set(call->comm->rank == other,
-                      "the ranks of %s called different collectives: %s called %s, %s called "
-                      "%s%s",
-                      cname, a, va, b, vb, rest);
-        } else {
-            error_set(call->comm->rank == other,
-                      "%s on %s: the ranks gave different %s (MPI requires the same on every "
-                      "rank): %s gave %s, %s gave %s%s",
-                      coll_kind_name(call->kind), cname,
-                      f == 1 ? "roots" : "sizes (count times type size)", a, va, b, vb, rest);
-        }
-        return field_st[f];
-    }
-    return COMPI_OK;
-}
-
-/* FNV-1a of a text */
-static uint64_t text_hash(const char *t)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *t != '\0'; t++) {
-        h = (h ^ (unsigned char)*t) * 1099511628211ull;
-    }
-    return h;
-}
-
-/* Why the ranks of comm built different closures, into buf (every rank takes part, as in
-   agree_texts): when their configuration lists differ, "the ranks run different
-   configurations: rank 0 loaded "a.scm", ranks 1-3 loaded "b.scm""; else "creators must
-   be deterministic". */
-static void why_different(compi_comm_t *comm, char *buf, size_t len)
-{
-    int n = comm_local_size(comm), *lists = NULL, other = -1;
-    uint64_t *h = malloc(sizeof(uint64_t) * (size_t)n);
-    snprintf(buf, len, "creators must be deterministic");
-    if (h == NULL || agree_texts(comm, tramp_config_list(), &lists) != COMPI_OK) {
-        free(h);
-        return;
-    }
-    for (int r = 0; r < n; r++) {
-        h[r] = text_hash(text_of(lists, r));
-        if (other < 0 && h[r] != h[0]) {
-            other = r;
-        }
-    }
-    if (other >= 0) {
-        char a[128], b[128], rest[64];
-        const char *la = text_of(lists, 0), *lb = text_of(lists, other);
-        two_sides(h, n, other, a, b, rest);
-        snprintf(buf, len,
-                 "the ranks run different configurations: %s loaded %s%s%s, %s loaded %s%s%s%s", a,
-                 *la ? "\"" : "", *la ? la : "no config file", *la ? "\"" : "", b, *lb ? "\"" : "",
-                 *lb ? lb : "no config file", *lb ? "\"" : "", rest);
-    }
-    free(lists);
-    free(h);
-}
-
-/*
- * The round itself.  `st` and `err` are this rank's outcome of the build (c NULL when it
- * failed), k its key; returns COMPI_OK when every rank gave the same key and built the
- * same closure, else an error with tramp_err set to the same text on every rank.
- */
-static compi_status_t agree(const coll_call_t *call, const tramp_key_t *k, compi_status_t st,
-                            const char *err, const coll_closure_t *c)
-{
-    compi_comm_t *comm = call->comm;
-    uint64_t sig = c != NULL ? c->signature : 0;
-    int mine[AGREE_INTS] = {(int)st,
-                            (int)(sig >> 32),
-                            (int)(sig & 0xffffffffu),
-                            (int)(k->w0 >> 32),
-                            (int)(uint32_t)k->w0,
-                            (int)(k->w1 >> 32),
-                            (int)(k->w1 & 0xffffffffu)};
-    /* an intercommunicator's groups agree each on its own (comm_coll_whole) */
-    int n = comm_local_size(comm), first_failed = -1, first_other = -1;
-    int *texts = NULL;
-    char what[256];
-
-    int *all = malloc(sizeof(int) * AGREE_INTS * (size_t)n);
-    uint64_t *sigs = malloc(sizeof(uint64_t) * (size_t)n);
-    if (all == NULL || sigs == NULL) {
-        /* cannot take part: the others wait; say so on this rank (out of memory at a miss) */
-        free(all);
-        free(sigs);
-        error_set(1, "out of memory for the agreement of a cache miss");
-        return COMPI_ERR_NO_MEMORY;
-    }
-    comm_coll_set_t set = comm_coll_whole(comm);
-    set.tag = COMPI_TAG_TRAMP_CHECK;
-    compi_status_t ast = comm_coll_allgather_int(&set, mine, AGREE_INTS, all);
-    if (ast != COMPI_OK) {
-        error_set(1, "the agreement of a cache miss failed: %s", compi_status_string(ast));
-        goto out;
-    }
-    if ((ast = agree_keys(call, all, n, sigs)) != COMPI_OK) {
-        goto out;
-    }
-    for (int r = 0; r < n; r++) {
-        sigs[r] =
-            (uint64_t)(uint32_t)all[AGREE_INTS * r + 1] << 32 | (uint32_t)all[AGREE_INTS * r + 2];
-        if (all[AGREE_INTS * r] != COMPI_OK && first_failed < 0) {
-            first_failed = r;
-        }
-        if (first_other < 0 && sigs[r] != sigs[0]) {
-            first_other = r;
-        }
-    }
-    if (first_failed < 0 && first_other < 0) {
-        goto out; /* ast is COMPI_OK */
-    }
-
-    /* something went wrong: every rank learns every rank's text */
-    ast = agree_texts(comm, st != COMPI_OK ? err : c->name, &texts);
-    if (ast != COMPI_OK) {
-        error_set(1, "the agreement of a cache miss failed: %s", compi_status_string(ast));
-        goto out;
-    }
-    if (first_failed >= 0) {
-        int nfailed = 0;
-        for (int r = 0; r < n; r++) {
-            nfailed += all[AGREE_INTS * r] != COMPI_OK;
-        }
-        char others[64] = "";
-        if (nfailed > 1) {
-            snprintf(others, sizeof(others), " (and on %d other rank%s)", nfailed - 1,
-                     nfailed > 2 ? "s" : "");
-        }
-        error_set(comm->rank == first_failed, "rank %d%s: %s", first_failed, others,
-                  text_of(texts, first_failed));
-        ast = (compi_status_t)all[AGREE_INTS * first_failed];
-    } else {
-        char a[128], b[128], rest[64];
-        two_sides(sigs, n, first_other, a, b, rest);
-        char why[512];
-        why_different(comm, why, sizeof(why));
-        describe_call(call, what, sizeof(what));
-        /* closures named alike (two wrappers over different trees) differ by signature */
-        const char *ta = text_of(texts, 0), *tb = text_of(texts, first_other);
-        char sa[40] = "", sb[40] = "";
-        if (strcmp(ta, tb) == 0) {
-            snprintf(sa, sizeof(sa), " (signature %016llx)", (unsigned long long)sigs[0]);
-            snprintf(sb, sizeof(sb), " (signature %016llx)", (unsigned long long)sigs[first_other]);
-        }
-        error_set(comm->rank == 0,
-                  "%s: ranks built different closures: %s built %s%s, %s built %s%s%s; %s", what, a,
-                  ta, sa, b, tb, sb, rest, why);
-        ast = COMPI_ERR_CONFIG;
-    }
-    free(texts);
-out:
-    free(all);
-    free(sigs);
-    return ast;
 }
 
 /* build, agree on and cache the closure of a key not in the cache: *c_p (the cache's
@@ -649,7 +304,7 @@ static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
     if (st == COMPI_OK && call->mode != COLL_MODE_BLOCKING && c->start == NULL) {
         /* the bridge refuses these first, naming the creator; this is the last guard */
         char what[256];
-        describe_call(call, what, sizeof(what));
+        tramp__describe_call(call, what, sizeof(what));
         snprintf(err, sizeof(err), "%s: closure %s cannot serve %s calls (it has no schedule)",
                  what, c->name, coll_mode_name(call->mode));
         coll_closure_release(c);
@@ -657,33 +312,54 @@ static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
         st = COMPI_ERR_CONFIG;
     }
     /* MPI lets a nonblocking or persistent collective's call return before the other
-       ranks make theirs: a blocking round there could deadlock a legal program, so it
-       agrees only when asked to (coll_check_determinism 2) */
-    int agreeing =
-        call->mode == COLL_MODE_BLOCKING ? tramp_cfg.agree >= 1 : tramp_cfg.agree >= 2;
-    if (agreeing && comm_local_size(call->comm) > 1) {
-        compi_status_t ast = agree(call, k, st, err, c);
+       ranks make theirs, so a blocking round there could deadlock a legal program: its
+       agreement is the first round of its own schedule (tramp__gate_new), or, asked for
+       (coll_check_determinism 2), the blocking round at the call.  An intercommunicator's
+       schedule speaks to the remote group: its groups agree only by the blocking round. */
+    int size = comm_local_size(call->comm);
+    int nb = call->mode != COLL_MODE_BLOCKING;
+    int gated =
+        nb && tramp_cfg.agree == 1 && size > 1 && cache != NULL && call->comm->remote_group == NULL;
+    int agreeing = size > 1 && tramp_cfg.agree >= (nb ? 2 : 1);
+    if (agreeing) {
+        compi_status_t ast = tramp__agree(call, k, st, err, c);
         if (ast != COMPI_OK) {
             coll_closure_release(c);
             return ast;
         }
-    } else if (st != COMPI_OK) {
-        error_set(1, "%s", err);
+    } else if (st != COMPI_OK && !gated) {
+        tramp__error_set(1, "%s", err);
         return st;
     }
     cache->misses[call->kind]++;
-    if (tramp_cfg.verbose > 0 && call->comm->rank == 0) {
+    if (tramp_cfg.verbose > 0 && call->comm->rank == 0 && c != NULL) {
         verbose_miss(call, c);
     }
 
     /* coll_summary: the wrapper that counts (after the agreement, which it would not
        change: it keeps the inner closure's signature) */
-    if (tramp_cfg.summary != NULL) {
+    if (tramp_cfg.summary != NULL && c != NULL) {
         coll_closure_t *w = coll_wrap_summary(c, call->kind, call->mode, call->comm->name);
         if (w != NULL) {
             coll_closure_release(c);
             c = w;
         }
+    }
+    if (c != NULL && c->is_scheme && !nb && tramp_cfg.agree >= 2 && size > 1) {
+        coll_closure_t *w = tramp__agree_runs(c, k);
+        if (w != NULL) {
+            coll_closure_release(c);
+            c = w;
+        }
+    }
+    if (gated) {
+        coll_closure_t *g = tramp__gate_new(call, k, st, err, c);
+        coll_closure_release(c);
+        if (g == NULL) {
+            tramp__error_set(1, "out of memory for the agreement of a cache miss");
+            return COMPI_ERR_NO_MEMORY;
+        }
+        c = g;
     }
 
     /* the bucket's oldest entry goes (entries are kept oldest first) */
@@ -722,14 +398,15 @@ compi_status_t tramp_init(void)
         "children when the closure runs a tree");
     tramp_cfg.agree = (int)param_register_int(
         "coll_check_determinism", 1,
-        "1: each cache miss of a blocking collective ends with one allgather of every "
-        "rank's (status, closure signature), so a creator that fails on some ranks, or "
-        "answers differently on different ranks, fails the call on every rank with one "
-        "message instead of hanging; 2: the misses of nonblocking and persistent calls "
-        "too (their first call of a key then waits for every rank's, which a program "
-        "that depends on MPI_I* returning at once may not survive); 0: no agreement (a "
-        "miss costs no communication, but such a creator hangs the job or gives wrong "
-        "results)");
+        "1: each cache miss ends with an exchange of every rank's (status, closure "
+        "signature, root, bytes), so a creator that fails on some ranks, or answers "
+        "differently on different ranks, fails the call on every rank with one message "
+        "instead of hanging: a blocking call's at the call, a nonblocking or persistent "
+        "call's as the first round of its own schedule (MPI_I* returns at once; the "
+        "request completes with the error); 2: nonblocking and persistent misses agree at "
+        "the call instead (the call waits for every rank's; intercommunicators' only "
+        "this way); 0: no agreement (a miss costs no communication, but such a creator "
+        "hangs the job or gives wrong results)");
     bridge_keep_origins(tramp_cfg.verbose > 0);
     const char *summary = param_register_string(
         "coll_summary", "",
@@ -852,8 +529,8 @@ compi_status_t tramp_reconfigure(compi_comm_t *comm, const char *list)
         if (ast != COMPI_OK) {
             free(all);
             free(copy);
-            error_set(1, "the agreement of a reconfiguration failed: %s",
-                      compi_status_string(ast));
+            tramp__error_set(1, "the agreement of a reconfiguration failed: %s",
+                             compi_status_string(ast));
             return ast;
         }
         first_failed = -1;
@@ -870,12 +547,12 @@ compi_status_t tramp_reconfigure(compi_comm_t *comm, const char *list)
         free(all);
         if (first_failed >= 0) {
             int *texts = NULL;
-            ast = agree_texts(comm, err, &texts);
+            ast = tramp__agree_texts(comm, err, &texts);
             if (ast != COMPI_OK) {
                 snprintf(err, sizeof(err), "(the message was lost: %s)",
                          compi_status_string(ast));
             } else {
-                snprintf(err, sizeof(err), "%s", text_of(texts, first_failed));
+                snprintf(err, sizeof(err), "%s", tramp__text_of(texts, first_failed));
                 free(texts);
             }
         }
@@ -891,15 +568,17 @@ compi_status_t tramp_reconfigure(compi_comm_t *comm, const char *list)
         if (load_fresh(tramp_config_list(), again, sizeof(again)) != COMPI_OK) {
             char ignored[256];
             bridge_reset_creators(ignored, sizeof(ignored));
-            error_set(comm->rank == first_failed,
-                      "rank %d%s: %s; reloading the previous list failed here too (%s): the "
-                      "defaults are in force",
-                      first_failed, others, err, again);
+            tramp__error_set(comm->rank == first_failed,
+                             "rank %d%s: %s; reloading the previous list failed here too (%s): the "
+                             "defaults are in force",
+                             first_failed, others, err, again);
             free(tramp_list);
             tramp_list = strdup("");
         } else {
-            error_set(comm->rank == first_failed, "rank %d%s: %s; the previous configuration "
-                      "stays in force", first_failed, others, err);
+            tramp__error_set(comm->rank == first_failed,
+                             "rank %d%s: %s; the previous configuration "
+                             "stays in force",
+                             first_failed, others, err);
         }
         free(copy);
         st = failed_st;

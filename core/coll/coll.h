@@ -55,6 +55,29 @@ typedef enum coll_mode {
 
 const char *coll_mode_name(coll_mode_t mode); /* "blocking", "nonblocking", "persistent" */
 
+/* A closure that fails while it runs or starts (a Scheme closure that raised, a schedule
+   written in Scheme that cannot be built for the call) says why here instead of printing
+   it; the latest message is kept, per thread, until the API layer takes it with the
+   call's error (tramp_error_take) and reports it under the communicator's handler. */
+void __attribute__((format(printf, 1, 2))) coll_run_error_set(const char *fmt, ...);
+const char *coll_run_error_take(void); /* NULL when none */
+
+/* A run under agreement (the trampolines set one, per thread, around a Scheme closure's
+   agreed runs): each closure it runs through run-closure is agreed on first, by
+   fn(ctx, its name, a signature of it and its place in the run), so that ranks about to
+   run different closures fail together instead of waiting for each other.  `failed`:
+   an agreement of this run failed (its status in st; its message is the trampolines'). */
+typedef struct coll_run_agree {
+    compi_status_t (*fn)(void *ctx, const char *text, uint64_t sig);
+    void *ctx;
+    int index;  /* closures agreed on so far in this run */
+    int failed; /* then nothing more is agreed on or run */
+    compi_status_t st;
+} coll_run_agree_t;
+/* the current one, or NULL; coll_run_agree_set returns the one it replaces */
+coll_run_agree_t *coll_run_agree_current(void);
+coll_run_agree_t *coll_run_agree_set(coll_run_agree_t *a);
+
 /*
  * One collective invocation, as the API layer received it (after argument checks).
  * Fields a kind does not use are 0/NULL.  MPI_IN_PLACE is kept as given in sbuf (or

@@ -4,6 +4,8 @@
 #include "core/coll/coll.h"
 
 #include <stdlib.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 void *coll_tmp_alloc(compi_datatype_t *dt, size_t count, void **mem_p)
@@ -45,4 +47,41 @@ compi_status_t coll_copy(const void *sbuf, size_t scount, compi_datatype_t *sdt,
         }
     }
     return sbytes > rbytes ? COMPI_ERR_TRUNCATE : COMPI_OK;
+}
+
+static __thread struct {
+    char text[1024];
+    int pending;
+} run_error;
+
+void coll_run_error_set(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(run_error.text, sizeof(run_error.text), fmt, ap);
+    va_end(ap);
+    run_error.pending = 1;
+}
+
+const char *coll_run_error_take(void)
+{
+    if (!run_error.pending) {
+        return NULL;
+    }
+    run_error.pending = 0;
+    return run_error.text;
+}
+
+static __thread coll_run_agree_t *run_agree;
+
+coll_run_agree_t *coll_run_agree_current(void)
+{
+    return run_agree;
+}
+
+coll_run_agree_t *coll_run_agree_set(coll_run_agree_t *a)
+{
+    coll_run_agree_t *old = run_agree;
+    run_agree = a;
+    return old;
 }

@@ -50,7 +50,7 @@ static struct compi_t_enum enums[] = {
      .items = {{0, "auto"}, {1, "cma"}, {2, "none"}}},
     {.param = "btl_sm_backing", .text = 1, .n = 2, .items = {{0, "memfd"}, {1, "shm"}}},
     {.param = "btl_ofi_local", .n = 3, .items = {{-1, "unless-sm"}, {0, "no"}, {1, "yes"}}},
-    {.param = "coll_check_determinism", .n = 3, .items = {{0, "off"}, {1, "blocking"}, {2, "all"}}},
+    {.param = "coll_check_determinism", .n = 3, .items = {{0, "off"}, {1, "on"}, {2, "at-call"}}},
     {.param = "coll_verbose", .n = 3, .items = {{0, "quiet"}, {1, "closures"}, {2, "trees"}}},
 };
 #define NENUMS ((int)(sizeof(enums) / sizeof(enums[0])))

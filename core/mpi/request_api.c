@@ -56,7 +56,22 @@ static int greq_status(compi_request_t *r, MPI_Status *status)
    returns) */
 static int raise_result(const compi_request_t *r, const char *fn)
 {
+    if (r->errtext != NULL) {
+        /* a collective that failed with a message (the same on every rank) */
+        return mpi_err_raise_text(r->comm, mpi_err_class_of(r->result.error), fn, r->errtext,
+                                  r->err_report);
+    }
     return mpi_raise_p2p_status(r->comm, r->result.error, fn);
+}
+
+/* the same, not raised: a code whose MPI_Error_string is the message (MPI_Waitall's
+   statuses) */
+static int result_code(const compi_request_t *r)
+{
+    if (r->errtext != NULL) {
+        return mpi_err_text_code(mpi_err_class_of(r->result.error), r->errtext);
+    }
+    return mpi_p2p_class_of(r->result.error);
 }
 
 /*
@@ -76,8 +91,7 @@ static int finish(MPI_Request *h, compi_request_t *r, MPI_Status *status, const 
         mpi_status_set(status, &r->result);
         err = compi_likely(r->result.error == COMPI_OK)
                   ? MPI_SUCCESS
-                  : (raise_fn != NULL ? raise_result(r, raise_fn)
-                                      : mpi_p2p_class_of(r->result.error));
+                  : (raise_fn != NULL ? raise_result(r, raise_fn) : result_code(r));
     } else {
         err = greq_status(r, status);
         int ferr = mpi_greq_free(r);

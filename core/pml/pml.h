@@ -68,6 +68,9 @@ typedef struct compi_request {
     compi_comm_t *comm;       /* for the error handler; retained */
     void *owner;              /* the layer that made a REQ_COLL or REQ_GREQ request: its
                                  state (a persistent schedule, a generalized request) */
+    char *errtext;            /* REQ_COLL: a failure's message for MPI_Error_string (malloc'ed,
+                                 freed with the request), or NULL */
+    int err_report;           /* with errtext: this rank reports it when errors are fatal */
 } compi_request_t;
 
 /* a matched-but-not-received message (MPI_Mprobe) */

@@ -59,11 +59,13 @@ pml_request_t *pml_req_alloc(int kind, compi_comm_t *comm, compi_datatype_t *dt)
 
 void pml_req_release(pml_request_t *r)
 {
-    if (compi_unlikely(r->ready_map != NULL || r->adopted != NULL)) {
+    if (compi_unlikely(r->ready_map != NULL || r->adopted != NULL || r->super.errtext != NULL)) {
         free(r->ready_map);
         free(r->adopted);
+        free(r->super.errtext);
         r->ready_map = NULL;
         r->adopted = NULL;
+        r->super.errtext = NULL;
     }
     if (r->dt != NULL) {
         dt_release(r->dt);

@@ -28,10 +28,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY };
+enum { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY, STEP_CHECK, STEP_WAIT };
 
 /* send: sbuf, scount, sdt, peer; recv: rbuf, rcount, rdt, peer; reduce: rbuf = sbuf op
-   b (b NULL: rbuf, inout = in op inout), scount, sdt; copy: all six */
+   b (b NULL: rbuf, inout = in op inout), scount, sdt; copy: all six; check, wait: fn,
+   arg */
 typedef struct sched_step {
     int type;
     int peer;
@@ -41,6 +42,8 @@ typedef struct sched_step {
     size_t scount, rcount;
     compi_datatype_t *sdt, *rdt;
     const void *b; /* reduce: the right operand when it is not rbuf */
+    coll_sched_check_fn_t fn;
+    void *arg;
 } sched_step_t;
 
 /* a scratch block: size 0 marks memory adopted from a builder (freed, not cached) */
@@ -70,6 +73,15 @@ struct coll_sched {
     int posted;   /* its sends and receives are posted */
     int cancelled;
     int persistent; /* kept between runs in its request (req->owner) */
+    int skip;       /* a check said: the next round is not run */
+
+    size_t nwaits;     /* wait steps: round_done polls them */
+    size_t pro_rounds; /* rounds of a prologue (coll_sched_set_prologue) */
+    int pro_done;      /* persistent: a run passed them, the next skip them */
+    char *errtext;     /* a check's message, for the request at the end */
+    int err_report;
+    void (*hold_release)(void *); /* coll_sched_hold */
+    void *hold_arg;
 };
 
 static coll_sched_t *active_head;
@@ -172,8 +184,14 @@ void coll_sched_free(coll_sched_t *s)
     if (s->op != NULL) {
         op_release(s->op);
     }
+    if (s->hold_release != NULL) {
+        s->hold_release(s->hold_arg);
+    }
+    free(s->errtext);
     s->nsteps = s->nmem = 0;
     s->op = NULL;
+    s->hold_release = NULL;
+    s->errtext = NULL;
     if (npool < SCHED_POOL_MAX) {
         s->next = pool;
         pool = s;
@@ -290,6 +308,31 @@ void coll_sched_copy(coll_sched_t *s, const void *sbuf, size_t scount, compi_dat
     }
 }
 
+void coll_sched_check(coll_sched_t *s, coll_sched_check_fn_t fn, void *arg)
+{
+    add(s, STEP_CHECK, -1, 0, NULL, 0, NULL, NULL, 0, NULL);
+    if (s->st == COMPI_OK) {
+        s->steps[s->nsteps - 1].fn = fn;
+        s->steps[s->nsteps - 1].arg = arg;
+    }
+}
+
+void coll_sched_wait(coll_sched_t *s, coll_sched_check_fn_t fn, void *arg)
+{
+    add(s, STEP_WAIT, -1, 0, NULL, 0, NULL, NULL, 0, NULL);
+    if (s->st == COMPI_OK) {
+        s->steps[s->nsteps - 1].fn = fn;
+        s->steps[s->nsteps - 1].arg = arg;
+        s->nwaits++;
+    }
+}
+
+void coll_sched_hold(coll_sched_t *s, void (*release)(void *arg), void *arg)
+{
+    s->hold_release = release;
+    s->hold_arg = arg;
+}
+
 void coll_sched_round(coll_sched_t *s)
 {
     size_t last = s->nrounds > 0 ? s->round_end[s->nrounds - 1] : 0;
@@ -355,9 +398,44 @@ static size_t round_begin(const coll_sched_t *s, size_t r)
 
 /* 1 when every request of the round is complete (freed and cleared); after an error,
    receives nobody will match are cancelled */
+static void fail_text(coll_sched_t *s, compi_status_t st, char *text, int report)
+{
+    if (s->st == COMPI_OK && s->errtext == NULL) {
+        s->errtext = text;
+        s->err_report = report;
+    } else {
+        free(text);
+    }
+    coll_sched_fail(s, st);
+}
+
+/* a check or wait step's function: 1 while a wait says COMPI_INPROGRESS */
+static int run_check(coll_sched_t *s, const sched_step_t *t)
+{
+    coll_sched_note_t note = {.text = NULL, .report = 1, .skip = 0};
+    compi_status_t st = t->fn(t->arg, &note);
+    if (st == COMPI_INPROGRESS) {
+        return 1;
+    }
+    if (st != COMPI_OK) {
+        fail_text(s, st, note.text, note.report);
+    } else {
+        free(note.text);
+        s->skip |= note.skip;
+    }
+    return 0;
+}
+
 static int round_done(coll_sched_t *s)
 {
     int pending = 0;
+    if (compi_unlikely(s->nwaits > 0) && s->st == COMPI_OK) {
+        for (size_t i = round_begin(s, s->round); i < s->round_end[s->round]; i++) {
+            if (s->steps[i].type == STEP_WAIT && run_check(s, &s->steps[i])) {
+                pending = 1;
+            }
+        }
+    }
     for (size_t i = 0; i < s->nreqs; i++) {
         compi_request_t *r = s->reqs[i];
         if (r == NULL) {
@@ -421,6 +499,8 @@ static void run_locals(coll_sched_t *s)
             coll_sched_fail(s, coll_op_apply3(s->op, t->sdt, t->sbuf, b, t->rbuf, t->scount));
         } else if (t->type == STEP_COPY) {
             coll_sched_fail(s, coll_copy(t->sbuf, t->scount, t->sdt, t->rbuf, t->rcount, t->rdt));
+        } else if (t->type == STEP_CHECK) {
+            run_check(s, t);
         }
     }
 }
@@ -437,8 +517,12 @@ static int advance(coll_sched_t *s, int *moved)
                 run_locals(s);
             }
             s->posted = 0;
-            s->round++;
+            s->round += s->skip ? 2 : 1;
+            s->skip = 0;
             ++*moved;
+            if (s->pro_rounds > 0 && s->round >= s->pro_rounds && s->st == COMPI_OK) {
+                s->pro_done = 1;
+            }
         }
         if (s->st != COMPI_OK || s->round >= s->nrounds) {
             return 1;
@@ -482,6 +566,12 @@ static void end(coll_sched_t *s)
 {
     compi_request_t *req = s->req;
     req->result.error = s->st;
+    if (compi_unlikely(s->errtext != NULL)) {
+        free(req->errtext);
+        req->errtext = s->errtext;
+        req->err_report = s->err_report;
+        s->errtext = NULL;
+    }
     unlink_active(s);
     if (!s->persistent || req->user_freed) {
         req->owner = NULL;
@@ -531,7 +621,10 @@ static void sched_restart(compi_request_t *req)
 {
     coll_sched_t *s = req->owner;
     s->st = COMPI_OK;
-    s->round = 0;
+    s->round = s->pro_done ? s->pro_rounds : 0;
+    s->skip = 0;
+    free(req->errtext);
+    req->errtext = NULL;
     s->posted = 0;
     s->cancelled = 0;
     s->nreqs = 0;
@@ -551,10 +644,74 @@ static void sched_release(compi_request_t *req)
     req->owner = NULL;
 }
 
+/* ---- prologues ------------------------------------------------------------------------ */
+
+static __thread struct {
+    void (*build)(coll_sched_t *s, void *arg);
+    void *arg;
+} prologue;
+
+void coll_sched_set_prologue(void (*build)(coll_sched_t *s, void *arg), void *arg)
+{
+    prologue.build = build;
+    prologue.arg = arg;
+}
+
+int coll_sched_prologue_pending(void)
+{
+    return prologue.build != NULL;
+}
+
+static void reverse_steps(sched_step_t *a, size_t n)
+{
+    for (size_t i = 0; i < n / 2; i++) {
+        sched_step_t t = a[i];
+        a[i] = a[n - 1 - i];
+        a[n - 1 - i] = t;
+    }
+}
+
+static void reverse_ends(size_t *a, size_t n)
+{
+    for (size_t i = 0; i < n / 2; i++) {
+        size_t t = a[i];
+        a[i] = a[n - 1 - i];
+        a[n - 1 - i] = t;
+    }
+}
+
+/* the pending prologue's steps and rounds, added after the schedule's own, move before
+   them (two rotations in place: nothing allocated) */
+static void take_prologue(coll_sched_t *s)
+{
+    void (*build)(coll_sched_t *, void *) = prologue.build;
+    size_t n0 = s->nsteps, r0 = s->nrounds;
+    prologue.build = NULL;
+    build(s, prologue.arg);
+    coll_sched_round(s);
+    if (s->st != COMPI_OK) {
+        return;
+    }
+    size_t n = s->nsteps, r = s->nrounds;
+    reverse_steps(s->steps, n0);
+    reverse_steps(s->steps + n0, n - n0);
+    reverse_steps(s->steps, n);
+    reverse_ends(s->round_end, r0);
+    reverse_ends(s->round_end + r0, r - r0);
+    reverse_ends(s->round_end, r);
+    for (size_t i = 0; i < r; i++) {
+        s->round_end[i] = i < r - r0 ? s->round_end[i] - n0 : s->round_end[i] + (n - n0);
+    }
+    s->pro_rounds = r - r0;
+}
+
 compi_status_t coll_sched_start(coll_sched_t *s, compi_request_t **req_p)
 {
     *req_p = NULL;
     coll_sched_round(s);
+    if (compi_unlikely(prologue.build != NULL) && s->st == COMPI_OK) {
+        take_prologue(s);
+    }
     /* requests: as many as the largest round communicates */
     size_t most = 0;
     for (size_t r = 0; r < s->nrounds && s->st == COMPI_OK; r++) {

@@ -35,6 +35,12 @@
  * schedule.  MPI_Request_free (pml_request_free, through the other hook) frees it; one
  * freed while it runs is freed when it ends.
  *
+ * Checks and waits: a round may end with a check (a function that decides, after the
+ * round's messages, whether the schedule goes on; an error ends it with a message for
+ * its request) or hold a wait (a condition the engine polls before the round is
+ * complete).  The trampolines use them for the agreement at a miss, which a prologue
+ * (coll_sched_set_prologue) puts before a closure's own rounds.
+ *
  * Building: coll_sched_new(), then steps; errors are sticky (the first one is kept, the
  * later builders do nothing) and returned by coll_sched_start(), so builders need not
  * check each step.
@@ -50,7 +56,8 @@
  * belong to the user until completion.  The request belongs to whoever started the
  * schedule (freed by MPI_Wait/Test through the API, or by pml_request_free; one freed
  * while active is released when the schedule ends).  A persistent schedule belongs to
- * its request, from coll_sched_start() to the request's free.
+ * its request, from coll_sched_start() to the request's free.  What a check or wait step
+ * points at belongs to its builder, which keeps it alive with coll_sched_hold().
  */
 #ifndef COMPI_COLL_SCHED_H
 #define COMPI_COLL_SCHED_H
@@ -105,6 +112,38 @@ void *coll_sched_alloc(coll_sched_t *s, size_t bytes);
 void coll_sched_adopt(coll_sched_t *s, void *mem);
 /* record an error found while building (the first one wins) */
 void coll_sched_fail(coll_sched_t *s, compi_status_t st);
+
+/* ---- checks and prologues (the agreement at a miss: trampolines/tramp_agree.c) ----- */
+
+/* A step's decision (its return): COMPI_OK goes on; an error ends the schedule with it,
+   with note->text (malloc'ed, or left NULL) as its request's message (errtext) and
+   note->report saying whether this rank reports it when errors are fatal; with COMPI_OK,
+   note->skip set skips the next round.  A wait step's function may also say
+   COMPI_INPROGRESS: its round is not complete until it says otherwise. */
+typedef struct coll_sched_note {
+    char *text;
+    int report;
+    int skip;
+} coll_sched_note_t;
+typedef compi_status_t (*coll_sched_check_fn_t)(void *arg, coll_sched_note_t *note);
+/* a local step of the current round: runs after its sends and receives, in order */
+void coll_sched_check(coll_sched_t *s, coll_sched_check_fn_t fn, void *arg);
+/* the current round is complete only once fn stops saying COMPI_INPROGRESS (polled) */
+void coll_sched_wait(coll_sched_t *s, coll_sched_check_fn_t fn, void *arg);
+/* the schedule keeps arg alive: release(arg) when the schedule is freed (one per
+   schedule) */
+void coll_sched_hold(coll_sched_t *s, void (*release)(void *arg), void *arg);
+
+/*
+ * A prologue for the next schedule started on this thread: the next coll_sched_start()
+ * of a schedule built without error calls build(s, arg), which adds steps and rounds,
+ * and moves them before the schedule's own, on the schedule's tag.  A persistent
+ * schedule runs them at each MPI_Start until a run has passed them, then skips them.
+ * coll_sched_prologue_pending(): 1 while no start has taken it;
+ * coll_sched_set_prologue(NULL, NULL) drops it.
+ */
+void coll_sched_set_prologue(void (*build)(coll_sched_t *s, void *arg), void *arg);
+int coll_sched_prologue_pending(void);
 
 /* ---- running ----------------------------------------------------------------------- */
 

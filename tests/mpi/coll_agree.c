@@ -1,0 +1,204 @@
+/*
+ * coll_agree: a bcast whose closure cannot run alike on every rank (the config given by
+ * coll_config.sh: a creator that builds another tree on rank 0, configs/nondet.scm; one
+ * that fails on the last rank for 12 bytes, configs/creator_fail.scm; a Scheme closure
+ * that raises on the last rank, configs/raise_run.scm; an anonymous lambda that runs
+ * another tree on rank 0, configs/anon_rank.scm; an inner description invalid on one
+ * rank, configs/bad_tree_one.scm; alone, behind a Scheme wrapper, behind two, behind
+ * (profiling ...)), called as the first argument
+ * says: "blocking" (MPI_Bcast), "nb" (MPI_Ibcast, then MPI_Wait) or "persist"
+ * (MPI_Bcast_init, MPI_Start, MPI_Wait, twice), with the default settings.
+ *
+ * Under MPI_ERRORS_RETURN every rank gets an error -- a nonblocking or persistent call
+ * returns at once and its request completes with it -- of the same class and the same
+ * code on every rank, whose MPI_Error_string names the ranks and contains the text of
+ * the argument want:TEXT; the same call fails again the same way, and the communicator
+ * then serves an allreduce right.  Nothing is printed (coll_config.sh's quiet=).  In
+ * "nb" mode, two MPI_Ibcast of the key on a fresh communicator, both outstanding (the
+ * second starts before the first's agreement is judged, on some ranks or all), end in
+ * MPI_Waitall with MPI_ERR_IN_STATUS and each status the same error.
+ *
+ * With the argument "fatal" the program keeps MPI_ERRORS_ARE_FATAL: the first bcast ends
+ * the job with one message (error1=).
+ *
+ * With the argument "threads" (MPI_THREAD_MULTIPLE) three threads per rank, each on a
+ * communicator of its own, make the failing bcast blocking and nonblocking at once, and
+ * between them allreduces of sizes of their own (misses that succeed): each thread gets
+ * its errors with the right class and string (codes are numbered per process, so they
+ * are not compared) and right sums; the agreements of different communicators never
+ * take each other's messages.
+ *
+ * compi only: the config files are compi's (run by coll_config.sh).
+ */
+#include "tests/mpi/mpitest.h"
+
+#include <pthread.h>
+#include <stdint.h>
+
+#define NTHREADS 3
+
+/* a bcast of 3 ints from rank 0 in `mode'; its error */
+static int bcast3(const char *mode, int *buf, MPI_Comm comm)
+{
+    MPI_Request req;
+    int rc;
+    if (strcmp(mode, "blocking") == 0) {
+        return MPI_Bcast(buf, 3, MPI_INT, 0, comm);
+    }
+    if (strcmp(mode, "nb") == 0) {
+        rc = MPI_Ibcast(buf, 3, MPI_INT, 0, comm, &req);
+        CHECK(rc == MPI_SUCCESS, "MPI_Ibcast itself failed (%d): its request should", rc);
+        return rc != MPI_SUCCESS ? rc : MPI_Wait(&req, MPI_STATUS_IGNORE);
+    }
+    rc = MPI_Bcast_init(buf, 3, MPI_INT, 0, comm, MPI_INFO_NULL, &req);
+    CHECK(rc == MPI_SUCCESS, "MPI_Bcast_init itself failed (%d): its first start should", rc);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    int rcs[2];
+    for (int i = 0; i < 2; i++) {
+        rcs[i] = MPI_Start(&req);
+        if (rcs[i] == MPI_SUCCESS) {
+            rcs[i] = MPI_Wait(&req, MPI_STATUS_IGNORE);
+        }
+    }
+    CHECK((rcs[0] == MPI_SUCCESS) == (rcs[1] == MPI_SUCCESS),
+          "the two starts of one persistent bcast gave %d and %d", rcs[0], rcs[1]);
+    MPI_OK(MPI_Request_free(&req));
+    return rcs[0];
+}
+
+/* rc is an error, the same code on every rank (compared over `same', unless it is
+   MPI_COMM_NULL), whose string names the ranks and want; returns its class */
+static int expect_failure(int rc, const char *want, const char *what, MPI_Comm same)
+{
+    char text[MPI_MAX_ERROR_STRING] = "";
+    int cls = MPI_SUCCESS, len = 0;
+
+    CHECK(rc != MPI_SUCCESS, "%s: succeeded on rank %d", what, mt_rank);
+    if (rc != MPI_SUCCESS) {
+        MPI_OK(MPI_Error_class(rc, &cls));
+        MPI_OK(MPI_Error_string(rc, text, &len));
+    }
+    int mine[2] = {rc, -rc}, all[2];
+    if (same != MPI_COMM_NULL) {
+        MPI_OK(MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, same));
+        CHECK(all[0] == rc && -all[1] == rc, "%s: error code %d here, others between %d and %d",
+              what, rc, -all[1], all[0]);
+    }
+    CHECK(rc == MPI_SUCCESS || (strstr(text, want) != NULL && strstr(text, "rank") != NULL),
+          "%s: MPI_Error_string is '%s', without '%s' or the ranks", what, text, want);
+    return cls;
+}
+
+static const char *want = "rank";
+static MPI_Comm own[NTHREADS];
+
+static void *worker(void *arg)
+{
+    int t = (int)(intptr_t)arg, buf[3];
+    for (int round = 0; round < 3; round++) {
+        expect_failure(bcast3("blocking", buf, own[t]), want, "a thread's bcast", MPI_COMM_NULL);
+        expect_failure(bcast3("nb", buf, own[t]), want, "a thread's ibcast", MPI_COMM_NULL);
+        /* a size of this thread and round: a miss that succeeds */
+        int n = 1 + t + NTHREADS * round, in[16], out[16];
+        for (int i = 0; i < n; i++) {
+            in[i] = mt_rank + i;
+        }
+        MPI_OK(MPI_Allreduce(in, out, n, MPI_INT, MPI_SUM, own[t]));
+        for (int i = 0; i < n; i++) {
+            CHECK(out[i] == mt_size * (mt_size - 1) / 2 + mt_size * i,
+                  "thread %d round %d: sum[%d] = %d", t, round, i, out[i]);
+        }
+    }
+    return NULL;
+}
+
+static int run_threads(void)
+{
+    pthread_t th[NTHREADS];
+    for (int t = 0; t < NTHREADS; t++) {
+        MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &own[t]));
+        MPI_OK(MPI_Comm_set_errhandler(own[t], MPI_ERRORS_RETURN));
+    }
+    for (int t = 0; t < NTHREADS; t++) {
+        CHECK(pthread_create(&th[t], NULL, worker, (void *)(intptr_t)t) == 0, "pthread_create");
+    }
+    for (int t = 0; t < NTHREADS; t++) {
+        pthread_join(th[t], NULL);
+        MPI_OK(MPI_Comm_free(&own[t]));
+    }
+    return mt_finish();
+}
+
+int main(int argc, char **argv)
+{
+    int buf[3] = {0}, fatal = 0, threads = 0, provided = -1;
+    const char *mode = "blocking";
+    MPI_Comm comm;
+
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "fatal") == 0) {
+            fatal = 1;
+        } else if (strcmp(argv[i], "threads") == 0) {
+            threads = 1;
+        } else if (strncmp(argv[i], "want:", 5) == 0) {
+            want = argv[i] + 5;
+        } else {
+            mode = argv[i];
+        }
+    }
+    if (threads) {
+        /* mt_init's steps, with MPI_Init_thread */
+        mt_name = "coll_agree";
+        MPI_OK(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided));
+        MPI_OK(MPI_Comm_rank(MPI_COMM_WORLD, &mt_rank));
+        MPI_OK(MPI_Comm_size(MPI_COMM_WORLD, &mt_size));
+        MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &mt_sync_comm));
+        CHECK(provided == MPI_THREAD_MULTIPLE, "provided thread level %d", provided);
+        return run_threads();
+    }
+    mt_init(&argc, &argv, "coll_agree");
+    MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+    if (fatal) {
+        bcast3(mode, buf, comm);
+        CHECK(0, "the bcast returned under MPI_ERRORS_ARE_FATAL");
+        return mt_finish();
+    }
+    MPI_OK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
+
+    for (int i = 0; i < 3; i++) {
+        buf[i] = mt_rank == 0 ? 7 + i : -1;
+    }
+    int c1 = expect_failure(bcast3(mode, buf, comm), want, "the first bcast", MPI_COMM_WORLD);
+    int c2 = expect_failure(bcast3(mode, buf, comm), want, "the same bcast again", MPI_COMM_WORLD);
+    CHECK(c1 == c2, "the same bcast failed with class %d, then %d", c1, c2);
+
+    if (strcmp(mode, "nb") == 0) {
+        MPI_Comm d;
+        MPI_Request r[2];
+        MPI_Status st[2];
+        int b2[3], cls = -1;
+        MPI_OK(MPI_Comm_dup(comm, &d)); /* an empty cache, MPI_ERRORS_RETURN */
+        MPI_OK(MPI_Ibcast(buf, 3, MPI_INT, 0, d, &r[0]));
+        MPI_OK(MPI_Ibcast(b2, 3, MPI_INT, 0, d, &r[1]));
+        /* compi raises a multiple completion's MPI_ERR_IN_STATUS on MPI_COMM_WORLD */
+        MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+        int rc = MPI_Waitall(2, r, st);
+        MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
+        MPI_OK(MPI_Error_class(rc, &cls));
+        CHECK(cls == MPI_ERR_IN_STATUS, "Waitall of two failing ibcasts: class %d", cls);
+        for (int i = 0; i < 2; i++) {
+            int ci = expect_failure(st[i].MPI_ERROR, want, "an outstanding ibcast", MPI_COMM_NULL);
+            CHECK(ci == c1, "outstanding ibcast %d: class %d, the first bcast's %d", i, ci, c1);
+        }
+        MPI_OK(MPI_Comm_free(&d));
+    }
+
+    /* the communicator still works */
+    int one = 1, sum = 0;
+    MPI_OK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, comm));
+    CHECK(sum == mt_size, "allreduce after the failures: %d, expected %d", sum, mt_size);
+    MPI_OK(MPI_Comm_free(&comm));
+    return mt_finish();
+}

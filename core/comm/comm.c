@@ -151,6 +151,20 @@ compi_status_t comm_create_with_group(compi_group_t *group, uint32_t ctx, compi_
     return COMPI_OK;
 }
 
+compi_status_t comm_create_unbound(compi_group_t *group, compi_comm_t **comm_p)
+{
+    if (group->rank == MPI_UNDEFINED) {
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    return comm_build(group, 0, 0, NULL, comm_p);
+}
+
+compi_status_t comm_bind_ctx(compi_comm_t *c, uint32_t ctx)
+{
+    c->ctx = ctx;
+    return pml_comm_add(c);
+}
+
 uint32_t comm_ctx_next(void)
 {
     return next_ctx;
@@ -212,7 +226,7 @@ compi_status_t comm_alloc_ctx_set(const comm_coll_set_t *set, uint32_t *ctx_p)
         if (st != COMPI_OK) {
             return st;
         }
-        if (ctx >= UINT32_MAX - 1 - 2 * COMM_CTX_POOL) {
+        if (ctx >= COMM_CTX_NB_BASE - 1 - 2 * COMM_CTX_POOL) {
             compi_log_error("out of communicator context ids");
             return COMPI_ERR_NO_RESOURCE;
         }

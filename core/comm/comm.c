@@ -170,6 +170,15 @@ uint32_t comm_ctx_next(void)
     return next_ctx;
 }
 
+int comm_ctx_claim(uint32_t ctx, uint32_t span)
+{
+    if (ctx < next_ctx) {
+        return 1;
+    }
+    next_ctx = ctx + span;
+    return 0;
+}
+
 void comm_ctx_taken(uint32_t last)
 {
     if (last >= next_ctx) {
@@ -217,7 +226,8 @@ compi_status_t comm_create_inter(compi_group_t *local, compi_group_t *remote, ui
    below next_ctx when the agreement ends may be taken, so a second round asks whether
    it is free at every member, and all try again higher if not.  The id is claimed
    (next_ctx moves past it) before that round, so no other thread can take it. */
-compi_status_t comm_alloc_ctx_set(const comm_coll_set_t *set, uint32_t *ctx_p)
+/* the agreement behind both: [ctx, ctx + span) claimed on every member */
+static compi_status_t alloc_ctx_span(const comm_coll_set_t *set, uint32_t span, uint32_t *ctx_p)
 {
     for (;;) {
         uint32_t ctx, taken = 0, any_taken = 0;
@@ -230,12 +240,8 @@ compi_status_t comm_alloc_ctx_set(const comm_coll_set_t *set, uint32_t *ctx_p)
             compi_log_error("out of communicator context ids");
             return COMPI_ERR_NO_RESOURCE;
         }
-        if (ctx < next_ctx) {
-            taken = 1;
-        } else {
-            /* the id, and after it the new communicator's pool for MPI_Comm_idup (comm.h) */
-            next_ctx = ctx + 1 + COMM_CTX_POOL;
-        }
+        /* the id, and after it the new communicator's pool for MPI_Comm_idup (comm.h) */
+        taken = (uint32_t)comm_ctx_claim(ctx, span);
         if (!pml_threaded()) {
             *ctx_p = ctx;
             return COMPI_OK;
@@ -251,15 +257,22 @@ compi_status_t comm_alloc_ctx_set(const comm_coll_set_t *set, uint32_t *ctx_p)
     }
 }
 
+compi_status_t comm_alloc_ctx_set(const comm_coll_set_t *set, uint32_t *ctx_p)
+{
+    return alloc_ctx_span(set, 1 + COMM_CTX_POOL, ctx_p);
+}
+
 compi_status_t comm_alloc_ctx(compi_comm_t *parent, uint32_t *ctx_p)
 {
     comm_coll_set_t set = comm_coll_whole(parent);
-    compi_status_t st = comm_alloc_ctx_set(&set, ctx_p);
-    if (st == COMPI_OK && parent->ctx_pool_end - parent->ctx_pool < COMM_CTX_POOL / 2) {
-        /* every member of parent is here and sees the same pool: refill it */
+    /* every member of parent is here and sees the same pool: one under half full gets
+       the pool after the new communicator's, claimed with it (another thread's agreement
+       may claim what follows as soon as this one's claim is made) */
+    int refill = parent->ctx_pool_end - parent->ctx_pool < COMM_CTX_POOL / 2;
+    compi_status_t st = alloc_ctx_span(&set, 1 + (refill ? 2 : 1) * COMM_CTX_POOL, ctx_p);
+    if (st == COMPI_OK && refill) {
         parent->ctx_pool = *ctx_p + 1 + COMM_CTX_POOL;
         parent->ctx_pool_end = parent->ctx_pool + COMM_CTX_POOL;
-        next_ctx = parent->ctx_pool_end;
     }
     return st;
 }

@@ -274,6 +274,10 @@ compi_status_t comm_create_inter(compi_group_t *local, compi_group_t *remote, ui
                                  compi_comm_t **comm_p);
 /* the context-id counter (comm.c): the next free id, and moving it past `last` */
 uint32_t comm_ctx_next(void);
+/* an agreement's answer ctx: claims [ctx, ctx + span) here (the id and its pool, 1 +
+   COMM_CTX_POOL) and returns 0, or returns 1 when this process took ids from ctx on while
+   the agreement waited (another thread's agreement): then all must agree again, higher */
+int comm_ctx_claim(uint32_t ctx, uint32_t span);
 void comm_ctx_taken(uint32_t last);
 
 /* Hook run when a communicator is freed (the trampolines drop its closure cache). */

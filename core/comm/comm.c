@@ -221,11 +221,12 @@ compi_status_t comm_create_inter(compi_group_t *local, compi_group_t *remote, ui
 }
 
 /* The members agree on the largest of their next free ids; every id this process took
-   is below its next_ctx, so the answer is free here.  At MPI_THREAD_MULTIPLE another
-   thread may take ids while this agreement waits (the lock is dropped there): an answer
-   below next_ctx when the agreement ends may be taken, so a second round asks whether
-   it is free at every member, and all try again higher if not.  The id is claimed
-   (next_ctx moves past it) before that round, so no other thread can take it. */
+   is below its next_ctx, so the answer is free here unless something took ids while the
+   agreement waited: at MPI_THREAD_MULTIPLE another thread (the lock is dropped there).  So
+   a second round asks whether it is free at every member, and all try again higher if
+   not.  The id is claimed (next_ctx moves past it) before that round, so no other thread
+   can take it.  The second round runs whatever the thread level: processes may ask for
+   different levels, and all members must run the same rounds. */
 /* the agreement behind both: [ctx, ctx + span) claimed on every member */
 static compi_status_t alloc_ctx_span(const comm_coll_set_t *set, uint32_t span, uint32_t *ctx_p)
 {
@@ -242,10 +243,6 @@ static compi_status_t alloc_ctx_span(const comm_coll_set_t *set, uint32_t span, 
         }
         /* the id, and after it the new communicator's pool for MPI_Comm_idup (comm.h) */
         taken = (uint32_t)comm_ctx_claim(ctx, span);
-        if (!pml_threaded()) {
-            *ctx_p = ctx;
-            return COMPI_OK;
-        }
         st = comm_coll_allreduce_max_u32(set, taken, &any_taken);
         if (st != COMPI_OK) {
             return st;

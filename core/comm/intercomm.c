@@ -19,6 +19,7 @@
 #include "core/comm/group.h"
 #include "core/dt/dt.h"
 #include "core/pml/pml.h"
+#include "core/runtime/rte.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -60,9 +61,10 @@ static compi_status_t inter_exchange(compi_comm_t *inter, const int *send, int n
     return st != COMPI_OK ? st : bst;
 }
 
-/* a context id (and the next) free on every member of both groups; at
-   MPI_THREAD_MULTIPLE confirmed free everywhere by a second exchange, and agreed again
-   higher where another thread took part of it meanwhile (comm_ctx_claim) */
+/* a context id (and the next) free on every member of both groups, confirmed free
+   everywhere by a second exchange, and agreed again higher where another thread took
+   part of it meanwhile (comm_ctx_claim; both groups run the second exchange whatever
+   their thread levels, which may differ) */
 static compi_status_t inter_alloc_ctx(compi_comm_t *inter, uint32_t *ctx_p)
 {
     comm_coll_set_t set = comm_coll_whole(inter);
@@ -84,9 +86,6 @@ static compi_status_t inter_alloc_ctx(compi_comm_t *inter, uint32_t *ctx_p)
         }
         taken = (uint32_t)comm_ctx_claim(ctx, 1 + COMM_CTX_POOL);
         *ctx_p = ctx;
-        if (!pml_threaded()) {
-            return COMPI_OK;
-        }
         st = comm_coll_allreduce_max_u32(&set, taken, &any);
         if (st == COMPI_OK) {
             st = inter_exchange(inter, (const int *)&any, 1, &theirs, 1);
@@ -175,11 +174,23 @@ compi_status_t comm_intercomm_create(compi_comm_t *local, int local_leader, comp
         goto out;
     }
     if (local->rank == local_leader) {
-        st = leader_swap(peer, remote_leader, tag, local->world_ranks, local->size, remote,
-                         rhdr[0]);
+        /* global ids: the groups may come from different worlds (spawn, connect), whose
+           processes number their peers differently */
+        int *gids = malloc((size_t)local->size * sizeof(int));
+        st = gids == NULL ? COMPI_ERR_NO_MEMORY : COMPI_OK;
+        for (int i = 0; st == COMPI_OK && i < local->size; i++) {
+            gids[i] = rte_peer_gid(local->world_ranks[i]);
+        }
+        if (st == COMPI_OK) {
+            st = leader_swap(peer, remote_leader, tag, gids, local->size, remote, rhdr[0]);
+        }
+        free(gids);
     }
     lst = comm_coll_bcast_int(&set, remote, rhdr[0]);
     st = st != COMPI_OK ? st : lst;
+    for (int i = 0; st == COMPI_OK && i < rhdr[0]; i++) {
+        st = rte_peer_add(remote[i], &remote[i]); /* known: a member of `peer` */
+    }
     if (st != COMPI_OK) {
         goto out;
     }
@@ -197,11 +208,8 @@ compi_status_t comm_intercomm_create(compi_comm_t *local, int local_leader, comp
             st = COMPI_ERR_NO_RESOURCE;
             goto out;
         }
-        /* threads: confirmed free on every member, or agreed again (inter_alloc_ctx) */
+        /* confirmed free on every member, or agreed again (inter_alloc_ctx) */
         uint32_t taken = (uint32_t)comm_ctx_claim(ctx, 1 + COMM_CTX_POOL);
-        if (!pml_threaded()) {
-            break;
-        }
         int leader = local->rank == local_leader;
         st = create_max(&set, leader, peer, remote_leader, tag, taken, &any);
         if (st == COMPI_OK && any != 0) {

@@ -60,13 +60,6 @@ static ctx_nb_t *nb_running; /* one per parent at most */
 static uint32_t nb_next = COMM_CTX_NB_BASE;
 static int nb_busy; /* nb_progress runs (the PML may poll inside a send) */
 
-static int nb_progress(void);
-
-static uint32_t *nb_buf(ctx_nb_t *a, int r)
-{
-    return r == 0 ? &a->got : &a->in[r - 1];
-}
-
 static compi_status_t nb_send_step(ctx_nb_t *a, uint32_t value)
 {
     compi_comm_t *c = a->parent;
@@ -79,7 +72,7 @@ static compi_status_t nb_send_step(ctx_nb_t *a, uint32_t value)
     a->nrq = 0;
     if (c->rank == 0) {
         for (int r = 1; r < c->size && st == COMPI_OK; r++) {
-            st = pml_irecv(nb_buf(a, r), 1, u32, r, tag, c, &a->rq[a->nrq]);
+            st = pml_irecv(&a->in[r - 1], 1, u32, r, tag, c, &a->rq[a->nrq]);
             a->nrq += st == COMPI_OK;
         }
     } else {
@@ -184,6 +177,8 @@ static int nb_advance(ctx_nb_t *a, compi_status_t *st_p, int *done_p)
 
 static void nb_end(ctx_nb_t *a, compi_status_t st)
 {
+    int posted = a->nrq;
+
     for (int i = 0; i < a->nrq; i++) {
         pml_request_free(a->rq[i]); /* released when done, after an error */
     }
@@ -196,6 +191,9 @@ static void nb_end(ctx_nb_t *a, compi_status_t st)
     comm_release(a->child); /* the user's handle keeps it */
     comm_release(a->parent);
     pml_request_complete(a->req);
+    if (posted > 0) {
+        return; /* a failed step's messages may still land in a->in, a->got: kept */
+    }
     free(a->in);
     free(a->rq);
     free(a);

@@ -27,6 +27,7 @@ handle_table_t comm_table = HANDLE_TABLE_INIT(COMPI_HKIND_COMM, 3);
 
 static compi_comm_t *world, *self;
 static uint32_t next_ctx = 2;
+static uint32_t next_dyn = COMM_CTX_DYN_BASE; /* comm_dyn_join's (comm.h) */
 static comm_hook_fn free_hook;
 
 compi_comm_t *comm_world(void)
@@ -179,10 +180,15 @@ int comm_ctx_claim(uint32_t ctx, uint32_t span)
     return 0;
 }
 
-void comm_ctx_taken(uint32_t last)
+uint32_t comm_ctx_dyn_next(void)
 {
-    if (last >= next_ctx) {
-        next_ctx = last + 1;
+    return next_dyn;
+}
+
+void comm_ctx_dyn_taken(uint32_t last)
+{
+    if (last >= next_dyn) {
+        next_dyn = last + 1;
     }
 }
 
@@ -237,7 +243,7 @@ static compi_status_t alloc_ctx_span(const comm_coll_set_t *set, uint32_t span, 
         if (st != COMPI_OK) {
             return st;
         }
-        if (ctx >= COMM_CTX_NB_BASE - 1 - 2 * COMM_CTX_POOL) {
+        if (ctx >= COMM_CTX_DYN_BASE - 1 - 2 * COMM_CTX_POOL) {
             compi_log_error("out of communicator context ids");
             return COMPI_ERR_NO_RESOURCE;
         }

@@ -154,6 +154,11 @@ void comm_finalize(void);
 /* The ids of MPI_Comm_idup's nonblocking agreements (comm_ctx_nb.c), where the parent's
    pool is empty: [COMM_CTX_NB_BASE, UINT32_MAX), never reached by the blocking ones */
 #define COMM_CTX_NB_BASE 0x80000000u
+/* The ids of the agreements between groups that meet through mpirun (spawn, connect,
+   join: comm_dyn_join): [COMM_CTX_DYN_BASE, COMM_CTX_NB_BASE), a space of their own too,
+   since their groups meet without a confirmation round: another thread's agreement
+   (below COMM_CTX_DYN_BASE) never takes an id one of them is settling on */
+#define COMM_CTX_DYN_BASE 0x40000000u
 
 /* c's id was agreed with the ids after it, through ctx + COMM_CTX_POOL, reserved on every
    member (of both groups): those it does not use itself (an intercommunicator's
@@ -272,13 +277,16 @@ compi_status_t comm_inter_create(compi_comm_t *parent, compi_group_t *group,
    local_comm); parent's error handler */
 compi_status_t comm_create_inter(compi_group_t *local, compi_group_t *remote, uint32_t ctx,
                                  compi_comm_t **comm_p);
-/* the context-id counter (comm.c): the next free id, and moving it past `last` */
+/* the context-id counter (comm.c): the next free id */
 uint32_t comm_ctx_next(void);
 /* an agreement's answer ctx: claims [ctx, ctx + span) here (the id and its pool, 1 +
    COMM_CTX_POOL) and returns 0, or returns 1 when this process took ids from ctx on while
    the agreement waited (another thread's agreement): then all must agree again, higher */
 int comm_ctx_claim(uint32_t ctx, uint32_t span);
-void comm_ctx_taken(uint32_t last);
+/* the counter of comm_dyn_join's ids (COMM_CTX_DYN_BASE): the next free one, and moving
+   it past `last` */
+uint32_t comm_ctx_dyn_next(void);
+void comm_ctx_dyn_taken(uint32_t last);
 
 /* Hook run when a communicator is freed (the trampolines drop its closure cache). */
 typedef void (*comm_hook_fn)(compi_comm_t *comm);

@@ -81,7 +81,7 @@ static compi_status_t inter_alloc_ctx(compi_comm_t *inter, uint32_t *ctx_p)
             return st;
         }
         ctx = (uint32_t)theirs > mine ? (uint32_t)theirs : mine;
-        if (ctx >= COMM_CTX_NB_BASE - 2 - COMM_CTX_POOL) {
+        if (ctx >= COMM_CTX_DYN_BASE - 2 - COMM_CTX_POOL) {
             return COMPI_ERR_NO_RESOURCE;
         }
         taken = (uint32_t)comm_ctx_claim(ctx, 1 + COMM_CTX_POOL);
@@ -204,7 +204,7 @@ compi_status_t comm_intercomm_create(compi_comm_t *local, int local_leader, comp
     uint32_t ctx = (uint32_t)rhdr[1] > mine ? (uint32_t)rhdr[1] : mine;
     for (;;) {
         uint32_t any = 0;
-        if (ctx >= COMM_CTX_NB_BASE - 2 - COMM_CTX_POOL) {
+        if (ctx >= COMM_CTX_DYN_BASE - 2 - COMM_CTX_POOL) {
             st = COMPI_ERR_NO_RESOURCE;
             goto out;
         }

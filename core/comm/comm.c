@@ -27,6 +27,7 @@ handle_table_t comm_table = HANDLE_TABLE_INIT(COMPI_HKIND_COMM, 3);
 
 static compi_comm_t *world, *self;
 static uint32_t next_ctx = 2;
+static uint32_t next_dyn = COMM_CTX_DYN_BASE; /* comm_dyn_join's (comm.h) */
 static comm_hook_fn free_hook;
 
 compi_comm_t *comm_world(void)
@@ -151,15 +152,43 @@ compi_status_t comm_create_with_group(compi_group_t *group, uint32_t ctx, compi_
     return COMPI_OK;
 }
 
+compi_status_t comm_create_unbound(compi_group_t *group, compi_comm_t **comm_p)
+{
+    if (group->rank == MPI_UNDEFINED) {
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    return comm_build(group, 0, 0, NULL, comm_p);
+}
+
+compi_status_t comm_bind_ctx(compi_comm_t *c, uint32_t ctx)
+{
+    c->ctx = ctx;
+    return pml_comm_add(c);
+}
+
 uint32_t comm_ctx_next(void)
 {
     return next_ctx;
 }
 
-void comm_ctx_taken(uint32_t last)
+int comm_ctx_claim(uint32_t ctx, uint32_t span)
 {
-    if (last >= next_ctx) {
-        next_ctx = last + 1;
+    if (ctx < next_ctx) {
+        return 1;
+    }
+    next_ctx = ctx + span;
+    return 0;
+}
+
+uint32_t comm_ctx_dyn_next(void)
+{
+    return next_dyn;
+}
+
+void comm_ctx_dyn_taken(uint32_t last)
+{
+    if (last >= next_dyn) {
+        next_dyn = last + 1;
     }
 }
 
@@ -198,12 +227,14 @@ compi_status_t comm_create_inter(compi_group_t *local, compi_group_t *remote, ui
 }
 
 /* The members agree on the largest of their next free ids; every id this process took
-   is below its next_ctx, so the answer is free here.  At MPI_THREAD_MULTIPLE another
-   thread may take ids while this agreement waits (the lock is dropped there): an answer
-   below next_ctx when the agreement ends may be taken, so a second round asks whether
-   it is free at every member, and all try again higher if not.  The id is claimed
-   (next_ctx moves past it) before that round, so no other thread can take it. */
-compi_status_t comm_alloc_ctx_set(const comm_coll_set_t *set, uint32_t *ctx_p)
+   is below its next_ctx, so the answer is free here unless something took ids while the
+   agreement waited: at MPI_THREAD_MULTIPLE another thread (the lock is dropped there).  So
+   a second round asks whether it is free at every member, and all try again higher if
+   not.  The id is claimed (next_ctx moves past it) before that round, so no other thread
+   can take it.  The second round runs whatever the thread level: processes may ask for
+   different levels, and all members must run the same rounds. */
+/* the agreement behind both: [ctx, ctx + span) claimed on every member */
+static compi_status_t alloc_ctx_span(const comm_coll_set_t *set, uint32_t span, uint32_t *ctx_p)
 {
     for (;;) {
         uint32_t ctx, taken = 0, any_taken = 0;
@@ -212,20 +243,12 @@ compi_status_t comm_alloc_ctx_set(const comm_coll_set_t *set, uint32_t *ctx_p)
         if (st != COMPI_OK) {
             return st;
         }
-        if (ctx >= UINT32_MAX - 1 - 2 * COMM_CTX_POOL) {
+        if (ctx >= COMM_CTX_DYN_BASE - 1 - 2 * COMM_CTX_POOL) {
             compi_log_error("out of communicator context ids");
             return COMPI_ERR_NO_RESOURCE;
         }
-        if (ctx < next_ctx) {
-            taken = 1;
-        } else {
-            /* the id, and after it the new communicator's pool for MPI_Comm_idup (comm.h) */
-            next_ctx = ctx + 1 + COMM_CTX_POOL;
-        }
-        if (!pml_threaded()) {
-            *ctx_p = ctx;
-            return COMPI_OK;
-        }
+        /* the id, and after it the new communicator's pool for MPI_Comm_idup (comm.h) */
+        taken = (uint32_t)comm_ctx_claim(ctx, span);
         st = comm_coll_allreduce_max_u32(set, taken, &any_taken);
         if (st != COMPI_OK) {
             return st;
@@ -237,15 +260,22 @@ compi_status_t comm_alloc_ctx_set(const comm_coll_set_t *set, uint32_t *ctx_p)
     }
 }
 
+compi_status_t comm_alloc_ctx_set(const comm_coll_set_t *set, uint32_t *ctx_p)
+{
+    return alloc_ctx_span(set, 1 + COMM_CTX_POOL, ctx_p);
+}
+
 compi_status_t comm_alloc_ctx(compi_comm_t *parent, uint32_t *ctx_p)
 {
     comm_coll_set_t set = comm_coll_whole(parent);
-    compi_status_t st = comm_alloc_ctx_set(&set, ctx_p);
-    if (st == COMPI_OK && parent->ctx_pool_end - parent->ctx_pool < COMM_CTX_POOL / 2) {
-        /* every member of parent is here and sees the same pool: refill it */
+    /* every member of parent is here and sees the same pool: one under half full gets
+       the pool after the new communicator's, claimed with it (another thread's agreement
+       may claim what follows as soon as this one's claim is made) */
+    int refill = parent->ctx_pool_end - parent->ctx_pool < COMM_CTX_POOL / 2;
+    compi_status_t st = alloc_ctx_span(&set, 1 + (refill ? 2 : 1) * COMM_CTX_POOL, ctx_p);
+    if (st == COMPI_OK && refill) {
         parent->ctx_pool = *ctx_p + 1 + COMM_CTX_POOL;
         parent->ctx_pool_end = parent->ctx_pool + COMM_CTX_POOL;
-        next_ctx = parent->ctx_pool_end;
     }
     return st;
 }

@@ -98,6 +98,8 @@ static inline int comm_local_size(const compi_comm_t *c)
 #define COMPI_TAG_TOPO_CREATE (-14) /* MPI_Dist_graph_create's edge exchange */
 #define COMPI_TAG_COLL_SUMMARY (-15) /* MPI_Finalize: the coll_summary rows to world rank 0 */
 #define COMPI_TAG_COLL_SHM (-16) /* creating the segment of the shared-memory collectives */
+#define COMPI_TAG_CTX_OFFER (-19)   /* a nonblocking context id agreement: the offers */
+#define COMPI_TAG_CTX_VERDICT (-20) /* ... and whether the id is free on every member */
 #define COMPI_TAG_OSC (-17)      /* creating a window (core/osc) */
 #define COMPI_TAG_OSC_AM (-18)   /* a window's active messages (core/osc/osc_am.c) */
 #define COMPI_TAG_COLL_BASE (-100) /* collectives: -100 - kind (coll_tag) */
@@ -144,9 +146,19 @@ void comm_finalize(void);
  * -- no later agreement, of any group, can reach it -- and is that communicator's pool for
  * MPI_Comm_idup, which takes ids from it in the collective order every member sees alike,
  * without communicating (comm_idup).  An agreement over the whole of a parent whose pool is
- * under half full also gives the parent a fresh pool.
+ * under half full also gives the parent a fresh pool.  An idup that finds the pool empty
+ * agrees on an id without waiting (comm_ctx_nb.c), in ids of its own above
+ * COMM_CTX_NB_BASE.
  */
 #define COMM_CTX_POOL 256u
+/* The ids of MPI_Comm_idup's nonblocking agreements (comm_ctx_nb.c), where the parent's
+   pool is empty: [COMM_CTX_NB_BASE, UINT32_MAX), never reached by the blocking ones */
+#define COMM_CTX_NB_BASE 0x80000000u
+/* The ids of the agreements between groups that meet through mpirun (spawn, connect,
+   join: comm_dyn_join): [COMM_CTX_DYN_BASE, COMM_CTX_NB_BASE), a space of their own too,
+   since their groups meet without a confirmation round: another thread's agreement
+   (below COMM_CTX_DYN_BASE) never takes an id one of them is settling on */
+#define COMM_CTX_DYN_BASE 0x40000000u
 
 /* c's id was agreed with the ids after it, through ctx + COMM_CTX_POOL, reserved on every
    member (of both groups): those it does not use itself (an intercommunicator's
@@ -173,6 +185,19 @@ compi_status_t comm_alloc_ctx(compi_comm_t *parent, uint32_t *ctx_p);
  * MPI_ERRORS_ARE_FATAL, gets a handle and is registered with the PML
  */
 compi_status_t comm_create_with_group(compi_group_t *group, uint32_t ctx, compi_comm_t **comm_p);
+/* the same, its context id not known yet: not registered with the PML until
+   comm_bind_ctx gives it its id */
+compi_status_t comm_create_unbound(compi_group_t *group, compi_comm_t **comm_p);
+compi_status_t comm_bind_ctx(compi_comm_t *c, uint32_t ctx);
+/*
+ * MPI_Comm_idup of intracommunicator parent with an empty pool (comm_ctx_nb.c): `child`
+ * (unbound, one reference taken over) gets its id from an agreement that the PML's
+ * progress advances; `req` (a REQ_COLL request of the caller's) completes then, with the
+ * error of the agreement if it failed.  Never waits.
+ */
+struct compi_request;
+compi_status_t comm_idup_agree(compi_comm_t *parent, compi_comm_t *child,
+                               struct compi_request *req);
 void comm_retain(compi_comm_t *comm);
 void comm_release(compi_comm_t *comm);
 /* replace comm's error handler (retains the new one, releases the old one) */
@@ -189,9 +214,12 @@ int comm_is_predefined(const compi_comm_t *comm);
  */
 compi_status_t comm_dup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p);
 /* MPI_Comm_idup: comm_dup with an id from parent's pool (no communication; the new
-   communicator gets a sixteenth of what is left as its own pool); COMPI_ERR_NO_RESOURCE
-   when the pool is empty, on every member alike */
-compi_status_t comm_idup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p);
+   communicator gets a sixteenth of what is left as its own pool), which completes `req`;
+   with an empty pool, from a nonblocking agreement that completes `req` when done
+   (comm_idup_agree).  An intercommunicator's empty pool is COMPI_ERR_NO_RESOURCE, on
+   every member alike. */
+compi_status_t comm_idup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p,
+                         struct compi_request *req);
 
 /* MPI_Comm_split's order of a color's members, for the splits of intra- and
    intercommunicators: by key, then by rank in the parent (qsort comparator of
@@ -249,9 +277,16 @@ compi_status_t comm_inter_create(compi_comm_t *parent, compi_group_t *group,
    local_comm); parent's error handler */
 compi_status_t comm_create_inter(compi_group_t *local, compi_group_t *remote, uint32_t ctx,
                                  compi_comm_t **comm_p);
-/* the context-id counter (comm.c): the next free id, and moving it past `last` */
+/* the context-id counter (comm.c): the next free id */
 uint32_t comm_ctx_next(void);
-void comm_ctx_taken(uint32_t last);
+/* an agreement's answer ctx: claims [ctx, ctx + span) here (the id and its pool, 1 +
+   COMM_CTX_POOL) and returns 0, or returns 1 when this process took ids from ctx on while
+   the agreement waited (another thread's agreement): then all must agree again, higher */
+int comm_ctx_claim(uint32_t ctx, uint32_t span);
+/* the counter of comm_dyn_join's ids (COMM_CTX_DYN_BASE): the next free one, and moving
+   it past `last` */
+uint32_t comm_ctx_dyn_next(void);
+void comm_ctx_dyn_taken(uint32_t last);
 
 /* Hook run when a communicator is freed (the trampolines drop its closure cache). */
 typedef void (*comm_hook_fn)(compi_comm_t *comm);

@@ -13,6 +13,7 @@
 #include "core/comm/comm_coll.h"
 #include "core/comm/group.h"
 #include "core/comm/topo.h"
+#include "core/pml/pml.h"
 
 #include <stdlib.h>
 
@@ -31,21 +32,32 @@ static compi_status_t comm_derive(compi_comm_t *parent, compi_group_t *group, ui
     return st;
 }
 
+/* from_pool: MPI_Comm_idup, which completes `req` (now, or when a nonblocking agreement
+   gave the id: an empty pool) */
 static compi_status_t comm_dup_any(compi_comm_t *parent, int from_pool, compi_comm_t **new_p,
-                                   int *cb_code_p)
+                                   int *cb_code_p, compi_request_t *req)
 {
     compi_comm_t *c;
     uint32_t ctx;
     compi_status_t st = COMPI_OK;
+    int agree = 0;
 
     if (comm_is_inter(parent)) {
-        return from_pool ? comm_inter_idup(parent, new_p, cb_code_p)
-                         : comm_inter_dup(parent, new_p, cb_code_p);
-    }
-    if (from_pool) {
-        if (parent->ctx_pool == parent->ctx_pool_end) {
-            return COMPI_ERR_NO_RESOURCE;
+        st = from_pool ? comm_inter_idup(parent, new_p, cb_code_p)
+                       : comm_inter_dup(parent, new_p, cb_code_p);
+        if (st == COMPI_OK && req != NULL) {
+            pml_request_complete(req);
         }
+        return st;
+    }
+    if (from_pool && parent->ctx_pool == parent->ctx_pool_end) {
+        /* no id at hand: the new communicator gets one from an agreement that never waits */
+        st = comm_create_unbound(parent->group, &c);
+        if (st == COMPI_OK) {
+            comm_set_errhandler(c, parent->errh);
+            agree = 1;
+        }
+    } else if (from_pool) {
         ctx = parent->ctx_pool++;
         st = comm_create_with_group(parent->group, ctx, &c);
         if (st == COMPI_OK) {
@@ -67,6 +79,15 @@ static compi_status_t comm_dup_any(compi_comm_t *parent, int from_pool, compi_co
         c->topo = parent->topo;
     }
     st = attr_comm_copy_all(parent, c, cb_code_p);
+    if (st == COMPI_OK && agree) {
+        comm_retain(c); /* the agreement's */
+        st = comm_idup_agree(parent, c, req);
+        if (st != COMPI_OK) {
+            comm_release(c);
+        }
+    } else if (st == COMPI_OK && req != NULL) {
+        pml_request_complete(req);
+    }
     if (st != COMPI_OK) {
         /* the copies made so far are deleted with the half-built communicator */
         comm_release(c);
@@ -78,12 +99,13 @@ static compi_status_t comm_dup_any(compi_comm_t *parent, int from_pool, compi_co
 
 compi_status_t comm_dup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p)
 {
-    return comm_dup_any(parent, 0, new_p, cb_code_p);
+    return comm_dup_any(parent, 0, new_p, cb_code_p, NULL);
 }
 
-compi_status_t comm_idup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p)
+compi_status_t comm_idup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p,
+                         compi_request_t *req)
 {
-    return comm_dup_any(parent, 1, new_p, cb_code_p);
+    return comm_dup_any(parent, 1, new_p, cb_code_p, req);
 }
 
 int comm_split_entry_cmp(const void *a, const void *b)

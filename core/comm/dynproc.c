@@ -171,15 +171,16 @@ compi_status_t comm_dyn_join(compi_comm_t *local, int root, const comm_dyn_ops_t
     if (st != COMPI_OK) {
         return st;
     }
-    st = comm_coll_allreduce_max_u32(&set, comm_ctx_next(), &max_ctx);
-    if (st != COMPI_OK || max_ctx >= UINT32_MAX - 2) {
+    st = comm_coll_allreduce_max_u32(&set, comm_ctx_dyn_next(), &max_ctx);
+    if (st != COMPI_OK || max_ctx >= COMM_CTX_NB_BASE - 2) {
         st = st != COMPI_OK ? st : COMPI_ERR_NO_RESOURCE;
         goto out;
     }
-    /* claimed now: at MPI_THREAD_MULTIPLE another thread may create communicators while
-       the root waits for the other group (an id above ours that the other group brings
-       may still be taken meanwhile: not made safe) */
-    comm_ctx_taken(max_ctx + 1);
+    /* claimed now: at MPI_THREAD_MULTIPLE another thread may spawn or connect while the
+       root waits for the other group (an id above ours that the other group brings may
+       still be taken meanwhile by such a join: not made safe).  Other agreements take
+       ids of their own spaces (COMM_CTX_DYN_BASE, comm.h). */
+    comm_ctx_dyn_taken(max_ctx + 1);
     if (local->rank == root) {
         dyn__root(local, max_ctx, ops, arg, hdr, &ids);
     }
@@ -214,11 +215,11 @@ compi_status_t comm_dyn_join(compi_comm_t *local, int root, const comm_dyn_ops_t
         goto out;
     }
     uint32_t ctx = (uint32_t)hdr[1] > max_ctx ? (uint32_t)hdr[1] : max_ctx;
-    if (ctx >= UINT32_MAX - 2 - COMM_CTX_POOL) {
+    if (ctx >= COMM_CTX_NB_BASE - 2 - COMM_CTX_POOL) {
         st = COMPI_ERR_NO_RESOURCE;
         goto out;
     }
-    comm_ctx_taken(ctx + COMM_CTX_POOL);
+    comm_ctx_dyn_taken(ctx + COMM_CTX_POOL);
     st = group_create(hdr[2], peers, &rg);
     if (st == COMPI_OK) {
         st = comm_create_inter(local->group, rg, ctx, &c);

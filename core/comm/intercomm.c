@@ -19,6 +19,7 @@
 #include "core/comm/group.h"
 #include "core/dt/dt.h"
 #include "core/pml/pml.h"
+#include "core/runtime/rte.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -60,28 +61,60 @@ static compi_status_t inter_exchange(compi_comm_t *inter, const int *send, int n
     return st != COMPI_OK ? st : bst;
 }
 
-/* a context id (and the next) free on every member of both groups */
+/* a context id (and the next) free on every member of both groups, confirmed free
+   everywhere by a second exchange, and agreed again higher where another thread took
+   part of it meanwhile (comm_ctx_claim; both groups run the second exchange whatever
+   their thread levels, which may differ) */
 static compi_status_t inter_alloc_ctx(compi_comm_t *inter, uint32_t *ctx_p)
 {
     comm_coll_set_t set = comm_coll_whole(inter);
+
+    for (;;) {
+        uint32_t ctx, mine, taken, any;
+        int theirs;
+        compi_status_t st = comm_coll_allreduce_max_u32(&set, comm_ctx_next(), &mine);
+
+        if (st == COMPI_OK) {
+            st = inter_exchange(inter, (const int *)&mine, 1, &theirs, 1);
+        }
+        if (st != COMPI_OK) {
+            return st;
+        }
+        ctx = (uint32_t)theirs > mine ? (uint32_t)theirs : mine;
+        if (ctx >= COMM_CTX_DYN_BASE - 2 - COMM_CTX_POOL) {
+            return COMPI_ERR_NO_RESOURCE;
+        }
+        taken = (uint32_t)comm_ctx_claim(ctx, 1 + COMM_CTX_POOL);
+        *ctx_p = ctx;
+        st = comm_coll_allreduce_max_u32(&set, taken, &any);
+        if (st == COMPI_OK) {
+            st = inter_exchange(inter, (const int *)&any, 1, &theirs, 1);
+        }
+        if (st != COMPI_OK || (any == 0 && theirs == 0)) {
+            return st;
+        }
+    }
+}
+
+/* MPI_Intercomm_create's step over both groups: the max of `in` over the members of both,
+   through the leaders over `peer` */
+static compi_status_t create_max(const comm_coll_set_t *set, int leader, compi_comm_t *peer,
+                                 int remote_leader, int tag, uint32_t in, uint32_t *out)
+{
     uint32_t mine;
-    int theirs;
-    compi_status_t st = comm_coll_allreduce_max_u32(&set, comm_ctx_next(), &mine);
+    int theirs[1] = {0};
+    compi_status_t st = comm_coll_allreduce_max_u32(set, in, &mine), lst = COMPI_OK;
 
     if (st != COMPI_OK) {
         return st;
     }
-    st = inter_exchange(inter, (const int *)&mine, 1, &theirs, 1);
-    if (st != COMPI_OK) {
-        return st;
+    if (leader) {
+        int m = (int)mine;
+        lst = leader_swap(peer, remote_leader, tag, &m, 1, theirs, 1);
     }
-    uint32_t ctx = (uint32_t)theirs > mine ? (uint32_t)theirs : mine;
-    if (ctx >= UINT32_MAX - 2 - COMM_CTX_POOL) {
-        return COMPI_ERR_NO_RESOURCE;
-    }
-    comm_ctx_taken(ctx + COMM_CTX_POOL);
-    *ctx_p = ctx;
-    return COMPI_OK;
+    st = comm_coll_bcast_int(set, theirs, 1);
+    *out = (uint32_t)theirs[0] > mine ? (uint32_t)theirs[0] : mine;
+    return lst != COMPI_OK ? lst : st;
 }
 
 static compi_status_t finish(compi_comm_t *parent, compi_status_t st, compi_comm_t *c,
@@ -141,11 +174,23 @@ compi_status_t comm_intercomm_create(compi_comm_t *local, int local_leader, comp
         goto out;
     }
     if (local->rank == local_leader) {
-        st = leader_swap(peer, remote_leader, tag, local->world_ranks, local->size, remote,
-                         rhdr[0]);
+        /* global ids: the groups may come from different worlds (spawn, connect), whose
+           processes number their peers differently */
+        int *gids = malloc((size_t)local->size * sizeof(int));
+        st = gids == NULL ? COMPI_ERR_NO_MEMORY : COMPI_OK;
+        for (int i = 0; st == COMPI_OK && i < local->size; i++) {
+            gids[i] = rte_peer_gid(local->world_ranks[i]);
+        }
+        if (st == COMPI_OK) {
+            st = leader_swap(peer, remote_leader, tag, gids, local->size, remote, rhdr[0]);
+        }
+        free(gids);
     }
     lst = comm_coll_bcast_int(&set, remote, rhdr[0]);
     st = st != COMPI_OK ? st : lst;
+    for (int i = 0; st == COMPI_OK && i < rhdr[0]; i++) {
+        st = rte_peer_add(remote[i], &remote[i]); /* known: a member of `peer` */
+    }
     if (st != COMPI_OK) {
         goto out;
     }
@@ -157,11 +202,26 @@ compi_status_t comm_intercomm_create(compi_comm_t *local, int local_leader, comp
         }
     }
     uint32_t ctx = (uint32_t)rhdr[1] > mine ? (uint32_t)rhdr[1] : mine;
-    if (ctx >= UINT32_MAX - 2 - COMM_CTX_POOL) {
-        st = COMPI_ERR_NO_RESOURCE;
-        goto out;
+    for (;;) {
+        uint32_t any = 0;
+        if (ctx >= COMM_CTX_DYN_BASE - 2 - COMM_CTX_POOL) {
+            st = COMPI_ERR_NO_RESOURCE;
+            goto out;
+        }
+        /* confirmed free on every member, or agreed again (inter_alloc_ctx) */
+        uint32_t taken = (uint32_t)comm_ctx_claim(ctx, 1 + COMM_CTX_POOL);
+        int leader = local->rank == local_leader;
+        st = create_max(&set, leader, peer, remote_leader, tag, taken, &any);
+        if (st == COMPI_OK && any != 0) {
+            st = create_max(&set, leader, peer, remote_leader, tag, comm_ctx_next(), &ctx);
+        }
+        if (st != COMPI_OK) {
+            goto out;
+        }
+        if (any == 0) {
+            break;
+        }
     }
-    comm_ctx_taken(ctx + COMM_CTX_POOL);
     st = group_create(rhdr[0], remote, &rg);
     if (st == COMPI_OK) {
         st = comm_create_inter(local->group, rg, ctx, &c);

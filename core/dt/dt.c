@@ -193,6 +193,8 @@ static void dt__init_one(int idx)
     dt->align = d->align ? d->align : 1;
     dt->blocks = b;
     dt->block_off = off;
+    dt->nrep = 1;
+    dt->unit_size = d->size;
     dt->nblocks = 0;
     off[0] = 0;
     if (d->nblocks >= 1) {
@@ -309,6 +311,7 @@ compi_status_t dt_alloc(compi_datatype_t **dt_p)
     dt->refcount = 1;
     dt->basic = -1;
     dt->align = 1;
+    dt->nrep = 1;
     dt->handle = MPI_DATATYPE_NULL;
     st = handle_alloc(&dt_table, dt, &dt->handle);
     if (st != COMPI_OK) {
@@ -406,6 +409,11 @@ void dt_compute_contig(compi_datatype_t *dt)
             adjacent = 0;
             break;
         }
+    }
+    /* the blocks of a unit meet, so a unit spans unit_size bytes: the next one follows
+       when the stride is that */
+    if (dt->nrep > 1 && dt->rep_stride != (ptrdiff_t)dt->unit_size) {
+        adjacent = 0;
     }
     dt->contig = dt->size == 0 || (adjacent && (ptrdiff_t)dt->size == dt->extent);
 }

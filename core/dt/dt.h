@@ -1,11 +1,14 @@
 /*
  * dt.h -- the datatype engine: predefined and derived datatypes, pack and unpack.
  *
- * A datatype is flattened at creation into `blocks`: the contiguous pieces of ONE
- * element in type-map order, each tagged with its basic type, with adjacent pieces merged
- * when they are contiguous and of the same basic type.  Packing `count` elements walks
- * the blocks count times, shifting by `extent`.  Pack and unpack can start at any byte
- * offset of the packed stream, so the PML can fill fragments one at a time.
+ * A datatype is flattened at creation into `blocks`: the contiguous pieces of a UNIT in
+ * type-map order, each tagged with its basic type, with adjacent pieces merged when they
+ * are contiguous and of the same basic type.  One element is `nrep` units, unit r shifted
+ * by r * rep_stride (nrep is 1, the unit the whole element, except for a regular type of
+ * many blocks: vector(10^9, 1, 2, MPI_INT) is one block repeated 10^9 times, described in
+ * constant memory and time).  The packed stream of `count` elements is count * nrep units;
+ * dt_unit_shift says where each lies.  Pack and unpack can start at any byte offset of
+ * the packed stream, so the PML can fill fragments one at a time.
  *
  * Ownership: datatypes are refcounted (dt_retain/dt_release).  Predefined types are
  * static and never freed.  A request that uses a datatype retains it until completion,
@@ -41,10 +44,13 @@ typedef struct compi_datatype {
     int contig;           /* the blocks of one element follow each other in memory and
                              size == extent (or size == 0): `count` elements are
                              size*count bytes at buf + true_lb */
-    int nblocks;
+    int nblocks;          /* of one unit */
     dt_block_t *blocks;
-    size_t *block_off;    /* packed offset of each block in one element; [nblocks] = size.
+    size_t *block_off;    /* packed offset of each block in one unit; [nblocks] = unit_size.
                              Pack at an offset finds its block by binary search here */
+    size_t nrep;          /* units in one element (1: the blocks are the whole element) */
+    ptrdiff_t rep_stride; /* bytes from one unit to the next inside an element */
+    size_t unit_size;     /* bytes of data in one unit: size / nrep */
 
     /* cold */
     int handle;
@@ -83,10 +89,20 @@ void dt_finalize(void);
 void dt_retain(compi_datatype_t *dt);
 void dt_release(compi_datatype_t *dt);  /* frees a derived type when the count drops to 0 */
 
+/* where unit `u` of the packed stream starts, from the buffer: unit u % nrep of element
+   u / nrep */
+static inline ptrdiff_t dt_unit_shift(const compi_datatype_t *dt, size_t u)
+{
+    if (dt->nrep == 1) {
+        return (ptrdiff_t)u * dt->extent;
+    }
+    return (ptrdiff_t)(u / dt->nrep) * dt->extent + (ptrdiff_t)(u % dt->nrep) * dt->rep_stride;
+}
+
 /* start of the data when `count` elements form one contiguous range, else NULL */
 static inline void *dt_contig_ptr(const compi_datatype_t *dt, const void *buf, size_t count)
 {
-    if (dt->contig || (count == 1 && dt->nblocks == 1)) {
+    if (dt->contig || (count == 1 && dt->nblocks == 1 && dt->nrep == 1)) {
         return (char *)buf + dt->true_lb;
     }
     if (count == 0 || dt->size == 0) {

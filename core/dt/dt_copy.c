@@ -22,8 +22,8 @@ typedef struct dt__cur {
     const compi_datatype_t *dt; /* NULL: contiguous bytes at p, all of basic type pbasic */
     char *p;
     int pbasic;
-    char *base; /* the current element's start */
-    int b;      /* the current block */
+    dt__pos_t pos; /* the current unit */
+    int b;         /* the current block */
     size_t inoff;
     char *run_at; /* the stretch found last, and the bytes of it not yet taken */
     size_t run;
@@ -48,12 +48,12 @@ static void dt__cur_init(dt__cur_t *c, const compi_datatype_t *dt, char *buf, si
         c->pbasic = dt->basic;
         return;
     }
-    size_t within = offset % dt->size;
+    size_t within = offset % dt->unit_size;
     c->dt = dt;
     c->run = 0;
     c->b = dt__find_block(dt, within);
     c->inoff = within - dt->block_off[c->b];
-    c->base = buf + (ptrdiff_t)(offset / dt->size) * dt->extent;
+    dt__pos_at(dt, buf, offset / dt->unit_size, &c->pos);
 }
 
 /*
@@ -71,17 +71,18 @@ static char *dt__cur_run(dt__cur_t *c, size_t max, size_t *n, int *basic)
     if (c->run == 0) {
         const compi_datatype_t *dt = c->dt;
         const dt_block_t *blk = &dt->blocks[c->b];
-        char *at = c->base + blk->disp + c->inoff, *base = c->base;
+        char *at = c->pos.base + blk->disp + c->inoff;
+        dt__pos_t pos = c->pos;
         size_t len = blk->len - c->inoff;
         int b = c->b;
-        /* blocks that meet (across elements too) and hold the same basic type */
+        /* blocks that meet (across units too) and hold the same basic type */
         while (len < max) {
             if (++b == dt->nblocks) {
                 b = 0;
-                base += dt->extent;
+                dt__pos_next(dt, &pos);
             }
             const dt_block_t *nb = &dt->blocks[b];
-            if (base + nb->disp != at + len || nb->basic != blk->basic) {
+            if (pos.base + nb->disp != at + len || nb->basic != blk->basic) {
                 break;
             }
             len += nb->len;
@@ -109,7 +110,7 @@ static void dt__cur_skip(dt__cur_t *c, size_t n)
         c->inoff -= dt->blocks[c->b].len;
         if (++c->b == dt->nblocks) {
             c->b = 0;
-            c->base += dt->extent;
+            dt__pos_next(dt, &c->pos);
         }
     }
 }

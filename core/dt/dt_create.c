@@ -14,6 +14,12 @@
  *
  * An old type whose copies are adjacent (one block as long as its extent) contributes
  * one block per entry whatever the blocklength, so contiguous(10^9, MPI_INT) is one block.
+ *
+ * A regular type of many pieces (a vector or contiguous of `count` copies of a unit, with
+ * more than DT_FLAT_MAX blocks when flattened) keeps the unit's blocks once, with nrep =
+ * count and the stride: vector(10^9, 1, 2, MPI_INT) costs one block, not 10^9.  Such a
+ * type used inside another constructor is flattened there (an array of huge vectors is
+ * enumerated); a resized, duplicated or single-copy use keeps the short form.
  */
 #include "core/dt/dt.h"
 #include "core/dt/dt_internal.h"
@@ -27,6 +33,8 @@ typedef struct dt__builder {
     size_t size, nbasic, align;
     ptrdiff_t lb, ub;   /* bounds of the data (entries without markers) */
     ptrdiff_t mlb, mub; /* explicit bounds */
+    size_t nrep;        /* the blocks are a unit repeated nrep times, rep_stride apart */
+    ptrdiff_t rep_stride;
     int has_lb, has_ub, lb_marked, ub_marked;
     compi_status_t st; /* first error; later calls do nothing */
 } dt__builder_t;
@@ -35,7 +43,11 @@ static void dt__builder_init(dt__builder_t *b)
 {
     memset(b, 0, sizeof(*b));
     b->align = 1;
+    b->nrep = 1;
 }
+
+/* a flattened type of at most this many blocks is kept flat */
+#define DT_FLAT_MAX 4096
 
 static void dt__append(dt__builder_t *b, ptrdiff_t disp, size_t len, int basic)
 {
@@ -69,20 +81,19 @@ static void dt__bound(ptrdiff_t *v, int *has, ptrdiff_t x, int is_min)
     *has = 1;
 }
 
-/* `bl` copies of `t`, the first at `disp`, each `t->extent` after the previous one */
-static void dt__add(dt__builder_t *b, ptrdiff_t disp, size_t bl, const compi_datatype_t *t)
+/* sizes and bounds of `bl` copies of `t`, the first at `disp`, each `t->extent` after the
+   previous one; returns 0 on overflow (b->st says so) */
+static int dt__account(dt__builder_t *b, ptrdiff_t disp, size_t bl, const compi_datatype_t *t)
 {
     ptrdiff_t span, elb, eub;
     size_t bytes, nbasic;
 
-    if (b->st != COMPI_OK || bl == 0) {
-        return;
-    }
     if (__builtin_mul_overflow(bl, t->size, &bytes) ||
         __builtin_mul_overflow(bl, t->nbasic, &nbasic) ||
-        __builtin_mul_overflow((ptrdiff_t)(bl - 1), t->extent, &span)) {
+        __builtin_mul_overflow((ptrdiff_t)(bl - 1), t->extent, &span) ||
+        __builtin_add_overflow(b->size, bytes, &b->size)) {
         b->st = COMPI_ERR_INVALID_PARAM;
-        return;
+        return 0;
     }
     elb = disp + t->lb + (span < 0 ? span : 0);
     eub = disp + t->lb + t->extent + (span > 0 ? span : 0);
@@ -96,21 +107,112 @@ static void dt__add(dt__builder_t *b, ptrdiff_t disp, size_t bl, const compi_dat
     } else if (t->size > 0) {
         dt__bound(&b->ub, &b->has_ub, eub, 0);
     }
-    b->size += bytes;
     b->nbasic += nbasic;
     if (t->align > b->align) {
         b->align = t->align;
     }
+    return 1;
+}
 
-    if (t->nblocks == 1 && (ptrdiff_t)t->blocks[0].len == t->extent) {
-        dt__append(b, disp + t->blocks[0].disp, bytes, t->blocks[0].basic);
+/* the builder's repeated unit written out as plain blocks */
+static void dt__expand(dt__builder_t *b)
+{
+    size_t n = b->n, reps = b->nrep;
+    dt_block_t *unit;
+
+    if (reps == 1) {
+        return;
+    }
+    b->nrep = 1;
+    unit = malloc(n * sizeof(*unit));
+    if (unit == NULL) {
+        b->st = COMPI_ERR_NO_MEMORY;
+        return;
+    }
+    memcpy(unit, b->blocks, n * sizeof(*unit));
+    b->n = 0;
+    for (size_t r = 0; r < reps && b->st == COMPI_OK; r++) {
+        for (size_t i = 0; i < n; i++) {
+            dt__append(b, unit[i].disp + (ptrdiff_t)r * b->rep_stride, unit[i].len, unit[i].basic);
+        }
+    }
+    free(unit);
+}
+
+/* `bl` copies of `t`, the first at `disp`, each `t->extent` after the previous one */
+static void dt__add(dt__builder_t *b, ptrdiff_t disp, size_t bl, const compi_datatype_t *t)
+{
+    if (b->st != COMPI_OK || bl == 0) {
+        return;
+    }
+    dt__expand(b);
+    if (b->st != COMPI_OK || !dt__account(b, disp, bl, t)) {
+        return;
+    }
+    if (t->nrep == 1 && t->nblocks == 1 && (ptrdiff_t)t->blocks[0].len == t->extent) {
+        dt__append(b, disp + t->blocks[0].disp, bl * t->size, t->blocks[0].basic);
+        return;
+    }
+    if (t->nrep > 1 && bl == 1 && b->n == 0) {
+        /* the only piece so far: keep t's short form */
+        for (int i = 0; i < t->nblocks; i++) {
+            dt__append(b, disp + t->blocks[i].disp, t->blocks[i].len, t->blocks[i].basic);
+        }
+        b->nrep = t->nrep;
+        b->rep_stride = t->rep_stride;
         return;
     }
     for (size_t k = 0; k < bl && b->st == COMPI_OK; k++) {
-        ptrdiff_t base = disp + (ptrdiff_t)k * t->extent;
-        for (int i = 0; i < t->nblocks; i++) {
-            dt__append(b, base + t->blocks[i].disp, t->blocks[i].len, t->blocks[i].basic);
+        for (size_t r = 0; r < t->nrep; r++) {
+            ptrdiff_t base = disp + (ptrdiff_t)k * t->extent + (ptrdiff_t)r * t->rep_stride;
+            for (int i = 0; i < t->nblocks; i++) {
+                dt__append(b, base + t->blocks[i].disp, t->blocks[i].len, t->blocks[i].basic);
+            }
         }
+    }
+}
+
+/*
+ * `count` entries `stride` bytes apart, each `bl` copies of `t` (a vector; a contiguous
+ * type is one with the stride of t's extent).  The entries' bounds are linear in their
+ * displacement, so the first and the last give the type's; the blocks are the first
+ * entry's, repeated (see the top of this file).
+ */
+static void dt__add_repeated(dt__builder_t *b, size_t count, size_t bl, ptrdiff_t stride,
+                             const compi_datatype_t *t)
+{
+    size_t unit_size, unit_nbasic;
+    ptrdiff_t last;
+
+    if (count <= 1 || b->n != 0 || b->nrep != 1 || t->nrep != 1 || b->st != COMPI_OK) {
+        for (size_t i = 0; i < count; i++) {
+            dt__add(b, (ptrdiff_t)i * stride, bl, t);
+        }
+        return;
+    }
+    dt__add(b, 0, bl, t);
+    unit_size = b->size;
+    unit_nbasic = b->nbasic;
+    if (b->st != COMPI_OK || bl == 0) {
+        return;
+    }
+    if (__builtin_mul_overflow((ptrdiff_t)(count - 1), stride, &last) ||
+        !dt__account(b, last, bl, t) || __builtin_mul_overflow(unit_size, count, &b->size) ||
+        __builtin_mul_overflow(unit_nbasic, count, &b->nbasic)) {
+        b->st = COMPI_ERR_INVALID_PARAM;
+        return;
+    }
+    if (b->n == 0) {
+        return;
+    }
+    if (b->n == 1 && (ptrdiff_t)b->blocks[0].len == stride) {
+        b->blocks[0].len = b->size; /* the copies meet: one block */
+        return;
+    }
+    b->nrep = count;
+    b->rep_stride = stride;
+    if (count <= DT_FLAT_MAX / b->n) {
+        dt__expand(b);
     }
 }
 
@@ -145,6 +247,8 @@ static compi_status_t dt__finish(dt__builder_t *b, int pad, int combiner, compi_
         goto err;
     }
     dt->block_off[0] = 0;
+    dt->nrep = b->nrep;
+    dt->rep_stride = b->rep_stride;
     dt->basic = b->n ? dt->blocks[0].basic : -1;
     for (size_t i = 0; i < b->n; i++) {
         const dt_block_t *bk = &dt->blocks[i];
@@ -159,6 +263,13 @@ static compi_status_t dt__finish(dt__builder_t *b, int pad, int combiner, compi_
             dt->basic = -1;
         }
     }
+
+    if (b->nrep > 1) {
+        ptrdiff_t shift = (ptrdiff_t)(b->nrep - 1) * b->rep_stride;
+        tlb += shift < 0 ? shift : 0;
+        tub += shift > 0 ? shift : 0;
+    }
+    dt->unit_size = dt->block_off[b->n];
 
     /* With no bound of one kind, the other one stands for both (an empty extent). */
     lb = b->lb_marked ? b->mlb : b->has_lb ? b->lb : b->ub_marked ? b->mub : 0;
@@ -199,7 +310,11 @@ compi_status_t dt_create_contiguous(size_t count, compi_datatype_t *old, compi_d
     dt__builder_t b;
 
     dt__builder_init(&b);
-    dt__add(&b, 0, count, old);
+    if (old->nrep == 1 && old->nblocks == 1 && (ptrdiff_t)old->blocks[0].len == old->extent) {
+        dt__add(&b, 0, count, old);
+    } else {
+        dt__add_repeated(&b, count, 1, old->extent, old);
+    }
     return dt__finish(&b, 0, MPI_COMBINER_CONTIGUOUS, old, new_p);
 }
 
@@ -209,9 +324,7 @@ compi_status_t dt_create_hvector(size_t count, size_t blocklen, ptrdiff_t stride
     dt__builder_t b;
 
     dt__builder_init(&b);
-    for (size_t i = 0; i < count; i++) {
-        dt__add(&b, (ptrdiff_t)i * stride_bytes, blocklen, old);
-    }
+    dt__add_repeated(&b, count, blocklen, stride_bytes, old);
     return dt__finish(&b, 0, MPI_COMBINER_HVECTOR, old, new_p);
 }
 

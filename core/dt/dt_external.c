@@ -151,8 +151,8 @@ static void dt__part(const dt__ext_t *e, unsigned char *h, size_t hn, unsigned c
 static void dt__walk(const compi_datatype_t *dt, unsigned char *buf, size_t count,
                      unsigned char *x, int pack)
 {
-    for (size_t el = 0; el < count; el++) {
-        unsigned char *base = buf + (ptrdiff_t)el * dt->extent;
+    for (size_t u = 0; u < count * dt->nrep; u++) {
+        unsigned char *base = buf + dt_unit_shift(dt, u);
         for (int b = 0; b < dt->nblocks; b++) {
             const dt_block_t *bk = &dt->blocks[b];
             size_t native = dt_basic_size(bk->basic);
@@ -178,7 +178,7 @@ size_t dt_external_size(const compi_datatype_t *dt, size_t count)
         dt__ext_t e = dt__ext_of(bk->basic);
         bytes += bk->len / (dt_basic_size(bk->basic) / e.parts) * e.ext;
     }
-    return bytes * count;
+    return bytes * dt->nrep * count;
 }
 
 void dt_pack_external(const compi_datatype_t *dt, const void *buf, size_t count, void *dst)

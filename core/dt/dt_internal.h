@@ -33,4 +33,30 @@ static inline int dt__find_block(const compi_datatype_t *dt, size_t within)
     return lo;
 }
 
+/* a position in a stream of units: the current unit's start, walked one unit at a time
+   without a division per step */
+typedef struct dt__pos {
+    char *elem; /* the current element's start */
+    size_t rep; /* the unit inside it */
+    char *base; /* the current unit's start */
+} dt__pos_t;
+
+static inline void dt__pos_at(const compi_datatype_t *dt, char *buf, size_t unit, dt__pos_t *p)
+{
+    p->elem = buf + (ptrdiff_t)(unit / dt->nrep) * dt->extent;
+    p->rep = unit % dt->nrep;
+    p->base = p->elem + (ptrdiff_t)p->rep * dt->rep_stride;
+}
+
+static inline void dt__pos_next(const compi_datatype_t *dt, dt__pos_t *p)
+{
+    if (++p->rep == dt->nrep) {
+        p->rep = 0;
+        p->elem += dt->extent;
+        p->base = p->elem;
+    } else {
+        p->base += dt->rep_stride;
+    }
+}
+
 #endif

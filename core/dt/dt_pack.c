@@ -1,9 +1,10 @@
 /*
  * dt_pack.c -- pack, unpack and iovec descriptions of typed buffers, from any offset.
  *
- * The packed stream of `count` elements is element 0's blocks in type-map order, then
- * element 1's (shifted by the extent), and so on.  A stream offset maps to
- *     element = offset / size,   block = last b with block_off[b] <= offset % size
+ * The packed stream of `count` elements is unit 0's blocks in type-map order, then
+ * unit 1's (dt_unit_shift: the next unit of the element, or the next element), and so on.
+ * A stream offset maps to
+ *     unit = offset / unit_size,   block = last b with block_off[b] <= offset % unit_size
  * (binary search over the prefix sums kept in the datatype), so a fragment costs
  * O(log nblocks) to locate plus its copies, however deep into the message it starts.
  *
@@ -58,9 +59,9 @@ static inline size_t dt__clamp(const compi_datatype_t *dt, size_t count, size_t 
 static inline size_t dt__walk(const compi_datatype_t *dt, char *buf, size_t count, size_t offset,
                               char *packed, size_t max, int unpack)
 {
-    size_t todo = dt__clamp(dt, count, offset, max), left = todo, elem, within, inoff;
+    size_t todo = dt__clamp(dt, count, offset, max), left = todo, within, inoff;
     const dt_block_t *blk, *end;
-    char *base;
+    dt__pos_t pos;
 
     if (todo == 0) {
         return 0;
@@ -74,33 +75,32 @@ static inline size_t dt__walk(const compi_datatype_t *dt, char *buf, size_t coun
         }
         return todo;
     }
-    elem = offset / dt->size;
-    within = offset % dt->size;
+    within = offset % dt->unit_size;
     blk = &dt->blocks[dt__find_block(dt, within)];
     end = dt->blocks + dt->nblocks;
     inoff = within - dt->block_off[blk - dt->blocks];
-    base = buf + (ptrdiff_t)elem * dt->extent;
+    dt__pos_at(dt, buf, offset / dt->unit_size, &pos);
 
     while (left > 0) {
         size_t n;
         char *mem;
-        /* whole elements: a tight loop over the blocks, no clamping, no wrap test */
-        if (blk == dt->blocks && inoff == 0 && left >= dt->size) {
+        /* whole units: a tight loop over the blocks, no clamping, no wrap test */
+        if (blk == dt->blocks && inoff == 0 && left >= dt->unit_size) {
             for (; blk < end; blk++) {
                 if (unpack) {
-                    dt__copy(base + blk->disp, packed, blk->len);
+                    dt__copy(pos.base + blk->disp, packed, blk->len);
                 } else {
-                    dt__copy(packed, base + blk->disp, blk->len);
+                    dt__copy(packed, pos.base + blk->disp, blk->len);
                 }
                 packed += blk->len;
             }
             blk = dt->blocks;
-            base += dt->extent;
-            left -= dt->size;
+            dt__pos_next(dt, &pos);
+            left -= dt->unit_size;
             continue;
         }
         n = blk->len - inoff;
-        mem = base + blk->disp + inoff;
+        mem = pos.base + blk->disp + inoff;
         if (n > left) {
             n = left;
         }
@@ -114,7 +114,7 @@ static inline size_t dt__walk(const compi_datatype_t *dt, char *buf, size_t coun
         inoff = 0;
         if (++blk == end) {
             blk = dt->blocks;
-            base += dt->extent;
+            dt__pos_next(dt, &pos);
         }
     }
     return todo;
@@ -135,9 +135,9 @@ size_t dt_unpack(const compi_datatype_t *dt, void *buf, size_t count, size_t off
 int dt_to_iov(const compi_datatype_t *dt, const void *buf, size_t count, size_t offset,
               size_t max_bytes, struct iovec *iov, int max_iov, size_t *bytes_p)
 {
-    size_t left = dt__clamp(dt, count, offset, max_bytes), elem, within, inoff, done = 0;
+    size_t left = dt__clamp(dt, count, offset, max_bytes), within, inoff, done = 0;
     const dt_block_t *blk, *end;
-    const char *base;
+    dt__pos_t pos;
     int n = 0;
 
     *bytes_p = 0;
@@ -150,16 +150,15 @@ int dt_to_iov(const compi_datatype_t *dt, const void *buf, size_t count, size_t 
         *bytes_p = left;
         return 1;
     }
-    elem = offset / dt->size;
-    within = offset % dt->size;
+    within = offset % dt->unit_size;
     blk = &dt->blocks[dt__find_block(dt, within)];
     end = dt->blocks + dt->nblocks;
     inoff = within - dt->block_off[blk - dt->blocks];
-    base = (const char *)buf + (ptrdiff_t)elem * dt->extent;
+    dt__pos_at(dt, (char *)buf, offset / dt->unit_size, &pos);
 
     while (left > 0) {
         size_t len = blk->len - inoff;
-        char *mem = (char *)base + blk->disp + inoff;
+        char *mem = pos.base + blk->disp + inoff;
         if (len > left) {
             len = left;
         }
@@ -178,7 +177,7 @@ int dt_to_iov(const compi_datatype_t *dt, const void *buf, size_t count, size_t 
         inoff = 0;
         if (++blk == end) {
             blk = dt->blocks;
-            base += dt->extent;
+            dt__pos_next(dt, &pos);
         }
     }
     *bytes_p = done;
@@ -193,8 +192,9 @@ long long dt_count_basic(const compi_datatype_t *dt, size_t bytes)
     if (dt->size == 0) {
         return bytes == 0 ? 0 : -1;
     }
-    n = (long long)(bytes / dt->size * dt->nbasic);
-    rem = bytes % dt->size;
+    /* whole units, then the blocks of the last one */
+    n = (long long)(bytes / dt->unit_size * (dt->nbasic / dt->nrep));
+    rem = bytes % dt->unit_size;
     for (int i = 0; i < dt->nblocks && rem > 0; i++) {
         size_t bsize = dt_basic_size(dt->blocks[i].basic);
         size_t len = dt->blocks[i].len < rem ? dt->blocks[i].len : rem;
@@ -214,8 +214,8 @@ size_t dt_bytes_of_basic(const compi_datatype_t *dt, size_t nbasic)
     if (dt->nbasic == 0) {
         return 0;
     }
-    bytes = nbasic / dt->nbasic * dt->size;
-    rem = nbasic % dt->nbasic;
+    bytes = nbasic / (dt->nbasic / dt->nrep) * dt->unit_size;
+    rem = nbasic % (dt->nbasic / dt->nrep);
     for (int i = 0; i < dt->nblocks && rem > 0; i++) {
         size_t bsize = dt_basic_size(dt->blocks[i].basic);
         size_t k = dt->blocks[i].len / bsize;

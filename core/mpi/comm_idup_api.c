@@ -5,13 +5,15 @@
  * member when the parent was made (core/comm/comm.h, "Context ids and MPI_Comm_idup"):
  * every member takes the same next id, in the collective order of the parent, without
  * communicating, so the call never waits for another process and cannot collide with a
- * communicator made meanwhile (no agreement of any group reaches a pooled id).  The
+ * communicator made meanwhile (no agreement of any group reaches a pooled id); the
  * request is complete when the call returns.  A pool is COMM_CTX_POOL ids for a
  * communicator made by a blocking constructor (refilled by the next blocking constructor
  * over the whole parent once under half full), a sixteenth of what was left for one made
- * by MPI_Comm_idup; an empty pool is MPI_ERR_OTHER on every member alike, with nothing
- * made.  Intercommunicators have pools too (made alike by their constructors, spawn and
- * connect included): an idup takes two ids of it, its own and its local communicator's.
+ * by MPI_Comm_idup.  Where an intracommunicator's pool is empty, the id comes from a
+ * nonblocking agreement (core/comm/comm_ctx_nb.c) that completes the request, so no
+ * number of idups runs out.  Intercommunicators have pools too (made alike by their
+ * constructors, spawn and connect included): an idup takes two ids of it, its own and its
+ * local communicator's; an empty one is MPI_ERR_OTHER on every member alike.
  */
 #include "core/mpi/args.h"
 #include "core/mpi/info.h"
@@ -33,8 +35,14 @@ static int idup_any(MPI_Comm comm, MPI_Info info, int with_info, MPI_Comm *newco
     if (with_info && info != MPI_INFO_NULL && !mpi_info_valid(info)) {
         return mpi_err_raise(c, MPI_ERR_INFO, fn, "invalid info handle 0x%x", (unsigned)info);
     }
-    compi_status_t st = comm_idup(c, &nc, &cb_code);
+    compi_request_t *req = pml_request_new(REQ_COLL, c);
+    if (req == NULL) {
+        *newcomm = MPI_COMM_NULL;
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    }
+    compi_status_t st = comm_idup(c, &nc, &cb_code, req);
     if (st != COMPI_OK) {
+        pml_request_free(req);
         *newcomm = MPI_COMM_NULL;
         if (cb_code != MPI_SUCCESS) {
             return mpi_err_raise(c, cb_code, fn, "an attribute copy callback returned error %d",
@@ -42,8 +50,9 @@ static int idup_any(MPI_Comm comm, MPI_Info info, int with_info, MPI_Comm *newco
         }
         if (st == COMPI_ERR_NO_RESOURCE) {
             return mpi_err_raise(c, MPI_ERR_OTHER, fn,
-                                 "the context ids this communicator keeps for MPI_Comm_idup "
-                                 "are used up (a blocking MPI_Comm_dup of it refills them)");
+                                 "the context ids this intercommunicator keeps for "
+                                 "MPI_Comm_idup are used up (a blocking MPI_Comm_dup of it "
+                                 "refills them)");
         }
         return mpi_raise_status(c, st, fn, NULL);
     }
@@ -51,18 +60,13 @@ static int idup_any(MPI_Comm comm, MPI_Info info, int with_info, MPI_Comm *newco
         /* the new communicator has the hints of `info` instead of comm's */
         rc = mpi_comm_hints_set(nc, info, 1);
         if (rc != MPI_SUCCESS) {
+            /* an agreement still running holds both until it ends (the others need it) */
             comm_release(nc);
+            pml_request_free(req);
             *newcomm = MPI_COMM_NULL;
             return mpi_err_raise(c, rc, fn, "cannot store the hints");
         }
     }
-    compi_request_t *req = pml_request_new(REQ_COLL, c);
-    if (req == NULL) {
-        comm_release(nc);
-        *newcomm = MPI_COMM_NULL;
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
-    }
-    pml_request_complete(req); /* with an empty result */
     *newcomm = nc->handle;
     return mpi_req_expose(c, req, request, fn);
 }

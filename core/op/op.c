@@ -150,8 +150,8 @@ static void op_copy(compi_datatype_t *dt, const char *in, char *out, size_t coun
         memmove(out + dt->true_lb, in + dt->true_lb, count * dt->size);
         return;
     }
-    for (size_t e = 0; e < count; e++) {
-        ptrdiff_t shift = (ptrdiff_t)e * dt->extent;
+    for (size_t u = 0; u < count * dt->nrep; u++) {
+        ptrdiff_t shift = dt_unit_shift(dt, u);
         for (int b = 0; b < dt->nblocks; b++) {
             const dt_block_t *bk = &dt->blocks[b];
             memmove(out + shift + bk->disp, in + shift + bk->disp, bk->len);
@@ -163,8 +163,8 @@ static void op_copy(compi_datatype_t *dt, const char *in, char *out, size_t coun
 static void op_apply_blocks(int idx, compi_datatype_t *dt, const char *a, const char *b, char *out,
                             size_t count)
 {
-    for (size_t e = 0; e < count; e++) {
-        ptrdiff_t shift = (ptrdiff_t)e * dt->extent;
+    for (size_t u = 0; u < count * dt->nrep; u++) {
+        ptrdiff_t shift = dt_unit_shift(dt, u);
         for (int k = 0; k < dt->nblocks; k++) {
             const dt_block_t *bk = &dt->blocks[k];
             const op_basic_t *bb = op_basic(bk->basic);

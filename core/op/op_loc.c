@@ -189,38 +189,44 @@ static int loc_walk(const compi_datatype_t *dt, int op, const char *in, char *io
     int have_value = 0, vbasic = 0;
     ptrdiff_t voff = 0;
 
-    for (int b = 0; b < dt->nblocks; b++) {
-        const dt_block_t *bk = &dt->blocks[b];
-        size_t sz = loc_value_size(bk->basic);
-        if (sz == 0) {
-            return 0;
-        }
-        size_t n = bk->len / sz;
-        if (in == NULL && bk->basic == LOC_INT) {
-            /* ints pair with each other: only the parity of what remains matters */
-            size_t rest = have_value ? n - 1 : n;
-            if (n == 0) {
-                continue;
-            }
-            have_value = (int)(rest & 1);
-            vbasic = LOC_INT;
-            continue;
-        }
-        for (size_t k = 0; k < n; k++) {
-            ptrdiff_t off = bk->disp + (ptrdiff_t)(k * sz);
-            if (!have_value) {
-                vbasic = bk->basic;
-                voff = off;
-                have_value = 1;
-                continue;
-            }
-            if (bk->basic != LOC_INT) {
+    for (size_t r = 0; r < dt->nrep; r++) {
+        ptrdiff_t unit = (ptrdiff_t)r * dt->rep_stride;
+        for (int b = 0; b < dt->nblocks; b++) {
+            const dt_block_t *bk = &dt->blocks[b];
+            size_t sz = loc_value_size(bk->basic);
+            if (sz == 0) {
                 return 0;
             }
-            if (in != NULL) {
-                loc_pair(op, vbasic, in + voff, in + off, io + voff, io + off);
+            size_t n = bk->len / sz;
+            if (in == NULL && bk->basic == LOC_INT) {
+                /* ints pair with each other: only the parity of what remains matters */
+                size_t rest = have_value ? n - 1 : n;
+                if (n == 0) {
+                    continue;
+                }
+                have_value = (int)(rest & 1);
+                vbasic = LOC_INT;
+                continue;
             }
-            have_value = 0;
+            for (size_t k = 0; k < n; k++) {
+                ptrdiff_t off = unit + bk->disp + (ptrdiff_t)(k * sz);
+                if (!have_value) {
+                    vbasic = bk->basic;
+                    voff = off;
+                    have_value = 1;
+                    continue;
+                }
+                if (bk->basic != LOC_INT) {
+                    return 0;
+                }
+                if (in != NULL) {
+                    loc_pair(op, vbasic, in + voff, in + off, io + voff, io + off);
+                }
+                have_value = 0;
+            }
+        }
+        if (in == NULL && !have_value) {
+            break; /* every unit left starts as this one did: the same walk */
         }
     }
     return !have_value;

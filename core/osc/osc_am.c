@@ -82,8 +82,8 @@ typedef struct am_hdr {
 } am_hdr_t;
 
 typedef struct am_layout {
-    uint64_t size, nbasic, align;
-    int64_t lb, extent, true_lb, true_extent;
+    uint64_t size, nbasic, align, nrep, unit_size;
+    int64_t lb, extent, true_lb, true_extent, rep_stride;
     int32_t basic, contig;
 } am_layout_t;
 
@@ -334,6 +334,9 @@ static void serve_rma(compi_win_t *w, int src, const am_hdr_t *h, size_t len)
         shadow.basic = L->basic;
         shadow.nbasic = L->nbasic;
         shadow.align = L->align;
+        shadow.nrep = L->nrep;
+        shadow.rep_stride = L->rep_stride;
+        shadow.unit_size = L->unit_size;
         shadow.nblocks = h->nblocks;
         shadow.blocks = (dt_block_t *)(uintptr_t)p;
         shadow.handle = MPI_DATATYPE_NULL;
@@ -552,6 +555,9 @@ compi_status_t osc_am_rma(compi_win_t *w, const osc_rma_t *a, compi_request_t *r
                          .extent = dt->extent,
                          .true_lb = dt->true_lb,
                          .true_extent = dt->true_extent,
+                         .nrep = dt->nrep,
+                         .rep_stride = dt->rep_stride,
+                         .unit_size = dt->unit_size,
                          .basic = dt->basic,
                          .contig = dt->contig};
         memcpy(p, &L, sizeof(L));

@@ -147,7 +147,7 @@ static size_t chunk_end(const compi_datatype_t *dt, size_t off, size_t end, size
     if (e >= end) {
         return end;
     }
-    size_t within = e % dt->size;
+    size_t within = e % dt->unit_size;
     int b = 0;
     while (b + 1 < dt->nblocks && dt->block_off[b + 1] <= within) {
         b++;

@@ -100,11 +100,12 @@ int pml_progress(void);
    transport that can wake it (btl ofi) instead of only yielding the CPU. */
 int pml_progress_wait(void);
 /* A layer above that has work to advance while requests are outstanding (core/coll's
-   schedule engine, slot PML_HOOK_SCHED; core/osc's active messages, slot PML_HOOK_OSC):
+   schedule engine, slot PML_HOOK_SCHED; core/osc's active messages, slot PML_HOOK_OSC;
+   core/comm's nonblocking context id agreements, slot PML_HOOK_COMM):
    pml_progress() calls the hooks after the transports, and counts what they return as
    events handled.  NULL removes one.  One hook per slot; the PML never includes its
    owners' headers. */
-enum { PML_HOOK_SCHED, PML_HOOK_OSC, PML_HOOK_SLOTS };
+enum { PML_HOOK_SCHED, PML_HOOK_OSC, PML_HOOK_COMM, PML_HOOK_SLOTS };
 void pml_set_progress_hook(int slot, int (*hook)(void));
 /* MPI_THREAD_MULTIPLE: the API layer's lock (core/mpi/thread_lock.h) is dropped and taken
    again by `yield`, which pml_progress_wait() calls after each round, so a thread that

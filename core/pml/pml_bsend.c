@@ -8,6 +8,13 @@
  * below PML_BSEND_OVERHEAD per message (and so below MPI_BSEND_OVERHEAD, as the standard
  * promises users).
  *
+ * The limit is the sizing rule users apply: a send is taken when its data plus
+ * PML_BSEND_OVERHEAD, with that of every send still pending (`charged`), fits the size
+ * attached.  Sends complete out of order (other peers, other threads), so the free space
+ * can lie in pieces none of which holds a message the rule admits; such a message is
+ * copied to the heap instead (a header marks it), and the buffer's size still bounds what
+ * is pending.
+ *
  * Ownership: the attached memory belongs to the user; we use it until detach returns.
  * Internal send requests are owned by this file (user_freed: released at completion).
  */
@@ -18,8 +25,10 @@
 
 typedef struct bsend_blk {
     size_t size; /* bytes of the block, header included */
-    size_t used;
+    size_t used; /* 0 free, 1 in use, BLK_HEAP: in use, on the heap */
 } bsend_blk_t;
+
+#define BLK_HEAP 2
 
 #define BLK_ALIGN 16
 COMPI_STATIC_ASSERT(sizeof(bsend_blk_t) + 2 * BLK_ALIGN <= PML_BSEND_OVERHEAD,
@@ -31,6 +40,7 @@ static struct {
     char *base;      /* aligned start */
     size_t size;     /* usable bytes from base */
     int outstanding; /* internal sends not yet complete */
+    size_t charged;  /* their data plus PML_BSEND_OVERHEAD each */
 } bs;
 
 static void *blk_alloc(size_t n)
@@ -64,7 +74,46 @@ static void *blk_alloc(size_t n)
 
 static void blk_free(void *p)
 {
-    ((bsend_blk_t *)p - 1)->used = 0;
+    bsend_blk_t *b = (bsend_blk_t *)p - 1;
+
+    if (b->used == BLK_HEAP) {
+        free(b);
+    } else {
+        b->used = 0;
+    }
+}
+
+/* 1 when n more bytes keep what is pending within the size attached */
+static int blk_admits(size_t n)
+{
+    return bs.size > 0 && n <= bs.user_size && bs.charged <= bs.user_size - n &&
+           bs.user_size - n - bs.charged >= PML_BSEND_OVERHEAD;
+}
+
+/* room for n bytes when the rule admits them: in the buffer, else on the heap */
+static void *blk_take(size_t n)
+{
+    bsend_blk_t *b;
+    void *p;
+
+    /* A send whose receive has completed may not be retired yet (its end is a message
+       still to be read): progress, which never waits, until nothing more happens. */
+    while (!blk_admits(n) && bs.outstanding > 0 && pml_progress() > 0) {
+    }
+    if (!blk_admits(n)) {
+        return NULL;
+    }
+    p = blk_alloc(n);
+    if (p == NULL) {
+        if ((b = malloc(sizeof(*b) + n)) == NULL) {
+            return NULL;
+        }
+        b->size = sizeof(*b) + n;
+        b->used = BLK_HEAP;
+        p = b + 1;
+    }
+    bs.charged += n + PML_BSEND_OVERHEAD;
+    return p;
 }
 
 compi_status_t pml_buffer_attach(void *buf, size_t size)
@@ -143,6 +192,7 @@ void pml_bsend_done(pml_request_t *req)
 {
     blk_free(req->bsend_region);
     req->bsend_region = NULL;
+    bs.charged -= req->bytes + PML_BSEND_OVERHEAD;
     if (--bs.outstanding == 0) {
         for (size_t i = 0; i < nflush; i++) {
             pml_request_complete(flushers[i]);
@@ -158,7 +208,7 @@ compi_status_t pml_bsend(const void *buf, size_t count, compi_datatype_t *dt, in
         return COMPI_OK;
     }
     size_t bytes = count * dt->size;
-    void *region = bs.size > 0 ? blk_alloc(bytes) : NULL;
+    void *region = blk_take(bytes);
     if (region == NULL) {
         return COMPI_ERR_NO_RESOURCE;
     }
@@ -166,6 +216,7 @@ compi_status_t pml_bsend(const void *buf, size_t count, compi_datatype_t *dt, in
     pml_request_t *r = pml_req_alloc(REQ_SEND, comm, bytes_dt);
     if (r == NULL) {
         blk_free(region);
+        bs.charged -= bytes + PML_BSEND_OVERHEAD;
         return COMPI_ERR_NO_MEMORY;
     }
     dt_pack(dt, buf, count, 0, region, bytes);

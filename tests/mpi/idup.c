@@ -5,10 +5,13 @@
  * (a blocking dup of a pair, a split) get other context ids: the same tags on all of them
  * never cross.  Attributes are copied, the error handler inherited, hints replaced by
  * _with_info; an idup of an idup, hundreds of idups and frees (the pool refilled by
- * blocking dups), collectives on the new communicators, bad arguments.
+ * blocking dups), 1000 idups of one communicator pending at once (beyond its pool: ids
+ * agreed without waiting, also where rank 0 Ssends to rank 1 meanwhile), collectives on
+ * the new communicators, bad arguments.
  */
 #include "tests/mpi/mpitest.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static int copies;
@@ -119,32 +122,59 @@ int main(int argc, char **argv)
         }
         MPI_OK(MPI_Comm_free(&c));
     }
-    /* idups of an idup only: its pool runs out, the same on every rank, and nothing is made */
+    /* 1000 idups of an idup pending at once (far beyond its pool: the rest agree on their
+       ids without waiting), then Waitall; all distinct, collectives on them */
     {
-        MPI_Comm c = MPI_COMM_NULL, made[300];
-        MPI_Request r;
-        int n = 0, rc = MPI_SUCCESS, cls = -1;
-        while (n < 300 && (rc = MPI_Comm_idup(inner, &made[n], &r)) == MPI_SUCCESS) {
-            MPI_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
-            n++;
+        enum { N = 1000 };
+        MPI_Comm *made = malloc(N * sizeof(*made));
+        MPI_Request *rq = malloc(N * sizeof(*rq));
+        for (int i = 0; i < N; i++) {
+            MPI_OK(MPI_Comm_idup(inner, &made[i], &rq[i]));
         }
-        MPI_Error_class(rc, &cls);
-        CHECK(rc != MPI_SUCCESS && cls == MPI_ERR_OTHER, "idups of an idup: %d made, class %d",
-              n, cls);
-        int lo, hi;
-        MPI_OK(MPI_Allreduce(&n, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
-        MPI_OK(MPI_Allreduce(&n, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
-        CHECK(lo == hi, "ranks made %d..%d idups", lo, hi);
-        if (n > 0)
-            no_crossing(&made[n - 1], 1);
-        for (int i = 0; i < n; i++)
+        MPI_OK(MPI_Waitall(N, rq, MPI_STATUSES_IGNORE));
+        for (int k = 0; k + 16 <= N; k += 200) {
+            no_crossing(&made[k], 16);
+        }
+        no_crossing(&made[N - 16], 16);
+        MPI_OK(MPI_Allreduce(&mt_rank, &sum, 1, MPI_INT, MPI_SUM, made[N - 1]));
+        CHECK(sum == mt_size * (mt_size - 1) / 2, "Allreduce on the last idup: %d", sum);
+        for (int i = 0; i < N; i++) {
             MPI_OK(MPI_Comm_free(&made[i]));
-        /* a blocking dup of it refills its pool */
-        MPI_OK(MPI_Comm_dup(inner, &c));
-        MPI_OK(MPI_Comm_free(&c));
-        MPI_OK(MPI_Comm_idup(inner, &c, &r));
+        }
+
+        /* an empty pool's idup never waits either: rank 0 idups, then Ssends to rank 1,
+           which idups after receiving; a blocking dup, a split and idups of another
+           communicator meanwhile; none crosses another */
+        MPI_Comm c, d, e, f, g;
+        MPI_Request r, rf;
+        for (int i = 0; i < 300; i++) { /* inner's pool and its children's: empty */
+            MPI_OK(MPI_Comm_idup(inner, &made[i], &rq[i]));
+        }
+        MPI_OK(MPI_Waitall(300, rq, MPI_STATUSES_IGNORE));
+        if (mt_size > 1 && mt_rank == 0) {
+            MPI_OK(MPI_Comm_idup(inner, &c, &r));
+            MPI_OK(MPI_Ssend(&x, 1, MPI_INT, 1, 2, MPI_COMM_WORLD));
+        } else if (mt_size > 1 && mt_rank == 1) {
+            MPI_OK(MPI_Recv(&x, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+            MPI_OK(MPI_Comm_idup(inner, &c, &r));
+        } else {
+            MPI_OK(MPI_Comm_idup(inner, &c, &r));
+        }
+        MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &d));
+        MPI_OK(MPI_Comm_split(MPI_COMM_WORLD, mt_rank % 2, 0, &e));
+        MPI_OK(MPI_Comm_idup(made[299], &f, &rf));
+        MPI_OK(MPI_Comm_dup(inner, &g));
+        MPI_OK(MPI_Wait(&rf, MPI_STATUS_IGNORE));
         MPI_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
-        MPI_OK(MPI_Comm_free(&c));
+        MPI_Comm mix[8] = {c, d, e, f, g, inner, made[0], made[299]};
+        no_crossing(mix, 8);
+        MPI_Comm frees2[] = {c, d, e, f, g};
+        for (int i = 0; i < 5; i++)
+            MPI_OK(MPI_Comm_free(&frees2[i]));
+        for (int i = 0; i < 300; i++)
+            MPI_OK(MPI_Comm_free(&made[i]));
+        free(made);
+        free(rq);
     }
 
     /* bad arguments */

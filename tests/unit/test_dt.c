@@ -319,7 +319,7 @@ END_TEST
 /* ---- pack / unpack ---------------------------------------------------------------- */
 
 /* a zoo of types; each case also gives a count to pack */
-#define NCASES 12
+#define NCASES 15
 static compi_datatype_t *zoo[NCASES];
 static size_t zoo_count[NCASES];
 
@@ -366,6 +366,19 @@ static void build_zoo(void)
     zoo_count[n++] = 2;
     ck_assert_int_eq(dt_create_contiguous(0, T(MPI_INT), &zoo[n]), COMPI_OK);
     zoo_count[n++] = 5;
+    /* regular types of many blocks, kept as a unit and a repeat count */
+    ck_assert_int_eq(dt_create_hvector(5000, 3, -20, T(MPI_SHORT), &zoo[n]), COMPI_OK);
+    ck_assert_uint_eq(zoo[n]->nrep, 5000);
+    ck_assert_int_eq(zoo[n]->nblocks, 1);
+    zoo_count[n++] = 2;
+    ck_assert_int_eq(dt_create_contiguous(3000, st, &zoo[n]), COMPI_OK);
+    ck_assert_uint_eq(zoo[n]->nrep, 3000);
+    zoo_count[n++] = 2;
+    ck_assert_int_eq(dt_create_hvector(4100, 1, 12, T(MPI_INT), &tmp), COMPI_OK);
+    ck_assert_int_eq(dt_create_resized(tmp, 0, 4099 * 12 + 12, &zoo[n]), COMPI_OK);
+    ck_assert_uint_eq(zoo[n]->nrep, 4100);
+    dt_release(tmp);
+    zoo_count[n++] = 3;
     ck_assert_int_eq(n, NCASES);
 }
 

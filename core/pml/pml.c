@@ -171,9 +171,11 @@ compi_status_t pml_add_peers(int n, const int *peers)
 }
 
 /*
- * Where an idle, oversubscribed rank may sleep: in the one module with a wait(), provided
- * every other module can say it has nothing to do (progress_work).  A module that must be
- * polled (sm: its rings have no doorbell) keeps everyone on sched_yield().
+ * Where an idle, oversubscribed rank may sleep: in the first module with a wait() (sm, on
+ * its doorbell; ofi, in its completion queue), provided every other module can say it has
+ * nothing to do (progress_work: self).  Any other module must be polled, as the sleeper
+ * would not wake for it (sm and ofi both open, between hosts): everyone stays on
+ * sched_yield().
  */
 static void choose_block_btl(void)
 {
@@ -227,11 +229,13 @@ compi_status_t pml_init(void)
     long block_after = param_register_int_range(
         "pml_block_after", 16, 0, 1L << 30,
         "on an oversubscribed host, idle polls after which a waiting rank sleeps in the "
-        "transport (btl ofi) instead of yielding, when no other transport needs polling; "
-        "0: never sleep");
-    long block_ms = param_register_int_range("pml_block_ms", 1, 1, 1000,
-                                             "longest such sleep in milliseconds (the other "
-                                             "transports are polled in between)");
+        "transport (btl sm: on its doorbell; btl ofi: in its completion queue) instead of "
+        "yielding, when no other transport needs polling; 0: never sleep");
+    long block_ms = param_register_int_range(
+        "pml_block_ms", 1, 1, 1000,
+        "longest such sleep in milliseconds: the sleeper wakes at once when a message "
+        "arrives, so this only bounds a wait for what arrives otherwise (the other "
+        "transports are polled in between)");
     pml_state.block_after = block_after > 0 ? (unsigned)block_after : 0;
     pml_state.block_ms = (int)block_ms;
     pml_state.oversubscribed = rte_proc.oversubscribed;

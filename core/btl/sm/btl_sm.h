@@ -61,7 +61,7 @@ COMPI_STATIC_ASSERT(sizeof(sm_seg_hdr_t) <= SM_SEG_HDR_SIZE, "segment header too
 enum { SM_COPY_NONE, SM_COPY_AUTO, SM_COPY_CMA };
 
 struct btl_endpoint {
-    sm_ring_tx_t tx;   /* hot: first */
+    sm_ring_tx_t tx;    /* hot: first */
     sm_seg_hdr_t *bell; /* the peer's header when it may sleep (ring after a commit), or NULL */
     pid_t pid;
     int world_rank;

@@ -119,9 +119,8 @@ static btl_module_t *btl_sm_open(const btl_services_t *svc)
         (void)prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
     }
 
-    if (btl_sm_init(svc, ring_size, (size_t)eager, (size_t)max_frag, single_copy,
-                    (size_t)cma_chunk, strcmp(backing, "memfd") == 0,
-                    doorbell && svc->oversubscribed) != COMPI_OK)
+    if (btl_sm_init(svc, ring_size, (size_t)eager, (size_t)max_frag, single_copy, (size_t)cma_chunk,
+                    strcmp(backing, "memfd") == 0, doorbell && svc->oversubscribed) != COMPI_OK)
         return NULL;
     return &btl_sm_module;
 }

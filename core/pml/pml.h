@@ -94,7 +94,9 @@ void pml_comm_del(compi_comm_t *comm);
 int pml_progress(void);
 /* The same inside a loop that waits anyway (MPI_Wait, a blocking send or receive): on an
    oversubscribed host, after some idle rounds, it may sleep up to pml_block_ms in a
-   transport that can wake it (btl ofi) instead of only yielding the CPU. */
+   transport that can wake it (btl sm's doorbell, btl ofi's completion queue) instead of
+   only yielding the CPU.  The sleeper wakes for a transport's message only: a loop that
+   waits for anything else (a flag in shared memory) calls pml_progress(). */
 int pml_progress_wait(void);
 /* A layer above that has work to advance while requests are outstanding (core/coll's
    schedule engine, slot PML_HOOK_SCHED; core/osc's active messages, slot PML_HOOK_OSC):

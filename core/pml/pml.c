@@ -46,6 +46,15 @@ static void svc_log_verbose(int level, const char *fmt, ...)
 
 static btl_services_t services;
 
+/* what a pml_progress_wait_for() waits for, besides fragments (NULL: nothing) */
+static const uint64_t *wait_flag;
+static uint64_t wait_seq;
+
+static int svc_wait_ready(void)
+{
+    return wait_flag != NULL && __atomic_load_n(wait_flag, __ATOMIC_ACQUIRE) >= wait_seq;
+}
+
 static void fill_services(void)
 {
     services = (btl_services_t){
@@ -68,6 +77,7 @@ static void fill_services(void)
         .log_verbose = svc_log_verbose,
         .universe = rte_dynamic() ? rte_proc.universe : NULL,
         .param_int_range = param_register_int_range,
+        .wait_ready = svc_wait_ready,
     };
 }
 
@@ -661,6 +671,28 @@ int pml_progress_wait(void)
         pml__thread_yield();
     }
     return n;
+}
+
+int pml_progress_wait_for(const uint64_t *flag, uint64_t seq)
+{
+    wait_flag = flag;
+    wait_seq = seq;
+    int n = pml_progress_wait();
+    wait_flag = NULL;
+    return n;
+}
+
+void pml_wake_peers(int n, const int *world_ranks, int self)
+{
+    for (int i = 0; i < n; i++) {
+        const pml_peer_t *p = &pml_state.peers[world_ranks[i]];
+        if (i != self && p->btl == pml_state.block_btl && p->btl != NULL) {
+            void (*wake)(btl_endpoint_t *) = pml_btl_wake(p->btl);
+            if (wake != NULL) {
+                wake(p->ep);
+            }
+        }
+    }
 }
 
 /* ---- waiting ------------------------------------------------------------------------ */

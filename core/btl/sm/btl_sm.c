@@ -96,6 +96,12 @@ static void sm_bell_ring(sm_seg_hdr_t *hdr)
     (void)sm_futex(&hdr->bell, FUTEX_WAKE, 1, NULL);
 }
 
+static void btl_sm_wake(btl_endpoint_t *ep)
+{
+    if (ep->bell != NULL)
+        sm_bell_ring(ep->bell);
+}
+
 static compi_status_t btl_sm_commit(btl_endpoint_t *ep, void *frag, size_t len)
 {
     sm_ring_commit(&ep->tx, frag, len);
@@ -125,8 +131,8 @@ static int btl_sm_progress(void)
 }
 
 /*
- * Progress, or sleep on our segment's bell until a peer commits a record or `timeout_ms`
- * passes.  Not when something would not ring: room freed in a full ring of ours (the
+ * Progress, or sleep on our segment's bell until a peer commits a record or wakes us
+ * (wake(): the PML's wait_ready has something to see) or `timeout_ms` passes.  Not when something would not ring: room freed in a full ring of ours (the
  * receiver never rings its senders), or a peer of another world (its ring is in a
  * segment of its own, whose header we do not sleep on); then we only yield.
  */
@@ -148,7 +154,7 @@ static int btl_sm_wait(int timeout_ms)
     /* the flag is visible before we look at the rings (pairs with sm_bell_ring) */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     n = btl_sm_progress();
-    if (n == 0) {
+    if (n == 0 && (st->wait_ready == NULL || !st->wait_ready())) {
         struct timespec ts = {.tv_sec = timeout_ms / 1000,
                               .tv_nsec = (long)(timeout_ms % 1000) * 1000000L};
         /* returns at once when a sender rang since we read `bell` */
@@ -618,6 +624,10 @@ compi_status_t btl_sm_init(const btl_services_t *svc, uint32_t ring_size, size_t
     st->universe = svc->size >= offsetof(btl_services_t, universe) + sizeof(svc->universe)
                        ? svc->universe
                        : NULL;
+    st->wait_ready =
+        svc->size >= offsetof(btl_services_t, wait_ready) + sizeof(svc->wait_ready)
+            ? svc->wait_ready
+            : NULL;
     if (st->eps == NULL || st->in == NULL) {
         svc->log_error("btl sm: out of memory for %d local peers", svc->local_size);
         goto err;
@@ -659,4 +669,5 @@ btl_module_t btl_sm_module = {
     .progress_work = NULL,
     .put = btl_sm_put,
     .wait = NULL, /* btl_sm_wait when the doorbell is on (btl_sm_init) */
+    .wake = btl_sm_wake,
 };

@@ -94,6 +94,7 @@ typedef struct btl_sm_state {
     size_t cma_chunk; /* most bytes per process_vm_readv/writev call; 0: no limit */
     int doorbell;     /* idle waits sleep on our segment's bell (btl_sm_wait) */
     int tx_full;      /* a reserve() found a ring full since the last wait */
+    int (*wait_ready)(void); /* svc's, when it is long enough to have it; else NULL */
 
     void *seg; /* own segment */
     size_t seg_len;

@@ -2,9 +2,10 @@
  * idle_sleep: on a host with more ranks than processors, a rank blocked in MPI waits
  * without using the processor.  Rank 0 stays out of MPI for a second while every other
  * rank waits for its message (MPI_Recv on odd ranks, MPI_Irecv and MPI_Wait on even
- * ones); each waiter must have used under 0.05 s of CPU time meanwhile.  A waiter that
- * sleeps uses a few milliseconds; one that polls and yields takes its share of the
- * processors (0.1-0.3 s of the second for 7 waiters on 2 processors, by the load).
+ * ones), then again in MPI_Barrier; each waiter must have used under 0.05 s of CPU
+ * time meanwhile.  A waiter that sleeps uses a few milliseconds; one that polls and
+ * yields takes its share of the processors (0.1-0.3 s of the second for 7 waiters on 2
+ * processors, by the load).
  * The token then goes round a ring 200 times, the ranks waiting between their turns,
  * and must arrive intact.  When the host has a processor for every rank the CPU check
  * is skipped: waiting ranks spin then.
@@ -57,6 +58,21 @@ int main(int argc, char **argv)
             CHECK(used < 0.05, "waiting 1 s for rank 0 used %.3f s of CPU (%d ranks, %ld CPUs)",
                   used, mt_size, ncpu);
         }
+    }
+
+    /* the same in a barrier (on one host, the shared-memory barrier: its ranks wait for
+       flags, not messages) */
+    double t0 = cpu_seconds();
+    if (mt_rank == 0) {
+        struct timespec ts = {.tv_sec = 1, .tv_nsec = 0};
+        while (nanosleep(&ts, &ts) != 0) {
+        }
+    }
+    MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    double used = cpu_seconds() - t0;
+    if (oversubscribed && mt_rank != 0) {
+        CHECK(used < 0.05, "waiting 1 s in MPI_Barrier used %.3f s of CPU (%d ranks, %ld CPUs)",
+              used, mt_size, ncpu);
     }
 
     /* a token round the ring: every rank but one waits at any time */

@@ -132,9 +132,10 @@ static int btl_sm_progress(void)
 
 /*
  * Progress, or sleep on our segment's bell until a peer commits a record or wakes us
- * (wake(): the PML's wait_ready has something to see) or `timeout_ms` passes.  Not when something would not ring: room freed in a full ring of ours (the
- * receiver never rings its senders), or a peer of another world (its ring is in a
- * segment of its own, whose header we do not sleep on); then we only yield.
+ * (wake(): the PML's wait_ready has something to see) or `timeout_ms` passes.  Not when
+ * something would not ring: room freed in a full ring of ours (the receiver never rings
+ * its senders), or a peer of another world (its ring is in a segment of its own, whose
+ * header we do not sleep on); then we only yield.
  */
 static int btl_sm_wait(int timeout_ms)
 {
@@ -624,10 +625,9 @@ compi_status_t btl_sm_init(const btl_services_t *svc, uint32_t ring_size, size_t
     st->universe = svc->size >= offsetof(btl_services_t, universe) + sizeof(svc->universe)
                        ? svc->universe
                        : NULL;
-    st->wait_ready =
-        svc->size >= offsetof(btl_services_t, wait_ready) + sizeof(svc->wait_ready)
-            ? svc->wait_ready
-            : NULL;
+    st->wait_ready = svc->size >= offsetof(btl_services_t, wait_ready) + sizeof(svc->wait_ready)
+                         ? svc->wait_ready
+                         : NULL;
     if (st->eps == NULL || st->in == NULL) {
         svc->log_error("btl sm: out of memory for %d local peers", svc->local_size);
         goto err;

@@ -88,9 +88,9 @@ static btl_module_t *btl_sm_open(const btl_services_t *svc)
                                    "(0: a whole transfer in one call)");
     long doorbell = btl_param_int(svc, "btl_sm_doorbell", 1, 0, 1,
                                   "on an oversubscribed host, an idle rank sleeps until a local "
-                                  "peer's message rings its doorbell (a futex in its segment), "
-                                  "and senders ring a sleeping peer after each message; "
-                                  "0: idle ranks poll and yield");
+                                  "peer's message (or a flag of a shared-memory collective) "
+                                  "rings its doorbell, a futex in its segment; 0: idle ranks "
+                                  "poll and yield");
     int single_copy = parse_single_copy(svc, copy);
     if (single_copy < 0)
         return NULL;

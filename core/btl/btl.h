@@ -165,9 +165,11 @@ typedef struct btl_module {
     int (*wait)(int timeout_ms);
 
     /*
-     * optional (with wait()): wake the peer of `ep` if it sleeps in its wait(), after the
-     * caller changed what the peer's wait_ready looks at.  A sequentially consistent fence
-     * comes first, inside.  Shorter modules lack it: check `size`.
+     * optional (with a wait() that asks svc->wait_ready before it sleeps; the PML sleeps
+     * for a flag only in a module that has it): wake the peer of `ep` if it sleeps in its
+     * wait(), after the caller changed what the peer's wait_ready looks at.  A
+     * sequentially consistent fence comes first, inside.  Shorter modules lack it: check
+     * `size`.
      */
     void (*wake)(btl_endpoint_t *ep);
 } btl_module_t;

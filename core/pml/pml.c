@@ -675,6 +675,14 @@ int pml_progress_wait(void)
 
 int pml_progress_wait_for(const uint64_t *flag, uint64_t seq)
 {
+    /* a sleeper that cannot be woken for the flag (btl ofi) must not sleep for it */
+    if (pml_state.block_btl == NULL || pml_btl_wake(pml_state.block_btl) == NULL) {
+        int n = progress_once(0);
+        if (compi_unlikely(pml__thread_yield != NULL)) {
+            pml__thread_yield();
+        }
+        return n;
+    }
     wait_flag = flag;
     wait_seq = seq;
     int n = pml_progress_wait();

@@ -73,6 +73,12 @@ typedef struct btl_services {
        naming the range, and the default is used (the run-time parameters' rule).  Read
        it through btl_param_int, which checks the range itself on older services. */
     long (*param_int_range)(const char *name, long defval, long lo, long hi, const char *help);
+    /* the PML's last look before a module's wait() sleeps, made after the module has said
+       it sleeps (so that whoever changes what it looks at afterwards finds it asleep and
+       calls wake()): non-zero when the event waited for came otherwise than as a fragment
+       (a flag in shared memory), and wait() must return without sleeping.  NULL, or
+       services shorter than the field: nothing to look at */
+    int (*wait_ready)(void);
 } btl_services_t;
 
 /* a BTL's integer parameter, lo..hi (else the default, after a message) */
@@ -157,6 +163,15 @@ typedef struct btl_module {
      * Shorter (older) modules lack it: check `size` before reading it.
      */
     int (*wait)(int timeout_ms);
+
+    /*
+     * optional (with a wait() that asks svc->wait_ready before it sleeps; the PML sleeps
+     * for a flag only in a module that has it): wake the peer of `ep` if it sleeps in its
+     * wait(), after the caller changed what the peer's wait_ready looks at.  A
+     * sequentially consistent fence comes first, inside.  Shorter modules lack it: check
+     * `size`.
+     */
+    void (*wake)(btl_endpoint_t *ep);
 } btl_module_t;
 
 typedef struct btl_component {

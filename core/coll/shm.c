@@ -129,6 +129,7 @@ static void shm_init(coll_shm_t *shm, void *base, size_t len, size_t slot, compi
     shm->p = comm->size;
     shm->rank = comm->rank;
     shm->oversubscribed = rte_proc.oversubscribed;
+    shm->world = comm->world_ranks;
 }
 
 coll_shm_t *coll_shm_create(compi_comm_t *comm, compi_status_t *st_p)

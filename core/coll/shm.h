@@ -60,6 +60,7 @@ typedef struct coll_shm {
     uint64_t min_done;   /* a lower bound of every rank's done, refreshed when needed */
     int p, rank;
     int oversubscribed;
+    const int *world; /* the communicator's world ranks (to wake them) */
 } coll_shm_t;
 
 /* 1 when `comm` is an intracommunicator whose members are all on this host */
@@ -127,15 +128,18 @@ static inline char *coll_shm_slot(const coll_shm_t *shm, int rank, uint64_t seq)
 /* waits until *flag >= seq.  The acquire load orders the reads of the data the flag
    announces after the flag.  Spins briefly, then polls the PML between looks, which
    keeps point-to-point traffic moving and yields the processor as the PML's own waits
-   do (at once when the host is oversubscribed, now and then otherwise; never asleep in
-   a transport, which a flag would not wake), and under MPI_THREAD_MULTIPLE lets the
-   other threads in, as pml_progress_wait does: the peer we wait for may need a thread
-   of ours that waits for the API lock. */
+   do (now and then), and under MPI_THREAD_MULTIPLE lets the other threads in, as
+   pml_progress_wait does: the peer we wait for may need a thread of ours that waits for
+   the API lock.  On an oversubscribed host it waits as the PML's blocking calls do
+   (asleep in the transport, when the PML sleeps): the PML looks at the flag once more
+   after announcing its sleep, and coll_shm_set wakes it. */
 static inline void coll_shm_wait(const coll_shm_t *shm, const uint64_t *flag, uint64_t seq)
 {
     unsigned spins = 0;
     while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) < seq) {
-        if (shm->oversubscribed || ++spins > 128) {
+        if (shm->oversubscribed) {
+            (void)pml_progress_wait_for(flag, seq);
+        } else if (++spins > 128) {
             (void)pml_progress();
             if (compi_unlikely(pml__thread_yield != NULL)) {
                 pml__thread_yield();
@@ -149,10 +153,14 @@ static inline void coll_shm_wait(const coll_shm_t *shm, const uint64_t *flag, ui
 }
 
 /* publishes seq in *flag; the release store orders this rank's earlier writes (its slot,
-   and its reads of the peers' slots) before the flag */
-static inline void coll_shm_set(uint64_t *flag, uint64_t seq)
+   and its reads of the peers' slots) before the flag.  Oversubscribed, the peers that
+   sleep are woken (any of them may wait for this flag) */
+static inline void coll_shm_set(const coll_shm_t *shm, uint64_t *flag, uint64_t seq)
 {
     __atomic_store_n(flag, seq, __ATOMIC_RELEASE);
+    if (shm->oversubscribed) {
+        pml_wake_peers(shm->p, shm->world, shm->rank);
+    }
 }
 
 /* before this rank writes its slot for `seq`: every rank is done with seq - NBUF, the
@@ -179,7 +187,7 @@ static inline void coll_shm_reached(coll_shm_t *shm, uint64_t seq)
    is written (arrive) ... */
 static inline void coll_shm_arrive(coll_shm_t *shm, uint64_t seq)
 {
-    coll_shm_set(&shm->ctl[shm->rank].arrive, seq);
+    coll_shm_set(shm, &shm->ctl[shm->rank].arrive, seq);
 }
 
 /* ... and every other rank's is (their arrive flags of `seq`), so all the slots of
@@ -197,7 +205,7 @@ static inline void coll_shm_wait_all(coll_shm_t *shm, uint64_t seq)
 /* ends this rank's part of call `seq` */
 static inline void coll_shm_done(coll_shm_t *shm, uint64_t seq)
 {
-    coll_shm_set(&shm->ctl[shm->rank].done, seq);
+    coll_shm_set(shm, &shm->ctl[shm->rank].done, seq);
 }
 
 /* usable() of the shm algorithms: an intracommunicator */

@@ -46,6 +46,15 @@ static void svc_log_verbose(int level, const char *fmt, ...)
 
 static btl_services_t services;
 
+/* what a pml_progress_wait_for() waits for, besides fragments (NULL: nothing) */
+static const uint64_t *wait_flag;
+static uint64_t wait_seq;
+
+static int svc_wait_ready(void)
+{
+    return wait_flag != NULL && __atomic_load_n(wait_flag, __ATOMIC_ACQUIRE) >= wait_seq;
+}
+
 static void fill_services(void)
 {
     services = (btl_services_t){
@@ -68,6 +77,7 @@ static void fill_services(void)
         .log_verbose = svc_log_verbose,
         .universe = rte_dynamic() ? rte_proc.universe : NULL,
         .param_int_range = param_register_int_range,
+        .wait_ready = svc_wait_ready,
     };
 }
 
@@ -171,9 +181,11 @@ compi_status_t pml_add_peers(int n, const int *peers)
 }
 
 /*
- * Where an idle, oversubscribed rank may sleep: in the one module with a wait(), provided
- * every other module can say it has nothing to do (progress_work).  A module that must be
- * polled (sm: its rings have no doorbell) keeps everyone on sched_yield().
+ * Where an idle, oversubscribed rank may sleep: in the first module with a wait() (sm, on
+ * its doorbell; ofi, in its completion queue), provided every other module can say it has
+ * nothing to do (progress_work: self).  Any other module must be polled, as the sleeper
+ * would not wake for it (sm and ofi both open, between hosts): everyone stays on
+ * sched_yield().
  */
 static void choose_block_btl(void)
 {
@@ -227,11 +239,13 @@ compi_status_t pml_init(void)
     long block_after = param_register_int_range(
         "pml_block_after", 16, 0, 1L << 30,
         "on an oversubscribed host, idle polls after which a waiting rank sleeps in the "
-        "transport (btl ofi) instead of yielding, when no other transport needs polling; "
-        "0: never sleep");
-    long block_ms = param_register_int_range("pml_block_ms", 1, 1, 1000,
-                                             "longest such sleep in milliseconds (the other "
-                                             "transports are polled in between)");
+        "transport (btl sm: on its doorbell; btl ofi: in its completion queue) instead of "
+        "yielding, when no other transport needs polling; 0: never sleep");
+    long block_ms = param_register_int_range(
+        "pml_block_ms", 1, 1, 1000,
+        "longest such sleep in milliseconds: the sleeper wakes at once when a message "
+        "arrives, so this only bounds a wait for what arrives otherwise (the other "
+        "transports are polled in between)");
     pml_state.block_after = block_after > 0 ? (unsigned)block_after : 0;
     pml_state.block_ms = (int)block_ms;
     pml_state.oversubscribed = rte_proc.oversubscribed;
@@ -657,6 +671,36 @@ int pml_progress_wait(void)
         pml__thread_yield();
     }
     return n;
+}
+
+int pml_progress_wait_for(const uint64_t *flag, uint64_t seq)
+{
+    /* a sleeper that cannot be woken for the flag (btl ofi) must not sleep for it */
+    if (pml_state.block_btl == NULL || pml_btl_wake(pml_state.block_btl) == NULL) {
+        int n = progress_once(0);
+        if (compi_unlikely(pml__thread_yield != NULL)) {
+            pml__thread_yield();
+        }
+        return n;
+    }
+    wait_flag = flag;
+    wait_seq = seq;
+    int n = pml_progress_wait();
+    wait_flag = NULL;
+    return n;
+}
+
+void pml_wake_peers(int n, const int *world_ranks, int self)
+{
+    for (int i = 0; i < n; i++) {
+        const pml_peer_t *p = &pml_state.peers[world_ranks[i]];
+        if (i != self && p->btl == pml_state.block_btl && p->btl != NULL) {
+            void (*wake)(btl_endpoint_t *) = pml_btl_wake(p->btl);
+            if (wake != NULL) {
+                wake(p->ep);
+            }
+        }
+    }
 }
 
 /* ---- waiting ------------------------------------------------------------------------ */

@@ -97,8 +97,18 @@ void pml_comm_del(compi_comm_t *comm);
 int pml_progress(void);
 /* The same inside a loop that waits anyway (MPI_Wait, a blocking send or receive): on an
    oversubscribed host, after some idle rounds, it may sleep up to pml_block_ms in a
-   transport that can wake it (btl ofi) instead of only yielding the CPU. */
+   transport that can wake it (btl sm's doorbell, btl ofi's completion queue) instead of
+   only yielding the CPU.  The sleeper wakes for a transport's message only: a loop that
+   waits for anything else (a flag in shared memory) calls pml_progress(). */
 int pml_progress_wait(void);
+/* pml_progress_wait() in a loop that waits for *flag to reach seq, a flag in memory
+   shared with local peers: the sleeper looks at it once more after announcing its sleep,
+   and the peer that sets it calls pml_wake_peers() after the (release) store */
+int pml_progress_wait_for(const uint64_t *flag, uint64_t seq);
+/* wakes those of world_ranks[0..n) (but index `self`) that sleep in the transport the
+   PML sleeps in; a fence comes first, so a store before it is seen by a sleeper's
+   second look or the sleeper is woken */
+void pml_wake_peers(int n, const int *world_ranks, int self);
 /* A layer above that has work to advance while requests are outstanding (core/coll's
    schedule engine, slot PML_HOOK_SCHED; core/osc's active messages, slot PML_HOOK_OSC;
    core/comm's nonblocking context id agreements, slot PML_HOOK_COMM):

@@ -200,6 +200,12 @@ static inline int (*pml_btl_wait(const btl_module_t *btl))(int)
     return btl->size >= offsetof(btl_module_t, wait) + sizeof(btl->wait) ? btl->wait : NULL;
 }
 
+/* btl->wake, or NULL when the module has none (or is older than the field) */
+static inline void (*pml_btl_wake(const btl_module_t *btl))(btl_endpoint_t *)
+{
+    return btl->size >= offsetof(btl_module_t, wake) + sizeof(btl->wake) ? btl->wake : NULL;
+}
+
 /* whether `btl` offers put() (modules built before the field was added are shorter) */
 static inline int pml_btl_can_put(const btl_module_t *btl)
 {

@@ -395,6 +395,98 @@ START_TEST(test_sm_ring_full)
 }
 END_TEST
 
+/* ---- the doorbell: sleeping ranks wake for each message, never for nothing ---------- */
+
+#define BELL_ROUNDS 300
+#define BELL_TIMEOUT_MS 3000
+
+static double now(void);
+
+/* the ranks take turns: rank r receives the numbers of the other parity, in order */
+static int bell_last = -1, bell_bad;
+static void bell_recv(int src, const void *frag, size_t len)
+{
+    int v;
+    memcpy(&v, frag, sizeof(v));
+    bell_bad += len != sizeof(v) || v != (bell_last < 0 ? 1 - my_rank : bell_last + 2);
+    bell_last = v;
+}
+
+/* wait() until message `want` has arrived; how many waits ended with nothing (a lost
+   wake-up sleeps the whole timeout and ends so); -1 when one lasted the timeout */
+static int bell_wait_for(btl_module_t *m, int want)
+{
+    int empty = 0;
+    while (bell_last < want) {
+        double t0 = now();
+        int got = m->wait(BELL_TIMEOUT_MS);
+        if (got < 0 || now() - t0 >= BELL_TIMEOUT_MS * 1e-3)
+            return -1;
+        empty += got == 0;
+    }
+    return empty;
+}
+
+static int rank_doorbell(int rank, int n)
+{
+    btl_endpoint_t *eps[MAX_RANKS];
+    on_recv = bell_recv;
+    svc.oversubscribed = 1;
+    btl_module_t *m = sm_up(eps);
+    RANK_CHECK(m != NULL && m->wait != NULL);
+    int peer = 1 - rank, empty = 0;
+
+    /* ping-pong: each side sleeps while the other works */
+    for (int i = 0; i < BELL_ROUNDS; i++) {
+        if ((i % 2) == rank) {
+            void *f = m->reserve(eps[peer], sizeof(i));
+            RANK_CHECK(f != NULL);
+            memcpy(f, &i, sizeof(i));
+            m->commit(eps[peer], f, sizeof(i));
+        } else {
+            int e = bell_wait_for(m, i);
+            RANK_CHECK(e >= 0);
+            empty += e;
+        }
+    }
+    RANK_CHECK(bell_bad == 0);
+    /* a wait can end empty when a sender's wake-up comes late; not every time */
+    RANK_CHECK(empty < BELL_ROUNDS / 4);
+    fence();
+
+    /* a sender whose ring is full must not sleep: the receiver frees room silently */
+    if (rank == 0) {
+        void *f;
+        while ((f = m->reserve(eps[peer], m->max_frag)) != NULL)
+            m->commit(eps[peer], f, m->max_frag);
+        double t0 = now();
+        RANK_CHECK(m->wait(BELL_TIMEOUT_MS) == 0);
+        RANK_CHECK(now() - t0 < BELL_TIMEOUT_MS * 1e-3 / 2);
+    }
+    fence();
+    RANK_CHECK(m->finalize() == COMPI_OK);
+    return 0;
+}
+
+/* not oversubscribed: no doorbell, and senders do not look for one */
+static int rank_no_doorbell(int rank, int n)
+{
+    btl_endpoint_t *eps[MAX_RANKS];
+    btl_module_t *m = sm_up(eps);
+    RANK_CHECK(m != NULL && m->wait == NULL);
+    RANK_CHECK(eps[1 - rank]->bell == NULL);
+    fence();
+    RANK_CHECK(m->finalize() == COMPI_OK);
+    return 0;
+}
+
+START_TEST(test_sm_doorbell)
+{
+    ck_assert_int_eq(run_ranks(2, rank_doorbell), 0);
+    ck_assert_int_eq(run_ranks(2, rank_no_doorbell), 0);
+}
+END_TEST
+
 /* ---- single copy into scattered local buffers --------------------------------------- */
 
 #define GET_BYTES ((size_t)4 * 1024 * 1024 + 13)
@@ -740,10 +832,9 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "--bench") == 0)
         return run_ranks(2, rank_bench) == 0 ? 0 : 1;
 
-    const TTest *tests[] = {
-        test_sm_connect, test_sm_stream_pair, test_sm_stream_all_to_all, test_sm_ring_full,
-        test_sm_get, test_sm_put, test_sm_params, test_self
-    };
+    const TTest *tests[] = {test_sm_connect,   test_sm_stream_pair, test_sm_stream_all_to_all,
+                            test_sm_ring_full, test_sm_doorbell,    test_sm_get,
+                            test_sm_put,       test_sm_params,      test_self};
     const unit_case_t tc = {.suite = "btl_sm", .name = "btl", .timeout_s = RANK_DEADLINE_S + 10};
     return unit_tap_run_list(&tc, tests, UNIT_COUNT(tests));
 }

@@ -12,9 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #define SM_MODEX_KEY "btl.sm"
@@ -65,12 +69,44 @@ static void *btl_sm_reserve(btl_endpoint_t *ep, size_t len)
 {
     if (compi_unlikely(len > btl_sm_module.max_frag))
         return NULL;
-    return sm_ring_reserve(&ep->tx, len);
+    void *frag = sm_ring_reserve(&ep->tx, len);
+    /* the peer frees room without ringing us: our next wait must not sleep */
+    if (compi_unlikely(frag == NULL))
+        btl_sm_state.tx_full = 1;
+    return frag;
+}
+
+/* cross-process futex (no FUTEX_PRIVATE_FLAG: the word is in a shared mapping) */
+static long sm_futex(uint32_t *word, int op, uint32_t val, const struct timespec *ts)
+{
+    return syscall(SYS_futex, word, op, val, ts, NULL, 0);
+}
+
+/* after a commit to a peer that may sleep: wake it if it sleeps (btl_sm.h, the doorbell) */
+static void sm_bell_ring(sm_seg_hdr_t *hdr)
+{
+    /* the record is visible before we read the flag (pairs with the fence in wait) */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (compi_likely(__atomic_load_n(&hdr->sleeping, __ATOMIC_RELAXED) == 0))
+        return;
+    /* one waker per sleep: the sender that clears the flag rings */
+    if (__atomic_exchange_n(&hdr->sleeping, 0, __ATOMIC_RELAXED) == 0)
+        return;
+    __atomic_fetch_add(&hdr->bell, 1, __ATOMIC_SEQ_CST);
+    (void)sm_futex(&hdr->bell, FUTEX_WAKE, 1, NULL);
+}
+
+static void btl_sm_wake(btl_endpoint_t *ep)
+{
+    if (ep->bell != NULL)
+        sm_bell_ring(ep->bell);
 }
 
 static compi_status_t btl_sm_commit(btl_endpoint_t *ep, void *frag, size_t len)
 {
     sm_ring_commit(&ep->tx, frag, len);
+    if (compi_unlikely(ep->bell != NULL))
+        sm_bell_ring(ep->bell);
     return COMPI_OK;
 }
 
@@ -92,6 +128,41 @@ static int btl_sm_progress(void)
         }
     }
     return done;
+}
+
+/*
+ * Progress, or sleep on our segment's bell until a peer commits a record or wakes us
+ * (wake(): the PML's wait_ready has something to see) or `timeout_ms` passes.  Not when
+ * something would not ring: room freed in a full ring of ours (the receiver never rings
+ * its senders), or a peer of another world (its ring is in a segment of its own, whose
+ * header we do not sleep on); then we only yield.
+ */
+static int btl_sm_wait(int timeout_ms)
+{
+    btl_sm_state_t *st = &btl_sm_state;
+    sm_seg_hdr_t *hdr = st->seg;
+    int n;
+
+    if (compi_unlikely(st->tx_full || st->dyn_eps != NULL)) {
+        st->tx_full = 0;
+        n = btl_sm_progress();
+        if (n == 0)
+            sched_yield();
+        return n;
+    }
+    uint32_t bell = __atomic_load_n(&hdr->bell, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&hdr->sleeping, 1, __ATOMIC_RELAXED);
+    /* the flag is visible before we look at the rings (pairs with sm_bell_ring) */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    n = btl_sm_progress();
+    if (n == 0 && (st->wait_ready == NULL || !st->wait_ready())) {
+        struct timespec ts = {.tv_sec = timeout_ms / 1000,
+                              .tv_nsec = (long)(timeout_ms % 1000) * 1000000L};
+        /* returns at once when a sender rang since we read `bell` */
+        (void)sm_futex(&hdr->bell, FUTEX_WAIT, bell, &ts);
+    }
+    __atomic_store_n(&hdr->sleeping, 0, __ATOMIC_RELAXED);
+    return n > 0 ? n : btl_sm_progress();
 }
 
 /* ---- single copy ------------------------------------------------------------------- */
@@ -256,6 +327,7 @@ static compi_status_t btl_sm_publish(void)
     hdr->nslots = (uint32_t)st->local_size;
     hdr->ring_size = st->ring_size;
     hdr->owner_pid = (int32_t)svc->pid;
+    hdr->may_sleep = st->doorbell;
     seg_attached(seg, st->seg_name, st->local_size);
 
     sm_probe_word = SM_PROBE_MAGIC ^ (uint64_t)svc->pid;
@@ -342,6 +414,7 @@ static compi_status_t connect_peer(int world_rank, btl_endpoint_t **ep_p)
     /* outbound: our slot in the peer's segment */
     sm_ring_ctrl_t *octrl = slot_ctrl(seg, st->ring_size, svc->local_rank);
     ep->tx = (sm_ring_tx_t){.data = (char *)(octrl + 1), .ctrl = octrl, .mask = st->ring_size - 1};
+    ep->bell = hdr->may_sleep ? hdr : NULL;
     ep->pid = pid;
     ep->world_rank = world_rank;
     ep->local_rank = lrank;
@@ -530,7 +603,8 @@ static compi_status_t btl_sm_finalize(void)
 }
 
 compi_status_t btl_sm_init(const btl_services_t *svc, uint32_t ring_size, size_t eager_limit,
-                           size_t max_frag, int single_copy, size_t cma_chunk, int memfd)
+                           size_t max_frag, int single_copy, size_t cma_chunk, int memfd,
+                           int doorbell)
 {
     btl_sm_state_t *st = &btl_sm_state;
 
@@ -543,6 +617,7 @@ compi_status_t btl_sm_init(const btl_services_t *svc, uint32_t ring_size, size_t
     st->single_copy = single_copy;
     st->cma_chunk = cma_chunk;
     st->memfd = memfd;
+    st->doorbell = doorbell;
     st->seg_fd = -1;
     st->eps = calloc((size_t)svc->local_size, sizeof(*st->eps));
     st->in = calloc((size_t)svc->local_size, sizeof(*st->in));
@@ -550,6 +625,9 @@ compi_status_t btl_sm_init(const btl_services_t *svc, uint32_t ring_size, size_t
     st->universe = svc->size >= offsetof(btl_services_t, universe) + sizeof(svc->universe)
                        ? svc->universe
                        : NULL;
+    st->wait_ready = svc->size >= offsetof(btl_services_t, wait_ready) + sizeof(svc->wait_ready)
+                         ? svc->wait_ready
+                         : NULL;
     if (st->eps == NULL || st->in == NULL) {
         svc->log_error("btl sm: out of memory for %d local peers", svc->local_size);
         goto err;
@@ -560,9 +638,11 @@ compi_status_t btl_sm_init(const btl_services_t *svc, uint32_t ring_size, size_t
     btl_sm_module.eager_limit = eager_limit;
     btl_sm_module.max_frag = max_frag;
     btl_sm_module.flags = single_copy == SM_COPY_NONE ? 0 : BTL_FLAG_GET | BTL_FLAG_PUT;
-    svc->log_verbose(1, "btl sm: %d local ranks, rings of %u bytes, eager %zu, frag %zu, %s",
+    btl_sm_module.wait = doorbell ? btl_sm_wait : NULL;
+    svc->log_verbose(1, "btl sm: %d local ranks, rings of %u bytes, eager %zu, frag %zu, %s%s",
                      svc->local_size, ring_size, eager_limit, max_frag,
-                     single_copy == SM_COPY_NONE ? "no single copy" : "single copy by CMA");
+                     single_copy == SM_COPY_NONE ? "no single copy" : "single copy by CMA",
+                     doorbell ? ", idle ranks sleep on a doorbell" : "");
     return COMPI_OK;
 
 err:
@@ -588,4 +668,6 @@ btl_module_t btl_sm_module = {
     .finalize = btl_sm_finalize,
     .progress_work = NULL,
     .put = btl_sm_put,
+    .wait = NULL, /* btl_sm_wait when the doorbell is on (btl_sm_init) */
+    .wake = btl_sm_wake,
 };

@@ -31,15 +31,29 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define SM_SEG_MAGIC 0x636f6d7069736d31ull /* "compism1" */
+#define SM_SEG_MAGIC 0x636f6d7069736d32ull /* "compism2" */
 #define SM_SEG_HDR_SIZE 128u
 
+/*
+ * The doorbell (btl_sm_doorbell, on an oversubscribed host): an idle owner sets
+ * `sleeping`, looks at its rings once more and sleeps on the futex word `bell`; a sender
+ * that has just committed a record reads `sleeping` and, when it is set, clears it, adds
+ * one to `bell` and wakes the owner.  Both sides put a sequentially consistent fence
+ * between their store (the flag; the record) and their load (the rings; the flag), so at
+ * least one of them sees the other's store: the owner finds the record, or the sender
+ * finds the flag.  The owner reads `bell` before it sets the flag, so a ring between
+ * that read and the sleep makes the sleep return at once.  The second line is written
+ * only while the owner sleeps; senders read it after each commit.
+ */
 typedef struct sm_seg_hdr {
     uint64_t magic;
     uint32_t nslots;    /* local_size of the job on this host */
     uint32_t ring_size; /* bytes of each ring's data */
     int32_t attached;   /* ranks that have mapped this segment (atomic) */
     int32_t owner_pid;
+    int32_t may_sleep; /* the owner uses the doorbell: its senders must ring it */
+    uint32_t sleeping __attribute__((aligned(64))); /* the owner may sleep on `bell` */
+    uint32_t bell;                                  /* futex word: bumped by each wake-up */
 } sm_seg_hdr_t;
 
 COMPI_STATIC_ASSERT(sizeof(sm_seg_hdr_t) <= SM_SEG_HDR_SIZE, "segment header too big");
@@ -47,7 +61,8 @@ COMPI_STATIC_ASSERT(sizeof(sm_seg_hdr_t) <= SM_SEG_HDR_SIZE, "segment header too
 enum { SM_COPY_NONE, SM_COPY_AUTO, SM_COPY_CMA };
 
 struct btl_endpoint {
-    sm_ring_tx_t tx; /* hot: first */
+    sm_ring_tx_t tx;    /* hot: first */
+    sm_seg_hdr_t *bell; /* the peer's header when it may sleep (ring after a commit), or NULL */
     pid_t pid;
     int world_rank;
     int local_rank;
@@ -77,6 +92,9 @@ typedef struct btl_sm_state {
     uint32_t ring_size;
     int single_copy;  /* SM_COPY_* */
     size_t cma_chunk; /* most bytes per process_vm_readv/writev call; 0: no limit */
+    int doorbell;     /* idle waits sleep on our segment's bell (btl_sm_wait) */
+    int tx_full;      /* a reserve() found a ring full since the last wait */
+    int (*wait_ready)(void); /* svc's, when it is long enough to have it; else NULL */
 
     void *seg; /* own segment */
     size_t seg_len;
@@ -91,6 +109,7 @@ extern btl_module_t btl_sm_module;
 
 /* btl_sm.c: set up from the parameters the component read; COMPI_OK or an error */
 compi_status_t btl_sm_init(const btl_services_t *svc, uint32_t ring_size, size_t eager_limit,
-                           size_t max_frag, int single_copy, size_t cma_chunk, int memfd);
+                           size_t max_frag, int single_copy, size_t cma_chunk, int memfd,
+                           int doorbell);
 
 #endif

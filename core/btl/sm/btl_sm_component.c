@@ -86,6 +86,11 @@ static btl_module_t *btl_sm_open(const btl_services_t *svc)
     long cma_chunk = btl_param_int(svc, "btl_sm_cma_chunk", 0, 0, 1L << 40,
                                    "most bytes one process_vm_readv/writev call copies "
                                    "(0: a whole transfer in one call)");
+    long doorbell = btl_param_int(svc, "btl_sm_doorbell", 1, 0, 1,
+                                  "on an oversubscribed host, an idle rank sleeps until a local "
+                                  "peer's message (or a flag of a shared-memory collective) "
+                                  "rings its doorbell, a futex in its segment; 0: idle ranks "
+                                  "poll and yield");
     int single_copy = parse_single_copy(svc, copy);
     if (single_copy < 0)
         return NULL;
@@ -114,8 +119,8 @@ static btl_module_t *btl_sm_open(const btl_services_t *svc)
         (void)prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
     }
 
-    if (btl_sm_init(svc, ring_size, (size_t)eager, (size_t)max_frag, single_copy,
-                    (size_t)cma_chunk, strcmp(backing, "memfd") == 0) != COMPI_OK)
+    if (btl_sm_init(svc, ring_size, (size_t)eager, (size_t)max_frag, single_copy, (size_t)cma_chunk,
+                    strcmp(backing, "memfd") == 0, doorbell && svc->oversubscribed) != COMPI_OK)
         return NULL;
     return &btl_sm_module;
 }

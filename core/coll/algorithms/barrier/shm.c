@@ -40,9 +40,9 @@ static compi_status_t barrier_shm(coll_closure_t *self, const coll_call_t *call)
         coll_shm_wait(shm, &shm->ctl[c].arrive, s);
     }
     if (r == 0) {
-        coll_shm_set(&shm->ctl[0].release, s);
+        coll_shm_set(shm, &shm->ctl[0].release, s);
     } else {
-        coll_shm_set(&shm->ctl[r].arrive, s);
+        coll_shm_set(shm, &shm->ctl[r].arrive, s);
         coll_shm_wait(shm, &shm->ctl[0].release, s);
     }
     coll_shm_reached(shm, s); /* rank 0 released: all arrived */

@@ -49,7 +49,7 @@ static compi_status_t bcast_shm(coll_closure_t *self, const coll_call_t *call)
             } else {
                 dt_pack(dt, buf, call->scount, off, slot, n);
             }
-            coll_shm_set(&shm->ctl[r].release, s);
+            coll_shm_set(shm, &shm->ctl[r].release, s);
         } else {
             coll_shm_wait(shm, &shm->ctl[root].release, s);
             if (contig != NULL) {

@@ -50,7 +50,7 @@ static compi_status_t reduce_shm(coll_closure_t *self, const coll_call_t *call)
             coll_shm_reached(shm, s);
             st = coll_shm_combine(shm, call->op, dt, red_at(call->rbuf, dt, first), 0, n, s);
         } else {
-            coll_shm_set(&shm->ctl[r].arrive, s);
+            coll_shm_set(shm, &shm->ctl[r].arrive, s);
         }
         coll_shm_done(shm, s);
     }

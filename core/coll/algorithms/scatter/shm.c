@@ -57,7 +57,7 @@ static compi_status_t scatter_shm(coll_closure_t *self, const coll_call_t *call)
             coll_shm_pack(slot + (size_t)j * n, b.buf, b.count, b.dt, n);
         }
     }
-    coll_shm_set(&shm->ctl[root].release, s);
+    coll_shm_set(shm, &shm->ctl[root].release, s);
     if (own.count > 0) {
         coll_sblock(call, root, &b);
         st = coll_blk_copy(&b, &own);

@@ -16,9 +16,12 @@
  * algorithm that runs as a schedule (.sched, or a tree) runs every case twice: blocking
  * (the closure's fn) and as a schedule (its start, then a wait).
  *
- * Usage: mpirun -np N ./coll_algos_move [max-ints-per-rank]; rank 0 prints
+ * Usage: mpirun -np N ./coll_algos_move [max-ints-per-rank] (default 1 MiB per rank, or
+ * COMPI_TEST_MAX_BYTES); rank 0 prints
  * "ok: coll_algos_move np=N" and the program exits 0 when every check passed.
  */
+#include "tests/mpi/mpitest.h"
+
 #include "core/coll/coll.h"
 #include "core/pml/pml.h"
 
@@ -392,7 +395,8 @@ int main(int argc, char **argv)
     MPI_Type_vector(2, 1, 2, MPI_INT, &ty_vec.handle);
     MPI_Type_commit(&ty_vec.handle);
 
-    long max_ints = argc > 1 ? atol(argv[1]) : 262144; /* 1 MiB per rank */
+    /* 1 MiB per rank (less under COMPI_TEST_MAX_BYTES) */
+    long max_ints = argc > 1 ? atol(argv[1]) : mt_max_bytes(1L << 20) / (long)sizeof(int);
     long big = max_ints / size / 2 * 2;
     long bases[] = {0, 2, 10, 600, 40000, big};
     int nbases = sizeof(bases) / sizeof(bases[0]);

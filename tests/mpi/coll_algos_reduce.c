@@ -18,6 +18,8 @@
  * NAME]` (--only: the algorithms of that name, e.g. shm, of every kind).  Prints one
  * line per failure and exits non-zero if any case failed.
  */
+#include "tests/mpi/mpitest.h"
+
 #include "core/coll/coll.h"
 #include "core/comm/comm.h"
 #include "core/dt/dt.h"
@@ -349,7 +351,7 @@ static void run_comm(compi_comm_t *comm, const dkind_t *kinds, int nkinds)
         if (g_only != NULL && strcmp(a->name, g_only) != 0) {
             continue;
         }
-        coll_params_t prms[3] = {{0, 0}, {0, 0}, {0, 0}};
+        coll_params_t prms[3] = {{0}};
         int nprm = 1;
         if (a->params & COLL_PARAM_SEGSIZE) {
             prms[nprm++] = (coll_params_t){.segsize = 100};
@@ -435,7 +437,8 @@ int main(int argc, char **argv)
     }
 
     dkind_t kinds[] = {
-        {"int-sum", MPI_INT, MPI_SUM, 1, 1, {0}, 0, quick ? 20000 : 262144},
+        {"int-sum", MPI_INT, MPI_SUM, 1, 1, {0}, 0,
+         quick ? 20000 : (int)(mt_max_bytes(1L << 20) / (long)sizeof(int))},
         {"vector-sum", vec, MPI_SUM, 2, 4, {0, 3}, 0, 20000},
         {"matrix-product", mat, matop, 4, 4, {0, 1, 2, 3}, 1, 1031},
     };

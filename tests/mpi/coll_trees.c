@@ -425,6 +425,9 @@ static void all_cases(const int *roots, int nroots)
                     (shape != SHAPE_RANDOM || as_schedule)) {
                     continue;
                 }
+                if ((long)sizes[si] > mt_max_bytes(1L << 20)) {
+                    continue; /* COMPI_TEST_MAX_BYTES */
+                }
                 size_t count = sizes[si] / sizeof(int);
                 for (int k = 0; k < 2; k++) {
                     test_bcast(shape, root, segs[k], sizes[si]);

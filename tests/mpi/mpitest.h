@@ -65,6 +65,16 @@ static inline void mt_fail(const char *file, int line, const char *fmt, ...)
         }                                                                                     \
     } while (0)
 
+/* The largest message, in bytes per rank, that the programs sweeping sizes should use:
+   `dflt`, or less when COMPI_TEST_MAX_BYTES says so (the sanitized build sets it:
+   tests/sanitizers/env.sh). */
+static inline long mt_max_bytes(long dflt)
+{
+    const char *v = getenv("COMPI_TEST_MAX_BYTES");
+    long m = v != NULL ? atol(v) : 0;
+    return m > 0 && m < dflt ? m : dflt;
+}
+
 static inline void mt_init(int *argc, char ***argv, const char *name)
 {
     mt_name = name;

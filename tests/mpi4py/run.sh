@@ -21,13 +21,13 @@
 #   MPI4PY_MPICC    the MPI's compiler wrapper (default: compi's, $top_builddir/bin/mpicc)
 #   MPI4PY_MPIRUN   its launcher (default: compi's mpirun); for MPICH:
 #                   MPI4PY_MPICC=mpicc.mpich MPI4PY_MPIRUN=mpiexec.mpich sh run.sh
-#   MPI4PY_NPS      the process counts (default "1 2 5")
+#   MPI4PY_NPS      the process counts (default "1 2 5"; empty: build only)
 #   MPI4PY_EXCLUDE  the exclusion file (default tests/mpi4py/excluded.txt; "none": none)
 #   MPI4PY_TIMEOUT  the time limit of each np in seconds (default 300; doubled for an np
 #                   above the number of cores)
 #   MPI4PY_PYTHON   the Python to build the virtual environment from (default
 #                   /usr/bin/python3, Debian's, which python3-dev matches)
-#   MPI4PY_CFLAGS   added to the C compiler's flags of the build (default -O0; the key
+#   MPI4PY_CFLAGS   added to the C compiler's flags of the build (default "-O0 -g0"; the key
 #                   of the build includes them)
 #   COMPI_MPI4PY=0  skip (it is a test of tier 2: `make check COMPI_TIER=2` runs it)
 set -u
@@ -38,7 +38,7 @@ version=4.1.2
 dir="$top_builddir/mpi4py"
 : "${MPI4PY_MPICC:=$top_builddir/bin/mpicc}"
 : "${MPI4PY_MPIRUN:=$top_builddir/bin/mpirun}"
-: "${MPI4PY_NPS:=1 2 5}"
+: "${MPI4PY_NPS=1 2 5}"
 : "${MPI4PY_EXCLUDE:=$here/excluded.txt}"
 : "${MPI4PY_TIMEOUT:=300}"
 : "${MPI4PY_PYTHON:=/usr/bin/python3}"
@@ -53,6 +53,8 @@ echo "1..$((nps + 1))"
 bail() {
     echo "not ok 1 - mpi4py $version built against $MPI4PY_MPICC: $1"
     [ -n "${2:-}" ] && [ -f "$2" ] && tail -n 40 "$2" | sed 's/^/# /'
+    # this run's build log stays as build-<mpicc>.log
+    [ -n "${log:-}" ] && [ -f "$log" ] && mv -f "$log" "$blog"
     n=2
     for np in $MPI4PY_NPS; do
         echo "not ok $n - mpi4py test suite at np $np # not run: no mpi4py"
@@ -66,7 +68,13 @@ mkdir -p "$dir" || bail "cannot create $dir"
 mpicc_path=$(command -v "$MPI4PY_MPICC") || bail "no compiler wrapper $MPI4PY_MPICC"
 venv="$dir/venv-$(basename "$mpicc_path")"
 py="$venv/bin/python"
-log="$dir/build-$(basename "$mpicc_path").log"
+# one build at a time (the runs of each np are tests of their own, tests/mpi4py/np*.sh,
+# which make starts after tests/mpi4py/build.sh; the lock covers runs started by hand)
+exec 9>"$dir/.build.lock"
+flock 9 || bail "cannot lock $dir/.build.lock"
+# this run's log of the build steps, kept as build-<mpicc>.log when it built something
+blog="$dir/build-$(basename "$mpicc_path").log"
+log="$blog.$$"
 : >"$log"
 t0=$(date +%s)
 # pip's and the compiler's temporary files in the build tree (one directory a venv): a
@@ -111,7 +119,7 @@ incdir=$("$mpicc_path" -show -c x.c 2>/dev/null | tr ' ' '\n' | sed -n 's/^-I//p
 libdirs=$("$mpicc_path" -show x.o 2>/dev/null | tr ' ' '\n' | sed -n 's/^-L//p')
 key=$(
     {
-        echo "$version $mpicc_path ${MPI4PY_CFLAGS--O0}"
+        echo "$version $mpicc_path ${MPI4PY_CFLAGS--O0 -g0}"
         cat "$incdir/mpi.h" 2>/dev/null
         for d in $libdirs; do
             for l in "$d"/libmpi.so "$d"/libmpich.so; do
@@ -125,7 +133,7 @@ if [ "$(cat "$venv/.mpi4py-key" 2>/dev/null)" != "$key" ]; then
     # from the kept source distribution, offline
     # -O0: the build is mostly the compile of one large generated C file (MPI.c), which
     # takes 5 to 6 minutes at -O2 on one core; the tests run the same either way
-    env MPICC="$mpicc_path" CFLAGS="${MPI4PY_CFLAGS--O0}" \
+    env MPICC="$mpicc_path" CFLAGS="${MPI4PY_CFLAGS--O0 -g0}" \
         "$py" -m pip install -v --force-reinstall --no-deps --no-index \
         --no-binary :all: --no-build-isolation --no-cache-dir "$sdist" >>"$log" 2>&1 ||
         bail "pip install mpi4py (MPICC=$mpicc_path) failed" "$log"
@@ -138,6 +146,9 @@ echo "ok 1 - mpi4py $version built against $mpicc_path ($(( $(date +%s) - t0 ))s
 
 rm -rf "$venv.tmp"
 unset TMPDIR
+if [ -s "$log" ]; then mv -f "$log" "$blog"; else rm -f "$log"; fi
+flock -u 9
+exec 9>&-
 
 # ---- the exclusions -----------------------------------------------------------------
 # excluded.txt: "[np>1] PATTERN REASON...", one a line; '#' lines are comments.  A PATTERN

@@ -161,15 +161,10 @@ static void split_space(void)
 
 int main(int argc, char **argv)
 {
-    int provided, burst = 0;
+    int burst = 0;
     pthread_t th[NTHREADS];
 
-    mt_name = "bsend_threads";
-    MPI_OK(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided));
-    MPI_OK(MPI_Comm_rank(MPI_COMM_WORLD, &mt_rank));
-    MPI_OK(MPI_Comm_size(MPI_COMM_WORLD, &mt_size));
-    MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &mt_sync_comm));
-    CHECK(provided == MPI_THREAD_MULTIPLE, "provided %d", provided);
+    mt_init_level(&argc, &argv, "bsend_threads", 1);
     MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
     split_space();

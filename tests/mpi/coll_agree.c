@@ -133,7 +133,7 @@ static int run_threads(void)
 
 int main(int argc, char **argv)
 {
-    int buf[3] = {0}, fatal = 0, threads = 0, provided = -1;
+    int buf[3] = {0}, fatal = 0, threads = 0;
     const char *mode = "blocking";
     MPI_Comm comm;
 
@@ -149,13 +149,7 @@ int main(int argc, char **argv)
         }
     }
     if (threads) {
-        /* mt_init's steps, with MPI_Init_thread */
-        mt_name = "coll_agree";
-        MPI_OK(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided));
-        MPI_OK(MPI_Comm_rank(MPI_COMM_WORLD, &mt_rank));
-        MPI_OK(MPI_Comm_size(MPI_COMM_WORLD, &mt_size));
-        MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &mt_sync_comm));
-        CHECK(provided == MPI_THREAD_MULTIPLE, "provided thread level %d", provided);
+        mt_init_level(&argc, &argv, "coll_agree", 1);
         return run_threads();
     }
     mt_init(&argc, &argv, "coll_agree");

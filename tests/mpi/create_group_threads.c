@@ -102,13 +102,7 @@ static void *run(void *arg)
 
 int main(int argc, char **argv)
 {
-    int provided;
-    mt_name = "create_group_threads";
-    MPI_OK(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided));
-    CHECK(provided == MPI_THREAD_MULTIPLE, "provided %d", provided);
-    MPI_OK(MPI_Comm_rank(MPI_COMM_WORLD, &mt_rank));
-    MPI_OK(MPI_Comm_size(MPI_COMM_WORLD, &mt_size));
-    MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &mt_sync_comm));
+    mt_init_level(&argc, &argv, "create_group_threads", 1);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     pthread_t th[NTHREADS];
     for (long t = 0; t < NTHREADS; t++) {

@@ -115,15 +115,9 @@ static void *run(void *arg)
 
 int main(int argc, char **argv)
 {
-    int provided;
     pthread_t th[NTHREADS];
 
-    mt_name = "idup_threads";
-    MPI_OK(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided));
-    CHECK(provided == MPI_THREAD_MULTIPLE, "provided %d", provided);
-    MPI_OK(MPI_Comm_rank(MPI_COMM_WORLD, &mt_rank));
-    MPI_OK(MPI_Comm_size(MPI_COMM_WORLD, &mt_size));
-    MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &mt_sync_comm));
+    mt_init_level(&argc, &argv, "idup_threads", 1);
     for (int t = 0; t < NTHREADS; t++) {
         MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &comms[t]));
         MPI_OK(MPI_Comm_set_errhandler(comms[t], MPI_ERRORS_RETURN));

@@ -75,13 +75,26 @@ static inline long mt_max_bytes(long dflt)
     return m > 0 && m < dflt ? m : dflt;
 }
 
-static inline void mt_init(int *argc, char ***argv, const char *name)
+/* MPI_Init, or with `multiple` MPI_Init_thread at MPI_THREAD_MULTIPLE (a check fails
+   when it is not provided), then the rank, the size and the private copy of WORLD */
+static inline void mt_init_level(int *argc, char ***argv, const char *name, int multiple)
 {
+    int provided = MPI_THREAD_MULTIPLE;
     mt_name = name;
-    MPI_OK(MPI_Init(argc, argv));
+    if (multiple) {
+        MPI_OK(MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided));
+    } else {
+        MPI_OK(MPI_Init(argc, argv));
+    }
     MPI_OK(MPI_Comm_rank(MPI_COMM_WORLD, &mt_rank));
     MPI_OK(MPI_Comm_size(MPI_COMM_WORLD, &mt_size));
     MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &mt_sync_comm));
+    CHECK(provided == MPI_THREAD_MULTIPLE, "provided thread level %d", provided);
+}
+
+static inline void mt_init(int *argc, char ***argv, const char *name)
+{
+    mt_init_level(argc, argv, name, 0);
 }
 
 /* barrier over `comm` built from point-to-point: gather to 0, then release */

@@ -236,15 +236,10 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
-    int provided = -1, q = -1, flag = -1;
+    int q = -1, flag = -1;
     pthread_t th[NTHREADS];
 
-    mt_name = "threads";
-    MPI_OK(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided));
-    MPI_OK(MPI_Comm_rank(MPI_COMM_WORLD, &mt_rank));
-    MPI_OK(MPI_Comm_size(MPI_COMM_WORLD, &mt_size));
-    MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &mt_sync_comm));
-    CHECK(provided == MPI_THREAD_MULTIPLE, "provided %d", provided);
+    mt_init_level(&argc, &argv, "threads", 1);
     MPI_OK(MPI_Query_thread(&q));
     CHECK(q == MPI_THREAD_MULTIPLE, "Query_thread %d", q);
     MPI_OK(MPI_Is_thread_main(&flag));

@@ -46,6 +46,22 @@ static void no_crossing(MPI_Comm *cs, int n)
     MPI_OK(MPI_Waitall(n, rq, MPI_STATUSES_IGNORE));
 }
 
+/* MPI_Comm_idup of `comm`, with rank 0 starting it before a synchronous send to rank 1,
+   which starts its own only after that receive: the idup must not wait for the others */
+static void idup_before_ssend(MPI_Comm comm, int tag, MPI_Comm *out, MPI_Request *req)
+{
+    int x = 0;
+    if (mt_size > 1 && mt_rank == 0) {
+        MPI_OK(MPI_Comm_idup(comm, out, req));
+        MPI_OK(MPI_Ssend(&x, 1, MPI_INT, 1, tag, MPI_COMM_WORLD));
+    } else if (mt_size > 1 && mt_rank == 1) {
+        MPI_OK(MPI_Recv(&x, 1, MPI_INT, 0, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        MPI_OK(MPI_Comm_idup(comm, out, req));
+    } else {
+        MPI_OK(MPI_Comm_idup(comm, out, req));
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Comm a, b, pair, split, inner;
@@ -59,15 +75,7 @@ int main(int argc, char **argv)
     MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
 
     /* no waiting for the others: a blocking agreement would deadlock here */
-    if (mt_size > 1 && mt_rank == 0) {
-        MPI_OK(MPI_Comm_idup(MPI_COMM_WORLD, &a, &r1));
-        MPI_OK(MPI_Ssend(&x, 1, MPI_INT, 1, 1, MPI_COMM_WORLD));
-    } else if (mt_size > 1 && mt_rank == 1) {
-        MPI_OK(MPI_Recv(&x, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-        MPI_OK(MPI_Comm_idup(MPI_COMM_WORLD, &a, &r1));
-    } else {
-        MPI_OK(MPI_Comm_idup(MPI_COMM_WORLD, &a, &r1));
-    }
+    idup_before_ssend(MPI_COMM_WORLD, 1, &a, &r1);
     /* more while it is pending: an idup with info, a blocking dup of a pair, a split */
     MPI_Info info;
     MPI_OK(MPI_Info_create(&info));
@@ -151,15 +159,7 @@ int main(int argc, char **argv)
             MPI_OK(MPI_Comm_idup(inner, &made[i], &rq[i]));
         }
         MPI_OK(MPI_Waitall(300, rq, MPI_STATUSES_IGNORE));
-        if (mt_size > 1 && mt_rank == 0) {
-            MPI_OK(MPI_Comm_idup(inner, &c, &r));
-            MPI_OK(MPI_Ssend(&x, 1, MPI_INT, 1, 2, MPI_COMM_WORLD));
-        } else if (mt_size > 1 && mt_rank == 1) {
-            MPI_OK(MPI_Recv(&x, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-            MPI_OK(MPI_Comm_idup(inner, &c, &r));
-        } else {
-            MPI_OK(MPI_Comm_idup(inner, &c, &r));
-        }
+        idup_before_ssend(inner, 2, &c, &r);
         MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &d));
         MPI_OK(MPI_Comm_split(MPI_COMM_WORLD, mt_rank % 2, 0, &e));
         MPI_OK(MPI_Comm_idup(made[299], &f, &rf));

@@ -28,6 +28,6 @@ if [ -z "$COMPI_SANITIZED" ]; then
 fi
 note=
 if [ -n "$COMPI_SANITIZED" ]; then
-    note="sanitized build: allocations are not counted (AddressSanitizer owns malloc); the results are checked"
+    note="sanitized build: allocations are not counted (AddressSanitizer owns malloc); the results of each miss and three hits are checked"
 fi
 mt_run_config_suite coll_alloc "$note"

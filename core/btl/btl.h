@@ -168,8 +168,9 @@ typedef struct btl_module {
      * optional (with a wait() that asks svc->wait_ready before it sleeps; the PML sleeps
      * for a flag only in a module that has it): wake the peer of `ep` if it sleeps in its
      * wait(), after the caller changed what the peer's wait_ready looks at.  A
-     * sequentially consistent fence comes first, inside.  Shorter modules lack it: check
-     * `size`.
+     * sequentially consistent fence comes first, inside.  `ep` NULL: this process's own
+     * wait(), from another of its threads (any thread may call it, without the PML's
+     * state).  Shorter modules lack it: check `size`.
      */
     void (*wake)(btl_endpoint_t *ep);
 } btl_module_t;

@@ -42,10 +42,19 @@ static __thread int big_depth;   /* levels this thread holds */
 static unsigned big_waiters;     /* threads in pthread_mutex_lock, atomic */
 static unsigned big_takes;       /* acquisitions so far, atomic: a yield sees one happen */
 
+/* whether a thread waits for the lock (the PML's sleeper asks before it sleeps) */
+static int big_lock_waited(void)
+{
+    return __atomic_load_n(&big_waiters, __ATOMIC_SEQ_CST) > 0;
+}
+
 static void big_lock_take(void)
 {
     if (pthread_mutex_trylock(&big_lock) != 0) {
-        __atomic_add_fetch(&big_waiters, 1, __ATOMIC_RELAXED);
+        /* the holder may sleep in a wait of an oversubscribed host: say that we wait
+           (it looks before it sleeps), then wake it (if it was already asleep) */
+        __atomic_add_fetch(&big_waiters, 1, __ATOMIC_SEQ_CST);
+        pml_wake_sleeper();
         pthread_mutex_lock(&big_lock);
         __atomic_sub_fetch(&big_waiters, 1, __ATOMIC_RELAXED);
     }
@@ -200,7 +209,7 @@ static int lib_start(int required)
     }
     if (thread_level == MPI_THREAD_MULTIPLE) {
         compi_thread_multiple = 1;
-        pml_set_thread_yield(compi_big_lock_yield);
+        pml_set_thread_yield(compi_big_lock_yield, big_lock_waited);
         compi_big_lock_enter(); /* the rest of MPI_Init runs as one entry point */
     }
 

@@ -50,9 +50,14 @@ static btl_services_t services;
 static const uint64_t *wait_flag;
 static uint64_t wait_seq;
 
+/* MPI_THREAD_MULTIPLE: whether another thread waits for the API's lock (which the
+   sleeper holds), or NULL */
+static int (*thread_waiting)(void);
+
 static int svc_wait_ready(void)
 {
-    return wait_flag != NULL && __atomic_load_n(wait_flag, __ATOMIC_ACQUIRE) >= wait_seq;
+    return (wait_flag != NULL && __atomic_load_n(wait_flag, __ATOMIC_ACQUIRE) >= wait_seq) ||
+           (thread_waiting != NULL && thread_waiting());
 }
 
 static void fill_services(void)
@@ -357,6 +362,7 @@ compi_status_t pml_finalize(void)
         pml_progress_wait();
     }
     btl_bytes_fold();
+    pml_state.block_btl = NULL; /* pml_wake_sleeper: nothing to wake any more */
     for (int m = 0; m < pml_state.nmodules; m++) {
         if (pml_state.modules[m]->finalize != NULL) {
             pml_state.modules[m]->finalize();
@@ -602,9 +608,19 @@ static int run_hooks(void)
 
 void (*pml__thread_yield)(void);
 
-void pml_set_thread_yield(void (*yield)(void))
+void pml_set_thread_yield(void (*yield)(void), int (*waiting)(void))
 {
     pml__thread_yield = yield;
+    thread_waiting = waiting;
+}
+
+void pml_wake_sleeper(void)
+{
+    btl_module_t *b = pml_state.block_btl;
+    void (*wake)(btl_endpoint_t *) = b != NULL ? pml_btl_wake(b) : NULL;
+    if (wake != NULL) {
+        wake(NULL); /* this process's own sleeper */
+    }
 }
 
 /* one round over the transports and the queues; `may_sleep`: the caller blocks anyway */
@@ -634,10 +650,13 @@ static inline int progress_once(int may_sleep)
     } else if (compi_unlikely(pml_state.oversubscribed)) {
         /* in a blocking call, after a short spin, sleep where the next message will wake
            us (a rank that yields stays runnable and keeps taking turns from the ranks
-           that work); never in MPI_Test and the like, which must return at once */
+           that work); never in MPI_Test and the like, which must return at once.  At
+           MPI_THREAD_MULTIPLE only in a transport that another thread of ours can wake
+           when it wants the lock the sleeper holds (pml_wake_sleeper). */
         ++idle_polls;
         if (may_sleep && pml_state.block_btl != NULL && idle_polls >= pml_state.block_after &&
-            pml__thread_yield == NULL && others_idle()) {
+            (pml__thread_yield == NULL || pml_btl_wake(pml_state.block_btl) != NULL) &&
+            others_idle()) {
             n = pml_state.block_btl->wait(pml_state.block_ms);
             if (n > 0) {
                 idle_polls = 0;

@@ -119,10 +119,14 @@ enum { PML_HOOK_SCHED, PML_HOOK_OSC, PML_HOOK_COMM, PML_HOOK_SLOTS };
 void pml_set_progress_hook(int slot, int (*hook)(void));
 /* MPI_THREAD_MULTIPLE: the API layer's lock (core/mpi/thread_lock.h) is dropped and taken
    again by `yield`, which pml_progress_wait() calls after each round, so a thread that
-   waits lets the others in; with it set, a wait never sleeps in a transport (it would
-   sleep holding the lock).  Set once, before pml_init; NULL (the default) below
-   MPI_THREAD_MULTIPLE, and the layers that keep per-thread state ask pml_threaded(). */
-void pml_set_thread_yield(void (*yield)(void));
+   waits lets the others in.  A wait that sleeps in a transport (host oversubscribed)
+   sleeps holding the lock, so it sleeps only in a transport that can be woken, and not
+   while `waiting` says that another thread waits for the lock; such a thread calls
+   pml_wake_sleeper() after it says so and before it blocks.  Set once, before pml_init;
+   NULL (the default) below MPI_THREAD_MULTIPLE, and the layers that keep per-thread state
+   ask pml_threaded(). */
+void pml_set_thread_yield(void (*yield)(void), int (*waiting)(void));
+void pml_wake_sleeper(void);
 extern void (*pml__thread_yield)(void);
 static inline int pml_threaded(void)
 {

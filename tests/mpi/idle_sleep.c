@@ -9,28 +9,53 @@
  * The token then goes round a ring 200 times, the ranks waiting between their turns,
  * and must arrive intact.  When the host has a processor for every rank the CPU check
  * is skipped: waiting ranks spin then.
+ * With the argument "multiple" the program runs at MPI_THREAD_MULTIPLE (as mpi4py's do by
+ * default): the waits must sleep all the same, and on rank 1 a second thread calls MPI
+ * (MPI_Sendrecv on MPI_COMM_SELF, 200 times) while the first waits asleep holding the
+ * library's lock, which must let it in.  The CPU counted is the waiting thread's.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "tests/mpi/mpitest.h"
 
+#include <pthread.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
+/* the calling thread's CPU time */
 static double cpu_seconds(void)
 {
     struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
+    getrusage(RUSAGE_THREAD, &ru);
     return (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
            ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) * 1e-6;
+}
+
+/* the second thread of rank 1 (multiple): MPI calls while the first thread waits */
+static void *side_calls(void *arg)
+{
+    (void)arg;
+    struct timespec ts = {.tv_sec = 0, .tv_nsec = 200 * 1000 * 1000};
+    while (nanosleep(&ts, &ts) != 0) {
+    }
+    for (int i = 0; i < 200; i++) {
+        int out = i, in = -1;
+        MPI_OK(MPI_Sendrecv(&out, 1, MPI_INT, 0, 3, &in, 1, MPI_INT, 0, 3, MPI_COMM_SELF,
+                            MPI_STATUS_IGNORE));
+        CHECK(in == i, "second thread: MPI_Sendrecv on MPI_COMM_SELF got %d, expected %d", in, i);
+    }
+    return NULL;
 }
 
 int main(int argc, char **argv)
 {
     int token = 0;
+    int multiple = argc > 1 && strcmp(argv[1], "multiple") == 0;
+    pthread_t side;
 
-    mt_init(&argc, &argv, "idle_sleep");
+    mt_init_level(&argc, &argv, "idle_sleep", multiple);
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     int oversubscribed = ncpu > 0 && mt_size > ncpu;
 
@@ -44,6 +69,9 @@ int main(int argc, char **argv)
             MPI_OK(MPI_Send(&token, 1, MPI_INT, r, 1, MPI_COMM_WORLD));
         }
     } else {
+        if (multiple && mt_rank == 1) {
+            CHECK(pthread_create(&side, NULL, side_calls, NULL) == 0, "pthread_create");
+        }
         double t0 = cpu_seconds();
         if (mt_rank % 2) {
             MPI_OK(MPI_Recv(&token, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
@@ -57,6 +85,9 @@ int main(int argc, char **argv)
         if (oversubscribed) {
             CHECK(used < 0.05, "waiting 1 s for rank 0 used %.3f s of CPU (%d ranks, %ld CPUs)",
                   used, mt_size, ncpu);
+        }
+        if (multiple && mt_rank == 1) {
+            CHECK(pthread_join(side, NULL) == 0, "pthread_join");
         }
     }
 

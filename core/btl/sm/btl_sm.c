@@ -98,8 +98,13 @@ static void sm_bell_ring(sm_seg_hdr_t *hdr)
 
 static void btl_sm_wake(btl_endpoint_t *ep)
 {
-    if (ep->bell != NULL)
+    if (ep == NULL) {
+        /* our own wait, from another thread of ours */
+        if (btl_sm_state.doorbell && btl_sm_state.seg != NULL)
+            sm_bell_ring(btl_sm_state.seg);
+    } else if (ep->bell != NULL) {
         sm_bell_ring(ep->bell);
+    }
 }
 
 static compi_status_t btl_sm_commit(btl_endpoint_t *ep, void *frag, size_t len)

@@ -111,13 +111,19 @@ fi
 # compi built again with ThreadSanitizer (configure --enable-sanitizers=thread) in
 # _build/tsan/, where the MPI_THREAD_MULTIPLE stress test (threads) and the point-to-point
 # tests ring, anysrc, probe, persistent and p2p_modes run at each of their np, with
-# tests/sanitizers/tsan-env.sh (a report fails the test).
+# tests/sanitizers/tsan-env.sh (a report fails the test).  Only their programs are built
+# (check_PROGRAMS: a run tests/mpi/run/SCRIPT-PROGRAM[-N]-tT.sh runs tests/mpi/PROGRAM),
+# not the hundred others the stage does not run.
 if [ "${COMPI_TSAN:-1}" != 0 ]; then
     tsan_rc=0
     rm -f _build/tsan/test-suite.log
     { build_in _build/tsan --enable-sanitizers=thread &&
         tsan_tests=$(make_var _build/tsan compi_thread_tests) &&
-        (cd _build/tsan && make -j2 check TESTS="$tsan_tests tests/mpi/leftovers.sh"); } ||
+        tsan_programs=$(echo $tsan_tests | tr ' ' '\n' |
+            sed -n 's|^tests/mpi/run/[a-z0-9_]*-\([a-z0-9_]*\)\(-[0-9]*\)\{0,1\}-t[0-9]\.sh$|tests/mpi/\1|p' |
+            sort -u | tr '\n' ' ') &&
+        (cd _build/tsan && make -j2 check check_PROGRAMS="$tsan_programs" \
+            TESTS="$tsan_tests tests/mpi/leftovers.sh"); } ||
         tsan_rc=$?
     [ "$tsan_rc" -eq 0 ] || show_failures _build/tsan/tests
     add_results "ThreadSanitizer build" _build/tsan "$tsan_rc"

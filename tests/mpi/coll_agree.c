@@ -228,6 +228,49 @@ static int run_inter(const char *mode, int fatal)
     return mt_finish();
 }
 
+/*
+ * "later": a Scheme closure whose runs after its first raise on one rank (the root) between
+ * the two closures it runs (configs/raise_later.scm).  Its first run is agreed on and
+ * succeeds everywhere; at each later one (not agreed, coll_check_determinism 1) only the
+ * root fails, with the closure's message, and every other rank completes with the root's
+ * data (the root still runs its part of what it skipped); no hang, nothing printed.
+ * "fatal": the second bcast ends the job.
+ */
+static int run_later(MPI_Comm comm, int fatal)
+{
+    if (!fatal) {
+        MPI_OK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
+    }
+    for (int round = 0; round < 4; round++) {
+        int buf[3];
+        for (int i = 0; i < 3; i++) {
+            buf[i] = mt_rank == 0 ? 100 * round + i : -1;
+        }
+        int rc = MPI_Bcast(buf, 3, MPI_INT, 0, comm), failed = rc != MPI_SUCCESS, nfailed = 0;
+        CHECK(!fatal || round == 0, "bcast %d returned under MPI_ERRORS_ARE_FATAL", round);
+        MPI_OK(MPI_Allreduce(&failed, &nfailed, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+        CHECK(nfailed == (round > 0 && mt_size > 1),
+              "bcast %d failed on %d ranks (here: %d); expected %s", round, nfailed, failed,
+              round > 0 ? "the root only" : "none (the agreed first run)");
+        if (failed) {
+            char text[MPI_MAX_ERROR_STRING] = "";
+            int len = 0;
+            MPI_OK(MPI_Error_string(rc, text, &len));
+            CHECK(mt_rank == 0 && strstr(text, want) != NULL && strstr(text, "rank") != NULL,
+                  "bcast %d failed on rank %d: '%s'", round, mt_rank, text);
+        }
+        for (int i = 0; i < 3 && !failed; i++) {
+            CHECK(buf[i] == 100 * round + i, "bcast %d: buf[%d] = %d on rank %d", round, i,
+                  buf[i], mt_rank);
+        }
+    }
+    int one = 1, sum = 0;
+    MPI_OK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, comm));
+    CHECK(sum == mt_size, "allreduce after the bcasts: %d, expected %d", sum, mt_size);
+    MPI_OK(MPI_Comm_free(&comm));
+    return mt_finish();
+}
+
 int main(int argc, char **argv)
 {
     int buf[3] = {0}, fatal = 0, threads = 0, inter = 0;
@@ -256,6 +299,9 @@ int main(int argc, char **argv)
         return run_inter(mode, fatal);
     }
     MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+    if (strcmp(mode, "later") == 0) {
+        return run_later(comm, fatal);
+    }
     if (fatal) {
         bcast3(mode, buf, comm);
         CHECK(0, "the bcast returned under MPI_ERRORS_ARE_FATAL");

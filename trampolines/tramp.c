@@ -319,8 +319,8 @@ static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
        group of one rank has a gate there). */
     int size = comm_local_size(call->comm);
     int nb = call->mode != COLL_MODE_BLOCKING;
-    int gated = nb && tramp_cfg.agree == 1 && (size > 1 || comm_is_inter(call->comm)) &&
-                cache != NULL;
+    int gated =
+        nb && tramp_cfg.agree == 1 && (size > 1 || comm_is_inter(call->comm)) && cache != NULL;
     int agreeing = size > 1 && tramp_cfg.agree >= (nb ? 2 : 1);
     if (agreeing) {
         compi_status_t ast = tramp__agree(call, k, st, err, c);
@@ -405,8 +405,8 @@ compi_status_t tramp_init(void)
         "instead of hanging: a blocking call's at the call, a nonblocking or persistent "
         "call's as the first round of its own schedule (MPI_I* returns at once; the "
         "request completes with the error); 2: nonblocking and persistent misses agree at "
-        "the call instead (the call waits for every rank's); 0: no agreement (a miss costs no communication, but such a creator "
-        "hangs the job or gives wrong results)");
+        "the call instead (the call waits for every rank's); 0: no agreement (a miss costs "
+        "no communication, but such a creator hangs the job or gives wrong results)");
     bridge_keep_origins(tramp_cfg.verbose > 0);
     const char *summary = param_register_string(
         "coll_summary", "",

@@ -694,8 +694,7 @@ static compi_status_t cross_verdict(void *arg, coll_sched_note_t *note)
 {
     agree_cross_t *x = arg;
     x->tin[AGREE_TEXT_MAX - 1] = '\0';
-    int mine = x->out != COMPI_OK &&
-               (x->in == COMPI_OK || strcmp(x->tout, x->tin) <= 0);
+    int mine = x->out != COMPI_OK && (x->in == COMPI_OK || strcmp(x->tout, x->tin) <= 0);
     note->text = strdup(mine ? x->tout : x->tin);
     note->report = mine && x->report;
     return (compi_status_t)(mine ? x->out : x->in);
@@ -733,8 +732,7 @@ static void exchange_steps(coll_sched_t *s, agree_cross_t *x)
     for (int r = 0; r < n; r++) {
         if (r != me) {
             coll_sched_send_on(s, on, g->mine, g->used, dt_byte(), r);
-            coll_sched_recv_on(s, on, all + (size_t)r * AGREE_MSG_MAX, AGREE_MSG_MAX, dt_byte(),
-                               r);
+            coll_sched_recv_on(s, on, all + (size_t)r * AGREE_MSG_MAX, AGREE_MSG_MAX, dt_byte(), r);
         }
     }
     coll_sched_check(s, run_check, run);

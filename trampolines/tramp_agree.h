@@ -51,9 +51,9 @@ coll_closure_t *tramp__agree_runs(coll_closure_t *c, const tramp_key_t *k);
 /*
  * The agreement of a nonblocking or persistent miss, as the first round of the call's own
  * schedule (on an intercommunicator, each group's, then the groups' verdicts to each
- * other, at every start of a nonblocking call).  c: this rank's closure (NULL when the build failed:
- * st, err).  Returns the closure the cache keeps for the key instead of c (a new
- * reference; NULL when out of memory): a gate whose first start is the miss (the
+ * other, at every start of a nonblocking call).  c: this rank's closure (NULL when the
+ * build failed: st, err).  Returns the closure the cache keeps for the key instead of c
+ * (a new reference; NULL when out of memory): a gate whose first start is the miss (the
  * closure's schedule with the exchange put first, or the exchange alone where this rank
  * has nothing to run), whose later starts wait for the verdict, then run c or fail with
  * the verdict's message on every rank.

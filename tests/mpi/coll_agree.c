@@ -153,13 +153,13 @@ static int inter_allreduce3(const char *mode, MPI_Comm ic, int low)
     for (int i = 0; i < 3; i++) {
         in[i] = mt_rank + i;
     }
-    int rc = strcmp(mode, "nb") == 0
-                 ? complete(mode, MPI_Iallreduce(in, out, 3, MPI_INT, MPI_SUM, ic, &req), &req,
-                            "MPI_Iallreduce")
-                 : complete(mode,
-                            MPI_Allreduce_init(in, out, 3, MPI_INT, MPI_SUM, ic, MPI_INFO_NULL,
-                                               &req),
-                            &req, "MPI_Allreduce_init");
+    int rc =
+        strcmp(mode, "nb") == 0
+            ? complete(mode, MPI_Iallreduce(in, out, 3, MPI_INT, MPI_SUM, ic, &req), &req,
+                       "MPI_Iallreduce")
+            : complete(mode,
+                       MPI_Allreduce_init(in, out, 3, MPI_INT, MPI_SUM, ic, MPI_INFO_NULL, &req),
+                       &req, "MPI_Allreduce_init");
     /* the other group's world ranks: nlow .. size-1, or 0 .. nlow-1 */
     int first = low ? nlow : 0, n = low ? mt_size - nlow : nlow;
     for (int i = 0; rc == MPI_SUCCESS && i < 3; i++) {
@@ -260,8 +260,8 @@ static int run_later(MPI_Comm comm, int fatal)
                   "bcast %d failed on rank %d: '%s'", round, mt_rank, text);
         }
         for (int i = 0; i < 3 && !failed; i++) {
-            CHECK(buf[i] == 100 * round + i, "bcast %d: buf[%d] = %d on rank %d", round, i,
-                  buf[i], mt_rank);
+            CHECK(buf[i] == 100 * round + i, "bcast %d: buf[%d] = %d on rank %d", round, i, buf[i],
+                  mt_rank);
         }
     }
     int one = 1, sum = 0;

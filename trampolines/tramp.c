@@ -322,15 +322,18 @@ static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
     int gated =
         nb && tramp_cfg.agree == 1 && (size > 1 || comm_is_inter(call->comm)) && cache != NULL;
     int agreeing = size > 1 && tramp_cfg.agree >= (nb ? 2 : 1);
+    /* a blocking call on an intercommunicator: then the groups tell each other, at every
+       call (tramp__inter_settle) */
+    int settled = !nb && tramp_cfg.agree >= 1 && comm_is_inter(call->comm);
     if (agreeing) {
         compi_status_t ast = tramp__agree(call, k, st, err, c);
         if (ast != COMPI_OK) {
             coll_closure_release(c);
-            return ast;
+            return settled ? tramp__inter_settle(call->comm, ast) : ast;
         }
     } else if (st != COMPI_OK && !gated) {
         tramp__error_set(1, "%s", err);
-        return st;
+        return settled ? tramp__inter_settle(call->comm, st) : st;
     }
     cache->misses[call->kind]++;
     if (tramp_cfg.verbose > 0 && call->comm->rank == 0 && c != NULL) {
@@ -352,6 +355,15 @@ static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
             coll_closure_release(c);
             c = w;
         }
+    }
+    if (settled) {
+        coll_closure_t *w = tramp__inter_wrap(c);
+        coll_closure_release(c);
+        if (w == NULL) {
+            tramp__error_set(1, "out of memory for the agreement of a cache miss");
+            return tramp__inter_settle(call->comm, COMPI_ERR_NO_MEMORY);
+        }
+        c = w;
     }
     if (gated) {
         coll_closure_t *g = tramp__gate_new(call, k, st, err, c);

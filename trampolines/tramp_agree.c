@@ -897,3 +897,88 @@ coll_closure_t *tramp__gate_new(const coll_call_t *call, const tramp_key_t *k, c
     gate->start = gate_start;
     return gate;
 }
+
+/* ---- a blocking call on an intercommunicator: the groups tell each other ------------- */
+
+/*
+ * Each group's blocking agreement runs inside it (comm_coll_whole: its local_comm), so a
+ * group whose miss failed returns while the other runs its closure and waits for it.  So
+ * at every blocking call on an intercommunicator, hit or miss (its groups' caches miss
+ * at different calls: see the gates above), the groups tell each other their verdicts as
+ * a gate does: remote rank j hears an int from local rank j mod n, then, only when a
+ * group failed, its message; on the trampolines' tag over the intercommunicator itself
+ * (its agreements run on its local_comm: nothing else uses that tag there).  A closure
+ * cached for one is wrapped (tramp__inter_wrap) in one that does this first; a miss that
+ * failed does it before it returns (tramp__inter_settle).  Receives are posted before
+ * the sends, so a send that waits for its receiver (a message past the eager limit)
+ * cannot deadlock.
+ */
+static compi_status_t inter_swap(compi_comm_t *comm, const void *out, void *in, size_t bytes)
+{
+    int n = comm_local_size(comm), m = comm->size, me = comm->rank;
+    compi_request_t *r = NULL;
+    compi_status_t st = pml_irecv(in, bytes, dt_byte(), me % m, COMPI_TAG_TRAMP_CHECK, comm, &r);
+    for (int j = me; j < m && st == COMPI_OK; j += n) {
+        st = pml_send(out, bytes, dt_byte(), j, COMPI_TAG_TRAMP_CHECK, comm, PML_SEND_STANDARD);
+    }
+    if (r != NULL) {
+        compi_status_t ws = pml_wait(r, NULL);
+        pml_request_free(r);
+        st = st != COMPI_OK ? st : ws;
+    }
+    return st;
+}
+
+compi_status_t tramp__inter_settle(compi_comm_t *comm, compi_status_t st)
+{
+    int out = (int)st, in = COMPI_OK;
+    compi_status_t xs = inter_swap(comm, &out, &in, sizeof(int));
+    if (xs != COMPI_OK) {
+        tramp__error_set(1, "an intercommunicator's groups could not tell each other their "
+                            "verdicts: %s", compi_status_string(xs));
+        return xs;
+    }
+    if (out == COMPI_OK && in == COMPI_OK) {
+        return COMPI_OK;
+    }
+    char tout[AGREE_TEXT_MAX], tin[AGREE_TEXT_MAX];
+    memset(tout, 0, sizeof(tout));
+    if (st != COMPI_OK) {
+        snprintf(tout, sizeof(tout), "the group of world rank %d of an intercommunicator: %.960s",
+                 comm->group->world_ranks[0], tramp_err.pending ? tramp_err.text : "(no message)");
+    }
+    int report = tramp_err.pending && tramp_err.reporter;
+    xs = inter_swap(comm, tout, tin, sizeof(tin));
+    tin[sizeof(tin) - 1] = '\0';
+    if (xs != COMPI_OK) {
+        snprintf(tin, sizeof(tin), "the other group of an intercommunicator failed the call "
+                                   "(its message was lost: %s)", compi_status_string(xs));
+    }
+    int mine = out != COMPI_OK && (in == COMPI_OK || strcmp(tout, tin) <= 0);
+    tramp__error_set(mine && report, "%s", mine ? tout : tin);
+    return (compi_status_t)(mine ? out : in);
+}
+
+static compi_status_t inter_fn(coll_closure_t *self, const coll_call_t *call)
+{
+    coll_closure_t *inner = self->state;
+    compi_status_t st = tramp__inter_settle(call->comm, COMPI_OK);
+    return st == COMPI_OK ? inner->fn(inner, call) : st;
+}
+
+static void inter_free(void *p)
+{
+    coll_closure_release(p);
+}
+
+coll_closure_t *tramp__inter_wrap(coll_closure_t *c)
+{
+    coll_closure_t *w = coll_closure_new(inter_fn, c, inter_free, c->name);
+    if (w == NULL) {
+        return NULL;
+    }
+    coll_closure_retain(c);
+    w->signature = c->signature;
+    w->is_scheme = c->is_scheme;
+    return w;
+}

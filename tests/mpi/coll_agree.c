@@ -154,7 +154,8 @@ static int inter_allreduce3(const char *mode, MPI_Comm ic, int low)
         in[i] = mt_rank + i;
     }
     int rc =
-        strcmp(mode, "nb") == 0
+        strcmp(mode, "blocking") == 0 ? MPI_Allreduce(in, out, 3, MPI_INT, MPI_SUM, ic)
+        : strcmp(mode, "nb") == 0
             ? complete(mode, MPI_Iallreduce(in, out, 3, MPI_INT, MPI_SUM, ic, &req), &req,
                        "MPI_Iallreduce")
             : complete(mode,
@@ -173,7 +174,7 @@ static int inter_allreduce3(const char *mode, MPI_Comm ic, int low)
  * "inter": the intercommunicator of the lower half of WORLD (size / 2 ranks) against the
  * upper, with a config that makes its allreduce and bcast fail on one rank
  * (configs/inter_nondet.scm, configs/inter_fail.scm): MPI_Iallreduce and MPI_Ibcast (or
- * their persistent forms, "persist") each fail twice on every rank of both groups with
+ * their persistent forms, "persist", or MPI_Allreduce and MPI_Bcast, "blocking") each fail twice on every rank of both groups with
  * the same code (compared over WORLD); then the intercommunicator serves calls the
  * config leaves alone right: MPI_Igather to each root of the lower group in turn (the
  * lower group's key is one for every root, the upper group's one per root: their caches

@@ -316,15 +316,15 @@ static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
        agreement is the first round of its own schedule (tramp__gate_new), or, asked for
        (coll_check_determinism 2), the blocking round at the call.  An intercommunicator's
        gate also has its groups tell each other their verdicts, at every start (so even a
-       group of one rank has a gate there). */
-    int size = comm_local_size(call->comm);
+       group of one rank has a gate there, and at 2 too: a round at the call could not
+       reach the other group's later starts); its blocking calls do the same at every
+       call (tramp__inter_settle). */
+    int size = comm_local_size(call->comm), inter = comm_is_inter(call->comm);
     int nb = call->mode != COLL_MODE_BLOCKING;
-    int gated =
-        nb && tramp_cfg.agree == 1 && (size > 1 || comm_is_inter(call->comm)) && cache != NULL;
-    int agreeing = size > 1 && tramp_cfg.agree >= (nb ? 2 : 1);
-    /* a blocking call on an intercommunicator: then the groups tell each other, at every
-       call (tramp__inter_settle) */
-    int settled = !nb && tramp_cfg.agree >= 1 && comm_is_inter(call->comm);
+    int gated = nb && cache != NULL &&
+                (tramp_cfg.agree == 1 ? size > 1 || inter : tramp_cfg.agree >= 2 && inter);
+    int agreeing = !gated && size > 1 && tramp_cfg.agree >= (nb ? 2 : 1);
+    int settled = !nb && tramp_cfg.agree >= 1 && inter;
     if (agreeing) {
         compi_status_t ast = tramp__agree(call, k, st, err, c);
         if (ast != COMPI_OK) {

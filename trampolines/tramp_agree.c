@@ -934,8 +934,10 @@ compi_status_t tramp__inter_settle(compi_comm_t *comm, compi_status_t st)
     int out = (int)st, in = COMPI_OK;
     compi_status_t xs = inter_swap(comm, &out, &in, sizeof(int));
     if (xs != COMPI_OK) {
-        tramp__error_set(1, "an intercommunicator's groups could not tell each other their "
-                            "verdicts: %s", compi_status_string(xs));
+        tramp__error_set(1,
+                         "an intercommunicator's groups could not tell each other their "
+                         "verdicts: %s",
+                         compi_status_string(xs));
         return xs;
     }
     if (out == COMPI_OK && in == COMPI_OK) {
@@ -951,8 +953,10 @@ compi_status_t tramp__inter_settle(compi_comm_t *comm, compi_status_t st)
     xs = inter_swap(comm, tout, tin, sizeof(tin));
     tin[sizeof(tin) - 1] = '\0';
     if (xs != COMPI_OK) {
-        snprintf(tin, sizeof(tin), "the other group of an intercommunicator failed the call "
-                                   "(its message was lost: %s)", compi_status_string(xs));
+        snprintf(tin, sizeof(tin),
+                 "the other group of an intercommunicator failed the call "
+                 "(its message was lost: %s)",
+                 compi_status_string(xs));
     }
     int mine = out != COMPI_OK && (in == COMPI_OK || strcmp(tout, tin) <= 0);
     tramp__error_set(mine && report, "%s", mine ? tout : tin);

@@ -174,12 +174,11 @@ static int inter_allreduce3(const char *mode, MPI_Comm ic, int low)
  * "inter": the intercommunicator of the lower half of WORLD (size / 2 ranks) against the
  * upper, with a config that makes its allreduce and bcast fail on one rank
  * (configs/inter_nondet.scm, configs/inter_fail.scm): MPI_Iallreduce and MPI_Ibcast (or
- * their persistent forms, "persist", or MPI_Allreduce and MPI_Bcast, "blocking") each fail twice on every rank of both groups with
- * the same code (compared over WORLD); then the intercommunicator serves calls the
- * config leaves alone right: MPI_Igather to each root of the lower group in turn (the
- * lower group's key is one for every root, the upper group's one per root: their caches
- * miss at different calls) and MPI_Iallgather, twice.  "fatal": the first call ends the
- * job.
+ * their persistent forms, "persist", or MPI_Allreduce and MPI_Bcast, "blocking") each fail twice on
+ * every rank of both groups with the same code (compared over WORLD); then the intercommunicator
+ * serves calls the config leaves alone right: MPI_Igather to each root of the lower group in turn
+ * (the lower group's key is one for every root, the upper group's one per root: their caches miss
+ * at different calls) and MPI_Iallgather, twice.  "fatal": the first call ends the job.
  */
 static int run_inter(const char *mode, int fatal)
 {

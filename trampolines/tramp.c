@@ -18,7 +18,9 @@
  * op) packs root MPI_ROOT, bytes 0 and no op or datatype, so the whole group misses
  * together; the agreement at a miss runs
  * inside each group (the groups may choose apart: each side's closure only has to
- * speak the same protocol as the other's).
+ * speak the same protocol as the other's), and then, at every call, hit or miss, the
+ * groups tell each other their verdicts (tramp_agree.c), so that a group whose miss
+ * failed does not leave the other waiting in the collective.
  *
  * The mode (blocking, nonblocking, persistent) sits beside the kind in the first word;
  * tramp_run() packs it as the constant 0, so a blocking hit costs what it did before modes

@@ -1,7 +1,8 @@
 /*
  * tramp_agree.c -- the agreement at a cache miss (see tramp_agree.h): blocking, one
  * allgather on the trampolines' tag; nonblocking and persistent, the first round of the
- * call's own schedule.
+ * call's own schedule; on an intercommunicator, each group's, then the groups' verdicts
+ * to each other at every call.
  */
 #include "trampolines/tramp_agree.h"
 

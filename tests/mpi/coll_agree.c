@@ -21,6 +21,10 @@
  * With the argument "fatal" the program keeps MPI_ERRORS_ARE_FATAL: the first bcast ends
  * the job with one message (error1=).
  *
+ * With the argument "inter" the calls are made on an intercommunicator of two halves of
+ * WORLD (run_inter); with the mode "later", a Scheme closure raises at runs after its
+ * first (run_later).
+ *
  * With the argument "threads" (MPI_THREAD_MULTIPLE) three threads per rank, each on a
  * communicator of its own, make the failing bcast blocking and nonblocking at once, and
  * between them allreduces of sizes of their own (misses that succeed): each thread gets

@@ -419,8 +419,10 @@ compi_status_t tramp_init(void)
         "instead of hanging: a blocking call's at the call, a nonblocking or persistent "
         "call's as the first round of its own schedule (MPI_I* returns at once; the "
         "request completes with the error); 2: nonblocking and persistent misses agree at "
-        "the call instead (the call waits for every rank's); 0: no agreement (a miss costs "
-        "no communication, but such a creator hangs the job or gives wrong results)");
+        "the call instead (the call waits for every rank's; not on an intercommunicator, "
+        "whose groups then tell each other their verdicts at every call at 1 and 2); 0: no "
+        "agreement (a miss costs no communication, but such a creator hangs the job or "
+        "gives wrong results)");
     bridge_keep_origins(tramp_cfg.verbose > 0);
     const char *summary = param_register_string(
         "coll_summary", "",

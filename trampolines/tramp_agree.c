@@ -86,6 +86,7 @@ static __thread struct {
     char text[1536];
     int reporter;
     int pending; /* set by a failed miss, cleared by tramp_error_take */
+    int settled; /* set by a failed tramp__inter_settle: every rank of both groups has it */
 } tramp_err;
 
 const char *tramp_error_take(int *reporter_p)
@@ -471,11 +472,15 @@ compi_status_t tramp__agree_run(const coll_call_t *call, const tramp_key_t *k, c
     run_ctx_t ctx = {.call = call, .k = k};
     coll_run_agree_t ag = {.fn = run_agree, .ctx = &ctx};
     coll_run_agree_t *outer = coll_run_agree_set(&ag);
+    tramp_err.settled = 0;
     compi_status_t st = c->fn(c, call);
     coll_run_agree_set(outer);
     if (ag.failed) {
         (void)coll_run_error_take(); /* the agreement's message is the one */
         return ag.st;
+    }
+    if (st != COMPI_OK && tramp_err.settled) {
+        return st; /* an intercommunicator's groups settled it before it ran, alike */
     }
     const char *why = st != COMPI_OK ? coll_run_error_take() : NULL;
     char text[1024];
@@ -961,6 +966,7 @@ compi_status_t tramp__inter_settle(compi_comm_t *comm, compi_status_t st)
     }
     int mine = out != COMPI_OK && (in == COMPI_OK || strcmp(tout, tin) <= 0);
     tramp__error_set(mine && report, "%s", mine ? tout : tin);
+    tramp_err.settled = 1;
     return (compi_status_t)(mine ? out : in);
 }
 

@@ -460,6 +460,7 @@ static compi_status_t bridge__exchange(bridge_build_t *b, SCM v, SCM call, coll_
    key, so what was built for its first call serves them all, as in the trampoline's
    cache. */
 #define SCHEME_INNER_MAX 8
+#define SCHEME_SEQ_MAX 32 /* closures an agreed run may run that a later one can replay */
 
 typedef struct scheme_inner {
     SCM desc;                /* protected until scheme__free */
@@ -477,6 +478,11 @@ typedef struct scheme_state {
        name as it was at the first run) */
     SCM record;
     const void *rec_sdt, *rec_rdt, *rec_op;
+    /* what its last run under agreement ran (every rank alike), in order: indices into
+       inner; nseq -1 when not known (no such run, a closure built for one call, or more
+       than SCHEME_SEQ_MAX) */
+    unsigned char seq[SCHEME_SEQ_MAX];
+    int nseq;
 } scheme_state_t;
 
 static void *scheme__unprotect(void *p)
@@ -556,25 +562,47 @@ static void *scheme__run_in_guile(void *p)
     return a;
 }
 
+/*
+ * A run not under agreement failed after it ran `ran' closures with run-closure: the
+ * other ranks, whose runs did not fail, are running the rest of what they run, so this
+ * rank runs its part too, so that they are not left waiting (the call still fails
+ * here): the closures its last agreed run ran after the first `ran' (every rank ran those
+ * alike, in that order), or, when no agreed run is known, what `next' gave it if it ran
+ * nothing.  Under agreement the others wait in the agreement instead, which this rank's
+ * failure ends.
+ */
+static void scheme__finish(const scheme_state_t *s, const coll_call_t *call, int ran)
+{
+    if (s->nseq < 0) {
+        if (ran == 0 && s->ninner > 0) {
+            (void)s->inner[0].closure->fn(s->inner[0].closure, call);
+        }
+        return;
+    }
+    for (int i = ran; i < s->nseq; i++) {
+        coll_closure_t *inner = s->inner[s->seq[i]].closure;
+        (void)inner->fn(inner, call);
+    }
+}
+
 static compi_status_t scheme__fn(coll_closure_t *self, const coll_call_t *call)
 {
     char err[1024];
     scheme_run_args_t a = {
         .st = COMPI_ERR_INTERNAL, .self = self, .call = call, .errbuf = err, .len = sizeof(err)};
+    scheme_state_t *s = self->state;
+    int agreed = coll_run_agree_current() != NULL;
 
+    if (agreed) {
+        s->nseq = 0; /* recorded anew by run-closure */
+    }
     compi_status_t st = bridge_with_guile(scheme__run_in_guile, &a.st, err, sizeof(err));
     if (st != COMPI_OK) {
-        scheme_state_t *s = self->state;
+        if (!agreed) {
+            scheme__finish(s, call, a.ran);
+        }
         /* said with the call's error, under the communicator's handler: not printed */
         coll_run_error_set("Scheme closure %s (%s) failed: %s", self->name, s->origin, err);
-        if (a.ran == 0 && s->ninner > 0 && coll_run_agree_current() == NULL) {
-            /* it raised before it ran what `next' gave it, which the other ranks are
-               running: this rank runs its part too, so that they are not left waiting
-               (the call still fails here).  Under agreement the others wait in the
-               agreement instead, which this rank's failure ends. */
-            coll_closure_t *inner = s->inner[0].closure;
-            (void)inner->fn(inner, call);
-        }
     }
     return st;
 }
@@ -651,6 +679,7 @@ static compi_status_t bridge__scheme(bridge_build_t *b, SCM v, SCM call, coll_cl
         return bridge__fail(b, bridge__field(t, v, PROC_ORIGIN), call, "out of memory");
     }
     s->record = SCM_BOOL_F;
+    s->nseq = -1;
     s->proc = scm_gc_protect_object(bridge__field(t, v, PROC_PROCEDURE));
     *c_p = coll_closure_new(scheme__fn, s, scheme__free, name);
     if (*c_p == NULL) {
@@ -712,12 +741,13 @@ static SCM prim_run_closure(SCM desc, SCM call)
     if (s == NULL) {
         scm_misc_error(who, "only a Scheme closure may run a description", SCM_EOL);
     }
-    int temporary = 0;
+    int temporary = 0, idx = -1;
     char err[1024];
 
     for (size_t i = 0; i < s->ninner; i++) {
         if (scm_is_eq(s->inner[i].desc, desc)) {
             inner = s->inner[i].closure;
+            idx = (int)i;
             break;
         }
     }
@@ -726,6 +756,7 @@ static SCM prim_run_closure(SCM desc, SCM call)
             scm_misc_error(who, "~A", scm_list_1(scm_from_utf8_string(err)));
         }
         if (s->ninner < SCHEME_INNER_MAX) {
+            idx = (int)s->ninner;
             s->inner[s->ninner++] =
                 (scheme_inner_t){.desc = scm_gc_protect_object(desc), .closure = inner};
         } else {
@@ -743,6 +774,10 @@ static SCM prim_run_closure(SCM desc, SCM call)
         if (st != COMPI_OK) {
             ag->failed = 1;
             ag->st = st;
+        } else if (s->nseq >= 0 && s->nseq < SCHEME_SEQ_MAX && idx >= 0) {
+            s->seq[s->nseq++] = (unsigned char)idx; /* what a later run may replay */
+        } else {
+            s->nseq = -1;
         }
     }
     if (ag == NULL || !ag->failed) {

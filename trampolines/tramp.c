@@ -18,7 +18,9 @@
  * op) packs root MPI_ROOT, bytes 0 and no op or datatype, so the whole group misses
  * together; the agreement at a miss runs
  * inside each group (the groups may choose apart: each side's closure only has to
- * speak the same protocol as the other's).
+ * speak the same protocol as the other's), and then, at every call, hit or miss, the
+ * groups tell each other their verdicts (tramp_agree.c), so that a group whose miss
+ * failed does not leave the other waiting in the collective.
  *
  * The mode (blocking, nonblocking, persistent) sits beside the kind in the first word;
  * tramp_run() packs it as the constant 0, so a blocking hit costs what it did before modes
@@ -315,21 +317,25 @@ static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
        ranks make theirs, so a blocking round there could deadlock a legal program: its
        agreement is the first round of its own schedule (tramp__gate_new), or, asked for
        (coll_check_determinism 2), the blocking round at the call.  An intercommunicator's
-       schedule speaks to the remote group: its groups agree only by the blocking round. */
-    int size = comm_local_size(call->comm);
+       gate also has its groups tell each other their verdicts, at every start (so even a
+       group of one rank has a gate there, and at 2 too: a round at the call could not
+       reach the other group's later starts); its blocking calls do the same at every
+       call (tramp__inter_settle). */
+    int size = comm_local_size(call->comm), inter = comm_is_inter(call->comm);
     int nb = call->mode != COLL_MODE_BLOCKING;
-    int gated =
-        nb && tramp_cfg.agree == 1 && size > 1 && cache != NULL && call->comm->remote_group == NULL;
-    int agreeing = size > 1 && tramp_cfg.agree >= (nb ? 2 : 1);
+    int gated = nb && cache != NULL &&
+                (tramp_cfg.agree == 1 ? size > 1 || inter : tramp_cfg.agree >= 2 && inter);
+    int agreeing = !gated && size > 1 && tramp_cfg.agree >= (nb ? 2 : 1);
+    int settled = !nb && tramp_cfg.agree >= 1 && inter;
     if (agreeing) {
         compi_status_t ast = tramp__agree(call, k, st, err, c);
         if (ast != COMPI_OK) {
             coll_closure_release(c);
-            return ast;
+            return settled ? tramp__inter_settle(call->comm, ast) : ast;
         }
     } else if (st != COMPI_OK && !gated) {
         tramp__error_set(1, "%s", err);
-        return st;
+        return settled ? tramp__inter_settle(call->comm, st) : st;
     }
     cache->misses[call->kind]++;
     if (tramp_cfg.verbose > 0 && call->comm->rank == 0 && c != NULL) {
@@ -351,6 +357,15 @@ static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
             coll_closure_release(c);
             c = w;
         }
+    }
+    if (settled) {
+        coll_closure_t *w = tramp__inter_wrap(c);
+        coll_closure_release(c);
+        if (w == NULL) {
+            tramp__error_set(1, "out of memory for the agreement of a cache miss");
+            return tramp__inter_settle(call->comm, COMPI_ERR_NO_MEMORY);
+        }
+        c = w;
     }
     if (gated) {
         coll_closure_t *g = tramp__gate_new(call, k, st, err, c);
@@ -404,9 +419,10 @@ compi_status_t tramp_init(void)
         "instead of hanging: a blocking call's at the call, a nonblocking or persistent "
         "call's as the first round of its own schedule (MPI_I* returns at once; the "
         "request completes with the error); 2: nonblocking and persistent misses agree at "
-        "the call instead (the call waits for every rank's; intercommunicators' only "
-        "this way); 0: no agreement (a miss costs no communication, but such a creator "
-        "hangs the job or gives wrong results)");
+        "the call instead (the call waits for every rank's; not on an intercommunicator, "
+        "whose groups then tell each other their verdicts at every call at 1 and 2); 0: no "
+        "agreement (a miss costs no communication, but such a creator hangs the job or "
+        "gives wrong results)");
     bridge_keep_origins(tramp_cfg.verbose > 0);
     const char *summary = param_register_string(
         "coll_summary", "",

@@ -1,7 +1,8 @@
 /*
  * tramp_agree.c -- the agreement at a cache miss (see tramp_agree.h): blocking, one
  * allgather on the trampolines' tag; nonblocking and persistent, the first round of the
- * call's own schedule.
+ * call's own schedule; on an intercommunicator, each group's, then the groups' verdicts
+ * to each other at every call.
  */
 #include "trampolines/tramp_agree.h"
 
@@ -85,6 +86,7 @@ static __thread struct {
     char text[1536];
     int reporter;
     int pending; /* set by a failed miss, cleared by tramp_error_take */
+    int settled; /* set by a failed tramp__inter_settle: every rank of both groups has it */
 } tramp_err;
 
 const char *tramp_error_take(int *reporter_p)
@@ -470,11 +472,15 @@ compi_status_t tramp__agree_run(const coll_call_t *call, const tramp_key_t *k, c
     run_ctx_t ctx = {.call = call, .k = k};
     coll_run_agree_t ag = {.fn = run_agree, .ctx = &ctx};
     coll_run_agree_t *outer = coll_run_agree_set(&ag);
+    tramp_err.settled = 0;
     compi_status_t st = c->fn(c, call);
     coll_run_agree_set(outer);
     if (ag.failed) {
         (void)coll_run_error_take(); /* the agreement's message is the one */
         return ag.st;
+    }
+    if (st != COMPI_OK && tramp_err.settled) {
+        return st; /* an intercommunicator's groups settled it before it ran, alike */
     }
     const char *why = st != COMPI_OK ? coll_run_error_take() : NULL;
     char text[1024];
@@ -530,8 +536,9 @@ coll_closure_t *tramp__agree_runs(coll_closure_t *c, const tramp_key_t *k)
  * configuration list) and receives theirs, on the schedule's own tag -- and a check after
  * it judges them (judge()) as the blocking agreement does; an error ends the schedule, so
  * the closure's own rounds never run, and its request completes with the message on
- * every rank.  A rank with nothing to run (its build failed) starts a schedule of the
- * exchange alone, which takes the same tag number as the others' schedules.
+ * every rank.  A rank with nothing to run (its build failed, or its closure failed to
+ * start) starts a schedule of the exchange alone, which takes the same tag number as the
+ * others' schedules.
  *
  * What a later start sends must not depend on when the verdict arrived (it may be known
  * on one rank and not yet on another), only on the verdict itself, the same everywhere:
@@ -544,6 +551,18 @@ coll_closure_t *tramp__agree_runs(coll_closure_t *c, const tramp_key_t *k)
  *   persistent                       -> every request's first start exchanges (MPI-4
  *                                       lets ranks start persistent requests in any
  *                                       order, so one request cannot wait for another's)
+ *
+ * An intercommunicator: each group exchanges inside itself (on the intercommunicator's
+ * local_comm, the schedule's tag), as its blocking agreement does, and the verdict does
+ * not end the schedule yet; then the groups tell each other their verdicts (agree_cross_t:
+ * remote rank j hears from local rank j mod n, so every rank hears from one rank of the
+ * other group), and a group's failure fails the call on both, with one message: the
+ * failing group's, or of two failing groups the one whose text sorts first.  The groups'
+ * caches miss at different calls (a rooted call's root group packs one key for every
+ * root of the other group; evictions follow each group's own keys), so this second step
+ * comes at every start of a nonblocking call, hit or miss, the same on both sides: one
+ * round of an int more per call; a persistent request's only at its first starts, which
+ * both groups make on every request.
  */
 #define AGREE_TEXT_MAX 1024 /* a rank's text in its message, with its NUL */
 #define AGREE_LIST_MAX 512  /* its configuration list */
@@ -551,10 +570,11 @@ coll_closure_t *tramp__agree_runs(coll_closure_t *c, const tramp_key_t *k)
 typedef struct agree_gate {
     int refcount;
     int first;          /* the next start is the miss */
+    int inter;          /* on an intercommunicator: the groups then tell each other */
     compi_comm_t *comm; /* borrowed: the cache's, or a running schedule's request's */
     coll_kind_t kind;
     coll_closure_t *inner;  /* a reference; NULL: this rank's build failed */
-    compi_status_t verdict; /* COMPI_INPROGRESS until judged */
+    compi_status_t verdict; /* COMPI_INPROGRESS until judged (this group's) */
     char *text;             /* the verdict's message when it failed */
     int report;
     char what[256]; /* the call, described at the miss */
@@ -564,10 +584,20 @@ typedef struct agree_gate {
 
 #define AGREE_MSG_MAX (sizeof(((agree_gate_t *)0)->mine))
 
-/* one exchange: the gate, every rank's message and room to judge them (scratch of its
-   schedule) */
-typedef struct agree_run {
+/* one start's prologue (scratch of its schedule): the gate, and on an intercommunicator
+   what the groups tell each other: this group's status and the other's, the messages
+   when they failed (AGREE_TEXT_MAX bytes each) */
+typedef struct agree_cross {
     agree_gate_t *g;
+    int out, in;
+    int report; /* this rank reports this group's failure */
+    char *tout, *tin;
+} agree_cross_t;
+
+/* one exchange: the prologue, every rank's message and room to judge them (scratch of
+   its schedule) */
+typedef struct agree_run {
+    agree_cross_t *x;
     char *all;      /* n * AGREE_MSG_MAX */
     int *ints;      /* n * AGREE_INTS */
     uint64_t *sigs; /* n */
@@ -598,11 +628,24 @@ static void note_failure(const agree_gate_t *g, coll_sched_note_t *note)
     note->report = g->report;
 }
 
+/* an intercommunicator: this group's verdict, to tell the other group (the same on every
+   rank of the group, its message naming the group) */
+static void cross_fill(agree_cross_t *x)
+{
+    const agree_gate_t *g = x->g;
+    x->out = (int)g->verdict;
+    x->report = g->report;
+    if (g->verdict != COMPI_OK) {
+        snprintf(x->tout, AGREE_TEXT_MAX, "the group of world rank %d of an intercommunicator: %s",
+                 g->comm->group->world_ranks[0], g->text != NULL ? g->text : "(no message)");
+    }
+}
+
 /* after the exchange: the verdict, kept in the gate for the later starts */
 static compi_status_t run_check(void *arg, coll_sched_note_t *note)
 {
     agree_run_t *run = arg;
-    agree_gate_t *g = run->g;
+    agree_gate_t *g = run->x->g;
     int n = comm_local_size(g->comm);
     verdict_t v = {.report = 1};
 
@@ -618,6 +661,12 @@ static compi_status_t run_check(void *arg, coll_sched_note_t *note)
         free(g->text);
         g->text = strdup(v.text);
         g->report = v.report;
+    }
+    if (g->inter) {
+        cross_fill(run->x); /* the groups decide together, next */
+        return COMPI_OK;
+    }
+    if (st != COMPI_OK) {
         note_failure(g, note);
     }
     return st;
@@ -626,9 +675,35 @@ static compi_status_t run_check(void *arg, coll_sched_note_t *note)
 /* a later start: waits for the verdict; a good one skips the exchange after it */
 static compi_status_t gate_wait(void *arg, coll_sched_note_t *note)
 {
-    agree_gate_t *g = arg;
-    note->skip = g->verdict == COMPI_OK;
-    return g->verdict == COMPI_INPROGRESS ? COMPI_INPROGRESS : COMPI_OK;
+    agree_cross_t *x = arg;
+    if (x->g->verdict == COMPI_INPROGRESS) {
+        return COMPI_INPROGRESS;
+    }
+    note->skip = x->g->verdict == COMPI_OK;
+    if (note->skip && x->g->inter) {
+        cross_fill(x);
+    }
+    return COMPI_OK;
+}
+
+/* the groups' statuses are known: both good skips the round of the messages */
+static compi_status_t cross_check(void *arg, coll_sched_note_t *note)
+{
+    agree_cross_t *x = arg;
+    note->skip = x->out == COMPI_OK && x->in == COMPI_OK;
+    return COMPI_OK;
+}
+
+/* a group failed: the call fails on both, with the failing group's message (of two, the
+   one that sorts first: both groups choose the same) */
+static compi_status_t cross_verdict(void *arg, coll_sched_note_t *note)
+{
+    agree_cross_t *x = arg;
+    x->tin[AGREE_TEXT_MAX - 1] = '\0';
+    int mine = x->out != COMPI_OK && (x->in == COMPI_OK || strcmp(x->tout, x->tin) <= 0);
+    note->text = strdup(mine ? x->tout : x->tin);
+    note->report = mine && x->report;
+    return (compi_status_t)(mine ? x->out : x->in);
 }
 
 /* this rank's message: its status, then text (its closure's name or its error) and its
@@ -645,11 +720,12 @@ static void gate_message(agree_gate_t *g, compi_status_t st, const char *text)
     g->used = AGREE_INTS * sizeof(int) + tl + strlen(t + tl) + 1;
 }
 
-/* the prologues (coll_sched_set_prologue): the exchange, or a wait before it */
-static void build_exchange(coll_sched_t *s, void *arg)
+/* the exchange inside the group: one round, judged at its end */
+static void exchange_steps(coll_sched_t *s, agree_cross_t *x)
 {
-    agree_gate_t *g = arg;
+    agree_gate_t *g = x->g;
     int n = comm_local_size(g->comm), me = g->comm->rank;
+    compi_comm_t *on = g->inter ? g->comm->local_comm : NULL; /* NULL: the schedule's */
     agree_run_t *run = coll_sched_alloc(s, sizeof(*run));
     char *all = coll_sched_alloc(s, AGREE_MSG_MAX * (size_t)n);
     int *ints = coll_sched_alloc(s, sizeof(int) * AGREE_INTS * (size_t)n);
@@ -657,29 +733,85 @@ static void build_exchange(coll_sched_t *s, void *arg)
     if (run == NULL || all == NULL || ints == NULL || sigs == NULL) {
         return; /* the schedule has failed */
     }
-    g->refcount++;
-    coll_sched_hold(s, gate_release, g);
-    *run = (agree_run_t){.g = g, .all = all, .ints = ints, .sigs = sigs};
+    *run = (agree_run_t){.x = x, .all = all, .ints = ints, .sigs = sigs};
     memcpy(all + (size_t)me * AGREE_MSG_MAX, g->mine, g->used);
     for (int r = 0; r < n; r++) {
         if (r != me) {
-            coll_sched_send(s, g->mine, g->used, dt_byte(), r);
-            coll_sched_recv(s, all + (size_t)r * AGREE_MSG_MAX, AGREE_MSG_MAX, dt_byte(), r);
+            coll_sched_send_on(s, on, g->mine, g->used, dt_byte(), r);
+            coll_sched_recv_on(s, on, all + (size_t)r * AGREE_MSG_MAX, AGREE_MSG_MAX, dt_byte(), r);
         }
     }
     coll_sched_check(s, run_check, run);
+    coll_sched_round(s);
+}
+
+/* an intercommunicator's groups tell each other their verdicts: the statuses, then, only
+   when one failed, the messages */
+static void cross_steps(coll_sched_t *s, agree_cross_t *x)
+{
+    const compi_comm_t *comm = x->g->comm;
+    int n = comm_local_size(comm), m = comm->size, me = comm->rank;
+    for (int j = me; j < m; j += n) {
+        coll_sched_send(s, &x->out, sizeof(int), dt_byte(), j);
+    }
+    coll_sched_recv(s, &x->in, sizeof(int), dt_byte(), me % m);
+    coll_sched_check(s, cross_check, x);
+    coll_sched_round(s);
+    for (int j = me; j < m; j += n) {
+        coll_sched_send(s, x->tout, AGREE_TEXT_MAX, dt_byte(), j);
+    }
+    coll_sched_recv(s, x->tin, AGREE_TEXT_MAX, dt_byte(), me % m);
+    coll_sched_check(s, cross_verdict, x);
+}
+
+/* a prologue (coll_sched_set_prologue): [a wait for the verdict] [the exchange] [the
+   groups' step, on an intercommunicator] */
+static void build_prologue(coll_sched_t *s, agree_gate_t *g, int wait, int exchange)
+{
+    agree_cross_t *x = coll_sched_alloc(s, sizeof(*x));
+    char *texts = g->inter ? coll_sched_alloc(s, 2 * AGREE_TEXT_MAX) : NULL;
+    if (x == NULL || (g->inter && texts == NULL)) {
+        return; /* the schedule has failed */
+    }
+    g->refcount++;
+    coll_sched_hold(s, gate_release, g);
+    *x = (agree_cross_t){.g = g, .out = COMPI_OK, .in = COMPI_OK, .tout = texts};
+    if (texts != NULL) {
+        texts[0] = texts[AGREE_TEXT_MAX] = '\0';
+        x->tin = texts + AGREE_TEXT_MAX;
+    }
+    if (wait) {
+        coll_sched_wait(s, gate_wait, x);
+        coll_sched_round(s);
+    }
+    if (exchange) {
+        exchange_steps(s, x);
+    } else if (g->inter) {
+        cross_fill(x); /* a good verdict, known */
+    }
+    if (g->inter) {
+        cross_steps(s, x);
+    }
+}
+
+static void build_exchange(coll_sched_t *s, void *arg)
+{
+    build_prologue(s, arg, 0, 1);
 }
 
 static void build_wait_exchange(coll_sched_t *s, void *arg)
 {
-    coll_sched_wait(s, gate_wait, arg);
-    coll_sched_round(s);
-    build_exchange(s, arg);
+    build_prologue(s, arg, 1, 1);
 }
 
-/* start the inner closure behind a prologue; a rank with no closure (or whose closure
-   failed before its schedule started) runs a schedule of the prologue alone, which
-   fails the exchange for every rank with its message */
+static void build_cross(coll_sched_t *s, void *arg)
+{
+    build_prologue(s, arg, 0, 0);
+}
+
+/* start the inner closure behind a prologue; a rank with no closure, or whose closure
+   failed to start, runs a schedule of the prologue alone, which fails the exchange for
+   every rank with its message */
 static compi_status_t gate_run(agree_gate_t *g, void (*build)(coll_sched_t *, void *),
                                const coll_call_t *call, struct compi_request **req_p)
 {
@@ -687,14 +819,18 @@ static compi_status_t gate_run(agree_gate_t *g, void (*build)(coll_sched_t *, vo
     if (g->inner != NULL) {
         coll_sched_set_prologue(build, g);
         st = g->inner->start(g->inner, call, req_p);
-        if (!coll_sched_prologue_pending()) {
-            return st;
-        }
         coll_sched_set_prologue(NULL, NULL);
         if (st == COMPI_OK) {
-            return st; /* a closure that started no schedule: nothing to put first */
+            return st; /* (a closure that started no schedule: nothing was put first) */
         }
-        /* its failure is this rank's part of the exchange, now and later */
+        if (build == build_cross) {
+            /* after a good verdict no exchange follows that could carry it: it fails
+               here (only out of memory: what a start checks depends on the key alone,
+               and passed at the verdict's start on every rank) */
+            return st;
+        }
+        /* its failure (before its schedule started, or as it started) is this rank's
+           part of the exchange, now and later */
         char why[AGREE_TEXT_MAX];
         const char *detail = coll_run_error_take();
         snprintf(why, sizeof(why), "%s: closure %s failed to start: %s", g->what, g->inner->name,
@@ -720,7 +856,8 @@ static compi_status_t gate_start(coll_closure_t *self, const coll_call_t *call,
         return gate_run(g, build_exchange, call, req_p);
     }
     if (compi_likely(g->verdict == COMPI_OK)) {
-        return g->inner->start(g->inner, call, req_p);
+        return compi_likely(!g->inter) ? g->inner->start(g->inner, call, req_p)
+                                       : gate_run(g, build_cross, call, req_p);
     }
     return gate_run(g, build_wait_exchange, call, req_p);
 }
@@ -741,6 +878,7 @@ coll_closure_t *tramp__gate_new(const coll_call_t *call, const tramp_key_t *k, c
     }
     g->refcount = 1;
     g->first = 1;
+    g->inter = comm_is_inter(call->comm);
     g->comm = call->comm;
     g->kind = call->kind;
     g->verdict = COMPI_INPROGRESS;
@@ -764,4 +902,94 @@ coll_closure_t *tramp__gate_new(const coll_call_t *call, const tramp_key_t *k, c
     }
     gate->start = gate_start;
     return gate;
+}
+
+/* ---- a blocking call on an intercommunicator: the groups tell each other ------------- */
+
+/*
+ * Each group's blocking agreement runs inside it (comm_coll_whole: its local_comm), so a
+ * group whose miss failed returns while the other runs its closure and waits for it.  So
+ * at every blocking call on an intercommunicator, hit or miss (its groups' caches miss
+ * at different calls: see the gates above), the groups tell each other their verdicts as
+ * a gate does: remote rank j hears an int from local rank j mod n, then, only when a
+ * group failed, its message; on the trampolines' tag over the intercommunicator itself
+ * (its agreements run on its local_comm: nothing else uses that tag there).  A closure
+ * cached for one is wrapped (tramp__inter_wrap) in one that does this first; a miss that
+ * failed does it before it returns (tramp__inter_settle).  Receives are posted before
+ * the sends, so a send that waits for its receiver (a message past the eager limit)
+ * cannot deadlock.
+ */
+static compi_status_t inter_swap(compi_comm_t *comm, const void *out, void *in, size_t bytes)
+{
+    int n = comm_local_size(comm), m = comm->size, me = comm->rank;
+    compi_request_t *r = NULL;
+    compi_status_t st = pml_irecv(in, bytes, dt_byte(), me % m, COMPI_TAG_TRAMP_CHECK, comm, &r);
+    for (int j = me; j < m && st == COMPI_OK; j += n) {
+        st = pml_send(out, bytes, dt_byte(), j, COMPI_TAG_TRAMP_CHECK, comm, PML_SEND_STANDARD);
+    }
+    if (r != NULL) {
+        compi_status_t ws = pml_wait(r, NULL);
+        pml_request_free(r);
+        st = st != COMPI_OK ? st : ws;
+    }
+    return st;
+}
+
+compi_status_t tramp__inter_settle(compi_comm_t *comm, compi_status_t st)
+{
+    int out = (int)st, in = COMPI_OK;
+    compi_status_t xs = inter_swap(comm, &out, &in, sizeof(int));
+    if (xs != COMPI_OK) {
+        tramp__error_set(1,
+                         "an intercommunicator's groups could not tell each other their "
+                         "verdicts: %s",
+                         compi_status_string(xs));
+        return xs;
+    }
+    if (out == COMPI_OK && in == COMPI_OK) {
+        return COMPI_OK;
+    }
+    char tout[AGREE_TEXT_MAX], tin[AGREE_TEXT_MAX];
+    memset(tout, 0, sizeof(tout));
+    if (st != COMPI_OK) {
+        snprintf(tout, sizeof(tout), "the group of world rank %d of an intercommunicator: %.960s",
+                 comm->group->world_ranks[0], tramp_err.pending ? tramp_err.text : "(no message)");
+    }
+    int report = tramp_err.pending && tramp_err.reporter;
+    xs = inter_swap(comm, tout, tin, sizeof(tin));
+    tin[sizeof(tin) - 1] = '\0';
+    if (xs != COMPI_OK) {
+        snprintf(tin, sizeof(tin),
+                 "the other group of an intercommunicator failed the call "
+                 "(its message was lost: %s)",
+                 compi_status_string(xs));
+    }
+    int mine = out != COMPI_OK && (in == COMPI_OK || strcmp(tout, tin) <= 0);
+    tramp__error_set(mine && report, "%s", mine ? tout : tin);
+    tramp_err.settled = 1;
+    return (compi_status_t)(mine ? out : in);
+}
+
+static compi_status_t inter_fn(coll_closure_t *self, const coll_call_t *call)
+{
+    coll_closure_t *inner = self->state;
+    compi_status_t st = tramp__inter_settle(call->comm, COMPI_OK);
+    return st == COMPI_OK ? inner->fn(inner, call) : st;
+}
+
+static void inter_free(void *p)
+{
+    coll_closure_release(p);
+}
+
+coll_closure_t *tramp__inter_wrap(coll_closure_t *c)
+{
+    coll_closure_t *w = coll_closure_new(inter_fn, c, inter_free, c->name);
+    if (w == NULL) {
+        return NULL;
+    }
+    coll_closure_retain(c);
+    w->signature = c->signature;
+    w->is_scheme = c->is_scheme;
+    return w;
 }

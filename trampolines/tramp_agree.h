@@ -50,13 +50,23 @@ coll_closure_t *tramp__agree_runs(coll_closure_t *c, const tramp_key_t *k);
 
 /*
  * The agreement of a nonblocking or persistent miss, as the first round of the call's own
- * schedule (intracommunicators).  c: this rank's closure (NULL when the build failed:
- * st, err).  Returns the closure the cache keeps for the key instead of c (a new
- * reference; NULL when out of memory): a gate whose first start is the miss (the
+ * schedule (on an intercommunicator, each group's, then the groups' verdicts to each
+ * other, at every start of a nonblocking call).  c: this rank's closure (NULL when the
+ * build failed: st, err).  Returns the closure the cache keeps for the key instead of c
+ * (a new reference; NULL when out of memory): a gate whose first start is the miss (the
  * closure's schedule with the exchange put first, or the exchange alone where this rank
  * has nothing to run), whose later starts wait for the verdict, then run c or fail with
  * the verdict's message on every rank.
  */
+/* A blocking call on an intercommunicator: its groups tell each other their verdicts, at
+   every call (tramp_agree.c).  tramp__inter_settle: this group's status st (its message
+   pending in tramp__error_set when it failed) against the other group's: COMPI_OK when
+   both are good, else the same error and message on every rank of both.
+   tramp__inter_wrap: c in a closure that settles before it runs c (a new reference;
+   NULL when out of memory). */
+compi_status_t tramp__inter_settle(compi_comm_t *comm, compi_status_t st);
+coll_closure_t *tramp__inter_wrap(coll_closure_t *c);
+
 coll_closure_t *tramp__gate_new(const coll_call_t *call, const tramp_key_t *k, compi_status_t st,
                                 const char *err, coll_closure_t *c);
 

@@ -21,6 +21,10 @@
  * With the argument "fatal" the program keeps MPI_ERRORS_ARE_FATAL: the first bcast ends
  * the job with one message (error1=).
  *
+ * With the argument "inter" the calls are made on an intercommunicator of two halves of
+ * WORLD (run_inter); with the mode "later", a Scheme closure raises at runs after its
+ * first (run_later).
+ *
  * With the argument "threads" (MPI_THREAD_MULTIPLE) three threads per rank, each on a
  * communicator of its own, make the failing bcast blocking and nonblocking at once, and
  * between them allreduces of sizes of their own (misses that succeed): each thread gets
@@ -37,35 +41,48 @@
 
 #define NTHREADS 3
 
-/* a bcast of 3 ints from rank 0 in `mode'; its error */
-static int bcast3(const char *mode, int *buf, MPI_Comm comm)
+/* rc, what starting a call in `mode' gave ("nb": its request, "persist": its inactive
+   persistent request), completed: "nb" waits for it, "persist" starts and waits for it
+   twice (both must end alike) and frees it; the error */
+static int complete(const char *mode, int rc, MPI_Request *req, const char *what)
 {
-    MPI_Request req;
-    int rc;
-    if (strcmp(mode, "blocking") == 0) {
-        return MPI_Bcast(buf, 3, MPI_INT, 0, comm);
-    }
-    if (strcmp(mode, "nb") == 0) {
-        rc = MPI_Ibcast(buf, 3, MPI_INT, 0, comm, &req);
-        CHECK(rc == MPI_SUCCESS, "MPI_Ibcast itself failed (%d): its request should", rc);
-        return rc != MPI_SUCCESS ? rc : MPI_Wait(&req, MPI_STATUS_IGNORE);
-    }
-    rc = MPI_Bcast_init(buf, 3, MPI_INT, 0, comm, MPI_INFO_NULL, &req);
-    CHECK(rc == MPI_SUCCESS, "MPI_Bcast_init itself failed (%d): its first start should", rc);
+    CHECK(rc == MPI_SUCCESS, "%s itself failed (%d): its request should", what, rc);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
+    if (strcmp(mode, "nb") == 0) {
+        return MPI_Wait(req, MPI_STATUS_IGNORE);
+    }
     int rcs[2];
     for (int i = 0; i < 2; i++) {
-        rcs[i] = MPI_Start(&req);
+        rcs[i] = MPI_Start(req);
         if (rcs[i] == MPI_SUCCESS) {
-            rcs[i] = MPI_Wait(&req, MPI_STATUS_IGNORE);
+            rcs[i] = MPI_Wait(req, MPI_STATUS_IGNORE);
         }
     }
     CHECK((rcs[0] == MPI_SUCCESS) == (rcs[1] == MPI_SUCCESS),
-          "the two starts of one persistent bcast gave %d and %d", rcs[0], rcs[1]);
-    MPI_OK(MPI_Request_free(&req));
+          "the two starts of one persistent %s gave %d and %d", what, rcs[0], rcs[1]);
+    MPI_OK(MPI_Request_free(req));
     return rcs[0];
+}
+
+/* a bcast of 3 ints from `root' in `mode'; its error */
+static int bcast3_root(const char *mode, int *buf, int root, MPI_Comm comm)
+{
+    MPI_Request req;
+    if (strcmp(mode, "blocking") == 0) {
+        return MPI_Bcast(buf, 3, MPI_INT, root, comm);
+    }
+    if (strcmp(mode, "nb") == 0) {
+        return complete(mode, MPI_Ibcast(buf, 3, MPI_INT, root, comm, &req), &req, "MPI_Ibcast");
+    }
+    return complete(mode, MPI_Bcast_init(buf, 3, MPI_INT, root, comm, MPI_INFO_NULL, &req), &req,
+                    "MPI_Bcast_init");
+}
+
+static int bcast3(const char *mode, int *buf, MPI_Comm comm)
+{
+    return bcast3_root(mode, buf, 0, comm);
 }
 
 /* rc is an error, the same code on every rank (compared over `same', unless it is
@@ -131,9 +148,136 @@ static int run_threads(void)
     return mt_finish();
 }
 
+/* an allreduce of 3 ints on intercommunicator ic in `mode'; its error (right sums when
+   it succeeds: the other group's) */
+static int inter_allreduce3(const char *mode, MPI_Comm ic, int low)
+{
+    int in[3], out[3] = {-1, -1, -1}, nlow = mt_size / 2;
+    MPI_Request req;
+    for (int i = 0; i < 3; i++) {
+        in[i] = mt_rank + i;
+    }
+    int rc =
+        strcmp(mode, "blocking") == 0 ? MPI_Allreduce(in, out, 3, MPI_INT, MPI_SUM, ic)
+        : strcmp(mode, "nb") == 0
+            ? complete(mode, MPI_Iallreduce(in, out, 3, MPI_INT, MPI_SUM, ic, &req), &req,
+                       "MPI_Iallreduce")
+            : complete(mode,
+                       MPI_Allreduce_init(in, out, 3, MPI_INT, MPI_SUM, ic, MPI_INFO_NULL, &req),
+                       &req, "MPI_Allreduce_init");
+    /* the other group's world ranks: nlow .. size-1, or 0 .. nlow-1 */
+    int first = low ? nlow : 0, n = low ? mt_size - nlow : nlow;
+    for (int i = 0; rc == MPI_SUCCESS && i < 3; i++) {
+        CHECK(out[i] == n * first + n * (n - 1) / 2 + n * i, "intercommunicator allreduce [%d]: %d",
+              i, out[i]);
+    }
+    return rc;
+}
+
+/*
+ * "inter": the intercommunicator of the lower half of WORLD (size / 2 ranks) against the
+ * upper, with a config that makes its allreduce and bcast fail on one rank
+ * (configs/inter_nondet.scm, configs/inter_fail.scm): MPI_Iallreduce and MPI_Ibcast (or
+ * their persistent forms, "persist", or MPI_Allreduce and MPI_Bcast, "blocking") each fail twice on
+ * every rank of both groups with the same code (compared over WORLD); then the intercommunicator
+ * serves calls the config leaves alone right: MPI_Igather to each root of the lower group in turn
+ * (the lower group's key is one for every root, the upper group's one per root: their caches miss
+ * at different calls) and MPI_Iallgather, twice.  "fatal": the first call ends the job.
+ */
+static int run_inter(const char *mode, int fatal)
+{
+    int nlow = mt_size / 2, low = mt_rank < nlow, buf[3] = {0};
+    MPI_Comm half, ic;
+    MPI_OK(MPI_Comm_split(MPI_COMM_WORLD, !low, mt_rank, &half));
+    MPI_OK(MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, low ? nlow : 0, 23, &ic));
+    if (fatal) {
+        inter_allreduce3(mode, ic, low);
+        CHECK(0, "the intercommunicator allreduce returned under MPI_ERRORS_ARE_FATAL");
+        return mt_finish();
+    }
+    MPI_OK(MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN));
+    int root = low ? (mt_rank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+    for (int i = 0; i < 2; i++) {
+        expect_failure(inter_allreduce3(mode, ic, low), want, "an intercommunicator allreduce",
+                       MPI_COMM_WORLD);
+        expect_failure(bcast3_root(mode, buf, root, ic), want, "an intercommunicator bcast",
+                       MPI_COMM_WORLD);
+    }
+
+    int nrem = low ? mt_size - nlow : nlow, first = low ? nlow : 0;
+    int *all = malloc(sizeof(int) * (size_t)mt_size);
+    for (int round = 0; round < 2; round++) {
+        for (int r = 0; r < nlow; r++) {
+            MPI_Request req;
+            int groot = low ? (mt_rank == r ? MPI_ROOT : MPI_PROC_NULL) : r;
+            for (int j = 0; j < nrem; j++) {
+                all[j] = -1;
+            }
+            MPI_OK(MPI_Igather(&mt_rank, 1, MPI_INT, all, 1, MPI_INT, groot, ic, &req));
+            MPI_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+            for (int j = 0; groot == MPI_ROOT && j < nrem; j++) {
+                CHECK(all[j] == first + j, "igather to root %d: [%d] = %d", r, j, all[j]);
+            }
+        }
+        MPI_Request req;
+        MPI_OK(MPI_Iallgather(&mt_rank, 1, MPI_INT, all, 1, MPI_INT, ic, &req));
+        MPI_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        for (int j = 0; j < nrem; j++) {
+            CHECK(all[j] == first + j, "iallgather: [%d] = %d", j, all[j]);
+        }
+    }
+    free(all);
+    MPI_OK(MPI_Comm_free(&ic));
+    MPI_OK(MPI_Comm_free(&half));
+    return mt_finish();
+}
+
+/*
+ * "later": a Scheme closure whose runs after its first raise on one rank (the root) between
+ * the two closures it runs (configs/raise_later.scm).  Its first run is agreed on and
+ * succeeds everywhere; at each later one (not agreed, coll_check_determinism 1) only the
+ * root fails, with the closure's message, and every other rank completes with the root's
+ * data (the root still runs its part of what it skipped); no hang, nothing printed.
+ * "fatal": the second bcast ends the job.
+ */
+static int run_later(MPI_Comm comm, int fatal)
+{
+    if (!fatal) {
+        MPI_OK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
+    }
+    for (int round = 0; round < 4; round++) {
+        int buf[3];
+        for (int i = 0; i < 3; i++) {
+            buf[i] = mt_rank == 0 ? 100 * round + i : -1;
+        }
+        int rc = MPI_Bcast(buf, 3, MPI_INT, 0, comm), failed = rc != MPI_SUCCESS, nfailed = 0;
+        CHECK(!fatal || round == 0, "bcast %d returned under MPI_ERRORS_ARE_FATAL", round);
+        MPI_OK(MPI_Allreduce(&failed, &nfailed, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+        CHECK(nfailed == (round > 0 && mt_size > 1),
+              "bcast %d failed on %d ranks (here: %d); expected %s", round, nfailed, failed,
+              round > 0 ? "the root only" : "none (the agreed first run)");
+        if (failed) {
+            char text[MPI_MAX_ERROR_STRING] = "";
+            int len = 0;
+            MPI_OK(MPI_Error_string(rc, text, &len));
+            CHECK(mt_rank == 0 && strstr(text, want) != NULL && strstr(text, "rank") != NULL,
+                  "bcast %d failed on rank %d: '%s'", round, mt_rank, text);
+        }
+        for (int i = 0; i < 3 && !failed; i++) {
+            CHECK(buf[i] == 100 * round + i, "bcast %d: buf[%d] = %d on rank %d", round, i, buf[i],
+                  mt_rank);
+        }
+    }
+    int one = 1, sum = 0;
+    MPI_OK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, comm));
+    CHECK(sum == mt_size, "allreduce after the bcasts: %d, expected %d", sum, mt_size);
+    MPI_OK(MPI_Comm_free(&comm));
+    return mt_finish();
+}
+
 int main(int argc, char **argv)
 {
-    int buf[3] = {0}, fatal = 0, threads = 0;
+    int buf[3] = {0}, fatal = 0, threads = 0, inter = 0;
     const char *mode = "blocking";
     MPI_Comm comm;
 
@@ -142,6 +286,8 @@ int main(int argc, char **argv)
             fatal = 1;
         } else if (strcmp(argv[i], "threads") == 0) {
             threads = 1;
+        } else if (strcmp(argv[i], "inter") == 0) {
+            inter = 1;
         } else if (strncmp(argv[i], "want:", 5) == 0) {
             want = argv[i] + 5;
         } else {
@@ -153,7 +299,13 @@ int main(int argc, char **argv)
         return run_threads();
     }
     mt_init(&argc, &argv, "coll_agree");
+    if (inter) {
+        return run_inter(mode, fatal);
+    }
     MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+    if (strcmp(mode, "later") == 0) {
+        return run_later(comm, fatal);
+    }
     if (fatal) {
         bcast3(mode, buf, comm);
         CHECK(0, "the bcast returned under MPI_ERRORS_ARE_FATAL");

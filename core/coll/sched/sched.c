@@ -37,6 +37,7 @@ typedef struct sched_step {
     int type;
     int peer;
     int tag; /* send, recv: 0 is the schedule's own tag */
+    compi_comm_t *comm; /* send, recv: NULL is the schedule's communicator */
     const void *sbuf;
     void *rbuf;
     size_t scount, rcount;
@@ -279,6 +280,28 @@ void coll_sched_recv_tag(coll_sched_t *s, void *buf, size_t count, compi_datatyp
     add(s, STEP_RECV, peer, tag, NULL, 0, NULL, buf, count, dt);
 }
 
+/* the last step added goes to or comes from another communicator than the schedule's */
+static void on_comm(coll_sched_t *s, compi_comm_t *comm)
+{
+    if (s->st == COMPI_OK) {
+        s->steps[s->nsteps - 1].comm = comm;
+    }
+}
+
+void coll_sched_send_on(coll_sched_t *s, compi_comm_t *comm, const void *buf, size_t count,
+                        compi_datatype_t *dt, int peer)
+{
+    add(s, STEP_SEND, peer, 0, buf, count, dt, NULL, 0, NULL);
+    on_comm(s, comm);
+}
+
+void coll_sched_recv_on(coll_sched_t *s, compi_comm_t *comm, void *buf, size_t count,
+                        compi_datatype_t *dt, int peer)
+{
+    add(s, STEP_RECV, peer, 0, NULL, 0, NULL, buf, count, dt);
+    on_comm(s, comm);
+}
+
 void coll_sched_reduce(coll_sched_t *s, const void *in, void *inout, size_t count,
                        compi_datatype_t *dt)
 {
@@ -472,12 +495,13 @@ static void post_round(coll_sched_t *s)
         if (t->type == STEP_SEND) {
             *slot = NULL;
             int tag = t->tag ? t->tag : s->tag;
-            st = pml_isend(t->sbuf, t->scount, t->sdt, t->peer, tag, s->comm, PML_SEND_STANDARD,
-                           slot);
+            st = pml_isend(t->sbuf, t->scount, t->sdt, t->peer, tag, t->comm ? t->comm : s->comm,
+                           PML_SEND_STANDARD, slot);
         } else if (t->type == STEP_RECV) {
             *slot = NULL;
             int tag = t->tag ? t->tag : s->tag;
-            st = pml_irecv(t->rbuf, t->rcount, t->rdt, t->peer, tag, s->comm, slot);
+            st = pml_irecv(t->rbuf, t->rcount, t->rdt, t->peer, tag, t->comm ? t->comm : s->comm,
+                           slot);
         } else {
             continue;
         }

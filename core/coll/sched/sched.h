@@ -89,6 +89,13 @@ void coll_sched_send_tag(coll_sched_t *s, const void *buf, size_t count, compi_d
                          int peer, int tag);
 void coll_sched_recv_tag(coll_sched_t *s, void *buf, size_t count, compi_datatype_t *dt, int peer,
                          int tag);
+/* the same on the schedule's tag over another communicator that lives as long as the
+   schedule's (an intercommunicator's local_comm, whose ranks are the local group's: the
+   agreement at a miss, trampolines/tramp_agree.c); peer is a rank of comm */
+void coll_sched_send_on(coll_sched_t *s, compi_comm_t *comm, const void *buf, size_t count,
+                        compi_datatype_t *dt, int peer);
+void coll_sched_recv_on(coll_sched_t *s, compi_comm_t *comm, void *buf, size_t count,
+                        compi_datatype_t *dt, int peer);
 /* inout = in op inout (the call's op), count elements of dt */
 void coll_sched_reduce(coll_sched_t *s, const void *in, void *inout, size_t count,
                        compi_datatype_t *dt);

@@ -94,14 +94,44 @@ static int shm_fits(const coll_call_t *call)
     return 1; /* reduce, allreduce: in rounds of whole elements */
 }
 
-compi_status_t coll_shm_prepare(const coll_call_t *call, coll_params_t *params,
-                                const coll_algo_t *fallback)
+/* what a shm algorithm's call runs when the segment cannot serve it (coll_shm_prepare):
+   the PML's algorithm of the same shape; for reductions one that combines in rank order,
+   as the shm algorithms do, unless the op allows any order */
+static const char *shm_fallback(const coll_call_t *call)
+{
+    switch (call->kind) {
+    case COLL_BARRIER:
+        return "dissemination";
+    case COLL_BCAST:
+        return "binomial";
+    case COLL_REDUCE:
+        return "in-order-binomial";
+    case COLL_ALLREDUCE:
+        return "reduce-bcast";
+    case COLL_ALLGATHER:
+        return "ring";
+    case COLL_ALLTOALL:
+        return "pairwise";
+    case COLL_GATHER:
+    case COLL_SCATTER:
+        return "linear";
+    case COLL_REDUCE_SCATTER:
+    case COLL_REDUCE_SCATTER_BLOCK:
+        return call->op->commutative ? "ring" : "reduce-scatterv";
+    default:
+        return NULL;
+    }
+}
+
+compi_status_t coll_shm_prepare(const coll_call_t *call, coll_params_t *params)
 {
     compi_status_t st = COMPI_OK;
 
     if (coll_shm_comm_ok(call->comm) && shm_fits(call)) {
         return COMPI_OK;
     }
+    const char *name = shm_fallback(call);
+    const coll_algo_t *fallback = name != NULL ? coll_algo_find(call->kind, name) : NULL;
     coll_params_t none = {0};
     params->aux = fallback != NULL ? coll_closure_algo(fallback, &none, call, &st) : NULL;
     return params->aux != NULL ? COMPI_OK : st != COMPI_OK ? st : COMPI_ERR_INTERNAL;

@@ -217,12 +217,20 @@ int coll_shm_usable(const coll_call_t *call, const coll_params_t *params);
    element past a slot (or of negative extent: reductions copy whole elements with their
    gaps and combine them in the datatype's own layout); for the kinds served in one
    round, an allgather's or a gather's block, an alltoall's or a scatter's p blocks, a
-   reduce-scatter's whole vector past a slot -- params->aux gets the closure of
-   `fallback`, an algorithm over the PML, for the key; the algorithm runs it instead.
-   .release: coll_shm_release_fallback. */
-compi_status_t coll_shm_prepare(const coll_call_t *call, coll_params_t *params,
-                                const coll_algo_t *fallback);
+   reduce-scatter's whole vector past a slot -- params->aux gets the closure of the
+   kind's fallback, an algorithm over the PML (shm.c, shm_fallback), for the key; the
+   algorithm runs it instead.  .release: coll_shm_release_fallback. */
+compi_status_t coll_shm_prepare(const coll_call_t *call, coll_params_t *params);
 void coll_shm_release_fallback(void *aux);
+
+/* the table entry of a shm algorithm of `kind_`: `fn_` on one host, the kind's fallback
+   elsewhere (coll_shm_prepare); `params_`: the COLL_PARAM_* it reads */
+#define COLL_SHM_ALGO(kind_, fn_, params_, help_)                                            \
+    {                                                                                        \
+        .name = "shm", .kind = (kind_), .fn = (fn_), .usable = coll_shm_usable,              \
+        .prepare = coll_shm_prepare, .release = coll_shm_release_fallback,                   \
+        .params = (params_), .help = (help_)                                                 \
+    }
 
 /* elements of `dt` per round of a reduction: as many as fit in a slot with their gaps
    (`slot` bytes, at least one element's true extent) */

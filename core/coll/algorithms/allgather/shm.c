@@ -56,19 +56,7 @@ static compi_status_t allgather_shm(coll_closure_t *self, const coll_call_t *cal
     return st;
 }
 
-static compi_status_t allgather_shm_prepare(const coll_call_t *call, coll_params_t *params)
-{
-    /* off one host or a block past a slot: the PML's ring */
-    return coll_shm_prepare(call, params, coll_algo_find(COLL_ALLGATHER, "ring"));
-}
-
-const coll_algo_t coll_algo_allgather_shm = {
-    .name = "shm",
-    .kind = COLL_ALLGATHER,
-    .fn = allgather_shm,
-    .usable = coll_shm_usable,
-    .prepare = allgather_shm_prepare,
-    .release = coll_shm_release_fallback,
-    .help = "one host: every rank's block in its slot of a shared segment, each copies all "
-            "out (blocks up to a slot)",
-};
+const coll_algo_t coll_algo_allgather_shm =
+    COLL_SHM_ALGO(COLL_ALLGATHER, allgather_shm, 0,
+                  "one host: every rank's block in its slot of a shared segment, each copies all "
+                  "out (blocks up to a slot)");

@@ -49,18 +49,6 @@ static compi_status_t allreduce_shm(coll_closure_t *self, const coll_call_t *cal
     return st;
 }
 
-static compi_status_t allreduce_shm_prepare(const coll_call_t *call, coll_params_t *params)
-{
-    /* a tree over the PML that combines in rank order, as this algorithm does */
-    return coll_shm_prepare(call, params, coll_algo_find(COLL_ALLREDUCE, "reduce-bcast"));
-}
-
-const coll_algo_t coll_algo_allreduce_shm = {
-    .name = "shm",
-    .kind = COLL_ALLREDUCE,
-    .fn = allreduce_shm,
-    .usable = coll_shm_usable,
-    .prepare = allreduce_shm_prepare,
-    .release = coll_shm_release_fallback,
-    .help = "one host: every rank's slot in a shared segment, each rank combines them all",
-};
+const coll_algo_t coll_algo_allreduce_shm =
+    COLL_SHM_ALGO(COLL_ALLREDUCE, allreduce_shm, 0,
+                  "one host: every rank's slot in a shared segment, each rank combines them all");

@@ -77,19 +77,7 @@ static compi_status_t alltoall_shm(coll_closure_t *self, const coll_call_t *call
     return st;
 }
 
-static compi_status_t alltoall_shm_prepare(const coll_call_t *call, coll_params_t *params)
-{
-    /* off one host or p blocks past a slot: the PML's pairwise exchange */
-    return coll_shm_prepare(call, params, coll_algo_find(COLL_ALLTOALL, "pairwise"));
-}
-
-const coll_algo_t coll_algo_alltoall_shm = {
-    .name = "shm",
-    .kind = COLL_ALLTOALL,
-    .fn = alltoall_shm,
-    .usable = coll_shm_usable,
-    .prepare = alltoall_shm_prepare,
-    .release = coll_shm_release_fallback,
-    .help = "one host: every rank's p blocks in its slot of a shared segment, each takes "
-            "its own from every slot (p blocks up to a slot)",
-};
+const coll_algo_t coll_algo_alltoall_shm =
+    COLL_SHM_ALGO(COLL_ALLTOALL, alltoall_shm, 0,
+                  "one host: every rank's p blocks in its slot of a shared segment, each takes its "
+                  "own from every slot (p blocks up to a slot)");

@@ -50,19 +50,6 @@ static compi_status_t barrier_shm(coll_closure_t *self, const coll_call_t *call)
     return COMPI_OK;
 }
 
-static compi_status_t barrier_shm_prepare(const coll_call_t *call, coll_params_t *params)
-{
-    /* off one host: the PML's algorithm */
-    return coll_shm_prepare(call, params, coll_algo_find(COLL_BARRIER, "dissemination"));
-}
-
-const coll_algo_t coll_algo_barrier_shm = {
-    .name = "shm",
-    .kind = COLL_BARRIER,
-    .fn = barrier_shm,
-    .usable = coll_shm_usable,
-    .prepare = barrier_shm_prepare,
-    .release = coll_shm_release_fallback,
-    .params = COLL_PARAM_FANOUT,
-    .help = "one host: arrival flags up a k-ary tree (fanout, default 8), one release flag",
-};
+const coll_algo_t coll_algo_barrier_shm =
+    COLL_SHM_ALGO(COLL_BARRIER, barrier_shm, COLL_PARAM_FANOUT,
+                  "one host: arrival flags up a k-ary tree (fanout, default 8), one release flag");

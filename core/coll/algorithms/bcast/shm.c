@@ -63,18 +63,6 @@ static compi_status_t bcast_shm(coll_closure_t *self, const coll_call_t *call)
     return COMPI_OK;
 }
 
-static compi_status_t bcast_shm_prepare(const coll_call_t *call, coll_params_t *params)
-{
-    /* off one host: the PML's algorithm */
-    return coll_shm_prepare(call, params, coll_algo_find(COLL_BCAST, "binomial"));
-}
-
-const coll_algo_t coll_algo_bcast_shm = {
-    .name = "shm",
-    .kind = COLL_BCAST,
-    .fn = bcast_shm,
-    .usable = coll_shm_usable,
-    .prepare = bcast_shm_prepare,
-    .release = coll_shm_release_fallback,
-    .help = "one host: the root's slot in a shared segment and a release flag (8 KiB rounds)",
-};
+const coll_algo_t coll_algo_bcast_shm = COLL_SHM_ALGO(
+    COLL_BCAST, bcast_shm, 0,
+    "one host: the root's slot in a shared segment and a release flag (8 KiB rounds)");

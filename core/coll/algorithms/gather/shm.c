@@ -62,19 +62,7 @@ static compi_status_t gather_shm(coll_closure_t *self, const coll_call_t *call)
     return st;
 }
 
-static compi_status_t gather_shm_prepare(const coll_call_t *call, coll_params_t *params)
-{
-    /* off one host or a block past a slot: the PML's linear gather */
-    return coll_shm_prepare(call, params, coll_algo_find(COLL_GATHER, "linear"));
-}
-
-const coll_algo_t coll_algo_gather_shm = {
-    .name = "shm",
-    .kind = COLL_GATHER,
-    .fn = gather_shm,
-    .usable = coll_shm_usable,
-    .prepare = gather_shm_prepare,
-    .release = coll_shm_release_fallback,
-    .help = "one host: every rank's block in its slot of a shared segment, the root copies "
-            "them out (blocks up to a slot)",
-};
+const coll_algo_t coll_algo_gather_shm =
+    COLL_SHM_ALGO(COLL_GATHER, gather_shm, 0,
+                  "one host: every rank's block in its slot of a shared segment, the root copies "
+                  "them out (blocks up to a slot)");

@@ -57,18 +57,6 @@ static compi_status_t reduce_shm(coll_closure_t *self, const coll_call_t *call)
     return st;
 }
 
-static compi_status_t reduce_shm_prepare(const coll_call_t *call, coll_params_t *params)
-{
-    /* a tree over the PML that combines in rank order, as this algorithm does */
-    return coll_shm_prepare(call, params, coll_algo_find(COLL_REDUCE, "in-order-binomial"));
-}
-
-const coll_algo_t coll_algo_reduce_shm = {
-    .name = "shm",
-    .kind = COLL_REDUCE,
-    .fn = reduce_shm,
-    .usable = coll_shm_usable,
-    .prepare = reduce_shm_prepare,
-    .release = coll_shm_release_fallback,
-    .help = "one host: every rank's slot in a shared segment, the root combines in rank order",
-};
+const coll_algo_t coll_algo_reduce_shm = COLL_SHM_ALGO(
+    COLL_REDUCE, reduce_shm, 0,
+    "one host: every rank's slot in a shared segment, the root combines in rank order");

@@ -57,31 +57,10 @@ static compi_status_t reduce_scatter_shm(coll_closure_t *self, const coll_call_t
     return st;
 }
 
-static compi_status_t reduce_scatter_shm_prepare(const coll_call_t *call, coll_params_t *params)
-{
-    /* off one host or a vector past a slot: the ring where the op allows any order, else
-       an in-order reduce and a scatter */
-    const char *name = call->op->commutative ? "ring" : "reduce-scatterv";
-    return coll_shm_prepare(call, params, coll_algo_find(call->kind, name));
-}
+const coll_algo_t coll_algo_reduce_scatter_shm =
+    COLL_SHM_ALGO(COLL_REDUCE_SCATTER, reduce_scatter_shm, 0,
+                  "one host: every rank's vector in its slot of a shared segment, each combines "
+                  "its block in rank order (vectors up to a slot)");
 
-const coll_algo_t coll_algo_reduce_scatter_shm = {
-    .name = "shm",
-    .kind = COLL_REDUCE_SCATTER,
-    .fn = reduce_scatter_shm,
-    .usable = coll_shm_usable,
-    .prepare = reduce_scatter_shm_prepare,
-    .release = coll_shm_release_fallback,
-    .help = "one host: every rank's vector in its slot of a shared segment, each combines its "
-            "block in rank order (vectors up to a slot)",
-};
-
-const coll_algo_t coll_algo_reduce_scatter_block_shm = {
-    .name = "shm",
-    .kind = COLL_REDUCE_SCATTER_BLOCK,
-    .fn = reduce_scatter_shm,
-    .usable = coll_shm_usable,
-    .prepare = reduce_scatter_shm_prepare,
-    .release = coll_shm_release_fallback,
-    .help = "as reduce-scatter shm, with equal blocks",
-};
+const coll_algo_t coll_algo_reduce_scatter_block_shm = COLL_SHM_ALGO(
+    COLL_REDUCE_SCATTER_BLOCK, reduce_scatter_shm, 0, "as reduce-scatter shm, with equal blocks");

@@ -66,19 +66,7 @@ static compi_status_t scatter_shm(coll_closure_t *self, const coll_call_t *call)
     return st;
 }
 
-static compi_status_t scatter_shm_prepare(const coll_call_t *call, coll_params_t *params)
-{
-    /* off one host or p blocks past a slot: the PML's linear scatter */
-    return coll_shm_prepare(call, params, coll_algo_find(COLL_SCATTER, "linear"));
-}
-
-const coll_algo_t coll_algo_scatter_shm = {
-    .name = "shm",
-    .kind = COLL_SCATTER,
-    .fn = scatter_shm,
-    .usable = coll_shm_usable,
-    .prepare = scatter_shm_prepare,
-    .release = coll_shm_release_fallback,
-    .help = "one host: the root's p blocks in its slot of a shared segment, each rank copies "
-            "its own out (p blocks up to a slot)",
-};
+const coll_algo_t coll_algo_scatter_shm =
+    COLL_SHM_ALGO(COLL_SCATTER, scatter_shm, 0,
+                  "one host: the root's p blocks in its slot of a shared segment, each rank copies "
+                  "its own out (p blocks up to a slot)");

@@ -17,6 +17,11 @@ typedef struct comm_dyn_ops {
     /* after publishing, before waiting for the other group (MPI_Comm_spawn starts it
        here); NULL: nothing */
     compi_status_t (*between)(void *arg);
+    /* first, before prepare: a connected socket to the other group's root when the two
+       groups are of different mpirun jobs (dynproc.c: they swap their records over it;
+       the socket stays the caller's), -1 to meet through the keys (prepare, between),
+       -2 for an error the caller reports; NULL: the keys */
+    int (*sock)(void *arg);
 } comm_dyn_ops_t;
 
 /*

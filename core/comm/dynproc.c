@@ -141,32 +141,17 @@ static char *dyn__record(compi_comm_t *local, uint32_t ctx, compi_status_t *st_p
     return rec;
 }
 
-static int dyn__write(int fd, const char *buf, size_t n)
+int comm_dyn_xfer(int fd, char *buf, size_t n, int out)
 {
     for (size_t off = 0; off < n;) {
-        ssize_t w = write(fd, buf + off, n - off);
-        if (w < 0 && errno == EINTR) {
+        ssize_t k = out ? write(fd, buf + off, n - off) : read(fd, buf + off, n - off);
+        if (k < 0 && errno == EINTR) {
             continue;
         }
-        if (w <= 0) {
+        if (k <= 0) {
             return -1;
         }
-        off += (size_t)w;
-    }
-    return 0;
-}
-
-static int dyn__read(int fd, char *buf, size_t n)
-{
-    for (size_t off = 0; off < n;) {
-        ssize_t r = read(fd, buf + off, n - off);
-        if (r < 0 && errno == EINTR) {
-            continue;
-        }
-        if (r <= 0) {
-            return -1;
-        }
-        off += (size_t)r;
+        off += (size_t)k;
     }
     return 0;
 }
@@ -185,13 +170,14 @@ static compi_status_t dyn__root_sock(compi_comm_t *local, uint32_t ctx, int fd, 
         return st;
     }
     snprintf(len, sizeof(len), "%zu\n", strlen(mine));
-    st = dyn__write(fd, len, strlen(len)) != 0 || dyn__write(fd, mine, strlen(mine)) != 0
-             ? COMPI_ERR_UNREACHABLE
-             : COMPI_OK;
+    st =
+        comm_dyn_xfer(fd, len, strlen(len), 1) != 0 || comm_dyn_xfer(fd, mine, strlen(mine), 1) != 0
+            ? COMPI_ERR_UNREACHABLE
+            : COMPI_OK;
     free(mine);
     /* the length, one byte at a time */
     while (st == COMPI_OK && got + 1 < sizeof(len)) {
-        if (dyn__read(fd, len + got, 1) != 0) {
+        if (comm_dyn_xfer(fd, len + got, 1, 0) != 0) {
             st = COMPI_ERR_UNREACHABLE;
         } else if (len[got++] == '\n') {
             break;
@@ -204,7 +190,7 @@ static compi_status_t dyn__root_sock(compi_comm_t *local, uint32_t ctx, int fd, 
     if (st == COMPI_OK && (theirs = malloc(n + 1)) == NULL) {
         st = COMPI_ERR_NO_MEMORY;
     }
-    if (st == COMPI_OK && dyn__read(fd, theirs, n) != 0) {
+    if (st == COMPI_OK && comm_dyn_xfer(fd, theirs, n, 0) != 0) {
         st = COMPI_ERR_UNREACHABLE;
     }
     if (st == COMPI_OK) {

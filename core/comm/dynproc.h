@@ -34,6 +34,9 @@ typedef struct comm_dyn_ops {
 compi_status_t comm_dyn_join(compi_comm_t *local, int root, const comm_dyn_ops_t *ops, void *arg,
                              compi_comm_t **inter_p);
 
+/* all n bytes of buf written to (out) or read from descriptor fd: 0, else -1 (errno) */
+int comm_dyn_xfer(int fd, char *buf, size_t n, int out);
+
 /* a barrier over both groups of intercommunicator `inter` (MPI_Comm_disconnect) */
 compi_status_t comm_dyn_sync(compi_comm_t *inter);
 

@@ -917,25 +917,14 @@ static compi_status_t join_prepare(void *arg, char *mine, char *theirs, size_t l
 /* writes and reads one line "compi-join <universe> <gid> <count>" on the socket */
 static int join_swap(int fd, const char *out, char *in, size_t len)
 {
-    size_t off = 0, n = strlen(out);
+    size_t off = 0;
 
-    while (off < n) {
-        ssize_t w = write(fd, out + off, n - off);
-        if (w < 0 && errno == EINTR) {
-            continue;
-        }
-        if (w <= 0) {
-            return -1;
-        }
-        off += (size_t)w;
+    if (comm_dyn_xfer(fd, (char *)out, strlen(out), 1) != 0) {
+        return -1;
     }
     /* one byte at a time: nothing after the line is taken from the program's stream */
     for (off = 0; off + 1 < len;) {
-        ssize_t r = read(fd, in + off, 1);
-        if (r < 0 && errno == EINTR) {
-            continue;
-        }
-        if (r <= 0) {
+        if (comm_dyn_xfer(fd, in + off, 1, 0) != 0) {
             return -1;
         }
         if (in[off] == '\n') {

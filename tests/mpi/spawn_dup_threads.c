@@ -1,7 +1,9 @@
 /*
  * spawn_dup_threads: at MPI_THREAD_MULTIPLE, ROUNDS times, the parents spawn two children
- * and both sides merge the intercommunicator, dup the merged communicator and allreduce
- * on the dup (its first collective makes its shared segment), then dup the
+ * and both sides merge the intercommunicator, both with high = 0 (the order of the groups
+ * is then the library's, and must be the same at every member: it was not between a
+ * world and its spawned one), dup the merged communicator and allreduce on the dup (its
+ * first collective makes its shared segment), then dup the
  * intercommunicator and allreduce over that dup, and disconnect.  Meanwhile a second
  * thread of every parent and of every child dups a communicator of its own and
  * allreduces on each dup (segments of their own made at the same time).
@@ -39,12 +41,12 @@ static void *side_dups(void *arg)
 }
 
 /* the merged communicator's dup and the intercommunicator's dup, an allreduce on each */
-static int run(MPI_Comm ic, int child)
+static int run(MPI_Comm ic)
 {
     MPI_Comm merged, dup, idup;
     int errs = 0, r, n, rsize, one = 1, sum = -1;
 
-    MPI_OK(MPI_Intercomm_merge(ic, child, &merged));
+    MPI_OK(MPI_Intercomm_merge(ic, 0, &merged));
     MPI_OK(MPI_Comm_dup(merged, &dup));
     MPI_OK(MPI_Comm_rank(dup, &r));
     MPI_OK(MPI_Comm_size(dup, &n));
@@ -80,7 +82,7 @@ int main(int argc, char **argv)
         MPI_OK(MPI_Comm_get_parent(&parent));
         MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &side));
         CHECK(pthread_create(&th, NULL, side_dups, NULL) == 0, "pthread_create");
-        errs = run(parent, 1);
+        errs = run(parent);
         pthread_join(th, NULL);
         MPI_OK(MPI_Comm_free(&side));
         MPI_OK(MPI_Finalize());
@@ -94,7 +96,7 @@ int main(int argc, char **argv)
         MPI_Comm ic;
         MPI_OK(MPI_Comm_spawn(argv[0], args, NCHILD, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic,
                               MPI_ERRCODES_IGNORE));
-        mt_errors += run(ic, 0);
+        mt_errors += run(ic);
     }
     pthread_join(th, NULL);
     CHECK(side_errors == 0, "%d failure(s) on the side dups", side_errors);

@@ -19,7 +19,8 @@
  * local_comm) is free on every member of both groups, as for MPI_Intercomm_create.
  *
  * Two groups of different mpirun jobs share no key-value space: their roots meet over a
- * socket (ops->sock, a port that names an address) and swap one text record each,
+ * socket (ops->sock, a port that names an address) and swap one text record each (one
+ * side sends first, the other reads first),
  *
  *   "<bytes>\n" then "ctx size\n" and per member "gid <universe> key=value ...\n"
  *
@@ -156,48 +157,73 @@ int comm_dyn_xfer(int fd, char *buf, size_t n, int out)
     return 0;
 }
 
-/* the root's part over a socket: hdr as dyn__root's, *rec_p the other side's record */
-static compi_status_t dyn__root_sock(compi_comm_t *local, uint32_t ctx, int fd, int hdr[4],
-                                     char **rec_p)
+/* our record, its length on a line first */
+static compi_status_t dyn__send_record(int fd, const char *mine)
+{
+    char len[24];
+
+    snprintf(len, sizeof(len), "%zu\n", strlen(mine));
+    return comm_dyn_xfer(fd, len, strlen(len), 1) != 0 ||
+                   comm_dyn_xfer(fd, (char *)mine, strlen(mine), 1) != 0
+               ? COMPI_ERR_UNREACHABLE
+               : COMPI_OK;
+}
+
+/* the other side's record (heap, *n_p bytes before its '\0') */
+static compi_status_t dyn__recv_record(int fd, char **rec_p, size_t *n_p)
+{
+    char len[24], *rec;
+    size_t n = 0, got = 0;
+
+    /* the length, one byte at a time */
+    while (got + 1 < sizeof(len)) {
+        if (comm_dyn_xfer(fd, len + got, 1, 0) != 0) {
+            return COMPI_ERR_UNREACHABLE;
+        }
+        if (len[got++] == '\n') {
+            break;
+        }
+    }
+    len[got] = '\0';
+    if (sscanf(len, "%zu", &n) != 1 || n == 0 || n > (64u << 20)) {
+        return COMPI_ERR_PMI;
+    }
+    if ((rec = malloc(n + 1)) == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    if (comm_dyn_xfer(fd, rec, n, 0) != 0) {
+        free(rec);
+        return COMPI_ERR_UNREACHABLE;
+    }
+    rec[n] = '\0';
+    *rec_p = rec;
+    *n_p = n;
+    return COMPI_OK;
+}
+
+/* the root's part over a socket (the side that speaks first sends before it reads: no
+   deadlock on records longer than the socket's buffers): hdr as dyn__root's, *rec_p the
+   other side's record */
+static compi_status_t dyn__root_sock(compi_comm_t *local, uint32_t ctx, int fd, int first,
+                                     int hdr[4], char **rec_p)
 {
     compi_status_t st;
-    char *mine = dyn__record(local, ctx, &st), len[24], *theirs = NULL;
-    size_t n = 0, got = 0;
+    char *mine = dyn__record(local, ctx, &st), *theirs = NULL;
+    size_t n = 0;
     unsigned c = 0;
     int size = 0, used = 0;
 
     if (mine == NULL) {
         return st;
     }
-    snprintf(len, sizeof(len), "%zu\n", strlen(mine));
-    st =
-        comm_dyn_xfer(fd, len, strlen(len), 1) != 0 || comm_dyn_xfer(fd, mine, strlen(mine), 1) != 0
-            ? COMPI_ERR_UNREACHABLE
-            : COMPI_OK;
-    free(mine);
-    /* the length, one byte at a time */
-    while (st == COMPI_OK && got + 1 < sizeof(len)) {
-        if (comm_dyn_xfer(fd, len + got, 1, 0) != 0) {
-            st = COMPI_ERR_UNREACHABLE;
-        } else if (len[got++] == '\n') {
-            break;
-        }
-    }
-    len[got] = '\0';
-    if (st == COMPI_OK && (sscanf(len, "%zu", &n) != 1 || n == 0 || n > (64u << 20))) {
-        st = COMPI_ERR_PMI;
-    }
-    if (st == COMPI_OK && (theirs = malloc(n + 1)) == NULL) {
-        st = COMPI_ERR_NO_MEMORY;
-    }
-    if (st == COMPI_OK && comm_dyn_xfer(fd, theirs, n, 0) != 0) {
-        st = COMPI_ERR_UNREACHABLE;
-    }
+    st = first ? dyn__send_record(fd, mine) : dyn__recv_record(fd, &theirs, &n);
     if (st == COMPI_OK) {
-        theirs[n] = '\0';
-        if (sscanf(theirs, "%u %d\n%n", &c, &size, &used) != 2 || used == 0 || size < 1) {
-            st = COMPI_ERR_PMI;
-        }
+        st = first ? dyn__recv_record(fd, &theirs, &n) : dyn__send_record(fd, mine);
+    }
+    free(mine);
+    if (st == COMPI_OK &&
+        (sscanf(theirs, "%u %d\n%n", &c, &size, &used) != 2 || used == 0 || size < 1)) {
+        st = COMPI_ERR_PMI;
     }
     if (st != COMPI_OK) {
         free(theirs);
@@ -325,11 +351,11 @@ compi_status_t comm_dyn_join(compi_comm_t *local, int root, const comm_dyn_ops_t
        ids of their own spaces (COMM_CTX_DYN_BASE, comm.h). */
     comm_ctx_dyn_taken(max_ctx + 1);
     if (local->rank == root) {
-        int fd = ops->sock != NULL ? ops->sock(arg) : -1;
+        int first = 0, fd = ops->sock != NULL ? ops->sock(arg, &first) : -1;
         if (fd == -2) {
             hdr[0] = (int)COMPI_ERR_UNREACHABLE; /* the callback says why */
         } else if (fd >= 0) {
-            hdr[0] = (int)dyn__root_sock(local, max_ctx, fd, hdr, &rec);
+            hdr[0] = (int)dyn__root_sock(local, max_ctx, fd, first, hdr, &rec);
         } else {
             dyn__root(local, max_ctx, ops, arg, hdr, &ids);
         }

@@ -19,9 +19,10 @@ typedef struct comm_dyn_ops {
     compi_status_t (*between)(void *arg);
     /* first, before prepare: a connected socket to the other group's root when the two
        groups are of different mpirun jobs (dynproc.c: they swap their records over it;
-       the socket stays the caller's), -1 to meet through the keys (prepare, between),
-       -2 for an error the caller reports; NULL: the keys */
-    int (*sock)(void *arg);
+       the socket stays the caller's; *first set when this side sends its record first,
+       as one of the two must), -1 to meet through the keys (prepare, between), -2 for an
+       error the caller reports; NULL: the keys */
+    int (*sock)(void *arg, int *first);
 } comm_dyn_ops_t;
 
 /*

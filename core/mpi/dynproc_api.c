@@ -696,8 +696,9 @@ static int port_count(const char *key)
     return rte_kvs_get(key, val, sizeof(val)) == COMPI_OK ? atoi(val) : 0;
 }
 
-/* whether the root meets another job over a socket (comm_dyn_ops_t.sock) */
-static int port_sock(void *arg)
+/* whether the root meets another job over a socket (comm_dyn_ops_t.sock): the connecting
+   side sends first */
+static int port_sock(void *arg, int *first)
 {
     port_arg_t *a = arg;
     struct sockaddr_in sa;
@@ -744,6 +745,7 @@ static int port_sock(void *arg)
         a->bad = 3;
         return -2;
     }
+    *first = 1;
     return a->fd = fd;
 }
 

@@ -47,11 +47,10 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <sys/socket.h>
-#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 /* the parents' intercommunicator: its handle and object (the program may free it) */
@@ -715,7 +714,7 @@ static int port_sock(void *arg, int *first)
         for (;;) {
             struct pollfd p = {.fd = lfd, .events = POLLIN};
             if (poll(&p, 1, ms) == 1) {
-                int fd = accept(lfd, NULL, NULL);
+                int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
                 if (fd >= 0) {
                     return a->fd = fd;
                 }

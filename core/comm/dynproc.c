@@ -17,6 +17,15 @@
  * same at about the same time, and a message that comes first waits in the transport).
  * The context id is the larger of the two groups' maxima, so it (and the next, for the
  * local_comm) is free on every member of both groups, as for MPI_Intercomm_create.
+ *
+ * Two groups of different mpirun jobs share no key-value space: their roots meet over a
+ * socket (ops->sock, a port that names an address) and swap one text record each (one
+ * side sends first, the other reads first),
+ *
+ *   "<bytes>\n" then "ctx size\n" and per member "gid <universe> key=value ...\n"
+ *
+ * the members' business cards included (rte_peer_cards), which the root broadcasts in its
+ * group whole; a member of the other job is added with rte_peer_add_foreign.
  */
 #include "core/comm/comm.h"
 
@@ -27,9 +36,11 @@
 #include "core/runtime/log.h"
 #include "core/runtime/rte.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* characters of one chunk of ranges: below RTE_MODEX_VALMAX with room for one range */
 #define DYN_CHUNK 800
@@ -104,12 +115,163 @@ static compi_status_t dyn__get_ids(const char *key, int nchunks, int *ids, int n
     return got == n ? COMPI_OK : COMPI_ERR_PMI;
 }
 
+/* the record of group `local` for the other job (see the top); heap, NULL on error */
+static char *dyn__record(compi_comm_t *local, uint32_t ctx, compi_status_t *st_p)
+{
+    size_t cap = 4096 + (size_t)local->size * 8192, off;
+    char *rec = malloc(cap);
+
+    if (rec == NULL) {
+        *st_p = COMPI_ERR_NO_MEMORY;
+        return NULL;
+    }
+    off = (size_t)snprintf(rec, cap, "%u %d\n", ctx, local->size);
+    for (int i = 0; i < local->size; i++) {
+        int peer = local->world_ranks[i];
+        int w = snprintf(rec + off, cap - off, "%d ", rte_peer_gid(peer));
+        off += (size_t)w;
+        if ((*st_p = rte_peer_cards(peer, rec + off, cap - off - 1)) != COMPI_OK) {
+            free(rec);
+            return NULL;
+        }
+        off += strlen(rec + off);
+        rec[off++] = '\n';
+        rec[off] = '\0';
+    }
+    *st_p = COMPI_OK;
+    return rec;
+}
+
+int comm_dyn_xfer(int fd, char *buf, size_t n, int out)
+{
+    for (size_t off = 0; off < n;) {
+        ssize_t k = out ? write(fd, buf + off, n - off) : read(fd, buf + off, n - off);
+        if (k < 0 && errno == EINTR) {
+            continue;
+        }
+        if (k <= 0) {
+            return -1;
+        }
+        off += (size_t)k;
+    }
+    return 0;
+}
+
+/* our record, its length on a line first */
+static compi_status_t dyn__send_record(int fd, const char *mine)
+{
+    char len[24];
+
+    snprintf(len, sizeof(len), "%zu\n", strlen(mine));
+    return comm_dyn_xfer(fd, len, strlen(len), 1) != 0 ||
+                   comm_dyn_xfer(fd, (char *)mine, strlen(mine), 1) != 0
+               ? COMPI_ERR_UNREACHABLE
+               : COMPI_OK;
+}
+
+/* the other side's record (heap, *n_p bytes before its '\0') */
+static compi_status_t dyn__recv_record(int fd, char **rec_p, size_t *n_p)
+{
+    char len[24], *rec;
+    size_t n = 0, got = 0;
+
+    /* the length, one byte at a time */
+    while (got + 1 < sizeof(len)) {
+        if (comm_dyn_xfer(fd, len + got, 1, 0) != 0) {
+            return COMPI_ERR_UNREACHABLE;
+        }
+        if (len[got++] == '\n') {
+            break;
+        }
+    }
+    len[got] = '\0';
+    if (sscanf(len, "%zu", &n) != 1 || n == 0 || n > (64u << 20)) {
+        return COMPI_ERR_PMI;
+    }
+    if ((rec = malloc(n + 1)) == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    if (comm_dyn_xfer(fd, rec, n, 0) != 0) {
+        free(rec);
+        return COMPI_ERR_UNREACHABLE;
+    }
+    rec[n] = '\0';
+    *rec_p = rec;
+    *n_p = n;
+    return COMPI_OK;
+}
+
+/* the root's part over a socket (the side that speaks first sends before it reads: no
+   deadlock on records longer than the socket's buffers): hdr as dyn__root's, *rec_p the
+   other side's record */
+static compi_status_t dyn__root_sock(compi_comm_t *local, uint32_t ctx, int fd, int first,
+                                     int hdr[4], char **rec_p)
+{
+    compi_status_t st;
+    char *mine = dyn__record(local, ctx, &st), *theirs = NULL;
+    size_t n = 0;
+    unsigned c = 0;
+    int size = 0, used = 0;
+
+    if (mine == NULL) {
+        return st;
+    }
+    st = first ? dyn__send_record(fd, mine) : dyn__recv_record(fd, &theirs, &n);
+    if (st == COMPI_OK) {
+        st = first ? dyn__recv_record(fd, &theirs, &n) : dyn__send_record(fd, mine);
+    }
+    free(mine);
+    if (st == COMPI_OK &&
+        (sscanf(theirs, "%u %d\n%n", &c, &size, &used) != 2 || used == 0 || size < 1)) {
+        st = COMPI_ERR_PMI;
+    }
+    if (st != COMPI_OK) {
+        free(theirs);
+        return st;
+    }
+    hdr[1] = (int)c;
+    hdr[2] = size;
+    hdr[3] = (int)n + 1;
+    *rec_p = theirs;
+    return COMPI_OK;
+}
+
+/* adds the processes of record `rec` (a member's copy) as peers */
+static compi_status_t dyn__add_record(char *rec, int n, int *peers)
+{
+    char *line = strchr(rec, '\n');
+    size_t ulen = strlen(rte_proc.universe);
+
+    for (int i = 0; i < n; i++) {
+        char *end, *cards;
+        int gid;
+        if (line == NULL) {
+            return COMPI_ERR_PMI;
+        }
+        line++;
+        gid = (int)strtol(line, &cards, 10);
+        if (cards == line || *cards != ' ' || (end = strchr(++cards, '\n')) == NULL) {
+            return COMPI_ERR_PMI;
+        }
+        *end = '\0';
+        compi_status_t st = strncmp(cards, rte_proc.universe, ulen) == 0 && cards[ulen] == ' '
+                                ? rte_peer_add(gid, &peers[i])
+                                : rte_peer_add_foreign(gid, cards, &peers[i]);
+        *end = '\n';
+        if (st != COMPI_OK) {
+            return st;
+        }
+        line = end;
+    }
+    return COMPI_OK;
+}
+
 /*
  * The root's part: publish our record, run `between`, read theirs.  hdr gets {status,
  * ctx, size}; *ids_p the other side's global ids (heap).
  */
 static compi_status_t dyn__root(compi_comm_t *local, uint32_t ctx, const comm_dyn_ops_t *ops,
-                                void *arg, int hdr[3], int **ids_p)
+                                void *arg, int hdr[4], int **ids_p)
 {
     char val[RTE_MODEX_VALMAX + 1], mine[200], theirs[200];
     int *gids = malloc((size_t)local->size * sizeof(int)), nchunks = 0, n = 0;
@@ -120,7 +282,13 @@ static compi_status_t dyn__root(compi_comm_t *local, uint32_t ctx, const comm_dy
         st = ops->prepare(arg, mine, theirs, sizeof(mine));
     }
     for (int i = 0; st == COMPI_OK && i < local->size; i++) {
+        char uni[sizeof(rte_proc.universe)];
         gids[i] = rte_peer_gid(local->world_ranks[i]);
+        /* a global id names a process of this job only */
+        if (rte_modex_get(local->world_ranks[i], RTE_KEY_UNIVERSE, uni, sizeof(uni)) != COMPI_OK ||
+            strcmp(uni, rte_proc.universe) != 0) {
+            st = COMPI_ERR_UNSUPPORTED;
+        }
     }
     if (st == COMPI_OK) {
         st = dyn__put_ids(mine, gids, local->size, &nchunks);
@@ -157,7 +325,8 @@ compi_status_t comm_dyn_join(compi_comm_t *local, int root, const comm_dyn_ops_t
 {
     comm_coll_set_t set;
     int *members = NULL, *ids = NULL, *peers = NULL;
-    int hdr[3] = {COMPI_OK, 0, 0};
+    int hdr[4] = {COMPI_OK, 0, 0, 0};
+    char *rec = NULL;
     uint32_t max_ctx;
     compi_group_t *rg = NULL;
     compi_comm_t *c = NULL;
@@ -182,30 +351,61 @@ compi_status_t comm_dyn_join(compi_comm_t *local, int root, const comm_dyn_ops_t
        ids of their own spaces (COMM_CTX_DYN_BASE, comm.h). */
     comm_ctx_dyn_taken(max_ctx + 1);
     if (local->rank == root) {
-        dyn__root(local, max_ctx, ops, arg, hdr, &ids);
+        int first = 0, fd = ops->sock != NULL ? ops->sock(arg, &first) : -1;
+        if (fd == -2) {
+            hdr[0] = (int)COMPI_ERR_UNREACHABLE; /* the callback says why */
+        } else if (fd >= 0) {
+            hdr[0] = (int)dyn__root_sock(local, max_ctx, fd, first, hdr, &rec);
+        } else {
+            dyn__root(local, max_ctx, ops, arg, hdr, &ids);
+        }
     }
     /* the others wait here whatever the root found: it always broadcasts */
-    st = comm_coll_bcast_int(&set, hdr, 3);
+    st = comm_coll_bcast_int(&set, hdr, 4);
     if (st == COMPI_OK && hdr[0] != COMPI_OK) {
         st = (compi_status_t)hdr[0];
     }
     if (st != COMPI_OK) {
         goto out;
     }
-    if (ids == NULL && (ids = malloc((size_t)hdr[2] * sizeof(int))) == NULL) {
-        st = COMPI_ERR_NO_MEMORY; /* the root has sent: the job cannot go on consistently */
-        goto out;
+    if (hdr[3] > 0) {
+        /* the other job's record, whole (as ints: the bytes and their padding) */
+        size_t words = ((size_t)hdr[3] + sizeof(int) - 1) / sizeof(int);
+        char *buf = calloc(words, sizeof(int));
+        if (buf != NULL && rec != NULL) {
+            memcpy(buf, rec, (size_t)hdr[3]);
+        }
+        free(rec);
+        rec = buf;
+        if (rec == NULL) {
+            st = COMPI_ERR_NO_MEMORY; /* the root has sent: the job cannot go on consistently */
+            goto out;
+        }
+        st = comm_coll_bcast_int(&set, (int *)(void *)rec, (int)words);
+        if (st != COMPI_OK) {
+            goto out;
+        }
+        rec[hdr[3] - 1] = '\0';
     }
-    st = comm_coll_bcast_int(&set, ids, hdr[2]);
-    if (st != COMPI_OK) {
-        goto out;
+    if (rec == NULL) {
+        if (ids == NULL && (ids = malloc((size_t)hdr[2] * sizeof(int))) == NULL) {
+            st = COMPI_ERR_NO_MEMORY; /* the root has sent: the job cannot go on consistently */
+            goto out;
+        }
+        st = comm_coll_bcast_int(&set, ids, hdr[2]);
+        if (st != COMPI_OK) {
+            goto out;
+        }
     }
     peers = malloc((size_t)hdr[2] * sizeof(int));
     if (peers == NULL) {
         st = COMPI_ERR_NO_MEMORY;
         goto out;
     }
-    for (int i = 0; st == COMPI_OK && i < hdr[2]; i++) {
+    if (rec != NULL) {
+        st = dyn__add_record(rec, hdr[2], peers);
+    }
+    for (int i = 0; rec == NULL && st == COMPI_OK && i < hdr[2]; i++) {
         st = rte_peer_add(ids[i], &peers[i]);
     }
     if (st == COMPI_OK) {
@@ -236,6 +436,7 @@ out:
     }
     free(peers);
     free(ids);
+    free(rec);
     free(members);
     return st;
 }

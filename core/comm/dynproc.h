@@ -17,6 +17,12 @@ typedef struct comm_dyn_ops {
     /* after publishing, before waiting for the other group (MPI_Comm_spawn starts it
        here); NULL: nothing */
     compi_status_t (*between)(void *arg);
+    /* first, before prepare: a connected socket to the other group's root when the two
+       groups are of different mpirun jobs (dynproc.c: they swap their records over it;
+       the socket stays the caller's; *first set when this side sends its record first,
+       as one of the two must), -1 to meet through the keys (prepare, between), -2 for an
+       error the caller reports; NULL: the keys */
+    int (*sock)(void *arg, int *first);
 } comm_dyn_ops_t;
 
 /*
@@ -28,6 +34,9 @@ typedef struct comm_dyn_ops {
  */
 compi_status_t comm_dyn_join(compi_comm_t *local, int root, const comm_dyn_ops_t *ops, void *arg,
                              compi_comm_t **inter_p);
+
+/* all n bytes of buf written to (out) or read from descriptor fd: 0, else -1 (errno) */
+int comm_dyn_xfer(int fd, char *buf, size_t n, int out);
 
 /* a barrier over both groups of intercommunicator `inter` (MPI_Comm_disconnect) */
 compi_status_t comm_dyn_sync(compi_comm_t *inter);

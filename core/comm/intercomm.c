@@ -300,6 +300,25 @@ compi_status_t comm_intercomm_from_groups(compi_group_t *local, compi_group_t *r
     return st;
 }
 
+/* 1 when group a's first member comes before group b's in an order every process sees
+   alike: by universe (the mpirun job), then global id.  Not by peer index: another
+   world's processes come after a process's own world in its numbering, so the parents
+   and the children of a spawn would each put themselves first. */
+static int inter_first_lower(const compi_group_t *a, const compi_group_t *b)
+{
+    char ua[sizeof(rte_proc.universe)] = "", ub[sizeof(rte_proc.universe)] = "";
+    int pa = a->world_ranks[0], pb = b->world_ranks[0];
+
+    if (rte_modex_get(pa, RTE_KEY_UNIVERSE, ua, sizeof(ua)) != COMPI_OK) {
+        ua[0] = '\0';
+    }
+    if (rte_modex_get(pb, RTE_KEY_UNIVERSE, ub, sizeof(ub)) != COMPI_OK) {
+        ub[0] = '\0';
+    }
+    int c = strcmp(ua, ub);
+    return c != 0 ? c < 0 : rte_peer_gid(pa) < rte_peer_gid(pb);
+}
+
 compi_status_t comm_intercomm_merge(compi_comm_t *inter, int high, compi_comm_t **new_p)
 {
     int mine = high != 0, theirs = 0;
@@ -316,8 +335,7 @@ compi_status_t comm_intercomm_merge(compi_comm_t *inter, int high, compi_comm_t 
     if (st != COMPI_OK) {
         return st;
     }
-    int lower = inter->group->world_ranks[0] < inter->remote_group->world_ranks[0];
-    int local_first = mine != theirs ? !mine : lower;
+    int local_first = mine != theirs ? !mine : inter_first_lower(inter->group, inter->remote_group);
     first = local_first ? inter->group : inter->remote_group;
     second = local_first ? inter->remote_group : inter->group;
     ranks = malloc((size_t)(first->size + second->size) * sizeof(int));

@@ -14,7 +14,13 @@
  *            under P.p and children (COMPI_PARENT=P) under P.c
  *   ports    "compi-port:<universe>:<global id>:<count>" = PORT; PORT holds "open" or
  *            "closed"; the n-th connect (fetch_add on PORT.n) publishes PORT.c<n> and
- *            meets the n-th accept (fetch_add on PORT.a), which publishes PORT.a<n>
+ *            meets the n-th accept (fetch_add on PORT.a), which publishes PORT.a<n>.
+ *            The name goes on with ":<IPv4 address>:<TCP port>" of a socket the opening
+ *            process listens on: a connect from another mpirun job (PORT's universe is
+ *            not its own) reaches it there, and an accept rooted at that process takes
+ *            whichever comes first, a connection on the socket or a connect of its own
+ *            job (PORT.n ahead of PORT.a); the two roots swap their groups' records
+ *            over the connection (core/comm/dynproc.c)
  *   names    "svc.<service name in hex>" holds the port name ("" once unpublished)
  *   join     each side writes its global id and a count of its joins on the socket; both
  *            then name the keys "join.<lower id>.<its count>.<higher id>.<its count>"
@@ -32,12 +38,19 @@
 #include "core/runtime/pmi_wire.h"
 #include "core/runtime/rte.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <ifaddrs.h>
 #include <limits.h>
 #include <mpi.h>
+#include <net/if.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 /* the parents' intercommunicator: its handle and object (the program may free it) */
@@ -438,6 +451,100 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
 
 #define PORT_PREFIX "compi-port:"
 
+/* the ports this process opened, with the sockets they listen on */
+#define PORT_MAX_OPEN 64
+static struct port_listener {
+    char name[200];
+    int fd;
+} port_open[PORT_MAX_OPEN];
+static int n_port_open;
+
+/* the listening socket of port `name` when this process opened it, else -1 */
+static int port_listener(const char *name)
+{
+    for (int i = 0; i < n_port_open; i++) {
+        if (strcmp(port_open[i].name, name) == 0) {
+            return port_open[i].fd;
+        }
+    }
+    return -1;
+}
+
+/* a socket listening on every address, its port in *port_p; -1 on error */
+static int port_listen(int *port_p)
+{
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY)};
+    socklen_t alen = sizeof(a);
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+    if (fd < 0) {
+        return -1;
+    }
+    if (bind(fd, (struct sockaddr *)&a, sizeof(a)) != 0 || listen(fd, 16) != 0 ||
+        getsockname(fd, (struct sockaddr *)&a, &alen) != 0) {
+        close(fd);
+        return -1;
+    }
+    *port_p = ntohs(a.sin_port);
+    return fd;
+}
+
+/* this machine's IPv4 address as others would reach it: its name's, or when that is a
+   loopback address the first other address of an interface that is up, else the loopback */
+static void port_address(char *buf, size_t len)
+{
+    struct addrinfo hints = {.ai_family = AF_INET, .ai_socktype = SOCK_STREAM}, *res = NULL;
+    struct ifaddrs *ifs = NULL;
+    char host[256] = "";
+
+    snprintf(buf, len, "127.0.0.1");
+    if (gethostname(host, sizeof(host) - 1) == 0 && getaddrinfo(host, NULL, &hints, &res) == 0) {
+        const struct sockaddr_in *in = (const struct sockaddr_in *)res->ai_addr;
+        int loop = (ntohl(in->sin_addr.s_addr) >> 24) == 127;
+        if (!loop) {
+            inet_ntop(AF_INET, &in->sin_addr, buf, (socklen_t)len);
+        }
+        freeaddrinfo(res);
+        if (!loop) {
+            return;
+        }
+    }
+    if (getifaddrs(&ifs) != 0) {
+        return;
+    }
+    for (struct ifaddrs *i = ifs; i != NULL; i = i->ifa_next) {
+        if (i->ifa_addr != NULL && i->ifa_addr->sa_family == AF_INET &&
+            (i->ifa_flags & IFF_UP) != 0 && (i->ifa_flags & IFF_LOOPBACK) == 0) {
+            inet_ntop(AF_INET, &((const struct sockaddr_in *)i->ifa_addr)->sin_addr, buf,
+                      (socklen_t)len);
+            break;
+        }
+    }
+    freeifaddrs(ifs);
+}
+
+/* the address and TCP port a port name ends with: 0, else -1 (none) */
+static int port_endpoint(const char *port, struct sockaddr_in *sa)
+{
+    const char *p = port + strlen(PORT_PREFIX);
+    char ip[64];
+    int tcp = 0, used = 0;
+
+    /* universe, global id, count, then the address */
+    for (int i = 0; i < 3; i++) {
+        if ((p = strchr(p, ':')) == NULL) {
+            return -1;
+        }
+        p++;
+    }
+    if (sscanf(p, "%63[0-9.]:%d%n", ip, &tcp, &used) != 2 || p[used] != '\0' || tcp <= 0 ||
+        tcp > 65535) {
+        return -1;
+    }
+    *sa = (struct sockaddr_in){.sin_family = AF_INET, .sin_port = htons((unsigned short)tcp)};
+    return inet_pton(AF_INET, ip, &sa->sin_addr) == 1 ? 0 : -1;
+}
+
 /* checks a port name: ours, of this mpirun job; MPI_SUCCESS or a raise */
 static int port_check(const char *fn, compi_comm_t *c, const char *port)
 {
@@ -454,8 +561,8 @@ static int port_check(const char *fn, compi_comm_t *c, const char *port)
     const char *u = port + strlen(PORT_PREFIX);
     if (strncmp(u, rte_proc.universe, ulen) != 0 || u[ulen] != ':') {
         return mpi_err_raise(c, MPI_ERR_PORT, fn,
-                             "port %s belongs to another mpirun job: compi connects only "
-                             "processes started by one mpirun",
+                             "port %s belongs to another mpirun job: only MPI_Comm_connect "
+                             "reaches such a port, through the address its name ends with",
                              port);
     }
     return MPI_SUCCESS;
@@ -474,13 +581,23 @@ int PMPI_Open_port(MPI_Info info, char *port_name)
     if (!rte_dynamic()) {
         return mpi_err_raise(NULL, MPI_ERR_PORT, fn, "no ports: %s", dyn_why());
     }
-    snprintf(port_name, MPI_MAX_PORT_NAME, PORT_PREFIX "%s:%d:%d", rte_proc.universe,
-             rte_peer_gid(rte_proc.world_rank), dyn_count++);
+    char ip[64];
+    int tcp = 0, fd = n_port_open < PORT_MAX_OPEN ? port_listen(&tcp) : -1;
+    if (fd < 0) {
+        return mpi_err_raise(NULL, MPI_ERR_PORT, fn, "cannot listen for connections: %s",
+                             n_port_open < PORT_MAX_OPEN ? strerror(errno) : "too many ports open");
+    }
+    port_address(ip, sizeof(ip));
+    snprintf(port_name, MPI_MAX_PORT_NAME, PORT_PREFIX "%s:%d:%d:%s:%d", rte_proc.universe,
+             rte_peer_gid(rte_proc.world_rank), dyn_count++, ip, tcp);
     compi_status_t st = rte_kvs_put(port_name, "open");
     if (st != COMPI_OK) {
+        close(fd);
         return mpi_err_raise(NULL, MPI_ERR_PORT, fn, "cannot open a port: %s",
                              compi_status_string(st));
     }
+    snprintf(port_open[n_port_open].name, sizeof(port_open[0].name), "%s", port_name);
+    port_open[n_port_open++].fd = fd;
     return MPI_SUCCESS;
 }
 
@@ -513,13 +630,23 @@ int PMPI_Close_port(const char *port_name)
     if (rte_kvs_put(port_name, "closed") != COMPI_OK) {
         return mpi_err_raise(NULL, MPI_ERR_PORT, fn, "cannot close port %s", port_name);
     }
+    for (int i = 0; i < n_port_open; i++) {
+        if (strcmp(port_open[i].name, port_name) == 0) {
+            close(port_open[i].fd);
+            port_open[i] = port_open[--n_port_open];
+            break;
+        }
+    }
     return MPI_SUCCESS;
 }
 
 typedef struct port_arg {
     const char *port;
     int accept;
-    int bad; /* seen at the root: 1 the port is not open, 2 not a port of this job */
+    int bad; /* seen at the root: 1 the port is not open, 2 not a port of this job,
+                3 its address cannot be reached (errno in err) */
+    int err;
+    int fd; /* the connection to another job's root, else -1 */
 } port_arg_t;
 
 /* 1 when `port` is a port name of this mpirun job */
@@ -560,6 +687,67 @@ static compi_status_t port_prepare(void *arg, char *mine, char *theirs, size_t l
     return COMPI_OK;
 }
 
+/* the number under `key` (a fetch_add counter), 0 when it does not exist */
+static int port_count(const char *key)
+{
+    char val[32];
+
+    return rte_kvs_get(key, val, sizeof(val)) == COMPI_OK ? atoi(val) : 0;
+}
+
+/* whether the root meets another job over a socket (comm_dyn_ops_t.sock): the connecting
+   side sends first */
+static int port_sock(void *arg, int *first)
+{
+    port_arg_t *a = arg;
+    struct sockaddr_in sa;
+    char n_key[256], a_key[256], state[16];
+    int lfd, ms = 1;
+
+    if (a->accept) {
+        /* only the opener listens: elsewhere an accept meets this job's connects */
+        if ((lfd = port_listener(a->port)) < 0) {
+            return -1;
+        }
+        snprintf(n_key, sizeof(n_key), "%s.n", a->port);
+        snprintf(a_key, sizeof(a_key), "%s.a", a->port);
+        for (;;) {
+            struct pollfd p = {.fd = lfd, .events = POLLIN};
+            if (poll(&p, 1, ms) == 1) {
+                int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+                if (fd >= 0) {
+                    return a->fd = fd;
+                }
+            }
+            /* a closed port, or a connect of this job waiting: port_prepare goes on */
+            if (port_state(a->port, state, sizeof(state)) != COMPI_OK ||
+                strcmp(state, "open") != 0 || port_count(n_key) > port_count(a_key)) {
+                return -1;
+            }
+            ms = ms < 10 ? ms + 1 : 10;
+        }
+    }
+    if (port_ours(a->port)) {
+        return -1;
+    }
+    if (strncmp(a->port, PORT_PREFIX, strlen(PORT_PREFIX)) != 0 || strlen(a->port) >= 200 ||
+        port_endpoint(a->port, &sa) != 0) {
+        a->bad = 2;
+        return -2;
+    }
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+        a->err = errno;
+        if (fd >= 0) {
+            close(fd);
+        }
+        a->bad = 3;
+        return -2;
+    }
+    *first = 1;
+    return a->fd = fd;
+}
+
 static int port_join(const char *fn, const char *port_name, int root, MPI_Comm comm,
                      MPI_Comm *newcomm, int accept)
 {
@@ -569,12 +757,25 @@ static int port_join(const char *fn, const char *port_name, int root, MPI_Comm c
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    port_arg_t a = {.port = port_name, .accept = accept};
-    static const comm_dyn_ops_t ops = {.prepare = port_prepare};
+    port_arg_t a = {.port = port_name, .accept = accept, .fd = -1};
+    static const comm_dyn_ops_t ops = {.prepare = port_prepare, .sock = port_sock};
     compi_status_t st = comm_dyn_join(c, root, &ops, &a, &ic);
+    if (a.fd >= 0) {
+        close(a.fd);
+    }
     if (st != COMPI_OK) {
         if (c->rank == root && a.bad == 2) {
             return port_check(fn, c, port_name);
+        }
+        if (c->rank == root && a.bad == 3) {
+            return mpi_err_raise(c, MPI_ERR_PORT, fn,
+                                 "port %s of another mpirun job: cannot reach its address: %s",
+                                 port_name, strerror(a.err));
+        }
+        if (c->rank == root && a.fd >= 0) {
+            return mpi_err_raise(c, dyn_class(st, MPI_ERR_PORT), fn,
+                                 "the meeting with another mpirun job through port %s failed: %s",
+                                 port_name, compi_status_string(st));
         }
         if (c->rank == root && a.bad == 1) {
             return mpi_err_raise(c, MPI_ERR_PORT, fn, "port %s is not open", port_name);
@@ -717,25 +918,14 @@ static compi_status_t join_prepare(void *arg, char *mine, char *theirs, size_t l
 /* writes and reads one line "compi-join <universe> <gid> <count>" on the socket */
 static int join_swap(int fd, const char *out, char *in, size_t len)
 {
-    size_t off = 0, n = strlen(out);
+    size_t off = 0;
 
-    while (off < n) {
-        ssize_t w = write(fd, out + off, n - off);
-        if (w < 0 && errno == EINTR) {
-            continue;
-        }
-        if (w <= 0) {
-            return -1;
-        }
-        off += (size_t)w;
+    if (comm_dyn_xfer(fd, (char *)out, strlen(out), 1) != 0) {
+        return -1;
     }
     /* one byte at a time: nothing after the line is taken from the program's stream */
     for (off = 0; off + 1 < len;) {
-        ssize_t r = read(fd, in + off, 1);
-        if (r < 0 && errno == EINTR) {
-            continue;
-        }
-        if (r <= 0) {
+        if (comm_dyn_xfer(fd, in + off, 1, 0) != 0) {
             return -1;
         }
         if (in[off] == '\n') {

@@ -24,10 +24,19 @@ static int *local_ranks;   /* world ranks on this host, ascending */
 static char *is_local;     /* [world_size] */
 static char node_name[256];
 
-/* peers of other worlds: index world_size + i is dyn_gid[i] */
+/* peers of other worlds: index world_size + i is dyn_gid[i]; a process of another mpirun
+   job also has its universe and its business cards ("key=value key=value ...", what it
+   published in its own key-value space) in dyn_foreign[i], NULL for our job's */
 static int *dyn_gid;
 static char *dyn_local;
+static char **dyn_foreign;
 static int n_dyn, cap_dyn;
+
+/* the modex keys this process published (every process of a world publishes the same):
+   the business cards another mpirun job is given */
+#define RTE_CARD_KEYS 8
+static char card_keys[RTE_CARD_KEYS][32];
+static int n_card_keys;
 
 /* Cores of this host.  Not our affinity mask: a rank bound to one core (by a launcher
    or taskset) shares the host with its peers on the other cores, and is not
@@ -169,8 +178,14 @@ void rte_finalize(void)
     pmi_finalize();
     free(local_ranks);
     free(is_local);
+    for (int i = 0; i < n_dyn; i++) {
+        free(dyn_foreign[i]);
+    }
     free(dyn_gid);
     free(dyn_local);
+    free(dyn_foreign);
+    dyn_foreign = NULL;
+    n_card_keys = 0;
     local_ranks = NULL;
     is_local = NULL;
     dyn_gid = NULL;
@@ -191,7 +206,37 @@ compi_status_t rte_modex_put(const char *key, const char *value)
         return COMPI_ERR_INVALID_PARAM;
     }
     modex_key(k, sizeof(k), key, rte_proc.gid_base + rte_proc.world_rank);
+    int i = 0;
+    while (i < n_card_keys && strcmp(card_keys[i], key) != 0) {
+        i++;
+    }
+    if (i == n_card_keys && i < RTE_CARD_KEYS && strlen(key) < sizeof(card_keys[0])) {
+        snprintf(card_keys[n_card_keys++], sizeof(card_keys[0]), "%s", key);
+    }
     return pmi_put(k, value);
+}
+
+/* the value of `key` in a foreign peer's cards (see dyn_foreign) */
+static compi_status_t foreign_get(const char *cards, const char *key, char *value, size_t len)
+{
+    size_t klen = strlen(key);
+    const char *p = strchr(cards, ' '); /* after the universe */
+
+    while (p != NULL) {
+        p++;
+        const char *end = strchr(p, ' ');
+        size_t n = end != NULL ? (size_t)(end - p) : strlen(p);
+        if (n > klen && strncmp(p, key, klen) == 0 && p[klen] == '=') {
+            if (n - klen - 1 >= len) {
+                return COMPI_ERR_TRUNCATE;
+            }
+            memcpy(value, p + klen + 1, n - klen - 1);
+            value[n - klen - 1] = '\0';
+            return COMPI_OK;
+        }
+        p = end;
+    }
+    return COMPI_ERR_NOT_FOUND;
 }
 
 compi_status_t rte_fence(void)
@@ -208,6 +253,20 @@ compi_status_t rte_modex_get(int world_rank, const char *key, char *value, size_
     char k[128];
     if (world_rank < 0 || world_rank >= rte_peer_count()) {
         return COMPI_ERR_INVALID_PARAM;
+    }
+    const char *cards =
+        world_rank >= rte_proc.world_size ? dyn_foreign[world_rank - rte_proc.world_size] : NULL;
+    if (strcmp(key, RTE_KEY_UNIVERSE) == 0) {
+        size_t n = cards != NULL ? strcspn(cards, " ") : strlen(rte_proc.universe);
+        if (n >= len) {
+            return COMPI_ERR_TRUNCATE;
+        }
+        memcpy(value, cards != NULL ? cards : rte_proc.universe, n);
+        value[n] = '\0';
+        return COMPI_OK;
+    }
+    if (cards != NULL) {
+        return foreign_get(cards, key, value, len);
     }
     modex_key(k, sizeof(k), key, rte_peer_gid(world_rank));
     /* the hint is a rank of our own world (PMIx); other worlds exist only with our mpirun */
@@ -267,6 +326,32 @@ int rte_peer_gid(int peer)
                                       : dyn_gid[peer - rte_proc.world_size];
 }
 
+/* room for one more peer of another world */
+static compi_status_t dyn_grow(void)
+{
+    if (n_dyn < cap_dyn) {
+        return COMPI_OK;
+    }
+    int cap = cap_dyn ? 2 * cap_dyn : 16;
+    int *g = realloc(dyn_gid, (size_t)cap * sizeof(int));
+    if (g == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    dyn_gid = g;
+    char *l = realloc(dyn_local, (size_t)cap);
+    if (l == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    dyn_local = l;
+    char **f = realloc(dyn_foreign, (size_t)cap * sizeof(char *));
+    if (f == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    dyn_foreign = f;
+    cap_dyn = cap;
+    return COMPI_OK;
+}
+
 compi_status_t rte_peer_add(int gid, int *peer_p)
 {
     char host[RTE_MODEX_VALMAX];
@@ -277,24 +362,13 @@ compi_status_t rte_peer_add(int gid, int *peer_p)
         return COMPI_OK;
     }
     for (int i = 0; i < n_dyn; i++) {
-        if (dyn_gid[i] == gid) {
+        if (dyn_gid[i] == gid && dyn_foreign[i] == NULL) {
             *peer_p = rte_proc.world_size + i;
             return COMPI_OK;
         }
     }
-    if (n_dyn == cap_dyn) {
-        int cap = cap_dyn ? 2 * cap_dyn : 16;
-        int *g = realloc(dyn_gid, (size_t)cap * sizeof(int));
-        if (g == NULL) {
-            return COMPI_ERR_NO_MEMORY;
-        }
-        dyn_gid = g;
-        char *l = realloc(dyn_local, (size_t)cap);
-        if (l == NULL) {
-            return COMPI_ERR_NO_MEMORY;
-        }
-        dyn_local = l;
-        cap_dyn = cap;
+    if ((st = dyn_grow()) != COMPI_OK) {
+        return st;
     }
     char k[128];
     modex_key(k, sizeof(k), "host", gid);
@@ -302,6 +376,69 @@ compi_status_t rte_peer_add(int gid, int *peer_p)
         compi_log_error("cannot learn the host of process %d of another world: %s", gid,
                         compi_status_string(st));
         return st;
+    }
+    dyn_gid[n_dyn] = gid;
+    dyn_local[n_dyn] = strcmp(host, node_name) == 0;
+    dyn_foreign[n_dyn] = NULL;
+    *peer_p = rte_proc.world_size + n_dyn++;
+    return COMPI_OK;
+}
+
+compi_status_t rte_peer_cards(int peer, char *buf, size_t len)
+{
+    char val[RTE_MODEX_VALMAX + 1];
+    size_t off = 0;
+
+    if (peer < 0 || peer >= rte_peer_count()) {
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    if (rte_modex_get(peer, RTE_KEY_UNIVERSE, val, sizeof(val)) != COMPI_OK) {
+        return COMPI_ERR_TRUNCATE;
+    }
+    int w = snprintf(buf, len, "%s", val);
+    if (w < 0 || (size_t)w >= len) {
+        return COMPI_ERR_TRUNCATE;
+    }
+    off = (size_t)w;
+    for (int i = 0; i < n_card_keys; i++) {
+        compi_status_t st = rte_modex_get(peer, card_keys[i], val, sizeof(val));
+        if (st == COMPI_ERR_NOT_FOUND) {
+            continue;
+        }
+        if (st != COMPI_OK) {
+            return st;
+        }
+        w = snprintf(buf + off, len - off, " %s=%s", card_keys[i], val);
+        if (w < 0 || (size_t)w >= len - off) {
+            return COMPI_ERR_TRUNCATE;
+        }
+        off += (size_t)w;
+    }
+    return COMPI_OK;
+}
+
+compi_status_t rte_peer_add_foreign(int gid, const char *cards, int *peer_p)
+{
+    size_t ulen = strcspn(cards, " ");
+    char host[RTE_MODEX_VALMAX + 1];
+    compi_status_t st;
+
+    for (int i = 0; i < n_dyn; i++) {
+        if (dyn_gid[i] == gid && dyn_foreign[i] != NULL &&
+            strncmp(dyn_foreign[i], cards, ulen) == 0 && dyn_foreign[i][ulen] == ' ') {
+            *peer_p = rte_proc.world_size + i;
+            return COMPI_OK;
+        }
+    }
+    if ((st = foreign_get(cards, "host", host, sizeof(host))) != COMPI_OK) {
+        compi_log_error("process %d of mpirun job %.*s sent no host name", gid, (int)ulen, cards);
+        return COMPI_ERR_PMI;
+    }
+    if ((st = dyn_grow()) != COMPI_OK) {
+        return st;
+    }
+    if ((dyn_foreign[n_dyn] = strdup(cards)) == NULL) {
+        return COMPI_ERR_NO_MEMORY;
     }
     dyn_gid[n_dyn] = gid;
     dyn_local[n_dyn] = strcmp(host, node_name) == 0;

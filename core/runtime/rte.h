@@ -73,6 +73,18 @@ int rte_peer_count(void);
 int rte_peer_gid(int peer);
 /* the index of the process with global id `gid`, added when new */
 compi_status_t rte_peer_add(int gid, int *peer_p);
+/*
+ * Processes of another mpirun job (met through a port that names an address) have no
+ * keys in our key-value space: their side sends their business cards, one line per
+ * process, "<universe> key=value key=value ..." (the keys every process publishes with
+ * rte_modex_put, read by rte_peer_cards), and rte_peer_add_foreign keeps them, so that
+ * rte_modex_get answers for that peer from them.  A peer is known by its universe and
+ * its global id in that universe.
+ */
+compi_status_t rte_peer_cards(int peer, char *buf, size_t len);
+compi_status_t rte_peer_add_foreign(int gid, const char *cards, int *peer_p);
+/* the key rte_modex_get answers for every peer without asking anyone: its universe */
+#define RTE_KEY_UNIVERSE "rte.universe"
 
 /* the launcher can start and connect worlds (compi's mpirun; not a singleton, not Hydra
    or a PMIx launcher) */

@@ -104,7 +104,14 @@ static void errors(void)
     CHECK(cls == MPI_ERR_PORT && ic == MPI_COMM_NULL, "connect to garbage: class %d", cls);
     rc = MPI_Comm_connect("compi-port:compi.1.deadbeef:0:0", MPI_INFO_NULL, 0, MPI_COMM_SELF, &ic);
     MPI_Error_class(rc, &cls);
-    CHECK(cls == MPI_ERR_PORT, "connect to another mpirun's port: class %d", cls);
+    CHECK(cls == MPI_ERR_PORT, "connect to another mpirun's port without an address: class %d",
+          cls);
+    /* TCP port 1 of the loopback: nothing listens there */
+    rc = MPI_Comm_connect("compi-port:compi.1.deadbeef:0:0:127.0.0.1:1", MPI_INFO_NULL, 0,
+                          MPI_COMM_SELF, &ic);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_PORT && ic == MPI_COMM_NULL,
+          "connect to another mpirun's port that nobody listens on: class %d", cls);
     MPI_OK(MPI_Open_port(MPI_INFO_NULL, port));
     MPI_OK(MPI_Close_port(port));
     rc = MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &ic);

@@ -464,9 +464,10 @@ err:
 /*
  * Peers of other worlds have no slot in our segment (it was sized for our world's local
  * ranks), so each direction gets a segment of one ring of its own, named after the
- * universe and both pids: "/<universe>.smd.<receiver pid>.<sender pid>".  Whichever side
- * comes first creates it (zeroed: an empty ring), both size it alike, and the second to
- * map it removes the name; mpirun removes what a process that died first left behind.
+ * receiver's universe and both pids: "/<universe>.smd.<receiver pid>.<sender pid>".
+ * Whichever side comes first creates it (zeroed: an empty ring), both size it alike, and
+ * the second to map it removes the name; mpirun removes what a process that died first
+ * left behind.
  * The sender may write before the receiver maps: the records wait in the file.
  */
 static void *dyn_map(const char *name, size_t len)
@@ -509,8 +510,14 @@ static compi_status_t connect_dyn(int peer, btl_endpoint_t **ep_p)
         svc->log_error("btl sm: no usable business card from process %d of another world", peer);
         return COMPI_ERR_UNREACHABLE;
     }
+    /* a ring is named after its receiver's universe: a process of another mpirun job
+       (met through a port) has its own, which that job's mpirun cleans up after */
+    char peer_uni[64];
+    if (svc->modex_get(peer, "rte.universe", peer_uni, sizeof(peer_uni)) != COMPI_OK) {
+        snprintf(peer_uni, sizeof(peer_uni), "%s", st->universe);
+    }
     snprintf(rx_name, sizeof(rx_name), "/%s.smd.%d.%d", st->universe, (int)svc->pid, pid);
-    snprintf(tx_name, sizeof(tx_name), "/%s.smd.%d.%d", st->universe, pid, (int)svc->pid);
+    snprintf(tx_name, sizeof(tx_name), "/%s.smd.%d.%d", peer_uni, pid, (int)svc->pid);
     if (st->n_in == st->cap_in) {
         int cap = st->cap_in * 2 + 4;
         sm_ring_rx_t *in = realloc(st->in, (size_t)cap * sizeof(*in));

@@ -1561,18 +1561,20 @@ SUBROUTINE MPI_Alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, r
       TYPE(*), DIMENSION(*) :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: sdispls(*)
-      INTEGER :: sendtypes(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
+      TYPE(*), DIMENSION(*) :: sendtypes
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
       TYPE(*), DIMENSION(*) :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: rdispls(*)
-      INTEGER :: recvtypes(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
+      TYPE(*), DIMENSION(*) :: recvtypes
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALLW
   END INTERFACE
-  CALL MPI_ALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes%MPI_VAL, recvbuf, recvcounts, &
-      rdispls, recvtypes%MPI_VAL, comm%MPI_VAL, ierr)
+  CALL MPI_ALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+      recvtypes, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoallw_f08
 
@@ -1602,20 +1604,22 @@ SUBROUTINE MPI_Alltoallw_init_f08(sendbuf, sendcounts, sdispls, sendtypes, recvb
       TYPE(*), DIMENSION(*) :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: sdispls(*)
-      INTEGER :: sendtypes(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
+      TYPE(*), DIMENSION(*) :: sendtypes
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
       TYPE(*), DIMENSION(*) :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: rdispls(*)
-      INTEGER :: recvtypes(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
+      TYPE(*), DIMENSION(*) :: recvtypes
       INTEGER :: comm
       INTEGER :: info
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALLW_INIT
   END INTERFACE
-  CALL MPI_ALLTOALLW_INIT(sendbuf, sendcounts, sdispls, sendtypes%MPI_VAL, recvbuf, recvcounts, &
-      rdispls, recvtypes%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  CALL MPI_ALLTOALLW_INIT(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoallw_init_f08
 
@@ -4217,19 +4221,21 @@ SUBROUTINE MPI_Ialltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, 
       TYPE(*), DIMENSION(*) :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: sdispls(*)
-      INTEGER :: sendtypes(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
+      TYPE(*), DIMENSION(*) :: sendtypes
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
       TYPE(*), DIMENSION(*) :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: rdispls(*)
-      INTEGER :: recvtypes(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
+      TYPE(*), DIMENSION(*) :: recvtypes
       INTEGER :: comm
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_IALLTOALLW
   END INTERFACE
-  CALL MPI_IALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes%MPI_VAL, recvbuf, recvcounts, &
-      rdispls, recvtypes%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  CALL MPI_IALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+      recvtypes, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ialltoallw_f08
 
@@ -4654,19 +4660,21 @@ SUBROUTINE MPI_Ineighbor_alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, 
       TYPE(*), DIMENSION(*) :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
-      INTEGER :: sendtypes(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
+      TYPE(*), DIMENSION(*) :: sendtypes
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
       TYPE(*), DIMENSION(*) :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
-      INTEGER :: recvtypes(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
+      TYPE(*), DIMENSION(*) :: recvtypes
       INTEGER :: comm
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_INEIGHBOR_ALLTOALLW
   END INTERFACE
-  CALL MPI_INEIGHBOR_ALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes%MPI_VAL, recvbuf, &
-      recvcounts, rdispls, recvtypes%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  CALL MPI_INEIGHBOR_ALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_alltoallw_f08
 
@@ -5915,18 +5923,20 @@ SUBROUTINE MPI_Neighbor_alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, r
       TYPE(*), DIMENSION(*) :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
-      INTEGER :: sendtypes(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
+      TYPE(*), DIMENSION(*) :: sendtypes
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
       TYPE(*), DIMENSION(*) :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
-      INTEGER :: recvtypes(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
+      TYPE(*), DIMENSION(*) :: recvtypes
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALLW
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes%MPI_VAL, recvbuf, &
-      recvcounts, rdispls, recvtypes%MPI_VAL, comm%MPI_VAL, ierr)
+  CALL MPI_NEIGHBOR_ALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoallw_f08
 
@@ -5956,20 +5966,22 @@ SUBROUTINE MPI_Neighbor_alltoallw_init_f08(sendbuf, sendcounts, sdispls, sendtyp
       TYPE(*), DIMENSION(*) :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
-      INTEGER :: sendtypes(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
+      TYPE(*), DIMENSION(*) :: sendtypes
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
       TYPE(*), DIMENSION(*) :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
-      INTEGER :: recvtypes(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
+      TYPE(*), DIMENSION(*) :: recvtypes
       INTEGER :: comm
       INTEGER :: info
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALLW_INIT
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALLW_INIT(sendbuf, sendcounts, sdispls, sendtypes%MPI_VAL, recvbuf, &
-      recvcounts, rdispls, recvtypes%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  CALL MPI_NEIGHBOR_ALLTOALLW_INIT(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoallw_init_f08
 
@@ -7596,11 +7608,12 @@ SUBROUTINE MPI_Startall_f08(count, array_of_requests, ierror)
       IMPORT
       IMPLICIT NONE
       INTEGER :: count
-      INTEGER :: array_of_requests(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_requests
+      TYPE(*), DIMENSION(*) :: array_of_requests
       INTEGER :: ierr
     END SUBROUTINE MPI_STARTALL
   END INTERFACE
-  CALL MPI_STARTALL(count, array_of_requests%MPI_VAL, ierr)
+  CALL MPI_STARTALL(count, array_of_requests, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Startall_f08
 
@@ -7717,14 +7730,15 @@ SUBROUTINE MPI_Testall_f08(count, array_of_requests, flag, array_of_statuses, ie
       IMPORT
       IMPLICIT NONE
       INTEGER :: count
-      INTEGER :: array_of_requests(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_requests
+      TYPE(*), DIMENSION(*) :: array_of_requests
       LOGICAL :: flag
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_statuses
       TYPE(*), DIMENSION(*) :: array_of_statuses
       INTEGER :: ierr
     END SUBROUTINE MPI_TESTALL
   END INTERFACE
-  CALL MPI_TESTALL(count, array_of_requests%MPI_VAL, flag, array_of_statuses, ierr)
+  CALL MPI_TESTALL(count, array_of_requests, flag, array_of_statuses, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Testall_f08
 
@@ -7741,7 +7755,8 @@ SUBROUTINE MPI_Testany_f08(count, array_of_requests, index, flag, status, ierror
       IMPORT
       IMPLICIT NONE
       INTEGER :: count
-      INTEGER :: array_of_requests(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_requests
+      TYPE(*), DIMENSION(*) :: array_of_requests
       INTEGER :: index
       LOGICAL :: flag
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -7749,7 +7764,7 @@ SUBROUTINE MPI_Testany_f08(count, array_of_requests, index, flag, status, ierror
       INTEGER :: ierr
     END SUBROUTINE MPI_TESTANY
   END INTERFACE
-  CALL MPI_TESTANY(count, array_of_requests%MPI_VAL, index, flag, status, ierr)
+  CALL MPI_TESTANY(count, array_of_requests, index, flag, status, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Testany_f08
 
@@ -7768,7 +7783,8 @@ SUBROUTINE MPI_Testsome_f08(incount, array_of_requests, outcount, array_of_indic
       IMPORT
       IMPLICIT NONE
       INTEGER :: incount
-      INTEGER :: array_of_requests(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_requests
+      TYPE(*), DIMENSION(*) :: array_of_requests
       INTEGER :: outcount
       INTEGER :: array_of_indices(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_statuses
@@ -7776,8 +7792,7 @@ SUBROUTINE MPI_Testsome_f08(incount, array_of_requests, outcount, array_of_indic
       INTEGER :: ierr
     END SUBROUTINE MPI_TESTSOME
   END INTERFACE
-  CALL MPI_TESTSOME(incount, array_of_requests%MPI_VAL, outcount, array_of_indices, &
-      array_of_statuses, ierr)
+  CALL MPI_TESTSOME(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Testsome_f08
 
@@ -8099,13 +8114,14 @@ SUBROUTINE MPI_Type_create_struct_f08(count, array_of_blocklengths, array_of_dis
       INTEGER :: count
       INTEGER :: array_of_blocklengths(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: array_of_displacements(*)
-      INTEGER :: array_of_types(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_types
+      TYPE(*), DIMENSION(*) :: array_of_types
       INTEGER :: newtype
       INTEGER :: ierr
     END SUBROUTINE MPI_TYPE_CREATE_STRUCT
   END INTERFACE
   CALL MPI_TYPE_CREATE_STRUCT(count, array_of_blocklengths, array_of_displacements, &
-      array_of_types%MPI_VAL, newtype%MPI_VAL, ierr)
+      array_of_types, newtype%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Type_create_struct_f08
 
@@ -8252,12 +8268,13 @@ SUBROUTINE MPI_Type_get_contents_f08(datatype, max_integers, max_addresses, max_
       INTEGER :: max_datatypes
       INTEGER :: array_of_integers(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: array_of_addresses(*)
-      INTEGER :: array_of_datatypes(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_datatypes
+      TYPE(*), DIMENSION(*) :: array_of_datatypes
       INTEGER :: ierr
     END SUBROUTINE MPI_TYPE_GET_CONTENTS
   END INTERFACE
   CALL MPI_TYPE_GET_CONTENTS(datatype%MPI_VAL, max_integers, max_addresses, max_datatypes, &
-      array_of_integers, array_of_addresses, array_of_datatypes%MPI_VAL, ierr)
+      array_of_integers, array_of_addresses, array_of_datatypes, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Type_get_contents_f08
 
@@ -8650,13 +8667,14 @@ SUBROUTINE MPI_Waitall_f08(count, array_of_requests, array_of_statuses, ierror)
       IMPORT
       IMPLICIT NONE
       INTEGER :: count
-      INTEGER :: array_of_requests(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_requests
+      TYPE(*), DIMENSION(*) :: array_of_requests
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_statuses
       TYPE(*), DIMENSION(*) :: array_of_statuses
       INTEGER :: ierr
     END SUBROUTINE MPI_WAITALL
   END INTERFACE
-  CALL MPI_WAITALL(count, array_of_requests%MPI_VAL, array_of_statuses, ierr)
+  CALL MPI_WAITALL(count, array_of_requests, array_of_statuses, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Waitall_f08
 
@@ -8672,14 +8690,15 @@ SUBROUTINE MPI_Waitany_f08(count, array_of_requests, index, status, ierror)
       IMPORT
       IMPLICIT NONE
       INTEGER :: count
-      INTEGER :: array_of_requests(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_requests
+      TYPE(*), DIMENSION(*) :: array_of_requests
       INTEGER :: index
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
       TYPE(*), DIMENSION(*) :: status
       INTEGER :: ierr
     END SUBROUTINE MPI_WAITANY
   END INTERFACE
-  CALL MPI_WAITANY(count, array_of_requests%MPI_VAL, index, status, ierr)
+  CALL MPI_WAITANY(count, array_of_requests, index, status, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Waitany_f08
 
@@ -8698,7 +8717,8 @@ SUBROUTINE MPI_Waitsome_f08(incount, array_of_requests, outcount, array_of_indic
       IMPORT
       IMPLICIT NONE
       INTEGER :: incount
-      INTEGER :: array_of_requests(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_requests
+      TYPE(*), DIMENSION(*) :: array_of_requests
       INTEGER :: outcount
       INTEGER :: array_of_indices(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_statuses
@@ -8706,8 +8726,7 @@ SUBROUTINE MPI_Waitsome_f08(incount, array_of_requests, outcount, array_of_indic
       INTEGER :: ierr
     END SUBROUTINE MPI_WAITSOME
   END INTERFACE
-  CALL MPI_WAITSOME(incount, array_of_requests%MPI_VAL, outcount, array_of_indices, &
-      array_of_statuses, ierr)
+  CALL MPI_WAITSOME(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Waitsome_f08
 

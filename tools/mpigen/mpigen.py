@@ -378,10 +378,16 @@ def f08_wrapper(proc):
             glue_decls.append("!GCC$ ATTRIBUTES NO_ARG_CHECK :: %s" % name)
             glue_decls.append("TYPE(*), DIMENSION(*) :: %s" % name)
             actuals.append(name)
+        elif base in F08_HANDLES and t == "INTEGER" and dims:
+            # an array of handles is an array of INTEGERs, word for word (its size is
+            # not known here, so it cannot be taken apart as array%MPI_VAL)
+            dummies.append("TYPE(%s), INTENT(%s) :: %s(*)" % (base, intent, name))
+            glue_decls.append("!GCC$ ATTRIBUTES NO_ARG_CHECK :: %s" % name)
+            glue_decls.append("TYPE(*), DIMENSION(*) :: %s" % name)
+            actuals.append(name)
         elif base in F08_HANDLES and t == "INTEGER":
-            arr = "(*)" if dims else ""
-            dummies.append("TYPE(%s), INTENT(%s) :: %s%s" % (base, intent, name, arr))
-            glue_decls.append("INTEGER :: %s%s" % (name, arr))
+            dummies.append("TYPE(%s), INTENT(%s) :: %s" % (base, intent, name))
+            glue_decls.append("INTEGER :: %s" % name)
             actuals.append(name + "%MPI_VAL")
         elif t == "EXTERNAL":
             dummies.append("EXTERNAL :: %s" % name)

@@ -82,8 +82,9 @@ typedef void (*f_copy_fn)(MPI_Fint *, MPI_Fint *, void *, void *, void *, MPI_Fi
 typedef void (*f_delete_fn)(MPI_Fint *, MPI_Fint *, void *, void *, MPI_Fint *);
 
 /* one per keyval made from Fortran, the C callbacks' extra state; never freed (a keyval
-   freed while attributes remain keeps its callbacks) */
+   freed while attributes remain keeps its callbacks), all kept on one list */
 typedef struct f_keyval {
+    struct f_keyval *next;
     f_copy_fn copy;
     f_delete_fn del;
     MPI_Aint extra;   /* the program's extra state */
@@ -126,6 +127,8 @@ static int f_delete(int obj, int keyval, void *val, void *extra)
     return ierr;
 }
 
+static f_keyval_t *f_keyvals;
+
 static f_keyval_t *f_keyval_new(void *copy, void *del, int old)
 {
     f_keyval_t *k = calloc(1, sizeof *k);
@@ -133,6 +136,8 @@ static f_keyval_t *f_keyval_new(void *copy, void *del, int old)
         k->copy = (f_copy_fn)copy;
         k->del = (f_delete_fn)del;
         k->old = old;
+        /* pushed atomically: threads may make keyvals at once */
+        k->next = __atomic_exchange_n(&f_keyvals, k, __ATOMIC_ACQ_REL);
     }
     return k;
 }

@@ -637,6 +637,7 @@ def main():
     f08 = []
     f08_functions = []
     no_f08 = []
+    fortran_only = []
     missing_c = []   # in the standard, not in compi
     no_fortran = []  # in compi, no Fortran binding here (reason)
     bound = []       # generated glue
@@ -646,6 +647,9 @@ def main():
         proc = std.PROCEDURES[key]
         c = proc.express.iso_c
         if c is None:
+            # Fortran only (MPI_SIZEOF, MPI_F_SYNC_REG, ...): none is provided yet
+            if proc.express.f90 is not None or proc.express.f08 is not None:
+                fortran_only.append(proc._parseset["name"])
             continue
         cname = c.name
         if not cname.startswith("MPI_") or cname.startswith("MPI_T_"):
@@ -737,6 +741,11 @@ def main():
                % len(no_fortran))
     for n, why in no_fortran:
         rep.append("  %-36s %s" % (n, why))
+    rep.append("")
+    rep.append("Procedures of the standard that exist in Fortran only, not provided (%d):"
+               % len(fortran_only))
+    for n in fortran_only:
+        rep.append("  " + n)
     rep.append("")
     rep.append("Procedures of the standard compi does not implement (%d), in C or Fortran:"
                % len(missing_c))

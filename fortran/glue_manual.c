@@ -65,8 +65,7 @@ COMPI_F_EXPORT void mpi_init_(MPI_Fint *ierror)
     *ierror = MPI_Init(NULL, NULL);
 }
 
-COMPI_F_EXPORT void mpi_init_thread_(const MPI_Fint *required, MPI_Fint *provided,
-                                     MPI_Fint *ierror)
+COMPI_F_EXPORT void mpi_init_thread_(const MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierror)
 {
     *ierror = MPI_Init_thread(NULL, NULL, *required, provided);
 }
@@ -77,8 +76,7 @@ COMPI_F_EXPORT void mpi_init_thread_(const MPI_Fint *required, MPI_Fint *provide
    FLAG, IERROR) and SUBROUTINE DELETE_FN(OBJ, KEYVAL, ATTRIBUTE_VAL, EXTRA_STATE,
    IERROR), every argument by reference; the values address-sized (MPI-2 and later) or
    default INTEGERs (MPI_KEYVAL_CREATE's) */
-typedef void (*f_copy_fn)(MPI_Fint *, MPI_Fint *, void *, void *, void *, MPI_Fint *,
-                          MPI_Fint *);
+typedef void (*f_copy_fn)(MPI_Fint *, MPI_Fint *, void *, void *, void *, MPI_Fint *, MPI_Fint *);
 typedef void (*f_delete_fn)(MPI_Fint *, MPI_Fint *, void *, void *, MPI_Fint *);
 
 /* one per keyval made from Fortran, the C callbacks' extra state; never freed (a keyval
@@ -129,65 +127,51 @@ static int f_delete(int obj, int keyval, void *val, void *extra)
 
 static f_keyval_t *f_keyvals;
 
-static f_keyval_t *f_keyval_new(void *copy, void *del, int old)
+/* MPI_Comm_create_keyval and its kin: the same C type (every handle is an int) */
+typedef int (*keyval_create_fn)(MPI_Comm_copy_attr_function *, MPI_Comm_delete_attr_function *,
+                                int *, void *);
+
+/* a keyval whose callbacks are the Fortran copy and del, with the extra state extra
+   (address-sized) or extra_i (old: MPI_KEYVAL_CREATE's default INTEGERs) */
+static int f_keyval_create(keyval_create_fn create, void *copy, void *del, int old, MPI_Aint extra,
+                           MPI_Fint extra_i, MPI_Fint *keyval)
 {
     f_keyval_t *k = calloc(1, sizeof *k);
-    if (k != NULL) {
-        k->copy = (f_copy_fn)copy;
-        k->del = (f_delete_fn)del;
-        k->old = old;
-        /* pushed atomically: threads may make keyvals at once */
-        k->next = __atomic_exchange_n(&f_keyvals, k, __ATOMIC_ACQ_REL);
+    if (k == NULL) {
+        return MPI_ERR_NO_MEM;
     }
-    return k;
+    k->copy = (f_copy_fn)copy;
+    k->del = (f_delete_fn)del;
+    k->old = old;
+    k->extra = extra;
+    k->extra_i = extra_i;
+    /* pushed atomically: threads may make keyvals at once */
+    k->next = __atomic_exchange_n(&f_keyvals, k, __ATOMIC_ACQ_REL);
+    return create(f_copy, f_delete, keyval, k);
 }
 
 COMPI_F_EXPORT void mpi_comm_create_keyval_(void *copy, void *del, MPI_Fint *keyval,
                                             const MPI_Aint *extra, MPI_Fint *ierror)
 {
-    f_keyval_t *k = f_keyval_new(copy, del, 0);
-    if (k == NULL) {
-        *ierror = MPI_ERR_NO_MEM;
-        return;
-    }
-    k->extra = *extra;
-    *ierror = MPI_Comm_create_keyval(f_copy, f_delete, keyval, k);
+    *ierror = f_keyval_create(MPI_Comm_create_keyval, copy, del, 0, *extra, 0, keyval);
 }
 
 COMPI_F_EXPORT void mpi_type_create_keyval_(void *copy, void *del, MPI_Fint *keyval,
                                             const MPI_Aint *extra, MPI_Fint *ierror)
 {
-    f_keyval_t *k = f_keyval_new(copy, del, 0);
-    if (k == NULL) {
-        *ierror = MPI_ERR_NO_MEM;
-        return;
-    }
-    k->extra = *extra;
-    *ierror = MPI_Type_create_keyval(f_copy, f_delete, keyval, k);
+    *ierror = f_keyval_create(MPI_Type_create_keyval, copy, del, 0, *extra, 0, keyval);
 }
 
 COMPI_F_EXPORT void mpi_win_create_keyval_(void *copy, void *del, MPI_Fint *keyval,
                                            const MPI_Aint *extra, MPI_Fint *ierror)
 {
-    f_keyval_t *k = f_keyval_new(copy, del, 0);
-    if (k == NULL) {
-        *ierror = MPI_ERR_NO_MEM;
-        return;
-    }
-    k->extra = *extra;
-    *ierror = MPI_Win_create_keyval(f_copy, f_delete, keyval, k);
+    *ierror = f_keyval_create(MPI_Win_create_keyval, copy, del, 0, *extra, 0, keyval);
 }
 
 COMPI_F_EXPORT void mpi_keyval_create_(void *copy, void *del, MPI_Fint *keyval,
                                        const MPI_Fint *extra, MPI_Fint *ierror)
 {
-    f_keyval_t *k = f_keyval_new(copy, del, 1);
-    if (k == NULL) {
-        *ierror = MPI_ERR_NO_MEM;
-        return;
-    }
-    k->extra_i = *extra;
-    *ierror = MPI_Keyval_create(f_copy, f_delete, keyval, k);
+    *ierror = f_keyval_create(MPI_Keyval_create, copy, del, 1, 0, *extra, keyval);
 }
 
 /* the predefined callbacks, as Fortran calls them */
@@ -199,9 +183,8 @@ COMPI_F_EXPORT void mpi_comm_null_copy_fn_(MPI_Fint *obj, MPI_Fint *key, MPI_Ain
     *ierr = MPI_SUCCESS;
 }
 
-COMPI_F_EXPORT void mpi_comm_dup_fn_(MPI_Fint *obj, MPI_Fint *key, MPI_Aint *extra,
-                                     MPI_Aint *in, MPI_Aint *out, MPI_Fint *flag,
-                                     MPI_Fint *ierr)
+COMPI_F_EXPORT void mpi_comm_dup_fn_(MPI_Fint *obj, MPI_Fint *key, MPI_Aint *extra, MPI_Aint *in,
+                                     MPI_Aint *out, MPI_Fint *flag, MPI_Fint *ierr)
 {
     *out = *in;
     *flag = 1;
@@ -214,9 +197,8 @@ COMPI_F_EXPORT void mpi_comm_null_delete_fn_(MPI_Fint *obj, MPI_Fint *key, MPI_A
     *ierr = MPI_SUCCESS;
 }
 
-COMPI_F_EXPORT void mpi_null_copy_fn_(MPI_Fint *obj, MPI_Fint *key, MPI_Fint *extra,
-                                      MPI_Fint *in, MPI_Fint *out, MPI_Fint *flag,
-                                      MPI_Fint *ierr)
+COMPI_F_EXPORT void mpi_null_copy_fn_(MPI_Fint *obj, MPI_Fint *key, MPI_Fint *extra, MPI_Fint *in,
+                                      MPI_Fint *out, MPI_Fint *flag, MPI_Fint *ierr)
 {
     *flag = 0;
     *ierr = MPI_SUCCESS;
@@ -237,8 +219,7 @@ COMPI_F_EXPORT void mpi_null_delete_fn_(MPI_Fint *obj, MPI_Fint *key, MPI_Fint *
 }
 
 /* the type and window ones are the communicator ones under other names */
-#define COMPI_F_ALIAS(name, of) \
-    COMPI_F_EXPORT __typeof__(of) name __attribute__((alias(#of)))
+#define COMPI_F_ALIAS(name, of) COMPI_F_EXPORT __typeof__(of) name __attribute__((alias(#of)))
 COMPI_F_ALIAS(mpi_type_null_copy_fn_, mpi_comm_null_copy_fn_);
 COMPI_F_ALIAS(mpi_type_dup_fn_, mpi_comm_dup_fn_);
 COMPI_F_ALIAS(mpi_type_null_delete_fn_, mpi_comm_null_delete_fn_);
@@ -251,12 +232,12 @@ COMPI_F_ALIAS(mpi_win_null_delete_fn_, mpi_comm_null_delete_fn_);
 static int comm_predefined(int keyval)
 {
     return keyval == MPI_TAG_UB || keyval == MPI_HOST || keyval == MPI_IO ||
-           keyval == MPI_WTIME_IS_GLOBAL || keyval == MPI_APPNUM ||
-           keyval == MPI_UNIVERSE_SIZE || keyval == MPI_LASTUSEDCODE;
+           keyval == MPI_WTIME_IS_GLOBAL || keyval == MPI_APPNUM || keyval == MPI_UNIVERSE_SIZE ||
+           keyval == MPI_LASTUSEDCODE;
 }
 
-COMPI_F_EXPORT void mpi_comm_get_attr_(const MPI_Comm *comm, const MPI_Fint *keyval,
-                                       MPI_Aint *val, MPI_Fint *flag, MPI_Fint *ierror)
+COMPI_F_EXPORT void mpi_comm_get_attr_(const MPI_Comm *comm, const MPI_Fint *keyval, MPI_Aint *val,
+                                       MPI_Fint *flag, MPI_Fint *ierror)
 {
     void *v = NULL;
     int f = 0;
@@ -291,8 +272,8 @@ COMPI_F_EXPORT void mpi_type_get_attr_(const MPI_Datatype *type, const MPI_Fint 
     }
 }
 
-COMPI_F_EXPORT void mpi_win_get_attr_(const MPI_Win *win, const MPI_Fint *keyval,
-                                      MPI_Aint *val, MPI_Fint *flag, MPI_Fint *ierror)
+COMPI_F_EXPORT void mpi_win_get_attr_(const MPI_Win *win, const MPI_Fint *keyval, MPI_Aint *val,
+                                      MPI_Fint *flag, MPI_Fint *ierror)
 {
     void *v = NULL;
     int f = 0;
@@ -338,12 +319,10 @@ COMPI_F_EXPORT void mpi_win_create_errhandler_(void *fn, MPI_Errhandler *errhand
 COMPI_F_EXPORT void mpi_session_create_errhandler_(void *fn, MPI_Errhandler *errhandler,
                                                    MPI_Fint *ierror)
 {
-    *ierror =
-        MPI_Session_create_errhandler((MPI_Session_errhandler_function *)fn, errhandler);
+    *ierror = MPI_Session_create_errhandler((MPI_Session_errhandler_function *)fn, errhandler);
 }
 
-COMPI_F_EXPORT void mpi_op_create_(void *fn, const MPI_Fint *commute, MPI_Op *op,
-                                   MPI_Fint *ierror)
+COMPI_F_EXPORT void mpi_op_create_(void *fn, const MPI_Fint *commute, MPI_Op *op, MPI_Fint *ierror)
 {
     *ierror = MPI_Op_create((MPI_User_function *)fn, *commute != 0, op);
 }
@@ -370,9 +349,8 @@ static int f_blank(const char *s, size_t len)
 /* ARGV(*): blank-padded strings of length len, the first blank one ends the list */
 COMPI_F_EXPORT void mpi_comm_spawn_(char *command, char *argv, const MPI_Fint *maxprocs,
                                     const MPI_Info *info, const MPI_Fint *root,
-                                    const MPI_Comm *comm, MPI_Comm *intercomm,
-                                    MPI_Fint *errcodes, MPI_Fint *ierror,
-                                    size_t command_len, size_t argv_len)
+                                    const MPI_Comm *comm, MPI_Comm *intercomm, MPI_Fint *errcodes,
+                                    MPI_Fint *ierror, size_t command_len, size_t argv_len)
 {
     char *cmd = compi_f_str_in(command, command_len);
     char **cargv = NULL;

@@ -13,8 +13,8 @@ void f2c_check_(MPI_Fint *fcomm, MPI_Fint *fsize, MPI_Fint *nbad)
     MPI_Comm c = MPI_Comm_f2c(*fcomm);
     int size = -1;
     if (MPI_Comm_size(c, &size) != MPI_SUCCESS || size != *fsize) {
-        fprintf(stderr, "FAILED: MPI_Comm_f2c(%d): size %d, Fortran says %d\n", (int)*fcomm,
-                size, (int)*fsize);
+        fprintf(stderr, "FAILED: MPI_Comm_f2c(%d): size %d, Fortran says %d\n", (int)*fcomm, size,
+                (int)*fsize);
         (*nbad)++;
     }
     if (MPI_Comm_c2f(c) != *fcomm) {

@@ -346,29 +346,132 @@ static int f_blank(const char *s, size_t len)
     return 1;
 }
 
-/* ARGV(*): blank-padded strings of length len, the first blank one ends the list */
+/* an argument vector of Fortran strings: n strings of length len, stride apart (in
+   strings), up to the first blank one; NULL for none (free it with f_argv_free) */
+static char **f_argv(const char *argv, size_t len, size_t stride)
+{
+    size_t n = 0;
+    while (!f_blank(argv + n * stride * len, len)) {
+        n++;
+    }
+    char **c = calloc(n + 1, sizeof *c);
+    for (size_t i = 0; c != NULL && i < n; i++) {
+        c[i] = compi_f_str_in(argv + i * stride * len, len);
+    }
+    return c;
+}
+
+static void f_argv_free(char **argv)
+{
+    for (size_t i = 0; argv != NULL && argv[i] != NULL; i++) {
+        free(argv[i]);
+    }
+    free(argv);
+}
+
+/* ARGV(*): blank-padded strings, the first blank one ends the list */
 COMPI_F_EXPORT void mpi_comm_spawn_(char *command, char *argv, const MPI_Fint *maxprocs,
                                     const MPI_Info *info, const MPI_Fint *root,
                                     const MPI_Comm *comm, MPI_Comm *intercomm, MPI_Fint *errcodes,
                                     MPI_Fint *ierror, size_t command_len, size_t argv_len)
 {
     char *cmd = compi_f_str_in(command, command_len);
-    char **cargv = NULL;
-    if (argv != &mpi_fortran_argv_null_) {
-        size_t n = 0;
-        while (!f_blank(argv + n * argv_len, argv_len)) {
-            n++;
-        }
-        cargv = calloc(n + 1, sizeof *cargv);
-        for (size_t i = 0; cargv != NULL && i < n; i++) {
-            cargv[i] = compi_f_str_in(argv + i * argv_len, argv_len);
-        }
-    }
+    char **cargv = argv == &mpi_fortran_argv_null_ ? MPI_ARGV_NULL : f_argv(argv, argv_len, 1);
     *ierror = MPI_Comm_spawn(cmd, cargv, *maxprocs, *info, *root, *comm, intercomm,
                              compi_f_errcodes(errcodes));
-    for (size_t i = 0; cargv != NULL && cargv[i] != NULL; i++) {
-        free(cargv[i]);
-    }
-    free(cargv);
+    f_argv_free(cargv);
     free(cmd);
+}
+
+/* ARRAY_OF_ARGV(COUNT, *): command i's arguments are row i, column-major */
+COMPI_F_EXPORT void mpi_comm_spawn_multiple_(const MPI_Fint *count, char *commands, char *argvs,
+                                             MPI_Fint *maxprocs, MPI_Info *infos,
+                                             const MPI_Fint *root, const MPI_Comm *comm,
+                                             MPI_Comm *intercomm, MPI_Fint *errcodes,
+                                             MPI_Fint *ierror, size_t commands_len,
+                                             size_t argvs_len)
+{
+    int n = *count > 0 ? *count : 0;
+    char **cmds = calloc((size_t)n + 1, sizeof *cmds);
+    char ***cargvs =
+        argvs == &mpi_fortran_argvs_null_ ? MPI_ARGVS_NULL : calloc((size_t)n + 1, sizeof *cargvs);
+    for (int i = 0; cmds != NULL && i < n; i++) {
+        cmds[i] = compi_f_str_in(commands + (size_t)i * commands_len, commands_len);
+        if (cargvs != NULL) {
+            cargvs[i] = f_argv(argvs + (size_t)i * argvs_len, argvs_len, (size_t)n);
+        }
+    }
+    *ierror = MPI_Comm_spawn_multiple(*count, cmds, cargvs, maxprocs, infos, *root, *comm,
+                                      intercomm, compi_f_errcodes(errcodes));
+    for (int i = 0; i < n; i++) {
+        if (cmds != NULL) {
+            free(cmds[i]);
+        }
+        if (cargvs != NULL) {
+            f_argv_free(cargvs[i]);
+        }
+    }
+    free(cmds);
+    free(cargvs);
+}
+
+/* MPI_PCONTROL(LEVEL), without IERROR: C's takes more arguments than Fortran can give */
+COMPI_F_EXPORT void mpi_pcontrol_(const MPI_Fint *level)
+{
+    MPI_Pcontrol(*level);
+}
+
+/* generalized requests whose callbacks are Fortran subroutines: QUERY_FN(EXTRA_STATE,
+   STATUS, IERROR), FREE_FN(EXTRA_STATE, IERROR), CANCEL_FN(EXTRA_STATE, COMPLETE,
+   IERROR), the extra state address-sized; this is the C callbacks' extra state, freed by
+   the free callback */
+typedef struct f_greq {
+    void (*query)(MPI_Aint *, MPI_Fint *, MPI_Fint *);
+    void (*free)(MPI_Aint *, MPI_Fint *);
+    void (*cancel)(MPI_Aint *, MPI_Fint *, MPI_Fint *);
+    MPI_Aint extra;
+} f_greq_t;
+
+static int f_greq_query(void *extra, MPI_Status *status)
+{
+    f_greq_t *g = extra;
+    MPI_Fint ierr = MPI_SUCCESS;
+    g->query(&g->extra, (MPI_Fint *)(void *)status, &ierr);
+    return ierr;
+}
+
+static int f_greq_free(void *extra)
+{
+    f_greq_t *g = extra;
+    MPI_Fint ierr = MPI_SUCCESS;
+    g->free(&g->extra, &ierr);
+    free(g);
+    return ierr;
+}
+
+static int f_greq_cancel(void *extra, int complete)
+{
+    f_greq_t *g = extra;
+    MPI_Fint ierr = MPI_SUCCESS, fcomplete = complete != 0;
+    g->cancel(&g->extra, &fcomplete, &ierr);
+    return ierr;
+}
+
+COMPI_F_EXPORT void mpi_grequest_start_(void *query, void *freefn, void *cancel,
+                                        const MPI_Aint *extra, MPI_Request *request,
+                                        MPI_Fint *ierror)
+{
+    f_greq_t *g = malloc(sizeof *g);
+    if (g == NULL) {
+        *ierror = MPI_ERR_NO_MEM;
+        return;
+    }
+    g->query = (void (*)(MPI_Aint *, MPI_Fint *, MPI_Fint *))query;
+    g->free = (void (*)(MPI_Aint *, MPI_Fint *))freefn;
+    g->cancel = (void (*)(MPI_Aint *, MPI_Fint *, MPI_Fint *))cancel;
+    g->extra = *extra;
+    *ierror = MPI_Grequest_start(f_greq_query, f_greq_free, f_greq_cancel, g, request);
+    if (*ierror != MPI_SUCCESS) {
+        free(g);
+    }
 }

@@ -228,6 +228,9 @@ MODULE mpi_f08
   INTERFACE MPI_Comm_spawn
     MODULE PROCEDURE MPI_Comm_spawn_f08
   END INTERFACE MPI_Comm_spawn
+  INTERFACE MPI_Comm_spawn_multiple
+    MODULE PROCEDURE MPI_Comm_spawn_multiple_f08
+  END INTERFACE MPI_Comm_spawn_multiple
   INTERFACE MPI_Comm_split
     MODULE PROCEDURE MPI_Comm_split_f08
   END INTERFACE MPI_Comm_split
@@ -342,6 +345,9 @@ MODULE mpi_f08
   INTERFACE MPI_Grequest_complete
     MODULE PROCEDURE MPI_Grequest_complete_f08
   END INTERFACE MPI_Grequest_complete
+  INTERFACE MPI_Grequest_start
+    MODULE PROCEDURE MPI_Grequest_start_f08
+  END INTERFACE MPI_Grequest_start
   INTERFACE MPI_Group_compare
     MODULE PROCEDURE MPI_Group_compare_f08
   END INTERFACE MPI_Group_compare
@@ -603,6 +609,9 @@ MODULE mpi_f08
   INTERFACE MPI_Parrived
     MODULE PROCEDURE MPI_Parrived_f08
   END INTERFACE MPI_Parrived
+  INTERFACE MPI_Pcontrol
+    MODULE PROCEDURE MPI_Pcontrol_f08
+  END INTERFACE MPI_Pcontrol
   INTERFACE MPI_Pready
     MODULE PROCEDURE MPI_Pready_f08
   END INTERFACE MPI_Pready
@@ -2765,6 +2774,42 @@ SUBROUTINE MPI_Comm_spawn_f08(command, argv, maxprocs, info, root, comm, interco
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Comm_spawn_f08
 
+SUBROUTINE MPI_Comm_spawn_multiple_f08(count, array_of_commands, array_of_argv, &
+    array_of_maxprocs, array_of_info, root, comm, intercomm, array_of_errcodes, ierror)
+  INTEGER, INTENT(IN) :: count
+  CHARACTER(LEN=*), INTENT(IN) :: array_of_commands(*)
+  CHARACTER(LEN=*), INTENT(IN) :: array_of_argv(COUNT, *)
+  INTEGER, INTENT(IN) :: array_of_maxprocs(*)
+  TYPE(MPI_Info), INTENT(IN) :: array_of_info(*)
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Comm), INTENT(OUT) :: intercomm
+  INTEGER, INTENT(OUT) :: array_of_errcodes(*)
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_COMM_SPAWN_MULTIPLE(count, array_of_commands, array_of_argv, &
+        array_of_maxprocs, array_of_info, root, comm, intercomm, array_of_errcodes, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: count
+      CHARACTER(LEN=*) :: array_of_commands(*)
+      CHARACTER(LEN=*) :: array_of_argv(COUNT, *)
+      INTEGER :: array_of_maxprocs(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_info
+      TYPE(*), DIMENSION(*) :: array_of_info
+      INTEGER :: root
+      INTEGER :: comm
+      INTEGER :: intercomm
+      INTEGER :: array_of_errcodes(*)
+      INTEGER :: ierr
+    END SUBROUTINE MPI_COMM_SPAWN_MULTIPLE
+  END INTERFACE
+  CALL MPI_COMM_SPAWN_MULTIPLE(count, array_of_commands, array_of_argv, array_of_maxprocs, &
+      array_of_info, root, comm%MPI_VAL, intercomm%MPI_VAL, array_of_errcodes, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Comm_spawn_multiple_f08
+
 SUBROUTINE MPI_Comm_split_f08(comm, color, key, newcomm, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, INTENT(IN) :: color
@@ -3744,6 +3789,30 @@ SUBROUTINE MPI_Grequest_complete_f08(request, ierror)
   CALL MPI_GREQUEST_COMPLETE(request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Grequest_complete_f08
+
+SUBROUTINE MPI_Grequest_start_f08(query_fn, free_fn, cancel_fn, extra_state, request, ierror)
+  EXTERNAL :: query_fn
+  EXTERNAL :: free_fn
+  EXTERNAL :: cancel_fn
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: extra_state
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_GREQUEST_START(query_fn, free_fn, cancel_fn, extra_state, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      EXTERNAL :: query_fn
+      EXTERNAL :: free_fn
+      EXTERNAL :: cancel_fn
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_GREQUEST_START
+  END INTERFACE
+  CALL MPI_GREQUEST_START(query_fn, free_fn, cancel_fn, extra_state, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Grequest_start_f08
 
 SUBROUTINE MPI_Group_compare_f08(group1, group2, result, ierror)
   TYPE(MPI_Group), INTENT(IN) :: group1
@@ -6185,6 +6254,18 @@ SUBROUTINE MPI_Parrived_f08(request, partition, flag, ierror)
   CALL MPI_PARRIVED(request%MPI_VAL, partition, flag, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Parrived_f08
+
+SUBROUTINE MPI_Pcontrol_f08(level)
+  INTEGER, INTENT(IN) :: level
+  INTERFACE
+    SUBROUTINE MPI_PCONTROL(level)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: level
+    END SUBROUTINE MPI_PCONTROL
+  END INTERFACE
+  CALL MPI_PCONTROL(level)
+END SUBROUTINE MPI_Pcontrol_f08
 
 SUBROUTINE MPI_Pready_f08(partition, request, ierror)
   INTEGER, INTENT(IN) :: partition

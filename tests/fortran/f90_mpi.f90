@@ -2,12 +2,34 @@
 ! persistent collectives, persistent point-to-point, MPI_IN_PLACE, RMA (a window, Put
 ! and Get between fences), attributes with copy and delete callbacks written in Fortran
 ! (and MPI_COMM_DUP_FN, MPI_TAG_UB), an error handler written in Fortran, strings both
-! ways (names, MPI_Error_string), MPI_Wtime.  Rank 0 prints "ok: f90_mpi np=N".
+! ways (names, MPI_Error_string), a generalized request with Fortran callbacks,
+! MPI_Pcontrol, MPI_Wtime.  Rank 0 prints "ok: f90_mpi np=N".
 MODULE f90_mpi_cb
   USE mpi
   IMPLICIT NONE
-  INTEGER :: ncopy = 0, ndelete = 0, nerr = 0, lasterr = 0
+  INTEGER :: ncopy = 0, ndelete = 0, nerr = 0, lasterr = 0, nfree = 0
 CONTAINS
+  SUBROUTINE query_fn(extra, status, ierr)
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra
+    INTEGER :: status(MPI_STATUS_SIZE), ierr
+    status(MPI_SOURCE) = INT(extra)
+    status(MPI_TAG) = 42
+    CALL MPI_Status_set_elements(status, MPI_INTEGER, 3, ierr)
+    CALL MPI_Status_set_cancelled(status, .FALSE., ierr)
+    ierr = MPI_SUCCESS
+  END SUBROUTINE query_fn
+  SUBROUTINE free_fn(extra, ierr)
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra
+    INTEGER :: ierr
+    nfree = nfree + 1
+    ierr = MPI_SUCCESS
+  END SUBROUTINE free_fn
+  SUBROUTINE cancel_fn(extra, complete, ierr)
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra
+    LOGICAL :: complete
+    INTEGER :: ierr
+    ierr = MPI_SUCCESS
+  END SUBROUTINE cancel_fn
   SUBROUTINE copy_fn(oldcomm, keyval, extra, valin, valout, flag, ierr)
     INTEGER :: oldcomm, keyval, ierr
     INTEGER(KIND=MPI_ADDRESS_KIND) :: extra, valin, valout
@@ -140,6 +162,17 @@ PROGRAM f90_mpi
   CALL MPI_Comm_get_name(dup, name, slen, ierr)
   IF (name /= 'fortran dup' .OR. slen /= 11) CALL bad('comm name')
   CALL MPI_Comm_free(dup, ierr)
+
+  ! a generalized request whose callbacks are Fortran subroutines
+  CALL MPI_Grequest_start(query_fn, free_fn, cancel_fn, 7_MPI_ADDRESS_KIND, req, ierr)
+  CALL MPI_Test(req, flag, status, ierr)
+  IF (flag) CALL bad('grequest done early')
+  CALL MPI_Grequest_complete(req, ierr)
+  CALL MPI_Wait(req, status, ierr)
+  CALL MPI_Get_count(status, MPI_INTEGER, i, ierr)
+  IF (status(MPI_SOURCE) /= 7 .OR. status(MPI_TAG) /= 42 .OR. i /= 3) CALL bad('grequest')
+  IF (nfree /= 1 .OR. req /= MPI_REQUEST_NULL) CALL bad('grequest free')
+  CALL MPI_Pcontrol(1)
 
   IF (MPI_Wtime() < t0) CALL bad('wtime')
   CALL MPI_Allreduce(MPI_IN_PLACE, nbad, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)

@@ -93,6 +93,9 @@ MANUAL = {
     "MPI_Op_create": "a Fortran user function is called as a C one",
     "MPI_Buffer_detach": "the buffer's address has no Fortran meaning",
     "MPI_Comm_spawn": "argument vectors of blank-padded strings",
+    "MPI_Comm_spawn_multiple": "argument vectors of blank-padded strings",
+    "MPI_Grequest_start": "Fortran query/free/cancel callbacks take their arguments by reference",
+    "MPI_Pcontrol": "C's takes more arguments (varargs)",
 }
 
 # kinds of parameters no rule below binds (a procedure with one needs MANUAL)
@@ -270,8 +273,9 @@ def procedure_glue(proc):
     fname = cname.lower() + "_"
     ret = f.return_type
     lines = []
+    has_ierror = any(fp.name == "IERROR" for fp in f.parameters)
     if ret is None:
-        args = code["args"] + ["MPI_Fint *ierror"] + code["lens"]
+        args = code["args"] + (["MPI_Fint *ierror"] if has_ierror else []) + code["lens"]
         lines.append("COMPI_F_EXPORT void %s(%s)" % (fname, ", ".join(args)))
         lines.append("{")
         for s in code["pre"]:
@@ -279,7 +283,7 @@ def procedure_glue(proc):
         lines.append("    int rc = %s(%s);" % (cname, ", ".join(code["call"])))
         for s in code["post"]:
             lines.append("    " + s)
-        lines.append("    *ierror = rc;")
+        lines.append("    *ierror = rc;" if has_ierror else "    (void)rc;")
         lines.append("}")
     else:
         if ret not in RET_TYPES or code["pre"] or code["lens"]:
@@ -404,23 +408,29 @@ def f08_wrapper(proc):
         else:
             return None, "parameter %s (Fortran type %s)" % (name, t)
     gname = f.name
+    # (MPI_PCONTROL has no IERROR)
+    ierr = ["ierr"] if any(fp.name == "IERROR" for fp in f.parameters) else []
     lines = []
-    lines += f_wrap("SUBROUTINE %s_f08(%s)" % (c.name, ", ".join(names + ["ierror"])), "")
+    lines += f_wrap("SUBROUTINE %s_f08(%s)" % (c.name, ", ".join(names + ["ierror"] * len(ierr))),
+                    "")
     for d in dummies:
         lines += f_wrap("  " + d, "  ")
-    lines.append("  INTEGER, OPTIONAL, INTENT(OUT) :: ierror")
-    lines.append("  INTEGER :: ierr")
+    if ierr:
+        lines.append("  INTEGER, OPTIONAL, INTENT(OUT) :: ierror")
+        lines.append("  INTEGER :: ierr")
     lines.append("  INTERFACE")
-    lines += f_wrap("    SUBROUTINE %s(%s)" % (gname, ", ".join(names + ["ierr"])), "    ")
+    lines += f_wrap("    SUBROUTINE %s(%s)" % (gname, ", ".join(names + ierr)), "    ")
     lines.append("      IMPORT")
     lines.append("      IMPLICIT NONE")
     for d in glue_decls:
         lines += f_wrap("      " + d, "      ")
-    lines.append("      INTEGER :: ierr")
+    if ierr:
+        lines.append("      INTEGER :: ierr")
     lines.append("    END SUBROUTINE %s" % gname)
     lines.append("  END INTERFACE")
-    lines += f_wrap("  CALL %s(%s)" % (gname, ", ".join(actuals + ["ierr"])), "  ")
-    lines.append("  IF (PRESENT(ierror)) ierror = ierr")
+    lines += f_wrap("  CALL %s(%s)" % (gname, ", ".join(actuals + ierr)), "  ")
+    if ierr:
+        lines.append("  IF (PRESENT(ierror)) ierror = ierr")
     lines.append("END SUBROUTINE %s_f08" % c.name)
     return "\n".join(lines) + "\n", None
 

@@ -20,6 +20,11 @@
 
 #define COMPI_F_EXPORT __attribute__((visibility("default")))
 
+/* PMPI_SEND and the rest in Fortran: the same code under the profiling name (the glue
+   calls C's MPI_ functions, so a Fortran tool that replaces mpi_send_ and calls
+   pmpi_send_ reaches MPI_Send, and C's PMPI_ layer sees Fortran's calls too) */
+#define COMPI_F_ALIAS(name, of) COMPI_F_EXPORT __typeof__(of) name __attribute__((alias(#of)))
+
 #define COMPI_F_STATUS_SIZE ((int)(sizeof(MPI_Status) / sizeof(MPI_Fint)))
 
 /* the common blocks of mpif.h (fortran/glue_manual.c defines them): only their addresses

@@ -219,7 +219,6 @@ COMPI_F_EXPORT void mpi_null_delete_fn_(MPI_Fint *obj, MPI_Fint *key, MPI_Fint *
 }
 
 /* the type and window ones are the communicator ones under other names */
-#define COMPI_F_ALIAS(name, of) COMPI_F_EXPORT __typeof__(of) name __attribute__((alias(#of)))
 COMPI_F_ALIAS(mpi_type_null_copy_fn_, mpi_comm_null_copy_fn_);
 COMPI_F_ALIAS(mpi_type_dup_fn_, mpi_comm_dup_fn_);
 COMPI_F_ALIAS(mpi_type_null_delete_fn_, mpi_comm_null_delete_fn_);
@@ -475,3 +474,24 @@ COMPI_F_EXPORT void mpi_grequest_start_(void *query, void *freefn, void *cancel,
         free(g);
     }
 }
+
+/* the profiling names of the procedures above (glue.h) */
+COMPI_F_ALIAS(pmpi_init_, mpi_init_);
+COMPI_F_ALIAS(pmpi_init_thread_, mpi_init_thread_);
+COMPI_F_ALIAS(pmpi_comm_create_keyval_, mpi_comm_create_keyval_);
+COMPI_F_ALIAS(pmpi_type_create_keyval_, mpi_type_create_keyval_);
+COMPI_F_ALIAS(pmpi_win_create_keyval_, mpi_win_create_keyval_);
+COMPI_F_ALIAS(pmpi_keyval_create_, mpi_keyval_create_);
+COMPI_F_ALIAS(pmpi_comm_get_attr_, mpi_comm_get_attr_);
+COMPI_F_ALIAS(pmpi_attr_get_, mpi_attr_get_);
+COMPI_F_ALIAS(pmpi_type_get_attr_, mpi_type_get_attr_);
+COMPI_F_ALIAS(pmpi_win_get_attr_, mpi_win_get_attr_);
+COMPI_F_ALIAS(pmpi_comm_create_errhandler_, mpi_comm_create_errhandler_);
+COMPI_F_ALIAS(pmpi_win_create_errhandler_, mpi_win_create_errhandler_);
+COMPI_F_ALIAS(pmpi_session_create_errhandler_, mpi_session_create_errhandler_);
+COMPI_F_ALIAS(pmpi_op_create_, mpi_op_create_);
+COMPI_F_ALIAS(pmpi_buffer_detach_, mpi_buffer_detach_);
+COMPI_F_ALIAS(pmpi_comm_spawn_, mpi_comm_spawn_);
+COMPI_F_ALIAS(pmpi_comm_spawn_multiple_, mpi_comm_spawn_multiple_);
+COMPI_F_ALIAS(pmpi_pcontrol_, mpi_pcontrol_);
+COMPI_F_ALIAS(pmpi_grequest_start_, mpi_grequest_start_);

@@ -7,24 +7,28 @@ COMPI_F_EXPORT void mpi_abort_(const MPI_Comm *comm, const int *errorcode, MPI_F
     int rc = MPI_Abort(*comm, *errorcode);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_abort_, mpi_abort_);
 
 COMPI_F_EXPORT void mpi_accumulate_(void *origin_addr, const int *origin_count, const MPI_Datatype *origin_datatype, const int *target_rank, const MPI_Aint *target_disp, const int *target_count, const MPI_Datatype *target_datatype, const MPI_Op *op, const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Accumulate(compi_f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_accumulate_, mpi_accumulate_);
 
 COMPI_F_EXPORT void mpi_add_error_class_(int *errorclass, MPI_Fint *ierror)
 {
     int rc = MPI_Add_error_class(errorclass);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_add_error_class_, mpi_add_error_class_);
 
 COMPI_F_EXPORT void mpi_add_error_code_(const int *errorclass, int *errorcode, MPI_Fint *ierror)
 {
     int rc = MPI_Add_error_code(*errorclass, errorcode);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_add_error_code_, mpi_add_error_code_);
 
 COMPI_F_EXPORT void mpi_add_error_string_(const int *errorcode, char *string, MPI_Fint *ierror, size_t string_len)
 {
@@ -33,214 +37,250 @@ COMPI_F_EXPORT void mpi_add_error_string_(const int *errorcode, char *string, MP
     free(c_string);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_add_error_string_, mpi_add_error_string_);
 
 COMPI_F_EXPORT MPI_Aint mpi_aint_add_(const MPI_Aint *base, const MPI_Aint *disp)
 {
     return MPI_Aint_add(*base, *disp);
 }
+COMPI_F_ALIAS(pmpi_aint_add_, mpi_aint_add_);
 
 COMPI_F_EXPORT MPI_Aint mpi_aint_diff_(const MPI_Aint *addr1, const MPI_Aint *addr2)
 {
     return MPI_Aint_diff(*addr1, *addr2);
 }
+COMPI_F_ALIAS(pmpi_aint_diff_, mpi_aint_diff_);
 
 COMPI_F_EXPORT void mpi_allgather_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Allgather(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_allgather_, mpi_allgather_);
 
 COMPI_F_EXPORT void mpi_allgather_init_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Allgather_init(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm, *info, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_allgather_init_, mpi_allgather_init_);
 
 COMPI_F_EXPORT void mpi_allgatherv_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *displs, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Allgatherv(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), recvcounts, displs, *recvtype, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_allgatherv_, mpi_allgatherv_);
 
 COMPI_F_EXPORT void mpi_allgatherv_init_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *displs, const MPI_Datatype *recvtype, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Allgatherv_init(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), recvcounts, displs, *recvtype, *comm, *info, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_allgatherv_init_, mpi_allgatherv_init_);
 
 COMPI_F_EXPORT void mpi_alloc_mem_(const MPI_Aint *size, const MPI_Info *info, MPI_Aint *baseptr, MPI_Fint *ierror)
 {
     int rc = MPI_Alloc_mem(*size, *info, baseptr);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_alloc_mem_, mpi_alloc_mem_);
 
 COMPI_F_EXPORT void mpi_allreduce_(void *sendbuf, void *recvbuf, const int *count, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Allreduce(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_allreduce_, mpi_allreduce_);
 
 COMPI_F_EXPORT void mpi_allreduce_init_(void *sendbuf, void *recvbuf, const int *count, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Allreduce_init(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *comm, *info, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_allreduce_init_, mpi_allreduce_init_);
 
 COMPI_F_EXPORT void mpi_alltoall_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Alltoall(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_alltoall_, mpi_alltoall_);
 
 COMPI_F_EXPORT void mpi_alltoall_init_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Alltoall_init(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm, *info, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_alltoall_init_, mpi_alltoall_init_);
 
 COMPI_F_EXPORT void mpi_alltoallv_(void *sendbuf, int *sendcounts, int *sdispls, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *rdispls, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Alltoallv(compi_f_buf(sendbuf), sendcounts, sdispls, *sendtype, compi_f_buf(recvbuf), recvcounts, rdispls, *recvtype, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_alltoallv_, mpi_alltoallv_);
 
 COMPI_F_EXPORT void mpi_alltoallv_init_(void *sendbuf, int *sendcounts, int *sdispls, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *rdispls, const MPI_Datatype *recvtype, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Alltoallv_init(compi_f_buf(sendbuf), sendcounts, sdispls, *sendtype, compi_f_buf(recvbuf), recvcounts, rdispls, *recvtype, *comm, *info, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_alltoallv_init_, mpi_alltoallv_init_);
 
 COMPI_F_EXPORT void mpi_alltoallw_(void *sendbuf, int *sendcounts, int *sdispls, MPI_Datatype *sendtypes, void *recvbuf, int *recvcounts, int *rdispls, MPI_Datatype *recvtypes, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Alltoallw(compi_f_buf(sendbuf), sendcounts, sdispls, sendtypes, compi_f_buf(recvbuf), recvcounts, rdispls, recvtypes, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_alltoallw_, mpi_alltoallw_);
 
 COMPI_F_EXPORT void mpi_alltoallw_init_(void *sendbuf, int *sendcounts, int *sdispls, MPI_Datatype *sendtypes, void *recvbuf, int *recvcounts, int *rdispls, MPI_Datatype *recvtypes, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Alltoallw_init(compi_f_buf(sendbuf), sendcounts, sdispls, sendtypes, compi_f_buf(recvbuf), recvcounts, rdispls, recvtypes, *comm, *info, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_alltoallw_init_, mpi_alltoallw_init_);
 
 COMPI_F_EXPORT void mpi_attr_delete_(const MPI_Comm *comm, const int *keyval, MPI_Fint *ierror)
 {
     int rc = MPI_Attr_delete(*comm, *keyval);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_attr_delete_, mpi_attr_delete_);
 
 COMPI_F_EXPORT void mpi_attr_put_(const MPI_Comm *comm, const int *keyval, MPI_Fint *attribute_val, MPI_Fint *ierror)
 {
     int rc = MPI_Attr_put(*comm, *keyval, (void *)(MPI_Aint)*attribute_val);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_attr_put_, mpi_attr_put_);
 
 COMPI_F_EXPORT void mpi_barrier_(const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Barrier(*comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_barrier_, mpi_barrier_);
 
 COMPI_F_EXPORT void mpi_barrier_init_(const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Barrier_init(*comm, *info, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_barrier_init_, mpi_barrier_init_);
 
 COMPI_F_EXPORT void mpi_bcast_(void *buffer, const int *count, const MPI_Datatype *datatype, const int *root, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Bcast(compi_f_buf(buffer), *count, *datatype, *root, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_bcast_, mpi_bcast_);
 
 COMPI_F_EXPORT void mpi_bcast_init_(void *buffer, const int *count, const MPI_Datatype *datatype, const int *root, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Bcast_init(compi_f_buf(buffer), *count, *datatype, *root, *comm, *info, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_bcast_init_, mpi_bcast_init_);
 
 COMPI_F_EXPORT void mpi_bsend_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Bsend(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_bsend_, mpi_bsend_);
 
 COMPI_F_EXPORT void mpi_bsend_init_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Bsend_init(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_bsend_init_, mpi_bsend_init_);
 
 COMPI_F_EXPORT void mpi_buffer_attach_(void *buffer, const int *size, MPI_Fint *ierror)
 {
     int rc = MPI_Buffer_attach(compi_f_buf(buffer), *size);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_buffer_attach_, mpi_buffer_attach_);
 
 COMPI_F_EXPORT void mpi_buffer_flush_(MPI_Fint *ierror)
 {
     int rc = MPI_Buffer_flush();
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_buffer_flush_, mpi_buffer_flush_);
 
 COMPI_F_EXPORT void mpi_buffer_iflush_(MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Buffer_iflush(request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_buffer_iflush_, mpi_buffer_iflush_);
 
 COMPI_F_EXPORT void mpi_cancel_(MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Cancel(request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_cancel_, mpi_cancel_);
 
 COMPI_F_EXPORT void mpi_cart_coords_(const MPI_Comm *comm, const int *rank, const int *maxdims, int *coords, MPI_Fint *ierror)
 {
     int rc = MPI_Cart_coords(*comm, *rank, *maxdims, coords);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_cart_coords_, mpi_cart_coords_);
 
 COMPI_F_EXPORT void mpi_cart_create_(const MPI_Comm *comm_old, const int *ndims, int *dims, MPI_Fint *periods, MPI_Fint *reorder, MPI_Comm *comm_cart, MPI_Fint *ierror)
 {
     int rc = MPI_Cart_create(*comm_old, *ndims, dims, periods, (*reorder != 0), comm_cart);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_cart_create_, mpi_cart_create_);
 
 COMPI_F_EXPORT void mpi_cart_get_(const MPI_Comm *comm, const int *maxdims, int *dims, MPI_Fint *periods, int *coords, MPI_Fint *ierror)
 {
     int rc = MPI_Cart_get(*comm, *maxdims, dims, periods, coords);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_cart_get_, mpi_cart_get_);
 
 COMPI_F_EXPORT void mpi_cart_map_(const MPI_Comm *comm, const int *ndims, int *dims, MPI_Fint *periods, int *newrank, MPI_Fint *ierror)
 {
     int rc = MPI_Cart_map(*comm, *ndims, dims, periods, newrank);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_cart_map_, mpi_cart_map_);
 
 COMPI_F_EXPORT void mpi_cart_rank_(const MPI_Comm *comm, int *coords, int *rank, MPI_Fint *ierror)
 {
     int rc = MPI_Cart_rank(*comm, coords, rank);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_cart_rank_, mpi_cart_rank_);
 
 COMPI_F_EXPORT void mpi_cart_shift_(const MPI_Comm *comm, const int *direction, const int *disp, int *rank_source, int *rank_dest, MPI_Fint *ierror)
 {
     int rc = MPI_Cart_shift(*comm, *direction, *disp, rank_source, rank_dest);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_cart_shift_, mpi_cart_shift_);
 
 COMPI_F_EXPORT void mpi_cart_sub_(const MPI_Comm *comm, MPI_Fint *remain_dims, MPI_Comm *newcomm, MPI_Fint *ierror)
 {
     int rc = MPI_Cart_sub(*comm, remain_dims, newcomm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_cart_sub_, mpi_cart_sub_);
 
 COMPI_F_EXPORT void mpi_cartdim_get_(const MPI_Comm *comm, int *ndims, MPI_Fint *ierror)
 {
     int rc = MPI_Cartdim_get(*comm, ndims);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_cartdim_get_, mpi_cartdim_get_);
 
 COMPI_F_EXPORT void mpi_close_port_(char *port_name, MPI_Fint *ierror, size_t port_name_len)
 {
@@ -249,6 +289,7 @@ COMPI_F_EXPORT void mpi_close_port_(char *port_name, MPI_Fint *ierror, size_t po
     free(c_port_name);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_close_port_, mpi_close_port_);
 
 COMPI_F_EXPORT void mpi_comm_accept_(char *port_name, const MPI_Info *info, const int *root, const MPI_Comm *comm, MPI_Comm *newcomm, MPI_Fint *ierror, size_t port_name_len)
 {
@@ -257,18 +298,21 @@ COMPI_F_EXPORT void mpi_comm_accept_(char *port_name, const MPI_Info *info, cons
     free(c_port_name);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_accept_, mpi_comm_accept_);
 
 COMPI_F_EXPORT void mpi_comm_call_errhandler_(const MPI_Comm *comm, const int *errorcode, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_call_errhandler(*comm, *errorcode);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_call_errhandler_, mpi_comm_call_errhandler_);
 
 COMPI_F_EXPORT void mpi_comm_compare_(const MPI_Comm *comm1, const MPI_Comm *comm2, int *result, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_compare(*comm1, *comm2, result);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_compare_, mpi_comm_compare_);
 
 COMPI_F_EXPORT void mpi_comm_connect_(char *port_name, const MPI_Info *info, const int *root, const MPI_Comm *comm, MPI_Comm *newcomm, MPI_Fint *ierror, size_t port_name_len)
 {
@@ -277,12 +321,14 @@ COMPI_F_EXPORT void mpi_comm_connect_(char *port_name, const MPI_Info *info, con
     free(c_port_name);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_connect_, mpi_comm_connect_);
 
 COMPI_F_EXPORT void mpi_comm_create_(const MPI_Comm *comm, const MPI_Group *group, MPI_Comm *newcomm, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_create(*comm, *group, newcomm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_create_, mpi_comm_create_);
 
 COMPI_F_EXPORT void mpi_comm_create_from_group_(const MPI_Group *group, char *stringtag, const MPI_Info *info, const MPI_Errhandler *errhandler, MPI_Comm *newcomm, MPI_Fint *ierror, size_t stringtag_len)
 {
@@ -291,60 +337,70 @@ COMPI_F_EXPORT void mpi_comm_create_from_group_(const MPI_Group *group, char *st
     free(c_stringtag);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_create_from_group_, mpi_comm_create_from_group_);
 
 COMPI_F_EXPORT void mpi_comm_create_group_(const MPI_Comm *comm, const MPI_Group *group, const int *tag, MPI_Comm *newcomm, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_create_group(*comm, *group, *tag, newcomm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_create_group_, mpi_comm_create_group_);
 
 COMPI_F_EXPORT void mpi_comm_delete_attr_(const MPI_Comm *comm, const int *comm_keyval, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_delete_attr(*comm, *comm_keyval);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_delete_attr_, mpi_comm_delete_attr_);
 
 COMPI_F_EXPORT void mpi_comm_disconnect_(MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_disconnect(comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_disconnect_, mpi_comm_disconnect_);
 
 COMPI_F_EXPORT void mpi_comm_dup_(const MPI_Comm *comm, MPI_Comm *newcomm, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_dup(*comm, newcomm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_dup_, mpi_comm_dup_);
 
 COMPI_F_EXPORT void mpi_comm_dup_with_info_(const MPI_Comm *comm, const MPI_Info *info, MPI_Comm *newcomm, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_dup_with_info(*comm, *info, newcomm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_dup_with_info_, mpi_comm_dup_with_info_);
 
 COMPI_F_EXPORT void mpi_comm_free_(MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_free(comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_free_, mpi_comm_free_);
 
 COMPI_F_EXPORT void mpi_comm_free_keyval_(int *comm_keyval, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_free_keyval(comm_keyval);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_free_keyval_, mpi_comm_free_keyval_);
 
 COMPI_F_EXPORT void mpi_comm_get_errhandler_(const MPI_Comm *comm, MPI_Errhandler *errhandler, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_get_errhandler(*comm, errhandler);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_get_errhandler_, mpi_comm_get_errhandler_);
 
 COMPI_F_EXPORT void mpi_comm_get_info_(const MPI_Comm *comm, MPI_Info *info_used, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_get_info(*comm, info_used);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_get_info_, mpi_comm_get_info_);
 
 COMPI_F_EXPORT void mpi_comm_get_name_(const MPI_Comm *comm, char *comm_name, int *resultlen, MPI_Fint *ierror, size_t comm_name_len)
 {
@@ -353,72 +409,84 @@ COMPI_F_EXPORT void mpi_comm_get_name_(const MPI_Comm *comm, char *comm_name, in
     compi_f_str_out(c_comm_name, comm_name, comm_name_len);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_get_name_, mpi_comm_get_name_);
 
 COMPI_F_EXPORT void mpi_comm_get_parent_(MPI_Comm *parent, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_get_parent(parent);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_get_parent_, mpi_comm_get_parent_);
 
 COMPI_F_EXPORT void mpi_comm_group_(const MPI_Comm *comm, MPI_Group *group, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_group(*comm, group);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_group_, mpi_comm_group_);
 
 COMPI_F_EXPORT void mpi_comm_idup_(const MPI_Comm *comm, MPI_Comm *newcomm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_idup(*comm, newcomm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_idup_, mpi_comm_idup_);
 
 COMPI_F_EXPORT void mpi_comm_idup_with_info_(const MPI_Comm *comm, const MPI_Info *info, MPI_Comm *newcomm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_idup_with_info(*comm, *info, newcomm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_idup_with_info_, mpi_comm_idup_with_info_);
 
 COMPI_F_EXPORT void mpi_comm_join_(const int *fd, MPI_Comm *intercomm, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_join(*fd, intercomm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_join_, mpi_comm_join_);
 
 COMPI_F_EXPORT void mpi_comm_rank_(const MPI_Comm *comm, int *rank, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_rank(*comm, rank);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_rank_, mpi_comm_rank_);
 
 COMPI_F_EXPORT void mpi_comm_remote_group_(const MPI_Comm *comm, MPI_Group *group, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_remote_group(*comm, group);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_remote_group_, mpi_comm_remote_group_);
 
 COMPI_F_EXPORT void mpi_comm_remote_size_(const MPI_Comm *comm, int *size, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_remote_size(*comm, size);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_remote_size_, mpi_comm_remote_size_);
 
 COMPI_F_EXPORT void mpi_comm_set_attr_(const MPI_Comm *comm, const int *comm_keyval, MPI_Aint *attribute_val, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_set_attr(*comm, *comm_keyval, (void *)(MPI_Aint)*attribute_val);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_set_attr_, mpi_comm_set_attr_);
 
 COMPI_F_EXPORT void mpi_comm_set_errhandler_(const MPI_Comm *comm, const MPI_Errhandler *errhandler, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_set_errhandler(*comm, *errhandler);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_set_errhandler_, mpi_comm_set_errhandler_);
 
 COMPI_F_EXPORT void mpi_comm_set_info_(const MPI_Comm *comm, const MPI_Info *info, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_set_info(*comm, *info);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_set_info_, mpi_comm_set_info_);
 
 COMPI_F_EXPORT void mpi_comm_set_name_(const MPI_Comm *comm, char *comm_name, MPI_Fint *ierror, size_t comm_name_len)
 {
@@ -427,24 +495,28 @@ COMPI_F_EXPORT void mpi_comm_set_name_(const MPI_Comm *comm, char *comm_name, MP
     free(c_comm_name);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_set_name_, mpi_comm_set_name_);
 
 COMPI_F_EXPORT void mpi_comm_size_(const MPI_Comm *comm, int *size, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_size(*comm, size);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_size_, mpi_comm_size_);
 
 COMPI_F_EXPORT void mpi_comm_split_(const MPI_Comm *comm, const int *color, const int *key, MPI_Comm *newcomm, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_split(*comm, *color, *key, newcomm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_split_, mpi_comm_split_);
 
 COMPI_F_EXPORT void mpi_comm_split_type_(const MPI_Comm *comm, const int *split_type, const int *key, const MPI_Info *info, MPI_Comm *newcomm, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_split_type(*comm, *split_type, *key, *info, newcomm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_split_type_, mpi_comm_split_type_);
 
 COMPI_F_EXPORT void mpi_comm_test_inter_(const MPI_Comm *comm, MPI_Fint *flag, MPI_Fint *ierror)
 {
@@ -453,36 +525,42 @@ COMPI_F_EXPORT void mpi_comm_test_inter_(const MPI_Comm *comm, MPI_Fint *flag, M
     *flag = c_flag ? 1 : 0;
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_comm_test_inter_, mpi_comm_test_inter_);
 
 COMPI_F_EXPORT void mpi_compare_and_swap_(void *origin_addr, void *compare_addr, void *result_addr, const MPI_Datatype *datatype, const int *target_rank, const MPI_Aint *target_disp, const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Compare_and_swap(compi_f_buf(origin_addr), compi_f_buf(compare_addr), compi_f_buf(result_addr), *datatype, *target_rank, *target_disp, *win);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_compare_and_swap_, mpi_compare_and_swap_);
 
 COMPI_F_EXPORT void mpi_dims_create_(const int *nnodes, const int *ndims, int *dims, MPI_Fint *ierror)
 {
     int rc = MPI_Dims_create(*nnodes, *ndims, dims);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_dims_create_, mpi_dims_create_);
 
 COMPI_F_EXPORT void mpi_dist_graph_create_(const MPI_Comm *comm_old, const int *n, int *sources, int *degrees, int *destinations, int *weights, const MPI_Info *info, MPI_Fint *reorder, MPI_Comm *comm_dist_graph, MPI_Fint *ierror)
 {
     int rc = MPI_Dist_graph_create(*comm_old, *n, sources, degrees, destinations, compi_f_weights(weights), *info, (*reorder != 0), comm_dist_graph);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_dist_graph_create_, mpi_dist_graph_create_);
 
 COMPI_F_EXPORT void mpi_dist_graph_create_adjacent_(const MPI_Comm *comm_old, const int *indegree, int *sources, int *sourceweights, const int *outdegree, int *destinations, int *destweights, const MPI_Info *info, MPI_Fint *reorder, MPI_Comm *comm_dist_graph, MPI_Fint *ierror)
 {
     int rc = MPI_Dist_graph_create_adjacent(*comm_old, *indegree, sources, compi_f_weights(sourceweights), *outdegree, destinations, compi_f_weights(destweights), *info, (*reorder != 0), comm_dist_graph);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_dist_graph_create_adjacent_, mpi_dist_graph_create_adjacent_);
 
 COMPI_F_EXPORT void mpi_dist_graph_neighbors_(const MPI_Comm *comm, const int *maxindegree, int *sources, int *sourceweights, const int *maxoutdegree, int *destinations, int *destweights, MPI_Fint *ierror)
 {
     int rc = MPI_Dist_graph_neighbors(*comm, *maxindegree, sources, compi_f_weights(sourceweights), *maxoutdegree, destinations, compi_f_weights(destweights));
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_dist_graph_neighbors_, mpi_dist_graph_neighbors_);
 
 COMPI_F_EXPORT void mpi_dist_graph_neighbors_count_(const MPI_Comm *comm, int *indegree, int *outdegree, MPI_Fint *weighted, MPI_Fint *ierror)
 {
@@ -491,18 +569,21 @@ COMPI_F_EXPORT void mpi_dist_graph_neighbors_count_(const MPI_Comm *comm, int *i
     *weighted = c_weighted ? 1 : 0;
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_dist_graph_neighbors_count_, mpi_dist_graph_neighbors_count_);
 
 COMPI_F_EXPORT void mpi_errhandler_free_(MPI_Errhandler *errhandler, MPI_Fint *ierror)
 {
     int rc = MPI_Errhandler_free(errhandler);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_errhandler_free_, mpi_errhandler_free_);
 
 COMPI_F_EXPORT void mpi_error_class_(const int *errorcode, int *errorclass, MPI_Fint *ierror)
 {
     int rc = MPI_Error_class(*errorcode, errorclass);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_error_class_, mpi_error_class_);
 
 COMPI_F_EXPORT void mpi_error_string_(const int *errorcode, char *string, int *resultlen, MPI_Fint *ierror, size_t string_len)
 {
@@ -511,30 +592,35 @@ COMPI_F_EXPORT void mpi_error_string_(const int *errorcode, char *string, int *r
     compi_f_str_out(c_string, string, string_len);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_error_string_, mpi_error_string_);
 
 COMPI_F_EXPORT void mpi_exscan_(void *sendbuf, void *recvbuf, const int *count, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Exscan(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_exscan_, mpi_exscan_);
 
 COMPI_F_EXPORT void mpi_exscan_init_(void *sendbuf, void *recvbuf, const int *count, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Exscan_init(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *comm, *info, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_exscan_init_, mpi_exscan_init_);
 
 COMPI_F_EXPORT void mpi_fetch_and_op_(void *origin_addr, void *result_addr, const MPI_Datatype *datatype, const int *target_rank, const MPI_Aint *target_disp, const MPI_Op *op, const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Fetch_and_op(compi_f_buf(origin_addr), compi_f_buf(result_addr), *datatype, *target_rank, *target_disp, *op, *win);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_fetch_and_op_, mpi_fetch_and_op_);
 
 COMPI_F_EXPORT void mpi_finalize_(MPI_Fint *ierror)
 {
     int rc = MPI_Finalize();
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_finalize_, mpi_finalize_);
 
 COMPI_F_EXPORT void mpi_finalized_(MPI_Fint *flag, MPI_Fint *ierror)
 {
@@ -543,72 +629,84 @@ COMPI_F_EXPORT void mpi_finalized_(MPI_Fint *flag, MPI_Fint *ierror)
     *flag = c_flag ? 1 : 0;
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_finalized_, mpi_finalized_);
 
 COMPI_F_EXPORT void mpi_free_mem_(void *base, MPI_Fint *ierror)
 {
     int rc = MPI_Free_mem(compi_f_buf(base));
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_free_mem_, mpi_free_mem_);
 
 COMPI_F_EXPORT void mpi_gather_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Gather(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_gather_, mpi_gather_);
 
 COMPI_F_EXPORT void mpi_gather_init_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Gather_init(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, *info, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_gather_init_, mpi_gather_init_);
 
 COMPI_F_EXPORT void mpi_gatherv_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *displs, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Gatherv(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), recvcounts, displs, *recvtype, *root, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_gatherv_, mpi_gatherv_);
 
 COMPI_F_EXPORT void mpi_gatherv_init_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *displs, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Gatherv_init(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), recvcounts, displs, *recvtype, *root, *comm, *info, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_gatherv_init_, mpi_gatherv_init_);
 
 COMPI_F_EXPORT void mpi_get_(void *origin_addr, const int *origin_count, const MPI_Datatype *origin_datatype, const int *target_rank, const MPI_Aint *target_disp, const int *target_count, const MPI_Datatype *target_datatype, const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Get(compi_f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_get_, mpi_get_);
 
 COMPI_F_EXPORT void mpi_get_accumulate_(void *origin_addr, const int *origin_count, const MPI_Datatype *origin_datatype, void *result_addr, const int *result_count, const MPI_Datatype *result_datatype, const int *target_rank, const MPI_Aint *target_disp, const int *target_count, const MPI_Datatype *target_datatype, const MPI_Op *op, const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Get_accumulate(compi_f_buf(origin_addr), *origin_count, *origin_datatype, compi_f_buf(result_addr), *result_count, *result_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_get_accumulate_, mpi_get_accumulate_);
 
 COMPI_F_EXPORT void mpi_get_address_(void *location, MPI_Aint *address, MPI_Fint *ierror)
 {
     int rc = MPI_Get_address(compi_f_buf(location), address);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_get_address_, mpi_get_address_);
 
 COMPI_F_EXPORT void mpi_get_count_(MPI_Fint *status, const MPI_Datatype *datatype, int *count, MPI_Fint *ierror)
 {
     int rc = MPI_Get_count(compi_f_status(status), *datatype, count);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_get_count_, mpi_get_count_);
 
 COMPI_F_EXPORT void mpi_get_elements_(MPI_Fint *status, const MPI_Datatype *datatype, int *count, MPI_Fint *ierror)
 {
     int rc = MPI_Get_elements(compi_f_status(status), *datatype, count);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_get_elements_, mpi_get_elements_);
 
 COMPI_F_EXPORT void mpi_get_elements_x_(MPI_Fint *status, const MPI_Datatype *datatype, MPI_Count *count, MPI_Fint *ierror)
 {
     int rc = MPI_Get_elements_x(compi_f_status(status), *datatype, count);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_get_elements_x_, mpi_get_elements_x_);
 
 COMPI_F_EXPORT void mpi_get_library_version_(char *version, int *resultlen, MPI_Fint *ierror, size_t version_len)
 {
@@ -617,6 +715,7 @@ COMPI_F_EXPORT void mpi_get_library_version_(char *version, int *resultlen, MPI_
     compi_f_str_out(c_version, version, version_len);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_get_library_version_, mpi_get_library_version_);
 
 COMPI_F_EXPORT void mpi_get_processor_name_(char *name, int *resultlen, MPI_Fint *ierror, size_t name_len)
 {
@@ -625,78 +724,91 @@ COMPI_F_EXPORT void mpi_get_processor_name_(char *name, int *resultlen, MPI_Fint
     compi_f_str_out(c_name, name, name_len);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_get_processor_name_, mpi_get_processor_name_);
 
 COMPI_F_EXPORT void mpi_get_version_(int *version, int *subversion, MPI_Fint *ierror)
 {
     int rc = MPI_Get_version(version, subversion);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_get_version_, mpi_get_version_);
 
 COMPI_F_EXPORT void mpi_graph_create_(const MPI_Comm *comm_old, const int *nnodes, int *index, int *edges, MPI_Fint *reorder, MPI_Comm *comm_graph, MPI_Fint *ierror)
 {
     int rc = MPI_Graph_create(*comm_old, *nnodes, index, edges, (*reorder != 0), comm_graph);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_graph_create_, mpi_graph_create_);
 
 COMPI_F_EXPORT void mpi_graph_get_(const MPI_Comm *comm, const int *maxindex, const int *maxedges, int *index, int *edges, MPI_Fint *ierror)
 {
     int rc = MPI_Graph_get(*comm, *maxindex, *maxedges, index, edges);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_graph_get_, mpi_graph_get_);
 
 COMPI_F_EXPORT void mpi_graph_map_(const MPI_Comm *comm, const int *nnodes, int *index, int *edges, int *newrank, MPI_Fint *ierror)
 {
     int rc = MPI_Graph_map(*comm, *nnodes, index, edges, newrank);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_graph_map_, mpi_graph_map_);
 
 COMPI_F_EXPORT void mpi_graph_neighbors_(const MPI_Comm *comm, const int *rank, const int *maxneighbors, int *neighbors, MPI_Fint *ierror)
 {
     int rc = MPI_Graph_neighbors(*comm, *rank, *maxneighbors, neighbors);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_graph_neighbors_, mpi_graph_neighbors_);
 
 COMPI_F_EXPORT void mpi_graph_neighbors_count_(const MPI_Comm *comm, const int *rank, int *nneighbors, MPI_Fint *ierror)
 {
     int rc = MPI_Graph_neighbors_count(*comm, *rank, nneighbors);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_graph_neighbors_count_, mpi_graph_neighbors_count_);
 
 COMPI_F_EXPORT void mpi_graphdims_get_(const MPI_Comm *comm, int *nnodes, int *nedges, MPI_Fint *ierror)
 {
     int rc = MPI_Graphdims_get(*comm, nnodes, nedges);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_graphdims_get_, mpi_graphdims_get_);
 
 COMPI_F_EXPORT void mpi_grequest_complete_(const MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Grequest_complete(*request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_grequest_complete_, mpi_grequest_complete_);
 
 COMPI_F_EXPORT void mpi_group_compare_(const MPI_Group *group1, const MPI_Group *group2, int *result, MPI_Fint *ierror)
 {
     int rc = MPI_Group_compare(*group1, *group2, result);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_group_compare_, mpi_group_compare_);
 
 COMPI_F_EXPORT void mpi_group_difference_(const MPI_Group *group1, const MPI_Group *group2, MPI_Group *newgroup, MPI_Fint *ierror)
 {
     int rc = MPI_Group_difference(*group1, *group2, newgroup);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_group_difference_, mpi_group_difference_);
 
 COMPI_F_EXPORT void mpi_group_excl_(const MPI_Group *group, const int *n, int *ranks, MPI_Group *newgroup, MPI_Fint *ierror)
 {
     int rc = MPI_Group_excl(*group, *n, ranks, newgroup);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_group_excl_, mpi_group_excl_);
 
 COMPI_F_EXPORT void mpi_group_free_(MPI_Group *group, MPI_Fint *ierror)
 {
     int rc = MPI_Group_free(group);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_group_free_, mpi_group_free_);
 
 COMPI_F_EXPORT void mpi_group_from_session_pset_(const MPI_Session *session, char *pset_name, MPI_Group *newgroup, MPI_Fint *ierror, size_t pset_name_len)
 {
@@ -705,126 +817,147 @@ COMPI_F_EXPORT void mpi_group_from_session_pset_(const MPI_Session *session, cha
     free(c_pset_name);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_group_from_session_pset_, mpi_group_from_session_pset_);
 
 COMPI_F_EXPORT void mpi_group_incl_(const MPI_Group *group, const int *n, int *ranks, MPI_Group *newgroup, MPI_Fint *ierror)
 {
     int rc = MPI_Group_incl(*group, *n, ranks, newgroup);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_group_incl_, mpi_group_incl_);
 
 COMPI_F_EXPORT void mpi_group_intersection_(const MPI_Group *group1, const MPI_Group *group2, MPI_Group *newgroup, MPI_Fint *ierror)
 {
     int rc = MPI_Group_intersection(*group1, *group2, newgroup);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_group_intersection_, mpi_group_intersection_);
 
 COMPI_F_EXPORT void mpi_group_range_excl_(const MPI_Group *group, const int *n, int (*ranges)[3], MPI_Group *newgroup, MPI_Fint *ierror)
 {
     int rc = MPI_Group_range_excl(*group, *n, ranges, newgroup);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_group_range_excl_, mpi_group_range_excl_);
 
 COMPI_F_EXPORT void mpi_group_range_incl_(const MPI_Group *group, const int *n, int (*ranges)[3], MPI_Group *newgroup, MPI_Fint *ierror)
 {
     int rc = MPI_Group_range_incl(*group, *n, ranges, newgroup);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_group_range_incl_, mpi_group_range_incl_);
 
 COMPI_F_EXPORT void mpi_group_rank_(const MPI_Group *group, int *rank, MPI_Fint *ierror)
 {
     int rc = MPI_Group_rank(*group, rank);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_group_rank_, mpi_group_rank_);
 
 COMPI_F_EXPORT void mpi_group_size_(const MPI_Group *group, int *size, MPI_Fint *ierror)
 {
     int rc = MPI_Group_size(*group, size);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_group_size_, mpi_group_size_);
 
 COMPI_F_EXPORT void mpi_group_translate_ranks_(const MPI_Group *group1, const int *n, int *ranks1, const MPI_Group *group2, int *ranks2, MPI_Fint *ierror)
 {
     int rc = MPI_Group_translate_ranks(*group1, *n, ranks1, *group2, ranks2);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_group_translate_ranks_, mpi_group_translate_ranks_);
 
 COMPI_F_EXPORT void mpi_group_union_(const MPI_Group *group1, const MPI_Group *group2, MPI_Group *newgroup, MPI_Fint *ierror)
 {
     int rc = MPI_Group_union(*group1, *group2, newgroup);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_group_union_, mpi_group_union_);
 
 COMPI_F_EXPORT void mpi_iallgather_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Iallgather(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_iallgather_, mpi_iallgather_);
 
 COMPI_F_EXPORT void mpi_iallgatherv_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *displs, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Iallgatherv(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), recvcounts, displs, *recvtype, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_iallgatherv_, mpi_iallgatherv_);
 
 COMPI_F_EXPORT void mpi_iallreduce_(void *sendbuf, void *recvbuf, const int *count, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Iallreduce(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_iallreduce_, mpi_iallreduce_);
 
 COMPI_F_EXPORT void mpi_ialltoall_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Ialltoall(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_ialltoall_, mpi_ialltoall_);
 
 COMPI_F_EXPORT void mpi_ialltoallv_(void *sendbuf, int *sendcounts, int *sdispls, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *rdispls, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Ialltoallv(compi_f_buf(sendbuf), sendcounts, sdispls, *sendtype, compi_f_buf(recvbuf), recvcounts, rdispls, *recvtype, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_ialltoallv_, mpi_ialltoallv_);
 
 COMPI_F_EXPORT void mpi_ialltoallw_(void *sendbuf, int *sendcounts, int *sdispls, MPI_Datatype *sendtypes, void *recvbuf, int *recvcounts, int *rdispls, MPI_Datatype *recvtypes, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Ialltoallw(compi_f_buf(sendbuf), sendcounts, sdispls, sendtypes, compi_f_buf(recvbuf), recvcounts, rdispls, recvtypes, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_ialltoallw_, mpi_ialltoallw_);
 
 COMPI_F_EXPORT void mpi_ibarrier_(const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Ibarrier(*comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_ibarrier_, mpi_ibarrier_);
 
 COMPI_F_EXPORT void mpi_ibcast_(void *buffer, const int *count, const MPI_Datatype *datatype, const int *root, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Ibcast(compi_f_buf(buffer), *count, *datatype, *root, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_ibcast_, mpi_ibcast_);
 
 COMPI_F_EXPORT void mpi_ibsend_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Ibsend(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_ibsend_, mpi_ibsend_);
 
 COMPI_F_EXPORT void mpi_iexscan_(void *sendbuf, void *recvbuf, const int *count, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Iexscan(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_iexscan_, mpi_iexscan_);
 
 COMPI_F_EXPORT void mpi_igather_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Igather(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_igather_, mpi_igather_);
 
 COMPI_F_EXPORT void mpi_igatherv_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *displs, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Igatherv(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), recvcounts, displs, *recvtype, *root, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_igatherv_, mpi_igatherv_);
 
 COMPI_F_EXPORT void mpi_improbe_(const int *source, const int *tag, const MPI_Comm *comm, MPI_Fint *flag, MPI_Message *message, MPI_Fint *status, MPI_Fint *ierror)
 {
@@ -833,54 +966,63 @@ COMPI_F_EXPORT void mpi_improbe_(const int *source, const int *tag, const MPI_Co
     *flag = c_flag ? 1 : 0;
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_improbe_, mpi_improbe_);
 
 COMPI_F_EXPORT void mpi_imrecv_(void *buf, const int *count, const MPI_Datatype *datatype, MPI_Message *message, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Imrecv(compi_f_buf(buf), *count, *datatype, message, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_imrecv_, mpi_imrecv_);
 
 COMPI_F_EXPORT void mpi_ineighbor_allgather_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Ineighbor_allgather(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_ineighbor_allgather_, mpi_ineighbor_allgather_);
 
 COMPI_F_EXPORT void mpi_ineighbor_allgatherv_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *displs, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Ineighbor_allgatherv(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), recvcounts, displs, *recvtype, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_ineighbor_allgatherv_, mpi_ineighbor_allgatherv_);
 
 COMPI_F_EXPORT void mpi_ineighbor_alltoall_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Ineighbor_alltoall(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_ineighbor_alltoall_, mpi_ineighbor_alltoall_);
 
 COMPI_F_EXPORT void mpi_ineighbor_alltoallv_(void *sendbuf, int *sendcounts, int *sdispls, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *rdispls, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Ineighbor_alltoallv(compi_f_buf(sendbuf), sendcounts, sdispls, *sendtype, compi_f_buf(recvbuf), recvcounts, rdispls, *recvtype, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_ineighbor_alltoallv_, mpi_ineighbor_alltoallv_);
 
 COMPI_F_EXPORT void mpi_ineighbor_alltoallw_(void *sendbuf, int *sendcounts, MPI_Aint *sdispls, MPI_Datatype *sendtypes, void *recvbuf, int *recvcounts, MPI_Aint *rdispls, MPI_Datatype *recvtypes, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Ineighbor_alltoallw(compi_f_buf(sendbuf), sendcounts, sdispls, sendtypes, compi_f_buf(recvbuf), recvcounts, rdispls, recvtypes, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_ineighbor_alltoallw_, mpi_ineighbor_alltoallw_);
 
 COMPI_F_EXPORT void mpi_info_create_(MPI_Info *info, MPI_Fint *ierror)
 {
     int rc = MPI_Info_create(info);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_info_create_, mpi_info_create_);
 
 COMPI_F_EXPORT void mpi_info_create_env_(MPI_Info *info, MPI_Fint *ierror)
 {
     int rc = MPI_Info_create_env(0, NULL, info);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_info_create_env_, mpi_info_create_env_);
 
 COMPI_F_EXPORT void mpi_info_delete_(const MPI_Info *info, char *key, MPI_Fint *ierror, size_t key_len)
 {
@@ -889,18 +1031,21 @@ COMPI_F_EXPORT void mpi_info_delete_(const MPI_Info *info, char *key, MPI_Fint *
     free(c_key);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_info_delete_, mpi_info_delete_);
 
 COMPI_F_EXPORT void mpi_info_dup_(const MPI_Info *info, MPI_Info *newinfo, MPI_Fint *ierror)
 {
     int rc = MPI_Info_dup(*info, newinfo);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_info_dup_, mpi_info_dup_);
 
 COMPI_F_EXPORT void mpi_info_free_(MPI_Info *info, MPI_Fint *ierror)
 {
     int rc = MPI_Info_free(info);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_info_free_, mpi_info_free_);
 
 COMPI_F_EXPORT void mpi_info_get_(const MPI_Info *info, char *key, const int *valuelen, char *value, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len, size_t value_len)
 {
@@ -913,12 +1058,14 @@ COMPI_F_EXPORT void mpi_info_get_(const MPI_Info *info, char *key, const int *va
     *flag = c_flag ? 1 : 0;
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_info_get_, mpi_info_get_);
 
 COMPI_F_EXPORT void mpi_info_get_nkeys_(const MPI_Info *info, int *nkeys, MPI_Fint *ierror)
 {
     int rc = MPI_Info_get_nkeys(*info, nkeys);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_info_get_nkeys_, mpi_info_get_nkeys_);
 
 COMPI_F_EXPORT void mpi_info_get_nthkey_(const MPI_Info *info, const int *n, char *key, MPI_Fint *ierror, size_t key_len)
 {
@@ -927,6 +1074,7 @@ COMPI_F_EXPORT void mpi_info_get_nthkey_(const MPI_Info *info, const int *n, cha
     compi_f_str_out(c_key, key, key_len);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_info_get_nthkey_, mpi_info_get_nthkey_);
 
 COMPI_F_EXPORT void mpi_info_get_string_(const MPI_Info *info, char *key, int *buflen, char *value, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len, size_t value_len)
 {
@@ -939,6 +1087,7 @@ COMPI_F_EXPORT void mpi_info_get_string_(const MPI_Info *info, char *key, int *b
     *flag = c_flag ? 1 : 0;
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_info_get_string_, mpi_info_get_string_);
 
 COMPI_F_EXPORT void mpi_info_get_valuelen_(const MPI_Info *info, char *key, int *valuelen, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len)
 {
@@ -949,6 +1098,7 @@ COMPI_F_EXPORT void mpi_info_get_valuelen_(const MPI_Info *info, char *key, int 
     *flag = c_flag ? 1 : 0;
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_info_get_valuelen_, mpi_info_get_valuelen_);
 
 COMPI_F_EXPORT void mpi_info_set_(const MPI_Info *info, char *key, char *value, MPI_Fint *ierror, size_t key_len, size_t value_len)
 {
@@ -959,6 +1109,7 @@ COMPI_F_EXPORT void mpi_info_set_(const MPI_Info *info, char *key, char *value, 
     free(c_value);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_info_set_, mpi_info_set_);
 
 COMPI_F_EXPORT void mpi_initialized_(MPI_Fint *flag, MPI_Fint *ierror)
 {
@@ -967,12 +1118,14 @@ COMPI_F_EXPORT void mpi_initialized_(MPI_Fint *flag, MPI_Fint *ierror)
     *flag = c_flag ? 1 : 0;
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_initialized_, mpi_initialized_);
 
 COMPI_F_EXPORT void mpi_intercomm_create_(const MPI_Comm *local_comm, const int *local_leader, const MPI_Comm *peer_comm, const int *remote_leader, const int *tag, MPI_Comm *newintercomm, MPI_Fint *ierror)
 {
     int rc = MPI_Intercomm_create(*local_comm, *local_leader, *peer_comm, *remote_leader, *tag, newintercomm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_intercomm_create_, mpi_intercomm_create_);
 
 COMPI_F_EXPORT void mpi_intercomm_create_from_groups_(const MPI_Group *local_group, const int *local_leader, const MPI_Group *remote_group, const int *remote_leader, char *stringtag, const MPI_Info *info, const MPI_Errhandler *errhandler, MPI_Comm *newintercomm, MPI_Fint *ierror, size_t stringtag_len)
 {
@@ -981,12 +1134,14 @@ COMPI_F_EXPORT void mpi_intercomm_create_from_groups_(const MPI_Group *local_gro
     free(c_stringtag);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_intercomm_create_from_groups_, mpi_intercomm_create_from_groups_);
 
 COMPI_F_EXPORT void mpi_intercomm_merge_(const MPI_Comm *intercomm, MPI_Fint *high, MPI_Comm *newintracomm, MPI_Fint *ierror)
 {
     int rc = MPI_Intercomm_merge(*intercomm, (*high != 0), newintracomm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_intercomm_merge_, mpi_intercomm_merge_);
 
 COMPI_F_EXPORT void mpi_iprobe_(const int *source, const int *tag, const MPI_Comm *comm, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
 {
@@ -995,36 +1150,42 @@ COMPI_F_EXPORT void mpi_iprobe_(const int *source, const int *tag, const MPI_Com
     *flag = c_flag ? 1 : 0;
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_iprobe_, mpi_iprobe_);
 
 COMPI_F_EXPORT void mpi_irecv_(void *buf, const int *count, const MPI_Datatype *datatype, const int *source, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Irecv(compi_f_buf(buf), *count, *datatype, *source, *tag, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_irecv_, mpi_irecv_);
 
 COMPI_F_EXPORT void mpi_ireduce_(void *sendbuf, void *recvbuf, const int *count, const MPI_Datatype *datatype, const MPI_Op *op, const int *root, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Ireduce(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *root, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_ireduce_, mpi_ireduce_);
 
 COMPI_F_EXPORT void mpi_ireduce_scatter_(void *sendbuf, void *recvbuf, int *recvcounts, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Ireduce_scatter(compi_f_buf(sendbuf), compi_f_buf(recvbuf), recvcounts, *datatype, *op, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_ireduce_scatter_, mpi_ireduce_scatter_);
 
 COMPI_F_EXPORT void mpi_ireduce_scatter_block_(void *sendbuf, void *recvbuf, const int *recvcount, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Ireduce_scatter_block(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *recvcount, *datatype, *op, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_ireduce_scatter_block_, mpi_ireduce_scatter_block_);
 
 COMPI_F_EXPORT void mpi_irsend_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Irsend(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_irsend_, mpi_irsend_);
 
 COMPI_F_EXPORT void mpi_is_thread_main_(MPI_Fint *flag, MPI_Fint *ierror)
 {
@@ -1033,54 +1194,63 @@ COMPI_F_EXPORT void mpi_is_thread_main_(MPI_Fint *flag, MPI_Fint *ierror)
     *flag = c_flag ? 1 : 0;
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_is_thread_main_, mpi_is_thread_main_);
 
 COMPI_F_EXPORT void mpi_iscan_(void *sendbuf, void *recvbuf, const int *count, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Iscan(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_iscan_, mpi_iscan_);
 
 COMPI_F_EXPORT void mpi_iscatter_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Iscatter(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_iscatter_, mpi_iscatter_);
 
 COMPI_F_EXPORT void mpi_iscatterv_(void *sendbuf, int *sendcounts, int *displs, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Iscatterv(compi_f_buf(sendbuf), sendcounts, displs, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_iscatterv_, mpi_iscatterv_);
 
 COMPI_F_EXPORT void mpi_isend_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Isend(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_isend_, mpi_isend_);
 
 COMPI_F_EXPORT void mpi_isendrecv_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, const int *dest, const int *sendtag, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const int *source, const int *recvtag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Isendrecv(compi_f_buf(sendbuf), *sendcount, *sendtype, *dest, *sendtag, compi_f_buf(recvbuf), *recvcount, *recvtype, *source, *recvtag, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_isendrecv_, mpi_isendrecv_);
 
 COMPI_F_EXPORT void mpi_isendrecv_replace_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *sendtag, const int *source, const int *recvtag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Isendrecv_replace(compi_f_buf(buf), *count, *datatype, *dest, *sendtag, *source, *recvtag, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_isendrecv_replace_, mpi_isendrecv_replace_);
 
 COMPI_F_EXPORT void mpi_issend_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Issend(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_issend_, mpi_issend_);
 
 COMPI_F_EXPORT void mpi_keyval_free_(int *keyval, MPI_Fint *ierror)
 {
     int rc = MPI_Keyval_free(keyval);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_keyval_free_, mpi_keyval_free_);
 
 COMPI_F_EXPORT void mpi_lookup_name_(char *service_name, const MPI_Info *info, char *port_name, MPI_Fint *ierror, size_t service_name_len, size_t port_name_len)
 {
@@ -1091,78 +1261,91 @@ COMPI_F_EXPORT void mpi_lookup_name_(char *service_name, const MPI_Info *info, c
     compi_f_str_out(c_port_name, port_name, port_name_len);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_lookup_name_, mpi_lookup_name_);
 
 COMPI_F_EXPORT void mpi_mprobe_(const int *source, const int *tag, const MPI_Comm *comm, MPI_Message *message, MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = MPI_Mprobe(*source, *tag, *comm, message, compi_f_status(status));
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_mprobe_, mpi_mprobe_);
 
 COMPI_F_EXPORT void mpi_mrecv_(void *buf, const int *count, const MPI_Datatype *datatype, MPI_Message *message, MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = MPI_Mrecv(compi_f_buf(buf), *count, *datatype, message, compi_f_status(status));
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_mrecv_, mpi_mrecv_);
 
 COMPI_F_EXPORT void mpi_neighbor_allgather_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Neighbor_allgather(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_neighbor_allgather_, mpi_neighbor_allgather_);
 
 COMPI_F_EXPORT void mpi_neighbor_allgather_init_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Neighbor_allgather_init(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm, *info, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_neighbor_allgather_init_, mpi_neighbor_allgather_init_);
 
 COMPI_F_EXPORT void mpi_neighbor_allgatherv_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *displs, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Neighbor_allgatherv(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), recvcounts, displs, *recvtype, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_neighbor_allgatherv_, mpi_neighbor_allgatherv_);
 
 COMPI_F_EXPORT void mpi_neighbor_allgatherv_init_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *displs, const MPI_Datatype *recvtype, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Neighbor_allgatherv_init(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), recvcounts, displs, *recvtype, *comm, *info, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_neighbor_allgatherv_init_, mpi_neighbor_allgatherv_init_);
 
 COMPI_F_EXPORT void mpi_neighbor_alltoall_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Neighbor_alltoall(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_neighbor_alltoall_, mpi_neighbor_alltoall_);
 
 COMPI_F_EXPORT void mpi_neighbor_alltoall_init_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Neighbor_alltoall_init(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm, *info, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_neighbor_alltoall_init_, mpi_neighbor_alltoall_init_);
 
 COMPI_F_EXPORT void mpi_neighbor_alltoallv_(void *sendbuf, int *sendcounts, int *sdispls, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *rdispls, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Neighbor_alltoallv(compi_f_buf(sendbuf), sendcounts, sdispls, *sendtype, compi_f_buf(recvbuf), recvcounts, rdispls, *recvtype, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_neighbor_alltoallv_, mpi_neighbor_alltoallv_);
 
 COMPI_F_EXPORT void mpi_neighbor_alltoallv_init_(void *sendbuf, int *sendcounts, int *sdispls, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *rdispls, const MPI_Datatype *recvtype, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Neighbor_alltoallv_init(compi_f_buf(sendbuf), sendcounts, sdispls, *sendtype, compi_f_buf(recvbuf), recvcounts, rdispls, *recvtype, *comm, *info, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_neighbor_alltoallv_init_, mpi_neighbor_alltoallv_init_);
 
 COMPI_F_EXPORT void mpi_neighbor_alltoallw_(void *sendbuf, int *sendcounts, MPI_Aint *sdispls, MPI_Datatype *sendtypes, void *recvbuf, int *recvcounts, MPI_Aint *rdispls, MPI_Datatype *recvtypes, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Neighbor_alltoallw(compi_f_buf(sendbuf), sendcounts, sdispls, sendtypes, compi_f_buf(recvbuf), recvcounts, rdispls, recvtypes, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_neighbor_alltoallw_, mpi_neighbor_alltoallw_);
 
 COMPI_F_EXPORT void mpi_neighbor_alltoallw_init_(void *sendbuf, int *sendcounts, MPI_Aint *sdispls, MPI_Datatype *sendtypes, void *recvbuf, int *recvcounts, MPI_Aint *rdispls, MPI_Datatype *recvtypes, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Neighbor_alltoallw_init(compi_f_buf(sendbuf), sendcounts, sdispls, sendtypes, compi_f_buf(recvbuf), recvcounts, rdispls, recvtypes, *comm, *info, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_neighbor_alltoallw_init_, mpi_neighbor_alltoallw_init_);
 
 COMPI_F_EXPORT void mpi_op_commutative_(const MPI_Op *op, MPI_Fint *commute, MPI_Fint *ierror)
 {
@@ -1171,12 +1354,14 @@ COMPI_F_EXPORT void mpi_op_commutative_(const MPI_Op *op, MPI_Fint *commute, MPI
     *commute = c_commute ? 1 : 0;
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_op_commutative_, mpi_op_commutative_);
 
 COMPI_F_EXPORT void mpi_op_free_(MPI_Op *op, MPI_Fint *ierror)
 {
     int rc = MPI_Op_free(op);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_op_free_, mpi_op_free_);
 
 COMPI_F_EXPORT void mpi_open_port_(const MPI_Info *info, char *port_name, MPI_Fint *ierror, size_t port_name_len)
 {
@@ -1185,12 +1370,14 @@ COMPI_F_EXPORT void mpi_open_port_(const MPI_Info *info, char *port_name, MPI_Fi
     compi_f_str_out(c_port_name, port_name, port_name_len);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_open_port_, mpi_open_port_);
 
 COMPI_F_EXPORT void mpi_pack_(void *inbuf, const int *incount, const MPI_Datatype *datatype, void *outbuf, const int *outsize, int *position, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Pack(compi_f_buf(inbuf), *incount, *datatype, compi_f_buf(outbuf), *outsize, position, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_pack_, mpi_pack_);
 
 COMPI_F_EXPORT void mpi_pack_external_(char *datarep, void *inbuf, const int *incount, const MPI_Datatype *datatype, void *outbuf, const MPI_Aint *outsize, MPI_Aint *position, MPI_Fint *ierror, size_t datarep_len)
 {
@@ -1199,6 +1386,7 @@ COMPI_F_EXPORT void mpi_pack_external_(char *datarep, void *inbuf, const int *in
     free(c_datarep);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_pack_external_, mpi_pack_external_);
 
 COMPI_F_EXPORT void mpi_pack_external_size_(char *datarep, const int *incount, const MPI_Datatype *datatype, MPI_Aint *size, MPI_Fint *ierror, size_t datarep_len)
 {
@@ -1207,12 +1395,14 @@ COMPI_F_EXPORT void mpi_pack_external_size_(char *datarep, const int *incount, c
     free(c_datarep);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_pack_external_size_, mpi_pack_external_size_);
 
 COMPI_F_EXPORT void mpi_pack_size_(const int *incount, const MPI_Datatype *datatype, const MPI_Comm *comm, int *size, MPI_Fint *ierror)
 {
     int rc = MPI_Pack_size(*incount, *datatype, *comm, size);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_pack_size_, mpi_pack_size_);
 
 COMPI_F_EXPORT void mpi_parrived_(const MPI_Request *request, const int *partition, MPI_Fint *flag, MPI_Fint *ierror)
 {
@@ -1221,42 +1411,49 @@ COMPI_F_EXPORT void mpi_parrived_(const MPI_Request *request, const int *partiti
     *flag = c_flag ? 1 : 0;
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_parrived_, mpi_parrived_);
 
 COMPI_F_EXPORT void mpi_pready_(const int *partition, const MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Pready(*partition, *request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_pready_, mpi_pready_);
 
 COMPI_F_EXPORT void mpi_pready_list_(const int *length, int *array_of_partitions, const MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Pready_list(*length, array_of_partitions, *request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_pready_list_, mpi_pready_list_);
 
 COMPI_F_EXPORT void mpi_pready_range_(const int *partition_low, const int *partition_high, const MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Pready_range(*partition_low, *partition_high, *request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_pready_range_, mpi_pready_range_);
 
 COMPI_F_EXPORT void mpi_precv_init_(void *buf, const int *partitions, const MPI_Count *count, const MPI_Datatype *datatype, const int *source, const int *tag, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Precv_init(compi_f_buf(buf), *partitions, *count, *datatype, *source, *tag, *comm, *info, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_precv_init_, mpi_precv_init_);
 
 COMPI_F_EXPORT void mpi_probe_(const int *source, const int *tag, const MPI_Comm *comm, MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = MPI_Probe(*source, *tag, *comm, compi_f_status(status));
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_probe_, mpi_probe_);
 
 COMPI_F_EXPORT void mpi_psend_init_(void *buf, const int *partitions, const MPI_Count *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Psend_init(compi_f_buf(buf), *partitions, *count, *datatype, *dest, *tag, *comm, *info, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_psend_init_, mpi_psend_init_);
 
 COMPI_F_EXPORT void mpi_publish_name_(char *service_name, const MPI_Info *info, char *port_name, MPI_Fint *ierror, size_t service_name_len, size_t port_name_len)
 {
@@ -1267,84 +1464,98 @@ COMPI_F_EXPORT void mpi_publish_name_(char *service_name, const MPI_Info *info, 
     free(c_port_name);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_publish_name_, mpi_publish_name_);
 
 COMPI_F_EXPORT void mpi_put_(void *origin_addr, const int *origin_count, const MPI_Datatype *origin_datatype, const int *target_rank, const MPI_Aint *target_disp, const int *target_count, const MPI_Datatype *target_datatype, const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Put(compi_f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_put_, mpi_put_);
 
 COMPI_F_EXPORT void mpi_query_thread_(int *provided, MPI_Fint *ierror)
 {
     int rc = MPI_Query_thread(provided);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_query_thread_, mpi_query_thread_);
 
 COMPI_F_EXPORT void mpi_raccumulate_(void *origin_addr, const int *origin_count, const MPI_Datatype *origin_datatype, const int *target_rank, const MPI_Aint *target_disp, const int *target_count, const MPI_Datatype *target_datatype, const MPI_Op *op, const MPI_Win *win, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Raccumulate(compi_f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_raccumulate_, mpi_raccumulate_);
 
 COMPI_F_EXPORT void mpi_recv_(void *buf, const int *count, const MPI_Datatype *datatype, const int *source, const int *tag, const MPI_Comm *comm, MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = MPI_Recv(compi_f_buf(buf), *count, *datatype, *source, *tag, *comm, compi_f_status(status));
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_recv_, mpi_recv_);
 
 COMPI_F_EXPORT void mpi_recv_init_(void *buf, const int *count, const MPI_Datatype *datatype, const int *source, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Recv_init(compi_f_buf(buf), *count, *datatype, *source, *tag, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_recv_init_, mpi_recv_init_);
 
 COMPI_F_EXPORT void mpi_reduce_(void *sendbuf, void *recvbuf, const int *count, const MPI_Datatype *datatype, const MPI_Op *op, const int *root, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Reduce(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *root, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_reduce_, mpi_reduce_);
 
 COMPI_F_EXPORT void mpi_reduce_init_(void *sendbuf, void *recvbuf, const int *count, const MPI_Datatype *datatype, const MPI_Op *op, const int *root, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Reduce_init(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *root, *comm, *info, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_reduce_init_, mpi_reduce_init_);
 
 COMPI_F_EXPORT void mpi_reduce_local_(void *inbuf, void *inoutbuf, const int *count, const MPI_Datatype *datatype, const MPI_Op *op, MPI_Fint *ierror)
 {
     int rc = MPI_Reduce_local(compi_f_buf(inbuf), compi_f_buf(inoutbuf), *count, *datatype, *op);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_reduce_local_, mpi_reduce_local_);
 
 COMPI_F_EXPORT void mpi_reduce_scatter_(void *sendbuf, void *recvbuf, int *recvcounts, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Reduce_scatter(compi_f_buf(sendbuf), compi_f_buf(recvbuf), recvcounts, *datatype, *op, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_reduce_scatter_, mpi_reduce_scatter_);
 
 COMPI_F_EXPORT void mpi_reduce_scatter_block_(void *sendbuf, void *recvbuf, const int *recvcount, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Reduce_scatter_block(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *recvcount, *datatype, *op, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_reduce_scatter_block_, mpi_reduce_scatter_block_);
 
 COMPI_F_EXPORT void mpi_reduce_scatter_block_init_(void *sendbuf, void *recvbuf, const int *recvcount, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Reduce_scatter_block_init(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *recvcount, *datatype, *op, *comm, *info, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_reduce_scatter_block_init_, mpi_reduce_scatter_block_init_);
 
 COMPI_F_EXPORT void mpi_reduce_scatter_init_(void *sendbuf, void *recvbuf, int *recvcounts, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Reduce_scatter_init(compi_f_buf(sendbuf), compi_f_buf(recvbuf), recvcounts, *datatype, *op, *comm, *info, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_reduce_scatter_init_, mpi_reduce_scatter_init_);
 
 COMPI_F_EXPORT void mpi_request_free_(MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Request_free(request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_request_free_, mpi_request_free_);
 
 COMPI_F_EXPORT void mpi_request_get_status_(const MPI_Request *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
 {
@@ -1353,120 +1564,140 @@ COMPI_F_EXPORT void mpi_request_get_status_(const MPI_Request *request, MPI_Fint
     *flag = c_flag ? 1 : 0;
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_request_get_status_, mpi_request_get_status_);
 
 COMPI_F_EXPORT void mpi_rget_(void *origin_addr, const int *origin_count, const MPI_Datatype *origin_datatype, const int *target_rank, const MPI_Aint *target_disp, const int *target_count, const MPI_Datatype *target_datatype, const MPI_Win *win, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Rget(compi_f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_rget_, mpi_rget_);
 
 COMPI_F_EXPORT void mpi_rget_accumulate_(void *origin_addr, const int *origin_count, const MPI_Datatype *origin_datatype, void *result_addr, const int *result_count, const MPI_Datatype *result_datatype, const int *target_rank, const MPI_Aint *target_disp, const int *target_count, const MPI_Datatype *target_datatype, const MPI_Op *op, const MPI_Win *win, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Rget_accumulate(compi_f_buf(origin_addr), *origin_count, *origin_datatype, compi_f_buf(result_addr), *result_count, *result_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_rget_accumulate_, mpi_rget_accumulate_);
 
 COMPI_F_EXPORT void mpi_rput_(void *origin_addr, const int *origin_count, const MPI_Datatype *origin_datatype, const int *target_rank, const MPI_Aint *target_disp, const int *target_count, const MPI_Datatype *target_datatype, const MPI_Win *win, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Rput(compi_f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_rput_, mpi_rput_);
 
 COMPI_F_EXPORT void mpi_rsend_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Rsend(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_rsend_, mpi_rsend_);
 
 COMPI_F_EXPORT void mpi_rsend_init_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Rsend_init(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_rsend_init_, mpi_rsend_init_);
 
 COMPI_F_EXPORT void mpi_scan_(void *sendbuf, void *recvbuf, const int *count, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Scan(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_scan_, mpi_scan_);
 
 COMPI_F_EXPORT void mpi_scan_init_(void *sendbuf, void *recvbuf, const int *count, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Scan_init(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *comm, *info, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_scan_init_, mpi_scan_init_);
 
 COMPI_F_EXPORT void mpi_scatter_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Scatter(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_scatter_, mpi_scatter_);
 
 COMPI_F_EXPORT void mpi_scatter_init_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Scatter_init(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, *info, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_scatter_init_, mpi_scatter_init_);
 
 COMPI_F_EXPORT void mpi_scatterv_(void *sendbuf, int *sendcounts, int *displs, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Scatterv(compi_f_buf(sendbuf), sendcounts, displs, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_scatterv_, mpi_scatterv_);
 
 COMPI_F_EXPORT void mpi_scatterv_init_(void *sendbuf, int *sendcounts, int *displs, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Scatterv_init(compi_f_buf(sendbuf), sendcounts, displs, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, *info, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_scatterv_init_, mpi_scatterv_init_);
 
 COMPI_F_EXPORT void mpi_send_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Send(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_send_, mpi_send_);
 
 COMPI_F_EXPORT void mpi_send_init_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Send_init(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_send_init_, mpi_send_init_);
 
 COMPI_F_EXPORT void mpi_sendrecv_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, const int *dest, const int *sendtag, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const int *source, const int *recvtag, const MPI_Comm *comm, MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = MPI_Sendrecv(compi_f_buf(sendbuf), *sendcount, *sendtype, *dest, *sendtag, compi_f_buf(recvbuf), *recvcount, *recvtype, *source, *recvtag, *comm, compi_f_status(status));
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_sendrecv_, mpi_sendrecv_);
 
 COMPI_F_EXPORT void mpi_sendrecv_replace_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *sendtag, const int *source, const int *recvtag, const MPI_Comm *comm, MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = MPI_Sendrecv_replace(compi_f_buf(buf), *count, *datatype, *dest, *sendtag, *source, *recvtag, *comm, compi_f_status(status));
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_sendrecv_replace_, mpi_sendrecv_replace_);
 
 COMPI_F_EXPORT void mpi_session_call_errhandler_(const MPI_Session *session, const int *errorcode, MPI_Fint *ierror)
 {
     int rc = MPI_Session_call_errhandler(*session, *errorcode);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_session_call_errhandler_, mpi_session_call_errhandler_);
 
 COMPI_F_EXPORT void mpi_session_finalize_(MPI_Session *session, MPI_Fint *ierror)
 {
     int rc = MPI_Session_finalize(session);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_session_finalize_, mpi_session_finalize_);
 
 COMPI_F_EXPORT void mpi_session_get_errhandler_(const MPI_Session *session, MPI_Errhandler *errhandler, MPI_Fint *ierror)
 {
     int rc = MPI_Session_get_errhandler(*session, errhandler);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_session_get_errhandler_, mpi_session_get_errhandler_);
 
 COMPI_F_EXPORT void mpi_session_get_info_(const MPI_Session *session, MPI_Info *info_used, MPI_Fint *ierror)
 {
     int rc = MPI_Session_get_info(*session, info_used);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_session_get_info_, mpi_session_get_info_);
 
 COMPI_F_EXPORT void mpi_session_get_nth_pset_(const MPI_Session *session, const MPI_Info *info, const int *n, int *pset_len, char *pset_name, MPI_Fint *ierror, size_t pset_name_len)
 {
@@ -1475,12 +1706,14 @@ COMPI_F_EXPORT void mpi_session_get_nth_pset_(const MPI_Session *session, const 
     compi_f_str_out(c_pset_name, pset_name, pset_name_len);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_session_get_nth_pset_, mpi_session_get_nth_pset_);
 
 COMPI_F_EXPORT void mpi_session_get_num_psets_(const MPI_Session *session, const MPI_Info *info, int *npset_names, MPI_Fint *ierror)
 {
     int rc = MPI_Session_get_num_psets(*session, *info, npset_names);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_session_get_num_psets_, mpi_session_get_num_psets_);
 
 COMPI_F_EXPORT void mpi_session_get_pset_info_(const MPI_Session *session, char *pset_name, MPI_Info *info, MPI_Fint *ierror, size_t pset_name_len)
 {
@@ -1489,60 +1722,70 @@ COMPI_F_EXPORT void mpi_session_get_pset_info_(const MPI_Session *session, char 
     free(c_pset_name);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_session_get_pset_info_, mpi_session_get_pset_info_);
 
 COMPI_F_EXPORT void mpi_session_init_(const MPI_Info *info, const MPI_Errhandler *errhandler, MPI_Session *session, MPI_Fint *ierror)
 {
     int rc = MPI_Session_init(*info, *errhandler, session);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_session_init_, mpi_session_init_);
 
 COMPI_F_EXPORT void mpi_session_set_errhandler_(const MPI_Session *session, const MPI_Errhandler *errhandler, MPI_Fint *ierror)
 {
     int rc = MPI_Session_set_errhandler(*session, *errhandler);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_session_set_errhandler_, mpi_session_set_errhandler_);
 
 COMPI_F_EXPORT void mpi_ssend_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Ssend(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_ssend_, mpi_ssend_);
 
 COMPI_F_EXPORT void mpi_ssend_init_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Ssend_init(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_ssend_init_, mpi_ssend_init_);
 
 COMPI_F_EXPORT void mpi_start_(MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Start(request);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_start_, mpi_start_);
 
 COMPI_F_EXPORT void mpi_startall_(const int *count, MPI_Request *array_of_requests, MPI_Fint *ierror)
 {
     int rc = MPI_Startall(*count, array_of_requests);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_startall_, mpi_startall_);
 
 COMPI_F_EXPORT void mpi_status_set_cancelled_(MPI_Fint *status, MPI_Fint *flag, MPI_Fint *ierror)
 {
     int rc = MPI_Status_set_cancelled(compi_f_status(status), (*flag != 0));
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_status_set_cancelled_, mpi_status_set_cancelled_);
 
 COMPI_F_EXPORT void mpi_status_set_elements_(MPI_Fint *status, const MPI_Datatype *datatype, const int *count, MPI_Fint *ierror)
 {
     int rc = MPI_Status_set_elements(compi_f_status(status), *datatype, *count);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_status_set_elements_, mpi_status_set_elements_);
 
 COMPI_F_EXPORT void mpi_status_set_elements_x_(MPI_Fint *status, const MPI_Datatype *datatype, const MPI_Count *count, MPI_Fint *ierror)
 {
     int rc = MPI_Status_set_elements_x(compi_f_status(status), *datatype, *count);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_status_set_elements_x_, mpi_status_set_elements_x_);
 
 COMPI_F_EXPORT void mpi_test_(MPI_Request *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
 {
@@ -1551,6 +1794,7 @@ COMPI_F_EXPORT void mpi_test_(MPI_Request *request, MPI_Fint *flag, MPI_Fint *st
     *flag = c_flag ? 1 : 0;
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_test_, mpi_test_);
 
 COMPI_F_EXPORT void mpi_test_cancelled_(MPI_Fint *status, MPI_Fint *flag, MPI_Fint *ierror)
 {
@@ -1559,6 +1803,7 @@ COMPI_F_EXPORT void mpi_test_cancelled_(MPI_Fint *status, MPI_Fint *flag, MPI_Fi
     *flag = c_flag ? 1 : 0;
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_test_cancelled_, mpi_test_cancelled_);
 
 COMPI_F_EXPORT void mpi_testall_(const int *count, MPI_Request *array_of_requests, MPI_Fint *flag, MPI_Fint *array_of_statuses, MPI_Fint *ierror)
 {
@@ -1567,6 +1812,7 @@ COMPI_F_EXPORT void mpi_testall_(const int *count, MPI_Request *array_of_request
     *flag = c_flag ? 1 : 0;
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_testall_, mpi_testall_);
 
 COMPI_F_EXPORT void mpi_testany_(const int *count, MPI_Request *array_of_requests, int *index, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
 {
@@ -1575,144 +1821,168 @@ COMPI_F_EXPORT void mpi_testany_(const int *count, MPI_Request *array_of_request
     *flag = c_flag ? 1 : 0;
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_testany_, mpi_testany_);
 
 COMPI_F_EXPORT void mpi_testsome_(const int *incount, MPI_Request *array_of_requests, int *outcount, int *array_of_indices, MPI_Fint *array_of_statuses, MPI_Fint *ierror)
 {
     int rc = MPI_Testsome(*incount, array_of_requests, outcount, array_of_indices, compi_f_status(array_of_statuses));
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_testsome_, mpi_testsome_);
 
 COMPI_F_EXPORT void mpi_topo_test_(const MPI_Comm *comm, int *status, MPI_Fint *ierror)
 {
     int rc = MPI_Topo_test(*comm, status);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_topo_test_, mpi_topo_test_);
 
 COMPI_F_EXPORT void mpi_type_commit_(MPI_Datatype *datatype, MPI_Fint *ierror)
 {
     int rc = MPI_Type_commit(datatype);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_commit_, mpi_type_commit_);
 
 COMPI_F_EXPORT void mpi_type_contiguous_(const int *count, const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = MPI_Type_contiguous(*count, *oldtype, newtype);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_contiguous_, mpi_type_contiguous_);
 
 COMPI_F_EXPORT void mpi_type_create_darray_(const int *size, const int *rank, const int *ndims, int *array_of_gsizes, int *array_of_distribs, int *array_of_dargs, int *array_of_psizes, const int *order, const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = MPI_Type_create_darray(*size, *rank, *ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, *order, *oldtype, newtype);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_create_darray_, mpi_type_create_darray_);
 
 COMPI_F_EXPORT void mpi_type_create_f90_complex_(const int *p, const int *r, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = MPI_Type_create_f90_complex(*p, *r, newtype);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_create_f90_complex_, mpi_type_create_f90_complex_);
 
 COMPI_F_EXPORT void mpi_type_create_f90_integer_(const int *r, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = MPI_Type_create_f90_integer(*r, newtype);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_create_f90_integer_, mpi_type_create_f90_integer_);
 
 COMPI_F_EXPORT void mpi_type_create_f90_real_(const int *p, const int *r, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = MPI_Type_create_f90_real(*p, *r, newtype);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_create_f90_real_, mpi_type_create_f90_real_);
 
 COMPI_F_EXPORT void mpi_type_create_hindexed_(const int *count, int *array_of_blocklengths, MPI_Aint *array_of_displacements, const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = MPI_Type_create_hindexed(*count, array_of_blocklengths, array_of_displacements, *oldtype, newtype);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_create_hindexed_, mpi_type_create_hindexed_);
 
 COMPI_F_EXPORT void mpi_type_create_hindexed_block_(const int *count, const int *blocklength, MPI_Aint *array_of_displacements, const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = MPI_Type_create_hindexed_block(*count, *blocklength, array_of_displacements, *oldtype, newtype);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_create_hindexed_block_, mpi_type_create_hindexed_block_);
 
 COMPI_F_EXPORT void mpi_type_create_hvector_(const int *count, const int *blocklength, const MPI_Aint *stride, const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = MPI_Type_create_hvector(*count, *blocklength, *stride, *oldtype, newtype);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_create_hvector_, mpi_type_create_hvector_);
 
 COMPI_F_EXPORT void mpi_type_create_indexed_block_(const int *count, const int *blocklength, int *array_of_displacements, const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = MPI_Type_create_indexed_block(*count, *blocklength, array_of_displacements, *oldtype, newtype);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_create_indexed_block_, mpi_type_create_indexed_block_);
 
 COMPI_F_EXPORT void mpi_type_create_resized_(const MPI_Datatype *oldtype, const MPI_Aint *lb, const MPI_Aint *extent, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = MPI_Type_create_resized(*oldtype, *lb, *extent, newtype);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_create_resized_, mpi_type_create_resized_);
 
 COMPI_F_EXPORT void mpi_type_create_struct_(const int *count, int *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Datatype *array_of_types, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = MPI_Type_create_struct(*count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_create_struct_, mpi_type_create_struct_);
 
 COMPI_F_EXPORT void mpi_type_create_subarray_(const int *ndims, int *array_of_sizes, int *array_of_subsizes, int *array_of_starts, const int *order, const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = MPI_Type_create_subarray(*ndims, array_of_sizes, array_of_subsizes, array_of_starts, *order, *oldtype, newtype);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_create_subarray_, mpi_type_create_subarray_);
 
 COMPI_F_EXPORT void mpi_type_delete_attr_(const MPI_Datatype *datatype, const int *type_keyval, MPI_Fint *ierror)
 {
     int rc = MPI_Type_delete_attr(*datatype, *type_keyval);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_delete_attr_, mpi_type_delete_attr_);
 
 COMPI_F_EXPORT void mpi_type_dup_(const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = MPI_Type_dup(*oldtype, newtype);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_dup_, mpi_type_dup_);
 
 COMPI_F_EXPORT void mpi_type_free_(MPI_Datatype *datatype, MPI_Fint *ierror)
 {
     int rc = MPI_Type_free(datatype);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_free_, mpi_type_free_);
 
 COMPI_F_EXPORT void mpi_type_free_keyval_(int *type_keyval, MPI_Fint *ierror)
 {
     int rc = MPI_Type_free_keyval(type_keyval);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_free_keyval_, mpi_type_free_keyval_);
 
 COMPI_F_EXPORT void mpi_type_get_contents_(const MPI_Datatype *datatype, const int *max_integers, const int *max_addresses, const int *max_datatypes, int *array_of_integers, MPI_Aint *array_of_addresses, MPI_Datatype *array_of_datatypes, MPI_Fint *ierror)
 {
     int rc = MPI_Type_get_contents(*datatype, *max_integers, *max_addresses, *max_datatypes, array_of_integers, array_of_addresses, array_of_datatypes);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_get_contents_, mpi_type_get_contents_);
 
 COMPI_F_EXPORT void mpi_type_get_envelope_(const MPI_Datatype *datatype, int *num_integers, int *num_addresses, int *num_datatypes, int *combiner, MPI_Fint *ierror)
 {
     int rc = MPI_Type_get_envelope(*datatype, num_integers, num_addresses, num_datatypes, combiner);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_get_envelope_, mpi_type_get_envelope_);
 
 COMPI_F_EXPORT void mpi_type_get_extent_(const MPI_Datatype *datatype, MPI_Aint *lb, MPI_Aint *extent, MPI_Fint *ierror)
 {
     int rc = MPI_Type_get_extent(*datatype, lb, extent);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_get_extent_, mpi_type_get_extent_);
 
 COMPI_F_EXPORT void mpi_type_get_extent_x_(const MPI_Datatype *datatype, MPI_Count *lb, MPI_Count *extent, MPI_Fint *ierror)
 {
     int rc = MPI_Type_get_extent_x(*datatype, lb, extent);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_get_extent_x_, mpi_type_get_extent_x_);
 
 COMPI_F_EXPORT void mpi_type_get_name_(const MPI_Datatype *datatype, char *type_name, int *resultlen, MPI_Fint *ierror, size_t type_name_len)
 {
@@ -1721,36 +1991,42 @@ COMPI_F_EXPORT void mpi_type_get_name_(const MPI_Datatype *datatype, char *type_
     compi_f_str_out(c_type_name, type_name, type_name_len);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_get_name_, mpi_type_get_name_);
 
 COMPI_F_EXPORT void mpi_type_get_true_extent_(const MPI_Datatype *datatype, MPI_Aint *true_lb, MPI_Aint *true_extent, MPI_Fint *ierror)
 {
     int rc = MPI_Type_get_true_extent(*datatype, true_lb, true_extent);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_get_true_extent_, mpi_type_get_true_extent_);
 
 COMPI_F_EXPORT void mpi_type_get_true_extent_x_(const MPI_Datatype *datatype, MPI_Count *true_lb, MPI_Count *true_extent, MPI_Fint *ierror)
 {
     int rc = MPI_Type_get_true_extent_x(*datatype, true_lb, true_extent);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_get_true_extent_x_, mpi_type_get_true_extent_x_);
 
 COMPI_F_EXPORT void mpi_type_indexed_(const int *count, int *array_of_blocklengths, int *array_of_displacements, const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = MPI_Type_indexed(*count, array_of_blocklengths, array_of_displacements, *oldtype, newtype);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_indexed_, mpi_type_indexed_);
 
 COMPI_F_EXPORT void mpi_type_match_size_(const int *typeclass, const int *size, MPI_Datatype *datatype, MPI_Fint *ierror)
 {
     int rc = MPI_Type_match_size(*typeclass, *size, datatype);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_match_size_, mpi_type_match_size_);
 
 COMPI_F_EXPORT void mpi_type_set_attr_(const MPI_Datatype *datatype, const int *type_keyval, MPI_Aint *attribute_val, MPI_Fint *ierror)
 {
     int rc = MPI_Type_set_attr(*datatype, *type_keyval, (void *)(MPI_Aint)*attribute_val);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_set_attr_, mpi_type_set_attr_);
 
 COMPI_F_EXPORT void mpi_type_set_name_(const MPI_Datatype *datatype, char *type_name, MPI_Fint *ierror, size_t type_name_len)
 {
@@ -1759,30 +2035,35 @@ COMPI_F_EXPORT void mpi_type_set_name_(const MPI_Datatype *datatype, char *type_
     free(c_type_name);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_set_name_, mpi_type_set_name_);
 
 COMPI_F_EXPORT void mpi_type_size_(const MPI_Datatype *datatype, int *size, MPI_Fint *ierror)
 {
     int rc = MPI_Type_size(*datatype, size);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_size_, mpi_type_size_);
 
 COMPI_F_EXPORT void mpi_type_size_x_(const MPI_Datatype *datatype, MPI_Count *size, MPI_Fint *ierror)
 {
     int rc = MPI_Type_size_x(*datatype, size);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_size_x_, mpi_type_size_x_);
 
 COMPI_F_EXPORT void mpi_type_vector_(const int *count, const int *blocklength, const int *stride, const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = MPI_Type_vector(*count, *blocklength, *stride, *oldtype, newtype);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_type_vector_, mpi_type_vector_);
 
 COMPI_F_EXPORT void mpi_unpack_(void *inbuf, const int *insize, int *position, void *outbuf, const int *outcount, const MPI_Datatype *datatype, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Unpack(compi_f_buf(inbuf), *insize, position, compi_f_buf(outbuf), *outcount, *datatype, *comm);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_unpack_, mpi_unpack_);
 
 COMPI_F_EXPORT void mpi_unpack_external_(char *datarep, void *inbuf, const MPI_Aint *insize, MPI_Aint *position, void *outbuf, const int *outcount, const MPI_Datatype *datatype, MPI_Fint *ierror, size_t datarep_len)
 {
@@ -1791,6 +2072,7 @@ COMPI_F_EXPORT void mpi_unpack_external_(char *datarep, void *inbuf, const MPI_A
     free(c_datarep);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_unpack_external_, mpi_unpack_external_);
 
 COMPI_F_EXPORT void mpi_unpublish_name_(char *service_name, const MPI_Info *info, char *port_name, MPI_Fint *ierror, size_t service_name_len, size_t port_name_len)
 {
@@ -1801,144 +2083,168 @@ COMPI_F_EXPORT void mpi_unpublish_name_(char *service_name, const MPI_Info *info
     free(c_port_name);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_unpublish_name_, mpi_unpublish_name_);
 
 COMPI_F_EXPORT void mpi_wait_(MPI_Request *request, MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = MPI_Wait(request, compi_f_status(status));
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_wait_, mpi_wait_);
 
 COMPI_F_EXPORT void mpi_waitall_(const int *count, MPI_Request *array_of_requests, MPI_Fint *array_of_statuses, MPI_Fint *ierror)
 {
     int rc = MPI_Waitall(*count, array_of_requests, compi_f_status(array_of_statuses));
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_waitall_, mpi_waitall_);
 
 COMPI_F_EXPORT void mpi_waitany_(const int *count, MPI_Request *array_of_requests, int *index, MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = MPI_Waitany(*count, array_of_requests, index, compi_f_status(status));
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_waitany_, mpi_waitany_);
 
 COMPI_F_EXPORT void mpi_waitsome_(const int *incount, MPI_Request *array_of_requests, int *outcount, int *array_of_indices, MPI_Fint *array_of_statuses, MPI_Fint *ierror)
 {
     int rc = MPI_Waitsome(*incount, array_of_requests, outcount, array_of_indices, compi_f_status(array_of_statuses));
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_waitsome_, mpi_waitsome_);
 
 COMPI_F_EXPORT void mpi_win_allocate_(const MPI_Aint *size, const int *disp_unit, const MPI_Info *info, const MPI_Comm *comm, MPI_Aint *baseptr, MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Win_allocate(*size, *disp_unit, *info, *comm, baseptr, win);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_allocate_, mpi_win_allocate_);
 
 COMPI_F_EXPORT void mpi_win_allocate_shared_(const MPI_Aint *size, const int *disp_unit, const MPI_Info *info, const MPI_Comm *comm, MPI_Aint *baseptr, MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Win_allocate_shared(*size, *disp_unit, *info, *comm, baseptr, win);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_allocate_shared_, mpi_win_allocate_shared_);
 
 COMPI_F_EXPORT void mpi_win_attach_(const MPI_Win *win, void *base, const MPI_Aint *size, MPI_Fint *ierror)
 {
     int rc = MPI_Win_attach(*win, compi_f_buf(base), *size);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_attach_, mpi_win_attach_);
 
 COMPI_F_EXPORT void mpi_win_call_errhandler_(const MPI_Win *win, const int *errorcode, MPI_Fint *ierror)
 {
     int rc = MPI_Win_call_errhandler(*win, *errorcode);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_call_errhandler_, mpi_win_call_errhandler_);
 
 COMPI_F_EXPORT void mpi_win_complete_(const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Win_complete(*win);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_complete_, mpi_win_complete_);
 
 COMPI_F_EXPORT void mpi_win_create_(void *base, const MPI_Aint *size, const int *disp_unit, const MPI_Info *info, const MPI_Comm *comm, MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Win_create(compi_f_buf(base), *size, *disp_unit, *info, *comm, win);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_create_, mpi_win_create_);
 
 COMPI_F_EXPORT void mpi_win_create_dynamic_(const MPI_Info *info, const MPI_Comm *comm, MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Win_create_dynamic(*info, *comm, win);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_create_dynamic_, mpi_win_create_dynamic_);
 
 COMPI_F_EXPORT void mpi_win_delete_attr_(const MPI_Win *win, const int *win_keyval, MPI_Fint *ierror)
 {
     int rc = MPI_Win_delete_attr(*win, *win_keyval);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_delete_attr_, mpi_win_delete_attr_);
 
 COMPI_F_EXPORT void mpi_win_detach_(const MPI_Win *win, void *base, MPI_Fint *ierror)
 {
     int rc = MPI_Win_detach(*win, compi_f_buf(base));
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_detach_, mpi_win_detach_);
 
 COMPI_F_EXPORT void mpi_win_fence_(const int *assert, const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Win_fence(*assert, *win);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_fence_, mpi_win_fence_);
 
 COMPI_F_EXPORT void mpi_win_flush_(const int *rank, const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Win_flush(*rank, *win);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_flush_, mpi_win_flush_);
 
 COMPI_F_EXPORT void mpi_win_flush_all_(const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Win_flush_all(*win);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_flush_all_, mpi_win_flush_all_);
 
 COMPI_F_EXPORT void mpi_win_flush_local_(const int *rank, const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Win_flush_local(*rank, *win);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_flush_local_, mpi_win_flush_local_);
 
 COMPI_F_EXPORT void mpi_win_flush_local_all_(const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Win_flush_local_all(*win);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_flush_local_all_, mpi_win_flush_local_all_);
 
 COMPI_F_EXPORT void mpi_win_free_(MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Win_free(win);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_free_, mpi_win_free_);
 
 COMPI_F_EXPORT void mpi_win_free_keyval_(int *win_keyval, MPI_Fint *ierror)
 {
     int rc = MPI_Win_free_keyval(win_keyval);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_free_keyval_, mpi_win_free_keyval_);
 
 COMPI_F_EXPORT void mpi_win_get_errhandler_(const MPI_Win *win, MPI_Errhandler *errhandler, MPI_Fint *ierror)
 {
     int rc = MPI_Win_get_errhandler(*win, errhandler);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_get_errhandler_, mpi_win_get_errhandler_);
 
 COMPI_F_EXPORT void mpi_win_get_group_(const MPI_Win *win, MPI_Group *group, MPI_Fint *ierror)
 {
     int rc = MPI_Win_get_group(*win, group);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_get_group_, mpi_win_get_group_);
 
 COMPI_F_EXPORT void mpi_win_get_info_(const MPI_Win *win, MPI_Info *info_used, MPI_Fint *ierror)
 {
     int rc = MPI_Win_get_info(*win, info_used);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_get_info_, mpi_win_get_info_);
 
 COMPI_F_EXPORT void mpi_win_get_name_(const MPI_Win *win, char *win_name, int *resultlen, MPI_Fint *ierror, size_t win_name_len)
 {
@@ -1947,42 +2253,49 @@ COMPI_F_EXPORT void mpi_win_get_name_(const MPI_Win *win, char *win_name, int *r
     compi_f_str_out(c_win_name, win_name, win_name_len);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_get_name_, mpi_win_get_name_);
 
 COMPI_F_EXPORT void mpi_win_lock_(const int *lock_type, const int *rank, const int *assert, const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Win_lock(*lock_type, *rank, *assert, *win);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_lock_, mpi_win_lock_);
 
 COMPI_F_EXPORT void mpi_win_lock_all_(const int *assert, const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Win_lock_all(*assert, *win);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_lock_all_, mpi_win_lock_all_);
 
 COMPI_F_EXPORT void mpi_win_post_(const MPI_Group *group, const int *assert, const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Win_post(*group, *assert, *win);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_post_, mpi_win_post_);
 
 COMPI_F_EXPORT void mpi_win_set_attr_(const MPI_Win *win, const int *win_keyval, MPI_Aint *attribute_val, MPI_Fint *ierror)
 {
     int rc = MPI_Win_set_attr(*win, *win_keyval, (void *)(MPI_Aint)*attribute_val);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_set_attr_, mpi_win_set_attr_);
 
 COMPI_F_EXPORT void mpi_win_set_errhandler_(const MPI_Win *win, const MPI_Errhandler *errhandler, MPI_Fint *ierror)
 {
     int rc = MPI_Win_set_errhandler(*win, *errhandler);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_set_errhandler_, mpi_win_set_errhandler_);
 
 COMPI_F_EXPORT void mpi_win_set_info_(const MPI_Win *win, const MPI_Info *info, MPI_Fint *ierror)
 {
     int rc = MPI_Win_set_info(*win, *info);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_set_info_, mpi_win_set_info_);
 
 COMPI_F_EXPORT void mpi_win_set_name_(const MPI_Win *win, char *win_name, MPI_Fint *ierror, size_t win_name_len)
 {
@@ -1991,24 +2304,28 @@ COMPI_F_EXPORT void mpi_win_set_name_(const MPI_Win *win, char *win_name, MPI_Fi
     free(c_win_name);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_set_name_, mpi_win_set_name_);
 
 COMPI_F_EXPORT void mpi_win_shared_query_(const MPI_Win *win, const int *rank, MPI_Aint *size, int *disp_unit, MPI_Aint *baseptr, MPI_Fint *ierror)
 {
     int rc = MPI_Win_shared_query(*win, *rank, size, disp_unit, baseptr);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_shared_query_, mpi_win_shared_query_);
 
 COMPI_F_EXPORT void mpi_win_start_(const MPI_Group *group, const int *assert, const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Win_start(*group, *assert, *win);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_start_, mpi_win_start_);
 
 COMPI_F_EXPORT void mpi_win_sync_(const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Win_sync(*win);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_sync_, mpi_win_sync_);
 
 COMPI_F_EXPORT void mpi_win_test_(const MPI_Win *win, MPI_Fint *flag, MPI_Fint *ierror)
 {
@@ -2017,32 +2334,38 @@ COMPI_F_EXPORT void mpi_win_test_(const MPI_Win *win, MPI_Fint *flag, MPI_Fint *
     *flag = c_flag ? 1 : 0;
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_test_, mpi_win_test_);
 
 COMPI_F_EXPORT void mpi_win_unlock_(const int *rank, const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Win_unlock(*rank, *win);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_unlock_, mpi_win_unlock_);
 
 COMPI_F_EXPORT void mpi_win_unlock_all_(const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Win_unlock_all(*win);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_unlock_all_, mpi_win_unlock_all_);
 
 COMPI_F_EXPORT void mpi_win_wait_(const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Win_wait(*win);
     *ierror = rc;
 }
+COMPI_F_ALIAS(pmpi_win_wait_, mpi_win_wait_);
 
 COMPI_F_EXPORT double mpi_wtick_(void)
 {
     return MPI_Wtick();
 }
+COMPI_F_ALIAS(pmpi_wtick_, mpi_wtick_);
 
 COMPI_F_EXPORT double mpi_wtime_(void)
 {
     return MPI_Wtime();
 }
+COMPI_F_ALIAS(pmpi_wtime_, mpi_wtime_);
 

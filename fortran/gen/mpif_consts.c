@@ -389,12 +389,20 @@ int main(int argc, char **argv)
     if (strcmp(mode, "header") == 0) {
         line("      INTEGER(KIND=MPI_ADDRESS_KIND) MPI_AINT_ADD");
         line("      EXTERNAL MPI_AINT_ADD");
+        line("      INTEGER(KIND=MPI_ADDRESS_KIND) PMPI_AINT_ADD");
+        line("      EXTERNAL PMPI_AINT_ADD");
         line("      INTEGER(KIND=MPI_ADDRESS_KIND) MPI_AINT_DIFF");
         line("      EXTERNAL MPI_AINT_DIFF");
+        line("      INTEGER(KIND=MPI_ADDRESS_KIND) PMPI_AINT_DIFF");
+        line("      EXTERNAL PMPI_AINT_DIFF");
         line("      DOUBLE PRECISION MPI_WTICK");
         line("      EXTERNAL MPI_WTICK");
+        line("      DOUBLE PRECISION PMPI_WTICK");
+        line("      EXTERNAL PMPI_WTICK");
         line("      DOUBLE PRECISION MPI_WTIME");
         line("      EXTERNAL MPI_WTIME");
+        line("      DOUBLE PRECISION PMPI_WTIME");
+        line("      EXTERNAL PMPI_WTIME");
     }
     return 0;
 }

@@ -2,7 +2,8 @@ C     f77_basic: fixed-form Fortran with mpif.h.  Point-to-point around a ring (
 C     Recv with a status, Isend/Irecv/Waitall with MPI_STATUSES_IGNORE, Sendrecv,
 C     Get_count), collectives blocking and with MPI_IN_PLACE (Allreduce, Reduce, Bcast,
 C     Allgather, Alltoall), a derived datatype (Type_vector), a user reduction written
-C     in Fortran, MPI_Comm_split and MPI_Comm_f2c/c2f from C.  Rank 0 prints
+C     in Fortran, MPI_Comm_split, MPI_Comm_f2c/c2f from C and a profiling
+C     layer (MPI_BARRIER calling PMPI_BARRIER).  Rank 0 prints
 C     "ok: f77_basic np=N" when every check passed.
       PROGRAM F77BASIC
       IMPLICIT NONE
@@ -13,7 +14,10 @@ C     "ok: f77_basic np=N" when every check passed.
       DOUBLE PRECISION D(3), DSUM(3)
       INTEGER MYOP, VTYPE, SPLIT, SRANK, SSIZE
       EXTERNAL MYMAX
+      INTEGER NBARR
+      COMMON /PROF/ NBARR
       NBAD = 0
+      NBARR = 0
       CALL MPI_INIT(IERR)
       CALL MPI_COMM_RANK(MPI_COMM_WORLD, RANK, IERR)
       CALL MPI_COMM_SIZE(MPI_COMM_WORLD, NP, IERR)
@@ -127,6 +131,10 @@ C     keys -RANK: the order of WORLD reversed
       IF (SRANK .NE. SSIZE - 1 - RANK/2) CALL BAD(NBAD, 'split rank')
       CALL MPI_COMM_FREE(SPLIT, IERR)
       IF (SPLIT .NE. MPI_COMM_NULL) CALL BAD(NBAD, 'comm_free')
+C     the profiling interface: MPI_BARRIER below counts and calls PMPI_BARRIER
+      CALL MPI_BARRIER(MPI_COMM_WORLD, IERR)
+      IF (NBARR .NE. 1 .OR. IERR .NE. 0) CALL BAD(NBAD, 'pmpi')
+      IF (PMPI_WTIME() .LE. 0.0D0) CALL BAD(NBAD, 'wtime')
 C     C's view of the Fortran handles (f2c_check.c)
       CALL F2C_CHECK(MPI_COMM_WORLD, NP, NBAD)
       CALL MPI_ALLREDUCE(MPI_IN_PLACE, NBAD, 1, MPI_INTEGER, MPI_SUM,
@@ -143,6 +151,14 @@ C     C's view of the Fortran handles (f2c_check.c)
       DO I = 1, LEN
          IF (IN(I) .GT. INOUT(I)) INOUT(I) = IN(I)
       END DO
+      END
+
+C     a profiling layer of one procedure, as a tool would write it
+      SUBROUTINE MPI_BARRIER(COMM, IERR)
+      INTEGER COMM, IERR, NBARR
+      COMMON /PROF/ NBARR
+      NBARR = NBARR + 1
+      CALL PMPI_BARRIER(COMM, IERR)
       END
 
       SUBROUTINE BAD(NBAD, WHAT)

@@ -285,6 +285,7 @@ def procedure_glue(proc):
             lines.append("    " + s)
         lines.append("    *ierror = rc;" if has_ierror else "    (void)rc;")
         lines.append("}")
+        lines.append("COMPI_F_ALIAS(p%s, %s);" % (fname, fname))
     else:
         if ret not in RET_TYPES or code["pre"] or code["lens"]:
             return None, "returns %s" % ret
@@ -294,6 +295,7 @@ def procedure_glue(proc):
         lines.append("{")
         lines.append("    return %s(%s);" % (cname, ", ".join(code["call"])))
         lines.append("}")
+        lines.append("COMPI_F_ALIAS(p%s, %s);" % (fname, fname))
     return "\n".join(lines) + "\n", None
 
 
@@ -685,8 +687,9 @@ def main():
             bound.append(cname)
         interfaces.append(procedure_interface(proc))
         if f.return_type is not None:
-            externals.append("      %s %s" % (f.return_type, f.name))
-            externals.append("      EXTERNAL %s" % f.name)
+            for name in (f.name, "P" + f.name):
+                externals.append("      %s %s" % (f.return_type, name))
+                externals.append("      EXTERNAL %s" % name)
         if f.return_type is not None:
             f08_functions.append(procedure_interface(proc))
         else:

@@ -86,6 +86,9 @@ COMPI_F_EXPORT void mpi_alloc_mem_(const MPI_Aint *size, const MPI_Info *info, M
 }
 COMPI_F_ALIAS(pmpi_alloc_mem_, mpi_alloc_mem_);
 
+COMPI_F_ALIAS(mpi_alloc_mem_cptr_, mpi_alloc_mem_);
+COMPI_F_ALIAS(pmpi_alloc_mem_cptr_, mpi_alloc_mem_);
+
 COMPI_F_EXPORT void mpi_allreduce_(void *sendbuf, void *recvbuf, const int *count, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Allreduce(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *comm);
@@ -2120,12 +2123,18 @@ COMPI_F_EXPORT void mpi_win_allocate_(const MPI_Aint *size, const int *disp_unit
 }
 COMPI_F_ALIAS(pmpi_win_allocate_, mpi_win_allocate_);
 
+COMPI_F_ALIAS(mpi_win_allocate_cptr_, mpi_win_allocate_);
+COMPI_F_ALIAS(pmpi_win_allocate_cptr_, mpi_win_allocate_);
+
 COMPI_F_EXPORT void mpi_win_allocate_shared_(const MPI_Aint *size, const int *disp_unit, const MPI_Info *info, const MPI_Comm *comm, MPI_Aint *baseptr, MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Win_allocate_shared(*size, *disp_unit, *info, *comm, baseptr, win);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_win_allocate_shared_, mpi_win_allocate_shared_);
+
+COMPI_F_ALIAS(mpi_win_allocate_shared_cptr_, mpi_win_allocate_shared_);
+COMPI_F_ALIAS(pmpi_win_allocate_shared_cptr_, mpi_win_allocate_shared_);
 
 COMPI_F_EXPORT void mpi_win_attach_(const MPI_Win *win, void *base, const MPI_Aint *size, MPI_Fint *ierror)
 {
@@ -2312,6 +2321,9 @@ COMPI_F_EXPORT void mpi_win_shared_query_(const MPI_Win *win, const int *rank, M
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_win_shared_query_, mpi_win_shared_query_);
+
+COMPI_F_ALIAS(mpi_win_shared_query_cptr_, mpi_win_shared_query_);
+COMPI_F_ALIAS(pmpi_win_shared_query_cptr_, mpi_win_shared_query_);
 
 COMPI_F_EXPORT void mpi_win_start_(const MPI_Group *group, const int *assert, const MPI_Win *win, MPI_Fint *ierror)
 {

@@ -1306,9 +1306,10 @@ SUBROUTINE MPI_Allgatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvco
 END SUBROUTINE MPI_Allgatherv_init_f08
 
 SUBROUTINE MPI_Alloc_mem_f08(size, info, baseptr, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
   TYPE(MPI_Info), INTENT(IN) :: info
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: baseptr
+  TYPE(C_PTR), INTENT(OUT) :: baseptr
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
   INTERFACE
@@ -1317,7 +1318,7 @@ SUBROUTINE MPI_Alloc_mem_f08(size, info, baseptr, ierror)
       IMPLICIT NONE
       INTEGER(KIND=MPI_ADDRESS_KIND) :: size
       INTEGER :: info
-      INTEGER(KIND=MPI_ADDRESS_KIND) :: baseptr
+      TYPE(C_PTR) :: baseptr
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLOC_MEM
   END INTERFACE
@@ -8812,11 +8813,12 @@ SUBROUTINE MPI_Waitsome_f08(incount, array_of_requests, outcount, array_of_indic
 END SUBROUTINE MPI_Waitsome_f08
 
 SUBROUTINE MPI_Win_allocate_f08(size, disp_unit, info, comm, baseptr, win, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
   INTEGER, INTENT(IN) :: disp_unit
   TYPE(MPI_Info), INTENT(IN) :: info
   TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: baseptr
+  TYPE(C_PTR), INTENT(OUT) :: baseptr
   TYPE(MPI_Win), INTENT(OUT) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
@@ -8828,7 +8830,7 @@ SUBROUTINE MPI_Win_allocate_f08(size, disp_unit, info, comm, baseptr, win, ierro
       INTEGER :: disp_unit
       INTEGER :: info
       INTEGER :: comm
-      INTEGER(KIND=MPI_ADDRESS_KIND) :: baseptr
+      TYPE(C_PTR) :: baseptr
       INTEGER :: win
       INTEGER :: ierr
     END SUBROUTINE MPI_WIN_ALLOCATE
@@ -8838,11 +8840,12 @@ SUBROUTINE MPI_Win_allocate_f08(size, disp_unit, info, comm, baseptr, win, ierro
 END SUBROUTINE MPI_Win_allocate_f08
 
 SUBROUTINE MPI_Win_allocate_shared_f08(size, disp_unit, info, comm, baseptr, win, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
   INTEGER, INTENT(IN) :: disp_unit
   TYPE(MPI_Info), INTENT(IN) :: info
   TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: baseptr
+  TYPE(C_PTR), INTENT(OUT) :: baseptr
   TYPE(MPI_Win), INTENT(OUT) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
@@ -8854,7 +8857,7 @@ SUBROUTINE MPI_Win_allocate_shared_f08(size, disp_unit, info, comm, baseptr, win
       INTEGER :: disp_unit
       INTEGER :: info
       INTEGER :: comm
-      INTEGER(KIND=MPI_ADDRESS_KIND) :: baseptr
+      TYPE(C_PTR) :: baseptr
       INTEGER :: win
       INTEGER :: ierr
     END SUBROUTINE MPI_WIN_ALLOCATE_SHARED
@@ -9397,11 +9400,12 @@ SUBROUTINE MPI_Win_set_name_f08(win, win_name, ierror)
 END SUBROUTINE MPI_Win_set_name_f08
 
 SUBROUTINE MPI_Win_shared_query_f08(win, rank, size, disp_unit, baseptr, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR
   TYPE(MPI_Win), INTENT(IN) :: win
   INTEGER, INTENT(IN) :: rank
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: size
   INTEGER, INTENT(OUT) :: disp_unit
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: baseptr
+  TYPE(C_PTR), INTENT(OUT) :: baseptr
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
   INTERFACE
@@ -9412,7 +9416,7 @@ SUBROUTINE MPI_Win_shared_query_f08(win, rank, size, disp_unit, baseptr, ierror)
       INTEGER :: rank
       INTEGER(KIND=MPI_ADDRESS_KIND) :: size
       INTEGER :: disp_unit
-      INTEGER(KIND=MPI_ADDRESS_KIND) :: baseptr
+      TYPE(C_PTR) :: baseptr
       INTEGER :: ierr
     END SUBROUTINE MPI_WIN_SHARED_QUERY
   END INTERFACE

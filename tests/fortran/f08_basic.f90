@@ -1,8 +1,9 @@
 ! f08_basic: use mpi_f08.  Handles as TYPE(MPI_Comm) etc. (== and /= on them),
 ! TYPE(MPI_Status) with %MPI_SOURCE/%MPI_TAG, ierror left out, point-to-point
 ! (Isend/Irecv/Waitall with an array of statuses, Probe), collectives with MPI_IN_PLACE,
-! a derived datatype (Type_create_struct), a user reduction written in Fortran, and
-! MPI_Comm_f2c/c2f of %MPI_VAL from C.  Rank 0 prints "ok: f08_basic np=N".
+! a derived datatype (Type_create_struct), a user reduction written in Fortran,
+! MPI_Alloc_mem's TYPE(C_PTR), and MPI_Comm_f2c/c2f of %MPI_VAL from C.  Rank 0 prints
+! "ok: f08_basic np=N".
 MODULE f08_basic_ops
   USE mpi_f08
   IMPLICIT NONE
@@ -26,6 +27,7 @@ END MODULE f08_basic_ops
 PROGRAM f08_basic
   USE mpi_f08
   USE f08_basic_ops
+  USE, INTRINSIC :: iso_c_binding, ONLY: c_ptr, c_f_pointer
   IMPLICIT NONE
   TYPE(MPI_Comm) :: comm
   TYPE(MPI_Request) :: reqs(2)
@@ -41,6 +43,8 @@ PROGRAM f08_basic
     DOUBLE PRECISION :: d
   END TYPE pair
   TYPE(pair) :: p(2), q(2)
+  TYPE(c_ptr) :: mem
+  INTEGER, POINTER :: ip(:)
 
   nbad = 0
   CALL MPI_Init()
@@ -99,6 +103,14 @@ PROGRAM f08_basic
     CALL bad('struct type')
   CALL MPI_Type_free(stype)
   IF (stype /= MPI_DATATYPE_NULL) CALL bad('type_free')
+
+  ! memory from the library, its address a TYPE(C_PTR)
+  CALL MPI_Alloc_mem(40_MPI_ADDRESS_KIND, MPI_INFO_NULL, mem)
+  CALL c_f_pointer(mem, ip, [10])
+  ip = [(i, i = 1, 10)]
+  CALL MPI_Allreduce(MPI_IN_PLACE, ip, 10, MPI_INTEGER, MPI_SUM, comm)
+  IF (ip(10) /= 10 * np) CALL bad('alloc_mem')
+  CALL MPI_Free_mem(ip)
 
   ! C's view of the handle: f2c_check.c
   CALL f2c_check(comm%MPI_VAL, np, nbad)

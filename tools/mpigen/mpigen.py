@@ -15,7 +15,8 @@ implements, which constants it defines) and writes into the output folder:
                   C function; procedures whose arguments need more than a rule (callbacks,
                   attribute values, argument vectors) are written by hand in
                   fortran/glue_manual.c and only named here
-  mpif_consts.c   a C program that prints mpif.h (and the constants of the module mpi)
+  mpif_consts.c   a C program that prints mpif.h (and the constants of the modules mpi
+                  and mpi_f08)
                   with the values of compi's mpi.h: make compiles it against the header
                   and runs it, so the Fortran constants never drift from the C ones
   mpi_interfaces.f90  the explicit interfaces of the module mpi (use mpi)
@@ -151,18 +152,10 @@ class Param:
         self.carray = cparam.array
         self.ftype = fparam.type if fparam is not None else None
         self.fdims = fparam.dimensions if fparam is not None else ""
-        self.fname = fparam.name if fparam is not None else None
 
     @property
     def is_pointer(self):
         return self.cptr > 0 or self.carray != ""
-
-    def c_decl_type(self):
-        """The C type of the argument as it arrives from Fortran (always a pointer)."""
-        base = self.cbase
-        if self.carray.startswith("[]["):
-            return "%s(*%%s)%s" % (base + " ", self.carray[2:])
-        return base + " *%s"
 
 
 def glue_param(p, code):
@@ -699,7 +692,6 @@ def main():
             continue
         if cname in MANUAL:
             manual.append(cname)
-            ok = True
         else:
             src, why = procedure_glue(proc)
             if src is None:

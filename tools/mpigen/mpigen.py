@@ -16,9 +16,8 @@ implements, which constants it defines) and writes into the output folder:
                   attribute values, argument vectors) are written by hand in
                   fortran/glue_manual.c and only named here
   mpif_consts.c   a C program that prints mpif.h (and the constants of the modules mpi
-                  and mpi_f08)
-                  with the values of compi's mpi.h: make compiles it against the header
-                  and runs it, so the Fortran constants never drift from the C ones
+                  and mpi_f08) with the values of compi's mpi.h: make compiles it against
+                  the header and runs it, so the Fortran constants never drift from C's
   mpi_interfaces.f90  the explicit interfaces of the module mpi (use mpi)
   mpi_f08_types.f90, mpi_f08.f90  the module mpi_f08: derived types (TYPE(MPI_Comm),
                   TYPE(MPI_Status), ...) and a procedure per MPI procedure that calls the

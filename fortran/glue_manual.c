@@ -475,6 +475,14 @@ COMPI_F_EXPORT void mpi_grequest_start_(void *query, void *freefn, void *cancel,
     }
 }
 
+/* MPI_F_SYNC_REG(BUF): nothing, in a call the compiler cannot see through, so it must
+   assume BUF read and written there (a buffer of a nonblocking call kept in registers
+   across its completion) */
+COMPI_F_EXPORT void mpi_f_sync_reg_(void *buf)
+{
+    (void)buf;
+}
+
 /* the profiling names of the procedures above (glue.h) */
 COMPI_F_ALIAS(pmpi_init_, mpi_init_);
 COMPI_F_ALIAS(pmpi_init_thread_, mpi_init_thread_);
@@ -495,3 +503,4 @@ COMPI_F_ALIAS(pmpi_comm_spawn_, mpi_comm_spawn_);
 COMPI_F_ALIAS(pmpi_comm_spawn_multiple_, mpi_comm_spawn_multiple_);
 COMPI_F_ALIAS(pmpi_pcontrol_, mpi_pcontrol_);
 COMPI_F_ALIAS(pmpi_grequest_start_, mpi_grequest_start_);
+COMPI_F_ALIAS(pmpi_f_sync_reg_, mpi_f_sync_reg_);

@@ -61,6 +61,7 @@ PROGRAM f08_basic
   CALL MPI_Irecv(rbuf, 6, MPI_INTEGER, MPI_ANY_SOURCE, 3, comm, reqs(1))
   CALL MPI_Isend(sbuf, 6, MPI_INTEGER, next, 3, comm, reqs(2))
   CALL MPI_Waitall(2, reqs, sts)
+  CALL MPI_F_sync_reg(rbuf)
   IF (sts(1)%MPI_SOURCE /= prev .OR. sts(1)%MPI_TAG /= 3) CALL bad('statuses')
   IF (ANY(rbuf /= [(prev * 10 + i, i = 1, 6)])) CALL bad('isend data')
   IF (reqs(1) /= MPI_REQUEST_NULL) CALL bad('request null')

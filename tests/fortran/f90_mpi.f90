@@ -1,9 +1,9 @@
 ! f90_mpi: free-form Fortran with use mpi (explicit interfaces).  Nonblocking and
-! persistent collectives, persistent point-to-point, MPI_IN_PLACE, RMA (a window, Put
-! and Get between fences), attributes with copy and delete callbacks written in Fortran
-! (and MPI_COMM_DUP_FN, MPI_TAG_UB), an error handler written in Fortran, strings both
-! ways (names, MPI_Error_string), a generalized request with Fortran callbacks,
-! MPI_Pcontrol, MPI_Wtime.  Rank 0 prints "ok: f90_mpi np=N".
+! persistent collectives, persistent point-to-point (and MPI_F_sync_reg), MPI_IN_PLACE,
+! RMA (a window, Put and Get between fences), attributes with copy and delete callbacks
+! written in Fortran (and MPI_COMM_DUP_FN, MPI_TAG_UB), an error handler written in
+! Fortran, strings both ways (names, MPI_Error_string), a generalized request with
+! Fortran callbacks, MPI_Pcontrol, MPI_Wtime.  Rank 0 prints "ok: f90_mpi np=N".
 MODULE f90_mpi_cb
   USE mpi
   IMPLICIT NONE
@@ -102,6 +102,7 @@ PROGRAM f90_mpi
     CALL MPI_Startall(2, reqs, ierr)
     CALL MPI_Wait(reqs(1), status, ierr)
     CALL MPI_Wait(reqs(2), MPI_STATUS_IGNORE, ierr)
+    CALL MPI_F_sync_reg(jbuf)
     IF (ANY(jbuf /= MOD(rank + np - 1, np) + 10 * i)) CALL bad('persistent p2p')
     IF (status(MPI_SOURCE) /= MOD(rank + np - 1, np)) CALL bad('persistent status')
   END DO

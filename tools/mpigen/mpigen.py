@@ -98,6 +98,10 @@ MANUAL = {
     "MPI_Pcontrol": "C's takes more arguments (varargs)",
 }
 
+# the standard's Fortran-only procedures fortran/glue_manual.c has (the same interface in
+# the three bindings: no IERROR)
+FORTRAN_ONLY_MANUAL = {"MPI_F_sync_reg": "a call the compiler cannot see through"}
+
 # kinds of parameters no rule below binds (a procedure with one needs MANUAL)
 UNBOUND_KINDS = {
     "FUNCTION": "a callback",
@@ -660,7 +664,7 @@ def main():
     glue = [GLUE_HEAD % version]
     interfaces = []
     f08 = []
-    f08_functions = []
+    f08_externals = []
     generics = []
     no_f08 = []
     fortran_only = []
@@ -673,9 +677,14 @@ def main():
         proc = std.PROCEDURES[key]
         c = proc.express.iso_c
         if c is None:
-            # Fortran only (MPI_SIZEOF, MPI_F_SYNC_REG, ...): none is provided yet
-            if proc.express.f90 is not None or proc.express.f08 is not None:
-                fortran_only.append(proc._parseset["name"])
+            # Fortran only: MPI_F_SYNC_REG by hand, MPI_SIZEOF not yet
+            name = proc._parseset["name"]
+            if name in FORTRAN_ONLY_MANUAL:
+                manual.append(name)
+                interfaces.append(procedure_interface(proc))
+                f08_externals.append(procedure_interface(proc))
+            elif proc.express.f90 is not None or proc.express.f08 is not None:
+                fortran_only.append(name)
             continue
         cname = c.name
         if not cname.startswith("MPI_") or cname.startswith("MPI_T_"):
@@ -712,7 +721,7 @@ def main():
                 externals.append("      %s %s" % (f.return_type, name))
                 externals.append("      EXTERNAL %s" % name)
         if f.return_type is not None:
-            f08_functions.append(procedure_interface(proc))
+            f08_externals.append(procedure_interface(proc))
         else:
             w, why = f08_wrapper(proc)
             if w is None:
@@ -749,7 +758,7 @@ def main():
         mod.append("    MODULE PROCEDURE %s_f08" % cname)
         mod.append("  END INTERFACE %s" % cname)
     mod.append("  INTERFACE")
-    mod.append("".join(f08_functions).rstrip("\n"))
+    mod.append("".join(f08_externals).rstrip("\n"))
     mod.append("  END INTERFACE")
     mod.append("CONTAINS")
     for _, w in f08:
@@ -776,7 +785,7 @@ def main():
     for n, why in no_fortran:
         rep.append("  %-36s %s" % (n, why))
     rep.append("")
-    rep.append("Procedures of the standard that exist in Fortran only, not provided (%d):"
+    rep.append("Procedures of the standard that exist in Fortran only and are not provided (%d):"
                % len(fortran_only))
     for n in fortran_only:
         rep.append("  " + n)

@@ -27,6 +27,7 @@ END MODULE f08_basic_ops
 PROGRAM f08_basic
   USE mpi_f08
   USE f08_basic_ops
+  USE ftest
   USE, INTRINSIC :: iso_c_binding, ONLY: c_ptr, c_f_pointer
   IMPLICIT NONE
   TYPE(MPI_Comm) :: comm
@@ -34,7 +35,7 @@ PROGRAM f08_basic
   TYPE(MPI_Status) :: st, sts(2)
   TYPE(MPI_Datatype) :: stype
   TYPE(MPI_Op) :: op
-  INTEGER :: rank, np, nbad, next, prev, cnt, i, ierr
+  INTEGER :: rank, np, next, prev, cnt, i, ierr, nf
   INTEGER :: sbuf(6), rbuf(6), blens(2)
   INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(2), base, addr
   TYPE pair
@@ -46,7 +47,6 @@ PROGRAM f08_basic
   TYPE(c_ptr) :: mem
   INTEGER, POINTER :: ip(:)
 
-  nbad = 0
   CALL MPI_Init()
   CALL MPI_Comm_dup(MPI_COMM_WORLD, comm)
   CALL MPI_Comm_rank(comm, rank)
@@ -114,15 +114,9 @@ PROGRAM f08_basic
   CALL MPI_Free_mem(ip)
 
   ! C's view of the handle: f2c_check.c
-  CALL f2c_check(comm%MPI_VAL, np, nbad)
+  nf = 0
+  CALL f2c_check(comm%MPI_VAL, np, nf)
+  IF (nf /= 0) CALL bad('f2c/c2f')
   CALL MPI_Comm_free(comm)
-  CALL MPI_Allreduce(MPI_IN_PLACE, nbad, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
-  IF (rank == 0 .AND. nbad == 0) WRITE (*, '(A,I0)') 'ok: f08_basic np=', np
-  CALL MPI_Finalize()
-CONTAINS
-  SUBROUTINE bad(what)
-    CHARACTER(LEN=*), INTENT(IN) :: what
-    nbad = nbad + 1
-    WRITE (*, '(A,I0,A,A)') 'FAILED on rank ', rank, ': ', what
-  END SUBROUTINE bad
+  CALL finish('f08_basic')
 END PROGRAM f08_basic

@@ -7,9 +7,10 @@
 ! Get_library_version.  Rank 0 prints "ok: f90_more np=N".
 PROGRAM f90_more
   USE mpi
+  USE ftest
   USE, INTRINSIC :: iso_c_binding, ONLY: c_ptr, c_f_pointer, c_int
   IMPLICIT NONE
-  INTEGER :: ierr, rank, np, nbad, i, cart, dims(1), coords(1), src, dst, grp, wgrp, sub
+  INTEGER :: ierr, rank, np, i, cart, dims(1), coords(1), src, dst, grp, wgrp, sub
   INTEGER :: ranges(3, 1), ranks(2), tr(2), info, nkeys, vlen, dgraph, nb(2), got(2)
   INTEGER :: ni, na, nd, comb, ints(4), dtypes(1), vec, pos, req, win, slen
   INTEGER :: counts(64), displs(64), sbuf(64), rbuf(64), x, y
@@ -23,7 +24,6 @@ PROGRAM f90_more
   TYPE(c_ptr) :: base
   INTEGER(c_int), POINTER :: wmem(:)
 
-  nbad = 0
   CALL MPI_Init(ierr)
   CALL MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   CALL MPI_Comm_size(MPI_COMM_WORLD, np, ierr)
@@ -158,13 +158,5 @@ PROGRAM f90_more
   CALL MPI_Get_library_version(lib, slen, ierr)
   IF (INDEX(lib, 'compi') == 0) CALL bad('library_version')
 
-  CALL MPI_Allreduce(MPI_IN_PLACE, nbad, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
-  IF (rank == 0 .AND. nbad == 0) WRITE (*, '(A,I0)') 'ok: f90_more np=', np
-  CALL MPI_Finalize(ierr)
-CONTAINS
-  SUBROUTINE bad(what)
-    CHARACTER(LEN=*), INTENT(IN) :: what
-    nbad = nbad + 1
-    WRITE (*, '(A,I0,A,A)') 'FAILED on rank ', rank, ': ', what
-  END SUBROUTINE bad
+  CALL finish('f90_more')
 END PROGRAM f90_more

@@ -55,8 +55,9 @@ END MODULE f90_mpi_cb
 PROGRAM f90_mpi
   USE mpi
   USE f90_mpi_cb
+  USE ftest
   IMPLICIT NONE
-  INTEGER :: ierr, rank, np, i, nbad, req, reqs(2), key, key2, dup, errh, cls, slen
+  INTEGER :: ierr, rank, np, i, req, reqs(2), key, key2, dup, errh, cls, slen
   INTEGER :: ibuf(8), jbuf(8), win, status(MPI_STATUS_SIZE)
   INTEGER(KIND=MPI_ADDRESS_KIND) :: val, winsize, disp
   DOUBLE PRECISION :: x(4), y(4), t0
@@ -64,7 +65,6 @@ PROGRAM f90_mpi
   CHARACTER(LEN=MPI_MAX_OBJECT_NAME) :: name
   CHARACTER(LEN=MPI_MAX_ERROR_STRING) :: estr
 
-  nbad = 0
   CALL MPI_Init(ierr)
   t0 = MPI_Wtime()
   CALL MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -176,13 +176,5 @@ PROGRAM f90_mpi
   CALL MPI_Pcontrol(1)
 
   IF (MPI_Wtime() < t0) CALL bad('wtime')
-  CALL MPI_Allreduce(MPI_IN_PLACE, nbad, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
-  IF (rank == 0 .AND. nbad == 0) WRITE (*, '(A,I0)') 'ok: f90_mpi np=', np
-  CALL MPI_Finalize(ierr)
-CONTAINS
-  SUBROUTINE bad(what)
-    CHARACTER(LEN=*), INTENT(IN) :: what
-    nbad = nbad + 1
-    WRITE (*, '(A,I0,A,A)') 'FAILED on rank ', rank, ': ', what
-  END SUBROUTINE bad
+  CALL finish('f90_mpi')
 END PROGRAM f90_mpi

@@ -4,14 +4,14 @@
 ! rank; the parents check the sums.  Rank 0 of the parents prints "ok: f90_spawn np=N".
 PROGRAM f90_spawn
   USE mpi
+  USE ftest
   IMPLICIT NONE
-  INTEGER :: ierr, rank, np, parent, inter, nbad, i, n, sum, remote
+  INTEGER :: ierr, rank, np, parent, inter, i, n, sum, remote
   INTEGER :: errcodes(3), maxprocs(2), infos(2)
   CHARACTER(LEN=256) :: self, arg
   CHARACTER(LEN=16) :: argv(3), argvs(2, 3)
   CHARACTER(LEN=256) :: cmds(2)
 
-  nbad = 0
   CALL MPI_Init(ierr)
   CALL MPI_Comm_get_parent(parent, ierr)
   CALL GET_COMMAND_ARGUMENT(0, self)
@@ -62,9 +62,7 @@ PROGRAM f90_spawn
                       MPI_ERRCODES_IGNORE, ierr)
   CALL expect_sum(inter, 0, 'MPI_ARGV_NULL')
 
-  CALL MPI_Allreduce(MPI_IN_PLACE, nbad, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
-  IF (rank == 0 .AND. nbad == 0) WRITE (*, '(A,I0)') 'ok: f90_spawn np=', np
-  CALL MPI_Finalize(ierr)
+  CALL finish('f90_spawn')
 CONTAINS
   ! the children's reduction of their ranks (or -1000 for wrong arguments) to root 0
   SUBROUTINE expect_sum(inter, want, what)
@@ -80,9 +78,4 @@ CONTAINS
     IF (rank == 0 .AND. got /= want) CALL bad(what)
     CALL MPI_Comm_disconnect(inter, ierr)
   END SUBROUTINE expect_sum
-  SUBROUTINE bad(what)
-    CHARACTER(LEN=*), INTENT(IN) :: what
-    nbad = nbad + 1
-    WRITE (*, '(A,I0,A,A)') 'FAILED on rank ', rank, ': ', what
-  END SUBROUTINE bad
 END PROGRAM f90_spawn

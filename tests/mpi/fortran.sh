@@ -1,8 +1,8 @@
 #!/bin/sh
 # TAP: the 'fortran' lines of tests/mpi/test-list.txt: Fortran programs
-# (tests/fortran/<program>.f, fixed form with mpif.h, or .f90, use mpi / use mpi_f08),
-# built here with compi's mpifort (with tests/fortran/f2c_check.c, built with mpicc) and
-# run as the other lines are.  The args column is read as in coll_config.sh (FILE.scm is
+# (tests/fortran/<program>.f, fixed form with mpif.h, or .f90, use mpi / use mpi_f08, with
+# the module tests/fortran/ftest.f90), built here with compi's mpifort (with
+# tests/fortran/f2c_check.c, built with mpicc) and run as the other lines are.  The args column is read as in coll_config.sh (FILE.scm is
 # --coll-config, NAME=VALUE is --mca NAME VALUE), and one more expectation is understood:
 #   says=ERE[~ERE...]   as ok, and each ERE (grep -E) matches the output
 # Skipped when compi was built without Fortran (configure found no gfortran).
@@ -25,10 +25,13 @@ mt_prog() {
         src=$(ls "$top_srcdir/tests/fortran/$1".f "$top_srcdir/tests/fortran/$1".f90 \
             2>/dev/null | head -n 1)
         [ -n "$src" ] || { echo "no tests/fortran/$1.f or .f90" >"$MT_TMP/build.log"; return 1; }
+        # free-form programs share the module ftest (built first, beside them)
+        ftest=
+        case $src in *.f90) ftest=$top_srcdir/tests/fortran/ftest.f90 ;; esac
         { "$top_builddir/bin/mpicc" $mt_fsan -c -o "$MT_TMP/f2c_check.o" \
             "$top_srcdir/tests/fortran/f2c_check.c" &&
             (cd "$MT_TMP" && "$top_builddir/bin/mpifort" -w $mt_fsan -o "$MT_TMP/$1" \
-                "$src" "$MT_TMP/f2c_check.o"); } >"$MT_TMP/build.log" 2>&1 || return 1
+                $ftest "$src" "$MT_TMP/f2c_check.o"); } >"$MT_TMP/build.log" 2>&1 || return 1
     fi
     echo "$MT_TMP/$1"
 }

@@ -5,10 +5,11 @@
 # tests/fortran/f2c_check.c, built with mpicc) and run as the other lines are.  The args column is read as in coll_config.sh (FILE.scm is
 # --coll-config, NAME=VALUE is --mca NAME VALUE), and one more expectation is understood:
 #   says=ERE[~ERE...]   as ok, and each ERE (grep -E) matches the output
-# Skipped when compi was built without Fortran (configure found no gfortran).
+# compi only; skipped when compi was built without Fortran (configure found no gfortran).
 . "$(dirname "$0")/lib.sh"
 unset COMPI_COLL_CONFIG COMPI_MCA_coll_config
 
+mt_skip_unless_compi "programs built with compi's mpifort"
 if [ ! -x "$top_builddir/bin/mpifort" ]; then
     echo "1..0 # SKIP no $top_builddir/bin/mpifort: compi was configured without Fortran"
     exit 0

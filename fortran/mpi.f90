@@ -1,0 +1,10 @@
+! The module mpi (use mpi): the constants and sentinels of mpif.h and an explicit
+! interface per procedure, both generated (tools/mpigen: mpif-module.h is printed at build
+! time with mpi.h's values, gen/mpi_interfaces.f90 is committed).  Choice buffers are
+! TYPE(*), DIMENSION(*) without type, kind or rank checks (gfortran's NO_ARG_CHECK), so a
+! buffer of any type and rank, MPI_BOTTOM and MPI_IN_PLACE among them, goes through.
+MODULE mpi
+  IMPLICIT NONE
+  INCLUDE 'mpif-module.h'
+  INCLUDE 'mpi_interfaces.f90'
+END MODULE mpi

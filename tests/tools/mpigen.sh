@@ -1,0 +1,71 @@
+#!/bin/sh
+# TAP: fortran/gen/ is what tools/mpigen/mpigen.py makes from the MPI standard's
+# description: the generator runs into a temporary folder and its output must equal the
+# committed one, file for file.  With --update (make mpigen) it regenerates fortran/gen/
+# in place instead.
+#
+# The description is the Python package pympistandard (the MPI Forum's apis.json),
+# fetched from PyPI once (pip download) into $top_builddir/mpigen/wheels and installed
+# into a virtual environment there ($top_builddir/mpigen/venv); later runs need no
+# network.  Without it (no network the first time) the check is skipped, and says why.
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir/_build}"
+version=0.2.0
+dir="$top_builddir/mpigen"
+venv="$dir/venv"
+py="$venv/bin/python"
+update=no
+[ "${1:-}" = --update ] && update=yes
+
+if [ "$update" = no ]; then
+    echo "1..1"
+fi
+skip() {
+    if [ "$update" = yes ]; then
+        echo "mpigen: $1" >&2
+        exit 1
+    fi
+    echo "ok 1 # SKIP $1"
+    exit 0
+}
+
+mkdir -p "$dir" || skip "cannot create $dir"
+exec 9>"$dir/.lock"
+flock 9 || skip "cannot lock $dir/.lock"
+if ! "$py" -c "import pympistandard" 2>/dev/null; then
+    rm -rf "$venv"
+    /usr/bin/python3 -m venv "$venv" >"$dir/setup.log" 2>&1 ||
+        skip "cannot make a virtual environment (python3-venv)"
+    if [ ! -f "$dir/wheels/.complete" ]; then
+        "$py" -m pip download -q --no-deps -d "$dir/wheels" "pympistandard==$version" \
+            >>"$dir/setup.log" 2>&1 && touch "$dir/wheels/.complete" ||
+            skip "pip download pympistandard==$version failed (no network?): $dir/setup.log"
+    fi
+    "$py" -m pip install -q --no-index --find-links "$dir/wheels" \
+        "pympistandard==$version" >>"$dir/setup.log" 2>&1 ||
+        skip "pip install pympistandard failed: $dir/setup.log"
+fi
+
+if [ "$update" = yes ]; then
+    exec "$py" "$top_srcdir/tools/mpigen/mpigen.py" --header "$top_srcdir/include/mpi.h" \
+        --out "$top_srcdir/fortran/gen"
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpigen.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+if ! "$py" "$top_srcdir/tools/mpigen/mpigen.py" --header "$top_srcdir/include/mpi.h" \
+    --out "$tmp" >"$tmp.log" 2>&1; then
+    echo "not ok 1 - tools/mpigen/mpigen.py failed"
+    sed 's/^/# /' "$tmp.log"
+    rm -f "$tmp.log"
+    exit 1
+fi
+sed 's/^/# /' "$tmp.log"
+rm -f "$tmp.log"
+if diff -r "$top_srcdir/fortran/gen" "$tmp" >"$dir/diff.txt" 2>&1; then
+    echo "ok 1 - fortran/gen is what tools/mpigen/mpigen.py makes from pympistandard $version and include/mpi.h"
+else
+    echo "not ok 1 - fortran/gen differs from what tools/mpigen/mpigen.py makes (make mpigen regenerates it)"
+    head -n 40 "$dir/diff.txt" | sed 's/^/# /'
+    exit 1
+fi

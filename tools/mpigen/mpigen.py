@@ -1,0 +1,806 @@
+#!/usr/bin/env python3
+"""mpigen -- compi's Fortran bindings, generated from the MPI Forum's machine-readable
+description of the standard (the Python package pympistandard, which carries the
+standard's apis.json).
+
+    python3 tools/mpigen/mpigen.py [--header include/mpi.h] [--out fortran/gen]
+
+Reads every procedure of the standard and compi's include/mpi.h (which procedures compi
+implements, which constants it defines) and writes into the output folder:
+
+  glue.c          C functions with gfortran's names (mpi_send_, ...) that take the
+                  Fortran arguments (everything by reference, INTEGER handles, LOGICALs,
+                  hidden string lengths, the sentinels MPI_BOTTOM, MPI_IN_PLACE,
+                  MPI_STATUS(ES)_IGNORE, ... as addresses of common blocks) and call the
+                  C function; procedures whose arguments need more than a rule (callbacks,
+                  attribute values, argument vectors) are written by hand in
+                  fortran/glue_manual.c and only named here
+  mpif_consts.c   a C program that prints mpif.h (and the constants of the modules mpi
+                  and mpi_f08) with the values of compi's mpi.h: make compiles it against
+                  the header and runs it, so the Fortran constants never drift from C's
+  mpi_interfaces.f90  the explicit interfaces of the module mpi (use mpi)
+  mpi_f08_types.f90, mpi_f08.f90  the module mpi_f08: derived types (TYPE(MPI_Comm),
+                  TYPE(MPI_Status), ...) and a procedure per MPI procedure that calls the
+                  glue above
+  gaps.txt        the report: procedures of the standard compi does not implement, and
+                  those it implements in C that have no Fortran binding yet, each with
+                  the reason
+
+The output is committed; tests/tools/mpigen.sh regenerates it into a temporary folder and
+compares.  Nothing here depends on the time, the machine or the order of a dict.
+"""
+
+import argparse
+import os
+import re
+import sys
+
+import pympistandard as std
+
+# ---- what compi has --------------------------------------------------------------------
+
+
+def compi_procedures(header):
+    """The MPI_ functions compi's mpi.h declares (COMPI_PROTO), by their name without MPI_."""
+    text = open(header).read()
+    return set(re.findall(r"COMPI_PROTO\(\s*[^,]+,\s*(\w+)\s*,", text))
+
+
+def compi_constants(header):
+    """The integer constants of mpi.h: #define MPI_X <value> whose value is no pointer and
+    no string, and the members of its enums, in the order of the header."""
+    text = open(header).read()
+    names = []
+    skip_value = re.compile(r"\*|\"|void|_fn\b|_function")
+    for m in re.finditer(r"^#define\s+(MPI[X]?_[A-Z0-9_]+)\s+(.+?)\s*(?:/\*.*)?$", text, re.M):
+        name, value = m.group(1), m.group(2)
+        if skip_value.search(value) or name.endswith("_FN"):
+            continue
+        names.append(name)
+    for body in re.findall(r"enum\s*\{([^}]*)\}", text):
+        for item in body.split(","):
+            item = item.split("=")[0].strip()
+            if re.match(r"^MPI_[A-Z0-9_]+$", item):
+                names.append(item)
+    seen = set()
+    out = []
+    for n in names:
+        # Fortran names are case-blind and no longer than 63 characters
+        if n.upper() in seen or len(n) > 63:
+            continue
+        seen.add(n.upper())
+        out.append(n)
+    return out
+
+
+# ---- the procedures written by hand (fortran/glue_manual.c) -----------------------------
+
+# name -> what the hand-written glue does that no rule here can
+MANUAL = {
+    "MPI_Init": "argc/argv do not exist in Fortran",
+    "MPI_Init_thread": "argc/argv do not exist in Fortran",
+    "MPI_Comm_create_keyval": "Fortran copy/delete callbacks take their arguments by reference",
+    "MPI_Type_create_keyval": "Fortran copy/delete callbacks take their arguments by reference",
+    "MPI_Win_create_keyval": "Fortran copy/delete callbacks take their arguments by reference",
+    "MPI_Keyval_create": "Fortran copy/delete callbacks take their arguments by reference",
+    "MPI_Comm_get_attr": "predefined attributes are pointers in C, values in Fortran",
+    "MPI_Type_get_attr": "attribute values are address-sized integers in Fortran",
+    "MPI_Win_get_attr": "predefined attributes are pointers in C, values in Fortran",
+    "MPI_Attr_get": "predefined attributes are pointers in C, values in Fortran",
+    "MPI_Comm_create_errhandler": "a Fortran error handler is called as a C one",
+    "MPI_Win_create_errhandler": "a Fortran error handler is called as a C one",
+    "MPI_Session_create_errhandler": "a Fortran error handler is called as a C one",
+    "MPI_Op_create": "a Fortran user function is called as a C one",
+    "MPI_Buffer_detach": "the buffer's address has no Fortran meaning",
+    "MPI_Comm_spawn": "argument vectors of blank-padded strings",
+    "MPI_Comm_spawn_multiple": "argument vectors of blank-padded strings",
+    "MPI_Grequest_start": "Fortran query/free/cancel callbacks take their arguments by reference",
+    "MPI_Pcontrol": "C's takes more arguments (varargs)",
+}
+
+# the standard's Fortran-only procedures fortran/glue_manual.c has (the same interface in
+# the three bindings: no IERROR)
+FORTRAN_ONLY_MANUAL = {"MPI_F_sync_reg": "a call the compiler cannot see through"}
+
+# kinds of parameters no rule below binds (a procedure with one needs MANUAL)
+UNBOUND_KINDS = {
+    "FUNCTION": "a callback",
+    "FUNCTION_SMALL": "a callback",
+    "POLYFUNCTION": "a callback",
+    "EXTRA_STATE": "extra state of a callback",
+    "EXTRA_STATE2": "extra state of a callback",
+    "STRING_ARRAY": "an array of strings",
+    "STRING_2DARRAY": "an array of arrays of strings",
+    "C_BUFFER2": "a buffer's address",
+    "C_BUFFER3": "a buffer's address",
+    "C_BUFFER4": "a buffer's address",
+    "TOOL_MPI_OBJ": "a tool interface object",
+}
+
+# C base types and the Fortran INTEGER kind that has their size on compi's targets
+C_INT_TYPES = {
+    "int", "MPI_Fint", "MPI_Comm", "MPI_Group", "MPI_Datatype", "MPI_Op", "MPI_Request",
+    "MPI_Errhandler", "MPI_Message", "MPI_Info", "MPI_Win", "MPI_File", "MPI_Session",
+}
+F_KIND_OF_C = {"MPI_Aint": "MPI_ADDRESS_KIND", "MPI_Count": "MPI_COUNT_KIND",
+               "MPI_Offset": "MPI_OFFSET_KIND"}
+
+# the handle types of mpi_f08, C type -> derived type (each with one INTEGER, MPI_VAL)
+F08_HANDLES = ["MPI_Comm", "MPI_Datatype", "MPI_Group", "MPI_Op", "MPI_Request",
+               "MPI_Errhandler", "MPI_Message", "MPI_Info", "MPI_Win", "MPI_File",
+               "MPI_Session"]
+
+
+class Unbound(Exception):
+    """A parameter no rule binds; the message says why."""
+
+
+def f90_kind_of(ftype):
+    m = re.match(r"INTEGER\(KIND=(\w+)\)", ftype)
+    return m.group(1) if m else None
+
+
+class Param:
+    """One parameter of one procedure: its C and its Fortran sides."""
+
+    def __init__(self, cparam, fparam):
+        ps = cparam._parseset
+        self.name = ps["name"]
+        self.kind = ps["kind"]
+        self.direction = ps["param_direction"]
+        self.length = ps["length"]
+        self.const = bool(ps["constant"])
+        self.cbase = cparam.base_type
+        self.cptr = cparam.pointer_level
+        self.carray = cparam.array
+        self.ftype = fparam.type if fparam is not None else None
+        self.fdims = fparam.dimensions if fparam is not None else ""
+
+    @property
+    def is_pointer(self):
+        return self.cptr > 0 or self.carray != ""
+
+
+def glue_param(p, code):
+    """Adds to code (a dict of lists: args, lens, pre, call, post) what one parameter
+    needs; raises Unbound when no rule fits."""
+    n = p.name
+    if p.kind in UNBOUND_KINDS:
+        raise Unbound("%s (%s)" % (n, UNBOUND_KINDS[p.kind]))
+    if p.ftype is None:
+        # argc/argv and the like: no Fortran argument
+        code["call"].append("0" if not p.is_pointer else "NULL")
+        return
+    ft = p.ftype
+    if ft == "<type>":
+        code["args"].append("void *" + n)
+        code["call"].append("compi_f_buf(%s)" % n)
+        return
+    if ft.startswith("CHARACTER"):
+        code["args"].append("char *" + n)
+        code["lens"].append("size_t %s_len" % n)
+        if p.direction == "in":
+            code["pre"].append("char *c_%s = compi_f_str_in(%s, %s_len);" % (n, n, n))
+            code["call"].append("c_" + n)
+            code["post"].append("free(c_%s);" % n)
+        elif p.direction == "out":
+            code["pre"].append("char *c_%s = compi_f_str_buf(%s_len);" % (n, n))
+            code["call"].append("c_" + n)
+            code["post"].append("compi_f_str_out(c_%s, %s, %s_len);" % (n, n, n))
+        else:
+            raise Unbound("%s (a string both read and written)" % n)
+        return
+    if ft == "LOGICAL":
+        code["args"].append("MPI_Fint *" + n)
+        if p.carray or p.length is not None:
+            # arrays of LOGICAL: gfortran's .TRUE. is 1, .FALSE. 0, like C's flags
+            code["call"].append(n)
+        elif not p.is_pointer:
+            code["call"].append("(*%s != 0)" % n)
+        elif p.direction == "out":
+            code["pre"].append("int c_%s = 0;" % n)
+            code["call"].append("&c_" + n)
+            code["post"].append("*%s = c_%s ? 1 : 0;" % (n, n))
+        else:
+            raise Unbound("%s (a LOGICAL read and written)" % n)
+        return
+    if ft.startswith("INTEGER"):
+        fkind = f90_kind_of(ft)
+        base = p.cbase
+        if p.kind == "STATUS":
+            code["args"].append("MPI_Fint *" + n)
+            code["call"].append("compi_f_status(%s)" % n)
+            return
+        if p.kind in ("ATTRIBUTE_VAL", "ATTRIBUTE_VAL_10"):
+            if p.direction != "in":
+                raise Unbound("%s (an attribute value written back)" % n)
+            t = "MPI_Aint" if p.kind == "ATTRIBUTE_VAL" else "MPI_Fint"
+            code["args"].append("%s *%s" % (t, n))
+            code["call"].append("(void *)(MPI_Aint)*%s" % n)
+            return
+        if p.kind == "C_BUFFER":
+            # a base address returned into an INTEGER(KIND=MPI_ADDRESS_KIND)
+            if fkind != "MPI_ADDRESS_KIND":
+                raise Unbound("%s (an address in an INTEGER of another kind)" % n)
+            code["args"].append("MPI_Aint *" + n)
+            code["call"].append(n if p.direction != "in" else "(void *)*%s" % n)
+            return
+        if fkind is None:
+            if base not in C_INT_TYPES:
+                raise Unbound("%s (C %s in a default INTEGER)" % (n, base))
+        elif F_KIND_OF_C.get(base) != fkind:
+            raise Unbound("%s (C %s in INTEGER(KIND=%s))" % (n, base, fkind))
+        if not p.is_pointer:
+            code["args"].append("const %s *%s" % (base, n))
+            code["call"].append("*" + n)
+            return
+        if p.carray.startswith("[]["):
+            code["args"].append("%s (*%s)%s" % (base, n, p.carray[2:]))
+            code["call"].append(n)
+            return
+        code["args"].append("%s *%s" % (base, n))
+        if p.kind == "ERROR_CODE" and p.carray:
+            code["call"].append("compi_f_errcodes(%s)" % n)
+        elif p.kind == "WEIGHT":
+            code["call"].append("compi_f_weights(%s)" % n)
+        else:
+            code["call"].append(n)
+        return
+    raise Unbound("%s (Fortran type %s)" % (n, ft))
+
+
+RET_TYPES = {"DOUBLE PRECISION": "double", "INTEGER(KIND=MPI_ADDRESS_KIND)": "MPI_Aint"}
+
+
+def procedure_glue(proc):
+    """(C source of the glue, None) or (None, reason)."""
+    c = proc.express.iso_c
+    f = proc.express.f90
+    fparams = {fp.name.lower(): fp for fp in f.parameters}
+    code = {"args": [], "lens": [], "pre": [], "call": [], "post": []}
+    try:
+        for cp in c.parameters:
+            if cp._parseset["kind"] == "VARARGS":
+                raise Unbound("varargs")
+            glue_param(Param(cp, fparams.get(cp._parseset["name"].lower())), code)
+    except Unbound as e:
+        return None, "parameter " + str(e)
+    cname = c.name
+    fname = cname.lower() + "_"
+    ret = f.return_type
+    lines = []
+    has_ierror = any(fp.name == "IERROR" for fp in f.parameters)
+    if ret is None:
+        args = code["args"] + (["MPI_Fint *ierror"] if has_ierror else []) + code["lens"]
+        lines.append("COMPI_F_EXPORT void %s(%s)" % (fname, ", ".join(args)))
+        lines.append("{")
+        for s in code["pre"]:
+            lines.append("    " + s)
+        lines.append("    int rc = %s(%s);" % (cname, ", ".join(code["call"])))
+        for s in code["post"]:
+            lines.append("    " + s)
+        lines.append("    *ierror = rc;" if has_ierror else "    (void)rc;")
+        lines.append("}")
+        lines.append("COMPI_F_ALIAS(p%s, %s);" % (fname, fname))
+    else:
+        if ret not in RET_TYPES or code["pre"] or code["lens"]:
+            return None, "returns %s" % ret
+        args = code["args"] or ["void"]
+        t = RET_TYPES[ret]
+        lines.append("COMPI_F_EXPORT %s %s(%s)" % (t, fname, ", ".join(args)))
+        lines.append("{")
+        lines.append("    return %s(%s);" % (cname, ", ".join(code["call"])))
+        lines.append("}")
+        lines.append("COMPI_F_ALIAS(p%s, %s);" % (fname, fname))
+    return "\n".join(lines) + "\n", None
+
+
+# ---- Fortran interfaces (use mpi) --------------------------------------------------------
+
+def f_wrap(line, indent):
+    """Free-form line continuation at 100 columns."""
+    out = []
+    while len(line) > 100:
+        cut = line.rfind(", ", 0, 96) + 1
+        out.append(line[:cut] + " &")
+        line = indent + "    " + line[cut:].lstrip()
+    out.append(line)
+    return out
+
+
+def f90_decl(fp):
+    """The declaration of one dummy argument of the mpi module's interfaces."""
+    t = fp.type
+    name = fp.name
+    dims = fp.dimensions
+    pre = []
+    if t == "<type>":
+        pre.append("!GCC$ ATTRIBUTES NO_ARG_CHECK :: %s" % name)
+        return pre + ["TYPE(*), DIMENSION(*) :: %s" % name]
+    if t == "EXTERNAL":
+        return ["EXTERNAL :: %s" % name]
+    if t.startswith("CHARACTER"):
+        t = "CHARACTER(LEN=*)"
+    if dims:
+        return ["%s, DIMENSION%s :: %s" % (t, dims, name)]
+    return ["%s :: %s" % (t, name)]
+
+
+def procedure_interface(proc, cptr=False):
+    """The interface body of a procedure of use mpi; with cptr, of its _CPTR twin (the
+    base address a TYPE(C_PTR), for MPI_ALLOC_MEM and the windows' allocations)."""
+    f = proc.express.f90
+    names = [fp.name for fp in f.parameters]
+    ret = f.return_type
+    name = f.name + ("_CPTR" if cptr else "")
+    lines = []
+    kw = "SUBROUTINE" if ret is None else "FUNCTION"
+    head = "%s %s(%s)" % (kw, name, ", ".join(names))
+    lines += f_wrap("  " + head, "  ")
+    if cptr:
+        lines.append("    USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR")
+    lines.append("    IMPORT")
+    lines.append("    IMPLICIT NONE")
+    if ret is not None:
+        lines.append("    %s :: %s" % (ret, name))
+    for fp in f.parameters:
+        if cptr and fp.kind.name == "C_BUFFER":
+            lines.append("    TYPE(C_PTR) :: %s" % fp.name)
+            continue
+        for d in f90_decl(fp):
+            lines += f_wrap("    " + d, "    ")
+    lines.append("  END %s %s" % (kw, name))
+    return "\n".join(lines) + "\n"
+
+
+def has_cptr(proc):
+    return proc.express._has_cptr()
+
+
+# ---- mpi_f08 ------------------------------------------------------------------------------
+
+def f08_wrapper(proc):
+    """(a module procedure of mpi_f08, None) or (None, reason): its dummy arguments as the
+    standard's f08 binding has them (handles as derived types, statuses as
+    TYPE(MPI_Status), optional ierror), handed on to the mpif.h glue through an interface
+    of its own (which hides the generic of the same name)."""
+    c = proc.express.iso_c
+    f = proc.express.f90
+    fparams = {fp.name.lower(): fp for fp in f.parameters}
+    dummies = []  # declarations
+    cptr = False
+    names = []
+    actuals = []
+    glue_decls = []  # the glue's dummies, as this wrapper passes them
+    for cp in c.parameters:
+        ps = cp._parseset
+        fp = fparams.get(ps["name"].lower())
+        if fp is None:
+            continue
+        name = fp.name.lower()
+        base = cp.base_type
+        t = fp.type
+        dims = fp.dimensions
+        intent = {"in": "IN", "out": "OUT", "inout": "INOUT"}[ps["param_direction"]]
+        names.append(name)
+        if t == "<type>" or ps["kind"] == "STATUS":
+            if t == "<type>":
+                dummies.append("!GCC$ ATTRIBUTES NO_ARG_CHECK :: %s" % name)
+                dummies.append("TYPE(*), DIMENSION(*) :: %s" % name)
+            else:
+                arr = "" if dims == "(MPI_STATUS_SIZE)" else "(*)"
+                dummies.append("TYPE(MPI_Status), INTENT(%s) :: %s%s" % (intent, name, arr))
+            glue_decls.append("!GCC$ ATTRIBUTES NO_ARG_CHECK :: %s" % name)
+            glue_decls.append("TYPE(*), DIMENSION(*) :: %s" % name)
+            actuals.append(name)
+        elif ps["kind"] == "C_BUFFER" and has_cptr(proc):
+            # the standard's f08 binding has the base address as a TYPE(C_PTR)
+            cptr = True
+            dummies.append("TYPE(C_PTR), INTENT(%s) :: %s" % (intent, name))
+            glue_decls.append("TYPE(C_PTR) :: %s" % name)
+            actuals.append(name)
+        elif base in F08_HANDLES and t == "INTEGER" and dims:
+            # an array of handles is an array of INTEGERs, word for word (its size is
+            # not known here, so it cannot be taken apart as array%MPI_VAL)
+            dummies.append("TYPE(%s), INTENT(%s) :: %s(*)" % (base, intent, name))
+            glue_decls.append("!GCC$ ATTRIBUTES NO_ARG_CHECK :: %s" % name)
+            glue_decls.append("TYPE(*), DIMENSION(*) :: %s" % name)
+            actuals.append(name)
+        elif base in F08_HANDLES and t == "INTEGER":
+            dummies.append("TYPE(%s), INTENT(%s) :: %s" % (base, intent, name))
+            glue_decls.append("INTEGER :: %s" % name)
+            actuals.append(name + "%MPI_VAL")
+        elif t == "EXTERNAL":
+            dummies.append("EXTERNAL :: %s" % name)
+            glue_decls.append("EXTERNAL :: %s" % name)
+            actuals.append(name)
+        elif t.startswith("CHARACTER"):
+            dummies.append("CHARACTER(LEN=*), INTENT(%s) :: %s%s" % (intent, name, dims))
+            glue_decls.append("CHARACTER(LEN=*) :: %s%s" % (name, dims))
+            actuals.append(name)
+        elif t == "LOGICAL" or t.startswith("INTEGER"):
+            dummies.append("%s, INTENT(%s) :: %s%s" % (t, intent, name, dims))
+            glue_decls.append("%s :: %s%s" % (t, name, dims))
+            actuals.append(name)
+        else:
+            return None, "parameter %s (Fortran type %s)" % (name, t)
+    gname = f.name
+    # (MPI_PCONTROL has no IERROR)
+    ierr = ["ierr"] if any(fp.name == "IERROR" for fp in f.parameters) else []
+    lines = []
+    lines += f_wrap("SUBROUTINE %s_f08(%s)" % (c.name, ", ".join(names + ["ierror"] * len(ierr))),
+                    "")
+    if cptr:
+        lines.append("  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR")
+    for d in dummies:
+        lines += f_wrap("  " + d, "  ")
+    if ierr:
+        lines.append("  INTEGER, OPTIONAL, INTENT(OUT) :: ierror")
+        lines.append("  INTEGER :: ierr")
+    lines.append("  INTERFACE")
+    lines += f_wrap("    SUBROUTINE %s(%s)" % (gname, ", ".join(names + ierr)), "    ")
+    lines.append("      IMPORT")
+    lines.append("      IMPLICIT NONE")
+    for d in glue_decls:
+        lines += f_wrap("      " + d, "      ")
+    if ierr:
+        lines.append("      INTEGER :: ierr")
+    lines.append("    END SUBROUTINE %s" % gname)
+    lines.append("  END INTERFACE")
+    lines += f_wrap("  CALL %s(%s)" % (gname, ", ".join(actuals + ierr)), "  ")
+    if ierr:
+        lines.append("  IF (PRESENT(ierror)) ierror = ierr")
+    lines.append("END SUBROUTINE %s_f08" % c.name)
+    return "\n".join(lines) + "\n", None
+
+
+def f08_types_module(version):
+    """The module mpi_f08_types: a derived type per handle, holding the INTEGER handle of
+    mpif.h and use mpi (MPI_VAL), so that converting between the bindings is taking or
+    setting MPI_VAL and MPI_Comm_f2c/c2f agree with both; MPI_Status with MPI_SOURCE,
+    MPI_TAG and MPI_ERROR where mpif.h's INTEGER array has them (word for word C's
+    MPI_Status); == and /= on handles; the constants (mpif-f08.h, printed at build time
+    from mpi.h by mpif_consts)."""
+    m = ["! Generated by tools/mpigen/mpigen.py (pympistandard %s): do not edit." % version,
+         "! The types and constants of use mpi_f08: handles hold the INTEGER handle of",
+         "! mpif.h and use mpi (MPI_VAL); MPI_Status is word for word C's MPI_Status.",
+         "MODULE mpi_f08_types",
+         "  IMPLICIT NONE"]
+    for h in F08_HANDLES:
+        m += ["  TYPE, BIND(C) :: %s" % h, "    INTEGER :: MPI_VAL", "  END TYPE %s" % h]
+    m += ["  TYPE, BIND(C) :: MPI_Status",
+          "    INTEGER :: MPI_SOURCE, MPI_TAG, MPI_ERROR",
+          "    INTEGER :: compi_private(3)",
+          "  END TYPE MPI_Status",
+          "  INCLUDE 'mpif-f08.h'"]
+    for op, fn in (("==", "eq"), ("/=", "ne")):
+        m.append("  INTERFACE OPERATOR(%s)" % op)
+        for h in F08_HANDLES:
+            m.append("    MODULE PROCEDURE compi_%s_%s" % (h[4:].lower(), fn))
+        m.append("  END INTERFACE")
+    m.append("CONTAINS")
+    for op, fn in (("==", "eq"), ("/=", "ne")):
+        for h in F08_HANDLES:
+            f = "compi_%s_%s" % (h[4:].lower(), fn)
+            m += ["  ELEMENTAL LOGICAL FUNCTION %s(a, b)" % f,
+                  "    TYPE(%s), INTENT(IN) :: a, b" % h,
+                  "    %s = a%%MPI_VAL %s b%%MPI_VAL" % (f, op),
+                  "  END FUNCTION %s" % f]
+    m.append("END MODULE mpi_f08_types")
+    return "\n".join(m) + "\n"
+
+
+def handle_types(header):
+    """name -> the handle type (MPI_Comm, ...) of each constant of mpi.h that is a handle,
+    from the cast in its value (COMPI_DT(i): a datatype; a constant defined as another
+    constant: that one's type)."""
+    text = open(header).read()
+    defs = dict(re.findall(r"^#define\s+(MPI[X]?_[A-Z0-9_]+)\s+(.+?)\s*(?:/\*.*)?$", text, re.M))
+    out = {}
+    for name, value in defs.items():
+        v = value
+        for _ in range(4):
+            if v in defs:
+                v = defs[v]
+        m = re.search(r"\((MPI_[A-Za-z]+)\)\s*COMPI_HANDLE", v)
+        if "COMPI_DT(" in v:
+            out[name] = "MPI_Datatype"
+        elif m and m.group(1) in F08_HANDLES:
+            out[name] = m.group(1)
+    return out
+
+
+# ---- the files ----------------------------------------------------------------------------
+
+GLUE_HEAD = """\
+/* Generated by tools/mpigen/mpigen.py from the MPI standard's description
+   (pympistandard %s) and include/mpi.h: do not edit. */
+#include "fortran/glue.h"
+
+"""
+
+
+def mpif_program(consts, htypes, externals):
+    """The C program that prints mpif.h (argument "header"), the constants the module mpi
+    includes ("module") or those of mpi_f08_types ("f08": handles as derived types)."""
+    out = []
+    out.append("/* Generated by tools/mpigen/mpigen.py from include/mpi.h: do not edit.")
+    out.append("   Prints mpif.h (mpif_consts header), mpif-module.h (module) or mpif-f08.h")
+    out.append("   (f08) with the values of the constants of the mpi.h it is compiled with. */")
+    out.append("#include <mpi.h>")
+    out.append("#include <stdio.h>")
+    out.append("#include <string.h>")
+    out.append("")
+    out.append("static int f08;")
+    out.append("")
+    out.append("/* one constant: an INTEGER, or in mpi_f08 a handle of type t when t is not NULL */")
+    out.append("static void k(const char *name, const char *t, long long v)")
+    out.append("{")
+    out.append("    if (!f08) {")
+    out.append("        printf(\"      INTEGER %s\\n      PARAMETER (%s=%lld)\\n\", name, name, v);")
+    out.append("    } else if (t != NULL) {")
+    out.append("        printf(\"  TYPE(%s), PARAMETER :: %s = %s(%lld)\\n\", t, name, t, v);")
+    out.append("    } else {")
+    out.append("        printf(\"  INTEGER, PARAMETER :: %s = %lld\\n\", name, v);")
+    out.append("    }")
+    out.append("}")
+    out.append("")
+    out.append("static void line(const char *s) { printf(\"%s\\n\", s); }")
+    out.append("")
+    out.append("int main(int argc, char **argv)")
+    out.append("{")
+    out.append("    const char *mode = argc > 1 ? argv[1] : \"header\";")
+    out.append("    f08 = strcmp(mode, \"f08\") == 0;")
+    out.append("    line(\"! compi's constants for Fortran (printed by mpif_consts from mpi.h)\");")
+    for name, value in EXTRA_CONSTS:
+        out.append("    k(\"%s\", NULL, (long long)(%s));" % (name, value))
+    for name in consts:
+        t = htypes.get(name)
+        out.append("    k(\"%s\", %s, (long long)(%s));"
+                   % (name, '"%s"' % t if t else "NULL", name))
+    out.append("    if (f08) {")
+    for s in SENTINEL_LINES_F08:
+        out.append("        line(\"%s\");" % s)
+    out.append("        return 0;")
+    out.append("    }")
+    for s in SENTINEL_LINES:
+        out.append("    line(\"%s\");" % s)
+    for name in PREDEFINED_FNS:
+        out.append("    line(\"      EXTERNAL %s\");" % name)
+    out.append("    if (strcmp(mode, \"header\") == 0) {")
+    for s in externals:
+        out.append("        line(\"%s\");" % s)
+    out.append("    }")
+    out.append("    return 0;")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+# Fortran's names for the values compi's glue recognises by their address (fortran/glue.c
+# defines the common blocks); each in a common block of its own; MPI_STATUS_SIZE and
+# the kinds come from the constants above (mpif_consts.c prints them first)
+EXTRA_CONSTS = [
+    ("MPI_STATUS_SIZE", "(int)(sizeof(MPI_Status) / sizeof(MPI_Fint))"),
+    ("MPI_SOURCE", "1"),
+    ("MPI_TAG", "2"),
+    ("MPI_ERROR", "3"),
+    ("MPI_ADDRESS_KIND", "(int)sizeof(MPI_Aint)"),
+    ("MPI_OFFSET_KIND", "(int)sizeof(MPI_Offset)"),
+    ("MPI_COUNT_KIND", "(int)sizeof(MPI_Count)"),
+    ("MPI_INTEGER_KIND", "(int)sizeof(MPI_Fint)"),
+]
+
+SENTINEL_LINES = [
+    "      INTEGER MPI_BOTTOM, MPI_IN_PLACE",
+    "      COMMON /MPI_FORTRAN_BOTTOM/ MPI_BOTTOM",
+    "      COMMON /MPI_FORTRAN_IN_PLACE/ MPI_IN_PLACE",
+    "      INTEGER MPI_STATUS_IGNORE(MPI_STATUS_SIZE)",
+    "      COMMON /MPI_FORTRAN_STATUS_IGNORE/ MPI_STATUS_IGNORE",
+    "      INTEGER MPI_STATUSES_IGNORE(MPI_STATUS_SIZE, 1)",
+    "      COMMON /MPI_FORTRAN_STATUSES_IGNORE/ MPI_STATUSES_IGNORE",
+    "      INTEGER MPI_ERRCODES_IGNORE(1)",
+    "      COMMON /MPI_FORTRAN_ERRCODES_IGNORE/ MPI_ERRCODES_IGNORE",
+    "      INTEGER MPI_UNWEIGHTED(1), MPI_WEIGHTS_EMPTY(1)",
+    "      COMMON /MPI_FORTRAN_UNWEIGHTED/ MPI_UNWEIGHTED",
+    "      COMMON /MPI_FORTRAN_WEIGHTS_EMPTY/ MPI_WEIGHTS_EMPTY",
+    "      CHARACTER*1 MPI_ARGV_NULL(1)",
+    "      COMMON /MPI_FORTRAN_ARGV_NULL/ MPI_ARGV_NULL",
+    "      CHARACTER*1 MPI_ARGVS_NULL(1, 1)",
+    "      COMMON /MPI_FORTRAN_ARGVS_NULL/ MPI_ARGVS_NULL",
+    "      SAVE /MPI_FORTRAN_BOTTOM/, /MPI_FORTRAN_IN_PLACE/",
+    "      SAVE /MPI_FORTRAN_STATUS_IGNORE/, /MPI_FORTRAN_STATUSES_IGNORE/",
+    "      SAVE /MPI_FORTRAN_ERRCODES_IGNORE/, /MPI_FORTRAN_UNWEIGHTED/",
+    "      SAVE /MPI_FORTRAN_WEIGHTS_EMPTY/, /MPI_FORTRAN_ARGV_NULL/",
+    "      SAVE /MPI_FORTRAN_ARGVS_NULL/",
+]
+
+# the same common blocks in mpi_f08 (free form, statuses as TYPE(MPI_Status))
+SENTINEL_LINES_F08 = [
+    "  INTEGER :: MPI_BOTTOM, MPI_IN_PLACE, MPI_ERRCODES_IGNORE(1)",
+    "  INTEGER :: MPI_UNWEIGHTED(1), MPI_WEIGHTS_EMPTY(1)",
+    "  TYPE(MPI_Status) :: MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE(1)",
+    "  CHARACTER(LEN=1) :: MPI_ARGV_NULL(1), MPI_ARGVS_NULL(1, 1)",
+    "  COMMON /MPI_FORTRAN_BOTTOM/ MPI_BOTTOM",
+    "  COMMON /MPI_FORTRAN_IN_PLACE/ MPI_IN_PLACE",
+    "  COMMON /MPI_FORTRAN_STATUS_IGNORE/ MPI_STATUS_IGNORE",
+    "  COMMON /MPI_FORTRAN_STATUSES_IGNORE/ MPI_STATUSES_IGNORE",
+    "  COMMON /MPI_FORTRAN_ERRCODES_IGNORE/ MPI_ERRCODES_IGNORE",
+    "  COMMON /MPI_FORTRAN_UNWEIGHTED/ MPI_UNWEIGHTED",
+    "  COMMON /MPI_FORTRAN_WEIGHTS_EMPTY/ MPI_WEIGHTS_EMPTY",
+    "  COMMON /MPI_FORTRAN_ARGV_NULL/ MPI_ARGV_NULL",
+    "  COMMON /MPI_FORTRAN_ARGVS_NULL/ MPI_ARGVS_NULL",
+    "  SAVE :: /MPI_FORTRAN_BOTTOM/, /MPI_FORTRAN_IN_PLACE/, /MPI_FORTRAN_STATUS_IGNORE/",
+    "  SAVE :: /MPI_FORTRAN_STATUSES_IGNORE/, /MPI_FORTRAN_ERRCODES_IGNORE/",
+    "  SAVE :: /MPI_FORTRAN_UNWEIGHTED/, /MPI_FORTRAN_WEIGHTS_EMPTY/",
+    "  SAVE :: /MPI_FORTRAN_ARGV_NULL/, /MPI_FORTRAN_ARGVS_NULL/",
+]
+
+# the predefined callbacks Fortran programs pass by name (fortran/glue_manual.c has them)
+PREDEFINED_FNS = ["MPI_COMM_NULL_COPY_FN", "MPI_COMM_NULL_DELETE_FN", "MPI_COMM_DUP_FN",
+                  "MPI_TYPE_NULL_COPY_FN", "MPI_TYPE_NULL_DELETE_FN", "MPI_TYPE_DUP_FN",
+                  "MPI_WIN_NULL_COPY_FN", "MPI_WIN_NULL_DELETE_FN", "MPI_WIN_DUP_FN",
+                  "MPI_NULL_COPY_FN", "MPI_NULL_DELETE_FN", "MPI_DUP_FN"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    here = os.path.dirname(os.path.abspath(__file__))
+    top = os.path.dirname(os.path.dirname(here))
+    ap.add_argument("--header", default=os.path.join(top, "include", "mpi.h"))
+    ap.add_argument("--out", default=os.path.join(top, "fortran", "gen"))
+    ap.add_argument("--quiet", action="store_true")
+    a = ap.parse_args()
+
+    std.use_api_version(1, force_bundled=True)
+    version = std.__dict__.get("__version__", "")
+    try:
+        from importlib.metadata import version as pkg_version
+        version = pkg_version("pympistandard")
+    except Exception:
+        pass
+    have = compi_procedures(a.header)
+    consts = compi_constants(a.header)
+
+    glue = [GLUE_HEAD % version]
+    interfaces = []
+    f08 = []
+    f08_externals = []
+    generics = []
+    no_f08 = []
+    fortran_only = []
+    missing_c = []   # in the standard, not in compi
+    no_fortran = []  # in compi, no Fortran binding here (reason)
+    bound = []       # generated glue
+    manual = []      # hand-written glue
+    externals = []
+    for key in sorted(std.PROCEDURES):
+        proc = std.PROCEDURES[key]
+        c = proc.express.iso_c
+        if c is None:
+            # Fortran only: MPI_F_SYNC_REG by hand, MPI_SIZEOF not yet
+            name = proc._parseset["name"]
+            if name in FORTRAN_ONLY_MANUAL:
+                manual.append(name)
+                interfaces.append(procedure_interface(proc))
+                f08_externals.append(procedure_interface(proc))
+            elif proc.express.f90 is not None or proc.express.f08 is not None:
+                fortran_only.append(name)
+            continue
+        cname = c.name
+        if not cname.startswith("MPI_") or cname.startswith("MPI_T_"):
+            # the tool interface has no Fortran binding
+            if cname[4:] not in have:
+                missing_c.append(cname)
+            continue
+        if cname[4:] not in have:
+            missing_c.append(cname)
+            continue
+        f = proc.express.f90
+        if f is None or not proc._parseset["attributes"]["f90_expressible"]:
+            continue
+        if cname in MANUAL:
+            manual.append(cname)
+        else:
+            src, why = procedure_glue(proc)
+            if src is None:
+                no_fortran.append((cname, why))
+                continue
+            glue.append(src + "\n")
+            bound.append(cname)
+        if has_cptr(proc):
+            # a generic name for the INTEGER and the TYPE(C_PTR) base address; the glue
+            # of the second is the first's (both are an address's 8 bytes)
+            generics.append("INTERFACE %s\n%s%sEND INTERFACE %s\n" % (
+                f.name, procedure_interface(proc), procedure_interface(proc, True), f.name))
+            glue.append("COMPI_F_ALIAS(%s_cptr_, %s_);\nCOMPI_F_ALIAS(p%s_cptr_, %s_);\n\n"
+                        % ((cname.lower(),) * 4))
+        else:
+            interfaces.append(procedure_interface(proc))
+        if f.return_type is not None:
+            for name in (f.name, "P" + f.name):
+                externals.append("      %s %s" % (f.return_type, name))
+                externals.append("      EXTERNAL %s" % name)
+        if f.return_type is not None:
+            f08_externals.append(procedure_interface(proc))
+        else:
+            w, why = f08_wrapper(proc)
+            if w is None:
+                no_f08.append((cname, why))
+            else:
+                f08.append((cname, w))
+
+    os.makedirs(a.out, exist_ok=True)
+
+    def write(name, text):
+        with open(os.path.join(a.out, name), "w") as fh:
+            fh.write(text)
+
+    write("glue.c", "".join(glue))
+    write("mpif_consts.c", mpif_program(consts, handle_types(a.header), externals))
+
+    iface = ["! Generated by tools/mpigen/mpigen.py from the MPI standard's description",
+             "! (pympistandard %s) and include/mpi.h: do not edit." % version,
+             "! The explicit interfaces of the module mpi, one per procedure compi binds.",
+             "INTERFACE"]
+    write("mpi_interfaces.f90", "\n".join(iface) + "\n" + "".join(interfaces) +
+          "END INTERFACE\n" + "".join(generics))
+
+    mod = ["! Generated by tools/mpigen/mpigen.py from the MPI standard's description",
+           "! (pympistandard %s) and include/mpi.h: do not edit." % version,
+           "! The module mpi_f08: the types and constants of mpi_f08_types, and per MPI",
+           "! procedure a generic name whose procedure hands its arguments on to mpif.h's",
+           "! (a handle's MPI_VAL is the handle of mpif.h and use mpi).",
+           "MODULE mpi_f08",
+           "  USE mpi_f08_types",
+           "  IMPLICIT NONE"]
+    for cname, _ in f08:
+        mod.append("  INTERFACE %s" % cname)
+        mod.append("    MODULE PROCEDURE %s_f08" % cname)
+        mod.append("  END INTERFACE %s" % cname)
+    mod.append("  INTERFACE")
+    mod.append("".join(f08_externals).rstrip("\n"))
+    mod.append("  END INTERFACE")
+    mod.append("CONTAINS")
+    for _, w in f08:
+        mod.append(w)
+    mod.append("END MODULE mpi_f08")
+    write("mpi_f08.f90", "\n".join(mod) + "\n")
+    write("mpi_f08_types.f90", f08_types_module(version))
+
+    rep = []
+    rep.append("compi and the MPI standard (pympistandard %s): the report of" % version)
+    rep.append("tools/mpigen/mpigen.py.  Generated: do not edit.")
+    rep.append("")
+    rep.append("Fortran (mpif.h, use mpi): %d procedures bound by the generator, %d by hand"
+               % (len(bound), len(manual)))
+    rep.append("(fortran/glue_manual.c), %d with a Fortran binding in use mpi_f08."
+               % len(f08))
+    rep.append("")
+    rep.append("Procedures bound in mpif.h and use mpi but not in use mpi_f08 (%d):" % len(no_f08))
+    for n, why in no_f08:
+        rep.append("  %-36s %s" % (n, why))
+    rep.append("")
+    rep.append("Procedures compi implements in C that have no Fortran binding (%d):"
+               % len(no_fortran))
+    for n, why in no_fortran:
+        rep.append("  %-36s %s" % (n, why))
+    rep.append("")
+    rep.append("Procedures of the standard that exist in Fortran only and are not provided (%d):"
+               % len(fortran_only))
+    for n in fortran_only:
+        rep.append("  " + n)
+    rep.append("")
+    rep.append("Procedures of the standard compi does not implement (%d), in C or Fortran:"
+               % len(missing_c))
+    for n in missing_c:
+        rep.append("  " + n)
+    write("gaps.txt", "\n".join(rep) + "\n")
+    if not a.quiet:
+        print("mpigen: %d procedures bound (%d by hand), %d in C only, %d of the standard "
+              "not in compi: %s" % (len(bound) + len(manual), len(manual), len(no_fortran),
+                                    len(missing_c), os.path.join(a.out, "gaps.txt")))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -12,6 +12,11 @@
 #                the two joined by a veth pair (10.9.x.1/24, 10.9.x.2/24): two "hosts" on
 #                one machine, which only ofi (over TCP) joins.  Needs root, ip and unshare;
 #                skipped otherwise.  The namespaces are removed when the script ends.
+#   client=N     (with netns) two jobs of two mpiruns instead of one: `PROG server FILE`
+#                at the line's np under a mpirun in namespace 0 (host h0), which writes
+#                its port's name to FILE, and `PROG client FILE` at np N under a mpirun in
+#                namespace 1 (h1), which connects to it (portjobs); for ok both exit 0 and
+#                print their ok lines, and neither leaves anything behind
 #   anything else an argument of the program
 # and two more expectations are understood (judged here, see mt_judge_extra):
 #   error=ERE[~ERE...]   non-zero exit within the limit, and each ERE (grep -E) matches
@@ -119,6 +124,62 @@ EOF
     echo "$w"
 }
 
+# jobs_run prog client_np np expect limit description: the two jobs of a client=N line,
+# each under its own mpirun in its own namespace (the settings in $MPIRUN_ARGS for both)
+jobs_run() {
+    name="$1 np=$3+$2: $6"
+    mt_why=
+    mt_rc=0
+    mt_elapsed=0
+    : >"$MT_TMP/out"
+    if ! path=$(mt_prog_plain "$1"); then
+        mt_why="could not build $1 with $MPICC"
+        mt_not_ok "$name"
+        return
+    fi
+    portfile="$MT_TMP/port"
+    rm -f "$portfile" "$portfile.tmp"
+    mt_list_ours >"$MT_TMP/before"
+    mt_outer=$(($5 + 15))
+    mt_cmd="(h0) $MPIRUN $MPIRUN_ARGS -np $3 $path server FILE & (h1) $MPIRUN $MPIRUN_ARGS -np $2 $path client FILE"
+    start=$(mt_now)
+    # shellcheck disable=SC2016 # $0 and $@ are the inner shell's
+    timeout -k 5 "$mt_outer" ip netns exec "$NS_A" unshare --uts \
+        sh -c 'hostname h0 && exec "$@"' sh "$MPIRUN" --timeout "$5" $MPIRUN_ARGS -np "$3" \
+        "$path" server "$portfile" >"$MT_TMP/server" 2>&1 </dev/null &
+    spid=$!
+    # shellcheck disable=SC2016
+    timeout -k 5 "$mt_outer" ip netns exec "$NS_B" unshare --uts \
+        sh -c 'hostname h1 && exec "$@"' sh "$MPIRUN" --timeout "$5" $MPIRUN_ARGS -np "$2" \
+        "$path" client "$portfile" >"$MT_TMP/client" 2>&1 </dev/null
+    crc=$?
+    wait $spid
+    src=$?
+    mt_rc=$((src != 0 ? src : crc))
+    mt_elapsed=$(mt_secs "$start" "$(mt_now)")
+    { sed 's/^/server: /' "$MT_TMP/server"; sed 's/^/client: /' "$MT_TMP/client"; } >"$MT_TMP/out"
+    if mt_le "$mt_outer" "$mt_elapsed"; then
+        mt_why="TIMEOUT: killed after $mt_elapsed s (limit $5 s + grace): a hang"
+    elif [ "$4" != ok ]; then
+        mt_judge_extra "$4" "$1" "$3" "$5" || :
+    elif [ "$src" -ne 0 ] || [ "$crc" -ne 0 ]; then
+        mt_why="exit status: server $src, client $crc; expected 0 and 0"
+    elif ! grep -qx "ok: $1 np=$3" "$MT_TMP/server" ||
+        ! grep -qx "ok: $1-client np=$2" "$MT_TMP/client"; then
+        mt_why="no line 'ok: $1 np=$3' from the server or 'ok: $1-client np=$2' from the client"
+    elif ! mt_le "$mt_elapsed" "$5"; then
+        mt_why="the jobs took $mt_elapsed s (limit $5 s)"
+    fi
+    if [ -z "$mt_why" ] && ! left=$(mt_leftovers_since "$MT_TMP/before"); then
+        mt_why="the jobs left files behind: $(echo $left)"
+    fi
+    if [ -n "$mt_why" ]; then
+        mt_not_ok "$name"
+    else
+        mt_ok "$name ($mt_elapsed s)"
+    fi
+}
+
 mt_stamp
 lines=$(mt_lines ofi)
 if [ -z "$lines" ]; then
@@ -141,10 +202,12 @@ echo "$lines" | while read -r script prog args nps expect lim desc; do
     pargs=
     btl="--mca btl ofi,self"
     netns=0
+    client=
     for a in $(echo "$args" | tr , ' '); do
         case $a in
         -) ;;
         netns) netns=1 ;;
+        client=*) client=${a#client=} ;;
         btl=default) btl= ;;
         btl=*) btl="--mca btl $(echo "${a#btl=}" | tr + ,)" ;;
         *=*) launch="$launch --mca ${a%%=*} ${a#*=}" ;;
@@ -165,6 +228,11 @@ echo "$lines" | while read -r script prog args nps expect lim desc; do
         mt_prog() { mt_prog_plain "$@"; }
     fi
     for np in $(echo "$nps" | tr , ' '); do
-        mt_run_one "$prog" "${pargs:--}" "$np" "$expect" "$lim" "$desc [$args]" </dev/null
+        if [ -n "$client" ]; then
+            slim=$(awk -v l="$lim" -v s="$MT_TIMEOUT_SCALE" 'BEGIN { printf "%d", l * s }')
+            jobs_run "$prog" "$client" "$np" "$expect" "$slim" "$desc [$args]" </dev/null
+        else
+            mt_run_one "$prog" "${pargs:--}" "$np" "$expect" "$lim" "$desc [$args]" </dev/null
+        fi
     done
 done

@@ -550,15 +550,23 @@ static compi_status_t connect_dyn(int r, btl_endpoint_t **ep_p)
     }
     st->dyn[k] = ep;
     /* what it sent before we knew it, in sequence order, for the next progress() */
+    int early = 0;
     for (ofi_buf_t **pp = &st->unclaimed; *pp != NULL;) {
         ofi_buf_t *b = *pp;
         if (wire_id(ofi_buf_wire(b)) == ep->id) {
             *pp = b->next;
             rx_hold(ep, b, ofi_buf_wire(b)->seq);
-            st->claimed = 1;
+            early++;
         } else {
             pp = &b->next;
         }
+    }
+    if (early > 0) {
+        st->claimed = 1;
+        st->svc->log_verbose(2,
+                             "btl ofi: %d fragments from process %d of another world came "
+                             "before its endpoint",
+                             early, r);
     }
     *ep_p = ep;
     return COMPI_OK;

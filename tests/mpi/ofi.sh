@@ -124,61 +124,12 @@ EOF
     echo "$w"
 }
 
-# jobs_run prog client_np np expect limit description: the two jobs of a client=N line,
-# each under its own mpirun in its own namespace (the settings in $MPIRUN_ARGS for both)
-jobs_run() {
-    name="$1 np=$3+$2: $6"
-    mt_why=
-    mt_rc=0
-    mt_elapsed=0
-    : >"$MT_TMP/out"
-    if ! path=$(mt_prog_plain "$1"); then
-        mt_why="could not build $1 with $MPICC"
-        mt_not_ok "$name"
-        return
-    fi
-    portfile="$MT_TMP/port"
-    rm -f "$portfile" "$portfile.tmp"
-    mt_list_ours >"$MT_TMP/before"
-    mt_outer=$(($5 + 15))
-    mt_cmd="(h0) $MPIRUN $MPIRUN_ARGS -np $3 $path server FILE & (h1) $MPIRUN $MPIRUN_ARGS -np $2 $path client FILE"
-    start=$(mt_now)
-    # shellcheck disable=SC2016 # $0 and $@ are the inner shell's
-    timeout -k 5 "$mt_outer" ip netns exec "$NS_A" unshare --uts \
-        sh -c 'hostname h0 && exec "$@"' sh "$MPIRUN" --timeout "$5" $MPIRUN_ARGS -np "$3" \
-        "$path" server "$portfile" >"$MT_TMP/server" 2>&1 </dev/null &
-    spid=$!
-    # shellcheck disable=SC2016
-    timeout -k 5 "$mt_outer" ip netns exec "$NS_B" unshare --uts \
-        sh -c 'hostname h1 && exec "$@"' sh "$MPIRUN" --timeout "$5" $MPIRUN_ARGS -np "$2" \
-        "$path" client "$portfile" >"$MT_TMP/client" 2>&1 </dev/null
-    crc=$?
-    wait $spid
-    src=$?
-    mt_rc=$((src != 0 ? src : crc))
-    mt_elapsed=$(mt_secs "$start" "$(mt_now)")
-    { sed 's/^/server: /' "$MT_TMP/server"; sed 's/^/client: /' "$MT_TMP/client"; } >"$MT_TMP/out"
-    if mt_le "$mt_outer" "$mt_elapsed"; then
-        mt_why="TIMEOUT: killed after $mt_elapsed s (limit $5 s + grace): a hang"
-    elif [ "$4" != ok ]; then
-        mt_judge_extra "$4" "$1" "$3" "$5" || :
-    elif [ "$src" -ne 0 ] || [ "$crc" -ne 0 ]; then
-        mt_why="exit status: server $src, client $crc; expected 0 and 0"
-    elif ! grep -qx "ok: $1 np=$3" "$MT_TMP/server" ||
-        ! grep -qx "ok: $1-client np=$2" "$MT_TMP/client"; then
-        mt_why="no line 'ok: $1 np=$3' from the server or 'ok: $1-client np=$2' from the client"
-    elif ! mt_le "$mt_elapsed" "$5"; then
-        mt_why="the jobs took $mt_elapsed s (limit $5 s)"
-    fi
-    if [ -z "$mt_why" ] && ! left=$(mt_leftovers_since "$MT_TMP/before"); then
-        mt_why="the jobs left files behind: $(echo $left)"
-    fi
-    if [ -n "$mt_why" ]; then
-        mt_not_ok "$name"
-    else
-        mt_ok "$name ($mt_elapsed s)"
-    fi
-}
+# the two jobs of a client=N line (lib.sh's mt_jobs_run): each mpirun in a namespace
+# of its own, under host name h0 (the server) or h1 (the client)
+# shellcheck disable=SC2016 # $@ is the inner shell's
+mt_jobs_side0() { ip netns exec "$NS_A" unshare --uts sh -c 'hostname h0 && exec "$@"' sh "$@"; }
+# shellcheck disable=SC2016
+mt_jobs_side1() { ip netns exec "$NS_B" unshare --uts sh -c 'hostname h1 && exec "$@"' sh "$@"; }
 
 mt_stamp
 lines=$(mt_lines ofi)
@@ -222,7 +173,7 @@ echo "$lines" | while read -r script prog args nps expect lim desc; do
         done
         continue
     fi
-    if [ $netns = 1 ]; then
+    if [ $netns = 1 ] && [ -z "$client" ]; then
         mt_prog() { mt_prog_netns "$@"; }
     else
         mt_prog() { mt_prog_plain "$@"; }
@@ -230,7 +181,7 @@ echo "$lines" | while read -r script prog args nps expect lim desc; do
     for np in $(echo "$nps" | tr , ' '); do
         if [ -n "$client" ]; then
             slim=$(awk -v l="$lim" -v s="$MT_TIMEOUT_SCALE" 'BEGIN { printf "%d", l * s }')
-            jobs_run "$prog" "$client" "$np" "$expect" "$slim" "$desc [$args]" </dev/null
+            mt_jobs_run "$prog" "$client" "$np" "$expect" "$slim" "$desc [$args]" </dev/null
         else
             mt_run_one "$prog" "${pargs:--}" "$np" "$expect" "$lim" "$desc [$args]" </dev/null
         fi

@@ -168,6 +168,22 @@ mt_launch() {
     mt_rc=$?
 }
 
+# mt_begin prog name: a run's state reset, and $path the program (built here with
+# $MPICC when set); non-zero, the test reported as failed, when it cannot be built
+mt_begin() {
+    mt_why=
+    mt_cmd=
+    mt_rc=0
+    mt_elapsed=0
+    : >"$MT_TMP/out"
+    if ! path=$(mt_prog "$1"); then
+        mt_why="could not build $1 with $MPICC"
+        cp "$MT_TMP/build.log" "$MT_TMP/out"
+        mt_not_ok "$2"
+        return 1
+    fi
+}
+
 # mt_jobs_run prog client_np np expect limit description: two jobs of two mpiruns at
 # once (portjobs): `PROG server FILE` at np, which writes its port's name to FILE, and
 # `PROG client FILE` at client_np, which connects to it, each started through the
@@ -179,15 +195,7 @@ mt_jobs_side0() { "$@"; }
 mt_jobs_side1() { "$@"; }
 mt_jobs_run() {
     name="$1 np=$3+$2: $6"
-    mt_why=
-    mt_rc=0
-    mt_elapsed=0
-    : >"$MT_TMP/out"
-    if ! path=$(mt_prog "$1"); then
-        mt_why="could not build $1 with $MPICC"
-        mt_not_ok "$name"
-        return
-    fi
+    mt_begin "$1" "$name" || return
     portfile="$MT_TMP/port"
     rm -f "$portfile" "$portfile.tmp"
     mt_list_ours >"$MT_TMP/before"
@@ -338,17 +346,7 @@ mt_run_one() {
     name="$r_prog"
     [ "$r_args" != - ] && name="$name $(echo "$r_args" | tr , ' ')"
     name="$name np=$r_np: $r_desc"
-    mt_why=
-    mt_cmd=
-    mt_rc=0
-    mt_elapsed=0
-    : >"$MT_TMP/out"
-    if ! path=$(mt_prog "$r_prog"); then
-        mt_why="could not build $r_prog with $MPICC"
-        cp "$MT_TMP/build.log" "$MT_TMP/out"
-        mt_not_ok "$name"
-        return
-    fi
+    mt_begin "$r_prog" "$name" || return
     if [ ! -x "$path" ]; then
         mt_why="program $path is missing (not built?)"
         mt_not_ok "$name"

@@ -128,7 +128,8 @@ static compi_status_t connect_peers(int n, const int *ranks)
                                 tried[0] ? tried : "none");
             } else {
                 compi_log_error("pml: no transport reaches process %d of another world (btls "
-                                "tried: %s; only shared memory connects worlds, on one host)",
+                                "tried: %s; sm reaches one on this host, ofi one on another "
+                                "host when both jobs run with --mca btl_ofi_dynamic 1)",
                                 rte_peer_gid(ranks[i]), tried[0] ? tried : "none");
             }
             st = COMPI_ERR_UNREACHABLE;

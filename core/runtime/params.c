@@ -31,8 +31,8 @@ static size_t nparams, capparams;
 
 /* every parameter the library registers, wherever and whenever (sorted) */
 static const char *const param_all_names[] = {
-    "btl", "btl_base_verbose", "btl_ofi_eager_limit", "btl_ofi_iface", "btl_ofi_local",
-    "btl_ofi_max_frag", "btl_ofi_provider", "btl_ofi_rx_bufs", "btl_ofi_tx_bufs",
+    "btl", "btl_base_verbose", "btl_ofi_dynamic", "btl_ofi_eager_limit", "btl_ofi_iface",
+    "btl_ofi_local", "btl_ofi_max_frag", "btl_ofi_provider", "btl_ofi_rx_bufs", "btl_ofi_tx_bufs",
     "btl_self_eager_limit", "btl_self_max_frag", "btl_sm_backing", "btl_sm_cma_chunk",
     "btl_sm_doorbell", "btl_sm_eager_limit", "btl_sm_max_frag", "btl_sm_ring_size",
     "btl_sm_single_copy",

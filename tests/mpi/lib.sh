@@ -168,6 +168,73 @@ mt_launch() {
     mt_rc=$?
 }
 
+# mt_begin prog name: a run's state reset, and $path the program (built here with
+# $MPICC when set); non-zero, the test reported as failed, when it cannot be built
+mt_begin() {
+    mt_why=
+    mt_cmd=
+    mt_rc=0
+    mt_elapsed=0
+    : >"$MT_TMP/out"
+    if ! path=$(mt_prog "$1"); then
+        mt_why="could not build $1 with $MPICC"
+        cp "$MT_TMP/build.log" "$MT_TMP/out"
+        mt_not_ok "$2"
+        return 1
+    fi
+}
+
+# mt_jobs_run prog client_np np expect limit description: two jobs of two mpiruns at
+# once (portjobs): `PROG server FILE` at np, which writes its port's name to FILE, and
+# `PROG client FILE` at client_np, which connects to it, each started through the
+# command prefix function mt_jobs_side0 / mt_jobs_side1 (default: none; ofi.sh puts
+# each in a network namespace of its own).  expect ok: both exit 0 and print their ok
+# lines; anything else goes to mt_judge_extra over both outputs.  Neither may leave
+# files behind.
+mt_jobs_side0() { "$@"; }
+mt_jobs_side1() { "$@"; }
+mt_jobs_run() {
+    name="$1 np=$3+$2: $6"
+    mt_begin "$1" "$name" || return
+    portfile="$MT_TMP/port"
+    rm -f "$portfile" "$portfile.tmp"
+    mt_list_ours >"$MT_TMP/before"
+    mt_outer=$(($5 + 15))
+    mt_cmd="$MPIRUN --timeout $5 $MPIRUN_ARGS -np $3 $path server FILE & $MPIRUN --timeout $5 $MPIRUN_ARGS -np $2 $path client FILE"
+    start=$(mt_now)
+    mt_jobs_side0 timeout -k 5 "$mt_outer" "$MPIRUN" --timeout "$5" $MPIRUN_ARGS -np "$3" \
+        "$path" server "$portfile" >"$MT_TMP/server" 2>&1 </dev/null &
+    spid=$!
+    mt_jobs_side1 timeout -k 5 "$mt_outer" "$MPIRUN" --timeout "$5" $MPIRUN_ARGS -np "$2" \
+        "$path" client "$portfile" >"$MT_TMP/client" 2>&1 </dev/null
+    crc=$?
+    wait $spid
+    src=$?
+    mt_rc=$((src != 0 ? src : crc))
+    mt_elapsed=$(mt_secs "$start" "$(mt_now)")
+    { sed 's/^/server: /' "$MT_TMP/server"; sed 's/^/client: /' "$MT_TMP/client"; } >"$MT_TMP/out"
+    if mt_le "$mt_outer" "$mt_elapsed"; then
+        mt_why="TIMEOUT: killed after $mt_elapsed s (limit $5 s + grace): a hang"
+    elif [ "$4" != ok ]; then
+        mt_judge_extra "$4" "$1" "$3" "$5" || :
+    elif [ "$src" -ne 0 ] || [ "$crc" -ne 0 ]; then
+        mt_why="exit status: server $src, client $crc; expected 0 and 0"
+    elif ! grep -qx "ok: $1 np=$3" "$MT_TMP/server" ||
+        ! grep -qx "ok: $1-client np=$2" "$MT_TMP/client"; then
+        mt_why="no line 'ok: $1 np=$3' from the server or 'ok: $1-client np=$2' from the client"
+    elif ! mt_le "$mt_elapsed" "$5"; then
+        mt_why="the jobs took $mt_elapsed s (limit $5 s)"
+    fi
+    if [ -z "$mt_why" ] && ! left=$(mt_leftovers_since "$MT_TMP/before"); then
+        mt_why="the jobs left files behind: $(echo $left)"
+    fi
+    if [ -n "$mt_why" ]; then
+        mt_not_ok "$name"
+    else
+        mt_ok "$name ($mt_elapsed s)"
+    fi
+}
+
 mt_ok() {
     mt_n=$((mt_n + 1))
     echo "ok $mt_n - $*"
@@ -279,17 +346,7 @@ mt_run_one() {
     name="$r_prog"
     [ "$r_args" != - ] && name="$name $(echo "$r_args" | tr , ' ')"
     name="$name np=$r_np: $r_desc"
-    mt_why=
-    mt_cmd=
-    mt_rc=0
-    mt_elapsed=0
-    : >"$MT_TMP/out"
-    if ! path=$(mt_prog "$r_prog"); then
-        mt_why="could not build $r_prog with $MPICC"
-        cp "$MT_TMP/build.log" "$MT_TMP/out"
-        mt_not_ok "$name"
-        return
-    fi
+    mt_begin "$r_prog" "$name" || return
     if [ ! -x "$path" ]; then
         mt_why="program $path is missing (not built?)"
         mt_not_ok "$name"

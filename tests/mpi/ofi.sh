@@ -12,6 +12,11 @@
 #                the two joined by a veth pair (10.9.x.1/24, 10.9.x.2/24): two "hosts" on
 #                one machine, which only ofi (over TCP) joins.  Needs root, ip and unshare;
 #                skipped otherwise.  The namespaces are removed when the script ends.
+#   client=N     (with netns) two jobs of two mpiruns instead of one: `PROG server FILE`
+#                at the line's np under a mpirun in namespace 0 (host h0), which writes
+#                its port's name to FILE, and `PROG client FILE` at np N under a mpirun in
+#                namespace 1 (h1), which connects to it (portjobs); for ok both exit 0 and
+#                print their ok lines, and neither leaves anything behind
 #   anything else an argument of the program
 # and two more expectations are understood (judged here, see mt_judge_extra):
 #   error=ERE[~ERE...]   non-zero exit within the limit, and each ERE (grep -E) matches
@@ -119,6 +124,13 @@ EOF
     echo "$w"
 }
 
+# the two jobs of a client=N line (lib.sh's mt_jobs_run): each mpirun in a namespace
+# of its own, under host name h0 (the server) or h1 (the client)
+# shellcheck disable=SC2016 # $@ is the inner shell's
+mt_jobs_side0() { ip netns exec "$NS_A" unshare --uts sh -c 'hostname h0 && exec "$@"' sh "$@"; }
+# shellcheck disable=SC2016
+mt_jobs_side1() { ip netns exec "$NS_B" unshare --uts sh -c 'hostname h1 && exec "$@"' sh "$@"; }
+
 mt_stamp
 lines=$(mt_lines ofi)
 if [ -z "$lines" ]; then
@@ -141,10 +153,12 @@ echo "$lines" | while read -r script prog args nps expect lim desc; do
     pargs=
     btl="--mca btl ofi,self"
     netns=0
+    client=
     for a in $(echo "$args" | tr , ' '); do
         case $a in
         -) ;;
         netns) netns=1 ;;
+        client=*) client=${a#client=} ;;
         btl=default) btl= ;;
         btl=*) btl="--mca btl $(echo "${a#btl=}" | tr + ,)" ;;
         *=*) launch="$launch --mca ${a%%=*} ${a#*=}" ;;
@@ -159,12 +173,17 @@ echo "$lines" | while read -r script prog args nps expect lim desc; do
         done
         continue
     fi
-    if [ $netns = 1 ]; then
+    if [ $netns = 1 ] && [ -z "$client" ]; then
         mt_prog() { mt_prog_netns "$@"; }
     else
         mt_prog() { mt_prog_plain "$@"; }
     fi
     for np in $(echo "$nps" | tr , ' '); do
-        mt_run_one "$prog" "${pargs:--}" "$np" "$expect" "$lim" "$desc [$args]" </dev/null
+        if [ -n "$client" ]; then
+            slim=$(awk -v l="$lim" -v s="$MT_TIMEOUT_SCALE" 'BEGIN { printf "%d", l * s }')
+            mt_jobs_run "$prog" "$client" "$np" "$expect" "$slim" "$desc [$args]" </dev/null
+        else
+            mt_run_one "$prog" "${pargs:--}" "$np" "$expect" "$lim" "$desc [$args]" </dev/null
+        fi
     done
 done

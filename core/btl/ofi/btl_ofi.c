@@ -15,11 +15,14 @@
 #include "core/include/compi_common.h"
 
 #include <rdma/fi_cm.h>
+#include <inttypes.h>
 #include <rdma/fi_errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
 #define OFI_BATCH 16     /* completions read per fi_cq_read */
 #define OFI_DRAIN_SECS 2 /* finalize: how long sends in flight may take to complete */
@@ -140,9 +143,15 @@ static compi_status_t btl_ofi_commit(btl_endpoint_t *ep, void *frag, size_t len)
         return COMPI_ERR_INVALID_PARAM;
     ep->reserved = NULL;
     ofi_wire_hdr_t *h = ofi_buf_wire(b);
-    h->src = (uint32_t)btl_ofi_state.svc->world_rank;
     h->seq = ep->tx_seq++;
-    h->magic = OFI_WIRE_MAGIC;
+    if (compi_likely(ep->world_rank < btl_ofi_state.svc->world_size)) {
+        h->src = (uint32_t)btl_ofi_state.svc->world_rank;
+        h->magic = OFI_WIRE_MAGIC;
+    } else {
+        h->src = (uint32_t)btl_ofi_state.id;
+        h->id_hi = (uint32_t)(btl_ofi_state.id >> 32);
+        h->magic = OFI_WIRE_MAGIC_OTHER;
+    }
     b->len = sizeof(*h) + len;
     if (compi_likely(ep->bl_head == NULL)) {
         int rc = post_send(b);
@@ -192,36 +201,28 @@ static void rx_hold(btl_endpoint_t *ep, ofi_buf_t *b, uint32_t seq)
     *pp = b;
 }
 
-/* a receive completed: deliver it if it is the pair's next, then those it held up */
-static int rx_arrived(ofi_buf_t *b, size_t len)
+/* the endpoint of the process of another world whose id is `id`; NULL: not met yet */
+static btl_endpoint_t *dyn_find(uint64_t id)
 {
     btl_ofi_state_t *st = &btl_ofi_state;
-    const ofi_wire_hdr_t *h = ofi_buf_wire(b);
+
+    for (int i = 0; i < st->n_dyn; i++) {
+        if (st->dyn[i] != NULL && st->dyn[i]->id == id)
+            return st->dyn[i];
+    }
+    return NULL;
+}
+
+static uint64_t wire_id(const ofi_wire_hdr_t *h)
+{
+    return (uint64_t)h->id_hi << 32 | h->src;
+}
+
+/* deliver what `ep` holds back from its next sequence number on; how many */
+static int rx_drain_early(btl_endpoint_t *ep)
+{
     int n = 0;
 
-    if (compi_unlikely(len < sizeof(*h) || h->magic != OFI_WIRE_MAGIC ||
-                       h->src >= (uint32_t)st->svc->world_size)) {
-        st->svc->log_error("btl ofi: dropped a message of %zu bytes that is not ours (magic "
-                           "0x%x, source %u)",
-                           len, len >= sizeof(*h) ? h->magic : 0, len >= sizeof(*h) ? h->src : 0);
-        rx_post(b);
-        return 0;
-    }
-    btl_endpoint_t *ep = &st->eps[h->src];
-    b->len = len;
-    if (compi_unlikely(h->seq != ep->rx_seq)) {
-        if ((int32_t)(h->seq - ep->rx_seq) < 0) {
-            /* a fragment twice: going on would hand the PML a wrong stream */
-            st->svc->log_error("btl ofi: fragment %u from rank %u arrived again (expecting %u) "
-                               "over provider %s",
-                               h->seq, h->src, ep->rx_seq, st->info->fabric_attr->prov_name);
-            abort();
-        }
-        rx_hold(ep, b, h->seq);
-        return 0;
-    }
-    rx_deliver(ep, b);
-    n++;
     while (ep->early != NULL && ep->early->seq == ep->rx_seq) {
         ofi_buf_t *e = ep->early;
         ep->early = e->next;
@@ -229,6 +230,61 @@ static int rx_arrived(ofi_buf_t *b, size_t len)
         n++;
     }
     return n;
+}
+
+/* `b` came from the peer of `ep`: deliver it if it is the pair's next, then those it held
+   up; how many were delivered */
+static int rx_take(btl_endpoint_t *ep, ofi_buf_t *b)
+{
+    btl_ofi_state_t *st = &btl_ofi_state;
+    const ofi_wire_hdr_t *h = ofi_buf_wire(b);
+
+    if (compi_unlikely(h->seq != ep->rx_seq)) {
+        if ((int32_t)(h->seq - ep->rx_seq) < 0) {
+            /* a fragment twice: going on would hand the PML a wrong stream */
+            st->svc->log_error("btl ofi: fragment %u from peer %d arrived again (expecting %u) "
+                               "over provider %s",
+                               h->seq, ep->world_rank, ep->rx_seq,
+                               st->info->fabric_attr->prov_name);
+            abort();
+        }
+        rx_hold(ep, b, h->seq);
+        return 0;
+    }
+    rx_deliver(ep, b);
+    return 1 + rx_drain_early(ep);
+}
+
+/* a receive completed: deliver it if it is the pair's next, then those it held up */
+static int rx_arrived(ofi_buf_t *b, size_t len)
+{
+    btl_ofi_state_t *st = &btl_ofi_state;
+    const ofi_wire_hdr_t *h = ofi_buf_wire(b);
+    btl_endpoint_t *ep;
+
+    b->len = len;
+    if (compi_likely(len >= sizeof(*h) && h->magic == OFI_WIRE_MAGIC &&
+                     h->src < (uint32_t)st->svc->world_size)) {
+        ep = &st->eps[h->src];
+    } else if (len >= sizeof(*h) && h->magic == OFI_WIRE_MAGIC_OTHER && st->dynamic) {
+        ep = dyn_find(wire_id(h));
+        if (ep == NULL) {
+            /* its add_procs ran before ours: kept until ours makes the endpoint */
+            ofi_buf_t **pp = &st->unclaimed;
+            while (*pp != NULL)
+                pp = &(*pp)->next;
+            b->next = NULL;
+            *pp = b;
+            return 0;
+        }
+    } else {
+        st->svc->log_error("btl ofi: dropped a message of %zu bytes that is not ours (magic "
+                           "0x%x, source %u)",
+                           len, len >= sizeof(*h) ? h->magic : 0, len >= sizeof(*h) ? h->src : 0);
+        rx_post(b);
+        return 0;
+    }
+    return rx_take(ep, b);
 }
 
 /* the error behind -FI_EAVAIL: a failed send or receive */
@@ -296,6 +352,20 @@ static int repost_waiting(void)
     return 0;
 }
 
+/* deliver what add_procs took off the unclaimed list for the endpoints it made */
+static int claimed_deliver(void)
+{
+    btl_ofi_state_t *st = &btl_ofi_state;
+    int n = 0;
+
+    st->claimed = 0;
+    for (int i = 0; i < st->n_dyn; i++) {
+        if (st->dyn[i] != NULL)
+            n += rx_drain_early(st->dyn[i]);
+    }
+    return n;
+}
+
 static int btl_ofi_progress(void)
 {
     btl_ofi_state_t *st = &btl_ofi_state;
@@ -305,6 +375,8 @@ static int btl_ofi_progress(void)
         n += backlog_flush();
     if (compi_unlikely(st->rx_repost != NULL))
         repost_waiting();
+    if (compi_unlikely(st->claimed))
+        n += claimed_deliver();
     n += cq_poll();
     return n;
 }
@@ -318,7 +390,7 @@ static int btl_ofi_wait(int timeout_ms)
 
     if (compi_unlikely(!st->can_wait))
         return n > 0 ? n : COMPI_ERR_UNSUPPORTED;
-    if (n > 0 || st->bl_list != NULL || st->rx_repost != NULL)
+    if (n > 0 || st->bl_list != NULL || st->rx_repost != NULL || st->claimed)
         return n;
     ssize_t got = fi_cq_sread(st->cq, ents, OFI_BATCH, NULL, timeout_ms);
     if (got > 0)
@@ -343,10 +415,11 @@ static compi_status_t btl_ofi_publish(void)
     static const char hex[] = "0123456789abcdef";
     char val[2 * OFI_NAME_MAX + 96];
 
-    /* "<largest fragment>:<provider>:<endpoint name in hex>": a peer with larger fragments
-       than our receive buffers, or another provider, could not talk to us */
-    int w = snprintf(val, sizeof(val), "%zu:%.64s:", btl_ofi_module.max_frag,
-                     st->info->fabric_attr->prov_name);
+    /* "<largest fragment>:<provider>:<process id>:<endpoint name in hex>": a peer with
+       larger fragments than our receive buffers, or another provider, could not talk to
+       us; one of another world knows our fragments by the id */
+    int w = snprintf(val, sizeof(val), "%zu:%.64s:%016" PRIx64 ":", btl_ofi_module.max_frag,
+                     st->info->fabric_attr->prov_name, st->id);
     for (size_t i = 0; i < st->name_len; i++) {
         val[w + 2 * i] = hex[(unsigned char)st->name[i] >> 4];
         val[w + 2 * i + 1] = hex[(unsigned char)st->name[i] & 15];
@@ -378,21 +451,26 @@ static int unhex(const char *s, char *out, size_t max)
     return s[0] == '\0' ? (int)n : -1;
 }
 
-static compi_status_t connect_peer(int r, btl_endpoint_t **ep_p)
+/* peer r's card: its endpoint's address in our AV (ep->addr) and its id (ep->id) */
+static compi_status_t connect_peer(int r, btl_endpoint_t *ep)
 {
     btl_ofi_state_t *st = &btl_ofi_state;
     const btl_services_t *svc = st->svc;
     char val[2 * OFI_NAME_MAX + 96], name[OFI_NAME_MAX];
     size_t max_frag = 0;
+    uint64_t id = 0;
     int off = 0;
-    btl_endpoint_t *ep = &st->eps[r];
 
-    if (ep->addr != FI_ADDR_NOTAVAIL) {
-        *ep_p = ep;
-        return COMPI_OK;
-    }
     compi_status_t rc = svc->modex_get(r, OFI_MODEX_KEY, val, sizeof(val));
     if (rc != COMPI_OK) {
+        if (r >= svc->world_size) {
+            /* another world: its job opened no ofi (one host, no btl_ofi_dynamic=1) */
+            svc->log_verbose(1,
+                             "btl ofi: process %d of another world published no libfabric "
+                             "address (btl ofi not open there: btl_ofi_dynamic=1 opens it)",
+                             r);
+            return COMPI_ERR_NOT_FOUND;
+        }
         /* its ofi declined (every rank it has is on its host) or failed */
         svc->log_error("btl ofi: rank %d published no libfabric address (btl ofi not open "
                        "there?)",
@@ -400,7 +478,7 @@ static compi_status_t connect_peer(int r, btl_endpoint_t **ep_p)
         return COMPI_ERR_UNREACHABLE;
     }
     char prov[65];
-    if (sscanf(val, "%zu:%64[^:]:%n", &max_frag, prov, &off) != 2 || off == 0) {
+    if (sscanf(val, "%zu:%64[^:]:%" SCNx64 ":%n", &max_frag, prov, &id, &off) != 3 || off == 0) {
         svc->log_error("btl ofi: bad business card from rank %d: '%s'", r, val);
         return COMPI_ERR_UNREACHABLE;
     }
@@ -423,12 +501,72 @@ static compi_status_t connect_peer(int r, btl_endpoint_t **ep_p)
                        r, val + off, st->info->fabric_attr->prov_name, st->name_len);
         return COMPI_ERR_UNREACHABLE;
     }
+    if (r >= svc->world_size && (id == st->id || dyn_find(id) != NULL)) {
+        svc->log_error("btl ofi: process %d of another world has the id %016" PRIx64
+                       " of a process met before",
+                       r, id);
+        return COMPI_ERR_UNREACHABLE;
+    }
     int n = fi_av_insert(st->av, name, 1, &ep->addr, 0, NULL);
     if (n != 1) {
         svc->log_error("btl ofi: fi_av_insert of rank %d: %s", r,
                        n < 0 ? btl_ofi_lib.strerror(-n) : "address refused");
         ep->addr = FI_ADDR_NOTAVAIL;
         return COMPI_ERR_UNREACHABLE;
+    }
+    ep->id = id;
+    return COMPI_OK;
+}
+
+/* the endpoint of peer r of another world (r >= world_size), made at the first call:
+ *ep_p NULL when its job has no ofi */
+static compi_status_t connect_dyn(int r, btl_endpoint_t **ep_p)
+{
+    btl_ofi_state_t *st = &btl_ofi_state;
+    int k = r - st->svc->world_size;
+
+    *ep_p = NULL;
+    if (k < st->n_dyn && st->dyn[k] != NULL) {
+        *ep_p = st->dyn[k];
+        return COMPI_OK;
+    }
+    if (k >= st->n_dyn) {
+        btl_endpoint_t **d = realloc(st->dyn, (size_t)(k + 1) * sizeof(*d));
+        if (d == NULL)
+            return COMPI_ERR_NO_MEMORY;
+        memset(d + st->n_dyn, 0, (size_t)(k + 1 - st->n_dyn) * sizeof(*d));
+        st->dyn = d;
+        st->n_dyn = k + 1;
+    }
+    btl_endpoint_t *ep = calloc(1, sizeof(*ep));
+    if (ep == NULL)
+        return COMPI_ERR_NO_MEMORY;
+    ep->addr = FI_ADDR_NOTAVAIL;
+    ep->world_rank = r;
+    compi_status_t rc = connect_peer(r, ep);
+    if (rc != COMPI_OK) {
+        free(ep);
+        return rc == COMPI_ERR_NOT_FOUND ? COMPI_OK : rc;
+    }
+    st->dyn[k] = ep;
+    /* what it sent before we knew it, in sequence order, for the next progress() */
+    int early = 0;
+    for (ofi_buf_t **pp = &st->unclaimed; *pp != NULL;) {
+        ofi_buf_t *b = *pp;
+        if (wire_id(ofi_buf_wire(b)) == ep->id) {
+            *pp = b->next;
+            rx_hold(ep, b, ofi_buf_wire(b)->seq);
+            early++;
+        } else {
+            pp = &b->next;
+        }
+    }
+    if (early > 0) {
+        st->claimed = 1;
+        st->svc->log_verbose(2,
+                             "btl ofi: %d fragments from process %d of another world came "
+                             "before its endpoint",
+                             early, r);
     }
     *ep_p = ep;
     return COMPI_OK;
@@ -443,14 +581,22 @@ static compi_status_t btl_ofi_add_procs(int n, const int *world_ranks, btl_endpo
     for (int i = 0; i < n; i++) {
         int r = world_ranks[i];
         eps[i] = NULL;
-        if (r < 0 || r >= svc->world_size || r == svc->world_rank)
+        if (r < 0 || r == svc->world_rank || (r >= svc->world_size && !st->dynamic))
             continue;
         if (svc->rank_is_local(r) && !st->serve_local)
             continue; /* sm's */
-        compi_status_t rc = connect_peer(r, &eps[i]);
+        compi_status_t rc;
+        if (r >= svc->world_size) {
+            rc = connect_dyn(r, &eps[i]);
+        } else {
+            eps[i] = &st->eps[r];
+            rc = eps[i]->addr != FI_ADDR_NOTAVAIL ? COMPI_OK : connect_peer(r, eps[i]);
+            if (rc != COMPI_OK)
+                eps[i] = NULL;
+        }
         if (rc != COMPI_OK)
             return rc;
-        served++;
+        served += eps[i] != NULL;
     }
     svc->log_verbose(1, "btl ofi: reaches %d of %d peers through %s", served, n,
                      st->info->fabric_attr->prov_name);
@@ -478,6 +624,12 @@ static compi_status_t btl_ofi_finalize(void)
             st->eps[i].reserved = NULL;
         }
     }
+    for (int i = 0; i < st->n_dyn; i++) {
+        if (st->dyn[i] != NULL && st->dyn[i]->reserved != NULL) {
+            tx_release(st->dyn[i]->reserved);
+            st->dyn[i]->reserved = NULL;
+        }
+    }
     double until = now_s() + OFI_DRAIN_SECS;
     while ((st->tx_out > 0 || st->bl_list != NULL) && now_s() < until) {
         if (st->bl_list != NULL)
@@ -490,12 +642,28 @@ static compi_status_t btl_ofi_finalize(void)
     if (st->info != NULL)
         btl_ofi_lib.freeinfo(st->info);
     free(st->eps);
+    for (int i = 0; i < st->n_dyn; i++)
+        free(st->dyn[i]);
+    free(st->dyn);
     memset(st, 0, sizeof(*st));
     return COMPI_OK;
 }
 
+/* a process id for other worlds' peers (ofi_wire_hdr_t): random, else of pid and time */
+static uint64_t make_id(void)
+{
+    uint64_t id = 0;
+
+    if (getrandom(&id, sizeof(id), GRND_NONBLOCK) != (ssize_t)sizeof(id)) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        id = (uint64_t)getpid() << 40 ^ (uint64_t)ts.tv_sec << 20 ^ (uint64_t)ts.tv_nsec;
+    }
+    return id;
+}
+
 compi_status_t btl_ofi_init(const btl_services_t *svc, const ofi_config_t *cfg, size_t eager_limit,
-                            int serve_local)
+                            int serve_local, int dynamic)
 {
     btl_ofi_state_t *st = &btl_ofi_state;
     compi_status_t rc;
@@ -504,6 +672,8 @@ compi_status_t btl_ofi_init(const btl_services_t *svc, const ofi_config_t *cfg, 
         btl_ofi_finalize();
     st->svc = svc;
     st->serve_local = serve_local;
+    st->dynamic = dynamic;
+    st->id = make_id();
     double t0 = now_s();
     rc = btl_ofi_lib_load(svc);
     if (rc != COMPI_OK)
@@ -535,11 +705,12 @@ compi_status_t btl_ofi_init(const btl_services_t *svc, const ofi_config_t *cfg, 
     btl_ofi_module.wait = st->can_wait ? btl_ofi_wait : NULL;
     svc->log_verbose(1,
                      "btl ofi: provider %s, fabric %s, domain %s, eager %zu, frag %zu, %d+%d "
-                     "buffers, inject %zu, %s%s",
+                     "buffers, inject %zu, %s%s%s",
                      st->info->fabric_attr->prov_name, st->info->fabric_attr->name,
                      st->info->domain_attr->name, eager_limit, cfg->max_frag, st->n_tx, st->n_rx,
                      st->inject_size, st->can_wait ? "can sleep in the CQ" : "polls only",
-                     serve_local ? ", serves local peers too" : "");
+                     serve_local ? ", serves local peers too" : "",
+                     dynamic ? ", serves other worlds" : "");
     return COMPI_OK;
 
 err:

@@ -26,8 +26,15 @@
  * libfabric itself is loaded with dlopen when the BTL opens (btl_ofi_lib.c), so its code
  * calls fi_getinfo & co through btl_ofi_lib; everything else in libfabric's API is inline.
  *
+ * Peers of other worlds (btl.h: indices from world_size up) get endpoints of their own,
+ * made in add_procs when the module is open in a job that may meet other worlds
+ * (`dynamic`: the launcher can spawn, and btl_ofi_dynamic=1 made ofi open even if every
+ * rank of the job is on this host).  Their fragments carry a process id instead of a
+ * rank (ofi_wire_hdr_t).
+ *
  * Ownership: the module owns the libfabric objects, both buffer arrays, the endpoint
- * table (one per world rank) and the fi_info it chose; btl_ofi_finalize() releases them.
+ * table (one per world rank, one per peer of another world) and the fi_info it chose;
+ * btl_ofi_finalize() releases them.
  */
 #ifndef COMPI_BTL_OFI_H
 #define COMPI_BTL_OFI_H
@@ -44,15 +51,23 @@
 
 #define OFI_MODEX_KEY "btl.ofi"
 #define OFI_WIRE_MAGIC 0x0f1cu
+#define OFI_WIRE_MAGIC_OTHER 0x0f1du /* from a process of another world: `src` is no rank */
 #define OFI_BUF_ALIGN 64
 #define OFI_NAME_MAX 256 /* bytes of an endpoint name (hex: twice that in the modex) */
 
-/* in front of every fragment on the wire: who sent it, and its place in the pair's FIFO */
+/*
+ * In front of every fragment on the wire: who sent it, and its place in the pair's FIFO.
+ * A sender of our world gives its world rank; one of another world (spawned, met through
+ * a port: its rank means nothing here) sends OFI_WIRE_MAGIC_OTHER and its 64-bit
+ * process id in `src` (low half) and `id_hi`, the id its business card carries, which
+ * the receiver knows its peer index by.
+ */
 typedef struct ofi_wire_hdr {
-    uint32_t src;   /* sender's world rank */
+    uint32_t src;   /* sender's world rank, or the low half of its process id */
     uint32_t seq;   /* per (sender, receiver) pair, from 0 */
-    uint16_t magic; /* OFI_WIRE_MAGIC */
-    uint16_t pad[3];
+    uint16_t magic; /* OFI_WIRE_MAGIC, OFI_WIRE_MAGIC_OTHER */
+    uint16_t pad;
+    uint32_t id_hi; /* OFI_WIRE_MAGIC_OTHER: the high half of the sender's process id */
 } ofi_wire_hdr_t;
 
 COMPI_STATIC_ASSERT(sizeof(ofi_wire_hdr_t) == 16, "the fragment after it stays 16-aligned");
@@ -69,7 +84,8 @@ typedef struct ofi_buf {
 
 struct btl_endpoint {
     fi_addr_t addr;
-    int world_rank;
+    int world_rank;      /* the peer index (world_size up: a peer of another world) */
+    uint64_t id;         /* a peer of another world: its process id (ofi_wire_hdr_t) */
     uint32_t tx_seq;     /* next sequence number we send to this peer */
     uint32_t rx_seq;     /* next one we expect from it */
     ofi_buf_t *reserved; /* handed out by reserve(), not committed yet */
@@ -104,6 +120,15 @@ typedef struct btl_ofi_state {
 
     btl_endpoint_t *eps; /* [world_size]; addr FI_ADDR_NOTAVAIL when not served */
     int serve_local;     /* peers on this host too */
+    int dynamic;         /* peers of other worlds may come (btl.h: universe) */
+    /* peers of other worlds, by peer index - world_size (NULL: not met, or not served);
+       fragments from such a process before our add_procs made its endpoint wait on
+       `unclaimed`, in arrival order, and `claimed` says some endpoint got a few */
+    btl_endpoint_t **dyn;
+    int n_dyn;
+    ofi_buf_t *unclaimed;
+    int claimed;
+    uint64_t id; /* this process's id, in our business card (other worlds only) */
     char name[OFI_NAME_MAX];
     size_t name_len;
 } btl_ofi_state_t;
@@ -161,6 +186,6 @@ void btl_ofi_close_objects(btl_ofi_state_t *st);
 /* btl_ofi.c: picks the provider, opens everything and fills btl_ofi_module; COMPI_OK or
    an error already reported */
 compi_status_t btl_ofi_init(const btl_services_t *svc, const ofi_config_t *cfg, size_t eager_limit,
-                            int serve_local);
+                            int serve_local, int dynamic);
 
 #endif

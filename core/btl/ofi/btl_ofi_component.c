@@ -5,7 +5,11 @@
  * is not in the "btl" list (--mca btl self,ofi), or when btl_ofi_local=1 says so (sm
  * still wins them where both reach, by exclusivity).  When every rank of the job is on
  * this host and ofi would serve none of them, it declines before touching libfabric, so
- * single-host jobs pay only for loading the module.
+ * single-host jobs pay only for loading the module; btl_ofi_dynamic=1 makes it open there
+ * anyway (with an address other hosts reach), for the peers of other jobs, on other hosts,
+ * that MPI_Comm_connect / MPI_Comm_accept may bring.  Peers of other worlds are served in
+ * any job that can meet them (btl_services_t.universe), never those on this host that sm
+ * reaches.
  */
 #include "core/btl/ofi/btl_ofi.h"
 
@@ -61,20 +65,32 @@ static btl_module_t *btl_ofi_open(const btl_services_t *svc)
         btl_param_int(svc, "btl_ofi_tx_bufs", 32, 2, 1 << 16, "send buffers (of max_frag bytes)");
     long n_rx = btl_param_int(svc, "btl_ofi_rx_bufs", 16, 2, 1 << 16,
                               "receive buffers (of max_frag bytes) kept posted");
+    long dyn = btl_param_int(svc, "btl_ofi_dynamic", 0, 0, 1,
+                             "1: open in a job on one host too (one that can meet other jobs: "
+                             "under compi's mpirun), so that MPI_Comm_connect / "
+                             "MPI_Comm_accept reach a job on another host; both jobs need it");
     /* registered by btl_base before any component opens: this reads its value */
     const char *btls = svc->param_string("btl", "", NULL);
 
     int serve_local = local > 0 || (local < 0 && !list_has(btls, "sm"));
     int need_remote = svc->local_size < svc->world_size;
-    if (svc->world_size < 2) {
+    int dynamic = svc->universe != NULL; /* other worlds may come (btl.h) */
+    int for_others = dynamic && dyn > 0; /* open for them alone if need be */
+    if (svc->world_size < 2 && !for_others) {
         svc->log_verbose(1, "btl ofi: no other rank in the job, not used");
         return NULL;
     }
-    if (!need_remote && !serve_local) {
+    if (!need_remote && !serve_local && !for_others) {
         svc->log_verbose(1, "btl ofi: every rank is on this host and sm serves them, not used "
-                            "(btl_ofi_local=1 or a btl list without sm would use it)");
+                            "(btl_ofi_local=1, btl_ofi_dynamic=1 or a btl list without sm "
+                            "would use it)");
         return NULL;
     }
+    if (dyn > 0 && !dynamic)
+        svc->log_verbose(1, "btl ofi: btl_ofi_dynamic=1, but this job cannot meet other jobs "
+                            "(not under compi's mpirun on one host)");
+    /* a job on one host that opens for other hosts' jobs needs an address they reach */
+    need_remote = need_remote || for_others;
     if (eager < 64 || max_frag < eager || max_frag > 64L * 1024 * 1024) {
         svc->log_error("btl ofi: need 64 <= eager_limit (%ld) <= max_frag (%ld) <= 64 MiB", eager,
                        max_frag);
@@ -97,7 +113,7 @@ static btl_module_t *btl_ofi_open(const btl_services_t *svc)
         .n_tx = (int)n_tx,
         .n_rx = (int)n_rx,
     };
-    if (btl_ofi_init(svc, &cfg, (size_t)eager, serve_local) != COMPI_OK)
+    if (btl_ofi_init(svc, &cfg, (size_t)eager, serve_local, dynamic) != COMPI_OK)
         return NULL;
     return &btl_ofi_module;
 }

@@ -113,7 +113,7 @@ fi
 # tests ring, anysrc, probe, persistent and p2p_modes run at each of their np, with
 # tests/sanitizers/tsan-env.sh (a report fails the test).  Only their programs are built
 # (check_PROGRAMS: a run tests/mpi/run/SCRIPT-PROGRAM[-N]-tT.sh runs tests/mpi/PROGRAM),
-# not the hundred others the stage does not run.
+# and leftovers.sh's crash, not the hundred others the stage does not run.
 if [ "${COMPI_TSAN:-1}" != 0 ]; then
     tsan_rc=0
     rm -f _build/tsan/test-suite.log
@@ -121,7 +121,7 @@ if [ "${COMPI_TSAN:-1}" != 0 ]; then
         tsan_tests=$(make_var _build/tsan compi_thread_tests) &&
         tsan_programs=$(echo $tsan_tests | tr ' ' '\n' |
             sed -n 's|^tests/mpi/run/[a-z0-9_]*-\([a-z0-9_]*\)\(-[0-9]*\)\{0,1\}-t[0-9]\.sh$|tests/mpi/\1|p' |
-            sort -u | tr '\n' ' ') &&
+            sort -u | tr '\n' ' ')tests/mpi/crash &&
         (cd _build/tsan && make -j2 check check_PROGRAMS="$tsan_programs" \
             TESTS="$tsan_tests tests/mpi/leftovers.sh"); } ||
         tsan_rc=$?

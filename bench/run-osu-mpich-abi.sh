@@ -31,18 +31,25 @@ if [ ! -x "$dir/$osu/c/mpi/collective/blocking/osu_allreduce" ]; then
     tar xzf "$tarball" -C "$dir"
     echo "== building osu_latency and osu_allreduce with mpicc.mpich (log: $dir/build.log)"
     (cd "$dir/$osu" && ./configure CC=mpicc.mpich CXX=mpicxx.mpich &&
-        make -C c/util && make -C c/mpi/pt2pt/standard osu_latency &&
+        make -C c/mpi/pt2pt/standard osu_latency &&
         make -C c/mpi/collective/blocking osu_allreduce) >"$dir/build.log" 2>&1 ||
         { echo "the build failed (log: $dir/build.log)" >&2; exit 1; }
 fi
 b=$dir/$osu/c/mpi
 status=0
 run() { # np program args...
-    np=$1
-    shift
-    echo "== mpirun -np $np $(basename "$1") $*"
+    np=$1 prog=$2
+    shift 2
+    echo "== mpirun -np $np $(basename "$prog") $*"
+    rc=0
     out=$(LD_LIBRARY_PATH=$compi_build/lib/.libs timeout "$tmo" "$compi_build/bin/mpirun" \
-        -np "$np" "$@" 2>&1) || { echo "$out"; echo "FAILED (exit $?)"; status=1; return; }
+        -np "$np" "$prog" "$@" 2>&1) || rc=$?
+    if [ $rc -ne 0 ]; then
+        echo "$out"
+        echo "FAILED (exit $rc)"
+        status=1
+        return
+    fi
     echo "$out"
     if echo "$out" | grep -q "Fail"; then
         echo "FAILED (a row failed OSU's validation)"

@@ -82,9 +82,9 @@ static inline void *handle_get(const handle_table_t *t, int h)
     return t->objs[idx];
 }
 
-/* store `obj`, of the predefined handle `h`, at a fixed index (0 < idx < nfixed); a second
-   name of an object already stored (another handle value) is an error, the same value
-   again is not */
+/* store `obj`, of the predefined handle `h`, at a fixed index (0 < idx < nfixed).  The
+   predefined handles of one table must differ in their class or low byte: a handle whose
+   map slot another fixed index holds is an error (COMPI_ERR_INVALID_PARAM) */
 compi_status_t handle_set_fixed(handle_table_t *t, unsigned idx, int h, void *obj);
 /* store `obj` in a free dynamic slot; *h_p receives the handle */
 compi_status_t handle_alloc(handle_table_t *t, void *obj, int *h_p);

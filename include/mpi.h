@@ -2,9 +2,11 @@
  * mpi.h -- the public face of compi, an MPI implementation whose collectives are
  * configured at run time in Scheme.
  *
- * Handles are plain ints: bits 24..27 hold the object kind, bits 0..23 the index in
- * that kind's table (index 0 is the null handle).  No object of the library is exported
- * as a symbol: only MPI_, PMPI_ and MPIX_ functions leave libmpi.so.
+ * Handles are plain ints.  Every handle value, constant, limit and the layout of
+ * MPI_Status are MPICH's, so that a program built with MPICH's mpi.h runs on compi's
+ * library unchanged (README, "Programs built for MPICH").  Only MPI_, PMPI_ and MPIX_
+ * functions leave libmpi.so, and the few objects and the function MPIR_Dup_fn that
+ * MPICH's mpi.h names (core/mpi/abi_objects.c).
  *
  * This header identifies itself as compi (COMPI_* macros), never as Open MPI or MPICH,
  * so tools probe for features instead of assuming.
@@ -36,7 +38,10 @@
 extern "C" {
 #endif
 
-/* ---- basic types ---------------------------------------------------------------- */
+/* ---- basic types ----------------------------------------------------------------
+ * The sizes, handle values, constants and MPI_Status layout below are MPICH's (its
+ * mpi.h on x86-64 and aarch64 Linux), so a program compiled against MPICH's header runs
+ * on this library unchanged (tests/abi/consts.sh compares the two headers). */
 typedef intptr_t MPI_Aint;
 typedef long long MPI_Offset;
 typedef long long MPI_Count;
@@ -51,163 +56,174 @@ typedef int MPI_Errhandler;
 typedef int MPI_Message;
 typedef int MPI_Info;
 typedef int MPI_Win;
-typedef int MPI_File;
+/* a pointer, as in MPICH; compi has no MPI-IO, so the only file is MPI_FILE_NULL */
+typedef struct compi_file *MPI_File;
 
+/* count_lo and the low 31 bits of count_hi_and_cancelled hold the bytes received; its top
+   bit is the cancelled flag */
 typedef struct MPI_Status {
+    int count_lo;
+    int count_hi_and_cancelled;
     int MPI_SOURCE;
     int MPI_TAG;
     int MPI_ERROR;
-    int compi_cancelled;    /* private */
-    long long compi_count;  /* private: bytes received */
 } MPI_Status;
 
-/* handle kinds (private, but the values below depend on them) */
-#define COMPI_HKIND_SHIFT 24
-#define COMPI_HKIND_COMM 0x1
-#define COMPI_HKIND_GROUP 0x2
-#define COMPI_HKIND_DATATYPE 0x3
-#define COMPI_HKIND_OP 0x4
-#define COMPI_HKIND_REQUEST 0x5
-#define COMPI_HKIND_ERRHANDLER 0x6
-#define COMPI_HKIND_MESSAGE 0x7
-#define COMPI_HKIND_INFO 0x8
-#define COMPI_HKIND_WIN 0x9
-#define COMPI_HKIND_FILE 0xa
-#define COMPI_HANDLE(kind, idx) ((int)(((kind) << COMPI_HKIND_SHIFT) | (idx)))
+/*
+ * Handles are ints laid out as MPICH's: bits 30..31 say how the handle was made (0 a null
+ * handle, 1 and 2 a predefined object, 3 an object created at run time), bits 26..29 the
+ * kind of object, the bits below an index (a predefined datatype also has its size in
+ * bytes in bits 8..15).  Private to the library: the kinds of its handle tables are the
+ * object kind times two, plus one for messages (requests and messages share MPICH's
+ * object kind; bit 25 of a message made at run time tells them apart).
+ */
+#define COMPI_HKIND_SHIFT 25
+#define COMPI_HKIND_COMM 0x2
+#define COMPI_HKIND_GROUP 0x4
+#define COMPI_HKIND_DATATYPE 0x6
+#define COMPI_HKIND_FILE 0x8
+#define COMPI_HKIND_ERRHANDLER 0xa
+#define COMPI_HKIND_OP 0xc
+#define COMPI_HKIND_INFO 0xe
+#define COMPI_HKIND_WIN 0x10
+#define COMPI_HKIND_REQUEST 0x16
+#define COMPI_HKIND_MESSAGE 0x17
+#define COMPI_HKIND_SESSION 0x1c
 
 /* ---- null and predefined handles ---------------------------------------------- */
-#define MPI_COMM_NULL ((MPI_Comm)COMPI_HANDLE(COMPI_HKIND_COMM, 0))
-#define MPI_COMM_WORLD ((MPI_Comm)COMPI_HANDLE(COMPI_HKIND_COMM, 1))
-#define MPI_COMM_SELF ((MPI_Comm)COMPI_HANDLE(COMPI_HKIND_COMM, 2))
+#define MPI_COMM_NULL ((MPI_Comm)0x04000000)
+#define MPI_COMM_WORLD ((MPI_Comm)0x44000000)
+#define MPI_COMM_SELF ((MPI_Comm)0x44000001)
 
-#define MPI_GROUP_NULL ((MPI_Group)COMPI_HANDLE(COMPI_HKIND_GROUP, 0))
-#define MPI_GROUP_EMPTY ((MPI_Group)COMPI_HANDLE(COMPI_HKIND_GROUP, 1))
+#define MPI_GROUP_NULL ((MPI_Group)0x08000000)
+#define MPI_GROUP_EMPTY ((MPI_Group)0x48000000)
 
-#define MPI_REQUEST_NULL ((MPI_Request)COMPI_HANDLE(COMPI_HKIND_REQUEST, 0))
-#define MPI_MESSAGE_NULL ((MPI_Message)COMPI_HANDLE(COMPI_HKIND_MESSAGE, 0))
-#define MPI_MESSAGE_NO_PROC ((MPI_Message)COMPI_HANDLE(COMPI_HKIND_MESSAGE, 1))
-#define MPI_INFO_NULL ((MPI_Info)COMPI_HANDLE(COMPI_HKIND_INFO, 0))
-#define MPI_INFO_ENV ((MPI_Info)COMPI_HANDLE(COMPI_HKIND_INFO, 1))
-#define MPI_WIN_NULL ((MPI_Win)COMPI_HANDLE(COMPI_HKIND_WIN, 0))
-#define MPI_FILE_NULL ((MPI_File)COMPI_HANDLE(COMPI_HKIND_FILE, 0))
+#define MPI_REQUEST_NULL ((MPI_Request)0x2c000000)
+#define MPI_MESSAGE_NULL ((MPI_Message)0x2c000000)
+#define MPI_MESSAGE_NO_PROC ((MPI_Message)0x6c000000)
+#define MPI_INFO_NULL ((MPI_Info)0x1c000000)
+#define MPI_INFO_ENV ((MPI_Info)0x5c000001)
+#define MPI_WIN_NULL ((MPI_Win)0x20000000)
+#define MPI_FILE_NULL ((MPI_File)0)
 
-#define MPI_ERRHANDLER_NULL ((MPI_Errhandler)COMPI_HANDLE(COMPI_HKIND_ERRHANDLER, 0))
-#define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)COMPI_HANDLE(COMPI_HKIND_ERRHANDLER, 1))
-#define MPI_ERRORS_RETURN ((MPI_Errhandler)COMPI_HANDLE(COMPI_HKIND_ERRHANDLER, 2))
-#define MPI_ERRORS_ABORT ((MPI_Errhandler)COMPI_HANDLE(COMPI_HKIND_ERRHANDLER, 3))
+#define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0x14000000)
+#define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)0x54000000)
+#define MPI_ERRORS_RETURN ((MPI_Errhandler)0x54000001)
+#define MPI_ERRORS_ABORT ((MPI_Errhandler)0x54000003)
 
-/* datatypes: the index is the position in the library's predefined table */
-#define COMPI_DT(i) ((MPI_Datatype)COMPI_HANDLE(COMPI_HKIND_DATATYPE, (i)))
-#define MPI_DATATYPE_NULL COMPI_DT(0)
-#define MPI_CHAR COMPI_DT(1)
-#define MPI_SIGNED_CHAR COMPI_DT(2)
-#define MPI_UNSIGNED_CHAR COMPI_DT(3)
-#define MPI_BYTE COMPI_DT(4)
-#define MPI_WCHAR COMPI_DT(5)
-#define MPI_SHORT COMPI_DT(6)
-#define MPI_UNSIGNED_SHORT COMPI_DT(7)
-#define MPI_INT COMPI_DT(8)
-#define MPI_UNSIGNED COMPI_DT(9)
-#define MPI_LONG COMPI_DT(10)
-#define MPI_UNSIGNED_LONG COMPI_DT(11)
-#define MPI_LONG_LONG_INT COMPI_DT(12)
+/* datatypes (MPI_LONG_LONG and MPI_C_COMPLEX are other names of one of them, as in
+   MPICH) */
+#define MPI_DATATYPE_NULL ((MPI_Datatype)0x0c000000)
+#define MPI_CHAR ((MPI_Datatype)0x4c000101)
+#define MPI_SIGNED_CHAR ((MPI_Datatype)0x4c000118)
+#define MPI_UNSIGNED_CHAR ((MPI_Datatype)0x4c000102)
+#define MPI_BYTE ((MPI_Datatype)0x4c00010d)
+#define MPI_WCHAR ((MPI_Datatype)0x4c00040e)
+#define MPI_SHORT ((MPI_Datatype)0x4c000203)
+#define MPI_UNSIGNED_SHORT ((MPI_Datatype)0x4c000204)
+#define MPI_INT ((MPI_Datatype)0x4c000405)
+#define MPI_UNSIGNED ((MPI_Datatype)0x4c000406)
+#define MPI_LONG ((MPI_Datatype)0x4c000807)
+#define MPI_UNSIGNED_LONG ((MPI_Datatype)0x4c000808)
+#define MPI_LONG_LONG_INT ((MPI_Datatype)0x4c000809)
 #define MPI_LONG_LONG MPI_LONG_LONG_INT
-#define MPI_UNSIGNED_LONG_LONG COMPI_DT(13)
-#define MPI_FLOAT COMPI_DT(14)
-#define MPI_DOUBLE COMPI_DT(15)
-#define MPI_LONG_DOUBLE COMPI_DT(16)
-#define MPI_INT8_T COMPI_DT(17)
-#define MPI_INT16_T COMPI_DT(18)
-#define MPI_INT32_T COMPI_DT(19)
-#define MPI_INT64_T COMPI_DT(20)
-#define MPI_UINT8_T COMPI_DT(21)
-#define MPI_UINT16_T COMPI_DT(22)
-#define MPI_UINT32_T COMPI_DT(23)
-#define MPI_UINT64_T COMPI_DT(24)
-#define MPI_C_BOOL COMPI_DT(25)
-#define MPI_C_FLOAT_COMPLEX COMPI_DT(26)
-#define MPI_C_DOUBLE_COMPLEX COMPI_DT(27)
-#define MPI_C_LONG_DOUBLE_COMPLEX COMPI_DT(28)
-#define MPI_PACKED COMPI_DT(29)
-#define MPI_AINT COMPI_DT(30)
-#define MPI_OFFSET COMPI_DT(31)
-#define MPI_COUNT COMPI_DT(32)
-#define MPI_FLOAT_INT COMPI_DT(33)
-#define MPI_DOUBLE_INT COMPI_DT(34)
-#define MPI_LONG_INT COMPI_DT(35)
-#define MPI_2INT COMPI_DT(36)
-#define MPI_SHORT_INT COMPI_DT(37)
-#define MPI_LONG_DOUBLE_INT COMPI_DT(38)
-#define MPI_UB COMPI_DT(39) /* deprecated markers, kept for old codes */
-#define MPI_LB COMPI_DT(40)
-#define MPI_CXX_BOOL COMPI_DT(41)
-#define MPI_CXX_FLOAT_COMPLEX COMPI_DT(42)
-#define MPI_CXX_DOUBLE_COMPLEX COMPI_DT(43)
-#define MPI_CXX_LONG_DOUBLE_COMPLEX COMPI_DT(44)
+#define MPI_UNSIGNED_LONG_LONG ((MPI_Datatype)0x4c000819)
+#define MPI_FLOAT ((MPI_Datatype)0x4c00040a)
+#define MPI_DOUBLE ((MPI_Datatype)0x4c00080b)
+#define MPI_LONG_DOUBLE ((MPI_Datatype)0x4c00100c)
+#define MPI_INT8_T ((MPI_Datatype)0x4c000137)
+#define MPI_INT16_T ((MPI_Datatype)0x4c000238)
+#define MPI_INT32_T ((MPI_Datatype)0x4c000439)
+#define MPI_INT64_T ((MPI_Datatype)0x4c00083a)
+#define MPI_UINT8_T ((MPI_Datatype)0x4c00013b)
+#define MPI_UINT16_T ((MPI_Datatype)0x4c00023c)
+#define MPI_UINT32_T ((MPI_Datatype)0x4c00043d)
+#define MPI_UINT64_T ((MPI_Datatype)0x4c00083e)
+#define MPI_C_BOOL ((MPI_Datatype)0x4c00013f)
+#define MPI_C_FLOAT_COMPLEX ((MPI_Datatype)0x4c000840)
+#define MPI_C_DOUBLE_COMPLEX ((MPI_Datatype)0x4c001041)
+#define MPI_C_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x4c002042)
+#define MPI_PACKED ((MPI_Datatype)0x4c00010f)
+#define MPI_AINT ((MPI_Datatype)0x4c000843)
+#define MPI_OFFSET ((MPI_Datatype)0x4c000844)
+#define MPI_COUNT ((MPI_Datatype)0x4c000845)
+#define MPI_FLOAT_INT ((MPI_Datatype)0x8c000000)
+#define MPI_DOUBLE_INT ((MPI_Datatype)0x8c000001)
+#define MPI_LONG_INT ((MPI_Datatype)0x8c000002)
+#define MPI_2INT ((MPI_Datatype)0x4c000816)
+#define MPI_SHORT_INT ((MPI_Datatype)0x8c000003)
+#define MPI_LONG_DOUBLE_INT ((MPI_Datatype)0x8c000004)
+#define MPI_UB ((MPI_Datatype)0x4c000011) /* deprecated markers, kept for old codes */
+#define MPI_LB ((MPI_Datatype)0x4c000010)
+#define MPI_CXX_BOOL ((MPI_Datatype)0x4c000133)
+#define MPI_CXX_FLOAT_COMPLEX ((MPI_Datatype)0x4c000834)
+#define MPI_CXX_DOUBLE_COMPLEX ((MPI_Datatype)0x4c001035)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x4c002036)
 /* Fortran types, usable from C as MPI requires; sizes as gfortran lays them out on
    LP64 targets (INTEGER, REAL and LOGICAL 4 bytes, DOUBLE PRECISION 8, CHARACTER 1) */
-#define MPI_INTEGER COMPI_DT(45)
-#define MPI_REAL COMPI_DT(46)
-#define MPI_DOUBLE_PRECISION COMPI_DT(47)
-#define MPI_COMPLEX COMPI_DT(48)
-#define MPI_DOUBLE_COMPLEX COMPI_DT(49)
-#define MPI_LOGICAL COMPI_DT(50)
-#define MPI_CHARACTER COMPI_DT(51)
-#define MPI_2INTEGER COMPI_DT(52)
-#define MPI_2REAL COMPI_DT(53)
-#define MPI_2DOUBLE_PRECISION COMPI_DT(54)
-#define MPI_INTEGER1 COMPI_DT(55)
-#define MPI_INTEGER2 COMPI_DT(56)
-#define MPI_INTEGER4 COMPI_DT(57)
-#define MPI_INTEGER8 COMPI_DT(58)
-#define MPI_REAL4 COMPI_DT(59)
-#define MPI_REAL8 COMPI_DT(60)
-#define MPI_COMPLEX8 COMPI_DT(61)
-#define MPI_COMPLEX16 COMPI_DT(62)
-/* the same layout as MPI_C_FLOAT_COMPLEX; MPI lists both, each with its own name */
-#define MPI_C_COMPLEX COMPI_DT(63)
+#define MPI_INTEGER ((MPI_Datatype)0x4c00041b)
+#define MPI_REAL ((MPI_Datatype)0x4c00041c)
+#define MPI_DOUBLE_PRECISION ((MPI_Datatype)0x4c00081f)
+#define MPI_COMPLEX ((MPI_Datatype)0x4c00081e)
+#define MPI_DOUBLE_COMPLEX ((MPI_Datatype)0x4c001022)
+#define MPI_LOGICAL ((MPI_Datatype)0x4c00041d)
+#define MPI_CHARACTER ((MPI_Datatype)0x4c00011a)
+#define MPI_2INTEGER ((MPI_Datatype)0x4c000820)
+#define MPI_2REAL ((MPI_Datatype)0x4c000821)
+#define MPI_2DOUBLE_PRECISION ((MPI_Datatype)0x4c001023)
+#define MPI_INTEGER1 ((MPI_Datatype)0x4c00012d)
+#define MPI_INTEGER2 ((MPI_Datatype)0x4c00022f)
+#define MPI_INTEGER4 ((MPI_Datatype)0x4c000430)
+#define MPI_INTEGER8 ((MPI_Datatype)0x4c000831)
+#define MPI_REAL4 ((MPI_Datatype)0x4c000427)
+#define MPI_REAL8 ((MPI_Datatype)0x4c000829)
+#define MPI_COMPLEX8 ((MPI_Datatype)0x4c000828)
+#define MPI_COMPLEX16 ((MPI_Datatype)0x4c00102a)
+#define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
+/* private: the library's table of predefined datatypes has this many entries */
 #define COMPI_DT_NUM_PREDEFINED 64
 
 /* reduction operations */
-#define MPI_OP_NULL ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 0))
-#define MPI_MAX ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 1))
-#define MPI_MIN ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 2))
-#define MPI_SUM ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 3))
-#define MPI_PROD ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 4))
-#define MPI_LAND ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 5))
-#define MPI_BAND ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 6))
-#define MPI_LOR ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 7))
-#define MPI_BOR ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 8))
-#define MPI_LXOR ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 9))
-#define MPI_BXOR ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 10))
-#define MPI_MINLOC ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 11))
-#define MPI_MAXLOC ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 12))
-#define MPI_REPLACE ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 13))
-#define MPI_NO_OP ((MPI_Op)COMPI_HANDLE(COMPI_HKIND_OP, 14))
+#define MPI_OP_NULL ((MPI_Op)0x18000000)
+#define MPI_MAX ((MPI_Op)0x58000001)
+#define MPI_MIN ((MPI_Op)0x58000002)
+#define MPI_SUM ((MPI_Op)0x58000003)
+#define MPI_PROD ((MPI_Op)0x58000004)
+#define MPI_LAND ((MPI_Op)0x58000005)
+#define MPI_BAND ((MPI_Op)0x58000006)
+#define MPI_LOR ((MPI_Op)0x58000007)
+#define MPI_BOR ((MPI_Op)0x58000008)
+#define MPI_LXOR ((MPI_Op)0x58000009)
+#define MPI_BXOR ((MPI_Op)0x5800000a)
+#define MPI_MINLOC ((MPI_Op)0x5800000b)
+#define MPI_MAXLOC ((MPI_Op)0x5800000c)
+#define MPI_REPLACE ((MPI_Op)0x5800000d)
+#define MPI_NO_OP ((MPI_Op)0x5800000e)
 
 /* ---- constants ------------------------------------------------------------------ */
-#define MPI_ANY_SOURCE (-1)
-#define MPI_PROC_NULL (-2)
+#define MPI_ANY_SOURCE (-2)
+#define MPI_PROC_NULL (-1)
 #define MPI_ROOT (-3)
 #define MPI_ANY_TAG (-1)
 #define MPI_UNDEFINED (-32766)
-#define MPI_KEYVAL_INVALID (-1)
+#define MPI_KEYVAL_INVALID 0x24000000
 #define MPI_BSEND_OVERHEAD 96
-#define MPI_MAX_PROCESSOR_NAME 256
+#define MPI_MAX_PROCESSOR_NAME 128
 #define MPI_MAX_ERROR_STRING 512
 #define MPI_MAX_OBJECT_NAME 128
-#define MPI_MAX_LIBRARY_VERSION_STRING 256
+#define MPI_MAX_LIBRARY_VERSION_STRING 8192
 #define MPI_MAX_INFO_KEY 255
 #define MPI_MAX_INFO_VAL 1024
-#define MPI_MAX_PORT_NAME 1024
-#define MPI_CART 1
-#define MPI_GRAPH 2
+#define MPI_MAX_PORT_NAME 256
+#define MPI_GRAPH 1
+#define MPI_CART 2
 #define MPI_DIST_GRAPH 3
 
 #define MPI_BOTTOM ((void *)0)
 #define MPI_IN_PLACE ((void *)-1)
-#define MPI_UNWEIGHTED ((int *)2)
-#define MPI_WEIGHTS_EMPTY ((int *)3)
+/* objects of the library, as in MPICH (core/mpi/abi_objects.c) */
+extern int *const MPI_UNWEIGHTED;
+extern int *const MPI_WEIGHTS_EMPTY;
 #define MPI_STATUS_IGNORE ((MPI_Status *)1)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)1)
 #define MPI_ERRCODES_IGNORE ((int *)0)
@@ -232,42 +248,44 @@ typedef struct MPI_Status {
 #define MPI_COMM_TYPE_HW_UNGUIDED 3
 
 /* predefined attribute keys */
-#define MPI_TAG_UB 1
-#define MPI_HOST 2
-#define MPI_IO 3
-#define MPI_WTIME_IS_GLOBAL 4
-#define MPI_APPNUM 5
-#define MPI_UNIVERSE_SIZE 6
-#define MPI_LASTUSEDCODE 7
+#define MPI_TAG_UB 0x64400001
+#define MPI_HOST 0x64400003
+#define MPI_IO 0x64400005
+#define MPI_WTIME_IS_GLOBAL 0x64400007
+#define MPI_APPNUM 0x6440000d
+#define MPI_UNIVERSE_SIZE 0x64400009
+#define MPI_LASTUSEDCODE 0x6440000b
 
-/* datatype combiners */
+/* datatype combiners (MPICH's values; the MPI-1 constructors MPI_Type_hvector,
+   _hindexed and _struct report the MPI-2 combiners) */
 enum {
     MPI_COMBINER_NAMED = 1,
-    MPI_COMBINER_DUP,
-    MPI_COMBINER_CONTIGUOUS,
-    MPI_COMBINER_VECTOR,
-    MPI_COMBINER_HVECTOR,
-    MPI_COMBINER_INDEXED,
-    MPI_COMBINER_HINDEXED,
-    MPI_COMBINER_INDEXED_BLOCK,
-    MPI_COMBINER_HINDEXED_BLOCK,
-    MPI_COMBINER_STRUCT,
-    MPI_COMBINER_SUBARRAY,
-    MPI_COMBINER_DARRAY,
-    MPI_COMBINER_RESIZED,
-    MPI_COMBINER_F90_REAL,
-    MPI_COMBINER_F90_COMPLEX,
-    MPI_COMBINER_F90_INTEGER
+    MPI_COMBINER_DUP = 2,
+    MPI_COMBINER_CONTIGUOUS = 3,
+    MPI_COMBINER_VECTOR = 4,
+    MPI_COMBINER_HVECTOR = 6,
+    MPI_COMBINER_INDEXED = 7,
+    MPI_COMBINER_HINDEXED = 9,
+    MPI_COMBINER_INDEXED_BLOCK = 10,
+    MPI_COMBINER_STRUCT = 12,
+    MPI_COMBINER_SUBARRAY = 13,
+    MPI_COMBINER_DARRAY = 14,
+    MPI_COMBINER_F90_REAL = 15,
+    MPI_COMBINER_F90_COMPLEX = 16,
+    MPI_COMBINER_F90_INTEGER = 17,
+    MPI_COMBINER_RESIZED = 18,
+    MPI_COMBINER_HINDEXED_BLOCK = 19
 };
-#define MPI_ORDER_C 0
-#define MPI_ORDER_FORTRAN 1
+#define MPI_ORDER_C 56
+#define MPI_ORDER_FORTRAN 57
 /* MPI_Type_create_darray */
 #define MPI_DISTRIBUTE_BLOCK 121
 #define MPI_DISTRIBUTE_CYCLIC 122
 #define MPI_DISTRIBUTE_NONE 123
 #define MPI_DISTRIBUTE_DFLT_DARG (-49767)
 
-/* ---- error classes -------------------------------------------------------------- */
+/* ---- error classes --------------------------------------------------------------
+ * MPICH's values; MPI_T_ERR_* are the tool information interface's (MPI_T_*, below) */
 #define MPI_SUCCESS 0
 #define MPI_ERR_BUFFER 1
 #define MPI_ERR_COUNT 2
@@ -275,59 +293,57 @@ enum {
 #define MPI_ERR_TAG 4
 #define MPI_ERR_COMM 5
 #define MPI_ERR_RANK 6
-#define MPI_ERR_REQUEST 7
-#define MPI_ERR_ROOT 8
-#define MPI_ERR_GROUP 9
-#define MPI_ERR_OP 10
-#define MPI_ERR_TOPOLOGY 11
-#define MPI_ERR_DIMS 12
-#define MPI_ERR_ARG 13
-#define MPI_ERR_UNKNOWN 14
-#define MPI_ERR_TRUNCATE 15
-#define MPI_ERR_OTHER 16
-#define MPI_ERR_INTERN 17
-#define MPI_ERR_IN_STATUS 18
-#define MPI_ERR_PENDING 19
-#define MPI_ERR_KEYVAL 20
-#define MPI_ERR_NO_MEM 21
-#define MPI_ERR_BASE 22
-#define MPI_ERR_INFO_KEY 23
-#define MPI_ERR_INFO_VALUE 24
-#define MPI_ERR_INFO_NOKEY 25
-#define MPI_ERR_SPAWN 26
-#define MPI_ERR_PORT 27
-#define MPI_ERR_SERVICE 28
-#define MPI_ERR_NAME 29
-#define MPI_ERR_WIN 30
-#define MPI_ERR_SIZE 31
-#define MPI_ERR_DISP 32
-#define MPI_ERR_INFO 33
-#define MPI_ERR_LOCKTYPE 34
-#define MPI_ERR_ASSERT 35
-#define MPI_ERR_RMA_CONFLICT 36
-#define MPI_ERR_RMA_SYNC 37
-#define MPI_ERR_FILE 38
-#define MPI_ERR_NOT_SAME 39
-#define MPI_ERR_AMODE 40
-#define MPI_ERR_UNSUPPORTED_DATAREP 41
-#define MPI_ERR_UNSUPPORTED_OPERATION 42
-#define MPI_ERR_NO_SUCH_FILE 43
-#define MPI_ERR_FILE_EXISTS 44
-#define MPI_ERR_BAD_FILE 45
-#define MPI_ERR_ACCESS 46
-#define MPI_ERR_NO_SPACE 47
-#define MPI_ERR_QUOTA 48
-#define MPI_ERR_READ_ONLY 49
-#define MPI_ERR_FILE_IN_USE 50
-#define MPI_ERR_DUP_DATAREP 51
-#define MPI_ERR_CONVERSION 52
-#define MPI_ERR_IO 53
-#define MPI_ERR_RMA_RANGE 54
-#define MPI_ERR_RMA_ATTACH 55
-#define MPI_ERR_RMA_SHARED 56
-#define MPI_ERR_RMA_FLAVOR 57
-#define MPI_T_ERR_INVALID 58
-/* the tool information interface (MPI_T_*, below) */
+#define MPI_ERR_ROOT 7
+#define MPI_ERR_GROUP 8
+#define MPI_ERR_OP 9
+#define MPI_ERR_TOPOLOGY 10
+#define MPI_ERR_DIMS 11
+#define MPI_ERR_ARG 12
+#define MPI_ERR_UNKNOWN 13
+#define MPI_ERR_TRUNCATE 14
+#define MPI_ERR_OTHER 15
+#define MPI_ERR_INTERN 16
+#define MPI_ERR_IN_STATUS 17
+#define MPI_ERR_PENDING 18
+#define MPI_ERR_REQUEST 19
+#define MPI_ERR_ACCESS 20
+#define MPI_ERR_AMODE 21
+#define MPI_ERR_BAD_FILE 22
+#define MPI_ERR_CONVERSION 23
+#define MPI_ERR_DUP_DATAREP 24
+#define MPI_ERR_FILE_EXISTS 25
+#define MPI_ERR_FILE_IN_USE 26
+#define MPI_ERR_FILE 27
+#define MPI_ERR_INFO 28
+#define MPI_ERR_INFO_KEY 29
+#define MPI_ERR_INFO_VALUE 30
+#define MPI_ERR_INFO_NOKEY 31
+#define MPI_ERR_IO 32
+#define MPI_ERR_NAME 33
+#define MPI_ERR_NO_MEM 34
+#define MPI_ERR_NOT_SAME 35
+#define MPI_ERR_NO_SPACE 36
+#define MPI_ERR_NO_SUCH_FILE 37
+#define MPI_ERR_PORT 38
+#define MPI_ERR_QUOTA 39
+#define MPI_ERR_READ_ONLY 40
+#define MPI_ERR_SERVICE 41
+#define MPI_ERR_SPAWN 42
+#define MPI_ERR_UNSUPPORTED_DATAREP 43
+#define MPI_ERR_UNSUPPORTED_OPERATION 44
+#define MPI_ERR_WIN 45
+#define MPI_ERR_BASE 46
+#define MPI_ERR_LOCKTYPE 47
+#define MPI_ERR_KEYVAL 48
+#define MPI_ERR_RMA_CONFLICT 49
+#define MPI_ERR_RMA_SYNC 50
+#define MPI_ERR_SIZE 51
+#define MPI_ERR_DISP 52
+#define MPI_ERR_ASSERT 53
+#define MPI_ERR_RMA_RANGE 55
+#define MPI_ERR_RMA_ATTACH 56
+#define MPI_ERR_RMA_SHARED 57
+#define MPI_ERR_RMA_FLAVOR 58
 #define MPI_T_ERR_MEMORY 59
 #define MPI_T_ERR_NOT_INITIALIZED 60
 #define MPI_T_ERR_CANNOT_INIT 61
@@ -335,16 +351,20 @@ enum {
 #define MPI_T_ERR_INVALID_ITEM 63
 #define MPI_T_ERR_INVALID_HANDLE 64
 #define MPI_T_ERR_OUT_OF_HANDLES 65
-#define MPI_T_ERR_CVAR_SET_NOT_NOW 66
-#define MPI_T_ERR_CVAR_SET_NEVER 67
-#define MPI_T_ERR_INVALID_NAME 68
-#define MPI_ERR_SESSION 69         /* MPI-4 */
-#define MPI_ERR_VALUE_TOO_LARGE 70 /* MPI-4 */
-#define MPI_T_ERR_INVALID_SESSION 71
-#define MPI_T_ERR_PVAR_NO_STARTSTOP 72
-#define MPI_T_ERR_PVAR_NO_WRITE 73
-#define MPI_T_ERR_PVAR_NO_ATOMIC 74
-#define MPI_ERR_LASTCODE 100
+#define MPI_T_ERR_OUT_OF_SESSIONS 66
+#define MPI_T_ERR_INVALID_SESSION 67
+#define MPI_T_ERR_CVAR_SET_NOT_NOW 68
+#define MPI_T_ERR_CVAR_SET_NEVER 69
+#define MPI_T_ERR_PVAR_NO_STARTSTOP 70
+#define MPI_T_ERR_PVAR_NO_WRITE 71
+#define MPI_T_ERR_PVAR_NO_ATOMIC 72
+#define MPI_T_ERR_INVALID_NAME 73
+#define MPI_T_ERR_INVALID 74
+#define MPI_ERR_SESSION 75
+#define MPI_ERR_PROC_ABORTED 76
+#define MPI_ERR_VALUE_TOO_LARGE 77
+#define MPI_T_ERR_NOT_SUPPORTED 78
+#define MPI_ERR_LASTCODE 0x3fffffff
 
 /* ---- callback types ------------------------------------------------------------- */
 typedef void(MPI_Comm_errhandler_function)(MPI_Comm *, int *, ...);
@@ -974,10 +994,15 @@ COMPI_PROTO(MPI_Win, Win_f2c, (MPI_Fint win));
 COMPI_PROTO(MPI_Fint, File_c2f, (MPI_File file));
 COMPI_PROTO(MPI_File, File_f2c, (MPI_Fint file));
 /* a Fortran status is MPI_F_STATUS_SIZE INTEGERs holding the C status word for word;
-   MPI_SOURCE, MPI_TAG and MPI_ERROR are its first three */
-#define MPI_F_STATUS_SIZE ((int)(sizeof(MPI_Status) / sizeof(MPI_Fint)))
-#define MPI_F_STATUS_IGNORE ((MPI_Fint *)1)
-#define MPI_F_STATUSES_IGNORE ((MPI_Fint *)1)
+   MPI_SOURCE, MPI_TAG and MPI_ERROR are its words MPI_F_SOURCE, MPI_F_TAG and MPI_F_ERROR
+   (from 0) */
+#define MPI_F_STATUS_SIZE 5
+#define MPI_F_SOURCE 2
+#define MPI_F_TAG 3
+#define MPI_F_ERROR 4
+/* objects of the library, as in MPICH (core/mpi/abi_objects.c) */
+extern MPI_Fint *MPI_F_STATUS_IGNORE;
+extern MPI_Fint *MPI_F_STATUSES_IGNORE;
 COMPI_PROTO(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status));
 COMPI_PROTO(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status));
 
@@ -998,49 +1023,50 @@ typedef struct compi_t_pvar_session *MPI_T_pvar_session;
 #define MPI_T_PVAR_HANDLE_NULL ((MPI_T_pvar_handle)0)
 #define MPI_T_PVAR_SESSION_NULL ((MPI_T_pvar_session)0)
 
-#define MPI_T_VERBOSITY_USER_BASIC 1
-#define MPI_T_VERBOSITY_USER_DETAIL 2
-#define MPI_T_VERBOSITY_USER_ALL 3
-#define MPI_T_VERBOSITY_TUNER_BASIC 4
-#define MPI_T_VERBOSITY_TUNER_DETAIL 5
-#define MPI_T_VERBOSITY_TUNER_ALL 6
-#define MPI_T_VERBOSITY_MPIDEV_BASIC 7
-#define MPI_T_VERBOSITY_MPIDEV_DETAIL 8
-#define MPI_T_VERBOSITY_MPIDEV_ALL 9
+#define MPI_T_VERBOSITY_USER_BASIC 221
+#define MPI_T_VERBOSITY_USER_DETAIL 222
+#define MPI_T_VERBOSITY_USER_ALL 223
+#define MPI_T_VERBOSITY_TUNER_BASIC 224
+#define MPI_T_VERBOSITY_TUNER_DETAIL 225
+#define MPI_T_VERBOSITY_TUNER_ALL 226
+#define MPI_T_VERBOSITY_MPIDEV_BASIC 227
+#define MPI_T_VERBOSITY_MPIDEV_DETAIL 228
+#define MPI_T_VERBOSITY_MPIDEV_ALL 229
 
-#define MPI_T_BIND_NO_OBJECT 0
-#define MPI_T_BIND_MPI_COMM 1
-#define MPI_T_BIND_MPI_DATATYPE 2
-#define MPI_T_BIND_MPI_ERRHANDLER 3
-#define MPI_T_BIND_MPI_FILE 4
-#define MPI_T_BIND_MPI_GROUP 5
-#define MPI_T_BIND_MPI_OP 6
-#define MPI_T_BIND_MPI_REQUEST 7
-#define MPI_T_BIND_MPI_WIN 8
-#define MPI_T_BIND_MPI_MESSAGE 9
-#define MPI_T_BIND_MPI_INFO 10
-#define MPI_T_BIND_MPI_SESSION 11
+#define MPI_T_BIND_NO_OBJECT 9700
+#define MPI_T_BIND_MPI_COMM 9701
+#define MPI_T_BIND_MPI_DATATYPE 9702
+#define MPI_T_BIND_MPI_ERRHANDLER 9703
+#define MPI_T_BIND_MPI_FILE 9704
+#define MPI_T_BIND_MPI_GROUP 9705
+#define MPI_T_BIND_MPI_OP 9706
+#define MPI_T_BIND_MPI_REQUEST 9707
+#define MPI_T_BIND_MPI_WIN 9708
+#define MPI_T_BIND_MPI_MESSAGE 9709
+#define MPI_T_BIND_MPI_INFO 9710
+#define MPI_T_BIND_MPI_SESSION 9711
 
-#define MPI_T_SCOPE_CONSTANT 0
-#define MPI_T_SCOPE_READONLY 1
-#define MPI_T_SCOPE_LOCAL 2
-#define MPI_T_SCOPE_GROUP 3
-#define MPI_T_SCOPE_GROUP_EQ 4
-#define MPI_T_SCOPE_ALL 5
-#define MPI_T_SCOPE_ALL_EQ 6
+#define MPI_T_SCOPE_CONSTANT 60438
+#define MPI_T_SCOPE_READONLY 60439
+#define MPI_T_SCOPE_LOCAL 60440
+#define MPI_T_SCOPE_GROUP 60441
+#define MPI_T_SCOPE_GROUP_EQ 60442
+#define MPI_T_SCOPE_ALL 60443
+#define MPI_T_SCOPE_ALL_EQ 60444
 
-#define MPI_T_PVAR_CLASS_STATE 0
-#define MPI_T_PVAR_CLASS_LEVEL 1
-#define MPI_T_PVAR_CLASS_SIZE 2
-#define MPI_T_PVAR_CLASS_PERCENTAGE 3
-#define MPI_T_PVAR_CLASS_HIGHWATERMARK 4
-#define MPI_T_PVAR_CLASS_LOWWATERMARK 5
-#define MPI_T_PVAR_CLASS_COUNTER 6
-#define MPI_T_PVAR_CLASS_AGGREGATE 7
-#define MPI_T_PVAR_CLASS_TIMER 8
-#define MPI_T_PVAR_CLASS_GENERIC 9
+#define MPI_T_PVAR_CLASS_STATE 240
+#define MPI_T_PVAR_CLASS_LEVEL 241
+#define MPI_T_PVAR_CLASS_SIZE 242
+#define MPI_T_PVAR_CLASS_PERCENTAGE 243
+#define MPI_T_PVAR_CLASS_HIGHWATERMARK 244
+#define MPI_T_PVAR_CLASS_LOWWATERMARK 245
+#define MPI_T_PVAR_CLASS_COUNTER 246
+#define MPI_T_PVAR_CLASS_AGGREGATE 247
+#define MPI_T_PVAR_CLASS_TIMER 248
+#define MPI_T_PVAR_CLASS_GENERIC 249
 /* every handle of a session, for MPI_T_pvar_start, _stop and _reset */
-#define MPI_T_PVAR_ALL_HANDLES ((MPI_T_pvar_handle)1)
+/* an object of the library, as in MPICH (core/mpi/abi_objects.c) */
+extern MPI_T_pvar_handle const MPI_T_PVAR_ALL_HANDLES;
 
 COMPI_PROTO(int, T_init_thread, (int required, int *provided));
 COMPI_PROTO(int, T_finalize, (void));
@@ -1099,11 +1125,11 @@ COMPI_PROTO(int, T_category_changed, (int *stamp));
 #define MPI_MODE_NOPRECEDE 8192
 #define MPI_MODE_NOSUCCEED 16384
 /* predefined window attribute keys (negative: never a keyval MPI_Win_create_keyval makes) */
-#define MPI_WIN_BASE (-301)
-#define MPI_WIN_SIZE (-302)
-#define MPI_WIN_DISP_UNIT (-303)
-#define MPI_WIN_CREATE_FLAVOR (-304)
-#define MPI_WIN_MODEL (-305)
+#define MPI_WIN_BASE 0x66000001
+#define MPI_WIN_SIZE 0x66000003
+#define MPI_WIN_DISP_UNIT 0x66000005
+#define MPI_WIN_CREATE_FLAVOR 0x66000007
+#define MPI_WIN_MODEL 0x66000009
 #define MPI_WIN_FLAVOR_CREATE 1
 #define MPI_WIN_FLAVOR_ALLOCATE 2
 #define MPI_WIN_FLAVOR_DYNAMIC 3
@@ -1459,8 +1485,7 @@ COMPI_PROTO(int, Comm_idup_with_info,
 
 /* sessions (MPI-4 chapter 11).  Process sets: "mpi://WORLD" and "mpi://SELF". */
 typedef int MPI_Session;
-#define COMPI_HKIND_SESSION 0xb
-#define MPI_SESSION_NULL ((MPI_Session)COMPI_HANDLE(COMPI_HKIND_SESSION, 0))
+#define MPI_SESSION_NULL ((MPI_Session)0x38000000)
 #define MPI_MAX_PSET_NAME_LEN 256
 #define MPI_MAX_STRINGTAG_LEN 256
 typedef void(MPI_Session_errhandler_function)(MPI_Session *, int *, ...);

@@ -134,7 +134,7 @@ SCM bridge_call_record(const coll_call_t *c, int live)
 
     /* the root's group of an intercommunicator call shares one key (tramp.c): no bytes,
        datatype or op, which are not significant at its MPI_PROC_NULL ranks */
-    int root_group = c->root < -1;
+    int root_group = coll_call_in_root_group(c);
     if (dt != NULL && !root_group) {
         dtsym = dt->predefined && dt->name[0] ? scm_from_utf8_symbol(dt->name) : bc.sym_derived;
     }

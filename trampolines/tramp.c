@@ -80,7 +80,7 @@ static inline void key_pack(const coll_call_t *call, coll_mode_t mode, tramp_key
 {
     coll_key_t key;
     coll_key_of(call, &key);
-    if (compi_unlikely(key.root < -1)) {
+    if (compi_unlikely(coll_call_in_root_group(call))) {
         /* an intercommunicator's root group: MPI_ROOT at the root, MPI_PROC_NULL at the
            others, whose arguments but root are not significant (bindings pass count 0 and
            MPI_BYTE there, with any op); one key for all of them, so they miss together:

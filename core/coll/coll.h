@@ -285,6 +285,17 @@ compi_status_t coll_copy(const void *sbuf, size_t scount, compi_datatype_t *sdt,
 
 /* ---- key -------------------------------------------------------------------------- */
 
+/* whether `call` runs in the root's group of an intercommunicator's rooted collective
+   (root MPI_ROOT or MPI_PROC_NULL; the unrooted kinds pass root -1, MPI_PROC_NULL's value
+   too, so the kind decides) */
+static inline int coll_call_in_root_group(const coll_call_t *call)
+{
+    coll_kind_t k = call->kind;
+    int rooted = k == COLL_BCAST || k == COLL_REDUCE || k == COLL_GATHER || k == COLL_GATHERV ||
+                 k == COLL_SCATTER || k == COLL_SCATTERV;
+    return rooted && (call->root == MPI_ROOT || call->root == MPI_PROC_NULL);
+}
+
 static inline void coll_key_of(const coll_call_t *call, coll_key_t *key)
 {
     key->kind = (uint32_t)call->kind;

@@ -14,7 +14,9 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#define KEYVAL_FIRST_USER (MPI_LASTUSEDCODE + 1)
+/* above MPI_KEYVAL_INVALID and far below the predefined keys (MPI_TAG_UB ...), whose
+   values are MPICH's */
+#define KEYVAL_FIRST_USER (MPI_KEYVAL_INVALID + 1)
 
 typedef struct attr_keyval {
     attr_kind_t kind;

@@ -12,7 +12,7 @@
  * keyval on a communicator) and becomes MPI_ERR_KEYVAL at the API.  ATTR_ERR_CALLBACK
  * means a user callback returned an error; its code is stored in *cb_code_p.
  *
- * Keyvals 1..7 are the predefined communicator keys of mpi.h (MPI_TAG_UB ...): they
+ * The predefined communicator keys of mpi.h (MPI_TAG_UB ...; MPICH's values): they
  * can be read on every communicator (as pointers to int, as the standard says), never
  * set, deleted or freed.
  */

@@ -67,8 +67,9 @@ static compi_status_t comm_build(compi_group_t *group, uint32_t ctx, int fixed_i
         snprintf(c->name, sizeof(c->name), "%s", name);
     }
     if (fixed_idx > 0) {
-        st = handle_set_fixed(&comm_table, (unsigned)fixed_idx, c);
-        c->handle = COMPI_HANDLE(COMPI_HKIND_COMM, fixed_idx);
+        /* 1: MPI_COMM_WORLD, 2: MPI_COMM_SELF */
+        c->handle = fixed_idx == 1 ? MPI_COMM_WORLD : MPI_COMM_SELF;
+        st = handle_set_fixed(&comm_table, (unsigned)fixed_idx, c->handle, c);
     } else {
         st = handle_alloc(&comm_table, c, &c->handle);
     }
@@ -313,7 +314,7 @@ compi_status_t comm_init(void)
     if (st != COMPI_OK) {
         goto err;
     }
-    st = handle_set_fixed(&group_table, MPI_GROUP_EMPTY & HANDLE_IDX_MASK, group_empty());
+    st = handle_set_fixed(&group_table, 1, MPI_GROUP_EMPTY, group_empty());
     if (st != COMPI_OK) {
         goto err;
     }
@@ -325,12 +326,11 @@ compi_status_t comm_init(void)
     for (int i = 0; i < n; i++) {
         ranks[i] = i;
     }
-    st = comm_init_one(n, ranks, 0, MPI_COMM_WORLD & HANDLE_IDX_MASK, "MPI_COMM_WORLD", &world);
+    st = comm_init_one(n, ranks, 0, 1, "MPI_COMM_WORLD", &world);
     if (st != COMPI_OK) {
         goto err;
     }
-    st = comm_init_one(1, &rte_proc.world_rank, 1, MPI_COMM_SELF & HANDLE_IDX_MASK, "MPI_COMM_SELF",
-                       &self);
+    st = comm_init_one(1, &rte_proc.world_rank, 1, 2, "MPI_COMM_SELF", &self);
     if (st != COMPI_OK) {
         goto err;
     }

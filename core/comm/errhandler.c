@@ -27,8 +27,8 @@ compi_status_t errh_init(void)
     compi_errhandler_t *const predef[] = {&errh_fatal, &errh_return, &errh_abort};
 
     for (size_t i = 0; i < COMPI_ARRAY_SIZE(predef); i++) {
-        unsigned idx = (unsigned)predef[i]->handle & HANDLE_IDX_MASK;
-        compi_status_t st = handle_set_fixed(&errh_table, idx, predef[i]);
+        compi_status_t st =
+            handle_set_fixed(&errh_table, (unsigned)i + 1, predef[i]->handle, predef[i]);
         if (st != COMPI_OK) {
             return st;
         }

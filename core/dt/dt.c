@@ -1,7 +1,8 @@
 /*
  * dt.c -- datatype objects: the predefined table, refcounts, names and envelopes.
  *
- * Predefined types live in a static array indexed like COMPI_DT(i) in mpi.h; their size,
+ * Predefined types live in a static array (their index is the basic type, dt->basic;
+ * dt_basic_handle gives the handle of mpi.h); their size,
  * alignment and layout come from the C compiler (sizeof, _Alignof, offsetof), so they
  * match what the application's compiler lays out.  The pair types of MINLOC/MAXLOC are
  * two blocks, {T v; int i;}, tagged with the basic types of their members, so that
@@ -47,6 +48,7 @@ typedef struct {
 
 typedef struct dt__predef_desc {
     const char *name;
+    int handle; /* its value in mpi.h */
     size_t size, extent, align;
     int nblocks; /* 0 (markers, null), 1 (plain) or 2 (pairs) */
     int basic0;  /* basic type of the first block (the value of a pair) */
@@ -57,7 +59,8 @@ typedef struct dt__predef_desc {
 } dt__predef_desc_t;
 
 #define DT_PLAIN(idx, nm, T)                                                                       \
-    [idx] = {.name = nm,                                                                           \
+    [idx] = {.name = #nm,                                                                          \
+             .handle = nm,                                                                         \
              .size = sizeof(T),                                                                    \
              .extent = sizeof(T),                                                                  \
              .align = _Alignof(T),                                                                 \
@@ -65,7 +68,8 @@ typedef struct dt__predef_desc {
              .basic0 = idx,                                                                        \
              .len0 = sizeof(T)}
 #define DT_PAIR(idx, nm, S, vbasic)                                                                \
-    [idx] = {.name = nm,                                                                           \
+    [idx] = {.name = #nm,                                                                          \
+             .handle = nm,                                                                         \
              .size = sizeof(((S *)0)->v) + sizeof(int),                                            \
              .extent = sizeof(S),                                                                  \
              .align = _Alignof(S),                                                                 \
@@ -76,7 +80,8 @@ typedef struct dt__predef_desc {
 
 /* a Fortran pair type: two `T`s, both of basic type `vbasic`, as one block */
 #define DT_TWIN(idx, nm, T, vbasic)                                                                \
-    [idx] = {.name = nm,                                                                           \
+    [idx] = {.name = #nm,                                                                          \
+             .handle = nm,                                                                         \
              .size = 2 * sizeof(T),                                                                \
              .extent = 2 * sizeof(T),                                                              \
              .align = _Alignof(T),                                                                 \
@@ -88,77 +93,78 @@ typedef struct dt__predef_desc {
 enum { DT_INT_IDX = 8 };
 
 static const dt__predef_desc_t dt__desc[COMPI_DT_NUM_PREDEFINED] = {
-    [0] = {.name = "MPI_DATATYPE_NULL"},
-    DT_PLAIN(1, "MPI_CHAR", char),
-    DT_PLAIN(2, "MPI_SIGNED_CHAR", signed char),
-    DT_PLAIN(3, "MPI_UNSIGNED_CHAR", unsigned char),
-    DT_PLAIN(4, "MPI_BYTE", unsigned char),
-    DT_PLAIN(5, "MPI_WCHAR", wchar_t),
-    DT_PLAIN(6, "MPI_SHORT", short),
-    DT_PLAIN(7, "MPI_UNSIGNED_SHORT", unsigned short),
-    DT_PLAIN(8, "MPI_INT", int),
-    DT_PLAIN(9, "MPI_UNSIGNED", unsigned),
-    DT_PLAIN(10, "MPI_LONG", long),
-    DT_PLAIN(11, "MPI_UNSIGNED_LONG", unsigned long),
-    DT_PLAIN(12, "MPI_LONG_LONG_INT", long long),
-    DT_PLAIN(13, "MPI_UNSIGNED_LONG_LONG", unsigned long long),
-    DT_PLAIN(14, "MPI_FLOAT", float),
-    DT_PLAIN(15, "MPI_DOUBLE", double),
+    [0] = {.name = "MPI_DATATYPE_NULL", .handle = MPI_DATATYPE_NULL},
+    DT_PLAIN(1, MPI_CHAR, char),
+    DT_PLAIN(2, MPI_SIGNED_CHAR, signed char),
+    DT_PLAIN(3, MPI_UNSIGNED_CHAR, unsigned char),
+    DT_PLAIN(4, MPI_BYTE, unsigned char),
+    DT_PLAIN(5, MPI_WCHAR, wchar_t),
+    DT_PLAIN(6, MPI_SHORT, short),
+    DT_PLAIN(7, MPI_UNSIGNED_SHORT, unsigned short),
+    DT_PLAIN(8, MPI_INT, int),
+    DT_PLAIN(9, MPI_UNSIGNED, unsigned),
+    DT_PLAIN(10, MPI_LONG, long),
+    DT_PLAIN(11, MPI_UNSIGNED_LONG, unsigned long),
+    DT_PLAIN(12, MPI_LONG_LONG_INT, long long),
+    DT_PLAIN(13, MPI_UNSIGNED_LONG_LONG, unsigned long long),
+    DT_PLAIN(14, MPI_FLOAT, float),
+    DT_PLAIN(15, MPI_DOUBLE, double),
     /* x86-64: 10 significant bytes in 16; all 16 are copied */
-    DT_PLAIN(16, "MPI_LONG_DOUBLE", long double),
-    DT_PLAIN(17, "MPI_INT8_T", int8_t),
-    DT_PLAIN(18, "MPI_INT16_T", int16_t),
-    DT_PLAIN(19, "MPI_INT32_T", int32_t),
-    DT_PLAIN(20, "MPI_INT64_T", int64_t),
-    DT_PLAIN(21, "MPI_UINT8_T", uint8_t),
-    DT_PLAIN(22, "MPI_UINT16_T", uint16_t),
-    DT_PLAIN(23, "MPI_UINT32_T", uint32_t),
-    DT_PLAIN(24, "MPI_UINT64_T", uint64_t),
-    DT_PLAIN(25, "MPI_C_BOOL", _Bool),
-    DT_PLAIN(26, "MPI_C_FLOAT_COMPLEX", float _Complex),
-    DT_PLAIN(27, "MPI_C_DOUBLE_COMPLEX", double _Complex),
-    DT_PLAIN(28, "MPI_C_LONG_DOUBLE_COMPLEX", long double _Complex),
-    DT_PLAIN(29, "MPI_PACKED", unsigned char),
-    DT_PLAIN(30, "MPI_AINT", MPI_Aint),
-    DT_PLAIN(31, "MPI_OFFSET", MPI_Offset),
-    DT_PLAIN(32, "MPI_COUNT", MPI_Count),
-    DT_PAIR(33, "MPI_FLOAT_INT", dt__float_int_t, 14),
-    DT_PAIR(34, "MPI_DOUBLE_INT", dt__double_int_t, 15),
-    DT_PAIR(35, "MPI_LONG_INT", dt__long_int_t, 10),
-    DT_PAIR(36, "MPI_2INT", dt__2int_t, DT_INT_IDX),
-    DT_PAIR(37, "MPI_SHORT_INT", dt__short_int_t, 6),
-    DT_PAIR(38, "MPI_LONG_DOUBLE_INT", dt__long_double_int_t, 16),
-    [39] = {.name = "MPI_UB", .align = 1, .marker = 2},
-    [40] = {.name = "MPI_LB", .align = 1, .marker = 1},
+    DT_PLAIN(16, MPI_LONG_DOUBLE, long double),
+    DT_PLAIN(17, MPI_INT8_T, int8_t),
+    DT_PLAIN(18, MPI_INT16_T, int16_t),
+    DT_PLAIN(19, MPI_INT32_T, int32_t),
+    DT_PLAIN(20, MPI_INT64_T, int64_t),
+    DT_PLAIN(21, MPI_UINT8_T, uint8_t),
+    DT_PLAIN(22, MPI_UINT16_T, uint16_t),
+    DT_PLAIN(23, MPI_UINT32_T, uint32_t),
+    DT_PLAIN(24, MPI_UINT64_T, uint64_t),
+    DT_PLAIN(25, MPI_C_BOOL, _Bool),
+    DT_PLAIN(26, MPI_C_FLOAT_COMPLEX, float _Complex),
+    DT_PLAIN(27, MPI_C_DOUBLE_COMPLEX, double _Complex),
+    DT_PLAIN(28, MPI_C_LONG_DOUBLE_COMPLEX, long double _Complex),
+    DT_PLAIN(29, MPI_PACKED, unsigned char),
+    DT_PLAIN(30, MPI_AINT, MPI_Aint),
+    DT_PLAIN(31, MPI_OFFSET, MPI_Offset),
+    DT_PLAIN(32, MPI_COUNT, MPI_Count),
+    DT_PAIR(33, MPI_FLOAT_INT, dt__float_int_t, 14),
+    DT_PAIR(34, MPI_DOUBLE_INT, dt__double_int_t, 15),
+    DT_PAIR(35, MPI_LONG_INT, dt__long_int_t, 10),
+    DT_PAIR(36, MPI_2INT, dt__2int_t, DT_INT_IDX),
+    DT_PAIR(37, MPI_SHORT_INT, dt__short_int_t, 6),
+    DT_PAIR(38, MPI_LONG_DOUBLE_INT, dt__long_double_int_t, 16),
+    [39] = {.name = "MPI_UB", .handle = MPI_UB, .align = 1, .marker = 2},
+    [40] = {.name = "MPI_LB", .handle = MPI_LB, .align = 1, .marker = 1},
     /* C++ bool and std::complex have the layout of the C types on every ABI we target */
-    DT_PLAIN(41, "MPI_CXX_BOOL", _Bool),
-    DT_PLAIN(42, "MPI_CXX_FLOAT_COMPLEX", float _Complex),
-    DT_PLAIN(43, "MPI_CXX_DOUBLE_COMPLEX", double _Complex),
-    DT_PLAIN(44, "MPI_CXX_LONG_DOUBLE_COMPLEX", long double _Complex),
+    DT_PLAIN(41, MPI_CXX_BOOL, _Bool),
+    DT_PLAIN(42, MPI_CXX_FLOAT_COMPLEX, float _Complex),
+    DT_PLAIN(43, MPI_CXX_DOUBLE_COMPLEX, double _Complex),
+    DT_PLAIN(44, MPI_CXX_LONG_DOUBLE_COMPLEX, long double _Complex),
     /* Fortran types as gfortran lays them out on x86-64 and aarch64 Linux: default
      * INTEGER, REAL and LOGICAL are 4 bytes, DOUBLE PRECISION 8, COMPLEX two REALs.
      * Each is a basic type of its own (its own name, its own ops: LOGICAL takes only
      * the logical ops), with the layout of the C type of the same size. */
-    DT_PLAIN(45, "MPI_INTEGER", int32_t),
-    DT_PLAIN(46, "MPI_REAL", float),
-    DT_PLAIN(47, "MPI_DOUBLE_PRECISION", double),
-    DT_PLAIN(48, "MPI_COMPLEX", float _Complex),
-    DT_PLAIN(49, "MPI_DOUBLE_COMPLEX", double _Complex),
-    DT_PLAIN(50, "MPI_LOGICAL", int32_t),
-    DT_PLAIN(51, "MPI_CHARACTER", char),
-    DT_TWIN(52, "MPI_2INTEGER", int32_t, 45),
-    DT_TWIN(53, "MPI_2REAL", float, 46),
-    DT_TWIN(54, "MPI_2DOUBLE_PRECISION", double, 47),
-    DT_PLAIN(55, "MPI_INTEGER1", int8_t),
-    DT_PLAIN(56, "MPI_INTEGER2", int16_t),
-    DT_PLAIN(57, "MPI_INTEGER4", int32_t),
-    DT_PLAIN(58, "MPI_INTEGER8", int64_t),
-    DT_PLAIN(59, "MPI_REAL4", float),
-    DT_PLAIN(60, "MPI_REAL8", double),
-    DT_PLAIN(61, "MPI_COMPLEX8", float _Complex),
-    DT_PLAIN(62, "MPI_COMPLEX16", double _Complex),
-    /* MPI_C_FLOAT_COMPLEX under its other name: a basic type of its own, named as given */
-    DT_PLAIN(63, "MPI_C_COMPLEX", float _Complex),
+    DT_PLAIN(45, MPI_INTEGER, int32_t),
+    DT_PLAIN(46, MPI_REAL, float),
+    DT_PLAIN(47, MPI_DOUBLE_PRECISION, double),
+    DT_PLAIN(48, MPI_COMPLEX, float _Complex),
+    DT_PLAIN(49, MPI_DOUBLE_COMPLEX, double _Complex),
+    DT_PLAIN(50, MPI_LOGICAL, int32_t),
+    DT_PLAIN(51, MPI_CHARACTER, char),
+    DT_TWIN(52, MPI_2INTEGER, int32_t, 45),
+    DT_TWIN(53, MPI_2REAL, float, 46),
+    DT_TWIN(54, MPI_2DOUBLE_PRECISION, double, 47),
+    DT_PLAIN(55, MPI_INTEGER1, int8_t),
+    DT_PLAIN(56, MPI_INTEGER2, int16_t),
+    DT_PLAIN(57, MPI_INTEGER4, int32_t),
+    DT_PLAIN(58, MPI_INTEGER8, int64_t),
+    DT_PLAIN(59, MPI_REAL4, float),
+    DT_PLAIN(60, MPI_REAL8, double),
+    DT_PLAIN(61, MPI_COMPLEX8, float _Complex),
+    DT_PLAIN(62, MPI_COMPLEX16, double _Complex),
+    /* MPI_C_FLOAT_COMPLEX under its other name: mpi.h gives both one handle, as MPICH's
+       does, so this entry is never reached by its handle */
+    DT_PLAIN(63, MPI_C_COMPLEX, float _Complex),
 };
 
 /* the types of MPI_Type_create_f90_*: few (one per distinct precision and range asked
@@ -178,6 +184,11 @@ static int dt__initialized;
 size_t dt_basic_size(int basic)
 {
     return dt__desc[basic].size;
+}
+
+int dt_basic_handle(int basic)
+{
+    return dt__desc[basic].handle;
 }
 
 static void dt__init_one(int idx)
@@ -218,7 +229,7 @@ static void dt__init_one(int idx)
     dt->true_lb = 0;
     dt->true_extent = dt->nblocks ? b[dt->nblocks - 1].disp + (ptrdiff_t)b[dt->nblocks - 1].len : 0;
     dt_compute_contig(dt);
-    dt->handle = COMPI_DT(idx);
+    dt->handle = d->handle;
     dt->refcount = 1;
     dt->committed = 1;
     dt->predefined = 1;
@@ -238,7 +249,10 @@ compi_status_t dt_init(void)
     }
     for (int i = 1; i < COMPI_DT_NUM_PREDEFINED; i++) {
         dt__init_one(i);
-        st = handle_set_fixed(&dt_table, (unsigned)i, &dt__predef[i]);
+        if (handle_get(&dt_table, dt__desc[i].handle) != NULL) {
+            continue; /* another name of a type already stored (MPI_C_COMPLEX) */
+        }
+        st = handle_set_fixed(&dt_table, (unsigned)i, dt__desc[i].handle, &dt__predef[i]);
         if (st != COMPI_OK) {
             goto err;
         }

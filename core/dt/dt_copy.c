@@ -177,5 +177,5 @@ void dt_copy(const compi_datatype_t *ddt, void *dbuf, const compi_datatype_t *sd
 
 const compi_datatype_t *dt_basic_type(int basic)
 {
-    return dt_from_handle(COMPI_DT(basic));
+    return dt_from_handle(dt_basic_handle(basic));
 }

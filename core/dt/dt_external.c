@@ -34,7 +34,7 @@ static dt__ext_t dt__ext_of(int basic)
 {
     size_t native = dt_basic_size(basic);
 
-    switch (COMPI_DT(basic)) {
+    switch (dt_basic_handle(basic)) {
     case MPI_LONG:
         return (dt__ext_t){EXT_NARROW_SIGNED, 1, 4};
     case MPI_UNSIGNED_LONG:
@@ -46,8 +46,7 @@ static dt__ext_t dt__ext_of(int basic)
     case MPI_C_LONG_DOUBLE_COMPLEX:
     case MPI_CXX_LONG_DOUBLE_COMPLEX:
         return (dt__ext_t){EXT_LDOUBLE, 2, 16};
-    case MPI_C_FLOAT_COMPLEX:
-    case MPI_C_COMPLEX:
+    case MPI_C_FLOAT_COMPLEX: /* and MPI_C_COMPLEX, its other name */
     case MPI_C_DOUBLE_COMPLEX:
     case MPI_CXX_FLOAT_COMPLEX:
     case MPI_CXX_DOUBLE_COMPLEX:

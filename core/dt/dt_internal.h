@@ -11,6 +11,8 @@
 
 /* size in bytes of basic type `basic` (an index of the predefined table) */
 size_t dt_basic_size(int basic);
+/* the handle mpi.h gives the predefined type of basic type `basic` */
+int dt_basic_handle(int basic);
 /* a new, empty derived datatype with a handle */
 compi_status_t dt_alloc(compi_datatype_t **dt_p);
 /* sets dt->contig from the blocks, size and extent */

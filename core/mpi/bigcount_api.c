@@ -12,6 +12,7 @@
  */
 #include "core/dt/dt.h"
 #include "core/mpi/bigcount.h"
+#include "core/mpi/status_word.h"
 #include "core/op/op.h"
 
 /* ---- point to point: the shapes of bigcount_p2p.def -------------------------------- */
@@ -124,7 +125,7 @@ int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count 
         return mpi_err_raise(NULL, MPI_ERR_TYPE, fn, "invalid datatype (handle 0x%x)",
                              (unsigned)datatype);
     }
-    long long bytes = status->compi_count;
+    long long bytes = mpi_status_bytes(status);
     if (dt->size == 0) {
         *count = 0;
     } else if (bytes < 0 || bytes % (long long)dt->size != 0) {

@@ -108,6 +108,11 @@ static const struct {
                                  "the performance variable cannot be written or reset"},
     [MPI_T_ERR_PVAR_NO_ATOMIC] = {"MPI_T_ERR_PVAR_NO_ATOMIC",
                                   "the performance variable cannot be read and reset atomically"},
+    [MPI_T_ERR_OUT_OF_SESSIONS] = {"MPI_T_ERR_OUT_OF_SESSIONS",
+                                   "no more performance experiment sessions available"},
+    [MPI_ERR_PROC_ABORTED] = {"MPI_ERR_PROC_ABORTED", "communication with an aborted process"},
+    [MPI_T_ERR_NOT_SUPPORTED] = {"MPI_T_ERR_NOT_SUPPORTED",
+                                 "the tool interface does not support this"},
 };
 
 static int class_valid(int code)
@@ -119,8 +124,11 @@ static int class_valid(int code)
 
 /* ---- codes with text ---------------------------------------------------------------- */
 
-#define TEXT_CODE_BIT (1 << 30)
-#define TEXT_CODE_SEQ_MAX ((1 << 23) - 1) /* bits 7..29 */
+/* codes with text lie below MPI_ERR_LASTCODE (0x3fffffff), with bit 29 set; the codes
+   and classes the application adds lie above it (errors_user.c) */
+#define TEXT_CODE_BIT (1 << 29)
+#define TEXT_CODE_SEQ_MAX ((1 << 22) - 1) /* bits 7..28 */
+#define IS_TEXT_CODE(code) ((code) >= 0 && (code) <= MPI_ERR_LASTCODE && ((code)&TEXT_CODE_BIT))
 
 static struct {
     int code; /* 0: empty */
@@ -142,7 +150,7 @@ static int text_code_new(int errclass, const char *what)
 
 int mpi_err_code_valid(int code)
 {
-    if (code >= 0 && (code & TEXT_CODE_BIT)) {
+    if (IS_TEXT_CODE(code)) {
         return class_valid(code & 0x7f);
     }
     return class_valid(code) || mpi_err_user_is_code(code);
@@ -150,7 +158,7 @@ int mpi_err_code_valid(int code)
 
 int mpi_err_code_class(int code)
 {
-    if (code >= 0 && (code & TEXT_CODE_BIT)) {
+    if (IS_TEXT_CODE(code)) {
         return code & 0x7f;
     }
     return mpi_err_user_class_of(code);
@@ -158,7 +166,7 @@ int mpi_err_code_class(int code)
 
 void mpi_err_code_string(int code, char *string)
 {
-    if (code >= 0 && (code & TEXT_CODE_BIT)) {
+    if (IS_TEXT_CODE(code)) {
         int slot = ((code >> 7) & TEXT_CODE_SEQ_MAX) % MPI_ERR_TEXT_KEEP;
         if (text_codes[slot].code == code) {
             snprintf(string, MPI_MAX_ERROR_STRING, "%s", text_codes[slot].text);

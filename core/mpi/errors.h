@@ -42,9 +42,9 @@ int mpi_err_invoke_errh(struct compi_errhandler *errh, int handle, int errclass,
  * Error codes that carry their own text.  A failure whose words only the library knows (a
  * creator's message, ranks that built different closures) is returned as a code made for
  * it: its class is `errclass`, and MPI_Error_string gives "CLASS_NAME: what".  A code is
- * (1 << 30) | sequence << 7 | class, so MPI_Error_class answers for every code ever
- * made; the texts of the last MPI_ERR_TEXT_KEEP codes are kept (an older code's string
- * is its class's).
+ * (1 << 29) | sequence << 7 | class (below MPI_ERR_LASTCODE), so MPI_Error_class answers
+ * for every code ever made; the texts of the last MPI_ERR_TEXT_KEEP codes are kept (an
+ * older code's string is its class's).
  *
  * mpi_err_raise_text raises such a code on `comm`'s error handler.  Under
  * MPI_ERRORS_ARE_FATAL the rank with `report` set prints the one line and aborts the

@@ -17,12 +17,13 @@
 #include "core/comm/attr.h"
 #include "core/mpi/mpi_state.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define USER_FIRST (MPI_ERR_LASTCODE + 1)
-#define USER_MAX ((1 << 30) - 1 - USER_FIRST) /* stay clear of the codes with text */
+#define USER_MAX (INT_MAX - USER_FIRST) /* the codes with text lie below USER_FIRST */
 
 typedef struct user_err {
     int errclass;

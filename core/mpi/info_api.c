@@ -99,7 +99,7 @@ static void info_env_setup(void)
     if (!info_env_ready) {
         info_env_ready = 1;
         info_env.handle = MPI_INFO_ENV;
-        if (handle_set_fixed(&info_table, MPI_INFO_ENV & HANDLE_IDX_MASK, &info_env) != COMPI_OK) {
+        if (handle_set_fixed(&info_table, 1, MPI_INFO_ENV, &info_env) != COMPI_OK) {
             return;
         }
         info_env_cmdline();

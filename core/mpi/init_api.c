@@ -452,7 +452,8 @@ int PMPI_Get_processor_name(char *name, int *resultlen)
         return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Get_processor_name", "NULL argument");
     }
     const char *h = rte_proc.hostname[0] ? rte_proc.hostname : "localhost";
-    snprintf(name, MPI_MAX_PROCESSOR_NAME, "%s", h);
+    /* a longer host name is cut to MPI_MAX_PROCESSOR_NAME - 1 characters */
+    snprintf(name, MPI_MAX_PROCESSOR_NAME, "%.*s", MPI_MAX_PROCESSOR_NAME - 1, h);
     *resultlen = (int)strlen(name);
     return MPI_SUCCESS;
 }

@@ -12,6 +12,7 @@
  */
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
+#include "core/runtime/handle.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -42,7 +43,7 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
         return mpi_err_raise(NULL, MPI_ERR_SIZE, "MPI_Alloc_mem", "size=%ld is negative",
                              (long)size);
     }
-    if ((((unsigned)info) >> COMPI_HKIND_SHIFT) != COMPI_HKIND_INFO) {
+    if (!HANDLE_IS_KIND(info, COMPI_HKIND_INFO)) {
         return mpi_err_raise(NULL, MPI_ERR_INFO, "MPI_Alloc_mem", "invalid info handle 0x%x",
                              (unsigned)info);
     }

@@ -7,9 +7,20 @@
 
 #include <stdlib.h>
 
-/* the handle layout of core/runtime/handle.h is that of include/mpi.h */
+/* the handle layout of core/runtime/handle.h is that of include/mpi.h: a kind's null
+   handle is its kind alone, its predefined handles of class 1 the kind and class */
 COMPI_STATIC_ASSERT(HANDLE_KIND_SHIFT == COMPI_HKIND_SHIFT &&
-                        HANDLE_MAKE(COMPI_HKIND_REQUEST, 0) == MPI_REQUEST_NULL,
+                        (COMPI_HKIND_REQUEST << HANDLE_KIND_SHIFT) == MPI_REQUEST_NULL &&
+                        (COMPI_HKIND_COMM << HANDLE_KIND_SHIFT) == MPI_COMM_NULL &&
+                        (COMPI_HKIND_DATATYPE << HANDLE_KIND_SHIFT) == MPI_DATATYPE_NULL &&
+                        (COMPI_HKIND_GROUP << HANDLE_KIND_SHIFT) == MPI_GROUP_NULL &&
+                        (COMPI_HKIND_OP << HANDLE_KIND_SHIFT) == MPI_OP_NULL &&
+                        (COMPI_HKIND_ERRHANDLER << HANDLE_KIND_SHIFT) == MPI_ERRHANDLER_NULL &&
+                        (COMPI_HKIND_INFO << HANDLE_KIND_SHIFT) == MPI_INFO_NULL &&
+                        (COMPI_HKIND_WIN << HANDLE_KIND_SHIFT) == MPI_WIN_NULL &&
+                        (COMPI_HKIND_SESSION << HANDLE_KIND_SHIFT) == MPI_SESSION_NULL &&
+                        HANDLE_BUILTIN(COMPI_HKIND_OP, 3) == MPI_SUM &&
+                        HANDLE_BUILTIN(COMPI_HKIND_COMM, 0) == MPI_COMM_WORLD,
                     "core/runtime/handle.h does not lay handles out as mpi.h does");
 /* a buffered send takes no more of the attached buffer than users are told */
 COMPI_STATIC_ASSERT(PML_BSEND_OVERHEAD <= MPI_BSEND_OVERHEAD,

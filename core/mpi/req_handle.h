@@ -18,6 +18,7 @@
 #include "core/comm/comm.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
+#include "core/mpi/status_word.h"
 #include "core/pml/pml.h"
 
 #include <mpi.h>
@@ -44,8 +45,9 @@ static inline void mpi_status_set(MPI_Status *st, const pml_result_t *res)
     if (st != NULL && st != MPI_STATUS_IGNORE) {
         st->MPI_SOURCE = res->source;
         st->MPI_TAG = res->tag;
-        st->compi_cancelled = res->cancelled;
-        st->compi_count = (long long)res->count;
+        st->count_hi_and_cancelled = 0;
+        mpi_status_set_bytes(st, (long long)res->count);
+        mpi_status_set_cancelled(st, res->cancelled);
     }
 }
 

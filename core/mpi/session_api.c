@@ -26,6 +26,7 @@
 #include "core/mpi/errors.h"
 #include "core/mpi/info.h"
 #include "core/mpi/mpi_state.h"
+#include "core/runtime/handle.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -45,8 +46,8 @@ static const char *const psets[] = {"mpi://WORLD", "mpi://SELF"};
 
 static session_t *session_get(MPI_Session h)
 {
-    int idx = h & ((1 << COMPI_HKIND_SHIFT) - 1);
-    if ((h >> COMPI_HKIND_SHIFT) != COMPI_HKIND_SESSION || idx < 1 || idx > SESSION_MAX ||
+    int idx = (int)((unsigned)h & HANDLE_IDX_MASK);
+    if (h != HANDLE_MAKE(COMPI_HKIND_SESSION, idx) || idx < 1 || idx > SESSION_MAX ||
         !sessions[idx].used) {
         return NULL;
     }
@@ -55,7 +56,7 @@ static session_t *session_get(MPI_Session h)
 
 static MPI_Session session_handle(const session_t *s)
 {
-    return COMPI_HANDLE(COMPI_HKIND_SESSION, (int)(s - sessions));
+    return HANDLE_MAKE(COMPI_HKIND_SESSION, (int)(s - sessions));
 }
 
 /* an error of a session call: the session's handler, or (no valid session) the default */

@@ -1,13 +1,14 @@
 /*
  * status_api.c -- what a status says about a receive: counts, elements, cancellation.
  *
- * A status records only the bytes received (compi_count) and the cancel flag; counts in
+ * A status records only the bytes received and the cancel flag (status_word.h); counts in
  * elements and basic elements are derived here from the datatype the caller names, so
  * one status answers for any datatype with a matching type signature.
  */
 #include "core/dt/dt.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
+#include "core/mpi/status_word.h"
 
 #include <limits.h>
 
@@ -41,7 +42,7 @@ int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    bytes = status->compi_count;
+    bytes = mpi_status_bytes(status);
     if (dt->size == 0) {
         /* nothing can be counted in a type without data: 0 elements fit any message */
         *count = 0;
@@ -63,7 +64,7 @@ static int status__elements(const char *fn, const MPI_Status *status, MPI_Dataty
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    *n_p = status->compi_count < 0 ? -1 : dt_count_basic(dt, (size_t)status->compi_count);
+    *n_p = dt_count_basic(dt, (size_t)mpi_status_bytes(status));
     return MPI_SUCCESS;
 }
 
@@ -107,7 +108,7 @@ int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int coun
         return mpi_err_raise(NULL, MPI_ERR_COUNT, "MPI_Status_set_elements", "count=%d is negative",
                              count);
     }
-    status->compi_count = (long long)dt_bytes_of_basic(dt, (size_t)count);
+    mpi_status_set_bytes(status, (long long)dt_bytes_of_basic(dt, (size_t)count));
     return MPI_SUCCESS;
 }
 
@@ -125,7 +126,7 @@ int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Co
         return mpi_err_raise(NULL, MPI_ERR_COUNT, "MPI_Status_set_elements_x",
                              "count=%lld is negative", count);
     }
-    status->compi_count = (long long)dt_bytes_of_basic(dt, (size_t)count);
+    mpi_status_set_bytes(status, (long long)dt_bytes_of_basic(dt, (size_t)count));
     return MPI_SUCCESS;
 }
 
@@ -137,7 +138,7 @@ int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
         return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Status_set_cancelled",
                              "status is NULL or MPI_STATUS_IGNORE");
     }
-    status->compi_cancelled = flag != 0;
+    mpi_status_set_cancelled(status, flag != 0);
     return MPI_SUCCESS;
 }
 
@@ -149,6 +150,6 @@ int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
         return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Test_cancelled",
                              "status or flag is NULL (or MPI_STATUS_IGNORE)");
     }
-    *flag = status->compi_cancelled;
+    *flag = mpi_status_cancelled(status);
     return MPI_SUCCESS;
 }

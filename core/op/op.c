@@ -49,14 +49,15 @@ compi_status_t op_init(void)
     }
     for (int i = 1; i < OP_NPREDEF; i++) {
         op_predef[i] = (compi_op_t){
-            .handle = COMPI_HANDLE(COMPI_HKIND_OP, i),
+            .handle = HANDLE_BUILTIN(COMPI_HKIND_OP, i),
             .commutative = 1,
             .predefined = i,
             .user_fn = NULL,
             .refcount = 1,
             .name = op_names[i],
         };
-        compi_status_t st = handle_set_fixed(&op_table, (unsigned)i, &op_predef[i]);
+        compi_status_t st =
+            handle_set_fixed(&op_table, (unsigned)i, op_predef[i].handle, &op_predef[i]);
         if (st != COMPI_OK) {
             return st;
         }

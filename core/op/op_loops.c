@@ -114,7 +114,7 @@ const char *op_simd_name(op_simd_t simd)
         .size = sizeof(T), .ops = OPS_ARITH, .kind = k                                             \
     }
 
-/* indexed like the predefined datatypes of include/mpi.h (COMPI_DT(i)) */
+/* indexed by basic type, like the predefined datatypes of core/dt/dt.c */
 static const op_basic_t op_basic_table[COMPI_DT_NUM_PREDEFINED] = {
     [1] = INT_T(char, OP_LOOP_CHAR),                              /* MPI_CHAR */
     [2] = INT_T(signed char, OP_LOOP_SCHAR),                      /* MPI_SIGNED_CHAR */

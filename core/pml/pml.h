@@ -38,7 +38,7 @@ typedef enum {
 } pml_send_mode_t;
 
 /* wildcards and the null peer; core/mpi checks that MPI's constants have these values */
-enum { PML_ANY_SOURCE = -1, PML_PROC_NULL = -2, PML_ANY_TAG = -1 };
+enum { PML_ANY_SOURCE = -2, PML_PROC_NULL = -1, PML_ANY_TAG = -1 };
 
 /* REQ_GREQ: made and completed by the API layer (generalized requests); REQ_COLL: by a
    layer above (schedules, one-sided); REQ_JOIN: by the requests joined to it (pml_join) */

@@ -39,8 +39,15 @@ static compi_status_t table_grow(handle_table_t *t, unsigned need)
     return COMPI_OK;
 }
 
-compi_status_t handle_set_fixed(handle_table_t *t, unsigned idx, void *obj)
+compi_status_t handle_set_fixed(handle_table_t *t, unsigned idx, int h, void *obj)
 {
+    unsigned key = HANDLE_PREDEF_KEY((unsigned)h);
+    if (idx == 0 || idx >= HANDLE_MAX_FIXED ||
+        (t->predef_idx[key] != 0 && t->predef_idx[key] != idx)) {
+        return COMPI_ERR_INVALID_PARAM;
+    }
+    t->predef_idx[key] = (unsigned char)idx;
+    t->predef_val[idx] = (unsigned)h;
     compi_status_t st = table_grow(t, (t->nfixed > idx ? t->nfixed : idx + 1));
     if (st != COMPI_OK) {
         return st;
@@ -86,8 +93,8 @@ compi_status_t handle_alloc(handle_table_t *t, void *obj, int *h_p)
 void handle_free(handle_table_t *t, int h)
 {
     unsigned idx = (unsigned)h & HANDLE_IDX_MASK;
-    if (((unsigned)h >> HANDLE_KIND_SHIFT) != t->kind || idx < t->nfixed || idx >= t->n ||
-        !t->objs[idx]) {
+    if (((unsigned)h >> HANDLE_KIND_SHIFT) != ((HANDLE_CLASS_DYNAMIC << 5) | t->kind) ||
+        idx < t->nfixed || idx >= t->n || !t->objs[idx]) {
         return;
     }
     t->objs[idx] = NULL;
@@ -110,4 +117,6 @@ void handle_table_destroy(handle_table_t *t)
     t->objs = NULL;
     t->freelist = NULL;
     t->n = t->cap = t->nfree = 0;
+    memset(t->predef_idx, 0, sizeof(t->predef_idx));
+    memset(t->predef_val, 0, sizeof(t->predef_val));
 }

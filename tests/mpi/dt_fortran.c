@@ -35,7 +35,8 @@ static const struct {
     {MPI_REAL8, "MPI_REAL8", 8},
     {MPI_COMPLEX8, "MPI_COMPLEX8", 8},
     {MPI_COMPLEX16, "MPI_COMPLEX16", 16},
-    {MPI_C_COMPLEX, "MPI_C_COMPLEX", 8},
+    /* another name of MPI_C_FLOAT_COMPLEX, one handle (as in MPICH) */
+    {MPI_C_COMPLEX, "MPI_C_FLOAT_COMPLEX", 8},
     {MPI_C_FLOAT_COMPLEX, "MPI_C_FLOAT_COMPLEX", 8},
     {MPI_C_DOUBLE_COMPLEX, "MPI_C_DOUBLE_COMPLEX", 16},
     {MPI_C_LONG_DOUBLE_COMPLEX, "MPI_C_LONG_DOUBLE_COMPLEX", (int)sizeof(long double _Complex)},
@@ -281,8 +282,8 @@ static void conversions(void)
     st.MPI_ERROR = MPI_ERR_TRUNCATE;
     MPI_OK(MPI_Status_set_elements(&st, MPI_INTEGER, 9));
     MPI_OK(MPI_Status_c2f(&st, f));
-    CHECK(f[0] == 3 && f[1] == 77 && f[2] == MPI_ERR_TRUNCATE, "Fortran status %d %d %d", f[0],
-          f[1], f[2]);
+    CHECK(f[MPI_F_SOURCE] == 3 && f[MPI_F_TAG] == 77 && f[MPI_F_ERROR] == MPI_ERR_TRUNCATE,
+          "Fortran status %d %d %d", f[MPI_F_SOURCE], f[MPI_F_TAG], f[MPI_F_ERROR]);
     MPI_OK(MPI_Status_f2c(f, &back));
     {
         int count = -1;

@@ -37,8 +37,8 @@ MODULE mpi_f08_types
     INTEGER :: MPI_VAL
   END TYPE MPI_Session
   TYPE, BIND(C) :: MPI_Status
+    INTEGER :: compi_private(2)
     INTEGER :: MPI_SOURCE, MPI_TAG, MPI_ERROR
-    INTEGER :: compi_private(3)
   END TYPE MPI_Status
   INCLUDE 'mpif-f08.h'
   INTERFACE OPERATOR(==)

@@ -468,9 +468,12 @@ def f08_types_module(version):
          "  IMPLICIT NONE"]
     for h in F08_HANDLES:
         m += ["  TYPE, BIND(C) :: %s" % h, "    INTEGER :: MPI_VAL", "  END TYPE %s" % h]
+    # mpi.h's MPI_Status (MPICH's layout): the count's two words, then MPI_SOURCE,
+    # MPI_TAG and MPI_ERROR (MPI_F_SOURCE ... say where; tests/abi/consts.sh keeps mpi.h
+    # to it)
     m += ["  TYPE, BIND(C) :: MPI_Status",
+          "    INTEGER :: compi_private(2)",
           "    INTEGER :: MPI_SOURCE, MPI_TAG, MPI_ERROR",
-          "    INTEGER :: compi_private(3)",
           "  END TYPE MPI_Status",
           "  INCLUDE 'mpif-f08.h'"]
     for op, fn in (("==", "eq"), ("/=", "ne")):
@@ -492,7 +495,7 @@ def f08_types_module(version):
 
 def handle_types(header):
     """name -> the handle type (MPI_Comm, ...) of each constant of mpi.h that is a handle,
-    from the cast in its value (COMPI_DT(i): a datatype; a constant defined as another
+    from the cast in its value (`((MPI_Comm)0x44000000)`; a constant defined as another
     constant: that one's type)."""
     text = open(header).read()
     defs = dict(re.findall(r"^#define\s+(MPI[X]?_[A-Z0-9_]+)\s+(.+?)\s*(?:/\*.*)?$", text, re.M))
@@ -502,10 +505,8 @@ def handle_types(header):
         for _ in range(4):
             if v in defs:
                 v = defs[v]
-        m = re.search(r"\((MPI_[A-Za-z]+)\)\s*COMPI_HANDLE", v)
-        if "COMPI_DT(" in v:
-            out[name] = "MPI_Datatype"
-        elif m and m.group(1) in F08_HANDLES:
+        m = re.match(r"\(\s*\((MPI_[A-Za-z]+)\)\s*(0x[0-9a-fA-F]+|[0-9]+)\s*\)$", v)
+        if m and m.group(1) in F08_HANDLES:
             out[name] = m.group(1)
     return out
 
@@ -581,9 +582,10 @@ def mpif_program(consts, htypes, externals):
 # the kinds come from the constants above (mpif_consts.c prints them first)
 EXTRA_CONSTS = [
     ("MPI_STATUS_SIZE", "(int)(sizeof(MPI_Status) / sizeof(MPI_Fint))"),
-    ("MPI_SOURCE", "1"),
-    ("MPI_TAG", "2"),
-    ("MPI_ERROR", "3"),
+    # Fortran's indices (from 1) of the words of mpi.h's MPI_Status
+    ("MPI_SOURCE", "MPI_F_SOURCE + 1"),
+    ("MPI_TAG", "MPI_F_TAG + 1"),
+    ("MPI_ERROR", "MPI_F_ERROR + 1"),
     ("MPI_ADDRESS_KIND", "(int)sizeof(MPI_Aint)"),
     ("MPI_OFFSET_KIND", "(int)sizeof(MPI_Offset)"),
     ("MPI_COUNT_KIND", "(int)sizeof(MPI_Count)"),

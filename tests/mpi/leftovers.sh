@@ -1,9 +1,9 @@
 #!/bin/sh
-# TAP: after the whole MPI suite, nothing of ours is left in /dev/shm or /tmp.
+# TAP: after the whole suite, nothing of ours is left in /dev/shm or /tmp.
 #
-# Under `make check` its log waits for the logs of every other MPI test of the run (the
-# parts of test-list.txt, tests/mpi/Makefile.inc), which passes their .trs files in
-# MT_AFTER; the first check is that they are all there.  Then it
+# Under `make check` its log waits for the logs of every other test of the run
+# (tests/mpi/Makefile.inc), which passes their .trs files in MT_AFTER; the first check is
+# that they are all there.  Then it
 #   1. proves its detector works by planting a fake leftover and finding it;
 #   2. runs a crash job of its own (a rank killed by SIGKILL) and checks that job's
 #      leftovers right after it;
@@ -20,9 +20,9 @@ echo "# MPIRUN=$MPIRUN flavor=$(mt_flavor)"
 mt_rc=0
 mt_elapsed=0
 if [ "$MT_NO_WAIT" = 1 ]; then
-    mt_ok "# SKIP the other MPI tests (MT_NO_WAIT=1)"
+    mt_ok "# SKIP the other tests (MT_NO_WAIT=1)"
 elif [ -z "$MT_AFTER" ]; then
-    mt_ok "# SKIP no other MPI test in this run"
+    mt_ok "# SKIP no other test in this run"
 else
     missing=
     n=0
@@ -31,12 +31,12 @@ else
         [ -e "$top_builddir/$t" ] || missing="$missing $t"
     done
     if [ -z "$missing" ] && [ -e "$stamp" ]; then
-        mt_ok "the $n other MPI tests of this run finished before"
+        mt_ok "the $n other tests of this run finished before"
     else
         mt_why="no result from:$missing"
         [ -e "$stamp" ] || mt_why="$mt_why (and no suite start stamp)"
         mt_cmd="look for the results of MT_AFTER"
-        mt_not_ok "the other MPI tests of this run finished before"
+        mt_not_ok "the other tests of this run finished before"
     fi
 fi
 

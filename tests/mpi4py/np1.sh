@@ -1,6 +1,6 @@
 #!/bin/sh
 # mpi4py's test suite at np 1 (run.sh; it builds mpi4py first, or waits on run.sh's lock
-# while np5.sh builds it)
+# while build.sh builds it)
 MPI4PY_NPS=1
 export MPI4PY_NPS
 exec sh "$(dirname "$0")/run.sh"

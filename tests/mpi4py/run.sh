@@ -68,8 +68,9 @@ mkdir -p "$dir" || bail "cannot create $dir"
 mpicc_path=$(command -v "$MPI4PY_MPICC") || bail "no compiler wrapper $MPI4PY_MPICC"
 venv="$dir/venv-$(basename "$mpicc_path")"
 py="$venv/bin/python"
-# one build at a time: the runs of each np are tests of their own (tests/mpi4py/np*.sh)
-# that make may start together; the first builds, the others wait here and find it built
+# one build at a time: the build and the runs of each np are tests of their own
+# (tests/mpi4py/build.sh, np*.sh) that make may start together; the first builds, the
+# others wait here and find it built
 exec 9>"$dir/.build.lock"
 flock 9 || bail "cannot lock $dir/.build.lock"
 # this run's log of the build steps, kept as build-<mpicc>.log when it built something

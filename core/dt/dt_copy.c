@@ -157,11 +157,12 @@ void dt_copy(const compi_datatype_t *ddt, void *dbuf, const compi_datatype_t *sd
     if (len == 0) {
         return;
     }
-    /* one side packed or contiguous: the pack engine's own loops */
+    /* one side packed or contiguous: the pack engine's own loops; both: one memcpy (a
+       one-sided transfer of a predefined type takes this path) */
     if (sdt == NULL || sdt->contig) {
         const char *src = sdt == NULL ? sbuf : (const char *)sbuf + sdt->true_lb + offset;
-        if (ddt == NULL) {
-            memcpy(dbuf, src, len);
+        if (ddt == NULL || ddt->contig) {
+            memcpy(ddt == NULL ? dbuf : (char *)dbuf + ddt->true_lb + offset, src, len);
         } else {
             dt_unpack(ddt, dbuf, (offset + len + ddt->size - 1) / ddt->size, offset, src, len);
         }

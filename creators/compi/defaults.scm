@@ -329,16 +329,20 @@
 ;; An intercommunicator call gets inter-choice, a nonblocking one nonblocking-choice, a
 ;; blocking one the kind's default; the creator keeps the default's name (compi_info,
 ;; messages).
-(define (with-nonblocking creator)
+;; (The name is given, not asked of the procedure: procedure-name of a compiled procedure
+;; loads Guile's debug-information modules, 20 ms of every process's MPI_Init.)
+(define (with-nonblocking name creator)
   (let ((c (lambda (call next)
              (cond ((call-inter? call) (inter-choice call))
                    ((nonblocking? call) (nonblocking-choice call))
                    (else (creator call next))))))
-    (set-procedure-property! c 'name (procedure-name creator))
+    (set-procedure-property! c 'name name)
     c))
 
 ;; Called by bridge_init before any config file is loaded.
 (define (install-default-creators!)
   (parameterize ((current-config-origin "compi/defaults.scm"))
-    (for-each (lambda (kind) (install-creator! kind (with-nonblocking (default-of kind))))
+    (for-each (lambda (kind)
+                (install-creator! kind (with-nonblocking (symbol-append 'default- kind)
+                                                         (default-of kind))))
               collective-kinds)))

@@ -17,10 +17,13 @@
 #                its port's name to FILE, and `PROG client FILE` at np N under a mpirun in
 #                namespace 1 (h1), which connects to it (portjobs); for ok both exit 0 and
 #                print their ok lines, and neither leaves anything behind
+#   client.NAME=VALUE  (with client=N) the client's mpirun alone gets --mca NAME VALUE
+#                (as COMPI_MCA_NAME in its environment)
 #   anything else an argument of the program
 # and two more expectations are understood (judged here, see mt_judge_extra):
 #   error=ERE[~ERE...]   non-zero exit within the limit, and each ERE (grep -E) matches
-#   says=ERE[~ERE...]    as ok, and each ERE matches the output
+#   says=ERE[~ERE...]    as ok, and each ERE matches the output (of a client=N line:
+#                        both jobs', each line prefixed "server: " or "client: ")
 . "$(dirname "$0")/lib.sh"
 
 mt_judge_extra() {
@@ -37,7 +40,20 @@ mt_judge_extra() {
         mt_grep_all "${1#error=}"
         ;;
     says=*)
-        mt_judge ok "$2" "$3" "$4" || return 1
+        if [ -n "$client" ]; then
+            # two jobs (mt_jobs_run): their outputs, prefixed "server: " and "client: "
+            if [ "$mt_rc" -ne 0 ]; then
+                mt_why="exit status $mt_rc, expected 0 from both jobs"
+                return 1
+            fi
+            if ! grep -qx "server: ok: $2 np=$3" "$MT_TMP/out" ||
+                ! grep -qx "client: ok: $2-client np=$client" "$MT_TMP/out"; then
+                mt_why="no line 'ok: $2 np=$3' from the server or 'ok: $2-client np=$client' from the client"
+                return 1
+            fi
+        else
+            mt_judge ok "$2" "$3" "$4" || return 1
+        fi
         mt_grep_all "${1#says=}"
         ;;
     *)
@@ -129,7 +145,10 @@ EOF
 # shellcheck disable=SC2016 # $@ is the inner shell's
 mt_jobs_side0() { ip netns exec "$NS_A" unshare --uts sh -c 'hostname h0 && exec "$@"' sh "$@"; }
 # shellcheck disable=SC2016
-mt_jobs_side1() { ip netns exec "$NS_B" unshare --uts sh -c 'hostname h1 && exec "$@"' sh "$@"; }
+mt_jobs_side1() {
+    # shellcheck disable=SC2086 # $client_env: words NAME=VALUE for env
+    ip netns exec "$NS_B" unshare --uts sh -c 'hostname h1 && exec "$@"' sh env $client_env "$@"
+}
 
 mt_stamp
 lines=$(mt_lines ofi)
@@ -154,11 +173,13 @@ echo "$lines" | while read -r script prog args nps expect lim desc; do
     btl="--mca btl ofi,self"
     netns=0
     client=
+    client_env=
     for a in $(echo "$args" | tr , ' '); do
         case $a in
         -) ;;
         netns) netns=1 ;;
         client=*) client=${a#client=} ;;
+        client.*=*) client_env="$client_env COMPI_MCA_${a#client.}" ;;
         btl=default) btl= ;;
         btl=*) btl="--mca btl $(echo "${a#btl=}" | tr + ,)" ;;
         *=*) launch="$launch --mca ${a%%=*} ${a#*=}" ;;

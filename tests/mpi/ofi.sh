@@ -12,18 +12,20 @@
 #                the two joined by a veth pair (10.9.x.1/24, 10.9.x.2/24): two "hosts" on
 #                one machine, which only ofi (over TCP) joins.  Needs root, ip and unshare;
 #                skipped otherwise.  The namespaces are removed when the script ends.
-#   client=N     (with netns) two jobs of two mpiruns instead of one: `PROG server FILE`
-#                at the line's np under a mpirun in namespace 0 (host h0), which writes
-#                its port's name to FILE, and `PROG client FILE` at np N under a mpirun in
-#                namespace 1 (h1), which connects to it (portjobs); for ok both exit 0 and
-#                print their ok lines, and neither leaves anything behind
+#   client=N     two jobs of two mpiruns instead of one: `PROG server FILE` at the
+#                line's np, which writes its port's name to FILE, and `PROG client FILE`
+#                at np N, which connects to it (portjobs), with netns each mpirun in a
+#                namespace of its own (0, host h0: the server; 1, h1: the client), else
+#                both on this host; for ok both exit 0 and print their ok lines, and
+#                neither leaves anything behind
 #   client.NAME=VALUE  (with client=N) the client's mpirun alone gets --mca NAME VALUE
 #                (as COMPI_MCA_NAME in its environment)
 #   anything else an argument of the program
 # and two more expectations are understood (judged here, see mt_judge_extra):
 #   error=ERE[~ERE...]   non-zero exit within the limit, and each ERE (grep -E) matches
 #   says=ERE[~ERE...]    as ok, and each ERE matches the output (of a client=N line:
-#                        both jobs', each line prefixed "server: " or "client: ")
+#                        both jobs', each line prefixed "server: " or "client: "); !ERE:
+#                        no line matches ERE
 . "$(dirname "$0")/lib.sh"
 
 mt_judge_extra() {
@@ -54,7 +56,24 @@ mt_judge_extra() {
         else
             mt_judge ok "$2" "$3" "$4" || return 1
         fi
-        mt_grep_all "${1#says=}"
+        x_ifs=$IFS
+        IFS='~'
+        set -f
+        # shellcheck disable=SC2086 # split on ~
+        set -- ${1#says=}
+        set +f
+        IFS=$x_ifs
+        for x_p in "$@"; do
+            case $x_p in
+            !*)
+                if grep -qE -- "${x_p#!}" "$MT_TMP/out"; then
+                    mt_why="a line of the output matches '${x_p#!}': $(grep -E -m1 -- "${x_p#!}" "$MT_TMP/out")"
+                    return 1
+                fi
+                ;;
+            *) mt_grep_all "$x_p" || return 1 ;;
+            esac
+        done
         ;;
     *)
         mt_why="test-list.txt: unknown expectation '$1'"
@@ -140,13 +159,23 @@ EOF
     echo "$w"
 }
 
-# the two jobs of a client=N line (lib.sh's mt_jobs_run): each mpirun in a namespace
-# of its own, under host name h0 (the server) or h1 (the client)
-# shellcheck disable=SC2016 # $@ is the inner shell's
-mt_jobs_side0() { ip netns exec "$NS_A" unshare --uts sh -c 'hostname h0 && exec "$@"' sh "$@"; }
-# shellcheck disable=SC2016
+# the two jobs of a client=N line (lib.sh's mt_jobs_run): with netns each mpirun in a
+# namespace of its own, under host name h0 (the server) or h1 (the client)
+mt_jobs_side0() {
+    if [ "$netns" = 0 ]; then
+        "$@"
+        return
+    fi
+    # shellcheck disable=SC2016 # $@ is the inner shell's
+    ip netns exec "$NS_A" unshare --uts sh -c 'hostname h0 && exec "$@"' sh "$@"
+}
 mt_jobs_side1() {
     # shellcheck disable=SC2086 # $client_env: words NAME=VALUE for env
+    if [ "$netns" = 0 ]; then
+        env $client_env "$@"
+        return
+    fi
+    # shellcheck disable=SC2016,SC2086
     ip netns exec "$NS_B" unshare --uts sh -c 'hostname h1 && exec "$@"' sh env $client_env "$@"
 }
 

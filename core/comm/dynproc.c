@@ -292,8 +292,8 @@ static int dyn__line_card(const char *line, const char *key, const char **val_p)
  */
 static int dyn__need_remote(const char *mine, const char *theirs, char *host, size_t len)
 {
-    const char *recs[2] = {mine, theirs}, *h0 = NULL, *v, *o;
-    int n0 = -1, cross = 0, lacking = 0;
+    const char *recs[2] = {mine, theirs}, *h0 = NULL, *v = NULL, *o;
+    int n0 = -1, cross = 0, lacking = 0, seen = 0;
 
     host[0] = '\0';
     for (int k = 0; k < 2; k++) {
@@ -301,7 +301,8 @@ static int dyn__need_remote(const char *mine, const char *theirs, char *host, si
              l = strchr(l + 1, '\n')) {
             int n = dyn__line_card(l + 1, "host", &v);
             lacking |= dyn__line_card(l + 1, DYN_OFI_CARD, &o) < 0;
-            if (h0 == NULL) {
+            if (!seen) {
+                seen = 1;
                 h0 = v;
                 n0 = n;
             } else if (n != n0 || (n > 0 && memcmp(v, h0, (size_t)n) != 0)) {

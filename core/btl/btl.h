@@ -79,6 +79,15 @@ typedef struct btl_services {
        (a flag in shared memory), and wait() must return without sleeping.  NULL, or
        services shorter than the field: nothing to look at */
     int (*wait_ready)(void);
+    /*
+     * Non-zero in the services of a component opened after MPI_Init by
+     * btl_base_open_late: the PML wants it for peers of another world that no open
+     * module reaches (processes of another mpirun job on another host, met through a
+     * port), and it has published nothing before the modex fence.  It opens when it can
+     * serve such peers (its add_procs sees only them and later ones), and when it cannot
+     * it says why with log_error.  Services shorter than the field: never.
+     */
+    int late_open;
 } btl_services_t;
 
 /* a BTL's integer parameter, lo..hi (else the default, after a message) */
@@ -192,6 +201,13 @@ typedef struct btl_component {
    gives NULL) is skipped; a name that cannot be loaded is an error.  The module array belongs to btl_base until btl_base_close(), which unloads the
    modules and must come after each module's finalize(). */
 compi_status_t btl_base_open(const btl_services_t *svc, btl_module_t ***modules_p, int *n_p);
+/* After btl_base_open: opens component `name` (not open yet, named by the "btl"
+   parameter) with `svc` (late_open set) and adds it to the module array, whose count
+   *n_p gets.  COMPI_OK, or an error with the reason in why[0..len) (also when the
+   component declined: what it said with svc->log_error, which the caller's services
+   should capture). */
+compi_status_t btl_base_open_late(const char *name, const btl_services_t *svc, int *n_p, char *why,
+                                  size_t len);
 void btl_base_close(void);
 
 #endif

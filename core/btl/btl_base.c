@@ -282,6 +282,42 @@ compi_status_t btl_base_open(const btl_services_t *svc, btl_module_t ***modules_
     return COMPI_OK;
 }
 
+compi_status_t btl_base_open_late(const char *name, const btl_services_t *svc, int *n_p, char *why,
+                                  size_t len)
+{
+    const char *list = param_register_string("btl", BTL_DEFAULT, NULL), *p = list;
+    char one[BTL_NAME_MAX];
+    int named = 0, before = base.n;
+
+#ifndef COMPI_HAVE_OFI
+    if (strcmp(name, "ofi") == 0) {
+        snprintf(why, len, "this compi was built without libfabric (no btl ofi)");
+        return COMPI_ERR_UNSUPPORTED;
+    }
+#endif
+    while (!named && next_name(&p, one, sizeof(one)) > 0)
+        named = strcmp(one, name) == 0;
+    if (!named) {
+        snprintf(why, len, "btl %s is not in the btl list (btl=%s)", name, list);
+        return COMPI_ERR_UNSUPPORTED;
+    }
+    for (int i = 0; i < base.n; i++) {
+        if (strcmp(base.modules[i]->name, name) == 0) {
+            *n_p = base.n;
+            return COMPI_OK;
+        }
+    }
+    compi_status_t rc = open_one(name, svc);
+    if (rc == COMPI_OK && base.n > before) {
+        *n_p = base.n;
+        return COMPI_OK;
+    }
+    if (why[0] == '\0')
+        snprintf(why, len, "btl %s %s (the message above says why)", name,
+                 rc == COMPI_ERR_NOT_FOUND ? "cannot be loaded" : "did not open");
+    return rc != COMPI_OK ? rc : COMPI_ERR_UNREACHABLE;
+}
+
 void btl_base_close(void)
 {
     for (int i = 0; i < base.n; i++) {

@@ -26,6 +26,14 @@
  *
  * the members' business cards included (rte_peer_cards), which the root broadcasts in its
  * group whole; a member of the other job is added with rte_peer_add_foreign.
+ *
+ * A job on one host leaves btl ofi (libfabric) closed at MPI_Init: its start-up would cost
+ * every such job.  When the two records show processes on two hosts and some process of
+ * either group without an ofi card, both roots know it (dyn__need_remote) and tell their
+ * groups; every member opens ofi (pml_open_btl_late; nothing where it is open) and the
+ * roots swap their records a second time, now with the ofi cards, or a line "!<why>"
+ * from a group where ofi could not open, which fails the meeting on both sides with
+ * that reason (ops->failed).
  */
 #include "core/comm/comm.h"
 
@@ -37,6 +45,8 @@
 #include "core/runtime/rte.h"
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +54,13 @@
 
 /* characters of one chunk of ranges: below RTE_MODEX_VALMAX with room for one range */
 #define DYN_CHUNK 800
+/* the business card btl ofi publishes (its OFI_MODEX_KEY) */
+#define DYN_OFI_CARD "btl.ofi"
+/* the root's header broadcast in its group: status, ctx, size, bytes of the record (or of
+   the reason of a failure) that follows, and whether ofi must be opened first */
+#define DYN_HDR 5
+/* the longest reason of a failure the root broadcasts (it cuts a longer one) */
+#define DYN_WHY_MAX 1024
 
 /* appends the ranges of ids[0..n) to the chunks under key.0, key.1, ...; *nchunks_p */
 static compi_status_t dyn__put_ids(const char *key, const int *ids, int n, int *nchunks_p)
@@ -201,37 +218,188 @@ static compi_status_t dyn__recv_record(int fd, char **rec_p, size_t *n_p)
     return COMPI_OK;
 }
 
-/* the root's part over a socket (the side that speaks first sends before it reads: no
-   deadlock on records longer than the socket's buffers): hdr as dyn__root's, *rec_p the
-   other side's record */
+/* a message, on the heap (NULL: out of memory) */
+static char *dyn__why(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *dyn__why(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *m = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (m != NULL) {
+        va_start(ap, fmt);
+        vsnprintf(m, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    return m;
+}
+
+/* our record `mine` out, theirs in (heap, *n_p bytes): the side that speaks first sends
+   before it reads, so records longer than the socket's buffers cannot deadlock */
+static compi_status_t dyn__swap(int fd, int first, const char *mine, char **theirs_p, size_t *n_p)
+{
+    compi_status_t st = first ? dyn__send_record(fd, mine) : dyn__recv_record(fd, theirs_p, n_p);
+
+    if (st == COMPI_OK) {
+        st = first ? dyn__recv_record(fd, theirs_p, n_p) : dyn__send_record(fd, mine);
+    }
+    if (st != COMPI_OK && !first) {
+        free(*theirs_p);
+        *theirs_p = NULL;
+    }
+    return st;
+}
+
+/* hdr[1..3] from the other side's record `theirs` of n bytes */
+static compi_status_t dyn__parse_hdr(const char *theirs, size_t n, int hdr[DYN_HDR])
+{
+    unsigned c = 0;
+    int size = 0, used = 0;
+
+    if (sscanf(theirs, "%u %d\n%n", &c, &size, &used) != 2 || used == 0 || size < 1) {
+        return COMPI_ERR_PMI;
+    }
+    hdr[1] = (int)c;
+    hdr[2] = size;
+    hdr[3] = (int)n + 1;
+    return COMPI_OK;
+}
+
+/* the value of `key` in the member line at `line` of a record ("gid universe k=v ...\n"):
+   its length, the value at *val_p; -1 when the line has no such key */
+static int dyn__line_card(const char *line, const char *key, const char **val_p)
+{
+    size_t klen = strlen(key);
+    const char *end = line + strcspn(line, "\n");
+
+    for (const char *p = line; p < end;) {
+        const char *w = p + strcspn(p, " \n");
+        if ((size_t)(w - p) > klen && strncmp(p, key, klen) == 0 && p[klen] == '=') {
+            *val_p = p + klen + 1;
+            return (int)(w - p - (ptrdiff_t)klen - 1);
+        }
+        p = w < end ? w + 1 : end;
+    }
+    return -1;
+}
+
+/*
+ * Whether the meeting of the groups of records `mine` and `theirs` needs libfabric opened
+ * where it is not: not every process of both is on one host (so some pair is on two,
+ * which only ofi joins) and some process of either has no ofi card.  Both roots find the
+ * same.  *host: a host of theirs that is not our first one (for messages).
+ */
+static int dyn__need_remote(const char *mine, const char *theirs, char *host, size_t len)
+{
+    const char *recs[2] = {mine, theirs}, *h0 = NULL, *v = NULL, *o;
+    int n0 = -1, cross = 0, lacking = 0, seen = 0;
+
+    host[0] = '\0';
+    for (int k = 0; k < 2; k++) {
+        for (const char *l = strchr(recs[k], '\n'); l != NULL && l[1] != '\0';
+             l = strchr(l + 1, '\n')) {
+            int n = dyn__line_card(l + 1, "host", &v);
+            lacking |= dyn__line_card(l + 1, DYN_OFI_CARD, &o) < 0;
+            if (!seen) {
+                seen = 1;
+                h0 = v;
+                n0 = n;
+            } else if (n != n0 || (n > 0 && memcmp(v, h0, (size_t)n) != 0)) {
+                cross = 1;
+                if (k == 1 && host[0] == '\0' && n > 0) {
+                    snprintf(host, len, "%.*s", n, v);
+                }
+            }
+        }
+    }
+    return cross && lacking;
+}
+
+/* the root's part over a socket: hdr as dyn__root's (hdr[4]: ofi must be opened, see
+   dyn__need_remote, the host named in host), *rec_p the other side's record */
 static compi_status_t dyn__root_sock(compi_comm_t *local, uint32_t ctx, int fd, int first,
-                                     int hdr[4], char **rec_p)
+                                     int hdr[DYN_HDR], char **rec_p, char *host, size_t hlen)
 {
     compi_status_t st;
     char *mine = dyn__record(local, ctx, &st), *theirs = NULL;
     size_t n = 0;
-    unsigned c = 0;
-    int size = 0, used = 0;
 
     if (mine == NULL) {
         return st;
     }
-    st = first ? dyn__send_record(fd, mine) : dyn__recv_record(fd, &theirs, &n);
+    st = dyn__swap(fd, first, mine, &theirs, &n);
     if (st == COMPI_OK) {
-        st = first ? dyn__recv_record(fd, &theirs, &n) : dyn__send_record(fd, mine);
+        st = dyn__parse_hdr(theirs, n, hdr);
+    }
+    if (st == COMPI_OK) {
+        hdr[4] = dyn__need_remote(mine, theirs, host, hlen);
     }
     free(mine);
-    if (st == COMPI_OK &&
-        (sscanf(theirs, "%u %d\n%n", &c, &size, &used) != 2 || used == 0 || size < 1)) {
-        st = COMPI_ERR_PMI;
+    if (st != COMPI_OK) {
+        free(theirs);
+        return st;
+    }
+    *rec_p = theirs;
+    return COMPI_OK;
+}
+
+/*
+ * The root's second swap, after every member tried to open ofi (`failed`: some could
+ * not; `own` says why when the root could not): our record again, with the new cards, or
+ * "!<why>".  On success as dyn__root_sock; on failure *rec_p is the reason (ours first,
+ * else theirs) and hdr[3] its size.
+ */
+static compi_status_t dyn__root_remote(compi_comm_t *local, uint32_t ctx, int fd, int first,
+                                       int failed, const char *own, const char *host,
+                                       int hdr[DYN_HDR], char **rec_p)
+{
+    compi_status_t st = COMPI_OK;
+    char *mine, *theirs = NULL, *why = NULL;
+    size_t n = 0;
+
+    if (failed) {
+        const char *what = own[0] != '\0' ? own : "some process of this job could not open it";
+        size_t wl = strlen(what) + 2;
+        if ((mine = malloc(wl)) != NULL) {
+            snprintf(mine, wl, "!%s", what);
+        }
+        st = mine == NULL ? COMPI_ERR_NO_MEMORY : COMPI_OK;
+    } else {
+        mine = dyn__record(local, ctx, &st);
+    }
+    if (mine == NULL) {
+        return st;
+    }
+    st = dyn__swap(fd, first, mine, &theirs, &n);
+    if (st == COMPI_OK && failed) {
+        why = dyn__why("the other job's processes on another host (%s) need btl ofi "
+                       "(libfabric), which cannot open here: %s",
+                       host[0] != '\0' ? host : "?", mine + 1);
+    } else if (st == COMPI_OK && theirs[0] == '!') {
+        why = dyn__why("the other job (on host %s) cannot open btl ofi (libfabric), which "
+                       "would reach this job's processes from there: %s",
+                       host[0] != '\0' ? host : "?", theirs + 1);
+    } else if (st == COMPI_OK) {
+        st = dyn__parse_hdr(theirs, n, hdr);
+    }
+    free(mine);
+    if (why != NULL || (st == COMPI_OK && (failed || theirs[0] == '!'))) {
+        free(theirs);
+        if (why == NULL) {
+            return COMPI_ERR_NO_MEMORY;
+        }
+        if (strlen(why) >= DYN_WHY_MAX) {
+            why[DYN_WHY_MAX - 1] = '\0';
+        }
+        hdr[3] = (int)strlen(why) + 1;
+        *rec_p = why;
+        return COMPI_ERR_UNREACHABLE;
     }
     if (st != COMPI_OK) {
         free(theirs);
         return st;
     }
-    hdr[1] = (int)c;
-    hdr[2] = size;
-    hdr[3] = (int)n + 1;
     *rec_p = theirs;
     return COMPI_OK;
 }
@@ -271,7 +439,7 @@ static compi_status_t dyn__add_record(char *rec, int n, int *peers)
  * ctx, size}; *ids_p the other side's global ids (heap).
  */
 static compi_status_t dyn__root(compi_comm_t *local, uint32_t ctx, const comm_dyn_ops_t *ops,
-                                void *arg, int hdr[4], int **ids_p)
+                                void *arg, int hdr[DYN_HDR], int **ids_p)
 {
     char val[RTE_MODEX_VALMAX + 1], mine[200], theirs[200];
     int *gids = malloc((size_t)local->size * sizeof(int)), nchunks = 0, n = 0;
@@ -325,8 +493,8 @@ compi_status_t comm_dyn_join(compi_comm_t *local, int root, const comm_dyn_ops_t
 {
     comm_coll_set_t set;
     int *members = NULL, *ids = NULL, *peers = NULL;
-    int hdr[4] = {COMPI_OK, 0, 0, 0};
-    char *rec = NULL;
+    int hdr[DYN_HDR] = {COMPI_OK, 0, 0, 0, 0}, fd = -1, first = 0;
+    char *rec = NULL, host[256] = "", own[400], mine_why[DYN_WHY_MAX] = "";
     uint32_t max_ctx;
     compi_group_t *rg = NULL;
     compi_comm_t *c = NULL;
@@ -351,21 +519,65 @@ compi_status_t comm_dyn_join(compi_comm_t *local, int root, const comm_dyn_ops_t
        ids of their own spaces (COMM_CTX_DYN_BASE, comm.h). */
     comm_ctx_dyn_taken(max_ctx + 1);
     if (local->rank == root) {
-        int first = 0, fd = ops->sock != NULL ? ops->sock(arg, &first) : -1;
+        fd = ops->sock != NULL ? ops->sock(arg, &first) : -1;
         if (fd == -2) {
             hdr[0] = (int)COMPI_ERR_UNREACHABLE; /* the callback says why */
         } else if (fd >= 0) {
-            hdr[0] = (int)dyn__root_sock(local, max_ctx, fd, first, hdr, &rec);
+            hdr[0] = (int)dyn__root_sock(local, max_ctx, fd, first, hdr, &rec, host, sizeof(host));
         } else {
             dyn__root(local, max_ctx, ops, arg, hdr, &ids);
         }
     }
     /* the others wait here whatever the root found: it always broadcasts */
-    st = comm_coll_bcast_int(&set, hdr, 4);
-    if (st == COMPI_OK && hdr[0] != COMPI_OK) {
-        st = (compi_status_t)hdr[0];
+    st = comm_coll_bcast_int(&set, hdr, DYN_HDR);
+    if (st == COMPI_OK && hdr[0] == COMPI_OK && hdr[4]) {
+        /* processes on two hosts and ofi closed somewhere: open it, then swap again */
+        compi_status_t ost = pml_open_btl_late("ofi", own, sizeof(own));
+        uint32_t failed = 0;
+        st = comm_coll_allreduce_max_u32(&set, ost != COMPI_OK, &failed);
+        if (st == COMPI_OK && ost != COMPI_OK) {
+            /* unless the root says more (it names the host, and the other side's reason) */
+            snprintf(mine_why, sizeof(mine_why),
+                     "the other job's processes on another host need btl ofi (libfabric), "
+                     "which cannot open here: %s",
+                     own);
+        }
+        if (st == COMPI_OK && local->rank == root) {
+            free(rec);
+            rec = NULL;
+            hdr[3] = 0;
+            hdr[0] = (int)dyn__root_remote(local, max_ctx, fd, first, failed != 0,
+                                           ost != COMPI_OK ? own : "", host, hdr, &rec);
+        }
+        if (st == COMPI_OK) {
+            st = comm_coll_bcast_int(&set, hdr, DYN_HDR);
+        }
     }
     if (st != COMPI_OK) {
+        goto out;
+    }
+    if (hdr[0] != COMPI_OK && hdr[3] > 0 && hdr[3] <= DYN_WHY_MAX) {
+        /* why the meeting failed, from the root (as ints, like a record) */
+        int words[(DYN_WHY_MAX + sizeof(int) - 1) / sizeof(int)] = {0};
+        char *why = (char *)(void *)words;
+        if (local->rank == root) {
+            memcpy(why, rec, (size_t)hdr[3]);
+        }
+        st = comm_coll_bcast_int(&set, words,
+                                 (int)(((size_t)hdr[3] + sizeof(int) - 1) / sizeof(int)));
+        why[hdr[3] - 1] = '\0';
+        if (st == COMPI_OK) {
+            snprintf(mine_why, sizeof(mine_why), "%s", why);
+        }
+    }
+    if (hdr[0] != COMPI_OK && mine_why[0] != '\0' && ops->failed != NULL) {
+        ops->failed(arg, mine_why);
+    }
+    if (st != COMPI_OK) {
+        goto out;
+    }
+    if (hdr[0] != COMPI_OK) {
+        st = (compi_status_t)hdr[0];
         goto out;
     }
     if (hdr[3] > 0) {

@@ -23,6 +23,10 @@ typedef struct comm_dyn_ops {
        as one of the two must), -1 to meet through the keys (prepare, between), -2 for an
        error the caller reports; NULL: the keys */
     int (*sock)(void *arg, int *first);
+    /* on every member, before an error is returned, when the meeting failed for a reason
+       the user should read (btl ofi, needed between the two jobs' hosts, cannot open on
+       one side: what it said); NULL: not told */
+    void (*failed)(void *arg, const char *why);
 } comm_dyn_ops_t;
 
 /*

@@ -647,6 +647,7 @@ typedef struct port_arg {
                 3 its address cannot be reached (errno in err) */
     int err;
     int fd; /* the connection to another job's root, else -1 */
+    char why[1024]; /* comm_dyn_ops_t.failed: why the meeting with another job failed */
 } port_arg_t;
 
 /* 1 when `port` is a port name of this mpirun job */
@@ -748,6 +749,13 @@ static int port_sock(void *arg, int *first)
     return a->fd = fd;
 }
 
+static void port_failed(void *arg, const char *why)
+{
+    port_arg_t *a = arg;
+
+    snprintf(a->why, sizeof(a->why), "%s", why);
+}
+
 static int port_join(const char *fn, const char *port_name, int root, MPI_Comm comm,
                      MPI_Comm *newcomm, int accept)
 {
@@ -758,10 +766,14 @@ static int port_join(const char *fn, const char *port_name, int root, MPI_Comm c
         return rc;
     }
     port_arg_t a = {.port = port_name, .accept = accept, .fd = -1};
-    static const comm_dyn_ops_t ops = {.prepare = port_prepare, .sock = port_sock};
+    static const comm_dyn_ops_t ops = {
+        .prepare = port_prepare, .sock = port_sock, .failed = port_failed};
     compi_status_t st = comm_dyn_join(c, root, &ops, &a, &ic);
     if (a.fd >= 0) {
         close(a.fd);
+    }
+    if (st != COMPI_OK && a.why[0] != '\0') {
+        return mpi_err_raise(c, MPI_ERR_PORT, fn, "port %s: %s", port_name, a.why);
     }
     if (st != COMPI_OK) {
         if (c->rank == root && a.bad == 2) {

@@ -86,6 +86,76 @@ static void fill_services(void)
     };
 }
 
+/* ---- a module opened after MPI_Init --------------------------------------------------- */
+
+/* its services: what it reports with log_error while it opens goes to late_why */
+static btl_services_t late_services;
+static char *late_why;
+static size_t late_why_len;
+
+static void svc_late_log_error(const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    if (late_why == NULL) {
+        compi_log_error("%s", msg);
+        return;
+    }
+    if (late_why[0] == '\0') {
+        snprintf(late_why, late_why_len, "%s", msg);
+    }
+    compi_log_verbose(btl_verbose, 1, "%s", msg);
+}
+
+static void choose_block_btl(void);
+
+compi_status_t pml_open_btl_late(const char *name, char *why, size_t len)
+{
+    int n = pml_state.nmodules;
+    compi_status_t st;
+
+    why[0] = '\0';
+    for (int m = 0; m < n; m++) {
+        if (strcmp(pml_state.modules[m]->name, name) == 0) {
+            return COMPI_OK;
+        }
+    }
+    if (n == PML_MAX_MODULES) {
+        snprintf(why, len, "%d transports are open already, at most %d are supported", n,
+                 PML_MAX_MODULES);
+        return COMPI_ERR_NO_RESOURCE;
+    }
+    late_services = services;
+    late_services.late_open = 1;
+    late_services.log_error = svc_late_log_error;
+    late_why = why;
+    late_why_len = len;
+    st = btl_base_open_late(name, &late_services, &n, why, len);
+    late_why = NULL;
+    if (st != COMPI_OK) {
+        return st;
+    }
+    btl_module_t *btl = pml_state.modules[n - 1];
+    pml_state.progress_work[n - 1] =
+        btl->size >= offsetof(btl_module_t, progress_work) + sizeof(btl->progress_work)
+            ? btl->progress_work
+            : NULL;
+    /* in the list from now on: pml_finalize finalizes it whatever happens next */
+    pml_state.nmodules = n;
+    choose_block_btl();
+    st = btl->publish();
+    if (st != COMPI_OK) {
+        snprintf(why, len, "btl %s: publishing its address failed: %s", name,
+                 compi_status_string(st));
+        return st;
+    }
+    compi_log_verbose(pml_state.verbose, 1, "pml: btl %s opened for peers of other worlds", name);
+    return COMPI_OK;
+}
+
 /* ---- init / finalize ---------------------------------------------------------------- */
 
 /* endpoints for the peers ranks[0..n) (indices into pml_state.peers), the best BTL each */
@@ -129,7 +199,7 @@ static compi_status_t connect_peers(int n, const int *ranks)
             } else {
                 compi_log_error("pml: no transport reaches process %d of another world (btls "
                                 "tried: %s; sm reaches one on this host, ofi one on another "
-                                "host when both jobs run with --mca btl_ofi_dynamic 1)",
+                                "host, its job's ofi open too)",
                                 rte_peer_gid(ranks[i]), tried[0] ? tried : "none");
             }
             st = COMPI_ERR_UNREACHABLE;

@@ -88,6 +88,11 @@ compi_status_t pml_finalize(void);
 /* endpoints for peers of other worlds (indices from rte_peer_add) not yet connected; the
    other side must add us at about the same time (the BTLs attach in both directions) */
 compi_status_t pml_add_peers(int n, const int *peers);
+/* opens BTL `name` after MPI_Init, for peers of other worlds that the open ones do not
+   reach (a port's meeting with a job on another host: "ofi"), and publishes its business
+   card (visible at once under compi's mpirun); COMPI_OK also when it is open already,
+   else an error with the reason in why[0..len) */
+compi_status_t pml_open_btl_late(const char *name, char *why, size_t len);
 
 /* called by comm.c when a communicator appears / goes (context ids) */
 compi_status_t pml_comm_add(compi_comm_t *comm);

@@ -12,15 +12,20 @@
 #                the two joined by a veth pair (10.9.x.1/24, 10.9.x.2/24): two "hosts" on
 #                one machine, which only ofi (over TCP) joins.  Needs root, ip and unshare;
 #                skipped otherwise.  The namespaces are removed when the script ends.
-#   client=N     (with netns) two jobs of two mpiruns instead of one: `PROG server FILE`
-#                at the line's np under a mpirun in namespace 0 (host h0), which writes
-#                its port's name to FILE, and `PROG client FILE` at np N under a mpirun in
-#                namespace 1 (h1), which connects to it (portjobs); for ok both exit 0 and
-#                print their ok lines, and neither leaves anything behind
+#   client=N     two jobs of two mpiruns instead of one: `PROG server FILE` at the
+#                line's np, which writes its port's name to FILE, and `PROG client FILE`
+#                at np N, which connects to it (portjobs), with netns each mpirun in a
+#                namespace of its own (0, host h0: the server; 1, h1: the client), else
+#                both on this host; for ok both exit 0 and print their ok lines, and
+#                neither leaves anything behind
+#   client.NAME=VALUE  (with client=N) the client's mpirun alone gets --mca NAME VALUE
+#                (as COMPI_MCA_NAME in its environment)
 #   anything else an argument of the program
 # and two more expectations are understood (judged here, see mt_judge_extra):
 #   error=ERE[~ERE...]   non-zero exit within the limit, and each ERE (grep -E) matches
-#   says=ERE[~ERE...]    as ok, and each ERE matches the output
+#   says=ERE[~ERE...]    as ok, and each ERE matches the output (of a client=N line:
+#                        both jobs', each line prefixed "server: " or "client: "); !ERE:
+#                        no line matches ERE
 . "$(dirname "$0")/lib.sh"
 
 mt_judge_extra() {
@@ -37,8 +42,38 @@ mt_judge_extra() {
         mt_grep_all "${1#error=}"
         ;;
     says=*)
-        mt_judge ok "$2" "$3" "$4" || return 1
-        mt_grep_all "${1#says=}"
+        if [ -n "$client" ]; then
+            # two jobs (mt_jobs_run): their outputs, prefixed "server: " and "client: "
+            if [ "$mt_rc" -ne 0 ]; then
+                mt_why="exit status $mt_rc, expected 0 from both jobs"
+                return 1
+            fi
+            if ! grep -qx "server: ok: $2 np=$3" "$MT_TMP/out" ||
+                ! grep -qx "client: ok: $2-client np=$client" "$MT_TMP/out"; then
+                mt_why="no line 'ok: $2 np=$3' from the server or 'ok: $2-client np=$client' from the client"
+                return 1
+            fi
+        else
+            mt_judge ok "$2" "$3" "$4" || return 1
+        fi
+        x_ifs=$IFS
+        IFS='~'
+        set -f
+        # shellcheck disable=SC2086 # split on ~
+        set -- ${1#says=}
+        set +f
+        IFS=$x_ifs
+        for x_p in "$@"; do
+            case $x_p in
+            !*)
+                if grep -qE -- "${x_p#!}" "$MT_TMP/out"; then
+                    mt_why="a line of the output matches '${x_p#!}': $(grep -E -m1 -- "${x_p#!}" "$MT_TMP/out")"
+                    return 1
+                fi
+                ;;
+            *) mt_grep_all "$x_p" || return 1 ;;
+            esac
+        done
         ;;
     *)
         mt_why="test-list.txt: unknown expectation '$1'"
@@ -124,12 +159,25 @@ EOF
     echo "$w"
 }
 
-# the two jobs of a client=N line (lib.sh's mt_jobs_run): each mpirun in a namespace
-# of its own, under host name h0 (the server) or h1 (the client)
-# shellcheck disable=SC2016 # $@ is the inner shell's
-mt_jobs_side0() { ip netns exec "$NS_A" unshare --uts sh -c 'hostname h0 && exec "$@"' sh "$@"; }
-# shellcheck disable=SC2016
-mt_jobs_side1() { ip netns exec "$NS_B" unshare --uts sh -c 'hostname h1 && exec "$@"' sh "$@"; }
+# the two jobs of a client=N line (lib.sh's mt_jobs_run): with netns each mpirun in a
+# namespace of its own, under host name h0 (the server) or h1 (the client)
+mt_jobs_side0() {
+    if [ "$netns" = 0 ]; then
+        "$@"
+        return
+    fi
+    # shellcheck disable=SC2016 # $@ is the inner shell's
+    ip netns exec "$NS_A" unshare --uts sh -c 'hostname h0 && exec "$@"' sh "$@"
+}
+mt_jobs_side1() {
+    # shellcheck disable=SC2086 # $client_env: words NAME=VALUE for env
+    if [ "$netns" = 0 ]; then
+        env $client_env "$@"
+        return
+    fi
+    # shellcheck disable=SC2016,SC2086
+    ip netns exec "$NS_B" unshare --uts sh -c 'hostname h1 && exec "$@"' sh env $client_env "$@"
+}
 
 mt_stamp
 lines=$(mt_lines ofi)
@@ -154,11 +202,13 @@ echo "$lines" | while read -r script prog args nps expect lim desc; do
     btl="--mca btl ofi,self"
     netns=0
     client=
+    client_env=
     for a in $(echo "$args" | tr , ' '); do
         case $a in
         -) ;;
         netns) netns=1 ;;
         client=*) client=${a#client=} ;;
+        client.*=*) client_env="$client_env COMPI_MCA_${a#client.}" ;;
         btl=default) btl= ;;
         btl=*) btl="--mca btl $(echo "${a#btl=}" | tr + ,)" ;;
         *=*) launch="$launch --mca ${a%%=*} ${a#*=}" ;;

@@ -464,10 +464,11 @@ static compi_status_t connect_peer(int r, btl_endpoint_t *ep)
     compi_status_t rc = svc->modex_get(r, OFI_MODEX_KEY, val, sizeof(val));
     if (rc != COMPI_OK) {
         if (r >= svc->world_size) {
-            /* another world: its job opened no ofi (one host, no btl_ofi_dynamic=1) */
+            /* another world: its job has no ofi open (one host, its ports met no job on
+               another host) */
             svc->log_verbose(1,
                              "btl ofi: process %d of another world published no libfabric "
-                             "address (btl ofi not open there: btl_ofi_dynamic=1 opens it)",
+                             "address (btl ofi not open there)",
                              r);
             return COMPI_ERR_NOT_FOUND;
         }

@@ -28,9 +28,9 @@
  *
  * Peers of other worlds (btl.h: indices from world_size up) get endpoints of their own,
  * made in add_procs when the module is open in a job that may meet other worlds
- * (`dynamic`: the launcher can spawn, and btl_ofi_dynamic=1 made ofi open even if every
- * rank of the job is on this host).  Their fragments carry a process id instead of a
- * rank (ofi_wire_hdr_t).
+ * (`dynamic`: the launcher can spawn; in a job on one host the module is open only when
+ * the PML opened it late for such peers, or btl_ofi_dynamic=1 opened it at MPI_Init).
+ * Their fragments carry a process id instead of a rank (ofi_wire_hdr_t).
  *
  * Ownership: the module owns the libfabric objects, both buffer arrays, the endpoint
  * table (one per world rank, one per peer of another world) and the fi_info it chose;

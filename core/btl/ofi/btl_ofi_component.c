@@ -5,10 +5,12 @@
  * is not in the "btl" list (--mca btl self,ofi), or when btl_ofi_local=1 says so (sm
  * still wins them where both reach, by exclusivity).  When every rank of the job is on
  * this host and ofi would serve none of them, it declines before touching libfabric, so
- * single-host jobs pay only for loading the module; btl_ofi_dynamic=1 makes it open there
- * anyway (with an address other hosts reach), for the peers of other jobs, on other hosts,
- * that MPI_Comm_connect / MPI_Comm_accept may bring.  Peers of other worlds are served in
- * any job that can meet them (btl_services_t.universe), never those on this host that sm
+ * single-host jobs pay only for loading the module.  The peers of other jobs, on other
+ * hosts, that MPI_Comm_connect / MPI_Comm_accept may bring are served by opening it later,
+ * when a port's meeting finds one (btl_services_t.late_open: the PML opens it then), or,
+ * with btl_ofi_dynamic=1, at MPI_Init anyway (with an address other hosts reach);
+ * btl_ofi_dynamic=0 never opens it for them.  Peers of other worlds are served in any
+ * job that can meet them (btl_services_t.universe), never those on this host that sm
  * reaches.
  */
 #include "core/btl/ofi/btl_ofi.h"
@@ -65,28 +67,46 @@ static btl_module_t *btl_ofi_open(const btl_services_t *svc)
         btl_param_int(svc, "btl_ofi_tx_bufs", 32, 2, 1 << 16, "send buffers (of max_frag bytes)");
     long n_rx = btl_param_int(svc, "btl_ofi_rx_bufs", 16, 2, 1 << 16,
                               "receive buffers (of max_frag bytes) kept posted");
-    long dyn = btl_param_int(svc, "btl_ofi_dynamic", 0, 0, 1,
-                             "1: open in a job on one host too (one that can meet other jobs: "
-                             "under compi's mpirun), so that MPI_Comm_connect / "
-                             "MPI_Comm_accept reach a job on another host; both jobs need it");
+    long dyn = btl_param_int(svc, "btl_ofi_dynamic", 2, 0, 2,
+                             "in a job on one host (under compi's mpirun), for the processes "
+                             "of a job on another host that MPI_Comm_connect / MPI_Comm_accept "
+                             "meet: 2 opens ofi at the first such meeting (which pays "
+                             "libfabric's start-up, about 0.4 s), 1 at MPI_Init, 0 never (the "
+                             "meeting fails with MPI_ERR_PORT)");
     /* registered by btl_base before any component opens: this reads its value */
     const char *btls = svc->param_string("btl", "", NULL);
+    int late =
+        svc->size >= offsetof(btl_services_t, late_open) + sizeof(svc->late_open) && svc->late_open;
 
     int serve_local = local > 0 || (local < 0 && !list_has(btls, "sm"));
     int need_remote = svc->local_size < svc->world_size;
     int dynamic = svc->universe != NULL; /* other worlds may come (btl.h) */
-    int for_others = dynamic && dyn > 0; /* open for them alone if need be */
+    if (late && !dynamic) {
+        svc->log_error("btl ofi: this job cannot meet other jobs (not under compi's mpirun)");
+        return NULL;
+    }
+    if (late && dyn == 0) {
+        svc->log_error("btl ofi: btl_ofi_dynamic=0 keeps it closed for the processes of "
+                       "other jobs on other hosts");
+        return NULL;
+    }
+    /* open for them alone if need be: now (late), or at MPI_Init with btl_ofi_dynamic=1 */
+    int for_others = dynamic && (late || dyn == 1);
     if (svc->world_size < 2 && !for_others) {
         svc->log_verbose(1, "btl ofi: no other rank in the job, not used");
         return NULL;
     }
     if (!need_remote && !serve_local && !for_others) {
-        svc->log_verbose(1, "btl ofi: every rank is on this host and sm serves them, not used "
-                            "(btl_ofi_local=1, btl_ofi_dynamic=1 or a btl list without sm "
-                            "would use it)");
+        svc->log_verbose(1,
+                         "btl ofi: every rank is on this host and sm serves them, not used "
+                         "(btl_ofi_local=1, btl_ofi_dynamic=1 or a btl list without sm "
+                         "would use it%s)",
+                         dynamic && dyn == 2 ? "; a port's meeting with a job on another host "
+                                               "opens it then"
+                                             : "");
         return NULL;
     }
-    if (dyn > 0 && !dynamic)
+    if (dyn == 1 && !dynamic)
         svc->log_verbose(1, "btl ofi: btl_ofi_dynamic=1, but this job cannot meet other jobs "
                             "(not under compi's mpirun on one host)");
     /* a job on one host that opens for other hosts' jobs needs an address they reach */

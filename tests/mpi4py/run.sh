@@ -133,8 +133,22 @@ if [ "$(cat "$venv/.mpi4py-key" 2>/dev/null)" != "$key" ]; then
     rm -f "$venv/.mpi4py-key"
     # from the kept source distribution, offline
     # -O0: the build is mostly the compile of one large generated C file (MPI.c), which
-    # takes 5 to 6 minutes at -O2 on one core; the tests run the same either way
-    env MPICC="$mpicc_path" CFLAGS="${MPI4PY_CFLAGS--O0 -g0}" \
+    # takes 5 to 6 minutes at -O2 on one core; the tests run the same either way.
+    # Through ccache where it is installed (scripts/install-deps.sh; COMPI_CCACHE=0: not),
+    # as the builds of compi are (scripts/ccache-env.sh): the same MPI.c against the same
+    # preprocessed mpi.h is compiled once per cache, not once per build tree.  ccache
+    # knows the wrapper by the compiler it runs (`mpicc -dumpversion`), not by its time
+    # stamp (every build tree has a new one), and takes paths relative to the top of the
+    # tree, so another clone finds the same entry.
+    build_cc=$mpicc_path
+    if [ "${COMPI_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null 2>&1; then
+        build_cc="ccache $mpicc_path"
+        CCACHE_COMPILERCHECK="%compiler% -dumpversion"
+        CCACHE_BASEDIR=$(cd "$top_srcdir" && pwd)
+        CCACHE_NOHASHDIR=1
+        export CCACHE_COMPILERCHECK CCACHE_BASEDIR CCACHE_NOHASHDIR
+    fi
+    env MPICC="$build_cc" CFLAGS="${MPI4PY_CFLAGS--O0 -g0}" \
         "$py" -m pip install -v --force-reinstall --no-deps --no-index \
         --no-binary :all: --no-build-isolation --no-cache-dir "$sdist" >>"$log" 2>&1 ||
         bail "pip install mpi4py (MPICC=$mpicc_path) failed" "$log"

@@ -351,8 +351,11 @@ static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
             c = w;
         }
     }
-    if (c != NULL && c->is_scheme && !nb && tramp_cfg.agree >= 2 && size > 1) {
-        coll_closure_t *w = tramp__agree_runs(c, k);
+    if (c != NULL && c->is_scheme && !nb && tramp_cfg.agree >= 1 && size > 1) {
+        /* its first run is agreed on (tramp_run); at 2 every run, at 1 the later runs
+           end with an exchange of their outcome */
+        coll_closure_t *w =
+            tramp_cfg.agree >= 2 ? tramp__agree_runs(c, k) : tramp__outcome_runs(c, call);
         if (w != NULL) {
             coll_closure_release(c);
             c = w;

@@ -526,6 +526,170 @@ coll_closure_t *tramp__agree_runs(coll_closure_t *c, const tramp_key_t *k)
     return w;
 }
 
+/* ---- the outcome of a Scheme closure's later runs (coll_check_determinism 1) -------- */
+
+/*
+ * After its agreed first run a Scheme closure runs unagreed, but a run that fails on one
+ * rank must fail on every rank, or the others complete a call that went wrong.  So each
+ * later run ends with one exchange of an unsigned over the group (its maximum: 0 when the
+ * run succeeded everywhere, else size minus the lowest failing rank), through the
+ * allreduce that costs least there: the shared segment's (allreduce/shm.c) on one host,
+ * its fallback over the PML elsewhere; built at the miss, so a run allocates nothing.
+ * Only when a rank failed, a second round carries every rank's status and message, and
+ * every rank fails the call with the lowest failing rank's.  The rank that failed has
+ * run the rest of what its last agreed run ran first (scheme/bridge_closure.c), so the
+ * others were not left waiting in the collective it skipped.
+ */
+typedef struct outcome_runs {
+    coll_closure_t *inner;
+    coll_closure_t *any; /* the group's allreduce of one unsigned (MAX); NULL: the PML's */
+} outcome_runs_t;
+
+#define OUTCOME_INTS (1 + AGREE_TEXT_INTS) /* status, message */
+
+/* the group a call's outcome is exchanged in: an intercommunicator's own group */
+static compi_comm_t *outcome_group(compi_comm_t *comm)
+{
+    return comm_is_inter(comm) ? comm->local_comm : comm;
+}
+
+/* the allreduce (MAX) of *in over `group' into *out */
+static compi_status_t outcome_any(const outcome_runs_t *o, compi_comm_t *group,
+                                  const uint32_t *in, uint32_t *out)
+{
+    if (o->any == NULL) {
+        comm_coll_set_t set = comm_coll_whole(group);
+        set.tag = COMPI_TAG_TRAMP_CHECK;
+        return comm_coll_allreduce_max_u32(&set, *in, out);
+    }
+    coll_call_t x = {.kind = COLL_ALLREDUCE,
+                     .comm = group,
+                     .root = -1,
+                     .sbuf = in,
+                     .rbuf = out,
+                     .scount = 1,
+                     .rcount = 1,
+                     .sdt = dt_from_handle(MPI_UNSIGNED),
+                     .rdt = dt_from_handle(MPI_UNSIGNED),
+                     .op = op_from_handle(MPI_MAX),
+                     .bytes = sizeof(*in)};
+    return o->any->fn(o->any, &x);
+}
+
+/* some rank of the group failed the run: every rank's status and message, and the call
+   fails on every rank with the lowest failing rank's */
+static compi_status_t outcome_failed(compi_comm_t *group, compi_status_t st)
+{
+    int n = comm_local_size(group), mine[OUTCOME_INTS];
+    int *all = malloc(sizeof(int) * OUTCOME_INTS * (size_t)n);
+    if (all == NULL) {
+        tramp__error_set(1, "out of memory for the outcome of a Scheme closure's run");
+        return COMPI_ERR_NO_MEMORY;
+    }
+    const char *why = st != COMPI_OK ? coll_run_error_take() : NULL;
+    memset(mine, 0, sizeof(mine));
+    mine[0] = (int)st;
+    snprintf((char *)(mine + 1), AGREE_TEXT_INTS * sizeof(int), "%s",
+             why != NULL ? why : compi_status_string(st));
+    comm_coll_set_t set = comm_coll_whole(group);
+    set.tag = COMPI_TAG_TRAMP_CHECK;
+    compi_status_t xs = comm_coll_allgather_int(&set, mine, OUTCOME_INTS, all);
+    if (xs != COMPI_OK) {
+        free(all);
+        tramp__error_set(1, "the outcome of a Scheme closure's run was lost: %s",
+                         compi_status_string(xs));
+        return xs;
+    }
+    int first = -1, nfailed = 0;
+    for (int r = 0; r < n; r++) {
+        if (all[OUTCOME_INTS * r] != COMPI_OK) {
+            first = first < 0 ? r : first;
+            nfailed++;
+        }
+    }
+    if (first < 0) { /* cannot be: the maximum said one failed */
+        free(all);
+        tramp__error_set(1, "the outcome of a Scheme closure's run: no rank failed");
+        return COMPI_ERR_INTERNAL;
+    }
+    char others[64] = "";
+    if (nfailed > 1) {
+        snprintf(others, sizeof(others), " (and on %d other rank%s)", nfailed - 1,
+                 nfailed > 2 ? "s" : "");
+    }
+    char *text = (char *)(all + (size_t)OUTCOME_INTS * first + 1);
+    text[AGREE_TEXT_INTS * sizeof(int) - 1] = '\0';
+    tramp__error_set(group->rank == first, "rank %d%s: %s", first, others, text);
+    compi_status_t fst = (compi_status_t)all[OUTCOME_INTS * first];
+    free(all);
+    return fst;
+}
+
+static compi_status_t outcome_fn(coll_closure_t *self, const coll_call_t *call)
+{
+    outcome_runs_t *o = self->state;
+    if (coll_run_agree_current() != NULL) {
+        return o->inner->fn(o->inner, call); /* the agreed run has its own outcome round */
+    }
+    compi_status_t st = o->inner->fn(o->inner, call);
+    compi_comm_t *group = outcome_group(call->comm);
+    uint32_t mine = st != COMPI_OK ? (uint32_t)(group->size - group->rank) : 0, any = 0;
+    compi_status_t xs = outcome_any(o, group, &mine, &any);
+    if (compi_likely(xs == COMPI_OK && any == 0)) {
+        return COMPI_OK;
+    }
+    if (xs != COMPI_OK) {
+        tramp__error_set(1, "the outcome exchange of a Scheme closure's run failed: %s",
+                         compi_status_string(xs));
+        return xs;
+    }
+    return outcome_failed(group, st);
+}
+
+static void outcome_free(void *p)
+{
+    outcome_runs_t *o = p;
+    coll_closure_release(o->inner);
+    coll_closure_release(o->any);
+    free(o);
+}
+
+coll_closure_t *tramp__outcome_runs(coll_closure_t *c, const coll_call_t *call)
+{
+    outcome_runs_t *o = calloc(1, sizeof(*o));
+    if (o == NULL) {
+        return NULL;
+    }
+    /* the shared segment's allreduce where the group is on one host (its .prepare puts
+       its fallback over the PML in the closure elsewhere); built here, collectively */
+    const coll_algo_t *shm = coll_algo_find(COLL_ALLREDUCE, "shm");
+    uint32_t in = 0, out = 0;
+    coll_call_t x = {.kind = COLL_ALLREDUCE,
+                     .comm = outcome_group(call->comm),
+                     .root = -1,
+                     .sbuf = &in,
+                     .rbuf = &out,
+                     .scount = 1,
+                     .rcount = 1,
+                     .sdt = dt_from_handle(MPI_UNSIGNED),
+                     .rdt = dt_from_handle(MPI_UNSIGNED),
+                     .op = op_from_handle(MPI_MAX),
+                     .bytes = sizeof(in)};
+    if (shm != NULL && shm->usable != NULL && shm->usable(&x, NULL)) {
+        o->any = coll_closure_algo(shm, NULL, &x, NULL);
+    }
+    coll_closure_t *w = coll_closure_new(outcome_fn, o, outcome_free, c->name);
+    if (w == NULL) {
+        outcome_free(o);
+        return NULL;
+    }
+    coll_closure_retain(c);
+    o->inner = c;
+    w->signature = c->signature;
+    w->is_scheme = 1;
+    return w;
+}
+
 /* ---- nonblocking and persistent: the first round of the call's schedule ------------- */
 
 /*

@@ -559,8 +559,8 @@ static compi_comm_t *outcome_group(compi_comm_t *comm)
 }
 
 /* the allreduce (MAX) of *in over `group' into *out */
-static compi_status_t outcome_any(const outcome_runs_t *o, compi_comm_t *group,
-                                  const uint32_t *in, uint32_t *out)
+static compi_status_t outcome_any(const outcome_runs_t *o, compi_comm_t *group, const uint32_t *in,
+                                  uint32_t *out)
 {
     if (o->any == NULL) {
         comm_coll_set_t set = comm_coll_whole(group);
@@ -1137,8 +1137,7 @@ static compi_status_t inter_texts(compi_comm_t *comm, int out, int in)
 
 /* the groups' statuses before a run: COMPI_OK when both are good (*scheme_p: either runs
    a Scheme closure), else the same error on every rank of both */
-static compi_status_t inter_settle(compi_comm_t *comm, compi_status_t st, int scheme,
-                                   int *scheme_p)
+static compi_status_t inter_settle(compi_comm_t *comm, compi_status_t st, int scheme, int *scheme_p)
 {
     int out = st != COMPI_OK ? (int)st : scheme ? INTER_SCHEME : 0, in = 0;
     compi_status_t xs = inter_swap(comm, &out, &in, sizeof(int));
@@ -1290,8 +1289,8 @@ static compi_status_t inter_run(const coll_call_t *call, coll_closure_t *inner,
     }
     int n = comm_local_size(comm), m = comm->size, me = comm->rank;
     inter_watch_t w = {.comm = comm, .in = 0};
-    compi_status_t xs = pml_irecv(&w.in, sizeof(int), dt_byte(), me % m, COMPI_TAG_TRAMP_CHECK,
-                                  comm, &w.req);
+    compi_status_t xs =
+        pml_irecv(&w.in, sizeof(int), dt_byte(), me % m, COMPI_TAG_TRAMP_CHECK, comm, &w.req);
     if (xs == COMPI_OK) {
         w.next = inter_watches;
         inter_watches = &w;
@@ -1311,8 +1310,9 @@ static compi_status_t inter_run(const coll_call_t *call, coll_closure_t *inner,
         pml_request_free(w.req);
     }
     if (xs != COMPI_OK) {
-        tramp__error_set(1, "an intercommunicator's groups could not tell each other the "
-                            "outcome of a Scheme closure's run: %s",
+        tramp__error_set(1,
+                         "an intercommunicator's groups could not tell each other the "
+                         "outcome of a Scheme closure's run: %s",
                          compi_status_string(xs));
         return xs;
     }

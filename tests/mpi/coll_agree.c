@@ -22,8 +22,9 @@
  * the job with one message (error1=).
  *
  * With the argument "inter" the calls are made on an intercommunicator of two halves of
- * WORLD (run_inter); with the mode "later", a Scheme closure raises at runs after its
- * first (run_later).
+ * WORLD (run_inter; with "sizes" as well, where the config fails 12-byte calls only, an
+ * allreduce and a bcast of 16 bytes follow the failures and must be right); with the mode
+ * "later", a Scheme closure raises at runs after its first (run_later).
  *
  * With the argument "threads" (MPI_THREAD_MULTIPLE) three threads per rank, each on a
  * communicator of its own, make the failing bcast blocking and nonblocking at once, and
@@ -177,14 +178,16 @@ static int inter_allreduce3(const char *mode, MPI_Comm ic, int low)
 /*
  * "inter": the intercommunicator of the lower half of WORLD (size / 2 ranks) against the
  * upper, with a config that makes its allreduce and bcast fail on one rank
- * (configs/inter_nondet.scm, configs/inter_fail.scm): MPI_Iallreduce and MPI_Ibcast (or
+ * (configs/inter_nondet.scm, configs/inter_fail.scm; configs/inter_raise.scm: a Scheme
+ * closure of one group that raises on one rank): MPI_Iallreduce and MPI_Ibcast (or
  * their persistent forms, "persist", or MPI_Allreduce and MPI_Bcast, "blocking") each fail twice on
  * every rank of both groups with the same code (compared over WORLD); then the intercommunicator
  * serves calls the config leaves alone right: MPI_Igather to each root of the lower group in turn
  * (the lower group's key is one for every root, the upper group's one per root: their caches miss
- * at different calls) and MPI_Iallgather, twice.  "fatal": the first call ends the job.
+ * at different calls) and MPI_Iallgather, twice.  "sizes": first an MPI_Allreduce and an
+ * MPI_Bcast of 16 bytes, right.  "fatal": the first call ends the job.
  */
-static int run_inter(const char *mode, int fatal)
+static int run_inter(const char *mode, int fatal, int sizes)
 {
     int nlow = mt_size / 2, low = mt_rank < nlow, buf[3] = {0};
     MPI_Comm half, ic;
@@ -203,9 +206,9 @@ static int run_inter(const char *mode, int fatal)
         expect_failure(bcast3_root(mode, buf, root, ic), want, "an intercommunicator bcast",
                        MPI_COMM_WORLD);
     }
-    if (strcmp(mode, "blocking") == 0) {
-        /* other sizes (not the config's): right, so nothing of a collective one group
-           abandoned was left to be matched */
+    if (sizes) {
+        /* other sizes (the config leaves them alone): right, so nothing of a collective
+           one group abandoned was left to be matched */
         int in[4], out[4], b4[4], n = low ? mt_size - nlow : nlow, first = low ? nlow : 0;
         for (int i = 0; i < 4; i++) {
             in[i] = mt_rank + i;
@@ -289,7 +292,7 @@ static int run_later(MPI_Comm comm, int fatal)
 
 int main(int argc, char **argv)
 {
-    int buf[3] = {0}, fatal = 0, threads = 0, inter = 0;
+    int buf[3] = {0}, fatal = 0, threads = 0, inter = 0, sizes = 0;
     const char *mode = "blocking";
     MPI_Comm comm;
 
@@ -300,6 +303,8 @@ int main(int argc, char **argv)
             threads = 1;
         } else if (strcmp(argv[i], "inter") == 0) {
             inter = 1;
+        } else if (strcmp(argv[i], "sizes") == 0) {
+            sizes = 1;
         } else if (strncmp(argv[i], "want:", 5) == 0) {
             want = argv[i] + 5;
         } else {
@@ -312,7 +317,7 @@ int main(int argc, char **argv)
     }
     mt_init(&argc, &argv, "coll_agree");
     if (inter) {
-        return run_inter(mode, fatal);
+        return run_inter(mode, fatal, sizes);
     }
     MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
     if (strcmp(mode, "later") == 0) {

@@ -558,15 +558,9 @@ static compi_comm_t *outcome_group(compi_comm_t *comm)
     return comm_is_inter(comm) ? comm->local_comm : comm;
 }
 
-/* the allreduce (MAX) of *in over `group' into *out */
-static compi_status_t outcome_any(const outcome_runs_t *o, compi_comm_t *group, const uint32_t *in,
-                                  uint32_t *out)
+/* the call of an allreduce (MAX) of one unsigned, *in over `group' into *out */
+static coll_call_t outcome_call(compi_comm_t *group, const uint32_t *in, uint32_t *out)
 {
-    if (o->any == NULL) {
-        comm_coll_set_t set = comm_coll_whole(group);
-        set.tag = COMPI_TAG_TRAMP_CHECK;
-        return comm_coll_allreduce_max_u32(&set, *in, out);
-    }
     coll_call_t x = {.kind = COLL_ALLREDUCE,
                      .comm = group,
                      .root = -1,
@@ -578,6 +572,19 @@ static compi_status_t outcome_any(const outcome_runs_t *o, compi_comm_t *group, 
                      .rdt = dt_from_handle(MPI_UNSIGNED),
                      .op = op_from_handle(MPI_MAX),
                      .bytes = sizeof(*in)};
+    return x;
+}
+
+/* the allreduce (MAX) of *in over `group' into *out */
+static compi_status_t outcome_any(const outcome_runs_t *o, compi_comm_t *group, const uint32_t *in,
+                                  uint32_t *out)
+{
+    if (o->any == NULL) {
+        comm_coll_set_t set = comm_coll_whole(group);
+        set.tag = COMPI_TAG_TRAMP_CHECK;
+        return comm_coll_allreduce_max_u32(&set, *in, out);
+    }
+    coll_call_t x = outcome_call(group, in, out);
     return o->any->fn(o->any, &x);
 }
 
@@ -665,21 +672,13 @@ coll_closure_t *tramp__outcome_runs(coll_closure_t *c, const coll_call_t *call)
     if (o == NULL) {
         return NULL;
     }
-    /* the shared segment's allreduce where the group is on one host (its .prepare puts
-       its fallback over the PML in the closure elsewhere); built here, collectively */
+    /* the shared segment's allreduce, built here (every rank of the group makes this
+       miss); where the group is not on one host its .prepare gives it the allreduce's
+       fallback over the PML.  Without it (out of memory, or not usable) outcome_any
+       goes through comm_coll_allreduce_max_u32 */
     const coll_algo_t *shm = coll_algo_find(COLL_ALLREDUCE, "shm");
     uint32_t in = 0, out = 0;
-    coll_call_t x = {.kind = COLL_ALLREDUCE,
-                     .comm = outcome_group(call->comm),
-                     .root = -1,
-                     .sbuf = &in,
-                     .rbuf = &out,
-                     .scount = 1,
-                     .rcount = 1,
-                     .sdt = dt_from_handle(MPI_UNSIGNED),
-                     .rdt = dt_from_handle(MPI_UNSIGNED),
-                     .op = op_from_handle(MPI_MAX),
-                     .bytes = sizeof(in)};
+    coll_call_t x = outcome_call(outcome_group(call->comm), &in, &out);
     if (shm != NULL && shm->usable != NULL && shm->usable(&x, NULL)) {
         o->any = coll_closure_algo(shm, NULL, &x, NULL);
     }

@@ -351,8 +351,11 @@ static compi_status_t tramp_miss(tramp_cache_t *cache, const coll_call_t *call,
             c = w;
         }
     }
-    if (c != NULL && c->is_scheme && !nb && tramp_cfg.agree >= 2 && size > 1) {
-        coll_closure_t *w = tramp__agree_runs(c, k);
+    if (c != NULL && c->is_scheme && !nb && tramp_cfg.agree >= 1 && size > 1) {
+        /* its first run is agreed on (tramp_run); at 2 every run, at 1 the later runs
+           end with an exchange of their outcome */
+        coll_closure_t *w =
+            tramp_cfg.agree >= 2 ? tramp__agree_runs(c, k) : tramp__outcome_runs(c, call);
         if (w != NULL) {
             coll_closure_release(c);
             c = w;
@@ -418,11 +421,14 @@ compi_status_t tramp_init(void)
         "differently on different ranks, fails the call on every rank with one message "
         "instead of hanging: a blocking call's at the call, a nonblocking or persistent "
         "call's as the first round of its own schedule (MPI_I* returns at once; the "
-        "request completes with the error); 2: nonblocking and persistent misses agree at "
-        "the call instead (the call waits for every rank's; not on an intercommunicator, "
-        "whose groups then tell each other their verdicts at every call at 1 and 2); 0: no "
-        "agreement (a miss costs no communication, but such a creator hangs the job or "
-        "gives wrong results)");
+        "request completes with the error); a blocking Scheme closure's first run is "
+        "agreed on as it runs, and each later run ends with an exchange of its outcome (one "
+        "small allreduce), so one that raises on a rank fails on every rank; 2: "
+        "nonblocking and persistent misses agree at the call instead (the call waits for "
+        "every rank's; not on an intercommunicator, whose groups then tell each other their "
+        "verdicts at every call at 1 and 2), and every run of a Scheme closure is agreed "
+        "on; 0: no agreement (a miss costs no communication, but such a creator hangs the "
+        "job or gives wrong results)");
     bridge_keep_origins(tramp_cfg.verbose > 0);
     const char *summary = param_register_string(
         "coll_summary", "",

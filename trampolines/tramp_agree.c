@@ -86,7 +86,6 @@ static __thread struct {
     char text[1536];
     int reporter;
     int pending; /* set by a failed miss, cleared by tramp_error_take */
-    int settled; /* set by a failed tramp__inter_settle: every rank of both groups has it */
 } tramp_err;
 
 const char *tramp_error_take(int *reporter_p)
@@ -467,20 +466,20 @@ static compi_status_t run_agree(void *ctx, const char *text, uint64_t sig)
     return tramp__agree_sig(r->call, r->k, COMPI_OK, text, sig);
 }
 
-compi_status_t tramp__agree_run(const coll_call_t *call, const tramp_key_t *k, coll_closure_t *c)
+static compi_status_t inter_run(const coll_call_t *call, coll_closure_t *inner,
+                                const tramp_key_t *k);
+static compi_status_t inter_fn(coll_closure_t *self, const coll_call_t *call);
+
+static compi_status_t agreed_run(const coll_call_t *call, const tramp_key_t *k, coll_closure_t *c)
 {
     run_ctx_t ctx = {.call = call, .k = k};
     coll_run_agree_t ag = {.fn = run_agree, .ctx = &ctx};
     coll_run_agree_t *outer = coll_run_agree_set(&ag);
-    tramp_err.settled = 0;
     compi_status_t st = c->fn(c, call);
     coll_run_agree_set(outer);
     if (ag.failed) {
         (void)coll_run_error_take(); /* the agreement's message is the one */
         return ag.st;
-    }
-    if (st != COMPI_OK && tramp_err.settled) {
-        return st; /* an intercommunicator's groups settled it before it ran, alike */
     }
     const char *why = st != COMPI_OK ? coll_run_error_take() : NULL;
     char text[1024];
@@ -488,6 +487,12 @@ compi_status_t tramp__agree_run(const coll_call_t *call, const tramp_key_t *k, c
              st != COMPI_OK ? (why != NULL ? why : compi_status_string(st)) : c->name);
     uint64_t sig = coll_sig_long(coll_sig_str(COLL_SIG_SEED, "ran"), (long)c->signature);
     return tramp__agree_sig(call, k, st, text, st == COMPI_OK ? sig : 0);
+}
+
+compi_status_t tramp__agree_run(const coll_call_t *call, const tramp_key_t *k, coll_closure_t *c)
+{
+    /* an intercommunicator's groups tell each other their verdicts around the run */
+    return c->fn == inter_fn ? inter_run(call, c->state, k) : agreed_run(call, k, c);
 }
 
 typedef struct agree_runs {
@@ -521,6 +526,169 @@ coll_closure_t *tramp__agree_runs(coll_closure_t *c, const tramp_key_t *k)
     }
     coll_closure_retain(c);
     *a = (agree_runs_t){.inner = c, .key = *k};
+    w->signature = c->signature;
+    w->is_scheme = 1;
+    return w;
+}
+
+/* ---- the outcome of a Scheme closure's later runs (coll_check_determinism 1) -------- */
+
+/*
+ * After its agreed first run a Scheme closure runs unagreed, but a run that fails on one
+ * rank must fail on every rank, or the others complete a call that went wrong.  So each
+ * later run ends with one exchange of an unsigned over the group (its maximum: 0 when the
+ * run succeeded everywhere, else size minus the lowest failing rank), through the
+ * allreduce that costs least there: the shared segment's (allreduce/shm.c) on one host,
+ * its fallback over the PML elsewhere; built at the miss, so a run allocates nothing.
+ * Only when a rank failed, a second round carries every rank's status and message, and
+ * every rank fails the call with the lowest failing rank's.  The rank that failed has
+ * run the rest of what its last agreed run ran first (scheme/bridge_closure.c), so the
+ * others were not left waiting in the collective it skipped.
+ */
+typedef struct outcome_runs {
+    coll_closure_t *inner;
+    coll_closure_t *any; /* the group's allreduce of one unsigned (MAX); NULL: the PML's */
+} outcome_runs_t;
+
+#define OUTCOME_INTS (1 + AGREE_TEXT_INTS) /* status, message */
+
+/* the group a call's outcome is exchanged in: an intercommunicator's own group */
+static compi_comm_t *outcome_group(compi_comm_t *comm)
+{
+    return comm_is_inter(comm) ? comm->local_comm : comm;
+}
+
+/* the call of an allreduce (MAX) of one unsigned, *in over `group' into *out */
+static coll_call_t outcome_call(compi_comm_t *group, const uint32_t *in, uint32_t *out)
+{
+    coll_call_t x = {.kind = COLL_ALLREDUCE,
+                     .comm = group,
+                     .root = -1,
+                     .sbuf = in,
+                     .rbuf = out,
+                     .scount = 1,
+                     .rcount = 1,
+                     .sdt = dt_from_handle(MPI_UNSIGNED),
+                     .rdt = dt_from_handle(MPI_UNSIGNED),
+                     .op = op_from_handle(MPI_MAX),
+                     .bytes = sizeof(*in)};
+    return x;
+}
+
+/* the allreduce (MAX) of *in over `group' into *out */
+static compi_status_t outcome_any(const outcome_runs_t *o, compi_comm_t *group, const uint32_t *in,
+                                  uint32_t *out)
+{
+    if (o->any == NULL) {
+        comm_coll_set_t set = comm_coll_whole(group);
+        set.tag = COMPI_TAG_TRAMP_CHECK;
+        return comm_coll_allreduce_max_u32(&set, *in, out);
+    }
+    coll_call_t x = outcome_call(group, in, out);
+    return o->any->fn(o->any, &x);
+}
+
+/* some rank of the group failed the run: every rank's status and message, and the call
+   fails on every rank with the lowest failing rank's */
+static compi_status_t outcome_failed(compi_comm_t *group, compi_status_t st)
+{
+    int n = comm_local_size(group), mine[OUTCOME_INTS];
+    int *all = malloc(sizeof(int) * OUTCOME_INTS * (size_t)n);
+    if (all == NULL) {
+        tramp__error_set(1, "out of memory for the outcome of a Scheme closure's run");
+        return COMPI_ERR_NO_MEMORY;
+    }
+    const char *why = st != COMPI_OK ? coll_run_error_take() : NULL;
+    memset(mine, 0, sizeof(mine));
+    mine[0] = (int)st;
+    snprintf((char *)(mine + 1), AGREE_TEXT_INTS * sizeof(int), "%s",
+             why != NULL ? why : compi_status_string(st));
+    comm_coll_set_t set = comm_coll_whole(group);
+    set.tag = COMPI_TAG_TRAMP_CHECK;
+    compi_status_t xs = comm_coll_allgather_int(&set, mine, OUTCOME_INTS, all);
+    if (xs != COMPI_OK) {
+        free(all);
+        tramp__error_set(1, "the outcome of a Scheme closure's run was lost: %s",
+                         compi_status_string(xs));
+        return xs;
+    }
+    int first = -1, nfailed = 0;
+    for (int r = 0; r < n; r++) {
+        if (all[OUTCOME_INTS * r] != COMPI_OK) {
+            first = first < 0 ? r : first;
+            nfailed++;
+        }
+    }
+    if (first < 0) { /* cannot be: the maximum said one failed */
+        free(all);
+        tramp__error_set(1, "the outcome of a Scheme closure's run: no rank failed");
+        return COMPI_ERR_INTERNAL;
+    }
+    char others[64] = "";
+    if (nfailed > 1) {
+        snprintf(others, sizeof(others), " (and on %d other rank%s)", nfailed - 1,
+                 nfailed > 2 ? "s" : "");
+    }
+    char *text = (char *)(all + (size_t)OUTCOME_INTS * first + 1);
+    text[AGREE_TEXT_INTS * sizeof(int) - 1] = '\0';
+    tramp__error_set(group->rank == first, "rank %d%s: %s", first, others, text);
+    compi_status_t fst = (compi_status_t)all[OUTCOME_INTS * first];
+    free(all);
+    return fst;
+}
+
+static compi_status_t outcome_fn(coll_closure_t *self, const coll_call_t *call)
+{
+    outcome_runs_t *o = self->state;
+    if (coll_run_agree_current() != NULL) {
+        return o->inner->fn(o->inner, call); /* the agreed run has its own outcome round */
+    }
+    compi_status_t st = o->inner->fn(o->inner, call);
+    compi_comm_t *group = outcome_group(call->comm);
+    uint32_t mine = st != COMPI_OK ? (uint32_t)(group->size - group->rank) : 0, any = 0;
+    compi_status_t xs = outcome_any(o, group, &mine, &any);
+    if (compi_likely(xs == COMPI_OK && any == 0)) {
+        return COMPI_OK;
+    }
+    if (xs != COMPI_OK) {
+        tramp__error_set(1, "the outcome exchange of a Scheme closure's run failed: %s",
+                         compi_status_string(xs));
+        return xs;
+    }
+    return outcome_failed(group, st);
+}
+
+static void outcome_free(void *p)
+{
+    outcome_runs_t *o = p;
+    coll_closure_release(o->inner);
+    coll_closure_release(o->any);
+    free(o);
+}
+
+coll_closure_t *tramp__outcome_runs(coll_closure_t *c, const coll_call_t *call)
+{
+    outcome_runs_t *o = calloc(1, sizeof(*o));
+    if (o == NULL) {
+        return NULL;
+    }
+    /* the shared segment's allreduce, built here (every rank of the group makes this
+       miss); where the group is not on one host its .prepare gives it the allreduce's
+       fallback over the PML.  Without it (out of memory, or not usable) outcome_any
+       goes through comm_coll_allreduce_max_u32 */
+    const coll_algo_t *shm = coll_algo_find(COLL_ALLREDUCE, "shm");
+    uint32_t in = 0, out = 0;
+    coll_call_t x = outcome_call(outcome_group(call->comm), &in, &out);
+    if (shm != NULL && shm->usable != NULL && shm->usable(&x, NULL)) {
+        o->any = coll_closure_algo(shm, NULL, &x, NULL);
+    }
+    coll_closure_t *w = coll_closure_new(outcome_fn, o, outcome_free, c->name);
+    if (w == NULL) {
+        outcome_free(o);
+        return NULL;
+    }
+    coll_closure_retain(c);
+    o->inner = c;
     w->signature = c->signature;
     w->is_scheme = 1;
     return w;
@@ -935,9 +1103,42 @@ static compi_status_t inter_swap(compi_comm_t *comm, const void *out, void *in, 
     return st;
 }
 
-compi_status_t tramp__inter_settle(compi_comm_t *comm, compi_status_t st)
+/* an int that says, where a group's status is COMPI_OK, that it runs a Scheme closure */
+#define INTER_SCHEME 0x40000000
+
+/* the groups' verdicts, out (this group's: its status, its message pending in
+   tramp__error_set, or the closure's run error) against in (the other's), when one
+   failed: the same error and message on every rank of both */
+static compi_status_t inter_texts(compi_comm_t *comm, int out, int in)
 {
-    int out = (int)st, in = COMPI_OK;
+    char tout[AGREE_TEXT_MAX], tin[AGREE_TEXT_MAX];
+    memset(tout, 0, sizeof(tout));
+    int report = 1;
+    if (out < 0) {
+        const char *why = tramp_err.pending ? tramp_err.text : coll_run_error_take();
+        report = tramp_err.pending ? tramp_err.reporter : 1;
+        snprintf(tout, sizeof(tout), "the group of world rank %d of an intercommunicator: %.960s",
+                 comm->group->world_ranks[0],
+                 why != NULL ? why : compi_status_string((compi_status_t)out));
+    }
+    compi_status_t xs = inter_swap(comm, tout, tin, sizeof(tin));
+    tin[sizeof(tin) - 1] = '\0';
+    if (xs != COMPI_OK) {
+        snprintf(tin, sizeof(tin),
+                 "the other group of an intercommunicator failed the call "
+                 "(its message was lost: %s)",
+                 compi_status_string(xs));
+    }
+    int mine = out < 0 && (in >= 0 || strcmp(tout, tin) <= 0);
+    tramp__error_set(mine && report, "%s", mine ? tout : tin);
+    return (compi_status_t)(mine ? out : in);
+}
+
+/* the groups' statuses before a run: COMPI_OK when both are good (*scheme_p: either runs
+   a Scheme closure), else the same error on every rank of both */
+static compi_status_t inter_settle(compi_comm_t *comm, compi_status_t st, int scheme, int *scheme_p)
+{
+    int out = st != COMPI_OK ? (int)st : scheme ? INTER_SCHEME : 0, in = 0;
     compi_status_t xs = inter_swap(comm, &out, &in, sizeof(int));
     if (xs != COMPI_OK) {
         tramp__error_set(1,
@@ -946,35 +1147,185 @@ compi_status_t tramp__inter_settle(compi_comm_t *comm, compi_status_t st)
                          compi_status_string(xs));
         return xs;
     }
-    if (out == COMPI_OK && in == COMPI_OK) {
+    if (out >= 0 && in >= 0) {
+        *scheme_p = (out | in) == INTER_SCHEME;
         return COMPI_OK;
     }
-    char tout[AGREE_TEXT_MAX], tin[AGREE_TEXT_MAX];
-    memset(tout, 0, sizeof(tout));
+    return inter_texts(comm, out, in);
+}
+
+compi_status_t tramp__inter_settle(compi_comm_t *comm, compi_status_t st)
+{
+    int scheme = 0;
+    return inter_settle(comm, st, 0, &scheme);
+}
+
+/*
+ * A Scheme closure's run on an intercommunicator (either group's: the groups' closures
+ * may run different numbers of rounds, so they cannot meet at each) ends with one more
+ * swap of the groups' outcomes, and while it runs each rank watches for the other
+ * group's: a receive of it is posted before the run.  A group whose run fails (its
+ * agreed first run's verdict, a later run's outcome exchange) sends its failure at once,
+ * and leaves the other group's ranks in the collective it did not make; their watch
+ * (a progress hook, PML_HOOK_TRAMP) then cancels every receive of a blocking
+ * collective's tags (coll_tag, coll_tag_alt) they have posted on the intercommunicator
+ * or post there until their run ends, so their closure runs to its end (with whatever
+ * data) and they reach the swap.  Then, since a group failed, every rank sends every
+ * rank of the other group a fence and waits for theirs, receiving and dropping the
+ * messages of those tags that arrived meanwhile (a group that failed drops them while it
+ * waits for the other's outcome too, so that the other's sends complete): nothing of the
+ * abandoned collective is left to be matched by a later one.
+ */
+#define INTER_TAG_LO (COMPI_TAG_COLL_ALT_BASE - COLL_NKINDS + 1)
+#define INTER_TAG_HI COMPI_TAG_COLL_BASE
+
+typedef struct inter_watch {
+    compi_comm_t *comm;
+    compi_request_t *req; /* the other group's outcome, into in */
+    int in;
+    struct inter_watch *next;
+} inter_watch_t;
+
+static inter_watch_t *inter_watches; /* the runs being watched, every thread's */
+
+static int watch_progress(void)
+{
+    int n = 0;
+    for (inter_watch_t *w = inter_watches; w != NULL; w = w->next) {
+        if (__atomic_load_n(&w->req->complete, __ATOMIC_ACQUIRE) && w->in < 0) {
+            n += pml_cancel_tags(w->comm, INTER_TAG_LO, INTER_TAG_HI);
+        }
+    }
+    return n;
+}
+
+static void watch_unlink(inter_watch_t *w)
+{
+    for (inter_watch_t **p = &inter_watches; *p != NULL; p = &(*p)->next) {
+        if (*p == w) {
+            *p = w->next;
+            break;
+        }
+    }
+    if (inter_watches == NULL) {
+        pml_set_progress_hook(PML_HOOK_TRAMP, NULL);
+    }
+}
+
+/* receives and drops the messages of a blocking collective's tags waiting on comm */
+static void inter_drain(compi_comm_t *comm)
+{
+    for (int tag = INTER_TAG_LO; tag <= INTER_TAG_HI; tag++) {
+        int flag = 1;
+        while (flag) {
+            compi_message_t *msg = NULL;
+            pml_result_t res;
+            compi_request_t *r = NULL;
+            if (pml_improbe(PML_ANY_SOURCE, tag, comm, &flag, &msg, &res) != COMPI_OK || !flag) {
+                break;
+            }
+            void *junk = malloc(res.count > 0 ? res.count : 1);
+            if (junk == NULL || pml_imrecv(junk, res.count, dt_byte(), msg, &r) != COMPI_OK) {
+                free(junk);
+                return; /* out of memory: what is left stays */
+            }
+            (void)pml_wait(r, NULL);
+            pml_request_free(r);
+            free(junk);
+        }
+    }
+}
+
+/* waits for req, dropping stale collective messages meanwhile when `drain` */
+static void inter_wait_draining(compi_comm_t *comm, compi_request_t *req, int drain)
+{
+    while (!__atomic_load_n(&req->complete, __ATOMIC_ACQUIRE)) {
+        pml_progress_wait();
+        if (drain) {
+            inter_drain(comm);
+        }
+    }
+}
+
+/* after a failed run: a fence to every rank of the other group, theirs awaited while
+   their messages of the abandoned collective are dropped */
+static void inter_fence(compi_comm_t *comm)
+{
+    int m = comm->size;
+    compi_request_t **r = calloc((size_t)m, sizeof(*r));
+    char none;
+    if (r == NULL) {
+        return;
+    }
+    for (int j = 0; j < m; j++) {
+        (void)pml_irecv(&none, 0, dt_byte(), j, COMPI_TAG_TRAMP_CHECK, comm, &r[j]);
+    }
+    for (int j = 0; j < m; j++) {
+        (void)pml_send(&none, 0, dt_byte(), j, COMPI_TAG_TRAMP_CHECK, comm, PML_SEND_STANDARD);
+    }
+    for (int j = 0; j < m; j++) {
+        if (r[j] != NULL) {
+            inter_wait_draining(comm, r[j], 1);
+            pml_request_free(r[j]);
+        }
+    }
+    inter_drain(comm);
+    free(r);
+}
+
+/* inner's run (agreed on when k is not NULL) between the groups' verdicts */
+static compi_status_t inter_run(const coll_call_t *call, coll_closure_t *inner,
+                                const tramp_key_t *k)
+{
+    compi_comm_t *comm = call->comm;
+    int scheme = 0;
+    compi_status_t st = inter_settle(comm, COMPI_OK, inner->is_scheme, &scheme);
     if (st != COMPI_OK) {
-        snprintf(tout, sizeof(tout), "the group of world rank %d of an intercommunicator: %.960s",
-                 comm->group->world_ranks[0], tramp_err.pending ? tramp_err.text : "(no message)");
+        return st;
     }
-    int report = tramp_err.pending && tramp_err.reporter;
-    xs = inter_swap(comm, tout, tin, sizeof(tin));
-    tin[sizeof(tin) - 1] = '\0';
+    if (!scheme) {
+        return k != NULL ? agreed_run(call, k, inner) : inner->fn(inner, call);
+    }
+    int n = comm_local_size(comm), m = comm->size, me = comm->rank;
+    inter_watch_t w = {.comm = comm, .in = 0};
+    compi_status_t xs =
+        pml_irecv(&w.in, sizeof(int), dt_byte(), me % m, COMPI_TAG_TRAMP_CHECK, comm, &w.req);
+    if (xs == COMPI_OK) {
+        w.next = inter_watches;
+        inter_watches = &w;
+        pml_set_progress_hook(PML_HOOK_TRAMP, watch_progress);
+    }
+    st = k != NULL ? agreed_run(call, k, inner) : inner->fn(inner, call);
+    int out = (int)st;
+    if (xs == COMPI_OK) {
+        watch_unlink(&w);
+    }
+    for (int j = me; j < m && xs == COMPI_OK; j += n) {
+        xs = pml_send(&out, sizeof(int), dt_byte(), j, COMPI_TAG_TRAMP_CHECK, comm,
+                      PML_SEND_STANDARD);
+    }
+    if (w.req != NULL) {
+        inter_wait_draining(comm, w.req, out < 0);
+        pml_request_free(w.req);
+    }
     if (xs != COMPI_OK) {
-        snprintf(tin, sizeof(tin),
-                 "the other group of an intercommunicator failed the call "
-                 "(its message was lost: %s)",
-                 compi_status_string(xs));
+        tramp__error_set(1,
+                         "an intercommunicator's groups could not tell each other the "
+                         "outcome of a Scheme closure's run: %s",
+                         compi_status_string(xs));
+        return xs;
     }
-    int mine = out != COMPI_OK && (in == COMPI_OK || strcmp(tout, tin) <= 0);
-    tramp__error_set(mine && report, "%s", mine ? tout : tin);
-    tramp_err.settled = 1;
-    return (compi_status_t)(mine ? out : in);
+    if (out >= 0 && w.in >= 0) {
+        return COMPI_OK;
+    }
+    st = inter_texts(comm, out, w.in);
+    inter_fence(comm);
+    return st;
 }
 
 static compi_status_t inter_fn(coll_closure_t *self, const coll_call_t *call)
 {
-    coll_closure_t *inner = self->state;
-    compi_status_t st = tramp__inter_settle(call->comm, COMPI_OK);
-    return st == COMPI_OK ? inner->fn(inner, call) : st;
+    return inter_run(call, self->state, NULL);
 }
 
 static void inter_free(void *p)

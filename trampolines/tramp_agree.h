@@ -47,6 +47,11 @@ compi_status_t tramp__agree_run(const coll_call_t *call, const tramp_key_t *k, c
 /* c in a closure that agrees on the outcome of each of its runs (a new reference; NULL
    when out of memory) */
 coll_closure_t *tramp__agree_runs(coll_closure_t *c, const tramp_key_t *k);
+/* c in a closure whose runs after the first (coll_check_determinism 1) end with an
+   exchange of their outcome in the call's group, so that a run that fails on one rank
+   fails on every rank of the group with the same message (a new reference; NULL when
+   out of memory).  Built at the miss, collectively: a run allocates nothing. */
+coll_closure_t *tramp__outcome_runs(coll_closure_t *c, const coll_call_t *call);
 
 /*
  * The agreement of a nonblocking or persistent miss, as the first round of the call's own

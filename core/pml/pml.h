@@ -116,11 +116,12 @@ int pml_progress_wait_for(const uint64_t *flag, uint64_t seq);
 void pml_wake_peers(int n, const int *world_ranks, int self);
 /* A layer above that has work to advance while requests are outstanding (core/coll's
    schedule engine, slot PML_HOOK_SCHED; core/osc's active messages, slot PML_HOOK_OSC;
-   core/comm's nonblocking context id agreements, slot PML_HOOK_COMM):
+   core/comm's nonblocking context id agreements, slot PML_HOOK_COMM; the trampolines'
+   watch over an intercommunicator's other group, slot PML_HOOK_TRAMP):
    pml_progress() calls the hooks after the transports, and counts what they return as
    events handled.  NULL removes one.  One hook per slot; the PML never includes its
    owners' headers. */
-enum { PML_HOOK_SCHED, PML_HOOK_OSC, PML_HOOK_COMM, PML_HOOK_SLOTS };
+enum { PML_HOOK_SCHED, PML_HOOK_OSC, PML_HOOK_COMM, PML_HOOK_TRAMP, PML_HOOK_SLOTS };
 void pml_set_progress_hook(int slot, int (*hook)(void));
 /* MPI_THREAD_MULTIPLE: the API layer's lock (core/mpi/thread_lock.h) is dropped and taken
    again by `yield`, which pml_progress_wait() calls after each round, so a thread that
@@ -192,6 +193,10 @@ compi_status_t pml_pready(compi_request_t *req, int p);
 int pml_parrived(compi_request_t *req, int p);
 /* cancel a receive not yet matched: 1 when cancelled (its result says so), 0 otherwise */
 int pml_cancel(compi_request_t *req);
+/* pml_cancel of every receive posted on `comm` with a tag in [lo, hi] (the trampolines
+   release a collective that the other group of an intercommunicator abandoned); returns
+   how many */
+int pml_cancel_tags(compi_comm_t *comm, int lo, int hi);
 
 /* block until complete, progressing; copies the result to *res unless NULL; returns
    the result's error */

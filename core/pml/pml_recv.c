@@ -615,6 +615,21 @@ int pml_cancel(compi_request_t *req)
     return 1;
 }
 
+int pml_cancel_tags(compi_comm_t *comm, int lo, int hi)
+{
+    pml_comm_t *pc = comm->pml;
+    int n = 0;
+    pml_request_t *r = pc != NULL ? pc->posted_head : NULL;
+    while (r != NULL) {
+        pml_request_t *next = r->next;
+        if (r->tag >= lo && r->tag <= hi && pml_cancel(&r->super)) {
+            n++;
+        }
+        r = next;
+    }
+    return n;
+}
+
 compi_comm_t *pml_message_comm(const compi_message_t *msg)
 {
     return msg->comm;

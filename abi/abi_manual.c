@@ -1,0 +1,409 @@
+/*
+ * abi_manual.c -- the standard ABI layer's procedures that no rule of
+ * tools/mpigen/abigen.py covers (abi/gen/gaps.txt lists them): those that take callbacks,
+ * which compi's native library calls with native handles, statuses and error codes, and
+ * those whose handle arrays are as long as the communicator.
+ *
+ * A callback that gets an extra_state (attribute copy/delete, generalized requests) is
+ * given to the native library as a fixed trampoline with a small record of the user's
+ * functions as its extra_state.  Those that get none (user operations, error handlers)
+ * take one of a fixed set of trampolines each, ABI_SLOTS of each kind per process: the
+ * trampoline's number finds the user's function.
+ */
+#include "abi/abi.h"
+
+#include <pthread.h>
+
+#define ABI_SLOTS 64
+
+static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* the next free slot of a kind, or -1 */
+static int slot_take(int *used)
+{
+    pthread_mutex_lock(&slot_lock);
+    int i = *used < ABI_SLOTS ? (*used)++ : -1;
+    pthread_mutex_unlock(&slot_lock);
+    return i;
+}
+
+/* sixty-four trampolines: X(0) ... X(63) */
+#define ABI_REP8(X, b)                                                                         \
+    X(b##0) X(b##1) X(b##2) X(b##3) X(b##4) X(b##5) X(b##6) X(b##7)
+#define ABI_REP64(X)                                                                           \
+    ABI_REP8(X, 0) ABI_REP8(X, 1) ABI_REP8(X, 2) ABI_REP8(X, 3) ABI_REP8(X, 4) ABI_REP8(X, 5)  \
+        ABI_REP8(X, 6) ABI_REP8(X, 7)
+
+/* ---- user operations ------------------------------------------------------------------ */
+
+static MPI_User_function *op_fn[ABI_SLOTS];
+static MPI_User_function_c *op_fn_c[ABI_SLOTS];
+static int op_used, op_used_c;
+
+static void op_call(int i, void *in, void *inout, int *len, int *dt)
+{
+    MPI_Datatype d = abi_n2h(Datatype, *dt);
+    op_fn[i](in, inout, len, &d);
+}
+static void op_call_c(int i, void *in, void *inout, MPI_Count *len, int *dt)
+{
+    MPI_Datatype d = abi_n2h(Datatype, *dt);
+    op_fn_c[i](in, inout, len, &d);
+}
+
+/* the slot of a trampoline is its two octal digits */
+#define OP_TRAMP(i)                                                                            \
+    static void op_t_##i(void *a, void *b, int *l, int *d)                                     \
+    {                                                                                          \
+        op_call(0##i, a, b, l, d);                                                             \
+    }                                                                                          \
+    static void op_tc_##i(void *a, void *b, MPI_Count *l, int *d)                              \
+    {                                                                                          \
+        op_call_c(0##i, a, b, l, d);                                                           \
+    }
+ABI_REP64(OP_TRAMP)
+#define OP_ADDR(i) (void *)op_t_##i,
+#define OP_ADDR_C(i) (void *)op_tc_##i,
+static void *const op_tramp[ABI_SLOTS] = {ABI_REP64(OP_ADDR)};
+static void *const op_tramp_c[ABI_SLOTS] = {ABI_REP64(OP_ADDR_C)};
+
+int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+{
+    if (user_fn == NULL || op == NULL) {
+        return MPI_ERR_ARG;
+    }
+    int i = slot_take(&op_used);
+    if (i < 0) {
+        return MPI_ERR_NO_MEM;
+    }
+    op_fn[i] = user_fn;
+    int n = 0;
+    int rc = abi_n.Op_create(op_tramp[i], commute, &n);
+    if (rc == 0) {
+        *op = abi_n2h(Op, n);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Op_create = PMPI_Op_create
+
+int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
+{
+    if (user_fn == NULL || op == NULL) {
+        return MPI_ERR_ARG;
+    }
+    int i = slot_take(&op_used_c);
+    if (i < 0) {
+        return MPI_ERR_NO_MEM;
+    }
+    op_fn_c[i] = user_fn;
+    int n = 0;
+    int rc = abi_n.Op_create_c(op_tramp_c[i], commute, &n);
+    if (rc == 0) {
+        *op = abi_n2h(Op, n);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Op_create_c = PMPI_Op_create_c
+
+/* ---- error handlers --------------------------------------------------------------------- */
+
+static MPI_Comm_errhandler_function *eh_comm[ABI_SLOTS];
+static MPI_Win_errhandler_function *eh_win[ABI_SLOTS];
+static MPI_Session_errhandler_function *eh_session[ABI_SLOTS];
+static int eh_comm_used, eh_win_used, eh_session_used;
+
+#define EH_TRAMP(i)                                                                            \
+    static void eh_comm_##i(int *h, int *code, ...)                                            \
+    {                                                                                          \
+        MPI_Comm a = abi_n2h(Comm, *h);                                                        \
+        int e = abi_err_out(*code);                                                            \
+        eh_comm[0##i](&a, &e);                                                                 \
+    }                                                                                          \
+    static void eh_win_##i(int *h, int *code, ...)                                             \
+    {                                                                                          \
+        MPI_Win a = abi_n2h(Win, *h);                                                          \
+        int e = abi_err_out(*code);                                                            \
+        eh_win[0##i](&a, &e);                                                                  \
+    }                                                                                          \
+    static void eh_session_##i(int *h, int *code, ...)                                         \
+    {                                                                                          \
+        MPI_Session a = abi_n2h(Session, *h);                                                  \
+        int e = abi_err_out(*code);                                                            \
+        eh_session[0##i](&a, &e);                                                              \
+    }
+ABI_REP64(EH_TRAMP)
+#define EH_COMM(i) (void *)eh_comm_##i,
+#define EH_WIN(i) (void *)eh_win_##i,
+#define EH_SESSION(i) (void *)eh_session_##i,
+static void *const eh_comm_tramp[ABI_SLOTS] = {ABI_REP64(EH_COMM)};
+static void *const eh_win_tramp[ABI_SLOTS] = {ABI_REP64(EH_WIN)};
+static void *const eh_session_tramp[ABI_SLOTS] = {ABI_REP64(EH_SESSION)};
+
+#define EH_CREATE(Kind, table, used, tramp)                                                    \
+    int PMPI_##Kind##_create_errhandler(MPI_##Kind##_errhandler_function *fn,                  \
+                                        MPI_Errhandler *errhandler)                            \
+    {                                                                                          \
+        if (fn == NULL || errhandler == NULL) {                                                \
+            return MPI_ERR_ARG;                                                                \
+        }                                                                                      \
+        int i = slot_take(&used);                                                              \
+        if (i < 0) {                                                                           \
+            return MPI_ERR_NO_MEM;                                                             \
+        }                                                                                      \
+        table[i] = fn;                                                                         \
+        int n = 0;                                                                             \
+        int rc = abi_n.Kind##_create_errhandler(tramp[i], &n);                                 \
+        if (rc == 0) {                                                                         \
+            *errhandler = abi_n2h(Errhandler, n);                                              \
+        }                                                                                      \
+        return abi_err_out(rc);                                                                \
+    }
+EH_CREATE(Comm, eh_comm, eh_comm_used, eh_comm_tramp)
+EH_CREATE(Win, eh_win, eh_win_used, eh_win_tramp)
+EH_CREATE(Session, eh_session, eh_session_used, eh_session_tramp)
+#pragma weak MPI_Comm_create_errhandler = PMPI_Comm_create_errhandler
+#pragma weak MPI_Win_create_errhandler = PMPI_Win_create_errhandler
+#pragma weak MPI_Session_create_errhandler = PMPI_Session_create_errhandler
+
+/* ---- attribute keys --------------------------------------------------------------------- */
+
+/* the user's callbacks of a key (never freed: a key's callbacks may run until the last
+   object holding its attribute goes, after MPI_*_free_keyval) */
+struct abi_keyval {
+    void *copy, *del, *extra;
+};
+
+typedef int(abi_copy_t)(void *h, int keyval, void *extra, void *in, void *out, int *flag);
+typedef int(abi_delete_t)(void *h, int keyval, void *val, void *extra);
+
+/* MPI_*_DUP_FN and MPI_*_NULL_COPY_FN are 1 and 0 in the standard ABI */
+static int kv_copy(void *h, int keyval, void *es, void *in, void *out, int *flag)
+{
+    struct abi_keyval *kv = es;
+    if (kv->copy == NULL) {
+        *flag = 0;
+        return 0;
+    }
+    if (kv->copy == (void *)1) {
+        *(void **)out = in;
+        *flag = 1;
+        return 0;
+    }
+    return abi_err_in(((abi_copy_t *)kv->copy)(h, abi_keyval_out(keyval), kv->extra, in, out, flag));
+}
+
+static int kv_delete(void *h, int keyval, void *val, void *es)
+{
+    struct abi_keyval *kv = es;
+    if (kv->del == NULL) {
+        return 0;
+    }
+    return abi_err_in(((abi_delete_t *)kv->del)(h, abi_keyval_out(keyval), val, kv->extra));
+}
+
+#define KV_TRAMP(T, lower)                                                                     \
+    static int kv_copy_##lower(int h, int k, void *es, void *in, void *out, int *flag)         \
+    {                                                                                          \
+        return kv_copy((void *)abi_n2h(T, h), k, es, in, out, flag);                           \
+    }                                                                                          \
+    static int kv_delete_##lower(int h, int k, void *val, void *es)                            \
+    {                                                                                          \
+        return kv_delete((void *)abi_n2h(T, h), k, val, es);                                   \
+    }
+KV_TRAMP(Comm, comm)
+KV_TRAMP(Datatype, type)
+KV_TRAMP(Win, win)
+
+static struct abi_keyval *kv_new(void *copy, void *del, void *extra)
+{
+    struct abi_keyval *kv = malloc(sizeof *kv);
+    if (kv != NULL) {
+        kv->copy = copy;
+        kv->del = del;
+        kv->extra = extra;
+    }
+    return kv;
+}
+
+#define KV_CREATE(fname, native, lower, CopyT, DelT)                                           \
+    int P##fname(CopyT *copy_fn, DelT *delete_fn, int *keyval, void *extra_state)              \
+    {                                                                                          \
+        if (keyval == NULL) {                                                                  \
+            return MPI_ERR_ARG;                                                                \
+        }                                                                                      \
+        struct abi_keyval *kv = kv_new((void *)copy_fn, (void *)delete_fn, extra_state);       \
+        if (kv == NULL) {                                                                      \
+            return MPI_ERR_NO_MEM;                                                             \
+        }                                                                                      \
+        int rc = abi_n.native((void *)kv_copy_##lower, (void *)kv_delete_##lower, keyval, kv); \
+        if (rc != 0) {                                                                         \
+            free(kv);                                                                          \
+        }                                                                                      \
+        return abi_err_out(rc);                                                                \
+    }
+KV_CREATE(MPI_Comm_create_keyval, Comm_create_keyval, comm, MPI_Comm_copy_attr_function,
+          MPI_Comm_delete_attr_function)
+KV_CREATE(MPI_Type_create_keyval, Type_create_keyval, type, MPI_Type_copy_attr_function,
+          MPI_Type_delete_attr_function)
+KV_CREATE(MPI_Win_create_keyval, Win_create_keyval, win, MPI_Win_copy_attr_function,
+          MPI_Win_delete_attr_function)
+KV_CREATE(MPI_Keyval_create, Keyval_create, comm, MPI_Copy_function, MPI_Delete_function)
+#pragma weak MPI_Comm_create_keyval = PMPI_Comm_create_keyval
+#pragma weak MPI_Type_create_keyval = PMPI_Type_create_keyval
+#pragma weak MPI_Win_create_keyval = PMPI_Win_create_keyval
+#pragma weak MPI_Keyval_create = PMPI_Keyval_create
+
+/* predefined attributes: the values are the same but for the window's flavor and memory
+   model, which are enumerations (their ints are kept per thread, as the standard only
+   asks them to live until the next call) */
+int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
+{
+    int rc = abi_n.Comm_get_attr(abi_h2n(comm), abi_keyval_in(comm_keyval), attribute_val, flag);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Comm_get_attr = PMPI_Comm_get_attr
+
+int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
+{
+    static __thread int value;
+    int rc = abi_n.Win_get_attr(abi_h2n(win), abi_keyval_in(win_keyval), attribute_val, flag);
+    if (rc == 0 && *flag && (win_keyval == MPI_WIN_CREATE_FLAVOR || win_keyval == MPI_WIN_MODEL)) {
+        int v = **(int **)attribute_val;
+        value = win_keyval == MPI_WIN_MODEL ? abi_map_model_out(v) : abi_map_flavor_out(v);
+        *(int **)attribute_val = &value;
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Win_get_attr = PMPI_Win_get_attr
+
+/* ---- generalized requests ----------------------------------------------------------------- */
+
+struct abi_greq {
+    MPI_Grequest_query_function *query;
+    MPI_Grequest_free_function *free;
+    MPI_Grequest_cancel_function *cancel;
+    void *extra;
+};
+
+static int greq_query(void *es, abi_nstatus_t *n)
+{
+    struct abi_greq *g = es;
+    MPI_Status a = {0};
+    abi_status_n2a(n, &a);
+    int rc = g->query(g->extra, &a);
+    abi_status_a2n(&a, n);
+    return abi_err_in(rc);
+}
+
+static int greq_free(void *es)
+{
+    struct abi_greq *g = es;
+    int rc = g->free(g->extra);
+    free(g);
+    return abi_err_in(rc);
+}
+
+static int greq_cancel(void *es, int complete)
+{
+    struct abi_greq *g = es;
+    return abi_err_in(g->cancel(g->extra, complete));
+}
+
+int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                        MPI_Request *request)
+{
+    if (query_fn == NULL || free_fn == NULL || cancel_fn == NULL || request == NULL) {
+        return MPI_ERR_ARG;
+    }
+    struct abi_greq *g = malloc(sizeof *g);
+    if (g == NULL) {
+        return MPI_ERR_NO_MEM;
+    }
+    *g = (struct abi_greq){query_fn, free_fn, cancel_fn, extra_state};
+    int n = 0;
+    int rc = abi_n.Grequest_start((void *)greq_query, (void *)greq_free, (void *)greq_cancel, g, &n);
+    if (rc == 0) {
+        *request = abi_n2h(Request, n);
+    } else {
+        free(g);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Grequest_start = PMPI_Grequest_start
+
+/* ---- alltoallw: a datatype per rank (of the remote group on an intercommunicator) ------ */
+
+static int comm_peers(int comm, int *n)
+{
+    int inter = 0;
+    int rc = abi_n.Comm_test_inter(comm, &inter);
+    if (rc == 0) {
+        rc = inter ? abi_n.Comm_remote_size(comm, n) : abi_n.Comm_size(comm, n);
+    }
+    return rc;
+}
+
+/* the native datatypes of both arrays, in one allocation: *out_p, *out_p + n */
+static int types_in(int comm, const MPI_Datatype *st, const MPI_Datatype *rt, int **out_p)
+{
+    int n = 0;
+    int rc = comm_peers(comm, &n);
+    if (rc != 0) {
+        return rc;
+    }
+    int *t = malloc(sizeof(int) * (size_t)(2 * n + 1));
+    if (t == NULL) {
+        return abi_err_in(MPI_ERR_NO_MEM);
+    }
+    for (int i = 0; i < n; i++) {
+        t[i] = st != NULL ? abi_h2n(st[i]) : 0;
+        t[n + i] = rt != NULL ? abi_h2n(rt[i]) : 0;
+    }
+    *out_p = t;
+    return 0;
+}
+
+static int peers_of(int comm)
+{
+    int n = 0;
+    comm_peers(comm, &n);
+    return n;
+}
+
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    int c = abi_h2n(comm), *t = NULL;
+    int in_place = sendbuf == MPI_IN_PLACE;
+    int rc = types_in(c, in_place ? NULL : sendtypes, recvtypes, &t);
+    if (rc == 0) {
+        rc = abi_n.Alltoallw(abi_buf(sendbuf), sendcounts, sdispls, t, recvbuf, recvcounts, rdispls,
+                             t + peers_of(c), c);
+        free(t);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Alltoallw = PMPI_Alltoallw
+
+int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                    MPI_Request *request)
+{
+    int c = abi_h2n(comm), *t = NULL, n = 0;
+    int in_place = sendbuf == MPI_IN_PLACE;
+    /* the native library copies the datatype arrays it needs after the call returns */
+    int rc = types_in(c, in_place ? NULL : sendtypes, recvtypes, &t);
+    if (rc == 0) {
+        rc = abi_n.Ialltoallw(abi_buf(sendbuf), sendcounts, sdispls, t, recvbuf, recvcounts,
+                              rdispls, t + peers_of(c), c, &n);
+        free(t);
+        if (rc == 0) {
+            *request = abi_n2h(Request, n);
+        }
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Ialltoallw = PMPI_Ialltoallw

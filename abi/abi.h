@@ -143,12 +143,17 @@ static inline int *abi_weights(const int *w)
                                : (w == MPI_WEIGHTS_EMPTY ? abi_n_weights_empty : (int *)w);
 }
 
-/* the standard's status keeps the native count in MPI_internal[0..1] */
+/* the standard's status keeps the native count in MPI_internal[0..1].  MPI_ERROR is only
+   set where the native call set it (a multiple completion's error): the wrappers mark the
+   native status's error ABI_N_ERROR_UNSET before the call */
+#define ABI_N_ERROR_UNSET (-0x7fffffff)
 static inline void abi_status_n2a(const abi_nstatus_t *n, MPI_Status *a)
 {
     a->MPI_SOURCE = abi_rank_out(n->source);
     a->MPI_TAG = abi_tag_out(n->tag);
-    a->MPI_ERROR = abi_err_out(n->error);
+    if (n->error != ABI_N_ERROR_UNSET) {
+        a->MPI_ERROR = abi_err_out(n->error);
+    }
     a->MPI_internal[0] = n->count_lo;
     a->MPI_internal[1] = n->count_hi_and_cancelled;
 }

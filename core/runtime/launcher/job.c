@@ -21,6 +21,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -213,6 +214,55 @@ static void child_exec_failed(int errpipe)
     _exit(e == ENOENT ? 127 : 126);
 }
 
+/*
+ * compi's library folder first in a rank's LD_LIBRARY_PATH: a program built against
+ * another MPI of the same ABI (MPICH's libmpi.so.12 or libmpich.so.12, or the standard
+ * ABI's libmpi_abi.so.1) loads compi's library, also when its RUNPATH names the other
+ * MPI's folder (LD_LIBRARY_PATH comes before RUNPATH; an old-style RPATH comes before
+ * both and still pins it: compi_info --abi tells).  The folder is the build tree's
+ * lib/.libs beside this mpirun, else the installed one (beside COMPI_PKGLIBDIR).
+ */
+static void lib_path_first(void)
+{
+    char exe[PATH_MAX], dir[PATH_MAX + 64];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    dir[0] = '\0';
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash != NULL) {
+            *slash = '\0';
+            snprintf(dir, sizeof dir, "%s/../lib/.libs", exe);
+        }
+    }
+    char probe[PATH_MAX + 96];
+    snprintf(probe, sizeof probe, "%s/libmpi.so.12", dir);
+    if (dir[0] == '\0' || access(probe, F_OK) != 0) {
+        snprintf(dir, sizeof dir, "%s", COMPI_PKGLIBDIR);
+        char *slash = strrchr(dir, '/');
+        if (slash == NULL)
+            return;
+        *slash = '\0';
+        snprintf(probe, sizeof probe, "%s/libmpi.so.12", dir);
+        if (access(probe, F_OK) != 0)
+            return;
+    }
+    char real[PATH_MAX];
+    const char *first = realpath(dir, real) != NULL ? real : dir;
+    const char *old = getenv("LD_LIBRARY_PATH");
+    if (old == NULL || old[0] == '\0') {
+        setenv("LD_LIBRARY_PATH", first, 1);
+        return;
+    }
+    size_t len = strlen(first) + strlen(old) + 2;
+    char *v = malloc(len);
+    if (v == NULL)
+        return;
+    snprintf(v, len, "%s:%s", first, old);
+    setenv("LD_LIBRARY_PATH", v, 1);
+    free(v);
+}
+
 /* a rank on this machine: environment and PMI descriptor, then the program */
 static void child_exec(mpirun_job_t *job, const mpirun_rank_t *r, int pmi_fd, int out_fd,
                        int err_fd, int errpipe, pid_t parent)
@@ -253,6 +303,7 @@ static void child_exec(mpirun_job_t *job, const mpirun_rank_t *r, int pmi_fd, in
     bind_apply(r); /* after the count above, which wants our whole set */
     if (o->coll_config != NULL)
         setenv("COMPI_COLL_CONFIG", o->coll_config, 1);
+    lib_path_first();
     for (int i = 0; i < o->nenv; i++)
         putenv(o->env[i]);
 

@@ -5,7 +5,8 @@
 # tests/abi/mpich5.sh fetches it), and both are run with compi's mpirun at np 1 to 4;
 # mpirun puts compi's library folder first for the ranks, so MPICH's program loads
 # compi's libmpi_abi.so.1.  Each run must end with the program's "ok" line, and the
-# library it names must be compi.  The MPICH
+# library it names must be compi.  compi_info --abi says so of MPICH's program, and of
+# one linked with an old-style RPATH to MPICH's folder, that it does not load compi's.  The MPICH
 # half is skipped without MPICH 5's wheel (no network the first time).
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir/_build}
@@ -14,7 +15,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 libdir=$top_builddir/lib/.libs
 
-echo "1..12"
+echo "1..14"
 n=0
 run_side() {
     side=$1
@@ -71,4 +72,35 @@ if [ -n "$lib" ] && [ "$(readlink -f "$lib")" = "$(readlink -f "$libdir/libmpi_a
     echo "ok $n - the program of compi's mpicc_abi loads compi's libmpi_abi.so.1 by its RUNPATH"
 else
     echo "not ok $n - the program of compi's mpicc_abi loads compi's libmpi_abi.so.1 (it loads: ${lib:-none})"
+fi
+
+# compi_info --abi: MPICH's program runs on compi; pinned by an RPATH, it does not
+n=$((n + 1))
+if [ -n "$mpich5_prefix" ]; then
+    out=$(env -u LD_LIBRARY_PATH "$top_builddir/bin/compi_info" --abi "$tmp/app-mpich")
+    if [ $? -eq 0 ] && echo "$out" | grep -q "runs on compi under its mpirun"; then
+        echo "ok $n - compi_info --abi: MPICH's program runs on compi under its mpirun"
+    else
+        echo "not ok $n - compi_info --abi: MPICH's program runs on compi under its mpirun"
+        echo "$out" | sed 's/^/#   /'
+    fi
+else
+    echo "ok $n # SKIP mpich: $mpich5_skip"
+fi
+n=$((n + 1))
+# (MPICH's compiler, then a link of our own: mpicc_abi asks for a RUNPATH last)
+if [ -n "$mpich5_prefix" ] &&
+    "$mpich5_prefix/bin/mpicc_abi" -c -o "$tmp/app.o" "$top_srcdir/tests/abi/abi_app.c" \
+        2>"$tmp/cc.err" &&
+    ${CC:-cc} -o "$tmp/app-rpath" "$tmp/app.o" -L"$mpich5_prefix/lib" \
+        -Wl,-rpath,"$mpich5_prefix/lib" -Wl,--disable-new-dtags -lmpi_abi 2>>"$tmp/cc.err"; then
+    out=$(env -u LD_LIBRARY_PATH "$top_builddir/bin/compi_info" --abi "$tmp/app-rpath")
+    if [ $? -ne 0 ] && echo "$out" | grep -q "(not compi's)" && echo "$out" | grep -q "RPATH"; then
+        echo "ok $n - compi_info --abi: an RPATH to MPICH's folder pins MPICH's library"
+    else
+        echo "not ok $n - compi_info --abi: an RPATH to MPICH's folder pins MPICH's library"
+        echo "$out" | sed 's/^/#   /'
+    fi
+else
+    echo "ok $n # SKIP mpich: ${mpich5_skip:-the RPATH build failed}"
 fi

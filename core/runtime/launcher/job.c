@@ -17,6 +17,7 @@
  * process to notice its closed connections.
  */
 #include "core/runtime/launcher/launcher.h"
+#include "core/runtime/launcher/libdir.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -219,46 +220,23 @@ static void child_exec_failed(int errpipe)
  * another MPI of the same ABI (MPICH's libmpi.so.12 or libmpich.so.12, or the standard
  * ABI's libmpi_abi.so.1) loads compi's library, also when its RUNPATH names the other
  * MPI's folder (LD_LIBRARY_PATH comes before RUNPATH; an old-style RPATH comes before
- * both and still pins it: compi_info --abi tells).  The folder is the build tree's
- * lib/.libs beside this mpirun, else the installed one (beside COMPI_PKGLIBDIR).
+ * both and still pins it: compi_info --abi tells).
  */
 static void lib_path_first(void)
 {
-    char exe[PATH_MAX], dir[PATH_MAX + 64];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    dir[0] = '\0';
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash != NULL) {
-            *slash = '\0';
-            snprintf(dir, sizeof dir, "%s/../lib/.libs", exe);
-        }
-    }
-    char probe[PATH_MAX + 96];
-    snprintf(probe, sizeof probe, "%s/libmpi.so.12", dir);
-    if (dir[0] == '\0' || access(probe, F_OK) != 0) {
-        snprintf(dir, sizeof dir, "%s", COMPI_PKGLIBDIR);
-        char *slash = strrchr(dir, '/');
-        if (slash == NULL)
-            return;
-        *slash = '\0';
-        snprintf(probe, sizeof probe, "%s/libmpi.so.12", dir);
-        if (access(probe, F_OK) != 0)
-            return;
-    }
-    char real[PATH_MAX];
-    const char *first = realpath(dir, real) != NULL ? real : dir;
+    char dir[PATH_MAX];
+    if (compi_lib_dir(dir, sizeof dir) != 0)
+        return;
     const char *old = getenv("LD_LIBRARY_PATH");
     if (old == NULL || old[0] == '\0') {
-        setenv("LD_LIBRARY_PATH", first, 1);
+        setenv("LD_LIBRARY_PATH", dir, 1);
         return;
     }
-    size_t len = strlen(first) + strlen(old) + 2;
+    size_t len = strlen(dir) + strlen(old) + 2;
     char *v = malloc(len);
     if (v == NULL)
         return;
-    snprintf(v, len, "%s:%s", first, old);
+    snprintf(v, len, "%s:%s", dir, old);
     setenv("LD_LIBRARY_PATH", v, 1);
     free(v);
 }

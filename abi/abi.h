@@ -80,7 +80,9 @@ static inline int abi_err_out(int rc)
 }
 
 /* the enumerations (abi/gen/abi_tables.c): values the two ABIs spell differently */
-#define ABI_MAPS(g) int abi_map_##g##_in(int v); int abi_map_##g##_out(int v);
+#define ABI_MAPS(g)                                                                                \
+    int abi_map_##g##_in(int v);                                                                   \
+    int abi_map_##g##_out(int v);
 ABI_MAPS(rank)
 ABI_MAPS(tag)
 ABI_MAPS(undefined)
@@ -171,14 +173,14 @@ static inline void abi_status_a2n(const MPI_Status *a, abi_nstatus_t *n)
 }
 
 /* a temporary native array: on the stack when short */
-#define ABI_TMP(type, name, n)                                                                 \
-    type name##_stack[8];                                                                      \
+#define ABI_TMP(type, name, n)                                                                     \
+    type name##_stack[8];                                                                          \
     type *name = (n) <= 8 ? name##_stack : malloc(sizeof(type) * (size_t)(n))
-#define ABI_TMP_FREE(name)                                                                     \
-    do {                                                                                       \
-        if (name != name##_stack) {                                                            \
-            free(name);                                                                        \
-        }                                                                                      \
+#define ABI_TMP_FREE(name)                                                                         \
+    do {                                                                                           \
+        if (name != name##_stack) {                                                                \
+            free(name);                                                                            \
+        }                                                                                          \
     } while (0)
 
 #endif

@@ -130,16 +130,16 @@ int PMPI_Abi_get_info(MPI_Info *info)
 
 /* an int for a handle (and back): the native handle, which is also what compi's Fortran
    bindings use */
-#define ABI_TOINT(Name, T)                                                                     \
-    int PMPI_##Name##_toint(MPI_##T h)                                                         \
-    {                                                                                          \
-        return abi_h2n(h);                                                                     \
-    }                                                                                          \
-    MPI_##T PMPI_##Name##_fromint(int i)                                                       \
-    {                                                                                          \
-        return abi_n2h(T, i);                                                                  \
-    }                                                                                          \
-    _Pragma(ABI_STR(weak MPI_##Name##_toint = PMPI_##Name##_toint))                            \
+#define ABI_TOINT(Name, T)                                                                         \
+    int PMPI_##Name##_toint(MPI_##T h)                                                             \
+    {                                                                                              \
+        return abi_h2n(h);                                                                         \
+    }                                                                                              \
+    MPI_##T PMPI_##Name##_fromint(int i)                                                           \
+    {                                                                                              \
+        return abi_n2h(T, i);                                                                      \
+    }                                                                                              \
+    _Pragma(ABI_STR(weak MPI_##Name##_toint = PMPI_##Name##_toint))                                \
         _Pragma(ABI_STR(weak MPI_##Name##_fromint = PMPI_##Name##_fromint))
 #define ABI_STR(x) #x
 ABI_TOINT(Comm, Comm)

@@ -28,11 +28,11 @@ static int slot_take(int *used)
 }
 
 /* sixty-four trampolines: X(0) ... X(63) */
-#define ABI_REP8(X, b)                                                                         \
-    X(b##0) X(b##1) X(b##2) X(b##3) X(b##4) X(b##5) X(b##6) X(b##7)
-#define ABI_REP64(X)                                                                           \
-    ABI_REP8(X, 0) ABI_REP8(X, 1) ABI_REP8(X, 2) ABI_REP8(X, 3) ABI_REP8(X, 4) ABI_REP8(X, 5)  \
-        ABI_REP8(X, 6) ABI_REP8(X, 7)
+#define ABI_REP8(X, b) X(b##0) X(b##1) X(b##2) X(b##3) X(b##4) X(b##5) X(b##6) X(b##7)
+#define ABI_REP64(X)                                                                               \
+    ABI_REP8(X, 0)                                                                                 \
+    ABI_REP8(X, 1) ABI_REP8(X, 2) ABI_REP8(X, 3) ABI_REP8(X, 4) ABI_REP8(X, 5) ABI_REP8(X, 6)      \
+        ABI_REP8(X, 7)
 
 /* ---- user operations ------------------------------------------------------------------ */
 
@@ -52,14 +52,14 @@ static void op_call_c(int i, void *in, void *inout, MPI_Count *len, int *dt)
 }
 
 /* the slot of a trampoline is its two octal digits */
-#define OP_TRAMP(i)                                                                            \
-    static void op_t_##i(void *a, void *b, int *l, int *d)                                     \
-    {                                                                                          \
-        op_call(0##i, a, b, l, d);                                                             \
-    }                                                                                          \
-    static void op_tc_##i(void *a, void *b, MPI_Count *l, int *d)                              \
-    {                                                                                          \
-        op_call_c(0##i, a, b, l, d);                                                           \
+#define OP_TRAMP(i)                                                                                \
+    static void op_t_##i(void *a, void *b, int *l, int *d)                                         \
+    {                                                                                              \
+        op_call(0##i, a, b, l, d);                                                                 \
+    }                                                                                              \
+    static void op_tc_##i(void *a, void *b, MPI_Count *l, int *d)                                  \
+    {                                                                                              \
+        op_call_c(0##i, a, b, l, d);                                                               \
     }
 ABI_REP64(OP_TRAMP)
 #define OP_ADDR(i) (void *)op_t_##i,
@@ -112,24 +112,24 @@ static MPI_Win_errhandler_function *eh_win[ABI_SLOTS];
 static MPI_Session_errhandler_function *eh_session[ABI_SLOTS];
 static int eh_comm_used, eh_win_used, eh_session_used;
 
-#define EH_TRAMP(i)                                                                            \
-    static void eh_comm_##i(int *h, int *code, ...)                                            \
-    {                                                                                          \
-        MPI_Comm a = abi_n2h(Comm, *h);                                                        \
-        int e = abi_err_out(*code);                                                            \
-        eh_comm[0##i](&a, &e);                                                                 \
-    }                                                                                          \
-    static void eh_win_##i(int *h, int *code, ...)                                             \
-    {                                                                                          \
-        MPI_Win a = abi_n2h(Win, *h);                                                          \
-        int e = abi_err_out(*code);                                                            \
-        eh_win[0##i](&a, &e);                                                                  \
-    }                                                                                          \
-    static void eh_session_##i(int *h, int *code, ...)                                         \
-    {                                                                                          \
-        MPI_Session a = abi_n2h(Session, *h);                                                  \
-        int e = abi_err_out(*code);                                                            \
-        eh_session[0##i](&a, &e);                                                              \
+#define EH_TRAMP(i)                                                                                \
+    static void eh_comm_##i(int *h, int *code, ...)                                                \
+    {                                                                                              \
+        MPI_Comm a = abi_n2h(Comm, *h);                                                            \
+        int e = abi_err_out(*code);                                                                \
+        eh_comm[0##i](&a, &e);                                                                     \
+    }                                                                                              \
+    static void eh_win_##i(int *h, int *code, ...)                                                 \
+    {                                                                                              \
+        MPI_Win a = abi_n2h(Win, *h);                                                              \
+        int e = abi_err_out(*code);                                                                \
+        eh_win[0##i](&a, &e);                                                                      \
+    }                                                                                              \
+    static void eh_session_##i(int *h, int *code, ...)                                             \
+    {                                                                                              \
+        MPI_Session a = abi_n2h(Session, *h);                                                      \
+        int e = abi_err_out(*code);                                                                \
+        eh_session[0##i](&a, &e);                                                                  \
     }
 ABI_REP64(EH_TRAMP)
 #define EH_COMM(i) (void *)eh_comm_##i,
@@ -139,24 +139,24 @@ static void *const eh_comm_tramp[ABI_SLOTS] = {ABI_REP64(EH_COMM)};
 static void *const eh_win_tramp[ABI_SLOTS] = {ABI_REP64(EH_WIN)};
 static void *const eh_session_tramp[ABI_SLOTS] = {ABI_REP64(EH_SESSION)};
 
-#define EH_CREATE(Kind, table, used, tramp)                                                    \
-    int PMPI_##Kind##_create_errhandler(MPI_##Kind##_errhandler_function *fn,                  \
-                                        MPI_Errhandler *errhandler)                            \
-    {                                                                                          \
-        if (fn == NULL || errhandler == NULL) {                                                \
-            return MPI_ERR_ARG;                                                                \
-        }                                                                                      \
-        int i = slot_take(&used);                                                              \
-        if (i < 0) {                                                                           \
-            return MPI_ERR_NO_MEM;                                                             \
-        }                                                                                      \
-        table[i] = fn;                                                                         \
-        int n = 0;                                                                             \
-        int rc = abi_n.Kind##_create_errhandler(tramp[i], &n);                                 \
-        if (rc == 0) {                                                                         \
-            *errhandler = abi_n2h(Errhandler, n);                                              \
-        }                                                                                      \
-        return abi_err_out(rc);                                                                \
+#define EH_CREATE(Kind, table, used, tramp)                                                        \
+    int PMPI_##Kind##_create_errhandler(MPI_##Kind##_errhandler_function *fn,                      \
+                                        MPI_Errhandler *errhandler)                                \
+    {                                                                                              \
+        if (fn == NULL || errhandler == NULL) {                                                    \
+            return MPI_ERR_ARG;                                                                    \
+        }                                                                                          \
+        int i = slot_take(&used);                                                                  \
+        if (i < 0) {                                                                               \
+            return MPI_ERR_NO_MEM;                                                                 \
+        }                                                                                          \
+        table[i] = fn;                                                                             \
+        int n = 0;                                                                                 \
+        int rc = abi_n.Kind##_create_errhandler(tramp[i], &n);                                     \
+        if (rc == 0) {                                                                             \
+            *errhandler = abi_n2h(Errhandler, n);                                                  \
+        }                                                                                          \
+        return abi_err_out(rc);                                                                    \
     }
 EH_CREATE(Comm, eh_comm, eh_comm_used, eh_comm_tramp)
 EH_CREATE(Win, eh_win, eh_win_used, eh_win_tramp)
@@ -189,7 +189,8 @@ static int kv_copy(void *h, int keyval, void *es, void *in, void *out, int *flag
         *flag = 1;
         return 0;
     }
-    return abi_err_in(((abi_copy_t *)kv->copy)(h, abi_keyval_out(keyval), kv->extra, in, out, flag));
+    return abi_err_in(
+        ((abi_copy_t *)kv->copy)(h, abi_keyval_out(keyval), kv->extra, in, out, flag));
 }
 
 static int kv_delete(void *h, int keyval, void *val, void *es)
@@ -201,14 +202,14 @@ static int kv_delete(void *h, int keyval, void *val, void *es)
     return abi_err_in(((abi_delete_t *)kv->del)(h, abi_keyval_out(keyval), val, kv->extra));
 }
 
-#define KV_TRAMP(T, lower)                                                                     \
-    static int kv_copy_##lower(int h, int k, void *es, void *in, void *out, int *flag)         \
-    {                                                                                          \
-        return kv_copy((void *)abi_n2h(T, h), k, es, in, out, flag);                           \
-    }                                                                                          \
-    static int kv_delete_##lower(int h, int k, void *val, void *es)                            \
-    {                                                                                          \
-        return kv_delete((void *)abi_n2h(T, h), k, val, es);                                   \
+#define KV_TRAMP(T, lower)                                                                         \
+    static int kv_copy_##lower(int h, int k, void *es, void *in, void *out, int *flag)             \
+    {                                                                                              \
+        return kv_copy((void *)abi_n2h(T, h), k, es, in, out, flag);                               \
+    }                                                                                              \
+    static int kv_delete_##lower(int h, int k, void *val, void *es)                                \
+    {                                                                                              \
+        return kv_delete((void *)abi_n2h(T, h), k, val, es);                                       \
     }
 KV_TRAMP(Comm, comm)
 KV_TRAMP(Datatype, type)
@@ -225,21 +226,21 @@ static struct abi_keyval *kv_new(void *copy, void *del, void *extra)
     return kv;
 }
 
-#define KV_CREATE(fname, native, lower, CopyT, DelT)                                           \
-    int P##fname(CopyT *copy_fn, DelT *delete_fn, int *keyval, void *extra_state)              \
-    {                                                                                          \
-        if (keyval == NULL) {                                                                  \
-            return MPI_ERR_ARG;                                                                \
-        }                                                                                      \
-        struct abi_keyval *kv = kv_new((void *)copy_fn, (void *)delete_fn, extra_state);       \
-        if (kv == NULL) {                                                                      \
-            return MPI_ERR_NO_MEM;                                                             \
-        }                                                                                      \
-        int rc = abi_n.native((void *)kv_copy_##lower, (void *)kv_delete_##lower, keyval, kv); \
-        if (rc != 0) {                                                                         \
-            free(kv);                                                                          \
-        }                                                                                      \
-        return abi_err_out(rc);                                                                \
+#define KV_CREATE(fname, native, lower, CopyT, DelT)                                               \
+    int P##fname(CopyT *copy_fn, DelT *delete_fn, int *keyval, void *extra_state)                  \
+    {                                                                                              \
+        if (keyval == NULL) {                                                                      \
+            return MPI_ERR_ARG;                                                                    \
+        }                                                                                          \
+        struct abi_keyval *kv = kv_new((void *)copy_fn, (void *)delete_fn, extra_state);           \
+        if (kv == NULL) {                                                                          \
+            return MPI_ERR_NO_MEM;                                                                 \
+        }                                                                                          \
+        int rc = abi_n.native((void *)kv_copy_##lower, (void *)kv_delete_##lower, keyval, kv);     \
+        if (rc != 0) {                                                                             \
+            free(kv);                                                                              \
+        }                                                                                          \
+        return abi_err_out(rc);                                                                    \
     }
 KV_CREATE(MPI_Comm_create_keyval, Comm_create_keyval, comm, MPI_Comm_copy_attr_function,
           MPI_Comm_delete_attr_function)
@@ -322,7 +323,8 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
     }
     *g = (struct abi_greq){query_fn, free_fn, cancel_fn, extra_state};
     int n = 0;
-    int rc = abi_n.Grequest_start((void *)greq_query, (void *)greq_free, (void *)greq_cancel, g, &n);
+    int rc =
+        abi_n.Grequest_start((void *)greq_query, (void *)greq_free, (void *)greq_cancel, g, &n);
     if (rc == 0) {
         *request = abi_n2h(Request, n);
     } else {

@@ -16,12 +16,12 @@
 
 static int rank, size, bad;
 
-#define CHECK(cond)                                                                            \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            printf("not ok - rank %d, line %d: %s\n", rank, __LINE__, #cond);                  \
-            bad++;                                                                             \
-        }                                                                                      \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            printf("not ok - rank %d, line %d: %s\n", rank, __LINE__, #cond);                      \
+            bad++;                                                                                 \
+        }                                                                                          \
     } while (0)
 
 /* a user op: inout = max(in, inout) + 0, only for MPI_INT (the handle it gets must be the
@@ -67,8 +67,7 @@ static void abi_version(void)
     CHECK(MPI_Abi_get_version(&major, &minor) == MPI_SUCCESS);
     CHECK(major == MPI_ABI_VERSION && minor == MPI_ABI_SUBVERSION);
     CHECK(MPI_Abi_get_info(&info) == MPI_SUCCESS && info != MPI_INFO_NULL);
-    CHECK(MPI_Info_get_string(info, "mpi_aint_size", &(int){sizeof v}, v, &flag) ==
-          MPI_SUCCESS);
+    CHECK(MPI_Info_get_string(info, "mpi_aint_size", &(int){sizeof v}, v, &flag) == MPI_SUCCESS);
     CHECK(flag && strcmp(v, "8") == 0);
     MPI_Info_free(&info);
     CHECK(info == MPI_INFO_NULL);
@@ -119,8 +118,7 @@ static void collectives(void)
 
     /* in place */
     double d = rank + 0.5;
-    CHECK(MPI_Allreduce(MPI_IN_PLACE, &d, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD) ==
-          MPI_SUCCESS);
+    CHECK(MPI_Allreduce(MPI_IN_PLACE, &d, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD) == MPI_SUCCESS);
     CHECK(d == size - 0.5);
 
     /* nonblocking */

@@ -2,7 +2,8 @@
  * abi_manual.c -- the standard ABI layer's procedures that no rule of
  * tools/mpigen/abigen.py covers (abi/gen/gaps.txt lists them): those that take callbacks,
  * which compi's native library calls with native handles, statuses and error codes, and
- * those whose handle arrays are as long as the communicator.
+ * those whose handle arrays are as long as the communicator, and a few whose arrays hold
+ * sentinels or error codes.
  *
  * A callback that gets an extra_state (attribute copy/delete, generalized requests) is
  * given to the native library as a fixed trampoline with a small record of the user's
@@ -31,8 +32,8 @@ static int slot_take(int *used)
 #define ABI_REP8(X, b) X(b##0) X(b##1) X(b##2) X(b##3) X(b##4) X(b##5) X(b##6) X(b##7)
 #define ABI_REP64(X)                                                                               \
     ABI_REP8(X, 0)                                                                                 \
-    ABI_REP8(X, 1) ABI_REP8(X, 2) ABI_REP8(X, 3) ABI_REP8(X, 4) ABI_REP8(X, 5) ABI_REP8(X, 6)      \
-        ABI_REP8(X, 7)
+    ABI_REP8(X, 1)                                                                                 \
+    ABI_REP8(X, 2) ABI_REP8(X, 3) ABI_REP8(X, 4) ABI_REP8(X, 5) ABI_REP8(X, 6) ABI_REP8(X, 7)
 
 /* ---- user operations ------------------------------------------------------------------ */
 
@@ -409,3 +410,83 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
     return abi_err_out(rc);
 }
 #pragma weak MPI_Ialltoallw = PMPI_Ialltoallw
+
+/* ---- the MPI-1 attribute call, spawning, darray, MPI_Pcontrol ----------------------------- */
+
+int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
+{
+    return abi_err_out(abi_n.Attr_get(abi_h2n(comm), abi_keyval_in(keyval), attribute_val, flag));
+}
+#pragma weak MPI_Attr_get = PMPI_Attr_get
+
+/* the children's error codes, when asked for */
+static void errcodes_out(int *codes, int n)
+{
+    for (int i = 0; codes != MPI_ERRCODES_IGNORE && i < n; i++) {
+        codes[i] = abi_err_out(codes[i]);
+    }
+}
+
+int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
+                    MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
+{
+    int n = 0;
+    int rc = abi_n.Comm_spawn(command, argv, maxprocs, abi_h2n(info), abi_rank_in(root),
+                              abi_h2n(comm), &n, array_of_errcodes);
+    *intercomm = abi_n2h(Comm, n);
+    errcodes_out(array_of_errcodes, maxprocs);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Comm_spawn = PMPI_Comm_spawn
+
+int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
+                             const int array_of_maxprocs[], const MPI_Info array_of_info[],
+                             int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
+{
+    int n = 0, total = 0;
+    ABI_TMP(int, infos, count);
+    for (int i = 0; i < count; i++) {
+        infos[i] = abi_h2n(array_of_info[i]);
+        total += array_of_maxprocs[i];
+    }
+    int rc =
+        abi_n.Comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, infos,
+                                  abi_rank_in(root), abi_h2n(comm), &n, array_of_errcodes);
+    ABI_TMP_FREE(infos);
+    *intercomm = abi_n2h(Comm, n);
+    errcodes_out(array_of_errcodes, total);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Comm_spawn_multiple = PMPI_Comm_spawn_multiple
+
+int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                            const int array_of_distribs[], const int array_of_dargs[],
+                            const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                            MPI_Datatype *newtype)
+{
+    ABI_TMP(int, distribs, 2 * ndims);
+    for (int i = 0; i < ndims; i++) {
+        distribs[i] = abi_map_distribute_in(array_of_distribs[i]);
+        /* a distribution argument is a block size, or MPI_DISTRIBUTE_DFLT_DARG */
+        distribs[ndims + i] = array_of_dargs[i] == MPI_DISTRIBUTE_DFLT_DARG
+                                  ? abi_map_distribute_in(MPI_DISTRIBUTE_DFLT_DARG)
+                                  : array_of_dargs[i];
+    }
+    int n = 0;
+    int rc =
+        abi_n.Type_create_darray(size, rank, ndims, array_of_gsizes, distribs, distribs + ndims,
+                                 array_of_psizes, abi_order_in(order), abi_h2n(oldtype), &n);
+    ABI_TMP_FREE(distribs);
+    if (rc == 0) {
+        *newtype = abi_n2h(Datatype, n);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Type_create_darray = PMPI_Type_create_darray
+
+/* compi's MPI_Pcontrol only looks at the level */
+int PMPI_Pcontrol(const int level, ...)
+{
+    return abi_err_out(abi_n.Pcontrol(level));
+}
+#pragma weak MPI_Pcontrol = PMPI_Pcontrol

@@ -26,6 +26,7 @@ struct abi_native {
     int (*Alltoallv_init)(const void *sendbuf, const int sendcounts[], const int sdispls[], int sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], int recvtype, int comm, int info, int *request);
     int (*Alltoallw)(const void *sendbuf, const int sendcounts[], const int sdispls[], const int sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const int recvtypes[], int comm);
     int (*Attr_delete)(int comm, int keyval);
+    int (*Attr_get)(int comm, int keyval, void *attribute_val, int *flag);
     int (*Attr_put)(int comm, int keyval, void *attribute_val);
     int (*Barrier)(int comm);
     int (*Barrier_init)(int comm, int info, int *request);
@@ -83,6 +84,8 @@ struct abi_native {
     int (*Comm_set_info)(int comm, int info);
     int (*Comm_set_name)(int comm, const char *comm_name);
     int (*Comm_size)(int comm, int *size);
+    int (*Comm_spawn)(const char *command, char *argv[], int maxprocs, int info, int root, int comm, int *intercomm, int array_of_errcodes[]);
+    int (*Comm_spawn_multiple)(int count, char *array_of_commands[], char **array_of_argv[], const int array_of_maxprocs[], const int array_of_info[], int root, int comm, int *intercomm, int array_of_errcodes[]);
     int (*Comm_split)(int comm, int color, int key, int *newcomm);
     int (*Comm_split_type)(int comm, int split_type, int key, int info, int *newcomm);
     int (*Comm_test_inter)(int comm, int *flag);
@@ -168,8 +171,8 @@ struct abi_native {
     int (*Info_get_string)(int info, const char *key, int *buflen, char *value, int *flag);
     int (*Info_get_valuelen)(int info, const char *key, int *valuelen, int *flag);
     int (*Info_set)(int info, const char *key, const char *value);
-    int (*Init)(int *argc, char*** argv);
-    int (*Init_thread)(int *argc, char*** argv, int required, int *provided);
+    int (*Init)(int *argc, char ***argv);
+    int (*Init_thread)(int *argc, char ***argv, int required, int *provided);
     int (*Initialized)(int *flag);
     int (*Intercomm_create)(int local_comm, int local_leader, int peer_comm, int remote_leader, int tag, int *newintercomm);
     int (*Intercomm_create_from_groups)(int local_group, int local_leader, int remote_group, int remote_leader, const char *stringtag, int info, int errhandler, int *newintercomm);
@@ -222,6 +225,7 @@ struct abi_native {
     int (*Pack_size)(int incount, int datatype, int comm, int *size);
     int (*Pack_size_c)(MPI_Count incount, int datatype, int comm, MPI_Count *size);
     int (*Parrived)(int request, int partition, int *flag);
+    int (*Pcontrol)(const int level, ...);
     int (*Pready)(int partition, int request);
     int (*Pready_list)(int length, const int array_of_partitions[], int request);
     int (*Pready_range)(int partition_low, int partition_high, int request);
@@ -296,6 +300,8 @@ struct abi_native {
     int (*Type_commit)(int *datatype);
     int (*Type_contiguous)(int count, int oldtype, int *newtype);
     int (*Type_contiguous_c)(MPI_Count count, int oldtype, int *newtype);
+    int (*Type_create_darray)(int size, int rank, int ndims, const int array_of_gsizes[], const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[], int order, int oldtype, int *newtype);
+    int (*Type_create_darray_c)(int size, int rank, int ndims, const MPI_Count array_of_gsizes[], const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[], int order, int oldtype, int *newtype);
     int (*Type_create_f90_complex)(int p, int r, int *newtype);
     int (*Type_create_f90_integer)(int r, int *newtype);
     int (*Type_create_f90_real)(int p, int r, int *newtype);
@@ -412,6 +418,7 @@ struct abi_native {
     *(void **)&(t)->Alltoallv_init = look("PMPI_Alltoallv_init"); \
     *(void **)&(t)->Alltoallw = look("PMPI_Alltoallw"); \
     *(void **)&(t)->Attr_delete = look("PMPI_Attr_delete"); \
+    *(void **)&(t)->Attr_get = look("PMPI_Attr_get"); \
     *(void **)&(t)->Attr_put = look("PMPI_Attr_put"); \
     *(void **)&(t)->Barrier = look("PMPI_Barrier"); \
     *(void **)&(t)->Barrier_init = look("PMPI_Barrier_init"); \
@@ -469,6 +476,8 @@ struct abi_native {
     *(void **)&(t)->Comm_set_info = look("PMPI_Comm_set_info"); \
     *(void **)&(t)->Comm_set_name = look("PMPI_Comm_set_name"); \
     *(void **)&(t)->Comm_size = look("PMPI_Comm_size"); \
+    *(void **)&(t)->Comm_spawn = look("PMPI_Comm_spawn"); \
+    *(void **)&(t)->Comm_spawn_multiple = look("PMPI_Comm_spawn_multiple"); \
     *(void **)&(t)->Comm_split = look("PMPI_Comm_split"); \
     *(void **)&(t)->Comm_split_type = look("PMPI_Comm_split_type"); \
     *(void **)&(t)->Comm_test_inter = look("PMPI_Comm_test_inter"); \
@@ -608,6 +617,7 @@ struct abi_native {
     *(void **)&(t)->Pack_size = look("PMPI_Pack_size"); \
     *(void **)&(t)->Pack_size_c = look("PMPI_Pack_size_c"); \
     *(void **)&(t)->Parrived = look("PMPI_Parrived"); \
+    *(void **)&(t)->Pcontrol = look("PMPI_Pcontrol"); \
     *(void **)&(t)->Pready = look("PMPI_Pready"); \
     *(void **)&(t)->Pready_list = look("PMPI_Pready_list"); \
     *(void **)&(t)->Pready_range = look("PMPI_Pready_range"); \
@@ -682,6 +692,8 @@ struct abi_native {
     *(void **)&(t)->Type_commit = look("PMPI_Type_commit"); \
     *(void **)&(t)->Type_contiguous = look("PMPI_Type_contiguous"); \
     *(void **)&(t)->Type_contiguous_c = look("PMPI_Type_contiguous_c"); \
+    *(void **)&(t)->Type_create_darray = look("PMPI_Type_create_darray"); \
+    *(void **)&(t)->Type_create_darray_c = look("PMPI_Type_create_darray_c"); \
     *(void **)&(t)->Type_create_f90_complex = look("PMPI_Type_create_f90_complex"); \
     *(void **)&(t)->Type_create_f90_integer = look("PMPI_Type_create_f90_integer"); \
     *(void **)&(t)->Type_create_f90_real = look("PMPI_Type_create_f90_real"); \

@@ -933,17 +933,6 @@ int PMPI_Get_version(int *version, int *subversion)
 }
 #pragma weak MPI_Get_version = PMPI_Get_version
 
-int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm_graph)
-{
-    int n_comm_graph = 0;
-    int rc = abi_n.Graph_create(abi_h2n(comm_old), nnodes, index, edges, reorder, &n_comm_graph);
-    if (rc == 0) {
-        *comm_graph = abi_n2h(Comm, n_comm_graph);
-    }
-    return abi_err_out(rc);
-}
-#pragma weak MPI_Graph_create = PMPI_Graph_create
-
 int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[])
 {
     int rc = abi_n.Graph_get(abi_h2n(comm), maxindex, maxedges, index, edges);
@@ -955,16 +944,6 @@ int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int e
     return abi_err_out(rc);
 }
 #pragma weak MPI_Graph_get = PMPI_Graph_get
-
-int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank)
-{
-    int rc = abi_n.Graph_map(abi_h2n(comm), nnodes, index, edges, newrank);
-    if (rc == 0 && newrank != NULL) {
-        *newrank = abi_rank_out(*newrank);
-    }
-    return abi_err_out(rc);
-}
-#pragma weak MPI_Graph_map = PMPI_Graph_map
 
 int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[])
 {
@@ -1022,11 +1001,16 @@ int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgrou
 
 int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
+    ABI_TMP(int, n_ranks, n);
+    for (int i = 0; i < (int)(n); i++) {
+        n_ranks[i] = abi_rank_in(ranks[i]);
+    }
     int n_newgroup = 0;
-    int rc = abi_n.Group_excl(abi_h2n(group), n, ranks, &n_newgroup);
+    int rc = abi_n.Group_excl(abi_h2n(group), n, n_ranks, &n_newgroup);
     if (rc == 0) {
         *newgroup = abi_n2h(Group, n_newgroup);
     }
+    ABI_TMP_FREE(n_ranks);
     return abi_err_out(rc);
 }
 #pragma weak MPI_Group_excl = PMPI_Group_excl
@@ -1053,11 +1037,16 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI
 
 int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
+    ABI_TMP(int, n_ranks, n);
+    for (int i = 0; i < (int)(n); i++) {
+        n_ranks[i] = abi_rank_in(ranks[i]);
+    }
     int n_newgroup = 0;
-    int rc = abi_n.Group_incl(abi_h2n(group), n, ranks, &n_newgroup);
+    int rc = abi_n.Group_incl(abi_h2n(group), n, n_ranks, &n_newgroup);
     if (rc == 0) {
         *newgroup = abi_n2h(Group, n_newgroup);
     }
+    ABI_TMP_FREE(n_ranks);
     return abi_err_out(rc);
 }
 #pragma weak MPI_Group_incl = PMPI_Group_incl
@@ -1114,12 +1103,17 @@ int PMPI_Group_size(MPI_Group group, int *size)
 
 int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[])
 {
-    int rc = abi_n.Group_translate_ranks(abi_h2n(group1), n, ranks1, abi_h2n(group2), ranks2);
+    ABI_TMP(int, n_ranks1, n);
+    for (int i = 0; i < (int)(n); i++) {
+        n_ranks1[i] = abi_rank_in(ranks1[i]);
+    }
+    int rc = abi_n.Group_translate_ranks(abi_h2n(group1), n, n_ranks1, abi_h2n(group2), ranks2);
     if (rc == 0) {
         for (int i = 0; i < (int)(n); i++) {
             ranks2[i] = abi_rank_out(ranks2[i]);
         }
     }
+    ABI_TMP_FREE(n_ranks1);
     return abi_err_out(rc);
 }
 #pragma weak MPI_Group_translate_ranks = PMPI_Group_translate_ranks
@@ -1444,14 +1438,14 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 }
 #pragma weak MPI_Info_set = PMPI_Info_set
 
-int PMPI_Init(int *argc, char*** argv)
+int PMPI_Init(int *argc, char ***argv)
 {
     int rc = abi_n.Init(argc, argv);
     return abi_err_out(rc);
 }
 #pragma weak MPI_Init = PMPI_Init
 
-int PMPI_Init_thread(int *argc, char*** argv, int required, int *provided)
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     int rc = abi_n.Init_thread(argc, argv, abi_thread_in(required), provided);
     if (rc == 0 && provided != NULL) {

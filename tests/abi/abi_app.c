@@ -7,8 +7,10 @@
  * persistent collectives, MPI_IN_PLACE, a derived datatype, a user op that looks at the
  * datatype it gets, an attribute with copy and delete callbacks, an error class under
  * MPI_ERRORS_RETURN, a user error handler, handles made at run time and their
- * _toint/_fromint.  Rank 0 prints "ok - np N: every check passed" when all ranks passed,
- * and the library's name ("# library: compi ..."); a failed check prints "not ok".
+ * _toint/_fromint, sentinels in arrays and results (MPI_PROC_NULL, MPI_CART,
+ * MPI_DISTRIBUTE_DFLT_DARG), alltoallw and a generalized request.  Rank 0 prints "ok - np N: every
+ * check passed" when all ranks passed, and the library's name ("# library: compi ..."); a failed
+ * check prints "not ok".
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -273,6 +275,86 @@ static void errors(void)
     }
 }
 
+/* a generalized request completed at once; its query sets the status */
+static int greq_query(void *extra, MPI_Status *st)
+{
+    st->MPI_SOURCE = 3;
+    st->MPI_TAG = *(int *)extra;
+    st->MPI_ERROR = MPI_SUCCESS;
+    MPI_Status_set_elements(st, MPI_BYTE, 5);
+    MPI_Status_set_cancelled(st, 0);
+    return MPI_SUCCESS;
+}
+static int greq_free(void *extra)
+{
+    *(int *)extra = -1;
+    return MPI_SUCCESS;
+}
+static int greq_cancel(void *extra, int complete)
+{
+    return MPI_SUCCESS;
+}
+
+/* sentinels in arrays and results, hand-written wrappers */
+static void more(void)
+{
+    MPI_Group world;
+    int in[2] = {MPI_PROC_NULL, 0}, out[2] = {-9, -9};
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    CHECK(MPI_Group_translate_ranks(world, 2, in, world, out) == MPI_SUCCESS);
+    CHECK(out[0] == MPI_PROC_NULL && out[1] == 0);
+    MPI_Group_free(&world);
+
+    /* a non-periodic line: the ends' neighbours are MPI_PROC_NULL */
+    MPI_Comm line;
+    int dims[1] = {size}, periods[1] = {0}, src = -9, dst = -9, topo = -1;
+    CHECK(MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &line) == MPI_SUCCESS);
+    CHECK(MPI_Topo_test(line, &topo) == MPI_SUCCESS && topo == MPI_CART);
+    CHECK(MPI_Cart_shift(line, 0, 1, &src, &dst) == MPI_SUCCESS);
+    CHECK(src == (rank == 0 ? MPI_PROC_NULL : rank - 1));
+    CHECK(dst == (rank == size - 1 ? MPI_PROC_NULL : rank + 1));
+    MPI_Comm_free(&line);
+
+    /* a block darray of 4 * size ints: this rank's 4 */
+    MPI_Datatype da;
+    int gsize[1] = {4 * size}, distrib[1] = {MPI_DISTRIBUTE_BLOCK},
+        darg[1] = {MPI_DISTRIBUTE_DFLT_DARG}, psize[1] = {size}, dsize = 0;
+    CHECK(MPI_Type_create_darray(size, rank, 1, gsize, distrib, darg, psize, MPI_ORDER_C, MPI_INT,
+                                 &da) == MPI_SUCCESS);
+    CHECK(MPI_Type_size(da, &dsize) == MPI_SUCCESS && dsize == 4 * (int)sizeof(int));
+    MPI_Type_free(&da);
+
+    /* alltoallw: one int to each rank, its datatype per rank */
+    int sb[64], rb[64], cnt[64], dsp[64];
+    MPI_Datatype ty[64];
+    for (int i = 0; i < size; i++) {
+        sb[i] = 100 * rank + i;
+        rb[i] = -1;
+        cnt[i] = 1;
+        dsp[i] = i * (int)sizeof(int);
+        ty[i] = MPI_INT;
+    }
+    CHECK(MPI_Alltoallw(sb, cnt, dsp, ty, rb, cnt, dsp, ty, MPI_COMM_WORLD) == MPI_SUCCESS);
+    for (int i = 0; i < size; i++) {
+        CHECK(rb[i] == 100 * i + rank);
+    }
+
+    /* a generalized request */
+    MPI_Request gr;
+    MPI_Status st;
+    int extra = 77, flag = 0, n = -1;
+    CHECK(MPI_Grequest_start(greq_query, greq_free, greq_cancel, &extra, &gr) == MPI_SUCCESS);
+    CHECK(MPI_Test(&gr, &flag, &st) == MPI_SUCCESS && !flag);
+    CHECK(MPI_Grequest_complete(gr) == MPI_SUCCESS);
+    CHECK(MPI_Wait(&gr, &st) == MPI_SUCCESS && gr == MPI_REQUEST_NULL);
+    CHECK(st.MPI_SOURCE == 3 && st.MPI_TAG == 77 && extra == -1);
+    CHECK(MPI_Get_count(&st, MPI_BYTE, &n) == MPI_SUCCESS && n == 5);
+
+    MPI_Comm parent = MPI_COMM_WORLD;
+    CHECK(MPI_Comm_get_parent(&parent) == MPI_SUCCESS && parent == MPI_COMM_NULL);
+    CHECK(MPI_Pcontrol(1) == MPI_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
     int provided = -1;
@@ -286,6 +368,7 @@ int main(int argc, char **argv)
     datatypes();
     attributes();
     errors();
+    more();
     int all_bad = 0;
     MPI_Reduce(&bad, &all_bad, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0 && all_bad == 0) {

@@ -126,6 +126,12 @@ MANUAL = {
     "MPI_Ialltoallw": "datatype arrays as long as the communicator",
     "MPI_Comm_get_attr": "predefined attributes whose values are enumerations",
     "MPI_Win_get_attr": "predefined attributes whose values are enumerations",
+    "MPI_Attr_get": "predefined attributes whose values are enumerations",
+    "MPI_Pcontrol": "a variadic function (compi's takes only the level)",
+    "MPI_Comm_spawn": "error codes in an array of the children's size",
+    "MPI_Comm_spawn_multiple": "error codes in an array of the children's size",
+    "MPI_Type_create_darray": "distributions in an array, MPI_DISTRIBUTE_DFLT_DARG in another",
+    "MPI_Type_create_darray_c": "distributions in an array, MPI_DISTRIBUTE_DFLT_DARG in another",
 }
 # hand-written procedures the description of pympistandard 0.2.0 lacks or compi's native
 # library has no twin of: only their prototypes are generated from these lines
@@ -139,11 +145,6 @@ EXTRA_PROTOS = [
         ("Type", "Datatype"), ("Win", "Win")]]
 # procedures of the standard in compi's native library that the layer leaves out
 LEFT_OUT = {
-    "MPI_Pcontrol": "a variadic function (no rule forwards its arguments)",
-    "MPI_Comm_spawn": "error codes in an array of the child's size",
-    "MPI_Comm_spawn_multiple": "error codes in an array of the children's size",
-    "MPI_Type_create_darray": "distributions in an array (not written yet)",
-    "MPI_Type_create_darray_c": "distributions in an array (not written yet)",
     "MPI_Neighbor_alltoallw": "datatype arrays as long as the neighbourhood (not written yet)",
     "MPI_Neighbor_alltoallw_c": "datatype arrays as long as the neighbourhood (not written yet)",
     "MPI_Ineighbor_alltoallw": "datatype arrays as long as the neighbourhood (not written yet)",
@@ -155,7 +156,6 @@ LEFT_OUT = {
     "MPI_Ialltoallw_c": "datatype arrays as long as the communicator (not written yet)",
     "MPI_Alltoallw_init": "datatype arrays as long as the communicator (not written yet)",
     "MPI_Alltoallw_init_c": "datatype arrays as long as the communicator (not written yet)",
-    "MPI_Attr_get": "MPI-1 attribute access (deprecated): predefined attribute values",
 }
 
 
@@ -178,7 +178,7 @@ def split_proto(proto):
 
 def c_decl(decl):
     """pympistandard writes 'const void* buf': compi's style is 'const void *buf'"""
-    return re.sub(r"(\w)\* ", r"\1 *", decl)
+    return re.sub(r"(\w)(\*+) ", r"\1 \2", decl.replace("\\ldots", "..."))
 
 
 def native_decl(decl):
@@ -282,8 +282,16 @@ def wrapper(c, native_name):
                 call.append(n)  # the exit status, not an MPI error code
                 continue
             if is_array:
-                if kind == "RANK" and direction == "in":
-                    call.append(n)  # ranks of a group: never a sentinel
+                if kind == "RANK" and direction == "in" and not isinstance(length, str):
+                    call.append(n)  # the edges of a graph: ranks, never a sentinel
+                    continue
+                if kind == "RANK" and direction == "in" and re.match(r"^\w+$", length):
+                    # MPI_PROC_NULL may be among them (MPI_Group_translate_ranks)
+                    pre.append("ABI_TMP(int, n_%s, %s);" % (n, length))
+                    pre.append("for (int i = 0; i < (int)(%s); i++) {\n        n_%s[i] = "
+                               "abi_rank_in(%s[i]);\n    }" % (length, n, n))
+                    cleanup.append("ABI_TMP_FREE(n_%s);" % n)
+                    call.append("n_%s" % n)
                     continue
                 if kind == "RANK" and direction == "out" and re.match(r"^\w+$", length):
                     call.append(n)

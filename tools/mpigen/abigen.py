@@ -401,24 +401,21 @@ def tables(abi_h, native_h, version):
         if n.startswith("MPI_T_"):
             out.append("    [ABI_%s - ABI_T_ERR_CANNOT_INIT] = %s," % (n[4:], n))
     out.append("};\n")
-    for g, names in sorted(GROUPS.items()):
+    # each group both ways: a switch of its values, or for a bit set, each bit alone
+    groups = [(g, n, False) for g, n in sorted(GROUPS.items())]
+    groups += [(g, n, True) for g, n in sorted(BIT_GROUPS.items())]
+    for g, names, bits in groups:
         names = [n for n in names if n in nat and n in abi]
-        for d, src, dst in (("in", "ABI_", ""), ("out", "", "ABI_")):
-            out.append("int abi_map_%s_%s(int v)\n{\n    switch (v) {" % (g, d))
-            for n in names:
-                a = src + n[4:] if src else n
-                b = dst + n[4:] if dst else n
-                out.append("    case %s:\n        return %s;" % (a, b))
-            out.append("    default:\n        return v;\n    }\n}\n")
-    for g, names in sorted(BIT_GROUPS.items()):
-        names = [n for n in names if n in nat and n in abi]
-        for d, src, dst in (("in", "ABI_", ""), ("out", "", "ABI_")):
-            out.append("int abi_%s_%s(int v)\n{\n    int r = 0;" % (g, d))
-            for n in names:
-                a = src + n[4:] if src else n
-                b = dst + n[4:] if dst else n
-                out.append("    r |= (v & %s) ? %s : 0;" % (a, b))
-            out.append("    return r;\n}\n")
+        for d, from_abi in (("in", True), ("out", False)):
+            pairs = [("ABI_" + n[4:], n) if from_abi else (n, "ABI_" + n[4:]) for n in names]
+            if bits:
+                out.append("int abi_%s_%s(int v)\n{\n    int r = 0;" % (g, d))
+                out += ["    r |= (v & %s) ? %s : 0;" % p for p in pairs]
+                out.append("    return r;\n}\n")
+            else:
+                out.append("int abi_map_%s_%s(int v)\n{\n    switch (v) {" % (g, d))
+                out += ["    case %s:\n        return %s;" % p for p in pairs]
+                out.append("    default:\n        return v;\n    }\n}\n")
     return "\n".join(out) + "\n"
 
 

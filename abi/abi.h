@@ -46,6 +46,9 @@ extern int *abi_n_unweighted, *abi_n_weights_empty;
    of its kind's block in the standard's numbering (0x100 communicators, ...) */
 void *abi_rev(int n, unsigned block);
 
+/* no native handle: marks an output the native call did not write */
+#define ABI_N_UNSET 0x7fffffff
+
 static inline int abi_h2n(const void *h)
 {
     uintptr_t u = (uintptr_t)h;

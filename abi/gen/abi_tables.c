@@ -777,7 +777,7 @@ int abi_map_undefined_out(int v)
 
 int abi_mode_in(int v)
 {
-    int r = 0;
+    int r = v & ~(ABI_MODE_NOCHECK | ABI_MODE_NOPRECEDE | ABI_MODE_NOPUT | ABI_MODE_NOSTORE | ABI_MODE_NOSUCCEED);
     r |= (v & ABI_MODE_NOCHECK) ? MPI_MODE_NOCHECK : 0;
     r |= (v & ABI_MODE_NOPRECEDE) ? MPI_MODE_NOPRECEDE : 0;
     r |= (v & ABI_MODE_NOPUT) ? MPI_MODE_NOPUT : 0;
@@ -788,7 +788,7 @@ int abi_mode_in(int v)
 
 int abi_mode_out(int v)
 {
-    int r = 0;
+    int r = v & ~(MPI_MODE_NOCHECK | MPI_MODE_NOPRECEDE | MPI_MODE_NOPUT | MPI_MODE_NOSTORE | MPI_MODE_NOSUCCEED);
     r |= (v & MPI_MODE_NOCHECK) ? ABI_MODE_NOCHECK : 0;
     r |= (v & MPI_MODE_NOPRECEDE) ? ABI_MODE_NOPRECEDE : 0;
     r |= (v & MPI_MODE_NOPUT) ? ABI_MODE_NOPUT : 0;

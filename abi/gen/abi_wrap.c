@@ -12,7 +12,7 @@ int PMPI_Abort(MPI_Comm comm, int errorcode)
 
 int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
-    int rc = abi_n.Accumulate(abi_buf(origin_addr), origin_count, abi_h2n(origin_datatype), target_rank, target_disp, target_count, abi_h2n(target_datatype), abi_h2n(op), abi_h2n(win));
+    int rc = abi_n.Accumulate(abi_buf(origin_addr), origin_count, abi_h2n(origin_datatype), abi_rank_in(target_rank), target_disp, target_count, abi_h2n(target_datatype), abi_h2n(op), abi_h2n(win));
     return abi_err_out(rc);
 }
 #pragma weak MPI_Accumulate = PMPI_Accumulate
@@ -65,9 +65,9 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 
 int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Allgather_init(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm), abi_h2n(info), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Allgather_init(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -83,9 +83,9 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 
 int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Allgatherv_init(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, displs, abi_h2n(recvtype), abi_h2n(comm), abi_h2n(info), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Allgatherv_init(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, displs, abi_h2n(recvtype), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -108,9 +108,9 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 
 int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Allreduce_init(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), abi_h2n(info), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Allreduce_init(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -126,9 +126,9 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 
 int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Alltoall_init(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm), abi_h2n(info), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Alltoall_init(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -144,9 +144,9 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
 
 int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Alltoallv_init(abi_buf(sendbuf), sendcounts, sdispls, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, rdispls, abi_h2n(recvtype), abi_h2n(comm), abi_h2n(info), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Alltoallv_init(abi_buf(sendbuf), sendcounts, sdispls, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, rdispls, abi_h2n(recvtype), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -176,9 +176,9 @@ int PMPI_Barrier(MPI_Comm comm)
 
 int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Barrier_init(abi_h2n(comm), abi_h2n(info), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Barrier_init(abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -194,9 +194,9 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
 
 int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Bcast_init(abi_buf(buffer), count, abi_h2n(datatype), abi_rank_in(root), abi_h2n(comm), abi_h2n(info), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Bcast_init(abi_buf(buffer), count, abi_h2n(datatype), abi_rank_in(root), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -219,9 +219,9 @@ int PMPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 
 int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Bsend_init(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Bsend_init(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -230,9 +230,9 @@ int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
 
 int PMPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Bsend_init_c(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Bsend_init_c(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -276,9 +276,9 @@ int PMPI_Buffer_flush(void)
 
 int PMPI_Buffer_iflush(MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Buffer_iflush(&n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Buffer_iflush(request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -287,8 +287,8 @@ int PMPI_Buffer_iflush(MPI_Request *request)
 
 int PMPI_Cancel(MPI_Request *request)
 {
-    int n_request = abi_h2n(*request);
-    int rc = abi_n.Cancel(&n_request);
+    int n_request = request != NULL ? abi_h2n(*request) : 0;
+    int rc = abi_n.Cancel(request != NULL ? &n_request : NULL);
     return abi_err_out(rc);
 }
 #pragma weak MPI_Cancel = PMPI_Cancel
@@ -302,9 +302,9 @@ int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
 
 int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart)
 {
-    int n_comm_cart = 0;
-    int rc = abi_n.Cart_create(abi_h2n(comm_old), ndims, dims, periods, reorder, &n_comm_cart);
-    if (rc == 0) {
+    int n_comm_cart = ABI_N_UNSET;
+    int rc = abi_n.Cart_create(abi_h2n(comm_old), ndims, dims, periods, reorder, comm_cart != NULL ? &n_comm_cart : NULL);
+    if (comm_cart != NULL && n_comm_cart != ABI_N_UNSET) {
         *comm_cart = abi_n2h(Comm, n_comm_cart);
     }
     return abi_err_out(rc);
@@ -353,9 +353,9 @@ int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, in
 
 int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 {
-    int n_newcomm = 0;
-    int rc = abi_n.Cart_sub(abi_h2n(comm), remain_dims, &n_newcomm);
-    if (rc == 0) {
+    int n_newcomm = ABI_N_UNSET;
+    int rc = abi_n.Cart_sub(abi_h2n(comm), remain_dims, newcomm != NULL ? &n_newcomm : NULL);
+    if (newcomm != NULL && n_newcomm != ABI_N_UNSET) {
         *newcomm = abi_n2h(Comm, n_newcomm);
     }
     return abi_err_out(rc);
@@ -378,9 +378,9 @@ int PMPI_Close_port(const char *port_name)
 
 int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm)
 {
-    int n_newcomm = 0;
-    int rc = abi_n.Comm_accept(port_name, abi_h2n(info), abi_rank_in(root), abi_h2n(comm), &n_newcomm);
-    if (rc == 0) {
+    int n_newcomm = ABI_N_UNSET;
+    int rc = abi_n.Comm_accept(port_name, abi_h2n(info), abi_rank_in(root), abi_h2n(comm), newcomm != NULL ? &n_newcomm : NULL);
+    if (newcomm != NULL && n_newcomm != ABI_N_UNSET) {
         *newcomm = abi_n2h(Comm, n_newcomm);
     }
     return abi_err_out(rc);
@@ -406,9 +406,9 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 
 int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm)
 {
-    int n_newcomm = 0;
-    int rc = abi_n.Comm_connect(port_name, abi_h2n(info), abi_rank_in(root), abi_h2n(comm), &n_newcomm);
-    if (rc == 0) {
+    int n_newcomm = ABI_N_UNSET;
+    int rc = abi_n.Comm_connect(port_name, abi_h2n(info), abi_rank_in(root), abi_h2n(comm), newcomm != NULL ? &n_newcomm : NULL);
+    if (newcomm != NULL && n_newcomm != ABI_N_UNSET) {
         *newcomm = abi_n2h(Comm, n_newcomm);
     }
     return abi_err_out(rc);
@@ -417,9 +417,9 @@ int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm c
 
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
-    int n_newcomm = 0;
-    int rc = abi_n.Comm_create(abi_h2n(comm), abi_h2n(group), &n_newcomm);
-    if (rc == 0) {
+    int n_newcomm = ABI_N_UNSET;
+    int rc = abi_n.Comm_create(abi_h2n(comm), abi_h2n(group), newcomm != NULL ? &n_newcomm : NULL);
+    if (newcomm != NULL && n_newcomm != ABI_N_UNSET) {
         *newcomm = abi_n2h(Comm, n_newcomm);
     }
     return abi_err_out(rc);
@@ -428,9 +428,9 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 
 int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm)
 {
-    int n_newcomm = 0;
-    int rc = abi_n.Comm_create_from_group(abi_h2n(group), stringtag, abi_h2n(info), abi_h2n(errhandler), &n_newcomm);
-    if (rc == 0) {
+    int n_newcomm = ABI_N_UNSET;
+    int rc = abi_n.Comm_create_from_group(abi_h2n(group), stringtag, abi_h2n(info), abi_h2n(errhandler), newcomm != NULL ? &n_newcomm : NULL);
+    if (newcomm != NULL && n_newcomm != ABI_N_UNSET) {
         *newcomm = abi_n2h(Comm, n_newcomm);
     }
     return abi_err_out(rc);
@@ -439,9 +439,9 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
 
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
-    int n_newcomm = 0;
-    int rc = abi_n.Comm_create_group(abi_h2n(comm), abi_h2n(group), abi_tag_in(tag), &n_newcomm);
-    if (rc == 0) {
+    int n_newcomm = ABI_N_UNSET;
+    int rc = abi_n.Comm_create_group(abi_h2n(comm), abi_h2n(group), abi_tag_in(tag), newcomm != NULL ? &n_newcomm : NULL);
+    if (newcomm != NULL && n_newcomm != ABI_N_UNSET) {
         *newcomm = abi_n2h(Comm, n_newcomm);
     }
     return abi_err_out(rc);
@@ -457,18 +457,20 @@ int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
 
 int PMPI_Comm_disconnect(MPI_Comm *comm)
 {
-    int n_comm = abi_h2n(*comm);
-    int rc = abi_n.Comm_disconnect(&n_comm);
-    *comm = abi_n2h(Comm, n_comm);
+    int n_comm = comm != NULL ? abi_h2n(*comm) : 0;
+    int rc = abi_n.Comm_disconnect(comm != NULL ? &n_comm : NULL);
+    if (comm != NULL) {
+        *comm = abi_n2h(Comm, n_comm);
+    }
     return abi_err_out(rc);
 }
 #pragma weak MPI_Comm_disconnect = PMPI_Comm_disconnect
 
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
-    int n_newcomm = 0;
-    int rc = abi_n.Comm_dup(abi_h2n(comm), &n_newcomm);
-    if (rc == 0) {
+    int n_newcomm = ABI_N_UNSET;
+    int rc = abi_n.Comm_dup(abi_h2n(comm), newcomm != NULL ? &n_newcomm : NULL);
+    if (newcomm != NULL && n_newcomm != ABI_N_UNSET) {
         *newcomm = abi_n2h(Comm, n_newcomm);
     }
     return abi_err_out(rc);
@@ -477,9 +479,9 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-    int n_newcomm = 0;
-    int rc = abi_n.Comm_dup_with_info(abi_h2n(comm), abi_h2n(info), &n_newcomm);
-    if (rc == 0) {
+    int n_newcomm = ABI_N_UNSET;
+    int rc = abi_n.Comm_dup_with_info(abi_h2n(comm), abi_h2n(info), newcomm != NULL ? &n_newcomm : NULL);
+    if (newcomm != NULL && n_newcomm != ABI_N_UNSET) {
         *newcomm = abi_n2h(Comm, n_newcomm);
     }
     return abi_err_out(rc);
@@ -488,9 +490,11 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 
 int PMPI_Comm_free(MPI_Comm *comm)
 {
-    int n_comm = abi_h2n(*comm);
-    int rc = abi_n.Comm_free(&n_comm);
-    *comm = abi_n2h(Comm, n_comm);
+    int n_comm = comm != NULL ? abi_h2n(*comm) : 0;
+    int rc = abi_n.Comm_free(comm != NULL ? &n_comm : NULL);
+    if (comm != NULL) {
+        *comm = abi_n2h(Comm, n_comm);
+    }
     return abi_err_out(rc);
 }
 #pragma weak MPI_Comm_free = PMPI_Comm_free
@@ -506,9 +510,9 @@ int PMPI_Comm_free_keyval(int *comm_keyval)
 
 int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
-    int n_errhandler = 0;
-    int rc = abi_n.Comm_get_errhandler(abi_h2n(comm), &n_errhandler);
-    if (rc == 0) {
+    int n_errhandler = ABI_N_UNSET;
+    int rc = abi_n.Comm_get_errhandler(abi_h2n(comm), errhandler != NULL ? &n_errhandler : NULL);
+    if (errhandler != NULL && n_errhandler != ABI_N_UNSET) {
         *errhandler = abi_n2h(Errhandler, n_errhandler);
     }
     return abi_err_out(rc);
@@ -517,9 +521,9 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 
 int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
 {
-    int n_info_used = 0;
-    int rc = abi_n.Comm_get_info(abi_h2n(comm), &n_info_used);
-    if (rc == 0) {
+    int n_info_used = ABI_N_UNSET;
+    int rc = abi_n.Comm_get_info(abi_h2n(comm), info_used != NULL ? &n_info_used : NULL);
+    if (info_used != NULL && n_info_used != ABI_N_UNSET) {
         *info_used = abi_n2h(Info, n_info_used);
     }
     return abi_err_out(rc);
@@ -535,9 +539,9 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
 
 int PMPI_Comm_get_parent(MPI_Comm *parent)
 {
-    int n_parent = 0;
-    int rc = abi_n.Comm_get_parent(&n_parent);
-    if (rc == 0) {
+    int n_parent = ABI_N_UNSET;
+    int rc = abi_n.Comm_get_parent(parent != NULL ? &n_parent : NULL);
+    if (parent != NULL && n_parent != ABI_N_UNSET) {
         *parent = abi_n2h(Comm, n_parent);
     }
     return abi_err_out(rc);
@@ -546,9 +550,9 @@ int PMPI_Comm_get_parent(MPI_Comm *parent)
 
 int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
-    int n_group = 0;
-    int rc = abi_n.Comm_group(abi_h2n(comm), &n_group);
-    if (rc == 0) {
+    int n_group = ABI_N_UNSET;
+    int rc = abi_n.Comm_group(abi_h2n(comm), group != NULL ? &n_group : NULL);
+    if (group != NULL && n_group != ABI_N_UNSET) {
         *group = abi_n2h(Group, n_group);
     }
     return abi_err_out(rc);
@@ -557,13 +561,13 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
-    int n_newcomm = 0;
-    int n_request = 0;
-    int rc = abi_n.Comm_idup(abi_h2n(comm), &n_newcomm, &n_request);
-    if (rc == 0) {
+    int n_newcomm = ABI_N_UNSET;
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Comm_idup(abi_h2n(comm), newcomm != NULL ? &n_newcomm : NULL, request != NULL ? &n_request : NULL);
+    if (newcomm != NULL && n_newcomm != ABI_N_UNSET) {
         *newcomm = abi_n2h(Comm, n_newcomm);
     }
-    if (rc == 0) {
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -572,13 +576,13 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 
 int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
 {
-    int n_newcomm = 0;
-    int n_request = 0;
-    int rc = abi_n.Comm_idup_with_info(abi_h2n(comm), abi_h2n(info), &n_newcomm, &n_request);
-    if (rc == 0) {
+    int n_newcomm = ABI_N_UNSET;
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Comm_idup_with_info(abi_h2n(comm), abi_h2n(info), newcomm != NULL ? &n_newcomm : NULL, request != NULL ? &n_request : NULL);
+    if (newcomm != NULL && n_newcomm != ABI_N_UNSET) {
         *newcomm = abi_n2h(Comm, n_newcomm);
     }
-    if (rc == 0) {
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -587,9 +591,9 @@ int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MP
 
 int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
 {
-    int n_intercomm = 0;
-    int rc = abi_n.Comm_join(fd, &n_intercomm);
-    if (rc == 0) {
+    int n_intercomm = ABI_N_UNSET;
+    int rc = abi_n.Comm_join(fd, intercomm != NULL ? &n_intercomm : NULL);
+    if (intercomm != NULL && n_intercomm != ABI_N_UNSET) {
         *intercomm = abi_n2h(Comm, n_intercomm);
     }
     return abi_err_out(rc);
@@ -608,9 +612,9 @@ int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 
 int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 {
-    int n_group = 0;
-    int rc = abi_n.Comm_remote_group(abi_h2n(comm), &n_group);
-    if (rc == 0) {
+    int n_group = ABI_N_UNSET;
+    int rc = abi_n.Comm_remote_group(abi_h2n(comm), group != NULL ? &n_group : NULL);
+    if (group != NULL && n_group != ABI_N_UNSET) {
         *group = abi_n2h(Group, n_group);
     }
     return abi_err_out(rc);
@@ -661,9 +665,9 @@ int PMPI_Comm_size(MPI_Comm comm, int *size)
 
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
-    int n_newcomm = 0;
-    int rc = abi_n.Comm_split(abi_h2n(comm), abi_undefined_in(color), key, &n_newcomm);
-    if (rc == 0) {
+    int n_newcomm = ABI_N_UNSET;
+    int rc = abi_n.Comm_split(abi_h2n(comm), abi_undefined_in(color), key, newcomm != NULL ? &n_newcomm : NULL);
+    if (newcomm != NULL && n_newcomm != ABI_N_UNSET) {
         *newcomm = abi_n2h(Comm, n_newcomm);
     }
     return abi_err_out(rc);
@@ -672,9 +676,9 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
-    int n_newcomm = 0;
-    int rc = abi_n.Comm_split_type(abi_h2n(comm), abi_split_in(split_type), key, abi_h2n(info), &n_newcomm);
-    if (rc == 0) {
+    int n_newcomm = ABI_N_UNSET;
+    int rc = abi_n.Comm_split_type(abi_h2n(comm), abi_split_in(split_type), key, abi_h2n(info), newcomm != NULL ? &n_newcomm : NULL);
+    if (newcomm != NULL && n_newcomm != ABI_N_UNSET) {
         *newcomm = abi_n2h(Comm, n_newcomm);
     }
     return abi_err_out(rc);
@@ -690,7 +694,7 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
 
 int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
 {
-    int rc = abi_n.Compare_and_swap(abi_buf(origin_addr), abi_buf(compare_addr), abi_buf(result_addr), abi_h2n(datatype), target_rank, target_disp, abi_h2n(win));
+    int rc = abi_n.Compare_and_swap(abi_buf(origin_addr), abi_buf(compare_addr), abi_buf(result_addr), abi_h2n(datatype), abi_rank_in(target_rank), target_disp, abi_h2n(win));
     return abi_err_out(rc);
 }
 #pragma weak MPI_Compare_and_swap = PMPI_Compare_and_swap
@@ -704,22 +708,37 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[])
 
 int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[], const int destinations[], const int weights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
 {
-    int n_comm_dist_graph = 0;
-    int rc = abi_n.Dist_graph_create(abi_h2n(comm_old), n, sources, degrees, destinations, abi_weights(weights), abi_h2n(info), reorder, &n_comm_dist_graph);
-    if (rc == 0) {
+    ABI_TMP(int, n_sources, sources != NULL ? n : 0);
+    for (int i = 0; sources != NULL && i < (int)(n); i++) {
+        n_sources[i] = abi_rank_in(sources[i]);
+    }
+    int n_comm_dist_graph = ABI_N_UNSET;
+    int rc = abi_n.Dist_graph_create(abi_h2n(comm_old), n, sources != NULL ? n_sources : NULL, degrees, destinations, abi_weights(weights), abi_h2n(info), reorder, comm_dist_graph != NULL ? &n_comm_dist_graph : NULL);
+    if (comm_dist_graph != NULL && n_comm_dist_graph != ABI_N_UNSET) {
         *comm_dist_graph = abi_n2h(Comm, n_comm_dist_graph);
     }
+    ABI_TMP_FREE(n_sources);
     return abi_err_out(rc);
 }
 #pragma weak MPI_Dist_graph_create = PMPI_Dist_graph_create
 
 int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[], int outdegree, const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
 {
-    int n_comm_dist_graph = 0;
-    int rc = abi_n.Dist_graph_create_adjacent(abi_h2n(comm_old), indegree, sources, abi_weights(sourceweights), outdegree, destinations, abi_weights(destweights), abi_h2n(info), reorder, &n_comm_dist_graph);
-    if (rc == 0) {
+    ABI_TMP(int, n_sources, sources != NULL ? indegree : 0);
+    for (int i = 0; sources != NULL && i < (int)(indegree); i++) {
+        n_sources[i] = abi_rank_in(sources[i]);
+    }
+    ABI_TMP(int, n_destinations, destinations != NULL ? outdegree : 0);
+    for (int i = 0; destinations != NULL && i < (int)(outdegree); i++) {
+        n_destinations[i] = abi_rank_in(destinations[i]);
+    }
+    int n_comm_dist_graph = ABI_N_UNSET;
+    int rc = abi_n.Dist_graph_create_adjacent(abi_h2n(comm_old), indegree, sources != NULL ? n_sources : NULL, abi_weights(sourceweights), outdegree, destinations != NULL ? n_destinations : NULL, abi_weights(destweights), abi_h2n(info), reorder, comm_dist_graph != NULL ? &n_comm_dist_graph : NULL);
+    if (comm_dist_graph != NULL && n_comm_dist_graph != ABI_N_UNSET) {
         *comm_dist_graph = abi_n2h(Comm, n_comm_dist_graph);
     }
+    ABI_TMP_FREE(n_sources);
+    ABI_TMP_FREE(n_destinations);
     return abi_err_out(rc);
 }
 #pragma weak MPI_Dist_graph_create_adjacent = PMPI_Dist_graph_create_adjacent
@@ -727,6 +746,12 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int s
 int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[], int maxoutdegree, int destinations[], int destweights[])
 {
     int rc = abi_n.Dist_graph_neighbors(abi_h2n(comm), maxindegree, sources, abi_weights(sourceweights), maxoutdegree, destinations, abi_weights(destweights));
+    for (int i = 0; rc == 0 && sources != NULL && i < (int)(maxindegree); i++) {
+        sources[i] = abi_rank_out(sources[i]);
+    }
+    for (int i = 0; rc == 0 && destinations != NULL && i < (int)(maxoutdegree); i++) {
+        destinations[i] = abi_rank_out(destinations[i]);
+    }
     return abi_err_out(rc);
 }
 #pragma weak MPI_Dist_graph_neighbors = PMPI_Dist_graph_neighbors
@@ -740,9 +765,11 @@ int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree
 
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
-    int n_errhandler = abi_h2n(*errhandler);
-    int rc = abi_n.Errhandler_free(&n_errhandler);
-    *errhandler = abi_n2h(Errhandler, n_errhandler);
+    int n_errhandler = errhandler != NULL ? abi_h2n(*errhandler) : 0;
+    int rc = abi_n.Errhandler_free(errhandler != NULL ? &n_errhandler : NULL);
+    if (errhandler != NULL) {
+        *errhandler = abi_n2h(Errhandler, n_errhandler);
+    }
     return abi_err_out(rc);
 }
 #pragma weak MPI_Errhandler_free = PMPI_Errhandler_free
@@ -773,9 +800,9 @@ int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 
 int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Exscan_init(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), abi_h2n(info), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Exscan_init(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -784,7 +811,7 @@ int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
 
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
-    int rc = abi_n.Fetch_and_op(abi_buf(origin_addr), abi_buf(result_addr), abi_h2n(datatype), target_rank, target_disp, abi_h2n(op), abi_h2n(win));
+    int rc = abi_n.Fetch_and_op(abi_buf(origin_addr), abi_buf(result_addr), abi_h2n(datatype), abi_rank_in(target_rank), target_disp, abi_h2n(op), abi_h2n(win));
     return abi_err_out(rc);
 }
 #pragma weak MPI_Fetch_and_op = PMPI_Fetch_and_op
@@ -819,9 +846,9 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 
 int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Gather_init(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm), abi_h2n(info), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Gather_init(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -837,9 +864,9 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 
 int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Gatherv_init(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, displs, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm), abi_h2n(info), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Gatherv_init(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, displs, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -848,14 +875,14 @@ int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 
 int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
-    int rc = abi_n.Get(abi_buf(origin_addr), origin_count, abi_h2n(origin_datatype), target_rank, target_disp, target_count, abi_h2n(target_datatype), abi_h2n(win));
+    int rc = abi_n.Get(abi_buf(origin_addr), origin_count, abi_h2n(origin_datatype), abi_rank_in(target_rank), target_disp, target_count, abi_h2n(target_datatype), abi_h2n(win));
     return abi_err_out(rc);
 }
 #pragma weak MPI_Get = PMPI_Get
 
 int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
-    int rc = abi_n.Get_accumulate(abi_buf(origin_addr), origin_count, abi_h2n(origin_datatype), abi_buf(result_addr), result_count, abi_h2n(result_datatype), target_rank, target_disp, target_count, abi_h2n(target_datatype), abi_h2n(op), abi_h2n(win));
+    int rc = abi_n.Get_accumulate(abi_buf(origin_addr), origin_count, abi_h2n(origin_datatype), abi_buf(result_addr), result_count, abi_h2n(result_datatype), abi_rank_in(target_rank), target_disp, target_count, abi_h2n(target_datatype), abi_h2n(op), abi_h2n(win));
     return abi_err_out(rc);
 }
 #pragma weak MPI_Get_accumulate = PMPI_Get_accumulate
@@ -933,25 +960,42 @@ int PMPI_Get_version(int *version, int *subversion)
 }
 #pragma weak MPI_Get_version = PMPI_Get_version
 
+int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm_graph)
+{
+    int n_comm_graph = ABI_N_UNSET;
+    int rc = abi_n.Graph_create(abi_h2n(comm_old), nnodes, index, edges, reorder, comm_graph != NULL ? &n_comm_graph : NULL);
+    if (comm_graph != NULL && n_comm_graph != ABI_N_UNSET) {
+        *comm_graph = abi_n2h(Comm, n_comm_graph);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Graph_create = PMPI_Graph_create
+
 int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[])
 {
     int rc = abi_n.Graph_get(abi_h2n(comm), maxindex, maxedges, index, edges);
-    if (rc == 0) {
-        for (int i = 0; i < (int)(maxedges); i++) {
-            edges[i] = abi_rank_out(edges[i]);
-        }
+    for (int i = 0; rc == 0 && edges != NULL && i < (int)(maxedges); i++) {
+        edges[i] = abi_rank_out(edges[i]);
     }
     return abi_err_out(rc);
 }
 #pragma weak MPI_Graph_get = PMPI_Graph_get
 
+int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank)
+{
+    int rc = abi_n.Graph_map(abi_h2n(comm), nnodes, index, edges, newrank);
+    if (rc == 0 && newrank != NULL) {
+        *newrank = abi_rank_out(*newrank);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Graph_map = PMPI_Graph_map
+
 int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[])
 {
     int rc = abi_n.Graph_neighbors(abi_h2n(comm), abi_rank_in(rank), maxneighbors, neighbors);
-    if (rc == 0) {
-        for (int i = 0; i < (int)(maxneighbors); i++) {
-            neighbors[i] = abi_rank_out(neighbors[i]);
-        }
+    for (int i = 0; rc == 0 && neighbors != NULL && i < (int)(maxneighbors); i++) {
+        neighbors[i] = abi_rank_out(neighbors[i]);
     }
     return abi_err_out(rc);
 }
@@ -990,9 +1034,9 @@ int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
 
 int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
-    int n_newgroup = 0;
-    int rc = abi_n.Group_difference(abi_h2n(group1), abi_h2n(group2), &n_newgroup);
-    if (rc == 0) {
+    int n_newgroup = ABI_N_UNSET;
+    int rc = abi_n.Group_difference(abi_h2n(group1), abi_h2n(group2), newgroup != NULL ? &n_newgroup : NULL);
+    if (newgroup != NULL && n_newgroup != ABI_N_UNSET) {
         *newgroup = abi_n2h(Group, n_newgroup);
     }
     return abi_err_out(rc);
@@ -1001,13 +1045,13 @@ int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgrou
 
 int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
-    ABI_TMP(int, n_ranks, n);
-    for (int i = 0; i < (int)(n); i++) {
+    ABI_TMP(int, n_ranks, ranks != NULL ? n : 0);
+    for (int i = 0; ranks != NULL && i < (int)(n); i++) {
         n_ranks[i] = abi_rank_in(ranks[i]);
     }
-    int n_newgroup = 0;
-    int rc = abi_n.Group_excl(abi_h2n(group), n, n_ranks, &n_newgroup);
-    if (rc == 0) {
+    int n_newgroup = ABI_N_UNSET;
+    int rc = abi_n.Group_excl(abi_h2n(group), n, ranks != NULL ? n_ranks : NULL, newgroup != NULL ? &n_newgroup : NULL);
+    if (newgroup != NULL && n_newgroup != ABI_N_UNSET) {
         *newgroup = abi_n2h(Group, n_newgroup);
     }
     ABI_TMP_FREE(n_ranks);
@@ -1017,18 +1061,20 @@ int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgro
 
 int PMPI_Group_free(MPI_Group *group)
 {
-    int n_group = abi_h2n(*group);
-    int rc = abi_n.Group_free(&n_group);
-    *group = abi_n2h(Group, n_group);
+    int n_group = group != NULL ? abi_h2n(*group) : 0;
+    int rc = abi_n.Group_free(group != NULL ? &n_group : NULL);
+    if (group != NULL) {
+        *group = abi_n2h(Group, n_group);
+    }
     return abi_err_out(rc);
 }
 #pragma weak MPI_Group_free = PMPI_Group_free
 
 int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup)
 {
-    int n_newgroup = 0;
-    int rc = abi_n.Group_from_session_pset(abi_h2n(session), pset_name, &n_newgroup);
-    if (rc == 0) {
+    int n_newgroup = ABI_N_UNSET;
+    int rc = abi_n.Group_from_session_pset(abi_h2n(session), pset_name, newgroup != NULL ? &n_newgroup : NULL);
+    if (newgroup != NULL && n_newgroup != ABI_N_UNSET) {
         *newgroup = abi_n2h(Group, n_newgroup);
     }
     return abi_err_out(rc);
@@ -1037,13 +1083,13 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI
 
 int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
-    ABI_TMP(int, n_ranks, n);
-    for (int i = 0; i < (int)(n); i++) {
+    ABI_TMP(int, n_ranks, ranks != NULL ? n : 0);
+    for (int i = 0; ranks != NULL && i < (int)(n); i++) {
         n_ranks[i] = abi_rank_in(ranks[i]);
     }
-    int n_newgroup = 0;
-    int rc = abi_n.Group_incl(abi_h2n(group), n, n_ranks, &n_newgroup);
-    if (rc == 0) {
+    int n_newgroup = ABI_N_UNSET;
+    int rc = abi_n.Group_incl(abi_h2n(group), n, ranks != NULL ? n_ranks : NULL, newgroup != NULL ? &n_newgroup : NULL);
+    if (newgroup != NULL && n_newgroup != ABI_N_UNSET) {
         *newgroup = abi_n2h(Group, n_newgroup);
     }
     ABI_TMP_FREE(n_ranks);
@@ -1053,9 +1099,9 @@ int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgro
 
 int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
-    int n_newgroup = 0;
-    int rc = abi_n.Group_intersection(abi_h2n(group1), abi_h2n(group2), &n_newgroup);
-    if (rc == 0) {
+    int n_newgroup = ABI_N_UNSET;
+    int rc = abi_n.Group_intersection(abi_h2n(group1), abi_h2n(group2), newgroup != NULL ? &n_newgroup : NULL);
+    if (newgroup != NULL && n_newgroup != ABI_N_UNSET) {
         *newgroup = abi_n2h(Group, n_newgroup);
     }
     return abi_err_out(rc);
@@ -1064,9 +1110,9 @@ int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgr
 
 int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
 {
-    int n_newgroup = 0;
-    int rc = abi_n.Group_range_excl(abi_h2n(group), n, ranges, &n_newgroup);
-    if (rc == 0) {
+    int n_newgroup = ABI_N_UNSET;
+    int rc = abi_n.Group_range_excl(abi_h2n(group), n, ranges, newgroup != NULL ? &n_newgroup : NULL);
+    if (newgroup != NULL && n_newgroup != ABI_N_UNSET) {
         *newgroup = abi_n2h(Group, n_newgroup);
     }
     return abi_err_out(rc);
@@ -1075,9 +1121,9 @@ int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *ne
 
 int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
 {
-    int n_newgroup = 0;
-    int rc = abi_n.Group_range_incl(abi_h2n(group), n, ranges, &n_newgroup);
-    if (rc == 0) {
+    int n_newgroup = ABI_N_UNSET;
+    int rc = abi_n.Group_range_incl(abi_h2n(group), n, ranges, newgroup != NULL ? &n_newgroup : NULL);
+    if (newgroup != NULL && n_newgroup != ABI_N_UNSET) {
         *newgroup = abi_n2h(Group, n_newgroup);
     }
     return abi_err_out(rc);
@@ -1103,15 +1149,13 @@ int PMPI_Group_size(MPI_Group group, int *size)
 
 int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[])
 {
-    ABI_TMP(int, n_ranks1, n);
-    for (int i = 0; i < (int)(n); i++) {
+    ABI_TMP(int, n_ranks1, ranks1 != NULL ? n : 0);
+    for (int i = 0; ranks1 != NULL && i < (int)(n); i++) {
         n_ranks1[i] = abi_rank_in(ranks1[i]);
     }
-    int rc = abi_n.Group_translate_ranks(abi_h2n(group1), n, n_ranks1, abi_h2n(group2), ranks2);
-    if (rc == 0) {
-        for (int i = 0; i < (int)(n); i++) {
-            ranks2[i] = abi_rank_out(ranks2[i]);
-        }
+    int rc = abi_n.Group_translate_ranks(abi_h2n(group1), n, ranks1 != NULL ? n_ranks1 : NULL, abi_h2n(group2), ranks2);
+    for (int i = 0; rc == 0 && ranks2 != NULL && i < (int)(n); i++) {
+        ranks2[i] = abi_rank_out(ranks2[i]);
     }
     ABI_TMP_FREE(n_ranks1);
     return abi_err_out(rc);
@@ -1120,9 +1164,9 @@ int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_
 
 int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
-    int n_newgroup = 0;
-    int rc = abi_n.Group_union(abi_h2n(group1), abi_h2n(group2), &n_newgroup);
-    if (rc == 0) {
+    int n_newgroup = ABI_N_UNSET;
+    int rc = abi_n.Group_union(abi_h2n(group1), abi_h2n(group2), newgroup != NULL ? &n_newgroup : NULL);
+    if (newgroup != NULL && n_newgroup != ABI_N_UNSET) {
         *newgroup = abi_n2h(Group, n_newgroup);
     }
     return abi_err_out(rc);
@@ -1131,9 +1175,9 @@ int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 
 int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Iallgather(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Iallgather(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1142,9 +1186,9 @@ int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 
 int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Iallgatherv(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, displs, abi_h2n(recvtype), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Iallgatherv(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, displs, abi_h2n(recvtype), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1153,9 +1197,9 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 
 int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Iallreduce(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Iallreduce(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1164,9 +1208,9 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
 
 int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Ialltoall(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Ialltoall(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1175,9 +1219,9 @@ int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 
 int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Ialltoallv(abi_buf(sendbuf), sendcounts, sdispls, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, rdispls, abi_h2n(recvtype), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Ialltoallv(abi_buf(sendbuf), sendcounts, sdispls, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, rdispls, abi_h2n(recvtype), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1186,9 +1230,9 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
 
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Ibarrier(abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Ibarrier(abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1197,9 +1241,9 @@ int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 
 int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Ibcast(abi_buf(buffer), count, abi_h2n(datatype), abi_rank_in(root), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Ibcast(abi_buf(buffer), count, abi_h2n(datatype), abi_rank_in(root), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1208,9 +1252,9 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
 
 int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Ibsend(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Ibsend(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1219,9 +1263,9 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int
 
 int PMPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Ibsend_c(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Ibsend_c(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1230,9 +1274,9 @@ int PMPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int d
 
 int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Iexscan(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Iexscan(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1241,9 +1285,9 @@ int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
 
 int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Igather(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Igather(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1252,9 +1296,9 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 
 int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Igatherv(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, displs, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Igatherv(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, displs, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1263,11 +1307,11 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 
 int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status)
 {
-    int n_message = 0;
+    int n_message = ABI_N_UNSET;
     abi_nstatus_t n_status;
     n_status.error = ABI_N_ERROR_UNSET;
-    int rc = abi_n.Improbe(abi_rank_in(source), abi_tag_in(tag), abi_h2n(comm), flag, &n_message, status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
-    if (rc == 0) {
+    int rc = abi_n.Improbe(abi_rank_in(source), abi_tag_in(tag), abi_h2n(comm), flag, message != NULL ? &n_message : NULL, status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (message != NULL && n_message != ABI_N_UNSET) {
         *message = abi_n2h(Message, n_message);
     }
     if (status != MPI_STATUS_IGNORE) {
@@ -1279,11 +1323,13 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
 
 int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request)
 {
-    int n_message = abi_h2n(*message);
-    int n_request = 0;
-    int rc = abi_n.Imrecv(abi_buf(buf), count, abi_h2n(datatype), &n_message, &n_request);
-    *message = abi_n2h(Message, n_message);
-    if (rc == 0) {
+    int n_message = message != NULL ? abi_h2n(*message) : 0;
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Imrecv(abi_buf(buf), count, abi_h2n(datatype), message != NULL ? &n_message : NULL, request != NULL ? &n_request : NULL);
+    if (message != NULL) {
+        *message = abi_n2h(Message, n_message);
+    }
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1292,11 +1338,13 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
 
 int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request)
 {
-    int n_message = abi_h2n(*message);
-    int n_request = 0;
-    int rc = abi_n.Imrecv_c(abi_buf(buf), count, abi_h2n(datatype), &n_message, &n_request);
-    *message = abi_n2h(Message, n_message);
-    if (rc == 0) {
+    int n_message = message != NULL ? abi_h2n(*message) : 0;
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Imrecv_c(abi_buf(buf), count, abi_h2n(datatype), message != NULL ? &n_message : NULL, request != NULL ? &n_request : NULL);
+    if (message != NULL) {
+        *message = abi_n2h(Message, n_message);
+    }
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1305,9 +1353,9 @@ int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message
 
 int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Ineighbor_allgather(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Ineighbor_allgather(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1316,9 +1364,9 @@ int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype se
 
 int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Ineighbor_allgatherv(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, displs, abi_h2n(recvtype), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Ineighbor_allgatherv(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, displs, abi_h2n(recvtype), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1327,9 +1375,9 @@ int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype s
 
 int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Ineighbor_alltoall(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Ineighbor_alltoall(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1338,9 +1386,9 @@ int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sen
 
 int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Ineighbor_alltoallv(abi_buf(sendbuf), sendcounts, sdispls, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, rdispls, abi_h2n(recvtype), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Ineighbor_alltoallv(abi_buf(sendbuf), sendcounts, sdispls, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, rdispls, abi_h2n(recvtype), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1349,9 +1397,9 @@ int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const 
 
 int PMPI_Info_create(MPI_Info *info)
 {
-    int n_info = 0;
-    int rc = abi_n.Info_create(&n_info);
-    if (rc == 0) {
+    int n_info = ABI_N_UNSET;
+    int rc = abi_n.Info_create(info != NULL ? &n_info : NULL);
+    if (info != NULL && n_info != ABI_N_UNSET) {
         *info = abi_n2h(Info, n_info);
     }
     return abi_err_out(rc);
@@ -1360,9 +1408,9 @@ int PMPI_Info_create(MPI_Info *info)
 
 int PMPI_Info_create_env(int argc, char argv[], MPI_Info *info)
 {
-    int n_info = 0;
-    int rc = abi_n.Info_create_env(argc, argv, &n_info);
-    if (rc == 0) {
+    int n_info = ABI_N_UNSET;
+    int rc = abi_n.Info_create_env(argc, argv, info != NULL ? &n_info : NULL);
+    if (info != NULL && n_info != ABI_N_UNSET) {
         *info = abi_n2h(Info, n_info);
     }
     return abi_err_out(rc);
@@ -1378,9 +1426,9 @@ int PMPI_Info_delete(MPI_Info info, const char *key)
 
 int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
-    int n_newinfo = 0;
-    int rc = abi_n.Info_dup(abi_h2n(info), &n_newinfo);
-    if (rc == 0) {
+    int n_newinfo = ABI_N_UNSET;
+    int rc = abi_n.Info_dup(abi_h2n(info), newinfo != NULL ? &n_newinfo : NULL);
+    if (newinfo != NULL && n_newinfo != ABI_N_UNSET) {
         *newinfo = abi_n2h(Info, n_newinfo);
     }
     return abi_err_out(rc);
@@ -1389,9 +1437,11 @@ int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 
 int PMPI_Info_free(MPI_Info *info)
 {
-    int n_info = abi_h2n(*info);
-    int rc = abi_n.Info_free(&n_info);
-    *info = abi_n2h(Info, n_info);
+    int n_info = info != NULL ? abi_h2n(*info) : 0;
+    int rc = abi_n.Info_free(info != NULL ? &n_info : NULL);
+    if (info != NULL) {
+        *info = abi_n2h(Info, n_info);
+    }
     return abi_err_out(rc);
 }
 #pragma weak MPI_Info_free = PMPI_Info_free
@@ -1464,9 +1514,9 @@ int PMPI_Initialized(int *flag)
 
 int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag, MPI_Comm *newintercomm)
 {
-    int n_newintercomm = 0;
-    int rc = abi_n.Intercomm_create(abi_h2n(local_comm), abi_rank_in(local_leader), abi_h2n(peer_comm), abi_rank_in(remote_leader), abi_tag_in(tag), &n_newintercomm);
-    if (rc == 0) {
+    int n_newintercomm = ABI_N_UNSET;
+    int rc = abi_n.Intercomm_create(abi_h2n(local_comm), abi_rank_in(local_leader), abi_h2n(peer_comm), abi_rank_in(remote_leader), abi_tag_in(tag), newintercomm != NULL ? &n_newintercomm : NULL);
+    if (newintercomm != NULL && n_newintercomm != ABI_N_UNSET) {
         *newintercomm = abi_n2h(Comm, n_newintercomm);
     }
     return abi_err_out(rc);
@@ -1475,9 +1525,9 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
 
 int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MPI_Group remote_group, int remote_leader, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newintercomm)
 {
-    int n_newintercomm = 0;
-    int rc = abi_n.Intercomm_create_from_groups(abi_h2n(local_group), abi_rank_in(local_leader), abi_h2n(remote_group), abi_rank_in(remote_leader), stringtag, abi_h2n(info), abi_h2n(errhandler), &n_newintercomm);
-    if (rc == 0) {
+    int n_newintercomm = ABI_N_UNSET;
+    int rc = abi_n.Intercomm_create_from_groups(abi_h2n(local_group), abi_rank_in(local_leader), abi_h2n(remote_group), abi_rank_in(remote_leader), stringtag, abi_h2n(info), abi_h2n(errhandler), newintercomm != NULL ? &n_newintercomm : NULL);
+    if (newintercomm != NULL && n_newintercomm != ABI_N_UNSET) {
         *newintercomm = abi_n2h(Comm, n_newintercomm);
     }
     return abi_err_out(rc);
@@ -1486,9 +1536,9 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, M
 
 int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 {
-    int n_newintracomm = 0;
-    int rc = abi_n.Intercomm_merge(abi_h2n(intercomm), high, &n_newintracomm);
-    if (rc == 0) {
+    int n_newintracomm = ABI_N_UNSET;
+    int rc = abi_n.Intercomm_merge(abi_h2n(intercomm), high, newintracomm != NULL ? &n_newintracomm : NULL);
+    if (newintracomm != NULL && n_newintracomm != ABI_N_UNSET) {
         *newintracomm = abi_n2h(Comm, n_newintracomm);
     }
     return abi_err_out(rc);
@@ -1509,9 +1559,9 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
 
 int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Irecv(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(source), abi_tag_in(tag), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Irecv(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(source), abi_tag_in(tag), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1520,9 +1570,9 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
 
 int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Irecv_c(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(source), abi_tag_in(tag), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Irecv_c(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(source), abi_tag_in(tag), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1531,9 +1581,9 @@ int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, 
 
 int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Ireduce(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_rank_in(root), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Ireduce(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_rank_in(root), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1542,9 +1592,9 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
 
 int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Ireduce_scatter(abi_buf(sendbuf), abi_buf(recvbuf), recvcounts, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Ireduce_scatter(abi_buf(sendbuf), abi_buf(recvbuf), recvcounts, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1553,9 +1603,9 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
 
 int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Ireduce_scatter_block(abi_buf(sendbuf), abi_buf(recvbuf), recvcount, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Ireduce_scatter_block(abi_buf(sendbuf), abi_buf(recvbuf), recvcount, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1564,9 +1614,9 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
 
 int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Irsend(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Irsend(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1575,9 +1625,9 @@ int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int
 
 int PMPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Irsend_c(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Irsend_c(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1593,9 +1643,9 @@ int PMPI_Is_thread_main(int *flag)
 
 int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Iscan(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Iscan(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1604,9 +1654,9 @@ int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 
 int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Iscatter(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Iscatter(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1615,9 +1665,9 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 
 int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Iscatterv(abi_buf(sendbuf), sendcounts, displs, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Iscatterv(abi_buf(sendbuf), sendcounts, displs, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1626,9 +1676,9 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
 
 int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Isend(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Isend(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1637,9 +1687,9 @@ int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 
 int PMPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Isend_c(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Isend_c(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1648,9 +1698,9 @@ int PMPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 
 int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Isendrecv(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_rank_in(dest), abi_tag_in(sendtag), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(source), abi_tag_in(recvtag), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Isendrecv(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_rank_in(dest), abi_tag_in(sendtag), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(source), abi_tag_in(recvtag), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1659,9 +1709,9 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
 
 int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Isendrecv_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_rank_in(dest), abi_tag_in(sendtag), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(source), abi_tag_in(recvtag), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Isendrecv_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_rank_in(dest), abi_tag_in(sendtag), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(source), abi_tag_in(recvtag), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1670,9 +1720,9 @@ int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
 
 int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Isendrecv_replace(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(sendtag), abi_rank_in(source), abi_tag_in(recvtag), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Isendrecv_replace(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(sendtag), abi_rank_in(source), abi_tag_in(recvtag), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1681,9 +1731,9 @@ int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest
 
 int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Isendrecv_replace_c(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(sendtag), abi_rank_in(source), abi_tag_in(recvtag), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Isendrecv_replace_c(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(sendtag), abi_rank_in(source), abi_tag_in(recvtag), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1692,9 +1742,9 @@ int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, 
 
 int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Issend(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Issend(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1703,9 +1753,9 @@ int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int
 
 int PMPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Issend_c(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Issend_c(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1730,11 +1780,11 @@ int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name)
 
 int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
-    int n_message = 0;
+    int n_message = ABI_N_UNSET;
     abi_nstatus_t n_status;
     n_status.error = ABI_N_ERROR_UNSET;
-    int rc = abi_n.Mprobe(abi_rank_in(source), abi_tag_in(tag), abi_h2n(comm), &n_message, status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
-    if (rc == 0) {
+    int rc = abi_n.Mprobe(abi_rank_in(source), abi_tag_in(tag), abi_h2n(comm), message != NULL ? &n_message : NULL, status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (message != NULL && n_message != ABI_N_UNSET) {
         *message = abi_n2h(Message, n_message);
     }
     if (status != MPI_STATUS_IGNORE) {
@@ -1746,11 +1796,13 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
 
 int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
 {
-    int n_message = abi_h2n(*message);
+    int n_message = message != NULL ? abi_h2n(*message) : 0;
     abi_nstatus_t n_status;
     n_status.error = ABI_N_ERROR_UNSET;
-    int rc = abi_n.Mrecv(abi_buf(buf), count, abi_h2n(datatype), &n_message, status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
-    *message = abi_n2h(Message, n_message);
+    int rc = abi_n.Mrecv(abi_buf(buf), count, abi_h2n(datatype), message != NULL ? &n_message : NULL, status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (message != NULL) {
+        *message = abi_n2h(Message, n_message);
+    }
     if (status != MPI_STATUS_IGNORE) {
         abi_status_n2a(&n_status, status);
     }
@@ -1760,11 +1812,13 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
 
 int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
 {
-    int n_message = abi_h2n(*message);
+    int n_message = message != NULL ? abi_h2n(*message) : 0;
     abi_nstatus_t n_status;
     n_status.error = ABI_N_ERROR_UNSET;
-    int rc = abi_n.Mrecv_c(abi_buf(buf), count, abi_h2n(datatype), &n_message, status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
-    *message = abi_n2h(Message, n_message);
+    int rc = abi_n.Mrecv_c(abi_buf(buf), count, abi_h2n(datatype), message != NULL ? &n_message : NULL, status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (message != NULL) {
+        *message = abi_n2h(Message, n_message);
+    }
     if (status != MPI_STATUS_IGNORE) {
         abi_status_n2a(&n_status, status);
     }
@@ -1781,9 +1835,9 @@ int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
 
 int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Neighbor_allgather_init(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm), abi_h2n(info), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Neighbor_allgather_init(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1799,9 +1853,9 @@ int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
 
 int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Neighbor_allgatherv_init(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, displs, abi_h2n(recvtype), abi_h2n(comm), abi_h2n(info), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Neighbor_allgatherv_init(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, displs, abi_h2n(recvtype), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1817,9 +1871,9 @@ int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
 
 int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Neighbor_alltoall_init(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm), abi_h2n(info), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Neighbor_alltoall_init(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1835,9 +1889,9 @@ int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
 
 int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Neighbor_alltoallv_init(abi_buf(sendbuf), sendcounts, sdispls, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, rdispls, abi_h2n(recvtype), abi_h2n(comm), abi_h2n(info), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Neighbor_alltoallv_init(abi_buf(sendbuf), sendcounts, sdispls, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, rdispls, abi_h2n(recvtype), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1853,9 +1907,11 @@ int PMPI_Op_commutative(MPI_Op op, int *commute)
 
 int PMPI_Op_free(MPI_Op *op)
 {
-    int n_op = abi_h2n(*op);
-    int rc = abi_n.Op_free(&n_op);
-    *op = abi_n2h(Op, n_op);
+    int n_op = op != NULL ? abi_h2n(*op) : 0;
+    int rc = abi_n.Op_free(op != NULL ? &n_op : NULL);
+    if (op != NULL) {
+        *op = abi_n2h(Op, n_op);
+    }
     return abi_err_out(rc);
 }
 #pragma weak MPI_Op_free = PMPI_Op_free
@@ -1953,9 +2009,9 @@ int PMPI_Pready_range(int partition_low, int partition_high, MPI_Request request
 
 int PMPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Precv_init(abi_buf(buf), partitions, count, abi_h2n(datatype), abi_rank_in(source), abi_tag_in(tag), abi_h2n(comm), abi_h2n(info), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Precv_init(abi_buf(buf), partitions, count, abi_h2n(datatype), abi_rank_in(source), abi_tag_in(tag), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1976,9 +2032,9 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 
 int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Psend_init(abi_buf(buf), partitions, count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), abi_h2n(info), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Psend_init(abi_buf(buf), partitions, count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -1994,7 +2050,7 @@ int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_
 
 int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
-    int rc = abi_n.Put(abi_buf(origin_addr), origin_count, abi_h2n(origin_datatype), target_rank, target_disp, target_count, abi_h2n(target_datatype), abi_h2n(win));
+    int rc = abi_n.Put(abi_buf(origin_addr), origin_count, abi_h2n(origin_datatype), abi_rank_in(target_rank), target_disp, target_count, abi_h2n(target_datatype), abi_h2n(win));
     return abi_err_out(rc);
 }
 #pragma weak MPI_Put = PMPI_Put
@@ -2011,9 +2067,9 @@ int PMPI_Query_thread(int *provided)
 
 int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Raccumulate(abi_buf(origin_addr), origin_count, abi_h2n(origin_datatype), target_rank, target_disp, target_count, abi_h2n(target_datatype), abi_h2n(op), abi_h2n(win), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Raccumulate(abi_buf(origin_addr), origin_count, abi_h2n(origin_datatype), abi_rank_in(target_rank), target_disp, target_count, abi_h2n(target_datatype), abi_h2n(op), abi_h2n(win), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -2046,9 +2102,9 @@ int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, i
 
 int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Recv_init(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(source), abi_tag_in(tag), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Recv_init(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(source), abi_tag_in(tag), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -2057,9 +2113,9 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int 
 
 int PMPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Recv_init_c(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(source), abi_tag_in(tag), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Recv_init_c(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(source), abi_tag_in(tag), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -2075,9 +2131,9 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 
 int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Reduce_init(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_rank_in(root), abi_h2n(comm), abi_h2n(info), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Reduce_init(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_rank_in(root), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -2114,9 +2170,9 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
 
 int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Reduce_scatter_block_init(abi_buf(sendbuf), abi_buf(recvbuf), recvcount, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), abi_h2n(info), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Reduce_scatter_block_init(abi_buf(sendbuf), abi_buf(recvbuf), recvcount, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -2125,9 +2181,9 @@ int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvc
 
 int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Reduce_scatter_init(abi_buf(sendbuf), abi_buf(recvbuf), recvcounts, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), abi_h2n(info), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Reduce_scatter_init(abi_buf(sendbuf), abi_buf(recvbuf), recvcounts, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -2136,9 +2192,11 @@ int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvc
 
 int PMPI_Request_free(MPI_Request *request)
 {
-    int n_request = abi_h2n(*request);
-    int rc = abi_n.Request_free(&n_request);
-    *request = abi_n2h(Request, n_request);
+    int n_request = request != NULL ? abi_h2n(*request) : 0;
+    int rc = abi_n.Request_free(request != NULL ? &n_request : NULL);
+    if (request != NULL) {
+        *request = abi_n2h(Request, n_request);
+    }
     return abi_err_out(rc);
 }
 #pragma weak MPI_Request_free = PMPI_Request_free
@@ -2157,9 +2215,9 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 
 int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Rget(abi_buf(origin_addr), origin_count, abi_h2n(origin_datatype), target_rank, target_disp, target_count, abi_h2n(target_datatype), abi_h2n(win), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Rget(abi_buf(origin_addr), origin_count, abi_h2n(origin_datatype), abi_rank_in(target_rank), target_disp, target_count, abi_h2n(target_datatype), abi_h2n(win), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -2168,9 +2226,9 @@ int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
 
 int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Rget_accumulate(abi_buf(origin_addr), origin_count, abi_h2n(origin_datatype), abi_buf(result_addr), result_count, abi_h2n(result_datatype), target_rank, target_disp, target_count, abi_h2n(target_datatype), abi_h2n(op), abi_h2n(win), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Rget_accumulate(abi_buf(origin_addr), origin_count, abi_h2n(origin_datatype), abi_buf(result_addr), result_count, abi_h2n(result_datatype), abi_rank_in(target_rank), target_disp, target_count, abi_h2n(target_datatype), abi_h2n(op), abi_h2n(win), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -2179,9 +2237,9 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
 
 int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Rput(abi_buf(origin_addr), origin_count, abi_h2n(origin_datatype), target_rank, target_disp, target_count, abi_h2n(target_datatype), abi_h2n(win), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Rput(abi_buf(origin_addr), origin_count, abi_h2n(origin_datatype), abi_rank_in(target_rank), target_disp, target_count, abi_h2n(target_datatype), abi_h2n(win), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -2204,9 +2262,9 @@ int PMPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 
 int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Rsend_init(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Rsend_init(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -2215,9 +2273,9 @@ int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
 
 int PMPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Rsend_init_c(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Rsend_init_c(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -2233,9 +2291,9 @@ int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
 
 int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Scan_init(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), abi_h2n(info), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Scan_init(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -2251,9 +2309,9 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 
 int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Scatter_init(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm), abi_h2n(info), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Scatter_init(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -2269,9 +2327,9 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
 
 int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Scatterv_init(abi_buf(sendbuf), sendcounts, displs, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm), abi_h2n(info), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Scatterv_init(abi_buf(sendbuf), sendcounts, displs, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -2294,9 +2352,9 @@ int PMPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 
 int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Send_init(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Send_init(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -2305,9 +2363,9 @@ int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
 
 int PMPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Send_init_c(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Send_init_c(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -2371,18 +2429,20 @@ int PMPI_Session_call_errhandler(MPI_Session session, int errorcode)
 
 int PMPI_Session_finalize(MPI_Session *session)
 {
-    int n_session = abi_h2n(*session);
-    int rc = abi_n.Session_finalize(&n_session);
-    *session = abi_n2h(Session, n_session);
+    int n_session = session != NULL ? abi_h2n(*session) : 0;
+    int rc = abi_n.Session_finalize(session != NULL ? &n_session : NULL);
+    if (session != NULL) {
+        *session = abi_n2h(Session, n_session);
+    }
     return abi_err_out(rc);
 }
 #pragma weak MPI_Session_finalize = PMPI_Session_finalize
 
 int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler)
 {
-    int n_errhandler = 0;
-    int rc = abi_n.Session_get_errhandler(abi_h2n(session), &n_errhandler);
-    if (rc == 0) {
+    int n_errhandler = ABI_N_UNSET;
+    int rc = abi_n.Session_get_errhandler(abi_h2n(session), errhandler != NULL ? &n_errhandler : NULL);
+    if (errhandler != NULL && n_errhandler != ABI_N_UNSET) {
         *errhandler = abi_n2h(Errhandler, n_errhandler);
     }
     return abi_err_out(rc);
@@ -2391,9 +2451,9 @@ int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler)
 
 int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
 {
-    int n_info_used = 0;
-    int rc = abi_n.Session_get_info(abi_h2n(session), &n_info_used);
-    if (rc == 0) {
+    int n_info_used = ABI_N_UNSET;
+    int rc = abi_n.Session_get_info(abi_h2n(session), info_used != NULL ? &n_info_used : NULL);
+    if (info_used != NULL && n_info_used != ABI_N_UNSET) {
         *info_used = abi_n2h(Info, n_info_used);
     }
     return abi_err_out(rc);
@@ -2416,9 +2476,9 @@ int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_na
 
 int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info)
 {
-    int n_info = 0;
-    int rc = abi_n.Session_get_pset_info(abi_h2n(session), pset_name, &n_info);
-    if (rc == 0) {
+    int n_info = ABI_N_UNSET;
+    int rc = abi_n.Session_get_pset_info(abi_h2n(session), pset_name, info != NULL ? &n_info : NULL);
+    if (info != NULL && n_info != ABI_N_UNSET) {
         *info = abi_n2h(Info, n_info);
     }
     return abi_err_out(rc);
@@ -2427,9 +2487,9 @@ int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_I
 
 int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
 {
-    int n_session = 0;
-    int rc = abi_n.Session_init(abi_h2n(info), abi_h2n(errhandler), &n_session);
-    if (rc == 0) {
+    int n_session = ABI_N_UNSET;
+    int rc = abi_n.Session_init(abi_h2n(info), abi_h2n(errhandler), session != NULL ? &n_session : NULL);
+    if (session != NULL && n_session != ABI_N_UNSET) {
         *session = abi_n2h(Session, n_session);
     }
     return abi_err_out(rc);
@@ -2459,9 +2519,9 @@ int PMPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 
 int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Ssend_init(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Ssend_init(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -2470,9 +2530,9 @@ int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
 
 int PMPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    int n_request = 0;
-    int rc = abi_n.Ssend_init_c(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), &n_request);
-    if (rc == 0) {
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Ssend_init_c(abi_buf(buf), count, abi_h2n(datatype), abi_rank_in(dest), abi_tag_in(tag), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
         *request = abi_n2h(Request, n_request);
     }
     return abi_err_out(rc);
@@ -2481,21 +2541,23 @@ int PMPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, i
 
 int PMPI_Start(MPI_Request *request)
 {
-    int n_request = abi_h2n(*request);
-    int rc = abi_n.Start(&n_request);
-    *request = abi_n2h(Request, n_request);
+    int n_request = request != NULL ? abi_h2n(*request) : 0;
+    int rc = abi_n.Start(request != NULL ? &n_request : NULL);
+    if (request != NULL) {
+        *request = abi_n2h(Request, n_request);
+    }
     return abi_err_out(rc);
 }
 #pragma weak MPI_Start = PMPI_Start
 
 int PMPI_Startall(int count, MPI_Request array_of_requests[])
 {
-    ABI_TMP(int, n_array_of_requests, count);
-    for (int i = 0; i < (int)(count); i++) {
+    ABI_TMP(int, n_array_of_requests, array_of_requests != NULL ? count : 0);
+    for (int i = 0; array_of_requests != NULL && i < (int)(count); i++) {
         n_array_of_requests[i] = abi_h2n(array_of_requests[i]);
     }
-    int rc = abi_n.Startall(count, n_array_of_requests);
-    for (int i = 0; i < (int)(count); i++) {
+    int rc = abi_n.Startall(count, array_of_requests != NULL ? n_array_of_requests : NULL);
+    for (int i = 0; array_of_requests != NULL && i < (int)(count); i++) {
         array_of_requests[i] = abi_n2h(Request, n_array_of_requests[i]);
     }
     ABI_TMP_FREE(n_array_of_requests);
@@ -2553,11 +2615,13 @@ int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Co
 
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
-    int n_request = abi_h2n(*request);
+    int n_request = request != NULL ? abi_h2n(*request) : 0;
     abi_nstatus_t n_status;
     n_status.error = ABI_N_ERROR_UNSET;
-    int rc = abi_n.Test(&n_request, flag, status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
-    *request = abi_n2h(Request, n_request);
+    int rc = abi_n.Test(request != NULL ? &n_request : NULL, flag, status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (request != NULL) {
+        *request = abi_n2h(Request, n_request);
+    }
     if (status != MPI_STATUS_IGNORE) {
         abi_status_n2a(&n_status, status);
     }
@@ -2576,16 +2640,16 @@ int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
 
 int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[])
 {
-    ABI_TMP(int, n_array_of_requests, count);
-    for (int i = 0; i < (int)(count); i++) {
+    ABI_TMP(int, n_array_of_requests, array_of_requests != NULL ? count : 0);
+    for (int i = 0; array_of_requests != NULL && i < (int)(count); i++) {
         n_array_of_requests[i] = abi_h2n(array_of_requests[i]);
     }
     ABI_TMP(abi_nstatus_t, n_array_of_statuses, array_of_statuses == MPI_STATUSES_IGNORE ? 0 : count);
     for (int i = 0; array_of_statuses != MPI_STATUSES_IGNORE && i < (int)(count); i++) {
         n_array_of_statuses[i].error = ABI_N_ERROR_UNSET;
     }
-    int rc = abi_n.Testall(count, n_array_of_requests, flag, array_of_statuses == MPI_STATUSES_IGNORE ? ABI_N_STATUSES_IGNORE : n_array_of_statuses);
-    for (int i = 0; i < (int)(count); i++) {
+    int rc = abi_n.Testall(count, array_of_requests != NULL ? n_array_of_requests : NULL, flag, array_of_statuses == MPI_STATUSES_IGNORE ? ABI_N_STATUSES_IGNORE : n_array_of_statuses);
+    for (int i = 0; array_of_requests != NULL && i < (int)(count); i++) {
         array_of_requests[i] = abi_n2h(Request, n_array_of_requests[i]);
     }
     if (array_of_statuses != MPI_STATUSES_IGNORE) {
@@ -2601,14 +2665,14 @@ int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Stat
 
 int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status)
 {
-    ABI_TMP(int, n_array_of_requests, count);
-    for (int i = 0; i < (int)(count); i++) {
+    ABI_TMP(int, n_array_of_requests, array_of_requests != NULL ? count : 0);
+    for (int i = 0; array_of_requests != NULL && i < (int)(count); i++) {
         n_array_of_requests[i] = abi_h2n(array_of_requests[i]);
     }
     abi_nstatus_t n_status;
     n_status.error = ABI_N_ERROR_UNSET;
-    int rc = abi_n.Testany(count, n_array_of_requests, index, flag, status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
-    for (int i = 0; i < (int)(count); i++) {
+    int rc = abi_n.Testany(count, array_of_requests != NULL ? n_array_of_requests : NULL, index, flag, status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    for (int i = 0; array_of_requests != NULL && i < (int)(count); i++) {
         array_of_requests[i] = abi_n2h(Request, n_array_of_requests[i]);
     }
     if (rc == 0 && index != NULL) {
@@ -2624,16 +2688,16 @@ int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fl
 
 int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[])
 {
-    ABI_TMP(int, n_array_of_requests, incount);
-    for (int i = 0; i < (int)(incount); i++) {
+    ABI_TMP(int, n_array_of_requests, array_of_requests != NULL ? incount : 0);
+    for (int i = 0; array_of_requests != NULL && i < (int)(incount); i++) {
         n_array_of_requests[i] = abi_h2n(array_of_requests[i]);
     }
     ABI_TMP(abi_nstatus_t, n_array_of_statuses, array_of_statuses == MPI_STATUSES_IGNORE ? 0 : incount);
     for (int i = 0; array_of_statuses != MPI_STATUSES_IGNORE && i < (int)(incount); i++) {
         n_array_of_statuses[i].error = ABI_N_ERROR_UNSET;
     }
-    int rc = abi_n.Testsome(incount, n_array_of_requests, outcount, array_of_indices, array_of_statuses == MPI_STATUSES_IGNORE ? ABI_N_STATUSES_IGNORE : n_array_of_statuses);
-    for (int i = 0; i < (int)(incount); i++) {
+    int rc = abi_n.Testsome(incount, array_of_requests != NULL ? n_array_of_requests : NULL, outcount, array_of_indices, array_of_statuses == MPI_STATUSES_IGNORE ? ABI_N_STATUSES_IGNORE : n_array_of_statuses);
+    for (int i = 0; array_of_requests != NULL && i < (int)(incount); i++) {
         array_of_requests[i] = abi_n2h(Request, n_array_of_requests[i]);
     }
     if (array_of_statuses != MPI_STATUSES_IGNORE) {
@@ -2659,18 +2723,20 @@ int PMPI_Topo_test(MPI_Comm comm, int *status)
 
 int PMPI_Type_commit(MPI_Datatype *datatype)
 {
-    int n_datatype = abi_h2n(*datatype);
-    int rc = abi_n.Type_commit(&n_datatype);
-    *datatype = abi_n2h(Datatype, n_datatype);
+    int n_datatype = datatype != NULL ? abi_h2n(*datatype) : 0;
+    int rc = abi_n.Type_commit(datatype != NULL ? &n_datatype : NULL);
+    if (datatype != NULL) {
+        *datatype = abi_n2h(Datatype, n_datatype);
+    }
     return abi_err_out(rc);
 }
 #pragma weak MPI_Type_commit = PMPI_Type_commit
 
 int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    int n_newtype = 0;
-    int rc = abi_n.Type_contiguous(count, abi_h2n(oldtype), &n_newtype);
-    if (rc == 0) {
+    int n_newtype = ABI_N_UNSET;
+    int rc = abi_n.Type_contiguous(count, abi_h2n(oldtype), newtype != NULL ? &n_newtype : NULL);
+    if (newtype != NULL && n_newtype != ABI_N_UNSET) {
         *newtype = abi_n2h(Datatype, n_newtype);
     }
     return abi_err_out(rc);
@@ -2679,9 +2745,9 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 
 int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    int n_newtype = 0;
-    int rc = abi_n.Type_contiguous_c(count, abi_h2n(oldtype), &n_newtype);
-    if (rc == 0) {
+    int n_newtype = ABI_N_UNSET;
+    int rc = abi_n.Type_contiguous_c(count, abi_h2n(oldtype), newtype != NULL ? &n_newtype : NULL);
+    if (newtype != NULL && n_newtype != ABI_N_UNSET) {
         *newtype = abi_n2h(Datatype, n_newtype);
     }
     return abi_err_out(rc);
@@ -2690,9 +2756,9 @@ int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *
 
 int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
 {
-    int n_newtype = 0;
-    int rc = abi_n.Type_create_f90_complex(p, r, &n_newtype);
-    if (rc == 0) {
+    int n_newtype = ABI_N_UNSET;
+    int rc = abi_n.Type_create_f90_complex(p, r, newtype != NULL ? &n_newtype : NULL);
+    if (newtype != NULL && n_newtype != ABI_N_UNSET) {
         *newtype = abi_n2h(Datatype, n_newtype);
     }
     return abi_err_out(rc);
@@ -2701,9 +2767,9 @@ int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
 
 int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
 {
-    int n_newtype = 0;
-    int rc = abi_n.Type_create_f90_integer(r, &n_newtype);
-    if (rc == 0) {
+    int n_newtype = ABI_N_UNSET;
+    int rc = abi_n.Type_create_f90_integer(r, newtype != NULL ? &n_newtype : NULL);
+    if (newtype != NULL && n_newtype != ABI_N_UNSET) {
         *newtype = abi_n2h(Datatype, n_newtype);
     }
     return abi_err_out(rc);
@@ -2712,9 +2778,9 @@ int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
 
 int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
 {
-    int n_newtype = 0;
-    int rc = abi_n.Type_create_f90_real(p, r, &n_newtype);
-    if (rc == 0) {
+    int n_newtype = ABI_N_UNSET;
+    int rc = abi_n.Type_create_f90_real(p, r, newtype != NULL ? &n_newtype : NULL);
+    if (newtype != NULL && n_newtype != ABI_N_UNSET) {
         *newtype = abi_n2h(Datatype, n_newtype);
     }
     return abi_err_out(rc);
@@ -2723,9 +2789,9 @@ int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
 
 int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    int n_newtype = 0;
-    int rc = abi_n.Type_create_hindexed(count, array_of_blocklengths, array_of_displacements, abi_h2n(oldtype), &n_newtype);
-    if (rc == 0) {
+    int n_newtype = ABI_N_UNSET;
+    int rc = abi_n.Type_create_hindexed(count, array_of_blocklengths, array_of_displacements, abi_h2n(oldtype), newtype != NULL ? &n_newtype : NULL);
+    if (newtype != NULL && n_newtype != ABI_N_UNSET) {
         *newtype = abi_n2h(Datatype, n_newtype);
     }
     return abi_err_out(rc);
@@ -2734,9 +2800,9 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[], cons
 
 int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[], const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    int n_newtype = 0;
-    int rc = abi_n.Type_create_hindexed_c(count, array_of_blocklengths, array_of_displacements, abi_h2n(oldtype), &n_newtype);
-    if (rc == 0) {
+    int n_newtype = ABI_N_UNSET;
+    int rc = abi_n.Type_create_hindexed_c(count, array_of_blocklengths, array_of_displacements, abi_h2n(oldtype), newtype != NULL ? &n_newtype : NULL);
+    if (newtype != NULL && n_newtype != ABI_N_UNSET) {
         *newtype = abi_n2h(Datatype, n_newtype);
     }
     return abi_err_out(rc);
@@ -2745,9 +2811,9 @@ int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blockl
 
 int PMPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    int n_newtype = 0;
-    int rc = abi_n.Type_create_hindexed_block(count, blocklength, array_of_displacements, abi_h2n(oldtype), &n_newtype);
-    if (rc == 0) {
+    int n_newtype = ABI_N_UNSET;
+    int rc = abi_n.Type_create_hindexed_block(count, blocklength, array_of_displacements, abi_h2n(oldtype), newtype != NULL ? &n_newtype : NULL);
+    if (newtype != NULL && n_newtype != ABI_N_UNSET) {
         *newtype = abi_n2h(Datatype, n_newtype);
     }
     return abi_err_out(rc);
@@ -2756,9 +2822,9 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint a
 
 int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    int n_newtype = 0;
-    int rc = abi_n.Type_create_hindexed_block_c(count, blocklength, array_of_displacements, abi_h2n(oldtype), &n_newtype);
-    if (rc == 0) {
+    int n_newtype = ABI_N_UNSET;
+    int rc = abi_n.Type_create_hindexed_block_c(count, blocklength, array_of_displacements, abi_h2n(oldtype), newtype != NULL ? &n_newtype : NULL);
+    if (newtype != NULL && n_newtype != ABI_N_UNSET) {
         *newtype = abi_n2h(Datatype, n_newtype);
     }
     return abi_err_out(rc);
@@ -2767,9 +2833,9 @@ int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength, co
 
 int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    int n_newtype = 0;
-    int rc = abi_n.Type_create_hvector(count, blocklength, stride, abi_h2n(oldtype), &n_newtype);
-    if (rc == 0) {
+    int n_newtype = ABI_N_UNSET;
+    int rc = abi_n.Type_create_hvector(count, blocklength, stride, abi_h2n(oldtype), newtype != NULL ? &n_newtype : NULL);
+    if (newtype != NULL && n_newtype != ABI_N_UNSET) {
         *newtype = abi_n2h(Datatype, n_newtype);
     }
     return abi_err_out(rc);
@@ -2778,9 +2844,9 @@ int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Da
 
 int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    int n_newtype = 0;
-    int rc = abi_n.Type_create_hvector_c(count, blocklength, stride, abi_h2n(oldtype), &n_newtype);
-    if (rc == 0) {
+    int n_newtype = ABI_N_UNSET;
+    int rc = abi_n.Type_create_hvector_c(count, blocklength, stride, abi_h2n(oldtype), newtype != NULL ? &n_newtype : NULL);
+    if (newtype != NULL && n_newtype != ABI_N_UNSET) {
         *newtype = abi_n2h(Datatype, n_newtype);
     }
     return abi_err_out(rc);
@@ -2789,9 +2855,9 @@ int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count
 
 int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    int n_newtype = 0;
-    int rc = abi_n.Type_create_indexed_block(count, blocklength, array_of_displacements, abi_h2n(oldtype), &n_newtype);
-    if (rc == 0) {
+    int n_newtype = ABI_N_UNSET;
+    int rc = abi_n.Type_create_indexed_block(count, blocklength, array_of_displacements, abi_h2n(oldtype), newtype != NULL ? &n_newtype : NULL);
+    if (newtype != NULL && n_newtype != ABI_N_UNSET) {
         *newtype = abi_n2h(Datatype, n_newtype);
     }
     return abi_err_out(rc);
@@ -2800,9 +2866,9 @@ int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_o
 
 int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    int n_newtype = 0;
-    int rc = abi_n.Type_create_indexed_block_c(count, blocklength, array_of_displacements, abi_h2n(oldtype), &n_newtype);
-    if (rc == 0) {
+    int n_newtype = ABI_N_UNSET;
+    int rc = abi_n.Type_create_indexed_block_c(count, blocklength, array_of_displacements, abi_h2n(oldtype), newtype != NULL ? &n_newtype : NULL);
+    if (newtype != NULL && n_newtype != ABI_N_UNSET) {
         *newtype = abi_n2h(Datatype, n_newtype);
     }
     return abi_err_out(rc);
@@ -2811,9 +2877,9 @@ int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength, con
 
 int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype)
 {
-    int n_newtype = 0;
-    int rc = abi_n.Type_create_resized(abi_h2n(oldtype), lb, extent, &n_newtype);
-    if (rc == 0) {
+    int n_newtype = ABI_N_UNSET;
+    int rc = abi_n.Type_create_resized(abi_h2n(oldtype), lb, extent, newtype != NULL ? &n_newtype : NULL);
+    if (newtype != NULL && n_newtype != ABI_N_UNSET) {
         *newtype = abi_n2h(Datatype, n_newtype);
     }
     return abi_err_out(rc);
@@ -2822,9 +2888,9 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
 
 int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype)
 {
-    int n_newtype = 0;
-    int rc = abi_n.Type_create_resized_c(abi_h2n(oldtype), lb, extent, &n_newtype);
-    if (rc == 0) {
+    int n_newtype = ABI_N_UNSET;
+    int rc = abi_n.Type_create_resized_c(abi_h2n(oldtype), lb, extent, newtype != NULL ? &n_newtype : NULL);
+    if (newtype != NULL && n_newtype != ABI_N_UNSET) {
         *newtype = abi_n2h(Datatype, n_newtype);
     }
     return abi_err_out(rc);
@@ -2833,13 +2899,13 @@ int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count ext
 
 int PMPI_Type_create_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
 {
-    ABI_TMP(int, n_array_of_types, count);
-    for (int i = 0; i < (int)(count); i++) {
+    ABI_TMP(int, n_array_of_types, array_of_types != NULL ? count : 0);
+    for (int i = 0; array_of_types != NULL && i < (int)(count); i++) {
         n_array_of_types[i] = abi_h2n(array_of_types[i]);
     }
-    int n_newtype = 0;
-    int rc = abi_n.Type_create_struct(count, array_of_blocklengths, array_of_displacements, n_array_of_types, &n_newtype);
-    if (rc == 0) {
+    int n_newtype = ABI_N_UNSET;
+    int rc = abi_n.Type_create_struct(count, array_of_blocklengths, array_of_displacements, array_of_types != NULL ? n_array_of_types : NULL, newtype != NULL ? &n_newtype : NULL);
+    if (newtype != NULL && n_newtype != ABI_N_UNSET) {
         *newtype = abi_n2h(Datatype, n_newtype);
     }
     ABI_TMP_FREE(n_array_of_types);
@@ -2849,13 +2915,13 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[], const 
 
 int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklengths[], const MPI_Count array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
 {
-    ABI_TMP(int, n_array_of_types, count);
-    for (int i = 0; i < (int)(count); i++) {
+    ABI_TMP(int, n_array_of_types, array_of_types != NULL ? count : 0);
+    for (int i = 0; array_of_types != NULL && i < (int)(count); i++) {
         n_array_of_types[i] = abi_h2n(array_of_types[i]);
     }
-    int n_newtype = 0;
-    int rc = abi_n.Type_create_struct_c(count, array_of_blocklengths, array_of_displacements, n_array_of_types, &n_newtype);
-    if (rc == 0) {
+    int n_newtype = ABI_N_UNSET;
+    int rc = abi_n.Type_create_struct_c(count, array_of_blocklengths, array_of_displacements, array_of_types != NULL ? n_array_of_types : NULL, newtype != NULL ? &n_newtype : NULL);
+    if (newtype != NULL && n_newtype != ABI_N_UNSET) {
         *newtype = abi_n2h(Datatype, n_newtype);
     }
     ABI_TMP_FREE(n_array_of_types);
@@ -2865,9 +2931,9 @@ int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklen
 
 int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[], const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    int n_newtype = 0;
-    int rc = abi_n.Type_create_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, abi_order_in(order), abi_h2n(oldtype), &n_newtype);
-    if (rc == 0) {
+    int n_newtype = ABI_N_UNSET;
+    int rc = abi_n.Type_create_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, abi_order_in(order), abi_h2n(oldtype), newtype != NULL ? &n_newtype : NULL);
+    if (newtype != NULL && n_newtype != ABI_N_UNSET) {
         *newtype = abi_n2h(Datatype, n_newtype);
     }
     return abi_err_out(rc);
@@ -2876,9 +2942,9 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int a
 
 int PMPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[], const MPI_Count array_of_subsizes[], const MPI_Count array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    int n_newtype = 0;
-    int rc = abi_n.Type_create_subarray_c(ndims, array_of_sizes, array_of_subsizes, array_of_starts, abi_order_in(order), abi_h2n(oldtype), &n_newtype);
-    if (rc == 0) {
+    int n_newtype = ABI_N_UNSET;
+    int rc = abi_n.Type_create_subarray_c(ndims, array_of_sizes, array_of_subsizes, array_of_starts, abi_order_in(order), abi_h2n(oldtype), newtype != NULL ? &n_newtype : NULL);
+    if (newtype != NULL && n_newtype != ABI_N_UNSET) {
         *newtype = abi_n2h(Datatype, n_newtype);
     }
     return abi_err_out(rc);
@@ -2894,9 +2960,9 @@ int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
 
 int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    int n_newtype = 0;
-    int rc = abi_n.Type_dup(abi_h2n(oldtype), &n_newtype);
-    if (rc == 0) {
+    int n_newtype = ABI_N_UNSET;
+    int rc = abi_n.Type_dup(abi_h2n(oldtype), newtype != NULL ? &n_newtype : NULL);
+    if (newtype != NULL && n_newtype != ABI_N_UNSET) {
         *newtype = abi_n2h(Datatype, n_newtype);
     }
     return abi_err_out(rc);
@@ -2905,9 +2971,11 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 
 int PMPI_Type_free(MPI_Datatype *datatype)
 {
-    int n_datatype = abi_h2n(*datatype);
-    int rc = abi_n.Type_free(&n_datatype);
-    *datatype = abi_n2h(Datatype, n_datatype);
+    int n_datatype = datatype != NULL ? abi_h2n(*datatype) : 0;
+    int rc = abi_n.Type_free(datatype != NULL ? &n_datatype : NULL);
+    if (datatype != NULL) {
+        *datatype = abi_n2h(Datatype, n_datatype);
+    }
     return abi_err_out(rc);
 }
 #pragma weak MPI_Type_free = PMPI_Type_free
@@ -2930,9 +2998,9 @@ int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_v
 
 int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
 {
-    ABI_TMP(int, n_array_of_datatypes, max_datatypes);
-    int rc = abi_n.Type_get_contents(abi_h2n(datatype), max_integers, max_addresses, max_datatypes, array_of_integers, array_of_addresses, n_array_of_datatypes);
-    for (int i = 0; i < (int)(max_datatypes); i++) {
+    ABI_TMP(int, n_array_of_datatypes, array_of_datatypes != NULL ? max_datatypes : 0);
+    int rc = abi_n.Type_get_contents(abi_h2n(datatype), max_integers, max_addresses, max_datatypes, array_of_integers, array_of_addresses, array_of_datatypes != NULL ? n_array_of_datatypes : NULL);
+    for (int i = 0; array_of_datatypes != NULL && rc == 0 && i < (int)(max_datatypes); i++) {
         array_of_datatypes[i] = abi_n2h(Datatype, n_array_of_datatypes[i]);
     }
     ABI_TMP_FREE(n_array_of_datatypes);
@@ -2942,9 +3010,9 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
 
 int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses, MPI_Count max_large_counts, MPI_Count max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[], MPI_Datatype array_of_datatypes[])
 {
-    ABI_TMP(int, n_array_of_datatypes, max_datatypes);
-    int rc = abi_n.Type_get_contents_c(abi_h2n(datatype), max_integers, max_addresses, max_large_counts, max_datatypes, array_of_integers, array_of_addresses, array_of_large_counts, n_array_of_datatypes);
-    for (int i = 0; i < (int)(max_datatypes); i++) {
+    ABI_TMP(int, n_array_of_datatypes, array_of_datatypes != NULL ? max_datatypes : 0);
+    int rc = abi_n.Type_get_contents_c(abi_h2n(datatype), max_integers, max_addresses, max_large_counts, max_datatypes, array_of_integers, array_of_addresses, array_of_large_counts, array_of_datatypes != NULL ? n_array_of_datatypes : NULL);
+    for (int i = 0; array_of_datatypes != NULL && rc == 0 && i < (int)(max_datatypes); i++) {
         array_of_datatypes[i] = abi_n2h(Datatype, n_array_of_datatypes[i]);
     }
     ABI_TMP_FREE(n_array_of_datatypes);
@@ -3023,9 +3091,9 @@ int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_C
 
 int PMPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    int n_newtype = 0;
-    int rc = abi_n.Type_indexed(count, array_of_blocklengths, array_of_displacements, abi_h2n(oldtype), &n_newtype);
-    if (rc == 0) {
+    int n_newtype = ABI_N_UNSET;
+    int rc = abi_n.Type_indexed(count, array_of_blocklengths, array_of_displacements, abi_h2n(oldtype), newtype != NULL ? &n_newtype : NULL);
+    if (newtype != NULL && n_newtype != ABI_N_UNSET) {
         *newtype = abi_n2h(Datatype, n_newtype);
     }
     return abi_err_out(rc);
@@ -3034,9 +3102,9 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[], const int ar
 
 int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[], const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    int n_newtype = 0;
-    int rc = abi_n.Type_indexed_c(count, array_of_blocklengths, array_of_displacements, abi_h2n(oldtype), &n_newtype);
-    if (rc == 0) {
+    int n_newtype = ABI_N_UNSET;
+    int rc = abi_n.Type_indexed_c(count, array_of_blocklengths, array_of_displacements, abi_h2n(oldtype), newtype != NULL ? &n_newtype : NULL);
+    if (newtype != NULL && n_newtype != ABI_N_UNSET) {
         *newtype = abi_n2h(Datatype, n_newtype);
     }
     return abi_err_out(rc);
@@ -3045,9 +3113,9 @@ int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[]
 
 int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
 {
-    int n_datatype = 0;
-    int rc = abi_n.Type_match_size(abi_typeclass_in(typeclass), size, &n_datatype);
-    if (rc == 0) {
+    int n_datatype = ABI_N_UNSET;
+    int rc = abi_n.Type_match_size(abi_typeclass_in(typeclass), size, datatype != NULL ? &n_datatype : NULL);
+    if (datatype != NULL && n_datatype != ABI_N_UNSET) {
         *datatype = abi_n2h(Datatype, n_datatype);
     }
     return abi_err_out(rc);
@@ -3091,9 +3159,9 @@ int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
 
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    int n_newtype = 0;
-    int rc = abi_n.Type_vector(count, blocklength, stride, abi_h2n(oldtype), &n_newtype);
-    if (rc == 0) {
+    int n_newtype = ABI_N_UNSET;
+    int rc = abi_n.Type_vector(count, blocklength, stride, abi_h2n(oldtype), newtype != NULL ? &n_newtype : NULL);
+    if (newtype != NULL && n_newtype != ABI_N_UNSET) {
         *newtype = abi_n2h(Datatype, n_newtype);
     }
     return abi_err_out(rc);
@@ -3102,9 +3170,9 @@ int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtyp
 
 int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    int n_newtype = 0;
-    int rc = abi_n.Type_vector_c(count, blocklength, stride, abi_h2n(oldtype), &n_newtype);
-    if (rc == 0) {
+    int n_newtype = ABI_N_UNSET;
+    int rc = abi_n.Type_vector_c(count, blocklength, stride, abi_h2n(oldtype), newtype != NULL ? &n_newtype : NULL);
+    if (newtype != NULL && n_newtype != ABI_N_UNSET) {
         *newtype = abi_n2h(Datatype, n_newtype);
     }
     return abi_err_out(rc);
@@ -3148,11 +3216,13 @@ int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *por
 
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
-    int n_request = abi_h2n(*request);
+    int n_request = request != NULL ? abi_h2n(*request) : 0;
     abi_nstatus_t n_status;
     n_status.error = ABI_N_ERROR_UNSET;
-    int rc = abi_n.Wait(&n_request, status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
-    *request = abi_n2h(Request, n_request);
+    int rc = abi_n.Wait(request != NULL ? &n_request : NULL, status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (request != NULL) {
+        *request = abi_n2h(Request, n_request);
+    }
     if (status != MPI_STATUS_IGNORE) {
         abi_status_n2a(&n_status, status);
     }
@@ -3162,16 +3232,16 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 
 int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
 {
-    ABI_TMP(int, n_array_of_requests, count);
-    for (int i = 0; i < (int)(count); i++) {
+    ABI_TMP(int, n_array_of_requests, array_of_requests != NULL ? count : 0);
+    for (int i = 0; array_of_requests != NULL && i < (int)(count); i++) {
         n_array_of_requests[i] = abi_h2n(array_of_requests[i]);
     }
     ABI_TMP(abi_nstatus_t, n_array_of_statuses, array_of_statuses == MPI_STATUSES_IGNORE ? 0 : count);
     for (int i = 0; array_of_statuses != MPI_STATUSES_IGNORE && i < (int)(count); i++) {
         n_array_of_statuses[i].error = ABI_N_ERROR_UNSET;
     }
-    int rc = abi_n.Waitall(count, n_array_of_requests, array_of_statuses == MPI_STATUSES_IGNORE ? ABI_N_STATUSES_IGNORE : n_array_of_statuses);
-    for (int i = 0; i < (int)(count); i++) {
+    int rc = abi_n.Waitall(count, array_of_requests != NULL ? n_array_of_requests : NULL, array_of_statuses == MPI_STATUSES_IGNORE ? ABI_N_STATUSES_IGNORE : n_array_of_statuses);
+    for (int i = 0; array_of_requests != NULL && i < (int)(count); i++) {
         array_of_requests[i] = abi_n2h(Request, n_array_of_requests[i]);
     }
     if (array_of_statuses != MPI_STATUSES_IGNORE) {
@@ -3187,14 +3257,14 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
 
 int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
 {
-    ABI_TMP(int, n_array_of_requests, count);
-    for (int i = 0; i < (int)(count); i++) {
+    ABI_TMP(int, n_array_of_requests, array_of_requests != NULL ? count : 0);
+    for (int i = 0; array_of_requests != NULL && i < (int)(count); i++) {
         n_array_of_requests[i] = abi_h2n(array_of_requests[i]);
     }
     abi_nstatus_t n_status;
     n_status.error = ABI_N_ERROR_UNSET;
-    int rc = abi_n.Waitany(count, n_array_of_requests, index, status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
-    for (int i = 0; i < (int)(count); i++) {
+    int rc = abi_n.Waitany(count, array_of_requests != NULL ? n_array_of_requests : NULL, index, status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    for (int i = 0; array_of_requests != NULL && i < (int)(count); i++) {
         array_of_requests[i] = abi_n2h(Request, n_array_of_requests[i]);
     }
     if (rc == 0 && index != NULL) {
@@ -3210,16 +3280,16 @@ int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Sta
 
 int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[])
 {
-    ABI_TMP(int, n_array_of_requests, incount);
-    for (int i = 0; i < (int)(incount); i++) {
+    ABI_TMP(int, n_array_of_requests, array_of_requests != NULL ? incount : 0);
+    for (int i = 0; array_of_requests != NULL && i < (int)(incount); i++) {
         n_array_of_requests[i] = abi_h2n(array_of_requests[i]);
     }
     ABI_TMP(abi_nstatus_t, n_array_of_statuses, array_of_statuses == MPI_STATUSES_IGNORE ? 0 : incount);
     for (int i = 0; array_of_statuses != MPI_STATUSES_IGNORE && i < (int)(incount); i++) {
         n_array_of_statuses[i].error = ABI_N_ERROR_UNSET;
     }
-    int rc = abi_n.Waitsome(incount, n_array_of_requests, outcount, array_of_indices, array_of_statuses == MPI_STATUSES_IGNORE ? ABI_N_STATUSES_IGNORE : n_array_of_statuses);
-    for (int i = 0; i < (int)(incount); i++) {
+    int rc = abi_n.Waitsome(incount, array_of_requests != NULL ? n_array_of_requests : NULL, outcount, array_of_indices, array_of_statuses == MPI_STATUSES_IGNORE ? ABI_N_STATUSES_IGNORE : n_array_of_statuses);
+    for (int i = 0; array_of_requests != NULL && i < (int)(incount); i++) {
         array_of_requests[i] = abi_n2h(Request, n_array_of_requests[i]);
     }
     if (array_of_statuses != MPI_STATUSES_IGNORE) {
@@ -3235,9 +3305,9 @@ int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, i
 
 int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
-    int n_win = 0;
-    int rc = abi_n.Win_allocate(size, disp_unit, abi_h2n(info), abi_h2n(comm), baseptr, &n_win);
-    if (rc == 0) {
+    int n_win = ABI_N_UNSET;
+    int rc = abi_n.Win_allocate(size, disp_unit, abi_h2n(info), abi_h2n(comm), baseptr, win != NULL ? &n_win : NULL);
+    if (win != NULL && n_win != ABI_N_UNSET) {
         *win = abi_n2h(Win, n_win);
     }
     return abi_err_out(rc);
@@ -3246,9 +3316,9 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm
 
 int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
-    int n_win = 0;
-    int rc = abi_n.Win_allocate_shared(size, disp_unit, abi_h2n(info), abi_h2n(comm), baseptr, &n_win);
-    if (rc == 0) {
+    int n_win = ABI_N_UNSET;
+    int rc = abi_n.Win_allocate_shared(size, disp_unit, abi_h2n(info), abi_h2n(comm), baseptr, win != NULL ? &n_win : NULL);
+    if (win != NULL && n_win != ABI_N_UNSET) {
         *win = abi_n2h(Win, n_win);
     }
     return abi_err_out(rc);
@@ -3278,9 +3348,9 @@ int PMPI_Win_complete(MPI_Win win)
 
 int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
-    int n_win = 0;
-    int rc = abi_n.Win_create(abi_buf(base), size, disp_unit, abi_h2n(info), abi_h2n(comm), &n_win);
-    if (rc == 0) {
+    int n_win = ABI_N_UNSET;
+    int rc = abi_n.Win_create(abi_buf(base), size, disp_unit, abi_h2n(info), abi_h2n(comm), win != NULL ? &n_win : NULL);
+    if (win != NULL && n_win != ABI_N_UNSET) {
         *win = abi_n2h(Win, n_win);
     }
     return abi_err_out(rc);
@@ -3289,9 +3359,9 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
 
 int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
-    int n_win = 0;
-    int rc = abi_n.Win_create_dynamic(abi_h2n(info), abi_h2n(comm), &n_win);
-    if (rc == 0) {
+    int n_win = ABI_N_UNSET;
+    int rc = abi_n.Win_create_dynamic(abi_h2n(info), abi_h2n(comm), win != NULL ? &n_win : NULL);
+    if (win != NULL && n_win != ABI_N_UNSET) {
         *win = abi_n2h(Win, n_win);
     }
     return abi_err_out(rc);
@@ -3321,7 +3391,7 @@ int PMPI_Win_fence(int assert, MPI_Win win)
 
 int PMPI_Win_flush(int rank, MPI_Win win)
 {
-    int rc = abi_n.Win_flush(rank, abi_h2n(win));
+    int rc = abi_n.Win_flush(abi_rank_in(rank), abi_h2n(win));
     return abi_err_out(rc);
 }
 #pragma weak MPI_Win_flush = PMPI_Win_flush
@@ -3335,7 +3405,7 @@ int PMPI_Win_flush_all(MPI_Win win)
 
 int PMPI_Win_flush_local(int rank, MPI_Win win)
 {
-    int rc = abi_n.Win_flush_local(rank, abi_h2n(win));
+    int rc = abi_n.Win_flush_local(abi_rank_in(rank), abi_h2n(win));
     return abi_err_out(rc);
 }
 #pragma weak MPI_Win_flush_local = PMPI_Win_flush_local
@@ -3349,9 +3419,11 @@ int PMPI_Win_flush_local_all(MPI_Win win)
 
 int PMPI_Win_free(MPI_Win *win)
 {
-    int n_win = abi_h2n(*win);
-    int rc = abi_n.Win_free(&n_win);
-    *win = abi_n2h(Win, n_win);
+    int n_win = win != NULL ? abi_h2n(*win) : 0;
+    int rc = abi_n.Win_free(win != NULL ? &n_win : NULL);
+    if (win != NULL) {
+        *win = abi_n2h(Win, n_win);
+    }
     return abi_err_out(rc);
 }
 #pragma weak MPI_Win_free = PMPI_Win_free
@@ -3367,9 +3439,9 @@ int PMPI_Win_free_keyval(int *win_keyval)
 
 int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 {
-    int n_errhandler = 0;
-    int rc = abi_n.Win_get_errhandler(abi_h2n(win), &n_errhandler);
-    if (rc == 0) {
+    int n_errhandler = ABI_N_UNSET;
+    int rc = abi_n.Win_get_errhandler(abi_h2n(win), errhandler != NULL ? &n_errhandler : NULL);
+    if (errhandler != NULL && n_errhandler != ABI_N_UNSET) {
         *errhandler = abi_n2h(Errhandler, n_errhandler);
     }
     return abi_err_out(rc);
@@ -3378,9 +3450,9 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 
 int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
 {
-    int n_group = 0;
-    int rc = abi_n.Win_get_group(abi_h2n(win), &n_group);
-    if (rc == 0) {
+    int n_group = ABI_N_UNSET;
+    int rc = abi_n.Win_get_group(abi_h2n(win), group != NULL ? &n_group : NULL);
+    if (group != NULL && n_group != ABI_N_UNSET) {
         *group = abi_n2h(Group, n_group);
     }
     return abi_err_out(rc);
@@ -3389,9 +3461,9 @@ int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
 
 int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 {
-    int n_info_used = 0;
-    int rc = abi_n.Win_get_info(abi_h2n(win), &n_info_used);
-    if (rc == 0) {
+    int n_info_used = ABI_N_UNSET;
+    int rc = abi_n.Win_get_info(abi_h2n(win), info_used != NULL ? &n_info_used : NULL);
+    if (info_used != NULL && n_info_used != ABI_N_UNSET) {
         *info_used = abi_n2h(Info, n_info_used);
     }
     return abi_err_out(rc);
@@ -3407,7 +3479,7 @@ int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
 
 int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 {
-    int rc = abi_n.Win_lock(abi_lock_in(lock_type), rank, abi_mode_in(assert), abi_h2n(win));
+    int rc = abi_n.Win_lock(abi_lock_in(lock_type), abi_rank_in(rank), abi_mode_in(assert), abi_h2n(win));
     return abi_err_out(rc);
 }
 #pragma weak MPI_Win_lock = PMPI_Win_lock
@@ -3456,7 +3528,7 @@ int PMPI_Win_set_name(MPI_Win win, const char *win_name)
 
 int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
 {
-    int rc = abi_n.Win_shared_query(abi_h2n(win), rank, size, disp_unit, baseptr);
+    int rc = abi_n.Win_shared_query(abi_h2n(win), abi_rank_in(rank), size, disp_unit, baseptr);
     return abi_err_out(rc);
 }
 #pragma weak MPI_Win_shared_query = PMPI_Win_shared_query
@@ -3484,7 +3556,7 @@ int PMPI_Win_test(MPI_Win win, int *flag)
 
 int PMPI_Win_unlock(int rank, MPI_Win win)
 {
-    int rc = abi_n.Win_unlock(rank, abi_h2n(win));
+    int rc = abi_n.Win_unlock(abi_rank_in(rank), abi_h2n(win));
     return abi_err_out(rc);
 }
 #pragma weak MPI_Win_unlock = PMPI_Win_unlock

@@ -44,7 +44,7 @@ HANDLE_TYPES = set(HANDLE_KINDS.values())
 
 # scalar integer kinds whose values the two ABIs spell differently: kind -> map group
 ENUM_KINDS = {
-    "RANK": "rank", "TAG": "tag", "THREAD_LEVEL": "thread", "ORDER": "order",
+    "RANK": "rank", "RANK_NNI": "rank", "TAG": "tag", "THREAD_LEVEL": "thread", "ORDER": "order",
     "COMBINER": "combiner", "COMM_COMPARISON": "compare", "GROUP_COMPARISON": "compare",
     "TOPOLOGY_TYPE": "topo", "SPLIT_TYPE": "split", "LOCK_TYPE": "lock",
     "TYPECLASS": "typeclass", "KEYVAL": "keyval", "COLOR": "undefined",
@@ -96,7 +96,7 @@ PASS_KINDS = {
     "POLYDTYPE_NUM_ELEM_NNI", "POLYDTYPE_NUM_ELEM_PI", "POLYDTYPE_PACK_SIZE",
     "POLYDTYPE_STRIDE_BYTES", "POLYLOCATION", "POLYNUM_BYTES", "POLYNUM_BYTES_NNI",
     "POLYNUM_PARAM_VALUES", "POLYRMA_DISPLACEMENT", "POLYXFER_NUM_ELEM",
-    "POLYXFER_NUM_ELEM_NNI", "PROCESS_GRID_SIZE", "PROFILE_LEVEL", "RANK_NNI",
+    "POLYXFER_NUM_ELEM_NNI", "PROCESS_GRID_SIZE", "PROFILE_LEVEL",
     "RMA_DISPLACEMENT_NNI", "STRING", "STRING_2DARRAY", "STRING_ARRAY", "STRING_LENGTH",
     "VERSION", "WINDOW_SIZE", "WIN_ATTACH_SIZE", "XFER_NUM_ELEM", "XFER_NUM_ELEM_NNI",
     "EXTRA_STATE", "EXTRA_STATE2", "TYPECLASS_SIZE",
@@ -222,33 +222,39 @@ def wrapper(c, native_name):
         args.append(c_decl(decl))
         if kind in HANDLE_KINDS:
             t = HANDLE_KINDS[kind]
+            # a NULL pointer goes to the native call as NULL, which reports it
             if not is_array:
                 if direction == "in" and ps["pointer"]:
-                    pre.append("int n_%s = abi_h2n(*%s);" % (n, n))
-                    call.append("&n_%s" % n)
+                    pre.append("int n_%s = %s != NULL ? abi_h2n(*%s) : 0;" % (n, n, n))
+                    call.append("%s != NULL ? &n_%s : NULL" % (n, n))
                 elif direction == "in":
                     call.append("abi_h2n(%s)" % n)
                 elif direction == "out":
-                    pre.append("int n_%s = 0;" % n)
-                    call.append("&n_%s" % n)
-                    post.append("if (rc == 0) {\n        *%s = abi_n2h(%s, n_%s);\n    }"
-                                % (n, t, n))
+                    # written back whenever the native call wrote it (MPI_COMM_NULL on errors)
+                    pre.append("int n_%s = ABI_N_UNSET;" % n)
+                    call.append("%s != NULL ? &n_%s : NULL" % (n, n))
+                    post.append("if (%s != NULL && n_%s != ABI_N_UNSET) {\n        *%s = "
+                                "abi_n2h(%s, n_%s);\n    }" % (n, n, n, t, n))
                 else:
-                    pre.append("int n_%s = abi_h2n(*%s);" % (n, n))
-                    call.append("&n_%s" % n)
-                    post.append("*%s = abi_n2h(%s, n_%s);" % (n, t, n))
+                    pre.append("int n_%s = %s != NULL ? abi_h2n(*%s) : 0;" % (n, n, n))
+                    call.append("%s != NULL ? &n_%s : NULL" % (n, n))
+                    post.append("if (%s != NULL) {\n        *%s = abi_n2h(%s, n_%s);\n    }"
+                                % (n, n, t, n))
             else:
                 if length == "*" or length is None or not re.match(r"^\w+$", length):
                     raise Unbound("%s: a handle array of length %s" % (n, length))
-                pre.append("ABI_TMP(int, n_%s, %s);" % (n, length))
+                pre.append("ABI_TMP(int, n_%s, %s != NULL ? %s : 0);" % (n, n, length))
                 cleanup.append("ABI_TMP_FREE(n_%s);" % n)
-                call.append("n_%s" % n)
+                call.append("%s != NULL ? n_%s : NULL" % (n, n))
                 if direction in ("in", "inout"):
-                    pre.append("for (int i = 0; i < (int)(%s); i++) {\n        n_%s[i] = "
-                               "abi_h2n(%s[i]);\n    }" % (length, n, n))
+                    pre.append("for (int i = 0; %s != NULL && i < (int)(%s); i++) {\n        "
+                               "n_%s[i] = abi_h2n(%s[i]);\n    }" % (n, length, n, n))
                 if direction in ("out", "inout"):
-                    post.append("for (int i = 0; i < (int)(%s); i++) {\n        %s[i] = "
-                                "abi_n2h(%s, n_%s[i]);\n    }" % (length, n, t, n))
+                    # an output array only when the call succeeded; requests always (some
+                    # may have completed before an error)
+                    cond = "%s != NULL%s" % (n, " && rc == 0" if direction == "out" else "")
+                    post.append("for (int i = 0; %s && i < (int)(%s); i++) {\n        %s[i] = "
+                                "abi_n2h(%s, n_%s[i]);\n    }" % (cond, length, n, t, n))
         elif kind == "STATUS":
             if not is_array:
                 pre.append("abi_nstatus_t n_%s;" % n)
@@ -282,22 +288,23 @@ def wrapper(c, native_name):
                 call.append(n)  # the exit status, not an MPI error code
                 continue
             if is_array:
-                if kind == "RANK" and direction == "in" and not isinstance(length, str):
-                    call.append(n)  # the edges of a graph: ranks, never a sentinel
+                simple = isinstance(length, str) and re.match(r"^\w+$", length)
+                if kind in ("RANK", "RANK_NNI") and not simple:
+                    call.append(n)  # the edges of a graph, neighbours: never a sentinel
                     continue
-                if kind == "RANK" and direction == "in" and re.match(r"^\w+$", length):
+                if kind in ("RANK", "RANK_NNI") and direction == "in":
                     # MPI_PROC_NULL may be among them (MPI_Group_translate_ranks)
-                    pre.append("ABI_TMP(int, n_%s, %s);" % (n, length))
-                    pre.append("for (int i = 0; i < (int)(%s); i++) {\n        n_%s[i] = "
-                               "abi_rank_in(%s[i]);\n    }" % (length, n, n))
+                    pre.append("ABI_TMP(int, n_%s, %s != NULL ? %s : 0);" % (n, n, length))
+                    pre.append("for (int i = 0; %s != NULL && i < (int)(%s); i++) {\n        "
+                               "n_%s[i] = abi_rank_in(%s[i]);\n    }" % (n, length, n, n))
                     cleanup.append("ABI_TMP_FREE(n_%s);" % n)
-                    call.append("n_%s" % n)
+                    call.append("%s != NULL ? n_%s : NULL" % (n, n))
                     continue
-                if kind == "RANK" and direction == "out" and re.match(r"^\w+$", length):
+                if kind in ("RANK", "RANK_NNI") and direction == "out":
                     call.append(n)
-                    post.append("if (rc == 0) {\n        for (int i = 0; i < (int)(%s); i++) "
-                                "{\n            %s[i] = abi_rank_out(%s[i]);\n        }\n    }"
-                                % (length, n, n))
+                    post.append("for (int i = 0; rc == 0 && %s != NULL && i < (int)(%s); i++) "
+                                "{\n        %s[i] = abi_rank_out(%s[i]);\n    }"
+                                % (n, length, n, n))
                     continue
                 if kind == "INDEX":
                     call.append(n)  # indices into arrays
@@ -409,7 +416,8 @@ def tables(abi_h, native_h, version):
         for d, from_abi in (("in", True), ("out", False)):
             pairs = [("ABI_" + n[4:], n) if from_abi else (n, "ABI_" + n[4:]) for n in names]
             if bits:
-                out.append("int abi_%s_%s(int v)\n{\n    int r = 0;" % (g, d))
+                out.append("int abi_%s_%s(int v)\n{\n    int r = v & ~(%s);" % (
+                    g, d, " | ".join(a for a, b in pairs)))
                 out += ["    r |= (v & %s) ? %s : 0;" % p for p in pairs]
                 out.append("    return r;\n}\n")
             else:

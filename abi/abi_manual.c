@@ -459,30 +459,43 @@ int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_
 }
 #pragma weak MPI_Comm_spawn_multiple = PMPI_Comm_spawn_multiple
 
-int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
-                            const int array_of_distribs[], const int array_of_dargs[],
-                            const int array_of_psizes[], int order, MPI_Datatype oldtype,
-                            MPI_Datatype *newtype)
+/* darray's distributions and their arguments, native, in one array of 2 * ndims */
+static int *darray_in(int ndims, const int *distribs, const int *dargs)
 {
-    ABI_TMP(int, distribs, 2 * ndims);
-    for (int i = 0; i < ndims; i++) {
-        distribs[i] = abi_map_distribute_in(array_of_distribs[i]);
+    int *t = malloc(sizeof(int) * (size_t)(ndims > 0 ? 2 * ndims : 1));
+    for (int i = 0; t != NULL && i < ndims; i++) {
+        t[i] = abi_map_distribute_in(distribs[i]);
         /* a distribution argument is a block size, or MPI_DISTRIBUTE_DFLT_DARG */
-        distribs[ndims + i] = array_of_dargs[i] == MPI_DISTRIBUTE_DFLT_DARG
-                                  ? abi_map_distribute_in(MPI_DISTRIBUTE_DFLT_DARG)
-                                  : array_of_dargs[i];
+        t[ndims + i] = dargs[i] == MPI_DISTRIBUTE_DFLT_DARG
+                           ? abi_map_distribute_in(MPI_DISTRIBUTE_DFLT_DARG)
+                           : dargs[i];
     }
-    int n = 0;
-    int rc =
-        abi_n.Type_create_darray(size, rank, ndims, array_of_gsizes, distribs, distribs + ndims,
-                                 array_of_psizes, abi_order_in(order), abi_h2n(oldtype), &n);
-    ABI_TMP_FREE(distribs);
-    if (rc == 0) {
-        *newtype = abi_n2h(Datatype, n);
-    }
-    return abi_err_out(rc);
+    return t;
 }
+
+#define DARRAY(suffix, G)                                                                          \
+    int PMPI_Type_create_darray##suffix(int size, int rank, int ndims, const G array_of_gsizes[],  \
+                                        const int array_of_distribs[], const int array_of_dargs[], \
+                                        const int array_of_psizes[], int order,                    \
+                                        MPI_Datatype oldtype, MPI_Datatype *newtype)               \
+    {                                                                                              \
+        int *d = darray_in(ndims, array_of_distribs, array_of_dargs), n = ABI_N_UNSET;             \
+        if (d == NULL) {                                                                           \
+            return MPI_ERR_NO_MEM;                                                                 \
+        }                                                                                          \
+        int rc = abi_n.Type_create_darray##suffix(size, rank, ndims, array_of_gsizes, d,           \
+                                                  d + (ndims > 0 ? ndims : 0), array_of_psizes,    \
+                                                  abi_order_in(order), abi_h2n(oldtype), &n);      \
+        free(d);                                                                                   \
+        if (rc == 0) {                                                                             \
+            *newtype = abi_n2h(Datatype, n);                                                       \
+        }                                                                                          \
+        return abi_err_out(rc);                                                                    \
+    }
+DARRAY(, int)
+DARRAY(_c, MPI_Count)
 #pragma weak MPI_Type_create_darray = PMPI_Type_create_darray
+#pragma weak MPI_Type_create_darray_c = PMPI_Type_create_darray_c
 
 /* compi's MPI_Pcontrol only looks at the level */
 int PMPI_Pcontrol(const int level, ...)

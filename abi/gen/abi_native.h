@@ -14,16 +14,26 @@ struct abi_native {
     MPI_Aint (*Aint_add)(MPI_Aint base, MPI_Aint disp);
     MPI_Aint (*Aint_diff)(MPI_Aint addr1, MPI_Aint addr2);
     int (*Allgather)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, int recvcount, int recvtype, int comm);
+    int (*Allgather_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, MPI_Count recvcount, int recvtype, int comm);
     int (*Allgather_init)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, int recvcount, int recvtype, int comm, int info, int *request);
+    int (*Allgather_init_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, MPI_Count recvcount, int recvtype, int comm, int info, int *request);
     int (*Allgatherv)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, const int recvcounts[], const int displs[], int recvtype, int comm);
+    int (*Allgatherv_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], int recvtype, int comm);
     int (*Allgatherv_init)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, const int recvcounts[], const int displs[], int recvtype, int comm, int info, int *request);
+    int (*Allgatherv_init_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], int recvtype, int comm, int info, int *request);
     int (*Alloc_mem)(MPI_Aint size, int info, void *baseptr);
     int (*Allreduce)(const void *sendbuf, void *recvbuf, int count, int datatype, int op, int comm);
+    int (*Allreduce_c)(const void *sendbuf, void *recvbuf, MPI_Count count, int datatype, int op, int comm);
     int (*Allreduce_init)(const void *sendbuf, void *recvbuf, int count, int datatype, int op, int comm, int info, int *request);
+    int (*Allreduce_init_c)(const void *sendbuf, void *recvbuf, MPI_Count count, int datatype, int op, int comm, int info, int *request);
     int (*Alltoall)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, int recvcount, int recvtype, int comm);
+    int (*Alltoall_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, MPI_Count recvcount, int recvtype, int comm);
     int (*Alltoall_init)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, int recvcount, int recvtype, int comm, int info, int *request);
+    int (*Alltoall_init_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, MPI_Count recvcount, int recvtype, int comm, int info, int *request);
     int (*Alltoallv)(const void *sendbuf, const int sendcounts[], const int sdispls[], int sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], int recvtype, int comm);
+    int (*Alltoallv_c)(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], int sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], int recvtype, int comm);
     int (*Alltoallv_init)(const void *sendbuf, const int sendcounts[], const int sdispls[], int sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], int recvtype, int comm, int info, int *request);
+    int (*Alltoallv_init_c)(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], int sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], int recvtype, int comm, int info, int *request);
     int (*Alltoallw)(const void *sendbuf, const int sendcounts[], const int sdispls[], const int sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const int recvtypes[], int comm);
     int (*Attr_delete)(int comm, int keyval);
     int (*Attr_get)(int comm, int keyval, void *attribute_val, int *flag);
@@ -31,7 +41,9 @@ struct abi_native {
     int (*Barrier)(int comm);
     int (*Barrier_init)(int comm, int info, int *request);
     int (*Bcast)(void *buffer, int count, int datatype, int root, int comm);
+    int (*Bcast_c)(void *buffer, MPI_Count count, int datatype, int root, int comm);
     int (*Bcast_init)(void *buffer, int count, int datatype, int root, int comm, int info, int *request);
+    int (*Bcast_init_c)(void *buffer, MPI_Count count, int datatype, int root, int comm, int info, int *request);
     int (*Bsend)(const void *buf, int count, int datatype, int dest, int tag, int comm);
     int (*Bsend_c)(const void *buf, MPI_Count count, int datatype, int dest, int tag, int comm);
     int (*Bsend_init)(const void *buf, int count, int datatype, int dest, int tag, int comm, int *request);
@@ -99,15 +111,21 @@ struct abi_native {
     int (*Error_class)(int errorcode, int *errorclass);
     int (*Error_string)(int errorcode, char *string, int *resultlen);
     int (*Exscan)(const void *sendbuf, void *recvbuf, int count, int datatype, int op, int comm);
+    int (*Exscan_c)(const void *sendbuf, void *recvbuf, MPI_Count count, int datatype, int op, int comm);
     int (*Exscan_init)(const void *sendbuf, void *recvbuf, int count, int datatype, int op, int comm, int info, int *request);
+    int (*Exscan_init_c)(const void *sendbuf, void *recvbuf, MPI_Count count, int datatype, int op, int comm, int info, int *request);
     int (*Fetch_and_op)(const void *origin_addr, void *result_addr, int datatype, int target_rank, MPI_Aint target_disp, int op, int win);
     int (*Finalize)(void);
     int (*Finalized)(int *flag);
     int (*Free_mem)(void *base);
     int (*Gather)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, int recvcount, int recvtype, int root, int comm);
+    int (*Gather_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, MPI_Count recvcount, int recvtype, int root, int comm);
     int (*Gather_init)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, int recvcount, int recvtype, int root, int comm, int info, int *request);
+    int (*Gather_init_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, MPI_Count recvcount, int recvtype, int root, int comm, int info, int *request);
     int (*Gatherv)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, const int recvcounts[], const int displs[], int recvtype, int root, int comm);
+    int (*Gatherv_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], int recvtype, int root, int comm);
     int (*Gatherv_init)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, const int recvcounts[], const int displs[], int recvtype, int root, int comm, int info, int *request);
+    int (*Gatherv_init_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], int recvtype, int root, int comm, int info, int *request);
     int (*Get)(void *origin_addr, int origin_count, int origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, int target_datatype, int win);
     int (*Get_accumulate)(const void *origin_addr, int origin_count, int origin_datatype, void *result_addr, int result_count, int result_datatype, int target_rank, MPI_Aint target_disp, int target_count, int target_datatype, int op, int win);
     int (*Get_address)(const void *location, MPI_Aint *address);
@@ -141,25 +159,38 @@ struct abi_native {
     int (*Group_translate_ranks)(int group1, int n, const int ranks1[], int group2, int ranks2[]);
     int (*Group_union)(int group1, int group2, int *newgroup);
     int (*Iallgather)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, int recvcount, int recvtype, int comm, int *request);
+    int (*Iallgather_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, MPI_Count recvcount, int recvtype, int comm, int *request);
     int (*Iallgatherv)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, const int recvcounts[], const int displs[], int recvtype, int comm, int *request);
+    int (*Iallgatherv_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], int recvtype, int comm, int *request);
     int (*Iallreduce)(const void *sendbuf, void *recvbuf, int count, int datatype, int op, int comm, int *request);
+    int (*Iallreduce_c)(const void *sendbuf, void *recvbuf, MPI_Count count, int datatype, int op, int comm, int *request);
     int (*Ialltoall)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, int recvcount, int recvtype, int comm, int *request);
+    int (*Ialltoall_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, MPI_Count recvcount, int recvtype, int comm, int *request);
     int (*Ialltoallv)(const void *sendbuf, const int sendcounts[], const int sdispls[], int sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], int recvtype, int comm, int *request);
+    int (*Ialltoallv_c)(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], int sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], int recvtype, int comm, int *request);
     int (*Ialltoallw)(const void *sendbuf, const int sendcounts[], const int sdispls[], const int sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const int recvtypes[], int comm, int *request);
     int (*Ibarrier)(int comm, int *request);
     int (*Ibcast)(void *buffer, int count, int datatype, int root, int comm, int *request);
+    int (*Ibcast_c)(void *buffer, MPI_Count count, int datatype, int root, int comm, int *request);
     int (*Ibsend)(const void *buf, int count, int datatype, int dest, int tag, int comm, int *request);
     int (*Ibsend_c)(const void *buf, MPI_Count count, int datatype, int dest, int tag, int comm, int *request);
     int (*Iexscan)(const void *sendbuf, void *recvbuf, int count, int datatype, int op, int comm, int *request);
+    int (*Iexscan_c)(const void *sendbuf, void *recvbuf, MPI_Count count, int datatype, int op, int comm, int *request);
     int (*Igather)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, int recvcount, int recvtype, int root, int comm, int *request);
+    int (*Igather_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, MPI_Count recvcount, int recvtype, int root, int comm, int *request);
     int (*Igatherv)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, const int recvcounts[], const int displs[], int recvtype, int root, int comm, int *request);
+    int (*Igatherv_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], int recvtype, int root, int comm, int *request);
     int (*Improbe)(int source, int tag, int comm, int *flag, int *message, abi_nstatus_t *status);
     int (*Imrecv)(void *buf, int count, int datatype, int *message, int *request);
     int (*Imrecv_c)(void *buf, MPI_Count count, int datatype, int *message, int *request);
     int (*Ineighbor_allgather)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, int recvcount, int recvtype, int comm, int *request);
+    int (*Ineighbor_allgather_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, MPI_Count recvcount, int recvtype, int comm, int *request);
     int (*Ineighbor_allgatherv)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, const int recvcounts[], const int displs[], int recvtype, int comm, int *request);
+    int (*Ineighbor_allgatherv_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], int recvtype, int comm, int *request);
     int (*Ineighbor_alltoall)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, int recvcount, int recvtype, int comm, int *request);
+    int (*Ineighbor_alltoall_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, MPI_Count recvcount, int recvtype, int comm, int *request);
     int (*Ineighbor_alltoallv)(const void *sendbuf, const int sendcounts[], const int sdispls[], int sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], int recvtype, int comm, int *request);
+    int (*Ineighbor_alltoallv_c)(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], int sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], int recvtype, int comm, int *request);
     int (*Info_create)(int *info);
     int (*Info_create_env)(int argc, char argv[], int *info);
     int (*Info_delete)(int info, const char *key);
@@ -181,14 +212,20 @@ struct abi_native {
     int (*Irecv)(void *buf, int count, int datatype, int source, int tag, int comm, int *request);
     int (*Irecv_c)(void *buf, MPI_Count count, int datatype, int source, int tag, int comm, int *request);
     int (*Ireduce)(const void *sendbuf, void *recvbuf, int count, int datatype, int op, int root, int comm, int *request);
+    int (*Ireduce_c)(const void *sendbuf, void *recvbuf, MPI_Count count, int datatype, int op, int root, int comm, int *request);
     int (*Ireduce_scatter)(const void *sendbuf, void *recvbuf, const int recvcounts[], int datatype, int op, int comm, int *request);
     int (*Ireduce_scatter_block)(const void *sendbuf, void *recvbuf, int recvcount, int datatype, int op, int comm, int *request);
+    int (*Ireduce_scatter_block_c)(const void *sendbuf, void *recvbuf, MPI_Count recvcount, int datatype, int op, int comm, int *request);
+    int (*Ireduce_scatter_c)(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], int datatype, int op, int comm, int *request);
     int (*Irsend)(const void *buf, int count, int datatype, int dest, int tag, int comm, int *request);
     int (*Irsend_c)(const void *buf, MPI_Count count, int datatype, int dest, int tag, int comm, int *request);
     int (*Is_thread_main)(int *flag);
     int (*Iscan)(const void *sendbuf, void *recvbuf, int count, int datatype, int op, int comm, int *request);
+    int (*Iscan_c)(const void *sendbuf, void *recvbuf, MPI_Count count, int datatype, int op, int comm, int *request);
     int (*Iscatter)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, int recvcount, int recvtype, int root, int comm, int *request);
+    int (*Iscatter_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, MPI_Count recvcount, int recvtype, int root, int comm, int *request);
     int (*Iscatterv)(const void *sendbuf, const int sendcounts[], const int displs[], int sendtype, void *recvbuf, int recvcount, int recvtype, int root, int comm, int *request);
+    int (*Iscatterv_c)(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], int sendtype, void *recvbuf, MPI_Count recvcount, int recvtype, int root, int comm, int *request);
     int (*Isend)(const void *buf, int count, int datatype, int dest, int tag, int comm, int *request);
     int (*Isend_c)(const void *buf, MPI_Count count, int datatype, int dest, int tag, int comm, int *request);
     int (*Isendrecv)(const void *sendbuf, int sendcount, int sendtype, int dest, int sendtag, void *recvbuf, int recvcount, int recvtype, int source, int recvtag, int comm, int *request);
@@ -204,13 +241,21 @@ struct abi_native {
     int (*Mrecv)(void *buf, int count, int datatype, int *message, abi_nstatus_t *status);
     int (*Mrecv_c)(void *buf, MPI_Count count, int datatype, int *message, abi_nstatus_t *status);
     int (*Neighbor_allgather)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, int recvcount, int recvtype, int comm);
+    int (*Neighbor_allgather_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, MPI_Count recvcount, int recvtype, int comm);
     int (*Neighbor_allgather_init)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, int recvcount, int recvtype, int comm, int info, int *request);
+    int (*Neighbor_allgather_init_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, MPI_Count recvcount, int recvtype, int comm, int info, int *request);
     int (*Neighbor_allgatherv)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, const int recvcounts[], const int displs[], int recvtype, int comm);
+    int (*Neighbor_allgatherv_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], int recvtype, int comm);
     int (*Neighbor_allgatherv_init)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, const int recvcounts[], const int displs[], int recvtype, int comm, int info, int *request);
+    int (*Neighbor_allgatherv_init_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], int recvtype, int comm, int info, int *request);
     int (*Neighbor_alltoall)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, int recvcount, int recvtype, int comm);
+    int (*Neighbor_alltoall_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, MPI_Count recvcount, int recvtype, int comm);
     int (*Neighbor_alltoall_init)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, int recvcount, int recvtype, int comm, int info, int *request);
+    int (*Neighbor_alltoall_init_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, MPI_Count recvcount, int recvtype, int comm, int info, int *request);
     int (*Neighbor_alltoallv)(const void *sendbuf, const int sendcounts[], const int sdispls[], int sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], int recvtype, int comm);
+    int (*Neighbor_alltoallv_c)(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], int sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], int recvtype, int comm);
     int (*Neighbor_alltoallv_init)(const void *sendbuf, const int sendcounts[], const int sdispls[], int sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], int recvtype, int comm, int info, int *request);
+    int (*Neighbor_alltoallv_init_c)(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], int sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], int recvtype, int comm, int info, int *request);
     int (*Op_commutative)(int op, int *commute);
     int (*Op_create)(void *user_fn, int commute, int *op);
     int (*Op_create_c)(void *user_fn, int commute, int *op);
@@ -241,13 +286,19 @@ struct abi_native {
     int (*Recv_init)(void *buf, int count, int datatype, int source, int tag, int comm, int *request);
     int (*Recv_init_c)(void *buf, MPI_Count count, int datatype, int source, int tag, int comm, int *request);
     int (*Reduce)(const void *sendbuf, void *recvbuf, int count, int datatype, int op, int root, int comm);
+    int (*Reduce_c)(const void *sendbuf, void *recvbuf, MPI_Count count, int datatype, int op, int root, int comm);
     int (*Reduce_init)(const void *sendbuf, void *recvbuf, int count, int datatype, int op, int root, int comm, int info, int *request);
+    int (*Reduce_init_c)(const void *sendbuf, void *recvbuf, MPI_Count count, int datatype, int op, int root, int comm, int info, int *request);
     int (*Reduce_local)(const void *inbuf, void *inoutbuf, int count, int datatype, int op);
     int (*Reduce_local_c)(const void *inbuf, void *inoutbuf, MPI_Count count, int datatype, int op);
     int (*Reduce_scatter)(const void *sendbuf, void *recvbuf, const int recvcounts[], int datatype, int op, int comm);
     int (*Reduce_scatter_block)(const void *sendbuf, void *recvbuf, int recvcount, int datatype, int op, int comm);
+    int (*Reduce_scatter_block_c)(const void *sendbuf, void *recvbuf, MPI_Count recvcount, int datatype, int op, int comm);
     int (*Reduce_scatter_block_init)(const void *sendbuf, void *recvbuf, int recvcount, int datatype, int op, int comm, int info, int *request);
+    int (*Reduce_scatter_block_init_c)(const void *sendbuf, void *recvbuf, MPI_Count recvcount, int datatype, int op, int comm, int info, int *request);
+    int (*Reduce_scatter_c)(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], int datatype, int op, int comm);
     int (*Reduce_scatter_init)(const void *sendbuf, void *recvbuf, const int recvcounts[], int datatype, int op, int comm, int info, int *request);
+    int (*Reduce_scatter_init_c)(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], int datatype, int op, int comm, int info, int *request);
     int (*Request_free)(int *request);
     int (*Request_get_status)(int request, int *flag, abi_nstatus_t *status);
     int (*Rget)(void *origin_addr, int origin_count, int origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, int target_datatype, int win, int *request);
@@ -258,11 +309,17 @@ struct abi_native {
     int (*Rsend_init)(const void *buf, int count, int datatype, int dest, int tag, int comm, int *request);
     int (*Rsend_init_c)(const void *buf, MPI_Count count, int datatype, int dest, int tag, int comm, int *request);
     int (*Scan)(const void *sendbuf, void *recvbuf, int count, int datatype, int op, int comm);
+    int (*Scan_c)(const void *sendbuf, void *recvbuf, MPI_Count count, int datatype, int op, int comm);
     int (*Scan_init)(const void *sendbuf, void *recvbuf, int count, int datatype, int op, int comm, int info, int *request);
+    int (*Scan_init_c)(const void *sendbuf, void *recvbuf, MPI_Count count, int datatype, int op, int comm, int info, int *request);
     int (*Scatter)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, int recvcount, int recvtype, int root, int comm);
+    int (*Scatter_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, MPI_Count recvcount, int recvtype, int root, int comm);
     int (*Scatter_init)(const void *sendbuf, int sendcount, int sendtype, void *recvbuf, int recvcount, int recvtype, int root, int comm, int info, int *request);
+    int (*Scatter_init_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, MPI_Count recvcount, int recvtype, int root, int comm, int info, int *request);
     int (*Scatterv)(const void *sendbuf, const int sendcounts[], const int displs[], int sendtype, void *recvbuf, int recvcount, int recvtype, int root, int comm);
+    int (*Scatterv_c)(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], int sendtype, void *recvbuf, MPI_Count recvcount, int recvtype, int root, int comm);
     int (*Scatterv_init)(const void *sendbuf, const int sendcounts[], const int displs[], int sendtype, void *recvbuf, int recvcount, int recvtype, int root, int comm, int info, int *request);
+    int (*Scatterv_init_c)(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], int sendtype, void *recvbuf, MPI_Count recvcount, int recvtype, int root, int comm, int info, int *request);
     int (*Send)(const void *buf, int count, int datatype, int dest, int tag, int comm);
     int (*Send_c)(const void *buf, MPI_Count count, int datatype, int dest, int tag, int comm);
     int (*Send_init)(const void *buf, int count, int datatype, int dest, int tag, int comm, int *request);
@@ -406,16 +463,26 @@ struct abi_native {
     *(void **)&(t)->Aint_add = look("PMPI_Aint_add"); \
     *(void **)&(t)->Aint_diff = look("PMPI_Aint_diff"); \
     *(void **)&(t)->Allgather = look("PMPI_Allgather"); \
+    *(void **)&(t)->Allgather_c = look("PMPI_Allgather_c"); \
     *(void **)&(t)->Allgather_init = look("PMPI_Allgather_init"); \
+    *(void **)&(t)->Allgather_init_c = look("PMPI_Allgather_init_c"); \
     *(void **)&(t)->Allgatherv = look("PMPI_Allgatherv"); \
+    *(void **)&(t)->Allgatherv_c = look("PMPI_Allgatherv_c"); \
     *(void **)&(t)->Allgatherv_init = look("PMPI_Allgatherv_init"); \
+    *(void **)&(t)->Allgatherv_init_c = look("PMPI_Allgatherv_init_c"); \
     *(void **)&(t)->Alloc_mem = look("PMPI_Alloc_mem"); \
     *(void **)&(t)->Allreduce = look("PMPI_Allreduce"); \
+    *(void **)&(t)->Allreduce_c = look("PMPI_Allreduce_c"); \
     *(void **)&(t)->Allreduce_init = look("PMPI_Allreduce_init"); \
+    *(void **)&(t)->Allreduce_init_c = look("PMPI_Allreduce_init_c"); \
     *(void **)&(t)->Alltoall = look("PMPI_Alltoall"); \
+    *(void **)&(t)->Alltoall_c = look("PMPI_Alltoall_c"); \
     *(void **)&(t)->Alltoall_init = look("PMPI_Alltoall_init"); \
+    *(void **)&(t)->Alltoall_init_c = look("PMPI_Alltoall_init_c"); \
     *(void **)&(t)->Alltoallv = look("PMPI_Alltoallv"); \
+    *(void **)&(t)->Alltoallv_c = look("PMPI_Alltoallv_c"); \
     *(void **)&(t)->Alltoallv_init = look("PMPI_Alltoallv_init"); \
+    *(void **)&(t)->Alltoallv_init_c = look("PMPI_Alltoallv_init_c"); \
     *(void **)&(t)->Alltoallw = look("PMPI_Alltoallw"); \
     *(void **)&(t)->Attr_delete = look("PMPI_Attr_delete"); \
     *(void **)&(t)->Attr_get = look("PMPI_Attr_get"); \
@@ -423,7 +490,9 @@ struct abi_native {
     *(void **)&(t)->Barrier = look("PMPI_Barrier"); \
     *(void **)&(t)->Barrier_init = look("PMPI_Barrier_init"); \
     *(void **)&(t)->Bcast = look("PMPI_Bcast"); \
+    *(void **)&(t)->Bcast_c = look("PMPI_Bcast_c"); \
     *(void **)&(t)->Bcast_init = look("PMPI_Bcast_init"); \
+    *(void **)&(t)->Bcast_init_c = look("PMPI_Bcast_init_c"); \
     *(void **)&(t)->Bsend = look("PMPI_Bsend"); \
     *(void **)&(t)->Bsend_c = look("PMPI_Bsend_c"); \
     *(void **)&(t)->Bsend_init = look("PMPI_Bsend_init"); \
@@ -491,15 +560,21 @@ struct abi_native {
     *(void **)&(t)->Error_class = look("PMPI_Error_class"); \
     *(void **)&(t)->Error_string = look("PMPI_Error_string"); \
     *(void **)&(t)->Exscan = look("PMPI_Exscan"); \
+    *(void **)&(t)->Exscan_c = look("PMPI_Exscan_c"); \
     *(void **)&(t)->Exscan_init = look("PMPI_Exscan_init"); \
+    *(void **)&(t)->Exscan_init_c = look("PMPI_Exscan_init_c"); \
     *(void **)&(t)->Fetch_and_op = look("PMPI_Fetch_and_op"); \
     *(void **)&(t)->Finalize = look("PMPI_Finalize"); \
     *(void **)&(t)->Finalized = look("PMPI_Finalized"); \
     *(void **)&(t)->Free_mem = look("PMPI_Free_mem"); \
     *(void **)&(t)->Gather = look("PMPI_Gather"); \
+    *(void **)&(t)->Gather_c = look("PMPI_Gather_c"); \
     *(void **)&(t)->Gather_init = look("PMPI_Gather_init"); \
+    *(void **)&(t)->Gather_init_c = look("PMPI_Gather_init_c"); \
     *(void **)&(t)->Gatherv = look("PMPI_Gatherv"); \
+    *(void **)&(t)->Gatherv_c = look("PMPI_Gatherv_c"); \
     *(void **)&(t)->Gatherv_init = look("PMPI_Gatherv_init"); \
+    *(void **)&(t)->Gatherv_init_c = look("PMPI_Gatherv_init_c"); \
     *(void **)&(t)->Get = look("PMPI_Get"); \
     *(void **)&(t)->Get_accumulate = look("PMPI_Get_accumulate"); \
     *(void **)&(t)->Get_address = look("PMPI_Get_address"); \
@@ -533,25 +608,38 @@ struct abi_native {
     *(void **)&(t)->Group_translate_ranks = look("PMPI_Group_translate_ranks"); \
     *(void **)&(t)->Group_union = look("PMPI_Group_union"); \
     *(void **)&(t)->Iallgather = look("PMPI_Iallgather"); \
+    *(void **)&(t)->Iallgather_c = look("PMPI_Iallgather_c"); \
     *(void **)&(t)->Iallgatherv = look("PMPI_Iallgatherv"); \
+    *(void **)&(t)->Iallgatherv_c = look("PMPI_Iallgatherv_c"); \
     *(void **)&(t)->Iallreduce = look("PMPI_Iallreduce"); \
+    *(void **)&(t)->Iallreduce_c = look("PMPI_Iallreduce_c"); \
     *(void **)&(t)->Ialltoall = look("PMPI_Ialltoall"); \
+    *(void **)&(t)->Ialltoall_c = look("PMPI_Ialltoall_c"); \
     *(void **)&(t)->Ialltoallv = look("PMPI_Ialltoallv"); \
+    *(void **)&(t)->Ialltoallv_c = look("PMPI_Ialltoallv_c"); \
     *(void **)&(t)->Ialltoallw = look("PMPI_Ialltoallw"); \
     *(void **)&(t)->Ibarrier = look("PMPI_Ibarrier"); \
     *(void **)&(t)->Ibcast = look("PMPI_Ibcast"); \
+    *(void **)&(t)->Ibcast_c = look("PMPI_Ibcast_c"); \
     *(void **)&(t)->Ibsend = look("PMPI_Ibsend"); \
     *(void **)&(t)->Ibsend_c = look("PMPI_Ibsend_c"); \
     *(void **)&(t)->Iexscan = look("PMPI_Iexscan"); \
+    *(void **)&(t)->Iexscan_c = look("PMPI_Iexscan_c"); \
     *(void **)&(t)->Igather = look("PMPI_Igather"); \
+    *(void **)&(t)->Igather_c = look("PMPI_Igather_c"); \
     *(void **)&(t)->Igatherv = look("PMPI_Igatherv"); \
+    *(void **)&(t)->Igatherv_c = look("PMPI_Igatherv_c"); \
     *(void **)&(t)->Improbe = look("PMPI_Improbe"); \
     *(void **)&(t)->Imrecv = look("PMPI_Imrecv"); \
     *(void **)&(t)->Imrecv_c = look("PMPI_Imrecv_c"); \
     *(void **)&(t)->Ineighbor_allgather = look("PMPI_Ineighbor_allgather"); \
+    *(void **)&(t)->Ineighbor_allgather_c = look("PMPI_Ineighbor_allgather_c"); \
     *(void **)&(t)->Ineighbor_allgatherv = look("PMPI_Ineighbor_allgatherv"); \
+    *(void **)&(t)->Ineighbor_allgatherv_c = look("PMPI_Ineighbor_allgatherv_c"); \
     *(void **)&(t)->Ineighbor_alltoall = look("PMPI_Ineighbor_alltoall"); \
+    *(void **)&(t)->Ineighbor_alltoall_c = look("PMPI_Ineighbor_alltoall_c"); \
     *(void **)&(t)->Ineighbor_alltoallv = look("PMPI_Ineighbor_alltoallv"); \
+    *(void **)&(t)->Ineighbor_alltoallv_c = look("PMPI_Ineighbor_alltoallv_c"); \
     *(void **)&(t)->Info_create = look("PMPI_Info_create"); \
     *(void **)&(t)->Info_create_env = look("PMPI_Info_create_env"); \
     *(void **)&(t)->Info_delete = look("PMPI_Info_delete"); \
@@ -573,14 +661,20 @@ struct abi_native {
     *(void **)&(t)->Irecv = look("PMPI_Irecv"); \
     *(void **)&(t)->Irecv_c = look("PMPI_Irecv_c"); \
     *(void **)&(t)->Ireduce = look("PMPI_Ireduce"); \
+    *(void **)&(t)->Ireduce_c = look("PMPI_Ireduce_c"); \
     *(void **)&(t)->Ireduce_scatter = look("PMPI_Ireduce_scatter"); \
     *(void **)&(t)->Ireduce_scatter_block = look("PMPI_Ireduce_scatter_block"); \
+    *(void **)&(t)->Ireduce_scatter_block_c = look("PMPI_Ireduce_scatter_block_c"); \
+    *(void **)&(t)->Ireduce_scatter_c = look("PMPI_Ireduce_scatter_c"); \
     *(void **)&(t)->Irsend = look("PMPI_Irsend"); \
     *(void **)&(t)->Irsend_c = look("PMPI_Irsend_c"); \
     *(void **)&(t)->Is_thread_main = look("PMPI_Is_thread_main"); \
     *(void **)&(t)->Iscan = look("PMPI_Iscan"); \
+    *(void **)&(t)->Iscan_c = look("PMPI_Iscan_c"); \
     *(void **)&(t)->Iscatter = look("PMPI_Iscatter"); \
+    *(void **)&(t)->Iscatter_c = look("PMPI_Iscatter_c"); \
     *(void **)&(t)->Iscatterv = look("PMPI_Iscatterv"); \
+    *(void **)&(t)->Iscatterv_c = look("PMPI_Iscatterv_c"); \
     *(void **)&(t)->Isend = look("PMPI_Isend"); \
     *(void **)&(t)->Isend_c = look("PMPI_Isend_c"); \
     *(void **)&(t)->Isendrecv = look("PMPI_Isendrecv"); \
@@ -596,13 +690,21 @@ struct abi_native {
     *(void **)&(t)->Mrecv = look("PMPI_Mrecv"); \
     *(void **)&(t)->Mrecv_c = look("PMPI_Mrecv_c"); \
     *(void **)&(t)->Neighbor_allgather = look("PMPI_Neighbor_allgather"); \
+    *(void **)&(t)->Neighbor_allgather_c = look("PMPI_Neighbor_allgather_c"); \
     *(void **)&(t)->Neighbor_allgather_init = look("PMPI_Neighbor_allgather_init"); \
+    *(void **)&(t)->Neighbor_allgather_init_c = look("PMPI_Neighbor_allgather_init_c"); \
     *(void **)&(t)->Neighbor_allgatherv = look("PMPI_Neighbor_allgatherv"); \
+    *(void **)&(t)->Neighbor_allgatherv_c = look("PMPI_Neighbor_allgatherv_c"); \
     *(void **)&(t)->Neighbor_allgatherv_init = look("PMPI_Neighbor_allgatherv_init"); \
+    *(void **)&(t)->Neighbor_allgatherv_init_c = look("PMPI_Neighbor_allgatherv_init_c"); \
     *(void **)&(t)->Neighbor_alltoall = look("PMPI_Neighbor_alltoall"); \
+    *(void **)&(t)->Neighbor_alltoall_c = look("PMPI_Neighbor_alltoall_c"); \
     *(void **)&(t)->Neighbor_alltoall_init = look("PMPI_Neighbor_alltoall_init"); \
+    *(void **)&(t)->Neighbor_alltoall_init_c = look("PMPI_Neighbor_alltoall_init_c"); \
     *(void **)&(t)->Neighbor_alltoallv = look("PMPI_Neighbor_alltoallv"); \
+    *(void **)&(t)->Neighbor_alltoallv_c = look("PMPI_Neighbor_alltoallv_c"); \
     *(void **)&(t)->Neighbor_alltoallv_init = look("PMPI_Neighbor_alltoallv_init"); \
+    *(void **)&(t)->Neighbor_alltoallv_init_c = look("PMPI_Neighbor_alltoallv_init_c"); \
     *(void **)&(t)->Op_commutative = look("PMPI_Op_commutative"); \
     *(void **)&(t)->Op_create = look("PMPI_Op_create"); \
     *(void **)&(t)->Op_create_c = look("PMPI_Op_create_c"); \
@@ -633,13 +735,19 @@ struct abi_native {
     *(void **)&(t)->Recv_init = look("PMPI_Recv_init"); \
     *(void **)&(t)->Recv_init_c = look("PMPI_Recv_init_c"); \
     *(void **)&(t)->Reduce = look("PMPI_Reduce"); \
+    *(void **)&(t)->Reduce_c = look("PMPI_Reduce_c"); \
     *(void **)&(t)->Reduce_init = look("PMPI_Reduce_init"); \
+    *(void **)&(t)->Reduce_init_c = look("PMPI_Reduce_init_c"); \
     *(void **)&(t)->Reduce_local = look("PMPI_Reduce_local"); \
     *(void **)&(t)->Reduce_local_c = look("PMPI_Reduce_local_c"); \
     *(void **)&(t)->Reduce_scatter = look("PMPI_Reduce_scatter"); \
     *(void **)&(t)->Reduce_scatter_block = look("PMPI_Reduce_scatter_block"); \
+    *(void **)&(t)->Reduce_scatter_block_c = look("PMPI_Reduce_scatter_block_c"); \
     *(void **)&(t)->Reduce_scatter_block_init = look("PMPI_Reduce_scatter_block_init"); \
+    *(void **)&(t)->Reduce_scatter_block_init_c = look("PMPI_Reduce_scatter_block_init_c"); \
+    *(void **)&(t)->Reduce_scatter_c = look("PMPI_Reduce_scatter_c"); \
     *(void **)&(t)->Reduce_scatter_init = look("PMPI_Reduce_scatter_init"); \
+    *(void **)&(t)->Reduce_scatter_init_c = look("PMPI_Reduce_scatter_init_c"); \
     *(void **)&(t)->Request_free = look("PMPI_Request_free"); \
     *(void **)&(t)->Request_get_status = look("PMPI_Request_get_status"); \
     *(void **)&(t)->Rget = look("PMPI_Rget"); \
@@ -650,11 +758,17 @@ struct abi_native {
     *(void **)&(t)->Rsend_init = look("PMPI_Rsend_init"); \
     *(void **)&(t)->Rsend_init_c = look("PMPI_Rsend_init_c"); \
     *(void **)&(t)->Scan = look("PMPI_Scan"); \
+    *(void **)&(t)->Scan_c = look("PMPI_Scan_c"); \
     *(void **)&(t)->Scan_init = look("PMPI_Scan_init"); \
+    *(void **)&(t)->Scan_init_c = look("PMPI_Scan_init_c"); \
     *(void **)&(t)->Scatter = look("PMPI_Scatter"); \
+    *(void **)&(t)->Scatter_c = look("PMPI_Scatter_c"); \
     *(void **)&(t)->Scatter_init = look("PMPI_Scatter_init"); \
+    *(void **)&(t)->Scatter_init_c = look("PMPI_Scatter_init_c"); \
     *(void **)&(t)->Scatterv = look("PMPI_Scatterv"); \
+    *(void **)&(t)->Scatterv_c = look("PMPI_Scatterv_c"); \
     *(void **)&(t)->Scatterv_init = look("PMPI_Scatterv_init"); \
+    *(void **)&(t)->Scatterv_init_c = look("PMPI_Scatterv_init_c"); \
     *(void **)&(t)->Send = look("PMPI_Send"); \
     *(void **)&(t)->Send_c = look("PMPI_Send_c"); \
     *(void **)&(t)->Send_init = look("PMPI_Send_init"); \

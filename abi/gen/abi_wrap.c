@@ -63,6 +63,13 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 }
 #pragma weak MPI_Allgather = PMPI_Allgather
 
+int PMPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    int rc = abi_n.Allgather_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Allgather_c = PMPI_Allgather_c
+
 int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int n_request = ABI_N_UNSET;
@@ -74,12 +81,30 @@ int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 }
 #pragma weak MPI_Allgather_init = PMPI_Allgather_init
 
+int PMPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Allgather_init_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Allgather_init_c = PMPI_Allgather_init_c
+
 int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     int rc = abi_n.Allgatherv(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, displs, abi_h2n(recvtype), abi_h2n(comm));
     return abi_err_out(rc);
 }
 #pragma weak MPI_Allgatherv = PMPI_Allgatherv
+
+int PMPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    int rc = abi_n.Allgatherv_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, displs, abi_h2n(recvtype), abi_h2n(comm));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Allgatherv_c = PMPI_Allgatherv_c
 
 int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -91,6 +116,17 @@ int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendty
     return abi_err_out(rc);
 }
 #pragma weak MPI_Allgatherv_init = PMPI_Allgatherv_init
+
+int PMPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Allgatherv_init_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, displs, abi_h2n(recvtype), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Allgatherv_init_c = PMPI_Allgatherv_init_c
 
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 {
@@ -106,6 +142,13 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 }
 #pragma weak MPI_Allreduce = PMPI_Allreduce
 
+int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    int rc = abi_n.Allreduce_c(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Allreduce_c = PMPI_Allreduce_c
+
 int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int n_request = ABI_N_UNSET;
@@ -117,12 +160,30 @@ int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datat
 }
 #pragma weak MPI_Allreduce_init = PMPI_Allreduce_init
 
+int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Allreduce_init_c(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Allreduce_init_c = PMPI_Allreduce_init_c
+
 int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     int rc = abi_n.Alltoall(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm));
     return abi_err_out(rc);
 }
 #pragma weak MPI_Alltoall = PMPI_Alltoall
+
+int PMPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    int rc = abi_n.Alltoall_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Alltoall_c = PMPI_Alltoall_c
 
 int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -135,12 +196,30 @@ int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 }
 #pragma weak MPI_Alltoall_init = PMPI_Alltoall_init
 
+int PMPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Alltoall_init_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Alltoall_init_c = PMPI_Alltoall_init_c
+
 int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     int rc = abi_n.Alltoallv(abi_buf(sendbuf), sendcounts, sdispls, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, rdispls, abi_h2n(recvtype), abi_h2n(comm));
     return abi_err_out(rc);
 }
 #pragma weak MPI_Alltoallv = PMPI_Alltoallv
+
+int PMPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    int rc = abi_n.Alltoallv_c(abi_buf(sendbuf), sendcounts, sdispls, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, rdispls, abi_h2n(recvtype), abi_h2n(comm));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Alltoallv_c = PMPI_Alltoallv_c
 
 int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -152,6 +231,17 @@ int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int s
     return abi_err_out(rc);
 }
 #pragma weak MPI_Alltoallv_init = PMPI_Alltoallv_init
+
+int PMPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Alltoallv_init_c(abi_buf(sendbuf), sendcounts, sdispls, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, rdispls, abi_h2n(recvtype), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Alltoallv_init_c = PMPI_Alltoallv_init_c
 
 int PMPI_Attr_delete(MPI_Comm comm, int keyval)
 {
@@ -192,6 +282,13 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
 }
 #pragma weak MPI_Bcast = PMPI_Bcast
 
+int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    int rc = abi_n.Bcast_c(abi_buf(buffer), count, abi_h2n(datatype), abi_rank_in(root), abi_h2n(comm));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Bcast_c = PMPI_Bcast_c
+
 int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int n_request = ABI_N_UNSET;
@@ -202,6 +299,17 @@ int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MP
     return abi_err_out(rc);
 }
 #pragma weak MPI_Bcast_init = PMPI_Bcast_init
+
+int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Bcast_init_c(abi_buf(buffer), count, abi_h2n(datatype), abi_rank_in(root), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Bcast_init_c = PMPI_Bcast_init_c
 
 int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
@@ -798,6 +906,13 @@ int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 }
 #pragma weak MPI_Exscan = PMPI_Exscan
 
+int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    int rc = abi_n.Exscan_c(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Exscan_c = PMPI_Exscan_c
+
 int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int n_request = ABI_N_UNSET;
@@ -808,6 +923,17 @@ int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     return abi_err_out(rc);
 }
 #pragma weak MPI_Exscan_init = PMPI_Exscan_init
+
+int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Exscan_init_c(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Exscan_init_c = PMPI_Exscan_init_c
 
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
@@ -844,6 +970,13 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 }
 #pragma weak MPI_Gather = PMPI_Gather
 
+int PMPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    int rc = abi_n.Gather_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Gather_c = PMPI_Gather_c
+
 int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int n_request = ABI_N_UNSET;
@@ -855,12 +988,30 @@ int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 }
 #pragma weak MPI_Gather_init = PMPI_Gather_init
 
+int PMPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Gather_init_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Gather_init_c = PMPI_Gather_init_c
+
 int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     int rc = abi_n.Gatherv(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, displs, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm));
     return abi_err_out(rc);
 }
 #pragma weak MPI_Gatherv = PMPI_Gatherv
+
+int PMPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    int rc = abi_n.Gatherv_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, displs, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Gatherv_c = PMPI_Gatherv_c
 
 int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -872,6 +1023,17 @@ int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     return abi_err_out(rc);
 }
 #pragma weak MPI_Gatherv_init = PMPI_Gatherv_init
+
+int PMPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Gatherv_init_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, displs, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Gatherv_init_c = PMPI_Gatherv_init_c
 
 int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
@@ -1184,6 +1346,17 @@ int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 }
 #pragma weak MPI_Iallgather = PMPI_Iallgather
 
+int PMPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Iallgather_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Iallgather_c = PMPI_Iallgather_c
+
 int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     int n_request = ABI_N_UNSET;
@@ -1194,6 +1367,17 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     return abi_err_out(rc);
 }
 #pragma weak MPI_Iallgatherv = PMPI_Iallgatherv
+
+int PMPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Iallgatherv_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, displs, abi_h2n(recvtype), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Iallgatherv_c = PMPI_Iallgatherv_c
 
 int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
@@ -1206,6 +1390,17 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
 }
 #pragma weak MPI_Iallreduce = PMPI_Iallreduce
 
+int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Iallreduce_c(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Iallreduce_c = PMPI_Iallreduce_c
+
 int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     int n_request = ABI_N_UNSET;
@@ -1217,6 +1412,17 @@ int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 }
 #pragma weak MPI_Ialltoall = PMPI_Ialltoall
 
+int PMPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Ialltoall_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Ialltoall_c = PMPI_Ialltoall_c
+
 int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     int n_request = ABI_N_UNSET;
@@ -1227,6 +1433,17 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
     return abi_err_out(rc);
 }
 #pragma weak MPI_Ialltoallv = PMPI_Ialltoallv
+
+int PMPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Ialltoallv_c(abi_buf(sendbuf), sendcounts, sdispls, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, rdispls, abi_h2n(recvtype), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Ialltoallv_c = PMPI_Ialltoallv_c
 
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
@@ -1249,6 +1466,17 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
     return abi_err_out(rc);
 }
 #pragma weak MPI_Ibcast = PMPI_Ibcast
+
+int PMPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Ibcast_c(abi_buf(buffer), count, abi_h2n(datatype), abi_rank_in(root), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Ibcast_c = PMPI_Ibcast_c
 
 int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
@@ -1283,6 +1511,17 @@ int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
 }
 #pragma weak MPI_Iexscan = PMPI_Iexscan
 
+int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Iexscan_c(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Iexscan_c = PMPI_Iexscan_c
+
 int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     int n_request = ABI_N_UNSET;
@@ -1294,6 +1533,17 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 }
 #pragma weak MPI_Igather = PMPI_Igather
 
+int PMPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Igather_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Igather_c = PMPI_Igather_c
+
 int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     int n_request = ABI_N_UNSET;
@@ -1304,6 +1554,17 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     return abi_err_out(rc);
 }
 #pragma weak MPI_Igatherv = PMPI_Igatherv
+
+int PMPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Igatherv_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, displs, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Igatherv_c = PMPI_Igatherv_c
 
 int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status)
 {
@@ -1362,6 +1623,17 @@ int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype se
 }
 #pragma weak MPI_Ineighbor_allgather = PMPI_Ineighbor_allgather
 
+int PMPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Ineighbor_allgather_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Ineighbor_allgather_c = PMPI_Ineighbor_allgather_c
+
 int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     int n_request = ABI_N_UNSET;
@@ -1372,6 +1644,17 @@ int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype s
     return abi_err_out(rc);
 }
 #pragma weak MPI_Ineighbor_allgatherv = PMPI_Ineighbor_allgatherv
+
+int PMPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Ineighbor_allgatherv_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, displs, abi_h2n(recvtype), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Ineighbor_allgatherv_c = PMPI_Ineighbor_allgatherv_c
 
 int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
@@ -1384,6 +1667,17 @@ int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sen
 }
 #pragma weak MPI_Ineighbor_alltoall = PMPI_Ineighbor_alltoall
 
+int PMPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Ineighbor_alltoall_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Ineighbor_alltoall_c = PMPI_Ineighbor_alltoall_c
+
 int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     int n_request = ABI_N_UNSET;
@@ -1394,6 +1688,17 @@ int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const 
     return abi_err_out(rc);
 }
 #pragma weak MPI_Ineighbor_alltoallv = PMPI_Ineighbor_alltoallv
+
+int PMPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Ineighbor_alltoallv_c(abi_buf(sendbuf), sendcounts, sdispls, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, rdispls, abi_h2n(recvtype), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Ineighbor_alltoallv_c = PMPI_Ineighbor_alltoallv_c
 
 int PMPI_Info_create(MPI_Info *info)
 {
@@ -1590,6 +1895,17 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
 }
 #pragma weak MPI_Ireduce = PMPI_Ireduce
 
+int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Ireduce_c(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_rank_in(root), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Ireduce_c = PMPI_Ireduce_c
+
 int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     int n_request = ABI_N_UNSET;
@@ -1601,6 +1917,17 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
 }
 #pragma weak MPI_Ireduce_scatter = PMPI_Ireduce_scatter
 
+int PMPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Ireduce_scatter_c(abi_buf(sendbuf), abi_buf(recvbuf), recvcounts, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Ireduce_scatter_c = PMPI_Ireduce_scatter_c
+
 int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     int n_request = ABI_N_UNSET;
@@ -1611,6 +1938,17 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
     return abi_err_out(rc);
 }
 #pragma weak MPI_Ireduce_scatter_block = PMPI_Ireduce_scatter_block
+
+int PMPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Ireduce_scatter_block_c(abi_buf(sendbuf), abi_buf(recvbuf), recvcount, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Ireduce_scatter_block_c = PMPI_Ireduce_scatter_block_c
 
 int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
@@ -1652,6 +1990,17 @@ int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 }
 #pragma weak MPI_Iscan = PMPI_Iscan
 
+int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Iscan_c(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Iscan_c = PMPI_Iscan_c
+
 int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     int n_request = ABI_N_UNSET;
@@ -1663,6 +2012,17 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 }
 #pragma weak MPI_Iscatter = PMPI_Iscatter
 
+int PMPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Iscatter_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Iscatter_c = PMPI_Iscatter_c
+
 int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     int n_request = ABI_N_UNSET;
@@ -1673,6 +2033,17 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
     return abi_err_out(rc);
 }
 #pragma weak MPI_Iscatterv = PMPI_Iscatterv
+
+int PMPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Iscatterv_c(abi_buf(sendbuf), sendcounts, displs, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Iscatterv_c = PMPI_Iscatterv_c
 
 int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
@@ -1833,6 +2204,13 @@ int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
 }
 #pragma weak MPI_Neighbor_allgather = PMPI_Neighbor_allgather
 
+int PMPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    int rc = abi_n.Neighbor_allgather_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Neighbor_allgather_c = PMPI_Neighbor_allgather_c
+
 int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int n_request = ABI_N_UNSET;
@@ -1844,12 +2222,30 @@ int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatyp
 }
 #pragma weak MPI_Neighbor_allgather_init = PMPI_Neighbor_allgather_init
 
+int PMPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Neighbor_allgather_init_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Neighbor_allgather_init_c = PMPI_Neighbor_allgather_init_c
+
 int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     int rc = abi_n.Neighbor_allgatherv(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, displs, abi_h2n(recvtype), abi_h2n(comm));
     return abi_err_out(rc);
 }
 #pragma weak MPI_Neighbor_allgatherv = PMPI_Neighbor_allgatherv
+
+int PMPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    int rc = abi_n.Neighbor_allgatherv_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, displs, abi_h2n(recvtype), abi_h2n(comm));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Neighbor_allgatherv_c = PMPI_Neighbor_allgatherv_c
 
 int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -1862,12 +2258,30 @@ int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Dataty
 }
 #pragma weak MPI_Neighbor_allgatherv_init = PMPI_Neighbor_allgatherv_init
 
+int PMPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Neighbor_allgatherv_init_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, displs, abi_h2n(recvtype), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Neighbor_allgatherv_init_c = PMPI_Neighbor_allgatherv_init_c
+
 int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     int rc = abi_n.Neighbor_alltoall(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm));
     return abi_err_out(rc);
 }
 #pragma weak MPI_Neighbor_alltoall = PMPI_Neighbor_alltoall
+
+int PMPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    int rc = abi_n.Neighbor_alltoall_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Neighbor_alltoall_c = PMPI_Neighbor_alltoall_c
 
 int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -1880,12 +2294,30 @@ int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype
 }
 #pragma weak MPI_Neighbor_alltoall_init = PMPI_Neighbor_alltoall_init
 
+int PMPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Neighbor_alltoall_init_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Neighbor_alltoall_init_c = PMPI_Neighbor_alltoall_init_c
+
 int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     int rc = abi_n.Neighbor_alltoallv(abi_buf(sendbuf), sendcounts, sdispls, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, rdispls, abi_h2n(recvtype), abi_h2n(comm));
     return abi_err_out(rc);
 }
 #pragma weak MPI_Neighbor_alltoallv = PMPI_Neighbor_alltoallv
+
+int PMPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    int rc = abi_n.Neighbor_alltoallv_c(abi_buf(sendbuf), sendcounts, sdispls, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, rdispls, abi_h2n(recvtype), abi_h2n(comm));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Neighbor_alltoallv_c = PMPI_Neighbor_alltoallv_c
 
 int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -1897,6 +2329,17 @@ int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], co
     return abi_err_out(rc);
 }
 #pragma weak MPI_Neighbor_alltoallv_init = PMPI_Neighbor_alltoallv_init
+
+int PMPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Neighbor_alltoallv_init_c(abi_buf(sendbuf), sendcounts, sdispls, abi_h2n(sendtype), abi_buf(recvbuf), recvcounts, rdispls, abi_h2n(recvtype), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Neighbor_alltoallv_init_c = PMPI_Neighbor_alltoallv_init_c
 
 int PMPI_Op_commutative(MPI_Op op, int *commute)
 {
@@ -2129,6 +2572,13 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 }
 #pragma weak MPI_Reduce = PMPI_Reduce
 
+int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
+{
+    int rc = abi_n.Reduce_c(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_rank_in(root), abi_h2n(comm));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Reduce_c = PMPI_Reduce_c
+
 int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int n_request = ABI_N_UNSET;
@@ -2139,6 +2589,17 @@ int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     return abi_err_out(rc);
 }
 #pragma weak MPI_Reduce_init = PMPI_Reduce_init
+
+int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Reduce_init_c(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_rank_in(root), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Reduce_init_c = PMPI_Reduce_init_c
 
 int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op)
 {
@@ -2161,12 +2622,26 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 }
 #pragma weak MPI_Reduce_scatter = PMPI_Reduce_scatter
 
+int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    int rc = abi_n.Reduce_scatter_c(abi_buf(sendbuf), abi_buf(recvbuf), recvcounts, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Reduce_scatter_c = PMPI_Reduce_scatter_c
+
 int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     int rc = abi_n.Reduce_scatter_block(abi_buf(sendbuf), abi_buf(recvbuf), recvcount, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm));
     return abi_err_out(rc);
 }
 #pragma weak MPI_Reduce_scatter_block = PMPI_Reduce_scatter_block
+
+int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    int rc = abi_n.Reduce_scatter_block_c(abi_buf(sendbuf), abi_buf(recvbuf), recvcount, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Reduce_scatter_block_c = PMPI_Reduce_scatter_block_c
 
 int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -2179,6 +2654,17 @@ int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvc
 }
 #pragma weak MPI_Reduce_scatter_block_init = PMPI_Reduce_scatter_block_init
 
+int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Reduce_scatter_block_init_c(abi_buf(sendbuf), abi_buf(recvbuf), recvcount, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Reduce_scatter_block_init_c = PMPI_Reduce_scatter_block_init_c
+
 int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int n_request = ABI_N_UNSET;
@@ -2189,6 +2675,17 @@ int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvc
     return abi_err_out(rc);
 }
 #pragma weak MPI_Reduce_scatter_init = PMPI_Reduce_scatter_init
+
+int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Reduce_scatter_init_c(abi_buf(sendbuf), abi_buf(recvbuf), recvcounts, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Reduce_scatter_init_c = PMPI_Reduce_scatter_init_c
 
 int PMPI_Request_free(MPI_Request *request)
 {
@@ -2289,6 +2786,13 @@ int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
 }
 #pragma weak MPI_Scan = PMPI_Scan
 
+int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    int rc = abi_n.Scan_c(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Scan_c = PMPI_Scan_c
+
 int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int n_request = ABI_N_UNSET;
@@ -2300,12 +2804,30 @@ int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 }
 #pragma weak MPI_Scan_init = PMPI_Scan_init
 
+int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Scan_init_c(abi_buf(sendbuf), abi_buf(recvbuf), count, abi_h2n(datatype), abi_h2n(op), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Scan_init_c = PMPI_Scan_init_c
+
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     int rc = abi_n.Scatter(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm));
     return abi_err_out(rc);
 }
 #pragma weak MPI_Scatter = PMPI_Scatter
+
+int PMPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    int rc = abi_n.Scatter_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Scatter_c = PMPI_Scatter_c
 
 int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -2318,12 +2840,30 @@ int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 }
 #pragma weak MPI_Scatter_init = PMPI_Scatter_init
 
+int PMPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Scatter_init_c(abi_buf(sendbuf), sendcount, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Scatter_init_c = PMPI_Scatter_init_c
+
 int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     int rc = abi_n.Scatterv(abi_buf(sendbuf), sendcounts, displs, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm));
     return abi_err_out(rc);
 }
 #pragma weak MPI_Scatterv = PMPI_Scatterv
+
+int PMPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    int rc = abi_n.Scatterv_c(abi_buf(sendbuf), sendcounts, displs, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Scatterv_c = PMPI_Scatterv_c
 
 int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -2335,6 +2875,17 @@ int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int di
     return abi_err_out(rc);
 }
 #pragma weak MPI_Scatterv_init = PMPI_Scatterv_init
+
+int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Scatterv_init_c(abi_buf(sendbuf), sendcounts, displs, abi_h2n(sendtype), abi_buf(recvbuf), recvcount, abi_h2n(recvtype), abi_rank_in(root), abi_h2n(comm), abi_h2n(info), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Scatterv_init_c = PMPI_Scatterv_init_c
 
 int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {

@@ -5,7 +5,7 @@
 # tests/abi/mpich5.sh fetches it), and both are run with compi's mpirun at np 1 to 4;
 # mpirun puts compi's library folder first for the ranks, so MPICH's program loads
 # compi's libmpi_abi.so.1.  Each run must end with the program's "ok" line, and the
-# library it names must be compi.  compi_info --abi says so of MPICH's program, and of
+# library it names must be compi.  Every function mpi_abi.h declares is in the library.  compi_info --abi says so of MPICH's program, and of
 # one linked with an old-style RPATH to MPICH's folder, that it does not load compi's.  The MPICH
 # half is skipped without MPICH 5's wheel (no network the first time).
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -15,7 +15,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 libdir=$top_builddir/lib/.libs
 
-echo "1..14"
+echo "1..15"
 n=0
 run_side() {
     side=$1
@@ -103,4 +103,17 @@ if [ -n "$mpich5_prefix" ] &&
     fi
 else
     echo "ok $n # SKIP mpich: ${mpich5_skip:-the RPATH build failed}"
+fi
+
+# every function compi's mpi_abi.h declares, MPI_ and PMPI_, is in libmpi_abi.so.1
+n=$((n + 1))
+grep -E '^[A-Za-z]' "$top_srcdir/include/mpi_abi.h" | grep -v '^typedef' |
+    grep -o -E '\bP?MPI_[A-Za-z0-9_]+\(' | tr -d '(' | sort -u >"$tmp/declared"
+nm -D --defined-only "$libdir/libmpi_abi.so.1" | awk '{print $3}' | sort -u >"$tmp/defined"
+absent=$(comm -23 "$tmp/declared" "$tmp/defined")
+if [ -s "$tmp/declared" ] && [ -z "$absent" ]; then
+    echo "ok $n - the $(wc -l <"$tmp/declared") functions mpi_abi.h declares are in libmpi_abi.so.1"
+else
+    echo "not ok $n - the functions mpi_abi.h declares are in libmpi_abi.so.1"
+    echo "$absent" | sed 's/^/#   missing: /'
 fi

@@ -31,6 +31,7 @@ temporary folder with the committed files, `make mpigen` regenerates them):
 import argparse
 import os
 import re
+import subprocess
 import sys
 
 import pympistandard as std
@@ -164,8 +165,13 @@ class Unbound(Exception):
 
 
 def compi_procedures(header):
-    text = open(header).read()
-    return set(re.findall(r"COMPI_PROTO\(\s*[^,]+,\s*(\w+)\s*,", text))
+    """The procedures compi's mpi.h declares, by their name without MPI_: the header
+    through the preprocessor, since some are declared by macros (the large-count
+    collectives)"""
+    cc = os.environ.get("CC", "cc").split()
+    text = subprocess.run(cc + ["-E", "-P", header], check=True, capture_output=True,
+                          text=True).stdout
+    return set(re.findall(r"\bPMPI_(\w+)\s*\(", text))
 
 
 def split_proto(proto):

@@ -335,81 +335,108 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
 }
 #pragma weak MPI_Grequest_start = PMPI_Grequest_start
 
-/* ---- alltoallw: a datatype per rank (of the remote group on an intercommunicator) ------ */
+/* ---- alltoallw: a datatype per rank or neighbour ------------------------------------------ */
 
-static int comm_peers(int comm, int *n)
+/* how many datatypes each side has: the communicator's ranks (the remote group's on an
+   intercommunicator), or the neighbourhood's degrees (out for sending, in for receiving) */
+static int w_counts(int comm, int neighbor, int *nsend, int *nrecv)
 {
-    int inter = 0;
-    int rc = abi_n.Comm_test_inter(comm, &inter);
-    if (rc == 0) {
-        rc = inter ? abi_n.Comm_remote_size(comm, n) : abi_n.Comm_size(comm, n);
+    int rc, n = 0, topo = 0, inter = 0;
+    *nsend = *nrecv = 0;
+    if (!neighbor) {
+        rc = abi_n.Comm_test_inter(comm, &inter);
+        if (rc == 0) {
+            rc = inter ? abi_n.Comm_remote_size(comm, &n) : abi_n.Comm_size(comm, &n);
+        }
+        *nsend = *nrecv = n;
+        return rc;
     }
-    return rc;
-}
-
-/* the native datatypes of both arrays, in one allocation: *out_p, *out_p + n */
-static int types_in(int comm, const MPI_Datatype *st, const MPI_Datatype *rt, int **out_p)
-{
-    int n = 0;
-    int rc = comm_peers(comm, &n);
+    rc = abi_n.Topo_test(comm, &topo);
     if (rc != 0) {
         return rc;
     }
-    int *t = malloc(sizeof(int) * (size_t)(2 * n + 1));
+    topo = abi_topo_out(topo);
+    if (topo == MPI_CART) {
+        rc = abi_n.Cartdim_get(comm, &n);
+        *nsend = *nrecv = 2 * n;
+    } else if (topo == MPI_GRAPH) {
+        int me = 0;
+        rc = abi_n.Comm_rank(comm, &me);
+        if (rc == 0) {
+            rc = abi_n.Graph_neighbors_count(comm, me, &n);
+        }
+        *nsend = *nrecv = n;
+    } else if (topo == MPI_DIST_GRAPH) {
+        int weighted = 0;
+        rc = abi_n.Dist_graph_neighbors_count(comm, nrecv, nsend, &weighted);
+    }
+    /* no topology: no datatypes, and the native call says what is wrong */
+    return rc;
+}
+
+/* both datatype arrays, native, in one allocation: *t_p the send types, *rt_p the receive
+   types (the send types are not read when sending in place) */
+static int w_types(int comm, int neighbor, const void *sendbuf, const MPI_Datatype *st,
+                   const MPI_Datatype *rt, int **t_p, int **rt_p)
+{
+    int ns = 0, nr = 0;
+    int rc = w_counts(comm, neighbor, &ns, &nr);
+    if (rc != 0) {
+        return rc;
+    }
+    int *t = malloc(sizeof(int) * (size_t)(ns + nr + 1));
     if (t == NULL) {
         return abi_err_in(MPI_ERR_NO_MEM);
     }
-    for (int i = 0; i < n; i++) {
-        t[i] = st != NULL ? abi_h2n(st[i]) : 0;
-        t[n + i] = rt != NULL ? abi_h2n(rt[i]) : 0;
+    for (int i = 0; i < ns; i++) {
+        t[i] = sendbuf != MPI_IN_PLACE && st != NULL ? abi_h2n(st[i]) : 0;
     }
-    *out_p = t;
+    for (int i = 0; i < nr; i++) {
+        t[ns + i] = rt != NULL ? abi_h2n(rt[i]) : 0;
+    }
+    *t_p = t;
+    *rt_p = t + ns;
     return 0;
 }
 
-static int peers_of(int comm)
-{
-    int n = 0;
-    comm_peers(comm, &n);
-    return n;
-}
-
-int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
-{
-    int c = abi_h2n(comm), *t = NULL;
-    int in_place = sendbuf == MPI_IN_PLACE;
-    int rc = types_in(c, in_place ? NULL : sendtypes, recvtypes, &t);
-    if (rc == 0) {
-        rc = abi_n.Alltoallw(abi_buf(sendbuf), sendcounts, sdispls, t, recvbuf, recvcounts, rdispls,
-                             t + peers_of(c), c);
-        free(t);
+#define W_STR(x) #x
+#define W_UNPAREN(...) __VA_ARGS__
+/* one alltoallw: X its name less MPI_, NB whether over neighbours, C the counts' type, D
+   the displacements', then in parentheses the extra parameters and the extra native
+   arguments, and what converts the request (the native library has taken the datatypes
+   it needs from the arrays when the call returns) */
+#define W_DEFINE(X, NB, C, D, PARAMS, ARGS, POST)                                                  \
+    int PMPI_##X(const void *sendbuf, const C sendcounts[], const D sdispls[],                     \
+                 const MPI_Datatype sendtypes[], void *recvbuf, const C recvcounts[],              \
+                 const D rdispls[], const MPI_Datatype recvtypes[],                                \
+                 MPI_Comm comm W_UNPAREN PARAMS)                                                   \
+    {                                                                                              \
+        int c = abi_h2n(comm), *t = NULL, *rt = NULL, n = ABI_N_UNSET;                             \
+        int rc = w_types(c, NB, sendbuf, sendtypes, recvtypes, &t, &rt);                           \
+        if (rc == 0) {                                                                             \
+            rc = abi_n.X(abi_buf(sendbuf), sendcounts, sdispls, t, recvbuf, recvcounts, rdispls,   \
+                         rt, c W_UNPAREN ARGS);                                                    \
+            free(t);                                                                               \
+        }                                                                                          \
+        POST;                                                                                      \
+        return abi_err_out(rc);                                                                    \
+    }                                                                                              \
+    _Pragma(W_STR(weak MPI_##X = PMPI_##X))
+#define W_REQ                                                                                      \
+    if (request != NULL && n != ABI_N_UNSET) {                                                     \
+        *request = abi_n2h(Request, n);                                                            \
     }
-    return abi_err_out(rc);
-}
-#pragma weak MPI_Alltoallw = PMPI_Alltoallw
-
-int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                    MPI_Request *request)
-{
-    int c = abi_h2n(comm), *t = NULL, n = 0;
-    int in_place = sendbuf == MPI_IN_PLACE;
-    /* the native library copies the datatype arrays it needs after the call returns */
-    int rc = types_in(c, in_place ? NULL : sendtypes, recvtypes, &t);
-    if (rc == 0) {
-        rc = abi_n.Ialltoallw(abi_buf(sendbuf), sendcounts, sdispls, t, recvbuf, recvcounts,
-                              rdispls, t + peers_of(c), c, &n);
-        free(t);
-        if (rc == 0) {
-            *request = abi_n2h(Request, n);
-        }
-    }
-    return abi_err_out(rc);
-}
-#pragma weak MPI_Ialltoallw = PMPI_Ialltoallw
+/* the blocking, nonblocking and persistent forms */
+#define W_ALL3(B, I, P, NB, C, D)                                                                  \
+    W_DEFINE(B, NB, C, D, (), (), (void)n)                                                         \
+    W_DEFINE(I, NB, C, D, (, MPI_Request * request), (, request != NULL ? &n : NULL), W_REQ)       \
+    W_DEFINE(P, NB, C, D, (, MPI_Info info, MPI_Request * request),                                \
+             (, abi_h2n(info), request != NULL ? &n : NULL), W_REQ)
+W_ALL3(Alltoallw, Ialltoallw, Alltoallw_init, 0, int, int)
+W_ALL3(Alltoallw_c, Ialltoallw_c, Alltoallw_init_c, 0, MPI_Count, MPI_Aint)
+W_ALL3(Neighbor_alltoallw, Ineighbor_alltoallw, Neighbor_alltoallw_init, 1, int, MPI_Aint)
+W_ALL3(Neighbor_alltoallw_c, Ineighbor_alltoallw_c, Neighbor_alltoallw_init_c, 1, MPI_Count,
+       MPI_Aint)
 
 /* ---- the MPI-1 attribute call, spawning, darray, MPI_Pcontrol ----------------------------- */
 

@@ -35,6 +35,9 @@ struct abi_native {
     int (*Alltoallv_init)(const void *sendbuf, const int sendcounts[], const int sdispls[], int sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], int recvtype, int comm, int info, int *request);
     int (*Alltoallv_init_c)(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], int sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], int recvtype, int comm, int info, int *request);
     int (*Alltoallw)(const void *sendbuf, const int sendcounts[], const int sdispls[], const int sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const int recvtypes[], int comm);
+    int (*Alltoallw_c)(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const int sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const int recvtypes[], int comm);
+    int (*Alltoallw_init)(const void *sendbuf, const int sendcounts[], const int sdispls[], const int sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const int recvtypes[], int comm, int info, int *request);
+    int (*Alltoallw_init_c)(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const int sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const int recvtypes[], int comm, int info, int *request);
     int (*Attr_delete)(int comm, int keyval);
     int (*Attr_get)(int comm, int keyval, void *attribute_val, int *flag);
     int (*Attr_put)(int comm, int keyval, void *attribute_val);
@@ -169,6 +172,7 @@ struct abi_native {
     int (*Ialltoallv)(const void *sendbuf, const int sendcounts[], const int sdispls[], int sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], int recvtype, int comm, int *request);
     int (*Ialltoallv_c)(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], int sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], int recvtype, int comm, int *request);
     int (*Ialltoallw)(const void *sendbuf, const int sendcounts[], const int sdispls[], const int sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const int recvtypes[], int comm, int *request);
+    int (*Ialltoallw_c)(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const int sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const int recvtypes[], int comm, int *request);
     int (*Ibarrier)(int comm, int *request);
     int (*Ibcast)(void *buffer, int count, int datatype, int root, int comm, int *request);
     int (*Ibcast_c)(void *buffer, MPI_Count count, int datatype, int root, int comm, int *request);
@@ -191,6 +195,8 @@ struct abi_native {
     int (*Ineighbor_alltoall_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, MPI_Count recvcount, int recvtype, int comm, int *request);
     int (*Ineighbor_alltoallv)(const void *sendbuf, const int sendcounts[], const int sdispls[], int sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], int recvtype, int comm, int *request);
     int (*Ineighbor_alltoallv_c)(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], int sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], int recvtype, int comm, int *request);
+    int (*Ineighbor_alltoallw)(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const int sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const int recvtypes[], int comm, int *request);
+    int (*Ineighbor_alltoallw_c)(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const int sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const int recvtypes[], int comm, int *request);
     int (*Info_create)(int *info);
     int (*Info_create_env)(int argc, char argv[], int *info);
     int (*Info_delete)(int info, const char *key);
@@ -256,6 +262,10 @@ struct abi_native {
     int (*Neighbor_alltoallv_c)(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], int sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], int recvtype, int comm);
     int (*Neighbor_alltoallv_init)(const void *sendbuf, const int sendcounts[], const int sdispls[], int sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], int recvtype, int comm, int info, int *request);
     int (*Neighbor_alltoallv_init_c)(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], int sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], int recvtype, int comm, int info, int *request);
+    int (*Neighbor_alltoallw)(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const int sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const int recvtypes[], int comm);
+    int (*Neighbor_alltoallw_c)(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const int sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const int recvtypes[], int comm);
+    int (*Neighbor_alltoallw_init)(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const int sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const int recvtypes[], int comm, int info, int *request);
+    int (*Neighbor_alltoallw_init_c)(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const int sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const int recvtypes[], int comm, int info, int *request);
     int (*Op_commutative)(int op, int *commute);
     int (*Op_create)(void *user_fn, int commute, int *op);
     int (*Op_create_c)(void *user_fn, int commute, int *op);
@@ -484,6 +494,9 @@ struct abi_native {
     *(void **)&(t)->Alltoallv_init = look("PMPI_Alltoallv_init"); \
     *(void **)&(t)->Alltoallv_init_c = look("PMPI_Alltoallv_init_c"); \
     *(void **)&(t)->Alltoallw = look("PMPI_Alltoallw"); \
+    *(void **)&(t)->Alltoallw_c = look("PMPI_Alltoallw_c"); \
+    *(void **)&(t)->Alltoallw_init = look("PMPI_Alltoallw_init"); \
+    *(void **)&(t)->Alltoallw_init_c = look("PMPI_Alltoallw_init_c"); \
     *(void **)&(t)->Attr_delete = look("PMPI_Attr_delete"); \
     *(void **)&(t)->Attr_get = look("PMPI_Attr_get"); \
     *(void **)&(t)->Attr_put = look("PMPI_Attr_put"); \
@@ -618,6 +631,7 @@ struct abi_native {
     *(void **)&(t)->Ialltoallv = look("PMPI_Ialltoallv"); \
     *(void **)&(t)->Ialltoallv_c = look("PMPI_Ialltoallv_c"); \
     *(void **)&(t)->Ialltoallw = look("PMPI_Ialltoallw"); \
+    *(void **)&(t)->Ialltoallw_c = look("PMPI_Ialltoallw_c"); \
     *(void **)&(t)->Ibarrier = look("PMPI_Ibarrier"); \
     *(void **)&(t)->Ibcast = look("PMPI_Ibcast"); \
     *(void **)&(t)->Ibcast_c = look("PMPI_Ibcast_c"); \
@@ -640,6 +654,8 @@ struct abi_native {
     *(void **)&(t)->Ineighbor_alltoall_c = look("PMPI_Ineighbor_alltoall_c"); \
     *(void **)&(t)->Ineighbor_alltoallv = look("PMPI_Ineighbor_alltoallv"); \
     *(void **)&(t)->Ineighbor_alltoallv_c = look("PMPI_Ineighbor_alltoallv_c"); \
+    *(void **)&(t)->Ineighbor_alltoallw = look("PMPI_Ineighbor_alltoallw"); \
+    *(void **)&(t)->Ineighbor_alltoallw_c = look("PMPI_Ineighbor_alltoallw_c"); \
     *(void **)&(t)->Info_create = look("PMPI_Info_create"); \
     *(void **)&(t)->Info_create_env = look("PMPI_Info_create_env"); \
     *(void **)&(t)->Info_delete = look("PMPI_Info_delete"); \
@@ -705,6 +721,10 @@ struct abi_native {
     *(void **)&(t)->Neighbor_alltoallv_c = look("PMPI_Neighbor_alltoallv_c"); \
     *(void **)&(t)->Neighbor_alltoallv_init = look("PMPI_Neighbor_alltoallv_init"); \
     *(void **)&(t)->Neighbor_alltoallv_init_c = look("PMPI_Neighbor_alltoallv_init_c"); \
+    *(void **)&(t)->Neighbor_alltoallw = look("PMPI_Neighbor_alltoallw"); \
+    *(void **)&(t)->Neighbor_alltoallw_c = look("PMPI_Neighbor_alltoallw_c"); \
+    *(void **)&(t)->Neighbor_alltoallw_init = look("PMPI_Neighbor_alltoallw_init"); \
+    *(void **)&(t)->Neighbor_alltoallw_init_c = look("PMPI_Neighbor_alltoallw_init_c"); \
     *(void **)&(t)->Op_commutative = look("PMPI_Op_commutative"); \
     *(void **)&(t)->Op_create = look("PMPI_Op_create"); \
     *(void **)&(t)->Op_create_c = look("PMPI_Op_create_c"); \

@@ -8,7 +8,8 @@
  * datatype it gets, an attribute with copy and delete callbacks, an error class under
  * MPI_ERRORS_RETURN, a user error handler, handles made at run time and their
  * _toint/_fromint, sentinels in arrays and results (MPI_PROC_NULL, MPI_CART,
- * MPI_DISTRIBUTE_DFLT_DARG), alltoallw and a generalized request.  Rank 0 prints "ok - np N: every
+ * MPI_DISTRIBUTE_DFLT_DARG), alltoallw (plain, persistent, over neighbours) and a
+ * generalized request.  Rank 0 prints "ok - np N: every
  * check passed" when all ranks passed, and the library's name ("# library: compi ..."); a failed
  * check prints "not ok".
  */
@@ -313,6 +314,13 @@ static void more(void)
     CHECK(MPI_Cart_shift(line, 0, 1, &src, &dst) == MPI_SUCCESS);
     CHECK(src == (rank == 0 ? MPI_PROC_NULL : rank - 1));
     CHECK(dst == (rank == size - 1 ? MPI_PROC_NULL : rank + 1));
+    /* a neighbour alltoallw on it: one int to the left and right neighbours */
+    int nsb[2] = {10 * rank, 10 * rank + 1}, nrb[2] = {-1, -1}, ncnt[2] = {1, 1};
+    MPI_Aint ndsp[2] = {0, sizeof(int)};
+    MPI_Datatype nty[2] = {MPI_INT, MPI_INT};
+    CHECK(MPI_Neighbor_alltoallw(nsb, ncnt, ndsp, nty, nrb, ncnt, ndsp, nty, line) == MPI_SUCCESS);
+    CHECK(nrb[0] == (rank == 0 ? -1 : 10 * (rank - 1) + 1));
+    CHECK(nrb[1] == (rank == size - 1 ? -1 : 10 * (rank + 1)));
     MPI_Comm_free(&line);
 
     /* a block darray of 4 * size ints: this rank's 4 */
@@ -338,6 +346,16 @@ static void more(void)
     for (int i = 0; i < size; i++) {
         CHECK(rb[i] == 100 * i + rank);
     }
+    MPI_Request wr;
+    CHECK(MPI_Alltoallw_init(sb, cnt, dsp, ty, rb, cnt, dsp, ty, MPI_COMM_WORLD, MPI_INFO_NULL,
+                             &wr) == MPI_SUCCESS);
+    for (int i = 0; i < size; i++) {
+        sb[i] = 1000 + 100 * rank + i;
+    }
+    MPI_Start(&wr);
+    CHECK(MPI_Wait(&wr, MPI_STATUS_IGNORE) == MPI_SUCCESS &&
+          rb[size - 1] == 1000 + 100 * (size - 1) + rank);
+    MPI_Request_free(&wr);
 
     /* a generalized request */
     MPI_Request gr;

@@ -125,6 +125,16 @@ MANUAL = {
     "MPI_Grequest_start": "the query callback fills a standard ABI status",
     "MPI_Alltoallw": "datatype arrays as long as the communicator",
     "MPI_Ialltoallw": "datatype arrays as long as the communicator",
+    "MPI_Neighbor_alltoallw": "datatype arrays as long as the neighbourhood",
+    "MPI_Neighbor_alltoallw_c": "datatype arrays as long as the neighbourhood",
+    "MPI_Ineighbor_alltoallw": "datatype arrays as long as the neighbourhood",
+    "MPI_Ineighbor_alltoallw_c": "datatype arrays as long as the neighbourhood",
+    "MPI_Neighbor_alltoallw_init": "datatype arrays as long as the neighbourhood",
+    "MPI_Neighbor_alltoallw_init_c": "datatype arrays as long as the neighbourhood",
+    "MPI_Alltoallw_c": "datatype arrays as long as the communicator",
+    "MPI_Ialltoallw_c": "datatype arrays as long as the communicator",
+    "MPI_Alltoallw_init": "datatype arrays as long as the communicator",
+    "MPI_Alltoallw_init_c": "datatype arrays as long as the communicator",
     "MPI_Comm_get_attr": "predefined attributes whose values are enumerations",
     "MPI_Win_get_attr": "predefined attributes whose values are enumerations",
     "MPI_Attr_get": "predefined attributes whose values are enumerations",
@@ -146,17 +156,6 @@ EXTRA_PROTOS = [
         ("Type", "Datatype"), ("Win", "Win")]]
 # procedures of the standard in compi's native library that the layer leaves out
 LEFT_OUT = {
-    "MPI_Neighbor_alltoallw": "datatype arrays as long as the neighbourhood (not written yet)",
-    "MPI_Neighbor_alltoallw_c": "datatype arrays as long as the neighbourhood (not written yet)",
-    "MPI_Ineighbor_alltoallw": "datatype arrays as long as the neighbourhood (not written yet)",
-    "MPI_Ineighbor_alltoallw_c": "datatype arrays as long as the neighbourhood (not written yet)",
-    "MPI_Neighbor_alltoallw_init": "datatype arrays as long as the neighbourhood (not written yet)",
-    "MPI_Neighbor_alltoallw_init_c":
-        "datatype arrays as long as the neighbourhood (not written yet)",
-    "MPI_Alltoallw_c": "datatype arrays as long as the communicator (not written yet)",
-    "MPI_Ialltoallw_c": "datatype arrays as long as the communicator (not written yet)",
-    "MPI_Alltoallw_init": "datatype arrays as long as the communicator (not written yet)",
-    "MPI_Alltoallw_init_c": "datatype arrays as long as the communicator (not written yet)",
 }
 
 

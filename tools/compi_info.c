@@ -2,7 +2,8 @@
  * compi_info -- what this compi installation has: version, transports, parameters
  * (with defaults, current values and help), native collective algorithms, and the
  * creators installed per collective kind (the defaults plus any config files named by
- * --coll-config / COMPI_COLL_CONFIG).
+ * --coll-config / COMPI_COLL_CONFIG); with --abi, the ABIs it offers and what a program
+ * built elsewhere loads (tools/compi_info_abi.c).
  *
  * It starts the library as a singleton (MPI_Init without a launcher), so every
  * parameter that start-up reads is registered and listed, and config files load
@@ -11,6 +12,7 @@
 #include "scheme/bridge.h"
 #include "core/coll/coll.h"
 #include "core/runtime/params.h"
+#include "tools/compi_info_abi.h"
 
 #include <mpi.h>
 #include <stdio.h>
@@ -21,11 +23,14 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: compi_info [--all | --params | --algorithms | --creators] "
                "[--coll-config FILE]\n"
+               "       compi_info --abi [PROGRAM]\n"
                "  --params       run-time parameters (set with mpirun --mca NAME VALUE or\n"
                "                 COMPI_MCA_NAME=VALUE)\n"
                "  --algorithms   native collective algorithms creators can choose from\n"
                "  --creators     creators installed per collective kind, latest first\n"
                "  --coll-config FILE   load FILE (colon-separated list) as a job would\n"
+               "  --abi [PROGRAM]  the ABIs compi offers (MPICH's, the MPI-5 standard's) and\n"
+               "                 which MPI library PROGRAM loads under compi's mpirun\n"
                "With no option, everything is printed.\n");
 }
 
@@ -91,6 +96,8 @@ int main(int argc, char **argv)
             creators = 1;
         } else if (strcmp(argv[i], "--all") == 0) {
             params = algos = creators = 1;
+        } else if (strcmp(argv[i], "--abi") == 0) {
+            return compi_info_abi(i + 1 < argc ? argv[i + 1] : NULL);
         } else if (strcmp(argv[i], "--coll-config") == 0 && i + 1 < argc) {
             setenv("COMPI_COLL_CONFIG", argv[++i], 1);
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {

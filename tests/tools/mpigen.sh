@@ -1,8 +1,9 @@
 #!/bin/sh
 # TAP: fortran/gen/ is what tools/mpigen/mpigen.py makes from the MPI standard's
 # description: the generator runs into a temporary folder and its output must equal the
-# committed one, file for file.  With --update (make mpigen) it regenerates fortran/gen/
-# in place instead.
+# committed one, file for file (1); so are abi/gen/ and the prototypes of
+# include/mpi_abi.h, which tools/mpigen/abigen.py makes, the standard ABI layer (2).
+# With --update (make mpigen) it regenerates them in place instead.
 #
 # The description is the Python package pympistandard (the MPI Forum's apis.json),
 # fetched from PyPI once (pip download) into $top_builddir/mpigen/wheels and installed
@@ -19,7 +20,7 @@ update=no
 [ "${1:-}" = --update ] && update=yes
 
 if [ "$update" = no ]; then
-    echo "1..1"
+    echo "1..2"
 fi
 skip() {
     if [ "$update" = yes ]; then
@@ -27,6 +28,7 @@ skip() {
         exit 1
     fi
     echo "ok 1 # SKIP $1"
+    echo "ok 2 # SKIP $1"
     exit 0
 }
 
@@ -48,8 +50,9 @@ if ! "$py" -c "import pympistandard" 2>/dev/null; then
 fi
 
 if [ "$update" = yes ]; then
-    exec "$py" "$top_srcdir/tools/mpigen/mpigen.py" --header "$top_srcdir/include/mpi.h" \
-        --out "$top_srcdir/fortran/gen"
+    "$py" "$top_srcdir/tools/mpigen/mpigen.py" --header "$top_srcdir/include/mpi.h" \
+        --out "$top_srcdir/fortran/gen" || exit 1
+    exec "$py" "$top_srcdir/tools/mpigen/abigen.py" --top "$top_srcdir"
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpigen.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
@@ -67,5 +70,22 @@ if diff -r "$top_srcdir/fortran/gen" "$tmp" >"$dir/diff.txt" 2>&1; then
 else
     echo "not ok 1 - fortran/gen differs from what tools/mpigen/mpigen.py makes (make mpigen regenerates it)"
     head -n 40 "$dir/diff.txt" | sed 's/^/# /'
+fi
+
+# the standard ABI layer: abi/gen/ and include/mpi_abi.h
+mkdir "$tmp/abi"
+if ! "$py" "$top_srcdir/tools/mpigen/abigen.py" --top "$top_srcdir" --out "$tmp/abi" \
+    >"$tmp/abi.log" 2>&1; then
+    echo "not ok 2 - tools/mpigen/abigen.py failed"
+    sed 's/^/# /' "$tmp/abi.log"
+    exit 1
+fi
+sed 's/^/# /' "$tmp/abi.log"
+if diff -r "$top_srcdir/abi/gen" "$tmp/abi/abi/gen" >"$dir/diff-abi.txt" 2>&1 &&
+    diff "$top_srcdir/include/mpi_abi.h" "$tmp/abi/include/mpi_abi.h" >>"$dir/diff-abi.txt" 2>&1; then
+    echo "ok 2 - abi/gen and include/mpi_abi.h's prototypes are what tools/mpigen/abigen.py makes"
+else
+    echo "not ok 2 - abi/gen or include/mpi_abi.h differs from what tools/mpigen/abigen.py makes (make mpigen regenerates them)"
+    head -n 40 "$dir/diff-abi.txt" | sed 's/^/# /'
     exit 1
 fi

@@ -17,10 +17,12 @@
  * process to notice its closed connections.
  */
 #include "core/runtime/launcher/launcher.h"
+#include "core/runtime/launcher/libdir.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -213,6 +215,32 @@ static void child_exec_failed(int errpipe)
     _exit(e == ENOENT ? 127 : 126);
 }
 
+/*
+ * compi's library folder first in a rank's LD_LIBRARY_PATH: a program built against
+ * another MPI of the same ABI (MPICH's libmpi.so.12 or libmpich.so.12, or the standard
+ * ABI's libmpi_abi.so.1) loads compi's library, also when its RUNPATH names the other
+ * MPI's folder (LD_LIBRARY_PATH comes before RUNPATH; an old-style RPATH comes before
+ * both and still pins it: compi_info --abi tells).
+ */
+static void lib_path_first(void)
+{
+    char dir[PATH_MAX];
+    if (compi_lib_dir(dir, sizeof dir) != 0)
+        return;
+    const char *old = getenv("LD_LIBRARY_PATH");
+    if (old == NULL || old[0] == '\0') {
+        setenv("LD_LIBRARY_PATH", dir, 1);
+        return;
+    }
+    size_t len = strlen(dir) + strlen(old) + 2;
+    char *v = malloc(len);
+    if (v == NULL)
+        return;
+    snprintf(v, len, "%s:%s", dir, old);
+    setenv("LD_LIBRARY_PATH", v, 1);
+    free(v);
+}
+
 /* a rank on this machine: environment and PMI descriptor, then the program */
 static void child_exec(mpirun_job_t *job, const mpirun_rank_t *r, int pmi_fd, int out_fd,
                        int err_fd, int errpipe, pid_t parent)
@@ -253,6 +281,7 @@ static void child_exec(mpirun_job_t *job, const mpirun_rank_t *r, int pmi_fd, in
     bind_apply(r); /* after the count above, which wants our whole set */
     if (o->coll_config != NULL)
         setenv("COMPI_COLL_CONFIG", o->coll_config, 1);
+    lib_path_first();
     for (int i = 0; i < o->nenv; i++)
         putenv(o->env[i]);
 

@@ -78,7 +78,14 @@ static void usage(FILE *f, const char *prog)
             "stdin before the secret, off the command line; SCRIPT exports them (their names\n"
             "must be shell names) and execs PROGRAM.  A relative PROGRAM path is made\n"
             "absolute; the remote rank starts in the agent's directory (ssh: the home).\n"
-            "The agent's exit is the rank's exit; signals to the rank go to the agent.\n",
+            "The agent's exit is the rank's exit; signals to the rank go to the agent.\n"
+            "\n"
+            "Ranks on this machine get compi's library folder first in LD_LIBRARY_PATH, so a\n"
+            "program built against another MPI of compi's ABIs (MPICH's libmpi.so.12 or\n"
+            "libmpich.so.12, the MPI-5 standard ABI's libmpi_abi.so.1) runs on compi's library\n"
+            "without setting it, even when its RUNPATH names the other MPI's folder.  An old-\n"
+            "style RPATH (linked with --disable-new-dtags) still pins the other library:\n"
+            "compi_info --abi PROGRAM tells which one a program loads.\n",
             prog);
 }
 

@@ -39,6 +39,9 @@ PROGRAM f08_large
   COMPLEX(KIND=8) :: c8(2)
   LOGICAL :: l, la(4)
   CHARACTER(LEN=9) :: ch
+  ! MPI_SIZEOF's answers for i1, i2, i, i8, r4, r8, c4, c8, l, la, ch
+  INTEGER, PARAMETER :: want(11) = [1, 2, 4, 8, 4, 8, 8, 16, 4, 4, 1]
+  INTEGER :: sizes(11)
 
   CALL MPI_Init()
   CALL MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -86,28 +89,26 @@ PROGRAM f08_large
   IF (ANY(dr /= [11d0, 12d0, 13d0, 14d0])) CALL bad('reduce_local_c')
 
   ! MPI_SIZEOF: bytes of one element, scalars and arrays
-  CALL MPI_Sizeof(i1, s)
-  IF (s /= 1) CALL bad('sizeof integer(1)')
-  CALL MPI_Sizeof(i2, s)
-  IF (s /= 2) CALL bad('sizeof integer(2)')
-  CALL MPI_Sizeof(i, s)
-  IF (s /= 4) CALL bad('sizeof integer')
-  CALL MPI_Sizeof(i8, s)
-  IF (s /= 8) CALL bad('sizeof integer(8)')
-  CALL MPI_Sizeof(r4, s)
-  IF (s /= 4) CALL bad('sizeof real(4)')
-  CALL MPI_Sizeof(r8, s)
-  IF (s /= 8) CALL bad('sizeof real(8)')
-  CALL MPI_Sizeof(c4, s)
-  IF (s /= 8) CALL bad('sizeof complex(4)')
-  CALL MPI_Sizeof(c8, s)
-  IF (s /= 16) CALL bad('sizeof complex(8)')
-  CALL MPI_Sizeof(l, s)
-  IF (s /= 4) CALL bad('sizeof logical')
-  CALL MPI_Sizeof(la, s, i)
-  IF (s /= 4 .OR. i /= MPI_SUCCESS) CALL bad('sizeof logical array')
-  CALL MPI_Sizeof(ch, s)
-  IF (s /= 1) CALL bad('sizeof character')
+  sizes = -1
+  CALL MPI_Sizeof(i1, sizes(1))
+  CALL MPI_Sizeof(i2, sizes(2))
+  CALL MPI_Sizeof(i, sizes(3))
+  CALL MPI_Sizeof(i8, sizes(4))
+  CALL MPI_Sizeof(r4, sizes(5))
+  CALL MPI_Sizeof(r8, sizes(6))
+  CALL MPI_Sizeof(c4, sizes(7))
+  CALL MPI_Sizeof(c8, sizes(8))
+  CALL MPI_Sizeof(l, sizes(9))
+  CALL MPI_Sizeof(la, sizes(10), i)
+  IF (i /= MPI_SUCCESS) CALL bad('sizeof ierror')
+  CALL MPI_Sizeof(ch, sizes(11))
+  DO i = 1, SIZE(sizes)
+    IF (sizes(i) /= want(i)) THEN
+      WRITE (*, '(A,I0,A,I0,A,I0)') 'sizeof #', i, ': ', sizes(i), ' instead of ', want(i)
+      CALL bad('sizeof')
+    END IF
+  END DO
+
   ! the sizes of the types MPI describes them with
   CALL MPI_Type_size(MPI_DOUBLE_COMPLEX, i)
   CALL MPI_Sizeof(c8, s)

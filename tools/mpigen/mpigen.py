@@ -21,7 +21,9 @@ implements, which constants it defines) and writes into the output folder:
   mpi_interfaces.f90  the explicit interfaces of the module mpi (use mpi)
   mpi_f08_types.f90, mpi_f08.f90  the module mpi_f08: derived types (TYPE(MPI_Comm),
                   TYPE(MPI_Status), ...) and a procedure per MPI procedure that calls the
-                  glue above
+                  glue above, and one per large-count form compi has in C (MPI_Send_c,
+                  under the generic MPI_Send)
+  mpi_sizeof.F90  the module compi_mpi_sizeof (MPI_SIZEOF), used by mpi and mpi_f08
   gaps.txt        the report: procedures of the standard compi does not implement, and
                   those it implements in C that have no Fortran binding yet, each with
                   the reason
@@ -790,6 +792,7 @@ def main():
     generics = []
     no_f08 = []
     fortran_only = []
+    fortran_module = []  # Fortran only, generated as a module of their own
     missing_c = []   # in the standard, not in compi
     no_fortran = []  # in compi, no Fortran binding here (reason)
     bound = []       # generated glue
@@ -804,7 +807,7 @@ def main():
             # Fortran only: MPI_F_SYNC_REG by hand, MPI_SIZEOF generated (its module)
             name = proc._parseset["name"]
             if name in FORTRAN_ONLY_MODULE:
-                manual.append(name)
+                fortran_module.append(name)
             elif name in FORTRAN_ONLY_MANUAL:
                 manual.append(name)
                 interfaces.append(procedure_interface(proc))
@@ -928,35 +931,25 @@ def main():
     rep.append("(fortran/glue_manual.c), %d with a Fortran binding in use mpi_f08, and %d"
                % (len(f08) - nbig, nbig))
     rep.append("large-count forms (MPI_Send_c: counts of MPI_COUNT_KIND) in use mpi_f08.")
-    rep.append("")
-    rep.append("Procedures bound in mpif.h and use mpi but not in use mpi_f08 (%d):" % len(no_f08))
-    for n, why in no_f08:
-        rep.append("  %-36s %s" % (n, why))
-    rep.append("")
-    rep.append("Procedures compi implements in C that have no Fortran binding (%d):"
-               % len(no_fortran))
-    for n, why in no_fortran:
-        rep.append("  %-36s %s" % (n, why))
-    rep.append("")
-    rep.append("Large-count forms compi implements in C without an mpi_f08 binding (%d):"
-               % len(no_big))
-    for n, why in no_big:
-        rep.append("  %-36s %s" % (n, why))
-    rep.append("")
-    rep.append("Large-count forms of the standard compi does not implement in C (%d):"
-               % len(big_missing))
-    for n in big_missing:
-        rep.append("  " + n)
-    rep.append("")
-    rep.append("Procedures of the standard that exist in Fortran only and are not provided (%d):"
-               % len(fortran_only))
-    for n in fortran_only:
-        rep.append("  " + n)
-    rep.append("")
-    rep.append("Procedures of the standard compi does not implement (%d), in C or Fortran:"
-               % len(missing_c))
-    for n in missing_c:
-        rep.append("  " + n)
+    def section(title, items):
+        """A list of the report: its title with the count, then a line per item (a name,
+        or a name and why)."""
+        rep.append("")
+        rep.append(title % len(items))
+        for it in items:
+            rep.append("  %-36s %s" % it if isinstance(it, tuple) else "  " + it)
+
+    section("Procedures bound in mpif.h and use mpi but not in use mpi_f08 (%d):", no_f08)
+    section("Procedures compi implements in C that have no Fortran binding (%d):", no_fortran)
+    section("Large-count forms compi implements in C without an mpi_f08 binding (%d):", no_big)
+    section("Large-count forms of the standard compi does not implement in C (%d):",
+            big_missing)
+    section("Procedures of the standard that exist in Fortran only, generated as a module (%d):",
+            [(n, FORTRAN_ONLY_MODULE[n]) for n in fortran_module])
+    section("Procedures of the standard that exist in Fortran only and are not provided (%d):",
+            fortran_only)
+    section("Procedures of the standard compi does not implement (%d), in C or Fortran:",
+            missing_c)
     write("gaps.txt", "\n".join(rep) + "\n")
     if not a.quiet:
         print("mpigen: %d procedures bound (%d by hand), %d in C only, %d of the standard "

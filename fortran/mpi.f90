@@ -3,7 +3,9 @@
 ! time with mpi.h's values, gen/mpi_interfaces.f90 is committed).  Choice buffers are
 ! TYPE(*), DIMENSION(*) without type, kind or rank checks (gfortran's NO_ARG_CHECK), so a
 ! buffer of any type and rank, MPI_BOTTOM and MPI_IN_PLACE among them, goes through.
+! MPI_SIZEOF is the generic of the module compi_mpi_sizeof (gen/mpi_sizeof.F90).
 MODULE mpi
+  USE compi_mpi_sizeof
   IMPLICIT NONE
   INCLUDE 'mpif-module.h'
   INCLUDE 'mpi_interfaces.f90'

@@ -194,6 +194,13 @@ COMPI_F_EXPORT void mpi_bsend_(void *buf, const int *count, const MPI_Datatype *
 }
 COMPI_F_ALIAS(pmpi_bsend_, mpi_bsend_);
 
+COMPI_F_EXPORT void mpi_bsend_c_(void *buf, const MPI_Count *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Bsend_c(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_bsend_c_, mpi_bsend_c_);
+
 COMPI_F_EXPORT void mpi_bsend_init_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Bsend_init(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
@@ -201,12 +208,26 @@ COMPI_F_EXPORT void mpi_bsend_init_(void *buf, const int *count, const MPI_Datat
 }
 COMPI_F_ALIAS(pmpi_bsend_init_, mpi_bsend_init_);
 
+COMPI_F_EXPORT void mpi_bsend_init_c_(void *buf, const MPI_Count *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Bsend_init_c(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_bsend_init_c_, mpi_bsend_init_c_);
+
 COMPI_F_EXPORT void mpi_buffer_attach_(void *buffer, const int *size, MPI_Fint *ierror)
 {
     int rc = MPI_Buffer_attach(compi_f_buf(buffer), *size);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_buffer_attach_, mpi_buffer_attach_);
+
+COMPI_F_EXPORT void mpi_buffer_attach_c_(void *buffer, const MPI_Count *size, MPI_Fint *ierror)
+{
+    int rc = MPI_Buffer_attach_c(compi_f_buf(buffer), *size);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_buffer_attach_c_, mpi_buffer_attach_c_);
 
 COMPI_F_EXPORT void mpi_buffer_flush_(MPI_Fint *ierror)
 {
@@ -697,12 +718,26 @@ COMPI_F_EXPORT void mpi_get_count_(MPI_Fint *status, const MPI_Datatype *datatyp
 }
 COMPI_F_ALIAS(pmpi_get_count_, mpi_get_count_);
 
+COMPI_F_EXPORT void mpi_get_count_c_(MPI_Fint *status, const MPI_Datatype *datatype, MPI_Count *count, MPI_Fint *ierror)
+{
+    int rc = MPI_Get_count_c(compi_f_status(status), *datatype, count);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_get_count_c_, mpi_get_count_c_);
+
 COMPI_F_EXPORT void mpi_get_elements_(MPI_Fint *status, const MPI_Datatype *datatype, int *count, MPI_Fint *ierror)
 {
     int rc = MPI_Get_elements(compi_f_status(status), *datatype, count);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_get_elements_, mpi_get_elements_);
+
+COMPI_F_EXPORT void mpi_get_elements_c_(MPI_Fint *status, const MPI_Datatype *datatype, MPI_Count *count, MPI_Fint *ierror)
+{
+    int rc = MPI_Get_elements_c(compi_f_status(status), *datatype, count);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_get_elements_c_, mpi_get_elements_c_);
 
 COMPI_F_EXPORT void mpi_get_elements_x_(MPI_Fint *status, const MPI_Datatype *datatype, MPI_Count *count, MPI_Fint *ierror)
 {
@@ -941,6 +976,13 @@ COMPI_F_EXPORT void mpi_ibsend_(void *buf, const int *count, const MPI_Datatype 
 }
 COMPI_F_ALIAS(pmpi_ibsend_, mpi_ibsend_);
 
+COMPI_F_EXPORT void mpi_ibsend_c_(void *buf, const MPI_Count *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Ibsend_c(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_ibsend_c_, mpi_ibsend_c_);
+
 COMPI_F_EXPORT void mpi_iexscan_(void *sendbuf, void *recvbuf, const int *count, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Iexscan(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *comm, request);
@@ -977,6 +1019,13 @@ COMPI_F_EXPORT void mpi_imrecv_(void *buf, const int *count, const MPI_Datatype 
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_imrecv_, mpi_imrecv_);
+
+COMPI_F_EXPORT void mpi_imrecv_c_(void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Message *message, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Imrecv_c(compi_f_buf(buf), *count, *datatype, message, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_imrecv_c_, mpi_imrecv_c_);
 
 COMPI_F_EXPORT void mpi_ineighbor_allgather_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
@@ -1162,6 +1211,13 @@ COMPI_F_EXPORT void mpi_irecv_(void *buf, const int *count, const MPI_Datatype *
 }
 COMPI_F_ALIAS(pmpi_irecv_, mpi_irecv_);
 
+COMPI_F_EXPORT void mpi_irecv_c_(void *buf, const MPI_Count *count, const MPI_Datatype *datatype, const int *source, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Irecv_c(compi_f_buf(buf), *count, *datatype, *source, *tag, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_irecv_c_, mpi_irecv_c_);
+
 COMPI_F_EXPORT void mpi_ireduce_(void *sendbuf, void *recvbuf, const int *count, const MPI_Datatype *datatype, const MPI_Op *op, const int *root, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Ireduce(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *root, *comm, request);
@@ -1189,6 +1245,13 @@ COMPI_F_EXPORT void mpi_irsend_(void *buf, const int *count, const MPI_Datatype 
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_irsend_, mpi_irsend_);
+
+COMPI_F_EXPORT void mpi_irsend_c_(void *buf, const MPI_Count *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Irsend_c(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_irsend_c_, mpi_irsend_c_);
 
 COMPI_F_EXPORT void mpi_is_thread_main_(MPI_Fint *flag, MPI_Fint *ierror)
 {
@@ -1227,12 +1290,26 @@ COMPI_F_EXPORT void mpi_isend_(void *buf, const int *count, const MPI_Datatype *
 }
 COMPI_F_ALIAS(pmpi_isend_, mpi_isend_);
 
+COMPI_F_EXPORT void mpi_isend_c_(void *buf, const MPI_Count *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Isend_c(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_isend_c_, mpi_isend_c_);
+
 COMPI_F_EXPORT void mpi_isendrecv_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, const int *dest, const int *sendtag, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const int *source, const int *recvtag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Isendrecv(compi_f_buf(sendbuf), *sendcount, *sendtype, *dest, *sendtag, compi_f_buf(recvbuf), *recvcount, *recvtype, *source, *recvtag, *comm, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_isendrecv_, mpi_isendrecv_);
+
+COMPI_F_EXPORT void mpi_isendrecv_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, const int *dest, const int *sendtag, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *recvtype, const int *source, const int *recvtag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Isendrecv_c(compi_f_buf(sendbuf), *sendcount, *sendtype, *dest, *sendtag, compi_f_buf(recvbuf), *recvcount, *recvtype, *source, *recvtag, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_isendrecv_c_, mpi_isendrecv_c_);
 
 COMPI_F_EXPORT void mpi_isendrecv_replace_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *sendtag, const int *source, const int *recvtag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
@@ -1241,12 +1318,26 @@ COMPI_F_EXPORT void mpi_isendrecv_replace_(void *buf, const int *count, const MP
 }
 COMPI_F_ALIAS(pmpi_isendrecv_replace_, mpi_isendrecv_replace_);
 
+COMPI_F_EXPORT void mpi_isendrecv_replace_c_(void *buf, const MPI_Count *count, const MPI_Datatype *datatype, const int *dest, const int *sendtag, const int *source, const int *recvtag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Isendrecv_replace_c(compi_f_buf(buf), *count, *datatype, *dest, *sendtag, *source, *recvtag, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_isendrecv_replace_c_, mpi_isendrecv_replace_c_);
+
 COMPI_F_EXPORT void mpi_issend_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Issend(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_issend_, mpi_issend_);
+
+COMPI_F_EXPORT void mpi_issend_c_(void *buf, const MPI_Count *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Issend_c(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_issend_c_, mpi_issend_c_);
 
 COMPI_F_EXPORT void mpi_keyval_free_(int *keyval, MPI_Fint *ierror)
 {
@@ -1279,6 +1370,13 @@ COMPI_F_EXPORT void mpi_mrecv_(void *buf, const int *count, const MPI_Datatype *
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_mrecv_, mpi_mrecv_);
+
+COMPI_F_EXPORT void mpi_mrecv_c_(void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Message *message, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_Mrecv_c(compi_f_buf(buf), *count, *datatype, message, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_mrecv_c_, mpi_mrecv_c_);
 
 COMPI_F_EXPORT void mpi_neighbor_allgather_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
 {
@@ -1382,6 +1480,13 @@ COMPI_F_EXPORT void mpi_pack_(void *inbuf, const int *incount, const MPI_Datatyp
 }
 COMPI_F_ALIAS(pmpi_pack_, mpi_pack_);
 
+COMPI_F_EXPORT void mpi_pack_c_(void *inbuf, const MPI_Count *incount, const MPI_Datatype *datatype, void *outbuf, const MPI_Count *outsize, MPI_Count *position, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Pack_c(compi_f_buf(inbuf), *incount, *datatype, compi_f_buf(outbuf), *outsize, position, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_pack_c_, mpi_pack_c_);
+
 COMPI_F_EXPORT void mpi_pack_external_(char *datarep, void *inbuf, const int *incount, const MPI_Datatype *datatype, void *outbuf, const MPI_Aint *outsize, MPI_Aint *position, MPI_Fint *ierror, size_t datarep_len)
 {
     char *c_datarep = compi_f_str_in(datarep, datarep_len);
@@ -1390,6 +1495,15 @@ COMPI_F_EXPORT void mpi_pack_external_(char *datarep, void *inbuf, const int *in
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_pack_external_, mpi_pack_external_);
+
+COMPI_F_EXPORT void mpi_pack_external_c_(char *datarep, void *inbuf, const MPI_Count *incount, const MPI_Datatype *datatype, void *outbuf, const MPI_Count *outsize, MPI_Count *position, MPI_Fint *ierror, size_t datarep_len)
+{
+    char *c_datarep = compi_f_str_in(datarep, datarep_len);
+    int rc = MPI_Pack_external_c(c_datarep, compi_f_buf(inbuf), *incount, *datatype, compi_f_buf(outbuf), *outsize, position);
+    free(c_datarep);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_pack_external_c_, mpi_pack_external_c_);
 
 COMPI_F_EXPORT void mpi_pack_external_size_(char *datarep, const int *incount, const MPI_Datatype *datatype, MPI_Aint *size, MPI_Fint *ierror, size_t datarep_len)
 {
@@ -1400,12 +1514,28 @@ COMPI_F_EXPORT void mpi_pack_external_size_(char *datarep, const int *incount, c
 }
 COMPI_F_ALIAS(pmpi_pack_external_size_, mpi_pack_external_size_);
 
+COMPI_F_EXPORT void mpi_pack_external_size_c_(char *datarep, const MPI_Count *incount, const MPI_Datatype *datatype, MPI_Count *size, MPI_Fint *ierror, size_t datarep_len)
+{
+    char *c_datarep = compi_f_str_in(datarep, datarep_len);
+    int rc = MPI_Pack_external_size_c(c_datarep, *incount, *datatype, size);
+    free(c_datarep);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_pack_external_size_c_, mpi_pack_external_size_c_);
+
 COMPI_F_EXPORT void mpi_pack_size_(const int *incount, const MPI_Datatype *datatype, const MPI_Comm *comm, int *size, MPI_Fint *ierror)
 {
     int rc = MPI_Pack_size(*incount, *datatype, *comm, size);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_pack_size_, mpi_pack_size_);
+
+COMPI_F_EXPORT void mpi_pack_size_c_(const MPI_Count *incount, const MPI_Datatype *datatype, const MPI_Comm *comm, MPI_Count *size, MPI_Fint *ierror)
+{
+    int rc = MPI_Pack_size_c(*incount, *datatype, *comm, size);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_pack_size_c_, mpi_pack_size_c_);
 
 COMPI_F_EXPORT void mpi_parrived_(const MPI_Request *request, const int *partition, MPI_Fint *flag, MPI_Fint *ierror)
 {
@@ -1497,12 +1627,26 @@ COMPI_F_EXPORT void mpi_recv_(void *buf, const int *count, const MPI_Datatype *d
 }
 COMPI_F_ALIAS(pmpi_recv_, mpi_recv_);
 
+COMPI_F_EXPORT void mpi_recv_c_(void *buf, const MPI_Count *count, const MPI_Datatype *datatype, const int *source, const int *tag, const MPI_Comm *comm, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_Recv_c(compi_f_buf(buf), *count, *datatype, *source, *tag, *comm, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_recv_c_, mpi_recv_c_);
+
 COMPI_F_EXPORT void mpi_recv_init_(void *buf, const int *count, const MPI_Datatype *datatype, const int *source, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Recv_init(compi_f_buf(buf), *count, *datatype, *source, *tag, *comm, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_recv_init_, mpi_recv_init_);
+
+COMPI_F_EXPORT void mpi_recv_init_c_(void *buf, const MPI_Count *count, const MPI_Datatype *datatype, const int *source, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Recv_init_c(compi_f_buf(buf), *count, *datatype, *source, *tag, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_recv_init_c_, mpi_recv_init_c_);
 
 COMPI_F_EXPORT void mpi_reduce_(void *sendbuf, void *recvbuf, const int *count, const MPI_Datatype *datatype, const MPI_Op *op, const int *root, const MPI_Comm *comm, MPI_Fint *ierror)
 {
@@ -1524,6 +1668,13 @@ COMPI_F_EXPORT void mpi_reduce_local_(void *inbuf, void *inoutbuf, const int *co
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_reduce_local_, mpi_reduce_local_);
+
+COMPI_F_EXPORT void mpi_reduce_local_c_(void *inbuf, void *inoutbuf, const MPI_Count *count, const MPI_Datatype *datatype, const MPI_Op *op, MPI_Fint *ierror)
+{
+    int rc = MPI_Reduce_local_c(compi_f_buf(inbuf), compi_f_buf(inoutbuf), *count, *datatype, *op);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_reduce_local_c_, mpi_reduce_local_c_);
 
 COMPI_F_EXPORT void mpi_reduce_scatter_(void *sendbuf, void *recvbuf, int *recvcounts, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Fint *ierror)
 {
@@ -1597,12 +1748,26 @@ COMPI_F_EXPORT void mpi_rsend_(void *buf, const int *count, const MPI_Datatype *
 }
 COMPI_F_ALIAS(pmpi_rsend_, mpi_rsend_);
 
+COMPI_F_EXPORT void mpi_rsend_c_(void *buf, const MPI_Count *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Rsend_c(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_rsend_c_, mpi_rsend_c_);
+
 COMPI_F_EXPORT void mpi_rsend_init_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Rsend_init(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_rsend_init_, mpi_rsend_init_);
+
+COMPI_F_EXPORT void mpi_rsend_init_c_(void *buf, const MPI_Count *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Rsend_init_c(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_rsend_init_c_, mpi_rsend_init_c_);
 
 COMPI_F_EXPORT void mpi_scan_(void *sendbuf, void *recvbuf, const int *count, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Fint *ierror)
 {
@@ -1653,12 +1818,26 @@ COMPI_F_EXPORT void mpi_send_(void *buf, const int *count, const MPI_Datatype *d
 }
 COMPI_F_ALIAS(pmpi_send_, mpi_send_);
 
+COMPI_F_EXPORT void mpi_send_c_(void *buf, const MPI_Count *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Send_c(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_send_c_, mpi_send_c_);
+
 COMPI_F_EXPORT void mpi_send_init_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Send_init(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_send_init_, mpi_send_init_);
+
+COMPI_F_EXPORT void mpi_send_init_c_(void *buf, const MPI_Count *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Send_init_c(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_send_init_c_, mpi_send_init_c_);
 
 COMPI_F_EXPORT void mpi_sendrecv_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, const int *dest, const int *sendtag, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const int *source, const int *recvtag, const MPI_Comm *comm, MPI_Fint *status, MPI_Fint *ierror)
 {
@@ -1667,12 +1846,26 @@ COMPI_F_EXPORT void mpi_sendrecv_(void *sendbuf, const int *sendcount, const MPI
 }
 COMPI_F_ALIAS(pmpi_sendrecv_, mpi_sendrecv_);
 
+COMPI_F_EXPORT void mpi_sendrecv_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, const int *dest, const int *sendtag, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *recvtype, const int *source, const int *recvtag, const MPI_Comm *comm, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_Sendrecv_c(compi_f_buf(sendbuf), *sendcount, *sendtype, *dest, *sendtag, compi_f_buf(recvbuf), *recvcount, *recvtype, *source, *recvtag, *comm, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_sendrecv_c_, mpi_sendrecv_c_);
+
 COMPI_F_EXPORT void mpi_sendrecv_replace_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *sendtag, const int *source, const int *recvtag, const MPI_Comm *comm, MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = MPI_Sendrecv_replace(compi_f_buf(buf), *count, *datatype, *dest, *sendtag, *source, *recvtag, *comm, compi_f_status(status));
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_sendrecv_replace_, mpi_sendrecv_replace_);
+
+COMPI_F_EXPORT void mpi_sendrecv_replace_c_(void *buf, const MPI_Count *count, const MPI_Datatype *datatype, const int *dest, const int *sendtag, const int *source, const int *recvtag, const MPI_Comm *comm, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_Sendrecv_replace_c(compi_f_buf(buf), *count, *datatype, *dest, *sendtag, *source, *recvtag, *comm, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_sendrecv_replace_c_, mpi_sendrecv_replace_c_);
 
 COMPI_F_EXPORT void mpi_session_call_errhandler_(const MPI_Session *session, const int *errorcode, MPI_Fint *ierror)
 {
@@ -1748,12 +1941,26 @@ COMPI_F_EXPORT void mpi_ssend_(void *buf, const int *count, const MPI_Datatype *
 }
 COMPI_F_ALIAS(pmpi_ssend_, mpi_ssend_);
 
+COMPI_F_EXPORT void mpi_ssend_c_(void *buf, const MPI_Count *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Ssend_c(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_ssend_c_, mpi_ssend_c_);
+
 COMPI_F_EXPORT void mpi_ssend_init_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Ssend_init(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_ssend_init_, mpi_ssend_init_);
+
+COMPI_F_EXPORT void mpi_ssend_init_c_(void *buf, const MPI_Count *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Ssend_init_c(compi_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_ssend_init_c_, mpi_ssend_init_c_);
 
 COMPI_F_EXPORT void mpi_start_(MPI_Request *request, MPI_Fint *ierror)
 {
@@ -1782,6 +1989,13 @@ COMPI_F_EXPORT void mpi_status_set_elements_(MPI_Fint *status, const MPI_Datatyp
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_status_set_elements_, mpi_status_set_elements_);
+
+COMPI_F_EXPORT void mpi_status_set_elements_c_(MPI_Fint *status, const MPI_Datatype *datatype, const MPI_Count *count, MPI_Fint *ierror)
+{
+    int rc = MPI_Status_set_elements_c(compi_f_status(status), *datatype, *count);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_status_set_elements_c_, mpi_status_set_elements_c_);
 
 COMPI_F_EXPORT void mpi_status_set_elements_x_(MPI_Fint *status, const MPI_Datatype *datatype, const MPI_Count *count, MPI_Fint *ierror)
 {
@@ -1854,12 +2068,26 @@ COMPI_F_EXPORT void mpi_type_contiguous_(const int *count, const MPI_Datatype *o
 }
 COMPI_F_ALIAS(pmpi_type_contiguous_, mpi_type_contiguous_);
 
+COMPI_F_EXPORT void mpi_type_contiguous_c_(const MPI_Count *count, const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
+{
+    int rc = MPI_Type_contiguous_c(*count, *oldtype, newtype);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_type_contiguous_c_, mpi_type_contiguous_c_);
+
 COMPI_F_EXPORT void mpi_type_create_darray_(const int *size, const int *rank, const int *ndims, int *array_of_gsizes, int *array_of_distribs, int *array_of_dargs, int *array_of_psizes, const int *order, const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = MPI_Type_create_darray(*size, *rank, *ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, *order, *oldtype, newtype);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_type_create_darray_, mpi_type_create_darray_);
+
+COMPI_F_EXPORT void mpi_type_create_darray_c_(const int *size, const int *rank, const int *ndims, MPI_Count *array_of_gsizes, int *array_of_distribs, int *array_of_dargs, int *array_of_psizes, const int *order, const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
+{
+    int rc = MPI_Type_create_darray_c(*size, *rank, *ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, *order, *oldtype, newtype);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_type_create_darray_c_, mpi_type_create_darray_c_);
 
 COMPI_F_EXPORT void mpi_type_create_f90_complex_(const int *p, const int *r, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
@@ -1889,12 +2117,26 @@ COMPI_F_EXPORT void mpi_type_create_hindexed_(const int *count, int *array_of_bl
 }
 COMPI_F_ALIAS(pmpi_type_create_hindexed_, mpi_type_create_hindexed_);
 
+COMPI_F_EXPORT void mpi_type_create_hindexed_c_(const MPI_Count *count, MPI_Count *array_of_blocklengths, MPI_Count *array_of_displacements, const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
+{
+    int rc = MPI_Type_create_hindexed_c(*count, array_of_blocklengths, array_of_displacements, *oldtype, newtype);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_type_create_hindexed_c_, mpi_type_create_hindexed_c_);
+
 COMPI_F_EXPORT void mpi_type_create_hindexed_block_(const int *count, const int *blocklength, MPI_Aint *array_of_displacements, const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = MPI_Type_create_hindexed_block(*count, *blocklength, array_of_displacements, *oldtype, newtype);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_type_create_hindexed_block_, mpi_type_create_hindexed_block_);
+
+COMPI_F_EXPORT void mpi_type_create_hindexed_block_c_(const MPI_Count *count, const MPI_Count *blocklength, MPI_Count *array_of_displacements, const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
+{
+    int rc = MPI_Type_create_hindexed_block_c(*count, *blocklength, array_of_displacements, *oldtype, newtype);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_type_create_hindexed_block_c_, mpi_type_create_hindexed_block_c_);
 
 COMPI_F_EXPORT void mpi_type_create_hvector_(const int *count, const int *blocklength, const MPI_Aint *stride, const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
@@ -1903,12 +2145,26 @@ COMPI_F_EXPORT void mpi_type_create_hvector_(const int *count, const int *blockl
 }
 COMPI_F_ALIAS(pmpi_type_create_hvector_, mpi_type_create_hvector_);
 
+COMPI_F_EXPORT void mpi_type_create_hvector_c_(const MPI_Count *count, const MPI_Count *blocklength, const MPI_Count *stride, const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
+{
+    int rc = MPI_Type_create_hvector_c(*count, *blocklength, *stride, *oldtype, newtype);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_type_create_hvector_c_, mpi_type_create_hvector_c_);
+
 COMPI_F_EXPORT void mpi_type_create_indexed_block_(const int *count, const int *blocklength, int *array_of_displacements, const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = MPI_Type_create_indexed_block(*count, *blocklength, array_of_displacements, *oldtype, newtype);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_type_create_indexed_block_, mpi_type_create_indexed_block_);
+
+COMPI_F_EXPORT void mpi_type_create_indexed_block_c_(const MPI_Count *count, const MPI_Count *blocklength, MPI_Count *array_of_displacements, const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
+{
+    int rc = MPI_Type_create_indexed_block_c(*count, *blocklength, array_of_displacements, *oldtype, newtype);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_type_create_indexed_block_c_, mpi_type_create_indexed_block_c_);
 
 COMPI_F_EXPORT void mpi_type_create_resized_(const MPI_Datatype *oldtype, const MPI_Aint *lb, const MPI_Aint *extent, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
@@ -1917,6 +2173,13 @@ COMPI_F_EXPORT void mpi_type_create_resized_(const MPI_Datatype *oldtype, const 
 }
 COMPI_F_ALIAS(pmpi_type_create_resized_, mpi_type_create_resized_);
 
+COMPI_F_EXPORT void mpi_type_create_resized_c_(const MPI_Datatype *oldtype, const MPI_Count *lb, const MPI_Count *extent, MPI_Datatype *newtype, MPI_Fint *ierror)
+{
+    int rc = MPI_Type_create_resized_c(*oldtype, *lb, *extent, newtype);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_type_create_resized_c_, mpi_type_create_resized_c_);
+
 COMPI_F_EXPORT void mpi_type_create_struct_(const int *count, int *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Datatype *array_of_types, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = MPI_Type_create_struct(*count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
@@ -1924,12 +2187,26 @@ COMPI_F_EXPORT void mpi_type_create_struct_(const int *count, int *array_of_bloc
 }
 COMPI_F_ALIAS(pmpi_type_create_struct_, mpi_type_create_struct_);
 
+COMPI_F_EXPORT void mpi_type_create_struct_c_(const MPI_Count *count, MPI_Count *array_of_blocklengths, MPI_Count *array_of_displacements, MPI_Datatype *array_of_types, MPI_Datatype *newtype, MPI_Fint *ierror)
+{
+    int rc = MPI_Type_create_struct_c(*count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_type_create_struct_c_, mpi_type_create_struct_c_);
+
 COMPI_F_EXPORT void mpi_type_create_subarray_(const int *ndims, int *array_of_sizes, int *array_of_subsizes, int *array_of_starts, const int *order, const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = MPI_Type_create_subarray(*ndims, array_of_sizes, array_of_subsizes, array_of_starts, *order, *oldtype, newtype);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_type_create_subarray_, mpi_type_create_subarray_);
+
+COMPI_F_EXPORT void mpi_type_create_subarray_c_(const int *ndims, MPI_Count *array_of_sizes, MPI_Count *array_of_subsizes, MPI_Count *array_of_starts, const int *order, const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
+{
+    int rc = MPI_Type_create_subarray_c(*ndims, array_of_sizes, array_of_subsizes, array_of_starts, *order, *oldtype, newtype);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_type_create_subarray_c_, mpi_type_create_subarray_c_);
 
 COMPI_F_EXPORT void mpi_type_delete_attr_(const MPI_Datatype *datatype, const int *type_keyval, MPI_Fint *ierror)
 {
@@ -1980,6 +2257,13 @@ COMPI_F_EXPORT void mpi_type_get_extent_(const MPI_Datatype *datatype, MPI_Aint 
 }
 COMPI_F_ALIAS(pmpi_type_get_extent_, mpi_type_get_extent_);
 
+COMPI_F_EXPORT void mpi_type_get_extent_c_(const MPI_Datatype *datatype, MPI_Count *lb, MPI_Count *extent, MPI_Fint *ierror)
+{
+    int rc = MPI_Type_get_extent_c(*datatype, lb, extent);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_type_get_extent_c_, mpi_type_get_extent_c_);
+
 COMPI_F_EXPORT void mpi_type_get_extent_x_(const MPI_Datatype *datatype, MPI_Count *lb, MPI_Count *extent, MPI_Fint *ierror)
 {
     int rc = MPI_Type_get_extent_x(*datatype, lb, extent);
@@ -2003,6 +2287,13 @@ COMPI_F_EXPORT void mpi_type_get_true_extent_(const MPI_Datatype *datatype, MPI_
 }
 COMPI_F_ALIAS(pmpi_type_get_true_extent_, mpi_type_get_true_extent_);
 
+COMPI_F_EXPORT void mpi_type_get_true_extent_c_(const MPI_Datatype *datatype, MPI_Count *true_lb, MPI_Count *true_extent, MPI_Fint *ierror)
+{
+    int rc = MPI_Type_get_true_extent_c(*datatype, true_lb, true_extent);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_type_get_true_extent_c_, mpi_type_get_true_extent_c_);
+
 COMPI_F_EXPORT void mpi_type_get_true_extent_x_(const MPI_Datatype *datatype, MPI_Count *true_lb, MPI_Count *true_extent, MPI_Fint *ierror)
 {
     int rc = MPI_Type_get_true_extent_x(*datatype, true_lb, true_extent);
@@ -2016,6 +2307,13 @@ COMPI_F_EXPORT void mpi_type_indexed_(const int *count, int *array_of_blocklengt
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_type_indexed_, mpi_type_indexed_);
+
+COMPI_F_EXPORT void mpi_type_indexed_c_(const MPI_Count *count, MPI_Count *array_of_blocklengths, MPI_Count *array_of_displacements, const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
+{
+    int rc = MPI_Type_indexed_c(*count, array_of_blocklengths, array_of_displacements, *oldtype, newtype);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_type_indexed_c_, mpi_type_indexed_c_);
 
 COMPI_F_EXPORT void mpi_type_match_size_(const int *typeclass, const int *size, MPI_Datatype *datatype, MPI_Fint *ierror)
 {
@@ -2047,6 +2345,13 @@ COMPI_F_EXPORT void mpi_type_size_(const MPI_Datatype *datatype, int *size, MPI_
 }
 COMPI_F_ALIAS(pmpi_type_size_, mpi_type_size_);
 
+COMPI_F_EXPORT void mpi_type_size_c_(const MPI_Datatype *datatype, MPI_Count *size, MPI_Fint *ierror)
+{
+    int rc = MPI_Type_size_c(*datatype, size);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_type_size_c_, mpi_type_size_c_);
+
 COMPI_F_EXPORT void mpi_type_size_x_(const MPI_Datatype *datatype, MPI_Count *size, MPI_Fint *ierror)
 {
     int rc = MPI_Type_size_x(*datatype, size);
@@ -2061,12 +2366,26 @@ COMPI_F_EXPORT void mpi_type_vector_(const int *count, const int *blocklength, c
 }
 COMPI_F_ALIAS(pmpi_type_vector_, mpi_type_vector_);
 
+COMPI_F_EXPORT void mpi_type_vector_c_(const MPI_Count *count, const MPI_Count *blocklength, const MPI_Count *stride, const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
+{
+    int rc = MPI_Type_vector_c(*count, *blocklength, *stride, *oldtype, newtype);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_type_vector_c_, mpi_type_vector_c_);
+
 COMPI_F_EXPORT void mpi_unpack_(void *inbuf, const int *insize, int *position, void *outbuf, const int *outcount, const MPI_Datatype *datatype, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Unpack(compi_f_buf(inbuf), *insize, position, compi_f_buf(outbuf), *outcount, *datatype, *comm);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_unpack_, mpi_unpack_);
+
+COMPI_F_EXPORT void mpi_unpack_c_(void *inbuf, const MPI_Count *insize, MPI_Count *position, void *outbuf, const MPI_Count *outcount, const MPI_Datatype *datatype, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Unpack_c(compi_f_buf(inbuf), *insize, position, compi_f_buf(outbuf), *outcount, *datatype, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_unpack_c_, mpi_unpack_c_);
 
 COMPI_F_EXPORT void mpi_unpack_external_(char *datarep, void *inbuf, const MPI_Aint *insize, MPI_Aint *position, void *outbuf, const int *outcount, const MPI_Datatype *datatype, MPI_Fint *ierror, size_t datarep_len)
 {
@@ -2076,6 +2395,15 @@ COMPI_F_EXPORT void mpi_unpack_external_(char *datarep, void *inbuf, const MPI_A
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_unpack_external_, mpi_unpack_external_);
+
+COMPI_F_EXPORT void mpi_unpack_external_c_(char *datarep, void *inbuf, const MPI_Count *insize, MPI_Count *position, void *outbuf, const MPI_Count *outcount, const MPI_Datatype *datatype, MPI_Fint *ierror, size_t datarep_len)
+{
+    char *c_datarep = compi_f_str_in(datarep, datarep_len);
+    int rc = MPI_Unpack_external_c(c_datarep, compi_f_buf(inbuf), *insize, position, compi_f_buf(outbuf), *outcount, *datatype);
+    free(c_datarep);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_unpack_external_c_, mpi_unpack_external_c_);
 
 COMPI_F_EXPORT void mpi_unpublish_name_(char *service_name, const MPI_Info *info, char *port_name, MPI_Fint *ierror, size_t service_name_len, size_t port_name_len)
 {

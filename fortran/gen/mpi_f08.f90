@@ -5,6 +5,7 @@
 ! (a handle's MPI_VAL is the handle of mpif.h and use mpi).
 MODULE mpi_f08
   USE mpi_f08_types
+  USE compi_mpi_sizeof
   IMPLICIT NONE
   INTERFACE MPI_Abort
     MODULE PROCEDURE MPI_Abort_f08
@@ -83,12 +84,15 @@ MODULE mpi_f08
   END INTERFACE MPI_Bcast_init
   INTERFACE MPI_Bsend
     MODULE PROCEDURE MPI_Bsend_f08
+    MODULE PROCEDURE MPI_Bsend_c_f08
   END INTERFACE MPI_Bsend
   INTERFACE MPI_Bsend_init
     MODULE PROCEDURE MPI_Bsend_init_f08
+    MODULE PROCEDURE MPI_Bsend_init_c_f08
   END INTERFACE MPI_Bsend_init
   INTERFACE MPI_Buffer_attach
     MODULE PROCEDURE MPI_Buffer_attach_f08
+    MODULE PROCEDURE MPI_Buffer_attach_c_f08
   END INTERFACE MPI_Buffer_attach
   INTERFACE MPI_Buffer_detach
     MODULE PROCEDURE MPI_Buffer_detach_f08
@@ -308,9 +312,11 @@ MODULE mpi_f08
   END INTERFACE MPI_Get_address
   INTERFACE MPI_Get_count
     MODULE PROCEDURE MPI_Get_count_f08
+    MODULE PROCEDURE MPI_Get_count_c_f08
   END INTERFACE MPI_Get_count
   INTERFACE MPI_Get_elements
     MODULE PROCEDURE MPI_Get_elements_f08
+    MODULE PROCEDURE MPI_Get_elements_c_f08
   END INTERFACE MPI_Get_elements
   INTERFACE MPI_Get_elements_x
     MODULE PROCEDURE MPI_Get_elements_x_f08
@@ -413,6 +419,7 @@ MODULE mpi_f08
   END INTERFACE MPI_Ibcast
   INTERFACE MPI_Ibsend
     MODULE PROCEDURE MPI_Ibsend_f08
+    MODULE PROCEDURE MPI_Ibsend_c_f08
   END INTERFACE MPI_Ibsend
   INTERFACE MPI_Iexscan
     MODULE PROCEDURE MPI_Iexscan_f08
@@ -428,6 +435,7 @@ MODULE mpi_f08
   END INTERFACE MPI_Improbe
   INTERFACE MPI_Imrecv
     MODULE PROCEDURE MPI_Imrecv_f08
+    MODULE PROCEDURE MPI_Imrecv_c_f08
   END INTERFACE MPI_Imrecv
   INTERFACE MPI_Ineighbor_allgather
     MODULE PROCEDURE MPI_Ineighbor_allgather_f08
@@ -500,6 +508,7 @@ MODULE mpi_f08
   END INTERFACE MPI_Iprobe
   INTERFACE MPI_Irecv
     MODULE PROCEDURE MPI_Irecv_f08
+    MODULE PROCEDURE MPI_Irecv_c_f08
   END INTERFACE MPI_Irecv
   INTERFACE MPI_Ireduce
     MODULE PROCEDURE MPI_Ireduce_f08
@@ -512,6 +521,7 @@ MODULE mpi_f08
   END INTERFACE MPI_Ireduce_scatter_block
   INTERFACE MPI_Irsend
     MODULE PROCEDURE MPI_Irsend_f08
+    MODULE PROCEDURE MPI_Irsend_c_f08
   END INTERFACE MPI_Irsend
   INTERFACE MPI_Is_thread_main
     MODULE PROCEDURE MPI_Is_thread_main_f08
@@ -527,15 +537,19 @@ MODULE mpi_f08
   END INTERFACE MPI_Iscatterv
   INTERFACE MPI_Isend
     MODULE PROCEDURE MPI_Isend_f08
+    MODULE PROCEDURE MPI_Isend_c_f08
   END INTERFACE MPI_Isend
   INTERFACE MPI_Isendrecv
     MODULE PROCEDURE MPI_Isendrecv_f08
+    MODULE PROCEDURE MPI_Isendrecv_c_f08
   END INTERFACE MPI_Isendrecv
   INTERFACE MPI_Isendrecv_replace
     MODULE PROCEDURE MPI_Isendrecv_replace_f08
+    MODULE PROCEDURE MPI_Isendrecv_replace_c_f08
   END INTERFACE MPI_Isendrecv_replace
   INTERFACE MPI_Issend
     MODULE PROCEDURE MPI_Issend_f08
+    MODULE PROCEDURE MPI_Issend_c_f08
   END INTERFACE MPI_Issend
   INTERFACE MPI_Keyval_create
     MODULE PROCEDURE MPI_Keyval_create_f08
@@ -551,6 +565,7 @@ MODULE mpi_f08
   END INTERFACE MPI_Mprobe
   INTERFACE MPI_Mrecv
     MODULE PROCEDURE MPI_Mrecv_f08
+    MODULE PROCEDURE MPI_Mrecv_c_f08
   END INTERFACE MPI_Mrecv
   INTERFACE MPI_Neighbor_allgather
     MODULE PROCEDURE MPI_Neighbor_allgather_f08
@@ -596,15 +611,19 @@ MODULE mpi_f08
   END INTERFACE MPI_Open_port
   INTERFACE MPI_Pack
     MODULE PROCEDURE MPI_Pack_f08
+    MODULE PROCEDURE MPI_Pack_c_f08
   END INTERFACE MPI_Pack
   INTERFACE MPI_Pack_external
     MODULE PROCEDURE MPI_Pack_external_f08
+    MODULE PROCEDURE MPI_Pack_external_c_f08
   END INTERFACE MPI_Pack_external
   INTERFACE MPI_Pack_external_size
     MODULE PROCEDURE MPI_Pack_external_size_f08
+    MODULE PROCEDURE MPI_Pack_external_size_c_f08
   END INTERFACE MPI_Pack_external_size
   INTERFACE MPI_Pack_size
     MODULE PROCEDURE MPI_Pack_size_f08
+    MODULE PROCEDURE MPI_Pack_size_c_f08
   END INTERFACE MPI_Pack_size
   INTERFACE MPI_Parrived
     MODULE PROCEDURE MPI_Parrived_f08
@@ -644,9 +663,11 @@ MODULE mpi_f08
   END INTERFACE MPI_Raccumulate
   INTERFACE MPI_Recv
     MODULE PROCEDURE MPI_Recv_f08
+    MODULE PROCEDURE MPI_Recv_c_f08
   END INTERFACE MPI_Recv
   INTERFACE MPI_Recv_init
     MODULE PROCEDURE MPI_Recv_init_f08
+    MODULE PROCEDURE MPI_Recv_init_c_f08
   END INTERFACE MPI_Recv_init
   INTERFACE MPI_Reduce
     MODULE PROCEDURE MPI_Reduce_f08
@@ -656,6 +677,7 @@ MODULE mpi_f08
   END INTERFACE MPI_Reduce_init
   INTERFACE MPI_Reduce_local
     MODULE PROCEDURE MPI_Reduce_local_f08
+    MODULE PROCEDURE MPI_Reduce_local_c_f08
   END INTERFACE MPI_Reduce_local
   INTERFACE MPI_Reduce_scatter
     MODULE PROCEDURE MPI_Reduce_scatter_f08
@@ -686,9 +708,11 @@ MODULE mpi_f08
   END INTERFACE MPI_Rput
   INTERFACE MPI_Rsend
     MODULE PROCEDURE MPI_Rsend_f08
+    MODULE PROCEDURE MPI_Rsend_c_f08
   END INTERFACE MPI_Rsend
   INTERFACE MPI_Rsend_init
     MODULE PROCEDURE MPI_Rsend_init_f08
+    MODULE PROCEDURE MPI_Rsend_init_c_f08
   END INTERFACE MPI_Rsend_init
   INTERFACE MPI_Scan
     MODULE PROCEDURE MPI_Scan_f08
@@ -710,15 +734,19 @@ MODULE mpi_f08
   END INTERFACE MPI_Scatterv_init
   INTERFACE MPI_Send
     MODULE PROCEDURE MPI_Send_f08
+    MODULE PROCEDURE MPI_Send_c_f08
   END INTERFACE MPI_Send
   INTERFACE MPI_Send_init
     MODULE PROCEDURE MPI_Send_init_f08
+    MODULE PROCEDURE MPI_Send_init_c_f08
   END INTERFACE MPI_Send_init
   INTERFACE MPI_Sendrecv
     MODULE PROCEDURE MPI_Sendrecv_f08
+    MODULE PROCEDURE MPI_Sendrecv_c_f08
   END INTERFACE MPI_Sendrecv
   INTERFACE MPI_Sendrecv_replace
     MODULE PROCEDURE MPI_Sendrecv_replace_f08
+    MODULE PROCEDURE MPI_Sendrecv_replace_c_f08
   END INTERFACE MPI_Sendrecv_replace
   INTERFACE MPI_Session_call_errhandler
     MODULE PROCEDURE MPI_Session_call_errhandler_f08
@@ -752,9 +780,11 @@ MODULE mpi_f08
   END INTERFACE MPI_Session_set_errhandler
   INTERFACE MPI_Ssend
     MODULE PROCEDURE MPI_Ssend_f08
+    MODULE PROCEDURE MPI_Ssend_c_f08
   END INTERFACE MPI_Ssend
   INTERFACE MPI_Ssend_init
     MODULE PROCEDURE MPI_Ssend_init_f08
+    MODULE PROCEDURE MPI_Ssend_init_c_f08
   END INTERFACE MPI_Ssend_init
   INTERFACE MPI_Start
     MODULE PROCEDURE MPI_Start_f08
@@ -767,6 +797,7 @@ MODULE mpi_f08
   END INTERFACE MPI_Status_set_cancelled
   INTERFACE MPI_Status_set_elements
     MODULE PROCEDURE MPI_Status_set_elements_f08
+    MODULE PROCEDURE MPI_Status_set_elements_c_f08
   END INTERFACE MPI_Status_set_elements
   INTERFACE MPI_Status_set_elements_x
     MODULE PROCEDURE MPI_Status_set_elements_x_f08
@@ -794,9 +825,11 @@ MODULE mpi_f08
   END INTERFACE MPI_Type_commit
   INTERFACE MPI_Type_contiguous
     MODULE PROCEDURE MPI_Type_contiguous_f08
+    MODULE PROCEDURE MPI_Type_contiguous_c_f08
   END INTERFACE MPI_Type_contiguous
   INTERFACE MPI_Type_create_darray
     MODULE PROCEDURE MPI_Type_create_darray_f08
+    MODULE PROCEDURE MPI_Type_create_darray_c_f08
   END INTERFACE MPI_Type_create_darray
   INTERFACE MPI_Type_create_f90_complex
     MODULE PROCEDURE MPI_Type_create_f90_complex_f08
@@ -809,15 +842,19 @@ MODULE mpi_f08
   END INTERFACE MPI_Type_create_f90_real
   INTERFACE MPI_Type_create_hindexed
     MODULE PROCEDURE MPI_Type_create_hindexed_f08
+    MODULE PROCEDURE MPI_Type_create_hindexed_c_f08
   END INTERFACE MPI_Type_create_hindexed
   INTERFACE MPI_Type_create_hindexed_block
     MODULE PROCEDURE MPI_Type_create_hindexed_block_f08
+    MODULE PROCEDURE MPI_Type_create_hindexed_block_c_f08
   END INTERFACE MPI_Type_create_hindexed_block
   INTERFACE MPI_Type_create_hvector
     MODULE PROCEDURE MPI_Type_create_hvector_f08
+    MODULE PROCEDURE MPI_Type_create_hvector_c_f08
   END INTERFACE MPI_Type_create_hvector
   INTERFACE MPI_Type_create_indexed_block
     MODULE PROCEDURE MPI_Type_create_indexed_block_f08
+    MODULE PROCEDURE MPI_Type_create_indexed_block_c_f08
   END INTERFACE MPI_Type_create_indexed_block
   INTERFACE MPI_Type_create_keyval
     MODULE PROCEDURE MPI_Type_create_keyval_f08
@@ -825,11 +862,16 @@ MODULE mpi_f08
   INTERFACE MPI_Type_create_resized
     MODULE PROCEDURE MPI_Type_create_resized_f08
   END INTERFACE MPI_Type_create_resized
+  INTERFACE MPI_Type_create_resized_c
+    MODULE PROCEDURE MPI_Type_create_resized_c_f08
+  END INTERFACE MPI_Type_create_resized_c
   INTERFACE MPI_Type_create_struct
     MODULE PROCEDURE MPI_Type_create_struct_f08
+    MODULE PROCEDURE MPI_Type_create_struct_c_f08
   END INTERFACE MPI_Type_create_struct
   INTERFACE MPI_Type_create_subarray
     MODULE PROCEDURE MPI_Type_create_subarray_f08
+    MODULE PROCEDURE MPI_Type_create_subarray_c_f08
   END INTERFACE MPI_Type_create_subarray
   INTERFACE MPI_Type_delete_attr
     MODULE PROCEDURE MPI_Type_delete_attr_f08
@@ -855,6 +897,9 @@ MODULE mpi_f08
   INTERFACE MPI_Type_get_extent
     MODULE PROCEDURE MPI_Type_get_extent_f08
   END INTERFACE MPI_Type_get_extent
+  INTERFACE MPI_Type_get_extent_c
+    MODULE PROCEDURE MPI_Type_get_extent_c_f08
+  END INTERFACE MPI_Type_get_extent_c
   INTERFACE MPI_Type_get_extent_x
     MODULE PROCEDURE MPI_Type_get_extent_x_f08
   END INTERFACE MPI_Type_get_extent_x
@@ -864,11 +909,15 @@ MODULE mpi_f08
   INTERFACE MPI_Type_get_true_extent
     MODULE PROCEDURE MPI_Type_get_true_extent_f08
   END INTERFACE MPI_Type_get_true_extent
+  INTERFACE MPI_Type_get_true_extent_c
+    MODULE PROCEDURE MPI_Type_get_true_extent_c_f08
+  END INTERFACE MPI_Type_get_true_extent_c
   INTERFACE MPI_Type_get_true_extent_x
     MODULE PROCEDURE MPI_Type_get_true_extent_x_f08
   END INTERFACE MPI_Type_get_true_extent_x
   INTERFACE MPI_Type_indexed
     MODULE PROCEDURE MPI_Type_indexed_f08
+    MODULE PROCEDURE MPI_Type_indexed_c_f08
   END INTERFACE MPI_Type_indexed
   INTERFACE MPI_Type_match_size
     MODULE PROCEDURE MPI_Type_match_size_f08
@@ -881,18 +930,22 @@ MODULE mpi_f08
   END INTERFACE MPI_Type_set_name
   INTERFACE MPI_Type_size
     MODULE PROCEDURE MPI_Type_size_f08
+    MODULE PROCEDURE MPI_Type_size_c_f08
   END INTERFACE MPI_Type_size
   INTERFACE MPI_Type_size_x
     MODULE PROCEDURE MPI_Type_size_x_f08
   END INTERFACE MPI_Type_size_x
   INTERFACE MPI_Type_vector
     MODULE PROCEDURE MPI_Type_vector_f08
+    MODULE PROCEDURE MPI_Type_vector_c_f08
   END INTERFACE MPI_Type_vector
   INTERFACE MPI_Unpack
     MODULE PROCEDURE MPI_Unpack_f08
+    MODULE PROCEDURE MPI_Unpack_c_f08
   END INTERFACE MPI_Unpack
   INTERFACE MPI_Unpack_external
     MODULE PROCEDURE MPI_Unpack_external_f08
+    MODULE PROCEDURE MPI_Unpack_external_c_f08
   END INTERFACE MPI_Unpack_external
   INTERFACE MPI_Unpublish_name
     MODULE PROCEDURE MPI_Unpublish_name_f08
@@ -1820,6 +1873,34 @@ SUBROUTINE MPI_Bsend_f08(buf, count, datatype, dest, tag, comm, ierror)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Bsend_f08
 
+SUBROUTINE MPI_Bsend_c_f08(buf, count, datatype, dest, tag, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_BSEND_C(buf, count, datatype, dest, tag, comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: dest
+      INTEGER :: tag
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_BSEND_C
+  END INTERFACE
+  CALL MPI_BSEND_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Bsend_c_f08
+
 SUBROUTINE MPI_Bsend_init_f08(buf, count, datatype, dest, tag, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
   TYPE(*), DIMENSION(*) :: buf
@@ -1850,6 +1931,37 @@ SUBROUTINE MPI_Bsend_init_f08(buf, count, datatype, dest, tag, comm, request, ie
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Bsend_init_f08
 
+SUBROUTINE MPI_Bsend_init_c_f08(buf, count, datatype, dest, tag, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_BSEND_INIT_C(buf, count, datatype, dest, tag, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: dest
+      INTEGER :: tag
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_BSEND_INIT_C
+  END INTERFACE
+  CALL MPI_BSEND_INIT_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
+      ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Bsend_init_c_f08
+
 SUBROUTINE MPI_Buffer_attach_f08(buffer, size, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
   TYPE(*), DIMENSION(*) :: buffer
@@ -1869,6 +1981,26 @@ SUBROUTINE MPI_Buffer_attach_f08(buffer, size, ierror)
   CALL MPI_BUFFER_ATTACH(buffer, size, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Buffer_attach_f08
+
+SUBROUTINE MPI_Buffer_attach_c_f08(buffer, size, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+  TYPE(*), DIMENSION(*) :: buffer
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_BUFFER_ATTACH_C(buffer, size, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+      TYPE(*), DIMENSION(*) :: buffer
+      INTEGER(KIND=MPI_COUNT_KIND) :: size
+      INTEGER :: ierr
+    END SUBROUTINE MPI_BUFFER_ATTACH_C
+  END INTERFACE
+  CALL MPI_BUFFER_ATTACH_C(buffer, size, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Buffer_attach_c_f08
 
 SUBROUTINE MPI_Buffer_detach_f08(buffer_addr, size, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer_addr
@@ -3549,6 +3681,27 @@ SUBROUTINE MPI_Get_count_f08(status, datatype, count, ierror)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Get_count_f08
 
+SUBROUTINE MPI_Get_count_c_f08(status, datatype, count, ierror)
+  TYPE(MPI_Status), INTENT(IN) :: status
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: count
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_GET_COUNT_C(status, datatype, count, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: datatype
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: ierr
+    END SUBROUTINE MPI_GET_COUNT_C
+  END INTERFACE
+  CALL MPI_GET_COUNT_C(status, datatype%MPI_VAL, count, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Get_count_c_f08
+
 SUBROUTINE MPI_Get_elements_f08(status, datatype, count, ierror)
   TYPE(MPI_Status), INTENT(IN) :: status
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
@@ -3569,6 +3722,27 @@ SUBROUTINE MPI_Get_elements_f08(status, datatype, count, ierror)
   CALL MPI_GET_ELEMENTS(status, datatype%MPI_VAL, count, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Get_elements_f08
+
+SUBROUTINE MPI_Get_elements_c_f08(status, datatype, count, ierror)
+  TYPE(MPI_Status), INTENT(IN) :: status
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: count
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_GET_ELEMENTS_C(status, datatype, count, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: datatype
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: ierr
+    END SUBROUTINE MPI_GET_ELEMENTS_C
+  END INTERFACE
+  CALL MPI_GET_ELEMENTS_C(status, datatype%MPI_VAL, count, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Get_elements_c_f08
 
 SUBROUTINE MPI_Get_elements_x_f08(status, datatype, count, ierror)
   TYPE(MPI_Status), INTENT(IN) :: status
@@ -4391,6 +4565,36 @@ SUBROUTINE MPI_Ibsend_f08(buf, count, datatype, dest, tag, comm, request, ierror
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ibsend_f08
 
+SUBROUTINE MPI_Ibsend_c_f08(buf, count, datatype, dest, tag, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_IBSEND_C(buf, count, datatype, dest, tag, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: dest
+      INTEGER :: tag
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_IBSEND_C
+  END INTERFACE
+  CALL MPI_IBSEND_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Ibsend_c_f08
+
 SUBROUTINE MPI_Iexscan_f08(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
   TYPE(*), DIMENSION(*) :: sendbuf
@@ -4556,6 +4760,32 @@ SUBROUTINE MPI_Imrecv_f08(buf, count, datatype, message, request, ierror)
   CALL MPI_IMRECV(buf, count, datatype%MPI_VAL, message%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Imrecv_f08
+
+SUBROUTINE MPI_Imrecv_c_f08(buf, count, datatype, message, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Message), INTENT(INOUT) :: message
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_IMRECV_C(buf, count, datatype, message, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: message
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_IMRECV_C
+  END INTERFACE
+  CALL MPI_IMRECV_C(buf, count, datatype%MPI_VAL, message%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Imrecv_c_f08
 
 SUBROUTINE MPI_Ineighbor_allgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, request, ierror)
@@ -5152,6 +5382,36 @@ SUBROUTINE MPI_Irecv_f08(buf, count, datatype, source, tag, comm, request, ierro
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Irecv_f08
 
+SUBROUTINE MPI_Irecv_c_f08(buf, count, datatype, source, tag, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: source
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_IRECV_C(buf, count, datatype, source, tag, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: source
+      INTEGER :: tag
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_IRECV_C
+  END INTERFACE
+  CALL MPI_IRECV_C(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Irecv_c_f08
+
 SUBROUTINE MPI_Ireduce_f08(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
   TYPE(*), DIMENSION(*) :: sendbuf
@@ -5285,6 +5545,36 @@ SUBROUTINE MPI_Irsend_f08(buf, count, datatype, dest, tag, comm, request, ierror
   CALL MPI_IRSEND(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Irsend_f08
+
+SUBROUTINE MPI_Irsend_c_f08(buf, count, datatype, dest, tag, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_IRSEND_C(buf, count, datatype, dest, tag, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: dest
+      INTEGER :: tag
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_IRSEND_C
+  END INTERFACE
+  CALL MPI_IRSEND_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Irsend_c_f08
 
 SUBROUTINE MPI_Is_thread_main_f08(flag, ierror)
   LOGICAL, INTENT(OUT) :: flag
@@ -5445,6 +5735,36 @@ SUBROUTINE MPI_Isend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Isend_f08
 
+SUBROUTINE MPI_Isend_c_f08(buf, count, datatype, dest, tag, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_ISEND_C(buf, count, datatype, dest, tag, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: dest
+      INTEGER :: tag
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_ISEND_C
+  END INTERFACE
+  CALL MPI_ISEND_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Isend_c_f08
+
 SUBROUTINE MPI_Isendrecv_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
     recvtype, source, recvtag, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -5490,6 +5810,51 @@ SUBROUTINE MPI_Isendrecv_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbu
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Isendrecv_f08
 
+SUBROUTINE MPI_Isendrecv_c_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+    recvtype, source, recvtag, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: sendtag
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: source
+  INTEGER, INTENT(IN) :: recvtag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_ISENDRECV_C(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+        recvtype, source, recvtag, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      INTEGER :: dest
+      INTEGER :: sendtag
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: recvtype
+      INTEGER :: source
+      INTEGER :: recvtag
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_ISENDRECV_C
+  END INTERFACE
+  CALL MPI_ISENDRECV_C(sendbuf, sendcount, sendtype%MPI_VAL, dest, sendtag, recvbuf, recvcount, &
+      recvtype%MPI_VAL, source, recvtag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Isendrecv_c_f08
+
 SUBROUTINE MPI_Isendrecv_replace_f08(buf, count, datatype, dest, sendtag, source, recvtag, &
     comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
@@ -5527,6 +5892,43 @@ SUBROUTINE MPI_Isendrecv_replace_f08(buf, count, datatype, dest, sendtag, source
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Isendrecv_replace_f08
 
+SUBROUTINE MPI_Isendrecv_replace_c_f08(buf, count, datatype, dest, sendtag, source, recvtag, &
+    comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: sendtag
+  INTEGER, INTENT(IN) :: source
+  INTEGER, INTENT(IN) :: recvtag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_ISENDRECV_REPLACE_C(buf, count, datatype, dest, sendtag, source, recvtag, &
+        comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: dest
+      INTEGER :: sendtag
+      INTEGER :: source
+      INTEGER :: recvtag
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_ISENDRECV_REPLACE_C
+  END INTERFACE
+  CALL MPI_ISENDRECV_REPLACE_C(buf, count, datatype%MPI_VAL, dest, sendtag, source, recvtag, &
+      comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Isendrecv_replace_c_f08
+
 SUBROUTINE MPI_Issend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
   TYPE(*), DIMENSION(*) :: buf
@@ -5556,6 +5958,36 @@ SUBROUTINE MPI_Issend_f08(buf, count, datatype, dest, tag, comm, request, ierror
   CALL MPI_ISSEND(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Issend_f08
+
+SUBROUTINE MPI_Issend_c_f08(buf, count, datatype, dest, tag, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_ISSEND_C(buf, count, datatype, dest, tag, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: dest
+      INTEGER :: tag
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_ISSEND_C
+  END INTERFACE
+  CALL MPI_ISSEND_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Issend_c_f08
 
 SUBROUTINE MPI_Keyval_create_f08(copy_fn, delete_fn, keyval, extra_state, ierror)
   EXTERNAL :: copy_fn
@@ -5666,6 +6098,33 @@ SUBROUTINE MPI_Mrecv_f08(buf, count, datatype, message, status, ierror)
   CALL MPI_MRECV(buf, count, datatype%MPI_VAL, message%MPI_VAL, status, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Mrecv_f08
+
+SUBROUTINE MPI_Mrecv_c_f08(buf, count, datatype, message, status, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Message), INTENT(INOUT) :: message
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_MRECV_C(buf, count, datatype, message, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: message
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_MRECV_C
+  END INTERFACE
+  CALL MPI_MRECV_C(buf, count, datatype%MPI_VAL, message%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Mrecv_c_f08
 
 SUBROUTINE MPI_Neighbor_allgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, ierror)
@@ -6165,6 +6624,38 @@ SUBROUTINE MPI_Pack_f08(inbuf, incount, datatype, outbuf, outsize, position, com
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Pack_f08
 
+SUBROUTINE MPI_Pack_c_f08(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+  TYPE(*), DIMENSION(*) :: inbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+  TYPE(*), DIMENSION(*) :: outbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outsize
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_PACK_C(inbuf, incount, datatype, outbuf, outsize, position, comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+      TYPE(*), DIMENSION(*) :: inbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: incount
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+      TYPE(*), DIMENSION(*) :: outbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: outsize
+      INTEGER(KIND=MPI_COUNT_KIND) :: position
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_PACK_C
+  END INTERFACE
+  CALL MPI_PACK_C(inbuf, incount, datatype%MPI_VAL, outbuf, outsize, position, comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Pack_c_f08
+
 SUBROUTINE MPI_Pack_external_f08(datarep, inbuf, incount, datatype, outbuf, outsize, position, &
     ierror)
   CHARACTER(LEN=*), INTENT(IN) :: datarep
@@ -6198,6 +6689,41 @@ SUBROUTINE MPI_Pack_external_f08(datarep, inbuf, incount, datatype, outbuf, outs
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Pack_external_f08
 
+SUBROUTINE MPI_Pack_external_c_f08(datarep, inbuf, incount, datatype, outbuf, outsize, &
+    position, ierror)
+  CHARACTER(LEN=*), INTENT(IN) :: datarep
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+  TYPE(*), DIMENSION(*) :: inbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+  TYPE(*), DIMENSION(*) :: outbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outsize
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_PACK_EXTERNAL_C(datarep, inbuf, incount, datatype, outbuf, outsize, &
+        position, ierr)
+      IMPORT
+      IMPLICIT NONE
+      CHARACTER(LEN=*) :: datarep
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+      TYPE(*), DIMENSION(*) :: inbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: incount
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+      TYPE(*), DIMENSION(*) :: outbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: outsize
+      INTEGER(KIND=MPI_COUNT_KIND) :: position
+      INTEGER :: ierr
+    END SUBROUTINE MPI_PACK_EXTERNAL_C
+  END INTERFACE
+  CALL MPI_PACK_EXTERNAL_C(datarep, inbuf, incount, datatype%MPI_VAL, outbuf, outsize, &
+      position, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Pack_external_c_f08
+
 SUBROUTINE MPI_Pack_external_size_f08(datarep, incount, datatype, size, ierror)
   CHARACTER(LEN=*), INTENT(IN) :: datarep
   INTEGER, INTENT(IN) :: incount
@@ -6220,6 +6746,28 @@ SUBROUTINE MPI_Pack_external_size_f08(datarep, incount, datatype, size, ierror)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Pack_external_size_f08
 
+SUBROUTINE MPI_Pack_external_size_c_f08(datarep, incount, datatype, size, ierror)
+  CHARACTER(LEN=*), INTENT(IN) :: datarep
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_PACK_EXTERNAL_SIZE_C(datarep, incount, datatype, size, ierr)
+      IMPORT
+      IMPLICIT NONE
+      CHARACTER(LEN=*) :: datarep
+      INTEGER(KIND=MPI_COUNT_KIND) :: incount
+      INTEGER :: datatype
+      INTEGER(KIND=MPI_COUNT_KIND) :: size
+      INTEGER :: ierr
+    END SUBROUTINE MPI_PACK_EXTERNAL_SIZE_C
+  END INTERFACE
+  CALL MPI_PACK_EXTERNAL_SIZE_C(datarep, incount, datatype%MPI_VAL, size, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Pack_external_size_c_f08
+
 SUBROUTINE MPI_Pack_size_f08(incount, datatype, comm, size, ierror)
   INTEGER, INTENT(IN) :: incount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
@@ -6241,6 +6789,28 @@ SUBROUTINE MPI_Pack_size_f08(incount, datatype, comm, size, ierror)
   CALL MPI_PACK_SIZE(incount, datatype%MPI_VAL, comm%MPI_VAL, size, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Pack_size_f08
+
+SUBROUTINE MPI_Pack_size_c_f08(incount, datatype, comm, size, ierror)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_PACK_SIZE_C(incount, datatype, comm, size, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER(KIND=MPI_COUNT_KIND) :: incount
+      INTEGER :: datatype
+      INTEGER :: comm
+      INTEGER(KIND=MPI_COUNT_KIND) :: size
+      INTEGER :: ierr
+    END SUBROUTINE MPI_PACK_SIZE_C
+  END INTERFACE
+  CALL MPI_PACK_SIZE_C(incount, datatype%MPI_VAL, comm%MPI_VAL, size, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Pack_size_c_f08
 
 SUBROUTINE MPI_Parrived_f08(request, partition, flag, ierror)
   TYPE(MPI_Request), INTENT(IN) :: request
@@ -6571,6 +7141,37 @@ SUBROUTINE MPI_Recv_f08(buf, count, datatype, source, tag, comm, status, ierror)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Recv_f08
 
+SUBROUTINE MPI_Recv_c_f08(buf, count, datatype, source, tag, comm, status, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: source
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_RECV_C(buf, count, datatype, source, tag, comm, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: source
+      INTEGER :: tag
+      INTEGER :: comm
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_RECV_C
+  END INTERFACE
+  CALL MPI_RECV_C(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Recv_c_f08
+
 SUBROUTINE MPI_Recv_init_f08(buf, count, datatype, source, tag, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
   TYPE(*), DIMENSION(*) :: buf
@@ -6600,6 +7201,37 @@ SUBROUTINE MPI_Recv_init_f08(buf, count, datatype, source, tag, comm, request, i
   CALL MPI_RECV_INIT(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Recv_init_f08
+
+SUBROUTINE MPI_Recv_init_c_f08(buf, count, datatype, source, tag, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: source
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_RECV_INIT_C(buf, count, datatype, source, tag, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: source
+      INTEGER :: tag
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_RECV_INIT_C
+  END INTERFACE
+  CALL MPI_RECV_INIT_C(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, &
+      request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Recv_init_c_f08
 
 SUBROUTINE MPI_Reduce_f08(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -6699,6 +7331,34 @@ SUBROUTINE MPI_Reduce_local_f08(inbuf, inoutbuf, count, datatype, op, ierror)
   CALL MPI_REDUCE_LOCAL(inbuf, inoutbuf, count, datatype%MPI_VAL, op%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_local_f08
+
+SUBROUTINE MPI_Reduce_local_c_f08(inbuf, inoutbuf, count, datatype, op, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+  TYPE(*), DIMENSION(*) :: inbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inoutbuf
+  TYPE(*), DIMENSION(*) :: inoutbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_REDUCE_LOCAL_C(inbuf, inoutbuf, count, datatype, op, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+      TYPE(*), DIMENSION(*) :: inbuf
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inoutbuf
+      TYPE(*), DIMENSION(*) :: inoutbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: op
+      INTEGER :: ierr
+    END SUBROUTINE MPI_REDUCE_LOCAL_C
+  END INTERFACE
+  CALL MPI_REDUCE_LOCAL_C(inbuf, inoutbuf, count, datatype%MPI_VAL, op%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Reduce_local_c_f08
 
 SUBROUTINE MPI_Reduce_scatter_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -7025,6 +7685,34 @@ SUBROUTINE MPI_Rsend_f08(buf, count, datatype, dest, tag, comm, ierror)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Rsend_f08
 
+SUBROUTINE MPI_Rsend_c_f08(buf, count, datatype, dest, tag, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_RSEND_C(buf, count, datatype, dest, tag, comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: dest
+      INTEGER :: tag
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_RSEND_C
+  END INTERFACE
+  CALL MPI_RSEND_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Rsend_c_f08
+
 SUBROUTINE MPI_Rsend_init_f08(buf, count, datatype, dest, tag, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
   TYPE(*), DIMENSION(*) :: buf
@@ -7054,6 +7742,37 @@ SUBROUTINE MPI_Rsend_init_f08(buf, count, datatype, dest, tag, comm, request, ie
   CALL MPI_RSEND_INIT(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Rsend_init_f08
+
+SUBROUTINE MPI_Rsend_init_c_f08(buf, count, datatype, dest, tag, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_RSEND_INIT_C(buf, count, datatype, dest, tag, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: dest
+      INTEGER :: tag
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_RSEND_INIT_C
+  END INTERFACE
+  CALL MPI_RSEND_INIT_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
+      ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Rsend_init_c_f08
 
 SUBROUTINE MPI_Scan_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -7308,6 +8027,34 @@ SUBROUTINE MPI_Send_f08(buf, count, datatype, dest, tag, comm, ierror)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Send_f08
 
+SUBROUTINE MPI_Send_c_f08(buf, count, datatype, dest, tag, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_SEND_C(buf, count, datatype, dest, tag, comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: dest
+      INTEGER :: tag
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_SEND_C
+  END INTERFACE
+  CALL MPI_SEND_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Send_c_f08
+
 SUBROUTINE MPI_Send_init_f08(buf, count, datatype, dest, tag, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
   TYPE(*), DIMENSION(*) :: buf
@@ -7337,6 +8084,36 @@ SUBROUTINE MPI_Send_init_f08(buf, count, datatype, dest, tag, comm, request, ier
   CALL MPI_SEND_INIT(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Send_init_f08
+
+SUBROUTINE MPI_Send_init_c_f08(buf, count, datatype, dest, tag, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_SEND_INIT_C(buf, count, datatype, dest, tag, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: dest
+      INTEGER :: tag
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_SEND_INIT_C
+  END INTERFACE
+  CALL MPI_SEND_INIT_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Send_init_c_f08
 
 SUBROUTINE MPI_Sendrecv_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
     recvtype, source, recvtag, comm, status, ierror)
@@ -7384,6 +8161,52 @@ SUBROUTINE MPI_Sendrecv_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Sendrecv_f08
 
+SUBROUTINE MPI_Sendrecv_c_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+    recvtype, source, recvtag, comm, status, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: sendtag
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: source
+  INTEGER, INTENT(IN) :: recvtag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_SENDRECV_C(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+        recvtype, source, recvtag, comm, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      INTEGER :: dest
+      INTEGER :: sendtag
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: recvtype
+      INTEGER :: source
+      INTEGER :: recvtag
+      INTEGER :: comm
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_SENDRECV_C
+  END INTERFACE
+  CALL MPI_SENDRECV_C(sendbuf, sendcount, sendtype%MPI_VAL, dest, sendtag, recvbuf, recvcount, &
+      recvtype%MPI_VAL, source, recvtag, comm%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Sendrecv_c_f08
+
 SUBROUTINE MPI_Sendrecv_replace_f08(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
     status, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
@@ -7421,6 +8244,44 @@ SUBROUTINE MPI_Sendrecv_replace_f08(buf, count, datatype, dest, sendtag, source,
       comm%MPI_VAL, status, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Sendrecv_replace_f08
+
+SUBROUTINE MPI_Sendrecv_replace_c_f08(buf, count, datatype, dest, sendtag, source, recvtag, &
+    comm, status, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: sendtag
+  INTEGER, INTENT(IN) :: source
+  INTEGER, INTENT(IN) :: recvtag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_SENDRECV_REPLACE_C(buf, count, datatype, dest, sendtag, source, recvtag, &
+        comm, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: dest
+      INTEGER :: sendtag
+      INTEGER :: source
+      INTEGER :: recvtag
+      INTEGER :: comm
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_SENDRECV_REPLACE_C
+  END INTERFACE
+  CALL MPI_SENDRECV_REPLACE_C(buf, count, datatype%MPI_VAL, dest, sendtag, source, recvtag, &
+      comm%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Sendrecv_replace_c_f08
 
 SUBROUTINE MPI_Session_call_errhandler_f08(session, errorcode, ierror)
   TYPE(MPI_Session), INTENT(IN) :: session
@@ -7640,6 +8501,34 @@ SUBROUTINE MPI_Ssend_f08(buf, count, datatype, dest, tag, comm, ierror)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ssend_f08
 
+SUBROUTINE MPI_Ssend_c_f08(buf, count, datatype, dest, tag, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_SSEND_C(buf, count, datatype, dest, tag, comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: dest
+      INTEGER :: tag
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_SSEND_C
+  END INTERFACE
+  CALL MPI_SSEND_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Ssend_c_f08
+
 SUBROUTINE MPI_Ssend_init_f08(buf, count, datatype, dest, tag, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
   TYPE(*), DIMENSION(*) :: buf
@@ -7669,6 +8558,37 @@ SUBROUTINE MPI_Ssend_init_f08(buf, count, datatype, dest, tag, comm, request, ie
   CALL MPI_SSEND_INIT(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ssend_init_f08
+
+SUBROUTINE MPI_Ssend_init_c_f08(buf, count, datatype, dest, tag, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_SSEND_INIT_C(buf, count, datatype, dest, tag, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: dest
+      INTEGER :: tag
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_SSEND_INIT_C
+  END INTERFACE
+  CALL MPI_SSEND_INIT_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
+      ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Ssend_init_c_f08
 
 SUBROUTINE MPI_Start_f08(request, ierror)
   TYPE(MPI_Request), INTENT(INOUT) :: request
@@ -7744,6 +8664,27 @@ SUBROUTINE MPI_Status_set_elements_f08(status, datatype, count, ierror)
   CALL MPI_STATUS_SET_ELEMENTS(status, datatype%MPI_VAL, count, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Status_set_elements_f08
+
+SUBROUTINE MPI_Status_set_elements_c_f08(status, datatype, count, ierror)
+  TYPE(MPI_Status), INTENT(INOUT) :: status
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_STATUS_SET_ELEMENTS_C(status, datatype, count, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: datatype
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: ierr
+    END SUBROUTINE MPI_STATUS_SET_ELEMENTS_C
+  END INTERFACE
+  CALL MPI_STATUS_SET_ELEMENTS_C(status, datatype%MPI_VAL, count, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Status_set_elements_c_f08
 
 SUBROUTINE MPI_Status_set_elements_x_f08(status, datatype, count, ierror)
   TYPE(MPI_Status), INTENT(INOUT) :: status
@@ -7938,6 +8879,26 @@ SUBROUTINE MPI_Type_contiguous_f08(count, oldtype, newtype, ierror)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Type_contiguous_f08
 
+SUBROUTINE MPI_Type_contiguous_c_f08(count, oldtype, newtype, ierror)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+  TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_TYPE_CONTIGUOUS_C(count, oldtype, newtype, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: oldtype
+      INTEGER :: newtype
+      INTEGER :: ierr
+    END SUBROUTINE MPI_TYPE_CONTIGUOUS_C
+  END INTERFACE
+  CALL MPI_TYPE_CONTIGUOUS_C(count, oldtype%MPI_VAL, newtype%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Type_contiguous_c_f08
+
 SUBROUTINE MPI_Type_create_darray_f08(size, rank, ndims, array_of_gsizes, array_of_distribs, &
     array_of_dargs, array_of_psizes, order, oldtype, newtype, ierror)
   INTEGER, INTENT(IN) :: size
@@ -7974,6 +8935,43 @@ SUBROUTINE MPI_Type_create_darray_f08(size, rank, ndims, array_of_gsizes, array_
       array_of_dargs, array_of_psizes, order, oldtype%MPI_VAL, newtype%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Type_create_darray_f08
+
+SUBROUTINE MPI_Type_create_darray_c_f08(size, rank, ndims, array_of_gsizes, array_of_distribs, &
+    array_of_dargs, array_of_psizes, order, oldtype, newtype, ierror)
+  INTEGER, INTENT(IN) :: size
+  INTEGER, INTENT(IN) :: rank
+  INTEGER, INTENT(IN) :: ndims
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_gsizes(*)
+  INTEGER, INTENT(IN) :: array_of_distribs(*)
+  INTEGER, INTENT(IN) :: array_of_dargs(*)
+  INTEGER, INTENT(IN) :: array_of_psizes(*)
+  INTEGER, INTENT(IN) :: order
+  TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+  TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_TYPE_CREATE_DARRAY_C(size, rank, ndims, array_of_gsizes, array_of_distribs, &
+        array_of_dargs, array_of_psizes, order, oldtype, newtype, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: size
+      INTEGER :: rank
+      INTEGER :: ndims
+      INTEGER(KIND=MPI_COUNT_KIND) :: array_of_gsizes(*)
+      INTEGER :: array_of_distribs(*)
+      INTEGER :: array_of_dargs(*)
+      INTEGER :: array_of_psizes(*)
+      INTEGER :: order
+      INTEGER :: oldtype
+      INTEGER :: newtype
+      INTEGER :: ierr
+    END SUBROUTINE MPI_TYPE_CREATE_DARRAY_C
+  END INTERFACE
+  CALL MPI_TYPE_CREATE_DARRAY_C(size, rank, ndims, array_of_gsizes, array_of_distribs, &
+      array_of_dargs, array_of_psizes, order, oldtype%MPI_VAL, newtype%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Type_create_darray_c_f08
 
 SUBROUTINE MPI_Type_create_f90_complex_f08(p, r, newtype, ierror)
   INTEGER, INTENT(IN) :: p
@@ -8060,6 +9058,33 @@ SUBROUTINE MPI_Type_create_hindexed_f08(count, array_of_blocklengths, array_of_d
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Type_create_hindexed_f08
 
+SUBROUTINE MPI_Type_create_hindexed_c_f08(count, array_of_blocklengths, array_of_displacements, &
+    oldtype, newtype, ierror)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_blocklengths(*)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_displacements(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+  TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_TYPE_CREATE_HINDEXED_C(count, array_of_blocklengths, array_of_displacements, &
+        oldtype, newtype, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER(KIND=MPI_COUNT_KIND) :: array_of_blocklengths(*)
+      INTEGER(KIND=MPI_COUNT_KIND) :: array_of_displacements(*)
+      INTEGER :: oldtype
+      INTEGER :: newtype
+      INTEGER :: ierr
+    END SUBROUTINE MPI_TYPE_CREATE_HINDEXED_C
+  END INTERFACE
+  CALL MPI_TYPE_CREATE_HINDEXED_C(count, array_of_blocklengths, array_of_displacements, &
+      oldtype%MPI_VAL, newtype%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Type_create_hindexed_c_f08
+
 SUBROUTINE MPI_Type_create_hindexed_block_f08(count, blocklength, array_of_displacements, &
     oldtype, newtype, ierror)
   INTEGER, INTENT(IN) :: count
@@ -8087,6 +9112,33 @@ SUBROUTINE MPI_Type_create_hindexed_block_f08(count, blocklength, array_of_displ
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Type_create_hindexed_block_f08
 
+SUBROUTINE MPI_Type_create_hindexed_block_c_f08(count, blocklength, array_of_displacements, &
+    oldtype, newtype, ierror)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: blocklength
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_displacements(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+  TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_TYPE_CREATE_HINDEXED_BLOCK_C(count, blocklength, array_of_displacements, &
+        oldtype, newtype, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER(KIND=MPI_COUNT_KIND) :: blocklength
+      INTEGER(KIND=MPI_COUNT_KIND) :: array_of_displacements(*)
+      INTEGER :: oldtype
+      INTEGER :: newtype
+      INTEGER :: ierr
+    END SUBROUTINE MPI_TYPE_CREATE_HINDEXED_BLOCK_C
+  END INTERFACE
+  CALL MPI_TYPE_CREATE_HINDEXED_BLOCK_C(count, blocklength, array_of_displacements, &
+      oldtype%MPI_VAL, newtype%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Type_create_hindexed_block_c_f08
+
 SUBROUTINE MPI_Type_create_hvector_f08(count, blocklength, stride, oldtype, newtype, ierror)
   INTEGER, INTENT(IN) :: count
   INTEGER, INTENT(IN) :: blocklength
@@ -8110,6 +9162,30 @@ SUBROUTINE MPI_Type_create_hvector_f08(count, blocklength, stride, oldtype, newt
   CALL MPI_TYPE_CREATE_HVECTOR(count, blocklength, stride, oldtype%MPI_VAL, newtype%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Type_create_hvector_f08
+
+SUBROUTINE MPI_Type_create_hvector_c_f08(count, blocklength, stride, oldtype, newtype, ierror)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: blocklength
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: stride
+  TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+  TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_TYPE_CREATE_HVECTOR_C(count, blocklength, stride, oldtype, newtype, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER(KIND=MPI_COUNT_KIND) :: blocklength
+      INTEGER(KIND=MPI_COUNT_KIND) :: stride
+      INTEGER :: oldtype
+      INTEGER :: newtype
+      INTEGER :: ierr
+    END SUBROUTINE MPI_TYPE_CREATE_HVECTOR_C
+  END INTERFACE
+  CALL MPI_TYPE_CREATE_HVECTOR_C(count, blocklength, stride, oldtype%MPI_VAL, newtype%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Type_create_hvector_c_f08
 
 SUBROUTINE MPI_Type_create_indexed_block_f08(count, blocklength, array_of_displacements, &
     oldtype, newtype, ierror)
@@ -8137,6 +9213,33 @@ SUBROUTINE MPI_Type_create_indexed_block_f08(count, blocklength, array_of_displa
       oldtype%MPI_VAL, newtype%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Type_create_indexed_block_f08
+
+SUBROUTINE MPI_Type_create_indexed_block_c_f08(count, blocklength, array_of_displacements, &
+    oldtype, newtype, ierror)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: blocklength
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_displacements(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+  TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_TYPE_CREATE_INDEXED_BLOCK_C(count, blocklength, array_of_displacements, &
+        oldtype, newtype, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER(KIND=MPI_COUNT_KIND) :: blocklength
+      INTEGER(KIND=MPI_COUNT_KIND) :: array_of_displacements(*)
+      INTEGER :: oldtype
+      INTEGER :: newtype
+      INTEGER :: ierr
+    END SUBROUTINE MPI_TYPE_CREATE_INDEXED_BLOCK_C
+  END INTERFACE
+  CALL MPI_TYPE_CREATE_INDEXED_BLOCK_C(count, blocklength, array_of_displacements, &
+      oldtype%MPI_VAL, newtype%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Type_create_indexed_block_c_f08
 
 SUBROUTINE MPI_Type_create_keyval_f08(type_copy_attr_fn, type_delete_attr_fn, type_keyval, &
     extra_state, ierror)
@@ -8185,6 +9288,28 @@ SUBROUTINE MPI_Type_create_resized_f08(oldtype, lb, extent, newtype, ierror)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Type_create_resized_f08
 
+SUBROUTINE MPI_Type_create_resized_c_f08(oldtype, lb, extent, newtype, ierror)
+  TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: lb
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: extent
+  TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_TYPE_CREATE_RESIZED_C(oldtype, lb, extent, newtype, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: oldtype
+      INTEGER(KIND=MPI_COUNT_KIND) :: lb
+      INTEGER(KIND=MPI_COUNT_KIND) :: extent
+      INTEGER :: newtype
+      INTEGER :: ierr
+    END SUBROUTINE MPI_TYPE_CREATE_RESIZED_C
+  END INTERFACE
+  CALL MPI_TYPE_CREATE_RESIZED_C(oldtype%MPI_VAL, lb, extent, newtype%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Type_create_resized_c_f08
+
 SUBROUTINE MPI_Type_create_struct_f08(count, array_of_blocklengths, array_of_displacements, &
     array_of_types, newtype, ierror)
   INTEGER, INTENT(IN) :: count
@@ -8212,6 +9337,34 @@ SUBROUTINE MPI_Type_create_struct_f08(count, array_of_blocklengths, array_of_dis
       array_of_types, newtype%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Type_create_struct_f08
+
+SUBROUTINE MPI_Type_create_struct_c_f08(count, array_of_blocklengths, array_of_displacements, &
+    array_of_types, newtype, ierror)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_blocklengths(*)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_displacements(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: array_of_types(*)
+  TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_TYPE_CREATE_STRUCT_C(count, array_of_blocklengths, array_of_displacements, &
+        array_of_types, newtype, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER(KIND=MPI_COUNT_KIND) :: array_of_blocklengths(*)
+      INTEGER(KIND=MPI_COUNT_KIND) :: array_of_displacements(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_types
+      TYPE(*), DIMENSION(*) :: array_of_types
+      INTEGER :: newtype
+      INTEGER :: ierr
+    END SUBROUTINE MPI_TYPE_CREATE_STRUCT_C
+  END INTERFACE
+  CALL MPI_TYPE_CREATE_STRUCT_C(count, array_of_blocklengths, array_of_displacements, &
+      array_of_types, newtype%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Type_create_struct_c_f08
 
 SUBROUTINE MPI_Type_create_subarray_f08(ndims, array_of_sizes, array_of_subsizes, &
     array_of_starts, order, oldtype, newtype, ierror)
@@ -8243,6 +9396,37 @@ SUBROUTINE MPI_Type_create_subarray_f08(ndims, array_of_sizes, array_of_subsizes
       order, oldtype%MPI_VAL, newtype%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Type_create_subarray_f08
+
+SUBROUTINE MPI_Type_create_subarray_c_f08(ndims, array_of_sizes, array_of_subsizes, &
+    array_of_starts, order, oldtype, newtype, ierror)
+  INTEGER, INTENT(IN) :: ndims
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_sizes(*)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_subsizes(*)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_starts(*)
+  INTEGER, INTENT(IN) :: order
+  TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+  TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_TYPE_CREATE_SUBARRAY_C(ndims, array_of_sizes, array_of_subsizes, &
+        array_of_starts, order, oldtype, newtype, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: ndims
+      INTEGER(KIND=MPI_COUNT_KIND) :: array_of_sizes(*)
+      INTEGER(KIND=MPI_COUNT_KIND) :: array_of_subsizes(*)
+      INTEGER(KIND=MPI_COUNT_KIND) :: array_of_starts(*)
+      INTEGER :: order
+      INTEGER :: oldtype
+      INTEGER :: newtype
+      INTEGER :: ierr
+    END SUBROUTINE MPI_TYPE_CREATE_SUBARRAY_C
+  END INTERFACE
+  CALL MPI_TYPE_CREATE_SUBARRAY_C(ndims, array_of_sizes, array_of_subsizes, array_of_starts, &
+      order, oldtype%MPI_VAL, newtype%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Type_create_subarray_c_f08
 
 SUBROUTINE MPI_Type_delete_attr_f08(datatype, type_keyval, ierror)
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
@@ -8413,6 +9597,26 @@ SUBROUTINE MPI_Type_get_extent_f08(datatype, lb, extent, ierror)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Type_get_extent_f08
 
+SUBROUTINE MPI_Type_get_extent_c_f08(datatype, lb, extent, ierror)
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: lb
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: extent
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_TYPE_GET_EXTENT_C(datatype, lb, extent, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: datatype
+      INTEGER(KIND=MPI_COUNT_KIND) :: lb
+      INTEGER(KIND=MPI_COUNT_KIND) :: extent
+      INTEGER :: ierr
+    END SUBROUTINE MPI_TYPE_GET_EXTENT_C
+  END INTERFACE
+  CALL MPI_TYPE_GET_EXTENT_C(datatype%MPI_VAL, lb, extent, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Type_get_extent_c_f08
+
 SUBROUTINE MPI_Type_get_extent_x_f08(datatype, lb, extent, ierror)
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: lb
@@ -8473,6 +9677,26 @@ SUBROUTINE MPI_Type_get_true_extent_f08(datatype, true_lb, true_extent, ierror)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Type_get_true_extent_f08
 
+SUBROUTINE MPI_Type_get_true_extent_c_f08(datatype, true_lb, true_extent, ierror)
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: true_lb
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: true_extent
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_TYPE_GET_TRUE_EXTENT_C(datatype, true_lb, true_extent, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: datatype
+      INTEGER(KIND=MPI_COUNT_KIND) :: true_lb
+      INTEGER(KIND=MPI_COUNT_KIND) :: true_extent
+      INTEGER :: ierr
+    END SUBROUTINE MPI_TYPE_GET_TRUE_EXTENT_C
+  END INTERFACE
+  CALL MPI_TYPE_GET_TRUE_EXTENT_C(datatype%MPI_VAL, true_lb, true_extent, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Type_get_true_extent_c_f08
+
 SUBROUTINE MPI_Type_get_true_extent_x_f08(datatype, true_lb, true_extent, ierror)
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: true_lb
@@ -8519,6 +9743,33 @@ SUBROUTINE MPI_Type_indexed_f08(count, array_of_blocklengths, array_of_displacem
       newtype%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Type_indexed_f08
+
+SUBROUTINE MPI_Type_indexed_c_f08(count, array_of_blocklengths, array_of_displacements, &
+    oldtype, newtype, ierror)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_blocklengths(*)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_displacements(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+  TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_TYPE_INDEXED_C(count, array_of_blocklengths, array_of_displacements, &
+        oldtype, newtype, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER(KIND=MPI_COUNT_KIND) :: array_of_blocklengths(*)
+      INTEGER(KIND=MPI_COUNT_KIND) :: array_of_displacements(*)
+      INTEGER :: oldtype
+      INTEGER :: newtype
+      INTEGER :: ierr
+    END SUBROUTINE MPI_TYPE_INDEXED_C
+  END INTERFACE
+  CALL MPI_TYPE_INDEXED_C(count, array_of_blocklengths, array_of_displacements, &
+      oldtype%MPI_VAL, newtype%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Type_indexed_c_f08
 
 SUBROUTINE MPI_Type_match_size_f08(typeclass, size, datatype, ierror)
   INTEGER, INTENT(IN) :: typeclass
@@ -8596,6 +9847,24 @@ SUBROUTINE MPI_Type_size_f08(datatype, size, ierror)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Type_size_f08
 
+SUBROUTINE MPI_Type_size_c_f08(datatype, size, ierror)
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_TYPE_SIZE_C(datatype, size, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: datatype
+      INTEGER(KIND=MPI_COUNT_KIND) :: size
+      INTEGER :: ierr
+    END SUBROUTINE MPI_TYPE_SIZE_C
+  END INTERFACE
+  CALL MPI_TYPE_SIZE_C(datatype%MPI_VAL, size, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Type_size_c_f08
+
 SUBROUTINE MPI_Type_size_x_f08(datatype, size, ierror)
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
@@ -8638,6 +9907,30 @@ SUBROUTINE MPI_Type_vector_f08(count, blocklength, stride, oldtype, newtype, ier
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Type_vector_f08
 
+SUBROUTINE MPI_Type_vector_c_f08(count, blocklength, stride, oldtype, newtype, ierror)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: blocklength
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: stride
+  TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+  TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_TYPE_VECTOR_C(count, blocklength, stride, oldtype, newtype, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER(KIND=MPI_COUNT_KIND) :: blocklength
+      INTEGER(KIND=MPI_COUNT_KIND) :: stride
+      INTEGER :: oldtype
+      INTEGER :: newtype
+      INTEGER :: ierr
+    END SUBROUTINE MPI_TYPE_VECTOR_C
+  END INTERFACE
+  CALL MPI_TYPE_VECTOR_C(count, blocklength, stride, oldtype%MPI_VAL, newtype%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Type_vector_c_f08
+
 SUBROUTINE MPI_Unpack_f08(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
   TYPE(*), DIMENSION(*) :: inbuf
@@ -8669,6 +9962,38 @@ SUBROUTINE MPI_Unpack_f08(inbuf, insize, position, outbuf, outcount, datatype, c
   CALL MPI_UNPACK(inbuf, insize, position, outbuf, outcount, datatype%MPI_VAL, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Unpack_f08
+
+SUBROUTINE MPI_Unpack_c_f08(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+  TYPE(*), DIMENSION(*) :: inbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: insize
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+  TYPE(*), DIMENSION(*) :: outbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outcount
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_UNPACK_C(inbuf, insize, position, outbuf, outcount, datatype, comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+      TYPE(*), DIMENSION(*) :: inbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: insize
+      INTEGER(KIND=MPI_COUNT_KIND) :: position
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+      TYPE(*), DIMENSION(*) :: outbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: outcount
+      INTEGER :: datatype
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_UNPACK_C
+  END INTERFACE
+  CALL MPI_UNPACK_C(inbuf, insize, position, outbuf, outcount, datatype%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Unpack_c_f08
 
 SUBROUTINE MPI_Unpack_external_f08(datarep, inbuf, insize, position, outbuf, outcount, &
     datatype, ierror)
@@ -8704,6 +10029,41 @@ SUBROUTINE MPI_Unpack_external_f08(datarep, inbuf, insize, position, outbuf, out
       datatype%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Unpack_external_f08
+
+SUBROUTINE MPI_Unpack_external_c_f08(datarep, inbuf, insize, position, outbuf, outcount, &
+    datatype, ierror)
+  CHARACTER(LEN=*), INTENT(IN) :: datarep
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+  TYPE(*), DIMENSION(*) :: inbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: insize
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+  TYPE(*), DIMENSION(*) :: outbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outcount
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_UNPACK_EXTERNAL_C(datarep, inbuf, insize, position, outbuf, outcount, &
+        datatype, ierr)
+      IMPORT
+      IMPLICIT NONE
+      CHARACTER(LEN=*) :: datarep
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+      TYPE(*), DIMENSION(*) :: inbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: insize
+      INTEGER(KIND=MPI_COUNT_KIND) :: position
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+      TYPE(*), DIMENSION(*) :: outbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: outcount
+      INTEGER :: datatype
+      INTEGER :: ierr
+    END SUBROUTINE MPI_UNPACK_EXTERNAL_C
+  END INTERFACE
+  CALL MPI_UNPACK_EXTERNAL_C(datarep, inbuf, insize, position, outbuf, outcount, &
+      datatype%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Unpack_external_c_f08
 
 SUBROUTINE MPI_Unpublish_name_f08(service_name, info, port_name, ierror)
   CHARACTER(LEN=*), INTENT(IN) :: service_name

@@ -339,6 +339,18 @@ int main(int argc, char **argv)
     k("MPI_COMBINER_RESIZED", NULL, (long long)(MPI_COMBINER_RESIZED));
     k("MPI_COMBINER_HINDEXED_BLOCK", NULL, (long long)(MPI_COMBINER_HINDEXED_BLOCK));
     if (f08) {
+        line("  LOGICAL, PARAMETER :: MPI_SUBARRAYS_SUPPORTED = .FALSE.");
+    } else {
+        line("      LOGICAL MPI_SUBARRAYS_SUPPORTED");
+        line("      PARAMETER (MPI_SUBARRAYS_SUPPORTED=.FALSE.)");
+    }
+    if (f08) {
+        line("  LOGICAL, PARAMETER :: MPI_ASYNC_PROTECTS_NONBLOCKING = .FALSE.");
+    } else {
+        line("      LOGICAL MPI_ASYNC_PROTECTS_NONBLOCKING");
+        line("      PARAMETER (MPI_ASYNC_PROTECTS_NONBLOCKING=.FALSE.)");
+    }
+    if (f08) {
         line("  INTEGER :: MPI_BOTTOM, MPI_IN_PLACE, MPI_ERRCODES_IGNORE(1)");
         line("  INTEGER :: MPI_UNWEIGHTED(1), MPI_WEIGHTS_EMPTY(1)");
         line("  TYPE(MPI_Status) :: MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE(1)");

@@ -91,11 +91,14 @@ void compi_big_lock_leave(void)
     }
 }
 
-/* called by the PML after each round of a wait */
+/* called by the PML after each round of a wait: the lock changes hands only when another
+   thread waits for it (a thread that finds it held counts itself in big_waiters before it
+   blocks, so a later round sees it); a program that initialized MPI_THREAD_MULTIPLE and
+   calls from one thread (mpi4py does) pays no lock operations in its waits */
 void compi_big_lock_yield(void)
 {
     int depth = big_depth;
-    if (depth == 0) {
+    if (depth == 0 || __atomic_load_n(&big_waiters, __ATOMIC_RELAXED) == 0) {
         return;
     }
     big_depth = 0;

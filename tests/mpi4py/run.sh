@@ -231,9 +231,11 @@ for np in $MPI4PY_NPS; do
         set -- "$MPI4PY_MPIRUN" --timeout "$lim" -np "$np"
     fi
     t0=$(date +%s)
-    # the runs start in $dir, away from the source tree's own mpi4py-less python paths
+    # the runs start in $dir, away from the source tree's own mpi4py-less python paths;
+    # NumPy's BLAS without its threads (one per core in every rank, idle but woken: the
+    # suite does no linear algebra)
     set -f
-    (cd "$dir" && timeout -k 5 $((lim + 20)) "$@" "$py" "$here/runner.py" "$src/test" \
+    (cd "$dir" && OPENBLAS_NUM_THREADS=1 && export OPENBLAS_NUM_THREADS && timeout -k 5 $((lim + 20)) "$@" "$py" "$here/runner.py" "$src/test" \
         "$logs" --no-builddir $excl $np_excl) >"$logs/np$np.out" 2>&1 </dev/null
     run_rc=$?
     set +f

@@ -74,6 +74,8 @@ else
 fi
 
 # --- PMI: an MPICH-built program under our mpirun ----------------------------------------
+# on MPICH's own library (--keep-lib-path; by default mpirun puts compi's library first,
+# tests/abi/mpich_run.sh runs such programs on it): MPICH's PMI client against ours
 if command -v mpicc.mpich >/dev/null 2>&1; then
     cat >"$TMP/mh.c" <<'EOF'
 #include <mpi.h>
@@ -88,6 +90,12 @@ int main(int argc, char **argv)
     x = r;
     MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     printf("rank %d of %d sum %d\n", r, s, x);
+    if (r == 0) {
+        char v[MPI_MAX_LIBRARY_VERSION_STRING];
+        int n;
+        MPI_Get_library_version(v, &n);
+        printf("library %.20s\n", v);
+    }
     fflush(stdout);
     if (argc > 1 && r == atoi(argv[1]))
         MPI_Abort(MPI_COMM_WORLD, 7);
@@ -96,10 +104,11 @@ int main(int argc, char **argv)
 }
 EOF
     if mpicc.mpich -o "$TMP/mh" "$TMP/mh.c" 2>"$TMP/err"; then
-        run "$MPIRUN" -np 3 "$TMP/mh"
+        run "$MPIRUN" --keep-lib-path -np 3 "$TMP/mh"
         check "MPICH-built program runs under our mpirun" \
-            test $rc -eq 0 -a "$(out_lines '^rank [0-2] of 3 sum 3$')" -eq 3
-        run "$MPIRUN" -np 3 "$TMP/mh" 1
+            test $rc -eq 0 -a "$(out_lines '^rank [0-2] of 3 sum 3$')" -eq 3 \
+            -a "$(out_lines '^library MPICH')" -eq 1
+        run "$MPIRUN" --keep-lib-path -np 3 "$TMP/mh" 1
         check "MPICH-built program's MPI_Abort ends the job with its code" \
             test $rc -eq 7 -a $elapsed -lt 5000
     else

@@ -281,7 +281,8 @@ static void child_exec(mpirun_job_t *job, const mpirun_rank_t *r, int pmi_fd, in
     bind_apply(r); /* after the count above, which wants our whole set */
     if (o->coll_config != NULL)
         setenv("COMPI_COLL_CONFIG", o->coll_config, 1);
-    lib_path_first();
+    if (!o->keep_lib_path)
+        lib_path_first();
     for (int i = 0; i < o->nenv; i++)
         putenv(o->env[i]);
 

@@ -57,6 +57,7 @@ typedef struct mpirun_opts {
     char *coll_config; /* colon-separated list for COMPI_COLL_CONFIG, NULL when none */
     bind_policy_t bind_to;
     int report_bindings;
+    int keep_lib_path; /* --keep-lib-path: LD_LIBRARY_PATH left as it is */
     mpirun_hosts_t hosts; /* empty: every rank on this machine */
     int hostfile_given;
     map_policy_t map_by;

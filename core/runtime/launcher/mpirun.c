@@ -63,6 +63,8 @@ static void usage(FILE *f, const char *prog)
             "                        <= cores, else none); ranks on other hosts are not bound\n"
             "  --report-bindings     print each rank's binding (rank, host, cores) on stderr\n"
             "  --timeout S           kill the job if it runs longer than S seconds (exit 124)\n"
+            "  --keep-lib-path       leave LD_LIBRARY_PATH as it is (see below: a program\n"
+            "                        built for MPICH then runs on MPICH's own library)\n"
             "  -h, --help            show this help\n"
             "  -V, --version         show the version\n"
             "\n"
@@ -85,7 +87,8 @@ static void usage(FILE *f, const char *prog)
             "libmpich.so.12, the MPI-5 standard ABI's libmpi_abi.so.1) runs on compi's library\n"
             "without setting it, even when its RUNPATH names the other MPI's folder.  An old-\n"
             "style RPATH (linked with --disable-new-dtags) still pins the other library:\n"
-            "compi_info --abi PROGRAM tells which one a program loads.\n",
+            "compi_info --abi PROGRAM tells which one a program loads.  --keep-lib-path\n"
+            "leaves the path alone.\n",
             prog);
 }
 
@@ -320,6 +323,8 @@ static void parse_args(int argc, char **argv, mpirun_opts_t *o, const char *prog
                 fail_usage(prog, "--bind-to takes none, core or numa, got '%s'", s);
         } else if (is_opt(a, "report-bindings")) {
             o->report_bindings = 1;
+        } else if (is_opt(a, "keep-lib-path")) {
+            o->keep_lib_path = 1;
         } else if (is_opt(a, "tag-output")) {
             o->tag_output = 1;
         } else if (opt_name_is(a, "timeout")) {

@@ -55,7 +55,13 @@ BENCHES=${BENCHES:-osu_latency osu_bw osu_allreduce}
 CC[compi-mpich]=mpicc.mpich
 CXX[compi-mpich]=mpicxx.mpich
 CC[compi-abi]=$compi_bin/mpicc_abi
-CXX[compi-abi]=$compi_bin/mpicxx # OSU's C++ programs are not run here
+# OSU links its programs with the C++ compiler (its utilities are C++): compi has no
+# mpicxx_abi, so mpicc_abi runs g++ (COMPI_CC), through a wrapper written here
+mkdir -p "$build"
+printf '#!/bin/sh\nCOMPI_CC=${COMPI_CXX:-g++} exec "%s" "$@"\n' "$compi_bin/mpicc_abi" \
+    >"$build/mpicxx_abi"
+chmod +x "$build/mpicxx_abi"
+CXX[compi-abi]=$build/mpicxx_abi
 bench_dir() { # benchmark -> its folder under c/mpi
     case $1 in
     osu_latency | osu_bw | osu_bibw) echo pt2pt/standard ;;

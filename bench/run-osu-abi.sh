@@ -114,6 +114,7 @@ for b in sorted({k[0] for k in med}):
               % (b, unit, ", bandwidth inverted" if unit == "MB/s" else ""),
               "  %8s %12s %12s %12s %8s %8s" % ("size", *builds, "mpich/c", "abi/c")]
     dat = open("%s/%s.dat" % (sys.argv[3], b), "w")
+    allr = []  # the foreign builds' ratios, every size
     for s in sizes:
         m = [med.get((b, s, x)) for x in builds]
         ratio = []
@@ -125,13 +126,11 @@ for b in sorted({k[0] for k in med}):
             if v is not None:
                 out.writerow([b, s, x, "%.3f" % v, unit, len(vals[(b, s, x)]),
                               "" if r is None else "%.3f" % r])
+        allr += [r for r in ratio[1:] if r is not None]
         f = lambda v: "-" if v is None else "%.2f" % v
         lines.append("  %8d %12s %12s %12s %8s %8s" % (s, *map(f, m), f(ratio[1]), f(ratio[2])))
         dat.write("%d %s %s\n" % (max(s, 1), f(ratio[1]).replace("-", "nan"),
                                   f(ratio[2]).replace("-", "nan")))
-    allr = [r for k in med if k[0] == b and k[2] != "compi"
-            for r in [med[k] / med[(b, k[1], "compi")] if unit == "us"
-                      else med[(b, k[1], "compi")] / med[k]] if (b, k[1], "compi") in med]
     if allr:
         lines.append("  ratios over all sizes and both foreign builds: median %.2f, %.2f to %.2f"
                      % (statistics.median(allr), min(allr), max(allr)))

@@ -56,62 +56,6 @@ int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
     return rc;
 }
 
-BC_WEAK(Pack_c)
-int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
-                MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
-{
-    int nin, nout, pos;
-    COMPI_CHECK_INIT("MPI_Pack_c");
-    if (position == NULL) {
-        return mpi_err_raise(comm_from_handle(comm), MPI_ERR_ARG, "MPI_Pack_c", "position is NULL");
-    }
-    BC_COUNT(incount, nin, comm, Pack);
-    BC_COUNT(outsize, nout, comm, Pack);
-    BC_COUNT(*position, pos, comm, Pack);
-    int rc = PMPI_Pack(inbuf, nin, datatype, outbuf, nout, &pos, comm);
-    if (rc == MPI_SUCCESS) {
-        *position = pos;
-    }
-    return rc;
-}
-
-BC_WEAK(Unpack_c)
-int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
-                  MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm)
-{
-    int nin, nout, pos;
-    COMPI_CHECK_INIT("MPI_Unpack_c");
-    if (position == NULL) {
-        return mpi_err_raise(comm_from_handle(comm), MPI_ERR_ARG, "MPI_Unpack_c",
-                             "position is NULL");
-    }
-    BC_COUNT(insize, nin, comm, Unpack);
-    BC_COUNT(outcount, nout, comm, Unpack);
-    BC_COUNT(*position, pos, comm, Unpack);
-    int rc = PMPI_Unpack(inbuf, nin, &pos, outbuf, nout, datatype, comm);
-    if (rc == MPI_SUCCESS) {
-        *position = pos;
-    }
-    return rc;
-}
-
-BC_WEAK(Pack_size_c)
-int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size)
-{
-    int n, s = 0;
-    COMPI_CHECK_INIT("MPI_Pack_size_c");
-    if (size == NULL) {
-        return mpi_err_raise(comm_from_handle(comm), MPI_ERR_ARG, "MPI_Pack_size_c",
-                             "size is NULL");
-    }
-    BC_COUNT(incount, n, comm, Pack_size);
-    int rc = PMPI_Pack_size(n, datatype, comm, &s);
-    if (rc == MPI_SUCCESS) {
-        *size = s;
-    }
-    return rc;
-}
-
 /* the external32 calls take MPI_Aint sizes and positions already: only the element
    counts are narrowed */
 BC_WEAK(Pack_external_c)

@@ -201,8 +201,30 @@ static void status_pack(void)
         MPI_OK(MPI_Unpack_external_c("external32", p2, sizeof(p2), &epos, back, N, MPI_INT));
         same(v, back, sizeof(back), "Unpack_external_c");
     }
-    expect_class(MPI_Pack_size_c(BIG, MPI_INT, MPI_COMM_WORLD, &csize), MPI_ERR_COUNT,
-                 "Pack_size_c of INT_MAX+1");
+    MPI_OK(MPI_Pack_size_c(BIG, MPI_INT, MPI_COMM_WORLD, &csize));
+    CHECK(csize == BIG * (MPI_Count)sizeof(int), "Pack_size_c of INT_MAX+1 ints: %lld",
+          (long long)csize);
+    expect_class(MPI_Pack_size(INT_MAX, MPI_INT, MPI_COMM_WORLD, &size), MPI_ERR_COUNT,
+                 "Pack_size of INT_MAX ints");
+    {
+        /* a position beyond int: only the bytes from there on are touched */
+        int one = 12345, target = 0;
+        MPI_Count far = BIG * 2;
+        char *base = (char *)&target - far;
+        MPI_OK(MPI_Pack_c(&one, 1, MPI_INT, base, far + (MPI_Count)sizeof(int), &far,
+                          MPI_COMM_WORLD));
+        CHECK(far == BIG * 2 + (MPI_Count)sizeof(int) && target == one,
+              "Pack_c at a position beyond int: %lld, %d", (long long)far, target);
+        far = BIG * 2;
+        one = 0;
+        MPI_OK(MPI_Unpack_c(base, far + (MPI_Count)sizeof(int), &far, &one, 1, MPI_INT,
+                            MPI_COMM_WORLD));
+        CHECK(far == BIG * 2 + (MPI_Count)sizeof(int) && one == 12345,
+              "Unpack_c at a position beyond int: %lld, %d", (long long)far, one);
+    }
+    cpos = 0;
+    expect_class(MPI_Pack_c(v, 1, MPI_INT, p1, 2, &cpos, MPI_COMM_WORLD), MPI_ERR_TRUNCATE,
+                 "Pack_c beyond the buffer");
     free(v);
 }
 

@@ -122,7 +122,7 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
 
 #pragma weak MPI_Ibcast_c = PMPI_Ibcast_c
 int PMPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                MPI_Request *request)
+                  MPI_Request *request)
 {
     COMPI_CHECK_INIT("MPI_Ibcast_c");
     return bcast_any(buffer, count, datatype, root, comm, request, COLL_MODE_NONBLOCKING,
@@ -165,9 +165,9 @@ static int reduction_run(coll_kind_t kind, compi_comm_t *c, int root, const void
  * nothing, the other group (and both groups of an allreduce) send; no MPI_IN_PLACE, no
  * scans (MPI defines none for intercommunicators)
  */
-static int inter_reduce_like(coll_kind_t kind, compi_comm_t *c, const void *sendbuf,
-                             void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
-                             int root, MPI_Request *req, coll_mode_t mode, const char *fn)
+static int inter_reduce_like(coll_kind_t kind, compi_comm_t *c, const void *sendbuf, void *recvbuf,
+                             MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
+                             MPI_Request *req, coll_mode_t mode, const char *fn)
 {
     compi_datatype_t *dt = NULL;
     compi_op_t *o = NULL;
@@ -251,8 +251,8 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 }
 
 #pragma weak MPI_Reduce_c = PMPI_Reduce_c
-int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
-                int root, MPI_Comm comm)
+int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, int root, MPI_Comm comm)
 {
     COMPI_CHECK_INIT("MPI_Reduce_c");
     return reduce_like(COLL_REDUCE, sendbuf, recvbuf, count, datatype, op, root, comm, NULL,
@@ -269,8 +269,8 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
 }
 
 #pragma weak MPI_Ireduce_c = PMPI_Ireduce_c
-int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
-                int root, MPI_Comm comm, MPI_Request *request)
+int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                   MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
     COMPI_CHECK_INIT("MPI_Ireduce_c");
     return reduce_like(COLL_REDUCE, sendbuf, recvbuf, count, datatype, op, root, comm, request,
@@ -287,8 +287,8 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 }
 
 #pragma weak MPI_Allreduce_c = PMPI_Allreduce_c
-int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm)
+int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm)
 {
     COMPI_CHECK_INIT("MPI_Allreduce_c");
     return reduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, -1, comm, NULL,
@@ -305,8 +305,8 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
 }
 
 #pragma weak MPI_Iallreduce_c = PMPI_Iallreduce_c
-int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
-                MPI_Comm comm, MPI_Request *request)
+int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     COMPI_CHECK_INIT("MPI_Iallreduce_c");
     return reduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, -1, comm, request,
@@ -323,8 +323,8 @@ int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
 }
 
 #pragma weak MPI_Scan_c = PMPI_Scan_c
-int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
-              MPI_Comm comm)
+int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm)
 {
     COMPI_CHECK_INIT("MPI_Scan_c");
     return reduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, NULL,
@@ -341,8 +341,8 @@ int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 }
 
 #pragma weak MPI_Iscan_c = PMPI_Iscan_c
-int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
-                MPI_Comm comm, MPI_Request *request)
+int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                 MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     COMPI_CHECK_INIT("MPI_Iscan_c");
     return reduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, request,
@@ -359,8 +359,8 @@ int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 }
 
 #pragma weak MPI_Exscan_c = PMPI_Exscan_c
-int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
-                MPI_Comm comm)
+int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, MPI_Comm comm)
 {
     COMPI_CHECK_INIT("MPI_Exscan_c");
     return reduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, NULL,
@@ -377,8 +377,8 @@ int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
 }
 
 #pragma weak MPI_Iexscan_c = PMPI_Iexscan_c
-int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
-                MPI_Comm comm, MPI_Request *request)
+int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     COMPI_CHECK_INIT("MPI_Iexscan_c");
     return reduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, request,
@@ -391,9 +391,9 @@ int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Data
  * input vector sits in recvbuf.
  */
 static int reduce_scatter_any(coll_kind_t kind, const void *sendbuf, void *recvbuf,
-                              MPI_Count recvcount,
-                              const int *recvcounts, MPI_Datatype datatype, MPI_Op op,
-                              MPI_Comm comm, MPI_Request *req, coll_mode_t mode, const char *fn)
+                              MPI_Count recvcount, const int *recvcounts, MPI_Datatype datatype,
+                              MPI_Op op, MPI_Comm comm, MPI_Request *req, coll_mode_t mode,
+                              const char *fn)
 {
     compi_comm_t *c = NULL;
     compi_datatype_t *dt = NULL;
@@ -441,7 +441,7 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
 
 #pragma weak MPI_Reduce_scatter_block_c = PMPI_Reduce_scatter_block_c
 int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
-                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     COMPI_CHECK_INIT("MPI_Reduce_scatter_block_c");
     return reduce_scatter_any(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL,
@@ -462,8 +462,8 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
 
 #pragma weak MPI_Ireduce_scatter_block_c = PMPI_Ireduce_scatter_block_c
 int PMPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
-                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                               MPI_Request *request)
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                 MPI_Request *request)
 {
     COMPI_CHECK_INIT("MPI_Ireduce_scatter_block_c");
     return reduce_scatter_any(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL,
@@ -511,7 +511,7 @@ int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MP
 
 #pragma weak MPI_Bcast_init_c = PMPI_Bcast_init_c
 int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                    MPI_Info info, MPI_Request *request)
+                      MPI_Info info, MPI_Request *request)
 {
     (void)info; /* no hints are read */
     COMPI_CHECK_INIT("MPI_Bcast_init_c");
@@ -531,7 +531,7 @@ int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
 
 #pragma weak MPI_Reduce_init_c = PMPI_Reduce_init_c
 int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                     MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+                       MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     (void)info; /* no hints are read */
     COMPI_CHECK_INIT("MPI_Reduce_init_c");
@@ -550,8 +550,9 @@ int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datat
 }
 
 #pragma weak MPI_Allreduce_init_c = PMPI_Allreduce_init_c
-int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request)
 {
     (void)info; /* no hints are read */
     COMPI_CHECK_INIT("MPI_Allreduce_init_c");
@@ -570,8 +571,8 @@ int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 }
 
 #pragma weak MPI_Scan_init_c = PMPI_Scan_init_c
-int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     (void)info; /* no hints are read */
     COMPI_CHECK_INIT("MPI_Scan_init_c");
@@ -591,7 +592,7 @@ int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
 
 #pragma weak MPI_Exscan_init_c = PMPI_Exscan_init_c
 int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+                       MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     (void)info; /* no hints are read */
     COMPI_CHECK_INIT("MPI_Exscan_init_c");
@@ -613,8 +614,8 @@ int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvc
 
 #pragma weak MPI_Reduce_scatter_block_init_c = PMPI_Reduce_scatter_block_init_c
 int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
-                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                                   MPI_Request *request)
+                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                     MPI_Request *request)
 {
     (void)info; /* no hints are read */
     COMPI_CHECK_INIT("MPI_Reduce_scatter_block_init_c");

@@ -76,8 +76,8 @@ static int pack_int(int unpack, const void *inbuf, int count, MPI_Datatype datat
                     int bufsize, int *position, MPI_Comm comm, const char *fn)
 {
     MPI_Count pos = position != NULL ? *position : 0;
-    int rc = pack_impl(unpack, inbuf, count, datatype, buf, bufsize,
-                       position != NULL ? &pos : NULL, comm, fn);
+    int rc = pack_impl(unpack, inbuf, count, datatype, buf, bufsize, position != NULL ? &pos : NULL,
+                       comm, fn);
     if (rc == MPI_SUCCESS) {
         *position = (int)pos;
     }

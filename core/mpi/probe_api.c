@@ -208,7 +208,7 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
 
 #pragma weak MPI_Imrecv_c = PMPI_Imrecv_c
 int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
-                MPI_Request *request)
+                  MPI_Request *request)
 {
     COMPI_CHECK_INIT("MPI_Imrecv_c");
     return imrecv_impl(buf, count, datatype, message, request, "MPI_Imrecv_c");
@@ -248,7 +248,7 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
 
 #pragma weak MPI_Mrecv_c = PMPI_Mrecv_c
 int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
-               MPI_Status *status)
+                 MPI_Status *status)
 {
     COMPI_CHECK_INIT("MPI_Mrecv_c");
     return mrecv_impl(buf, count, datatype, message, status, "MPI_Mrecv_c");

@@ -26,8 +26,8 @@ static inline int check_send(const void *buf, MPI_Count count, MPI_Datatype type
 }
 
 static inline int check_recv(const void *buf, MPI_Count count, MPI_Datatype type, int source,
-                             int tag, MPI_Comm comm, compi_comm_t **c_p,
-                             compi_datatype_t **dt_p, const char *fn)
+                             int tag, MPI_Comm comm, compi_comm_t **c_p, compi_datatype_t **dt_p,
+                             const char *fn)
 {
     int rc = mpi_arg_comm(comm, fn, c_p);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
@@ -89,7 +89,7 @@ int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 
 #pragma weak MPI_Send_c = PMPI_Send_c
 int PMPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-              MPI_Comm comm)
+                MPI_Comm comm)
 {
     COMPI_CHECK_INIT("MPI_Send_c");
     return send_blocking(buf, count, datatype, dest, tag, comm, PML_SEND_STANDARD, "MPI_Send_c");
@@ -105,7 +105,7 @@ int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 
 #pragma weak MPI_Ssend_c = PMPI_Ssend_c
 int PMPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-               MPI_Comm comm)
+                 MPI_Comm comm)
 {
     COMPI_CHECK_INIT("MPI_Ssend_c");
     return send_blocking(buf, count, datatype, dest, tag, comm, PML_SEND_SYNC, "MPI_Ssend_c");
@@ -121,7 +121,7 @@ int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 
 #pragma weak MPI_Rsend_c = PMPI_Rsend_c
 int PMPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-               MPI_Comm comm)
+                 MPI_Comm comm)
 {
     COMPI_CHECK_INIT("MPI_Rsend_c");
     return send_blocking(buf, count, datatype, dest, tag, comm, PML_SEND_READY, "MPI_Rsend_c");
@@ -137,7 +137,7 @@ int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 
 #pragma weak MPI_Bsend_c = PMPI_Bsend_c
 int PMPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-               MPI_Comm comm)
+                 MPI_Comm comm)
 {
     COMPI_CHECK_INIT("MPI_Bsend_c");
     return send_blocking(buf, count, datatype, dest, tag, comm, PML_SEND_BUFFERED, "MPI_Bsend_c");
@@ -154,11 +154,11 @@ int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 
 #pragma weak MPI_Isend_c = PMPI_Isend_c
 int PMPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-               MPI_Comm comm, MPI_Request *request)
+                 MPI_Comm comm, MPI_Request *request)
 {
     COMPI_CHECK_INIT("MPI_Isend_c");
-    return send_nonblocking(buf, count, datatype, dest, tag, comm, PML_SEND_STANDARD, 0,
-                            request, "MPI_Isend_c");
+    return send_nonblocking(buf, count, datatype, dest, tag, comm, PML_SEND_STANDARD, 0, request,
+                            "MPI_Isend_c");
 }
 
 #pragma weak MPI_Issend = PMPI_Issend
@@ -172,7 +172,7 @@ int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int
 
 #pragma weak MPI_Issend_c = PMPI_Issend_c
 int PMPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm, MPI_Request *request)
+                  MPI_Comm comm, MPI_Request *request)
 {
     COMPI_CHECK_INIT("MPI_Issend_c");
     return send_nonblocking(buf, count, datatype, dest, tag, comm, PML_SEND_SYNC, 0, request,
@@ -190,7 +190,7 @@ int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int
 
 #pragma weak MPI_Irsend_c = PMPI_Irsend_c
 int PMPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm, MPI_Request *request)
+                  MPI_Comm comm, MPI_Request *request)
 {
     COMPI_CHECK_INIT("MPI_Irsend_c");
     return send_nonblocking(buf, count, datatype, dest, tag, comm, PML_SEND_READY, 0, request,
@@ -208,11 +208,11 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int
 
 #pragma weak MPI_Ibsend_c = PMPI_Ibsend_c
 int PMPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm, MPI_Request *request)
+                  MPI_Comm comm, MPI_Request *request)
 {
     COMPI_CHECK_INIT("MPI_Ibsend_c");
-    return send_nonblocking(buf, count, datatype, dest, tag, comm, PML_SEND_BUFFERED, 0,
-                            request, "MPI_Ibsend_c");
+    return send_nonblocking(buf, count, datatype, dest, tag, comm, PML_SEND_BUFFERED, 0, request,
+                            "MPI_Ibsend_c");
 }
 
 #pragma weak MPI_Send_init = PMPI_Send_init
@@ -226,11 +226,11 @@ int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
 
 #pragma weak MPI_Send_init_c = PMPI_Send_init_c
 int PMPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                   MPI_Comm comm, MPI_Request *request)
+                     MPI_Comm comm, MPI_Request *request)
 {
     COMPI_CHECK_INIT("MPI_Send_init_c");
-    return send_nonblocking(buf, count, datatype, dest, tag, comm, PML_SEND_STANDARD, 1,
-                            request, "MPI_Send_init_c");
+    return send_nonblocking(buf, count, datatype, dest, tag, comm, PML_SEND_STANDARD, 1, request,
+                            "MPI_Send_init_c");
 }
 
 #pragma weak MPI_Ssend_init = PMPI_Ssend_init
@@ -244,7 +244,7 @@ int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
 
 #pragma weak MPI_Ssend_init_c = PMPI_Ssend_init_c
 int PMPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                    MPI_Comm comm, MPI_Request *request)
+                      MPI_Comm comm, MPI_Request *request)
 {
     COMPI_CHECK_INIT("MPI_Ssend_init_c");
     return send_nonblocking(buf, count, datatype, dest, tag, comm, PML_SEND_SYNC, 1, request,
@@ -262,7 +262,7 @@ int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
 
 #pragma weak MPI_Rsend_init_c = PMPI_Rsend_init_c
 int PMPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                    MPI_Comm comm, MPI_Request *request)
+                      MPI_Comm comm, MPI_Request *request)
 {
     COMPI_CHECK_INIT("MPI_Rsend_init_c");
     return send_nonblocking(buf, count, datatype, dest, tag, comm, PML_SEND_READY, 1, request,
@@ -280,11 +280,11 @@ int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
 
 #pragma weak MPI_Bsend_init_c = PMPI_Bsend_init_c
 int PMPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                    MPI_Comm comm, MPI_Request *request)
+                      MPI_Comm comm, MPI_Request *request)
 {
     COMPI_CHECK_INIT("MPI_Bsend_init_c");
-    return send_nonblocking(buf, count, datatype, dest, tag, comm, PML_SEND_BUFFERED, 1,
-                            request, "MPI_Bsend_init_c");
+    return send_nonblocking(buf, count, datatype, dest, tag, comm, PML_SEND_BUFFERED, 1, request,
+                            "MPI_Bsend_init_c");
 }
 
 static int recv_blocking(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag,
@@ -314,8 +314,8 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
 }
 
 #pragma weak MPI_Recv_c = PMPI_Recv_c
-int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-              MPI_Status *status)
+int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                MPI_Comm comm, MPI_Status *status)
 {
     COMPI_CHECK_INIT("MPI_Recv_c");
     return recv_blocking(buf, count, datatype, source, tag, comm, status, "MPI_Recv_c");
@@ -351,8 +351,8 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
 }
 
 #pragma weak MPI_Irecv_c = PMPI_Irecv_c
-int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-               MPI_Request *request)
+int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                 MPI_Comm comm, MPI_Request *request)
 {
     COMPI_CHECK_INIT("MPI_Irecv_c");
     return recv_nonblocking(buf, count, datatype, source, tag, comm, 0, request, "MPI_Irecv_c");
@@ -369,11 +369,10 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int 
 
 #pragma weak MPI_Recv_init_c = PMPI_Recv_init_c
 int PMPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
-                   MPI_Comm comm, MPI_Request *request)
+                     MPI_Comm comm, MPI_Request *request)
 {
     COMPI_CHECK_INIT("MPI_Recv_init_c");
-    return recv_nonblocking(buf, count, datatype, source, tag, comm, 1, request,
-                            "MPI_Recv_init_c");
+    return recv_nonblocking(buf, count, datatype, source, tag, comm, 1, request, "MPI_Recv_init_c");
 }
 
 /* the exchange of both Sendrecvs, arguments checked; the receive is posted first: a
@@ -401,10 +400,9 @@ static int sendrecv_run(compi_comm_t *c, const void *sbuf, size_t scount, compi_
     return MPI_SUCCESS;
 }
 
-static int sendrecv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                         int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
-                         MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
-                         MPI_Status *status, const char *fn)
+static int sendrecv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                         int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                         int source, int recvtag, MPI_Comm comm, MPI_Status *status, const char *fn)
 {
     compi_comm_t *c = NULL;
     compi_datatype_t *sdt = NULL, *rdt = NULL;
@@ -420,23 +418,23 @@ static int sendrecv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
 }
 
 #pragma weak MPI_Sendrecv = PMPI_Sendrecv
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
-                  int recvtag, MPI_Comm comm, MPI_Status *status)
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                  MPI_Comm comm, MPI_Status *status)
 {
     COMPI_CHECK_INIT("MPI_Sendrecv");
-    return sendrecv_impl(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                         recvtype, source, recvtag, comm, status, "MPI_Sendrecv");
+    return sendrecv_impl(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+                         source, recvtag, comm, status, "MPI_Sendrecv");
 }
 
 #pragma weak MPI_Sendrecv_c = PMPI_Sendrecv_c
 int PMPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
-                  int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source,
-                  int recvtag, MPI_Comm comm, MPI_Status *status)
+                    int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                    int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     COMPI_CHECK_INIT("MPI_Sendrecv_c");
-    return sendrecv_impl(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                         recvtype, source, recvtag, comm, status, "MPI_Sendrecv_c");
+    return sendrecv_impl(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+                         source, recvtag, comm, status, "MPI_Sendrecv_c");
 }
 
 static int sendrecv_replace_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
@@ -470,17 +468,17 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
                           int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     COMPI_CHECK_INIT("MPI_Sendrecv_replace");
-    return sendrecv_replace_impl(buf, count, datatype, dest, sendtag, source, recvtag, comm,
-                                 status, "MPI_Sendrecv_replace");
+    return sendrecv_replace_impl(buf, count, datatype, dest, sendtag, source, recvtag, comm, status,
+                                 "MPI_Sendrecv_replace");
 }
 
 #pragma weak MPI_Sendrecv_replace_c = PMPI_Sendrecv_replace_c
-int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
-                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                            int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     COMPI_CHECK_INIT("MPI_Sendrecv_replace_c");
-    return sendrecv_replace_impl(buf, count, datatype, dest, sendtag, source, recvtag, comm,
-                                 status, "MPI_Sendrecv_replace_c");
+    return sendrecv_replace_impl(buf, count, datatype, dest, sendtag, source, recvtag, comm, status,
+                                 "MPI_Sendrecv_replace_c");
 }
 
 #pragma weak MPI_Buffer_attach = PMPI_Buffer_attach

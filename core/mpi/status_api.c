@@ -33,8 +33,8 @@ static int status__args(const char *fn, const MPI_Status *status, MPI_Datatype d
 
 /* the count of MPI_Get_count(_c): MPI_UNDEFINED when the bytes are no whole number of
    elements or (max) their number is beyond it */
-static int get_count_impl(const MPI_Status *status, MPI_Datatype datatype, void *out,
-                          MPI_Count max, MPI_Count *count_p, const char *fn)
+static int get_count_impl(const MPI_Status *status, MPI_Datatype datatype, void *out, MPI_Count max,
+                          MPI_Count *count_p, const char *fn)
 {
     compi_datatype_t *dt;
     int rc = status__args(fn, status, datatype, out, &dt);
@@ -45,8 +45,7 @@ static int get_count_impl(const MPI_Status *status, MPI_Datatype datatype, void 
     if (dt->size == 0) {
         /* nothing can be counted in a type without data: 0 elements fit any message */
         *count_p = 0;
-    } else if (bytes < 0 || bytes % (long long)dt->size != 0 ||
-               bytes / (long long)dt->size > max) {
+    } else if (bytes < 0 || bytes % (long long)dt->size != 0 || bytes / (long long)dt->size > max) {
         *count_p = MPI_UNDEFINED;
     } else {
         *count_p = bytes / (long long)dt->size;

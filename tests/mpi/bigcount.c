@@ -211,8 +211,8 @@ static void status_pack(void)
         int one = 12345, target = 0;
         MPI_Count far = BIG * 2;
         char *base = (char *)&target - far;
-        MPI_OK(MPI_Pack_c(&one, 1, MPI_INT, base, far + (MPI_Count)sizeof(int), &far,
-                          MPI_COMM_WORLD));
+        MPI_OK(
+            MPI_Pack_c(&one, 1, MPI_INT, base, far + (MPI_Count)sizeof(int), &far, MPI_COMM_WORLD));
         CHECK(far == BIG * 2 + (MPI_Count)sizeof(int) && target == one,
               "Pack_c at a position beyond int: %lld, %d", (long long)far, target);
         far = BIG * 2;

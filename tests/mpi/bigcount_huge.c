@@ -21,9 +21,9 @@
 #include <sys/mman.h>
 
 #define GIB (1024.0 * 1024 * 1024)
-#define NBYTES (((MPI_Count)1 << 31) + 17) /* elements of MPI_BYTE */
-#define ELEM 1000                          /* data bytes of the derived type */
-#define EXTENT 1024                        /* its extent: a gap of 24 bytes */
+#define NBYTES (((MPI_Count)1 << 31) + 17)                   /* elements of MPI_BYTE */
+#define ELEM 1000                                            /* data bytes of the derived type */
+#define EXTENT 1024                                          /* its extent: a gap of 24 bytes */
 #define NELEM ((MPI_Count)(((MPI_Count)1 << 31) / ELEM) + 5) /* its count: bytes pass 2^31 */
 #define PERIOD 65536
 #define PAGE 4096
@@ -278,8 +278,8 @@ static void gather_bytes(int all)
 /* an int count of the gapped type, its bytes beyond 2^31: send/recv and bcast */
 static void derived(int bcast)
 {
-    const char *what = bcast ? "Bcast 2^31/1000+5 x 1000 B (gaps)"
-                             : "Send/Recv 2^31/1000+5 x 1000 B (gaps)";
+    const char *what =
+        bcast ? "Bcast 2^31/1000+5 x 1000 B (gaps)" : "Send/Recv 2^31/1000+5 x 1000 B (gaps)";
     size_t len = (size_t)NELEM * EXTENT;
     MPI_Datatype c1000, t;
     MPI_Status st;

@@ -1,10 +1,10 @@
 /*
  * bigcount_huge: messages of more than 2^31 elements, at np 2.  MPI_BYTE counts of
- * 2^31 + 17 through MPI_Send_c/MPI_Recv_c, MPI_Isend_c/MPI_Irecv_c, MPI_Bcast_c,
- * MPI_Reduce_c (MPI_BOR), MPI_Allreduce_c, MPI_Gather_c and MPI_Allgather_c; then an int
- * count of a 1000-byte type with a 24-byte gap (extent 1024) whose bytes pass 2^31,
- * through MPI_Send/MPI_Recv and MPI_Bcast: the offsets and sizes below the API are beyond
- * int.  Buffers are filled by copying a 64 KiB pattern, each 4 KiB page marked with its
+ * 2^31 + 17 through MPI_Send_c/MPI_Recv_c (probed first), MPI_Isend_c/MPI_Irecv_c,
+ * MPI_Bcast_c, MPI_Reduce_c (MPI_BOR), MPI_Allreduce_c, MPI_Gather_c and MPI_Allgather_c;
+ * then an int count of a 1000-byte type with a 24-byte gap (extent 1024) whose bytes pass
+ * 2^31, through MPI_Send/MPI_Recv and MPI_Bcast: the offsets and sizes below the API are
+ * beyond int.  Buffers are filled by copying a 64 KiB pattern, each 4 KiB page marked with its
  * number; the receiver checks a sample of positions spread over the message, the bytes
  * around 2^31 and the last ones, and the receive's count in its status.
  *
@@ -200,6 +200,9 @@ static void p2p_bytes(int nonblocking)
             MPI_OK(MPI_Irecv_c(b, NBYTES, MPI_BYTE, 0, 1, MPI_COMM_WORLD, &rq));
             MPI_OK(MPI_Wait(&rq, &st));
         } else {
+            /* the message waits, announced: the probe's status counts it */
+            MPI_OK(MPI_Probe(0, 1, MPI_COMM_WORLD, &st));
+            status_count(&st, MPI_BYTE, NBYTES, "Probe");
             MPI_OK(MPI_Recv_c(b, NBYTES, MPI_BYTE, 0, 1, MPI_COMM_WORLD, &st));
         }
         status_count(&st, MPI_BYTE, NBYTES, what);

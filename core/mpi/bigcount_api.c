@@ -443,13 +443,3 @@ int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
     *op = o->handle;
     return MPI_SUCCESS;
 }
-
-BC_WEAK(Reduce_local_c)
-int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
-                        MPI_Datatype datatype, MPI_Op op)
-{
-    int n;
-    COMPI_CHECK_INIT("MPI_Reduce_local_c");
-    BC_COUNT(count, n, MPI_COMM_NULL, Reduce_local);
-    return PMPI_Reduce_local(inbuf, inoutbuf, n, datatype, op);
-}

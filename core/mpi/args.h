@@ -37,10 +37,11 @@ static inline int mpi_arg_comm(MPI_Comm h, const char *fn, compi_comm_t **c_p)
     return MPI_SUCCESS;
 }
 
-static inline int mpi_arg_count(compi_comm_t *c, int count, const char *what, const char *fn)
+/* an int count or an MPI_Count one (the _c functions): both arrive here as MPI_Count */
+static inline int mpi_arg_count(compi_comm_t *c, MPI_Count count, const char *what, const char *fn)
 {
     if (compi_unlikely(count < 0)) {
-        return mpi_err_raise(c, MPI_ERR_COUNT, fn, "%s=%d is negative", what, count);
+        return mpi_err_raise(c, MPI_ERR_COUNT, fn, "%s=%lld is negative", what, (long long)count);
     }
     return MPI_SUCCESS;
 }
@@ -74,7 +75,7 @@ static inline int mpi_arg_buf(compi_comm_t *c, const void *buf, size_t count,
 typedef enum { MPI_ARG_ONE, MPI_ARG_SEND, MPI_ARG_RECV } mpi_arg_side_t;
 
 /* count, datatype and buffer of one side of a call */
-static inline int mpi_arg_data(compi_comm_t *c, const void *buf, int count, MPI_Datatype type,
+static inline int mpi_arg_data(compi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype type,
                                mpi_arg_side_t side, const char *fn, compi_datatype_t **dt_p)
 {
     static const char *const names[][3] = {

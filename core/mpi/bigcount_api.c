@@ -1,140 +1,22 @@
 /*
- * bigcount_api.c -- the MPI-4 large-count (_c) functions of point-to-point, statuses,
- * packing, the attached buffer, datatypes and operations.
+ * bigcount_api.c -- the MPI-4 large-count (_c) functions of statuses, packing, the
+ * attached buffer, datatypes and operations.
  *
- * compi carries int counts inside (the argument checks, the datatype constructors), so
- * each _c function turns its MPI_Count arguments into ints and calls its int function: a
- * count beyond int is MPI_ERR_COUNT, never truncated.  Sizes and extents are 64-bit inside,
- * so the queries (MPI_Type_size_c, MPI_Get_count_c, ...) answer beyond INT_MAX.
- * The point-to-point wrappers come from the table bigcount_p2p.def; the others, whose
- * arguments differ one by one, are written out below.  An error found by the int function
- * names it (MPI_Send), one found here names the _c function.
+ * Point-to-point and the collectives with scalar counts carry an MPI_Count down to the
+ * PML and the collectives: their _c functions sit beside their int ones (pt2pt_api.c,
+ * coll_api.c, ...) and share their implementation.  The functions here keep int counts
+ * inside (the datatype constructors, packing, the attached buffer), so each turns its
+ * MPI_Count arguments into ints and calls its int function: a count beyond int is
+ * MPI_ERR_COUNT, never truncated.  Sizes and extents are 64-bit inside, so the queries
+ * (MPI_Type_size_c, MPI_Get_count_c, ...) answer beyond INT_MAX.  An error found by the
+ * int function names it (MPI_Pack), one found here names the _c function.
  */
 #include "core/dt/dt.h"
 #include "core/mpi/bigcount.h"
 #include "core/mpi/status_word.h"
 #include "core/op/op.h"
 
-/* ---- point to point: the shapes of bigcount_p2p.def -------------------------------- */
-
-#define BC_SEND(x)                                                                            \
-    BC_WEAK(x##_c)                                                                            \
-    int PMPI_##x##_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,       \
-                     int tag, MPI_Comm comm)                                                  \
-    {                                                                                         \
-        int n;                                                                                \
-        COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
-        BC_COUNT(count, n, comm, x);                                                          \
-        return PMPI_##x(buf, n, datatype, dest, tag, comm);                                   \
-    }
-#define BC_ISEND(x)                                                                           \
-    BC_WEAK(x##_c)                                                                            \
-    int PMPI_##x##_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,       \
-                     int tag, MPI_Comm comm, MPI_Request *request)                            \
-    {                                                                                         \
-        int n;                                                                                \
-        COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
-        BC_COUNT(count, n, comm, x);                                                          \
-        return PMPI_##x(buf, n, datatype, dest, tag, comm, request);                          \
-    }
-#define BC_RECV(x)                                                                            \
-    BC_WEAK(x##_c)                                                                            \
-    int PMPI_##x##_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,  \
-                     MPI_Comm comm, MPI_Status *status)                                       \
-    {                                                                                         \
-        int n;                                                                                \
-        COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
-        BC_COUNT(count, n, comm, x);                                                          \
-        return PMPI_##x(buf, n, datatype, source, tag, comm, status);                         \
-    }
-#define BC_IRECV(x)                                                                           \
-    BC_WEAK(x##_c)                                                                            \
-    int PMPI_##x##_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,  \
-                     MPI_Comm comm, MPI_Request *request)                                     \
-    {                                                                                         \
-        int n;                                                                                \
-        COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
-        BC_COUNT(count, n, comm, x);                                                          \
-        return PMPI_##x(buf, n, datatype, source, tag, comm, request);                        \
-    }
-#define BC_MRECV(x)                                                                           \
-    BC_WEAK(x##_c)                                                                            \
-    int PMPI_##x##_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, \
-                     MPI_Status *status)                                                      \
-    {                                                                                         \
-        int n;                                                                                \
-        COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
-        BC_COUNT(count, n, MPI_COMM_NULL, x);                                                 \
-        return PMPI_##x(buf, n, datatype, message, status);                                   \
-    }
-#define BC_IMRECV(x)                                                                          \
-    BC_WEAK(x##_c)                                                                            \
-    int PMPI_##x##_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, \
-                     MPI_Request *request)                                                    \
-    {                                                                                         \
-        int n;                                                                                \
-        COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
-        BC_COUNT(count, n, MPI_COMM_NULL, x);                                                 \
-        return PMPI_##x(buf, n, datatype, message, request);                                  \
-    }
-#define BC_SENDRECV_ANY(x, last_t, last)                                                      \
-    BC_WEAK(x##_c)                                                                            \
-    int PMPI_##x##_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,         \
-                     int dest, int sendtag, void *recvbuf, MPI_Count recvcount,               \
-                     MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,           \
-                     last_t last)                                                             \
-    {                                                                                         \
-        int ns, nr;                                                                           \
-        COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
-        BC_COUNT(sendcount, ns, comm, x);                                                     \
-        BC_COUNT(recvcount, nr, comm, x);                                                     \
-        return PMPI_##x(sendbuf, ns, sendtype, dest, sendtag, recvbuf, nr, recvtype, source,  \
-                        recvtag, comm, last);                                                 \
-    }
-#define BC_SENDRECV(x) BC_SENDRECV_ANY(x, MPI_Status *, status)
-#define BC_ISENDRECV(x) BC_SENDRECV_ANY(x, MPI_Request *, request)
-#define BC_REPLACE_ANY(x, last_t, last)                                                       \
-    BC_WEAK(x##_c)                                                                            \
-    int PMPI_##x##_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,             \
-                     int sendtag, int source, int recvtag, MPI_Comm comm, last_t last)        \
-    {                                                                                         \
-        int n;                                                                                \
-        COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
-        BC_COUNT(count, n, comm, x);                                                          \
-        return PMPI_##x(buf, n, datatype, dest, sendtag, source, recvtag, comm, last);        \
-    }
-#define BC_SENDRECV_REPLACE(x) BC_REPLACE_ANY(x, MPI_Status *, status)
-#define BC_ISENDRECV_REPLACE(x) BC_REPLACE_ANY(x, MPI_Request *, request)
-
-#define BC_P2P(shape, x) BC_##shape(x)
-#include "core/mpi/bigcount_p2p.def"
-#undef BC_P2P
-
 /* ---- statuses, the attached buffer, packing ---------------------------------------- */
-
-BC_WEAK(Get_count_c)
-int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
-{
-    static const char fn[] = "MPI_Get_count_c";
-    COMPI_CHECK_INIT(fn);
-    if (status == NULL || status == MPI_STATUS_IGNORE || count == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "status or count is NULL (or IGNORE)");
-    }
-    compi_datatype_t *dt = dt_from_handle(datatype);
-    if (dt == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_TYPE, fn, "invalid datatype (handle 0x%x)",
-                             (unsigned)datatype);
-    }
-    long long bytes = mpi_status_bytes(status);
-    if (dt->size == 0) {
-        *count = 0;
-    } else if (bytes < 0 || bytes % (long long)dt->size != 0) {
-        *count = MPI_UNDEFINED;
-    } else {
-        *count = bytes / (long long)dt->size;
-    }
-    return MPI_SUCCESS;
-}
 
 BC_WEAK(Get_elements_c)
 int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
@@ -170,62 +52,6 @@ int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
     int rc = PMPI_Buffer_detach(buffer_addr, &n);
     if (rc == MPI_SUCCESS) {
         *size = n;
-    }
-    return rc;
-}
-
-BC_WEAK(Pack_c)
-int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
-                MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
-{
-    int nin, nout, pos;
-    COMPI_CHECK_INIT("MPI_Pack_c");
-    if (position == NULL) {
-        return mpi_err_raise(comm_from_handle(comm), MPI_ERR_ARG, "MPI_Pack_c", "position is NULL");
-    }
-    BC_COUNT(incount, nin, comm, Pack);
-    BC_COUNT(outsize, nout, comm, Pack);
-    BC_COUNT(*position, pos, comm, Pack);
-    int rc = PMPI_Pack(inbuf, nin, datatype, outbuf, nout, &pos, comm);
-    if (rc == MPI_SUCCESS) {
-        *position = pos;
-    }
-    return rc;
-}
-
-BC_WEAK(Unpack_c)
-int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
-                  MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm)
-{
-    int nin, nout, pos;
-    COMPI_CHECK_INIT("MPI_Unpack_c");
-    if (position == NULL) {
-        return mpi_err_raise(comm_from_handle(comm), MPI_ERR_ARG, "MPI_Unpack_c",
-                             "position is NULL");
-    }
-    BC_COUNT(insize, nin, comm, Unpack);
-    BC_COUNT(outcount, nout, comm, Unpack);
-    BC_COUNT(*position, pos, comm, Unpack);
-    int rc = PMPI_Unpack(inbuf, nin, &pos, outbuf, nout, datatype, comm);
-    if (rc == MPI_SUCCESS) {
-        *position = pos;
-    }
-    return rc;
-}
-
-BC_WEAK(Pack_size_c)
-int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size)
-{
-    int n, s = 0;
-    COMPI_CHECK_INIT("MPI_Pack_size_c");
-    if (size == NULL) {
-        return mpi_err_raise(comm_from_handle(comm), MPI_ERR_ARG, "MPI_Pack_size_c",
-                             "size is NULL");
-    }
-    BC_COUNT(incount, n, comm, Pack_size);
-    int rc = PMPI_Pack_size(n, datatype, comm, &s);
-    if (rc == MPI_SUCCESS) {
-        *size = s;
     }
     return rc;
 }
@@ -616,14 +442,4 @@ int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
     }
     *op = o->handle;
     return MPI_SUCCESS;
-}
-
-BC_WEAK(Reduce_local_c)
-int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
-                        MPI_Datatype datatype, MPI_Op op)
-{
-    int n;
-    COMPI_CHECK_INIT("MPI_Reduce_local_c");
-    BC_COUNT(count, n, MPI_COMM_NULL, Reduce_local);
-    return PMPI_Reduce_local(inbuf, inoutbuf, n, datatype, op);
 }

@@ -1,6 +1,10 @@
 /*
- * bigcount_coll_api.c -- the MPI-4 large-count (_c) collectives, blocking, nonblocking and
- * persistent, made from the table bigcount_coll.def.
+ * bigcount_coll_api.c -- the MPI-4 large-count (_c) collectives whose counts compi carries
+ * as ints, blocking, nonblocking and persistent, made from the table bigcount_coll.def:
+ * the v and w variants and reduce-scatter, whose counts and displacements coll_call_t
+ * holds in int arrays.  The collectives with scalar counts (bcast, the reductions, gather,
+ * scatter, allgather, alltoall, their neighbourhood forms) carry an MPI_Count: their _c
+ * functions are in coll_api.c, coll_move_api.c and neighbor_api.c.
  *
  * Each turns its MPI_Count counts (and MPI_Aint displacements where the int function
  * takes int ones) into ints and calls its int function: a count beyond int is
@@ -47,55 +51,6 @@ static int bc_len(MPI_Comm comm, char side)
     if (rc == MPI_SUCCESS)                                                                    \
     rc = bc_ints(&arr, (v), (disp), (len), comm, fn, #v, &(out))
 
-#define BC_BCAST(x, m)                                                                   \
-    int PMPI_##x##_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,          \
-                     MPI_Comm comm BC_XP_##m)                                                      \
-    {                                                                                         \
-        int n;                                                                                \
-        COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
-        BC_COUNT(count, n, comm, x);                                                          \
-        return PMPI_##x(buffer, n, datatype, root, comm BC_XA_##m);                                \
-    }
-#define BC_REDUCE(x, m)                                                                  \
-    int PMPI_##x##_c(const void *sendbuf, void *recvbuf, MPI_Count count,                     \
-                     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm BC_XP_##m)          \
-    {                                                                                         \
-        int n;                                                                                \
-        COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
-        BC_COUNT(count, n, comm, x);                                                          \
-        return PMPI_##x(sendbuf, recvbuf, n, datatype, op, root, comm BC_XA_##m);                  \
-    }
-#define BC_ALLREDUCE(x, m)                                                               \
-    int PMPI_##x##_c(const void *sendbuf, void *recvbuf, MPI_Count count,                     \
-                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm BC_XP_##m)                    \
-    {                                                                                         \
-        int n;                                                                                \
-        COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
-        BC_COUNT(count, n, comm, x);                                                          \
-        return PMPI_##x(sendbuf, recvbuf, n, datatype, op, comm BC_XA_##m);                        \
-    }
-#define BC_GATHER(x, m)                                                                  \
-    int PMPI_##x##_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,         \
-                     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,     \
-                     MPI_Comm comm BC_XP_##m)                                                      \
-    {                                                                                         \
-        int ns, nr;                                                                           \
-        COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
-        BC_COUNT(sendcount, ns, comm, x);                                                     \
-        BC_COUNT(recvcount, nr, comm, x);                                                     \
-        return PMPI_##x(sendbuf, ns, sendtype, recvbuf, nr, recvtype, root, comm BC_XA_##m);       \
-    }
-#define BC_ALLGATHER(x, m)                                                               \
-    int PMPI_##x##_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,         \
-                     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,               \
-                     MPI_Comm comm BC_XP_##m)                                                      \
-    {                                                                                         \
-        int ns, nr;                                                                           \
-        COMPI_CHECK_INIT("MPI_" #x "_c");                                                     \
-        BC_COUNT(sendcount, ns, comm, x);                                                     \
-        BC_COUNT(recvcount, nr, comm, x);                                                     \
-        return PMPI_##x(sendbuf, ns, sendtype, recvbuf, nr, recvtype, comm BC_XA_##m);             \
-    }
 /* the receive arrays matter at the root only (and are often NULL elsewhere) */
 #define BC_GATHERV(x, m)                                                                 \
     int PMPI_##x##_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,         \

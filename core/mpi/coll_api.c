@@ -59,7 +59,7 @@ int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
     return barrier_any(comm, request, COLL_MODE_NONBLOCKING, "MPI_Ibarrier");
 }
 
-static int bcast_any(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+static int bcast_any(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
                      MPI_Request *req, coll_mode_t mode, const char *fn)
 {
     compi_comm_t *c = NULL;
@@ -104,6 +104,13 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     return bcast_any(buffer, count, datatype, root, comm, NULL, COLL_MODE_BLOCKING, "MPI_Bcast");
 }
 
+#pragma weak MPI_Bcast_c = PMPI_Bcast_c
+int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Bcast_c");
+    return bcast_any(buffer, count, datatype, root, comm, NULL, COLL_MODE_BLOCKING, "MPI_Bcast_c");
+}
+
 #pragma weak MPI_Ibcast = PMPI_Ibcast
 int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                 MPI_Request *request)
@@ -111,6 +118,15 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
     COMPI_CHECK_INIT("MPI_Ibcast");
     return bcast_any(buffer, count, datatype, root, comm, request, COLL_MODE_NONBLOCKING,
                      "MPI_Ibcast");
+}
+
+#pragma weak MPI_Ibcast_c = PMPI_Ibcast_c
+int PMPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Ibcast_c");
+    return bcast_any(buffer, count, datatype, root, comm, request, COLL_MODE_NONBLOCKING,
+                     "MPI_Ibcast_c");
 }
 
 /* ---- reductions -------------------------------------------------------------------- */
@@ -149,9 +165,9 @@ static int reduction_run(coll_kind_t kind, compi_comm_t *c, int root, const void
  * nothing, the other group (and both groups of an allreduce) send; no MPI_IN_PLACE, no
  * scans (MPI defines none for intercommunicators)
  */
-static int inter_reduce_like(coll_kind_t kind, compi_comm_t *c, const void *sendbuf,
-                             void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                             int root, MPI_Request *req, coll_mode_t mode, const char *fn)
+static int inter_reduce_like(coll_kind_t kind, compi_comm_t *c, const void *sendbuf, void *recvbuf,
+                             MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
+                             MPI_Request *req, coll_mode_t mode, const char *fn)
 {
     compi_datatype_t *dt = NULL;
     compi_op_t *o = NULL;
@@ -188,7 +204,7 @@ static int inter_reduce_like(coll_kind_t kind, compi_comm_t *c, const void *send
                          (size_t)count, (size_t)count, NULL, dt, o, req, mode, fn);
 }
 
-static int reduce_like(coll_kind_t kind, const void *sendbuf, void *recvbuf, int count,
+static int reduce_like(coll_kind_t kind, const void *sendbuf, void *recvbuf, MPI_Count count,
                        MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *req,
                        coll_mode_t mode, const char *fn)
 {
@@ -234,6 +250,15 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
                        COLL_MODE_BLOCKING, "MPI_Reduce");
 }
 
+#pragma weak MPI_Reduce_c = PMPI_Reduce_c
+int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, int root, MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Reduce_c");
+    return reduce_like(COLL_REDUCE, sendbuf, recvbuf, count, datatype, op, root, comm, NULL,
+                       COLL_MODE_BLOCKING, "MPI_Reduce_c");
+}
+
 #pragma weak MPI_Ireduce = PMPI_Ireduce
 int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 int root, MPI_Comm comm, MPI_Request *request)
@@ -241,6 +266,15 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
     COMPI_CHECK_INIT("MPI_Ireduce");
     return reduce_like(COLL_REDUCE, sendbuf, recvbuf, count, datatype, op, root, comm, request,
                        COLL_MODE_NONBLOCKING, "MPI_Ireduce");
+}
+
+#pragma weak MPI_Ireduce_c = PMPI_Ireduce_c
+int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                   MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Ireduce_c");
+    return reduce_like(COLL_REDUCE, sendbuf, recvbuf, count, datatype, op, root, comm, request,
+                       COLL_MODE_NONBLOCKING, "MPI_Ireduce_c");
 }
 
 #pragma weak MPI_Allreduce = PMPI_Allreduce
@@ -252,6 +286,15 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
                        COLL_MODE_BLOCKING, "MPI_Allreduce");
 }
 
+#pragma weak MPI_Allreduce_c = PMPI_Allreduce_c
+int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Allreduce_c");
+    return reduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, -1, comm, NULL,
+                       COLL_MODE_BLOCKING, "MPI_Allreduce_c");
+}
+
 #pragma weak MPI_Iallreduce = PMPI_Iallreduce
 int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm, MPI_Request *request)
@@ -259,6 +302,15 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     COMPI_CHECK_INIT("MPI_Iallreduce");
     return reduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, -1, comm, request,
                        COLL_MODE_NONBLOCKING, "MPI_Iallreduce");
+}
+
+#pragma weak MPI_Iallreduce_c = PMPI_Iallreduce_c
+int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Iallreduce_c");
+    return reduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, -1, comm, request,
+                       COLL_MODE_NONBLOCKING, "MPI_Iallreduce_c");
 }
 
 #pragma weak MPI_Scan = PMPI_Scan
@@ -270,6 +322,15 @@ int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
                        COLL_MODE_BLOCKING, "MPI_Scan");
 }
 
+#pragma weak MPI_Scan_c = PMPI_Scan_c
+int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Scan_c");
+    return reduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, NULL,
+                       COLL_MODE_BLOCKING, "MPI_Scan_c");
+}
+
 #pragma weak MPI_Iscan = PMPI_Iscan
 int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm, MPI_Request *request)
@@ -277,6 +338,15 @@ int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
     COMPI_CHECK_INIT("MPI_Iscan");
     return reduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, request,
                        COLL_MODE_NONBLOCKING, "MPI_Iscan");
+}
+
+#pragma weak MPI_Iscan_c = PMPI_Iscan_c
+int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                 MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Iscan_c");
+    return reduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, request,
+                       COLL_MODE_NONBLOCKING, "MPI_Iscan_c");
 }
 
 #pragma weak MPI_Exscan = PMPI_Exscan
@@ -288,6 +358,15 @@ int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
                        COLL_MODE_BLOCKING, "MPI_Exscan");
 }
 
+#pragma weak MPI_Exscan_c = PMPI_Exscan_c
+int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Exscan_c");
+    return reduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, NULL,
+                       COLL_MODE_BLOCKING, "MPI_Exscan_c");
+}
+
 #pragma weak MPI_Iexscan = PMPI_Iexscan
 int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm, MPI_Request *request)
@@ -297,14 +376,24 @@ int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
                        COLL_MODE_NONBLOCKING, "MPI_Iexscan");
 }
 
+#pragma weak MPI_Iexscan_c = PMPI_Iexscan_c
+int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Iexscan_c");
+    return reduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, request,
+                       COLL_MODE_NONBLOCKING, "MPI_Iexscan_c");
+}
+
 /*
  * reduce-scatter(-block): the input vector is the sum of the blocks (recvcounts for
  * reduce-scatter, p blocks of recvcount for reduce-scatter-block); in place, the whole
  * input vector sits in recvbuf.
  */
-static int reduce_scatter_any(coll_kind_t kind, const void *sendbuf, void *recvbuf, int recvcount,
-                              const int *recvcounts, MPI_Datatype datatype, MPI_Op op,
-                              MPI_Comm comm, MPI_Request *req, coll_mode_t mode, const char *fn)
+static int reduce_scatter_any(coll_kind_t kind, const void *sendbuf, void *recvbuf,
+                              MPI_Count recvcount, const int *recvcounts, MPI_Datatype datatype,
+                              MPI_Op op, MPI_Comm comm, MPI_Request *req, coll_mode_t mode,
+                              const char *fn)
 {
     compi_comm_t *c = NULL;
     compi_datatype_t *dt = NULL;
@@ -350,6 +439,16 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               "MPI_Reduce_scatter_block");
 }
 
+#pragma weak MPI_Reduce_scatter_block_c = PMPI_Reduce_scatter_block_c
+int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Reduce_scatter_block_c");
+    return reduce_scatter_any(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL,
+                              datatype, op, comm, NULL, COLL_MODE_BLOCKING,
+                              "MPI_Reduce_scatter_block_c");
+}
+
 #pragma weak MPI_Ireduce_scatter_block = PMPI_Ireduce_scatter_block
 int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
@@ -359,6 +458,17 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
     return reduce_scatter_any(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL,
                               datatype, op, comm, request, COLL_MODE_NONBLOCKING,
                               "MPI_Ireduce_scatter_block");
+}
+
+#pragma weak MPI_Ireduce_scatter_block_c = PMPI_Ireduce_scatter_block_c
+int PMPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                 MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Ireduce_scatter_block_c");
+    return reduce_scatter_any(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL,
+                              datatype, op, comm, request, COLL_MODE_NONBLOCKING,
+                              "MPI_Ireduce_scatter_block_c");
 }
 
 #pragma weak MPI_Reduce_scatter = PMPI_Reduce_scatter
@@ -399,6 +509,16 @@ int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MP
                      "MPI_Bcast_init");
 }
 
+#pragma weak MPI_Bcast_init_c = PMPI_Bcast_init_c
+int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                      MPI_Info info, MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Bcast_init_c");
+    return bcast_any(buffer, count, datatype, root, comm, request, COLL_MODE_PERSISTENT,
+                     "MPI_Bcast_init_c");
+}
+
 #pragma weak MPI_Reduce_init = PMPI_Reduce_init
 int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                      MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -407,6 +527,16 @@ int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     COMPI_CHECK_INIT("MPI_Reduce_init");
     return reduce_like(COLL_REDUCE, sendbuf, recvbuf, count, datatype, op, root, comm, request,
                        COLL_MODE_PERSISTENT, "MPI_Reduce_init");
+}
+
+#pragma weak MPI_Reduce_init_c = PMPI_Reduce_init_c
+int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Reduce_init_c");
+    return reduce_like(COLL_REDUCE, sendbuf, recvbuf, count, datatype, op, root, comm, request,
+                       COLL_MODE_PERSISTENT, "MPI_Reduce_init_c");
 }
 
 #pragma weak MPI_Allreduce_init = PMPI_Allreduce_init
@@ -419,6 +549,17 @@ int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datat
                        COLL_MODE_PERSISTENT, "MPI_Allreduce_init");
 }
 
+#pragma weak MPI_Allreduce_init_c = PMPI_Allreduce_init_c
+int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Allreduce_init_c");
+    return reduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, -1, comm, request,
+                       COLL_MODE_PERSISTENT, "MPI_Allreduce_init_c");
+}
+
 #pragma weak MPI_Scan_init = PMPI_Scan_init
 int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                    MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -427,6 +568,16 @@ int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     COMPI_CHECK_INIT("MPI_Scan_init");
     return reduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, request,
                        COLL_MODE_PERSISTENT, "MPI_Scan_init");
+}
+
+#pragma weak MPI_Scan_init_c = PMPI_Scan_init_c
+int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Scan_init_c");
+    return reduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, request,
+                       COLL_MODE_PERSISTENT, "MPI_Scan_init_c");
 }
 
 #pragma weak MPI_Exscan_init = PMPI_Exscan_init
@@ -439,6 +590,16 @@ int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
                        COLL_MODE_PERSISTENT, "MPI_Exscan_init");
 }
 
+#pragma weak MPI_Exscan_init_c = PMPI_Exscan_init_c
+int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Exscan_init_c");
+    return reduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, request,
+                       COLL_MODE_PERSISTENT, "MPI_Exscan_init_c");
+}
+
 #pragma weak MPI_Reduce_scatter_block_init = PMPI_Reduce_scatter_block_init
 int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
@@ -449,6 +610,18 @@ int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvc
     return reduce_scatter_any(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL,
                               datatype, op, comm, request, COLL_MODE_PERSISTENT,
                               "MPI_Reduce_scatter_block_init");
+}
+
+#pragma weak MPI_Reduce_scatter_block_init_c = PMPI_Reduce_scatter_block_init_c
+int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                     MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Reduce_scatter_block_init_c");
+    return reduce_scatter_any(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL,
+                              datatype, op, comm, request, COLL_MODE_PERSISTENT,
+                              "MPI_Reduce_scatter_block_init_c");
 }
 
 #pragma weak MPI_Reduce_scatter_init = PMPI_Reduce_scatter_init

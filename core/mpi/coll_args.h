@@ -145,7 +145,7 @@ static inline int ca_counts_n(compi_comm_t *c, const int *counts, const int *dis
  * displacements of a v side (v != 0), else `count` per block; the datatype; the buffer.
  * *total_p gets the elements of the side.
  */
-static inline int ca_blocks(compi_comm_t *c, const void *buf, int send, int v, int count,
+static inline int ca_blocks(compi_comm_t *c, const void *buf, int send, int v, MPI_Count count,
                             int nblocks, const int *counts, const int *displs, MPI_Datatype type,
                             const char *fn, compi_datatype_t **dt_p, size_t *total_p)
 {

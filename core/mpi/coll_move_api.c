@@ -35,10 +35,10 @@
  */
 typedef struct ca_rooted {
     const void *one_buf; /* sendbuf of a gather, recvbuf of a scatter */
-    int one_count;
+    MPI_Count one_count;
     MPI_Datatype one_type;
     const void *many_buf;
-    int many_count;         /* plain kinds */
+    MPI_Count many_count;   /* plain kinds */
     const int *many_counts; /* v kinds */
     const int *many_displs;
     MPI_Datatype many_type;
@@ -148,11 +148,11 @@ static int rooted_any(coll_kind_t kind, const ca_rooted_t *a, MPI_Comm comm, MPI
     return ca_go(&call, req, fn);
 }
 
-#pragma weak MPI_Gather = PMPI_Gather
-int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+/* MPI_Gather, MPI_Scatter and their nonblocking, persistent and _c forms */
+static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                       MPI_Comm comm, MPI_Request *req, coll_mode_t mode, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Gather");
     ca_rooted_t a = {.one_buf = sendbuf,
                      .one_count = sendcount,
                      .one_type = sendtype,
@@ -160,7 +160,40 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                      .many_count = recvcount,
                      .many_type = recvtype,
                      .root = root};
-    return rooted_any(COLL_GATHER, &a, comm, NULL, COLL_MODE_BLOCKING, "MPI_Gather");
+    return rooted_any(COLL_GATHER, &a, comm, req, mode, fn);
+}
+
+static int scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                        MPI_Comm comm, MPI_Request *req, coll_mode_t mode, const char *fn)
+{
+    ca_rooted_t a = {.one_buf = recvbuf,
+                     .one_count = recvcount,
+                     .one_type = recvtype,
+                     .many_buf = sendbuf,
+                     .many_count = sendcount,
+                     .many_type = sendtype,
+                     .root = root,
+                     .scatter = 1};
+    return rooted_any(COLL_SCATTER, &a, comm, req, mode, fn);
+}
+
+#pragma weak MPI_Gather = PMPI_Gather
+int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Gather");
+    return gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, NULL,
+                       COLL_MODE_BLOCKING, "MPI_Gather");
+}
+
+#pragma weak MPI_Gather_c = PMPI_Gather_c
+int PMPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Gather_c");
+    return gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, NULL,
+                       COLL_MODE_BLOCKING, "MPI_Gather_c");
 }
 
 #pragma weak MPI_Igather = PMPI_Igather
@@ -168,14 +201,18 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     COMPI_CHECK_INIT("MPI_Igather");
-    ca_rooted_t a = {.one_buf = sendbuf,
-                     .one_count = sendcount,
-                     .one_type = sendtype,
-                     .many_buf = recvbuf,
-                     .many_count = recvcount,
-                     .many_type = recvtype,
-                     .root = root};
-    return rooted_any(COLL_GATHER, &a, comm, request, COLL_MODE_NONBLOCKING, "MPI_Igather");
+    return gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                       request, COLL_MODE_NONBLOCKING, "MPI_Igather");
+}
+
+#pragma weak MPI_Igather_c = PMPI_Igather_c
+int PMPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Igather_c");
+    return gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                       request, COLL_MODE_NONBLOCKING, "MPI_Igather_c");
 }
 
 #pragma weak MPI_Gatherv = PMPI_Gatherv
@@ -219,15 +256,17 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     COMPI_CHECK_INIT("MPI_Scatter");
-    ca_rooted_t a = {.one_buf = recvbuf,
-                     .one_count = recvcount,
-                     .one_type = recvtype,
-                     .many_buf = sendbuf,
-                     .many_count = sendcount,
-                     .many_type = sendtype,
-                     .root = root,
-                     .scatter = 1};
-    return rooted_any(COLL_SCATTER, &a, comm, NULL, COLL_MODE_BLOCKING, "MPI_Scatter");
+    return scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                        NULL, COLL_MODE_BLOCKING, "MPI_Scatter");
+}
+
+#pragma weak MPI_Scatter_c = PMPI_Scatter_c
+int PMPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Scatter_c");
+    return scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                        NULL, COLL_MODE_BLOCKING, "MPI_Scatter_c");
 }
 
 #pragma weak MPI_Iscatter = PMPI_Iscatter
@@ -235,15 +274,18 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     COMPI_CHECK_INIT("MPI_Iscatter");
-    ca_rooted_t a = {.one_buf = recvbuf,
-                     .one_count = recvcount,
-                     .one_type = recvtype,
-                     .many_buf = sendbuf,
-                     .many_count = sendcount,
-                     .many_type = sendtype,
-                     .root = root,
-                     .scatter = 1};
-    return rooted_any(COLL_SCATTER, &a, comm, request, COLL_MODE_NONBLOCKING, "MPI_Iscatter");
+    return scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                        request, COLL_MODE_NONBLOCKING, "MPI_Iscatter");
+}
+
+#pragma weak MPI_Iscatter_c = PMPI_Iscatter_c
+int PMPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Iscatter_c");
+    return scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                        request, COLL_MODE_NONBLOCKING, "MPI_Iscatter_c");
 }
 
 #pragma weak MPI_Scatterv = PMPI_Scatterv
@@ -292,12 +334,12 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
  */
 typedef struct ca_all {
     const void *sbuf;
-    int scount;
+    MPI_Count scount;
     const int *scounts, *sdispls; /* alltoallv */
     MPI_Datatype stype;
     int s_per_peer; /* alltoall: the send buffer holds p blocks of scount, not one */
     void *rbuf;
-    int rcount;
+    MPI_Count rcount;
     const int *rcounts, *rdispls; /* allgatherv, alltoallv */
     MPI_Datatype rtype;
     int sv, rv; /* the send / receive side uses counts and displacements */
@@ -366,32 +408,69 @@ static int all_any(coll_kind_t kind, const ca_all_t *a, MPI_Comm comm, MPI_Reque
     return ca_go(&call, req, fn);
 }
 
+/* MPI_Allgather, MPI_Alltoall and their nonblocking, persistent and _c forms */
+static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                          MPI_Request *req, coll_mode_t mode, const char *fn)
+{
+    ca_all_t a = {.sbuf = sendbuf,
+                  .scount = sendcount,
+                  .stype = sendtype,
+                  .rbuf = recvbuf,
+                  .rcount = recvcount,
+                  .rtype = recvtype};
+    return all_any(COLL_ALLGATHER, &a, comm, req, mode, fn);
+}
+
+static int alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                         MPI_Request *req, coll_mode_t mode, const char *fn)
+{
+    ca_all_t a = {.sbuf = sendbuf,
+                  .scount = sendcount,
+                  .stype = sendtype,
+                  .s_per_peer = 1,
+                  .rbuf = recvbuf,
+                  .rcount = recvcount,
+                  .rtype = recvtype};
+    return all_any(COLL_ALLTOALL, &a, comm, req, mode, fn);
+}
+
 #pragma weak MPI_Allgather = PMPI_Allgather
 int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     COMPI_CHECK_INIT("MPI_Allgather");
-    ca_all_t a = {.sbuf = sendbuf,
-                  .scount = sendcount,
-                  .stype = sendtype,
-                  .rbuf = recvbuf,
-                  .rcount = recvcount,
-                  .rtype = recvtype};
-    return all_any(COLL_ALLGATHER, &a, comm, NULL, COLL_MODE_BLOCKING, "MPI_Allgather");
+    return allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL,
+                          COLL_MODE_BLOCKING, "MPI_Allgather");
+}
+
+#pragma weak MPI_Allgather_c = PMPI_Allgather_c
+int PMPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Allgather_c");
+    return allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL,
+                          COLL_MODE_BLOCKING, "MPI_Allgather_c");
 }
 
 #pragma weak MPI_Iallgather = PMPI_Iallgather
 int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     COMPI_CHECK_INIT("MPI_Iallgather");
-    ca_all_t a = {.sbuf = sendbuf,
-                  .scount = sendcount,
-                  .stype = sendtype,
-                  .rbuf = recvbuf,
-                  .rcount = recvcount,
-                  .rtype = recvtype};
-    return all_any(COLL_ALLGATHER, &a, comm, request, COLL_MODE_NONBLOCKING, "MPI_Iallgather");
+    return allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
+                          COLL_MODE_NONBLOCKING, "MPI_Iallgather");
+}
+
+#pragma weak MPI_Iallgather_c = PMPI_Iallgather_c
+int PMPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                      MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Iallgather_c");
+    return allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
+                          COLL_MODE_NONBLOCKING, "MPI_Iallgather_c");
 }
 
 #pragma weak MPI_Allgatherv = PMPI_Allgatherv
@@ -433,14 +512,17 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     COMPI_CHECK_INIT("MPI_Alltoall");
-    ca_all_t a = {.sbuf = sendbuf,
-                  .scount = sendcount,
-                  .stype = sendtype,
-                  .s_per_peer = 1,
-                  .rbuf = recvbuf,
-                  .rcount = recvcount,
-                  .rtype = recvtype};
-    return all_any(COLL_ALLTOALL, &a, comm, NULL, COLL_MODE_BLOCKING, "MPI_Alltoall");
+    return alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL,
+                         COLL_MODE_BLOCKING, "MPI_Alltoall");
+}
+
+#pragma weak MPI_Alltoall_c = PMPI_Alltoall_c
+int PMPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Alltoall_c");
+    return alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL,
+                         COLL_MODE_BLOCKING, "MPI_Alltoall_c");
 }
 
 #pragma weak MPI_Ialltoall = PMPI_Ialltoall
@@ -448,14 +530,18 @@ int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     COMPI_CHECK_INIT("MPI_Ialltoall");
-    ca_all_t a = {.sbuf = sendbuf,
-                  .scount = sendcount,
-                  .stype = sendtype,
-                  .s_per_peer = 1,
-                  .rbuf = recvbuf,
-                  .rcount = recvcount,
-                  .rtype = recvtype};
-    return all_any(COLL_ALLTOALL, &a, comm, request, COLL_MODE_NONBLOCKING, "MPI_Ialltoall");
+    return alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
+                         COLL_MODE_NONBLOCKING, "MPI_Ialltoall");
+}
+
+#pragma weak MPI_Ialltoall_c = PMPI_Ialltoall_c
+int PMPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Ialltoall_c");
+    return alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
+                         COLL_MODE_NONBLOCKING, "MPI_Ialltoall_c");
 }
 
 #pragma weak MPI_Alltoallv = PMPI_Alltoallv
@@ -637,14 +723,19 @@ int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 {
     (void)info; /* no hints are read */
     COMPI_CHECK_INIT("MPI_Gather_init");
-    ca_rooted_t a = {.one_buf = sendbuf,
-                     .one_count = sendcount,
-                     .one_type = sendtype,
-                     .many_buf = recvbuf,
-                     .many_count = recvcount,
-                     .many_type = recvtype,
-                     .root = root};
-    return rooted_any(COLL_GATHER, &a, comm, request, COLL_MODE_PERSISTENT, "MPI_Gather_init");
+    return gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                       request, COLL_MODE_PERSISTENT, "MPI_Gather_init");
+}
+
+#pragma weak MPI_Gather_init_c = PMPI_Gather_init_c
+int PMPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Gather_init_c");
+    return gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                       request, COLL_MODE_PERSISTENT, "MPI_Gather_init_c");
 }
 
 #pragma weak MPI_Gatherv_init = PMPI_Gatherv_init
@@ -673,15 +764,19 @@ int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 {
     (void)info; /* no hints are read */
     COMPI_CHECK_INIT("MPI_Scatter_init");
-    ca_rooted_t a = {.one_buf = recvbuf,
-                     .one_count = recvcount,
-                     .one_type = recvtype,
-                     .many_buf = sendbuf,
-                     .many_count = sendcount,
-                     .many_type = sendtype,
-                     .root = root,
-                     .scatter = 1};
-    return rooted_any(COLL_SCATTER, &a, comm, request, COLL_MODE_PERSISTENT, "MPI_Scatter_init");
+    return scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                        request, COLL_MODE_PERSISTENT, "MPI_Scatter_init");
+}
+
+#pragma weak MPI_Scatter_init_c = PMPI_Scatter_init_c
+int PMPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Scatter_init_c");
+    return scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                        request, COLL_MODE_PERSISTENT, "MPI_Scatter_init_c");
 }
 
 #pragma weak MPI_Scatterv_init = PMPI_Scatterv_init
@@ -711,13 +806,19 @@ int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 {
     (void)info; /* no hints are read */
     COMPI_CHECK_INIT("MPI_Allgather_init");
-    ca_all_t a = {.sbuf = sendbuf,
-                  .scount = sendcount,
-                  .stype = sendtype,
-                  .rbuf = recvbuf,
-                  .rcount = recvcount,
-                  .rtype = recvtype};
-    return all_any(COLL_ALLGATHER, &a, comm, request, COLL_MODE_PERSISTENT, "MPI_Allgather_init");
+    return allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
+                          COLL_MODE_PERSISTENT, "MPI_Allgather_init");
+}
+
+#pragma weak MPI_Allgather_init_c = PMPI_Allgather_init_c
+int PMPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                          MPI_Info info, MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Allgather_init_c");
+    return allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
+                          COLL_MODE_PERSISTENT, "MPI_Allgather_init_c");
 }
 
 #pragma weak MPI_Allgatherv_init = PMPI_Allgatherv_init
@@ -745,14 +846,19 @@ int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 {
     (void)info; /* no hints are read */
     COMPI_CHECK_INIT("MPI_Alltoall_init");
-    ca_all_t a = {.sbuf = sendbuf,
-                  .scount = sendcount,
-                  .stype = sendtype,
-                  .s_per_peer = 1,
-                  .rbuf = recvbuf,
-                  .rcount = recvcount,
-                  .rtype = recvtype};
-    return all_any(COLL_ALLTOALL, &a, comm, request, COLL_MODE_PERSISTENT, "MPI_Alltoall_init");
+    return alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
+                         COLL_MODE_PERSISTENT, "MPI_Alltoall_init");
+}
+
+#pragma weak MPI_Alltoall_init_c = PMPI_Alltoall_init_c
+int PMPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                         MPI_Info info, MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Alltoall_init_c");
+    return alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
+                         COLL_MODE_PERSISTENT, "MPI_Alltoall_init_c");
 }
 
 #pragma weak MPI_Alltoallv_init = PMPI_Alltoallv_init

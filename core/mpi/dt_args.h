@@ -29,9 +29,9 @@ static inline int mpi_dt_null(const char *fn, const char *what)
     return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL", what);
 }
 
-static inline int mpi_dt_neg_count(const char *fn, int count)
+static inline int mpi_dt_neg_count(const char *fn, MPI_Count count)
 {
-    return mpi_err_raise(NULL, MPI_ERR_COUNT, fn, "count=%d is negative", count);
+    return mpi_err_raise(NULL, MPI_ERR_COUNT, fn, "count=%lld is negative", (long long)count);
 }
 
 /* the datatype behind `h` for a query with one or two out-pointers */

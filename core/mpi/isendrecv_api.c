@@ -17,7 +17,7 @@
 #include <stdlib.h>
 
 /* the outgoing data of a replace, packed: *sbuf_p, *scount_p (bytes), *sdt_p (bytes) */
-static compi_status_t replace_copy(compi_request_t *join, const void *buf, int count,
+static compi_status_t replace_copy(compi_request_t *join, const void *buf, MPI_Count count,
                                    compi_datatype_t *dt, const void **sbuf_p, size_t *scount_p,
                                    compi_datatype_t **sdt_p)
 {
@@ -34,10 +34,10 @@ static compi_status_t replace_copy(compi_request_t *join, const void *buf, int c
     return COMPI_OK;
 }
 
-static int isendrecv_any(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                         int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                         int source, int recvtag, MPI_Comm comm, MPI_Request *request,
-                         int replace, const char *fn)
+static int isendrecv_any(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                         int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                         int source, int recvtag, MPI_Comm comm, MPI_Request *request, int replace,
+                         const char *fn)
 {
     compi_comm_t *c = NULL;
     compi_datatype_t *sdt = NULL, *rdt = NULL;
@@ -104,6 +104,16 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
                          recvtype, source, recvtag, comm, request, 0, "MPI_Isendrecv");
 }
 
+#pragma weak MPI_Isendrecv_c = PMPI_Isendrecv_c
+int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                     int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                     int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_API_LOCK();
+    return isendrecv_any(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+                         source, recvtag, comm, request, 0, "MPI_Isendrecv_c");
+}
+
 #pragma weak MPI_Isendrecv_replace = PMPI_Isendrecv_replace
 int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                            int source, int recvtag, MPI_Comm comm, MPI_Request *request)
@@ -111,4 +121,14 @@ int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest
     COMPI_API_LOCK();
     return isendrecv_any(NULL, 0, MPI_DATATYPE_NULL, dest, sendtag, buf, count, datatype, source,
                          recvtag, comm, request, 1, "MPI_Isendrecv_replace");
+}
+
+#pragma weak MPI_Isendrecv_replace_c = PMPI_Isendrecv_replace_c
+int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                             int sendtag, int source, int recvtag, MPI_Comm comm,
+                             MPI_Request *request)
+{
+    COMPI_API_LOCK();
+    return isendrecv_any(NULL, 0, MPI_DATATYPE_NULL, dest, sendtag, buf, count, datatype, source,
+                         recvtag, comm, request, 1, "MPI_Isendrecv_replace_c");
 }

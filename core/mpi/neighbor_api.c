@@ -67,11 +67,11 @@ static int nb_counts(compi_comm_t *c, const int *counts, const void *displs, int
 
 typedef struct nb_args {
     const void *sbuf;
-    int scount;
+    MPI_Count scount;
     const int *scounts, *sdispls; /* alltoallv */
     MPI_Datatype stype;
     void *rbuf;
-    int rcount;
+    MPI_Count rcount;
     const int *rcounts, *rdispls; /* v kinds */
     MPI_Datatype rtype;
 } nb_args_t;
@@ -153,19 +153,39 @@ static int nb_run(coll_kind_t kind, const nb_args_t *a, MPI_Comm comm, MPI_Reque
     return ca_go(&call, req, fn);
 }
 
-#pragma weak MPI_Neighbor_allgather = PMPI_Neighbor_allgather
-int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+/* MPI_Neighbor_allgather, MPI_Neighbor_alltoall and their nonblocking, persistent and _c
+   forms */
+static int nb_scalar_impl(coll_kind_t kind, const void *sendbuf, MPI_Count sendcount,
+                          MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *req, coll_mode_t mode,
+                          const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Neighbor_allgather");
     nb_args_t a = {.sbuf = sendbuf,
                    .scount = sendcount,
                    .stype = sendtype,
                    .rbuf = recvbuf,
                    .rcount = recvcount,
                    .rtype = recvtype};
-    return nb_run(COLL_NEIGHBOR_ALLGATHER, &a, comm, NULL, COLL_MODE_BLOCKING,
-                  "MPI_Neighbor_allgather");
+    return nb_run(kind, &a, comm, req, mode, fn);
+}
+
+#pragma weak MPI_Neighbor_allgather = PMPI_Neighbor_allgather
+int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Neighbor_allgather");
+    return nb_scalar_impl(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm, NULL, COLL_MODE_BLOCKING, "MPI_Neighbor_allgather");
+}
+
+#pragma weak MPI_Neighbor_allgather_c = PMPI_Neighbor_allgather_c
+int PMPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Neighbor_allgather_c");
+    return nb_scalar_impl(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm, NULL, COLL_MODE_BLOCKING, "MPI_Neighbor_allgather_c");
 }
 
 #pragma weak MPI_Neighbor_allgatherv = PMPI_Neighbor_allgatherv
@@ -190,14 +210,18 @@ int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     COMPI_CHECK_INIT("MPI_Neighbor_alltoall");
-    nb_args_t a = {.sbuf = sendbuf,
-                   .scount = sendcount,
-                   .stype = sendtype,
-                   .rbuf = recvbuf,
-                   .rcount = recvcount,
-                   .rtype = recvtype};
-    return nb_run(COLL_NEIGHBOR_ALLTOALL, &a, comm, NULL, COLL_MODE_BLOCKING,
-                  "MPI_Neighbor_alltoall");
+    return nb_scalar_impl(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm, NULL, COLL_MODE_BLOCKING, "MPI_Neighbor_alltoall");
+}
+
+#pragma weak MPI_Neighbor_alltoall_c = PMPI_Neighbor_alltoall_c
+int PMPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                             MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Neighbor_alltoall_c");
+    return nb_scalar_impl(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm, NULL, COLL_MODE_BLOCKING, "MPI_Neighbor_alltoall_c");
 }
 
 #pragma weak MPI_Neighbor_alltoallv = PMPI_Neighbor_alltoallv
@@ -315,14 +339,20 @@ int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype se
                              MPI_Request *request)
 {
     COMPI_CHECK_INIT("MPI_Ineighbor_allgather");
-    nb_args_t a = {.sbuf = sendbuf,
-                   .scount = sendcount,
-                   .stype = sendtype,
-                   .rbuf = recvbuf,
-                   .rcount = recvcount,
-                   .rtype = recvtype};
-    return nb_run(COLL_NEIGHBOR_ALLGATHER, &a, comm, request, COLL_MODE_NONBLOCKING,
-                  "MPI_Ineighbor_allgather");
+    return nb_scalar_impl(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm, request, COLL_MODE_NONBLOCKING,
+                          "MPI_Ineighbor_allgather");
+}
+
+#pragma weak MPI_Ineighbor_allgather_c = PMPI_Ineighbor_allgather_c
+int PMPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                               MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Ineighbor_allgather_c");
+    return nb_scalar_impl(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm, request, COLL_MODE_NONBLOCKING,
+                          "MPI_Ineighbor_allgather_c");
 }
 
 #pragma weak MPI_Ineighbor_allgatherv = PMPI_Ineighbor_allgatherv
@@ -348,14 +378,19 @@ int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sen
                             MPI_Request *request)
 {
     COMPI_CHECK_INIT("MPI_Ineighbor_alltoall");
-    nb_args_t a = {.sbuf = sendbuf,
-                   .scount = sendcount,
-                   .stype = sendtype,
-                   .rbuf = recvbuf,
-                   .rcount = recvcount,
-                   .rtype = recvtype};
-    return nb_run(COLL_NEIGHBOR_ALLTOALL, &a, comm, request, COLL_MODE_NONBLOCKING,
-                  "MPI_Ineighbor_alltoall");
+    return nb_scalar_impl(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm, request, COLL_MODE_NONBLOCKING, "MPI_Ineighbor_alltoall");
+}
+
+#pragma weak MPI_Ineighbor_alltoall_c = PMPI_Ineighbor_alltoall_c
+int PMPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Ineighbor_alltoall_c");
+    return nb_scalar_impl(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm, request, COLL_MODE_NONBLOCKING,
+                          "MPI_Ineighbor_alltoall_c");
 }
 
 #pragma weak MPI_Ineighbor_alltoallv = PMPI_Ineighbor_alltoallv
@@ -397,14 +432,21 @@ int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatyp
 {
     (void)info; /* no hints are read */
     COMPI_CHECK_INIT("MPI_Neighbor_allgather_init");
-    nb_args_t a = {.sbuf = sendbuf,
-                   .scount = sendcount,
-                   .stype = sendtype,
-                   .rbuf = recvbuf,
-                   .rcount = recvcount,
-                   .rtype = recvtype};
-    return nb_run(COLL_NEIGHBOR_ALLGATHER, &a, comm, request, COLL_MODE_PERSISTENT,
-                  "MPI_Neighbor_allgather_init");
+    return nb_scalar_impl(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm, request, COLL_MODE_PERSISTENT,
+                          "MPI_Neighbor_allgather_init");
+}
+
+#pragma weak MPI_Neighbor_allgather_init_c = PMPI_Neighbor_allgather_init_c
+int PMPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Neighbor_allgather_init_c");
+    return nb_scalar_impl(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm, request, COLL_MODE_PERSISTENT,
+                          "MPI_Neighbor_allgather_init_c");
 }
 
 #pragma weak MPI_Neighbor_allgatherv_init = PMPI_Neighbor_allgatherv_init
@@ -433,14 +475,21 @@ int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype
 {
     (void)info; /* no hints are read */
     COMPI_CHECK_INIT("MPI_Neighbor_alltoall_init");
-    nb_args_t a = {.sbuf = sendbuf,
-                   .scount = sendcount,
-                   .stype = sendtype,
-                   .rbuf = recvbuf,
-                   .rcount = recvcount,
-                   .rtype = recvtype};
-    return nb_run(COLL_NEIGHBOR_ALLTOALL, &a, comm, request, COLL_MODE_PERSISTENT,
-                  "MPI_Neighbor_alltoall_init");
+    return nb_scalar_impl(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm, request, COLL_MODE_PERSISTENT,
+                          "MPI_Neighbor_alltoall_init");
+}
+
+#pragma weak MPI_Neighbor_alltoall_init_c = PMPI_Neighbor_alltoall_init_c
+int PMPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info; /* no hints are read */
+    COMPI_CHECK_INIT("MPI_Neighbor_alltoall_init_c");
+    return nb_scalar_impl(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm, request, COLL_MODE_PERSISTENT,
+                          "MPI_Neighbor_alltoall_init_c");
 }
 
 #pragma weak MPI_Neighbor_alltoallv_init = PMPI_Neighbor_alltoallv_init

@@ -87,15 +87,13 @@ int PMPI_Op_commutative(MPI_Op op, int *commute)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Reduce_local = PMPI_Reduce_local
-int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
-                      MPI_Op op)
+/* MPI_Reduce_local(_c) */
+static int reduce_local_impl(const void *inbuf, void *inoutbuf, MPI_Count count,
+                             MPI_Datatype datatype, MPI_Op op, const char *fn)
 {
-    static const char fn[] = "MPI_Reduce_local";
     compi_op_t *o;
-    COMPI_CHECK_INIT("MPI_Reduce_local");
     if (count < 0) {
-        return mpi_err_raise(NULL, MPI_ERR_COUNT, fn, "count=%d is negative", count);
+        return mpi_err_raise(NULL, MPI_ERR_COUNT, fn, "count=%lld is negative", (long long)count);
     }
     compi_datatype_t *dt = dt_from_handle(datatype);
     if (dt == NULL || (!dt->committed && !dt->predefined)) {
@@ -115,12 +113,28 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "MPI_IN_PLACE is not allowed here");
     }
     if (count > 0 && dt->size > 0 && dt->true_lb == 0 && (inbuf == NULL || inoutbuf == NULL)) {
-        return mpi_err_raise(NULL, MPI_ERR_BUFFER, fn, "%s is NULL with count=%d",
-                             inbuf == NULL ? "inbuf" : "inoutbuf", count);
+        return mpi_err_raise(NULL, MPI_ERR_BUFFER, fn, "%s is NULL with count=%lld",
+                             inbuf == NULL ? "inbuf" : "inoutbuf", (long long)count);
     }
     compi_status_t st = coll_op_apply(o, dt, inbuf, inoutbuf, (size_t)count);
     if (st != COMPI_OK) {
         return mpi_err_raise(NULL, mpi_err_class_of(st), fn, "%s", compi_status_string(st));
     }
     return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Reduce_local = PMPI_Reduce_local
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
+                      MPI_Op op)
+{
+    COMPI_CHECK_INIT("MPI_Reduce_local");
+    return reduce_local_impl(inbuf, inoutbuf, count, datatype, op, "MPI_Reduce_local");
+}
+
+#pragma weak MPI_Reduce_local_c = PMPI_Reduce_local_c
+int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Op op)
+{
+    COMPI_CHECK_INIT("MPI_Reduce_local_c");
+    return reduce_local_impl(inbuf, inoutbuf, count, datatype, op, "MPI_Reduce_local_c");
 }

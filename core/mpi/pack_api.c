@@ -16,8 +16,8 @@
 #include <string.h>
 
 /* common checks of Pack/Unpack; *bytes_p gets the packed size of `count` elements */
-static int pack__args(const char *fn, int count, MPI_Datatype datatype, int bufsize,
-                      const int *position, MPI_Comm comm, compi_datatype_t **dt_p,
+static int pack__args(const char *fn, MPI_Count count, MPI_Datatype datatype, MPI_Count bufsize,
+                      const MPI_Count *position, MPI_Comm comm, compi_datatype_t **dt_p,
                       size_t *bytes_p)
 {
     compi_comm_t *c;
@@ -29,7 +29,7 @@ static int pack__args(const char *fn, int count, MPI_Datatype datatype, int bufs
         return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "invalid communicator");
     }
     if (count < 0) {
-        return mpi_err_raise(c, MPI_ERR_COUNT, fn, "count=%d is negative", count);
+        return mpi_err_raise(c, MPI_ERR_COUNT, fn, "count=%lld is negative", (long long)count);
     }
     if (position == NULL) {
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "position is NULL");
@@ -41,13 +41,47 @@ static int pack__args(const char *fn, int count, MPI_Datatype datatype, int bufs
         return mpi_err_raise(c, MPI_ERR_TYPE, fn, "the datatype is not committed");
     }
     *bytes_p = (*dt_p)->size * (size_t)count;
-    if (*position < 0 || bufsize < 0 || (size_t)bufsize < (size_t)*position ||
-        (size_t)(bufsize - *position) < *bytes_p) {
+    if (*position < 0 || bufsize < *position || (size_t)(bufsize - *position) < *bytes_p) {
         return mpi_err_raise(c, MPI_ERR_TRUNCATE, fn,
-                             "%zu bytes do not fit at position %d of a %d-byte buffer", *bytes_p,
-                             *position, bufsize);
+                             "%zu bytes do not fit at position %lld of a %lld-byte buffer",
+                             *bytes_p, (long long)*position, (long long)bufsize);
     }
     return MPI_SUCCESS;
+}
+
+/* MPI_Pack(_c) and, unpack set, MPI_Unpack(_c): `buf` is the packed side */
+static int pack_impl(int unpack, const void *inbuf, MPI_Count count, MPI_Datatype datatype,
+                     void *buf, MPI_Count bufsize, MPI_Count *position, MPI_Comm comm,
+                     const char *fn)
+{
+    compi_datatype_t *dt = NULL;
+    size_t bytes = 0;
+    int rc = pack__args(fn, count, datatype, bufsize, position, comm, &dt, &bytes);
+
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (unpack) {
+        dt_unpack(dt, (void *)inbuf, (size_t)count, 0, (const char *)buf + *position, bytes);
+    } else {
+        dt_pack(dt, inbuf, (size_t)count, 0, (char *)buf + *position, bytes);
+    }
+    *position += (MPI_Count)bytes;
+    return MPI_SUCCESS;
+}
+
+/* the int forms: their position (within an int buffer, so it stays an int) through the
+   MPI_Count one */
+static int pack_int(int unpack, const void *inbuf, int count, MPI_Datatype datatype, void *buf,
+                    int bufsize, int *position, MPI_Comm comm, const char *fn)
+{
+    MPI_Count pos = position != NULL ? *position : 0;
+    int rc = pack_impl(unpack, inbuf, count, datatype, buf, bufsize, position != NULL ? &pos : NULL,
+                       comm, fn);
+    if (rc == MPI_SUCCESS) {
+        *position = (int)pos;
+    }
+    return rc;
 }
 
 #pragma weak MPI_Pack = PMPI_Pack
@@ -55,16 +89,15 @@ int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbu
               int *position, MPI_Comm comm)
 {
     COMPI_API_LOCK();
-    compi_datatype_t *dt = NULL;
-    size_t bytes = 0;
-    int rc = pack__args("MPI_Pack", incount, datatype, outsize, position, comm, &dt, &bytes);
+    return pack_int(0, inbuf, incount, datatype, outbuf, outsize, position, comm, "MPI_Pack");
+}
 
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    dt_pack(dt, inbuf, (size_t)incount, 0, (char *)outbuf + *position, bytes);
-    *position += (int)bytes;
-    return MPI_SUCCESS;
+#pragma weak MPI_Pack_c = PMPI_Pack_c
+int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
+                MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
+{
+    COMPI_API_LOCK();
+    return pack_impl(0, inbuf, incount, datatype, outbuf, outsize, position, comm, "MPI_Pack_c");
 }
 
 #pragma weak MPI_Unpack = PMPI_Unpack
@@ -72,45 +105,64 @@ int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int 
                 MPI_Datatype datatype, MPI_Comm comm)
 {
     COMPI_API_LOCK();
-    compi_datatype_t *dt = NULL;
-    size_t bytes = 0;
-    int rc = pack__args("MPI_Unpack", outcount, datatype, insize, position, comm, &dt, &bytes);
-
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    dt_unpack(dt, outbuf, (size_t)outcount, 0, (const char *)inbuf + *position, bytes);
-    *position += (int)bytes;
-    return MPI_SUCCESS;
+    return pack_int(1, outbuf, outcount, datatype, (void *)inbuf, insize, position, comm,
+                    "MPI_Unpack");
 }
 
-#pragma weak MPI_Pack_size = PMPI_Pack_size
-int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
+#pragma weak MPI_Unpack_c = PMPI_Unpack_c
+int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
+                  MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Pack_size";
+    COMPI_API_LOCK();
+    return pack_impl(1, outbuf, outcount, datatype, (void *)inbuf, insize, position, comm,
+                     "MPI_Unpack_c");
+}
+
+/* MPI_Pack_size(_c): the bytes of `incount` elements, MPI_ERR_COUNT beyond `max` */
+static int pack_size_impl(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, const void *out,
+                          MPI_Count max, MPI_Count *size_p, const char *fn)
+{
     compi_datatype_t *dt;
     size_t bytes;
     int rc;
 
-    COMPI_CHECK_INIT(fn);
     if (comm_from_handle(comm) == NULL) {
         return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "invalid communicator");
     }
     if (incount < 0) {
         return mpi_dt_neg_count(fn, incount);
     }
-    if (size == NULL) {
+    if (out == NULL) {
         return mpi_dt_null(fn, "size");
     }
     if ((rc = mpi_dt_lookup(datatype, fn, &dt)) != MPI_SUCCESS) {
         return rc;
     }
     bytes = dt->size * (size_t)incount;
-    if (bytes > INT_MAX) {
-        return mpi_err_raise(NULL, MPI_ERR_COUNT, fn, "%zu bytes do not fit in an int", bytes);
+    if (bytes > (size_t)max) {
+        return mpi_err_raise(NULL, MPI_ERR_COUNT, fn, "%zu bytes do not fit in the size", bytes);
     }
-    *size = (int)bytes;
+    *size_p = (MPI_Count)bytes;
     return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Pack_size = PMPI_Pack_size
+int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
+{
+    COMPI_CHECK_INIT("MPI_Pack_size");
+    MPI_Count n = 0;
+    int rc = pack_size_impl(incount, datatype, comm, size, INT_MAX, &n, "MPI_Pack_size");
+    if (rc == MPI_SUCCESS) {
+        *size = (int)n;
+    }
+    return rc;
+}
+
+#pragma weak MPI_Pack_size_c = PMPI_Pack_size_c
+int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size)
+{
+    COMPI_CHECK_INIT("MPI_Pack_size_c");
+    return pack_size_impl(incount, datatype, comm, size, LLONG_MAX, size, "MPI_Pack_size_c");
 }
 
 /* ---- external32 ------------------------------------------------------------------- */

@@ -26,16 +26,16 @@ static int check_part(compi_comm_t **c_p, MPI_Comm comm, const void *buf, int pa
     if (partitions < 1) {
         return mpi_err_raise(*c_p, MPI_ERR_ARG, fn, "partitions=%d is not positive", partitions);
     }
-    if (count < 0 || count > INT_MAX / partitions) {
+    if (count < 0 || count > LLONG_MAX / partitions) {
         return mpi_err_raise(*c_p, MPI_ERR_COUNT, fn,
                              "count=%lld per partition x %d partitions is negative or beyond "
-                             "INT_MAX elements",
+                             "MPI_Count",
                              (long long)count, partitions);
     }
     if (info != MPI_INFO_NULL && !mpi_info_valid(info)) {
         return mpi_err_raise(*c_p, MPI_ERR_INFO, fn, "invalid info handle");
     }
-    return mpi_arg_data(*c_p, buf, (int)count * partitions, type, MPI_ARG_ONE, fn, dt_p);
+    return mpi_arg_data(*c_p, buf, count * partitions, type, MPI_ARG_ONE, fn, dt_p);
 }
 
 #pragma weak MPI_Psend_init = PMPI_Psend_init

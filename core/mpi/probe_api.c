@@ -143,7 +143,7 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
 }
 
 /* start receiving a matched message; *req_p stays NULL for MPI_MESSAGE_NO_PROC */
-static int imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+static int imrecv(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
                   compi_request_t **req_p, const char *fn)
 {
     *req_p = NULL;
@@ -174,16 +174,15 @@ static int imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *mess
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Imrecv = PMPI_Imrecv
-int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-                MPI_Request *request)
+/* MPI_Imrecv(_c) */
+static int imrecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                       MPI_Request *request, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Imrecv");
     compi_request_t *req;
     if (request == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Imrecv", "request is NULL");
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "request is NULL");
     }
-    int rc = imrecv(buf, count, datatype, message, &req, "MPI_Imrecv");
+    int rc = imrecv(buf, count, datatype, message, &req, fn);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
@@ -191,21 +190,36 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
         /* MPI_MESSAGE_NO_PROC: a request that is complete with a proc-null status */
         req = pml_request_new(REQ_RECV, NULL);
         if (req == NULL) {
-            return mpi_err_raise(NULL, MPI_ERR_NO_MEM, "MPI_Imrecv", "out of requests");
+            return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of requests");
         }
         req->result = result_proc_null;
         req->complete = 1;
     }
-    return mpi_req_expose(req->comm, req, request, "MPI_Imrecv");
+    return mpi_req_expose(req->comm, req, request, fn);
 }
 
-#pragma weak MPI_Mrecv = PMPI_Mrecv
-int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-               MPI_Status *status)
+#pragma weak MPI_Imrecv = PMPI_Imrecv
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                MPI_Request *request)
 {
-    COMPI_CHECK_INIT("MPI_Mrecv");
+    COMPI_CHECK_INIT("MPI_Imrecv");
+    return imrecv_impl(buf, count, datatype, message, request, "MPI_Imrecv");
+}
+
+#pragma weak MPI_Imrecv_c = PMPI_Imrecv_c
+int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                  MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Imrecv_c");
+    return imrecv_impl(buf, count, datatype, message, request, "MPI_Imrecv_c");
+}
+
+/* MPI_Mrecv(_c) */
+static int mrecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                      MPI_Status *status, const char *fn)
+{
     compi_request_t *req;
-    int rc = imrecv(buf, count, datatype, message, &req, "MPI_Mrecv");
+    int rc = imrecv(buf, count, datatype, message, &req, fn);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
@@ -219,7 +233,23 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
     compi_comm_t *c = req->comm;
     comm_retain(c);
     pml_request_free(req);
-    rc = st == COMPI_OK ? MPI_SUCCESS : mpi_raise_p2p_status(c, st, "MPI_Mrecv");
+    rc = st == COMPI_OK ? MPI_SUCCESS : mpi_raise_p2p_status(c, st, fn);
     comm_release(c);
     return rc;
+}
+
+#pragma weak MPI_Mrecv = PMPI_Mrecv
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+               MPI_Status *status)
+{
+    COMPI_CHECK_INIT("MPI_Mrecv");
+    return mrecv_impl(buf, count, datatype, message, status, "MPI_Mrecv");
+}
+
+#pragma weak MPI_Mrecv_c = PMPI_Mrecv_c
+int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                 MPI_Status *status)
+{
+    COMPI_CHECK_INIT("MPI_Mrecv_c");
+    return mrecv_impl(buf, count, datatype, message, status, "MPI_Mrecv_c");
 }

@@ -10,7 +10,7 @@
 
 #include <stdlib.h>
 
-static inline int check_send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+static inline int check_send(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
                              MPI_Comm comm, compi_comm_t **c_p, compi_datatype_t **dt_p,
                              const char *fn)
 {
@@ -25,9 +25,9 @@ static inline int check_send(const void *buf, int count, MPI_Datatype type, int 
     return mpi_arg_dest(*c_p, dest, tag, fn);
 }
 
-static inline int check_recv(const void *buf, int count, MPI_Datatype type, int source,
-                             int tag, MPI_Comm comm, compi_comm_t **c_p,
-                             compi_datatype_t **dt_p, const char *fn)
+static inline int check_recv(const void *buf, MPI_Count count, MPI_Datatype type, int source,
+                             int tag, MPI_Comm comm, compi_comm_t **c_p, compi_datatype_t **dt_p,
+                             const char *fn)
 {
     int rc = mpi_arg_comm(comm, fn, c_p);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
@@ -40,7 +40,7 @@ static inline int check_recv(const void *buf, int count, MPI_Datatype type, int 
     return mpi_arg_source(*c_p, source, tag, fn);
 }
 
-static inline int send_blocking(const void *buf, int count, MPI_Datatype type, int dest,
+static inline int send_blocking(const void *buf, MPI_Count count, MPI_Datatype type, int dest,
                                 int tag, MPI_Comm comm, pml_send_mode_t mode, const char *fn)
 {
     compi_comm_t *c = NULL;
@@ -56,7 +56,7 @@ static inline int send_blocking(const void *buf, int count, MPI_Datatype type, i
     return MPI_SUCCESS;
 }
 
-static int send_nonblocking(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+static int send_nonblocking(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
                             MPI_Comm comm, pml_send_mode_t mode, int persistent,
                             MPI_Request *request, const char *fn)
 {
@@ -87,12 +87,28 @@ int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int t
     return send_blocking(buf, count, datatype, dest, tag, comm, PML_SEND_STANDARD, "MPI_Send");
 }
 
+#pragma weak MPI_Send_c = PMPI_Send_c
+int PMPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Send_c");
+    return send_blocking(buf, count, datatype, dest, tag, comm, PML_SEND_STANDARD, "MPI_Send_c");
+}
+
 #pragma weak MPI_Ssend = PMPI_Ssend
 int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                MPI_Comm comm)
 {
     COMPI_CHECK_INIT("MPI_Ssend");
     return send_blocking(buf, count, datatype, dest, tag, comm, PML_SEND_SYNC, "MPI_Ssend");
+}
+
+#pragma weak MPI_Ssend_c = PMPI_Ssend_c
+int PMPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Ssend_c");
+    return send_blocking(buf, count, datatype, dest, tag, comm, PML_SEND_SYNC, "MPI_Ssend_c");
 }
 
 #pragma weak MPI_Rsend = PMPI_Rsend
@@ -103,12 +119,28 @@ int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
     return send_blocking(buf, count, datatype, dest, tag, comm, PML_SEND_READY, "MPI_Rsend");
 }
 
+#pragma weak MPI_Rsend_c = PMPI_Rsend_c
+int PMPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Rsend_c");
+    return send_blocking(buf, count, datatype, dest, tag, comm, PML_SEND_READY, "MPI_Rsend_c");
+}
+
 #pragma weak MPI_Bsend = PMPI_Bsend
 int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                MPI_Comm comm)
 {
     COMPI_CHECK_INIT("MPI_Bsend");
     return send_blocking(buf, count, datatype, dest, tag, comm, PML_SEND_BUFFERED, "MPI_Bsend");
+}
+
+#pragma weak MPI_Bsend_c = PMPI_Bsend_c
+int PMPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm)
+{
+    COMPI_CHECK_INIT("MPI_Bsend_c");
+    return send_blocking(buf, count, datatype, dest, tag, comm, PML_SEND_BUFFERED, "MPI_Bsend_c");
 }
 
 #pragma weak MPI_Isend = PMPI_Isend
@@ -120,6 +152,15 @@ int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
                             request, "MPI_Isend");
 }
 
+#pragma weak MPI_Isend_c = PMPI_Isend_c
+int PMPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Isend_c");
+    return send_nonblocking(buf, count, datatype, dest, tag, comm, PML_SEND_STANDARD, 0, request,
+                            "MPI_Isend_c");
+}
+
 #pragma weak MPI_Issend = PMPI_Issend
 int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                 MPI_Comm comm, MPI_Request *request)
@@ -127,6 +168,15 @@ int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int
     COMPI_CHECK_INIT("MPI_Issend");
     return send_nonblocking(buf, count, datatype, dest, tag, comm, PML_SEND_SYNC, 0, request,
                             "MPI_Issend");
+}
+
+#pragma weak MPI_Issend_c = PMPI_Issend_c
+int PMPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Issend_c");
+    return send_nonblocking(buf, count, datatype, dest, tag, comm, PML_SEND_SYNC, 0, request,
+                            "MPI_Issend_c");
 }
 
 #pragma weak MPI_Irsend = PMPI_Irsend
@@ -138,6 +188,15 @@ int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int
                             "MPI_Irsend");
 }
 
+#pragma weak MPI_Irsend_c = PMPI_Irsend_c
+int PMPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Irsend_c");
+    return send_nonblocking(buf, count, datatype, dest, tag, comm, PML_SEND_READY, 0, request,
+                            "MPI_Irsend_c");
+}
+
 #pragma weak MPI_Ibsend = PMPI_Ibsend
 int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                 MPI_Comm comm, MPI_Request *request)
@@ -145,6 +204,15 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int
     COMPI_CHECK_INIT("MPI_Ibsend");
     return send_nonblocking(buf, count, datatype, dest, tag, comm, PML_SEND_BUFFERED, 0,
                             request, "MPI_Ibsend");
+}
+
+#pragma weak MPI_Ibsend_c = PMPI_Ibsend_c
+int PMPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Ibsend_c");
+    return send_nonblocking(buf, count, datatype, dest, tag, comm, PML_SEND_BUFFERED, 0, request,
+                            "MPI_Ibsend_c");
 }
 
 #pragma weak MPI_Send_init = PMPI_Send_init
@@ -156,6 +224,15 @@ int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
                             request, "MPI_Send_init");
 }
 
+#pragma weak MPI_Send_init_c = PMPI_Send_init_c
+int PMPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                     MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Send_init_c");
+    return send_nonblocking(buf, count, datatype, dest, tag, comm, PML_SEND_STANDARD, 1, request,
+                            "MPI_Send_init_c");
+}
+
 #pragma weak MPI_Ssend_init = PMPI_Ssend_init
 int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                     MPI_Comm comm, MPI_Request *request)
@@ -163,6 +240,15 @@ int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
     COMPI_CHECK_INIT("MPI_Ssend_init");
     return send_nonblocking(buf, count, datatype, dest, tag, comm, PML_SEND_SYNC, 1, request,
                             "MPI_Ssend_init");
+}
+
+#pragma weak MPI_Ssend_init_c = PMPI_Ssend_init_c
+int PMPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Ssend_init_c");
+    return send_nonblocking(buf, count, datatype, dest, tag, comm, PML_SEND_SYNC, 1, request,
+                            "MPI_Ssend_init_c");
 }
 
 #pragma weak MPI_Rsend_init = PMPI_Rsend_init
@@ -174,6 +260,15 @@ int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
                             "MPI_Rsend_init");
 }
 
+#pragma weak MPI_Rsend_init_c = PMPI_Rsend_init_c
+int PMPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Rsend_init_c");
+    return send_nonblocking(buf, count, datatype, dest, tag, comm, PML_SEND_READY, 1, request,
+                            "MPI_Rsend_init_c");
+}
+
 #pragma weak MPI_Bsend_init = PMPI_Bsend_init
 int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                     MPI_Comm comm, MPI_Request *request)
@@ -183,14 +278,21 @@ int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
                             request, "MPI_Bsend_init");
 }
 
-#pragma weak MPI_Recv = PMPI_Recv
-int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-              MPI_Status *status)
+#pragma weak MPI_Bsend_init_c = PMPI_Bsend_init_c
+int PMPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, MPI_Request *request)
 {
-    COMPI_CHECK_INIT("MPI_Recv");
+    COMPI_CHECK_INIT("MPI_Bsend_init_c");
+    return send_nonblocking(buf, count, datatype, dest, tag, comm, PML_SEND_BUFFERED, 1, request,
+                            "MPI_Bsend_init_c");
+}
+
+static int recv_blocking(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag,
+                         MPI_Comm comm, MPI_Status *status, const char *fn)
+{
     compi_comm_t *c = NULL;
     compi_datatype_t *dt = NULL;
-    int rc = check_recv(buf, count, datatype, source, tag, comm, &c, &dt, "MPI_Recv");
+    int rc = check_recv(buf, count, type, source, tag, comm, &c, &dt, fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
@@ -198,12 +300,28 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     compi_status_t st = pml_recv(buf, (size_t)count, dt, source, tag, c, &res);
     mpi_status_set(status, &res);
     if (compi_unlikely(st != COMPI_OK)) {
-        return mpi_raise_p2p_status(c, st, "MPI_Recv");
+        return mpi_raise_p2p_status(c, st, fn);
     }
     return MPI_SUCCESS;
 }
 
-static int recv_nonblocking(void *buf, int count, MPI_Datatype type, int source, int tag,
+#pragma weak MPI_Recv = PMPI_Recv
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Status *status)
+{
+    COMPI_CHECK_INIT("MPI_Recv");
+    return recv_blocking(buf, count, datatype, source, tag, comm, status, "MPI_Recv");
+}
+
+#pragma weak MPI_Recv_c = PMPI_Recv_c
+int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                MPI_Comm comm, MPI_Status *status)
+{
+    COMPI_CHECK_INIT("MPI_Recv_c");
+    return recv_blocking(buf, count, datatype, source, tag, comm, status, "MPI_Recv_c");
+}
+
+static int recv_nonblocking(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag,
                             MPI_Comm comm, int persistent, MPI_Request *request, const char *fn)
 {
     compi_comm_t *c = NULL;
@@ -232,6 +350,14 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     return recv_nonblocking(buf, count, datatype, source, tag, comm, 0, request, "MPI_Irecv");
 }
 
+#pragma weak MPI_Irecv_c = PMPI_Irecv_c
+int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Irecv_c");
+    return recv_nonblocking(buf, count, datatype, source, tag, comm, 0, request, "MPI_Irecv_c");
+}
+
 #pragma weak MPI_Recv_init = PMPI_Recv_init
 int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
                    MPI_Comm comm, MPI_Request *request)
@@ -239,6 +365,14 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int 
     COMPI_CHECK_INIT("MPI_Recv_init");
     return recv_nonblocking(buf, count, datatype, source, tag, comm, 1, request,
                             "MPI_Recv_init");
+}
+
+#pragma weak MPI_Recv_init_c = PMPI_Recv_init_c
+int PMPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                     MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Recv_init_c");
+    return recv_nonblocking(buf, count, datatype, source, tag, comm, 1, request, "MPI_Recv_init_c");
 }
 
 /* the exchange of both Sendrecvs, arguments checked; the receive is posted first: a
@@ -266,13 +400,10 @@ static int sendrecv_run(compi_comm_t *c, const void *sbuf, size_t scount, compi_
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Sendrecv = PMPI_Sendrecv
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
-                  int recvtag, MPI_Comm comm, MPI_Status *status)
+static int sendrecv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                         int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                         int source, int recvtag, MPI_Comm comm, MPI_Status *status, const char *fn)
 {
-    static const char fn[] = "MPI_Sendrecv";
-    COMPI_CHECK_INIT(fn);
     compi_comm_t *c = NULL;
     compi_datatype_t *sdt = NULL, *rdt = NULL;
     int rc = check_send(sendbuf, sendcount, sendtype, dest, sendtag, comm, &c, &sdt, fn);
@@ -286,12 +417,30 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
                         (size_t)recvcount, rdt, source, recvtag, status, fn);
 }
 
-#pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
-int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+#pragma weak MPI_Sendrecv = PMPI_Sendrecv
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                  MPI_Comm comm, MPI_Status *status)
 {
-    static const char fn[] = "MPI_Sendrecv_replace";
-    COMPI_CHECK_INIT(fn);
+    COMPI_CHECK_INIT("MPI_Sendrecv");
+    return sendrecv_impl(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+                         source, recvtag, comm, status, "MPI_Sendrecv");
+}
+
+#pragma weak MPI_Sendrecv_c = PMPI_Sendrecv_c
+int PMPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                    int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                    int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    COMPI_CHECK_INIT("MPI_Sendrecv_c");
+    return sendrecv_impl(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+                         source, recvtag, comm, status, "MPI_Sendrecv_c");
+}
+
+static int sendrecv_replace_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                                 int sendtag, int source, int recvtag, MPI_Comm comm,
+                                 MPI_Status *status, const char *fn)
+{
     compi_comm_t *c = NULL;
     compi_datatype_t *dt = NULL;
     int rc = check_send(buf, count, datatype, dest, sendtag, comm, &c, &dt, fn);
@@ -312,6 +461,24 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
                       recvtag, status, fn);
     free(tmp);
     return rc;
+}
+
+#pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    COMPI_CHECK_INIT("MPI_Sendrecv_replace");
+    return sendrecv_replace_impl(buf, count, datatype, dest, sendtag, source, recvtag, comm, status,
+                                 "MPI_Sendrecv_replace");
+}
+
+#pragma weak MPI_Sendrecv_replace_c = PMPI_Sendrecv_replace_c
+int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                            int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    COMPI_CHECK_INIT("MPI_Sendrecv_replace_c");
+    return sendrecv_replace_impl(buf, count, datatype, dest, sendtag, source, recvtag, comm, status,
+                                 "MPI_Sendrecv_replace_c");
 }
 
 #pragma weak MPI_Buffer_attach = PMPI_Buffer_attach

@@ -31,28 +31,45 @@ static int status__args(const char *fn, const MPI_Status *status, MPI_Datatype d
     return MPI_SUCCESS;
 }
 
+/* the count of MPI_Get_count(_c): MPI_UNDEFINED when the bytes are no whole number of
+   elements or (max) their number is beyond it */
+static int get_count_impl(const MPI_Status *status, MPI_Datatype datatype, void *out, MPI_Count max,
+                          MPI_Count *count_p, const char *fn)
+{
+    compi_datatype_t *dt;
+    int rc = status__args(fn, status, datatype, out, &dt);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    long long bytes = mpi_status_bytes(status);
+    if (dt->size == 0) {
+        /* nothing can be counted in a type without data: 0 elements fit any message */
+        *count_p = 0;
+    } else if (bytes < 0 || bytes % (long long)dt->size != 0 || bytes / (long long)dt->size > max) {
+        *count_p = MPI_UNDEFINED;
+    } else {
+        *count_p = bytes / (long long)dt->size;
+    }
+    return MPI_SUCCESS;
+}
+
 #pragma weak MPI_Get_count = PMPI_Get_count
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
     COMPI_API_LOCK();
-    compi_datatype_t *dt;
-    int rc = status__args("MPI_Get_count", status, datatype, count, &dt);
-    long long bytes;
+    MPI_Count n = 0;
+    int rc = get_count_impl(status, datatype, count, INT_MAX, &n, "MPI_Get_count");
+    if (rc == MPI_SUCCESS) {
+        *count = (int)n;
+    }
+    return rc;
+}
 
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    bytes = mpi_status_bytes(status);
-    if (dt->size == 0) {
-        /* nothing can be counted in a type without data: 0 elements fit any message */
-        *count = 0;
-    } else if (bytes < 0 || bytes % (long long)dt->size != 0 ||
-               bytes / (long long)dt->size > INT_MAX) {
-        *count = MPI_UNDEFINED;
-    } else {
-        *count = (int)(bytes / (long long)dt->size);
-    }
-    return MPI_SUCCESS;
+#pragma weak MPI_Get_count_c = PMPI_Get_count_c
+int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    COMPI_API_LOCK();
+    return get_count_impl(status, datatype, count, LLONG_MAX, count, "MPI_Get_count_c");
 }
 
 static int status__elements(const char *fn, const MPI_Status *status, MPI_Datatype datatype,

@@ -3,7 +3,8 @@
  * results for point-to-point (every send mode, persistent, matched probes, sendrecv),
  * statuses, packing, datatype constructors and queries, user ops of MPI_Count lengths, and
  * every collective (blocking, nonblocking, persistent, neighbourhood) -- then counts beyond
- * INT_MAX: datatype sizes and status counts that are computed (no memory behind them), and
+ * INT_MAX: datatype sizes and status counts that are computed (no memory behind them), scalar
+ * counts carried where no data moves (MPI_PROC_NULL, a type without data), and
  * MPI_ERR_COUNT (MPI_ERR_ARG for a displacement) where compi cannot carry the count.
  */
 #include "tests/mpi/mpitest.h"
@@ -128,11 +129,14 @@ static void p2p(void)
     MPI_OK(MPI_Sendrecv_replace_c(r1, N, MPI_INT, right, 41, left, 41, MPI_COMM_WORLD, &st2));
     CHECK(r1[9] == left * 1000 + 9, "Sendrecv_replace_c");
 
-    /* counts beyond int: MPI_ERR_COUNT, before anything is sent */
-    expect_class(MPI_Send_c(s, BIG, MPI_BYTE, right, 50, MPI_COMM_WORLD), MPI_ERR_COUNT,
-                 "Send_c of INT_MAX+1");
-    expect_class(MPI_Irecv_c(r2, BIG * 4, MPI_INT, left, 50, MPI_COMM_WORLD, &rq[0]),
-                 MPI_ERR_COUNT, "Irecv_c of 2^33");
+    /* counts beyond int are carried (tests/mpi/bigcount_huge.c moves such messages): to
+       and from MPI_PROC_NULL nothing is touched; negative counts are MPI_ERR_COUNT */
+    MPI_OK(MPI_Send_c(s, BIG, MPI_BYTE, MPI_PROC_NULL, 50, MPI_COMM_WORLD));
+    MPI_OK(MPI_Irecv_c(r2, BIG * 4, MPI_INT, MPI_PROC_NULL, 50, MPI_COMM_WORLD, &rq[0]));
+    MPI_OK(MPI_Wait(&rq[0], &st2));
+    MPI_OK(MPI_Get_count_c(&st2, MPI_INT, &cc));
+    CHECK(cc == 0 && st2.MPI_SOURCE == MPI_PROC_NULL, "Irecv_c of 2^33 from MPI_PROC_NULL: %lld",
+          (long long)cc);
     expect_class(MPI_Sendrecv_c(s, 1, MPI_INT, right, 50, r2, -BIG - 1, MPI_INT, left, 50,
                                 MPI_COMM_WORLD, &st1),
                  MPI_ERR_COUNT, "Sendrecv_c below INT_MIN");
@@ -197,8 +201,30 @@ static void status_pack(void)
         MPI_OK(MPI_Unpack_external_c("external32", p2, sizeof(p2), &epos, back, N, MPI_INT));
         same(v, back, sizeof(back), "Unpack_external_c");
     }
-    expect_class(MPI_Pack_size_c(BIG, MPI_INT, MPI_COMM_WORLD, &csize), MPI_ERR_COUNT,
-                 "Pack_size_c of INT_MAX+1");
+    MPI_OK(MPI_Pack_size_c(BIG, MPI_INT, MPI_COMM_WORLD, &csize));
+    CHECK(csize == BIG * (MPI_Count)sizeof(int), "Pack_size_c of INT_MAX+1 ints: %lld",
+          (long long)csize);
+    expect_class(MPI_Pack_size(INT_MAX, MPI_INT, MPI_COMM_WORLD, &size), MPI_ERR_COUNT,
+                 "Pack_size of INT_MAX ints");
+    {
+        /* a position beyond int: only the bytes from there on are touched */
+        int one = 12345, target = 0;
+        MPI_Count far = BIG * 2;
+        char *base = (char *)&target - far;
+        MPI_OK(
+            MPI_Pack_c(&one, 1, MPI_INT, base, far + (MPI_Count)sizeof(int), &far, MPI_COMM_WORLD));
+        CHECK(far == BIG * 2 + (MPI_Count)sizeof(int) && target == one,
+              "Pack_c at a position beyond int: %lld, %d", (long long)far, target);
+        far = BIG * 2;
+        one = 0;
+        MPI_OK(MPI_Unpack_c(base, far + (MPI_Count)sizeof(int), &far, &one, 1, MPI_INT,
+                            MPI_COMM_WORLD));
+        CHECK(far == BIG * 2 + (MPI_Count)sizeof(int) && one == 12345,
+              "Unpack_c at a position beyond int: %lld, %d", (long long)far, one);
+    }
+    cpos = 0;
+    expect_class(MPI_Pack_c(v, 1, MPI_INT, p1, 2, &cpos, MPI_COMM_WORLD), MPI_ERR_TRUNCATE,
+                 "Pack_c beyond the buffer");
     free(v);
 }
 
@@ -572,10 +598,20 @@ static void collectives(void)
         MPI_OK(MPI_Comm_free(&ring));
     }
 
-    /* what compi cannot carry: every rank gets the error before communicating */
-    expect_class(MPI_Bcast_c(s, BIG, MPI_BYTE, 0, MPI_COMM_WORLD), MPI_ERR_COUNT, "Bcast_c");
-    expect_class(MPI_Iallreduce_c(s, b, BIG, MPI_BYTE, MPI_MAX, MPI_COMM_WORLD, &rq),
+    /* scalar counts beyond int are carried: a type without data moves nothing; negative
+       counts are MPI_ERR_COUNT on every rank before anything is communicated */
+    {
+        MPI_Datatype empty;
+        MPI_OK(MPI_Type_contiguous(0, MPI_INT, &empty));
+        MPI_OK(MPI_Type_commit(&empty));
+        MPI_OK(MPI_Bcast_c(s, BIG, empty, 0, MPI_COMM_WORLD));
+        MPI_OK(MPI_Allgather_c(s, BIG, empty, b, BIG, empty, MPI_COMM_WORLD));
+        MPI_OK(MPI_Type_free(&empty));
+    }
+    expect_class(MPI_Bcast_c(s, -BIG, MPI_BYTE, 0, MPI_COMM_WORLD), MPI_ERR_COUNT, "Bcast_c");
+    expect_class(MPI_Iallreduce_c(s, b, -BIG, MPI_BYTE, MPI_MAX, MPI_COMM_WORLD, &rq),
                  MPI_ERR_COUNT, "Iallreduce_c");
+    /* the v variants carry int counts: an element beyond int is MPI_ERR_COUNT */
     cvc[p - 1] = BIG;
     expect_class(MPI_Allgatherv_c(s, 1, MPI_INT, b, cvc, cvd, MPI_INT, MPI_COMM_WORLD),
                  MPI_ERR_COUNT, "Allgatherv_c with a count of INT_MAX+1");

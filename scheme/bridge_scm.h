@@ -135,6 +135,7 @@ enum {
     BRIDGE_CALL_TOPOLOGY,
     BRIDGE_CALL_INTER,
     BRIDGE_CALL_REMOTE_SIZE,
+    BRIDGE_CALL_HINTS,
     BRIDGE_CALL_NFIELDS
 };
 extern bridge_layout_t bridge_call_layout;

@@ -58,6 +58,8 @@ static const char *const call_fields[BRIDGE_CALL_NFIELDS + 1] = {
     [BRIDGE_CALL_REMOTE_SIZE] = "remote-size",
     [BRIDGE_CALL_HINTS] = "hints",
 };
+_Static_assert(BRIDGE_CALL_NFIELDS <= BRIDGE_LAYOUT_MAX_FIELDS,
+               "the call record has more fields than a layout holds (bridge_scm.h)");
 bridge_layout_t bridge_call_layout = {
     .module = "compi private", .name = "<call>", .fields = call_fields, .complete = 1};
 

@@ -168,8 +168,11 @@ coll_closure_t *coll_closure_native(const coll_algo_t *algo, const coll_params_t
     h = coll_sig_str(h, algo->name);
     h = coll_sig_long(h, ns->params.fanout);
     h = coll_sig_long(h, ns->params.segsize);
-    h = coll_sig_long(h, nranks);
-    c->signature = coll_sig_ints(h, ns->params.ranks, (size_t)nranks);
+    if (nranks > 0) { /* without ranks, the signature algorithms had before ranks existed */
+        h = coll_sig_long(h, nranks);
+        h = coll_sig_ints(h, ns->params.ranks, (size_t)nranks);
+    }
+    c->signature = h;
     return c;
 }
 

@@ -79,7 +79,9 @@
     ((neighbor-allgatherv) (native 'neighbor-allgatherv 'linear))
     ((neighbor-alltoall) (native 'neighbor-alltoall 'linear))
     ((neighbor-alltoallv) (native 'neighbor-alltoallv 'linear))
-    ((neighbor-alltoallw) (native 'neighbor-alltoallw 'linear))))
+    ((neighbor-alltoallw) (native 'neighbor-alltoallw 'linear))
+    ;; never asked: the file layer runs its nonblocking and split collectives blocking
+    ((file-write file-read) (file-access-choice call (default-aggregators call)))))
 
 ;;; ---- one host: the shared-memory algorithms -----------------------------------------
 

@@ -159,7 +159,7 @@ error "a layout the config's topology does not fit names the rank" \
 error "unknown kind" "--op 'broadcast' is not a collective kind" --op broadcast --layout a:2
 # the list of kinds is the bridge's, first to last
 error "the kinds an unknown --op lists are the bridge's" \
-    "(barrier, bcast, reduce, allreduce, gather, gatherv, scatter, scatterv, allgather, allgatherv, alltoall, alltoallv, alltoallw, reduce-scatter, reduce-scatter-block, scan, exscan, neighbor-allgather, neighbor-allgatherv, neighbor-alltoall, neighbor-alltoallv, neighbor-alltoallw)" \
+    "(barrier, bcast, reduce, allreduce, gather, gatherv, scatter, scatterv, allgather, allgatherv, alltoall, alltoallv, alltoallw, reduce-scatter, reduce-scatter-block, scan, exscan, neighbor-allgather, neighbor-allgatherv, neighbor-alltoall, neighbor-alltoallv, neighbor-alltoallw, file-write, file-read)" \
     --op bcst --layout a:2
 error "--np and --layout together" "--np and --layout: give one" --op bcast --np 4 --layout a:4
 error "a datatype that is not predefined" "--datatype 'MPI_NOPE' is not a predefined MPI datatype" \
@@ -253,7 +253,7 @@ else
     show 30 10
 fi
 run --check --op all --config $HIER --layout $THREE
-if [ "$rc" -eq 0 ] && grep -q '^compi-tree --check: [0-9]* calls of 22 kinds on communicators of 1 to 12 ranks: all built$' "$TMP/out"; then
+if [ "$rc" -eq 0 ] && grep -q '^compi-tree --check: [0-9]* calls of 24 kinds on communicators of 1 to 12 ranks: all built$' "$TMP/out"; then
     ok "--check --op all: every kind of the hierarchical config on its layout and smaller"
 else
     not_ok "--check --op all"

@@ -944,13 +944,17 @@ int main(int argc, char **argv)
         fail("--root '%s' is not a rank (a number from 0)", root_arg);
         goto out;
     }
-    long bytes = req.kind == BRIDGE_KIND_BARRIER ? 0 : 8;
+    long bytes = req.kind == BRIDGE_KIND_BARRIER || is_file(req.kind) ? 0 : 8;
     if (bytes_arg != NULL && (bytes = parse_count(bytes_arg, LONG_MAX)) < 0) {
         fail("--bytes '%s' is not a number of bytes", bytes_arg);
         goto out;
     }
     if (req.kind == BRIDGE_KIND_BARRIER && bytes != 0) {
         fail("--bytes: barrier moves no data (its calls have 0 bytes)");
+        goto out;
+    }
+    if (is_file(req.kind) && bytes != 0) {
+        fail("--bytes: %s calls have 0 bytes (each rank moves its own)", kind);
         goto out;
     }
     req.bytes = (unsigned long)bytes;

@@ -1,0 +1,6 @@
+#include "tests/mpi/io_test.h"
+int main(int argc, char **argv)
+{
+    mt_init(&argc, &argv, "io_view");
+    return mt_finish();
+}

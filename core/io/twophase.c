@@ -33,7 +33,6 @@
 
 #include "core/coll/coll.h"
 #include "core/include/compi_common.h"
-#include "core/mpi/errors.h"
 #include "trampolines/tramp.h"
 
 #include <errno.h>
@@ -101,8 +100,9 @@ static int io__class(int err)
     case 0:
         return MPI_SUCCESS;
     case ENOSPC:
-    case EDQUOT:
         return MPI_ERR_NO_SPACE;
+    case EDQUOT:
+        return MPI_ERR_QUOTA;
     case EFBIG:
         return MPI_ERR_IO;
     case EACCES:
@@ -142,10 +142,9 @@ static int io__run(compi_file_t *fh, coll_kind_t kind, const compi_io_seg_t *seg
         *moved = st == COMPI_OK ? (MPI_Offset)io.moved : 0;
     }
     if (st != COMPI_OK) {
-        /* a failed miss: its message, the same on every rank, in a code of its own */
-        const char *what = tramp_error_take(NULL);
-        int cls = st == COMPI_ERR_NO_MEMORY ? MPI_ERR_NO_MEM : MPI_ERR_OTHER;
-        return what != NULL ? mpi_err_text_code(cls, what) : cls;
+        /* a failed miss: its message (the same on every rank) stays for the API layer
+           to take (tramp_error_take) with the class */
+        return st == COMPI_ERR_NO_MEMORY ? MPI_ERR_NO_MEM : MPI_ERR_OTHER;
     }
     return rc != MPI_SUCCESS ? rc : io__class(io.err);
 }

@@ -16,6 +16,7 @@
 #include "core/io/io_coll.h"
 #include "core/mpi/req_handle.h"
 #include "core/mpi/status_word.h"
+#include "trampolines/tramp.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -200,7 +201,11 @@ static int file_access(compi_file_t *f, const file_op_t *op, compi_datatype_t *d
     free(segs);
     *moved_p = moved;
     if (cls != MPI_SUCCESS) {
-        snprintf(why, whylen, "%s %s failed", op->write ? "writing" : "reading", f->path);
+        /* a collective whose closure could not be chosen says why (its creators' error,
+           the same on every rank) */
+        const char *miss = op->coll ? tramp_error_take(NULL) : NULL;
+        snprintf(why, whylen, "%s %s failed%s%s", op->write ? "writing" : "reading", f->path,
+                 miss != NULL ? ": " : "", miss != NULL ? miss : "");
     }
     return cls;
 }
@@ -212,7 +217,7 @@ static int file_go(MPI_File fh, const file_op_t *op, MPI_Offset *moved_p)
     int rc;
     compi_file_t *f = file_arg(fh, op->fn, &rc);
     compi_datatype_t *dt;
-    char why[256] = "";
+    char why[1024] = ""; /* room for a creator's message (file_access) */
     *moved_p = 0;
     if (f == NULL) {
         return rc;

@@ -14,7 +14,10 @@
  *   - the same through MPI_File_write_at_all / read_at_all, after MPI_File_set_info
  *     changed cb_buffer_size (the creators choose again);
  *   - atomic mode (MPI_File_set_atomicity): write_all and read_all again.
- * "quick" runs the first two sets only.
+ * "quick" runs the first two sets only; "fail" (with tests/mpi/configs/io_fail.scm, whose
+ * file-write creator fails on the last rank) checks that MPI_File_write_all fails on every
+ * rank with the same class, and that reads still work; "fatal" does the same under
+ * MPI_ERRORS_ARE_FATAL, where the job ends with the creator's message.
  */
 #include "tests/mpi/io_test.h"
 
@@ -225,6 +228,30 @@ static void run(const char *name, const char *const *hints, int round0)
     MPI_OK(MPI_Info_free(&info));
 }
 
+/* the config's creator fails on one rank: every rank gets the error, nobody hangs */
+static void run_fail(int fatal)
+{
+    MPI_File fh;
+    MPI_Status st;
+    char buf[64] = "";
+    int rank, cls = -1, all;
+
+    MPI_OK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
+    MPI_OK(MPI_File_open(MPI_COMM_WORLD, io_path("fail"), MPI_MODE_CREATE | MPI_MODE_RDWR,
+                         MPI_INFO_NULL, &fh));
+    MPI_OK(MPI_File_set_errhandler(fh, fatal ? MPI_ERRORS_ARE_FATAL : MPI_ERRORS_RETURN));
+    int rc = MPI_File_write_at_all(fh, rank * 64, buf, 64, MPI_BYTE, &st);
+    CHECK(rc != MPI_SUCCESS, "write_all succeeded though its creator failed on one rank");
+    if (rc != MPI_SUCCESS) {
+        MPI_OK(MPI_Error_class(rc, &cls));
+    }
+    MPI_OK(MPI_Allreduce(&cls, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+    CHECK(all == cls, "ranks failed with different classes (%d here, max %d)", cls, all);
+    rc = MPI_File_read_at_all(fh, rank * 64, buf, 64, MPI_BYTE, &st);
+    CHECK(rc == MPI_SUCCESS, "read_all after a failed write_all: error %d", rc);
+    MPI_OK(MPI_File_close(&fh));
+}
+
 int main(int argc, char **argv)
 {
     static const char *const none[] = {NULL};
@@ -238,9 +265,16 @@ int main(int argc, char **argv)
     static const char *const disabled[] = {"romio_cb_write", "disable", "romio_cb_read",
                                            "disable", NULL};
     int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
+    int fail = argc > 1 && strcmp(argv[1], "fail") == 0;
+    int fatal = argc > 1 && strcmp(argv[1], "fatal") == 0;
 
     mt_init(&argc, &argv, "io_coll");
     io_dir_make(MPI_COMM_WORLD);
+    if (fail || fatal) {
+        run_fail(fatal);
+        io_dir_remove(MPI_COMM_WORLD);
+        return mt_finish();
+    }
     run("none", none, 0);
     run("one-small", one_small, 3);
     if (!quick) {

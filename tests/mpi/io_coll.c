@@ -240,6 +240,23 @@ static void run_fail(int fatal)
     MPI_OK(MPI_File_open(MPI_COMM_WORLD, io_path("fail"), MPI_MODE_CREATE | MPI_MODE_RDWR,
                          MPI_INFO_NULL, &fh));
     MPI_OK(MPI_File_set_errhandler(fh, fatal ? MPI_ERRORS_ARE_FATAL : MPI_ERRORS_RETURN));
+    if (fatal) {
+        /* the job ends in the write: the file and its directory go first (the open
+           descriptors keep the file until then) */
+        MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+        DIR *d = rank == 0 ? opendir(io_dir) : NULL;
+        struct dirent *e;
+        while (d != NULL && (e = readdir(d)) != NULL) {
+            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+                unlink(io_path(e->d_name)); /* the file and its shared pointer's */
+            }
+        }
+        if (d != NULL) {
+            closedir(d);
+            CHECK(rmdir(io_dir) == 0, "cannot remove %s", io_dir);
+        }
+        MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    }
     int rc = MPI_File_write_at_all(fh, rank * 64, buf, 64, MPI_BYTE, &st);
     CHECK(rc != MPI_SUCCESS, "write_all succeeded though its creator failed on one rank");
     if (rc != MPI_SUCCESS) {

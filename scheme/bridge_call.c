@@ -144,8 +144,8 @@ static SCM bc__hints(const coll_call_t *c)
     }
     while (n > 0) {
         n -= 2;
-        alist = scm_cons(scm_cons(scm_from_utf8_string(h[n]), scm_from_utf8_string(h[n + 1])),
-                         alist);
+        alist =
+            scm_cons(scm_cons(scm_from_utf8_string(h[n]), scm_from_utf8_string(h[n + 1])), alist);
     }
     return alist;
 }

@@ -286,8 +286,8 @@ static compi_status_t bridge__native(bridge_build_t *b, SCM v, SCM call, coll_cl
     SCM origin = bridge__field(t, v, NAT_ORIGIN);
     int ranks[BRIDGE_MAX_RANKS];
 
-    params.nranks = bridge__ranks(bridge__field(t, v, NAT_RANKS), b->call->comm->size, ranks,
-                                  why, sizeof(why));
+    params.nranks =
+        bridge__ranks(bridge__field(t, v, NAT_RANKS), b->call->comm->size, ranks, why, sizeof(why));
     if (params.nranks < 0) {
         return bridge__fail(b, origin, call, "%s", why);
     }

@@ -124,8 +124,7 @@ static void native_name(const coll_algo_t *algo, const coll_params_t *p, char *n
             n += snprintf(name + n, len - (size_t)n, "%s", sep);
         }
         for (int i = 0; i < p->nranks && n < (int)len; i++) {
-            n += snprintf(name + n, len - (size_t)n, "%s%d", i == 0 ? "ranks=" : "+",
-                          p->ranks[i]);
+            n += snprintf(name + n, len - (size_t)n, "%s%d", i == 0 ? "ranks=" : "+", p->ranks[i]);
         }
         if (n < (int)len) {
             snprintf(name + n, len - (size_t)n, ")");

@@ -92,13 +92,13 @@ typedef struct coll_io_seg {
 } coll_io_seg_t;
 typedef struct coll_io {
     int fd;
-    int atomic;                 /* MPI_File_set_atomicity: lock what it writes */
+    int atomic; /* MPI_File_set_atomicity: lock what it writes */
     const coll_io_seg_t *segs;
     size_t nsegs;
-    void *buf;                  /* file-write: read from it; file-read: written */
-    const char *const *hints;   /* NULL, or key/value pairs ending with NULL */
-    int64_t moved;              /* out */
-    int err;                    /* out: an errno, the same on every rank */
+    void *buf;                /* file-write: read from it; file-read: written */
+    const char *const *hints; /* NULL, or key/value pairs ending with NULL */
+    int64_t moved;            /* out */
+    int err;                  /* out: an errno, the same on every rank */
 } coll_io_t;
 
 /*
@@ -122,7 +122,7 @@ typedef struct coll_call {
     compi_op_t *op;               /* reductions, scans (sdt == rdt == the datatype) */
     size_t bytes;                 /* the key's total bytes (see coll_call_bytes) */
     const MPI_Aint *sadispls, *radispls; /* neighbor-alltoallw: displacements in bytes */
-    coll_io_t *io;                /* file-write, file-read: the access (bytes is 0) */
+    coll_io_t *io;                       /* file-write, file-read: the access (bytes is 0) */
 } coll_call_t;
 
 /*
@@ -133,9 +133,9 @@ typedef struct coll_call {
  * whose totals only the root knows (gatherv, scatterv, alltoallv, alltoallw): 0.
  * neighbor-allgather, neighbor-alltoall: one block (like allgather); the other neighbour
  * kinds: 0; file-write and file-read: 0 (each rank moves its own bytes; the file's
- * hints, which creators read, are the same on every rank).  The blocks of a neighbourhood collective are numbered by the communicator's
- * topology (core/comm/topo.h): block i of the receive side comes from topo->in[i], block j
- * of the send side goes to topo->out[j].
+ * hints, which creators read, are the same on every rank).  The blocks of a neighbourhood
+ * collective are numbered by the communicator's topology (core/comm/topo.h): block i of the receive
+ * side comes from topo->in[i], block j of the send side goes to topo->out[j].
  */
 typedef struct coll_key {
     uint32_t kind;

@@ -149,8 +149,8 @@ static int io__run(compi_file_t *fh, coll_kind_t kind, const compi_io_seg_t *seg
     return rc != MPI_SUCCESS ? rc : io__class(io.err);
 }
 
-int compi_io_coll_write(compi_file_t *fh, const compi_io_seg_t *segs, size_t nsegs,
-                        const void *buf, MPI_Offset *moved)
+int compi_io_coll_write(compi_file_t *fh, const compi_io_seg_t *segs, size_t nsegs, const void *buf,
+                        MPI_Offset *moved)
 {
     return io__run(fh, COLL_FILE_WRITE, segs, nsegs, (void *)buf, moved);
 }

@@ -149,8 +149,8 @@ static void run(const char *name, const char *const *hints, int round0)
     for (int i = 0; hints[i] != NULL; i += 2) {
         MPI_OK(MPI_Info_set(info, hints[i], hints[i + 1]));
     }
-    MPI_OK(MPI_File_open(MPI_COMM_WORLD, io_path(name), MPI_MODE_CREATE | MPI_MODE_RDWR, info,
-                         &fh));
+    MPI_OK(
+        MPI_File_open(MPI_COMM_WORLD, io_path(name), MPI_MODE_CREATE | MPI_MODE_RDWR, info, &fh));
     MPI_OK(MPI_File_set_errhandler(fh, MPI_ERRORS_ARE_FATAL));
     if (rank == 0) {
         MPI_Offset size = off[NREC] + TAIL;
@@ -272,15 +272,15 @@ static void run_fail(int fatal)
 int main(int argc, char **argv)
 {
     static const char *const none[] = {NULL};
-    static const char *const one_small[] = {"cb_nodes",       "1",      "cb_buffer_size", "4096",
-                                            "romio_cb_write", "enable", "romio_cb_read",  "enable",
-                                            NULL};
-    static const char *const two_odd[] = {"cb_nodes",       "2",      "cb_buffer_size", "1000",
-                                          "romio_cb_write", "enable", "romio_cb_read",  "enable",
-                                          NULL};
+    static const char *const one_small[] = {
+        "cb_nodes", "1", "cb_buffer_size", "4096", "romio_cb_write", "enable", "romio_cb_read",
+        "enable",   NULL};
+    static const char *const two_odd[] = {
+        "cb_nodes", "2", "cb_buffer_size", "1000", "romio_cb_write", "enable", "romio_cb_read",
+        "enable",   NULL};
     static const char *const every[] = {"cb_config_list", "*:*", "cb_buffer_size", "65536", NULL};
-    static const char *const disabled[] = {"romio_cb_write", "disable", "romio_cb_read",
-                                           "disable", NULL};
+    static const char *const disabled[] = {"romio_cb_write", "disable", "romio_cb_read", "disable",
+                                           NULL};
     int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
     int fail = argc > 1 && strcmp(argv[1], "fail") == 0;
     int fatal = argc > 1 && strcmp(argv[1], "fatal") == 0;

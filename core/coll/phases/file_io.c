@@ -57,8 +57,8 @@ int coll_file_pread(int fd, void *buf, int64_t len, int64_t off, int64_t *got_p)
 
 static int file__setlk(int fd, short type, int64_t off, int64_t len)
 {
-    struct flock fl = {.l_type = type, .l_whence = SEEK_SET, .l_start = (off_t)off,
-                       .l_len = (off_t)len};
+    struct flock fl = {
+        .l_type = type, .l_whence = SEEK_SET, .l_start = (off_t)off, .l_len = (off_t)len};
     while (fcntl(fd, F_SETLKW, &fl) < 0) {
         if (errno == EINTR) {
             continue;

@@ -61,9 +61,9 @@
 /* at an aggregator, what one sender has in its domain */
 typedef struct tp_from {
     int rank;
-    int64_t n;             /* its segments there */
-    coll_io_seg_t *segs;   /* clipped to the domain */
-    int64_t *packed;       /* [n + 1]: prefix sums of their lengths */
+    int64_t n;           /* its segments there */
+    coll_io_seg_t *segs; /* clipped to the domain */
+    int64_t *packed;     /* [n + 1]: prefix sums of their lengths */
 } tp_from_t;
 
 typedef struct tp {
@@ -72,9 +72,9 @@ typedef struct tp {
     int write, p, me, na, my; /* my: my aggregator index, or -1 */
     const int *agg;
     int64_t cb;
-    int64_t *range;  /* [2 p]: first, last of each rank (first == last: nothing) */
-    int64_t *dom;    /* [na + 1] */
-    int64_t *packed; /* [nsegs + 1] */
+    int64_t *range;        /* [2 p]: first, last of each rank (first == last: nothing) */
+    int64_t *dom;          /* [na + 1] */
+    int64_t *packed;       /* [nsegs + 1] */
     coll_io_seg_t *sorted; /* [p]: the ranges, sorted to see whether they interleave */
     /* an aggregator's */
     int nfrom;
@@ -373,8 +373,8 @@ static int tp__aggregate(tp_t *t, int64_t wlo, int64_t whi, compi_request_t **re
             int64_t start;
             size_t first, end;
             tp_from_t *fr = &t->from[f];
-            int64_t len = coll_file_span(fr->segs, (size_t)fr->n, fr->packed, wlo, whi, &start,
-                                         &first, &end);
+            int64_t len =
+                coll_file_span(fr->segs, (size_t)fr->n, fr->packed, wlo, whi, &start, &first, &end);
             if (used + len > t->cbuf_len && used > 0) {
                 break;
             }
@@ -401,8 +401,8 @@ static int tp__aggregate(tp_t *t, int64_t wlo, int64_t whi, compi_request_t **re
                 int64_t start;
                 size_t first, end;
                 tp_from_t *fr = &t->from[g];
-                int64_t len = coll_file_span(fr->segs, (size_t)fr->n, fr->packed, wlo, whi,
-                                             &start, &first, &end);
+                int64_t len = coll_file_span(fr->segs, (size_t)fr->n, fr->packed, wlo, whi, &start,
+                                             &first, &end);
                 tp__place(t, fr, wlo, whi, t->stage + u, 1);
                 u += len;
             }
@@ -440,17 +440,16 @@ static int tp__rounds(tp_t *t)
             }
             int64_t start;
             size_t first, end;
-            int64_t len = coll_file_span(io->segs, io->nsegs, t->packed, wlo, whi, &start,
-                                         &first, &end);
+            int64_t len =
+                coll_file_span(io->segs, io->nsegs, t->packed, wlo, whi, &start, &first, &end);
             if (len == 0) {
                 continue;
             }
             char *run = (char *)io->buf + start;
-            compi_status_t st =
-                t->write ? pml_isend(run, (size_t)len, tp__byte(), t->agg[a], tag, comm,
-                                     PML_SEND_STANDARD, &t->reqs[n++])
-                         : pml_irecv(run, (size_t)len, tp__byte(), t->agg[a], tag, comm,
-                                     &t->reqs[n++]);
+            compi_status_t st = t->write ? pml_isend(run, (size_t)len, tp__byte(), t->agg[a], tag,
+                                                     comm, PML_SEND_STANDARD, &t->reqs[n++])
+                                         : pml_irecv(run, (size_t)len, tp__byte(), t->agg[a], tag,
+                                                     comm, &t->reqs[n++]);
             err = st != COMPI_OK && err == 0 ? EIO : err;
         }
         if (t->my >= 0 && tp__window(t, t->my, r, &wlo, &whi)) {
@@ -501,8 +500,12 @@ static compi_status_t tp__run(const coll_call_t *call, const coll_params_t *prm,
 {
     static const int agg0 = 0;
     coll_io_t *io = call->io;
-    tp_t t = {.call = call, .io = io, .write = call->kind == COLL_FILE_WRITE,
-              .p = call->comm->size, .me = call->comm->rank, .my = -1,
+    tp_t t = {.call = call,
+              .io = io,
+              .write = call->kind == COLL_FILE_WRITE,
+              .p = call->comm->size,
+              .me = call->comm->rank,
+              .my = -1,
               .agg = prm->nranks > 0 ? prm->ranks : &agg0,
               .na = prm->nranks > 0 ? prm->nranks : 1,
               .cb = prm->segsize > 0 ? prm->segsize : TP_CB_DEFAULT};

@@ -281,6 +281,18 @@ def glue_param(p, code):
                 raise Unbound("%s (C %s in a default INTEGER)" % (n, base))
         elif F_KIND_OF_C.get(base) != fkind:
             raise Unbound("%s (C %s in INTEGER(KIND=%s))" % (n, base, fkind))
+        if base == "MPI_File":
+            # a file is a pointer in C (as in MPICH): Fortran holds its MPI_File_c2f handle
+            code["args"].append("MPI_Fint *" if p.is_pointer else "const MPI_Fint *")
+            code["args"][-1] += n
+            if not p.is_pointer:
+                code["call"].append("MPI_File_f2c(*%s)" % n)
+                return
+            code["pre"].append("MPI_File c_%s = %s;" % (
+                n, "MPI_FILE_NULL" if p.direction == "out" else "MPI_File_f2c(*%s)" % n))
+            code["call"].append("&c_" + n)
+            code["post"].append("*%s = MPI_File_c2f(c_%s);" % (n, n))
+            return
         if not p.is_pointer:
             code["args"].append("const %s *%s" % (base, n))
             code["call"].append("*" + n)

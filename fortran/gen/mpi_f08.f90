@@ -286,6 +286,9 @@ MODULE mpi_f08
   INTERFACE MPI_File_close
     MODULE PROCEDURE MPI_File_close_f08
   END INTERFACE MPI_File_close
+  INTERFACE MPI_File_create_errhandler
+    MODULE PROCEDURE MPI_File_create_errhandler_f08
+  END INTERFACE MPI_File_create_errhandler
   INTERFACE MPI_File_delete
     MODULE PROCEDURE MPI_File_delete_f08
   END INTERFACE MPI_File_delete
@@ -3587,6 +3590,24 @@ SUBROUTINE MPI_File_close_f08(fh, ierror)
   CALL MPI_FILE_CLOSE(fh%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_close_f08
+
+SUBROUTINE MPI_File_create_errhandler_f08(file_errhandler_fn, errhandler, ierror)
+  EXTERNAL :: file_errhandler_fn
+  TYPE(MPI_Errhandler), INTENT(OUT) :: errhandler
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_CREATE_ERRHANDLER(file_errhandler_fn, errhandler, ierr)
+      IMPORT
+      IMPLICIT NONE
+      EXTERNAL :: file_errhandler_fn
+      INTEGER :: errhandler
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_CREATE_ERRHANDLER
+  END INTERFACE
+  CALL MPI_FILE_CREATE_ERRHANDLER(file_errhandler_fn, errhandler%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_create_errhandler_f08
 
 SUBROUTINE MPI_File_delete_f08(filename, info, ierror)
   CHARACTER(LEN=*), INTENT(IN) :: filename

@@ -4,11 +4,24 @@
 ! (Info_get's valuelen, nthkey), Type_get_envelope/contents, Pack/Unpack, Scan/Exscan,
 ! Gatherv/Scatterv, Alltoallv, Reduce_scatter_block, Ialltoall, Win_allocate (its base
 ! a TYPE(C_PTR)), Alloc_mem (its base an INTEGER), Get_processor_name,
-! Get_library_version, and a file (File_open, write_at_all, get_size, read_at, close:
-! the INTEGER handle of a C pointer).  Rank 0 prints "ok: f90_more np=N".
+! Get_library_version, and a file (File_open, write_at_all, get_size, read_at, a
+! Fortran file error handler, close: the INTEGER handle of a C pointer).  Rank 0 prints "ok: f90_more np=N".
+! what a file error handler was given
+MODULE f90_more_fh
+  IMPLICIT NONE
+  INTEGER :: got_fh = -1, got_code = -1
+CONTAINS
+  SUBROUTINE file_handler(fh, code)
+    INTEGER :: fh, code
+    got_fh = fh
+    got_code = code
+  END SUBROUTINE file_handler
+END MODULE f90_more_fh
+
 PROGRAM f90_more
   USE mpi
   USE ftest
+  USE f90_more_fh
   USE, INTRINSIC :: iso_c_binding, ONLY: c_ptr, c_f_pointer, c_int
   IMPLICIT NONE
   INTEGER :: ierr, rank, np, i, cart, dims(1), coords(1), src, dst, grp, wgrp, sub
@@ -24,7 +37,7 @@ PROGRAM f90_more
   CHARACTER(LEN=1) :: packed(100)
   TYPE(c_ptr) :: base
   INTEGER(c_int), POINTER :: wmem(:)
-  INTEGER :: fh, st(MPI_STATUS_SIZE), iobuf(4), cnt
+  INTEGER :: fh, st(MPI_STATUS_SIZE), iobuf(4), cnt, feh
   INTEGER(KIND=MPI_OFFSET_KIND) :: off, fsize
   CHARACTER(LEN=200) :: tdir
   CHARACTER(LEN=260) :: fname
@@ -184,6 +197,12 @@ PROGRAM f90_more
   off = 16 * MOD(rank + 1, np)
   CALL MPI_File_read_at(fh, off, iobuf, 4, MPI_INTEGER, MPI_STATUS_IGNORE, ierr)
   IF (ANY(iobuf /= MOD(rank + 1, np))) CALL bad('file_read_at')
+  ! a Fortran file error handler gets the file's INTEGER handle
+  CALL MPI_File_create_errhandler(file_handler, feh, ierr)
+  CALL MPI_File_set_errhandler(fh, feh, ierr)
+  CALL MPI_File_call_errhandler(fh, MPI_ERR_IO, ierr)
+  IF (got_fh /= fh .OR. got_code /= MPI_ERR_IO) CALL bad('file_errhandler')
+  CALL MPI_Errhandler_free(feh, ierr)
   CALL MPI_File_close(fh, ierr)
   IF (ierr /= MPI_SUCCESS .OR. fh /= MPI_FILE_NULL) CALL bad('file_close')
 

@@ -92,6 +92,7 @@ MANUAL = {
     "MPI_Comm_create_errhandler": "a Fortran error handler is called as a C one",
     "MPI_Win_create_errhandler": "a Fortran error handler is called as a C one",
     "MPI_Session_create_errhandler": "a Fortran error handler is called as a C one",
+    "MPI_File_create_errhandler": "a Fortran file handler gets the file's INTEGER handle",
     "MPI_Op_create": "a Fortran user function is called as a C one",
     "MPI_Buffer_detach": "the buffer's address has no Fortran meaning",
     "MPI_Comm_spawn": "argument vectors of blank-padded strings",

@@ -27,6 +27,9 @@ extern handle_table_t file_table;
 compi_errhandler_t *file_null_errh(void);
 void file_null_errh_set(compi_errhandler_t *e);
 
+/* at MPI_Finalize, before the error handlers go: the table and MPI_FILE_NULL's handler */
+void mpi_file_finalize(void);
+
 /* the handler's call with the file (MPI_FILE_NULL: fh NULL) */
 int file_invoke(compi_file_t *fh, int errclass, const char *fn, const char *what);
 

@@ -175,14 +175,18 @@ static int file_access(compi_file_t *f, const file_op_t *op, compi_datatype_t *d
         cls = rw_class(io_lock(f, lo, hi - lo, op->write));
         locked = cls == MPI_SUCCESS;
     }
-    if (cls != MPI_SUCCESS) {
-        /* nothing moves here; a collective still takes part below */
-    } else if (op->coll && !f->atomic && op->where != FA_ORDERED) {
-        cls = op->write ? compi_io_coll_write(f, (const compi_io_seg_t *)segs, ns, data, &moved)
-                        : compi_io_coll_read(f, (const compi_io_seg_t *)segs, ns, data, &moved);
-    } else {
+    if (op->coll && !f->atomic && op->where != FA_ORDERED) {
+        /* every rank takes part, one that failed above with nothing to move */
+        size_t n = cls == MPI_SUCCESS ? ns : 0;
+        int c = op->write ? compi_io_coll_write(f, (const compi_io_seg_t *)segs, n, data, &moved)
+                          : compi_io_coll_read(f, (const compi_io_seg_t *)segs, n, data, &moved);
+        cls = cls != MPI_SUCCESS ? cls : c;
+    } else if (cls == MPI_SUCCESS) {
         cls = rw_class(op->write ? io_pwrite_runs(f->fd, segs, ns, data, &moved)
                                  : io_pread_runs(f->fd, segs, ns, data, &moved));
+    }
+    if (op->coll && (f->atomic || op->where == FA_ORDERED)) {
+        cls = file_agree(f->comm, cls);
     }
     if (locked) {
         io_unlock(f, lo, hi - lo);
@@ -192,7 +196,7 @@ static int file_access(compi_file_t *f, const file_op_t *op, compi_datatype_t *d
     } else if (nbytes > 0 && (f->view.rep == IO_REP_EXTERNAL32 || f->view.rep >= IO_REP_USER)) {
         moved = moved * (MPI_Offset)dt->size * op->count / nbytes;
     }
-    if (op->where == FA_INDIV && dt->size > 0) {
+    if (op->where == FA_INDIV && dt->size > 0 && op->count > 0) {
         /* the pointer moves past what was read or written, in etypes */
         f->ifp += (moved * nbytes / ((MPI_Offset)dt->size * op->count)) / f->view.esize;
     }

@@ -209,6 +209,16 @@ static int file_access(compi_file_t *f, const file_op_t *op, compi_datatype_t *d
     return cls;
 }
 
+/* the individual pointer and explicit offsets do not exist under MPI_MODE_SEQUENTIAL */
+static int not_sequential(compi_file_t *f, const char *fn)
+{
+    if (f->amode & MPI_MODE_SEQUENTIAL) {
+        return file_err(f, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+                        "%s was opened MPI_MODE_SEQUENTIAL: only the shared file pointer", f->path);
+    }
+    return MPI_SUCCESS;
+}
+
 /* the checks, then the access; raises on the file's handler */
 static int file_go(MPI_File fh, const file_op_t *op, MPI_Offset *moved_p)
 {
@@ -238,9 +248,9 @@ static int file_go(MPI_File fh, const file_op_t *op, MPI_Offset *moved_p)
     if (!op->write && (f->amode & MPI_MODE_WRONLY)) {
         return file_err(f, MPI_ERR_ACCESS, op->fn, "%s was opened MPI_MODE_WRONLY", f->path);
     }
-    if ((f->amode & MPI_MODE_SEQUENTIAL) && (op->where == FA_EXPLICIT || op->where == FA_INDIV)) {
-        return file_err(f, MPI_ERR_UNSUPPORTED_OPERATION, op->fn,
-                        "%s was opened MPI_MODE_SEQUENTIAL: only the shared file pointer", f->path);
+    if ((op->where == FA_EXPLICIT || op->where == FA_INDIV) &&
+        (rc = not_sequential(f, op->fn)) != MPI_SUCCESS) {
+        return rc;
     }
     if ((op->where == FA_SHARED || op->where == FA_ORDERED) && f->side_fd < 0) {
         return file_err(f, MPI_ERR_UNSUPPORTED_OPERATION, op->fn,
@@ -464,17 +474,13 @@ int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
     if (f == NULL) {
         return rc;
     }
-    if (f->amode & MPI_MODE_SEQUENTIAL) {
-        return file_err(f, MPI_ERR_UNSUPPORTED_OPERATION, fn, "%s was opened MPI_MODE_SEQUENTIAL",
-                        f->path);
+    if ((rc = not_sequential(f, fn)) != MPI_SUCCESS) {
+        return rc;
     }
     MPI_Offset to = seek_target(f, offset, whence, f->ifp, &bad);
     if (bad || to < 0) {
-        return file_err(f, MPI_ERR_ARG, fn,
-                        bad ? "whence=%d is no MPI_SEEK_*"
-                            : "the position %d"
-                              " would be negative",
-                        bad ? whence : (int)to);
+        return file_err(f, MPI_ERR_ARG, fn, "whence=%d, offset=%lld: %s", whence, (long long)offset,
+                        bad ? "no MPI_SEEK_*" : "a negative position");
     }
     f->ifp = to;
     return MPI_SUCCESS;
@@ -493,9 +499,8 @@ int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
     if (offset == NULL) {
         return file_err(f, MPI_ERR_ARG, fn, "offset is NULL");
     }
-    if (f->amode & MPI_MODE_SEQUENTIAL) {
-        return file_err(f, MPI_ERR_UNSUPPORTED_OPERATION, fn, "%s was opened MPI_MODE_SEQUENTIAL",
-                        f->path);
+    if ((rc = not_sequential(f, fn)) != MPI_SUCCESS) {
+        return rc;
     }
     *offset = f->ifp;
     return MPI_SUCCESS;
@@ -514,9 +519,8 @@ int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
     if (disp == NULL || offset < 0) {
         return file_err(f, MPI_ERR_ARG, fn, "disp is NULL or offset negative");
     }
-    if (f->amode & MPI_MODE_SEQUENTIAL) {
-        return file_err(f, MPI_ERR_UNSUPPORTED_OPERATION, fn, "%s was opened MPI_MODE_SEQUENTIAL",
-                        f->path);
+    if ((rc = not_sequential(f, fn)) != MPI_SUCCESS) {
+        return rc;
     }
     *disp = io_view_offset(&f->view, offset * f->view.esize);
     return MPI_SUCCESS;

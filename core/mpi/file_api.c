@@ -37,6 +37,15 @@ void file_null_errh_set(compi_errhandler_t *e)
     null_errh = e;
 }
 
+void mpi_file_finalize(void)
+{
+    handle_table_destroy(&file_table);
+    if (null_errh != NULL) {
+        errh_release(null_errh);
+        null_errh = NULL;
+    }
+}
+
 int file_invoke(compi_file_t *fh, int errclass, const char *fn, const char *what)
 {
     compi_errhandler_t *e = fh != NULL ? fh->errh : file_null_errh();
@@ -109,8 +118,7 @@ static const char *amode_problem(int amode)
     return NULL;
 }
 
-/* the class every rank of the file's communicator agrees on: the largest */
-static int file_agree(compi_comm_t *c, int cls)
+int file_agree(compi_comm_t *c, int cls)
 {
     comm_coll_set_t set = comm_coll_whole(c);
     uint32_t any = 0;

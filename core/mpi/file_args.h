@@ -27,6 +27,9 @@ extern handle_table_t file_table;
 compi_errhandler_t *file_null_errh(void);
 void file_null_errh_set(compi_errhandler_t *e);
 
+/* at MPI_Finalize, before the error handlers go: the table and MPI_FILE_NULL's handler */
+void mpi_file_finalize(void);
+
 /* the handler's call with the file (MPI_FILE_NULL: fh NULL) */
 int file_invoke(compi_file_t *fh, int errclass, const char *fn, const char *what);
 
@@ -54,6 +57,9 @@ static inline compi_file_t *file_arg(MPI_File h, const char *fn, int *rc)
     }
     return h;
 }
+
+/* the class every rank of a file's communicator agrees on: the largest (collective) */
+int file_agree(compi_comm_t *c, int cls);
 
 /* the MPI error class of an errno value of an open, read or write */
 int file_errno_class(int err);

@@ -48,21 +48,22 @@ MPI_Offset file_rep_bytes(const compi_file_t *fh, compi_datatype_t *dt, MPI_Offs
     return (MPI_Offset)dt->size * count;
 }
 
+/* errors go to MPI_FILE_NULL's handler, as those of MPI_File_open */
 static int register_datarep(const char *name, const file_datarep_t *d, const char *fn)
 {
     COMPI_CHECK_INIT(fn);
     if (name == NULL || strlen(name) >= MPI_MAX_DATAREP_STRING || name[0] == '\0') {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "datarep is NULL, empty or too long");
+        return file_err(NULL, MPI_ERR_ARG, fn, "datarep is NULL, empty or too long");
     }
     if (d->extent_fn == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "dtype_file_extent_fn is NULL");
+        return file_err(NULL, MPI_ERR_ARG, fn, "dtype_file_extent_fn is NULL");
     }
     if (datarep_find(name) >= 0) {
-        return mpi_err_raise(NULL, MPI_ERR_DUP_DATAREP, fn, "data representation \"%s\" exists",
-                             name);
+        return file_err(NULL, MPI_ERR_DUP_DATAREP, fn, "data representation \"%s\" exists",
+                        name);
     }
     if (ndatareps == FILE_MAX_DATAREPS) {
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "no room for another representation");
+        return file_err(NULL, MPI_ERR_NO_MEM, fn, "no room for another representation");
     }
     datareps[ndatareps] = *d;
     snprintf(datareps[ndatareps].name, sizeof(datareps[0].name), "%s", name);
@@ -182,14 +183,22 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
         return file_err(f, MPI_ERR_NO_MEM, fn, "out of memory");
     }
     for (size_t i = 0; i < nv.nruns; i++) {
-        if (nv.runs[i].len % (MPI_Offset)et->size != 0 ||
-            (i > 0 && nv.runs[i].off < nv.runs[i - 1].off + nv.runs[i - 1].len)) {
+        /* runs of a predefined etype hold whole ones; displacements never go back */
+        int split = et->predefined && nv.runs[i].len % (MPI_Offset)et->size != 0;
+        if (split || (i > 0 && nv.runs[i].off < nv.runs[i - 1].off + nv.runs[i - 1].len)) {
             io_view_clear(&nv);
             return file_err(f, MPI_ERR_TYPE, fn, "filetype %s %s", dt_name(ft),
-                            nv.runs[i].len % (MPI_Offset)et->size != 0
-                                ? "splits an etype"
-                                : "has displacements that decrease or overlap");
+                            split ? "splits an etype"
+                                  : "has displacements that decrease or overlap");
         }
+    }
+    if (rep == IO_REP_EXTERNAL32 && (ft == et || ft->contig)) {
+        /* external32 has no padding: a filetype that is its etype, or contiguous, is one
+           run of its external32 bytes.  Other filetypes keep memory's displacements. */
+        nv.runs[0] = (io_run_t){0, (MPI_Offset)dt_external_size(ft, 1)};
+        nv.runpos[0] = 0;
+        nv.nruns = nv.runs[0].len > 0 ? 1 : 0;
+        nv.tsize = nv.extent = nv.runs[0].len;
     }
     nv.rep = rep;
     snprintf(nv.rep_name, sizeof(nv.rep_name), "%s", datarep);

@@ -186,11 +186,12 @@ static int file_access(compi_file_t *f, const file_op_t *op, compi_datatype_t *d
         cls = rw_class(op->write ? io_pwrite_runs(f->fd, segs, ns, data, &moved)
                                  : io_pread_runs(f->fd, segs, ns, data, &moved));
     }
+    if (locked) {
+        /* before the agreement: ranks whose ranges interleave wait for each other's lock */
+        io_unlock(f, lo, hi - lo);
+    }
     if (op->coll && (f->atomic || op->where == FA_ORDERED)) {
         cls = file_agree(f->comm, cls);
-    }
-    if (locked) {
-        io_unlock(f, lo, hi - lo);
     }
     if (!op->write && cls == MPI_SUCCESS && data == tmp) {
         moved = op_unpack(f, op, dt, nbytes, moved, tmp);

@@ -14,6 +14,9 @@
  *   - the same through MPI_File_write_at_all / read_at_all, after MPI_File_set_info
  *     changed cb_buffer_size (the creators choose again);
  *   - atomic mode (MPI_File_set_atomicity): write_all and read_all again.
+ * Then, as root, interleaved records that overflow a 64 KiB tmpfs: MPI_File_write_all
+ * fails with MPI_ERR_NO_SPACE on every rank, with collective buffering (only the
+ * aggregator's write fails) and without (only some ranks' do).
  * "quick" runs the first two sets only; "fail" (with tests/mpi/configs/io_fail.scm, whose
  * file-write creator fails on the last rank) checks that MPI_File_write_all fails on every
  * rank with the same class, and that reads still work; "fatal" does the same under
@@ -24,6 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 
 #define NREC 48
 #define TAIL 100
@@ -228,6 +233,64 @@ static void run(const char *name, const char *const *hints, int round0)
     MPI_OK(MPI_Info_free(&info));
 }
 
+/* a full file system: every rank gets MPI_ERR_NO_SPACE, whoever's pwrite failed */
+static void full_disk(void)
+{
+    static const char *const modes[] = {"enable", "disable"};
+    char *small = strdup(io_path("small"));
+    int ok = 0, rank, p;
+    MPI_Offset n = 4096; /* bytes per record, p records a round, 32 rounds: 128 KiB per rank */
+
+    MPI_OK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
+    MPI_OK(MPI_Comm_size(MPI_COMM_WORLD, &p));
+    if (rank == 0 && geteuid() == 0 && mkdir(small, 0700) == 0) {
+        ok = mount("none", small, "tmpfs", 0, "size=64k") == 0;
+    }
+    MPI_OK(MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD));
+    for (int m = 0; ok && m < 2; m++) {
+        char path[1100], *buf = calloc(32, (size_t)n);
+        MPI_Datatype vec, view;
+        MPI_Info info;
+        MPI_File fh;
+        int cls = -1, all = -1;
+        CHECK(buf != NULL, "calloc");
+        snprintf(path, sizeof(path), "%s/f%d", small, m);
+        MPI_OK(MPI_Info_create(&info));
+        MPI_OK(MPI_Info_set(info, "romio_cb_write", modes[m]));
+        MPI_OK(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, info, &fh));
+        MPI_OK(MPI_Type_vector(32, (int)n, (int)(n * p), MPI_BYTE, &vec));
+        MPI_OK(MPI_Type_create_resized(vec, 0, 32 * n * p, &view));
+        MPI_OK(MPI_Type_commit(&view));
+        MPI_OK(MPI_File_set_view(fh, rank * n, MPI_BYTE, view, "native", MPI_INFO_NULL));
+        int rc = MPI_File_write_all(fh, buf, (int)(32 * n), MPI_BYTE, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS) {
+            MPI_OK(MPI_Error_class(rc, &cls));
+        }
+        CHECK(cls == MPI_ERR_NO_SPACE,
+              "romio_cb_write=%s: write_all past a full file system: class %d, expected "
+              "MPI_ERR_NO_SPACE (%d)",
+              modes[m], cls, MPI_ERR_NO_SPACE);
+        MPI_OK(MPI_Allreduce(&cls, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+        CHECK(all == cls, "romio_cb_write=%s: the ranks failed with different classes", modes[m]);
+        MPI_OK(MPI_File_close(&fh));
+        MPI_OK(MPI_Type_free(&view));
+        MPI_OK(MPI_Type_free(&vec));
+        MPI_OK(MPI_Info_free(&info));
+        free(buf);
+        MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+        if (rank == 0) {
+            unlink(path);
+        }
+    }
+    if (ok && rank == 0) {
+        CHECK(umount(small) == 0, "umount %s", small);
+    }
+    if (rank == 0) {
+        rmdir(small);
+    }
+    free(small);
+}
+
 /* the config's creator fails on one rank: every rank gets the error, nobody hangs */
 static void run_fail(int fatal)
 {
@@ -298,6 +361,7 @@ int main(int argc, char **argv)
         run("two-odd", two_odd, 6);
         run("every", every, 9);
         run("disabled", disabled, 12);
+        full_disk();
     }
     io_dir_remove(MPI_COMM_WORLD);
     return mt_finish();

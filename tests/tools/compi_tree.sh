@@ -78,7 +78,7 @@ like_library() {
     fi
 }
 
-echo "1..66"
+echo "1..68"
 
 # ---- golden outputs --------------------------------------------------------------------
 # the CoMPI paper's three clusters: across the WAN once per cluster, then inside
@@ -107,6 +107,9 @@ golden exchange-allreduce-three.dot --config examples/configs/exchange.scm --op 
     --layout $THREE --format dot
 golden magpie-allgather.txt --config $MAGPIE --op allgather --layout $THREE
 golden defaults-barrier.txt --op barrier --layout a:3,b:2
+# collective file access: one aggregator per host by default, one per cluster with MagPIe's
+golden defaults-file-write.txt --op file-write --layout a:3,b:2
+golden magpie-file-read.txt --config $MAGPIE --op file-read --layout $THREE
 golden scheme-allreduce.txt --config examples/allreduce.scm --op allreduce --layout a:4
 golden scheme-allreduce.dot --config examples/allreduce.scm --op allreduce --layout a:4 \
     --format dot

@@ -502,7 +502,9 @@
        "")
    (if (call-topology call)
        (simple-format #f " topology=~A" (call-topology call))
-       "")))
+       "")
+   (apply string-append
+          (map (lambda (h) (simple-format #f " ~A=~A" (car h) (cdr h))) (call-hints call)))))
 
 ;; Buffers and requests of Scheme closures (docs/scheme-api.md, "Scheme closures"): the
 ;; C primitives of scheme/bridge_call.c make and read them.  A buffer is an address, the

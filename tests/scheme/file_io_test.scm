@@ -5,7 +5,8 @@
 ;;;     romio_cb_read (enable, disable, automatic), malformed hints ignored;
 ;;;   - file-aggregator-creator of (compi hierarchy): the aggregators a topology gives
 ;;;     (one per subnet, per block, two per group), other kinds passed to `next';
-;;;   - #:ranks of native: shown in the description, bad lists refused.
+;;;   - #:ranks of native: shown in the description, bad lists refused; call->string with
+;;;     the hints.
 ;;; Run by tests/scheme/file_io.sh.
 
 (use-modules (compi) (compi defaults) (compi hierarchy) (compi topology)
@@ -94,6 +95,9 @@
               (list 'two-phase-if-interleaved (* 16 MiB) '(0 2)))
 (expect-equal "parse-cb-config-list" (parse-cb-config-list "node7:2,*:1,x:*")
               '(("node7" . 2) ("*" . 1) ("x" . *)))
+(expect-equal "call->string shows the hints"
+              (call->string (file-call 'file-read '("a" "a") '(("cb_nodes" . "1"))))
+              "file-read bytes=0 comm=MPI_COMM_WORLD size=2 cb_nodes=1")
 (expect-equal "call-hint: absent is #f" (call-hint (file-call 'file-write '("a") '()) "cb_nodes")
               #f)
 

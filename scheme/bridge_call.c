@@ -56,7 +56,10 @@ static const char *const call_fields[BRIDGE_CALL_NFIELDS + 1] = {
     [BRIDGE_CALL_TOPOLOGY] = "topology",
     [BRIDGE_CALL_INTER] = "inter?",
     [BRIDGE_CALL_REMOTE_SIZE] = "remote-size",
+    [BRIDGE_CALL_HINTS] = "hints",
 };
+_Static_assert(BRIDGE_CALL_NFIELDS <= BRIDGE_LAYOUT_MAX_FIELDS,
+               "the call record has more fields than a layout holds (bridge_scm.h)");
 bridge_layout_t bridge_call_layout = {
     .module = "compi private", .name = "<call>", .fields = call_fields, .complete = 1};
 
@@ -127,6 +130,26 @@ static SCM bc__topology(const coll_call_t *c)
     }
 }
 
+/* a file access's hints (key, value, ..., NULL) as an alist of strings */
+static SCM bc__hints(const coll_call_t *c)
+{
+    SCM alist = SCM_EOL;
+    if (c->io == NULL || c->io->hints == NULL) {
+        return alist;
+    }
+    const char *const *h = c->io->hints;
+    size_t n = 0;
+    while (h[n] != NULL && h[n + 1] != NULL) {
+        n += 2;
+    }
+    while (n > 0) {
+        n -= 2;
+        alist =
+            scm_cons(scm_cons(scm_from_utf8_string(h[n]), scm_from_utf8_string(h[n + 1])), alist);
+    }
+    return alist;
+}
+
 SCM bridge_call_record(const coll_call_t *c, int live)
 {
     const compi_datatype_t *dt = bc__datatype(c);
@@ -163,6 +186,7 @@ SCM bridge_call_record(const coll_call_t *c, int live)
         /* an intercommunicator's other group; `size' is the local group's */
         [BRIDGE_CALL_REMOTE_SIZE] =
             comm_is_inter(c->comm) ? scm_from_int(c->comm->remote_group->size) : SCM_BOOL_F,
+        [BRIDGE_CALL_HINTS] = bc__hints(c),
     };
     return bridge_make(&bridge_call_layout, values);
 }

@@ -111,10 +111,10 @@ typedef enum lowered_tag {
 } lowered_tag_t;
 
 /* the fields C reads, by name; each list ends with NULL (bridge_layout_t) */
-enum { NAT_KIND, NAT_ALGORITHM, NAT_FANOUT, NAT_SEGSIZE, NAT_ORIGIN, NAT_N };
+enum { NAT_KIND, NAT_ALGORITHM, NAT_FANOUT, NAT_SEGSIZE, NAT_RANKS, NAT_ORIGIN, NAT_N };
 static const char *const native_fields[NAT_N + 1] = {
     [NAT_KIND] = "kind",       [NAT_ALGORITHM] = "algorithm", [NAT_FANOUT] = "fanout",
-    [NAT_SEGSIZE] = "segsize", [NAT_ORIGIN] = "origin"};
+    [NAT_SEGSIZE] = "segsize", [NAT_RANKS] = "ranks",         [NAT_ORIGIN] = "origin"};
 enum { TREE_KIND, TREE_TREE, TREE_SEGSIZE, TREE_ORIGIN, TREE_N };
 static const char *const tree_fields[TREE_N + 1] = {[TREE_KIND] = "kind",
                                                     [TREE_TREE] = "tree",
@@ -248,6 +248,34 @@ static void bridge__refusal(const coll_call_t *call, const coll_params_t *p, cha
     }
 }
 
+/* a native description's #:ranks (a list of non-negative integers, (compi private)
+   checked) into ranks[BRIDGE_MAX_RANKS]: the count, or -1 with the reason in why when a
+   rank is not one of the communicator's, comes twice, or there are too many */
+#define BRIDGE_MAX_RANKS 1024
+static int bridge__ranks(SCM list, int size, int *ranks, char *why, size_t len)
+{
+    int n = 0;
+    for (; scm_is_pair(list); list = scm_cdr(list)) {
+        long r = scm_to_long(scm_car(list));
+        if (r >= size) {
+            snprintf(why, len, "#:ranks names rank %ld of a communicator of %d ranks", r, size);
+            return -1;
+        }
+        for (int i = 0; i < n; i++) {
+            if (ranks[i] == r) {
+                snprintf(why, len, "#:ranks names rank %ld twice", r);
+                return -1;
+            }
+        }
+        if (n == BRIDGE_MAX_RANKS) {
+            snprintf(why, len, "#:ranks names more than %d ranks", BRIDGE_MAX_RANKS);
+            return -1;
+        }
+        ranks[n++] = (int)r;
+    }
+    return n;
+}
+
 static compi_status_t bridge__native(bridge_build_t *b, SCM v, SCM call, coll_closure_t **c_p)
 {
     const lowered_tag_t t = LOWERED_NATIVE;
@@ -256,7 +284,14 @@ static compi_status_t bridge__native(bridge_build_t *b, SCM v, SCM call, coll_cl
     coll_params_t params = {.fanout = bridge__long(t, v, NAT_FANOUT),
                             .segsize = bridge__long(t, v, NAT_SEGSIZE)};
     SCM origin = bridge__field(t, v, NAT_ORIGIN);
+    int ranks[BRIDGE_MAX_RANKS];
 
+    params.nranks =
+        bridge__ranks(bridge__field(t, v, NAT_RANKS), b->call->comm->size, ranks, why, sizeof(why));
+    if (params.nranks < 0) {
+        return bridge__fail(b, origin, call, "%s", why);
+    }
+    params.ranks = ranks;
     bridge_scm_to_buf(bridge__field(t, v, NAT_ALGORITHM), name, sizeof(name));
     const coll_algo_t *algo = coll_algo_find(kind, name);
     if (algo == NULL) {

@@ -70,7 +70,7 @@ extern bridge_procs_t bridge_procs;
 
 /* ---- records that cross the boundary (bridge_layout.c) ------------------------------ */
 
-#define BRIDGE_LAYOUT_MAX_FIELDS 16
+#define BRIDGE_LAYOUT_MAX_FIELDS 24
 
 /* A record type of Scheme that C reads or builds, described by C: where it is defined
    and the fields C uses, by name.  bridge_layouts_check (bridge_init) fills rtd and
@@ -135,6 +135,7 @@ enum {
     BRIDGE_CALL_TOPOLOGY,
     BRIDGE_CALL_INTER,
     BRIDGE_CALL_REMOTE_SIZE,
+    BRIDGE_CALL_HINTS,
     BRIDGE_CALL_NFIELDS
 };
 extern bridge_layout_t bridge_call_layout;

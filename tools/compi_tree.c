@@ -162,6 +162,13 @@ static int is_neighbor(bridge_kind_t k)
            k == BRIDGE_KIND_NEIGHBOR_ALLTOALLW;
 }
 
+/* collective file access: blocking only (the file layer runs MPI_File_iwrite_all and
+   the split collectives as blocking calls at their start), each rank its own bytes */
+static int is_file(bridge_kind_t k)
+{
+    return k == BRIDGE_KIND_FILE_WRITE || k == BRIDGE_KIND_FILE_READ;
+}
+
 /* the kinds whose calls carry per-rank counts (and displacements, datatypes) */
 static int is_vector(bridge_kind_t k)
 {
@@ -563,18 +570,18 @@ static int run_check(const check_opts_t *o, const rte_layout_t *l, const char *o
                 add_unique(ranks, &nranks, 0);
                 add_unique(ranks, &nranks, roots[ri] >= 0 ? roots[ri] : 0);
                 add_unique(ranks, &nranks, size - 1);
-                int nbytes = kind == BRIDGE_KIND_BARRIER || o->bytes >= 0
+                int nbytes = kind == BRIDGE_KIND_BARRIER || is_file(kind) || o->bytes >= 0
                                  ? 1
                                  : (int)(sizeof(byte_range) / sizeof(byte_range[0]));
                 for (int bi = 0; bi < nbytes; bi++) {
-                    long bytes = kind == BRIDGE_KIND_BARRIER ? 0
-                                 : o->bytes >= 0             ? o->bytes
-                                                             : byte_range[bi];
+                    long bytes = kind == BRIDGE_KIND_BARRIER || is_file(kind) ? 0
+                                 : o->bytes >= 0                              ? o->bytes
+                                                                              : byte_range[bi];
                     for (int di = 0; di < (is_reduction(kind) ? nreds : 1); di++) {
                         compi_datatype_t *dt = is_reduction(kind) ? reds[di].dt : byte;
                         /* a reduction's bytes are whole elements */
                         size_t b = (size_t)bytes / dt->size * dt->size;
-                        for (int mode = 0; mode < 2; mode++) {
+                        for (int mode = 0; mode < (is_file(kind) ? 1 : 2); mode++) {
                             check_ranks_t cr = {.first = -1};
                             for (int wi = 0; wi < nranks; wi++) {
                                 coll_call_t call;
@@ -937,13 +944,17 @@ int main(int argc, char **argv)
         fail("--root '%s' is not a rank (a number from 0)", root_arg);
         goto out;
     }
-    long bytes = req.kind == BRIDGE_KIND_BARRIER ? 0 : 8;
+    long bytes = req.kind == BRIDGE_KIND_BARRIER || is_file(req.kind) ? 0 : 8;
     if (bytes_arg != NULL && (bytes = parse_count(bytes_arg, LONG_MAX)) < 0) {
         fail("--bytes '%s' is not a number of bytes", bytes_arg);
         goto out;
     }
     if (req.kind == BRIDGE_KIND_BARRIER && bytes != 0) {
         fail("--bytes: barrier moves no data (its calls have 0 bytes)");
+        goto out;
+    }
+    if (is_file(req.kind) && bytes != 0) {
+        fail("--bytes: %s calls have 0 bytes (each rank moves its own)", kind);
         goto out;
     }
     req.bytes = (unsigned long)bytes;

@@ -105,11 +105,12 @@ static compi_status_t native_start(coll_closure_t *self, const coll_call_t *call
     return coll_sched_start(s, req_p);
 }
 
-/* "bcast:binomial(fanout=3,segsize=8192)": the non-zero params the creator gave */
+/* "bcast:binomial(fanout=3,segsize=8192)": the non-zero params the creator gave; ranks
+   as "ranks=0+4+8" (the name is cut where it is full) */
 static void native_name(const coll_algo_t *algo, const coll_params_t *p, char *name, size_t len)
 {
     int n = snprintf(name, len, "%s:%s", coll_kind_name(algo->kind), algo->name);
-    if (p->fanout != 0 || p->segsize != 0) {
+    if (p->fanout != 0 || p->segsize != 0 || p->nranks > 0) {
         const char *sep = "(";
         if (p->fanout != 0 && n < (int)len) {
             n += snprintf(name + n, len - (size_t)n, "%sfanout=%ld", sep, p->fanout);
@@ -117,6 +118,13 @@ static void native_name(const coll_algo_t *algo, const coll_params_t *p, char *n
         }
         if (p->segsize != 0 && n < (int)len) {
             n += snprintf(name + n, len - (size_t)n, "%ssegsize=%ld", sep, p->segsize);
+            sep = ",";
+        }
+        if (p->nranks > 0 && n < (int)len) {
+            n += snprintf(name + n, len - (size_t)n, "%s", sep);
+        }
+        for (int i = 0; i < p->nranks && n < (int)len; i++) {
+            n += snprintf(name + n, len - (size_t)n, "%s%d", i == 0 ? "ranks=" : "+", p->ranks[i]);
         }
         if (n < (int)len) {
             snprintf(name + n, len - (size_t)n, ")");
@@ -129,12 +137,21 @@ coll_closure_t *coll_closure_native(const coll_algo_t *algo, const coll_params_t
     if (algo->fn == NULL) {
         return NULL; /* a tree algorithm: coll_closure_algo() */
     }
-    native_state_t *ns = malloc(sizeof(*ns));
+    int nranks = params != NULL && params->nranks > 0 ? params->nranks : 0;
+    /* the ranks, copied behind the state: freed with it */
+    native_state_t *ns = malloc(sizeof(*ns) + (size_t)nranks * sizeof(int));
     if (ns == NULL) {
         return NULL;
     }
     ns->params = params != NULL ? *params : (coll_params_t){0};
     ns->params.aux = NULL; /* only .prepare sets it (coll_closure_algo) */
+    ns->params.nranks = nranks;
+    ns->params.ranks = NULL;
+    if (nranks > 0) {
+        int *r = (int *)(ns + 1);
+        memcpy(r, params->ranks, (size_t)nranks * sizeof(int));
+        ns->params.ranks = r;
+    }
     ns->algo = algo;
 
     char name[96];
@@ -149,7 +166,12 @@ coll_closure_t *coll_closure_native(const coll_algo_t *algo, const coll_params_t
     h = coll_sig_long(h, algo->kind);
     h = coll_sig_str(h, algo->name);
     h = coll_sig_long(h, ns->params.fanout);
-    c->signature = coll_sig_long(h, ns->params.segsize);
+    h = coll_sig_long(h, ns->params.segsize);
+    if (nranks > 0) { /* without ranks, the signature algorithms had before ranks existed */
+        h = coll_sig_long(h, nranks);
+        h = coll_sig_ints(h, ns->params.ranks, (size_t)nranks);
+    }
+    c->signature = h;
     return c;
 }
 

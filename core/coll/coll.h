@@ -79,6 +79,29 @@ coll_run_agree_t *coll_run_agree_current(void);
 coll_run_agree_t *coll_run_agree_set(coll_run_agree_t *a);
 
 /*
+ * One rank's part of a collective file access (the file-write and file-read kinds):
+ * nsegs byte ranges of the file in increasing offset order, not overlapping, whose bytes
+ * lie packed in buf in that order.  The algorithm does the I/O on fd itself (pread,
+ * pwrite, fcntl locks), and leaves in `moved' the bytes this rank's segments moved and
+ * in `err' an errno, 0 when none: the same on every rank (the largest any rank met).
+ * `hints' are the file's collective-buffering hints as key, value, key, value, ...,
+ * NULL (creators read them with (call-hint call KEY)).
+ */
+typedef struct coll_io_seg {
+    int64_t off, len;
+} coll_io_seg_t;
+typedef struct coll_io {
+    int fd;
+    int atomic; /* MPI_File_set_atomicity: lock what it writes */
+    const coll_io_seg_t *segs;
+    size_t nsegs;
+    void *buf;                /* file-write: read from it; file-read: written */
+    const char *const *hints; /* NULL, or key/value pairs ending with NULL */
+    int64_t moved;            /* out */
+    int err;                  /* out: an errno, the same on every rank */
+} coll_io_t;
+
+/*
  * One collective invocation, as the API layer received it (after argument checks).
  * Fields a kind does not use are 0/NULL.  MPI_IN_PLACE is kept as given in sbuf (or
  * rbuf for the root of MPI_Scatter(v)), with in_place set, so algorithms can tell.
@@ -99,6 +122,7 @@ typedef struct coll_call {
     compi_op_t *op;               /* reductions, scans (sdt == rdt == the datatype) */
     size_t bytes;                 /* the key's total bytes (see coll_call_bytes) */
     const MPI_Aint *sadispls, *radispls; /* neighbor-alltoallw: displacements in bytes */
+    coll_io_t *io;                       /* file-write, file-read: the access (bytes is 0) */
 } coll_call_t;
 
 /*
@@ -108,9 +132,10 @@ typedef struct coll_call {
  * blocks; reduce-scatter-block: the block times the size; barrier and the v/w kinds
  * whose totals only the root knows (gatherv, scatterv, alltoallv, alltoallw): 0.
  * neighbor-allgather, neighbor-alltoall: one block (like allgather); the other neighbour
- * kinds: 0.  The blocks of a neighbourhood collective are numbered by the communicator's
- * topology (core/comm/topo.h): block i of the receive side comes from topo->in[i], block j
- * of the send side goes to topo->out[j].
+ * kinds: 0; file-write and file-read: 0 (each rank moves its own bytes; the file's
+ * hints, which creators read, are the same on every rank).  The blocks of a neighbourhood
+ * collective are numbered by the communicator's topology (core/comm/topo.h): block i of the receive
+ * side comes from topo->in[i], block j of the send side goes to topo->out[j].
  */
 typedef struct coll_key {
     uint32_t kind;
@@ -177,7 +202,10 @@ void coll_closure_release(coll_closure_t *c);
 /* Parameters a creator may give a native algorithm; 0 means "the algorithm's default". */
 typedef struct coll_params {
     long fanout;  /* k of k-ary trees, radix of Bruck-like algorithms */
-    long segsize; /* bytes per pipeline segment (chain, pipelined binomial) */
+    long segsize; /* bytes per pipeline segment (chain, pipelined binomial; two-phase I/O:
+                     the collective buffer of each aggregator) */
+    const int *ranks; /* [nranks] ranks with a role (two-phase I/O: its aggregators) */
+    int nranks;
     void *aux;    /* what the algorithm's .prepare made at the miss (creators never set it) */
 } coll_params_t;
 
@@ -186,6 +214,7 @@ typedef struct coll_params {
 typedef enum coll_param_flag {
     COLL_PARAM_FANOUT = 1 << 0,
     COLL_PARAM_SEGSIZE = 1 << 1,
+    COLL_PARAM_RANKS = 1 << 2,
 } coll_param_flag_t;
 
 /* "fanout segsize": the names of the fields in `params` (COLL_PARAM_*), for people */

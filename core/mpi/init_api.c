@@ -19,6 +19,7 @@
 #include "core/runtime/params.h"
 #include "core/op/op.h"
 #include "core/mpi/win_state.h"
+#include "core/mpi/file_args.h"
 #include "core/pml/pml.h"
 #include "core/runtime/rte.h"
 #include "topologies/facts.h"
@@ -366,6 +367,7 @@ static void lib_stop(void)
         compi_log_error("MPI_Finalize: %s", err);
     }
     mpi_win_finalize();
+    mpi_file_finalize();
     tramp_finalize();
     comm_finalize();
     pml_finalize();
@@ -480,8 +482,8 @@ int PMPI_Get_library_version(char *version, int *resultlen)
     }
     snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
              "compi %s (MPI %d.%d with MPI-4 large counts, sessions, MPI_Isendrecv, "
-             "MPI_Comm_idup and partitioned communication; one-sided communication on one "
-             "host; collectives configured at run time in Scheme)",
+             "MPI_Comm_idup and partitioned communication; MPI-IO; one-sided communication "
+             "on one host; collectives configured at run time in Scheme)",
              COMPI_VERSION_STRING, MPI_VERSION, MPI_SUBVERSION);
     *resultlen = (int)strlen(version);
     return MPI_SUCCESS;

@@ -36,7 +36,9 @@
             default-alltoallw default-reduce-scatter default-reduce-scatter-block
             default-scan default-exscan nonblocking-choice inter-choice
             default-neighbor-allgather default-neighbor-allgatherv
-            default-neighbor-alltoall default-neighbor-alltoallv default-neighbor-alltoallw))
+            default-neighbor-alltoall default-neighbor-alltoallv default-neighbor-alltoallw
+            default-file-write default-file-read file-access-choice default-aggregators
+            parse-cb-config-list))
 
 (define KiB 1024)
 (define MiB (* 1024 1024))
@@ -77,7 +79,9 @@
     ((neighbor-allgatherv) (native 'neighbor-allgatherv 'linear))
     ((neighbor-alltoall) (native 'neighbor-alltoall 'linear))
     ((neighbor-alltoallv) (native 'neighbor-alltoallv 'linear))
-    ((neighbor-alltoallw) (native 'neighbor-alltoallw 'linear))))
+    ((neighbor-alltoallw) (native 'neighbor-alltoallw 'linear))
+    ;; never asked: the file layer runs its nonblocking and split collectives blocking
+    ((file-write file-read) (file-access-choice call (default-aggregators call)))))
 
 ;;; ---- one host: the shared-memory algorithms -----------------------------------------
 
@@ -305,6 +309,130 @@
 (define (default-neighbor-alltoall call next) (native 'neighbor-alltoall 'linear))
 (define (default-neighbor-alltoallv call next) (native 'neighbor-alltoallv 'linear))
 (define (default-neighbor-alltoallw call next) (native 'neighbor-alltoallw 'linear))
+
+;;; ---- collective file access ------------------------------------------------------------
+
+;; MPI_File_write_all, read_all and the other collective data accesses (the kinds
+;; file-write and file-read; call-bytes is 0: each rank moves its own bytes).  The
+;; choice follows ROMIO's hints as an MPICH user sets them in MPI_File_open's info
+;; ((call-hint call KEY), strings; they must be the same on every rank):
+;;
+;;   romio_cb_write / romio_cb_read   enable: two-phase always; disable: each rank its
+;;                                    own segments ('direct); automatic (the default):
+;;                                    two-phase when the ranks' ranges interleave, which
+;;                                    the algorithm sees at run time
+;;                                    ('two-phase-if-interleaved)
+;;   cb_buffer_size                   bytes each aggregator moves per round (#:segsize;
+;;                                    16 MiB)
+;;   cb_config_list                   aggregators per host: "*:1" (the default), "*:2",
+;;                                    "node7:2,*:1", "*:*" (every rank)
+;;   cb_nodes                         at most this many aggregators (taken round-robin
+;;                                    over the hosts); on one host with no
+;;                                    cb_config_list, this many
+;;
+;; so by default one rank per host (the lowest) aggregates: file data crosses between
+;; hosts once, and each host's file requests are few and large.  A config that knows
+;; the network better chooses the aggregators from a topology description
+;; (install-file-aggregators! of (compi hierarchy): one per cluster of by-subnets) and
+;; hands them to file-access-choice.
+(define (cb-mode call)
+  (let ((h (call-hint call (if (eq? (call-kind call) 'file-write) "romio_cb_write" "romio_cb_read"))))
+    (cond ((not h) 'automatic)
+          ((string-ci=? h "enable") 'enable)
+          ((string-ci=? h "disable") 'disable)
+          (else 'automatic))))
+
+(define (hint-number call key default)
+  (let* ((h (call-hint call key)) (n (and h (string->number h))))
+    (if (and (exact-integer? n) (> n 0)) n default)))
+
+;; The description for a file access with AGGREGATORS (a list of ranks) and the hints.
+(define (file-access-choice call aggregators)
+  (let ((kind (call-kind call)) (cb (hint-number call "cb_buffer_size" (* 16 MiB))))
+    (case (cb-mode call)
+      ((disable) (native kind 'direct))
+      ((enable) (native kind 'two-phase #:segsize cb #:ranks aggregators))
+      (else (native kind 'two-phase-if-interleaved #:segsize cb #:ranks aggregators)))))
+
+;; The ranks of each host, in order of the hosts' lowest ranks: ((0 2) (1 3)); one host
+;; when the call has no rank facts (a tool's make-call without RANKS).
+;; call-ranks inside the library; under guile alone, the ranks a make-call was given
+(define (rank-facts call)
+  (let ((v (module-variable (resolve-module '(compi)) 'call-ranks)))
+    (if (and v (variable-bound? v))
+        (false-if-exception ((variable-ref v) call))
+        (let ((r ((record-accessor (record-type-descriptor call) 'ranks) call)))
+          (and (vector? r) r)))))
+
+(define (host-groups call)
+  (let ((ranks (rank-facts call)))
+    (if (not ranks)
+        (list (iota (call-size call)))
+        (let loop ((i 0) (hosts '()))
+          (if (= i (vector-length ranks))
+              (reverse (map (lambda (h) (reverse (cdr h))) hosts))
+              (let* ((host (rank-host (vector-ref ranks i))) (h (assoc host hosts)))
+                (if h
+                    (begin (set-cdr! h (cons i (cdr h))) (loop (+ i 1) hosts))
+                    (loop (+ i 1) (cons (list host i) hosts)))))))))
+
+;; "node7:2,*:1" -> (("node7" . 2) ("*" . 1)); "*:*" -> (("*" . *)); #f when malformed
+(define (parse-cb-config-list s)
+  (let ((entries (map (lambda (e) (string-split e #\:)) (string-split s #\,))))
+    (and (and-map (lambda (e)
+                    (and (= (length e) 2) (not (string-null? (car e)))
+                         (or (string=? (cadr e) "*")
+                             (let ((n (string->number (cadr e))))
+                               (and (exact-integer? n) (>= n 0))))))
+                  entries)
+         (map (lambda (e)
+                (cons (car e) (if (string=? (cadr e) "*") '* (string->number (cadr e)))))
+              entries))))
+
+;; the host name of a group of host-groups (#f without facts), for cb_config_list
+(define (group-host call group)
+  (let ((ranks (rank-facts call)))
+    (and ranks (rank-host (vector-ref ranks (car group))))))
+
+;; Round-robin over GROUPS (lists of ranks, each taking at most its count of COUNTS):
+;; the first rank of each group, then the second, ...; at most LIMIT (#f: all).
+(define (round-robin groups counts limit)
+  (let loop ((j 0) (out '()))
+    (let ((picked (let pick ((gs groups) (ns counts))
+                    (cond ((null? gs) '())
+                          ((< j (min (car ns) (length (car gs))))
+                           (cons (list-ref (car gs) j) (pick (cdr gs) (cdr ns))))
+                          (else (pick (cdr gs) (cdr ns)))))))
+      (if (or (null? picked) (and limit (>= (length out) limit)))
+          (let ((all (reverse out)))
+            (sort (if (and limit (> (length all) limit)) (list-head all limit) all) <))
+          (loop (+ j 1) (append (reverse picked) out))))))
+
+;; The default aggregators: cb_config_list's count per host ("*:1" when absent), at
+;; most cb_nodes of them; with cb_nodes and no cb_config_list, cb_nodes spread over the
+;; hosts.  Never none: rank 0 when the list names no rank.
+(define (default-aggregators call)
+  (let* ((groups (host-groups call))
+         (p (call-size call))
+         (nodes (let ((n (hint-number call "cb_nodes" #f))) (and n (min n p))))
+         (cfg (let ((h (call-hint call "cb_config_list"))) (and h (parse-cb-config-list h))))
+         (count-of (lambda (g)
+                     (let* ((host (group-host call g))
+                            (e (or (and host (assoc host cfg)) (assoc "*" cfg))))
+                       (cond ((not e) 0)
+                             ((eq? (cdr e) '*) (length g))
+                             (else (cdr e))))))
+         (counts (cond (cfg (map count-of groups))
+                       (nodes (map length groups))
+                       (else (map (const 1) groups))))
+         (aggs (round-robin groups counts nodes)))
+    (if (null? aggs) '(0) aggs)))
+
+(define (default-file-write call next)
+  (file-access-choice call (default-aggregators call)))
+
+(define (default-file-read call next)
+  (file-access-choice call (default-aggregators call)))
 
 ;;; ---- installing ------------------------------------------------------------------------
 

@@ -29,12 +29,20 @@
 ;;; allreduce-exchange-creator serves allreduce only and passes the rest to `next', as
 ;;; well as non-commutative ops unless the groups are contiguous rank ranges whose local
 ;;; trees combine in rank order (exchange-ordered?): then group order is rank order.
+;;;
+;;; Collective file access (MPI_File_write_all, read_all, ...) chooses its aggregators
+;;; from a topology the same way: one per cluster, so the file's data crosses the
+;;; wide-area link once (the defaults take one per host):
+;;;
+;;;   (install-file-aggregators! clusters)              ; file-write and file-read
+;;;   (file-aggregator-creator clusters #:per-group 2)  ; a creator, to install by hand
 
 (define-module (compi hierarchy)
   #:use-module (compi)
   #:use-module (compi private)
   #:use-module (compi trees)
   #:use-module (compi topology)
+  #:use-module ((compi defaults) #:select (file-access-choice))
   #:export (tree-kinds
             hierarchical-creator
             magpie-creator
@@ -43,7 +51,10 @@
             exchange-closure
             exchange-ordered?
             allreduce-exchange-creator
-            install-allreduce-exchange!))
+            install-allreduce-exchange!
+            topology-aggregators
+            file-aggregator-creator
+            install-file-aggregators!))
 
 ;; the kinds the tree executors run (core/coll/tree_exec_*.c)
 (define tree-kinds '(barrier bcast reduce allreduce gather scatter allgather))
@@ -227,3 +238,37 @@
   (install-creator! 'allreduce
                     (allreduce-exchange-creator topology #:shapes shapes
                                                 #:coordinator coordinator #:segsize segsize)))
+;;; ---- collective file access -------------------------------------------------------------
+
+;; The PER-GROUP lowest ranks of each top-level group of GROUPS (as topology-groups
+;; returns them), ascending: the aggregators of two-phase I/O.
+(define (topology-aggregators groups per-group)
+  (let ((tops (if (= (groups-depth groups) 0) (list groups) groups)))
+    (sort (apply append
+                 (map (lambda (g)
+                        (let ((ms (sort (group-ranks g) <)))
+                          (list-head ms (min per-group (length ms)))))
+                      tops))
+          <)))
+
+;; Serves file-write and file-read with the aggregators TOPOLOGY gives
+;; (topology-aggregators), the rest from the hints as the defaults do
+;; (file-access-choice of (compi defaults): romio_cb_write / romio_cb_read,
+;; cb_buffer_size); passes every other kind to `next'.  #:ranks as for
+;; hierarchical-creator.
+(define* (file-aggregator-creator topology #:key (per-group 1) (ranks library-call-ranks))
+  (check-topology 'file-aggregator-creator topology)
+  (unless (and (exact-integer? per-group) (> per-group 0))
+    (scm-error 'wrong-type-arg 'file-aggregator-creator
+               "#:per-group must be a positive integer, got: ~S" (list per-group) (list per-group)))
+  (let ((groups-of (grouper topology ranks)))
+    (define (file-aggregators call next)
+      (if (memq (call-kind call) '(file-write file-read))
+          (file-access-choice call (topology-aggregators (groups-of call) per-group))
+          (next call)))
+    file-aggregators))
+
+(define* (install-file-aggregators! topology #:key (per-group 1))
+  (let ((creator (file-aggregator-creator topology #:per-group per-group)))
+    (install-creator! 'file-write creator)
+    (install-creator! 'file-read creator)))

@@ -21,3 +21,7 @@
 ;; barrier, bcast, reduce, allreduce, gather, scatter and allgather; the other kinds
 ;; keep the defaults
 (install-magpie! clusters)
+
+;; collective file access (MPI_File_write_all, read_all, ...): one aggregator per cluster,
+;; so the file's data crosses the WAN once; ROMIO's hints still set the buffer and mode
+(install-file-aggregators! clusters)

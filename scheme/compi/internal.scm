@@ -413,7 +413,7 @@
 ;; the fields by name and checks at start-up that they are there (bridge_layout.c), and
 ;; dispatches on the type.  KIND is the index in collective-kinds (coll_kind_t), ORIGIN
 ;; "creator NAME (...) returned DESC".
-;;   native     the algorithm's name (a string), fanout, segsize
+;;   native     the algorithm's name (a string), fanout, segsize, ranks (a list)
 ;;   tree       the tree of (compi trees) as the creator gave it: C validates it for the
 ;;              call (topo_tree_validate, coll_tree_check_call), once
 ;;   exchange   the groups (lists of ranks) and their trees (one per group, over its
@@ -424,7 +424,7 @@
 ;;   schedule   C asks schedule-steps for the steps, with the call's count in elements,
 ;;              which only C knows (scheme/bridge_sched.c)
 (define <lowered-native>
-  (make-record-type 'lowered-native '(kind algorithm fanout segsize origin)))
+  (make-record-type 'lowered-native '(kind algorithm fanout segsize ranks origin)))
 (define <lowered-tree> (make-record-type 'lowered-tree '(kind tree segsize origin)))
 (define <lowered-exchange>
   (make-record-type 'lowered-exchange '(kind groups trees segsize origin)))
@@ -456,7 +456,8 @@
     (define (get f) ((record-accessor rtd f) x))
     (cond
      ((eq? rtd <lowered-native>)
-      (vector 'native (get 'kind) (get 'algorithm) (get 'fanout) (get 'segsize) (get 'origin)))
+      (vector 'native (get 'kind) (get 'algorithm) (get 'fanout) (get 'segsize) (get 'ranks)
+              (get 'origin)))
      ((eq? rtd <lowered-tree>)
       (unless (tree? (get 'tree))
         ;; the words of bridge_closure.c, which never sees this view
@@ -510,7 +511,7 @@
      ((native? desc)
       ((record-constructor <lowered-native>) (kind-number (native-kind desc))
        (symbol->string (native-algorithm desc)) (native-fanout desc) (native-segsize desc)
-       origin))
+       (native-ranks desc) origin))
      ((tree-closure? desc)
       ((record-constructor <lowered-tree>) (kind-number (tree-closure-kind desc))
        (tree-closure-tree desc) (tree-closure-segsize desc) origin))

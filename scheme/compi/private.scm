@@ -10,6 +10,7 @@
 ;;; latest-installed first.  A closure description is one of
 ;;;
 ;;;   (native KIND ALGO #:fanout K #:segsize N)   a native algorithm, run in C
+;;;           (#:ranks (R ...): ranks with a role: two-phase I/O's aggregators)
 ;;;   (tree-closure KIND TREE #:segsize N)        a tree of (compi trees), run in C
 ;;;   (exchange-closure GROUPS ...)               allreduce: groups reduce locally, their
 ;;;                                               coordinators exchange all-to-all, in C
@@ -57,6 +58,7 @@
             native-algorithm
             native-fanout
             native-segsize
+            native-ranks
             tree-closure-kind
             tree-closure-tree
             tree-closure-segsize
@@ -111,6 +113,8 @@
   call-topology
   call-inter?
   call-remote-size
+  call-hints
+  call-hint
   call->string
   ;; rank facts ((call-ranks CALL) is a primitive of scheme/bridge_facts.c)
   make-rank
@@ -372,10 +376,12 @@
 ;; the local group, `remote-size' the other group's size (#f on an intracommunicator), and
 ;; `root' is #f on the root's group (MPI_ROOT and MPI_PROC_NULL share one key) or the
 ;; root's rank in the other group.  Only (native KIND 'inter) serves such a call.
+;; `hints' are a file access's hints (file-write, file-read: MPI_File_open's and
+;; set_info's info, the collective-buffering keys), an alist of strings; '() otherwise.
 (define <call>
   (make-record-type 'call
                     '(kind size rank root bytes datatype op commutative? comm handle keep
-                      ranks mode topology inter? remote-size)
+                      ranks mode topology inter? remote-size hints)
                     (lambda (call port)
                       (display "#<call " port)
                       (display (call->string call) port)
@@ -395,6 +401,11 @@
 (define call-topology (record-accessor <call> 'topology))
 (define call-inter? (record-accessor <call> 'inter?))
 (define call-remote-size (record-accessor <call> 'remote-size))
+(define call-hints (record-accessor <call> 'hints))
+;; (call-hint call "cb_nodes") -> "2", or #f when the file has no such hint
+(define (call-hint call key)
+  (let ((h (assoc key (call-hints call))))
+    (and h (cdr h))))
 
 (define call-modes '(blocking nonblocking persistent))
 
@@ -402,14 +413,24 @@
 ;; buffers, so Scheme closures cannot run on it.  RANKS, optional, is a vector of SIZE
 ;; rank records (make-rank) that call-ranks returns, or #f; MODE, optional after it, is
 ;; blocking (the default), nonblocking or persistent; TOPOLOGY, optional after that, what
-;; call-topology returns: cart, graph, dist-graph or #f (the default).
+;; call-topology returns: cart, graph, dist-graph or #f (the default); HINTS, optional
+;; after that, what call-hints returns: an alist of strings (("cb_nodes" . "2")).
 (define (make-call kind size rank root bytes datatype op commutative? comm . rest)
   (kind-index 'make-call kind)
   (let ((ranks (if (pair? rest) (car rest) #f))
         (mode (if (and (pair? rest) (pair? (cdr rest))) (cadr rest) 'blocking))
         (topology (if (and (pair? rest) (pair? (cdr rest)) (pair? (cddr rest)))
                       (caddr rest)
-                      #f)))
+                      #f))
+        (hints (if (and (pair? rest) (pair? (cdr rest)) (pair? (cddr rest))
+                        (pair? (cdddr rest)))
+                   (cadddr rest)
+                   '())))
+    (unless (and (list? hints)
+                 (and-map (lambda (h) (and (pair? h) (string? (car h)) (string? (cdr h)))) hints))
+      (scm-error 'wrong-type-arg 'make-call
+                 "HINTS must be an alist of strings ((\"cb_nodes\" . \"2\") ...), got: ~S"
+                 (list hints) (list hints)))
     (unless (memq mode call-modes)
       (scm-error 'wrong-type-arg 'make-call "MODE must be one of ~S, got: ~S"
                  (list call-modes mode) (list mode)))
@@ -425,7 +446,7 @@
                  "RANKS must be a vector of ~A rank records (make-rank), got: ~S"
                  (list size ranks) (list ranks)))
     (%make-call-record kind size rank root bytes datatype op commutative? comm #f '()
-                       ranks mode topology #f #f)))
+                       ranks mode topology #f #f hints)))
 
 ;; Rank facts (docs/scheme-api.md, "Rank facts"): what each rank published at MPI_Init.
 ;; PLACE is (package numa core l3), hwloc logical indices (l3: of the L3 cache, #f when
@@ -481,7 +502,9 @@
        "")
    (if (call-topology call)
        (simple-format #f " topology=~A" (call-topology call))
-       "")))
+       "")
+   (apply string-append
+          (map (lambda (h) (simple-format #f " ~A=~A" (car h) (cdr h))) (call-hints call)))))
 
 ;; Buffers and requests of Scheme closures (docs/scheme-api.md, "Scheme closures"): the
 ;; C primitives of scheme/bridge_call.c make and read them.  A buffer is an address, the
@@ -517,13 +540,14 @@
   (display (description->string desc) port))
 
 (define <native>
-  (make-record-type 'native '(kind algorithm fanout segsize origin) print-description))
+  (make-record-type 'native '(kind algorithm fanout segsize ranks origin) print-description))
 (define make-native (record-constructor <native>))
 (define native? (record-predicate <native>))
 (define native-kind (record-accessor <native> 'kind))
 (define native-algorithm (record-accessor <native> 'algorithm))
 (define native-fanout (record-accessor <native> 'fanout))
 (define native-segsize (record-accessor <native> 'segsize))
+(define native-ranks (record-accessor <native> 'ranks))
 
 (define <tree-closure>
   (make-record-type 'tree-closure '(kind tree segsize origin) print-description))
@@ -622,6 +646,8 @@
                        (string-append " #:fanout " (number->string (native-fanout desc))) "")
                    (if (> (native-segsize desc) 0)
                        (string-append " #:segsize " (number->string (native-segsize desc))) "")
+                   (if (pair? (native-ranks desc))
+                       (simple-format #f " #:ranks '~S" (native-ranks desc)) "")
                    ")"))
    ((tree-closure? desc)
     (string-append "(tree-closure " (symbol->string (tree-closure-kind desc)) " TREE"
@@ -655,13 +681,19 @@
 ;; (native 'bcast 'binomial), (native 'bcast 'chain #:segsize 8192): a native algorithm
 ;; of core/coll (compi_info --algorithms lists them, `native-algorithms' too).  Whether
 ;; the algorithm exists and can serve the call is checked when the closure is built.
-(define* (native kind algorithm #:key fanout segsize)
+;; #:ranks, a list of ranks of the call's communicator, gives some ranks a role (the
+;; aggregators of (native 'file-write 'two-phase)); C checks them against the call.
+(define* (native kind algorithm #:key fanout segsize ranks)
   (kind-index 'native kind)
   (unless (symbol? algorithm)
     (scm-error 'wrong-type-arg 'native "the algorithm must be a symbol such as 'binomial, got: ~S"
                (list algorithm) (list algorithm)))
+  (unless (or (not ranks)
+              (and (list? ranks) (and-map (lambda (r) (and (exact-integer? r) (>= r 0))) ranks)))
+    (scm-error 'wrong-type-arg 'native "#:ranks must be a list of ranks (non-negative integers), got: ~S"
+               (list ranks) (list ranks)))
   (make-native kind algorithm (non-negative-integer 'native "#:fanout" fanout)
-               (non-negative-integer 'native "#:segsize" segsize) #f))
+               (non-negative-integer 'native "#:segsize" segsize) (or ranks '()) #f))
 
 ;; (tree-closure 'bcast (binomial-tree size root)): runs any tree of (compi trees) with
 ;; the native tree executors (barrier, bcast, reduce, allreduce, gather, scatter,

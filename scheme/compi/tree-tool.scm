@@ -101,15 +101,19 @@
 
 (define (kind-name i) (list-ref collective-kinds i))
 
-(define (params-text fanout segsize)
+(define* (params-text fanout segsize #:optional (ranks '()))
   (string-append (if (> fanout 0) (simple-format #f " fanout=~A" fanout) "")
-                 (if (> segsize 0) (simple-format #f " segsize=~A" segsize) "")))
+                 (if (> segsize 0) (simple-format #f " segsize=~A" segsize) "")
+                 (if (pair? ranks)
+                     (string-append " ranks=" (string-join (map number->string ranks) "+"))
+                     "")))
 
 ;; "profiling(tree bcast segsize=65536)", "native allreduce ring", "scheme procedure f"
 (define (closure-text v)
   (case (lowered-tag v)
     ((native) (string-append "native " (symbol->string (kind-name (vector-ref v 1))) " "
-                             (vector-ref v 2) (params-text (vector-ref v 3) (vector-ref v 4))))
+                             (vector-ref v 2)
+                             (params-text (vector-ref v 3) (vector-ref v 4) (vector-ref v 5))))
     ((tree) (string-append "tree " (symbol->string (kind-name (vector-ref v 1)))
                            (params-text 0 (vector-ref v 6))))
     ((scheme) (string-append "scheme procedure " (vector-ref v 3)))

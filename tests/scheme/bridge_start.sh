@@ -69,7 +69,7 @@ cp "$mods/compi/private.scm" "$TMP/private.scm"
 sed 's/comm handle keep$/comm handle kept/' "$TMP/private.scm" >"$mods/compi/private.scm"
 contract "a call record without a field C reads stops bridge_init, naming it" 1 \
     "do not match this library: record <call> of (compi private) has no field keep, which C reads"
-sed -e 's/ranks mode topology inter? remote-size)/ranks mode topology inter remote-size)/' \
+sed -e 's/ranks mode topology inter? remote-size hints)/ranks mode topology inter remote-size hints)/' \
     -e "s/(record-accessor <call> 'inter?)/(record-accessor <call> 'inter)/" \
     "$TMP/private.scm" >"$mods/compi/private.scm"
 contract "a call record without the intercommunicator field stops bridge_init, naming it" 1 \

@@ -13,7 +13,8 @@ RUN_PROG=$PROBE RUN_TIMEOUT=20
 
 KINDS="barrier bcast reduce allreduce gather gatherv scatter scatterv allgather allgatherv
 alltoall alltoallv alltoallw reduce-scatter reduce-scatter-block scan exscan
-neighbor-allgather neighbor-allgatherv neighbor-alltoall neighbor-alltoallv neighbor-alltoallw"
+neighbor-allgather neighbor-allgatherv neighbor-alltoall neighbor-alltoallv neighbor-alltoallw
+file-write file-read"
 REDUCTIONS="reduce allreduce reduce-scatter reduce-scatter-block scan exscan"
 
 # expect_closure DESC TEXT ARGS...: the probe succeeds and prints TEXT
@@ -55,7 +56,7 @@ for k in $KINDS; do
     done
 done
 run $args
-if [ "$rc" -eq 0 ] && [ "$(grep -c '^closure: ' "$TMP/out")" -eq $((22 * 9 * 6)) ]; then
+if [ "$rc" -eq 0 ] && [ "$(grep -c '^closure: ' "$TMP/out")" -eq $((24 * 9 * 6)) ]; then
     ok "the defaults answer every kind, size and message size"
 else
     not_ok "the defaults answer every kind, size and message size"
@@ -77,7 +78,7 @@ else
     show
 fi
 run -c
-if [ "$rc" -eq 0 ] && [ "$(grep -c '^  default-' "$TMP/out")" -eq 22 ]; then
+if [ "$rc" -eq 0 ] && [ "$(grep -c '^  default-' "$TMP/out")" -eq 24 ]; then
     ok "one default creator per kind, installed with no config"
 else
     not_ok "one default creator per kind, installed with no config"

@@ -78,7 +78,7 @@ like_library() {
     fi
 }
 
-echo "1..66"
+echo "1..68"
 
 # ---- golden outputs --------------------------------------------------------------------
 # the CoMPI paper's three clusters: across the WAN once per cluster, then inside
@@ -107,6 +107,9 @@ golden exchange-allreduce-three.dot --config examples/configs/exchange.scm --op 
     --layout $THREE --format dot
 golden magpie-allgather.txt --config $MAGPIE --op allgather --layout $THREE
 golden defaults-barrier.txt --op barrier --layout a:3,b:2
+# collective file access: one aggregator per host by default, one per cluster with MagPIe's
+golden defaults-file-write.txt --op file-write --layout a:3,b:2
+golden magpie-file-read.txt --config $MAGPIE --op file-read --layout $THREE
 golden scheme-allreduce.txt --config examples/allreduce.scm --op allreduce --layout a:4
 golden scheme-allreduce.dot --config examples/allreduce.scm --op allreduce --layout a:4 \
     --format dot
@@ -159,7 +162,7 @@ error "a layout the config's topology does not fit names the rank" \
 error "unknown kind" "--op 'broadcast' is not a collective kind" --op broadcast --layout a:2
 # the list of kinds is the bridge's, first to last
 error "the kinds an unknown --op lists are the bridge's" \
-    "(barrier, bcast, reduce, allreduce, gather, gatherv, scatter, scatterv, allgather, allgatherv, alltoall, alltoallv, alltoallw, reduce-scatter, reduce-scatter-block, scan, exscan, neighbor-allgather, neighbor-allgatherv, neighbor-alltoall, neighbor-alltoallv, neighbor-alltoallw)" \
+    "(barrier, bcast, reduce, allreduce, gather, gatherv, scatter, scatterv, allgather, allgatherv, alltoall, alltoallv, alltoallw, reduce-scatter, reduce-scatter-block, scan, exscan, neighbor-allgather, neighbor-allgatherv, neighbor-alltoall, neighbor-alltoallv, neighbor-alltoallw, file-write, file-read)" \
     --op bcst --layout a:2
 error "--np and --layout together" "--np and --layout: give one" --op bcast --np 4 --layout a:4
 error "a datatype that is not predefined" "--datatype 'MPI_NOPE' is not a predefined MPI datatype" \
@@ -253,7 +256,7 @@ else
     show 30 10
 fi
 run --check --op all --config $HIER --layout $THREE
-if [ "$rc" -eq 0 ] && grep -q '^compi-tree --check: [0-9]* calls of 22 kinds on communicators of 1 to 12 ranks: all built$' "$TMP/out"; then
+if [ "$rc" -eq 0 ] && grep -q '^compi-tree --check: [0-9]* calls of 24 kinds on communicators of 1 to 12 ranks: all built$' "$TMP/out"; then
     ok "--check --op all: every kind of the hierarchical config on its layout and smaller"
 else
     not_ok "--check --op all"

@@ -34,8 +34,10 @@ const coll_algo_t *coll_algo_find(coll_kind_t kind, const char *name)
 
 const char *coll_param_names(unsigned params)
 {
-    static const char *const names[] = {"", "fanout", "segsize", "fanout segsize"};
-    COMPI_STATIC_ASSERT(COLL_PARAM_FANOUT == 1 && COLL_PARAM_SEGSIZE == 2,
+    static const char *const names[] = {
+        "",      "fanout",       "segsize",       "fanout segsize",
+        "ranks", "fanout ranks", "segsize ranks", "fanout segsize ranks"};
+    COMPI_STATIC_ASSERT(COLL_PARAM_FANOUT == 1 && COLL_PARAM_SEGSIZE == 2 && COLL_PARAM_RANKS == 4,
                         "names[] is indexed by the COLL_PARAM_* bits");
-    return names[params & (COLL_PARAM_FANOUT | COLL_PARAM_SEGSIZE)];
+    return names[params & (COLL_PARAM_FANOUT | COLL_PARAM_SEGSIZE | COLL_PARAM_RANKS)];
 }

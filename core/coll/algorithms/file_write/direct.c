@@ -1,0 +1,32 @@
+/*
+ * file_write/direct.c -- collective file access without collective buffering (file-write
+ * and file-read; ROMIO's romio_cb_write=disable): each rank reads or writes its own
+ * segments with one pread or pwrite each (under an fcntl lock of its range in atomic
+ * mode), then the ranks agree on the error so that every rank returns the same.
+ *
+ * Cost (a rank with k segments of n bytes in all): k file requests and n bytes of I/O,
+ * no exchange; one allreduce of an int at the end.  The choice when each rank's part is
+ * a few large blocks of its own; many small interleaved records are what two-phase
+ * (two_phase.c) turns into large requests.
+ */
+#include "core/coll/phases/file_io.h"
+
+static compi_status_t coll_file_direct_fn(coll_closure_t *self, const coll_call_t *call)
+{
+    (void)self;
+    return coll_file_direct(call);
+}
+
+const coll_algo_t coll_algo_file_write_direct = {
+    .name = "direct",
+    .kind = COLL_FILE_WRITE,
+    .fn = coll_file_direct_fn,
+    .help = "each rank writes its own segments (no collective buffering)",
+};
+
+const coll_algo_t coll_algo_file_read_direct = {
+    .name = "direct",
+    .kind = COLL_FILE_READ,
+    .fn = coll_file_direct_fn,
+    .help = "each rank reads its own segments (no collective buffering)",
+};

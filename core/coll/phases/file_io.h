@@ -1,0 +1,44 @@
+/*
+ * file_io.h -- the POSIX side of the collective file algorithms (file-write, file-read:
+ * algorithms/file_write/): whole transfers with pread/pwrite, byte-range locks, where a
+ * rank's segments fall in a range of the file, and the end of every such collective, an
+ * agreement on the error.
+ *
+ * Ownership: every buffer belongs to the caller.
+ */
+#ifndef COMPI_COLL_FILE_IO_H
+#define COMPI_COLL_FILE_IO_H
+
+#include "core/coll/coll.h"
+
+#include <stdint.h>
+
+/* len bytes at off; 0 or an errno.  A read stops at the end of the file: *got_p (may be
+   NULL) gets the bytes read, and the rest of buf is left as it was. */
+int coll_file_pwrite(int fd, const void *buf, int64_t len, int64_t off);
+int coll_file_pread(int fd, void *buf, int64_t len, int64_t off, int64_t *got_p);
+
+/* an fcntl lock of [off, off + len), waiting for it: F_WRLCK or F_RDLCK; 0 or an errno.
+   A file system that has no locks (ENOLCK, EOPNOTSUPP) counts as locked. */
+int coll_file_lock(int fd, int type, int64_t off, int64_t len);
+void coll_file_unlock(int fd, int64_t off, int64_t len);
+
+/* Where segs[0 .. n) (sorted, not overlapping, packed in that order) meet [lo, hi): the
+   packed bytes [*start_p, *start_p + return) hold them (one run: segments are packed in
+   file order), and [*first_p, *end_p) are the segments that meet it. */
+int64_t coll_file_span(const coll_io_seg_t *segs, size_t n, const int64_t *packed, int64_t lo,
+                       int64_t hi, int64_t *start_p, size_t *first_p, size_t *end_p);
+
+/* packed[i]: where segment i starts in the packed buffer; packed[n]: the total */
+void coll_file_packed(const coll_io_seg_t *segs, size_t n, int64_t *packed);
+
+/* The end of a collective file access: every rank of comm learns the largest errno any
+   rank met (0: none), on the kind's tag; returns it (or the agreement's own failure as
+   EIO). */
+int coll_file_agree(const coll_call_t *call, int err);
+
+/* Each rank reads or writes its own segments (the direct path, and two-phase's when the
+   ranks' accesses do not interleave); io->moved and io->err set, err agreed. */
+compi_status_t coll_file_direct(const coll_call_t *call);
+
+#endif

@@ -1,0 +1,175 @@
+/*
+ * twophase.c -- collective file access (core/io/io_coll.h) as a collective of the file's
+ * communicator: MPI_File_write_all, read_all, the _at_all, split and nonblocking forms
+ * reach compi_io_coll_write / _read, which describe the access as a call of kind
+ * file-write or file-read (coll_io_t: the rank's segments, its packed buffer, the
+ * descriptor, the atomic flag and the collective-buffering hints) and run it through
+ * the trampolines of fh->comm, like every collective:
+ *
+ *   MPI_File_write_all -> file layer: segments of the view, packed buffer
+ *     -> compi_io_coll_write -> tramp_run(call: kind file-write, comm fh->comm)
+ *          hit: the cached closure; miss: the creators ((compi defaults):
+ *          default-file-write reads the hints, picks the aggregators, answers
+ *          (native 'file-write 'two-phase ...) or 'direct; a config may choose)
+ *     -> core/coll/algorithms/file_write/two_phase.c: the exchange and the I/O
+ *
+ * The key is the kind alone (bytes 0: each rank moves its own bytes), so one closure
+ * per kind serves every access of a file while its hints stay the same.  The hints are
+ * read at each access and kept in fh->coll_state; when they change (MPI_File_set_info,
+ * set_view: collective, so every rank sees the change at the same access) the
+ * communicator's cache is dropped and the next access asks the creators again.  They
+ * must be the same on every rank (as MPI_File_open's info normally is): ranks whose
+ * hints differ choose different closures, and the access fails on every rank with the
+ * agreement's message.
+ *
+ * Errors: the algorithm agrees on an errno over fh->comm, mapped here to one MPI error
+ * class, so every rank returns the same.  A failure of the trampolines (a creator's
+ * error) is MPI_ERR_OTHER on every rank (the agreement at the miss makes it so).
+ *
+ * Ownership: fh->coll_state (the hints last seen) belongs to this file; freed by
+ * compi_io_coll_close.
+ */
+#include "core/io/io_coll.h"
+
+#include "core/coll/coll.h"
+#include "core/include/compi_common.h"
+#include "trampolines/tramp.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* the hints creators read (creators/compi/defaults.scm): ROMIO's collective buffering */
+static const char *const io_coll_hint_keys[] = {
+    "cb_nodes", "cb_buffer_size", "cb_config_list", "romio_cb_write", "romio_cb_read",
+};
+#define IO_COLL_NHINTS (sizeof(io_coll_hint_keys) / sizeof(io_coll_hint_keys[0]))
+
+/* fh->coll_state: the hints as the creators last saw them */
+typedef struct io_coll_state {
+    char *value[IO_COLL_NHINTS]; /* NULL: not set */
+    int seen;                    /* an access has run */
+} io_coll_state_t;
+
+static int io__same(const char *a, const char *b)
+{
+    return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/* the file's hints into kv (key, value, ..., NULL), and the cache dropped when they
+   changed since the last access */
+static int io__hints(compi_file_t *fh, const char **kv)
+{
+    io_coll_state_t *s = fh->coll_state;
+    if (s == NULL) {
+        if ((s = calloc(1, sizeof(*s))) == NULL) {
+            return MPI_ERR_NO_MEM;
+        }
+        fh->coll_state = s;
+    }
+    int changed = 0, n = 0;
+    for (size_t i = 0; i < IO_COLL_NHINTS; i++) {
+        const char *v = compi_file_hint(fh, io_coll_hint_keys[i]);
+        if (!io__same(v, s->value[i])) {
+            char *copy = v != NULL ? strdup(v) : NULL;
+            if (v != NULL && copy == NULL) {
+                return MPI_ERR_NO_MEM;
+            }
+            free(s->value[i]);
+            s->value[i] = copy;
+            changed = 1;
+        }
+        if (s->value[i] != NULL) {
+            kv[n++] = io_coll_hint_keys[i];
+            kv[n++] = s->value[i];
+        }
+    }
+    kv[n] = NULL;
+    if (changed && s->seen) {
+        tramp_flush_comm(fh->comm);
+    }
+    s->seen = 1;
+    return MPI_SUCCESS;
+}
+
+/* the agreed errno as an MPI error class */
+static int io__class(int err)
+{
+    switch (err) {
+    case 0:
+        return MPI_SUCCESS;
+    case ENOSPC:
+        return MPI_ERR_NO_SPACE;
+    case EDQUOT:
+        return MPI_ERR_QUOTA;
+    case EFBIG:
+        return MPI_ERR_IO;
+    case EACCES:
+    case EPERM:
+    case EROFS:
+    case EBADF:
+        return MPI_ERR_ACCESS;
+    case ENOMEM:
+        return MPI_ERR_NO_MEM;
+    default:
+        return MPI_ERR_IO;
+    }
+}
+
+static int io__run(compi_file_t *fh, coll_kind_t kind, const compi_io_seg_t *segs, size_t nsegs,
+                   void *buf, MPI_Offset *moved)
+{
+    COMPI_STATIC_ASSERT(sizeof(compi_io_seg_t) == sizeof(coll_io_seg_t) &&
+                            offsetof(compi_io_seg_t, len) == offsetof(coll_io_seg_t, len),
+                        "the file layer's segments are the algorithm's");
+    const char *kv[2 * IO_COLL_NHINTS + 1];
+    int rc = io__hints(fh, kv);
+    /* a rank that cannot even keep its hints still takes part, with none: the
+       agreement at the miss, or the algorithm's, then fails the access everywhere */
+    if (rc != MPI_SUCCESS) {
+        kv[0] = NULL;
+    }
+    coll_io_t io = {.fd = fh->fd,
+                    .atomic = fh->atomic,
+                    .segs = (const coll_io_seg_t *)segs,
+                    .nsegs = nsegs,
+                    .buf = buf,
+                    .hints = kv};
+    coll_call_t call = {.kind = kind, .comm = fh->comm, .root = -1, .io = &io};
+    compi_status_t st = tramp_run(&call);
+    if (moved != NULL) {
+        *moved = st == COMPI_OK ? (MPI_Offset)io.moved : 0;
+    }
+    if (st != COMPI_OK) {
+        /* a failed miss: its message (the same on every rank) stays for the API layer
+           to take (tramp_error_take) with the class */
+        return st == COMPI_ERR_NO_MEMORY ? MPI_ERR_NO_MEM : MPI_ERR_OTHER;
+    }
+    return rc != MPI_SUCCESS ? rc : io__class(io.err);
+}
+
+int compi_io_coll_write(compi_file_t *fh, const compi_io_seg_t *segs, size_t nsegs, const void *buf,
+                        MPI_Offset *moved)
+{
+    return io__run(fh, COLL_FILE_WRITE, segs, nsegs, (void *)buf, moved);
+}
+
+int compi_io_coll_read(compi_file_t *fh, const compi_io_seg_t *segs, size_t nsegs, void *buf,
+                       MPI_Offset *moved)
+{
+    return io__run(fh, COLL_FILE_READ, segs, nsegs, buf, moved);
+}
+
+void compi_io_coll_close(compi_file_t *fh)
+{
+    io_coll_state_t *s = fh->coll_state;
+    if (s == NULL) {
+        return;
+    }
+    for (size_t i = 0; i < IO_COLL_NHINTS; i++) {
+        free(s->value[i]);
+    }
+    free(s);
+    fh->coll_state = NULL;
+}

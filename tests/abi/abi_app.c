@@ -8,8 +8,9 @@
  * datatype it gets, an attribute with copy and delete callbacks, an error class under
  * MPI_ERRORS_RETURN, a user error handler, handles made at run time and their
  * _toint/_fromint, sentinels in arrays and results (MPI_PROC_NULL, MPI_CART,
- * MPI_DISTRIBUTE_DFLT_DARG), alltoallw (plain, persistent, over neighbours) and a
- * generalized request.  Rank 0 prints "ok - np N: every
+ * MPI_DISTRIBUTE_DFLT_DARG), one-sided communication (fence epochs, MPI_PROC_NULL as a
+ * target, a passive lock, the window's enumerated attributes), alltoallw (plain,
+ * persistent, over neighbours) and a generalized request.  Rank 0 prints "ok - np N: every
  * check passed" when all ranks passed, and the library's name ("# library: compi ..."); a failed
  * check prints "not ok".
  */
@@ -276,6 +277,57 @@ static void errors(void)
     }
 }
 
+/* one-sided: a window of size + 1 ints on each rank, fence epochs and a passive lock */
+static void rma(void)
+{
+    int *base = NULL, *flavor = NULL, *model = NULL, flag = 0;
+    int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    MPI_Win win = MPI_WIN_NULL;
+    CHECK(MPI_Win_allocate((size + 1) * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                           &base, &win) == MPI_SUCCESS &&
+          win != MPI_WIN_NULL);
+    for (int i = 0; i <= size; i++) {
+        base[i] = 0;
+    }
+    CHECK(MPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &flavor, &flag) == MPI_SUCCESS && flag &&
+          *flavor == MPI_WIN_FLAVOR_ALLOCATE);
+    CHECK(MPI_Win_get_attr(win, MPI_WIN_MODEL, &model, &flag) == MPI_SUCCESS && flag &&
+          (*model == MPI_WIN_UNIFIED || *model == MPI_WIN_SEPARATE));
+    int v = 10 * rank + 1, got = -1;
+    CHECK(MPI_Win_fence(MPI_MODE_NOPRECEDE, win) == MPI_SUCCESS);
+    CHECK(MPI_Put(&v, 1, MPI_INT, next, rank, 1, MPI_INT, win) == MPI_SUCCESS);
+    CHECK(MPI_Win_fence(0, win) == MPI_SUCCESS);
+    CHECK(base[prev] == 10 * prev + 1);
+    CHECK(MPI_Get(&got, 1, MPI_INT, next, rank, 1, MPI_INT, win) == MPI_SUCCESS);
+    CHECK(MPI_Accumulate(&v, 1, MPI_INT, 0, size, 1, MPI_INT, MPI_SUM, win) == MPI_SUCCESS);
+    CHECK(MPI_Put(&v, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win) == MPI_SUCCESS);
+    CHECK(MPI_Win_fence(MPI_MODE_NOSUCCEED, win) == MPI_SUCCESS);
+    CHECK(got == v);
+    int acc = 5 * size * (size - 1) + size;
+    CHECK(rank != 0 || base[size] == acc);
+    MPI_Barrier(MPI_COMM_WORLD);
+
+    /* passive target: a fetch-and-add of every rank on rank 0's last int */
+    int one = 1, old = -1;
+    CHECK(MPI_Win_lock(MPI_LOCK_SHARED, 0, MPI_MODE_NOCHECK, win) == MPI_SUCCESS);
+    CHECK(MPI_Fetch_and_op(&one, &old, MPI_INT, 0, size, MPI_SUM, win) == MPI_SUCCESS);
+    CHECK(MPI_Win_unlock(0, win) == MPI_SUCCESS);
+    CHECK(old >= acc && old < acc + size);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+        CHECK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win) == MPI_SUCCESS);
+        CHECK(base[size] == acc + size);
+        MPI_Win_unlock(0, win);
+    }
+    /* an error class under MPI_ERRORS_RETURN: a target rank out of range */
+    CHECK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN) == MPI_SUCCESS);
+    MPI_Win_fence(0, win);
+    int cls = -1, rc = MPI_Put(&v, 1, MPI_INT, size, 0, 1, MPI_INT, win);
+    CHECK(MPI_Error_class(rc, &cls) == MPI_SUCCESS && cls == MPI_ERR_RANK);
+    MPI_Win_fence(0, win);
+    CHECK(MPI_Win_free(&win) == MPI_SUCCESS && win == MPI_WIN_NULL);
+}
+
 /* a generalized request completed at once; its query sets the status */
 static int greq_query(void *extra, MPI_Status *st)
 {
@@ -386,6 +438,7 @@ int main(int argc, char **argv)
     datatypes();
     attributes();
     errors();
+    rma();
     more();
     int all_bad = 0;
     MPI_Reduce(&bad, &all_bad, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);

@@ -2,8 +2,9 @@
  * abi_manual.c -- the standard ABI layer's procedures that no rule of
  * tools/mpigen/abigen.py covers (abi/gen/gaps.txt lists them): those that take callbacks,
  * which compi's native library calls with native handles, statuses and error codes, and
- * those whose handle arrays are as long as the communicator, and a few whose arrays hold
- * sentinels or error codes.
+ * those whose handle arrays are as long as the communicator, a few whose arrays hold
+ * sentinels or error codes, and the tool interface's handle allocations (the object
+ * handle they get is of the kind of the variable's binding).
  *
  * A callback that gets an extra_state (attribute copy/delete, generalized requests) is
  * given to the native library as a fixed trampoline with a small record of the user's
@@ -530,3 +531,62 @@ int PMPI_Pcontrol(const int level, ...)
     return abi_err_out(abi_n.Pcontrol(level));
 }
 #pragma weak MPI_Pcontrol = PMPI_Pcontrol
+
+/* ---- the tool interface's handle allocation --------------------------------------------- */
+
+/* obj_handle points at a handle of the kind the variable is bound to: the native handle's
+   int in *n when the binding names a handle the layer converts; 0 when there is no
+   object (obj_handle goes to the native call as it is) */
+static int t_obj_in(int bind, const void *obj_handle, int *n)
+{
+    if (obj_handle == NULL) {
+        return 0;
+    }
+    switch (bind) {
+    case MPI_T_BIND_MPI_COMM:
+    case MPI_T_BIND_MPI_DATATYPE:
+    case MPI_T_BIND_MPI_ERRHANDLER:
+    case MPI_T_BIND_MPI_GROUP:
+    case MPI_T_BIND_MPI_OP:
+    case MPI_T_BIND_MPI_REQUEST:
+    case MPI_T_BIND_MPI_WIN:
+    case MPI_T_BIND_MPI_MESSAGE:
+    case MPI_T_BIND_MPI_INFO:
+    case MPI_T_BIND_MPI_SESSION:
+        *n = abi_h2n(*(void *const *)obj_handle);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle,
+                             int *count)
+{
+    int bind = 0, n = 0;
+    int rc =
+        abi_n.T_cvar_get_info(cvar_index, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &bind, NULL);
+    if (rc != 0) {
+        return abi_err_out(rc);
+    }
+    int conv = t_obj_in(abi_bind_out(bind), obj_handle, &n);
+    rc = abi_n.T_cvar_handle_alloc(cvar_index, conv ? &n : obj_handle, (void **)handle, count);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_cvar_handle_alloc = PMPI_T_cvar_handle_alloc
+
+int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session pe_session, int pvar_index, void *obj_handle,
+                             MPI_T_pvar_handle *handle, int *count)
+{
+    int bind = 0, n = 0;
+    int rc = abi_n.T_pvar_get_info(pvar_index, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                                   &bind, NULL, NULL, NULL);
+    if (rc != 0) {
+        return abi_err_out(rc);
+    }
+    int conv = t_obj_in(abi_bind_out(bind), obj_handle, &n);
+    rc = abi_n.T_pvar_handle_alloc((void *)pe_session, pvar_index, conv ? &n : obj_handle,
+                                   (void **)handle, count);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_handle_alloc = PMPI_T_pvar_handle_alloc

@@ -358,6 +358,37 @@ struct abi_native {
     int (*Status_set_elements)(abi_nstatus_t *status, int datatype, int count);
     int (*Status_set_elements_c)(abi_nstatus_t *status, int datatype, MPI_Count count);
     int (*Status_set_elements_x)(abi_nstatus_t *status, int datatype, MPI_Count count);
+    int (*T_category_changed)(int *update_number);
+    int (*T_category_get_categories)(int cat_index, int len, int indices[]);
+    int (*T_category_get_cvars)(int cat_index, int len, int indices[]);
+    int (*T_category_get_index)(const char *name, int *cat_index);
+    int (*T_category_get_info)(int cat_index, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars, int *num_pvars, int *num_categories);
+    int (*T_category_get_num)(int *num_cat);
+    int (*T_category_get_pvars)(int cat_index, int len, int indices[]);
+    int (*T_cvar_get_index)(const char *name, int *cvar_index);
+    int (*T_cvar_get_info)(int cvar_index, char *name, int *name_len, int *verbosity, int *datatype, void **enumtype, char *desc, int *desc_len, int *bind, int *scope);
+    int (*T_cvar_get_num)(int *num_cvar);
+    int (*T_cvar_handle_alloc)(int cvar_index, void *obj_handle, void **handle, int *count);
+    int (*T_cvar_handle_free)(void **handle);
+    int (*T_cvar_read)(void *handle, void *buf);
+    int (*T_cvar_write)(void *handle, const void *buf);
+    int (*T_enum_get_info)(void *enumtype, int *num, char *name, int *name_len);
+    int (*T_enum_get_item)(void *enumtype, int index, int *value, char *name, int *name_len);
+    int (*T_finalize)(void);
+    int (*T_init_thread)(int required, int *provided);
+    int (*T_pvar_get_index)(const char *name, int var_class, int *pvar_index);
+    int (*T_pvar_get_info)(int pvar_index, char *name, int *name_len, int *verbosity, int *var_class, int *datatype, void **enumtype, char *desc, int *desc_len, int *bind, int *readonly, int *continuous, int *atomic);
+    int (*T_pvar_get_num)(int *num_pvar);
+    int (*T_pvar_handle_alloc)(void *pe_session, int pvar_index, void *obj_handle, void **handle, int *count);
+    int (*T_pvar_handle_free)(void *pe_session, void **handle);
+    int (*T_pvar_read)(void *pe_session, void *handle, void *buf);
+    int (*T_pvar_readreset)(void *pe_session, void *handle, void *buf);
+    int (*T_pvar_reset)(void *pe_session, void *handle);
+    int (*T_pvar_session_create)(void **pe_session);
+    int (*T_pvar_session_free)(void **pe_session);
+    int (*T_pvar_start)(void *pe_session, void *handle);
+    int (*T_pvar_stop)(void *pe_session, void *handle);
+    int (*T_pvar_write)(void *pe_session, void *handle, const void *buf);
     int (*Test)(int *request, int *flag, abi_nstatus_t *status);
     int (*Test_cancelled)(const abi_nstatus_t *status, int *flag);
     int (*Testall)(int count, int array_of_requests[], int *flag, abi_nstatus_t array_of_statuses[]);
@@ -817,6 +848,37 @@ struct abi_native {
     *(void **)&(t)->Status_set_elements = look("PMPI_Status_set_elements"); \
     *(void **)&(t)->Status_set_elements_c = look("PMPI_Status_set_elements_c"); \
     *(void **)&(t)->Status_set_elements_x = look("PMPI_Status_set_elements_x"); \
+    *(void **)&(t)->T_category_changed = look("PMPI_T_category_changed"); \
+    *(void **)&(t)->T_category_get_categories = look("PMPI_T_category_get_categories"); \
+    *(void **)&(t)->T_category_get_cvars = look("PMPI_T_category_get_cvars"); \
+    *(void **)&(t)->T_category_get_index = look("PMPI_T_category_get_index"); \
+    *(void **)&(t)->T_category_get_info = look("PMPI_T_category_get_info"); \
+    *(void **)&(t)->T_category_get_num = look("PMPI_T_category_get_num"); \
+    *(void **)&(t)->T_category_get_pvars = look("PMPI_T_category_get_pvars"); \
+    *(void **)&(t)->T_cvar_get_index = look("PMPI_T_cvar_get_index"); \
+    *(void **)&(t)->T_cvar_get_info = look("PMPI_T_cvar_get_info"); \
+    *(void **)&(t)->T_cvar_get_num = look("PMPI_T_cvar_get_num"); \
+    *(void **)&(t)->T_cvar_handle_alloc = look("PMPI_T_cvar_handle_alloc"); \
+    *(void **)&(t)->T_cvar_handle_free = look("PMPI_T_cvar_handle_free"); \
+    *(void **)&(t)->T_cvar_read = look("PMPI_T_cvar_read"); \
+    *(void **)&(t)->T_cvar_write = look("PMPI_T_cvar_write"); \
+    *(void **)&(t)->T_enum_get_info = look("PMPI_T_enum_get_info"); \
+    *(void **)&(t)->T_enum_get_item = look("PMPI_T_enum_get_item"); \
+    *(void **)&(t)->T_finalize = look("PMPI_T_finalize"); \
+    *(void **)&(t)->T_init_thread = look("PMPI_T_init_thread"); \
+    *(void **)&(t)->T_pvar_get_index = look("PMPI_T_pvar_get_index"); \
+    *(void **)&(t)->T_pvar_get_info = look("PMPI_T_pvar_get_info"); \
+    *(void **)&(t)->T_pvar_get_num = look("PMPI_T_pvar_get_num"); \
+    *(void **)&(t)->T_pvar_handle_alloc = look("PMPI_T_pvar_handle_alloc"); \
+    *(void **)&(t)->T_pvar_handle_free = look("PMPI_T_pvar_handle_free"); \
+    *(void **)&(t)->T_pvar_read = look("PMPI_T_pvar_read"); \
+    *(void **)&(t)->T_pvar_readreset = look("PMPI_T_pvar_readreset"); \
+    *(void **)&(t)->T_pvar_reset = look("PMPI_T_pvar_reset"); \
+    *(void **)&(t)->T_pvar_session_create = look("PMPI_T_pvar_session_create"); \
+    *(void **)&(t)->T_pvar_session_free = look("PMPI_T_pvar_session_free"); \
+    *(void **)&(t)->T_pvar_start = look("PMPI_T_pvar_start"); \
+    *(void **)&(t)->T_pvar_stop = look("PMPI_T_pvar_stop"); \
+    *(void **)&(t)->T_pvar_write = look("PMPI_T_pvar_write"); \
     *(void **)&(t)->Test = look("PMPI_Test"); \
     *(void **)&(t)->Test_cancelled = look("PMPI_Test_cancelled"); \
     *(void **)&(t)->Testall = look("PMPI_Testall"); \

@@ -3164,6 +3164,238 @@ int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Co
 }
 #pragma weak MPI_Status_set_elements_x = PMPI_Status_set_elements_x
 
+int PMPI_T_category_changed(int *update_number)
+{
+    int rc = abi_n.T_category_changed(update_number);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_category_changed = PMPI_T_category_changed
+
+int PMPI_T_category_get_categories(int cat_index, int len, int indices[])
+{
+    int rc = abi_n.T_category_get_categories(cat_index, len, indices);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_category_get_categories = PMPI_T_category_get_categories
+
+int PMPI_T_category_get_cvars(int cat_index, int len, int indices[])
+{
+    int rc = abi_n.T_category_get_cvars(cat_index, len, indices);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_category_get_cvars = PMPI_T_category_get_cvars
+
+int PMPI_T_category_get_index(const char *name, int *cat_index)
+{
+    int rc = abi_n.T_category_get_index(name, cat_index);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_category_get_index = PMPI_T_category_get_index
+
+int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars, int *num_pvars, int *num_categories)
+{
+    int rc = abi_n.T_category_get_info(cat_index, name, name_len, desc, desc_len, num_cvars, num_pvars, num_categories);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_category_get_info = PMPI_T_category_get_info
+
+int PMPI_T_category_get_num(int *num_cat)
+{
+    int rc = abi_n.T_category_get_num(num_cat);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_category_get_num = PMPI_T_category_get_num
+
+int PMPI_T_category_get_pvars(int cat_index, int len, int indices[])
+{
+    int rc = abi_n.T_category_get_pvars(cat_index, len, indices);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_category_get_pvars = PMPI_T_category_get_pvars
+
+int PMPI_T_cvar_get_index(const char *name, int *cvar_index)
+{
+    int rc = abi_n.T_cvar_get_index(name, cvar_index);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_cvar_get_index = PMPI_T_cvar_get_index
+
+int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *scope)
+{
+    int n_datatype = ABI_N_UNSET;
+    int rc = abi_n.T_cvar_get_info(cvar_index, name, name_len, verbosity, datatype != NULL ? &n_datatype : NULL, (void **)enumtype, desc, desc_len, bind, scope);
+    if (rc == 0 && verbosity != NULL) {
+        *verbosity = abi_verbosity_out(*verbosity);
+    }
+    if (datatype != NULL && n_datatype != ABI_N_UNSET) {
+        *datatype = abi_n2h(Datatype, n_datatype);
+    }
+    if (rc == 0 && bind != NULL) {
+        *bind = abi_bind_out(*bind);
+    }
+    if (rc == 0 && scope != NULL) {
+        *scope = abi_scope_out(*scope);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_cvar_get_info = PMPI_T_cvar_get_info
+
+int PMPI_T_cvar_get_num(int *num_cvar)
+{
+    int rc = abi_n.T_cvar_get_num(num_cvar);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_cvar_get_num = PMPI_T_cvar_get_num
+
+int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle)
+{
+    int rc = abi_n.T_cvar_handle_free((void **)handle);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_cvar_handle_free = PMPI_T_cvar_handle_free
+
+int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
+{
+    int rc = abi_n.T_cvar_read((void *)handle, abi_buf(buf));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_cvar_read = PMPI_T_cvar_read
+
+int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
+{
+    int rc = abi_n.T_cvar_write((void *)handle, abi_buf(buf));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_cvar_write = PMPI_T_cvar_write
+
+int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len)
+{
+    int rc = abi_n.T_enum_get_info((void *)enumtype, num, name, name_len);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_enum_get_info = PMPI_T_enum_get_info
+
+int PMPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, int *name_len)
+{
+    int rc = abi_n.T_enum_get_item((void *)enumtype, index, value, name, name_len);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_enum_get_item = PMPI_T_enum_get_item
+
+int PMPI_T_finalize(void)
+{
+    int rc = abi_n.T_finalize();
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_finalize = PMPI_T_finalize
+
+int PMPI_T_init_thread(int required, int *provided)
+{
+    int rc = abi_n.T_init_thread(abi_thread_in(required), provided);
+    if (rc == 0 && provided != NULL) {
+        *provided = abi_thread_out(*provided);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_init_thread = PMPI_T_init_thread
+
+int PMPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index)
+{
+    int rc = abi_n.T_pvar_get_index(name, abi_pvarclass_in(var_class), pvar_index);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_get_index = PMPI_T_pvar_get_index
+
+int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity, int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *readonly, int *continuous, int *atomic)
+{
+    int n_datatype = ABI_N_UNSET;
+    int rc = abi_n.T_pvar_get_info(pvar_index, name, name_len, verbosity, var_class, datatype != NULL ? &n_datatype : NULL, (void **)enumtype, desc, desc_len, bind, readonly, continuous, atomic);
+    if (rc == 0 && verbosity != NULL) {
+        *verbosity = abi_verbosity_out(*verbosity);
+    }
+    if (rc == 0 && var_class != NULL) {
+        *var_class = abi_pvarclass_out(*var_class);
+    }
+    if (datatype != NULL && n_datatype != ABI_N_UNSET) {
+        *datatype = abi_n2h(Datatype, n_datatype);
+    }
+    if (rc == 0 && bind != NULL) {
+        *bind = abi_bind_out(*bind);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_get_info = PMPI_T_pvar_get_info
+
+int PMPI_T_pvar_get_num(int *num_pvar)
+{
+    int rc = abi_n.T_pvar_get_num(num_pvar);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_get_num = PMPI_T_pvar_get_num
+
+int PMPI_T_pvar_handle_free(MPI_T_pvar_session pe_session, MPI_T_pvar_handle *handle)
+{
+    int rc = abi_n.T_pvar_handle_free((void *)pe_session, (void **)handle);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_handle_free = PMPI_T_pvar_handle_free
+
+int PMPI_T_pvar_read(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, void *buf)
+{
+    int rc = abi_n.T_pvar_read((void *)pe_session, abi_pvar_in(handle), abi_buf(buf));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_read = PMPI_T_pvar_read
+
+int PMPI_T_pvar_readreset(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, void *buf)
+{
+    int rc = abi_n.T_pvar_readreset((void *)pe_session, abi_pvar_in(handle), abi_buf(buf));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_readreset = PMPI_T_pvar_readreset
+
+int PMPI_T_pvar_reset(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle)
+{
+    int rc = abi_n.T_pvar_reset((void *)pe_session, abi_pvar_in(handle));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_reset = PMPI_T_pvar_reset
+
+int PMPI_T_pvar_session_create(MPI_T_pvar_session *pe_session)
+{
+    int rc = abi_n.T_pvar_session_create((void **)pe_session);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_session_create = PMPI_T_pvar_session_create
+
+int PMPI_T_pvar_session_free(MPI_T_pvar_session *pe_session)
+{
+    int rc = abi_n.T_pvar_session_free((void **)pe_session);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_session_free = PMPI_T_pvar_session_free
+
+int PMPI_T_pvar_start(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle)
+{
+    int rc = abi_n.T_pvar_start((void *)pe_session, abi_pvar_in(handle));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_start = PMPI_T_pvar_start
+
+int PMPI_T_pvar_stop(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle)
+{
+    int rc = abi_n.T_pvar_stop((void *)pe_session, abi_pvar_in(handle));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_stop = PMPI_T_pvar_stop
+
+int PMPI_T_pvar_write(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, const void *buf)
+{
+    int rc = abi_n.T_pvar_write((void *)pe_session, abi_pvar_in(handle), abi_buf(buf));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_write = PMPI_T_pvar_write
+
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     int n_request = request != NULL ? abi_h2n(*request) : 0;

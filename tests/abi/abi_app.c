@@ -10,9 +10,10 @@
  * _toint/_fromint, sentinels in arrays and results (MPI_PROC_NULL, MPI_CART,
  * MPI_DISTRIBUTE_DFLT_DARG), one-sided communication (fence epochs, MPI_PROC_NULL as a
  * target, a passive lock, the window's enumerated attributes), alltoallw (plain,
- * persistent, over neighbours) and a generalized request.  Rank 0 prints "ok - np N: every
- * check passed" when all ranks passed, and the library's name ("# library: compi ..."); a failed
- * check prints "not ok".
+ * persistent, over neighbours), a generalized request, and the tool interface (control
+ * and performance variables, their enumerations, handles and error classes).  Rank 0 prints "ok -
+ * np N: every check passed" when all ranks passed, and the library's name ("# library: compi ...");
+ * a failed check prints "not ok".
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -328,6 +329,85 @@ static void rma(void)
     CHECK(MPI_Win_free(&win) == MPI_SUCCESS && win == MPI_WIN_NULL);
 }
 
+/* the tool interface: control variables, a performance variable bound to a communicator,
+   the standard's enumerations, handles, MPI_T_PVAR_ALL_HANDLES and error classes */
+static void tool(void)
+{
+    int provided = -1, ncvar = 0, npvar = 0;
+    CHECK(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS);
+    CHECK(provided == MPI_THREAD_SINGLE || provided == MPI_THREAD_FUNNELED ||
+          provided == MPI_THREAD_SERIALIZED || provided == MPI_THREAD_MULTIPLE);
+    CHECK(MPI_T_cvar_get_num(&ncvar) == MPI_SUCCESS && ncvar > 0);
+    int plain = -1; /* a control variable of one int bound to no object */
+    for (int i = 0; i < ncvar; i++) {
+        char name[256];
+        int nlen = sizeof name, verb = -1, bind = -1, scope = -1;
+        MPI_Datatype dt = MPI_DATATYPE_NULL;
+        MPI_T_enum en = MPI_T_ENUM_NULL;
+        CHECK(MPI_T_cvar_get_info(i, name, &nlen, &verb, &dt, &en, NULL, NULL, &bind, &scope) ==
+              MPI_SUCCESS);
+        CHECK(verb >= MPI_T_VERBOSITY_USER_BASIC && verb <= MPI_T_VERBOSITY_MPIDEV_ALL);
+        CHECK(bind == MPI_T_BIND_NO_OBJECT || bind == MPI_T_BIND_MPI_COMM);
+        CHECK(scope >= MPI_T_SCOPE_CONSTANT && scope <= MPI_T_SCOPE_ALL_EQ);
+        CHECK(dt == MPI_INT || dt == MPI_CHAR);
+        if (en != MPI_T_ENUM_NULL) {
+            int num = 0, value = -1, len = 64;
+            char ename[64], item[64];
+            CHECK(MPI_T_enum_get_info(en, &num, ename, &len) == MPI_SUCCESS && num > 0);
+            len = sizeof item;
+            CHECK(MPI_T_enum_get_item(en, 0, &value, item, &len) == MPI_SUCCESS && len > 0);
+        }
+        if (plain < 0 && dt == MPI_INT && bind == MPI_T_BIND_NO_OBJECT) {
+            plain = i;
+        }
+    }
+    int rc = MPI_T_cvar_get_info(ncvar + 5, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+    CHECK(rc == MPI_T_ERR_INVALID_INDEX);
+
+    /* a control variable of no object, read; one bound to MPI_COMM_WORLD */
+    MPI_T_cvar_handle ch = MPI_T_CVAR_HANDLE_NULL;
+    int count = 0, value = -1, idx = -1;
+    CHECK(plain >= 0);
+    if (plain >= 0) {
+        CHECK(MPI_T_cvar_handle_alloc(plain, NULL, &ch, &count) == MPI_SUCCESS && count == 1);
+        CHECK(ch != MPI_T_CVAR_HANDLE_NULL && MPI_T_cvar_read(ch, &value) == MPI_SUCCESS);
+        CHECK(MPI_T_cvar_handle_free(&ch) == MPI_SUCCESS && ch == MPI_T_CVAR_HANDLE_NULL);
+    }
+    CHECK(MPI_T_cvar_get_index("coll_flush", &idx) == MPI_SUCCESS);
+    MPI_Comm world = MPI_COMM_WORLD;
+    CHECK(MPI_T_cvar_handle_alloc(idx, &world, &ch, &count) == MPI_SUCCESS && count >= 1);
+    CHECK(MPI_T_cvar_handle_free(&ch) == MPI_SUCCESS && ch == MPI_T_CVAR_HANDLE_NULL);
+
+    /* a counter of the communicator's collectives: counted while started, reset through
+       MPI_T_PVAR_ALL_HANDLES */
+    CHECK(MPI_T_pvar_get_num(&npvar) == MPI_SUCCESS && npvar > 0);
+    int pi = -1, verb = -1, cls = -1, bind = -1, ro = -1, cont = -1, atomic = -1;
+    MPI_Datatype dt = MPI_DATATYPE_NULL;
+    CHECK(MPI_T_pvar_get_index("coll_cache_hits", MPI_T_PVAR_CLASS_COUNTER, &pi) == MPI_SUCCESS);
+    CHECK(MPI_T_pvar_get_info(pi, NULL, NULL, &verb, &cls, &dt, NULL, NULL, NULL, &bind, &ro, &cont,
+                              &atomic) == MPI_SUCCESS);
+    CHECK(cls == MPI_T_PVAR_CLASS_COUNTER && bind == MPI_T_BIND_MPI_COMM &&
+          verb == MPI_T_VERBOSITY_USER_BASIC && !cont);
+    CHECK(dt == MPI_UNSIGNED_LONG_LONG || dt == MPI_UNSIGNED_LONG || dt == MPI_UNSIGNED);
+    MPI_T_pvar_session ses = MPI_T_PVAR_SESSION_NULL;
+    MPI_T_pvar_handle ph = MPI_T_PVAR_HANDLE_NULL;
+    CHECK(MPI_T_pvar_session_create(&ses) == MPI_SUCCESS && ses != MPI_T_PVAR_SESSION_NULL);
+    CHECK(MPI_T_pvar_handle_alloc(ses, pi, &world, &ph, &count) == MPI_SUCCESS && count == 1);
+    CHECK(MPI_T_pvar_start(ses, ph) == MPI_SUCCESS);
+    for (int i = 0; i < 3; i++) {
+        int x = i, y = 0;
+        MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    }
+    CHECK(MPI_T_pvar_stop(ses, MPI_T_PVAR_ALL_HANDLES) == MPI_SUCCESS);
+    unsigned long long hits[2] = {0, 0};
+    CHECK(MPI_T_pvar_read(ses, ph, hits) == MPI_SUCCESS && hits[0] >= 1);
+    CHECK(MPI_T_pvar_reset(ses, MPI_T_PVAR_ALL_HANDLES) == MPI_SUCCESS);
+    CHECK(MPI_T_pvar_read(ses, ph, hits) == MPI_SUCCESS && hits[0] == 0);
+    CHECK(MPI_T_pvar_handle_free(ses, &ph) == MPI_SUCCESS && ph == MPI_T_PVAR_HANDLE_NULL);
+    CHECK(MPI_T_pvar_session_free(&ses) == MPI_SUCCESS && ses == MPI_T_PVAR_SESSION_NULL);
+    CHECK(MPI_T_finalize() == MPI_SUCCESS);
+}
+
 /* a generalized request completed at once; its query sets the status */
 static int greq_query(void *extra, MPI_Status *st)
 {
@@ -439,6 +519,7 @@ int main(int argc, char **argv)
     attributes();
     errors();
     rma();
+    tool();
     more();
     int all_bad = 0;
     MPI_Reduce(&bad, &all_bad, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);

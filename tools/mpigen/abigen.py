@@ -5,8 +5,8 @@ Forum's description of the standard (pympistandard) and the two headers: include
 
     python3 tools/mpigen/abigen.py [--top SRCDIR] [--out DIR]
 
-For every C procedure of the standard that compi implements (less the tool interface,
-MPI-IO and the Fortran handle conversions, which the standard ABI replaces with
+For every C procedure of the standard that compi implements (less MPI-IO and the
+Fortran handle conversions, which the standard ABI replaces with
 MPI_<Handle>_toint/_fromint) it writes a wrapper that converts the arguments from the
 standard ABI to compi's native one by the kind the standard gives each parameter (a
 handle, a status, a rank, a tag, an error code, an enumeration, a buffer that may be
@@ -50,7 +50,14 @@ ENUM_KINDS = {
     "TOPOLOGY_TYPE": "topo", "SPLIT_TYPE": "split", "LOCK_TYPE": "lock",
     "TYPECLASS": "typeclass", "KEYVAL": "keyval", "COLOR": "undefined",
     "ASSERT": "mode", "ERROR_CODE": "err", "ERROR_CLASS": "err", "INDEX": "undefined",
+    "TOOL_VAR_VERBOSITY": "verbosity", "BIND_TYPE": "bind", "VARIABLE_SCOPE": "scope",
+    "PVAR_CLASS": "pvarclass",
 }
+
+# the tool interface's handles: pointers in both ABIs, passed as they are (the native
+# functions take them as void *), but for MPI_T_PVAR_ALL_HANDLES
+TOOL_HANDLE_KINDS = {"TOOLS_ENUM": "MPI_T_enum", "CVAR": "MPI_T_cvar_handle",
+                     "PVAR": "MPI_T_pvar_handle", "PVAR_SESSION": "MPI_T_pvar_session"}
 
 # the names of each map group (the same name in both headers)
 GROUPS = {
@@ -77,6 +84,15 @@ GROUPS = {
     "flavor": ["MPI_WIN_FLAVOR_CREATE", "MPI_WIN_FLAVOR_ALLOCATE", "MPI_WIN_FLAVOR_DYNAMIC",
                "MPI_WIN_FLAVOR_SHARED"],
     "model": ["MPI_WIN_UNIFIED", "MPI_WIN_SEPARATE"],
+    "verbosity": ["MPI_T_VERBOSITY_%s_%s" % (w, l) for w in ("USER", "TUNER", "MPIDEV")
+                  for l in ("BASIC", "DETAIL", "ALL")],
+    "bind": ["MPI_T_BIND_NO_OBJECT"] + ["MPI_T_BIND_MPI_" + k for k in (
+        "COMM DATATYPE ERRHANDLER FILE GROUP OP REQUEST WIN MESSAGE INFO SESSION").split()],
+    "scope": ["MPI_T_SCOPE_" + k for k in (
+        "CONSTANT READONLY LOCAL GROUP GROUP_EQ ALL ALL_EQ").split()],
+    "pvarclass": ["MPI_T_PVAR_CLASS_" + k for k in (
+        "STATE LEVEL SIZE PERCENTAGE HIGHWATERMARK LOWWATERMARK COUNTER AGGREGATE TIMER "
+        "GENERIC").split()],
 }
 # bit sets: each bit is mapped alone
 BIT_GROUPS = {"mode": ["MPI_MODE_NOCHECK", "MPI_MODE_NOPRECEDE", "MPI_MODE_NOPUT",
@@ -101,6 +117,10 @@ PASS_KINDS = {
     "RMA_DISPLACEMENT_NNI", "STRING", "STRING_2DARRAY", "STRING_ARRAY", "STRING_LENGTH",
     "VERSION", "WINDOW_SIZE", "WIN_ATTACH_SIZE", "XFER_NUM_ELEM", "XFER_NUM_ELEM_NNI",
     "EXTRA_STATE", "EXTRA_STATE2", "TYPECLASS_SIZE",
+    # the tool interface's indices, counts and values
+    "UPDATE_NUMBER", "CAT_INDEX", "CVAR_INDEX", "CVAR_INDEX_SPECIAL", "PVAR_INDEX",
+    "TOOLS_NUM_ELEM_SMALL", "TOOLENUM_SIZE", "TOOLENUM_INDEX", "TOOL_VAR_VALUE",
+    "LOGICAL_OPTIONAL",
 }
 
 # array lengths the description leaves open ("*"): (procedure, parameter) -> C expression
@@ -143,6 +163,8 @@ MANUAL = {
     "MPI_Comm_spawn_multiple": "error codes in an array of the children's size",
     "MPI_Type_create_darray": "distributions in an array, MPI_DISTRIBUTE_DFLT_DARG in another",
     "MPI_Type_create_darray_c": "distributions in an array, MPI_DISTRIBUTE_DFLT_DARG in another",
+    "MPI_T_cvar_handle_alloc": "the object handle's kind is the variable's binding",
+    "MPI_T_pvar_handle_alloc": "the object handle's kind is the variable's binding",
 }
 # hand-written procedures the description of pympistandard 0.2.0 lacks or compi's native
 # library has no twin of: only their prototypes are generated from these lines
@@ -187,9 +209,13 @@ def c_decl(decl):
 
 
 def native_decl(decl):
-    """a parameter's type in compi's native ABI: handles are ints, statuses its own"""
+    """a parameter's type in compi's native ABI: handles are ints, statuses its own, the
+    tool interface's handles void pointers"""
     d = re.sub(r"\bMPI_\w+_function(_c)? \*", "void *", decl)
     d = re.sub(r"\bMPI_(%s)\b" % "|".join(sorted(HANDLE_TYPES)), "int", d)
+    tools = "|".join(sorted(TOOL_HANDLE_KINDS.values()))
+    d = re.sub(r"\b(%s) \*" % tools, "void **", d)
+    d = re.sub(r"\b(%s) " % tools, "void *", d)
     return d.replace("MPI_Status", "abi_nstatus_t")
 
 
@@ -260,6 +286,15 @@ def wrapper(c, native_name):
                     cond = "%s != NULL%s" % (n, " && rc == 0" if direction == "out" else "")
                     post.append("for (int i = 0; %s && i < (int)(%s); i++) {\n        %s[i] = "
                                 "abi_n2h(%s, n_%s[i]);\n    }" % (cond, length, n, t, n))
+        elif kind in TOOL_HANDLE_KINDS:
+            if is_array:
+                raise Unbound("%s: an array of %s" % (n, kind))
+            if "*" in decl:
+                call.append("(void **)%s" % n)
+            elif kind == "PVAR":
+                call.append("abi_pvar_in(%s)" % n)
+            else:
+                call.append("(void *)%s" % n)
         elif kind == "STATUS":
             if not is_array:
                 pre.append("abi_nstatus_t n_%s;" % n)
@@ -345,8 +380,6 @@ def wrapper(c, native_name):
 
 
 def skip_reason(cname, c):
-    if cname.startswith("MPI_T_"):
-        return "the tool interface (its own handles) is not in the layer yet"
     if cname.startswith("MPI_File_") or cname.startswith("MPI_Register_datarep"):
         return "MPI-IO: compi has none"
     if re.search(r"_(c2f|f2c|c2f08|f082c|f082f|f2f08)$", cname) or cname.startswith(

@@ -13,6 +13,12 @@
 #                        exist), not for every change to the library
 #   logs-<mpicc>/        per np and rank: the unittest output, the progress (start and
 #                        end of each test) and the counts (runner.py)
+#   wheels-binary/       with MPI4PY_WHEEL=1: mpi4py's binary wheel and NumPy's (pip
+#                        download --only-binary :all:), downloaded once
+#   venv-wheel/          with MPI4PY_WHEEL=1: a virtual environment with that wheel,
+#                        installed as it is; it loads compi's libmpi.so.12 (the wheel's
+#                        MPICH flavor, MPI4PY_MPIABI=mpich) from the library path
+#                        compi's mpirun gives the ranks
 # Tests that fail for a feature compi lacks or a known bug are excluded by
 # tests/mpi4py/excluded.txt, each with its reason.  A run that passes its time limit is
 # killed and reported with the test each rank was running.
@@ -29,6 +35,9 @@
 #                   /usr/bin/python3, Debian's, which python3-dev matches)
 #   MPI4PY_CFLAGS   added to the C compiler's flags of the build (default "-O0 -g0"; the key
 #                   of the build includes them)
+#   MPI4PY_WHEEL    1: mpi4py's binary wheel from PyPI instead of a build (logs-wheel/)
+#   MPI4PY_COMPARE  a logs folder (logs-mpicc) whose counts each np must match: the
+#                   same number of tests passed (compared where that np's counts exist)
 #   COMPI_MPI4PY=0  skip (it is a test of tier 2: `make check COMPI_TIER=2` runs it)
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -42,6 +51,8 @@ dir="$top_builddir/mpi4py"
 : "${MPI4PY_EXCLUDE:=$here/excluded.txt}"
 : "${MPI4PY_TIMEOUT:=300}"
 : "${MPI4PY_PYTHON:=/usr/bin/python3}"
+: "${MPI4PY_WHEEL:=0}"
+: "${MPI4PY_COMPARE:=}"
 
 if [ "${COMPI_MPI4PY:-1}" = 0 ]; then
     echo "1..0 # SKIP COMPI_MPI4PY=0"
@@ -50,8 +61,10 @@ fi
 nps=$(echo $MPI4PY_NPS | wc -w)
 echo "1..$((nps + 1))"
 
+what1="built against $MPI4PY_MPICC"
+[ "$MPI4PY_WHEEL" = 1 ] && what1="binary wheel"
 bail() {
-    echo "not ok 1 - mpi4py $version built against $MPI4PY_MPICC: $1"
+    echo "not ok 1 - mpi4py $version $what1: $1"
     [ -n "${2:-}" ] && [ -f "$2" ] && tail -n 40 "$2" | sed 's/^/# /'
     # this run's build log stays as build-<mpicc>.log
     [ -n "${log:-}" ] && [ -f "$log" ] && mv -f "$log" "$blog"
@@ -66,7 +79,9 @@ bail() {
 # ---- the build ----------------------------------------------------------------------
 mkdir -p "$dir" || bail "cannot create $dir"
 mpicc_path=$(command -v "$MPI4PY_MPICC") || bail "no compiler wrapper $MPI4PY_MPICC"
-venv="$dir/venv-$(basename "$mpicc_path")"
+flavor_name=$(basename "$mpicc_path")
+[ "$MPI4PY_WHEEL" = 1 ] && flavor_name=wheel
+venv="$dir/venv-$flavor_name"
 py="$venv/bin/python"
 # one build at a time: the build and the runs of each np are tests of their own
 # (tests/mpi4py/build.sh, np*.sh) that make may start together; the first builds, the
@@ -74,7 +89,7 @@ py="$venv/bin/python"
 exec 9>"$dir/.build.lock"
 flock 9 || bail "cannot lock $dir/.build.lock"
 # this run's log of the build steps, kept as build-<mpicc>.log when it built something
-blog="$dir/build-$(basename "$mpicc_path").log"
+blog="$dir/build-$flavor_name.log"
 log="$blog.$$"
 : >"$log"
 t0=$(date +%s)
@@ -87,13 +102,28 @@ if [ ! -x "$py" ]; then
     "$MPI4PY_PYTHON" -m venv "$venv" >>"$log" 2>&1 ||
         bail "cannot make a virtual environment (python3-venv)" "$log"
 fi
+if [ "$MPI4PY_WHEEL" = 1 ]; then
+    # the binary wheel as pip installs it, and NumPy; nothing is built
+    wheels="$dir/wheels-binary"
+    if ! "$py" -c 'import numpy, mpi4py' 2>/dev/null ||
+        [ "$("$py" -c 'import mpi4py; print(mpi4py.__version__)' 2>/dev/null)" != "$version" ]; then
+        if [ ! -f "$wheels/.complete" ]; then
+            "$py" -m pip download -q -d "$wheels" --only-binary :all: "mpi4py==$version" numpy \
+                >>"$log" 2>&1 && touch "$wheels/.complete" ||
+                bail "pip download --only-binary :all: mpi4py==$version numpy failed" "$log"
+        fi
+        "$py" -m pip install -q --no-index --find-links "$wheels" --only-binary :all: \
+            "mpi4py==$version" numpy >>"$log" 2>&1 ||
+            bail "pip install of mpi4py's binary wheel failed" "$log"
+    fi
+fi
 # mpi4py 4.x builds with a backend of its own (conf/builder.py, on setuptools) and needs
 # Cython >= 3 to generate its C source; wheel for setuptools' bdist_wheel.  NumPy is not
 # needed to build but about 30 tests at each np use it as a buffer type (they skip
 # without it).  Installed from PyPI as wheels, once.  (numba and cupy, which some tests
 # also try, are left out: cupy needs a GPU, numba a whole LLVM.)
 wheels="$dir/wheels"
-if ! "$py" -c 'import Cython, setuptools, wheel, numpy' 2>/dev/null; then
+if [ "$MPI4PY_WHEEL" != 1 ] && ! "$py" -c 'import Cython, setuptools, wheel, numpy' 2>/dev/null; then
     if [ ! -f "$wheels/.complete" ]; then
         "$py" -m pip download -q -d "$wheels" --only-binary :all: 'cython>=3.0.1' \
             'setuptools>=42' wheel numpy >>"$log" 2>&1 &&
@@ -129,7 +159,7 @@ key=$(
         done
     } | sha256sum | cut -d' ' -f1
 )
-if [ "$(cat "$venv/.mpi4py-key" 2>/dev/null)" != "$key" ]; then
+if [ "$MPI4PY_WHEEL" != 1 ] && [ "$(cat "$venv/.mpi4py-key" 2>/dev/null)" != "$key" ]; then
     rm -f "$venv/.mpi4py-key"
     # from the kept source distribution, offline
     # -O0: the build is mostly the compile of one large generated C file (MPI.c), which
@@ -154,10 +184,26 @@ if [ "$(cat "$venv/.mpi4py-key" 2>/dev/null)" != "$key" ]; then
         bail "pip install mpi4py (MPICC=$mpicc_path) failed" "$log"
     echo "$key" >"$venv/.mpi4py-key"
 fi
-vendor=$(cd "$dir" && "$py" -c 'import mpi4py; mpi4py.rc.initialize = False
+if [ "$MPI4PY_WHEEL" = 1 ]; then
+    # the wheel's MPICH flavor (MPI.mpich.*.so, linked against libmpi.so.12), on compi's
+    # library: the runs find it first in the library path compi's mpirun gives them
+    MPI4PY_MPIABI=mpich
+    export MPI4PY_MPIABI
+    libpath=$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+else
+    libpath=${LD_LIBRARY_PATH:-}
+fi
+vendor=$(cd "$dir" && LD_LIBRARY_PATH=$libpath "$py" -c 'import mpi4py; mpi4py.rc.initialize = False
 from mpi4py import MPI; print(MPI.Get_library_version().splitlines()[0].strip())' 2>&1 |
     tail -n 1)
-echo "ok 1 - mpi4py $version built against $mpicc_path ($(( $(date +%s) - t0 ))s): $vendor"
+if [ "$MPI4PY_WHEEL" = 1 ]; then
+    case $vendor in
+    compi*) echo "ok 1 - mpi4py $version binary wheel ($(( $(date +%s) - t0 ))s) loads $vendor" ;;
+    *) bail "it does not load compi's library: $vendor" ;;
+    esac
+else
+    echo "ok 1 - mpi4py $version built against $mpicc_path ($(( $(date +%s) - t0 ))s): $vendor"
+fi
 
 rm -rf "$venv.tmp"
 unset TMPDIR
@@ -205,7 +251,7 @@ if [ "$MPI4PY_EXCLUDE" != none ]; then
 fi
 
 # ---- the runs -----------------------------------------------------------------------
-logs="$dir/logs-$(basename "$mpicc_path")"
+logs="$dir/logs-$flavor_name"
 mkdir -p "$logs"
 case $("$MPI4PY_MPIRUN" --version 2>&1 | head -n 20) in
 *HYDRA* | *MPICH*) flavor=mpich ;;
@@ -259,12 +305,29 @@ for np in $MPI4PY_NPS; do
         what="$what: run $run, passed $passed, failed $failed, errors $errors, skipped $skipped"
         [ "$xfail" -gt 0 ] && what="$what, expected failures $xfail"
     fi
+    # the same number passed as in another run's logs (the source build's)
+    same=1
+    if [ -n "$MPI4PY_COMPARE" ] && [ -n "$run" ]; then
+        o="$MPI4PY_COMPARE/np$np.rank0.counts"
+        if [ -f "$o" ]; then
+            oget() { sed -n "1s/.*$1=\([0-9]*\).*/\1/p" "$o"; }
+            o_ids() { sed -n "s/^$1=//p" "$MPI4PY_COMPARE/np$np".rank*.counts | tr ' ' '\n' |
+                grep -v '^$' | sort -u | grep -c .; }
+            opassed=$(($(oget run) - $(oget skipped) - $(oget xfail) - $(o_ids failed_ids) -
+                $(o_ids error_ids)))
+            what="$what; $(basename "$MPI4PY_COMPARE") passed $opassed"
+            [ "$opassed" -eq "$passed" ] || same=0
+        else
+            what="$what; no counts in $(basename "$MPI4PY_COMPARE") to compare"
+        fi
+    fi
     if [ "$run_rc" -eq 0 ] && [ -n "$run" ] && [ "$failed" -eq 0 ] && [ "$errors" -eq 0 ] &&
-        [ "$ranks_done" -eq "$np" ]; then
+        [ "$ranks_done" -eq "$np" ] && [ $same = 1 ]; then
         echo "ok $n - $what"
     else
         rc=1
         why="exit status $run_rc"
+        [ $same = 0 ] && why="another count of passed tests"
         [ "$run_rc" -eq 124 ] || [ "$run_rc" -eq 137 ] || [ "$secs" -ge "$lim" ] &&
             why="timed out after $lim s"
         echo "not ok $n - $what; $why"

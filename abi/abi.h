@@ -105,6 +105,7 @@ ABI_MAPS(verbosity)
 ABI_MAPS(bind)
 ABI_MAPS(scope)
 ABI_MAPS(pvarclass)
+ABI_MAPS(seek)
 #undef ABI_MAPS
 int abi_mode_in(int v);
 int abi_mode_out(int v);
@@ -144,6 +145,26 @@ static inline int abi_tag_out(int t)
 #define abi_scope_out abi_map_scope_out
 #define abi_pvarclass_in abi_map_pvarclass_in
 #define abi_pvarclass_out abi_map_pvarclass_out
+#define abi_seek_in abi_map_seek_in
+
+/* files are pointers on both sides: the same ones, but for MPI_FILE_NULL (0x118 in the
+   standard ABI, 0 natively) */
+#define ABI_N_FILE_UNSET ((void *)1)
+static inline void *abi_file_in(MPI_File f)
+{
+    return f == MPI_FILE_NULL ? NULL : (void *)f;
+}
+static inline MPI_File abi_file_out(void *f)
+{
+    return f == NULL ? MPI_FILE_NULL : (MPI_File)f;
+}
+/* a view's displacement: MPI_DISPLACEMENT_CURRENT is MPICH's number natively
+   (abi/abi_native.c checks it) */
+#define ABI_N_DISPLACEMENT_CURRENT ((MPI_Offset)-54278278)
+static inline MPI_Offset abi_disp_in(MPI_Offset d)
+{
+    return d == MPI_DISPLACEMENT_CURRENT ? ABI_N_DISPLACEMENT_CURRENT : d;
+}
 
 /* the tool interface's handles are pointers on both sides, the same ones; only
    MPI_T_PVAR_ALL_HANDLES differs (the native one is the address of an object) */

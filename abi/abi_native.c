@@ -19,6 +19,10 @@ _Static_assert(sizeof(MPI_Comm) == sizeof(int), "native handles are ints");
 _Static_assert(sizeof(MPI_Session) == sizeof(int), "native sessions are ints");
 
 _Static_assert(MPI_ERR_LASTCODE >= ABI_NERR, "native classes below ABI_NERR");
+#ifdef MPI_DISPLACEMENT_CURRENT
+_Static_assert(MPI_DISPLACEMENT_CURRENT == -54278278, "abi/abi.h's ABI_N_DISPLACEMENT_CURRENT");
+#endif
+_Static_assert(sizeof(MPI_File) == sizeof(void *), "native files are pointers");
 
 int *abi_n_unweighted, *abi_n_weights_empty;
 void *abi_n_pvar_all_handles;

@@ -775,6 +775,22 @@ int abi_map_scope_out(int v)
     }
 }
 
+int abi_map_seek_in(int v)
+{
+    switch (v) {
+    default:
+        return v;
+    }
+}
+
+int abi_map_seek_out(int v)
+{
+    switch (v) {
+    default:
+        return v;
+    }
+}
+
 int abi_map_split_in(int v)
 {
     switch (v) {

@@ -5,8 +5,8 @@ Forum's description of the standard (pympistandard) and the two headers: include
 
     python3 tools/mpigen/abigen.py [--top SRCDIR] [--out DIR]
 
-For every C procedure of the standard that compi implements (less MPI-IO and the
-Fortran handle conversions, which the standard ABI replaces with
+For every C procedure of the standard that compi implements (less the Fortran handle
+conversions, which the standard ABI replaces with
 MPI_<Handle>_toint/_fromint) it writes a wrapper that converts the arguments from the
 standard ABI to compi's native one by the kind the standard gives each parameter (a
 handle, a status, a rank, a tag, an error code, an enumeration, a buffer that may be
@@ -51,7 +51,7 @@ ENUM_KINDS = {
     "TYPECLASS": "typeclass", "KEYVAL": "keyval", "COLOR": "undefined",
     "ASSERT": "mode", "ERROR_CODE": "err", "ERROR_CLASS": "err", "INDEX": "undefined",
     "TOOL_VAR_VERBOSITY": "verbosity", "BIND_TYPE": "bind", "VARIABLE_SCOPE": "scope",
-    "PVAR_CLASS": "pvarclass",
+    "PVAR_CLASS": "pvarclass", "ACCESS_MODE": "mode", "UPDATE_MODE": "seek",
 }
 
 # the tool interface's handles: pointers in both ABIs, passed as they are (the native
@@ -84,6 +84,7 @@ GROUPS = {
     "flavor": ["MPI_WIN_FLAVOR_CREATE", "MPI_WIN_FLAVOR_ALLOCATE", "MPI_WIN_FLAVOR_DYNAMIC",
                "MPI_WIN_FLAVOR_SHARED"],
     "model": ["MPI_WIN_UNIFIED", "MPI_WIN_SEPARATE"],
+    "seek": ["MPI_SEEK_SET", "MPI_SEEK_CUR", "MPI_SEEK_END"],
     "verbosity": ["MPI_T_VERBOSITY_%s_%s" % (w, l) for w in ("USER", "TUNER", "MPIDEV")
                   for l in ("BASIC", "DETAIL", "ALL")],
     "bind": ["MPI_T_BIND_NO_OBJECT"] + ["MPI_T_BIND_MPI_" + k for k in (
@@ -121,6 +122,14 @@ PASS_KINDS = {
     "UPDATE_NUMBER", "CAT_INDEX", "CVAR_INDEX", "CVAR_INDEX_SPECIAL", "PVAR_INDEX",
     "TOOLS_NUM_ELEM_SMALL", "TOOLENUM_SIZE", "TOOLENUM_INDEX", "TOOL_VAR_VALUE",
     "LOGICAL_OPTIONAL",
+    # MPI-IO's offsets, sizes and extents, data representations' names
+    "OFFSET", "POLYDISPOFFSET",
+}
+
+# parameters of one procedure that a rule of their own converts: (procedure, parameter)
+# -> the C function applied to it on the way in
+SPECIAL_IN = {
+    ("MPI_File_set_view", "disp"): "abi_disp_in",  # MPI_DISPLACEMENT_CURRENT
 }
 
 # array lengths the description leaves open ("*"): (procedure, parameter) -> C expression
@@ -165,6 +174,7 @@ MANUAL = {
     "MPI_Type_create_darray_c": "distributions in an array, MPI_DISTRIBUTE_DFLT_DARG in another",
     "MPI_T_cvar_handle_alloc": "the object handle's kind is the variable's binding",
     "MPI_T_pvar_handle_alloc": "the object handle's kind is the variable's binding",
+    "MPI_File_create_errhandler": "the handler gets standard ABI handles and error codes",
 }
 # hand-written procedures the description of pympistandard 0.2.0 lacks or compi's native
 # library has no twin of: only their prototypes are generated from these lines
@@ -178,6 +188,8 @@ EXTRA_PROTOS = [
         ("Type", "Datatype"), ("Win", "Win")]]
 # procedures of the standard in compi's native library that the layer leaves out
 LEFT_OUT = {
+    "MPI_Register_datarep": "data representations' callbacks get native datatypes: not yet",
+    "MPI_Register_datarep_c": "data representations' callbacks get native datatypes: not yet",
 }
 
 
@@ -216,6 +228,9 @@ def native_decl(decl):
     tools = "|".join(sorted(TOOL_HANDLE_KINDS.values()))
     d = re.sub(r"\b(%s) \*" % tools, "void **", d)
     d = re.sub(r"\b(%s) " % tools, "void *", d)
+    # files are pointers natively too (MPI_FILE_NULL is 0 there)
+    d = re.sub(r"\bMPI_File \*", "void **", d)
+    d = re.sub(r"\bMPI_File ", "void *", d)
     return d.replace("MPI_Status", "abi_nstatus_t")
 
 
@@ -286,6 +301,23 @@ def wrapper(c, native_name):
                     cond = "%s != NULL%s" % (n, " && rc == 0" if direction == "out" else "")
                     post.append("for (int i = 0; %s && i < (int)(%s); i++) {\n        %s[i] = "
                                 "abi_n2h(%s, n_%s[i]);\n    }" % (cond, length, n, t, n))
+        elif (name, n) in SPECIAL_IN:
+            call.append("%s(%s)" % (SPECIAL_IN[(name, n)], n))
+        elif kind == "FILE":
+            if is_array:
+                raise Unbound("%s: an array of files" % n)
+            if "*" not in decl:
+                call.append("abi_file_in(%s)" % n)
+            elif direction == "out":
+                pre.append("void *n_%s = ABI_N_FILE_UNSET;" % n)
+                call.append("%s != NULL ? &n_%s : NULL" % (n, n))
+                post.append("if (%s != NULL && n_%s != ABI_N_FILE_UNSET) {\n        *%s = "
+                            "abi_file_out(n_%s);\n    }" % (n, n, n, n))
+            else:
+                pre.append("void *n_%s = %s != NULL ? abi_file_in(*%s) : NULL;" % (n, n, n))
+                call.append("%s != NULL ? &n_%s : NULL" % (n, n))
+                post.append("if (%s != NULL) {\n        *%s = abi_file_out(n_%s);\n    }"
+                            % (n, n, n))
         elif kind in TOOL_HANDLE_KINDS:
             if is_array:
                 raise Unbound("%s: an array of %s" % (n, kind))
@@ -380,8 +412,6 @@ def wrapper(c, native_name):
 
 
 def skip_reason(cname, c):
-    if cname.startswith("MPI_File_") or cname.startswith("MPI_Register_datarep"):
-        return "MPI-IO: compi has none"
     if re.search(r"_(c2f|f2c|c2f08|f082c|f082f|f2f08)$", cname) or cname.startswith(
             "MPI_Status_f") or cname.startswith("MPI_Status_c"):
         return "Fortran handle and status conversions: the standard ABI has _toint/_fromint"

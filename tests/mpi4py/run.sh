@@ -134,8 +134,11 @@ if [ "$MPI4PY_WHEEL" != 1 ] && ! "$py" -c 'import Cython, setuptools, wheel, num
 fi
 sdist="$dir/mpi4py-$version.tar.gz"
 if [ ! -f "$sdist" ]; then
-    # only mpi4py as source: its build requirements are installed above (no isolation)
-    "$py" -m pip download --no-binary mpi4py --no-deps --no-build-isolation \
+    # only mpi4py as source: its build requirements are installed above (no isolation;
+    # the wheel's environment has none, so pip reads the metadata in one of its own)
+    isolation=--no-build-isolation
+    [ "$MPI4PY_WHEEL" = 1 ] && isolation=
+    "$py" -m pip download --no-binary mpi4py --no-deps $isolation \
         -d "$dir" "mpi4py==$version" >>"$log" 2>&1 || bail "pip download failed" "$log"
 fi
 src="$dir/src"

@@ -112,7 +112,8 @@ int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
 static MPI_Comm_errhandler_function *eh_comm[ABI_SLOTS];
 static MPI_Win_errhandler_function *eh_win[ABI_SLOTS];
 static MPI_Session_errhandler_function *eh_session[ABI_SLOTS];
-static int eh_comm_used, eh_win_used, eh_session_used;
+static MPI_File_errhandler_function *eh_file[ABI_SLOTS];
+static int eh_comm_used, eh_win_used, eh_session_used, eh_file_used;
 
 #define EH_TRAMP(i)                                                                                \
     static void eh_comm_##i(int *h, int *code, ...)                                                \
@@ -132,14 +133,22 @@ static int eh_comm_used, eh_win_used, eh_session_used;
         MPI_Session a = abi_n2h(Session, *h);                                                      \
         int e = abi_err_out(*code);                                                                \
         eh_session[0##i](&a, &e);                                                                  \
+    }                                                                                              \
+    static void eh_file_##i(void **h, int *code, ...)                                              \
+    {                                                                                              \
+        MPI_File a = abi_file_out(*h);                                                             \
+        int e = abi_err_out(*code);                                                                \
+        eh_file[0##i](&a, &e);                                                                     \
     }
 ABI_REP64(EH_TRAMP)
 #define EH_COMM(i) (void *)eh_comm_##i,
 #define EH_WIN(i) (void *)eh_win_##i,
 #define EH_SESSION(i) (void *)eh_session_##i,
+#define EH_FILE(i) (void *)eh_file_##i,
 static void *const eh_comm_tramp[ABI_SLOTS] = {ABI_REP64(EH_COMM)};
 static void *const eh_win_tramp[ABI_SLOTS] = {ABI_REP64(EH_WIN)};
 static void *const eh_session_tramp[ABI_SLOTS] = {ABI_REP64(EH_SESSION)};
+static void *const eh_file_tramp[ABI_SLOTS] = {ABI_REP64(EH_FILE)};
 
 #define EH_CREATE(Kind, table, used, tramp)                                                        \
     int PMPI_##Kind##_create_errhandler(MPI_##Kind##_errhandler_function *fn,                      \
@@ -163,9 +172,11 @@ static void *const eh_session_tramp[ABI_SLOTS] = {ABI_REP64(EH_SESSION)};
 EH_CREATE(Comm, eh_comm, eh_comm_used, eh_comm_tramp)
 EH_CREATE(Win, eh_win, eh_win_used, eh_win_tramp)
 EH_CREATE(Session, eh_session, eh_session_used, eh_session_tramp)
+EH_CREATE(File, eh_file, eh_file_used, eh_file_tramp)
 #pragma weak MPI_Comm_create_errhandler = PMPI_Comm_create_errhandler
 #pragma weak MPI_Win_create_errhandler = PMPI_Win_create_errhandler
 #pragma weak MPI_Session_create_errhandler = PMPI_Session_create_errhandler
+#pragma weak MPI_File_create_errhandler = PMPI_File_create_errhandler
 
 /* ---- attribute keys --------------------------------------------------------------------- */
 

@@ -118,6 +118,94 @@ struct abi_native {
     int (*Exscan_init)(const void *sendbuf, void *recvbuf, int count, int datatype, int op, int comm, int info, int *request);
     int (*Exscan_init_c)(const void *sendbuf, void *recvbuf, MPI_Count count, int datatype, int op, int comm, int info, int *request);
     int (*Fetch_and_op)(const void *origin_addr, void *result_addr, int datatype, int target_rank, MPI_Aint target_disp, int op, int win);
+    int (*File_call_errhandler)(void *fh, int errorcode);
+    int (*File_close)(void **fh);
+    int (*File_create_errhandler)(void *file_errhandler_fn, int *errhandler);
+    int (*File_delete)(const char *filename, int info);
+    int (*File_get_amode)(void *fh, int *amode);
+    int (*File_get_atomicity)(void *fh, int *flag);
+    int (*File_get_byte_offset)(void *fh, MPI_Offset offset, MPI_Offset *disp);
+    int (*File_get_errhandler)(void *file, int *errhandler);
+    int (*File_get_group)(void *fh, int *group);
+    int (*File_get_info)(void *fh, int *info_used);
+    int (*File_get_position)(void *fh, MPI_Offset *offset);
+    int (*File_get_position_shared)(void *fh, MPI_Offset *offset);
+    int (*File_get_size)(void *fh, MPI_Offset *size);
+    int (*File_get_type_extent)(void *fh, int datatype, MPI_Aint *extent);
+    int (*File_get_type_extent_c)(void *fh, int datatype, MPI_Count *extent);
+    int (*File_get_view)(void *fh, MPI_Offset *disp, int *etype, int *filetype, char *datarep);
+    int (*File_iread)(void *fh, void *buf, int count, int datatype, int *request);
+    int (*File_iread_all)(void *fh, void *buf, int count, int datatype, int *request);
+    int (*File_iread_all_c)(void *fh, void *buf, MPI_Count count, int datatype, int *request);
+    int (*File_iread_at)(void *fh, MPI_Offset offset, void *buf, int count, int datatype, int *request);
+    int (*File_iread_at_all)(void *fh, MPI_Offset offset, void *buf, int count, int datatype, int *request);
+    int (*File_iread_at_all_c)(void *fh, MPI_Offset offset, void *buf, MPI_Count count, int datatype, int *request);
+    int (*File_iread_at_c)(void *fh, MPI_Offset offset, void *buf, MPI_Count count, int datatype, int *request);
+    int (*File_iread_c)(void *fh, void *buf, MPI_Count count, int datatype, int *request);
+    int (*File_iread_shared)(void *fh, void *buf, int count, int datatype, int *request);
+    int (*File_iread_shared_c)(void *fh, void *buf, MPI_Count count, int datatype, int *request);
+    int (*File_iwrite)(void *fh, const void *buf, int count, int datatype, int *request);
+    int (*File_iwrite_all)(void *fh, const void *buf, int count, int datatype, int *request);
+    int (*File_iwrite_all_c)(void *fh, const void *buf, MPI_Count count, int datatype, int *request);
+    int (*File_iwrite_at)(void *fh, MPI_Offset offset, const void *buf, int count, int datatype, int *request);
+    int (*File_iwrite_at_all)(void *fh, MPI_Offset offset, const void *buf, int count, int datatype, int *request);
+    int (*File_iwrite_at_all_c)(void *fh, MPI_Offset offset, const void *buf, MPI_Count count, int datatype, int *request);
+    int (*File_iwrite_at_c)(void *fh, MPI_Offset offset, const void *buf, MPI_Count count, int datatype, int *request);
+    int (*File_iwrite_c)(void *fh, const void *buf, MPI_Count count, int datatype, int *request);
+    int (*File_iwrite_shared)(void *fh, const void *buf, int count, int datatype, int *request);
+    int (*File_iwrite_shared_c)(void *fh, const void *buf, MPI_Count count, int datatype, int *request);
+    int (*File_open)(int comm, const char *filename, int amode, int info, void **fh);
+    int (*File_preallocate)(void *fh, MPI_Offset size);
+    int (*File_read)(void *fh, void *buf, int count, int datatype, abi_nstatus_t *status);
+    int (*File_read_all)(void *fh, void *buf, int count, int datatype, abi_nstatus_t *status);
+    int (*File_read_all_begin)(void *fh, void *buf, int count, int datatype);
+    int (*File_read_all_begin_c)(void *fh, void *buf, MPI_Count count, int datatype);
+    int (*File_read_all_c)(void *fh, void *buf, MPI_Count count, int datatype, abi_nstatus_t *status);
+    int (*File_read_all_end)(void *fh, void *buf, abi_nstatus_t *status);
+    int (*File_read_at)(void *fh, MPI_Offset offset, void *buf, int count, int datatype, abi_nstatus_t *status);
+    int (*File_read_at_all)(void *fh, MPI_Offset offset, void *buf, int count, int datatype, abi_nstatus_t *status);
+    int (*File_read_at_all_begin)(void *fh, MPI_Offset offset, void *buf, int count, int datatype);
+    int (*File_read_at_all_begin_c)(void *fh, MPI_Offset offset, void *buf, MPI_Count count, int datatype);
+    int (*File_read_at_all_c)(void *fh, MPI_Offset offset, void *buf, MPI_Count count, int datatype, abi_nstatus_t *status);
+    int (*File_read_at_all_end)(void *fh, void *buf, abi_nstatus_t *status);
+    int (*File_read_at_c)(void *fh, MPI_Offset offset, void *buf, MPI_Count count, int datatype, abi_nstatus_t *status);
+    int (*File_read_c)(void *fh, void *buf, MPI_Count count, int datatype, abi_nstatus_t *status);
+    int (*File_read_ordered)(void *fh, void *buf, int count, int datatype, abi_nstatus_t *status);
+    int (*File_read_ordered_begin)(void *fh, void *buf, int count, int datatype);
+    int (*File_read_ordered_begin_c)(void *fh, void *buf, MPI_Count count, int datatype);
+    int (*File_read_ordered_c)(void *fh, void *buf, MPI_Count count, int datatype, abi_nstatus_t *status);
+    int (*File_read_ordered_end)(void *fh, void *buf, abi_nstatus_t *status);
+    int (*File_read_shared)(void *fh, void *buf, int count, int datatype, abi_nstatus_t *status);
+    int (*File_read_shared_c)(void *fh, void *buf, MPI_Count count, int datatype, abi_nstatus_t *status);
+    int (*File_seek)(void *fh, MPI_Offset offset, int whence);
+    int (*File_seek_shared)(void *fh, MPI_Offset offset, int whence);
+    int (*File_set_atomicity)(void *fh, int flag);
+    int (*File_set_errhandler)(void *file, int errhandler);
+    int (*File_set_info)(void *fh, int info);
+    int (*File_set_size)(void *fh, MPI_Offset size);
+    int (*File_set_view)(void *fh, MPI_Offset disp, int etype, int filetype, const char *datarep, int info);
+    int (*File_sync)(void *fh);
+    int (*File_write)(void *fh, const void *buf, int count, int datatype, abi_nstatus_t *status);
+    int (*File_write_all)(void *fh, const void *buf, int count, int datatype, abi_nstatus_t *status);
+    int (*File_write_all_begin)(void *fh, const void *buf, int count, int datatype);
+    int (*File_write_all_begin_c)(void *fh, const void *buf, MPI_Count count, int datatype);
+    int (*File_write_all_c)(void *fh, const void *buf, MPI_Count count, int datatype, abi_nstatus_t *status);
+    int (*File_write_all_end)(void *fh, const void *buf, abi_nstatus_t *status);
+    int (*File_write_at)(void *fh, MPI_Offset offset, const void *buf, int count, int datatype, abi_nstatus_t *status);
+    int (*File_write_at_all)(void *fh, MPI_Offset offset, const void *buf, int count, int datatype, abi_nstatus_t *status);
+    int (*File_write_at_all_begin)(void *fh, MPI_Offset offset, const void *buf, int count, int datatype);
+    int (*File_write_at_all_begin_c)(void *fh, MPI_Offset offset, const void *buf, MPI_Count count, int datatype);
+    int (*File_write_at_all_c)(void *fh, MPI_Offset offset, const void *buf, MPI_Count count, int datatype, abi_nstatus_t *status);
+    int (*File_write_at_all_end)(void *fh, const void *buf, abi_nstatus_t *status);
+    int (*File_write_at_c)(void *fh, MPI_Offset offset, const void *buf, MPI_Count count, int datatype, abi_nstatus_t *status);
+    int (*File_write_c)(void *fh, const void *buf, MPI_Count count, int datatype, abi_nstatus_t *status);
+    int (*File_write_ordered)(void *fh, const void *buf, int count, int datatype, abi_nstatus_t *status);
+    int (*File_write_ordered_begin)(void *fh, const void *buf, int count, int datatype);
+    int (*File_write_ordered_begin_c)(void *fh, const void *buf, MPI_Count count, int datatype);
+    int (*File_write_ordered_c)(void *fh, const void *buf, MPI_Count count, int datatype, abi_nstatus_t *status);
+    int (*File_write_ordered_end)(void *fh, const void *buf, abi_nstatus_t *status);
+    int (*File_write_shared)(void *fh, const void *buf, int count, int datatype, abi_nstatus_t *status);
+    int (*File_write_shared_c)(void *fh, const void *buf, MPI_Count count, int datatype, abi_nstatus_t *status);
     int (*Finalize)(void);
     int (*Finalized)(int *flag);
     int (*Free_mem)(void *base);
@@ -608,6 +696,94 @@ struct abi_native {
     *(void **)&(t)->Exscan_init = look("PMPI_Exscan_init"); \
     *(void **)&(t)->Exscan_init_c = look("PMPI_Exscan_init_c"); \
     *(void **)&(t)->Fetch_and_op = look("PMPI_Fetch_and_op"); \
+    *(void **)&(t)->File_call_errhandler = look("PMPI_File_call_errhandler"); \
+    *(void **)&(t)->File_close = look("PMPI_File_close"); \
+    *(void **)&(t)->File_create_errhandler = look("PMPI_File_create_errhandler"); \
+    *(void **)&(t)->File_delete = look("PMPI_File_delete"); \
+    *(void **)&(t)->File_get_amode = look("PMPI_File_get_amode"); \
+    *(void **)&(t)->File_get_atomicity = look("PMPI_File_get_atomicity"); \
+    *(void **)&(t)->File_get_byte_offset = look("PMPI_File_get_byte_offset"); \
+    *(void **)&(t)->File_get_errhandler = look("PMPI_File_get_errhandler"); \
+    *(void **)&(t)->File_get_group = look("PMPI_File_get_group"); \
+    *(void **)&(t)->File_get_info = look("PMPI_File_get_info"); \
+    *(void **)&(t)->File_get_position = look("PMPI_File_get_position"); \
+    *(void **)&(t)->File_get_position_shared = look("PMPI_File_get_position_shared"); \
+    *(void **)&(t)->File_get_size = look("PMPI_File_get_size"); \
+    *(void **)&(t)->File_get_type_extent = look("PMPI_File_get_type_extent"); \
+    *(void **)&(t)->File_get_type_extent_c = look("PMPI_File_get_type_extent_c"); \
+    *(void **)&(t)->File_get_view = look("PMPI_File_get_view"); \
+    *(void **)&(t)->File_iread = look("PMPI_File_iread"); \
+    *(void **)&(t)->File_iread_all = look("PMPI_File_iread_all"); \
+    *(void **)&(t)->File_iread_all_c = look("PMPI_File_iread_all_c"); \
+    *(void **)&(t)->File_iread_at = look("PMPI_File_iread_at"); \
+    *(void **)&(t)->File_iread_at_all = look("PMPI_File_iread_at_all"); \
+    *(void **)&(t)->File_iread_at_all_c = look("PMPI_File_iread_at_all_c"); \
+    *(void **)&(t)->File_iread_at_c = look("PMPI_File_iread_at_c"); \
+    *(void **)&(t)->File_iread_c = look("PMPI_File_iread_c"); \
+    *(void **)&(t)->File_iread_shared = look("PMPI_File_iread_shared"); \
+    *(void **)&(t)->File_iread_shared_c = look("PMPI_File_iread_shared_c"); \
+    *(void **)&(t)->File_iwrite = look("PMPI_File_iwrite"); \
+    *(void **)&(t)->File_iwrite_all = look("PMPI_File_iwrite_all"); \
+    *(void **)&(t)->File_iwrite_all_c = look("PMPI_File_iwrite_all_c"); \
+    *(void **)&(t)->File_iwrite_at = look("PMPI_File_iwrite_at"); \
+    *(void **)&(t)->File_iwrite_at_all = look("PMPI_File_iwrite_at_all"); \
+    *(void **)&(t)->File_iwrite_at_all_c = look("PMPI_File_iwrite_at_all_c"); \
+    *(void **)&(t)->File_iwrite_at_c = look("PMPI_File_iwrite_at_c"); \
+    *(void **)&(t)->File_iwrite_c = look("PMPI_File_iwrite_c"); \
+    *(void **)&(t)->File_iwrite_shared = look("PMPI_File_iwrite_shared"); \
+    *(void **)&(t)->File_iwrite_shared_c = look("PMPI_File_iwrite_shared_c"); \
+    *(void **)&(t)->File_open = look("PMPI_File_open"); \
+    *(void **)&(t)->File_preallocate = look("PMPI_File_preallocate"); \
+    *(void **)&(t)->File_read = look("PMPI_File_read"); \
+    *(void **)&(t)->File_read_all = look("PMPI_File_read_all"); \
+    *(void **)&(t)->File_read_all_begin = look("PMPI_File_read_all_begin"); \
+    *(void **)&(t)->File_read_all_begin_c = look("PMPI_File_read_all_begin_c"); \
+    *(void **)&(t)->File_read_all_c = look("PMPI_File_read_all_c"); \
+    *(void **)&(t)->File_read_all_end = look("PMPI_File_read_all_end"); \
+    *(void **)&(t)->File_read_at = look("PMPI_File_read_at"); \
+    *(void **)&(t)->File_read_at_all = look("PMPI_File_read_at_all"); \
+    *(void **)&(t)->File_read_at_all_begin = look("PMPI_File_read_at_all_begin"); \
+    *(void **)&(t)->File_read_at_all_begin_c = look("PMPI_File_read_at_all_begin_c"); \
+    *(void **)&(t)->File_read_at_all_c = look("PMPI_File_read_at_all_c"); \
+    *(void **)&(t)->File_read_at_all_end = look("PMPI_File_read_at_all_end"); \
+    *(void **)&(t)->File_read_at_c = look("PMPI_File_read_at_c"); \
+    *(void **)&(t)->File_read_c = look("PMPI_File_read_c"); \
+    *(void **)&(t)->File_read_ordered = look("PMPI_File_read_ordered"); \
+    *(void **)&(t)->File_read_ordered_begin = look("PMPI_File_read_ordered_begin"); \
+    *(void **)&(t)->File_read_ordered_begin_c = look("PMPI_File_read_ordered_begin_c"); \
+    *(void **)&(t)->File_read_ordered_c = look("PMPI_File_read_ordered_c"); \
+    *(void **)&(t)->File_read_ordered_end = look("PMPI_File_read_ordered_end"); \
+    *(void **)&(t)->File_read_shared = look("PMPI_File_read_shared"); \
+    *(void **)&(t)->File_read_shared_c = look("PMPI_File_read_shared_c"); \
+    *(void **)&(t)->File_seek = look("PMPI_File_seek"); \
+    *(void **)&(t)->File_seek_shared = look("PMPI_File_seek_shared"); \
+    *(void **)&(t)->File_set_atomicity = look("PMPI_File_set_atomicity"); \
+    *(void **)&(t)->File_set_errhandler = look("PMPI_File_set_errhandler"); \
+    *(void **)&(t)->File_set_info = look("PMPI_File_set_info"); \
+    *(void **)&(t)->File_set_size = look("PMPI_File_set_size"); \
+    *(void **)&(t)->File_set_view = look("PMPI_File_set_view"); \
+    *(void **)&(t)->File_sync = look("PMPI_File_sync"); \
+    *(void **)&(t)->File_write = look("PMPI_File_write"); \
+    *(void **)&(t)->File_write_all = look("PMPI_File_write_all"); \
+    *(void **)&(t)->File_write_all_begin = look("PMPI_File_write_all_begin"); \
+    *(void **)&(t)->File_write_all_begin_c = look("PMPI_File_write_all_begin_c"); \
+    *(void **)&(t)->File_write_all_c = look("PMPI_File_write_all_c"); \
+    *(void **)&(t)->File_write_all_end = look("PMPI_File_write_all_end"); \
+    *(void **)&(t)->File_write_at = look("PMPI_File_write_at"); \
+    *(void **)&(t)->File_write_at_all = look("PMPI_File_write_at_all"); \
+    *(void **)&(t)->File_write_at_all_begin = look("PMPI_File_write_at_all_begin"); \
+    *(void **)&(t)->File_write_at_all_begin_c = look("PMPI_File_write_at_all_begin_c"); \
+    *(void **)&(t)->File_write_at_all_c = look("PMPI_File_write_at_all_c"); \
+    *(void **)&(t)->File_write_at_all_end = look("PMPI_File_write_at_all_end"); \
+    *(void **)&(t)->File_write_at_c = look("PMPI_File_write_at_c"); \
+    *(void **)&(t)->File_write_c = look("PMPI_File_write_c"); \
+    *(void **)&(t)->File_write_ordered = look("PMPI_File_write_ordered"); \
+    *(void **)&(t)->File_write_ordered_begin = look("PMPI_File_write_ordered_begin"); \
+    *(void **)&(t)->File_write_ordered_begin_c = look("PMPI_File_write_ordered_begin_c"); \
+    *(void **)&(t)->File_write_ordered_c = look("PMPI_File_write_ordered_c"); \
+    *(void **)&(t)->File_write_ordered_end = look("PMPI_File_write_ordered_end"); \
+    *(void **)&(t)->File_write_shared = look("PMPI_File_write_shared"); \
+    *(void **)&(t)->File_write_shared_c = look("PMPI_File_write_shared_c"); \
     *(void **)&(t)->Finalize = look("PMPI_Finalize"); \
     *(void **)&(t)->Finalized = look("PMPI_Finalized"); \
     *(void **)&(t)->Free_mem = look("PMPI_Free_mem"); \

@@ -778,6 +778,12 @@ int abi_map_scope_out(int v)
 int abi_map_seek_in(int v)
 {
     switch (v) {
+    case ABI_SEEK_SET:
+        return MPI_SEEK_SET;
+    case ABI_SEEK_CUR:
+        return MPI_SEEK_CUR;
+    case ABI_SEEK_END:
+        return MPI_SEEK_END;
     default:
         return v;
     }
@@ -786,6 +792,12 @@ int abi_map_seek_in(int v)
 int abi_map_seek_out(int v)
 {
     switch (v) {
+    case MPI_SEEK_SET:
+        return ABI_SEEK_SET;
+    case MPI_SEEK_CUR:
+        return ABI_SEEK_CUR;
+    case MPI_SEEK_END:
+        return ABI_SEEK_END;
     default:
         return v;
     }
@@ -1009,23 +1021,41 @@ int abi_map_verbosity_out(int v)
 
 int abi_mode_in(int v)
 {
-    int r = v & ~(ABI_MODE_NOCHECK | ABI_MODE_NOPRECEDE | ABI_MODE_NOPUT | ABI_MODE_NOSTORE | ABI_MODE_NOSUCCEED);
+    int r = v & ~(ABI_MODE_NOCHECK | ABI_MODE_NOPRECEDE | ABI_MODE_NOPUT | ABI_MODE_NOSTORE | ABI_MODE_NOSUCCEED | ABI_MODE_APPEND | ABI_MODE_CREATE | ABI_MODE_DELETE_ON_CLOSE | ABI_MODE_EXCL | ABI_MODE_RDONLY | ABI_MODE_RDWR | ABI_MODE_SEQUENTIAL | ABI_MODE_UNIQUE_OPEN | ABI_MODE_WRONLY);
     r |= (v & ABI_MODE_NOCHECK) ? MPI_MODE_NOCHECK : 0;
     r |= (v & ABI_MODE_NOPRECEDE) ? MPI_MODE_NOPRECEDE : 0;
     r |= (v & ABI_MODE_NOPUT) ? MPI_MODE_NOPUT : 0;
     r |= (v & ABI_MODE_NOSTORE) ? MPI_MODE_NOSTORE : 0;
     r |= (v & ABI_MODE_NOSUCCEED) ? MPI_MODE_NOSUCCEED : 0;
+    r |= (v & ABI_MODE_APPEND) ? MPI_MODE_APPEND : 0;
+    r |= (v & ABI_MODE_CREATE) ? MPI_MODE_CREATE : 0;
+    r |= (v & ABI_MODE_DELETE_ON_CLOSE) ? MPI_MODE_DELETE_ON_CLOSE : 0;
+    r |= (v & ABI_MODE_EXCL) ? MPI_MODE_EXCL : 0;
+    r |= (v & ABI_MODE_RDONLY) ? MPI_MODE_RDONLY : 0;
+    r |= (v & ABI_MODE_RDWR) ? MPI_MODE_RDWR : 0;
+    r |= (v & ABI_MODE_SEQUENTIAL) ? MPI_MODE_SEQUENTIAL : 0;
+    r |= (v & ABI_MODE_UNIQUE_OPEN) ? MPI_MODE_UNIQUE_OPEN : 0;
+    r |= (v & ABI_MODE_WRONLY) ? MPI_MODE_WRONLY : 0;
     return r;
 }
 
 int abi_mode_out(int v)
 {
-    int r = v & ~(MPI_MODE_NOCHECK | MPI_MODE_NOPRECEDE | MPI_MODE_NOPUT | MPI_MODE_NOSTORE | MPI_MODE_NOSUCCEED);
+    int r = v & ~(MPI_MODE_NOCHECK | MPI_MODE_NOPRECEDE | MPI_MODE_NOPUT | MPI_MODE_NOSTORE | MPI_MODE_NOSUCCEED | MPI_MODE_APPEND | MPI_MODE_CREATE | MPI_MODE_DELETE_ON_CLOSE | MPI_MODE_EXCL | MPI_MODE_RDONLY | MPI_MODE_RDWR | MPI_MODE_SEQUENTIAL | MPI_MODE_UNIQUE_OPEN | MPI_MODE_WRONLY);
     r |= (v & MPI_MODE_NOCHECK) ? ABI_MODE_NOCHECK : 0;
     r |= (v & MPI_MODE_NOPRECEDE) ? ABI_MODE_NOPRECEDE : 0;
     r |= (v & MPI_MODE_NOPUT) ? ABI_MODE_NOPUT : 0;
     r |= (v & MPI_MODE_NOSTORE) ? ABI_MODE_NOSTORE : 0;
     r |= (v & MPI_MODE_NOSUCCEED) ? ABI_MODE_NOSUCCEED : 0;
+    r |= (v & MPI_MODE_APPEND) ? ABI_MODE_APPEND : 0;
+    r |= (v & MPI_MODE_CREATE) ? ABI_MODE_CREATE : 0;
+    r |= (v & MPI_MODE_DELETE_ON_CLOSE) ? ABI_MODE_DELETE_ON_CLOSE : 0;
+    r |= (v & MPI_MODE_EXCL) ? ABI_MODE_EXCL : 0;
+    r |= (v & MPI_MODE_RDONLY) ? ABI_MODE_RDONLY : 0;
+    r |= (v & MPI_MODE_RDWR) ? ABI_MODE_RDWR : 0;
+    r |= (v & MPI_MODE_SEQUENTIAL) ? ABI_MODE_SEQUENTIAL : 0;
+    r |= (v & MPI_MODE_UNIQUE_OPEN) ? ABI_MODE_UNIQUE_OPEN : 0;
+    r |= (v & MPI_MODE_WRONLY) ? ABI_MODE_WRONLY : 0;
     return r;
 }
 

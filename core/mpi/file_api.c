@@ -118,8 +118,7 @@ static const char *amode_problem(int amode)
     return NULL;
 }
 
-/* the class every rank of the file's communicator agrees on: the largest */
-static int file_agree(compi_comm_t *c, int cls)
+int file_agree(compi_comm_t *c, int cls)
 {
     comm_coll_set_t set = comm_coll_whole(c);
     uint32_t any = 0;

@@ -58,6 +58,9 @@ static inline compi_file_t *file_arg(MPI_File h, const char *fn, int *rc)
     return h;
 }
 
+/* the class every rank of a file's communicator agrees on: the largest (collective) */
+int file_agree(compi_comm_t *c, int cls);
+
 /* the MPI error class of an errno value of an open, read or write */
 int file_errno_class(int err);
 

@@ -175,14 +175,18 @@ static int file_access(compi_file_t *f, const file_op_t *op, compi_datatype_t *d
         cls = rw_class(io_lock(f, lo, hi - lo, op->write));
         locked = cls == MPI_SUCCESS;
     }
-    if (cls != MPI_SUCCESS) {
-        /* nothing moves here; a collective still takes part below */
-    } else if (op->coll && !f->atomic && op->where != FA_ORDERED) {
-        cls = op->write ? compi_io_coll_write(f, (const compi_io_seg_t *)segs, ns, data, &moved)
-                        : compi_io_coll_read(f, (const compi_io_seg_t *)segs, ns, data, &moved);
-    } else {
+    if (op->coll && !f->atomic && op->where != FA_ORDERED) {
+        /* every rank takes part, one that failed above with nothing to move */
+        size_t n = cls == MPI_SUCCESS ? ns : 0;
+        int c = op->write ? compi_io_coll_write(f, (const compi_io_seg_t *)segs, n, data, &moved)
+                          : compi_io_coll_read(f, (const compi_io_seg_t *)segs, n, data, &moved);
+        cls = cls != MPI_SUCCESS ? cls : c;
+    } else if (cls == MPI_SUCCESS) {
         cls = rw_class(op->write ? io_pwrite_runs(f->fd, segs, ns, data, &moved)
                                  : io_pread_runs(f->fd, segs, ns, data, &moved));
+    }
+    if (op->coll && (f->atomic || op->where == FA_ORDERED)) {
+        cls = file_agree(f->comm, cls);
     }
     if (locked) {
         io_unlock(f, lo, hi - lo);
@@ -192,7 +196,7 @@ static int file_access(compi_file_t *f, const file_op_t *op, compi_datatype_t *d
     } else if (nbytes > 0 && (f->view.rep == IO_REP_EXTERNAL32 || f->view.rep >= IO_REP_USER)) {
         moved = moved * (MPI_Offset)dt->size * op->count / nbytes;
     }
-    if (op->where == FA_INDIV && dt->size > 0) {
+    if (op->where == FA_INDIV && dt->size > 0 && op->count > 0) {
         /* the pointer moves past what was read or written, in etypes */
         f->ifp += (moved * nbytes / ((MPI_Offset)dt->size * op->count)) / f->view.esize;
     }
@@ -203,6 +207,16 @@ static int file_access(compi_file_t *f, const file_op_t *op, compi_datatype_t *d
         snprintf(why, whylen, "%s %s failed", op->write ? "writing" : "reading", f->path);
     }
     return cls;
+}
+
+/* the individual pointer and explicit offsets do not exist under MPI_MODE_SEQUENTIAL */
+static int not_sequential(compi_file_t *f, const char *fn)
+{
+    if (f->amode & MPI_MODE_SEQUENTIAL) {
+        return file_err(f, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+                        "%s was opened MPI_MODE_SEQUENTIAL: only the shared file pointer", f->path);
+    }
+    return MPI_SUCCESS;
 }
 
 /* the checks, then the access; raises on the file's handler */
@@ -234,9 +248,9 @@ static int file_go(MPI_File fh, const file_op_t *op, MPI_Offset *moved_p)
     if (!op->write && (f->amode & MPI_MODE_WRONLY)) {
         return file_err(f, MPI_ERR_ACCESS, op->fn, "%s was opened MPI_MODE_WRONLY", f->path);
     }
-    if ((f->amode & MPI_MODE_SEQUENTIAL) && (op->where == FA_EXPLICIT || op->where == FA_INDIV)) {
-        return file_err(f, MPI_ERR_UNSUPPORTED_OPERATION, op->fn,
-                        "%s was opened MPI_MODE_SEQUENTIAL: only the shared file pointer", f->path);
+    if ((op->where == FA_EXPLICIT || op->where == FA_INDIV) &&
+        (rc = not_sequential(f, op->fn)) != MPI_SUCCESS) {
+        return rc;
     }
     if ((op->where == FA_SHARED || op->where == FA_ORDERED) && f->side_fd < 0) {
         return file_err(f, MPI_ERR_UNSUPPORTED_OPERATION, op->fn,
@@ -460,17 +474,13 @@ int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
     if (f == NULL) {
         return rc;
     }
-    if (f->amode & MPI_MODE_SEQUENTIAL) {
-        return file_err(f, MPI_ERR_UNSUPPORTED_OPERATION, fn, "%s was opened MPI_MODE_SEQUENTIAL",
-                        f->path);
+    if ((rc = not_sequential(f, fn)) != MPI_SUCCESS) {
+        return rc;
     }
     MPI_Offset to = seek_target(f, offset, whence, f->ifp, &bad);
     if (bad || to < 0) {
-        return file_err(f, MPI_ERR_ARG, fn,
-                        bad ? "whence=%d is no MPI_SEEK_*"
-                            : "the position %d"
-                              " would be negative",
-                        bad ? whence : (int)to);
+        return file_err(f, MPI_ERR_ARG, fn, "whence=%d, offset=%lld: %s", whence, (long long)offset,
+                        bad ? "no MPI_SEEK_*" : "a negative position");
     }
     f->ifp = to;
     return MPI_SUCCESS;
@@ -489,9 +499,8 @@ int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
     if (offset == NULL) {
         return file_err(f, MPI_ERR_ARG, fn, "offset is NULL");
     }
-    if (f->amode & MPI_MODE_SEQUENTIAL) {
-        return file_err(f, MPI_ERR_UNSUPPORTED_OPERATION, fn, "%s was opened MPI_MODE_SEQUENTIAL",
-                        f->path);
+    if ((rc = not_sequential(f, fn)) != MPI_SUCCESS) {
+        return rc;
     }
     *offset = f->ifp;
     return MPI_SUCCESS;
@@ -510,9 +519,8 @@ int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
     if (disp == NULL || offset < 0) {
         return file_err(f, MPI_ERR_ARG, fn, "disp is NULL or offset negative");
     }
-    if (f->amode & MPI_MODE_SEQUENTIAL) {
-        return file_err(f, MPI_ERR_UNSUPPORTED_OPERATION, fn, "%s was opened MPI_MODE_SEQUENTIAL",
-                        f->path);
+    if ((rc = not_sequential(f, fn)) != MPI_SUCCESS) {
+        return rc;
     }
     *disp = io_view_offset(&f->view, offset * f->view.esize);
     return MPI_SUCCESS;

@@ -36,8 +36,10 @@
 #   MPI4PY_CFLAGS   added to the C compiler's flags of the build (default "-O0 -g0"; the key
 #                   of the build includes them)
 #   MPI4PY_WHEEL    1: mpi4py's binary wheel from PyPI instead of a build (logs-wheel/)
-#   MPI4PY_COMPARE  a logs folder (logs-mpicc) whose counts each np must match: the
-#                   same number of tests passed (compared where that np's counts exist)
+#   MPI4PY_EXCLUDE_EXTRA  another exclusion file, for this run only (the wheel's)
+#   MPI4PY_COMPARE  a logs folder (logs-mpicc) of another run: every test that passed
+#                   there at an np passes here too, but those this run leaves out
+#                   (compared where that np's outcomes exist)
 #   COMPI_MPI4PY=0  skip (it is a test of tier 2: `make check COMPI_TIER=2` runs it)
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -53,6 +55,7 @@ dir="$top_builddir/mpi4py"
 : "${MPI4PY_PYTHON:=/usr/bin/python3}"
 : "${MPI4PY_WHEEL:=0}"
 : "${MPI4PY_COMPARE:=}"
+: "${MPI4PY_EXCLUDE_EXTRA:=}"
 
 if [ "${COMPI_MPI4PY:-1}" = 0 ]; then
     echo "1..0 # SKIP COMPI_MPI4PY=0"
@@ -225,7 +228,9 @@ excl=
 excl_multi=
 nexcl=0
 nexcl_multi=0
-if [ "$MPI4PY_EXCLUDE" != none ]; then
+exclude_files=$MPI4PY_EXCLUDE
+[ "$MPI4PY_EXCLUDE" = none ] && exclude_files=
+for exclude_file in $exclude_files $MPI4PY_EXCLUDE_EXTRA; do
     while read -r pat reason; do
         case $pat in '' | '#'*) continue ;; esac
         multi=0
@@ -235,7 +240,7 @@ if [ "$MPI4PY_EXCLUDE" != none ]; then
             reason=${reason#"$pat"}
         fi
         if [ -z "$pat" ] || [ -z "${reason# }" ]; then
-            echo "# $MPI4PY_EXCLUDE: no reason given for $pat" >&2
+            echo "# $exclude_file: no reason given for $pat" >&2
             echo "Bail out! every exclusion needs its reason ($pat)"
             exit 1
         fi
@@ -250,8 +255,8 @@ if [ "$MPI4PY_EXCLUDE" != none ]; then
             excl="$excl $x"
             nexcl=$((nexcl + 1))
         fi
-    done <"$MPI4PY_EXCLUDE"
-fi
+    done <"$exclude_file"
+done
 
 # ---- the runs -----------------------------------------------------------------------
 logs="$dir/logs-$flavor_name"
@@ -308,20 +313,27 @@ for np in $MPI4PY_NPS; do
         what="$what: run $run, passed $passed, failed $failed, errors $errors, skipped $skipped"
         [ "$xfail" -gt 0 ] && what="$what, expected failures $xfail"
     fi
-    # the same number passed as in another run's logs (the source build's)
+    # every test another run (the source build's) passed at this np passes here, but
+    # those this run leaves out (MPI4PY_EXCLUDE_EXTRA): rank 0's outcomes, by test
     same=1
     if [ -n "$MPI4PY_COMPARE" ] && [ -n "$run" ]; then
-        o="$MPI4PY_COMPARE/np$np.rank0.counts"
-        if [ -f "$o" ]; then
-            oget() { sed -n "1s/.*$1=\([0-9]*\).*/\1/p" "$o"; }
-            o_ids() { sed -n "s/^$1=//p" "$MPI4PY_COMPARE/np$np".rank*.counts | tr ' ' '\n' |
-                grep -v '^$' | sort -u | grep -c .; }
-            opassed=$(($(oget run) - $(oget skipped) - $(oget xfail) - $(o_ids failed_ids) -
-                $(o_ids error_ids)))
-            what="$what; $(basename "$MPI4PY_COMPARE") passed $opassed"
-            [ "$opassed" -eq "$passed" ] || same=0
+        op="$MPI4PY_COMPARE/np$np.rank0.progress"
+        if [ -f "$MPI4PY_COMPARE/np$np.rank0.counts" ] && [ -f "$op" ]; then
+            p0="$logs/np$np.rank0.progress"
+            awk '$1 == "end" && $3 == "ok" { print $2 }' "$op" | sort -u >"$logs/np$np.other-ok"
+            awk '$1 == "end" && $3 == "ok" { print $2 }' "$p0" | sort -u >"$logs/np$np.ok"
+            awk '$1 == "start" { print $2 }' "$p0" | sort -u >"$logs/np$np.started"
+            lost=$(comm -23 "$logs/np$np.other-ok" "$logs/np$np.ok" |
+                comm -12 - "$logs/np$np.started")
+            left=$(comm -23 "$logs/np$np.other-ok" "$logs/np$np.started" | grep -c .)
+            what="$what; $(basename "$MPI4PY_COMPARE") passed $(grep -c . "$logs/np$np.other-ok")"
+            [ "$left" -gt 0 ] && what="$what, $left of them not run here"
+            if [ -n "$lost" ]; then
+                same=0
+                what="$what, $(echo "$lost" | grep -c .) of them not passed here"
+            fi
         else
-            what="$what; no counts in $(basename "$MPI4PY_COMPARE") to compare"
+            what="$what; no outcomes in $(basename "$MPI4PY_COMPARE") to compare"
         fi
     fi
     if [ "$run_rc" -eq 0 ] && [ -n "$run" ] && [ "$failed" -eq 0 ] && [ "$errors" -eq 0 ] &&
@@ -330,7 +342,8 @@ for np in $MPI4PY_NPS; do
     else
         rc=1
         why="exit status $run_rc"
-        [ $same = 0 ] && why="another count of passed tests"
+        [ $same = 0 ] && why="tests the other run passed do not pass"
+        [ $same = 0 ] && echo "$lost" | sed 's/^/# not passed here: /'
         [ "$run_rc" -eq 124 ] || [ "$run_rc" -eq 137 ] || [ "$secs" -ge "$lim" ] &&
             why="timed out after $lim s"
         echo "not ok $n - $what; $why"

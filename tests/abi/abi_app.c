@@ -11,7 +11,8 @@
  * MPI_DISTRIBUTE_DFLT_DARG), one-sided communication (fence epochs, MPI_PROC_NULL as a
  * target, a passive lock, the window's enumerated attributes), alltoallw (plain,
  * persistent, over neighbours), a generalized request, and the tool interface (control
- * and performance variables, their enumerations, handles and error classes).  Rank 0 prints "ok -
+ * and performance variables, their enumerations, handles and error classes), and MPI-IO
+ * (a file's handle, modes, seeks, views, statuses, its error handlers).  Rank 0 prints "ok -
  * np N: every check passed" when all ranks passed, and the library's name ("# library: compi ...");
  * a failed check prints "not ok".
  */
@@ -408,6 +409,81 @@ static void tool(void)
     CHECK(MPI_T_finalize() == MPI_SUCCESS);
 }
 
+/* MPI-IO: a file of size * 4 ints, each rank's at rank * 4, through the standard's file
+   handles, modes, seeks, statuses and a file error handler */
+static int file_handler_calls, file_handler_class;
+static MPI_File file_handler_file;
+static void file_handler(MPI_File *fh, int *code, ...)
+{
+    MPI_Error_class(*code, &file_handler_class);
+    file_handler_file = *fh;
+    file_handler_calls++;
+}
+
+static void io(void)
+{
+    char name[64] = "";
+    if (rank == 0) {
+        snprintf(name, sizeof name, "abi_app_io.%d.tmp", (int)(MPI_Wtime() * 1e6) % 1000000);
+    }
+    MPI_Bcast(name, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD);
+    MPI_File fh = MPI_FILE_NULL;
+    int amode = MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE, got = -1, n = -1;
+    CHECK(MPI_File_open(MPI_COMM_WORLD, name, amode, MPI_INFO_NULL, &fh) == MPI_SUCCESS &&
+          fh != MPI_FILE_NULL);
+    CHECK(MPI_File_get_amode(fh, &got) == MPI_SUCCESS && got == amode);
+    int out[4], in[4] = {-1, -1, -1, -1};
+    for (int i = 0; i < 4; i++) {
+        out[i] = 100 * rank + i;
+    }
+    MPI_Status st;
+    st.MPI_ERROR = -7;
+    CHECK(MPI_File_write_at(fh, (MPI_Offset)rank * sizeof out, out, 4, MPI_INT, &st) ==
+          MPI_SUCCESS);
+    CHECK(MPI_Get_count(&st, MPI_INT, &n) == MPI_SUCCESS && n == 4 && st.MPI_ERROR == -7);
+    CHECK(MPI_File_sync(fh) == MPI_SUCCESS);
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK(MPI_File_sync(fh) == MPI_SUCCESS);
+    MPI_Offset fsize = -1, pos = -1;
+    CHECK(MPI_File_get_size(fh, &fsize) == MPI_SUCCESS && fsize == (MPI_Offset)size * 16);
+
+    /* a view of ints from the next rank's block; seek, read, the position in etypes */
+    int next = (rank + 1) % size;
+    CHECK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL) == MPI_SUCCESS);
+    CHECK(MPI_File_seek(fh, 4 * next + 1, MPI_SEEK_SET) == MPI_SUCCESS);
+    CHECK(MPI_File_seek(fh, -1, MPI_SEEK_CUR) == MPI_SUCCESS);
+    CHECK(MPI_File_read(fh, in, 4, MPI_INT, MPI_STATUS_IGNORE) == MPI_SUCCESS);
+    CHECK(in[0] == 100 * next && in[3] == 100 * next + 3);
+    CHECK(MPI_File_get_position(fh, &pos) == MPI_SUCCESS && pos == 4 * next + 4);
+    CHECK(MPI_File_seek(fh, -4, MPI_SEEK_END) == MPI_SUCCESS);
+    CHECK(MPI_File_get_position(fh, &pos) == MPI_SUCCESS && pos == 4 * size - 4);
+
+    /* a collective read and a nonblocking one */
+    MPI_Request req;
+    in[1] = -1;
+    CHECK(MPI_File_read_at_all(fh, 4 * rank, in, 4, MPI_INT, &st) == MPI_SUCCESS);
+    CHECK(in[1] == 100 * rank + 1 && MPI_Get_count(&st, MPI_INT, &n) == MPI_SUCCESS && n == 4);
+    in[2] = -1;
+    CHECK(MPI_File_iread_at(fh, 4 * rank, in, 4, MPI_INT, &req) == MPI_SUCCESS);
+    CHECK(MPI_Wait(&req, &st) == MPI_SUCCESS && req == MPI_REQUEST_NULL && in[2] == 100 * rank + 2);
+
+    /* errors: the default handler of files returns; one of our own gets our handle */
+    MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
+    int cls = -1;
+    CHECK(MPI_File_get_errhandler(fh, &eh) == MPI_SUCCESS && eh == MPI_ERRORS_RETURN);
+    int rc = MPI_File_read(fh, in, 1, MPI_DATATYPE_NULL, MPI_STATUS_IGNORE);
+    CHECK(MPI_Error_class(rc, &cls) == MPI_SUCCESS && cls == MPI_ERR_TYPE);
+    rc = MPI_File_get_size(MPI_FILE_NULL, &fsize);
+    CHECK(MPI_Error_class(rc, &cls) == MPI_SUCCESS && cls == MPI_ERR_FILE);
+    CHECK(MPI_File_create_errhandler(file_handler, &eh) == MPI_SUCCESS);
+    CHECK(MPI_File_set_errhandler(fh, eh) == MPI_SUCCESS);
+    MPI_File_seek(fh, 0, 12345);
+    CHECK(file_handler_calls == 1 && file_handler_file == fh && file_handler_class == MPI_ERR_ARG);
+    MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN);
+    MPI_Errhandler_free(&eh);
+    CHECK(MPI_File_close(&fh) == MPI_SUCCESS && fh == MPI_FILE_NULL);
+}
+
 /* a generalized request completed at once; its query sets the status */
 static int greq_query(void *extra, MPI_Status *st)
 {
@@ -520,6 +596,7 @@ int main(int argc, char **argv)
     errors();
     rma();
     tool();
+    io();
     more();
     int all_bad = 0;
     MPI_Reduce(&bad, &all_bad, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);

@@ -268,6 +268,9 @@ esac
 n=2
 rc=0
 for np in $MPI4PY_NPS; do
+    # held while this np's logs are rewritten: a run comparing with them waits
+    exec 7>"$logs/.np$np.lock"
+    flock 7
     rm -f "$logs/np$np".*
     np_excl=
     n_excl=$nexcl
@@ -318,6 +321,10 @@ for np in $MPI4PY_NPS; do
     same=1
     if [ -n "$MPI4PY_COMPARE" ] && [ -n "$run" ]; then
         op="$MPI4PY_COMPARE/np$np.rank0.progress"
+        if [ -d "$MPI4PY_COMPARE" ]; then
+            exec 6>>"$MPI4PY_COMPARE/.np$np.lock"
+            flock -s 6
+        fi
         if [ -f "$MPI4PY_COMPARE/np$np.rank0.counts" ] && [ -f "$op" ]; then
             p0="$logs/np$np.rank0.progress"
             awk '$1 == "end" && $3 == "ok" { print $2 }' "$op" | sort -u >"$logs/np$np.other-ok"
@@ -335,6 +342,7 @@ for np in $MPI4PY_NPS; do
         else
             what="$what; no outcomes in $(basename "$MPI4PY_COMPARE") to compare"
         fi
+        [ -d "$MPI4PY_COMPARE" ] && exec 6>&-
     fi
     if [ "$run_rc" -eq 0 ] && [ -n "$run" ] && [ "$failed" -eq 0 ] && [ "$errors" -eq 0 ] &&
         [ "$ranks_done" -eq "$np" ] && [ $same = 1 ]; then
@@ -375,6 +383,7 @@ for np in $MPI4PY_NPS; do
         echo "# ---- the job's output ($logs/np$np.out)"
         tail -n 60 "$logs/np$np.out" | sed 's/^/# /'
     fi
+    exec 7>&-
     n=$((n + 1))
 done
 exit $rc

@@ -7,10 +7,7 @@
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir/_build}
 . "$top_srcdir/tests/abi/mpich5.sh"
-if ! mpich5_find; then
-    echo "1..0 # SKIP $mpich5_skip"
-    exit 0
-fi
+mpich5_require
 COMPI_MPICH_H=$mpich5_prefix/include/mpi.h
 COMPI_MPICH_LIBS="-L$mpich5_prefix/lib -Wl,-rpath,$mpich5_prefix/lib -lmpi"
 COMPI_MPICH_ONLY=$top_srcdir/tests/abi/mpich5-only.txt

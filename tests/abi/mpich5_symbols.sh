@@ -5,10 +5,7 @@
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir/_build}
 . "$top_srcdir/tests/abi/mpich5.sh"
-if ! mpich5_find; then
-    echo "1..0 # SKIP $mpich5_skip"
-    exit 0
-fi
+mpich5_require
 COMPI_MPICH_LIB=$mpich5_prefix/lib/libmpi.so.12
 COMPI_MPICH_ONLY_SYMBOLS=$top_srcdir/tests/abi/mpich5-only-symbols.txt
 export COMPI_MPICH_LIB COMPI_MPICH_ONLY_SYMBOLS top_srcdir top_builddir

@@ -23,10 +23,10 @@
 #define COMPI_VERSION_RELEASE 0
 #define COMPI_VERSION_STRING "0.1.0"
 
-/* MPI 3.1, not 4.x: compi has MPI-4's large counts (_c), sessions, MPI_Isendrecv and the
-   persistent collectives and MPI_Comm_idup, and one-sided communication on one host
-   (docs/rma.md), but not MPI-IO, which MPI 4.0 and 4.1 require (docs/architecture.md,
-   "MPI-4"). */
+/* MPI 3.1, not 4.x: compi has MPI-4's large counts (_c), sessions, MPI_Isendrecv, the
+   persistent collectives, MPI_Comm_idup, one-sided communication on one host (docs/rma.md)
+   and MPI-IO, but not the large-count forms of one-sided communication nor the tool
+   interface's events, which MPI 4.0 requires (docs/architecture.md, "MPI-4"). */
 #define MPI_VERSION 3
 #define MPI_SUBVERSION 1
 

@@ -59,8 +59,7 @@ static int register_datarep(const char *name, const file_datarep_t *d, const cha
         return file_err(NULL, MPI_ERR_ARG, fn, "dtype_file_extent_fn is NULL");
     }
     if (datarep_find(name) >= 0) {
-        return file_err(NULL, MPI_ERR_DUP_DATAREP, fn, "data representation \"%s\" exists",
-                        name);
+        return file_err(NULL, MPI_ERR_DUP_DATAREP, fn, "data representation \"%s\" exists", name);
     }
     if (ndatareps == FILE_MAX_DATAREPS) {
         return file_err(NULL, MPI_ERR_NO_MEM, fn, "no room for another representation");

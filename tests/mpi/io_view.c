@@ -124,9 +124,9 @@ static void checks(void)
               "uncommitted filetype");
     io_expect(MPI_File_set_view(fh, -4, MPI_INT, MPI_INT, "native", MPI_INFO_NULL), MPI_ERR_ARG,
               "negative disp");
-    io_expect(MPI_File_set_view(fh, MPI_DISPLACEMENT_CURRENT, MPI_INT, MPI_INT, "native",
-                                MPI_INFO_NULL),
-              MPI_ERR_ARG, "MPI_DISPLACEMENT_CURRENT without SEQUENTIAL");
+    io_expect(
+        MPI_File_set_view(fh, MPI_DISPLACEMENT_CURRENT, MPI_INT, MPI_INT, "native", MPI_INFO_NULL),
+        MPI_ERR_ARG, "MPI_DISPLACEMENT_CURRENT without SEQUENTIAL");
     io_expect(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "no-such-rep", MPI_INFO_NULL),
               MPI_ERR_UNSUPPORTED_DATAREP, "unknown representation");
     /* an access that is not whole etypes */

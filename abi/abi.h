@@ -101,6 +101,11 @@ ABI_MAPS(distribute)
 ABI_MAPS(flavor)
 ABI_MAPS(model)
 ABI_MAPS(combiner)
+ABI_MAPS(verbosity)
+ABI_MAPS(bind)
+ABI_MAPS(scope)
+ABI_MAPS(pvarclass)
+ABI_MAPS(seek)
 #undef ABI_MAPS
 int abi_mode_in(int v);
 int abi_mode_out(int v);
@@ -135,6 +140,39 @@ static inline int abi_tag_out(int t)
 #define abi_keyval_in abi_map_keyval_in
 #define abi_keyval_out abi_map_keyval_out
 #define abi_combiner_out abi_map_combiner_out
+#define abi_verbosity_out abi_map_verbosity_out
+#define abi_bind_out abi_map_bind_out
+#define abi_scope_out abi_map_scope_out
+#define abi_pvarclass_in abi_map_pvarclass_in
+#define abi_pvarclass_out abi_map_pvarclass_out
+#define abi_seek_in abi_map_seek_in
+
+/* files are pointers on both sides: the same ones, but for MPI_FILE_NULL (0x118 in the
+   standard ABI, 0 natively) */
+#define ABI_N_FILE_UNSET ((void *)1)
+static inline void *abi_file_in(MPI_File f)
+{
+    return f == MPI_FILE_NULL ? NULL : (void *)f;
+}
+static inline MPI_File abi_file_out(void *f)
+{
+    return f == NULL ? MPI_FILE_NULL : (MPI_File)f;
+}
+/* a view's displacement: MPI_DISPLACEMENT_CURRENT is MPICH's number natively
+   (abi/abi_native.c checks it) */
+#define ABI_N_DISPLACEMENT_CURRENT ((MPI_Offset)-54278278)
+static inline MPI_Offset abi_disp_in(MPI_Offset d)
+{
+    return d == MPI_DISPLACEMENT_CURRENT ? ABI_N_DISPLACEMENT_CURRENT : d;
+}
+
+/* the tool interface's handles are pointers on both sides, the same ones; only
+   MPI_T_PVAR_ALL_HANDLES differs (the native one is the address of an object) */
+extern void *abi_n_pvar_all_handles;
+static inline void *abi_pvar_in(MPI_T_pvar_handle h)
+{
+    return h == MPI_T_PVAR_ALL_HANDLES ? abi_n_pvar_all_handles : (void *)h;
+}
 
 /* MPI_IN_PLACE is 1 in the standard ABI, -1 natively; MPI_BOTTOM is 0 in both */
 static inline void *abi_buf(const void *p)

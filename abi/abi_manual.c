@@ -2,8 +2,9 @@
  * abi_manual.c -- the standard ABI layer's procedures that no rule of
  * tools/mpigen/abigen.py covers (abi/gen/gaps.txt lists them): those that take callbacks,
  * which compi's native library calls with native handles, statuses and error codes, and
- * those whose handle arrays are as long as the communicator, and a few whose arrays hold
- * sentinels or error codes.
+ * those whose handle arrays are as long as the communicator, a few whose arrays hold
+ * sentinels or error codes, and the tool interface's handle allocations (the object
+ * handle they get is of the kind of the variable's binding).
  *
  * A callback that gets an extra_state (attribute copy/delete, generalized requests) is
  * given to the native library as a fixed trampoline with a small record of the user's
@@ -111,7 +112,8 @@ int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
 static MPI_Comm_errhandler_function *eh_comm[ABI_SLOTS];
 static MPI_Win_errhandler_function *eh_win[ABI_SLOTS];
 static MPI_Session_errhandler_function *eh_session[ABI_SLOTS];
-static int eh_comm_used, eh_win_used, eh_session_used;
+static MPI_File_errhandler_function *eh_file[ABI_SLOTS];
+static int eh_comm_used, eh_win_used, eh_session_used, eh_file_used;
 
 #define EH_TRAMP(i)                                                                                \
     static void eh_comm_##i(int *h, int *code, ...)                                                \
@@ -131,14 +133,22 @@ static int eh_comm_used, eh_win_used, eh_session_used;
         MPI_Session a = abi_n2h(Session, *h);                                                      \
         int e = abi_err_out(*code);                                                                \
         eh_session[0##i](&a, &e);                                                                  \
+    }                                                                                              \
+    static void eh_file_##i(void **h, int *code, ...)                                              \
+    {                                                                                              \
+        MPI_File a = abi_file_out(*h);                                                             \
+        int e = abi_err_out(*code);                                                                \
+        eh_file[0##i](&a, &e);                                                                     \
     }
 ABI_REP64(EH_TRAMP)
 #define EH_COMM(i) (void *)eh_comm_##i,
 #define EH_WIN(i) (void *)eh_win_##i,
 #define EH_SESSION(i) (void *)eh_session_##i,
+#define EH_FILE(i) (void *)eh_file_##i,
 static void *const eh_comm_tramp[ABI_SLOTS] = {ABI_REP64(EH_COMM)};
 static void *const eh_win_tramp[ABI_SLOTS] = {ABI_REP64(EH_WIN)};
 static void *const eh_session_tramp[ABI_SLOTS] = {ABI_REP64(EH_SESSION)};
+static void *const eh_file_tramp[ABI_SLOTS] = {ABI_REP64(EH_FILE)};
 
 #define EH_CREATE(Kind, table, used, tramp)                                                        \
     int PMPI_##Kind##_create_errhandler(MPI_##Kind##_errhandler_function *fn,                      \
@@ -162,9 +172,11 @@ static void *const eh_session_tramp[ABI_SLOTS] = {ABI_REP64(EH_SESSION)};
 EH_CREATE(Comm, eh_comm, eh_comm_used, eh_comm_tramp)
 EH_CREATE(Win, eh_win, eh_win_used, eh_win_tramp)
 EH_CREATE(Session, eh_session, eh_session_used, eh_session_tramp)
+EH_CREATE(File, eh_file, eh_file_used, eh_file_tramp)
 #pragma weak MPI_Comm_create_errhandler = PMPI_Comm_create_errhandler
 #pragma weak MPI_Win_create_errhandler = PMPI_Win_create_errhandler
 #pragma weak MPI_Session_create_errhandler = PMPI_Session_create_errhandler
+#pragma weak MPI_File_create_errhandler = PMPI_File_create_errhandler
 
 /* ---- attribute keys --------------------------------------------------------------------- */
 
@@ -530,3 +542,62 @@ int PMPI_Pcontrol(const int level, ...)
     return abi_err_out(abi_n.Pcontrol(level));
 }
 #pragma weak MPI_Pcontrol = PMPI_Pcontrol
+
+/* ---- the tool interface's handle allocation --------------------------------------------- */
+
+/* obj_handle points at a handle of the kind the variable is bound to: the native handle's
+   int in *n when the binding names a handle the layer converts; 0 when there is no
+   object (obj_handle goes to the native call as it is) */
+static int t_obj_in(int bind, const void *obj_handle, int *n)
+{
+    if (obj_handle == NULL) {
+        return 0;
+    }
+    switch (bind) {
+    case MPI_T_BIND_MPI_COMM:
+    case MPI_T_BIND_MPI_DATATYPE:
+    case MPI_T_BIND_MPI_ERRHANDLER:
+    case MPI_T_BIND_MPI_GROUP:
+    case MPI_T_BIND_MPI_OP:
+    case MPI_T_BIND_MPI_REQUEST:
+    case MPI_T_BIND_MPI_WIN:
+    case MPI_T_BIND_MPI_MESSAGE:
+    case MPI_T_BIND_MPI_INFO:
+    case MPI_T_BIND_MPI_SESSION:
+        *n = abi_h2n(*(void *const *)obj_handle);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle,
+                             int *count)
+{
+    int bind = 0, n = 0;
+    int rc =
+        abi_n.T_cvar_get_info(cvar_index, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &bind, NULL);
+    if (rc != 0) {
+        return abi_err_out(rc);
+    }
+    int conv = t_obj_in(abi_bind_out(bind), obj_handle, &n);
+    rc = abi_n.T_cvar_handle_alloc(cvar_index, conv ? &n : obj_handle, (void **)handle, count);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_cvar_handle_alloc = PMPI_T_cvar_handle_alloc
+
+int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session pe_session, int pvar_index, void *obj_handle,
+                             MPI_T_pvar_handle *handle, int *count)
+{
+    int bind = 0, n = 0;
+    int rc = abi_n.T_pvar_get_info(pvar_index, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                                   &bind, NULL, NULL, NULL);
+    if (rc != 0) {
+        return abi_err_out(rc);
+    }
+    int conv = t_obj_in(abi_bind_out(bind), obj_handle, &n);
+    rc = abi_n.T_pvar_handle_alloc((void *)pe_session, pvar_index, conv ? &n : obj_handle,
+                                   (void **)handle, count);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_handle_alloc = PMPI_T_pvar_handle_alloc

@@ -1,8 +1,9 @@
 /*
  * abi_native.c -- the layer's facts about compi's native ABI, checked against its header
  * (include/mpi.h) when the layer is compiled: the status layout and the sentinels that
- * abi/abi.h spells as numbers, and the native addresses of MPI_UNWEIGHTED and
- * MPI_WEIGHTS_EMPTY.  Also the error class maps of abi/gen/abi_tables.c, both ways.
+ * abi/abi.h spells as numbers, and the native addresses of MPI_UNWEIGHTED,
+ * MPI_WEIGHTS_EMPTY and MPI_T_PVAR_ALL_HANDLES.  Also the error class maps of
+ * abi/gen/abi_tables.c, both ways.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -18,8 +19,13 @@ _Static_assert(sizeof(MPI_Comm) == sizeof(int), "native handles are ints");
 _Static_assert(sizeof(MPI_Session) == sizeof(int), "native sessions are ints");
 
 _Static_assert(MPI_ERR_LASTCODE >= ABI_NERR, "native classes below ABI_NERR");
+#ifdef MPI_DISPLACEMENT_CURRENT
+_Static_assert(MPI_DISPLACEMENT_CURRENT == -54278278, "abi/abi.h's ABI_N_DISPLACEMENT_CURRENT");
+#endif
+_Static_assert(sizeof(MPI_File) == sizeof(void *), "native files are pointers");
 
 int *abi_n_unweighted, *abi_n_weights_empty;
+void *abi_n_pvar_all_handles;
 
 void abi_native_init(void);
 void abi_native_init(void)
@@ -32,6 +38,7 @@ void abi_native_init(void)
     }
     abi_n_unweighted = MPI_UNWEIGHTED;
     abi_n_weights_empty = MPI_WEIGHTS_EMPTY;
+    abi_n_pvar_all_handles = (void *)MPI_T_PVAR_ALL_HANDLES;
 }
 
 int abi_err_n2a(int rc);

@@ -3,8 +3,8 @@
 # tests/mpi/test-list.txt that runs without arguments and must end "ok" is built with
 # mpicc_abi (against mpi_abi.h, linked to libmpi_abi.so.1) and run at each NP given
 # (default 2 and 4).  Prints a line per failure and a count; exits non-zero on any.
-# Programs that do not compile against mpi_abi.h (they use compi's MPIX_ calls, the tool
-# interface or the native header's Fortran types) are counted apart.  init_basics is left
+# Programs that do not compile against mpi_abi.h (they use compi's MPIX_ calls or the
+# native header's Fortran types and includes) are counted apart.  init_basics is left
 # out: it checks MPI_Get_version against MPI_VERSION, which is 5 in mpi_abi.h, while the
 # library reports the standard it implements.  A minute or two; not part of make check.
 #   sh abi/suite.sh [BUILDDIR] [NP...]

@@ -364,6 +364,10 @@ enum {
 #define MPI_ERR_PROC_ABORTED 76
 #define MPI_ERR_VALUE_TOO_LARGE 77
 #define MPI_T_ERR_NOT_SUPPORTED 78
+/* MPI 4.1's and 5.0's, MPICH 5's numbers */
+#define MPI_T_ERR_NOT_ACCESSIBLE 79
+#define MPI_ERR_ERRHANDLER 80
+#define MPI_ERR_ABI 81
 #define MPI_ERR_LASTCODE 0x3fffffff
 
 /* ---- callback types ------------------------------------------------------------- */

@@ -449,6 +449,89 @@ typedef MPI_Session_errhandler_function MPI_Session_errhandler_fn;
 #define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function *)0)
 #define MPI_CONVERSION_FN_NULL_C ((MPI_Datarep_conversion_function_c *)0)
 
+/* ---- the tool information interface ------------------------------------------------- */
+/* its handles are pointers to incomplete structs too, null 0; MPI_T_PVAR_ALL_HANDLES 1 */
+typedef struct MPI_ABI_T_enum *MPI_T_enum;
+typedef struct MPI_ABI_T_cvar_handle *MPI_T_cvar_handle;
+typedef struct MPI_ABI_T_pvar_handle *MPI_T_pvar_handle;
+typedef struct MPI_ABI_T_pvar_session *MPI_T_pvar_session;
+typedef struct MPI_ABI_T_event_registration *MPI_T_event_registration;
+typedef struct MPI_ABI_T_event_instance *MPI_T_event_instance;
+#define MPI_T_ENUM_NULL ((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL ((MPI_T_cvar_handle)0)
+#define MPI_T_PVAR_SESSION_NULL ((MPI_T_pvar_session)0)
+#define MPI_T_PVAR_HANDLE_NULL ((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_ALL_HANDLES ((MPI_T_pvar_handle)1)
+
+/* what an event callback may do, and the order of a source's events */
+typedef enum MPI_T_cb_safety {
+    MPI_T_CB_REQUIRE_NONE = 0x00,
+    MPI_T_CB_REQUIRE_MPI_RESTRICTED = 0x03,
+    MPI_T_CB_REQUIRE_THREAD_SAFE = 0x0F,
+    MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE = 0x3F
+} MPI_T_cb_safety;
+typedef enum MPI_T_source_order {
+    MPI_T_SOURCE_ORDERED = 1,
+    MPI_T_SOURCE_UNORDERED = 2
+} MPI_T_source_order;
+
+/* verbosities, bindings, scopes and performance variable classes */
+enum {
+    MPI_T_VERBOSITY_USER_BASIC = 0x09,
+    MPI_T_VERBOSITY_USER_DETAIL = 0x0a,
+    MPI_T_VERBOSITY_USER_ALL = 0x0c,
+    MPI_T_VERBOSITY_TUNER_BASIC = 0x11,
+    MPI_T_VERBOSITY_TUNER_DETAIL = 0x12,
+    MPI_T_VERBOSITY_TUNER_ALL = 0x14,
+    MPI_T_VERBOSITY_MPIDEV_BASIC = 0x21,
+    MPI_T_VERBOSITY_MPIDEV_DETAIL = 0x22,
+    MPI_T_VERBOSITY_MPIDEV_ALL = 0x24
+};
+enum {
+    MPI_T_BIND_NO_OBJECT = 1,
+    MPI_T_BIND_MPI_COMM = 2,
+    MPI_T_BIND_MPI_DATATYPE = 3,
+    MPI_T_BIND_MPI_ERRHANDLER = 4,
+    MPI_T_BIND_MPI_FILE = 5,
+    MPI_T_BIND_MPI_GROUP = 6,
+    MPI_T_BIND_MPI_OP = 7,
+    MPI_T_BIND_MPI_REQUEST = 8,
+    MPI_T_BIND_MPI_WIN = 9,
+    MPI_T_BIND_MPI_MESSAGE = 10,
+    MPI_T_BIND_MPI_INFO = 11,
+    MPI_T_BIND_MPI_SESSION = 12
+};
+enum {
+    MPI_T_SCOPE_CONSTANT = 1,
+    MPI_T_SCOPE_READONLY = 2,
+    MPI_T_SCOPE_LOCAL = 3,
+    MPI_T_SCOPE_GROUP = 4,
+    MPI_T_SCOPE_GROUP_EQ = 5,
+    MPI_T_SCOPE_ALL = 6,
+    MPI_T_SCOPE_ALL_EQ = 7
+};
+enum {
+    MPI_T_PVAR_CLASS_STATE = 1,
+    MPI_T_PVAR_CLASS_LEVEL = 2,
+    MPI_T_PVAR_CLASS_SIZE = 3,
+    MPI_T_PVAR_CLASS_PERCENTAGE = 4,
+    MPI_T_PVAR_CLASS_HIGHWATERMARK = 5,
+    MPI_T_PVAR_CLASS_LOWWATERMARK = 6,
+    MPI_T_PVAR_CLASS_COUNTER = 7,
+    MPI_T_PVAR_CLASS_AGGREGATE = 8,
+    MPI_T_PVAR_CLASS_TIMER = 9,
+    MPI_T_PVAR_CLASS_GENERIC = 10
+};
+typedef void(MPI_T_event_cb_function)(MPI_T_event_instance event_instance,
+                                      MPI_T_event_registration event_registration,
+                                      MPI_T_cb_safety cb_safety, void *user_data);
+typedef void(MPI_T_event_free_cb_function)(MPI_T_event_registration event_registration,
+                                           MPI_T_cb_safety cb_safety, void *user_data);
+typedef void(MPI_T_event_dropped_cb_function)(MPI_Count count,
+                                              MPI_T_event_registration event_registration,
+                                              int source_index, MPI_T_cb_safety cb_safety,
+                                              void *user_data);
+
 /* ---- prototypes (tools/mpigen/abigen.py writes what follows, to the end marker) ---- */
 int MPI_Abi_get_info(MPI_Info *info);
 int MPI_Abi_get_version(int *abi_major, int *abi_minor);
@@ -568,6 +651,94 @@ int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
 int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win);
+int MPI_File_call_errhandler(MPI_File fh, int errorcode);
+int MPI_File_close(MPI_File *fh);
+int MPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn, MPI_Errhandler *errhandler);
+int MPI_File_delete(const char *filename, MPI_Info info);
+int MPI_File_get_amode(MPI_File fh, int *amode);
+int MPI_File_get_atomicity(MPI_File fh, int *flag);
+int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp);
+int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler);
+int MPI_File_get_group(MPI_File fh, MPI_Group *group);
+int MPI_File_get_info(MPI_File fh, MPI_Info *info_used);
+int MPI_File_get_position(MPI_File fh, MPI_Offset *offset);
+int MPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset);
+int MPI_File_get_size(MPI_File fh, MPI_Offset *size);
+int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent);
+int MPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent);
+int MPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype, char *datarep);
+int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh);
+int MPI_File_preallocate(MPI_File fh, MPI_Offset size);
+int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+int MPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype);
+int MPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status);
+int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype);
+int MPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype);
+int MPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status);
+int MPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+int MPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype);
+int MPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status);
+int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence);
+int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence);
+int MPI_File_set_atomicity(MPI_File fh, int flag);
+int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler);
+int MPI_File_set_info(MPI_File fh, MPI_Info info);
+int MPI_File_set_size(MPI_File fh, MPI_Offset size);
+int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char *datarep, MPI_Info info);
+int MPI_File_sync(MPI_File fh);
+int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype);
+int MPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype);
+int MPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype);
+int MPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype);
+int MPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+int MPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype);
+int MPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype);
+int MPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status);
+int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
 int MPI_Finalize(void);
 int MPI_Finalized(int *flag);
 int MPI_Free_mem(void *base);
@@ -820,6 +991,37 @@ int MPI_Status_set_cancelled(MPI_Status *status, int flag);
 int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
 int MPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
 int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+int MPI_T_category_changed(int *update_number);
+int MPI_T_category_get_categories(int cat_index, int len, int indices[]);
+int MPI_T_category_get_cvars(int cat_index, int len, int indices[]);
+int MPI_T_category_get_index(const char *name, int *cat_index);
+int MPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars, int *num_pvars, int *num_categories);
+int MPI_T_category_get_num(int *num_cat);
+int MPI_T_category_get_pvars(int cat_index, int len, int indices[]);
+int MPI_T_cvar_get_index(const char *name, int *cvar_index);
+int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *scope);
+int MPI_T_cvar_get_num(int *num_cvar);
+int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count);
+int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
+int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
+int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
+int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len);
+int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, int *name_len);
+int MPI_T_finalize(void);
+int MPI_T_init_thread(int required, int *provided);
+int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
+int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity, int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *readonly, int *continuous, int *atomic);
+int MPI_T_pvar_get_num(int *num_pvar);
+int MPI_T_pvar_handle_alloc(MPI_T_pvar_session pe_session, int pvar_index, void *obj_handle, MPI_T_pvar_handle *handle, int *count);
+int MPI_T_pvar_handle_free(MPI_T_pvar_session pe_session, MPI_T_pvar_handle *handle);
+int MPI_T_pvar_read(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, void *buf);
+int MPI_T_pvar_readreset(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, void *buf);
+int MPI_T_pvar_reset(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_session_create(MPI_T_pvar_session *pe_session);
+int MPI_T_pvar_session_free(MPI_T_pvar_session *pe_session);
+int MPI_T_pvar_start(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_stop(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_write(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, const void *buf);
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
 int MPI_Test_cancelled(const MPI_Status *status, int *flag);
 int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]);
@@ -1046,6 +1248,94 @@ int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
 int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win);
+int PMPI_File_call_errhandler(MPI_File fh, int errorcode);
+int PMPI_File_close(MPI_File *fh);
+int PMPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn, MPI_Errhandler *errhandler);
+int PMPI_File_delete(const char *filename, MPI_Info info);
+int PMPI_File_get_amode(MPI_File fh, int *amode);
+int PMPI_File_get_atomicity(MPI_File fh, int *flag);
+int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp);
+int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler);
+int PMPI_File_get_group(MPI_File fh, MPI_Group *group);
+int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used);
+int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset);
+int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset);
+int PMPI_File_get_size(MPI_File fh, MPI_Offset *size);
+int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent);
+int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent);
+int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype, char *datarep);
+int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh);
+int PMPI_File_preallocate(MPI_File fh, MPI_Offset size);
+int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+int PMPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype);
+int PMPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status);
+int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype);
+int PMPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype);
+int PMPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status);
+int PMPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+int PMPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype);
+int PMPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status);
+int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence);
+int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence);
+int PMPI_File_set_atomicity(MPI_File fh, int flag);
+int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler);
+int PMPI_File_set_info(MPI_File fh, MPI_Info info);
+int PMPI_File_set_size(MPI_File fh, MPI_Offset size);
+int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char *datarep, MPI_Info info);
+int PMPI_File_sync(MPI_File fh);
+int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype);
+int PMPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype);
+int PMPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype);
+int PMPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype);
+int PMPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+int PMPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype);
+int PMPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype);
+int PMPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status);
+int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
 int PMPI_Finalize(void);
 int PMPI_Finalized(int *flag);
 int PMPI_Free_mem(void *base);
@@ -1298,6 +1588,37 @@ int PMPI_Status_set_cancelled(MPI_Status *status, int flag);
 int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
 int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
 int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+int PMPI_T_category_changed(int *update_number);
+int PMPI_T_category_get_categories(int cat_index, int len, int indices[]);
+int PMPI_T_category_get_cvars(int cat_index, int len, int indices[]);
+int PMPI_T_category_get_index(const char *name, int *cat_index);
+int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars, int *num_pvars, int *num_categories);
+int PMPI_T_category_get_num(int *num_cat);
+int PMPI_T_category_get_pvars(int cat_index, int len, int indices[]);
+int PMPI_T_cvar_get_index(const char *name, int *cvar_index);
+int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *scope);
+int PMPI_T_cvar_get_num(int *num_cvar);
+int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count);
+int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
+int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
+int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
+int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len);
+int PMPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, int *name_len);
+int PMPI_T_finalize(void);
+int PMPI_T_init_thread(int required, int *provided);
+int PMPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
+int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity, int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *readonly, int *continuous, int *atomic);
+int PMPI_T_pvar_get_num(int *num_pvar);
+int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session pe_session, int pvar_index, void *obj_handle, MPI_T_pvar_handle *handle, int *count);
+int PMPI_T_pvar_handle_free(MPI_T_pvar_session pe_session, MPI_T_pvar_handle *handle);
+int PMPI_T_pvar_read(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, void *buf);
+int PMPI_T_pvar_readreset(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, void *buf);
+int PMPI_T_pvar_reset(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle);
+int PMPI_T_pvar_session_create(MPI_T_pvar_session *pe_session);
+int PMPI_T_pvar_session_free(MPI_T_pvar_session *pe_session);
+int PMPI_T_pvar_start(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle);
+int PMPI_T_pvar_stop(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle);
+int PMPI_T_pvar_write(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, const void *buf);
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
 int PMPI_Test_cancelled(const MPI_Status *status, int *flag);
 int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]);

@@ -435,5 +435,88 @@ typedef ABI_Session_errhandler_function ABI_Session_errhandler_fn;
 #define ABI_CONVERSION_FN_NULL ((ABI_Datarep_conversion_function *)0)
 #define ABI_CONVERSION_FN_NULL_C ((ABI_Datarep_conversion_function_c *)0)
 
+/* ---- the tool information interface ------------------------------------------------- */
+/* its handles are pointers to incomplete structs too, null 0; ABI_T_PVAR_ALL_HANDLES 1 */
+typedef struct ABI_ABI_T_enum *ABI_T_enum;
+typedef struct ABI_ABI_T_cvar_handle *ABI_T_cvar_handle;
+typedef struct ABI_ABI_T_pvar_handle *ABI_T_pvar_handle;
+typedef struct ABI_ABI_T_pvar_session *ABI_T_pvar_session;
+typedef struct ABI_ABI_T_event_registration *ABI_T_event_registration;
+typedef struct ABI_ABI_T_event_instance *ABI_T_event_instance;
+#define ABI_T_ENUM_NULL ((ABI_T_enum)0)
+#define ABI_T_CVAR_HANDLE_NULL ((ABI_T_cvar_handle)0)
+#define ABI_T_PVAR_SESSION_NULL ((ABI_T_pvar_session)0)
+#define ABI_T_PVAR_HANDLE_NULL ((ABI_T_pvar_handle)0)
+#define ABI_T_PVAR_ALL_HANDLES ((ABI_T_pvar_handle)1)
+
+/* what an event callback may do, and the order of a source's events */
+typedef enum ABI_T_cb_safety {
+    ABI_T_CB_REQUIRE_NONE = 0x00,
+    ABI_T_CB_REQUIRE_MPI_RESTRICTED = 0x03,
+    ABI_T_CB_REQUIRE_THREAD_SAFE = 0x0F,
+    ABI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE = 0x3F
+} ABI_T_cb_safety;
+typedef enum ABI_T_source_order {
+    ABI_T_SOURCE_ORDERED = 1,
+    ABI_T_SOURCE_UNORDERED = 2
+} ABI_T_source_order;
+
+/* verbosities, bindings, scopes and performance variable classes */
+enum {
+    ABI_T_VERBOSITY_USER_BASIC = 0x09,
+    ABI_T_VERBOSITY_USER_DETAIL = 0x0a,
+    ABI_T_VERBOSITY_USER_ALL = 0x0c,
+    ABI_T_VERBOSITY_TUNER_BASIC = 0x11,
+    ABI_T_VERBOSITY_TUNER_DETAIL = 0x12,
+    ABI_T_VERBOSITY_TUNER_ALL = 0x14,
+    ABI_T_VERBOSITY_MPIDEV_BASIC = 0x21,
+    ABI_T_VERBOSITY_MPIDEV_DETAIL = 0x22,
+    ABI_T_VERBOSITY_MPIDEV_ALL = 0x24
+};
+enum {
+    ABI_T_BIND_NO_OBJECT = 1,
+    ABI_T_BIND_MPI_COMM = 2,
+    ABI_T_BIND_MPI_DATATYPE = 3,
+    ABI_T_BIND_MPI_ERRHANDLER = 4,
+    ABI_T_BIND_MPI_FILE = 5,
+    ABI_T_BIND_MPI_GROUP = 6,
+    ABI_T_BIND_MPI_OP = 7,
+    ABI_T_BIND_MPI_REQUEST = 8,
+    ABI_T_BIND_MPI_WIN = 9,
+    ABI_T_BIND_MPI_MESSAGE = 10,
+    ABI_T_BIND_MPI_INFO = 11,
+    ABI_T_BIND_MPI_SESSION = 12
+};
+enum {
+    ABI_T_SCOPE_CONSTANT = 1,
+    ABI_T_SCOPE_READONLY = 2,
+    ABI_T_SCOPE_LOCAL = 3,
+    ABI_T_SCOPE_GROUP = 4,
+    ABI_T_SCOPE_GROUP_EQ = 5,
+    ABI_T_SCOPE_ALL = 6,
+    ABI_T_SCOPE_ALL_EQ = 7
+};
+enum {
+    ABI_T_PVAR_CLASS_STATE = 1,
+    ABI_T_PVAR_CLASS_LEVEL = 2,
+    ABI_T_PVAR_CLASS_SIZE = 3,
+    ABI_T_PVAR_CLASS_PERCENTAGE = 4,
+    ABI_T_PVAR_CLASS_HIGHWATERMARK = 5,
+    ABI_T_PVAR_CLASS_LOWWATERMARK = 6,
+    ABI_T_PVAR_CLASS_COUNTER = 7,
+    ABI_T_PVAR_CLASS_AGGREGATE = 8,
+    ABI_T_PVAR_CLASS_TIMER = 9,
+    ABI_T_PVAR_CLASS_GENERIC = 10
+};
+typedef void(ABI_T_event_cb_function)(ABI_T_event_instance event_instance,
+                                      ABI_T_event_registration event_registration,
+                                      ABI_T_cb_safety cb_safety, void *user_data);
+typedef void(ABI_T_event_free_cb_function)(ABI_T_event_registration event_registration,
+                                           ABI_T_cb_safety cb_safety, void *user_data);
+typedef void(ABI_T_event_dropped_cb_function)(ABI_Count count,
+                                              ABI_T_event_registration event_registration,
+                                              int source_index, ABI_T_cb_safety cb_safety,
+                                              void *user_data);
+
 
 #endif

@@ -118,6 +118,94 @@ struct abi_native {
     int (*Exscan_init)(const void *sendbuf, void *recvbuf, int count, int datatype, int op, int comm, int info, int *request);
     int (*Exscan_init_c)(const void *sendbuf, void *recvbuf, MPI_Count count, int datatype, int op, int comm, int info, int *request);
     int (*Fetch_and_op)(const void *origin_addr, void *result_addr, int datatype, int target_rank, MPI_Aint target_disp, int op, int win);
+    int (*File_call_errhandler)(void *fh, int errorcode);
+    int (*File_close)(void **fh);
+    int (*File_create_errhandler)(void *file_errhandler_fn, int *errhandler);
+    int (*File_delete)(const char *filename, int info);
+    int (*File_get_amode)(void *fh, int *amode);
+    int (*File_get_atomicity)(void *fh, int *flag);
+    int (*File_get_byte_offset)(void *fh, MPI_Offset offset, MPI_Offset *disp);
+    int (*File_get_errhandler)(void *file, int *errhandler);
+    int (*File_get_group)(void *fh, int *group);
+    int (*File_get_info)(void *fh, int *info_used);
+    int (*File_get_position)(void *fh, MPI_Offset *offset);
+    int (*File_get_position_shared)(void *fh, MPI_Offset *offset);
+    int (*File_get_size)(void *fh, MPI_Offset *size);
+    int (*File_get_type_extent)(void *fh, int datatype, MPI_Aint *extent);
+    int (*File_get_type_extent_c)(void *fh, int datatype, MPI_Count *extent);
+    int (*File_get_view)(void *fh, MPI_Offset *disp, int *etype, int *filetype, char *datarep);
+    int (*File_iread)(void *fh, void *buf, int count, int datatype, int *request);
+    int (*File_iread_all)(void *fh, void *buf, int count, int datatype, int *request);
+    int (*File_iread_all_c)(void *fh, void *buf, MPI_Count count, int datatype, int *request);
+    int (*File_iread_at)(void *fh, MPI_Offset offset, void *buf, int count, int datatype, int *request);
+    int (*File_iread_at_all)(void *fh, MPI_Offset offset, void *buf, int count, int datatype, int *request);
+    int (*File_iread_at_all_c)(void *fh, MPI_Offset offset, void *buf, MPI_Count count, int datatype, int *request);
+    int (*File_iread_at_c)(void *fh, MPI_Offset offset, void *buf, MPI_Count count, int datatype, int *request);
+    int (*File_iread_c)(void *fh, void *buf, MPI_Count count, int datatype, int *request);
+    int (*File_iread_shared)(void *fh, void *buf, int count, int datatype, int *request);
+    int (*File_iread_shared_c)(void *fh, void *buf, MPI_Count count, int datatype, int *request);
+    int (*File_iwrite)(void *fh, const void *buf, int count, int datatype, int *request);
+    int (*File_iwrite_all)(void *fh, const void *buf, int count, int datatype, int *request);
+    int (*File_iwrite_all_c)(void *fh, const void *buf, MPI_Count count, int datatype, int *request);
+    int (*File_iwrite_at)(void *fh, MPI_Offset offset, const void *buf, int count, int datatype, int *request);
+    int (*File_iwrite_at_all)(void *fh, MPI_Offset offset, const void *buf, int count, int datatype, int *request);
+    int (*File_iwrite_at_all_c)(void *fh, MPI_Offset offset, const void *buf, MPI_Count count, int datatype, int *request);
+    int (*File_iwrite_at_c)(void *fh, MPI_Offset offset, const void *buf, MPI_Count count, int datatype, int *request);
+    int (*File_iwrite_c)(void *fh, const void *buf, MPI_Count count, int datatype, int *request);
+    int (*File_iwrite_shared)(void *fh, const void *buf, int count, int datatype, int *request);
+    int (*File_iwrite_shared_c)(void *fh, const void *buf, MPI_Count count, int datatype, int *request);
+    int (*File_open)(int comm, const char *filename, int amode, int info, void **fh);
+    int (*File_preallocate)(void *fh, MPI_Offset size);
+    int (*File_read)(void *fh, void *buf, int count, int datatype, abi_nstatus_t *status);
+    int (*File_read_all)(void *fh, void *buf, int count, int datatype, abi_nstatus_t *status);
+    int (*File_read_all_begin)(void *fh, void *buf, int count, int datatype);
+    int (*File_read_all_begin_c)(void *fh, void *buf, MPI_Count count, int datatype);
+    int (*File_read_all_c)(void *fh, void *buf, MPI_Count count, int datatype, abi_nstatus_t *status);
+    int (*File_read_all_end)(void *fh, void *buf, abi_nstatus_t *status);
+    int (*File_read_at)(void *fh, MPI_Offset offset, void *buf, int count, int datatype, abi_nstatus_t *status);
+    int (*File_read_at_all)(void *fh, MPI_Offset offset, void *buf, int count, int datatype, abi_nstatus_t *status);
+    int (*File_read_at_all_begin)(void *fh, MPI_Offset offset, void *buf, int count, int datatype);
+    int (*File_read_at_all_begin_c)(void *fh, MPI_Offset offset, void *buf, MPI_Count count, int datatype);
+    int (*File_read_at_all_c)(void *fh, MPI_Offset offset, void *buf, MPI_Count count, int datatype, abi_nstatus_t *status);
+    int (*File_read_at_all_end)(void *fh, void *buf, abi_nstatus_t *status);
+    int (*File_read_at_c)(void *fh, MPI_Offset offset, void *buf, MPI_Count count, int datatype, abi_nstatus_t *status);
+    int (*File_read_c)(void *fh, void *buf, MPI_Count count, int datatype, abi_nstatus_t *status);
+    int (*File_read_ordered)(void *fh, void *buf, int count, int datatype, abi_nstatus_t *status);
+    int (*File_read_ordered_begin)(void *fh, void *buf, int count, int datatype);
+    int (*File_read_ordered_begin_c)(void *fh, void *buf, MPI_Count count, int datatype);
+    int (*File_read_ordered_c)(void *fh, void *buf, MPI_Count count, int datatype, abi_nstatus_t *status);
+    int (*File_read_ordered_end)(void *fh, void *buf, abi_nstatus_t *status);
+    int (*File_read_shared)(void *fh, void *buf, int count, int datatype, abi_nstatus_t *status);
+    int (*File_read_shared_c)(void *fh, void *buf, MPI_Count count, int datatype, abi_nstatus_t *status);
+    int (*File_seek)(void *fh, MPI_Offset offset, int whence);
+    int (*File_seek_shared)(void *fh, MPI_Offset offset, int whence);
+    int (*File_set_atomicity)(void *fh, int flag);
+    int (*File_set_errhandler)(void *file, int errhandler);
+    int (*File_set_info)(void *fh, int info);
+    int (*File_set_size)(void *fh, MPI_Offset size);
+    int (*File_set_view)(void *fh, MPI_Offset disp, int etype, int filetype, const char *datarep, int info);
+    int (*File_sync)(void *fh);
+    int (*File_write)(void *fh, const void *buf, int count, int datatype, abi_nstatus_t *status);
+    int (*File_write_all)(void *fh, const void *buf, int count, int datatype, abi_nstatus_t *status);
+    int (*File_write_all_begin)(void *fh, const void *buf, int count, int datatype);
+    int (*File_write_all_begin_c)(void *fh, const void *buf, MPI_Count count, int datatype);
+    int (*File_write_all_c)(void *fh, const void *buf, MPI_Count count, int datatype, abi_nstatus_t *status);
+    int (*File_write_all_end)(void *fh, const void *buf, abi_nstatus_t *status);
+    int (*File_write_at)(void *fh, MPI_Offset offset, const void *buf, int count, int datatype, abi_nstatus_t *status);
+    int (*File_write_at_all)(void *fh, MPI_Offset offset, const void *buf, int count, int datatype, abi_nstatus_t *status);
+    int (*File_write_at_all_begin)(void *fh, MPI_Offset offset, const void *buf, int count, int datatype);
+    int (*File_write_at_all_begin_c)(void *fh, MPI_Offset offset, const void *buf, MPI_Count count, int datatype);
+    int (*File_write_at_all_c)(void *fh, MPI_Offset offset, const void *buf, MPI_Count count, int datatype, abi_nstatus_t *status);
+    int (*File_write_at_all_end)(void *fh, const void *buf, abi_nstatus_t *status);
+    int (*File_write_at_c)(void *fh, MPI_Offset offset, const void *buf, MPI_Count count, int datatype, abi_nstatus_t *status);
+    int (*File_write_c)(void *fh, const void *buf, MPI_Count count, int datatype, abi_nstatus_t *status);
+    int (*File_write_ordered)(void *fh, const void *buf, int count, int datatype, abi_nstatus_t *status);
+    int (*File_write_ordered_begin)(void *fh, const void *buf, int count, int datatype);
+    int (*File_write_ordered_begin_c)(void *fh, const void *buf, MPI_Count count, int datatype);
+    int (*File_write_ordered_c)(void *fh, const void *buf, MPI_Count count, int datatype, abi_nstatus_t *status);
+    int (*File_write_ordered_end)(void *fh, const void *buf, abi_nstatus_t *status);
+    int (*File_write_shared)(void *fh, const void *buf, int count, int datatype, abi_nstatus_t *status);
+    int (*File_write_shared_c)(void *fh, const void *buf, MPI_Count count, int datatype, abi_nstatus_t *status);
     int (*Finalize)(void);
     int (*Finalized)(int *flag);
     int (*Free_mem)(void *base);
@@ -358,6 +446,37 @@ struct abi_native {
     int (*Status_set_elements)(abi_nstatus_t *status, int datatype, int count);
     int (*Status_set_elements_c)(abi_nstatus_t *status, int datatype, MPI_Count count);
     int (*Status_set_elements_x)(abi_nstatus_t *status, int datatype, MPI_Count count);
+    int (*T_category_changed)(int *update_number);
+    int (*T_category_get_categories)(int cat_index, int len, int indices[]);
+    int (*T_category_get_cvars)(int cat_index, int len, int indices[]);
+    int (*T_category_get_index)(const char *name, int *cat_index);
+    int (*T_category_get_info)(int cat_index, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars, int *num_pvars, int *num_categories);
+    int (*T_category_get_num)(int *num_cat);
+    int (*T_category_get_pvars)(int cat_index, int len, int indices[]);
+    int (*T_cvar_get_index)(const char *name, int *cvar_index);
+    int (*T_cvar_get_info)(int cvar_index, char *name, int *name_len, int *verbosity, int *datatype, void **enumtype, char *desc, int *desc_len, int *bind, int *scope);
+    int (*T_cvar_get_num)(int *num_cvar);
+    int (*T_cvar_handle_alloc)(int cvar_index, void *obj_handle, void **handle, int *count);
+    int (*T_cvar_handle_free)(void **handle);
+    int (*T_cvar_read)(void *handle, void *buf);
+    int (*T_cvar_write)(void *handle, const void *buf);
+    int (*T_enum_get_info)(void *enumtype, int *num, char *name, int *name_len);
+    int (*T_enum_get_item)(void *enumtype, int index, int *value, char *name, int *name_len);
+    int (*T_finalize)(void);
+    int (*T_init_thread)(int required, int *provided);
+    int (*T_pvar_get_index)(const char *name, int var_class, int *pvar_index);
+    int (*T_pvar_get_info)(int pvar_index, char *name, int *name_len, int *verbosity, int *var_class, int *datatype, void **enumtype, char *desc, int *desc_len, int *bind, int *readonly, int *continuous, int *atomic);
+    int (*T_pvar_get_num)(int *num_pvar);
+    int (*T_pvar_handle_alloc)(void *pe_session, int pvar_index, void *obj_handle, void **handle, int *count);
+    int (*T_pvar_handle_free)(void *pe_session, void **handle);
+    int (*T_pvar_read)(void *pe_session, void *handle, void *buf);
+    int (*T_pvar_readreset)(void *pe_session, void *handle, void *buf);
+    int (*T_pvar_reset)(void *pe_session, void *handle);
+    int (*T_pvar_session_create)(void **pe_session);
+    int (*T_pvar_session_free)(void **pe_session);
+    int (*T_pvar_start)(void *pe_session, void *handle);
+    int (*T_pvar_stop)(void *pe_session, void *handle);
+    int (*T_pvar_write)(void *pe_session, void *handle, const void *buf);
     int (*Test)(int *request, int *flag, abi_nstatus_t *status);
     int (*Test_cancelled)(const abi_nstatus_t *status, int *flag);
     int (*Testall)(int count, int array_of_requests[], int *flag, abi_nstatus_t array_of_statuses[]);
@@ -577,6 +696,94 @@ struct abi_native {
     *(void **)&(t)->Exscan_init = look("PMPI_Exscan_init"); \
     *(void **)&(t)->Exscan_init_c = look("PMPI_Exscan_init_c"); \
     *(void **)&(t)->Fetch_and_op = look("PMPI_Fetch_and_op"); \
+    *(void **)&(t)->File_call_errhandler = look("PMPI_File_call_errhandler"); \
+    *(void **)&(t)->File_close = look("PMPI_File_close"); \
+    *(void **)&(t)->File_create_errhandler = look("PMPI_File_create_errhandler"); \
+    *(void **)&(t)->File_delete = look("PMPI_File_delete"); \
+    *(void **)&(t)->File_get_amode = look("PMPI_File_get_amode"); \
+    *(void **)&(t)->File_get_atomicity = look("PMPI_File_get_atomicity"); \
+    *(void **)&(t)->File_get_byte_offset = look("PMPI_File_get_byte_offset"); \
+    *(void **)&(t)->File_get_errhandler = look("PMPI_File_get_errhandler"); \
+    *(void **)&(t)->File_get_group = look("PMPI_File_get_group"); \
+    *(void **)&(t)->File_get_info = look("PMPI_File_get_info"); \
+    *(void **)&(t)->File_get_position = look("PMPI_File_get_position"); \
+    *(void **)&(t)->File_get_position_shared = look("PMPI_File_get_position_shared"); \
+    *(void **)&(t)->File_get_size = look("PMPI_File_get_size"); \
+    *(void **)&(t)->File_get_type_extent = look("PMPI_File_get_type_extent"); \
+    *(void **)&(t)->File_get_type_extent_c = look("PMPI_File_get_type_extent_c"); \
+    *(void **)&(t)->File_get_view = look("PMPI_File_get_view"); \
+    *(void **)&(t)->File_iread = look("PMPI_File_iread"); \
+    *(void **)&(t)->File_iread_all = look("PMPI_File_iread_all"); \
+    *(void **)&(t)->File_iread_all_c = look("PMPI_File_iread_all_c"); \
+    *(void **)&(t)->File_iread_at = look("PMPI_File_iread_at"); \
+    *(void **)&(t)->File_iread_at_all = look("PMPI_File_iread_at_all"); \
+    *(void **)&(t)->File_iread_at_all_c = look("PMPI_File_iread_at_all_c"); \
+    *(void **)&(t)->File_iread_at_c = look("PMPI_File_iread_at_c"); \
+    *(void **)&(t)->File_iread_c = look("PMPI_File_iread_c"); \
+    *(void **)&(t)->File_iread_shared = look("PMPI_File_iread_shared"); \
+    *(void **)&(t)->File_iread_shared_c = look("PMPI_File_iread_shared_c"); \
+    *(void **)&(t)->File_iwrite = look("PMPI_File_iwrite"); \
+    *(void **)&(t)->File_iwrite_all = look("PMPI_File_iwrite_all"); \
+    *(void **)&(t)->File_iwrite_all_c = look("PMPI_File_iwrite_all_c"); \
+    *(void **)&(t)->File_iwrite_at = look("PMPI_File_iwrite_at"); \
+    *(void **)&(t)->File_iwrite_at_all = look("PMPI_File_iwrite_at_all"); \
+    *(void **)&(t)->File_iwrite_at_all_c = look("PMPI_File_iwrite_at_all_c"); \
+    *(void **)&(t)->File_iwrite_at_c = look("PMPI_File_iwrite_at_c"); \
+    *(void **)&(t)->File_iwrite_c = look("PMPI_File_iwrite_c"); \
+    *(void **)&(t)->File_iwrite_shared = look("PMPI_File_iwrite_shared"); \
+    *(void **)&(t)->File_iwrite_shared_c = look("PMPI_File_iwrite_shared_c"); \
+    *(void **)&(t)->File_open = look("PMPI_File_open"); \
+    *(void **)&(t)->File_preallocate = look("PMPI_File_preallocate"); \
+    *(void **)&(t)->File_read = look("PMPI_File_read"); \
+    *(void **)&(t)->File_read_all = look("PMPI_File_read_all"); \
+    *(void **)&(t)->File_read_all_begin = look("PMPI_File_read_all_begin"); \
+    *(void **)&(t)->File_read_all_begin_c = look("PMPI_File_read_all_begin_c"); \
+    *(void **)&(t)->File_read_all_c = look("PMPI_File_read_all_c"); \
+    *(void **)&(t)->File_read_all_end = look("PMPI_File_read_all_end"); \
+    *(void **)&(t)->File_read_at = look("PMPI_File_read_at"); \
+    *(void **)&(t)->File_read_at_all = look("PMPI_File_read_at_all"); \
+    *(void **)&(t)->File_read_at_all_begin = look("PMPI_File_read_at_all_begin"); \
+    *(void **)&(t)->File_read_at_all_begin_c = look("PMPI_File_read_at_all_begin_c"); \
+    *(void **)&(t)->File_read_at_all_c = look("PMPI_File_read_at_all_c"); \
+    *(void **)&(t)->File_read_at_all_end = look("PMPI_File_read_at_all_end"); \
+    *(void **)&(t)->File_read_at_c = look("PMPI_File_read_at_c"); \
+    *(void **)&(t)->File_read_c = look("PMPI_File_read_c"); \
+    *(void **)&(t)->File_read_ordered = look("PMPI_File_read_ordered"); \
+    *(void **)&(t)->File_read_ordered_begin = look("PMPI_File_read_ordered_begin"); \
+    *(void **)&(t)->File_read_ordered_begin_c = look("PMPI_File_read_ordered_begin_c"); \
+    *(void **)&(t)->File_read_ordered_c = look("PMPI_File_read_ordered_c"); \
+    *(void **)&(t)->File_read_ordered_end = look("PMPI_File_read_ordered_end"); \
+    *(void **)&(t)->File_read_shared = look("PMPI_File_read_shared"); \
+    *(void **)&(t)->File_read_shared_c = look("PMPI_File_read_shared_c"); \
+    *(void **)&(t)->File_seek = look("PMPI_File_seek"); \
+    *(void **)&(t)->File_seek_shared = look("PMPI_File_seek_shared"); \
+    *(void **)&(t)->File_set_atomicity = look("PMPI_File_set_atomicity"); \
+    *(void **)&(t)->File_set_errhandler = look("PMPI_File_set_errhandler"); \
+    *(void **)&(t)->File_set_info = look("PMPI_File_set_info"); \
+    *(void **)&(t)->File_set_size = look("PMPI_File_set_size"); \
+    *(void **)&(t)->File_set_view = look("PMPI_File_set_view"); \
+    *(void **)&(t)->File_sync = look("PMPI_File_sync"); \
+    *(void **)&(t)->File_write = look("PMPI_File_write"); \
+    *(void **)&(t)->File_write_all = look("PMPI_File_write_all"); \
+    *(void **)&(t)->File_write_all_begin = look("PMPI_File_write_all_begin"); \
+    *(void **)&(t)->File_write_all_begin_c = look("PMPI_File_write_all_begin_c"); \
+    *(void **)&(t)->File_write_all_c = look("PMPI_File_write_all_c"); \
+    *(void **)&(t)->File_write_all_end = look("PMPI_File_write_all_end"); \
+    *(void **)&(t)->File_write_at = look("PMPI_File_write_at"); \
+    *(void **)&(t)->File_write_at_all = look("PMPI_File_write_at_all"); \
+    *(void **)&(t)->File_write_at_all_begin = look("PMPI_File_write_at_all_begin"); \
+    *(void **)&(t)->File_write_at_all_begin_c = look("PMPI_File_write_at_all_begin_c"); \
+    *(void **)&(t)->File_write_at_all_c = look("PMPI_File_write_at_all_c"); \
+    *(void **)&(t)->File_write_at_all_end = look("PMPI_File_write_at_all_end"); \
+    *(void **)&(t)->File_write_at_c = look("PMPI_File_write_at_c"); \
+    *(void **)&(t)->File_write_c = look("PMPI_File_write_c"); \
+    *(void **)&(t)->File_write_ordered = look("PMPI_File_write_ordered"); \
+    *(void **)&(t)->File_write_ordered_begin = look("PMPI_File_write_ordered_begin"); \
+    *(void **)&(t)->File_write_ordered_begin_c = look("PMPI_File_write_ordered_begin_c"); \
+    *(void **)&(t)->File_write_ordered_c = look("PMPI_File_write_ordered_c"); \
+    *(void **)&(t)->File_write_ordered_end = look("PMPI_File_write_ordered_end"); \
+    *(void **)&(t)->File_write_shared = look("PMPI_File_write_shared"); \
+    *(void **)&(t)->File_write_shared_c = look("PMPI_File_write_shared_c"); \
     *(void **)&(t)->Finalize = look("PMPI_Finalize"); \
     *(void **)&(t)->Finalized = look("PMPI_Finalized"); \
     *(void **)&(t)->Free_mem = look("PMPI_Free_mem"); \
@@ -817,6 +1024,37 @@ struct abi_native {
     *(void **)&(t)->Status_set_elements = look("PMPI_Status_set_elements"); \
     *(void **)&(t)->Status_set_elements_c = look("PMPI_Status_set_elements_c"); \
     *(void **)&(t)->Status_set_elements_x = look("PMPI_Status_set_elements_x"); \
+    *(void **)&(t)->T_category_changed = look("PMPI_T_category_changed"); \
+    *(void **)&(t)->T_category_get_categories = look("PMPI_T_category_get_categories"); \
+    *(void **)&(t)->T_category_get_cvars = look("PMPI_T_category_get_cvars"); \
+    *(void **)&(t)->T_category_get_index = look("PMPI_T_category_get_index"); \
+    *(void **)&(t)->T_category_get_info = look("PMPI_T_category_get_info"); \
+    *(void **)&(t)->T_category_get_num = look("PMPI_T_category_get_num"); \
+    *(void **)&(t)->T_category_get_pvars = look("PMPI_T_category_get_pvars"); \
+    *(void **)&(t)->T_cvar_get_index = look("PMPI_T_cvar_get_index"); \
+    *(void **)&(t)->T_cvar_get_info = look("PMPI_T_cvar_get_info"); \
+    *(void **)&(t)->T_cvar_get_num = look("PMPI_T_cvar_get_num"); \
+    *(void **)&(t)->T_cvar_handle_alloc = look("PMPI_T_cvar_handle_alloc"); \
+    *(void **)&(t)->T_cvar_handle_free = look("PMPI_T_cvar_handle_free"); \
+    *(void **)&(t)->T_cvar_read = look("PMPI_T_cvar_read"); \
+    *(void **)&(t)->T_cvar_write = look("PMPI_T_cvar_write"); \
+    *(void **)&(t)->T_enum_get_info = look("PMPI_T_enum_get_info"); \
+    *(void **)&(t)->T_enum_get_item = look("PMPI_T_enum_get_item"); \
+    *(void **)&(t)->T_finalize = look("PMPI_T_finalize"); \
+    *(void **)&(t)->T_init_thread = look("PMPI_T_init_thread"); \
+    *(void **)&(t)->T_pvar_get_index = look("PMPI_T_pvar_get_index"); \
+    *(void **)&(t)->T_pvar_get_info = look("PMPI_T_pvar_get_info"); \
+    *(void **)&(t)->T_pvar_get_num = look("PMPI_T_pvar_get_num"); \
+    *(void **)&(t)->T_pvar_handle_alloc = look("PMPI_T_pvar_handle_alloc"); \
+    *(void **)&(t)->T_pvar_handle_free = look("PMPI_T_pvar_handle_free"); \
+    *(void **)&(t)->T_pvar_read = look("PMPI_T_pvar_read"); \
+    *(void **)&(t)->T_pvar_readreset = look("PMPI_T_pvar_readreset"); \
+    *(void **)&(t)->T_pvar_reset = look("PMPI_T_pvar_reset"); \
+    *(void **)&(t)->T_pvar_session_create = look("PMPI_T_pvar_session_create"); \
+    *(void **)&(t)->T_pvar_session_free = look("PMPI_T_pvar_session_free"); \
+    *(void **)&(t)->T_pvar_start = look("PMPI_T_pvar_start"); \
+    *(void **)&(t)->T_pvar_stop = look("PMPI_T_pvar_stop"); \
+    *(void **)&(t)->T_pvar_write = look("PMPI_T_pvar_write"); \
     *(void **)&(t)->Test = look("PMPI_Test"); \
     *(void **)&(t)->Test_cancelled = look("PMPI_Test_cancelled"); \
     *(void **)&(t)->Testall = look("PMPI_Testall"); \

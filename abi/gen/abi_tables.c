@@ -101,6 +101,7 @@ const int abi_pre[ABI_NPRE] = {
 
 /* the standard's error class of each native one */
 const int abi_err_n2a_tab[ABI_NERR] = {
+    [MPI_ERR_ABI] = ABI_ERR_ABI,
     [MPI_ERR_ACCESS] = ABI_ERR_ACCESS,
     [MPI_ERR_AMODE] = ABI_ERR_AMODE,
     [MPI_ERR_ARG] = ABI_ERR_ARG,
@@ -114,6 +115,7 @@ const int abi_err_n2a_tab[ABI_NERR] = {
     [MPI_ERR_DIMS] = ABI_ERR_DIMS,
     [MPI_ERR_DISP] = ABI_ERR_DISP,
     [MPI_ERR_DUP_DATAREP] = ABI_ERR_DUP_DATAREP,
+    [MPI_ERR_ERRHANDLER] = ABI_ERR_ERRHANDLER,
     [MPI_ERR_FILE] = ABI_ERR_FILE,
     [MPI_ERR_FILE_EXISTS] = ABI_ERR_FILE_EXISTS,
     [MPI_ERR_FILE_IN_USE] = ABI_ERR_FILE_IN_USE,
@@ -171,6 +173,7 @@ const int abi_err_n2a_tab[ABI_NERR] = {
     [MPI_T_ERR_INVALID_NAME] = ABI_T_ERR_INVALID_NAME,
     [MPI_T_ERR_INVALID_SESSION] = ABI_T_ERR_INVALID_SESSION,
     [MPI_T_ERR_MEMORY] = ABI_T_ERR_MEMORY,
+    [MPI_T_ERR_NOT_ACCESSIBLE] = ABI_T_ERR_NOT_ACCESSIBLE,
     [MPI_T_ERR_NOT_INITIALIZED] = ABI_T_ERR_NOT_INITIALIZED,
     [MPI_T_ERR_NOT_SUPPORTED] = ABI_T_ERR_NOT_SUPPORTED,
     [MPI_T_ERR_OUT_OF_HANDLES] = ABI_T_ERR_OUT_OF_HANDLES,
@@ -182,6 +185,7 @@ const int abi_err_n2a_tab[ABI_NERR] = {
 
 /* the native error class of each of the standard's, MPI_ERR_* then MPI_T_ERR_* */
 const int abi_err_a2n_tab[ABI_NERR] = {
+    [ABI_ERR_ABI] = MPI_ERR_ABI,
     [ABI_ERR_ACCESS] = MPI_ERR_ACCESS,
     [ABI_ERR_AMODE] = MPI_ERR_AMODE,
     [ABI_ERR_ARG] = MPI_ERR_ARG,
@@ -195,6 +199,7 @@ const int abi_err_a2n_tab[ABI_NERR] = {
     [ABI_ERR_DIMS] = MPI_ERR_DIMS,
     [ABI_ERR_DISP] = MPI_ERR_DISP,
     [ABI_ERR_DUP_DATAREP] = MPI_ERR_DUP_DATAREP,
+    [ABI_ERR_ERRHANDLER] = MPI_ERR_ERRHANDLER,
     [ABI_ERR_FILE] = MPI_ERR_FILE,
     [ABI_ERR_FILE_EXISTS] = MPI_ERR_FILE_EXISTS,
     [ABI_ERR_FILE_IN_USE] = MPI_ERR_FILE_IN_USE,
@@ -254,6 +259,7 @@ const int abi_terr_a2n_tab[ABI_NTERR] = {
     [ABI_T_ERR_INVALID_NAME - ABI_T_ERR_CANNOT_INIT] = MPI_T_ERR_INVALID_NAME,
     [ABI_T_ERR_INVALID_SESSION - ABI_T_ERR_CANNOT_INIT] = MPI_T_ERR_INVALID_SESSION,
     [ABI_T_ERR_MEMORY - ABI_T_ERR_CANNOT_INIT] = MPI_T_ERR_MEMORY,
+    [ABI_T_ERR_NOT_ACCESSIBLE - ABI_T_ERR_CANNOT_INIT] = MPI_T_ERR_NOT_ACCESSIBLE,
     [ABI_T_ERR_NOT_INITIALIZED - ABI_T_ERR_CANNOT_INIT] = MPI_T_ERR_NOT_INITIALIZED,
     [ABI_T_ERR_NOT_SUPPORTED - ABI_T_ERR_CANNOT_INIT] = MPI_T_ERR_NOT_SUPPORTED,
     [ABI_T_ERR_OUT_OF_HANDLES - ABI_T_ERR_CANNOT_INIT] = MPI_T_ERR_OUT_OF_HANDLES,
@@ -262,6 +268,70 @@ const int abi_terr_a2n_tab[ABI_NTERR] = {
     [ABI_T_ERR_PVAR_NO_STARTSTOP - ABI_T_ERR_CANNOT_INIT] = MPI_T_ERR_PVAR_NO_STARTSTOP,
     [ABI_T_ERR_PVAR_NO_WRITE - ABI_T_ERR_CANNOT_INIT] = MPI_T_ERR_PVAR_NO_WRITE,
 };
+
+int abi_map_bind_in(int v)
+{
+    switch (v) {
+    case ABI_T_BIND_NO_OBJECT:
+        return MPI_T_BIND_NO_OBJECT;
+    case ABI_T_BIND_MPI_COMM:
+        return MPI_T_BIND_MPI_COMM;
+    case ABI_T_BIND_MPI_DATATYPE:
+        return MPI_T_BIND_MPI_DATATYPE;
+    case ABI_T_BIND_MPI_ERRHANDLER:
+        return MPI_T_BIND_MPI_ERRHANDLER;
+    case ABI_T_BIND_MPI_FILE:
+        return MPI_T_BIND_MPI_FILE;
+    case ABI_T_BIND_MPI_GROUP:
+        return MPI_T_BIND_MPI_GROUP;
+    case ABI_T_BIND_MPI_OP:
+        return MPI_T_BIND_MPI_OP;
+    case ABI_T_BIND_MPI_REQUEST:
+        return MPI_T_BIND_MPI_REQUEST;
+    case ABI_T_BIND_MPI_WIN:
+        return MPI_T_BIND_MPI_WIN;
+    case ABI_T_BIND_MPI_MESSAGE:
+        return MPI_T_BIND_MPI_MESSAGE;
+    case ABI_T_BIND_MPI_INFO:
+        return MPI_T_BIND_MPI_INFO;
+    case ABI_T_BIND_MPI_SESSION:
+        return MPI_T_BIND_MPI_SESSION;
+    default:
+        return v;
+    }
+}
+
+int abi_map_bind_out(int v)
+{
+    switch (v) {
+    case MPI_T_BIND_NO_OBJECT:
+        return ABI_T_BIND_NO_OBJECT;
+    case MPI_T_BIND_MPI_COMM:
+        return ABI_T_BIND_MPI_COMM;
+    case MPI_T_BIND_MPI_DATATYPE:
+        return ABI_T_BIND_MPI_DATATYPE;
+    case MPI_T_BIND_MPI_ERRHANDLER:
+        return ABI_T_BIND_MPI_ERRHANDLER;
+    case MPI_T_BIND_MPI_FILE:
+        return ABI_T_BIND_MPI_FILE;
+    case MPI_T_BIND_MPI_GROUP:
+        return ABI_T_BIND_MPI_GROUP;
+    case MPI_T_BIND_MPI_OP:
+        return ABI_T_BIND_MPI_OP;
+    case MPI_T_BIND_MPI_REQUEST:
+        return ABI_T_BIND_MPI_REQUEST;
+    case MPI_T_BIND_MPI_WIN:
+        return ABI_T_BIND_MPI_WIN;
+    case MPI_T_BIND_MPI_MESSAGE:
+        return ABI_T_BIND_MPI_MESSAGE;
+    case MPI_T_BIND_MPI_INFO:
+        return ABI_T_BIND_MPI_INFO;
+    case MPI_T_BIND_MPI_SESSION:
+        return ABI_T_BIND_MPI_SESSION;
+    default:
+        return v;
+    }
+}
 
 int abi_map_combiner_in(int v)
 {
@@ -579,6 +649,62 @@ int abi_map_order_out(int v)
     }
 }
 
+int abi_map_pvarclass_in(int v)
+{
+    switch (v) {
+    case ABI_T_PVAR_CLASS_STATE:
+        return MPI_T_PVAR_CLASS_STATE;
+    case ABI_T_PVAR_CLASS_LEVEL:
+        return MPI_T_PVAR_CLASS_LEVEL;
+    case ABI_T_PVAR_CLASS_SIZE:
+        return MPI_T_PVAR_CLASS_SIZE;
+    case ABI_T_PVAR_CLASS_PERCENTAGE:
+        return MPI_T_PVAR_CLASS_PERCENTAGE;
+    case ABI_T_PVAR_CLASS_HIGHWATERMARK:
+        return MPI_T_PVAR_CLASS_HIGHWATERMARK;
+    case ABI_T_PVAR_CLASS_LOWWATERMARK:
+        return MPI_T_PVAR_CLASS_LOWWATERMARK;
+    case ABI_T_PVAR_CLASS_COUNTER:
+        return MPI_T_PVAR_CLASS_COUNTER;
+    case ABI_T_PVAR_CLASS_AGGREGATE:
+        return MPI_T_PVAR_CLASS_AGGREGATE;
+    case ABI_T_PVAR_CLASS_TIMER:
+        return MPI_T_PVAR_CLASS_TIMER;
+    case ABI_T_PVAR_CLASS_GENERIC:
+        return MPI_T_PVAR_CLASS_GENERIC;
+    default:
+        return v;
+    }
+}
+
+int abi_map_pvarclass_out(int v)
+{
+    switch (v) {
+    case MPI_T_PVAR_CLASS_STATE:
+        return ABI_T_PVAR_CLASS_STATE;
+    case MPI_T_PVAR_CLASS_LEVEL:
+        return ABI_T_PVAR_CLASS_LEVEL;
+    case MPI_T_PVAR_CLASS_SIZE:
+        return ABI_T_PVAR_CLASS_SIZE;
+    case MPI_T_PVAR_CLASS_PERCENTAGE:
+        return ABI_T_PVAR_CLASS_PERCENTAGE;
+    case MPI_T_PVAR_CLASS_HIGHWATERMARK:
+        return ABI_T_PVAR_CLASS_HIGHWATERMARK;
+    case MPI_T_PVAR_CLASS_LOWWATERMARK:
+        return ABI_T_PVAR_CLASS_LOWWATERMARK;
+    case MPI_T_PVAR_CLASS_COUNTER:
+        return ABI_T_PVAR_CLASS_COUNTER;
+    case MPI_T_PVAR_CLASS_AGGREGATE:
+        return ABI_T_PVAR_CLASS_AGGREGATE;
+    case MPI_T_PVAR_CLASS_TIMER:
+        return ABI_T_PVAR_CLASS_TIMER;
+    case MPI_T_PVAR_CLASS_GENERIC:
+        return ABI_T_PVAR_CLASS_GENERIC;
+    default:
+        return v;
+    }
+}
+
 int abi_map_rank_in(int v)
 {
     switch (v) {
@@ -606,6 +732,78 @@ int abi_map_rank_out(int v)
         return ABI_ROOT;
     case MPI_UNDEFINED:
         return ABI_UNDEFINED;
+    default:
+        return v;
+    }
+}
+
+int abi_map_scope_in(int v)
+{
+    switch (v) {
+    case ABI_T_SCOPE_CONSTANT:
+        return MPI_T_SCOPE_CONSTANT;
+    case ABI_T_SCOPE_READONLY:
+        return MPI_T_SCOPE_READONLY;
+    case ABI_T_SCOPE_LOCAL:
+        return MPI_T_SCOPE_LOCAL;
+    case ABI_T_SCOPE_GROUP:
+        return MPI_T_SCOPE_GROUP;
+    case ABI_T_SCOPE_GROUP_EQ:
+        return MPI_T_SCOPE_GROUP_EQ;
+    case ABI_T_SCOPE_ALL:
+        return MPI_T_SCOPE_ALL;
+    case ABI_T_SCOPE_ALL_EQ:
+        return MPI_T_SCOPE_ALL_EQ;
+    default:
+        return v;
+    }
+}
+
+int abi_map_scope_out(int v)
+{
+    switch (v) {
+    case MPI_T_SCOPE_CONSTANT:
+        return ABI_T_SCOPE_CONSTANT;
+    case MPI_T_SCOPE_READONLY:
+        return ABI_T_SCOPE_READONLY;
+    case MPI_T_SCOPE_LOCAL:
+        return ABI_T_SCOPE_LOCAL;
+    case MPI_T_SCOPE_GROUP:
+        return ABI_T_SCOPE_GROUP;
+    case MPI_T_SCOPE_GROUP_EQ:
+        return ABI_T_SCOPE_GROUP_EQ;
+    case MPI_T_SCOPE_ALL:
+        return ABI_T_SCOPE_ALL;
+    case MPI_T_SCOPE_ALL_EQ:
+        return ABI_T_SCOPE_ALL_EQ;
+    default:
+        return v;
+    }
+}
+
+int abi_map_seek_in(int v)
+{
+    switch (v) {
+    case ABI_SEEK_SET:
+        return MPI_SEEK_SET;
+    case ABI_SEEK_CUR:
+        return MPI_SEEK_CUR;
+    case ABI_SEEK_END:
+        return MPI_SEEK_END;
+    default:
+        return v;
+    }
+}
+
+int abi_map_seek_out(int v)
+{
+    switch (v) {
+    case MPI_SEEK_SET:
+        return ABI_SEEK_SET;
+    case MPI_SEEK_CUR:
+        return ABI_SEEK_CUR;
+    case MPI_SEEK_END:
+        return ABI_SEEK_END;
     default:
         return v;
     }
@@ -770,6 +968,58 @@ int abi_map_undefined_out(int v)
     switch (v) {
     case MPI_UNDEFINED:
         return ABI_UNDEFINED;
+    default:
+        return v;
+    }
+}
+
+int abi_map_verbosity_in(int v)
+{
+    switch (v) {
+    case ABI_T_VERBOSITY_USER_BASIC:
+        return MPI_T_VERBOSITY_USER_BASIC;
+    case ABI_T_VERBOSITY_USER_DETAIL:
+        return MPI_T_VERBOSITY_USER_DETAIL;
+    case ABI_T_VERBOSITY_USER_ALL:
+        return MPI_T_VERBOSITY_USER_ALL;
+    case ABI_T_VERBOSITY_TUNER_BASIC:
+        return MPI_T_VERBOSITY_TUNER_BASIC;
+    case ABI_T_VERBOSITY_TUNER_DETAIL:
+        return MPI_T_VERBOSITY_TUNER_DETAIL;
+    case ABI_T_VERBOSITY_TUNER_ALL:
+        return MPI_T_VERBOSITY_TUNER_ALL;
+    case ABI_T_VERBOSITY_MPIDEV_BASIC:
+        return MPI_T_VERBOSITY_MPIDEV_BASIC;
+    case ABI_T_VERBOSITY_MPIDEV_DETAIL:
+        return MPI_T_VERBOSITY_MPIDEV_DETAIL;
+    case ABI_T_VERBOSITY_MPIDEV_ALL:
+        return MPI_T_VERBOSITY_MPIDEV_ALL;
+    default:
+        return v;
+    }
+}
+
+int abi_map_verbosity_out(int v)
+{
+    switch (v) {
+    case MPI_T_VERBOSITY_USER_BASIC:
+        return ABI_T_VERBOSITY_USER_BASIC;
+    case MPI_T_VERBOSITY_USER_DETAIL:
+        return ABI_T_VERBOSITY_USER_DETAIL;
+    case MPI_T_VERBOSITY_USER_ALL:
+        return ABI_T_VERBOSITY_USER_ALL;
+    case MPI_T_VERBOSITY_TUNER_BASIC:
+        return ABI_T_VERBOSITY_TUNER_BASIC;
+    case MPI_T_VERBOSITY_TUNER_DETAIL:
+        return ABI_T_VERBOSITY_TUNER_DETAIL;
+    case MPI_T_VERBOSITY_TUNER_ALL:
+        return ABI_T_VERBOSITY_TUNER_ALL;
+    case MPI_T_VERBOSITY_MPIDEV_BASIC:
+        return ABI_T_VERBOSITY_MPIDEV_BASIC;
+    case MPI_T_VERBOSITY_MPIDEV_DETAIL:
+        return ABI_T_VERBOSITY_MPIDEV_DETAIL;
+    case MPI_T_VERBOSITY_MPIDEV_ALL:
+        return ABI_T_VERBOSITY_MPIDEV_ALL;
     default:
         return v;
     }

@@ -942,6 +942,876 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
 }
 #pragma weak MPI_Fetch_and_op = PMPI_Fetch_and_op
 
+int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
+{
+    int rc = abi_n.File_call_errhandler(abi_file_in(fh), abi_err_in(errorcode));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_call_errhandler = PMPI_File_call_errhandler
+
+int PMPI_File_close(MPI_File *fh)
+{
+    void *n_fh = fh != NULL ? abi_file_in(*fh) : NULL;
+    int rc = abi_n.File_close(fh != NULL ? &n_fh : NULL);
+    if (fh != NULL) {
+        *fh = abi_file_out(n_fh);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_close = PMPI_File_close
+
+int PMPI_File_delete(const char *filename, MPI_Info info)
+{
+    int rc = abi_n.File_delete(filename, abi_h2n(info));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_delete = PMPI_File_delete
+
+int PMPI_File_get_amode(MPI_File fh, int *amode)
+{
+    int rc = abi_n.File_get_amode(abi_file_in(fh), amode);
+    if (rc == 0 && amode != NULL) {
+        *amode = abi_mode_out(*amode);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_get_amode = PMPI_File_get_amode
+
+int PMPI_File_get_atomicity(MPI_File fh, int *flag)
+{
+    int rc = abi_n.File_get_atomicity(abi_file_in(fh), flag);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_get_atomicity = PMPI_File_get_atomicity
+
+int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
+{
+    int rc = abi_n.File_get_byte_offset(abi_file_in(fh), offset, disp);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_get_byte_offset = PMPI_File_get_byte_offset
+
+int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
+{
+    int n_errhandler = ABI_N_UNSET;
+    int rc = abi_n.File_get_errhandler(abi_file_in(file), errhandler != NULL ? &n_errhandler : NULL);
+    if (errhandler != NULL && n_errhandler != ABI_N_UNSET) {
+        *errhandler = abi_n2h(Errhandler, n_errhandler);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_get_errhandler = PMPI_File_get_errhandler
+
+int PMPI_File_get_group(MPI_File fh, MPI_Group *group)
+{
+    int n_group = ABI_N_UNSET;
+    int rc = abi_n.File_get_group(abi_file_in(fh), group != NULL ? &n_group : NULL);
+    if (group != NULL && n_group != ABI_N_UNSET) {
+        *group = abi_n2h(Group, n_group);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_get_group = PMPI_File_get_group
+
+int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
+{
+    int n_info_used = ABI_N_UNSET;
+    int rc = abi_n.File_get_info(abi_file_in(fh), info_used != NULL ? &n_info_used : NULL);
+    if (info_used != NULL && n_info_used != ABI_N_UNSET) {
+        *info_used = abi_n2h(Info, n_info_used);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_get_info = PMPI_File_get_info
+
+int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
+{
+    int rc = abi_n.File_get_position(abi_file_in(fh), offset);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_get_position = PMPI_File_get_position
+
+int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
+{
+    int rc = abi_n.File_get_position_shared(abi_file_in(fh), offset);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_get_position_shared = PMPI_File_get_position_shared
+
+int PMPI_File_get_size(MPI_File fh, MPI_Offset *size)
+{
+    int rc = abi_n.File_get_size(abi_file_in(fh), size);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_get_size = PMPI_File_get_size
+
+int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent)
+{
+    int rc = abi_n.File_get_type_extent(abi_file_in(fh), abi_h2n(datatype), extent);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_get_type_extent = PMPI_File_get_type_extent
+
+int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent)
+{
+    int rc = abi_n.File_get_type_extent_c(abi_file_in(fh), abi_h2n(datatype), extent);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_get_type_extent_c = PMPI_File_get_type_extent_c
+
+int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype, char *datarep)
+{
+    int n_etype = ABI_N_UNSET;
+    int n_filetype = ABI_N_UNSET;
+    int rc = abi_n.File_get_view(abi_file_in(fh), disp, etype != NULL ? &n_etype : NULL, filetype != NULL ? &n_filetype : NULL, datarep);
+    if (etype != NULL && n_etype != ABI_N_UNSET) {
+        *etype = abi_n2h(Datatype, n_etype);
+    }
+    if (filetype != NULL && n_filetype != ABI_N_UNSET) {
+        *filetype = abi_n2h(Datatype, n_filetype);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_get_view = PMPI_File_get_view
+
+int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.File_iread(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_iread = PMPI_File_iread
+
+int PMPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.File_iread_c(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_iread_c = PMPI_File_iread_c
+
+int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.File_iread_all(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_iread_all = PMPI_File_iread_all
+
+int PMPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.File_iread_all_c(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_iread_all_c = PMPI_File_iread_all_c
+
+int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.File_iread_at(abi_file_in(fh), offset, abi_buf(buf), count, abi_h2n(datatype), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_iread_at = PMPI_File_iread_at
+
+int PMPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.File_iread_at_c(abi_file_in(fh), offset, abi_buf(buf), count, abi_h2n(datatype), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_iread_at_c = PMPI_File_iread_at_c
+
+int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.File_iread_at_all(abi_file_in(fh), offset, abi_buf(buf), count, abi_h2n(datatype), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_iread_at_all = PMPI_File_iread_at_all
+
+int PMPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.File_iread_at_all_c(abi_file_in(fh), offset, abi_buf(buf), count, abi_h2n(datatype), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_iread_at_all_c = PMPI_File_iread_at_all_c
+
+int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.File_iread_shared(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_iread_shared = PMPI_File_iread_shared
+
+int PMPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.File_iread_shared_c(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_iread_shared_c = PMPI_File_iread_shared_c
+
+int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.File_iwrite(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_iwrite = PMPI_File_iwrite
+
+int PMPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.File_iwrite_c(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_iwrite_c = PMPI_File_iwrite_c
+
+int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.File_iwrite_all(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_iwrite_all = PMPI_File_iwrite_all
+
+int PMPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.File_iwrite_all_c(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_iwrite_all_c = PMPI_File_iwrite_all_c
+
+int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.File_iwrite_at(abi_file_in(fh), offset, abi_buf(buf), count, abi_h2n(datatype), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_iwrite_at = PMPI_File_iwrite_at
+
+int PMPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.File_iwrite_at_c(abi_file_in(fh), offset, abi_buf(buf), count, abi_h2n(datatype), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_iwrite_at_c = PMPI_File_iwrite_at_c
+
+int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.File_iwrite_at_all(abi_file_in(fh), offset, abi_buf(buf), count, abi_h2n(datatype), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_iwrite_at_all = PMPI_File_iwrite_at_all
+
+int PMPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.File_iwrite_at_all_c(abi_file_in(fh), offset, abi_buf(buf), count, abi_h2n(datatype), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_iwrite_at_all_c = PMPI_File_iwrite_at_all_c
+
+int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.File_iwrite_shared(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_iwrite_shared = PMPI_File_iwrite_shared
+
+int PMPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.File_iwrite_shared_c(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_iwrite_shared_c = PMPI_File_iwrite_shared_c
+
+int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh)
+{
+    void *n_fh = ABI_N_FILE_UNSET;
+    int rc = abi_n.File_open(abi_h2n(comm), filename, abi_mode_in(amode), abi_h2n(info), fh != NULL ? &n_fh : NULL);
+    if (fh != NULL && n_fh != ABI_N_FILE_UNSET) {
+        *fh = abi_file_out(n_fh);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_open = PMPI_File_open
+
+int PMPI_File_preallocate(MPI_File fh, MPI_Offset size)
+{
+    int rc = abi_n.File_preallocate(abi_file_in(fh), size);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_preallocate = PMPI_File_preallocate
+
+int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_read(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_read = PMPI_File_read
+
+int PMPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_read_c(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_read_c = PMPI_File_read_c
+
+int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_read_all(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_read_all = PMPI_File_read_all
+
+int PMPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_read_all_c(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_read_all_c = PMPI_File_read_all_c
+
+int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
+{
+    int rc = abi_n.File_read_all_begin(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_read_all_begin = PMPI_File_read_all_begin
+
+int PMPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype)
+{
+    int rc = abi_n.File_read_all_begin_c(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_read_all_begin_c = PMPI_File_read_all_begin_c
+
+int PMPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_read_all_end(abi_file_in(fh), abi_buf(buf), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_read_all_end = PMPI_File_read_all_end
+
+int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_read_at(abi_file_in(fh), offset, abi_buf(buf), count, abi_h2n(datatype), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_read_at = PMPI_File_read_at
+
+int PMPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_read_at_c(abi_file_in(fh), offset, abi_buf(buf), count, abi_h2n(datatype), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_read_at_c = PMPI_File_read_at_c
+
+int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_read_at_all(abi_file_in(fh), offset, abi_buf(buf), count, abi_h2n(datatype), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_read_at_all = PMPI_File_read_at_all
+
+int PMPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_read_at_all_c(abi_file_in(fh), offset, abi_buf(buf), count, abi_h2n(datatype), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_read_at_all_c = PMPI_File_read_at_all_c
+
+int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype)
+{
+    int rc = abi_n.File_read_at_all_begin(abi_file_in(fh), offset, abi_buf(buf), count, abi_h2n(datatype));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_read_at_all_begin = PMPI_File_read_at_all_begin
+
+int PMPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype)
+{
+    int rc = abi_n.File_read_at_all_begin_c(abi_file_in(fh), offset, abi_buf(buf), count, abi_h2n(datatype));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_read_at_all_begin_c = PMPI_File_read_at_all_begin_c
+
+int PMPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_read_at_all_end(abi_file_in(fh), abi_buf(buf), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_read_at_all_end = PMPI_File_read_at_all_end
+
+int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_read_ordered(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_read_ordered = PMPI_File_read_ordered
+
+int PMPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_read_ordered_c(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_read_ordered_c = PMPI_File_read_ordered_c
+
+int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
+{
+    int rc = abi_n.File_read_ordered_begin(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_read_ordered_begin = PMPI_File_read_ordered_begin
+
+int PMPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype)
+{
+    int rc = abi_n.File_read_ordered_begin_c(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_read_ordered_begin_c = PMPI_File_read_ordered_begin_c
+
+int PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_read_ordered_end(abi_file_in(fh), abi_buf(buf), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_read_ordered_end = PMPI_File_read_ordered_end
+
+int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_read_shared(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_read_shared = PMPI_File_read_shared
+
+int PMPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_read_shared_c(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_read_shared_c = PMPI_File_read_shared_c
+
+int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
+{
+    int rc = abi_n.File_seek(abi_file_in(fh), offset, abi_seek_in(whence));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_seek = PMPI_File_seek
+
+int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
+{
+    int rc = abi_n.File_seek_shared(abi_file_in(fh), offset, abi_seek_in(whence));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_seek_shared = PMPI_File_seek_shared
+
+int PMPI_File_set_atomicity(MPI_File fh, int flag)
+{
+    int rc = abi_n.File_set_atomicity(abi_file_in(fh), flag);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_set_atomicity = PMPI_File_set_atomicity
+
+int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
+{
+    int rc = abi_n.File_set_errhandler(abi_file_in(file), abi_h2n(errhandler));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_set_errhandler = PMPI_File_set_errhandler
+
+int PMPI_File_set_info(MPI_File fh, MPI_Info info)
+{
+    int rc = abi_n.File_set_info(abi_file_in(fh), abi_h2n(info));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_set_info = PMPI_File_set_info
+
+int PMPI_File_set_size(MPI_File fh, MPI_Offset size)
+{
+    int rc = abi_n.File_set_size(abi_file_in(fh), size);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_set_size = PMPI_File_set_size
+
+int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char *datarep, MPI_Info info)
+{
+    int rc = abi_n.File_set_view(abi_file_in(fh), abi_disp_in(disp), abi_h2n(etype), abi_h2n(filetype), datarep, abi_h2n(info));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_set_view = PMPI_File_set_view
+
+int PMPI_File_sync(MPI_File fh)
+{
+    int rc = abi_n.File_sync(abi_file_in(fh));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_sync = PMPI_File_sync
+
+int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_write(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_write = PMPI_File_write
+
+int PMPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_write_c(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_write_c = PMPI_File_write_c
+
+int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_write_all(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_write_all = PMPI_File_write_all
+
+int PMPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_write_all_c(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_write_all_c = PMPI_File_write_all_c
+
+int PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype)
+{
+    int rc = abi_n.File_write_all_begin(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_write_all_begin = PMPI_File_write_all_begin
+
+int PMPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype)
+{
+    int rc = abi_n.File_write_all_begin_c(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_write_all_begin_c = PMPI_File_write_all_begin_c
+
+int PMPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_write_all_end(abi_file_in(fh), abi_buf(buf), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_write_all_end = PMPI_File_write_all_end
+
+int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_write_at(abi_file_in(fh), offset, abi_buf(buf), count, abi_h2n(datatype), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_write_at = PMPI_File_write_at
+
+int PMPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_write_at_c(abi_file_in(fh), offset, abi_buf(buf), count, abi_h2n(datatype), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_write_at_c = PMPI_File_write_at_c
+
+int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_write_at_all(abi_file_in(fh), offset, abi_buf(buf), count, abi_h2n(datatype), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_write_at_all = PMPI_File_write_at_all
+
+int PMPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_write_at_all_c(abi_file_in(fh), offset, abi_buf(buf), count, abi_h2n(datatype), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_write_at_all_c = PMPI_File_write_at_all_c
+
+int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype)
+{
+    int rc = abi_n.File_write_at_all_begin(abi_file_in(fh), offset, abi_buf(buf), count, abi_h2n(datatype));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_write_at_all_begin = PMPI_File_write_at_all_begin
+
+int PMPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype)
+{
+    int rc = abi_n.File_write_at_all_begin_c(abi_file_in(fh), offset, abi_buf(buf), count, abi_h2n(datatype));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_write_at_all_begin_c = PMPI_File_write_at_all_begin_c
+
+int PMPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_write_at_all_end(abi_file_in(fh), abi_buf(buf), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_write_at_all_end = PMPI_File_write_at_all_end
+
+int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_write_ordered(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_write_ordered = PMPI_File_write_ordered
+
+int PMPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_write_ordered_c(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_write_ordered_c = PMPI_File_write_ordered_c
+
+int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype)
+{
+    int rc = abi_n.File_write_ordered_begin(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_write_ordered_begin = PMPI_File_write_ordered_begin
+
+int PMPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype)
+{
+    int rc = abi_n.File_write_ordered_begin_c(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_write_ordered_begin_c = PMPI_File_write_ordered_begin_c
+
+int PMPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_write_ordered_end(abi_file_in(fh), abi_buf(buf), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_write_ordered_end = PMPI_File_write_ordered_end
+
+int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_write_shared(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_write_shared = PMPI_File_write_shared
+
+int PMPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.File_write_shared_c(abi_file_in(fh), abi_buf(buf), count, abi_h2n(datatype), status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_File_write_shared_c = PMPI_File_write_shared_c
+
 int PMPI_Finalize(void)
 {
     int rc = abi_n.Finalize();
@@ -3163,6 +4033,238 @@ int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Co
     return abi_err_out(rc);
 }
 #pragma weak MPI_Status_set_elements_x = PMPI_Status_set_elements_x
+
+int PMPI_T_category_changed(int *update_number)
+{
+    int rc = abi_n.T_category_changed(update_number);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_category_changed = PMPI_T_category_changed
+
+int PMPI_T_category_get_categories(int cat_index, int len, int indices[])
+{
+    int rc = abi_n.T_category_get_categories(cat_index, len, indices);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_category_get_categories = PMPI_T_category_get_categories
+
+int PMPI_T_category_get_cvars(int cat_index, int len, int indices[])
+{
+    int rc = abi_n.T_category_get_cvars(cat_index, len, indices);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_category_get_cvars = PMPI_T_category_get_cvars
+
+int PMPI_T_category_get_index(const char *name, int *cat_index)
+{
+    int rc = abi_n.T_category_get_index(name, cat_index);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_category_get_index = PMPI_T_category_get_index
+
+int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars, int *num_pvars, int *num_categories)
+{
+    int rc = abi_n.T_category_get_info(cat_index, name, name_len, desc, desc_len, num_cvars, num_pvars, num_categories);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_category_get_info = PMPI_T_category_get_info
+
+int PMPI_T_category_get_num(int *num_cat)
+{
+    int rc = abi_n.T_category_get_num(num_cat);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_category_get_num = PMPI_T_category_get_num
+
+int PMPI_T_category_get_pvars(int cat_index, int len, int indices[])
+{
+    int rc = abi_n.T_category_get_pvars(cat_index, len, indices);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_category_get_pvars = PMPI_T_category_get_pvars
+
+int PMPI_T_cvar_get_index(const char *name, int *cvar_index)
+{
+    int rc = abi_n.T_cvar_get_index(name, cvar_index);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_cvar_get_index = PMPI_T_cvar_get_index
+
+int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *scope)
+{
+    int n_datatype = ABI_N_UNSET;
+    int rc = abi_n.T_cvar_get_info(cvar_index, name, name_len, verbosity, datatype != NULL ? &n_datatype : NULL, (void **)enumtype, desc, desc_len, bind, scope);
+    if (rc == 0 && verbosity != NULL) {
+        *verbosity = abi_verbosity_out(*verbosity);
+    }
+    if (datatype != NULL && n_datatype != ABI_N_UNSET) {
+        *datatype = abi_n2h(Datatype, n_datatype);
+    }
+    if (rc == 0 && bind != NULL) {
+        *bind = abi_bind_out(*bind);
+    }
+    if (rc == 0 && scope != NULL) {
+        *scope = abi_scope_out(*scope);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_cvar_get_info = PMPI_T_cvar_get_info
+
+int PMPI_T_cvar_get_num(int *num_cvar)
+{
+    int rc = abi_n.T_cvar_get_num(num_cvar);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_cvar_get_num = PMPI_T_cvar_get_num
+
+int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle)
+{
+    int rc = abi_n.T_cvar_handle_free((void **)handle);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_cvar_handle_free = PMPI_T_cvar_handle_free
+
+int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
+{
+    int rc = abi_n.T_cvar_read((void *)handle, abi_buf(buf));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_cvar_read = PMPI_T_cvar_read
+
+int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
+{
+    int rc = abi_n.T_cvar_write((void *)handle, abi_buf(buf));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_cvar_write = PMPI_T_cvar_write
+
+int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len)
+{
+    int rc = abi_n.T_enum_get_info((void *)enumtype, num, name, name_len);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_enum_get_info = PMPI_T_enum_get_info
+
+int PMPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, int *name_len)
+{
+    int rc = abi_n.T_enum_get_item((void *)enumtype, index, value, name, name_len);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_enum_get_item = PMPI_T_enum_get_item
+
+int PMPI_T_finalize(void)
+{
+    int rc = abi_n.T_finalize();
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_finalize = PMPI_T_finalize
+
+int PMPI_T_init_thread(int required, int *provided)
+{
+    int rc = abi_n.T_init_thread(abi_thread_in(required), provided);
+    if (rc == 0 && provided != NULL) {
+        *provided = abi_thread_out(*provided);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_init_thread = PMPI_T_init_thread
+
+int PMPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index)
+{
+    int rc = abi_n.T_pvar_get_index(name, abi_pvarclass_in(var_class), pvar_index);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_get_index = PMPI_T_pvar_get_index
+
+int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity, int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *readonly, int *continuous, int *atomic)
+{
+    int n_datatype = ABI_N_UNSET;
+    int rc = abi_n.T_pvar_get_info(pvar_index, name, name_len, verbosity, var_class, datatype != NULL ? &n_datatype : NULL, (void **)enumtype, desc, desc_len, bind, readonly, continuous, atomic);
+    if (rc == 0 && verbosity != NULL) {
+        *verbosity = abi_verbosity_out(*verbosity);
+    }
+    if (rc == 0 && var_class != NULL) {
+        *var_class = abi_pvarclass_out(*var_class);
+    }
+    if (datatype != NULL && n_datatype != ABI_N_UNSET) {
+        *datatype = abi_n2h(Datatype, n_datatype);
+    }
+    if (rc == 0 && bind != NULL) {
+        *bind = abi_bind_out(*bind);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_get_info = PMPI_T_pvar_get_info
+
+int PMPI_T_pvar_get_num(int *num_pvar)
+{
+    int rc = abi_n.T_pvar_get_num(num_pvar);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_get_num = PMPI_T_pvar_get_num
+
+int PMPI_T_pvar_handle_free(MPI_T_pvar_session pe_session, MPI_T_pvar_handle *handle)
+{
+    int rc = abi_n.T_pvar_handle_free((void *)pe_session, (void **)handle);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_handle_free = PMPI_T_pvar_handle_free
+
+int PMPI_T_pvar_read(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, void *buf)
+{
+    int rc = abi_n.T_pvar_read((void *)pe_session, abi_pvar_in(handle), abi_buf(buf));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_read = PMPI_T_pvar_read
+
+int PMPI_T_pvar_readreset(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, void *buf)
+{
+    int rc = abi_n.T_pvar_readreset((void *)pe_session, abi_pvar_in(handle), abi_buf(buf));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_readreset = PMPI_T_pvar_readreset
+
+int PMPI_T_pvar_reset(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle)
+{
+    int rc = abi_n.T_pvar_reset((void *)pe_session, abi_pvar_in(handle));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_reset = PMPI_T_pvar_reset
+
+int PMPI_T_pvar_session_create(MPI_T_pvar_session *pe_session)
+{
+    int rc = abi_n.T_pvar_session_create((void **)pe_session);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_session_create = PMPI_T_pvar_session_create
+
+int PMPI_T_pvar_session_free(MPI_T_pvar_session *pe_session)
+{
+    int rc = abi_n.T_pvar_session_free((void **)pe_session);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_session_free = PMPI_T_pvar_session_free
+
+int PMPI_T_pvar_start(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle)
+{
+    int rc = abi_n.T_pvar_start((void *)pe_session, abi_pvar_in(handle));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_start = PMPI_T_pvar_start
+
+int PMPI_T_pvar_stop(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle)
+{
+    int rc = abi_n.T_pvar_stop((void *)pe_session, abi_pvar_in(handle));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_stop = PMPI_T_pvar_stop
+
+int PMPI_T_pvar_write(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, const void *buf)
+{
+    int rc = abi_n.T_pvar_write((void *)pe_session, abi_pvar_in(handle), abi_buf(buf));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_pvar_write = PMPI_T_pvar_write
 
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {

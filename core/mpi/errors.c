@@ -113,6 +113,10 @@ static const struct {
     [MPI_ERR_PROC_ABORTED] = {"MPI_ERR_PROC_ABORTED", "communication with an aborted process"},
     [MPI_T_ERR_NOT_SUPPORTED] = {"MPI_T_ERR_NOT_SUPPORTED",
                                  "the tool interface does not support this"},
+    [MPI_T_ERR_NOT_ACCESSIBLE] = {"MPI_T_ERR_NOT_ACCESSIBLE",
+                                  "the tool interface's variable is not accessible"},
+    [MPI_ERR_ERRHANDLER] = {"MPI_ERR_ERRHANDLER", "invalid error handler"},
+    [MPI_ERR_ABI] = {"MPI_ERR_ABI", "the Fortran ABI information cannot be set now"},
 };
 
 static int class_valid(int code)

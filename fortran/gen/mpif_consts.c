@@ -251,6 +251,9 @@ int main(int argc, char **argv)
     k("MPI_ERR_PROC_ABORTED", NULL, (long long)(MPI_ERR_PROC_ABORTED));
     k("MPI_ERR_VALUE_TOO_LARGE", NULL, (long long)(MPI_ERR_VALUE_TOO_LARGE));
     k("MPI_T_ERR_NOT_SUPPORTED", NULL, (long long)(MPI_T_ERR_NOT_SUPPORTED));
+    k("MPI_T_ERR_NOT_ACCESSIBLE", NULL, (long long)(MPI_T_ERR_NOT_ACCESSIBLE));
+    k("MPI_ERR_ERRHANDLER", NULL, (long long)(MPI_ERR_ERRHANDLER));
+    k("MPI_ERR_ABI", NULL, (long long)(MPI_ERR_ABI));
     k("MPI_ERR_LASTCODE", NULL, (long long)(MPI_ERR_LASTCODE));
     k("MPI_TYPECLASS_REAL", NULL, (long long)(MPI_TYPECLASS_REAL));
     k("MPI_TYPECLASS_INTEGER", NULL, (long long)(MPI_TYPECLASS_INTEGER));

@@ -8,10 +8,13 @@
  * datatype it gets, an attribute with copy and delete callbacks, an error class under
  * MPI_ERRORS_RETURN, a user error handler, handles made at run time and their
  * _toint/_fromint, sentinels in arrays and results (MPI_PROC_NULL, MPI_CART,
- * MPI_DISTRIBUTE_DFLT_DARG), alltoallw (plain, persistent, over neighbours) and a
- * generalized request.  Rank 0 prints "ok - np N: every
- * check passed" when all ranks passed, and the library's name ("# library: compi ..."); a failed
- * check prints "not ok".
+ * MPI_DISTRIBUTE_DFLT_DARG), one-sided communication (fence epochs, MPI_PROC_NULL as a
+ * target, a passive lock, the window's enumerated attributes), alltoallw (plain,
+ * persistent, over neighbours), a generalized request, and the tool interface (control
+ * and performance variables, their enumerations, handles and error classes), and MPI-IO
+ * (a file's handle, modes, seeks, views, statuses, its error handlers).  Rank 0 prints "ok -
+ * np N: every check passed" when all ranks passed, and the library's name ("# library: compi ...");
+ * a failed check prints "not ok".
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -276,6 +279,211 @@ static void errors(void)
     }
 }
 
+/* one-sided: a window of size + 1 ints on each rank, fence epochs and a passive lock */
+static void rma(void)
+{
+    int *base = NULL, *flavor = NULL, *model = NULL, flag = 0;
+    int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    MPI_Win win = MPI_WIN_NULL;
+    CHECK(MPI_Win_allocate((size + 1) * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                           &base, &win) == MPI_SUCCESS &&
+          win != MPI_WIN_NULL);
+    for (int i = 0; i <= size; i++) {
+        base[i] = 0;
+    }
+    CHECK(MPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &flavor, &flag) == MPI_SUCCESS && flag &&
+          *flavor == MPI_WIN_FLAVOR_ALLOCATE);
+    CHECK(MPI_Win_get_attr(win, MPI_WIN_MODEL, &model, &flag) == MPI_SUCCESS && flag &&
+          (*model == MPI_WIN_UNIFIED || *model == MPI_WIN_SEPARATE));
+    int v = 10 * rank + 1, got = -1;
+    CHECK(MPI_Win_fence(MPI_MODE_NOPRECEDE, win) == MPI_SUCCESS);
+    CHECK(MPI_Put(&v, 1, MPI_INT, next, rank, 1, MPI_INT, win) == MPI_SUCCESS);
+    CHECK(MPI_Win_fence(0, win) == MPI_SUCCESS);
+    CHECK(base[prev] == 10 * prev + 1);
+    CHECK(MPI_Get(&got, 1, MPI_INT, next, rank, 1, MPI_INT, win) == MPI_SUCCESS);
+    CHECK(MPI_Accumulate(&v, 1, MPI_INT, 0, size, 1, MPI_INT, MPI_SUM, win) == MPI_SUCCESS);
+    CHECK(MPI_Put(&v, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win) == MPI_SUCCESS);
+    CHECK(MPI_Win_fence(MPI_MODE_NOSUCCEED, win) == MPI_SUCCESS);
+    CHECK(got == v);
+    int acc = 5 * size * (size - 1) + size;
+    CHECK(rank != 0 || base[size] == acc);
+    MPI_Barrier(MPI_COMM_WORLD);
+
+    /* passive target: a fetch-and-add of every rank on rank 0's last int */
+    int one = 1, old = -1;
+    CHECK(MPI_Win_lock(MPI_LOCK_SHARED, 0, MPI_MODE_NOCHECK, win) == MPI_SUCCESS);
+    CHECK(MPI_Fetch_and_op(&one, &old, MPI_INT, 0, size, MPI_SUM, win) == MPI_SUCCESS);
+    CHECK(MPI_Win_unlock(0, win) == MPI_SUCCESS);
+    CHECK(old >= acc && old < acc + size);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+        CHECK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win) == MPI_SUCCESS);
+        CHECK(base[size] == acc + size);
+        MPI_Win_unlock(0, win);
+    }
+    /* an error class under MPI_ERRORS_RETURN: a target rank out of range */
+    CHECK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN) == MPI_SUCCESS);
+    MPI_Win_fence(0, win);
+    int cls = -1, rc = MPI_Put(&v, 1, MPI_INT, size, 0, 1, MPI_INT, win);
+    CHECK(MPI_Error_class(rc, &cls) == MPI_SUCCESS && cls == MPI_ERR_RANK);
+    MPI_Win_fence(0, win);
+    CHECK(MPI_Win_free(&win) == MPI_SUCCESS && win == MPI_WIN_NULL);
+}
+
+/* the tool interface: control variables, a performance variable bound to a communicator,
+   the standard's enumerations, handles, MPI_T_PVAR_ALL_HANDLES and error classes */
+static void tool(void)
+{
+    int provided = -1, ncvar = 0, npvar = 0;
+    CHECK(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS);
+    CHECK(provided == MPI_THREAD_SINGLE || provided == MPI_THREAD_FUNNELED ||
+          provided == MPI_THREAD_SERIALIZED || provided == MPI_THREAD_MULTIPLE);
+    CHECK(MPI_T_cvar_get_num(&ncvar) == MPI_SUCCESS && ncvar > 0);
+    int plain = -1; /* a control variable of one int bound to no object */
+    for (int i = 0; i < ncvar; i++) {
+        char name[256];
+        int nlen = sizeof name, verb = -1, bind = -1, scope = -1;
+        MPI_Datatype dt = MPI_DATATYPE_NULL;
+        MPI_T_enum en = MPI_T_ENUM_NULL;
+        CHECK(MPI_T_cvar_get_info(i, name, &nlen, &verb, &dt, &en, NULL, NULL, &bind, &scope) ==
+              MPI_SUCCESS);
+        CHECK(verb >= MPI_T_VERBOSITY_USER_BASIC && verb <= MPI_T_VERBOSITY_MPIDEV_ALL);
+        CHECK(bind == MPI_T_BIND_NO_OBJECT || bind == MPI_T_BIND_MPI_COMM);
+        CHECK(scope >= MPI_T_SCOPE_CONSTANT && scope <= MPI_T_SCOPE_ALL_EQ);
+        CHECK(dt == MPI_INT || dt == MPI_CHAR);
+        if (en != MPI_T_ENUM_NULL) {
+            int num = 0, value = -1, len = 64;
+            char ename[64], item[64];
+            CHECK(MPI_T_enum_get_info(en, &num, ename, &len) == MPI_SUCCESS && num > 0);
+            len = sizeof item;
+            CHECK(MPI_T_enum_get_item(en, 0, &value, item, &len) == MPI_SUCCESS && len > 0);
+        }
+        if (plain < 0 && dt == MPI_INT && bind == MPI_T_BIND_NO_OBJECT) {
+            plain = i;
+        }
+    }
+    int rc = MPI_T_cvar_get_info(ncvar + 5, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+    CHECK(rc == MPI_T_ERR_INVALID_INDEX);
+
+    /* a control variable of no object, read; one bound to MPI_COMM_WORLD */
+    MPI_T_cvar_handle ch = MPI_T_CVAR_HANDLE_NULL;
+    int count = 0, value = -1, idx = -1;
+    CHECK(plain >= 0);
+    if (plain >= 0) {
+        CHECK(MPI_T_cvar_handle_alloc(plain, NULL, &ch, &count) == MPI_SUCCESS && count == 1);
+        CHECK(ch != MPI_T_CVAR_HANDLE_NULL && MPI_T_cvar_read(ch, &value) == MPI_SUCCESS);
+        CHECK(MPI_T_cvar_handle_free(&ch) == MPI_SUCCESS && ch == MPI_T_CVAR_HANDLE_NULL);
+    }
+    CHECK(MPI_T_cvar_get_index("coll_flush", &idx) == MPI_SUCCESS);
+    MPI_Comm world = MPI_COMM_WORLD;
+    CHECK(MPI_T_cvar_handle_alloc(idx, &world, &ch, &count) == MPI_SUCCESS && count >= 1);
+    CHECK(MPI_T_cvar_handle_free(&ch) == MPI_SUCCESS && ch == MPI_T_CVAR_HANDLE_NULL);
+
+    /* a counter of the communicator's collectives: counted while started, reset through
+       MPI_T_PVAR_ALL_HANDLES */
+    CHECK(MPI_T_pvar_get_num(&npvar) == MPI_SUCCESS && npvar > 0);
+    int pi = -1, verb = -1, cls = -1, bind = -1, ro = -1, cont = -1, atomic = -1;
+    MPI_Datatype dt = MPI_DATATYPE_NULL;
+    CHECK(MPI_T_pvar_get_index("coll_cache_hits", MPI_T_PVAR_CLASS_COUNTER, &pi) == MPI_SUCCESS);
+    CHECK(MPI_T_pvar_get_info(pi, NULL, NULL, &verb, &cls, &dt, NULL, NULL, NULL, &bind, &ro, &cont,
+                              &atomic) == MPI_SUCCESS);
+    CHECK(cls == MPI_T_PVAR_CLASS_COUNTER && bind == MPI_T_BIND_MPI_COMM &&
+          verb == MPI_T_VERBOSITY_USER_BASIC && !cont);
+    CHECK(dt == MPI_UNSIGNED_LONG_LONG || dt == MPI_UNSIGNED_LONG || dt == MPI_UNSIGNED);
+    MPI_T_pvar_session ses = MPI_T_PVAR_SESSION_NULL;
+    MPI_T_pvar_handle ph = MPI_T_PVAR_HANDLE_NULL;
+    CHECK(MPI_T_pvar_session_create(&ses) == MPI_SUCCESS && ses != MPI_T_PVAR_SESSION_NULL);
+    CHECK(MPI_T_pvar_handle_alloc(ses, pi, &world, &ph, &count) == MPI_SUCCESS && count == 1);
+    CHECK(MPI_T_pvar_start(ses, ph) == MPI_SUCCESS);
+    for (int i = 0; i < 3; i++) {
+        int x = i, y = 0;
+        MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    }
+    CHECK(MPI_T_pvar_stop(ses, MPI_T_PVAR_ALL_HANDLES) == MPI_SUCCESS);
+    unsigned long long hits[2] = {0, 0};
+    CHECK(MPI_T_pvar_read(ses, ph, hits) == MPI_SUCCESS && hits[0] >= 1);
+    CHECK(MPI_T_pvar_reset(ses, MPI_T_PVAR_ALL_HANDLES) == MPI_SUCCESS);
+    CHECK(MPI_T_pvar_read(ses, ph, hits) == MPI_SUCCESS && hits[0] == 0);
+    CHECK(MPI_T_pvar_handle_free(ses, &ph) == MPI_SUCCESS && ph == MPI_T_PVAR_HANDLE_NULL);
+    CHECK(MPI_T_pvar_session_free(&ses) == MPI_SUCCESS && ses == MPI_T_PVAR_SESSION_NULL);
+    CHECK(MPI_T_finalize() == MPI_SUCCESS);
+}
+
+/* MPI-IO: a file of size * 4 ints, each rank's at rank * 4, through the standard's file
+   handles, modes, seeks, statuses and a file error handler */
+static int file_handler_calls, file_handler_class;
+static MPI_File file_handler_file;
+static void file_handler(MPI_File *fh, int *code, ...)
+{
+    MPI_Error_class(*code, &file_handler_class);
+    file_handler_file = *fh;
+    file_handler_calls++;
+}
+
+static void io(void)
+{
+    char name[64] = "";
+    if (rank == 0) {
+        snprintf(name, sizeof name, "abi_app_io.%d.tmp", (int)(MPI_Wtime() * 1e6) % 1000000);
+    }
+    MPI_Bcast(name, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD);
+    MPI_File fh = MPI_FILE_NULL;
+    int amode = MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE, got = -1, n = -1;
+    CHECK(MPI_File_open(MPI_COMM_WORLD, name, amode, MPI_INFO_NULL, &fh) == MPI_SUCCESS &&
+          fh != MPI_FILE_NULL);
+    CHECK(MPI_File_get_amode(fh, &got) == MPI_SUCCESS && got == amode);
+    int out[4], in[4] = {-1, -1, -1, -1};
+    for (int i = 0; i < 4; i++) {
+        out[i] = 100 * rank + i;
+    }
+    MPI_Status st;
+    st.MPI_ERROR = -7;
+    CHECK(MPI_File_write_at(fh, (MPI_Offset)rank * sizeof out, out, 4, MPI_INT, &st) ==
+          MPI_SUCCESS);
+    CHECK(MPI_Get_count(&st, MPI_INT, &n) == MPI_SUCCESS && n == 4 && st.MPI_ERROR == -7);
+    CHECK(MPI_File_sync(fh) == MPI_SUCCESS);
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK(MPI_File_sync(fh) == MPI_SUCCESS);
+    MPI_Offset fsize = -1, pos = -1;
+    CHECK(MPI_File_get_size(fh, &fsize) == MPI_SUCCESS && fsize == (MPI_Offset)size * 16);
+
+    /* a view of ints from the next rank's block; seek, read, the position in etypes */
+    int next = (rank + 1) % size;
+    CHECK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL) == MPI_SUCCESS);
+    CHECK(MPI_File_seek(fh, 4 * next + 1, MPI_SEEK_SET) == MPI_SUCCESS);
+    CHECK(MPI_File_seek(fh, -1, MPI_SEEK_CUR) == MPI_SUCCESS);
+    CHECK(MPI_File_read(fh, in, 4, MPI_INT, MPI_STATUS_IGNORE) == MPI_SUCCESS);
+    CHECK(in[0] == 100 * next && in[3] == 100 * next + 3);
+    CHECK(MPI_File_get_position(fh, &pos) == MPI_SUCCESS && pos == 4 * next + 4);
+    CHECK(MPI_File_seek(fh, -4, MPI_SEEK_END) == MPI_SUCCESS);
+    CHECK(MPI_File_get_position(fh, &pos) == MPI_SUCCESS && pos == 4 * size - 4);
+
+    /* a collective read and a nonblocking one */
+    MPI_Request req;
+    in[1] = -1;
+    CHECK(MPI_File_read_at_all(fh, 4 * rank, in, 4, MPI_INT, &st) == MPI_SUCCESS);
+    CHECK(in[1] == 100 * rank + 1 && MPI_Get_count(&st, MPI_INT, &n) == MPI_SUCCESS && n == 4);
+    in[2] = -1;
+    CHECK(MPI_File_iread_at(fh, 4 * rank, in, 4, MPI_INT, &req) == MPI_SUCCESS);
+    CHECK(MPI_Wait(&req, &st) == MPI_SUCCESS && req == MPI_REQUEST_NULL && in[2] == 100 * rank + 2);
+
+    /* errors: the default handler of files returns; one of our own gets our handle */
+    MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
+    int cls = -1;
+    CHECK(MPI_File_get_errhandler(fh, &eh) == MPI_SUCCESS && eh == MPI_ERRORS_RETURN);
+    int rc = MPI_File_read(fh, in, 1, MPI_DATATYPE_NULL, MPI_STATUS_IGNORE);
+    CHECK(MPI_Error_class(rc, &cls) == MPI_SUCCESS && cls == MPI_ERR_TYPE);
+    rc = MPI_File_get_size(MPI_FILE_NULL, &fsize);
+    CHECK(MPI_Error_class(rc, &cls) == MPI_SUCCESS && cls == MPI_ERR_FILE);
+    CHECK(MPI_File_create_errhandler(file_handler, &eh) == MPI_SUCCESS);
+    CHECK(MPI_File_set_errhandler(fh, eh) == MPI_SUCCESS);
+    MPI_File_seek(fh, 0, 12345);
+    CHECK(file_handler_calls == 1 && file_handler_file == fh && file_handler_class == MPI_ERR_ARG);
+    MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN);
+    MPI_Errhandler_free(&eh);
+    CHECK(MPI_File_close(&fh) == MPI_SUCCESS && fh == MPI_FILE_NULL);
+}
+
 /* a generalized request completed at once; its query sets the status */
 static int greq_query(void *extra, MPI_Status *st)
 {
@@ -386,6 +594,9 @@ int main(int argc, char **argv)
     datatypes();
     attributes();
     errors();
+    rma();
+    tool();
+    io();
     more();
     int all_bad = 0;
     MPI_Reduce(&bad, &all_bad, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);

@@ -38,3 +38,10 @@ mpich5_find() {
     fi
     mpich5_prefix=$venv
 }
+# for a TAP script that needs MPICH 5: finds it, or skips the whole script
+mpich5_require() {
+    if ! mpich5_find; then
+        echo "1..0 # SKIP $mpich5_skip"
+        exit 0
+    fi
+}

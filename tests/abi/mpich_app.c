@@ -2,9 +2,12 @@
  * mpich_app.c -- an MPI program that tests/abi/mpich_run.sh compiles with MPICH's mpicc
  * (MPICH's mpi.h, linked against libmpich.so.12) and runs on compi's library: every
  * handle, constant, sentinel and MPI_Status it passes has MPICH's value.  Point-to-point
- * with the fields of the status, collectives (MPI_IN_PLACE among them), a derived
- * datatype, a user op, attributes, MPI_UNWEIGHTED, and an error class returned under
- * MPI_ERRORS_RETURN.  Prints one "ok" line per check on rank 0, "not ok" on any rank.
+ * with the fields of the status, persistent requests, collectives blocking, nonblocking
+ * and persistent (MPI_IN_PLACE among them), derived datatypes, a user op, one-sided
+ * communication (fence and passive target), attributes with user copy and delete
+ * callbacks, MPI_UNWEIGHTED, and error classes returned under MPI_ERRORS_RETURN.
+ * tests/abi/mpich_run.sh also builds it with MPICH 5's mpicc.  Rank 0 prints "ok - np N:
+ * every check passed" when all ranks passed; a failed check prints "not ok".
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -27,6 +30,24 @@ static void user_max(void *in, void *inout, int *len, MPI_Datatype *dt)
         int a = ((int *)in)[i], *b = &((int *)inout)[i];
         *b = a > *b ? a : *b;
     }
+}
+
+/* attribute callbacks: the copy one doubles the value, both count their calls */
+static int copies, deletes;
+static int attr_copy(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag)
+{
+    (void)keyval;
+    copies += comm == MPI_COMM_WORLD && *(int *)extra == 42;
+    *(long *)out = 2 * (long)in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+static int attr_delete(MPI_Comm comm, int keyval, void *val, void *extra)
+{
+    (void)comm;
+    (void)keyval;
+    deletes += *(int *)extra == 42 && (long)val > 0;
+    return MPI_SUCCESS;
 }
 
 static void pt2pt(void)
@@ -75,6 +96,23 @@ static void pt2pt(void)
     MPI_Test_cancelled(&st, &flag);
     check(count == 3 && flag == 1 && st.count_lo == 3 * (int)sizeof(int),
           "Status_set_elements/set_cancelled: MPICH's count_lo and cancelled bit");
+
+    /* persistent send and receive, started twice; Waitall fills both statuses */
+    MPI_Request pr[2];
+    MPI_Status sts[2];
+    int ps = 0, pg = -1;
+    MPI_Recv_init(&pg, 1, MPI_INT, prev, 5, MPI_COMM_WORLD, &pr[0]);
+    MPI_Send_init(&ps, 1, MPI_INT, next, 5, MPI_COMM_WORLD, &pr[1]);
+    for (int round = 1; round <= 2; round++) {
+        ps = 1000 * round + rank;
+        MPI_Startall(2, pr);
+        MPI_Waitall(2, pr, sts);
+        check(pg == 1000 * round + prev && sts[0].MPI_SOURCE == prev && sts[0].MPI_TAG == 5,
+              "persistent send and receive: data and status");
+    }
+    check(pr[0] != MPI_REQUEST_NULL, "a persistent request stays after its completion");
+    MPI_Request_free(&pr[0]);
+    MPI_Request_free(&pr[1]);
 }
 
 static void collectives(void)
@@ -119,6 +157,75 @@ static void collectives(void)
     MPI_Op_free(&op);
     check(op == MPI_OP_NULL, "Op_free gives MPI_OP_NULL");
     MPI_Barrier(MPI_COMM_WORLD);
+
+    /* nonblocking: Ibcast, Iallreduce in place, Ibarrier, completed together */
+    MPI_Request r[3];
+    int b = rank == 0 ? 4321 : 0, ia = rank;
+    MPI_Ibcast(&b, 1, MPI_INT, 0, MPI_COMM_WORLD, &r[0]);
+    MPI_Iallreduce(MPI_IN_PLACE, &ia, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[1]);
+    MPI_Ibarrier(MPI_COMM_WORLD, &r[2]);
+    MPI_Waitall(3, r, MPI_STATUSES_IGNORE);
+    check(b == 4321 && ia == size * (size - 1) / 2, "Ibcast, Iallreduce MPI_IN_PLACE, Ibarrier");
+    check(r[0] == MPI_REQUEST_NULL && r[2] == MPI_REQUEST_NULL,
+          "nonblocking collectives' requests become MPI_REQUEST_NULL");
+
+    /* persistent: Allreduce_init and Bcast_init, started twice */
+    MPI_Request p[2];
+    int px = 0, py = 0, pb = 0;
+    MPI_Allreduce_init(&px, &py, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &p[0]);
+    MPI_Bcast_init(&pb, 1, MPI_INT, size - 1, MPI_COMM_WORLD, MPI_INFO_NULL, &p[1]);
+    for (int round = 1; round <= 2; round++) {
+        px = round * (rank + 1);
+        pb = rank == size - 1 ? 77 * round : 0;
+        MPI_Startall(2, p);
+        MPI_Waitall(2, p, MPI_STATUSES_IGNORE);
+        check(py == round * size * (size + 1) / 2 && pb == 77 * round,
+              "persistent Allreduce_init and Bcast_init");
+    }
+    MPI_Request_free(&p[0]);
+    MPI_Request_free(&p[1]);
+}
+
+/* one-sided: a window of size + 1 ints on each rank, fence epochs and a passive lock */
+static void rma(void)
+{
+    int *base = NULL, *flavor = NULL, flag = 0;
+    int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    MPI_Win win;
+    MPI_Win_allocate((size + 1) * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base,
+                     &win);
+    for (int i = 0; i <= size; i++) {
+        base[i] = 0;
+    }
+    MPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &flavor, &flag);
+    check(flag && *flavor == MPI_WIN_FLAVOR_ALLOCATE, "Win_get_attr MPI_WIN_FLAVOR_ALLOCATE");
+    int v = 10 * rank + 1, got = -1;
+    MPI_Win_fence(0, win);
+    MPI_Put(&v, 1, MPI_INT, next, rank, 1, MPI_INT, win);
+    MPI_Win_fence(0, win);
+    check(base[prev] == 10 * prev + 1, "Put between fences");
+    MPI_Get(&got, 1, MPI_INT, next, rank, 1, MPI_INT, win);
+    MPI_Accumulate(&v, 1, MPI_INT, 0, size, 1, MPI_INT, MPI_SUM, win);
+    MPI_Win_fence(MPI_MODE_NOSUCCEED, win);
+    check(got == v, "Get between fences");
+    check(rank != 0 || base[size] == 5 * size * (size - 1) + size, "Accumulate MPI_SUM");
+    MPI_Barrier(MPI_COMM_WORLD);
+
+    /* passive target: a fetch-and-add of every rank on rank 0's last int */
+    int one = 1, old = -1;
+    MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+    MPI_Fetch_and_op(&one, &old, MPI_INT, 0, size, MPI_SUM, win);
+    MPI_Win_unlock(0, win);
+    int acc = 5 * size * (size - 1) + size;
+    check(old >= acc && old < acc + size, "Fetch_and_op under MPI_LOCK_SHARED");
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+        check(base[size] == acc + size, "every rank's fetch-and-add arrived");
+        MPI_Win_unlock(0, win);
+    }
+    MPI_Win_free(&win);
+    check(win == MPI_WIN_NULL, "Win_free gives MPI_WIN_NULL");
 }
 
 static void datatypes(void)
@@ -186,6 +293,22 @@ static void errors_and_more(void)
     MPI_Comm_compare(MPI_COMM_WORLD, dup, &cmp);
     check(cmp == MPI_CONGRUENT, "Comm_compare: MPI_CONGRUENT");
     MPI_Comm_free(&dup);
+    MPI_Comm_delete_attr(MPI_COMM_WORLD, kv);
+    MPI_Comm_free_keyval(&kv);
+    check(kv == MPI_KEYVAL_INVALID, "Comm_free_keyval gives MPI_KEYVAL_INVALID");
+
+    /* user callbacks with extra state: copied on Comm_dup, deleted on Comm_free */
+    static int extra = 42;
+    long *lv = NULL;
+    MPI_Comm_create_keyval(attr_copy, attr_delete, &kv, &extra);
+    MPI_Comm_set_attr(MPI_COMM_WORLD, kv, (void *)21L);
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Comm_get_attr(dup, kv, &lv, &flag);
+    check(flag && (long)lv == 42 && copies == 1, "a user copy callback on Comm_dup");
+    MPI_Comm_free(&dup);
+    check(deletes == 1, "a user delete callback on Comm_free");
+    MPI_Comm_delete_attr(MPI_COMM_WORLD, kv);
+    check(deletes == 2, "a user delete callback on Comm_delete_attr");
     MPI_Comm_free_keyval(&kv);
 
     /* a distributed graph without weights: a ring */
@@ -223,6 +346,7 @@ int main(int argc, char **argv)
     pt2pt();
     collectives();
     datatypes();
+    rma();
     errors_and_more();
     int all_failed = 0;
     MPI_Allreduce(&failed, &all_failed, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);

@@ -5,10 +5,12 @@
 # tests/abi/mpich-only-symbols.txt (what compi does not implement: MPI-IO, MPI_T events,
 # ...), so a program built for MPICH finds every function it calls; a listed name that
 # compi exports fails too, so the list only shrinks.  Skipped without MPICH's library
-# (COMPI_MPICH_LIB names another).
+# (COMPI_MPICH_LIB names another, COMPI_MPICH_ONLY_SYMBOLS its list: see
+# tests/abi/mpich5_symbols.sh).
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir/_build}
 mpich_lib=${COMPI_MPICH_LIB:-/usr/lib/x86_64-linux-gnu/libmpich.so.12}
+only=${COMPI_MPICH_ONLY_SYMBOLS:-$top_srcdir/tests/abi/mpich-only-symbols.txt}
 compi_lib=$top_builddir/lib/.libs/libmpi.so.12
 if [ ! -f "$mpich_lib" ]; then
     echo "1..0 # SKIP no MPICH library ($mpich_lib)"
@@ -27,7 +29,7 @@ if ! syms "$compi_lib" >"$tmp/compi" || [ ! -s "$tmp/compi" ]; then
     exit 0
 fi
 syms "$mpich_lib" >"$tmp/mpich"
-sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$top_srcdir/tests/abi/mpich-only-symbols.txt" |
+sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$only" |
     grep . | sort -u >"$tmp/listed"
 # a PMPI_ name is covered by its MPI_ name
 sed 's/^MPI_/PMPI_/' "$tmp/listed" | cat - "$tmp/listed" | sort -u >"$tmp/covered"

@@ -13,6 +13,12 @@
 #                        exist), not for every change to the library
 #   logs-<mpicc>/        per np and rank: the unittest output, the progress (start and
 #                        end of each test) and the counts (runner.py)
+#   wheels-binary/       with MPI4PY_WHEEL=1: mpi4py's binary wheel and NumPy's (pip
+#                        download --only-binary :all:), downloaded once
+#   venv-wheel/          with MPI4PY_WHEEL=1: a virtual environment with that wheel,
+#                        installed as it is; it loads compi's libmpi.so.12 (the wheel's
+#                        MPICH flavor, MPI4PY_MPIABI=mpich) from the library path
+#                        compi's mpirun gives the ranks
 # Tests that fail for a feature compi lacks or a known bug are excluded by
 # tests/mpi4py/excluded.txt, each with its reason.  A run that passes its time limit is
 # killed and reported with the test each rank was running.
@@ -29,6 +35,11 @@
 #                   /usr/bin/python3, Debian's, which python3-dev matches)
 #   MPI4PY_CFLAGS   added to the C compiler's flags of the build (default "-O0 -g0"; the key
 #                   of the build includes them)
+#   MPI4PY_WHEEL    1: mpi4py's binary wheel from PyPI instead of a build (logs-wheel/)
+#   MPI4PY_EXCLUDE_EXTRA  another exclusion file, for this run only (the wheel's)
+#   MPI4PY_COMPARE  a logs folder (logs-mpicc) of another run: every test that passed
+#                   there at an np passes here too, but those this run leaves out
+#                   (compared where that np's outcomes exist)
 #   COMPI_MPI4PY=0  skip (it is a test of tier 2: `make check COMPI_TIER=2` runs it)
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -42,6 +53,9 @@ dir="$top_builddir/mpi4py"
 : "${MPI4PY_EXCLUDE:=$here/excluded.txt}"
 : "${MPI4PY_TIMEOUT:=300}"
 : "${MPI4PY_PYTHON:=/usr/bin/python3}"
+: "${MPI4PY_WHEEL:=0}"
+: "${MPI4PY_COMPARE:=}"
+: "${MPI4PY_EXCLUDE_EXTRA:=}"
 
 if [ "${COMPI_MPI4PY:-1}" = 0 ]; then
     echo "1..0 # SKIP COMPI_MPI4PY=0"
@@ -50,8 +64,10 @@ fi
 nps=$(echo $MPI4PY_NPS | wc -w)
 echo "1..$((nps + 1))"
 
+what1="built against $MPI4PY_MPICC"
+[ "$MPI4PY_WHEEL" = 1 ] && what1="binary wheel"
 bail() {
-    echo "not ok 1 - mpi4py $version built against $MPI4PY_MPICC: $1"
+    echo "not ok 1 - mpi4py $version $what1: $1"
     [ -n "${2:-}" ] && [ -f "$2" ] && tail -n 40 "$2" | sed 's/^/# /'
     # this run's build log stays as build-<mpicc>.log
     [ -n "${log:-}" ] && [ -f "$log" ] && mv -f "$log" "$blog"
@@ -66,7 +82,9 @@ bail() {
 # ---- the build ----------------------------------------------------------------------
 mkdir -p "$dir" || bail "cannot create $dir"
 mpicc_path=$(command -v "$MPI4PY_MPICC") || bail "no compiler wrapper $MPI4PY_MPICC"
-venv="$dir/venv-$(basename "$mpicc_path")"
+flavor_name=$(basename "$mpicc_path")
+[ "$MPI4PY_WHEEL" = 1 ] && flavor_name=wheel
+venv="$dir/venv-$flavor_name"
 py="$venv/bin/python"
 # one build at a time: the build and the runs of each np are tests of their own
 # (tests/mpi4py/build.sh, np*.sh) that make may start together; the first builds, the
@@ -74,7 +92,7 @@ py="$venv/bin/python"
 exec 9>"$dir/.build.lock"
 flock 9 || bail "cannot lock $dir/.build.lock"
 # this run's log of the build steps, kept as build-<mpicc>.log when it built something
-blog="$dir/build-$(basename "$mpicc_path").log"
+blog="$dir/build-$flavor_name.log"
 log="$blog.$$"
 : >"$log"
 t0=$(date +%s)
@@ -87,13 +105,28 @@ if [ ! -x "$py" ]; then
     "$MPI4PY_PYTHON" -m venv "$venv" >>"$log" 2>&1 ||
         bail "cannot make a virtual environment (python3-venv)" "$log"
 fi
+if [ "$MPI4PY_WHEEL" = 1 ]; then
+    # the binary wheel as pip installs it, and NumPy; nothing is built
+    wheels="$dir/wheels-binary"
+    if ! "$py" -c 'import numpy, mpi4py' 2>/dev/null ||
+        [ "$("$py" -c 'import mpi4py; print(mpi4py.__version__)' 2>/dev/null)" != "$version" ]; then
+        if [ ! -f "$wheels/.complete" ]; then
+            "$py" -m pip download -q -d "$wheels" --only-binary :all: "mpi4py==$version" numpy \
+                >>"$log" 2>&1 && touch "$wheels/.complete" ||
+                bail "pip download --only-binary :all: mpi4py==$version numpy failed" "$log"
+        fi
+        "$py" -m pip install -q --no-index --find-links "$wheels" --only-binary :all: \
+            "mpi4py==$version" numpy >>"$log" 2>&1 ||
+            bail "pip install of mpi4py's binary wheel failed" "$log"
+    fi
+fi
 # mpi4py 4.x builds with a backend of its own (conf/builder.py, on setuptools) and needs
 # Cython >= 3 to generate its C source; wheel for setuptools' bdist_wheel.  NumPy is not
 # needed to build but about 30 tests at each np use it as a buffer type (they skip
 # without it).  Installed from PyPI as wheels, once.  (numba and cupy, which some tests
 # also try, are left out: cupy needs a GPU, numba a whole LLVM.)
 wheels="$dir/wheels"
-if ! "$py" -c 'import Cython, setuptools, wheel, numpy' 2>/dev/null; then
+if [ "$MPI4PY_WHEEL" != 1 ] && ! "$py" -c 'import Cython, setuptools, wheel, numpy' 2>/dev/null; then
     if [ ! -f "$wheels/.complete" ]; then
         "$py" -m pip download -q -d "$wheels" --only-binary :all: 'cython>=3.0.1' \
             'setuptools>=42' wheel numpy >>"$log" 2>&1 &&
@@ -104,8 +137,11 @@ if ! "$py" -c 'import Cython, setuptools, wheel, numpy' 2>/dev/null; then
 fi
 sdist="$dir/mpi4py-$version.tar.gz"
 if [ ! -f "$sdist" ]; then
-    # only mpi4py as source: its build requirements are installed above (no isolation)
-    "$py" -m pip download --no-binary mpi4py --no-deps --no-build-isolation \
+    # only mpi4py as source: its build requirements are installed above (no isolation;
+    # the wheel's environment has none, so pip reads the metadata in one of its own)
+    isolation=--no-build-isolation
+    [ "$MPI4PY_WHEEL" = 1 ] && isolation=
+    "$py" -m pip download --no-binary mpi4py --no-deps $isolation \
         -d "$dir" "mpi4py==$version" >>"$log" 2>&1 || bail "pip download failed" "$log"
 fi
 src="$dir/src"
@@ -129,7 +165,7 @@ key=$(
         done
     } | sha256sum | cut -d' ' -f1
 )
-if [ "$(cat "$venv/.mpi4py-key" 2>/dev/null)" != "$key" ]; then
+if [ "$MPI4PY_WHEEL" != 1 ] && [ "$(cat "$venv/.mpi4py-key" 2>/dev/null)" != "$key" ]; then
     rm -f "$venv/.mpi4py-key"
     # from the kept source distribution, offline
     # -O0: the build is mostly the compile of one large generated C file (MPI.c), which
@@ -154,10 +190,26 @@ if [ "$(cat "$venv/.mpi4py-key" 2>/dev/null)" != "$key" ]; then
         bail "pip install mpi4py (MPICC=$mpicc_path) failed" "$log"
     echo "$key" >"$venv/.mpi4py-key"
 fi
-vendor=$(cd "$dir" && "$py" -c 'import mpi4py; mpi4py.rc.initialize = False
+if [ "$MPI4PY_WHEEL" = 1 ]; then
+    # the wheel's MPICH flavor (MPI.mpich.*.so, linked against libmpi.so.12), on compi's
+    # library: the runs find it first in the library path compi's mpirun gives them
+    MPI4PY_MPIABI=mpich
+    export MPI4PY_MPIABI
+    libpath=$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+else
+    libpath=${LD_LIBRARY_PATH:-}
+fi
+vendor=$(cd "$dir" && LD_LIBRARY_PATH=$libpath "$py" -c 'import mpi4py; mpi4py.rc.initialize = False
 from mpi4py import MPI; print(MPI.Get_library_version().splitlines()[0].strip())' 2>&1 |
     tail -n 1)
-echo "ok 1 - mpi4py $version built against $mpicc_path ($(( $(date +%s) - t0 ))s): $vendor"
+if [ "$MPI4PY_WHEEL" = 1 ]; then
+    case $vendor in
+    compi*) echo "ok 1 - mpi4py $version binary wheel ($(( $(date +%s) - t0 ))s) loads $vendor" ;;
+    *) bail "it does not load compi's library: $vendor" ;;
+    esac
+else
+    echo "ok 1 - mpi4py $version built against $mpicc_path ($(( $(date +%s) - t0 ))s): $vendor"
+fi
 
 rm -rf "$venv.tmp"
 unset TMPDIR
@@ -176,7 +228,9 @@ excl=
 excl_multi=
 nexcl=0
 nexcl_multi=0
-if [ "$MPI4PY_EXCLUDE" != none ]; then
+exclude_files=$MPI4PY_EXCLUDE
+[ "$MPI4PY_EXCLUDE" = none ] && exclude_files=
+for exclude_file in $exclude_files $MPI4PY_EXCLUDE_EXTRA; do
     while read -r pat reason; do
         case $pat in '' | '#'*) continue ;; esac
         multi=0
@@ -186,7 +240,7 @@ if [ "$MPI4PY_EXCLUDE" != none ]; then
             reason=${reason#"$pat"}
         fi
         if [ -z "$pat" ] || [ -z "${reason# }" ]; then
-            echo "# $MPI4PY_EXCLUDE: no reason given for $pat" >&2
+            echo "# $exclude_file: no reason given for $pat" >&2
             echo "Bail out! every exclusion needs its reason ($pat)"
             exit 1
         fi
@@ -201,11 +255,11 @@ if [ "$MPI4PY_EXCLUDE" != none ]; then
             excl="$excl $x"
             nexcl=$((nexcl + 1))
         fi
-    done <"$MPI4PY_EXCLUDE"
-fi
+    done <"$exclude_file"
+done
 
 # ---- the runs -----------------------------------------------------------------------
-logs="$dir/logs-$(basename "$mpicc_path")"
+logs="$dir/logs-$flavor_name"
 mkdir -p "$logs"
 case $("$MPI4PY_MPIRUN" --version 2>&1 | head -n 20) in
 *HYDRA* | *MPICH*) flavor=mpich ;;
@@ -214,6 +268,9 @@ esac
 n=2
 rc=0
 for np in $MPI4PY_NPS; do
+    # held while this np's logs are rewritten: a run comparing with them waits
+    exec 7>"$logs/.np$np.lock"
+    flock 7
     rm -f "$logs/np$np".*
     np_excl=
     n_excl=$nexcl
@@ -259,12 +316,42 @@ for np in $MPI4PY_NPS; do
         what="$what: run $run, passed $passed, failed $failed, errors $errors, skipped $skipped"
         [ "$xfail" -gt 0 ] && what="$what, expected failures $xfail"
     fi
+    # every test another run (the source build's) passed at this np passes here, but
+    # those this run leaves out (MPI4PY_EXCLUDE_EXTRA): rank 0's outcomes, by test
+    same=1
+    if [ -n "$MPI4PY_COMPARE" ] && [ -n "$run" ]; then
+        op="$MPI4PY_COMPARE/np$np.rank0.progress"
+        if [ -d "$MPI4PY_COMPARE" ]; then
+            exec 6>>"$MPI4PY_COMPARE/.np$np.lock"
+            flock -s 6
+        fi
+        if [ -f "$MPI4PY_COMPARE/np$np.rank0.counts" ] && [ -f "$op" ]; then
+            p0="$logs/np$np.rank0.progress"
+            awk '$1 == "end" && $3 == "ok" { print $2 }' "$op" | sort -u >"$logs/np$np.other-ok"
+            awk '$1 == "end" && $3 == "ok" { print $2 }' "$p0" | sort -u >"$logs/np$np.ok"
+            awk '$1 == "start" { print $2 }' "$p0" | sort -u >"$logs/np$np.started"
+            lost=$(comm -23 "$logs/np$np.other-ok" "$logs/np$np.ok" |
+                comm -12 - "$logs/np$np.started")
+            left=$(comm -23 "$logs/np$np.other-ok" "$logs/np$np.started" | grep -c .)
+            what="$what; $(basename "$MPI4PY_COMPARE") passed $(grep -c . "$logs/np$np.other-ok")"
+            [ "$left" -gt 0 ] && what="$what, $left of them not run here"
+            if [ -n "$lost" ]; then
+                same=0
+                what="$what, $(echo "$lost" | grep -c .) of them not passed here"
+            fi
+        else
+            what="$what; no outcomes in $(basename "$MPI4PY_COMPARE") to compare"
+        fi
+        [ -d "$MPI4PY_COMPARE" ] && exec 6>&-
+    fi
     if [ "$run_rc" -eq 0 ] && [ -n "$run" ] && [ "$failed" -eq 0 ] && [ "$errors" -eq 0 ] &&
-        [ "$ranks_done" -eq "$np" ]; then
+        [ "$ranks_done" -eq "$np" ] && [ $same = 1 ]; then
         echo "ok $n - $what"
     else
         rc=1
         why="exit status $run_rc"
+        [ $same = 0 ] && why="tests the other run passed do not pass"
+        [ $same = 0 ] && echo "$lost" | sed 's/^/# not passed here: /'
         [ "$run_rc" -eq 124 ] || [ "$run_rc" -eq 137 ] || [ "$secs" -ge "$lim" ] &&
             why="timed out after $lim s"
         echo "not ok $n - $what; $why"
@@ -296,6 +383,7 @@ for np in $MPI4PY_NPS; do
         echo "# ---- the job's output ($logs/np$np.out)"
         tail -n 60 "$logs/np$np.out" | sed 's/^/# /'
     fi
+    exec 7>&-
     n=$((n + 1))
 done
 exit $rc

@@ -321,7 +321,6 @@ int PMPI_File_delete(const char *filename, MPI_Info info)
 /* size changes: every rank has called before any returns */
 static int file_resize(MPI_File fh, MPI_Offset size, int grow_only, const char *fn)
 {
-    COMPI_CHECK_INIT(fn);
     int rc, cls = MPI_SUCCESS;
     compi_file_t *f = file_arg(fh, fn, &rc);
     struct stat sb;
@@ -357,12 +356,14 @@ static int file_resize(MPI_File fh, MPI_Offset size, int grow_only, const char *
 #pragma weak MPI_File_set_size = PMPI_File_set_size
 int PMPI_File_set_size(MPI_File fh, MPI_Offset size)
 {
+    COMPI_CHECK_INIT("MPI_File_set_size");
     return file_resize(fh, size, 0, "MPI_File_set_size");
 }
 
 #pragma weak MPI_File_preallocate = PMPI_File_preallocate
 int PMPI_File_preallocate(MPI_File fh, MPI_Offset size)
 {
+    COMPI_CHECK_INIT("MPI_File_preallocate");
     return file_resize(fh, size, 1, "MPI_File_preallocate");
 }
 

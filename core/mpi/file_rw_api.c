@@ -284,6 +284,7 @@ static int file_blocking(MPI_File fh, const file_op_t *op, MPI_Status *status)
 /* the access now, and a request already complete that reports it */
 static int file_nonblocking(MPI_File fh, const file_op_t *op, MPI_Request *request)
 {
+    COMPI_CHECK_INIT(op->fn); /* the request handle is made under the lock too */
     MPI_Offset moved = 0;
     int rc;
     if (request == NULL) {

@@ -319,7 +319,7 @@ static int file_begin(MPI_File fh, const file_op_t *op)
         return rc;
     }
     if (f->split != 0) {
-        return file_err(f, MPI_ERR_OTHER, op->fn,
+        return file_err(f, MPI_ERR_IO, op->fn,
                         "a split collective access on this file has not ended");
     }
     rc = file_go(fh, op, &moved);
@@ -339,7 +339,7 @@ static int file_end(MPI_File fh, int write, int where, MPI_Status *status, const
         return rc;
     }
     if (f->split != split_kind(&op)) {
-        return file_err(f, MPI_ERR_OTHER, fn, "no matching split collective access began");
+        return file_err(f, MPI_ERR_IO, fn, "no matching split collective access began");
     }
     f->split = 0;
     file_status(status, f->split_moved);

@@ -493,12 +493,9 @@ int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
     static const char fn[] = "MPI_File_get_position";
     COMPI_CHECK_INIT(fn);
     int rc;
-    compi_file_t *f = file_arg(fh, fn, &rc);
+    compi_file_t *f = file_arg_out(fh, offset, "offset", fn, &rc);
     if (f == NULL) {
         return rc;
-    }
-    if (offset == NULL) {
-        return file_err(f, MPI_ERR_ARG, fn, "offset is NULL");
     }
     if ((rc = not_sequential(f, fn)) != MPI_SUCCESS) {
         return rc;
@@ -566,12 +563,9 @@ int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
     static const char fn[] = "MPI_File_get_position_shared";
     COMPI_CHECK_INIT(fn);
     int rc;
-    compi_file_t *f = file_arg(fh, fn, &rc);
+    compi_file_t *f = file_arg_out(fh, offset, "offset", fn, &rc);
     if (f == NULL) {
         return rc;
-    }
-    if (offset == NULL) {
-        return file_err(f, MPI_ERR_ARG, fn, "offset is NULL");
     }
     if (f->side_fd < 0 || io_shfp_get(f, offset) != 0) {
         return file_err(f, MPI_ERR_UNSUPPORTED_OPERATION, fn, "no shared file pointer");

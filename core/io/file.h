@@ -55,7 +55,7 @@ struct compi_file {
     int fd;                  /* the POSIX descriptor (every rank opens the file itself) */
     int amode;               /* MPI_MODE_* bits */
     int atomic;              /* MPI_File_set_atomicity */
-    void *coll_state;        /* owned by collective I/O (core/io/twophase.c); NULL at open */
+    void *coll_state;        /* owned by collective I/O (core/io/io_coll.h); NULL at open */
 
     int handle; /* the Fortran handle (MPI_File_c2f) */
     char *path;

@@ -321,7 +321,6 @@ int PMPI_File_delete(const char *filename, MPI_Info info)
 /* size changes: every rank has called before any returns */
 static int file_resize(MPI_File fh, MPI_Offset size, int grow_only, const char *fn)
 {
-    COMPI_CHECK_INIT(fn);
     int rc, cls = MPI_SUCCESS;
     compi_file_t *f = file_arg(fh, fn, &rc);
     struct stat sb;
@@ -357,12 +356,14 @@ static int file_resize(MPI_File fh, MPI_Offset size, int grow_only, const char *
 #pragma weak MPI_File_set_size = PMPI_File_set_size
 int PMPI_File_set_size(MPI_File fh, MPI_Offset size)
 {
+    COMPI_CHECK_INIT("MPI_File_set_size");
     return file_resize(fh, size, 0, "MPI_File_set_size");
 }
 
 #pragma weak MPI_File_preallocate = PMPI_File_preallocate
 int PMPI_File_preallocate(MPI_File fh, MPI_Offset size)
 {
+    COMPI_CHECK_INIT("MPI_File_preallocate");
     return file_resize(fh, size, 1, "MPI_File_preallocate");
 }
 
@@ -372,13 +373,10 @@ int PMPI_File_get_size(MPI_File fh, MPI_Offset *size)
     static const char fn[] = "MPI_File_get_size";
     COMPI_CHECK_INIT(fn);
     int rc;
-    compi_file_t *f = file_arg(fh, fn, &rc);
+    compi_file_t *f = file_arg_out(fh, size, "size", fn, &rc);
     struct stat sb;
     if (f == NULL) {
         return rc;
-    }
-    if (size == NULL) {
-        return file_err(f, MPI_ERR_ARG, fn, "size is NULL");
     }
     if (fstat(f->fd, &sb) != 0) {
         return file_err(f, file_errno_class(errno), fn, "fstat of %s failed", f->path);
@@ -393,12 +391,9 @@ int PMPI_File_get_group(MPI_File fh, MPI_Group *group)
     static const char fn[] = "MPI_File_get_group";
     COMPI_CHECK_INIT(fn);
     int rc;
-    compi_file_t *f = file_arg(fh, fn, &rc);
+    compi_file_t *f = file_arg_out(fh, group, "group", fn, &rc);
     if (f == NULL) {
         return rc;
-    }
-    if (group == NULL) {
-        return file_err(f, MPI_ERR_ARG, fn, "group is NULL");
     }
     return PMPI_Comm_group(f->comm->handle, group);
 }
@@ -409,12 +404,9 @@ int PMPI_File_get_amode(MPI_File fh, int *amode)
     static const char fn[] = "MPI_File_get_amode";
     COMPI_CHECK_INIT(fn);
     int rc;
-    compi_file_t *f = file_arg(fh, fn, &rc);
+    compi_file_t *f = file_arg_out(fh, amode, "amode", fn, &rc);
     if (f == NULL) {
         return rc;
-    }
-    if (amode == NULL) {
-        return file_err(f, MPI_ERR_ARG, fn, "amode is NULL");
     }
     *amode = f->amode;
     return MPI_SUCCESS;
@@ -443,12 +435,9 @@ int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
     static const char fn[] = "MPI_File_get_info";
     COMPI_CHECK_INIT(fn);
     int rc;
-    compi_file_t *f = file_arg(fh, fn, &rc);
+    compi_file_t *f = file_arg_out(fh, info_used, "info_used", fn, &rc);
     if (f == NULL) {
         return rc;
-    }
-    if (info_used == NULL) {
-        return file_err(f, MPI_ERR_ARG, fn, "info_used is NULL");
     }
     rc = PMPI_Info_create(info_used);
     for (size_t i = 0; rc == MPI_SUCCESS && i < f->nhints; i++) {
@@ -477,12 +466,9 @@ int PMPI_File_get_atomicity(MPI_File fh, int *flag)
     static const char fn[] = "MPI_File_get_atomicity";
     COMPI_CHECK_INIT(fn);
     int rc;
-    compi_file_t *f = file_arg(fh, fn, &rc);
+    compi_file_t *f = file_arg_out(fh, flag, "flag", fn, &rc);
     if (f == NULL) {
         return rc;
-    }
-    if (flag == NULL) {
-        return file_err(f, MPI_ERR_ARG, fn, "flag is NULL");
     }
     *flag = f->atomic;
     return MPI_SUCCESS;

@@ -61,6 +61,18 @@ static inline compi_file_t *file_arg(MPI_File h, const char *fn, int *rc)
 /* the class every rank of a file's communicator agrees on: the largest (collective) */
 int file_agree(compi_comm_t *c, int cls);
 
+/* file_arg, and an out-argument `out` (named `what` in the message) that is not NULL */
+static inline compi_file_t *file_arg_out(MPI_File h, const void *out, const char *what,
+                                         const char *fn, int *rc)
+{
+    compi_file_t *f = file_arg(h, fn, rc);
+    if (f != NULL && out == NULL) {
+        *rc = file_err(f, MPI_ERR_ARG, fn, "%s is NULL", what);
+        return NULL;
+    }
+    return f;
+}
+
 /* the MPI error class of an errno value of an open, read or write */
 int file_errno_class(int err);
 

@@ -290,6 +290,7 @@ static int file_blocking(MPI_File fh, const file_op_t *op, MPI_Status *status)
 /* the access now, and a request already complete that reports it */
 static int file_nonblocking(MPI_File fh, const file_op_t *op, MPI_Request *request)
 {
+    COMPI_CHECK_INIT(op->fn); /* the request handle is made under the lock too */
     MPI_Offset moved = 0;
     int rc;
     if (request == NULL) {
@@ -324,7 +325,7 @@ static int file_begin(MPI_File fh, const file_op_t *op)
         return rc;
     }
     if (f->split != 0) {
-        return file_err(f, MPI_ERR_OTHER, op->fn,
+        return file_err(f, MPI_ERR_IO, op->fn,
                         "a split collective access on this file has not ended");
     }
     rc = file_go(fh, op, &moved);
@@ -344,7 +345,7 @@ static int file_end(MPI_File fh, int write, int where, MPI_Status *status, const
         return rc;
     }
     if (f->split != split_kind(&op)) {
-        return file_err(f, MPI_ERR_OTHER, fn, "no matching split collective access began");
+        return file_err(f, MPI_ERR_IO, fn, "no matching split collective access began");
     }
     f->split = 0;
     file_status(status, f->split_moved);
@@ -498,12 +499,9 @@ int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
     static const char fn[] = "MPI_File_get_position";
     COMPI_CHECK_INIT(fn);
     int rc;
-    compi_file_t *f = file_arg(fh, fn, &rc);
+    compi_file_t *f = file_arg_out(fh, offset, "offset", fn, &rc);
     if (f == NULL) {
         return rc;
-    }
-    if (offset == NULL) {
-        return file_err(f, MPI_ERR_ARG, fn, "offset is NULL");
     }
     if ((rc = not_sequential(f, fn)) != MPI_SUCCESS) {
         return rc;
@@ -571,12 +569,9 @@ int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
     static const char fn[] = "MPI_File_get_position_shared";
     COMPI_CHECK_INIT(fn);
     int rc;
-    compi_file_t *f = file_arg(fh, fn, &rc);
+    compi_file_t *f = file_arg_out(fh, offset, "offset", fn, &rc);
     if (f == NULL) {
         return rc;
-    }
-    if (offset == NULL) {
-        return file_err(f, MPI_ERR_ARG, fn, "offset is NULL");
     }
     if (f->side_fd < 0 || io_shfp_get(f, offset) != 0) {
         return file_err(f, MPI_ERR_UNSUPPORTED_OPERATION, fn, "no shared file pointer");

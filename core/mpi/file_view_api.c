@@ -51,7 +51,6 @@ MPI_Offset file_rep_bytes(const compi_file_t *fh, compi_datatype_t *dt, MPI_Offs
 /* errors go to MPI_FILE_NULL's handler, as those of MPI_File_open */
 static int register_datarep(const char *name, const file_datarep_t *d, const char *fn)
 {
-    COMPI_CHECK_INIT(fn);
     if (name == NULL || strlen(name) >= MPI_MAX_DATAREP_STRING || name[0] == '\0') {
         return file_err(NULL, MPI_ERR_ARG, fn, "datarep is NULL, empty or too long");
     }
@@ -75,6 +74,7 @@ int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *
                           MPI_Datarep_conversion_function *write_conversion_fn,
                           MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
 {
+    COMPI_CHECK_INIT("MPI_Register_datarep");
     file_datarep_t d = {.read_fn = read_conversion_fn,
                         .write_fn = write_conversion_fn,
                         .extent_fn = dtype_file_extent_fn,
@@ -88,6 +88,7 @@ int PMPI_Register_datarep_c(const char *datarep,
                             MPI_Datarep_conversion_function_c *write_conversion_fn,
                             MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
 {
+    COMPI_CHECK_INIT("MPI_Register_datarep_c");
     file_datarep_t d = {.read_fn_c = read_conversion_fn,
                         .write_fn_c = write_conversion_fn,
                         .extent_fn = dtype_file_extent_fn,
@@ -254,7 +255,6 @@ int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_D
 
 static int type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Offset *extent, const char *fn)
 {
-    COMPI_CHECK_INIT(fn);
     int rc;
     compi_file_t *f = file_arg(fh, fn, &rc);
     compi_datatype_t *dt;
@@ -286,6 +286,7 @@ static int type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Offset *extent, c
 #pragma weak MPI_File_get_type_extent = PMPI_File_get_type_extent
 int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent)
 {
+    COMPI_CHECK_INIT("MPI_File_get_type_extent");
     MPI_Offset e = 0;
     int rc = type_extent(fh, datatype, extent != NULL ? &e : NULL, "MPI_File_get_type_extent");
     if (rc == MPI_SUCCESS) {
@@ -297,6 +298,7 @@ int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *exte
 #pragma weak MPI_File_get_type_extent_c = PMPI_File_get_type_extent_c
 int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent)
 {
+    COMPI_CHECK_INIT("MPI_File_get_type_extent_c");
     MPI_Offset e = 0;
     int rc = type_extent(fh, datatype, extent != NULL ? &e : NULL, "MPI_File_get_type_extent_c");
     if (rc == MPI_SUCCESS) {

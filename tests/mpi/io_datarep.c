@@ -8,6 +8,8 @@
  */
 #include "tests/mpi/io_test.h"
 
+#include <stddef.h>
+
 #define N 16
 
 typedef struct {

@@ -58,12 +58,26 @@ COMPI_F_EXPORT void mpi_allgather_(void *sendbuf, const int *sendcount, const MP
 }
 COMPI_F_ALIAS(pmpi_allgather_, mpi_allgather_);
 
+COMPI_F_EXPORT void mpi_allgather_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Allgather_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_allgather_c_, mpi_allgather_c_);
+
 COMPI_F_EXPORT void mpi_allgather_init_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Allgather_init(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm, *info, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_allgather_init_, mpi_allgather_init_);
+
+COMPI_F_EXPORT void mpi_allgather_init_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Allgather_init_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm, *info, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_allgather_init_c_, mpi_allgather_init_c_);
 
 COMPI_F_EXPORT void mpi_allgatherv_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *displs, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
 {
@@ -72,12 +86,26 @@ COMPI_F_EXPORT void mpi_allgatherv_(void *sendbuf, const int *sendcount, const M
 }
 COMPI_F_ALIAS(pmpi_allgatherv_, mpi_allgatherv_);
 
+COMPI_F_EXPORT void mpi_allgatherv_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *displs, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Allgatherv_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), recvcounts, displs, *recvtype, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_allgatherv_c_, mpi_allgatherv_c_);
+
 COMPI_F_EXPORT void mpi_allgatherv_init_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *displs, const MPI_Datatype *recvtype, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Allgatherv_init(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), recvcounts, displs, *recvtype, *comm, *info, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_allgatherv_init_, mpi_allgatherv_init_);
+
+COMPI_F_EXPORT void mpi_allgatherv_init_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *displs, const MPI_Datatype *recvtype, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Allgatherv_init_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), recvcounts, displs, *recvtype, *comm, *info, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_allgatherv_init_c_, mpi_allgatherv_init_c_);
 
 COMPI_F_EXPORT void mpi_alloc_mem_(const MPI_Aint *size, const MPI_Info *info, MPI_Aint *baseptr, MPI_Fint *ierror)
 {
@@ -96,12 +124,26 @@ COMPI_F_EXPORT void mpi_allreduce_(void *sendbuf, void *recvbuf, const int *coun
 }
 COMPI_F_ALIAS(pmpi_allreduce_, mpi_allreduce_);
 
+COMPI_F_EXPORT void mpi_allreduce_c_(void *sendbuf, void *recvbuf, const MPI_Count *count, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Allreduce_c(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_allreduce_c_, mpi_allreduce_c_);
+
 COMPI_F_EXPORT void mpi_allreduce_init_(void *sendbuf, void *recvbuf, const int *count, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Allreduce_init(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *comm, *info, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_allreduce_init_, mpi_allreduce_init_);
+
+COMPI_F_EXPORT void mpi_allreduce_init_c_(void *sendbuf, void *recvbuf, const MPI_Count *count, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Allreduce_init_c(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *comm, *info, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_allreduce_init_c_, mpi_allreduce_init_c_);
 
 COMPI_F_EXPORT void mpi_alltoall_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
 {
@@ -110,12 +152,26 @@ COMPI_F_EXPORT void mpi_alltoall_(void *sendbuf, const int *sendcount, const MPI
 }
 COMPI_F_ALIAS(pmpi_alltoall_, mpi_alltoall_);
 
+COMPI_F_EXPORT void mpi_alltoall_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Alltoall_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_alltoall_c_, mpi_alltoall_c_);
+
 COMPI_F_EXPORT void mpi_alltoall_init_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Alltoall_init(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm, *info, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_alltoall_init_, mpi_alltoall_init_);
+
+COMPI_F_EXPORT void mpi_alltoall_init_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Alltoall_init_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm, *info, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_alltoall_init_c_, mpi_alltoall_init_c_);
 
 COMPI_F_EXPORT void mpi_alltoallv_(void *sendbuf, int *sendcounts, int *sdispls, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *rdispls, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
 {
@@ -124,12 +180,26 @@ COMPI_F_EXPORT void mpi_alltoallv_(void *sendbuf, int *sendcounts, int *sdispls,
 }
 COMPI_F_ALIAS(pmpi_alltoallv_, mpi_alltoallv_);
 
+COMPI_F_EXPORT void mpi_alltoallv_c_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, const MPI_Datatype *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Alltoallv_c(compi_f_buf(sendbuf), sendcounts, sdispls, *sendtype, compi_f_buf(recvbuf), recvcounts, rdispls, *recvtype, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_alltoallv_c_, mpi_alltoallv_c_);
+
 COMPI_F_EXPORT void mpi_alltoallv_init_(void *sendbuf, int *sendcounts, int *sdispls, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *rdispls, const MPI_Datatype *recvtype, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Alltoallv_init(compi_f_buf(sendbuf), sendcounts, sdispls, *sendtype, compi_f_buf(recvbuf), recvcounts, rdispls, *recvtype, *comm, *info, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_alltoallv_init_, mpi_alltoallv_init_);
+
+COMPI_F_EXPORT void mpi_alltoallv_init_c_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, const MPI_Datatype *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, const MPI_Datatype *recvtype, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Alltoallv_init_c(compi_f_buf(sendbuf), sendcounts, sdispls, *sendtype, compi_f_buf(recvbuf), recvcounts, rdispls, *recvtype, *comm, *info, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_alltoallv_init_c_, mpi_alltoallv_init_c_);
 
 COMPI_F_EXPORT void mpi_alltoallw_(void *sendbuf, int *sendcounts, int *sdispls, MPI_Datatype *sendtypes, void *recvbuf, int *recvcounts, int *rdispls, MPI_Datatype *recvtypes, const MPI_Comm *comm, MPI_Fint *ierror)
 {
@@ -138,12 +208,26 @@ COMPI_F_EXPORT void mpi_alltoallw_(void *sendbuf, int *sendcounts, int *sdispls,
 }
 COMPI_F_ALIAS(pmpi_alltoallw_, mpi_alltoallw_);
 
+COMPI_F_EXPORT void mpi_alltoallw_c_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, MPI_Datatype *sendtypes, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, MPI_Datatype *recvtypes, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Alltoallw_c(compi_f_buf(sendbuf), sendcounts, sdispls, sendtypes, compi_f_buf(recvbuf), recvcounts, rdispls, recvtypes, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_alltoallw_c_, mpi_alltoallw_c_);
+
 COMPI_F_EXPORT void mpi_alltoallw_init_(void *sendbuf, int *sendcounts, int *sdispls, MPI_Datatype *sendtypes, void *recvbuf, int *recvcounts, int *rdispls, MPI_Datatype *recvtypes, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Alltoallw_init(compi_f_buf(sendbuf), sendcounts, sdispls, sendtypes, compi_f_buf(recvbuf), recvcounts, rdispls, recvtypes, *comm, *info, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_alltoallw_init_, mpi_alltoallw_init_);
+
+COMPI_F_EXPORT void mpi_alltoallw_init_c_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, MPI_Datatype *sendtypes, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, MPI_Datatype *recvtypes, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Alltoallw_init_c(compi_f_buf(sendbuf), sendcounts, sdispls, sendtypes, compi_f_buf(recvbuf), recvcounts, rdispls, recvtypes, *comm, *info, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_alltoallw_init_c_, mpi_alltoallw_init_c_);
 
 COMPI_F_EXPORT void mpi_attr_delete_(const MPI_Comm *comm, const int *keyval, MPI_Fint *ierror)
 {
@@ -180,12 +264,26 @@ COMPI_F_EXPORT void mpi_bcast_(void *buffer, const int *count, const MPI_Datatyp
 }
 COMPI_F_ALIAS(pmpi_bcast_, mpi_bcast_);
 
+COMPI_F_EXPORT void mpi_bcast_c_(void *buffer, const MPI_Count *count, const MPI_Datatype *datatype, const int *root, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Bcast_c(compi_f_buf(buffer), *count, *datatype, *root, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_bcast_c_, mpi_bcast_c_);
+
 COMPI_F_EXPORT void mpi_bcast_init_(void *buffer, const int *count, const MPI_Datatype *datatype, const int *root, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Bcast_init(compi_f_buf(buffer), *count, *datatype, *root, *comm, *info, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_bcast_init_, mpi_bcast_init_);
+
+COMPI_F_EXPORT void mpi_bcast_init_c_(void *buffer, const MPI_Count *count, const MPI_Datatype *datatype, const int *root, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Bcast_init_c(compi_f_buf(buffer), *count, *datatype, *root, *comm, *info, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_bcast_init_c_, mpi_bcast_init_c_);
 
 COMPI_F_EXPORT void mpi_bsend_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Fint *ierror)
 {
@@ -625,12 +723,26 @@ COMPI_F_EXPORT void mpi_exscan_(void *sendbuf, void *recvbuf, const int *count, 
 }
 COMPI_F_ALIAS(pmpi_exscan_, mpi_exscan_);
 
+COMPI_F_EXPORT void mpi_exscan_c_(void *sendbuf, void *recvbuf, const MPI_Count *count, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Exscan_c(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_exscan_c_, mpi_exscan_c_);
+
 COMPI_F_EXPORT void mpi_exscan_init_(void *sendbuf, void *recvbuf, const int *count, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Exscan_init(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *comm, *info, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_exscan_init_, mpi_exscan_init_);
+
+COMPI_F_EXPORT void mpi_exscan_init_c_(void *sendbuf, void *recvbuf, const MPI_Count *count, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Exscan_init_c(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *comm, *info, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_exscan_init_c_, mpi_exscan_init_c_);
 
 COMPI_F_EXPORT void mpi_fetch_and_op_(void *origin_addr, void *result_addr, const MPI_Datatype *datatype, const int *target_rank, const MPI_Aint *target_disp, const MPI_Op *op, const MPI_Win *win, MPI_Fint *ierror)
 {
@@ -1292,12 +1404,26 @@ COMPI_F_EXPORT void mpi_gather_(void *sendbuf, const int *sendcount, const MPI_D
 }
 COMPI_F_ALIAS(pmpi_gather_, mpi_gather_);
 
+COMPI_F_EXPORT void mpi_gather_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Gather_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_gather_c_, mpi_gather_c_);
+
 COMPI_F_EXPORT void mpi_gather_init_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Gather_init(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, *info, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_gather_init_, mpi_gather_init_);
+
+COMPI_F_EXPORT void mpi_gather_init_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Gather_init_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, *info, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_gather_init_c_, mpi_gather_init_c_);
 
 COMPI_F_EXPORT void mpi_gatherv_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *displs, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, MPI_Fint *ierror)
 {
@@ -1306,12 +1432,26 @@ COMPI_F_EXPORT void mpi_gatherv_(void *sendbuf, const int *sendcount, const MPI_
 }
 COMPI_F_ALIAS(pmpi_gatherv_, mpi_gatherv_);
 
+COMPI_F_EXPORT void mpi_gatherv_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *displs, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Gatherv_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), recvcounts, displs, *recvtype, *root, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_gatherv_c_, mpi_gatherv_c_);
+
 COMPI_F_EXPORT void mpi_gatherv_init_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *displs, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Gatherv_init(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), recvcounts, displs, *recvtype, *root, *comm, *info, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_gatherv_init_, mpi_gatherv_init_);
+
+COMPI_F_EXPORT void mpi_gatherv_init_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *displs, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Gatherv_init_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), recvcounts, displs, *recvtype, *root, *comm, *info, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_gatherv_init_c_, mpi_gatherv_init_c_);
 
 COMPI_F_EXPORT void mpi_get_(void *origin_addr, const int *origin_count, const MPI_Datatype *origin_datatype, const int *target_rank, const MPI_Aint *target_disp, const int *target_count, const MPI_Datatype *target_datatype, const MPI_Win *win, MPI_Fint *ierror)
 {
@@ -1543,12 +1683,26 @@ COMPI_F_EXPORT void mpi_iallgather_(void *sendbuf, const int *sendcount, const M
 }
 COMPI_F_ALIAS(pmpi_iallgather_, mpi_iallgather_);
 
+COMPI_F_EXPORT void mpi_iallgather_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Iallgather_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_iallgather_c_, mpi_iallgather_c_);
+
 COMPI_F_EXPORT void mpi_iallgatherv_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *displs, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Iallgatherv(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), recvcounts, displs, *recvtype, *comm, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_iallgatherv_, mpi_iallgatherv_);
+
+COMPI_F_EXPORT void mpi_iallgatherv_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *displs, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Iallgatherv_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), recvcounts, displs, *recvtype, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_iallgatherv_c_, mpi_iallgatherv_c_);
 
 COMPI_F_EXPORT void mpi_iallreduce_(void *sendbuf, void *recvbuf, const int *count, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
@@ -1557,12 +1711,26 @@ COMPI_F_EXPORT void mpi_iallreduce_(void *sendbuf, void *recvbuf, const int *cou
 }
 COMPI_F_ALIAS(pmpi_iallreduce_, mpi_iallreduce_);
 
+COMPI_F_EXPORT void mpi_iallreduce_c_(void *sendbuf, void *recvbuf, const MPI_Count *count, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Iallreduce_c(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_iallreduce_c_, mpi_iallreduce_c_);
+
 COMPI_F_EXPORT void mpi_ialltoall_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Ialltoall(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_ialltoall_, mpi_ialltoall_);
+
+COMPI_F_EXPORT void mpi_ialltoall_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Ialltoall_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_ialltoall_c_, mpi_ialltoall_c_);
 
 COMPI_F_EXPORT void mpi_ialltoallv_(void *sendbuf, int *sendcounts, int *sdispls, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *rdispls, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
@@ -1571,12 +1739,26 @@ COMPI_F_EXPORT void mpi_ialltoallv_(void *sendbuf, int *sendcounts, int *sdispls
 }
 COMPI_F_ALIAS(pmpi_ialltoallv_, mpi_ialltoallv_);
 
+COMPI_F_EXPORT void mpi_ialltoallv_c_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, const MPI_Datatype *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Ialltoallv_c(compi_f_buf(sendbuf), sendcounts, sdispls, *sendtype, compi_f_buf(recvbuf), recvcounts, rdispls, *recvtype, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_ialltoallv_c_, mpi_ialltoallv_c_);
+
 COMPI_F_EXPORT void mpi_ialltoallw_(void *sendbuf, int *sendcounts, int *sdispls, MPI_Datatype *sendtypes, void *recvbuf, int *recvcounts, int *rdispls, MPI_Datatype *recvtypes, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Ialltoallw(compi_f_buf(sendbuf), sendcounts, sdispls, sendtypes, compi_f_buf(recvbuf), recvcounts, rdispls, recvtypes, *comm, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_ialltoallw_, mpi_ialltoallw_);
+
+COMPI_F_EXPORT void mpi_ialltoallw_c_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, MPI_Datatype *sendtypes, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, MPI_Datatype *recvtypes, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Ialltoallw_c(compi_f_buf(sendbuf), sendcounts, sdispls, sendtypes, compi_f_buf(recvbuf), recvcounts, rdispls, recvtypes, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_ialltoallw_c_, mpi_ialltoallw_c_);
 
 COMPI_F_EXPORT void mpi_ibarrier_(const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
@@ -1591,6 +1773,13 @@ COMPI_F_EXPORT void mpi_ibcast_(void *buffer, const int *count, const MPI_Dataty
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_ibcast_, mpi_ibcast_);
+
+COMPI_F_EXPORT void mpi_ibcast_c_(void *buffer, const MPI_Count *count, const MPI_Datatype *datatype, const int *root, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Ibcast_c(compi_f_buf(buffer), *count, *datatype, *root, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_ibcast_c_, mpi_ibcast_c_);
 
 COMPI_F_EXPORT void mpi_ibsend_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
@@ -1613,6 +1802,13 @@ COMPI_F_EXPORT void mpi_iexscan_(void *sendbuf, void *recvbuf, const int *count,
 }
 COMPI_F_ALIAS(pmpi_iexscan_, mpi_iexscan_);
 
+COMPI_F_EXPORT void mpi_iexscan_c_(void *sendbuf, void *recvbuf, const MPI_Count *count, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Iexscan_c(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_iexscan_c_, mpi_iexscan_c_);
+
 COMPI_F_EXPORT void mpi_igather_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Igather(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, request);
@@ -1620,12 +1816,26 @@ COMPI_F_EXPORT void mpi_igather_(void *sendbuf, const int *sendcount, const MPI_
 }
 COMPI_F_ALIAS(pmpi_igather_, mpi_igather_);
 
+COMPI_F_EXPORT void mpi_igather_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Igather_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_igather_c_, mpi_igather_c_);
+
 COMPI_F_EXPORT void mpi_igatherv_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *displs, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Igatherv(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), recvcounts, displs, *recvtype, *root, *comm, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_igatherv_, mpi_igatherv_);
+
+COMPI_F_EXPORT void mpi_igatherv_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *displs, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Igatherv_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), recvcounts, displs, *recvtype, *root, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_igatherv_c_, mpi_igatherv_c_);
 
 COMPI_F_EXPORT void mpi_improbe_(const int *source, const int *tag, const MPI_Comm *comm, MPI_Fint *flag, MPI_Message *message, MPI_Fint *status, MPI_Fint *ierror)
 {
@@ -1657,12 +1867,26 @@ COMPI_F_EXPORT void mpi_ineighbor_allgather_(void *sendbuf, const int *sendcount
 }
 COMPI_F_ALIAS(pmpi_ineighbor_allgather_, mpi_ineighbor_allgather_);
 
+COMPI_F_EXPORT void mpi_ineighbor_allgather_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Ineighbor_allgather_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_ineighbor_allgather_c_, mpi_ineighbor_allgather_c_);
+
 COMPI_F_EXPORT void mpi_ineighbor_allgatherv_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *displs, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Ineighbor_allgatherv(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), recvcounts, displs, *recvtype, *comm, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_ineighbor_allgatherv_, mpi_ineighbor_allgatherv_);
+
+COMPI_F_EXPORT void mpi_ineighbor_allgatherv_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *displs, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Ineighbor_allgatherv_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), recvcounts, displs, *recvtype, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_ineighbor_allgatherv_c_, mpi_ineighbor_allgatherv_c_);
 
 COMPI_F_EXPORT void mpi_ineighbor_alltoall_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
@@ -1671,6 +1895,13 @@ COMPI_F_EXPORT void mpi_ineighbor_alltoall_(void *sendbuf, const int *sendcount,
 }
 COMPI_F_ALIAS(pmpi_ineighbor_alltoall_, mpi_ineighbor_alltoall_);
 
+COMPI_F_EXPORT void mpi_ineighbor_alltoall_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Ineighbor_alltoall_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_ineighbor_alltoall_c_, mpi_ineighbor_alltoall_c_);
+
 COMPI_F_EXPORT void mpi_ineighbor_alltoallv_(void *sendbuf, int *sendcounts, int *sdispls, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *rdispls, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Ineighbor_alltoallv(compi_f_buf(sendbuf), sendcounts, sdispls, *sendtype, compi_f_buf(recvbuf), recvcounts, rdispls, *recvtype, *comm, request);
@@ -1678,12 +1909,26 @@ COMPI_F_EXPORT void mpi_ineighbor_alltoallv_(void *sendbuf, int *sendcounts, int
 }
 COMPI_F_ALIAS(pmpi_ineighbor_alltoallv_, mpi_ineighbor_alltoallv_);
 
+COMPI_F_EXPORT void mpi_ineighbor_alltoallv_c_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, const MPI_Datatype *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Ineighbor_alltoallv_c(compi_f_buf(sendbuf), sendcounts, sdispls, *sendtype, compi_f_buf(recvbuf), recvcounts, rdispls, *recvtype, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_ineighbor_alltoallv_c_, mpi_ineighbor_alltoallv_c_);
+
 COMPI_F_EXPORT void mpi_ineighbor_alltoallw_(void *sendbuf, int *sendcounts, MPI_Aint *sdispls, MPI_Datatype *sendtypes, void *recvbuf, int *recvcounts, MPI_Aint *rdispls, MPI_Datatype *recvtypes, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Ineighbor_alltoallw(compi_f_buf(sendbuf), sendcounts, sdispls, sendtypes, compi_f_buf(recvbuf), recvcounts, rdispls, recvtypes, *comm, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_ineighbor_alltoallw_, mpi_ineighbor_alltoallw_);
+
+COMPI_F_EXPORT void mpi_ineighbor_alltoallw_c_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, MPI_Datatype *sendtypes, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, MPI_Datatype *recvtypes, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Ineighbor_alltoallw_c(compi_f_buf(sendbuf), sendcounts, sdispls, sendtypes, compi_f_buf(recvbuf), recvcounts, rdispls, recvtypes, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_ineighbor_alltoallw_c_, mpi_ineighbor_alltoallw_c_);
 
 COMPI_F_EXPORT void mpi_info_create_(MPI_Info *info, MPI_Fint *ierror)
 {
@@ -1848,6 +2093,13 @@ COMPI_F_EXPORT void mpi_ireduce_(void *sendbuf, void *recvbuf, const int *count,
 }
 COMPI_F_ALIAS(pmpi_ireduce_, mpi_ireduce_);
 
+COMPI_F_EXPORT void mpi_ireduce_c_(void *sendbuf, void *recvbuf, const MPI_Count *count, const MPI_Datatype *datatype, const MPI_Op *op, const int *root, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Ireduce_c(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *root, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_ireduce_c_, mpi_ireduce_c_);
+
 COMPI_F_EXPORT void mpi_ireduce_scatter_(void *sendbuf, void *recvbuf, int *recvcounts, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Ireduce_scatter(compi_f_buf(sendbuf), compi_f_buf(recvbuf), recvcounts, *datatype, *op, *comm, request);
@@ -1855,12 +2107,26 @@ COMPI_F_EXPORT void mpi_ireduce_scatter_(void *sendbuf, void *recvbuf, int *recv
 }
 COMPI_F_ALIAS(pmpi_ireduce_scatter_, mpi_ireduce_scatter_);
 
+COMPI_F_EXPORT void mpi_ireduce_scatter_c_(void *sendbuf, void *recvbuf, MPI_Count *recvcounts, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Ireduce_scatter_c(compi_f_buf(sendbuf), compi_f_buf(recvbuf), recvcounts, *datatype, *op, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_ireduce_scatter_c_, mpi_ireduce_scatter_c_);
+
 COMPI_F_EXPORT void mpi_ireduce_scatter_block_(void *sendbuf, void *recvbuf, const int *recvcount, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Ireduce_scatter_block(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *recvcount, *datatype, *op, *comm, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_ireduce_scatter_block_, mpi_ireduce_scatter_block_);
+
+COMPI_F_EXPORT void mpi_ireduce_scatter_block_c_(void *sendbuf, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Ireduce_scatter_block_c(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *recvcount, *datatype, *op, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_ireduce_scatter_block_c_, mpi_ireduce_scatter_block_c_);
 
 COMPI_F_EXPORT void mpi_irsend_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
@@ -1892,6 +2158,13 @@ COMPI_F_EXPORT void mpi_iscan_(void *sendbuf, void *recvbuf, const int *count, c
 }
 COMPI_F_ALIAS(pmpi_iscan_, mpi_iscan_);
 
+COMPI_F_EXPORT void mpi_iscan_c_(void *sendbuf, void *recvbuf, const MPI_Count *count, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Iscan_c(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_iscan_c_, mpi_iscan_c_);
+
 COMPI_F_EXPORT void mpi_iscatter_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Iscatter(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, request);
@@ -1899,12 +2172,26 @@ COMPI_F_EXPORT void mpi_iscatter_(void *sendbuf, const int *sendcount, const MPI
 }
 COMPI_F_ALIAS(pmpi_iscatter_, mpi_iscatter_);
 
+COMPI_F_EXPORT void mpi_iscatter_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Iscatter_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_iscatter_c_, mpi_iscatter_c_);
+
 COMPI_F_EXPORT void mpi_iscatterv_(void *sendbuf, int *sendcounts, int *displs, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Iscatterv(compi_f_buf(sendbuf), sendcounts, displs, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_iscatterv_, mpi_iscatterv_);
+
+COMPI_F_EXPORT void mpi_iscatterv_c_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *displs, const MPI_Datatype *sendtype, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Iscatterv_c(compi_f_buf(sendbuf), sendcounts, displs, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_iscatterv_c_, mpi_iscatterv_c_);
 
 COMPI_F_EXPORT void mpi_isend_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
@@ -2008,12 +2295,26 @@ COMPI_F_EXPORT void mpi_neighbor_allgather_(void *sendbuf, const int *sendcount,
 }
 COMPI_F_ALIAS(pmpi_neighbor_allgather_, mpi_neighbor_allgather_);
 
+COMPI_F_EXPORT void mpi_neighbor_allgather_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Neighbor_allgather_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_neighbor_allgather_c_, mpi_neighbor_allgather_c_);
+
 COMPI_F_EXPORT void mpi_neighbor_allgather_init_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Neighbor_allgather_init(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm, *info, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_neighbor_allgather_init_, mpi_neighbor_allgather_init_);
+
+COMPI_F_EXPORT void mpi_neighbor_allgather_init_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Neighbor_allgather_init_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm, *info, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_neighbor_allgather_init_c_, mpi_neighbor_allgather_init_c_);
 
 COMPI_F_EXPORT void mpi_neighbor_allgatherv_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *displs, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
 {
@@ -2022,12 +2323,26 @@ COMPI_F_EXPORT void mpi_neighbor_allgatherv_(void *sendbuf, const int *sendcount
 }
 COMPI_F_ALIAS(pmpi_neighbor_allgatherv_, mpi_neighbor_allgatherv_);
 
+COMPI_F_EXPORT void mpi_neighbor_allgatherv_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *displs, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Neighbor_allgatherv_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), recvcounts, displs, *recvtype, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_neighbor_allgatherv_c_, mpi_neighbor_allgatherv_c_);
+
 COMPI_F_EXPORT void mpi_neighbor_allgatherv_init_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *displs, const MPI_Datatype *recvtype, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Neighbor_allgatherv_init(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), recvcounts, displs, *recvtype, *comm, *info, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_neighbor_allgatherv_init_, mpi_neighbor_allgatherv_init_);
+
+COMPI_F_EXPORT void mpi_neighbor_allgatherv_init_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *displs, const MPI_Datatype *recvtype, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Neighbor_allgatherv_init_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), recvcounts, displs, *recvtype, *comm, *info, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_neighbor_allgatherv_init_c_, mpi_neighbor_allgatherv_init_c_);
 
 COMPI_F_EXPORT void mpi_neighbor_alltoall_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
 {
@@ -2036,12 +2351,26 @@ COMPI_F_EXPORT void mpi_neighbor_alltoall_(void *sendbuf, const int *sendcount, 
 }
 COMPI_F_ALIAS(pmpi_neighbor_alltoall_, mpi_neighbor_alltoall_);
 
+COMPI_F_EXPORT void mpi_neighbor_alltoall_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Neighbor_alltoall_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_neighbor_alltoall_c_, mpi_neighbor_alltoall_c_);
+
 COMPI_F_EXPORT void mpi_neighbor_alltoall_init_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Neighbor_alltoall_init(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm, *info, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_neighbor_alltoall_init_, mpi_neighbor_alltoall_init_);
+
+COMPI_F_EXPORT void mpi_neighbor_alltoall_init_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *recvtype, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Neighbor_alltoall_init_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *comm, *info, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_neighbor_alltoall_init_c_, mpi_neighbor_alltoall_init_c_);
 
 COMPI_F_EXPORT void mpi_neighbor_alltoallv_(void *sendbuf, int *sendcounts, int *sdispls, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *rdispls, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
 {
@@ -2050,12 +2379,26 @@ COMPI_F_EXPORT void mpi_neighbor_alltoallv_(void *sendbuf, int *sendcounts, int 
 }
 COMPI_F_ALIAS(pmpi_neighbor_alltoallv_, mpi_neighbor_alltoallv_);
 
+COMPI_F_EXPORT void mpi_neighbor_alltoallv_c_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, const MPI_Datatype *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Neighbor_alltoallv_c(compi_f_buf(sendbuf), sendcounts, sdispls, *sendtype, compi_f_buf(recvbuf), recvcounts, rdispls, *recvtype, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_neighbor_alltoallv_c_, mpi_neighbor_alltoallv_c_);
+
 COMPI_F_EXPORT void mpi_neighbor_alltoallv_init_(void *sendbuf, int *sendcounts, int *sdispls, const MPI_Datatype *sendtype, void *recvbuf, int *recvcounts, int *rdispls, const MPI_Datatype *recvtype, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Neighbor_alltoallv_init(compi_f_buf(sendbuf), sendcounts, sdispls, *sendtype, compi_f_buf(recvbuf), recvcounts, rdispls, *recvtype, *comm, *info, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_neighbor_alltoallv_init_, mpi_neighbor_alltoallv_init_);
+
+COMPI_F_EXPORT void mpi_neighbor_alltoallv_init_c_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, const MPI_Datatype *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, const MPI_Datatype *recvtype, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Neighbor_alltoallv_init_c(compi_f_buf(sendbuf), sendcounts, sdispls, *sendtype, compi_f_buf(recvbuf), recvcounts, rdispls, *recvtype, *comm, *info, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_neighbor_alltoallv_init_c_, mpi_neighbor_alltoallv_init_c_);
 
 COMPI_F_EXPORT void mpi_neighbor_alltoallw_(void *sendbuf, int *sendcounts, MPI_Aint *sdispls, MPI_Datatype *sendtypes, void *recvbuf, int *recvcounts, MPI_Aint *rdispls, MPI_Datatype *recvtypes, const MPI_Comm *comm, MPI_Fint *ierror)
 {
@@ -2064,12 +2407,26 @@ COMPI_F_EXPORT void mpi_neighbor_alltoallw_(void *sendbuf, int *sendcounts, MPI_
 }
 COMPI_F_ALIAS(pmpi_neighbor_alltoallw_, mpi_neighbor_alltoallw_);
 
+COMPI_F_EXPORT void mpi_neighbor_alltoallw_c_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, MPI_Datatype *sendtypes, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, MPI_Datatype *recvtypes, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Neighbor_alltoallw_c(compi_f_buf(sendbuf), sendcounts, sdispls, sendtypes, compi_f_buf(recvbuf), recvcounts, rdispls, recvtypes, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_neighbor_alltoallw_c_, mpi_neighbor_alltoallw_c_);
+
 COMPI_F_EXPORT void mpi_neighbor_alltoallw_init_(void *sendbuf, int *sendcounts, MPI_Aint *sdispls, MPI_Datatype *sendtypes, void *recvbuf, int *recvcounts, MPI_Aint *rdispls, MPI_Datatype *recvtypes, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Neighbor_alltoallw_init(compi_f_buf(sendbuf), sendcounts, sdispls, sendtypes, compi_f_buf(recvbuf), recvcounts, rdispls, recvtypes, *comm, *info, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_neighbor_alltoallw_init_, mpi_neighbor_alltoallw_init_);
+
+COMPI_F_EXPORT void mpi_neighbor_alltoallw_init_c_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, MPI_Datatype *sendtypes, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, MPI_Datatype *recvtypes, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Neighbor_alltoallw_init_c(compi_f_buf(sendbuf), sendcounts, sdispls, sendtypes, compi_f_buf(recvbuf), recvcounts, rdispls, recvtypes, *comm, *info, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_neighbor_alltoallw_init_c_, mpi_neighbor_alltoallw_init_c_);
 
 COMPI_F_EXPORT void mpi_op_commutative_(const MPI_Op *op, MPI_Fint *commute, MPI_Fint *ierror)
 {
@@ -2278,12 +2635,26 @@ COMPI_F_EXPORT void mpi_reduce_(void *sendbuf, void *recvbuf, const int *count, 
 }
 COMPI_F_ALIAS(pmpi_reduce_, mpi_reduce_);
 
+COMPI_F_EXPORT void mpi_reduce_c_(void *sendbuf, void *recvbuf, const MPI_Count *count, const MPI_Datatype *datatype, const MPI_Op *op, const int *root, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Reduce_c(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *root, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_reduce_c_, mpi_reduce_c_);
+
 COMPI_F_EXPORT void mpi_reduce_init_(void *sendbuf, void *recvbuf, const int *count, const MPI_Datatype *datatype, const MPI_Op *op, const int *root, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Reduce_init(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *root, *comm, *info, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_reduce_init_, mpi_reduce_init_);
+
+COMPI_F_EXPORT void mpi_reduce_init_c_(void *sendbuf, void *recvbuf, const MPI_Count *count, const MPI_Datatype *datatype, const MPI_Op *op, const int *root, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Reduce_init_c(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *root, *comm, *info, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_reduce_init_c_, mpi_reduce_init_c_);
 
 COMPI_F_EXPORT void mpi_reduce_local_(void *inbuf, void *inoutbuf, const int *count, const MPI_Datatype *datatype, const MPI_Op *op, MPI_Fint *ierror)
 {
@@ -2306,12 +2677,26 @@ COMPI_F_EXPORT void mpi_reduce_scatter_(void *sendbuf, void *recvbuf, int *recvc
 }
 COMPI_F_ALIAS(pmpi_reduce_scatter_, mpi_reduce_scatter_);
 
+COMPI_F_EXPORT void mpi_reduce_scatter_c_(void *sendbuf, void *recvbuf, MPI_Count *recvcounts, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Reduce_scatter_c(compi_f_buf(sendbuf), compi_f_buf(recvbuf), recvcounts, *datatype, *op, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_reduce_scatter_c_, mpi_reduce_scatter_c_);
+
 COMPI_F_EXPORT void mpi_reduce_scatter_block_(void *sendbuf, void *recvbuf, const int *recvcount, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Reduce_scatter_block(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *recvcount, *datatype, *op, *comm);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_reduce_scatter_block_, mpi_reduce_scatter_block_);
+
+COMPI_F_EXPORT void mpi_reduce_scatter_block_c_(void *sendbuf, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Reduce_scatter_block_c(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *recvcount, *datatype, *op, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_reduce_scatter_block_c_, mpi_reduce_scatter_block_c_);
 
 COMPI_F_EXPORT void mpi_reduce_scatter_block_init_(void *sendbuf, void *recvbuf, const int *recvcount, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
@@ -2320,12 +2705,26 @@ COMPI_F_EXPORT void mpi_reduce_scatter_block_init_(void *sendbuf, void *recvbuf,
 }
 COMPI_F_ALIAS(pmpi_reduce_scatter_block_init_, mpi_reduce_scatter_block_init_);
 
+COMPI_F_EXPORT void mpi_reduce_scatter_block_init_c_(void *sendbuf, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Reduce_scatter_block_init_c(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *recvcount, *datatype, *op, *comm, *info, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_reduce_scatter_block_init_c_, mpi_reduce_scatter_block_init_c_);
+
 COMPI_F_EXPORT void mpi_reduce_scatter_init_(void *sendbuf, void *recvbuf, int *recvcounts, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Reduce_scatter_init(compi_f_buf(sendbuf), compi_f_buf(recvbuf), recvcounts, *datatype, *op, *comm, *info, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_reduce_scatter_init_, mpi_reduce_scatter_init_);
+
+COMPI_F_EXPORT void mpi_reduce_scatter_init_c_(void *sendbuf, void *recvbuf, MPI_Count *recvcounts, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Reduce_scatter_init_c(compi_f_buf(sendbuf), compi_f_buf(recvbuf), recvcounts, *datatype, *op, *comm, *info, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_reduce_scatter_init_c_, mpi_reduce_scatter_init_c_);
 
 COMPI_F_EXPORT void mpi_request_free_(MPI_Request *request, MPI_Fint *ierror)
 {
@@ -2399,12 +2798,26 @@ COMPI_F_EXPORT void mpi_scan_(void *sendbuf, void *recvbuf, const int *count, co
 }
 COMPI_F_ALIAS(pmpi_scan_, mpi_scan_);
 
+COMPI_F_EXPORT void mpi_scan_c_(void *sendbuf, void *recvbuf, const MPI_Count *count, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Scan_c(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_scan_c_, mpi_scan_c_);
+
 COMPI_F_EXPORT void mpi_scan_init_(void *sendbuf, void *recvbuf, const int *count, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Scan_init(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *comm, *info, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_scan_init_, mpi_scan_init_);
+
+COMPI_F_EXPORT void mpi_scan_init_c_(void *sendbuf, void *recvbuf, const MPI_Count *count, const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Scan_init_c(compi_f_buf(sendbuf), compi_f_buf(recvbuf), *count, *datatype, *op, *comm, *info, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_scan_init_c_, mpi_scan_init_c_);
 
 COMPI_F_EXPORT void mpi_scatter_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, MPI_Fint *ierror)
 {
@@ -2413,12 +2826,26 @@ COMPI_F_EXPORT void mpi_scatter_(void *sendbuf, const int *sendcount, const MPI_
 }
 COMPI_F_ALIAS(pmpi_scatter_, mpi_scatter_);
 
+COMPI_F_EXPORT void mpi_scatter_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Scatter_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_scatter_c_, mpi_scatter_c_);
+
 COMPI_F_EXPORT void mpi_scatter_init_(void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Scatter_init(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, *info, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_scatter_init_, mpi_scatter_init_);
+
+COMPI_F_EXPORT void mpi_scatter_init_c_(void *sendbuf, const MPI_Count *sendcount, const MPI_Datatype *sendtype, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Scatter_init_c(compi_f_buf(sendbuf), *sendcount, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, *info, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_scatter_init_c_, mpi_scatter_init_c_);
 
 COMPI_F_EXPORT void mpi_scatterv_(void *sendbuf, int *sendcounts, int *displs, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, MPI_Fint *ierror)
 {
@@ -2427,12 +2854,26 @@ COMPI_F_EXPORT void mpi_scatterv_(void *sendbuf, int *sendcounts, int *displs, c
 }
 COMPI_F_ALIAS(pmpi_scatterv_, mpi_scatterv_);
 
+COMPI_F_EXPORT void mpi_scatterv_c_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *displs, const MPI_Datatype *sendtype, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Scatterv_c(compi_f_buf(sendbuf), sendcounts, displs, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_scatterv_c_, mpi_scatterv_c_);
+
 COMPI_F_EXPORT void mpi_scatterv_init_(void *sendbuf, int *sendcounts, int *displs, const MPI_Datatype *sendtype, void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Scatterv_init(compi_f_buf(sendbuf), sendcounts, displs, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, *info, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_scatterv_init_, mpi_scatterv_init_);
+
+COMPI_F_EXPORT void mpi_scatterv_init_c_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *displs, const MPI_Datatype *sendtype, void *recvbuf, const MPI_Count *recvcount, const MPI_Datatype *recvtype, const int *root, const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Scatterv_init_c(compi_f_buf(sendbuf), sendcounts, displs, *sendtype, compi_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, *info, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_scatterv_init_c_, mpi_scatterv_init_c_);
 
 COMPI_F_EXPORT void mpi_send_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Fint *ierror)
 {

@@ -24,42 +24,54 @@ MODULE mpi_f08
   END INTERFACE MPI_Add_error_string
   INTERFACE MPI_Allgather
     MODULE PROCEDURE MPI_Allgather_f08
+    MODULE PROCEDURE MPI_Allgather_c_f08
   END INTERFACE MPI_Allgather
   INTERFACE MPI_Allgather_init
     MODULE PROCEDURE MPI_Allgather_init_f08
+    MODULE PROCEDURE MPI_Allgather_init_c_f08
   END INTERFACE MPI_Allgather_init
   INTERFACE MPI_Allgatherv
     MODULE PROCEDURE MPI_Allgatherv_f08
+    MODULE PROCEDURE MPI_Allgatherv_c_f08
   END INTERFACE MPI_Allgatherv
   INTERFACE MPI_Allgatherv_init
     MODULE PROCEDURE MPI_Allgatherv_init_f08
+    MODULE PROCEDURE MPI_Allgatherv_init_c_f08
   END INTERFACE MPI_Allgatherv_init
   INTERFACE MPI_Alloc_mem
     MODULE PROCEDURE MPI_Alloc_mem_f08
   END INTERFACE MPI_Alloc_mem
   INTERFACE MPI_Allreduce
     MODULE PROCEDURE MPI_Allreduce_f08
+    MODULE PROCEDURE MPI_Allreduce_c_f08
   END INTERFACE MPI_Allreduce
   INTERFACE MPI_Allreduce_init
     MODULE PROCEDURE MPI_Allreduce_init_f08
+    MODULE PROCEDURE MPI_Allreduce_init_c_f08
   END INTERFACE MPI_Allreduce_init
   INTERFACE MPI_Alltoall
     MODULE PROCEDURE MPI_Alltoall_f08
+    MODULE PROCEDURE MPI_Alltoall_c_f08
   END INTERFACE MPI_Alltoall
   INTERFACE MPI_Alltoall_init
     MODULE PROCEDURE MPI_Alltoall_init_f08
+    MODULE PROCEDURE MPI_Alltoall_init_c_f08
   END INTERFACE MPI_Alltoall_init
   INTERFACE MPI_Alltoallv
     MODULE PROCEDURE MPI_Alltoallv_f08
+    MODULE PROCEDURE MPI_Alltoallv_c_f08
   END INTERFACE MPI_Alltoallv
   INTERFACE MPI_Alltoallv_init
     MODULE PROCEDURE MPI_Alltoallv_init_f08
+    MODULE PROCEDURE MPI_Alltoallv_init_c_f08
   END INTERFACE MPI_Alltoallv_init
   INTERFACE MPI_Alltoallw
     MODULE PROCEDURE MPI_Alltoallw_f08
+    MODULE PROCEDURE MPI_Alltoallw_c_f08
   END INTERFACE MPI_Alltoallw
   INTERFACE MPI_Alltoallw_init
     MODULE PROCEDURE MPI_Alltoallw_init_f08
+    MODULE PROCEDURE MPI_Alltoallw_init_c_f08
   END INTERFACE MPI_Alltoallw_init
   INTERFACE MPI_Attr_delete
     MODULE PROCEDURE MPI_Attr_delete_f08
@@ -78,9 +90,11 @@ MODULE mpi_f08
   END INTERFACE MPI_Barrier_init
   INTERFACE MPI_Bcast
     MODULE PROCEDURE MPI_Bcast_f08
+    MODULE PROCEDURE MPI_Bcast_c_f08
   END INTERFACE MPI_Bcast
   INTERFACE MPI_Bcast_init
     MODULE PROCEDURE MPI_Bcast_init_f08
+    MODULE PROCEDURE MPI_Bcast_init_c_f08
   END INTERFACE MPI_Bcast_init
   INTERFACE MPI_Bsend
     MODULE PROCEDURE MPI_Bsend_f08
@@ -273,9 +287,11 @@ MODULE mpi_f08
   END INTERFACE MPI_Error_string
   INTERFACE MPI_Exscan
     MODULE PROCEDURE MPI_Exscan_f08
+    MODULE PROCEDURE MPI_Exscan_c_f08
   END INTERFACE MPI_Exscan
   INTERFACE MPI_Exscan_init
     MODULE PROCEDURE MPI_Exscan_init_f08
+    MODULE PROCEDURE MPI_Exscan_init_c_f08
   END INTERFACE MPI_Exscan_init
   INTERFACE MPI_Fetch_and_op
     MODULE PROCEDURE MPI_Fetch_and_op_f08
@@ -499,15 +515,19 @@ MODULE mpi_f08
   END INTERFACE MPI_Free_mem
   INTERFACE MPI_Gather
     MODULE PROCEDURE MPI_Gather_f08
+    MODULE PROCEDURE MPI_Gather_c_f08
   END INTERFACE MPI_Gather
   INTERFACE MPI_Gather_init
     MODULE PROCEDURE MPI_Gather_init_f08
+    MODULE PROCEDURE MPI_Gather_init_c_f08
   END INTERFACE MPI_Gather_init
   INTERFACE MPI_Gatherv
     MODULE PROCEDURE MPI_Gatherv_f08
+    MODULE PROCEDURE MPI_Gatherv_c_f08
   END INTERFACE MPI_Gatherv
   INTERFACE MPI_Gatherv_init
     MODULE PROCEDURE MPI_Gatherv_init_f08
+    MODULE PROCEDURE MPI_Gatherv_init_c_f08
   END INTERFACE MPI_Gatherv_init
   INTERFACE MPI_Get
     MODULE PROCEDURE MPI_Get_f08
@@ -603,27 +623,34 @@ MODULE mpi_f08
   END INTERFACE MPI_Group_union
   INTERFACE MPI_Iallgather
     MODULE PROCEDURE MPI_Iallgather_f08
+    MODULE PROCEDURE MPI_Iallgather_c_f08
   END INTERFACE MPI_Iallgather
   INTERFACE MPI_Iallgatherv
     MODULE PROCEDURE MPI_Iallgatherv_f08
+    MODULE PROCEDURE MPI_Iallgatherv_c_f08
   END INTERFACE MPI_Iallgatherv
   INTERFACE MPI_Iallreduce
     MODULE PROCEDURE MPI_Iallreduce_f08
+    MODULE PROCEDURE MPI_Iallreduce_c_f08
   END INTERFACE MPI_Iallreduce
   INTERFACE MPI_Ialltoall
     MODULE PROCEDURE MPI_Ialltoall_f08
+    MODULE PROCEDURE MPI_Ialltoall_c_f08
   END INTERFACE MPI_Ialltoall
   INTERFACE MPI_Ialltoallv
     MODULE PROCEDURE MPI_Ialltoallv_f08
+    MODULE PROCEDURE MPI_Ialltoallv_c_f08
   END INTERFACE MPI_Ialltoallv
   INTERFACE MPI_Ialltoallw
     MODULE PROCEDURE MPI_Ialltoallw_f08
+    MODULE PROCEDURE MPI_Ialltoallw_c_f08
   END INTERFACE MPI_Ialltoallw
   INTERFACE MPI_Ibarrier
     MODULE PROCEDURE MPI_Ibarrier_f08
   END INTERFACE MPI_Ibarrier
   INTERFACE MPI_Ibcast
     MODULE PROCEDURE MPI_Ibcast_f08
+    MODULE PROCEDURE MPI_Ibcast_c_f08
   END INTERFACE MPI_Ibcast
   INTERFACE MPI_Ibsend
     MODULE PROCEDURE MPI_Ibsend_f08
@@ -631,12 +658,15 @@ MODULE mpi_f08
   END INTERFACE MPI_Ibsend
   INTERFACE MPI_Iexscan
     MODULE PROCEDURE MPI_Iexscan_f08
+    MODULE PROCEDURE MPI_Iexscan_c_f08
   END INTERFACE MPI_Iexscan
   INTERFACE MPI_Igather
     MODULE PROCEDURE MPI_Igather_f08
+    MODULE PROCEDURE MPI_Igather_c_f08
   END INTERFACE MPI_Igather
   INTERFACE MPI_Igatherv
     MODULE PROCEDURE MPI_Igatherv_f08
+    MODULE PROCEDURE MPI_Igatherv_c_f08
   END INTERFACE MPI_Igatherv
   INTERFACE MPI_Improbe
     MODULE PROCEDURE MPI_Improbe_f08
@@ -647,18 +677,23 @@ MODULE mpi_f08
   END INTERFACE MPI_Imrecv
   INTERFACE MPI_Ineighbor_allgather
     MODULE PROCEDURE MPI_Ineighbor_allgather_f08
+    MODULE PROCEDURE MPI_Ineighbor_allgather_c_f08
   END INTERFACE MPI_Ineighbor_allgather
   INTERFACE MPI_Ineighbor_allgatherv
     MODULE PROCEDURE MPI_Ineighbor_allgatherv_f08
+    MODULE PROCEDURE MPI_Ineighbor_allgatherv_c_f08
   END INTERFACE MPI_Ineighbor_allgatherv
   INTERFACE MPI_Ineighbor_alltoall
     MODULE PROCEDURE MPI_Ineighbor_alltoall_f08
+    MODULE PROCEDURE MPI_Ineighbor_alltoall_c_f08
   END INTERFACE MPI_Ineighbor_alltoall
   INTERFACE MPI_Ineighbor_alltoallv
     MODULE PROCEDURE MPI_Ineighbor_alltoallv_f08
+    MODULE PROCEDURE MPI_Ineighbor_alltoallv_c_f08
   END INTERFACE MPI_Ineighbor_alltoallv
   INTERFACE MPI_Ineighbor_alltoallw
     MODULE PROCEDURE MPI_Ineighbor_alltoallw_f08
+    MODULE PROCEDURE MPI_Ineighbor_alltoallw_c_f08
   END INTERFACE MPI_Ineighbor_alltoallw
   INTERFACE MPI_Info_create
     MODULE PROCEDURE MPI_Info_create_f08
@@ -720,12 +755,15 @@ MODULE mpi_f08
   END INTERFACE MPI_Irecv
   INTERFACE MPI_Ireduce
     MODULE PROCEDURE MPI_Ireduce_f08
+    MODULE PROCEDURE MPI_Ireduce_c_f08
   END INTERFACE MPI_Ireduce
   INTERFACE MPI_Ireduce_scatter
     MODULE PROCEDURE MPI_Ireduce_scatter_f08
+    MODULE PROCEDURE MPI_Ireduce_scatter_c_f08
   END INTERFACE MPI_Ireduce_scatter
   INTERFACE MPI_Ireduce_scatter_block
     MODULE PROCEDURE MPI_Ireduce_scatter_block_f08
+    MODULE PROCEDURE MPI_Ireduce_scatter_block_c_f08
   END INTERFACE MPI_Ireduce_scatter_block
   INTERFACE MPI_Irsend
     MODULE PROCEDURE MPI_Irsend_f08
@@ -736,12 +774,15 @@ MODULE mpi_f08
   END INTERFACE MPI_Is_thread_main
   INTERFACE MPI_Iscan
     MODULE PROCEDURE MPI_Iscan_f08
+    MODULE PROCEDURE MPI_Iscan_c_f08
   END INTERFACE MPI_Iscan
   INTERFACE MPI_Iscatter
     MODULE PROCEDURE MPI_Iscatter_f08
+    MODULE PROCEDURE MPI_Iscatter_c_f08
   END INTERFACE MPI_Iscatter
   INTERFACE MPI_Iscatterv
     MODULE PROCEDURE MPI_Iscatterv_f08
+    MODULE PROCEDURE MPI_Iscatterv_c_f08
   END INTERFACE MPI_Iscatterv
   INTERFACE MPI_Isend
     MODULE PROCEDURE MPI_Isend_f08
@@ -777,33 +818,43 @@ MODULE mpi_f08
   END INTERFACE MPI_Mrecv
   INTERFACE MPI_Neighbor_allgather
     MODULE PROCEDURE MPI_Neighbor_allgather_f08
+    MODULE PROCEDURE MPI_Neighbor_allgather_c_f08
   END INTERFACE MPI_Neighbor_allgather
   INTERFACE MPI_Neighbor_allgather_init
     MODULE PROCEDURE MPI_Neighbor_allgather_init_f08
+    MODULE PROCEDURE MPI_Neighbor_allgather_init_c_f08
   END INTERFACE MPI_Neighbor_allgather_init
   INTERFACE MPI_Neighbor_allgatherv
     MODULE PROCEDURE MPI_Neighbor_allgatherv_f08
+    MODULE PROCEDURE MPI_Neighbor_allgatherv_c_f08
   END INTERFACE MPI_Neighbor_allgatherv
   INTERFACE MPI_Neighbor_allgatherv_init
     MODULE PROCEDURE MPI_Neighbor_allgatherv_init_f08
+    MODULE PROCEDURE MPI_Neighbor_allgatherv_init_c_f08
   END INTERFACE MPI_Neighbor_allgatherv_init
   INTERFACE MPI_Neighbor_alltoall
     MODULE PROCEDURE MPI_Neighbor_alltoall_f08
+    MODULE PROCEDURE MPI_Neighbor_alltoall_c_f08
   END INTERFACE MPI_Neighbor_alltoall
   INTERFACE MPI_Neighbor_alltoall_init
     MODULE PROCEDURE MPI_Neighbor_alltoall_init_f08
+    MODULE PROCEDURE MPI_Neighbor_alltoall_init_c_f08
   END INTERFACE MPI_Neighbor_alltoall_init
   INTERFACE MPI_Neighbor_alltoallv
     MODULE PROCEDURE MPI_Neighbor_alltoallv_f08
+    MODULE PROCEDURE MPI_Neighbor_alltoallv_c_f08
   END INTERFACE MPI_Neighbor_alltoallv
   INTERFACE MPI_Neighbor_alltoallv_init
     MODULE PROCEDURE MPI_Neighbor_alltoallv_init_f08
+    MODULE PROCEDURE MPI_Neighbor_alltoallv_init_c_f08
   END INTERFACE MPI_Neighbor_alltoallv_init
   INTERFACE MPI_Neighbor_alltoallw
     MODULE PROCEDURE MPI_Neighbor_alltoallw_f08
+    MODULE PROCEDURE MPI_Neighbor_alltoallw_c_f08
   END INTERFACE MPI_Neighbor_alltoallw
   INTERFACE MPI_Neighbor_alltoallw_init
     MODULE PROCEDURE MPI_Neighbor_alltoallw_init_f08
+    MODULE PROCEDURE MPI_Neighbor_alltoallw_init_c_f08
   END INTERFACE MPI_Neighbor_alltoallw_init
   INTERFACE MPI_Op_commutative
     MODULE PROCEDURE MPI_Op_commutative_f08
@@ -879,9 +930,11 @@ MODULE mpi_f08
   END INTERFACE MPI_Recv_init
   INTERFACE MPI_Reduce
     MODULE PROCEDURE MPI_Reduce_f08
+    MODULE PROCEDURE MPI_Reduce_c_f08
   END INTERFACE MPI_Reduce
   INTERFACE MPI_Reduce_init
     MODULE PROCEDURE MPI_Reduce_init_f08
+    MODULE PROCEDURE MPI_Reduce_init_c_f08
   END INTERFACE MPI_Reduce_init
   INTERFACE MPI_Reduce_local
     MODULE PROCEDURE MPI_Reduce_local_f08
@@ -889,15 +942,19 @@ MODULE mpi_f08
   END INTERFACE MPI_Reduce_local
   INTERFACE MPI_Reduce_scatter
     MODULE PROCEDURE MPI_Reduce_scatter_f08
+    MODULE PROCEDURE MPI_Reduce_scatter_c_f08
   END INTERFACE MPI_Reduce_scatter
   INTERFACE MPI_Reduce_scatter_block
     MODULE PROCEDURE MPI_Reduce_scatter_block_f08
+    MODULE PROCEDURE MPI_Reduce_scatter_block_c_f08
   END INTERFACE MPI_Reduce_scatter_block
   INTERFACE MPI_Reduce_scatter_block_init
     MODULE PROCEDURE MPI_Reduce_scatter_block_init_f08
+    MODULE PROCEDURE MPI_Reduce_scatter_block_init_c_f08
   END INTERFACE MPI_Reduce_scatter_block_init
   INTERFACE MPI_Reduce_scatter_init
     MODULE PROCEDURE MPI_Reduce_scatter_init_f08
+    MODULE PROCEDURE MPI_Reduce_scatter_init_c_f08
   END INTERFACE MPI_Reduce_scatter_init
   INTERFACE MPI_Request_free
     MODULE PROCEDURE MPI_Request_free_f08
@@ -924,21 +981,27 @@ MODULE mpi_f08
   END INTERFACE MPI_Rsend_init
   INTERFACE MPI_Scan
     MODULE PROCEDURE MPI_Scan_f08
+    MODULE PROCEDURE MPI_Scan_c_f08
   END INTERFACE MPI_Scan
   INTERFACE MPI_Scan_init
     MODULE PROCEDURE MPI_Scan_init_f08
+    MODULE PROCEDURE MPI_Scan_init_c_f08
   END INTERFACE MPI_Scan_init
   INTERFACE MPI_Scatter
     MODULE PROCEDURE MPI_Scatter_f08
+    MODULE PROCEDURE MPI_Scatter_c_f08
   END INTERFACE MPI_Scatter
   INTERFACE MPI_Scatter_init
     MODULE PROCEDURE MPI_Scatter_init_f08
+    MODULE PROCEDURE MPI_Scatter_init_c_f08
   END INTERFACE MPI_Scatter_init
   INTERFACE MPI_Scatterv
     MODULE PROCEDURE MPI_Scatterv_f08
+    MODULE PROCEDURE MPI_Scatterv_c_f08
   END INTERFACE MPI_Scatterv
   INTERFACE MPI_Scatterv_init
     MODULE PROCEDURE MPI_Scatterv_init_f08
+    MODULE PROCEDURE MPI_Scatterv_init_c_f08
   END INTERFACE MPI_Scatterv_init
   INTERFACE MPI_Send
     MODULE PROCEDURE MPI_Send_f08
@@ -1455,6 +1518,41 @@ SUBROUTINE MPI_Allgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, r
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allgather_f08
 
+SUBROUTINE MPI_Allgather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+    comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_ALLGATHER_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+        comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: recvtype
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_ALLGATHER_C
+  END INTERFACE
+  CALL MPI_ALLGATHER_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Allgather_c_f08
+
 SUBROUTINE MPI_Allgather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     comm, info, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -1494,6 +1592,45 @@ SUBROUTINE MPI_Allgather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcou
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allgather_init_f08
 
+SUBROUTINE MPI_Allgather_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+    comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_ALLGATHER_INIT_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+        comm, info, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: recvtype
+      INTEGER :: comm
+      INTEGER :: info
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_ALLGATHER_INIT_C
+  END INTERFACE
+  CALL MPI_ALLGATHER_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Allgather_init_c_f08
+
 SUBROUTINE MPI_Allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -1530,6 +1667,43 @@ SUBROUTINE MPI_Allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
       recvtype%MPI_VAL, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allgatherv_f08
+
+SUBROUTINE MPI_Allgatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+    recvtype, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_ALLGATHERV_C(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+        recvtype, comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
+      INTEGER :: recvtype
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_ALLGATHERV_C
+  END INTERFACE
+  CALL MPI_ALLGATHERV_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+      recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Allgatherv_c_f08
 
 SUBROUTINE MPI_Allgatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, comm, info, request, ierror)
@@ -1571,6 +1745,47 @@ SUBROUTINE MPI_Allgatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvco
       recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allgatherv_init_f08
+
+SUBROUTINE MPI_Allgatherv_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+    recvtype, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_ALLGATHERV_INIT_C(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+        recvtype, comm, info, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
+      INTEGER :: recvtype
+      INTEGER :: comm
+      INTEGER :: info
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_ALLGATHERV_INIT_C
+  END INTERFACE
+  CALL MPI_ALLGATHERV_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Allgatherv_init_c_f08
 
 SUBROUTINE MPI_Alloc_mem_f08(size, info, baseptr, ierror)
   USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR
@@ -1623,6 +1838,36 @@ SUBROUTINE MPI_Allreduce_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allreduce_f08
 
+SUBROUTINE MPI_Allreduce_c_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_ALLREDUCE_C(sendbuf, recvbuf, count, datatype, op, comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: op
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_ALLREDUCE_C
+  END INTERFACE
+  CALL MPI_ALLREDUCE_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Allreduce_c_f08
+
 SUBROUTINE MPI_Allreduce_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
     ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -1659,6 +1904,43 @@ SUBROUTINE MPI_Allreduce_init_f08(sendbuf, recvbuf, count, datatype, op, comm, i
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allreduce_init_f08
 
+SUBROUTINE MPI_Allreduce_init_c_f08(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
+    ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_ALLREDUCE_INIT_C(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
+        ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: op
+      INTEGER :: comm
+      INTEGER :: info
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_ALLREDUCE_INIT_C
+  END INTERFACE
+  CALL MPI_ALLREDUCE_INIT_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Allreduce_init_c_f08
+
 SUBROUTINE MPI_Alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
     ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -1692,6 +1974,41 @@ SUBROUTINE MPI_Alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, re
       comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoall_f08
+
+SUBROUTINE MPI_Alltoall_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+    ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_ALLTOALL_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+        ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: recvtype
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_ALLTOALL_C
+  END INTERFACE
+  CALL MPI_ALLTOALL_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Alltoall_c_f08
 
 SUBROUTINE MPI_Alltoall_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     comm, info, request, ierror)
@@ -1732,6 +2049,45 @@ SUBROUTINE MPI_Alltoall_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcoun
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoall_init_f08
 
+SUBROUTINE MPI_Alltoall_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+    comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_ALLTOALL_INIT_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+        comm, info, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: recvtype
+      INTEGER :: comm
+      INTEGER :: info
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_ALLTOALL_INIT_C
+  END INTERFACE
+  CALL MPI_ALLTOALL_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Alltoall_init_c_f08
+
 SUBROUTINE MPI_Alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
     rdispls, recvtype, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -1770,6 +2126,45 @@ SUBROUTINE MPI_Alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, re
       rdispls, recvtype%MPI_VAL, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoallv_f08
+
+SUBROUTINE MPI_Alltoallv_c_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+    rdispls, recvtype, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_ALLTOALLV_C(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+        rdispls, recvtype, comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
+      INTEGER :: recvtype
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_ALLTOALLV_C
+  END INTERFACE
+  CALL MPI_ALLTOALLV_C(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, recvcounts, &
+      rdispls, recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Alltoallv_c_f08
 
 SUBROUTINE MPI_Alltoallv_init_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
     rdispls, recvtype, comm, info, request, ierror)
@@ -1814,6 +2209,49 @@ SUBROUTINE MPI_Alltoallv_init_f08(sendbuf, sendcounts, sdispls, sendtype, recvbu
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoallv_init_f08
 
+SUBROUTINE MPI_Alltoallv_init_c_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+    recvcounts, rdispls, recvtype, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_ALLTOALLV_INIT_C(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+        recvcounts, rdispls, recvtype, comm, info, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
+      INTEGER :: recvtype
+      INTEGER :: comm
+      INTEGER :: info
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_ALLTOALLV_INIT_C
+  END INTERFACE
+  CALL MPI_ALLTOALLV_INIT_C(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
+      recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Alltoallv_init_c_f08
+
 SUBROUTINE MPI_Alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
     rdispls, recvtypes, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -1854,6 +2292,47 @@ SUBROUTINE MPI_Alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, r
       recvtypes, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoallw_f08
+
+SUBROUTINE MPI_Alltoallw_c_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+    rdispls, recvtypes, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_ALLTOALLW_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+        rdispls, recvtypes, comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
+      TYPE(*), DIMENSION(*) :: sendtypes
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
+      TYPE(*), DIMENSION(*) :: recvtypes
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_ALLTOALLW_C
+  END INTERFACE
+  CALL MPI_ALLTOALLW_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+      recvtypes, comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Alltoallw_c_f08
 
 SUBROUTINE MPI_Alltoallw_init_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
     rdispls, recvtypes, comm, info, request, ierror)
@@ -1899,6 +2378,51 @@ SUBROUTINE MPI_Alltoallw_init_f08(sendbuf, sendcounts, sdispls, sendtypes, recvb
       rdispls, recvtypes, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoallw_init_f08
+
+SUBROUTINE MPI_Alltoallw_init_c_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+    recvcounts, rdispls, recvtypes, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_ALLTOALLW_INIT_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+        recvcounts, rdispls, recvtypes, comm, info, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
+      TYPE(*), DIMENSION(*) :: sendtypes
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
+      TYPE(*), DIMENSION(*) :: recvtypes
+      INTEGER :: comm
+      INTEGER :: info
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_ALLTOALLW_INIT_C
+  END INTERFACE
+  CALL MPI_ALLTOALLW_INIT_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Alltoallw_init_c_f08
 
 SUBROUTINE MPI_Attr_delete_f08(comm, keyval, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -2022,6 +2546,32 @@ SUBROUTINE MPI_Bcast_f08(buffer, count, datatype, root, comm, ierror)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Bcast_f08
 
+SUBROUTINE MPI_Bcast_c_f08(buffer, count, datatype, root, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+  TYPE(*), DIMENSION(*) :: buffer
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_BCAST_C(buffer, count, datatype, root, comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+      TYPE(*), DIMENSION(*) :: buffer
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: root
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_BCAST_C
+  END INTERFACE
+  CALL MPI_BCAST_C(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Bcast_c_f08
+
 SUBROUTINE MPI_Bcast_init_f08(buffer, count, datatype, root, comm, info, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
   TYPE(*), DIMENSION(*) :: buffer
@@ -2052,6 +2602,37 @@ SUBROUTINE MPI_Bcast_init_f08(buffer, count, datatype, root, comm, info, request
       request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Bcast_init_f08
+
+SUBROUTINE MPI_Bcast_init_c_f08(buffer, count, datatype, root, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+  TYPE(*), DIMENSION(*) :: buffer
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_BCAST_INIT_C(buffer, count, datatype, root, comm, info, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+      TYPE(*), DIMENSION(*) :: buffer
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: root
+      INTEGER :: comm
+      INTEGER :: info
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_BCAST_INIT_C
+  END INTERFACE
+  CALL MPI_BCAST_INIT_C(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, &
+      request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Bcast_init_c_f08
 
 SUBROUTINE MPI_Bsend_f08(buf, count, datatype, dest, tag, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
@@ -3487,6 +4068,36 @@ SUBROUTINE MPI_Exscan_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Exscan_f08
 
+SUBROUTINE MPI_Exscan_c_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_EXSCAN_C(sendbuf, recvbuf, count, datatype, op, comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: op
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_EXSCAN_C
+  END INTERFACE
+  CALL MPI_EXSCAN_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Exscan_c_f08
+
 SUBROUTINE MPI_Exscan_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
   TYPE(*), DIMENSION(*) :: sendbuf
@@ -3521,6 +4132,41 @@ SUBROUTINE MPI_Exscan_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info
       info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Exscan_init_f08
+
+SUBROUTINE MPI_Exscan_init_c_f08(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_EXSCAN_INIT_C(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: op
+      INTEGER :: comm
+      INTEGER :: info
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_EXSCAN_INIT_C
+  END INTERFACE
+  CALL MPI_EXSCAN_INIT_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+      info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Exscan_init_c_f08
 
 SUBROUTINE MPI_Fetch_and_op_f08(origin_addr, result_addr, datatype, target_rank, target_disp, &
     op, win, ierror)
@@ -5775,6 +6421,43 @@ SUBROUTINE MPI_Gather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recv
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Gather_f08
 
+SUBROUTINE MPI_Gather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+    comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_GATHER_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+        comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: recvtype
+      INTEGER :: root
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_GATHER_C
+  END INTERFACE
+  CALL MPI_GATHER_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
+      root, comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Gather_c_f08
+
 SUBROUTINE MPI_Gather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     root, comm, info, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -5816,6 +6499,47 @@ SUBROUTINE MPI_Gather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount,
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Gather_init_f08
 
+SUBROUTINE MPI_Gather_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+    root, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_GATHER_INIT_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+        root, comm, info, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: recvtype
+      INTEGER :: root
+      INTEGER :: comm
+      INTEGER :: info
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_GATHER_INIT_C
+  END INTERFACE
+  CALL MPI_GATHER_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Gather_init_c_f08
+
 SUBROUTINE MPI_Gatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
     root, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -5854,6 +6578,45 @@ SUBROUTINE MPI_Gatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, di
       recvtype%MPI_VAL, root, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Gatherv_f08
+
+SUBROUTINE MPI_Gatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+    recvtype, root, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_GATHERV_C(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+        recvtype, root, comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
+      INTEGER :: recvtype
+      INTEGER :: root
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_GATHERV_C
+  END INTERFACE
+  CALL MPI_GATHERV_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Gatherv_c_f08
 
 SUBROUTINE MPI_Gatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, root, comm, info, request, ierror)
@@ -5897,6 +6660,49 @@ SUBROUTINE MPI_Gatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount
       recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Gatherv_init_f08
+
+SUBROUTINE MPI_Gatherv_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+    recvtype, root, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_GATHERV_INIT_C(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+        recvtype, root, comm, info, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
+      INTEGER :: recvtype
+      INTEGER :: root
+      INTEGER :: comm
+      INTEGER :: info
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_GATHERV_INIT_C
+  END INTERFACE
+  CALL MPI_GATHERV_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Gatherv_init_c_f08
 
 SUBROUTINE MPI_Get_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
     target_count, target_datatype, win, ierror)
@@ -6637,6 +7443,43 @@ SUBROUTINE MPI_Iallgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, 
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iallgather_f08
 
+SUBROUTINE MPI_Iallgather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+    comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_IALLGATHER_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+        comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: recvtype
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_IALLGATHER_C
+  END INTERFACE
+  CALL MPI_IALLGATHER_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Iallgather_c_f08
+
 SUBROUTINE MPI_Iallgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -6676,6 +7519,45 @@ SUBROUTINE MPI_Iallgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iallgatherv_f08
 
+SUBROUTINE MPI_Iallgatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+    recvtype, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_IALLGATHERV_C(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+        recvtype, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
+      INTEGER :: recvtype
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_IALLGATHERV_C
+  END INTERFACE
+  CALL MPI_IALLGATHERV_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Iallgatherv_c_f08
+
 SUBROUTINE MPI_Iallreduce_f08(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
   TYPE(*), DIMENSION(*) :: sendbuf
@@ -6708,6 +7590,39 @@ SUBROUTINE MPI_Iallreduce_f08(sendbuf, recvbuf, count, datatype, op, comm, reque
       request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iallreduce_f08
+
+SUBROUTINE MPI_Iallreduce_c_f08(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_IALLREDUCE_C(sendbuf, recvbuf, count, datatype, op, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: op
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_IALLREDUCE_C
+  END INTERFACE
+  CALL MPI_IALLREDUCE_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+      request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Iallreduce_c_f08
 
 SUBROUTINE MPI_Ialltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
     request, ierror)
@@ -6745,6 +7660,43 @@ SUBROUTINE MPI_Ialltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, r
       recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ialltoall_f08
+
+SUBROUTINE MPI_Ialltoall_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+    comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_IALLTOALL_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+        comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: recvtype
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_IALLTOALL_C
+  END INTERFACE
+  CALL MPI_IALLTOALL_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Ialltoall_c_f08
 
 SUBROUTINE MPI_Ialltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
     rdispls, recvtype, comm, request, ierror)
@@ -6786,6 +7738,47 @@ SUBROUTINE MPI_Ialltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, r
       rdispls, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ialltoallv_f08
+
+SUBROUTINE MPI_Ialltoallv_c_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+    rdispls, recvtype, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_IALLTOALLV_C(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+        rdispls, recvtype, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
+      INTEGER :: recvtype
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_IALLTOALLV_C
+  END INTERFACE
+  CALL MPI_IALLTOALLV_C(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, recvcounts, &
+      rdispls, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Ialltoallv_c_f08
 
 SUBROUTINE MPI_Ialltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
     rdispls, recvtypes, comm, request, ierror)
@@ -6829,6 +7822,49 @@ SUBROUTINE MPI_Ialltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, 
       recvtypes, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ialltoallw_f08
+
+SUBROUTINE MPI_Ialltoallw_c_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+    rdispls, recvtypes, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_IALLTOALLW_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+        rdispls, recvtypes, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
+      TYPE(*), DIMENSION(*) :: sendtypes
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
+      TYPE(*), DIMENSION(*) :: recvtypes
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_IALLTOALLW_C
+  END INTERFACE
+  CALL MPI_IALLTOALLW_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+      recvtypes, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Ialltoallw_c_f08
 
 SUBROUTINE MPI_Ibarrier_f08(comm, request, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -6875,6 +7911,34 @@ SUBROUTINE MPI_Ibcast_f08(buffer, count, datatype, root, comm, request, ierror)
   CALL MPI_IBCAST(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ibcast_f08
+
+SUBROUTINE MPI_Ibcast_c_f08(buffer, count, datatype, root, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+  TYPE(*), DIMENSION(*) :: buffer
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_IBCAST_C(buffer, count, datatype, root, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+      TYPE(*), DIMENSION(*) :: buffer
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: root
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_IBCAST_C
+  END INTERFACE
+  CALL MPI_IBCAST_C(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Ibcast_c_f08
 
 SUBROUTINE MPI_Ibsend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
@@ -6969,6 +8033,39 @@ SUBROUTINE MPI_Iexscan_f08(sendbuf, recvbuf, count, datatype, op, comm, request,
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iexscan_f08
 
+SUBROUTINE MPI_Iexscan_c_f08(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_IEXSCAN_C(sendbuf, recvbuf, count, datatype, op, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: op
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_IEXSCAN_C
+  END INTERFACE
+  CALL MPI_IEXSCAN_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+      request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Iexscan_c_f08
+
 SUBROUTINE MPI_Igather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
     comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -7007,6 +8104,45 @@ SUBROUTINE MPI_Igather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, rec
       root, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Igather_f08
+
+SUBROUTINE MPI_Igather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+    comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_IGATHER_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+        comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: recvtype
+      INTEGER :: root
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_IGATHER_C
+  END INTERFACE
+  CALL MPI_IGATHER_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Igather_c_f08
 
 SUBROUTINE MPI_Igatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, root, comm, request, ierror)
@@ -7048,6 +8184,47 @@ SUBROUTINE MPI_Igatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, d
       recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Igatherv_f08
+
+SUBROUTINE MPI_Igatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+    recvtype, root, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_IGATHERV_C(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+        recvtype, root, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
+      INTEGER :: recvtype
+      INTEGER :: root
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_IGATHERV_C
+  END INTERFACE
+  CALL MPI_IGATHERV_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Igatherv_c_f08
 
 SUBROUTINE MPI_Improbe_f08(source, tag, comm, flag, message, status, ierror)
   INTEGER, INTENT(IN) :: source
@@ -7165,6 +8342,43 @@ SUBROUTINE MPI_Ineighbor_allgather_f08(sendbuf, sendcount, sendtype, recvbuf, re
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_allgather_f08
 
+SUBROUTINE MPI_Ineighbor_allgather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+    recvtype, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_INEIGHBOR_ALLGATHER_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+        recvtype, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: recvtype
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_INEIGHBOR_ALLGATHER_C
+  END INTERFACE
+  CALL MPI_INEIGHBOR_ALLGATHER_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Ineighbor_allgather_c_f08
+
 SUBROUTINE MPI_Ineighbor_allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
     displs, recvtype, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -7204,6 +8418,45 @@ SUBROUTINE MPI_Ineighbor_allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, r
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_allgatherv_f08
 
+SUBROUTINE MPI_Ineighbor_allgatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+    displs, recvtype, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_INEIGHBOR_ALLGATHERV_C(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+        displs, recvtype, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
+      INTEGER :: recvtype
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_INEIGHBOR_ALLGATHERV_C
+  END INTERFACE
+  CALL MPI_INEIGHBOR_ALLGATHERV_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, &
+      displs, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Ineighbor_allgatherv_c_f08
+
 SUBROUTINE MPI_Ineighbor_alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -7240,6 +8493,43 @@ SUBROUTINE MPI_Ineighbor_alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, rec
       recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_alltoall_f08
+
+SUBROUTINE MPI_Ineighbor_alltoall_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+    recvtype, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_INEIGHBOR_ALLTOALL_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+        recvtype, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: recvtype
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_INEIGHBOR_ALLTOALL_C
+  END INTERFACE
+  CALL MPI_INEIGHBOR_ALLTOALL_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Ineighbor_alltoall_c_f08
 
 SUBROUTINE MPI_Ineighbor_alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
     recvcounts, rdispls, recvtype, comm, request, ierror)
@@ -7281,6 +8571,47 @@ SUBROUTINE MPI_Ineighbor_alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, r
       recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_alltoallv_f08
+
+SUBROUTINE MPI_Ineighbor_alltoallv_c_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+    recvcounts, rdispls, recvtype, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_INEIGHBOR_ALLTOALLV_C(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+        recvcounts, rdispls, recvtype, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
+      INTEGER :: recvtype
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_INEIGHBOR_ALLTOALLV_C
+  END INTERFACE
+  CALL MPI_INEIGHBOR_ALLTOALLV_C(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
+      recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Ineighbor_alltoallv_c_f08
 
 SUBROUTINE MPI_Ineighbor_alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
     recvcounts, rdispls, recvtypes, comm, request, ierror)
@@ -7324,6 +8655,49 @@ SUBROUTINE MPI_Ineighbor_alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, 
       rdispls, recvtypes, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_alltoallw_f08
+
+SUBROUTINE MPI_Ineighbor_alltoallw_c_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+    recvcounts, rdispls, recvtypes, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_INEIGHBOR_ALLTOALLW_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+        recvcounts, rdispls, recvtypes, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
+      TYPE(*), DIMENSION(*) :: sendtypes
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
+      TYPE(*), DIMENSION(*) :: recvtypes
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_INEIGHBOR_ALLTOALLW_C
+  END INTERFACE
+  CALL MPI_INEIGHBOR_ALLTOALLW_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Ineighbor_alltoallw_c_f08
 
 SUBROUTINE MPI_Info_create_f08(info, ierror)
   TYPE(MPI_Info), INTENT(OUT) :: info
@@ -7788,6 +9162,41 @@ SUBROUTINE MPI_Ireduce_f08(sendbuf, recvbuf, count, datatype, op, root, comm, re
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ireduce_f08
 
+SUBROUTINE MPI_Ireduce_c_f08(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_IREDUCE_C(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: op
+      INTEGER :: root
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_IREDUCE_C
+  END INTERFACE
+  CALL MPI_IREDUCE_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, &
+      request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Ireduce_c_f08
+
 SUBROUTINE MPI_Ireduce_scatter_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, &
     ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -7821,6 +9230,41 @@ SUBROUTINE MPI_Ireduce_scatter_f08(sendbuf, recvbuf, recvcounts, datatype, op, c
       comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ireduce_scatter_f08
+
+SUBROUTINE MPI_Ireduce_scatter_c_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, &
+    ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_IREDUCE_SCATTER_C(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, &
+        ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
+      INTEGER :: datatype
+      INTEGER :: op
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_IREDUCE_SCATTER_C
+  END INTERFACE
+  CALL MPI_IREDUCE_SCATTER_C(sendbuf, recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Ireduce_scatter_c_f08
 
 SUBROUTINE MPI_Ireduce_scatter_block_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, &
     request, ierror)
@@ -7856,6 +9300,41 @@ SUBROUTINE MPI_Ireduce_scatter_block_f08(sendbuf, recvbuf, recvcount, datatype, 
       comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ireduce_scatter_block_f08
+
+SUBROUTINE MPI_Ireduce_scatter_block_c_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, &
+    request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_IREDUCE_SCATTER_BLOCK_C(sendbuf, recvbuf, recvcount, datatype, op, comm, &
+        request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: datatype
+      INTEGER :: op
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_IREDUCE_SCATTER_BLOCK_C
+  END INTERFACE
+  CALL MPI_IREDUCE_SCATTER_BLOCK_C(sendbuf, recvbuf, recvcount, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Ireduce_scatter_block_c_f08
 
 SUBROUTINE MPI_Irsend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
@@ -7966,6 +9445,39 @@ SUBROUTINE MPI_Iscan_f08(sendbuf, recvbuf, count, datatype, op, comm, request, i
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iscan_f08
 
+SUBROUTINE MPI_Iscan_c_f08(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_ISCAN_C(sendbuf, recvbuf, count, datatype, op, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: op
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_ISCAN_C
+  END INTERFACE
+  CALL MPI_ISCAN_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+      request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Iscan_c_f08
+
 SUBROUTINE MPI_Iscatter_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
     comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -8004,6 +9516,45 @@ SUBROUTINE MPI_Iscatter_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, re
       root, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iscatter_f08
+
+SUBROUTINE MPI_Iscatter_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+    comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_ISCATTER_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+        comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: recvtype
+      INTEGER :: root
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_ISCATTER_C
+  END INTERFACE
+  CALL MPI_ISCATTER_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Iscatter_c_f08
 
 SUBROUTINE MPI_Iscatterv_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
     recvtype, root, comm, request, ierror)
@@ -8045,6 +9596,47 @@ SUBROUTINE MPI_Iscatterv_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, rec
       recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iscatterv_f08
+
+SUBROUTINE MPI_Iscatterv_c_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+    recvtype, root, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_ISCATTERV_C(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+        recvtype, root, comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: recvtype
+      INTEGER :: root
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_ISCATTERV_C
+  END INTERFACE
+  CALL MPI_ISCATTERV_C(sendbuf, sendcounts, displs, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Iscatterv_c_f08
 
 SUBROUTINE MPI_Isend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
@@ -8502,6 +10094,41 @@ SUBROUTINE MPI_Neighbor_allgather_f08(sendbuf, sendcount, sendtype, recvbuf, rec
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_allgather_f08
 
+SUBROUTINE MPI_Neighbor_allgather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+    recvtype, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_NEIGHBOR_ALLGATHER_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+        recvtype, comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: recvtype
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_NEIGHBOR_ALLGATHER_C
+  END INTERFACE
+  CALL MPI_NEIGHBOR_ALLGATHER_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Neighbor_allgather_c_f08
+
 SUBROUTINE MPI_Neighbor_allgather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, info, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -8541,6 +10168,45 @@ SUBROUTINE MPI_Neighbor_allgather_init_f08(sendbuf, sendcount, sendtype, recvbuf
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_allgather_init_f08
 
+SUBROUTINE MPI_Neighbor_allgather_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+    recvtype, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_NEIGHBOR_ALLGATHER_INIT_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+        recvtype, comm, info, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: recvtype
+      INTEGER :: comm
+      INTEGER :: info
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_NEIGHBOR_ALLGATHER_INIT_C
+  END INTERFACE
+  CALL MPI_NEIGHBOR_ALLGATHER_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Neighbor_allgather_init_c_f08
+
 SUBROUTINE MPI_Neighbor_allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
     displs, recvtype, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -8577,6 +10243,43 @@ SUBROUTINE MPI_Neighbor_allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, re
       displs, recvtype%MPI_VAL, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_allgatherv_f08
+
+SUBROUTINE MPI_Neighbor_allgatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+    displs, recvtype, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_NEIGHBOR_ALLGATHERV_C(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+        displs, recvtype, comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
+      INTEGER :: recvtype
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_NEIGHBOR_ALLGATHERV_C
+  END INTERFACE
+  CALL MPI_NEIGHBOR_ALLGATHERV_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, &
+      displs, recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Neighbor_allgatherv_c_f08
 
 SUBROUTINE MPI_Neighbor_allgatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
     displs, recvtype, comm, info, request, ierror)
@@ -8619,6 +10322,47 @@ SUBROUTINE MPI_Neighbor_allgatherv_init_f08(sendbuf, sendcount, sendtype, recvbu
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_allgatherv_init_f08
 
+SUBROUTINE MPI_Neighbor_allgatherv_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, &
+    recvcounts, displs, recvtype, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_NEIGHBOR_ALLGATHERV_INIT_C(sendbuf, sendcount, sendtype, recvbuf, &
+        recvcounts, displs, recvtype, comm, info, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
+      INTEGER :: recvtype
+      INTEGER :: comm
+      INTEGER :: info
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_NEIGHBOR_ALLGATHERV_INIT_C
+  END INTERFACE
+  CALL MPI_NEIGHBOR_ALLGATHERV_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, &
+      recvcounts, displs, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Neighbor_allgatherv_init_c_f08
+
 SUBROUTINE MPI_Neighbor_alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -8653,6 +10397,41 @@ SUBROUTINE MPI_Neighbor_alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recv
       recvtype%MPI_VAL, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoall_f08
+
+SUBROUTINE MPI_Neighbor_alltoall_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+    recvtype, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_NEIGHBOR_ALLTOALL_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+        recvtype, comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: recvtype
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_NEIGHBOR_ALLTOALL_C
+  END INTERFACE
+  CALL MPI_NEIGHBOR_ALLTOALL_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Neighbor_alltoall_c_f08
 
 SUBROUTINE MPI_Neighbor_alltoall_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, info, request, ierror)
@@ -8693,6 +10472,45 @@ SUBROUTINE MPI_Neighbor_alltoall_init_f08(sendbuf, sendcount, sendtype, recvbuf,
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoall_init_f08
 
+SUBROUTINE MPI_Neighbor_alltoall_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+    recvtype, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_NEIGHBOR_ALLTOALL_INIT_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+        recvtype, comm, info, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: recvtype
+      INTEGER :: comm
+      INTEGER :: info
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_NEIGHBOR_ALLTOALL_INIT_C
+  END INTERFACE
+  CALL MPI_NEIGHBOR_ALLTOALL_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Neighbor_alltoall_init_c_f08
+
 SUBROUTINE MPI_Neighbor_alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
     recvcounts, rdispls, recvtype, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -8731,6 +10549,45 @@ SUBROUTINE MPI_Neighbor_alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, re
       recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoallv_f08
+
+SUBROUTINE MPI_Neighbor_alltoallv_c_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+    recvcounts, rdispls, recvtype, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_NEIGHBOR_ALLTOALLV_C(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+        recvcounts, rdispls, recvtype, comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
+      INTEGER :: recvtype
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_NEIGHBOR_ALLTOALLV_C
+  END INTERFACE
+  CALL MPI_NEIGHBOR_ALLTOALLV_C(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
+      recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Neighbor_alltoallv_c_f08
 
 SUBROUTINE MPI_Neighbor_alltoallv_init_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
     recvcounts, rdispls, recvtype, comm, info, request, ierror)
@@ -8775,6 +10632,49 @@ SUBROUTINE MPI_Neighbor_alltoallv_init_f08(sendbuf, sendcounts, sdispls, sendtyp
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoallv_init_f08
 
+SUBROUTINE MPI_Neighbor_alltoallv_init_c_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+    recvcounts, rdispls, recvtype, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_NEIGHBOR_ALLTOALLV_INIT_C(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+        recvcounts, rdispls, recvtype, comm, info, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
+      INTEGER :: recvtype
+      INTEGER :: comm
+      INTEGER :: info
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_NEIGHBOR_ALLTOALLV_INIT_C
+  END INTERFACE
+  CALL MPI_NEIGHBOR_ALLTOALLV_INIT_C(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
+      recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Neighbor_alltoallv_init_c_f08
+
 SUBROUTINE MPI_Neighbor_alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
     recvcounts, rdispls, recvtypes, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -8815,6 +10715,47 @@ SUBROUTINE MPI_Neighbor_alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, r
       rdispls, recvtypes, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoallw_f08
+
+SUBROUTINE MPI_Neighbor_alltoallw_c_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+    recvcounts, rdispls, recvtypes, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_NEIGHBOR_ALLTOALLW_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+        recvcounts, rdispls, recvtypes, comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
+      TYPE(*), DIMENSION(*) :: sendtypes
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
+      TYPE(*), DIMENSION(*) :: recvtypes
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_NEIGHBOR_ALLTOALLW_C
+  END INTERFACE
+  CALL MPI_NEIGHBOR_ALLTOALLW_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Neighbor_alltoallw_c_f08
 
 SUBROUTINE MPI_Neighbor_alltoallw_init_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
     recvcounts, rdispls, recvtypes, comm, info, request, ierror)
@@ -8860,6 +10801,51 @@ SUBROUTINE MPI_Neighbor_alltoallw_init_f08(sendbuf, sendcounts, sdispls, sendtyp
       recvcounts, rdispls, recvtypes, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoallw_init_f08
+
+SUBROUTINE MPI_Neighbor_alltoallw_init_c_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+    recvcounts, rdispls, recvtypes, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_NEIGHBOR_ALLTOALLW_INIT_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+        recvcounts, rdispls, recvtypes, comm, info, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
+      TYPE(*), DIMENSION(*) :: sendtypes
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
+      TYPE(*), DIMENSION(*) :: recvtypes
+      INTEGER :: comm
+      INTEGER :: info
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_NEIGHBOR_ALLTOALLW_INIT_C
+  END INTERFACE
+  CALL MPI_NEIGHBOR_ALLTOALLW_INIT_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Neighbor_alltoallw_init_c_f08
 
 SUBROUTINE MPI_Op_commutative_f08(op, commute, ierror)
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -9606,6 +11592,38 @@ SUBROUTINE MPI_Reduce_f08(sendbuf, recvbuf, count, datatype, op, root, comm, ier
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_f08
 
+SUBROUTINE MPI_Reduce_c_f08(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_REDUCE_C(sendbuf, recvbuf, count, datatype, op, root, comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: op
+      INTEGER :: root
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_REDUCE_C
+  END INTERFACE
+  CALL MPI_REDUCE_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Reduce_c_f08
+
 SUBROUTINE MPI_Reduce_init_f08(sendbuf, recvbuf, count, datatype, op, root, comm, info, &
     request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -9644,6 +11662,45 @@ SUBROUTINE MPI_Reduce_init_f08(sendbuf, recvbuf, count, datatype, op, root, comm
       comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_init_f08
+
+SUBROUTINE MPI_Reduce_init_c_f08(sendbuf, recvbuf, count, datatype, op, root, comm, info, &
+    request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_REDUCE_INIT_C(sendbuf, recvbuf, count, datatype, op, root, comm, info, &
+        request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: op
+      INTEGER :: root
+      INTEGER :: comm
+      INTEGER :: info
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_REDUCE_INIT_C
+  END INTERFACE
+  CALL MPI_REDUCE_INIT_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, root, &
+      comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Reduce_init_c_f08
 
 SUBROUTINE MPI_Reduce_local_f08(inbuf, inoutbuf, count, datatype, op, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
@@ -9732,6 +11789,37 @@ SUBROUTINE MPI_Reduce_scatter_f08(sendbuf, recvbuf, recvcounts, datatype, op, co
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_scatter_f08
 
+SUBROUTINE MPI_Reduce_scatter_c_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_REDUCE_SCATTER_C(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
+      INTEGER :: datatype
+      INTEGER :: op
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_REDUCE_SCATTER_C
+  END INTERFACE
+  CALL MPI_REDUCE_SCATTER_C(sendbuf, recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Reduce_scatter_c_f08
+
 SUBROUTINE MPI_Reduce_scatter_block_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
   TYPE(*), DIMENSION(*) :: sendbuf
@@ -9762,6 +11850,37 @@ SUBROUTINE MPI_Reduce_scatter_block_f08(sendbuf, recvbuf, recvcount, datatype, o
       comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_scatter_block_f08
+
+SUBROUTINE MPI_Reduce_scatter_block_c_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_REDUCE_SCATTER_BLOCK_C(sendbuf, recvbuf, recvcount, datatype, op, comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: datatype
+      INTEGER :: op
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_REDUCE_SCATTER_BLOCK_C
+  END INTERFACE
+  CALL MPI_REDUCE_SCATTER_BLOCK_C(sendbuf, recvbuf, recvcount, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Reduce_scatter_block_c_f08
 
 SUBROUTINE MPI_Reduce_scatter_block_init_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, &
     info, request, ierror)
@@ -9800,6 +11919,43 @@ SUBROUTINE MPI_Reduce_scatter_block_init_f08(sendbuf, recvbuf, recvcount, dataty
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_scatter_block_init_f08
 
+SUBROUTINE MPI_Reduce_scatter_block_init_c_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, &
+    info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_REDUCE_SCATTER_BLOCK_INIT_C(sendbuf, recvbuf, recvcount, datatype, op, comm, &
+        info, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: datatype
+      INTEGER :: op
+      INTEGER :: comm
+      INTEGER :: info
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_REDUCE_SCATTER_BLOCK_INIT_C
+  END INTERFACE
+  CALL MPI_REDUCE_SCATTER_BLOCK_INIT_C(sendbuf, recvbuf, recvcount, datatype%MPI_VAL, &
+      op%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Reduce_scatter_block_init_c_f08
+
 SUBROUTINE MPI_Reduce_scatter_init_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
     request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -9836,6 +11992,43 @@ SUBROUTINE MPI_Reduce_scatter_init_f08(sendbuf, recvbuf, recvcounts, datatype, o
       comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_scatter_init_f08
+
+SUBROUTINE MPI_Reduce_scatter_init_c_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, &
+    info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_REDUCE_SCATTER_INIT_C(sendbuf, recvbuf, recvcounts, datatype, op, comm, &
+        info, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
+      INTEGER :: datatype
+      INTEGER :: op
+      INTEGER :: comm
+      INTEGER :: info
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_REDUCE_SCATTER_INIT_C
+  END INTERFACE
+  CALL MPI_REDUCE_SCATTER_INIT_C(sendbuf, recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Reduce_scatter_init_c_f08
 
 SUBROUTINE MPI_Request_free_f08(request, ierror)
   TYPE(MPI_Request), INTENT(INOUT) :: request
@@ -10145,6 +12338,36 @@ SUBROUTINE MPI_Scan_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scan_f08
 
+SUBROUTINE MPI_Scan_c_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_SCAN_C(sendbuf, recvbuf, count, datatype, op, comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: op
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_SCAN_C
+  END INTERFACE
+  CALL MPI_SCAN_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Scan_c_f08
+
 SUBROUTINE MPI_Scan_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
   TYPE(*), DIMENSION(*) :: sendbuf
@@ -10179,6 +12402,41 @@ SUBROUTINE MPI_Scan_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info, 
       info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scan_init_f08
+
+SUBROUTINE MPI_Scan_init_c_f08(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_SCAN_INIT_C(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: op
+      INTEGER :: comm
+      INTEGER :: info
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_SCAN_INIT_C
+  END INTERFACE
+  CALL MPI_SCAN_INIT_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+      info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Scan_init_c_f08
 
 SUBROUTINE MPI_Scatter_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
     comm, ierror)
@@ -10216,6 +12474,43 @@ SUBROUTINE MPI_Scatter_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, rec
       root, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scatter_f08
+
+SUBROUTINE MPI_Scatter_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+    comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_SCATTER_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+        comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: recvtype
+      INTEGER :: root
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_SCATTER_C
+  END INTERFACE
+  CALL MPI_SCATTER_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Scatter_c_f08
 
 SUBROUTINE MPI_Scatter_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     root, comm, info, request, ierror)
@@ -10258,6 +12553,47 @@ SUBROUTINE MPI_Scatter_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scatter_init_f08
 
+SUBROUTINE MPI_Scatter_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+    root, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_SCATTER_INIT_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+        root, comm, info, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: recvtype
+      INTEGER :: root
+      INTEGER :: comm
+      INTEGER :: info
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_SCATTER_INIT_C
+  END INTERFACE
+  CALL MPI_SCATTER_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Scatter_init_c_f08
+
 SUBROUTINE MPI_Scatterv_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
     recvtype, root, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -10296,6 +12632,45 @@ SUBROUTINE MPI_Scatterv_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recv
       recvtype%MPI_VAL, root, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scatterv_f08
+
+SUBROUTINE MPI_Scatterv_c_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+    recvtype, root, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_SCATTERV_C(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+        recvtype, root, comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: recvtype
+      INTEGER :: root
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_SCATTERV_C
+  END INTERFACE
+  CALL MPI_SCATTERV_C(sendbuf, sendcounts, displs, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Scatterv_c_f08
 
 SUBROUTINE MPI_Scatterv_init_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
     recvtype, root, comm, info, request, ierror)
@@ -10339,6 +12714,49 @@ SUBROUTINE MPI_Scatterv_init_f08(sendbuf, sendcounts, displs, sendtype, recvbuf,
       recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scatterv_init_f08
+
+SUBROUTINE MPI_Scatterv_init_c_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+    recvtype, root, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_SCATTERV_INIT_C(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+        recvtype, root, comm, info, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
+      INTEGER :: sendtype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
+      INTEGER :: recvtype
+      INTEGER :: root
+      INTEGER :: comm
+      INTEGER :: info
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_SCATTERV_INIT_C
+  END INTERFACE
+  CALL MPI_SCATTERV_INIT_C(sendbuf, sendcounts, displs, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Scatterv_init_c_f08
 
 SUBROUTINE MPI_Send_f08(buf, count, datatype, dest, tag, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf

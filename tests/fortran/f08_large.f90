@@ -1,6 +1,6 @@
 ! f08_large: use mpi_f08's large-count forms and its Fortran-only parts.  MPI_Send,
-! MPI_Recv, MPI_Sendrecv and MPI_Get_count with INTEGER(KIND=MPI_COUNT_KIND) counts (the
-! generic picks MPI_Send_c ...), MPI_Type_contiguous/Type_size/Reduce_local the same way,
+! MPI_Recv, MPI_Sendrecv, MPI_Get_count, MPI_Allreduce, MPI_Bcast and MPI_Allgather with
+! INTEGER(KIND=MPI_COUNT_KIND) counts (the generic picks MPI_Send_c ...), MPI_Type_contiguous/Type_size/Reduce_local the same way,
 ! MPI_Type_get_extent_c by its own name; MPI_SIZEOF of each intrinsic type and kind,
 ! scalars and arrays, in mpi_f08 and in use mpi; MPI_SUBARRAYS_SUPPORTED and
 ! MPI_ASYNC_PROTECTS_NONBLOCKING.  Rank 0 prints "ok: f08_large np=N".
@@ -27,6 +27,7 @@ PROGRAM f08_large
   INTEGER(KIND=MPI_COUNT_KIND) :: cnt, sz, lb, extent
   INTEGER :: rank, np, next, prev, i, s, nbad
   INTEGER :: sbuf(n), rbuf(n)
+  INTEGER, ALLOCATABLE :: gbuf(:)
   DOUBLE PRECISION :: dv(4), dr(4)
   TYPE(MPI_Status) :: st
   TYPE(MPI_Datatype) :: t
@@ -74,6 +75,21 @@ PROGRAM f08_large
                     INT(n, MPI_COUNT_KIND), MPI_INTEGER, prev, 8, MPI_COMM_WORLD, st)
   CALL MPI_Get_count(st, MPI_INTEGER, cnt)
   IF (cnt /= 3 .OR. rbuf(3) /= prev * 100 + 3 .OR. rbuf(4) /= -1) CALL bad('sendrecv_c')
+
+  ! collectives with MPI_COUNT_KIND counts: MPI_Allreduce_c, MPI_Bcast_c, MPI_Allgather_c
+  sbuf = [(rank * 100 + i, i = 1, n)]
+  rbuf = -1
+  CALL MPI_Allreduce(sbuf, rbuf, INT(n, MPI_COUNT_KIND), MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
+  IF (ANY(rbuf /= [(100 * (np * (np - 1) / 2) + np * i, i = 1, n)])) CALL bad('allreduce_c')
+  rbuf = sbuf
+  CALL MPI_Bcast(rbuf, INT(n, MPI_COUNT_KIND), MPI_INTEGER, np - 1, MPI_COMM_WORLD)
+  IF (ANY(rbuf /= [((np - 1) * 100 + i, i = 1, n)])) CALL bad('bcast_c')
+  ALLOCATE(gbuf(np))
+  gbuf = -1
+  CALL MPI_Allgather(rank, 1_MPI_COUNT_KIND, MPI_INTEGER, gbuf, 1_MPI_COUNT_KIND, MPI_INTEGER, &
+                     MPI_COMM_WORLD)
+  IF (ANY(gbuf /= [(i, i = 0, np - 1)])) CALL bad('allgather_c')
+  DEALLOCATE(gbuf)
 
   ! datatypes: Type_contiguous_c, Type_size_c, Type_get_extent_c, Reduce_local_c
   CALL MPI_Type_contiguous(4_MPI_COUNT_KIND, MPI_DOUBLE_PRECISION, t)

@@ -42,10 +42,10 @@ import pympistandard as std
 # ---- what compi has --------------------------------------------------------------------
 
 
-def compi_procedures(header):
-    """The MPI_ functions compi's mpi.h declares (COMPI_PROTO), by their name without MPI_."""
-    text = open(header).read()
-    return set(re.findall(r"COMPI_PROTO\(\s*[^,]+,\s*(\w+)\s*,", text))
+# The MPI_ functions compi's mpi.h declares, by their name without MPI_: read through the
+# preprocessor (the large-count collectives are declared by macros), as the standard ABI's
+# generator reads them.
+from abigen import compi_procedures  # noqa: E402
 
 
 def compi_constants(header):

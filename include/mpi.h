@@ -1219,6 +1219,53 @@ COMPI_PROTO(int, Rget_accumulate, (const void *origin_addr, int origin_count,
                                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                                    MPI_Request *request));
 
+/* one-sided communication's large-count forms (MPI-4.0) */
+COMPI_PROTO(int, Win_create_c,
+            (void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+             MPI_Win *win));
+COMPI_PROTO(int, Win_allocate_c,
+            (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+             MPI_Win *win));
+COMPI_PROTO(int, Win_allocate_shared_c,
+            (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+             MPI_Win *win));
+COMPI_PROTO(int, Win_shared_query_c,
+            (MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr));
+COMPI_PROTO(int, Put_c,
+            (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+             MPI_Datatype target_datatype, MPI_Win win));
+COMPI_PROTO(int, Get_c,
+            (void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+             MPI_Datatype target_datatype, MPI_Win win));
+COMPI_PROTO(int, Accumulate_c,
+            (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+             MPI_Datatype target_datatype, MPI_Op op, MPI_Win win));
+COMPI_PROTO(int, Get_accumulate_c,
+            (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+             void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype,
+             int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+             MPI_Datatype target_datatype, MPI_Op op, MPI_Win win));
+COMPI_PROTO(int, Rput_c,
+            (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+             MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request));
+COMPI_PROTO(int, Rget_c,
+            (void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+             MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request));
+COMPI_PROTO(int, Raccumulate_c,
+            (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+             MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request));
+COMPI_PROTO(int, Rget_accumulate_c,
+            (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+             void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype,
+             int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+             MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request));
+
 COMPI_PROTO(int, Win_fence, (int assert, MPI_Win win));
 COMPI_PROTO(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win));
 COMPI_PROTO(int, Win_unlock, (int rank, MPI_Win win));

@@ -8,6 +8,7 @@
 struct abi_native {
     int (*Abort)(int comm, int errorcode);
     int (*Accumulate)(const void *origin_addr, int origin_count, int origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, int target_datatype, int op, int win);
+    int (*Accumulate_c)(const void *origin_addr, MPI_Count origin_count, int origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, int target_datatype, int op, int win);
     int (*Add_error_class)(int *errorclass);
     int (*Add_error_code)(int errorclass, int *errorcode);
     int (*Add_error_string)(int errorcode, const char *string);
@@ -219,7 +220,9 @@ struct abi_native {
     int (*Gatherv_init_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], int recvtype, int root, int comm, int info, int *request);
     int (*Get)(void *origin_addr, int origin_count, int origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, int target_datatype, int win);
     int (*Get_accumulate)(const void *origin_addr, int origin_count, int origin_datatype, void *result_addr, int result_count, int result_datatype, int target_rank, MPI_Aint target_disp, int target_count, int target_datatype, int op, int win);
+    int (*Get_accumulate_c)(const void *origin_addr, MPI_Count origin_count, int origin_datatype, void *result_addr, MPI_Count result_count, int result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, int target_datatype, int op, int win);
     int (*Get_address)(const void *location, MPI_Aint *address);
+    int (*Get_c)(void *origin_addr, MPI_Count origin_count, int origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, int target_datatype, int win);
     int (*Get_count)(const abi_nstatus_t *status, int datatype, int *count);
     int (*Get_count_c)(const abi_nstatus_t *status, int datatype, MPI_Count *count);
     int (*Get_elements)(const abi_nstatus_t *status, int datatype, int *count);
@@ -377,8 +380,10 @@ struct abi_native {
     int (*Psend_init)(const void *buf, int partitions, MPI_Count count, int datatype, int dest, int tag, int comm, int info, int *request);
     int (*Publish_name)(const char *service_name, int info, const char *port_name);
     int (*Put)(const void *origin_addr, int origin_count, int origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, int target_datatype, int win);
+    int (*Put_c)(const void *origin_addr, MPI_Count origin_count, int origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, int target_datatype, int win);
     int (*Query_thread)(int *provided);
     int (*Raccumulate)(const void *origin_addr, int origin_count, int origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, int target_datatype, int op, int win, int *request);
+    int (*Raccumulate_c)(const void *origin_addr, MPI_Count origin_count, int origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, int target_datatype, int op, int win, int *request);
     int (*Recv)(void *buf, int count, int datatype, int source, int tag, int comm, abi_nstatus_t *status);
     int (*Recv_c)(void *buf, MPI_Count count, int datatype, int source, int tag, int comm, abi_nstatus_t *status);
     int (*Recv_init)(void *buf, int count, int datatype, int source, int tag, int comm, int *request);
@@ -401,7 +406,10 @@ struct abi_native {
     int (*Request_get_status)(int request, int *flag, abi_nstatus_t *status);
     int (*Rget)(void *origin_addr, int origin_count, int origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, int target_datatype, int win, int *request);
     int (*Rget_accumulate)(const void *origin_addr, int origin_count, int origin_datatype, void *result_addr, int result_count, int result_datatype, int target_rank, MPI_Aint target_disp, int target_count, int target_datatype, int op, int win, int *request);
+    int (*Rget_accumulate_c)(const void *origin_addr, MPI_Count origin_count, int origin_datatype, void *result_addr, MPI_Count result_count, int result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, int target_datatype, int op, int win, int *request);
+    int (*Rget_c)(void *origin_addr, MPI_Count origin_count, int origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, int target_datatype, int win, int *request);
     int (*Rput)(const void *origin_addr, int origin_count, int origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, int target_datatype, int win, int *request);
+    int (*Rput_c)(const void *origin_addr, MPI_Count origin_count, int origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, int target_datatype, int win, int *request);
     int (*Rsend)(const void *buf, int count, int datatype, int dest, int tag, int comm);
     int (*Rsend_c)(const void *buf, MPI_Count count, int datatype, int dest, int tag, int comm);
     int (*Rsend_init)(const void *buf, int count, int datatype, int dest, int tag, int comm, int *request);
@@ -542,11 +550,14 @@ struct abi_native {
     int (*Waitany)(int count, int array_of_requests[], int *index, abi_nstatus_t *status);
     int (*Waitsome)(int incount, int array_of_requests[], int *outcount, int array_of_indices[], abi_nstatus_t array_of_statuses[]);
     int (*Win_allocate)(MPI_Aint size, int disp_unit, int info, int comm, void *baseptr, int *win);
+    int (*Win_allocate_c)(MPI_Aint size, MPI_Aint disp_unit, int info, int comm, void *baseptr, int *win);
     int (*Win_allocate_shared)(MPI_Aint size, int disp_unit, int info, int comm, void *baseptr, int *win);
+    int (*Win_allocate_shared_c)(MPI_Aint size, MPI_Aint disp_unit, int info, int comm, void *baseptr, int *win);
     int (*Win_attach)(int win, void *base, MPI_Aint size);
     int (*Win_call_errhandler)(int win, int errorcode);
     int (*Win_complete)(int win);
     int (*Win_create)(void *base, MPI_Aint size, int disp_unit, int info, int comm, int *win);
+    int (*Win_create_c)(void *base, MPI_Aint size, MPI_Aint disp_unit, int info, int comm, int *win);
     int (*Win_create_dynamic)(int info, int comm, int *win);
     int (*Win_create_errhandler)(void *win_errhandler_fn, int *errhandler);
     int (*Win_create_keyval)(void *win_copy_attr_fn, void *win_delete_attr_fn, int *win_keyval, void *extra_state);
@@ -572,6 +583,7 @@ struct abi_native {
     int (*Win_set_info)(int win, int info);
     int (*Win_set_name)(int win, const char *win_name);
     int (*Win_shared_query)(int win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr);
+    int (*Win_shared_query_c)(int win, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr);
     int (*Win_start)(int group, int assert, int win);
     int (*Win_sync)(int win);
     int (*Win_test)(int win, int *flag);
@@ -586,6 +598,7 @@ struct abi_native {
 #define ABI_NATIVE_FILL(t, look) \
     *(void **)&(t)->Abort = look("PMPI_Abort"); \
     *(void **)&(t)->Accumulate = look("PMPI_Accumulate"); \
+    *(void **)&(t)->Accumulate_c = look("PMPI_Accumulate_c"); \
     *(void **)&(t)->Add_error_class = look("PMPI_Add_error_class"); \
     *(void **)&(t)->Add_error_code = look("PMPI_Add_error_code"); \
     *(void **)&(t)->Add_error_string = look("PMPI_Add_error_string"); \
@@ -797,7 +810,9 @@ struct abi_native {
     *(void **)&(t)->Gatherv_init_c = look("PMPI_Gatherv_init_c"); \
     *(void **)&(t)->Get = look("PMPI_Get"); \
     *(void **)&(t)->Get_accumulate = look("PMPI_Get_accumulate"); \
+    *(void **)&(t)->Get_accumulate_c = look("PMPI_Get_accumulate_c"); \
     *(void **)&(t)->Get_address = look("PMPI_Get_address"); \
+    *(void **)&(t)->Get_c = look("PMPI_Get_c"); \
     *(void **)&(t)->Get_count = look("PMPI_Get_count"); \
     *(void **)&(t)->Get_count_c = look("PMPI_Get_count_c"); \
     *(void **)&(t)->Get_elements = look("PMPI_Get_elements"); \
@@ -955,8 +970,10 @@ struct abi_native {
     *(void **)&(t)->Psend_init = look("PMPI_Psend_init"); \
     *(void **)&(t)->Publish_name = look("PMPI_Publish_name"); \
     *(void **)&(t)->Put = look("PMPI_Put"); \
+    *(void **)&(t)->Put_c = look("PMPI_Put_c"); \
     *(void **)&(t)->Query_thread = look("PMPI_Query_thread"); \
     *(void **)&(t)->Raccumulate = look("PMPI_Raccumulate"); \
+    *(void **)&(t)->Raccumulate_c = look("PMPI_Raccumulate_c"); \
     *(void **)&(t)->Recv = look("PMPI_Recv"); \
     *(void **)&(t)->Recv_c = look("PMPI_Recv_c"); \
     *(void **)&(t)->Recv_init = look("PMPI_Recv_init"); \
@@ -979,7 +996,10 @@ struct abi_native {
     *(void **)&(t)->Request_get_status = look("PMPI_Request_get_status"); \
     *(void **)&(t)->Rget = look("PMPI_Rget"); \
     *(void **)&(t)->Rget_accumulate = look("PMPI_Rget_accumulate"); \
+    *(void **)&(t)->Rget_accumulate_c = look("PMPI_Rget_accumulate_c"); \
+    *(void **)&(t)->Rget_c = look("PMPI_Rget_c"); \
     *(void **)&(t)->Rput = look("PMPI_Rput"); \
+    *(void **)&(t)->Rput_c = look("PMPI_Rput_c"); \
     *(void **)&(t)->Rsend = look("PMPI_Rsend"); \
     *(void **)&(t)->Rsend_c = look("PMPI_Rsend_c"); \
     *(void **)&(t)->Rsend_init = look("PMPI_Rsend_init"); \
@@ -1120,11 +1140,14 @@ struct abi_native {
     *(void **)&(t)->Waitany = look("PMPI_Waitany"); \
     *(void **)&(t)->Waitsome = look("PMPI_Waitsome"); \
     *(void **)&(t)->Win_allocate = look("PMPI_Win_allocate"); \
+    *(void **)&(t)->Win_allocate_c = look("PMPI_Win_allocate_c"); \
     *(void **)&(t)->Win_allocate_shared = look("PMPI_Win_allocate_shared"); \
+    *(void **)&(t)->Win_allocate_shared_c = look("PMPI_Win_allocate_shared_c"); \
     *(void **)&(t)->Win_attach = look("PMPI_Win_attach"); \
     *(void **)&(t)->Win_call_errhandler = look("PMPI_Win_call_errhandler"); \
     *(void **)&(t)->Win_complete = look("PMPI_Win_complete"); \
     *(void **)&(t)->Win_create = look("PMPI_Win_create"); \
+    *(void **)&(t)->Win_create_c = look("PMPI_Win_create_c"); \
     *(void **)&(t)->Win_create_dynamic = look("PMPI_Win_create_dynamic"); \
     *(void **)&(t)->Win_create_errhandler = look("PMPI_Win_create_errhandler"); \
     *(void **)&(t)->Win_create_keyval = look("PMPI_Win_create_keyval"); \
@@ -1150,6 +1173,7 @@ struct abi_native {
     *(void **)&(t)->Win_set_info = look("PMPI_Win_set_info"); \
     *(void **)&(t)->Win_set_name = look("PMPI_Win_set_name"); \
     *(void **)&(t)->Win_shared_query = look("PMPI_Win_shared_query"); \
+    *(void **)&(t)->Win_shared_query_c = look("PMPI_Win_shared_query_c"); \
     *(void **)&(t)->Win_start = look("PMPI_Win_start"); \
     *(void **)&(t)->Win_sync = look("PMPI_Win_sync"); \
     *(void **)&(t)->Win_test = look("PMPI_Win_test"); \

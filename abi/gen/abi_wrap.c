@@ -17,6 +17,13 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
 }
 #pragma weak MPI_Accumulate = PMPI_Accumulate
 
+int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    int rc = abi_n.Accumulate_c(abi_buf(origin_addr), origin_count, abi_h2n(origin_datatype), abi_rank_in(target_rank), target_disp, target_count, abi_h2n(target_datatype), abi_h2n(op), abi_h2n(win));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Accumulate_c = PMPI_Accumulate_c
+
 int PMPI_Add_error_class(int *errorclass)
 {
     int rc = abi_n.Add_error_class(errorclass);
@@ -1912,12 +1919,26 @@ int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
 }
 #pragma weak MPI_Get = PMPI_Get
 
+int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    int rc = abi_n.Get_c(abi_buf(origin_addr), origin_count, abi_h2n(origin_datatype), abi_rank_in(target_rank), target_disp, target_count, abi_h2n(target_datatype), abi_h2n(win));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Get_c = PMPI_Get_c
+
 int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
     int rc = abi_n.Get_accumulate(abi_buf(origin_addr), origin_count, abi_h2n(origin_datatype), abi_buf(result_addr), result_count, abi_h2n(result_datatype), abi_rank_in(target_rank), target_disp, target_count, abi_h2n(target_datatype), abi_h2n(op), abi_h2n(win));
     return abi_err_out(rc);
 }
 #pragma weak MPI_Get_accumulate = PMPI_Get_accumulate
+
+int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    int rc = abi_n.Get_accumulate_c(abi_buf(origin_addr), origin_count, abi_h2n(origin_datatype), abi_buf(result_addr), result_count, abi_h2n(result_datatype), abi_rank_in(target_rank), target_disp, target_count, abi_h2n(target_datatype), abi_h2n(op), abi_h2n(win));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Get_accumulate_c = PMPI_Get_accumulate_c
 
 int PMPI_Get_address(const void *location, MPI_Aint *address)
 {
@@ -3368,6 +3389,13 @@ int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_data
 }
 #pragma weak MPI_Put = PMPI_Put
 
+int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    int rc = abi_n.Put_c(abi_buf(origin_addr), origin_count, abi_h2n(origin_datatype), abi_rank_in(target_rank), target_disp, target_count, abi_h2n(target_datatype), abi_h2n(win));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Put_c = PMPI_Put_c
+
 int PMPI_Query_thread(int *provided)
 {
     int rc = abi_n.Query_thread(provided);
@@ -3388,6 +3416,17 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype ori
     return abi_err_out(rc);
 }
 #pragma weak MPI_Raccumulate = PMPI_Raccumulate
+
+int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Raccumulate_c(abi_buf(origin_addr), origin_count, abi_h2n(origin_datatype), abi_rank_in(target_rank), target_disp, target_count, abi_h2n(target_datatype), abi_h2n(op), abi_h2n(win), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Raccumulate_c = PMPI_Raccumulate_c
 
 int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
@@ -3591,6 +3630,17 @@ int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
 }
 #pragma weak MPI_Rget = PMPI_Rget
 
+int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Rget_c(abi_buf(origin_addr), origin_count, abi_h2n(origin_datatype), abi_rank_in(target_rank), target_disp, target_count, abi_h2n(target_datatype), abi_h2n(win), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Rget_c = PMPI_Rget_c
+
 int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
     int n_request = ABI_N_UNSET;
@@ -3602,6 +3652,17 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
 }
 #pragma weak MPI_Rget_accumulate = PMPI_Rget_accumulate
 
+int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Rget_accumulate_c(abi_buf(origin_addr), origin_count, abi_h2n(origin_datatype), abi_buf(result_addr), result_count, abi_h2n(result_datatype), abi_rank_in(target_rank), target_disp, target_count, abi_h2n(target_datatype), abi_h2n(op), abi_h2n(win), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Rget_accumulate_c = PMPI_Rget_accumulate_c
+
 int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
     int n_request = ABI_N_UNSET;
@@ -3612,6 +3673,17 @@ int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_dat
     return abi_err_out(rc);
 }
 #pragma weak MPI_Rput = PMPI_Rput
+
+int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Rput_c(abi_buf(origin_addr), origin_count, abi_h2n(origin_datatype), abi_rank_in(target_rank), target_disp, target_count, abi_h2n(target_datatype), abi_h2n(win), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Rput_c = PMPI_Rput_c
 
 int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
@@ -4967,6 +5039,17 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm
 }
 #pragma weak MPI_Win_allocate = PMPI_Win_allocate
 
+int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+    int n_win = ABI_N_UNSET;
+    int rc = abi_n.Win_allocate_c(size, disp_unit, abi_h2n(info), abi_h2n(comm), baseptr, win != NULL ? &n_win : NULL);
+    if (win != NULL && n_win != ABI_N_UNSET) {
+        *win = abi_n2h(Win, n_win);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Win_allocate_c = PMPI_Win_allocate_c
+
 int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
     int n_win = ABI_N_UNSET;
@@ -4977,6 +5060,17 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
     return abi_err_out(rc);
 }
 #pragma weak MPI_Win_allocate_shared = PMPI_Win_allocate_shared
+
+int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+    int n_win = ABI_N_UNSET;
+    int rc = abi_n.Win_allocate_shared_c(size, disp_unit, abi_h2n(info), abi_h2n(comm), baseptr, win != NULL ? &n_win : NULL);
+    if (win != NULL && n_win != ABI_N_UNSET) {
+        *win = abi_n2h(Win, n_win);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Win_allocate_shared_c = PMPI_Win_allocate_shared_c
 
 int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
 {
@@ -5009,6 +5103,17 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
     return abi_err_out(rc);
 }
 #pragma weak MPI_Win_create = PMPI_Win_create
+
+int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    int n_win = ABI_N_UNSET;
+    int rc = abi_n.Win_create_c(abi_buf(base), size, disp_unit, abi_h2n(info), abi_h2n(comm), win != NULL ? &n_win : NULL);
+    if (win != NULL && n_win != ABI_N_UNSET) {
+        *win = abi_n2h(Win, n_win);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Win_create_c = PMPI_Win_create_c
 
 int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
@@ -5185,6 +5290,13 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
     return abi_err_out(rc);
 }
 #pragma weak MPI_Win_shared_query = PMPI_Win_shared_query
+
+int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr)
+{
+    int rc = abi_n.Win_shared_query_c(abi_h2n(win), abi_rank_in(rank), size, disp_unit, baseptr);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Win_shared_query_c = PMPI_Win_shared_query_c
 
 int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 {

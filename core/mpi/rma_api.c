@@ -85,8 +85,8 @@ static int buf_null(const void *buf, const compi_datatype_t *dt)
     return buf == NULL && dt->true_lb == 0;
 }
 
-static int rma_any(int kind, const void *oaddr, int ocount, MPI_Datatype otype, void *raddr,
-                   int rcount, MPI_Datatype rtype, int t, MPI_Aint tdisp, int tcount,
+static int rma_any(int kind, const void *oaddr, MPI_Count ocount, MPI_Datatype otype, void *raddr,
+                   MPI_Count rcount, MPI_Datatype rtype, int t, MPI_Aint tdisp, MPI_Count tcount,
                    MPI_Datatype ttype, MPI_Op oph, MPI_Win win, MPI_Request *req, const char *fn)
 {
     compi_datatype_t *odt = NULL, *rdt = NULL, *tdt = NULL;
@@ -170,106 +170,114 @@ static int rma_any(int kind, const void *oaddr, int ocount, MPI_Datatype otype, 
     return rma_go(w, &a, req, fn);
 }
 
-#pragma weak MPI_Put = PMPI_Put
-int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
-             MPI_Win win)
-{
-    COMPI_CHECK_INIT("MPI_Put");
-    return rma_any(OSC_PUT, origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
-                   target_rank, target_disp, target_count, target_datatype, MPI_OP_NULL, win, NULL,
-                   "MPI_Put");
-}
+/*
+ * The communication calls, each written once for its int form and its large-count form
+ * (MPI_Put and MPI_Put_c): CT is the type of the counts, int or MPI_Count, and both reach
+ * rma_any, which carries MPI_Count down to the transfer.
+ */
+#define RMA_WEAK(x) _Pragma(RMA_STR(weak MPI_##x = PMPI_##x))
+#define RMA_STR(s) #s
 
-#pragma weak MPI_Get = PMPI_Get
-int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
-{
-    COMPI_CHECK_INIT("MPI_Get");
-    return rma_any(OSC_GET, origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
-                   target_rank, target_disp, target_count, target_datatype, MPI_OP_NULL, win, NULL,
-                   "MPI_Get");
-}
-
-#pragma weak MPI_Accumulate = PMPI_Accumulate
-int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                    int target_rank, MPI_Aint target_disp, int target_count,
-                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
-{
-    COMPI_CHECK_INIT("MPI_Accumulate");
-    return rma_any(OSC_ACC, origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
-                   target_rank, target_disp, target_count, target_datatype, op, win, NULL,
-                   "MPI_Accumulate");
-}
-
-#pragma weak MPI_Get_accumulate = PMPI_Get_accumulate
-int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                        void *result_addr, int result_count, MPI_Datatype result_datatype,
-                        int target_rank, MPI_Aint target_disp, int target_count,
-                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
-{
-    COMPI_CHECK_INIT("MPI_Get_accumulate");
-    return rma_any(OSC_GACC, origin_addr, origin_count, origin_datatype, result_addr, result_count,
-                   result_datatype, target_rank, target_disp, target_count, target_datatype, op,
-                   win, NULL, "MPI_Get_accumulate");
-}
-
-#pragma weak MPI_Rput = PMPI_Rput
-int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-              int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
-              MPI_Win win, MPI_Request *request)
-{
-    COMPI_CHECK_INIT("MPI_Rput");
-    if (request == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Rput", "request is NULL");
+/* MPI_Put, MPI_Get (CQ: const for the origin buffer a put reads) */
+#define RMA_PUT_GET(x, kind, CQ, CT)                                                               \
+    RMA_WEAK(x)                                                                                    \
+    int PMPI_##x(CQ void *origin_addr, CT origin_count, MPI_Datatype origin_datatype,              \
+                 int target_rank, MPI_Aint target_disp, CT target_count,                           \
+                 MPI_Datatype target_datatype, MPI_Win win)                                        \
+    {                                                                                              \
+        COMPI_CHECK_INIT("MPI_" #x);                                                               \
+        return rma_any(kind, origin_addr, origin_count, origin_datatype, NULL, 0,                  \
+                       MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, \
+                       MPI_OP_NULL, win, NULL, "MPI_" #x);                                         \
     }
-    return rma_any(OSC_PUT, origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
-                   target_rank, target_disp, target_count, target_datatype, MPI_OP_NULL, win,
-                   request, "MPI_Rput");
-}
-
-#pragma weak MPI_Rget = PMPI_Rget
-int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
-              MPI_Request *request)
-{
-    COMPI_CHECK_INIT("MPI_Rget");
-    if (request == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Rget", "request is NULL");
+/* MPI_Rput, MPI_Rget */
+#define RMA_RPUT_GET(x, kind, CQ, CT)                                                              \
+    RMA_WEAK(x)                                                                                    \
+    int PMPI_##x(CQ void *origin_addr, CT origin_count, MPI_Datatype origin_datatype,              \
+                 int target_rank, MPI_Aint target_disp, CT target_count,                           \
+                 MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)                  \
+    {                                                                                              \
+        COMPI_CHECK_INIT("MPI_" #x);                                                               \
+        if (request == NULL) {                                                                     \
+            return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_" #x, "request is NULL");                 \
+        }                                                                                          \
+        return rma_any(kind, origin_addr, origin_count, origin_datatype, NULL, 0,                  \
+                       MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, \
+                       MPI_OP_NULL, win, request, "MPI_" #x);                                      \
     }
-    return rma_any(OSC_GET, origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
-                   target_rank, target_disp, target_count, target_datatype, MPI_OP_NULL, win,
-                   request, "MPI_Rget");
-}
-
-#pragma weak MPI_Raccumulate = PMPI_Raccumulate
-int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                     int target_rank, MPI_Aint target_disp, int target_count,
-                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
-{
-    COMPI_CHECK_INIT("MPI_Raccumulate");
-    if (request == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Raccumulate", "request is NULL");
+/* MPI_Accumulate */
+#define RMA_ACC(x, CT)                                                                             \
+    RMA_WEAK(x)                                                                                    \
+    int PMPI_##x(const void *origin_addr, CT origin_count, MPI_Datatype origin_datatype,           \
+                 int target_rank, MPI_Aint target_disp, CT target_count,                           \
+                 MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)                             \
+    {                                                                                              \
+        COMPI_CHECK_INIT("MPI_" #x);                                                               \
+        return rma_any(OSC_ACC, origin_addr, origin_count, origin_datatype, NULL, 0,               \
+                       MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, \
+                       op, win, NULL, "MPI_" #x);                                                  \
     }
-    return rma_any(OSC_ACC, origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
-                   target_rank, target_disp, target_count, target_datatype, op, win, request,
-                   "MPI_Raccumulate");
-}
-
-#pragma weak MPI_Rget_accumulate = PMPI_Rget_accumulate
-int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                         void *result_addr, int result_count, MPI_Datatype result_datatype,
-                         int target_rank, MPI_Aint target_disp, int target_count,
-                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
-{
-    COMPI_CHECK_INIT("MPI_Rget_accumulate");
-    if (request == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Rget_accumulate", "request is NULL");
+/* MPI_Raccumulate */
+#define RMA_RACC(x, CT)                                                                            \
+    RMA_WEAK(x)                                                                                    \
+    int PMPI_##x(const void *origin_addr, CT origin_count, MPI_Datatype origin_datatype,           \
+                 int target_rank, MPI_Aint target_disp, CT target_count,                           \
+                 MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)       \
+    {                                                                                              \
+        COMPI_CHECK_INIT("MPI_" #x);                                                               \
+        if (request == NULL) {                                                                     \
+            return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_" #x, "request is NULL");                 \
+        }                                                                                          \
+        return rma_any(OSC_ACC, origin_addr, origin_count, origin_datatype, NULL, 0,               \
+                       MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, \
+                       op, win, request, "MPI_" #x);                                               \
     }
-    return rma_any(OSC_GACC, origin_addr, origin_count, origin_datatype, result_addr, result_count,
-                   result_datatype, target_rank, target_disp, target_count, target_datatype, op,
-                   win, request, "MPI_Rget_accumulate");
-}
+/* MPI_Get_accumulate */
+#define RMA_GACC(x, CT)                                                                            \
+    RMA_WEAK(x)                                                                                    \
+    int PMPI_##x(const void *origin_addr, CT origin_count, MPI_Datatype origin_datatype,           \
+                 void *result_addr, CT result_count, MPI_Datatype result_datatype,                 \
+                 int target_rank, MPI_Aint target_disp, CT target_count,                           \
+                 MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)                             \
+    {                                                                                              \
+        COMPI_CHECK_INIT("MPI_" #x);                                                               \
+        return rma_any(OSC_GACC, origin_addr, origin_count, origin_datatype, result_addr,          \
+                       result_count, result_datatype, target_rank, target_disp, target_count,      \
+                       target_datatype, op, win, NULL, "MPI_" #x);                                 \
+    }
+/* MPI_Rget_accumulate */
+#define RMA_RGACC(x, CT)                                                                           \
+    RMA_WEAK(x)                                                                                    \
+    int PMPI_##x(const void *origin_addr, CT origin_count, MPI_Datatype origin_datatype,           \
+                 void *result_addr, CT result_count, MPI_Datatype result_datatype,                 \
+                 int target_rank, MPI_Aint target_disp, CT target_count,                           \
+                 MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)       \
+    {                                                                                              \
+        COMPI_CHECK_INIT("MPI_" #x);                                                               \
+        if (request == NULL) {                                                                     \
+            return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_" #x, "request is NULL");                 \
+        }                                                                                          \
+        return rma_any(OSC_GACC, origin_addr, origin_count, origin_datatype, result_addr,          \
+                       result_count, result_datatype, target_rank, target_disp, target_count,      \
+                       target_datatype, op, win, request, "MPI_" #x);                              \
+    }
+
+RMA_PUT_GET(Put, OSC_PUT, const, int)
+RMA_PUT_GET(Put_c, OSC_PUT, const, MPI_Count)
+RMA_PUT_GET(Get, OSC_GET, , int)
+RMA_PUT_GET(Get_c, OSC_GET, , MPI_Count)
+RMA_RPUT_GET(Rput, OSC_PUT, const, int)
+RMA_RPUT_GET(Rput_c, OSC_PUT, const, MPI_Count)
+RMA_RPUT_GET(Rget, OSC_GET, , int)
+RMA_RPUT_GET(Rget_c, OSC_GET, , MPI_Count)
+RMA_ACC(Accumulate, int)
+RMA_ACC(Accumulate_c, MPI_Count)
+RMA_RACC(Raccumulate, int)
+RMA_RACC(Raccumulate_c, MPI_Count)
+RMA_GACC(Get_accumulate, int)
+RMA_GACC(Get_accumulate_c, MPI_Count)
+RMA_RGACC(Rget_accumulate, int)
+RMA_RGACC(Rget_accumulate_c, MPI_Count)
 
 /* the checks MPI_Fetch_and_op and MPI_Compare_and_swap share: one predefined element */
 static int one_elem(mpi_win_t *w, MPI_Datatype type, int t, MPI_Aint disp, const char *fn,

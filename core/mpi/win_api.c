@@ -16,6 +16,7 @@
 #include "core/comm/errhandler.h"
 #include "core/mpi/info.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -31,7 +32,7 @@ int MPI_WIN_DUP_FN(MPI_Win win, int keyval, void *extra_state, void *attribute_v
 /* ---- creation and free ------------------------------------------------------------- */
 
 static int win_new(const char *fn, MPI_Comm comm, MPI_Info info, int flavor, MPI_Aint size,
-                   int disp_unit, void *base, void *baseptr, MPI_Win *win)
+                   MPI_Aint disp_unit, void *base, void *baseptr, MPI_Win *win)
 {
     compi_comm_t *c = comm_from_handle(comm), *ic = NULL;
     mpi_win_t *w = NULL;
@@ -52,7 +53,11 @@ static int win_new(const char *fn, MPI_Comm comm, MPI_Info info, int flavor, MPI
         return mpi_err_raise(c, MPI_ERR_SIZE, fn, "size=%ld is negative", (long)size);
     }
     if (disp_unit <= 0) {
-        return mpi_err_raise(c, MPI_ERR_DISP, fn, "disp_unit=%d is not positive", disp_unit);
+        return mpi_err_raise(c, MPI_ERR_DISP, fn, "disp_unit=%ld is not positive", (long)disp_unit);
+    }
+    if (disp_unit > INT_MAX) { /* the large-count forms' MPI_Aint */
+        return mpi_err_raise(c, MPI_ERR_DISP, fn, "disp_unit=%ld is beyond the int compi keeps",
+                             (long)disp_unit);
     }
     if (info != MPI_INFO_NULL && !mpi_info_valid(info)) {
         return mpi_err_raise(c, MPI_ERR_INFO, fn, "invalid info handle 0x%x", (unsigned)info);
@@ -116,6 +121,34 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
 {
     COMPI_CHECK_INIT("MPI_Win_allocate_shared");
     return win_new("MPI_Win_allocate_shared", comm, info, MPI_WIN_FLAVOR_SHARED, size, disp_unit,
+                   NULL, baseptr, win);
+}
+
+/* the large-count forms: disp_unit an MPI_Aint */
+#pragma weak MPI_Win_create_c = PMPI_Win_create_c
+int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                      MPI_Win *win)
+{
+    COMPI_CHECK_INIT("MPI_Win_create_c");
+    return win_new("MPI_Win_create_c", comm, info, MPI_WIN_FLAVOR_CREATE, size, disp_unit, base,
+                   NULL, win);
+}
+
+#pragma weak MPI_Win_allocate_c = PMPI_Win_allocate_c
+int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                        void *baseptr, MPI_Win *win)
+{
+    COMPI_CHECK_INIT("MPI_Win_allocate_c");
+    return win_new("MPI_Win_allocate_c", comm, info, MPI_WIN_FLAVOR_ALLOCATE, size, disp_unit, NULL,
+                   baseptr, win);
+}
+
+#pragma weak MPI_Win_allocate_shared_c = PMPI_Win_allocate_shared_c
+int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                               void *baseptr, MPI_Win *win)
+{
+    COMPI_CHECK_INIT("MPI_Win_allocate_shared_c");
+    return win_new("MPI_Win_allocate_shared_c", comm, info, MPI_WIN_FLAVOR_SHARED, size, disp_unit,
                    NULL, baseptr, win);
 }
 
@@ -210,11 +243,9 @@ int PMPI_Win_detach(MPI_Win win, const void *base)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_shared_query = PMPI_Win_shared_query
-int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+static int shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr,
+                        const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_shared_query");
-    static const char fn[] = "MPI_Win_shared_query";
     int rc;
     mpi_win_t *w = win_arg(win, fn, &rc);
     if (w == NULL) {
@@ -239,6 +270,27 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
     *size = (MPI_Aint)sz;
     *(void **)baseptr = b;
     return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_shared_query = PMPI_Win_shared_query
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+{
+    COMPI_CHECK_INIT("MPI_Win_shared_query");
+    return shared_query(win, rank, size, disp_unit, baseptr, "MPI_Win_shared_query");
+}
+
+#pragma weak MPI_Win_shared_query_c = PMPI_Win_shared_query_c
+int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
+                            void *baseptr)
+{
+    COMPI_CHECK_INIT("MPI_Win_shared_query_c");
+    int du = 0;
+    int rc = shared_query(win, rank, size, disp_unit != NULL ? &du : NULL, baseptr,
+                          "MPI_Win_shared_query_c");
+    if (rc == MPI_SUCCESS) {
+        *disp_unit = du;
+    }
+    return rc;
 }
 
 /* ---- group, name, hints ------------------------------------------------------------ */

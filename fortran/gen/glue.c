@@ -16,6 +16,13 @@ COMPI_F_EXPORT void mpi_accumulate_(void *origin_addr, const int *origin_count, 
 }
 COMPI_F_ALIAS(pmpi_accumulate_, mpi_accumulate_);
 
+COMPI_F_EXPORT void mpi_accumulate_c_(void *origin_addr, const MPI_Count *origin_count, const MPI_Datatype *origin_datatype, const int *target_rank, const MPI_Aint *target_disp, const MPI_Count *target_count, const MPI_Datatype *target_datatype, const MPI_Op *op, const MPI_Win *win, MPI_Fint *ierror)
+{
+    int rc = MPI_Accumulate_c(compi_f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_accumulate_c_, mpi_accumulate_c_);
+
 COMPI_F_EXPORT void mpi_add_error_class_(int *errorclass, MPI_Fint *ierror)
 {
     int rc = MPI_Add_error_class(errorclass);
@@ -1460,12 +1467,26 @@ COMPI_F_EXPORT void mpi_get_(void *origin_addr, const int *origin_count, const M
 }
 COMPI_F_ALIAS(pmpi_get_, mpi_get_);
 
+COMPI_F_EXPORT void mpi_get_c_(void *origin_addr, const MPI_Count *origin_count, const MPI_Datatype *origin_datatype, const int *target_rank, const MPI_Aint *target_disp, const MPI_Count *target_count, const MPI_Datatype *target_datatype, const MPI_Win *win, MPI_Fint *ierror)
+{
+    int rc = MPI_Get_c(compi_f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_get_c_, mpi_get_c_);
+
 COMPI_F_EXPORT void mpi_get_accumulate_(void *origin_addr, const int *origin_count, const MPI_Datatype *origin_datatype, void *result_addr, const int *result_count, const MPI_Datatype *result_datatype, const int *target_rank, const MPI_Aint *target_disp, const int *target_count, const MPI_Datatype *target_datatype, const MPI_Op *op, const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Get_accumulate(compi_f_buf(origin_addr), *origin_count, *origin_datatype, compi_f_buf(result_addr), *result_count, *result_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_get_accumulate_, mpi_get_accumulate_);
+
+COMPI_F_EXPORT void mpi_get_accumulate_c_(void *origin_addr, const MPI_Count *origin_count, const MPI_Datatype *origin_datatype, void *result_addr, const MPI_Count *result_count, const MPI_Datatype *result_datatype, const int *target_rank, const MPI_Aint *target_disp, const MPI_Count *target_count, const MPI_Datatype *target_datatype, const MPI_Op *op, const MPI_Win *win, MPI_Fint *ierror)
+{
+    int rc = MPI_Get_accumulate_c(compi_f_buf(origin_addr), *origin_count, *origin_datatype, compi_f_buf(result_addr), *result_count, *result_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_get_accumulate_c_, mpi_get_accumulate_c_);
 
 COMPI_F_EXPORT void mpi_get_address_(void *location, MPI_Aint *address, MPI_Fint *ierror)
 {
@@ -2586,6 +2607,13 @@ COMPI_F_EXPORT void mpi_put_(void *origin_addr, const int *origin_count, const M
 }
 COMPI_F_ALIAS(pmpi_put_, mpi_put_);
 
+COMPI_F_EXPORT void mpi_put_c_(void *origin_addr, const MPI_Count *origin_count, const MPI_Datatype *origin_datatype, const int *target_rank, const MPI_Aint *target_disp, const MPI_Count *target_count, const MPI_Datatype *target_datatype, const MPI_Win *win, MPI_Fint *ierror)
+{
+    int rc = MPI_Put_c(compi_f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_put_c_, mpi_put_c_);
+
 COMPI_F_EXPORT void mpi_query_thread_(int *provided, MPI_Fint *ierror)
 {
     int rc = MPI_Query_thread(provided);
@@ -2599,6 +2627,13 @@ COMPI_F_EXPORT void mpi_raccumulate_(void *origin_addr, const int *origin_count,
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_raccumulate_, mpi_raccumulate_);
+
+COMPI_F_EXPORT void mpi_raccumulate_c_(void *origin_addr, const MPI_Count *origin_count, const MPI_Datatype *origin_datatype, const int *target_rank, const MPI_Aint *target_disp, const MPI_Count *target_count, const MPI_Datatype *target_datatype, const MPI_Op *op, const MPI_Win *win, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Raccumulate_c(compi_f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_raccumulate_c_, mpi_raccumulate_c_);
 
 COMPI_F_EXPORT void mpi_recv_(void *buf, const int *count, const MPI_Datatype *datatype, const int *source, const int *tag, const MPI_Comm *comm, MPI_Fint *status, MPI_Fint *ierror)
 {
@@ -2749,6 +2784,13 @@ COMPI_F_EXPORT void mpi_rget_(void *origin_addr, const int *origin_count, const 
 }
 COMPI_F_ALIAS(pmpi_rget_, mpi_rget_);
 
+COMPI_F_EXPORT void mpi_rget_c_(void *origin_addr, const MPI_Count *origin_count, const MPI_Datatype *origin_datatype, const int *target_rank, const MPI_Aint *target_disp, const MPI_Count *target_count, const MPI_Datatype *target_datatype, const MPI_Win *win, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Rget_c(compi_f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_rget_c_, mpi_rget_c_);
+
 COMPI_F_EXPORT void mpi_rget_accumulate_(void *origin_addr, const int *origin_count, const MPI_Datatype *origin_datatype, void *result_addr, const int *result_count, const MPI_Datatype *result_datatype, const int *target_rank, const MPI_Aint *target_disp, const int *target_count, const MPI_Datatype *target_datatype, const MPI_Op *op, const MPI_Win *win, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Rget_accumulate(compi_f_buf(origin_addr), *origin_count, *origin_datatype, compi_f_buf(result_addr), *result_count, *result_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win, request);
@@ -2756,12 +2798,26 @@ COMPI_F_EXPORT void mpi_rget_accumulate_(void *origin_addr, const int *origin_co
 }
 COMPI_F_ALIAS(pmpi_rget_accumulate_, mpi_rget_accumulate_);
 
+COMPI_F_EXPORT void mpi_rget_accumulate_c_(void *origin_addr, const MPI_Count *origin_count, const MPI_Datatype *origin_datatype, void *result_addr, const MPI_Count *result_count, const MPI_Datatype *result_datatype, const int *target_rank, const MPI_Aint *target_disp, const MPI_Count *target_count, const MPI_Datatype *target_datatype, const MPI_Op *op, const MPI_Win *win, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Rget_accumulate_c(compi_f_buf(origin_addr), *origin_count, *origin_datatype, compi_f_buf(result_addr), *result_count, *result_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_rget_accumulate_c_, mpi_rget_accumulate_c_);
+
 COMPI_F_EXPORT void mpi_rput_(void *origin_addr, const int *origin_count, const MPI_Datatype *origin_datatype, const int *target_rank, const MPI_Aint *target_disp, const int *target_count, const MPI_Datatype *target_datatype, const MPI_Win *win, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Rput(compi_f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win, request);
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_rput_, mpi_rput_);
+
+COMPI_F_EXPORT void mpi_rput_c_(void *origin_addr, const MPI_Count *origin_count, const MPI_Datatype *origin_datatype, const int *target_rank, const MPI_Aint *target_disp, const MPI_Count *target_count, const MPI_Datatype *target_datatype, const MPI_Win *win, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Rput_c(compi_f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_rput_c_, mpi_rput_c_);
 
 COMPI_F_EXPORT void mpi_rsend_(void *buf, const int *count, const MPI_Datatype *datatype, const int *dest, const int *tag, const MPI_Comm *comm, MPI_Fint *ierror)
 {
@@ -3518,6 +3574,13 @@ COMPI_F_ALIAS(pmpi_win_allocate_, mpi_win_allocate_);
 COMPI_F_ALIAS(mpi_win_allocate_cptr_, mpi_win_allocate_);
 COMPI_F_ALIAS(pmpi_win_allocate_cptr_, mpi_win_allocate_);
 
+COMPI_F_EXPORT void mpi_win_allocate_c_(const MPI_Aint *size, const MPI_Aint *disp_unit, const MPI_Info *info, const MPI_Comm *comm, MPI_Aint *baseptr, MPI_Win *win, MPI_Fint *ierror)
+{
+    int rc = MPI_Win_allocate_c(*size, *disp_unit, *info, *comm, baseptr, win);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_win_allocate_c_, mpi_win_allocate_c_);
+
 COMPI_F_EXPORT void mpi_win_allocate_shared_(const MPI_Aint *size, const int *disp_unit, const MPI_Info *info, const MPI_Comm *comm, MPI_Aint *baseptr, MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = MPI_Win_allocate_shared(*size, *disp_unit, *info, *comm, baseptr, win);
@@ -3527,6 +3590,13 @@ COMPI_F_ALIAS(pmpi_win_allocate_shared_, mpi_win_allocate_shared_);
 
 COMPI_F_ALIAS(mpi_win_allocate_shared_cptr_, mpi_win_allocate_shared_);
 COMPI_F_ALIAS(pmpi_win_allocate_shared_cptr_, mpi_win_allocate_shared_);
+
+COMPI_F_EXPORT void mpi_win_allocate_shared_c_(const MPI_Aint *size, const MPI_Aint *disp_unit, const MPI_Info *info, const MPI_Comm *comm, MPI_Aint *baseptr, MPI_Win *win, MPI_Fint *ierror)
+{
+    int rc = MPI_Win_allocate_shared_c(*size, *disp_unit, *info, *comm, baseptr, win);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_win_allocate_shared_c_, mpi_win_allocate_shared_c_);
 
 COMPI_F_EXPORT void mpi_win_attach_(const MPI_Win *win, void *base, const MPI_Aint *size, MPI_Fint *ierror)
 {
@@ -3555,6 +3625,13 @@ COMPI_F_EXPORT void mpi_win_create_(void *base, const MPI_Aint *size, const int 
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_win_create_, mpi_win_create_);
+
+COMPI_F_EXPORT void mpi_win_create_c_(void *base, const MPI_Aint *size, const MPI_Aint *disp_unit, const MPI_Info *info, const MPI_Comm *comm, MPI_Win *win, MPI_Fint *ierror)
+{
+    int rc = MPI_Win_create_c(compi_f_buf(base), *size, *disp_unit, *info, *comm, win);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_win_create_c_, mpi_win_create_c_);
 
 COMPI_F_EXPORT void mpi_win_create_dynamic_(const MPI_Info *info, const MPI_Comm *comm, MPI_Win *win, MPI_Fint *ierror)
 {
@@ -3716,6 +3793,13 @@ COMPI_F_ALIAS(pmpi_win_shared_query_, mpi_win_shared_query_);
 
 COMPI_F_ALIAS(mpi_win_shared_query_cptr_, mpi_win_shared_query_);
 COMPI_F_ALIAS(pmpi_win_shared_query_cptr_, mpi_win_shared_query_);
+
+COMPI_F_EXPORT void mpi_win_shared_query_c_(const MPI_Win *win, const int *rank, MPI_Aint *size, MPI_Aint *disp_unit, MPI_Aint *baseptr, MPI_Fint *ierror)
+{
+    int rc = MPI_Win_shared_query_c(*win, *rank, size, disp_unit, baseptr);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_win_shared_query_c_, mpi_win_shared_query_c_);
 
 COMPI_F_EXPORT void mpi_win_start_(const MPI_Group *group, const int *assert, const MPI_Win *win, MPI_Fint *ierror)
 {

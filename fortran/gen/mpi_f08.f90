@@ -12,6 +12,7 @@ MODULE mpi_f08
   END INTERFACE MPI_Abort
   INTERFACE MPI_Accumulate
     MODULE PROCEDURE MPI_Accumulate_f08
+    MODULE PROCEDURE MPI_Accumulate_c_f08
   END INTERFACE MPI_Accumulate
   INTERFACE MPI_Add_error_class
     MODULE PROCEDURE MPI_Add_error_class_f08
@@ -531,9 +532,11 @@ MODULE mpi_f08
   END INTERFACE MPI_Gatherv_init
   INTERFACE MPI_Get
     MODULE PROCEDURE MPI_Get_f08
+    MODULE PROCEDURE MPI_Get_c_f08
   END INTERFACE MPI_Get
   INTERFACE MPI_Get_accumulate
     MODULE PROCEDURE MPI_Get_accumulate_f08
+    MODULE PROCEDURE MPI_Get_accumulate_c_f08
   END INTERFACE MPI_Get_accumulate
   INTERFACE MPI_Get_address
     MODULE PROCEDURE MPI_Get_address_f08
@@ -913,12 +916,14 @@ MODULE mpi_f08
   END INTERFACE MPI_Publish_name
   INTERFACE MPI_Put
     MODULE PROCEDURE MPI_Put_f08
+    MODULE PROCEDURE MPI_Put_c_f08
   END INTERFACE MPI_Put
   INTERFACE MPI_Query_thread
     MODULE PROCEDURE MPI_Query_thread_f08
   END INTERFACE MPI_Query_thread
   INTERFACE MPI_Raccumulate
     MODULE PROCEDURE MPI_Raccumulate_f08
+    MODULE PROCEDURE MPI_Raccumulate_c_f08
   END INTERFACE MPI_Raccumulate
   INTERFACE MPI_Recv
     MODULE PROCEDURE MPI_Recv_f08
@@ -964,12 +969,15 @@ MODULE mpi_f08
   END INTERFACE MPI_Request_get_status
   INTERFACE MPI_Rget
     MODULE PROCEDURE MPI_Rget_f08
+    MODULE PROCEDURE MPI_Rget_c_f08
   END INTERFACE MPI_Rget
   INTERFACE MPI_Rget_accumulate
     MODULE PROCEDURE MPI_Rget_accumulate_f08
+    MODULE PROCEDURE MPI_Rget_accumulate_c_f08
   END INTERFACE MPI_Rget_accumulate
   INTERFACE MPI_Rput
     MODULE PROCEDURE MPI_Rput_f08
+    MODULE PROCEDURE MPI_Rput_c_f08
   END INTERFACE MPI_Rput
   INTERFACE MPI_Rsend
     MODULE PROCEDURE MPI_Rsend_f08
@@ -1235,9 +1243,11 @@ MODULE mpi_f08
   END INTERFACE MPI_Waitsome
   INTERFACE MPI_Win_allocate
     MODULE PROCEDURE MPI_Win_allocate_f08
+    MODULE PROCEDURE MPI_Win_allocate_c_f08
   END INTERFACE MPI_Win_allocate
   INTERFACE MPI_Win_allocate_shared
     MODULE PROCEDURE MPI_Win_allocate_shared_f08
+    MODULE PROCEDURE MPI_Win_allocate_shared_c_f08
   END INTERFACE MPI_Win_allocate_shared
   INTERFACE MPI_Win_attach
     MODULE PROCEDURE MPI_Win_attach_f08
@@ -1250,6 +1260,7 @@ MODULE mpi_f08
   END INTERFACE MPI_Win_complete
   INTERFACE MPI_Win_create
     MODULE PROCEDURE MPI_Win_create_f08
+    MODULE PROCEDURE MPI_Win_create_c_f08
   END INTERFACE MPI_Win_create
   INTERFACE MPI_Win_create_dynamic
     MODULE PROCEDURE MPI_Win_create_dynamic_f08
@@ -1325,6 +1336,7 @@ MODULE mpi_f08
   END INTERFACE MPI_Win_set_name
   INTERFACE MPI_Win_shared_query
     MODULE PROCEDURE MPI_Win_shared_query_f08
+    MODULE PROCEDURE MPI_Win_shared_query_c_f08
   END INTERFACE MPI_Win_shared_query
   INTERFACE MPI_Win_start
     MODULE PROCEDURE MPI_Win_start_f08
@@ -1431,6 +1443,43 @@ SUBROUTINE MPI_Accumulate_f08(origin_addr, origin_count, origin_datatype, target
       target_disp, target_count, target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Accumulate_f08
+
+SUBROUTINE MPI_Accumulate_c_f08(origin_addr, origin_count, origin_datatype, target_rank, &
+    target_disp, target_count, target_datatype, op, win, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+  TYPE(*), DIMENSION(*) :: origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+  INTEGER, INTENT(IN) :: target_rank
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Win), INTENT(IN) :: win
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_ACCUMULATE_C(origin_addr, origin_count, origin_datatype, target_rank, &
+        target_disp, target_count, target_datatype, op, win, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      TYPE(*), DIMENSION(*) :: origin_addr
+      INTEGER(KIND=MPI_COUNT_KIND) :: origin_count
+      INTEGER :: origin_datatype
+      INTEGER :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: target_disp
+      INTEGER(KIND=MPI_COUNT_KIND) :: target_count
+      INTEGER :: target_datatype
+      INTEGER :: op
+      INTEGER :: win
+      INTEGER :: ierr
+    END SUBROUTINE MPI_ACCUMULATE_C
+  END INTERFACE
+  CALL MPI_ACCUMULATE_C(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, &
+      target_disp, target_count, target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Accumulate_c_f08
 
 SUBROUTINE MPI_Add_error_class_f08(errorclass, ierror)
   INTEGER, INTENT(OUT) :: errorclass
@@ -6739,6 +6788,41 @@ SUBROUTINE MPI_Get_f08(origin_addr, origin_count, origin_datatype, target_rank, 
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Get_f08
 
+SUBROUTINE MPI_Get_c_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+    target_count, target_datatype, win, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+  TYPE(*), DIMENSION(*) :: origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+  INTEGER, INTENT(IN) :: target_rank
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+  TYPE(MPI_Win), INTENT(IN) :: win
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_GET_C(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, win, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      TYPE(*), DIMENSION(*) :: origin_addr
+      INTEGER(KIND=MPI_COUNT_KIND) :: origin_count
+      INTEGER :: origin_datatype
+      INTEGER :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: target_disp
+      INTEGER(KIND=MPI_COUNT_KIND) :: target_count
+      INTEGER :: target_datatype
+      INTEGER :: win
+      INTEGER :: ierr
+    END SUBROUTINE MPI_GET_C
+  END INTERFACE
+  CALL MPI_GET_C(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
+      target_count, target_datatype%MPI_VAL, win%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Get_c_f08
+
 SUBROUTINE MPI_Get_accumulate_f08(origin_addr, origin_count, origin_datatype, result_addr, &
     result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
     win, ierror)
@@ -6786,6 +6870,54 @@ SUBROUTINE MPI_Get_accumulate_f08(origin_addr, origin_count, origin_datatype, re
       target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Get_accumulate_f08
+
+SUBROUTINE MPI_Get_accumulate_c_f08(origin_addr, origin_count, origin_datatype, result_addr, &
+    result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
+    win, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+  TYPE(*), DIMENSION(*) :: origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+  TYPE(*), DIMENSION(*) :: result_addr
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: result_count
+  TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
+  INTEGER, INTENT(IN) :: target_rank
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Win), INTENT(IN) :: win
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_GET_ACCUMULATE_C(origin_addr, origin_count, origin_datatype, result_addr, &
+        result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, &
+        op, win, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      TYPE(*), DIMENSION(*) :: origin_addr
+      INTEGER(KIND=MPI_COUNT_KIND) :: origin_count
+      INTEGER :: origin_datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+      TYPE(*), DIMENSION(*) :: result_addr
+      INTEGER(KIND=MPI_COUNT_KIND) :: result_count
+      INTEGER :: result_datatype
+      INTEGER :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: target_disp
+      INTEGER(KIND=MPI_COUNT_KIND) :: target_count
+      INTEGER :: target_datatype
+      INTEGER :: op
+      INTEGER :: win
+      INTEGER :: ierr
+    END SUBROUTINE MPI_GET_ACCUMULATE_C
+  END INTERFACE
+  CALL MPI_GET_ACCUMULATE_C(origin_addr, origin_count, origin_datatype%MPI_VAL, result_addr, &
+      result_count, result_datatype%MPI_VAL, target_rank, target_disp, target_count, &
+      target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Get_accumulate_c_f08
 
 SUBROUTINE MPI_Get_address_f08(location, address, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: location
@@ -11381,6 +11513,41 @@ SUBROUTINE MPI_Put_f08(origin_addr, origin_count, origin_datatype, target_rank, 
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Put_f08
 
+SUBROUTINE MPI_Put_c_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+    target_count, target_datatype, win, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+  TYPE(*), DIMENSION(*) :: origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+  INTEGER, INTENT(IN) :: target_rank
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+  TYPE(MPI_Win), INTENT(IN) :: win
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_PUT_C(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, win, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      TYPE(*), DIMENSION(*) :: origin_addr
+      INTEGER(KIND=MPI_COUNT_KIND) :: origin_count
+      INTEGER :: origin_datatype
+      INTEGER :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: target_disp
+      INTEGER(KIND=MPI_COUNT_KIND) :: target_count
+      INTEGER :: target_datatype
+      INTEGER :: win
+      INTEGER :: ierr
+    END SUBROUTINE MPI_PUT_C
+  END INTERFACE
+  CALL MPI_PUT_C(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
+      target_count, target_datatype%MPI_VAL, win%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Put_c_f08
+
 SUBROUTINE MPI_Query_thread_f08(provided, ierror)
   INTEGER, INTENT(OUT) :: provided
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
@@ -11436,6 +11603,46 @@ SUBROUTINE MPI_Raccumulate_f08(origin_addr, origin_count, origin_datatype, targe
       request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Raccumulate_f08
+
+SUBROUTINE MPI_Raccumulate_c_f08(origin_addr, origin_count, origin_datatype, target_rank, &
+    target_disp, target_count, target_datatype, op, win, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+  TYPE(*), DIMENSION(*) :: origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+  INTEGER, INTENT(IN) :: target_rank
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Win), INTENT(IN) :: win
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_RACCUMULATE_C(origin_addr, origin_count, origin_datatype, target_rank, &
+        target_disp, target_count, target_datatype, op, win, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      TYPE(*), DIMENSION(*) :: origin_addr
+      INTEGER(KIND=MPI_COUNT_KIND) :: origin_count
+      INTEGER :: origin_datatype
+      INTEGER :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: target_disp
+      INTEGER(KIND=MPI_COUNT_KIND) :: target_count
+      INTEGER :: target_datatype
+      INTEGER :: op
+      INTEGER :: win
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_RACCUMULATE_C
+  END INTERFACE
+  CALL MPI_RACCUMULATE_C(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, &
+      target_disp, target_count, target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, &
+      request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Raccumulate_c_f08
 
 SUBROUTINE MPI_Recv_f08(buf, count, datatype, source, tag, comm, status, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
@@ -12104,6 +12311,43 @@ SUBROUTINE MPI_Rget_f08(origin_addr, origin_count, origin_datatype, target_rank,
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Rget_f08
 
+SUBROUTINE MPI_Rget_c_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+    target_count, target_datatype, win, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+  TYPE(*), DIMENSION(*) :: origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+  INTEGER, INTENT(IN) :: target_rank
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+  TYPE(MPI_Win), INTENT(IN) :: win
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_RGET_C(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, win, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      TYPE(*), DIMENSION(*) :: origin_addr
+      INTEGER(KIND=MPI_COUNT_KIND) :: origin_count
+      INTEGER :: origin_datatype
+      INTEGER :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: target_disp
+      INTEGER(KIND=MPI_COUNT_KIND) :: target_count
+      INTEGER :: target_datatype
+      INTEGER :: win
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_RGET_C
+  END INTERFACE
+  CALL MPI_RGET_C(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
+      target_count, target_datatype%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Rget_c_f08
+
 SUBROUTINE MPI_Rget_accumulate_f08(origin_addr, origin_count, origin_datatype, result_addr, &
     result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
     win, request, ierror)
@@ -12154,6 +12398,56 @@ SUBROUTINE MPI_Rget_accumulate_f08(origin_addr, origin_count, origin_datatype, r
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Rget_accumulate_f08
 
+SUBROUTINE MPI_Rget_accumulate_c_f08(origin_addr, origin_count, origin_datatype, result_addr, &
+    result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
+    win, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+  TYPE(*), DIMENSION(*) :: origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+  TYPE(*), DIMENSION(*) :: result_addr
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: result_count
+  TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
+  INTEGER, INTENT(IN) :: target_rank
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Win), INTENT(IN) :: win
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_RGET_ACCUMULATE_C(origin_addr, origin_count, origin_datatype, result_addr, &
+        result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, &
+        op, win, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      TYPE(*), DIMENSION(*) :: origin_addr
+      INTEGER(KIND=MPI_COUNT_KIND) :: origin_count
+      INTEGER :: origin_datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+      TYPE(*), DIMENSION(*) :: result_addr
+      INTEGER(KIND=MPI_COUNT_KIND) :: result_count
+      INTEGER :: result_datatype
+      INTEGER :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: target_disp
+      INTEGER(KIND=MPI_COUNT_KIND) :: target_count
+      INTEGER :: target_datatype
+      INTEGER :: op
+      INTEGER :: win
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_RGET_ACCUMULATE_C
+  END INTERFACE
+  CALL MPI_RGET_ACCUMULATE_C(origin_addr, origin_count, origin_datatype%MPI_VAL, result_addr, &
+      result_count, result_datatype%MPI_VAL, target_rank, target_disp, target_count, &
+      target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Rget_accumulate_c_f08
+
 SUBROUTINE MPI_Rput_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
     target_count, target_datatype, win, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
@@ -12190,6 +12484,43 @@ SUBROUTINE MPI_Rput_f08(origin_addr, origin_count, origin_datatype, target_rank,
       target_count, target_datatype%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Rput_f08
+
+SUBROUTINE MPI_Rput_c_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+    target_count, target_datatype, win, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+  TYPE(*), DIMENSION(*) :: origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+  INTEGER, INTENT(IN) :: target_rank
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+  TYPE(MPI_Win), INTENT(IN) :: win
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_RPUT_C(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, win, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      TYPE(*), DIMENSION(*) :: origin_addr
+      INTEGER(KIND=MPI_COUNT_KIND) :: origin_count
+      INTEGER :: origin_datatype
+      INTEGER :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: target_disp
+      INTEGER(KIND=MPI_COUNT_KIND) :: target_count
+      INTEGER :: target_datatype
+      INTEGER :: win
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_RPUT_C
+  END INTERFACE
+  CALL MPI_RPUT_C(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
+      target_count, target_datatype%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Rput_c_f08
 
 SUBROUTINE MPI_Rsend_f08(buf, count, datatype, dest, tag, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
@@ -14964,6 +15295,33 @@ SUBROUTINE MPI_Win_allocate_f08(size, disp_unit, info, comm, baseptr, win, ierro
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Win_allocate_f08
 
+SUBROUTINE MPI_Win_allocate_c_f08(size, disp_unit, info, comm, baseptr, win, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: disp_unit
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(C_PTR), INTENT(OUT) :: baseptr
+  TYPE(MPI_Win), INTENT(OUT) :: win
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_WIN_ALLOCATE_C(size, disp_unit, info, comm, baseptr, win, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: size
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: disp_unit
+      INTEGER :: info
+      INTEGER :: comm
+      TYPE(C_PTR) :: baseptr
+      INTEGER :: win
+      INTEGER :: ierr
+    END SUBROUTINE MPI_WIN_ALLOCATE_C
+  END INTERFACE
+  CALL MPI_WIN_ALLOCATE_C(size, disp_unit, info%MPI_VAL, comm%MPI_VAL, baseptr, win%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Win_allocate_c_f08
+
 SUBROUTINE MPI_Win_allocate_shared_f08(size, disp_unit, info, comm, baseptr, win, ierror)
   USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
@@ -14991,6 +15349,34 @@ SUBROUTINE MPI_Win_allocate_shared_f08(size, disp_unit, info, comm, baseptr, win
       win%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Win_allocate_shared_f08
+
+SUBROUTINE MPI_Win_allocate_shared_c_f08(size, disp_unit, info, comm, baseptr, win, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: disp_unit
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(C_PTR), INTENT(OUT) :: baseptr
+  TYPE(MPI_Win), INTENT(OUT) :: win
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_WIN_ALLOCATE_SHARED_C(size, disp_unit, info, comm, baseptr, win, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: size
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: disp_unit
+      INTEGER :: info
+      INTEGER :: comm
+      TYPE(C_PTR) :: baseptr
+      INTEGER :: win
+      INTEGER :: ierr
+    END SUBROUTINE MPI_WIN_ALLOCATE_SHARED_C
+  END INTERFACE
+  CALL MPI_WIN_ALLOCATE_SHARED_C(size, disp_unit, info%MPI_VAL, comm%MPI_VAL, baseptr, &
+      win%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Win_allocate_shared_c_f08
 
 SUBROUTINE MPI_Win_attach_f08(win, base, size, ierror)
   TYPE(MPI_Win), INTENT(IN) :: win
@@ -15075,6 +15461,34 @@ SUBROUTINE MPI_Win_create_f08(base, size, disp_unit, info, comm, win, ierror)
   CALL MPI_WIN_CREATE(base, size, disp_unit, info%MPI_VAL, comm%MPI_VAL, win%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Win_create_f08
+
+SUBROUTINE MPI_Win_create_c_f08(base, size, disp_unit, info, comm, win, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
+  TYPE(*), DIMENSION(*) :: base
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: disp_unit
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Win), INTENT(OUT) :: win
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_WIN_CREATE_C(base, size, disp_unit, info, comm, win, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
+      TYPE(*), DIMENSION(*) :: base
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: size
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: disp_unit
+      INTEGER :: info
+      INTEGER :: comm
+      INTEGER :: win
+      INTEGER :: ierr
+    END SUBROUTINE MPI_WIN_CREATE_C
+  END INTERFACE
+  CALL MPI_WIN_CREATE_C(base, size, disp_unit, info%MPI_VAL, comm%MPI_VAL, win%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Win_create_c_f08
 
 SUBROUTINE MPI_Win_create_dynamic_f08(info, comm, win, ierror)
   TYPE(MPI_Info), INTENT(IN) :: info
@@ -15548,6 +15962,31 @@ SUBROUTINE MPI_Win_shared_query_f08(win, rank, size, disp_unit, baseptr, ierror)
   CALL MPI_WIN_SHARED_QUERY(win%MPI_VAL, rank, size, disp_unit, baseptr, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Win_shared_query_f08
+
+SUBROUTINE MPI_Win_shared_query_c_f08(win, rank, size, disp_unit, baseptr, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR
+  TYPE(MPI_Win), INTENT(IN) :: win
+  INTEGER, INTENT(IN) :: rank
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: size
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: disp_unit
+  TYPE(C_PTR), INTENT(OUT) :: baseptr
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_WIN_SHARED_QUERY_C(win, rank, size, disp_unit, baseptr, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: win
+      INTEGER :: rank
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: size
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: disp_unit
+      TYPE(C_PTR) :: baseptr
+      INTEGER :: ierr
+    END SUBROUTINE MPI_WIN_SHARED_QUERY_C
+  END INTERFACE
+  CALL MPI_WIN_SHARED_QUERY_C(win%MPI_VAL, rank, size, disp_unit, baseptr, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Win_shared_query_c_f08
 
 SUBROUTINE MPI_Win_start_f08(group, assert, win, ierror)
   TYPE(MPI_Group), INTENT(IN) :: group

@@ -624,6 +624,80 @@ static void collectives(void)
     free(b);
 }
 
+/* ---- one-sided communication ------------------------------------------------------- */
+
+/* the _c forms of windows and transfers against their int forms: the same window contents
+   and results; a disp_unit beyond int is MPI_ERR_DISP */
+static void rma(void)
+{
+    int r = mt_rank, p = mt_size, t = (mt_rank + 1) % mt_size, du;
+    MPI_Aint size, du_c;
+    int *base = NULL, *base_c = NULL, *q = NULL;
+    MPI_Win w, w_c;
+    MPI_Request rq[4];
+
+    MPI_OK(
+        MPI_Win_allocate(N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &w));
+    MPI_OK(MPI_Win_allocate_c(N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base_c,
+                              &w_c));
+    MPI_OK(MPI_Win_shared_query_c(w_c, r, &size, &du_c, &q));
+    CHECK(size == N * sizeof(int) && du_c == sizeof(int) && q == base_c,
+          "Win_shared_query_c: size %ld, disp_unit %ld", (long)size, (long)du_c);
+    MPI_OK(MPI_Win_shared_query(w, r, &size, &du, &q));
+    CHECK(du == sizeof(int), "Win_shared_query: disp_unit %d", du);
+    for (int i = 0; i < N; i++)
+        base[i] = base_c[i] = -1;
+    int *src = ibuf(N, r + 1), got[N], got_c[N], old[N], old_c[N];
+    MPI_OK(MPI_Win_fence(0, w));
+    MPI_OK(MPI_Win_fence(0, w_c));
+    MPI_OK(MPI_Put(src, N - 2, MPI_INT, t, 1, N - 2, MPI_INT, w));
+    MPI_OK(MPI_Put_c(src, N - 2, MPI_INT, t, 1, N - 2, MPI_INT, w_c));
+    MPI_OK(MPI_Win_fence(0, w));
+    MPI_OK(MPI_Win_fence(0, w_c));
+    MPI_OK(MPI_Accumulate(src, 3, MPI_INT, t, 0, 3, MPI_INT, MPI_SUM, w));
+    MPI_OK(MPI_Accumulate_c(src, 3, MPI_INT, t, 0, 3, MPI_INT, MPI_SUM, w_c));
+    MPI_OK(MPI_Win_fence(0, w));
+    MPI_OK(MPI_Win_fence(0, w_c));
+    MPI_OK(MPI_Get_accumulate(src, 2, MPI_INT, old, 2, MPI_INT, t, 4, 2, MPI_INT, MPI_MAX, w));
+    MPI_OK(
+        MPI_Get_accumulate_c(src, 2, MPI_INT, old_c, 2, MPI_INT, t, 4, 2, MPI_INT, MPI_MAX, w_c));
+    MPI_OK(MPI_Win_fence(0, w));
+    MPI_OK(MPI_Win_fence(0, w_c));
+    same(old, old_c, 2 * sizeof(int), "Get_accumulate_c's result");
+    MPI_OK(MPI_Get(got, N, MPI_INT, t, 0, N, MPI_INT, w));
+    MPI_OK(MPI_Get_c(got_c, N, MPI_INT, t, 0, N, MPI_INT, w_c));
+    MPI_OK(MPI_Win_fence(0, w));
+    MPI_OK(MPI_Win_fence(0, w_c));
+    same(got, got_c, sizeof got, "Put_c, Accumulate_c, Get_accumulate_c and Get_c");
+    same(base, base_c, N * sizeof(int), "the windows after the _c transfers");
+    /* request-based forms under a passive epoch, once every rank has compared its windows
+       (a passive target's memory may change at any time) */
+    MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    MPI_OK(MPI_Win_lock_all(0, w_c));
+    MPI_OK(MPI_Rput_c(src, 1, MPI_INT, t, N - 1, 1, MPI_INT, w_c, &rq[0]));
+    MPI_OK(MPI_Raccumulate_c(src, 1, MPI_INT, t, N - 2, 1, MPI_INT, MPI_REPLACE, w_c, &rq[1]));
+    MPI_OK(MPI_Waitall(2, rq, MPI_STATUSES_IGNORE));
+    MPI_OK(MPI_Win_flush_all(w_c));
+    MPI_OK(MPI_Rget_c(got_c, 2, MPI_INT, t, N - 2, 2, MPI_INT, w_c, &rq[2]));
+    MPI_OK(MPI_Rget_accumulate_c(NULL, 0, MPI_INT, old_c, 1, MPI_INT, t, 0, 1, MPI_INT, MPI_NO_OP,
+                                 w_c, &rq[3]));
+    MPI_OK(MPI_Waitall(2, rq + 2, MPI_STATUSES_IGNORE));
+    MPI_OK(MPI_Win_unlock_all(w_c));
+    CHECK(got_c[0] == src[0] && got_c[1] == src[0], "Rput_c/Raccumulate_c/Rget_c: %d %d", got_c[0],
+          got_c[1]);
+    CHECK(old_c[0] == got[0], "Rget_accumulate_c (MPI_NO_OP): %d, not %d", old_c[0], got[0]);
+    MPI_OK(MPI_Win_free(&w));
+    MPI_OK(MPI_Win_free(&w_c));
+    /* MPI_Win_create_c with a disp_unit beyond int */
+    expect_class(MPI_Win_create_c(src, N * sizeof(int), (MPI_Aint)INT_MAX + 1, MPI_INFO_NULL,
+                                  MPI_COMM_WORLD, &w_c),
+                 MPI_ERR_DISP, "Win_create_c with disp_unit INT_MAX+1");
+    MPI_OK(MPI_Win_create_c(src, N * sizeof(int), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w_c));
+    MPI_OK(MPI_Win_free(&w_c));
+    free(src);
+    (void)p;
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "bigcount");
@@ -633,5 +707,6 @@ int main(int argc, char **argv)
     status_pack();
     datatypes();
     collectives();
+    rma();
     return mt_finish();
 }

@@ -180,8 +180,13 @@ typedef struct MPI_Status {
 #define MPI_COMPLEX8 ((MPI_Datatype)0x4c000828)
 #define MPI_COMPLEX16 ((MPI_Datatype)0x4c00102a)
 #define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
+/* gfortran's REAL(16) and COMPLEX(16) (IEEE binary128), and the C half-precision float
+   (_Float16): no reduction operations on them */
+#define MPI_REAL16 ((MPI_Datatype)0x4c00102b)
+#define MPI_COMPLEX32 ((MPI_Datatype)0x4c00202c)
+#define MPIX_C_FLOAT16 ((MPI_Datatype)0x4c000246)
 /* private: the library's table of predefined datatypes has this many entries */
-#define COMPI_DT_NUM_PREDEFINED 64
+#define COMPI_DT_NUM_PREDEFINED 67
 
 /* reduction operations */
 #define MPI_OP_NULL ((MPI_Op)0x18000000)

@@ -165,6 +165,10 @@ static const dt__predef_desc_t dt__desc[COMPI_DT_NUM_PREDEFINED] = {
     /* MPI_C_FLOAT_COMPLEX under its other name: mpi.h gives both one handle, as MPICH's
        does, so this entry is never reached by its handle */
     DT_PLAIN(63, MPI_C_COMPLEX, float _Complex),
+    /* IEEE binary128 (gfortran's REAL(16)), a pair of them, and the C half float */
+    DT_PLAIN(64, MPI_REAL16, _Float128),
+    DT_PLAIN(65, MPI_COMPLEX32, _Float128 _Complex),
+    DT_PLAIN(66, MPIX_C_FLOAT16, _Float16),
 };
 
 /* the types of MPI_Type_create_f90_*: few (one per distinct precision and range asked

@@ -54,6 +54,7 @@ static dt__ext_t dt__ext_of(int basic)
     case MPI_DOUBLE_COMPLEX:
     case MPI_COMPLEX8:
     case MPI_COMPLEX16:
+    case MPI_COMPLEX32:
         return (dt__ext_t){EXT_SWAP, 2, native / 2};
     default:
         return (dt__ext_t){EXT_SWAP, 1, native};

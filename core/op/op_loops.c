@@ -180,6 +180,9 @@ static const op_basic_t op_basic_table[COMPI_DT_NUM_PREDEFINED] = {
     [61] = COMPLEX_T(float _Complex, OP_LOOP_CFLOAT),              /* MPI_COMPLEX8 */
     [62] = COMPLEX_T(double _Complex, OP_LOOP_CDOUBLE),            /* MPI_COMPLEX16 */
     [63] = COMPLEX_T(float _Complex, OP_LOOP_CFLOAT),              /* MPI_C_COMPLEX */
+    [64] = {.size = 16},                                           /* MPI_REAL16: no ops */
+    [65] = {.size = 32},                                           /* MPI_COMPLEX32: no ops */
+    [66] = {.size = 2},                                            /* MPIX_C_FLOAT16: no ops */
 };
 
 const op_basic_t *op_basic(int basic)

@@ -26,7 +26,7 @@
 #define HANDLE_IDX_MASK ((1u << HANDLE_KIND_SHIFT) - 1)
 #define HANDLE_MAX_IDX HANDLE_IDX_MASK
 /* predefined objects a table holds at most (fixed indices 1 .. HANDLE_MAX_FIXED - 1) */
-#define HANDLE_MAX_FIXED 64
+#define HANDLE_MAX_FIXED 128
 /* the slot of a predefined handle in a table's map: its class and its low byte */
 #define HANDLE_PREDEF_KEY(uh) (((uh)&0xffu) | (((uh) >> (HANDLE_CLASS_SHIFT - 8)) & 0x300u))
 

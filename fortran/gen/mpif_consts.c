@@ -117,6 +117,9 @@ int main(int argc, char **argv)
     k("MPI_COMPLEX8", "MPI_Datatype", (long long)(MPI_COMPLEX8));
     k("MPI_COMPLEX16", "MPI_Datatype", (long long)(MPI_COMPLEX16));
     k("MPI_C_COMPLEX", "MPI_Datatype", (long long)(MPI_C_COMPLEX));
+    k("MPI_REAL16", "MPI_Datatype", (long long)(MPI_REAL16));
+    k("MPI_COMPLEX32", "MPI_Datatype", (long long)(MPI_COMPLEX32));
+    k("MPIX_C_FLOAT16", "MPI_Datatype", (long long)(MPIX_C_FLOAT16));
     k("MPI_OP_NULL", "MPI_Op", (long long)(MPI_OP_NULL));
     k("MPI_MAX", "MPI_Op", (long long)(MPI_MAX));
     k("MPI_MIN", "MPI_Op", (long long)(MPI_MIN));

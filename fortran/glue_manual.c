@@ -423,19 +423,21 @@ COMPI_F_EXPORT void mpi_pcontrol_(const MPI_Fint *level)
 /* generalized requests whose callbacks are Fortran subroutines: QUERY_FN(EXTRA_STATE,
    STATUS, IERROR), FREE_FN(EXTRA_STATE, IERROR), CANCEL_FN(EXTRA_STATE, COMPLETE,
    IERROR), the extra state address-sized; this is the C callbacks' extra state, freed by
-   the free callback */
+   the free callback.  The callbacks get the program's own EXTRA_STATE variable, the one
+   given to MPI_GREQUEST_START, as from MPICH and Open MPI: what a callback writes there
+   the program sees (so that variable must live until the request is freed). */
 typedef struct f_greq {
     void (*query)(MPI_Aint *, MPI_Fint *, MPI_Fint *);
     void (*free)(MPI_Aint *, MPI_Fint *);
     void (*cancel)(MPI_Aint *, MPI_Fint *, MPI_Fint *);
-    MPI_Aint extra;
+    MPI_Aint *extra;
 } f_greq_t;
 
 static int f_greq_query(void *extra, MPI_Status *status)
 {
     f_greq_t *g = extra;
     MPI_Fint ierr = MPI_SUCCESS;
-    g->query(&g->extra, (MPI_Fint *)(void *)status, &ierr);
+    g->query(g->extra, (MPI_Fint *)(void *)status, &ierr);
     return ierr;
 }
 
@@ -443,7 +445,7 @@ static int f_greq_free(void *extra)
 {
     f_greq_t *g = extra;
     MPI_Fint ierr = MPI_SUCCESS;
-    g->free(&g->extra, &ierr);
+    g->free(g->extra, &ierr);
     free(g);
     return ierr;
 }
@@ -452,12 +454,12 @@ static int f_greq_cancel(void *extra, int complete)
 {
     f_greq_t *g = extra;
     MPI_Fint ierr = MPI_SUCCESS, fcomplete = complete != 0;
-    g->cancel(&g->extra, &fcomplete, &ierr);
+    g->cancel(g->extra, &fcomplete, &ierr);
     return ierr;
 }
 
 COMPI_F_EXPORT void mpi_grequest_start_(void *query, void *freefn, void *cancel,
-                                        const MPI_Aint *extra, MPI_Request *request,
+                                        MPI_Aint *extra, MPI_Request *request,
                                         MPI_Fint *ierror)
 {
     f_greq_t *g = malloc(sizeof *g);
@@ -468,7 +470,7 @@ COMPI_F_EXPORT void mpi_grequest_start_(void *query, void *freefn, void *cancel,
     g->query = (void (*)(MPI_Aint *, MPI_Fint *, MPI_Fint *))query;
     g->free = (void (*)(MPI_Aint *, MPI_Fint *))freefn;
     g->cancel = (void (*)(MPI_Aint *, MPI_Fint *, MPI_Fint *))cancel;
-    g->extra = *extra;
+    g->extra = extra;
     *ierror = MPI_Grequest_start(f_greq_query, f_greq_free, f_greq_cancel, g, request);
     if (*ierror != MPI_SUCCESS) {
         free(g);

@@ -2036,6 +2036,9 @@ COMPI_F_EXPORT void mpi_testany_(const int *count, MPI_Request *array_of_request
     int c_flag = 0;
     int rc = MPI_Testany(*count, array_of_requests, index, &c_flag, compi_f_status(status));
     *flag = c_flag ? 1 : 0;
+    if (rc == MPI_SUCCESS && *index >= 0) {
+        *index += 1;
+    }
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_testany_, mpi_testany_);
@@ -2043,6 +2046,11 @@ COMPI_F_ALIAS(pmpi_testany_, mpi_testany_);
 COMPI_F_EXPORT void mpi_testsome_(const int *incount, MPI_Request *array_of_requests, int *outcount, int *array_of_indices, MPI_Fint *array_of_statuses, MPI_Fint *ierror)
 {
     int rc = MPI_Testsome(*incount, array_of_requests, outcount, array_of_indices, compi_f_status(array_of_statuses));
+    if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) {
+        for (int i = 0; i < *outcount; i++) {
+            array_of_indices[i] += 1;
+        }
+    }
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_testsome_, mpi_testsome_);
@@ -2433,6 +2441,9 @@ COMPI_F_ALIAS(pmpi_waitall_, mpi_waitall_);
 COMPI_F_EXPORT void mpi_waitany_(const int *count, MPI_Request *array_of_requests, int *index, MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = MPI_Waitany(*count, array_of_requests, index, compi_f_status(status));
+    if (rc == MPI_SUCCESS && *index >= 0) {
+        *index += 1;
+    }
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_waitany_, mpi_waitany_);
@@ -2440,6 +2451,11 @@ COMPI_F_ALIAS(pmpi_waitany_, mpi_waitany_);
 COMPI_F_EXPORT void mpi_waitsome_(const int *incount, MPI_Request *array_of_requests, int *outcount, int *array_of_indices, MPI_Fint *array_of_statuses, MPI_Fint *ierror)
 {
     int rc = MPI_Waitsome(*incount, array_of_requests, outcount, array_of_indices, compi_f_status(array_of_statuses));
+    if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) {
+        for (int i = 0; i < *outcount; i++) {
+            array_of_indices[i] += 1;
+        }
+    }
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_waitsome_, mpi_waitsome_);

@@ -19,7 +19,7 @@
 #
 # Environment (all optional):
 #   MPICH_DIRS     the directories of test/mpi to run (default: every Fortran one but
-#                  spawn and io; see below)
+#                  f90/f90types, which needs MPICH's dtpools library, spawn and io)
 #   MPICH_FILTER   only the runs whose "dir/program" matches this grep -E pattern
 #   MPICH_MAXNP    the most processes a run gets (default 4; a line asking more runs at 4)
 #   MPICH_TIMEOUT  seconds a run may take when its line says none (default 60)
@@ -35,7 +35,7 @@ export top_srcdir top_builddir
 . "$here/suite.sh"
 : "${MPICH_DIRS:=f77/attr f77/coll f77/comm f77/datatype f77/ext f77/info f77/init f77/pt2pt \
 f77/rma f77/topo f77/profile \
-f90/attr f90/coll f90/comm f90/datatype f90/ext f90/f90types f90/info f90/init f90/misc \
+f90/attr f90/coll f90/comm f90/datatype f90/ext f90/info f90/init f90/misc \
 f90/pt2pt f90/rma f90/timer f90/topo f90/profile \
 f08/attr f08/coll f08/comm f08/datatype f08/ext f08/info f08/init f08/misc f08/pt2pt \
 f08/rma f08/subarray f08/timer f08/topo f08/profile}"
@@ -174,7 +174,10 @@ awk -F'\t' -v res="$tmp/res" -v xf="$tmp/xfail" -v dirs=" $MPICH_DIRS " '
     }
     function diag(file,   line, k) {
         k = 0
-        while ((getline line < file) > 0 && k < 15) { print "#   " line; k++ }
+        while ((getline line < file) > 0 && k < 15) {
+            sub(/[ \t]+$/, "", line)
+            print "#   " substr(line, 1, 160); k++
+        }
         close(file)
     }
     {

@@ -354,6 +354,17 @@ def f_params(proc, big=False):
     return out
 
 
+# the procedures that return indices into an array of requests: from 0 in C, from 1 in
+# Fortran (MPI_UNDEFINED, negative, stays; nothing was written when the call failed)
+_INDEX_ONE = "if (rc == MPI_SUCCESS && *index >= 0) {\n        *index += 1;\n    }"
+_INDEX_SOME = ("if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) {\n"
+               "        for (int i = 0; i < *outcount; i++) {\n"
+               "            array_of_indices[i] += 1;\n"
+               "        }\n    }")
+FORTRAN_INDEX = {"MPI_Waitany": _INDEX_ONE, "MPI_Testany": _INDEX_ONE,
+                 "MPI_Waitsome": _INDEX_SOME, "MPI_Testsome": _INDEX_SOME}
+
+
 def procedure_glue(proc, big=False):
     """(C source of the glue, None) or (None, reason); with big, of the large-count form
     (mpi_send_c_ calls MPI_Send_c)."""
@@ -370,6 +381,8 @@ def procedure_glue(proc, big=False):
         return None, "parameter " + str(e)
     cname = c.name
     fname = cname.lower() + "_"
+    if cname in FORTRAN_INDEX:
+        code["post"].append(FORTRAN_INDEX[cname])
     ret = f.return_type
     lines = []
     has_ierror = any(fp.name == "IERROR" for fp in f.parameters)

@@ -368,6 +368,18 @@ int main(int argc, char **argv)
         line("  SAVE :: /MPI_FORTRAN_STATUSES_IGNORE/, /MPI_FORTRAN_ERRCODES_IGNORE/");
         line("  SAVE :: /MPI_FORTRAN_UNWEIGHTED/, /MPI_FORTRAN_WEIGHTS_EMPTY/");
         line("  SAVE :: /MPI_FORTRAN_ARGV_NULL/, /MPI_FORTRAN_ARGVS_NULL/");
+        line("  EXTERNAL :: MPI_COMM_NULL_COPY_FN");
+        line("  EXTERNAL :: MPI_COMM_NULL_DELETE_FN");
+        line("  EXTERNAL :: MPI_COMM_DUP_FN");
+        line("  EXTERNAL :: MPI_TYPE_NULL_COPY_FN");
+        line("  EXTERNAL :: MPI_TYPE_NULL_DELETE_FN");
+        line("  EXTERNAL :: MPI_TYPE_DUP_FN");
+        line("  EXTERNAL :: MPI_WIN_NULL_COPY_FN");
+        line("  EXTERNAL :: MPI_WIN_NULL_DELETE_FN");
+        line("  EXTERNAL :: MPI_WIN_DUP_FN");
+        line("  EXTERNAL :: MPI_NULL_COPY_FN");
+        line("  EXTERNAL :: MPI_NULL_DELETE_FN");
+        line("  EXTERNAL :: MPI_DUP_FN");
         return 0;
     }
     line("      INTEGER MPI_BOTTOM, MPI_IN_PLACE");

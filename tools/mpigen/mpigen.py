@@ -690,6 +690,10 @@ def mpif_program(consts, htypes, externals):
     out.append("    if (f08) {")
     for s in SENTINEL_LINES_F08:
         out.append("        line(\"%s\");" % s)
+    # the predefined callbacks, the glue's Fortran-callable functions (their handles are
+    # the words TYPE(MPI_Comm) and the others hold)
+    for name in PREDEFINED_FNS:
+        out.append("        line(\"  EXTERNAL :: %s\");" % name)
     out.append("        return 0;")
     out.append("    }")
     for s in SENTINEL_LINES:

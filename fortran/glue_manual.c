@@ -321,6 +321,47 @@ COMPI_F_EXPORT void mpi_session_create_errhandler_(void *fn, MPI_Errhandler *err
     *ierror = MPI_Session_create_errhandler((MPI_Session_errhandler_function *)fn, errhandler);
 }
 
+/* A file handler is the exception: C passes the MPI_File (a pointer), Fortran wants its
+   INTEGER handle.  The C handler made here finds the file's handler again, looks up the
+   Fortran subroutine registered with it and calls that with MPI_File_c2f of the file. */
+typedef void(f_file_handler_t)(MPI_Fint *, MPI_Fint *);
+#define F_FILE_HANDLERS 64
+static struct {
+    MPI_Errhandler h;
+    f_file_handler_t *fn;
+} f_file_handlers[F_FILE_HANDLERS];
+static int f_nfile_handlers;
+
+static void f_file_handler_call(MPI_File *fh, int *code, ...)
+{
+    MPI_Errhandler e;
+    if (MPI_File_get_errhandler(*fh, &e) != MPI_SUCCESS) {
+        return;
+    }
+    for (int i = 0; i < f_nfile_handlers; i++) {
+        if (f_file_handlers[i].h == e) {
+            MPI_Fint f = MPI_File_c2f(*fh), c = *code;
+            f_file_handlers[i].fn(&f, &c);
+            break;
+        }
+    }
+    MPI_Errhandler_free(&e);
+}
+
+COMPI_F_EXPORT void mpi_file_create_errhandler_(void *fn, MPI_Errhandler *errhandler,
+                                                MPI_Fint *ierror)
+{
+    if (f_nfile_handlers == F_FILE_HANDLERS) {
+        *ierror = MPI_ERR_NO_MEM;
+        return;
+    }
+    *ierror = MPI_File_create_errhandler(f_file_handler_call, errhandler);
+    if (*ierror == MPI_SUCCESS) {
+        f_file_handlers[f_nfile_handlers].h = *errhandler;
+        f_file_handlers[f_nfile_handlers++].fn = (f_file_handler_t *)fn;
+    }
+}
+
 COMPI_F_EXPORT void mpi_op_create_(void *fn, const MPI_Fint *commute, MPI_Op *op, MPI_Fint *ierror)
 {
     *ierror = MPI_Op_create((MPI_User_function *)fn, *commute != 0, op);
@@ -499,6 +540,7 @@ COMPI_F_ALIAS(pmpi_win_get_attr_, mpi_win_get_attr_);
 COMPI_F_ALIAS(pmpi_comm_create_errhandler_, mpi_comm_create_errhandler_);
 COMPI_F_ALIAS(pmpi_win_create_errhandler_, mpi_win_create_errhandler_);
 COMPI_F_ALIAS(pmpi_session_create_errhandler_, mpi_session_create_errhandler_);
+COMPI_F_ALIAS(pmpi_file_create_errhandler_, mpi_file_create_errhandler_);
 COMPI_F_ALIAS(pmpi_op_create_, mpi_op_create_);
 COMPI_F_ALIAS(pmpi_buffer_detach_, mpi_buffer_detach_);
 COMPI_F_ALIAS(pmpi_comm_spawn_, mpi_comm_spawn_);

@@ -56,7 +56,7 @@ typedef int MPI_Errhandler;
 typedef int MPI_Message;
 typedef int MPI_Info;
 typedef int MPI_Win;
-/* a pointer, as in MPICH; compi has no MPI-IO, so the only file is MPI_FILE_NULL */
+/* a pointer, as in MPICH (MPI-IO: core/io) */
 typedef struct compi_file *MPI_File;
 
 /* count_lo and the low 31 bits of count_hi_and_cancelled hold the bytes received; its top
@@ -1514,6 +1514,221 @@ COMPI_PROTO(int, Session_create_errhandler,
 COMPI_PROTO(int, Session_set_errhandler, (MPI_Session session, MPI_Errhandler errhandler));
 COMPI_PROTO(int, Session_get_errhandler, (MPI_Session session, MPI_Errhandler *errhandler));
 COMPI_PROTO(int, Session_call_errhandler, (MPI_Session session, int errorcode));
+
+/* ---- MPI-IO (docs/architecture.md, "MPI-IO") ----------------------------------------
+ * Files are POSIX files every rank opens itself.  A nonblocking access (MPI_File_iwrite,
+ * MPI_File_iread_all, ...) does its I/O inside the call that starts it and returns a
+ * request that is already complete; a split collective's _begin does the same, its _end
+ * gives the status.  The default error handler of a file is MPI_ERRORS_RETURN. */
+#define MPI_MODE_CREATE 1
+#define MPI_MODE_RDONLY 2
+#define MPI_MODE_WRONLY 4
+#define MPI_MODE_RDWR 8
+#define MPI_MODE_DELETE_ON_CLOSE 16
+#define MPI_MODE_UNIQUE_OPEN 32
+#define MPI_MODE_EXCL 64
+#define MPI_MODE_APPEND 128
+#define MPI_MODE_SEQUENTIAL 256
+#define MPI_SEEK_SET 600
+#define MPI_SEEK_CUR 602
+#define MPI_SEEK_END 604
+#define MPI_DISPLACEMENT_CURRENT (-54278278)
+#define MPI_MAX_DATAREP_STRING 128
+
+typedef void(MPI_File_errhandler_function)(MPI_File *, int *, ...);
+typedef MPI_File_errhandler_function MPI_File_errhandler_fn;
+typedef int(MPI_Datarep_conversion_function)(void *userbuf, MPI_Datatype datatype, int count,
+                                             void *filebuf, MPI_Offset position, void *extra_state);
+typedef int(MPI_Datarep_conversion_function_c)(void *userbuf, MPI_Datatype datatype,
+                                               MPI_Count count, void *filebuf, MPI_Offset position,
+                                               void *extra_state);
+typedef int(MPI_Datarep_extent_function)(MPI_Datatype datatype, MPI_Aint *extent,
+                                         void *extra_state);
+#define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function *)0)
+#define MPI_CONVERSION_FN_NULL_C ((MPI_Datarep_conversion_function_c *)0)
+
+COMPI_PROTO(int, File_open,
+            (MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh));
+COMPI_PROTO(int, File_close, (MPI_File * fh));
+COMPI_PROTO(int, File_delete, (const char *filename, MPI_Info info));
+COMPI_PROTO(int, File_set_size, (MPI_File fh, MPI_Offset size));
+COMPI_PROTO(int, File_preallocate, (MPI_File fh, MPI_Offset size));
+COMPI_PROTO(int, File_get_size, (MPI_File fh, MPI_Offset *size));
+COMPI_PROTO(int, File_get_group, (MPI_File fh, MPI_Group *group));
+COMPI_PROTO(int, File_get_amode, (MPI_File fh, int *amode));
+COMPI_PROTO(int, File_set_info, (MPI_File fh, MPI_Info info));
+COMPI_PROTO(int, File_get_info, (MPI_File fh, MPI_Info *info_used));
+COMPI_PROTO(int, File_set_view,
+            (MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
+             const char *datarep, MPI_Info info));
+COMPI_PROTO(int, File_get_view,
+            (MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype,
+             char *datarep));
+COMPI_PROTO(int, File_seek, (MPI_File fh, MPI_Offset offset, int whence));
+COMPI_PROTO(int, File_get_position, (MPI_File fh, MPI_Offset *offset));
+COMPI_PROTO(int, File_get_byte_offset, (MPI_File fh, MPI_Offset offset, MPI_Offset *disp));
+COMPI_PROTO(int, File_seek_shared, (MPI_File fh, MPI_Offset offset, int whence));
+COMPI_PROTO(int, File_get_position_shared, (MPI_File fh, MPI_Offset *offset));
+COMPI_PROTO(int, File_get_type_extent, (MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent));
+COMPI_PROTO(int, File_get_type_extent_c, (MPI_File fh, MPI_Datatype datatype, MPI_Count *extent));
+COMPI_PROTO(int, File_set_atomicity, (MPI_File fh, int flag));
+COMPI_PROTO(int, File_get_atomicity, (MPI_File fh, int *flag));
+COMPI_PROTO(int, File_sync, (MPI_File fh));
+COMPI_PROTO(int, File_create_errhandler,
+            (MPI_File_errhandler_function * file_errhandler_fn, MPI_Errhandler *errhandler));
+COMPI_PROTO(int, File_set_errhandler, (MPI_File file, MPI_Errhandler errhandler));
+COMPI_PROTO(int, File_get_errhandler, (MPI_File file, MPI_Errhandler *errhandler));
+COMPI_PROTO(int, File_call_errhandler, (MPI_File fh, int errorcode));
+COMPI_PROTO(int, Register_datarep,
+            (const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
+             MPI_Datarep_conversion_function *write_conversion_fn,
+             MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state));
+COMPI_PROTO(int, Register_datarep_c,
+            (const char *datarep, MPI_Datarep_conversion_function_c *read_conversion_fn,
+             MPI_Datarep_conversion_function_c *write_conversion_fn,
+             MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state));
+/* data access; every one has its large-count form (_c) */
+COMPI_PROTO(int, File_read_at,
+            (MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+             MPI_Status *status));
+COMPI_PROTO(int, File_read_at_all,
+            (MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+             MPI_Status *status));
+COMPI_PROTO(int, File_write_at,
+            (MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype,
+             MPI_Status *status));
+COMPI_PROTO(int, File_write_at_all,
+            (MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype,
+             MPI_Status *status));
+COMPI_PROTO(int, File_iread_at,
+            (MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+             MPI_Request *request));
+COMPI_PROTO(int, File_iread_at_all,
+            (MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+             MPI_Request *request));
+COMPI_PROTO(int, File_iwrite_at,
+            (MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype,
+             MPI_Request *request));
+COMPI_PROTO(int, File_iwrite_at_all,
+            (MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype,
+             MPI_Request *request));
+COMPI_PROTO(int, File_read,
+            (MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status));
+COMPI_PROTO(int, File_read_all,
+            (MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status));
+COMPI_PROTO(int, File_write,
+            (MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status));
+COMPI_PROTO(int, File_write_all,
+            (MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status));
+COMPI_PROTO(int, File_iread,
+            (MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request));
+COMPI_PROTO(int, File_iread_all,
+            (MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request));
+COMPI_PROTO(int, File_iwrite,
+            (MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request));
+COMPI_PROTO(int, File_iwrite_all,
+            (MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request));
+COMPI_PROTO(int, File_read_shared,
+            (MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status));
+COMPI_PROTO(int, File_write_shared,
+            (MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status));
+COMPI_PROTO(int, File_iread_shared,
+            (MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request));
+COMPI_PROTO(int, File_iwrite_shared,
+            (MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request));
+COMPI_PROTO(int, File_read_ordered,
+            (MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status));
+COMPI_PROTO(int, File_write_ordered,
+            (MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status));
+COMPI_PROTO(int, File_read_at_all_begin,
+            (MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype));
+COMPI_PROTO(int, File_write_at_all_begin,
+            (MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype));
+COMPI_PROTO(int, File_read_all_begin, (MPI_File fh, void *buf, int count, MPI_Datatype datatype));
+COMPI_PROTO(int, File_write_all_begin,
+            (MPI_File fh, const void *buf, int count, MPI_Datatype datatype));
+COMPI_PROTO(int, File_read_ordered_begin,
+            (MPI_File fh, void *buf, int count, MPI_Datatype datatype));
+COMPI_PROTO(int, File_write_ordered_begin,
+            (MPI_File fh, const void *buf, int count, MPI_Datatype datatype));
+COMPI_PROTO(int, File_read_at_c,
+            (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
+             MPI_Status *status));
+COMPI_PROTO(int, File_read_at_all_c,
+            (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
+             MPI_Status *status));
+COMPI_PROTO(int, File_write_at_c,
+            (MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+             MPI_Datatype datatype, MPI_Status *status));
+COMPI_PROTO(int, File_write_at_all_c,
+            (MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+             MPI_Datatype datatype, MPI_Status *status));
+COMPI_PROTO(int, File_iread_at_c,
+            (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
+             MPI_Request *request));
+COMPI_PROTO(int, File_iread_at_all_c,
+            (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
+             MPI_Request *request));
+COMPI_PROTO(int, File_iwrite_at_c,
+            (MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+             MPI_Datatype datatype, MPI_Request *request));
+COMPI_PROTO(int, File_iwrite_at_all_c,
+            (MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+             MPI_Datatype datatype, MPI_Request *request));
+COMPI_PROTO(int, File_read_c,
+            (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status));
+COMPI_PROTO(int, File_read_all_c,
+            (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status));
+COMPI_PROTO(int, File_write_c,
+            (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+             MPI_Status *status));
+COMPI_PROTO(int, File_write_all_c,
+            (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+             MPI_Status *status));
+COMPI_PROTO(int, File_iread_c,
+            (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request));
+COMPI_PROTO(int, File_iread_all_c,
+            (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request));
+COMPI_PROTO(int, File_iwrite_c,
+            (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+             MPI_Request *request));
+COMPI_PROTO(int, File_iwrite_all_c,
+            (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+             MPI_Request *request));
+COMPI_PROTO(int, File_read_shared_c,
+            (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status));
+COMPI_PROTO(int, File_write_shared_c,
+            (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+             MPI_Status *status));
+COMPI_PROTO(int, File_iread_shared_c,
+            (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request));
+COMPI_PROTO(int, File_iwrite_shared_c,
+            (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+             MPI_Request *request));
+COMPI_PROTO(int, File_read_ordered_c,
+            (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status));
+COMPI_PROTO(int, File_write_ordered_c,
+            (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+             MPI_Status *status));
+COMPI_PROTO(int, File_read_at_all_begin_c,
+            (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype));
+COMPI_PROTO(int, File_write_at_all_begin_c,
+            (MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+             MPI_Datatype datatype));
+COMPI_PROTO(int, File_read_all_begin_c,
+            (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype));
+COMPI_PROTO(int, File_write_all_begin_c,
+            (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype));
+COMPI_PROTO(int, File_read_ordered_begin_c,
+            (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype));
+COMPI_PROTO(int, File_write_ordered_begin_c,
+            (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype));
+COMPI_PROTO(int, File_read_at_all_end, (MPI_File fh, void *buf, MPI_Status *status));
+COMPI_PROTO(int, File_write_at_all_end, (MPI_File fh, const void *buf, MPI_Status *status));
+COMPI_PROTO(int, File_read_all_end, (MPI_File fh, void *buf, MPI_Status *status));
+COMPI_PROTO(int, File_write_all_end, (MPI_File fh, const void *buf, MPI_Status *status));
+COMPI_PROTO(int, File_read_ordered_end, (MPI_File fh, void *buf, MPI_Status *status));
+COMPI_PROTO(int, File_write_ordered_end, (MPI_File fh, const void *buf, MPI_Status *status));
 
 #undef COMPI_PROTO
 

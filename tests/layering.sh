@@ -28,6 +28,7 @@ allowed() {
     core/comm) echo "core/include core/runtime core/dt core/pml" ;;
     core/coll*) echo "core/include core/runtime core/dt core/pml core/comm core/op topologies core/coll" ;;
     core/osc) echo "core/include core/runtime core/dt core/pml core/comm core/op" ;;
+    core/io) echo "core/include core/runtime core/dt core/pml core/comm core/op topologies core/coll scheme trampolines" ;;
     scheme) echo "core/include core/runtime core/dt core/pml core/comm core/op topologies core/coll" ;;
     trampolines) echo "core/include core/runtime core/dt core/pml core/comm core/op topologies core/coll scheme" ;;
     core/mpi | tools) echo "*" ;;

@@ -1,9 +1,11 @@
 /*
  * f2c_api.c -- MPI_*_c2f and MPI_*_f2c: handles are ints in C and Fortran alike, so a
- * Fortran handle is the C handle, unchanged, for every kind of object (windows and
- * files too, whatever this library does with them).
+ * Fortran handle is the C handle, unchanged, for every kind of object but files: an
+ * MPI_File is a pointer (as in MPICH), whose Fortran handle is its index in the file
+ * table (core/mpi/file_args.h).
  */
 #include "core/mpi/errors.h"
+#include "core/mpi/file_args.h"
 #include "core/mpi/mpi_state.h"
 
 #include <string.h>
@@ -152,16 +154,15 @@ MPI_Win PMPI_Win_f2c(MPI_Fint win)
 MPI_Fint PMPI_File_c2f(MPI_File file)
 {
     COMPI_API_LOCK();
-    (void)file; /* no MPI-IO: every file is MPI_FILE_NULL, 0 in Fortran */
-    return 0;
+    /* a file's Fortran handle is its index in the file table (MPI_FILE_NULL: 0) */
+    return file == MPI_FILE_NULL ? 0 : (MPI_Fint)file->handle;
 }
 
 #pragma weak MPI_File_f2c = PMPI_File_f2c
 MPI_File PMPI_File_f2c(MPI_Fint file)
 {
     COMPI_API_LOCK();
-    (void)file;
-    return MPI_FILE_NULL;
+    return file == 0 ? MPI_FILE_NULL : (MPI_File)handle_get(&file_table, file);
 }
 
 /* A Fortran status is the C status copied word for word (MPI_F_STATUS_SIZE INTEGERs).

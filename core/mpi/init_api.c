@@ -19,6 +19,7 @@
 #include "core/runtime/params.h"
 #include "core/op/op.h"
 #include "core/mpi/win_state.h"
+#include "core/mpi/file_args.h"
 #include "core/pml/pml.h"
 #include "core/runtime/rte.h"
 #include "topologies/facts.h"
@@ -366,6 +367,7 @@ static void lib_stop(void)
         compi_log_error("MPI_Finalize: %s", err);
     }
     mpi_win_finalize();
+    mpi_file_finalize();
     tramp_finalize();
     comm_finalize();
     pml_finalize();

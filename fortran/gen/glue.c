@@ -639,6 +639,629 @@ COMPI_F_EXPORT void mpi_fetch_and_op_(void *origin_addr, void *result_addr, cons
 }
 COMPI_F_ALIAS(pmpi_fetch_and_op_, mpi_fetch_and_op_);
 
+COMPI_F_EXPORT void mpi_file_call_errhandler_(const MPI_Fint *fh, const int *errorcode, MPI_Fint *ierror)
+{
+    int rc = MPI_File_call_errhandler(MPI_File_f2c(*fh), *errorcode);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_call_errhandler_, mpi_file_call_errhandler_);
+
+COMPI_F_EXPORT void mpi_file_close_(MPI_Fint *fh, MPI_Fint *ierror)
+{
+    MPI_File c_fh = MPI_File_f2c(*fh);
+    int rc = MPI_File_close(&c_fh);
+    *fh = MPI_File_c2f(c_fh);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_close_, mpi_file_close_);
+
+COMPI_F_EXPORT void mpi_file_delete_(char *filename, const MPI_Info *info, MPI_Fint *ierror, size_t filename_len)
+{
+    char *c_filename = compi_f_str_in(filename, filename_len);
+    int rc = MPI_File_delete(c_filename, *info);
+    free(c_filename);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_delete_, mpi_file_delete_);
+
+COMPI_F_EXPORT void mpi_file_get_amode_(const MPI_Fint *fh, int *amode, MPI_Fint *ierror)
+{
+    int rc = MPI_File_get_amode(MPI_File_f2c(*fh), amode);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_get_amode_, mpi_file_get_amode_);
+
+COMPI_F_EXPORT void mpi_file_get_atomicity_(const MPI_Fint *fh, MPI_Fint *flag, MPI_Fint *ierror)
+{
+    int c_flag = 0;
+    int rc = MPI_File_get_atomicity(MPI_File_f2c(*fh), &c_flag);
+    *flag = c_flag ? 1 : 0;
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_get_atomicity_, mpi_file_get_atomicity_);
+
+COMPI_F_EXPORT void mpi_file_get_byte_offset_(const MPI_Fint *fh, const MPI_Offset *offset, MPI_Offset *disp, MPI_Fint *ierror)
+{
+    int rc = MPI_File_get_byte_offset(MPI_File_f2c(*fh), *offset, disp);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_get_byte_offset_, mpi_file_get_byte_offset_);
+
+COMPI_F_EXPORT void mpi_file_get_errhandler_(const MPI_Fint *file, MPI_Errhandler *errhandler, MPI_Fint *ierror)
+{
+    int rc = MPI_File_get_errhandler(MPI_File_f2c(*file), errhandler);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_get_errhandler_, mpi_file_get_errhandler_);
+
+COMPI_F_EXPORT void mpi_file_get_group_(const MPI_Fint *fh, MPI_Group *group, MPI_Fint *ierror)
+{
+    int rc = MPI_File_get_group(MPI_File_f2c(*fh), group);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_get_group_, mpi_file_get_group_);
+
+COMPI_F_EXPORT void mpi_file_get_info_(const MPI_Fint *fh, MPI_Info *info_used, MPI_Fint *ierror)
+{
+    int rc = MPI_File_get_info(MPI_File_f2c(*fh), info_used);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_get_info_, mpi_file_get_info_);
+
+COMPI_F_EXPORT void mpi_file_get_position_(const MPI_Fint *fh, MPI_Offset *offset, MPI_Fint *ierror)
+{
+    int rc = MPI_File_get_position(MPI_File_f2c(*fh), offset);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_get_position_, mpi_file_get_position_);
+
+COMPI_F_EXPORT void mpi_file_get_position_shared_(const MPI_Fint *fh, MPI_Offset *offset, MPI_Fint *ierror)
+{
+    int rc = MPI_File_get_position_shared(MPI_File_f2c(*fh), offset);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_get_position_shared_, mpi_file_get_position_shared_);
+
+COMPI_F_EXPORT void mpi_file_get_size_(const MPI_Fint *fh, MPI_Offset *size, MPI_Fint *ierror)
+{
+    int rc = MPI_File_get_size(MPI_File_f2c(*fh), size);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_get_size_, mpi_file_get_size_);
+
+COMPI_F_EXPORT void mpi_file_get_type_extent_(const MPI_Fint *fh, const MPI_Datatype *datatype, MPI_Aint *extent, MPI_Fint *ierror)
+{
+    int rc = MPI_File_get_type_extent(MPI_File_f2c(*fh), *datatype, extent);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_get_type_extent_, mpi_file_get_type_extent_);
+
+COMPI_F_EXPORT void mpi_file_get_type_extent_c_(const MPI_Fint *fh, const MPI_Datatype *datatype, MPI_Count *extent, MPI_Fint *ierror)
+{
+    int rc = MPI_File_get_type_extent_c(MPI_File_f2c(*fh), *datatype, extent);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_get_type_extent_c_, mpi_file_get_type_extent_c_);
+
+COMPI_F_EXPORT void mpi_file_get_view_(const MPI_Fint *fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype, char *datarep, MPI_Fint *ierror, size_t datarep_len)
+{
+    char *c_datarep = compi_f_str_buf(datarep_len);
+    int rc = MPI_File_get_view(MPI_File_f2c(*fh), disp, etype, filetype, c_datarep);
+    compi_f_str_out(c_datarep, datarep, datarep_len);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_get_view_, mpi_file_get_view_);
+
+COMPI_F_EXPORT void mpi_file_iread_(const MPI_Fint *fh, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_File_iread(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_iread_, mpi_file_iread_);
+
+COMPI_F_EXPORT void mpi_file_iread_c_(const MPI_Fint *fh, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_File_iread_c(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_iread_c_, mpi_file_iread_c_);
+
+COMPI_F_EXPORT void mpi_file_iread_all_(const MPI_Fint *fh, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_File_iread_all(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_iread_all_, mpi_file_iread_all_);
+
+COMPI_F_EXPORT void mpi_file_iread_all_c_(const MPI_Fint *fh, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_File_iread_all_c(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_iread_all_c_, mpi_file_iread_all_c_);
+
+COMPI_F_EXPORT void mpi_file_iread_at_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_File_iread_at(MPI_File_f2c(*fh), *offset, compi_f_buf(buf), *count, *datatype, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_iread_at_, mpi_file_iread_at_);
+
+COMPI_F_EXPORT void mpi_file_iread_at_c_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_File_iread_at_c(MPI_File_f2c(*fh), *offset, compi_f_buf(buf), *count, *datatype, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_iread_at_c_, mpi_file_iread_at_c_);
+
+COMPI_F_EXPORT void mpi_file_iread_at_all_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_File_iread_at_all(MPI_File_f2c(*fh), *offset, compi_f_buf(buf), *count, *datatype, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_iread_at_all_, mpi_file_iread_at_all_);
+
+COMPI_F_EXPORT void mpi_file_iread_at_all_c_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_File_iread_at_all_c(MPI_File_f2c(*fh), *offset, compi_f_buf(buf), *count, *datatype, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_iread_at_all_c_, mpi_file_iread_at_all_c_);
+
+COMPI_F_EXPORT void mpi_file_iread_shared_(const MPI_Fint *fh, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_File_iread_shared(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_iread_shared_, mpi_file_iread_shared_);
+
+COMPI_F_EXPORT void mpi_file_iread_shared_c_(const MPI_Fint *fh, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_File_iread_shared_c(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_iread_shared_c_, mpi_file_iread_shared_c_);
+
+COMPI_F_EXPORT void mpi_file_iwrite_(const MPI_Fint *fh, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_File_iwrite(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_iwrite_, mpi_file_iwrite_);
+
+COMPI_F_EXPORT void mpi_file_iwrite_c_(const MPI_Fint *fh, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_File_iwrite_c(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_iwrite_c_, mpi_file_iwrite_c_);
+
+COMPI_F_EXPORT void mpi_file_iwrite_all_(const MPI_Fint *fh, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_File_iwrite_all(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_iwrite_all_, mpi_file_iwrite_all_);
+
+COMPI_F_EXPORT void mpi_file_iwrite_all_c_(const MPI_Fint *fh, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_File_iwrite_all_c(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_iwrite_all_c_, mpi_file_iwrite_all_c_);
+
+COMPI_F_EXPORT void mpi_file_iwrite_at_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_File_iwrite_at(MPI_File_f2c(*fh), *offset, compi_f_buf(buf), *count, *datatype, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_iwrite_at_, mpi_file_iwrite_at_);
+
+COMPI_F_EXPORT void mpi_file_iwrite_at_c_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_File_iwrite_at_c(MPI_File_f2c(*fh), *offset, compi_f_buf(buf), *count, *datatype, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_iwrite_at_c_, mpi_file_iwrite_at_c_);
+
+COMPI_F_EXPORT void mpi_file_iwrite_at_all_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_File_iwrite_at_all(MPI_File_f2c(*fh), *offset, compi_f_buf(buf), *count, *datatype, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_iwrite_at_all_, mpi_file_iwrite_at_all_);
+
+COMPI_F_EXPORT void mpi_file_iwrite_at_all_c_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_File_iwrite_at_all_c(MPI_File_f2c(*fh), *offset, compi_f_buf(buf), *count, *datatype, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_iwrite_at_all_c_, mpi_file_iwrite_at_all_c_);
+
+COMPI_F_EXPORT void mpi_file_iwrite_shared_(const MPI_Fint *fh, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_File_iwrite_shared(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_iwrite_shared_, mpi_file_iwrite_shared_);
+
+COMPI_F_EXPORT void mpi_file_iwrite_shared_c_(const MPI_Fint *fh, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_File_iwrite_shared_c(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_iwrite_shared_c_, mpi_file_iwrite_shared_c_);
+
+COMPI_F_EXPORT void mpi_file_open_(const MPI_Comm *comm, char *filename, const int *amode, const MPI_Info *info, MPI_Fint *fh, MPI_Fint *ierror, size_t filename_len)
+{
+    char *c_filename = compi_f_str_in(filename, filename_len);
+    MPI_File c_fh = MPI_FILE_NULL;
+    int rc = MPI_File_open(*comm, c_filename, *amode, *info, &c_fh);
+    free(c_filename);
+    *fh = MPI_File_c2f(c_fh);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_open_, mpi_file_open_);
+
+COMPI_F_EXPORT void mpi_file_preallocate_(const MPI_Fint *fh, const MPI_Offset *size, MPI_Fint *ierror)
+{
+    int rc = MPI_File_preallocate(MPI_File_f2c(*fh), *size);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_preallocate_, mpi_file_preallocate_);
+
+COMPI_F_EXPORT void mpi_file_read_(const MPI_Fint *fh, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_read(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_read_, mpi_file_read_);
+
+COMPI_F_EXPORT void mpi_file_read_c_(const MPI_Fint *fh, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_read_c(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_read_c_, mpi_file_read_c_);
+
+COMPI_F_EXPORT void mpi_file_read_all_(const MPI_Fint *fh, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_read_all(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_read_all_, mpi_file_read_all_);
+
+COMPI_F_EXPORT void mpi_file_read_all_c_(const MPI_Fint *fh, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_read_all_c(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_read_all_c_, mpi_file_read_all_c_);
+
+COMPI_F_EXPORT void mpi_file_read_all_begin_(const MPI_Fint *fh, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Fint *ierror)
+{
+    int rc = MPI_File_read_all_begin(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_read_all_begin_, mpi_file_read_all_begin_);
+
+COMPI_F_EXPORT void mpi_file_read_all_begin_c_(const MPI_Fint *fh, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Fint *ierror)
+{
+    int rc = MPI_File_read_all_begin_c(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_read_all_begin_c_, mpi_file_read_all_begin_c_);
+
+COMPI_F_EXPORT void mpi_file_read_all_end_(const MPI_Fint *fh, void *buf, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_read_all_end(MPI_File_f2c(*fh), compi_f_buf(buf), compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_read_all_end_, mpi_file_read_all_end_);
+
+COMPI_F_EXPORT void mpi_file_read_at_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_read_at(MPI_File_f2c(*fh), *offset, compi_f_buf(buf), *count, *datatype, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_read_at_, mpi_file_read_at_);
+
+COMPI_F_EXPORT void mpi_file_read_at_c_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_read_at_c(MPI_File_f2c(*fh), *offset, compi_f_buf(buf), *count, *datatype, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_read_at_c_, mpi_file_read_at_c_);
+
+COMPI_F_EXPORT void mpi_file_read_at_all_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_read_at_all(MPI_File_f2c(*fh), *offset, compi_f_buf(buf), *count, *datatype, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_read_at_all_, mpi_file_read_at_all_);
+
+COMPI_F_EXPORT void mpi_file_read_at_all_c_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_read_at_all_c(MPI_File_f2c(*fh), *offset, compi_f_buf(buf), *count, *datatype, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_read_at_all_c_, mpi_file_read_at_all_c_);
+
+COMPI_F_EXPORT void mpi_file_read_at_all_begin_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Fint *ierror)
+{
+    int rc = MPI_File_read_at_all_begin(MPI_File_f2c(*fh), *offset, compi_f_buf(buf), *count, *datatype);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_read_at_all_begin_, mpi_file_read_at_all_begin_);
+
+COMPI_F_EXPORT void mpi_file_read_at_all_begin_c_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Fint *ierror)
+{
+    int rc = MPI_File_read_at_all_begin_c(MPI_File_f2c(*fh), *offset, compi_f_buf(buf), *count, *datatype);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_read_at_all_begin_c_, mpi_file_read_at_all_begin_c_);
+
+COMPI_F_EXPORT void mpi_file_read_at_all_end_(const MPI_Fint *fh, void *buf, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_read_at_all_end(MPI_File_f2c(*fh), compi_f_buf(buf), compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_read_at_all_end_, mpi_file_read_at_all_end_);
+
+COMPI_F_EXPORT void mpi_file_read_ordered_(const MPI_Fint *fh, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_read_ordered(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_read_ordered_, mpi_file_read_ordered_);
+
+COMPI_F_EXPORT void mpi_file_read_ordered_c_(const MPI_Fint *fh, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_read_ordered_c(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_read_ordered_c_, mpi_file_read_ordered_c_);
+
+COMPI_F_EXPORT void mpi_file_read_ordered_begin_(const MPI_Fint *fh, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Fint *ierror)
+{
+    int rc = MPI_File_read_ordered_begin(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_read_ordered_begin_, mpi_file_read_ordered_begin_);
+
+COMPI_F_EXPORT void mpi_file_read_ordered_begin_c_(const MPI_Fint *fh, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Fint *ierror)
+{
+    int rc = MPI_File_read_ordered_begin_c(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_read_ordered_begin_c_, mpi_file_read_ordered_begin_c_);
+
+COMPI_F_EXPORT void mpi_file_read_ordered_end_(const MPI_Fint *fh, void *buf, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_read_ordered_end(MPI_File_f2c(*fh), compi_f_buf(buf), compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_read_ordered_end_, mpi_file_read_ordered_end_);
+
+COMPI_F_EXPORT void mpi_file_read_shared_(const MPI_Fint *fh, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_read_shared(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_read_shared_, mpi_file_read_shared_);
+
+COMPI_F_EXPORT void mpi_file_read_shared_c_(const MPI_Fint *fh, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_read_shared_c(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_read_shared_c_, mpi_file_read_shared_c_);
+
+COMPI_F_EXPORT void mpi_file_seek_(const MPI_Fint *fh, const MPI_Offset *offset, const int *whence, MPI_Fint *ierror)
+{
+    int rc = MPI_File_seek(MPI_File_f2c(*fh), *offset, *whence);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_seek_, mpi_file_seek_);
+
+COMPI_F_EXPORT void mpi_file_seek_shared_(const MPI_Fint *fh, const MPI_Offset *offset, const int *whence, MPI_Fint *ierror)
+{
+    int rc = MPI_File_seek_shared(MPI_File_f2c(*fh), *offset, *whence);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_seek_shared_, mpi_file_seek_shared_);
+
+COMPI_F_EXPORT void mpi_file_set_atomicity_(const MPI_Fint *fh, MPI_Fint *flag, MPI_Fint *ierror)
+{
+    int rc = MPI_File_set_atomicity(MPI_File_f2c(*fh), (*flag != 0));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_set_atomicity_, mpi_file_set_atomicity_);
+
+COMPI_F_EXPORT void mpi_file_set_errhandler_(const MPI_Fint *file, const MPI_Errhandler *errhandler, MPI_Fint *ierror)
+{
+    int rc = MPI_File_set_errhandler(MPI_File_f2c(*file), *errhandler);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_set_errhandler_, mpi_file_set_errhandler_);
+
+COMPI_F_EXPORT void mpi_file_set_info_(const MPI_Fint *fh, const MPI_Info *info, MPI_Fint *ierror)
+{
+    int rc = MPI_File_set_info(MPI_File_f2c(*fh), *info);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_set_info_, mpi_file_set_info_);
+
+COMPI_F_EXPORT void mpi_file_set_size_(const MPI_Fint *fh, const MPI_Offset *size, MPI_Fint *ierror)
+{
+    int rc = MPI_File_set_size(MPI_File_f2c(*fh), *size);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_set_size_, mpi_file_set_size_);
+
+COMPI_F_EXPORT void mpi_file_set_view_(const MPI_Fint *fh, const MPI_Offset *disp, const MPI_Datatype *etype, const MPI_Datatype *filetype, char *datarep, const MPI_Info *info, MPI_Fint *ierror, size_t datarep_len)
+{
+    char *c_datarep = compi_f_str_in(datarep, datarep_len);
+    int rc = MPI_File_set_view(MPI_File_f2c(*fh), *disp, *etype, *filetype, c_datarep, *info);
+    free(c_datarep);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_set_view_, mpi_file_set_view_);
+
+COMPI_F_EXPORT void mpi_file_sync_(const MPI_Fint *fh, MPI_Fint *ierror)
+{
+    int rc = MPI_File_sync(MPI_File_f2c(*fh));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_sync_, mpi_file_sync_);
+
+COMPI_F_EXPORT void mpi_file_write_(const MPI_Fint *fh, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_write(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_write_, mpi_file_write_);
+
+COMPI_F_EXPORT void mpi_file_write_c_(const MPI_Fint *fh, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_write_c(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_write_c_, mpi_file_write_c_);
+
+COMPI_F_EXPORT void mpi_file_write_all_(const MPI_Fint *fh, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_write_all(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_write_all_, mpi_file_write_all_);
+
+COMPI_F_EXPORT void mpi_file_write_all_c_(const MPI_Fint *fh, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_write_all_c(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_write_all_c_, mpi_file_write_all_c_);
+
+COMPI_F_EXPORT void mpi_file_write_all_begin_(const MPI_Fint *fh, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Fint *ierror)
+{
+    int rc = MPI_File_write_all_begin(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_write_all_begin_, mpi_file_write_all_begin_);
+
+COMPI_F_EXPORT void mpi_file_write_all_begin_c_(const MPI_Fint *fh, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Fint *ierror)
+{
+    int rc = MPI_File_write_all_begin_c(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_write_all_begin_c_, mpi_file_write_all_begin_c_);
+
+COMPI_F_EXPORT void mpi_file_write_all_end_(const MPI_Fint *fh, void *buf, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_write_all_end(MPI_File_f2c(*fh), compi_f_buf(buf), compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_write_all_end_, mpi_file_write_all_end_);
+
+COMPI_F_EXPORT void mpi_file_write_at_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_write_at(MPI_File_f2c(*fh), *offset, compi_f_buf(buf), *count, *datatype, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_write_at_, mpi_file_write_at_);
+
+COMPI_F_EXPORT void mpi_file_write_at_c_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_write_at_c(MPI_File_f2c(*fh), *offset, compi_f_buf(buf), *count, *datatype, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_write_at_c_, mpi_file_write_at_c_);
+
+COMPI_F_EXPORT void mpi_file_write_at_all_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_write_at_all(MPI_File_f2c(*fh), *offset, compi_f_buf(buf), *count, *datatype, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_write_at_all_, mpi_file_write_at_all_);
+
+COMPI_F_EXPORT void mpi_file_write_at_all_c_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_write_at_all_c(MPI_File_f2c(*fh), *offset, compi_f_buf(buf), *count, *datatype, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_write_at_all_c_, mpi_file_write_at_all_c_);
+
+COMPI_F_EXPORT void mpi_file_write_at_all_begin_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Fint *ierror)
+{
+    int rc = MPI_File_write_at_all_begin(MPI_File_f2c(*fh), *offset, compi_f_buf(buf), *count, *datatype);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_write_at_all_begin_, mpi_file_write_at_all_begin_);
+
+COMPI_F_EXPORT void mpi_file_write_at_all_begin_c_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Fint *ierror)
+{
+    int rc = MPI_File_write_at_all_begin_c(MPI_File_f2c(*fh), *offset, compi_f_buf(buf), *count, *datatype);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_write_at_all_begin_c_, mpi_file_write_at_all_begin_c_);
+
+COMPI_F_EXPORT void mpi_file_write_at_all_end_(const MPI_Fint *fh, void *buf, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_write_at_all_end(MPI_File_f2c(*fh), compi_f_buf(buf), compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_write_at_all_end_, mpi_file_write_at_all_end_);
+
+COMPI_F_EXPORT void mpi_file_write_ordered_(const MPI_Fint *fh, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_write_ordered(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_write_ordered_, mpi_file_write_ordered_);
+
+COMPI_F_EXPORT void mpi_file_write_ordered_c_(const MPI_Fint *fh, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_write_ordered_c(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_write_ordered_c_, mpi_file_write_ordered_c_);
+
+COMPI_F_EXPORT void mpi_file_write_ordered_begin_(const MPI_Fint *fh, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Fint *ierror)
+{
+    int rc = MPI_File_write_ordered_begin(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_write_ordered_begin_, mpi_file_write_ordered_begin_);
+
+COMPI_F_EXPORT void mpi_file_write_ordered_begin_c_(const MPI_Fint *fh, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Fint *ierror)
+{
+    int rc = MPI_File_write_ordered_begin_c(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_write_ordered_begin_c_, mpi_file_write_ordered_begin_c_);
+
+COMPI_F_EXPORT void mpi_file_write_ordered_end_(const MPI_Fint *fh, void *buf, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_write_ordered_end(MPI_File_f2c(*fh), compi_f_buf(buf), compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_write_ordered_end_, mpi_file_write_ordered_end_);
+
+COMPI_F_EXPORT void mpi_file_write_shared_(const MPI_Fint *fh, void *buf, const int *count, const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_write_shared(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_write_shared_, mpi_file_write_shared_);
+
+COMPI_F_EXPORT void mpi_file_write_shared_c_(const MPI_Fint *fh, void *buf, const MPI_Count *count, const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int rc = MPI_File_write_shared_c(MPI_File_f2c(*fh), compi_f_buf(buf), *count, *datatype, compi_f_status(status));
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_file_write_shared_c_, mpi_file_write_shared_c_);
+
 COMPI_F_EXPORT void mpi_finalize_(MPI_Fint *ierror)
 {
     int rc = MPI_Finalize();

@@ -280,6 +280,214 @@ MODULE mpi_f08
   INTERFACE MPI_Fetch_and_op
     MODULE PROCEDURE MPI_Fetch_and_op_f08
   END INTERFACE MPI_Fetch_and_op
+  INTERFACE MPI_File_call_errhandler
+    MODULE PROCEDURE MPI_File_call_errhandler_f08
+  END INTERFACE MPI_File_call_errhandler
+  INTERFACE MPI_File_close
+    MODULE PROCEDURE MPI_File_close_f08
+  END INTERFACE MPI_File_close
+  INTERFACE MPI_File_create_errhandler
+    MODULE PROCEDURE MPI_File_create_errhandler_f08
+  END INTERFACE MPI_File_create_errhandler
+  INTERFACE MPI_File_delete
+    MODULE PROCEDURE MPI_File_delete_f08
+  END INTERFACE MPI_File_delete
+  INTERFACE MPI_File_get_amode
+    MODULE PROCEDURE MPI_File_get_amode_f08
+  END INTERFACE MPI_File_get_amode
+  INTERFACE MPI_File_get_atomicity
+    MODULE PROCEDURE MPI_File_get_atomicity_f08
+  END INTERFACE MPI_File_get_atomicity
+  INTERFACE MPI_File_get_byte_offset
+    MODULE PROCEDURE MPI_File_get_byte_offset_f08
+  END INTERFACE MPI_File_get_byte_offset
+  INTERFACE MPI_File_get_errhandler
+    MODULE PROCEDURE MPI_File_get_errhandler_f08
+  END INTERFACE MPI_File_get_errhandler
+  INTERFACE MPI_File_get_group
+    MODULE PROCEDURE MPI_File_get_group_f08
+  END INTERFACE MPI_File_get_group
+  INTERFACE MPI_File_get_info
+    MODULE PROCEDURE MPI_File_get_info_f08
+  END INTERFACE MPI_File_get_info
+  INTERFACE MPI_File_get_position
+    MODULE PROCEDURE MPI_File_get_position_f08
+  END INTERFACE MPI_File_get_position
+  INTERFACE MPI_File_get_position_shared
+    MODULE PROCEDURE MPI_File_get_position_shared_f08
+  END INTERFACE MPI_File_get_position_shared
+  INTERFACE MPI_File_get_size
+    MODULE PROCEDURE MPI_File_get_size_f08
+  END INTERFACE MPI_File_get_size
+  INTERFACE MPI_File_get_type_extent
+    MODULE PROCEDURE MPI_File_get_type_extent_f08
+  END INTERFACE MPI_File_get_type_extent
+  INTERFACE MPI_File_get_type_extent_c
+    MODULE PROCEDURE MPI_File_get_type_extent_c_f08
+  END INTERFACE MPI_File_get_type_extent_c
+  INTERFACE MPI_File_get_view
+    MODULE PROCEDURE MPI_File_get_view_f08
+  END INTERFACE MPI_File_get_view
+  INTERFACE MPI_File_iread
+    MODULE PROCEDURE MPI_File_iread_f08
+    MODULE PROCEDURE MPI_File_iread_c_f08
+  END INTERFACE MPI_File_iread
+  INTERFACE MPI_File_iread_all
+    MODULE PROCEDURE MPI_File_iread_all_f08
+    MODULE PROCEDURE MPI_File_iread_all_c_f08
+  END INTERFACE MPI_File_iread_all
+  INTERFACE MPI_File_iread_at
+    MODULE PROCEDURE MPI_File_iread_at_f08
+    MODULE PROCEDURE MPI_File_iread_at_c_f08
+  END INTERFACE MPI_File_iread_at
+  INTERFACE MPI_File_iread_at_all
+    MODULE PROCEDURE MPI_File_iread_at_all_f08
+    MODULE PROCEDURE MPI_File_iread_at_all_c_f08
+  END INTERFACE MPI_File_iread_at_all
+  INTERFACE MPI_File_iread_shared
+    MODULE PROCEDURE MPI_File_iread_shared_f08
+    MODULE PROCEDURE MPI_File_iread_shared_c_f08
+  END INTERFACE MPI_File_iread_shared
+  INTERFACE MPI_File_iwrite
+    MODULE PROCEDURE MPI_File_iwrite_f08
+    MODULE PROCEDURE MPI_File_iwrite_c_f08
+  END INTERFACE MPI_File_iwrite
+  INTERFACE MPI_File_iwrite_all
+    MODULE PROCEDURE MPI_File_iwrite_all_f08
+    MODULE PROCEDURE MPI_File_iwrite_all_c_f08
+  END INTERFACE MPI_File_iwrite_all
+  INTERFACE MPI_File_iwrite_at
+    MODULE PROCEDURE MPI_File_iwrite_at_f08
+    MODULE PROCEDURE MPI_File_iwrite_at_c_f08
+  END INTERFACE MPI_File_iwrite_at
+  INTERFACE MPI_File_iwrite_at_all
+    MODULE PROCEDURE MPI_File_iwrite_at_all_f08
+    MODULE PROCEDURE MPI_File_iwrite_at_all_c_f08
+  END INTERFACE MPI_File_iwrite_at_all
+  INTERFACE MPI_File_iwrite_shared
+    MODULE PROCEDURE MPI_File_iwrite_shared_f08
+    MODULE PROCEDURE MPI_File_iwrite_shared_c_f08
+  END INTERFACE MPI_File_iwrite_shared
+  INTERFACE MPI_File_open
+    MODULE PROCEDURE MPI_File_open_f08
+  END INTERFACE MPI_File_open
+  INTERFACE MPI_File_preallocate
+    MODULE PROCEDURE MPI_File_preallocate_f08
+  END INTERFACE MPI_File_preallocate
+  INTERFACE MPI_File_read
+    MODULE PROCEDURE MPI_File_read_f08
+    MODULE PROCEDURE MPI_File_read_c_f08
+  END INTERFACE MPI_File_read
+  INTERFACE MPI_File_read_all
+    MODULE PROCEDURE MPI_File_read_all_f08
+    MODULE PROCEDURE MPI_File_read_all_c_f08
+  END INTERFACE MPI_File_read_all
+  INTERFACE MPI_File_read_all_begin
+    MODULE PROCEDURE MPI_File_read_all_begin_f08
+    MODULE PROCEDURE MPI_File_read_all_begin_c_f08
+  END INTERFACE MPI_File_read_all_begin
+  INTERFACE MPI_File_read_all_end
+    MODULE PROCEDURE MPI_File_read_all_end_f08
+  END INTERFACE MPI_File_read_all_end
+  INTERFACE MPI_File_read_at
+    MODULE PROCEDURE MPI_File_read_at_f08
+    MODULE PROCEDURE MPI_File_read_at_c_f08
+  END INTERFACE MPI_File_read_at
+  INTERFACE MPI_File_read_at_all
+    MODULE PROCEDURE MPI_File_read_at_all_f08
+    MODULE PROCEDURE MPI_File_read_at_all_c_f08
+  END INTERFACE MPI_File_read_at_all
+  INTERFACE MPI_File_read_at_all_begin
+    MODULE PROCEDURE MPI_File_read_at_all_begin_f08
+    MODULE PROCEDURE MPI_File_read_at_all_begin_c_f08
+  END INTERFACE MPI_File_read_at_all_begin
+  INTERFACE MPI_File_read_at_all_end
+    MODULE PROCEDURE MPI_File_read_at_all_end_f08
+  END INTERFACE MPI_File_read_at_all_end
+  INTERFACE MPI_File_read_ordered
+    MODULE PROCEDURE MPI_File_read_ordered_f08
+    MODULE PROCEDURE MPI_File_read_ordered_c_f08
+  END INTERFACE MPI_File_read_ordered
+  INTERFACE MPI_File_read_ordered_begin
+    MODULE PROCEDURE MPI_File_read_ordered_begin_f08
+    MODULE PROCEDURE MPI_File_read_ordered_begin_c_f08
+  END INTERFACE MPI_File_read_ordered_begin
+  INTERFACE MPI_File_read_ordered_end
+    MODULE PROCEDURE MPI_File_read_ordered_end_f08
+  END INTERFACE MPI_File_read_ordered_end
+  INTERFACE MPI_File_read_shared
+    MODULE PROCEDURE MPI_File_read_shared_f08
+    MODULE PROCEDURE MPI_File_read_shared_c_f08
+  END INTERFACE MPI_File_read_shared
+  INTERFACE MPI_File_seek
+    MODULE PROCEDURE MPI_File_seek_f08
+  END INTERFACE MPI_File_seek
+  INTERFACE MPI_File_seek_shared
+    MODULE PROCEDURE MPI_File_seek_shared_f08
+  END INTERFACE MPI_File_seek_shared
+  INTERFACE MPI_File_set_atomicity
+    MODULE PROCEDURE MPI_File_set_atomicity_f08
+  END INTERFACE MPI_File_set_atomicity
+  INTERFACE MPI_File_set_errhandler
+    MODULE PROCEDURE MPI_File_set_errhandler_f08
+  END INTERFACE MPI_File_set_errhandler
+  INTERFACE MPI_File_set_info
+    MODULE PROCEDURE MPI_File_set_info_f08
+  END INTERFACE MPI_File_set_info
+  INTERFACE MPI_File_set_size
+    MODULE PROCEDURE MPI_File_set_size_f08
+  END INTERFACE MPI_File_set_size
+  INTERFACE MPI_File_set_view
+    MODULE PROCEDURE MPI_File_set_view_f08
+  END INTERFACE MPI_File_set_view
+  INTERFACE MPI_File_sync
+    MODULE PROCEDURE MPI_File_sync_f08
+  END INTERFACE MPI_File_sync
+  INTERFACE MPI_File_write
+    MODULE PROCEDURE MPI_File_write_f08
+    MODULE PROCEDURE MPI_File_write_c_f08
+  END INTERFACE MPI_File_write
+  INTERFACE MPI_File_write_all
+    MODULE PROCEDURE MPI_File_write_all_f08
+    MODULE PROCEDURE MPI_File_write_all_c_f08
+  END INTERFACE MPI_File_write_all
+  INTERFACE MPI_File_write_all_begin
+    MODULE PROCEDURE MPI_File_write_all_begin_f08
+    MODULE PROCEDURE MPI_File_write_all_begin_c_f08
+  END INTERFACE MPI_File_write_all_begin
+  INTERFACE MPI_File_write_all_end
+    MODULE PROCEDURE MPI_File_write_all_end_f08
+  END INTERFACE MPI_File_write_all_end
+  INTERFACE MPI_File_write_at
+    MODULE PROCEDURE MPI_File_write_at_f08
+    MODULE PROCEDURE MPI_File_write_at_c_f08
+  END INTERFACE MPI_File_write_at
+  INTERFACE MPI_File_write_at_all
+    MODULE PROCEDURE MPI_File_write_at_all_f08
+    MODULE PROCEDURE MPI_File_write_at_all_c_f08
+  END INTERFACE MPI_File_write_at_all
+  INTERFACE MPI_File_write_at_all_begin
+    MODULE PROCEDURE MPI_File_write_at_all_begin_f08
+    MODULE PROCEDURE MPI_File_write_at_all_begin_c_f08
+  END INTERFACE MPI_File_write_at_all_begin
+  INTERFACE MPI_File_write_at_all_end
+    MODULE PROCEDURE MPI_File_write_at_all_end_f08
+  END INTERFACE MPI_File_write_at_all_end
+  INTERFACE MPI_File_write_ordered
+    MODULE PROCEDURE MPI_File_write_ordered_f08
+    MODULE PROCEDURE MPI_File_write_ordered_c_f08
+  END INTERFACE MPI_File_write_ordered
+  INTERFACE MPI_File_write_ordered_begin
+    MODULE PROCEDURE MPI_File_write_ordered_begin_f08
+    MODULE PROCEDURE MPI_File_write_ordered_begin_c_f08
+  END INTERFACE MPI_File_write_ordered_begin
+  INTERFACE MPI_File_write_ordered_end
+    MODULE PROCEDURE MPI_File_write_ordered_end_f08
+  END INTERFACE MPI_File_write_ordered_end
+  INTERFACE MPI_File_write_shared
+    MODULE PROCEDURE MPI_File_write_shared_f08
+    MODULE PROCEDURE MPI_File_write_shared_c_f08
+  END INTERFACE MPI_File_write_shared
   INTERFACE MPI_Finalize
     MODULE PROCEDURE MPI_Finalize_f08
   END INTERFACE MPI_Finalize
@@ -3348,6 +3556,2139 @@ SUBROUTINE MPI_Fetch_and_op_f08(origin_addr, result_addr, datatype, target_rank,
       op%MPI_VAL, win%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Fetch_and_op_f08
+
+SUBROUTINE MPI_File_call_errhandler_f08(fh, errorcode, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER, INTENT(IN) :: errorcode
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_CALL_ERRHANDLER(fh, errorcode, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER :: errorcode
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_CALL_ERRHANDLER
+  END INTERFACE
+  CALL MPI_FILE_CALL_ERRHANDLER(fh%MPI_VAL, errorcode, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_call_errhandler_f08
+
+SUBROUTINE MPI_File_close_f08(fh, ierror)
+  TYPE(MPI_File), INTENT(INOUT) :: fh
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_CLOSE(fh, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_CLOSE
+  END INTERFACE
+  CALL MPI_FILE_CLOSE(fh%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_close_f08
+
+SUBROUTINE MPI_File_create_errhandler_f08(file_errhandler_fn, errhandler, ierror)
+  EXTERNAL :: file_errhandler_fn
+  TYPE(MPI_Errhandler), INTENT(OUT) :: errhandler
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_CREATE_ERRHANDLER(file_errhandler_fn, errhandler, ierr)
+      IMPORT
+      IMPLICIT NONE
+      EXTERNAL :: file_errhandler_fn
+      INTEGER :: errhandler
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_CREATE_ERRHANDLER
+  END INTERFACE
+  CALL MPI_FILE_CREATE_ERRHANDLER(file_errhandler_fn, errhandler%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_create_errhandler_f08
+
+SUBROUTINE MPI_File_delete_f08(filename, info, ierror)
+  CHARACTER(LEN=*), INTENT(IN) :: filename
+  TYPE(MPI_Info), INTENT(IN) :: info
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_DELETE(filename, info, ierr)
+      IMPORT
+      IMPLICIT NONE
+      CHARACTER(LEN=*) :: filename
+      INTEGER :: info
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_DELETE
+  END INTERFACE
+  CALL MPI_FILE_DELETE(filename, info%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_delete_f08
+
+SUBROUTINE MPI_File_get_amode_f08(fh, amode, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER, INTENT(OUT) :: amode
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_GET_AMODE(fh, amode, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER :: amode
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_GET_AMODE
+  END INTERFACE
+  CALL MPI_FILE_GET_AMODE(fh%MPI_VAL, amode, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_get_amode_f08
+
+SUBROUTINE MPI_File_get_atomicity_f08(fh, flag, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  LOGICAL, INTENT(OUT) :: flag
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_GET_ATOMICITY(fh, flag, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      LOGICAL :: flag
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_GET_ATOMICITY
+  END INTERFACE
+  CALL MPI_FILE_GET_ATOMICITY(fh%MPI_VAL, flag, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_get_atomicity_f08
+
+SUBROUTINE MPI_File_get_byte_offset_f08(fh, offset, disp, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(OUT) :: disp
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_GET_BYTE_OFFSET(fh, offset, disp, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+      INTEGER(KIND=MPI_OFFSET_KIND) :: disp
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_GET_BYTE_OFFSET
+  END INTERFACE
+  CALL MPI_FILE_GET_BYTE_OFFSET(fh%MPI_VAL, offset, disp, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_get_byte_offset_f08
+
+SUBROUTINE MPI_File_get_errhandler_f08(file, errhandler, ierror)
+  TYPE(MPI_File), INTENT(IN) :: file
+  TYPE(MPI_Errhandler), INTENT(OUT) :: errhandler
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_GET_ERRHANDLER(file, errhandler, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: file
+      INTEGER :: errhandler
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_GET_ERRHANDLER
+  END INTERFACE
+  CALL MPI_FILE_GET_ERRHANDLER(file%MPI_VAL, errhandler%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_get_errhandler_f08
+
+SUBROUTINE MPI_File_get_group_f08(fh, group, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  TYPE(MPI_Group), INTENT(OUT) :: group
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_GET_GROUP(fh, group, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER :: group
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_GET_GROUP
+  END INTERFACE
+  CALL MPI_FILE_GET_GROUP(fh%MPI_VAL, group%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_get_group_f08
+
+SUBROUTINE MPI_File_get_info_f08(fh, info_used, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  TYPE(MPI_Info), INTENT(OUT) :: info_used
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_GET_INFO(fh, info_used, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER :: info_used
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_GET_INFO
+  END INTERFACE
+  CALL MPI_FILE_GET_INFO(fh%MPI_VAL, info_used%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_get_info_f08
+
+SUBROUTINE MPI_File_get_position_f08(fh, offset, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(OUT) :: offset
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_GET_POSITION(fh, offset, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_GET_POSITION
+  END INTERFACE
+  CALL MPI_FILE_GET_POSITION(fh%MPI_VAL, offset, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_get_position_f08
+
+SUBROUTINE MPI_File_get_position_shared_f08(fh, offset, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(OUT) :: offset
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_GET_POSITION_SHARED(fh, offset, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_GET_POSITION_SHARED
+  END INTERFACE
+  CALL MPI_FILE_GET_POSITION_SHARED(fh%MPI_VAL, offset, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_get_position_shared_f08
+
+SUBROUTINE MPI_File_get_size_f08(fh, size, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(OUT) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_GET_SIZE(fh, size, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: size
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_GET_SIZE
+  END INTERFACE
+  CALL MPI_FILE_GET_SIZE(fh%MPI_VAL, size, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_get_size_f08
+
+SUBROUTINE MPI_File_get_type_extent_f08(fh, datatype, extent, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: extent
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_GET_TYPE_EXTENT(fh, datatype, extent, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER :: datatype
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extent
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_GET_TYPE_EXTENT
+  END INTERFACE
+  CALL MPI_FILE_GET_TYPE_EXTENT(fh%MPI_VAL, datatype%MPI_VAL, extent, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_get_type_extent_f08
+
+SUBROUTINE MPI_File_get_type_extent_c_f08(fh, datatype, extent, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: extent
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_GET_TYPE_EXTENT_C(fh, datatype, extent, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER :: datatype
+      INTEGER(KIND=MPI_COUNT_KIND) :: extent
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_GET_TYPE_EXTENT_C
+  END INTERFACE
+  CALL MPI_FILE_GET_TYPE_EXTENT_C(fh%MPI_VAL, datatype%MPI_VAL, extent, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_get_type_extent_c_f08
+
+SUBROUTINE MPI_File_get_view_f08(fh, disp, etype, filetype, datarep, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(OUT) :: disp
+  TYPE(MPI_Datatype), INTENT(OUT) :: etype
+  TYPE(MPI_Datatype), INTENT(OUT) :: filetype
+  CHARACTER(LEN=*), INTENT(OUT) :: datarep
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_GET_VIEW(fh, disp, etype, filetype, datarep, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: disp
+      INTEGER :: etype
+      INTEGER :: filetype
+      CHARACTER(LEN=*) :: datarep
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_GET_VIEW
+  END INTERFACE
+  CALL MPI_FILE_GET_VIEW(fh%MPI_VAL, disp, etype%MPI_VAL, filetype%MPI_VAL, datarep, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_get_view_f08
+
+SUBROUTINE MPI_File_iread_f08(fh, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_IREAD(fh, buf, count, datatype, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_IREAD
+  END INTERFACE
+  CALL MPI_FILE_IREAD(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_iread_f08
+
+SUBROUTINE MPI_File_iread_c_f08(fh, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_IREAD_C(fh, buf, count, datatype, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_IREAD_C
+  END INTERFACE
+  CALL MPI_FILE_IREAD_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_iread_c_f08
+
+SUBROUTINE MPI_File_iread_all_f08(fh, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_IREAD_ALL(fh, buf, count, datatype, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_IREAD_ALL
+  END INTERFACE
+  CALL MPI_FILE_IREAD_ALL(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_iread_all_f08
+
+SUBROUTINE MPI_File_iread_all_c_f08(fh, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_IREAD_ALL_C(fh, buf, count, datatype, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_IREAD_ALL_C
+  END INTERFACE
+  CALL MPI_FILE_IREAD_ALL_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_iread_all_c_f08
+
+SUBROUTINE MPI_File_iread_at_f08(fh, offset, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_IREAD_AT(fh, offset, buf, count, datatype, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_IREAD_AT
+  END INTERFACE
+  CALL MPI_FILE_IREAD_AT(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_iread_at_f08
+
+SUBROUTINE MPI_File_iread_at_c_f08(fh, offset, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_IREAD_AT_C(fh, offset, buf, count, datatype, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_IREAD_AT_C
+  END INTERFACE
+  CALL MPI_FILE_IREAD_AT_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_iread_at_c_f08
+
+SUBROUTINE MPI_File_iread_at_all_f08(fh, offset, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_IREAD_AT_ALL(fh, offset, buf, count, datatype, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_IREAD_AT_ALL
+  END INTERFACE
+  CALL MPI_FILE_IREAD_AT_ALL(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, &
+      ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_iread_at_all_f08
+
+SUBROUTINE MPI_File_iread_at_all_c_f08(fh, offset, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_IREAD_AT_ALL_C(fh, offset, buf, count, datatype, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_IREAD_AT_ALL_C
+  END INTERFACE
+  CALL MPI_FILE_IREAD_AT_ALL_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, &
+      request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_iread_at_all_c_f08
+
+SUBROUTINE MPI_File_iread_shared_f08(fh, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_IREAD_SHARED(fh, buf, count, datatype, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_IREAD_SHARED
+  END INTERFACE
+  CALL MPI_FILE_IREAD_SHARED(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_iread_shared_f08
+
+SUBROUTINE MPI_File_iread_shared_c_f08(fh, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_IREAD_SHARED_C(fh, buf, count, datatype, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_IREAD_SHARED_C
+  END INTERFACE
+  CALL MPI_FILE_IREAD_SHARED_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_iread_shared_c_f08
+
+SUBROUTINE MPI_File_iwrite_f08(fh, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_IWRITE(fh, buf, count, datatype, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_IWRITE
+  END INTERFACE
+  CALL MPI_FILE_IWRITE(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_iwrite_f08
+
+SUBROUTINE MPI_File_iwrite_c_f08(fh, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_IWRITE_C(fh, buf, count, datatype, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_IWRITE_C
+  END INTERFACE
+  CALL MPI_FILE_IWRITE_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_iwrite_c_f08
+
+SUBROUTINE MPI_File_iwrite_all_f08(fh, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_IWRITE_ALL(fh, buf, count, datatype, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_IWRITE_ALL
+  END INTERFACE
+  CALL MPI_FILE_IWRITE_ALL(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_iwrite_all_f08
+
+SUBROUTINE MPI_File_iwrite_all_c_f08(fh, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_IWRITE_ALL_C(fh, buf, count, datatype, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_IWRITE_ALL_C
+  END INTERFACE
+  CALL MPI_FILE_IWRITE_ALL_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_iwrite_all_c_f08
+
+SUBROUTINE MPI_File_iwrite_at_f08(fh, offset, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_IWRITE_AT(fh, offset, buf, count, datatype, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_IWRITE_AT
+  END INTERFACE
+  CALL MPI_FILE_IWRITE_AT(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_iwrite_at_f08
+
+SUBROUTINE MPI_File_iwrite_at_c_f08(fh, offset, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_IWRITE_AT_C(fh, offset, buf, count, datatype, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_IWRITE_AT_C
+  END INTERFACE
+  CALL MPI_FILE_IWRITE_AT_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_iwrite_at_c_f08
+
+SUBROUTINE MPI_File_iwrite_at_all_f08(fh, offset, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_IWRITE_AT_ALL(fh, offset, buf, count, datatype, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_IWRITE_AT_ALL
+  END INTERFACE
+  CALL MPI_FILE_IWRITE_AT_ALL(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, &
+      request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_iwrite_at_all_f08
+
+SUBROUTINE MPI_File_iwrite_at_all_c_f08(fh, offset, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_IWRITE_AT_ALL_C(fh, offset, buf, count, datatype, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_IWRITE_AT_ALL_C
+  END INTERFACE
+  CALL MPI_FILE_IWRITE_AT_ALL_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, &
+      request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_iwrite_at_all_c_f08
+
+SUBROUTINE MPI_File_iwrite_shared_f08(fh, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_IWRITE_SHARED(fh, buf, count, datatype, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_IWRITE_SHARED
+  END INTERFACE
+  CALL MPI_FILE_IWRITE_SHARED(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_iwrite_shared_f08
+
+SUBROUTINE MPI_File_iwrite_shared_c_f08(fh, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_IWRITE_SHARED_C(fh, buf, count, datatype, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_IWRITE_SHARED_C
+  END INTERFACE
+  CALL MPI_FILE_IWRITE_SHARED_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_iwrite_shared_c_f08
+
+SUBROUTINE MPI_File_open_f08(comm, filename, amode, info, fh, ierror)
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  CHARACTER(LEN=*), INTENT(IN) :: filename
+  INTEGER, INTENT(IN) :: amode
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_File), INTENT(OUT) :: fh
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_OPEN(comm, filename, amode, info, fh, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: comm
+      CHARACTER(LEN=*) :: filename
+      INTEGER :: amode
+      INTEGER :: info
+      INTEGER :: fh
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_OPEN
+  END INTERFACE
+  CALL MPI_FILE_OPEN(comm%MPI_VAL, filename, amode, info%MPI_VAL, fh%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_open_f08
+
+SUBROUTINE MPI_File_preallocate_f08(fh, size, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_PREALLOCATE(fh, size, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: size
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_PREALLOCATE
+  END INTERFACE
+  CALL MPI_FILE_PREALLOCATE(fh%MPI_VAL, size, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_preallocate_f08
+
+SUBROUTINE MPI_File_read_f08(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_READ(fh, buf, count, datatype, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_READ
+  END INTERFACE
+  CALL MPI_FILE_READ(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_read_f08
+
+SUBROUTINE MPI_File_read_c_f08(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_READ_C(fh, buf, count, datatype, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_READ_C
+  END INTERFACE
+  CALL MPI_FILE_READ_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_read_c_f08
+
+SUBROUTINE MPI_File_read_all_f08(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_READ_ALL(fh, buf, count, datatype, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_READ_ALL
+  END INTERFACE
+  CALL MPI_FILE_READ_ALL(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_read_all_f08
+
+SUBROUTINE MPI_File_read_all_c_f08(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_READ_ALL_C(fh, buf, count, datatype, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_READ_ALL_C
+  END INTERFACE
+  CALL MPI_FILE_READ_ALL_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_read_all_c_f08
+
+SUBROUTINE MPI_File_read_all_begin_f08(fh, buf, count, datatype, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_READ_ALL_BEGIN(fh, buf, count, datatype, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_READ_ALL_BEGIN
+  END INTERFACE
+  CALL MPI_FILE_READ_ALL_BEGIN(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_read_all_begin_f08
+
+SUBROUTINE MPI_File_read_all_begin_c_f08(fh, buf, count, datatype, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_READ_ALL_BEGIN_C(fh, buf, count, datatype, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_READ_ALL_BEGIN_C
+  END INTERFACE
+  CALL MPI_FILE_READ_ALL_BEGIN_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_read_all_begin_c_f08
+
+SUBROUTINE MPI_File_read_all_end_f08(fh, buf, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_READ_ALL_END(fh, buf, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_READ_ALL_END
+  END INTERFACE
+  CALL MPI_FILE_READ_ALL_END(fh%MPI_VAL, buf, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_read_all_end_f08
+
+SUBROUTINE MPI_File_read_at_f08(fh, offset, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_READ_AT(fh, offset, buf, count, datatype, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_READ_AT
+  END INTERFACE
+  CALL MPI_FILE_READ_AT(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_read_at_f08
+
+SUBROUTINE MPI_File_read_at_c_f08(fh, offset, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_READ_AT_C(fh, offset, buf, count, datatype, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_READ_AT_C
+  END INTERFACE
+  CALL MPI_FILE_READ_AT_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_read_at_c_f08
+
+SUBROUTINE MPI_File_read_at_all_f08(fh, offset, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_READ_AT_ALL(fh, offset, buf, count, datatype, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_READ_AT_ALL
+  END INTERFACE
+  CALL MPI_FILE_READ_AT_ALL(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_read_at_all_f08
+
+SUBROUTINE MPI_File_read_at_all_c_f08(fh, offset, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_READ_AT_ALL_C(fh, offset, buf, count, datatype, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_READ_AT_ALL_C
+  END INTERFACE
+  CALL MPI_FILE_READ_AT_ALL_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_read_at_all_c_f08
+
+SUBROUTINE MPI_File_read_at_all_begin_f08(fh, offset, buf, count, datatype, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_READ_AT_ALL_BEGIN(fh, offset, buf, count, datatype, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_READ_AT_ALL_BEGIN
+  END INTERFACE
+  CALL MPI_FILE_READ_AT_ALL_BEGIN(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_read_at_all_begin_f08
+
+SUBROUTINE MPI_File_read_at_all_begin_c_f08(fh, offset, buf, count, datatype, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_READ_AT_ALL_BEGIN_C(fh, offset, buf, count, datatype, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_READ_AT_ALL_BEGIN_C
+  END INTERFACE
+  CALL MPI_FILE_READ_AT_ALL_BEGIN_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_read_at_all_begin_c_f08
+
+SUBROUTINE MPI_File_read_at_all_end_f08(fh, buf, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_READ_AT_ALL_END(fh, buf, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_READ_AT_ALL_END
+  END INTERFACE
+  CALL MPI_FILE_READ_AT_ALL_END(fh%MPI_VAL, buf, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_read_at_all_end_f08
+
+SUBROUTINE MPI_File_read_ordered_f08(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_READ_ORDERED(fh, buf, count, datatype, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_READ_ORDERED
+  END INTERFACE
+  CALL MPI_FILE_READ_ORDERED(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_read_ordered_f08
+
+SUBROUTINE MPI_File_read_ordered_c_f08(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_READ_ORDERED_C(fh, buf, count, datatype, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_READ_ORDERED_C
+  END INTERFACE
+  CALL MPI_FILE_READ_ORDERED_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_read_ordered_c_f08
+
+SUBROUTINE MPI_File_read_ordered_begin_f08(fh, buf, count, datatype, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_READ_ORDERED_BEGIN(fh, buf, count, datatype, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_READ_ORDERED_BEGIN
+  END INTERFACE
+  CALL MPI_FILE_READ_ORDERED_BEGIN(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_read_ordered_begin_f08
+
+SUBROUTINE MPI_File_read_ordered_begin_c_f08(fh, buf, count, datatype, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_READ_ORDERED_BEGIN_C(fh, buf, count, datatype, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_READ_ORDERED_BEGIN_C
+  END INTERFACE
+  CALL MPI_FILE_READ_ORDERED_BEGIN_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_read_ordered_begin_c_f08
+
+SUBROUTINE MPI_File_read_ordered_end_f08(fh, buf, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_READ_ORDERED_END(fh, buf, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_READ_ORDERED_END
+  END INTERFACE
+  CALL MPI_FILE_READ_ORDERED_END(fh%MPI_VAL, buf, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_read_ordered_end_f08
+
+SUBROUTINE MPI_File_read_shared_f08(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_READ_SHARED(fh, buf, count, datatype, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_READ_SHARED
+  END INTERFACE
+  CALL MPI_FILE_READ_SHARED(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_read_shared_f08
+
+SUBROUTINE MPI_File_read_shared_c_f08(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_READ_SHARED_C(fh, buf, count, datatype, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_READ_SHARED_C
+  END INTERFACE
+  CALL MPI_FILE_READ_SHARED_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_read_shared_c_f08
+
+SUBROUTINE MPI_File_seek_f08(fh, offset, whence, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  INTEGER, INTENT(IN) :: whence
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_SEEK(fh, offset, whence, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+      INTEGER :: whence
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_SEEK
+  END INTERFACE
+  CALL MPI_FILE_SEEK(fh%MPI_VAL, offset, whence, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_seek_f08
+
+SUBROUTINE MPI_File_seek_shared_f08(fh, offset, whence, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  INTEGER, INTENT(IN) :: whence
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_SEEK_SHARED(fh, offset, whence, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+      INTEGER :: whence
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_SEEK_SHARED
+  END INTERFACE
+  CALL MPI_FILE_SEEK_SHARED(fh%MPI_VAL, offset, whence, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_seek_shared_f08
+
+SUBROUTINE MPI_File_set_atomicity_f08(fh, flag, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  LOGICAL, INTENT(IN) :: flag
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_SET_ATOMICITY(fh, flag, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      LOGICAL :: flag
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_SET_ATOMICITY
+  END INTERFACE
+  CALL MPI_FILE_SET_ATOMICITY(fh%MPI_VAL, flag, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_set_atomicity_f08
+
+SUBROUTINE MPI_File_set_errhandler_f08(file, errhandler, ierror)
+  TYPE(MPI_File), INTENT(IN) :: file
+  TYPE(MPI_Errhandler), INTENT(IN) :: errhandler
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_SET_ERRHANDLER(file, errhandler, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: file
+      INTEGER :: errhandler
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_SET_ERRHANDLER
+  END INTERFACE
+  CALL MPI_FILE_SET_ERRHANDLER(file%MPI_VAL, errhandler%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_set_errhandler_f08
+
+SUBROUTINE MPI_File_set_info_f08(fh, info, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  TYPE(MPI_Info), INTENT(IN) :: info
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_SET_INFO(fh, info, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER :: info
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_SET_INFO
+  END INTERFACE
+  CALL MPI_FILE_SET_INFO(fh%MPI_VAL, info%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_set_info_f08
+
+SUBROUTINE MPI_File_set_size_f08(fh, size, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_SET_SIZE(fh, size, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: size
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_SET_SIZE
+  END INTERFACE
+  CALL MPI_FILE_SET_SIZE(fh%MPI_VAL, size, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_set_size_f08
+
+SUBROUTINE MPI_File_set_view_f08(fh, disp, etype, filetype, datarep, info, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: disp
+  TYPE(MPI_Datatype), INTENT(IN) :: etype
+  TYPE(MPI_Datatype), INTENT(IN) :: filetype
+  CHARACTER(LEN=*), INTENT(IN) :: datarep
+  TYPE(MPI_Info), INTENT(IN) :: info
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_SET_VIEW(fh, disp, etype, filetype, datarep, info, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: disp
+      INTEGER :: etype
+      INTEGER :: filetype
+      CHARACTER(LEN=*) :: datarep
+      INTEGER :: info
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_SET_VIEW
+  END INTERFACE
+  CALL MPI_FILE_SET_VIEW(fh%MPI_VAL, disp, etype%MPI_VAL, filetype%MPI_VAL, datarep, &
+      info%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_set_view_f08
+
+SUBROUTINE MPI_File_sync_f08(fh, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_SYNC(fh, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_SYNC
+  END INTERFACE
+  CALL MPI_FILE_SYNC(fh%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_sync_f08
+
+SUBROUTINE MPI_File_write_f08(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_WRITE(fh, buf, count, datatype, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_WRITE
+  END INTERFACE
+  CALL MPI_FILE_WRITE(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_write_f08
+
+SUBROUTINE MPI_File_write_c_f08(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_WRITE_C(fh, buf, count, datatype, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_WRITE_C
+  END INTERFACE
+  CALL MPI_FILE_WRITE_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_write_c_f08
+
+SUBROUTINE MPI_File_write_all_f08(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_WRITE_ALL(fh, buf, count, datatype, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_WRITE_ALL
+  END INTERFACE
+  CALL MPI_FILE_WRITE_ALL(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_write_all_f08
+
+SUBROUTINE MPI_File_write_all_c_f08(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_WRITE_ALL_C(fh, buf, count, datatype, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_WRITE_ALL_C
+  END INTERFACE
+  CALL MPI_FILE_WRITE_ALL_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_write_all_c_f08
+
+SUBROUTINE MPI_File_write_all_begin_f08(fh, buf, count, datatype, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_WRITE_ALL_BEGIN(fh, buf, count, datatype, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_WRITE_ALL_BEGIN
+  END INTERFACE
+  CALL MPI_FILE_WRITE_ALL_BEGIN(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_write_all_begin_f08
+
+SUBROUTINE MPI_File_write_all_begin_c_f08(fh, buf, count, datatype, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_WRITE_ALL_BEGIN_C(fh, buf, count, datatype, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_WRITE_ALL_BEGIN_C
+  END INTERFACE
+  CALL MPI_FILE_WRITE_ALL_BEGIN_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_write_all_begin_c_f08
+
+SUBROUTINE MPI_File_write_all_end_f08(fh, buf, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_WRITE_ALL_END(fh, buf, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_WRITE_ALL_END
+  END INTERFACE
+  CALL MPI_FILE_WRITE_ALL_END(fh%MPI_VAL, buf, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_write_all_end_f08
+
+SUBROUTINE MPI_File_write_at_f08(fh, offset, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_WRITE_AT(fh, offset, buf, count, datatype, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_WRITE_AT
+  END INTERFACE
+  CALL MPI_FILE_WRITE_AT(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_write_at_f08
+
+SUBROUTINE MPI_File_write_at_c_f08(fh, offset, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_WRITE_AT_C(fh, offset, buf, count, datatype, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_WRITE_AT_C
+  END INTERFACE
+  CALL MPI_FILE_WRITE_AT_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_write_at_c_f08
+
+SUBROUTINE MPI_File_write_at_all_f08(fh, offset, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_WRITE_AT_ALL(fh, offset, buf, count, datatype, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_WRITE_AT_ALL
+  END INTERFACE
+  CALL MPI_FILE_WRITE_AT_ALL(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_write_at_all_f08
+
+SUBROUTINE MPI_File_write_at_all_c_f08(fh, offset, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_WRITE_AT_ALL_C(fh, offset, buf, count, datatype, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_WRITE_AT_ALL_C
+  END INTERFACE
+  CALL MPI_FILE_WRITE_AT_ALL_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_write_at_all_c_f08
+
+SUBROUTINE MPI_File_write_at_all_begin_f08(fh, offset, buf, count, datatype, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_WRITE_AT_ALL_BEGIN(fh, offset, buf, count, datatype, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_WRITE_AT_ALL_BEGIN
+  END INTERFACE
+  CALL MPI_FILE_WRITE_AT_ALL_BEGIN(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_write_at_all_begin_f08
+
+SUBROUTINE MPI_File_write_at_all_begin_c_f08(fh, offset, buf, count, datatype, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_WRITE_AT_ALL_BEGIN_C(fh, offset, buf, count, datatype, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_WRITE_AT_ALL_BEGIN_C
+  END INTERFACE
+  CALL MPI_FILE_WRITE_AT_ALL_BEGIN_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_write_at_all_begin_c_f08
+
+SUBROUTINE MPI_File_write_at_all_end_f08(fh, buf, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_WRITE_AT_ALL_END(fh, buf, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_WRITE_AT_ALL_END
+  END INTERFACE
+  CALL MPI_FILE_WRITE_AT_ALL_END(fh%MPI_VAL, buf, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_write_at_all_end_f08
+
+SUBROUTINE MPI_File_write_ordered_f08(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_WRITE_ORDERED(fh, buf, count, datatype, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_WRITE_ORDERED
+  END INTERFACE
+  CALL MPI_FILE_WRITE_ORDERED(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_write_ordered_f08
+
+SUBROUTINE MPI_File_write_ordered_c_f08(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_WRITE_ORDERED_C(fh, buf, count, datatype, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_WRITE_ORDERED_C
+  END INTERFACE
+  CALL MPI_FILE_WRITE_ORDERED_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_write_ordered_c_f08
+
+SUBROUTINE MPI_File_write_ordered_begin_f08(fh, buf, count, datatype, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_WRITE_ORDERED_BEGIN(fh, buf, count, datatype, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_WRITE_ORDERED_BEGIN
+  END INTERFACE
+  CALL MPI_FILE_WRITE_ORDERED_BEGIN(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_write_ordered_begin_f08
+
+SUBROUTINE MPI_File_write_ordered_begin_c_f08(fh, buf, count, datatype, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_WRITE_ORDERED_BEGIN_C(fh, buf, count, datatype, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_WRITE_ORDERED_BEGIN_C
+  END INTERFACE
+  CALL MPI_FILE_WRITE_ORDERED_BEGIN_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_write_ordered_begin_c_f08
+
+SUBROUTINE MPI_File_write_ordered_end_f08(fh, buf, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_WRITE_ORDERED_END(fh, buf, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_WRITE_ORDERED_END
+  END INTERFACE
+  CALL MPI_FILE_WRITE_ORDERED_END(fh%MPI_VAL, buf, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_write_ordered_end_f08
+
+SUBROUTINE MPI_File_write_shared_f08(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_WRITE_SHARED(fh, buf, count, datatype, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER :: count
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_WRITE_SHARED
+  END INTERFACE
+  CALL MPI_FILE_WRITE_SHARED(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_write_shared_f08
+
+SUBROUTINE MPI_File_write_shared_c_f08(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_FILE_WRITE_SHARED_C(fh, buf, count, datatype, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: fh
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(*), DIMENSION(*) :: buf
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+      INTEGER :: datatype
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_FILE_WRITE_SHARED_C
+  END INTERFACE
+  CALL MPI_FILE_WRITE_SHARED_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_File_write_shared_c_f08
 
 SUBROUTINE MPI_Finalize_f08(ierror)
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror

@@ -9,7 +9,7 @@
 #      address of something in the library, MPI_UNWEIGHTED or MPI_COMM_DUP_FN, is only
 #      required to be an address in both)
 #   2  the types' sizes and MPI_Status's layout are equal
-#   3  every MPI_ name of MPICH's header is in compi's, or listed in
+#   3  every MPI_ name of MPICH's header (and of its mpio.h) is in compi's, or listed in
 #      tests/abi/mpich-only.txt (what compi does not have: MPI-IO, MPICH's extensions),
 #      and that list names nothing else
 # tests/abi/differ.txt lists the few names that differ on purpose (MPI_VERSION: the
@@ -30,9 +30,12 @@ trap 'rm -rf "$tmp"' EXIT
 incdir_mpich=$(dirname "$mpich_h")
 
 names_of() {
-    grep -o -E '\bMPIX?_[A-Z][A-Z0-9_]*\b' "$1" | sort -u
+    cat "$@" | grep -o -E '\bMPIX?_[A-Z][A-Z0-9_]*\b' | sort -u
 }
-names_of "$mpich_h" >"$tmp/mpich.names"
+# MPICH's mpi.h includes mpio.h (MPI-IO's constants), which sits beside it
+mpio_h=$(dirname "$mpich_h")/mpio.h
+[ -f "$mpio_h" ] || mpio_h=
+names_of "$mpich_h" $mpio_h >"$tmp/mpich.names"
 names_of "$top_srcdir/include/mpi.h" >"$tmp/compi.names"
 comm -12 "$tmp/mpich.names" "$tmp/compi.names" >"$tmp/both.names"
 

@@ -3,11 +3,25 @@
 ! ranks), a distributed graph with MPI_UNWEIGHTED and a neighbour allgather, info strings
 ! (Info_get's valuelen, nthkey), Type_get_envelope/contents, Pack/Unpack, Scan/Exscan,
 ! Gatherv/Scatterv, Alltoallv, Reduce_scatter_block, Ialltoall, Win_allocate (its base
-! a TYPE(C_PTR)), Alloc_mem (its base an INTEGER), Get_processor_name and
-! Get_library_version.  Rank 0 prints "ok: f90_more np=N".
+! a TYPE(C_PTR)), Alloc_mem (its base an INTEGER), Get_processor_name,
+! Get_library_version, and a file (File_open, write_at_all, get_size, read_at, a
+! Fortran file error handler, close: the INTEGER handle of a C pointer).  Rank 0 prints "ok: f90_more np=N".
+! what a file error handler was given
+MODULE f90_more_fh
+  IMPLICIT NONE
+  INTEGER :: got_fh = -1, got_code = -1
+CONTAINS
+  SUBROUTINE file_handler(fh, code)
+    INTEGER :: fh, code
+    got_fh = fh
+    got_code = code
+  END SUBROUTINE file_handler
+END MODULE f90_more_fh
+
 PROGRAM f90_more
   USE mpi
   USE ftest
+  USE f90_more_fh
   USE, INTRINSIC :: iso_c_binding, ONLY: c_ptr, c_f_pointer, c_int
   IMPLICIT NONE
   INTEGER :: ierr, rank, np, i, cart, dims(1), coords(1), src, dst, grp, wgrp, sub
@@ -23,6 +37,10 @@ PROGRAM f90_more
   CHARACTER(LEN=1) :: packed(100)
   TYPE(c_ptr) :: base
   INTEGER(c_int), POINTER :: wmem(:)
+  INTEGER :: fh, st(MPI_STATUS_SIZE), iobuf(4), cnt, feh
+  INTEGER(KIND=MPI_OFFSET_KIND) :: off, fsize
+  CHARACTER(LEN=200) :: tdir
+  CHARACTER(LEN=260) :: fname
 
   CALL MPI_Init(ierr)
   CALL MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -157,6 +175,36 @@ PROGRAM f90_more
   IF (slen <= 0 .OR. LEN_TRIM(pname) /= slen) CALL bad('processor_name')
   CALL MPI_Get_library_version(lib, slen, ierr)
   IF (INDEX(lib, 'compi') == 0) CALL bad('library_version')
+
+  ! a file in TMPDIR that every rank writes 4 INTEGERs of, deleted at close
+  CALL GET_ENVIRONMENT_VARIABLE('TMPDIR', tdir, slen)
+  IF (slen == 0) tdir = '/tmp'
+  CALL SYSTEM_CLOCK(x)
+  CALL MPI_Bcast(x, 1, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+  WRITE (fname, '(A,A,I0)') TRIM(tdir), '/f90_more_io.', x
+  CALL MPI_File_open(MPI_COMM_WORLD, fname, &
+                     IOR(IOR(MPI_MODE_CREATE, MPI_MODE_RDWR), MPI_MODE_DELETE_ON_CLOSE), &
+                     MPI_INFO_NULL, fh, ierr)
+  IF (ierr /= MPI_SUCCESS .OR. fh == MPI_FILE_NULL) CALL bad('file_open')
+  iobuf = rank
+  off = 16 * rank
+  CALL MPI_File_write_at_all(fh, off, iobuf, 4, MPI_INTEGER, st, ierr)
+  CALL MPI_Get_count(st, MPI_INTEGER, cnt, ierr)
+  IF (ierr /= MPI_SUCCESS .OR. cnt /= 4) CALL bad('file_write_at_all')
+  CALL MPI_File_sync(fh, ierr)
+  CALL MPI_File_get_size(fh, fsize, ierr)
+  IF (fsize /= 16 * np) CALL bad('file_get_size')
+  off = 16 * MOD(rank + 1, np)
+  CALL MPI_File_read_at(fh, off, iobuf, 4, MPI_INTEGER, MPI_STATUS_IGNORE, ierr)
+  IF (ANY(iobuf /= MOD(rank + 1, np))) CALL bad('file_read_at')
+  ! a Fortran file error handler gets the file's INTEGER handle
+  CALL MPI_File_create_errhandler(file_handler, feh, ierr)
+  CALL MPI_File_set_errhandler(fh, feh, ierr)
+  CALL MPI_File_call_errhandler(fh, MPI_ERR_IO, ierr)
+  IF (got_fh /= fh .OR. got_code /= MPI_ERR_IO) CALL bad('file_errhandler')
+  CALL MPI_Errhandler_free(feh, ierr)
+  CALL MPI_File_close(fh, ierr)
+  IF (ierr /= MPI_SUCCESS .OR. fh /= MPI_FILE_NULL) CALL bad('file_close')
 
   CALL finish('f90_more')
 END PROGRAM f90_more

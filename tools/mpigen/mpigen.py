@@ -92,6 +92,7 @@ MANUAL = {
     "MPI_Comm_create_errhandler": "a Fortran error handler is called as a C one",
     "MPI_Win_create_errhandler": "a Fortran error handler is called as a C one",
     "MPI_Session_create_errhandler": "a Fortran error handler is called as a C one",
+    "MPI_File_create_errhandler": "a Fortran file handler gets the file's INTEGER handle",
     "MPI_Op_create": "a Fortran user function is called as a C one",
     "MPI_Buffer_detach": "the buffer's address has no Fortran meaning",
     "MPI_Comm_spawn": "argument vectors of blank-padded strings",
@@ -281,6 +282,18 @@ def glue_param(p, code):
                 raise Unbound("%s (C %s in a default INTEGER)" % (n, base))
         elif F_KIND_OF_C.get(base) != fkind:
             raise Unbound("%s (C %s in INTEGER(KIND=%s))" % (n, base, fkind))
+        if base == "MPI_File":
+            # a file is a pointer in C (as in MPICH): Fortran holds its MPI_File_c2f handle
+            code["args"].append("MPI_Fint *" if p.is_pointer else "const MPI_Fint *")
+            code["args"][-1] += n
+            if not p.is_pointer:
+                code["call"].append("MPI_File_f2c(*%s)" % n)
+                return
+            code["pre"].append("MPI_File c_%s = %s;" % (
+                n, "MPI_FILE_NULL" if p.direction == "out" else "MPI_File_f2c(*%s)" % n))
+            code["call"].append("&c_" + n)
+            code["post"].append("*%s = MPI_File_c2f(c_%s);" % (n, n))
+            return
         if not p.is_pointer:
             code["args"].append("const %s *%s" % (base, n))
             code["call"].append("*" + n)

@@ -1,0 +1,579 @@
+/*
+ * file_rw_api.c -- MPI-IO data access: one engine (file_access) behind every read and
+ * write, made from file_access.def, and the file pointers (seek, get_position,
+ * get_byte_offset and their shared forms).
+ *
+ * An access packs the user's data in the file's representation, maps [position, +bytes)
+ * of the view to byte ranges of the file (io_view_map) and moves them with pread/pwrite,
+ * through collective I/O (core/io/io_coll.h) for the collective forms.  In atomic mode an
+ * independent access holds an fcntl lock over the bytes it spans; a collective one in
+ * atomic mode is done the same way, then the ranks agree on the error.  The nonblocking
+ * forms do all of it when called and return a request already complete; a split
+ * collective's _begin does it and its _end returns the status.
+ */
+#include "core/mpi/file_args.h"
+
+#include "core/io/io_coll.h"
+#include "core/mpi/req_handle.h"
+#include "core/mpi/status_word.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { FA_EXPLICIT, FA_INDIV, FA_SHARED, FA_ORDERED };
+
+/* one access as the engine sees it */
+typedef struct file_op {
+    int write, where, coll;
+    MPI_Offset offset; /* FA_EXPLICIT: in etypes */
+    void *buf;
+    MPI_Count count;
+    MPI_Datatype type;
+    const char *fn;
+} file_op_t;
+
+/* the view position (bytes) where an access of n bytes starts, the pointers moved */
+static int op_start(compi_file_t *f, const file_op_t *op, MPI_Offset n, MPI_Offset *pos_p)
+{
+    MPI_Offset et = n / f->view.esize, old = 0;
+    switch (op->where) {
+    case FA_EXPLICIT:
+        *pos_p = op->offset * f->view.esize;
+        return MPI_SUCCESS;
+    case FA_INDIV:
+        *pos_p = f->ifp * f->view.esize;
+        return MPI_SUCCESS;
+    case FA_SHARED:
+        if (io_shfp_fetch_add(f, et, &old) != 0) {
+            return MPI_ERR_IO;
+        }
+        *pos_p = old * f->view.esize;
+        return MPI_SUCCESS;
+    default: { /* ordered: rank order by an exclusive scan, one update by the last rank */
+        MPI_Offset before = 0, base = 0;
+        MPI_Comm c = f->comm->handle;
+        int last = f->comm->size - 1, cls = MPI_SUCCESS;
+        PMPI_Exscan(&et, &before, 1, MPI_LONG_LONG, MPI_SUM, c);
+        if (f->comm->rank == 0) {
+            before = 0;
+        }
+        if (f->comm->rank == last && io_shfp_fetch_add(f, before + et, &base) != 0) {
+            cls = MPI_ERR_IO;
+        }
+        MPI_Offset msg[2] = {base, cls};
+        PMPI_Bcast(msg, 2, MPI_LONG_LONG, last, c);
+        *pos_p = (msg[0] + before) * f->view.esize;
+        return (int)msg[1];
+    }
+    }
+}
+
+/* user data -> file bytes (nbytes of them) in *out_p: the user's buffer itself when it
+   already is, else a buffer the caller frees (*tmp_p) */
+static int op_pack(compi_file_t *f, const file_op_t *op, compi_datatype_t *dt, MPI_Offset nbytes,
+                   void **out_p, void **tmp_p)
+{
+    void *tmp;
+    *tmp_p = NULL;
+    if (f->view.rep != IO_REP_EXTERNAL32 && f->view.rep < IO_REP_USER &&
+        (*out_p = dt_contig_ptr(dt, op->buf, (size_t)op->count)) != NULL) {
+        return MPI_SUCCESS;
+    }
+    if ((tmp = malloc(nbytes > 0 ? (size_t)nbytes : 1)) == NULL) {
+        return MPI_ERR_NO_MEM;
+    }
+    if (f->view.rep == IO_REP_EXTERNAL32) {
+        dt_pack_external(dt, op->buf, (size_t)op->count, tmp);
+    } else if (f->view.rep >= IO_REP_USER && (file_datarep_get(f->view.rep)->write_fn != NULL ||
+                                              file_datarep_get(f->view.rep)->write_fn_c != NULL)) {
+        const file_datarep_t *d = file_datarep_get(f->view.rep);
+        int rc = d->write_fn_c != NULL
+                     ? d->write_fn_c(op->buf, op->type, op->count, tmp, 0, d->extra_state)
+                     : d->write_fn(op->buf, op->type, (int)op->count, tmp, 0, d->extra_state);
+        if (rc != MPI_SUCCESS) {
+            free(tmp);
+            return MPI_ERR_CONVERSION;
+        }
+    } else {
+        dt_pack(dt, op->buf, (size_t)op->count, 0, tmp, (size_t)nbytes);
+    }
+    *out_p = *tmp_p = tmp;
+    return MPI_SUCCESS;
+}
+
+/* file bytes read (moved of them) -> the user's buffer; returns memory's bytes */
+static MPI_Offset op_unpack(compi_file_t *f, const file_op_t *op, compi_datatype_t *dt,
+                            MPI_Offset nbytes, MPI_Offset moved, const void *tmp)
+{
+    MPI_Offset per = op->count > 0 ? nbytes / op->count : 0; /* file bytes of an element */
+    if (f->view.rep == IO_REP_EXTERNAL32) {
+        MPI_Offset whole = per > 0 ? moved / per : 0;
+        dt_unpack_external(dt, op->buf, (size_t)whole, tmp);
+        return whole * (MPI_Offset)dt->size;
+    }
+    if (f->view.rep >= IO_REP_USER && (file_datarep_get(f->view.rep)->read_fn != NULL ||
+                                       file_datarep_get(f->view.rep)->read_fn_c != NULL)) {
+        const file_datarep_t *d = file_datarep_get(f->view.rep);
+        MPI_Offset whole = per > 0 ? moved / per : 0;
+        if (d->read_fn_c != NULL) {
+            d->read_fn_c(op->buf, op->type, whole, (void *)tmp, 0, d->extra_state);
+        } else {
+            d->read_fn(op->buf, op->type, (int)whole, (void *)tmp, 0, d->extra_state);
+        }
+        return whole * (MPI_Offset)dt->size;
+    }
+    dt_unpack(dt, op->buf, (size_t)op->count, 0, tmp, (size_t)moved);
+    return moved;
+}
+
+/* the class of a read or write's -errno (a write to a file on a full device) */
+static int rw_class(int rc)
+{
+    return rc == 0 ? MPI_SUCCESS : file_errno_class(-rc);
+}
+
+/* The access itself; *moved_p gets memory's bytes moved.  Returns MPI_SUCCESS or a class
+   (raised by the caller). */
+static int file_access(compi_file_t *f, const file_op_t *op, compi_datatype_t *dt,
+                       MPI_Offset *moved_p, char *why, size_t whylen)
+{
+    MPI_Offset nbytes = file_rep_bytes(f, dt, op->count), pos = 0, moved = 0;
+    io_run_t *segs = NULL;
+    size_t ns = 0;
+    void *data = NULL, *tmp = NULL;
+    int cls, locked = 0;
+
+    *moved_p = 0;
+    if (nbytes % f->view.esize != 0) {
+        snprintf(why, whylen, "the data (%lld bytes) is not a whole number of etypes",
+                 (long long)nbytes);
+        return MPI_ERR_TYPE;
+    }
+    if ((cls = op_start(f, op, nbytes, &pos)) != MPI_SUCCESS) {
+        snprintf(why, whylen, "the shared file pointer cannot be updated");
+        return cls;
+    }
+    if (io_view_map(&f->view, pos, nbytes, &segs, &ns) != 0) {
+        return MPI_ERR_NO_MEM;
+    }
+    if (op->write) {
+        cls = op_pack(f, op, dt, nbytes, &data, &tmp);
+    } else if (f->view.rep < IO_REP_EXTERNAL32 &&
+               (data = dt_contig_ptr(dt, op->buf, (size_t)op->count)) != NULL) {
+        cls = MPI_SUCCESS;
+    } else {
+        cls = (data = tmp = malloc(nbytes > 0 ? (size_t)nbytes : 1)) != NULL ? MPI_SUCCESS
+                                                                             : MPI_ERR_NO_MEM;
+    }
+    MPI_Offset lo = ns > 0 ? segs[0].off : 0, hi = lo;
+    for (size_t i = 0; i < ns; i++) {
+        lo = segs[i].off < lo ? segs[i].off : lo;
+        hi = segs[i].off + segs[i].len > hi ? segs[i].off + segs[i].len : hi;
+    }
+    if (cls == MPI_SUCCESS && f->atomic && ns > 0) {
+        cls = rw_class(io_lock(f, lo, hi - lo, op->write));
+        locked = cls == MPI_SUCCESS;
+    }
+    if (op->coll && !f->atomic && op->where != FA_ORDERED) {
+        /* every rank takes part, one that failed above with nothing to move */
+        size_t n = cls == MPI_SUCCESS ? ns : 0;
+        int c = op->write ? compi_io_coll_write(f, (const compi_io_seg_t *)segs, n, data, &moved)
+                          : compi_io_coll_read(f, (const compi_io_seg_t *)segs, n, data, &moved);
+        cls = cls != MPI_SUCCESS ? cls : c;
+    } else if (cls == MPI_SUCCESS) {
+        cls = rw_class(op->write ? io_pwrite_runs(f->fd, segs, ns, data, &moved)
+                                 : io_pread_runs(f->fd, segs, ns, data, &moved));
+    }
+    if (op->coll && (f->atomic || op->where == FA_ORDERED)) {
+        cls = file_agree(f->comm, cls);
+    }
+    if (locked) {
+        io_unlock(f, lo, hi - lo);
+    }
+    if (!op->write && cls == MPI_SUCCESS && data == tmp) {
+        moved = op_unpack(f, op, dt, nbytes, moved, tmp);
+    } else if (nbytes > 0 && (f->view.rep == IO_REP_EXTERNAL32 || f->view.rep >= IO_REP_USER)) {
+        moved = moved * (MPI_Offset)dt->size * op->count / nbytes;
+    }
+    if (op->where == FA_INDIV && dt->size > 0 && op->count > 0) {
+        /* the pointer moves past what was read or written, in etypes */
+        f->ifp += (moved * nbytes / ((MPI_Offset)dt->size * op->count)) / f->view.esize;
+    }
+    free(tmp);
+    free(segs);
+    *moved_p = moved;
+    if (cls != MPI_SUCCESS) {
+        snprintf(why, whylen, "%s %s failed", op->write ? "writing" : "reading", f->path);
+    }
+    return cls;
+}
+
+/* the individual pointer and explicit offsets do not exist under MPI_MODE_SEQUENTIAL */
+static int not_sequential(compi_file_t *f, const char *fn)
+{
+    if (f->amode & MPI_MODE_SEQUENTIAL) {
+        return file_err(f, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+                        "%s was opened MPI_MODE_SEQUENTIAL: only the shared file pointer", f->path);
+    }
+    return MPI_SUCCESS;
+}
+
+/* the checks, then the access; raises on the file's handler */
+static int file_go(MPI_File fh, const file_op_t *op, MPI_Offset *moved_p)
+{
+    COMPI_CHECK_INIT(op->fn);
+    int rc;
+    compi_file_t *f = file_arg(fh, op->fn, &rc);
+    compi_datatype_t *dt;
+    char why[256] = "";
+    *moved_p = 0;
+    if (f == NULL) {
+        return rc;
+    }
+    if ((dt = dt_from_handle(op->type)) == NULL || (!dt->committed && !dt->predefined)) {
+        return file_err(f, MPI_ERR_TYPE, op->fn, "invalid or uncommitted datatype 0x%x",
+                        (unsigned)op->type);
+    }
+    if (op->count < 0) {
+        return file_err(f, MPI_ERR_COUNT, op->fn, "count=%lld is negative", (long long)op->count);
+    }
+    if (op->buf == NULL && op->count > 0 && dt->size > 0 && dt->true_lb == 0) {
+        return file_err(f, MPI_ERR_BUFFER, op->fn, "buf is NULL with %lld elements",
+                        (long long)op->count);
+    }
+    if (op->write && (f->amode & MPI_MODE_RDONLY)) {
+        return file_err(f, MPI_ERR_READ_ONLY, op->fn, "%s was opened MPI_MODE_RDONLY", f->path);
+    }
+    if (!op->write && (f->amode & MPI_MODE_WRONLY)) {
+        return file_err(f, MPI_ERR_ACCESS, op->fn, "%s was opened MPI_MODE_WRONLY", f->path);
+    }
+    if ((op->where == FA_EXPLICIT || op->where == FA_INDIV) &&
+        (rc = not_sequential(f, op->fn)) != MPI_SUCCESS) {
+        return rc;
+    }
+    if ((op->where == FA_SHARED || op->where == FA_ORDERED) && f->side_fd < 0) {
+        return file_err(f, MPI_ERR_UNSUPPORTED_OPERATION, op->fn,
+                        "no shared file pointer: its file beside %s could not be made", f->path);
+    }
+    if (op->where == FA_EXPLICIT && op->offset < 0) {
+        return file_err(f, MPI_ERR_ARG, op->fn, "offset=%lld is negative", (long long)op->offset);
+    }
+    rc = file_access(f, op, dt, moved_p, why, sizeof(why));
+    return rc == MPI_SUCCESS ? rc : file_err(f, rc, op->fn, "%s", why);
+}
+
+static void file_status(MPI_Status *status, MPI_Offset moved)
+{
+    if (status != NULL && status != MPI_STATUS_IGNORE) {
+        status->MPI_SOURCE = MPI_ANY_SOURCE;
+        status->MPI_TAG = MPI_ANY_TAG;
+        status->count_hi_and_cancelled = 0;
+        mpi_status_set_bytes(status, moved);
+    }
+}
+
+static int file_blocking(MPI_File fh, const file_op_t *op, MPI_Status *status)
+{
+    MPI_Offset moved = 0;
+    int rc = file_go(fh, op, &moved);
+    file_status(status, moved);
+    return rc;
+}
+
+/* the access now, and a request already complete that reports it */
+static int file_nonblocking(MPI_File fh, const file_op_t *op, MPI_Request *request)
+{
+    MPI_Offset moved = 0;
+    int rc;
+    if (request == NULL) {
+        return file_err(NULL, MPI_ERR_REQUEST, op->fn, "request is NULL");
+    }
+    *request = MPI_REQUEST_NULL;
+    if ((rc = file_go(fh, op, &moved)) != MPI_SUCCESS) {
+        return rc;
+    }
+    compi_request_t *r = pml_request_new(REQ_COLL, NULL);
+    if (r == NULL) {
+        return file_err(fh, MPI_ERR_NO_MEM, op->fn, "out of requests");
+    }
+    r->result.count = (size_t)moved;
+    pml_request_complete(r);
+    return mpi_req_expose(NULL, r, request, op->fn);
+}
+
+/* a split collective's kinds: the _begin's table index + 1 (FA_SPLIT) */
+static int split_kind(const file_op_t *op)
+{
+    return 1 + op->write + 2 * op->where;
+}
+
+static int file_begin(MPI_File fh, const file_op_t *op)
+{
+    COMPI_CHECK_INIT(op->fn);
+    int rc;
+    compi_file_t *f = file_arg(fh, op->fn, &rc);
+    MPI_Offset moved = 0;
+    if (f == NULL) {
+        return rc;
+    }
+    if (f->split != 0) {
+        return file_err(f, MPI_ERR_OTHER, op->fn,
+                        "a split collective access on this file has not ended");
+    }
+    rc = file_go(fh, op, &moved);
+    f->split = split_kind(op);
+    f->split_moved = moved;
+    f->split_err = rc;
+    return rc;
+}
+
+static int file_end(MPI_File fh, int write, int where, MPI_Status *status, const char *fn)
+{
+    COMPI_CHECK_INIT(fn);
+    int rc;
+    compi_file_t *f = file_arg(fh, fn, &rc);
+    file_op_t op = {.write = write, .where = where};
+    if (f == NULL) {
+        return rc;
+    }
+    if (f->split != split_kind(&op)) {
+        return file_err(f, MPI_ERR_OTHER, fn, "no matching split collective access began");
+    }
+    f->split = 0;
+    file_status(status, f->split_moved);
+    return MPI_SUCCESS;
+}
+
+/* ---- the functions of file_access.def ---------------------------------------------- */
+
+#define FA_STR(s) #s
+#define FA_WEAK(x) _Pragma(FA_STR(weak MPI_File_##x = PMPI_File_##x))
+#define FA_BUF_0 void *
+#define FA_BUF_1 const void *
+#define FA_OP(x, w, wh, c, off)                                                                    \
+    file_op_t op = {.write = w,                                                                    \
+                    .where = wh,                                                                   \
+                    .coll = c,                                                                     \
+                    .offset = off,                                                                 \
+                    .buf = (void *)buf,                                                            \
+                    .count = count,                                                                \
+                    .type = datatype,                                                              \
+                    .fn = "MPI_File_" #x}
+
+#define FA_AT(x, CT, w, wh, c)                                                                     \
+    FA_WEAK(x)                                                                                     \
+    int PMPI_File_##x(MPI_File fh, MPI_Offset offset, FA_BUF_##w buf, CT count,                    \
+                      MPI_Datatype datatype, MPI_Status *status)                                   \
+    {                                                                                              \
+        FA_OP(x, w, wh, c, offset);                                                                \
+        return file_blocking(fh, &op, status);                                                     \
+    }
+#define FA_IAT(x, CT, w, wh, c)                                                                    \
+    FA_WEAK(x)                                                                                     \
+    int PMPI_File_##x(MPI_File fh, MPI_Offset offset, FA_BUF_##w buf, CT count,                    \
+                      MPI_Datatype datatype, MPI_Request *request)                                 \
+    {                                                                                              \
+        FA_OP(x, w, wh, c, offset);                                                                \
+        return file_nonblocking(fh, &op, request);                                                 \
+    }
+#define FA_PLAIN(x, CT, w, wh, c)                                                                  \
+    FA_WEAK(x)                                                                                     \
+    int PMPI_File_##x(MPI_File fh, FA_BUF_##w buf, CT count, MPI_Datatype datatype,                \
+                      MPI_Status *status)                                                          \
+    {                                                                                              \
+        FA_OP(x, w, wh, c, 0);                                                                     \
+        return file_blocking(fh, &op, status);                                                     \
+    }
+#define FA_I(x, CT, w, wh, c)                                                                      \
+    FA_WEAK(x)                                                                                     \
+    int PMPI_File_##x(MPI_File fh, FA_BUF_##w buf, CT count, MPI_Datatype datatype,                \
+                      MPI_Request *request)                                                        \
+    {                                                                                              \
+        FA_OP(x, w, wh, c, 0);                                                                     \
+        return file_nonblocking(fh, &op, request);                                                 \
+    }
+#define FA_ATB(x, CT, w, wh, c)                                                                    \
+    FA_WEAK(x)                                                                                     \
+    int PMPI_File_##x(MPI_File fh, MPI_Offset offset, FA_BUF_##w buf, CT count,                    \
+                      MPI_Datatype datatype)                                                       \
+    {                                                                                              \
+        FA_OP(x, w, wh, c, offset);                                                                \
+        return file_begin(fh, &op);                                                                \
+    }
+#define FA_B(x, CT, w, wh, c)                                                                      \
+    FA_WEAK(x)                                                                                     \
+    int PMPI_File_##x(MPI_File fh, FA_BUF_##w buf, CT count, MPI_Datatype datatype)                \
+    {                                                                                              \
+        FA_OP(x, w, wh, c, 0);                                                                     \
+        return file_begin(fh, &op);                                                                \
+    }
+
+#define FILE_ACCESS(x, shape, w, wh, c)                                                            \
+    FA_##shape(x, int, w, wh, c) FA_##shape(x##_c, MPI_Count, w, wh, c)
+#include "core/mpi/file_access.def"
+#undef FILE_ACCESS
+
+#define FA_END(x, w, wh)                                                                           \
+    FA_WEAK(x##_end)                                                                               \
+    int PMPI_File_##x##_end(MPI_File fh, FA_BUF_##w buf, MPI_Status *status)                       \
+    {                                                                                              \
+        (void)buf;                                                                                 \
+        return file_end(fh, w, wh, status, "MPI_File_" #x "_end");                                 \
+    }
+FA_END(read_at_all, 0, FA_EXPLICIT)
+FA_END(write_at_all, 1, FA_EXPLICIT)
+FA_END(read_all, 0, FA_INDIV)
+FA_END(write_all, 1, FA_INDIV)
+FA_END(read_ordered, 0, FA_ORDERED)
+FA_END(write_ordered, 1, FA_ORDERED)
+
+/* ---- file pointers ----------------------------------------------------------------- */
+
+/* the new position of a seek from `cur`, in etypes; -1 when before the start */
+static MPI_Offset seek_target(compi_file_t *f, MPI_Offset offset, int whence, MPI_Offset cur,
+                              int *bad_whence)
+{
+    *bad_whence = 0;
+    switch (whence) {
+    case MPI_SEEK_SET:
+        return offset;
+    case MPI_SEEK_CUR:
+        return cur + offset;
+    case MPI_SEEK_END: {
+        /* the end: the etypes of the view before the file's end */
+        MPI_Offset size = 0, n = 0;
+        PMPI_File_get_size(f, &size);
+        /* count view bytes that lie below `size`: whole tiles, then runs */
+        if (f->view.tsize > 0 && size > f->view.disp) {
+            MPI_Offset rel = size - f->view.disp, tiles = rel / f->view.extent;
+            MPI_Offset rest = rel % f->view.extent;
+            n = tiles * f->view.tsize;
+            for (size_t i = 0; i < f->view.nruns; i++) {
+                const io_run_t *r = &f->view.runs[i];
+                if (rest > r->off) {
+                    n += rest - r->off < r->len ? rest - r->off : r->len;
+                }
+            }
+        }
+        return (n + f->view.esize - 1) / f->view.esize + offset;
+    }
+    default:
+        *bad_whence = 1;
+        return 0;
+    }
+}
+
+#pragma weak MPI_File_seek = PMPI_File_seek
+int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
+{
+    static const char fn[] = "MPI_File_seek";
+    COMPI_CHECK_INIT(fn);
+    int rc, bad;
+    compi_file_t *f = file_arg(fh, fn, &rc);
+    if (f == NULL) {
+        return rc;
+    }
+    if ((rc = not_sequential(f, fn)) != MPI_SUCCESS) {
+        return rc;
+    }
+    MPI_Offset to = seek_target(f, offset, whence, f->ifp, &bad);
+    if (bad || to < 0) {
+        return file_err(f, MPI_ERR_ARG, fn, "whence=%d, offset=%lld: %s", whence, (long long)offset,
+                        bad ? "no MPI_SEEK_*" : "a negative position");
+    }
+    f->ifp = to;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_File_get_position = PMPI_File_get_position
+int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
+{
+    static const char fn[] = "MPI_File_get_position";
+    COMPI_CHECK_INIT(fn);
+    int rc;
+    compi_file_t *f = file_arg(fh, fn, &rc);
+    if (f == NULL) {
+        return rc;
+    }
+    if (offset == NULL) {
+        return file_err(f, MPI_ERR_ARG, fn, "offset is NULL");
+    }
+    if ((rc = not_sequential(f, fn)) != MPI_SUCCESS) {
+        return rc;
+    }
+    *offset = f->ifp;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_File_get_byte_offset = PMPI_File_get_byte_offset
+int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
+{
+    static const char fn[] = "MPI_File_get_byte_offset";
+    COMPI_CHECK_INIT(fn);
+    int rc;
+    compi_file_t *f = file_arg(fh, fn, &rc);
+    if (f == NULL) {
+        return rc;
+    }
+    if (disp == NULL || offset < 0) {
+        return file_err(f, MPI_ERR_ARG, fn, "disp is NULL or offset negative");
+    }
+    if ((rc = not_sequential(f, fn)) != MPI_SUCCESS) {
+        return rc;
+    }
+    *disp = io_view_offset(&f->view, offset * f->view.esize);
+    return MPI_SUCCESS;
+}
+
+/* collective: every rank gives the same arguments; rank 0 moves the pointer */
+#pragma weak MPI_File_seek_shared = PMPI_File_seek_shared
+int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
+{
+    static const char fn[] = "MPI_File_seek_shared";
+    COMPI_CHECK_INIT(fn);
+    int rc, bad = 0, cls = MPI_SUCCESS;
+    compi_file_t *f = file_arg(fh, fn, &rc);
+    MPI_Offset cur = 0, to = 0;
+    if (f == NULL) {
+        return rc;
+    }
+    if (f->side_fd < 0) {
+        return file_err(f, MPI_ERR_UNSUPPORTED_OPERATION, fn, "no shared file pointer");
+    }
+    /* every rank is done with the pointer where it was before rank 0 moves it */
+    PMPI_Barrier(f->comm->handle);
+    if (f->comm->rank == 0) {
+        if (io_shfp_get(f, &cur) != 0) {
+            cls = MPI_ERR_IO;
+        } else {
+            to = seek_target(f, offset, whence, cur, &bad);
+            cls = bad || to < 0 ? MPI_ERR_ARG : rw_class(io_shfp_set(f, to));
+        }
+    }
+    PMPI_Bcast(&cls, 1, MPI_INT, 0, f->comm->handle);
+    if (cls != MPI_SUCCESS) {
+        return file_err(f, cls, fn, "cannot move the shared file pointer (offset %lld, whence %d)",
+                        (long long)offset, whence);
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_File_get_position_shared = PMPI_File_get_position_shared
+int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
+{
+    static const char fn[] = "MPI_File_get_position_shared";
+    COMPI_CHECK_INIT(fn);
+    int rc;
+    compi_file_t *f = file_arg(fh, fn, &rc);
+    if (f == NULL) {
+        return rc;
+    }
+    if (offset == NULL) {
+        return file_err(f, MPI_ERR_ARG, fn, "offset is NULL");
+    }
+    if (f->side_fd < 0 || io_shfp_get(f, offset) != 0) {
+        return file_err(f, MPI_ERR_UNSUPPORTED_OPERATION, fn, "no shared file pointer");
+    }
+    return MPI_SUCCESS;
+}

@@ -37,6 +37,15 @@ char *compi_f_str_in(const char *s, size_t len)
     return c;
 }
 
+char *compi_f_info_str_in(const char *s, size_t len)
+{
+    while (len > 0 && *s == ' ') {
+        s++;
+        len--;
+    }
+    return compi_f_str_in(s, len);
+}
+
 char *compi_f_str_buf(size_t len)
 {
     /* the longest string an MPI function writes is MPI_MAX_INFO_VAL or MPI_MAX_PORT_NAME
@@ -461,6 +470,38 @@ COMPI_F_EXPORT void mpi_pcontrol_(const MPI_Fint *level)
     MPI_Pcontrol(*level);
 }
 
+/* MPI_INFO_GET_STRING(INFO, KEY, BUFLEN, VALUE, FLAG, IERROR): in Fortran BUFLEN counts
+   characters, without C's terminating null, both ways; VALUE is left alone when the key is
+   not there or BUFLEN is 0, else it gets at most BUFLEN characters, blank-padded */
+COMPI_F_EXPORT void mpi_info_get_string_(const MPI_Info *info, char *key, MPI_Fint *buflen,
+                                         char *value, MPI_Fint *flag, MPI_Fint *ierror,
+                                         size_t key_len, size_t value_len)
+{
+    char *c_key = compi_f_info_str_in(key, key_len);
+    int c_len = *buflen > 0 ? *buflen + 1 : 0;
+    char *c_value = c_len > 0 ? calloc((size_t)c_len, 1) : NULL;
+    int c_flag = 0;
+    if (c_key == NULL || (c_len > 0 && c_value == NULL)) {
+        free(c_key);
+        free(c_value);
+        *ierror = MPI_ERR_NO_MEM;
+        return;
+    }
+    *ierror = MPI_Info_get_string(*info, c_key, &c_len, c_value, &c_flag);
+    free(c_key);
+    if (*ierror == MPI_SUCCESS) {
+        *flag = c_flag ? 1 : 0;
+        if (c_flag) {
+            *buflen = c_len - 1;
+        }
+    }
+    if (*ierror == MPI_SUCCESS && c_flag && c_value != NULL) {
+        compi_f_str_out(c_value, value, value_len);
+    } else {
+        free(c_value);
+    }
+}
+
 /* generalized requests whose callbacks are Fortran subroutines: QUERY_FN(EXTRA_STATE,
    STATUS, IERROR), FREE_FN(EXTRA_STATE, IERROR), CANCEL_FN(EXTRA_STATE, COMPLETE,
    IERROR), the extra state address-sized; this is the C callbacks' extra state, freed by
@@ -499,9 +540,8 @@ static int f_greq_cancel(void *extra, int complete)
     return ierr;
 }
 
-COMPI_F_EXPORT void mpi_grequest_start_(void *query, void *freefn, void *cancel,
-                                        MPI_Aint *extra, MPI_Request *request,
-                                        MPI_Fint *ierror)
+COMPI_F_EXPORT void mpi_grequest_start_(void *query, void *freefn, void *cancel, MPI_Aint *extra,
+                                        MPI_Request *request, MPI_Fint *ierror)
 {
     f_greq_t *g = malloc(sizeof *g);
     if (g == NULL) {
@@ -547,4 +587,5 @@ COMPI_F_ALIAS(pmpi_comm_spawn_, mpi_comm_spawn_);
 COMPI_F_ALIAS(pmpi_comm_spawn_multiple_, mpi_comm_spawn_multiple_);
 COMPI_F_ALIAS(pmpi_pcontrol_, mpi_pcontrol_);
 COMPI_F_ALIAS(pmpi_grequest_start_, mpi_grequest_start_);
+COMPI_F_ALIAS(pmpi_info_get_string_, mpi_info_get_string_);
 COMPI_F_ALIAS(pmpi_f_sync_reg_, mpi_f_sync_reg_);

@@ -1701,7 +1701,7 @@ COMPI_F_ALIAS(pmpi_info_create_env_, mpi_info_create_env_);
 
 COMPI_F_EXPORT void mpi_info_delete_(const MPI_Info *info, char *key, MPI_Fint *ierror, size_t key_len)
 {
-    char *c_key = compi_f_str_in(key, key_len);
+    char *c_key = compi_f_info_str_in(key, key_len);
     int rc = MPI_Info_delete(*info, c_key);
     free(c_key);
     *ierror = rc;
@@ -1724,12 +1724,16 @@ COMPI_F_ALIAS(pmpi_info_free_, mpi_info_free_);
 
 COMPI_F_EXPORT void mpi_info_get_(const MPI_Info *info, char *key, const int *valuelen, char *value, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len, size_t value_len)
 {
-    char *c_key = compi_f_str_in(key, key_len);
+    char *c_key = compi_f_info_str_in(key, key_len);
     char *c_value = compi_f_str_buf(value_len);
     int c_flag = 0;
     int rc = MPI_Info_get(*info, c_key, *valuelen, c_value, &c_flag);
     free(c_key);
-    compi_f_str_out(c_value, value, value_len);
+    if (c_flag) {
+        compi_f_str_out(c_value, value, value_len);
+    } else {
+        free(c_value);
+    }
     *flag = c_flag ? 1 : 0;
     *ierror = rc;
 }
@@ -1751,22 +1755,9 @@ COMPI_F_EXPORT void mpi_info_get_nthkey_(const MPI_Info *info, const int *n, cha
 }
 COMPI_F_ALIAS(pmpi_info_get_nthkey_, mpi_info_get_nthkey_);
 
-COMPI_F_EXPORT void mpi_info_get_string_(const MPI_Info *info, char *key, int *buflen, char *value, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len, size_t value_len)
-{
-    char *c_key = compi_f_str_in(key, key_len);
-    char *c_value = compi_f_str_buf(value_len);
-    int c_flag = 0;
-    int rc = MPI_Info_get_string(*info, c_key, buflen, c_value, &c_flag);
-    free(c_key);
-    compi_f_str_out(c_value, value, value_len);
-    *flag = c_flag ? 1 : 0;
-    *ierror = rc;
-}
-COMPI_F_ALIAS(pmpi_info_get_string_, mpi_info_get_string_);
-
 COMPI_F_EXPORT void mpi_info_get_valuelen_(const MPI_Info *info, char *key, int *valuelen, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len)
 {
-    char *c_key = compi_f_str_in(key, key_len);
+    char *c_key = compi_f_info_str_in(key, key_len);
     int c_flag = 0;
     int rc = MPI_Info_get_valuelen(*info, c_key, valuelen, &c_flag);
     free(c_key);
@@ -1777,8 +1768,8 @@ COMPI_F_ALIAS(pmpi_info_get_valuelen_, mpi_info_get_valuelen_);
 
 COMPI_F_EXPORT void mpi_info_set_(const MPI_Info *info, char *key, char *value, MPI_Fint *ierror, size_t key_len, size_t value_len)
 {
-    char *c_key = compi_f_str_in(key, key_len);
-    char *c_value = compi_f_str_in(value, value_len);
+    char *c_key = compi_f_info_str_in(key, key_len);
+    char *c_value = compi_f_info_str_in(value, value_len);
     int rc = MPI_Info_set(*info, c_key, c_value);
     free(c_key);
     free(c_value);

@@ -19,6 +19,17 @@ static void k(const char *name, const char *t, long long v)
     }
 }
 
+/* one constant of kind MPI_OFFSET_KIND (OFFSET_CONSTS) */
+static void ko(const char *name, long long v)
+{
+    if (!f08) {
+        printf("      INTEGER(KIND=MPI_OFFSET_KIND) %s\n"
+               "      PARAMETER (%s=%lld)\n", name, name, v);
+    } else {
+        printf("  INTEGER(KIND=MPI_OFFSET_KIND), PARAMETER :: %s = %lld\n", name, v);
+    }
+}
+
 static void line(const char *s) { printf("%s\n", s); }
 
 int main(int argc, char **argv)
@@ -334,7 +345,7 @@ int main(int argc, char **argv)
     k("MPI_SEEK_SET", NULL, (long long)(MPI_SEEK_SET));
     k("MPI_SEEK_CUR", NULL, (long long)(MPI_SEEK_CUR));
     k("MPI_SEEK_END", NULL, (long long)(MPI_SEEK_END));
-    k("MPI_DISPLACEMENT_CURRENT", NULL, (long long)(MPI_DISPLACEMENT_CURRENT));
+    ko("MPI_DISPLACEMENT_CURRENT", (long long)(MPI_DISPLACEMENT_CURRENT));
     k("MPI_MAX_DATAREP_STRING", NULL, (long long)(MPI_MAX_DATAREP_STRING));
     k("MPI_COMBINER_NAMED", NULL, (long long)(MPI_COMBINER_NAMED));
     k("MPI_COMBINER_DUP", NULL, (long long)(MPI_COMBINER_DUP));

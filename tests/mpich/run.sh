@@ -1,16 +1,17 @@
 #!/bin/sh
 # TAP: MPICH's own test suite (test/mpi of MPICH 4.0.2), built unmodified with compi's
 # wrappers and run with compi's mpirun: the Fortran tests (f77: mpif.h, f90: use mpi,
-# f08: use mpi_f08).  tests/mpich/suite.sh fetches the source once and builds the
+# f08: use mpi_f08) and the MPI-IO tests (with ROMIO's).  tests/mpich/suite.sh fetches the source once and builds the
 # directories run here in $top_builddir/mpich-suite/build (README.md).
 #
 # Each line of a directory's testlist (MPICH's: "program np [key=value ...]") is one run,
 # and one TAP line: at its np (at most MPICH_MAXNP), with its arg= and env=, under its
-# timeLimit= (else MPICH_TIMEOUT seconds), from its directory of the build tree, as
-# MPICH's runner (test/mpi/runtests) runs it.  A run passes as that runner says: exit
-# status 0 and, in its output (stdout and stderr), a line " No Errors" and no other line
-# but "Test Passed" (or gfortran's "FORTRAN STOP").  A program that did not compile fails.
-# Lines the testlist itself marks xfail= are skipped, as that runner skips them.
+# timeLimit= (else MPICH_TIMEOUT seconds), as MPICH's runner (test/mpi/runtests) runs it,
+# but from a folder of its own (runs go two at a time).  A run passes as that runner
+# says: exit status 0 and, in its output (stdout and stderr), a line " No Errors" and no
+# other line but "Test Passed" (or gfortran's "FORTRAN STOP").  A program that did not
+# compile fails.  Lines the testlist itself marks xfail= are skipped, as that runner
+# skips them, and so are those whose mem= asks more memory than MPICH_MEMORY.
 #
 # tests/mpich/xfail.txt lists the runs known to fail, each with its reason: such a run
 # is a TODO line of TAP (an expected failure); when it passes, it is an unexpected pass,
@@ -19,10 +20,14 @@
 #
 # Environment (all optional):
 #   MPICH_DIRS     the directories of test/mpi to run (default: every Fortran one but
-#                  f90/f90types, which needs MPICH's dtpools library, spawn and io)
+#                  spawn, and the MPI-IO ones: io in C and in the three Fortran bindings,
+#                  and "romio": ROMIO's C tests, src/mpi/romio/test, as its own runner
+#                  runs them)
 #   MPICH_FILTER   only the runs whose "dir/program" matches this grep -E pattern
 #   MPICH_MAXNP    the most processes a run gets (default 4; a line asking more runs at 4)
 #   MPICH_TIMEOUT  seconds a run may take when its line says none (default 60)
+#   MPICH_MEMORY   gigabytes a run may use: lines whose mem= asks more are skipped, as
+#                  MPICH's runner skips them above its memory total (default 2)
 #   MPICH_JOBS     programs compiled, and runs made, at once (default 2)
 #   MPICH_XFAIL    the list of known failures (default tests/mpich/xfail.txt; "none")
 #   MPIRUN         the launcher (default compi's, $top_builddir/bin/mpirun)
@@ -35,13 +40,15 @@ export top_srcdir top_builddir
 . "$here/suite.sh"
 : "${MPICH_DIRS:=f77/attr f77/coll f77/comm f77/datatype f77/ext f77/info f77/init f77/pt2pt \
 f77/rma f77/topo f77/profile \
-f90/attr f90/coll f90/comm f90/datatype f90/ext f90/info f90/init f90/misc \
+f90/attr f90/coll f90/comm f90/datatype f90/ext f90/f90types f90/info f90/init f90/misc \
 f90/pt2pt f90/rma f90/timer f90/topo f90/profile \
 f08/attr f08/coll f08/comm f08/datatype f08/ext f08/info f08/init f08/misc f08/pt2pt \
-f08/rma f08/subarray f08/timer f08/topo f08/profile}"
+f08/rma f08/subarray f08/timer f08/topo f08/profile \
+io f77/io f90/io f08/io romio}"
 : "${MPICH_FILTER:=}"
 : "${MPICH_MAXNP:=4}"
 : "${MPICH_TIMEOUT:=60}"
+: "${MPICH_MEMORY:=2}"
 : "${MPICH_XFAIL:=$here/xfail.txt}"
 : "${MPIRUN:=$top_builddir/bin/mpirun}"
 export MPIRUN
@@ -65,16 +72,22 @@ if [ "${1:-}" = --one ]; then
         env=*) envs="$envs ${w#env=}" ;;
         esac
     done
-    cd "$mpich_build/$dir" || exit 0
-    if [ ! -x "./$prog" ]; then
+    exe=$mpich_build/$dir/$prog
+    if [ ! -x "$exe" ]; then
         echo nobuild >"$res/$idx"
         exit 0
     fi
+    # each run in a folder of its own, for the files it writes: two runs at once may
+    # be of one directory (MPI-IO tests of one directory share file names)
+    mkdir -p "$res/$idx.d" && cd "$res/$idx.d" || exit 0
     # mpirun's own limit first; timeout(1) in case the launcher itself hangs
+    t0=$(date +%s.%N)
     # shellcheck disable=SC2086
-    env $envs timeout -k 5 $((lim + 15)) "$MPIRUN" --timeout "$lim" -np "$np" "./$prog" $args \
+    env $envs timeout -k 5 $((lim + 15)) "$MPIRUN" --timeout "$lim" -np "$np" "$exe" $args \
         >"$res/$idx.out" 2>&1 </dev/null
     rc=$?
+    awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f\n", b - a }' >"$res/$idx.t"
+    cd "$res" && rm -rf "$res/$idx.d"
     why=$(awk -v rc="$rc" -v lim="$lim" '
         /FORTRAN STOP/ { next }
         /^[ \t]*No [Ee]rrors[ \t]*$/ { if (!found) { found = 1; next } }
@@ -111,17 +124,23 @@ fi
 t1=$(date +%s)
 
 # ---- the runs ---------------------------------------------------------------------------
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpich-suite.XXXXXX") || exit 99
+# (in the build tree: the MPI-IO tests' files go on its file system, not in a tmpfs)
+tmp=$(mktemp -d "$mpich_dir/runs.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 99' INT TERM
 mkdir "$tmp/res"
 # the jobs, from each directory's testlist (the configured one where configure makes it)
 n=0
 for d in $MPICH_DIRS; do
-    list=$mpich_build/$d/testlist
-    [ -f "$list" ] || list=$mpich_src/test/mpi/$d/testlist
+    if [ "$d" = romio ]; then
+        list=$tmp/romio.list
+        mpich_romio_list | awk '{ printf "%s %s", $1, $2; for (i = 3; i <= NF; i++) printf " arg=%s", $i; print "" }' >"$list"
+    else
+        list=$mpich_build/$d/testlist
+        [ -f "$list" ] || list=$mpich_src/test/mpi/$d/testlist
+    fi
     [ -f "$list" ] || continue
-    awk -v d="$d" -v maxnp="$MPICH_MAXNP" -v deflim="$MPICH_TIMEOUT" '
+    awk -v d="$d" -v maxnp="$MPICH_MAXNP" -v deflim="$MPICH_TIMEOUT" -v mem="$MPICH_MEMORY" '
         { sub(/#.*/, "") }
         NF == 0 || $1 ~ /^!/ { next }
         {
@@ -130,6 +149,8 @@ for d in $MPICH_DIRS; do
             for (i = 3; i <= NF; i++) {
                 if ($i ~ /^timeLimit=[0-9]+$/) lim = substr($i, 11)
                 else if ($i ~ /^xfail=/) xf = substr($i, 7)
+                else if ($i ~ /^mem=/ && substr($i, 5) + 0 > mem + 0)
+                    xf = "needs " substr($i, 5) " GB of memory (MPICH_MEMORY=" mem ")"
                 else if ($i ~ /^(arg|env)=/) rest = rest " " $i
             }
             asked = np
@@ -183,13 +204,16 @@ awk -F'\t' -v res="$tmp/res" -v xf="$tmp/xfail" -v dirs=" $MPICH_DIRS " '
     {
         idx = $1; prog = $2; np = $3; mx = $4; name = $5
         if (mx != "-") {
-            print "ok " idx " - " name " # SKIP the testlist marks it xfail: " mx
+            print "ok " idx " - " name " # SKIP " (mx ~ /^needs / ? mx : "the testlist marks it xfail: " mx)
             seen[prog] = 1
             next
         }
         st = ""
         if ((getline st < (res "/" idx)) <= 0) st = "fail not run"
         close(res "/" idx)
+        secs = ""
+        if ((getline secs < (res "/" idx ".t")) > 0) name = name " (" secs " s)"
+        close(res "/" idx ".t")
         key = ""
         if ((prog ":" np) in reason) key = prog ":" np
         else if (prog in reason) key = prog

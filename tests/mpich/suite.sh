@@ -70,8 +70,9 @@ mpich_key() {
 # test/mpi's own configure, once (and again when what it found may have changed:
 # mpich_key).  --with-mpi: the wrappers and mpiexec of the build tree.  Left out: C++
 # (compi has no C++ bindings), dtpools (generated datatype tests, C), perftest (timings,
-# not correctness); --no-recursion: no configure of dtpools either; no maintainer mode
-# (its rules would regenerate the Makefiles with automake).  The tests are
+# not correctness); no maintainer mode (its rules would regenerate the Makefiles with
+# automake).  dtpools' own configure runs all the same: its library is linked by the C
+# MPI-IO tests.  The tests are
 # compiled at -O0: they check results, not speed, and the compile is most of the time.
 mpich_configure() {
     key=$(mpich_key)
@@ -82,7 +83,7 @@ mpich_configure() {
     mkdir -p "$mpich_build"
     # (configure reads top_srcdir from the environment, where the tests have compi's)
     (cd "$mpich_build" && env -u top_srcdir -u top_builddir \
-        "$mpich_src/test/mpi/configure" --no-recursion --disable-maintainer-mode \
+        "$mpich_src/test/mpi/configure" --disable-maintainer-mode \
         --with-mpi="$top_builddir" CFLAGS=-O0 FFLAGS=-O0 FCFLAGS=-O0 \
         --disable-cxx --disable-dtpools --disable-perftest --enable-fortran=all \
         >configure.out 2>&1) || {
@@ -110,11 +111,24 @@ mpich_make() {
             >>"$mpich_build/util/build.log" 2>&1 || return 1
         touch "$mpich_build/util/.compi-built"
     fi
+    # dtpools' library, which test/mpi/io links (for its own tests as well)
+    case " $* " in
+    *" io "* | *" f90/f90types "*)
+        if [ ! -f "$mpich_build/dtpools/.compi-built" ]; then
+            make -j"$MPICH_JOBS" -C "$mpich_build/dtpools" >"$mpich_build/dtpools/build.log" 2>&1 &&
+                touch "$mpich_build/dtpools/.compi-built"
+        fi
+        ;;
+    esac
     # each directory once per configure (the build tree goes when the key changes): a
     # program that does not compile is not tried again at every run
     # (and the programs its testlist names beside "all": some are EXTRA_PROGRAMS, which
     # MPICH's runner makes when it comes to them)
     for d; do
+        if [ "$d" = romio ]; then
+            mpich_romio_make
+            continue
+        fi
         [ -f "$mpich_build/$d/.compi-built" ] && continue
         list=$mpich_build/$d/testlist
         [ -f "$list" ] || list=$mpich_src/test/mpi/$d/testlist
@@ -125,3 +139,46 @@ mpich_make() {
     done
     return 0
 }
+
+# ROMIO's tests (src/mpi/romio/test): C programs that take the name of the file they
+# write (-fname NAME).  ROMIO builds them inside MPICH's own build; here each is compiled
+# with compi's mpicc into build/romio/.  The runs are the lines of ROMIO's own runner
+# (its runtests.in, "$mpirun -np N ./program ARGS"), C programs only (the Fortran ones
+# need that build's substitutions): mpich_romio_list prints them as
+# "program np args...", with $FILENAME as program.testfile and $srcdir the source.
+mpich_romio_src=$mpich_src/src/mpi/romio/test
+mpich_romio_list() {
+    awk -v src="$mpich_romio_src" '
+        /^[ \t]*\$mpirun -np [0-9]+ \.\// {
+            prog = substr($4, 3)
+            line = prog " " $3
+            for (i = 5; i <= NF; i++) {
+                a = $i
+                sub(/\$FILENAME/, prog ".testfile", a)
+                sub(/\$srcdir/, src, a)
+                line = line " " a
+            }
+            print line
+        }' "$mpich_romio_src/runtests.in" | while read -r prog rest; do
+        if [ -f "$mpich_romio_src/$prog.c" ] || [ -f "$mpich_romio_src/$prog.c.in" ]; then
+            echo "$prog $rest"
+        fi
+    done
+}
+mpich_romio_make() {
+    dir=$mpich_build/romio
+    [ -f "$dir/.compi-built" ] && return 0
+    mkdir -p "$dir"
+    : >"$dir/build.log"
+    for prog in $(mpich_romio_list | awk '{ print $1 }' | sort -u); do
+        src=$mpich_romio_src/$prog.c
+        if [ ! -f "$src" ]; then
+            # misc.c.in: configure puts the printf length of MPI_Offset in @LL@
+            sed 's/@LL@/lld/g' "$src.in" >"$dir/$prog.c"
+            src=$dir/$prog.c
+        fi
+        echo "$top_builddir/bin/mpicc -O0 -o $dir/$prog $src"
+    done | tr '\n' '\0' | xargs -0 -r -n 1 -P "$MPICH_JOBS" sh -c '$0 >>"'"$dir"'/build.log" 2>&1'
+    touch "$dir/.compi-built"
+}
+

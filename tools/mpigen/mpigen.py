@@ -99,6 +99,7 @@ MANUAL = {
     "MPI_Comm_spawn_multiple": "argument vectors of blank-padded strings",
     "MPI_Grequest_start": "Fortran query/free/cancel callbacks take their arguments by reference",
     "MPI_Pcontrol": "C's takes more arguments (varargs)",
+    "MPI_Info_get_string": "BUFLEN counts characters without C's terminating null",
 }
 
 # the standard's Fortran-only procedures fortran/glue_manual.c has (the same interface in
@@ -396,6 +397,15 @@ def procedure_glue(proc, big=False):
     fname = cname.lower() + "_"
     if cname in FORTRAN_INDEX:
         code["post"].append(FORTRAN_INDEX[cname])
+    if cname.startswith("MPI_Info_"):
+        # info keys and values lose their leading blanks too in Fortran (the standard)
+        code["pre"] = [x.replace("compi_f_str_in(", "compi_f_info_str_in(") for x in code["pre"]]
+    if "int c_flag = 0;" in code["pre"]:
+        # a string out with a flag (MPI_INFO_GET's value): left alone when flag is false
+        code["post"] = [re.sub(r"^compi_f_str_out\((c_\w+), (.*)\);$",
+                               r"if (c_flag) {\n        compi_f_str_out(\1, \2);\n"
+                               r"    } else {\n        free(\1);\n    }", x)
+                        for x in code["post"]]
     ret = f.return_type
     lines = []
     has_ierror = any(fp.name == "IERROR" for fp in f.parameters)
@@ -679,6 +689,17 @@ def mpif_program(consts, htypes, externals):
     out.append("    }")
     out.append("}")
     out.append("")
+    out.append("/* one constant of kind MPI_OFFSET_KIND (OFFSET_CONSTS) */")
+    out.append("static void ko(const char *name, long long v)")
+    out.append("{")
+    out.append("    if (!f08) {")
+    out.append("        printf(\"      INTEGER(KIND=MPI_OFFSET_KIND) %s\\n\"")
+    out.append("               \"      PARAMETER (%s=%lld)\\n\", name, name, v);")
+    out.append("    } else {")
+    out.append("        printf(\"  INTEGER(KIND=MPI_OFFSET_KIND), PARAMETER :: %s = %lld\\n\", name, v);")
+    out.append("    }")
+    out.append("}")
+    out.append("")
     out.append("static void line(const char *s) { printf(\"%s\\n\", s); }")
     out.append("")
     out.append("int main(int argc, char **argv)")
@@ -689,6 +710,9 @@ def mpif_program(consts, htypes, externals):
     for name, value in EXTRA_CONSTS:
         out.append("    k(\"%s\", NULL, (long long)(%s));" % (name, value))
     for name in consts:
+        if name in OFFSET_CONSTS:
+            out.append("    ko(\"%s\", (long long)(%s));" % (name, name))
+            continue
         t = htypes.get(name)
         out.append("    k(\"%s\", %s, (long long)(%s));"
                    % (name, '"%s"' % t if t else "NULL", name))
@@ -736,6 +760,10 @@ EXTRA_CONSTS = [
     ("MPI_COUNT_KIND", "(int)sizeof(MPI_Count)"),
     ("MPI_INTEGER_KIND", "(int)sizeof(MPI_Fint)"),
 ]
+
+# the constants whose Fortran type is INTEGER(KIND=MPI_OFFSET_KIND) in the standard (a
+# displacement of MPI_FILE_SET_VIEW)
+OFFSET_CONSTS = {"MPI_DISPLACEMENT_CURRENT"}
 
 # the standard's LOGICAL constants of mpif.h, use mpi and use mpi_f08, as compi's
 # bindings are: a choice buffer is TYPE(*), DIMENSION(*), not DIMENSION(..), so a

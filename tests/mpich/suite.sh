@@ -30,7 +30,7 @@ mpich_fetch() {
     tarball=$mpich_dir/mpich_$mpich_version.orig.tar.xz
     if [ ! -f "$tarball" ]; then
         if [ -n "${COMPI_MPICH_TARBALL:-}" ]; then
-            cp "$COMPI_MPICH_TARBALL" "$tarball.part" || {
+            cp "$COMPI_MPICH_TARBALL" "$tarball.part" 2>/dev/null || {
                 mpich_skip="cannot copy $COMPI_MPICH_TARBALL"
                 return 1
             }

@@ -54,7 +54,7 @@ io f08/io romio}"
 : "${MPIRUN:=$top_builddir/bin/mpirun}"
 export MPIRUN
 
-# ---- one run (run.sh --one JOBFILE LINE, from xargs below) ------------------------------
+# ---- one run (run.sh --one RES JOB, from xargs below) -----------------------------------
 # A job line: index, directory, program, np, time limit, then the testlist's arg= and
 # env= words.  Writes RES/<index>: "pass", "nobuild", or "fail <why>"; RES/<index>.out
 # the run's output.
@@ -93,11 +93,11 @@ if [ "${1:-}" = --one ]; then
         /FORTRAN STOP/ { next }
         /^[ \t]*No [Ee]rrors[ \t]*$/ { if (!found) { found = 1; next } }
         /^[ \t]*Test Passed[ \t]*$/ { next }
-        { if (!bad) bad = $0 }
+        { if (!nbad++) bad = $0 }
         END {
             if (rc == 124 || rc == 137) print "timed out after " lim " s"
             else if (rc != 0) print "exit status " rc
-            else if (bad != "") print "unexpected output: " substr(bad, 1, 100)
+            else if (nbad) print "unexpected output: \"" substr(bad, 1, 100) "\""
             else if (!found) print "no \"No Errors\" line"
         }' "$res/$idx.out")
     if [ -z "$why" ]; then echo pass; else echo "fail $why"; fi >"$res/$idx"

@@ -558,6 +558,85 @@ COMPI_F_EXPORT void mpi_grequest_start_(void *query, void *freefn, void *cancel,
     }
 }
 
+/* ---- MPI-1's datatype procedures that MPI-3.0 removed ---------------------------------- */
+
+/* Programs still call them (MPICH and Open MPI keep them).  Their Fortran forms take
+   displacements and extents as default INTEGERs, not INTEGER(KIND=MPI_ADDRESS_KIND):
+   widened on the way in, narrowed on the way out. */
+
+/* a copy of n INTEGER displacements as MPI_Aint (free it); NULL when out of memory */
+static MPI_Aint *f_aints(const MPI_Fint *d, MPI_Fint n)
+{
+    MPI_Aint *a = malloc((n > 0 ? (size_t)n : 1) * sizeof *a);
+    for (MPI_Fint i = 0; a != NULL && i < n; i++) {
+        a[i] = d[i];
+    }
+    return a;
+}
+
+COMPI_F_EXPORT void mpi_type_hvector_(const MPI_Fint *count, const MPI_Fint *blocklength,
+                                      const MPI_Fint *stride, const MPI_Datatype *oldtype,
+                                      MPI_Datatype *newtype, MPI_Fint *ierror)
+{
+    *ierror = MPI_Type_hvector(*count, *blocklength, *stride, *oldtype, newtype);
+}
+
+COMPI_F_EXPORT void mpi_type_hindexed_(const MPI_Fint *count, MPI_Fint *blocklengths,
+                                       const MPI_Fint *displacements, const MPI_Datatype *oldtype,
+                                       MPI_Datatype *newtype, MPI_Fint *ierror)
+{
+    MPI_Aint *d = f_aints(displacements, *count);
+    if (d == NULL) {
+        *ierror = MPI_ERR_NO_MEM;
+        return;
+    }
+    *ierror = MPI_Type_hindexed(*count, blocklengths, d, *oldtype, newtype);
+    free(d);
+}
+
+COMPI_F_EXPORT void mpi_type_struct_(const MPI_Fint *count, MPI_Fint *blocklengths,
+                                     const MPI_Fint *displacements, MPI_Datatype *types,
+                                     MPI_Datatype *newtype, MPI_Fint *ierror)
+{
+    MPI_Aint *d = f_aints(displacements, *count);
+    if (d == NULL) {
+        *ierror = MPI_ERR_NO_MEM;
+        return;
+    }
+    *ierror = MPI_Type_struct(*count, blocklengths, d, types, newtype);
+    free(d);
+}
+
+COMPI_F_EXPORT void mpi_type_extent_(const MPI_Datatype *datatype, MPI_Fint *extent,
+                                     MPI_Fint *ierror)
+{
+    MPI_Aint a = 0;
+    *ierror = MPI_Type_extent(*datatype, &a);
+    if (*ierror == MPI_SUCCESS) {
+        *extent = (MPI_Fint)a;
+    }
+}
+
+COMPI_F_EXPORT void mpi_type_lb_(const MPI_Datatype *datatype, MPI_Fint *displacement,
+                                 MPI_Fint *ierror)
+{
+    MPI_Aint a = 0;
+    *ierror = MPI_Type_lb(*datatype, &a);
+    if (*ierror == MPI_SUCCESS) {
+        *displacement = (MPI_Fint)a;
+    }
+}
+
+COMPI_F_EXPORT void mpi_type_ub_(const MPI_Datatype *datatype, MPI_Fint *displacement,
+                                 MPI_Fint *ierror)
+{
+    MPI_Aint a = 0;
+    *ierror = MPI_Type_ub(*datatype, &a);
+    if (*ierror == MPI_SUCCESS) {
+        *displacement = (MPI_Fint)a;
+    }
+}
+
 /* MPI_F_SYNC_REG(BUF): nothing, in a call the compiler cannot see through, so it must
    assume BUF read and written there (a buffer of a nonblocking call kept in registers
    across its completion) */
@@ -588,4 +667,10 @@ COMPI_F_ALIAS(pmpi_comm_spawn_multiple_, mpi_comm_spawn_multiple_);
 COMPI_F_ALIAS(pmpi_pcontrol_, mpi_pcontrol_);
 COMPI_F_ALIAS(pmpi_grequest_start_, mpi_grequest_start_);
 COMPI_F_ALIAS(pmpi_info_get_string_, mpi_info_get_string_);
+COMPI_F_ALIAS(pmpi_type_hvector_, mpi_type_hvector_);
+COMPI_F_ALIAS(pmpi_type_hindexed_, mpi_type_hindexed_);
+COMPI_F_ALIAS(pmpi_type_struct_, mpi_type_struct_);
+COMPI_F_ALIAS(pmpi_type_extent_, mpi_type_extent_);
+COMPI_F_ALIAS(pmpi_type_lb_, mpi_type_lb_);
+COMPI_F_ALIAS(pmpi_type_ub_, mpi_type_ub_);
 COMPI_F_ALIAS(pmpi_f_sync_reg_, mpi_f_sync_reg_);

@@ -45,6 +45,9 @@ int main(int argc, char **argv)
     k("MPI_OFFSET_KIND", NULL, (long long)((int)sizeof(MPI_Offset)));
     k("MPI_COUNT_KIND", NULL, (long long)((int)sizeof(MPI_Count)));
     k("MPI_INTEGER_KIND", NULL, (long long)((int)sizeof(MPI_Fint)));
+    k("MPI_COMBINER_HVECTOR_INTEGER", NULL, (long long)(5));
+    k("MPI_COMBINER_HINDEXED_INTEGER", NULL, (long long)(8));
+    k("MPI_COMBINER_STRUCT_INTEGER", NULL, (long long)(11));
     k("MPI_VERSION", NULL, (long long)(MPI_VERSION));
     k("MPI_SUBVERSION", NULL, (long long)(MPI_SUBVERSION));
     k("MPI_COMM_NULL", "MPI_Comm", (long long)(MPI_COMM_NULL));

@@ -759,6 +759,12 @@ EXTRA_CONSTS = [
     ("MPI_OFFSET_KIND", "(int)sizeof(MPI_Offset)"),
     ("MPI_COUNT_KIND", "(int)sizeof(MPI_Count)"),
     ("MPI_INTEGER_KIND", "(int)sizeof(MPI_Fint)"),
+    # MPI-1's Fortran-only combiners of MPI_TYPE_HVECTOR, _HINDEXED and _STRUCT with
+    # INTEGER displacements (removed in MPI-3.0; MPICH's values, which mpi.h leaves free:
+    # compi's constructors report the MPI-2 combiners), for programs that still test them
+    ("MPI_COMBINER_HVECTOR_INTEGER", "5"),
+    ("MPI_COMBINER_HINDEXED_INTEGER", "8"),
+    ("MPI_COMBINER_STRUCT_INTEGER", "11"),
 ]
 
 # the constants whose Fortran type is INTEGER(KIND=MPI_OFFSET_KIND) in the standard (a

@@ -465,13 +465,14 @@ def f90_decl(fp):
     return ["%s :: %s" % (t, name)]
 
 
-def procedure_interface(proc, cptr=False):
+def procedure_interface(proc, cptr=False, pmpi=False):
     """The interface body of a procedure of use mpi; with cptr, of its _CPTR twin (the
-    base address a TYPE(C_PTR), for MPI_ALLOC_MEM and the windows' allocations)."""
+    base address a TYPE(C_PTR), for MPI_ALLOC_MEM and the windows' allocations); with
+    pmpi, of its profiling name (PMPI_WTIME)."""
     f = proc.express.f90
     names = [fp.name for fp in f.parameters]
     ret = f.return_type
-    name = f.name + ("_CPTR" if cptr else "")
+    name = ("P" if pmpi else "") + f.name + ("_CPTR" if cptr else "")
     lines = []
     kw = "SUBROUTINE" if ret is None else "FUNCTION"
     head = "%s %s(%s)" % (kw, name, ", ".join(names))
@@ -914,7 +915,11 @@ def main():
                 externals.append("      %s %s" % (f.return_type, name))
                 externals.append("      EXTERNAL %s" % name)
         if f.return_type is not None:
+            # a function's profiling name too (PMPI_WTIME): a program needs its type; the
+            # PMPI_ subroutines are called as external procedures, without an interface
+            interfaces.append(procedure_interface(proc, pmpi=True))
             f08_externals.append(procedure_interface(proc))
+            f08_externals.append(procedure_interface(proc, pmpi=True))
         else:
             w, why = f08_wrapper(proc)
             if w is None:

@@ -21,7 +21,7 @@
 # Environment (all optional):
 #   MPICH_DIRS     the directories of test/mpi to run (default: every Fortran one but
 #                  spawn and f77/io, f90/io (the MPI-IO tests of f08/io again, through
-#                  mpif.h and use mpi: 65 s more of runs), and the MPI-IO ones: io, f08/io
+#                  mpif.h and use mpi: 20 to 60 s more), and the MPI-IO ones: io, f08/io
 #                  and "romio", ROMIO's C tests, src/mpi/romio/test, as its own runner
 #                  runs them)
 #   MPICH_FILTER   only the runs whose "dir/program" matches this grep -E pattern

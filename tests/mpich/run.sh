@@ -6,10 +6,11 @@
 #
 # Each line of a directory's testlist (MPICH's: "program np [key=value ...]") is one run,
 # and one TAP line: at its np (at most MPICH_MAXNP), with its arg= and env=, under its
-# timeLimit= (else MPICH_TIMEOUT seconds), as MPICH's runner (test/mpi/runtests) runs it,
-# but from a folder of its own (runs go two at a time).  A run passes as that runner
-# says: exit status 0 and, in its output (stdout and stderr), a line " No Errors" and no
-# other line but "Test Passed" (or gfortran's "FORTRAN STOP").  A program that did not
+# timeLimit= (else MPICH_TIMEOUT seconds), from its directory of the build tree, as
+# MPICH's runner (test/mpi/runtests) runs it, two at a time (an MPI-IO test from a folder
+# of its own, for its files).  A run passes as that runner says: exit status 0 and, in
+# its output (stdout and stderr), a line " No Errors" and no other line but "Test Passed"
+# (or gfortran's "FORTRAN STOP").  A program that did not
 # compile fails.  Lines the testlist itself marks xfail= are skipped, as that runner
 # skips them, and so are those whose mem= asks more memory than MPICH_MEMORY.
 #
@@ -78,9 +79,13 @@ if [ "${1:-}" = --one ]; then
         echo nobuild >"$res/$idx"
         exit 0
     fi
-    # each run in a folder of its own, for the files it writes: two runs at once may
-    # be of one directory (MPI-IO tests of one directory share file names)
-    mkdir -p "$res/$idx.d" && cd "$res/$idx.d" || exit 0
+    # from its directory, as MPICH's runner runs it (spawn tests start ./program); an
+    # MPI-IO test in a folder of its own, for the files it writes: two runs at once may
+    # be of one directory, and its tests share file names
+    case $dir in
+    io | */io | romio) mkdir -p "$res/$idx.d" && cd "$res/$idx.d" || exit 0 ;;
+    *) cd "$mpich_build/$dir" || exit 0 ;;
+    esac
     # mpirun's own limit first; timeout(1) in case the launcher itself hangs
     t0=$(date +%s.%N)
     # shellcheck disable=SC2086

@@ -81,6 +81,8 @@ static inline int *compi_f_weights(int *p)
 
 /* a Fortran string in: a C copy without the trailing blanks (free it) */
 char *compi_f_str_in(const char *s, size_t len);
+/* an info key or value in: without its leading and trailing blanks (free it) */
+char *compi_f_info_str_in(const char *s, size_t len);
 /* room for a C string out: len characters and more (an MPI function writes up to its
    MPI_MAX_... whatever the Fortran length) */
 char *compi_f_str_buf(size_t len);

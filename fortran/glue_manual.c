@@ -37,6 +37,15 @@ char *compi_f_str_in(const char *s, size_t len)
     return c;
 }
 
+char *compi_f_info_str_in(const char *s, size_t len)
+{
+    while (len > 0 && *s == ' ') {
+        s++;
+        len--;
+    }
+    return compi_f_str_in(s, len);
+}
+
 char *compi_f_str_buf(size_t len)
 {
     /* the longest string an MPI function writes is MPI_MAX_INFO_VAL or MPI_MAX_PORT_NAME
@@ -461,22 +470,56 @@ COMPI_F_EXPORT void mpi_pcontrol_(const MPI_Fint *level)
     MPI_Pcontrol(*level);
 }
 
+/* MPI_INFO_GET_STRING(INFO, KEY, BUFLEN, VALUE, FLAG, IERROR): in Fortran BUFLEN counts
+   characters, without C's terminating null, both ways; VALUE is left alone when the key is
+   not there or BUFLEN is 0, else it gets at most BUFLEN characters, blank-padded */
+COMPI_F_EXPORT void mpi_info_get_string_(const MPI_Info *info, char *key, MPI_Fint *buflen,
+                                         char *value, MPI_Fint *flag, MPI_Fint *ierror,
+                                         size_t key_len, size_t value_len)
+{
+    char *c_key = compi_f_info_str_in(key, key_len);
+    int c_len = *buflen > 0 ? *buflen + 1 : 0;
+    char *c_value = c_len > 0 ? calloc((size_t)c_len, 1) : NULL;
+    int c_flag = 0;
+    if (c_key == NULL || (c_len > 0 && c_value == NULL)) {
+        free(c_key);
+        free(c_value);
+        *ierror = MPI_ERR_NO_MEM;
+        return;
+    }
+    *ierror = MPI_Info_get_string(*info, c_key, &c_len, c_value, &c_flag);
+    free(c_key);
+    if (*ierror == MPI_SUCCESS) {
+        *flag = c_flag ? 1 : 0;
+        if (c_flag) {
+            *buflen = c_len - 1;
+        }
+    }
+    if (*ierror == MPI_SUCCESS && c_flag && c_value != NULL) {
+        compi_f_str_out(c_value, value, value_len);
+    } else {
+        free(c_value);
+    }
+}
+
 /* generalized requests whose callbacks are Fortran subroutines: QUERY_FN(EXTRA_STATE,
    STATUS, IERROR), FREE_FN(EXTRA_STATE, IERROR), CANCEL_FN(EXTRA_STATE, COMPLETE,
    IERROR), the extra state address-sized; this is the C callbacks' extra state, freed by
-   the free callback */
+   the free callback.  The callbacks get the program's own EXTRA_STATE variable, the one
+   given to MPI_GREQUEST_START, as from MPICH and Open MPI: what a callback writes there
+   the program sees (so that variable must live until the request is freed). */
 typedef struct f_greq {
     void (*query)(MPI_Aint *, MPI_Fint *, MPI_Fint *);
     void (*free)(MPI_Aint *, MPI_Fint *);
     void (*cancel)(MPI_Aint *, MPI_Fint *, MPI_Fint *);
-    MPI_Aint extra;
+    MPI_Aint *extra;
 } f_greq_t;
 
 static int f_greq_query(void *extra, MPI_Status *status)
 {
     f_greq_t *g = extra;
     MPI_Fint ierr = MPI_SUCCESS;
-    g->query(&g->extra, (MPI_Fint *)(void *)status, &ierr);
+    g->query(g->extra, (MPI_Fint *)(void *)status, &ierr);
     return ierr;
 }
 
@@ -484,7 +527,7 @@ static int f_greq_free(void *extra)
 {
     f_greq_t *g = extra;
     MPI_Fint ierr = MPI_SUCCESS;
-    g->free(&g->extra, &ierr);
+    g->free(g->extra, &ierr);
     free(g);
     return ierr;
 }
@@ -493,13 +536,12 @@ static int f_greq_cancel(void *extra, int complete)
 {
     f_greq_t *g = extra;
     MPI_Fint ierr = MPI_SUCCESS, fcomplete = complete != 0;
-    g->cancel(&g->extra, &fcomplete, &ierr);
+    g->cancel(g->extra, &fcomplete, &ierr);
     return ierr;
 }
 
-COMPI_F_EXPORT void mpi_grequest_start_(void *query, void *freefn, void *cancel,
-                                        const MPI_Aint *extra, MPI_Request *request,
-                                        MPI_Fint *ierror)
+COMPI_F_EXPORT void mpi_grequest_start_(void *query, void *freefn, void *cancel, MPI_Aint *extra,
+                                        MPI_Request *request, MPI_Fint *ierror)
 {
     f_greq_t *g = malloc(sizeof *g);
     if (g == NULL) {
@@ -509,10 +551,89 @@ COMPI_F_EXPORT void mpi_grequest_start_(void *query, void *freefn, void *cancel,
     g->query = (void (*)(MPI_Aint *, MPI_Fint *, MPI_Fint *))query;
     g->free = (void (*)(MPI_Aint *, MPI_Fint *))freefn;
     g->cancel = (void (*)(MPI_Aint *, MPI_Fint *, MPI_Fint *))cancel;
-    g->extra = *extra;
+    g->extra = extra;
     *ierror = MPI_Grequest_start(f_greq_query, f_greq_free, f_greq_cancel, g, request);
     if (*ierror != MPI_SUCCESS) {
         free(g);
+    }
+}
+
+/* ---- MPI-1's datatype procedures that MPI-3.0 removed ---------------------------------- */
+
+/* Programs still call them (MPICH and Open MPI keep them).  Their Fortran forms take
+   displacements and extents as default INTEGERs, not INTEGER(KIND=MPI_ADDRESS_KIND):
+   widened on the way in, narrowed on the way out. */
+
+/* a copy of n INTEGER displacements as MPI_Aint (free it); NULL when out of memory */
+static MPI_Aint *f_aints(const MPI_Fint *d, MPI_Fint n)
+{
+    MPI_Aint *a = malloc((n > 0 ? (size_t)n : 1) * sizeof *a);
+    for (MPI_Fint i = 0; a != NULL && i < n; i++) {
+        a[i] = d[i];
+    }
+    return a;
+}
+
+COMPI_F_EXPORT void mpi_type_hvector_(const MPI_Fint *count, const MPI_Fint *blocklength,
+                                      const MPI_Fint *stride, const MPI_Datatype *oldtype,
+                                      MPI_Datatype *newtype, MPI_Fint *ierror)
+{
+    *ierror = MPI_Type_hvector(*count, *blocklength, *stride, *oldtype, newtype);
+}
+
+COMPI_F_EXPORT void mpi_type_hindexed_(const MPI_Fint *count, MPI_Fint *blocklengths,
+                                       const MPI_Fint *displacements, const MPI_Datatype *oldtype,
+                                       MPI_Datatype *newtype, MPI_Fint *ierror)
+{
+    MPI_Aint *d = f_aints(displacements, *count);
+    if (d == NULL) {
+        *ierror = MPI_ERR_NO_MEM;
+        return;
+    }
+    *ierror = MPI_Type_hindexed(*count, blocklengths, d, *oldtype, newtype);
+    free(d);
+}
+
+COMPI_F_EXPORT void mpi_type_struct_(const MPI_Fint *count, MPI_Fint *blocklengths,
+                                     const MPI_Fint *displacements, MPI_Datatype *types,
+                                     MPI_Datatype *newtype, MPI_Fint *ierror)
+{
+    MPI_Aint *d = f_aints(displacements, *count);
+    if (d == NULL) {
+        *ierror = MPI_ERR_NO_MEM;
+        return;
+    }
+    *ierror = MPI_Type_struct(*count, blocklengths, d, types, newtype);
+    free(d);
+}
+
+COMPI_F_EXPORT void mpi_type_extent_(const MPI_Datatype *datatype, MPI_Fint *extent,
+                                     MPI_Fint *ierror)
+{
+    MPI_Aint a = 0;
+    *ierror = MPI_Type_extent(*datatype, &a);
+    if (*ierror == MPI_SUCCESS) {
+        *extent = (MPI_Fint)a;
+    }
+}
+
+COMPI_F_EXPORT void mpi_type_lb_(const MPI_Datatype *datatype, MPI_Fint *displacement,
+                                 MPI_Fint *ierror)
+{
+    MPI_Aint a = 0;
+    *ierror = MPI_Type_lb(*datatype, &a);
+    if (*ierror == MPI_SUCCESS) {
+        *displacement = (MPI_Fint)a;
+    }
+}
+
+COMPI_F_EXPORT void mpi_type_ub_(const MPI_Datatype *datatype, MPI_Fint *displacement,
+                                 MPI_Fint *ierror)
+{
+    MPI_Aint a = 0;
+    *ierror = MPI_Type_ub(*datatype, &a);
+    if (*ierror == MPI_SUCCESS) {
+        *displacement = (MPI_Fint)a;
     }
 }
 
@@ -545,4 +666,11 @@ COMPI_F_ALIAS(pmpi_comm_spawn_, mpi_comm_spawn_);
 COMPI_F_ALIAS(pmpi_comm_spawn_multiple_, mpi_comm_spawn_multiple_);
 COMPI_F_ALIAS(pmpi_pcontrol_, mpi_pcontrol_);
 COMPI_F_ALIAS(pmpi_grequest_start_, mpi_grequest_start_);
+COMPI_F_ALIAS(pmpi_info_get_string_, mpi_info_get_string_);
+COMPI_F_ALIAS(pmpi_type_hvector_, mpi_type_hvector_);
+COMPI_F_ALIAS(pmpi_type_hindexed_, mpi_type_hindexed_);
+COMPI_F_ALIAS(pmpi_type_struct_, mpi_type_struct_);
+COMPI_F_ALIAS(pmpi_type_extent_, mpi_type_extent_);
+COMPI_F_ALIAS(pmpi_type_lb_, mpi_type_lb_);
+COMPI_F_ALIAS(pmpi_type_ub_, mpi_type_ub_);
 COMPI_F_ALIAS(pmpi_f_sync_reg_, mpi_f_sync_reg_);

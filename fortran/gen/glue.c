@@ -1967,7 +1967,7 @@ COMPI_F_ALIAS(pmpi_info_create_env_, mpi_info_create_env_);
 
 COMPI_F_EXPORT void mpi_info_delete_(const MPI_Info *info, char *key, MPI_Fint *ierror, size_t key_len)
 {
-    char *c_key = compi_f_str_in(key, key_len);
+    char *c_key = compi_f_info_str_in(key, key_len);
     int rc = MPI_Info_delete(*info, c_key);
     free(c_key);
     *ierror = rc;
@@ -1990,12 +1990,16 @@ COMPI_F_ALIAS(pmpi_info_free_, mpi_info_free_);
 
 COMPI_F_EXPORT void mpi_info_get_(const MPI_Info *info, char *key, const int *valuelen, char *value, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len, size_t value_len)
 {
-    char *c_key = compi_f_str_in(key, key_len);
+    char *c_key = compi_f_info_str_in(key, key_len);
     char *c_value = compi_f_str_buf(value_len);
     int c_flag = 0;
     int rc = MPI_Info_get(*info, c_key, *valuelen, c_value, &c_flag);
     free(c_key);
-    compi_f_str_out(c_value, value, value_len);
+    if (c_flag) {
+        compi_f_str_out(c_value, value, value_len);
+    } else {
+        free(c_value);
+    }
     *flag = c_flag ? 1 : 0;
     *ierror = rc;
 }
@@ -2017,22 +2021,9 @@ COMPI_F_EXPORT void mpi_info_get_nthkey_(const MPI_Info *info, const int *n, cha
 }
 COMPI_F_ALIAS(pmpi_info_get_nthkey_, mpi_info_get_nthkey_);
 
-COMPI_F_EXPORT void mpi_info_get_string_(const MPI_Info *info, char *key, int *buflen, char *value, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len, size_t value_len)
-{
-    char *c_key = compi_f_str_in(key, key_len);
-    char *c_value = compi_f_str_buf(value_len);
-    int c_flag = 0;
-    int rc = MPI_Info_get_string(*info, c_key, buflen, c_value, &c_flag);
-    free(c_key);
-    compi_f_str_out(c_value, value, value_len);
-    *flag = c_flag ? 1 : 0;
-    *ierror = rc;
-}
-COMPI_F_ALIAS(pmpi_info_get_string_, mpi_info_get_string_);
-
 COMPI_F_EXPORT void mpi_info_get_valuelen_(const MPI_Info *info, char *key, int *valuelen, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len)
 {
-    char *c_key = compi_f_str_in(key, key_len);
+    char *c_key = compi_f_info_str_in(key, key_len);
     int c_flag = 0;
     int rc = MPI_Info_get_valuelen(*info, c_key, valuelen, &c_flag);
     free(c_key);
@@ -2043,8 +2034,8 @@ COMPI_F_ALIAS(pmpi_info_get_valuelen_, mpi_info_get_valuelen_);
 
 COMPI_F_EXPORT void mpi_info_set_(const MPI_Info *info, char *key, char *value, MPI_Fint *ierror, size_t key_len, size_t value_len)
 {
-    char *c_key = compi_f_str_in(key, key_len);
-    char *c_value = compi_f_str_in(value, value_len);
+    char *c_key = compi_f_info_str_in(key, key_len);
+    char *c_value = compi_f_info_str_in(value, value_len);
     int rc = MPI_Info_set(*info, c_key, c_value);
     free(c_key);
     free(c_value);
@@ -3156,6 +3147,9 @@ COMPI_F_EXPORT void mpi_testany_(const int *count, MPI_Request *array_of_request
     int c_flag = 0;
     int rc = MPI_Testany(*count, array_of_requests, index, &c_flag, compi_f_status(status));
     *flag = c_flag ? 1 : 0;
+    if (rc == MPI_SUCCESS && *index >= 0) {
+        *index += 1;
+    }
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_testany_, mpi_testany_);
@@ -3163,6 +3157,11 @@ COMPI_F_ALIAS(pmpi_testany_, mpi_testany_);
 COMPI_F_EXPORT void mpi_testsome_(const int *incount, MPI_Request *array_of_requests, int *outcount, int *array_of_indices, MPI_Fint *array_of_statuses, MPI_Fint *ierror)
 {
     int rc = MPI_Testsome(*incount, array_of_requests, outcount, array_of_indices, compi_f_status(array_of_statuses));
+    if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) {
+        for (int i = 0; i < *outcount; i++) {
+            array_of_indices[i] += 1;
+        }
+    }
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_testsome_, mpi_testsome_);
@@ -3553,6 +3552,9 @@ COMPI_F_ALIAS(pmpi_waitall_, mpi_waitall_);
 COMPI_F_EXPORT void mpi_waitany_(const int *count, MPI_Request *array_of_requests, int *index, MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = MPI_Waitany(*count, array_of_requests, index, compi_f_status(status));
+    if (rc == MPI_SUCCESS && *index >= 0) {
+        *index += 1;
+    }
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_waitany_, mpi_waitany_);
@@ -3560,6 +3562,11 @@ COMPI_F_ALIAS(pmpi_waitany_, mpi_waitany_);
 COMPI_F_EXPORT void mpi_waitsome_(const int *incount, MPI_Request *array_of_requests, int *outcount, int *array_of_indices, MPI_Fint *array_of_statuses, MPI_Fint *ierror)
 {
     int rc = MPI_Waitsome(*incount, array_of_requests, outcount, array_of_indices, compi_f_status(array_of_statuses));
+    if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) {
+        for (int i = 0; i < *outcount; i++) {
+            array_of_indices[i] += 1;
+        }
+    }
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_waitsome_, mpi_waitsome_);

@@ -19,6 +19,17 @@ static void k(const char *name, const char *t, long long v)
     }
 }
 
+/* one constant of kind MPI_OFFSET_KIND (OFFSET_CONSTS) */
+static void ko(const char *name, long long v)
+{
+    if (!f08) {
+        printf("      INTEGER(KIND=MPI_OFFSET_KIND) %s\n"
+               "      PARAMETER (%s=%lld)\n", name, name, v);
+    } else {
+        printf("  INTEGER(KIND=MPI_OFFSET_KIND), PARAMETER :: %s = %lld\n", name, v);
+    }
+}
+
 static void line(const char *s) { printf("%s\n", s); }
 
 int main(int argc, char **argv)
@@ -34,6 +45,9 @@ int main(int argc, char **argv)
     k("MPI_OFFSET_KIND", NULL, (long long)((int)sizeof(MPI_Offset)));
     k("MPI_COUNT_KIND", NULL, (long long)((int)sizeof(MPI_Count)));
     k("MPI_INTEGER_KIND", NULL, (long long)((int)sizeof(MPI_Fint)));
+    k("MPI_COMBINER_HVECTOR_INTEGER", NULL, (long long)(5));
+    k("MPI_COMBINER_HINDEXED_INTEGER", NULL, (long long)(8));
+    k("MPI_COMBINER_STRUCT_INTEGER", NULL, (long long)(11));
     k("MPI_VERSION", NULL, (long long)(MPI_VERSION));
     k("MPI_SUBVERSION", NULL, (long long)(MPI_SUBVERSION));
     k("MPI_COMM_NULL", "MPI_Comm", (long long)(MPI_COMM_NULL));
@@ -340,7 +354,7 @@ int main(int argc, char **argv)
     k("MPI_SEEK_SET", NULL, (long long)(MPI_SEEK_SET));
     k("MPI_SEEK_CUR", NULL, (long long)(MPI_SEEK_CUR));
     k("MPI_SEEK_END", NULL, (long long)(MPI_SEEK_END));
-    k("MPI_DISPLACEMENT_CURRENT", NULL, (long long)(MPI_DISPLACEMENT_CURRENT));
+    ko("MPI_DISPLACEMENT_CURRENT", (long long)(MPI_DISPLACEMENT_CURRENT));
     k("MPI_MAX_DATAREP_STRING", NULL, (long long)(MPI_MAX_DATAREP_STRING));
     k("MPI_COMBINER_NAMED", NULL, (long long)(MPI_COMBINER_NAMED));
     k("MPI_COMBINER_DUP", NULL, (long long)(MPI_COMBINER_DUP));
@@ -388,6 +402,18 @@ int main(int argc, char **argv)
         line("  SAVE :: /MPI_FORTRAN_STATUSES_IGNORE/, /MPI_FORTRAN_ERRCODES_IGNORE/");
         line("  SAVE :: /MPI_FORTRAN_UNWEIGHTED/, /MPI_FORTRAN_WEIGHTS_EMPTY/");
         line("  SAVE :: /MPI_FORTRAN_ARGV_NULL/, /MPI_FORTRAN_ARGVS_NULL/");
+        line("  EXTERNAL :: MPI_COMM_NULL_COPY_FN");
+        line("  EXTERNAL :: MPI_COMM_NULL_DELETE_FN");
+        line("  EXTERNAL :: MPI_COMM_DUP_FN");
+        line("  EXTERNAL :: MPI_TYPE_NULL_COPY_FN");
+        line("  EXTERNAL :: MPI_TYPE_NULL_DELETE_FN");
+        line("  EXTERNAL :: MPI_TYPE_DUP_FN");
+        line("  EXTERNAL :: MPI_WIN_NULL_COPY_FN");
+        line("  EXTERNAL :: MPI_WIN_NULL_DELETE_FN");
+        line("  EXTERNAL :: MPI_WIN_DUP_FN");
+        line("  EXTERNAL :: MPI_NULL_COPY_FN");
+        line("  EXTERNAL :: MPI_NULL_DELETE_FN");
+        line("  EXTERNAL :: MPI_DUP_FN");
         return 0;
     }
     line("      INTEGER MPI_BOTTOM, MPI_IN_PLACE");

@@ -99,6 +99,7 @@ MANUAL = {
     "MPI_Comm_spawn_multiple": "argument vectors of blank-padded strings",
     "MPI_Grequest_start": "Fortran query/free/cancel callbacks take their arguments by reference",
     "MPI_Pcontrol": "C's takes more arguments (varargs)",
+    "MPI_Info_get_string": "BUFLEN counts characters without C's terminating null",
 }
 
 # the standard's Fortran-only procedures fortran/glue_manual.c has (the same interface in
@@ -367,6 +368,17 @@ def f_params(proc, big=False):
     return out
 
 
+# the procedures that return indices into an array of requests: from 0 in C, from 1 in
+# Fortran (MPI_UNDEFINED, negative, stays; nothing was written when the call failed)
+_INDEX_ONE = "if (rc == MPI_SUCCESS && *index >= 0) {\n        *index += 1;\n    }"
+_INDEX_SOME = ("if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) {\n"
+               "        for (int i = 0; i < *outcount; i++) {\n"
+               "            array_of_indices[i] += 1;\n"
+               "        }\n    }")
+FORTRAN_INDEX = {"MPI_Waitany": _INDEX_ONE, "MPI_Testany": _INDEX_ONE,
+                 "MPI_Waitsome": _INDEX_SOME, "MPI_Testsome": _INDEX_SOME}
+
+
 def procedure_glue(proc, big=False):
     """(C source of the glue, None) or (None, reason); with big, of the large-count form
     (mpi_send_c_ calls MPI_Send_c)."""
@@ -383,6 +395,17 @@ def procedure_glue(proc, big=False):
         return None, "parameter " + str(e)
     cname = c.name
     fname = cname.lower() + "_"
+    if cname in FORTRAN_INDEX:
+        code["post"].append(FORTRAN_INDEX[cname])
+    if cname.startswith("MPI_Info_"):
+        # info keys and values lose their leading blanks too in Fortran (the standard)
+        code["pre"] = [x.replace("compi_f_str_in(", "compi_f_info_str_in(") for x in code["pre"]]
+    if "int c_flag = 0;" in code["pre"]:
+        # a string out with a flag (MPI_INFO_GET's value): left alone when flag is false
+        code["post"] = [re.sub(r"^compi_f_str_out\((c_\w+), (.*)\);$",
+                               r"if (c_flag) {\n        compi_f_str_out(\1, \2);\n"
+                               r"    } else {\n        free(\1);\n    }", x)
+                        for x in code["post"]]
     ret = f.return_type
     lines = []
     has_ierror = any(fp.name == "IERROR" for fp in f.parameters)
@@ -442,13 +465,14 @@ def f90_decl(fp):
     return ["%s :: %s" % (t, name)]
 
 
-def procedure_interface(proc, cptr=False):
+def procedure_interface(proc, cptr=False, pmpi=False):
     """The interface body of a procedure of use mpi; with cptr, of its _CPTR twin (the
-    base address a TYPE(C_PTR), for MPI_ALLOC_MEM and the windows' allocations)."""
+    base address a TYPE(C_PTR), for MPI_ALLOC_MEM and the windows' allocations); with
+    pmpi, of its profiling name (PMPI_WTIME)."""
     f = proc.express.f90
     names = [fp.name for fp in f.parameters]
     ret = f.return_type
-    name = f.name + ("_CPTR" if cptr else "")
+    name = ("P" if pmpi else "") + f.name + ("_CPTR" if cptr else "")
     lines = []
     kw = "SUBROUTINE" if ret is None else "FUNCTION"
     head = "%s %s(%s)" % (kw, name, ", ".join(names))
@@ -666,6 +690,17 @@ def mpif_program(consts, htypes, externals):
     out.append("    }")
     out.append("}")
     out.append("")
+    out.append("/* one constant of kind MPI_OFFSET_KIND (OFFSET_CONSTS) */")
+    out.append("static void ko(const char *name, long long v)")
+    out.append("{")
+    out.append("    if (!f08) {")
+    out.append("        printf(\"      INTEGER(KIND=MPI_OFFSET_KIND) %s\\n\"")
+    out.append("               \"      PARAMETER (%s=%lld)\\n\", name, name, v);")
+    out.append("    } else {")
+    out.append("        printf(\"  INTEGER(KIND=MPI_OFFSET_KIND), PARAMETER :: %s = %lld\\n\", name, v);")
+    out.append("    }")
+    out.append("}")
+    out.append("")
     out.append("static void line(const char *s) { printf(\"%s\\n\", s); }")
     out.append("")
     out.append("int main(int argc, char **argv)")
@@ -676,6 +711,9 @@ def mpif_program(consts, htypes, externals):
     for name, value in EXTRA_CONSTS:
         out.append("    k(\"%s\", NULL, (long long)(%s));" % (name, value))
     for name in consts:
+        if name in OFFSET_CONSTS:
+            out.append("    ko(\"%s\", (long long)(%s));" % (name, name))
+            continue
         t = htypes.get(name)
         out.append("    k(\"%s\", %s, (long long)(%s));"
                    % (name, '"%s"' % t if t else "NULL", name))
@@ -690,6 +728,10 @@ def mpif_program(consts, htypes, externals):
     out.append("    if (f08) {")
     for s in SENTINEL_LINES_F08:
         out.append("        line(\"%s\");" % s)
+    # the predefined callbacks, the glue's Fortran-callable functions (their handles are
+    # the words TYPE(MPI_Comm) and the others hold)
+    for name in PREDEFINED_FNS:
+        out.append("        line(\"  EXTERNAL :: %s\");" % name)
     out.append("        return 0;")
     out.append("    }")
     for s in SENTINEL_LINES:
@@ -718,7 +760,17 @@ EXTRA_CONSTS = [
     ("MPI_OFFSET_KIND", "(int)sizeof(MPI_Offset)"),
     ("MPI_COUNT_KIND", "(int)sizeof(MPI_Count)"),
     ("MPI_INTEGER_KIND", "(int)sizeof(MPI_Fint)"),
+    # MPI-1's Fortran-only combiners of MPI_TYPE_HVECTOR, _HINDEXED and _STRUCT with
+    # INTEGER displacements (removed in MPI-3.0; MPICH's values, which mpi.h leaves free:
+    # compi's constructors report the MPI-2 combiners), for programs that still test them
+    ("MPI_COMBINER_HVECTOR_INTEGER", "5"),
+    ("MPI_COMBINER_HINDEXED_INTEGER", "8"),
+    ("MPI_COMBINER_STRUCT_INTEGER", "11"),
 ]
+
+# the constants whose Fortran type is INTEGER(KIND=MPI_OFFSET_KIND) in the standard (a
+# displacement of MPI_FILE_SET_VIEW)
+OFFSET_CONSTS = {"MPI_DISPLACEMENT_CURRENT"}
 
 # the standard's LOGICAL constants of mpif.h, use mpi and use mpi_f08, as compi's
 # bindings are: a choice buffer is TYPE(*), DIMENSION(*), not DIMENSION(..), so a
@@ -863,7 +915,11 @@ def main():
                 externals.append("      %s %s" % (f.return_type, name))
                 externals.append("      EXTERNAL %s" % name)
         if f.return_type is not None:
+            # a function's profiling name too (PMPI_WTIME): a program needs its type; the
+            # PMPI_ subroutines are called as external procedures, without an interface
+            interfaces.append(procedure_interface(proc, pmpi=True))
             f08_externals.append(procedure_interface(proc))
+            f08_externals.append(procedure_interface(proc, pmpi=True))
         else:
             w, why = f08_wrapper(proc)
             if w is None:

@@ -64,7 +64,16 @@ int io_file_open(const char *path, int amode, compi_file_t **fh_p)
     if (amode & MPI_MODE_EXCL) {
         flags |= O_EXCL;
     }
-    fh->fd = open(path, flags | O_CLOEXEC, 0666);
+    /* a write-only file is opened for reading too where the permissions allow it, as
+       ROMIO does: collective writes read the holes of an aggregator's window back
+       (read-modify-write); the access mode the program gave still rules its own calls */
+    fh->fd = -1;
+    if ((flags & O_ACCMODE) == O_WRONLY) {
+        fh->fd = open(path, (flags & ~O_ACCMODE) | O_RDWR | O_CLOEXEC, 0666);
+    }
+    if (fh->fd < 0) {
+        fh->fd = open(path, flags | O_CLOEXEC, 0666);
+    }
     if (fh->fd < 0) {
         int err = errno;
         free(fh->path);

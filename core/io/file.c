@@ -4,6 +4,8 @@
  */
 #include "core/io/file.h"
 
+#include "core/coll/phases/file_io.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -244,56 +246,37 @@ int io_view_map(const io_view_t *v, MPI_Offset pos, MPI_Offset n, io_run_t **seg
 
 /* ---- reads and writes -------------------------------------------------------------- */
 
+/* the runs one after the other through the collective algorithms' whole transfers
+   (core/coll/phases/file_io.c); a read stops at the end of the file */
 int io_pwrite_runs(int fd, const io_run_t *segs, size_t n, const void *buf, MPI_Offset *moved_p)
 {
     const char *p = buf;
     MPI_Offset moved = 0;
-    for (size_t i = 0; i < n; i++) {
-        MPI_Offset done = 0;
-        while (done < segs[i].len) {
-            ssize_t w = pwrite(fd, p + done, (size_t)(segs[i].len - done), segs[i].off + done);
-            if (w < 0 && errno == EINTR) {
-                continue;
-            }
-            if (w <= 0) {
-                *moved_p = moved + done;
-                return w < 0 ? -errno : -ENOSPC;
-            }
-            done += w;
-        }
+    int err = 0;
+    for (size_t i = 0; i < n && err == 0; i++) {
+        int64_t done = 0;
+        err = coll_file_pwrite(fd, p + moved, segs[i].len, segs[i].off, &done);
         moved += done;
-        p += done;
     }
     *moved_p = moved;
-    return 0;
+    return -err;
 }
 
 int io_pread_runs(int fd, const io_run_t *segs, size_t n, void *buf, MPI_Offset *moved_p)
 {
     char *p = buf;
     MPI_Offset moved = 0;
-    for (size_t i = 0; i < n; i++) {
-        MPI_Offset done = 0;
-        while (done < segs[i].len) {
-            ssize_t r = pread(fd, p + done, (size_t)(segs[i].len - done), segs[i].off + done);
-            if (r < 0 && errno == EINTR) {
-                continue;
-            }
-            if (r < 0) {
-                *moved_p = moved + done;
-                return -errno;
-            }
-            if (r == 0) { /* the end of the file */
-                *moved_p = moved + done;
-                return 0;
-            }
-            done += r;
+    int err = 0;
+    for (size_t i = 0; i < n && err == 0; i++) {
+        int64_t got = 0;
+        err = coll_file_pread(fd, p + moved, segs[i].len, segs[i].off, &got);
+        moved += got;
+        if (got < segs[i].len) {
+            break; /* the end of the file (or an error) */
         }
-        moved += done;
-        p += done;
     }
     *moved_p = moved;
-    return 0;
+    return -err;
 }
 
 /* ---- atomic mode ------------------------------------------------------------------- */

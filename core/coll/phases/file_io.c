@@ -9,25 +9,30 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-int coll_file_pwrite(int fd, const void *buf, int64_t len, int64_t off)
+int coll_file_pwrite(int fd, const void *buf, int64_t len, int64_t off, int64_t *done_p)
 {
     const char *p = buf;
-    while (len > 0) {
-        ssize_t n = pwrite(fd, p, (size_t)len, (off_t)off);
+    int64_t done = 0;
+    int err = 0;
+    while (done < len) {
+        ssize_t n = pwrite(fd, p + done, (size_t)(len - done), (off_t)(off + done));
         if (n < 0) {
             if (errno == EINTR) {
                 continue;
             }
-            return errno;
+            err = errno;
+            break;
         }
         if (n == 0) {
-            return EIO;
+            err = ENOSPC; /* nothing more fits */
+            break;
         }
-        p += n;
-        off += n;
-        len -= n;
+        done += n;
     }
-    return 0;
+    if (done_p != NULL) {
+        *done_p = done;
+    }
+    return err;
 }
 
 int coll_file_pread(int fd, void *buf, int64_t len, int64_t off, int64_t *got_p)
@@ -154,7 +159,7 @@ compi_status_t coll_file_direct(const coll_call_t *call)
         const coll_io_seg_t *s = &io->segs[i];
         char *p = (char *)io->buf + pos;
         if (write) {
-            err = coll_file_pwrite(io->fd, p, s->len, s->off);
+            err = coll_file_pwrite(io->fd, p, s->len, s->off, NULL);
             moved += err == 0 ? s->len : 0;
         } else {
             int64_t got = 0;

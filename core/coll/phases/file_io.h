@@ -13,9 +13,10 @@
 
 #include <stdint.h>
 
-/* len bytes at off; 0 or an errno.  A read stops at the end of the file: *got_p (may be
-   NULL) gets the bytes read, and the rest of buf is left as it was. */
-int coll_file_pwrite(int fd, const void *buf, int64_t len, int64_t off);
+/* len bytes at off; 0 or an errno.  *done_p and *got_p (may be NULL) get the bytes written
+   or read before an error; a read stops at the end of the file, and the rest of buf is
+   left as it was. */
+int coll_file_pwrite(int fd, const void *buf, int64_t len, int64_t off, int64_t *done_p);
 int coll_file_pread(int fd, void *buf, int64_t len, int64_t off, int64_t *got_p);
 
 /* an fcntl lock of [off, off + len), waiting for it: F_WRLCK or F_RDLCK; 0 or an errno.

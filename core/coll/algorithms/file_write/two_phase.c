@@ -410,7 +410,7 @@ static int tp__aggregate(tp_t *t, int64_t wlo, int64_t whi, compi_request_t **re
         f0 = f;
     }
     if (t->write && err == 0) {
-        err = coll_file_pwrite(io->fd, t->cbuf + (lo - wlo), hi - lo, lo);
+        err = coll_file_pwrite(io->fd, t->cbuf + (lo - wlo), hi - lo, lo, NULL);
     }
     if (locked) {
         coll_file_unlock(io->fd, lo, hi - lo);

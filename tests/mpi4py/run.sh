@@ -218,27 +218,28 @@ flock -u 9
 exec 9>&-
 
 # ---- the exclusions -----------------------------------------------------------------
-# excluded.txt: "[np>1] PATTERN REASON...", one a line; '#' lines are comments.  A PATTERN
+# excluded.txt: "[np>N] PATTERN REASON...", one a line; '#' lines are comments.  A PATTERN
 # with no dot is a whole test module (test_rma); otherwise it is matched against the end
 # of the test's id (test_comm.TestCommWorld.testIDup; '*' as in fnmatch).  A line that
-# starts with "np>1" leaves its tests out of the runs above one process only (tests that
-# do the same local work on every rank, run at np 1).
+# starts with "np>N" leaves its tests out of the runs above N processes only ("np>1":
+# tests that do the same local work on every rank, run at np 1).
 # (patterns hold '*': $excl is expanded with globbing off)
 excl=
-excl_multi=
+excl_multi= # "N:-x ..." / "N:-e ...", one word per np>N exclusion (spaces as '|')
 nexcl=0
-nexcl_multi=0
 exclude_files=$MPI4PY_EXCLUDE
 [ "$MPI4PY_EXCLUDE" = none ] && exclude_files=
 for exclude_file in $exclude_files $MPI4PY_EXCLUDE_EXTRA; do
     while read -r pat reason; do
         case $pat in '' | '#'*) continue ;; esac
-        multi=0
-        if [ "$pat" = "np>1" ]; then
-            multi=1
+        above=0
+        case $pat in
+        np\>[0-9]*)
+            above=${pat#np>}
             pat=${reason%% *}
             reason=${reason#"$pat"}
-        fi
+            ;;
+        esac
         if [ -z "$pat" ] || [ -z "${reason# }" ]; then
             echo "# $exclude_file: no reason given for $pat" >&2
             echo "Bail out! every exclusion needs its reason ($pat)"
@@ -248,9 +249,8 @@ for exclude_file in $exclude_files $MPI4PY_EXCLUDE_EXTRA; do
         *.*) x="-x *$pat" ;;
         *) x="-e ^$pat\\.py\$" ;;
         esac
-        if [ $multi = 1 ]; then
-            excl_multi="$excl_multi $x"
-            nexcl_multi=$((nexcl_multi + 1))
+        if [ "$above" -gt 0 ]; then
+            excl_multi="$excl_multi $above:$(echo "$x" | tr ' ' '|')"
         else
             excl="$excl $x"
             nexcl=$((nexcl + 1))
@@ -274,10 +274,14 @@ for np in $MPI4PY_NPS; do
     rm -f "$logs/np$np".*
     np_excl=
     n_excl=$nexcl
-    if [ "$np" -gt 1 ]; then
-        np_excl=$excl_multi
-        n_excl=$((nexcl + nexcl_multi))
-    fi
+    set -f
+    for e in $excl_multi; do
+        if [ "$np" -gt "${e%%:*}" ]; then
+            np_excl="$np_excl $(echo "${e#*:}" | tr '|' ' ')"
+            n_excl=$((n_excl + 1))
+        fi
+    done
+    set +f
     lim=$MPI4PY_TIMEOUT
     # more ranks than cores (np 5 on 2) run the suite's CPU-bound datatype tests at a
     # fraction of the speed, beside the other tests of a parallel make check

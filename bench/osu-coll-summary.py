@@ -6,7 +6,8 @@ Usage: osu-coll-summary.py osu-coll.csv osu-coll-median.csv plotdir out.png titl
   osu-coll.csv         input: mpi,benchmark,np,size,value,unit,round (one OSU row each)
   osu-coll-median.csv  output: benchmark,np,size,unit, the median of each MPI over the
                        rounds, best_peer (the better of Open MPI and MPICH), ratio, target,
-                       met
+                       met, and with a "base" (compi at an earlier revision) in the runs,
+                       vs_base: compi's time over the base's (bandwidth: base / compi)
   stdout               every row of the median table, then the targets met and missed
   plotdir/             the .dat files and osu-coll.gp, the gnuplot script for out.png
 
@@ -23,9 +24,9 @@ import statistics
 import sys
 from collections import defaultdict
 
-NAMES = {"omp": "Open MPI", "mpich": "MPICH", "compi": "compi"}
-ORDER = ["omp", "mpich", "compi"]
-COLORS = {"omp": "#1f77b4", "mpich": "#2ca02c", "compi": "#d62728"}
+NAMES = {"omp": "Open MPI", "mpich": "MPICH", "compi": "compi", "base": "compi-base"}
+ORDER = ["omp", "mpich", "base", "compi"]
+COLORS = {"omp": "#1f77b4", "mpich": "#2ca02c", "compi": "#d62728", "base": "#ff7f0e"}
 PEERS = ["omp", "mpich"]
 MIB = 1 << 20
 
@@ -58,12 +59,14 @@ def main():
             if r["benchmark"] not in benches:
                 benches.append(r["benchmark"])
     mpis = [m for m in ORDER if any(k[3] == m for k in vals)]
+    has_base = "base" in mpis
     keys = sorted({k[:3] for k in vals}, key=lambda k: (benches.index(k[0]), k[1], k[2]))
     med = {k: statistics.median(v) for k, v in vals.items()}
 
     out, table, met, missed = [], [], [], []
     hdr = "%-20s %3s %8s" % ("benchmark", "np", "bytes") + "".join(
-        "%11s" % NAMES[m] for m in mpis) + "%9s %14s %5s" % ("ratio", "target", "met")
+        "%11s" % NAMES[m] for m in mpis) + "%9s %14s %5s" % ("ratio", "target", "met") + (
+        "%9s" % "vs base" if has_base else "")
     last = None
     for b, np_, size in keys:
         if b != last:
@@ -80,6 +83,9 @@ def main():
         c = v.get("compi")
         if best is not None and c:
             ratio = best / c if units[b] == "MB/s" else c / best
+        vs_base = None
+        if has_base and c and v.get("base"):
+            vs_base = v["base"] / c if units[b] == "MB/s" else c / v["base"]
         t = target(b, size)
         ok = ""
         if t and c is not None and ratio is not None:
@@ -88,16 +94,18 @@ def main():
         out.append("%-20s %3d %8d" % (b, np_, size) + "".join(
             "%11s" % ("%.2f" % v[m] if v[m] is not None else "-") for m in mpis) +
             "%9s %14s %5s" % ("%.2f" % ratio if ratio is not None else "-",
-                              t[0] if t else "-", ok or "-"))
+                              t[0] if t else "-", ok or "-") +
+            ("%9s" % ("%.2f" % vs_base if vs_base is not None else "-") if has_base else ""))
         table.append([b, np_, size, units[b]] +
                      ["%g" % v[m] if v[m] is not None else "" for m in ORDER if m in mpis] +
                      ["%g" % best if best is not None else "",
                       "%.3f" % ratio if ratio is not None else "",
-                      t[0] if t else "", ok])
+                      t[0] if t else "", ok] +
+                     (["%.3f" % vs_base if vs_base is not None else ""] if has_base else []))
     with open(median_csv, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["benchmark", "np", "size", "unit"] + mpis +
-                   ["best_peer", "ratio", "target", "met"])
+                   ["best_peer", "ratio", "target", "met"] + (["vs_base"] if has_base else []))
         w.writerows(table)
 
     out += ["", "Targets: %d met, %d missed" % (len(met), len(missed))]
@@ -139,7 +147,8 @@ def main():
     for b in benches:
         if units[b] == "MB/s" or b in ("osu_latency", "osu_barrier"):
             continue
-        pts = [(r[2], float(r[-3])) for r in table if r[0] == b and r[-3] and r[2] > 0]
+        ri = 5 + len(mpis)  # the ratio's column: after the medians and best_peer
+        pts = [(r[2], float(r[ri])) for r in table if r[0] == b and r[ri] and r[2] > 0]
         if not pts:
             continue
         dat = os.path.join(plotdir, "ratio-%s.dat" % b)

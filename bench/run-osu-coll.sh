@@ -15,7 +15,11 @@
 #   4. writes bench/results/: osu-coll.csv (every round and size), osu-coll-median.csv
 #      (median over rounds, compi against the better of Open MPI and MPICH, the target and
 #      whether it is met), osu-coll.png (one panel per benchmark, and compi's ratios) and
-#      osu-coll-summary.txt (machine, command, every row)
+#      osu-coll-summary.txt (machine, command, every row); OUT_NAME renames the four
+#
+# With "base" in MPIS (compi at an earlier revision: COMPI_BASE_PREFIX=$(bench/build-base.sh
+# REV)) the summary adds compi's time over the base's: what a change of compi did, in the
+# same run as the peers.
 #
 # Targets, medians at NP ranks: every collective row at or below 0.9 times the better
 # peer; osu_allreduce at 1 MiB at or below 80 us; osu_latency at 8 B at or below 0.08 us;
@@ -30,8 +34,9 @@
 # Environment:
 #   COMPI_PREFIX  where compi's mpicc and mpirun are: $COMPI_PREFIX/bin/ or $COMPI_PREFIX/
 #                 (default: <repo>/_build, where scripts/build.sh builds)
-#   MPIS          implementations (default "omp mpich compi")
+#   MPIS          implementations (default "omp mpich compi"; "base" as above)
 #   NP            rank count (default 2)
+#   OUT_NAME      the results' file name (default osu-coll: osu-coll.csv, ...)
 #   ROUNDS        rounds (default 9); MAX_SIZE: OSU's -m, the largest message (1048576)
 #   BENCHES       benchmark names (default: osu_latency osu_bw and the nine collectives)
 #   RUN_TIMEOUT   seconds per run (default 180)
@@ -53,6 +58,7 @@ MAX_SIZE=${MAX_SIZE:-1048576}
 NP=${NP:-2}
 RUN_TIMEOUT=${RUN_TIMEOUT:-180}
 MPIS=${MPIS:-omp mpich compi}
+OUT_NAME=${OUT_NAME:-osu-coll}
 COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
 BENCHES=${BENCHES:-osu_latency osu_bw osu_allreduce osu_reduce osu_bcast osu_barrier
  osu_allgather osu_alltoall osu_gather osu_scatter osu_reduce_scatter}
@@ -76,11 +82,11 @@ bench_args() {
 }
 
 mkdir -p "$build/raw" "$results"
-rm -f "$results/osu-coll.csv" "$results/osu-coll-median.csv" "$results/osu-coll.png" \
-    "$results/osu-coll-summary.txt"
+rm -f "$results/$OUT_NAME.csv" "$results/$OUT_NAME-median.csv" "$results/$OUT_NAME.png" \
+    "$results/$OUT_NAME-summary.txt"
 
 # --- 2. build OSU with each MPI (bench/osu.sh) ------------------------------------
-bench_build "omp mpich compi" build_osu
+bench_build "omp mpich compi base" build_osu
 for b in $BENCHES; do
     [ -x "$build/${active[0]}/$OSU/c/mpi/$(bench_dir "$b")/$b" ] ||
         die "BENCHES: no OSU program '$b' in c/mpi/$(bench_dir "$b")"
@@ -89,7 +95,7 @@ done
 # --- 3. run ---------------------------------------------------------------------------
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date -Is)
-csv=$results/osu-coll.csv
+csv=$results/$OUT_NAME.csv
 echo "mpi,benchmark,np,size,value,unit,round" >"$csv"
 failures=()
 coll_run() { # round mpi benchmark
@@ -107,10 +113,10 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 # --- 4. results -----------------------------------------------------------------------
 mkdir -p "$build/plot"
 title="OSU 7.4 at np $NP on $(hostname) ($ncores cores), median of $ROUNDS round(s)"
-stats=$(/usr/bin/python3 "$here/osu-coll-summary.py" "$csv" "$results/osu-coll-median.csv" \
-    "$build/plot" "$results/osu-coll.png" "$title")
+stats=$(/usr/bin/python3 "$here/osu-coll-summary.py" "$csv" "$results/$OUT_NAME-median.csv" \
+    "$build/plot" "$results/$OUT_NAME.png" "$title")
 if [ -s "$build/plot/osu-coll.gp" ]; then
-    gnuplot "$build/plot/osu-coll.gp" || say "gnuplot failed; no osu-coll.png"
+    gnuplot "$build/plot/osu-coll.gp" || say "gnuplot failed; no $OUT_NAME.png"
 fi
 
 {
@@ -131,8 +137,8 @@ fi
     echo "$stats"
     failures_section
     echo
-    echo "Files: osu-coll.csv (every round), osu-coll-median.csv (medians, ratios, targets),"
-    echo "osu-coll.png; raw OSU output in bench/build/osu/raw/coll-*"
-} >"$results/osu-coll-summary.txt"
-cat "$results/osu-coll-summary.txt"
+    echo "Files: $OUT_NAME.csv (every round), $OUT_NAME-median.csv (medians, ratios, targets),"
+    echo "$OUT_NAME.png; raw OSU output in bench/build/osu/raw/coll-*"
+} >"$results/$OUT_NAME-summary.txt"
+cat "$results/$OUT_NAME-summary.txt"
 [ ${#failures[@]} = 0 ] || exit 1

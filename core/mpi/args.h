@@ -1,7 +1,10 @@
 /*
- * args.h -- the argument checks that point-to-point and collective calls share:
- * communicator, count, datatype, buffer, ranks (destination, source, root) and tags, and
- * the MPI error for an internal status.  Only the API layer (core/mpi/) includes this.
+ * args.h -- the argument checks of the API layer, one function per kind of argument of
+ * the MPI standard's description: communicator, count, datatype, buffer, ranks
+ * (destination, source, root), tags and output pointers, and the MPI error for an
+ * internal status.  The generated entry points (core/mpi/gen/, tools/mpigen/cgen.py)
+ * call them by the kind of each parameter; hand-written entries call the same ones.
+ * Only the API layer (core/mpi/) includes this.
  * Collectives add their own checks on top (core/mpi/coll_args.h); request handles are in
  * core/mpi/req_handle.h.
  *
@@ -101,28 +104,63 @@ static inline int mpi_arg_root(compi_comm_t *c, int root, const char *fn)
     return MPI_SUCCESS;
 }
 
-/* destination: a rank of comm or MPI_PROC_NULL; tag 0..TAG_UB */
-static inline int mpi_arg_dest(compi_comm_t *c, int dest, int tag, const char *fn)
+/* a destination: a rank of comm or MPI_PROC_NULL */
+static inline int mpi_arg_dest_rank(compi_comm_t *c, int dest, const char *fn)
 {
     if (compi_unlikely((dest < 0 || dest >= c->size) && dest != MPI_PROC_NULL)) {
         return mpi_err_raise(c, MPI_ERR_RANK, fn, "dest=%d is not in [0, %d)", dest, c->size);
     }
+    return MPI_SUCCESS;
+}
+
+/* a source: a rank of comm, MPI_ANY_SOURCE or MPI_PROC_NULL */
+static inline int mpi_arg_source_rank(compi_comm_t *c, int source, const char *fn)
+{
+    if (compi_unlikely((source < 0 || source >= c->size) && source != MPI_PROC_NULL &&
+                       source != MPI_ANY_SOURCE)) {
+        return mpi_err_raise(c, MPI_ERR_RANK, fn, "source=%d is not in [0, %d)", source, c->size);
+    }
+    return MPI_SUCCESS;
+}
+
+/* the tag of a send: 0..TAG_UB */
+static inline int mpi_arg_send_tag(compi_comm_t *c, int tag, const char *fn)
+{
     if (compi_unlikely(tag < 0 || tag > MPI_ARG_TAG_UB)) {
         return mpi_err_raise(c, MPI_ERR_TAG, fn, "tag=%d is not in [0, %d]", tag, MPI_ARG_TAG_UB);
     }
     return MPI_SUCCESS;
 }
 
-/* source: a rank, MPI_ANY_SOURCE or MPI_PROC_NULL; tag 0..TAG_UB or MPI_ANY_TAG */
-static inline int mpi_arg_source(compi_comm_t *c, int source, int tag, const char *fn)
+/* the tag of a receive or a probe: 0..TAG_UB or MPI_ANY_TAG */
+static inline int mpi_arg_recv_tag(compi_comm_t *c, int tag, const char *fn)
 {
-    if (compi_unlikely((source < 0 || source >= c->size) && source != MPI_PROC_NULL &&
-                       source != MPI_ANY_SOURCE)) {
-        return mpi_err_raise(c, MPI_ERR_RANK, fn, "source=%d is not in [0, %d)", source, c->size);
-    }
     if (compi_unlikely((tag < 0 && tag != MPI_ANY_TAG) || tag > MPI_ARG_TAG_UB)) {
         return mpi_err_raise(c, MPI_ERR_TAG, fn, "tag=%d is neither MPI_ANY_TAG nor in [0, %d]",
                              tag, MPI_ARG_TAG_UB);
+    }
+    return MPI_SUCCESS;
+}
+
+/* destination and tag of a send */
+static inline int mpi_arg_dest(compi_comm_t *c, int dest, int tag, const char *fn)
+{
+    int rc = mpi_arg_dest_rank(c, dest, fn);
+    return rc == MPI_SUCCESS ? mpi_arg_send_tag(c, tag, fn) : rc;
+}
+
+/* source and tag of a receive */
+static inline int mpi_arg_source(compi_comm_t *c, int source, int tag, const char *fn)
+{
+    int rc = mpi_arg_source_rank(c, source, fn);
+    return rc == MPI_SUCCESS ? mpi_arg_recv_tag(c, tag, fn) : rc;
+}
+
+/* a pointer the function writes its result through (a request, a flag, a message) */
+static inline int mpi_arg_ptr(compi_comm_t *c, const void *p, const char *what, const char *fn)
+{
+    if (compi_unlikely(p == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", what);
     }
     return MPI_SUCCESS;
 }

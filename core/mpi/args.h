@@ -49,17 +49,30 @@ static inline int mpi_arg_count(compi_comm_t *c, MPI_Count count, const char *wh
     return MPI_SUCCESS;
 }
 
-static inline int mpi_arg_type(compi_comm_t *c, MPI_Datatype h, const char *what, const char *fn,
-                               compi_datatype_t **dt_p)
+/* a datatype that describes (a status's elements, a constructor's old type): valid,
+   committed or not */
+static inline int mpi_arg_type_valid(compi_comm_t *c, MPI_Datatype h, const char *what,
+                                     const char *fn, compi_datatype_t **dt_p)
 {
     compi_datatype_t *dt = dt_from_handle(h);
     if (compi_unlikely(dt == NULL)) {
         return mpi_err_raise(c, MPI_ERR_TYPE, fn, "invalid %s (handle 0x%x)", what, (unsigned)h);
     }
-    if (compi_unlikely(!dt->committed && !dt->predefined)) {
-        return mpi_err_raise(c, MPI_ERR_TYPE, fn, "%s %s is not committed", what, dt_name(dt));
-    }
     *dt_p = dt;
+    return MPI_SUCCESS;
+}
+
+/* the datatype of a buffer: valid and committed */
+static inline int mpi_arg_type(compi_comm_t *c, MPI_Datatype h, const char *what, const char *fn,
+                               compi_datatype_t **dt_p)
+{
+    int rc = mpi_arg_type_valid(c, h, what, fn, dt_p);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    if (compi_unlikely(!(*dt_p)->committed && !(*dt_p)->predefined)) {
+        return mpi_err_raise(c, MPI_ERR_TYPE, fn, "%s %s is not committed", what, dt_name(*dt_p));
+    }
     return MPI_SUCCESS;
 }
 
@@ -163,6 +176,22 @@ static inline int mpi_arg_ptr(compi_comm_t *c, const void *p, const char *what, 
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", what);
     }
     return MPI_SUCCESS;
+}
+
+/* a status the function reads or updates: neither NULL nor MPI_STATUS_IGNORE */
+static inline int mpi_arg_status(compi_comm_t *c, const MPI_Status *st, const char *what,
+                                 const char *fn)
+{
+    if (compi_unlikely(st == NULL || st == MPI_STATUS_IGNORE)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL or MPI_STATUS_IGNORE", what);
+    }
+    return MPI_SUCCESS;
+}
+
+/* an output count of an int form: MPI_UNDEFINED when it is beyond int */
+static inline int mpi_count_int(MPI_Count n)
+{
+    return n > INT_MAX ? MPI_UNDEFINED : (int)n;
 }
 
 /* an internal status as an MPI error raised on `c`; `ctx` (or NULL) is added to the

@@ -5,10 +5,14 @@
  * MPI_ANY_SOURCE as a destination), a tag outside [0, MPI_TAG_UB] MPI_ERR_TAG (and
  * MPI_ANY_TAG on a send), MPI_DATATYPE_NULL MPI_ERR_TYPE, MPI_COMM_NULL MPI_ERR_COMM, a
  * NULL request, flag or message pointer MPI_ERR_ARG, a message handle that names no
- * message MPI_ERR_REQUEST.  What the checks must let through (MPI_PROC_NULL, the
- * wildcards on a receive, a count of 0) works, and the library stays usable after.
+ * message MPI_ERR_REQUEST; a status to read that is MPI_STATUS_IGNORE MPI_ERR_ARG, and a
+ * count beyond int is MPI_UNDEFINED from MPI_Get_count but not from MPI_Get_count_c.
+ * What the checks must let through (MPI_PROC_NULL, the wildcards on a receive, a count of
+ * 0) works, and the library stays usable after.
  */
 #include "tests/mpi/mpitest.h"
+
+#include <limits.h>
 
 static void expect_class(int rc, int cls, const char *what, int line)
 {
@@ -140,6 +144,30 @@ int main(int argc, char **argv)
     EXPECT(MPI_ERR_ARG, MPI_Imrecv, v, 1, MPI_INT, &msg, NULL);
     msg = MPI_MESSAGE_NULL;
     EXPECT(MPI_ERR_REQUEST, MPI_Mrecv, v, 1, MPI_INT, &msg, &st);
+
+    /* statuses: the one to read must be real, the count pointer too; a count beyond int is
+       MPI_UNDEFINED in the int forms only */
+    {
+        int n = 0;
+        MPI_Count cn = 0;
+        expect_class(MPI_Get_count(MPI_STATUS_IGNORE, MPI_INT, &n), MPI_ERR_ARG, "MPI_Get_count",
+                     __LINE__);
+        expect_class(MPI_Get_count_c(&st, MPI_INT, NULL), MPI_ERR_ARG, "MPI_Get_count_c", __LINE__);
+        expect_class(MPI_Get_elements_c(&st, MPI_DATATYPE_NULL, &cn), MPI_ERR_TYPE,
+                     "MPI_Get_elements_c", __LINE__);
+        EXPECT(MPI_ERR_COUNT, MPI_Status_set_elements, &st, MPI_INT, -1);
+        EXPECT(MPI_ERR_ARG, MPI_Status_set_elements, MPI_STATUS_IGNORE, MPI_INT, 1);
+        expect_class(MPI_Test_cancelled(&st, NULL), MPI_ERR_ARG, "MPI_Test_cancelled", __LINE__);
+        MPI_OK(MPI_Status_set_elements_c(&st, MPI_BYTE, (MPI_Count)INT_MAX + 3));
+        MPI_OK(MPI_Get_count(&st, MPI_BYTE, &n));
+        MPI_OK(MPI_Get_count_c(&st, MPI_BYTE, &cn));
+        CHECK(n == MPI_UNDEFINED && cn == (MPI_Count)INT_MAX + 3, "Get_count %d, _c %lld", n,
+              (long long)cn);
+        MPI_OK(MPI_Get_elements(&st, MPI_BYTE, &n));
+        MPI_OK(MPI_Get_elements_c(&st, MPI_BYTE, &cn));
+        CHECK(n == MPI_UNDEFINED && cn == (MPI_Count)INT_MAX + 3, "Get_elements %d, _c %lld", n,
+              (long long)cn);
+    }
 
     /* what the checks let through */
     BOTH_OK(MPI_Send, v, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_SELF);

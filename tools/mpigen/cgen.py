@@ -14,11 +14,12 @@ For every procedure of the table below it writes, into core/mpi/gen/<unit>.c:
   - the argument checks that the kind and direction of each parameter in the standard's
     description call for, in the one vocabulary of core/mpi/args.h (mpi_arg_*), each
     with the error class the standard names: a communicator (MPI_ERR_COMM), a datatype
-    (MPI_ERR_TYPE), a count that must not be negative (MPI_ERR_COUNT), the buffer of a
-    count and a datatype (MPI_ERR_BUFFER), a destination or source rank with
-    MPI_PROC_NULL and MPI_ANY_SOURCE (MPI_ERR_RANK), a tag with MPI_ANY_TAG on the
-    receiving side (MPI_ERR_TAG), the pointer of an output request, flag or message
-    (MPI_ERR_ARG).  Errors are raised on the procedure's communicator once it is
+    (MPI_ERR_TYPE; committed where it describes a buffer), a count that must not be
+    negative (MPI_ERR_COUNT), the buffer of a count and a datatype (MPI_ERR_BUFFER), a
+    destination or source rank with MPI_PROC_NULL and MPI_ANY_SOURCE (MPI_ERR_RANK), a
+    tag with MPI_ANY_TAG on the receiving side (MPI_ERR_TAG), the pointer of an output
+    request, flag, message or count (MPI_ERR_ARG), a status to read or update that is
+    NULL or MPI_STATUS_IGNORE (MPI_ERR_ARG).  Errors are raised on the procedure's communicator once it is
     converted, so the communicator is checked first; the rest follow in the order of
     the parameters.  Every handle is converted to compi's object once, here;
   - a call of the procedure's one hand-written implementation, which both forms share.
@@ -33,8 +34,12 @@ implementations, so the checks and the call inline as a hand-written entry would
 parameters are the procedure's, in order and with their names, but for
 
     MPI_Comm h          -> compi_comm_t *h        (checked, converted)
-    MPI_Datatype h      -> compi_datatype_t *h    (checked, converted; committed)
-    a count (int or MPI_Count, "POLY" kinds) -> MPI_Count (checked non-negative)
+    MPI_Datatype h      -> compi_datatype_t *h    (checked, converted; committed when
+                                                   it describes a buffer)
+    a count (int or MPI_Count, the "POLY" kinds) -> MPI_Count (checked non-negative
+                           where its kind says so: "_NNI")
+    an output count (int * or MPI_Count *, "POLY") -> MPI_Count * (checked not NULL;
+                           the int form gets MPI_UNDEFINED for a count beyond int)
 
 and `fn` is the name of the MPI function called ("MPI_Send" or "MPI_Send_c"), for the
 messages of the errors it raises.  The int form passes its int counts as MPI_Count, so
@@ -83,6 +88,10 @@ UNITS = {
     "isendrecv": ("core/mpi/isendrecv_api.c", [
         "MPI_Isendrecv", "MPI_Isendrecv_replace",
     ]),
+    "status": ("core/mpi/status_api.c", [
+        "MPI_Get_count", "MPI_Get_elements", "MPI_Get_elements_x", "MPI_Status_set_elements",
+        "MPI_Status_set_elements_x", "MPI_Status_set_cancelled", "MPI_Test_cancelled",
+    ]),
 }
 
 # the procedures the standard lets a program call before MPI_Init and after MPI_Finalize
@@ -104,6 +113,13 @@ GEN_HEAD = """\
    edit (`make mpigen` regenerates it).  The MPI entry points of %s, which
    includes this file last: each checks its arguments and calls its x_impl there. */
 """
+
+
+# the kinds of counts of elements or bytes (POLY: MPI_Count in the large-count form; _NNI:
+# not negative)
+COUNT_KINDS = {"POLYXFER_NUM_ELEM", "POLYXFER_NUM_ELEM_NNI", "XFER_NUM_ELEM",
+               "XFER_NUM_ELEM_NNI", "POLYDTYPE_NUM_ELEM", "POLYDTYPE_NUM_ELEM_NNI",
+               "NUM_BYTES", "NUM_BYTES_NNI", "POLYNUM_BYTES", "POLYNUM_BYTES_NNI"}
 
 
 class Unbound(Exception):
@@ -133,9 +149,10 @@ def param_side(params, i):
 
 
 def checks(name, params):
-    """the checks of one entry point, as lines of C, and the declarations they need;
-    each Param's impl_decl and arg are set"""
-    decls, lines = [], []
+    """the checks of one entry point, as lines of C, the declarations they need and what
+    runs after a successful call of the implementation; each Param's impl_decl and arg
+    are set"""
+    decls, lines, post = [], [], []
 
     def check(call):
         lines.append("    rc = %s;" % call)
@@ -158,20 +175,32 @@ def checks(name, params):
         if p in comms:
             continue
         if k == "DATATYPE" and p.dir == "IN" and not p.ptr and not p.array:
+            # the datatype of a buffer (buf, count, datatype) must be committed; one that
+            # only describes (a status's count, a constructor's old type) need not
+            data = i >= 2 and params[i - 2].kind == "BUFFER" and params[i - 1].kind in COUNT_KINDS
             decls.append("    compi_datatype_t *dt_%s = NULL;" % p.name)
-            check('mpi_arg_type(%s, %s, "%s", fn, &dt_%s)' % (errc, p.name, p.name, p.name))
+            check('mpi_arg_type%s(%s, %s, "%s", fn, &dt_%s)' % (
+                "" if data else "_valid", errc, p.name, p.name, p.name))
             p.impl_decl = "compi_datatype_t *%s" % p.name
             p.arg = "dt_" + p.name
-            # the buffer of this count and datatype (buf, count, datatype)
-            if i >= 2 and params[i - 2].kind == "BUFFER" and params[i - 1].kind.endswith(
-                    "NUM_ELEM_NNI"):
+            if data:
                 b, n = params[i - 2], params[i - 1]
                 check('mpi_arg_buf(%s, %s, (size_t)%s, dt_%s, "%s", fn)' %
                       (errc, b.name, n.name, p.name, b.name))
-        elif k.endswith("NUM_ELEM_NNI") and p.dir == "IN" and not p.ptr and not p.array:
-            check('mpi_arg_count(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+        elif k in COUNT_KINDS and p.dir == "IN" and not p.ptr and not p.array:
+            if k.endswith("_NNI"):
+                check('mpi_arg_count(%s, %s, "%s", fn)' % (errc, p.name, p.name))
             if k.startswith("POLY"):
                 p.impl_decl = "MPI_Count %s" % p.name
+        elif k in COUNT_KINDS and p.dir == "OUT" and p.ptr == 1 and not p.array:
+            check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+            if k.startswith("POLY"):
+                p.impl_decl = "MPI_Count *%s" % p.name
+                if p.decl.startswith("int *"):
+                    # the int form: MPI_UNDEFINED for a count beyond int
+                    decls.append("    MPI_Count %s_c = 0;" % p.name)
+                    p.arg = "&%s_c" % p.name
+                    post.append("        *%s = mpi_count_int(%s_c);" % (p.name, p.name))
         elif k == "BUFFER" and not p.array:
             # checked with its datatype (above); passed as it is
             if not (i + 2 < len(params) and params[i + 2].kind == "DATATYPE"):
@@ -188,10 +217,14 @@ def checks(name, params):
             check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
         elif k == "STATUS" and p.dir == "OUT" and not p.array:
             pass  # may be MPI_STATUS_IGNORE
+        elif k == "STATUS" and p.dir in ("IN", "INOUT") and p.ptr == 1 and not p.array:
+            check('mpi_arg_status(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+        elif k == "LOGICAL" and p.dir == "IN" and not p.ptr and not p.array:
+            pass
         else:
             raise Unbound("%s (kind %s, %s%s)" % (p.name, k, p.dir.lower(),
                                                    ", an array" if p.array else ""))
-    return decls, lines
+    return decls, lines, post
 
 
 def impl_name(name):
@@ -205,7 +238,7 @@ def entry(c, name, impl, proc_name):
         raise Unbound("the return type %s" % ret)
     params = [Param(d, p) for d, p in zip(decls, c.parameters)]
     try:
-        cdecls, lines = checks(name, params)
+        cdecls, lines, post = checks(name, params)
     except Unbound as e:
         raise Unbound("%s: parameter %s" % (name, e))
     pname = "P" + name
@@ -217,11 +250,19 @@ def entry(c, name, impl, proc_name):
     else:
         out.append('    COMPI_CHECK_INIT("%s");' % name)
     out.append('    static const char fn[] = "%s";' % name)
-    if lines:
+    if lines or post:
         out += cdecls
         out.append("    int rc;")
         out += lines
-    out.append("    return %s(%s, fn);" % (impl, ", ".join(p.arg for p in params)))
+    call = "%s(%s, fn)" % (impl, ", ".join(p.arg for p in params))
+    if post:
+        out.append("    rc = %s;" % call)
+        out.append("    if (rc == MPI_SUCCESS) {")
+        out += post
+        out.append("    }")
+        out.append("    return rc;")
+    else:
+        out.append("    return %s;" % call)
     out.append("}")
     proto = "static int %s(%s, const char *fn)" % (impl, ", ".join(p.impl_decl for p in params))
     return "\n".join(out) + "\n", proto

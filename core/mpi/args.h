@@ -88,6 +88,16 @@ static inline int mpi_arg_buf(compi_comm_t *c, const void *buf, size_t count,
     return MPI_SUCCESS;
 }
 
+/* a buffer of `size` bytes (the size checked before): not NULL when it holds any */
+static inline int mpi_arg_bytes(compi_comm_t *c, const void *buf, size_t size, const char *what,
+                                const char *fn)
+{
+    if (compi_unlikely(buf == NULL && size > 0)) {
+        return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "%s is NULL with %zu bytes", what, size);
+    }
+    return MPI_SUCCESS;
+}
+
 /* which side of a call a count, datatype and buffer belong to, for the messages */
 typedef enum { MPI_ARG_ONE, MPI_ARG_SEND, MPI_ARG_RECV } mpi_arg_side_t;
 

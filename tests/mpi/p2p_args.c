@@ -7,7 +7,7 @@
  * NULL request, flag or message pointer MPI_ERR_ARG, a message handle that names no
  * message MPI_ERR_REQUEST; a status to read that is MPI_STATUS_IGNORE MPI_ERR_ARG, and a
  * count beyond int is MPI_UNDEFINED from MPI_Get_count but not from MPI_Get_count_c;
- * the completion calls' pointers, counts and request handles.
+ * the completion calls' pointers, counts and request handles; the attached buffer's.
  * What the checks must let through (MPI_PROC_NULL, the wildcards on a receive, a count of
  * 0) works, and the library stays usable after.
  */
@@ -210,6 +210,29 @@ int main(int argc, char **argv)
         CHECK(outcount == MPI_UNDEFINED, "Testsome of null requests: outcount %d", outcount);
         MPI_OK(MPI_Request_get_status(MPI_REQUEST_NULL, &flag, &st));
         CHECK(flag, "Request_get_status of MPI_REQUEST_NULL: flag %d", flag);
+    }
+
+    /* the attached buffer: a size in bytes, not NULL with bytes; what is detached */
+    {
+        static char att[1024 + MPI_BSEND_OVERHEAD];
+        void *got = NULL;
+        int size = 0;
+        MPI_Count csize = 0;
+        EXPECT(MPI_ERR_BUFFER, MPI_Buffer_attach, NULL, 16);
+        EXPECT(MPI_ERR_COUNT, MPI_Buffer_attach, att, -1);
+        expect_class(MPI_Buffer_detach(&got, NULL), MPI_ERR_ARG, "MPI_Buffer_detach", __LINE__);
+        expect_class(MPI_Buffer_iflush(NULL), MPI_ERR_ARG, "MPI_Buffer_iflush", __LINE__);
+        MPI_OK(MPI_Buffer_attach_c(att, (MPI_Count)sizeof(att)));
+        expect_class(MPI_Buffer_attach(att, (int)sizeof(att)), MPI_ERR_BUFFER, "MPI_Buffer_attach",
+                     __LINE__);
+        MPI_OK(MPI_Bsend_c(v, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_SELF));
+        MPI_OK(MPI_Buffer_flush());
+        MPI_OK(MPI_Buffer_detach_c(&got, &csize));
+        CHECK(got == att && csize == (MPI_Count)sizeof(att), "Buffer_detach_c: %p, %lld", got,
+              (long long)csize);
+        MPI_OK(MPI_Buffer_attach(att, (int)sizeof(att)));
+        MPI_OK(MPI_Buffer_detach(&got, &size));
+        CHECK(got == att && size == (int)sizeof(att), "Buffer_detach: %p, %d", got, size);
     }
 
     /* what the checks let through */

@@ -17,12 +17,14 @@ For every procedure of the table below it writes, into core/mpi/gen/<unit>.c:
     (MPI_ERR_TYPE; committed where it describes a buffer), a count that must not be
     negative (MPI_ERR_COUNT), the buffer of a count and a datatype (MPI_ERR_BUFFER), a
     destination or source rank with MPI_PROC_NULL and MPI_ANY_SOURCE (MPI_ERR_RANK), a
-    tag with MPI_ANY_TAG on the receiving side (MPI_ERR_TAG), the pointer of an output
-    request, flag, message, index or count (MPI_ERR_ARG), a status to read or update
-    that is NULL or MPI_STATUS_IGNORE (MPI_ERR_ARG), a request handle or an array of
-    them (MPI_ERR_REQUEST; MPI_REQUEST_NULL passes, an array's length is a count).  Errors are raised on the procedure's communicator once it is
-    converted, so the communicator is checked first; the rest follow in the order of
-    the parameters.  Every handle is converted to compi's object once, here;
+    tag with MPI_ANY_TAG on the receiving side (MPI_ERR_TAG), a buffer of a size in
+    bytes (MPI_ERR_BUFFER: not NULL with bytes), the pointer of an output request, flag,
+    message, index, buffer or count (MPI_ERR_ARG), a status to read or update that is
+    NULL or MPI_STATUS_IGNORE (MPI_ERR_ARG), a request handle or an array of them
+    (MPI_ERR_REQUEST; MPI_REQUEST_NULL passes, an array's length is a count).  Errors
+    are raised on the procedure's communicator once it is converted, so the
+    communicator is checked first; the rest follow in the order of the parameters.
+    Every handle is converted to compi's object once, here;
   - a call of the procedure's one hand-written implementation, which both forms share.
 
 The implementation contract.  MPI_Foo_bar of unit U is implemented by
@@ -87,6 +89,7 @@ UNITS = {
         "MPI_Send_init", "MPI_Ssend_init", "MPI_Rsend_init", "MPI_Bsend_init",
         "MPI_Recv", "MPI_Irecv", "MPI_Recv_init",
         "MPI_Sendrecv", "MPI_Sendrecv_replace",
+        "MPI_Buffer_attach", "MPI_Buffer_detach", "MPI_Buffer_flush", "MPI_Buffer_iflush",
     ]),
     "probe": ("core/mpi/probe_api.c", [
         "MPI_Probe", "MPI_Iprobe", "MPI_Mprobe", "MPI_Improbe", "MPI_Mrecv", "MPI_Imrecv",
@@ -131,6 +134,8 @@ GEN_HEAD = """\
 COUNT_KINDS = {"POLYXFER_NUM_ELEM", "POLYXFER_NUM_ELEM_NNI", "XFER_NUM_ELEM",
                "XFER_NUM_ELEM_NNI", "POLYDTYPE_NUM_ELEM", "POLYDTYPE_NUM_ELEM_NNI",
                "NUM_BYTES", "NUM_BYTES_NNI", "POLYNUM_BYTES", "POLYNUM_BYTES_NNI"}
+# those that count bytes
+BYTE_KINDS = {"NUM_BYTES", "NUM_BYTES_NNI", "POLYNUM_BYTES", "POLYNUM_BYTES_NNI"}
 
 
 class Unbound(Exception):
@@ -202,6 +207,11 @@ def checks(name, params):
         elif k in COUNT_KINDS and p.dir == "IN" and not p.ptr and not p.array:
             if k.endswith("_NNI"):
                 check('mpi_arg_count(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+            if k in BYTE_KINDS and i >= 1 and params[i - 1].kind == "BUFFER":
+                # a buffer of `size` bytes (MPI_Buffer_attach)
+                b = params[i - 1]
+                check('mpi_arg_bytes(%s, %s, (size_t)%s, "%s", fn)' % (errc, b.name, p.name,
+                                                                        b.name))
             if k.startswith("POLY"):
                 p.impl_decl = "MPI_Count %s" % p.name
         elif k in COUNT_KINDS and p.dir == "OUT" and p.ptr == 1 and not p.array:
@@ -215,8 +225,9 @@ def checks(name, params):
                     post.append("        *%s = mpi_count_int(%s_c);" % (p.name, p.name))
         elif k == "BUFFER" and not p.array:
             # checked with its datatype (above); passed as it is
-            if not (i + 2 < len(params) and params[i + 2].kind == "DATATYPE"):
-                raise Unbound("%s (a buffer without a count and a datatype)" % p.name)
+            if not ((i + 2 < len(params) and params[i + 2].kind == "DATATYPE") or
+                    (i + 1 < len(params) and params[i + 1].kind in BYTE_KINDS)):
+                raise Unbound("%s (a buffer without a count and a datatype or a size)" % p.name)
         elif k == "RANK" and p.dir == "IN" and not p.ptr and p.name in ("dest", "source"):
             if errc == "NULL":
                 raise Unbound("%s (a rank without a communicator)" % p.name)
@@ -243,7 +254,7 @@ def checks(name, params):
             check('mpi_arg_requests(%s, %s, %s, "%s", fn)' % (errc, p.length, p.name, p.name))
         elif k == "ARRAY_LENGTH_NNI" and p.dir == "IN" and not p.ptr and not p.array:
             check('mpi_arg_count(%s, %s, "%s", fn)' % (errc, p.name, p.name))
-        elif k in ("REQUEST", "MESSAGE", "LOGICAL", "INDEX", "ARRAY_LENGTH") and \
+        elif k in ("REQUEST", "MESSAGE", "LOGICAL", "INDEX", "ARRAY_LENGTH", "C_BUFFER2") and \
                 p.dir in ("OUT", "INOUT") and p.ptr == 1 and not p.array:
             check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
         elif k in ("STATUS", "INDEX") and p.dir == "OUT" and p.array:
@@ -287,7 +298,7 @@ def entry(c, name, impl, proc_name):
         out += cdecls
         out.append("    int rc;")
         out += lines
-    call = "%s(%s, fn)" % (impl, ", ".join(p.arg for p in params))
+    call = "%s(%s)" % (impl, ", ".join([p.arg for p in params] + ["fn"]))
     if post:
         out.append("    rc = %s;" % call)
         out.append("    if (rc == MPI_SUCCESS) {")
@@ -297,7 +308,8 @@ def entry(c, name, impl, proc_name):
     else:
         out.append("    return %s;" % call)
     out.append("}")
-    proto = "static int %s(%s, const char *fn)" % (impl, ", ".join(p.impl_decl for p in params))
+    proto = "static int %s(%s)" % (impl, ", ".join([p.impl_decl for p in params] +
+                                                    ["const char *fn"]))
     return "\n".join(out) + "\n", proto
 
 

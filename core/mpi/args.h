@@ -1,7 +1,10 @@
 /*
- * args.h -- the argument checks that point-to-point and collective calls share:
- * communicator, count, datatype, buffer, ranks (destination, source, root) and tags, and
- * the MPI error for an internal status.  Only the API layer (core/mpi/) includes this.
+ * args.h -- the argument checks of the API layer, one function per kind of argument of
+ * the MPI standard's description: communicator, count, datatype, buffer, ranks
+ * (destination, source, root), tags, requests, statuses and output pointers, and the MPI
+ * error for an internal status.  The generated entry points (core/mpi/gen/, tools/mpigen/cgen.py)
+ * call them by the kind of each parameter; hand-written entries call the same ones.
+ * Only the API layer (core/mpi/) includes this.
  * Collectives add their own checks on top (core/mpi/coll_args.h); request handles are in
  * core/mpi/req_handle.h.
  *
@@ -19,6 +22,7 @@
 #include "core/dt/dt.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
+#include "core/mpi/req_handle.h"
 
 #include <limits.h>
 #include <mpi.h>
@@ -46,17 +50,30 @@ static inline int mpi_arg_count(compi_comm_t *c, MPI_Count count, const char *wh
     return MPI_SUCCESS;
 }
 
-static inline int mpi_arg_type(compi_comm_t *c, MPI_Datatype h, const char *what, const char *fn,
-                               compi_datatype_t **dt_p)
+/* a datatype that describes (a status's elements, a constructor's old type): valid,
+   committed or not */
+static inline int mpi_arg_type_valid(compi_comm_t *c, MPI_Datatype h, const char *what,
+                                     const char *fn, compi_datatype_t **dt_p)
 {
     compi_datatype_t *dt = dt_from_handle(h);
     if (compi_unlikely(dt == NULL)) {
         return mpi_err_raise(c, MPI_ERR_TYPE, fn, "invalid %s (handle 0x%x)", what, (unsigned)h);
     }
-    if (compi_unlikely(!dt->committed && !dt->predefined)) {
-        return mpi_err_raise(c, MPI_ERR_TYPE, fn, "%s %s is not committed", what, dt_name(dt));
-    }
     *dt_p = dt;
+    return MPI_SUCCESS;
+}
+
+/* the datatype of a buffer: valid and committed */
+static inline int mpi_arg_type(compi_comm_t *c, MPI_Datatype h, const char *what, const char *fn,
+                               compi_datatype_t **dt_p)
+{
+    int rc = mpi_arg_type_valid(c, h, what, fn, dt_p);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    if (compi_unlikely(!(*dt_p)->committed && !(*dt_p)->predefined)) {
+        return mpi_err_raise(c, MPI_ERR_TYPE, fn, "%s %s is not committed", what, dt_name(*dt_p));
+    }
     return MPI_SUCCESS;
 }
 
@@ -67,6 +84,16 @@ static inline int mpi_arg_buf(compi_comm_t *c, const void *buf, size_t count,
 {
     if (compi_unlikely(buf == NULL && count > 0 && dt->size > 0 && dt->true_lb == 0)) {
         return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "%s is NULL with %zu elements", what, count);
+    }
+    return MPI_SUCCESS;
+}
+
+/* a buffer of `size` bytes (the size checked before): not NULL when it holds any */
+static inline int mpi_arg_bytes(compi_comm_t *c, const void *buf, size_t size, const char *what,
+                                const char *fn)
+{
+    if (compi_unlikely(buf == NULL && size > 0)) {
+        return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "%s is NULL with %zu bytes", what, size);
     }
     return MPI_SUCCESS;
 }
@@ -101,30 +128,116 @@ static inline int mpi_arg_root(compi_comm_t *c, int root, const char *fn)
     return MPI_SUCCESS;
 }
 
-/* destination: a rank of comm or MPI_PROC_NULL; tag 0..TAG_UB */
-static inline int mpi_arg_dest(compi_comm_t *c, int dest, int tag, const char *fn)
+/* a destination: a rank of comm or MPI_PROC_NULL */
+static inline int mpi_arg_dest_rank(compi_comm_t *c, int dest, const char *fn)
 {
     if (compi_unlikely((dest < 0 || dest >= c->size) && dest != MPI_PROC_NULL)) {
         return mpi_err_raise(c, MPI_ERR_RANK, fn, "dest=%d is not in [0, %d)", dest, c->size);
     }
+    return MPI_SUCCESS;
+}
+
+/* a source: a rank of comm, MPI_ANY_SOURCE or MPI_PROC_NULL */
+static inline int mpi_arg_source_rank(compi_comm_t *c, int source, const char *fn)
+{
+    if (compi_unlikely((source < 0 || source >= c->size) && source != MPI_PROC_NULL &&
+                       source != MPI_ANY_SOURCE)) {
+        return mpi_err_raise(c, MPI_ERR_RANK, fn, "source=%d is not in [0, %d)", source, c->size);
+    }
+    return MPI_SUCCESS;
+}
+
+/* the tag of a send: 0..TAG_UB */
+static inline int mpi_arg_send_tag(compi_comm_t *c, int tag, const char *fn)
+{
     if (compi_unlikely(tag < 0 || tag > MPI_ARG_TAG_UB)) {
         return mpi_err_raise(c, MPI_ERR_TAG, fn, "tag=%d is not in [0, %d]", tag, MPI_ARG_TAG_UB);
     }
     return MPI_SUCCESS;
 }
 
-/* source: a rank, MPI_ANY_SOURCE or MPI_PROC_NULL; tag 0..TAG_UB or MPI_ANY_TAG */
-static inline int mpi_arg_source(compi_comm_t *c, int source, int tag, const char *fn)
+/* the tag of a receive or a probe: 0..TAG_UB or MPI_ANY_TAG */
+static inline int mpi_arg_recv_tag(compi_comm_t *c, int tag, const char *fn)
 {
-    if (compi_unlikely((source < 0 || source >= c->size) && source != MPI_PROC_NULL &&
-                       source != MPI_ANY_SOURCE)) {
-        return mpi_err_raise(c, MPI_ERR_RANK, fn, "source=%d is not in [0, %d)", source, c->size);
-    }
     if (compi_unlikely((tag < 0 && tag != MPI_ANY_TAG) || tag > MPI_ARG_TAG_UB)) {
         return mpi_err_raise(c, MPI_ERR_TAG, fn, "tag=%d is neither MPI_ANY_TAG nor in [0, %d]",
                              tag, MPI_ARG_TAG_UB);
     }
     return MPI_SUCCESS;
+}
+
+/* destination and tag of a send */
+static inline int mpi_arg_dest(compi_comm_t *c, int dest, int tag, const char *fn)
+{
+    int rc = mpi_arg_dest_rank(c, dest, fn);
+    return rc == MPI_SUCCESS ? mpi_arg_send_tag(c, tag, fn) : rc;
+}
+
+/* source and tag of a receive */
+static inline int mpi_arg_source(compi_comm_t *c, int source, int tag, const char *fn)
+{
+    int rc = mpi_arg_source_rank(c, source, fn);
+    return rc == MPI_SUCCESS ? mpi_arg_recv_tag(c, tag, fn) : rc;
+}
+
+/* a pointer the function writes its result through (a request, a flag, a message) */
+static inline int mpi_arg_ptr(compi_comm_t *c, const void *p, const char *what, const char *fn)
+{
+    if (compi_unlikely(p == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", what);
+    }
+    return MPI_SUCCESS;
+}
+
+/* a status the function reads or updates: neither NULL nor MPI_STATUS_IGNORE */
+static inline int mpi_arg_status(compi_comm_t *c, const MPI_Status *st, const char *what,
+                                 const char *fn)
+{
+    if (compi_unlikely(st == NULL || st == MPI_STATUS_IGNORE)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL or MPI_STATUS_IGNORE", what);
+    }
+    return MPI_SUCCESS;
+}
+
+/* a request handle: MPI_REQUEST_NULL gives *r_p = NULL (what a null request means is the
+   caller's); an invalid or freed handle is MPI_ERR_REQUEST */
+static inline int mpi_arg_request(compi_comm_t *c, MPI_Request h, const char *fn,
+                                  compi_request_t **r_p)
+{
+    if (h == MPI_REQUEST_NULL) {
+        *r_p = NULL;
+        return MPI_SUCCESS;
+    }
+    compi_request_t *r = req_from_handle(h);
+    if (compi_unlikely(r == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_REQUEST, fn, "invalid request handle 0x%x", (unsigned)h);
+    }
+    *r_p = r;
+    return MPI_SUCCESS;
+}
+
+/* an array of `count` request handles (the count checked before): each valid or
+   MPI_REQUEST_NULL */
+static inline int mpi_arg_requests(compi_comm_t *c, int count, const MPI_Request *reqs,
+                                   const char *what, const char *fn)
+{
+    if (compi_unlikely(count > 0 && reqs == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", what);
+    }
+    for (int i = 0; i < count; i++) {
+        compi_request_t *r;
+        int rc = mpi_arg_request(c, reqs[i], fn, &r);
+        if (compi_unlikely(rc != MPI_SUCCESS)) {
+            return rc;
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+/* an output count of an int form: MPI_UNDEFINED when it is beyond int */
+static inline int mpi_count_int(MPI_Count n)
+{
+    return n > INT_MAX ? MPI_UNDEFINED : (int)n;
 }
 
 /* an internal status as an MPI error raised on `c`; `ctx` (or NULL) is added to the

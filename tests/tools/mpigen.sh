@@ -2,8 +2,9 @@
 # TAP: fortran/gen/ is what tools/mpigen/mpigen.py makes from the MPI standard's
 # description: the generator runs into a temporary folder and its output must equal the
 # committed one, file for file (1); so are abi/gen/ and the prototypes of
-# include/mpi_abi.h, which tools/mpigen/abigen.py makes, the standard ABI layer (2).
-# With --update (make mpigen) it regenerates them in place instead.
+# include/mpi_abi.h, which tools/mpigen/abigen.py makes, the standard ABI layer (2); so
+# is core/mpi/gen/, compi's C entry points, which tools/mpigen/cgen.py makes (3).  With
+# --update (make mpigen) it regenerates them in place instead.
 #
 # The description is the Python package pympistandard (the MPI Forum's apis.json),
 # fetched from PyPI once (pip download) into $top_builddir/mpigen/wheels and installed
@@ -20,7 +21,7 @@ update=no
 [ "${1:-}" = --update ] && update=yes
 
 if [ "$update" = no ]; then
-    echo "1..2"
+    echo "1..3"
 fi
 skip() {
     if [ "$update" = yes ]; then
@@ -29,6 +30,7 @@ skip() {
     fi
     echo "ok 1 # SKIP $1"
     echo "ok 2 # SKIP $1"
+    echo "ok 3 # SKIP $1"
     exit 0
 }
 
@@ -52,7 +54,8 @@ fi
 if [ "$update" = yes ]; then
     "$py" "$top_srcdir/tools/mpigen/mpigen.py" --header "$top_srcdir/include/mpi.h" \
         --out "$top_srcdir/fortran/gen" || exit 1
-    exec "$py" "$top_srcdir/tools/mpigen/abigen.py" --top "$top_srcdir"
+    "$py" "$top_srcdir/tools/mpigen/abigen.py" --top "$top_srcdir" || exit 1
+    exec "$py" "$top_srcdir/tools/mpigen/cgen.py" --top "$top_srcdir"
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpigen.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
@@ -72,20 +75,32 @@ else
     head -n 40 "$dir/diff.txt" | sed 's/^/# /'
 fi
 
-# the standard ABI layer: abi/gen/ and include/mpi_abi.h
-mkdir "$tmp/abi"
-if ! "$py" "$top_srcdir/tools/mpigen/abigen.py" --top "$top_srcdir" --out "$tmp/abi" \
-    >"$tmp/abi.log" 2>&1; then
-    echo "not ok 2 - tools/mpigen/abigen.py failed"
-    sed 's/^/# /' "$tmp/abi.log"
-    exit 1
-fi
-sed 's/^/# /' "$tmp/abi.log"
-if diff -r "$top_srcdir/abi/gen" "$tmp/abi/abi/gen" >"$dir/diff-abi.txt" 2>&1 &&
-    diff "$top_srcdir/include/mpi_abi.h" "$tmp/abi/include/mpi_abi.h" >>"$dir/diff-abi.txt" 2>&1; then
-    echo "ok 2 - abi/gen and include/mpi_abi.h's prototypes are what tools/mpigen/abigen.py makes"
-else
-    echo "not ok 2 - abi/gen or include/mpi_abi.h differs from what tools/mpigen/abigen.py makes (make mpigen regenerates them)"
-    head -n 40 "$dir/diff-abi.txt" | sed 's/^/# /'
-    exit 1
-fi
+# gen_check N GENERATOR WHAT PATH...: tools/mpigen/GENERATOR run into a temporary folder;
+# test N passes when each PATH (from the top of the tree) is the same there
+gen_check() {
+    n=$1 gen=$2 what=$3
+    shift 3
+    mkdir "$tmp/$n"
+    if ! "$py" "$top_srcdir/tools/mpigen/$gen" --top "$top_srcdir" --out "$tmp/$n" \
+        >"$tmp/$n.log" 2>&1; then
+        echo "not ok $n - tools/mpigen/$gen failed"
+        sed 's/^/# /' "$tmp/$n.log"
+        return
+    fi
+    sed 's/^/# /' "$tmp/$n.log"
+    : >"$dir/diff-$n.txt"
+    same=yes
+    for p in "$@"; do
+        diff -r "$top_srcdir/$p" "$tmp/$n/$p" >>"$dir/diff-$n.txt" 2>&1 || same=no
+    done
+    if [ "$same" = yes ]; then
+        echo "ok $n - $what: what tools/mpigen/$gen makes from pympistandard $version"
+    else
+        echo "not ok $n - $what differ from what tools/mpigen/$gen makes (make mpigen regenerates them)"
+        head -n 40 "$dir/diff-$n.txt" | sed 's/^/# /'
+    fi
+}
+
+# the standard ABI layer, and the C entry points
+gen_check 2 abigen.py "abi/gen and include/mpi_abi.h's prototypes" abi/gen include/mpi_abi.h
+gen_check 3 cgen.py "core/mpi/gen, the C entry points" core/mpi/gen

@@ -99,6 +99,10 @@ typedef struct coll_io {
     const char *const *hints; /* NULL, or key/value pairs ending with NULL */
     int64_t moved;            /* out */
     int err;                  /* out: an errno, the same on every rank */
+    /* nonblocking (a schedule): called once when the schedule is freed, after its last
+       step or after a failure, before its request completes; err is -1 unless the access
+       ran to its end.  The access (this struct, segs, buf) lives until then. */
+    void (*release)(struct coll_io *io);
 } coll_io_t;
 
 /*

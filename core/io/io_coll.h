@@ -28,6 +28,19 @@ int compi_io_coll_write(compi_file_t *fh, const compi_io_seg_t *segs, size_t nse
                         MPI_Offset *moved);
 int compi_io_coll_read(compi_file_t *fh, const compi_io_seg_t *segs, size_t nsegs, void *buf,
                        MPI_Offset *moved);
+/*
+ * The nonblocking form (MPI_File_iwrite_all, iread_at_all, ..., the split collectives):
+ * the same access started as a nonblocking collective of fh->comm (the creators see the
+ * mode nonblocking), its request in *req_p; the progress engine ends it.  done(arg, cls,
+ * moved) runs exactly once, when the access has ended on this rank (cls the agreed class)
+ * or failed (cls not MPI_SUCCESS), before the request completes: during this call when
+ * it ends at once or cannot start, else in a later progress call.  segs and buf must live
+ * until then.  Returns MPI_SUCCESS with a request, or a class and *req_p NULL.
+ */
+typedef void (*compi_io_done_fn_t)(void *arg, int cls, MPI_Offset moved);
+int compi_io_coll_start(compi_file_t *fh, int write, const compi_io_seg_t *segs, size_t nsegs,
+                        void *buf, compi_io_done_fn_t done, void *arg,
+                        struct compi_request **req_p);
 /* at MPI_File_close (collective), before fh->comm is freed: frees fh->coll_state */
 void compi_io_coll_close(compi_file_t *fh);
 

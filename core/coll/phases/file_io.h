@@ -42,4 +42,14 @@ int coll_file_agree(const coll_call_t *call, int err);
    ranks' accesses do not interleave); io->moved and io->err set, err agreed. */
 compi_status_t coll_file_direct(const coll_call_t *call);
 
+/* The nonblocking form of every file algorithm (a schedule, algorithms' .sched): this
+   rank's own segments read or written when the schedule starts, then the errnos to rank
+   0 and its maximum back to every rank, as rounds the progress engine moves.  The request
+   completes when both are done on this rank; io->release runs when the schedule is freed
+   (io->err is -1 unless the agreement was reached). */
+struct coll_sched;
+void coll_file_direct_sched(const coll_call_t *call, struct coll_sched *s);
+/* the same as an algorithm's .sched (algorithms/file_write/direct.c) */
+void coll_file_nb_sched(const coll_call_t *call, const coll_params_t *params, struct coll_sched *s);
+
 #endif

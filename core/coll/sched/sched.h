@@ -137,8 +137,9 @@ typedef compi_status_t (*coll_sched_check_fn_t)(void *arg, coll_sched_note_t *no
 void coll_sched_check(coll_sched_t *s, coll_sched_check_fn_t fn, void *arg);
 /* the current round is complete only once fn stops saying COMPI_INPROGRESS (polled) */
 void coll_sched_wait(coll_sched_t *s, coll_sched_check_fn_t fn, void *arg);
-/* the schedule keeps arg alive: release(arg) when the schedule is freed (one per
-   schedule) */
+/* the schedule keeps arg alive: release(arg) when the schedule is freed, also when it
+   fails or is never started (two per schedule: the agreement at a miss and the
+   algorithm's own) */
 void coll_sched_hold(coll_sched_t *s, void (*release)(void *arg), void *arg);
 
 /*

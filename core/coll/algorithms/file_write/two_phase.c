@@ -40,6 +40,11 @@
  * without the exchange: "two-phase-if-interleaved" chooses at run time (ROMIO's
  * romio_cb_write=automatic), on the allgathered ranges, so every rank chooses alike.
  *
+ * Nonblocking (MPI_File_iwrite_all, iread_all, the _at_all and split forms): each rank
+ * its own segments (direct.c's schedule, coll_file_nb_sched), since the rounds above wait
+ * on the data of one round before the next; an exchange driven by the progress engine is
+ * not written yet.
+ *
  * Memory: per call, at an aggregator 2 cb (collective buffer, staging) and the lists
  * of the segments in its domain; at every rank the prefix sums of its own segments.
  * Out of memory is agreed on before any data moves, and fails the call on every rank.
@@ -608,6 +613,7 @@ const coll_algo_t coll_algo_file_write_two_phase = {
     .name = "two-phase",
     .kind = COLL_FILE_WRITE,
     .fn = coll_file_two_phase,
+    .sched = coll_file_nb_sched,
     .params = COLL_PARAM_SEGSIZE | COLL_PARAM_RANKS,
     .help = "aggregators (ranks) write even domains of the file in rounds of segsize bytes",
 };
@@ -616,6 +622,7 @@ const coll_algo_t coll_algo_file_write_two_phase_if_interleaved = {
     .name = "two-phase-if-interleaved",
     .kind = COLL_FILE_WRITE,
     .fn = coll_file_two_phase_if_interleaved,
+    .sched = coll_file_nb_sched,
     .params = COLL_PARAM_SEGSIZE | COLL_PARAM_RANKS,
     .help = "two-phase when the ranks' ranges interleave, else each rank its own",
 };
@@ -624,6 +631,7 @@ const coll_algo_t coll_algo_file_read_two_phase = {
     .name = "two-phase",
     .kind = COLL_FILE_READ,
     .fn = coll_file_two_phase,
+    .sched = coll_file_nb_sched,
     .params = COLL_PARAM_SEGSIZE | COLL_PARAM_RANKS,
     .help = "aggregators (ranks) read even domains of the file in rounds of segsize bytes",
 };
@@ -632,6 +640,7 @@ const coll_algo_t coll_algo_file_read_two_phase_if_interleaved = {
     .name = "two-phase-if-interleaved",
     .kind = COLL_FILE_READ,
     .fn = coll_file_two_phase_if_interleaved,
+    .sched = coll_file_nb_sched,
     .params = COLL_PARAM_SEGSIZE | COLL_PARAM_RANKS,
     .help = "two-phase when the ranks' ranges interleave, else each rank its own",
 };

@@ -251,8 +251,8 @@ mt_judge_extra() {
             return 1
         fi
     done
-    if ! echo "$lines" | grep -q 'ranks='; then
-        mt_why="the file closures name no aggregators: $(echo "$lines" | head -n 2)"
+    if echo "$lines" | grep -qv 'ranks='; then
+        mt_why="a file closure without aggregators: $(echo "$lines" | grep -v 'ranks=' | head -n 1)"
         return 1
     fi
     return 0

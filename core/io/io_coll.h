@@ -41,6 +41,16 @@ typedef void (*compi_io_done_fn_t)(void *arg, int cls, MPI_Offset moved);
 int compi_io_coll_start(compi_file_t *fh, int write, const compi_io_seg_t *segs, size_t nsegs,
                         void *buf, compi_io_done_fn_t done, void *arg,
                         struct compi_request **req_p);
+/*
+ * What collective access on fh would do now, as MPI_File_get_info reports it: the
+ * closure the creators choose for the file's current hints (asked here, locally: no
+ * communication, no I/O), for a write (write 1) or a read.  *aggregators: the ranks that
+ * do the I/O for all (0: each rank its own, no collective buffering), *cb_bytes their
+ * buffer (cb_buffer_size's default without them), *automatic 1 when they do so only when the ranks' ranges interleave.  Returns
+ * 0, or -1 when the creators give no answer or one that cannot tell (a Scheme procedure).
+ */
+int compi_io_coll_in_effect(compi_file_t *fh, int write, int *aggregators, MPI_Offset *cb_bytes,
+                            int *automatic);
 /* at MPI_File_close (collective), before fh->comm is freed: frees fh->coll_state */
 void compi_io_coll_close(compi_file_t *fh);
 

@@ -32,7 +32,9 @@
 #include "core/io/io_coll.h"
 
 #include "core/coll/coll.h"
+#include "core/coll/phases/file_io.h"
 #include "core/include/compi_common.h"
+#include "scheme/bridge.h"
 #include "trampolines/tramp.h"
 
 #include <errno.h>
@@ -230,6 +232,42 @@ int compi_io_coll_start(compi_file_t *fh, int write, const compi_io_seg_t *segs,
         return cls;
     }
     return MPI_SUCCESS;
+}
+
+int compi_io_coll_in_effect(compi_file_t *fh, int write, int *aggregators, MPI_Offset *cb_bytes,
+                            int *automatic)
+{
+    const char *kv[2 * IO_COLL_NHINTS + 1];
+    int n = 0;
+    for (size_t i = 0; i < IO_COLL_NHINTS; i++) {
+        const char *v = compi_file_hint(fh, io_coll_hint_keys[i]);
+        if (v != NULL) {
+            kv[n++] = io_coll_hint_keys[i];
+            kv[n++] = v;
+        }
+    }
+    kv[n] = NULL;
+    coll_io_t io = {.fd = fh->fd, .atomic = fh->atomic, .hints = kv, .describe = 1};
+    coll_call_t call = {
+        .kind = write ? COLL_FILE_WRITE : COLL_FILE_READ, .comm = fh->comm, .root = -1, .io = &io};
+    coll_closure_t *c = NULL;
+    char err[256];
+    if (bridge_build_closure(&call, &c, err, sizeof(err)) != COMPI_OK) {
+        return -1;
+    }
+    /* only a native file algorithm ("file-write:two-phase(...)") is asked: a wrapper
+       (a check, a profile) may communicate */
+    const char *kind = write ? "file-write:" : "file-read:";
+    int ok = !c->is_scheme && strncmp(c->name, kind, strlen(kind)) == 0 &&
+             c->fn(c, &call) == COMPI_OK;
+    coll_closure_release(c);
+    if (!ok) {
+        return -1;
+    }
+    *aggregators = io.aggregators;
+    *cb_bytes = io.aggregators > 0 ? io.cb_bytes : COLL_FILE_CB_DEFAULT;
+    *automatic = io.automatic;
+    return 0;
 }
 
 void compi_io_coll_close(compi_file_t *fh)

@@ -13,6 +13,10 @@
 
 #include <stdint.h>
 
+/* an aggregator's collective buffer when the closure names none (cb_buffer_size's
+   default, as ROMIO's) */
+#define COLL_FILE_CB_DEFAULT (16 << 20)
+
 /* len bytes at off; 0 or an errno.  *done_p and *got_p (may be NULL) get the bytes written
    or read before an error; a read stops at the end of the file, and the rest of buf is
    left as it was. */

@@ -16,6 +16,10 @@
 static compi_status_t coll_file_direct_fn(coll_closure_t *self, const coll_call_t *call)
 {
     (void)self;
+    if (call->io->describe) {
+        call->io->aggregators = 0;
+        return COMPI_OK;
+    }
     return coll_file_direct(call);
 }
 

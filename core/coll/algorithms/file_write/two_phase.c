@@ -61,7 +61,6 @@
 #include <sys/stat.h>
 
 #define TP_ALIGN 4096
-#define TP_CB_DEFAULT (16 << 20)
 
 /* at an aggregator, what one sender has in its domain */
 typedef struct tp_from {
@@ -513,9 +512,15 @@ static compi_status_t tp__run(const coll_call_t *call, const coll_params_t *prm,
               .my = -1,
               .agg = prm->nranks > 0 ? prm->ranks : &agg0,
               .na = prm->nranks > 0 ? prm->nranks : 1,
-              .cb = prm->segsize > 0 ? prm->segsize : TP_CB_DEFAULT};
+              .cb = prm->segsize > 0 ? prm->segsize : COLL_FILE_CB_DEFAULT};
     int err = 0;
 
+    if (io->describe) {
+        io->aggregators = t.na;
+        io->cb_bytes = t.cb;
+        io->automatic = if_interleaved;
+        return COMPI_OK;
+    }
     for (int a = 0; a < t.na; a++) {
         t.my = t.agg[a] == t.me ? a : t.my;
     }

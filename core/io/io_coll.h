@@ -1,10 +1,11 @@
 /*
  * io_coll.h -- the interface between the MPI-IO file layer and collective I/O.  The file
  * layer turns each rank's part of a collective access into byte ranges and packed bytes;
- * collective I/O moves them (coll_fallback.c: each rank its own ranges; a two-phase
- * exchange may replace it with the same three functions).
+ * collective I/O moves them (twophase.c: a collective of the file's communicator, chosen
+ * by the creators).
  *
- * Ownership: segs and buf are the caller's; fh->coll_state is collective I/O's.
+ * Ownership: segs and buf are the caller's (for a nonblocking access, until its done
+ * runs); fh->coll_state is collective I/O's.
  */
 #ifndef COMPI_IO_COLL_H
 #define COMPI_IO_COLL_H

@@ -22,6 +22,12 @@
  * hints differ choose different closures, and the access fails on every rank with the
  * agreement's message.
  *
+ * The nonblocking forms (compi_io_coll_start) take the same road through tramp_start
+ * with the mode nonblocking: the closure's schedule ends in the progress engine, and the
+ * access's record (io_nb_t: the coll_io_t and whom to tell) lives until the schedule is
+ * freed.  compi_io_coll_in_effect asks the creators for the closure of the current hints
+ * without running an access (MPI_File_get_info).
+ *
  * Errors: the algorithm agrees on an errno over fh->comm, mapped here to one MPI error
  * class, so every rank returns the same.  A failure of the trampolines (a creator's
  * error) is MPI_ERR_OTHER on every rank (the agreement at the miss makes it so).

@@ -7,9 +7,12 @@
  * of the view to byte ranges of the file (io_view_map) and moves them with pread/pwrite,
  * through collective I/O (core/io/io_coll.h) for the collective forms.  In atomic mode an
  * independent access holds an fcntl lock over the bytes it spans; a collective one in
- * atomic mode is done the same way, then the ranks agree on the error.  The nonblocking
- * forms do all of it when called and return a request already complete; a split
- * collective's _begin does it and its _end returns the status.
+ * atomic mode is done the same way, then the ranks agree on the error.  The independent
+ * nonblocking forms do all of it when called and return a request already complete; the
+ * collective ones start a nonblocking collective (file_istart) whose end, in the
+ * progress engine, unpacks a read and fills the request (xfer_done); a split
+ * collective's _begin starts one and its _end waits for it (an ordered one is done at
+ * its _begin).
  */
 #include "core/mpi/file_args.h"
 

@@ -83,6 +83,7 @@ typedef struct tp {
     /* an aggregator's */
     int nfrom;
     tp_from_t *from;
+    int me_from; /* this rank is among them */
     char *cbuf, *stage;
     int64_t cbuf_len;
     coll_io_seg_t *cov; /* the pieces of one window, to find its extent and holes */
@@ -197,6 +198,7 @@ static int tp__counts(tp_t *t, int64_t *count, size_t *nreq_p)
             int64_t *into = t->from != NULL ? &t->from[f].n : &count[t->na];
             if (t->from != NULL) {
                 t->from[f].rank = q;
+                t->me_from |= q == t->me;
             }
             f++;
             if (pml_irecv(into, sizeof(int64_t), tp__byte(), q, tag, comm, &t->reqs[nreq++]) !=
@@ -368,7 +370,13 @@ static int tp__aggregate(tp_t *t, int64_t wlo, int64_t whi, compi_request_t **re
         coll_file_unlock(io->fd, lo, hi - lo);
         locked = 0;
     }
-    /* the data moves whatever err says: the senders are already in the round */
+    /* the data moves whatever err says: the senders are already in the round.  This
+       rank's own bytes move between the window and its packed buffer directly (mine). */
+    int64_t mine_at, mine_len = 0;
+    if (t->me_from) {
+        size_t first, end;
+        mine_len = coll_file_span(io->segs, io->nsegs, t->packed, wlo, whi, &mine_at, &first, &end);
+    }
     for (int f0 = 0; f0 < t->nfrom;) {
         int64_t used = 0;
         size_t n = 0;
@@ -379,6 +387,12 @@ static int tp__aggregate(tp_t *t, int64_t wlo, int64_t whi, compi_request_t **re
             tp_from_t *fr = &t->from[f];
             int64_t len =
                 coll_file_span(fr->segs, (size_t)fr->n, fr->packed, wlo, whi, &start, &first, &end);
+            if (fr->rank == t->me) {
+                if (!t->write && mine_len > 0) {
+                    tp__place(t, fr, wlo, whi, (char *)io->buf + mine_at, 0);
+                }
+                continue;
+            }
             if (used + len > t->cbuf_len && used > 0) {
                 break;
             }
@@ -405,6 +419,12 @@ static int tp__aggregate(tp_t *t, int64_t wlo, int64_t whi, compi_request_t **re
                 int64_t start;
                 size_t first, end;
                 tp_from_t *fr = &t->from[g];
+                if (fr->rank == t->me) {
+                    if (mine_len > 0) {
+                        tp__place(t, fr, wlo, whi, (char *)io->buf + mine_at, 1);
+                    }
+                    continue;
+                }
                 int64_t len = coll_file_span(fr->segs, (size_t)fr->n, fr->packed, wlo, whi, &start,
                                              &first, &end);
                 tp__place(t, fr, wlo, whi, t->stage + u, 1);
@@ -437,9 +457,10 @@ static int tp__rounds(tp_t *t)
     for (int64_t r = 0; r < rounds; r++) {
         size_t n = 0;
         int64_t wlo, whi;
-        /* my runs to (from) each aggregator, posted first: the aggregators wait for them */
+        /* my runs to (from) each aggregator, posted first: the aggregators wait for them
+           (my own aggregator index, if any, takes them from my buffer itself) */
         for (int a = 0; a < t->na; a++) {
-            if (!tp__meets(t, t->me, a) || !tp__window(t, a, r, &wlo, &whi)) {
+            if (a == t->my || !tp__meets(t, t->me, a) || !tp__window(t, a, r, &wlo, &whi)) {
                 continue;
             }
             int64_t start;

@@ -221,6 +221,14 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
     if (PMPI_Comm_dup(comm, &dup) != MPI_SUCCESS || (dc = comm_from_handle(dup)) == NULL) {
         return file_err(NULL, MPI_ERR_INTERN, fn, "duplicating the communicator failed");
     }
+    /* the file's nonblocking collectives fail on its private communicator, at MPI_Wait:
+       they return their error there, as a file's accesses do by default */
+    compi_errhandler_t *inherited = dc->errh;
+    dc->errh = errh_predefined(ERRH_RETURN);
+    errh_retain(dc->errh);
+    if (inherited != NULL) {
+        errh_release(inherited);
+    }
     cls = open_here(dc, filename, amode, &f);
     if (cls == MPI_SUCCESS) {
         f->comm = dc;

@@ -344,9 +344,11 @@ static void xfer_report(file_xfer_t *x, compi_request_t *r)
 {
     r->result.count = (size_t)x->moved;
     if (x->cls != MPI_SUCCESS && r->result.error == COMPI_OK) {
-        char text[512];
-        snprintf(text, sizeof(text), "%s: %s %s failed (error class %d)", x->op.fn,
-                 x->op.write ? "writing" : "reading", x->f->path, x->cls);
+        char text[512], cls[MPI_MAX_ERROR_STRING] = "";
+        int len = 0;
+        PMPI_Error_string(x->cls, cls, &len);
+        snprintf(text, sizeof(text), "%s: %s %s failed: %s", x->op.fn,
+                 x->op.write ? "writing" : "reading", x->f->path, cls);
         r->result.error = x->cls == MPI_ERR_NO_MEM ? COMPI_ERR_NO_MEMORY : COMPI_ERR_IO;
         free(r->errtext);
         r->errtext = strdup(text);

@@ -8,10 +8,15 @@
  *     count, the individual pointer moved at the start by what was asked for;
  *   - MPI_File_iwrite_all of interleaved records through a file view while the ranks
  *     exchange messages around a ring and call MPI_Test, then the file read back;
- *   - a datatype freed while its access is outstanding.
+ *   - a datatype freed while its access is outstanding;
+ *   - a write past RLIMIT_FSIZE (EFBIG): the request and a split collective's _end fail
+ *     on every rank, and the program goes on.
  * Every access is checked by the file's contents or the buffer read.
  */
 #include "tests/mpi/io_test.h"
+
+#include <signal.h>
+#include <sys/resource.h>
 
 #define N 256
 
@@ -176,12 +181,47 @@ static void overlap(void)
     free(got);
 }
 
+/* a write the file system refuses (past RLIMIT_FSIZE: EFBIG on every rank): the request
+   and the split collective's _end fail on every rank, and the program goes on */
+static void refused(void)
+{
+    MPI_File fh;
+    MPI_Request rq;
+    MPI_Status st;
+    struct rlimit old, small;
+    int buf[N] = {0}, rc;
+
+    MPI_OK(MPI_File_open(MPI_COMM_WORLD, io_path("big"), MPI_MODE_CREATE | MPI_MODE_RDWR,
+                         MPI_INFO_NULL, &fh));
+    CHECK(getrlimit(RLIMIT_FSIZE, &old) == 0, "getrlimit");
+    small = old;
+    small.rlim_cur = 1 << 20;
+    signal(SIGXFSZ, SIG_IGN);
+    CHECK(setrlimit(RLIMIT_FSIZE, &small) == 0, "setrlimit");
+    MPI_Offset past = ((MPI_Offset)2 << 20) + (MPI_Offset)mt_rank * N * 4;
+    MPI_OK(MPI_File_iwrite_at_all(fh, past, buf, N, MPI_INT, &rq));
+    rc = MPI_Wait(&rq, &st);
+    CHECK(rc != MPI_SUCCESS, "iwrite_at_all past RLIMIT_FSIZE: MPI_Wait succeeded");
+    char msg[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    MPI_OK(MPI_Error_string(rc, msg, &len));
+    CHECK(strstr(msg, io_path("big")) != NULL && strstr(msg, "MPI_File_iwrite_at_all") != NULL,
+          "MPI_Wait's error does not name the call and the file: %s", msg);
+    MPI_OK(MPI_File_seek(fh, past, MPI_SEEK_SET));
+    MPI_OK(MPI_File_write_all_begin(fh, buf, N, MPI_INT));
+    io_expect(MPI_File_write_all_end(fh, buf, &st), MPI_ERR_IO,
+              "write_all_begin/end past RLIMIT_FSIZE");
+    CHECK(setrlimit(RLIMIT_FSIZE, &old) == 0, "setrlimit back");
+    MPI_OK(MPI_File_close(&fh));
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "io_nbc");
     io_dir_make(MPI_COMM_WORLD);
     start_order();
     overlap();
+    refused();
     io_dir_remove(MPI_COMM_WORLD);
     return mt_finish();
 }

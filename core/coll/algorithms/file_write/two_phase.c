@@ -10,8 +10,9 @@
  *   ranks' segments      0 1 2 3 0 1 2 3 0 1 2 3 ...   (interleaved records)
  *   [min, max) of all  |<---- domain of A0 ---->|<---- domain of A1 ---->|
  *   round r of A0:     [lo + r cb, lo + (r + 1) cb): every rank sends A0 its bytes
- *                      there (one run of its packed buffer), A0 writes the window
- *                      with one pwrite (one pread first where it has holes)
+ *                      there (one run of its packed buffer; A0's own are copied, not
+ *                      sent), A0 writes the window with one pwrite (one pread first
+ *                      where it has holes)
  *
  *   1. allgather of each rank's [first, last) (two 64-bit words);
  *   2. the domains: [min first, max last) split evenly among the na aggregators, the

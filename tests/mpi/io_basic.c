@@ -147,13 +147,19 @@ static void queries(void)
     MPI_OK(MPI_File_close(&fh));
 }
 
-static void expect_hint(MPI_Info used, const char *key, const char *want, const char *when)
+/* get_info's values of the keys in kv (key, value, ..., NULL) */
+static void expect_hints(MPI_File fh, const char *const *kv, const char *when)
 {
-    char val[MPI_MAX_INFO_VAL + 1] = "";
-    int flag = 0;
-    MPI_OK(MPI_Info_get(used, key, MPI_MAX_INFO_VAL, val, &flag));
-    CHECK(flag && strcmp(val, want) == 0, "%s: get_info's %s is '%s', expected '%s'", when, key,
-          flag ? val : "(none)", want);
+    MPI_Info used;
+    MPI_OK(MPI_File_get_info(fh, &used));
+    for (; kv[0] != NULL; kv += 2) {
+        char val[MPI_MAX_INFO_VAL + 1] = "";
+        int flag = 0;
+        MPI_OK(MPI_Info_get(used, kv[0], MPI_MAX_INFO_VAL, val, &flag));
+        CHECK(flag && strcmp(val, kv[1]) == 0, "%s: get_info's %s is '%s', expected '%s'", when,
+              kv[0], flag ? val : "(none)", kv[1]);
+    }
+    MPI_OK(MPI_Info_free(&used));
 }
 
 static void set_hints(MPI_File fh, const char *const *kv)
@@ -172,7 +178,6 @@ static void set_hints(MPI_File fh, const char *const *kv)
 static void hints_in_effect(void)
 {
     MPI_File fh;
-    MPI_Info used;
     char name[MPI_MAX_PROCESSOR_NAME] = "", *names, want[32];
     int len, hosts = 0;
 
@@ -193,27 +198,28 @@ static void hints_in_effect(void)
 
     MPI_OK(MPI_File_open(MPI_COMM_WORLD, io_path("hints"), MPI_MODE_CREATE | MPI_MODE_RDWR,
                          MPI_INFO_NULL, &fh));
-    MPI_OK(MPI_File_get_info(fh, &used));
     snprintf(want, sizeof(want), "%d", hosts);
-    expect_hint(used, "cb_nodes", want, "no hints");
-    expect_hint(used, "cb_buffer_size", "16777216", "no hints");
-    expect_hint(used, "romio_cb_write", "automatic", "no hints");
-    expect_hint(used, "romio_cb_read", "automatic", "no hints");
-    expect_hint(used, "romio_no_indep_rw", "false", "no hints");
-    MPI_OK(MPI_Info_free(&used));
+    /* clang-format off */
+    const char *const none[] = {"cb_nodes", want, "cb_buffer_size", "16777216",
+                                "romio_cb_write", "automatic", "romio_cb_read", "automatic",
+                                "romio_no_indep_rw", "false", NULL};
+    /* clang-format on */
+    expect_hints(fh, none, "no hints");
 
     /* what is used, not what was asked: cb_nodes past the ranks gives every rank */
-    static const char *const many[] = {
-        "cb_nodes", "100",           "cb_buffer_size", "4096", "romio_cb_write",
-        "enable",   "romio_cb_read", "disable",        NULL};
+    /* clang-format off */
+    static const char *const many[] = {"cb_nodes", "100", "cb_buffer_size", "4096",
+                                       "romio_cb_write", "enable", "romio_cb_read", "disable",
+                                       NULL};
+    /* clang-format on */
     set_hints(fh, many);
-    MPI_OK(MPI_File_get_info(fh, &used));
     snprintf(want, sizeof(want), "%d", mt_size);
-    expect_hint(used, "cb_nodes", want, "cb_nodes 100");
-    expect_hint(used, "cb_buffer_size", "4096", "cb_buffer_size 4096");
-    expect_hint(used, "romio_cb_write", "enable", "romio_cb_write enable");
-    expect_hint(used, "romio_cb_read", "disable", "romio_cb_read disable");
-    MPI_OK(MPI_Info_free(&used));
+    /* clang-format off */
+    const char *const used_many[] = {"cb_nodes", want, "cb_buffer_size", "4096",
+                                     "romio_cb_write", "enable", "romio_cb_read", "disable",
+                                     NULL};
+    /* clang-format on */
+    expect_hints(fh, used_many, "cb_nodes 100, cb_buffer_size 4096, romio_cb_* set");
 
     /* the values hold for the accesses: a collective write and read with them */
     int v = mt_rank + 1, got = 0;

@@ -642,7 +642,8 @@ const coll_algo_t coll_algo_file_write_two_phase = {
     .fn = coll_file_two_phase,
     .sched = coll_file_nb_sched,
     .params = COLL_PARAM_SEGSIZE | COLL_PARAM_RANKS,
-    .help = "aggregators (ranks) write even domains of the file in rounds of segsize bytes",
+    .help = "aggregators (ranks) write even domains of the file in rounds of segsize bytes "
+            "(nonblocking: each rank its own)",
 };
 
 const coll_algo_t coll_algo_file_write_two_phase_if_interleaved = {
@@ -651,7 +652,8 @@ const coll_algo_t coll_algo_file_write_two_phase_if_interleaved = {
     .fn = coll_file_two_phase_if_interleaved,
     .sched = coll_file_nb_sched,
     .params = COLL_PARAM_SEGSIZE | COLL_PARAM_RANKS,
-    .help = "two-phase when the ranks' ranges interleave, else each rank its own",
+    .help = "two-phase when the ranks' ranges interleave, else each rank its own "
+            "(nonblocking: always)",
 };
 
 const coll_algo_t coll_algo_file_read_two_phase = {
@@ -660,7 +662,8 @@ const coll_algo_t coll_algo_file_read_two_phase = {
     .fn = coll_file_two_phase,
     .sched = coll_file_nb_sched,
     .params = COLL_PARAM_SEGSIZE | COLL_PARAM_RANKS,
-    .help = "aggregators (ranks) read even domains of the file in rounds of segsize bytes",
+    .help = "aggregators (ranks) read even domains of the file in rounds of segsize bytes "
+            "(nonblocking: each rank its own)",
 };
 
 const coll_algo_t coll_algo_file_read_two_phase_if_interleaved = {
@@ -669,5 +672,6 @@ const coll_algo_t coll_algo_file_read_two_phase_if_interleaved = {
     .fn = coll_file_two_phase_if_interleaved,
     .sched = coll_file_nb_sched,
     .params = COLL_PARAM_SEGSIZE | COLL_PARAM_RANKS,
-    .help = "two-phase when the ranks' ranges interleave, else each rank its own",
+    .help = "two-phase when the ranks' ranges interleave, else each rank its own "
+            "(nonblocking: always)",
 };

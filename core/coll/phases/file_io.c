@@ -141,8 +141,7 @@ int coll_file_agree(const coll_call_t *call, int err)
     return (int)all;
 }
 
-/* this rank's own segments, one pread or pwrite each; an errno (0), io->moved set */
-static int file__own(coll_io_t *io, int write)
+int coll_file_own(coll_io_t *io, int write)
 {
     int64_t lo = 0, hi = 0, moved = 0, pos = 0;
     int err = 0;
@@ -177,7 +176,7 @@ static int file__own(coll_io_t *io, int write)
 
 compi_status_t coll_file_direct(const coll_call_t *call)
 {
-    int err = file__own(call->io, call->kind == COLL_FILE_WRITE);
+    int err = coll_file_own(call->io, call->kind == COLL_FILE_WRITE);
     call->io->err = coll_file_agree(call, err);
     return COMPI_OK;
 }
@@ -196,7 +195,7 @@ static compi_status_t file__nb_io(void *arg, coll_sched_note_t *note)
 {
     file_nb_t *nb = arg;
     (void)note;
-    int err = file__own(nb->io, nb->write);
+    int err = coll_file_own(nb->io, nb->write);
     nb->err = (uint32_t)(err > 0 ? err : 0);
     return COMPI_OK;
 }

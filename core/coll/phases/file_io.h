@@ -42,6 +42,10 @@ void coll_file_packed(const coll_io_seg_t *segs, size_t n, int64_t *packed);
    EIO). */
 int coll_file_agree(const coll_call_t *call, int err);
 
+/* this rank's own segments, one pread or pwrite each (under a lock of its range in
+   atomic mode); an errno (0), io->moved set */
+int coll_file_own(coll_io_t *io, int write);
+
 /* Each rank reads or writes its own segments (the direct path, and two-phase's when the
    ranks' accesses do not interleave); io->moved and io->err set, err agreed. */
 compi_status_t coll_file_direct(const coll_call_t *call);

@@ -379,6 +379,16 @@ void coll_sched_round(coll_sched_t *s)
         return;
     }
     s->round_end[s->nrounds++] = s->nsteps;
+    if (compi_unlikely(s->req != NULL)) {
+        /* a check step of a running schedule added this round: room for its requests */
+        size_t n = 0;
+        for (size_t i = last; i < s->nsteps; i++) {
+            n += s->steps[i].type == STEP_SEND || s->steps[i].type == STEP_RECV;
+        }
+        if (grow((void **)&s->reqs, &s->reqcap, n ? n : 1, sizeof(*s->reqs)) != 0) {
+            coll_sched_fail(s, COMPI_ERR_NO_MEMORY);
+        }
+    }
 }
 
 static void keep_mem(coll_sched_t *s, void *p, size_t size)

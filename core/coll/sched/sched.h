@@ -106,7 +106,9 @@ void coll_sched_reduce3(coll_sched_t *s, const void *a, const void *b, void *out
 void coll_sched_copy(coll_sched_t *s, const void *sbuf, size_t scount, compi_datatype_t *sdt,
                      void *rbuf, size_t rcount, compi_datatype_t *rdt);
 /* close the current round: the steps added next start when it is complete (an empty
-   round is not made) */
+   round is not made).  A check step of a running schedule (not a persistent one) may add
+   steps and close rounds: they run after the rounds already there (a schedule whose
+   later rounds depend on what its first ones brought: two-phase I/O's) */
 void coll_sched_round(coll_sched_t *s);
 
 /* a scratch buffer for `count` elements of dt in a user buffer's layout (coll_tmp_alloc),

@@ -41,16 +41,14 @@
  * without the exchange: "two-phase-if-interleaved" chooses at run time (ROMIO's
  * romio_cb_write=automatic), on the allgathered ranges, so every rank chooses alike.
  *
- * Nonblocking (MPI_File_iwrite_all, iread_all, the _at_all and split forms): each rank
- * its own segments (direct.c's schedule, coll_file_nb_sched), since the rounds above wait
- * on the data of one round before the next; an exchange driven by the progress engine is
- * not written yet.
+ * Nonblocking (MPI_File_iwrite_all, iread_all, the _at_all and split forms): the same
+ * steps as a schedule (two_phase_nb.c), sharing this file's helpers (two_phase.h).
  *
  * Memory: per call, at an aggregator 2 cb (collective buffer, staging) and the lists
  * of the segments in its domain; at every rank the prefix sums of its own segments.
  * Out of memory is agreed on before any data moves, and fails the call on every rank.
  */
-#include "core/coll/phases/file_io.h"
+#include "core/coll/algorithms/file_write/two_phase.h"
 
 #include "core/comm/comm_coll.h"
 #include "core/pml/pml.h"
@@ -63,41 +61,13 @@
 
 #define TP_ALIGN 4096
 
-/* at an aggregator, what one sender has in its domain */
-typedef struct tp_from {
-    int rank;
-    int64_t n;           /* its segments there */
-    coll_io_seg_t *segs; /* clipped to the domain */
-    int64_t *packed;     /* [n + 1]: prefix sums of their lengths */
-} tp_from_t;
-
-typedef struct tp {
-    const coll_call_t *call;
-    coll_io_t *io;
-    int write, p, me, na, my; /* my: my aggregator index, or -1 */
-    const int *agg;
-    int64_t cb;
-    int64_t *range;        /* [2 p]: first, last of each rank (first == last: nothing) */
-    int64_t *dom;          /* [na + 1] */
-    int64_t *packed;       /* [nsegs + 1] */
-    coll_io_seg_t *sorted; /* [p]: the ranges, sorted to see whether they interleave */
-    /* an aggregator's */
-    int nfrom;
-    tp_from_t *from;
-    int me_from; /* this rank is among them */
-    char *cbuf, *stage;
-    int64_t cbuf_len;
-    coll_io_seg_t *cov; /* the pieces of one window, to find its extent and holes */
-    compi_request_t **reqs;
-} tp_t;
-
 static compi_datatype_t *tp__byte(void)
 {
     return dt_from_handle(MPI_BYTE);
 }
 
 /* the window of domain a in round r, empty (0) past its end */
-static int tp__window(const tp_t *t, int a, int64_t r, int64_t *lo_p, int64_t *hi_p)
+int tp__window(const tp_t *t, int a, int64_t r, int64_t *lo_p, int64_t *hi_p)
 {
     int64_t lo = t->dom[a] + r * t->cb;
     if (lo >= t->dom[a + 1]) {
@@ -108,14 +78,14 @@ static int tp__window(const tp_t *t, int a, int64_t r, int64_t *lo_p, int64_t *h
     return 1;
 }
 
-static int tp__meets(const tp_t *t, int q, int a)
+int tp__meets(const tp_t *t, int q, int a)
 {
     int64_t first = t->range[2 * q], last = t->range[2 * q + 1];
     return first < last && first < t->dom[a + 1] && last > t->dom[a];
 }
 
 /* step 2: even domains over [min, max), inner boundaries aligned */
-static void tp__domains(tp_t *t, int64_t min, int64_t max)
+void tp__domains(tp_t *t, int64_t min, int64_t max)
 {
     int64_t span = max - min, d = (span + t->na - 1) / t->na;
     int64_t base = min;
@@ -138,7 +108,7 @@ static int tp__seg_cmp(const void *x, const void *y)
 }
 
 /* whether the ranks' ranges overlap (ROMIO's "interleaved") */
-static int tp__interleaved(const tp_t *t)
+int tp__interleaved(const tp_t *t)
 {
     coll_io_seg_t *r = t->sorted;
     int n = 0, inter = 0;
@@ -155,6 +125,34 @@ static int tp__interleaved(const tp_t *t)
         }
     }
     return inter;
+}
+
+int tp__buffers(tp_t *t)
+{
+    int64_t total = 0;
+    for (int f = 0; t->from != NULL && f < t->nfrom; f++) {
+        total += t->from[f].n;
+    }
+    int64_t dlen = t->dom[t->my + 1] - t->dom[t->my];
+    t->cbuf_len = dlen < t->cb ? dlen : t->cb;
+    t->cbuf = malloc((size_t)t->cbuf_len + 1);
+    t->stage = malloc((size_t)t->cbuf_len + 1);
+    t->cov = malloc((size_t)(total + 1) * sizeof(*t->cov));
+    coll_io_seg_t *segs = malloc((size_t)(total + 1) * sizeof(*segs));
+    int64_t *packed = malloc((size_t)(total + t->nfrom + 1) * sizeof(*packed));
+    if (t->cbuf == NULL || t->stage == NULL || t->cov == NULL || segs == NULL || packed == NULL ||
+        t->from == NULL) {
+        free(segs);
+        free(packed);
+        return ENOMEM;
+    }
+    for (int f = 0; f < t->nfrom; f++) {
+        t->from[f].segs = segs;
+        t->from[f].packed = packed;
+        segs += t->from[f].n;
+        packed += t->from[f].n + 1;
+    }
+    return 0;
 }
 
 /* step 3, the counts: every rank tells each aggregator whose domain its range meets how
@@ -215,30 +213,8 @@ static int tp__counts(tp_t *t, int64_t *count, size_t *nreq_p)
             err = EIO;
         }
         nreq = n0;
-        int64_t total = 0;
-        for (int f = 0; t->from != NULL && f < t->nfrom; f++) {
-            total += t->from[f].n;
-        }
-        int64_t dlen = t->dom[t->my + 1] - t->dom[t->my];
-        t->cbuf_len = dlen < t->cb ? dlen : t->cb;
-        t->cbuf = malloc((size_t)t->cbuf_len + 1);
-        t->stage = malloc((size_t)t->cbuf_len + 1);
-        t->cov = malloc((size_t)(total + 1) * sizeof(*t->cov));
-        coll_io_seg_t *segs = malloc((size_t)(total + 1) * sizeof(*segs));
-        int64_t *packed = malloc((size_t)(total + t->nfrom + 1) * sizeof(*packed));
-        if (t->cbuf == NULL || t->stage == NULL || t->cov == NULL || segs == NULL ||
-            packed == NULL || t->from == NULL) {
-            err = ENOMEM;
-            free(segs);
-            free(packed);
-        } else {
-            for (int f = 0; f < t->nfrom; f++) {
-                t->from[f].segs = segs;
-                t->from[f].packed = packed;
-                segs += t->from[f].n;
-                packed += t->from[f].n + 1;
-            }
-        }
+        int e = tp__buffers(t);
+        err = err ? err : e;
     }
     *nreq_p = nreq;
     return err;
@@ -290,7 +266,7 @@ static int tp__lists(tp_t *t, const int64_t *count, coll_io_seg_t *out, size_t n
 
 /* the extent [*lo_p, *hi_p) of what the senders have in window [wlo, whi); returns
    whether it has holes (bytes nobody writes) */
-static int tp__extent(tp_t *t, int64_t wlo, int64_t whi, int64_t *lo_p, int64_t *hi_p)
+int tp__extent(tp_t *t, int64_t wlo, int64_t whi, int64_t *lo_p, int64_t *hi_p)
 {
     size_t n = 0;
     for (int f = 0; f < t->nfrom; f++) {
@@ -321,8 +297,7 @@ static int tp__extent(tp_t *t, int64_t wlo, int64_t whi, int64_t *lo_p, int64_t 
 
 /* copy sender fr's pieces in [wlo, whi) between the window buffer and its packed run
    (to_window: from the run into the window) */
-static void tp__place(tp_t *t, const tp_from_t *fr, int64_t wlo, int64_t whi, char *run,
-                      int to_window)
+void tp__place(tp_t *t, const tp_from_t *fr, int64_t wlo, int64_t whi, char *run, int to_window)
 {
     int64_t start;
     size_t first, end;
@@ -489,7 +464,7 @@ static int tp__rounds(tp_t *t)
     return err;
 }
 
-static void tp__free(tp_t *t)
+void tp__free(tp_t *t)
 {
     if (t->from != NULL && t->nfrom > 0) {
         free(t->from[0].segs);
@@ -507,7 +482,7 @@ static void tp__free(tp_t *t)
 }
 
 /* the bytes of this rank's segments below the end of the file (a read's count) */
-static int64_t tp__below_end(const coll_io_t *io)
+int64_t tp__below_end(const coll_io_t *io)
 {
     struct stat sb;
     int64_t n = 0;
@@ -625,6 +600,18 @@ static compi_status_t tp__run(const coll_call_t *call, const coll_params_t *prm,
     return COMPI_OK;
 }
 
+static void coll_file_two_phase_sched(const coll_call_t *call, const coll_params_t *prm,
+                                      struct coll_sched *s)
+{
+    tp__sched(call, prm, s, 0);
+}
+
+static void coll_file_two_phase_if_interleaved_sched(const coll_call_t *call,
+                                                     const coll_params_t *prm, struct coll_sched *s)
+{
+    tp__sched(call, prm, s, 1);
+}
+
 static compi_status_t coll_file_two_phase(coll_closure_t *self, const coll_call_t *call)
 {
     return tp__run(call, self->state, 0);
@@ -640,38 +627,34 @@ const coll_algo_t coll_algo_file_write_two_phase = {
     .name = "two-phase",
     .kind = COLL_FILE_WRITE,
     .fn = coll_file_two_phase,
-    .sched = coll_file_nb_sched,
+    .sched = coll_file_two_phase_sched,
     .params = COLL_PARAM_SEGSIZE | COLL_PARAM_RANKS,
-    .help = "aggregators (ranks) write even domains of the file in rounds of segsize bytes "
-            "(nonblocking: each rank its own)",
+    .help = "aggregators (ranks) write even domains of the file in rounds of segsize bytes",
 };
 
 const coll_algo_t coll_algo_file_write_two_phase_if_interleaved = {
     .name = "two-phase-if-interleaved",
     .kind = COLL_FILE_WRITE,
     .fn = coll_file_two_phase_if_interleaved,
-    .sched = coll_file_nb_sched,
+    .sched = coll_file_two_phase_if_interleaved_sched,
     .params = COLL_PARAM_SEGSIZE | COLL_PARAM_RANKS,
-    .help = "two-phase when the ranks' ranges interleave, else each rank its own "
-            "(nonblocking: always)",
+    .help = "two-phase when the ranks' ranges interleave, else each rank its own",
 };
 
 const coll_algo_t coll_algo_file_read_two_phase = {
     .name = "two-phase",
     .kind = COLL_FILE_READ,
     .fn = coll_file_two_phase,
-    .sched = coll_file_nb_sched,
+    .sched = coll_file_two_phase_sched,
     .params = COLL_PARAM_SEGSIZE | COLL_PARAM_RANKS,
-    .help = "aggregators (ranks) read even domains of the file in rounds of segsize bytes "
-            "(nonblocking: each rank its own)",
+    .help = "aggregators (ranks) read even domains of the file in rounds of segsize bytes",
 };
 
 const coll_algo_t coll_algo_file_read_two_phase_if_interleaved = {
     .name = "two-phase-if-interleaved",
     .kind = COLL_FILE_READ,
     .fn = coll_file_two_phase_if_interleaved,
-    .sched = coll_file_nb_sched,
+    .sched = coll_file_two_phase_if_interleaved_sched,
     .params = COLL_PARAM_SEGSIZE | COLL_PARAM_RANKS,
-    .help = "two-phase when the ranks' ranges interleave, else each rank its own "
-            "(nonblocking: always)",
+    .help = "two-phase when the ranks' ranges interleave, else each rank its own",
 };

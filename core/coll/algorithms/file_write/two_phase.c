@@ -155,13 +155,36 @@ int tp__buffers(tp_t *t)
     return 0;
 }
 
+int64_t tp__count(const tp_t *t, int a)
+{
+    int64_t start;
+    size_t first, end;
+    coll_file_span(t->io->segs, t->io->nsegs, t->packed, t->dom[a], t->dom[a + 1], &start, &first,
+                   &end);
+    return (int64_t)(end - first);
+}
+
+coll_io_seg_t *tp__clip(const tp_t *t, int a, coll_io_seg_t *out)
+{
+    const coll_io_t *io = t->io;
+    int64_t start;
+    size_t first, end;
+    coll_file_span(io->segs, io->nsegs, t->packed, t->dom[a], t->dom[a + 1], &start, &first, &end);
+    for (size_t i = first; i < end; i++) {
+        int64_t lo = io->segs[i].off, hi = lo + io->segs[i].len;
+        lo = lo < t->dom[a] ? t->dom[a] : lo;
+        hi = hi > t->dom[a + 1] ? t->dom[a + 1] : hi;
+        *out++ = (coll_io_seg_t){lo, hi - lo};
+    }
+    return out;
+}
+
 /* step 3, the counts: every rank tells each aggregator whose domain its range meets how
    many of its segments fall there (eager, 8 bytes); the aggregator then takes the memory
    for their lists and its buffers.  Returns an errno (0), which the caller agrees on
    before any list moves. */
 static int tp__counts(tp_t *t, int64_t *count, size_t *nreq_p)
 {
-    coll_io_t *io = t->io;
     compi_comm_t *comm = t->call->comm;
     int tag = coll_tag(t->call->kind), err = 0;
     size_t nreq = 0;
@@ -171,11 +194,7 @@ static int tp__counts(tp_t *t, int64_t *count, size_t *nreq_p)
         if (!tp__meets(t, t->me, a)) {
             continue;
         }
-        int64_t start;
-        size_t first, end;
-        coll_file_span(io->segs, io->nsegs, t->packed, t->dom[a], t->dom[a + 1], &start, &first,
-                       &end);
-        count[a] = (int64_t)(end - first);
+        count[a] = tp__count(t, a);
         if (pml_isend(&count[a], sizeof(int64_t), tp__byte(), t->agg[a], tag, comm,
                       PML_SEND_STANDARD, &t->reqs[nreq++]) != COMPI_OK) {
             err = EIO;
@@ -224,7 +243,6 @@ static int tp__counts(tp_t *t, int64_t *count, size_t *nreq_p)
    domain, clipped to it; out: room for the clipped copies (io->nsegs + na) */
 static int tp__lists(tp_t *t, const int64_t *count, coll_io_seg_t *out, size_t nreq)
 {
-    coll_io_t *io = t->io;
     compi_comm_t *comm = t->call->comm;
     int tag = coll_tag(t->call->kind), err = 0;
 
@@ -232,17 +250,8 @@ static int tp__lists(tp_t *t, const int64_t *count, coll_io_seg_t *out, size_t n
         if (count[a] == 0) {
             continue;
         }
-        int64_t start;
-        size_t first, end;
-        coll_file_span(io->segs, io->nsegs, t->packed, t->dom[a], t->dom[a + 1], &start, &first,
-                       &end);
         coll_io_seg_t *o = out;
-        for (size_t i = first; i < end; i++) {
-            int64_t lo = io->segs[i].off, hi = lo + io->segs[i].len;
-            lo = lo < t->dom[a] ? t->dom[a] : lo;
-            hi = hi > t->dom[a + 1] ? t->dom[a + 1] : hi;
-            *out++ = (coll_io_seg_t){lo, hi - lo};
-        }
+        out = tp__clip(t, a, out);
         if (pml_isend(o, (size_t)count[a] * sizeof(*o), tp__byte(), t->agg[a], tag, comm,
                       PML_SEND_STANDARD, &t->reqs[nreq++]) != COMPI_OK) {
             err = EIO;

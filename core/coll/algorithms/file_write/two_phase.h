@@ -48,6 +48,10 @@ int tp__meets(const tp_t *t, int q, int a);
 void tp__domains(tp_t *t, int64_t min, int64_t max);
 /* whether the ranks' ranges overlap (ROMIO's "interleaved") */
 int tp__interleaved(const tp_t *t);
+/* how many of this rank's segments meet domain a */
+int64_t tp__count(const tp_t *t, int a);
+/* this rank's segments in domain a, clipped to it, into out; the end of what it wrote */
+coll_io_seg_t *tp__clip(const tp_t *t, int a, coll_io_seg_t *out);
 /* an aggregator's buffers, once the senders' counts (from[].n) are known; an errno */
 int tp__buffers(tp_t *t);
 /* the extent of what the senders have in a window; whether it has holes */

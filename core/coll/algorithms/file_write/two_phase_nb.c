@@ -161,6 +161,26 @@ static int64_t nb__theirs(const tp_from_t *fr, int64_t wlo, int64_t whi)
     return coll_file_span(fr->segs, (size_t)fr->n, fr->packed, wlo, whi, &start, &first, &end);
 }
 
+/* every sender's pieces of window [wlo, whi) between the window buffer and, for this
+   rank, its own buffer, for the others their runs in the staging buffer (in the order
+   nb__windows posts them) */
+static void nb__place(tp_nb_t *nb, int64_t wlo, int64_t whi, int to_window)
+{
+    tp_t *t = &nb->t;
+    int64_t at, u = 0;
+    for (int f = 0; f < t->nfrom; f++) {
+        const tp_from_t *fr = &t->from[f];
+        if (fr->rank == t->me) {
+            if (nb__mine(nb, wlo, whi, &at) > 0) {
+                tp__place(t, fr, wlo, whi, (char *)t->io->buf + at, to_window);
+            }
+            continue;
+        }
+        tp__place(t, fr, wlo, whi, t->stage + u, to_window);
+        u += nb__theirs(fr, wlo, whi);
+    }
+}
+
 /* a write window at its aggregator, the senders' runs in the staging buffer in rank
    order: placed (this rank's from its own buffer) and written */
 static compi_status_t nb__write_win(void *arg, coll_sched_note_t *note)
@@ -169,7 +189,7 @@ static compi_status_t nb__write_win(void *arg, coll_sched_note_t *note)
     tp_nb_t *nb = w->nb;
     tp_t *t = &nb->t;
     coll_io_t *io = t->io;
-    int64_t wlo, whi, lo, hi, at, u = 0;
+    int64_t wlo, whi, lo, hi;
     int err = 0, locked = 0;
     (void)note;
     tp__window(t, t->my, w->r, &wlo, &whi);
@@ -188,17 +208,7 @@ static compi_status_t nb__write_win(void *arg, coll_sched_note_t *note)
             memset(t->cbuf + (lo - wlo) + got, 0, (size_t)(hi - lo - got));
         }
     }
-    for (int f = 0; f < t->nfrom; f++) {
-        const tp_from_t *fr = &t->from[f];
-        if (fr->rank == t->me) {
-            if (nb__mine(nb, wlo, whi, &at) > 0) {
-                tp__place(t, fr, wlo, whi, (char *)io->buf + at, 1);
-            }
-            continue;
-        }
-        tp__place(t, fr, wlo, whi, t->stage + u, 1);
-        u += nb__theirs(fr, wlo, whi);
-    }
+    nb__place(nb, wlo, whi, 1);
     if (err == 0) {
         err = coll_file_pwrite(io->fd, t->cbuf + (lo - wlo), hi - lo, lo, NULL);
     }
@@ -217,7 +227,7 @@ static compi_status_t nb__read_win(void *arg, coll_sched_note_t *note)
     tp_nb_t *nb = w->nb;
     tp_t *t = &nb->t;
     coll_io_t *io = t->io;
-    int64_t wlo, whi, lo, hi, at, u = 0, got = 0;
+    int64_t wlo, whi, lo, hi, got = 0;
     int err = 0;
     (void)note;
     tp__window(t, t->my, w->r, &wlo, &whi);
@@ -237,17 +247,7 @@ static compi_status_t nb__read_win(void *arg, coll_sched_note_t *note)
     if (io->atomic && err == 0) {
         coll_file_unlock(io->fd, lo, hi - lo);
     }
-    for (int f = 0; f < t->nfrom; f++) {
-        const tp_from_t *fr = &t->from[f];
-        if (fr->rank == t->me) {
-            if (nb__mine(nb, wlo, whi, &at) > 0) {
-                tp__place(t, fr, wlo, whi, (char *)io->buf + at, 0);
-            }
-            continue;
-        }
-        tp__place(t, fr, wlo, whi, t->stage + u, 0);
-        u += nb__theirs(fr, wlo, whi);
-    }
+    nb__place(nb, wlo, whi, 0);
     nb__fail(nb, err);
     return COMPI_OK;
 }
@@ -341,7 +341,6 @@ static compi_status_t nb__lists_done(void *arg, coll_sched_note_t *note)
 static void nb__lists(tp_nb_t *nb)
 {
     tp_t *t = &nb->t;
-    coll_io_t *io = t->io;
     coll_io_seg_t *out = nb->out;
     if (nb->err != 0) {
         nb__end(nb);
@@ -351,17 +350,8 @@ static void nb__lists(tp_nb_t *nb)
         if (nb->count[a] == 0) {
             continue;
         }
-        int64_t start;
-        size_t first, end;
-        coll_file_span(io->segs, io->nsegs, t->packed, t->dom[a], t->dom[a + 1], &start, &first,
-                       &end);
         coll_io_seg_t *o = out;
-        for (size_t i = first; i < end; i++) {
-            int64_t lo = io->segs[i].off, hi = lo + io->segs[i].len;
-            lo = lo < t->dom[a] ? t->dom[a] : lo;
-            hi = hi > t->dom[a + 1] ? t->dom[a + 1] : hi;
-            *out++ = (coll_io_seg_t){lo, hi - lo};
-        }
+        out = tp__clip(t, a, out);
         coll_sched_send(nb->s, o, (size_t)nb->count[a] * sizeof(*o), nb__byte(), t->agg[a]);
     }
     for (int f = 0; t->my >= 0 && f < t->nfrom; f++) {
@@ -423,11 +413,7 @@ static compi_status_t nb__ranges(void *arg, coll_sched_note_t *note)
         if (!tp__meets(t, t->me, a)) {
             continue;
         }
-        int64_t start;
-        size_t first, end;
-        coll_file_span(io->segs, io->nsegs, t->packed, t->dom[a], t->dom[a + 1], &start, &first,
-                       &end);
-        nb->count[a] = (int64_t)(end - first);
+        nb->count[a] = tp__count(t, a);
         coll_sched_send(nb->s, &nb->count[a], sizeof(int64_t), nb__byte(), t->agg[a]);
     }
     if (t->my >= 0) {

@@ -99,6 +99,16 @@ typedef struct coll_io {
     const char *const *hints; /* NULL, or key/value pairs ending with NULL */
     int64_t moved;            /* out */
     int err;                  /* out: an errno, the same on every rank */
+    /* nonblocking (a schedule): called once when the schedule is freed, after its last
+       step or after a failure, before its request completes; err is -1 unless the access
+       ran to its end.  The access (this struct, segs, buf) lives until then. */
+    void (*release)(struct coll_io *io);
+    /* describe: in, 1 for no access but the closure's choice in the three fields below
+       (MPI_File_get_info); no communication, no I/O */
+    int describe;
+    int aggregators;  /* ranks that do the file's I/O for all (0: each its own) */
+    int64_t cb_bytes; /* their collective buffer */
+    int automatic;    /* collective buffering only when the ranks' ranges interleave */
 } coll_io_t;
 
 /*

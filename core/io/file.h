@@ -70,6 +70,7 @@ struct compi_file {
     int split;
     MPI_Offset split_moved;
     int split_err;
+    struct compi_request *split_req; /* its nonblocking collective (NULL: done at _begin) */
 };
 
 /* a hint's value as a string (from MPI_File_open's / set_info's / set_view's info), or NULL */

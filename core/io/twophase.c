@@ -22,6 +22,12 @@
  * hints differ choose different closures, and the access fails on every rank with the
  * agreement's message.
  *
+ * The nonblocking forms (compi_io_coll_start) take the same road through tramp_start
+ * with the mode nonblocking: the closure's schedule ends in the progress engine, and the
+ * access's record (io_nb_t: the coll_io_t and whom to tell) lives until the schedule is
+ * freed.  compi_io_coll_in_effect asks the creators for the closure of the current hints
+ * without running an access (MPI_File_get_info).
+ *
  * Errors: the algorithm agrees on an errno over fh->comm, mapped here to one MPI error
  * class, so every rank returns the same.  A failure of the trampolines (a creator's
  * error) is MPI_ERR_OTHER on every rank (the agreement at the miss makes it so).
@@ -32,7 +38,9 @@
 #include "core/io/io_coll.h"
 
 #include "core/coll/coll.h"
+#include "core/coll/phases/file_io.h"
 #include "core/include/compi_common.h"
+#include "scheme/bridge.h"
 #include "trampolines/tramp.h"
 
 #include <errno.h>
@@ -159,6 +167,113 @@ int compi_io_coll_read(compi_file_t *fh, const compi_io_seg_t *segs, size_t nseg
                        MPI_Offset *moved)
 {
     return io__run(fh, COLL_FILE_READ, segs, nsegs, buf, moved);
+}
+
+/* a nonblocking access: the call's io, which the schedule holds, and whom to tell */
+typedef struct io_nb {
+    coll_io_t io; /* first: the schedule's release hands back &io */
+    compi_io_done_fn_t done;
+    void *arg;
+    int *held_p; /* compi_io_coll_start's, while it runs */
+} io_nb_t;
+
+static void io__nb_release(coll_io_t *io)
+{
+    io_nb_t *nb = (io_nb_t *)io;
+    if (nb->held_p != NULL) {
+        *nb->held_p = 0;
+    }
+    int cls = io->err == 0 ? MPI_SUCCESS : io->err > 0 ? io__class(io->err) : MPI_ERR_OTHER;
+    nb->done(nb->arg, cls, cls == MPI_SUCCESS ? (MPI_Offset)io->moved : 0);
+    free(nb);
+}
+
+int compi_io_coll_start(compi_file_t *fh, int write, const compi_io_seg_t *segs, size_t nsegs,
+                        void *buf, compi_io_done_fn_t done, void *arg, struct compi_request **req_p)
+{
+    const char *kv[2 * IO_COLL_NHINTS + 1];
+    io_nb_t *nb = malloc(sizeof(*nb));
+    *req_p = NULL;
+    if (nb == NULL) {
+        done(arg, MPI_ERR_NO_MEM, 0);
+        return MPI_ERR_NO_MEM;
+    }
+    int rc = io__hints(fh, kv);
+    if (rc != MPI_SUCCESS) {
+        kv[0] = NULL; /* as io__run: take part, and fail everywhere */
+    }
+    *nb = (io_nb_t){.io = {.fd = fh->fd,
+                           .atomic = fh->atomic,
+                           .segs = (const coll_io_seg_t *)segs,
+                           .nsegs = nsegs,
+                           .buf = buf,
+                           .hints = kv,
+                           .err = -1,
+                           .release = NULL},
+                    .done = done,
+                    .arg = arg,
+                    .held_p = NULL};
+    coll_call_t call = {.kind = write ? COLL_FILE_WRITE : COLL_FILE_READ,
+                        .mode = COLL_MODE_NONBLOCKING,
+                        .comm = fh->comm,
+                        .root = -1,
+                        .io = &nb->io};
+    /* from here a schedule, once built, holds nb and releases it (io__nb_release, which
+       clears `held` while this call still runs) */
+    int held = 1;
+    nb->held_p = &held;
+    nb->io.release = io__nb_release;
+    compi_status_t st = tramp_start(&call, req_p);
+    if (held) {
+        nb->held_p = NULL;
+        nb->io.hints = NULL; /* kv ends with this call; only the creators read it */
+    }
+    if (st != COMPI_OK) {
+        int cls = st == COMPI_ERR_NO_MEMORY ? MPI_ERR_NO_MEM : MPI_ERR_OTHER;
+        if (held) {
+            /* no schedule was built (a failed miss, out of memory): nobody else will */
+            done(arg, cls, 0);
+            free(nb);
+        }
+        return cls;
+    }
+    return MPI_SUCCESS;
+}
+
+int compi_io_coll_in_effect(compi_file_t *fh, int write, int *aggregators, MPI_Offset *cb_bytes,
+                            int *automatic)
+{
+    const char *kv[2 * IO_COLL_NHINTS + 1];
+    int n = 0;
+    for (size_t i = 0; i < IO_COLL_NHINTS; i++) {
+        const char *v = compi_file_hint(fh, io_coll_hint_keys[i]);
+        if (v != NULL) {
+            kv[n++] = io_coll_hint_keys[i];
+            kv[n++] = v;
+        }
+    }
+    kv[n] = NULL;
+    coll_io_t io = {.fd = fh->fd, .atomic = fh->atomic, .hints = kv, .describe = 1};
+    coll_call_t call = {
+        .kind = write ? COLL_FILE_WRITE : COLL_FILE_READ, .comm = fh->comm, .root = -1, .io = &io};
+    coll_closure_t *c = NULL;
+    char err[256];
+    if (bridge_build_closure(&call, &c, err, sizeof(err)) != COMPI_OK) {
+        return -1;
+    }
+    /* only a native file algorithm ("file-write:two-phase(...)") is asked: a wrapper
+       (a check, a profile) may communicate */
+    const char *kind = write ? "file-write:" : "file-read:";
+    int ok = !c->is_scheme && strncmp(c->name, kind, strlen(kind)) == 0 &&
+             c->fn(c, &call) == COMPI_OK;
+    coll_closure_release(c);
+    if (!ok) {
+        return -1;
+    }
+    *aggregators = io.aggregators;
+    *cb_bytes = io.aggregators > 0 ? io.cb_bytes : COLL_FILE_CB_DEFAULT;
+    *automatic = io.automatic;
+    return 0;
 }
 
 void compi_io_coll_close(compi_file_t *fh)

@@ -221,6 +221,14 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
     if (PMPI_Comm_dup(comm, &dup) != MPI_SUCCESS || (dc = comm_from_handle(dup)) == NULL) {
         return file_err(NULL, MPI_ERR_INTERN, fn, "duplicating the communicator failed");
     }
+    /* the file's nonblocking collectives fail on its private communicator, at MPI_Wait:
+       they return their error there, as a file's accesses do by default */
+    compi_errhandler_t *inherited = dc->errh;
+    dc->errh = errh_predefined(ERRH_RETURN);
+    errh_retain(dc->errh);
+    if (inherited != NULL) {
+        errh_release(inherited);
+    }
     cls = open_here(dc, filename, amode, &f);
     if (cls == MPI_SUCCESS) {
         f->comm = dc;
@@ -429,6 +437,35 @@ int PMPI_File_set_info(MPI_File fh, MPI_Info info)
     return rc == MPI_SUCCESS ? rc : file_err(f, rc, fn, "cannot keep the hints");
 }
 
+/* ROMIO's hints as collective access would use them now (the closures the creators
+   choose for the file's hints: compi_io_coll_in_effect), over what the program gave:
+   romio_cb_write and romio_cb_read (enable, disable or automatic), cb_nodes (the
+   aggregators; every rank when neither kind buffers), cb_buffer_size, and
+   romio_no_indep_rw "false" (independent access is always allowed).  A kind whose
+   closure cannot tell (a Scheme procedure) keeps what the program gave. */
+static int info_in_effect(compi_file_t *f, MPI_Info info)
+{
+    int agg[2] = {0, 0}, automatic[2] = {0, 0}, known[2], rc = MPI_SUCCESS;
+    MPI_Offset cb[2] = {0, 0};
+    char v[32];
+    static const char *const mode_key[2] = {"romio_cb_read", "romio_cb_write"};
+    for (int w = 0; w < 2; w++) {
+        known[w] = compi_io_coll_in_effect(f, w, &agg[w], &cb[w], &automatic[w]) == 0;
+        if (known[w] && rc == MPI_SUCCESS) {
+            rc = PMPI_Info_set(info, mode_key[w],
+                               agg[w] == 0 ? "disable" : automatic[w] ? "automatic" : "enable");
+        }
+    }
+    if (known[0] || known[1]) {
+        int w = known[1] && agg[1] > 0 ? 1 : 0; /* the write's closure first */
+        snprintf(v, sizeof(v), "%d", agg[w] > 0 ? agg[w] : f->comm->size);
+        rc = rc == MPI_SUCCESS ? PMPI_Info_set(info, "cb_nodes", v) : rc;
+        snprintf(v, sizeof(v), "%lld", (long long)cb[w]);
+        rc = rc == MPI_SUCCESS ? PMPI_Info_set(info, "cb_buffer_size", v) : rc;
+    }
+    return rc == MPI_SUCCESS ? PMPI_Info_set(info, "romio_no_indep_rw", "false") : rc;
+}
+
 #pragma weak MPI_File_get_info = PMPI_File_get_info
 int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
 {
@@ -443,7 +480,7 @@ int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
     for (size_t i = 0; rc == MPI_SUCCESS && i < f->nhints; i++) {
         rc = PMPI_Info_set(*info_used, f->hint_keys[i], f->hint_vals[i]);
     }
-    return rc;
+    return rc == MPI_SUCCESS ? info_in_effect(f, *info_used) : rc;
 }
 
 #pragma weak MPI_File_set_atomicity = PMPI_File_set_atomicity

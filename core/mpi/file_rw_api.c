@@ -7,9 +7,12 @@
  * of the view to byte ranges of the file (io_view_map) and moves them with pread/pwrite,
  * through collective I/O (core/io/io_coll.h) for the collective forms.  In atomic mode an
  * independent access holds an fcntl lock over the bytes it spans; a collective one in
- * atomic mode is done the same way, then the ranks agree on the error.  The nonblocking
- * forms do all of it when called and return a request already complete; a split
- * collective's _begin does it and its _end returns the status.
+ * atomic mode is done the same way, then the ranks agree on the error.  The independent
+ * nonblocking forms do all of it when called and return a request already complete; the
+ * collective ones start a nonblocking collective (file_istart) whose end, in the
+ * progress engine, unpacks a read and fills the request (xfer_done); a split
+ * collective's _begin starts one and its _end waits for it (an ordered one is done at
+ * its _begin).
  */
 #include "core/mpi/file_args.h"
 
@@ -134,76 +137,127 @@ static int rw_class(int rc)
     return rc == 0 ? MPI_SUCCESS : file_errno_class(-rc);
 }
 
+/* one access's state from its ranges to its end (a nonblocking one's lives until its
+   collective ends: xfer_done) */
+typedef struct file_xfer {
+    compi_file_t *f;
+    file_op_t op;
+    compi_datatype_t *dt;
+    MPI_Offset nbytes, pos, lo, hi;
+    io_run_t *segs;
+    size_t ns;
+    void *data, *tmp;
+    /* nonblocking: */
+    int cls;              /* a failure of this rank's before the collective */
+    compi_request_t *req; /* NULL while the start runs */
+    int ended;            /* xfer_done ran before the request was known */
+    int split;            /* a split collective's _begin */
+    MPI_Offset moved;
+} file_xfer_t;
+
+/* the access's place and ranges; nothing is kept on failure */
+static int xfer_map(file_xfer_t *x, char *why, size_t whylen)
+{
+    compi_file_t *f = x->f;
+    x->nbytes = file_rep_bytes(f, x->dt, x->op.count);
+    if (x->nbytes % f->view.esize != 0) {
+        snprintf(why, whylen, "the data (%lld bytes) is not a whole number of etypes",
+                 (long long)x->nbytes);
+        return MPI_ERR_TYPE;
+    }
+    int cls = op_start(f, &x->op, x->nbytes, &x->pos);
+    if (cls != MPI_SUCCESS) {
+        snprintf(why, whylen, "the shared file pointer cannot be updated");
+        return cls;
+    }
+    if (io_view_map(&f->view, x->pos, x->nbytes, &x->segs, &x->ns) != 0) {
+        return MPI_ERR_NO_MEM;
+    }
+    x->lo = x->ns > 0 ? x->segs[0].off : 0;
+    x->hi = x->lo;
+    for (size_t i = 0; i < x->ns; i++) {
+        x->lo = x->segs[i].off < x->lo ? x->segs[i].off : x->lo;
+        x->hi = x->segs[i].off + x->segs[i].len > x->hi ? x->segs[i].off + x->segs[i].len : x->hi;
+    }
+    return MPI_SUCCESS;
+}
+
+/* the file's bytes: packed for a write, room for a read (the user's buffer when it is
+   already the file's layout) */
+static int xfer_data(file_xfer_t *x)
+{
+    const file_op_t *op = &x->op;
+    compi_file_t *f = x->f;
+    if (op->write) {
+        return op_pack(f, op, x->dt, x->nbytes, &x->data, &x->tmp);
+    }
+    if (f->view.rep < IO_REP_EXTERNAL32 &&
+        (x->data = dt_contig_ptr(x->dt, op->buf, (size_t)op->count)) != NULL) {
+        return MPI_SUCCESS;
+    }
+    x->data = x->tmp = malloc(x->nbytes > 0 ? (size_t)x->nbytes : 1);
+    return x->data != NULL ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
+
+/* the end of an access that moved `moved` file bytes: a read's bytes unpacked, the
+   buffers freed; returns memory's bytes */
+static MPI_Offset xfer_finish(file_xfer_t *x, int cls, MPI_Offset moved)
+{
+    compi_file_t *f = x->f;
+    if (!x->op.write && cls == MPI_SUCCESS && x->data == x->tmp) {
+        moved = op_unpack(f, &x->op, x->dt, x->nbytes, moved, x->tmp);
+    } else if (x->nbytes > 0 && (f->view.rep == IO_REP_EXTERNAL32 || f->view.rep >= IO_REP_USER)) {
+        moved = moved * (MPI_Offset)x->dt->size * x->op.count / x->nbytes;
+    }
+    free(x->tmp);
+    free(x->segs);
+    x->tmp = x->data = NULL;
+    x->segs = NULL;
+    return moved;
+}
+
 /* The access itself; *moved_p gets memory's bytes moved.  Returns MPI_SUCCESS or a class
    (raised by the caller). */
 static int file_access(compi_file_t *f, const file_op_t *op, compi_datatype_t *dt,
                        MPI_Offset *moved_p, char *why, size_t whylen)
 {
-    MPI_Offset nbytes = file_rep_bytes(f, dt, op->count), pos = 0, moved = 0;
-    io_run_t *segs = NULL;
-    size_t ns = 0;
-    void *data = NULL, *tmp = NULL;
+    file_xfer_t x = {.f = f, .op = *op, .dt = dt};
+    MPI_Offset moved = 0;
     int cls, locked = 0;
 
     *moved_p = 0;
-    if (nbytes % f->view.esize != 0) {
-        snprintf(why, whylen, "the data (%lld bytes) is not a whole number of etypes",
-                 (long long)nbytes);
-        return MPI_ERR_TYPE;
-    }
-    if ((cls = op_start(f, op, nbytes, &pos)) != MPI_SUCCESS) {
-        snprintf(why, whylen, "the shared file pointer cannot be updated");
+    if ((cls = xfer_map(&x, why, whylen)) != MPI_SUCCESS) {
         return cls;
     }
-    if (io_view_map(&f->view, pos, nbytes, &segs, &ns) != 0) {
-        return MPI_ERR_NO_MEM;
-    }
-    if (op->write) {
-        cls = op_pack(f, op, dt, nbytes, &data, &tmp);
-    } else if (f->view.rep < IO_REP_EXTERNAL32 &&
-               (data = dt_contig_ptr(dt, op->buf, (size_t)op->count)) != NULL) {
-        cls = MPI_SUCCESS;
-    } else {
-        cls = (data = tmp = malloc(nbytes > 0 ? (size_t)nbytes : 1)) != NULL ? MPI_SUCCESS
-                                                                             : MPI_ERR_NO_MEM;
-    }
-    MPI_Offset lo = ns > 0 ? segs[0].off : 0, hi = lo;
-    for (size_t i = 0; i < ns; i++) {
-        lo = segs[i].off < lo ? segs[i].off : lo;
-        hi = segs[i].off + segs[i].len > hi ? segs[i].off + segs[i].len : hi;
-    }
-    if (cls == MPI_SUCCESS && f->atomic && ns > 0) {
-        cls = rw_class(io_lock(f, lo, hi - lo, op->write));
+    cls = xfer_data(&x);
+    if (cls == MPI_SUCCESS && f->atomic && x.ns > 0) {
+        cls = rw_class(io_lock(f, x.lo, x.hi - x.lo, op->write));
         locked = cls == MPI_SUCCESS;
     }
     if (op->coll && !f->atomic && op->where != FA_ORDERED) {
         /* every rank takes part, one that failed above with nothing to move */
-        size_t n = cls == MPI_SUCCESS ? ns : 0;
-        int c = op->write ? compi_io_coll_write(f, (const compi_io_seg_t *)segs, n, data, &moved)
-                          : compi_io_coll_read(f, (const compi_io_seg_t *)segs, n, data, &moved);
+        size_t n = cls == MPI_SUCCESS ? x.ns : 0;
+        const compi_io_seg_t *segs = (const compi_io_seg_t *)x.segs;
+        int c = op->write ? compi_io_coll_write(f, segs, n, x.data, &moved)
+                          : compi_io_coll_read(f, segs, n, x.data, &moved);
         cls = cls != MPI_SUCCESS ? cls : c;
     } else if (cls == MPI_SUCCESS) {
-        cls = rw_class(op->write ? io_pwrite_runs(f->fd, segs, ns, data, &moved)
-                                 : io_pread_runs(f->fd, segs, ns, data, &moved));
+        cls = rw_class(op->write ? io_pwrite_runs(f->fd, x.segs, x.ns, x.data, &moved)
+                                 : io_pread_runs(f->fd, x.segs, x.ns, x.data, &moved));
     }
     if (locked) {
         /* before the agreement: ranks whose ranges interleave wait for each other's lock */
-        io_unlock(f, lo, hi - lo);
+        io_unlock(f, x.lo, x.hi - x.lo);
     }
     if (op->coll && (f->atomic || op->where == FA_ORDERED)) {
         cls = file_agree(f->comm, cls);
     }
-    if (!op->write && cls == MPI_SUCCESS && data == tmp) {
-        moved = op_unpack(f, op, dt, nbytes, moved, tmp);
-    } else if (nbytes > 0 && (f->view.rep == IO_REP_EXTERNAL32 || f->view.rep >= IO_REP_USER)) {
-        moved = moved * (MPI_Offset)dt->size * op->count / nbytes;
-    }
+    MPI_Offset nbytes = x.nbytes;
+    moved = xfer_finish(&x, cls, moved);
     if (op->where == FA_INDIV && dt->size > 0 && op->count > 0) {
         /* the pointer moves past what was read or written, in etypes */
         f->ifp += (moved * nbytes / ((MPI_Offset)dt->size * op->count)) / f->view.esize;
     }
-    free(tmp);
-    free(segs);
     *moved_p = moved;
     if (cls != MPI_SUCCESS) {
         /* a collective whose closure could not be chosen says why (its creators' error,
@@ -225,19 +279,17 @@ static int not_sequential(compi_file_t *f, const char *fn)
     return MPI_SUCCESS;
 }
 
-/* the checks, then the access; raises on the file's handler */
-static int file_go(MPI_File fh, const file_op_t *op, MPI_Offset *moved_p)
+/* an access's arguments; raises on the file's handler */
+static int file_check(MPI_File fh, const file_op_t *op, compi_file_t **f_p, compi_datatype_t **dt_p)
 {
-    COMPI_CHECK_INIT(op->fn);
     int rc;
     compi_file_t *f = file_arg(fh, op->fn, &rc);
     compi_datatype_t *dt;
-    char why[1024] = ""; /* room for a creator's message (file_access) */
-    *moved_p = 0;
+    *f_p = f;
     if (f == NULL) {
         return rc;
     }
-    if ((dt = dt_from_handle(op->type)) == NULL || (!dt->committed && !dt->predefined)) {
+    if ((*dt_p = dt = dt_from_handle(op->type)) == NULL || (!dt->committed && !dt->predefined)) {
         return file_err(f, MPI_ERR_TYPE, op->fn, "invalid or uncommitted datatype 0x%x",
                         (unsigned)op->type);
     }
@@ -265,8 +317,113 @@ static int file_go(MPI_File fh, const file_op_t *op, MPI_Offset *moved_p)
     if (op->where == FA_EXPLICIT && op->offset < 0) {
         return file_err(f, MPI_ERR_ARG, op->fn, "offset=%lld is negative", (long long)op->offset);
     }
+    return MPI_SUCCESS;
+}
+
+/* the checks, then the access; raises on the file's handler */
+static int file_go(MPI_File fh, const file_op_t *op, MPI_Offset *moved_p)
+{
+    COMPI_CHECK_INIT(op->fn);
+    compi_file_t *f;
+    compi_datatype_t *dt;
+    char why[1024] = ""; /* room for a creator's message (file_access) */
+    *moved_p = 0;
+    int rc = file_check(fh, op, &f, &dt);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
     rc = file_access(f, op, dt, moved_p, why, sizeof(why));
     return rc == MPI_SUCCESS ? rc : file_err(f, rc, op->fn, "%s", why);
+}
+
+/* ---- nonblocking collective access: started here, ended by the progress engine ----- */
+
+/* the access's outcome on its request: the bytes for the status; a failure as the
+   request's error with a message (a collective's: the same class on every rank) */
+static void xfer_report(file_xfer_t *x, compi_request_t *r)
+{
+    r->result.count = (size_t)x->moved;
+    if (x->cls != MPI_SUCCESS && r->result.error == COMPI_OK) {
+        char text[512], cls[MPI_MAX_ERROR_STRING] = "";
+        int len = 0;
+        PMPI_Error_string(x->cls, cls, &len);
+        snprintf(text, sizeof(text), "%s: %s %s failed: %s", x->op.fn,
+                 x->op.write ? "writing" : "reading", x->f->path, cls);
+        r->result.error = x->cls == MPI_ERR_NO_MEM ? COMPI_ERR_NO_MEMORY : COMPI_ERR_IO;
+        free(r->errtext);
+        r->errtext = strdup(text);
+        r->err_report = 1;
+    }
+}
+
+static void xfer_free(file_xfer_t *x)
+{
+    dt_release(x->dt);
+    free(x);
+}
+
+/* compi_io_coll_start's done: the collective ended on this rank (or failed) */
+static void xfer_done(void *arg, int cls, MPI_Offset moved)
+{
+    file_xfer_t *x = arg;
+    x->cls = x->cls != MPI_SUCCESS ? x->cls : cls;
+    x->moved = xfer_finish(x, x->cls, moved);
+    if (x->split) {
+        x->f->split_err = x->cls; /* its _end reports it */
+    }
+    if (x->req != NULL) {
+        xfer_report(x, x->req);
+        xfer_free(x);
+    } else {
+        x->ended = 1;
+    }
+}
+
+/* start a nonblocking collective access (MPI_File_iwrite_all, iread_at_all, a split
+   collective's _begin): its request in *r_p, or a class raised on the file's handler */
+static int file_istart(MPI_File fh, const file_op_t *op, int split, compi_request_t **r_p)
+{
+    compi_file_t *f;
+    compi_datatype_t *dt;
+    char why[256] = "";
+    *r_p = NULL;
+    int rc = file_check(fh, op, &f, &dt);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    file_xfer_t *x = calloc(1, sizeof(*x));
+    if (x == NULL) {
+        return file_err(f, MPI_ERR_NO_MEM, op->fn, "out of memory");
+    }
+    *x = (file_xfer_t){.f = f, .op = *op, .dt = dt, .split = split};
+    dt_retain(dt); /* the program may free its type before the access ends */
+    if ((rc = xfer_map(x, why, sizeof(why))) != MPI_SUCCESS) {
+        xfer_free(x);
+        return file_err(f, rc, op->fn, "%s", why);
+    }
+    /* one that cannot take its buffers still takes part, with nothing */
+    x->cls = xfer_data(x);
+    if (op->where == FA_INDIV) {
+        /* a nonblocking access moves the pointer by what it asks for (MPI 4.1, 14.4.3) */
+        f->ifp += x->nbytes / f->view.esize;
+    }
+    size_t n = x->cls == MPI_SUCCESS ? x->ns : 0;
+    rc = compi_io_coll_start(f, op->write, (const compi_io_seg_t *)x->segs, n, x->data, xfer_done,
+                             x, r_p);
+    /* xfer_done has run when the start failed, and may have when it ended at once */
+    if (rc != MPI_SUCCESS) {
+        const char *miss = tramp_error_take(NULL);
+        xfer_free(x);
+        return file_err(f, rc, op->fn, "%s %s failed%s%s", op->write ? "writing" : "reading",
+                        f->path, miss != NULL ? ": " : "", miss != NULL ? miss : "");
+    }
+    if (x->ended) {
+        xfer_report(x, *r_p);
+        xfer_free(x);
+    } else {
+        x->req = *r_p;
+    }
+    return MPI_SUCCESS;
 }
 
 static void file_status(MPI_Status *status, MPI_Offset moved)
@@ -287,7 +444,8 @@ static int file_blocking(MPI_File fh, const file_op_t *op, MPI_Status *status)
     return rc;
 }
 
-/* the access now, and a request already complete that reports it */
+/* a collective one started (file_istart); an independent one now, and a request already
+   complete that reports it */
 static int file_nonblocking(MPI_File fh, const file_op_t *op, MPI_Request *request)
 {
     COMPI_CHECK_INIT(op->fn); /* the request handle is made under the lock too */
@@ -297,6 +455,13 @@ static int file_nonblocking(MPI_File fh, const file_op_t *op, MPI_Request *reque
         return file_err(NULL, MPI_ERR_REQUEST, op->fn, "request is NULL");
     }
     *request = MPI_REQUEST_NULL;
+    if (op->coll) {
+        compi_request_t *r;
+        if ((rc = file_istart(fh, op, 0, &r)) != MPI_SUCCESS) {
+            return rc;
+        }
+        return mpi_req_expose(NULL, r, request, op->fn);
+    }
     if ((rc = file_go(fh, op, &moved)) != MPI_SUCCESS) {
         return rc;
     }
@@ -328,10 +493,17 @@ static int file_begin(MPI_File fh, const file_op_t *op)
         return file_err(f, MPI_ERR_IO, op->fn,
                         "a split collective access on this file has not ended");
     }
-    rc = file_go(fh, op, &moved);
+    if (op->where == FA_ORDERED) {
+        /* the ordered position is itself a collective (a scan): done here, whole */
+        rc = file_go(fh, op, &moved);
+        f->split_req = NULL;
+    } else {
+        f->split_err = MPI_SUCCESS; /* until the access's end says otherwise */
+        rc = file_istart(fh, op, 1, &f->split_req);
+    }
     f->split = split_kind(op);
     f->split_moved = moved;
-    f->split_err = rc;
+    f->split_err = rc != MPI_SUCCESS ? rc : f->split_err;
     return rc;
 }
 
@@ -348,8 +520,21 @@ static int file_end(MPI_File fh, int write, int where, MPI_Status *status, const
         return file_err(f, MPI_ERR_IO, fn, "no matching split collective access began");
     }
     f->split = 0;
-    file_status(status, f->split_moved);
-    return MPI_SUCCESS;
+    compi_request_t *r = f->split_req;
+    f->split_req = NULL;
+    if (r == NULL) {
+        file_status(status, f->split_moved);
+        return MPI_SUCCESS;
+    }
+    /* the access began as a nonblocking collective: its end is its completion */
+    (void)pml_wait(r, NULL);
+    file_status(status, (MPI_Offset)r->result.count);
+    int cls = f->split_err != MPI_SUCCESS ? f->split_err : MPI_ERR_OTHER;
+    rc = r->result.error == COMPI_OK ? MPI_SUCCESS : cls;
+    char why[512];
+    snprintf(why, sizeof(why), "%s", r->errtext != NULL ? r->errtext : "the access failed");
+    pml_request_free(r);
+    return rc == MPI_SUCCESS ? rc : file_err(f, rc, fn, "%s", why);
 }
 
 /* ---- the functions of file_access.def ---------------------------------------------- */

@@ -3,9 +3,10 @@
  * (bad combinations: MPI_ERR_AMODE; a missing file: _NO_SUCH_FILE; EXCL on an existing
  * one: _FILE_EXISTS; writing a file opened read-only: _READ_ONLY, reading one opened
  * write-only: _ACCESS), DELETE_ON_CLOSE, MPI_File_delete, sizes (set_size, preallocate,
- * get_size), hints in and out, group, amode, atomicity, error handlers (files default to
- * MPI_ERRORS_RETURN, MPI_FILE_NULL's handler for open and delete, user handlers, call_errhandler),
- * c2f/f2c, and, as root, a full file system (a 64 KiB tmpfs): MPI_ERR_NO_SPACE.
+ * get_size), hints in and out (MPI_File_get_info: the collective-buffering hints in effect,
+ * cb_nodes and cb_buffer_size as used, not as asked), group, amode, atomicity, error handlers
+ * (files default to MPI_ERRORS_RETURN, MPI_FILE_NULL's handler for open and delete, user handlers,
+ * call_errhandler), c2f/f2c, and, as root, a full file system (a 64 KiB tmpfs): MPI_ERR_NO_SPACE.
  */
 #include "tests/mpi/io_test.h"
 
@@ -146,6 +147,88 @@ static void queries(void)
     MPI_OK(MPI_File_close(&fh));
 }
 
+/* get_info's values of the keys in kv (key, value, ..., NULL) */
+static void expect_hints(MPI_File fh, const char *const *kv, const char *when)
+{
+    MPI_Info used;
+    MPI_OK(MPI_File_get_info(fh, &used));
+    for (; kv[0] != NULL; kv += 2) {
+        char val[MPI_MAX_INFO_VAL + 1] = "";
+        int flag = 0;
+        MPI_OK(MPI_Info_get(used, kv[0], MPI_MAX_INFO_VAL, val, &flag));
+        CHECK(flag && strcmp(val, kv[1]) == 0, "%s: get_info's %s is '%s', expected '%s'", when,
+              kv[0], flag ? val : "(none)", kv[1]);
+    }
+    MPI_OK(MPI_Info_free(&used));
+}
+
+static void set_hints(MPI_File fh, const char *const *kv)
+{
+    MPI_Info info;
+    MPI_OK(MPI_Info_create(&info));
+    for (; kv[0] != NULL; kv += 2) {
+        MPI_OK(MPI_Info_set(info, kv[0], kv[1]));
+    }
+    MPI_OK(MPI_File_set_info(fh, info));
+    MPI_OK(MPI_Info_free(&info));
+}
+
+/* MPI_File_get_info gives the collective-buffering hints in effect, as ROMIO does: the
+   aggregators the default creator takes (one per host), its buffer, the modes */
+static void hints_in_effect(void)
+{
+    MPI_File fh;
+    char name[MPI_MAX_PROCESSOR_NAME] = "", *names, want[32];
+    int len, hosts = 0;
+
+    names = calloc((size_t)mt_size, MPI_MAX_PROCESSOR_NAME);
+    CHECK(names != NULL, "calloc");
+    MPI_OK(MPI_Get_processor_name(name, &len));
+    MPI_OK(MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME,
+                         MPI_CHAR, MPI_COMM_WORLD));
+    for (int q = 0; q < mt_size; q++) {
+        int first = 1;
+        for (int r = 0; r < q && first; r++) {
+            first = strcmp(names + (size_t)r * MPI_MAX_PROCESSOR_NAME,
+                           names + (size_t)q * MPI_MAX_PROCESSOR_NAME) != 0;
+        }
+        hosts += first;
+    }
+    free(names);
+
+    MPI_OK(MPI_File_open(MPI_COMM_WORLD, io_path("hints"), MPI_MODE_CREATE | MPI_MODE_RDWR,
+                         MPI_INFO_NULL, &fh));
+    snprintf(want, sizeof(want), "%d", hosts);
+    /* clang-format off */
+    const char *const none[] = {"cb_nodes", want, "cb_buffer_size", "16777216",
+                                "romio_cb_write", "automatic", "romio_cb_read", "automatic",
+                                "romio_no_indep_rw", "false", NULL};
+    /* clang-format on */
+    expect_hints(fh, none, "no hints");
+
+    /* what is used, not what was asked: cb_nodes past the ranks gives every rank */
+    /* clang-format off */
+    static const char *const many[] = {"cb_nodes", "100", "cb_buffer_size", "4096",
+                                       "romio_cb_write", "enable", "romio_cb_read", "disable",
+                                       NULL};
+    /* clang-format on */
+    set_hints(fh, many);
+    snprintf(want, sizeof(want), "%d", mt_size);
+    /* clang-format off */
+    const char *const used_many[] = {"cb_nodes", want, "cb_buffer_size", "4096",
+                                     "romio_cb_write", "enable", "romio_cb_read", "disable",
+                                     NULL};
+    /* clang-format on */
+    expect_hints(fh, used_many, "cb_nodes 100, cb_buffer_size 4096, romio_cb_* set");
+
+    /* the values hold for the accesses: a collective write and read with them */
+    int v = mt_rank + 1, got = 0;
+    MPI_OK(MPI_File_write_at_all(fh, (MPI_Offset)mt_rank * 4, &v, 1, MPI_INT, MPI_STATUS_IGNORE));
+    MPI_OK(MPI_File_read_at_all(fh, (MPI_Offset)mt_rank * 4, &got, 1, MPI_INT, MPI_STATUS_IGNORE));
+    CHECK(got == v, "read back %d, expected %d", got, v);
+    MPI_OK(MPI_File_close(&fh));
+}
+
 static void handlers(void)
 {
     MPI_File fh;
@@ -219,6 +302,7 @@ int main(int argc, char **argv)
     io_dir_make(MPI_COMM_WORLD);
     modes();
     queries();
+    hints_in_effect();
     handlers();
     full_disk();
     io_dir_remove(MPI_COMM_WORLD);

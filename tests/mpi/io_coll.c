@@ -17,10 +17,12 @@
  * Then, as root, interleaved records that overflow a 64 KiB tmpfs: MPI_File_write_all
  * fails with MPI_ERR_NO_SPACE on every rank, with collective buffering (only the
  * aggregator's write fails) and without (only some ranks' do).
- * "quick" runs the first two sets only; "fail" (with tests/mpi/configs/io_fail.scm, whose
- * file-write creator fails on the last rank) checks that MPI_File_write_all fails on every
- * rank with the same class, and that reads still work; "fatal" does the same under
- * MPI_ERRORS_ARE_FATAL, where the job ends with the creator's message.
+ * "nb" runs every set through the nonblocking forms (MPI_File_iwrite_all, iread_all,
+ * iwrite_at_all, iread_at_all, then MPI_Wait: two_phase_nb.c's schedule) and skips the
+ * full file system; "quick" runs the first two sets only; "fail" (with
+ * tests/mpi/configs/io_fail.scm, whose file-write creator fails on the last rank) checks that
+ * MPI_File_write_all fails on every rank with the same class, and that reads still work; "fatal"
+ * does the same under MPI_ERRORS_ARE_FATAL, where the job ends with the creator's message.
  */
 #include "tests/mpi/io_test.h"
 
@@ -59,6 +61,27 @@ static unsigned char rec_byte(int k, MPI_Offset j, int round)
 static unsigned char pattern(MPI_Offset off)
 {
     return (unsigned char)(off * 13 + 7);
+}
+
+static int nonblocking; /* "nb": the nonblocking forms, then MPI_Wait */
+
+/* a collective write or read of n bytes through the view: at offset 0 (explicit) or at
+   the individual pointer */
+static void coll_access(MPI_File fh, int write, int explicit, void *buf, size_t n, MPI_Status *st)
+{
+    MPI_Request rq;
+    if (!nonblocking) {
+        MPI_OK(write ? (explicit ? MPI_File_write_at_all(fh, 0, buf, (int)n, MPI_BYTE, st)
+                                 : MPI_File_write_all(fh, buf, (int)n, MPI_BYTE, st))
+                     : (explicit ? MPI_File_read_at_all(fh, 0, buf, (int)n, MPI_BYTE, st)
+                                 : MPI_File_read_all(fh, buf, (int)n, MPI_BYTE, st)));
+        return;
+    }
+    MPI_OK(write ? (explicit ? MPI_File_iwrite_at_all(fh, 0, buf, (int)n, MPI_BYTE, &rq)
+                             : MPI_File_iwrite_all(fh, buf, (int)n, MPI_BYTE, &rq))
+                 : (explicit ? MPI_File_iread_at_all(fh, 0, buf, (int)n, MPI_BYTE, &rq)
+                             : MPI_File_iread_all(fh, buf, (int)n, MPI_BYTE, &rq)));
+    MPI_OK(MPI_Wait(&rq, st));
 }
 
 /* my records packed, and their file view (bytes at their offsets) */
@@ -189,11 +212,7 @@ static void run(const char *name, const char *const *hints, int round0)
         }
         MPI_OK(MPI_File_set_view(fh, 0, MPI_BYTE, view, "native", MPI_INFO_NULL));
         snprintf(what, sizeof(what), "%s round %d write", name, round);
-        if (round == round0 + 1) {
-            MPI_OK(MPI_File_write_at_all(fh, 0, buf, (int)n, MPI_BYTE, &st));
-        } else {
-            MPI_OK(MPI_File_write_all(fh, buf, (int)n, MPI_BYTE, &st));
-        }
+        coll_access(fh, 1, round == round0 + 1, buf, n, &st);
         expect_count(&st, n, what);
         MPI_OK(MPI_File_sync(fh));
         MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
@@ -203,12 +222,10 @@ static void run(const char *name, const char *const *hints, int round0)
         CHECK(back != NULL, "malloc");
         memset(back, 0, n + 1);
         snprintf(what, sizeof(what), "%s round %d read_all", name, round);
-        if (round == round0 + 1) {
-            MPI_OK(MPI_File_read_at_all(fh, 0, back, (int)n, MPI_BYTE, &st));
-        } else {
+        if (round != round0 + 1) {
             MPI_OK(MPI_File_seek(fh, 0, MPI_SEEK_SET));
-            MPI_OK(MPI_File_read_all(fh, back, (int)n, MPI_BYTE, &st));
         }
+        coll_access(fh, 0, round == round0 + 1, back, n, &st);
         expect_count(&st, n, what);
         CHECK(memcmp(back, buf, n) == 0, "%s: not the bytes written", what);
 
@@ -347,6 +364,7 @@ int main(int argc, char **argv)
     int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
     int fail = argc > 1 && strcmp(argv[1], "fail") == 0;
     int fatal = argc > 1 && strcmp(argv[1], "fatal") == 0;
+    nonblocking = argc > 1 && strcmp(argv[1], "nb") == 0;
 
     mt_init(&argc, &argv, "io_coll");
     io_dir_make(MPI_COMM_WORLD);
@@ -361,6 +379,8 @@ int main(int argc, char **argv)
         run("two-odd", two_odd, 6);
         run("every", every, 9);
         run("disabled", disabled, 12);
+    }
+    if (!quick && !nonblocking) {
         full_disk();
     }
     io_dir_remove(MPI_COMM_WORLD);

@@ -13,6 +13,17 @@
 #     coll_basic started by MPICH's Hydra through bench/wan/ssh-agent.  These need
 #     mpirun's --host/--launch-agent and the ofi BTL, and are skipped (with the reason)
 #     where the build has neither;
+#   - MPI-IO on it: tests/mpi/io_coll (collective reads and writes by two-phase, blocking
+#     and nonblocking) and
+#     io_access (explicit, individual, shared-pointer and ordered access) at 4 ranks, one
+#     per host, on one file in a directory every host sees, under
+#     tests/mpi/configs/io_subnets.scm (aggregators by subnet: one per cluster).  The
+#     hosts share the root's file systems: `ip netns exec` gives each command a mount
+#     namespace of its own, but a copy of the root's mounts (only /sys and /etc/hosts
+#     differ), so a directory made here is the same directory on every host, and fcntl
+#     locks on it (the shared pointer's) hold between them.  coll_verbose's lines must
+#     show file-write and file-read closures whose aggregators are one rank per cluster;
+#     the programs check the file's contents;
 #   - `down`: no namespace, router process, /etc/netns entry or state left, and nothing
 #     new in the root namespace's links and rules.
 # The testbed is taken down on every exit (trap), also after a failure or a signal;
@@ -58,7 +69,7 @@ teardown() {
 trap 'teardown; rm -rf "$MT_TMP"' EXIT
 trap 'exit 99' INT TERM HUP
 
-echo "1..10"
+echo "1..13"
 echo "# testbed $PFX: 2 clusters x 2 hosts, one-way delay $DELAY us"
 "$TB" reap 2>&1 | mt_diag
 
@@ -210,6 +221,65 @@ else
     MPIRUN=$MT_TMP/compi-mpirun MPI_FLAVOR=compi MPIRUN_ARGS="--mca btl self,sm,ofi"
     mt_run_one coll_basic - 4 ok 240 "every collective, one rank per host, 2 clusters"
     mt_run_one crash kill 4 crash 60 "a rank killed on c2h2 brings the job down"
+fi
+
+# --- MPI-IO across hosts: one directory, aggregators by subnet ------------------------------
+# rank r runs on the r-th host of --host (one slot each): its cluster is that host's cK
+wan_cluster_of() {
+    echo "$HOSTS" | tr , '\n' | sed -n "$(($1 + 1))s/^c\([0-9]*\)h.*/\1/p"
+}
+# mt_judge's hook for "ok-by-subnet": as ok, and every file-write and file-read closure
+# that coll_verbose shows has as aggregators exactly one rank of each cluster (but those
+# the hints make 'direct', without any)
+mt_judge_extra() {
+    [ "$1" = ok-by-subnet ] || {
+        mt_why="unknown expectation '$1'"
+        return 1
+    }
+    mt_judge ok "$2" "$3" "$4" || return 1
+    lines=$(grep -E 'file-(write|read):' "$MT_TMP/out")
+    if [ -z "$lines" ]; then
+        mt_why="no coll_verbose line for a file-write or file-read closure"
+        return 1
+    fi
+    for aggs in $(echo "$lines" | sed -n 's/.*file-[a-z]*:[^(]*([^)]*ranks=\([0-9+]*\).*/\1/p'); do
+        clusters=
+        for r in $(echo "$aggs" | tr + ' '); do
+            clusters="$clusters $(wan_cluster_of "$r")"
+        done
+        got=$(echo $clusters | tr ' ' '\n' | sort | tr '\n' ' ')
+        if [ "$got" != "1 2 " ]; then
+            mt_why="aggregators $aggs are in clusters '$got', expected one in each of 1 2"
+            return 1
+        fi
+    done
+    # only 'direct' (collective buffering disabled by the hints) has no aggregators
+    if echo "$lines" | grep -v 'ranks=' | grep -qv 'file-[a-z]*:direct'; then
+        mt_why="a file closure without aggregators: $(echo "$lines" | grep -v 'ranks=' |
+            grep -v 'file-[a-z]*:direct' | head -n 1)"
+        return 1
+    fi
+    return 0
+}
+if [ -n "$why_no_compi" ]; then
+    mt_ok "# SKIP MPI-IO across hosts: $why_no_compi"
+    mt_ok "# SKIP nonblocking MPI-IO across hosts: $why_no_compi"
+    mt_ok "# SKIP MPI-IO shared and ordered access across hosts: $why_no_compi"
+else
+    mkdir -p "$MT_TMP/io" && chmod 1777 "$MT_TMP/io"
+    MPIRUN=$MT_TMP/compi-mpirun MPI_FLAVOR=compi
+    MPIRUN_ARGS="--mca btl self,sm,ofi --coll-config $top_srcdir/tests/mpi/configs/io_subnets.scm"
+    MPIRUN_ARGS="$MPIRUN_ARGS --mca coll_verbose 1"
+    old_tmpdir=${TMPDIR-}
+    export TMPDIR=$MT_TMP/io
+    mt_run_one io_coll quick 4 ok-by-subnet 60 \
+        "collective MPI-IO on one file from 4 hosts, one aggregator per subnet"
+    mt_run_one io_coll nb 4 ok-by-subnet 60 \
+        "the same through the nonblocking forms (two-phase as a schedule), one aggregator per subnet"
+    MPIRUN_ARGS="--mca btl self,sm,ofi"
+    mt_run_one io_access - 4 ok 60 \
+        "MPI-IO shared-pointer and ordered access on one file from 4 hosts"
+    if [ -n "$old_tmpdir" ]; then TMPDIR=$old_tmpdir; else unset TMPDIR; fi
 fi
 if [ -n "$why_no_ofi" ]; then
     mt_ok "# SKIP compi coll_basic under Hydra: $why_no_ofi"

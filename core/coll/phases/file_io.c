@@ -3,6 +3,7 @@
  */
 #include "core/coll/phases/file_io.h"
 
+#include "core/coll/sched/sched.h"
 #include "core/comm/comm_coll.h"
 
 #include <errno.h>
@@ -140,10 +141,8 @@ int coll_file_agree(const coll_call_t *call, int err)
     return (int)all;
 }
 
-compi_status_t coll_file_direct(const coll_call_t *call)
+int coll_file_own(coll_io_t *io, int write)
 {
-    coll_io_t *io = call->io;
-    int write = call->kind == COLL_FILE_WRITE;
     int64_t lo = 0, hi = 0, moved = 0, pos = 0;
     int err = 0;
 
@@ -171,7 +170,94 @@ compi_status_t coll_file_direct(const coll_call_t *call)
     if (io->atomic) {
         coll_file_unlock(io->fd, lo, hi - lo);
     }
-    io->err = coll_file_agree(call, err);
     io->moved = moved;
+    return err;
+}
+
+compi_status_t coll_file_direct(const coll_call_t *call)
+{
+    int err = coll_file_own(call->io, call->kind == COLL_FILE_WRITE);
+    call->io->err = coll_file_agree(call, err);
     return COMPI_OK;
+}
+
+/* ---- the schedule: the same I/O at its start, the agreement as rounds ---------------- */
+
+typedef struct file_nb {
+    coll_io_t *io;
+    int write;
+    uint32_t err;  /* this rank's, then (rank 0 first) the largest */
+    uint32_t *all; /* rank 0: every other rank's */
+    int p;
+} file_nb_t;
+
+static compi_status_t file__nb_io(void *arg, coll_sched_note_t *note)
+{
+    file_nb_t *nb = arg;
+    (void)note;
+    int err = coll_file_own(nb->io, nb->write);
+    nb->err = (uint32_t)(err > 0 ? err : 0);
+    return COMPI_OK;
+}
+
+static compi_status_t file__nb_max(void *arg, coll_sched_note_t *note)
+{
+    file_nb_t *nb = arg;
+    (void)note;
+    for (int q = 1; q < nb->p; q++) {
+        nb->err = nb->all[q] > nb->err ? nb->all[q] : nb->err;
+    }
+    return COMPI_OK;
+}
+
+static compi_status_t file__nb_done(void *arg, coll_sched_note_t *note)
+{
+    file_nb_t *nb = arg;
+    (void)note;
+    nb->io->err = (int)nb->err;
+    return COMPI_OK;
+}
+
+static void file__nb_release(void *arg)
+{
+    coll_io_t *io = arg;
+    if (io->release != NULL) {
+        io->release(io);
+    }
+}
+
+void coll_file_direct_sched(const coll_call_t *call, coll_sched_t *s)
+{
+    coll_io_t *io = call->io;
+    int p = call->comm->size, me = call->comm->rank;
+    compi_datatype_t *byte = dt_from_handle(MPI_BYTE);
+    io->err = -1;
+    coll_sched_hold(s, file__nb_release, io);
+    file_nb_t *nb = coll_sched_alloc(s, sizeof(*nb) + (size_t)p * sizeof(uint32_t));
+    if (nb == NULL) {
+        return;
+    }
+    *nb = (file_nb_t){
+        .io = io, .write = call->kind == COLL_FILE_WRITE, .all = (uint32_t *)(nb + 1), .p = p};
+    /* round 0: the I/O, at the start; 1: the errnos to rank 0, its maximum; 2: back */
+    coll_sched_check(s, file__nb_io, nb);
+    coll_sched_round(s);
+    for (int q = 1; q < p; q++) {
+        if (me == 0) {
+            coll_sched_recv(s, &nb->all[q], sizeof(uint32_t), byte, q);
+        }
+    }
+    if (me != 0) {
+        coll_sched_send(s, &nb->err, sizeof(uint32_t), byte, 0);
+    } else {
+        coll_sched_check(s, file__nb_max, nb);
+    }
+    coll_sched_round(s);
+    for (int q = 1; q < p && me == 0; q++) {
+        coll_sched_send(s, &nb->err, sizeof(uint32_t), byte, q);
+    }
+    if (me != 0) {
+        coll_sched_recv(s, &nb->err, sizeof(uint32_t), byte, 0);
+    }
+    coll_sched_check(s, file__nb_done, nb);
 }

@@ -13,6 +13,10 @@
 
 #include <stdint.h>
 
+/* an aggregator's collective buffer when the closure names none (cb_buffer_size's
+   default, as ROMIO's) */
+#define COLL_FILE_CB_DEFAULT (16 << 20)
+
 /* len bytes at off; 0 or an errno.  *done_p and *got_p (may be NULL) get the bytes written
    or read before an error; a read stops at the end of the file, and the rest of buf is
    left as it was. */
@@ -38,8 +42,22 @@ void coll_file_packed(const coll_io_seg_t *segs, size_t n, int64_t *packed);
    EIO). */
 int coll_file_agree(const coll_call_t *call, int err);
 
+/* this rank's own segments, one pread or pwrite each (under a lock of its range in
+   atomic mode); an errno (0), io->moved set */
+int coll_file_own(coll_io_t *io, int write);
+
 /* Each rank reads or writes its own segments (the direct path, and two-phase's when the
    ranks' accesses do not interleave); io->moved and io->err set, err agreed. */
 compi_status_t coll_file_direct(const coll_call_t *call);
+
+/* The nonblocking form of every file algorithm (a schedule, algorithms' .sched): this
+   rank's own segments read or written when the schedule starts, then the errnos to rank
+   0 and its maximum back to every rank, as rounds the progress engine moves.  The request
+   completes when both are done on this rank; io->release runs when the schedule is freed
+   (io->err is -1 unless the agreement was reached). */
+struct coll_sched;
+void coll_file_direct_sched(const coll_call_t *call, struct coll_sched *s);
+/* the same as an algorithm's .sched (algorithms/file_write/direct.c) */
+void coll_file_nb_sched(const coll_call_t *call, const coll_params_t *params, struct coll_sched *s);
 
 #endif

@@ -30,6 +30,9 @@
 
 enum { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY, STEP_CHECK, STEP_WAIT };
 
+/* coll_sched_hold: the gate of a miss (trampolines/tramp_agree.c) and the algorithm */
+#define SCHED_HOLDS 2
+
 /* send: sbuf, scount, sdt, peer; recv: rbuf, rcount, rdt, peer; reduce: rbuf = sbuf op
    b (b NULL: rbuf, inout = in op inout), scount, sdt; copy: all six; check, wait: fn,
    arg */
@@ -81,8 +84,8 @@ struct coll_sched {
     int pro_done;      /* persistent: a run passed them, the next skip them */
     char *errtext;     /* a check's message, for the request at the end */
     int err_report;
-    void (*hold_release)(void *); /* coll_sched_hold */
-    void *hold_arg;
+    void (*hold_release[SCHED_HOLDS])(void *); /* coll_sched_hold */
+    void *hold_arg[SCHED_HOLDS];
 };
 
 static coll_sched_t *active_head;
@@ -185,13 +188,15 @@ void coll_sched_free(coll_sched_t *s)
     if (s->op != NULL) {
         op_release(s->op);
     }
-    if (s->hold_release != NULL) {
-        s->hold_release(s->hold_arg);
+    for (int i = 0; i < SCHED_HOLDS; i++) {
+        if (s->hold_release[i] != NULL) {
+            s->hold_release[i](s->hold_arg[i]);
+        }
+        s->hold_release[i] = NULL;
     }
     free(s->errtext);
     s->nsteps = s->nmem = 0;
     s->op = NULL;
-    s->hold_release = NULL;
     s->errtext = NULL;
     if (npool < SCHED_POOL_MAX) {
         s->next = pool;
@@ -352,8 +357,15 @@ void coll_sched_wait(coll_sched_t *s, coll_sched_check_fn_t fn, void *arg)
 
 void coll_sched_hold(coll_sched_t *s, void (*release)(void *arg), void *arg)
 {
-    s->hold_release = release;
-    s->hold_arg = arg;
+    for (int i = 0; i < SCHED_HOLDS; i++) {
+        if (s->hold_release[i] == NULL) {
+            s->hold_release[i] = release;
+            s->hold_arg[i] = arg;
+            return;
+        }
+    }
+    release(arg); /* more holders than slots: a builder's bug, caught where it is made */
+    coll_sched_fail(s, COMPI_ERR_INTERNAL);
 }
 
 void coll_sched_round(coll_sched_t *s)
@@ -367,6 +379,16 @@ void coll_sched_round(coll_sched_t *s)
         return;
     }
     s->round_end[s->nrounds++] = s->nsteps;
+    if (compi_unlikely(s->req != NULL)) {
+        /* a check step of a running schedule added this round: room for its requests */
+        size_t n = 0;
+        for (size_t i = last; i < s->nsteps; i++) {
+            n += s->steps[i].type == STEP_SEND || s->steps[i].type == STEP_RECV;
+        }
+        if (grow((void **)&s->reqs, &s->reqcap, n ? n : 1, sizeof(*s->reqs)) != 0) {
+            coll_sched_fail(s, COMPI_ERR_NO_MEMORY);
+        }
+    }
 }
 
 static void keep_mem(coll_sched_t *s, void *p, size_t size)

@@ -106,7 +106,9 @@ void coll_sched_reduce3(coll_sched_t *s, const void *a, const void *b, void *out
 void coll_sched_copy(coll_sched_t *s, const void *sbuf, size_t scount, compi_datatype_t *sdt,
                      void *rbuf, size_t rcount, compi_datatype_t *rdt);
 /* close the current round: the steps added next start when it is complete (an empty
-   round is not made) */
+   round is not made).  A check step of a running schedule (not a persistent one) may add
+   steps and close rounds: they run after the rounds already there (a schedule whose
+   later rounds depend on what its first ones brought: two-phase I/O's) */
 void coll_sched_round(coll_sched_t *s);
 
 /* a scratch buffer for `count` elements of dt in a user buffer's layout (coll_tmp_alloc),
@@ -137,8 +139,9 @@ typedef compi_status_t (*coll_sched_check_fn_t)(void *arg, coll_sched_note_t *no
 void coll_sched_check(coll_sched_t *s, coll_sched_check_fn_t fn, void *arg);
 /* the current round is complete only once fn stops saying COMPI_INPROGRESS (polled) */
 void coll_sched_wait(coll_sched_t *s, coll_sched_check_fn_t fn, void *arg);
-/* the schedule keeps arg alive: release(arg) when the schedule is freed (one per
-   schedule) */
+/* the schedule keeps arg alive: release(arg) when the schedule is freed, also when it
+   fails or is never started (two per schedule: the agreement at a miss and the
+   algorithm's own) */
 void coll_sched_hold(coll_sched_t *s, void (*release)(void *arg), void *arg);
 
 /*

@@ -10,8 +10,9 @@
  *   ranks' segments      0 1 2 3 0 1 2 3 0 1 2 3 ...   (interleaved records)
  *   [min, max) of all  |<---- domain of A0 ---->|<---- domain of A1 ---->|
  *   round r of A0:     [lo + r cb, lo + (r + 1) cb): every rank sends A0 its bytes
- *                      there (one run of its packed buffer), A0 writes the window
- *                      with one pwrite (one pread first where it has holes)
+ *                      there (one run of its packed buffer; A0's own are copied, not
+ *                      sent), A0 writes the window with one pwrite (one pread first
+ *                      where it has holes)
  *
  *   1. allgather of each rank's [first, last) (two 64-bit words);
  *   2. the domains: [min first, max last) split evenly among the na aggregators, the
@@ -40,11 +41,14 @@
  * without the exchange: "two-phase-if-interleaved" chooses at run time (ROMIO's
  * romio_cb_write=automatic), on the allgathered ranges, so every rank chooses alike.
  *
+ * Nonblocking (MPI_File_iwrite_all, iread_all, the _at_all and split forms): the same
+ * steps as a schedule (two_phase_nb.c), sharing this file's helpers (two_phase.h).
+ *
  * Memory: per call, at an aggregator 2 cb (collective buffer, staging) and the lists
  * of the segments in its domain; at every rank the prefix sums of its own segments.
  * Out of memory is agreed on before any data moves, and fails the call on every rank.
  */
-#include "core/coll/phases/file_io.h"
+#include "core/coll/algorithms/file_write/two_phase.h"
 
 #include "core/comm/comm_coll.h"
 #include "core/pml/pml.h"
@@ -56,34 +60,6 @@
 #include <sys/stat.h>
 
 #define TP_ALIGN 4096
-#define TP_CB_DEFAULT (16 << 20)
-
-/* at an aggregator, what one sender has in its domain */
-typedef struct tp_from {
-    int rank;
-    int64_t n;           /* its segments there */
-    coll_io_seg_t *segs; /* clipped to the domain */
-    int64_t *packed;     /* [n + 1]: prefix sums of their lengths */
-} tp_from_t;
-
-typedef struct tp {
-    const coll_call_t *call;
-    coll_io_t *io;
-    int write, p, me, na, my; /* my: my aggregator index, or -1 */
-    const int *agg;
-    int64_t cb;
-    int64_t *range;        /* [2 p]: first, last of each rank (first == last: nothing) */
-    int64_t *dom;          /* [na + 1] */
-    int64_t *packed;       /* [nsegs + 1] */
-    coll_io_seg_t *sorted; /* [p]: the ranges, sorted to see whether they interleave */
-    /* an aggregator's */
-    int nfrom;
-    tp_from_t *from;
-    char *cbuf, *stage;
-    int64_t cbuf_len;
-    coll_io_seg_t *cov; /* the pieces of one window, to find its extent and holes */
-    compi_request_t **reqs;
-} tp_t;
 
 static compi_datatype_t *tp__byte(void)
 {
@@ -91,7 +67,7 @@ static compi_datatype_t *tp__byte(void)
 }
 
 /* the window of domain a in round r, empty (0) past its end */
-static int tp__window(const tp_t *t, int a, int64_t r, int64_t *lo_p, int64_t *hi_p)
+int tp__window(const tp_t *t, int a, int64_t r, int64_t *lo_p, int64_t *hi_p)
 {
     int64_t lo = t->dom[a] + r * t->cb;
     if (lo >= t->dom[a + 1]) {
@@ -102,14 +78,14 @@ static int tp__window(const tp_t *t, int a, int64_t r, int64_t *lo_p, int64_t *h
     return 1;
 }
 
-static int tp__meets(const tp_t *t, int q, int a)
+int tp__meets(const tp_t *t, int q, int a)
 {
     int64_t first = t->range[2 * q], last = t->range[2 * q + 1];
     return first < last && first < t->dom[a + 1] && last > t->dom[a];
 }
 
 /* step 2: even domains over [min, max), inner boundaries aligned */
-static void tp__domains(tp_t *t, int64_t min, int64_t max)
+void tp__domains(tp_t *t, int64_t min, int64_t max)
 {
     int64_t span = max - min, d = (span + t->na - 1) / t->na;
     int64_t base = min;
@@ -132,7 +108,7 @@ static int tp__seg_cmp(const void *x, const void *y)
 }
 
 /* whether the ranks' ranges overlap (ROMIO's "interleaved") */
-static int tp__interleaved(const tp_t *t)
+int tp__interleaved(const tp_t *t)
 {
     coll_io_seg_t *r = t->sorted;
     int n = 0, inter = 0;
@@ -151,13 +127,64 @@ static int tp__interleaved(const tp_t *t)
     return inter;
 }
 
+int tp__buffers(tp_t *t)
+{
+    int64_t total = 0;
+    for (int f = 0; t->from != NULL && f < t->nfrom; f++) {
+        total += t->from[f].n;
+    }
+    int64_t dlen = t->dom[t->my + 1] - t->dom[t->my];
+    t->cbuf_len = dlen < t->cb ? dlen : t->cb;
+    t->cbuf = malloc((size_t)t->cbuf_len + 1);
+    t->stage = malloc((size_t)t->cbuf_len + 1);
+    t->cov = malloc((size_t)(total + 1) * sizeof(*t->cov));
+    coll_io_seg_t *segs = malloc((size_t)(total + 1) * sizeof(*segs));
+    int64_t *packed = malloc((size_t)(total + t->nfrom + 1) * sizeof(*packed));
+    if (t->cbuf == NULL || t->stage == NULL || t->cov == NULL || segs == NULL || packed == NULL ||
+        t->from == NULL) {
+        free(segs);
+        free(packed);
+        return ENOMEM;
+    }
+    for (int f = 0; f < t->nfrom; f++) {
+        t->from[f].segs = segs;
+        t->from[f].packed = packed;
+        segs += t->from[f].n;
+        packed += t->from[f].n + 1;
+    }
+    return 0;
+}
+
+int64_t tp__count(const tp_t *t, int a)
+{
+    int64_t start;
+    size_t first, end;
+    coll_file_span(t->io->segs, t->io->nsegs, t->packed, t->dom[a], t->dom[a + 1], &start, &first,
+                   &end);
+    return (int64_t)(end - first);
+}
+
+coll_io_seg_t *tp__clip(const tp_t *t, int a, coll_io_seg_t *out)
+{
+    const coll_io_t *io = t->io;
+    int64_t start;
+    size_t first, end;
+    coll_file_span(io->segs, io->nsegs, t->packed, t->dom[a], t->dom[a + 1], &start, &first, &end);
+    for (size_t i = first; i < end; i++) {
+        int64_t lo = io->segs[i].off, hi = lo + io->segs[i].len;
+        lo = lo < t->dom[a] ? t->dom[a] : lo;
+        hi = hi > t->dom[a + 1] ? t->dom[a + 1] : hi;
+        *out++ = (coll_io_seg_t){lo, hi - lo};
+    }
+    return out;
+}
+
 /* step 3, the counts: every rank tells each aggregator whose domain its range meets how
    many of its segments fall there (eager, 8 bytes); the aggregator then takes the memory
    for their lists and its buffers.  Returns an errno (0), which the caller agrees on
    before any list moves. */
 static int tp__counts(tp_t *t, int64_t *count, size_t *nreq_p)
 {
-    coll_io_t *io = t->io;
     compi_comm_t *comm = t->call->comm;
     int tag = coll_tag(t->call->kind), err = 0;
     size_t nreq = 0;
@@ -167,11 +194,7 @@ static int tp__counts(tp_t *t, int64_t *count, size_t *nreq_p)
         if (!tp__meets(t, t->me, a)) {
             continue;
         }
-        int64_t start;
-        size_t first, end;
-        coll_file_span(io->segs, io->nsegs, t->packed, t->dom[a], t->dom[a + 1], &start, &first,
-                       &end);
-        count[a] = (int64_t)(end - first);
+        count[a] = tp__count(t, a);
         if (pml_isend(&count[a], sizeof(int64_t), tp__byte(), t->agg[a], tag, comm,
                       PML_SEND_STANDARD, &t->reqs[nreq++]) != COMPI_OK) {
             err = EIO;
@@ -193,6 +216,7 @@ static int tp__counts(tp_t *t, int64_t *count, size_t *nreq_p)
             int64_t *into = t->from != NULL ? &t->from[f].n : &count[t->na];
             if (t->from != NULL) {
                 t->from[f].rank = q;
+                t->me_from |= q == t->me;
             }
             f++;
             if (pml_irecv(into, sizeof(int64_t), tp__byte(), q, tag, comm, &t->reqs[nreq++]) !=
@@ -208,30 +232,8 @@ static int tp__counts(tp_t *t, int64_t *count, size_t *nreq_p)
             err = EIO;
         }
         nreq = n0;
-        int64_t total = 0;
-        for (int f = 0; t->from != NULL && f < t->nfrom; f++) {
-            total += t->from[f].n;
-        }
-        int64_t dlen = t->dom[t->my + 1] - t->dom[t->my];
-        t->cbuf_len = dlen < t->cb ? dlen : t->cb;
-        t->cbuf = malloc((size_t)t->cbuf_len + 1);
-        t->stage = malloc((size_t)t->cbuf_len + 1);
-        t->cov = malloc((size_t)(total + 1) * sizeof(*t->cov));
-        coll_io_seg_t *segs = malloc((size_t)(total + 1) * sizeof(*segs));
-        int64_t *packed = malloc((size_t)(total + t->nfrom + 1) * sizeof(*packed));
-        if (t->cbuf == NULL || t->stage == NULL || t->cov == NULL || segs == NULL ||
-            packed == NULL || t->from == NULL) {
-            err = ENOMEM;
-            free(segs);
-            free(packed);
-        } else {
-            for (int f = 0; f < t->nfrom; f++) {
-                t->from[f].segs = segs;
-                t->from[f].packed = packed;
-                segs += t->from[f].n;
-                packed += t->from[f].n + 1;
-            }
-        }
+        int e = tp__buffers(t);
+        err = err ? err : e;
     }
     *nreq_p = nreq;
     return err;
@@ -241,7 +243,6 @@ static int tp__counts(tp_t *t, int64_t *count, size_t *nreq_p)
    domain, clipped to it; out: room for the clipped copies (io->nsegs + na) */
 static int tp__lists(tp_t *t, const int64_t *count, coll_io_seg_t *out, size_t nreq)
 {
-    coll_io_t *io = t->io;
     compi_comm_t *comm = t->call->comm;
     int tag = coll_tag(t->call->kind), err = 0;
 
@@ -249,17 +250,8 @@ static int tp__lists(tp_t *t, const int64_t *count, coll_io_seg_t *out, size_t n
         if (count[a] == 0) {
             continue;
         }
-        int64_t start;
-        size_t first, end;
-        coll_file_span(io->segs, io->nsegs, t->packed, t->dom[a], t->dom[a + 1], &start, &first,
-                       &end);
         coll_io_seg_t *o = out;
-        for (size_t i = first; i < end; i++) {
-            int64_t lo = io->segs[i].off, hi = lo + io->segs[i].len;
-            lo = lo < t->dom[a] ? t->dom[a] : lo;
-            hi = hi > t->dom[a + 1] ? t->dom[a + 1] : hi;
-            *out++ = (coll_io_seg_t){lo, hi - lo};
-        }
+        out = tp__clip(t, a, out);
         if (pml_isend(o, (size_t)count[a] * sizeof(*o), tp__byte(), t->agg[a], tag, comm,
                       PML_SEND_STANDARD, &t->reqs[nreq++]) != COMPI_OK) {
             err = EIO;
@@ -283,7 +275,7 @@ static int tp__lists(tp_t *t, const int64_t *count, coll_io_seg_t *out, size_t n
 
 /* the extent [*lo_p, *hi_p) of what the senders have in window [wlo, whi); returns
    whether it has holes (bytes nobody writes) */
-static int tp__extent(tp_t *t, int64_t wlo, int64_t whi, int64_t *lo_p, int64_t *hi_p)
+int tp__extent(tp_t *t, int64_t wlo, int64_t whi, int64_t *lo_p, int64_t *hi_p)
 {
     size_t n = 0;
     for (int f = 0; f < t->nfrom; f++) {
@@ -314,8 +306,7 @@ static int tp__extent(tp_t *t, int64_t wlo, int64_t whi, int64_t *lo_p, int64_t 
 
 /* copy sender fr's pieces in [wlo, whi) between the window buffer and its packed run
    (to_window: from the run into the window) */
-static void tp__place(tp_t *t, const tp_from_t *fr, int64_t wlo, int64_t whi, char *run,
-                      int to_window)
+void tp__place(tp_t *t, const tp_from_t *fr, int64_t wlo, int64_t whi, char *run, int to_window)
 {
     int64_t start;
     size_t first, end;
@@ -364,7 +355,13 @@ static int tp__aggregate(tp_t *t, int64_t wlo, int64_t whi, compi_request_t **re
         coll_file_unlock(io->fd, lo, hi - lo);
         locked = 0;
     }
-    /* the data moves whatever err says: the senders are already in the round */
+    /* the data moves whatever err says: the senders are already in the round.  This
+       rank's own bytes move between the window and its packed buffer directly (mine). */
+    int64_t mine_at, mine_len = 0;
+    if (t->me_from) {
+        size_t first, end;
+        mine_len = coll_file_span(io->segs, io->nsegs, t->packed, wlo, whi, &mine_at, &first, &end);
+    }
     for (int f0 = 0; f0 < t->nfrom;) {
         int64_t used = 0;
         size_t n = 0;
@@ -375,6 +372,12 @@ static int tp__aggregate(tp_t *t, int64_t wlo, int64_t whi, compi_request_t **re
             tp_from_t *fr = &t->from[f];
             int64_t len =
                 coll_file_span(fr->segs, (size_t)fr->n, fr->packed, wlo, whi, &start, &first, &end);
+            if (fr->rank == t->me) {
+                if (!t->write && mine_len > 0) {
+                    tp__place(t, fr, wlo, whi, (char *)io->buf + mine_at, 0);
+                }
+                continue;
+            }
             if (used + len > t->cbuf_len && used > 0) {
                 break;
             }
@@ -401,6 +404,12 @@ static int tp__aggregate(tp_t *t, int64_t wlo, int64_t whi, compi_request_t **re
                 int64_t start;
                 size_t first, end;
                 tp_from_t *fr = &t->from[g];
+                if (fr->rank == t->me) {
+                    if (mine_len > 0) {
+                        tp__place(t, fr, wlo, whi, (char *)io->buf + mine_at, 1);
+                    }
+                    continue;
+                }
                 int64_t len = coll_file_span(fr->segs, (size_t)fr->n, fr->packed, wlo, whi, &start,
                                              &first, &end);
                 tp__place(t, fr, wlo, whi, t->stage + u, 1);
@@ -433,9 +442,10 @@ static int tp__rounds(tp_t *t)
     for (int64_t r = 0; r < rounds; r++) {
         size_t n = 0;
         int64_t wlo, whi;
-        /* my runs to (from) each aggregator, posted first: the aggregators wait for them */
+        /* my runs to (from) each aggregator, posted first: the aggregators wait for them
+           (my own aggregator index, if any, takes them from my buffer itself) */
         for (int a = 0; a < t->na; a++) {
-            if (!tp__meets(t, t->me, a) || !tp__window(t, a, r, &wlo, &whi)) {
+            if (a == t->my || !tp__meets(t, t->me, a) || !tp__window(t, a, r, &wlo, &whi)) {
                 continue;
             }
             int64_t start;
@@ -463,7 +473,7 @@ static int tp__rounds(tp_t *t)
     return err;
 }
 
-static void tp__free(tp_t *t)
+void tp__free(tp_t *t)
 {
     if (t->from != NULL && t->nfrom > 0) {
         free(t->from[0].segs);
@@ -481,7 +491,7 @@ static void tp__free(tp_t *t)
 }
 
 /* the bytes of this rank's segments below the end of the file (a read's count) */
-static int64_t tp__below_end(const coll_io_t *io)
+int64_t tp__below_end(const coll_io_t *io)
 {
     struct stat sb;
     int64_t n = 0;
@@ -508,9 +518,15 @@ static compi_status_t tp__run(const coll_call_t *call, const coll_params_t *prm,
               .my = -1,
               .agg = prm->nranks > 0 ? prm->ranks : &agg0,
               .na = prm->nranks > 0 ? prm->nranks : 1,
-              .cb = prm->segsize > 0 ? prm->segsize : TP_CB_DEFAULT};
+              .cb = prm->segsize > 0 ? prm->segsize : COLL_FILE_CB_DEFAULT};
     int err = 0;
 
+    if (io->describe) {
+        io->aggregators = t.na;
+        io->cb_bytes = t.cb;
+        io->automatic = if_interleaved;
+        return COMPI_OK;
+    }
     for (int a = 0; a < t.na; a++) {
         t.my = t.agg[a] == t.me ? a : t.my;
     }
@@ -593,6 +609,18 @@ static compi_status_t tp__run(const coll_call_t *call, const coll_params_t *prm,
     return COMPI_OK;
 }
 
+static void coll_file_two_phase_sched(const coll_call_t *call, const coll_params_t *prm,
+                                      struct coll_sched *s)
+{
+    tp__sched(call, prm, s, 0);
+}
+
+static void coll_file_two_phase_if_interleaved_sched(const coll_call_t *call,
+                                                     const coll_params_t *prm, struct coll_sched *s)
+{
+    tp__sched(call, prm, s, 1);
+}
+
 static compi_status_t coll_file_two_phase(coll_closure_t *self, const coll_call_t *call)
 {
     return tp__run(call, self->state, 0);
@@ -608,6 +636,7 @@ const coll_algo_t coll_algo_file_write_two_phase = {
     .name = "two-phase",
     .kind = COLL_FILE_WRITE,
     .fn = coll_file_two_phase,
+    .sched = coll_file_two_phase_sched,
     .params = COLL_PARAM_SEGSIZE | COLL_PARAM_RANKS,
     .help = "aggregators (ranks) write even domains of the file in rounds of segsize bytes",
 };
@@ -616,6 +645,7 @@ const coll_algo_t coll_algo_file_write_two_phase_if_interleaved = {
     .name = "two-phase-if-interleaved",
     .kind = COLL_FILE_WRITE,
     .fn = coll_file_two_phase_if_interleaved,
+    .sched = coll_file_two_phase_if_interleaved_sched,
     .params = COLL_PARAM_SEGSIZE | COLL_PARAM_RANKS,
     .help = "two-phase when the ranks' ranges interleave, else each rank its own",
 };
@@ -624,6 +654,7 @@ const coll_algo_t coll_algo_file_read_two_phase = {
     .name = "two-phase",
     .kind = COLL_FILE_READ,
     .fn = coll_file_two_phase,
+    .sched = coll_file_two_phase_sched,
     .params = COLL_PARAM_SEGSIZE | COLL_PARAM_RANKS,
     .help = "aggregators (ranks) read even domains of the file in rounds of segsize bytes",
 };
@@ -632,6 +663,7 @@ const coll_algo_t coll_algo_file_read_two_phase_if_interleaved = {
     .name = "two-phase-if-interleaved",
     .kind = COLL_FILE_READ,
     .fn = coll_file_two_phase_if_interleaved,
+    .sched = coll_file_two_phase_if_interleaved_sched,
     .params = COLL_PARAM_SEGSIZE | COLL_PARAM_RANKS,
     .help = "two-phase when the ranks' ranges interleave, else each rank its own",
 };

@@ -102,6 +102,41 @@ typedef struct coll_io {
 } coll_io_t;
 
 /*
+ * A count or displacement array of a v/w call, as the program passed it, read in place:
+ * int elements (the int forms of MPI), MPI_Count counts and MPI_Aint displacements (the
+ * _c forms; neighbor-alltoallw's byte displacements in both forms).  At most one pointer
+ * is set; none: the array was not given (a rank where it is not significant).  Nothing
+ * is narrowed or copied, so a _c call's counts above INT_MAX reach the algorithms whole.
+ */
+typedef struct coll_vec {
+    const int *i;
+    const MPI_Count *c;
+    const MPI_Aint *a;
+} coll_vec_t;
+
+static inline coll_vec_t coll_vec_int(const int *v)
+{
+    return (coll_vec_t){.i = v};
+}
+static inline coll_vec_t coll_vec_count(const MPI_Count *v)
+{
+    return (coll_vec_t){.c = v};
+}
+static inline coll_vec_t coll_vec_aint(const MPI_Aint *v)
+{
+    return (coll_vec_t){.a = v};
+}
+static inline int coll_vec_given(coll_vec_t v)
+{
+    return v.i != NULL || v.c != NULL || v.a != NULL;
+}
+/* element k (the array must be given) */
+static inline long long coll_vec_at(coll_vec_t v, int k)
+{
+    return v.i != NULL ? v.i[k] : v.c != NULL ? (long long)v.c[k] : (long long)v.a[k];
+}
+
+/*
  * One collective invocation, as the API layer received it (after argument checks).
  * Fields a kind does not use are 0/NULL.  MPI_IN_PLACE is kept as given in sbuf (or
  * rbuf for the root of MPI_Scatter(v)), with in_place set, so algorithms can tell.
@@ -116,12 +151,13 @@ typedef struct coll_call {
     void *rbuf;
     size_t scount, rcount;
     compi_datatype_t *sdt, *rdt;
-    const int *scounts, *sdispls; /* v and w variants */
-    const int *rcounts, *rdispls;
+    /* v and w variants: counts, displacements in elements of sdt/rdt, or in bytes for
+       alltoallw and neighbor-alltoallw */
+    coll_vec_t scounts, sdispls;
+    coll_vec_t rcounts, rdispls;
     compi_datatype_t *const *sdts, *const *rdts; /* alltoallw */
     compi_op_t *op;               /* reductions, scans (sdt == rdt == the datatype) */
     size_t bytes;                 /* the key's total bytes (see coll_call_bytes) */
-    const MPI_Aint *sadispls, *radispls; /* neighbor-alltoallw: displacements in bytes */
     coll_io_t *io;                       /* file-write, file-read: the access (bytes is 0) */
 } coll_call_t;
 

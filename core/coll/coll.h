@@ -31,6 +31,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* The collective kinds, listed once in kinds.def (bridge_kind_t of scheme/bridge.h and
    `collective-kinds' of (compi) come from the same list). */
@@ -103,37 +104,44 @@ typedef struct coll_io {
 
 /*
  * A count or displacement array of a v/w call, as the program passed it, read in place:
- * int elements (the int forms of MPI), MPI_Count counts and MPI_Aint displacements (the
- * _c forms; neighbor-alltoallw's byte displacements in both forms).  At most one pointer
- * is set; none: the array was not given (a rank where it is not significant).  Nothing
- * is narrowed or copied, so a _c call's counts above INT_MAX reach the algorithms whole.
+ * int elements (the int forms of MPI) or 64-bit ones (wide: MPI_Count counts and MPI_Aint
+ * displacements of the _c forms; neighbor-alltoallw's byte displacements in both forms).
+ * p NULL: the array was not given (a rank where it is not significant).  Nothing is
+ * narrowed or copied, so a _c call's counts above INT_MAX reach the algorithms whole.
  */
 typedef struct coll_vec {
-    const int *i;
-    const MPI_Count *c;
-    const MPI_Aint *a;
+    const void *p;
+    int wide; /* 1: 64-bit elements, else int */
 } coll_vec_t;
+_Static_assert(sizeof(MPI_Count) == 8 && sizeof(MPI_Aint) == 8,
+               "coll_vec_t reads MPI_Count and MPI_Aint arrays as 64-bit elements");
 
 static inline coll_vec_t coll_vec_int(const int *v)
 {
-    return (coll_vec_t){.i = v};
+    return (coll_vec_t){.p = v, .wide = 0};
 }
 static inline coll_vec_t coll_vec_count(const MPI_Count *v)
 {
-    return (coll_vec_t){.c = v};
+    return (coll_vec_t){.p = v, .wide = 1};
 }
 static inline coll_vec_t coll_vec_aint(const MPI_Aint *v)
 {
-    return (coll_vec_t){.a = v};
+    return (coll_vec_t){.p = v, .wide = 1};
 }
 static inline int coll_vec_given(coll_vec_t v)
 {
-    return v.i != NULL || v.c != NULL || v.a != NULL;
+    return v.p != NULL;
 }
-/* element k (the array must be given) */
+/* element k (the array must be given); a wide element is read by memcpy, whichever of
+   MPI_Count or MPI_Aint the array holds */
 static inline long long coll_vec_at(coll_vec_t v, int k)
 {
-    return v.i != NULL ? v.i[k] : v.c != NULL ? (long long)v.c[k] : (long long)v.a[k];
+    if (v.wide) {
+        int64_t x;
+        memcpy(&x, (const char *)v.p + (size_t)k * sizeof(x), sizeof(x));
+        return x;
+    }
+    return ((const int *)v.p)[k];
 }
 
 /*

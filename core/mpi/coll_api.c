@@ -150,9 +150,11 @@ static int inter_reduce_like(coll_kind_t kind, compi_comm_t *c, const void *send
  * rank receives, except the non-roots of a reduce, where MPI_IN_PLACE is not allowed and
  * the receive buffer is passed as NULL.
  */
-static int reduce_like(coll_kind_t kind, const void *sendbuf, void *recvbuf, MPI_Count count,
-                       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *req,
-                       coll_mode_t mode, const char *fn)
+/* inlined into each of the four impls: the blocking allreduce is the latency path */
+static inline __attribute__((always_inline)) int
+reduce_like(coll_kind_t kind, const void *sendbuf, void *recvbuf, MPI_Count count,
+            MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *req,
+            coll_mode_t mode, const char *fn)
 {
     compi_comm_t *c = NULL;
     compi_datatype_t *dt = NULL;

@@ -1,9 +1,9 @@
 #!/bin/sh
-# TAP: every MPI entry point (each PMPI_ function defined in core/mpi/*.c) takes the
-# library's lock at MPI_THREAD_MULTIPLE: its body holds COMPI_CHECK_INIT (which takes it)
-# or COMPI_API_LOCK (core/mpi/thread_lock.h).  The few that must not lock are listed
-# below with the reason, so a new function without the lock fails here instead of
-# racing under threads.
+# TAP: every MPI entry point (each PMPI_ function defined in core/mpi/*.c and in the
+# generated core/mpi/gen/*.c) takes the library's lock at MPI_THREAD_MULTIPLE: its body
+# holds COMPI_CHECK_INIT (which takes it) or COMPI_API_LOCK (core/mpi/thread_lock.h).
+# The few that must not lock are listed below with the reason, so a new function without
+# the lock fails here instead of racing under threads.
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$top_srcdir" || exit 1
 
@@ -16,7 +16,7 @@ echo "1..1"
 missing=$(python3 - "$unlocked" <<'PY'
 import glob, re, sys
 allowed = set(sys.argv[1].split())
-for f in sorted(glob.glob('core/mpi/*.c')):
+for f in sorted(glob.glob('core/mpi/*.c') + glob.glob('core/mpi/gen/*.c')):
     s = open(f).read()
     for m in re.finditer(r'^[A-Za-z_][\w \*]*\b(PMPI_\w+)\([^;{]*\)\s*\{', s, re.M):
         body = s[m.end():]

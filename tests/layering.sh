@@ -31,7 +31,7 @@ allowed() {
     core/io) echo "core/include core/runtime core/dt core/pml core/comm core/op topologies core/coll scheme trampolines" ;;
     scheme) echo "core/include core/runtime core/dt core/pml core/comm core/op topologies core/coll" ;;
     trampolines) echo "core/include core/runtime core/dt core/pml core/comm core/op topologies core/coll scheme" ;;
-    core/mpi | tools) echo "*" ;;
+    core/mpi | core/mpi/gen | tools) echo "*" ;;
     *) echo "?" ;;
     esac
 }

@@ -1,7 +1,10 @@
 /*
- * args.h -- the argument checks that point-to-point and collective calls share:
- * communicator, count, datatype, buffer, ranks (destination, source, root) and tags, and
- * the MPI error for an internal status.  Only the API layer (core/mpi/) includes this.
+ * args.h -- the argument checks of the API layer, one function per kind of argument of
+ * the MPI standard's description: communicator, count, datatype, buffer, ranks
+ * (destination, source, root), tags and output pointers, and the MPI error for an
+ * internal status.  The generated entry points (core/mpi/gen/, tools/mpigen/cgen.py)
+ * call them by the kind of each parameter; hand-written entries call the same ones.
+ * Only the API layer (core/mpi/) includes this.
  * Collectives add their own in a block of their own below (root on an intercommunicator,
  * MPI_IN_PLACE, aliasing, count arrays, op, topology); request handles are in
  * core/mpi/req_handle.h.
@@ -49,17 +52,30 @@ static inline int mpi_arg_count(compi_comm_t *c, MPI_Count count, const char *wh
     return MPI_SUCCESS;
 }
 
-static inline int mpi_arg_type(compi_comm_t *c, MPI_Datatype h, const char *what, const char *fn,
-                               compi_datatype_t **dt_p)
+/* a datatype that describes (a status's elements, a constructor's old type): valid,
+   committed or not */
+static inline int mpi_arg_type_valid(compi_comm_t *c, MPI_Datatype h, const char *what,
+                                     const char *fn, compi_datatype_t **dt_p)
 {
     compi_datatype_t *dt = dt_from_handle(h);
     if (compi_unlikely(dt == NULL)) {
         return mpi_err_raise(c, MPI_ERR_TYPE, fn, "invalid %s (handle 0x%x)", what, (unsigned)h);
     }
-    if (compi_unlikely(!dt->committed && !dt->predefined)) {
-        return mpi_err_raise(c, MPI_ERR_TYPE, fn, "%s %s is not committed", what, dt_name(dt));
-    }
     *dt_p = dt;
+    return MPI_SUCCESS;
+}
+
+/* the datatype of a buffer: valid and committed */
+static inline int mpi_arg_type(compi_comm_t *c, MPI_Datatype h, const char *what, const char *fn,
+                               compi_datatype_t **dt_p)
+{
+    int rc = mpi_arg_type_valid(c, h, what, fn, dt_p);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    if (compi_unlikely(!(*dt_p)->committed && !(*dt_p)->predefined)) {
+        return mpi_err_raise(c, MPI_ERR_TYPE, fn, "%s %s is not committed", what, dt_name(*dt_p));
+    }
     return MPI_SUCCESS;
 }
 
@@ -104,30 +120,81 @@ static inline int mpi_arg_root(compi_comm_t *c, int root, const char *fn)
     return MPI_SUCCESS;
 }
 
-/* destination: a rank of comm or MPI_PROC_NULL; tag 0..TAG_UB */
-static inline int mpi_arg_dest(compi_comm_t *c, int dest, int tag, const char *fn)
+/* a destination: a rank of comm or MPI_PROC_NULL */
+static inline int mpi_arg_dest_rank(compi_comm_t *c, int dest, const char *fn)
 {
     if (compi_unlikely((dest < 0 || dest >= c->size) && dest != MPI_PROC_NULL)) {
         return mpi_err_raise(c, MPI_ERR_RANK, fn, "dest=%d is not in [0, %d)", dest, c->size);
     }
+    return MPI_SUCCESS;
+}
+
+/* a source: a rank of comm, MPI_ANY_SOURCE or MPI_PROC_NULL */
+static inline int mpi_arg_source_rank(compi_comm_t *c, int source, const char *fn)
+{
+    if (compi_unlikely((source < 0 || source >= c->size) && source != MPI_PROC_NULL &&
+                       source != MPI_ANY_SOURCE)) {
+        return mpi_err_raise(c, MPI_ERR_RANK, fn, "source=%d is not in [0, %d)", source, c->size);
+    }
+    return MPI_SUCCESS;
+}
+
+/* the tag of a send: 0..TAG_UB */
+static inline int mpi_arg_send_tag(compi_comm_t *c, int tag, const char *fn)
+{
     if (compi_unlikely(tag < 0 || tag > MPI_ARG_TAG_UB)) {
         return mpi_err_raise(c, MPI_ERR_TAG, fn, "tag=%d is not in [0, %d]", tag, MPI_ARG_TAG_UB);
     }
     return MPI_SUCCESS;
 }
 
-/* source: a rank, MPI_ANY_SOURCE or MPI_PROC_NULL; tag 0..TAG_UB or MPI_ANY_TAG */
-static inline int mpi_arg_source(compi_comm_t *c, int source, int tag, const char *fn)
+/* the tag of a receive or a probe: 0..TAG_UB or MPI_ANY_TAG */
+static inline int mpi_arg_recv_tag(compi_comm_t *c, int tag, const char *fn)
 {
-    if (compi_unlikely((source < 0 || source >= c->size) && source != MPI_PROC_NULL &&
-                       source != MPI_ANY_SOURCE)) {
-        return mpi_err_raise(c, MPI_ERR_RANK, fn, "source=%d is not in [0, %d)", source, c->size);
-    }
     if (compi_unlikely((tag < 0 && tag != MPI_ANY_TAG) || tag > MPI_ARG_TAG_UB)) {
         return mpi_err_raise(c, MPI_ERR_TAG, fn, "tag=%d is neither MPI_ANY_TAG nor in [0, %d]",
                              tag, MPI_ARG_TAG_UB);
     }
     return MPI_SUCCESS;
+}
+
+/* destination and tag of a send */
+static inline int mpi_arg_dest(compi_comm_t *c, int dest, int tag, const char *fn)
+{
+    int rc = mpi_arg_dest_rank(c, dest, fn);
+    return rc == MPI_SUCCESS ? mpi_arg_send_tag(c, tag, fn) : rc;
+}
+
+/* source and tag of a receive */
+static inline int mpi_arg_source(compi_comm_t *c, int source, int tag, const char *fn)
+{
+    int rc = mpi_arg_source_rank(c, source, fn);
+    return rc == MPI_SUCCESS ? mpi_arg_recv_tag(c, tag, fn) : rc;
+}
+
+/* a pointer the function writes its result through (a request, a flag, a message) */
+static inline int mpi_arg_ptr(compi_comm_t *c, const void *p, const char *what, const char *fn)
+{
+    if (compi_unlikely(p == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", what);
+    }
+    return MPI_SUCCESS;
+}
+
+/* a status the function reads or updates: neither NULL nor MPI_STATUS_IGNORE */
+static inline int mpi_arg_status(compi_comm_t *c, const MPI_Status *st, const char *what,
+                                 const char *fn)
+{
+    if (compi_unlikely(st == NULL || st == MPI_STATUS_IGNORE)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL or MPI_STATUS_IGNORE", what);
+    }
+    return MPI_SUCCESS;
+}
+
+/* an output count of an int form: MPI_UNDEFINED when it is beyond int */
+static inline int mpi_count_int(MPI_Count n)
+{
+    return n > INT_MAX ? MPI_UNDEFINED : (int)n;
 }
 
 /* ---- collectives: what only collective calls check --------------------------------

@@ -1,10 +1,11 @@
 /*
- * bigcount_api.c -- the MPI-4 large-count (_c) functions of statuses, packing, the
- * attached buffer, datatypes and operations.
+ * bigcount_api.c -- the MPI-4 large-count (_c) functions of packing, the attached buffer,
+ * datatypes and operations.
  *
- * Point-to-point and the collectives with scalar counts carry an MPI_Count down to the
- * PML and the collectives: their _c functions sit beside their int ones (pt2pt_api.c,
- * coll_api.c, ...) and share their implementation.  The functions here keep int counts
+ * Point-to-point, the statuses and the collectives with scalar counts carry an MPI_Count
+ * down to the PML and the collectives: their _c functions are generated beside their int
+ * ones (core/mpi/gen/) or sit beside them (coll_api.c, ...) and share their
+ * implementation.  The functions here keep int counts
  * inside (the datatype constructors, packing, the attached buffer), so each turns its
  * MPI_Count arguments into ints and calls its int function: a count beyond int is
  * MPI_ERR_COUNT, never truncated.  Sizes and extents are 64-bit inside, so the queries
@@ -16,21 +17,7 @@
 #include "core/mpi/status_word.h"
 #include "core/op/op.h"
 
-/* ---- statuses, the attached buffer, packing ---------------------------------------- */
-
-BC_WEAK(Get_elements_c)
-int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
-{
-    COMPI_API_LOCK();
-    return PMPI_Get_elements_x(status, datatype, count);
-}
-
-BC_WEAK(Status_set_elements_c)
-int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
-{
-    COMPI_API_LOCK();
-    return PMPI_Status_set_elements_x(status, datatype, count);
-}
+/* ---- the attached buffer, packing ------------------------------------------------- */
 
 BC_WEAK(Buffer_attach_c)
 int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)

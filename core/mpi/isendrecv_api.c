@@ -10,6 +10,9 @@
  * MPI_Isendrecv_replace packs the buffer aside first (the joined request frees the copy
  * when it is released), then sends the copy and receives into the buffer.  MPI_PROC_NULL
  * on either side leaves that operation out; with no receive the status is MPI_PROC_NULL's.
+ *
+ * The entry points are generated (core/mpi/gen/isendrecv.c, made by tools/mpigen/cgen.py
+ * and included at the end): they check the arguments and call the x_impl here.
  */
 #include "core/mpi/args.h"
 #include "core/mpi/req_handle.h"
@@ -34,38 +37,16 @@ static compi_status_t replace_copy(compi_request_t *join, const void *buf, MPI_C
     return COMPI_OK;
 }
 
-static int isendrecv_any(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
-                         int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                         int source, int recvtag, MPI_Comm comm, MPI_Request *request, int replace,
-                         const char *fn)
+/* both: for a replace, recvbuf, recvcount and rdt are the buffer's, sendbuf NULL */
+static int isendrecv_any(const void *sendbuf, size_t scount, compi_datatype_t *sdt, int dest,
+                         int sendtag, void *recvbuf, MPI_Count recvcount, compi_datatype_t *rdt,
+                         int source, int recvtag, compi_comm_t *c, MPI_Request *request,
+                         int replace, const char *fn)
 {
-    compi_comm_t *c = NULL;
-    compi_datatype_t *sdt = NULL, *rdt = NULL;
-    COMPI_CHECK_INIT(fn);
-    if (request == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "request pointer is NULL");
-    }
-    int rc = mpi_arg_comm(comm, fn, &c);
-    if (rc == MPI_SUCCESS && !replace) {
-        rc = mpi_arg_data(c, sendbuf, sendcount, sendtype, MPI_ARG_SEND, fn, &sdt);
-    }
-    if (rc == MPI_SUCCESS) {
-        rc = mpi_arg_data(c, recvbuf, recvcount, recvtype, MPI_ARG_RECV, fn, &rdt);
-    }
-    if (rc == MPI_SUCCESS) {
-        rc = mpi_arg_dest(c, dest, sendtag, fn);
-    }
-    if (rc == MPI_SUCCESS) {
-        rc = mpi_arg_source(c, source, recvtag, fn);
-    }
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
     compi_request_t *join = pml_join_new(c);
     if (join == NULL) {
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
     }
-    size_t scount = (size_t)sendcount;
     compi_status_t st = COMPI_OK;
     if (replace && dest != MPI_PROC_NULL) {
         st = replace_copy(join, recvbuf, recvcount, rdt, &sendbuf, &scount, &sdt);
@@ -94,41 +75,21 @@ static int isendrecv_any(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
     return mpi_req_expose(c, join, request, fn);
 }
 
-#pragma weak MPI_Isendrecv = PMPI_Isendrecv
-int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                   int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
-                   int recvtag, MPI_Comm comm, MPI_Request *request)
+static int isendrecv_impl(const void *sendbuf, MPI_Count sendcount, compi_datatype_t *sendtype,
+                          int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
+                          compi_datatype_t *recvtype, int source, int recvtag, compi_comm_t *comm,
+                          MPI_Request *request, const char *fn)
 {
-    COMPI_API_LOCK();
-    return isendrecv_any(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                         recvtype, source, recvtag, comm, request, 0, "MPI_Isendrecv");
+    return isendrecv_any(sendbuf, (size_t)sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                         recvtype, source, recvtag, comm, request, 0, fn);
 }
 
-#pragma weak MPI_Isendrecv_c = PMPI_Isendrecv_c
-int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
-                     int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                     int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+static int isendrecv_replace_impl(void *buf, MPI_Count count, compi_datatype_t *datatype, int dest,
+                                  int sendtag, int source, int recvtag, compi_comm_t *comm,
+                                  MPI_Request *request, const char *fn)
 {
-    COMPI_API_LOCK();
-    return isendrecv_any(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
-                         source, recvtag, comm, request, 0, "MPI_Isendrecv_c");
+    return isendrecv_any(NULL, 0, NULL, dest, sendtag, buf, count, datatype, source, recvtag, comm,
+                         request, 1, fn);
 }
 
-#pragma weak MPI_Isendrecv_replace = PMPI_Isendrecv_replace
-int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                           int source, int recvtag, MPI_Comm comm, MPI_Request *request)
-{
-    COMPI_API_LOCK();
-    return isendrecv_any(NULL, 0, MPI_DATATYPE_NULL, dest, sendtag, buf, count, datatype, source,
-                         recvtag, comm, request, 1, "MPI_Isendrecv_replace");
-}
-
-#pragma weak MPI_Isendrecv_replace_c = PMPI_Isendrecv_replace_c
-int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
-                             int sendtag, int source, int recvtag, MPI_Comm comm,
-                             MPI_Request *request)
-{
-    COMPI_API_LOCK();
-    return isendrecv_any(NULL, 0, MPI_DATATYPE_NULL, dest, sendtag, buf, count, datatype, source,
-                         recvtag, comm, request, 1, "MPI_Isendrecv_replace_c");
-}
+#include "core/mpi/gen/isendrecv.c"

@@ -5,6 +5,12 @@
  * A matched probe takes the message out of the matching queue, so no other receive can
  * steal it; the MPI_Message handle names it until MPI_Mrecv/Imrecv consumes it.
  *
+ * The entry points are generated (core/mpi/gen/probe.c, made by tools/mpigen/cgen.py and
+ * included at the end): they check the arguments and call the x_impl here.  The count
+ * and datatype of MPI_Mrecv and MPI_Imrecv are checked before the message handle, so
+ * their errors are raised on MPI_COMM_WORLD's handler, as for any call without a
+ * communicator among its arguments.
+ *
  * Ownership: message handles live in msg_table (owned here); the message object belongs
  * to the PML and is consumed by pml_imrecv().
  */
@@ -17,31 +23,13 @@ static handle_table_t msg_table = HANDLE_TABLE_INIT(COMPI_HKIND_MESSAGE, 2);
 static const pml_result_t result_proc_null = {
     .source = PML_PROC_NULL, .tag = PML_ANY_TAG, .error = COMPI_OK};
 
-static int check_probe(int source, int tag, MPI_Comm comm, compi_comm_t **c_p, const char *fn)
+static int iprobe_impl(int source, int tag, compi_comm_t *comm, int *flag, MPI_Status *status,
+                       const char *fn)
 {
-    int rc = mpi_arg_comm(comm, fn, c_p);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    return mpi_arg_source(*c_p, source, tag, fn);
-}
-
-#pragma weak MPI_Iprobe = PMPI_Iprobe
-int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
-{
-    COMPI_CHECK_INIT("MPI_Iprobe");
-    compi_comm_t *c = NULL;
-    int rc = check_probe(source, tag, comm, &c, "MPI_Iprobe");
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    if (flag == NULL) {
-        return mpi_err_raise(c, MPI_ERR_ARG, "MPI_Iprobe", "flag is NULL");
-    }
     pml_result_t res;
-    compi_status_t st = pml_iprobe(source, tag, c, flag, &res);
+    compi_status_t st = pml_iprobe(source, tag, comm, flag, &res);
     if (st != COMPI_OK) {
-        return mpi_raise_p2p_status(c, st, "MPI_Iprobe");
+        return mpi_raise_p2p_status(comm, st, fn);
     }
     if (*flag) {
         mpi_status_set(status, &res);
@@ -49,21 +37,14 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Probe = PMPI_Probe
-int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+static int probe_impl(int source, int tag, compi_comm_t *comm, MPI_Status *status, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Probe");
-    compi_comm_t *c = NULL;
-    int rc = check_probe(source, tag, comm, &c, "MPI_Probe");
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
     int flag = 0;
     while (!flag) {
         pml_result_t res;
-        compi_status_t st = pml_iprobe(source, tag, c, &flag, &res);
+        compi_status_t st = pml_iprobe(source, tag, comm, &flag, &res);
         if (st != COMPI_OK) {
-            return mpi_raise_p2p_status(c, st, "MPI_Probe");
+            return mpi_raise_p2p_status(comm, st, fn);
         }
         if (flag) {
             mpi_status_set(status, &res);
@@ -74,8 +55,8 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     return MPI_SUCCESS;
 }
 
-static int improbe(int source, int tag, compi_comm_t *c, int *flag, MPI_Message *message,
-                   MPI_Status *status, const char *fn)
+static int improbe_impl(int source, int tag, compi_comm_t *comm, int *flag, MPI_Message *message,
+                        MPI_Status *status, const char *fn)
 {
     if (source == MPI_PROC_NULL) {
         *flag = 1;
@@ -85,53 +66,28 @@ static int improbe(int source, int tag, compi_comm_t *c, int *flag, MPI_Message 
     }
     compi_message_t *m = NULL;
     pml_result_t res;
-    compi_status_t st = pml_improbe(source, tag, c, flag, &m, &res);
+    compi_status_t st = pml_improbe(source, tag, comm, flag, &m, &res);
     if (st != COMPI_OK) {
-        return mpi_raise_p2p_status(c, st, fn);
+        return mpi_raise_p2p_status(comm, st, fn);
     }
     *message = MPI_MESSAGE_NULL;
     if (*flag) {
         mpi_status_set(status, &res);
         int h;
         if (handle_alloc(&msg_table, m, &h) != COMPI_OK) {
-            return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no message handle left");
+            return mpi_err_raise(comm, MPI_ERR_NO_MEM, fn, "no message handle left");
         }
         *message = h;
     }
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Improbe = PMPI_Improbe
-int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
-                 MPI_Status *status)
+static int mprobe_impl(int source, int tag, compi_comm_t *comm, MPI_Message *message,
+                       MPI_Status *status, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Improbe");
-    compi_comm_t *c = NULL;
-    int rc = check_probe(source, tag, comm, &c, "MPI_Improbe");
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    if (flag == NULL || message == NULL) {
-        return mpi_err_raise(c, MPI_ERR_ARG, "MPI_Improbe", "flag or message is NULL");
-    }
-    return improbe(source, tag, c, flag, message, status, "MPI_Improbe");
-}
-
-#pragma weak MPI_Mprobe = PMPI_Mprobe
-int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
-{
-    COMPI_CHECK_INIT("MPI_Mprobe");
-    compi_comm_t *c = NULL;
-    int rc = check_probe(source, tag, comm, &c, "MPI_Mprobe");
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    if (message == NULL) {
-        return mpi_err_raise(c, MPI_ERR_ARG, "MPI_Mprobe", "message is NULL");
-    }
     int flag = 0;
     while (!flag) {
-        rc = improbe(source, tag, c, &flag, message, status, "MPI_Mprobe");
+        int rc = improbe_impl(source, tag, comm, &flag, message, status, fn);
         if (rc != MPI_SUCCESS) {
             return rc;
         }
@@ -142,14 +98,12 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
     return MPI_SUCCESS;
 }
 
-/* start receiving a matched message; *req_p stays NULL for MPI_MESSAGE_NO_PROC */
-static int imrecv(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+/* start receiving a matched message, its count and datatype checked; *req_p stays NULL
+   for MPI_MESSAGE_NO_PROC */
+static int imrecv(void *buf, MPI_Count count, compi_datatype_t *dt, MPI_Message *message,
                   compi_request_t **req_p, const char *fn)
 {
     *req_p = NULL;
-    if (message == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "message is NULL");
-    }
     if (*message == MPI_MESSAGE_NO_PROC) {
         *message = MPI_MESSAGE_NULL;
         return MPI_SUCCESS;
@@ -160,11 +114,6 @@ static int imrecv(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message
                              (unsigned)*message);
     }
     compi_comm_t *c = pml_message_comm(m);
-    compi_datatype_t *dt = NULL;
-    int rc = mpi_arg_data(c, buf, count, datatype, MPI_ARG_ONE, fn, &dt);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
     handle_free(&msg_table, *message);
     *message = MPI_MESSAGE_NULL;
     compi_status_t st = pml_imrecv(buf, (size_t)count, dt, m, req_p);
@@ -174,14 +123,10 @@ static int imrecv(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message
     return MPI_SUCCESS;
 }
 
-/* MPI_Imrecv(_c) */
-static int imrecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+static int imrecv_impl(void *buf, MPI_Count count, compi_datatype_t *datatype, MPI_Message *message,
                        MPI_Request *request, const char *fn)
 {
     compi_request_t *req;
-    if (request == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "request is NULL");
-    }
     int rc = imrecv(buf, count, datatype, message, &req, fn);
     if (rc != MPI_SUCCESS) {
         return rc;
@@ -198,24 +143,7 @@ static int imrecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Me
     return mpi_req_expose(req->comm, req, request, fn);
 }
 
-#pragma weak MPI_Imrecv = PMPI_Imrecv
-int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-                MPI_Request *request)
-{
-    COMPI_CHECK_INIT("MPI_Imrecv");
-    return imrecv_impl(buf, count, datatype, message, request, "MPI_Imrecv");
-}
-
-#pragma weak MPI_Imrecv_c = PMPI_Imrecv_c
-int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
-                  MPI_Request *request)
-{
-    COMPI_CHECK_INIT("MPI_Imrecv_c");
-    return imrecv_impl(buf, count, datatype, message, request, "MPI_Imrecv_c");
-}
-
-/* MPI_Mrecv(_c) */
-static int mrecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+static int mrecv_impl(void *buf, MPI_Count count, compi_datatype_t *datatype, MPI_Message *message,
                       MPI_Status *status, const char *fn)
 {
     compi_request_t *req;
@@ -238,18 +166,4 @@ static int mrecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Mes
     return rc;
 }
 
-#pragma weak MPI_Mrecv = PMPI_Mrecv
-int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-               MPI_Status *status)
-{
-    COMPI_CHECK_INIT("MPI_Mrecv");
-    return mrecv_impl(buf, count, datatype, message, status, "MPI_Mrecv");
-}
-
-#pragma weak MPI_Mrecv_c = PMPI_Mrecv_c
-int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
-                 MPI_Status *status)
-{
-    COMPI_CHECK_INIT("MPI_Mrecv_c");
-    return mrecv_impl(buf, count, datatype, message, status, "MPI_Mrecv_c");
-}
+#include "core/mpi/gen/probe.c"

@@ -2,8 +2,9 @@
 # TAP: fortran/gen/ is what tools/mpigen/mpigen.py makes from the MPI standard's
 # description: the generator runs into a temporary folder and its output must equal the
 # committed one, file for file (1); so are abi/gen/ and the prototypes of
-# include/mpi_abi.h, which tools/mpigen/abigen.py makes, the standard ABI layer (2).
-# With --update (make mpigen) it regenerates them in place instead.
+# include/mpi_abi.h, which tools/mpigen/abigen.py makes, the standard ABI layer (2); so
+# is core/mpi/gen/, compi's C entry points, which tools/mpigen/cgen.py makes (3).  With
+# --update (make mpigen) it regenerates them in place instead.
 #
 # The description is the Python package pympistandard (the MPI Forum's apis.json),
 # fetched from PyPI once (pip download) into $top_builddir/mpigen/wheels and installed
@@ -20,7 +21,7 @@ update=no
 [ "${1:-}" = --update ] && update=yes
 
 if [ "$update" = no ]; then
-    echo "1..2"
+    echo "1..3"
 fi
 skip() {
     if [ "$update" = yes ]; then
@@ -29,6 +30,7 @@ skip() {
     fi
     echo "ok 1 # SKIP $1"
     echo "ok 2 # SKIP $1"
+    echo "ok 3 # SKIP $1"
     exit 0
 }
 
@@ -52,7 +54,8 @@ fi
 if [ "$update" = yes ]; then
     "$py" "$top_srcdir/tools/mpigen/mpigen.py" --header "$top_srcdir/include/mpi.h" \
         --out "$top_srcdir/fortran/gen" || exit 1
-    exec "$py" "$top_srcdir/tools/mpigen/abigen.py" --top "$top_srcdir"
+    "$py" "$top_srcdir/tools/mpigen/abigen.py" --top "$top_srcdir" || exit 1
+    exec "$py" "$top_srcdir/tools/mpigen/cgen.py" --top "$top_srcdir"
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpigen.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
@@ -87,5 +90,21 @@ if diff -r "$top_srcdir/abi/gen" "$tmp/abi/abi/gen" >"$dir/diff-abi.txt" 2>&1 &&
 else
     echo "not ok 2 - abi/gen or include/mpi_abi.h differs from what tools/mpigen/abigen.py makes (make mpigen regenerates them)"
     head -n 40 "$dir/diff-abi.txt" | sed 's/^/# /'
+fi
+
+# the C entry points: core/mpi/gen/
+mkdir "$tmp/c"
+if ! "$py" "$top_srcdir/tools/mpigen/cgen.py" --top "$top_srcdir" --out "$tmp/c" \
+    >"$tmp/c.log" 2>&1; then
+    echo "not ok 3 - tools/mpigen/cgen.py failed"
+    sed 's/^/# /' "$tmp/c.log"
+    exit 1
+fi
+sed 's/^/# /' "$tmp/c.log"
+if diff -r "$top_srcdir/core/mpi/gen" "$tmp/c/core/mpi/gen" >"$dir/diff-c.txt" 2>&1; then
+    echo "ok 3 - core/mpi/gen is what tools/mpigen/cgen.py makes from pympistandard $version and include/mpi.h"
+else
+    echo "not ok 3 - core/mpi/gen differs from what tools/mpigen/cgen.py makes (make mpigen regenerates it)"
+    head -n 40 "$dir/diff-c.txt" | sed 's/^/# /'
     exit 1
 fi

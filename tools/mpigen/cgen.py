@@ -1,0 +1,394 @@
+#!/usr/bin/env python3
+"""cgen -- compi's C entry points (PMPI_x and the weak MPI_x), generated from the MPI
+Forum's description of the standard (pympistandard) and include/mpi.h.
+
+    python3 tools/mpigen/cgen.py [--top SRCDIR] [--out DIR]
+
+For every procedure of the table below it writes, into core/mpi/gen/<unit>.c:
+
+  - `#pragma weak MPI_x = PMPI_x` and PMPI_x with mpi.h's prototype, for the int form
+    and for the large-count form (MPI_x_c) where the standard has one;
+  - the initialization check (COMPI_CHECK_INIT, which also takes the library's lock at
+    MPI_THREAD_MULTIPLE), or the lock alone for the procedures the standard allows
+    before MPI_Init and after MPI_Finalize (CALLABLE_ANY_TIME);
+  - the argument checks that the kind and direction of each parameter in the standard's
+    description call for, in the one vocabulary of core/mpi/args.h (mpi_arg_*), each
+    with the error class the standard names: a communicator (MPI_ERR_COMM), a datatype
+    (MPI_ERR_TYPE; committed where it describes a buffer), a count that must not be
+    negative (MPI_ERR_COUNT), the buffer of a count and a datatype (MPI_ERR_BUFFER), a
+    destination or source rank with MPI_PROC_NULL and MPI_ANY_SOURCE (MPI_ERR_RANK), a
+    tag with MPI_ANY_TAG on the receiving side (MPI_ERR_TAG), the pointer of an output
+    request, flag, message or count (MPI_ERR_ARG), a status to read or update that is
+    NULL or MPI_STATUS_IGNORE (MPI_ERR_ARG).  Errors are raised on the procedure's communicator once it is
+    converted, so the communicator is checked first; the rest follow in the order of
+    the parameters.  Every handle is converted to compi's object once, here;
+  - a call of the procedure's one hand-written implementation, which both forms share.
+
+The implementation contract.  MPI_Foo_bar of unit U is implemented by
+
+    static int foo_bar_impl(<parameters>, const char *fn)
+
+defined in U's hand-written file (UNITS[U][0]) before its last line,
+`#include "core/mpi/gen/U.c"`: the entry points are compiled in the same unit as the
+implementations, so the checks and the call inline as a hand-written entry would.  Its
+parameters are the procedure's, in order and with their names, but for
+
+    MPI_Comm h          -> compi_comm_t *h        (checked, converted)
+    MPI_Datatype h      -> compi_datatype_t *h    (checked, converted; committed when
+                                                   it describes a buffer)
+    a count (int or MPI_Count, the "POLY" kinds) -> MPI_Count (checked non-negative
+                           where its kind says so: "_NNI")
+    an output count (int * or MPI_Count *, "POLY") -> MPI_Count * (checked not NULL;
+                           the int form gets MPI_UNDEFINED for a count beyond int)
+
+and `fn` is the name of the MPI function called ("MPI_Send" or "MPI_Send_c"), for the
+messages of the errors it raises.  The int form passes its int counts as MPI_Count, so
+a count above INT_MAX works through the _c form with no narrowing.  What no kind
+describes (an MPI_Message's handle, the semantics of MPI_PROC_NULL in a matched probe,
+a communicator's topology) stays in the implementation.  The generated file declares
+each implementation after the code that calls it, so a mismatch fails to compile.
+
+To convert a procedure: add its name (MPI_x, without _c) to its unit's list in UNITS
+(a new unit: a new entry, and the #include at the end of its file), write x_impl as
+above, delete the hand-written PMPI_x (and PMPI_x_c, wherever it was) and run
+`make mpigen` in the build folder.  A parameter whose kind has no rule here
+(KIND_RULES) stops the generator with the procedure and the parameter named: give the
+kind a rule (and args.h its check), or keep the procedure by hand.
+
+Files (into the source tree, or under --out; tests/tools/mpigen.sh compares a run into a
+temporary folder with the committed files, `make mpigen` regenerates them):
+
+  core/mpi/gen/<unit>.c   the entry points of each unit
+  core/mpi/gen/report.txt what is generated, what is still written by hand in core/mpi,
+                          and what of the standard compi does not implement
+"""
+
+import argparse
+import os
+import re
+import sys
+
+import pympistandard as std
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from abigen import c_decl, compi_procedures, split_proto  # noqa: E402
+
+# unit -> (the hand-written file that includes core/mpi/gen/<unit>.c, its procedures)
+UNITS = {
+    "pt2pt": ("core/mpi/pt2pt_api.c", [
+        "MPI_Send", "MPI_Ssend", "MPI_Rsend", "MPI_Bsend",
+        "MPI_Isend", "MPI_Issend", "MPI_Irsend", "MPI_Ibsend",
+        "MPI_Send_init", "MPI_Ssend_init", "MPI_Rsend_init", "MPI_Bsend_init",
+        "MPI_Recv", "MPI_Irecv", "MPI_Recv_init",
+        "MPI_Sendrecv", "MPI_Sendrecv_replace",
+    ]),
+    "probe": ("core/mpi/probe_api.c", [
+        "MPI_Probe", "MPI_Iprobe", "MPI_Mprobe", "MPI_Improbe", "MPI_Mrecv", "MPI_Imrecv",
+    ]),
+    "isendrecv": ("core/mpi/isendrecv_api.c", [
+        "MPI_Isendrecv", "MPI_Isendrecv_replace",
+    ]),
+    "status": ("core/mpi/status_api.c", [
+        "MPI_Get_count", "MPI_Get_elements", "MPI_Get_elements_x", "MPI_Status_set_elements",
+        "MPI_Status_set_elements_x", "MPI_Status_set_cancelled", "MPI_Test_cancelled",
+    ]),
+}
+
+# the procedures the standard lets a program call before MPI_Init and after MPI_Finalize
+# (MPI-4.1, 11.4.1 and 11.3): they take the lock but check no state
+CALLABLE_ANY_TIME = {
+    "MPI_Initialized", "MPI_Finalized", "MPI_Get_version", "MPI_Get_library_version",
+    "MPI_Info_create", "MPI_Info_create_env", "MPI_Info_set", "MPI_Info_delete",
+    "MPI_Info_get_string", "MPI_Info_get_nkeys", "MPI_Info_get_nthkey", "MPI_Info_dup",
+    "MPI_Info_free", "MPI_Info_c2f", "MPI_Info_f2c", "MPI_Session_init",
+    "MPI_Session_finalize", "MPI_Session_create_errhandler", "MPI_Session_call_errhandler",
+    "MPI_Errhandler_free", "MPI_Errhandler_c2f", "MPI_Errhandler_f2c", "MPI_Error_class",
+    "MPI_Error_string", "MPI_Add_error_class", "MPI_Add_error_code",
+    "MPI_Add_error_string", "MPI_Remove_error_class", "MPI_Remove_error_code",
+    "MPI_Remove_error_string",
+}
+
+GEN_HEAD = """\
+/* Generated by tools/mpigen/cgen.py from pympistandard %s and include/mpi.h: do not
+   edit (`make mpigen` regenerates it).  The MPI entry points of %s, which
+   includes this file last: each checks its arguments and calls its x_impl there. */
+"""
+
+
+# the kinds of counts of elements or bytes (POLY: MPI_Count in the large-count form; _NNI:
+# not negative)
+COUNT_KINDS = {"POLYXFER_NUM_ELEM", "POLYXFER_NUM_ELEM_NNI", "XFER_NUM_ELEM",
+               "XFER_NUM_ELEM_NNI", "POLYDTYPE_NUM_ELEM", "POLYDTYPE_NUM_ELEM_NNI",
+               "NUM_BYTES", "NUM_BYTES_NNI", "POLYNUM_BYTES", "POLYNUM_BYTES_NNI"}
+
+
+class Unbound(Exception):
+    pass
+
+
+class Param:
+    """one parameter of a procedure's C form, and what the generator makes of it"""
+
+    def __init__(self, decl, p):
+        self.decl = c_decl(decl)
+        self.name = p.name
+        self.kind = p.kind.name
+        self.dir = p.direction.name  # IN, OUT, INOUT
+        self.ptr = p.pointer_level
+        self.array = bool(p.array)
+        self.impl_decl = self.decl  # the parameter as the implementation takes it
+        self.arg = self.name        # what the entry point passes for it
+
+
+def param_side(params, i):
+    """'send' or 'recv': the side of the rank before params[i] (a tag goes with it)"""
+    for p in reversed(params[:i]):
+        if p.kind == "RANK":
+            return "recv" if p.name == "source" else "send"
+    raise Unbound("%s (a tag with no rank before it)" % params[i].name)
+
+
+def checks(name, params):
+    """the checks of one entry point, as lines of C, the declarations they need and what
+    runs after a successful call of the implementation; each Param's impl_decl and arg
+    are set"""
+    decls, lines, post = [], [], []
+
+    def check(call):
+        lines.append("    rc = %s;" % call)
+        lines.append("    if (compi_unlikely(rc != MPI_SUCCESS)) {")
+        lines.append("        return rc;")
+        lines.append("    }")
+
+    comms = [p for p in params if p.kind == "COMMUNICATOR" and p.dir == "IN" and not p.ptr]
+    errc = "NULL"
+    # the communicator first: the other checks raise their errors on it
+    for p in comms:
+        decls.append("    compi_comm_t *c_%s = NULL;" % p.name)
+        check('mpi_arg_comm(%s, fn, &c_%s)' % (p.name, p.name))
+        p.impl_decl = "compi_comm_t *%s" % p.name
+        p.arg = "c_" + p.name
+        if errc == "NULL":
+            errc = "c_" + p.name
+    for i, p in enumerate(params):
+        k = p.kind
+        if p in comms:
+            continue
+        if k == "DATATYPE" and p.dir == "IN" and not p.ptr and not p.array:
+            # the datatype of a buffer (buf, count, datatype) must be committed; one that
+            # only describes (a status's count, a constructor's old type) need not
+            data = i >= 2 and params[i - 2].kind == "BUFFER" and params[i - 1].kind in COUNT_KINDS
+            decls.append("    compi_datatype_t *dt_%s = NULL;" % p.name)
+            check('mpi_arg_type%s(%s, %s, "%s", fn, &dt_%s)' % (
+                "" if data else "_valid", errc, p.name, p.name, p.name))
+            p.impl_decl = "compi_datatype_t *%s" % p.name
+            p.arg = "dt_" + p.name
+            if data:
+                b, n = params[i - 2], params[i - 1]
+                check('mpi_arg_buf(%s, %s, (size_t)%s, dt_%s, "%s", fn)' %
+                      (errc, b.name, n.name, p.name, b.name))
+        elif k in COUNT_KINDS and p.dir == "IN" and not p.ptr and not p.array:
+            if k.endswith("_NNI"):
+                check('mpi_arg_count(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+            if k.startswith("POLY"):
+                p.impl_decl = "MPI_Count %s" % p.name
+        elif k in COUNT_KINDS and p.dir == "OUT" and p.ptr == 1 and not p.array:
+            check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+            if k.startswith("POLY"):
+                p.impl_decl = "MPI_Count *%s" % p.name
+                if p.decl.startswith("int *"):
+                    # the int form: MPI_UNDEFINED for a count beyond int
+                    decls.append("    MPI_Count %s_c = 0;" % p.name)
+                    p.arg = "&%s_c" % p.name
+                    post.append("        *%s = mpi_count_int(%s_c);" % (p.name, p.name))
+        elif k == "BUFFER" and not p.array:
+            # checked with its datatype (above); passed as it is
+            if not (i + 2 < len(params) and params[i + 2].kind == "DATATYPE"):
+                raise Unbound("%s (a buffer without a count and a datatype)" % p.name)
+        elif k == "RANK" and p.dir == "IN" and not p.ptr and p.name in ("dest", "source"):
+            if errc == "NULL":
+                raise Unbound("%s (a rank without a communicator)" % p.name)
+            check('mpi_arg_%s_rank(%s, %s, fn)' % (p.name, errc, p.name))
+        elif k == "TAG" and p.dir == "IN" and not p.ptr:
+            side = param_side(params, i)
+            check('mpi_arg_%s_tag(%s, %s, fn)' % (side, errc, p.name))
+        elif k in ("REQUEST", "MESSAGE", "LOGICAL") and p.dir in ("OUT", "INOUT") and \
+                p.ptr == 1 and not p.array:
+            check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+        elif k == "STATUS" and p.dir == "OUT" and not p.array:
+            pass  # may be MPI_STATUS_IGNORE
+        elif k == "STATUS" and p.dir in ("IN", "INOUT") and p.ptr == 1 and not p.array:
+            check('mpi_arg_status(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+        elif k == "LOGICAL" and p.dir == "IN" and not p.ptr and not p.array:
+            pass
+        else:
+            raise Unbound("%s (kind %s, %s%s)" % (p.name, k, p.dir.lower(),
+                                                   ", an array" if p.array else ""))
+    return decls, lines, post
+
+
+def impl_name(name):
+    return name[len("MPI_"):].lower() + "_impl"
+
+
+def entry(c, name, impl, proc_name):
+    """(C source of PMPI_<name>, the implementation's prototype)"""
+    ret, cname, decls = split_proto(str(c))
+    if ret != "int":
+        raise Unbound("the return type %s" % ret)
+    params = [Param(d, p) for d, p in zip(decls, c.parameters)]
+    try:
+        cdecls, lines, post = checks(name, params)
+    except Unbound as e:
+        raise Unbound("%s: parameter %s" % (name, e))
+    pname = "P" + name
+    out = ["#pragma weak %s = %s" % (name, pname)]
+    out.append("int %s(%s)" % (pname, ", ".join(p.decl for p in params) or "void"))
+    out.append("{")
+    if proc_name in CALLABLE_ANY_TIME:
+        out.append("    COMPI_API_LOCK();")
+    else:
+        out.append('    COMPI_CHECK_INIT("%s");' % name)
+    out.append('    static const char fn[] = "%s";' % name)
+    if lines or post:
+        out += cdecls
+        out.append("    int rc;")
+        out += lines
+    call = "%s(%s, fn)" % (impl, ", ".join(p.arg for p in params))
+    if post:
+        out.append("    rc = %s;" % call)
+        out.append("    if (rc == MPI_SUCCESS) {")
+        out += post
+        out.append("    }")
+        out.append("    return rc;")
+    else:
+        out.append("    return %s;" % call)
+    out.append("}")
+    proto = "static int %s(%s, const char *fn)" % (impl, ", ".join(p.impl_decl for p in params))
+    return "\n".join(out) + "\n", proto
+
+
+def wrap_c(line, width=100):
+    """a prototype or call broken at commas to fit `width` (clang-format's style)"""
+    if len(line) <= width or "(" not in line:
+        return line
+    open_at = line.index("(") + 1
+    pad = " " * open_at
+    parts = line[open_at:].split(", ")
+    out, cur = [], line[:open_at]
+    for j, part in enumerate(parts):
+        piece = part + ("," if j < len(parts) - 1 else "")
+        if len(cur) + len(piece) + (0 if cur.endswith("(") else 1) > width and \
+                not cur.endswith("("):
+            out.append(cur)
+            cur = pad + piece
+        else:
+            cur += ("" if cur.endswith("(") else " ") + piece
+    out.append(cur)
+    return "\n".join(out)
+
+
+def wrap_lines(text):
+    """the long prototypes and calls of `text` broken at commas"""
+    return "\n".join(wrap_c(ln) if ln.startswith(("int PMPI_", "static int ", "    return "))
+                     else ln for ln in text.split("\n"))
+
+
+def standard_forms():
+    """name -> (int form, large-count form or None) of every C procedure of the standard"""
+    forms = {}
+    for key in sorted(std.PROCEDURES):
+        proc = std.PROCEDURES[key]
+        c = proc.express.iso_c
+        if c is None:
+            continue
+        emb = getattr(proc.express, "embiggen", None)
+        big = emb.iso_c if emb is not None else None
+        forms[split_proto(str(c))[1]] = (c, big)
+    return forms
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    here = os.path.dirname(os.path.abspath(__file__))
+    top = os.path.dirname(os.path.dirname(here))
+    ap.add_argument("--top", default=top)
+    ap.add_argument("--out", default=None, help="write into this folder instead of the tree")
+    a = ap.parse_args()
+    top = a.top
+    out = a.out or top
+    std.use_api_version(1, force_bundled=True)
+    try:
+        from importlib.metadata import version as pkg_version
+        version = pkg_version("pympistandard")
+    except Exception:
+        version = "?"
+    have = compi_procedures(os.path.join(top, "include", "mpi.h"))
+    forms = standard_forms()
+
+    files = {}
+    generated = []  # (unit, MPI_x) of every entry point made
+    for unit, (hand, names) in sorted(UNITS.items()):
+        body = [GEN_HEAD % (version, hand)]
+        protos = []
+        for name in names:
+            if name not in forms:
+                sys.exit("cgen: %s is not a procedure of the standard" % name)
+            c, big = forms[name]
+            impl = impl_name(name)
+            for form in (c, big):
+                if form is None:
+                    continue
+                fname = split_proto(str(form))[1]
+                if fname[4:] not in have:
+                    sys.exit("cgen: include/mpi.h does not declare %s" % fname)
+                try:
+                    src, proto = entry(form, fname, impl, name)
+                except Unbound as e:
+                    sys.exit("cgen: no rule for %s" % e)
+                body.append(src)
+                generated.append((unit, fname))
+                if proto not in protos:
+                    protos.append(proto)
+        body.append("/* the implementations this file calls, as %s defines them */" % hand)
+        body += [p + ";" for p in protos]
+        files[os.path.join("core", "mpi", "gen", unit + ".c")] = wrap_lines("\n".join(body) + "\n")
+
+    gen_names = {n for _, n in generated}
+    by_hand = sorted("MPI_" + n for n in have if "MPI_" + n not in gen_names)
+    std_names = set()
+    for c, big in forms.values():
+        for f in (c, big):
+            if f is not None:
+                std_names.add(split_proto(str(f))[1])
+    missing = sorted(n for n in std_names if n[4:] not in have)
+    rep = ["compi's C entry points and the MPI standard (pympistandard %s): the report of"
+           % version, "tools/mpigen/cgen.py.  Generated: do not edit.", "",
+           "Entry points generated into core/mpi/gen (%d, from %d procedures of the table):"
+           % (len(generated), sum(len(v[1]) for v in UNITS.values()))]
+    for unit, (hand, names) in sorted(UNITS.items()):
+        rep.append("  %s (gen/%s.c, implementations in %s):" % (unit, unit, hand))
+        made = [n for u, n in generated if u == unit]
+        for j in range(0, len(made), 4):
+            rep.append("    " + " ".join(made[j:j + 4]))
+    rep += ["", "Functions of include/mpi.h still written by hand in core/mpi (%d):" % len(by_hand)]
+    for j in range(0, len(by_hand), 4):
+        rep.append("  " + " ".join(by_hand[j:j + 4]))
+    rep += ["", "Functions of the standard compi does not implement (%d; fortran/gen/gaps.txt "
+            "says the same of the Fortran bindings):" % len(missing)]
+    for j in range(0, len(missing), 4):
+        rep.append("  " + " ".join(missing[j:j + 4]))
+    files[os.path.join("core", "mpi", "gen", "report.txt")] = "\n".join(rep) + "\n"
+
+    for rel, text in files.items():
+        path = os.path.join(out, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+    print("cgen: %d entry points generated (core/mpi/gen), %d functions of mpi.h still by "
+          "hand, %d of the standard not implemented (core/mpi/gen/report.txt)"
+          % (len(generated), len(by_hand), len(missing)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

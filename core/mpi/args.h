@@ -303,28 +303,16 @@ static inline int mpi_arg_op(compi_comm_t *c, MPI_Op h, const compi_datatype_t *
     return MPI_SUCCESS;
 }
 
-/* A nonblocking or persistent call's request pointer, checked before anything else (NULL
-   is MPI_ERR_ARG); *req is MPI_REQUEST_NULL until the call has started. */
-static inline int mpi_arg_request_out(compi_comm_t *c, MPI_Request *req, const char *fn)
-{
-    if (compi_unlikely(req == NULL)) {
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "the request pointer is NULL");
-    }
-    *req = MPI_REQUEST_NULL;
-    return MPI_SUCCESS;
-}
-
 /* a communicator with a process topology (the neighbourhood collectives) */
-static inline int mpi_arg_topo_comm(MPI_Comm h, const char *fn, compi_comm_t **c_p)
+static inline int mpi_arg_topo(compi_comm_t *c, const char *fn)
 {
-    int rc = mpi_arg_comm(h, fn, c_p);
-    if (rc == MPI_SUCCESS && compi_unlikely((*c_p)->topo == NULL)) {
-        rc = mpi_err_raise(*c_p, MPI_ERR_TOPOLOGY, fn,
-                           "%s has no process topology (MPI_Cart_create, MPI_Graph_create, "
-                           "MPI_Dist_graph_create...)",
-                           (*c_p)->name[0] ? (*c_p)->name : "the communicator");
+    if (compi_unlikely(c->topo == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_TOPOLOGY, fn,
+                             "%s has no process topology (MPI_Cart_create, MPI_Graph_create, "
+                             "MPI_Dist_graph_create...)",
+                             c->name[0] ? c->name : "the communicator");
     }
-    return rc;
+    return MPI_SUCCESS;
 }
 
 /*

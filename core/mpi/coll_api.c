@@ -23,29 +23,19 @@
 
 /* ---- synchronisation and broadcast ----------------------------------------------- */
 
-int mpi_barrier_impl(MPI_Comm comm, MPI_Request *req, coll_mode_t mode, const char *fn)
+static int barrier_impl(compi_comm_t *c, MPI_Request *req, coll_mode_t mode, const char *fn)
 {
-    compi_comm_t *c = NULL;
-    int rc = mpi_coll_request(req, mode, fn);
-    if (rc == MPI_SUCCESS) {
-        rc = mpi_arg_comm(comm, fn, &c);
-    }
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
+    mpi_coll_request(req, mode);
     coll_call_t call = {.mode = mode, .kind = COLL_BARRIER, .comm = c, .root = -1};
     return mpi_coll_go(&call, req, fn);
 }
 
-int mpi_bcast_impl(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                   MPI_Request *req, coll_mode_t mode, const char *fn)
+static int bcast_impl(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                      compi_comm_t *c, MPI_Request *req, coll_mode_t mode, const char *fn)
 {
-    compi_comm_t *c = NULL;
     compi_datatype_t *dt = NULL;
-    int rc = mpi_coll_request(req, mode, fn);
-    if (rc == MPI_SUCCESS) {
-        rc = mpi_arg_comm(comm, fn, &c);
-    }
+    int rc = MPI_SUCCESS;
+    mpi_coll_request(req, mode);
     if (rc == MPI_SUCCESS) {
         rc = mpi_arg_coll_root(c, root, fn);
     }
@@ -153,17 +143,14 @@ static int inter_reduce_like(coll_kind_t kind, compi_comm_t *c, const void *send
 /* inlined into each of the four impls: the blocking allreduce is the latency path */
 static inline __attribute__((always_inline)) int
 reduce_like(coll_kind_t kind, const void *sendbuf, void *recvbuf, MPI_Count count,
-            MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *req,
+            MPI_Datatype datatype, MPI_Op op, int root, compi_comm_t *c, MPI_Request *req,
             coll_mode_t mode, const char *fn)
 {
-    compi_comm_t *c = NULL;
     compi_datatype_t *dt = NULL;
     compi_op_t *o = NULL;
     int rooted = kind == COLL_REDUCE;
-    int rc = mpi_coll_request(req, mode, fn);
-    if (rc == MPI_SUCCESS) {
-        rc = mpi_arg_comm(comm, fn, &c);
-    }
+    int rc = MPI_SUCCESS;
+    mpi_coll_request(req, mode);
     if (rc == MPI_SUCCESS && rooted) {
         rc = mpi_arg_coll_root(c, root, fn);
     }
@@ -189,29 +176,32 @@ reduce_like(coll_kind_t kind, const void *sendbuf, void *recvbuf, MPI_Count coun
                          (size_t)count, (size_t)count, (coll_vec_t){0}, dt, o, req, mode, fn);
 }
 
-int mpi_reduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                    MPI_Op op, int root, MPI_Comm comm, MPI_Request *req, coll_mode_t mode,
-                    const char *fn)
+static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op, int root, compi_comm_t *comm, MPI_Request *req, coll_mode_t mode,
+                       const char *fn)
 {
     return reduce_like(COLL_REDUCE, sendbuf, recvbuf, count, datatype, op, root, comm, req, mode,
                        fn);
 }
 
-int mpi_allreduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                       MPI_Op op, MPI_Comm comm, MPI_Request *req, coll_mode_t mode, const char *fn)
+static int allreduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Op op, compi_comm_t *comm, MPI_Request *req,
+                          coll_mode_t mode, const char *fn)
 {
     return reduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, -1, comm, req, mode,
                        fn);
 }
 
-int mpi_scan_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                  MPI_Op op, MPI_Comm comm, MPI_Request *req, coll_mode_t mode, const char *fn)
+static int scan_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, compi_comm_t *comm, MPI_Request *req, coll_mode_t mode,
+                     const char *fn)
 {
     return reduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, req, mode, fn);
 }
 
-int mpi_exscan_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                    MPI_Op op, MPI_Comm comm, MPI_Request *req, coll_mode_t mode, const char *fn)
+static int exscan_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op, compi_comm_t *comm, MPI_Request *req, coll_mode_t mode,
+                       const char *fn)
 {
     return reduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, -1, comm, req, mode, fn);
 }
@@ -223,17 +213,14 @@ int mpi_exscan_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
  */
 static int reduce_scatter_any(coll_kind_t kind, const void *sendbuf, void *recvbuf,
                               MPI_Count recvcount, coll_vec_t recvcounts, MPI_Datatype datatype,
-                              MPI_Op op, MPI_Comm comm, MPI_Request *req, coll_mode_t mode,
+                              MPI_Op op, compi_comm_t *c, MPI_Request *req, coll_mode_t mode,
                               const char *fn)
 {
-    compi_comm_t *c = NULL;
     compi_datatype_t *dt = NULL;
     compi_op_t *o = NULL;
     size_t total = 0, mine = 0;
-    int rc = mpi_coll_request(req, mode, fn);
-    if (rc == MPI_SUCCESS) {
-        rc = mpi_arg_comm(comm, fn, &c);
-    }
+    int rc = MPI_SUCCESS;
+    mpi_coll_request(req, mode);
     /* on an intercommunicator the counts are the local group's (each group's n elements
        reduced are scattered over the other group) */
     int nblocks = rc == MPI_SUCCESS ? comm_local_size(c) : 0;
@@ -260,18 +247,20 @@ static int reduce_scatter_any(coll_kind_t kind, const void *sendbuf, void *recvb
                          fn);
 }
 
-int mpi_reduce_scatter_block_impl(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
-                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *req,
-                                  coll_mode_t mode, const char *fn)
+static int reduce_scatter_block_impl(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                     MPI_Datatype datatype, MPI_Op op, compi_comm_t *comm,
+                                     MPI_Request *req, coll_mode_t mode, const char *fn)
 {
     return reduce_scatter_any(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount,
                               (coll_vec_t){0}, datatype, op, comm, req, mode, fn);
 }
 
-int mpi_reduce_scatter_impl(const void *sendbuf, void *recvbuf, coll_vec_t recvcounts,
-                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *req,
-                            coll_mode_t mode, const char *fn)
+static int reduce_scatter_impl(const void *sendbuf, void *recvbuf, coll_vec_t recvcounts,
+                               MPI_Datatype datatype, MPI_Op op, compi_comm_t *comm,
+                               MPI_Request *req, coll_mode_t mode, const char *fn)
 {
     return reduce_scatter_any(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op,
                               comm, req, mode, fn);
 }
+
+#include "core/mpi/gen/coll.c"

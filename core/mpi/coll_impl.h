@@ -1,24 +1,22 @@
 /*
- * coll_impl.h -- the collectives behind their MPI entry points: one `mpi_<name>_impl`
- * per collective (MPI_Bcast: mpi_bcast_impl, MPI_Neighbor_alltoallw:
- * mpi_neighbor_alltoallw_impl), serving all its forms: blocking, nonblocking (MPI_I...),
- * persistent (..._init), each with int and large-count (_c) arguments.
+ * coll_impl.h -- what the collectives' implementations share.  Each collective has one
+ * static x_impl (bcast_impl, neighbor_alltoallw_impl) that serves all its forms:
+ * blocking, nonblocking (MPI_I...), persistent (..._init), each with int and
+ * large-count (_c) arguments; its entry points are generated (tools/mpigen/cgen.py,
+ * "Collectives") into core/mpi/gen/coll.c, coll_move.c and neighbor.c, which coll_api.c
+ * (barrier, bcast, reductions), coll_move_api.c (gather, scatter, allgather, alltoall
+ * and their v/w variants) and neighbor_api.c include last.
  *
- *   PMPI_Ibcast_c(...) -> COMPI_CHECK_INIT -> mpi_bcast_impl(..., request,
- *                                                           COLL_MODE_NONBLOCKING, fn)
- *     -> checks (mpi_arg_*, core/mpi/args.h) -> coll_call_t on the stack -> trampoline
+ *   PMPI_Ibcast_c(...) -> init check, communicator, request pointer (generated)
+ *     -> bcast_impl(..., request, COLL_MODE_NONBLOCKING, fn): the checks of what is
+ *        significant on this rank (mpi_arg_*, core/mpi/args.h) -> coll_call_t on the
+ *        stack -> mpi_coll_go -> trampoline
  *
- * The impl contract: the standard's arguments in the standard's order, with every count
- * an MPI_Count and every count or displacement array a coll_vec_t (core/coll/coll.h)
- * that views the program's int, MPI_Count or MPI_Aint array where it is, then the request
- * pointer (NULL when blocking), the mode and the name of the entry point for messages.
- * A persistent form's MPI_Info is not read and not passed.  The impl makes every check
- * (the order decides which error a call with several bad arguments reports, and tests
- * pin it) and allocates nothing, except alltoallw's datatype tables beyond a stack array.
- *
- * The impls live in coll_api.c (barrier, bcast, reductions), coll_move_api.c (gather,
- * scatter, allgather, alltoall and their v/w variants) and neighbor_api.c; the entry
- * points, one line each, in coll_entry.c.
+ * An impl takes every count as an MPI_Count and every count or displacement array as a
+ * coll_vec_t (core/coll/coll.h) that views the program's int, MPI_Count or MPI_Aint array
+ * where it is, so nothing is narrowed or copied.  Its checks run in an order that decides
+ * which error a call with several bad arguments reports (tests pin it), and it allocates
+ * nothing, except alltoallw's datatype tables beyond a stack array.
  */
 #ifndef COMPI_COLL_IMPL_H
 #define COMPI_COLL_IMPL_H
@@ -29,74 +27,6 @@
 #include "trampolines/tramp.h"
 
 #include <mpi.h>
-
-/* the argument list every impl ends with */
-#define MPI_COLL_IMPL_TAIL MPI_Request *req, coll_mode_t mode, const char *fn
-
-int mpi_barrier_impl(MPI_Comm comm, MPI_COLL_IMPL_TAIL);
-int mpi_bcast_impl(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                   MPI_COLL_IMPL_TAIL);
-int mpi_reduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                    MPI_Op op, int root, MPI_Comm comm, MPI_COLL_IMPL_TAIL);
-int mpi_allreduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                       MPI_Op op, MPI_Comm comm, MPI_COLL_IMPL_TAIL);
-int mpi_scan_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                  MPI_Op op, MPI_Comm comm, MPI_COLL_IMPL_TAIL);
-int mpi_exscan_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                    MPI_Op op, MPI_Comm comm, MPI_COLL_IMPL_TAIL);
-int mpi_reduce_scatter_block_impl(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
-                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                                  MPI_COLL_IMPL_TAIL);
-int mpi_reduce_scatter_impl(const void *sendbuf, void *recvbuf, coll_vec_t recvcounts,
-                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_COLL_IMPL_TAIL);
-
-int mpi_gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                    MPI_COLL_IMPL_TAIL);
-int mpi_gatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     coll_vec_t recvcounts, coll_vec_t displs, MPI_Datatype recvtype, int root,
-                     MPI_Comm comm, MPI_COLL_IMPL_TAIL);
-int mpi_scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                     MPI_COLL_IMPL_TAIL);
-int mpi_scatterv_impl(const void *sendbuf, coll_vec_t sendcounts, coll_vec_t displs,
-                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_COLL_IMPL_TAIL);
-int mpi_allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                       MPI_COLL_IMPL_TAIL);
-int mpi_allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                        void *recvbuf, coll_vec_t recvcounts, coll_vec_t displs,
-                        MPI_Datatype recvtype, MPI_Comm comm, MPI_COLL_IMPL_TAIL);
-int mpi_alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                      MPI_COLL_IMPL_TAIL);
-int mpi_alltoallv_impl(const void *sendbuf, coll_vec_t sendcounts, coll_vec_t sdispls,
-                       MPI_Datatype sendtype, void *recvbuf, coll_vec_t recvcounts,
-                       coll_vec_t rdispls, MPI_Datatype recvtype, MPI_Comm comm,
-                       MPI_COLL_IMPL_TAIL);
-int mpi_alltoallw_impl(const void *sendbuf, coll_vec_t sendcounts, coll_vec_t sdispls,
-                       const MPI_Datatype sendtypes[], void *recvbuf, coll_vec_t recvcounts,
-                       coll_vec_t rdispls, const MPI_Datatype recvtypes[], MPI_Comm comm,
-                       MPI_COLL_IMPL_TAIL);
-
-int mpi_neighbor_allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                                void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                                MPI_Comm comm, MPI_COLL_IMPL_TAIL);
-int mpi_neighbor_allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                                 void *recvbuf, coll_vec_t recvcounts, coll_vec_t displs,
-                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_COLL_IMPL_TAIL);
-int mpi_neighbor_alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                               MPI_Comm comm, MPI_COLL_IMPL_TAIL);
-int mpi_neighbor_alltoallv_impl(const void *sendbuf, coll_vec_t sendcounts, coll_vec_t sdispls,
-                                MPI_Datatype sendtype, void *recvbuf, coll_vec_t recvcounts,
-                                coll_vec_t rdispls, MPI_Datatype recvtype, MPI_Comm comm,
-                                MPI_COLL_IMPL_TAIL);
-int mpi_neighbor_alltoallw_impl(const void *sendbuf, coll_vec_t sendcounts, coll_vec_t sdispls,
-                                const MPI_Datatype sendtypes[], void *recvbuf,
-                                coll_vec_t recvcounts, coll_vec_t rdispls,
-                                const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_COLL_IMPL_TAIL);
 
 /* ---- what the impls share --------------------------------------------------------- */
 
@@ -138,10 +68,13 @@ static inline int mpi_coll_go(coll_call_t *call, MPI_Request *req, const char *f
     return mpi_req_expose(call->comm, r, req, fn);
 }
 
-/* the request pointer of a nonblocking or persistent call, checked first */
-static inline int mpi_coll_request(MPI_Request *req, coll_mode_t mode, const char *fn)
+/* a nonblocking or persistent call's request handle is MPI_REQUEST_NULL until the call
+   has started (the entry point checked the pointer) */
+static inline void mpi_coll_request(MPI_Request *req, coll_mode_t mode)
 {
-    return mode != COLL_MODE_BLOCKING ? mpi_arg_request_out(NULL, req, fn) : MPI_SUCCESS;
+    if (mode != COLL_MODE_BLOCKING) {
+        *req = MPI_REQUEST_NULL;
+    }
 }
 
 #endif

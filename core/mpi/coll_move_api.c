@@ -115,16 +115,13 @@ static void call_side(coll_call_t *call, int send, const void *buf, size_t count
 }
 
 /* gather(v) and scatter(v): the "one" side sends in a gather and receives in a scatter */
-static int rooted_any(coll_kind_t kind, const rooted_args_t *a, MPI_Comm comm, MPI_Request *req,
+static int rooted_any(coll_kind_t kind, const rooted_args_t *a, compi_comm_t *c, MPI_Request *req,
                       coll_mode_t mode, const char *fn)
 {
-    compi_comm_t *c = NULL;
     compi_datatype_t *one_dt = NULL, *many_dt = NULL;
     int in_place = 0;
-    int rc = mpi_coll_request(req, mode, fn);
-    if (rc == MPI_SUCCESS) {
-        rc = mpi_arg_comm(comm, fn, &c);
-    }
+    int rc = MPI_SUCCESS;
+    mpi_coll_request(req, mode);
     if (rc == MPI_SUCCESS) {
         rc = rooted_check(c, a, fn, &one_dt, &many_dt, &in_place);
     }
@@ -143,9 +140,9 @@ static int rooted_any(coll_kind_t kind, const rooted_args_t *a, MPI_Comm comm, M
     return mpi_coll_go(&call, req, fn);
 }
 
-int mpi_gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                    MPI_Request *req, coll_mode_t mode, const char *fn)
+static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                       compi_comm_t *comm, MPI_Request *req, coll_mode_t mode, const char *fn)
 {
     rooted_args_t a = {.one_buf = sendbuf,
                        .one_count = sendcount,
@@ -157,9 +154,10 @@ int mpi_gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     return rooted_any(COLL_GATHER, &a, comm, req, mode, fn);
 }
 
-int mpi_gatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     coll_vec_t recvcounts, coll_vec_t displs, MPI_Datatype recvtype, int root,
-                     MPI_Comm comm, MPI_Request *req, coll_mode_t mode, const char *fn)
+static int gatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, coll_vec_t recvcounts, coll_vec_t displs,
+                        MPI_Datatype recvtype, int root, compi_comm_t *comm, MPI_Request *req,
+                        coll_mode_t mode, const char *fn)
 {
     rooted_args_t a = {.one_buf = sendbuf,
                        .one_count = sendcount,
@@ -173,9 +171,9 @@ int mpi_gatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
     return rooted_any(COLL_GATHERV, &a, comm, req, mode, fn);
 }
 
-int mpi_scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                     MPI_Request *req, coll_mode_t mode, const char *fn)
+static int scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                        compi_comm_t *comm, MPI_Request *req, coll_mode_t mode, const char *fn)
 {
     rooted_args_t a = {.one_buf = recvbuf,
                        .one_count = recvcount,
@@ -188,10 +186,10 @@ int mpi_scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
     return rooted_any(COLL_SCATTER, &a, comm, req, mode, fn);
 }
 
-int mpi_scatterv_impl(const void *sendbuf, coll_vec_t sendcounts, coll_vec_t displs,
-                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *req,
-                      coll_mode_t mode, const char *fn)
+static int scatterv_impl(const void *sendbuf, coll_vec_t sendcounts, coll_vec_t displs,
+                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                         MPI_Datatype recvtype, int root, compi_comm_t *comm, MPI_Request *req,
+                         coll_mode_t mode, const char *fn)
 {
     rooted_args_t a = {.one_buf = recvbuf,
                        .one_count = recvcount,
@@ -225,18 +223,15 @@ typedef struct all_args {
     int sv, rv; /* the send / receive side uses counts and displacements */
 } all_args_t;
 
-static int all_any(coll_kind_t kind, const all_args_t *a, MPI_Comm comm, MPI_Request *req,
+static int all_any(coll_kind_t kind, const all_args_t *a, compi_comm_t *c, MPI_Request *req,
                    coll_mode_t mode, const char *fn)
 {
-    compi_comm_t *c = NULL;
     compi_datatype_t *sdt = NULL, *rdt = NULL;
     size_t rtotal = 0, stotal = 0;
     int in_place = a->sbuf == MPI_IN_PLACE;
 
-    int rc = mpi_coll_request(req, mode, fn);
-    if (rc == MPI_SUCCESS) {
-        rc = mpi_arg_comm(comm, fn, &c);
-    }
+    int rc = MPI_SUCCESS;
+    mpi_coll_request(req, mode);
     if (rc == MPI_SUCCESS) {
         rc = mpi_arg_no_in_place(c, a->rbuf, "receive buffer", fn);
     }
@@ -292,9 +287,9 @@ static int all_any(coll_kind_t kind, const all_args_t *a, MPI_Comm comm, MPI_Req
     return mpi_coll_go(&call, req, fn);
 }
 
-int mpi_allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                       MPI_Request *req, coll_mode_t mode, const char *fn)
+static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                          compi_comm_t *comm, MPI_Request *req, coll_mode_t mode, const char *fn)
 {
     all_args_t a = {.sbuf = sendbuf,
                     .scount = sendcount,
@@ -305,10 +300,10 @@ int mpi_allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     return all_any(COLL_ALLGATHER, &a, comm, req, mode, fn);
 }
 
-int mpi_allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                        void *recvbuf, coll_vec_t recvcounts, coll_vec_t displs,
-                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *req, coll_mode_t mode,
-                        const char *fn)
+static int allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, coll_vec_t recvcounts, coll_vec_t displs,
+                           MPI_Datatype recvtype, compi_comm_t *comm, MPI_Request *req,
+                           coll_mode_t mode, const char *fn)
 {
     all_args_t a = {.sbuf = sendbuf,
                     .scount = sendcount,
@@ -321,9 +316,9 @@ int mpi_allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
     return all_any(COLL_ALLGATHERV, &a, comm, req, mode, fn);
 }
 
-int mpi_alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                      MPI_Request *req, coll_mode_t mode, const char *fn)
+static int alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                         compi_comm_t *comm, MPI_Request *req, coll_mode_t mode, const char *fn)
 {
     all_args_t a = {.sbuf = sendbuf,
                     .scount = sendcount,
@@ -335,10 +330,10 @@ int mpi_alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     return all_any(COLL_ALLTOALL, &a, comm, req, mode, fn);
 }
 
-int mpi_alltoallv_impl(const void *sendbuf, coll_vec_t sendcounts, coll_vec_t sdispls,
-                       MPI_Datatype sendtype, void *recvbuf, coll_vec_t recvcounts,
-                       coll_vec_t rdispls, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *req,
-                       coll_mode_t mode, const char *fn)
+static int alltoallv_impl(const void *sendbuf, coll_vec_t sendcounts, coll_vec_t sdispls,
+                          MPI_Datatype sendtype, void *recvbuf, coll_vec_t recvcounts,
+                          coll_vec_t rdispls, MPI_Datatype recvtype, compi_comm_t *comm,
+                          MPI_Request *req, coll_mode_t mode, const char *fn)
 {
     all_args_t a = {.sbuf = sendbuf,
                     .scounts = sendcounts,
@@ -398,22 +393,19 @@ static int w_side(compi_comm_t *c, const void *buf, coll_vec_t counts, coll_vec_
 
 /* the datatypes travel in the call as objects; a nonblocking call's schedule takes what
    it needs (and references on the types) before this returns */
-int mpi_alltoallw_impl(const void *sendbuf, coll_vec_t sendcounts, coll_vec_t sdispls,
-                       const MPI_Datatype sendtypes[], void *recvbuf, coll_vec_t recvcounts,
-                       coll_vec_t rdispls, const MPI_Datatype recvtypes[], MPI_Comm comm,
-                       MPI_Request *req, coll_mode_t mode, const char *fn)
+static int alltoallw_impl(const void *sendbuf, coll_vec_t sendcounts, coll_vec_t sdispls,
+                          const MPI_Datatype sendtypes[], void *recvbuf, coll_vec_t recvcounts,
+                          coll_vec_t rdispls, const MPI_Datatype recvtypes[], compi_comm_t *c,
+                          MPI_Request *req, coll_mode_t mode, const char *fn)
 {
     compi_datatype_t *stack[2 * W_STACK];
     compi_datatype_t **sdts = stack, **rdts = stack + W_STACK;
     compi_datatype_t **mem = NULL;
-    compi_comm_t *c = NULL;
     int in_place = sendbuf == MPI_IN_PLACE;
     size_t sbytes = 0, rbytes = 0;
 
-    int rc = mpi_coll_request(req, mode, fn);
-    if (rc == MPI_SUCCESS) {
-        rc = mpi_arg_comm(comm, fn, &c);
-    }
+    int rc = MPI_SUCCESS;
+    mpi_coll_request(req, mode);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
@@ -463,3 +455,5 @@ out:
     free(mem);
     return rc;
 }
+
+#include "core/mpi/gen/coll_move.c"

@@ -19,19 +19,17 @@
 /* peers whose datatypes a w call keeps on the stack */
 #define NB_W_STACK 32
 
-/* the request pointer, the communicator (with a topology), no MPI_IN_PLACE */
-static int nb_start(MPI_Comm comm, const void *sbuf, const void *rbuf, MPI_Request *req,
-                    coll_mode_t mode, const char *fn, compi_comm_t **c_p)
+/* the request handle, the communicator's topology, no MPI_IN_PLACE */
+static int nb_start(compi_comm_t *c, const void *sbuf, const void *rbuf, MPI_Request *req,
+                    coll_mode_t mode, const char *fn)
 {
-    int rc = mpi_coll_request(req, mode, fn);
+    mpi_coll_request(req, mode);
+    int rc = mpi_arg_topo(c, fn);
     if (rc == MPI_SUCCESS) {
-        rc = mpi_arg_topo_comm(comm, fn, c_p);
+        rc = mpi_arg_no_in_place(c, sbuf, "send buffer", fn);
     }
     if (rc == MPI_SUCCESS) {
-        rc = mpi_arg_no_in_place(*c_p, sbuf, "send buffer", fn);
-    }
-    if (rc == MPI_SUCCESS) {
-        rc = mpi_arg_no_in_place(*c_p, rbuf, "receive buffer", fn);
+        rc = mpi_arg_no_in_place(c, rbuf, "receive buffer", fn);
     }
     return rc;
 }
@@ -49,17 +47,16 @@ typedef struct nb_args {
     MPI_Datatype rtype;
 } nb_args_t;
 
-static int nb_run(coll_kind_t kind, const nb_args_t *a, MPI_Comm comm, MPI_Request *req,
+static int nb_run(coll_kind_t kind, const nb_args_t *a, compi_comm_t *c, MPI_Request *req,
                   coll_mode_t mode, const char *fn)
 {
-    compi_comm_t *c = NULL;
     compi_datatype_t *sdt = NULL, *rdt = NULL;
     size_t stotal = 0, rtotal = 0;
     int sv = kind == COLL_NEIGHBOR_ALLTOALLV;
     int rv = sv || kind == COLL_NEIGHBOR_ALLGATHERV;
     int gather = kind != COLL_NEIGHBOR_ALLTOALL && kind != COLL_NEIGHBOR_ALLTOALLV;
 
-    int rc = nb_start(comm, a->sbuf, a->rbuf, req, mode, fn, &c);
+    int rc = nb_start(c, a->sbuf, a->rbuf, req, mode, fn);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
@@ -96,9 +93,10 @@ static int nb_run(coll_kind_t kind, const nb_args_t *a, MPI_Comm comm, MPI_Reque
     return mpi_coll_go(&call, req, fn);
 }
 
-int mpi_neighbor_allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                                void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                                MPI_Comm comm, MPI_Request *req, coll_mode_t mode, const char *fn)
+static int neighbor_allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                   compi_comm_t *comm, MPI_Request *req, coll_mode_t mode,
+                                   const char *fn)
 {
     nb_args_t a = {.sbuf = sendbuf,
                    .scount = sendcount,
@@ -109,10 +107,10 @@ int mpi_neighbor_allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Da
     return nb_run(COLL_NEIGHBOR_ALLGATHER, &a, comm, req, mode, fn);
 }
 
-int mpi_neighbor_allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                                 void *recvbuf, coll_vec_t recvcounts, coll_vec_t displs,
-                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *req,
-                                 coll_mode_t mode, const char *fn)
+static int neighbor_allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                    void *recvbuf, coll_vec_t recvcounts, coll_vec_t displs,
+                                    MPI_Datatype recvtype, compi_comm_t *comm, MPI_Request *req,
+                                    coll_mode_t mode, const char *fn)
 {
     nb_args_t a = {.sbuf = sendbuf,
                    .scount = sendcount,
@@ -124,9 +122,10 @@ int mpi_neighbor_allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_D
     return nb_run(COLL_NEIGHBOR_ALLGATHERV, &a, comm, req, mode, fn);
 }
 
-int mpi_neighbor_alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                               MPI_Comm comm, MPI_Request *req, coll_mode_t mode, const char *fn)
+static int neighbor_alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                  compi_comm_t *comm, MPI_Request *req, coll_mode_t mode,
+                                  const char *fn)
 {
     nb_args_t a = {.sbuf = sendbuf,
                    .scount = sendcount,
@@ -137,10 +136,10 @@ int mpi_neighbor_alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Dat
     return nb_run(COLL_NEIGHBOR_ALLTOALL, &a, comm, req, mode, fn);
 }
 
-int mpi_neighbor_alltoallv_impl(const void *sendbuf, coll_vec_t sendcounts, coll_vec_t sdispls,
-                                MPI_Datatype sendtype, void *recvbuf, coll_vec_t recvcounts,
-                                coll_vec_t rdispls, MPI_Datatype recvtype, MPI_Comm comm,
-                                MPI_Request *req, coll_mode_t mode, const char *fn)
+static int neighbor_alltoallv_impl(const void *sendbuf, coll_vec_t sendcounts, coll_vec_t sdispls,
+                                   MPI_Datatype sendtype, void *recvbuf, coll_vec_t recvcounts,
+                                   coll_vec_t rdispls, MPI_Datatype recvtype, compi_comm_t *comm,
+                                   MPI_Request *req, coll_mode_t mode, const char *fn)
 {
     nb_args_t a = {.sbuf = sendbuf,
                    .scounts = sendcounts,
@@ -179,17 +178,16 @@ static int nb_w_side(compi_comm_t *c, const void *buf, coll_vec_t counts, coll_v
 
 /* a w call: datatypes per block, kept on the stack for up to NB_W_STACK neighbours a side
    (a schedule retains what it needs before this returns) */
-int mpi_neighbor_alltoallw_impl(const void *sendbuf, coll_vec_t sendcounts, coll_vec_t sdispls,
-                                const MPI_Datatype sendtypes[], void *recvbuf,
-                                coll_vec_t recvcounts, coll_vec_t rdispls,
-                                const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *req,
-                                coll_mode_t mode, const char *fn)
+static int neighbor_alltoallw_impl(const void *sendbuf, coll_vec_t sendcounts, coll_vec_t sdispls,
+                                   const MPI_Datatype sendtypes[], void *recvbuf,
+                                   coll_vec_t recvcounts, coll_vec_t rdispls,
+                                   const MPI_Datatype recvtypes[], compi_comm_t *c,
+                                   MPI_Request *req, coll_mode_t mode, const char *fn)
 {
     compi_datatype_t *stack[2 * NB_W_STACK];
     compi_datatype_t **sdts = stack, **rdts = stack + NB_W_STACK, **mem = NULL;
-    compi_comm_t *c = NULL;
 
-    int rc = nb_start(comm, sendbuf, recvbuf, req, mode, fn, &c);
+    int rc = nb_start(c, sendbuf, recvbuf, req, mode, fn);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
@@ -226,3 +224,5 @@ int mpi_neighbor_alltoallw_impl(const void *sendbuf, coll_vec_t sendcounts, coll
     free(mem);
     return rc;
 }
+
+#include "core/mpi/gen/neighbor.c"

@@ -438,54 +438,31 @@ def main():
 
     files = {}
     generated = []  # (unit, MPI_x) of every entry point made
-    for unit, (hand, names) in sorted(UNITS.items()):
+    # (unit, its hand-written file, [(procedure, its implementation, a collective's mode)])
+    tables = [(unit, hand, [(n, impl_name(n), None) for n in names])
+              for unit, (hand, names) in sorted(UNITS.items())]
+    tables += [(unit, hand, [(n, impl_name(b), m) for b in names for n, m in coll_forms(b)])
+               for unit, (hand, names) in sorted(COLL_UNITS.items())]
+    for unit, hand, procs in tables:
         body = [GEN_HEAD % (version, hand)]
         protos = []
-        for name in names:
+        for name, impl, mode in procs:
             if name not in forms:
                 sys.exit("cgen: %s is not a procedure of the standard" % name)
-            c, big = forms[name]
-            impl = impl_name(name)
-            for form in (c, big):
+            for form in forms[name]:
                 if form is None:
                     continue
                 fname = split_proto(str(form))[1]
                 if fname[4:] not in have:
                     sys.exit("cgen: include/mpi.h does not declare %s" % fname)
                 try:
-                    src, proto = entry(form, fname, impl, name)
+                    src, proto = entry(form, fname, impl, name, mode)
                 except Unbound as e:
                     sys.exit("cgen: no rule for %s" % e)
                 body.append(src)
                 generated.append((unit, fname))
                 if proto not in protos:
                     protos.append(proto)
-        body.append("/* the implementations this file calls, as %s defines them */" % hand)
-        body += [p + ";" for p in protos]
-        files[os.path.join("core", "mpi", "gen", unit + ".c")] = wrap_lines("\n".join(body) + "\n")
-
-    for unit, (hand, names) in sorted(COLL_UNITS.items()):
-        body = [GEN_HEAD % (version, hand)]
-        protos = []
-        for base in names:
-            impl = impl_name(base)
-            for name, mode in coll_forms(base):
-                if name not in forms:
-                    sys.exit("cgen: %s is not a procedure of the standard" % name)
-                for form in forms[name]:
-                    if form is None:
-                        continue
-                    fname = split_proto(str(form))[1]
-                    if fname[4:] not in have:
-                        sys.exit("cgen: include/mpi.h does not declare %s" % fname)
-                    try:
-                        src, proto = entry(form, fname, impl, name, mode)
-                    except Unbound as e:
-                        sys.exit("cgen: no rule for %s" % e)
-                    body.append(src)
-                    generated.append((unit, fname))
-                    if proto not in protos:
-                        protos.append(proto)
         body.append("/* the implementations this file calls, as %s defines them */" % hand)
         body += [p + ";" for p in protos]
         files[os.path.join("core", "mpi", "gen", unit + ".c")] = wrap_lines("\n".join(body) + "\n")

@@ -1,9 +1,10 @@
 /*
  * coll_api.c -- barrier, bcast and the reductions (reduce, allreduce, reduce-scatter,
- * reduce-scatter-block, scan, exscan) behind their entry points (coll_impl.h): argument
- * checks, then the trampoline.  The data movers are in coll_move_api.c.
+ * reduce-scatter-block, scan, exscan): one x_impl each (coll_impl.h) behind the entry
+ * points generated into core/mpi/gen/coll.c, included at the end.  The data movers are
+ * in coll_move_api.c.
  *
- *   mpi_xxx_impl(args) -> checks (mpi_arg_*) -> coll_call_t on the stack -> trampoline
+ *   xxx_impl(args) -> checks (mpi_arg_*) -> coll_call_t on the stack -> trampoline
  *
  * Every collective, including size-1 communicators and zero counts, goes through the
  * trampoline: the closures decide what "nothing to do" means, and a wrapper creator sees

@@ -1,7 +1,8 @@
 /*
- * coll_move_api.c -- the data-moving collectives behind their entry points (coll_impl.h):
- * gather(v), scatter(v), allgather(v), alltoall(v/w).  Argument checks (mpi_arg_*), then
- * the trampoline, as in coll_api.c.
+ * coll_move_api.c -- the data-moving collectives, gather(v), scatter(v), allgather(v),
+ * alltoall(v/w): one x_impl each (coll_impl.h) behind the entry points generated into
+ * core/mpi/gen/coll_move.c, included at the end.  Argument checks (mpi_arg_*), then the
+ * trampoline, as in coll_api.c.
  *
  * Arguments a rank must ignore (the receive side of a gather on a non-root, the send
  * side of a scatter on a non-root, the send side of an in-place call) are left 0/NULL in

@@ -1,6 +1,7 @@
 /*
- * neighbor_api.c -- the neighbourhood collectives behind their entry points
- * (coll_impl.h): neighbor-allgather(v), neighbor-alltoall(v/w).  Argument checks
+ * neighbor_api.c -- the neighbourhood collectives, neighbor-allgather(v) and
+ * neighbor-alltoall(v/w): one x_impl each (coll_impl.h) behind the entry points
+ * generated into core/mpi/gen/neighbor.c, included at the end.  Argument checks
  * (mpi_arg_*), then the trampoline, as in coll_api.c.
  *
  * The communicator must carry a process topology (MPI_ERR_TOPOLOGY otherwise); it fixes

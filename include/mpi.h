@@ -1291,7 +1291,7 @@ COMPI_PROTO(int, Win_test, (MPI_Win win, int *flag));
  * The _c functions take MPI_Count counts and MPI_Aint displacements (MPI_Count for the
  * datatype constructors).  Point-to-point and the collectives (their count and
  * displacement arrays included) carry them whole; where compi keeps an int inside (a
- * datatype's envelope, external32 packing, the attached buffer) a count beyond int gives
+ * datatype's envelope, external32 packing) a count beyond int gives
  * MPI_ERR_COUNT (a displacement beyond int: MPI_ERR_ARG) -- never a silent truncation.
  * Datatype sizes and extents are computed in 64 bits, so MPI_Type_size_c and the extent
  * queries report values above INT_MAX. */

@@ -1,8 +1,8 @@
 /*
  * args.h -- the argument checks of the API layer, one function per kind of argument of
  * the MPI standard's description: communicator, count, datatype, buffer, ranks
- * (destination, source, root), tags and output pointers, and the MPI error for an
- * internal status.  The generated entry points (core/mpi/gen/, tools/mpigen/cgen.py)
+ * (destination, source, root), tags, requests, statuses and output pointers, and the MPI
+ * error for an internal status.  The generated entry points (core/mpi/gen/, tools/mpigen/cgen.py)
  * call them by the kind of each parameter; hand-written entries call the same ones.
  * Only the API layer (core/mpi/) includes this.
  * Collectives add their own in a block of their own below (root on an intercommunicator,
@@ -24,6 +24,7 @@
 #include "core/dt/dt.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
+#include "core/mpi/req_handle.h"
 #include "core/op/op.h"
 
 #include <limits.h>
@@ -86,6 +87,16 @@ static inline int mpi_arg_buf(compi_comm_t *c, const void *buf, size_t count,
 {
     if (compi_unlikely(buf == NULL && count > 0 && dt->size > 0 && dt->true_lb == 0)) {
         return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "%s is NULL with %zu elements", what, count);
+    }
+    return MPI_SUCCESS;
+}
+
+/* a buffer of `size` bytes (the size checked before): not NULL when it holds any */
+static inline int mpi_arg_bytes(compi_comm_t *c, const void *buf, size_t size, const char *what,
+                                const char *fn)
+{
+    if (compi_unlikely(buf == NULL && size > 0)) {
+        return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "%s is NULL with %zu bytes", what, size);
     }
     return MPI_SUCCESS;
 }
@@ -187,6 +198,41 @@ static inline int mpi_arg_status(compi_comm_t *c, const MPI_Status *st, const ch
 {
     if (compi_unlikely(st == NULL || st == MPI_STATUS_IGNORE)) {
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL or MPI_STATUS_IGNORE", what);
+    }
+    return MPI_SUCCESS;
+}
+
+/* a request handle: MPI_REQUEST_NULL gives *r_p = NULL (what a null request means is the
+   caller's); an invalid or freed handle is MPI_ERR_REQUEST */
+static inline int mpi_arg_request(compi_comm_t *c, MPI_Request h, const char *fn,
+                                  compi_request_t **r_p)
+{
+    if (h == MPI_REQUEST_NULL) {
+        *r_p = NULL;
+        return MPI_SUCCESS;
+    }
+    compi_request_t *r = req_from_handle(h);
+    if (compi_unlikely(r == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_REQUEST, fn, "invalid request handle 0x%x", (unsigned)h);
+    }
+    *r_p = r;
+    return MPI_SUCCESS;
+}
+
+/* an array of `count` request handles (the count checked before): each valid or
+   MPI_REQUEST_NULL */
+static inline int mpi_arg_requests(compi_comm_t *c, int count, const MPI_Request *reqs,
+                                   const char *what, const char *fn)
+{
+    if (compi_unlikely(count > 0 && reqs == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", what);
+    }
+    for (int i = 0; i < count; i++) {
+        compi_request_t *r;
+        int rc = mpi_arg_request(c, reqs[i], fn, &r);
+        if (compi_unlikely(rc != MPI_SUCCESS)) {
+            return rc;
+        }
     }
     return MPI_SUCCESS;
 }

@@ -1,47 +1,23 @@
 /*
- * bigcount_api.c -- the MPI-4 large-count (_c) functions of packing, the attached buffer,
- * datatypes and operations.
+ * bigcount_api.c -- the MPI-4 large-count (_c) functions of packing, datatypes and
+ * operations.
  *
- * Point-to-point, the statuses and the collectives with scalar counts carry an MPI_Count
- * down to the PML and the collectives: their _c functions are generated beside their int
- * ones (core/mpi/gen/) or sit beside them (coll_api.c, ...) and share their
- * implementation.  The functions here keep int counts
- * inside (the datatype constructors, packing, the attached buffer), so each turns its
- * MPI_Count arguments into ints and calls its int function: a count beyond int is
- * MPI_ERR_COUNT, never truncated.  Sizes and extents are 64-bit inside, so the queries
- * (MPI_Type_size_c, MPI_Get_count_c, ...) answer beyond INT_MAX.  An error found by the
- * int function names it (MPI_Pack), one found here names the _c function.
+ * Point-to-point, the attached buffer, the statuses and the collectives with scalar
+ * counts carry an MPI_Count down to the PML and the collectives: their _c functions are
+ * generated beside their int ones (core/mpi/gen/) or sit beside them (coll_api.c, ...)
+ * and share their implementation.  The functions here keep int counts inside (the
+ * datatype constructors, packing), so each turns its MPI_Count arguments into ints and
+ * calls its int function: a count beyond int is MPI_ERR_COUNT, never truncated.  Sizes
+ * and extents are 64-bit inside, so the queries (MPI_Type_size_c, MPI_Get_count_c, ...)
+ * answer beyond INT_MAX.  An error found by the int function names it (MPI_Pack), one
+ * found here names the _c function.
  */
 #include "core/dt/dt.h"
 #include "core/mpi/bigcount.h"
 #include "core/mpi/status_word.h"
 #include "core/op/op.h"
 
-/* ---- the attached buffer, packing ------------------------------------------------- */
-
-BC_WEAK(Buffer_attach_c)
-int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
-{
-    int n;
-    COMPI_CHECK_INIT("MPI_Buffer_attach_c");
-    BC_COUNT(size, n, MPI_COMM_NULL, Buffer_attach);
-    return PMPI_Buffer_attach(buffer, n);
-}
-
-BC_WEAK(Buffer_detach_c)
-int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
-{
-    COMPI_API_LOCK();
-    int n = 0;
-    if (size == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Buffer_detach_c", "size is NULL");
-    }
-    int rc = PMPI_Buffer_detach(buffer_addr, &n);
-    if (rc == MPI_SUCCESS) {
-        *size = n;
-    }
-    return rc;
-}
+/* ---- packing ------------------------------------------------------------------------ */
 
 /* the external32 calls take MPI_Aint sizes and positions already: only the element
    counts are narrowed */

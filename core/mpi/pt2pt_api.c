@@ -1,7 +1,7 @@
 /*
  * pt2pt_api.c -- MPI point-to-point sends and receives: the implementations (x_impl) the
  * generated entry points call, once their arguments are checked (core/mpi/gen/pt2pt.c,
- * made by tools/mpigen/cgen.py and included at the end), and the buffered-send buffer.
+ * made by tools/mpigen/cgen.py and included at the end), the buffered-send buffer's too.
  *
  * All send modes share two helpers (blocking; nonblocking and persistent).  MPI_Rsend is
  * a standard send: a correct program has the receive posted, and the eager/rendezvous
@@ -196,55 +196,37 @@ static int sendrecv_replace_impl(void *buf, MPI_Count count, compi_datatype_t *d
     return rc;
 }
 
-#pragma weak MPI_Buffer_attach = PMPI_Buffer_attach
-int PMPI_Buffer_attach(void *buffer, int size)
+/* the buffer of buffered sends: its size is an MPI_Count, in bytes */
+static int buffer_attach_impl(void *buffer, MPI_Count size, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Buffer_attach");
-    if (size < 0 || (buffer == NULL && size > 0)) {
-        return mpi_err_raise(NULL, MPI_ERR_BUFFER, "MPI_Buffer_attach",
-                             "invalid buffer %p of size %d", buffer, size);
-    }
     if (pml_buffer_attach(buffer, (size_t)size) != COMPI_OK) {
-        return mpi_err_raise(NULL, MPI_ERR_BUFFER, "MPI_Buffer_attach",
-                             "a buffer is already attached");
+        return mpi_err_raise(NULL, MPI_ERR_BUFFER, fn, "a buffer is already attached");
     }
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Buffer_flush = PMPI_Buffer_flush
-int PMPI_Buffer_flush(void)
+static int buffer_flush_impl(const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Buffer_flush");
     pml_buffer_flush();
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Buffer_iflush = PMPI_Buffer_iflush
-int PMPI_Buffer_iflush(MPI_Request *request)
+static int buffer_iflush_impl(MPI_Request *request, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Buffer_iflush");
     compi_request_t *r;
-    if (request == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Buffer_iflush", "the request is NULL");
-    }
     if (pml_buffer_iflush(&r) != COMPI_OK) {
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, "MPI_Buffer_iflush", "out of requests");
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of requests");
     }
-    return mpi_req_expose(NULL, r, request, "MPI_Buffer_iflush");
+    return mpi_req_expose(NULL, r, request, fn);
 }
 
-#pragma weak MPI_Buffer_detach = PMPI_Buffer_detach
-int PMPI_Buffer_detach(void *buffer_addr, int *size)
+static int buffer_detach_impl(void *buffer_addr, MPI_Count *size, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Buffer_detach");
     void *buf;
     size_t sz;
-    if (buffer_addr == NULL || size == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Buffer_detach", "NULL argument");
-    }
     pml_buffer_detach(&buf, &sz);
     *(void **)buffer_addr = buf;
-    *size = (int)sz;
+    *size = (MPI_Count)sz;
     return MPI_SUCCESS;
 }
 

@@ -7,25 +7,14 @@
  * non-persistent request is released and its handle set to MPI_REQUEST_NULL, while a
  * persistent one just becomes inactive.  A null handle or an inactive persistent request
  * completes at once with an empty status, as the standard says.
+ *
+ * The entry points of all but the generalized requests' calls are generated
+ * (core/mpi/gen/request.c, made by tools/mpigen/cgen.py and included at the end): they
+ * check the pointers, the counts and the handles (an invalid one is MPI_ERR_REQUEST,
+ * MPI_REQUEST_NULL passes) and call the x_impl here.
  */
 #include "core/mpi/args.h"
 #include "core/mpi/req_handle.h"
-
-/* MPI_REQUEST_NULL gives *r_p = NULL; an invalid or freed handle raises */
-static inline int lookup(MPI_Request h, compi_request_t **r_p, const char *fn)
-{
-    if (h == MPI_REQUEST_NULL) {
-        *r_p = NULL;
-        return MPI_SUCCESS;
-    }
-    compi_request_t *r = req_from_handle(h);
-    if (compi_unlikely(r == NULL)) {
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "invalid request handle 0x%x",
-                             (unsigned)h);
-    }
-    *r_p = r;
-    return MPI_SUCCESS;
-}
 
 /* nothing to wait for: null, or persistent and not started */
 static inline int is_idle(const compi_request_t *r)
@@ -116,24 +105,6 @@ static inline MPI_Status *status_at(MPI_Status *statuses, int i)
                                                                : &statuses[i];
 }
 
-static int check_array(int count, const MPI_Request *reqs, const char *fn)
-{
-    if (count < 0) {
-        return mpi_err_raise(NULL, MPI_ERR_COUNT, fn, "count=%d is negative", count);
-    }
-    if (count > 0 && reqs == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "array of requests is NULL");
-    }
-    for (int i = 0; i < count; i++) {
-        compi_request_t *r;
-        int rc = lookup(reqs[i], &r, fn);
-        if (rc != MPI_SUCCESS) {
-            return rc;
-        }
-    }
-    return MPI_SUCCESS;
-}
-
 /*
  * Multi-completion calls write MPI_ERROR in their statuses only when they return
  * MPI_ERR_IN_STATUS, and then in every status of a request they completed.  Each
@@ -157,41 +128,23 @@ static void in_status(MPI_Status *statuses, int n, int err, int *failed)
     *failed += err != MPI_SUCCESS;
 }
 
-#pragma weak MPI_Wait = PMPI_Wait
-int PMPI_Wait(MPI_Request *request, MPI_Status *status)
+static int wait_impl(MPI_Request *request, compi_request_t *request_obj, MPI_Status *status,
+                     const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Wait");
-    compi_request_t *r = NULL;
-    if (request == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, "MPI_Wait", "request pointer is NULL");
-    }
-    int rc = lookup(*request, &r, "MPI_Wait");
-    if (compi_unlikely(rc != MPI_SUCCESS)) {
-        return rc;
-    }
-    while (!is_done(r)) {
+    while (!is_done(request_obj)) {
         pml_progress_wait();
     }
-    return finish(request, r, status, "MPI_Wait");
+    return finish(request, request_obj, status, fn);
 }
 
-#pragma weak MPI_Test = PMPI_Test
-int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+static int test_impl(MPI_Request *request, compi_request_t *request_obj, int *flag,
+                     MPI_Status *status, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Test");
-    compi_request_t *r = NULL;
-    if (request == NULL || flag == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Test", "NULL argument");
-    }
-    int rc = lookup(*request, &r, "MPI_Test");
-    if (compi_unlikely(rc != MPI_SUCCESS)) {
-        return rc;
-    }
-    if (!is_done(r)) {
+    if (!is_done(request_obj)) {
         pml_progress();
     }
-    *flag = is_done(r);
-    return *flag ? finish(request, r, status, "MPI_Test") : MPI_SUCCESS;
+    *flag = is_done(request_obj);
+    return *flag ? finish(request, request_obj, status, fn) : MPI_SUCCESS;
 }
 
 /* shared by Waitall and Testall once every request is done */
@@ -208,35 +161,21 @@ static int finish_all(int count, MPI_Request reqs[], MPI_Status *statuses, const
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Waitall = PMPI_Waitall
-int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses)
+static int waitall_impl(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[],
+                        const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Waitall");
-    int rc = check_array(count, array_of_requests, "MPI_Waitall");
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
     for (int i = 0; i < count; i++) {
         compi_request_t *r = req_from_handle(array_of_requests[i]);
         while (!is_done(r)) {
             pml_progress_wait();
         }
     }
-    return finish_all(count, array_of_requests, array_of_statuses, "MPI_Waitall");
+    return finish_all(count, array_of_requests, array_of_statuses, fn);
 }
 
-#pragma weak MPI_Testall = PMPI_Testall
-int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
-                 MPI_Status array_of_statuses[])
+static int testall_impl(int count, MPI_Request array_of_requests[], int *flag,
+                        MPI_Status array_of_statuses[], const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Testall");
-    int rc = check_array(count, array_of_requests, "MPI_Testall");
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    if (flag == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Testall", "flag is NULL");
-    }
     pml_progress();
     *flag = 0;
     for (int i = 0; i < count; i++) {
@@ -245,7 +184,7 @@ int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
         }
     }
     *flag = 1;
-    return finish_all(count, array_of_requests, array_of_statuses, "MPI_Testall");
+    return finish_all(count, array_of_requests, array_of_statuses, fn);
 }
 
 /* index of a done, non-idle request; -1 when none; *nactive_p counts non-idle ones */
@@ -270,13 +209,6 @@ static int find_done(int count, MPI_Request reqs[], int *nactive_p)
 static int any_common(int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status,
                       int blocking, const char *fn)
 {
-    int rc = check_array(count, reqs, fn);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    if (index == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "index is NULL");
-    }
     for (int round = 0;; round++) {
         int nactive;
         int i = find_done(count, reqs, &nactive);
@@ -304,34 +236,24 @@ static int any_common(int count, MPI_Request reqs[], int *index, int *flag, MPI_
     }
 }
 
-#pragma weak MPI_Waitany = PMPI_Waitany
-int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
+static int waitany_impl(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status,
+                        const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Waitany");
     int flag;
-    return any_common(count, array_of_requests, index, &flag, status, 1, "MPI_Waitany");
+    return any_common(count, array_of_requests, index, &flag, status, 1, fn);
 }
 
-#pragma weak MPI_Testany = PMPI_Testany
-int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
-                 MPI_Status *status)
+static int testany_impl(int count, MPI_Request array_of_requests[], int *index, int *flag,
+                        MPI_Status *status, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Testany");
-    if (flag == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Testany", "flag is NULL");
-    }
-    return any_common(count, array_of_requests, index, flag, status, 0, "MPI_Testany");
+    return any_common(count, array_of_requests, index, flag, status, 0, fn);
 }
 
 static int some_common(int incount, MPI_Request reqs[], int *outcount, int indices[],
                        MPI_Status statuses[], int blocking, const char *fn)
 {
-    int rc = check_array(incount, reqs, fn);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    if (outcount == NULL || (incount > 0 && indices == NULL)) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "outcount or indices is NULL");
+    if (incount > 0 && indices == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "array_of_indices is NULL");
     }
     for (;;) {
         int nactive = 0, n = 0, failed = 0;
@@ -362,36 +284,26 @@ static int some_common(int incount, MPI_Request reqs[], int *outcount, int indic
     }
 }
 
-#pragma weak MPI_Waitsome = PMPI_Waitsome
-int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
-                  int array_of_indices[], MPI_Status array_of_statuses[])
+static int waitsome_impl(int incount, MPI_Request array_of_requests[], int *outcount,
+                         int array_of_indices[], MPI_Status array_of_statuses[], const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Waitsome");
-    return some_common(incount, array_of_requests, outcount, array_of_indices,
-                       array_of_statuses, 1, "MPI_Waitsome");
+    return some_common(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, 1,
+                       fn);
 }
 
-#pragma weak MPI_Testsome = PMPI_Testsome
-int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
-                  int array_of_indices[], MPI_Status array_of_statuses[])
+static int testsome_impl(int incount, MPI_Request array_of_requests[], int *outcount,
+                         int array_of_indices[], MPI_Status array_of_statuses[], const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Testsome");
     pml_progress();
-    return some_common(incount, array_of_requests, outcount, array_of_indices,
-                       array_of_statuses, 0, "MPI_Testsome");
+    return some_common(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, 0,
+                       fn);
 }
 
-#pragma weak MPI_Request_free = PMPI_Request_free
-int PMPI_Request_free(MPI_Request *request)
+static int request_free_impl(MPI_Request *request, compi_request_t *request_obj, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Request_free");
-    compi_request_t *r = NULL;
-    if (request == NULL || *request == MPI_REQUEST_NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, "MPI_Request_free", "null request");
-    }
-    int rc = lookup(*request, &r, "MPI_Request_free");
-    if (rc != MPI_SUCCESS) {
-        return rc;
+    compi_request_t *r = request_obj;
+    if (r == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "null request");
     }
     if (r->kind == REQ_GREQ && !r->complete) {
         /* keep the handle: the user still calls MPI_Grequest_complete with it */
@@ -400,8 +312,7 @@ int PMPI_Request_free(MPI_Request *request)
         int err = r->kind == REQ_GREQ ? mpi_greq_free(r) : MPI_SUCCESS;
         mpi_req_dispose(request, r);
         if (err != MPI_SUCCESS) {
-            return mpi_err_raise(NULL, err, "MPI_Request_free", "free_fn returned error %d",
-                                 err);
+            return mpi_err_raise(NULL, err, fn, "free_fn returned error %d", err);
         }
         return MPI_SUCCESS;
     }
@@ -409,18 +320,10 @@ int PMPI_Request_free(MPI_Request *request)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Request_get_status = PMPI_Request_get_status
-int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+static int request_get_status_impl(compi_request_t *request, int *flag, MPI_Status *status,
+                                   const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Request_get_status");
-    compi_request_t *r = NULL;
-    int rc = lookup(request, &r, "MPI_Request_get_status");
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    if (flag == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Request_get_status", "flag is NULL");
-    }
+    compi_request_t *r = request;
     if (!is_done(r)) {
         pml_progress();
     }
@@ -435,30 +338,23 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     if (r->kind == REQ_GREQ) {
         int err = greq_status(r, status);
         if (err != MPI_SUCCESS) {
-            return mpi_err_raise(NULL, err, "MPI_Request_get_status", "query_fn returned error %d",
-                                 err);
+            return mpi_err_raise(NULL, err, fn, "query_fn returned error %d", err);
         }
         return MPI_SUCCESS;
     }
     mpi_status_set(status, &r->result);
     if (r->result.error != COMPI_OK) {
         /* as MPI_Test would: the error is returned, not stored in the status */
-        return raise_result(r, "MPI_Request_get_status");
+        return raise_result(r, fn);
     }
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Cancel = PMPI_Cancel
-int PMPI_Cancel(MPI_Request *request)
+static int cancel_impl(MPI_Request *request, compi_request_t *request_obj, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Cancel");
-    compi_request_t *r = NULL;
-    if (request == NULL || *request == MPI_REQUEST_NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, "MPI_Cancel", "null request");
-    }
-    int rc = lookup(*request, &r, "MPI_Cancel");
-    if (rc != MPI_SUCCESS) {
-        return rc;
+    compi_request_t *r = request_obj;
+    if (r == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "null request");
     }
     if (r->kind == REQ_GREQ) {
         return mpi_greq_cancel(r);
@@ -468,38 +364,23 @@ int PMPI_Cancel(MPI_Request *request)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Start = PMPI_Start
-int PMPI_Start(MPI_Request *request)
+static int start_impl(MPI_Request *request, compi_request_t *request_obj, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Start");
-    compi_request_t *r = NULL;
-    if (request == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, "MPI_Start", "request pointer is NULL");
-    }
-    int rc = lookup(*request, &r, "MPI_Start");
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
+    compi_request_t *r = request_obj;
     if (r == NULL || !r->persistent || r->active) {
-        return mpi_err_raise(r != NULL ? r->comm : NULL, MPI_ERR_REQUEST, "MPI_Start",
+        return mpi_err_raise(r != NULL ? r->comm : NULL, MPI_ERR_REQUEST, fn,
                              "request is not an inactive persistent request");
     }
     pml_start(r);
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Startall = PMPI_Startall
-int PMPI_Startall(int count, MPI_Request array_of_requests[])
+static int startall_impl(int count, MPI_Request array_of_requests[], const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Startall");
-    int rc = check_array(count, array_of_requests, "MPI_Startall");
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
     for (int i = 0; i < count; i++) {
         compi_request_t *r = req_from_handle(array_of_requests[i]);
         if (r == NULL || !r->persistent || r->active) {
-            return mpi_err_raise(r != NULL ? r->comm : NULL, MPI_ERR_REQUEST, "MPI_Startall",
+            return mpi_err_raise(r != NULL ? r->comm : NULL, MPI_ERR_REQUEST, fn,
                                  "request %d is not an inactive persistent request", i);
         }
     }
@@ -546,3 +427,5 @@ int PMPI_Grequest_complete(MPI_Request request)
     pml_request_complete(r);
     return MPI_SUCCESS;
 }
+
+#include "core/mpi/gen/request.c"

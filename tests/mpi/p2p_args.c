@@ -6,7 +6,8 @@
  * MPI_ANY_TAG on a send), MPI_DATATYPE_NULL MPI_ERR_TYPE, MPI_COMM_NULL MPI_ERR_COMM, a
  * NULL request, flag or message pointer MPI_ERR_ARG, a message handle that names no
  * message MPI_ERR_REQUEST; a status to read that is MPI_STATUS_IGNORE MPI_ERR_ARG, and a
- * count beyond int is MPI_UNDEFINED from MPI_Get_count but not from MPI_Get_count_c.
+ * count beyond int is MPI_UNDEFINED from MPI_Get_count but not from MPI_Get_count_c;
+ * the completion calls' pointers, counts and request handles; the attached buffer's.
  * What the checks must let through (MPI_PROC_NULL, the wildcards on a receive, a count of
  * 0) works, and the library stays usable after.
  */
@@ -167,6 +168,71 @@ int main(int argc, char **argv)
         MPI_OK(MPI_Get_elements_c(&st, MPI_BYTE, &cn));
         CHECK(n == MPI_UNDEFINED && cn == (MPI_Count)INT_MAX + 3, "Get_elements %d, _c %lld", n,
               (long long)cn);
+    }
+
+    /* requests: pointers, counts, handles (MPI_REQUEST_NULL passes where the call allows it) */
+    {
+        MPI_Request nul = MPI_REQUEST_NULL, two[2];
+        int index = 0, outcount = 0, indices[2];
+        expect_class(MPI_Wait(NULL, &st), MPI_ERR_ARG, "MPI_Wait", __LINE__);
+        expect_class(MPI_Test(&nul, NULL, &st), MPI_ERR_ARG, "MPI_Test", __LINE__);
+        expect_class(MPI_Waitall(-1, two, MPI_STATUSES_IGNORE), MPI_ERR_COUNT, "MPI_Waitall",
+                     __LINE__);
+        expect_class(MPI_Waitall(1, NULL, MPI_STATUSES_IGNORE), MPI_ERR_ARG, "MPI_Waitall",
+                     __LINE__);
+#ifdef COMPI
+        {
+            /* a made-up handle: safe with compi's (table indices; see err_return.c) */
+            MPI_Request bad = (MPI_Request)0x5000fff;
+            expect_class(MPI_Wait(&bad, &st), MPI_ERR_REQUEST, "MPI_Wait", __LINE__);
+            two[0] = MPI_REQUEST_NULL;
+            two[1] = bad;
+            expect_class(MPI_Testall(2, two, &flag, MPI_STATUSES_IGNORE), MPI_ERR_REQUEST,
+                         "MPI_Testall", __LINE__);
+            expect_class(MPI_Request_get_status(bad, &flag, &st), MPI_ERR_REQUEST,
+                         "MPI_Request_get_status", __LINE__);
+        }
+#endif
+        two[0] = two[1] = MPI_REQUEST_NULL;
+        expect_class(MPI_Testany(2, two, &index, NULL, &st), MPI_ERR_ARG, "MPI_Testany", __LINE__);
+        expect_class(MPI_Waitany(2, two, NULL, &st), MPI_ERR_ARG, "MPI_Waitany", __LINE__);
+        expect_class(MPI_Waitsome(2, two, NULL, indices, MPI_STATUSES_IGNORE), MPI_ERR_ARG,
+                     "MPI_Waitsome", __LINE__);
+        expect_class(MPI_Startall(-2, two), MPI_ERR_COUNT, "MPI_Startall", __LINE__);
+        expect_class(MPI_Request_free(&nul), MPI_ERR_REQUEST, "MPI_Request_free", __LINE__);
+        expect_class(MPI_Cancel(&nul), MPI_ERR_REQUEST, "MPI_Cancel", __LINE__);
+        expect_class(MPI_Start(&nul), MPI_ERR_REQUEST, "MPI_Start", __LINE__);
+        /* null requests complete at once */
+        MPI_OK(MPI_Wait(&nul, &st));
+        MPI_OK(MPI_Waitany(2, two, &index, &st));
+        CHECK(index == MPI_UNDEFINED, "Waitany of null requests: index %d", index);
+        MPI_OK(MPI_Testsome(2, two, &outcount, indices, MPI_STATUSES_IGNORE));
+        CHECK(outcount == MPI_UNDEFINED, "Testsome of null requests: outcount %d", outcount);
+        MPI_OK(MPI_Request_get_status(MPI_REQUEST_NULL, &flag, &st));
+        CHECK(flag, "Request_get_status of MPI_REQUEST_NULL: flag %d", flag);
+    }
+
+    /* the attached buffer: a size in bytes, not NULL with bytes; what is detached */
+    {
+        static char att[1024 + MPI_BSEND_OVERHEAD];
+        void *got = NULL;
+        int size = 0;
+        MPI_Count csize = 0;
+        EXPECT(MPI_ERR_BUFFER, MPI_Buffer_attach, NULL, 16);
+        EXPECT(MPI_ERR_COUNT, MPI_Buffer_attach, att, -1);
+        expect_class(MPI_Buffer_detach(&got, NULL), MPI_ERR_ARG, "MPI_Buffer_detach", __LINE__);
+        expect_class(MPI_Buffer_iflush(NULL), MPI_ERR_ARG, "MPI_Buffer_iflush", __LINE__);
+        MPI_OK(MPI_Buffer_attach_c(att, (MPI_Count)sizeof(att)));
+        expect_class(MPI_Buffer_attach(att, (int)sizeof(att)), MPI_ERR_BUFFER, "MPI_Buffer_attach",
+                     __LINE__);
+        MPI_OK(MPI_Bsend_c(v, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_SELF));
+        MPI_OK(MPI_Buffer_flush());
+        MPI_OK(MPI_Buffer_detach_c(&got, &csize));
+        CHECK(got == att && csize == (MPI_Count)sizeof(att), "Buffer_detach_c: %p, %lld", got,
+              (long long)csize);
+        MPI_OK(MPI_Buffer_attach(att, (int)sizeof(att)));
+        MPI_OK(MPI_Buffer_detach(&got, &size));
+        CHECK(got == att && size == (int)sizeof(att), "Buffer_detach: %p, %d", got, size);
     }
 
     /* what the checks let through */

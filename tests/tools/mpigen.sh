@@ -75,36 +75,32 @@ else
     head -n 40 "$dir/diff.txt" | sed 's/^/# /'
 fi
 
-# the standard ABI layer: abi/gen/ and include/mpi_abi.h
-mkdir "$tmp/abi"
-if ! "$py" "$top_srcdir/tools/mpigen/abigen.py" --top "$top_srcdir" --out "$tmp/abi" \
-    >"$tmp/abi.log" 2>&1; then
-    echo "not ok 2 - tools/mpigen/abigen.py failed"
-    sed 's/^/# /' "$tmp/abi.log"
-    exit 1
-fi
-sed 's/^/# /' "$tmp/abi.log"
-if diff -r "$top_srcdir/abi/gen" "$tmp/abi/abi/gen" >"$dir/diff-abi.txt" 2>&1 &&
-    diff "$top_srcdir/include/mpi_abi.h" "$tmp/abi/include/mpi_abi.h" >>"$dir/diff-abi.txt" 2>&1; then
-    echo "ok 2 - abi/gen and include/mpi_abi.h's prototypes are what tools/mpigen/abigen.py makes"
-else
-    echo "not ok 2 - abi/gen or include/mpi_abi.h differs from what tools/mpigen/abigen.py makes (make mpigen regenerates them)"
-    head -n 40 "$dir/diff-abi.txt" | sed 's/^/# /'
-fi
+# gen_check N GENERATOR WHAT PATH...: tools/mpigen/GENERATOR run into a temporary folder;
+# test N passes when each PATH (from the top of the tree) is the same there
+gen_check() {
+    n=$1 gen=$2 what=$3
+    shift 3
+    mkdir "$tmp/$n"
+    if ! "$py" "$top_srcdir/tools/mpigen/$gen" --top "$top_srcdir" --out "$tmp/$n" \
+        >"$tmp/$n.log" 2>&1; then
+        echo "not ok $n - tools/mpigen/$gen failed"
+        sed 's/^/# /' "$tmp/$n.log"
+        return
+    fi
+    sed 's/^/# /' "$tmp/$n.log"
+    : >"$dir/diff-$n.txt"
+    same=yes
+    for p in "$@"; do
+        diff -r "$top_srcdir/$p" "$tmp/$n/$p" >>"$dir/diff-$n.txt" 2>&1 || same=no
+    done
+    if [ "$same" = yes ]; then
+        echo "ok $n - $what: what tools/mpigen/$gen makes from pympistandard $version"
+    else
+        echo "not ok $n - $what differ from what tools/mpigen/$gen makes (make mpigen regenerates them)"
+        head -n 40 "$dir/diff-$n.txt" | sed 's/^/# /'
+    fi
+}
 
-# the C entry points: core/mpi/gen/
-mkdir "$tmp/c"
-if ! "$py" "$top_srcdir/tools/mpigen/cgen.py" --top "$top_srcdir" --out "$tmp/c" \
-    >"$tmp/c.log" 2>&1; then
-    echo "not ok 3 - tools/mpigen/cgen.py failed"
-    sed 's/^/# /' "$tmp/c.log"
-    exit 1
-fi
-sed 's/^/# /' "$tmp/c.log"
-if diff -r "$top_srcdir/core/mpi/gen" "$tmp/c/core/mpi/gen" >"$dir/diff-c.txt" 2>&1; then
-    echo "ok 3 - core/mpi/gen is what tools/mpigen/cgen.py makes from pympistandard $version and include/mpi.h"
-else
-    echo "not ok 3 - core/mpi/gen differs from what tools/mpigen/cgen.py makes (make mpigen regenerates it)"
-    head -n 40 "$dir/diff-c.txt" | sed 's/^/# /'
-    exit 1
-fi
+# the standard ABI layer, and the C entry points
+gen_check 2 abigen.py "abi/gen and include/mpi_abi.h's prototypes" abi/gen include/mpi_abi.h
+gen_check 3 cgen.py "core/mpi/gen, the C entry points" core/mpi/gen

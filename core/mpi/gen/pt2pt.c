@@ -1366,6 +1366,100 @@ int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, i
                                  status, fn);
 }
 
+#pragma weak MPI_Buffer_attach = PMPI_Buffer_attach
+int PMPI_Buffer_attach(void *buffer, int size)
+{
+    COMPI_CHECK_INIT("MPI_Buffer_attach");
+    static const char fn[] = "MPI_Buffer_attach";
+    int rc;
+    rc = mpi_arg_count(NULL, size, "size", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_bytes(NULL, buffer, (size_t)size, "buffer", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return buffer_attach_impl(buffer, size, fn);
+}
+
+#pragma weak MPI_Buffer_attach_c = PMPI_Buffer_attach_c
+int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
+{
+    COMPI_CHECK_INIT("MPI_Buffer_attach_c");
+    static const char fn[] = "MPI_Buffer_attach_c";
+    int rc;
+    rc = mpi_arg_count(NULL, size, "size", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_bytes(NULL, buffer, (size_t)size, "buffer", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return buffer_attach_impl(buffer, size, fn);
+}
+
+#pragma weak MPI_Buffer_detach = PMPI_Buffer_detach
+int PMPI_Buffer_detach(void *buffer_addr, int *size)
+{
+    COMPI_CHECK_INIT("MPI_Buffer_detach");
+    static const char fn[] = "MPI_Buffer_detach";
+    MPI_Count size_c = 0;
+    int rc;
+    rc = mpi_arg_ptr(NULL, buffer_addr, "buffer_addr", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_ptr(NULL, size, "size", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = buffer_detach_impl(buffer_addr, &size_c, fn);
+    if (rc == MPI_SUCCESS) {
+        *size = mpi_count_int(size_c);
+    }
+    return rc;
+}
+
+#pragma weak MPI_Buffer_detach_c = PMPI_Buffer_detach_c
+int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
+{
+    COMPI_CHECK_INIT("MPI_Buffer_detach_c");
+    static const char fn[] = "MPI_Buffer_detach_c";
+    int rc;
+    rc = mpi_arg_ptr(NULL, buffer_addr, "buffer_addr", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_ptr(NULL, size, "size", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return buffer_detach_impl(buffer_addr, size, fn);
+}
+
+#pragma weak MPI_Buffer_flush = PMPI_Buffer_flush
+int PMPI_Buffer_flush(void)
+{
+    COMPI_CHECK_INIT("MPI_Buffer_flush");
+    static const char fn[] = "MPI_Buffer_flush";
+    return buffer_flush_impl(fn);
+}
+
+#pragma weak MPI_Buffer_iflush = PMPI_Buffer_iflush
+int PMPI_Buffer_iflush(MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Buffer_iflush");
+    static const char fn[] = "MPI_Buffer_iflush";
+    int rc;
+    rc = mpi_arg_ptr(NULL, request, "request", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return buffer_iflush_impl(request, fn);
+}
+
 /* the implementations this file calls, as core/mpi/pt2pt_api.c defines them */
 static int send_impl(const void *buf, MPI_Count count, compi_datatype_t *datatype, int dest,
                      int tag, compi_comm_t *comm, const char *fn);
@@ -1404,3 +1498,7 @@ static int sendrecv_impl(const void *sendbuf, MPI_Count sendcount, compi_datatyp
 static int sendrecv_replace_impl(void *buf, MPI_Count count, compi_datatype_t *datatype, int dest,
                                  int sendtag, int source, int recvtag, compi_comm_t *comm,
                                  MPI_Status *status, const char *fn);
+static int buffer_attach_impl(void *buffer, MPI_Count size, const char *fn);
+static int buffer_detach_impl(void *buffer_addr, MPI_Count *size, const char *fn);
+static int buffer_flush_impl(const char *fn);
+static int buffer_iflush_impl(MPI_Request *request, const char *fn);

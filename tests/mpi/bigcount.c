@@ -645,8 +645,7 @@ static void collectives(void)
             far[j] = ((MPI_Aint)1 << 40) + (MPI_Aint)N * j;
         }
         RESET();
-        MPI_OK(MPI_Alltoallv(s, counts, displs, MPI_INT, a, rcnt, displs, MPI_INT,
-                             MPI_COMM_WORLD));
+        MPI_OK(MPI_Alltoallv(s, counts, displs, MPI_INT, a, rcnt, displs, MPI_INT, MPI_COMM_WORLD));
         MPI_OK(MPI_Alltoallv_c(s, ccounts, cdispls, MPI_INT, base, crcnt, far, MPI_INT,
                                MPI_COMM_WORLD));
         SAME("Alltoallv_c with displacements of 2^40");

@@ -325,8 +325,8 @@ static void vector_bytes(int alltoall)
     free(s);
     verify(r, len, other, 0, what);
     for (size_t k = 0; k < self; k++)
-        CHECK(r[len + k] == (unsigned char)(0x5a + mt_rank), "%s: own block byte %zu is %d",
-              what, k, r[len + k]);
+        CHECK(r[len + k] == (unsigned char)(0x5a + mt_rank), "%s: own block byte %zu is %d", what,
+              k, r[len + k]);
     free(r);
     end(what);
 }

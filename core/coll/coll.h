@@ -108,6 +108,7 @@ typedef struct coll_io {
  * displacements of the _c forms; neighbor-alltoallw's byte displacements in both forms).
  * p NULL: the array was not given (a rank where it is not significant).  Nothing is
  * narrowed or copied, so a _c call's counts above INT_MAX reach the algorithms whole.
+ * The array is the program's, borrowed for the call like the rest of coll_call_t.
  */
 typedef struct coll_vec {
     const void *p;

@@ -15,8 +15,12 @@
  * An impl takes every count as an MPI_Count and every count or displacement array as a
  * coll_vec_t (core/coll/coll.h) that views the program's int, MPI_Count or MPI_Aint array
  * where it is, so nothing is narrowed or copied.  Its checks run in an order that decides
- * which error a call with several bad arguments reports (tests pin it), and it allocates
- * nothing, except alltoallw's datatype tables beyond a stack array.
+ * which error a call with several bad arguments reports (tests pin it).
+ *
+ * Ownership: the coll_call_t lives on the impl's stack for the call, and the arrays it
+ * views are the program's (a schedule copies what it needs before the impl returns);
+ * nothing here allocates, nor does an impl, except alltoallw's datatype tables beyond a
+ * stack array.
  */
 #ifndef COMPI_COLL_IMPL_H
 #define COMPI_COLL_IMPL_H

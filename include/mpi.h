@@ -1289,9 +1289,10 @@ COMPI_PROTO(int, Win_test, (MPI_Win win, int *flag));
 
 /* ---- MPI-4: large counts, MPI_Isendrecv, sessions --------------------------------------
  * The _c functions take MPI_Count counts and MPI_Aint displacements (MPI_Count for the
- * datatype constructors).  compi carries int counts inside: a count in [INT_MIN, INT_MAX]
- * goes through the int function, and one beyond gives MPI_ERR_COUNT (a displacement beyond
- * int where the int function takes an int: MPI_ERR_ARG) -- never a silent truncation.
+ * datatype constructors).  Point-to-point and the collectives (their count and
+ * displacement arrays included) carry them whole; where compi keeps an int inside (a
+ * datatype's envelope, external32 packing) a count beyond int gives
+ * MPI_ERR_COUNT (a displacement beyond int: MPI_ERR_ARG) -- never a silent truncation.
  * Datatype sizes and extents are computed in 64 bits, so MPI_Type_size_c and the extent
  * queries report values above INT_MAX. */
 typedef void(MPI_User_function_c)(void *, void *, MPI_Count *, MPI_Datatype *);

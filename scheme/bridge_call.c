@@ -334,21 +334,22 @@ static SCM bc__make_buffer(void *addr, compi_datatype_t *dt, size_t count, int w
 }
 
 /* the largest displacement + count of a v variant: the elements the buffer spans */
-static size_t bc__vspan(const int *counts, const int *displs, int size)
+static size_t bc__vspan(coll_vec_t counts, coll_vec_t displs, int size)
 {
     long long span = 0;
-    for (int i = 0; counts != NULL && displs != NULL && i < size; i++) {
-        long long end = (long long)displs[i] + counts[i];
+    for (int i = 0; coll_vec_given(counts) && coll_vec_given(displs) && i < size; i++) {
+        long long end = coll_vec_at(displs, i) + coll_vec_at(counts, i);
         span = end > span ? end : span;
     }
     return (size_t)span;
 }
 
-static size_t bc__sum(const int *counts, int size)
+static size_t bc__sum(coll_vec_t counts, int size)
 {
     size_t n = 0;
-    for (int i = 0; counts != NULL && i < size; i++) {
-        n += counts[i] > 0 ? (size_t)counts[i] : 0;
+    for (int i = 0; coll_vec_given(counts) && i < size; i++) {
+        long long k = coll_vec_at(counts, i);
+        n += k > 0 ? (size_t)k : 0;
     }
     return n;
 }
@@ -388,7 +389,8 @@ static size_t bc__count(const coll_call_t *c, int send)
     case COLL_ALLTOALLV:
         return bc__vspan(c->rcounts, c->rdispls, c->comm->size);
     case COLL_REDUCE_SCATTER:
-        return c->rcounts != NULL ? (size_t)c->rcounts[c->comm->rank] : c->rcount;
+        return coll_vec_given(c->rcounts) ? (size_t)coll_vec_at(c->rcounts, c->comm->rank)
+                                          : c->rcount;
     case COLL_NEIGHBOR_ALLGATHER:
     case COLL_NEIGHBOR_ALLTOALL:
         return c->rcount * (size_t)c->comm->topo->indegree;

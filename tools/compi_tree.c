@@ -200,7 +200,9 @@ static int fail_kind(const char *arg)
 
 typedef struct standin {
     compi_comm_t comm;
-    int *world, *counts, *displs;
+    int *world;
+    MPI_Count *counts;
+    MPI_Aint *displs;
     compi_datatype_t **dts;
     MPI_Aint *adispls;
 } standin_t;
@@ -210,8 +212,8 @@ static int standin_init(standin_t *s, int max)
     memset(s, 0, sizeof(*s));
     snprintf(s->comm.name, sizeof(s->comm.name), "MPI_COMM_WORLD");
     s->world = calloc((size_t)max, sizeof(int));
-    s->counts = calloc((size_t)max, sizeof(int));
-    s->displs = calloc((size_t)max, sizeof(int));
+    s->counts = calloc((size_t)max, sizeof(*s->counts));
+    s->displs = calloc((size_t)max, sizeof(*s->displs));
     s->dts = calloc((size_t)max, sizeof(*s->dts));
     s->adispls = calloc((size_t)max, sizeof(*s->adispls));
     if (!s->world || !s->counts || !s->displs || !s->dts || !s->adispls) {
@@ -254,15 +256,15 @@ static void standin_call(standin_t *s, coll_call_t *call, bridge_kind_t kind, co
     call->op = is_reduction(kind) ? op : NULL;
     if (is_vector(kind)) {
         for (int i = 0; i < size; i++) {
-            s->counts[i] = (int)(count < INT_MAX ? count : INT_MAX);
-            s->displs[i] = (int)((size_t)i * count < INT_MAX ? (size_t)i * count : INT_MAX);
+            s->counts[i] = (MPI_Count)count;
+            s->displs[i] = (MPI_Aint)((size_t)i * count);
             s->dts[i] = dt;
             s->adispls[i] = (MPI_Aint)((size_t)i * count * (size_t)dt->extent);
         }
-        call->scounts = call->rcounts = s->counts;
-        call->sdispls = call->rdispls = s->displs;
+        int w = call->kind == COLL_ALLTOALLW || call->kind == COLL_NEIGHBOR_ALLTOALLW; /* bytes */
+        call->scounts = call->rcounts = coll_vec_count(s->counts);
+        call->sdispls = call->rdispls = coll_vec_aint(w ? s->adispls : s->displs);
         call->sdts = call->rdts = s->dts;
-        call->sadispls = call->radispls = s->adispls;
     }
 }
 

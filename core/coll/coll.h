@@ -31,6 +31,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* The collective kinds, listed once in kinds.def (bridge_kind_t of scheme/bridge.h and
    `collective-kinds' of (compi) come from the same list). */
@@ -112,6 +113,49 @@ typedef struct coll_io {
 } coll_io_t;
 
 /*
+ * A count or displacement array of a v/w call, as the program passed it, read in place:
+ * int elements (the int forms of MPI) or 64-bit ones (wide: MPI_Count counts and MPI_Aint
+ * displacements of the _c forms; neighbor-alltoallw's byte displacements in both forms).
+ * p NULL: the array was not given (a rank where it is not significant).  Nothing is
+ * narrowed or copied, so a _c call's counts above INT_MAX reach the algorithms whole.
+ * The array is the program's, borrowed for the call like the rest of coll_call_t.
+ */
+typedef struct coll_vec {
+    const void *p;
+    int wide; /* 1: 64-bit elements, else int */
+} coll_vec_t;
+_Static_assert(sizeof(MPI_Count) == 8 && sizeof(MPI_Aint) == 8,
+               "coll_vec_t reads MPI_Count and MPI_Aint arrays as 64-bit elements");
+
+static inline coll_vec_t coll_vec_int(const int *v)
+{
+    return (coll_vec_t){.p = v, .wide = 0};
+}
+static inline coll_vec_t coll_vec_count(const MPI_Count *v)
+{
+    return (coll_vec_t){.p = v, .wide = 1};
+}
+static inline coll_vec_t coll_vec_aint(const MPI_Aint *v)
+{
+    return (coll_vec_t){.p = v, .wide = 1};
+}
+static inline int coll_vec_given(coll_vec_t v)
+{
+    return v.p != NULL;
+}
+/* element k (the array must be given); a wide element is read by memcpy, whichever of
+   MPI_Count or MPI_Aint the array holds */
+static inline long long coll_vec_at(coll_vec_t v, int k)
+{
+    if (v.wide) {
+        int64_t x;
+        memcpy(&x, (const char *)v.p + (size_t)k * sizeof(x), sizeof(x));
+        return x;
+    }
+    return ((const int *)v.p)[k];
+}
+
+/*
  * One collective invocation, as the API layer received it (after argument checks).
  * Fields a kind does not use are 0/NULL.  MPI_IN_PLACE is kept as given in sbuf (or
  * rbuf for the root of MPI_Scatter(v)), with in_place set, so algorithms can tell.
@@ -126,12 +170,13 @@ typedef struct coll_call {
     void *rbuf;
     size_t scount, rcount;
     compi_datatype_t *sdt, *rdt;
-    const int *scounts, *sdispls; /* v and w variants */
-    const int *rcounts, *rdispls;
+    /* v and w variants: counts, displacements in elements of sdt/rdt, or in bytes for
+       alltoallw and neighbor-alltoallw */
+    coll_vec_t scounts, sdispls;
+    coll_vec_t rcounts, rdispls;
     compi_datatype_t *const *sdts, *const *rdts; /* alltoallw */
     compi_op_t *op;               /* reductions, scans (sdt == rdt == the datatype) */
     size_t bytes;                 /* the key's total bytes (see coll_call_bytes) */
-    const MPI_Aint *sadispls, *radispls; /* neighbor-alltoallw: displacements in bytes */
     coll_io_t *io;                       /* file-write, file-read: the access (bytes is 0) */
 } coll_call_t;
 

@@ -211,7 +211,8 @@ size_t coll_rs_counts_fill(const coll_call_t *call, size_t *c)
     int p = call->comm->size;
     size_t total = 0;
     for (int i = 0; i < p; i++) {
-        c[i] = call->kind == COLL_REDUCE_SCATTER_BLOCK ? call->rcount : (size_t)call->rcounts[i];
+        c[i] = call->kind == COLL_REDUCE_SCATTER_BLOCK ? call->rcount
+                                                       : (size_t)coll_vec_at(call->rcounts, i);
         c[p + i] = total;
         total += c[i];
     }

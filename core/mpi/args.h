@@ -5,7 +5,8 @@
  * error for an internal status.  The generated entry points (core/mpi/gen/, tools/mpigen/cgen.py)
  * call them by the kind of each parameter; hand-written entries call the same ones.
  * Only the API layer (core/mpi/) includes this.
- * Collectives add their own checks on top (core/mpi/coll_args.h); request handles are in
+ * Collectives add their own in a block of their own below (root on an intercommunicator,
+ * MPI_IN_PLACE, aliasing, count arrays, op, topology); request handles are in
  * core/mpi/req_handle.h.
  *
  * Each check returns MPI_SUCCESS or the value of mpi_err_raise() (the class, when the
@@ -18,11 +19,13 @@
 #ifndef COMPI_MPI_ARGS_H
 #define COMPI_MPI_ARGS_H
 
+#include "core/coll/coll.h"
 #include "core/comm/comm.h"
 #include "core/dt/dt.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
 #include "core/mpi/req_handle.h"
+#include "core/op/op.h"
 
 #include <limits.h>
 #include <mpi.h>
@@ -239,6 +242,183 @@ static inline int mpi_count_int(MPI_Count n)
 {
     return n > INT_MAX ? MPI_UNDEFINED : (int)n;
 }
+
+/* ---- collectives: what only collective calls check --------------------------------
+ *
+ * Intercommunicators (core/comm/comm.h): c->size is the remote group's size, so the
+ * "many" sides (p blocks of a gather's root, an alltoall's) are checked against the
+ * remote group as they should be; what differs is checked here: the root (MPI_ROOT,
+ * MPI_PROC_NULL or a remote rank), no MPI_IN_PLACE, the counts of reduce-scatter (the
+ * local group's), no scans.  Count and displacement arrays arrive as coll_vec_t views
+ * (core/coll/coll.h) of the program's int, MPI_Count or MPI_Aint arrays.
+ */
+
+/* the root: a rank of an intracommunicator; on an intercommunicator MPI_ROOT (the root),
+   MPI_PROC_NULL (the rest of the root's group) or the root's rank in the other group */
+static inline int mpi_arg_coll_root(compi_comm_t *c, int root, const char *fn)
+{
+    if (comm_is_inter(c) && (root == MPI_ROOT || root == MPI_PROC_NULL)) {
+        return MPI_SUCCESS;
+    }
+    if (compi_unlikely(comm_is_inter(c) && (root < 0 || root >= c->size))) {
+        return mpi_err_raise(c, MPI_ERR_ROOT, fn,
+                             "root=%d is not MPI_ROOT, MPI_PROC_NULL or a rank of the remote "
+                             "group [0, %d)",
+                             root, c->size);
+    }
+    return mpi_arg_root(c, root, fn);
+}
+
+/* MPI_IN_PLACE where the standard does not allow it; `what` names the argument */
+static inline int mpi_arg_no_in_place(compi_comm_t *c, const void *buf, const char *what,
+                                      const char *fn)
+{
+    if (compi_unlikely(buf == MPI_IN_PLACE)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "MPI_IN_PLACE is not allowed as the %s", what);
+    }
+    return MPI_SUCCESS;
+}
+
+/* MPI_IN_PLACE is not defined for intercommunicator collectives */
+static inline int mpi_arg_inter_no_in_place(compi_comm_t *c, const void *buf, const char *fn)
+{
+    if (compi_unlikely(comm_is_inter(c) && buf == MPI_IN_PLACE)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn,
+                             "MPI_IN_PLACE is not allowed on an intercommunicator");
+    }
+    return MPI_SUCCESS;
+}
+
+/* The send and receive buffers may not be one buffer: that is what MPI_IN_PLACE is for.
+   Only the cheap case is caught (same start address, data on both sides). */
+static inline int mpi_arg_alias(compi_comm_t *c, const void *sbuf, const void *rbuf, size_t sbytes,
+                                size_t rbytes, const char *fn)
+{
+    if (compi_unlikely(sbuf == rbuf && sbuf != NULL && sbytes > 0 && rbytes > 0)) {
+        return mpi_err_raise(c, MPI_ERR_BUFFER, fn,
+                             "the send and receive buffers are the same (%p); "
+                             "use MPI_IN_PLACE",
+                             sbuf);
+    }
+    return MPI_SUCCESS;
+}
+
+/* n counts (and, when need_displs, displacements) of a v/w side: arrays present (none
+   needed when n is 0), counts not negative; *total_p gets the sum of the counts.
+   `what` is "send" or "receive". */
+static inline int mpi_arg_counts(compi_comm_t *c, coll_vec_t counts, coll_vec_t displs,
+                                 int need_displs, int n, const char *what, const char *fn,
+                                 size_t *total_p)
+{
+    size_t total = 0;
+    *total_p = 0;
+    if (compi_unlikely(n > 0 && !coll_vec_given(counts))) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "the %s counts array is NULL", what);
+    }
+    if (compi_unlikely(n > 0 && need_displs && !coll_vec_given(displs))) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "the %s displacements array is NULL", what);
+    }
+    for (int i = 0; i < n; i++) {
+        long long k = coll_vec_at(counts, i);
+        if (compi_unlikely(k < 0)) {
+            return mpi_err_raise(c, MPI_ERR_COUNT, fn, "%s count[%d]=%lld is negative", what, i, k);
+        }
+        total += (size_t)k;
+    }
+    *total_p = total;
+    return MPI_SUCCESS;
+}
+
+/* a reduction's op; dt NULL: a rank whose datatype is not significant (MPI_PROC_NULL on
+   an intercommunicator), where only the handle is checked */
+static inline int mpi_arg_op(compi_comm_t *c, MPI_Op h, const compi_datatype_t *dt, const char *fn,
+                             compi_op_t **op_p)
+{
+    compi_op_t *op = op_from_handle(h);
+    if (compi_unlikely(op == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_OP, fn, "invalid operation (handle 0x%x)", (unsigned)h);
+    }
+    if (compi_unlikely(h == MPI_REPLACE || h == MPI_NO_OP)) {
+        return mpi_err_raise(c, MPI_ERR_OP, fn, "%s is only for one-sided accumulates", op->name);
+    }
+    if (compi_unlikely(dt != NULL && !op_valid_for(op, dt))) {
+        return mpi_err_raise(c, MPI_ERR_OP, fn, "%s is not defined on datatype %s", op->name,
+                             dt_name(dt));
+    }
+    *op_p = op;
+    return MPI_SUCCESS;
+}
+
+/* a communicator with a process topology (the neighbourhood collectives) */
+static inline int mpi_arg_topo(compi_comm_t *c, const char *fn)
+{
+    if (compi_unlikely(c->topo == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_TOPOLOGY, fn,
+                             "%s has no process topology (MPI_Cart_create, MPI_Graph_create, "
+                             "MPI_Dist_graph_create...)",
+                             c->name[0] ? c->name : "the communicator");
+    }
+    return MPI_SUCCESS;
+}
+
+/*
+ * One side of a data mover (`send` or receive) made of `nblocks` blocks: the counts and
+ * displacements of a v side (v != 0), else `count` per block; the datatype; the buffer.
+ * *total_p gets the elements of the side.
+ */
+static inline int mpi_arg_blocks(compi_comm_t *c, const void *buf, int send, int v, MPI_Count count,
+                                 int nblocks, coll_vec_t counts, coll_vec_t displs,
+                                 MPI_Datatype type, const char *fn, compi_datatype_t **dt_p,
+                                 size_t *total_p)
+{
+    int rc;
+    *total_p = 0;
+    if (v) {
+        rc = mpi_arg_counts(c, counts, displs, 1, nblocks, send ? "send" : "receive", fn, total_p);
+    } else {
+        rc = mpi_arg_count(c, count, send ? "sendcount" : "recvcount", fn);
+        *total_p = (size_t)count * (size_t)nblocks;
+    }
+    if (rc == MPI_SUCCESS) {
+        rc = mpi_arg_type(c, type, send ? "send datatype" : "receive datatype", fn, dt_p);
+    }
+    if (rc == MPI_SUCCESS) {
+        rc = mpi_arg_buf(c, buf, *total_p, *dt_p, send ? "send buffer" : "receive buffer", fn);
+    }
+    return rc;
+}
+
+/*
+ * What every reduction checks: datatype, op, the send buffer (unless in place) and, when
+ * this rank receives, the receive buffer (never in place) and aliasing.  scount and
+ * rcount are the elements each buffer holds.
+ */
+static inline int mpi_arg_reduction(compi_comm_t *c, const void *sbuf, size_t scount,
+                                    const void *rbuf, size_t rcount, int receives,
+                                    MPI_Datatype type, MPI_Op oph, const char *fn,
+                                    compi_datatype_t **dt_p, compi_op_t **op_p)
+{
+    int rc = mpi_arg_type(c, type, "datatype", fn, dt_p);
+    if (rc == MPI_SUCCESS) {
+        rc = mpi_arg_op(c, oph, *dt_p, fn, op_p);
+    }
+    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE) {
+        rc = mpi_arg_buf(c, sbuf, scount, *dt_p, "send buffer", fn);
+    }
+    if (rc != MPI_SUCCESS || !receives) {
+        return rc;
+    }
+    rc = mpi_arg_no_in_place(c, rbuf, "receive buffer", fn);
+    if (rc == MPI_SUCCESS) {
+        rc = mpi_arg_buf(c, rbuf, rcount, *dt_p, "receive buffer", fn);
+    }
+    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE) {
+        rc = mpi_arg_alias(c, sbuf, rbuf, scount * (*dt_p)->size, rcount * (*dt_p)->size, fn);
+    }
+    return rc;
+}
+
+/* ---- end of the collectives' checks ---- */
 
 /* an internal status as an MPI error raised on `c`; `ctx` (or NULL) is added to the
    message of the statuses without a message of their own */

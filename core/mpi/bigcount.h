@@ -1,12 +1,12 @@
 /*
- * bigcount.h -- what the large-count (_c) functions share (bigcount_api.c,
- * bigcount_coll_api.c): MPI_Count and MPI_Aint values turned into the ints the rest of
- * compi carries, one at a time or as arrays, with MPI_ERR_COUNT for a count beyond int and
- * MPI_ERR_ARG for a displacement beyond int, and the weak MPI_ name of a PMPI_ function.
+ * bigcount.h -- what the large-count (_c) functions of bigcount_api.c share: MPI_Count
+ * and MPI_Aint values turned into the ints their int functions take, one at a time or as
+ * arrays, with MPI_ERR_COUNT for a count beyond int and MPI_ERR_ARG for a displacement
+ * beyond int, and the weak MPI_ name of a PMPI_ function.  (The collectives carry
+ * MPI_Count themselves: core/mpi/coll_impl.h.)
  *
  * Ownership: bc_ints_* allocate the int arrays into a bc_arrays_t; bc_arrays_free gives
- * them back (after the int function returned: the collectives read their count arrays
- * while they build their schedule, never later).
+ * them back after the int function returned.
  */
 #ifndef COMPI_MPI_BIGCOUNT_H
 #define COMPI_MPI_BIGCOUNT_H

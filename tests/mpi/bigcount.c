@@ -4,12 +4,14 @@
  * statuses, packing, datatype constructors and queries, user ops of MPI_Count lengths, and
  * every collective (blocking, nonblocking, persistent, neighbourhood) -- then counts beyond
  * INT_MAX: datatype sizes and status counts that are computed (no memory behind them), scalar
- * counts carried where no data moves (MPI_PROC_NULL, a type without data), and
- * MPI_ERR_COUNT (MPI_ERR_ARG for a displacement) where compi cannot carry the count.
+ * counts carried where no data moves (MPI_PROC_NULL, a type without data), the v/w
+ * collectives' counts and displacements carried whole (displacements of 2^40 elements
+ * from a base that far below the buffer), and MPI_ERR_COUNT for a negative count.
  */
 #include "tests/mpi/mpitest.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <string.h>
 
 #define N 37 /* elements per block */
@@ -611,14 +613,43 @@ static void collectives(void)
     expect_class(MPI_Bcast_c(s, -BIG, MPI_BYTE, 0, MPI_COMM_WORLD), MPI_ERR_COUNT, "Bcast_c");
     expect_class(MPI_Iallreduce_c(s, b, -BIG, MPI_BYTE, MPI_MAX, MPI_COMM_WORLD, &rq),
                  MPI_ERR_COUNT, "Iallreduce_c");
-    /* the v variants carry int counts: an element beyond int is MPI_ERR_COUNT */
-    cvc[p - 1] = BIG;
-    expect_class(MPI_Allgatherv_c(s, 1, MPI_INT, b, cvc, cvd, MPI_INT, MPI_COMM_WORLD),
-                 MPI_ERR_COUNT, "Allgatherv_c with a count of INT_MAX+1");
-    cdispls[p - 1] = (MPI_Aint)1 << 40;
-    expect_class(MPI_Alltoallv_c(s, ccounts, cdispls, MPI_INT, b, crcnt, cdispls, MPI_INT,
-                                 MPI_COMM_WORLD),
-                 MPI_ERR_ARG, "Alltoallv_c with a displacement of 2^40");
+    /* the v and w variants carry their counts and displacements whole.  Counts beyond int
+       of a type without data: accepted, nothing moves; a negative one: MPI_ERR_COUNT. */
+    {
+        MPI_Datatype empty;
+        MPI_Count ec[64];
+        MPI_Aint ed[64];
+        MPI_OK(MPI_Type_contiguous(0, MPI_INT, &empty));
+        MPI_OK(MPI_Type_commit(&empty));
+        for (int i = 0; i < p; i++) {
+            ec[i] = BIG + i;
+            ed[i] = 0;
+        }
+        MPI_OK(MPI_Allgatherv_c(s, BIG + me, empty, b, ec, ed, empty, MPI_COMM_WORLD));
+        MPI_OK(MPI_Alltoallv_c(s, ec, ed, empty, b, ec, ed, empty, MPI_COMM_WORLD));
+        MPI_OK(MPI_Gatherv_c(s, BIG + me, empty, b, ec, ed, empty, root, MPI_COMM_WORLD));
+        MPI_OK(MPI_Type_free(&empty));
+        cvc[p - 1] = -BIG;
+        expect_class(MPI_Allgatherv_c(s, 1, MPI_INT, b, cvc, cvd, MPI_INT, MPI_COMM_WORLD),
+                     MPI_ERR_COUNT, "Allgatherv_c with a count of -(INT_MAX+1)");
+        expect_class(MPI_Ireduce_scatter_c(s, b, cvc, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq),
+                     MPI_ERR_COUNT, "Ireduce_scatter_c with a count of -(INT_MAX+1)");
+    }
+    /* displacements beyond int: every receive block 2^40 + j*N elements from a base
+       2^40 elements before b, so the data lands in b as with small displacements */
+    {
+        MPI_Aint far[64];
+        int *base = (int *)((uintptr_t)b - ((uintptr_t)1 << 40) * sizeof(int));
+        for (int j = 0; j < p; j++) {
+            crcnt[j] = rcnt[j];
+            far[j] = ((MPI_Aint)1 << 40) + (MPI_Aint)N * j;
+        }
+        RESET();
+        MPI_OK(MPI_Alltoallv(s, counts, displs, MPI_INT, a, rcnt, displs, MPI_INT, MPI_COMM_WORLD));
+        MPI_OK(MPI_Alltoallv_c(s, ccounts, cdispls, MPI_INT, base, crcnt, far, MPI_INT,
+                               MPI_COMM_WORLD));
+        SAME("Alltoallv_c with displacements of 2^40");
+    }
     free(s);
     free(a);
     free(b);

@@ -1,7 +1,8 @@
 /*
  * bigcount_huge: messages of more than 2^31 elements, at np 2.  MPI_BYTE counts of
  * 2^31 + 17 through MPI_Send_c/MPI_Recv_c (probed first), MPI_Isend_c/MPI_Irecv_c,
- * MPI_Bcast_c, MPI_Reduce_c (MPI_BOR), MPI_Allreduce_c, MPI_Gather_c and MPI_Allgather_c;
+ * MPI_Bcast_c, MPI_Reduce_c (MPI_BOR), MPI_Allreduce_c, MPI_Gather_c, MPI_Allgather_c,
+ * MPI_Allgatherv_c and MPI_Alltoallv_c (counts and displacements beyond int);
  * then an int count of a 1000-byte type with a 24-byte gap (extent 1024) whose bytes pass
  * 2^31, through MPI_Send/MPI_Recv and MPI_Bcast: the offsets and sizes below the API are
  * beyond int.  Buffers are filled by copying a 64 KiB pattern, each 4 KiB page marked with its
@@ -278,6 +279,58 @@ static void gather_bytes(int all)
     end(what);
 }
 
+/* the v collectives with a count beyond int: allgatherv (in place) of 2^31+17 B from
+   each rank; alltoallv of 2^31+17 B to the other rank and 16 B to itself, the blocks in
+   the opposite order in the receive buffer (displacements beyond int) */
+static void vector_bytes(int alltoall)
+{
+    const char *what = alltoall ? "Alltoallv_c 2^31+17 B" : "Allgatherv_c 2 x 2^31+17 B";
+    size_t len = (size_t)NBYTES, self = 16;
+    MPI_Count counts[2];
+    MPI_Aint displs[2];
+    if (!begin(what, 4, len))
+        return;
+    if (!alltoall) {
+        unsigned char *r = big(2 * len);
+        counts[0] = counts[1] = NBYTES;
+        displs[0] = 0;
+        displs[1] = (MPI_Aint)NBYTES;
+        memset(r + (size_t)(1 - mt_rank) * len, 0, len);
+        fill(r + (size_t)mt_rank * len, len, mt_rank);
+        MPI_OK(MPI_Allgatherv_c(MPI_IN_PLACE, 0, MPI_BYTE, r, counts, displs, MPI_BYTE,
+                                MPI_COMM_WORLD));
+        verify(r, len, 0, 0, what);
+        verify(r + len, len, 1, 0, what);
+        free(r);
+        end(what);
+        return;
+    }
+    /* send: [self block][block for the other]; receive: [the other's block][self block] */
+    MPI_Count scounts[2], rcounts[2];
+    MPI_Aint sdispls[2], rdispls[2];
+    int other = 1 - mt_rank;
+    unsigned char *s = big(self + len), *r = zeroed(len + self);
+    fill(s + self, len, mt_rank);
+    memset(s, 0x5a + mt_rank, self);
+    scounts[mt_rank] = (MPI_Count)self;
+    sdispls[mt_rank] = 0;
+    scounts[other] = NBYTES;
+    sdispls[other] = (MPI_Aint)self;
+    rcounts[other] = NBYTES;
+    rdispls[other] = 0;
+    rcounts[mt_rank] = (MPI_Count)self;
+    rdispls[mt_rank] = (MPI_Aint)NBYTES;
+    MPI_OK(MPI_Alltoallv_c(s, scounts, sdispls, MPI_BYTE, r, rcounts, rdispls, MPI_BYTE,
+                           MPI_COMM_WORLD));
+    free(s);
+    verify(r, len, other, 0, what);
+    for (size_t k = 0; k < self; k++)
+        CHECK(r[len + k] == (unsigned char)(0x5a + mt_rank), "%s: own block byte %zu is %d", what,
+              k, r[len + k]);
+    free(r);
+    end(what);
+}
+
 /* an int count of the gapped type, its bytes beyond 2^31: send/recv and bcast */
 static void derived(int bcast)
 {
@@ -328,6 +381,8 @@ int main(int argc, char **argv)
         reduce_bytes(1);
         gather_bytes(0);
         gather_bytes(1);
+        vector_bytes(0);
+        vector_bytes(1);
         derived(0);
         derived(1);
     }

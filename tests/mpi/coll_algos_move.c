@@ -318,13 +318,13 @@ static void run_case(const coll_algo_t *algo, const coll_params_t *params, int r
         rdts[rcv.peer[b]] = dt_from_handle(rcv.ty[b]->handle);
     }
     if (snd.nblk == p) {
-        call.scounts = scounts;
-        call.sdispls = sdispls;
+        call.scounts = coll_vec_int(scounts);
+        call.sdispls = coll_vec_int(sdispls);
         call.sdts = kind == COLL_ALLTOALLW ? sdts : NULL;
     }
     if (rcv.nblk == p) {
-        call.rcounts = rcounts;
-        call.rdispls = rdispls;
+        call.rcounts = coll_vec_int(rcounts);
+        call.rdispls = coll_vec_int(rdispls);
         call.rdts = kind == COLL_ALLTOALLW ? rdts : NULL;
     }
     if (kind == COLL_ALLTOALLW || kind == COLL_ALLTOALLV) {
@@ -353,7 +353,7 @@ static void run_case(const coll_algo_t *algo, const coll_params_t *params, int r
             call.sbuf = MPI_IN_PLACE;
             call.sdt = NULL;
             call.scount = 0;
-            call.scounts = call.sdispls = NULL;
+            call.scounts = call.sdispls = (coll_vec_t){0};
             call.sdts = NULL;
         }
     }

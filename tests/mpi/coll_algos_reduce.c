@@ -248,7 +248,7 @@ static void run_case_once(compi_comm_t *comm, const coll_algo_t *a, const coll_p
             total += (size_t)rcounts[i];
         }
         mine = (size_t)rcounts[r];
-        call.rcounts = a->kind == COLL_REDUCE_SCATTER ? rcounts : NULL;
+        call.rcounts = coll_vec_int(a->kind == COLL_REDUCE_SCATTER ? rcounts : NULL);
         call.scount = total;
         call.rcount = mine;
     } else {

@@ -3,7 +3,10 @@
  * error class and the library stays usable: invalid root (MPI_ERR_ROOT), invalid op and
  * op not defined on the type (MPI_ERR_OP), negative count (MPI_ERR_COUNT), invalid
  * datatype (MPI_ERR_TYPE), invalid communicator (MPI_ERR_COMM), MPI_IN_PLACE where the
- * standard forbids it (MPI_ERR_ARG).
+ * standard forbids it (MPI_ERR_ARG); with compi also the send buffer passed as the receive
+ * buffer (MPI_ERR_BUFFER), negative or missing count, displacement and datatype arrays of
+ * the v/w forms, int and _c (MPI_ERR_COUNT, MPI_ERR_ARG, MPI_ERR_TYPE), and a NULL request
+ * pointer of a nonblocking or persistent call (MPI_ERR_ARG).
  *
  * Every invalid argument is the same on every rank, so every rank fails before any
  * communication and nothing waits for a partner that never comes.  Made-up and freed
@@ -166,6 +169,55 @@ int main(int argc, char **argv)
     if (STRICT)
         expect_class(MPI_Reduce_local(MPI_IN_PLACE, b, 1, MPI_INT, MPI_SUM), MPI_ERR_ARG,
                      "Reduce_local inbuf MPI_IN_PLACE");
+
+#ifdef COMPI
+    /* the send buffer passed again as the receive buffer (MPI_IN_PLACE is the way) */
+    expect_class(MPI_Allreduce(a, a, 1, MPI_INT, MPI_SUM, w), MPI_ERR_BUFFER,
+                 "Allreduce with sendbuf == recvbuf");
+    expect_class(MPI_Allgather(b, 1, MPI_INT, b, 1, MPI_INT, w), MPI_ERR_BUFFER,
+                 "Allgather with sendbuf == recvbuf");
+    expect_class(MPI_Alltoallv(b, counts, displs, MPI_INT, b, counts, displs, MPI_INT, w),
+                 MPI_ERR_BUFFER, "Alltoallv with sendbuf == recvbuf");
+    /* count and displacement arrays of the v/w forms, int and _c */
+    {
+        MPI_Count ccounts[16];
+        MPI_Aint cdispls[16];
+        MPI_Datatype types[16];
+        MPI_Request rq = MPI_REQUEST_NULL;
+
+        for (int i = 0; i < 16; i++) {
+            ccounts[i] = 1;
+            cdispls[i] = i;
+            types[i] = MPI_INT;
+        }
+        counts[mt_size - 1] = -1;
+        ccounts[mt_size - 1] = -1;
+        expect_class(MPI_Allgatherv(a, 1, MPI_INT, b, counts, displs, MPI_INT, w), MPI_ERR_COUNT,
+                     "Allgatherv with a negative receive count");
+        expect_class(MPI_Alltoallv_c(a, ccounts, cdispls, MPI_INT, b, ccounts, cdispls, MPI_INT, w),
+                     MPI_ERR_COUNT, "Alltoallv_c with a negative count");
+        expect_class(MPI_Ireduce_scatter_c(b, a, ccounts, MPI_INT, MPI_SUM, w, &rq), MPI_ERR_COUNT,
+                     "Ireduce_scatter_c with a negative count");
+        CHECK(rq == MPI_REQUEST_NULL, "a failed Ireduce_scatter_c left a request");
+        counts[mt_size - 1] = 1;
+        ccounts[mt_size - 1] = 1;
+        expect_class(MPI_Allgatherv(a, 1, MPI_INT, b, NULL, displs, MPI_INT, w), MPI_ERR_ARG,
+                     "Allgatherv with no receive counts");
+        expect_class(MPI_Allgatherv_c(a, 1, MPI_INT, b, ccounts, NULL, MPI_INT, w), MPI_ERR_ARG,
+                     "Allgatherv_c with no displacements");
+        expect_class(MPI_Alltoallw_c(a, ccounts, cdispls, types, b, ccounts, cdispls, NULL, w),
+                     MPI_ERR_ARG, "Alltoallw_c with no receive datatypes");
+        types[0] = MPI_DATATYPE_NULL;
+        expect_class(MPI_Alltoallw(a, counts, displs, types, b, counts, displs, types, w),
+                     MPI_ERR_TYPE, "Alltoallw with MPI_DATATYPE_NULL for a block of data");
+    }
+    /* a nonblocking or persistent collective needs somewhere to put its request */
+    expect_class(MPI_Ibarrier(w, NULL), MPI_ERR_ARG, "Ibarrier with a NULL request pointer");
+    expect_class(MPI_Iallreduce(a, b, 1, MPI_INT, MPI_SUM, w, NULL), MPI_ERR_ARG,
+                 "Iallreduce with a NULL request pointer");
+    expect_class(MPI_Bcast_init_c(a, 1, MPI_INT, 0, w, MPI_INFO_NULL, NULL), MPI_ERR_ARG,
+                 "Bcast_init_c with a NULL request pointer");
+#endif
 
     /* after all that, collectives still work */
     {

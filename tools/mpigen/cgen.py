@@ -63,6 +63,32 @@ above, delete the hand-written PMPI_x (and PMPI_x_c, wherever it was) and run
 (KIND_RULES) stops the generator with the procedure and the parameter named: give the
 kind a rule (and args.h its check), or keep the procedure by hand.
 
+Collectives (COLL_UNITS).  A collective's forms -- blocking, nonblocking (MPI_Ibcast),
+persistent (MPI_Bcast_init), each int and large-count -- share the blocking procedure's
+implementation:
+
+    static int bcast_impl(<parameters>, MPI_Request *request, coll_mode_t mode,
+                          const char *fn)
+
+its parameters the blocking form's, converted as above but for
+
+    a count (int or MPI_Count)        -> MPI_Count, not checked here
+    an array of counts or displacements (int, MPI_Count or MPI_Aint [])
+                                      -> coll_vec_t (core/coll/coll.h), a view of the
+                                         program's array: coll_vec_int(a),
+                                         coll_vec_count(a) or coll_vec_aint(a)
+    a buffer, a datatype (or an array of them), an op, the root
+                                      -> as the program passed them
+
+then the request pointer (checked not NULL; NULL in the blocking form, whose table entry
+has none) and the mode (COLL_MODE_BLOCKING, _NONBLOCKING, _PERSISTENT); a persistent
+form's MPI_Info is not passed (no hint is read).  Only the communicator and the request
+pointer are checked here: which buffers, counts and datatypes are significant depends on
+the rank (the root's side, MPI_IN_PLACE, MPI_ROOT and MPI_PROC_NULL on an
+intercommunicator), which the description does not say, so the implementation checks
+them (core/mpi/args.h's block for collectives).  To add a collective: its blocking name
+in COLL_UNITS, its x_impl as above.
+
 Files (into the source tree, or under --out; tests/tools/mpigen.sh compares a run into a
 temporary folder with the committed files, `make mpigen` regenerates them):
 
@@ -107,6 +133,32 @@ UNITS = {
         "MPI_Status_set_elements_x", "MPI_Status_set_cancelled", "MPI_Test_cancelled",
     ]),
 }
+
+# the collectives: unit -> (the hand-written file, the blocking procedures); each brings its
+# nonblocking (MPI_I...) and persistent (..._init) forms, all calling the blocking one's
+# x_impl (see "Collectives" above)
+COLL_UNITS = {
+    "coll": ("core/mpi/coll_api.c", [
+        "MPI_Barrier", "MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Scan", "MPI_Exscan",
+        "MPI_Reduce_scatter_block", "MPI_Reduce_scatter",
+    ]),
+    "coll_move": ("core/mpi/coll_move_api.c", [
+        "MPI_Gather", "MPI_Gatherv", "MPI_Scatter", "MPI_Scatterv", "MPI_Allgather",
+        "MPI_Allgatherv", "MPI_Alltoall", "MPI_Alltoallv", "MPI_Alltoallw",
+    ]),
+    "neighbor": ("core/mpi/neighbor_api.c", [
+        "MPI_Neighbor_allgather", "MPI_Neighbor_allgatherv", "MPI_Neighbor_alltoall",
+        "MPI_Neighbor_alltoallv", "MPI_Neighbor_alltoallw",
+    ]),
+}
+
+
+def coll_forms(name):
+    """(form, mode) of a blocking collective: itself, MPI_I..., ..._init"""
+    return [(name, "COLL_MODE_BLOCKING"),
+            ("MPI_I" + name[4].lower() + name[5:], "COLL_MODE_NONBLOCKING"),
+            (name + "_init", "COLL_MODE_PERSISTENT")]
+
 
 # the procedures the standard lets a program call before MPI_Init and after MPI_Finalize
 # (MPI-4.1, 11.4.1 and 11.3): they take the lock but check no state
@@ -155,6 +207,7 @@ class Param:
         self.length = p._parseset.get("length")  # an array's: the parameter that counts it
         self.impl_decl = self.decl  # the parameter as the implementation takes it
         self.arg = self.name        # what the entry point passes for it
+        self.skip = False           # a collective's info and request: not in the impl's list
 
 
 def param_side(params, i):
@@ -271,20 +324,75 @@ def checks(name, params):
     return decls, lines, post
 
 
+def coll_checks(name, params):
+    """the checks of a collective's entry point (see "Collectives" above): its
+    communicator and its request pointer; each Param's impl_decl and arg are set, the
+    info and the request marked skip"""
+    decls, lines = [], []
+
+    def check(call):
+        lines.append("    rc = %s;" % call)
+        lines.append("    if (compi_unlikely(rc != MPI_SUCCESS)) {")
+        lines.append("        return rc;")
+        lines.append("    }")
+
+    comm = [p for p in params if p.kind == "COMMUNICATOR"]
+    if len(comm) != 1 or comm[0].dir != "IN" or comm[0].ptr:
+        raise Unbound("comm (a collective without one communicator)")
+    c = comm[0]
+    decls.append("    compi_comm_t *c_%s = NULL;" % c.name)
+    check("mpi_arg_comm(%s, fn, &c_%s)" % (c.name, c.name))
+    c.impl_decl = "compi_comm_t *%s" % c.name
+    c.arg = "c_" + c.name
+    for p in params:
+        k = p.kind
+        if p is c:
+            continue
+        if k in COUNT_KINDS and p.dir == "IN" and not p.ptr and p.array:
+            wide = not p.decl.startswith("const int ")
+            p.impl_decl = "coll_vec_t %s" % p.name
+            p.arg = "coll_vec_%s(%s)" % ("count" if wide else "int", p.name)
+        elif k in COUNT_KINDS and p.dir == "IN" and not p.ptr:
+            if k.startswith("POLY"):
+                p.impl_decl = "MPI_Count %s" % p.name
+        elif k in ("DISPLACEMENT", "POLYDISPLACEMENT") and p.dir == "IN" and p.array:
+            wide = not p.decl.startswith("const int ")
+            p.impl_decl = "coll_vec_t %s" % p.name
+            p.arg = "coll_vec_%s(%s)" % ("aint" if wide else "int", p.name)
+        elif k in ("BUFFER", "DATATYPE", "OPERATION") and not (k != "BUFFER" and p.ptr):
+            pass  # significant on some ranks only: the implementation checks them
+        elif k == "RANK" and p.name == "root" and p.dir == "IN" and not p.ptr:
+            pass
+        elif k == "INFO" and p.dir == "IN" and not p.ptr:
+            p.skip = True  # no hint is read
+        elif k == "REQUEST" and p.dir == "OUT" and p.ptr == 1 and not p.array:
+            check('mpi_arg_ptr(c_%s, %s, "%s", fn)' % (c.name, p.name, p.name))
+            p.skip = True  # passed after the others, NULL in the blocking form
+        else:
+            raise Unbound("%s (kind %s, %s%s)" % (p.name, k, p.dir.lower(),
+                                                   ", an array" if p.array else ""))
+    return decls, lines, []
+
+
 def impl_name(name):
     return name[len("MPI_"):].lower() + "_impl"
 
 
-def entry(c, name, impl, proc_name):
-    """(C source of PMPI_<name>, the implementation's prototype)"""
+def entry(c, name, impl, proc_name, mode=None):
+    """(C source of PMPI_<name>, the implementation's prototype); mode: a collective's
+    (COLL_MODE_...)"""
     ret, cname, decls = split_proto(str(c))
     if ret != "int":
         raise Unbound("the return type %s" % ret)
     params = [Param(d, p) for d, p in zip(decls, c.parameters)]
     try:
-        cdecls, lines, post = checks(name, params)
+        cdecls, lines, post = (coll_checks if mode else checks)(name, params)
     except Unbound as e:
         raise Unbound("%s: parameter %s" % (name, e))
+    extra_args, extra_decls = [], []
+    if mode:
+        extra_args = ["request" if any(p.name == "request" for p in params) else "NULL", mode]
+        extra_decls = ["MPI_Request *request", "coll_mode_t mode"]
     pname = "P" + name
     out = ["#pragma weak %s = %s" % (name, pname)]
     out.append("int %s(%s)" % (pname, ", ".join(p.decl for p in params) or "void"))
@@ -298,7 +406,8 @@ def entry(c, name, impl, proc_name):
         out += cdecls
         out.append("    int rc;")
         out += lines
-    call = "%s(%s)" % (impl, ", ".join([p.arg for p in params] + ["fn"]))
+    call = "%s(%s)" % (impl, ", ".join([p.arg for p in params if not p.skip] + extra_args +
+                                       ["fn"]))
     if post:
         out.append("    rc = %s;" % call)
         out.append("    if (rc == MPI_SUCCESS) {")
@@ -308,8 +417,8 @@ def entry(c, name, impl, proc_name):
     else:
         out.append("    return %s;" % call)
     out.append("}")
-    proto = "static int %s(%s)" % (impl, ", ".join([p.impl_decl for p in params] +
-                                                    ["const char *fn"]))
+    proto = "static int %s(%s)" % (impl, ", ".join(
+        [p.impl_decl for p in params if not p.skip] + extra_decls + ["const char *fn"]))
     return "\n".join(out) + "\n", proto
 
 
@@ -373,22 +482,25 @@ def main():
 
     files = {}
     generated = []  # (unit, MPI_x) of every entry point made
-    for unit, (hand, names) in sorted(UNITS.items()):
+    # (unit, its hand-written file, [(procedure, its implementation, a collective's mode)])
+    tables = [(unit, hand, [(n, impl_name(n), None) for n in names])
+              for unit, (hand, names) in sorted(UNITS.items())]
+    tables += [(unit, hand, [(n, impl_name(b), m) for b in names for n, m in coll_forms(b)])
+               for unit, (hand, names) in sorted(COLL_UNITS.items())]
+    for unit, hand, procs in tables:
         body = [GEN_HEAD % (version, hand)]
         protos = []
-        for name in names:
+        for name, impl, mode in procs:
             if name not in forms:
                 sys.exit("cgen: %s is not a procedure of the standard" % name)
-            c, big = forms[name]
-            impl = impl_name(name)
-            for form in (c, big):
+            for form in forms[name]:
                 if form is None:
                     continue
                 fname = split_proto(str(form))[1]
                 if fname[4:] not in have:
                     sys.exit("cgen: include/mpi.h does not declare %s" % fname)
                 try:
-                    src, proto = entry(form, fname, impl, name)
+                    src, proto = entry(form, fname, impl, name, mode)
                 except Unbound as e:
                     sys.exit("cgen: no rule for %s" % e)
                 body.append(src)
@@ -410,8 +522,9 @@ def main():
     rep = ["compi's C entry points and the MPI standard (pympistandard %s): the report of"
            % version, "tools/mpigen/cgen.py.  Generated: do not edit.", "",
            "Entry points generated into core/mpi/gen (%d, from %d procedures of the table):"
-           % (len(generated), sum(len(v[1]) for v in UNITS.values()))]
-    for unit, (hand, names) in sorted(UNITS.items()):
+           % (len(generated), sum(len(v[1]) for v in UNITS.values()) +
+              sum(3 * len(v[1]) for v in COLL_UNITS.values()))]
+    for unit, (hand, names) in sorted(list(UNITS.items()) + list(COLL_UNITS.items())):
         rep.append("  %s (gen/%s.c, implementations in %s):" % (unit, unit, hand))
         made = [n for u, n in generated if u == unit]
         for j in range(0, len(made), 4):

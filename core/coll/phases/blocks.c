@@ -22,19 +22,15 @@ void coll_rblock(const coll_call_t *call, int i, coll_blk_t *b)
     case COLL_ALLTOALLV:
     case COLL_NEIGHBOR_ALLGATHERV:
     case COLL_NEIGHBOR_ALLTOALLV:
-        b->buf = base + (ptrdiff_t)call->rdispls[i] * call->rdt->extent;
-        b->count = (size_t)call->rcounts[i];
+        b->buf = base + (ptrdiff_t)coll_vec_at(call->rdispls, i) * call->rdt->extent;
+        b->count = (size_t)coll_vec_at(call->rcounts, i);
         b->dt = call->rdt;
         break;
     case COLL_ALLTOALLW:
-        /* alltoallw displacements are in bytes */
-        b->buf = base + call->rdispls[i];
-        b->count = (size_t)call->rcounts[i];
-        b->dt = call->rdts[i];
-        break;
     case COLL_NEIGHBOR_ALLTOALLW:
-        b->buf = base + call->radispls[i];
-        b->count = (size_t)call->rcounts[i];
+        /* the w kinds' displacements are in bytes */
+        b->buf = base + coll_vec_at(call->rdispls, i);
+        b->count = (size_t)coll_vec_at(call->rcounts, i);
         b->dt = call->rdts[i];
         break;
     default:
@@ -52,18 +48,14 @@ void coll_sblock(const coll_call_t *call, int i, coll_blk_t *b)
     case COLL_SCATTERV:
     case COLL_ALLTOALLV:
     case COLL_NEIGHBOR_ALLTOALLV:
-        b->buf = base + (ptrdiff_t)call->sdispls[i] * call->sdt->extent;
-        b->count = (size_t)call->scounts[i];
+        b->buf = base + (ptrdiff_t)coll_vec_at(call->sdispls, i) * call->sdt->extent;
+        b->count = (size_t)coll_vec_at(call->scounts, i);
         b->dt = call->sdt;
         break;
     case COLL_ALLTOALLW:
-        b->buf = base + call->sdispls[i];
-        b->count = (size_t)call->scounts[i];
-        b->dt = call->sdts[i];
-        break;
     case COLL_NEIGHBOR_ALLTOALLW:
-        b->buf = base + call->sadispls[i];
-        b->count = (size_t)call->scounts[i];
+        b->buf = base + coll_vec_at(call->sdispls, i);
+        b->count = (size_t)coll_vec_at(call->scounts, i);
         b->dt = call->sdts[i];
         break;
     case COLL_NEIGHBOR_ALLGATHER:

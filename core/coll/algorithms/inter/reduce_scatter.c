@@ -29,7 +29,8 @@ static compi_status_t inter_reduce_scatter(coll_closure_t *self, const coll_call
         st = coll_inter_leader_swap(comm, mine, total, dt, theirs, total, dt, tag);
         size_t off = 0;
         for (int i = 0; i < n && st == COMPI_OK; i++) {
-            size_t cnt = call->rcounts != NULL ? (size_t)call->rcounts[i] : call->rcount;
+            size_t cnt = coll_vec_given(call->rcounts) ? (size_t)coll_vec_at(call->rcounts, i)
+                                                       : call->rcount;
             char *seg = theirs + (ptrdiff_t)off * dt->extent;
             st = i == 0 ? coll_copy(seg, cnt, dt, call->rbuf, cnt, dt)
                         : pml_send(seg, cnt, dt, i, tag, lc, PML_SEND_STANDARD);

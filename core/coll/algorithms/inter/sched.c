@@ -99,7 +99,7 @@ void coll_inter_sched_reduce_scatter(const coll_call_t *call, const coll_params_
     (void)params;
     size_t off = 0;
     for (int i = 0; i < call->comm->rank; i++) {
-        off += call->rcounts != NULL ? (size_t)call->rcounts[i] : call->rcount;
+        off += coll_vec_given(call->rcounts) ? (size_t)coll_vec_at(call->rcounts, i) : call->rcount;
     }
     for (int j = 0; j < call->comm->size; j++) {
         coll_sched_send(s, call->sbuf, call->scount, call->sdt, j);

@@ -53,7 +53,8 @@ static void rs_reduce_call(const coll_call_t *call, size_t total, void *whole, c
 /* block i's element count, for both kinds */
 static size_t rs_count(const coll_call_t *call, int i)
 {
-    return call->kind == COLL_REDUCE_SCATTER_BLOCK ? call->rcount : (size_t)call->rcounts[i];
+    return call->kind == COLL_REDUCE_SCATTER_BLOCK ? call->rcount
+                                                   : (size_t)coll_vec_at(call->rcounts, i);
 }
 
 static compi_status_t red_rs_reduce_scatterv(coll_closure_t *self, const coll_call_t *call)

@@ -42,7 +42,7 @@ static compi_status_t reduce_scatter_shm(coll_closure_t *self, const coll_call_t
         at = (size_t)r * n;
     } else {
         for (int j = 0; j < r; j++) {
-            at += (size_t)call->rcounts[j];
+            at += (size_t)coll_vec_at(call->rcounts, j);
         }
     }
     uint64_t s = ++shm->seq;

@@ -436,6 +436,9 @@ COMPI_PROTO(int, Errhandler_get, (MPI_Comm comm, MPI_Errhandler *errhandler));
 COMPI_PROTO(int, Add_error_class, (int *errorclass));
 COMPI_PROTO(int, Add_error_code, (int errorclass, int *errorcode));
 COMPI_PROTO(int, Add_error_string, (int errorcode, const char *string));
+COMPI_PROTO(int, Remove_error_class, (int errorclass));
+COMPI_PROTO(int, Remove_error_code, (int errorcode));
+COMPI_PROTO(int, Remove_error_string, (int errorcode));
 
 /* point-to-point */
 COMPI_PROTO(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
@@ -495,6 +498,15 @@ COMPI_PROTO(int, Testsome, (int incount, MPI_Request array_of_requests[], int *o
                             int array_of_indices[], MPI_Status *array_of_statuses));
 COMPI_PROTO(int, Request_free, (MPI_Request * request));
 COMPI_PROTO(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status));
+COMPI_PROTO(int, Request_get_status_all,
+            (int count, const MPI_Request array_of_requests[], int *flag,
+             MPI_Status *array_of_statuses));
+COMPI_PROTO(int, Request_get_status_any,
+            (int count, const MPI_Request array_of_requests[], int *index, int *flag,
+             MPI_Status *status));
+COMPI_PROTO(int, Request_get_status_some,
+            (int incount, const MPI_Request array_of_requests[], int *outcount,
+             int array_of_indices[], MPI_Status *array_of_statuses));
 COMPI_PROTO(int, Cancel, (MPI_Request * request));
 COMPI_PROTO(int, Test_cancelled, (const MPI_Status *status, int *flag));
 COMPI_PROTO(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count));
@@ -505,6 +517,13 @@ COMPI_PROTO(int, Status_set_elements, (MPI_Status * status, MPI_Datatype datatyp
 COMPI_PROTO(int, Status_set_elements_x,
             (MPI_Status * status, MPI_Datatype datatype, MPI_Count count));
 COMPI_PROTO(int, Status_set_cancelled, (MPI_Status * status, int flag));
+/* MPI 5.0's accessors of a status's MPI_SOURCE, MPI_TAG and MPI_ERROR */
+COMPI_PROTO(int, Status_get_source, (const MPI_Status *status, int *source));
+COMPI_PROTO(int, Status_get_tag, (const MPI_Status *status, int *tag));
+COMPI_PROTO(int, Status_get_error, (const MPI_Status *status, int *err));
+COMPI_PROTO(int, Status_set_source, (MPI_Status * status, int source));
+COMPI_PROTO(int, Status_set_tag, (MPI_Status * status, int tag));
+COMPI_PROTO(int, Status_set_error, (MPI_Status * status, int err));
 COMPI_PROTO(int, Send_init, (const void *buf, int count, MPI_Datatype datatype, int dest,
                              int tag, MPI_Comm comm, MPI_Request *request));
 COMPI_PROTO(int, Ssend_init, (const void *buf, int count, MPI_Datatype datatype, int dest,
@@ -606,6 +625,10 @@ COMPI_PROTO(int, Address, (void *location, MPI_Aint *address));
 COMPI_PROTO(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp));
 COMPI_PROTO(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2));
 COMPI_PROTO(int, Type_match_size, (int typeclass, int size, MPI_Datatype *datatype));
+/* the predefined pair type (MPI_FLOAT_INT, MPI_2INT, ...) of a value and an index type;
+   MPI_DATATYPE_NULL when there is none (MPI 4.1) */
+COMPI_PROTO(int, Type_get_value_index,
+            (MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type));
 /* the type of Fortran's selected_real_kind(p, r) and selected_int_kind(r) (gfortran's
    kinds): predefined, never freed */
 COMPI_PROTO(int, Type_create_f90_real, (int p, int r, MPI_Datatype *newtype));
@@ -715,6 +738,9 @@ COMPI_PROTO(int, Info_free, (MPI_Info * info));
 COMPI_PROTO(int, Info_get_string,
             (MPI_Info info, const char *key, int *buflen, char *value, int *flag));
 COMPI_PROTO(int, Info_create_env, (int argc, char *argv[], MPI_Info *info));
+/* a new info object with what the process knows of its hardware place (hwloc's logical
+   indices: docs/architecture.md, "Hardware resources") */
+COMPI_PROTO(int, Get_hw_resource_info, (MPI_Info * hw_info));
 
 /* memory for one-sided and shared use; here plain aligned memory */
 COMPI_PROTO(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr));
@@ -1014,6 +1040,44 @@ extern MPI_Fint *MPI_F_STATUS_IGNORE;
 extern MPI_Fint *MPI_F_STATUSES_IGNORE;
 COMPI_PROTO(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status));
 COMPI_PROTO(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status));
+/* use mpi_f08's TYPE(MPI_Status) as C sees it: the words of MPI_Status, in its order
+   (fortran/gen/mpi_f08_types.f90) */
+typedef struct {
+    MPI_Fint count_lo;
+    MPI_Fint count_hi_and_cancelled;
+    MPI_Fint MPI_SOURCE;
+    MPI_Fint MPI_TAG;
+    MPI_Fint MPI_ERROR;
+} MPI_F08_status;
+extern MPI_F08_status *MPI_F08_STATUS_IGNORE;
+extern MPI_F08_status *MPI_F08_STATUSES_IGNORE;
+COMPI_PROTO(int, Status_c2f08, (const MPI_Status *c_status, MPI_F08_status *f08_status));
+COMPI_PROTO(int, Status_f082c, (const MPI_F08_status *f08_status, MPI_Status *c_status));
+COMPI_PROTO(int, Status_f082f, (const MPI_F08_status *f08_status, MPI_Fint *f_status));
+COMPI_PROTO(int, Status_f2f08, (const MPI_Fint *f_status, MPI_F08_status *f08_status));
+
+/* MPI 5.0's conversions of handles to and from ints (a handle's Fortran INTEGER, as
+   the _c2f and _f2c functions) */
+COMPI_PROTO(int, Comm_toint, (MPI_Comm comm));
+COMPI_PROTO(MPI_Comm, Comm_fromint, (int comm));
+COMPI_PROTO(int, Type_toint, (MPI_Datatype datatype));
+COMPI_PROTO(MPI_Datatype, Type_fromint, (int datatype));
+COMPI_PROTO(int, Group_toint, (MPI_Group group));
+COMPI_PROTO(MPI_Group, Group_fromint, (int group));
+COMPI_PROTO(int, Request_toint, (MPI_Request request));
+COMPI_PROTO(MPI_Request, Request_fromint, (int request));
+COMPI_PROTO(int, Op_toint, (MPI_Op op));
+COMPI_PROTO(MPI_Op, Op_fromint, (int op));
+COMPI_PROTO(int, Info_toint, (MPI_Info info));
+COMPI_PROTO(MPI_Info, Info_fromint, (int info));
+COMPI_PROTO(int, Errhandler_toint, (MPI_Errhandler errhandler));
+COMPI_PROTO(MPI_Errhandler, Errhandler_fromint, (int errhandler));
+COMPI_PROTO(int, Message_toint, (MPI_Message message));
+COMPI_PROTO(MPI_Message, Message_fromint, (int message));
+COMPI_PROTO(int, Win_toint, (MPI_Win win));
+COMPI_PROTO(MPI_Win, Win_fromint, (int win));
+COMPI_PROTO(int, File_toint, (MPI_File file));
+COMPI_PROTO(MPI_File, File_fromint, (int file));
 
 /* ---- the tool information interface (docs/mpi_t.md) -------------------------------
  * Control variables: every run-time parameter of compi (compi_info lists them) is one,
@@ -1570,6 +1634,27 @@ COMPI_PROTO(int, Session_create_errhandler,
 COMPI_PROTO(int, Session_set_errhandler, (MPI_Session session, MPI_Errhandler errhandler));
 COMPI_PROTO(int, Session_get_errhandler, (MPI_Session session, MPI_Errhandler *errhandler));
 COMPI_PROTO(int, Session_call_errhandler, (MPI_Session session, int errorcode));
+COMPI_PROTO(int, Session_toint, (MPI_Session session));
+COMPI_PROTO(MPI_Session, Session_fromint, (int session));
+
+/* buffers for MPI_Bsend attached to a communicator or a session (MPI 4.1): a buffered
+   send on a communicator takes the communicator's buffer, else that of the session the
+   communicator was made from, else the process's (MPI_Buffer_attach).  MPI_BUFFER_AUTOMATIC
+   attached: the library allocates what each buffered send needs. */
+#define MPI_BUFFER_AUTOMATIC ((void *)-2)
+COMPI_PROTO(int, Comm_attach_buffer, (MPI_Comm comm, void *buffer, int size));
+COMPI_PROTO(int, Comm_detach_buffer, (MPI_Comm comm, void *buffer_addr, int *size));
+COMPI_PROTO(int, Comm_flush_buffer, (MPI_Comm comm));
+COMPI_PROTO(int, Comm_iflush_buffer, (MPI_Comm comm, MPI_Request *request));
+COMPI_PROTO(int, Session_attach_buffer, (MPI_Session session, void *buffer, int size));
+COMPI_PROTO(int, Session_detach_buffer, (MPI_Session session, void *buffer_addr, int *size));
+COMPI_PROTO(int, Session_flush_buffer, (MPI_Session session));
+COMPI_PROTO(int, Session_iflush_buffer, (MPI_Session session, MPI_Request *request));
+COMPI_PROTO(int, Comm_attach_buffer_c, (MPI_Comm comm, void *buffer, MPI_Count size));
+COMPI_PROTO(int, Comm_detach_buffer_c, (MPI_Comm comm, void *buffer_addr, MPI_Count *size));
+COMPI_PROTO(int, Session_attach_buffer_c, (MPI_Session session, void *buffer, MPI_Count size));
+COMPI_PROTO(int, Session_detach_buffer_c,
+            (MPI_Session session, void *buffer_addr, MPI_Count *size));
 
 /* ---- MPI-IO (docs/architecture.md, "MPI-IO") ----------------------------------------
  * Files are POSIX files every rank opens itself.  A nonblocking access (MPI_File_iwrite,

@@ -151,6 +151,10 @@ MODULE mpi_f08
   INTERFACE MPI_Comm_accept
     MODULE PROCEDURE MPI_Comm_accept_f08
   END INTERFACE MPI_Comm_accept
+  INTERFACE MPI_Comm_attach_buffer
+    MODULE PROCEDURE MPI_Comm_attach_buffer_f08
+    MODULE PROCEDURE MPI_Comm_attach_buffer_c_f08
+  END INTERFACE MPI_Comm_attach_buffer
   INTERFACE MPI_Comm_call_errhandler
     MODULE PROCEDURE MPI_Comm_call_errhandler_f08
   END INTERFACE MPI_Comm_call_errhandler
@@ -178,6 +182,9 @@ MODULE mpi_f08
   INTERFACE MPI_Comm_delete_attr
     MODULE PROCEDURE MPI_Comm_delete_attr_f08
   END INTERFACE MPI_Comm_delete_attr
+  INTERFACE MPI_Comm_detach_buffer
+    MODULE PROCEDURE MPI_Comm_detach_buffer_f08
+  END INTERFACE MPI_Comm_detach_buffer
   INTERFACE MPI_Comm_disconnect
     MODULE PROCEDURE MPI_Comm_disconnect_f08
   END INTERFACE MPI_Comm_disconnect
@@ -187,6 +194,9 @@ MODULE mpi_f08
   INTERFACE MPI_Comm_dup_with_info
     MODULE PROCEDURE MPI_Comm_dup_with_info_f08
   END INTERFACE MPI_Comm_dup_with_info
+  INTERFACE MPI_Comm_flush_buffer
+    MODULE PROCEDURE MPI_Comm_flush_buffer_f08
+  END INTERFACE MPI_Comm_flush_buffer
   INTERFACE MPI_Comm_free
     MODULE PROCEDURE MPI_Comm_free_f08
   END INTERFACE MPI_Comm_free
@@ -217,6 +227,9 @@ MODULE mpi_f08
   INTERFACE MPI_Comm_idup_with_info
     MODULE PROCEDURE MPI_Comm_idup_with_info_f08
   END INTERFACE MPI_Comm_idup_with_info
+  INTERFACE MPI_Comm_iflush_buffer
+    MODULE PROCEDURE MPI_Comm_iflush_buffer_f08
+  END INTERFACE MPI_Comm_iflush_buffer
   INTERFACE MPI_Comm_join
     MODULE PROCEDURE MPI_Comm_join_f08
   END INTERFACE MPI_Comm_join
@@ -552,6 +565,9 @@ MODULE mpi_f08
   INTERFACE MPI_Get_elements_x
     MODULE PROCEDURE MPI_Get_elements_x_f08
   END INTERFACE MPI_Get_elements_x
+  INTERFACE MPI_Get_hw_resource_info
+    MODULE PROCEDURE MPI_Get_hw_resource_info_f08
+  END INTERFACE MPI_Get_hw_resource_info
   INTERFACE MPI_Get_library_version
     MODULE PROCEDURE MPI_Get_library_version_f08
   END INTERFACE MPI_Get_library_version
@@ -961,12 +977,30 @@ MODULE mpi_f08
     MODULE PROCEDURE MPI_Reduce_scatter_init_f08
     MODULE PROCEDURE MPI_Reduce_scatter_init_c_f08
   END INTERFACE MPI_Reduce_scatter_init
+  INTERFACE MPI_Remove_error_class
+    MODULE PROCEDURE MPI_Remove_error_class_f08
+  END INTERFACE MPI_Remove_error_class
+  INTERFACE MPI_Remove_error_code
+    MODULE PROCEDURE MPI_Remove_error_code_f08
+  END INTERFACE MPI_Remove_error_code
+  INTERFACE MPI_Remove_error_string
+    MODULE PROCEDURE MPI_Remove_error_string_f08
+  END INTERFACE MPI_Remove_error_string
   INTERFACE MPI_Request_free
     MODULE PROCEDURE MPI_Request_free_f08
   END INTERFACE MPI_Request_free
   INTERFACE MPI_Request_get_status
     MODULE PROCEDURE MPI_Request_get_status_f08
   END INTERFACE MPI_Request_get_status
+  INTERFACE MPI_Request_get_status_all
+    MODULE PROCEDURE MPI_Request_get_status_all_f08
+  END INTERFACE MPI_Request_get_status_all
+  INTERFACE MPI_Request_get_status_any
+    MODULE PROCEDURE MPI_Request_get_status_any_f08
+  END INTERFACE MPI_Request_get_status_any
+  INTERFACE MPI_Request_get_status_some
+    MODULE PROCEDURE MPI_Request_get_status_some_f08
+  END INTERFACE MPI_Request_get_status_some
   INTERFACE MPI_Rget
     MODULE PROCEDURE MPI_Rget_f08
     MODULE PROCEDURE MPI_Rget_c_f08
@@ -1027,15 +1061,25 @@ MODULE mpi_f08
     MODULE PROCEDURE MPI_Sendrecv_replace_f08
     MODULE PROCEDURE MPI_Sendrecv_replace_c_f08
   END INTERFACE MPI_Sendrecv_replace
+  INTERFACE MPI_Session_attach_buffer
+    MODULE PROCEDURE MPI_Session_attach_buffer_f08
+    MODULE PROCEDURE MPI_Session_attach_buffer_c_f08
+  END INTERFACE MPI_Session_attach_buffer
   INTERFACE MPI_Session_call_errhandler
     MODULE PROCEDURE MPI_Session_call_errhandler_f08
   END INTERFACE MPI_Session_call_errhandler
   INTERFACE MPI_Session_create_errhandler
     MODULE PROCEDURE MPI_Session_create_errhandler_f08
   END INTERFACE MPI_Session_create_errhandler
+  INTERFACE MPI_Session_detach_buffer
+    MODULE PROCEDURE MPI_Session_detach_buffer_f08
+  END INTERFACE MPI_Session_detach_buffer
   INTERFACE MPI_Session_finalize
     MODULE PROCEDURE MPI_Session_finalize_f08
   END INTERFACE MPI_Session_finalize
+  INTERFACE MPI_Session_flush_buffer
+    MODULE PROCEDURE MPI_Session_flush_buffer_f08
+  END INTERFACE MPI_Session_flush_buffer
   INTERFACE MPI_Session_get_errhandler
     MODULE PROCEDURE MPI_Session_get_errhandler_f08
   END INTERFACE MPI_Session_get_errhandler
@@ -1051,6 +1095,9 @@ MODULE mpi_f08
   INTERFACE MPI_Session_get_pset_info
     MODULE PROCEDURE MPI_Session_get_pset_info_f08
   END INTERFACE MPI_Session_get_pset_info
+  INTERFACE MPI_Session_iflush_buffer
+    MODULE PROCEDURE MPI_Session_iflush_buffer_f08
+  END INTERFACE MPI_Session_iflush_buffer
   INTERFACE MPI_Session_init
     MODULE PROCEDURE MPI_Session_init_f08
   END INTERFACE MPI_Session_init
@@ -1071,6 +1118,21 @@ MODULE mpi_f08
   INTERFACE MPI_Startall
     MODULE PROCEDURE MPI_Startall_f08
   END INTERFACE MPI_Startall
+  INTERFACE MPI_Status_f082f
+    MODULE PROCEDURE MPI_Status_f082f_f08
+  END INTERFACE MPI_Status_f082f
+  INTERFACE MPI_Status_f2f08
+    MODULE PROCEDURE MPI_Status_f2f08_f08
+  END INTERFACE MPI_Status_f2f08
+  INTERFACE MPI_Status_get_error
+    MODULE PROCEDURE MPI_Status_get_error_f08
+  END INTERFACE MPI_Status_get_error
+  INTERFACE MPI_Status_get_source
+    MODULE PROCEDURE MPI_Status_get_source_f08
+  END INTERFACE MPI_Status_get_source
+  INTERFACE MPI_Status_get_tag
+    MODULE PROCEDURE MPI_Status_get_tag_f08
+  END INTERFACE MPI_Status_get_tag
   INTERFACE MPI_Status_set_cancelled
     MODULE PROCEDURE MPI_Status_set_cancelled_f08
   END INTERFACE MPI_Status_set_cancelled
@@ -1081,6 +1143,15 @@ MODULE mpi_f08
   INTERFACE MPI_Status_set_elements_x
     MODULE PROCEDURE MPI_Status_set_elements_x_f08
   END INTERFACE MPI_Status_set_elements_x
+  INTERFACE MPI_Status_set_error
+    MODULE PROCEDURE MPI_Status_set_error_f08
+  END INTERFACE MPI_Status_set_error
+  INTERFACE MPI_Status_set_source
+    MODULE PROCEDURE MPI_Status_set_source_f08
+  END INTERFACE MPI_Status_set_source
+  INTERFACE MPI_Status_set_tag
+    MODULE PROCEDURE MPI_Status_set_tag_f08
+  END INTERFACE MPI_Status_set_tag
   INTERFACE MPI_Test
     MODULE PROCEDURE MPI_Test_f08
   END INTERFACE MPI_Test
@@ -1194,6 +1265,9 @@ MODULE mpi_f08
   INTERFACE MPI_Type_get_true_extent_x
     MODULE PROCEDURE MPI_Type_get_true_extent_x_f08
   END INTERFACE MPI_Type_get_true_extent_x
+  INTERFACE MPI_Type_get_value_index
+    MODULE PROCEDURE MPI_Type_get_value_index_f08
+  END INTERFACE MPI_Type_get_value_index
   INTERFACE MPI_Type_indexed
     MODULE PROCEDURE MPI_Type_indexed_f08
     MODULE PROCEDURE MPI_Type_indexed_c_f08
@@ -3148,6 +3222,50 @@ SUBROUTINE MPI_Comm_accept_f08(port_name, info, root, comm, newcomm, ierror)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Comm_accept_f08
 
+SUBROUTINE MPI_Comm_attach_buffer_f08(comm, buffer, size, ierror)
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+  TYPE(*), DIMENSION(*) :: buffer
+  INTEGER, INTENT(IN) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_COMM_ATTACH_BUFFER(comm, buffer, size, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: comm
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+      TYPE(*), DIMENSION(*) :: buffer
+      INTEGER :: size
+      INTEGER :: ierr
+    END SUBROUTINE MPI_COMM_ATTACH_BUFFER
+  END INTERFACE
+  CALL MPI_COMM_ATTACH_BUFFER(comm%MPI_VAL, buffer, size, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Comm_attach_buffer_f08
+
+SUBROUTINE MPI_Comm_attach_buffer_c_f08(comm, buffer, size, ierror)
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+  TYPE(*), DIMENSION(*) :: buffer
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_COMM_ATTACH_BUFFER_C(comm, buffer, size, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: comm
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+      TYPE(*), DIMENSION(*) :: buffer
+      INTEGER(KIND=MPI_COUNT_KIND) :: size
+      INTEGER :: ierr
+    END SUBROUTINE MPI_COMM_ATTACH_BUFFER_C
+  END INTERFACE
+  CALL MPI_COMM_ATTACH_BUFFER_C(comm%MPI_VAL, buffer, size, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Comm_attach_buffer_c_f08
+
 SUBROUTINE MPI_Comm_call_errhandler_f08(comm, errorcode, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, INTENT(IN) :: errorcode
@@ -3338,6 +3456,28 @@ SUBROUTINE MPI_Comm_delete_attr_f08(comm, comm_keyval, ierror)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Comm_delete_attr_f08
 
+SUBROUTINE MPI_Comm_detach_buffer_f08(comm, buffer_addr, size, ierror)
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer_addr
+  TYPE(*), DIMENSION(*) :: buffer_addr
+  INTEGER, INTENT(OUT) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_COMM_DETACH_BUFFER(comm, buffer_addr, size, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: comm
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer_addr
+      TYPE(*), DIMENSION(*) :: buffer_addr
+      INTEGER :: size
+      INTEGER :: ierr
+    END SUBROUTINE MPI_COMM_DETACH_BUFFER
+  END INTERFACE
+  CALL MPI_COMM_DETACH_BUFFER(comm%MPI_VAL, buffer_addr, size, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Comm_detach_buffer_f08
+
 SUBROUTINE MPI_Comm_disconnect_f08(comm, ierror)
   TYPE(MPI_Comm), INTENT(INOUT) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
@@ -3391,6 +3531,22 @@ SUBROUTINE MPI_Comm_dup_with_info_f08(comm, info, newcomm, ierror)
   CALL MPI_COMM_DUP_WITH_INFO(comm%MPI_VAL, info%MPI_VAL, newcomm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Comm_dup_with_info_f08
+
+SUBROUTINE MPI_Comm_flush_buffer_f08(comm, ierror)
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_COMM_FLUSH_BUFFER(comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_COMM_FLUSH_BUFFER
+  END INTERFACE
+  CALL MPI_COMM_FLUSH_BUFFER(comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Comm_flush_buffer_f08
 
 SUBROUTINE MPI_Comm_free_f08(comm, ierror)
   TYPE(MPI_Comm), INTENT(INOUT) :: comm
@@ -3577,6 +3733,24 @@ SUBROUTINE MPI_Comm_idup_with_info_f08(comm, info, newcomm, request, ierror)
   CALL MPI_COMM_IDUP_WITH_INFO(comm%MPI_VAL, info%MPI_VAL, newcomm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Comm_idup_with_info_f08
+
+SUBROUTINE MPI_Comm_iflush_buffer_f08(comm, request, ierror)
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_COMM_IFLUSH_BUFFER(comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_COMM_IFLUSH_BUFFER
+  END INTERFACE
+  CALL MPI_COMM_IFLUSH_BUFFER(comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Comm_iflush_buffer_f08
 
 SUBROUTINE MPI_Comm_join_f08(fd, intercomm, ierror)
   INTEGER, INTENT(IN) :: fd
@@ -7067,6 +7241,22 @@ SUBROUTINE MPI_Get_elements_x_f08(status, datatype, count, ierror)
   CALL MPI_GET_ELEMENTS_X(status, datatype%MPI_VAL, count, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Get_elements_x_f08
+
+SUBROUTINE MPI_Get_hw_resource_info_f08(hw_info, ierror)
+  TYPE(MPI_Info), INTENT(OUT) :: hw_info
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_GET_HW_RESOURCE_INFO(hw_info, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: hw_info
+      INTEGER :: ierr
+    END SUBROUTINE MPI_GET_HW_RESOURCE_INFO
+  END INTERFACE
+  CALL MPI_GET_HW_RESOURCE_INFO(hw_info%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Get_hw_resource_info_f08
 
 SUBROUTINE MPI_Get_library_version_f08(version, resultlen, ierror)
   CHARACTER(LEN=*), INTENT(OUT) :: version
@@ -12261,6 +12451,54 @@ SUBROUTINE MPI_Reduce_scatter_init_c_f08(sendbuf, recvbuf, recvcounts, datatype,
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_scatter_init_c_f08
 
+SUBROUTINE MPI_Remove_error_class_f08(errorclass, ierror)
+  INTEGER, INTENT(IN) :: errorclass
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_REMOVE_ERROR_CLASS(errorclass, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: errorclass
+      INTEGER :: ierr
+    END SUBROUTINE MPI_REMOVE_ERROR_CLASS
+  END INTERFACE
+  CALL MPI_REMOVE_ERROR_CLASS(errorclass, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Remove_error_class_f08
+
+SUBROUTINE MPI_Remove_error_code_f08(errorcode, ierror)
+  INTEGER, INTENT(IN) :: errorcode
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_REMOVE_ERROR_CODE(errorcode, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: errorcode
+      INTEGER :: ierr
+    END SUBROUTINE MPI_REMOVE_ERROR_CODE
+  END INTERFACE
+  CALL MPI_REMOVE_ERROR_CODE(errorcode, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Remove_error_code_f08
+
+SUBROUTINE MPI_Remove_error_string_f08(errorcode, ierror)
+  INTEGER, INTENT(IN) :: errorcode
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_REMOVE_ERROR_STRING(errorcode, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: errorcode
+      INTEGER :: ierr
+    END SUBROUTINE MPI_REMOVE_ERROR_STRING
+  END INTERFACE
+  CALL MPI_REMOVE_ERROR_STRING(errorcode, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Remove_error_string_f08
+
 SUBROUTINE MPI_Request_free_f08(request, ierror)
   TYPE(MPI_Request), INTENT(INOUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
@@ -12297,6 +12535,85 @@ SUBROUTINE MPI_Request_get_status_f08(request, flag, status, ierror)
   CALL MPI_REQUEST_GET_STATUS(request%MPI_VAL, flag, status, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Request_get_status_f08
+
+SUBROUTINE MPI_Request_get_status_all_f08(count, array_of_requests, flag, array_of_statuses, ierror)
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Request), INTENT(IN) :: array_of_requests(*)
+  LOGICAL, INTENT(OUT) :: flag
+  TYPE(MPI_Status), INTENT(OUT) :: array_of_statuses(*)
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_REQUEST_GET_STATUS_ALL(count, array_of_requests, flag, array_of_statuses, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: count
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_requests
+      TYPE(*), DIMENSION(*) :: array_of_requests
+      LOGICAL :: flag
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_statuses
+      TYPE(*), DIMENSION(*) :: array_of_statuses
+      INTEGER :: ierr
+    END SUBROUTINE MPI_REQUEST_GET_STATUS_ALL
+  END INTERFACE
+  CALL MPI_REQUEST_GET_STATUS_ALL(count, array_of_requests, flag, array_of_statuses, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Request_get_status_all_f08
+
+SUBROUTINE MPI_Request_get_status_any_f08(count, array_of_requests, index, flag, status, ierror)
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Request), INTENT(IN) :: array_of_requests(*)
+  INTEGER, INTENT(OUT) :: index
+  LOGICAL, INTENT(OUT) :: flag
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_REQUEST_GET_STATUS_ANY(count, array_of_requests, index, flag, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: count
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_requests
+      TYPE(*), DIMENSION(*) :: array_of_requests
+      INTEGER :: index
+      LOGICAL :: flag
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_REQUEST_GET_STATUS_ANY
+  END INTERFACE
+  CALL MPI_REQUEST_GET_STATUS_ANY(count, array_of_requests, index, flag, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Request_get_status_any_f08
+
+SUBROUTINE MPI_Request_get_status_some_f08(incount, array_of_requests, outcount, &
+    array_of_indices, array_of_statuses, ierror)
+  INTEGER, INTENT(IN) :: incount
+  TYPE(MPI_Request), INTENT(IN) :: array_of_requests(*)
+  INTEGER, INTENT(OUT) :: outcount
+  INTEGER, INTENT(OUT) :: array_of_indices(*)
+  TYPE(MPI_Status), INTENT(OUT) :: array_of_statuses(*)
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_REQUEST_GET_STATUS_SOME(incount, array_of_requests, outcount, &
+        array_of_indices, array_of_statuses, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: incount
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_requests
+      TYPE(*), DIMENSION(*) :: array_of_requests
+      INTEGER :: outcount
+      INTEGER :: array_of_indices(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_statuses
+      TYPE(*), DIMENSION(*) :: array_of_statuses
+      INTEGER :: ierr
+    END SUBROUTINE MPI_REQUEST_GET_STATUS_SOME
+  END INTERFACE
+  CALL MPI_REQUEST_GET_STATUS_SOME(incount, array_of_requests, outcount, array_of_indices, &
+      array_of_statuses, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Request_get_status_some_f08
 
 SUBROUTINE MPI_Rget_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
     target_count, target_datatype, win, request, ierror)
@@ -13397,6 +13714,50 @@ SUBROUTINE MPI_Sendrecv_replace_c_f08(buf, count, datatype, dest, sendtag, sourc
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Sendrecv_replace_c_f08
 
+SUBROUTINE MPI_Session_attach_buffer_f08(session, buffer, size, ierror)
+  TYPE(MPI_Session), INTENT(IN) :: session
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+  TYPE(*), DIMENSION(*) :: buffer
+  INTEGER, INTENT(IN) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_SESSION_ATTACH_BUFFER(session, buffer, size, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: session
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+      TYPE(*), DIMENSION(*) :: buffer
+      INTEGER :: size
+      INTEGER :: ierr
+    END SUBROUTINE MPI_SESSION_ATTACH_BUFFER
+  END INTERFACE
+  CALL MPI_SESSION_ATTACH_BUFFER(session%MPI_VAL, buffer, size, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Session_attach_buffer_f08
+
+SUBROUTINE MPI_Session_attach_buffer_c_f08(session, buffer, size, ierror)
+  TYPE(MPI_Session), INTENT(IN) :: session
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+  TYPE(*), DIMENSION(*) :: buffer
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_SESSION_ATTACH_BUFFER_C(session, buffer, size, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: session
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+      TYPE(*), DIMENSION(*) :: buffer
+      INTEGER(KIND=MPI_COUNT_KIND) :: size
+      INTEGER :: ierr
+    END SUBROUTINE MPI_SESSION_ATTACH_BUFFER_C
+  END INTERFACE
+  CALL MPI_SESSION_ATTACH_BUFFER_C(session%MPI_VAL, buffer, size, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Session_attach_buffer_c_f08
+
 SUBROUTINE MPI_Session_call_errhandler_f08(session, errorcode, ierror)
   TYPE(MPI_Session), INTENT(IN) :: session
   INTEGER, INTENT(IN) :: errorcode
@@ -13433,6 +13794,28 @@ SUBROUTINE MPI_Session_create_errhandler_f08(session_errhandler_fn, errhandler, 
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Session_create_errhandler_f08
 
+SUBROUTINE MPI_Session_detach_buffer_f08(session, buffer_addr, size, ierror)
+  TYPE(MPI_Session), INTENT(IN) :: session
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer_addr
+  TYPE(*), DIMENSION(*) :: buffer_addr
+  INTEGER, INTENT(OUT) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_SESSION_DETACH_BUFFER(session, buffer_addr, size, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: session
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer_addr
+      TYPE(*), DIMENSION(*) :: buffer_addr
+      INTEGER :: size
+      INTEGER :: ierr
+    END SUBROUTINE MPI_SESSION_DETACH_BUFFER
+  END INTERFACE
+  CALL MPI_SESSION_DETACH_BUFFER(session%MPI_VAL, buffer_addr, size, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Session_detach_buffer_f08
+
 SUBROUTINE MPI_Session_finalize_f08(session, ierror)
   TYPE(MPI_Session), INTENT(INOUT) :: session
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
@@ -13448,6 +13831,22 @@ SUBROUTINE MPI_Session_finalize_f08(session, ierror)
   CALL MPI_SESSION_FINALIZE(session%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Session_finalize_f08
+
+SUBROUTINE MPI_Session_flush_buffer_f08(session, ierror)
+  TYPE(MPI_Session), INTENT(IN) :: session
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_SESSION_FLUSH_BUFFER(session, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: session
+      INTEGER :: ierr
+    END SUBROUTINE MPI_SESSION_FLUSH_BUFFER
+  END INTERFACE
+  CALL MPI_SESSION_FLUSH_BUFFER(session%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Session_flush_buffer_f08
 
 SUBROUTINE MPI_Session_get_errhandler_f08(session, errhandler, ierror)
   TYPE(MPI_Session), INTENT(IN) :: session
@@ -13548,6 +13947,24 @@ SUBROUTINE MPI_Session_get_pset_info_f08(session, pset_name, info, ierror)
   CALL MPI_SESSION_GET_PSET_INFO(session%MPI_VAL, pset_name, info%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Session_get_pset_info_f08
+
+SUBROUTINE MPI_Session_iflush_buffer_f08(session, request, ierror)
+  TYPE(MPI_Session), INTENT(IN) :: session
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_SESSION_IFLUSH_BUFFER(session, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: session
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_SESSION_IFLUSH_BUFFER
+  END INTERFACE
+  CALL MPI_SESSION_IFLUSH_BUFFER(session%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Session_iflush_buffer_f08
 
 SUBROUTINE MPI_Session_init_f08(info, errhandler, session, ierror)
   TYPE(MPI_Info), INTENT(IN) :: info
@@ -13739,6 +14156,101 @@ SUBROUTINE MPI_Startall_f08(count, array_of_requests, ierror)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Startall_f08
 
+SUBROUTINE MPI_Status_f082f_f08(f08_status, f_status, ierror)
+  TYPE(MPI_Status), INTENT(IN) :: f08_status
+  INTEGER, INTENT(OUT) :: f_status(MPI_STATUS_SIZE)
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_STATUS_F082F(f08_status, f_status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: f08_status
+      TYPE(*), DIMENSION(*) :: f08_status
+      INTEGER :: f_status(MPI_STATUS_SIZE)
+      INTEGER :: ierr
+    END SUBROUTINE MPI_STATUS_F082F
+  END INTERFACE
+  CALL MPI_STATUS_F082F(f08_status, f_status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Status_f082f_f08
+
+SUBROUTINE MPI_Status_f2f08_f08(f_status, f08_status, ierror)
+  INTEGER, INTENT(IN) :: f_status(MPI_STATUS_SIZE)
+  TYPE(MPI_Status), INTENT(OUT) :: f08_status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_STATUS_F2F08(f_status, f08_status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: f_status(MPI_STATUS_SIZE)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: f08_status
+      TYPE(*), DIMENSION(*) :: f08_status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_STATUS_F2F08
+  END INTERFACE
+  CALL MPI_STATUS_F2F08(f_status, f08_status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Status_f2f08_f08
+
+SUBROUTINE MPI_Status_get_error_f08(status, err, ierror)
+  TYPE(MPI_Status), INTENT(IN) :: status
+  INTEGER, INTENT(OUT) :: err
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_STATUS_GET_ERROR(status, err, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: err
+      INTEGER :: ierr
+    END SUBROUTINE MPI_STATUS_GET_ERROR
+  END INTERFACE
+  CALL MPI_STATUS_GET_ERROR(status, err, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Status_get_error_f08
+
+SUBROUTINE MPI_Status_get_source_f08(status, source, ierror)
+  TYPE(MPI_Status), INTENT(IN) :: status
+  INTEGER, INTENT(OUT) :: source
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_STATUS_GET_SOURCE(status, source, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: source
+      INTEGER :: ierr
+    END SUBROUTINE MPI_STATUS_GET_SOURCE
+  END INTERFACE
+  CALL MPI_STATUS_GET_SOURCE(status, source, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Status_get_source_f08
+
+SUBROUTINE MPI_Status_get_tag_f08(status, tag, ierror)
+  TYPE(MPI_Status), INTENT(IN) :: status
+  INTEGER, INTENT(OUT) :: tag
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_STATUS_GET_TAG(status, tag, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: tag
+      INTEGER :: ierr
+    END SUBROUTINE MPI_STATUS_GET_TAG
+  END INTERFACE
+  CALL MPI_STATUS_GET_TAG(status, tag, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Status_get_tag_f08
+
 SUBROUTINE MPI_Status_set_cancelled_f08(status, flag, ierror)
   TYPE(MPI_Status), INTENT(INOUT) :: status
   LOGICAL, INTENT(IN) :: flag
@@ -13820,6 +14332,63 @@ SUBROUTINE MPI_Status_set_elements_x_f08(status, datatype, count, ierror)
   CALL MPI_STATUS_SET_ELEMENTS_X(status, datatype%MPI_VAL, count, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Status_set_elements_x_f08
+
+SUBROUTINE MPI_Status_set_error_f08(status, err, ierror)
+  TYPE(MPI_Status), INTENT(INOUT) :: status
+  INTEGER, INTENT(IN) :: err
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_STATUS_SET_ERROR(status, err, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: err
+      INTEGER :: ierr
+    END SUBROUTINE MPI_STATUS_SET_ERROR
+  END INTERFACE
+  CALL MPI_STATUS_SET_ERROR(status, err, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Status_set_error_f08
+
+SUBROUTINE MPI_Status_set_source_f08(status, source, ierror)
+  TYPE(MPI_Status), INTENT(INOUT) :: status
+  INTEGER, INTENT(IN) :: source
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_STATUS_SET_SOURCE(status, source, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: source
+      INTEGER :: ierr
+    END SUBROUTINE MPI_STATUS_SET_SOURCE
+  END INTERFACE
+  CALL MPI_STATUS_SET_SOURCE(status, source, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Status_set_source_f08
+
+SUBROUTINE MPI_Status_set_tag_f08(status, tag, ierror)
+  TYPE(MPI_Status), INTENT(INOUT) :: status
+  INTEGER, INTENT(IN) :: tag
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_STATUS_SET_TAG(status, tag, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: tag
+      INTEGER :: ierr
+    END SUBROUTINE MPI_STATUS_SET_TAG
+  END INTERFACE
+  CALL MPI_STATUS_SET_TAG(status, tag, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Status_set_tag_f08
 
 SUBROUTINE MPI_Test_f08(request, flag, status, ierror)
   TYPE(MPI_Request), INTENT(INOUT) :: request
@@ -14830,6 +15399,26 @@ SUBROUTINE MPI_Type_get_true_extent_x_f08(datatype, true_lb, true_extent, ierror
   CALL MPI_TYPE_GET_TRUE_EXTENT_X(datatype%MPI_VAL, true_lb, true_extent, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Type_get_true_extent_x_f08
+
+SUBROUTINE MPI_Type_get_value_index_f08(value_type, index_type, pair_type, ierror)
+  TYPE(MPI_Datatype), INTENT(IN) :: value_type
+  TYPE(MPI_Datatype), INTENT(IN) :: index_type
+  TYPE(MPI_Datatype), INTENT(OUT) :: pair_type
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_TYPE_GET_VALUE_INDEX(value_type, index_type, pair_type, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: value_type
+      INTEGER :: index_type
+      INTEGER :: pair_type
+      INTEGER :: ierr
+    END SUBROUTINE MPI_TYPE_GET_VALUE_INDEX
+  END INTERFACE
+  CALL MPI_TYPE_GET_VALUE_INDEX(value_type%MPI_VAL, index_type%MPI_VAL, pair_type%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Type_get_value_index_f08
 
 SUBROUTINE MPI_Type_indexed_f08(count, array_of_blocklengths, array_of_displacements, oldtype, &
     newtype, ierror)

@@ -131,6 +131,15 @@ PASS_KINDS = {
 SPECIAL_IN = {
     ("MPI_File_set_view", "disp"): "abi_disp_in",  # MPI_DISPLACEMENT_CURRENT
 }
+# MPI_BUFFER_AUTOMATIC, attached and detached
+SPECIAL_IN.update({(p + s, "buffer"): "abi_bsend_buf_in" for p in (
+    "MPI_Buffer_attach", "MPI_Comm_attach_buffer", "MPI_Session_attach_buffer")
+    for s in ("", "_c")})
+# parameters passed as they are and converted after a successful call:
+# (procedure, parameter) -> the function that converts it
+SPECIAL_OUT = {(p + s, "buffer_addr"): "abi_bsend_addr_out" for p in (
+    "MPI_Buffer_detach", "MPI_Comm_detach_buffer", "MPI_Session_detach_buffer")
+    for s in ("", "_c")}
 
 # array lengths the description leaves open ("*"): (procedure, parameter) -> C expression
 LENGTHS = {
@@ -138,6 +147,8 @@ LENGTHS = {
     ("MPI_Testall", "array_of_statuses"): "count",
     ("MPI_Waitsome", "array_of_statuses"): "incount",
     ("MPI_Testsome", "array_of_statuses"): "incount",
+    ("MPI_Request_get_status_all", "array_of_statuses"): "count",
+    ("MPI_Request_get_status_some", "array_of_statuses"): "incount",
 }
 
 # procedures written by hand in abi/abi_manual.c (name -> why no rule does)
@@ -303,6 +314,9 @@ def wrapper(c, native_name):
                                 "abi_n2h(%s, n_%s[i]);\n    }" % (cond, length, n, t, n))
         elif (name, n) in SPECIAL_IN:
             call.append("%s(%s)" % (SPECIAL_IN[(name, n)], n))
+        elif (name, n) in SPECIAL_OUT:
+            call.append(n)
+            post.append("if (rc == 0) {\n        %s(%s);\n    }" % (SPECIAL_OUT[(name, n)], n))
         elif kind == "FILE":
             if is_array:
                 raise Unbound("%s: an array of files" % n)
@@ -525,6 +539,10 @@ def main():
             continue
         done.add(cname)
         if cname[4:] not in have:
+            continue
+        if re.search(r"_(toint|fromint)$", cname):
+            # the standard ABI's own conversions (abi/abi_core.c; EXTRA_PROTOS), not the
+            # native library's
             continue
         why = skip_reason(cname, c)
         if why:

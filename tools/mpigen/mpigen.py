@@ -95,6 +95,8 @@ MANUAL = {
     "MPI_File_create_errhandler": "a Fortran file handler gets the file's INTEGER handle",
     "MPI_Op_create": "a Fortran user function is called as a C one",
     "MPI_Buffer_detach": "the buffer's address has no Fortran meaning",
+    "MPI_Comm_detach_buffer": "the buffer's address has no Fortran meaning",
+    "MPI_Session_detach_buffer": "the buffer's address has no Fortran meaning",
     "MPI_Comm_spawn": "argument vectors of blank-padded strings",
     "MPI_Comm_spawn_multiple": "argument vectors of blank-padded strings",
     "MPI_Grequest_start": "Fortran query/free/cancel callbacks take their arguments by reference",
@@ -225,6 +227,12 @@ def glue_param(p, code):
         code["call"].append("0" if not p.is_pointer else "NULL")
         return
     ft = p.ftype
+    if p.kind == "F08_STATUS":
+        # TYPE(MPI_Status) of use mpi_f08 (use mpi has it too): C's MPI_F08_status, word
+        # for word (mpi_f08_types.f90)
+        code["args"].append("MPI_Fint *" + n)
+        code["call"].append("(MPI_F08_status *)" + n)
+        return
     if ft == "<type>":
         code["args"].append("void *" + n)
         code["call"].append("compi_f_buf(%s)" % n)
@@ -376,7 +384,9 @@ _INDEX_SOME = ("if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) {\n"
                "            array_of_indices[i] += 1;\n"
                "        }\n    }")
 FORTRAN_INDEX = {"MPI_Waitany": _INDEX_ONE, "MPI_Testany": _INDEX_ONE,
-                 "MPI_Waitsome": _INDEX_SOME, "MPI_Testsome": _INDEX_SOME}
+                 "MPI_Request_get_status_any": _INDEX_ONE,
+                 "MPI_Waitsome": _INDEX_SOME, "MPI_Testsome": _INDEX_SOME,
+                 "MPI_Request_get_status_some": _INDEX_SOME}
 
 
 def procedure_glue(proc, big=False):
@@ -527,12 +537,13 @@ def f08_wrapper(proc, big=False):
         dims = fp.dimensions
         intent = {"in": "IN", "out": "OUT", "inout": "INOUT"}[ps["param_direction"]]
         names.append(name)
-        if t == "<type>" or ps["kind"] == "STATUS":
+        if t == "<type>" or ps["kind"] in ("STATUS", "F08_STATUS"):
             if t == "<type>":
                 dummies.append("!GCC$ ATTRIBUTES NO_ARG_CHECK :: %s" % name)
                 dummies.append("TYPE(*), DIMENSION(*) :: %s" % name)
             else:
-                arr = "" if dims == "(MPI_STATUS_SIZE)" else "(*)"
+                one = dims == "(MPI_STATUS_SIZE)" or ps["kind"] == "F08_STATUS"
+                arr = "" if one else "(*)"
                 dummies.append("TYPE(MPI_Status), INTENT(%s) :: %s%s" % (intent, name, arr))
             glue_decls.append("!GCC$ ATTRIBUTES NO_ARG_CHECK :: %s" % name)
             glue_decls.append("TYPE(*), DIMENSION(*) :: %s" % name)

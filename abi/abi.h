@@ -106,6 +106,8 @@ ABI_MAPS(verbosity)
 ABI_MAPS(bind)
 ABI_MAPS(scope)
 ABI_MAPS(pvarclass)
+ABI_MAPS(cbsafety)
+ABI_MAPS(sourceorder)
 ABI_MAPS(seek)
 #undef ABI_MAPS
 int abi_mode_in(int v);
@@ -146,6 +148,8 @@ static inline int abi_tag_out(int t)
 #define abi_scope_out abi_map_scope_out
 #define abi_pvarclass_in abi_map_pvarclass_in
 #define abi_pvarclass_out abi_map_pvarclass_out
+#define abi_cbsafety_in abi_map_cbsafety_in
+#define abi_sourceorder_out abi_map_sourceorder_out
 #define abi_seek_in abi_map_seek_in
 
 /* files are pointers on both sides: the same ones, but for MPI_FILE_NULL (0x118 in the

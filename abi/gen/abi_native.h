@@ -482,9 +482,11 @@ struct abi_native {
     int (*T_category_changed)(int *update_number);
     int (*T_category_get_categories)(int cat_index, int len, int indices[]);
     int (*T_category_get_cvars)(int cat_index, int len, int indices[]);
+    int (*T_category_get_events)(int cat_index, int len, int indices[]);
     int (*T_category_get_index)(const char *name, int *cat_index);
     int (*T_category_get_info)(int cat_index, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars, int *num_pvars, int *num_categories);
     int (*T_category_get_num)(int *num_cat);
+    int (*T_category_get_num_events)(int cat_index, int *num_events);
     int (*T_category_get_pvars)(int cat_index, int len, int indices[]);
     int (*T_cvar_get_index)(const char *name, int *cvar_index);
     int (*T_cvar_get_info)(int cvar_index, char *name, int *name_len, int *verbosity, int *datatype, void **enumtype, char *desc, int *desc_len, int *bind, int *scope);
@@ -495,6 +497,21 @@ struct abi_native {
     int (*T_cvar_write)(void *handle, const void *buf);
     int (*T_enum_get_info)(void *enumtype, int *num, char *name, int *name_len);
     int (*T_enum_get_item)(void *enumtype, int index, int *value, char *name, int *name_len);
+    int (*T_event_callback_get_info)(void *event_registration, MPI_T_cb_safety cb_safety, int *info_used);
+    int (*T_event_callback_set_info)(void *event_registration, MPI_T_cb_safety cb_safety, int info);
+    int (*T_event_copy)(void *event_instance, void *buffer);
+    int (*T_event_get_index)(const char *name, int *event_index);
+    int (*T_event_get_info)(int event_index, char *name, int *name_len, int *verbosity, int array_of_datatypes[], MPI_Aint array_of_displacements[], int *num_elements, void **enumtype, int *info, char *desc, int *desc_len, int *bind);
+    int (*T_event_get_num)(int *num_events);
+    int (*T_event_get_source)(void *event_instance, int *source_index);
+    int (*T_event_get_timestamp)(void *event_instance, MPI_Count *event_timestamp);
+    int (*T_event_handle_alloc)(int event_index, void *obj_handle, int info, void **event_registration);
+    int (*T_event_handle_free)(void *event_registration, void *user_data, MPI_T_event_free_cb_function free_cb_function);
+    int (*T_event_handle_get_info)(void *event_registration, int *info_used);
+    int (*T_event_handle_set_info)(void *event_registration, int info);
+    int (*T_event_read)(void *event_instance, int element_index, void *buffer);
+    int (*T_event_register_callback)(void *event_registration, MPI_T_cb_safety cb_safety, int info, void *user_data, MPI_T_event_cb_function event_cb_function);
+    int (*T_event_set_dropped_handler)(void *event_registration, MPI_T_event_dropped_cb_function dropped_cb_function);
     int (*T_finalize)(void);
     int (*T_init_thread)(int required, int *provided);
     int (*T_pvar_get_index)(const char *name, int var_class, int *pvar_index);
@@ -510,6 +527,9 @@ struct abi_native {
     int (*T_pvar_start)(void *pe_session, void *handle);
     int (*T_pvar_stop)(void *pe_session, void *handle);
     int (*T_pvar_write)(void *pe_session, void *handle, const void *buf);
+    int (*T_source_get_info)(int source_index, char *name, int *name_len, char *desc, int *desc_len, MPI_T_source_order *ordering, MPI_Count *ticks_per_second, MPI_Count *max_ticks, int *info);
+    int (*T_source_get_num)(int *num_sources);
+    int (*T_source_get_timestamp)(int source_index, MPI_Count *timestamp);
     int (*Test)(int *request, int *flag, abi_nstatus_t *status);
     int (*Test_cancelled)(const abi_nstatus_t *status, int *flag);
     int (*Testall)(int count, int array_of_requests[], int *flag, abi_nstatus_t array_of_statuses[]);
@@ -1098,9 +1118,11 @@ struct abi_native {
     *(void **)&(t)->T_category_changed = look("PMPI_T_category_changed"); \
     *(void **)&(t)->T_category_get_categories = look("PMPI_T_category_get_categories"); \
     *(void **)&(t)->T_category_get_cvars = look("PMPI_T_category_get_cvars"); \
+    *(void **)&(t)->T_category_get_events = look("PMPI_T_category_get_events"); \
     *(void **)&(t)->T_category_get_index = look("PMPI_T_category_get_index"); \
     *(void **)&(t)->T_category_get_info = look("PMPI_T_category_get_info"); \
     *(void **)&(t)->T_category_get_num = look("PMPI_T_category_get_num"); \
+    *(void **)&(t)->T_category_get_num_events = look("PMPI_T_category_get_num_events"); \
     *(void **)&(t)->T_category_get_pvars = look("PMPI_T_category_get_pvars"); \
     *(void **)&(t)->T_cvar_get_index = look("PMPI_T_cvar_get_index"); \
     *(void **)&(t)->T_cvar_get_info = look("PMPI_T_cvar_get_info"); \
@@ -1111,6 +1133,21 @@ struct abi_native {
     *(void **)&(t)->T_cvar_write = look("PMPI_T_cvar_write"); \
     *(void **)&(t)->T_enum_get_info = look("PMPI_T_enum_get_info"); \
     *(void **)&(t)->T_enum_get_item = look("PMPI_T_enum_get_item"); \
+    *(void **)&(t)->T_event_callback_get_info = look("PMPI_T_event_callback_get_info"); \
+    *(void **)&(t)->T_event_callback_set_info = look("PMPI_T_event_callback_set_info"); \
+    *(void **)&(t)->T_event_copy = look("PMPI_T_event_copy"); \
+    *(void **)&(t)->T_event_get_index = look("PMPI_T_event_get_index"); \
+    *(void **)&(t)->T_event_get_info = look("PMPI_T_event_get_info"); \
+    *(void **)&(t)->T_event_get_num = look("PMPI_T_event_get_num"); \
+    *(void **)&(t)->T_event_get_source = look("PMPI_T_event_get_source"); \
+    *(void **)&(t)->T_event_get_timestamp = look("PMPI_T_event_get_timestamp"); \
+    *(void **)&(t)->T_event_handle_alloc = look("PMPI_T_event_handle_alloc"); \
+    *(void **)&(t)->T_event_handle_free = look("PMPI_T_event_handle_free"); \
+    *(void **)&(t)->T_event_handle_get_info = look("PMPI_T_event_handle_get_info"); \
+    *(void **)&(t)->T_event_handle_set_info = look("PMPI_T_event_handle_set_info"); \
+    *(void **)&(t)->T_event_read = look("PMPI_T_event_read"); \
+    *(void **)&(t)->T_event_register_callback = look("PMPI_T_event_register_callback"); \
+    *(void **)&(t)->T_event_set_dropped_handler = look("PMPI_T_event_set_dropped_handler"); \
     *(void **)&(t)->T_finalize = look("PMPI_T_finalize"); \
     *(void **)&(t)->T_init_thread = look("PMPI_T_init_thread"); \
     *(void **)&(t)->T_pvar_get_index = look("PMPI_T_pvar_get_index"); \
@@ -1126,6 +1163,9 @@ struct abi_native {
     *(void **)&(t)->T_pvar_start = look("PMPI_T_pvar_start"); \
     *(void **)&(t)->T_pvar_stop = look("PMPI_T_pvar_stop"); \
     *(void **)&(t)->T_pvar_write = look("PMPI_T_pvar_write"); \
+    *(void **)&(t)->T_source_get_info = look("PMPI_T_source_get_info"); \
+    *(void **)&(t)->T_source_get_num = look("PMPI_T_source_get_num"); \
+    *(void **)&(t)->T_source_get_timestamp = look("PMPI_T_source_get_timestamp"); \
     *(void **)&(t)->Test = look("PMPI_Test"); \
     *(void **)&(t)->Test_cancelled = look("PMPI_Test_cancelled"); \
     *(void **)&(t)->Testall = look("PMPI_Testall"); \

@@ -4405,6 +4405,13 @@ int PMPI_T_category_get_cvars(int cat_index, int len, int indices[])
 }
 #pragma weak MPI_T_category_get_cvars = PMPI_T_category_get_cvars
 
+int PMPI_T_category_get_events(int cat_index, int len, int indices[])
+{
+    int rc = abi_n.T_category_get_events(cat_index, len, indices);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_category_get_events = PMPI_T_category_get_events
+
 int PMPI_T_category_get_index(const char *name, int *cat_index)
 {
     int rc = abi_n.T_category_get_index(name, cat_index);
@@ -4425,6 +4432,13 @@ int PMPI_T_category_get_num(int *num_cat)
     return abi_err_out(rc);
 }
 #pragma weak MPI_T_category_get_num = PMPI_T_category_get_num
+
+int PMPI_T_category_get_num_events(int cat_index, int *num_events)
+{
+    int rc = abi_n.T_category_get_num_events(cat_index, num_events);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_category_get_num_events = PMPI_T_category_get_num_events
 
 int PMPI_T_category_get_pvars(int cat_index, int len, int indices[])
 {
@@ -4501,6 +4515,105 @@ int PMPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name,
     return abi_err_out(rc);
 }
 #pragma weak MPI_T_enum_get_item = PMPI_T_enum_get_item
+
+int PMPI_T_event_callback_get_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info *info_used)
+{
+    int n_info_used = ABI_N_UNSET;
+    int rc = abi_n.T_event_callback_get_info((void *)event_registration, abi_cbsafety_in(cb_safety), info_used != NULL ? &n_info_used : NULL);
+    if (info_used != NULL && n_info_used != ABI_N_UNSET) {
+        *info_used = abi_n2h(Info, n_info_used);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_callback_get_info = PMPI_T_event_callback_get_info
+
+int PMPI_T_event_callback_set_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info info)
+{
+    int rc = abi_n.T_event_callback_set_info((void *)event_registration, abi_cbsafety_in(cb_safety), abi_h2n(info));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_callback_set_info = PMPI_T_event_callback_set_info
+
+int PMPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer)
+{
+    int rc = abi_n.T_event_copy((void *)event_instance, buffer);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_copy = PMPI_T_event_copy
+
+int PMPI_T_event_get_index(const char *name, int *event_index)
+{
+    int rc = abi_n.T_event_get_index(name, event_index);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_get_index = PMPI_T_event_get_index
+
+int PMPI_T_event_get_num(int *num_events)
+{
+    int rc = abi_n.T_event_get_num(num_events);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_get_num = PMPI_T_event_get_num
+
+int PMPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index)
+{
+    int rc = abi_n.T_event_get_source((void *)event_instance, source_index);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_get_source = PMPI_T_event_get_source
+
+int PMPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp)
+{
+    int rc = abi_n.T_event_get_timestamp((void *)event_instance, event_timestamp);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_get_timestamp = PMPI_T_event_get_timestamp
+
+int PMPI_T_event_handle_free(MPI_T_event_registration event_registration, void *user_data, MPI_T_event_free_cb_function free_cb_function)
+{
+    int rc = abi_n.T_event_handle_free((void *)event_registration, user_data, free_cb_function);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_handle_free = PMPI_T_event_handle_free
+
+int PMPI_T_event_handle_get_info(MPI_T_event_registration event_registration, MPI_Info *info_used)
+{
+    int n_info_used = ABI_N_UNSET;
+    int rc = abi_n.T_event_handle_get_info((void *)event_registration, info_used != NULL ? &n_info_used : NULL);
+    if (info_used != NULL && n_info_used != ABI_N_UNSET) {
+        *info_used = abi_n2h(Info, n_info_used);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_handle_get_info = PMPI_T_event_handle_get_info
+
+int PMPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info)
+{
+    int rc = abi_n.T_event_handle_set_info((void *)event_registration, abi_h2n(info));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_handle_set_info = PMPI_T_event_handle_set_info
+
+int PMPI_T_event_read(MPI_T_event_instance event_instance, int element_index, void *buffer)
+{
+    int rc = abi_n.T_event_read((void *)event_instance, abi_undefined_in(element_index), buffer);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_read = PMPI_T_event_read
+
+int PMPI_T_event_register_callback(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data, MPI_T_event_cb_function event_cb_function)
+{
+    int rc = abi_n.T_event_register_callback((void *)event_registration, abi_cbsafety_in(cb_safety), abi_h2n(info), user_data, event_cb_function);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_register_callback = PMPI_T_event_register_callback
+
+int PMPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration, MPI_T_event_dropped_cb_function dropped_cb_function)
+{
+    int rc = abi_n.T_event_set_dropped_handler((void *)event_registration, dropped_cb_function);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_set_dropped_handler = PMPI_T_event_set_dropped_handler
 
 int PMPI_T_finalize(void)
 {
@@ -4615,6 +4728,34 @@ int PMPI_T_pvar_write(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, c
     return abi_err_out(rc);
 }
 #pragma weak MPI_T_pvar_write = PMPI_T_pvar_write
+
+int PMPI_T_source_get_info(int source_index, char *name, int *name_len, char *desc, int *desc_len, MPI_T_source_order *ordering, MPI_Count *ticks_per_second, MPI_Count *max_ticks, MPI_Info *info)
+{
+    int n_info = ABI_N_UNSET;
+    int rc = abi_n.T_source_get_info(source_index, name, name_len, desc, desc_len, ordering, ticks_per_second, max_ticks, info != NULL ? &n_info : NULL);
+    if (rc == 0 && ordering != NULL) {
+        *ordering = abi_sourceorder_out(*ordering);
+    }
+    if (info != NULL && n_info != ABI_N_UNSET) {
+        *info = abi_n2h(Info, n_info);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_source_get_info = PMPI_T_source_get_info
+
+int PMPI_T_source_get_num(int *num_sources)
+{
+    int rc = abi_n.T_source_get_num(num_sources);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_source_get_num = PMPI_T_source_get_num
+
+int PMPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp)
+{
+    int rc = abi_n.T_source_get_timestamp(source_index, timestamp);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_source_get_timestamp = PMPI_T_source_get_timestamp
 
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {

@@ -129,166 +129,157 @@ static int buffer__iflush(compi_comm_t *c, pml_bsend_buf_t **slot, MPI_Request *
     return mpi_req_expose(c, r, request, fn);
 }
 
-/* ---- communicators ------------------------------------------------------------------ */
+/* ---- the calls, for a communicator or a session (both handles are ints) -------------- */
 
-static int comm_attach(MPI_Comm comm, void *buffer, MPI_Count size, const char *fn)
+enum buffer_owner { OWNER_COMM, OWNER_SESSION };
+
+/* the slot of the owner's buffer, and the communicator whose handler hears of errors (NULL
+   for a session), or an error raised */
+static int buffer__slot(enum buffer_owner o, int h, pml_bsend_buf_t ***slot_p, compi_comm_t **c_p,
+                        const char *fn)
 {
     COMPI_CHECK_INIT_HELD(fn);
+    *c_p = NULL;
+    return o == OWNER_COMM ? buffer__comm_slot(h, slot_p, c_p, fn)
+                           : buffer__session_slot(h, slot_p, fn);
+}
+
+static int buffer_attach(enum buffer_owner o, int h, void *buffer, MPI_Count size, const char *fn)
+{
     compi_comm_t *c;
     pml_bsend_buf_t **slot;
-    int rc = buffer__comm_slot(comm, &slot, &c, fn);
+    int rc = buffer__slot(o, h, &slot, &c, fn);
     return rc != MPI_SUCCESS ? rc : buffer__attach(c, slot, buffer, size, fn);
 }
 
-static int comm_detach(MPI_Comm comm, void *buffer_addr, MPI_Count *size_p, MPI_Count max,
-                       const char *fn)
+static int buffer_detach(enum buffer_owner o, int h, void *buffer_addr, MPI_Count *size_p,
+                         MPI_Count max, const char *fn)
 {
-    COMPI_CHECK_INIT_HELD(fn);
     compi_comm_t *c;
     pml_bsend_buf_t **slot;
-    int rc = buffer__comm_slot(comm, &slot, &c, fn);
+    if (size_p == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "size is NULL");
+    }
+    int rc = buffer__slot(o, h, &slot, &c, fn);
     return rc != MPI_SUCCESS ? rc : buffer__detach(c, slot, buffer_addr, size_p, max, fn);
+}
+
+/* the int form: a size beyond int is MPI_UNDEFINED (and MPI_ERR_VALUE_TOO_LARGE) */
+static int buffer_detach_int(enum buffer_owner o, int h, void *buffer_addr, int *size,
+                             const char *fn)
+{
+    MPI_Count n = 0;
+    int rc = buffer_detach(o, h, buffer_addr, size != NULL ? &n : NULL, INT_MAX, fn);
+    if (size != NULL) {
+        *size = n > INT_MAX ? MPI_UNDEFINED : (int)n;
+    }
+    return rc;
+}
+
+static int buffer_flush(enum buffer_owner o, int h, const char *fn)
+{
+    compi_comm_t *c;
+    pml_bsend_buf_t **slot;
+    int rc = buffer__slot(o, h, &slot, &c, fn);
+    if (rc == MPI_SUCCESS && *slot != NULL) {
+        pml_bsend_buf_flush(*slot);
+    }
+    return rc;
+}
+
+static int buffer_iflush(enum buffer_owner o, int h, MPI_Request *request, const char *fn)
+{
+    compi_comm_t *c;
+    pml_bsend_buf_t **slot;
+    int rc = buffer__slot(o, h, &slot, &c, fn);
+    return rc != MPI_SUCCESS ? rc : buffer__iflush(c, slot, request, fn);
 }
 
 #pragma weak MPI_Comm_attach_buffer = PMPI_Comm_attach_buffer
 int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
 {
     COMPI_API_LOCK();
-    return comm_attach(comm, buffer, size, "MPI_Comm_attach_buffer");
+    return buffer_attach(OWNER_COMM, comm, buffer, size, "MPI_Comm_attach_buffer");
 }
 
 #pragma weak MPI_Comm_attach_buffer_c = PMPI_Comm_attach_buffer_c
 int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size)
 {
     COMPI_API_LOCK();
-    return comm_attach(comm, buffer, size, "MPI_Comm_attach_buffer_c");
+    return buffer_attach(OWNER_COMM, comm, buffer, size, "MPI_Comm_attach_buffer_c");
 }
 
 #pragma weak MPI_Comm_detach_buffer = PMPI_Comm_detach_buffer
 int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
 {
     COMPI_API_LOCK();
-    MPI_Count n = 0;
-    if (size == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Comm_detach_buffer", "size is NULL");
-    }
-    int rc = comm_detach(comm, buffer_addr, &n, INT_MAX, "MPI_Comm_detach_buffer");
-    *size = n > INT_MAX ? MPI_UNDEFINED : (int)n;
-    return rc;
+    return buffer_detach_int(OWNER_COMM, comm, buffer_addr, size, "MPI_Comm_detach_buffer");
 }
 
 #pragma weak MPI_Comm_detach_buffer_c = PMPI_Comm_detach_buffer_c
 int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size)
 {
     COMPI_API_LOCK();
-    if (size == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Comm_detach_buffer_c", "size is NULL");
-    }
-    return comm_detach(comm, buffer_addr, size, LLONG_MAX, "MPI_Comm_detach_buffer_c");
+    return buffer_detach(OWNER_COMM, comm, buffer_addr, size, LLONG_MAX,
+                         "MPI_Comm_detach_buffer_c");
 }
 
 #pragma weak MPI_Comm_flush_buffer = PMPI_Comm_flush_buffer
 int PMPI_Comm_flush_buffer(MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Comm_flush_buffer";
-    COMPI_CHECK_INIT(fn);
-    compi_comm_t *c;
-    pml_bsend_buf_t **slot;
-    int rc = buffer__comm_slot(comm, &slot, &c, fn);
-    if (rc == MPI_SUCCESS && *slot != NULL) {
-        pml_bsend_buf_flush(*slot);
-    }
-    return rc;
+    COMPI_API_LOCK();
+    return buffer_flush(OWNER_COMM, comm, "MPI_Comm_flush_buffer");
 }
 
 #pragma weak MPI_Comm_iflush_buffer = PMPI_Comm_iflush_buffer
 int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Comm_iflush_buffer";
-    COMPI_CHECK_INIT(fn);
-    compi_comm_t *c;
-    pml_bsend_buf_t **slot;
-    int rc = buffer__comm_slot(comm, &slot, &c, fn);
-    return rc != MPI_SUCCESS ? rc : buffer__iflush(c, slot, request, fn);
-}
-
-/* ---- sessions ----------------------------------------------------------------------- */
-
-static int session_attach(MPI_Session session, void *buffer, MPI_Count size, const char *fn)
-{
-    COMPI_CHECK_INIT_HELD(fn);
-    pml_bsend_buf_t **slot;
-    int rc = buffer__session_slot(session, &slot, fn);
-    return rc != MPI_SUCCESS ? rc : buffer__attach(NULL, slot, buffer, size, fn);
-}
-
-static int session_detach(MPI_Session session, void *buffer_addr, MPI_Count *size_p, MPI_Count max,
-                          const char *fn)
-{
-    COMPI_CHECK_INIT_HELD(fn);
-    pml_bsend_buf_t **slot;
-    int rc = buffer__session_slot(session, &slot, fn);
-    return rc != MPI_SUCCESS ? rc : buffer__detach(NULL, slot, buffer_addr, size_p, max, fn);
+    COMPI_API_LOCK();
+    return buffer_iflush(OWNER_COMM, comm, request, "MPI_Comm_iflush_buffer");
 }
 
 #pragma weak MPI_Session_attach_buffer = PMPI_Session_attach_buffer
 int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
 {
     COMPI_API_LOCK();
-    return session_attach(session, buffer, size, "MPI_Session_attach_buffer");
+    return buffer_attach(OWNER_SESSION, session, buffer, size, "MPI_Session_attach_buffer");
 }
 
 #pragma weak MPI_Session_attach_buffer_c = PMPI_Session_attach_buffer_c
 int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size)
 {
     COMPI_API_LOCK();
-    return session_attach(session, buffer, size, "MPI_Session_attach_buffer_c");
+    return buffer_attach(OWNER_SESSION, session, buffer, size, "MPI_Session_attach_buffer_c");
 }
 
 #pragma weak MPI_Session_detach_buffer = PMPI_Session_detach_buffer
 int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
 {
     COMPI_API_LOCK();
-    MPI_Count n = 0;
-    if (size == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Session_detach_buffer", "size is NULL");
-    }
-    int rc = session_detach(session, buffer_addr, &n, INT_MAX, "MPI_Session_detach_buffer");
-    *size = n > INT_MAX ? MPI_UNDEFINED : (int)n;
-    return rc;
+    return buffer_detach_int(OWNER_SESSION, session, buffer_addr, size,
+                             "MPI_Session_detach_buffer");
 }
 
 #pragma weak MPI_Session_detach_buffer_c = PMPI_Session_detach_buffer_c
 int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size)
 {
     COMPI_API_LOCK();
-    if (size == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Session_detach_buffer_c", "size is NULL");
-    }
-    return session_detach(session, buffer_addr, size, LLONG_MAX, "MPI_Session_detach_buffer_c");
+    return buffer_detach(OWNER_SESSION, session, buffer_addr, size, LLONG_MAX,
+                         "MPI_Session_detach_buffer_c");
 }
 
 #pragma weak MPI_Session_flush_buffer = PMPI_Session_flush_buffer
 int PMPI_Session_flush_buffer(MPI_Session session)
 {
-    static const char fn[] = "MPI_Session_flush_buffer";
-    COMPI_CHECK_INIT(fn);
-    pml_bsend_buf_t **slot;
-    int rc = buffer__session_slot(session, &slot, fn);
-    if (rc == MPI_SUCCESS && *slot != NULL) {
-        pml_bsend_buf_flush(*slot);
-    }
-    return rc;
+    COMPI_API_LOCK();
+    return buffer_flush(OWNER_SESSION, session, "MPI_Session_flush_buffer");
 }
 
 #pragma weak MPI_Session_iflush_buffer = PMPI_Session_iflush_buffer
 int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Session_iflush_buffer";
-    COMPI_CHECK_INIT(fn);
-    pml_bsend_buf_t **slot;
-    int rc = buffer__session_slot(session, &slot, fn);
-    return rc != MPI_SUCCESS ? rc : buffer__iflush(NULL, slot, request, fn);
+    COMPI_API_LOCK();
+    return buffer_iflush(OWNER_SESSION, session, request, "MPI_Session_iflush_buffer");
 }
 
 void mpi_session_buffer_end(int index)

@@ -1485,6 +1485,23 @@ MODULE mpi_f08
     IMPLICIT NONE
     DOUBLE PRECISION :: PMPI_WTIME
   END FUNCTION PMPI_WTIME
+  SUBROUTINE compi_f08_choice1(buf, count, datatype, base, made, ierr) BIND(C)
+    USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER(C_LONG_LONG), VALUE :: count
+    INTEGER :: datatype, made, ierr
+    TYPE(C_PTR) :: base
+  END SUBROUTINE compi_f08_choice1
+  SUBROUTINE compi_f08_choice2(buf1, buf2, count, datatype, base1, base2, made, ierr) BIND(C)
+    USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+    TYPE(*), DIMENSION(..) :: buf1, buf2
+    INTEGER(C_LONG_LONG), VALUE :: count
+    INTEGER :: datatype, made, ierr
+    TYPE(C_PTR) :: base1, base2
+  END SUBROUTINE compi_f08_choice2
+  SUBROUTINE compi_f08_type_free(datatype) BIND(C)
+    INTEGER :: datatype
+  END SUBROUTINE compi_f08_type_free
   END INTERFACE
 CONTAINS
 SUBROUTINE MPI_Abort_f08(comm, errorcode, ierror)
@@ -1507,8 +1524,8 @@ END SUBROUTINE MPI_Abort_f08
 
 SUBROUTINE MPI_Accumulate_f08(origin_addr, origin_count, origin_datatype, target_rank, &
     target_disp, target_count, target_datatype, op, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER, INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -1519,13 +1536,16 @@ SUBROUTINE MPI_Accumulate_f08(origin_addr, origin_count, origin_datatype, target
   TYPE(MPI_Win), INTENT(IN) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  INTEGER :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
   INTERFACE
     SUBROUTINE MPI_ACCUMULATE(origin_addr, origin_count, origin_datatype, target_rank, &
         target_disp, target_count, target_datatype, op, win, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER :: origin_count
       INTEGER :: origin_datatype
       INTEGER :: target_rank
@@ -1537,15 +1557,25 @@ SUBROUTINE MPI_Accumulate_f08(origin_addr, origin_count, origin_datatype, target
       INTEGER :: ierr
     END SUBROUTINE MPI_ACCUMULATE
   END INTERFACE
-  CALL MPI_ACCUMULATE(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  CALL MPI_ACCUMULATE(c_origin_addr, c_origin_count, c_origin_datatype, target_rank, &
       target_disp, target_count, target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Accumulate_f08
 
 SUBROUTINE MPI_Accumulate_c_f08(origin_addr, origin_count, origin_datatype, target_rank, &
     target_disp, target_count, target_datatype, op, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -1556,13 +1586,16 @@ SUBROUTINE MPI_Accumulate_c_f08(origin_addr, origin_count, origin_datatype, targ
   TYPE(MPI_Win), INTENT(IN) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
   INTERFACE
     SUBROUTINE MPI_ACCUMULATE_C(origin_addr, origin_count, origin_datatype, target_rank, &
         target_disp, target_count, target_datatype, op, win, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER(KIND=MPI_COUNT_KIND) :: origin_count
       INTEGER :: origin_datatype
       INTEGER :: target_rank
@@ -1574,8 +1607,18 @@ SUBROUTINE MPI_Accumulate_c_f08(origin_addr, origin_count, origin_datatype, targ
       INTEGER :: ierr
     END SUBROUTINE MPI_ACCUMULATE_C
   END INTERFACE
-  CALL MPI_ACCUMULATE_C(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  CALL MPI_ACCUMULATE_C(c_origin_addr, c_origin_count, c_origin_datatype, target_rank, &
       target_disp, target_count, target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Accumulate_c_f08
 
@@ -1633,81 +1676,128 @@ END SUBROUTINE MPI_Add_error_string_f08
 
 SUBROUTINE MPI_Allgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
     ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ALLGATHER(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLGATHER
   END INTERFACE
-  CALL MPI_ALLGATHER(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ALLGATHER(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
+      comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allgather_f08
 
 SUBROUTINE MPI_Allgather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ALLGATHER_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLGATHER_C
   END INTERFACE
-  CALL MPI_ALLGATHER_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ALLGATHER_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
+      comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allgather_c_f08
 
 SUBROUTINE MPI_Allgather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -1715,17 +1805,22 @@ SUBROUTINE MPI_Allgather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcou
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ALLGATHER_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -1734,19 +1829,38 @@ SUBROUTINE MPI_Allgather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcou
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLGATHER_INIT
   END INTERFACE
-  CALL MPI_ALLGATHER_INIT(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ALLGATHER_INIT(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allgather_init_f08
 
 SUBROUTINE MPI_Allgather_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -1754,17 +1868,22 @@ SUBROUTINE MPI_Allgather_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvc
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ALLGATHER_INIT_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -1773,36 +1892,59 @@ SUBROUTINE MPI_Allgather_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvc
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLGATHER_INIT_C
   END INTERFACE
-  CALL MPI_ALLGATHER_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ALLGATHER_INIT_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allgather_init_c_f08
 
 SUBROUTINE MPI_Allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_ALLGATHERV(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
         recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: displs(*)
       INTEGER :: recvtype
@@ -1810,36 +1952,54 @@ SUBROUTINE MPI_Allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLGATHERV
   END INTERFACE
-  CALL MPI_ALLGATHERV(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_ALLGATHERV(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, displs, &
       recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allgatherv_f08
 
 SUBROUTINE MPI_Allgatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_ALLGATHERV_C(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
         recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
       INTEGER :: recvtype
@@ -1847,19 +2007,33 @@ SUBROUTINE MPI_Allgatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLGATHERV_C
   END INTERFACE
-  CALL MPI_ALLGATHERV_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_ALLGATHERV_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, displs, &
       recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allgatherv_c_f08
 
 SUBROUTINE MPI_Allgatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -1868,17 +2042,21 @@ SUBROUTINE MPI_Allgatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvco
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_ALLGATHERV_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
         recvtype, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: displs(*)
       INTEGER :: recvtype
@@ -1888,19 +2066,33 @@ SUBROUTINE MPI_Allgatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvco
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLGATHERV_INIT
   END INTERFACE
-  CALL MPI_ALLGATHERV_INIT(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_ALLGATHERV_INIT(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, displs, &
       recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allgatherv_init_f08
 
 SUBROUTINE MPI_Allgatherv_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -1909,17 +2101,21 @@ SUBROUTINE MPI_Allgatherv_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recv
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_ALLGATHERV_INIT_C(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
         recvtype, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
       INTEGER :: recvtype
@@ -1929,8 +2125,23 @@ SUBROUTINE MPI_Allgatherv_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recv
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLGATHERV_INIT_C
   END INTERFACE
-  CALL MPI_ALLGATHERV_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_ALLGATHERV_INIT_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, displs, &
       recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allgatherv_init_c_f08
 
@@ -1956,24 +2167,26 @@ SUBROUTINE MPI_Alloc_mem_f08(size, info, baseptr, ierror)
 END SUBROUTINE MPI_Alloc_mem_f08
 
 SUBROUTINE MPI_Allreduce_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_ALLREDUCE(sendbuf, recvbuf, count, datatype, op, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -1981,29 +2194,41 @@ SUBROUTINE MPI_Allreduce_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLREDUCE
   END INTERFACE
-  CALL MPI_ALLREDUCE(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_ALLREDUCE(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allreduce_f08
 
 SUBROUTINE MPI_Allreduce_c_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_ALLREDUCE_C(sendbuf, recvbuf, count, datatype, op, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -2011,16 +2236,25 @@ SUBROUTINE MPI_Allreduce_c_f08(sendbuf, recvbuf, count, datatype, op, comm, ierr
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLREDUCE_C
   END INTERFACE
-  CALL MPI_ALLREDUCE_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_ALLREDUCE_C(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allreduce_c_f08
 
 SUBROUTINE MPI_Allreduce_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
     ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -2029,14 +2263,17 @@ SUBROUTINE MPI_Allreduce_init_f08(sendbuf, recvbuf, count, datatype, op, comm, i
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_ALLREDUCE_INIT(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -2046,17 +2283,26 @@ SUBROUTINE MPI_Allreduce_init_f08(sendbuf, recvbuf, count, datatype, op, comm, i
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLREDUCE_INIT
   END INTERFACE
-  CALL MPI_ALLREDUCE_INIT(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_ALLREDUCE_INIT(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, &
       info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allreduce_init_f08
 
 SUBROUTINE MPI_Allreduce_init_c_f08(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
     ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -2065,15 +2311,18 @@ SUBROUTINE MPI_Allreduce_init_c_f08(sendbuf, recvbuf, count, datatype, op, comm,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_ALLREDUCE_INIT_C(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
         ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -2083,88 +2332,145 @@ SUBROUTINE MPI_Allreduce_init_c_f08(sendbuf, recvbuf, count, datatype, op, comm,
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLREDUCE_INIT_C
   END INTERFACE
-  CALL MPI_ALLREDUCE_INIT_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_ALLREDUCE_INIT_C(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, &
       comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allreduce_init_c_f08
 
 SUBROUTINE MPI_Alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
     ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ALLTOALL(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALL
   END INTERFACE
-  CALL MPI_ALLTOALL(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ALLTOALL(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
       comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoall_f08
 
 SUBROUTINE MPI_Alltoall_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
     ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ALLTOALL_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
         ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALL_C
   END INTERFACE
-  CALL MPI_ALLTOALL_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ALLTOALL_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
+      comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoall_c_f08
 
 SUBROUTINE MPI_Alltoall_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -2172,17 +2478,22 @@ SUBROUTINE MPI_Alltoall_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcoun
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ALLTOALL_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -2191,19 +2502,38 @@ SUBROUTINE MPI_Alltoall_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcoun
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALL_INIT
   END INTERFACE
-  CALL MPI_ALLTOALL_INIT(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ALLTOALL_INIT(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoall_init_f08
 
 SUBROUTINE MPI_Alltoall_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -2211,17 +2541,22 @@ SUBROUTINE MPI_Alltoall_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvco
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ALLTOALL_INIT_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -2230,38 +2565,59 @@ SUBROUTINE MPI_Alltoall_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvco
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALL_INIT_C
   END INTERFACE
-  CALL MPI_ALLTOALL_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ALLTOALL_INIT_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoall_init_c_f08
 
 SUBROUTINE MPI_Alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
     rdispls, recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER, INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_ALLTOALLV(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
         rdispls, recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: sdispls(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: rdispls(*)
       INTEGER :: recvtype
@@ -2269,38 +2625,49 @@ SUBROUTINE MPI_Alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, re
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALLV
   END INTERFACE
-  CALL MPI_ALLTOALLV(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, recvcounts, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_ALLTOALLV(c_sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, c_recvbuf, recvcounts, &
       rdispls, recvtype%MPI_VAL, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoallv_f08
 
 SUBROUTINE MPI_Alltoallv_c_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
     rdispls, recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_ALLTOALLV_C(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
         rdispls, recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       INTEGER :: recvtype
@@ -2308,20 +2675,29 @@ SUBROUTINE MPI_Alltoallv_c_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, 
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALLV_C
   END INTERFACE
-  CALL MPI_ALLTOALLV_C(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, recvcounts, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_ALLTOALLV_C(c_sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, c_recvbuf, recvcounts, &
       rdispls, recvtype%MPI_VAL, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoallv_c_f08
 
 SUBROUTINE MPI_Alltoallv_init_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
     rdispls, recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER, INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -2330,18 +2706,20 @@ SUBROUTINE MPI_Alltoallv_init_f08(sendbuf, sendcounts, sdispls, sendtype, recvbu
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_ALLTOALLV_INIT(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
         rdispls, recvtype, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: sdispls(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: rdispls(*)
       INTEGER :: recvtype
@@ -2351,20 +2729,29 @@ SUBROUTINE MPI_Alltoallv_init_f08(sendbuf, sendcounts, sdispls, sendtype, recvbu
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALLV_INIT
   END INTERFACE
-  CALL MPI_ALLTOALLV_INIT(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, recvcounts, &
-      rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_ALLTOALLV_INIT(c_sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, c_recvbuf, &
+      recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoallv_init_f08
 
 SUBROUTINE MPI_Alltoallv_init_c_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
     recvcounts, rdispls, recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -2373,18 +2760,20 @@ SUBROUTINE MPI_Alltoallv_init_c_f08(sendbuf, sendcounts, sdispls, sendtype, recv
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_ALLTOALLV_INIT_C(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
         recvcounts, rdispls, recvtype, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       INTEGER :: recvtype
@@ -2394,39 +2783,50 @@ SUBROUTINE MPI_Alltoallv_init_c_f08(sendbuf, sendcounts, sdispls, sendtype, recv
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALLV_INIT_C
   END INTERFACE
-  CALL MPI_ALLTOALLV_INIT_C(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_ALLTOALLV_INIT_C(c_sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, c_recvbuf, &
       recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoallv_init_c_f08
 
 SUBROUTINE MPI_Alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
     rdispls, recvtypes, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER, INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_ALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
         rdispls, recvtypes, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: sdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
       TYPE(*), DIMENSION(*) :: sendtypes
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: rdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
@@ -2435,39 +2835,50 @@ SUBROUTINE MPI_Alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, r
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALLW
   END INTERFACE
-  CALL MPI_ALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_ALLTOALLW(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, recvcounts, rdispls, &
       recvtypes, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoallw_f08
 
 SUBROUTINE MPI_Alltoallw_c_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
     rdispls, recvtypes, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_ALLTOALLW_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
         rdispls, recvtypes, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
       TYPE(*), DIMENSION(*) :: sendtypes
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
@@ -2476,20 +2887,29 @@ SUBROUTINE MPI_Alltoallw_c_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALLW_C
   END INTERFACE
-  CALL MPI_ALLTOALLW_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
-      recvtypes, comm%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_ALLTOALLW_C(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, recvcounts, &
+      rdispls, recvtypes, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoallw_c_f08
 
 SUBROUTINE MPI_Alltoallw_init_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
     rdispls, recvtypes, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER, INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
@@ -2498,19 +2918,21 @@ SUBROUTINE MPI_Alltoallw_init_f08(sendbuf, sendcounts, sdispls, sendtypes, recvb
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_ALLTOALLW_INIT(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
         rdispls, recvtypes, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: sdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
       TYPE(*), DIMENSION(*) :: sendtypes
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: rdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
@@ -2521,20 +2943,29 @@ SUBROUTINE MPI_Alltoallw_init_f08(sendbuf, sendcounts, sdispls, sendtypes, recvb
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALLW_INIT
   END INTERFACE
-  CALL MPI_ALLTOALLW_INIT(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_ALLTOALLW_INIT(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, recvcounts, &
       rdispls, recvtypes, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoallw_init_f08
 
 SUBROUTINE MPI_Alltoallw_init_c_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
     recvcounts, rdispls, recvtypes, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
@@ -2543,19 +2974,21 @@ SUBROUTINE MPI_Alltoallw_init_c_f08(sendbuf, sendcounts, sdispls, sendtypes, rec
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_ALLTOALLW_INIT_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
         recvcounts, rdispls, recvtypes, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
       TYPE(*), DIMENSION(*) :: sendtypes
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
@@ -2566,7 +2999,17 @@ SUBROUTINE MPI_Alltoallw_init_c_f08(sendbuf, sendcounts, sdispls, sendtypes, rec
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALLW_INIT_C
   END INTERFACE
-  CALL MPI_ALLTOALLW_INIT_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_ALLTOALLW_INIT_C(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, recvcounts, &
       rdispls, recvtypes, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoallw_init_c_f08
@@ -2668,20 +3111,23 @@ SUBROUTINE MPI_Barrier_init_f08(comm, info, request, ierror)
 END SUBROUTINE MPI_Barrier_init_f08
 
 SUBROUTINE MPI_Bcast_f08(buffer, count, datatype, root, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*) :: buffer
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buffer
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: root
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_BCAST(buffer, count, datatype, root, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-      TYPE(*), DIMENSION(*) :: buffer
+      TYPE(C_PTR), VALUE :: buffer
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: root
@@ -2689,25 +3135,38 @@ SUBROUTINE MPI_Bcast_f08(buffer, count, datatype, root, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_BCAST
   END INTERFACE
-  CALL MPI_BCAST(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buffer, INT(count, C_LONG_LONG), c_datatype, c_buffer, c_made_datatype, &
+      c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_BCAST(c_buffer, c_count, c_datatype, root, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Bcast_f08
 
 SUBROUTINE MPI_Bcast_c_f08(buffer, count, datatype, root, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*) :: buffer
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buffer
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: root
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_BCAST_C(buffer, count, datatype, root, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-      TYPE(*), DIMENSION(*) :: buffer
+      TYPE(C_PTR), VALUE :: buffer
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: root
@@ -2715,13 +3174,23 @@ SUBROUTINE MPI_Bcast_c_f08(buffer, count, datatype, root, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_BCAST_C
   END INTERFACE
-  CALL MPI_BCAST_C(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buffer, INT(count, C_LONG_LONG), c_datatype, c_buffer, c_made_datatype, &
+      c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_BCAST_C(c_buffer, c_count, c_datatype, root, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Bcast_c_f08
 
 SUBROUTINE MPI_Bcast_init_f08(buffer, count, datatype, root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*) :: buffer
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buffer
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: root
@@ -2730,12 +3199,15 @@ SUBROUTINE MPI_Bcast_init_f08(buffer, count, datatype, root, comm, info, request
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_BCAST_INIT(buffer, count, datatype, root, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-      TYPE(*), DIMENSION(*) :: buffer
+      TYPE(C_PTR), VALUE :: buffer
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: root
@@ -2745,14 +3217,24 @@ SUBROUTINE MPI_Bcast_init_f08(buffer, count, datatype, root, comm, info, request
       INTEGER :: ierr
     END SUBROUTINE MPI_BCAST_INIT
   END INTERFACE
-  CALL MPI_BCAST_INIT(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buffer, INT(count, C_LONG_LONG), c_datatype, c_buffer, c_made_datatype, &
+      c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_BCAST_INIT(c_buffer, c_count, c_datatype, root, comm%MPI_VAL, info%MPI_VAL, &
       request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Bcast_init_f08
 
 SUBROUTINE MPI_Bcast_init_c_f08(buffer, count, datatype, root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*) :: buffer
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buffer
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: root
@@ -2761,12 +3243,15 @@ SUBROUTINE MPI_Bcast_init_c_f08(buffer, count, datatype, root, comm, info, reque
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_BCAST_INIT_C(buffer, count, datatype, root, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-      TYPE(*), DIMENSION(*) :: buffer
+      TYPE(C_PTR), VALUE :: buffer
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: root
@@ -2776,14 +3261,24 @@ SUBROUTINE MPI_Bcast_init_c_f08(buffer, count, datatype, root, comm, info, reque
       INTEGER :: ierr
     END SUBROUTINE MPI_BCAST_INIT_C
   END INTERFACE
-  CALL MPI_BCAST_INIT_C(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buffer, INT(count, C_LONG_LONG), c_datatype, c_buffer, c_made_datatype, &
+      c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_BCAST_INIT_C(c_buffer, c_count, c_datatype, root, comm%MPI_VAL, info%MPI_VAL, &
       request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Bcast_init_c_f08
 
 SUBROUTINE MPI_Bsend_f08(buf, count, datatype, dest, tag, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -2791,12 +3286,15 @@ SUBROUTINE MPI_Bsend_f08(buf, count, datatype, dest, tag, comm, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_BSEND(buf, count, datatype, dest, tag, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -2805,13 +3303,22 @@ SUBROUTINE MPI_Bsend_f08(buf, count, datatype, dest, tag, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_BSEND
   END INTERFACE
-  CALL MPI_BSEND(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_BSEND(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Bsend_f08
 
 SUBROUTINE MPI_Bsend_c_f08(buf, count, datatype, dest, tag, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -2819,12 +3326,15 @@ SUBROUTINE MPI_Bsend_c_f08(buf, count, datatype, dest, tag, comm, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_BSEND_C(buf, count, datatype, dest, tag, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -2833,13 +3343,22 @@ SUBROUTINE MPI_Bsend_c_f08(buf, count, datatype, dest, tag, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_BSEND_C
   END INTERFACE
-  CALL MPI_BSEND_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_BSEND_C(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Bsend_c_f08
 
 SUBROUTINE MPI_Bsend_init_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -2848,12 +3367,15 @@ SUBROUTINE MPI_Bsend_init_f08(buf, count, datatype, dest, tag, comm, request, ie
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_BSEND_INIT(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -2863,13 +3385,22 @@ SUBROUTINE MPI_Bsend_init_f08(buf, count, datatype, dest, tag, comm, request, ie
       INTEGER :: ierr
     END SUBROUTINE MPI_BSEND_INIT
   END INTERFACE
-  CALL MPI_BSEND_INIT(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_BSEND_INIT(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Bsend_init_f08
 
 SUBROUTINE MPI_Bsend_init_c_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -2878,12 +3409,15 @@ SUBROUTINE MPI_Bsend_init_c_f08(buf, count, datatype, dest, tag, comm, request, 
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_BSEND_INIT_C(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -2893,68 +3427,97 @@ SUBROUTINE MPI_Bsend_init_c_f08(buf, count, datatype, dest, tag, comm, request, 
       INTEGER :: ierr
     END SUBROUTINE MPI_BSEND_INIT_C
   END INTERFACE
-  CALL MPI_BSEND_INIT_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
-      ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_BSEND_INIT_C(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Bsend_init_c_f08
 
 SUBROUTINE MPI_Buffer_attach_f08(buffer, size, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*) :: buffer
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buffer
   INTEGER, INTENT(IN) :: size
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_BUFFER_ATTACH(buffer, size, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-      TYPE(*), DIMENSION(*) :: buffer
+      TYPE(C_PTR), VALUE :: buffer
       INTEGER :: size
       INTEGER :: ierr
     END SUBROUTINE MPI_BUFFER_ATTACH
   END INTERFACE
-  CALL MPI_BUFFER_ATTACH(buffer, size, ierr)
+  CALL compi_f08_choice1(buffer, -1_C_LONG_LONG, c_nodt, c_buffer, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_BUFFER_ATTACH(c_buffer, size, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Buffer_attach_f08
 
 SUBROUTINE MPI_Buffer_attach_c_f08(buffer, size, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*) :: buffer
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buffer
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_BUFFER_ATTACH_C(buffer, size, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-      TYPE(*), DIMENSION(*) :: buffer
+      TYPE(C_PTR), VALUE :: buffer
       INTEGER(KIND=MPI_COUNT_KIND) :: size
       INTEGER :: ierr
     END SUBROUTINE MPI_BUFFER_ATTACH_C
   END INTERFACE
-  CALL MPI_BUFFER_ATTACH_C(buffer, size, ierr)
+  CALL compi_f08_choice1(buffer, -1_C_LONG_LONG, c_nodt, c_buffer, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_BUFFER_ATTACH_C(c_buffer, size, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Buffer_attach_c_f08
 
 SUBROUTINE MPI_Buffer_detach_f08(buffer_addr, size, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer_addr
-  TYPE(*), DIMENSION(*) :: buffer_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buffer_addr
   INTEGER, INTENT(OUT) :: size
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer_addr
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_BUFFER_DETACH(buffer_addr, size, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer_addr
-      TYPE(*), DIMENSION(*) :: buffer_addr
+      TYPE(C_PTR), VALUE :: buffer_addr
       INTEGER :: size
       INTEGER :: ierr
     END SUBROUTINE MPI_BUFFER_DETACH
   END INTERFACE
-  CALL MPI_BUFFER_DETACH(buffer_addr, size, ierr)
+  CALL compi_f08_choice1(buffer_addr, -1_C_LONG_LONG, c_nodt, c_buffer_addr, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_BUFFER_DETACH(c_buffer_addr, size, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Buffer_detach_f08
 
@@ -3223,46 +3786,60 @@ SUBROUTINE MPI_Comm_accept_f08(port_name, info, root, comm, newcomm, ierror)
 END SUBROUTINE MPI_Comm_accept_f08
 
 SUBROUTINE MPI_Comm_attach_buffer_f08(comm, buffer, size, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_Comm), INTENT(IN) :: comm
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*) :: buffer
+  TYPE(*), DIMENSION(..) :: buffer
   INTEGER, INTENT(IN) :: size
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_COMM_ATTACH_BUFFER(comm, buffer, size, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: comm
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-      TYPE(*), DIMENSION(*) :: buffer
+      TYPE(C_PTR), VALUE :: buffer
       INTEGER :: size
       INTEGER :: ierr
     END SUBROUTINE MPI_COMM_ATTACH_BUFFER
   END INTERFACE
-  CALL MPI_COMM_ATTACH_BUFFER(comm%MPI_VAL, buffer, size, ierr)
+  CALL compi_f08_choice1(buffer, -1_C_LONG_LONG, c_nodt, c_buffer, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_COMM_ATTACH_BUFFER(comm%MPI_VAL, c_buffer, size, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Comm_attach_buffer_f08
 
 SUBROUTINE MPI_Comm_attach_buffer_c_f08(comm, buffer, size, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_Comm), INTENT(IN) :: comm
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*) :: buffer
+  TYPE(*), DIMENSION(..) :: buffer
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_COMM_ATTACH_BUFFER_C(comm, buffer, size, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: comm
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-      TYPE(*), DIMENSION(*) :: buffer
+      TYPE(C_PTR), VALUE :: buffer
       INTEGER(KIND=MPI_COUNT_KIND) :: size
       INTEGER :: ierr
     END SUBROUTINE MPI_COMM_ATTACH_BUFFER_C
   END INTERFACE
-  CALL MPI_COMM_ATTACH_BUFFER_C(comm%MPI_VAL, buffer, size, ierr)
+  CALL compi_f08_choice1(buffer, -1_C_LONG_LONG, c_nodt, c_buffer, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_COMM_ATTACH_BUFFER_C(comm%MPI_VAL, c_buffer, size, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Comm_attach_buffer_c_f08
 
@@ -3457,24 +4034,31 @@ SUBROUTINE MPI_Comm_delete_attr_f08(comm, comm_keyval, ierror)
 END SUBROUTINE MPI_Comm_delete_attr_f08
 
 SUBROUTINE MPI_Comm_detach_buffer_f08(comm, buffer_addr, size, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_Comm), INTENT(IN) :: comm
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer_addr
-  TYPE(*), DIMENSION(*) :: buffer_addr
+  TYPE(*), DIMENSION(..) :: buffer_addr
   INTEGER, INTENT(OUT) :: size
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer_addr
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_COMM_DETACH_BUFFER(comm, buffer_addr, size, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: comm
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer_addr
-      TYPE(*), DIMENSION(*) :: buffer_addr
+      TYPE(C_PTR), VALUE :: buffer_addr
       INTEGER :: size
       INTEGER :: ierr
     END SUBROUTINE MPI_COMM_DETACH_BUFFER
   END INTERFACE
-  CALL MPI_COMM_DETACH_BUFFER(comm%MPI_VAL, buffer_addr, size, ierr)
+  CALL compi_f08_choice1(buffer_addr, -1_C_LONG_LONG, c_nodt, c_buffer_addr, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_COMM_DETACH_BUFFER(comm%MPI_VAL, c_buffer_addr, size, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Comm_detach_buffer_f08
 
@@ -4051,29 +4635,29 @@ END SUBROUTINE MPI_Comm_test_inter_f08
 
 SUBROUTINE MPI_Compare_and_swap_f08(origin_addr, compare_addr, result_addr, datatype, &
     target_rank, target_disp, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: compare_addr
-  TYPE(*), DIMENSION(*) :: compare_addr
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-  TYPE(*), DIMENSION(*) :: result_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
+  TYPE(*), DIMENSION(..) :: compare_addr
+  TYPE(*), DIMENSION(..) :: result_addr
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: target_rank
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
   TYPE(MPI_Win), INTENT(IN) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  TYPE(C_PTR) :: c_compare_addr
+  TYPE(C_PTR) :: c_result_addr
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_COMPARE_AND_SWAP(origin_addr, compare_addr, result_addr, datatype, &
         target_rank, target_disp, win, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: compare_addr
-      TYPE(*), DIMENSION(*) :: compare_addr
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-      TYPE(*), DIMENSION(*) :: result_addr
+      TYPE(C_PTR), VALUE :: origin_addr
+      TYPE(C_PTR), VALUE :: compare_addr
+      TYPE(C_PTR), VALUE :: result_addr
       INTEGER :: datatype
       INTEGER :: target_rank
       INTEGER(KIND=MPI_ADDRESS_KIND) :: target_disp
@@ -4081,7 +4665,22 @@ SUBROUTINE MPI_Compare_and_swap_f08(origin_addr, compare_addr, result_addr, data
       INTEGER :: ierr
     END SUBROUTINE MPI_COMPARE_AND_SWAP
   END INTERFACE
-  CALL MPI_COMPARE_AND_SWAP(origin_addr, compare_addr, result_addr, datatype%MPI_VAL, &
+  CALL compi_f08_choice1(origin_addr, -1_C_LONG_LONG, c_nodt, c_origin_addr, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(compare_addr, -1_C_LONG_LONG, c_nodt, c_compare_addr, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(result_addr, -1_C_LONG_LONG, c_nodt, c_result_addr, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_COMPARE_AND_SWAP(c_origin_addr, c_compare_addr, c_result_addr, datatype%MPI_VAL, &
       target_rank, target_disp, win%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Compare_and_swap_f08
@@ -4286,24 +4885,26 @@ SUBROUTINE MPI_Error_string_f08(errorcode, string, resultlen, ierror)
 END SUBROUTINE MPI_Error_string_f08
 
 SUBROUTINE MPI_Exscan_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_EXSCAN(sendbuf, recvbuf, count, datatype, op, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -4311,29 +4912,41 @@ SUBROUTINE MPI_Exscan_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_EXSCAN
   END INTERFACE
-  CALL MPI_EXSCAN(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_EXSCAN(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Exscan_f08
 
 SUBROUTINE MPI_Exscan_c_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_EXSCAN_C(sendbuf, recvbuf, count, datatype, op, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -4341,15 +4954,24 @@ SUBROUTINE MPI_Exscan_c_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_EXSCAN_C
   END INTERFACE
-  CALL MPI_EXSCAN_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_EXSCAN_C(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Exscan_c_f08
 
 SUBROUTINE MPI_Exscan_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -4358,14 +4980,17 @@ SUBROUTINE MPI_Exscan_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_EXSCAN_INIT(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -4375,16 +5000,25 @@ SUBROUTINE MPI_Exscan_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info
       INTEGER :: ierr
     END SUBROUTINE MPI_EXSCAN_INIT
   END INTERFACE
-  CALL MPI_EXSCAN_INIT(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_EXSCAN_INIT(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, &
       info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Exscan_init_f08
 
 SUBROUTINE MPI_Exscan_init_c_f08(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -4393,14 +5027,17 @@ SUBROUTINE MPI_Exscan_init_c_f08(sendbuf, recvbuf, count, datatype, op, comm, in
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_EXSCAN_INIT_C(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -4410,17 +5047,26 @@ SUBROUTINE MPI_Exscan_init_c_f08(sendbuf, recvbuf, count, datatype, op, comm, in
       INTEGER :: ierr
     END SUBROUTINE MPI_EXSCAN_INIT_C
   END INTERFACE
-  CALL MPI_EXSCAN_INIT_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_EXSCAN_INIT_C(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, &
       info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Exscan_init_c_f08
 
 SUBROUTINE MPI_Fetch_and_op_f08(origin_addr, result_addr, datatype, target_rank, target_disp, &
     op, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-  TYPE(*), DIMENSION(*) :: result_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
+  TYPE(*), DIMENSION(..) :: result_addr
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: target_rank
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
@@ -4428,15 +5074,17 @@ SUBROUTINE MPI_Fetch_and_op_f08(origin_addr, result_addr, datatype, target_rank,
   TYPE(MPI_Win), INTENT(IN) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  TYPE(C_PTR) :: c_result_addr
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_FETCH_AND_OP(origin_addr, result_addr, datatype, target_rank, target_disp, &
         op, win, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-      TYPE(*), DIMENSION(*) :: result_addr
+      TYPE(C_PTR), VALUE :: origin_addr
+      TYPE(C_PTR), VALUE :: result_addr
       INTEGER :: datatype
       INTEGER :: target_rank
       INTEGER(KIND=MPI_ADDRESS_KIND) :: target_disp
@@ -4445,8 +5093,18 @@ SUBROUTINE MPI_Fetch_and_op_f08(origin_addr, result_addr, datatype, target_rank,
       INTEGER :: ierr
     END SUBROUTINE MPI_FETCH_AND_OP
   END INTERFACE
-  CALL MPI_FETCH_AND_OP(origin_addr, result_addr, datatype%MPI_VAL, target_rank, target_disp, &
-      op%MPI_VAL, win%MPI_VAL, ierr)
+  CALL compi_f08_choice1(origin_addr, -1_C_LONG_LONG, c_nodt, c_origin_addr, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(result_addr, -1_C_LONG_LONG, c_nodt, c_result_addr, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_FETCH_AND_OP(c_origin_addr, c_result_addr, datatype%MPI_VAL, target_rank, &
+      target_disp, op%MPI_VAL, win%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Fetch_and_op_f08
 
@@ -4749,542 +5407,780 @@ SUBROUTINE MPI_File_get_view_f08(fh, disp, etype, filetype, datarep, ierror)
 END SUBROUTINE MPI_File_get_view_f08
 
 SUBROUTINE MPI_File_iread_f08(fh, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IREAD(fh, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IREAD
   END INTERFACE
-  CALL MPI_FILE_IREAD(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IREAD(fh%MPI_VAL, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iread_f08
 
 SUBROUTINE MPI_File_iread_c_f08(fh, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IREAD_C(fh, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IREAD_C
   END INTERFACE
-  CALL MPI_FILE_IREAD_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IREAD_C(fh%MPI_VAL, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iread_c_f08
 
 SUBROUTINE MPI_File_iread_all_f08(fh, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IREAD_ALL(fh, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IREAD_ALL
   END INTERFACE
-  CALL MPI_FILE_IREAD_ALL(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IREAD_ALL(fh%MPI_VAL, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iread_all_f08
 
 SUBROUTINE MPI_File_iread_all_c_f08(fh, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IREAD_ALL_C(fh, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IREAD_ALL_C
   END INTERFACE
-  CALL MPI_FILE_IREAD_ALL_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IREAD_ALL_C(fh%MPI_VAL, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iread_all_c_f08
 
 SUBROUTINE MPI_File_iread_at_f08(fh, offset, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IREAD_AT(fh, offset, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IREAD_AT
   END INTERFACE
-  CALL MPI_FILE_IREAD_AT(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IREAD_AT(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iread_at_f08
 
 SUBROUTINE MPI_File_iread_at_c_f08(fh, offset, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IREAD_AT_C(fh, offset, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IREAD_AT_C
   END INTERFACE
-  CALL MPI_FILE_IREAD_AT_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IREAD_AT_C(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iread_at_c_f08
 
 SUBROUTINE MPI_File_iread_at_all_f08(fh, offset, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IREAD_AT_ALL(fh, offset, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IREAD_AT_ALL
   END INTERFACE
-  CALL MPI_FILE_IREAD_AT_ALL(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, &
-      ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IREAD_AT_ALL(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iread_at_all_f08
 
 SUBROUTINE MPI_File_iread_at_all_c_f08(fh, offset, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IREAD_AT_ALL_C(fh, offset, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IREAD_AT_ALL_C
   END INTERFACE
-  CALL MPI_FILE_IREAD_AT_ALL_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, &
-      request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IREAD_AT_ALL_C(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, request%MPI_VAL, &
+      ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iread_at_all_c_f08
 
 SUBROUTINE MPI_File_iread_shared_f08(fh, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IREAD_SHARED(fh, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IREAD_SHARED
   END INTERFACE
-  CALL MPI_FILE_IREAD_SHARED(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IREAD_SHARED(fh%MPI_VAL, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iread_shared_f08
 
 SUBROUTINE MPI_File_iread_shared_c_f08(fh, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IREAD_SHARED_C(fh, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IREAD_SHARED_C
   END INTERFACE
-  CALL MPI_FILE_IREAD_SHARED_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IREAD_SHARED_C(fh%MPI_VAL, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iread_shared_c_f08
 
 SUBROUTINE MPI_File_iwrite_f08(fh, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IWRITE(fh, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IWRITE
   END INTERFACE
-  CALL MPI_FILE_IWRITE(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IWRITE(fh%MPI_VAL, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iwrite_f08
 
 SUBROUTINE MPI_File_iwrite_c_f08(fh, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IWRITE_C(fh, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IWRITE_C
   END INTERFACE
-  CALL MPI_FILE_IWRITE_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IWRITE_C(fh%MPI_VAL, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iwrite_c_f08
 
 SUBROUTINE MPI_File_iwrite_all_f08(fh, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IWRITE_ALL(fh, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IWRITE_ALL
   END INTERFACE
-  CALL MPI_FILE_IWRITE_ALL(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IWRITE_ALL(fh%MPI_VAL, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iwrite_all_f08
 
 SUBROUTINE MPI_File_iwrite_all_c_f08(fh, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IWRITE_ALL_C(fh, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IWRITE_ALL_C
   END INTERFACE
-  CALL MPI_FILE_IWRITE_ALL_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IWRITE_ALL_C(fh%MPI_VAL, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iwrite_all_c_f08
 
 SUBROUTINE MPI_File_iwrite_at_f08(fh, offset, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IWRITE_AT(fh, offset, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IWRITE_AT
   END INTERFACE
-  CALL MPI_FILE_IWRITE_AT(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IWRITE_AT(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iwrite_at_f08
 
 SUBROUTINE MPI_File_iwrite_at_c_f08(fh, offset, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IWRITE_AT_C(fh, offset, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IWRITE_AT_C
   END INTERFACE
-  CALL MPI_FILE_IWRITE_AT_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IWRITE_AT_C(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iwrite_at_c_f08
 
 SUBROUTINE MPI_File_iwrite_at_all_f08(fh, offset, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IWRITE_AT_ALL(fh, offset, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IWRITE_AT_ALL
   END INTERFACE
-  CALL MPI_FILE_IWRITE_AT_ALL(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, &
-      request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IWRITE_AT_ALL(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iwrite_at_all_f08
 
 SUBROUTINE MPI_File_iwrite_at_all_c_f08(fh, offset, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IWRITE_AT_ALL_C(fh, offset, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IWRITE_AT_ALL_C
   END INTERFACE
-  CALL MPI_FILE_IWRITE_AT_ALL_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IWRITE_AT_ALL_C(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, &
       request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iwrite_at_all_c_f08
 
 SUBROUTINE MPI_File_iwrite_shared_f08(fh, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IWRITE_SHARED(fh, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IWRITE_SHARED
   END INTERFACE
-  CALL MPI_FILE_IWRITE_SHARED(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IWRITE_SHARED(fh%MPI_VAL, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iwrite_shared_f08
 
 SUBROUTINE MPI_File_iwrite_shared_c_f08(fh, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IWRITE_SHARED_C(fh, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IWRITE_SHARED_C
   END INTERFACE
-  CALL MPI_FILE_IWRITE_SHARED_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IWRITE_SHARED_C(fh%MPI_VAL, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iwrite_shared_c_f08
 
@@ -5331,21 +6227,24 @@ SUBROUTINE MPI_File_preallocate_f08(fh, size, ierror)
 END SUBROUTINE MPI_File_preallocate_f08
 
 SUBROUTINE MPI_File_read_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5353,26 +6252,38 @@ SUBROUTINE MPI_File_read_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ
   END INTERFACE
-  CALL MPI_FILE_READ(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_f08
 
 SUBROUTINE MPI_File_read_c_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_C(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5380,26 +6291,38 @@ SUBROUTINE MPI_File_read_c_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_C
   END INTERFACE
-  CALL MPI_FILE_READ_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_C(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_c_f08
 
 SUBROUTINE MPI_File_read_all_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_ALL(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5407,26 +6330,38 @@ SUBROUTINE MPI_File_read_all_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_ALL
   END INTERFACE
-  CALL MPI_FILE_READ_ALL(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_ALL(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_all_f08
 
 SUBROUTINE MPI_File_read_all_c_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_ALL_C(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5434,99 +6369,142 @@ SUBROUTINE MPI_File_read_all_c_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_ALL_C
   END INTERFACE
-  CALL MPI_FILE_READ_ALL_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_ALL_C(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_all_c_f08
 
 SUBROUTINE MPI_File_read_all_begin_f08(fh, buf, count, datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_ALL_BEGIN(fh, buf, count, datatype, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_ALL_BEGIN
   END INTERFACE
-  CALL MPI_FILE_READ_ALL_BEGIN(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_ALL_BEGIN(fh%MPI_VAL, c_buf, c_count, c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_all_begin_f08
 
 SUBROUTINE MPI_File_read_all_begin_c_f08(fh, buf, count, datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_ALL_BEGIN_C(fh, buf, count, datatype, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_ALL_BEGIN_C
   END INTERFACE
-  CALL MPI_FILE_READ_ALL_BEGIN_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_ALL_BEGIN_C(fh%MPI_VAL, c_buf, c_count, c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_all_begin_c_f08
 
 SUBROUTINE MPI_File_read_all_end_f08(fh, buf, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_FILE_READ_ALL_END(fh, buf, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
       TYPE(*), DIMENSION(*) :: status
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_ALL_END
   END INTERFACE
-  CALL MPI_FILE_READ_ALL_END(fh%MPI_VAL, buf, status, ierr)
+  CALL compi_f08_choice1(buf, -1_C_LONG_LONG, c_nodt, c_buf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_FILE_READ_ALL_END(fh%MPI_VAL, c_buf, status, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_all_end_f08
 
 SUBROUTINE MPI_File_read_at_f08(fh, offset, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_AT(fh, offset, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5534,28 +6512,40 @@ SUBROUTINE MPI_File_read_at_f08(fh, offset, buf, count, datatype, status, ierror
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_AT
   END INTERFACE
-  CALL MPI_FILE_READ_AT(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_AT(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_at_f08
 
 SUBROUTINE MPI_File_read_at_c_f08(fh, offset, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_AT_C(fh, offset, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5563,28 +6553,40 @@ SUBROUTINE MPI_File_read_at_c_f08(fh, offset, buf, count, datatype, status, ierr
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_AT_C
   END INTERFACE
-  CALL MPI_FILE_READ_AT_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_AT_C(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_at_c_f08
 
 SUBROUTINE MPI_File_read_at_all_f08(fh, offset, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_AT_ALL(fh, offset, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5592,28 +6594,40 @@ SUBROUTINE MPI_File_read_at_all_f08(fh, offset, buf, count, datatype, status, ie
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_AT_ALL
   END INTERFACE
-  CALL MPI_FILE_READ_AT_ALL(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_AT_ALL(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_at_all_f08
 
 SUBROUTINE MPI_File_read_at_all_c_f08(fh, offset, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_AT_ALL_C(fh, offset, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5621,101 +6635,144 @@ SUBROUTINE MPI_File_read_at_all_c_f08(fh, offset, buf, count, datatype, status, 
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_AT_ALL_C
   END INTERFACE
-  CALL MPI_FILE_READ_AT_ALL_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_AT_ALL_C(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_at_all_c_f08
 
 SUBROUTINE MPI_File_read_at_all_begin_f08(fh, offset, buf, count, datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_AT_ALL_BEGIN(fh, offset, buf, count, datatype, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_AT_ALL_BEGIN
   END INTERFACE
-  CALL MPI_FILE_READ_AT_ALL_BEGIN(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_AT_ALL_BEGIN(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_at_all_begin_f08
 
 SUBROUTINE MPI_File_read_at_all_begin_c_f08(fh, offset, buf, count, datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_AT_ALL_BEGIN_C(fh, offset, buf, count, datatype, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_AT_ALL_BEGIN_C
   END INTERFACE
-  CALL MPI_FILE_READ_AT_ALL_BEGIN_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_AT_ALL_BEGIN_C(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_at_all_begin_c_f08
 
 SUBROUTINE MPI_File_read_at_all_end_f08(fh, buf, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_FILE_READ_AT_ALL_END(fh, buf, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
       TYPE(*), DIMENSION(*) :: status
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_AT_ALL_END
   END INTERFACE
-  CALL MPI_FILE_READ_AT_ALL_END(fh%MPI_VAL, buf, status, ierr)
+  CALL compi_f08_choice1(buf, -1_C_LONG_LONG, c_nodt, c_buf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_FILE_READ_AT_ALL_END(fh%MPI_VAL, c_buf, status, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_at_all_end_f08
 
 SUBROUTINE MPI_File_read_ordered_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_ORDERED(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5723,26 +6780,38 @@ SUBROUTINE MPI_File_read_ordered_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_ORDERED
   END INTERFACE
-  CALL MPI_FILE_READ_ORDERED(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_ORDERED(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_ordered_f08
 
 SUBROUTINE MPI_File_read_ordered_c_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_ORDERED_C(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5750,97 +6819,140 @@ SUBROUTINE MPI_File_read_ordered_c_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_ORDERED_C
   END INTERFACE
-  CALL MPI_FILE_READ_ORDERED_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_ORDERED_C(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_ordered_c_f08
 
 SUBROUTINE MPI_File_read_ordered_begin_f08(fh, buf, count, datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_ORDERED_BEGIN(fh, buf, count, datatype, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_ORDERED_BEGIN
   END INTERFACE
-  CALL MPI_FILE_READ_ORDERED_BEGIN(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_ORDERED_BEGIN(fh%MPI_VAL, c_buf, c_count, c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_ordered_begin_f08
 
 SUBROUTINE MPI_File_read_ordered_begin_c_f08(fh, buf, count, datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_ORDERED_BEGIN_C(fh, buf, count, datatype, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_ORDERED_BEGIN_C
   END INTERFACE
-  CALL MPI_FILE_READ_ORDERED_BEGIN_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_ORDERED_BEGIN_C(fh%MPI_VAL, c_buf, c_count, c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_ordered_begin_c_f08
 
 SUBROUTINE MPI_File_read_ordered_end_f08(fh, buf, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_FILE_READ_ORDERED_END(fh, buf, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
       TYPE(*), DIMENSION(*) :: status
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_ORDERED_END
   END INTERFACE
-  CALL MPI_FILE_READ_ORDERED_END(fh%MPI_VAL, buf, status, ierr)
+  CALL compi_f08_choice1(buf, -1_C_LONG_LONG, c_nodt, c_buf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_FILE_READ_ORDERED_END(fh%MPI_VAL, c_buf, status, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_ordered_end_f08
 
 SUBROUTINE MPI_File_read_shared_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_SHARED(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5848,26 +6960,38 @@ SUBROUTINE MPI_File_read_shared_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_SHARED
   END INTERFACE
-  CALL MPI_FILE_READ_SHARED(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_SHARED(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_shared_f08
 
 SUBROUTINE MPI_File_read_shared_c_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_SHARED_C(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5875,7 +6999,16 @@ SUBROUTINE MPI_File_read_shared_c_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_SHARED_C
   END INTERFACE
-  CALL MPI_FILE_READ_SHARED_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_SHARED_C(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_shared_c_f08
 
@@ -6035,21 +7168,24 @@ SUBROUTINE MPI_File_sync_f08(fh, ierror)
 END SUBROUTINE MPI_File_sync_f08
 
 SUBROUTINE MPI_File_write_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -6057,26 +7193,38 @@ SUBROUTINE MPI_File_write_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE
   END INTERFACE
-  CALL MPI_FILE_WRITE(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_f08
 
 SUBROUTINE MPI_File_write_c_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_C(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -6084,26 +7232,38 @@ SUBROUTINE MPI_File_write_c_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_C
   END INTERFACE
-  CALL MPI_FILE_WRITE_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_C(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_c_f08
 
 SUBROUTINE MPI_File_write_all_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_ALL(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -6111,26 +7271,38 @@ SUBROUTINE MPI_File_write_all_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_ALL
   END INTERFACE
-  CALL MPI_FILE_WRITE_ALL(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_ALL(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_all_f08
 
 SUBROUTINE MPI_File_write_all_c_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_ALL_C(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -6138,99 +7310,142 @@ SUBROUTINE MPI_File_write_all_c_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_ALL_C
   END INTERFACE
-  CALL MPI_FILE_WRITE_ALL_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_ALL_C(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_all_c_f08
 
 SUBROUTINE MPI_File_write_all_begin_f08(fh, buf, count, datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_ALL_BEGIN(fh, buf, count, datatype, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_ALL_BEGIN
   END INTERFACE
-  CALL MPI_FILE_WRITE_ALL_BEGIN(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_ALL_BEGIN(fh%MPI_VAL, c_buf, c_count, c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_all_begin_f08
 
 SUBROUTINE MPI_File_write_all_begin_c_f08(fh, buf, count, datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_ALL_BEGIN_C(fh, buf, count, datatype, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_ALL_BEGIN_C
   END INTERFACE
-  CALL MPI_FILE_WRITE_ALL_BEGIN_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_ALL_BEGIN_C(fh%MPI_VAL, c_buf, c_count, c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_all_begin_c_f08
 
 SUBROUTINE MPI_File_write_all_end_f08(fh, buf, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_ALL_END(fh, buf, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
       TYPE(*), DIMENSION(*) :: status
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_ALL_END
   END INTERFACE
-  CALL MPI_FILE_WRITE_ALL_END(fh%MPI_VAL, buf, status, ierr)
+  CALL compi_f08_choice1(buf, -1_C_LONG_LONG, c_nodt, c_buf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_FILE_WRITE_ALL_END(fh%MPI_VAL, c_buf, status, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_all_end_f08
 
 SUBROUTINE MPI_File_write_at_f08(fh, offset, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_AT(fh, offset, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -6238,28 +7453,40 @@ SUBROUTINE MPI_File_write_at_f08(fh, offset, buf, count, datatype, status, ierro
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_AT
   END INTERFACE
-  CALL MPI_FILE_WRITE_AT(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_AT(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_at_f08
 
 SUBROUTINE MPI_File_write_at_c_f08(fh, offset, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_AT_C(fh, offset, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -6267,28 +7494,40 @@ SUBROUTINE MPI_File_write_at_c_f08(fh, offset, buf, count, datatype, status, ier
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_AT_C
   END INTERFACE
-  CALL MPI_FILE_WRITE_AT_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_AT_C(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_at_c_f08
 
 SUBROUTINE MPI_File_write_at_all_f08(fh, offset, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_AT_ALL(fh, offset, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -6296,28 +7535,40 @@ SUBROUTINE MPI_File_write_at_all_f08(fh, offset, buf, count, datatype, status, i
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_AT_ALL
   END INTERFACE
-  CALL MPI_FILE_WRITE_AT_ALL(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_AT_ALL(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_at_all_f08
 
 SUBROUTINE MPI_File_write_at_all_c_f08(fh, offset, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_AT_ALL_C(fh, offset, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -6325,101 +7576,144 @@ SUBROUTINE MPI_File_write_at_all_c_f08(fh, offset, buf, count, datatype, status,
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_AT_ALL_C
   END INTERFACE
-  CALL MPI_FILE_WRITE_AT_ALL_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_AT_ALL_C(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_at_all_c_f08
 
 SUBROUTINE MPI_File_write_at_all_begin_f08(fh, offset, buf, count, datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_AT_ALL_BEGIN(fh, offset, buf, count, datatype, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_AT_ALL_BEGIN
   END INTERFACE
-  CALL MPI_FILE_WRITE_AT_ALL_BEGIN(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_AT_ALL_BEGIN(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_at_all_begin_f08
 
 SUBROUTINE MPI_File_write_at_all_begin_c_f08(fh, offset, buf, count, datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_AT_ALL_BEGIN_C(fh, offset, buf, count, datatype, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_AT_ALL_BEGIN_C
   END INTERFACE
-  CALL MPI_FILE_WRITE_AT_ALL_BEGIN_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_AT_ALL_BEGIN_C(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_at_all_begin_c_f08
 
 SUBROUTINE MPI_File_write_at_all_end_f08(fh, buf, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_AT_ALL_END(fh, buf, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
       TYPE(*), DIMENSION(*) :: status
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_AT_ALL_END
   END INTERFACE
-  CALL MPI_FILE_WRITE_AT_ALL_END(fh%MPI_VAL, buf, status, ierr)
+  CALL compi_f08_choice1(buf, -1_C_LONG_LONG, c_nodt, c_buf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_FILE_WRITE_AT_ALL_END(fh%MPI_VAL, c_buf, status, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_at_all_end_f08
 
 SUBROUTINE MPI_File_write_ordered_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_ORDERED(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -6427,26 +7721,38 @@ SUBROUTINE MPI_File_write_ordered_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_ORDERED
   END INTERFACE
-  CALL MPI_FILE_WRITE_ORDERED(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_ORDERED(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_ordered_f08
 
 SUBROUTINE MPI_File_write_ordered_c_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_ORDERED_C(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -6454,97 +7760,140 @@ SUBROUTINE MPI_File_write_ordered_c_f08(fh, buf, count, datatype, status, ierror
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_ORDERED_C
   END INTERFACE
-  CALL MPI_FILE_WRITE_ORDERED_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_ORDERED_C(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_ordered_c_f08
 
 SUBROUTINE MPI_File_write_ordered_begin_f08(fh, buf, count, datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_ORDERED_BEGIN(fh, buf, count, datatype, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_ORDERED_BEGIN
   END INTERFACE
-  CALL MPI_FILE_WRITE_ORDERED_BEGIN(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_ORDERED_BEGIN(fh%MPI_VAL, c_buf, c_count, c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_ordered_begin_f08
 
 SUBROUTINE MPI_File_write_ordered_begin_c_f08(fh, buf, count, datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_ORDERED_BEGIN_C(fh, buf, count, datatype, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_ORDERED_BEGIN_C
   END INTERFACE
-  CALL MPI_FILE_WRITE_ORDERED_BEGIN_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_ORDERED_BEGIN_C(fh%MPI_VAL, c_buf, c_count, c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_ordered_begin_c_f08
 
 SUBROUTINE MPI_File_write_ordered_end_f08(fh, buf, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_ORDERED_END(fh, buf, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
       TYPE(*), DIMENSION(*) :: status
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_ORDERED_END
   END INTERFACE
-  CALL MPI_FILE_WRITE_ORDERED_END(fh%MPI_VAL, buf, status, ierr)
+  CALL compi_f08_choice1(buf, -1_C_LONG_LONG, c_nodt, c_buf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_FILE_WRITE_ORDERED_END(fh%MPI_VAL, c_buf, status, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_ordered_end_f08
 
 SUBROUTINE MPI_File_write_shared_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_SHARED(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -6552,26 +7901,38 @@ SUBROUTINE MPI_File_write_shared_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_SHARED
   END INTERFACE
-  CALL MPI_FILE_WRITE_SHARED(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_SHARED(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_shared_f08
 
 SUBROUTINE MPI_File_write_shared_c_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_SHARED_C(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -6579,7 +7940,16 @@ SUBROUTINE MPI_File_write_shared_c_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_SHARED_C
   END INTERFACE
-  CALL MPI_FILE_WRITE_SHARED_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_SHARED_C(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_shared_c_f08
 
@@ -6614,48 +7984,59 @@ SUBROUTINE MPI_Finalized_f08(flag, ierror)
 END SUBROUTINE MPI_Finalized_f08
 
 SUBROUTINE MPI_Free_mem_f08(base, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-  TYPE(*), DIMENSION(*) :: base
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: base
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_base
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_FREE_MEM(base, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-      TYPE(*), DIMENSION(*) :: base
+      TYPE(C_PTR), VALUE :: base
       INTEGER :: ierr
     END SUBROUTINE MPI_FREE_MEM
   END INTERFACE
-  CALL MPI_FREE_MEM(base, ierr)
+  CALL compi_f08_choice1(base, -1_C_LONG_LONG, c_nodt, c_base, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_FREE_MEM(c_base, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Free_mem_f08
 
 SUBROUTINE MPI_Gather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
     comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_GATHER(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
         comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -6663,36 +8044,60 @@ SUBROUTINE MPI_Gather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recv
       INTEGER :: ierr
     END SUBROUTINE MPI_GATHER
   END INTERFACE
-  CALL MPI_GATHER(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
-      root, comm%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_GATHER(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, root, &
+      comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Gather_f08
 
 SUBROUTINE MPI_Gather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
     comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_GATHER_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
         comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -6700,19 +8105,38 @@ SUBROUTINE MPI_Gather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, re
       INTEGER :: ierr
     END SUBROUTINE MPI_GATHER_C
   END INTERFACE
-  CALL MPI_GATHER_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_GATHER_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
       root, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Gather_c_f08
 
 SUBROUTINE MPI_Gather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
@@ -6721,17 +8145,22 @@ SUBROUTINE MPI_Gather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_GATHER_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         root, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -6741,19 +8170,38 @@ SUBROUTINE MPI_Gather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount,
       INTEGER :: ierr
     END SUBROUTINE MPI_GATHER_INIT
   END INTERFACE
-  CALL MPI_GATHER_INIT(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_GATHER_INIT(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
+      root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Gather_init_f08
 
 SUBROUTINE MPI_Gather_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
@@ -6762,17 +8210,22 @@ SUBROUTINE MPI_Gather_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcoun
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_GATHER_INIT_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         root, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -6782,19 +8235,38 @@ SUBROUTINE MPI_Gather_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcoun
       INTEGER :: ierr
     END SUBROUTINE MPI_GATHER_INIT_C
   END INTERFACE
-  CALL MPI_GATHER_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_GATHER_INIT_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Gather_init_c_f08
 
 SUBROUTINE MPI_Gatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
     root, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -6802,17 +8274,21 @@ SUBROUTINE MPI_Gatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, di
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_GATHERV(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
         root, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: displs(*)
       INTEGER :: recvtype
@@ -6821,19 +8297,33 @@ SUBROUTINE MPI_Gatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, di
       INTEGER :: ierr
     END SUBROUTINE MPI_GATHERV
   END INTERFACE
-  CALL MPI_GATHERV(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_GATHERV(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, displs, &
       recvtype%MPI_VAL, root, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Gatherv_f08
 
 SUBROUTINE MPI_Gatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, root, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -6841,17 +8331,21 @@ SUBROUTINE MPI_Gatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, 
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_GATHERV_C(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
         recvtype, root, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
       INTEGER :: recvtype
@@ -6860,19 +8354,33 @@ SUBROUTINE MPI_Gatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, 
       INTEGER :: ierr
     END SUBROUTINE MPI_GATHERV_C
   END INTERFACE
-  CALL MPI_GATHERV_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_GATHERV_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, displs, &
       recvtype%MPI_VAL, root, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Gatherv_c_f08
 
 SUBROUTINE MPI_Gatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -6882,17 +8390,21 @@ SUBROUTINE MPI_Gatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_GATHERV_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
         recvtype, root, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: displs(*)
       INTEGER :: recvtype
@@ -6903,19 +8415,33 @@ SUBROUTINE MPI_Gatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount
       INTEGER :: ierr
     END SUBROUTINE MPI_GATHERV_INIT
   END INTERFACE
-  CALL MPI_GATHERV_INIT(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_GATHERV_INIT(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, displs, &
       recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Gatherv_init_f08
 
 SUBROUTINE MPI_Gatherv_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -6925,17 +8451,21 @@ SUBROUTINE MPI_Gatherv_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcou
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_GATHERV_INIT_C(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
         recvtype, root, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
       INTEGER :: recvtype
@@ -6946,15 +8476,30 @@ SUBROUTINE MPI_Gatherv_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcou
       INTEGER :: ierr
     END SUBROUTINE MPI_GATHERV_INIT_C
   END INTERFACE
-  CALL MPI_GATHERV_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_GATHERV_INIT_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, displs, &
       recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Gatherv_init_c_f08
 
 SUBROUTINE MPI_Get_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
     target_count, target_datatype, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER, INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -6964,13 +8509,16 @@ SUBROUTINE MPI_Get_f08(origin_addr, origin_count, origin_datatype, target_rank, 
   TYPE(MPI_Win), INTENT(IN) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  INTEGER :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
   INTERFACE
     SUBROUTINE MPI_GET(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, win, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER :: origin_count
       INTEGER :: origin_datatype
       INTEGER :: target_rank
@@ -6981,15 +8529,25 @@ SUBROUTINE MPI_Get_f08(origin_addr, origin_count, origin_datatype, target_rank, 
       INTEGER :: ierr
     END SUBROUTINE MPI_GET
   END INTERFACE
-  CALL MPI_GET(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  CALL MPI_GET(c_origin_addr, c_origin_count, c_origin_datatype, target_rank, target_disp, &
       target_count, target_datatype%MPI_VAL, win%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Get_f08
 
 SUBROUTINE MPI_Get_c_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
     target_count, target_datatype, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -6999,13 +8557,16 @@ SUBROUTINE MPI_Get_c_f08(origin_addr, origin_count, origin_datatype, target_rank
   TYPE(MPI_Win), INTENT(IN) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
   INTERFACE
     SUBROUTINE MPI_GET_C(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, win, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER(KIND=MPI_COUNT_KIND) :: origin_count
       INTEGER :: origin_datatype
       INTEGER :: target_rank
@@ -7016,20 +8577,29 @@ SUBROUTINE MPI_Get_c_f08(origin_addr, origin_count, origin_datatype, target_rank
       INTEGER :: ierr
     END SUBROUTINE MPI_GET_C
   END INTERFACE
-  CALL MPI_GET_C(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  CALL MPI_GET_C(c_origin_addr, c_origin_count, c_origin_datatype, target_rank, target_disp, &
       target_count, target_datatype%MPI_VAL, win%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Get_c_f08
 
 SUBROUTINE MPI_Get_accumulate_f08(origin_addr, origin_count, origin_datatype, result_addr, &
     result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
     win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER, INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-  TYPE(*), DIMENSION(*) :: result_addr
+  TYPE(*), DIMENSION(..) :: result_addr
   INTEGER, INTENT(IN) :: result_count
   TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -7040,18 +8610,23 @@ SUBROUTINE MPI_Get_accumulate_f08(origin_addr, origin_count, origin_datatype, re
   TYPE(MPI_Win), INTENT(IN) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  TYPE(C_PTR) :: c_result_addr
+  INTEGER :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
+  INTEGER :: c_result_count
+  INTEGER :: c_result_datatype, c_made_result_datatype
   INTERFACE
     SUBROUTINE MPI_GET_ACCUMULATE(origin_addr, origin_count, origin_datatype, result_addr, &
         result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, &
         op, win, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER :: origin_count
       INTEGER :: origin_datatype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-      TYPE(*), DIMENSION(*) :: result_addr
+      TYPE(C_PTR), VALUE :: result_addr
       INTEGER :: result_count
       INTEGER :: result_datatype
       INTEGER :: target_rank
@@ -7063,21 +8638,40 @@ SUBROUTINE MPI_Get_accumulate_f08(origin_addr, origin_count, origin_datatype, re
       INTEGER :: ierr
     END SUBROUTINE MPI_GET_ACCUMULATE
   END INTERFACE
-  CALL MPI_GET_ACCUMULATE(origin_addr, origin_count, origin_datatype%MPI_VAL, result_addr, &
-      result_count, result_datatype%MPI_VAL, target_rank, target_disp, target_count, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  c_result_count = result_count
+  c_result_datatype = result_datatype%MPI_VAL
+  CALL compi_f08_choice1(result_addr, INT(result_count, C_LONG_LONG), c_result_datatype, &
+      c_result_addr, c_made_result_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_result_datatype /= 0) c_result_count = 1
+  CALL MPI_GET_ACCUMULATE(c_origin_addr, c_origin_count, c_origin_datatype, c_result_addr, &
+      c_result_count, c_result_datatype, target_rank, target_disp, target_count, &
       target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
+  IF (c_made_result_datatype /= 0) CALL compi_f08_type_free(c_result_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Get_accumulate_f08
 
 SUBROUTINE MPI_Get_accumulate_c_f08(origin_addr, origin_count, origin_datatype, result_addr, &
     result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
     win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-  TYPE(*), DIMENSION(*) :: result_addr
+  TYPE(*), DIMENSION(..) :: result_addr
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: result_count
   TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -7088,18 +8682,23 @@ SUBROUTINE MPI_Get_accumulate_c_f08(origin_addr, origin_count, origin_datatype, 
   TYPE(MPI_Win), INTENT(IN) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  TYPE(C_PTR) :: c_result_addr
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_result_count
+  INTEGER :: c_result_datatype, c_made_result_datatype
   INTERFACE
     SUBROUTINE MPI_GET_ACCUMULATE_C(origin_addr, origin_count, origin_datatype, result_addr, &
         result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, &
         op, win, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER(KIND=MPI_COUNT_KIND) :: origin_count
       INTEGER :: origin_datatype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-      TYPE(*), DIMENSION(*) :: result_addr
+      TYPE(C_PTR), VALUE :: result_addr
       INTEGER(KIND=MPI_COUNT_KIND) :: result_count
       INTEGER :: result_datatype
       INTEGER :: target_rank
@@ -7111,29 +8710,56 @@ SUBROUTINE MPI_Get_accumulate_c_f08(origin_addr, origin_count, origin_datatype, 
       INTEGER :: ierr
     END SUBROUTINE MPI_GET_ACCUMULATE_C
   END INTERFACE
-  CALL MPI_GET_ACCUMULATE_C(origin_addr, origin_count, origin_datatype%MPI_VAL, result_addr, &
-      result_count, result_datatype%MPI_VAL, target_rank, target_disp, target_count, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  c_result_count = result_count
+  c_result_datatype = result_datatype%MPI_VAL
+  CALL compi_f08_choice1(result_addr, INT(result_count, C_LONG_LONG), c_result_datatype, &
+      c_result_addr, c_made_result_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_result_datatype /= 0) c_result_count = 1
+  CALL MPI_GET_ACCUMULATE_C(c_origin_addr, c_origin_count, c_origin_datatype, c_result_addr, &
+      c_result_count, c_result_datatype, target_rank, target_disp, target_count, &
       target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
+  IF (c_made_result_datatype /= 0) CALL compi_f08_type_free(c_result_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Get_accumulate_c_f08
 
 SUBROUTINE MPI_Get_address_f08(location, address, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: location
-  TYPE(*), DIMENSION(*) :: location
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: location
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: address
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_location
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_GET_ADDRESS(location, address, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: location
-      TYPE(*), DIMENSION(*) :: location
+      TYPE(C_PTR), VALUE :: location
       INTEGER(KIND=MPI_ADDRESS_KIND) :: address
       INTEGER :: ierr
     END SUBROUTINE MPI_GET_ADDRESS
   END INTERFACE
-  CALL MPI_GET_ADDRESS(location, address, ierr)
+  CALL compi_f08_choice1(location, -1_C_LONG_LONG, c_nodt, c_location, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_GET_ADDRESS(c_location, address, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Get_address_f08
 
@@ -7754,29 +9380,33 @@ END SUBROUTINE MPI_Group_union_f08
 
 SUBROUTINE MPI_Iallgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
     request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_IALLGATHER(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
         request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -7784,36 +9414,60 @@ SUBROUTINE MPI_Iallgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, 
       INTEGER :: ierr
     END SUBROUTINE MPI_IALLGATHER
   END INTERFACE
-  CALL MPI_IALLGATHER(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_IALLGATHER(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
+      comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iallgather_f08
 
 SUBROUTINE MPI_Iallgather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_IALLGATHER_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -7821,19 +9475,38 @@ SUBROUTINE MPI_Iallgather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount
       INTEGER :: ierr
     END SUBROUTINE MPI_IALLGATHER_C
   END INTERFACE
-  CALL MPI_IALLGATHER_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_IALLGATHER_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
+      comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iallgather_c_f08
 
 SUBROUTINE MPI_Iallgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -7841,17 +9514,21 @@ SUBROUTINE MPI_Iallgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_IALLGATHERV(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
         recvtype, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: displs(*)
       INTEGER :: recvtype
@@ -7860,19 +9537,33 @@ SUBROUTINE MPI_Iallgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts
       INTEGER :: ierr
     END SUBROUTINE MPI_IALLGATHERV
   END INTERFACE
-  CALL MPI_IALLGATHERV(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_IALLGATHERV(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, displs, &
       recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iallgatherv_f08
 
 SUBROUTINE MPI_Iallgatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -7880,17 +9571,21 @@ SUBROUTINE MPI_Iallgatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcoun
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_IALLGATHERV_C(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
         recvtype, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
       INTEGER :: recvtype
@@ -7899,16 +9594,30 @@ SUBROUTINE MPI_Iallgatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcoun
       INTEGER :: ierr
     END SUBROUTINE MPI_IALLGATHERV_C
   END INTERFACE
-  CALL MPI_IALLGATHERV_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_IALLGATHERV_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, displs, &
       recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iallgatherv_c_f08
 
 SUBROUTINE MPI_Iallreduce_f08(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -7916,14 +9625,17 @@ SUBROUTINE MPI_Iallreduce_f08(sendbuf, recvbuf, count, datatype, op, comm, reque
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IALLREDUCE(sendbuf, recvbuf, count, datatype, op, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -7932,16 +9644,25 @@ SUBROUTINE MPI_Iallreduce_f08(sendbuf, recvbuf, count, datatype, op, comm, reque
       INTEGER :: ierr
     END SUBROUTINE MPI_IALLREDUCE
   END INTERFACE
-  CALL MPI_IALLREDUCE(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IALLREDUCE(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, &
       request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iallreduce_f08
 
 SUBROUTINE MPI_Iallreduce_c_f08(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -7949,14 +9670,17 @@ SUBROUTINE MPI_Iallreduce_c_f08(sendbuf, recvbuf, count, datatype, op, comm, req
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IALLREDUCE_C(sendbuf, recvbuf, count, datatype, op, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -7965,36 +9689,50 @@ SUBROUTINE MPI_Iallreduce_c_f08(sendbuf, recvbuf, count, datatype, op, comm, req
       INTEGER :: ierr
     END SUBROUTINE MPI_IALLREDUCE_C
   END INTERFACE
-  CALL MPI_IALLREDUCE_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IALLREDUCE_C(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, &
       request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iallreduce_c_f08
 
 SUBROUTINE MPI_Ialltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
     request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_IALLTOALL(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
         request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -8002,36 +9740,60 @@ SUBROUTINE MPI_Ialltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, r
       INTEGER :: ierr
     END SUBROUTINE MPI_IALLTOALL
   END INTERFACE
-  CALL MPI_IALLTOALL(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_IALLTOALL(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
+      comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ialltoall_f08
 
 SUBROUTINE MPI_Ialltoall_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_IALLTOALL_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -8039,20 +9801,39 @@ SUBROUTINE MPI_Ialltoall_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount,
       INTEGER :: ierr
     END SUBROUTINE MPI_IALLTOALL_C
   END INTERFACE
-  CALL MPI_IALLTOALL_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_IALLTOALL_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
+      comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ialltoall_c_f08
 
 SUBROUTINE MPI_Ialltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
     rdispls, recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER, INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -8060,18 +9841,20 @@ SUBROUTINE MPI_Ialltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, r
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_IALLTOALLV(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
         rdispls, recvtype, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: sdispls(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: rdispls(*)
       INTEGER :: recvtype
@@ -8080,20 +9863,29 @@ SUBROUTINE MPI_Ialltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, r
       INTEGER :: ierr
     END SUBROUTINE MPI_IALLTOALLV
   END INTERFACE
-  CALL MPI_IALLTOALLV(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, recvcounts, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_IALLTOALLV(c_sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, c_recvbuf, recvcounts, &
       rdispls, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ialltoallv_f08
 
 SUBROUTINE MPI_Ialltoallv_c_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
     rdispls, recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -8101,18 +9893,20 @@ SUBROUTINE MPI_Ialltoallv_c_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_IALLTOALLV_C(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
         rdispls, recvtype, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       INTEGER :: recvtype
@@ -8121,20 +9915,29 @@ SUBROUTINE MPI_Ialltoallv_c_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
       INTEGER :: ierr
     END SUBROUTINE MPI_IALLTOALLV_C
   END INTERFACE
-  CALL MPI_IALLTOALLV_C(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, recvcounts, &
-      rdispls, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_IALLTOALLV_C(c_sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, c_recvbuf, &
+      recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ialltoallv_c_f08
 
 SUBROUTINE MPI_Ialltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
     rdispls, recvtypes, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER, INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
@@ -8142,19 +9945,21 @@ SUBROUTINE MPI_Ialltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, 
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_IALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
         rdispls, recvtypes, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: sdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
       TYPE(*), DIMENSION(*) :: sendtypes
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: rdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
@@ -8164,20 +9969,29 @@ SUBROUTINE MPI_Ialltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, 
       INTEGER :: ierr
     END SUBROUTINE MPI_IALLTOALLW
   END INTERFACE
-  CALL MPI_IALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
-      recvtypes, comm%MPI_VAL, request%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_IALLTOALLW(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, recvcounts, &
+      rdispls, recvtypes, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ialltoallw_f08
 
 SUBROUTINE MPI_Ialltoallw_c_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
     rdispls, recvtypes, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
@@ -8185,19 +9999,21 @@ SUBROUTINE MPI_Ialltoallw_c_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_IALLTOALLW_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
         rdispls, recvtypes, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
       TYPE(*), DIMENSION(*) :: sendtypes
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
@@ -8207,8 +10023,18 @@ SUBROUTINE MPI_Ialltoallw_c_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf
       INTEGER :: ierr
     END SUBROUTINE MPI_IALLTOALLW_C
   END INTERFACE
-  CALL MPI_IALLTOALLW_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
-      recvtypes, comm%MPI_VAL, request%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_IALLTOALLW_C(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, recvcounts, &
+      rdispls, recvtypes, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ialltoallw_c_f08
 
@@ -8231,8 +10057,8 @@ SUBROUTINE MPI_Ibarrier_f08(comm, request, ierror)
 END SUBROUTINE MPI_Ibarrier_f08
 
 SUBROUTINE MPI_Ibcast_f08(buffer, count, datatype, root, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*) :: buffer
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buffer
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: root
@@ -8240,12 +10066,15 @@ SUBROUTINE MPI_Ibcast_f08(buffer, count, datatype, root, comm, request, ierror)
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IBCAST(buffer, count, datatype, root, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-      TYPE(*), DIMENSION(*) :: buffer
+      TYPE(C_PTR), VALUE :: buffer
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: root
@@ -8254,13 +10083,23 @@ SUBROUTINE MPI_Ibcast_f08(buffer, count, datatype, root, comm, request, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_IBCAST
   END INTERFACE
-  CALL MPI_IBCAST(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buffer, INT(count, C_LONG_LONG), c_datatype, c_buffer, c_made_datatype, &
+      c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IBCAST(c_buffer, c_count, c_datatype, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ibcast_f08
 
 SUBROUTINE MPI_Ibcast_c_f08(buffer, count, datatype, root, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*) :: buffer
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buffer
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: root
@@ -8268,12 +10107,15 @@ SUBROUTINE MPI_Ibcast_c_f08(buffer, count, datatype, root, comm, request, ierror
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IBCAST_C(buffer, count, datatype, root, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-      TYPE(*), DIMENSION(*) :: buffer
+      TYPE(C_PTR), VALUE :: buffer
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: root
@@ -8282,13 +10124,23 @@ SUBROUTINE MPI_Ibcast_c_f08(buffer, count, datatype, root, comm, request, ierror
       INTEGER :: ierr
     END SUBROUTINE MPI_IBCAST_C
   END INTERFACE
-  CALL MPI_IBCAST_C(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buffer, INT(count, C_LONG_LONG), c_datatype, c_buffer, c_made_datatype, &
+      c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IBCAST_C(c_buffer, c_count, c_datatype, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ibcast_c_f08
 
 SUBROUTINE MPI_Ibsend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -8297,12 +10149,15 @@ SUBROUTINE MPI_Ibsend_f08(buf, count, datatype, dest, tag, comm, request, ierror
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IBSEND(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -8312,13 +10167,22 @@ SUBROUTINE MPI_Ibsend_f08(buf, count, datatype, dest, tag, comm, request, ierror
       INTEGER :: ierr
     END SUBROUTINE MPI_IBSEND
   END INTERFACE
-  CALL MPI_IBSEND(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IBSEND(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ibsend_f08
 
 SUBROUTINE MPI_Ibsend_c_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -8327,12 +10191,15 @@ SUBROUTINE MPI_Ibsend_c_f08(buf, count, datatype, dest, tag, comm, request, ierr
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IBSEND_C(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -8342,15 +10209,23 @@ SUBROUTINE MPI_Ibsend_c_f08(buf, count, datatype, dest, tag, comm, request, ierr
       INTEGER :: ierr
     END SUBROUTINE MPI_IBSEND_C
   END INTERFACE
-  CALL MPI_IBSEND_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IBSEND_C(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ibsend_c_f08
 
 SUBROUTINE MPI_Iexscan_f08(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -8358,14 +10233,17 @@ SUBROUTINE MPI_Iexscan_f08(sendbuf, recvbuf, count, datatype, op, comm, request,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IEXSCAN(sendbuf, recvbuf, count, datatype, op, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -8374,16 +10252,25 @@ SUBROUTINE MPI_Iexscan_f08(sendbuf, recvbuf, count, datatype, op, comm, request,
       INTEGER :: ierr
     END SUBROUTINE MPI_IEXSCAN
   END INTERFACE
-  CALL MPI_IEXSCAN(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IEXSCAN(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, &
       request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iexscan_f08
 
 SUBROUTINE MPI_Iexscan_c_f08(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -8391,14 +10278,17 @@ SUBROUTINE MPI_Iexscan_c_f08(sendbuf, recvbuf, count, datatype, op, comm, reques
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IEXSCAN_C(sendbuf, recvbuf, count, datatype, op, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -8407,19 +10297,28 @@ SUBROUTINE MPI_Iexscan_c_f08(sendbuf, recvbuf, count, datatype, op, comm, reques
       INTEGER :: ierr
     END SUBROUTINE MPI_IEXSCAN_C
   END INTERFACE
-  CALL MPI_IEXSCAN_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IEXSCAN_C(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, &
       request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iexscan_c_f08
 
 SUBROUTINE MPI_Igather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
     comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
@@ -8427,17 +10326,22 @@ SUBROUTINE MPI_Igather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, rec
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_IGATHER(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
         comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -8446,19 +10350,38 @@ SUBROUTINE MPI_Igather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, rec
       INTEGER :: ierr
     END SUBROUTINE MPI_IGATHER
   END INTERFACE
-  CALL MPI_IGATHER(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_IGATHER(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
       root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Igather_f08
 
 SUBROUTINE MPI_Igather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
     comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
@@ -8466,17 +10389,22 @@ SUBROUTINE MPI_Igather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, r
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_IGATHER_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
         comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -8485,19 +10413,38 @@ SUBROUTINE MPI_Igather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, r
       INTEGER :: ierr
     END SUBROUTINE MPI_IGATHER_C
   END INTERFACE
-  CALL MPI_IGATHER_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_IGATHER_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
+      root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Igather_c_f08
 
 SUBROUTINE MPI_Igatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, root, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -8506,17 +10453,21 @@ SUBROUTINE MPI_Igatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, d
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_IGATHERV(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
         recvtype, root, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: displs(*)
       INTEGER :: recvtype
@@ -8526,19 +10477,33 @@ SUBROUTINE MPI_Igatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, d
       INTEGER :: ierr
     END SUBROUTINE MPI_IGATHERV
   END INTERFACE
-  CALL MPI_IGATHERV(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_IGATHERV(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, displs, &
       recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Igatherv_f08
 
 SUBROUTINE MPI_Igatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, root, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -8547,17 +10512,21 @@ SUBROUTINE MPI_Igatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_IGATHERV_C(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
         recvtype, root, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
       INTEGER :: recvtype
@@ -8567,8 +10536,23 @@ SUBROUTINE MPI_Igatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
       INTEGER :: ierr
     END SUBROUTINE MPI_IGATHERV_C
   END INTERFACE
-  CALL MPI_IGATHERV_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_IGATHERV_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, displs, &
       recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Igatherv_c_f08
 
@@ -8600,20 +10584,23 @@ SUBROUTINE MPI_Improbe_f08(source, tag, comm, flag, message, status, ierror)
 END SUBROUTINE MPI_Improbe_f08
 
 SUBROUTINE MPI_Imrecv_f08(buf, count, datatype, message, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Message), INTENT(INOUT) :: message
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IMRECV(buf, count, datatype, message, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: message
@@ -8621,25 +10608,37 @@ SUBROUTINE MPI_Imrecv_f08(buf, count, datatype, message, request, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_IMRECV
   END INTERFACE
-  CALL MPI_IMRECV(buf, count, datatype%MPI_VAL, message%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IMRECV(c_buf, c_count, c_datatype, message%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Imrecv_f08
 
 SUBROUTINE MPI_Imrecv_c_f08(buf, count, datatype, message, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Message), INTENT(INOUT) :: message
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IMRECV_C(buf, count, datatype, message, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: message
@@ -8647,35 +10646,48 @@ SUBROUTINE MPI_Imrecv_c_f08(buf, count, datatype, message, request, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_IMRECV_C
   END INTERFACE
-  CALL MPI_IMRECV_C(buf, count, datatype%MPI_VAL, message%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IMRECV_C(c_buf, c_count, c_datatype, message%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Imrecv_c_f08
 
 SUBROUTINE MPI_Ineighbor_allgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_INEIGHBOR_ALLGATHER(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
         recvtype, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -8683,36 +10695,60 @@ SUBROUTINE MPI_Ineighbor_allgather_f08(sendbuf, sendcount, sendtype, recvbuf, re
       INTEGER :: ierr
     END SUBROUTINE MPI_INEIGHBOR_ALLGATHER
   END INTERFACE
-  CALL MPI_INEIGHBOR_ALLGATHER(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_INEIGHBOR_ALLGATHER(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_allgather_f08
 
 SUBROUTINE MPI_Ineighbor_allgather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_INEIGHBOR_ALLGATHER_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
         recvtype, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -8720,19 +10756,38 @@ SUBROUTINE MPI_Ineighbor_allgather_c_f08(sendbuf, sendcount, sendtype, recvbuf, 
       INTEGER :: ierr
     END SUBROUTINE MPI_INEIGHBOR_ALLGATHER_C
   END INTERFACE
-  CALL MPI_INEIGHBOR_ALLGATHER_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_INEIGHBOR_ALLGATHER_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_allgather_c_f08
 
 SUBROUTINE MPI_Ineighbor_allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
     displs, recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -8740,17 +10795,21 @@ SUBROUTINE MPI_Ineighbor_allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, r
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_INEIGHBOR_ALLGATHERV(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
         displs, recvtype, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: displs(*)
       INTEGER :: recvtype
@@ -8759,19 +10818,33 @@ SUBROUTINE MPI_Ineighbor_allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, r
       INTEGER :: ierr
     END SUBROUTINE MPI_INEIGHBOR_ALLGATHERV
   END INTERFACE
-  CALL MPI_INEIGHBOR_ALLGATHERV(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_INEIGHBOR_ALLGATHERV(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, &
       displs, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_allgatherv_f08
 
 SUBROUTINE MPI_Ineighbor_allgatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
     displs, recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -8779,17 +10852,21 @@ SUBROUTINE MPI_Ineighbor_allgatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_INEIGHBOR_ALLGATHERV_C(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
         displs, recvtype, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
       INTEGER :: recvtype
@@ -8798,36 +10875,55 @@ SUBROUTINE MPI_Ineighbor_allgatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf,
       INTEGER :: ierr
     END SUBROUTINE MPI_INEIGHBOR_ALLGATHERV_C
   END INTERFACE
-  CALL MPI_INEIGHBOR_ALLGATHERV_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_INEIGHBOR_ALLGATHERV_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, &
       displs, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_allgatherv_c_f08
 
 SUBROUTINE MPI_Ineighbor_alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_INEIGHBOR_ALLTOALL(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
         recvtype, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -8835,36 +10931,60 @@ SUBROUTINE MPI_Ineighbor_alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, rec
       INTEGER :: ierr
     END SUBROUTINE MPI_INEIGHBOR_ALLTOALL
   END INTERFACE
-  CALL MPI_INEIGHBOR_ALLTOALL(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_INEIGHBOR_ALLTOALL(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_alltoall_f08
 
 SUBROUTINE MPI_Ineighbor_alltoall_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_INEIGHBOR_ALLTOALL_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
         recvtype, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -8872,20 +10992,39 @@ SUBROUTINE MPI_Ineighbor_alltoall_c_f08(sendbuf, sendcount, sendtype, recvbuf, r
       INTEGER :: ierr
     END SUBROUTINE MPI_INEIGHBOR_ALLTOALL_C
   END INTERFACE
-  CALL MPI_INEIGHBOR_ALLTOALL_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_INEIGHBOR_ALLTOALL_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_alltoall_c_f08
 
 SUBROUTINE MPI_Ineighbor_alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
     recvcounts, rdispls, recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER, INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -8893,18 +11032,20 @@ SUBROUTINE MPI_Ineighbor_alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, r
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_INEIGHBOR_ALLTOALLV(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
         recvcounts, rdispls, recvtype, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: sdispls(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: rdispls(*)
       INTEGER :: recvtype
@@ -8913,20 +11054,29 @@ SUBROUTINE MPI_Ineighbor_alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, r
       INTEGER :: ierr
     END SUBROUTINE MPI_INEIGHBOR_ALLTOALLV
   END INTERFACE
-  CALL MPI_INEIGHBOR_ALLTOALLV(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_INEIGHBOR_ALLTOALLV(c_sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, c_recvbuf, &
       recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_alltoallv_f08
 
 SUBROUTINE MPI_Ineighbor_alltoallv_c_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
     recvcounts, rdispls, recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -8934,18 +11084,20 @@ SUBROUTINE MPI_Ineighbor_alltoallv_c_f08(sendbuf, sendcounts, sdispls, sendtype,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_INEIGHBOR_ALLTOALLV_C(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
         recvcounts, rdispls, recvtype, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       INTEGER :: recvtype
@@ -8954,20 +11106,29 @@ SUBROUTINE MPI_Ineighbor_alltoallv_c_f08(sendbuf, sendcounts, sdispls, sendtype,
       INTEGER :: ierr
     END SUBROUTINE MPI_INEIGHBOR_ALLTOALLV_C
   END INTERFACE
-  CALL MPI_INEIGHBOR_ALLTOALLV_C(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_INEIGHBOR_ALLTOALLV_C(c_sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, c_recvbuf, &
       recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_alltoallv_c_f08
 
 SUBROUTINE MPI_Ineighbor_alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
     recvcounts, rdispls, recvtypes, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
@@ -8975,19 +11136,21 @@ SUBROUTINE MPI_Ineighbor_alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, 
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_INEIGHBOR_ALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
         recvcounts, rdispls, recvtypes, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
       TYPE(*), DIMENSION(*) :: sendtypes
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
@@ -8997,20 +11160,29 @@ SUBROUTINE MPI_Ineighbor_alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, 
       INTEGER :: ierr
     END SUBROUTINE MPI_INEIGHBOR_ALLTOALLW
   END INTERFACE
-  CALL MPI_INEIGHBOR_ALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-      rdispls, recvtypes, comm%MPI_VAL, request%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_INEIGHBOR_ALLTOALLW(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, &
+      recvcounts, rdispls, recvtypes, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_alltoallw_f08
 
 SUBROUTINE MPI_Ineighbor_alltoallw_c_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
     recvcounts, rdispls, recvtypes, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
@@ -9018,19 +11190,21 @@ SUBROUTINE MPI_Ineighbor_alltoallw_c_f08(sendbuf, sendcounts, sdispls, sendtypes
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_INEIGHBOR_ALLTOALLW_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
         recvcounts, rdispls, recvtypes, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
       TYPE(*), DIMENSION(*) :: sendtypes
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
@@ -9040,8 +11214,18 @@ SUBROUTINE MPI_Ineighbor_alltoallw_c_f08(sendbuf, sendcounts, sdispls, sendtypes
       INTEGER :: ierr
     END SUBROUTINE MPI_INEIGHBOR_ALLTOALLW_C
   END INTERFACE
-  CALL MPI_INEIGHBOR_ALLTOALLW_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-      rdispls, recvtypes, comm%MPI_VAL, request%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_INEIGHBOR_ALLTOALLW_C(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, &
+      recvcounts, rdispls, recvtypes, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_alltoallw_c_f08
 
@@ -9414,8 +11598,8 @@ SUBROUTINE MPI_Iprobe_f08(source, tag, comm, flag, status, ierror)
 END SUBROUTINE MPI_Iprobe_f08
 
 SUBROUTINE MPI_Irecv_f08(buf, count, datatype, source, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: source
@@ -9424,12 +11608,15 @@ SUBROUTINE MPI_Irecv_f08(buf, count, datatype, source, tag, comm, request, ierro
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IRECV(buf, count, datatype, source, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: source
@@ -9439,13 +11626,22 @@ SUBROUTINE MPI_Irecv_f08(buf, count, datatype, source, tag, comm, request, ierro
       INTEGER :: ierr
     END SUBROUTINE MPI_IRECV
   END INTERFACE
-  CALL MPI_IRECV(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IRECV(c_buf, c_count, c_datatype, source, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Irecv_f08
 
 SUBROUTINE MPI_Irecv_c_f08(buf, count, datatype, source, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: source
@@ -9454,12 +11650,15 @@ SUBROUTINE MPI_Irecv_c_f08(buf, count, datatype, source, tag, comm, request, ier
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IRECV_C(buf, count, datatype, source, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: source
@@ -9469,15 +11668,23 @@ SUBROUTINE MPI_Irecv_c_f08(buf, count, datatype, source, tag, comm, request, ier
       INTEGER :: ierr
     END SUBROUTINE MPI_IRECV_C
   END INTERFACE
-  CALL MPI_IRECV_C(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IRECV_C(c_buf, c_count, c_datatype, source, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Irecv_c_f08
 
 SUBROUTINE MPI_Ireduce_f08(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -9486,14 +11693,17 @@ SUBROUTINE MPI_Ireduce_f08(sendbuf, recvbuf, count, datatype, op, root, comm, re
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IREDUCE(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -9503,16 +11713,25 @@ SUBROUTINE MPI_Ireduce_f08(sendbuf, recvbuf, count, datatype, op, root, comm, re
       INTEGER :: ierr
     END SUBROUTINE MPI_IREDUCE
   END INTERFACE
-  CALL MPI_IREDUCE(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IREDUCE(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, root, comm%MPI_VAL, &
       request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ireduce_f08
 
 SUBROUTINE MPI_Ireduce_c_f08(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -9521,14 +11740,17 @@ SUBROUTINE MPI_Ireduce_c_f08(sendbuf, recvbuf, count, datatype, op, root, comm, 
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IREDUCE_C(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -9538,17 +11760,26 @@ SUBROUTINE MPI_Ireduce_c_f08(sendbuf, recvbuf, count, datatype, op, root, comm, 
       INTEGER :: ierr
     END SUBROUTINE MPI_IREDUCE_C
   END INTERFACE
-  CALL MPI_IREDUCE_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IREDUCE_C(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, root, comm%MPI_VAL, &
       request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ireduce_c_f08
 
 SUBROUTINE MPI_Ireduce_scatter_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, &
     ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -9556,14 +11787,16 @@ SUBROUTINE MPI_Ireduce_scatter_f08(sendbuf, recvbuf, recvcounts, datatype, op, c
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_IREDUCE_SCATTER(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: datatype
       INTEGER :: op
@@ -9572,17 +11805,26 @@ SUBROUTINE MPI_Ireduce_scatter_f08(sendbuf, recvbuf, recvcounts, datatype, op, c
       INTEGER :: ierr
     END SUBROUTINE MPI_IREDUCE_SCATTER
   END INTERFACE
-  CALL MPI_IREDUCE_SCATTER(sendbuf, recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_IREDUCE_SCATTER(c_sendbuf, c_recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
       comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ireduce_scatter_f08
 
 SUBROUTINE MPI_Ireduce_scatter_c_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, &
     ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -9590,15 +11832,17 @@ SUBROUTINE MPI_Ireduce_scatter_c_f08(sendbuf, recvbuf, recvcounts, datatype, op,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_IREDUCE_SCATTER_C(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, &
         ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER :: datatype
       INTEGER :: op
@@ -9607,17 +11851,26 @@ SUBROUTINE MPI_Ireduce_scatter_c_f08(sendbuf, recvbuf, recvcounts, datatype, op,
       INTEGER :: ierr
     END SUBROUTINE MPI_IREDUCE_SCATTER_C
   END INTERFACE
-  CALL MPI_IREDUCE_SCATTER_C(sendbuf, recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_IREDUCE_SCATTER_C(c_sendbuf, c_recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
       comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ireduce_scatter_c_f08
 
 SUBROUTINE MPI_Ireduce_scatter_block_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, &
     request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -9625,15 +11878,19 @@ SUBROUTINE MPI_Ireduce_scatter_block_f08(sendbuf, recvbuf, recvcount, datatype, 
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER :: c_recvcount
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IREDUCE_SCATTER_BLOCK(sendbuf, recvbuf, recvcount, datatype, op, comm, &
         request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: datatype
       INTEGER :: op
@@ -9642,17 +11899,31 @@ SUBROUTINE MPI_Ireduce_scatter_block_f08(sendbuf, recvbuf, recvcount, datatype, 
       INTEGER :: ierr
     END SUBROUTINE MPI_IREDUCE_SCATTER_BLOCK
   END INTERFACE
-  CALL MPI_IREDUCE_SCATTER_BLOCK(sendbuf, recvbuf, recvcount, datatype%MPI_VAL, op%MPI_VAL, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_recvcount = recvcount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_datatype, c_recvbuf, &
+      c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_recvcount = 1
+  CALL MPI_IREDUCE_SCATTER_BLOCK(c_sendbuf, c_recvbuf, c_recvcount, c_datatype, op%MPI_VAL, &
       comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ireduce_scatter_block_f08
 
 SUBROUTINE MPI_Ireduce_scatter_block_c_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, &
     request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -9660,15 +11931,19 @@ SUBROUTINE MPI_Ireduce_scatter_block_c_f08(sendbuf, recvbuf, recvcount, datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IREDUCE_SCATTER_BLOCK_C(sendbuf, recvbuf, recvcount, datatype, op, comm, &
         request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: datatype
       INTEGER :: op
@@ -9677,14 +11952,29 @@ SUBROUTINE MPI_Ireduce_scatter_block_c_f08(sendbuf, recvbuf, recvcount, datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_IREDUCE_SCATTER_BLOCK_C
   END INTERFACE
-  CALL MPI_IREDUCE_SCATTER_BLOCK_C(sendbuf, recvbuf, recvcount, datatype%MPI_VAL, op%MPI_VAL, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_recvcount = recvcount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_datatype, c_recvbuf, &
+      c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_recvcount = 1
+  CALL MPI_IREDUCE_SCATTER_BLOCK_C(c_sendbuf, c_recvbuf, c_recvcount, c_datatype, op%MPI_VAL, &
       comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ireduce_scatter_block_c_f08
 
 SUBROUTINE MPI_Irsend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -9693,12 +11983,15 @@ SUBROUTINE MPI_Irsend_f08(buf, count, datatype, dest, tag, comm, request, ierror
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IRSEND(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -9708,13 +12001,22 @@ SUBROUTINE MPI_Irsend_f08(buf, count, datatype, dest, tag, comm, request, ierror
       INTEGER :: ierr
     END SUBROUTINE MPI_IRSEND
   END INTERFACE
-  CALL MPI_IRSEND(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IRSEND(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Irsend_f08
 
 SUBROUTINE MPI_Irsend_c_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -9723,12 +12025,15 @@ SUBROUTINE MPI_Irsend_c_f08(buf, count, datatype, dest, tag, comm, request, ierr
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IRSEND_C(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -9738,7 +12043,16 @@ SUBROUTINE MPI_Irsend_c_f08(buf, count, datatype, dest, tag, comm, request, ierr
       INTEGER :: ierr
     END SUBROUTINE MPI_IRSEND_C
   END INTERFACE
-  CALL MPI_IRSEND_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IRSEND_C(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Irsend_c_f08
 
@@ -9759,10 +12073,9 @@ SUBROUTINE MPI_Is_thread_main_f08(flag, ierror)
 END SUBROUTINE MPI_Is_thread_main_f08
 
 SUBROUTINE MPI_Iscan_f08(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -9770,14 +12083,17 @@ SUBROUTINE MPI_Iscan_f08(sendbuf, recvbuf, count, datatype, op, comm, request, i
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_ISCAN(sendbuf, recvbuf, count, datatype, op, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -9786,16 +12102,25 @@ SUBROUTINE MPI_Iscan_f08(sendbuf, recvbuf, count, datatype, op, comm, request, i
       INTEGER :: ierr
     END SUBROUTINE MPI_ISCAN
   END INTERFACE
-  CALL MPI_ISCAN(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_ISCAN(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, &
       request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iscan_f08
 
 SUBROUTINE MPI_Iscan_c_f08(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -9803,14 +12128,17 @@ SUBROUTINE MPI_Iscan_c_f08(sendbuf, recvbuf, count, datatype, op, comm, request,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_ISCAN_C(sendbuf, recvbuf, count, datatype, op, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -9819,19 +12147,28 @@ SUBROUTINE MPI_Iscan_c_f08(sendbuf, recvbuf, count, datatype, op, comm, request,
       INTEGER :: ierr
     END SUBROUTINE MPI_ISCAN_C
   END INTERFACE
-  CALL MPI_ISCAN_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_ISCAN_C(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, &
       request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iscan_c_f08
 
 SUBROUTINE MPI_Iscatter_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
     comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
@@ -9839,17 +12176,22 @@ SUBROUTINE MPI_Iscatter_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, re
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ISCATTER(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
         comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -9858,19 +12200,38 @@ SUBROUTINE MPI_Iscatter_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, re
       INTEGER :: ierr
     END SUBROUTINE MPI_ISCATTER
   END INTERFACE
-  CALL MPI_ISCATTER(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ISCATTER(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
       root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iscatter_f08
 
 SUBROUTINE MPI_Iscatter_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
     comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
@@ -9878,17 +12239,22 @@ SUBROUTINE MPI_Iscatter_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, 
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ISCATTER_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
         comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -9897,20 +12263,39 @@ SUBROUTINE MPI_Iscatter_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, 
       INTEGER :: ierr
     END SUBROUTINE MPI_ISCATTER_C
   END INTERFACE
-  CALL MPI_ISCATTER_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ISCATTER_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
+      root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iscatter_c_f08
 
 SUBROUTINE MPI_Iscatterv_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
     recvtype, root, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER, INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
@@ -9918,18 +12303,22 @@ SUBROUTINE MPI_Iscatterv_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, rec
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ISCATTERV(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
         recvtype, root, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: displs(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -9938,20 +12327,34 @@ SUBROUTINE MPI_Iscatterv_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, rec
       INTEGER :: ierr
     END SUBROUTINE MPI_ISCATTERV
   END INTERFACE
-  CALL MPI_ISCATTERV(sendbuf, sendcounts, displs, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ISCATTERV(c_sendbuf, sendcounts, displs, sendtype%MPI_VAL, c_recvbuf, c_recvcount, &
+      c_recvtype, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iscatterv_f08
 
 SUBROUTINE MPI_Iscatterv_c_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
     recvtype, root, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
@@ -9959,18 +12362,22 @@ SUBROUTINE MPI_Iscatterv_c_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, r
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ISCATTERV_C(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
         recvtype, root, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -9979,14 +12386,29 @@ SUBROUTINE MPI_Iscatterv_c_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, r
       INTEGER :: ierr
     END SUBROUTINE MPI_ISCATTERV_C
   END INTERFACE
-  CALL MPI_ISCATTERV_C(sendbuf, sendcounts, displs, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ISCATTERV_C(c_sendbuf, sendcounts, displs, sendtype%MPI_VAL, c_recvbuf, c_recvcount, &
+      c_recvtype, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iscatterv_c_f08
 
 SUBROUTINE MPI_Isend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -9995,12 +12417,15 @@ SUBROUTINE MPI_Isend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_ISEND(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -10010,13 +12435,22 @@ SUBROUTINE MPI_Isend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_ISEND
   END INTERFACE
-  CALL MPI_ISEND(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_ISEND(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Isend_f08
 
 SUBROUTINE MPI_Isend_c_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -10025,12 +12459,15 @@ SUBROUTINE MPI_Isend_c_f08(buf, count, datatype, dest, tag, comm, request, ierro
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_ISEND_C(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -10040,20 +12477,28 @@ SUBROUTINE MPI_Isend_c_f08(buf, count, datatype, dest, tag, comm, request, ierro
       INTEGER :: ierr
     END SUBROUTINE MPI_ISEND_C
   END INTERFACE
-  CALL MPI_ISEND_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_ISEND_C(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Isend_c_f08
 
 SUBROUTINE MPI_Isendrecv_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
     recvtype, source, recvtag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
   INTEGER, INTENT(IN) :: dest
   INTEGER, INTENT(IN) :: sendtag
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: source
@@ -10062,19 +12507,24 @@ SUBROUTINE MPI_Isendrecv_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbu
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ISENDRECV(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
         recvtype, source, recvtag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
       INTEGER :: dest
       INTEGER :: sendtag
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: source
@@ -10084,21 +12534,40 @@ SUBROUTINE MPI_Isendrecv_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbu
       INTEGER :: ierr
     END SUBROUTINE MPI_ISENDRECV
   END INTERFACE
-  CALL MPI_ISENDRECV(sendbuf, sendcount, sendtype%MPI_VAL, dest, sendtag, recvbuf, recvcount, &
-      recvtype%MPI_VAL, source, recvtag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ISENDRECV(c_sendbuf, c_sendcount, c_sendtype, dest, sendtag, c_recvbuf, c_recvcount, &
+      c_recvtype, source, recvtag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Isendrecv_f08
 
 SUBROUTINE MPI_Isendrecv_c_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
     recvtype, source, recvtag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
   INTEGER, INTENT(IN) :: dest
   INTEGER, INTENT(IN) :: sendtag
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: source
@@ -10107,19 +12576,24 @@ SUBROUTINE MPI_Isendrecv_c_f08(sendbuf, sendcount, sendtype, dest, sendtag, recv
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ISENDRECV_C(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
         recvtype, source, recvtag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
       INTEGER :: dest
       INTEGER :: sendtag
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: source
@@ -10129,15 +12603,35 @@ SUBROUTINE MPI_Isendrecv_c_f08(sendbuf, sendcount, sendtype, dest, sendtag, recv
       INTEGER :: ierr
     END SUBROUTINE MPI_ISENDRECV_C
   END INTERFACE
-  CALL MPI_ISENDRECV_C(sendbuf, sendcount, sendtype%MPI_VAL, dest, sendtag, recvbuf, recvcount, &
-      recvtype%MPI_VAL, source, recvtag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ISENDRECV_C(c_sendbuf, c_sendcount, c_sendtype, dest, sendtag, c_recvbuf, &
+      c_recvcount, c_recvtype, source, recvtag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Isendrecv_c_f08
 
 SUBROUTINE MPI_Isendrecv_replace_f08(buf, count, datatype, dest, sendtag, source, recvtag, &
     comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -10148,13 +12642,16 @@ SUBROUTINE MPI_Isendrecv_replace_f08(buf, count, datatype, dest, sendtag, source
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_ISENDRECV_REPLACE(buf, count, datatype, dest, sendtag, source, recvtag, &
         comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -10166,15 +12663,24 @@ SUBROUTINE MPI_Isendrecv_replace_f08(buf, count, datatype, dest, sendtag, source
       INTEGER :: ierr
     END SUBROUTINE MPI_ISENDRECV_REPLACE
   END INTERFACE
-  CALL MPI_ISENDRECV_REPLACE(buf, count, datatype%MPI_VAL, dest, sendtag, source, recvtag, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_ISENDRECV_REPLACE(c_buf, c_count, c_datatype, dest, sendtag, source, recvtag, &
       comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Isendrecv_replace_f08
 
 SUBROUTINE MPI_Isendrecv_replace_c_f08(buf, count, datatype, dest, sendtag, source, recvtag, &
     comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -10185,13 +12691,16 @@ SUBROUTINE MPI_Isendrecv_replace_c_f08(buf, count, datatype, dest, sendtag, sour
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_ISENDRECV_REPLACE_C(buf, count, datatype, dest, sendtag, source, recvtag, &
         comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -10203,14 +12712,23 @@ SUBROUTINE MPI_Isendrecv_replace_c_f08(buf, count, datatype, dest, sendtag, sour
       INTEGER :: ierr
     END SUBROUTINE MPI_ISENDRECV_REPLACE_C
   END INTERFACE
-  CALL MPI_ISENDRECV_REPLACE_C(buf, count, datatype%MPI_VAL, dest, sendtag, source, recvtag, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_ISENDRECV_REPLACE_C(c_buf, c_count, c_datatype, dest, sendtag, source, recvtag, &
       comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Isendrecv_replace_c_f08
 
 SUBROUTINE MPI_Issend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -10219,12 +12737,15 @@ SUBROUTINE MPI_Issend_f08(buf, count, datatype, dest, tag, comm, request, ierror
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_ISSEND(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -10234,13 +12755,22 @@ SUBROUTINE MPI_Issend_f08(buf, count, datatype, dest, tag, comm, request, ierror
       INTEGER :: ierr
     END SUBROUTINE MPI_ISSEND
   END INTERFACE
-  CALL MPI_ISSEND(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_ISSEND(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Issend_f08
 
 SUBROUTINE MPI_Issend_c_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -10249,12 +12779,15 @@ SUBROUTINE MPI_Issend_c_f08(buf, count, datatype, dest, tag, comm, request, ierr
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_ISSEND_C(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -10264,7 +12797,16 @@ SUBROUTINE MPI_Issend_c_f08(buf, count, datatype, dest, tag, comm, request, ierr
       INTEGER :: ierr
     END SUBROUTINE MPI_ISSEND_C
   END INTERFACE
-  CALL MPI_ISSEND_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_ISSEND_C(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Issend_c_f08
 
@@ -10352,20 +12894,23 @@ SUBROUTINE MPI_Mprobe_f08(source, tag, comm, message, status, ierror)
 END SUBROUTINE MPI_Mprobe_f08
 
 SUBROUTINE MPI_Mrecv_f08(buf, count, datatype, message, status, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Message), INTENT(INOUT) :: message
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_MRECV(buf, count, datatype, message, status, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: message
@@ -10374,25 +12919,37 @@ SUBROUTINE MPI_Mrecv_f08(buf, count, datatype, message, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_MRECV
   END INTERFACE
-  CALL MPI_MRECV(buf, count, datatype%MPI_VAL, message%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_MRECV(c_buf, c_count, c_datatype, message%MPI_VAL, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Mrecv_f08
 
 SUBROUTINE MPI_Mrecv_c_f08(buf, count, datatype, message, status, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Message), INTENT(INOUT) :: message
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_MRECV_C(buf, count, datatype, message, status, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: message
@@ -10401,88 +12958,144 @@ SUBROUTINE MPI_Mrecv_c_f08(buf, count, datatype, message, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_MRECV_C
   END INTERFACE
-  CALL MPI_MRECV_C(buf, count, datatype%MPI_VAL, message%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_MRECV_C(c_buf, c_count, c_datatype, message%MPI_VAL, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Mrecv_c_f08
 
 SUBROUTINE MPI_Neighbor_allgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLGATHER(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
         recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLGATHER
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLGATHER(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_NEIGHBOR_ALLGATHER(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_allgather_f08
 
 SUBROUTINE MPI_Neighbor_allgather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLGATHER_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
         recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLGATHER_C
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLGATHER_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_NEIGHBOR_ALLGATHER_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_allgather_c_f08
 
 SUBROUTINE MPI_Neighbor_allgather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -10490,17 +13103,22 @@ SUBROUTINE MPI_Neighbor_allgather_init_f08(sendbuf, sendcount, sendtype, recvbuf
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLGATHER_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
         recvtype, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -10509,19 +13127,38 @@ SUBROUTINE MPI_Neighbor_allgather_init_f08(sendbuf, sendcount, sendtype, recvbuf
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLGATHER_INIT
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLGATHER_INIT(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_NEIGHBOR_ALLGATHER_INIT(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_allgather_init_f08
 
 SUBROUTINE MPI_Neighbor_allgather_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -10529,17 +13166,22 @@ SUBROUTINE MPI_Neighbor_allgather_init_c_f08(sendbuf, sendcount, sendtype, recvb
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLGATHER_INIT_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
         recvtype, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -10548,36 +13190,59 @@ SUBROUTINE MPI_Neighbor_allgather_init_c_f08(sendbuf, sendcount, sendtype, recvb
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLGATHER_INIT_C
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLGATHER_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_NEIGHBOR_ALLGATHER_INIT_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, &
+      c_recvcount, c_recvtype, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_allgather_init_c_f08
 
 SUBROUTINE MPI_Neighbor_allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
     displs, recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLGATHERV(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
         displs, recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: displs(*)
       INTEGER :: recvtype
@@ -10585,36 +13250,54 @@ SUBROUTINE MPI_Neighbor_allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, re
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLGATHERV
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLGATHERV(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_NEIGHBOR_ALLGATHERV(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, &
       displs, recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_allgatherv_f08
 
 SUBROUTINE MPI_Neighbor_allgatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
     displs, recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLGATHERV_C(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
         displs, recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
       INTEGER :: recvtype
@@ -10622,19 +13305,33 @@ SUBROUTINE MPI_Neighbor_allgatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, 
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLGATHERV_C
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLGATHERV_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_NEIGHBOR_ALLGATHERV_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, &
       displs, recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_allgatherv_c_f08
 
 SUBROUTINE MPI_Neighbor_allgatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
     displs, recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -10643,17 +13340,21 @@ SUBROUTINE MPI_Neighbor_allgatherv_init_f08(sendbuf, sendcount, sendtype, recvbu
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLGATHERV_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
         displs, recvtype, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: displs(*)
       INTEGER :: recvtype
@@ -10663,19 +13364,33 @@ SUBROUTINE MPI_Neighbor_allgatherv_init_f08(sendbuf, sendcount, sendtype, recvbu
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLGATHERV_INIT
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLGATHERV_INIT(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_NEIGHBOR_ALLGATHERV_INIT(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, &
       displs, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_allgatherv_init_f08
 
 SUBROUTINE MPI_Neighbor_allgatherv_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, &
     recvcounts, displs, recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -10684,17 +13399,21 @@ SUBROUTINE MPI_Neighbor_allgatherv_init_c_f08(sendbuf, sendcount, sendtype, recv
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLGATHERV_INIT_C(sendbuf, sendcount, sendtype, recvbuf, &
         recvcounts, displs, recvtype, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
       INTEGER :: recvtype
@@ -10704,89 +13423,151 @@ SUBROUTINE MPI_Neighbor_allgatherv_init_c_f08(sendbuf, sendcount, sendtype, recv
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLGATHERV_INIT_C
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLGATHERV_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_NEIGHBOR_ALLGATHERV_INIT_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, &
       recvcounts, displs, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_allgatherv_init_c_f08
 
 SUBROUTINE MPI_Neighbor_alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLTOALL(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
         recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALL
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALL(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_NEIGHBOR_ALLTOALL(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoall_f08
 
 SUBROUTINE MPI_Neighbor_alltoall_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLTOALL_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
         recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALL_C
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALL_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_NEIGHBOR_ALLTOALL_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoall_c_f08
 
 SUBROUTINE MPI_Neighbor_alltoall_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -10794,17 +13575,22 @@ SUBROUTINE MPI_Neighbor_alltoall_init_f08(sendbuf, sendcount, sendtype, recvbuf,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLTOALL_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
         recvtype, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -10813,19 +13599,38 @@ SUBROUTINE MPI_Neighbor_alltoall_init_f08(sendbuf, sendcount, sendtype, recvbuf,
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALL_INIT
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALL_INIT(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_NEIGHBOR_ALLTOALL_INIT(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoall_init_f08
 
 SUBROUTINE MPI_Neighbor_alltoall_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -10833,17 +13638,22 @@ SUBROUTINE MPI_Neighbor_alltoall_init_c_f08(sendbuf, sendcount, sendtype, recvbu
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLTOALL_INIT_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
         recvtype, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -10852,38 +13662,59 @@ SUBROUTINE MPI_Neighbor_alltoall_init_c_f08(sendbuf, sendcount, sendtype, recvbu
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALL_INIT_C
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALL_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_NEIGHBOR_ALLTOALL_INIT_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoall_init_c_f08
 
 SUBROUTINE MPI_Neighbor_alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
     recvcounts, rdispls, recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER, INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLTOALLV(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
         recvcounts, rdispls, recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: sdispls(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: rdispls(*)
       INTEGER :: recvtype
@@ -10891,38 +13722,49 @@ SUBROUTINE MPI_Neighbor_alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, re
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALLV
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALLV(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_NEIGHBOR_ALLTOALLV(c_sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, c_recvbuf, &
       recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoallv_f08
 
 SUBROUTINE MPI_Neighbor_alltoallv_c_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
     recvcounts, rdispls, recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLTOALLV_C(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
         recvcounts, rdispls, recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       INTEGER :: recvtype
@@ -10930,20 +13772,29 @@ SUBROUTINE MPI_Neighbor_alltoallv_c_f08(sendbuf, sendcounts, sdispls, sendtype, 
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALLV_C
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALLV_C(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_NEIGHBOR_ALLTOALLV_C(c_sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, c_recvbuf, &
       recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoallv_c_f08
 
 SUBROUTINE MPI_Neighbor_alltoallv_init_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
     recvcounts, rdispls, recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER, INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -10952,18 +13803,20 @@ SUBROUTINE MPI_Neighbor_alltoallv_init_f08(sendbuf, sendcounts, sdispls, sendtyp
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLTOALLV_INIT(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
         recvcounts, rdispls, recvtype, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: sdispls(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: rdispls(*)
       INTEGER :: recvtype
@@ -10973,20 +13826,29 @@ SUBROUTINE MPI_Neighbor_alltoallv_init_f08(sendbuf, sendcounts, sdispls, sendtyp
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALLV_INIT
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALLV_INIT(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_NEIGHBOR_ALLTOALLV_INIT(c_sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, c_recvbuf, &
       recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoallv_init_f08
 
 SUBROUTINE MPI_Neighbor_alltoallv_init_c_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
     recvcounts, rdispls, recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -10995,18 +13857,20 @@ SUBROUTINE MPI_Neighbor_alltoallv_init_c_f08(sendbuf, sendcounts, sdispls, sendt
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLTOALLV_INIT_C(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
         recvcounts, rdispls, recvtype, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       INTEGER :: recvtype
@@ -11016,39 +13880,51 @@ SUBROUTINE MPI_Neighbor_alltoallv_init_c_f08(sendbuf, sendcounts, sdispls, sendt
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALLV_INIT_C
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALLV_INIT_C(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
-      recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_NEIGHBOR_ALLTOALLV_INIT_C(c_sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, &
+      c_recvbuf, recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, &
+      request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoallv_init_c_f08
 
 SUBROUTINE MPI_Neighbor_alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
     recvcounts, rdispls, recvtypes, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
         recvcounts, rdispls, recvtypes, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
       TYPE(*), DIMENSION(*) :: sendtypes
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
@@ -11057,39 +13933,50 @@ SUBROUTINE MPI_Neighbor_alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, r
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALLW
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_NEIGHBOR_ALLTOALLW(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, recvcounts, &
       rdispls, recvtypes, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoallw_f08
 
 SUBROUTINE MPI_Neighbor_alltoallw_c_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
     recvcounts, rdispls, recvtypes, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLTOALLW_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
         recvcounts, rdispls, recvtypes, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
       TYPE(*), DIMENSION(*) :: sendtypes
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
@@ -11098,20 +13985,29 @@ SUBROUTINE MPI_Neighbor_alltoallw_c_f08(sendbuf, sendcounts, sdispls, sendtypes,
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALLW_C
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALLW_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-      rdispls, recvtypes, comm%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_NEIGHBOR_ALLTOALLW_C(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, &
+      recvcounts, rdispls, recvtypes, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoallw_c_f08
 
 SUBROUTINE MPI_Neighbor_alltoallw_init_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
     recvcounts, rdispls, recvtypes, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
@@ -11120,19 +14016,21 @@ SUBROUTINE MPI_Neighbor_alltoallw_init_f08(sendbuf, sendcounts, sdispls, sendtyp
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLTOALLW_INIT(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
         recvcounts, rdispls, recvtypes, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
       TYPE(*), DIMENSION(*) :: sendtypes
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
@@ -11143,20 +14041,29 @@ SUBROUTINE MPI_Neighbor_alltoallw_init_f08(sendbuf, sendcounts, sdispls, sendtyp
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALLW_INIT
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALLW_INIT(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_NEIGHBOR_ALLTOALLW_INIT(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, &
       recvcounts, rdispls, recvtypes, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoallw_init_f08
 
 SUBROUTINE MPI_Neighbor_alltoallw_init_c_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
     recvcounts, rdispls, recvtypes, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
@@ -11165,19 +14072,21 @@ SUBROUTINE MPI_Neighbor_alltoallw_init_c_f08(sendbuf, sendcounts, sdispls, sendt
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLTOALLW_INIT_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
         recvcounts, rdispls, recvtypes, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
       TYPE(*), DIMENSION(*) :: sendtypes
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
@@ -11188,7 +14097,17 @@ SUBROUTINE MPI_Neighbor_alltoallw_init_c_f08(sendbuf, sendcounts, sdispls, sendt
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALLW_INIT_C
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALLW_INIT_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_NEIGHBOR_ALLTOALLW_INIT_C(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, &
       recvcounts, rdispls, recvtypes, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoallw_init_c_f08
@@ -11266,134 +14185,206 @@ SUBROUTINE MPI_Open_port_f08(info, port_name, ierror)
 END SUBROUTINE MPI_Open_port_f08
 
 SUBROUTINE MPI_Pack_f08(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*) :: inbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: inbuf
   INTEGER, INTENT(IN) :: incount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-  TYPE(*), DIMENSION(*) :: outbuf
+  TYPE(*), DIMENSION(..) :: outbuf
   INTEGER, INTENT(IN) :: outsize
   INTEGER, INTENT(INOUT) :: position
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_inbuf
+  TYPE(C_PTR) :: c_outbuf
+  INTEGER :: c_incount
+  INTEGER :: c_datatype, c_made_datatype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_PACK(inbuf, incount, datatype, outbuf, outsize, position, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-      TYPE(*), DIMENSION(*) :: inbuf
+      TYPE(C_PTR), VALUE :: inbuf
       INTEGER :: incount
       INTEGER :: datatype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-      TYPE(*), DIMENSION(*) :: outbuf
+      TYPE(C_PTR), VALUE :: outbuf
       INTEGER :: outsize
       INTEGER :: position
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_PACK
   END INTERFACE
-  CALL MPI_PACK(inbuf, incount, datatype%MPI_VAL, outbuf, outsize, position, comm%MPI_VAL, ierr)
+  c_incount = incount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(inbuf, INT(incount, C_LONG_LONG), c_datatype, c_inbuf, c_made_datatype, &
+      c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_incount = 1
+  CALL compi_f08_choice1(outbuf, -1_C_LONG_LONG, c_nodt, c_outbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_PACK(c_inbuf, c_incount, c_datatype, c_outbuf, outsize, position, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Pack_f08
 
 SUBROUTINE MPI_Pack_c_f08(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*) :: inbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: inbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-  TYPE(*), DIMENSION(*) :: outbuf
+  TYPE(*), DIMENSION(..) :: outbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outsize
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_inbuf
+  TYPE(C_PTR) :: c_outbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_incount
+  INTEGER :: c_datatype, c_made_datatype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_PACK_C(inbuf, incount, datatype, outbuf, outsize, position, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-      TYPE(*), DIMENSION(*) :: inbuf
+      TYPE(C_PTR), VALUE :: inbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: incount
       INTEGER :: datatype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-      TYPE(*), DIMENSION(*) :: outbuf
+      TYPE(C_PTR), VALUE :: outbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: outsize
       INTEGER(KIND=MPI_COUNT_KIND) :: position
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_PACK_C
   END INTERFACE
-  CALL MPI_PACK_C(inbuf, incount, datatype%MPI_VAL, outbuf, outsize, position, comm%MPI_VAL, ierr)
+  c_incount = incount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(inbuf, INT(incount, C_LONG_LONG), c_datatype, c_inbuf, c_made_datatype, &
+      c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_incount = 1
+  CALL compi_f08_choice1(outbuf, -1_C_LONG_LONG, c_nodt, c_outbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_PACK_C(c_inbuf, c_incount, c_datatype, c_outbuf, outsize, position, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Pack_c_f08
 
 SUBROUTINE MPI_Pack_external_f08(datarep, inbuf, incount, datatype, outbuf, outsize, position, &
     ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   CHARACTER(LEN=*), INTENT(IN) :: datarep
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*) :: inbuf
+  TYPE(*), DIMENSION(..) :: inbuf
   INTEGER, INTENT(IN) :: incount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-  TYPE(*), DIMENSION(*) :: outbuf
+  TYPE(*), DIMENSION(..) :: outbuf
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: outsize
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(INOUT) :: position
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_inbuf
+  TYPE(C_PTR) :: c_outbuf
+  INTEGER :: c_incount
+  INTEGER :: c_datatype, c_made_datatype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_PACK_EXTERNAL(datarep, inbuf, incount, datatype, outbuf, outsize, position, ierr)
       IMPORT
       IMPLICIT NONE
       CHARACTER(LEN=*) :: datarep
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-      TYPE(*), DIMENSION(*) :: inbuf
+      TYPE(C_PTR), VALUE :: inbuf
       INTEGER :: incount
       INTEGER :: datatype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-      TYPE(*), DIMENSION(*) :: outbuf
+      TYPE(C_PTR), VALUE :: outbuf
       INTEGER(KIND=MPI_ADDRESS_KIND) :: outsize
       INTEGER(KIND=MPI_ADDRESS_KIND) :: position
       INTEGER :: ierr
     END SUBROUTINE MPI_PACK_EXTERNAL
   END INTERFACE
-  CALL MPI_PACK_EXTERNAL(datarep, inbuf, incount, datatype%MPI_VAL, outbuf, outsize, position, ierr)
+  c_incount = incount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(inbuf, INT(incount, C_LONG_LONG), c_datatype, c_inbuf, c_made_datatype, &
+      c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_incount = 1
+  CALL compi_f08_choice1(outbuf, -1_C_LONG_LONG, c_nodt, c_outbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_PACK_EXTERNAL(datarep, c_inbuf, c_incount, c_datatype, c_outbuf, outsize, position, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Pack_external_f08
 
 SUBROUTINE MPI_Pack_external_c_f08(datarep, inbuf, incount, datatype, outbuf, outsize, &
     position, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   CHARACTER(LEN=*), INTENT(IN) :: datarep
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*) :: inbuf
+  TYPE(*), DIMENSION(..) :: inbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-  TYPE(*), DIMENSION(*) :: outbuf
+  TYPE(*), DIMENSION(..) :: outbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outsize
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_inbuf
+  TYPE(C_PTR) :: c_outbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_incount
+  INTEGER :: c_datatype, c_made_datatype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_PACK_EXTERNAL_C(datarep, inbuf, incount, datatype, outbuf, outsize, &
         position, ierr)
       IMPORT
       IMPLICIT NONE
       CHARACTER(LEN=*) :: datarep
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-      TYPE(*), DIMENSION(*) :: inbuf
+      TYPE(C_PTR), VALUE :: inbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: incount
       INTEGER :: datatype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-      TYPE(*), DIMENSION(*) :: outbuf
+      TYPE(C_PTR), VALUE :: outbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: outsize
       INTEGER(KIND=MPI_COUNT_KIND) :: position
       INTEGER :: ierr
     END SUBROUTINE MPI_PACK_EXTERNAL_C
   END INTERFACE
-  CALL MPI_PACK_EXTERNAL_C(datarep, inbuf, incount, datatype%MPI_VAL, outbuf, outsize, &
+  c_incount = incount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(inbuf, INT(incount, C_LONG_LONG), c_datatype, c_inbuf, c_made_datatype, &
+      c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_incount = 1
+  CALL compi_f08_choice1(outbuf, -1_C_LONG_LONG, c_nodt, c_outbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_PACK_EXTERNAL_C(datarep, c_inbuf, c_incount, c_datatype, c_outbuf, outsize, &
       position, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Pack_external_c_f08
 
@@ -11577,8 +14568,8 @@ END SUBROUTINE MPI_Pready_range_f08
 
 SUBROUTINE MPI_Precv_init_f08(buf, partitions, count, datatype, source, tag, comm, info, &
     request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: partitions
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
@@ -11589,13 +14580,16 @@ SUBROUTINE MPI_Precv_init_f08(buf, partitions, count, datatype, source, tag, com
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_PRECV_INIT(buf, partitions, count, datatype, source, tag, comm, info, &
         request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: partitions
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
@@ -11607,8 +14601,17 @@ SUBROUTINE MPI_Precv_init_f08(buf, partitions, count, datatype, source, tag, com
       INTEGER :: ierr
     END SUBROUTINE MPI_PRECV_INIT
   END INTERFACE
-  CALL MPI_PRECV_INIT(buf, partitions, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_PRECV_INIT(c_buf, partitions, c_count, c_datatype, source, tag, comm%MPI_VAL, &
       info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Precv_init_f08
 
@@ -11637,8 +14640,8 @@ END SUBROUTINE MPI_Probe_f08
 
 SUBROUTINE MPI_Psend_init_f08(buf, partitions, count, datatype, dest, tag, comm, info, request, &
     ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: partitions
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
@@ -11649,13 +14652,16 @@ SUBROUTINE MPI_Psend_init_f08(buf, partitions, count, datatype, dest, tag, comm,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_PSEND_INIT(buf, partitions, count, datatype, dest, tag, comm, info, request, &
         ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: partitions
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
@@ -11667,8 +14673,17 @@ SUBROUTINE MPI_Psend_init_f08(buf, partitions, count, datatype, dest, tag, comm,
       INTEGER :: ierr
     END SUBROUTINE MPI_PSEND_INIT
   END INTERFACE
-  CALL MPI_PSEND_INIT(buf, partitions, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_PSEND_INIT(c_buf, partitions, c_count, c_datatype, dest, tag, comm%MPI_VAL, &
       info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Psend_init_f08
 
@@ -11694,8 +14709,8 @@ END SUBROUTINE MPI_Publish_name_f08
 
 SUBROUTINE MPI_Put_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
     target_count, target_datatype, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER, INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -11705,13 +14720,16 @@ SUBROUTINE MPI_Put_f08(origin_addr, origin_count, origin_datatype, target_rank, 
   TYPE(MPI_Win), INTENT(IN) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  INTEGER :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
   INTERFACE
     SUBROUTINE MPI_PUT(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, win, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER :: origin_count
       INTEGER :: origin_datatype
       INTEGER :: target_rank
@@ -11722,15 +14740,25 @@ SUBROUTINE MPI_Put_f08(origin_addr, origin_count, origin_datatype, target_rank, 
       INTEGER :: ierr
     END SUBROUTINE MPI_PUT
   END INTERFACE
-  CALL MPI_PUT(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  CALL MPI_PUT(c_origin_addr, c_origin_count, c_origin_datatype, target_rank, target_disp, &
       target_count, target_datatype%MPI_VAL, win%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Put_f08
 
 SUBROUTINE MPI_Put_c_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
     target_count, target_datatype, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -11740,13 +14768,16 @@ SUBROUTINE MPI_Put_c_f08(origin_addr, origin_count, origin_datatype, target_rank
   TYPE(MPI_Win), INTENT(IN) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
   INTERFACE
     SUBROUTINE MPI_PUT_C(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, win, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER(KIND=MPI_COUNT_KIND) :: origin_count
       INTEGER :: origin_datatype
       INTEGER :: target_rank
@@ -11757,8 +14788,18 @@ SUBROUTINE MPI_Put_c_f08(origin_addr, origin_count, origin_datatype, target_rank
       INTEGER :: ierr
     END SUBROUTINE MPI_PUT_C
   END INTERFACE
-  CALL MPI_PUT_C(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  CALL MPI_PUT_C(c_origin_addr, c_origin_count, c_origin_datatype, target_rank, target_disp, &
       target_count, target_datatype%MPI_VAL, win%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Put_c_f08
 
@@ -11780,8 +14821,8 @@ END SUBROUTINE MPI_Query_thread_f08
 
 SUBROUTINE MPI_Raccumulate_f08(origin_addr, origin_count, origin_datatype, target_rank, &
     target_disp, target_count, target_datatype, op, win, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER, INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -11793,13 +14834,16 @@ SUBROUTINE MPI_Raccumulate_f08(origin_addr, origin_count, origin_datatype, targe
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  INTEGER :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
   INTERFACE
     SUBROUTINE MPI_RACCUMULATE(origin_addr, origin_count, origin_datatype, target_rank, &
         target_disp, target_count, target_datatype, op, win, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER :: origin_count
       INTEGER :: origin_datatype
       INTEGER :: target_rank
@@ -11812,16 +14856,26 @@ SUBROUTINE MPI_Raccumulate_f08(origin_addr, origin_count, origin_datatype, targe
       INTEGER :: ierr
     END SUBROUTINE MPI_RACCUMULATE
   END INTERFACE
-  CALL MPI_RACCUMULATE(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  CALL MPI_RACCUMULATE(c_origin_addr, c_origin_count, c_origin_datatype, target_rank, &
       target_disp, target_count, target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, &
       request%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Raccumulate_f08
 
 SUBROUTINE MPI_Raccumulate_c_f08(origin_addr, origin_count, origin_datatype, target_rank, &
     target_disp, target_count, target_datatype, op, win, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -11833,13 +14887,16 @@ SUBROUTINE MPI_Raccumulate_c_f08(origin_addr, origin_count, origin_datatype, tar
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
   INTERFACE
     SUBROUTINE MPI_RACCUMULATE_C(origin_addr, origin_count, origin_datatype, target_rank, &
         target_disp, target_count, target_datatype, op, win, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER(KIND=MPI_COUNT_KIND) :: origin_count
       INTEGER :: origin_datatype
       INTEGER :: target_rank
@@ -11852,15 +14909,25 @@ SUBROUTINE MPI_Raccumulate_c_f08(origin_addr, origin_count, origin_datatype, tar
       INTEGER :: ierr
     END SUBROUTINE MPI_RACCUMULATE_C
   END INTERFACE
-  CALL MPI_RACCUMULATE_C(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  CALL MPI_RACCUMULATE_C(c_origin_addr, c_origin_count, c_origin_datatype, target_rank, &
       target_disp, target_count, target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, &
       request%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Raccumulate_c_f08
 
 SUBROUTINE MPI_Recv_f08(buf, count, datatype, source, tag, comm, status, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: source
@@ -11869,12 +14936,15 @@ SUBROUTINE MPI_Recv_f08(buf, count, datatype, source, tag, comm, status, ierror)
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_RECV(buf, count, datatype, source, tag, comm, status, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: source
@@ -11885,13 +14955,22 @@ SUBROUTINE MPI_Recv_f08(buf, count, datatype, source, tag, comm, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_RECV
   END INTERFACE
-  CALL MPI_RECV(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_RECV(c_buf, c_count, c_datatype, source, tag, comm%MPI_VAL, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Recv_f08
 
 SUBROUTINE MPI_Recv_c_f08(buf, count, datatype, source, tag, comm, status, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: source
@@ -11900,12 +14979,15 @@ SUBROUTINE MPI_Recv_c_f08(buf, count, datatype, source, tag, comm, status, ierro
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_RECV_C(buf, count, datatype, source, tag, comm, status, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: source
@@ -11916,13 +14998,22 @@ SUBROUTINE MPI_Recv_c_f08(buf, count, datatype, source, tag, comm, status, ierro
       INTEGER :: ierr
     END SUBROUTINE MPI_RECV_C
   END INTERFACE
-  CALL MPI_RECV_C(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_RECV_C(c_buf, c_count, c_datatype, source, tag, comm%MPI_VAL, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Recv_c_f08
 
 SUBROUTINE MPI_Recv_init_f08(buf, count, datatype, source, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: source
@@ -11931,12 +15022,15 @@ SUBROUTINE MPI_Recv_init_f08(buf, count, datatype, source, tag, comm, request, i
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_RECV_INIT(buf, count, datatype, source, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: source
@@ -11946,13 +15040,22 @@ SUBROUTINE MPI_Recv_init_f08(buf, count, datatype, source, tag, comm, request, i
       INTEGER :: ierr
     END SUBROUTINE MPI_RECV_INIT
   END INTERFACE
-  CALL MPI_RECV_INIT(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_RECV_INIT(c_buf, c_count, c_datatype, source, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Recv_init_f08
 
 SUBROUTINE MPI_Recv_init_c_f08(buf, count, datatype, source, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: source
@@ -11961,12 +15064,15 @@ SUBROUTINE MPI_Recv_init_c_f08(buf, count, datatype, source, tag, comm, request,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_RECV_INIT_C(buf, count, datatype, source, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: source
@@ -11976,16 +15082,23 @@ SUBROUTINE MPI_Recv_init_c_f08(buf, count, datatype, source, tag, comm, request,
       INTEGER :: ierr
     END SUBROUTINE MPI_RECV_INIT_C
   END INTERFACE
-  CALL MPI_RECV_INIT_C(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, &
-      request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_RECV_INIT_C(c_buf, c_count, c_datatype, source, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Recv_init_c_f08
 
 SUBROUTINE MPI_Reduce_f08(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -11993,14 +15106,17 @@ SUBROUTINE MPI_Reduce_f08(sendbuf, recvbuf, count, datatype, op, root, comm, ier
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_REDUCE(sendbuf, recvbuf, count, datatype, op, root, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -12009,15 +15125,24 @@ SUBROUTINE MPI_Reduce_f08(sendbuf, recvbuf, count, datatype, op, root, comm, ier
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE
   END INTERFACE
-  CALL MPI_REDUCE(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_REDUCE(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, root, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_f08
 
 SUBROUTINE MPI_Reduce_c_f08(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -12025,14 +15150,17 @@ SUBROUTINE MPI_Reduce_c_f08(sendbuf, recvbuf, count, datatype, op, root, comm, i
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_REDUCE_C(sendbuf, recvbuf, count, datatype, op, root, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -12041,16 +15169,25 @@ SUBROUTINE MPI_Reduce_c_f08(sendbuf, recvbuf, count, datatype, op, root, comm, i
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_C
   END INTERFACE
-  CALL MPI_REDUCE_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_REDUCE_C(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, root, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_c_f08
 
 SUBROUTINE MPI_Reduce_init_f08(sendbuf, recvbuf, count, datatype, op, root, comm, info, &
     request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -12060,15 +15197,18 @@ SUBROUTINE MPI_Reduce_init_f08(sendbuf, recvbuf, count, datatype, op, root, comm
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_REDUCE_INIT(sendbuf, recvbuf, count, datatype, op, root, comm, info, &
         request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -12079,17 +15219,26 @@ SUBROUTINE MPI_Reduce_init_f08(sendbuf, recvbuf, count, datatype, op, root, comm
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_INIT
   END INTERFACE
-  CALL MPI_REDUCE_INIT(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, root, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_REDUCE_INIT(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, root, &
       comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_init_f08
 
 SUBROUTINE MPI_Reduce_init_c_f08(sendbuf, recvbuf, count, datatype, op, root, comm, info, &
     request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -12099,15 +15248,18 @@ SUBROUTINE MPI_Reduce_init_c_f08(sendbuf, recvbuf, count, datatype, op, root, co
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_REDUCE_INIT_C(sendbuf, recvbuf, count, datatype, op, root, comm, info, &
         request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -12118,86 +15270,121 @@ SUBROUTINE MPI_Reduce_init_c_f08(sendbuf, recvbuf, count, datatype, op, root, co
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_INIT_C
   END INTERFACE
-  CALL MPI_REDUCE_INIT_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, root, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_REDUCE_INIT_C(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, root, &
       comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_init_c_f08
 
 SUBROUTINE MPI_Reduce_local_f08(inbuf, inoutbuf, count, datatype, op, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*) :: inbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inoutbuf
-  TYPE(*), DIMENSION(*) :: inoutbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: inbuf
+  TYPE(*), DIMENSION(..) :: inoutbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_inbuf
+  TYPE(C_PTR) :: c_inoutbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_REDUCE_LOCAL(inbuf, inoutbuf, count, datatype, op, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-      TYPE(*), DIMENSION(*) :: inbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inoutbuf
-      TYPE(*), DIMENSION(*) :: inoutbuf
+      TYPE(C_PTR), VALUE :: inbuf
+      TYPE(C_PTR), VALUE :: inoutbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_LOCAL
   END INTERFACE
-  CALL MPI_REDUCE_LOCAL(inbuf, inoutbuf, count, datatype%MPI_VAL, op%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(inbuf, inoutbuf, INT(count, C_LONG_LONG), c_datatype, c_inbuf, &
+      c_inoutbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_REDUCE_LOCAL(c_inbuf, c_inoutbuf, c_count, c_datatype, op%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_local_f08
 
 SUBROUTINE MPI_Reduce_local_c_f08(inbuf, inoutbuf, count, datatype, op, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*) :: inbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inoutbuf
-  TYPE(*), DIMENSION(*) :: inoutbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: inbuf
+  TYPE(*), DIMENSION(..) :: inoutbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_inbuf
+  TYPE(C_PTR) :: c_inoutbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_REDUCE_LOCAL_C(inbuf, inoutbuf, count, datatype, op, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-      TYPE(*), DIMENSION(*) :: inbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inoutbuf
-      TYPE(*), DIMENSION(*) :: inoutbuf
+      TYPE(C_PTR), VALUE :: inbuf
+      TYPE(C_PTR), VALUE :: inoutbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_LOCAL_C
   END INTERFACE
-  CALL MPI_REDUCE_LOCAL_C(inbuf, inoutbuf, count, datatype%MPI_VAL, op%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(inbuf, inoutbuf, INT(count, C_LONG_LONG), c_datatype, c_inbuf, &
+      c_inoutbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_REDUCE_LOCAL_C(c_inbuf, c_inoutbuf, c_count, c_datatype, op%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_local_c_f08
 
 SUBROUTINE MPI_Reduce_scatter_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_REDUCE_SCATTER(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: datatype
       INTEGER :: op
@@ -12205,30 +15392,41 @@ SUBROUTINE MPI_Reduce_scatter_f08(sendbuf, recvbuf, recvcounts, datatype, op, co
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_SCATTER
   END INTERFACE
-  CALL MPI_REDUCE_SCATTER(sendbuf, recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_REDUCE_SCATTER(c_sendbuf, c_recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
       comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_scatter_f08
 
 SUBROUTINE MPI_Reduce_scatter_c_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_REDUCE_SCATTER_C(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER :: datatype
       INTEGER :: op
@@ -12236,30 +15434,43 @@ SUBROUTINE MPI_Reduce_scatter_c_f08(sendbuf, recvbuf, recvcounts, datatype, op, 
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_SCATTER_C
   END INTERFACE
-  CALL MPI_REDUCE_SCATTER_C(sendbuf, recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_REDUCE_SCATTER_C(c_sendbuf, c_recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
       comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_scatter_c_f08
 
 SUBROUTINE MPI_Reduce_scatter_block_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER :: c_recvcount
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_REDUCE_SCATTER_BLOCK(sendbuf, recvbuf, recvcount, datatype, op, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: datatype
       INTEGER :: op
@@ -12267,30 +15478,48 @@ SUBROUTINE MPI_Reduce_scatter_block_f08(sendbuf, recvbuf, recvcount, datatype, o
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_SCATTER_BLOCK
   END INTERFACE
-  CALL MPI_REDUCE_SCATTER_BLOCK(sendbuf, recvbuf, recvcount, datatype%MPI_VAL, op%MPI_VAL, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_recvcount = recvcount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_datatype, c_recvbuf, &
+      c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_recvcount = 1
+  CALL MPI_REDUCE_SCATTER_BLOCK(c_sendbuf, c_recvbuf, c_recvcount, c_datatype, op%MPI_VAL, &
       comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_scatter_block_f08
 
 SUBROUTINE MPI_Reduce_scatter_block_c_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_REDUCE_SCATTER_BLOCK_C(sendbuf, recvbuf, recvcount, datatype, op, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: datatype
       INTEGER :: op
@@ -12298,17 +15527,31 @@ SUBROUTINE MPI_Reduce_scatter_block_c_f08(sendbuf, recvbuf, recvcount, datatype,
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_SCATTER_BLOCK_C
   END INTERFACE
-  CALL MPI_REDUCE_SCATTER_BLOCK_C(sendbuf, recvbuf, recvcount, datatype%MPI_VAL, op%MPI_VAL, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_recvcount = recvcount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_datatype, c_recvbuf, &
+      c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_recvcount = 1
+  CALL MPI_REDUCE_SCATTER_BLOCK_C(c_sendbuf, c_recvbuf, c_recvcount, c_datatype, op%MPI_VAL, &
       comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_scatter_block_c_f08
 
 SUBROUTINE MPI_Reduce_scatter_block_init_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, &
     info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -12317,15 +15560,19 @@ SUBROUTINE MPI_Reduce_scatter_block_init_f08(sendbuf, recvbuf, recvcount, dataty
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER :: c_recvcount
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_REDUCE_SCATTER_BLOCK_INIT(sendbuf, recvbuf, recvcount, datatype, op, comm, &
         info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: datatype
       INTEGER :: op
@@ -12335,17 +15582,31 @@ SUBROUTINE MPI_Reduce_scatter_block_init_f08(sendbuf, recvbuf, recvcount, dataty
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_SCATTER_BLOCK_INIT
   END INTERFACE
-  CALL MPI_REDUCE_SCATTER_BLOCK_INIT(sendbuf, recvbuf, recvcount, datatype%MPI_VAL, op%MPI_VAL, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_recvcount = recvcount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_datatype, c_recvbuf, &
+      c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_recvcount = 1
+  CALL MPI_REDUCE_SCATTER_BLOCK_INIT(c_sendbuf, c_recvbuf, c_recvcount, c_datatype, op%MPI_VAL, &
       comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_scatter_block_init_f08
 
 SUBROUTINE MPI_Reduce_scatter_block_init_c_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, &
     info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -12354,15 +15615,19 @@ SUBROUTINE MPI_Reduce_scatter_block_init_c_f08(sendbuf, recvbuf, recvcount, data
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_REDUCE_SCATTER_BLOCK_INIT_C(sendbuf, recvbuf, recvcount, datatype, op, comm, &
         info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: datatype
       INTEGER :: op
@@ -12372,17 +15637,31 @@ SUBROUTINE MPI_Reduce_scatter_block_init_c_f08(sendbuf, recvbuf, recvcount, data
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_SCATTER_BLOCK_INIT_C
   END INTERFACE
-  CALL MPI_REDUCE_SCATTER_BLOCK_INIT_C(sendbuf, recvbuf, recvcount, datatype%MPI_VAL, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_recvcount = recvcount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_datatype, c_recvbuf, &
+      c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_recvcount = 1
+  CALL MPI_REDUCE_SCATTER_BLOCK_INIT_C(c_sendbuf, c_recvbuf, c_recvcount, c_datatype, &
       op%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_scatter_block_init_c_f08
 
 SUBROUTINE MPI_Reduce_scatter_init_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
     request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -12391,15 +15670,17 @@ SUBROUTINE MPI_Reduce_scatter_init_f08(sendbuf, recvbuf, recvcounts, datatype, o
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_REDUCE_SCATTER_INIT(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
         request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: datatype
       INTEGER :: op
@@ -12409,17 +15690,26 @@ SUBROUTINE MPI_Reduce_scatter_init_f08(sendbuf, recvbuf, recvcounts, datatype, o
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_SCATTER_INIT
   END INTERFACE
-  CALL MPI_REDUCE_SCATTER_INIT(sendbuf, recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_REDUCE_SCATTER_INIT(c_sendbuf, c_recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
       comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_scatter_init_f08
 
 SUBROUTINE MPI_Reduce_scatter_init_c_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, &
     info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -12428,15 +15718,17 @@ SUBROUTINE MPI_Reduce_scatter_init_c_f08(sendbuf, recvbuf, recvcounts, datatype,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_REDUCE_SCATTER_INIT_C(sendbuf, recvbuf, recvcounts, datatype, op, comm, &
         info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER :: datatype
       INTEGER :: op
@@ -12446,8 +15738,18 @@ SUBROUTINE MPI_Reduce_scatter_init_c_f08(sendbuf, recvbuf, recvcounts, datatype,
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_SCATTER_INIT_C
   END INTERFACE
-  CALL MPI_REDUCE_SCATTER_INIT_C(sendbuf, recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
-      comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_REDUCE_SCATTER_INIT_C(c_sendbuf, c_recvbuf, recvcounts, datatype%MPI_VAL, &
+      op%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_scatter_init_c_f08
 
@@ -12617,8 +15919,8 @@ END SUBROUTINE MPI_Request_get_status_some_f08
 
 SUBROUTINE MPI_Rget_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
     target_count, target_datatype, win, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER, INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -12629,13 +15931,16 @@ SUBROUTINE MPI_Rget_f08(origin_addr, origin_count, origin_datatype, target_rank,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  INTEGER :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
   INTERFACE
     SUBROUTINE MPI_RGET(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, win, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER :: origin_count
       INTEGER :: origin_datatype
       INTEGER :: target_rank
@@ -12647,15 +15952,25 @@ SUBROUTINE MPI_Rget_f08(origin_addr, origin_count, origin_datatype, target_rank,
       INTEGER :: ierr
     END SUBROUTINE MPI_RGET
   END INTERFACE
-  CALL MPI_RGET(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  CALL MPI_RGET(c_origin_addr, c_origin_count, c_origin_datatype, target_rank, target_disp, &
       target_count, target_datatype%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Rget_f08
 
 SUBROUTINE MPI_Rget_c_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
     target_count, target_datatype, win, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -12666,13 +15981,16 @@ SUBROUTINE MPI_Rget_c_f08(origin_addr, origin_count, origin_datatype, target_ran
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
   INTERFACE
     SUBROUTINE MPI_RGET_C(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, win, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER(KIND=MPI_COUNT_KIND) :: origin_count
       INTEGER :: origin_datatype
       INTEGER :: target_rank
@@ -12684,20 +16002,29 @@ SUBROUTINE MPI_Rget_c_f08(origin_addr, origin_count, origin_datatype, target_ran
       INTEGER :: ierr
     END SUBROUTINE MPI_RGET_C
   END INTERFACE
-  CALL MPI_RGET_C(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  CALL MPI_RGET_C(c_origin_addr, c_origin_count, c_origin_datatype, target_rank, target_disp, &
       target_count, target_datatype%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Rget_c_f08
 
 SUBROUTINE MPI_Rget_accumulate_f08(origin_addr, origin_count, origin_datatype, result_addr, &
     result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
     win, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER, INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-  TYPE(*), DIMENSION(*) :: result_addr
+  TYPE(*), DIMENSION(..) :: result_addr
   INTEGER, INTENT(IN) :: result_count
   TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -12709,18 +16036,23 @@ SUBROUTINE MPI_Rget_accumulate_f08(origin_addr, origin_count, origin_datatype, r
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  TYPE(C_PTR) :: c_result_addr
+  INTEGER :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
+  INTEGER :: c_result_count
+  INTEGER :: c_result_datatype, c_made_result_datatype
   INTERFACE
     SUBROUTINE MPI_RGET_ACCUMULATE(origin_addr, origin_count, origin_datatype, result_addr, &
         result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, &
         op, win, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER :: origin_count
       INTEGER :: origin_datatype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-      TYPE(*), DIMENSION(*) :: result_addr
+      TYPE(C_PTR), VALUE :: result_addr
       INTEGER :: result_count
       INTEGER :: result_datatype
       INTEGER :: target_rank
@@ -12733,21 +16065,40 @@ SUBROUTINE MPI_Rget_accumulate_f08(origin_addr, origin_count, origin_datatype, r
       INTEGER :: ierr
     END SUBROUTINE MPI_RGET_ACCUMULATE
   END INTERFACE
-  CALL MPI_RGET_ACCUMULATE(origin_addr, origin_count, origin_datatype%MPI_VAL, result_addr, &
-      result_count, result_datatype%MPI_VAL, target_rank, target_disp, target_count, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  c_result_count = result_count
+  c_result_datatype = result_datatype%MPI_VAL
+  CALL compi_f08_choice1(result_addr, INT(result_count, C_LONG_LONG), c_result_datatype, &
+      c_result_addr, c_made_result_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_result_datatype /= 0) c_result_count = 1
+  CALL MPI_RGET_ACCUMULATE(c_origin_addr, c_origin_count, c_origin_datatype, c_result_addr, &
+      c_result_count, c_result_datatype, target_rank, target_disp, target_count, &
       target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
+  IF (c_made_result_datatype /= 0) CALL compi_f08_type_free(c_result_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Rget_accumulate_f08
 
 SUBROUTINE MPI_Rget_accumulate_c_f08(origin_addr, origin_count, origin_datatype, result_addr, &
     result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
     win, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-  TYPE(*), DIMENSION(*) :: result_addr
+  TYPE(*), DIMENSION(..) :: result_addr
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: result_count
   TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -12759,18 +16110,23 @@ SUBROUTINE MPI_Rget_accumulate_c_f08(origin_addr, origin_count, origin_datatype,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  TYPE(C_PTR) :: c_result_addr
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_result_count
+  INTEGER :: c_result_datatype, c_made_result_datatype
   INTERFACE
     SUBROUTINE MPI_RGET_ACCUMULATE_C(origin_addr, origin_count, origin_datatype, result_addr, &
         result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, &
         op, win, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER(KIND=MPI_COUNT_KIND) :: origin_count
       INTEGER :: origin_datatype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-      TYPE(*), DIMENSION(*) :: result_addr
+      TYPE(C_PTR), VALUE :: result_addr
       INTEGER(KIND=MPI_COUNT_KIND) :: result_count
       INTEGER :: result_datatype
       INTEGER :: target_rank
@@ -12783,16 +16139,36 @@ SUBROUTINE MPI_Rget_accumulate_c_f08(origin_addr, origin_count, origin_datatype,
       INTEGER :: ierr
     END SUBROUTINE MPI_RGET_ACCUMULATE_C
   END INTERFACE
-  CALL MPI_RGET_ACCUMULATE_C(origin_addr, origin_count, origin_datatype%MPI_VAL, result_addr, &
-      result_count, result_datatype%MPI_VAL, target_rank, target_disp, target_count, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  c_result_count = result_count
+  c_result_datatype = result_datatype%MPI_VAL
+  CALL compi_f08_choice1(result_addr, INT(result_count, C_LONG_LONG), c_result_datatype, &
+      c_result_addr, c_made_result_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_result_datatype /= 0) c_result_count = 1
+  CALL MPI_RGET_ACCUMULATE_C(c_origin_addr, c_origin_count, c_origin_datatype, c_result_addr, &
+      c_result_count, c_result_datatype, target_rank, target_disp, target_count, &
       target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
+  IF (c_made_result_datatype /= 0) CALL compi_f08_type_free(c_result_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Rget_accumulate_c_f08
 
 SUBROUTINE MPI_Rput_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
     target_count, target_datatype, win, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER, INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -12803,13 +16179,16 @@ SUBROUTINE MPI_Rput_f08(origin_addr, origin_count, origin_datatype, target_rank,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  INTEGER :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
   INTERFACE
     SUBROUTINE MPI_RPUT(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, win, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER :: origin_count
       INTEGER :: origin_datatype
       INTEGER :: target_rank
@@ -12821,15 +16200,25 @@ SUBROUTINE MPI_Rput_f08(origin_addr, origin_count, origin_datatype, target_rank,
       INTEGER :: ierr
     END SUBROUTINE MPI_RPUT
   END INTERFACE
-  CALL MPI_RPUT(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  CALL MPI_RPUT(c_origin_addr, c_origin_count, c_origin_datatype, target_rank, target_disp, &
       target_count, target_datatype%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Rput_f08
 
 SUBROUTINE MPI_Rput_c_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
     target_count, target_datatype, win, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -12840,13 +16229,16 @@ SUBROUTINE MPI_Rput_c_f08(origin_addr, origin_count, origin_datatype, target_ran
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
   INTERFACE
     SUBROUTINE MPI_RPUT_C(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, win, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER(KIND=MPI_COUNT_KIND) :: origin_count
       INTEGER :: origin_datatype
       INTEGER :: target_rank
@@ -12858,14 +16250,24 @@ SUBROUTINE MPI_Rput_c_f08(origin_addr, origin_count, origin_datatype, target_ran
       INTEGER :: ierr
     END SUBROUTINE MPI_RPUT_C
   END INTERFACE
-  CALL MPI_RPUT_C(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  CALL MPI_RPUT_C(c_origin_addr, c_origin_count, c_origin_datatype, target_rank, target_disp, &
       target_count, target_datatype%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Rput_c_f08
 
 SUBROUTINE MPI_Rsend_f08(buf, count, datatype, dest, tag, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -12873,12 +16275,15 @@ SUBROUTINE MPI_Rsend_f08(buf, count, datatype, dest, tag, comm, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_RSEND(buf, count, datatype, dest, tag, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -12887,13 +16292,22 @@ SUBROUTINE MPI_Rsend_f08(buf, count, datatype, dest, tag, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_RSEND
   END INTERFACE
-  CALL MPI_RSEND(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_RSEND(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Rsend_f08
 
 SUBROUTINE MPI_Rsend_c_f08(buf, count, datatype, dest, tag, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -12901,12 +16315,15 @@ SUBROUTINE MPI_Rsend_c_f08(buf, count, datatype, dest, tag, comm, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_RSEND_C(buf, count, datatype, dest, tag, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -12915,13 +16332,22 @@ SUBROUTINE MPI_Rsend_c_f08(buf, count, datatype, dest, tag, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_RSEND_C
   END INTERFACE
-  CALL MPI_RSEND_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_RSEND_C(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Rsend_c_f08
 
 SUBROUTINE MPI_Rsend_init_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -12930,12 +16356,15 @@ SUBROUTINE MPI_Rsend_init_f08(buf, count, datatype, dest, tag, comm, request, ie
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_RSEND_INIT(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -12945,13 +16374,22 @@ SUBROUTINE MPI_Rsend_init_f08(buf, count, datatype, dest, tag, comm, request, ie
       INTEGER :: ierr
     END SUBROUTINE MPI_RSEND_INIT
   END INTERFACE
-  CALL MPI_RSEND_INIT(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_RSEND_INIT(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Rsend_init_f08
 
 SUBROUTINE MPI_Rsend_init_c_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -12960,12 +16398,15 @@ SUBROUTINE MPI_Rsend_init_c_f08(buf, count, datatype, dest, tag, comm, request, 
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_RSEND_INIT_C(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -12975,30 +16416,40 @@ SUBROUTINE MPI_Rsend_init_c_f08(buf, count, datatype, dest, tag, comm, request, 
       INTEGER :: ierr
     END SUBROUTINE MPI_RSEND_INIT_C
   END INTERFACE
-  CALL MPI_RSEND_INIT_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
-      ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_RSEND_INIT_C(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Rsend_init_c_f08
 
 SUBROUTINE MPI_Scan_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SCAN(sendbuf, recvbuf, count, datatype, op, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -13006,29 +16457,41 @@ SUBROUTINE MPI_Scan_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_SCAN
   END INTERFACE
-  CALL MPI_SCAN(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SCAN(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scan_f08
 
 SUBROUTINE MPI_Scan_c_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SCAN_C(sendbuf, recvbuf, count, datatype, op, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -13036,15 +16499,24 @@ SUBROUTINE MPI_Scan_c_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_SCAN_C
   END INTERFACE
-  CALL MPI_SCAN_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SCAN_C(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scan_c_f08
 
 SUBROUTINE MPI_Scan_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -13053,14 +16525,17 @@ SUBROUTINE MPI_Scan_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info, 
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SCAN_INIT(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -13070,16 +16545,25 @@ SUBROUTINE MPI_Scan_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info, 
       INTEGER :: ierr
     END SUBROUTINE MPI_SCAN_INIT
   END INTERFACE
-  CALL MPI_SCAN_INIT(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SCAN_INIT(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, &
       info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scan_init_f08
 
 SUBROUTINE MPI_Scan_init_c_f08(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -13088,14 +16572,17 @@ SUBROUTINE MPI_Scan_init_c_f08(sendbuf, recvbuf, count, datatype, op, comm, info
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SCAN_INIT_C(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -13105,36 +16592,50 @@ SUBROUTINE MPI_Scan_init_c_f08(sendbuf, recvbuf, count, datatype, op, comm, info
       INTEGER :: ierr
     END SUBROUTINE MPI_SCAN_INIT_C
   END INTERFACE
-  CALL MPI_SCAN_INIT_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SCAN_INIT_C(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, &
       info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scan_init_c_f08
 
 SUBROUTINE MPI_Scatter_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
     comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_SCATTER(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
         comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -13142,36 +16643,60 @@ SUBROUTINE MPI_Scatter_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, rec
       INTEGER :: ierr
     END SUBROUTINE MPI_SCATTER
   END INTERFACE
-  CALL MPI_SCATTER(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_SCATTER(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
       root, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scatter_f08
 
 SUBROUTINE MPI_Scatter_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
     comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_SCATTER_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
         comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -13179,19 +16704,38 @@ SUBROUTINE MPI_Scatter_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, r
       INTEGER :: ierr
     END SUBROUTINE MPI_SCATTER_C
   END INTERFACE
-  CALL MPI_SCATTER_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_SCATTER_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
+      root, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scatter_c_f08
 
 SUBROUTINE MPI_Scatter_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
@@ -13200,17 +16744,22 @@ SUBROUTINE MPI_Scatter_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_SCATTER_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         root, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -13220,19 +16769,38 @@ SUBROUTINE MPI_Scatter_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount
       INTEGER :: ierr
     END SUBROUTINE MPI_SCATTER_INIT
   END INTERFACE
-  CALL MPI_SCATTER_INIT(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_SCATTER_INIT(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
+      root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scatter_init_f08
 
 SUBROUTINE MPI_Scatter_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
@@ -13241,17 +16809,22 @@ SUBROUTINE MPI_Scatter_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcou
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_SCATTER_INIT_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         root, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -13261,38 +16834,61 @@ SUBROUTINE MPI_Scatter_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcou
       INTEGER :: ierr
     END SUBROUTINE MPI_SCATTER_INIT_C
   END INTERFACE
-  CALL MPI_SCATTER_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_SCATTER_INIT_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scatter_init_c_f08
 
 SUBROUTINE MPI_Scatterv_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
     recvtype, root, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER, INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_SCATTERV(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
         recvtype, root, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: displs(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -13300,38 +16896,56 @@ SUBROUTINE MPI_Scatterv_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recv
       INTEGER :: ierr
     END SUBROUTINE MPI_SCATTERV
   END INTERFACE
-  CALL MPI_SCATTERV(sendbuf, sendcounts, displs, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_SCATTERV(c_sendbuf, sendcounts, displs, sendtype%MPI_VAL, c_recvbuf, c_recvcount, &
+      c_recvtype, root, comm%MPI_VAL, ierr)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scatterv_f08
 
 SUBROUTINE MPI_Scatterv_c_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
     recvtype, root, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_SCATTERV_C(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
         recvtype, root, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -13339,20 +16953,34 @@ SUBROUTINE MPI_Scatterv_c_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, re
       INTEGER :: ierr
     END SUBROUTINE MPI_SCATTERV_C
   END INTERFACE
-  CALL MPI_SCATTERV_C(sendbuf, sendcounts, displs, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_SCATTERV_C(c_sendbuf, sendcounts, displs, sendtype%MPI_VAL, c_recvbuf, c_recvcount, &
+      c_recvtype, root, comm%MPI_VAL, ierr)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scatterv_c_f08
 
 SUBROUTINE MPI_Scatterv_init_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
     recvtype, root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER, INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
@@ -13361,18 +16989,22 @@ SUBROUTINE MPI_Scatterv_init_f08(sendbuf, sendcounts, displs, sendtype, recvbuf,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_SCATTERV_INIT(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
         recvtype, root, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: displs(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -13382,20 +17014,34 @@ SUBROUTINE MPI_Scatterv_init_f08(sendbuf, sendcounts, displs, sendtype, recvbuf,
       INTEGER :: ierr
     END SUBROUTINE MPI_SCATTERV_INIT
   END INTERFACE
-  CALL MPI_SCATTERV_INIT(sendbuf, sendcounts, displs, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_SCATTERV_INIT(c_sendbuf, sendcounts, displs, sendtype%MPI_VAL, c_recvbuf, &
+      c_recvcount, c_recvtype, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scatterv_init_f08
 
 SUBROUTINE MPI_Scatterv_init_c_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
     recvtype, root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
@@ -13404,18 +17050,22 @@ SUBROUTINE MPI_Scatterv_init_c_f08(sendbuf, sendcounts, displs, sendtype, recvbu
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_SCATTERV_INIT_C(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
         recvtype, root, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -13425,14 +17075,29 @@ SUBROUTINE MPI_Scatterv_init_c_f08(sendbuf, sendcounts, displs, sendtype, recvbu
       INTEGER :: ierr
     END SUBROUTINE MPI_SCATTERV_INIT_C
   END INTERFACE
-  CALL MPI_SCATTERV_INIT_C(sendbuf, sendcounts, displs, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_SCATTERV_INIT_C(c_sendbuf, sendcounts, displs, sendtype%MPI_VAL, c_recvbuf, &
+      c_recvcount, c_recvtype, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scatterv_init_c_f08
 
 SUBROUTINE MPI_Send_f08(buf, count, datatype, dest, tag, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -13440,12 +17105,15 @@ SUBROUTINE MPI_Send_f08(buf, count, datatype, dest, tag, comm, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SEND(buf, count, datatype, dest, tag, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -13454,13 +17122,22 @@ SUBROUTINE MPI_Send_f08(buf, count, datatype, dest, tag, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_SEND
   END INTERFACE
-  CALL MPI_SEND(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SEND(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Send_f08
 
 SUBROUTINE MPI_Send_c_f08(buf, count, datatype, dest, tag, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -13468,12 +17145,15 @@ SUBROUTINE MPI_Send_c_f08(buf, count, datatype, dest, tag, comm, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SEND_C(buf, count, datatype, dest, tag, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -13482,13 +17162,22 @@ SUBROUTINE MPI_Send_c_f08(buf, count, datatype, dest, tag, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_SEND_C
   END INTERFACE
-  CALL MPI_SEND_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SEND_C(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Send_c_f08
 
 SUBROUTINE MPI_Send_init_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -13497,12 +17186,15 @@ SUBROUTINE MPI_Send_init_f08(buf, count, datatype, dest, tag, comm, request, ier
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SEND_INIT(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -13512,13 +17204,22 @@ SUBROUTINE MPI_Send_init_f08(buf, count, datatype, dest, tag, comm, request, ier
       INTEGER :: ierr
     END SUBROUTINE MPI_SEND_INIT
   END INTERFACE
-  CALL MPI_SEND_INIT(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SEND_INIT(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Send_init_f08
 
 SUBROUTINE MPI_Send_init_c_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -13527,12 +17228,15 @@ SUBROUTINE MPI_Send_init_c_f08(buf, count, datatype, dest, tag, comm, request, i
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SEND_INIT_C(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -13542,20 +17246,28 @@ SUBROUTINE MPI_Send_init_c_f08(buf, count, datatype, dest, tag, comm, request, i
       INTEGER :: ierr
     END SUBROUTINE MPI_SEND_INIT_C
   END INTERFACE
-  CALL MPI_SEND_INIT_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SEND_INIT_C(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Send_init_c_f08
 
 SUBROUTINE MPI_Sendrecv_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
     recvtype, source, recvtag, comm, status, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
   INTEGER, INTENT(IN) :: dest
   INTEGER, INTENT(IN) :: sendtag
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: source
@@ -13564,19 +17276,24 @@ SUBROUTINE MPI_Sendrecv_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_SENDRECV(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
         recvtype, source, recvtag, comm, status, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
       INTEGER :: dest
       INTEGER :: sendtag
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: source
@@ -13587,21 +17304,40 @@ SUBROUTINE MPI_Sendrecv_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf
       INTEGER :: ierr
     END SUBROUTINE MPI_SENDRECV
   END INTERFACE
-  CALL MPI_SENDRECV(sendbuf, sendcount, sendtype%MPI_VAL, dest, sendtag, recvbuf, recvcount, &
-      recvtype%MPI_VAL, source, recvtag, comm%MPI_VAL, status, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_SENDRECV(c_sendbuf, c_sendcount, c_sendtype, dest, sendtag, c_recvbuf, c_recvcount, &
+      c_recvtype, source, recvtag, comm%MPI_VAL, status, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Sendrecv_f08
 
 SUBROUTINE MPI_Sendrecv_c_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
     recvtype, source, recvtag, comm, status, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
   INTEGER, INTENT(IN) :: dest
   INTEGER, INTENT(IN) :: sendtag
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: source
@@ -13610,19 +17346,24 @@ SUBROUTINE MPI_Sendrecv_c_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvb
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_SENDRECV_C(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
         recvtype, source, recvtag, comm, status, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
       INTEGER :: dest
       INTEGER :: sendtag
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: source
@@ -13633,15 +17374,35 @@ SUBROUTINE MPI_Sendrecv_c_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvb
       INTEGER :: ierr
     END SUBROUTINE MPI_SENDRECV_C
   END INTERFACE
-  CALL MPI_SENDRECV_C(sendbuf, sendcount, sendtype%MPI_VAL, dest, sendtag, recvbuf, recvcount, &
-      recvtype%MPI_VAL, source, recvtag, comm%MPI_VAL, status, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_SENDRECV_C(c_sendbuf, c_sendcount, c_sendtype, dest, sendtag, c_recvbuf, &
+      c_recvcount, c_recvtype, source, recvtag, comm%MPI_VAL, status, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Sendrecv_c_f08
 
 SUBROUTINE MPI_Sendrecv_replace_f08(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
     status, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -13652,13 +17413,16 @@ SUBROUTINE MPI_Sendrecv_replace_f08(buf, count, datatype, dest, sendtag, source,
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SENDRECV_REPLACE(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
         status, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -13671,15 +17435,24 @@ SUBROUTINE MPI_Sendrecv_replace_f08(buf, count, datatype, dest, sendtag, source,
       INTEGER :: ierr
     END SUBROUTINE MPI_SENDRECV_REPLACE
   END INTERFACE
-  CALL MPI_SENDRECV_REPLACE(buf, count, datatype%MPI_VAL, dest, sendtag, source, recvtag, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SENDRECV_REPLACE(c_buf, c_count, c_datatype, dest, sendtag, source, recvtag, &
       comm%MPI_VAL, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Sendrecv_replace_f08
 
 SUBROUTINE MPI_Sendrecv_replace_c_f08(buf, count, datatype, dest, sendtag, source, recvtag, &
     comm, status, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -13690,13 +17463,16 @@ SUBROUTINE MPI_Sendrecv_replace_c_f08(buf, count, datatype, dest, sendtag, sourc
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SENDRECV_REPLACE_C(buf, count, datatype, dest, sendtag, source, recvtag, &
         comm, status, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -13709,52 +17485,75 @@ SUBROUTINE MPI_Sendrecv_replace_c_f08(buf, count, datatype, dest, sendtag, sourc
       INTEGER :: ierr
     END SUBROUTINE MPI_SENDRECV_REPLACE_C
   END INTERFACE
-  CALL MPI_SENDRECV_REPLACE_C(buf, count, datatype%MPI_VAL, dest, sendtag, source, recvtag, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SENDRECV_REPLACE_C(c_buf, c_count, c_datatype, dest, sendtag, source, recvtag, &
       comm%MPI_VAL, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Sendrecv_replace_c_f08
 
 SUBROUTINE MPI_Session_attach_buffer_f08(session, buffer, size, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_Session), INTENT(IN) :: session
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*) :: buffer
+  TYPE(*), DIMENSION(..) :: buffer
   INTEGER, INTENT(IN) :: size
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_SESSION_ATTACH_BUFFER(session, buffer, size, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: session
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-      TYPE(*), DIMENSION(*) :: buffer
+      TYPE(C_PTR), VALUE :: buffer
       INTEGER :: size
       INTEGER :: ierr
     END SUBROUTINE MPI_SESSION_ATTACH_BUFFER
   END INTERFACE
-  CALL MPI_SESSION_ATTACH_BUFFER(session%MPI_VAL, buffer, size, ierr)
+  CALL compi_f08_choice1(buffer, -1_C_LONG_LONG, c_nodt, c_buffer, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_SESSION_ATTACH_BUFFER(session%MPI_VAL, c_buffer, size, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Session_attach_buffer_f08
 
 SUBROUTINE MPI_Session_attach_buffer_c_f08(session, buffer, size, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_Session), INTENT(IN) :: session
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*) :: buffer
+  TYPE(*), DIMENSION(..) :: buffer
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_SESSION_ATTACH_BUFFER_C(session, buffer, size, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: session
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-      TYPE(*), DIMENSION(*) :: buffer
+      TYPE(C_PTR), VALUE :: buffer
       INTEGER(KIND=MPI_COUNT_KIND) :: size
       INTEGER :: ierr
     END SUBROUTINE MPI_SESSION_ATTACH_BUFFER_C
   END INTERFACE
-  CALL MPI_SESSION_ATTACH_BUFFER_C(session%MPI_VAL, buffer, size, ierr)
+  CALL compi_f08_choice1(buffer, -1_C_LONG_LONG, c_nodt, c_buffer, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_SESSION_ATTACH_BUFFER_C(session%MPI_VAL, c_buffer, size, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Session_attach_buffer_c_f08
 
@@ -13795,24 +17594,31 @@ SUBROUTINE MPI_Session_create_errhandler_f08(session_errhandler_fn, errhandler, 
 END SUBROUTINE MPI_Session_create_errhandler_f08
 
 SUBROUTINE MPI_Session_detach_buffer_f08(session, buffer_addr, size, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_Session), INTENT(IN) :: session
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer_addr
-  TYPE(*), DIMENSION(*) :: buffer_addr
+  TYPE(*), DIMENSION(..) :: buffer_addr
   INTEGER, INTENT(OUT) :: size
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer_addr
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_SESSION_DETACH_BUFFER(session, buffer_addr, size, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: session
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer_addr
-      TYPE(*), DIMENSION(*) :: buffer_addr
+      TYPE(C_PTR), VALUE :: buffer_addr
       INTEGER :: size
       INTEGER :: ierr
     END SUBROUTINE MPI_SESSION_DETACH_BUFFER
   END INTERFACE
-  CALL MPI_SESSION_DETACH_BUFFER(session%MPI_VAL, buffer_addr, size, ierr)
+  CALL compi_f08_choice1(buffer_addr, -1_C_LONG_LONG, c_nodt, c_buffer_addr, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_SESSION_DETACH_BUFFER(session%MPI_VAL, c_buffer_addr, size, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Session_detach_buffer_f08
 
@@ -14005,8 +17811,8 @@ SUBROUTINE MPI_Session_set_errhandler_f08(session, errhandler, ierror)
 END SUBROUTINE MPI_Session_set_errhandler_f08
 
 SUBROUTINE MPI_Ssend_f08(buf, count, datatype, dest, tag, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -14014,12 +17820,15 @@ SUBROUTINE MPI_Ssend_f08(buf, count, datatype, dest, tag, comm, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SSEND(buf, count, datatype, dest, tag, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -14028,13 +17837,22 @@ SUBROUTINE MPI_Ssend_f08(buf, count, datatype, dest, tag, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_SSEND
   END INTERFACE
-  CALL MPI_SSEND(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SSEND(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ssend_f08
 
 SUBROUTINE MPI_Ssend_c_f08(buf, count, datatype, dest, tag, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -14042,12 +17860,15 @@ SUBROUTINE MPI_Ssend_c_f08(buf, count, datatype, dest, tag, comm, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SSEND_C(buf, count, datatype, dest, tag, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -14056,13 +17877,22 @@ SUBROUTINE MPI_Ssend_c_f08(buf, count, datatype, dest, tag, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_SSEND_C
   END INTERFACE
-  CALL MPI_SSEND_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SSEND_C(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ssend_c_f08
 
 SUBROUTINE MPI_Ssend_init_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -14071,12 +17901,15 @@ SUBROUTINE MPI_Ssend_init_f08(buf, count, datatype, dest, tag, comm, request, ie
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SSEND_INIT(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -14086,13 +17919,22 @@ SUBROUTINE MPI_Ssend_init_f08(buf, count, datatype, dest, tag, comm, request, ie
       INTEGER :: ierr
     END SUBROUTINE MPI_SSEND_INIT
   END INTERFACE
-  CALL MPI_SSEND_INIT(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SSEND_INIT(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ssend_init_f08
 
 SUBROUTINE MPI_Ssend_init_c_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -14101,12 +17943,15 @@ SUBROUTINE MPI_Ssend_init_c_f08(buf, count, datatype, dest, tag, comm, request, 
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SSEND_INIT_C(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -14116,8 +17961,16 @@ SUBROUTINE MPI_Ssend_init_c_f08(buf, count, datatype, dest, tag, comm, request, 
       INTEGER :: ierr
     END SUBROUTINE MPI_SSEND_INIT_C
   END INTERFACE
-  CALL MPI_SSEND_INIT_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
-      ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SSEND_INIT_C(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ssend_init_c_f08
 
@@ -15635,136 +19488,208 @@ SUBROUTINE MPI_Type_vector_c_f08(count, blocklength, stride, oldtype, newtype, i
 END SUBROUTINE MPI_Type_vector_c_f08
 
 SUBROUTINE MPI_Unpack_f08(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*) :: inbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: inbuf
   INTEGER, INTENT(IN) :: insize
   INTEGER, INTENT(INOUT) :: position
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-  TYPE(*), DIMENSION(*) :: outbuf
+  TYPE(*), DIMENSION(..) :: outbuf
   INTEGER, INTENT(IN) :: outcount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_inbuf
+  TYPE(C_PTR) :: c_outbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER :: c_outcount
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_UNPACK(inbuf, insize, position, outbuf, outcount, datatype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-      TYPE(*), DIMENSION(*) :: inbuf
+      TYPE(C_PTR), VALUE :: inbuf
       INTEGER :: insize
       INTEGER :: position
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-      TYPE(*), DIMENSION(*) :: outbuf
+      TYPE(C_PTR), VALUE :: outbuf
       INTEGER :: outcount
       INTEGER :: datatype
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_UNPACK
   END INTERFACE
-  CALL MPI_UNPACK(inbuf, insize, position, outbuf, outcount, datatype%MPI_VAL, comm%MPI_VAL, ierr)
+  CALL compi_f08_choice1(inbuf, -1_C_LONG_LONG, c_nodt, c_inbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_outcount = outcount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(outbuf, INT(outcount, C_LONG_LONG), c_datatype, c_outbuf, &
+      c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_outcount = 1
+  CALL MPI_UNPACK(c_inbuf, insize, position, c_outbuf, c_outcount, c_datatype, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Unpack_f08
 
 SUBROUTINE MPI_Unpack_c_f08(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*) :: inbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: inbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: insize
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-  TYPE(*), DIMENSION(*) :: outbuf
+  TYPE(*), DIMENSION(..) :: outbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outcount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_inbuf
+  TYPE(C_PTR) :: c_outbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_outcount
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_UNPACK_C(inbuf, insize, position, outbuf, outcount, datatype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-      TYPE(*), DIMENSION(*) :: inbuf
+      TYPE(C_PTR), VALUE :: inbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: insize
       INTEGER(KIND=MPI_COUNT_KIND) :: position
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-      TYPE(*), DIMENSION(*) :: outbuf
+      TYPE(C_PTR), VALUE :: outbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: outcount
       INTEGER :: datatype
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_UNPACK_C
   END INTERFACE
-  CALL MPI_UNPACK_C(inbuf, insize, position, outbuf, outcount, datatype%MPI_VAL, comm%MPI_VAL, ierr)
+  CALL compi_f08_choice1(inbuf, -1_C_LONG_LONG, c_nodt, c_inbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_outcount = outcount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(outbuf, INT(outcount, C_LONG_LONG), c_datatype, c_outbuf, &
+      c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_outcount = 1
+  CALL MPI_UNPACK_C(c_inbuf, insize, position, c_outbuf, c_outcount, c_datatype, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Unpack_c_f08
 
 SUBROUTINE MPI_Unpack_external_f08(datarep, inbuf, insize, position, outbuf, outcount, &
     datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   CHARACTER(LEN=*), INTENT(IN) :: datarep
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*) :: inbuf
+  TYPE(*), DIMENSION(..) :: inbuf
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: insize
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(INOUT) :: position
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-  TYPE(*), DIMENSION(*) :: outbuf
+  TYPE(*), DIMENSION(..) :: outbuf
   INTEGER, INTENT(IN) :: outcount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_inbuf
+  TYPE(C_PTR) :: c_outbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER :: c_outcount
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_UNPACK_EXTERNAL(datarep, inbuf, insize, position, outbuf, outcount, &
         datatype, ierr)
       IMPORT
       IMPLICIT NONE
       CHARACTER(LEN=*) :: datarep
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-      TYPE(*), DIMENSION(*) :: inbuf
+      TYPE(C_PTR), VALUE :: inbuf
       INTEGER(KIND=MPI_ADDRESS_KIND) :: insize
       INTEGER(KIND=MPI_ADDRESS_KIND) :: position
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-      TYPE(*), DIMENSION(*) :: outbuf
+      TYPE(C_PTR), VALUE :: outbuf
       INTEGER :: outcount
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_UNPACK_EXTERNAL
   END INTERFACE
-  CALL MPI_UNPACK_EXTERNAL(datarep, inbuf, insize, position, outbuf, outcount, &
-      datatype%MPI_VAL, ierr)
+  CALL compi_f08_choice1(inbuf, -1_C_LONG_LONG, c_nodt, c_inbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_outcount = outcount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(outbuf, INT(outcount, C_LONG_LONG), c_datatype, c_outbuf, &
+      c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_outcount = 1
+  CALL MPI_UNPACK_EXTERNAL(datarep, c_inbuf, insize, position, c_outbuf, c_outcount, &
+      c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Unpack_external_f08
 
 SUBROUTINE MPI_Unpack_external_c_f08(datarep, inbuf, insize, position, outbuf, outcount, &
     datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   CHARACTER(LEN=*), INTENT(IN) :: datarep
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*) :: inbuf
+  TYPE(*), DIMENSION(..) :: inbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: insize
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-  TYPE(*), DIMENSION(*) :: outbuf
+  TYPE(*), DIMENSION(..) :: outbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outcount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_inbuf
+  TYPE(C_PTR) :: c_outbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_outcount
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_UNPACK_EXTERNAL_C(datarep, inbuf, insize, position, outbuf, outcount, &
         datatype, ierr)
       IMPORT
       IMPLICIT NONE
       CHARACTER(LEN=*) :: datarep
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-      TYPE(*), DIMENSION(*) :: inbuf
+      TYPE(C_PTR), VALUE :: inbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: insize
       INTEGER(KIND=MPI_COUNT_KIND) :: position
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-      TYPE(*), DIMENSION(*) :: outbuf
+      TYPE(C_PTR), VALUE :: outbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: outcount
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_UNPACK_EXTERNAL_C
   END INTERFACE
-  CALL MPI_UNPACK_EXTERNAL_C(datarep, inbuf, insize, position, outbuf, outcount, &
-      datatype%MPI_VAL, ierr)
+  CALL compi_f08_choice1(inbuf, -1_C_LONG_LONG, c_nodt, c_inbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_outcount = outcount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(outbuf, INT(outcount, C_LONG_LONG), c_datatype, c_outbuf, &
+      c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_outcount = 1
+  CALL MPI_UNPACK_EXTERNAL_C(datarep, c_inbuf, insize, position, c_outbuf, c_outcount, &
+      c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Unpack_external_c_f08
 
@@ -15992,24 +19917,31 @@ SUBROUTINE MPI_Win_allocate_shared_c_f08(size, disp_unit, info, comm, baseptr, w
 END SUBROUTINE MPI_Win_allocate_shared_c_f08
 
 SUBROUTINE MPI_Win_attach_f08(win, base, size, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_Win), INTENT(IN) :: win
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-  TYPE(*), DIMENSION(*) :: base
+  TYPE(*), DIMENSION(..) :: base
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_base
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_WIN_ATTACH(win, base, size, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: win
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-      TYPE(*), DIMENSION(*) :: base
+      TYPE(C_PTR), VALUE :: base
       INTEGER(KIND=MPI_ADDRESS_KIND) :: size
       INTEGER :: ierr
     END SUBROUTINE MPI_WIN_ATTACH
   END INTERFACE
-  CALL MPI_WIN_ATTACH(win%MPI_VAL, base, size, ierr)
+  CALL compi_f08_choice1(base, -1_C_LONG_LONG, c_nodt, c_base, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_WIN_ATTACH(win%MPI_VAL, c_base, size, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Win_attach_f08
 
@@ -16048,8 +19980,8 @@ SUBROUTINE MPI_Win_complete_f08(win, ierror)
 END SUBROUTINE MPI_Win_complete_f08
 
 SUBROUTINE MPI_Win_create_f08(base, size, disp_unit, info, comm, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-  TYPE(*), DIMENSION(*) :: base
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: base
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
   INTEGER, INTENT(IN) :: disp_unit
   TYPE(MPI_Info), INTENT(IN) :: info
@@ -16057,12 +19989,14 @@ SUBROUTINE MPI_Win_create_f08(base, size, disp_unit, info, comm, win, ierror)
   TYPE(MPI_Win), INTENT(OUT) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_base
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_WIN_CREATE(base, size, disp_unit, info, comm, win, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-      TYPE(*), DIMENSION(*) :: base
+      TYPE(C_PTR), VALUE :: base
       INTEGER(KIND=MPI_ADDRESS_KIND) :: size
       INTEGER :: disp_unit
       INTEGER :: info
@@ -16071,13 +20005,18 @@ SUBROUTINE MPI_Win_create_f08(base, size, disp_unit, info, comm, win, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_WIN_CREATE
   END INTERFACE
-  CALL MPI_WIN_CREATE(base, size, disp_unit, info%MPI_VAL, comm%MPI_VAL, win%MPI_VAL, ierr)
+  CALL compi_f08_choice1(base, -1_C_LONG_LONG, c_nodt, c_base, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_WIN_CREATE(c_base, size, disp_unit, info%MPI_VAL, comm%MPI_VAL, win%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Win_create_f08
 
 SUBROUTINE MPI_Win_create_c_f08(base, size, disp_unit, info, comm, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-  TYPE(*), DIMENSION(*) :: base
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: base
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: disp_unit
   TYPE(MPI_Info), INTENT(IN) :: info
@@ -16085,12 +20024,14 @@ SUBROUTINE MPI_Win_create_c_f08(base, size, disp_unit, info, comm, win, ierror)
   TYPE(MPI_Win), INTENT(OUT) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_base
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_WIN_CREATE_C(base, size, disp_unit, info, comm, win, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-      TYPE(*), DIMENSION(*) :: base
+      TYPE(C_PTR), VALUE :: base
       INTEGER(KIND=MPI_ADDRESS_KIND) :: size
       INTEGER(KIND=MPI_ADDRESS_KIND) :: disp_unit
       INTEGER :: info
@@ -16099,7 +20040,12 @@ SUBROUTINE MPI_Win_create_c_f08(base, size, disp_unit, info, comm, win, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_WIN_CREATE_C
   END INTERFACE
-  CALL MPI_WIN_CREATE_C(base, size, disp_unit, info%MPI_VAL, comm%MPI_VAL, win%MPI_VAL, ierr)
+  CALL compi_f08_choice1(base, -1_C_LONG_LONG, c_nodt, c_base, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_WIN_CREATE_C(c_base, size, disp_unit, info%MPI_VAL, comm%MPI_VAL, win%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Win_create_c_f08
 
@@ -16184,22 +20130,29 @@ SUBROUTINE MPI_Win_delete_attr_f08(win, win_keyval, ierror)
 END SUBROUTINE MPI_Win_delete_attr_f08
 
 SUBROUTINE MPI_Win_detach_f08(win, base, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_Win), INTENT(IN) :: win
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-  TYPE(*), DIMENSION(*) :: base
+  TYPE(*), DIMENSION(..) :: base
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_base
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_WIN_DETACH(win, base, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: win
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-      TYPE(*), DIMENSION(*) :: base
+      TYPE(C_PTR), VALUE :: base
       INTEGER :: ierr
     END SUBROUTINE MPI_WIN_DETACH
   END INTERFACE
-  CALL MPI_WIN_DETACH(win%MPI_VAL, base, ierr)
+  CALL compi_f08_choice1(base, -1_C_LONG_LONG, c_nodt, c_base, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_WIN_DETACH(win%MPI_VAL, c_base, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Win_detach_f08
 

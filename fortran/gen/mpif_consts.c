@@ -377,7 +377,7 @@ int main(int argc, char **argv)
     k("MPI_COMBINER_RESIZED", NULL, (long long)(MPI_COMBINER_RESIZED));
     k("MPI_COMBINER_HINDEXED_BLOCK", NULL, (long long)(MPI_COMBINER_HINDEXED_BLOCK));
     if (f08) {
-        line("  LOGICAL, PARAMETER :: MPI_SUBARRAYS_SUPPORTED = .FALSE.");
+        line("  LOGICAL, PARAMETER :: MPI_SUBARRAYS_SUPPORTED = .TRUE.");
     } else {
         line("      LOGICAL MPI_SUBARRAYS_SUPPORTED");
         line("      PARAMETER (MPI_SUBARRAYS_SUPPORTED=.FALSE.)");

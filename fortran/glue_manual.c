@@ -21,6 +21,7 @@ COMPI_F_COMMON MPI_Fint mpi_fortran_unweighted_;
 COMPI_F_COMMON MPI_Fint mpi_fortran_weights_empty_;
 COMPI_F_COMMON char mpi_fortran_argv_null_;
 COMPI_F_COMMON char mpi_fortran_argvs_null_;
+COMPI_F_COMMON MPI_Fint mpi_fortran_buffer_automatic_;
 
 /* ---- strings ------------------------------------------------------------------------- */
 

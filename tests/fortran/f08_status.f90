@@ -1,9 +1,9 @@
 ! f08_status: statuses between use mpi_f08 and use mpi (MPI 4.0): MPI_Status_f082f and
 ! MPI_Status_f2f08 from both modules, the words where MPI_SOURCE, MPI_TAG and MPI_ERROR
 ! say; a received status read through MPI_Status_get_source/tag/error (MPI 5.0) and
-! carried over keeps its count; MPI_Status_set_tag; MPI 4.1's MPI_Comm_attach_buffer,
-! MPI_Comm_detach_buffer and MPI_Request_get_status_any from Fortran.  Every rank sends
-! to the next.  Rank 0 prints "ok: f08_status np=N".
+! carried over keeps its count; MPI_Status_set_tag; MPI 4.1's MPI_Comm_attach_buffer (of
+! memory and MPI_BUFFER_AUTOMATIC), MPI_Comm_detach_buffer and MPI_Request_get_status_any
+! from Fortran.  Every rank sends to the next.  Rank 0 prints "ok: f08_status np=N".
 SUBROUTINE from_mpi(fst, tag, nbad)
   ! the same conversions through use mpi (TYPE(MPI_Status) comes with it)
   USE mpi, ONLY: MPI_Status, MPI_STATUS_SIZE, MPI_TAG, MPI_Status_f2f08, MPI_Status_f082f
@@ -62,6 +62,18 @@ PROGRAM f08_status
   CALL MPI_Comm_detach_buffer(MPI_COMM_WORLD, bbuf, sz, ierr)
   IF (ierr /= MPI_SUCCESS .OR. sz /= SIZE(bbuf)) CALL bad('MPI_Comm_detach_buffer: size')
   IF (ANY(rbuf /= prev)) CALL bad('received data')
+
+  ! MPI_BUFFER_AUTOMATIC: the library finds the room
+  CALL MPI_Comm_attach_buffer(MPI_COMM_WORLD, MPI_BUFFER_AUTOMATIC, 0, ierr)
+  IF (ierr /= MPI_SUCCESS) CALL bad('attach MPI_BUFFER_AUTOMATIC')
+  sbuf = rank + 1
+  rbuf = -1
+  CALL MPI_Bsend(sbuf, n, MPI_INTEGER, next, 41, MPI_COMM_WORLD, ierr)
+  IF (ierr /= MPI_SUCCESS) CALL bad('MPI_Bsend on MPI_BUFFER_AUTOMATIC')
+  CALL MPI_Recv(rbuf, n, MPI_INTEGER, prev, 41, MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+  IF (ANY(rbuf /= prev + 1)) CALL bad('received data of the automatic buffer')
+  CALL MPI_Comm_detach_buffer(MPI_COMM_WORLD, bbuf, sz, ierr)
+  IF (ierr /= MPI_SUCCESS .OR. sz /= 0) CALL bad('detach MPI_BUFFER_AUTOMATIC: size')
 
   CALL MPI_Status_get_source(st, v)
   IF (v /= prev) CALL bad('MPI_Status_get_source')

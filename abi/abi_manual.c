@@ -630,10 +630,9 @@ int PMPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbo
     int room = num_elements != NULL && array_of_datatypes != NULL ? *num_elements : 0;
     int n_info = ABI_N_UNSET;
     ABI_TMP(int, n_types, room > 0 ? room : 0);
-    int rc = abi_n.T_event_get_info(event_index, name, name_len, verbosity,
-                                    room > 0 ? n_types : NULL, array_of_displacements,
-                                    num_elements, (void **)enumtype,
-                                    info != NULL ? &n_info : NULL, desc, desc_len, bind);
+    int rc = abi_n.T_event_get_info(
+        event_index, name, name_len, verbosity, room > 0 ? n_types : NULL, array_of_displacements,
+        num_elements, (void **)enumtype, info != NULL ? &n_info : NULL, desc, desc_len, bind);
     if (rc == 0) {
         for (int i = 0; i < room && i < *num_elements; i++) {
             array_of_datatypes[i] = abi_n2h(Datatype, n_types[i]);

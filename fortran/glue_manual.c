@@ -390,15 +390,13 @@ COMPI_F_EXPORT void mpi_comm_detach_buffer_(MPI_Fint *comm, void *buffer_addr, M
                                             MPI_Fint *ierror)
 {
     void *addr = NULL;
-    (void)buffer_addr;
     *ierror = MPI_Comm_detach_buffer(MPI_Comm_f2c(*comm), &addr, size);
 }
 
-COMPI_F_EXPORT void mpi_session_detach_buffer_(MPI_Fint *session, void *buffer_addr,
-                                               MPI_Fint *size, MPI_Fint *ierror)
+COMPI_F_EXPORT void mpi_session_detach_buffer_(MPI_Fint *session, void *buffer_addr, MPI_Fint *size,
+                                               MPI_Fint *ierror)
 {
     void *addr = NULL;
-    (void)buffer_addr;
     *ierror = MPI_Session_detach_buffer(MPI_Session_f2c(*session), &addr, size);
 }
 

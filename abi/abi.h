@@ -40,6 +40,7 @@ extern const int abi_pre[ABI_NPRE];
 #define ABI_N_STATUS_IGNORE ((abi_nstatus_t *)1)
 #define ABI_N_STATUSES_IGNORE ((abi_nstatus_t *)1)
 #define ABI_N_IN_PLACE ((void *)-1)
+#define ABI_N_BUFFER_AUTOMATIC ((void *)-2)
 extern int *abi_n_unweighted, *abi_n_weights_empty;
 
 /* the standard's value of a native predefined or null handle; block is the first value
@@ -105,6 +106,8 @@ ABI_MAPS(verbosity)
 ABI_MAPS(bind)
 ABI_MAPS(scope)
 ABI_MAPS(pvarclass)
+ABI_MAPS(cbsafety)
+ABI_MAPS(sourceorder)
 ABI_MAPS(seek)
 #undef ABI_MAPS
 int abi_mode_in(int v);
@@ -145,6 +148,8 @@ static inline int abi_tag_out(int t)
 #define abi_scope_out abi_map_scope_out
 #define abi_pvarclass_in abi_map_pvarclass_in
 #define abi_pvarclass_out abi_map_pvarclass_out
+#define abi_cbsafety_in abi_map_cbsafety_in
+#define abi_sourceorder_out abi_map_sourceorder_out
 #define abi_seek_in abi_map_seek_in
 
 /* files are pointers on both sides: the same ones, but for MPI_FILE_NULL (0x118 in the
@@ -178,6 +183,20 @@ static inline void *abi_pvar_in(MPI_T_pvar_handle h)
 static inline void *abi_buf(const void *p)
 {
     return p == MPI_IN_PLACE ? ABI_N_IN_PLACE : (void *)p;
+}
+
+/* MPI_BUFFER_AUTOMATIC is 2 in the standard ABI, -2 natively: a buffer attached for
+   buffered sends, and the address a detach gives back */
+static inline void *abi_bsend_buf_in(void *p)
+{
+    return p == MPI_BUFFER_AUTOMATIC ? ABI_N_BUFFER_AUTOMATIC : p;
+}
+
+static inline void abi_bsend_addr_out(void *buffer_addr)
+{
+    if (buffer_addr != NULL && *(void **)buffer_addr == ABI_N_BUFFER_AUTOMATIC) {
+        *(void **)buffer_addr = MPI_BUFFER_AUTOMATIC;
+    }
 }
 
 static inline int *abi_weights(const int *w)

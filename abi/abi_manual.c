@@ -601,3 +601,53 @@ int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session pe_session, int pvar_index, void
     return abi_err_out(rc);
 }
 #pragma weak MPI_T_pvar_handle_alloc = PMPI_T_pvar_handle_alloc
+
+/* an event's binding says what obj_handle points to, as for the variables above (compi has
+   no events: the native call answers MPI_T_ERR_INVALID_INDEX first) */
+int PMPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info,
+                              MPI_T_event_registration *event_registration)
+{
+    int bind = 0, n = 0;
+    int rc = abi_n.T_event_get_info(event_index, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                                    NULL, NULL, &bind);
+    if (rc != 0) {
+        return abi_err_out(rc);
+    }
+    int conv = t_obj_in(abi_bind_out(bind), obj_handle, &n);
+    rc = abi_n.T_event_handle_alloc(event_index, conv ? &n : obj_handle, abi_h2n(info),
+                                    (void **)event_registration);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_handle_alloc = PMPI_T_event_handle_alloc
+
+/* the event's element types are handles: *num_elements (in: the room, out: how many the
+   event has) of them are converted, the room or the count, whichever is fewer */
+int PMPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbosity,
+                          MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[],
+                          int *num_elements, MPI_T_enum *enumtype, MPI_Info *info, char *desc,
+                          int *desc_len, int *bind)
+{
+    int room = num_elements != NULL && array_of_datatypes != NULL ? *num_elements : 0;
+    int n_info = ABI_N_UNSET;
+    ABI_TMP(int, n_types, room > 0 ? room : 0);
+    int rc = abi_n.T_event_get_info(
+        event_index, name, name_len, verbosity, room > 0 ? n_types : NULL, array_of_displacements,
+        num_elements, (void **)enumtype, info != NULL ? &n_info : NULL, desc, desc_len, bind);
+    if (rc == 0) {
+        for (int i = 0; i < room && i < *num_elements; i++) {
+            array_of_datatypes[i] = abi_n2h(Datatype, n_types[i]);
+        }
+        if (verbosity != NULL) {
+            *verbosity = abi_verbosity_out(*verbosity);
+        }
+        if (bind != NULL) {
+            *bind = abi_bind_out(*bind);
+        }
+    }
+    if (info != NULL && n_info != ABI_N_UNSET) {
+        *info = abi_n2h(Info, n_info);
+    }
+    ABI_TMP_FREE(n_types);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_get_info = PMPI_T_event_get_info

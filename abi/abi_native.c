@@ -30,9 +30,10 @@ void *abi_n_pvar_all_handles;
 void abi_native_init(void);
 void abi_native_init(void)
 {
-    /* abi/abi.h's ABI_N_STATUS_IGNORE, ABI_N_STATUSES_IGNORE and ABI_N_IN_PLACE */
+    /* abi/abi.h's ABI_N_STATUS_IGNORE, ABI_N_STATUSES_IGNORE, ABI_N_IN_PLACE and
+       ABI_N_BUFFER_AUTOMATIC */
     if ((intptr_t)MPI_STATUS_IGNORE != 1 || (intptr_t)MPI_STATUSES_IGNORE != 1 ||
-        (intptr_t)MPI_IN_PLACE != -1) {
+        (intptr_t)MPI_IN_PLACE != -1 || (intptr_t)MPI_BUFFER_AUTOMATIC != -2) {
         fprintf(stderr, "libmpi_abi: built for another native mpi.h\n");
         abort();
     }

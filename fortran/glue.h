@@ -38,8 +38,9 @@ extern COMPI_F_EXPORT MPI_Fint mpi_fortran_unweighted_;
 extern COMPI_F_EXPORT MPI_Fint mpi_fortran_weights_empty_;
 extern COMPI_F_EXPORT char mpi_fortran_argv_null_;
 extern COMPI_F_EXPORT char mpi_fortran_argvs_null_;
+extern COMPI_F_EXPORT MPI_Fint mpi_fortran_buffer_automatic_;
 
-/* a choice buffer: MPI_BOTTOM and MPI_IN_PLACE become C's */
+/* a choice buffer: MPI_BOTTOM, MPI_IN_PLACE and MPI_BUFFER_AUTOMATIC become C's */
 static inline void *compi_f_buf(void *p)
 {
     if (p == &mpi_fortran_bottom_) {
@@ -47,6 +48,9 @@ static inline void *compi_f_buf(void *p)
     }
     if (p == &mpi_fortran_in_place_) {
         return MPI_IN_PLACE;
+    }
+    if (p == &mpi_fortran_buffer_automatic_) {
+        return MPI_BUFFER_AUTOMATIC;
     }
     return p;
 }

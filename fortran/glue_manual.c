@@ -21,6 +21,7 @@ COMPI_F_COMMON MPI_Fint mpi_fortran_unweighted_;
 COMPI_F_COMMON MPI_Fint mpi_fortran_weights_empty_;
 COMPI_F_COMMON char mpi_fortran_argv_null_;
 COMPI_F_COMMON char mpi_fortran_argvs_null_;
+COMPI_F_COMMON MPI_Fint mpi_fortran_buffer_automatic_;
 
 /* ---- strings ------------------------------------------------------------------------- */
 
@@ -385,6 +386,20 @@ COMPI_F_EXPORT void mpi_buffer_detach_(void *buffer_addr, MPI_Fint *size, MPI_Fi
     *ierror = MPI_Buffer_detach(&addr, size);
 }
 
+COMPI_F_EXPORT void mpi_comm_detach_buffer_(MPI_Fint *comm, void *buffer_addr, MPI_Fint *size,
+                                            MPI_Fint *ierror)
+{
+    void *addr = NULL;
+    *ierror = MPI_Comm_detach_buffer(MPI_Comm_f2c(*comm), &addr, size);
+}
+
+COMPI_F_EXPORT void mpi_session_detach_buffer_(MPI_Fint *session, void *buffer_addr, MPI_Fint *size,
+                                               MPI_Fint *ierror)
+{
+    void *addr = NULL;
+    *ierror = MPI_Session_detach_buffer(MPI_Session_f2c(*session), &addr, size);
+}
+
 static int f_blank(const char *s, size_t len)
 {
     for (size_t i = 0; i < len; i++) {
@@ -662,6 +677,8 @@ COMPI_F_ALIAS(pmpi_session_create_errhandler_, mpi_session_create_errhandler_);
 COMPI_F_ALIAS(pmpi_file_create_errhandler_, mpi_file_create_errhandler_);
 COMPI_F_ALIAS(pmpi_op_create_, mpi_op_create_);
 COMPI_F_ALIAS(pmpi_buffer_detach_, mpi_buffer_detach_);
+COMPI_F_ALIAS(pmpi_comm_detach_buffer_, mpi_comm_detach_buffer_);
+COMPI_F_ALIAS(pmpi_session_detach_buffer_, mpi_session_detach_buffer_);
 COMPI_F_ALIAS(pmpi_comm_spawn_, mpi_comm_spawn_);
 COMPI_F_ALIAS(pmpi_comm_spawn_multiple_, mpi_comm_spawn_multiple_);
 COMPI_F_ALIAS(pmpi_pcontrol_, mpi_pcontrol_);

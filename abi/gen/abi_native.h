@@ -69,6 +69,8 @@ struct abi_native {
     int (*Cartdim_get)(int comm, int *ndims);
     int (*Close_port)(const char *port_name);
     int (*Comm_accept)(const char *port_name, int info, int root, int comm, int *newcomm);
+    int (*Comm_attach_buffer)(int comm, void *buffer, int size);
+    int (*Comm_attach_buffer_c)(int comm, void *buffer, MPI_Count size);
     int (*Comm_call_errhandler)(int comm, int errorcode);
     int (*Comm_compare)(int comm1, int comm2, int *result);
     int (*Comm_connect)(const char *port_name, int info, int root, int comm, int *newcomm);
@@ -78,9 +80,12 @@ struct abi_native {
     int (*Comm_create_group)(int comm, int group, int tag, int *newcomm);
     int (*Comm_create_keyval)(void *comm_copy_attr_fn, void *comm_delete_attr_fn, int *comm_keyval, void *extra_state);
     int (*Comm_delete_attr)(int comm, int comm_keyval);
+    int (*Comm_detach_buffer)(int comm, void *buffer_addr, int *size);
+    int (*Comm_detach_buffer_c)(int comm, void *buffer_addr, MPI_Count *size);
     int (*Comm_disconnect)(int *comm);
     int (*Comm_dup)(int comm, int *newcomm);
     int (*Comm_dup_with_info)(int comm, int info, int *newcomm);
+    int (*Comm_flush_buffer)(int comm);
     int (*Comm_free)(int *comm);
     int (*Comm_free_keyval)(int *comm_keyval);
     int (*Comm_get_attr)(int comm, int comm_keyval, void *attribute_val, int *flag);
@@ -91,6 +96,7 @@ struct abi_native {
     int (*Comm_group)(int comm, int *group);
     int (*Comm_idup)(int comm, int *newcomm, int *request);
     int (*Comm_idup_with_info)(int comm, int info, int *newcomm, int *request);
+    int (*Comm_iflush_buffer)(int comm, int *request);
     int (*Comm_join)(int fd, int *intercomm);
     int (*Comm_rank)(int comm, int *rank);
     int (*Comm_remote_group)(int comm, int *group);
@@ -228,6 +234,7 @@ struct abi_native {
     int (*Get_elements)(const abi_nstatus_t *status, int datatype, int *count);
     int (*Get_elements_c)(const abi_nstatus_t *status, int datatype, MPI_Count *count);
     int (*Get_elements_x)(const abi_nstatus_t *status, int datatype, MPI_Count *count);
+    int (*Get_hw_resource_info)(int *hw_info);
     int (*Get_library_version)(char *version, int *resultlen);
     int (*Get_processor_name)(char *name, int *resultlen);
     int (*Get_version)(int *version, int *subversion);
@@ -402,8 +409,14 @@ struct abi_native {
     int (*Reduce_scatter_c)(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], int datatype, int op, int comm);
     int (*Reduce_scatter_init)(const void *sendbuf, void *recvbuf, const int recvcounts[], int datatype, int op, int comm, int info, int *request);
     int (*Reduce_scatter_init_c)(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], int datatype, int op, int comm, int info, int *request);
+    int (*Remove_error_class)(int errorclass);
+    int (*Remove_error_code)(int errorcode);
+    int (*Remove_error_string)(int errorcode);
     int (*Request_free)(int *request);
     int (*Request_get_status)(int request, int *flag, abi_nstatus_t *status);
+    int (*Request_get_status_all)(int count, const int array_of_requests[], int *flag, abi_nstatus_t array_of_statuses[]);
+    int (*Request_get_status_any)(int count, const int array_of_requests[], int *index, int *flag, abi_nstatus_t *status);
+    int (*Request_get_status_some)(int incount, const int array_of_requests[], int *outcount, int array_of_indices[], abi_nstatus_t array_of_statuses[]);
     int (*Rget)(void *origin_addr, int origin_count, int origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, int target_datatype, int win, int *request);
     int (*Rget_accumulate)(const void *origin_addr, int origin_count, int origin_datatype, void *result_addr, int result_count, int result_datatype, int target_rank, MPI_Aint target_disp, int target_count, int target_datatype, int op, int win, int *request);
     int (*Rget_accumulate_c)(const void *origin_addr, MPI_Count origin_count, int origin_datatype, void *result_addr, MPI_Count result_count, int result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, int target_datatype, int op, int win, int *request);
@@ -434,14 +447,20 @@ struct abi_native {
     int (*Sendrecv_c)(const void *sendbuf, MPI_Count sendcount, int sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, int recvtype, int source, int recvtag, int comm, abi_nstatus_t *status);
     int (*Sendrecv_replace)(void *buf, int count, int datatype, int dest, int sendtag, int source, int recvtag, int comm, abi_nstatus_t *status);
     int (*Sendrecv_replace_c)(void *buf, MPI_Count count, int datatype, int dest, int sendtag, int source, int recvtag, int comm, abi_nstatus_t *status);
+    int (*Session_attach_buffer)(int session, void *buffer, int size);
+    int (*Session_attach_buffer_c)(int session, void *buffer, MPI_Count size);
     int (*Session_call_errhandler)(int session, int errorcode);
     int (*Session_create_errhandler)(void *session_errhandler_fn, int *errhandler);
+    int (*Session_detach_buffer)(int session, void *buffer_addr, int *size);
+    int (*Session_detach_buffer_c)(int session, void *buffer_addr, MPI_Count *size);
     int (*Session_finalize)(int *session);
+    int (*Session_flush_buffer)(int session);
     int (*Session_get_errhandler)(int session, int *errhandler);
     int (*Session_get_info)(int session, int *info_used);
     int (*Session_get_nth_pset)(int session, int info, int n, int *pset_len, char *pset_name);
     int (*Session_get_num_psets)(int session, int info, int *npset_names);
     int (*Session_get_pset_info)(int session, const char *pset_name, int *info);
+    int (*Session_iflush_buffer)(int session, int *request);
     int (*Session_init)(int info, int errhandler, int *session);
     int (*Session_set_errhandler)(int session, int errhandler);
     int (*Ssend)(const void *buf, int count, int datatype, int dest, int tag, int comm);
@@ -450,16 +469,24 @@ struct abi_native {
     int (*Ssend_init_c)(const void *buf, MPI_Count count, int datatype, int dest, int tag, int comm, int *request);
     int (*Start)(int *request);
     int (*Startall)(int count, int array_of_requests[]);
+    int (*Status_get_error)(const abi_nstatus_t *status, int *err);
+    int (*Status_get_source)(const abi_nstatus_t *status, int *source);
+    int (*Status_get_tag)(const abi_nstatus_t *status, int *tag);
     int (*Status_set_cancelled)(abi_nstatus_t *status, int flag);
     int (*Status_set_elements)(abi_nstatus_t *status, int datatype, int count);
     int (*Status_set_elements_c)(abi_nstatus_t *status, int datatype, MPI_Count count);
     int (*Status_set_elements_x)(abi_nstatus_t *status, int datatype, MPI_Count count);
+    int (*Status_set_error)(abi_nstatus_t *status, int err);
+    int (*Status_set_source)(abi_nstatus_t *status, int source);
+    int (*Status_set_tag)(abi_nstatus_t *status, int tag);
     int (*T_category_changed)(int *update_number);
     int (*T_category_get_categories)(int cat_index, int len, int indices[]);
     int (*T_category_get_cvars)(int cat_index, int len, int indices[]);
+    int (*T_category_get_events)(int cat_index, int len, int indices[]);
     int (*T_category_get_index)(const char *name, int *cat_index);
     int (*T_category_get_info)(int cat_index, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars, int *num_pvars, int *num_categories);
     int (*T_category_get_num)(int *num_cat);
+    int (*T_category_get_num_events)(int cat_index, int *num_events);
     int (*T_category_get_pvars)(int cat_index, int len, int indices[]);
     int (*T_cvar_get_index)(const char *name, int *cvar_index);
     int (*T_cvar_get_info)(int cvar_index, char *name, int *name_len, int *verbosity, int *datatype, void **enumtype, char *desc, int *desc_len, int *bind, int *scope);
@@ -470,6 +497,21 @@ struct abi_native {
     int (*T_cvar_write)(void *handle, const void *buf);
     int (*T_enum_get_info)(void *enumtype, int *num, char *name, int *name_len);
     int (*T_enum_get_item)(void *enumtype, int index, int *value, char *name, int *name_len);
+    int (*T_event_callback_get_info)(void *event_registration, MPI_T_cb_safety cb_safety, int *info_used);
+    int (*T_event_callback_set_info)(void *event_registration, MPI_T_cb_safety cb_safety, int info);
+    int (*T_event_copy)(void *event_instance, void *buffer);
+    int (*T_event_get_index)(const char *name, int *event_index);
+    int (*T_event_get_info)(int event_index, char *name, int *name_len, int *verbosity, int array_of_datatypes[], MPI_Aint array_of_displacements[], int *num_elements, void **enumtype, int *info, char *desc, int *desc_len, int *bind);
+    int (*T_event_get_num)(int *num_events);
+    int (*T_event_get_source)(void *event_instance, int *source_index);
+    int (*T_event_get_timestamp)(void *event_instance, MPI_Count *event_timestamp);
+    int (*T_event_handle_alloc)(int event_index, void *obj_handle, int info, void **event_registration);
+    int (*T_event_handle_free)(void *event_registration, void *user_data, MPI_T_event_free_cb_function free_cb_function);
+    int (*T_event_handle_get_info)(void *event_registration, int *info_used);
+    int (*T_event_handle_set_info)(void *event_registration, int info);
+    int (*T_event_read)(void *event_instance, int element_index, void *buffer);
+    int (*T_event_register_callback)(void *event_registration, MPI_T_cb_safety cb_safety, int info, void *user_data, MPI_T_event_cb_function event_cb_function);
+    int (*T_event_set_dropped_handler)(void *event_registration, MPI_T_event_dropped_cb_function dropped_cb_function);
     int (*T_finalize)(void);
     int (*T_init_thread)(int required, int *provided);
     int (*T_pvar_get_index)(const char *name, int var_class, int *pvar_index);
@@ -485,6 +527,9 @@ struct abi_native {
     int (*T_pvar_start)(void *pe_session, void *handle);
     int (*T_pvar_stop)(void *pe_session, void *handle);
     int (*T_pvar_write)(void *pe_session, void *handle, const void *buf);
+    int (*T_source_get_info)(int source_index, char *name, int *name_len, char *desc, int *desc_len, MPI_T_source_order *ordering, MPI_Count *ticks_per_second, MPI_Count *max_ticks, int *info);
+    int (*T_source_get_num)(int *num_sources);
+    int (*T_source_get_timestamp)(int source_index, MPI_Count *timestamp);
     int (*Test)(int *request, int *flag, abi_nstatus_t *status);
     int (*Test_cancelled)(const abi_nstatus_t *status, int *flag);
     int (*Testall)(int count, int array_of_requests[], int *flag, abi_nstatus_t array_of_statuses[]);
@@ -530,6 +575,7 @@ struct abi_native {
     int (*Type_get_true_extent)(int datatype, MPI_Aint *true_lb, MPI_Aint *true_extent);
     int (*Type_get_true_extent_c)(int datatype, MPI_Count *true_lb, MPI_Count *true_extent);
     int (*Type_get_true_extent_x)(int datatype, MPI_Count *true_lb, MPI_Count *true_extent);
+    int (*Type_get_value_index)(int value_type, int index_type, int *pair_type);
     int (*Type_indexed)(int count, const int array_of_blocklengths[], const int array_of_displacements[], int oldtype, int *newtype);
     int (*Type_indexed_c)(MPI_Count count, const MPI_Count array_of_blocklengths[], const MPI_Count array_of_displacements[], int oldtype, int *newtype);
     int (*Type_match_size)(int typeclass, int size, int *datatype);
@@ -659,6 +705,8 @@ struct abi_native {
     *(void **)&(t)->Cartdim_get = look("PMPI_Cartdim_get"); \
     *(void **)&(t)->Close_port = look("PMPI_Close_port"); \
     *(void **)&(t)->Comm_accept = look("PMPI_Comm_accept"); \
+    *(void **)&(t)->Comm_attach_buffer = look("PMPI_Comm_attach_buffer"); \
+    *(void **)&(t)->Comm_attach_buffer_c = look("PMPI_Comm_attach_buffer_c"); \
     *(void **)&(t)->Comm_call_errhandler = look("PMPI_Comm_call_errhandler"); \
     *(void **)&(t)->Comm_compare = look("PMPI_Comm_compare"); \
     *(void **)&(t)->Comm_connect = look("PMPI_Comm_connect"); \
@@ -668,9 +716,12 @@ struct abi_native {
     *(void **)&(t)->Comm_create_group = look("PMPI_Comm_create_group"); \
     *(void **)&(t)->Comm_create_keyval = look("PMPI_Comm_create_keyval"); \
     *(void **)&(t)->Comm_delete_attr = look("PMPI_Comm_delete_attr"); \
+    *(void **)&(t)->Comm_detach_buffer = look("PMPI_Comm_detach_buffer"); \
+    *(void **)&(t)->Comm_detach_buffer_c = look("PMPI_Comm_detach_buffer_c"); \
     *(void **)&(t)->Comm_disconnect = look("PMPI_Comm_disconnect"); \
     *(void **)&(t)->Comm_dup = look("PMPI_Comm_dup"); \
     *(void **)&(t)->Comm_dup_with_info = look("PMPI_Comm_dup_with_info"); \
+    *(void **)&(t)->Comm_flush_buffer = look("PMPI_Comm_flush_buffer"); \
     *(void **)&(t)->Comm_free = look("PMPI_Comm_free"); \
     *(void **)&(t)->Comm_free_keyval = look("PMPI_Comm_free_keyval"); \
     *(void **)&(t)->Comm_get_attr = look("PMPI_Comm_get_attr"); \
@@ -681,6 +732,7 @@ struct abi_native {
     *(void **)&(t)->Comm_group = look("PMPI_Comm_group"); \
     *(void **)&(t)->Comm_idup = look("PMPI_Comm_idup"); \
     *(void **)&(t)->Comm_idup_with_info = look("PMPI_Comm_idup_with_info"); \
+    *(void **)&(t)->Comm_iflush_buffer = look("PMPI_Comm_iflush_buffer"); \
     *(void **)&(t)->Comm_join = look("PMPI_Comm_join"); \
     *(void **)&(t)->Comm_rank = look("PMPI_Comm_rank"); \
     *(void **)&(t)->Comm_remote_group = look("PMPI_Comm_remote_group"); \
@@ -818,6 +870,7 @@ struct abi_native {
     *(void **)&(t)->Get_elements = look("PMPI_Get_elements"); \
     *(void **)&(t)->Get_elements_c = look("PMPI_Get_elements_c"); \
     *(void **)&(t)->Get_elements_x = look("PMPI_Get_elements_x"); \
+    *(void **)&(t)->Get_hw_resource_info = look("PMPI_Get_hw_resource_info"); \
     *(void **)&(t)->Get_library_version = look("PMPI_Get_library_version"); \
     *(void **)&(t)->Get_processor_name = look("PMPI_Get_processor_name"); \
     *(void **)&(t)->Get_version = look("PMPI_Get_version"); \
@@ -992,8 +1045,14 @@ struct abi_native {
     *(void **)&(t)->Reduce_scatter_c = look("PMPI_Reduce_scatter_c"); \
     *(void **)&(t)->Reduce_scatter_init = look("PMPI_Reduce_scatter_init"); \
     *(void **)&(t)->Reduce_scatter_init_c = look("PMPI_Reduce_scatter_init_c"); \
+    *(void **)&(t)->Remove_error_class = look("PMPI_Remove_error_class"); \
+    *(void **)&(t)->Remove_error_code = look("PMPI_Remove_error_code"); \
+    *(void **)&(t)->Remove_error_string = look("PMPI_Remove_error_string"); \
     *(void **)&(t)->Request_free = look("PMPI_Request_free"); \
     *(void **)&(t)->Request_get_status = look("PMPI_Request_get_status"); \
+    *(void **)&(t)->Request_get_status_all = look("PMPI_Request_get_status_all"); \
+    *(void **)&(t)->Request_get_status_any = look("PMPI_Request_get_status_any"); \
+    *(void **)&(t)->Request_get_status_some = look("PMPI_Request_get_status_some"); \
     *(void **)&(t)->Rget = look("PMPI_Rget"); \
     *(void **)&(t)->Rget_accumulate = look("PMPI_Rget_accumulate"); \
     *(void **)&(t)->Rget_accumulate_c = look("PMPI_Rget_accumulate_c"); \
@@ -1024,14 +1083,20 @@ struct abi_native {
     *(void **)&(t)->Sendrecv_c = look("PMPI_Sendrecv_c"); \
     *(void **)&(t)->Sendrecv_replace = look("PMPI_Sendrecv_replace"); \
     *(void **)&(t)->Sendrecv_replace_c = look("PMPI_Sendrecv_replace_c"); \
+    *(void **)&(t)->Session_attach_buffer = look("PMPI_Session_attach_buffer"); \
+    *(void **)&(t)->Session_attach_buffer_c = look("PMPI_Session_attach_buffer_c"); \
     *(void **)&(t)->Session_call_errhandler = look("PMPI_Session_call_errhandler"); \
     *(void **)&(t)->Session_create_errhandler = look("PMPI_Session_create_errhandler"); \
+    *(void **)&(t)->Session_detach_buffer = look("PMPI_Session_detach_buffer"); \
+    *(void **)&(t)->Session_detach_buffer_c = look("PMPI_Session_detach_buffer_c"); \
     *(void **)&(t)->Session_finalize = look("PMPI_Session_finalize"); \
+    *(void **)&(t)->Session_flush_buffer = look("PMPI_Session_flush_buffer"); \
     *(void **)&(t)->Session_get_errhandler = look("PMPI_Session_get_errhandler"); \
     *(void **)&(t)->Session_get_info = look("PMPI_Session_get_info"); \
     *(void **)&(t)->Session_get_nth_pset = look("PMPI_Session_get_nth_pset"); \
     *(void **)&(t)->Session_get_num_psets = look("PMPI_Session_get_num_psets"); \
     *(void **)&(t)->Session_get_pset_info = look("PMPI_Session_get_pset_info"); \
+    *(void **)&(t)->Session_iflush_buffer = look("PMPI_Session_iflush_buffer"); \
     *(void **)&(t)->Session_init = look("PMPI_Session_init"); \
     *(void **)&(t)->Session_set_errhandler = look("PMPI_Session_set_errhandler"); \
     *(void **)&(t)->Ssend = look("PMPI_Ssend"); \
@@ -1040,16 +1105,24 @@ struct abi_native {
     *(void **)&(t)->Ssend_init_c = look("PMPI_Ssend_init_c"); \
     *(void **)&(t)->Start = look("PMPI_Start"); \
     *(void **)&(t)->Startall = look("PMPI_Startall"); \
+    *(void **)&(t)->Status_get_error = look("PMPI_Status_get_error"); \
+    *(void **)&(t)->Status_get_source = look("PMPI_Status_get_source"); \
+    *(void **)&(t)->Status_get_tag = look("PMPI_Status_get_tag"); \
     *(void **)&(t)->Status_set_cancelled = look("PMPI_Status_set_cancelled"); \
     *(void **)&(t)->Status_set_elements = look("PMPI_Status_set_elements"); \
     *(void **)&(t)->Status_set_elements_c = look("PMPI_Status_set_elements_c"); \
     *(void **)&(t)->Status_set_elements_x = look("PMPI_Status_set_elements_x"); \
+    *(void **)&(t)->Status_set_error = look("PMPI_Status_set_error"); \
+    *(void **)&(t)->Status_set_source = look("PMPI_Status_set_source"); \
+    *(void **)&(t)->Status_set_tag = look("PMPI_Status_set_tag"); \
     *(void **)&(t)->T_category_changed = look("PMPI_T_category_changed"); \
     *(void **)&(t)->T_category_get_categories = look("PMPI_T_category_get_categories"); \
     *(void **)&(t)->T_category_get_cvars = look("PMPI_T_category_get_cvars"); \
+    *(void **)&(t)->T_category_get_events = look("PMPI_T_category_get_events"); \
     *(void **)&(t)->T_category_get_index = look("PMPI_T_category_get_index"); \
     *(void **)&(t)->T_category_get_info = look("PMPI_T_category_get_info"); \
     *(void **)&(t)->T_category_get_num = look("PMPI_T_category_get_num"); \
+    *(void **)&(t)->T_category_get_num_events = look("PMPI_T_category_get_num_events"); \
     *(void **)&(t)->T_category_get_pvars = look("PMPI_T_category_get_pvars"); \
     *(void **)&(t)->T_cvar_get_index = look("PMPI_T_cvar_get_index"); \
     *(void **)&(t)->T_cvar_get_info = look("PMPI_T_cvar_get_info"); \
@@ -1060,6 +1133,21 @@ struct abi_native {
     *(void **)&(t)->T_cvar_write = look("PMPI_T_cvar_write"); \
     *(void **)&(t)->T_enum_get_info = look("PMPI_T_enum_get_info"); \
     *(void **)&(t)->T_enum_get_item = look("PMPI_T_enum_get_item"); \
+    *(void **)&(t)->T_event_callback_get_info = look("PMPI_T_event_callback_get_info"); \
+    *(void **)&(t)->T_event_callback_set_info = look("PMPI_T_event_callback_set_info"); \
+    *(void **)&(t)->T_event_copy = look("PMPI_T_event_copy"); \
+    *(void **)&(t)->T_event_get_index = look("PMPI_T_event_get_index"); \
+    *(void **)&(t)->T_event_get_info = look("PMPI_T_event_get_info"); \
+    *(void **)&(t)->T_event_get_num = look("PMPI_T_event_get_num"); \
+    *(void **)&(t)->T_event_get_source = look("PMPI_T_event_get_source"); \
+    *(void **)&(t)->T_event_get_timestamp = look("PMPI_T_event_get_timestamp"); \
+    *(void **)&(t)->T_event_handle_alloc = look("PMPI_T_event_handle_alloc"); \
+    *(void **)&(t)->T_event_handle_free = look("PMPI_T_event_handle_free"); \
+    *(void **)&(t)->T_event_handle_get_info = look("PMPI_T_event_handle_get_info"); \
+    *(void **)&(t)->T_event_handle_set_info = look("PMPI_T_event_handle_set_info"); \
+    *(void **)&(t)->T_event_read = look("PMPI_T_event_read"); \
+    *(void **)&(t)->T_event_register_callback = look("PMPI_T_event_register_callback"); \
+    *(void **)&(t)->T_event_set_dropped_handler = look("PMPI_T_event_set_dropped_handler"); \
     *(void **)&(t)->T_finalize = look("PMPI_T_finalize"); \
     *(void **)&(t)->T_init_thread = look("PMPI_T_init_thread"); \
     *(void **)&(t)->T_pvar_get_index = look("PMPI_T_pvar_get_index"); \
@@ -1075,6 +1163,9 @@ struct abi_native {
     *(void **)&(t)->T_pvar_start = look("PMPI_T_pvar_start"); \
     *(void **)&(t)->T_pvar_stop = look("PMPI_T_pvar_stop"); \
     *(void **)&(t)->T_pvar_write = look("PMPI_T_pvar_write"); \
+    *(void **)&(t)->T_source_get_info = look("PMPI_T_source_get_info"); \
+    *(void **)&(t)->T_source_get_num = look("PMPI_T_source_get_num"); \
+    *(void **)&(t)->T_source_get_timestamp = look("PMPI_T_source_get_timestamp"); \
     *(void **)&(t)->Test = look("PMPI_Test"); \
     *(void **)&(t)->Test_cancelled = look("PMPI_Test_cancelled"); \
     *(void **)&(t)->Testall = look("PMPI_Testall"); \
@@ -1120,6 +1211,7 @@ struct abi_native {
     *(void **)&(t)->Type_get_true_extent = look("PMPI_Type_get_true_extent"); \
     *(void **)&(t)->Type_get_true_extent_c = look("PMPI_Type_get_true_extent_c"); \
     *(void **)&(t)->Type_get_true_extent_x = look("PMPI_Type_get_true_extent_x"); \
+    *(void **)&(t)->Type_get_value_index = look("PMPI_Type_get_value_index"); \
     *(void **)&(t)->Type_indexed = look("PMPI_Type_indexed"); \
     *(void **)&(t)->Type_indexed_c = look("PMPI_Type_indexed_c"); \
     *(void **)&(t)->Type_match_size = look("PMPI_Type_match_size"); \

@@ -335,6 +335,26 @@ int abi_map_bind_out(int v)
     }
 }
 
+int abi_map_cbsafety_in(int v)
+{
+    switch (v) {
+    case ABI_T_CB_REQUIRE_NONE:
+        return MPI_T_CB_REQUIRE_NONE;
+    default:
+        return v;
+    }
+}
+
+int abi_map_cbsafety_out(int v)
+{
+    switch (v) {
+    case MPI_T_CB_REQUIRE_NONE:
+        return ABI_T_CB_REQUIRE_NONE;
+    default:
+        return v;
+    }
+}
+
 int abi_map_combiner_in(int v)
 {
     switch (v) {
@@ -806,6 +826,26 @@ int abi_map_seek_out(int v)
         return ABI_SEEK_CUR;
     case MPI_SEEK_END:
         return ABI_SEEK_END;
+    default:
+        return v;
+    }
+}
+
+int abi_map_sourceorder_in(int v)
+{
+    switch (v) {
+    case ABI_T_SOURCE_ORDERED:
+        return MPI_T_SOURCE_ORDERED;
+    default:
+        return v;
+    }
+}
+
+int abi_map_sourceorder_out(int v)
+{
+    switch (v) {
+    case MPI_T_SOURCE_ORDERED:
+        return ABI_T_SOURCE_ORDERED;
     default:
         return v;
     }

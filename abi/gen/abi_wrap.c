@@ -356,14 +356,14 @@ int PMPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, i
 
 int PMPI_Buffer_attach(void *buffer, int size)
 {
-    int rc = abi_n.Buffer_attach(abi_buf(buffer), size);
+    int rc = abi_n.Buffer_attach(abi_bsend_buf_in(buffer), size);
     return abi_err_out(rc);
 }
 #pragma weak MPI_Buffer_attach = PMPI_Buffer_attach
 
 int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
 {
-    int rc = abi_n.Buffer_attach_c(abi_buf(buffer), size);
+    int rc = abi_n.Buffer_attach_c(abi_bsend_buf_in(buffer), size);
     return abi_err_out(rc);
 }
 #pragma weak MPI_Buffer_attach_c = PMPI_Buffer_attach_c
@@ -371,6 +371,9 @@ int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
 int PMPI_Buffer_detach(void *buffer_addr, int *size)
 {
     int rc = abi_n.Buffer_detach(buffer_addr, size);
+    if (rc == 0) {
+        abi_bsend_addr_out(buffer_addr);
+    }
     return abi_err_out(rc);
 }
 #pragma weak MPI_Buffer_detach = PMPI_Buffer_detach
@@ -378,6 +381,9 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
 int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
 {
     int rc = abi_n.Buffer_detach_c(buffer_addr, size);
+    if (rc == 0) {
+        abi_bsend_addr_out(buffer_addr);
+    }
     return abi_err_out(rc);
 }
 #pragma weak MPI_Buffer_detach_c = PMPI_Buffer_detach_c
@@ -502,6 +508,20 @@ int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm co
 }
 #pragma weak MPI_Comm_accept = PMPI_Comm_accept
 
+int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
+{
+    int rc = abi_n.Comm_attach_buffer(abi_h2n(comm), abi_bsend_buf_in(buffer), size);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Comm_attach_buffer = PMPI_Comm_attach_buffer
+
+int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size)
+{
+    int rc = abi_n.Comm_attach_buffer_c(abi_h2n(comm), abi_bsend_buf_in(buffer), size);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Comm_attach_buffer_c = PMPI_Comm_attach_buffer_c
+
 int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
     int rc = abi_n.Comm_call_errhandler(abi_h2n(comm), abi_err_in(errorcode));
@@ -570,6 +590,26 @@ int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
 }
 #pragma weak MPI_Comm_delete_attr = PMPI_Comm_delete_attr
 
+int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
+{
+    int rc = abi_n.Comm_detach_buffer(abi_h2n(comm), buffer_addr, size);
+    if (rc == 0) {
+        abi_bsend_addr_out(buffer_addr);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Comm_detach_buffer = PMPI_Comm_detach_buffer
+
+int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size)
+{
+    int rc = abi_n.Comm_detach_buffer_c(abi_h2n(comm), buffer_addr, size);
+    if (rc == 0) {
+        abi_bsend_addr_out(buffer_addr);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Comm_detach_buffer_c = PMPI_Comm_detach_buffer_c
+
 int PMPI_Comm_disconnect(MPI_Comm *comm)
 {
     int n_comm = comm != NULL ? abi_h2n(*comm) : 0;
@@ -602,6 +642,13 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     return abi_err_out(rc);
 }
 #pragma weak MPI_Comm_dup_with_info = PMPI_Comm_dup_with_info
+
+int PMPI_Comm_flush_buffer(MPI_Comm comm)
+{
+    int rc = abi_n.Comm_flush_buffer(abi_h2n(comm));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Comm_flush_buffer = PMPI_Comm_flush_buffer
 
 int PMPI_Comm_free(MPI_Comm *comm)
 {
@@ -703,6 +750,17 @@ int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MP
     return abi_err_out(rc);
 }
 #pragma weak MPI_Comm_idup_with_info = PMPI_Comm_idup_with_info
+
+int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Comm_iflush_buffer(abi_h2n(comm), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Comm_iflush_buffer = PMPI_Comm_iflush_buffer
 
 int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
 {
@@ -1991,6 +2049,17 @@ int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Cou
     return abi_err_out(rc);
 }
 #pragma weak MPI_Get_elements_x = PMPI_Get_elements_x
+
+int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
+{
+    int n_hw_info = ABI_N_UNSET;
+    int rc = abi_n.Get_hw_resource_info(hw_info != NULL ? &n_hw_info : NULL);
+    if (hw_info != NULL && n_hw_info != ABI_N_UNSET) {
+        *hw_info = abi_n2h(Info, n_hw_info);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Get_hw_resource_info = PMPI_Get_hw_resource_info
 
 int PMPI_Get_library_version(char *version, int *resultlen)
 {
@@ -3596,6 +3665,27 @@ int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Cou
 }
 #pragma weak MPI_Reduce_scatter_init_c = PMPI_Reduce_scatter_init_c
 
+int PMPI_Remove_error_class(int errorclass)
+{
+    int rc = abi_n.Remove_error_class(abi_err_in(errorclass));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Remove_error_class = PMPI_Remove_error_class
+
+int PMPI_Remove_error_code(int errorcode)
+{
+    int rc = abi_n.Remove_error_code(abi_err_in(errorcode));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Remove_error_code = PMPI_Remove_error_code
+
+int PMPI_Remove_error_string(int errorcode)
+{
+    int rc = abi_n.Remove_error_string(abi_err_in(errorcode));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Remove_error_string = PMPI_Remove_error_string
+
 int PMPI_Request_free(MPI_Request *request)
 {
     int n_request = request != NULL ? abi_h2n(*request) : 0;
@@ -3618,6 +3708,70 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     return abi_err_out(rc);
 }
 #pragma weak MPI_Request_get_status = PMPI_Request_get_status
+
+int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[])
+{
+    ABI_TMP(int, n_array_of_requests, array_of_requests != NULL ? count : 0);
+    for (int i = 0; array_of_requests != NULL && i < (int)(count); i++) {
+        n_array_of_requests[i] = abi_h2n(array_of_requests[i]);
+    }
+    ABI_TMP(abi_nstatus_t, n_array_of_statuses, array_of_statuses == MPI_STATUSES_IGNORE ? 0 : count);
+    for (int i = 0; array_of_statuses != MPI_STATUSES_IGNORE && i < (int)(count); i++) {
+        n_array_of_statuses[i].error = ABI_N_ERROR_UNSET;
+    }
+    int rc = abi_n.Request_get_status_all(count, array_of_requests != NULL ? n_array_of_requests : NULL, flag, array_of_statuses == MPI_STATUSES_IGNORE ? ABI_N_STATUSES_IGNORE : n_array_of_statuses);
+    if (array_of_statuses != MPI_STATUSES_IGNORE) {
+        for (int i = 0; i < (int)(count); i++) {
+            abi_status_n2a(&n_array_of_statuses[i], &array_of_statuses[i]);
+        }
+    }
+    ABI_TMP_FREE(n_array_of_requests);
+    ABI_TMP_FREE(n_array_of_statuses);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Request_get_status_all = PMPI_Request_get_status_all
+
+int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status)
+{
+    ABI_TMP(int, n_array_of_requests, array_of_requests != NULL ? count : 0);
+    for (int i = 0; array_of_requests != NULL && i < (int)(count); i++) {
+        n_array_of_requests[i] = abi_h2n(array_of_requests[i]);
+    }
+    abi_nstatus_t n_status;
+    n_status.error = ABI_N_ERROR_UNSET;
+    int rc = abi_n.Request_get_status_any(count, array_of_requests != NULL ? n_array_of_requests : NULL, index, flag, status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status);
+    if (rc == 0 && index != NULL) {
+        *index = abi_undefined_out(*index);
+    }
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    ABI_TMP_FREE(n_array_of_requests);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Request_get_status_any = PMPI_Request_get_status_any
+
+int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    ABI_TMP(int, n_array_of_requests, array_of_requests != NULL ? incount : 0);
+    for (int i = 0; array_of_requests != NULL && i < (int)(incount); i++) {
+        n_array_of_requests[i] = abi_h2n(array_of_requests[i]);
+    }
+    ABI_TMP(abi_nstatus_t, n_array_of_statuses, array_of_statuses == MPI_STATUSES_IGNORE ? 0 : incount);
+    for (int i = 0; array_of_statuses != MPI_STATUSES_IGNORE && i < (int)(incount); i++) {
+        n_array_of_statuses[i].error = ABI_N_ERROR_UNSET;
+    }
+    int rc = abi_n.Request_get_status_some(incount, array_of_requests != NULL ? n_array_of_requests : NULL, outcount, array_of_indices, array_of_statuses == MPI_STATUSES_IGNORE ? ABI_N_STATUSES_IGNORE : n_array_of_statuses);
+    if (array_of_statuses != MPI_STATUSES_IGNORE) {
+        for (int i = 0; i < (int)(incount); i++) {
+            abi_status_n2a(&n_array_of_statuses[i], &array_of_statuses[i]);
+        }
+    }
+    ABI_TMP_FREE(n_array_of_requests);
+    ABI_TMP_FREE(n_array_of_statuses);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Request_get_status_some = PMPI_Request_get_status_some
 
 int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
@@ -3913,12 +4067,46 @@ int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, i
 }
 #pragma weak MPI_Sendrecv_replace_c = PMPI_Sendrecv_replace_c
 
+int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
+{
+    int rc = abi_n.Session_attach_buffer(abi_h2n(session), abi_bsend_buf_in(buffer), size);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Session_attach_buffer = PMPI_Session_attach_buffer
+
+int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size)
+{
+    int rc = abi_n.Session_attach_buffer_c(abi_h2n(session), abi_bsend_buf_in(buffer), size);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Session_attach_buffer_c = PMPI_Session_attach_buffer_c
+
 int PMPI_Session_call_errhandler(MPI_Session session, int errorcode)
 {
     int rc = abi_n.Session_call_errhandler(abi_h2n(session), abi_err_in(errorcode));
     return abi_err_out(rc);
 }
 #pragma weak MPI_Session_call_errhandler = PMPI_Session_call_errhandler
+
+int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
+{
+    int rc = abi_n.Session_detach_buffer(abi_h2n(session), buffer_addr, size);
+    if (rc == 0) {
+        abi_bsend_addr_out(buffer_addr);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Session_detach_buffer = PMPI_Session_detach_buffer
+
+int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size)
+{
+    int rc = abi_n.Session_detach_buffer_c(abi_h2n(session), buffer_addr, size);
+    if (rc == 0) {
+        abi_bsend_addr_out(buffer_addr);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Session_detach_buffer_c = PMPI_Session_detach_buffer_c
 
 int PMPI_Session_finalize(MPI_Session *session)
 {
@@ -3930,6 +4118,13 @@ int PMPI_Session_finalize(MPI_Session *session)
     return abi_err_out(rc);
 }
 #pragma weak MPI_Session_finalize = PMPI_Session_finalize
+
+int PMPI_Session_flush_buffer(MPI_Session session)
+{
+    int rc = abi_n.Session_flush_buffer(abi_h2n(session));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Session_flush_buffer = PMPI_Session_flush_buffer
 
 int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler)
 {
@@ -3977,6 +4172,17 @@ int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_I
     return abi_err_out(rc);
 }
 #pragma weak MPI_Session_get_pset_info = PMPI_Session_get_pset_info
+
+int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request)
+{
+    int n_request = ABI_N_UNSET;
+    int rc = abi_n.Session_iflush_buffer(abi_h2n(session), request != NULL ? &n_request : NULL);
+    if (request != NULL && n_request != ABI_N_UNSET) {
+        *request = abi_n2h(Request, n_request);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Session_iflush_buffer = PMPI_Session_iflush_buffer
 
 int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
 {
@@ -4058,6 +4264,42 @@ int PMPI_Startall(int count, MPI_Request array_of_requests[])
 }
 #pragma weak MPI_Startall = PMPI_Startall
 
+int PMPI_Status_get_error(const MPI_Status *status, int *err)
+{
+    abi_nstatus_t n_status;
+    abi_status_a2n(status, &n_status);
+    int rc = abi_n.Status_get_error(status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status, err);
+    if (rc == 0 && err != NULL) {
+        *err = abi_err_out(*err);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Status_get_error = PMPI_Status_get_error
+
+int PMPI_Status_get_source(const MPI_Status *status, int *source)
+{
+    abi_nstatus_t n_status;
+    abi_status_a2n(status, &n_status);
+    int rc = abi_n.Status_get_source(status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status, source);
+    if (rc == 0 && source != NULL) {
+        *source = abi_rank_out(*source);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Status_get_source = PMPI_Status_get_source
+
+int PMPI_Status_get_tag(const MPI_Status *status, int *tag)
+{
+    abi_nstatus_t n_status;
+    abi_status_a2n(status, &n_status);
+    int rc = abi_n.Status_get_tag(status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status, tag);
+    if (rc == 0 && tag != NULL) {
+        *tag = abi_tag_out(*tag);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Status_get_tag = PMPI_Status_get_tag
+
 int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
 {
     abi_nstatus_t n_status;
@@ -4106,6 +4348,42 @@ int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Co
 }
 #pragma weak MPI_Status_set_elements_x = PMPI_Status_set_elements_x
 
+int PMPI_Status_set_error(MPI_Status *status, int err)
+{
+    abi_nstatus_t n_status;
+    abi_status_a2n(status, &n_status);
+    int rc = abi_n.Status_set_error(status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status, abi_err_in(err));
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Status_set_error = PMPI_Status_set_error
+
+int PMPI_Status_set_source(MPI_Status *status, int source)
+{
+    abi_nstatus_t n_status;
+    abi_status_a2n(status, &n_status);
+    int rc = abi_n.Status_set_source(status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status, abi_rank_in(source));
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Status_set_source = PMPI_Status_set_source
+
+int PMPI_Status_set_tag(MPI_Status *status, int tag)
+{
+    abi_nstatus_t n_status;
+    abi_status_a2n(status, &n_status);
+    int rc = abi_n.Status_set_tag(status == MPI_STATUS_IGNORE ? ABI_N_STATUS_IGNORE : &n_status, abi_tag_in(tag));
+    if (status != MPI_STATUS_IGNORE) {
+        abi_status_n2a(&n_status, status);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Status_set_tag = PMPI_Status_set_tag
+
 int PMPI_T_category_changed(int *update_number)
 {
     int rc = abi_n.T_category_changed(update_number);
@@ -4127,6 +4405,13 @@ int PMPI_T_category_get_cvars(int cat_index, int len, int indices[])
 }
 #pragma weak MPI_T_category_get_cvars = PMPI_T_category_get_cvars
 
+int PMPI_T_category_get_events(int cat_index, int len, int indices[])
+{
+    int rc = abi_n.T_category_get_events(cat_index, len, indices);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_category_get_events = PMPI_T_category_get_events
+
 int PMPI_T_category_get_index(const char *name, int *cat_index)
 {
     int rc = abi_n.T_category_get_index(name, cat_index);
@@ -4147,6 +4432,13 @@ int PMPI_T_category_get_num(int *num_cat)
     return abi_err_out(rc);
 }
 #pragma weak MPI_T_category_get_num = PMPI_T_category_get_num
+
+int PMPI_T_category_get_num_events(int cat_index, int *num_events)
+{
+    int rc = abi_n.T_category_get_num_events(cat_index, num_events);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_category_get_num_events = PMPI_T_category_get_num_events
 
 int PMPI_T_category_get_pvars(int cat_index, int len, int indices[])
 {
@@ -4223,6 +4515,105 @@ int PMPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name,
     return abi_err_out(rc);
 }
 #pragma weak MPI_T_enum_get_item = PMPI_T_enum_get_item
+
+int PMPI_T_event_callback_get_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info *info_used)
+{
+    int n_info_used = ABI_N_UNSET;
+    int rc = abi_n.T_event_callback_get_info((void *)event_registration, abi_cbsafety_in(cb_safety), info_used != NULL ? &n_info_used : NULL);
+    if (info_used != NULL && n_info_used != ABI_N_UNSET) {
+        *info_used = abi_n2h(Info, n_info_used);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_callback_get_info = PMPI_T_event_callback_get_info
+
+int PMPI_T_event_callback_set_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info info)
+{
+    int rc = abi_n.T_event_callback_set_info((void *)event_registration, abi_cbsafety_in(cb_safety), abi_h2n(info));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_callback_set_info = PMPI_T_event_callback_set_info
+
+int PMPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer)
+{
+    int rc = abi_n.T_event_copy((void *)event_instance, buffer);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_copy = PMPI_T_event_copy
+
+int PMPI_T_event_get_index(const char *name, int *event_index)
+{
+    int rc = abi_n.T_event_get_index(name, event_index);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_get_index = PMPI_T_event_get_index
+
+int PMPI_T_event_get_num(int *num_events)
+{
+    int rc = abi_n.T_event_get_num(num_events);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_get_num = PMPI_T_event_get_num
+
+int PMPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index)
+{
+    int rc = abi_n.T_event_get_source((void *)event_instance, source_index);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_get_source = PMPI_T_event_get_source
+
+int PMPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp)
+{
+    int rc = abi_n.T_event_get_timestamp((void *)event_instance, event_timestamp);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_get_timestamp = PMPI_T_event_get_timestamp
+
+int PMPI_T_event_handle_free(MPI_T_event_registration event_registration, void *user_data, MPI_T_event_free_cb_function free_cb_function)
+{
+    int rc = abi_n.T_event_handle_free((void *)event_registration, user_data, free_cb_function);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_handle_free = PMPI_T_event_handle_free
+
+int PMPI_T_event_handle_get_info(MPI_T_event_registration event_registration, MPI_Info *info_used)
+{
+    int n_info_used = ABI_N_UNSET;
+    int rc = abi_n.T_event_handle_get_info((void *)event_registration, info_used != NULL ? &n_info_used : NULL);
+    if (info_used != NULL && n_info_used != ABI_N_UNSET) {
+        *info_used = abi_n2h(Info, n_info_used);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_handle_get_info = PMPI_T_event_handle_get_info
+
+int PMPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info)
+{
+    int rc = abi_n.T_event_handle_set_info((void *)event_registration, abi_h2n(info));
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_handle_set_info = PMPI_T_event_handle_set_info
+
+int PMPI_T_event_read(MPI_T_event_instance event_instance, int element_index, void *buffer)
+{
+    int rc = abi_n.T_event_read((void *)event_instance, abi_undefined_in(element_index), buffer);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_read = PMPI_T_event_read
+
+int PMPI_T_event_register_callback(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data, MPI_T_event_cb_function event_cb_function)
+{
+    int rc = abi_n.T_event_register_callback((void *)event_registration, abi_cbsafety_in(cb_safety), abi_h2n(info), user_data, event_cb_function);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_register_callback = PMPI_T_event_register_callback
+
+int PMPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration, MPI_T_event_dropped_cb_function dropped_cb_function)
+{
+    int rc = abi_n.T_event_set_dropped_handler((void *)event_registration, dropped_cb_function);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_event_set_dropped_handler = PMPI_T_event_set_dropped_handler
 
 int PMPI_T_finalize(void)
 {
@@ -4337,6 +4728,34 @@ int PMPI_T_pvar_write(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, c
     return abi_err_out(rc);
 }
 #pragma weak MPI_T_pvar_write = PMPI_T_pvar_write
+
+int PMPI_T_source_get_info(int source_index, char *name, int *name_len, char *desc, int *desc_len, MPI_T_source_order *ordering, MPI_Count *ticks_per_second, MPI_Count *max_ticks, MPI_Info *info)
+{
+    int n_info = ABI_N_UNSET;
+    int rc = abi_n.T_source_get_info(source_index, name, name_len, desc, desc_len, ordering, ticks_per_second, max_ticks, info != NULL ? &n_info : NULL);
+    if (rc == 0 && ordering != NULL) {
+        *ordering = abi_sourceorder_out(*ordering);
+    }
+    if (info != NULL && n_info != ABI_N_UNSET) {
+        *info = abi_n2h(Info, n_info);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_source_get_info = PMPI_T_source_get_info
+
+int PMPI_T_source_get_num(int *num_sources)
+{
+    int rc = abi_n.T_source_get_num(num_sources);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_source_get_num = PMPI_T_source_get_num
+
+int PMPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp)
+{
+    int rc = abi_n.T_source_get_timestamp(source_index, timestamp);
+    return abi_err_out(rc);
+}
+#pragma weak MPI_T_source_get_timestamp = PMPI_T_source_get_timestamp
 
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
@@ -4813,6 +5232,17 @@ int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_C
     return abi_err_out(rc);
 }
 #pragma weak MPI_Type_get_true_extent_x = PMPI_Type_get_true_extent_x
+
+int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type)
+{
+    int n_pair_type = ABI_N_UNSET;
+    int rc = abi_n.Type_get_value_index(abi_h2n(value_type), abi_h2n(index_type), pair_type != NULL ? &n_pair_type : NULL);
+    if (pair_type != NULL && n_pair_type != ABI_N_UNSET) {
+        *pair_type = abi_n2h(Datatype, n_pair_type);
+    }
+    return abi_err_out(rc);
+}
+#pragma weak MPI_Type_get_value_index = PMPI_Type_get_value_index
 
 int PMPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype)
 {

@@ -1,13 +1,15 @@
 /*
  * errors_user.c -- error classes and codes that the application adds (MPI_Add_error_class,
- * MPI_Add_error_code, MPI_Add_error_string).
+ * MPI_Add_error_code, MPI_Add_error_string) and removes (MPI_Remove_error_class, _code,
+ * _string: MPI 4.1).
  *
  * Classes and codes share one counter that starts above MPI_ERR_LASTCODE, so every value
  * handed out is new, below the library's codes with text (errors.h, bit 30 set), and at
  * most MPI_LASTUSEDCODE, which follows the counter.  The value v is entry
  * v - USER_FIRST of one table: the class it belongs to (itself for a class) and the
  * string MPI_Error_string gives ("" until MPI_Add_error_string sets one, as the standard
- * says).
+ * says).  A value removed keeps its entry, marked (class 0, which no added value has):
+ * it is no code any more, and is never handed out again.
  *
  * Ownership: the table and its strings live until the process ends (MPI_Error_string
  * answers after MPI_Finalize too); a destructor frees them.
@@ -33,9 +35,12 @@ typedef struct user_err {
 static user_err_t *user_errs;
 static int n_user, cap_user;
 
-static const user_err_t *user_entry(int code)
+#define REMOVED 0 /* the class of a removed value */
+
+static user_err_t *user_entry(int code)
 {
-    if (code < USER_FIRST || code - USER_FIRST >= n_user) {
+    if (code < USER_FIRST || code - USER_FIRST >= n_user ||
+        user_errs[code - USER_FIRST].errclass == REMOVED) {
         return NULL;
     }
     return &user_errs[code - USER_FIRST];
@@ -128,7 +133,7 @@ int PMPI_Add_error_code(int errorclass, int *errorcode)
 int PMPI_Add_error_string(int errorcode, const char *string)
 {
     COMPI_CHECK_INIT("MPI_Add_error_string");
-    user_err_t *e = (user_err_t *)user_entry(errorcode);
+    user_err_t *e = user_entry(errorcode);
     char *text;
     if (e == NULL) {
         /* the strings of the library's classes and codes cannot be changed */
@@ -149,6 +154,76 @@ int PMPI_Add_error_string(int errorcode, const char *string)
     }
     free(e->text);
     e->text = text;
+    return MPI_SUCCESS;
+}
+
+/* ---- removal --------------------------------------------------------------------------
+ * Erroneous calls raise MPI_ERR_ARG: a value the application did not add (the library's
+ * classes and codes among them), a class whose codes remain, a class or code whose
+ * string remains, a string never set. */
+
+/* the entry of `code' when it was added and is a class (want_class) or a code of one */
+static int user_removable(int code, int want_class, const char *fn, user_err_t **e_p)
+{
+    COMPI_CHECK_INIT_HELD(fn);
+    user_err_t *e = user_entry(code);
+    if (e == NULL || (e->errclass == code) != want_class) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%d is no error %s added by %s", code,
+                             want_class ? "class" : "code",
+                             want_class ? "MPI_Add_error_class" : "MPI_Add_error_code");
+    }
+    if (e->text != NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
+                             "error %s %d still has a string (MPI_Remove_error_string first)",
+                             want_class ? "class" : "code", code);
+    }
+    *e_p = e;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Remove_error_class = PMPI_Remove_error_class
+int PMPI_Remove_error_class(int errorclass)
+{
+    COMPI_API_LOCK();
+    user_err_t *e;
+    int rc = user_removable(errorclass, 1, "MPI_Remove_error_class", &e);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    for (int i = 0; i < n_user; i++) {
+        if (user_errs[i].errclass == errorclass && USER_FIRST + i != errorclass) {
+            return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Remove_error_class",
+                                 "error class %d still has error code %d", errorclass,
+                                 USER_FIRST + i);
+        }
+    }
+    e->errclass = REMOVED;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Remove_error_code = PMPI_Remove_error_code
+int PMPI_Remove_error_code(int errorcode)
+{
+    COMPI_API_LOCK();
+    user_err_t *e;
+    int rc = user_removable(errorcode, 0, "MPI_Remove_error_code", &e);
+    if (rc == MPI_SUCCESS) {
+        e->errclass = REMOVED;
+    }
+    return rc;
+}
+
+#pragma weak MPI_Remove_error_string = PMPI_Remove_error_string
+int PMPI_Remove_error_string(int errorcode)
+{
+    COMPI_CHECK_INIT("MPI_Remove_error_string");
+    user_err_t *e = user_entry(errorcode);
+    if (e == NULL || e->text == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Remove_error_string",
+                             "error code %d has no string set by MPI_Add_error_string", errorcode);
+    }
+    free(e->text);
+    e->text = NULL;
     return MPI_SUCCESS;
 }
 

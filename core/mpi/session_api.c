@@ -23,6 +23,7 @@
  */
 #include "core/comm/errhandler.h"
 #include "core/comm/group.h"
+#include "core/mpi/buffer.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/info.h"
 #include "core/mpi/mpi_state.h"
@@ -52,6 +53,12 @@ static session_t *session_get(MPI_Session h)
         return NULL;
     }
     return &sessions[idx];
+}
+
+int mpi_session_index(MPI_Session h)
+{
+    const session_t *s = session_get(h);
+    return s != NULL ? (int)(s - sessions) : 0;
 }
 
 static MPI_Session session_handle(const session_t *s)
@@ -190,6 +197,7 @@ int PMPI_Session_finalize(MPI_Session *session)
     if (s == NULL) {
         return rc;
     }
+    mpi_session_buffer_end((int)(s - sessions));
     errh_release(s->errh);
     *s = (session_t){0};
     *session = MPI_SESSION_NULL;

@@ -511,6 +511,9 @@ void pml_comm_del(compi_comm_t *comm)
         compi_log_verbose(pml_state.verbose, 1,
                           "pml: communicator ctx %u freed with messages pending", pc->ctx);
     }
+    /* a buffer still attached to the communicator goes with it (its sends still leave) */
+    pml_bsend_buf_release(pc->bsend);
+    pc->bsend = NULL;
     comm->pml = NULL;
     drop_comm(pc);
 }

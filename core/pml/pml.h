@@ -256,4 +256,24 @@ void pml_btl_bytes(const char *btl, unsigned long long *sent, unsigned long long
 compi_status_t pml_buffer_attach(void *buf, size_t size);
 compi_status_t pml_buffer_detach(void **buf_p, size_t *size_p);
 
+/* A buffer for buffered sends (MPI-4.1: a communicator's or a session's; the process's is
+   the one above).  A buffered send on a communicator takes the communicator's buffer when
+   one is attached, else the process's.  pml_bsend_buf_attach: PML_BSEND_AUTOMATIC instead
+   of memory copies every send to the heap (MPI_BUFFER_AUTOMATIC); COMPI_ERR_INVALID_PARAM
+   when a buffer is attached already.  Detach waits for the buffer's sends, then gives back what was
+   attached (NULL, 0 when nothing was).  Release frees the object (at once, or when its
+   last send leaves). */
+#define PML_BSEND_AUTOMATIC ((void *)-2)
+typedef struct pml_bsend_buf pml_bsend_buf_t;
+pml_bsend_buf_t *pml_bsend_buf_new(void);
+void pml_bsend_buf_release(pml_bsend_buf_t *bs);
+int pml_bsend_buf_attached(const pml_bsend_buf_t *bs);
+compi_status_t pml_bsend_buf_attach(pml_bsend_buf_t *bs, void *buf, size_t size);
+void pml_bsend_buf_detach(pml_bsend_buf_t *bs, void **buf_p, size_t *size_p);
+void pml_bsend_buf_flush(pml_bsend_buf_t *bs);
+compi_status_t pml_bsend_buf_iflush(pml_bsend_buf_t *bs, compi_request_t **req_p);
+/* where a communicator keeps its buffer (released with the communicator); NULL before
+   pml_comm_add */
+pml_bsend_buf_t **pml_comm_bsend_buf(compi_comm_t *comm);
+
 #endif

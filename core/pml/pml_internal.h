@@ -99,6 +99,9 @@ typedef struct pml_comm {
     pml_request_t *posted_head, *posted_tail;
     pml_unexp_t *unexp_head, *unexp_tail;
     pml_part_seq_t *part_seqs; /* freed with the entry */
+    /* MPI_Comm_attach_buffer's buffer for buffered sends (pml_bsend.c), or NULL;
+       released with the communicator (pml_comm_del) */
+    pml_bsend_buf_t *bsend;
 } pml_comm_t;
 
 /* how we reach one world rank */

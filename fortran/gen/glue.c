@@ -429,6 +429,20 @@ COMPI_F_EXPORT void mpi_comm_accept_(char *port_name, const MPI_Info *info, cons
 }
 COMPI_F_ALIAS(pmpi_comm_accept_, mpi_comm_accept_);
 
+COMPI_F_EXPORT void mpi_comm_attach_buffer_(const MPI_Comm *comm, void *buffer, const int *size, MPI_Fint *ierror)
+{
+    int rc = MPI_Comm_attach_buffer(*comm, compi_f_buf(buffer), *size);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_comm_attach_buffer_, mpi_comm_attach_buffer_);
+
+COMPI_F_EXPORT void mpi_comm_attach_buffer_c_(const MPI_Comm *comm, void *buffer, const MPI_Count *size, MPI_Fint *ierror)
+{
+    int rc = MPI_Comm_attach_buffer_c(*comm, compi_f_buf(buffer), *size);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_comm_attach_buffer_c_, mpi_comm_attach_buffer_c_);
+
 COMPI_F_EXPORT void mpi_comm_call_errhandler_(const MPI_Comm *comm, const int *errorcode, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_call_errhandler(*comm, *errorcode);
@@ -503,6 +517,13 @@ COMPI_F_EXPORT void mpi_comm_dup_with_info_(const MPI_Comm *comm, const MPI_Info
 }
 COMPI_F_ALIAS(pmpi_comm_dup_with_info_, mpi_comm_dup_with_info_);
 
+COMPI_F_EXPORT void mpi_comm_flush_buffer_(const MPI_Comm *comm, MPI_Fint *ierror)
+{
+    int rc = MPI_Comm_flush_buffer(*comm);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_comm_flush_buffer_, mpi_comm_flush_buffer_);
+
 COMPI_F_EXPORT void mpi_comm_free_(MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_free(comm);
@@ -567,6 +588,13 @@ COMPI_F_EXPORT void mpi_comm_idup_with_info_(const MPI_Comm *comm, const MPI_Inf
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_comm_idup_with_info_, mpi_comm_idup_with_info_);
+
+COMPI_F_EXPORT void mpi_comm_iflush_buffer_(const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Comm_iflush_buffer(*comm, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_comm_iflush_buffer_, mpi_comm_iflush_buffer_);
 
 COMPI_F_EXPORT void mpi_comm_join_(const int *fd, MPI_Comm *intercomm, MPI_Fint *ierror)
 {
@@ -1529,6 +1557,13 @@ COMPI_F_EXPORT void mpi_get_elements_x_(MPI_Fint *status, const MPI_Datatype *da
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_get_elements_x_, mpi_get_elements_x_);
+
+COMPI_F_EXPORT void mpi_get_hw_resource_info_(MPI_Info *hw_info, MPI_Fint *ierror)
+{
+    int rc = MPI_Get_hw_resource_info(hw_info);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_get_hw_resource_info_, mpi_get_hw_resource_info_);
 
 COMPI_F_EXPORT void mpi_get_library_version_(char *version, int *resultlen, MPI_Fint *ierror, size_t version_len)
 {
@@ -2752,6 +2787,27 @@ COMPI_F_EXPORT void mpi_reduce_scatter_init_c_(void *sendbuf, void *recvbuf, MPI
 }
 COMPI_F_ALIAS(pmpi_reduce_scatter_init_c_, mpi_reduce_scatter_init_c_);
 
+COMPI_F_EXPORT void mpi_remove_error_class_(const int *errorclass, MPI_Fint *ierror)
+{
+    int rc = MPI_Remove_error_class(*errorclass);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_remove_error_class_, mpi_remove_error_class_);
+
+COMPI_F_EXPORT void mpi_remove_error_code_(const int *errorcode, MPI_Fint *ierror)
+{
+    int rc = MPI_Remove_error_code(*errorcode);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_remove_error_code_, mpi_remove_error_code_);
+
+COMPI_F_EXPORT void mpi_remove_error_string_(const int *errorcode, MPI_Fint *ierror)
+{
+    int rc = MPI_Remove_error_string(*errorcode);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_remove_error_string_, mpi_remove_error_string_);
+
 COMPI_F_EXPORT void mpi_request_free_(MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = MPI_Request_free(request);
@@ -2767,6 +2823,39 @@ COMPI_F_EXPORT void mpi_request_get_status_(const MPI_Request *request, MPI_Fint
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_request_get_status_, mpi_request_get_status_);
+
+COMPI_F_EXPORT void mpi_request_get_status_all_(const int *count, MPI_Request *array_of_requests, MPI_Fint *flag, MPI_Fint *array_of_statuses, MPI_Fint *ierror)
+{
+    int c_flag = 0;
+    int rc = MPI_Request_get_status_all(*count, array_of_requests, &c_flag, compi_f_status(array_of_statuses));
+    *flag = c_flag ? 1 : 0;
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_request_get_status_all_, mpi_request_get_status_all_);
+
+COMPI_F_EXPORT void mpi_request_get_status_any_(const int *count, MPI_Request *array_of_requests, int *index, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
+{
+    int c_flag = 0;
+    int rc = MPI_Request_get_status_any(*count, array_of_requests, index, &c_flag, compi_f_status(status));
+    *flag = c_flag ? 1 : 0;
+    if (rc == MPI_SUCCESS && *index >= 0) {
+        *index += 1;
+    }
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_request_get_status_any_, mpi_request_get_status_any_);
+
+COMPI_F_EXPORT void mpi_request_get_status_some_(const int *incount, MPI_Request *array_of_requests, int *outcount, int *array_of_indices, MPI_Fint *array_of_statuses, MPI_Fint *ierror)
+{
+    int rc = MPI_Request_get_status_some(*incount, array_of_requests, outcount, array_of_indices, compi_f_status(array_of_statuses));
+    if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) {
+        for (int i = 0; i < *outcount; i++) {
+            array_of_indices[i] += 1;
+        }
+    }
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_request_get_status_some_, mpi_request_get_status_some_);
 
 COMPI_F_EXPORT void mpi_rget_(void *origin_addr, const int *origin_count, const MPI_Datatype *origin_datatype, const int *target_rank, const MPI_Aint *target_disp, const int *target_count, const MPI_Datatype *target_datatype, const MPI_Win *win, MPI_Request *request, MPI_Fint *ierror)
 {
@@ -2978,6 +3067,20 @@ COMPI_F_EXPORT void mpi_sendrecv_replace_c_(void *buf, const MPI_Count *count, c
 }
 COMPI_F_ALIAS(pmpi_sendrecv_replace_c_, mpi_sendrecv_replace_c_);
 
+COMPI_F_EXPORT void mpi_session_attach_buffer_(const MPI_Session *session, void *buffer, const int *size, MPI_Fint *ierror)
+{
+    int rc = MPI_Session_attach_buffer(*session, compi_f_buf(buffer), *size);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_session_attach_buffer_, mpi_session_attach_buffer_);
+
+COMPI_F_EXPORT void mpi_session_attach_buffer_c_(const MPI_Session *session, void *buffer, const MPI_Count *size, MPI_Fint *ierror)
+{
+    int rc = MPI_Session_attach_buffer_c(*session, compi_f_buf(buffer), *size);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_session_attach_buffer_c_, mpi_session_attach_buffer_c_);
+
 COMPI_F_EXPORT void mpi_session_call_errhandler_(const MPI_Session *session, const int *errorcode, MPI_Fint *ierror)
 {
     int rc = MPI_Session_call_errhandler(*session, *errorcode);
@@ -2991,6 +3094,13 @@ COMPI_F_EXPORT void mpi_session_finalize_(MPI_Session *session, MPI_Fint *ierror
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_session_finalize_, mpi_session_finalize_);
+
+COMPI_F_EXPORT void mpi_session_flush_buffer_(const MPI_Session *session, MPI_Fint *ierror)
+{
+    int rc = MPI_Session_flush_buffer(*session);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_session_flush_buffer_, mpi_session_flush_buffer_);
 
 COMPI_F_EXPORT void mpi_session_get_errhandler_(const MPI_Session *session, MPI_Errhandler *errhandler, MPI_Fint *ierror)
 {
@@ -3030,6 +3140,13 @@ COMPI_F_EXPORT void mpi_session_get_pset_info_(const MPI_Session *session, char 
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_session_get_pset_info_, mpi_session_get_pset_info_);
+
+COMPI_F_EXPORT void mpi_session_iflush_buffer_(const MPI_Session *session, MPI_Request *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Session_iflush_buffer(*session, request);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_session_iflush_buffer_, mpi_session_iflush_buffer_);
 
 COMPI_F_EXPORT void mpi_session_init_(const MPI_Info *info, const MPI_Errhandler *errhandler, MPI_Session *session, MPI_Fint *ierror)
 {
@@ -3087,6 +3204,41 @@ COMPI_F_EXPORT void mpi_startall_(const int *count, MPI_Request *array_of_reques
 }
 COMPI_F_ALIAS(pmpi_startall_, mpi_startall_);
 
+COMPI_F_EXPORT void mpi_status_f082f_(MPI_Fint *f08_status, MPI_Fint *f_status, MPI_Fint *ierror)
+{
+    int rc = MPI_Status_f082f((MPI_F08_status *)f08_status, f_status);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_status_f082f_, mpi_status_f082f_);
+
+COMPI_F_EXPORT void mpi_status_f2f08_(MPI_Fint *f_status, MPI_Fint *f08_status, MPI_Fint *ierror)
+{
+    int rc = MPI_Status_f2f08(f_status, (MPI_F08_status *)f08_status);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_status_f2f08_, mpi_status_f2f08_);
+
+COMPI_F_EXPORT void mpi_status_get_error_(MPI_Fint *status, int *err, MPI_Fint *ierror)
+{
+    int rc = MPI_Status_get_error(compi_f_status(status), err);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_status_get_error_, mpi_status_get_error_);
+
+COMPI_F_EXPORT void mpi_status_get_source_(MPI_Fint *status, int *source, MPI_Fint *ierror)
+{
+    int rc = MPI_Status_get_source(compi_f_status(status), source);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_status_get_source_, mpi_status_get_source_);
+
+COMPI_F_EXPORT void mpi_status_get_tag_(MPI_Fint *status, int *tag, MPI_Fint *ierror)
+{
+    int rc = MPI_Status_get_tag(compi_f_status(status), tag);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_status_get_tag_, mpi_status_get_tag_);
+
 COMPI_F_EXPORT void mpi_status_set_cancelled_(MPI_Fint *status, MPI_Fint *flag, MPI_Fint *ierror)
 {
     int rc = MPI_Status_set_cancelled(compi_f_status(status), (*flag != 0));
@@ -3114,6 +3266,27 @@ COMPI_F_EXPORT void mpi_status_set_elements_x_(MPI_Fint *status, const MPI_Datat
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_status_set_elements_x_, mpi_status_set_elements_x_);
+
+COMPI_F_EXPORT void mpi_status_set_error_(MPI_Fint *status, const int *err, MPI_Fint *ierror)
+{
+    int rc = MPI_Status_set_error(compi_f_status(status), *err);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_status_set_error_, mpi_status_set_error_);
+
+COMPI_F_EXPORT void mpi_status_set_source_(MPI_Fint *status, const int *source, MPI_Fint *ierror)
+{
+    int rc = MPI_Status_set_source(compi_f_status(status), *source);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_status_set_source_, mpi_status_set_source_);
+
+COMPI_F_EXPORT void mpi_status_set_tag_(MPI_Fint *status, const int *tag, MPI_Fint *ierror)
+{
+    int rc = MPI_Status_set_tag(compi_f_status(status), *tag);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_status_set_tag_, mpi_status_set_tag_);
 
 COMPI_F_EXPORT void mpi_test_(MPI_Request *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
 {
@@ -3419,6 +3592,13 @@ COMPI_F_EXPORT void mpi_type_get_true_extent_x_(const MPI_Datatype *datatype, MP
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_type_get_true_extent_x_, mpi_type_get_true_extent_x_);
+
+COMPI_F_EXPORT void mpi_type_get_value_index_(const MPI_Datatype *value_type, const MPI_Datatype *index_type, MPI_Datatype *pair_type, MPI_Fint *ierror)
+{
+    int rc = MPI_Type_get_value_index(*value_type, *index_type, pair_type);
+    *ierror = rc;
+}
+COMPI_F_ALIAS(pmpi_type_get_value_index_, mpi_type_get_value_index_);
 
 COMPI_F_EXPORT void mpi_type_indexed_(const int *count, int *array_of_blocklengths, int *array_of_displacements, const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
 {

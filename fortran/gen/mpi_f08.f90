@@ -151,6 +151,10 @@ MODULE mpi_f08
   INTERFACE MPI_Comm_accept
     MODULE PROCEDURE MPI_Comm_accept_f08
   END INTERFACE MPI_Comm_accept
+  INTERFACE MPI_Comm_attach_buffer
+    MODULE PROCEDURE MPI_Comm_attach_buffer_f08
+    MODULE PROCEDURE MPI_Comm_attach_buffer_c_f08
+  END INTERFACE MPI_Comm_attach_buffer
   INTERFACE MPI_Comm_call_errhandler
     MODULE PROCEDURE MPI_Comm_call_errhandler_f08
   END INTERFACE MPI_Comm_call_errhandler
@@ -178,6 +182,9 @@ MODULE mpi_f08
   INTERFACE MPI_Comm_delete_attr
     MODULE PROCEDURE MPI_Comm_delete_attr_f08
   END INTERFACE MPI_Comm_delete_attr
+  INTERFACE MPI_Comm_detach_buffer
+    MODULE PROCEDURE MPI_Comm_detach_buffer_f08
+  END INTERFACE MPI_Comm_detach_buffer
   INTERFACE MPI_Comm_disconnect
     MODULE PROCEDURE MPI_Comm_disconnect_f08
   END INTERFACE MPI_Comm_disconnect
@@ -187,6 +194,9 @@ MODULE mpi_f08
   INTERFACE MPI_Comm_dup_with_info
     MODULE PROCEDURE MPI_Comm_dup_with_info_f08
   END INTERFACE MPI_Comm_dup_with_info
+  INTERFACE MPI_Comm_flush_buffer
+    MODULE PROCEDURE MPI_Comm_flush_buffer_f08
+  END INTERFACE MPI_Comm_flush_buffer
   INTERFACE MPI_Comm_free
     MODULE PROCEDURE MPI_Comm_free_f08
   END INTERFACE MPI_Comm_free
@@ -217,6 +227,9 @@ MODULE mpi_f08
   INTERFACE MPI_Comm_idup_with_info
     MODULE PROCEDURE MPI_Comm_idup_with_info_f08
   END INTERFACE MPI_Comm_idup_with_info
+  INTERFACE MPI_Comm_iflush_buffer
+    MODULE PROCEDURE MPI_Comm_iflush_buffer_f08
+  END INTERFACE MPI_Comm_iflush_buffer
   INTERFACE MPI_Comm_join
     MODULE PROCEDURE MPI_Comm_join_f08
   END INTERFACE MPI_Comm_join
@@ -552,6 +565,9 @@ MODULE mpi_f08
   INTERFACE MPI_Get_elements_x
     MODULE PROCEDURE MPI_Get_elements_x_f08
   END INTERFACE MPI_Get_elements_x
+  INTERFACE MPI_Get_hw_resource_info
+    MODULE PROCEDURE MPI_Get_hw_resource_info_f08
+  END INTERFACE MPI_Get_hw_resource_info
   INTERFACE MPI_Get_library_version
     MODULE PROCEDURE MPI_Get_library_version_f08
   END INTERFACE MPI_Get_library_version
@@ -961,12 +977,30 @@ MODULE mpi_f08
     MODULE PROCEDURE MPI_Reduce_scatter_init_f08
     MODULE PROCEDURE MPI_Reduce_scatter_init_c_f08
   END INTERFACE MPI_Reduce_scatter_init
+  INTERFACE MPI_Remove_error_class
+    MODULE PROCEDURE MPI_Remove_error_class_f08
+  END INTERFACE MPI_Remove_error_class
+  INTERFACE MPI_Remove_error_code
+    MODULE PROCEDURE MPI_Remove_error_code_f08
+  END INTERFACE MPI_Remove_error_code
+  INTERFACE MPI_Remove_error_string
+    MODULE PROCEDURE MPI_Remove_error_string_f08
+  END INTERFACE MPI_Remove_error_string
   INTERFACE MPI_Request_free
     MODULE PROCEDURE MPI_Request_free_f08
   END INTERFACE MPI_Request_free
   INTERFACE MPI_Request_get_status
     MODULE PROCEDURE MPI_Request_get_status_f08
   END INTERFACE MPI_Request_get_status
+  INTERFACE MPI_Request_get_status_all
+    MODULE PROCEDURE MPI_Request_get_status_all_f08
+  END INTERFACE MPI_Request_get_status_all
+  INTERFACE MPI_Request_get_status_any
+    MODULE PROCEDURE MPI_Request_get_status_any_f08
+  END INTERFACE MPI_Request_get_status_any
+  INTERFACE MPI_Request_get_status_some
+    MODULE PROCEDURE MPI_Request_get_status_some_f08
+  END INTERFACE MPI_Request_get_status_some
   INTERFACE MPI_Rget
     MODULE PROCEDURE MPI_Rget_f08
     MODULE PROCEDURE MPI_Rget_c_f08
@@ -1027,15 +1061,25 @@ MODULE mpi_f08
     MODULE PROCEDURE MPI_Sendrecv_replace_f08
     MODULE PROCEDURE MPI_Sendrecv_replace_c_f08
   END INTERFACE MPI_Sendrecv_replace
+  INTERFACE MPI_Session_attach_buffer
+    MODULE PROCEDURE MPI_Session_attach_buffer_f08
+    MODULE PROCEDURE MPI_Session_attach_buffer_c_f08
+  END INTERFACE MPI_Session_attach_buffer
   INTERFACE MPI_Session_call_errhandler
     MODULE PROCEDURE MPI_Session_call_errhandler_f08
   END INTERFACE MPI_Session_call_errhandler
   INTERFACE MPI_Session_create_errhandler
     MODULE PROCEDURE MPI_Session_create_errhandler_f08
   END INTERFACE MPI_Session_create_errhandler
+  INTERFACE MPI_Session_detach_buffer
+    MODULE PROCEDURE MPI_Session_detach_buffer_f08
+  END INTERFACE MPI_Session_detach_buffer
   INTERFACE MPI_Session_finalize
     MODULE PROCEDURE MPI_Session_finalize_f08
   END INTERFACE MPI_Session_finalize
+  INTERFACE MPI_Session_flush_buffer
+    MODULE PROCEDURE MPI_Session_flush_buffer_f08
+  END INTERFACE MPI_Session_flush_buffer
   INTERFACE MPI_Session_get_errhandler
     MODULE PROCEDURE MPI_Session_get_errhandler_f08
   END INTERFACE MPI_Session_get_errhandler
@@ -1051,6 +1095,9 @@ MODULE mpi_f08
   INTERFACE MPI_Session_get_pset_info
     MODULE PROCEDURE MPI_Session_get_pset_info_f08
   END INTERFACE MPI_Session_get_pset_info
+  INTERFACE MPI_Session_iflush_buffer
+    MODULE PROCEDURE MPI_Session_iflush_buffer_f08
+  END INTERFACE MPI_Session_iflush_buffer
   INTERFACE MPI_Session_init
     MODULE PROCEDURE MPI_Session_init_f08
   END INTERFACE MPI_Session_init
@@ -1071,6 +1118,21 @@ MODULE mpi_f08
   INTERFACE MPI_Startall
     MODULE PROCEDURE MPI_Startall_f08
   END INTERFACE MPI_Startall
+  INTERFACE MPI_Status_f082f
+    MODULE PROCEDURE MPI_Status_f082f_f08
+  END INTERFACE MPI_Status_f082f
+  INTERFACE MPI_Status_f2f08
+    MODULE PROCEDURE MPI_Status_f2f08_f08
+  END INTERFACE MPI_Status_f2f08
+  INTERFACE MPI_Status_get_error
+    MODULE PROCEDURE MPI_Status_get_error_f08
+  END INTERFACE MPI_Status_get_error
+  INTERFACE MPI_Status_get_source
+    MODULE PROCEDURE MPI_Status_get_source_f08
+  END INTERFACE MPI_Status_get_source
+  INTERFACE MPI_Status_get_tag
+    MODULE PROCEDURE MPI_Status_get_tag_f08
+  END INTERFACE MPI_Status_get_tag
   INTERFACE MPI_Status_set_cancelled
     MODULE PROCEDURE MPI_Status_set_cancelled_f08
   END INTERFACE MPI_Status_set_cancelled
@@ -1081,6 +1143,15 @@ MODULE mpi_f08
   INTERFACE MPI_Status_set_elements_x
     MODULE PROCEDURE MPI_Status_set_elements_x_f08
   END INTERFACE MPI_Status_set_elements_x
+  INTERFACE MPI_Status_set_error
+    MODULE PROCEDURE MPI_Status_set_error_f08
+  END INTERFACE MPI_Status_set_error
+  INTERFACE MPI_Status_set_source
+    MODULE PROCEDURE MPI_Status_set_source_f08
+  END INTERFACE MPI_Status_set_source
+  INTERFACE MPI_Status_set_tag
+    MODULE PROCEDURE MPI_Status_set_tag_f08
+  END INTERFACE MPI_Status_set_tag
   INTERFACE MPI_Test
     MODULE PROCEDURE MPI_Test_f08
   END INTERFACE MPI_Test
@@ -1194,6 +1265,9 @@ MODULE mpi_f08
   INTERFACE MPI_Type_get_true_extent_x
     MODULE PROCEDURE MPI_Type_get_true_extent_x_f08
   END INTERFACE MPI_Type_get_true_extent_x
+  INTERFACE MPI_Type_get_value_index
+    MODULE PROCEDURE MPI_Type_get_value_index_f08
+  END INTERFACE MPI_Type_get_value_index
   INTERFACE MPI_Type_indexed
     MODULE PROCEDURE MPI_Type_indexed_f08
     MODULE PROCEDURE MPI_Type_indexed_c_f08
@@ -1411,6 +1485,23 @@ MODULE mpi_f08
     IMPLICIT NONE
     DOUBLE PRECISION :: PMPI_WTIME
   END FUNCTION PMPI_WTIME
+  SUBROUTINE compi_f08_choice1(buf, count, datatype, base, made, ierr) BIND(C)
+    USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER(C_LONG_LONG), VALUE :: count
+    INTEGER :: datatype, made, ierr
+    TYPE(C_PTR) :: base
+  END SUBROUTINE compi_f08_choice1
+  SUBROUTINE compi_f08_choice2(buf1, buf2, count, datatype, base1, base2, made, ierr) BIND(C)
+    USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+    TYPE(*), DIMENSION(..) :: buf1, buf2
+    INTEGER(C_LONG_LONG), VALUE :: count
+    INTEGER :: datatype, made, ierr
+    TYPE(C_PTR) :: base1, base2
+  END SUBROUTINE compi_f08_choice2
+  SUBROUTINE compi_f08_type_free(datatype) BIND(C)
+    INTEGER :: datatype
+  END SUBROUTINE compi_f08_type_free
   END INTERFACE
 CONTAINS
 SUBROUTINE MPI_Abort_f08(comm, errorcode, ierror)
@@ -1433,8 +1524,8 @@ END SUBROUTINE MPI_Abort_f08
 
 SUBROUTINE MPI_Accumulate_f08(origin_addr, origin_count, origin_datatype, target_rank, &
     target_disp, target_count, target_datatype, op, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER, INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -1445,13 +1536,16 @@ SUBROUTINE MPI_Accumulate_f08(origin_addr, origin_count, origin_datatype, target
   TYPE(MPI_Win), INTENT(IN) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  INTEGER :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
   INTERFACE
     SUBROUTINE MPI_ACCUMULATE(origin_addr, origin_count, origin_datatype, target_rank, &
         target_disp, target_count, target_datatype, op, win, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER :: origin_count
       INTEGER :: origin_datatype
       INTEGER :: target_rank
@@ -1463,15 +1557,25 @@ SUBROUTINE MPI_Accumulate_f08(origin_addr, origin_count, origin_datatype, target
       INTEGER :: ierr
     END SUBROUTINE MPI_ACCUMULATE
   END INTERFACE
-  CALL MPI_ACCUMULATE(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  CALL MPI_ACCUMULATE(c_origin_addr, c_origin_count, c_origin_datatype, target_rank, &
       target_disp, target_count, target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Accumulate_f08
 
 SUBROUTINE MPI_Accumulate_c_f08(origin_addr, origin_count, origin_datatype, target_rank, &
     target_disp, target_count, target_datatype, op, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -1482,13 +1586,16 @@ SUBROUTINE MPI_Accumulate_c_f08(origin_addr, origin_count, origin_datatype, targ
   TYPE(MPI_Win), INTENT(IN) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
   INTERFACE
     SUBROUTINE MPI_ACCUMULATE_C(origin_addr, origin_count, origin_datatype, target_rank, &
         target_disp, target_count, target_datatype, op, win, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER(KIND=MPI_COUNT_KIND) :: origin_count
       INTEGER :: origin_datatype
       INTEGER :: target_rank
@@ -1500,8 +1607,18 @@ SUBROUTINE MPI_Accumulate_c_f08(origin_addr, origin_count, origin_datatype, targ
       INTEGER :: ierr
     END SUBROUTINE MPI_ACCUMULATE_C
   END INTERFACE
-  CALL MPI_ACCUMULATE_C(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  CALL MPI_ACCUMULATE_C(c_origin_addr, c_origin_count, c_origin_datatype, target_rank, &
       target_disp, target_count, target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Accumulate_c_f08
 
@@ -1559,81 +1676,128 @@ END SUBROUTINE MPI_Add_error_string_f08
 
 SUBROUTINE MPI_Allgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
     ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ALLGATHER(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLGATHER
   END INTERFACE
-  CALL MPI_ALLGATHER(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ALLGATHER(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
+      comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allgather_f08
 
 SUBROUTINE MPI_Allgather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ALLGATHER_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLGATHER_C
   END INTERFACE
-  CALL MPI_ALLGATHER_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ALLGATHER_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
+      comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allgather_c_f08
 
 SUBROUTINE MPI_Allgather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -1641,17 +1805,22 @@ SUBROUTINE MPI_Allgather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcou
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ALLGATHER_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -1660,19 +1829,38 @@ SUBROUTINE MPI_Allgather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcou
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLGATHER_INIT
   END INTERFACE
-  CALL MPI_ALLGATHER_INIT(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ALLGATHER_INIT(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allgather_init_f08
 
 SUBROUTINE MPI_Allgather_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -1680,17 +1868,22 @@ SUBROUTINE MPI_Allgather_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvc
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ALLGATHER_INIT_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -1699,36 +1892,59 @@ SUBROUTINE MPI_Allgather_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvc
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLGATHER_INIT_C
   END INTERFACE
-  CALL MPI_ALLGATHER_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ALLGATHER_INIT_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allgather_init_c_f08
 
 SUBROUTINE MPI_Allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_ALLGATHERV(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
         recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: displs(*)
       INTEGER :: recvtype
@@ -1736,36 +1952,54 @@ SUBROUTINE MPI_Allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLGATHERV
   END INTERFACE
-  CALL MPI_ALLGATHERV(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_ALLGATHERV(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, displs, &
       recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allgatherv_f08
 
 SUBROUTINE MPI_Allgatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_ALLGATHERV_C(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
         recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
       INTEGER :: recvtype
@@ -1773,19 +2007,33 @@ SUBROUTINE MPI_Allgatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLGATHERV_C
   END INTERFACE
-  CALL MPI_ALLGATHERV_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_ALLGATHERV_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, displs, &
       recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allgatherv_c_f08
 
 SUBROUTINE MPI_Allgatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -1794,17 +2042,21 @@ SUBROUTINE MPI_Allgatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvco
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_ALLGATHERV_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
         recvtype, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: displs(*)
       INTEGER :: recvtype
@@ -1814,19 +2066,33 @@ SUBROUTINE MPI_Allgatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvco
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLGATHERV_INIT
   END INTERFACE
-  CALL MPI_ALLGATHERV_INIT(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_ALLGATHERV_INIT(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, displs, &
       recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allgatherv_init_f08
 
 SUBROUTINE MPI_Allgatherv_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -1835,17 +2101,21 @@ SUBROUTINE MPI_Allgatherv_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recv
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_ALLGATHERV_INIT_C(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
         recvtype, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
       INTEGER :: recvtype
@@ -1855,8 +2125,23 @@ SUBROUTINE MPI_Allgatherv_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recv
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLGATHERV_INIT_C
   END INTERFACE
-  CALL MPI_ALLGATHERV_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_ALLGATHERV_INIT_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, displs, &
       recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allgatherv_init_c_f08
 
@@ -1882,24 +2167,26 @@ SUBROUTINE MPI_Alloc_mem_f08(size, info, baseptr, ierror)
 END SUBROUTINE MPI_Alloc_mem_f08
 
 SUBROUTINE MPI_Allreduce_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_ALLREDUCE(sendbuf, recvbuf, count, datatype, op, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -1907,29 +2194,41 @@ SUBROUTINE MPI_Allreduce_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLREDUCE
   END INTERFACE
-  CALL MPI_ALLREDUCE(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_ALLREDUCE(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allreduce_f08
 
 SUBROUTINE MPI_Allreduce_c_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_ALLREDUCE_C(sendbuf, recvbuf, count, datatype, op, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -1937,16 +2236,25 @@ SUBROUTINE MPI_Allreduce_c_f08(sendbuf, recvbuf, count, datatype, op, comm, ierr
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLREDUCE_C
   END INTERFACE
-  CALL MPI_ALLREDUCE_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_ALLREDUCE_C(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allreduce_c_f08
 
 SUBROUTINE MPI_Allreduce_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
     ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -1955,14 +2263,17 @@ SUBROUTINE MPI_Allreduce_init_f08(sendbuf, recvbuf, count, datatype, op, comm, i
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_ALLREDUCE_INIT(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -1972,17 +2283,26 @@ SUBROUTINE MPI_Allreduce_init_f08(sendbuf, recvbuf, count, datatype, op, comm, i
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLREDUCE_INIT
   END INTERFACE
-  CALL MPI_ALLREDUCE_INIT(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_ALLREDUCE_INIT(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, &
       info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allreduce_init_f08
 
 SUBROUTINE MPI_Allreduce_init_c_f08(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
     ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -1991,15 +2311,18 @@ SUBROUTINE MPI_Allreduce_init_c_f08(sendbuf, recvbuf, count, datatype, op, comm,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_ALLREDUCE_INIT_C(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
         ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -2009,88 +2332,145 @@ SUBROUTINE MPI_Allreduce_init_c_f08(sendbuf, recvbuf, count, datatype, op, comm,
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLREDUCE_INIT_C
   END INTERFACE
-  CALL MPI_ALLREDUCE_INIT_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_ALLREDUCE_INIT_C(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, &
       comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Allreduce_init_c_f08
 
 SUBROUTINE MPI_Alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
     ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ALLTOALL(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALL
   END INTERFACE
-  CALL MPI_ALLTOALL(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ALLTOALL(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
       comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoall_f08
 
 SUBROUTINE MPI_Alltoall_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
     ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ALLTOALL_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
         ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALL_C
   END INTERFACE
-  CALL MPI_ALLTOALL_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ALLTOALL_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
+      comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoall_c_f08
 
 SUBROUTINE MPI_Alltoall_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -2098,17 +2478,22 @@ SUBROUTINE MPI_Alltoall_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcoun
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ALLTOALL_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -2117,19 +2502,38 @@ SUBROUTINE MPI_Alltoall_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcoun
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALL_INIT
   END INTERFACE
-  CALL MPI_ALLTOALL_INIT(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ALLTOALL_INIT(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoall_init_f08
 
 SUBROUTINE MPI_Alltoall_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -2137,17 +2541,22 @@ SUBROUTINE MPI_Alltoall_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvco
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ALLTOALL_INIT_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -2156,38 +2565,59 @@ SUBROUTINE MPI_Alltoall_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvco
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALL_INIT_C
   END INTERFACE
-  CALL MPI_ALLTOALL_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ALLTOALL_INIT_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoall_init_c_f08
 
 SUBROUTINE MPI_Alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
     rdispls, recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER, INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_ALLTOALLV(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
         rdispls, recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: sdispls(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: rdispls(*)
       INTEGER :: recvtype
@@ -2195,38 +2625,49 @@ SUBROUTINE MPI_Alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, re
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALLV
   END INTERFACE
-  CALL MPI_ALLTOALLV(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, recvcounts, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_ALLTOALLV(c_sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, c_recvbuf, recvcounts, &
       rdispls, recvtype%MPI_VAL, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoallv_f08
 
 SUBROUTINE MPI_Alltoallv_c_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
     rdispls, recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_ALLTOALLV_C(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
         rdispls, recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       INTEGER :: recvtype
@@ -2234,20 +2675,29 @@ SUBROUTINE MPI_Alltoallv_c_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, 
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALLV_C
   END INTERFACE
-  CALL MPI_ALLTOALLV_C(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, recvcounts, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_ALLTOALLV_C(c_sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, c_recvbuf, recvcounts, &
       rdispls, recvtype%MPI_VAL, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoallv_c_f08
 
 SUBROUTINE MPI_Alltoallv_init_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
     rdispls, recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER, INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -2256,18 +2706,20 @@ SUBROUTINE MPI_Alltoallv_init_f08(sendbuf, sendcounts, sdispls, sendtype, recvbu
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_ALLTOALLV_INIT(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
         rdispls, recvtype, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: sdispls(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: rdispls(*)
       INTEGER :: recvtype
@@ -2277,20 +2729,29 @@ SUBROUTINE MPI_Alltoallv_init_f08(sendbuf, sendcounts, sdispls, sendtype, recvbu
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALLV_INIT
   END INTERFACE
-  CALL MPI_ALLTOALLV_INIT(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, recvcounts, &
-      rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_ALLTOALLV_INIT(c_sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, c_recvbuf, &
+      recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoallv_init_f08
 
 SUBROUTINE MPI_Alltoallv_init_c_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
     recvcounts, rdispls, recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -2299,18 +2760,20 @@ SUBROUTINE MPI_Alltoallv_init_c_f08(sendbuf, sendcounts, sdispls, sendtype, recv
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_ALLTOALLV_INIT_C(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
         recvcounts, rdispls, recvtype, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       INTEGER :: recvtype
@@ -2320,39 +2783,50 @@ SUBROUTINE MPI_Alltoallv_init_c_f08(sendbuf, sendcounts, sdispls, sendtype, recv
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALLV_INIT_C
   END INTERFACE
-  CALL MPI_ALLTOALLV_INIT_C(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_ALLTOALLV_INIT_C(c_sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, c_recvbuf, &
       recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoallv_init_c_f08
 
 SUBROUTINE MPI_Alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
     rdispls, recvtypes, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER, INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_ALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
         rdispls, recvtypes, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: sdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
       TYPE(*), DIMENSION(*) :: sendtypes
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: rdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
@@ -2361,39 +2835,50 @@ SUBROUTINE MPI_Alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, r
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALLW
   END INTERFACE
-  CALL MPI_ALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_ALLTOALLW(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, recvcounts, rdispls, &
       recvtypes, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoallw_f08
 
 SUBROUTINE MPI_Alltoallw_c_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
     rdispls, recvtypes, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_ALLTOALLW_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
         rdispls, recvtypes, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
       TYPE(*), DIMENSION(*) :: sendtypes
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
@@ -2402,20 +2887,29 @@ SUBROUTINE MPI_Alltoallw_c_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALLW_C
   END INTERFACE
-  CALL MPI_ALLTOALLW_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
-      recvtypes, comm%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_ALLTOALLW_C(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, recvcounts, &
+      rdispls, recvtypes, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoallw_c_f08
 
 SUBROUTINE MPI_Alltoallw_init_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
     rdispls, recvtypes, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER, INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
@@ -2424,19 +2918,21 @@ SUBROUTINE MPI_Alltoallw_init_f08(sendbuf, sendcounts, sdispls, sendtypes, recvb
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_ALLTOALLW_INIT(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
         rdispls, recvtypes, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: sdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
       TYPE(*), DIMENSION(*) :: sendtypes
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: rdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
@@ -2447,20 +2943,29 @@ SUBROUTINE MPI_Alltoallw_init_f08(sendbuf, sendcounts, sdispls, sendtypes, recvb
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALLW_INIT
   END INTERFACE
-  CALL MPI_ALLTOALLW_INIT(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_ALLTOALLW_INIT(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, recvcounts, &
       rdispls, recvtypes, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoallw_init_f08
 
 SUBROUTINE MPI_Alltoallw_init_c_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
     recvcounts, rdispls, recvtypes, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
@@ -2469,19 +2974,21 @@ SUBROUTINE MPI_Alltoallw_init_c_f08(sendbuf, sendcounts, sdispls, sendtypes, rec
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_ALLTOALLW_INIT_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
         recvcounts, rdispls, recvtypes, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
       TYPE(*), DIMENSION(*) :: sendtypes
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
@@ -2492,7 +2999,17 @@ SUBROUTINE MPI_Alltoallw_init_c_f08(sendbuf, sendcounts, sdispls, sendtypes, rec
       INTEGER :: ierr
     END SUBROUTINE MPI_ALLTOALLW_INIT_C
   END INTERFACE
-  CALL MPI_ALLTOALLW_INIT_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_ALLTOALLW_INIT_C(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, recvcounts, &
       rdispls, recvtypes, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Alltoallw_init_c_f08
@@ -2594,20 +3111,23 @@ SUBROUTINE MPI_Barrier_init_f08(comm, info, request, ierror)
 END SUBROUTINE MPI_Barrier_init_f08
 
 SUBROUTINE MPI_Bcast_f08(buffer, count, datatype, root, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*) :: buffer
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buffer
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: root
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_BCAST(buffer, count, datatype, root, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-      TYPE(*), DIMENSION(*) :: buffer
+      TYPE(C_PTR), VALUE :: buffer
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: root
@@ -2615,25 +3135,38 @@ SUBROUTINE MPI_Bcast_f08(buffer, count, datatype, root, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_BCAST
   END INTERFACE
-  CALL MPI_BCAST(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buffer, INT(count, C_LONG_LONG), c_datatype, c_buffer, c_made_datatype, &
+      c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_BCAST(c_buffer, c_count, c_datatype, root, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Bcast_f08
 
 SUBROUTINE MPI_Bcast_c_f08(buffer, count, datatype, root, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*) :: buffer
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buffer
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: root
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_BCAST_C(buffer, count, datatype, root, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-      TYPE(*), DIMENSION(*) :: buffer
+      TYPE(C_PTR), VALUE :: buffer
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: root
@@ -2641,13 +3174,23 @@ SUBROUTINE MPI_Bcast_c_f08(buffer, count, datatype, root, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_BCAST_C
   END INTERFACE
-  CALL MPI_BCAST_C(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buffer, INT(count, C_LONG_LONG), c_datatype, c_buffer, c_made_datatype, &
+      c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_BCAST_C(c_buffer, c_count, c_datatype, root, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Bcast_c_f08
 
 SUBROUTINE MPI_Bcast_init_f08(buffer, count, datatype, root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*) :: buffer
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buffer
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: root
@@ -2656,12 +3199,15 @@ SUBROUTINE MPI_Bcast_init_f08(buffer, count, datatype, root, comm, info, request
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_BCAST_INIT(buffer, count, datatype, root, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-      TYPE(*), DIMENSION(*) :: buffer
+      TYPE(C_PTR), VALUE :: buffer
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: root
@@ -2671,14 +3217,24 @@ SUBROUTINE MPI_Bcast_init_f08(buffer, count, datatype, root, comm, info, request
       INTEGER :: ierr
     END SUBROUTINE MPI_BCAST_INIT
   END INTERFACE
-  CALL MPI_BCAST_INIT(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buffer, INT(count, C_LONG_LONG), c_datatype, c_buffer, c_made_datatype, &
+      c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_BCAST_INIT(c_buffer, c_count, c_datatype, root, comm%MPI_VAL, info%MPI_VAL, &
       request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Bcast_init_f08
 
 SUBROUTINE MPI_Bcast_init_c_f08(buffer, count, datatype, root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*) :: buffer
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buffer
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: root
@@ -2687,12 +3243,15 @@ SUBROUTINE MPI_Bcast_init_c_f08(buffer, count, datatype, root, comm, info, reque
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_BCAST_INIT_C(buffer, count, datatype, root, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-      TYPE(*), DIMENSION(*) :: buffer
+      TYPE(C_PTR), VALUE :: buffer
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: root
@@ -2702,14 +3261,24 @@ SUBROUTINE MPI_Bcast_init_c_f08(buffer, count, datatype, root, comm, info, reque
       INTEGER :: ierr
     END SUBROUTINE MPI_BCAST_INIT_C
   END INTERFACE
-  CALL MPI_BCAST_INIT_C(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buffer, INT(count, C_LONG_LONG), c_datatype, c_buffer, c_made_datatype, &
+      c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_BCAST_INIT_C(c_buffer, c_count, c_datatype, root, comm%MPI_VAL, info%MPI_VAL, &
       request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Bcast_init_c_f08
 
 SUBROUTINE MPI_Bsend_f08(buf, count, datatype, dest, tag, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -2717,12 +3286,15 @@ SUBROUTINE MPI_Bsend_f08(buf, count, datatype, dest, tag, comm, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_BSEND(buf, count, datatype, dest, tag, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -2731,13 +3303,22 @@ SUBROUTINE MPI_Bsend_f08(buf, count, datatype, dest, tag, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_BSEND
   END INTERFACE
-  CALL MPI_BSEND(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_BSEND(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Bsend_f08
 
 SUBROUTINE MPI_Bsend_c_f08(buf, count, datatype, dest, tag, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -2745,12 +3326,15 @@ SUBROUTINE MPI_Bsend_c_f08(buf, count, datatype, dest, tag, comm, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_BSEND_C(buf, count, datatype, dest, tag, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -2759,13 +3343,22 @@ SUBROUTINE MPI_Bsend_c_f08(buf, count, datatype, dest, tag, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_BSEND_C
   END INTERFACE
-  CALL MPI_BSEND_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_BSEND_C(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Bsend_c_f08
 
 SUBROUTINE MPI_Bsend_init_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -2774,12 +3367,15 @@ SUBROUTINE MPI_Bsend_init_f08(buf, count, datatype, dest, tag, comm, request, ie
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_BSEND_INIT(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -2789,13 +3385,22 @@ SUBROUTINE MPI_Bsend_init_f08(buf, count, datatype, dest, tag, comm, request, ie
       INTEGER :: ierr
     END SUBROUTINE MPI_BSEND_INIT
   END INTERFACE
-  CALL MPI_BSEND_INIT(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_BSEND_INIT(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Bsend_init_f08
 
 SUBROUTINE MPI_Bsend_init_c_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -2804,12 +3409,15 @@ SUBROUTINE MPI_Bsend_init_c_f08(buf, count, datatype, dest, tag, comm, request, 
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_BSEND_INIT_C(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -2819,68 +3427,97 @@ SUBROUTINE MPI_Bsend_init_c_f08(buf, count, datatype, dest, tag, comm, request, 
       INTEGER :: ierr
     END SUBROUTINE MPI_BSEND_INIT_C
   END INTERFACE
-  CALL MPI_BSEND_INIT_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
-      ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_BSEND_INIT_C(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Bsend_init_c_f08
 
 SUBROUTINE MPI_Buffer_attach_f08(buffer, size, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*) :: buffer
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buffer
   INTEGER, INTENT(IN) :: size
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_BUFFER_ATTACH(buffer, size, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-      TYPE(*), DIMENSION(*) :: buffer
+      TYPE(C_PTR), VALUE :: buffer
       INTEGER :: size
       INTEGER :: ierr
     END SUBROUTINE MPI_BUFFER_ATTACH
   END INTERFACE
-  CALL MPI_BUFFER_ATTACH(buffer, size, ierr)
+  CALL compi_f08_choice1(buffer, -1_C_LONG_LONG, c_nodt, c_buffer, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_BUFFER_ATTACH(c_buffer, size, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Buffer_attach_f08
 
 SUBROUTINE MPI_Buffer_attach_c_f08(buffer, size, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*) :: buffer
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buffer
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_BUFFER_ATTACH_C(buffer, size, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-      TYPE(*), DIMENSION(*) :: buffer
+      TYPE(C_PTR), VALUE :: buffer
       INTEGER(KIND=MPI_COUNT_KIND) :: size
       INTEGER :: ierr
     END SUBROUTINE MPI_BUFFER_ATTACH_C
   END INTERFACE
-  CALL MPI_BUFFER_ATTACH_C(buffer, size, ierr)
+  CALL compi_f08_choice1(buffer, -1_C_LONG_LONG, c_nodt, c_buffer, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_BUFFER_ATTACH_C(c_buffer, size, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Buffer_attach_c_f08
 
 SUBROUTINE MPI_Buffer_detach_f08(buffer_addr, size, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer_addr
-  TYPE(*), DIMENSION(*) :: buffer_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buffer_addr
   INTEGER, INTENT(OUT) :: size
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer_addr
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_BUFFER_DETACH(buffer_addr, size, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer_addr
-      TYPE(*), DIMENSION(*) :: buffer_addr
+      TYPE(C_PTR), VALUE :: buffer_addr
       INTEGER :: size
       INTEGER :: ierr
     END SUBROUTINE MPI_BUFFER_DETACH
   END INTERFACE
-  CALL MPI_BUFFER_DETACH(buffer_addr, size, ierr)
+  CALL compi_f08_choice1(buffer_addr, -1_C_LONG_LONG, c_nodt, c_buffer_addr, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_BUFFER_DETACH(c_buffer_addr, size, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Buffer_detach_f08
 
@@ -3148,6 +3785,64 @@ SUBROUTINE MPI_Comm_accept_f08(port_name, info, root, comm, newcomm, ierror)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Comm_accept_f08
 
+SUBROUTINE MPI_Comm_attach_buffer_f08(comm, buffer, size, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(*), DIMENSION(..) :: buffer
+  INTEGER, INTENT(IN) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer
+  INTEGER :: c_nodt, c_nomade
+  INTERFACE
+    SUBROUTINE MPI_COMM_ATTACH_BUFFER(comm, buffer, size, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: comm
+      TYPE(C_PTR), VALUE :: buffer
+      INTEGER :: size
+      INTEGER :: ierr
+    END SUBROUTINE MPI_COMM_ATTACH_BUFFER
+  END INTERFACE
+  CALL compi_f08_choice1(buffer, -1_C_LONG_LONG, c_nodt, c_buffer, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_COMM_ATTACH_BUFFER(comm%MPI_VAL, c_buffer, size, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Comm_attach_buffer_f08
+
+SUBROUTINE MPI_Comm_attach_buffer_c_f08(comm, buffer, size, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(*), DIMENSION(..) :: buffer
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer
+  INTEGER :: c_nodt, c_nomade
+  INTERFACE
+    SUBROUTINE MPI_COMM_ATTACH_BUFFER_C(comm, buffer, size, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: comm
+      TYPE(C_PTR), VALUE :: buffer
+      INTEGER(KIND=MPI_COUNT_KIND) :: size
+      INTEGER :: ierr
+    END SUBROUTINE MPI_COMM_ATTACH_BUFFER_C
+  END INTERFACE
+  CALL compi_f08_choice1(buffer, -1_C_LONG_LONG, c_nodt, c_buffer, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_COMM_ATTACH_BUFFER_C(comm%MPI_VAL, c_buffer, size, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Comm_attach_buffer_c_f08
+
 SUBROUTINE MPI_Comm_call_errhandler_f08(comm, errorcode, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, INTENT(IN) :: errorcode
@@ -3338,6 +4033,35 @@ SUBROUTINE MPI_Comm_delete_attr_f08(comm, comm_keyval, ierror)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Comm_delete_attr_f08
 
+SUBROUTINE MPI_Comm_detach_buffer_f08(comm, buffer_addr, size, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(*), DIMENSION(..) :: buffer_addr
+  INTEGER, INTENT(OUT) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer_addr
+  INTEGER :: c_nodt, c_nomade
+  INTERFACE
+    SUBROUTINE MPI_COMM_DETACH_BUFFER(comm, buffer_addr, size, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: comm
+      TYPE(C_PTR), VALUE :: buffer_addr
+      INTEGER :: size
+      INTEGER :: ierr
+    END SUBROUTINE MPI_COMM_DETACH_BUFFER
+  END INTERFACE
+  CALL compi_f08_choice1(buffer_addr, -1_C_LONG_LONG, c_nodt, c_buffer_addr, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_COMM_DETACH_BUFFER(comm%MPI_VAL, c_buffer_addr, size, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Comm_detach_buffer_f08
+
 SUBROUTINE MPI_Comm_disconnect_f08(comm, ierror)
   TYPE(MPI_Comm), INTENT(INOUT) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
@@ -3391,6 +4115,22 @@ SUBROUTINE MPI_Comm_dup_with_info_f08(comm, info, newcomm, ierror)
   CALL MPI_COMM_DUP_WITH_INFO(comm%MPI_VAL, info%MPI_VAL, newcomm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Comm_dup_with_info_f08
+
+SUBROUTINE MPI_Comm_flush_buffer_f08(comm, ierror)
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_COMM_FLUSH_BUFFER(comm, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: comm
+      INTEGER :: ierr
+    END SUBROUTINE MPI_COMM_FLUSH_BUFFER
+  END INTERFACE
+  CALL MPI_COMM_FLUSH_BUFFER(comm%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Comm_flush_buffer_f08
 
 SUBROUTINE MPI_Comm_free_f08(comm, ierror)
   TYPE(MPI_Comm), INTENT(INOUT) :: comm
@@ -3577,6 +4317,24 @@ SUBROUTINE MPI_Comm_idup_with_info_f08(comm, info, newcomm, request, ierror)
   CALL MPI_COMM_IDUP_WITH_INFO(comm%MPI_VAL, info%MPI_VAL, newcomm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Comm_idup_with_info_f08
+
+SUBROUTINE MPI_Comm_iflush_buffer_f08(comm, request, ierror)
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_COMM_IFLUSH_BUFFER(comm, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: comm
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_COMM_IFLUSH_BUFFER
+  END INTERFACE
+  CALL MPI_COMM_IFLUSH_BUFFER(comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Comm_iflush_buffer_f08
 
 SUBROUTINE MPI_Comm_join_f08(fd, intercomm, ierror)
   INTEGER, INTENT(IN) :: fd
@@ -3877,29 +4635,29 @@ END SUBROUTINE MPI_Comm_test_inter_f08
 
 SUBROUTINE MPI_Compare_and_swap_f08(origin_addr, compare_addr, result_addr, datatype, &
     target_rank, target_disp, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: compare_addr
-  TYPE(*), DIMENSION(*) :: compare_addr
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-  TYPE(*), DIMENSION(*) :: result_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
+  TYPE(*), DIMENSION(..) :: compare_addr
+  TYPE(*), DIMENSION(..) :: result_addr
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: target_rank
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
   TYPE(MPI_Win), INTENT(IN) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  TYPE(C_PTR) :: c_compare_addr
+  TYPE(C_PTR) :: c_result_addr
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_COMPARE_AND_SWAP(origin_addr, compare_addr, result_addr, datatype, &
         target_rank, target_disp, win, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: compare_addr
-      TYPE(*), DIMENSION(*) :: compare_addr
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-      TYPE(*), DIMENSION(*) :: result_addr
+      TYPE(C_PTR), VALUE :: origin_addr
+      TYPE(C_PTR), VALUE :: compare_addr
+      TYPE(C_PTR), VALUE :: result_addr
       INTEGER :: datatype
       INTEGER :: target_rank
       INTEGER(KIND=MPI_ADDRESS_KIND) :: target_disp
@@ -3907,7 +4665,22 @@ SUBROUTINE MPI_Compare_and_swap_f08(origin_addr, compare_addr, result_addr, data
       INTEGER :: ierr
     END SUBROUTINE MPI_COMPARE_AND_SWAP
   END INTERFACE
-  CALL MPI_COMPARE_AND_SWAP(origin_addr, compare_addr, result_addr, datatype%MPI_VAL, &
+  CALL compi_f08_choice1(origin_addr, -1_C_LONG_LONG, c_nodt, c_origin_addr, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(compare_addr, -1_C_LONG_LONG, c_nodt, c_compare_addr, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(result_addr, -1_C_LONG_LONG, c_nodt, c_result_addr, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_COMPARE_AND_SWAP(c_origin_addr, c_compare_addr, c_result_addr, datatype%MPI_VAL, &
       target_rank, target_disp, win%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Compare_and_swap_f08
@@ -4112,24 +4885,26 @@ SUBROUTINE MPI_Error_string_f08(errorcode, string, resultlen, ierror)
 END SUBROUTINE MPI_Error_string_f08
 
 SUBROUTINE MPI_Exscan_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_EXSCAN(sendbuf, recvbuf, count, datatype, op, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -4137,29 +4912,41 @@ SUBROUTINE MPI_Exscan_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_EXSCAN
   END INTERFACE
-  CALL MPI_EXSCAN(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_EXSCAN(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Exscan_f08
 
 SUBROUTINE MPI_Exscan_c_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_EXSCAN_C(sendbuf, recvbuf, count, datatype, op, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -4167,15 +4954,24 @@ SUBROUTINE MPI_Exscan_c_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_EXSCAN_C
   END INTERFACE
-  CALL MPI_EXSCAN_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_EXSCAN_C(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Exscan_c_f08
 
 SUBROUTINE MPI_Exscan_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -4184,14 +4980,17 @@ SUBROUTINE MPI_Exscan_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_EXSCAN_INIT(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -4201,16 +5000,25 @@ SUBROUTINE MPI_Exscan_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info
       INTEGER :: ierr
     END SUBROUTINE MPI_EXSCAN_INIT
   END INTERFACE
-  CALL MPI_EXSCAN_INIT(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_EXSCAN_INIT(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, &
       info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Exscan_init_f08
 
 SUBROUTINE MPI_Exscan_init_c_f08(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -4219,14 +5027,17 @@ SUBROUTINE MPI_Exscan_init_c_f08(sendbuf, recvbuf, count, datatype, op, comm, in
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_EXSCAN_INIT_C(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -4236,17 +5047,26 @@ SUBROUTINE MPI_Exscan_init_c_f08(sendbuf, recvbuf, count, datatype, op, comm, in
       INTEGER :: ierr
     END SUBROUTINE MPI_EXSCAN_INIT_C
   END INTERFACE
-  CALL MPI_EXSCAN_INIT_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_EXSCAN_INIT_C(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, &
       info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Exscan_init_c_f08
 
 SUBROUTINE MPI_Fetch_and_op_f08(origin_addr, result_addr, datatype, target_rank, target_disp, &
     op, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-  TYPE(*), DIMENSION(*) :: result_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
+  TYPE(*), DIMENSION(..) :: result_addr
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: target_rank
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
@@ -4254,15 +5074,17 @@ SUBROUTINE MPI_Fetch_and_op_f08(origin_addr, result_addr, datatype, target_rank,
   TYPE(MPI_Win), INTENT(IN) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  TYPE(C_PTR) :: c_result_addr
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_FETCH_AND_OP(origin_addr, result_addr, datatype, target_rank, target_disp, &
         op, win, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-      TYPE(*), DIMENSION(*) :: result_addr
+      TYPE(C_PTR), VALUE :: origin_addr
+      TYPE(C_PTR), VALUE :: result_addr
       INTEGER :: datatype
       INTEGER :: target_rank
       INTEGER(KIND=MPI_ADDRESS_KIND) :: target_disp
@@ -4271,8 +5093,18 @@ SUBROUTINE MPI_Fetch_and_op_f08(origin_addr, result_addr, datatype, target_rank,
       INTEGER :: ierr
     END SUBROUTINE MPI_FETCH_AND_OP
   END INTERFACE
-  CALL MPI_FETCH_AND_OP(origin_addr, result_addr, datatype%MPI_VAL, target_rank, target_disp, &
-      op%MPI_VAL, win%MPI_VAL, ierr)
+  CALL compi_f08_choice1(origin_addr, -1_C_LONG_LONG, c_nodt, c_origin_addr, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(result_addr, -1_C_LONG_LONG, c_nodt, c_result_addr, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_FETCH_AND_OP(c_origin_addr, c_result_addr, datatype%MPI_VAL, target_rank, &
+      target_disp, op%MPI_VAL, win%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Fetch_and_op_f08
 
@@ -4575,542 +5407,780 @@ SUBROUTINE MPI_File_get_view_f08(fh, disp, etype, filetype, datarep, ierror)
 END SUBROUTINE MPI_File_get_view_f08
 
 SUBROUTINE MPI_File_iread_f08(fh, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IREAD(fh, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IREAD
   END INTERFACE
-  CALL MPI_FILE_IREAD(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IREAD(fh%MPI_VAL, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iread_f08
 
 SUBROUTINE MPI_File_iread_c_f08(fh, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IREAD_C(fh, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IREAD_C
   END INTERFACE
-  CALL MPI_FILE_IREAD_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IREAD_C(fh%MPI_VAL, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iread_c_f08
 
 SUBROUTINE MPI_File_iread_all_f08(fh, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IREAD_ALL(fh, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IREAD_ALL
   END INTERFACE
-  CALL MPI_FILE_IREAD_ALL(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IREAD_ALL(fh%MPI_VAL, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iread_all_f08
 
 SUBROUTINE MPI_File_iread_all_c_f08(fh, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IREAD_ALL_C(fh, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IREAD_ALL_C
   END INTERFACE
-  CALL MPI_FILE_IREAD_ALL_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IREAD_ALL_C(fh%MPI_VAL, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iread_all_c_f08
 
 SUBROUTINE MPI_File_iread_at_f08(fh, offset, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IREAD_AT(fh, offset, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IREAD_AT
   END INTERFACE
-  CALL MPI_FILE_IREAD_AT(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IREAD_AT(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iread_at_f08
 
 SUBROUTINE MPI_File_iread_at_c_f08(fh, offset, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IREAD_AT_C(fh, offset, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IREAD_AT_C
   END INTERFACE
-  CALL MPI_FILE_IREAD_AT_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IREAD_AT_C(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iread_at_c_f08
 
 SUBROUTINE MPI_File_iread_at_all_f08(fh, offset, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IREAD_AT_ALL(fh, offset, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IREAD_AT_ALL
   END INTERFACE
-  CALL MPI_FILE_IREAD_AT_ALL(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, &
-      ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IREAD_AT_ALL(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iread_at_all_f08
 
 SUBROUTINE MPI_File_iread_at_all_c_f08(fh, offset, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IREAD_AT_ALL_C(fh, offset, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IREAD_AT_ALL_C
   END INTERFACE
-  CALL MPI_FILE_IREAD_AT_ALL_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, &
-      request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IREAD_AT_ALL_C(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, request%MPI_VAL, &
+      ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iread_at_all_c_f08
 
 SUBROUTINE MPI_File_iread_shared_f08(fh, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IREAD_SHARED(fh, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IREAD_SHARED
   END INTERFACE
-  CALL MPI_FILE_IREAD_SHARED(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IREAD_SHARED(fh%MPI_VAL, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iread_shared_f08
 
 SUBROUTINE MPI_File_iread_shared_c_f08(fh, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IREAD_SHARED_C(fh, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IREAD_SHARED_C
   END INTERFACE
-  CALL MPI_FILE_IREAD_SHARED_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IREAD_SHARED_C(fh%MPI_VAL, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iread_shared_c_f08
 
 SUBROUTINE MPI_File_iwrite_f08(fh, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IWRITE(fh, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IWRITE
   END INTERFACE
-  CALL MPI_FILE_IWRITE(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IWRITE(fh%MPI_VAL, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iwrite_f08
 
 SUBROUTINE MPI_File_iwrite_c_f08(fh, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IWRITE_C(fh, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IWRITE_C
   END INTERFACE
-  CALL MPI_FILE_IWRITE_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IWRITE_C(fh%MPI_VAL, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iwrite_c_f08
 
 SUBROUTINE MPI_File_iwrite_all_f08(fh, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IWRITE_ALL(fh, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IWRITE_ALL
   END INTERFACE
-  CALL MPI_FILE_IWRITE_ALL(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IWRITE_ALL(fh%MPI_VAL, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iwrite_all_f08
 
 SUBROUTINE MPI_File_iwrite_all_c_f08(fh, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IWRITE_ALL_C(fh, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IWRITE_ALL_C
   END INTERFACE
-  CALL MPI_FILE_IWRITE_ALL_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IWRITE_ALL_C(fh%MPI_VAL, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iwrite_all_c_f08
 
 SUBROUTINE MPI_File_iwrite_at_f08(fh, offset, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IWRITE_AT(fh, offset, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IWRITE_AT
   END INTERFACE
-  CALL MPI_FILE_IWRITE_AT(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IWRITE_AT(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iwrite_at_f08
 
 SUBROUTINE MPI_File_iwrite_at_c_f08(fh, offset, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IWRITE_AT_C(fh, offset, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IWRITE_AT_C
   END INTERFACE
-  CALL MPI_FILE_IWRITE_AT_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IWRITE_AT_C(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iwrite_at_c_f08
 
 SUBROUTINE MPI_File_iwrite_at_all_f08(fh, offset, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IWRITE_AT_ALL(fh, offset, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IWRITE_AT_ALL
   END INTERFACE
-  CALL MPI_FILE_IWRITE_AT_ALL(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, &
-      request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IWRITE_AT_ALL(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iwrite_at_all_f08
 
 SUBROUTINE MPI_File_iwrite_at_all_c_f08(fh, offset, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IWRITE_AT_ALL_C(fh, offset, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IWRITE_AT_ALL_C
   END INTERFACE
-  CALL MPI_FILE_IWRITE_AT_ALL_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IWRITE_AT_ALL_C(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, &
       request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iwrite_at_all_c_f08
 
 SUBROUTINE MPI_File_iwrite_shared_f08(fh, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IWRITE_SHARED(fh, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IWRITE_SHARED
   END INTERFACE
-  CALL MPI_FILE_IWRITE_SHARED(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IWRITE_SHARED(fh%MPI_VAL, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iwrite_shared_f08
 
 SUBROUTINE MPI_File_iwrite_shared_c_f08(fh, buf, count, datatype, request, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_IWRITE_SHARED_C(fh, buf, count, datatype, request, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: request
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_IWRITE_SHARED_C
   END INTERFACE
-  CALL MPI_FILE_IWRITE_SHARED_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_IWRITE_SHARED_C(fh%MPI_VAL, c_buf, c_count, c_datatype, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_iwrite_shared_c_f08
 
@@ -5157,21 +6227,24 @@ SUBROUTINE MPI_File_preallocate_f08(fh, size, ierror)
 END SUBROUTINE MPI_File_preallocate_f08
 
 SUBROUTINE MPI_File_read_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5179,26 +6252,38 @@ SUBROUTINE MPI_File_read_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ
   END INTERFACE
-  CALL MPI_FILE_READ(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_f08
 
 SUBROUTINE MPI_File_read_c_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_C(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5206,26 +6291,38 @@ SUBROUTINE MPI_File_read_c_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_C
   END INTERFACE
-  CALL MPI_FILE_READ_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_C(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_c_f08
 
 SUBROUTINE MPI_File_read_all_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_ALL(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5233,26 +6330,38 @@ SUBROUTINE MPI_File_read_all_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_ALL
   END INTERFACE
-  CALL MPI_FILE_READ_ALL(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_ALL(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_all_f08
 
 SUBROUTINE MPI_File_read_all_c_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_ALL_C(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5260,99 +6369,142 @@ SUBROUTINE MPI_File_read_all_c_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_ALL_C
   END INTERFACE
-  CALL MPI_FILE_READ_ALL_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_ALL_C(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_all_c_f08
 
 SUBROUTINE MPI_File_read_all_begin_f08(fh, buf, count, datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_ALL_BEGIN(fh, buf, count, datatype, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_ALL_BEGIN
   END INTERFACE
-  CALL MPI_FILE_READ_ALL_BEGIN(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_ALL_BEGIN(fh%MPI_VAL, c_buf, c_count, c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_all_begin_f08
 
 SUBROUTINE MPI_File_read_all_begin_c_f08(fh, buf, count, datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_ALL_BEGIN_C(fh, buf, count, datatype, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_ALL_BEGIN_C
   END INTERFACE
-  CALL MPI_FILE_READ_ALL_BEGIN_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_ALL_BEGIN_C(fh%MPI_VAL, c_buf, c_count, c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_all_begin_c_f08
 
 SUBROUTINE MPI_File_read_all_end_f08(fh, buf, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_FILE_READ_ALL_END(fh, buf, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
       TYPE(*), DIMENSION(*) :: status
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_ALL_END
   END INTERFACE
-  CALL MPI_FILE_READ_ALL_END(fh%MPI_VAL, buf, status, ierr)
+  CALL compi_f08_choice1(buf, -1_C_LONG_LONG, c_nodt, c_buf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_FILE_READ_ALL_END(fh%MPI_VAL, c_buf, status, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_all_end_f08
 
 SUBROUTINE MPI_File_read_at_f08(fh, offset, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_AT(fh, offset, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5360,28 +6512,40 @@ SUBROUTINE MPI_File_read_at_f08(fh, offset, buf, count, datatype, status, ierror
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_AT
   END INTERFACE
-  CALL MPI_FILE_READ_AT(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_AT(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_at_f08
 
 SUBROUTINE MPI_File_read_at_c_f08(fh, offset, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_AT_C(fh, offset, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5389,28 +6553,40 @@ SUBROUTINE MPI_File_read_at_c_f08(fh, offset, buf, count, datatype, status, ierr
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_AT_C
   END INTERFACE
-  CALL MPI_FILE_READ_AT_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_AT_C(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_at_c_f08
 
 SUBROUTINE MPI_File_read_at_all_f08(fh, offset, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_AT_ALL(fh, offset, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5418,28 +6594,40 @@ SUBROUTINE MPI_File_read_at_all_f08(fh, offset, buf, count, datatype, status, ie
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_AT_ALL
   END INTERFACE
-  CALL MPI_FILE_READ_AT_ALL(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_AT_ALL(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_at_all_f08
 
 SUBROUTINE MPI_File_read_at_all_c_f08(fh, offset, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_AT_ALL_C(fh, offset, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5447,101 +6635,144 @@ SUBROUTINE MPI_File_read_at_all_c_f08(fh, offset, buf, count, datatype, status, 
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_AT_ALL_C
   END INTERFACE
-  CALL MPI_FILE_READ_AT_ALL_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_AT_ALL_C(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_at_all_c_f08
 
 SUBROUTINE MPI_File_read_at_all_begin_f08(fh, offset, buf, count, datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_AT_ALL_BEGIN(fh, offset, buf, count, datatype, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_AT_ALL_BEGIN
   END INTERFACE
-  CALL MPI_FILE_READ_AT_ALL_BEGIN(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_AT_ALL_BEGIN(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_at_all_begin_f08
 
 SUBROUTINE MPI_File_read_at_all_begin_c_f08(fh, offset, buf, count, datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_AT_ALL_BEGIN_C(fh, offset, buf, count, datatype, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_AT_ALL_BEGIN_C
   END INTERFACE
-  CALL MPI_FILE_READ_AT_ALL_BEGIN_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_AT_ALL_BEGIN_C(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_at_all_begin_c_f08
 
 SUBROUTINE MPI_File_read_at_all_end_f08(fh, buf, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_FILE_READ_AT_ALL_END(fh, buf, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
       TYPE(*), DIMENSION(*) :: status
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_AT_ALL_END
   END INTERFACE
-  CALL MPI_FILE_READ_AT_ALL_END(fh%MPI_VAL, buf, status, ierr)
+  CALL compi_f08_choice1(buf, -1_C_LONG_LONG, c_nodt, c_buf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_FILE_READ_AT_ALL_END(fh%MPI_VAL, c_buf, status, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_at_all_end_f08
 
 SUBROUTINE MPI_File_read_ordered_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_ORDERED(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5549,26 +6780,38 @@ SUBROUTINE MPI_File_read_ordered_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_ORDERED
   END INTERFACE
-  CALL MPI_FILE_READ_ORDERED(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_ORDERED(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_ordered_f08
 
 SUBROUTINE MPI_File_read_ordered_c_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_ORDERED_C(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5576,97 +6819,140 @@ SUBROUTINE MPI_File_read_ordered_c_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_ORDERED_C
   END INTERFACE
-  CALL MPI_FILE_READ_ORDERED_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_ORDERED_C(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_ordered_c_f08
 
 SUBROUTINE MPI_File_read_ordered_begin_f08(fh, buf, count, datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_ORDERED_BEGIN(fh, buf, count, datatype, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_ORDERED_BEGIN
   END INTERFACE
-  CALL MPI_FILE_READ_ORDERED_BEGIN(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_ORDERED_BEGIN(fh%MPI_VAL, c_buf, c_count, c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_ordered_begin_f08
 
 SUBROUTINE MPI_File_read_ordered_begin_c_f08(fh, buf, count, datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_ORDERED_BEGIN_C(fh, buf, count, datatype, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_ORDERED_BEGIN_C
   END INTERFACE
-  CALL MPI_FILE_READ_ORDERED_BEGIN_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_ORDERED_BEGIN_C(fh%MPI_VAL, c_buf, c_count, c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_ordered_begin_c_f08
 
 SUBROUTINE MPI_File_read_ordered_end_f08(fh, buf, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_FILE_READ_ORDERED_END(fh, buf, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
       TYPE(*), DIMENSION(*) :: status
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_ORDERED_END
   END INTERFACE
-  CALL MPI_FILE_READ_ORDERED_END(fh%MPI_VAL, buf, status, ierr)
+  CALL compi_f08_choice1(buf, -1_C_LONG_LONG, c_nodt, c_buf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_FILE_READ_ORDERED_END(fh%MPI_VAL, c_buf, status, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_ordered_end_f08
 
 SUBROUTINE MPI_File_read_shared_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_SHARED(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5674,26 +6960,38 @@ SUBROUTINE MPI_File_read_shared_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_SHARED
   END INTERFACE
-  CALL MPI_FILE_READ_SHARED(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_SHARED(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_shared_f08
 
 SUBROUTINE MPI_File_read_shared_c_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_READ_SHARED_C(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5701,7 +6999,16 @@ SUBROUTINE MPI_File_read_shared_c_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_READ_SHARED_C
   END INTERFACE
-  CALL MPI_FILE_READ_SHARED_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_READ_SHARED_C(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_read_shared_c_f08
 
@@ -5861,21 +7168,24 @@ SUBROUTINE MPI_File_sync_f08(fh, ierror)
 END SUBROUTINE MPI_File_sync_f08
 
 SUBROUTINE MPI_File_write_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5883,26 +7193,38 @@ SUBROUTINE MPI_File_write_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE
   END INTERFACE
-  CALL MPI_FILE_WRITE(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_f08
 
 SUBROUTINE MPI_File_write_c_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_C(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5910,26 +7232,38 @@ SUBROUTINE MPI_File_write_c_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_C
   END INTERFACE
-  CALL MPI_FILE_WRITE_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_C(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_c_f08
 
 SUBROUTINE MPI_File_write_all_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_ALL(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5937,26 +7271,38 @@ SUBROUTINE MPI_File_write_all_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_ALL
   END INTERFACE
-  CALL MPI_FILE_WRITE_ALL(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_ALL(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_all_f08
 
 SUBROUTINE MPI_File_write_all_c_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_ALL_C(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -5964,99 +7310,142 @@ SUBROUTINE MPI_File_write_all_c_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_ALL_C
   END INTERFACE
-  CALL MPI_FILE_WRITE_ALL_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_ALL_C(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_all_c_f08
 
 SUBROUTINE MPI_File_write_all_begin_f08(fh, buf, count, datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_ALL_BEGIN(fh, buf, count, datatype, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_ALL_BEGIN
   END INTERFACE
-  CALL MPI_FILE_WRITE_ALL_BEGIN(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_ALL_BEGIN(fh%MPI_VAL, c_buf, c_count, c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_all_begin_f08
 
 SUBROUTINE MPI_File_write_all_begin_c_f08(fh, buf, count, datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_ALL_BEGIN_C(fh, buf, count, datatype, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_ALL_BEGIN_C
   END INTERFACE
-  CALL MPI_FILE_WRITE_ALL_BEGIN_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_ALL_BEGIN_C(fh%MPI_VAL, c_buf, c_count, c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_all_begin_c_f08
 
 SUBROUTINE MPI_File_write_all_end_f08(fh, buf, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_ALL_END(fh, buf, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
       TYPE(*), DIMENSION(*) :: status
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_ALL_END
   END INTERFACE
-  CALL MPI_FILE_WRITE_ALL_END(fh%MPI_VAL, buf, status, ierr)
+  CALL compi_f08_choice1(buf, -1_C_LONG_LONG, c_nodt, c_buf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_FILE_WRITE_ALL_END(fh%MPI_VAL, c_buf, status, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_all_end_f08
 
 SUBROUTINE MPI_File_write_at_f08(fh, offset, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_AT(fh, offset, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -6064,28 +7453,40 @@ SUBROUTINE MPI_File_write_at_f08(fh, offset, buf, count, datatype, status, ierro
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_AT
   END INTERFACE
-  CALL MPI_FILE_WRITE_AT(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_AT(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_at_f08
 
 SUBROUTINE MPI_File_write_at_c_f08(fh, offset, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_AT_C(fh, offset, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -6093,28 +7494,40 @@ SUBROUTINE MPI_File_write_at_c_f08(fh, offset, buf, count, datatype, status, ier
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_AT_C
   END INTERFACE
-  CALL MPI_FILE_WRITE_AT_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_AT_C(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_at_c_f08
 
 SUBROUTINE MPI_File_write_at_all_f08(fh, offset, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_AT_ALL(fh, offset, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -6122,28 +7535,40 @@ SUBROUTINE MPI_File_write_at_all_f08(fh, offset, buf, count, datatype, status, i
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_AT_ALL
   END INTERFACE
-  CALL MPI_FILE_WRITE_AT_ALL(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_AT_ALL(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_at_all_f08
 
 SUBROUTINE MPI_File_write_at_all_c_f08(fh, offset, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_AT_ALL_C(fh, offset, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -6151,101 +7576,144 @@ SUBROUTINE MPI_File_write_at_all_c_f08(fh, offset, buf, count, datatype, status,
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_AT_ALL_C
   END INTERFACE
-  CALL MPI_FILE_WRITE_AT_ALL_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_AT_ALL_C(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_at_all_c_f08
 
 SUBROUTINE MPI_File_write_at_all_begin_f08(fh, offset, buf, count, datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_AT_ALL_BEGIN(fh, offset, buf, count, datatype, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_AT_ALL_BEGIN
   END INTERFACE
-  CALL MPI_FILE_WRITE_AT_ALL_BEGIN(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_AT_ALL_BEGIN(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_at_all_begin_f08
 
 SUBROUTINE MPI_File_write_at_all_begin_c_f08(fh, offset, buf, count, datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_AT_ALL_BEGIN_C(fh, offset, buf, count, datatype, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
       INTEGER(KIND=MPI_OFFSET_KIND) :: offset
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_AT_ALL_BEGIN_C
   END INTERFACE
-  CALL MPI_FILE_WRITE_AT_ALL_BEGIN_C(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_AT_ALL_BEGIN_C(fh%MPI_VAL, offset, c_buf, c_count, c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_at_all_begin_c_f08
 
 SUBROUTINE MPI_File_write_at_all_end_f08(fh, buf, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_AT_ALL_END(fh, buf, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
       TYPE(*), DIMENSION(*) :: status
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_AT_ALL_END
   END INTERFACE
-  CALL MPI_FILE_WRITE_AT_ALL_END(fh%MPI_VAL, buf, status, ierr)
+  CALL compi_f08_choice1(buf, -1_C_LONG_LONG, c_nodt, c_buf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_FILE_WRITE_AT_ALL_END(fh%MPI_VAL, c_buf, status, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_at_all_end_f08
 
 SUBROUTINE MPI_File_write_ordered_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_ORDERED(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -6253,26 +7721,38 @@ SUBROUTINE MPI_File_write_ordered_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_ORDERED
   END INTERFACE
-  CALL MPI_FILE_WRITE_ORDERED(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_ORDERED(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_ordered_f08
 
 SUBROUTINE MPI_File_write_ordered_c_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_ORDERED_C(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -6280,97 +7760,140 @@ SUBROUTINE MPI_File_write_ordered_c_f08(fh, buf, count, datatype, status, ierror
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_ORDERED_C
   END INTERFACE
-  CALL MPI_FILE_WRITE_ORDERED_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_ORDERED_C(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_ordered_c_f08
 
 SUBROUTINE MPI_File_write_ordered_begin_f08(fh, buf, count, datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_ORDERED_BEGIN(fh, buf, count, datatype, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_ORDERED_BEGIN
   END INTERFACE
-  CALL MPI_FILE_WRITE_ORDERED_BEGIN(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_ORDERED_BEGIN(fh%MPI_VAL, c_buf, c_count, c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_ordered_begin_f08
 
 SUBROUTINE MPI_File_write_ordered_begin_c_f08(fh, buf, count, datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_ORDERED_BEGIN_C(fh, buf, count, datatype, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_ORDERED_BEGIN_C
   END INTERFACE
-  CALL MPI_FILE_WRITE_ORDERED_BEGIN_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_ORDERED_BEGIN_C(fh%MPI_VAL, c_buf, c_count, c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_ordered_begin_c_f08
 
 SUBROUTINE MPI_File_write_ordered_end_f08(fh, buf, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_ORDERED_END(fh, buf, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
       TYPE(*), DIMENSION(*) :: status
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_ORDERED_END
   END INTERFACE
-  CALL MPI_FILE_WRITE_ORDERED_END(fh%MPI_VAL, buf, status, ierr)
+  CALL compi_f08_choice1(buf, -1_C_LONG_LONG, c_nodt, c_buf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_FILE_WRITE_ORDERED_END(fh%MPI_VAL, c_buf, status, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_ordered_end_f08
 
 SUBROUTINE MPI_File_write_shared_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_SHARED(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -6378,26 +7901,38 @@ SUBROUTINE MPI_File_write_shared_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_SHARED
   END INTERFACE
-  CALL MPI_FILE_WRITE_SHARED(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_SHARED(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_shared_f08
 
 SUBROUTINE MPI_File_write_shared_c_f08(fh, buf, count, datatype, status, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_FILE_WRITE_SHARED_C(fh, buf, count, datatype, status, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: fh
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
@@ -6405,7 +7940,16 @@ SUBROUTINE MPI_File_write_shared_c_f08(fh, buf, count, datatype, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_FILE_WRITE_SHARED_C
   END INTERFACE
-  CALL MPI_FILE_WRITE_SHARED_C(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_FILE_WRITE_SHARED_C(fh%MPI_VAL, c_buf, c_count, c_datatype, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_File_write_shared_c_f08
 
@@ -6440,48 +7984,59 @@ SUBROUTINE MPI_Finalized_f08(flag, ierror)
 END SUBROUTINE MPI_Finalized_f08
 
 SUBROUTINE MPI_Free_mem_f08(base, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-  TYPE(*), DIMENSION(*) :: base
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: base
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_base
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_FREE_MEM(base, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-      TYPE(*), DIMENSION(*) :: base
+      TYPE(C_PTR), VALUE :: base
       INTEGER :: ierr
     END SUBROUTINE MPI_FREE_MEM
   END INTERFACE
-  CALL MPI_FREE_MEM(base, ierr)
+  CALL compi_f08_choice1(base, -1_C_LONG_LONG, c_nodt, c_base, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_FREE_MEM(c_base, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Free_mem_f08
 
 SUBROUTINE MPI_Gather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
     comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_GATHER(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
         comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -6489,36 +8044,60 @@ SUBROUTINE MPI_Gather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recv
       INTEGER :: ierr
     END SUBROUTINE MPI_GATHER
   END INTERFACE
-  CALL MPI_GATHER(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
-      root, comm%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_GATHER(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, root, &
+      comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Gather_f08
 
 SUBROUTINE MPI_Gather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
     comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_GATHER_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
         comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -6526,19 +8105,38 @@ SUBROUTINE MPI_Gather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, re
       INTEGER :: ierr
     END SUBROUTINE MPI_GATHER_C
   END INTERFACE
-  CALL MPI_GATHER_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_GATHER_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
       root, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Gather_c_f08
 
 SUBROUTINE MPI_Gather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
@@ -6547,17 +8145,22 @@ SUBROUTINE MPI_Gather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_GATHER_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         root, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -6567,19 +8170,38 @@ SUBROUTINE MPI_Gather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount,
       INTEGER :: ierr
     END SUBROUTINE MPI_GATHER_INIT
   END INTERFACE
-  CALL MPI_GATHER_INIT(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_GATHER_INIT(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
+      root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Gather_init_f08
 
 SUBROUTINE MPI_Gather_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
@@ -6588,17 +8210,22 @@ SUBROUTINE MPI_Gather_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcoun
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_GATHER_INIT_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         root, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -6608,19 +8235,38 @@ SUBROUTINE MPI_Gather_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcoun
       INTEGER :: ierr
     END SUBROUTINE MPI_GATHER_INIT_C
   END INTERFACE
-  CALL MPI_GATHER_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_GATHER_INIT_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Gather_init_c_f08
 
 SUBROUTINE MPI_Gatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
     root, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -6628,17 +8274,21 @@ SUBROUTINE MPI_Gatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, di
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_GATHERV(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
         root, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: displs(*)
       INTEGER :: recvtype
@@ -6647,19 +8297,33 @@ SUBROUTINE MPI_Gatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, di
       INTEGER :: ierr
     END SUBROUTINE MPI_GATHERV
   END INTERFACE
-  CALL MPI_GATHERV(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_GATHERV(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, displs, &
       recvtype%MPI_VAL, root, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Gatherv_f08
 
 SUBROUTINE MPI_Gatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, root, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -6667,17 +8331,21 @@ SUBROUTINE MPI_Gatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, 
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_GATHERV_C(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
         recvtype, root, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
       INTEGER :: recvtype
@@ -6686,19 +8354,33 @@ SUBROUTINE MPI_Gatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, 
       INTEGER :: ierr
     END SUBROUTINE MPI_GATHERV_C
   END INTERFACE
-  CALL MPI_GATHERV_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_GATHERV_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, displs, &
       recvtype%MPI_VAL, root, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Gatherv_c_f08
 
 SUBROUTINE MPI_Gatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -6708,17 +8390,21 @@ SUBROUTINE MPI_Gatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_GATHERV_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
         recvtype, root, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: displs(*)
       INTEGER :: recvtype
@@ -6729,19 +8415,33 @@ SUBROUTINE MPI_Gatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount
       INTEGER :: ierr
     END SUBROUTINE MPI_GATHERV_INIT
   END INTERFACE
-  CALL MPI_GATHERV_INIT(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_GATHERV_INIT(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, displs, &
       recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Gatherv_init_f08
 
 SUBROUTINE MPI_Gatherv_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -6751,17 +8451,21 @@ SUBROUTINE MPI_Gatherv_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcou
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_GATHERV_INIT_C(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
         recvtype, root, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
       INTEGER :: recvtype
@@ -6772,15 +8476,30 @@ SUBROUTINE MPI_Gatherv_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcou
       INTEGER :: ierr
     END SUBROUTINE MPI_GATHERV_INIT_C
   END INTERFACE
-  CALL MPI_GATHERV_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_GATHERV_INIT_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, displs, &
       recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Gatherv_init_c_f08
 
 SUBROUTINE MPI_Get_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
     target_count, target_datatype, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER, INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -6790,13 +8509,16 @@ SUBROUTINE MPI_Get_f08(origin_addr, origin_count, origin_datatype, target_rank, 
   TYPE(MPI_Win), INTENT(IN) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  INTEGER :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
   INTERFACE
     SUBROUTINE MPI_GET(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, win, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER :: origin_count
       INTEGER :: origin_datatype
       INTEGER :: target_rank
@@ -6807,15 +8529,25 @@ SUBROUTINE MPI_Get_f08(origin_addr, origin_count, origin_datatype, target_rank, 
       INTEGER :: ierr
     END SUBROUTINE MPI_GET
   END INTERFACE
-  CALL MPI_GET(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  CALL MPI_GET(c_origin_addr, c_origin_count, c_origin_datatype, target_rank, target_disp, &
       target_count, target_datatype%MPI_VAL, win%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Get_f08
 
 SUBROUTINE MPI_Get_c_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
     target_count, target_datatype, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -6825,13 +8557,16 @@ SUBROUTINE MPI_Get_c_f08(origin_addr, origin_count, origin_datatype, target_rank
   TYPE(MPI_Win), INTENT(IN) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
   INTERFACE
     SUBROUTINE MPI_GET_C(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, win, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER(KIND=MPI_COUNT_KIND) :: origin_count
       INTEGER :: origin_datatype
       INTEGER :: target_rank
@@ -6842,20 +8577,29 @@ SUBROUTINE MPI_Get_c_f08(origin_addr, origin_count, origin_datatype, target_rank
       INTEGER :: ierr
     END SUBROUTINE MPI_GET_C
   END INTERFACE
-  CALL MPI_GET_C(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  CALL MPI_GET_C(c_origin_addr, c_origin_count, c_origin_datatype, target_rank, target_disp, &
       target_count, target_datatype%MPI_VAL, win%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Get_c_f08
 
 SUBROUTINE MPI_Get_accumulate_f08(origin_addr, origin_count, origin_datatype, result_addr, &
     result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
     win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER, INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-  TYPE(*), DIMENSION(*) :: result_addr
+  TYPE(*), DIMENSION(..) :: result_addr
   INTEGER, INTENT(IN) :: result_count
   TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -6866,18 +8610,23 @@ SUBROUTINE MPI_Get_accumulate_f08(origin_addr, origin_count, origin_datatype, re
   TYPE(MPI_Win), INTENT(IN) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  TYPE(C_PTR) :: c_result_addr
+  INTEGER :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
+  INTEGER :: c_result_count
+  INTEGER :: c_result_datatype, c_made_result_datatype
   INTERFACE
     SUBROUTINE MPI_GET_ACCUMULATE(origin_addr, origin_count, origin_datatype, result_addr, &
         result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, &
         op, win, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER :: origin_count
       INTEGER :: origin_datatype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-      TYPE(*), DIMENSION(*) :: result_addr
+      TYPE(C_PTR), VALUE :: result_addr
       INTEGER :: result_count
       INTEGER :: result_datatype
       INTEGER :: target_rank
@@ -6889,21 +8638,40 @@ SUBROUTINE MPI_Get_accumulate_f08(origin_addr, origin_count, origin_datatype, re
       INTEGER :: ierr
     END SUBROUTINE MPI_GET_ACCUMULATE
   END INTERFACE
-  CALL MPI_GET_ACCUMULATE(origin_addr, origin_count, origin_datatype%MPI_VAL, result_addr, &
-      result_count, result_datatype%MPI_VAL, target_rank, target_disp, target_count, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  c_result_count = result_count
+  c_result_datatype = result_datatype%MPI_VAL
+  CALL compi_f08_choice1(result_addr, INT(result_count, C_LONG_LONG), c_result_datatype, &
+      c_result_addr, c_made_result_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_result_datatype /= 0) c_result_count = 1
+  CALL MPI_GET_ACCUMULATE(c_origin_addr, c_origin_count, c_origin_datatype, c_result_addr, &
+      c_result_count, c_result_datatype, target_rank, target_disp, target_count, &
       target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
+  IF (c_made_result_datatype /= 0) CALL compi_f08_type_free(c_result_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Get_accumulate_f08
 
 SUBROUTINE MPI_Get_accumulate_c_f08(origin_addr, origin_count, origin_datatype, result_addr, &
     result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
     win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-  TYPE(*), DIMENSION(*) :: result_addr
+  TYPE(*), DIMENSION(..) :: result_addr
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: result_count
   TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -6914,18 +8682,23 @@ SUBROUTINE MPI_Get_accumulate_c_f08(origin_addr, origin_count, origin_datatype, 
   TYPE(MPI_Win), INTENT(IN) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  TYPE(C_PTR) :: c_result_addr
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_result_count
+  INTEGER :: c_result_datatype, c_made_result_datatype
   INTERFACE
     SUBROUTINE MPI_GET_ACCUMULATE_C(origin_addr, origin_count, origin_datatype, result_addr, &
         result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, &
         op, win, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER(KIND=MPI_COUNT_KIND) :: origin_count
       INTEGER :: origin_datatype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-      TYPE(*), DIMENSION(*) :: result_addr
+      TYPE(C_PTR), VALUE :: result_addr
       INTEGER(KIND=MPI_COUNT_KIND) :: result_count
       INTEGER :: result_datatype
       INTEGER :: target_rank
@@ -6937,29 +8710,56 @@ SUBROUTINE MPI_Get_accumulate_c_f08(origin_addr, origin_count, origin_datatype, 
       INTEGER :: ierr
     END SUBROUTINE MPI_GET_ACCUMULATE_C
   END INTERFACE
-  CALL MPI_GET_ACCUMULATE_C(origin_addr, origin_count, origin_datatype%MPI_VAL, result_addr, &
-      result_count, result_datatype%MPI_VAL, target_rank, target_disp, target_count, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  c_result_count = result_count
+  c_result_datatype = result_datatype%MPI_VAL
+  CALL compi_f08_choice1(result_addr, INT(result_count, C_LONG_LONG), c_result_datatype, &
+      c_result_addr, c_made_result_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_result_datatype /= 0) c_result_count = 1
+  CALL MPI_GET_ACCUMULATE_C(c_origin_addr, c_origin_count, c_origin_datatype, c_result_addr, &
+      c_result_count, c_result_datatype, target_rank, target_disp, target_count, &
       target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
+  IF (c_made_result_datatype /= 0) CALL compi_f08_type_free(c_result_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Get_accumulate_c_f08
 
 SUBROUTINE MPI_Get_address_f08(location, address, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: location
-  TYPE(*), DIMENSION(*) :: location
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: location
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: address
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_location
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_GET_ADDRESS(location, address, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: location
-      TYPE(*), DIMENSION(*) :: location
+      TYPE(C_PTR), VALUE :: location
       INTEGER(KIND=MPI_ADDRESS_KIND) :: address
       INTEGER :: ierr
     END SUBROUTINE MPI_GET_ADDRESS
   END INTERFACE
-  CALL MPI_GET_ADDRESS(location, address, ierr)
+  CALL compi_f08_choice1(location, -1_C_LONG_LONG, c_nodt, c_location, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_GET_ADDRESS(c_location, address, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Get_address_f08
 
@@ -7067,6 +8867,22 @@ SUBROUTINE MPI_Get_elements_x_f08(status, datatype, count, ierror)
   CALL MPI_GET_ELEMENTS_X(status, datatype%MPI_VAL, count, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Get_elements_x_f08
+
+SUBROUTINE MPI_Get_hw_resource_info_f08(hw_info, ierror)
+  TYPE(MPI_Info), INTENT(OUT) :: hw_info
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_GET_HW_RESOURCE_INFO(hw_info, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: hw_info
+      INTEGER :: ierr
+    END SUBROUTINE MPI_GET_HW_RESOURCE_INFO
+  END INTERFACE
+  CALL MPI_GET_HW_RESOURCE_INFO(hw_info%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Get_hw_resource_info_f08
 
 SUBROUTINE MPI_Get_library_version_f08(version, resultlen, ierror)
   CHARACTER(LEN=*), INTENT(OUT) :: version
@@ -7564,29 +9380,33 @@ END SUBROUTINE MPI_Group_union_f08
 
 SUBROUTINE MPI_Iallgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
     request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_IALLGATHER(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
         request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -7594,36 +9414,60 @@ SUBROUTINE MPI_Iallgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, 
       INTEGER :: ierr
     END SUBROUTINE MPI_IALLGATHER
   END INTERFACE
-  CALL MPI_IALLGATHER(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_IALLGATHER(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
+      comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iallgather_f08
 
 SUBROUTINE MPI_Iallgather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_IALLGATHER_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -7631,19 +9475,38 @@ SUBROUTINE MPI_Iallgather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount
       INTEGER :: ierr
     END SUBROUTINE MPI_IALLGATHER_C
   END INTERFACE
-  CALL MPI_IALLGATHER_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_IALLGATHER_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
+      comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iallgather_c_f08
 
 SUBROUTINE MPI_Iallgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -7651,17 +9514,21 @@ SUBROUTINE MPI_Iallgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_IALLGATHERV(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
         recvtype, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: displs(*)
       INTEGER :: recvtype
@@ -7670,19 +9537,33 @@ SUBROUTINE MPI_Iallgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts
       INTEGER :: ierr
     END SUBROUTINE MPI_IALLGATHERV
   END INTERFACE
-  CALL MPI_IALLGATHERV(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_IALLGATHERV(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, displs, &
       recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iallgatherv_f08
 
 SUBROUTINE MPI_Iallgatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -7690,17 +9571,21 @@ SUBROUTINE MPI_Iallgatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcoun
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_IALLGATHERV_C(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
         recvtype, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
       INTEGER :: recvtype
@@ -7709,16 +9594,30 @@ SUBROUTINE MPI_Iallgatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcoun
       INTEGER :: ierr
     END SUBROUTINE MPI_IALLGATHERV_C
   END INTERFACE
-  CALL MPI_IALLGATHERV_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_IALLGATHERV_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, displs, &
       recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iallgatherv_c_f08
 
 SUBROUTINE MPI_Iallreduce_f08(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -7726,14 +9625,17 @@ SUBROUTINE MPI_Iallreduce_f08(sendbuf, recvbuf, count, datatype, op, comm, reque
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IALLREDUCE(sendbuf, recvbuf, count, datatype, op, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -7742,16 +9644,25 @@ SUBROUTINE MPI_Iallreduce_f08(sendbuf, recvbuf, count, datatype, op, comm, reque
       INTEGER :: ierr
     END SUBROUTINE MPI_IALLREDUCE
   END INTERFACE
-  CALL MPI_IALLREDUCE(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IALLREDUCE(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, &
       request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iallreduce_f08
 
 SUBROUTINE MPI_Iallreduce_c_f08(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -7759,14 +9670,17 @@ SUBROUTINE MPI_Iallreduce_c_f08(sendbuf, recvbuf, count, datatype, op, comm, req
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IALLREDUCE_C(sendbuf, recvbuf, count, datatype, op, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -7775,36 +9689,50 @@ SUBROUTINE MPI_Iallreduce_c_f08(sendbuf, recvbuf, count, datatype, op, comm, req
       INTEGER :: ierr
     END SUBROUTINE MPI_IALLREDUCE_C
   END INTERFACE
-  CALL MPI_IALLREDUCE_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IALLREDUCE_C(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, &
       request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iallreduce_c_f08
 
 SUBROUTINE MPI_Ialltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
     request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_IALLTOALL(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
         request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -7812,36 +9740,60 @@ SUBROUTINE MPI_Ialltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, r
       INTEGER :: ierr
     END SUBROUTINE MPI_IALLTOALL
   END INTERFACE
-  CALL MPI_IALLTOALL(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_IALLTOALL(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
+      comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ialltoall_f08
 
 SUBROUTINE MPI_Ialltoall_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_IALLTOALL_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -7849,20 +9801,39 @@ SUBROUTINE MPI_Ialltoall_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount,
       INTEGER :: ierr
     END SUBROUTINE MPI_IALLTOALL_C
   END INTERFACE
-  CALL MPI_IALLTOALL_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_IALLTOALL_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
+      comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ialltoall_c_f08
 
 SUBROUTINE MPI_Ialltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
     rdispls, recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER, INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -7870,18 +9841,20 @@ SUBROUTINE MPI_Ialltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, r
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_IALLTOALLV(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
         rdispls, recvtype, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: sdispls(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: rdispls(*)
       INTEGER :: recvtype
@@ -7890,20 +9863,29 @@ SUBROUTINE MPI_Ialltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, r
       INTEGER :: ierr
     END SUBROUTINE MPI_IALLTOALLV
   END INTERFACE
-  CALL MPI_IALLTOALLV(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, recvcounts, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_IALLTOALLV(c_sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, c_recvbuf, recvcounts, &
       rdispls, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ialltoallv_f08
 
 SUBROUTINE MPI_Ialltoallv_c_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
     rdispls, recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -7911,18 +9893,20 @@ SUBROUTINE MPI_Ialltoallv_c_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_IALLTOALLV_C(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
         rdispls, recvtype, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       INTEGER :: recvtype
@@ -7931,20 +9915,29 @@ SUBROUTINE MPI_Ialltoallv_c_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
       INTEGER :: ierr
     END SUBROUTINE MPI_IALLTOALLV_C
   END INTERFACE
-  CALL MPI_IALLTOALLV_C(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, recvcounts, &
-      rdispls, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_IALLTOALLV_C(c_sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, c_recvbuf, &
+      recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ialltoallv_c_f08
 
 SUBROUTINE MPI_Ialltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
     rdispls, recvtypes, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER, INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
@@ -7952,19 +9945,21 @@ SUBROUTINE MPI_Ialltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, 
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_IALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
         rdispls, recvtypes, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: sdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
       TYPE(*), DIMENSION(*) :: sendtypes
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: rdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
@@ -7974,20 +9969,29 @@ SUBROUTINE MPI_Ialltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, 
       INTEGER :: ierr
     END SUBROUTINE MPI_IALLTOALLW
   END INTERFACE
-  CALL MPI_IALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
-      recvtypes, comm%MPI_VAL, request%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_IALLTOALLW(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, recvcounts, &
+      rdispls, recvtypes, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ialltoallw_f08
 
 SUBROUTINE MPI_Ialltoallw_c_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
     rdispls, recvtypes, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
@@ -7995,19 +9999,21 @@ SUBROUTINE MPI_Ialltoallw_c_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_IALLTOALLW_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
         rdispls, recvtypes, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
       TYPE(*), DIMENSION(*) :: sendtypes
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
@@ -8017,8 +10023,18 @@ SUBROUTINE MPI_Ialltoallw_c_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf
       INTEGER :: ierr
     END SUBROUTINE MPI_IALLTOALLW_C
   END INTERFACE
-  CALL MPI_IALLTOALLW_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
-      recvtypes, comm%MPI_VAL, request%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_IALLTOALLW_C(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, recvcounts, &
+      rdispls, recvtypes, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ialltoallw_c_f08
 
@@ -8041,8 +10057,8 @@ SUBROUTINE MPI_Ibarrier_f08(comm, request, ierror)
 END SUBROUTINE MPI_Ibarrier_f08
 
 SUBROUTINE MPI_Ibcast_f08(buffer, count, datatype, root, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*) :: buffer
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buffer
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: root
@@ -8050,12 +10066,15 @@ SUBROUTINE MPI_Ibcast_f08(buffer, count, datatype, root, comm, request, ierror)
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IBCAST(buffer, count, datatype, root, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-      TYPE(*), DIMENSION(*) :: buffer
+      TYPE(C_PTR), VALUE :: buffer
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: root
@@ -8064,13 +10083,23 @@ SUBROUTINE MPI_Ibcast_f08(buffer, count, datatype, root, comm, request, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_IBCAST
   END INTERFACE
-  CALL MPI_IBCAST(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buffer, INT(count, C_LONG_LONG), c_datatype, c_buffer, c_made_datatype, &
+      c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IBCAST(c_buffer, c_count, c_datatype, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ibcast_f08
 
 SUBROUTINE MPI_Ibcast_c_f08(buffer, count, datatype, root, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*) :: buffer
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buffer
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: root
@@ -8078,12 +10107,15 @@ SUBROUTINE MPI_Ibcast_c_f08(buffer, count, datatype, root, comm, request, ierror
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IBCAST_C(buffer, count, datatype, root, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-      TYPE(*), DIMENSION(*) :: buffer
+      TYPE(C_PTR), VALUE :: buffer
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: root
@@ -8092,13 +10124,23 @@ SUBROUTINE MPI_Ibcast_c_f08(buffer, count, datatype, root, comm, request, ierror
       INTEGER :: ierr
     END SUBROUTINE MPI_IBCAST_C
   END INTERFACE
-  CALL MPI_IBCAST_C(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buffer, INT(count, C_LONG_LONG), c_datatype, c_buffer, c_made_datatype, &
+      c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IBCAST_C(c_buffer, c_count, c_datatype, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ibcast_c_f08
 
 SUBROUTINE MPI_Ibsend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -8107,12 +10149,15 @@ SUBROUTINE MPI_Ibsend_f08(buf, count, datatype, dest, tag, comm, request, ierror
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IBSEND(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -8122,13 +10167,22 @@ SUBROUTINE MPI_Ibsend_f08(buf, count, datatype, dest, tag, comm, request, ierror
       INTEGER :: ierr
     END SUBROUTINE MPI_IBSEND
   END INTERFACE
-  CALL MPI_IBSEND(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IBSEND(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ibsend_f08
 
 SUBROUTINE MPI_Ibsend_c_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -8137,12 +10191,15 @@ SUBROUTINE MPI_Ibsend_c_f08(buf, count, datatype, dest, tag, comm, request, ierr
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IBSEND_C(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -8152,15 +10209,23 @@ SUBROUTINE MPI_Ibsend_c_f08(buf, count, datatype, dest, tag, comm, request, ierr
       INTEGER :: ierr
     END SUBROUTINE MPI_IBSEND_C
   END INTERFACE
-  CALL MPI_IBSEND_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IBSEND_C(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ibsend_c_f08
 
 SUBROUTINE MPI_Iexscan_f08(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -8168,14 +10233,17 @@ SUBROUTINE MPI_Iexscan_f08(sendbuf, recvbuf, count, datatype, op, comm, request,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IEXSCAN(sendbuf, recvbuf, count, datatype, op, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -8184,16 +10252,25 @@ SUBROUTINE MPI_Iexscan_f08(sendbuf, recvbuf, count, datatype, op, comm, request,
       INTEGER :: ierr
     END SUBROUTINE MPI_IEXSCAN
   END INTERFACE
-  CALL MPI_IEXSCAN(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IEXSCAN(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, &
       request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iexscan_f08
 
 SUBROUTINE MPI_Iexscan_c_f08(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -8201,14 +10278,17 @@ SUBROUTINE MPI_Iexscan_c_f08(sendbuf, recvbuf, count, datatype, op, comm, reques
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IEXSCAN_C(sendbuf, recvbuf, count, datatype, op, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -8217,19 +10297,28 @@ SUBROUTINE MPI_Iexscan_c_f08(sendbuf, recvbuf, count, datatype, op, comm, reques
       INTEGER :: ierr
     END SUBROUTINE MPI_IEXSCAN_C
   END INTERFACE
-  CALL MPI_IEXSCAN_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IEXSCAN_C(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, &
       request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iexscan_c_f08
 
 SUBROUTINE MPI_Igather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
     comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
@@ -8237,17 +10326,22 @@ SUBROUTINE MPI_Igather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, rec
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_IGATHER(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
         comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -8256,19 +10350,38 @@ SUBROUTINE MPI_Igather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, rec
       INTEGER :: ierr
     END SUBROUTINE MPI_IGATHER
   END INTERFACE
-  CALL MPI_IGATHER(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_IGATHER(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
       root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Igather_f08
 
 SUBROUTINE MPI_Igather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
     comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
@@ -8276,17 +10389,22 @@ SUBROUTINE MPI_Igather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, r
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_IGATHER_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
         comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -8295,19 +10413,38 @@ SUBROUTINE MPI_Igather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, r
       INTEGER :: ierr
     END SUBROUTINE MPI_IGATHER_C
   END INTERFACE
-  CALL MPI_IGATHER_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_IGATHER_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
+      root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Igather_c_f08
 
 SUBROUTINE MPI_Igatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, root, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -8316,17 +10453,21 @@ SUBROUTINE MPI_Igatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, d
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_IGATHERV(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
         recvtype, root, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: displs(*)
       INTEGER :: recvtype
@@ -8336,19 +10477,33 @@ SUBROUTINE MPI_Igatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, d
       INTEGER :: ierr
     END SUBROUTINE MPI_IGATHERV
   END INTERFACE
-  CALL MPI_IGATHERV(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_IGATHERV(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, displs, &
       recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Igatherv_f08
 
 SUBROUTINE MPI_Igatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, root, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -8357,17 +10512,21 @@ SUBROUTINE MPI_Igatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_IGATHERV_C(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
         recvtype, root, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
       INTEGER :: recvtype
@@ -8377,8 +10536,23 @@ SUBROUTINE MPI_Igatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
       INTEGER :: ierr
     END SUBROUTINE MPI_IGATHERV_C
   END INTERFACE
-  CALL MPI_IGATHERV_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_IGATHERV_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, displs, &
       recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Igatherv_c_f08
 
@@ -8410,20 +10584,23 @@ SUBROUTINE MPI_Improbe_f08(source, tag, comm, flag, message, status, ierror)
 END SUBROUTINE MPI_Improbe_f08
 
 SUBROUTINE MPI_Imrecv_f08(buf, count, datatype, message, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Message), INTENT(INOUT) :: message
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IMRECV(buf, count, datatype, message, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: message
@@ -8431,25 +10608,37 @@ SUBROUTINE MPI_Imrecv_f08(buf, count, datatype, message, request, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_IMRECV
   END INTERFACE
-  CALL MPI_IMRECV(buf, count, datatype%MPI_VAL, message%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IMRECV(c_buf, c_count, c_datatype, message%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Imrecv_f08
 
 SUBROUTINE MPI_Imrecv_c_f08(buf, count, datatype, message, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Message), INTENT(INOUT) :: message
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IMRECV_C(buf, count, datatype, message, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: message
@@ -8457,35 +10646,48 @@ SUBROUTINE MPI_Imrecv_c_f08(buf, count, datatype, message, request, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_IMRECV_C
   END INTERFACE
-  CALL MPI_IMRECV_C(buf, count, datatype%MPI_VAL, message%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IMRECV_C(c_buf, c_count, c_datatype, message%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Imrecv_c_f08
 
 SUBROUTINE MPI_Ineighbor_allgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_INEIGHBOR_ALLGATHER(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
         recvtype, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -8493,36 +10695,60 @@ SUBROUTINE MPI_Ineighbor_allgather_f08(sendbuf, sendcount, sendtype, recvbuf, re
       INTEGER :: ierr
     END SUBROUTINE MPI_INEIGHBOR_ALLGATHER
   END INTERFACE
-  CALL MPI_INEIGHBOR_ALLGATHER(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_INEIGHBOR_ALLGATHER(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_allgather_f08
 
 SUBROUTINE MPI_Ineighbor_allgather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_INEIGHBOR_ALLGATHER_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
         recvtype, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -8530,19 +10756,38 @@ SUBROUTINE MPI_Ineighbor_allgather_c_f08(sendbuf, sendcount, sendtype, recvbuf, 
       INTEGER :: ierr
     END SUBROUTINE MPI_INEIGHBOR_ALLGATHER_C
   END INTERFACE
-  CALL MPI_INEIGHBOR_ALLGATHER_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_INEIGHBOR_ALLGATHER_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_allgather_c_f08
 
 SUBROUTINE MPI_Ineighbor_allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
     displs, recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -8550,17 +10795,21 @@ SUBROUTINE MPI_Ineighbor_allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, r
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_INEIGHBOR_ALLGATHERV(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
         displs, recvtype, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: displs(*)
       INTEGER :: recvtype
@@ -8569,19 +10818,33 @@ SUBROUTINE MPI_Ineighbor_allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, r
       INTEGER :: ierr
     END SUBROUTINE MPI_INEIGHBOR_ALLGATHERV
   END INTERFACE
-  CALL MPI_INEIGHBOR_ALLGATHERV(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_INEIGHBOR_ALLGATHERV(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, &
       displs, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_allgatherv_f08
 
 SUBROUTINE MPI_Ineighbor_allgatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
     displs, recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -8589,17 +10852,21 @@ SUBROUTINE MPI_Ineighbor_allgatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_INEIGHBOR_ALLGATHERV_C(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
         displs, recvtype, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
       INTEGER :: recvtype
@@ -8608,36 +10875,55 @@ SUBROUTINE MPI_Ineighbor_allgatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf,
       INTEGER :: ierr
     END SUBROUTINE MPI_INEIGHBOR_ALLGATHERV_C
   END INTERFACE
-  CALL MPI_INEIGHBOR_ALLGATHERV_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_INEIGHBOR_ALLGATHERV_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, &
       displs, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_allgatherv_c_f08
 
 SUBROUTINE MPI_Ineighbor_alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_INEIGHBOR_ALLTOALL(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
         recvtype, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -8645,36 +10931,60 @@ SUBROUTINE MPI_Ineighbor_alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, rec
       INTEGER :: ierr
     END SUBROUTINE MPI_INEIGHBOR_ALLTOALL
   END INTERFACE
-  CALL MPI_INEIGHBOR_ALLTOALL(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_INEIGHBOR_ALLTOALL(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_alltoall_f08
 
 SUBROUTINE MPI_Ineighbor_alltoall_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_INEIGHBOR_ALLTOALL_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
         recvtype, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -8682,20 +10992,39 @@ SUBROUTINE MPI_Ineighbor_alltoall_c_f08(sendbuf, sendcount, sendtype, recvbuf, r
       INTEGER :: ierr
     END SUBROUTINE MPI_INEIGHBOR_ALLTOALL_C
   END INTERFACE
-  CALL MPI_INEIGHBOR_ALLTOALL_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_INEIGHBOR_ALLTOALL_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_alltoall_c_f08
 
 SUBROUTINE MPI_Ineighbor_alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
     recvcounts, rdispls, recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER, INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -8703,18 +11032,20 @@ SUBROUTINE MPI_Ineighbor_alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, r
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_INEIGHBOR_ALLTOALLV(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
         recvcounts, rdispls, recvtype, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: sdispls(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: rdispls(*)
       INTEGER :: recvtype
@@ -8723,20 +11054,29 @@ SUBROUTINE MPI_Ineighbor_alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, r
       INTEGER :: ierr
     END SUBROUTINE MPI_INEIGHBOR_ALLTOALLV
   END INTERFACE
-  CALL MPI_INEIGHBOR_ALLTOALLV(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_INEIGHBOR_ALLTOALLV(c_sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, c_recvbuf, &
       recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_alltoallv_f08
 
 SUBROUTINE MPI_Ineighbor_alltoallv_c_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
     recvcounts, rdispls, recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -8744,18 +11084,20 @@ SUBROUTINE MPI_Ineighbor_alltoallv_c_f08(sendbuf, sendcounts, sdispls, sendtype,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_INEIGHBOR_ALLTOALLV_C(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
         recvcounts, rdispls, recvtype, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       INTEGER :: recvtype
@@ -8764,20 +11106,29 @@ SUBROUTINE MPI_Ineighbor_alltoallv_c_f08(sendbuf, sendcounts, sdispls, sendtype,
       INTEGER :: ierr
     END SUBROUTINE MPI_INEIGHBOR_ALLTOALLV_C
   END INTERFACE
-  CALL MPI_INEIGHBOR_ALLTOALLV_C(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_INEIGHBOR_ALLTOALLV_C(c_sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, c_recvbuf, &
       recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_alltoallv_c_f08
 
 SUBROUTINE MPI_Ineighbor_alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
     recvcounts, rdispls, recvtypes, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
@@ -8785,19 +11136,21 @@ SUBROUTINE MPI_Ineighbor_alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, 
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_INEIGHBOR_ALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
         recvcounts, rdispls, recvtypes, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
       TYPE(*), DIMENSION(*) :: sendtypes
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
@@ -8807,20 +11160,29 @@ SUBROUTINE MPI_Ineighbor_alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, 
       INTEGER :: ierr
     END SUBROUTINE MPI_INEIGHBOR_ALLTOALLW
   END INTERFACE
-  CALL MPI_INEIGHBOR_ALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-      rdispls, recvtypes, comm%MPI_VAL, request%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_INEIGHBOR_ALLTOALLW(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, &
+      recvcounts, rdispls, recvtypes, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_alltoallw_f08
 
 SUBROUTINE MPI_Ineighbor_alltoallw_c_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
     recvcounts, rdispls, recvtypes, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
@@ -8828,19 +11190,21 @@ SUBROUTINE MPI_Ineighbor_alltoallw_c_f08(sendbuf, sendcounts, sdispls, sendtypes
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_INEIGHBOR_ALLTOALLW_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
         recvcounts, rdispls, recvtypes, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
       TYPE(*), DIMENSION(*) :: sendtypes
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
@@ -8850,8 +11214,18 @@ SUBROUTINE MPI_Ineighbor_alltoallw_c_f08(sendbuf, sendcounts, sdispls, sendtypes
       INTEGER :: ierr
     END SUBROUTINE MPI_INEIGHBOR_ALLTOALLW_C
   END INTERFACE
-  CALL MPI_INEIGHBOR_ALLTOALLW_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-      rdispls, recvtypes, comm%MPI_VAL, request%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_INEIGHBOR_ALLTOALLW_C(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, &
+      recvcounts, rdispls, recvtypes, comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ineighbor_alltoallw_c_f08
 
@@ -9224,8 +11598,8 @@ SUBROUTINE MPI_Iprobe_f08(source, tag, comm, flag, status, ierror)
 END SUBROUTINE MPI_Iprobe_f08
 
 SUBROUTINE MPI_Irecv_f08(buf, count, datatype, source, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: source
@@ -9234,12 +11608,15 @@ SUBROUTINE MPI_Irecv_f08(buf, count, datatype, source, tag, comm, request, ierro
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IRECV(buf, count, datatype, source, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: source
@@ -9249,13 +11626,22 @@ SUBROUTINE MPI_Irecv_f08(buf, count, datatype, source, tag, comm, request, ierro
       INTEGER :: ierr
     END SUBROUTINE MPI_IRECV
   END INTERFACE
-  CALL MPI_IRECV(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IRECV(c_buf, c_count, c_datatype, source, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Irecv_f08
 
 SUBROUTINE MPI_Irecv_c_f08(buf, count, datatype, source, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: source
@@ -9264,12 +11650,15 @@ SUBROUTINE MPI_Irecv_c_f08(buf, count, datatype, source, tag, comm, request, ier
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IRECV_C(buf, count, datatype, source, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: source
@@ -9279,15 +11668,23 @@ SUBROUTINE MPI_Irecv_c_f08(buf, count, datatype, source, tag, comm, request, ier
       INTEGER :: ierr
     END SUBROUTINE MPI_IRECV_C
   END INTERFACE
-  CALL MPI_IRECV_C(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IRECV_C(c_buf, c_count, c_datatype, source, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Irecv_c_f08
 
 SUBROUTINE MPI_Ireduce_f08(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -9296,14 +11693,17 @@ SUBROUTINE MPI_Ireduce_f08(sendbuf, recvbuf, count, datatype, op, root, comm, re
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IREDUCE(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -9313,16 +11713,25 @@ SUBROUTINE MPI_Ireduce_f08(sendbuf, recvbuf, count, datatype, op, root, comm, re
       INTEGER :: ierr
     END SUBROUTINE MPI_IREDUCE
   END INTERFACE
-  CALL MPI_IREDUCE(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IREDUCE(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, root, comm%MPI_VAL, &
       request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ireduce_f08
 
 SUBROUTINE MPI_Ireduce_c_f08(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -9331,14 +11740,17 @@ SUBROUTINE MPI_Ireduce_c_f08(sendbuf, recvbuf, count, datatype, op, root, comm, 
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IREDUCE_C(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -9348,17 +11760,26 @@ SUBROUTINE MPI_Ireduce_c_f08(sendbuf, recvbuf, count, datatype, op, root, comm, 
       INTEGER :: ierr
     END SUBROUTINE MPI_IREDUCE_C
   END INTERFACE
-  CALL MPI_IREDUCE_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IREDUCE_C(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, root, comm%MPI_VAL, &
       request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ireduce_c_f08
 
 SUBROUTINE MPI_Ireduce_scatter_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, &
     ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -9366,14 +11787,16 @@ SUBROUTINE MPI_Ireduce_scatter_f08(sendbuf, recvbuf, recvcounts, datatype, op, c
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_IREDUCE_SCATTER(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: datatype
       INTEGER :: op
@@ -9382,17 +11805,26 @@ SUBROUTINE MPI_Ireduce_scatter_f08(sendbuf, recvbuf, recvcounts, datatype, op, c
       INTEGER :: ierr
     END SUBROUTINE MPI_IREDUCE_SCATTER
   END INTERFACE
-  CALL MPI_IREDUCE_SCATTER(sendbuf, recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_IREDUCE_SCATTER(c_sendbuf, c_recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
       comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ireduce_scatter_f08
 
 SUBROUTINE MPI_Ireduce_scatter_c_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, &
     ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -9400,15 +11832,17 @@ SUBROUTINE MPI_Ireduce_scatter_c_f08(sendbuf, recvbuf, recvcounts, datatype, op,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_IREDUCE_SCATTER_C(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, &
         ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER :: datatype
       INTEGER :: op
@@ -9417,17 +11851,26 @@ SUBROUTINE MPI_Ireduce_scatter_c_f08(sendbuf, recvbuf, recvcounts, datatype, op,
       INTEGER :: ierr
     END SUBROUTINE MPI_IREDUCE_SCATTER_C
   END INTERFACE
-  CALL MPI_IREDUCE_SCATTER_C(sendbuf, recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_IREDUCE_SCATTER_C(c_sendbuf, c_recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
       comm%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ireduce_scatter_c_f08
 
 SUBROUTINE MPI_Ireduce_scatter_block_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, &
     request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -9435,15 +11878,19 @@ SUBROUTINE MPI_Ireduce_scatter_block_f08(sendbuf, recvbuf, recvcount, datatype, 
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER :: c_recvcount
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IREDUCE_SCATTER_BLOCK(sendbuf, recvbuf, recvcount, datatype, op, comm, &
         request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: datatype
       INTEGER :: op
@@ -9452,17 +11899,31 @@ SUBROUTINE MPI_Ireduce_scatter_block_f08(sendbuf, recvbuf, recvcount, datatype, 
       INTEGER :: ierr
     END SUBROUTINE MPI_IREDUCE_SCATTER_BLOCK
   END INTERFACE
-  CALL MPI_IREDUCE_SCATTER_BLOCK(sendbuf, recvbuf, recvcount, datatype%MPI_VAL, op%MPI_VAL, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_recvcount = recvcount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_datatype, c_recvbuf, &
+      c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_recvcount = 1
+  CALL MPI_IREDUCE_SCATTER_BLOCK(c_sendbuf, c_recvbuf, c_recvcount, c_datatype, op%MPI_VAL, &
       comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ireduce_scatter_block_f08
 
 SUBROUTINE MPI_Ireduce_scatter_block_c_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, &
     request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -9470,15 +11931,19 @@ SUBROUTINE MPI_Ireduce_scatter_block_c_f08(sendbuf, recvbuf, recvcount, datatype
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IREDUCE_SCATTER_BLOCK_C(sendbuf, recvbuf, recvcount, datatype, op, comm, &
         request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: datatype
       INTEGER :: op
@@ -9487,14 +11952,29 @@ SUBROUTINE MPI_Ireduce_scatter_block_c_f08(sendbuf, recvbuf, recvcount, datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_IREDUCE_SCATTER_BLOCK_C
   END INTERFACE
-  CALL MPI_IREDUCE_SCATTER_BLOCK_C(sendbuf, recvbuf, recvcount, datatype%MPI_VAL, op%MPI_VAL, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_recvcount = recvcount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_datatype, c_recvbuf, &
+      c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_recvcount = 1
+  CALL MPI_IREDUCE_SCATTER_BLOCK_C(c_sendbuf, c_recvbuf, c_recvcount, c_datatype, op%MPI_VAL, &
       comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ireduce_scatter_block_c_f08
 
 SUBROUTINE MPI_Irsend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -9503,12 +11983,15 @@ SUBROUTINE MPI_Irsend_f08(buf, count, datatype, dest, tag, comm, request, ierror
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IRSEND(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -9518,13 +12001,22 @@ SUBROUTINE MPI_Irsend_f08(buf, count, datatype, dest, tag, comm, request, ierror
       INTEGER :: ierr
     END SUBROUTINE MPI_IRSEND
   END INTERFACE
-  CALL MPI_IRSEND(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IRSEND(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Irsend_f08
 
 SUBROUTINE MPI_Irsend_c_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -9533,12 +12025,15 @@ SUBROUTINE MPI_Irsend_c_f08(buf, count, datatype, dest, tag, comm, request, ierr
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_IRSEND_C(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -9548,7 +12043,16 @@ SUBROUTINE MPI_Irsend_c_f08(buf, count, datatype, dest, tag, comm, request, ierr
       INTEGER :: ierr
     END SUBROUTINE MPI_IRSEND_C
   END INTERFACE
-  CALL MPI_IRSEND_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_IRSEND_C(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Irsend_c_f08
 
@@ -9569,10 +12073,9 @@ SUBROUTINE MPI_Is_thread_main_f08(flag, ierror)
 END SUBROUTINE MPI_Is_thread_main_f08
 
 SUBROUTINE MPI_Iscan_f08(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -9580,14 +12083,17 @@ SUBROUTINE MPI_Iscan_f08(sendbuf, recvbuf, count, datatype, op, comm, request, i
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_ISCAN(sendbuf, recvbuf, count, datatype, op, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -9596,16 +12102,25 @@ SUBROUTINE MPI_Iscan_f08(sendbuf, recvbuf, count, datatype, op, comm, request, i
       INTEGER :: ierr
     END SUBROUTINE MPI_ISCAN
   END INTERFACE
-  CALL MPI_ISCAN(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_ISCAN(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, &
       request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iscan_f08
 
 SUBROUTINE MPI_Iscan_c_f08(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -9613,14 +12128,17 @@ SUBROUTINE MPI_Iscan_c_f08(sendbuf, recvbuf, count, datatype, op, comm, request,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_ISCAN_C(sendbuf, recvbuf, count, datatype, op, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -9629,19 +12147,28 @@ SUBROUTINE MPI_Iscan_c_f08(sendbuf, recvbuf, count, datatype, op, comm, request,
       INTEGER :: ierr
     END SUBROUTINE MPI_ISCAN_C
   END INTERFACE
-  CALL MPI_ISCAN_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_ISCAN_C(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, &
       request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iscan_c_f08
 
 SUBROUTINE MPI_Iscatter_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
     comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
@@ -9649,17 +12176,22 @@ SUBROUTINE MPI_Iscatter_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, re
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ISCATTER(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
         comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -9668,19 +12200,38 @@ SUBROUTINE MPI_Iscatter_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, re
       INTEGER :: ierr
     END SUBROUTINE MPI_ISCATTER
   END INTERFACE
-  CALL MPI_ISCATTER(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ISCATTER(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
       root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iscatter_f08
 
 SUBROUTINE MPI_Iscatter_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
     comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
@@ -9688,17 +12239,22 @@ SUBROUTINE MPI_Iscatter_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, 
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ISCATTER_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
         comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -9707,20 +12263,39 @@ SUBROUTINE MPI_Iscatter_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, 
       INTEGER :: ierr
     END SUBROUTINE MPI_ISCATTER_C
   END INTERFACE
-  CALL MPI_ISCATTER_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ISCATTER_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
+      root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iscatter_c_f08
 
 SUBROUTINE MPI_Iscatterv_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
     recvtype, root, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER, INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
@@ -9728,18 +12303,22 @@ SUBROUTINE MPI_Iscatterv_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, rec
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ISCATTERV(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
         recvtype, root, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: displs(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -9748,20 +12327,34 @@ SUBROUTINE MPI_Iscatterv_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, rec
       INTEGER :: ierr
     END SUBROUTINE MPI_ISCATTERV
   END INTERFACE
-  CALL MPI_ISCATTERV(sendbuf, sendcounts, displs, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ISCATTERV(c_sendbuf, sendcounts, displs, sendtype%MPI_VAL, c_recvbuf, c_recvcount, &
+      c_recvtype, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iscatterv_f08
 
 SUBROUTINE MPI_Iscatterv_c_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
     recvtype, root, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
@@ -9769,18 +12362,22 @@ SUBROUTINE MPI_Iscatterv_c_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, r
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ISCATTERV_C(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
         recvtype, root, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -9789,14 +12386,29 @@ SUBROUTINE MPI_Iscatterv_c_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, r
       INTEGER :: ierr
     END SUBROUTINE MPI_ISCATTERV_C
   END INTERFACE
-  CALL MPI_ISCATTERV_C(sendbuf, sendcounts, displs, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ISCATTERV_C(c_sendbuf, sendcounts, displs, sendtype%MPI_VAL, c_recvbuf, c_recvcount, &
+      c_recvtype, root, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Iscatterv_c_f08
 
 SUBROUTINE MPI_Isend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -9805,12 +12417,15 @@ SUBROUTINE MPI_Isend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_ISEND(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -9820,13 +12435,22 @@ SUBROUTINE MPI_Isend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_ISEND
   END INTERFACE
-  CALL MPI_ISEND(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_ISEND(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Isend_f08
 
 SUBROUTINE MPI_Isend_c_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -9835,12 +12459,15 @@ SUBROUTINE MPI_Isend_c_f08(buf, count, datatype, dest, tag, comm, request, ierro
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_ISEND_C(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -9850,20 +12477,28 @@ SUBROUTINE MPI_Isend_c_f08(buf, count, datatype, dest, tag, comm, request, ierro
       INTEGER :: ierr
     END SUBROUTINE MPI_ISEND_C
   END INTERFACE
-  CALL MPI_ISEND_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_ISEND_C(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Isend_c_f08
 
 SUBROUTINE MPI_Isendrecv_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
     recvtype, source, recvtag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
   INTEGER, INTENT(IN) :: dest
   INTEGER, INTENT(IN) :: sendtag
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: source
@@ -9872,19 +12507,24 @@ SUBROUTINE MPI_Isendrecv_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbu
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ISENDRECV(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
         recvtype, source, recvtag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
       INTEGER :: dest
       INTEGER :: sendtag
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: source
@@ -9894,21 +12534,40 @@ SUBROUTINE MPI_Isendrecv_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbu
       INTEGER :: ierr
     END SUBROUTINE MPI_ISENDRECV
   END INTERFACE
-  CALL MPI_ISENDRECV(sendbuf, sendcount, sendtype%MPI_VAL, dest, sendtag, recvbuf, recvcount, &
-      recvtype%MPI_VAL, source, recvtag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ISENDRECV(c_sendbuf, c_sendcount, c_sendtype, dest, sendtag, c_recvbuf, c_recvcount, &
+      c_recvtype, source, recvtag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Isendrecv_f08
 
 SUBROUTINE MPI_Isendrecv_c_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
     recvtype, source, recvtag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
   INTEGER, INTENT(IN) :: dest
   INTEGER, INTENT(IN) :: sendtag
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: source
@@ -9917,19 +12576,24 @@ SUBROUTINE MPI_Isendrecv_c_f08(sendbuf, sendcount, sendtype, dest, sendtag, recv
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_ISENDRECV_C(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
         recvtype, source, recvtag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
       INTEGER :: dest
       INTEGER :: sendtag
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: source
@@ -9939,15 +12603,35 @@ SUBROUTINE MPI_Isendrecv_c_f08(sendbuf, sendcount, sendtype, dest, sendtag, recv
       INTEGER :: ierr
     END SUBROUTINE MPI_ISENDRECV_C
   END INTERFACE
-  CALL MPI_ISENDRECV_C(sendbuf, sendcount, sendtype%MPI_VAL, dest, sendtag, recvbuf, recvcount, &
-      recvtype%MPI_VAL, source, recvtag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_ISENDRECV_C(c_sendbuf, c_sendcount, c_sendtype, dest, sendtag, c_recvbuf, &
+      c_recvcount, c_recvtype, source, recvtag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Isendrecv_c_f08
 
 SUBROUTINE MPI_Isendrecv_replace_f08(buf, count, datatype, dest, sendtag, source, recvtag, &
     comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -9958,13 +12642,16 @@ SUBROUTINE MPI_Isendrecv_replace_f08(buf, count, datatype, dest, sendtag, source
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_ISENDRECV_REPLACE(buf, count, datatype, dest, sendtag, source, recvtag, &
         comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -9976,15 +12663,24 @@ SUBROUTINE MPI_Isendrecv_replace_f08(buf, count, datatype, dest, sendtag, source
       INTEGER :: ierr
     END SUBROUTINE MPI_ISENDRECV_REPLACE
   END INTERFACE
-  CALL MPI_ISENDRECV_REPLACE(buf, count, datatype%MPI_VAL, dest, sendtag, source, recvtag, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_ISENDRECV_REPLACE(c_buf, c_count, c_datatype, dest, sendtag, source, recvtag, &
       comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Isendrecv_replace_f08
 
 SUBROUTINE MPI_Isendrecv_replace_c_f08(buf, count, datatype, dest, sendtag, source, recvtag, &
     comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -9995,13 +12691,16 @@ SUBROUTINE MPI_Isendrecv_replace_c_f08(buf, count, datatype, dest, sendtag, sour
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_ISENDRECV_REPLACE_C(buf, count, datatype, dest, sendtag, source, recvtag, &
         comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -10013,14 +12712,23 @@ SUBROUTINE MPI_Isendrecv_replace_c_f08(buf, count, datatype, dest, sendtag, sour
       INTEGER :: ierr
     END SUBROUTINE MPI_ISENDRECV_REPLACE_C
   END INTERFACE
-  CALL MPI_ISENDRECV_REPLACE_C(buf, count, datatype%MPI_VAL, dest, sendtag, source, recvtag, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_ISENDRECV_REPLACE_C(c_buf, c_count, c_datatype, dest, sendtag, source, recvtag, &
       comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Isendrecv_replace_c_f08
 
 SUBROUTINE MPI_Issend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -10029,12 +12737,15 @@ SUBROUTINE MPI_Issend_f08(buf, count, datatype, dest, tag, comm, request, ierror
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_ISSEND(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -10044,13 +12755,22 @@ SUBROUTINE MPI_Issend_f08(buf, count, datatype, dest, tag, comm, request, ierror
       INTEGER :: ierr
     END SUBROUTINE MPI_ISSEND
   END INTERFACE
-  CALL MPI_ISSEND(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_ISSEND(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Issend_f08
 
 SUBROUTINE MPI_Issend_c_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -10059,12 +12779,15 @@ SUBROUTINE MPI_Issend_c_f08(buf, count, datatype, dest, tag, comm, request, ierr
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_ISSEND_C(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -10074,7 +12797,16 @@ SUBROUTINE MPI_Issend_c_f08(buf, count, datatype, dest, tag, comm, request, ierr
       INTEGER :: ierr
     END SUBROUTINE MPI_ISSEND_C
   END INTERFACE
-  CALL MPI_ISSEND_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_ISSEND_C(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Issend_c_f08
 
@@ -10162,20 +12894,23 @@ SUBROUTINE MPI_Mprobe_f08(source, tag, comm, message, status, ierror)
 END SUBROUTINE MPI_Mprobe_f08
 
 SUBROUTINE MPI_Mrecv_f08(buf, count, datatype, message, status, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Message), INTENT(INOUT) :: message
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_MRECV(buf, count, datatype, message, status, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: message
@@ -10184,25 +12919,37 @@ SUBROUTINE MPI_Mrecv_f08(buf, count, datatype, message, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_MRECV
   END INTERFACE
-  CALL MPI_MRECV(buf, count, datatype%MPI_VAL, message%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_MRECV(c_buf, c_count, c_datatype, message%MPI_VAL, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Mrecv_f08
 
 SUBROUTINE MPI_Mrecv_c_f08(buf, count, datatype, message, status, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Message), INTENT(INOUT) :: message
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_MRECV_C(buf, count, datatype, message, status, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: message
@@ -10211,88 +12958,144 @@ SUBROUTINE MPI_Mrecv_c_f08(buf, count, datatype, message, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_MRECV_C
   END INTERFACE
-  CALL MPI_MRECV_C(buf, count, datatype%MPI_VAL, message%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_MRECV_C(c_buf, c_count, c_datatype, message%MPI_VAL, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Mrecv_c_f08
 
 SUBROUTINE MPI_Neighbor_allgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLGATHER(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
         recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLGATHER
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLGATHER(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_NEIGHBOR_ALLGATHER(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_allgather_f08
 
 SUBROUTINE MPI_Neighbor_allgather_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLGATHER_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
         recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLGATHER_C
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLGATHER_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_NEIGHBOR_ALLGATHER_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_allgather_c_f08
 
 SUBROUTINE MPI_Neighbor_allgather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -10300,17 +13103,22 @@ SUBROUTINE MPI_Neighbor_allgather_init_f08(sendbuf, sendcount, sendtype, recvbuf
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLGATHER_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
         recvtype, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -10319,19 +13127,38 @@ SUBROUTINE MPI_Neighbor_allgather_init_f08(sendbuf, sendcount, sendtype, recvbuf
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLGATHER_INIT
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLGATHER_INIT(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_NEIGHBOR_ALLGATHER_INIT(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_allgather_init_f08
 
 SUBROUTINE MPI_Neighbor_allgather_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -10339,17 +13166,22 @@ SUBROUTINE MPI_Neighbor_allgather_init_c_f08(sendbuf, sendcount, sendtype, recvb
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLGATHER_INIT_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
         recvtype, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -10358,36 +13190,59 @@ SUBROUTINE MPI_Neighbor_allgather_init_c_f08(sendbuf, sendcount, sendtype, recvb
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLGATHER_INIT_C
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLGATHER_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_NEIGHBOR_ALLGATHER_INIT_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, &
+      c_recvcount, c_recvtype, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_allgather_init_c_f08
 
 SUBROUTINE MPI_Neighbor_allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
     displs, recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLGATHERV(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
         displs, recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: displs(*)
       INTEGER :: recvtype
@@ -10395,36 +13250,54 @@ SUBROUTINE MPI_Neighbor_allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, re
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLGATHERV
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLGATHERV(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_NEIGHBOR_ALLGATHERV(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, &
       displs, recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_allgatherv_f08
 
 SUBROUTINE MPI_Neighbor_allgatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
     displs, recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLGATHERV_C(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
         displs, recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
       INTEGER :: recvtype
@@ -10432,19 +13305,33 @@ SUBROUTINE MPI_Neighbor_allgatherv_c_f08(sendbuf, sendcount, sendtype, recvbuf, 
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLGATHERV_C
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLGATHERV_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_NEIGHBOR_ALLGATHERV_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, &
       displs, recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_allgatherv_c_f08
 
 SUBROUTINE MPI_Neighbor_allgatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
     displs, recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -10453,17 +13340,21 @@ SUBROUTINE MPI_Neighbor_allgatherv_init_f08(sendbuf, sendcount, sendtype, recvbu
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLGATHERV_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
         displs, recvtype, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: displs(*)
       INTEGER :: recvtype
@@ -10473,19 +13364,33 @@ SUBROUTINE MPI_Neighbor_allgatherv_init_f08(sendbuf, sendcount, sendtype, recvbu
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLGATHERV_INIT
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLGATHERV_INIT(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_NEIGHBOR_ALLGATHERV_INIT(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, recvcounts, &
       displs, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_allgatherv_init_f08
 
 SUBROUTINE MPI_Neighbor_allgatherv_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, &
     recvcounts, displs, recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -10494,17 +13399,21 @@ SUBROUTINE MPI_Neighbor_allgatherv_init_c_f08(sendbuf, sendcount, sendtype, recv
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLGATHERV_INIT_C(sendbuf, sendcount, sendtype, recvbuf, &
         recvcounts, displs, recvtype, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
       INTEGER :: recvtype
@@ -10514,89 +13423,151 @@ SUBROUTINE MPI_Neighbor_allgatherv_init_c_f08(sendbuf, sendcount, sendtype, recv
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLGATHERV_INIT_C
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLGATHERV_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_NEIGHBOR_ALLGATHERV_INIT_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, &
       recvcounts, displs, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_allgatherv_init_c_f08
 
 SUBROUTINE MPI_Neighbor_alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLTOALL(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
         recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALL
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALL(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_NEIGHBOR_ALLTOALL(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoall_f08
 
 SUBROUTINE MPI_Neighbor_alltoall_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLTOALL_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
         recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALL_C
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALL_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_NEIGHBOR_ALLTOALL_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoall_c_f08
 
 SUBROUTINE MPI_Neighbor_alltoall_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -10604,17 +13575,22 @@ SUBROUTINE MPI_Neighbor_alltoall_init_f08(sendbuf, sendcount, sendtype, recvbuf,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLTOALL_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
         recvtype, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -10623,19 +13599,38 @@ SUBROUTINE MPI_Neighbor_alltoall_init_f08(sendbuf, sendcount, sendtype, recvbuf,
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALL_INIT
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALL_INIT(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_NEIGHBOR_ALLTOALL_INIT(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoall_init_f08
 
 SUBROUTINE MPI_Neighbor_alltoall_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -10643,17 +13638,22 @@ SUBROUTINE MPI_Neighbor_alltoall_init_c_f08(sendbuf, sendcount, sendtype, recvbu
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLTOALL_INIT_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
         recvtype, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: comm
@@ -10662,38 +13662,59 @@ SUBROUTINE MPI_Neighbor_alltoall_init_c_f08(sendbuf, sendcount, sendtype, recvbu
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALL_INIT_C
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALL_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_NEIGHBOR_ALLTOALL_INIT_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoall_init_c_f08
 
 SUBROUTINE MPI_Neighbor_alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
     recvcounts, rdispls, recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER, INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLTOALLV(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
         recvcounts, rdispls, recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: sdispls(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: rdispls(*)
       INTEGER :: recvtype
@@ -10701,38 +13722,49 @@ SUBROUTINE MPI_Neighbor_alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, re
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALLV
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALLV(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_NEIGHBOR_ALLTOALLV(c_sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, c_recvbuf, &
       recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoallv_f08
 
 SUBROUTINE MPI_Neighbor_alltoallv_c_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
     recvcounts, rdispls, recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLTOALLV_C(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
         recvcounts, rdispls, recvtype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       INTEGER :: recvtype
@@ -10740,20 +13772,29 @@ SUBROUTINE MPI_Neighbor_alltoallv_c_f08(sendbuf, sendcounts, sdispls, sendtype, 
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALLV_C
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALLV_C(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_NEIGHBOR_ALLTOALLV_C(c_sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, c_recvbuf, &
       recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoallv_c_f08
 
 SUBROUTINE MPI_Neighbor_alltoallv_init_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
     recvcounts, rdispls, recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER, INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER, INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -10762,18 +13803,20 @@ SUBROUTINE MPI_Neighbor_alltoallv_init_f08(sendbuf, sendcounts, sdispls, sendtyp
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLTOALLV_INIT(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
         recvcounts, rdispls, recvtype, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: sdispls(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: rdispls(*)
       INTEGER :: recvtype
@@ -10783,20 +13826,29 @@ SUBROUTINE MPI_Neighbor_alltoallv_init_f08(sendbuf, sendcounts, sdispls, sendtyp
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALLV_INIT
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALLV_INIT(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_NEIGHBOR_ALLTOALLV_INIT(c_sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, c_recvbuf, &
       recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoallv_init_f08
 
 SUBROUTINE MPI_Neighbor_alltoallv_init_c_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
     recvcounts, rdispls, recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
@@ -10805,18 +13857,20 @@ SUBROUTINE MPI_Neighbor_alltoallv_init_c_f08(sendbuf, sendcounts, sdispls, sendt
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLTOALLV_INIT_C(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
         recvcounts, rdispls, recvtype, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       INTEGER :: recvtype
@@ -10826,39 +13880,51 @@ SUBROUTINE MPI_Neighbor_alltoallv_init_c_f08(sendbuf, sendcounts, sdispls, sendt
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALLV_INIT_C
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALLV_INIT_C(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
-      recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_NEIGHBOR_ALLTOALLV_INIT_C(c_sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, &
+      c_recvbuf, recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, &
+      request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoallv_init_c_f08
 
 SUBROUTINE MPI_Neighbor_alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
     recvcounts, rdispls, recvtypes, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
         recvcounts, rdispls, recvtypes, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
       TYPE(*), DIMENSION(*) :: sendtypes
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
@@ -10867,39 +13933,50 @@ SUBROUTINE MPI_Neighbor_alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, r
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALLW
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_NEIGHBOR_ALLTOALLW(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, recvcounts, &
       rdispls, recvtypes, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoallw_f08
 
 SUBROUTINE MPI_Neighbor_alltoallw_c_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
     recvcounts, rdispls, recvtypes, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLTOALLW_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
         recvcounts, rdispls, recvtypes, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
       TYPE(*), DIMENSION(*) :: sendtypes
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
@@ -10908,20 +13985,29 @@ SUBROUTINE MPI_Neighbor_alltoallw_c_f08(sendbuf, sendcounts, sdispls, sendtypes,
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALLW_C
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALLW_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-      rdispls, recvtypes, comm%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_NEIGHBOR_ALLTOALLW_C(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, &
+      recvcounts, rdispls, recvtypes, comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoallw_c_f08
 
 SUBROUTINE MPI_Neighbor_alltoallw_init_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
     recvcounts, rdispls, recvtypes, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
@@ -10930,19 +14016,21 @@ SUBROUTINE MPI_Neighbor_alltoallw_init_f08(sendbuf, sendcounts, sdispls, sendtyp
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLTOALLW_INIT(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
         recvcounts, rdispls, recvtypes, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
       TYPE(*), DIMENSION(*) :: sendtypes
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
@@ -10953,20 +14041,29 @@ SUBROUTINE MPI_Neighbor_alltoallw_init_f08(sendbuf, sendcounts, sdispls, sendtyp
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALLW_INIT
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALLW_INIT(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_NEIGHBOR_ALLTOALLW_INIT(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, &
       recvcounts, rdispls, recvtypes, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoallw_init_f08
 
 SUBROUTINE MPI_Neighbor_alltoallw_init_c_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
     recvcounts, rdispls, recvtypes, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
   TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
@@ -10975,19 +14072,21 @@ SUBROUTINE MPI_Neighbor_alltoallw_init_c_f08(sendbuf, sendcounts, sdispls, sendt
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_NEIGHBOR_ALLTOALLW_INIT_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
         recvcounts, rdispls, recvtypes, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
       TYPE(*), DIMENSION(*) :: sendtypes
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
       !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
@@ -10998,7 +14097,17 @@ SUBROUTINE MPI_Neighbor_alltoallw_init_c_f08(sendbuf, sendcounts, sdispls, sendt
       INTEGER :: ierr
     END SUBROUTINE MPI_NEIGHBOR_ALLTOALLW_INIT_C
   END INTERFACE
-  CALL MPI_NEIGHBOR_ALLTOALLW_INIT_C(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_NEIGHBOR_ALLTOALLW_INIT_C(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, &
       recvcounts, rdispls, recvtypes, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Neighbor_alltoallw_init_c_f08
@@ -11076,134 +14185,206 @@ SUBROUTINE MPI_Open_port_f08(info, port_name, ierror)
 END SUBROUTINE MPI_Open_port_f08
 
 SUBROUTINE MPI_Pack_f08(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*) :: inbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: inbuf
   INTEGER, INTENT(IN) :: incount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-  TYPE(*), DIMENSION(*) :: outbuf
+  TYPE(*), DIMENSION(..) :: outbuf
   INTEGER, INTENT(IN) :: outsize
   INTEGER, INTENT(INOUT) :: position
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_inbuf
+  TYPE(C_PTR) :: c_outbuf
+  INTEGER :: c_incount
+  INTEGER :: c_datatype, c_made_datatype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_PACK(inbuf, incount, datatype, outbuf, outsize, position, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-      TYPE(*), DIMENSION(*) :: inbuf
+      TYPE(C_PTR), VALUE :: inbuf
       INTEGER :: incount
       INTEGER :: datatype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-      TYPE(*), DIMENSION(*) :: outbuf
+      TYPE(C_PTR), VALUE :: outbuf
       INTEGER :: outsize
       INTEGER :: position
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_PACK
   END INTERFACE
-  CALL MPI_PACK(inbuf, incount, datatype%MPI_VAL, outbuf, outsize, position, comm%MPI_VAL, ierr)
+  c_incount = incount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(inbuf, INT(incount, C_LONG_LONG), c_datatype, c_inbuf, c_made_datatype, &
+      c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_incount = 1
+  CALL compi_f08_choice1(outbuf, -1_C_LONG_LONG, c_nodt, c_outbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_PACK(c_inbuf, c_incount, c_datatype, c_outbuf, outsize, position, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Pack_f08
 
 SUBROUTINE MPI_Pack_c_f08(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*) :: inbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: inbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-  TYPE(*), DIMENSION(*) :: outbuf
+  TYPE(*), DIMENSION(..) :: outbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outsize
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_inbuf
+  TYPE(C_PTR) :: c_outbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_incount
+  INTEGER :: c_datatype, c_made_datatype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_PACK_C(inbuf, incount, datatype, outbuf, outsize, position, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-      TYPE(*), DIMENSION(*) :: inbuf
+      TYPE(C_PTR), VALUE :: inbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: incount
       INTEGER :: datatype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-      TYPE(*), DIMENSION(*) :: outbuf
+      TYPE(C_PTR), VALUE :: outbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: outsize
       INTEGER(KIND=MPI_COUNT_KIND) :: position
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_PACK_C
   END INTERFACE
-  CALL MPI_PACK_C(inbuf, incount, datatype%MPI_VAL, outbuf, outsize, position, comm%MPI_VAL, ierr)
+  c_incount = incount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(inbuf, INT(incount, C_LONG_LONG), c_datatype, c_inbuf, c_made_datatype, &
+      c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_incount = 1
+  CALL compi_f08_choice1(outbuf, -1_C_LONG_LONG, c_nodt, c_outbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_PACK_C(c_inbuf, c_incount, c_datatype, c_outbuf, outsize, position, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Pack_c_f08
 
 SUBROUTINE MPI_Pack_external_f08(datarep, inbuf, incount, datatype, outbuf, outsize, position, &
     ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   CHARACTER(LEN=*), INTENT(IN) :: datarep
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*) :: inbuf
+  TYPE(*), DIMENSION(..) :: inbuf
   INTEGER, INTENT(IN) :: incount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-  TYPE(*), DIMENSION(*) :: outbuf
+  TYPE(*), DIMENSION(..) :: outbuf
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: outsize
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(INOUT) :: position
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_inbuf
+  TYPE(C_PTR) :: c_outbuf
+  INTEGER :: c_incount
+  INTEGER :: c_datatype, c_made_datatype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_PACK_EXTERNAL(datarep, inbuf, incount, datatype, outbuf, outsize, position, ierr)
       IMPORT
       IMPLICIT NONE
       CHARACTER(LEN=*) :: datarep
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-      TYPE(*), DIMENSION(*) :: inbuf
+      TYPE(C_PTR), VALUE :: inbuf
       INTEGER :: incount
       INTEGER :: datatype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-      TYPE(*), DIMENSION(*) :: outbuf
+      TYPE(C_PTR), VALUE :: outbuf
       INTEGER(KIND=MPI_ADDRESS_KIND) :: outsize
       INTEGER(KIND=MPI_ADDRESS_KIND) :: position
       INTEGER :: ierr
     END SUBROUTINE MPI_PACK_EXTERNAL
   END INTERFACE
-  CALL MPI_PACK_EXTERNAL(datarep, inbuf, incount, datatype%MPI_VAL, outbuf, outsize, position, ierr)
+  c_incount = incount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(inbuf, INT(incount, C_LONG_LONG), c_datatype, c_inbuf, c_made_datatype, &
+      c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_incount = 1
+  CALL compi_f08_choice1(outbuf, -1_C_LONG_LONG, c_nodt, c_outbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_PACK_EXTERNAL(datarep, c_inbuf, c_incount, c_datatype, c_outbuf, outsize, position, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Pack_external_f08
 
 SUBROUTINE MPI_Pack_external_c_f08(datarep, inbuf, incount, datatype, outbuf, outsize, &
     position, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   CHARACTER(LEN=*), INTENT(IN) :: datarep
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*) :: inbuf
+  TYPE(*), DIMENSION(..) :: inbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-  TYPE(*), DIMENSION(*) :: outbuf
+  TYPE(*), DIMENSION(..) :: outbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outsize
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_inbuf
+  TYPE(C_PTR) :: c_outbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_incount
+  INTEGER :: c_datatype, c_made_datatype
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_PACK_EXTERNAL_C(datarep, inbuf, incount, datatype, outbuf, outsize, &
         position, ierr)
       IMPORT
       IMPLICIT NONE
       CHARACTER(LEN=*) :: datarep
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-      TYPE(*), DIMENSION(*) :: inbuf
+      TYPE(C_PTR), VALUE :: inbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: incount
       INTEGER :: datatype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-      TYPE(*), DIMENSION(*) :: outbuf
+      TYPE(C_PTR), VALUE :: outbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: outsize
       INTEGER(KIND=MPI_COUNT_KIND) :: position
       INTEGER :: ierr
     END SUBROUTINE MPI_PACK_EXTERNAL_C
   END INTERFACE
-  CALL MPI_PACK_EXTERNAL_C(datarep, inbuf, incount, datatype%MPI_VAL, outbuf, outsize, &
+  c_incount = incount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(inbuf, INT(incount, C_LONG_LONG), c_datatype, c_inbuf, c_made_datatype, &
+      c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_incount = 1
+  CALL compi_f08_choice1(outbuf, -1_C_LONG_LONG, c_nodt, c_outbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_PACK_EXTERNAL_C(datarep, c_inbuf, c_incount, c_datatype, c_outbuf, outsize, &
       position, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Pack_external_c_f08
 
@@ -11387,8 +14568,8 @@ END SUBROUTINE MPI_Pready_range_f08
 
 SUBROUTINE MPI_Precv_init_f08(buf, partitions, count, datatype, source, tag, comm, info, &
     request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: partitions
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
@@ -11399,13 +14580,16 @@ SUBROUTINE MPI_Precv_init_f08(buf, partitions, count, datatype, source, tag, com
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_PRECV_INIT(buf, partitions, count, datatype, source, tag, comm, info, &
         request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: partitions
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
@@ -11417,8 +14601,17 @@ SUBROUTINE MPI_Precv_init_f08(buf, partitions, count, datatype, source, tag, com
       INTEGER :: ierr
     END SUBROUTINE MPI_PRECV_INIT
   END INTERFACE
-  CALL MPI_PRECV_INIT(buf, partitions, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_PRECV_INIT(c_buf, partitions, c_count, c_datatype, source, tag, comm%MPI_VAL, &
       info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Precv_init_f08
 
@@ -11447,8 +14640,8 @@ END SUBROUTINE MPI_Probe_f08
 
 SUBROUTINE MPI_Psend_init_f08(buf, partitions, count, datatype, dest, tag, comm, info, request, &
     ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: partitions
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
@@ -11459,13 +14652,16 @@ SUBROUTINE MPI_Psend_init_f08(buf, partitions, count, datatype, dest, tag, comm,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_PSEND_INIT(buf, partitions, count, datatype, dest, tag, comm, info, request, &
         ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: partitions
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
@@ -11477,8 +14673,17 @@ SUBROUTINE MPI_Psend_init_f08(buf, partitions, count, datatype, dest, tag, comm,
       INTEGER :: ierr
     END SUBROUTINE MPI_PSEND_INIT
   END INTERFACE
-  CALL MPI_PSEND_INIT(buf, partitions, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_PSEND_INIT(c_buf, partitions, c_count, c_datatype, dest, tag, comm%MPI_VAL, &
       info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Psend_init_f08
 
@@ -11504,8 +14709,8 @@ END SUBROUTINE MPI_Publish_name_f08
 
 SUBROUTINE MPI_Put_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
     target_count, target_datatype, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER, INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -11515,13 +14720,16 @@ SUBROUTINE MPI_Put_f08(origin_addr, origin_count, origin_datatype, target_rank, 
   TYPE(MPI_Win), INTENT(IN) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  INTEGER :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
   INTERFACE
     SUBROUTINE MPI_PUT(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, win, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER :: origin_count
       INTEGER :: origin_datatype
       INTEGER :: target_rank
@@ -11532,15 +14740,25 @@ SUBROUTINE MPI_Put_f08(origin_addr, origin_count, origin_datatype, target_rank, 
       INTEGER :: ierr
     END SUBROUTINE MPI_PUT
   END INTERFACE
-  CALL MPI_PUT(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  CALL MPI_PUT(c_origin_addr, c_origin_count, c_origin_datatype, target_rank, target_disp, &
       target_count, target_datatype%MPI_VAL, win%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Put_f08
 
 SUBROUTINE MPI_Put_c_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
     target_count, target_datatype, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -11550,13 +14768,16 @@ SUBROUTINE MPI_Put_c_f08(origin_addr, origin_count, origin_datatype, target_rank
   TYPE(MPI_Win), INTENT(IN) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
   INTERFACE
     SUBROUTINE MPI_PUT_C(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, win, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER(KIND=MPI_COUNT_KIND) :: origin_count
       INTEGER :: origin_datatype
       INTEGER :: target_rank
@@ -11567,8 +14788,18 @@ SUBROUTINE MPI_Put_c_f08(origin_addr, origin_count, origin_datatype, target_rank
       INTEGER :: ierr
     END SUBROUTINE MPI_PUT_C
   END INTERFACE
-  CALL MPI_PUT_C(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  CALL MPI_PUT_C(c_origin_addr, c_origin_count, c_origin_datatype, target_rank, target_disp, &
       target_count, target_datatype%MPI_VAL, win%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Put_c_f08
 
@@ -11590,8 +14821,8 @@ END SUBROUTINE MPI_Query_thread_f08
 
 SUBROUTINE MPI_Raccumulate_f08(origin_addr, origin_count, origin_datatype, target_rank, &
     target_disp, target_count, target_datatype, op, win, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER, INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -11603,13 +14834,16 @@ SUBROUTINE MPI_Raccumulate_f08(origin_addr, origin_count, origin_datatype, targe
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  INTEGER :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
   INTERFACE
     SUBROUTINE MPI_RACCUMULATE(origin_addr, origin_count, origin_datatype, target_rank, &
         target_disp, target_count, target_datatype, op, win, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER :: origin_count
       INTEGER :: origin_datatype
       INTEGER :: target_rank
@@ -11622,16 +14856,26 @@ SUBROUTINE MPI_Raccumulate_f08(origin_addr, origin_count, origin_datatype, targe
       INTEGER :: ierr
     END SUBROUTINE MPI_RACCUMULATE
   END INTERFACE
-  CALL MPI_RACCUMULATE(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  CALL MPI_RACCUMULATE(c_origin_addr, c_origin_count, c_origin_datatype, target_rank, &
       target_disp, target_count, target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, &
       request%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Raccumulate_f08
 
 SUBROUTINE MPI_Raccumulate_c_f08(origin_addr, origin_count, origin_datatype, target_rank, &
     target_disp, target_count, target_datatype, op, win, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -11643,13 +14887,16 @@ SUBROUTINE MPI_Raccumulate_c_f08(origin_addr, origin_count, origin_datatype, tar
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
   INTERFACE
     SUBROUTINE MPI_RACCUMULATE_C(origin_addr, origin_count, origin_datatype, target_rank, &
         target_disp, target_count, target_datatype, op, win, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER(KIND=MPI_COUNT_KIND) :: origin_count
       INTEGER :: origin_datatype
       INTEGER :: target_rank
@@ -11662,15 +14909,25 @@ SUBROUTINE MPI_Raccumulate_c_f08(origin_addr, origin_count, origin_datatype, tar
       INTEGER :: ierr
     END SUBROUTINE MPI_RACCUMULATE_C
   END INTERFACE
-  CALL MPI_RACCUMULATE_C(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  CALL MPI_RACCUMULATE_C(c_origin_addr, c_origin_count, c_origin_datatype, target_rank, &
       target_disp, target_count, target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, &
       request%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Raccumulate_c_f08
 
 SUBROUTINE MPI_Recv_f08(buf, count, datatype, source, tag, comm, status, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: source
@@ -11679,12 +14936,15 @@ SUBROUTINE MPI_Recv_f08(buf, count, datatype, source, tag, comm, status, ierror)
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_RECV(buf, count, datatype, source, tag, comm, status, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: source
@@ -11695,13 +14955,22 @@ SUBROUTINE MPI_Recv_f08(buf, count, datatype, source, tag, comm, status, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_RECV
   END INTERFACE
-  CALL MPI_RECV(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_RECV(c_buf, c_count, c_datatype, source, tag, comm%MPI_VAL, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Recv_f08
 
 SUBROUTINE MPI_Recv_c_f08(buf, count, datatype, source, tag, comm, status, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: source
@@ -11710,12 +14979,15 @@ SUBROUTINE MPI_Recv_c_f08(buf, count, datatype, source, tag, comm, status, ierro
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_RECV_C(buf, count, datatype, source, tag, comm, status, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: source
@@ -11726,13 +14998,22 @@ SUBROUTINE MPI_Recv_c_f08(buf, count, datatype, source, tag, comm, status, ierro
       INTEGER :: ierr
     END SUBROUTINE MPI_RECV_C
   END INTERFACE
-  CALL MPI_RECV_C(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, status, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_RECV_C(c_buf, c_count, c_datatype, source, tag, comm%MPI_VAL, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Recv_c_f08
 
 SUBROUTINE MPI_Recv_init_f08(buf, count, datatype, source, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: source
@@ -11741,12 +15022,15 @@ SUBROUTINE MPI_Recv_init_f08(buf, count, datatype, source, tag, comm, request, i
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_RECV_INIT(buf, count, datatype, source, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: source
@@ -11756,13 +15040,22 @@ SUBROUTINE MPI_Recv_init_f08(buf, count, datatype, source, tag, comm, request, i
       INTEGER :: ierr
     END SUBROUTINE MPI_RECV_INIT
   END INTERFACE
-  CALL MPI_RECV_INIT(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_RECV_INIT(c_buf, c_count, c_datatype, source, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Recv_init_f08
 
 SUBROUTINE MPI_Recv_init_c_f08(buf, count, datatype, source, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: source
@@ -11771,12 +15064,15 @@ SUBROUTINE MPI_Recv_init_c_f08(buf, count, datatype, source, tag, comm, request,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_RECV_INIT_C(buf, count, datatype, source, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: source
@@ -11786,16 +15082,23 @@ SUBROUTINE MPI_Recv_init_c_f08(buf, count, datatype, source, tag, comm, request,
       INTEGER :: ierr
     END SUBROUTINE MPI_RECV_INIT_C
   END INTERFACE
-  CALL MPI_RECV_INIT_C(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, &
-      request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_RECV_INIT_C(c_buf, c_count, c_datatype, source, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Recv_init_c_f08
 
 SUBROUTINE MPI_Reduce_f08(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -11803,14 +15106,17 @@ SUBROUTINE MPI_Reduce_f08(sendbuf, recvbuf, count, datatype, op, root, comm, ier
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_REDUCE(sendbuf, recvbuf, count, datatype, op, root, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -11819,15 +15125,24 @@ SUBROUTINE MPI_Reduce_f08(sendbuf, recvbuf, count, datatype, op, root, comm, ier
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE
   END INTERFACE
-  CALL MPI_REDUCE(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_REDUCE(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, root, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_f08
 
 SUBROUTINE MPI_Reduce_c_f08(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -11835,14 +15150,17 @@ SUBROUTINE MPI_Reduce_c_f08(sendbuf, recvbuf, count, datatype, op, root, comm, i
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_REDUCE_C(sendbuf, recvbuf, count, datatype, op, root, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -11851,16 +15169,25 @@ SUBROUTINE MPI_Reduce_c_f08(sendbuf, recvbuf, count, datatype, op, root, comm, i
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_C
   END INTERFACE
-  CALL MPI_REDUCE_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_REDUCE_C(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, root, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_c_f08
 
 SUBROUTINE MPI_Reduce_init_f08(sendbuf, recvbuf, count, datatype, op, root, comm, info, &
     request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -11870,15 +15197,18 @@ SUBROUTINE MPI_Reduce_init_f08(sendbuf, recvbuf, count, datatype, op, root, comm
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_REDUCE_INIT(sendbuf, recvbuf, count, datatype, op, root, comm, info, &
         request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -11889,17 +15219,26 @@ SUBROUTINE MPI_Reduce_init_f08(sendbuf, recvbuf, count, datatype, op, root, comm
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_INIT
   END INTERFACE
-  CALL MPI_REDUCE_INIT(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, root, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_REDUCE_INIT(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, root, &
       comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_init_f08
 
 SUBROUTINE MPI_Reduce_init_c_f08(sendbuf, recvbuf, count, datatype, op, root, comm, info, &
     request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -11909,15 +15248,18 @@ SUBROUTINE MPI_Reduce_init_c_f08(sendbuf, recvbuf, count, datatype, op, root, co
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_REDUCE_INIT_C(sendbuf, recvbuf, count, datatype, op, root, comm, info, &
         request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -11928,86 +15270,121 @@ SUBROUTINE MPI_Reduce_init_c_f08(sendbuf, recvbuf, count, datatype, op, root, co
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_INIT_C
   END INTERFACE
-  CALL MPI_REDUCE_INIT_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, root, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_REDUCE_INIT_C(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, root, &
       comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_init_c_f08
 
 SUBROUTINE MPI_Reduce_local_f08(inbuf, inoutbuf, count, datatype, op, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*) :: inbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inoutbuf
-  TYPE(*), DIMENSION(*) :: inoutbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: inbuf
+  TYPE(*), DIMENSION(..) :: inoutbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_inbuf
+  TYPE(C_PTR) :: c_inoutbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_REDUCE_LOCAL(inbuf, inoutbuf, count, datatype, op, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-      TYPE(*), DIMENSION(*) :: inbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inoutbuf
-      TYPE(*), DIMENSION(*) :: inoutbuf
+      TYPE(C_PTR), VALUE :: inbuf
+      TYPE(C_PTR), VALUE :: inoutbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_LOCAL
   END INTERFACE
-  CALL MPI_REDUCE_LOCAL(inbuf, inoutbuf, count, datatype%MPI_VAL, op%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(inbuf, inoutbuf, INT(count, C_LONG_LONG), c_datatype, c_inbuf, &
+      c_inoutbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_REDUCE_LOCAL(c_inbuf, c_inoutbuf, c_count, c_datatype, op%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_local_f08
 
 SUBROUTINE MPI_Reduce_local_c_f08(inbuf, inoutbuf, count, datatype, op, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*) :: inbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inoutbuf
-  TYPE(*), DIMENSION(*) :: inoutbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: inbuf
+  TYPE(*), DIMENSION(..) :: inoutbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_inbuf
+  TYPE(C_PTR) :: c_inoutbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_REDUCE_LOCAL_C(inbuf, inoutbuf, count, datatype, op, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-      TYPE(*), DIMENSION(*) :: inbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inoutbuf
-      TYPE(*), DIMENSION(*) :: inoutbuf
+      TYPE(C_PTR), VALUE :: inbuf
+      TYPE(C_PTR), VALUE :: inoutbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_LOCAL_C
   END INTERFACE
-  CALL MPI_REDUCE_LOCAL_C(inbuf, inoutbuf, count, datatype%MPI_VAL, op%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(inbuf, inoutbuf, INT(count, C_LONG_LONG), c_datatype, c_inbuf, &
+      c_inoutbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_REDUCE_LOCAL_C(c_inbuf, c_inoutbuf, c_count, c_datatype, op%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_local_c_f08
 
 SUBROUTINE MPI_Reduce_scatter_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_REDUCE_SCATTER(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: datatype
       INTEGER :: op
@@ -12015,30 +15392,41 @@ SUBROUTINE MPI_Reduce_scatter_f08(sendbuf, recvbuf, recvcounts, datatype, op, co
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_SCATTER
   END INTERFACE
-  CALL MPI_REDUCE_SCATTER(sendbuf, recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_REDUCE_SCATTER(c_sendbuf, c_recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
       comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_scatter_f08
 
 SUBROUTINE MPI_Reduce_scatter_c_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_REDUCE_SCATTER_C(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER :: datatype
       INTEGER :: op
@@ -12046,30 +15434,43 @@ SUBROUTINE MPI_Reduce_scatter_c_f08(sendbuf, recvbuf, recvcounts, datatype, op, 
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_SCATTER_C
   END INTERFACE
-  CALL MPI_REDUCE_SCATTER_C(sendbuf, recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_REDUCE_SCATTER_C(c_sendbuf, c_recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
       comm%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_scatter_c_f08
 
 SUBROUTINE MPI_Reduce_scatter_block_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER :: c_recvcount
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_REDUCE_SCATTER_BLOCK(sendbuf, recvbuf, recvcount, datatype, op, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: datatype
       INTEGER :: op
@@ -12077,30 +15478,48 @@ SUBROUTINE MPI_Reduce_scatter_block_f08(sendbuf, recvbuf, recvcount, datatype, o
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_SCATTER_BLOCK
   END INTERFACE
-  CALL MPI_REDUCE_SCATTER_BLOCK(sendbuf, recvbuf, recvcount, datatype%MPI_VAL, op%MPI_VAL, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_recvcount = recvcount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_datatype, c_recvbuf, &
+      c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_recvcount = 1
+  CALL MPI_REDUCE_SCATTER_BLOCK(c_sendbuf, c_recvbuf, c_recvcount, c_datatype, op%MPI_VAL, &
       comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_scatter_block_f08
 
 SUBROUTINE MPI_Reduce_scatter_block_c_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_REDUCE_SCATTER_BLOCK_C(sendbuf, recvbuf, recvcount, datatype, op, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: datatype
       INTEGER :: op
@@ -12108,17 +15527,31 @@ SUBROUTINE MPI_Reduce_scatter_block_c_f08(sendbuf, recvbuf, recvcount, datatype,
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_SCATTER_BLOCK_C
   END INTERFACE
-  CALL MPI_REDUCE_SCATTER_BLOCK_C(sendbuf, recvbuf, recvcount, datatype%MPI_VAL, op%MPI_VAL, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_recvcount = recvcount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_datatype, c_recvbuf, &
+      c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_recvcount = 1
+  CALL MPI_REDUCE_SCATTER_BLOCK_C(c_sendbuf, c_recvbuf, c_recvcount, c_datatype, op%MPI_VAL, &
       comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_scatter_block_c_f08
 
 SUBROUTINE MPI_Reduce_scatter_block_init_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, &
     info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -12127,15 +15560,19 @@ SUBROUTINE MPI_Reduce_scatter_block_init_f08(sendbuf, recvbuf, recvcount, dataty
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER :: c_recvcount
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_REDUCE_SCATTER_BLOCK_INIT(sendbuf, recvbuf, recvcount, datatype, op, comm, &
         info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: datatype
       INTEGER :: op
@@ -12145,17 +15582,31 @@ SUBROUTINE MPI_Reduce_scatter_block_init_f08(sendbuf, recvbuf, recvcount, dataty
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_SCATTER_BLOCK_INIT
   END INTERFACE
-  CALL MPI_REDUCE_SCATTER_BLOCK_INIT(sendbuf, recvbuf, recvcount, datatype%MPI_VAL, op%MPI_VAL, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_recvcount = recvcount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_datatype, c_recvbuf, &
+      c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_recvcount = 1
+  CALL MPI_REDUCE_SCATTER_BLOCK_INIT(c_sendbuf, c_recvbuf, c_recvcount, c_datatype, op%MPI_VAL, &
       comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_scatter_block_init_f08
 
 SUBROUTINE MPI_Reduce_scatter_block_init_c_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, &
     info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -12164,15 +15615,19 @@ SUBROUTINE MPI_Reduce_scatter_block_init_c_f08(sendbuf, recvbuf, recvcount, data
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_REDUCE_SCATTER_BLOCK_INIT_C(sendbuf, recvbuf, recvcount, datatype, op, comm, &
         info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: datatype
       INTEGER :: op
@@ -12182,17 +15637,31 @@ SUBROUTINE MPI_Reduce_scatter_block_init_c_f08(sendbuf, recvbuf, recvcount, data
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_SCATTER_BLOCK_INIT_C
   END INTERFACE
-  CALL MPI_REDUCE_SCATTER_BLOCK_INIT_C(sendbuf, recvbuf, recvcount, datatype%MPI_VAL, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_recvcount = recvcount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_datatype, c_recvbuf, &
+      c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_recvcount = 1
+  CALL MPI_REDUCE_SCATTER_BLOCK_INIT_C(c_sendbuf, c_recvbuf, c_recvcount, c_datatype, &
       op%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_scatter_block_init_c_f08
 
 SUBROUTINE MPI_Reduce_scatter_init_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
     request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcounts(*)
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -12201,15 +15670,17 @@ SUBROUTINE MPI_Reduce_scatter_init_f08(sendbuf, recvbuf, recvcounts, datatype, o
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_REDUCE_SCATTER_INIT(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
         request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcounts(*)
       INTEGER :: datatype
       INTEGER :: op
@@ -12219,17 +15690,26 @@ SUBROUTINE MPI_Reduce_scatter_init_f08(sendbuf, recvbuf, recvcounts, datatype, o
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_SCATTER_INIT
   END INTERFACE
-  CALL MPI_REDUCE_SCATTER_INIT(sendbuf, recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_REDUCE_SCATTER_INIT(c_sendbuf, c_recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
       comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_scatter_init_f08
 
 SUBROUTINE MPI_Reduce_scatter_init_c_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, &
     info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -12238,15 +15718,17 @@ SUBROUTINE MPI_Reduce_scatter_init_c_f08(sendbuf, recvbuf, recvcounts, datatype,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_REDUCE_SCATTER_INIT_C(sendbuf, recvbuf, recvcounts, datatype, op, comm, &
         info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcounts(*)
       INTEGER :: datatype
       INTEGER :: op
@@ -12256,10 +15738,68 @@ SUBROUTINE MPI_Reduce_scatter_init_c_f08(sendbuf, recvbuf, recvcounts, datatype,
       INTEGER :: ierr
     END SUBROUTINE MPI_REDUCE_SCATTER_INIT_C
   END INTERFACE
-  CALL MPI_REDUCE_SCATTER_INIT_C(sendbuf, recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
-      comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL compi_f08_choice1(recvbuf, -1_C_LONG_LONG, c_nodt, c_recvbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_REDUCE_SCATTER_INIT_C(c_sendbuf, c_recvbuf, recvcounts, datatype%MPI_VAL, &
+      op%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Reduce_scatter_init_c_f08
+
+SUBROUTINE MPI_Remove_error_class_f08(errorclass, ierror)
+  INTEGER, INTENT(IN) :: errorclass
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_REMOVE_ERROR_CLASS(errorclass, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: errorclass
+      INTEGER :: ierr
+    END SUBROUTINE MPI_REMOVE_ERROR_CLASS
+  END INTERFACE
+  CALL MPI_REMOVE_ERROR_CLASS(errorclass, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Remove_error_class_f08
+
+SUBROUTINE MPI_Remove_error_code_f08(errorcode, ierror)
+  INTEGER, INTENT(IN) :: errorcode
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_REMOVE_ERROR_CODE(errorcode, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: errorcode
+      INTEGER :: ierr
+    END SUBROUTINE MPI_REMOVE_ERROR_CODE
+  END INTERFACE
+  CALL MPI_REMOVE_ERROR_CODE(errorcode, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Remove_error_code_f08
+
+SUBROUTINE MPI_Remove_error_string_f08(errorcode, ierror)
+  INTEGER, INTENT(IN) :: errorcode
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_REMOVE_ERROR_STRING(errorcode, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: errorcode
+      INTEGER :: ierr
+    END SUBROUTINE MPI_REMOVE_ERROR_STRING
+  END INTERFACE
+  CALL MPI_REMOVE_ERROR_STRING(errorcode, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Remove_error_string_f08
 
 SUBROUTINE MPI_Request_free_f08(request, ierror)
   TYPE(MPI_Request), INTENT(INOUT) :: request
@@ -12298,10 +15838,89 @@ SUBROUTINE MPI_Request_get_status_f08(request, flag, status, ierror)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Request_get_status_f08
 
+SUBROUTINE MPI_Request_get_status_all_f08(count, array_of_requests, flag, array_of_statuses, ierror)
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Request), INTENT(IN) :: array_of_requests(*)
+  LOGICAL, INTENT(OUT) :: flag
+  TYPE(MPI_Status), INTENT(OUT) :: array_of_statuses(*)
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_REQUEST_GET_STATUS_ALL(count, array_of_requests, flag, array_of_statuses, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: count
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_requests
+      TYPE(*), DIMENSION(*) :: array_of_requests
+      LOGICAL :: flag
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_statuses
+      TYPE(*), DIMENSION(*) :: array_of_statuses
+      INTEGER :: ierr
+    END SUBROUTINE MPI_REQUEST_GET_STATUS_ALL
+  END INTERFACE
+  CALL MPI_REQUEST_GET_STATUS_ALL(count, array_of_requests, flag, array_of_statuses, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Request_get_status_all_f08
+
+SUBROUTINE MPI_Request_get_status_any_f08(count, array_of_requests, index, flag, status, ierror)
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Request), INTENT(IN) :: array_of_requests(*)
+  INTEGER, INTENT(OUT) :: index
+  LOGICAL, INTENT(OUT) :: flag
+  TYPE(MPI_Status), INTENT(OUT) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_REQUEST_GET_STATUS_ANY(count, array_of_requests, index, flag, status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: count
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_requests
+      TYPE(*), DIMENSION(*) :: array_of_requests
+      INTEGER :: index
+      LOGICAL :: flag
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_REQUEST_GET_STATUS_ANY
+  END INTERFACE
+  CALL MPI_REQUEST_GET_STATUS_ANY(count, array_of_requests, index, flag, status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Request_get_status_any_f08
+
+SUBROUTINE MPI_Request_get_status_some_f08(incount, array_of_requests, outcount, &
+    array_of_indices, array_of_statuses, ierror)
+  INTEGER, INTENT(IN) :: incount
+  TYPE(MPI_Request), INTENT(IN) :: array_of_requests(*)
+  INTEGER, INTENT(OUT) :: outcount
+  INTEGER, INTENT(OUT) :: array_of_indices(*)
+  TYPE(MPI_Status), INTENT(OUT) :: array_of_statuses(*)
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_REQUEST_GET_STATUS_SOME(incount, array_of_requests, outcount, &
+        array_of_indices, array_of_statuses, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: incount
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_requests
+      TYPE(*), DIMENSION(*) :: array_of_requests
+      INTEGER :: outcount
+      INTEGER :: array_of_indices(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_statuses
+      TYPE(*), DIMENSION(*) :: array_of_statuses
+      INTEGER :: ierr
+    END SUBROUTINE MPI_REQUEST_GET_STATUS_SOME
+  END INTERFACE
+  CALL MPI_REQUEST_GET_STATUS_SOME(incount, array_of_requests, outcount, array_of_indices, &
+      array_of_statuses, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Request_get_status_some_f08
+
 SUBROUTINE MPI_Rget_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
     target_count, target_datatype, win, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER, INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -12312,13 +15931,16 @@ SUBROUTINE MPI_Rget_f08(origin_addr, origin_count, origin_datatype, target_rank,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  INTEGER :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
   INTERFACE
     SUBROUTINE MPI_RGET(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, win, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER :: origin_count
       INTEGER :: origin_datatype
       INTEGER :: target_rank
@@ -12330,15 +15952,25 @@ SUBROUTINE MPI_Rget_f08(origin_addr, origin_count, origin_datatype, target_rank,
       INTEGER :: ierr
     END SUBROUTINE MPI_RGET
   END INTERFACE
-  CALL MPI_RGET(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  CALL MPI_RGET(c_origin_addr, c_origin_count, c_origin_datatype, target_rank, target_disp, &
       target_count, target_datatype%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Rget_f08
 
 SUBROUTINE MPI_Rget_c_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
     target_count, target_datatype, win, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -12349,13 +15981,16 @@ SUBROUTINE MPI_Rget_c_f08(origin_addr, origin_count, origin_datatype, target_ran
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
   INTERFACE
     SUBROUTINE MPI_RGET_C(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, win, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER(KIND=MPI_COUNT_KIND) :: origin_count
       INTEGER :: origin_datatype
       INTEGER :: target_rank
@@ -12367,20 +16002,29 @@ SUBROUTINE MPI_Rget_c_f08(origin_addr, origin_count, origin_datatype, target_ran
       INTEGER :: ierr
     END SUBROUTINE MPI_RGET_C
   END INTERFACE
-  CALL MPI_RGET_C(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  CALL MPI_RGET_C(c_origin_addr, c_origin_count, c_origin_datatype, target_rank, target_disp, &
       target_count, target_datatype%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Rget_c_f08
 
 SUBROUTINE MPI_Rget_accumulate_f08(origin_addr, origin_count, origin_datatype, result_addr, &
     result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
     win, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER, INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-  TYPE(*), DIMENSION(*) :: result_addr
+  TYPE(*), DIMENSION(..) :: result_addr
   INTEGER, INTENT(IN) :: result_count
   TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -12392,18 +16036,23 @@ SUBROUTINE MPI_Rget_accumulate_f08(origin_addr, origin_count, origin_datatype, r
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  TYPE(C_PTR) :: c_result_addr
+  INTEGER :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
+  INTEGER :: c_result_count
+  INTEGER :: c_result_datatype, c_made_result_datatype
   INTERFACE
     SUBROUTINE MPI_RGET_ACCUMULATE(origin_addr, origin_count, origin_datatype, result_addr, &
         result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, &
         op, win, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER :: origin_count
       INTEGER :: origin_datatype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-      TYPE(*), DIMENSION(*) :: result_addr
+      TYPE(C_PTR), VALUE :: result_addr
       INTEGER :: result_count
       INTEGER :: result_datatype
       INTEGER :: target_rank
@@ -12416,21 +16065,40 @@ SUBROUTINE MPI_Rget_accumulate_f08(origin_addr, origin_count, origin_datatype, r
       INTEGER :: ierr
     END SUBROUTINE MPI_RGET_ACCUMULATE
   END INTERFACE
-  CALL MPI_RGET_ACCUMULATE(origin_addr, origin_count, origin_datatype%MPI_VAL, result_addr, &
-      result_count, result_datatype%MPI_VAL, target_rank, target_disp, target_count, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  c_result_count = result_count
+  c_result_datatype = result_datatype%MPI_VAL
+  CALL compi_f08_choice1(result_addr, INT(result_count, C_LONG_LONG), c_result_datatype, &
+      c_result_addr, c_made_result_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_result_datatype /= 0) c_result_count = 1
+  CALL MPI_RGET_ACCUMULATE(c_origin_addr, c_origin_count, c_origin_datatype, c_result_addr, &
+      c_result_count, c_result_datatype, target_rank, target_disp, target_count, &
       target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
+  IF (c_made_result_datatype /= 0) CALL compi_f08_type_free(c_result_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Rget_accumulate_f08
 
 SUBROUTINE MPI_Rget_accumulate_c_f08(origin_addr, origin_count, origin_datatype, result_addr, &
     result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
     win, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-  TYPE(*), DIMENSION(*) :: result_addr
+  TYPE(*), DIMENSION(..) :: result_addr
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: result_count
   TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -12442,18 +16110,23 @@ SUBROUTINE MPI_Rget_accumulate_c_f08(origin_addr, origin_count, origin_datatype,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  TYPE(C_PTR) :: c_result_addr
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_result_count
+  INTEGER :: c_result_datatype, c_made_result_datatype
   INTERFACE
     SUBROUTINE MPI_RGET_ACCUMULATE_C(origin_addr, origin_count, origin_datatype, result_addr, &
         result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, &
         op, win, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER(KIND=MPI_COUNT_KIND) :: origin_count
       INTEGER :: origin_datatype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-      TYPE(*), DIMENSION(*) :: result_addr
+      TYPE(C_PTR), VALUE :: result_addr
       INTEGER(KIND=MPI_COUNT_KIND) :: result_count
       INTEGER :: result_datatype
       INTEGER :: target_rank
@@ -12466,16 +16139,36 @@ SUBROUTINE MPI_Rget_accumulate_c_f08(origin_addr, origin_count, origin_datatype,
       INTEGER :: ierr
     END SUBROUTINE MPI_RGET_ACCUMULATE_C
   END INTERFACE
-  CALL MPI_RGET_ACCUMULATE_C(origin_addr, origin_count, origin_datatype%MPI_VAL, result_addr, &
-      result_count, result_datatype%MPI_VAL, target_rank, target_disp, target_count, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  c_result_count = result_count
+  c_result_datatype = result_datatype%MPI_VAL
+  CALL compi_f08_choice1(result_addr, INT(result_count, C_LONG_LONG), c_result_datatype, &
+      c_result_addr, c_made_result_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_result_datatype /= 0) c_result_count = 1
+  CALL MPI_RGET_ACCUMULATE_C(c_origin_addr, c_origin_count, c_origin_datatype, c_result_addr, &
+      c_result_count, c_result_datatype, target_rank, target_disp, target_count, &
       target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
+  IF (c_made_result_datatype /= 0) CALL compi_f08_type_free(c_result_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Rget_accumulate_c_f08
 
 SUBROUTINE MPI_Rput_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
     target_count, target_datatype, win, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER, INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -12486,13 +16179,16 @@ SUBROUTINE MPI_Rput_f08(origin_addr, origin_count, origin_datatype, target_rank,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  INTEGER :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
   INTERFACE
     SUBROUTINE MPI_RPUT(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, win, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER :: origin_count
       INTEGER :: origin_datatype
       INTEGER :: target_rank
@@ -12504,15 +16200,25 @@ SUBROUTINE MPI_Rput_f08(origin_addr, origin_count, origin_datatype, target_rank,
       INTEGER :: ierr
     END SUBROUTINE MPI_RPUT
   END INTERFACE
-  CALL MPI_RPUT(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  CALL MPI_RPUT(c_origin_addr, c_origin_count, c_origin_datatype, target_rank, target_disp, &
       target_count, target_datatype%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Rput_f08
 
 SUBROUTINE MPI_Rput_c_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
     target_count, target_datatype, win, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*) :: origin_addr
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: origin_addr
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
   TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
   INTEGER, INTENT(IN) :: target_rank
@@ -12523,13 +16229,16 @@ SUBROUTINE MPI_Rput_c_f08(origin_addr, origin_count, origin_datatype, target_ran
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_origin_count
+  INTEGER :: c_origin_datatype, c_made_origin_datatype
   INTERFACE
     SUBROUTINE MPI_RPUT_C(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, win, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-      TYPE(*), DIMENSION(*) :: origin_addr
+      TYPE(C_PTR), VALUE :: origin_addr
       INTEGER(KIND=MPI_COUNT_KIND) :: origin_count
       INTEGER :: origin_datatype
       INTEGER :: target_rank
@@ -12541,14 +16250,24 @@ SUBROUTINE MPI_Rput_c_f08(origin_addr, origin_count, origin_datatype, target_ran
       INTEGER :: ierr
     END SUBROUTINE MPI_RPUT_C
   END INTERFACE
-  CALL MPI_RPUT_C(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
+  c_origin_count = origin_count
+  c_origin_datatype = origin_datatype%MPI_VAL
+  CALL compi_f08_choice1(origin_addr, INT(origin_count, C_LONG_LONG), c_origin_datatype, &
+      c_origin_addr, c_made_origin_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_origin_datatype /= 0) c_origin_count = 1
+  CALL MPI_RPUT_C(c_origin_addr, c_origin_count, c_origin_datatype, target_rank, target_disp, &
       target_count, target_datatype%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_origin_datatype /= 0) CALL compi_f08_type_free(c_origin_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Rput_c_f08
 
 SUBROUTINE MPI_Rsend_f08(buf, count, datatype, dest, tag, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -12556,12 +16275,15 @@ SUBROUTINE MPI_Rsend_f08(buf, count, datatype, dest, tag, comm, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_RSEND(buf, count, datatype, dest, tag, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -12570,13 +16292,22 @@ SUBROUTINE MPI_Rsend_f08(buf, count, datatype, dest, tag, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_RSEND
   END INTERFACE
-  CALL MPI_RSEND(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_RSEND(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Rsend_f08
 
 SUBROUTINE MPI_Rsend_c_f08(buf, count, datatype, dest, tag, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -12584,12 +16315,15 @@ SUBROUTINE MPI_Rsend_c_f08(buf, count, datatype, dest, tag, comm, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_RSEND_C(buf, count, datatype, dest, tag, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -12598,13 +16332,22 @@ SUBROUTINE MPI_Rsend_c_f08(buf, count, datatype, dest, tag, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_RSEND_C
   END INTERFACE
-  CALL MPI_RSEND_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_RSEND_C(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Rsend_c_f08
 
 SUBROUTINE MPI_Rsend_init_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -12613,12 +16356,15 @@ SUBROUTINE MPI_Rsend_init_f08(buf, count, datatype, dest, tag, comm, request, ie
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_RSEND_INIT(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -12628,13 +16374,22 @@ SUBROUTINE MPI_Rsend_init_f08(buf, count, datatype, dest, tag, comm, request, ie
       INTEGER :: ierr
     END SUBROUTINE MPI_RSEND_INIT
   END INTERFACE
-  CALL MPI_RSEND_INIT(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_RSEND_INIT(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Rsend_init_f08
 
 SUBROUTINE MPI_Rsend_init_c_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -12643,12 +16398,15 @@ SUBROUTINE MPI_Rsend_init_c_f08(buf, count, datatype, dest, tag, comm, request, 
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_RSEND_INIT_C(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -12658,30 +16416,40 @@ SUBROUTINE MPI_Rsend_init_c_f08(buf, count, datatype, dest, tag, comm, request, 
       INTEGER :: ierr
     END SUBROUTINE MPI_RSEND_INIT_C
   END INTERFACE
-  CALL MPI_RSEND_INIT_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
-      ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_RSEND_INIT_C(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Rsend_init_c_f08
 
 SUBROUTINE MPI_Scan_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SCAN(sendbuf, recvbuf, count, datatype, op, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -12689,29 +16457,41 @@ SUBROUTINE MPI_Scan_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_SCAN
   END INTERFACE
-  CALL MPI_SCAN(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SCAN(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scan_f08
 
 SUBROUTINE MPI_Scan_c_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SCAN_C(sendbuf, recvbuf, count, datatype, op, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -12719,15 +16499,24 @@ SUBROUTINE MPI_Scan_c_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_SCAN_C
   END INTERFACE
-  CALL MPI_SCAN_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SCAN_C(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scan_c_f08
 
 SUBROUTINE MPI_Scan_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -12736,14 +16525,17 @@ SUBROUTINE MPI_Scan_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info, 
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SCAN_INIT(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -12753,16 +16545,25 @@ SUBROUTINE MPI_Scan_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info, 
       INTEGER :: ierr
     END SUBROUTINE MPI_SCAN_INIT
   END INTERFACE
-  CALL MPI_SCAN_INIT(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SCAN_INIT(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, &
       info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scan_init_f08
 
 SUBROUTINE MPI_Scan_init_c_f08(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Op), INTENT(IN) :: op
@@ -12771,14 +16572,17 @@ SUBROUTINE MPI_Scan_init_c_f08(sendbuf, recvbuf, count, datatype, op, comm, info
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SCAN_INIT_C(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: sendbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: op
@@ -12788,36 +16592,50 @@ SUBROUTINE MPI_Scan_init_c_f08(sendbuf, recvbuf, count, datatype, op, comm, info
       INTEGER :: ierr
     END SUBROUTINE MPI_SCAN_INIT_C
   END INTERFACE
-  CALL MPI_SCAN_INIT_C(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice2(sendbuf, recvbuf, INT(count, C_LONG_LONG), c_datatype, c_sendbuf, &
+      c_recvbuf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SCAN_INIT_C(c_sendbuf, c_recvbuf, c_count, c_datatype, op%MPI_VAL, comm%MPI_VAL, &
       info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scan_init_c_f08
 
 SUBROUTINE MPI_Scatter_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
     comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_SCATTER(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
         comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -12825,36 +16643,60 @@ SUBROUTINE MPI_Scatter_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, rec
       INTEGER :: ierr
     END SUBROUTINE MPI_SCATTER
   END INTERFACE
-  CALL MPI_SCATTER(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_SCATTER(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
       root, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scatter_f08
 
 SUBROUTINE MPI_Scatter_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
     comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_SCATTER_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
         comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -12862,19 +16704,38 @@ SUBROUTINE MPI_Scatter_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, r
       INTEGER :: ierr
     END SUBROUTINE MPI_SCATTER_C
   END INTERFACE
-  CALL MPI_SCATTER_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_SCATTER_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
+      root, comm%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scatter_c_f08
 
 SUBROUTINE MPI_Scatter_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
@@ -12883,17 +16744,22 @@ SUBROUTINE MPI_Scatter_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_SCATTER_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         root, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -12903,19 +16769,38 @@ SUBROUTINE MPI_Scatter_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount
       INTEGER :: ierr
     END SUBROUTINE MPI_SCATTER_INIT
   END INTERFACE
-  CALL MPI_SCATTER_INIT(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_SCATTER_INIT(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, c_recvtype, &
+      root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scatter_init_f08
 
 SUBROUTINE MPI_Scatter_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
@@ -12924,17 +16809,22 @@ SUBROUTINE MPI_Scatter_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcou
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_SCATTER_INIT_C(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         root, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -12944,38 +16834,61 @@ SUBROUTINE MPI_Scatter_init_c_f08(sendbuf, sendcount, sendtype, recvbuf, recvcou
       INTEGER :: ierr
     END SUBROUTINE MPI_SCATTER_INIT_C
   END INTERFACE
-  CALL MPI_SCATTER_INIT_C(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_SCATTER_INIT_C(c_sendbuf, c_sendcount, c_sendtype, c_recvbuf, c_recvcount, &
+      c_recvtype, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scatter_init_c_f08
 
 SUBROUTINE MPI_Scatterv_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
     recvtype, root, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER, INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_SCATTERV(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
         recvtype, root, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: displs(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -12983,38 +16896,56 @@ SUBROUTINE MPI_Scatterv_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recv
       INTEGER :: ierr
     END SUBROUTINE MPI_SCATTERV
   END INTERFACE
-  CALL MPI_SCATTERV(sendbuf, sendcounts, displs, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_SCATTERV(c_sendbuf, sendcounts, displs, sendtype%MPI_VAL, c_recvbuf, c_recvcount, &
+      c_recvtype, root, comm%MPI_VAL, ierr)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scatterv_f08
 
 SUBROUTINE MPI_Scatterv_c_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
     recvtype, root, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_SCATTERV_C(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
         recvtype, root, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -13022,20 +16953,34 @@ SUBROUTINE MPI_Scatterv_c_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, re
       INTEGER :: ierr
     END SUBROUTINE MPI_SCATTERV_C
   END INTERFACE
-  CALL MPI_SCATTERV_C(sendbuf, sendcounts, displs, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_SCATTERV_C(c_sendbuf, sendcounts, displs, sendtype%MPI_VAL, c_recvbuf, c_recvcount, &
+      c_recvtype, root, comm%MPI_VAL, ierr)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scatterv_c_f08
 
 SUBROUTINE MPI_Scatterv_init_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
     recvtype, root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcounts(*)
   INTEGER, INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
@@ -13044,18 +16989,22 @@ SUBROUTINE MPI_Scatterv_init_f08(sendbuf, sendcounts, displs, sendtype, recvbuf,
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_SCATTERV_INIT(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
         recvtype, root, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcounts(*)
       INTEGER :: displs(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -13065,20 +17014,34 @@ SUBROUTINE MPI_Scatterv_init_f08(sendbuf, sendcounts, displs, sendtype, recvbuf,
       INTEGER :: ierr
     END SUBROUTINE MPI_SCATTERV_INIT
   END INTERFACE
-  CALL MPI_SCATTERV_INIT(sendbuf, sendcounts, displs, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_SCATTERV_INIT(c_sendbuf, sendcounts, displs, sendtype%MPI_VAL, c_recvbuf, &
+      c_recvcount, c_recvtype, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scatterv_init_f08
 
 SUBROUTINE MPI_Scatterv_init_c_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
     recvtype, root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: root
@@ -13087,18 +17050,22 @@ SUBROUTINE MPI_Scatterv_init_c_f08(sendbuf, sendcounts, displs, sendtype, recvbu
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_SCATTERV_INIT_C(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
         recvtype, root, comm, info, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcounts(*)
       INTEGER(KIND=MPI_ADDRESS_KIND) :: displs(*)
       INTEGER :: sendtype
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: root
@@ -13108,14 +17075,29 @@ SUBROUTINE MPI_Scatterv_init_c_f08(sendbuf, sendcounts, displs, sendtype, recvbu
       INTEGER :: ierr
     END SUBROUTINE MPI_SCATTERV_INIT_C
   END INTERFACE
-  CALL MPI_SCATTERV_INIT_C(sendbuf, sendcounts, displs, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  CALL compi_f08_choice1(sendbuf, -1_C_LONG_LONG, c_nodt, c_sendbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_SCATTERV_INIT_C(c_sendbuf, sendcounts, displs, sendtype%MPI_VAL, c_recvbuf, &
+      c_recvcount, c_recvtype, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Scatterv_init_c_f08
 
 SUBROUTINE MPI_Send_f08(buf, count, datatype, dest, tag, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -13123,12 +17105,15 @@ SUBROUTINE MPI_Send_f08(buf, count, datatype, dest, tag, comm, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SEND(buf, count, datatype, dest, tag, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -13137,13 +17122,22 @@ SUBROUTINE MPI_Send_f08(buf, count, datatype, dest, tag, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_SEND
   END INTERFACE
-  CALL MPI_SEND(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SEND(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Send_f08
 
 SUBROUTINE MPI_Send_c_f08(buf, count, datatype, dest, tag, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -13151,12 +17145,15 @@ SUBROUTINE MPI_Send_c_f08(buf, count, datatype, dest, tag, comm, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SEND_C(buf, count, datatype, dest, tag, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -13165,13 +17162,22 @@ SUBROUTINE MPI_Send_c_f08(buf, count, datatype, dest, tag, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_SEND_C
   END INTERFACE
-  CALL MPI_SEND_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SEND_C(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Send_c_f08
 
 SUBROUTINE MPI_Send_init_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -13180,12 +17186,15 @@ SUBROUTINE MPI_Send_init_f08(buf, count, datatype, dest, tag, comm, request, ier
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SEND_INIT(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -13195,13 +17204,22 @@ SUBROUTINE MPI_Send_init_f08(buf, count, datatype, dest, tag, comm, request, ier
       INTEGER :: ierr
     END SUBROUTINE MPI_SEND_INIT
   END INTERFACE
-  CALL MPI_SEND_INIT(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SEND_INIT(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Send_init_f08
 
 SUBROUTINE MPI_Send_init_c_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -13210,12 +17228,15 @@ SUBROUTINE MPI_Send_init_c_f08(buf, count, datatype, dest, tag, comm, request, i
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SEND_INIT_C(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -13225,20 +17246,28 @@ SUBROUTINE MPI_Send_init_c_f08(buf, count, datatype, dest, tag, comm, request, i
       INTEGER :: ierr
     END SUBROUTINE MPI_SEND_INIT_C
   END INTERFACE
-  CALL MPI_SEND_INIT_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SEND_INIT_C(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Send_init_c_f08
 
 SUBROUTINE MPI_Sendrecv_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
     recvtype, source, recvtag, comm, status, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER, INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
   INTEGER, INTENT(IN) :: dest
   INTEGER, INTENT(IN) :: sendtag
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER, INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: source
@@ -13247,19 +17276,24 @@ SUBROUTINE MPI_Sendrecv_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_SENDRECV(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
         recvtype, source, recvtag, comm, status, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER :: sendcount
       INTEGER :: sendtype
       INTEGER :: dest
       INTEGER :: sendtag
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER :: recvcount
       INTEGER :: recvtype
       INTEGER :: source
@@ -13270,21 +17304,40 @@ SUBROUTINE MPI_Sendrecv_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf
       INTEGER :: ierr
     END SUBROUTINE MPI_SENDRECV
   END INTERFACE
-  CALL MPI_SENDRECV(sendbuf, sendcount, sendtype%MPI_VAL, dest, sendtag, recvbuf, recvcount, &
-      recvtype%MPI_VAL, source, recvtag, comm%MPI_VAL, status, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_SENDRECV(c_sendbuf, c_sendcount, c_sendtype, dest, sendtag, c_recvbuf, c_recvcount, &
+      c_recvtype, source, recvtag, comm%MPI_VAL, status, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Sendrecv_f08
 
 SUBROUTINE MPI_Sendrecv_c_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
     recvtype, source, recvtag, comm, status, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*) :: sendbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: sendbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
   TYPE(MPI_Datatype), INTENT(IN) :: sendtype
   INTEGER, INTENT(IN) :: dest
   INTEGER, INTENT(IN) :: sendtag
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
+  TYPE(*), DIMENSION(..) :: recvbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
   TYPE(MPI_Datatype), INTENT(IN) :: recvtype
   INTEGER, INTENT(IN) :: source
@@ -13293,19 +17346,24 @@ SUBROUTINE MPI_Sendrecv_c_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvb
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_sendbuf
+  TYPE(C_PTR) :: c_recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_sendcount
+  INTEGER :: c_sendtype, c_made_sendtype
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_recvcount
+  INTEGER :: c_recvtype, c_made_recvtype
   INTERFACE
     SUBROUTINE MPI_SENDRECV_C(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
         recvtype, source, recvtag, comm, status, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      TYPE(*), DIMENSION(*) :: sendbuf
+      TYPE(C_PTR), VALUE :: sendbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: sendcount
       INTEGER :: sendtype
       INTEGER :: dest
       INTEGER :: sendtag
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      TYPE(*), DIMENSION(*) :: recvbuf
+      TYPE(C_PTR), VALUE :: recvbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: recvcount
       INTEGER :: recvtype
       INTEGER :: source
@@ -13316,15 +17374,35 @@ SUBROUTINE MPI_Sendrecv_c_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvb
       INTEGER :: ierr
     END SUBROUTINE MPI_SENDRECV_C
   END INTERFACE
-  CALL MPI_SENDRECV_C(sendbuf, sendcount, sendtype%MPI_VAL, dest, sendtag, recvbuf, recvcount, &
-      recvtype%MPI_VAL, source, recvtag, comm%MPI_VAL, status, ierr)
+  c_sendcount = sendcount
+  c_sendtype = sendtype%MPI_VAL
+  CALL compi_f08_choice1(sendbuf, INT(sendcount, C_LONG_LONG), c_sendtype, c_sendbuf, &
+      c_made_sendtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_sendtype /= 0) c_sendcount = 1
+  c_recvcount = recvcount
+  c_recvtype = recvtype%MPI_VAL
+  CALL compi_f08_choice1(recvbuf, INT(recvcount, C_LONG_LONG), c_recvtype, c_recvbuf, &
+      c_made_recvtype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_recvtype /= 0) c_recvcount = 1
+  CALL MPI_SENDRECV_C(c_sendbuf, c_sendcount, c_sendtype, dest, sendtag, c_recvbuf, &
+      c_recvcount, c_recvtype, source, recvtag, comm%MPI_VAL, status, ierr)
+  IF (c_made_sendtype /= 0) CALL compi_f08_type_free(c_sendtype)
+  IF (c_made_recvtype /= 0) CALL compi_f08_type_free(c_recvtype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Sendrecv_c_f08
 
 SUBROUTINE MPI_Sendrecv_replace_f08(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
     status, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -13335,13 +17413,16 @@ SUBROUTINE MPI_Sendrecv_replace_f08(buf, count, datatype, dest, sendtag, source,
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SENDRECV_REPLACE(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
         status, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -13354,15 +17435,24 @@ SUBROUTINE MPI_Sendrecv_replace_f08(buf, count, datatype, dest, sendtag, source,
       INTEGER :: ierr
     END SUBROUTINE MPI_SENDRECV_REPLACE
   END INTERFACE
-  CALL MPI_SENDRECV_REPLACE(buf, count, datatype%MPI_VAL, dest, sendtag, source, recvtag, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SENDRECV_REPLACE(c_buf, c_count, c_datatype, dest, sendtag, source, recvtag, &
       comm%MPI_VAL, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Sendrecv_replace_f08
 
 SUBROUTINE MPI_Sendrecv_replace_c_f08(buf, count, datatype, dest, sendtag, source, recvtag, &
     comm, status, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -13373,13 +17463,16 @@ SUBROUTINE MPI_Sendrecv_replace_c_f08(buf, count, datatype, dest, sendtag, sourc
   TYPE(MPI_Status), INTENT(OUT) :: status
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SENDRECV_REPLACE_C(buf, count, datatype, dest, sendtag, source, recvtag, &
         comm, status, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -13392,10 +17485,77 @@ SUBROUTINE MPI_Sendrecv_replace_c_f08(buf, count, datatype, dest, sendtag, sourc
       INTEGER :: ierr
     END SUBROUTINE MPI_SENDRECV_REPLACE_C
   END INTERFACE
-  CALL MPI_SENDRECV_REPLACE_C(buf, count, datatype%MPI_VAL, dest, sendtag, source, recvtag, &
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SENDRECV_REPLACE_C(c_buf, c_count, c_datatype, dest, sendtag, source, recvtag, &
       comm%MPI_VAL, status, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Sendrecv_replace_c_f08
+
+SUBROUTINE MPI_Session_attach_buffer_f08(session, buffer, size, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(MPI_Session), INTENT(IN) :: session
+  TYPE(*), DIMENSION(..) :: buffer
+  INTEGER, INTENT(IN) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer
+  INTEGER :: c_nodt, c_nomade
+  INTERFACE
+    SUBROUTINE MPI_SESSION_ATTACH_BUFFER(session, buffer, size, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: session
+      TYPE(C_PTR), VALUE :: buffer
+      INTEGER :: size
+      INTEGER :: ierr
+    END SUBROUTINE MPI_SESSION_ATTACH_BUFFER
+  END INTERFACE
+  CALL compi_f08_choice1(buffer, -1_C_LONG_LONG, c_nodt, c_buffer, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_SESSION_ATTACH_BUFFER(session%MPI_VAL, c_buffer, size, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Session_attach_buffer_f08
+
+SUBROUTINE MPI_Session_attach_buffer_c_f08(session, buffer, size, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(MPI_Session), INTENT(IN) :: session
+  TYPE(*), DIMENSION(..) :: buffer
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer
+  INTEGER :: c_nodt, c_nomade
+  INTERFACE
+    SUBROUTINE MPI_SESSION_ATTACH_BUFFER_C(session, buffer, size, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: session
+      TYPE(C_PTR), VALUE :: buffer
+      INTEGER(KIND=MPI_COUNT_KIND) :: size
+      INTEGER :: ierr
+    END SUBROUTINE MPI_SESSION_ATTACH_BUFFER_C
+  END INTERFACE
+  CALL compi_f08_choice1(buffer, -1_C_LONG_LONG, c_nodt, c_buffer, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_SESSION_ATTACH_BUFFER_C(session%MPI_VAL, c_buffer, size, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Session_attach_buffer_c_f08
 
 SUBROUTINE MPI_Session_call_errhandler_f08(session, errorcode, ierror)
   TYPE(MPI_Session), INTENT(IN) :: session
@@ -13433,6 +17593,35 @@ SUBROUTINE MPI_Session_create_errhandler_f08(session_errhandler_fn, errhandler, 
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Session_create_errhandler_f08
 
+SUBROUTINE MPI_Session_detach_buffer_f08(session, buffer_addr, size, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(MPI_Session), INTENT(IN) :: session
+  TYPE(*), DIMENSION(..) :: buffer_addr
+  INTEGER, INTENT(OUT) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buffer_addr
+  INTEGER :: c_nodt, c_nomade
+  INTERFACE
+    SUBROUTINE MPI_SESSION_DETACH_BUFFER(session, buffer_addr, size, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: session
+      TYPE(C_PTR), VALUE :: buffer_addr
+      INTEGER :: size
+      INTEGER :: ierr
+    END SUBROUTINE MPI_SESSION_DETACH_BUFFER
+  END INTERFACE
+  CALL compi_f08_choice1(buffer_addr, -1_C_LONG_LONG, c_nodt, c_buffer_addr, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_SESSION_DETACH_BUFFER(session%MPI_VAL, c_buffer_addr, size, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Session_detach_buffer_f08
+
 SUBROUTINE MPI_Session_finalize_f08(session, ierror)
   TYPE(MPI_Session), INTENT(INOUT) :: session
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
@@ -13448,6 +17637,22 @@ SUBROUTINE MPI_Session_finalize_f08(session, ierror)
   CALL MPI_SESSION_FINALIZE(session%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Session_finalize_f08
+
+SUBROUTINE MPI_Session_flush_buffer_f08(session, ierror)
+  TYPE(MPI_Session), INTENT(IN) :: session
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_SESSION_FLUSH_BUFFER(session, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: session
+      INTEGER :: ierr
+    END SUBROUTINE MPI_SESSION_FLUSH_BUFFER
+  END INTERFACE
+  CALL MPI_SESSION_FLUSH_BUFFER(session%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Session_flush_buffer_f08
 
 SUBROUTINE MPI_Session_get_errhandler_f08(session, errhandler, ierror)
   TYPE(MPI_Session), INTENT(IN) :: session
@@ -13549,6 +17754,24 @@ SUBROUTINE MPI_Session_get_pset_info_f08(session, pset_name, info, ierror)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Session_get_pset_info_f08
 
+SUBROUTINE MPI_Session_iflush_buffer_f08(session, request, ierror)
+  TYPE(MPI_Session), INTENT(IN) :: session
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_SESSION_IFLUSH_BUFFER(session, request, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: session
+      INTEGER :: request
+      INTEGER :: ierr
+    END SUBROUTINE MPI_SESSION_IFLUSH_BUFFER
+  END INTERFACE
+  CALL MPI_SESSION_IFLUSH_BUFFER(session%MPI_VAL, request%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Session_iflush_buffer_f08
+
 SUBROUTINE MPI_Session_init_f08(info, errhandler, session, ierror)
   TYPE(MPI_Info), INTENT(IN) :: info
   TYPE(MPI_Errhandler), INTENT(IN) :: errhandler
@@ -13588,8 +17811,8 @@ SUBROUTINE MPI_Session_set_errhandler_f08(session, errhandler, ierror)
 END SUBROUTINE MPI_Session_set_errhandler_f08
 
 SUBROUTINE MPI_Ssend_f08(buf, count, datatype, dest, tag, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -13597,12 +17820,15 @@ SUBROUTINE MPI_Ssend_f08(buf, count, datatype, dest, tag, comm, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SSEND(buf, count, datatype, dest, tag, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -13611,13 +17837,22 @@ SUBROUTINE MPI_Ssend_f08(buf, count, datatype, dest, tag, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_SSEND
   END INTERFACE
-  CALL MPI_SSEND(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SSEND(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ssend_f08
 
 SUBROUTINE MPI_Ssend_c_f08(buf, count, datatype, dest, tag, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -13625,12 +17860,15 @@ SUBROUTINE MPI_Ssend_c_f08(buf, count, datatype, dest, tag, comm, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SSEND_C(buf, count, datatype, dest, tag, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -13639,13 +17877,22 @@ SUBROUTINE MPI_Ssend_c_f08(buf, count, datatype, dest, tag, comm, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_SSEND_C
   END INTERFACE
-  CALL MPI_SSEND_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SSEND_C(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ssend_c_f08
 
 SUBROUTINE MPI_Ssend_init_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER, INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -13654,12 +17901,15 @@ SUBROUTINE MPI_Ssend_init_f08(buf, count, datatype, dest, tag, comm, request, ie
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SSEND_INIT(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -13669,13 +17919,22 @@ SUBROUTINE MPI_Ssend_init_f08(buf, count, datatype, dest, tag, comm, request, ie
       INTEGER :: ierr
     END SUBROUTINE MPI_SSEND_INIT
   END INTERFACE
-  CALL MPI_SSEND_INIT(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SSEND_INIT(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ssend_init_f08
 
 SUBROUTINE MPI_Ssend_init_c_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: buf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: dest
@@ -13684,12 +17943,15 @@ SUBROUTINE MPI_Ssend_init_c_f08(buf, count, datatype, dest, tag, comm, request, 
   TYPE(MPI_Request), INTENT(OUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_buf
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_count
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_SSEND_INIT_C(buf, count, datatype, dest, tag, comm, request, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-      TYPE(*), DIMENSION(*) :: buf
+      TYPE(C_PTR), VALUE :: buf
       INTEGER(KIND=MPI_COUNT_KIND) :: count
       INTEGER :: datatype
       INTEGER :: dest
@@ -13699,8 +17961,16 @@ SUBROUTINE MPI_Ssend_init_c_f08(buf, count, datatype, dest, tag, comm, request, 
       INTEGER :: ierr
     END SUBROUTINE MPI_SSEND_INIT_C
   END INTERFACE
-  CALL MPI_SSEND_INIT_C(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
-      ierr)
+  c_count = count
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(buf, INT(count, C_LONG_LONG), c_datatype, c_buf, c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_count = 1
+  CALL MPI_SSEND_INIT_C(c_buf, c_count, c_datatype, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Ssend_init_c_f08
 
@@ -13738,6 +18008,101 @@ SUBROUTINE MPI_Startall_f08(count, array_of_requests, ierror)
   CALL MPI_STARTALL(count, array_of_requests, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Startall_f08
+
+SUBROUTINE MPI_Status_f082f_f08(f08_status, f_status, ierror)
+  TYPE(MPI_Status), INTENT(IN) :: f08_status
+  INTEGER, INTENT(OUT) :: f_status(MPI_STATUS_SIZE)
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_STATUS_F082F(f08_status, f_status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: f08_status
+      TYPE(*), DIMENSION(*) :: f08_status
+      INTEGER :: f_status(MPI_STATUS_SIZE)
+      INTEGER :: ierr
+    END SUBROUTINE MPI_STATUS_F082F
+  END INTERFACE
+  CALL MPI_STATUS_F082F(f08_status, f_status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Status_f082f_f08
+
+SUBROUTINE MPI_Status_f2f08_f08(f_status, f08_status, ierror)
+  INTEGER, INTENT(IN) :: f_status(MPI_STATUS_SIZE)
+  TYPE(MPI_Status), INTENT(OUT) :: f08_status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_STATUS_F2F08(f_status, f08_status, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: f_status(MPI_STATUS_SIZE)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: f08_status
+      TYPE(*), DIMENSION(*) :: f08_status
+      INTEGER :: ierr
+    END SUBROUTINE MPI_STATUS_F2F08
+  END INTERFACE
+  CALL MPI_STATUS_F2F08(f_status, f08_status, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Status_f2f08_f08
+
+SUBROUTINE MPI_Status_get_error_f08(status, err, ierror)
+  TYPE(MPI_Status), INTENT(IN) :: status
+  INTEGER, INTENT(OUT) :: err
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_STATUS_GET_ERROR(status, err, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: err
+      INTEGER :: ierr
+    END SUBROUTINE MPI_STATUS_GET_ERROR
+  END INTERFACE
+  CALL MPI_STATUS_GET_ERROR(status, err, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Status_get_error_f08
+
+SUBROUTINE MPI_Status_get_source_f08(status, source, ierror)
+  TYPE(MPI_Status), INTENT(IN) :: status
+  INTEGER, INTENT(OUT) :: source
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_STATUS_GET_SOURCE(status, source, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: source
+      INTEGER :: ierr
+    END SUBROUTINE MPI_STATUS_GET_SOURCE
+  END INTERFACE
+  CALL MPI_STATUS_GET_SOURCE(status, source, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Status_get_source_f08
+
+SUBROUTINE MPI_Status_get_tag_f08(status, tag, ierror)
+  TYPE(MPI_Status), INTENT(IN) :: status
+  INTEGER, INTENT(OUT) :: tag
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_STATUS_GET_TAG(status, tag, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: tag
+      INTEGER :: ierr
+    END SUBROUTINE MPI_STATUS_GET_TAG
+  END INTERFACE
+  CALL MPI_STATUS_GET_TAG(status, tag, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Status_get_tag_f08
 
 SUBROUTINE MPI_Status_set_cancelled_f08(status, flag, ierror)
   TYPE(MPI_Status), INTENT(INOUT) :: status
@@ -13820,6 +18185,63 @@ SUBROUTINE MPI_Status_set_elements_x_f08(status, datatype, count, ierror)
   CALL MPI_STATUS_SET_ELEMENTS_X(status, datatype%MPI_VAL, count, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Status_set_elements_x_f08
+
+SUBROUTINE MPI_Status_set_error_f08(status, err, ierror)
+  TYPE(MPI_Status), INTENT(INOUT) :: status
+  INTEGER, INTENT(IN) :: err
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_STATUS_SET_ERROR(status, err, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: err
+      INTEGER :: ierr
+    END SUBROUTINE MPI_STATUS_SET_ERROR
+  END INTERFACE
+  CALL MPI_STATUS_SET_ERROR(status, err, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Status_set_error_f08
+
+SUBROUTINE MPI_Status_set_source_f08(status, source, ierror)
+  TYPE(MPI_Status), INTENT(INOUT) :: status
+  INTEGER, INTENT(IN) :: source
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_STATUS_SET_SOURCE(status, source, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: source
+      INTEGER :: ierr
+    END SUBROUTINE MPI_STATUS_SET_SOURCE
+  END INTERFACE
+  CALL MPI_STATUS_SET_SOURCE(status, source, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Status_set_source_f08
+
+SUBROUTINE MPI_Status_set_tag_f08(status, tag, ierror)
+  TYPE(MPI_Status), INTENT(INOUT) :: status
+  INTEGER, INTENT(IN) :: tag
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_STATUS_SET_TAG(status, tag, ierr)
+      IMPORT
+      IMPLICIT NONE
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+      TYPE(*), DIMENSION(*) :: status
+      INTEGER :: tag
+      INTEGER :: ierr
+    END SUBROUTINE MPI_STATUS_SET_TAG
+  END INTERFACE
+  CALL MPI_STATUS_SET_TAG(status, tag, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Status_set_tag_f08
 
 SUBROUTINE MPI_Test_f08(request, flag, status, ierror)
   TYPE(MPI_Request), INTENT(INOUT) :: request
@@ -14831,6 +19253,26 @@ SUBROUTINE MPI_Type_get_true_extent_x_f08(datatype, true_lb, true_extent, ierror
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Type_get_true_extent_x_f08
 
+SUBROUTINE MPI_Type_get_value_index_f08(value_type, index_type, pair_type, ierror)
+  TYPE(MPI_Datatype), INTENT(IN) :: value_type
+  TYPE(MPI_Datatype), INTENT(IN) :: index_type
+  TYPE(MPI_Datatype), INTENT(OUT) :: pair_type
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierr
+  INTERFACE
+    SUBROUTINE MPI_TYPE_GET_VALUE_INDEX(value_type, index_type, pair_type, ierr)
+      IMPORT
+      IMPLICIT NONE
+      INTEGER :: value_type
+      INTEGER :: index_type
+      INTEGER :: pair_type
+      INTEGER :: ierr
+    END SUBROUTINE MPI_TYPE_GET_VALUE_INDEX
+  END INTERFACE
+  CALL MPI_TYPE_GET_VALUE_INDEX(value_type%MPI_VAL, index_type%MPI_VAL, pair_type%MPI_VAL, ierr)
+  IF (PRESENT(ierror)) ierror = ierr
+END SUBROUTINE MPI_Type_get_value_index_f08
+
 SUBROUTINE MPI_Type_indexed_f08(count, array_of_blocklengths, array_of_displacements, oldtype, &
     newtype, ierror)
   INTEGER, INTENT(IN) :: count
@@ -15046,136 +19488,208 @@ SUBROUTINE MPI_Type_vector_c_f08(count, blocklength, stride, oldtype, newtype, i
 END SUBROUTINE MPI_Type_vector_c_f08
 
 SUBROUTINE MPI_Unpack_f08(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*) :: inbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: inbuf
   INTEGER, INTENT(IN) :: insize
   INTEGER, INTENT(INOUT) :: position
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-  TYPE(*), DIMENSION(*) :: outbuf
+  TYPE(*), DIMENSION(..) :: outbuf
   INTEGER, INTENT(IN) :: outcount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_inbuf
+  TYPE(C_PTR) :: c_outbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER :: c_outcount
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_UNPACK(inbuf, insize, position, outbuf, outcount, datatype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-      TYPE(*), DIMENSION(*) :: inbuf
+      TYPE(C_PTR), VALUE :: inbuf
       INTEGER :: insize
       INTEGER :: position
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-      TYPE(*), DIMENSION(*) :: outbuf
+      TYPE(C_PTR), VALUE :: outbuf
       INTEGER :: outcount
       INTEGER :: datatype
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_UNPACK
   END INTERFACE
-  CALL MPI_UNPACK(inbuf, insize, position, outbuf, outcount, datatype%MPI_VAL, comm%MPI_VAL, ierr)
+  CALL compi_f08_choice1(inbuf, -1_C_LONG_LONG, c_nodt, c_inbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_outcount = outcount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(outbuf, INT(outcount, C_LONG_LONG), c_datatype, c_outbuf, &
+      c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_outcount = 1
+  CALL MPI_UNPACK(c_inbuf, insize, position, c_outbuf, c_outcount, c_datatype, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Unpack_f08
 
 SUBROUTINE MPI_Unpack_c_f08(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*) :: inbuf
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: inbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: insize
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-  TYPE(*), DIMENSION(*) :: outbuf
+  TYPE(*), DIMENSION(..) :: outbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outcount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_inbuf
+  TYPE(C_PTR) :: c_outbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_outcount
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_UNPACK_C(inbuf, insize, position, outbuf, outcount, datatype, comm, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-      TYPE(*), DIMENSION(*) :: inbuf
+      TYPE(C_PTR), VALUE :: inbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: insize
       INTEGER(KIND=MPI_COUNT_KIND) :: position
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-      TYPE(*), DIMENSION(*) :: outbuf
+      TYPE(C_PTR), VALUE :: outbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: outcount
       INTEGER :: datatype
       INTEGER :: comm
       INTEGER :: ierr
     END SUBROUTINE MPI_UNPACK_C
   END INTERFACE
-  CALL MPI_UNPACK_C(inbuf, insize, position, outbuf, outcount, datatype%MPI_VAL, comm%MPI_VAL, ierr)
+  CALL compi_f08_choice1(inbuf, -1_C_LONG_LONG, c_nodt, c_inbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_outcount = outcount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(outbuf, INT(outcount, C_LONG_LONG), c_datatype, c_outbuf, &
+      c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_outcount = 1
+  CALL MPI_UNPACK_C(c_inbuf, insize, position, c_outbuf, c_outcount, c_datatype, comm%MPI_VAL, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Unpack_c_f08
 
 SUBROUTINE MPI_Unpack_external_f08(datarep, inbuf, insize, position, outbuf, outcount, &
     datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   CHARACTER(LEN=*), INTENT(IN) :: datarep
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*) :: inbuf
+  TYPE(*), DIMENSION(..) :: inbuf
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: insize
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(INOUT) :: position
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-  TYPE(*), DIMENSION(*) :: outbuf
+  TYPE(*), DIMENSION(..) :: outbuf
   INTEGER, INTENT(IN) :: outcount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_inbuf
+  TYPE(C_PTR) :: c_outbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER :: c_outcount
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_UNPACK_EXTERNAL(datarep, inbuf, insize, position, outbuf, outcount, &
         datatype, ierr)
       IMPORT
       IMPLICIT NONE
       CHARACTER(LEN=*) :: datarep
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-      TYPE(*), DIMENSION(*) :: inbuf
+      TYPE(C_PTR), VALUE :: inbuf
       INTEGER(KIND=MPI_ADDRESS_KIND) :: insize
       INTEGER(KIND=MPI_ADDRESS_KIND) :: position
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-      TYPE(*), DIMENSION(*) :: outbuf
+      TYPE(C_PTR), VALUE :: outbuf
       INTEGER :: outcount
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_UNPACK_EXTERNAL
   END INTERFACE
-  CALL MPI_UNPACK_EXTERNAL(datarep, inbuf, insize, position, outbuf, outcount, &
-      datatype%MPI_VAL, ierr)
+  CALL compi_f08_choice1(inbuf, -1_C_LONG_LONG, c_nodt, c_inbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_outcount = outcount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(outbuf, INT(outcount, C_LONG_LONG), c_datatype, c_outbuf, &
+      c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_outcount = 1
+  CALL MPI_UNPACK_EXTERNAL(datarep, c_inbuf, insize, position, c_outbuf, c_outcount, &
+      c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Unpack_external_f08
 
 SUBROUTINE MPI_Unpack_external_c_f08(datarep, inbuf, insize, position, outbuf, outcount, &
     datatype, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   CHARACTER(LEN=*), INTENT(IN) :: datarep
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*) :: inbuf
+  TYPE(*), DIMENSION(..) :: inbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: insize
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-  TYPE(*), DIMENSION(*) :: outbuf
+  TYPE(*), DIMENSION(..) :: outbuf
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outcount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_inbuf
+  TYPE(C_PTR) :: c_outbuf
+  INTEGER :: c_nodt, c_nomade
+  INTEGER(KIND=MPI_COUNT_KIND) :: c_outcount
+  INTEGER :: c_datatype, c_made_datatype
   INTERFACE
     SUBROUTINE MPI_UNPACK_EXTERNAL_C(datarep, inbuf, insize, position, outbuf, outcount, &
         datatype, ierr)
       IMPORT
       IMPLICIT NONE
       CHARACTER(LEN=*) :: datarep
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-      TYPE(*), DIMENSION(*) :: inbuf
+      TYPE(C_PTR), VALUE :: inbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: insize
       INTEGER(KIND=MPI_COUNT_KIND) :: position
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-      TYPE(*), DIMENSION(*) :: outbuf
+      TYPE(C_PTR), VALUE :: outbuf
       INTEGER(KIND=MPI_COUNT_KIND) :: outcount
       INTEGER :: datatype
       INTEGER :: ierr
     END SUBROUTINE MPI_UNPACK_EXTERNAL_C
   END INTERFACE
-  CALL MPI_UNPACK_EXTERNAL_C(datarep, inbuf, insize, position, outbuf, outcount, &
-      datatype%MPI_VAL, ierr)
+  CALL compi_f08_choice1(inbuf, -1_C_LONG_LONG, c_nodt, c_inbuf, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  c_outcount = outcount
+  c_datatype = datatype%MPI_VAL
+  CALL compi_f08_choice1(outbuf, INT(outcount, C_LONG_LONG), c_datatype, c_outbuf, &
+      c_made_datatype, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  IF (c_made_datatype /= 0) c_outcount = 1
+  CALL MPI_UNPACK_EXTERNAL_C(datarep, c_inbuf, insize, position, c_outbuf, c_outcount, &
+      c_datatype, ierr)
+  IF (c_made_datatype /= 0) CALL compi_f08_type_free(c_datatype)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Unpack_external_c_f08
 
@@ -15403,24 +19917,31 @@ SUBROUTINE MPI_Win_allocate_shared_c_f08(size, disp_unit, info, comm, baseptr, w
 END SUBROUTINE MPI_Win_allocate_shared_c_f08
 
 SUBROUTINE MPI_Win_attach_f08(win, base, size, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_Win), INTENT(IN) :: win
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-  TYPE(*), DIMENSION(*) :: base
+  TYPE(*), DIMENSION(..) :: base
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_base
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_WIN_ATTACH(win, base, size, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: win
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-      TYPE(*), DIMENSION(*) :: base
+      TYPE(C_PTR), VALUE :: base
       INTEGER(KIND=MPI_ADDRESS_KIND) :: size
       INTEGER :: ierr
     END SUBROUTINE MPI_WIN_ATTACH
   END INTERFACE
-  CALL MPI_WIN_ATTACH(win%MPI_VAL, base, size, ierr)
+  CALL compi_f08_choice1(base, -1_C_LONG_LONG, c_nodt, c_base, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_WIN_ATTACH(win%MPI_VAL, c_base, size, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Win_attach_f08
 
@@ -15459,8 +19980,8 @@ SUBROUTINE MPI_Win_complete_f08(win, ierror)
 END SUBROUTINE MPI_Win_complete_f08
 
 SUBROUTINE MPI_Win_create_f08(base, size, disp_unit, info, comm, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-  TYPE(*), DIMENSION(*) :: base
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: base
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
   INTEGER, INTENT(IN) :: disp_unit
   TYPE(MPI_Info), INTENT(IN) :: info
@@ -15468,12 +19989,14 @@ SUBROUTINE MPI_Win_create_f08(base, size, disp_unit, info, comm, win, ierror)
   TYPE(MPI_Win), INTENT(OUT) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_base
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_WIN_CREATE(base, size, disp_unit, info, comm, win, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-      TYPE(*), DIMENSION(*) :: base
+      TYPE(C_PTR), VALUE :: base
       INTEGER(KIND=MPI_ADDRESS_KIND) :: size
       INTEGER :: disp_unit
       INTEGER :: info
@@ -15482,13 +20005,18 @@ SUBROUTINE MPI_Win_create_f08(base, size, disp_unit, info, comm, win, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_WIN_CREATE
   END INTERFACE
-  CALL MPI_WIN_CREATE(base, size, disp_unit, info%MPI_VAL, comm%MPI_VAL, win%MPI_VAL, ierr)
+  CALL compi_f08_choice1(base, -1_C_LONG_LONG, c_nodt, c_base, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_WIN_CREATE(c_base, size, disp_unit, info%MPI_VAL, comm%MPI_VAL, win%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Win_create_f08
 
 SUBROUTINE MPI_Win_create_c_f08(base, size, disp_unit, info, comm, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-  TYPE(*), DIMENSION(*) :: base
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+  TYPE(*), DIMENSION(..) :: base
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: disp_unit
   TYPE(MPI_Info), INTENT(IN) :: info
@@ -15496,12 +20024,14 @@ SUBROUTINE MPI_Win_create_c_f08(base, size, disp_unit, info, comm, win, ierror)
   TYPE(MPI_Win), INTENT(OUT) :: win
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_base
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_WIN_CREATE_C(base, size, disp_unit, info, comm, win, ierr)
       IMPORT
       IMPLICIT NONE
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-      TYPE(*), DIMENSION(*) :: base
+      TYPE(C_PTR), VALUE :: base
       INTEGER(KIND=MPI_ADDRESS_KIND) :: size
       INTEGER(KIND=MPI_ADDRESS_KIND) :: disp_unit
       INTEGER :: info
@@ -15510,7 +20040,12 @@ SUBROUTINE MPI_Win_create_c_f08(base, size, disp_unit, info, comm, win, ierror)
       INTEGER :: ierr
     END SUBROUTINE MPI_WIN_CREATE_C
   END INTERFACE
-  CALL MPI_WIN_CREATE_C(base, size, disp_unit, info%MPI_VAL, comm%MPI_VAL, win%MPI_VAL, ierr)
+  CALL compi_f08_choice1(base, -1_C_LONG_LONG, c_nodt, c_base, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_WIN_CREATE_C(c_base, size, disp_unit, info%MPI_VAL, comm%MPI_VAL, win%MPI_VAL, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Win_create_c_f08
 
@@ -15595,22 +20130,29 @@ SUBROUTINE MPI_Win_delete_attr_f08(win, win_keyval, ierror)
 END SUBROUTINE MPI_Win_delete_attr_f08
 
 SUBROUTINE MPI_Win_detach_f08(win, base, ierror)
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
   TYPE(MPI_Win), INTENT(IN) :: win
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-  TYPE(*), DIMENSION(*) :: base
+  TYPE(*), DIMENSION(..) :: base
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierr
+  INTEGER :: c_err
+  TYPE(C_PTR) :: c_base
+  INTEGER :: c_nodt, c_nomade
   INTERFACE
     SUBROUTINE MPI_WIN_DETACH(win, base, ierr)
       IMPORT
       IMPLICIT NONE
       INTEGER :: win
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-      TYPE(*), DIMENSION(*) :: base
+      TYPE(C_PTR), VALUE :: base
       INTEGER :: ierr
     END SUBROUTINE MPI_WIN_DETACH
   END INTERFACE
-  CALL MPI_WIN_DETACH(win%MPI_VAL, base, ierr)
+  CALL compi_f08_choice1(base, -1_C_LONG_LONG, c_nodt, c_base, c_nomade, c_err)
+  IF (c_err /= 0) THEN
+    IF (PRESENT(ierror)) ierror = c_err
+    RETURN
+  END IF
+  CALL MPI_WIN_DETACH(win%MPI_VAL, c_base, ierr)
   IF (PRESENT(ierror)) ierror = ierr
 END SUBROUTINE MPI_Win_detach_f08
 

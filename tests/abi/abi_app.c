@@ -114,6 +114,17 @@ static void p2p(void)
     CHECK(MPI_Sendrecv(&s, 1, MPI_INT, next, 2, &r, 1, MPI_INT, prev, 2, MPI_COMM_WORLD,
                        MPI_STATUS_IGNORE) == MPI_SUCCESS);
     CHECK(r == prev);
+
+    /* MPI_BUFFER_AUTOMATIC (the standard ABI's value is not the native one) attached to a
+       communicator, used by MPI_Bsend, given back by detach */
+    void *addr = NULL;
+    int bsize = -1;
+    CHECK(MPI_Comm_attach_buffer(MPI_COMM_WORLD, MPI_BUFFER_AUTOMATIC, 0) == MPI_SUCCESS);
+    CHECK(MPI_Bsend(out, 4, MPI_LONG, next, 3, MPI_COMM_WORLD) == MPI_SUCCESS);
+    CHECK(MPI_Recv(in, 4, MPI_LONG, prev, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE) == MPI_SUCCESS);
+    CHECK(in[3] == 100 * prev + 3);
+    CHECK(MPI_Comm_detach_buffer(MPI_COMM_WORLD, &addr, &bsize) == MPI_SUCCESS);
+    CHECK(addr == MPI_BUFFER_AUTOMATIC && bsize == 0);
 }
 
 static void collectives(void)

@@ -2,8 +2,8 @@
 ! MPI_Recv, MPI_Sendrecv, MPI_Get_count, MPI_Allreduce, MPI_Bcast and MPI_Allgather with
 ! INTEGER(KIND=MPI_COUNT_KIND) counts (the generic picks MPI_Send_c ...), MPI_Type_contiguous/Type_size/Reduce_local the same way,
 ! MPI_Type_get_extent_c by its own name; MPI_SIZEOF of each intrinsic type and kind,
-! scalars and arrays, in mpi_f08 and in use mpi; MPI_SUBARRAYS_SUPPORTED and
-! MPI_ASYNC_PROTECTS_NONBLOCKING.  Rank 0 prints "ok: f08_large np=N".
+! scalars and arrays, in mpi_f08 and in use mpi; MPI_SUBARRAYS_SUPPORTED (.TRUE. in mpi_f08,
+! .FALSE. in use mpi) and MPI_ASYNC_PROTECTS_NONBLOCKING.  Rank 0 prints "ok: f08_large np=N".
 SUBROUTINE sizeof_mpi(nbad)
   ! MPI_SIZEOF of the module mpi, with its ierror
   USE mpi, ONLY: MPI_SIZEOF, MPI_SUBARRAYS_SUPPORTED
@@ -133,7 +133,9 @@ PROGRAM f08_large
   CALL sizeof_mpi(nbad)
   IF (nbad /= 0) CALL bad('use mpi: MPI_SIZEOF')
 
-  ! compi's bindings: TYPE(*), DIMENSION(*) buffers, none ASYNCHRONOUS
-  IF (MPI_SUBARRAYS_SUPPORTED .OR. MPI_ASYNC_PROTECTS_NONBLOCKING) CALL bad('logical constants')
+  ! compi's bindings: mpi_f08's buffers are TYPE(*), DIMENSION(..) (sections work: test
+  ! f08_sections), use mpi's TYPE(*), DIMENSION(*); none is ASYNCHRONOUS
+  IF (.NOT. MPI_SUBARRAYS_SUPPORTED .OR. MPI_ASYNC_PROTECTS_NONBLOCKING) &
+    CALL bad('logical constants')
   CALL finish('f08_large')
 END PROGRAM f08_large

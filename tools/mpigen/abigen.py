@@ -51,13 +51,16 @@ ENUM_KINDS = {
     "TYPECLASS": "typeclass", "KEYVAL": "keyval", "COLOR": "undefined",
     "ASSERT": "mode", "ERROR_CODE": "err", "ERROR_CLASS": "err", "INDEX": "undefined",
     "TOOL_VAR_VERBOSITY": "verbosity", "BIND_TYPE": "bind", "VARIABLE_SCOPE": "scope",
+    "CALLBACK_SAFETY": "cbsafety", "SOURCE_ORDERING": "sourceorder",
     "PVAR_CLASS": "pvarclass", "ACCESS_MODE": "mode", "UPDATE_MODE": "seek",
 }
 
 # the tool interface's handles: pointers in both ABIs, passed as they are (the native
 # functions take them as void *), but for MPI_T_PVAR_ALL_HANDLES
 TOOL_HANDLE_KINDS = {"TOOLS_ENUM": "MPI_T_enum", "CVAR": "MPI_T_cvar_handle",
-                     "PVAR": "MPI_T_pvar_handle", "PVAR_SESSION": "MPI_T_pvar_session"}
+                     "PVAR": "MPI_T_pvar_handle", "PVAR_SESSION": "MPI_T_pvar_session",
+                     "EVENT_REGISTRATION": "MPI_T_event_registration",
+                     "EVENT_INSTANCE": "MPI_T_event_instance"}
 
 # the names of each map group (the same name in both headers)
 GROUPS = {
@@ -91,6 +94,9 @@ GROUPS = {
         "COMM DATATYPE ERRHANDLER FILE GROUP OP REQUEST WIN MESSAGE INFO SESSION").split()],
     "scope": ["MPI_T_SCOPE_" + k for k in (
         "CONSTANT READONLY LOCAL GROUP GROUP_EQ ALL ALL_EQ").split()],
+    "cbsafety": ["MPI_T_CB_REQUIRE_" + k for k in (
+        "NONE MPI_RESTRICTED THREAD_SAFE ASYNC_SIGNAL_SAFE").split()],
+    "sourceorder": ["MPI_T_SOURCE_ORDERED", "MPI_T_SOURCE_UNORDERED"],
     "pvarclass": ["MPI_T_PVAR_CLASS_" + k for k in (
         "STATE LEVEL SIZE PERCENTAGE HIGHWATERMARK LOWWATERMARK COUNTER AGGREGATE TIMER "
         "GENERIC").split()],
@@ -122,6 +128,10 @@ PASS_KINDS = {
     "UPDATE_NUMBER", "CAT_INDEX", "CVAR_INDEX", "CVAR_INDEX_SPECIAL", "PVAR_INDEX",
     "TOOLS_NUM_ELEM_SMALL", "TOOLENUM_SIZE", "TOOLENUM_INDEX", "TOOL_VAR_VALUE",
     "LOGICAL_OPTIONAL",
+    # the events' and sources' indices and timestamps; their callbacks pass as they are:
+    # compi has no events, so the native library never calls one
+    "EVENT_INDEX", "SOURCE_INDEX", "TOOLS_TICK_COUNT", "EVENT_CB_FUNCTION",
+    "EVENT_FREE_CB_FUNCTION", "EVENT_DROP_CB_FUNCTION",
     # MPI-IO's offsets, sizes and extents, data representations' names
     "OFFSET", "POLYDISPOFFSET",
 }
@@ -131,6 +141,15 @@ PASS_KINDS = {
 SPECIAL_IN = {
     ("MPI_File_set_view", "disp"): "abi_disp_in",  # MPI_DISPLACEMENT_CURRENT
 }
+# MPI_BUFFER_AUTOMATIC, attached and detached
+SPECIAL_IN.update({(p + s, "buffer"): "abi_bsend_buf_in" for p in (
+    "MPI_Buffer_attach", "MPI_Comm_attach_buffer", "MPI_Session_attach_buffer")
+    for s in ("", "_c")})
+# parameters passed as they are and converted after a successful call:
+# (procedure, parameter) -> the function that converts it
+SPECIAL_OUT = {(p + s, "buffer_addr"): "abi_bsend_addr_out" for p in (
+    "MPI_Buffer_detach", "MPI_Comm_detach_buffer", "MPI_Session_detach_buffer")
+    for s in ("", "_c")}
 
 # array lengths the description leaves open ("*"): (procedure, parameter) -> C expression
 LENGTHS = {
@@ -138,6 +157,8 @@ LENGTHS = {
     ("MPI_Testall", "array_of_statuses"): "count",
     ("MPI_Waitsome", "array_of_statuses"): "incount",
     ("MPI_Testsome", "array_of_statuses"): "incount",
+    ("MPI_Request_get_status_all", "array_of_statuses"): "count",
+    ("MPI_Request_get_status_some", "array_of_statuses"): "incount",
 }
 
 # procedures written by hand in abi/abi_manual.c (name -> why no rule does)
@@ -174,6 +195,8 @@ MANUAL = {
     "MPI_Type_create_darray_c": "distributions in an array, MPI_DISTRIBUTE_DFLT_DARG in another",
     "MPI_T_cvar_handle_alloc": "the object handle's kind is the variable's binding",
     "MPI_T_pvar_handle_alloc": "the object handle's kind is the variable's binding",
+    "MPI_T_event_handle_alloc": "the object handle's kind is the event's binding",
+    "MPI_T_event_get_info": "the element types, a handle array of *num_elements",
     "MPI_File_create_errhandler": "the handler gets standard ABI handles and error codes",
 }
 # hand-written procedures the description of pympistandard 0.2.0 lacks or compi's native
@@ -303,6 +326,9 @@ def wrapper(c, native_name):
                                 "abi_n2h(%s, n_%s[i]);\n    }" % (cond, length, n, t, n))
         elif (name, n) in SPECIAL_IN:
             call.append("%s(%s)" % (SPECIAL_IN[(name, n)], n))
+        elif (name, n) in SPECIAL_OUT:
+            call.append(n)
+            post.append("if (rc == 0) {\n        %s(%s);\n    }" % (SPECIAL_OUT[(name, n)], n))
         elif kind == "FILE":
             if is_array:
                 raise Unbound("%s: an array of files" % n)
@@ -525,6 +551,10 @@ def main():
             continue
         done.add(cname)
         if cname[4:] not in have:
+            continue
+        if re.search(r"_(toint|fromint)$", cname):
+            # the standard ABI's own conversions (abi/abi_core.c; EXTRA_PROTOS), not the
+            # native library's
             continue
         why = skip_reason(cname, c)
         if why:

@@ -95,6 +95,8 @@ MANUAL = {
     "MPI_File_create_errhandler": "a Fortran file handler gets the file's INTEGER handle",
     "MPI_Op_create": "a Fortran user function is called as a C one",
     "MPI_Buffer_detach": "the buffer's address has no Fortran meaning",
+    "MPI_Comm_detach_buffer": "the buffer's address has no Fortran meaning",
+    "MPI_Session_detach_buffer": "the buffer's address has no Fortran meaning",
     "MPI_Comm_spawn": "argument vectors of blank-padded strings",
     "MPI_Comm_spawn_multiple": "argument vectors of blank-padded strings",
     "MPI_Grequest_start": "Fortran query/free/cancel callbacks take their arguments by reference",
@@ -225,6 +227,12 @@ def glue_param(p, code):
         code["call"].append("0" if not p.is_pointer else "NULL")
         return
     ft = p.ftype
+    if p.kind == "F08_STATUS":
+        # TYPE(MPI_Status) of use mpi_f08 (use mpi has it too): C's MPI_F08_status, word
+        # for word (mpi_f08_types.f90)
+        code["args"].append("MPI_Fint *" + n)
+        code["call"].append("(MPI_F08_status *)" + n)
+        return
     if ft == "<type>":
         code["args"].append("void *" + n)
         code["call"].append("compi_f_buf(%s)" % n)
@@ -376,7 +384,9 @@ _INDEX_SOME = ("if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) {\n"
                "            array_of_indices[i] += 1;\n"
                "        }\n    }")
 FORTRAN_INDEX = {"MPI_Waitany": _INDEX_ONE, "MPI_Testany": _INDEX_ONE,
-                 "MPI_Waitsome": _INDEX_SOME, "MPI_Testsome": _INDEX_SOME}
+                 "MPI_Request_get_status_any": _INDEX_ONE,
+                 "MPI_Waitsome": _INDEX_SOME, "MPI_Testsome": _INDEX_SOME,
+                 "MPI_Request_get_status_some": _INDEX_SOME}
 
 
 def procedure_glue(proc, big=False):
@@ -516,6 +526,8 @@ def f08_wrapper(proc, big=False):
     names = []
     actuals = []
     glue_decls = []  # the glue's dummies, as this wrapper passes them
+    params = {}  # name -> (Fortran type, dimensions, C base type)
+    choices = []  # the choice buffers
     for cp in c.parameters:
         ps = cp._parseset
         fp = fparams.get(ps["name"].lower())
@@ -527,13 +539,19 @@ def f08_wrapper(proc, big=False):
         dims = fp.dimensions
         intent = {"in": "IN", "out": "OUT", "inout": "INOUT"}[ps["param_direction"]]
         names.append(name)
-        if t == "<type>" or ps["kind"] == "STATUS":
-            if t == "<type>":
-                dummies.append("!GCC$ ATTRIBUTES NO_ARG_CHECK :: %s" % name)
-                dummies.append("TYPE(*), DIMENSION(*) :: %s" % name)
-            else:
-                arr = "" if dims == "(MPI_STATUS_SIZE)" else "(*)"
-                dummies.append("TYPE(MPI_Status), INTENT(%s) :: %s%s" % (intent, name, arr))
+        params[name] = (t, dims, base)
+        if t == "<type>":
+            # assumed rank: a descriptor, which compi_f08_choice turns into an address
+            # (and, for a section, a datatype)
+            dummies.append("TYPE(*), DIMENSION(..) :: %s" % name)
+            glue_decls.append("TYPE(C_PTR), VALUE :: %s" % name)
+            actuals.append("c_" + name)
+            choices.append(name)
+            continue
+        if ps["kind"] in ("STATUS", "F08_STATUS"):
+            one = dims == "(MPI_STATUS_SIZE)" or ps["kind"] == "F08_STATUS"
+            arr = "" if one else "(*)"
+            dummies.append("TYPE(MPI_Status), INTENT(%s) :: %s%s" % (intent, name, arr))
             glue_decls.append("!GCC$ ATTRIBUTES NO_ARG_CHECK :: %s" % name)
             glue_decls.append("TYPE(*), DIMENSION(*) :: %s" % name)
             actuals.append(name)
@@ -571,16 +589,20 @@ def f08_wrapper(proc, big=False):
     gname = f.name + ("_C" if big else "")
     # (MPI_PCONTROL has no IERROR)
     ierr = ["ierr"] if any(fp.name == "IERROR" for fp in f.parameters) else []
+    pre, post, locals_ = choice_code(choices, params, names, actuals, bool(ierr))
     lines = []
     lines += f_wrap("SUBROUTINE %s_f08(%s)" % (c.name, ", ".join(names + ["ierror"] * len(ierr))),
                     "")
-    if cptr:
+    if choices:
+        lines.append("  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG")
+    elif cptr:
         lines.append("  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR")
     for d in dummies:
         lines += f_wrap("  " + d, "  ")
     if ierr:
         lines.append("  INTEGER, OPTIONAL, INTENT(OUT) :: ierror")
         lines.append("  INTEGER :: ierr")
+    lines += ["  " + x for x in locals_]
     lines.append("  INTERFACE")
     lines += f_wrap("    SUBROUTINE %s(%s)" % (gname, ", ".join(names + ierr)), "    ")
     lines.append("      IMPORT")
@@ -591,11 +613,98 @@ def f08_wrapper(proc, big=False):
         lines.append("      INTEGER :: ierr")
     lines.append("    END SUBROUTINE %s" % gname)
     lines.append("  END INTERFACE")
+    lines += ["  " + x for x in pre]
     lines += f_wrap("  CALL %s(%s)" % (gname, ", ".join(actuals + ierr)), "  ")
+    lines += ["  " + x for x in post]
     if ierr:
         lines.append("  IF (PRESENT(ierror)) ierror = ierr")
     lines.append("END SUBROUTINE %s_f08" % c.name)
     return "\n".join(lines) + "\n", None
+
+
+# the count and datatype that go with a choice buffer, by the buffer's name: the first of
+# these pairs (stem: sendbuf -> send, origin_addr -> origin, ...) that the procedure has
+CHOICE_STEMS = {"buf": "", "sendbuf": "send", "recvbuf": "recv", "origin_addr": "origin",
+                "result_addr": "result", "inbuf": "in", "outbuf": "out"}
+
+
+def choice_pair(b, params):
+    """(count, datatype) of choice buffer b, both scalars of the procedure, or None"""
+    stem = CHOICE_STEMS.get(b)
+    cands = [] if stem is None else [(stem + "count", stem + "type"),
+                                     (stem + "_count", stem + "_datatype"),
+                                     (stem + "count", "datatype")]
+    cands.append(("count", "datatype"))
+    for cn, dn in cands:
+        if cn in params and dn in params:
+            (ct, cdims, _), (dt, ddims, dbase) = params[cn], params[dn]
+            if ct.startswith("INTEGER") and not cdims and dbase == "MPI_Datatype" and not ddims:
+                return cn, dn
+    return None
+
+
+def choice_code(choices, params, names, actuals, has_ierr):
+    """What an mpi_f08 procedure does around its call for its choice buffers: (lines
+    before, lines after, local declarations).  Each buffer's address comes from
+    compi_f08_choice1 (or _choice2 for two of one count and datatype); where it made a
+    datatype for a section, the call takes it with a count of 1 and frees it after."""
+    if not choices:
+        return [], [], []
+    pre, post = [], []
+    locals_ = ["INTEGER :: c_err"] + ["TYPE(C_PTR) :: c_%s" % b for b in choices]
+    groups = {}
+    for b in choices:
+        groups.setdefault(choice_pair(b, params), []).append(b)
+    fail = ["IF (c_err /= 0) THEN"] + (["  IF (PRESENT(ierror)) ierror = c_err"] if has_ierr
+                                       else []) + ["  RETURN", "END IF"]
+    for pair, bufs in groups.items():
+        if pair is None or len(bufs) > 2:
+            locals_.append("INTEGER :: c_nodt, c_nomade")
+            for b in bufs:
+                pre.append("CALL compi_f08_choice1(%s, -1_C_LONG_LONG, c_nodt, c_%s, c_nomade, "
+                           "c_err)" % (b, b))
+                pre += fail
+            continue
+        cn, dn = pair
+        ct = params[cn][0]
+        locals_.append("%s :: c_%s" % (ct, cn))
+        locals_.append("INTEGER :: c_%s, c_made_%s" % (dn, dn))
+        pre.append("c_%s = %s" % (cn, cn))
+        pre.append("c_%s = %s%%MPI_VAL" % (dn, dn))
+        args = ", ".join(bufs) + ", INT(%s, C_LONG_LONG), c_%s, " % (cn, dn)
+        args += ", ".join("c_" + b for b in bufs) + ", c_made_%s, c_err" % dn
+        pre += f_wrap("CALL compi_f08_choice%d(%s)" % (len(bufs), args), "")
+        pre += fail
+        pre.append("IF (c_made_%s /= 0) c_%s = 1" % (dn, cn))
+        post.append("IF (c_made_%s /= 0) CALL compi_f08_type_free(c_%s)" % (dn, dn))
+        for i, a in enumerate(actuals):
+            if a == cn:
+                actuals[i] = "c_" + cn
+            elif a == dn + "%MPI_VAL":
+                actuals[i] = "c_" + dn
+    return pre, post, locals_
+
+
+# the interfaces of fortran/f08_section.c's helpers, in mpi_f08
+CHOICE_INTERFACES = """\
+  SUBROUTINE compi_f08_choice1(buf, count, datatype, base, made, ierr) BIND(C)
+    USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER(C_LONG_LONG), VALUE :: count
+    INTEGER :: datatype, made, ierr
+    TYPE(C_PTR) :: base
+  END SUBROUTINE compi_f08_choice1
+  SUBROUTINE compi_f08_choice2(buf1, buf2, count, datatype, base1, base2, made, ierr) BIND(C)
+    USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_LONG_LONG
+    TYPE(*), DIMENSION(..) :: buf1, buf2
+    INTEGER(C_LONG_LONG), VALUE :: count
+    INTEGER :: datatype, made, ierr
+    TYPE(C_PTR) :: base1, base2
+  END SUBROUTINE compi_f08_choice2
+  SUBROUTINE compi_f08_type_free(datatype) BIND(C)
+    INTEGER :: datatype
+  END SUBROUTINE compi_f08_type_free
+"""
 
 
 def f08_types_module(version):
@@ -717,10 +826,11 @@ def mpif_program(consts, htypes, externals):
         t = htypes.get(name)
         out.append("    k(\"%s\", %s, (long long)(%s));"
                    % (name, '"%s"' % t if t else "NULL", name))
-    for name, value in LOGICAL_CONSTS:
+    for name, value, value08 in LOGICAL_CONSTS:
         v = ".TRUE." if value else ".FALSE."
+        v08 = ".TRUE." if value08 else ".FALSE."
         out.append("    if (f08) {")
-        out.append("        line(\"  LOGICAL, PARAMETER :: %s = %s\");" % (name, v))
+        out.append("        line(\"  LOGICAL, PARAMETER :: %s = %s\");" % (name, v08))
         out.append("    } else {")
         out.append("        line(\"      LOGICAL %s\");" % name)
         out.append("        line(\"      PARAMETER (%s=%s)\");" % (name, v))
@@ -772,12 +882,14 @@ EXTRA_CONSTS = [
 # displacement of MPI_FILE_SET_VIEW)
 OFFSET_CONSTS = {"MPI_DISPLACEMENT_CURRENT"}
 
-# the standard's LOGICAL constants of mpif.h, use mpi and use mpi_f08, as compi's
-# bindings are: a choice buffer is TYPE(*), DIMENSION(*), not DIMENSION(..), so a
-# non-contiguous section is copied into a temporary by the compiler (no subarrays), and no
-# buffer is ASYNCHRONOUS (the compiler may move code across a nonblocking call's
-# completion: MPI_F_SYNC_REG is the remedy)
-LOGICAL_CONSTS = [("MPI_SUBARRAYS_SUPPORTED", False), ("MPI_ASYNC_PROTECTS_NONBLOCKING", False)]
+# the standard's LOGICAL constants of mpif.h and use mpi, and of use mpi_f08, as compi's
+# bindings are: a choice buffer of mpif.h and use mpi is TYPE(*), DIMENSION(*), so a
+# non-contiguous section is copied into a temporary by the compiler (no subarrays); one of
+# mpi_f08 is TYPE(*), DIMENSION(..), a section described by a datatype
+# (fortran/f08_section.c).  No buffer is ASYNCHRONOUS (the compiler may move code across
+# a nonblocking call's completion: MPI_F_SYNC_REG is the remedy).
+LOGICAL_CONSTS = [("MPI_SUBARRAYS_SUPPORTED", False, True),
+                  ("MPI_ASYNC_PROTECTS_NONBLOCKING", False, False)]
 
 SENTINEL_LINES = [
     "      INTEGER MPI_BOTTOM, MPI_IN_PLACE",
@@ -796,11 +908,13 @@ SENTINEL_LINES = [
     "      COMMON /MPI_FORTRAN_ARGV_NULL/ MPI_ARGV_NULL",
     "      CHARACTER*1 MPI_ARGVS_NULL(1, 1)",
     "      COMMON /MPI_FORTRAN_ARGVS_NULL/ MPI_ARGVS_NULL",
+    "      INTEGER MPI_BUFFER_AUTOMATIC",
+    "      COMMON /MPI_FORTRAN_BUFFER_AUTOMATIC/ MPI_BUFFER_AUTOMATIC",
     "      SAVE /MPI_FORTRAN_BOTTOM/, /MPI_FORTRAN_IN_PLACE/",
     "      SAVE /MPI_FORTRAN_STATUS_IGNORE/, /MPI_FORTRAN_STATUSES_IGNORE/",
     "      SAVE /MPI_FORTRAN_ERRCODES_IGNORE/, /MPI_FORTRAN_UNWEIGHTED/",
     "      SAVE /MPI_FORTRAN_WEIGHTS_EMPTY/, /MPI_FORTRAN_ARGV_NULL/",
-    "      SAVE /MPI_FORTRAN_ARGVS_NULL/",
+    "      SAVE /MPI_FORTRAN_ARGVS_NULL/, /MPI_FORTRAN_BUFFER_AUTOMATIC/",
 ]
 
 # the same common blocks in mpi_f08 (free form, statuses as TYPE(MPI_Status))
@@ -818,10 +932,13 @@ SENTINEL_LINES_F08 = [
     "  COMMON /MPI_FORTRAN_WEIGHTS_EMPTY/ MPI_WEIGHTS_EMPTY",
     "  COMMON /MPI_FORTRAN_ARGV_NULL/ MPI_ARGV_NULL",
     "  COMMON /MPI_FORTRAN_ARGVS_NULL/ MPI_ARGVS_NULL",
+    "  INTEGER :: MPI_BUFFER_AUTOMATIC",
+    "  COMMON /MPI_FORTRAN_BUFFER_AUTOMATIC/ MPI_BUFFER_AUTOMATIC",
     "  SAVE :: /MPI_FORTRAN_BOTTOM/, /MPI_FORTRAN_IN_PLACE/, /MPI_FORTRAN_STATUS_IGNORE/",
     "  SAVE :: /MPI_FORTRAN_STATUSES_IGNORE/, /MPI_FORTRAN_ERRCODES_IGNORE/",
     "  SAVE :: /MPI_FORTRAN_UNWEIGHTED/, /MPI_FORTRAN_WEIGHTS_EMPTY/",
     "  SAVE :: /MPI_FORTRAN_ARGV_NULL/, /MPI_FORTRAN_ARGVS_NULL/",
+    "  SAVE :: /MPI_FORTRAN_BUFFER_AUTOMATIC/",
 ]
 
 # the predefined callbacks Fortran programs pass by name (fortran/glue_manual.c has them)
@@ -980,7 +1097,7 @@ def main():
             mod.append("    MODULE PROCEDURE %s_f08" % cname)
         mod.append("  END INTERFACE %s" % gname)
     mod.append("  INTERFACE")
-    mod.append("".join(f08_externals).rstrip("\n"))
+    mod.append("".join(f08_externals + [CHOICE_INTERFACES]).rstrip("\n"))
     mod.append("  END INTERFACE")
     mod.append("CONTAINS")
     for _, _, w in f08:

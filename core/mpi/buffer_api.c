@@ -1,0 +1,302 @@
+/*
+ * buffer_api.c -- buffers for buffered sends attached to a communicator or a session
+ * (MPI 4.1): MPI_Comm_attach_buffer, _detach_buffer, _flush_buffer, _iflush_buffer and
+ * their MPI_Session_ twins, with the large-count forms of attach and detach.
+ * MPI_Buffer_attach and its kin (pt2pt_api.c) do the same for the process's buffer.
+ *
+ * The PML keeps each buffer (core/pml/pml_bsend.c): MPI_Bsend on a communicator takes
+ * the communicator's buffer when one is attached, else the process's.  A session's
+ * buffer is attached, detached and flushed as the standard says, and MPI_Session_finalize
+ * waits for its sends; but compi does not record which session a communicator was made
+ * from (process sets' groups are those of MPI_COMM_WORLD and MPI_COMM_SELF, shared by
+ * every session), so no buffered send takes a session's buffer: it takes the
+ * communicator's or the process's.  Errors on a session are raised on the default
+ * error handler.
+ *
+ * MPI_BUFFER_AUTOMATIC attached instead of memory: every buffered send is copied to
+ * memory the library allocates, without a limit; detach gives MPI_BUFFER_AUTOMATIC back
+ * with size 0.  Detaching where nothing is attached gives NULL and 0, as MPI_Buffer_detach
+ * does.
+ *
+ * Ownership: a communicator's pml_bsend_buf_t is made at its first attach and released
+ * with the communicator (pml_comm_del); a session's lives as long as the process (one per
+ * session slot, reused).  The memory attached is the user's.
+ */
+#include "core/mpi/args.h"
+#include "core/mpi/buffer.h"
+#include "core/mpi/req_handle.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+COMPI_STATIC_ASSERT(PML_BSEND_AUTOMATIC == MPI_BUFFER_AUTOMATIC,
+                    "the PML's automatic buffer is not MPI_BUFFER_AUTOMATIC");
+
+/* each session's buffer, by session index (mpi_session_index); grown on demand */
+static pml_bsend_buf_t **session_bufs;
+static int n_session_bufs;
+
+/* the slot of `comm`'s buffer, or an error raised */
+static int buffer__comm_slot(MPI_Comm comm, pml_bsend_buf_t ***slot_p, compi_comm_t **c_p,
+                             const char *fn)
+{
+    int rc = mpi_arg_comm(comm, fn, c_p);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    *slot_p = pml_comm_bsend_buf(*c_p);
+    if (*slot_p == NULL) {
+        return mpi_err_raise(*c_p, MPI_ERR_COMM, fn, "the communicator cannot send");
+    }
+    return MPI_SUCCESS;
+}
+
+/* the slot of `session`'s buffer, or an error raised */
+static int buffer__session_slot(MPI_Session session, pml_bsend_buf_t ***slot_p, const char *fn)
+{
+    int idx = mpi_session_index(session);
+    if (idx <= 0) {
+        return mpi_err_raise(NULL, MPI_ERR_SESSION, fn, "invalid session (handle 0x%x)",
+                             (unsigned)session);
+    }
+    if (idx >= n_session_bufs) {
+        pml_bsend_buf_t **grown = realloc(session_bufs, (size_t)(idx + 1) * sizeof(*grown));
+        if (grown == NULL) {
+            return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
+        }
+        for (int i = n_session_bufs; i <= idx; i++) {
+            grown[i] = NULL;
+        }
+        session_bufs = grown;
+        n_session_bufs = idx + 1;
+    }
+    *slot_p = &session_bufs[idx];
+    return MPI_SUCCESS;
+}
+
+static int buffer__attach(compi_comm_t *c, pml_bsend_buf_t **slot, void *buffer, MPI_Count size,
+                          const char *fn)
+{
+    if (buffer != MPI_BUFFER_AUTOMATIC &&
+        (size < 0 || (MPI_Count)(size_t)size != size || (buffer == NULL && size > 0))) {
+        return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "invalid buffer %p of size %lld", buffer,
+                             (long long)size);
+    }
+    if (*slot == NULL && (*slot = pml_bsend_buf_new()) == NULL) {
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    }
+    if (pml_bsend_buf_attach(*slot, buffer, (size_t)size) != COMPI_OK) {
+        return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "a buffer is already attached");
+    }
+    return MPI_SUCCESS;
+}
+
+/* detach into *buffer_addr and *size_p; `max`: the largest size the caller's type holds
+   (a larger buffer is still detached, and MPI_ERR_VALUE_TOO_LARGE raised) */
+static int buffer__detach(compi_comm_t *c, pml_bsend_buf_t **slot, void *buffer_addr,
+                          MPI_Count *size_p, MPI_Count max, const char *fn)
+{
+    void *buf = NULL;
+    size_t size = 0;
+    if (buffer_addr == NULL) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "buffer_addr is NULL");
+    }
+    if (*slot != NULL) {
+        pml_bsend_buf_detach(*slot, &buf, &size);
+    }
+    *(void **)buffer_addr = buf;
+    *size_p = (MPI_Count)size;
+    if ((MPI_Count)size > max) {
+        return mpi_err_raise(c, MPI_ERR_VALUE_TOO_LARGE, fn,
+                             "the buffer detached has %zu bytes, more than an int holds", size);
+    }
+    return MPI_SUCCESS;
+}
+
+static int buffer__iflush(compi_comm_t *c, pml_bsend_buf_t **slot, MPI_Request *request,
+                          const char *fn)
+{
+    compi_request_t *r;
+    if (request == NULL) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "the request is NULL");
+    }
+    if (*slot == NULL && (*slot = pml_bsend_buf_new()) == NULL) {
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    }
+    if (pml_bsend_buf_iflush(*slot, &r) != COMPI_OK) {
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of requests");
+    }
+    return mpi_req_expose(c, r, request, fn);
+}
+
+/* ---- the calls, for a communicator or a session (both handles are ints) -------------- */
+
+enum buffer_owner { OWNER_COMM, OWNER_SESSION };
+
+/* the slot of the owner's buffer, and the communicator whose handler hears of errors (NULL
+   for a session), or an error raised */
+static int buffer__slot(enum buffer_owner o, int h, pml_bsend_buf_t ***slot_p, compi_comm_t **c_p,
+                        const char *fn)
+{
+    COMPI_CHECK_INIT_HELD(fn);
+    *c_p = NULL;
+    return o == OWNER_COMM ? buffer__comm_slot(h, slot_p, c_p, fn)
+                           : buffer__session_slot(h, slot_p, fn);
+}
+
+static int buffer_attach(enum buffer_owner o, int h, void *buffer, MPI_Count size, const char *fn)
+{
+    compi_comm_t *c;
+    pml_bsend_buf_t **slot;
+    int rc = buffer__slot(o, h, &slot, &c, fn);
+    return rc != MPI_SUCCESS ? rc : buffer__attach(c, slot, buffer, size, fn);
+}
+
+static int buffer_detach(enum buffer_owner o, int h, void *buffer_addr, MPI_Count *size_p,
+                         MPI_Count max, const char *fn)
+{
+    compi_comm_t *c;
+    pml_bsend_buf_t **slot;
+    if (size_p == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "size is NULL");
+    }
+    int rc = buffer__slot(o, h, &slot, &c, fn);
+    return rc != MPI_SUCCESS ? rc : buffer__detach(c, slot, buffer_addr, size_p, max, fn);
+}
+
+/* the int form: a size beyond int is MPI_UNDEFINED (and MPI_ERR_VALUE_TOO_LARGE) */
+static int buffer_detach_int(enum buffer_owner o, int h, void *buffer_addr, int *size,
+                             const char *fn)
+{
+    MPI_Count n = 0;
+    int rc = buffer_detach(o, h, buffer_addr, size != NULL ? &n : NULL, INT_MAX, fn);
+    if (size != NULL) {
+        *size = n > INT_MAX ? MPI_UNDEFINED : (int)n;
+    }
+    return rc;
+}
+
+static int buffer_flush(enum buffer_owner o, int h, const char *fn)
+{
+    compi_comm_t *c;
+    pml_bsend_buf_t **slot;
+    int rc = buffer__slot(o, h, &slot, &c, fn);
+    if (rc == MPI_SUCCESS && *slot != NULL) {
+        pml_bsend_buf_flush(*slot);
+    }
+    return rc;
+}
+
+static int buffer_iflush(enum buffer_owner o, int h, MPI_Request *request, const char *fn)
+{
+    compi_comm_t *c;
+    pml_bsend_buf_t **slot;
+    int rc = buffer__slot(o, h, &slot, &c, fn);
+    return rc != MPI_SUCCESS ? rc : buffer__iflush(c, slot, request, fn);
+}
+
+#pragma weak MPI_Comm_attach_buffer = PMPI_Comm_attach_buffer
+int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
+{
+    COMPI_API_LOCK();
+    return buffer_attach(OWNER_COMM, comm, buffer, size, "MPI_Comm_attach_buffer");
+}
+
+#pragma weak MPI_Comm_attach_buffer_c = PMPI_Comm_attach_buffer_c
+int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size)
+{
+    COMPI_API_LOCK();
+    return buffer_attach(OWNER_COMM, comm, buffer, size, "MPI_Comm_attach_buffer_c");
+}
+
+#pragma weak MPI_Comm_detach_buffer = PMPI_Comm_detach_buffer
+int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
+{
+    COMPI_API_LOCK();
+    return buffer_detach_int(OWNER_COMM, comm, buffer_addr, size, "MPI_Comm_detach_buffer");
+}
+
+#pragma weak MPI_Comm_detach_buffer_c = PMPI_Comm_detach_buffer_c
+int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size)
+{
+    COMPI_API_LOCK();
+    return buffer_detach(OWNER_COMM, comm, buffer_addr, size, LLONG_MAX,
+                         "MPI_Comm_detach_buffer_c");
+}
+
+#pragma weak MPI_Comm_flush_buffer = PMPI_Comm_flush_buffer
+int PMPI_Comm_flush_buffer(MPI_Comm comm)
+{
+    COMPI_API_LOCK();
+    return buffer_flush(OWNER_COMM, comm, "MPI_Comm_flush_buffer");
+}
+
+#pragma weak MPI_Comm_iflush_buffer = PMPI_Comm_iflush_buffer
+int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)
+{
+    COMPI_API_LOCK();
+    return buffer_iflush(OWNER_COMM, comm, request, "MPI_Comm_iflush_buffer");
+}
+
+#pragma weak MPI_Session_attach_buffer = PMPI_Session_attach_buffer
+int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
+{
+    COMPI_API_LOCK();
+    return buffer_attach(OWNER_SESSION, session, buffer, size, "MPI_Session_attach_buffer");
+}
+
+#pragma weak MPI_Session_attach_buffer_c = PMPI_Session_attach_buffer_c
+int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size)
+{
+    COMPI_API_LOCK();
+    return buffer_attach(OWNER_SESSION, session, buffer, size, "MPI_Session_attach_buffer_c");
+}
+
+#pragma weak MPI_Session_detach_buffer = PMPI_Session_detach_buffer
+int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
+{
+    COMPI_API_LOCK();
+    return buffer_detach_int(OWNER_SESSION, session, buffer_addr, size,
+                             "MPI_Session_detach_buffer");
+}
+
+#pragma weak MPI_Session_detach_buffer_c = PMPI_Session_detach_buffer_c
+int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size)
+{
+    COMPI_API_LOCK();
+    return buffer_detach(OWNER_SESSION, session, buffer_addr, size, LLONG_MAX,
+                         "MPI_Session_detach_buffer_c");
+}
+
+#pragma weak MPI_Session_flush_buffer = PMPI_Session_flush_buffer
+int PMPI_Session_flush_buffer(MPI_Session session)
+{
+    COMPI_API_LOCK();
+    return buffer_flush(OWNER_SESSION, session, "MPI_Session_flush_buffer");
+}
+
+#pragma weak MPI_Session_iflush_buffer = PMPI_Session_iflush_buffer
+int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request)
+{
+    COMPI_API_LOCK();
+    return buffer_iflush(OWNER_SESSION, session, request, "MPI_Session_iflush_buffer");
+}
+
+void mpi_session_buffer_end(int index)
+{
+    void *buf;
+    size_t size;
+    if (index > 0 && index < n_session_bufs && session_bufs[index] != NULL) {
+        pml_bsend_buf_detach(session_bufs[index], &buf, &size);
+    }
+}
+
+static void __attribute__((destructor)) session_bufs_free(void)
+{
+    for (int i = 0; i < n_session_bufs; i++) {
+        pml_bsend_buf_release(session_bufs[i]);
+    }
+    free(session_bufs);
+    session_bufs = NULL;
+    n_session_bufs = 0;
+}

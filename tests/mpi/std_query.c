@@ -225,6 +225,8 @@ static void check_request_status(void)
     CHECK(r[1] != MPI_REQUEST_NULL, "get_status_any freed the request");
     MPI_OK(MPI_Request_get_status_all(3, r, &flag, st));
     CHECK(flag == 0, "get_status_all: complete with one receive pending");
+    /* every rank has seen its tag 6 alone before any tag 5 leaves */
+    mt_barrier(mt_sync_comm);
     MPI_OK(MPI_Send(&out[0], 1, MPI_INT, next, 5, MPI_COMM_WORLD));
     do {
         MPI_OK(MPI_Request_get_status_some(3, r, &outcount, idx, st));

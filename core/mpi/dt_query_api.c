@@ -6,6 +6,7 @@
  * Argument checks live here (dt_args.h); the engine (core/dt) trusts its callers.
  */
 #include "core/dt/dt.h"
+#include "core/mpi/args.h"
 #include "core/mpi/dt_args.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
@@ -14,86 +15,46 @@
 #include <stdio.h>
 #include <string.h>
 
-#pragma weak MPI_Type_size = PMPI_Type_size
-int PMPI_Type_size(MPI_Datatype datatype, int *size)
+static int type_size_impl(compi_datatype_t *datatype, MPI_Count *size, const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_datatype_t *dt;
-    int rc = mpi_dt_query(datatype, "MPI_Type_size", size, size, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        *size = dt->size > INT_MAX ? MPI_UNDEFINED : (int)dt->size;
-    }
-    return rc;
+    (void)fn;
+    *size = (MPI_Count)datatype->size;
+    return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_size_x = PMPI_Type_size_x
-int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+static int type_size_x_impl(compi_datatype_t *datatype, MPI_Count *size, const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_datatype_t *dt;
-    int rc = mpi_dt_query(datatype, "MPI_Type_size_x", size, size, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        *size = (MPI_Count)dt->size;
-    }
-    return rc;
+    return type_size_impl(datatype, size, fn);
 }
 
-#pragma weak MPI_Type_get_extent = PMPI_Type_get_extent
-int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
+static int type_get_extent_impl(compi_datatype_t *datatype, MPI_Count *lb, MPI_Count *extent,
+                                const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_datatype_t *dt;
-    int rc = mpi_dt_query(datatype, "MPI_Type_get_extent", lb, extent, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        *lb = dt->lb;
-        *extent = dt->extent;
-    }
-    return rc;
+    (void)fn;
+    *lb = datatype->lb;
+    *extent = datatype->extent;
+    return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_get_extent_x = PMPI_Type_get_extent_x
-int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+static int type_get_extent_x_impl(compi_datatype_t *datatype, MPI_Count *lb, MPI_Count *extent,
+                                  const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_datatype_t *dt;
-    int rc = mpi_dt_query(datatype, "MPI_Type_get_extent_x", lb, extent, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        *lb = dt->lb;
-        *extent = dt->extent;
-    }
-    return rc;
+    return type_get_extent_impl(datatype, lb, extent, fn);
 }
 
-#pragma weak MPI_Type_get_true_extent = PMPI_Type_get_true_extent
-int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
+static int type_get_true_extent_impl(compi_datatype_t *datatype, MPI_Count *true_lb,
+                                     MPI_Count *true_extent, const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_datatype_t *dt;
-    int rc = mpi_dt_query(datatype, "MPI_Type_get_true_extent", true_lb, true_extent, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        *true_lb = dt->true_lb;
-        *true_extent = dt->true_extent;
-    }
-    return rc;
+    (void)fn;
+    *true_lb = datatype->true_lb;
+    *true_extent = datatype->true_extent;
+    return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_get_true_extent_x = PMPI_Type_get_true_extent_x
-int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
+static int type_get_true_extent_x_impl(compi_datatype_t *datatype, MPI_Count *true_lb,
+                                       MPI_Count *true_extent, const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_datatype_t *dt;
-    int rc = mpi_dt_query(datatype, "MPI_Type_get_true_extent_x", true_lb, true_extent, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        *true_lb = dt->true_lb;
-        *true_extent = dt->true_extent;
-    }
-    return rc;
+    return type_get_true_extent_impl(datatype, true_lb, true_extent, fn);
 }
 
 #pragma weak MPI_Type_extent = PMPI_Type_extent
@@ -135,52 +96,61 @@ int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
     return rc;
 }
 
-#pragma weak MPI_Type_get_envelope = PMPI_Type_get_envelope
-int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
-                           int *num_datatypes, int *combiner)
+/* A type made by a large-count constructor has large counts, which the int forms of the
+   envelope and contents calls cannot return: they raise MPI_ERR_TYPE for it (the int form
+   passes num_large_counts NULL, max_large_counts 0). */
+static int dt__no_large_counts(const compi_datatype_t *dt, const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_datatype_t *dt;
-    int rc = mpi_dt_query(datatype, "MPI_Type_get_envelope", num_integers, num_addresses, &dt);
+    return mpi_err_raise(NULL, MPI_ERR_TYPE, fn,
+                         "%s was made by a large-count constructor: its %d large counts need "
+                         "the _c form",
+                         dt_name(dt), dt->n_counts);
+}
 
-    if (rc != MPI_SUCCESS) {
-        return rc;
+static int type_get_envelope_impl(compi_datatype_t *datatype, MPI_Count *num_integers,
+                                  MPI_Count *num_addresses, MPI_Count *num_large_counts,
+                                  MPI_Count *num_datatypes, int *combiner, const char *fn)
+{
+    if (num_large_counts == NULL && datatype->n_counts > 0) {
+        return dt__no_large_counts(datatype, fn);
     }
-    if (num_datatypes == NULL || combiner == NULL) {
-        return mpi_dt_null("MPI_Type_get_envelope", "an output argument");
+    *num_integers = datatype->n_ints;
+    *num_addresses = datatype->n_addrs;
+    if (num_large_counts != NULL) {
+        *num_large_counts = datatype->n_counts;
     }
-    *num_integers = dt->n_ints;
-    *num_addresses = dt->n_addrs;
-    *num_datatypes = dt->n_types;
-    *combiner = dt->combiner;
+    *num_datatypes = datatype->n_types;
+    *combiner = datatype->combiner;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_get_contents = PMPI_Type_get_contents
-int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
-                           int max_datatypes, int array_of_integers[],
-                           MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
+static int type_get_contents_impl(compi_datatype_t *datatype, MPI_Count max_integers,
+                                  MPI_Count max_addresses, MPI_Count max_large_counts,
+                                  MPI_Count max_datatypes, int array_of_integers[],
+                                  MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+                                  MPI_Datatype array_of_datatypes[], const char *fn)
 {
-    static const char fn[] = "MPI_Type_get_contents";
-    compi_datatype_t *dt;
-    int rc;
+    compi_datatype_t *dt = datatype;
 
-    COMPI_CHECK_INIT(fn);
-    if ((rc = mpi_dt_lookup(datatype, fn, &dt)) != MPI_SUCCESS) {
-        return rc;
-    }
     if (dt->combiner == MPI_COMBINER_NAMED) {
         return mpi_err_raise(NULL, MPI_ERR_TYPE, fn, "%s is a named type: it has no contents",
                              dt_name(dt));
     }
-    if (max_integers < dt->n_ints || max_addresses < dt->n_addrs || max_datatypes < dt->n_types) {
+    if (!mpi_fn_large(fn) && dt->n_counts > 0) {
+        return dt__no_large_counts(dt, fn);
+    }
+    if (max_integers < dt->n_ints || max_addresses < dt->n_addrs ||
+        max_large_counts < dt->n_counts || max_datatypes < dt->n_types) {
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
-                             "room for %d/%d/%d integers/addresses/datatypes, %d/%d/%d needed",
-                             max_integers, max_addresses, max_datatypes, dt->n_ints, dt->n_addrs,
-                             dt->n_types);
+                             "room for %lld/%lld/%lld/%lld integers/addresses/large counts/"
+                             "datatypes, %d/%d/%d/%d needed",
+                             (long long)max_integers, (long long)max_addresses,
+                             (long long)max_large_counts, (long long)max_datatypes, dt->n_ints,
+                             dt->n_addrs, dt->n_counts, dt->n_types);
     }
     if ((dt->n_ints > 0 && array_of_integers == NULL) ||
         (dt->n_addrs > 0 && array_of_addresses == NULL) ||
+        (dt->n_counts > 0 && array_of_large_counts == NULL) ||
         (dt->n_types > 0 && array_of_datatypes == NULL)) {
         return mpi_dt_null(fn, "an output array");
     }
@@ -212,6 +182,9 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
     }
     if (dt->n_addrs > 0) {
         memcpy(array_of_addresses, dt->env_addrs, (size_t)dt->n_addrs * sizeof(MPI_Aint));
+    }
+    if (dt->n_counts > 0) {
+        memcpy(array_of_large_counts, dt->env_counts, (size_t)dt->n_counts * sizeof(MPI_Count));
     }
     return MPI_SUCCESS;
 }
@@ -358,3 +331,5 @@ int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
     COMPI_API_LOCK();
     return dt__f90("MPI_Type_create_f90_integer", MPI_COMBINER_F90_INTEGER, 0, r, newtype);
 }
+
+#include "core/mpi/gen/dt_query.c"

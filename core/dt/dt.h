@@ -64,7 +64,7 @@ typedef struct compi_datatype {
     size_t nbasic;        /* basic elements in one element (for MPI_Get_elements) */
     int combiner;         /* MPI_COMBINER_* */
     int *env_ints; MPI_Aint *env_addrs;  /* MPI_Type_get_contents */
-    MPI_Count *env_counts;                /* the large counts of a _c constructor */
+    MPI_Count *env_counts;               /* the large counts of a _c constructor */
     struct compi_datatype **env_types;    /* retained */
     int n_ints, n_addrs, n_counts, n_types;
     char name[MPI_MAX_OBJECT_NAME];

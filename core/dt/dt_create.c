@@ -289,7 +289,8 @@ static compi_status_t dt__finish(dt__builder_t *b, int pad, int combiner, compi_
     dt->combiner = combiner;
     dt_compute_contig(dt);
     if (old != NULL) {
-        st = dt_set_envelope(dt, &(dt_env_t){.combiner = combiner, .n_types = 1, .types = &old->handle});
+        st = dt_set_envelope(
+            dt, &(dt_env_t){.combiner = combiner, .n_types = 1, .types = &old->handle});
         if (st != COMPI_OK) {
             goto err;
         }
@@ -416,7 +417,8 @@ compi_status_t dt_dup(compi_datatype_t *old, compi_datatype_t **new_p)
     compi_status_t st = dt__copy(old, &dt);
 
     if (st == COMPI_OK) {
-        st = dt_set_envelope(dt, &(dt_env_t){.combiner = MPI_COMBINER_DUP, .n_types = 1, .types = &old->handle});
+        st = dt_set_envelope(
+            dt, &(dt_env_t){.combiner = MPI_COMBINER_DUP, .n_types = 1, .types = &old->handle});
         if (st != COMPI_OK) {
             dt_release(dt);
             return st;

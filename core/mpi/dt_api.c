@@ -2,15 +2,18 @@
  * dt_api.c -- the MPI datatype API: constructors, commit/free/dup and address
  * arithmetic.  Queries are in dt_query_api.c, packing in pack_api.c.
  *
- * Argument checks live here and nowhere below: the engine (core/dt) trusts its callers.
- * Counts in elements of the old type become bytes here (vector strides, indexed
- * displacements), so the engine sees only byte displacements.  The envelope that
- * MPI_Type_get_envelope reports is recorded here, where the original arguments are.
+ * The entry points (core/mpi/gen/dt.c) check the arguments and call the x_impl here,
+ * with every count, blocklength, stride and displacement as an MPI_Count (arrays as an
+ * mpi_counts_t over the caller's ints, Aints or MPI_Counts), so the int and the _c
+ * constructor are one function; the engine (core/dt) trusts its callers.  Counts in
+ * elements of the old type become bytes here (vector strides, indexed displacements), so
+ * the engine sees only byte displacements.  The envelope that MPI_Type_get_envelope(_c)
+ * reports is recorded here, where the original arguments are: integers and addresses
+ * from an int constructor, large counts from a _c one.
  */
 #include "core/comm/attr.h"
 #include "core/dt/dt.h"
 #include "core/mpi/args.h"
-#include "core/mpi/dt_args.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
 
@@ -102,8 +105,8 @@ static int dt__indexed(const char *fn, int combiner, MPI_Count count, const mpi_
     int rc;
 
     if (nvals > INT_MAX) {
-        return mpi_err_raise(NULL, MPI_ERR_COUNT, fn, "count=%lld: an envelope of more than %d "
-                             "values", (long long)count, INT_MAX);
+        return mpi_err_raise(NULL, MPI_ERR_COUNT, fn, "count=%lld: an envelope beyond %d values",
+                             (long long)count, INT_MAX);
     }
     /* one block: the engine's lengths and displacements, the envelope's values and its
        int and address forms */
@@ -362,8 +365,7 @@ static int dt__darray_check(const char *fn, int d, int gsize, int distrib, int d
 static int type_create_darray_impl(int size, int rank, int ndims, mpi_counts_t array_of_gsizes,
                                    const int array_of_distribs[], const int array_of_dargs[],
                                    const int array_of_psizes[], int order,
-                                   compi_datatype_t *oldtype, MPI_Datatype *newtype,
-                                   const char *fn)
+                                   compi_datatype_t *oldtype, MPI_Datatype *newtype, const char *fn)
 {
     compi_datatype_t *dt = NULL;
     long long procs = 1;
@@ -378,7 +380,7 @@ static int type_create_darray_impl(int size, int rank, int ndims, mpi_counts_t a
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "ndims=%d must be positive", ndims);
     }
     if (array_of_distribs == NULL || array_of_dargs == NULL || array_of_psizes == NULL) {
-        return mpi_dt_null(fn, "an array argument");
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "an array argument is NULL");
     }
     if ((rc = dt__order(fn, order)) != MPI_SUCCESS) {
         return rc;
@@ -437,8 +439,8 @@ static int type_create_darray_impl(int size, int rank, int ndims, mpi_counts_t a
         env.n_counts = ndims;
         env.counts = vals;
     }
-    st = dt_create_darray(size, rank, ndims, gs, array_of_distribs, array_of_dargs,
-                          array_of_psizes, order, oldtype, &dt);
+    st = dt_create_darray(size, rank, ndims, gs, array_of_distribs, array_of_dargs, array_of_psizes,
+                          order, oldtype, &dt);
 out:
     rc = dt__done(fn, st, dt, env, newtype);
     free(ints);
@@ -469,10 +471,9 @@ static int type_dup_impl(compi_datatype_t *oldtype, MPI_Datatype *newtype, const
             return mpi_err_raise(NULL, MPI_ERR_OTHER, fn, "an attribute copy callback failed");
         }
     }
-    return dt__done(fn, st, dt,
-                    (dt_env_t){.combiner = MPI_COMBINER_DUP, .n_types = 1,
-                               .types = &oldtype->handle},
-                    newtype);
+    return dt__done(
+        fn, st, dt,
+        (dt_env_t){.combiner = MPI_COMBINER_DUP, .n_types = 1, .types = &oldtype->handle}, newtype);
 }
 
 static int type_commit_impl(MPI_Datatype *datatype, compi_datatype_t *datatype_obj, const char *fn)
@@ -503,13 +504,9 @@ static int type_free_impl(MPI_Datatype *datatype, compi_datatype_t *datatype_obj
 
 /* ---- addresses and handle conversion --------------------------------------------- */
 
-#pragma weak MPI_Get_address = PMPI_Get_address
-int PMPI_Get_address(const void *location, MPI_Aint *address)
+static int get_address_impl(const void *location, MPI_Aint *address, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Get_address");
-    if (address == NULL) {
-        return mpi_dt_null("MPI_Get_address", "address");
-    }
+    (void)fn;
     *address = (MPI_Aint)location;
     return MPI_SUCCESS;
 }

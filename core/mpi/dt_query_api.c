@@ -3,11 +3,11 @@
  * their _x forms), the envelope and contents of its construction, its name; and the
  * types found by size and kind (MPI_Type_match_size, MPI_Type_create_f90_*).
  *
- * Argument checks live here (dt_args.h); the engine (core/dt) trusts its callers.
+ * The entry points (core/mpi/gen/dt_query.c) check the arguments and call the x_impl
+ * here; the engine (core/dt) trusts its callers.
  */
 #include "core/dt/dt.h"
 #include "core/mpi/args.h"
-#include "core/mpi/dt_args.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
 
@@ -57,41 +57,31 @@ static int type_get_true_extent_x_impl(compi_datatype_t *datatype, MPI_Count *tr
     return type_get_true_extent_impl(datatype, true_lb, true_extent, fn);
 }
 
+/* the MPI-1 queries, through MPI_Type_get_extent (which names itself in their errors) */
 #pragma weak MPI_Type_extent = PMPI_Type_extent
 int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
 {
     COMPI_API_LOCK();
-    compi_datatype_t *dt;
-    int rc = mpi_dt_query(datatype, "MPI_Type_extent", extent, extent, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        *extent = dt->extent;
-    }
-    return rc;
+    MPI_Aint lb;
+    return PMPI_Type_get_extent(datatype, &lb, extent);
 }
 
 #pragma weak MPI_Type_lb = PMPI_Type_lb
 int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
 {
     COMPI_API_LOCK();
-    compi_datatype_t *dt;
-    int rc = mpi_dt_query(datatype, "MPI_Type_lb", displacement, displacement, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        *displacement = dt->lb;
-    }
-    return rc;
+    MPI_Aint extent;
+    return PMPI_Type_get_extent(datatype, displacement, &extent);
 }
 
 #pragma weak MPI_Type_ub = PMPI_Type_ub
 int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
 {
     COMPI_API_LOCK();
-    compi_datatype_t *dt;
-    int rc = mpi_dt_query(datatype, "MPI_Type_ub", displacement, displacement, &dt);
-
+    MPI_Aint extent;
+    int rc = PMPI_Type_get_extent(datatype, displacement, &extent);
     if (rc == MPI_SUCCESS) {
-        *displacement = dt->lb + dt->extent;
+        *displacement += extent;
     }
     return rc;
 }
@@ -152,7 +142,7 @@ static int type_get_contents_impl(compi_datatype_t *datatype, MPI_Count max_inte
         (dt->n_addrs > 0 && array_of_addresses == NULL) ||
         (dt->n_counts > 0 && array_of_large_counts == NULL) ||
         (dt->n_types > 0 && array_of_datatypes == NULL)) {
-        return mpi_dt_null(fn, "an output array");
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "an output array is NULL");
     }
     /* derived constituents come back as new types the caller frees (MPI-3.1 4.1.13) */
     for (int i = 0; i < dt->n_types; i++) {
@@ -189,36 +179,24 @@ static int type_get_contents_impl(compi_datatype_t *datatype, MPI_Count max_inte
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_set_name = PMPI_Type_set_name
-int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
+static int type_set_name_impl(compi_datatype_t *datatype, const char *type_name, const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_datatype_t *dt;
-    int rc = mpi_dt_query(datatype, "MPI_Type_set_name", type_name, type_name, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        /* longer names are cut, as the standard allows */
-        snprintf(dt->name, sizeof(dt->name), "%s", type_name);
-    }
-    return rc;
+    (void)fn;
+    /* longer names are cut, as the standard allows */
+    snprintf(datatype->name, sizeof(datatype->name), "%s", type_name);
+    return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_get_name = PMPI_Type_get_name
-int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
+static int type_get_name_impl(compi_datatype_t *datatype, char *type_name, int *resultlen,
+                              const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_datatype_t *dt;
-    int rc = mpi_dt_query(datatype, "MPI_Type_get_name", type_name, resultlen, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        snprintf(type_name, MPI_MAX_OBJECT_NAME, "%s", dt->name);
-        *resultlen = (int)strlen(type_name);
-    }
-    return rc;
+    (void)fn;
+    snprintf(type_name, MPI_MAX_OBJECT_NAME, "%s", datatype->name);
+    *resultlen = (int)strlen(type_name);
+    return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_match_size = PMPI_Type_match_size
-int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
+static int type_match_size_impl(int typeclass, int size, MPI_Datatype *datatype, const char *fn)
 {
     static const struct {
         int tclass, size;
@@ -238,18 +216,14 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
         {MPI_TYPECLASS_COMPLEX, 2 * sizeof(long double), MPI_C_LONG_DOUBLE_COMPLEX},
     };
 
-    COMPI_CHECK_INIT("MPI_Type_match_size");
-    if (datatype == NULL) {
-        return mpi_dt_null("MPI_Type_match_size", "datatype");
-    }
     for (size_t i = 0; i < COMPI_ARRAY_SIZE(match); i++) {
         if (match[i].tclass == typeclass && match[i].size == size) {
             *datatype = match[i].dt;
             return MPI_SUCCESS;
         }
     }
-    return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Type_match_size",
-                         "no datatype of class %d and size %d", typeclass, size);
+    return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "no datatype of class %d and size %d", typeclass,
+                         size);
 }
 
 /* ---- Fortran 90 parameterised types ---------------------------------------------- */
@@ -278,10 +252,6 @@ static int dt__f90(const char *fn, int combiner, int p, int r, MPI_Datatype *new
     compi_datatype_t *dt;
     compi_status_t st;
 
-    COMPI_CHECK_INIT_HELD(fn);
-    if (newtype == NULL) {
-        return mpi_dt_null(fn, "newtype");
-    }
     if (combiner == MPI_COMBINER_F90_INTEGER) {
         args[0] = r;
         n = 1;
@@ -311,25 +281,19 @@ static int dt__f90(const char *fn, int combiner, int p, int r, MPI_Datatype *new
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_create_f90_real = PMPI_Type_create_f90_real
-int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
+static int type_create_f90_real_impl(int p, int r, MPI_Datatype *newtype, const char *fn)
 {
-    COMPI_API_LOCK();
-    return dt__f90("MPI_Type_create_f90_real", MPI_COMBINER_F90_REAL, p, r, newtype);
+    return dt__f90(fn, MPI_COMBINER_F90_REAL, p, r, newtype);
 }
 
-#pragma weak MPI_Type_create_f90_complex = PMPI_Type_create_f90_complex
-int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
+static int type_create_f90_complex_impl(int p, int r, MPI_Datatype *newtype, const char *fn)
 {
-    COMPI_API_LOCK();
-    return dt__f90("MPI_Type_create_f90_complex", MPI_COMBINER_F90_COMPLEX, p, r, newtype);
+    return dt__f90(fn, MPI_COMBINER_F90_COMPLEX, p, r, newtype);
 }
 
-#pragma weak MPI_Type_create_f90_integer = PMPI_Type_create_f90_integer
-int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
+static int type_create_f90_integer_impl(int r, MPI_Datatype *newtype, const char *fn)
 {
-    COMPI_API_LOCK();
-    return dt__f90("MPI_Type_create_f90_integer", MPI_COMBINER_F90_INTEGER, 0, r, newtype);
+    return dt__f90(fn, MPI_COMBINER_F90_INTEGER, 0, r, newtype);
 }
 
 #include "core/mpi/gen/dt_query.c"

@@ -11,7 +11,6 @@
 #include "core/comm/comm.h"
 #include "core/dt/dt.h"
 #include "core/mpi/args.h"
-#include "core/mpi/dt_args.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
 
@@ -79,7 +78,7 @@ static int pack_size_impl(MPI_Count incount, compi_datatype_t *datatype, compi_c
 static int pack__external_args(const char *fn, const char *datarep, MPI_Count count)
 {
     if (datarep == NULL) {
-        return mpi_dt_null(fn, "datarep");
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "datarep is NULL");
     }
     if (strcmp(datarep, "external32") != 0) {
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn,

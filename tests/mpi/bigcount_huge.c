@@ -4,9 +4,10 @@
  * MPI_Bcast_c, MPI_Reduce_c (MPI_BOR), MPI_Allreduce_c, MPI_Gather_c and MPI_Allgather_c;
  * then an int count of a 1000-byte type with a 24-byte gap (extent 1024) whose bytes pass
  * 2^31, through MPI_Send/MPI_Recv and MPI_Bcast, and packed by MPI_Pack_c and unpacked by
- * MPI_Unpack_c: the offsets and sizes below the API are beyond int.  Buffers are filled by copying a 64 KiB pattern, each 4 KiB page marked with its
- * number; the receiver checks a sample of positions spread over the message, the bytes
- * around 2^31 and the last ones, and the receive's count in its status.
+ * MPI_Unpack_c: the offsets and sizes below the API are beyond int.  Buffers are filled by copying
+ * a 64 KiB pattern, each 4 KiB page marked with its number; the receiver checks a sample of
+ * positions spread over the message, the bytes around 2^31 and the last ones, and the receive's
+ * count in its status.
  *
  * Each case needs several GiB: rank 0 prints what it needs (the buffers of both ranks and
  * what the collective keeps aside) and runs it only when /proc/meminfo's MemAvailable

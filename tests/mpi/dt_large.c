@@ -7,8 +7,8 @@
  * (MPI_ERR_COUNT, MPI_UNDEFINED) do not.  Then the argument checks of the datatype and
  * packing calls under MPI_ERRORS_RETURN, in both forms: a negative count MPI_ERR_COUNT, an
  * invalid or uncommitted datatype MPI_ERR_TYPE, MPI_COMM_NULL MPI_ERR_COMM, a NULL pointer
- * or array and a negative blocklength MPI_ERR_ARG, a position beyond the buffer
- * MPI_ERR_TRUNCATE.
+ * or array, a negative blocklength and a type no Fortran kind or size matches MPI_ERR_ARG,
+ * a position beyond the buffer MPI_ERR_TRUNCATE.
  */
 #include "tests/mpi/mpitest.h"
 
@@ -147,8 +147,7 @@ static void large_queries(void)
         CHECK(lb == 0 && ext == 12 * BIG, "subarray_c extent %lld", (long long)ext);
         envelope(t, MPI_COMBINER_SUBARRAY, 2, 0, 6, 1, "subarray_c");
         MPI_OK(MPI_Type_get_contents_c(t, 2, 0, 6, 1, ints, addrs, larges, dts));
-        CHECK(ints[0] == 2 && ints[1] == MPI_ORDER_C && larges[1] == 3 * BIG &&
-                  larges[5] == BIG,
+        CHECK(ints[0] == 2 && ints[1] == MPI_ORDER_C && larges[1] == 3 * BIG && larges[5] == BIG,
               "subarray_c contents");
         MPI_OK(MPI_Type_free(&t));
     }
@@ -204,6 +203,22 @@ static void arg_checks(void)
         EXPECT(MPI_ERR_ARG, MPI_Type_get_envelope_c(MPI_INT, &a, &b, NULL, &d, &comb));
         EXPECT(MPI_ERR_ARG, MPI_Type_get_extent_c(MPI_INT, &a, NULL));
         EXPECT(MPI_ERR_TYPE, MPI_Type_get_true_extent_c(MPI_DATATYPE_NULL, &a, &c));
+    }
+
+    {
+        char name[MPI_MAX_OBJECT_NAME];
+        int len;
+        MPI_Aint addr;
+        EXPECT(MPI_ERR_ARG, MPI_Type_set_name(MPI_INT, NULL));
+        EXPECT(MPI_ERR_TYPE, MPI_Type_get_name(MPI_DATATYPE_NULL, name, &len));
+        EXPECT(MPI_ERR_ARG, MPI_Type_get_name(MPI_INT, name, NULL));
+        EXPECT(MPI_ERR_ARG, MPI_Get_address(v, NULL));
+        MPI_OK(MPI_Get_address(&v[1], &addr));
+        CHECK(addr == (MPI_Aint)&v[1], "Get_address");
+        EXPECT(MPI_ERR_ARG, MPI_Type_match_size(MPI_TYPECLASS_REAL, 3, &t));
+        EXPECT(MPI_ERR_ARG, MPI_Type_match_size(MPI_TYPECLASS_REAL, 8, NULL));
+        EXPECT(MPI_ERR_ARG, MPI_Type_create_f90_real(1000, 10000, &t));
+        EXPECT(MPI_ERR_ARG, MPI_Type_create_f90_integer(9, NULL));
     }
 
     MPI_OK(MPI_Type_contiguous(2, MPI_INT, &loose)); /* never committed */

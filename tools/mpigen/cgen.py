@@ -112,12 +112,13 @@ UNITS = {
         "MPI_Type_create_hindexed", "MPI_Type_create_indexed_block",
         "MPI_Type_create_hindexed_block", "MPI_Type_create_struct", "MPI_Type_create_subarray",
         "MPI_Type_create_darray", "MPI_Type_create_resized", "MPI_Type_dup", "MPI_Type_commit",
-        "MPI_Type_free",
+        "MPI_Type_free", "MPI_Get_address",
     ]),
     "dt_query": ("core/mpi/dt_query_api.c", [
         "MPI_Type_size", "MPI_Type_size_x", "MPI_Type_get_extent", "MPI_Type_get_extent_x",
         "MPI_Type_get_true_extent", "MPI_Type_get_true_extent_x", "MPI_Type_get_envelope",
-        "MPI_Type_get_contents",
+        "MPI_Type_get_contents", "MPI_Type_set_name", "MPI_Type_get_name", "MPI_Type_match_size",
+        "MPI_Type_create_f90_real", "MPI_Type_create_f90_complex", "MPI_Type_create_f90_integer",
     ]),
     "pack": ("core/mpi/pack_api.c", [
         "MPI_Pack", "MPI_Unpack", "MPI_Pack_size", "MPI_Pack_external", "MPI_Unpack_external",
@@ -244,7 +245,8 @@ def checks(name, params):
             # checked with its datatype (above); passed as it is
             if not ((i + 2 < len(params) and params[i + 2].kind == "DATATYPE") or
                     (i + 1 < len(params) and params[i + 1].kind in BYTE_KINDS) or
-                    (i + 1 < len(params) and params[i + 1].kind == "POLYDTYPE_PACK_SIZE")):
+                    (i + 1 < len(params) and params[i + 1].kind in ("POLYDTYPE_PACK_SIZE",
+                                                                    "DISPLACEMENT"))):
                 raise Unbound("%s (a buffer without a count and a datatype or a size)" % p.name)
         elif k == "RANK" and p.dir == "IN" and not p.ptr and p.name in ("dest", "source"):
             if errc == "NULL":
@@ -302,7 +304,7 @@ POLY_ARRAY_KINDS = {"POLYDTYPE_NUM_ELEM_NNI": 0, "POLYDTYPE_NUM_ELEM_PI": 1,
 # name) or what it fills (the arrays of MPI_Type_get_contents)
 IMPL_KINDS = {"ORDER", "COMM_SIZE_PI", "RANK_NNI", "ARRAY_LENGTH_PI", "DISTRIB_ENUM",
               "DTYPE_DISTRIBUTION", "PROCESS_GRID_SIZE", "STRING", "GENERIC_DTYPE_INT",
-              "GENERIC_DTYPE_COUNT", "DISPLACEMENT"}
+              "GENERIC_DTYPE_COUNT", "DISPLACEMENT", "TYPECLASS", "TYPECLASS_SIZE", "MATH"}
 
 
 def datatype_rule(p, errc, check, decls, lines, post):
@@ -343,6 +345,9 @@ def datatype_rule(p, errc, check, decls, lines, post):
         p.arg = "%s, dt_%s" % (n, n)
     elif k == "DATATYPE" and p.dir == "OUT" and p.array:
         pass
+    elif k in ("STRING", "STRING_LENGTH", "DISPLACEMENT") and p.ptr == 1 and not p.array:
+        # a name to read or fill, its length, an address to fill
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, n, n))
     elif k in IMPL_KINDS:
         pass
     else:

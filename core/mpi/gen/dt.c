@@ -716,6 +716,19 @@ int PMPI_Type_free(MPI_Datatype *datatype)
     return type_free_impl(datatype, dt_datatype, fn);
 }
 
+#pragma weak MPI_Get_address = PMPI_Get_address
+int PMPI_Get_address(const void *location, MPI_Aint *address)
+{
+    COMPI_CHECK_INIT("MPI_Get_address");
+    static const char fn[] = "MPI_Get_address";
+    int rc;
+    rc = mpi_arg_ptr(NULL, address, "address", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return get_address_impl(location, address, fn);
+}
+
 /* the implementations this file calls, as core/mpi/dt_api.c defines them */
 static int type_contiguous_impl(MPI_Count count, compi_datatype_t *oldtype, MPI_Datatype *newtype,
                                 const char *fn);
@@ -756,3 +769,4 @@ static int type_create_resized_impl(compi_datatype_t *oldtype, MPI_Count lb, MPI
 static int type_dup_impl(compi_datatype_t *oldtype, MPI_Datatype *newtype, const char *fn);
 static int type_commit_impl(MPI_Datatype *datatype, compi_datatype_t *datatype_obj, const char *fn);
 static int type_free_impl(MPI_Datatype *datatype, compi_datatype_t *datatype_obj, const char *fn);
+static int get_address_impl(const void *location, MPI_Aint *address, const char *fn);

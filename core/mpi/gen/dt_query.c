@@ -321,6 +321,98 @@ int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_
                                   array_of_large_counts, array_of_datatypes, fn);
 }
 
+#pragma weak MPI_Type_set_name = PMPI_Type_set_name
+int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
+{
+    COMPI_CHECK_INIT("MPI_Type_set_name");
+    static const char fn[] = "MPI_Type_set_name";
+    compi_datatype_t *dt_datatype = NULL;
+    int rc;
+    rc = mpi_arg_type_valid(NULL, datatype, "datatype", fn, &dt_datatype);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_ptr(NULL, type_name, "type_name", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return type_set_name_impl(dt_datatype, type_name, fn);
+}
+
+#pragma weak MPI_Type_get_name = PMPI_Type_get_name
+int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
+{
+    COMPI_CHECK_INIT("MPI_Type_get_name");
+    static const char fn[] = "MPI_Type_get_name";
+    compi_datatype_t *dt_datatype = NULL;
+    int rc;
+    rc = mpi_arg_type_valid(NULL, datatype, "datatype", fn, &dt_datatype);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_ptr(NULL, type_name, "type_name", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_ptr(NULL, resultlen, "resultlen", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return type_get_name_impl(dt_datatype, type_name, resultlen, fn);
+}
+
+#pragma weak MPI_Type_match_size = PMPI_Type_match_size
+int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
+{
+    COMPI_CHECK_INIT("MPI_Type_match_size");
+    static const char fn[] = "MPI_Type_match_size";
+    int rc;
+    rc = mpi_arg_ptr(NULL, datatype, "datatype", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return type_match_size_impl(typeclass, size, datatype, fn);
+}
+
+#pragma weak MPI_Type_create_f90_real = PMPI_Type_create_f90_real
+int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
+{
+    COMPI_CHECK_INIT("MPI_Type_create_f90_real");
+    static const char fn[] = "MPI_Type_create_f90_real";
+    int rc;
+    rc = mpi_arg_ptr(NULL, newtype, "newtype", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return type_create_f90_real_impl(p, r, newtype, fn);
+}
+
+#pragma weak MPI_Type_create_f90_complex = PMPI_Type_create_f90_complex
+int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
+{
+    COMPI_CHECK_INIT("MPI_Type_create_f90_complex");
+    static const char fn[] = "MPI_Type_create_f90_complex";
+    int rc;
+    rc = mpi_arg_ptr(NULL, newtype, "newtype", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return type_create_f90_complex_impl(p, r, newtype, fn);
+}
+
+#pragma weak MPI_Type_create_f90_integer = PMPI_Type_create_f90_integer
+int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
+{
+    COMPI_CHECK_INIT("MPI_Type_create_f90_integer");
+    static const char fn[] = "MPI_Type_create_f90_integer";
+    int rc;
+    rc = mpi_arg_ptr(NULL, newtype, "newtype", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return type_create_f90_integer_impl(r, newtype, fn);
+}
+
 /* the implementations this file calls, as core/mpi/dt_query_api.c defines them */
 static int type_size_impl(compi_datatype_t *datatype, MPI_Count *size, const char *fn);
 static int type_size_x_impl(compi_datatype_t *datatype, MPI_Count *size, const char *fn);
@@ -340,3 +432,10 @@ static int type_get_contents_impl(compi_datatype_t *datatype, MPI_Count max_inte
                                   MPI_Count max_datatypes, int array_of_integers[],
                                   MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
                                   MPI_Datatype array_of_datatypes[], const char *fn);
+static int type_set_name_impl(compi_datatype_t *datatype, const char *type_name, const char *fn);
+static int type_get_name_impl(compi_datatype_t *datatype, char *type_name, int *resultlen,
+                              const char *fn);
+static int type_match_size_impl(int typeclass, int size, MPI_Datatype *datatype, const char *fn);
+static int type_create_f90_real_impl(int p, int r, MPI_Datatype *newtype, const char *fn);
+static int type_create_f90_complex_impl(int p, int r, MPI_Datatype *newtype, const char *fn);
+static int type_create_f90_integer_impl(int r, MPI_Datatype *newtype, const char *fn);

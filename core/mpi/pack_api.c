@@ -87,38 +87,44 @@ static int pack__external_args(const char *fn, const char *datarep, MPI_Count co
     return mpi_arg_count(NULL, count, "count", fn);
 }
 
+/* MPI_Pack_external(_c) and, unpack set, MPI_Unpack_external(_c): `typed` holds `count`
+   elements of `dt`, `packed` the bytes of a `bufsize`-byte buffer from *position */
+static int pack__external(int unpack, const char *datarep, void *typed, MPI_Count count,
+                          compi_datatype_t *dt, void *packed, MPI_Count bufsize,
+                          MPI_Count *position, const char *fn)
+{
+    int rc = pack__external_args(fn, datarep, count);
+    size_t bytes = rc == MPI_SUCCESS ? dt_external_size(dt, (size_t)count) : 0;
+
+    if (rc == MPI_SUCCESS) {
+        rc = pack__room(NULL, bytes, bufsize, position, fn);
+    }
+    if (rc == MPI_SUCCESS && bytes > 0) {
+        char *at = (char *)packed + *position;
+        if (unpack) {
+            dt_unpack_external(dt, typed, (size_t)count, at);
+        } else {
+            dt_pack_external(dt, typed, (size_t)count, at);
+        }
+        *position += (MPI_Count)bytes;
+    }
+    return rc;
+}
+
 static int pack_external_impl(const char datarep[], const void *inbuf, MPI_Count incount,
                               compi_datatype_t *datatype, void *outbuf, MPI_Count outsize,
                               MPI_Count *position, const char *fn)
 {
-    int rc = pack__external_args(fn, datarep, incount);
-    size_t bytes = rc == MPI_SUCCESS ? dt_external_size(datatype, (size_t)incount) : 0;
-
-    if (rc == MPI_SUCCESS) {
-        rc = pack__room(NULL, bytes, outsize, position, fn);
-    }
-    if (rc == MPI_SUCCESS && bytes > 0) {
-        dt_pack_external(datatype, inbuf, (size_t)incount, (char *)outbuf + *position);
-        *position += (MPI_Count)bytes;
-    }
-    return rc;
+    return pack__external(0, datarep, (void *)inbuf, incount, datatype, outbuf, outsize,
+                          position, fn);
 }
 
 static int unpack_external_impl(const char datarep[], const void *inbuf, MPI_Count insize,
                                 MPI_Count *position, void *outbuf, MPI_Count outcount,
                                 compi_datatype_t *datatype, const char *fn)
 {
-    int rc = pack__external_args(fn, datarep, outcount);
-    size_t bytes = rc == MPI_SUCCESS ? dt_external_size(datatype, (size_t)outcount) : 0;
-
-    if (rc == MPI_SUCCESS) {
-        rc = pack__room(NULL, bytes, insize, position, fn);
-    }
-    if (rc == MPI_SUCCESS && bytes > 0) {
-        dt_unpack_external(datatype, outbuf, (size_t)outcount, (const char *)inbuf + *position);
-        *position += (MPI_Count)bytes;
-    }
-    return rc;
+    return pack__external(1, datarep, outbuf, outcount, datatype, (void *)inbuf, insize,
+                          position, fn);
 }
 
 static int pack_external_size_impl(const char datarep[], MPI_Count incount,

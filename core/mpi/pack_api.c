@@ -115,16 +115,16 @@ static int pack_external_impl(const char datarep[], const void *inbuf, MPI_Count
                               compi_datatype_t *datatype, void *outbuf, MPI_Count outsize,
                               MPI_Count *position, const char *fn)
 {
-    return pack__external(0, datarep, (void *)inbuf, incount, datatype, outbuf, outsize,
-                          position, fn);
+    return pack__external(0, datarep, (void *)inbuf, incount, datatype, outbuf, outsize, position,
+                          fn);
 }
 
 static int unpack_external_impl(const char datarep[], const void *inbuf, MPI_Count insize,
                                 MPI_Count *position, void *outbuf, MPI_Count outcount,
                                 compi_datatype_t *datatype, const char *fn)
 {
-    return pack__external(1, datarep, outbuf, outcount, datatype, (void *)inbuf, insize,
-                          position, fn);
+    return pack__external(1, datarep, outbuf, outcount, datatype, (void *)inbuf, insize, position,
+                          fn);
 }
 
 static int pack_external_size_impl(const char datarep[], MPI_Count incount,

@@ -286,6 +286,7 @@ static void dt__free_object(compi_datatype_t *dt)
     free(dt->block_off);
     free(dt->env_ints);
     free(dt->env_addrs);
+    free(dt->env_counts);
     free(dt);
 }
 
@@ -373,49 +374,50 @@ const char *dt_name(const compi_datatype_t *dt)
     return dt->name[0] ? dt->name : "(derived datatype)";
 }
 
-compi_status_t dt_set_envelope(compi_datatype_t *dt, int combiner, int n_ints, const int *ints,
-                               int n_addrs, const MPI_Aint *addrs, int n_types,
-                               const MPI_Datatype *types)
+compi_status_t dt_set_envelope(compi_datatype_t *dt, const dt_env_t *env)
 {
     int *ni = NULL;
     MPI_Aint *na = NULL;
+    MPI_Count *nc = NULL;
     compi_datatype_t **nt = NULL;
 
-    if (n_ints > 0 && (ni = malloc((size_t)n_ints * sizeof(*ni))) == NULL) {
-        goto err;
-    }
-    if (n_addrs > 0 && (na = malloc((size_t)n_addrs * sizeof(*na))) == NULL) {
-        goto err;
-    }
-    if (n_types > 0 && (nt = malloc((size_t)n_types * sizeof(*nt))) == NULL) {
-        goto err;
+    if ((env->n_ints > 0 && (ni = malloc((size_t)env->n_ints * sizeof(*ni))) == NULL) ||
+        (env->n_addrs > 0 && (na = malloc((size_t)env->n_addrs * sizeof(*na))) == NULL) ||
+        (env->n_counts > 0 && (nc = malloc((size_t)env->n_counts * sizeof(*nc))) == NULL) ||
+        (env->n_types > 0 && (nt = malloc((size_t)env->n_types * sizeof(*nt))) == NULL)) {
+        free(ni);
+        free(na);
+        free(nc);
+        free(nt);
+        return COMPI_ERR_NO_MEMORY;
     }
     if (ni != NULL) {
-        memcpy(ni, ints, (size_t)n_ints * sizeof(*ni));
+        memcpy(ni, env->ints, (size_t)env->n_ints * sizeof(*ni));
     }
     if (na != NULL) {
-        memcpy(na, addrs, (size_t)n_addrs * sizeof(*na));
+        memcpy(na, env->addrs, (size_t)env->n_addrs * sizeof(*na));
     }
-    for (int i = 0; i < n_types; i++) {
-        nt[i] = dt_from_handle(types[i]);
+    if (nc != NULL) {
+        memcpy(nc, env->counts, (size_t)env->n_counts * sizeof(*nc));
+    }
+    for (int i = 0; i < env->n_types; i++) {
+        nt[i] = dt_from_handle(env->types[i]);
         dt_retain(nt[i]);
     }
     free(dt->env_ints);
     free(dt->env_addrs);
+    free(dt->env_counts);
     dt__drop_env_types(dt);
-    dt->combiner = combiner;
+    dt->combiner = env->combiner;
     dt->env_ints = ni;
     dt->env_addrs = na;
+    dt->env_counts = nc;
     dt->env_types = nt;
-    dt->n_ints = n_ints > 0 ? n_ints : 0;
-    dt->n_addrs = n_addrs > 0 ? n_addrs : 0;
-    dt->n_types = n_types > 0 ? n_types : 0;
+    dt->n_ints = ni != NULL ? env->n_ints : 0;
+    dt->n_addrs = na != NULL ? env->n_addrs : 0;
+    dt->n_counts = nc != NULL ? env->n_counts : 0;
+    dt->n_types = nt != NULL ? env->n_types : 0;
     return COMPI_OK;
-err:
-    free(ni);
-    free(na);
-    free(nt);
-    return COMPI_ERR_NO_MEMORY;
 }
 
 void dt_compute_contig(compi_datatype_t *dt)
@@ -457,7 +459,7 @@ compi_status_t dt_f90_type(int combiner, int n_ints, const int *ints, compi_data
         return st;
     }
     /* the base is predefined: nothing to retain */
-    st = dt_set_envelope(dt, combiner, n_ints, ints, 0, NULL, 0, NULL);
+    st = dt_set_envelope(dt, &(dt_env_t){.combiner = combiner, .n_ints = n_ints, .ints = ints});
     if (st != COMPI_OK) {
         dt_release(dt);
         return st;

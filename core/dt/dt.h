@@ -15,7 +15,9 @@
  * so MPI_Type_free on a type in flight is safe.  The dt_create_* constructors allocate
  * the object AND its handle (refcount 1, owned by the caller).  MPI_Type_free frees the
  * handle at once (dt_forget_handle) and drops the user's reference; the memory goes with
- * the last dt_release.  The envelope arrays belong to the datatype, and the datatypes
+ * the last dt_release.  The envelope arrays belong to the datatype (integers, addresses
+ * and, for a type made by a large-count constructor, MPI_Count large counts, as
+ * MPI_Type_get_contents_c returns them), and the datatypes
  * in env_types are retained by it (released with it), so MPI_Type_get_contents can
  * describe a type whose constituents the user has already freed.
  */
@@ -62,8 +64,9 @@ typedef struct compi_datatype {
     size_t nbasic;        /* basic elements in one element (for MPI_Get_elements) */
     int combiner;         /* MPI_COMBINER_* */
     int *env_ints; MPI_Aint *env_addrs;  /* MPI_Type_get_contents */
+    MPI_Count *env_counts;               /* the large counts of a _c constructor */
     struct compi_datatype **env_types;    /* retained */
-    int n_ints, n_addrs, n_types;
+    int n_ints, n_addrs, n_counts, n_types;
     char name[MPI_MAX_OBJECT_NAME];
     struct attr_list *attrs;
     size_t align;         /* largest alignment of a basic type inside (struct padding) */
@@ -160,11 +163,19 @@ size_t dt_bytes_of_basic(const compi_datatype_t *dt, size_t nbasic);
 /* name of a predefined type, e.g. "MPI_INT" (for messages); the user's name if set */
 const char *dt_name(const compi_datatype_t *dt);
 
+/* how a type was built, as MPI_Type_get_envelope(_c) and _contents(_c) describe it */
+typedef struct dt_env {
+    int combiner;
+    int n_ints, n_addrs, n_counts, n_types;
+    const int *ints;
+    const MPI_Aint *addrs;
+    const MPI_Count *counts; /* large counts: only a _c constructor has them */
+    const MPI_Datatype *types;
+} dt_env_t;
+
 /* Record how a type was built (MPI_Type_get_envelope); copies the arrays and retains
- * the datatypes behind the handles in `types` (which must all be valid). */
-compi_status_t dt_set_envelope(compi_datatype_t *dt, int combiner, int n_ints, const int *ints,
-                               int n_addrs, const MPI_Aint *addrs, int n_types,
-                               const MPI_Datatype *types);
+ * the datatypes behind the handles in env->types (which must all be valid). */
+compi_status_t dt_set_envelope(compi_datatype_t *dt, const dt_env_t *env);
 /* MPI_Type_free: the handle becomes invalid now, the object lives while retained */
 void dt_forget_handle(compi_datatype_t *dt);
 

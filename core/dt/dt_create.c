@@ -289,7 +289,8 @@ static compi_status_t dt__finish(dt__builder_t *b, int pad, int combiner, compi_
     dt->combiner = combiner;
     dt_compute_contig(dt);
     if (old != NULL) {
-        st = dt_set_envelope(dt, combiner, 0, NULL, 0, NULL, 1, &old->handle);
+        st = dt_set_envelope(
+            dt, &(dt_env_t){.combiner = combiner, .n_types = 1, .types = &old->handle});
         if (st != COMPI_OK) {
             goto err;
         }
@@ -416,7 +417,8 @@ compi_status_t dt_dup(compi_datatype_t *old, compi_datatype_t **new_p)
     compi_status_t st = dt__copy(old, &dt);
 
     if (st == COMPI_OK) {
-        st = dt_set_envelope(dt, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &old->handle);
+        st = dt_set_envelope(
+            dt, &(dt_env_t){.combiner = MPI_COMBINER_DUP, .n_types = 1, .types = &old->handle});
         if (st != COMPI_OK) {
             dt_release(dt);
             return st;
@@ -434,8 +436,13 @@ compi_status_t dt_clone(compi_datatype_t *old, compi_datatype_t **new_p)
     if (st != COMPI_OK) {
         return st;
     }
-    st = dt_set_envelope(dt, old->combiner, old->n_ints, old->env_ints, old->n_addrs,
-                         old->env_addrs, 0, NULL);
+    st = dt_set_envelope(dt, &(dt_env_t){.combiner = old->combiner,
+                                         .n_ints = old->n_ints,
+                                         .ints = old->env_ints,
+                                         .n_addrs = old->n_addrs,
+                                         .addrs = old->env_addrs,
+                                         .n_counts = old->n_counts,
+                                         .counts = old->env_counts});
     /* the constituents are retained objects whose handles may be gone: copied by hand */
     if (st == COMPI_OK && old->n_types > 0) {
         dt->env_types = malloc((size_t)old->n_types * sizeof(*dt->env_types));

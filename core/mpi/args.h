@@ -30,6 +30,7 @@
 #include <limits.h>
 #include <mpi.h>
 #include <stddef.h>
+#include <string.h>
 
 #define MPI_ARG_TAG_UB INT_MAX
 
@@ -454,6 +455,88 @@ static inline int mpi_raise_p2p_status(compi_comm_t *c, compi_status_t st, const
                              "attached buffer too small for this buffered send");
     }
     return mpi_raise_status(c, st, fn, NULL);
+}
+
+/* ---- the datatype calls: arrays of counts and of datatypes ---- */
+
+/* An array of counts or displacements as the int form (int or MPI_Aint) or the
+   large-count form (MPI_Count) passes it: one pointer of the three is set, and
+   mpi_counts_at reads element i as an MPI_Count, so the implementation of both forms is
+   one function that copies nothing (a test of the width per element, never an
+   allocation). */
+typedef struct mpi_counts {
+    const int *i;
+    const MPI_Aint *a;
+    const MPI_Count *c;
+} mpi_counts_t;
+
+static inline mpi_counts_t mpi_counts_int(const int *v)
+{
+    return (mpi_counts_t){.i = v};
+}
+
+static inline mpi_counts_t mpi_counts_aint(const MPI_Aint *v)
+{
+    return (mpi_counts_t){.a = v};
+}
+
+static inline mpi_counts_t mpi_counts_count(const MPI_Count *v)
+{
+    return (mpi_counts_t){.c = v};
+}
+
+static inline int mpi_counts_null(mpi_counts_t v)
+{
+    return v.i == NULL && v.a == NULL && v.c == NULL;
+}
+
+static inline MPI_Count mpi_counts_at(mpi_counts_t v, MPI_Count k)
+{
+    return v.c != NULL ? v.c[k] : v.a != NULL ? (MPI_Count)v.a[k] : (MPI_Count)v.i[k];
+}
+
+#define MPI_ARG_ANY LLONG_MIN /* an array whose elements may have any value */
+
+/* an array of `len` counts (len checked before): not NULL when len > 0, each element at
+   least `low` (MPI_ERR_ARG) */
+static inline int mpi_arg_counts(compi_comm_t *c, MPI_Count len, mpi_counts_t v, MPI_Count low,
+                                 const char *what, const char *fn)
+{
+    if (compi_unlikely(len > 0 && mpi_counts_null(v))) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", what);
+    }
+    for (MPI_Count k = 0; low != MPI_ARG_ANY && k < len; k++) {
+        MPI_Count x = mpi_counts_at(v, k);
+        if (compi_unlikely(x < low)) {
+            return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s[%lld]=%lld is below %lld", what,
+                                 (long long)k, (long long)x, (long long)low);
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+/* an array of `len` datatype handles: not NULL when len > 0, each valid (MPI_ERR_TYPE) */
+static inline int mpi_arg_types(compi_comm_t *c, MPI_Count len, const MPI_Datatype *types,
+                                const char *what, const char *fn)
+{
+    if (compi_unlikely(len > 0 && types == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", what);
+    }
+    for (MPI_Count k = 0; k < len; k++) {
+        if (compi_unlikely(dt_from_handle(types[k]) == NULL)) {
+            return mpi_err_raise(c, MPI_ERR_TYPE, fn, "%s[%lld] is not a datatype", what,
+                                 (long long)k);
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+/* whether `fn` is a large-count form (MPI_x_c): what the int form of a call that shares
+   its implementation cannot return */
+static inline int mpi_fn_large(const char *fn)
+{
+    size_t n = strlen(fn);
+    return n > 2 && fn[n - 2] == '_' && fn[n - 1] == 'c';
 }
 
 #endif

@@ -2,44 +2,63 @@
  * dt_api.c -- the MPI datatype API: constructors, commit/free/dup and address
  * arithmetic.  Queries are in dt_query_api.c, packing in pack_api.c.
  *
- * Argument checks live here and nowhere below: the engine (core/dt) trusts its callers.
- * Counts in elements of the old type become bytes here (vector strides, indexed
- * displacements), so the engine sees only byte displacements.  The envelope that
- * MPI_Type_get_envelope reports is recorded here, where the original arguments are.
+ * The entry points (core/mpi/gen/dt.c) check the arguments and call the x_impl here,
+ * with every count, blocklength, stride and displacement as an MPI_Count (arrays as an
+ * mpi_counts_t over the caller's ints, Aints or MPI_Counts), so the int and the _c
+ * constructor are one function; the engine (core/dt) trusts its callers.  Counts in
+ * elements of the old type become bytes here (vector strides, indexed displacements), so
+ * the engine sees only byte displacements.  The envelope that MPI_Type_get_envelope(_c)
+ * reports is recorded here, where the original arguments are: integers and addresses
+ * from an int constructor, large counts from a _c one.
  */
 #include "core/comm/attr.h"
 #include "core/dt/dt.h"
-#include "core/mpi/dt_args.h"
+#include "core/mpi/args.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- helpers --------------------------------------------------------------------- */
 
-/* checks an int array of blocklengths (all >= 0) */
-static int dt__check_blocklens(const char *fn, int count, const int *bl)
+/*
+ * The envelope of a constructor from its arguments in the order of the standard's table
+ * (MPI-4.1 5.1.13): `vals` holds every count and displacement argument.  A large-count
+ * constructor (fn is MPI_x_c) records them all as large counts; an int one records the
+ * first `n_int` as integers and the rest as addresses.  `ints` (room for n) is scratch.
+ */
+static dt_env_t dt__env(const char *fn, int combiner, const MPI_Count *vals, int n, int n_int,
+                        int *ints, MPI_Aint *addrs)
 {
-    if (count > 0 && bl == NULL) {
-        return mpi_dt_null(fn, "array_of_blocklengths");
+    dt_env_t env = {.combiner = combiner};
+
+    if (mpi_fn_large(fn)) {
+        env.n_counts = n;
+        env.counts = vals;
+        return env;
     }
-    for (int i = 0; i < count; i++) {
-        if (bl[i] < 0) {
-            return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "array_of_blocklengths[%d]=%d is negative",
-                                 i, bl[i]);
+    for (int k = 0; k < n; k++) {
+        if (k < n_int) {
+            ints[k] = (int)vals[k];
+        } else {
+            addrs[k - n_int] = (MPI_Aint)vals[k];
         }
     }
-    return MPI_SUCCESS;
+    env.n_ints = n_int;
+    env.ints = ints;
+    env.n_addrs = n - n_int;
+    env.addrs = addrs;
+    return env;
 }
 
 /* hands the new type to the user with its envelope, or raises the constructor's error */
-static int dt__done(const char *fn, compi_status_t st, compi_datatype_t *dt, int combiner, int ni,
-                    const int *ints, int na, const MPI_Aint *addrs, int nt,
-                    const MPI_Datatype *types, MPI_Datatype *newtype)
+static int dt__done(const char *fn, compi_status_t st, compi_datatype_t *dt, dt_env_t env,
+                    MPI_Datatype *newtype)
 {
     if (st == COMPI_OK) {
-        st = dt_set_envelope(dt, combiner, ni, ints, na, addrs, nt, types);
+        st = dt_set_envelope(dt, &env);
         if (st != COMPI_OK) {
             dt_release(dt);
         }
@@ -52,139 +71,122 @@ static int dt__done(const char *fn, compi_status_t st, compi_datatype_t *dt, int
     return MPI_SUCCESS;
 }
 
-/* common front of the hindexed-like constructors: converts to byte displacements */
-static int dt__indexed(const char *fn, int combiner, int count, const int *bl, int bl_same,
-                       const int *idisps, const MPI_Aint *adisps, MPI_Datatype oldtype,
-                       MPI_Datatype *newtype)
-{
-    compi_datatype_t *old, *dt = NULL;
-    size_t *sbl = NULL;
-    ptrdiff_t *sdisp = NULL;
-    int *ints = NULL, ni = 0, na = 0, rc;
-    compi_status_t st;
+/* an envelope of at most three values and one datatype, built without allocation */
+typedef struct dt__small {
+    MPI_Count vals[3];
+    int ints[3];
+    MPI_Aint addrs[3];
+} dt__small_t;
 
-    COMPI_CHECK_INIT_HELD(fn);
-    if (count < 0) {
-        return mpi_dt_neg_count(fn, count);
+static int dt__done_small(const char *fn, compi_status_t st, compi_datatype_t *dt, int combiner,
+                          dt__small_t *e, int n, int n_int, compi_datatype_t *old,
+                          MPI_Datatype *newtype)
+{
+    dt_env_t env = dt__env(fn, combiner, e->vals, n, n_int, e->ints, e->addrs);
+    env.n_types = 1;
+    env.types = &old->handle;
+    return dt__done(fn, st, dt, env, newtype);
+}
+
+/*
+ * The indexed family and struct: `count` blocks of blocklengths `bl` (or the one `bl1`
+ * when bl is NULL) at displacements `disps`, in elements of `old` (elem_disps) or in
+ * bytes; `types` (struct) replaces `old`.  The arrays arrive as the caller's ints, Aints
+ * or MPI_Counts (mpi_counts_t) and are read once into the engine's arrays and the
+ * envelope: one allocation per constructor.
+ */
+static int dt__indexed(const char *fn, int combiner, MPI_Count count, const mpi_counts_t *bl,
+                       MPI_Count bl1, mpi_counts_t disps, int elem_disps, compi_datatype_t *old,
+                       const MPI_Datatype *types, MPI_Datatype *newtype)
+{
+    size_t n = (size_t)count, nbl = bl != NULL ? n : 1, nvals = 1 + nbl + n;
+    compi_datatype_t **objs = NULL, *dt = NULL;
+    compi_status_t st = COMPI_ERR_NO_MEMORY;
+    int rc;
+
+    if (nvals > INT_MAX) {
+        return mpi_err_raise(NULL, MPI_ERR_COUNT, fn, "count=%lld: an envelope beyond %d values",
+                             (long long)count, INT_MAX);
     }
-    if ((rc = mpi_dt_lookup(oldtype, fn, &old)) != MPI_SUCCESS) {
-        return rc;
-    }
-    if (newtype == NULL) {
-        return mpi_dt_null(fn, "newtype");
-    }
-    if (bl_same && bl[0] < 0) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "blocklength=%d is negative", bl[0]);
-    }
-    if (!bl_same && (rc = dt__check_blocklens(fn, count, bl)) != MPI_SUCCESS) {
-        return rc;
-    }
-    if (count > 0 && idisps == NULL && adisps == NULL) {
-        return mpi_dt_null(fn, "array_of_displacements");
-    }
-    sbl = malloc(((size_t)count + 1) * sizeof(*sbl));
-    sdisp = malloc(((size_t)count + 1) * sizeof(*sdisp));
-    /* envelope ints: count, blocklength(s), then integer displacements if any */
-    ints = malloc(((size_t)count * 2 + 2) * sizeof(*ints));
-    if (sbl == NULL || sdisp == NULL || ints == NULL) {
-        st = COMPI_ERR_NO_MEMORY;
+    /* one block: the engine's lengths and displacements, the envelope's values and its
+       int and address forms */
+    size_t bytes = n * (sizeof(size_t) + sizeof(ptrdiff_t) + sizeof(*objs)) +
+                   nvals * (sizeof(MPI_Count) + sizeof(int) + sizeof(MPI_Aint)) + 16;
+    char *mem = malloc(bytes);
+    if (mem == NULL) {
         goto out;
     }
-    ints[ni++] = count;
-    if (bl_same) {
-        ints[ni++] = bl[0];
+    size_t *sbl = (size_t *)mem;
+    ptrdiff_t *sdisp = (ptrdiff_t *)(sbl + n);
+    MPI_Count *vals = (MPI_Count *)(sdisp + n);
+    MPI_Aint *addrs = (MPI_Aint *)(vals + nvals);
+    objs = (compi_datatype_t **)(addrs + nvals);
+    int *ints = (int *)(objs + n);
+
+    vals[0] = count;
+    if (bl == NULL) {
+        vals[1] = bl1;
     }
-    for (int i = 0; i < count; i++) {
-        sbl[i] = (size_t)bl[bl_same ? 0 : i];
-        sdisp[i] = idisps ? (ptrdiff_t)idisps[i] * old->extent : (ptrdiff_t)adisps[i];
-        if (!bl_same) {
-            ints[ni++] = bl[i];
+    for (size_t k = 0; k < n; k++) {
+        MPI_Count b = bl != NULL ? mpi_counts_at(*bl, (MPI_Count)k) : bl1;
+        MPI_Count d = mpi_counts_at(disps, (MPI_Count)k);
+        sbl[k] = (size_t)b;
+        sdisp[k] = elem_disps ? (ptrdiff_t)d * old->extent : (ptrdiff_t)d;
+        if (bl != NULL) {
+            vals[1 + k] = b;
+        }
+        vals[1 + nbl + k] = d;
+        if (types != NULL) {
+            objs[k] = dt_from_handle(types[k]);
         }
     }
-    for (int i = 0; idisps != NULL && i < count; i++) {
-        ints[ni++] = idisps[i];
+    if (types != NULL) {
+        st = dt_create_struct(n, sbl, sdisp, objs, &dt);
+    } else {
+        st = dt_create_hindexed(n, sbl, sdisp, old, &dt);
     }
-    na = adisps ? count : 0;
-    st = dt_create_hindexed((size_t)count, sbl, sdisp, old, &dt);
-out:
-    rc = dt__done(fn, st, dt, combiner, ni, ints, na, adisps, 1, &oldtype, newtype);
-    free(sbl);
-    free(sdisp);
-    free(ints);
+    dt_env_t env = dt__env(fn, combiner, vals, (int)nvals, elem_disps ? (int)nvals : (int)(1 + nbl),
+                           ints, addrs);
+    env.n_types = types != NULL ? (int)n : 1;
+    env.types = types != NULL ? types : &old->handle;
+    rc = dt__done(fn, st, dt, env, newtype);
+    free(mem);
     return rc;
+out:
+    return dt__done(fn, st, dt, (dt_env_t){0}, newtype);
 }
 
 /* ---- constructors ---------------------------------------------------------------- */
 
-#pragma weak MPI_Type_contiguous = PMPI_Type_contiguous
-int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+static int type_contiguous_impl(MPI_Count count, compi_datatype_t *oldtype, MPI_Datatype *newtype,
+                                const char *fn)
 {
-    static const char fn[] = "MPI_Type_contiguous";
-    compi_datatype_t *old, *dt = NULL;
-    compi_status_t st;
-    int rc;
-
-    COMPI_CHECK_INIT(fn);
-    if (count < 0) {
-        return mpi_dt_neg_count(fn, count);
-    }
-    if ((rc = mpi_dt_lookup(oldtype, fn, &old)) != MPI_SUCCESS) {
-        return rc;
-    }
-    if (newtype == NULL) {
-        return mpi_dt_null(fn, "newtype");
-    }
+    compi_datatype_t *dt = NULL;
+    dt__small_t e = {.vals = {count}};
     /* dt is read after the constructor ran: arguments have no evaluation order */
-    st = dt_create_contiguous((size_t)count, old, &dt);
-    return dt__done(fn, st, dt, MPI_COMBINER_CONTIGUOUS, 1, &count, 0, NULL, 1, &oldtype, newtype);
+    compi_status_t st = dt_create_contiguous((size_t)count, oldtype, &dt);
+    return dt__done_small(fn, st, dt, MPI_COMBINER_CONTIGUOUS, &e, 1, 1, oldtype, newtype);
 }
 
-static int dt__hvector(const char *fn, int count, int blocklength, MPI_Aint stride_bytes,
-                       const int *istride, MPI_Datatype oldtype, MPI_Datatype *newtype)
+static int type_vector_impl(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                            compi_datatype_t *oldtype, MPI_Datatype *newtype, const char *fn)
 {
-    compi_datatype_t *old, *dt = NULL;
-    int rc, ints[3] = {count, blocklength, istride ? *istride : 0};
-    compi_status_t st;
-
-    COMPI_CHECK_INIT_HELD(fn);
-    if (count < 0) {
-        return mpi_dt_neg_count(fn, count);
-    }
-    if (blocklength < 0) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "blocklength=%d is negative", blocklength);
-    }
-    if ((rc = mpi_dt_lookup(oldtype, fn, &old)) != MPI_SUCCESS) {
-        return rc;
-    }
-    if (newtype == NULL) {
-        return mpi_dt_null(fn, "newtype");
-    }
-    if (istride != NULL) {
-        stride_bytes = (MPI_Aint)*istride * old->extent;
-    }
-    st = dt_create_hvector((size_t)count, (size_t)blocklength, stride_bytes, old, &dt);
-    if (istride != NULL) {
-        return dt__done(fn, st, dt, MPI_COMBINER_VECTOR, 3, ints, 0, NULL, 1, &oldtype, newtype);
-    }
-    return dt__done(fn, st, dt, MPI_COMBINER_HVECTOR, 2, ints, 1, &stride_bytes, 1, &oldtype,
-                    newtype);
+    compi_datatype_t *dt = NULL;
+    dt__small_t e = {.vals = {count, blocklength, stride}};
+    compi_status_t st = dt_create_hvector((size_t)count, (size_t)blocklength,
+                                          (ptrdiff_t)stride * oldtype->extent, oldtype, &dt);
+    return dt__done_small(fn, st, dt, MPI_COMBINER_VECTOR, &e, 3, 3, oldtype, newtype);
 }
 
-#pragma weak MPI_Type_vector = PMPI_Type_vector
-int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
-                     MPI_Datatype *newtype)
+static int type_create_hvector_impl(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                                    compi_datatype_t *oldtype, MPI_Datatype *newtype,
+                                    const char *fn)
 {
-    COMPI_API_LOCK();
-    return dt__hvector("MPI_Type_vector", count, blocklength, 0, &stride, oldtype, newtype);
-}
-
-#pragma weak MPI_Type_create_hvector = PMPI_Type_create_hvector
-int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
-                             MPI_Datatype *newtype)
-{
-    COMPI_API_LOCK();
-    return dt__hvector("MPI_Type_create_hvector", count, blocklength, stride, NULL, oldtype,
-                       newtype);
+    compi_datatype_t *dt = NULL;
+    dt__small_t e = {.vals = {count, blocklength, stride}};
+    compi_status_t st =
+        dt_create_hvector((size_t)count, (size_t)blocklength, (ptrdiff_t)stride, oldtype, &dt);
+    return dt__done_small(fn, st, dt, MPI_COMBINER_HVECTOR, &e, 3, 2, oldtype, newtype);
 }
 
 #pragma weak MPI_Type_hvector = PMPI_Type_hvector
@@ -192,27 +194,23 @@ int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype 
                       MPI_Datatype *newtype)
 {
     COMPI_API_LOCK();
-    return dt__hvector("MPI_Type_hvector", count, blocklength, stride, NULL, oldtype, newtype);
+    return PMPI_Type_create_hvector(count, blocklength, stride, oldtype, newtype);
 }
 
-#pragma weak MPI_Type_indexed = PMPI_Type_indexed
-int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
-                      const int array_of_displacements[], MPI_Datatype oldtype,
-                      MPI_Datatype *newtype)
+static int type_indexed_impl(MPI_Count count, mpi_counts_t array_of_blocklengths,
+                             mpi_counts_t array_of_displacements, compi_datatype_t *oldtype,
+                             MPI_Datatype *newtype, const char *fn)
 {
-    COMPI_API_LOCK();
-    return dt__indexed("MPI_Type_indexed", MPI_COMBINER_INDEXED, count, array_of_blocklengths, 0,
-                       array_of_displacements, NULL, oldtype, newtype);
+    return dt__indexed(fn, MPI_COMBINER_INDEXED, count, &array_of_blocklengths, 0,
+                       array_of_displacements, 1, oldtype, NULL, newtype);
 }
 
-#pragma weak MPI_Type_create_hindexed = PMPI_Type_create_hindexed
-int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
-                              const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
-                              MPI_Datatype *newtype)
+static int type_create_hindexed_impl(MPI_Count count, mpi_counts_t array_of_blocklengths,
+                                     mpi_counts_t array_of_displacements, compi_datatype_t *oldtype,
+                                     MPI_Datatype *newtype, const char *fn)
 {
-    COMPI_API_LOCK();
-    return dt__indexed("MPI_Type_create_hindexed", MPI_COMBINER_HINDEXED, count,
-                       array_of_blocklengths, 0, NULL, array_of_displacements, oldtype, newtype);
+    return dt__indexed(fn, MPI_COMBINER_HINDEXED, count, &array_of_blocklengths, 0,
+                       array_of_displacements, 0, oldtype, NULL, newtype);
 }
 
 /* the MPI-1 name, kept for old codes like MPI_Type_hvector and MPI_Type_struct */
@@ -221,81 +219,35 @@ int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of
                        MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     COMPI_API_LOCK();
-    return dt__indexed("MPI_Type_hindexed", MPI_COMBINER_HINDEXED, count, array_of_blocklengths, 0,
-                       NULL, array_of_displacements, oldtype, newtype);
+    return PMPI_Type_create_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype,
+                                     newtype);
 }
 
-#pragma weak MPI_Type_create_indexed_block = PMPI_Type_create_indexed_block
-int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
-                                   MPI_Datatype oldtype, MPI_Datatype *newtype)
+static int type_create_indexed_block_impl(MPI_Count count, MPI_Count blocklength,
+                                          mpi_counts_t array_of_displacements,
+                                          compi_datatype_t *oldtype, MPI_Datatype *newtype,
+                                          const char *fn)
 {
-    COMPI_API_LOCK();
-    return dt__indexed("MPI_Type_create_indexed_block", MPI_COMBINER_INDEXED_BLOCK, count,
-                       &blocklength, 1, array_of_displacements, NULL, oldtype, newtype);
+    return dt__indexed(fn, MPI_COMBINER_INDEXED_BLOCK, count, NULL, blocklength,
+                       array_of_displacements, 1, oldtype, NULL, newtype);
 }
 
-#pragma weak MPI_Type_create_hindexed_block = PMPI_Type_create_hindexed_block
-int PMPI_Type_create_hindexed_block(int count, int blocklength,
-                                    const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
-                                    MPI_Datatype *newtype)
+static int type_create_hindexed_block_impl(MPI_Count count, MPI_Count blocklength,
+                                           mpi_counts_t array_of_displacements,
+                                           compi_datatype_t *oldtype, MPI_Datatype *newtype,
+                                           const char *fn)
 {
-    COMPI_API_LOCK();
-    return dt__indexed("MPI_Type_create_hindexed_block", MPI_COMBINER_HINDEXED_BLOCK, count,
-                       &blocklength, 1, NULL, array_of_displacements, oldtype, newtype);
+    return dt__indexed(fn, MPI_COMBINER_HINDEXED_BLOCK, count, NULL, blocklength,
+                       array_of_displacements, 0, oldtype, NULL, newtype);
 }
 
-#pragma weak MPI_Type_create_struct = PMPI_Type_create_struct
-int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
-                            const MPI_Aint array_of_displacements[],
-                            const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+static int type_create_struct_impl(MPI_Count count, mpi_counts_t array_of_blocklengths,
+                                   mpi_counts_t array_of_displacements,
+                                   const MPI_Datatype array_of_types[], MPI_Datatype *newtype,
+                                   const char *fn)
 {
-    static const char fn[] = "MPI_Type_create_struct";
-    compi_datatype_t **types = NULL, *dt = NULL;
-    size_t *sbl = NULL;
-    int *ints = NULL, rc;
-    compi_status_t st;
-
-    COMPI_CHECK_INIT(fn);
-    if (count < 0) {
-        return mpi_dt_neg_count(fn, count);
-    }
-    if ((rc = dt__check_blocklens(fn, count, array_of_blocklengths)) != MPI_SUCCESS) {
-        return rc;
-    }
-    if (count > 0 && (array_of_displacements == NULL || array_of_types == NULL)) {
-        return mpi_dt_null(fn, "array_of_displacements or array_of_types");
-    }
-    if (newtype == NULL) {
-        return mpi_dt_null(fn, "newtype");
-    }
-    types = malloc(((size_t)count + 1) * sizeof(*types));
-    sbl = malloc(((size_t)count + 1) * sizeof(*sbl));
-    ints = malloc(((size_t)count + 1) * sizeof(*ints));
-    if (types == NULL || sbl == NULL || ints == NULL) {
-        st = COMPI_ERR_NO_MEMORY;
-        goto out;
-    }
-    ints[0] = count;
-    for (int i = 0; i < count; i++) {
-        types[i] = dt_from_handle(array_of_types[i]);
-        if (types[i] == NULL) {
-            rc = mpi_err_raise(NULL, MPI_ERR_TYPE, fn, "array_of_types[%d] is not a datatype", i);
-            goto done;
-        }
-        sbl[i] = (size_t)array_of_blocklengths[i];
-        ints[i + 1] = array_of_blocklengths[i];
-    }
-    /* MPI_Aint and ptrdiff_t are both the pointer-sized signed integer */
-    st =
-        dt_create_struct((size_t)count, sbl, (const ptrdiff_t *)array_of_displacements, types, &dt);
-out:
-    rc = dt__done(fn, st, dt, MPI_COMBINER_STRUCT, count + 1, ints, count, array_of_displacements,
-                  count, array_of_types, newtype);
-done:
-    free(types);
-    free(sbl);
-    free(ints);
-    return rc;
+    return dt__indexed(fn, MPI_COMBINER_STRUCT, count, &array_of_blocklengths, 0,
+                       array_of_displacements, 0, NULL, array_of_types, newtype);
 }
 COMPI_STATIC_ASSERT(sizeof(MPI_Aint) == sizeof(ptrdiff_t), "MPI_Aint must be ptrdiff_t-sized");
 
@@ -308,62 +260,75 @@ int PMPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_d
                                    array_of_types, newtype);
 }
 
-#pragma weak MPI_Type_create_subarray = PMPI_Type_create_subarray
-int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
-                              const int array_of_starts[], int order, MPI_Datatype oldtype,
-                              MPI_Datatype *newtype)
+static int dt__order(const char *fn, int order)
 {
-    static const char fn[] = "MPI_Type_create_subarray";
-    compi_datatype_t *old, *dt = NULL;
-    size_t *v = NULL;
-    int *ints = NULL, rc;
-    compi_status_t st;
-
-    COMPI_CHECK_INIT(fn);
-    if (ndims <= 0) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "ndims=%d must be positive", ndims);
-    }
-    if (array_of_sizes == NULL || array_of_subsizes == NULL || array_of_starts == NULL) {
-        return mpi_dt_null(fn, "an array argument");
-    }
     if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN) {
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "order=%d is not MPI_ORDER_C/FORTRAN", order);
     }
-    for (int d = 0; d < ndims; d++) {
-        int sz = array_of_sizes[d], sub = array_of_subsizes[d], start = array_of_starts[d];
-        if (sz < 1 || sub < 0 || sub > sz || start < 0 || start > sz - sub) {
-            return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
-                                 "dimension %d: size=%d subsize=%d start=%d do not fit", d, sz, sub,
-                                 start);
-        }
+    return MPI_SUCCESS;
+}
+
+static int type_create_subarray_impl(int ndims, mpi_counts_t array_of_sizes,
+                                     mpi_counts_t array_of_subsizes, mpi_counts_t array_of_starts,
+                                     int order, compi_datatype_t *oldtype, MPI_Datatype *newtype,
+                                     const char *fn)
+{
+    compi_datatype_t *dt = NULL;
+    size_t *v = NULL;
+    MPI_Count *vals = NULL;
+    int *ints = NULL, rc;
+    compi_status_t st = COMPI_ERR_NO_MEMORY;
+
+    if (ndims <= 0) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "ndims=%d must be positive", ndims);
     }
-    if ((rc = mpi_dt_lookup(oldtype, fn, &old)) != MPI_SUCCESS) {
+    if ((rc = dt__order(fn, order)) != MPI_SUCCESS) {
         return rc;
     }
-    if (newtype == NULL) {
-        return mpi_dt_null(fn, "newtype");
+    for (int d = 0; d < ndims; d++) {
+        MPI_Count sz = mpi_counts_at(array_of_sizes, d), sub = mpi_counts_at(array_of_subsizes, d);
+        MPI_Count start = mpi_counts_at(array_of_starts, d);
+        if (sz < 1 || sub < 0 || sub > sz || start < 0 || start > sz - sub) {
+            return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
+                                 "dimension %d: size=%lld subsize=%lld start=%lld do not fit", d,
+                                 (long long)sz, (long long)sub, (long long)start);
+        }
     }
     v = malloc(3 * (size_t)ndims * sizeof(*v));
+    vals = malloc(3 * (size_t)ndims * sizeof(*vals));
     ints = malloc((3 * (size_t)ndims + 2) * sizeof(*ints));
-    if (v == NULL || ints == NULL) {
-        st = COMPI_ERR_NO_MEMORY;
+    dt_env_t env = {.combiner = MPI_COMBINER_SUBARRAY, .n_types = 1, .types = &oldtype->handle};
+    if (v == NULL || vals == NULL || ints == NULL) {
         goto out;
     }
-    ints[0] = ndims;
     for (int d = 0; d < ndims; d++) {
-        v[d] = (size_t)array_of_sizes[d];
-        v[ndims + d] = (size_t)array_of_subsizes[d];
-        v[2 * ndims + d] = (size_t)array_of_starts[d];
-        ints[1 + d] = array_of_sizes[d];
-        ints[1 + ndims + d] = array_of_subsizes[d];
-        ints[1 + 2 * ndims + d] = array_of_starts[d];
+        vals[d] = mpi_counts_at(array_of_sizes, d);
+        vals[ndims + d] = mpi_counts_at(array_of_subsizes, d);
+        vals[2 * ndims + d] = mpi_counts_at(array_of_starts, d);
     }
-    ints[1 + 3 * ndims] = order;
-    st = dt_create_subarray(ndims, v, v + ndims, v + 2 * ndims, order, old, &dt);
+    for (int k = 0; k < 3 * ndims; k++) {
+        v[k] = (size_t)vals[k];
+    }
+    /* int: ndims, sizes, subsizes, starts, order; large: ndims, order and the counts */
+    ints[0] = ndims;
+    if (mpi_fn_large(fn)) {
+        ints[1] = order;
+        env.n_ints = 2;
+        env.n_counts = 3 * ndims;
+        env.counts = vals;
+    } else {
+        for (int k = 0; k < 3 * ndims; k++) {
+            ints[1 + k] = (int)vals[k];
+        }
+        ints[1 + 3 * ndims] = order;
+        env.n_ints = 3 * ndims + 2;
+    }
+    env.ints = ints;
+    st = dt_create_subarray(ndims, v, v + ndims, v + 2 * ndims, order, oldtype, &dt);
 out:
-    rc = dt__done(fn, st, dt, MPI_COMBINER_SUBARRAY, 3 * ndims + 2, ints, 0, NULL, 1, &oldtype,
-                  newtype);
+    rc = dt__done(fn, st, dt, env, newtype);
     free(v);
+    free(vals);
     free(ints);
     return rc;
 }
@@ -397,34 +362,38 @@ static int dt__darray_check(const char *fn, int d, int gsize, int distrib, int d
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_create_darray = PMPI_Type_create_darray
-int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
-                            const int array_of_distribs[], const int array_of_dargs[],
-                            const int array_of_psizes[], int order, MPI_Datatype oldtype,
-                            MPI_Datatype *newtype)
+static int type_create_darray_impl(int size, int rank, int ndims, mpi_counts_t array_of_gsizes,
+                                   const int array_of_distribs[], const int array_of_dargs[],
+                                   const int array_of_psizes[], int order,
+                                   compi_datatype_t *oldtype, MPI_Datatype *newtype, const char *fn)
 {
-    static const char fn[] = "MPI_Type_create_darray";
-    compi_datatype_t *old, *dt = NULL;
+    compi_datatype_t *dt = NULL;
     long long procs = 1;
-    int *ints = NULL, rc;
-    compi_status_t st;
+    int *ints = NULL, *gs = NULL, rc, large = mpi_fn_large(fn), ni = 0;
+    MPI_Count *vals = NULL;
+    compi_status_t st = COMPI_ERR_NO_MEMORY;
 
-    COMPI_CHECK_INIT(fn);
     if (size < 1 || rank < 0 || rank >= size) {
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "rank=%d of size=%d", rank, size);
     }
     if (ndims <= 0) {
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "ndims=%d must be positive", ndims);
     }
-    if (array_of_gsizes == NULL || array_of_distribs == NULL || array_of_dargs == NULL ||
-        array_of_psizes == NULL) {
-        return mpi_dt_null(fn, "an array argument");
+    if (array_of_distribs == NULL || array_of_dargs == NULL || array_of_psizes == NULL) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "an array argument is NULL");
     }
-    if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "order=%d is not MPI_ORDER_C/FORTRAN", order);
+    if ((rc = dt__order(fn, order)) != MPI_SUCCESS) {
+        return rc;
     }
     for (int d = 0; d < ndims; d++) {
-        rc = dt__darray_check(fn, d, array_of_gsizes[d], array_of_distribs[d], array_of_dargs[d],
+        MPI_Count g = mpi_counts_at(array_of_gsizes, d);
+        /* the engine lays out int global sizes */
+        if (g > INT_MAX) {
+            return mpi_err_raise(NULL, MPI_ERR_COUNT, fn,
+                                 "array_of_gsizes[%d]=%lld is beyond what compi lays out (%d)", d,
+                                 (long long)g, INT_MAX);
+        }
+        rc = dt__darray_check(fn, d, (int)g, array_of_distribs[d], array_of_dargs[d],
                               array_of_psizes[d]);
         if (rc != MPI_SUCCESS) {
             return rc;
@@ -438,116 +407,87 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gs
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "the process grid does not have %d processes",
                              size);
     }
-    if ((rc = mpi_dt_lookup(oldtype, fn, &old)) != MPI_SUCCESS) {
-        return rc;
-    }
-    if (newtype == NULL) {
-        return mpi_dt_null(fn, "newtype");
-    }
-    /* envelope: size, rank, ndims, gsizes, distribs, dargs, psizes, order */
+    /* envelope: size, rank, ndims, gsizes (large counts of the _c form), distribs, dargs,
+       psizes, order */
+    dt_env_t env = {.combiner = MPI_COMBINER_DARRAY, .n_types = 1, .types = &oldtype->handle};
     ints = malloc((4 * (size_t)ndims + 4) * sizeof(*ints));
-    if (ints == NULL) {
-        st = COMPI_ERR_NO_MEMORY;
+    gs = malloc((size_t)ndims * sizeof(*gs));
+    vals = malloc((size_t)ndims * sizeof(*vals));
+    if (ints == NULL || gs == NULL || vals == NULL) {
         goto out;
     }
-    ints[0] = size;
-    ints[1] = rank;
-    ints[2] = ndims;
+    ints[ni++] = size;
+    ints[ni++] = rank;
+    ints[ni++] = ndims;
     for (int d = 0; d < ndims; d++) {
-        ints[3 + d] = array_of_gsizes[d];
-        ints[3 + ndims + d] = array_of_distribs[d];
-        ints[3 + 2 * ndims + d] = array_of_dargs[d];
-        ints[3 + 3 * ndims + d] = array_of_psizes[d];
+        vals[d] = mpi_counts_at(array_of_gsizes, d);
+        gs[d] = (int)vals[d];
+        if (!large) {
+            ints[ni++] = gs[d];
+        }
     }
-    ints[3 + 4 * ndims] = order;
-    st = dt_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs,
-                          array_of_psizes, order, old, &dt);
+    for (int d = 0; d < ndims; d++) {
+        ints[ni + d] = array_of_distribs[d];
+        ints[ni + ndims + d] = array_of_dargs[d];
+        ints[ni + 2 * ndims + d] = array_of_psizes[d];
+    }
+    ni += 3 * ndims;
+    ints[ni++] = order;
+    env.n_ints = ni;
+    env.ints = ints;
+    if (large) {
+        env.n_counts = ndims;
+        env.counts = vals;
+    }
+    st = dt_create_darray(size, rank, ndims, gs, array_of_distribs, array_of_dargs, array_of_psizes,
+                          order, oldtype, &dt);
 out:
-    rc = dt__done(fn, st, dt, MPI_COMBINER_DARRAY, 4 * ndims + 4, ints, 0, NULL, 1, &oldtype,
-                  newtype);
+    rc = dt__done(fn, st, dt, env, newtype);
     free(ints);
+    free(gs);
+    free(vals);
     return rc;
 }
 
-#pragma weak MPI_Type_create_resized = PMPI_Type_create_resized
-int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
-                             MPI_Datatype *newtype)
+static int type_create_resized_impl(compi_datatype_t *oldtype, MPI_Count lb, MPI_Count extent,
+                                    MPI_Datatype *newtype, const char *fn)
 {
-    static const char fn[] = "MPI_Type_create_resized";
-    compi_datatype_t *old, *dt = NULL;
-    MPI_Aint addrs[2] = {lb, extent};
-    compi_status_t st;
-    int rc;
-
-    COMPI_CHECK_INIT(fn);
-    if ((rc = mpi_dt_lookup(oldtype, fn, &old)) != MPI_SUCCESS) {
-        return rc;
-    }
-    if (newtype == NULL) {
-        return mpi_dt_null(fn, "newtype");
-    }
-    st = dt_create_resized(old, lb, extent, &dt);
-    return dt__done(fn, st, dt, MPI_COMBINER_RESIZED, 0, NULL, 2, addrs, 1, &oldtype, newtype);
+    compi_datatype_t *dt = NULL;
+    dt__small_t e = {.vals = {lb, extent}};
+    compi_status_t st = dt_create_resized(oldtype, (ptrdiff_t)lb, (ptrdiff_t)extent, &dt);
+    return dt__done_small(fn, st, dt, MPI_COMBINER_RESIZED, &e, 2, 0, oldtype, newtype);
 }
 
-#pragma weak MPI_Type_dup = PMPI_Type_dup
-int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
+static int type_dup_impl(compi_datatype_t *oldtype, MPI_Datatype *newtype, const char *fn)
 {
-    static const char fn[] = "MPI_Type_dup";
-    compi_datatype_t *old, *dt = NULL;
-    compi_status_t st;
-    int rc;
+    compi_datatype_t *dt = NULL;
+    compi_status_t st = dt_dup(oldtype, &dt);
 
-    COMPI_CHECK_INIT(fn);
-    if ((rc = mpi_dt_lookup(oldtype, fn, &old)) != MPI_SUCCESS) {
-        return rc;
-    }
-    if (newtype == NULL) {
-        return mpi_dt_null(fn, "newtype");
-    }
-    st = dt_dup(old, &dt);
     if (st == COMPI_OK) {
-        st = attr_type_copy_all(old, dt);
+        st = attr_type_copy_all(oldtype, dt);
         if (st != COMPI_OK) {
             attr_type_free_all(dt);
             dt_release(dt);
             return mpi_err_raise(NULL, MPI_ERR_OTHER, fn, "an attribute copy callback failed");
         }
     }
-    return dt__done(fn, st, dt, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &oldtype, newtype);
+    return dt__done(
+        fn, st, dt,
+        (dt_env_t){.combiner = MPI_COMBINER_DUP, .n_types = 1, .types = &oldtype->handle}, newtype);
 }
 
-#pragma weak MPI_Type_commit = PMPI_Type_commit
-int PMPI_Type_commit(MPI_Datatype *datatype)
+static int type_commit_impl(MPI_Datatype *datatype, compi_datatype_t *datatype_obj, const char *fn)
 {
-    compi_datatype_t *dt;
-    int rc;
-
-    COMPI_CHECK_INIT("MPI_Type_commit");
-    if (datatype == NULL) {
-        return mpi_dt_null("MPI_Type_commit", "datatype");
-    }
-    if ((rc = mpi_dt_lookup(*datatype, "MPI_Type_commit", &dt)) != MPI_SUCCESS) {
-        return rc;
-    }
-    dt->committed = 1;
+    (void)datatype;
+    (void)fn;
+    datatype_obj->committed = 1;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_free = PMPI_Type_free
-int PMPI_Type_free(MPI_Datatype *datatype)
+static int type_free_impl(MPI_Datatype *datatype, compi_datatype_t *datatype_obj, const char *fn)
 {
-    static const char fn[] = "MPI_Type_free";
-    compi_datatype_t *dt;
-    int rc;
+    compi_datatype_t *dt = datatype_obj;
 
-    COMPI_CHECK_INIT(fn);
-    if (datatype == NULL) {
-        return mpi_dt_null(fn, "datatype");
-    }
-    if ((rc = mpi_dt_lookup(*datatype, fn, &dt)) != MPI_SUCCESS) {
-        return rc;
-    }
     if (dt->predefined) {
         return mpi_err_raise(NULL, MPI_ERR_TYPE, fn, "%s is predefined and cannot be freed",
                              dt_name(dt));
@@ -564,13 +504,9 @@ int PMPI_Type_free(MPI_Datatype *datatype)
 
 /* ---- addresses and handle conversion --------------------------------------------- */
 
-#pragma weak MPI_Get_address = PMPI_Get_address
-int PMPI_Get_address(const void *location, MPI_Aint *address)
+static int get_address_impl(const void *location, MPI_Aint *address, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Get_address");
-    if (address == NULL) {
-        return mpi_dt_null("MPI_Get_address", "address");
-    }
+    (void)fn;
     *address = (MPI_Aint)location;
     return MPI_SUCCESS;
 }
@@ -596,3 +532,5 @@ MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2)
     COMPI_API_LOCK();
     return (MPI_Aint)((uintptr_t)addr1 - (uintptr_t)addr2);
 }
+
+#include "core/mpi/gen/dt.c"

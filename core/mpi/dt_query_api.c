@@ -3,10 +3,11 @@
  * their _x forms), the envelope and contents of its construction, its name; and the
  * types found by size and kind (MPI_Type_match_size, MPI_Type_create_f90_*).
  *
- * Argument checks live here (dt_args.h); the engine (core/dt) trusts its callers.
+ * The entry points (core/mpi/gen/dt_query.c) check the arguments and call the x_impl
+ * here; the engine (core/dt) trusts its callers.
  */
 #include "core/dt/dt.h"
-#include "core/mpi/dt_args.h"
+#include "core/mpi/args.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
 
@@ -14,175 +15,134 @@
 #include <stdio.h>
 #include <string.h>
 
-#pragma weak MPI_Type_size = PMPI_Type_size
-int PMPI_Type_size(MPI_Datatype datatype, int *size)
+static int type_size_impl(compi_datatype_t *datatype, MPI_Count *size, const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_datatype_t *dt;
-    int rc = mpi_dt_query(datatype, "MPI_Type_size", size, size, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        *size = dt->size > INT_MAX ? MPI_UNDEFINED : (int)dt->size;
-    }
-    return rc;
+    (void)fn;
+    *size = (MPI_Count)datatype->size;
+    return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_size_x = PMPI_Type_size_x
-int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+static int type_size_x_impl(compi_datatype_t *datatype, MPI_Count *size, const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_datatype_t *dt;
-    int rc = mpi_dt_query(datatype, "MPI_Type_size_x", size, size, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        *size = (MPI_Count)dt->size;
-    }
-    return rc;
+    return type_size_impl(datatype, size, fn);
 }
 
-#pragma weak MPI_Type_get_extent = PMPI_Type_get_extent
-int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
+static int type_get_extent_impl(compi_datatype_t *datatype, MPI_Count *lb, MPI_Count *extent,
+                                const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_datatype_t *dt;
-    int rc = mpi_dt_query(datatype, "MPI_Type_get_extent", lb, extent, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        *lb = dt->lb;
-        *extent = dt->extent;
-    }
-    return rc;
+    (void)fn;
+    *lb = datatype->lb;
+    *extent = datatype->extent;
+    return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_get_extent_x = PMPI_Type_get_extent_x
-int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+static int type_get_extent_x_impl(compi_datatype_t *datatype, MPI_Count *lb, MPI_Count *extent,
+                                  const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_datatype_t *dt;
-    int rc = mpi_dt_query(datatype, "MPI_Type_get_extent_x", lb, extent, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        *lb = dt->lb;
-        *extent = dt->extent;
-    }
-    return rc;
+    return type_get_extent_impl(datatype, lb, extent, fn);
 }
 
-#pragma weak MPI_Type_get_true_extent = PMPI_Type_get_true_extent
-int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
+static int type_get_true_extent_impl(compi_datatype_t *datatype, MPI_Count *true_lb,
+                                     MPI_Count *true_extent, const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_datatype_t *dt;
-    int rc = mpi_dt_query(datatype, "MPI_Type_get_true_extent", true_lb, true_extent, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        *true_lb = dt->true_lb;
-        *true_extent = dt->true_extent;
-    }
-    return rc;
+    (void)fn;
+    *true_lb = datatype->true_lb;
+    *true_extent = datatype->true_extent;
+    return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_get_true_extent_x = PMPI_Type_get_true_extent_x
-int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
+static int type_get_true_extent_x_impl(compi_datatype_t *datatype, MPI_Count *true_lb,
+                                       MPI_Count *true_extent, const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_datatype_t *dt;
-    int rc = mpi_dt_query(datatype, "MPI_Type_get_true_extent_x", true_lb, true_extent, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        *true_lb = dt->true_lb;
-        *true_extent = dt->true_extent;
-    }
-    return rc;
+    return type_get_true_extent_impl(datatype, true_lb, true_extent, fn);
 }
 
+/* the MPI-1 queries, through MPI_Type_get_extent (which names itself in their errors) */
 #pragma weak MPI_Type_extent = PMPI_Type_extent
 int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
 {
     COMPI_API_LOCK();
-    compi_datatype_t *dt;
-    int rc = mpi_dt_query(datatype, "MPI_Type_extent", extent, extent, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        *extent = dt->extent;
-    }
-    return rc;
+    MPI_Aint lb;
+    return PMPI_Type_get_extent(datatype, &lb, extent);
 }
 
 #pragma weak MPI_Type_lb = PMPI_Type_lb
 int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
 {
     COMPI_API_LOCK();
-    compi_datatype_t *dt;
-    int rc = mpi_dt_query(datatype, "MPI_Type_lb", displacement, displacement, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        *displacement = dt->lb;
-    }
-    return rc;
+    MPI_Aint extent;
+    return PMPI_Type_get_extent(datatype, displacement, &extent);
 }
 
 #pragma weak MPI_Type_ub = PMPI_Type_ub
 int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
 {
     COMPI_API_LOCK();
-    compi_datatype_t *dt;
-    int rc = mpi_dt_query(datatype, "MPI_Type_ub", displacement, displacement, &dt);
-
+    MPI_Aint extent;
+    int rc = PMPI_Type_get_extent(datatype, displacement, &extent);
     if (rc == MPI_SUCCESS) {
-        *displacement = dt->lb + dt->extent;
+        *displacement += extent;
     }
     return rc;
 }
 
-#pragma weak MPI_Type_get_envelope = PMPI_Type_get_envelope
-int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
-                           int *num_datatypes, int *combiner)
+/* A type made by a large-count constructor has large counts, which the int forms of the
+   envelope and contents calls cannot return: they raise MPI_ERR_TYPE for it (the int form
+   passes num_large_counts NULL, max_large_counts 0). */
+static int dt__no_large_counts(const compi_datatype_t *dt, const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_datatype_t *dt;
-    int rc = mpi_dt_query(datatype, "MPI_Type_get_envelope", num_integers, num_addresses, &dt);
+    return mpi_err_raise(NULL, MPI_ERR_TYPE, fn,
+                         "%s was made by a large-count constructor: its %d large counts need "
+                         "the _c form",
+                         dt_name(dt), dt->n_counts);
+}
 
-    if (rc != MPI_SUCCESS) {
-        return rc;
+static int type_get_envelope_impl(compi_datatype_t *datatype, MPI_Count *num_integers,
+                                  MPI_Count *num_addresses, MPI_Count *num_large_counts,
+                                  MPI_Count *num_datatypes, int *combiner, const char *fn)
+{
+    if (num_large_counts == NULL && datatype->n_counts > 0) {
+        return dt__no_large_counts(datatype, fn);
     }
-    if (num_datatypes == NULL || combiner == NULL) {
-        return mpi_dt_null("MPI_Type_get_envelope", "an output argument");
+    *num_integers = datatype->n_ints;
+    *num_addresses = datatype->n_addrs;
+    if (num_large_counts != NULL) {
+        *num_large_counts = datatype->n_counts;
     }
-    *num_integers = dt->n_ints;
-    *num_addresses = dt->n_addrs;
-    *num_datatypes = dt->n_types;
-    *combiner = dt->combiner;
+    *num_datatypes = datatype->n_types;
+    *combiner = datatype->combiner;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_get_contents = PMPI_Type_get_contents
-int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
-                           int max_datatypes, int array_of_integers[],
-                           MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
+static int type_get_contents_impl(compi_datatype_t *datatype, MPI_Count max_integers,
+                                  MPI_Count max_addresses, MPI_Count max_large_counts,
+                                  MPI_Count max_datatypes, int array_of_integers[],
+                                  MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+                                  MPI_Datatype array_of_datatypes[], const char *fn)
 {
-    static const char fn[] = "MPI_Type_get_contents";
-    compi_datatype_t *dt;
-    int rc;
+    compi_datatype_t *dt = datatype;
 
-    COMPI_CHECK_INIT(fn);
-    if ((rc = mpi_dt_lookup(datatype, fn, &dt)) != MPI_SUCCESS) {
-        return rc;
-    }
     if (dt->combiner == MPI_COMBINER_NAMED) {
         return mpi_err_raise(NULL, MPI_ERR_TYPE, fn, "%s is a named type: it has no contents",
                              dt_name(dt));
     }
-    if (max_integers < dt->n_ints || max_addresses < dt->n_addrs || max_datatypes < dt->n_types) {
+    if (!mpi_fn_large(fn) && dt->n_counts > 0) {
+        return dt__no_large_counts(dt, fn);
+    }
+    if (max_integers < dt->n_ints || max_addresses < dt->n_addrs ||
+        max_large_counts < dt->n_counts || max_datatypes < dt->n_types) {
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
-                             "room for %d/%d/%d integers/addresses/datatypes, %d/%d/%d needed",
-                             max_integers, max_addresses, max_datatypes, dt->n_ints, dt->n_addrs,
-                             dt->n_types);
+                             "room for %lld/%lld/%lld/%lld integers/addresses/large counts/"
+                             "datatypes, %d/%d/%d/%d needed",
+                             (long long)max_integers, (long long)max_addresses,
+                             (long long)max_large_counts, (long long)max_datatypes, dt->n_ints,
+                             dt->n_addrs, dt->n_counts, dt->n_types);
     }
     if ((dt->n_ints > 0 && array_of_integers == NULL) ||
         (dt->n_addrs > 0 && array_of_addresses == NULL) ||
+        (dt->n_counts > 0 && array_of_large_counts == NULL) ||
         (dt->n_types > 0 && array_of_datatypes == NULL)) {
-        return mpi_dt_null(fn, "an output array");
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "an output array is NULL");
     }
     /* derived constituents come back as new types the caller frees (MPI-3.1 4.1.13) */
     for (int i = 0; i < dt->n_types; i++) {
@@ -213,39 +173,30 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
     if (dt->n_addrs > 0) {
         memcpy(array_of_addresses, dt->env_addrs, (size_t)dt->n_addrs * sizeof(MPI_Aint));
     }
+    if (dt->n_counts > 0) {
+        memcpy(array_of_large_counts, dt->env_counts, (size_t)dt->n_counts * sizeof(MPI_Count));
+    }
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_set_name = PMPI_Type_set_name
-int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
+static int type_set_name_impl(compi_datatype_t *datatype, const char *type_name, const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_datatype_t *dt;
-    int rc = mpi_dt_query(datatype, "MPI_Type_set_name", type_name, type_name, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        /* longer names are cut, as the standard allows */
-        snprintf(dt->name, sizeof(dt->name), "%s", type_name);
-    }
-    return rc;
+    (void)fn;
+    /* longer names are cut, as the standard allows */
+    snprintf(datatype->name, sizeof(datatype->name), "%s", type_name);
+    return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_get_name = PMPI_Type_get_name
-int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
+static int type_get_name_impl(compi_datatype_t *datatype, char *type_name, int *resultlen,
+                              const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_datatype_t *dt;
-    int rc = mpi_dt_query(datatype, "MPI_Type_get_name", type_name, resultlen, &dt);
-
-    if (rc == MPI_SUCCESS) {
-        snprintf(type_name, MPI_MAX_OBJECT_NAME, "%s", dt->name);
-        *resultlen = (int)strlen(type_name);
-    }
-    return rc;
+    (void)fn;
+    snprintf(type_name, MPI_MAX_OBJECT_NAME, "%s", datatype->name);
+    *resultlen = (int)strlen(type_name);
+    return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_match_size = PMPI_Type_match_size
-int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
+static int type_match_size_impl(int typeclass, int size, MPI_Datatype *datatype, const char *fn)
 {
     static const struct {
         int tclass, size;
@@ -265,18 +216,14 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
         {MPI_TYPECLASS_COMPLEX, 2 * sizeof(long double), MPI_C_LONG_DOUBLE_COMPLEX},
     };
 
-    COMPI_CHECK_INIT("MPI_Type_match_size");
-    if (datatype == NULL) {
-        return mpi_dt_null("MPI_Type_match_size", "datatype");
-    }
     for (size_t i = 0; i < COMPI_ARRAY_SIZE(match); i++) {
         if (match[i].tclass == typeclass && match[i].size == size) {
             *datatype = match[i].dt;
             return MPI_SUCCESS;
         }
     }
-    return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Type_match_size",
-                         "no datatype of class %d and size %d", typeclass, size);
+    return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "no datatype of class %d and size %d", typeclass,
+                         size);
 }
 
 /* ---- Fortran 90 parameterised types ---------------------------------------------- */
@@ -305,10 +252,6 @@ static int dt__f90(const char *fn, int combiner, int p, int r, MPI_Datatype *new
     compi_datatype_t *dt;
     compi_status_t st;
 
-    COMPI_CHECK_INIT_HELD(fn);
-    if (newtype == NULL) {
-        return mpi_dt_null(fn, "newtype");
-    }
     if (combiner == MPI_COMBINER_F90_INTEGER) {
         args[0] = r;
         n = 1;
@@ -338,23 +281,19 @@ static int dt__f90(const char *fn, int combiner, int p, int r, MPI_Datatype *new
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_create_f90_real = PMPI_Type_create_f90_real
-int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
+static int type_create_f90_real_impl(int p, int r, MPI_Datatype *newtype, const char *fn)
 {
-    COMPI_API_LOCK();
-    return dt__f90("MPI_Type_create_f90_real", MPI_COMBINER_F90_REAL, p, r, newtype);
+    return dt__f90(fn, MPI_COMBINER_F90_REAL, p, r, newtype);
 }
 
-#pragma weak MPI_Type_create_f90_complex = PMPI_Type_create_f90_complex
-int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
+static int type_create_f90_complex_impl(int p, int r, MPI_Datatype *newtype, const char *fn)
 {
-    COMPI_API_LOCK();
-    return dt__f90("MPI_Type_create_f90_complex", MPI_COMBINER_F90_COMPLEX, p, r, newtype);
+    return dt__f90(fn, MPI_COMBINER_F90_COMPLEX, p, r, newtype);
 }
 
-#pragma weak MPI_Type_create_f90_integer = PMPI_Type_create_f90_integer
-int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
+static int type_create_f90_integer_impl(int r, MPI_Datatype *newtype, const char *fn)
 {
-    COMPI_API_LOCK();
-    return dt__f90("MPI_Type_create_f90_integer", MPI_COMBINER_F90_INTEGER, 0, r, newtype);
+    return dt__f90(fn, MPI_COMBINER_F90_INTEGER, 0, r, newtype);
 }
+
+#include "core/mpi/gen/dt_query.c"

@@ -6,7 +6,8 @@
  * INT_MAX: datatype sizes and status counts that are computed (no memory behind them), scalar
  * counts carried where no data moves (MPI_PROC_NULL, a type without data), the v/w
  * collectives' counts and displacements carried whole (displacements of 2^40 elements
- * from a base that far below the buffer), and MPI_ERR_COUNT for a negative count.
+ * from a base that far below the buffer), datatype constructors that carry counts beyond
+ * int (tests/mpi/dt_large.c asks more of them), and MPI_ERR_COUNT for a negative count.
  */
 #include "tests/mpi/mpitest.h"
 
@@ -310,21 +311,24 @@ static void datatypes(void)
     MPI_OK(MPI_Type_create_resized_c(MPI_INT, -4, 16, &b));
     same_type(a, b, "resized");
 
-    /* envelope and contents of a _c type: the int ones, no large counts */
+    /* envelope and contents of a _c type: its counts are large counts */
     {
         MPI_Count ni, na, nl, nd;
-        int comb, ints[3];
+        int comb, ints[1], ii, ia, id;
         MPI_Aint addrs[1];
-        MPI_Count larges[1];
+        MPI_Count larges[3];
         MPI_Datatype dts[1];
         MPI_OK(MPI_Type_vector_c(3, 2, 5, MPI_INT, &b));
         MPI_OK(MPI_Type_get_envelope_c(b, &ni, &na, &nl, &nd, &comb));
-        CHECK(comb == MPI_COMBINER_VECTOR && ni == 3 && na == 0 && nl == 0 && nd == 1,
+        CHECK(comb == MPI_COMBINER_VECTOR && ni == 0 && na == 0 && nl == 3 && nd == 1,
               "Type_get_envelope_c: combiner %d, %lld/%lld/%lld/%lld", comb, (long long)ni,
               (long long)na, (long long)nl, (long long)nd);
-        MPI_OK(MPI_Type_get_contents_c(b, 3, 0, 0, 1, ints, addrs, larges, dts));
-        CHECK(ints[0] == 3 && ints[1] == 2 && ints[2] == 5 && dts[0] == MPI_INT,
-              "Type_get_contents_c: %d %d %d", ints[0], ints[1], ints[2]);
+        MPI_OK(MPI_Type_get_contents_c(b, 0, 0, 3, 1, ints, addrs, larges, dts));
+        CHECK(larges[0] == 3 && larges[1] == 2 && larges[2] == 5 && dts[0] == MPI_INT,
+              "Type_get_contents_c: %lld %lld %lld", (long long)larges[0], (long long)larges[1],
+              (long long)larges[2]);
+        expect_class(MPI_Type_get_envelope(b, &ii, &ia, &id, &comb), MPI_ERR_TYPE,
+                     "Type_get_envelope of a _c type");
         MPI_OK(MPI_Type_free(&b));
     }
 
@@ -350,31 +354,38 @@ static void datatypes(void)
               (long long)ext);
         MPI_OK(MPI_Type_free(&t1));
     }
-    /* a contiguous type beyond int: a struct of a vector and the remainder, of that size */
+    /* a contiguous type beyond int: one contiguous type of that size */
     {
-        MPI_Count big = (MPI_Count)INT_MAX + INT_MAX / 1024, csize;
-        int ni, na, nd, comb;
+        MPI_Count big = (MPI_Count)INT_MAX + INT_MAX / 1024, csize, ni, na, nl, nd;
+        int comb;
         MPI_OK(MPI_Type_contiguous_c(big, MPI_BYTE, &a));
         MPI_OK(MPI_Type_size_c(a, &csize));
         CHECK(csize == big, "Type_contiguous_c beyond int: size %lld", (long long)csize);
-        MPI_OK(MPI_Type_get_envelope(a, &ni, &na, &nd, &comb));
-        CHECK(comb == MPI_COMBINER_STRUCT && nd == 2, "Type_contiguous_c beyond int: "
-              "combiner %d with %d types", comb, nd);
+        MPI_OK(MPI_Type_get_envelope_c(a, &ni, &na, &nl, &nd, &comb));
+        CHECK(comb == MPI_COMBINER_CONTIGUOUS && nl == 1 && nd == 1,
+              "Type_contiguous_c beyond int: combiner %d with %lld large counts", comb,
+              (long long)nl);
         MPI_OK(MPI_Type_free(&a));
     }
-    /* counts the constructors cannot carry: INT_MAX * (INT_MAX + 1), the first count that
-       a vector of int blocks and an int remainder cannot say (2^62 - 2^31, representable) */
+    /* counts beyond int in every place of a constructor */
     {
-        MPI_Count beyond = (MPI_Count)INT_MAX * BIG;
-        CHECK(beyond > (MPI_Count)INT_MAX * INT_MAX, "the count beyond int squared: %lld",
-              (long long)beyond);
-        expect_class(MPI_Type_contiguous_c(beyond, MPI_BYTE, &a), MPI_ERR_COUNT,
-                     "Type_contiguous_c beyond int squared");
+        MPI_Count beyond = (MPI_Count)INT_MAX * BIG, size, lb, ext;
+        MPI_OK(MPI_Type_contiguous_c(beyond, MPI_BYTE, &a));
+        MPI_OK(MPI_Type_size_c(a, &size));
+        CHECK(size == beyond, "Type_contiguous_c beyond int squared: %lld", (long long)size);
+        MPI_OK(MPI_Type_free(&a));
+        MPI_OK(MPI_Type_vector_c(2, 1, BIG, MPI_BYTE, &a));
+        MPI_OK(MPI_Type_get_extent_c(a, &lb, &ext));
+        CHECK(lb == 0 && ext == BIG + 1, "Type_vector_c stride beyond int: extent %lld",
+              (long long)ext);
+        MPI_OK(MPI_Type_free(&a));
+        cbl[1] = BIG;
+        MPI_OK(MPI_Type_indexed_c(3, cbl, cdp, MPI_INT, &a));
+        MPI_OK(MPI_Type_size_c(a, &size));
+        CHECK(size == (BIG + 5) * (MPI_Count)sizeof(int), "Type_indexed_c block beyond int: %lld",
+              (long long)size);
+        MPI_OK(MPI_Type_free(&a));
     }
-    expect_class(MPI_Type_vector_c(2, 1, BIG, MPI_BYTE, &a), MPI_ERR_COUNT,
-                 "Type_vector_c stride");
-    cbl[1] = BIG;
-    expect_class(MPI_Type_indexed_c(3, cbl, cdp, MPI_INT, &a), MPI_ERR_COUNT, "Type_indexed_c");
 }
 
 /* ---- operations ---------------------------------------------------------------------- */

@@ -4,10 +4,11 @@
  * MPI_Bcast_c, MPI_Reduce_c (MPI_BOR), MPI_Allreduce_c, MPI_Gather_c, MPI_Allgather_c,
  * MPI_Allgatherv_c and MPI_Alltoallv_c (counts and displacements beyond int);
  * then an int count of a 1000-byte type with a 24-byte gap (extent 1024) whose bytes pass
- * 2^31, through MPI_Send/MPI_Recv and MPI_Bcast: the offsets and sizes below the API are
- * beyond int.  Buffers are filled by copying a 64 KiB pattern, each 4 KiB page marked with its
- * number; the receiver checks a sample of positions spread over the message, the bytes
- * around 2^31 and the last ones, and the receive's count in its status.
+ * 2^31, through MPI_Send/MPI_Recv and MPI_Bcast, and packed by MPI_Pack_c and unpacked by
+ * MPI_Unpack_c: the offsets and sizes below the API are beyond int.  Buffers are filled by copying
+ * a 64 KiB pattern, each 4 KiB page marked with its number; the receiver checks a sample of
+ * positions spread over the message, the bytes around 2^31 and the last ones, and the receive's
+ * count in its status.
  *
  * Each case needs several GiB: rank 0 prints what it needs (the buffers of both ranks and
  * what the collective keeps aside) and runs it only when /proc/meminfo's MemAvailable
@@ -369,6 +370,40 @@ static void derived(int bcast)
     end(what);
 }
 
+/* MPI_Pack_c and MPI_Unpack_c of the gapped type of derived(), on rank 0: more than 2^31
+   packed bytes, their position an MPI_Count past int */
+static void pack_bytes(void)
+{
+    const char *what = "Pack_c/Unpack_c 2^31/1000+5 x 1000 B";
+    size_t len = (size_t)NELEM * EXTENT, packed = (size_t)NELEM * ELEM;
+    MPI_Datatype c1000, t;
+    if (!begin(what, 3, len))
+        return;
+    if (mt_rank == 0) {
+        MPI_Count pos = 0, size = 0;
+        MPI_OK(MPI_Type_contiguous(ELEM, MPI_BYTE, &c1000));
+        MPI_OK(MPI_Type_create_resized(c1000, 0, EXTENT, &t));
+        MPI_OK(MPI_Type_commit(&t));
+        MPI_OK(MPI_Pack_size_c(NELEM, t, MPI_COMM_SELF, &size));
+        CHECK(size == (MPI_Count)packed, "%s: Pack_size_c %lld", what, (long long)size);
+        unsigned char *b = big(len), *p = big(packed);
+        fill(b, len, 0);
+        MPI_OK(MPI_Pack_c(b, NELEM, t, p, (MPI_Count)packed, &pos, MPI_COMM_SELF));
+        CHECK(pos == (MPI_Count)packed, "%s: Pack_c position %lld", what, (long long)pos);
+        free(b);
+        b = zeroed(len);
+        pos = 0;
+        MPI_OK(MPI_Unpack_c(p, (MPI_Count)packed, &pos, b, NELEM, t, MPI_COMM_SELF));
+        CHECK(pos == (MPI_Count)packed, "%s: Unpack_c position %lld", what, (long long)pos);
+        verify(b, len, 0, 1, what);
+        free(p);
+        free(b);
+        MPI_OK(MPI_Type_free(&t));
+        MPI_OK(MPI_Type_free(&c1000));
+    }
+    end(what);
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "bigcount_huge");
@@ -385,6 +420,7 @@ int main(int argc, char **argv)
         vector_bytes(1);
         derived(0);
         derived(1);
+        pack_bytes();
     }
     if (mt_rank == 0) {
         printf("# %d cases run, %d skipped for memory\n", ran, skipped);

@@ -132,6 +132,24 @@ UNITS = {
         "MPI_Get_count", "MPI_Get_elements", "MPI_Get_elements_x", "MPI_Status_set_elements",
         "MPI_Status_set_elements_x", "MPI_Status_set_cancelled", "MPI_Test_cancelled",
     ]),
+    # datatypes: constructors, queries, packing
+    "dt": ("core/mpi/dt_api.c", [
+        "MPI_Type_contiguous", "MPI_Type_vector", "MPI_Type_create_hvector", "MPI_Type_indexed",
+        "MPI_Type_create_hindexed", "MPI_Type_create_indexed_block",
+        "MPI_Type_create_hindexed_block", "MPI_Type_create_struct", "MPI_Type_create_subarray",
+        "MPI_Type_create_darray", "MPI_Type_create_resized", "MPI_Type_dup", "MPI_Type_commit",
+        "MPI_Type_free", "MPI_Get_address",
+    ]),
+    "dt_query": ("core/mpi/dt_query_api.c", [
+        "MPI_Type_size", "MPI_Type_size_x", "MPI_Type_get_extent", "MPI_Type_get_extent_x",
+        "MPI_Type_get_true_extent", "MPI_Type_get_true_extent_x", "MPI_Type_get_envelope",
+        "MPI_Type_get_contents", "MPI_Type_set_name", "MPI_Type_get_name", "MPI_Type_match_size",
+        "MPI_Type_create_f90_real", "MPI_Type_create_f90_complex", "MPI_Type_create_f90_integer",
+    ]),
+    "pack": ("core/mpi/pack_api.c", [
+        "MPI_Pack", "MPI_Unpack", "MPI_Pack_size", "MPI_Pack_external", "MPI_Unpack_external",
+        "MPI_Pack_external_size",
+    ]),
 }
 
 # the collectives: unit -> (the hand-written file, the blocking procedures); each brings its
@@ -279,7 +297,9 @@ def checks(name, params):
         elif k == "BUFFER" and not p.array:
             # checked with its datatype (above); passed as it is
             if not ((i + 2 < len(params) and params[i + 2].kind == "DATATYPE") or
-                    (i + 1 < len(params) and params[i + 1].kind in BYTE_KINDS)):
+                    (i + 1 < len(params) and params[i + 1].kind in BYTE_KINDS) or
+                    (i + 1 < len(params) and params[i + 1].kind in ("POLYDTYPE_PACK_SIZE",
+                                                                    "DISPLACEMENT"))):
                 raise Unbound("%s (a buffer without a count and a datatype or a size)" % p.name)
         elif k == "RANK" and p.dir == "IN" and not p.ptr and p.name in ("dest", "source"):
             if errc == "NULL":
@@ -317,6 +337,8 @@ def checks(name, params):
         elif k == "STATUS" and p.dir in ("IN", "INOUT") and p.ptr == 1 and not p.array:
             check('mpi_arg_status(%s, %s, "%s", fn)' % (errc, p.name, p.name))
         elif k == "LOGICAL" and p.dir == "IN" and not p.ptr and not p.array:
+            pass
+        elif datatype_rule(p, errc, check, decls, lines, post):
             pass
         else:
             raise Unbound("%s (kind %s, %s%s)" % (p.name, k, p.dir.lower(),
@@ -374,13 +396,77 @@ def coll_checks(name, params):
     return decls, lines, []
 
 
+# ---- the kinds of the datatype calls (constructors, queries, packing) ----
+
+# arrays of counts or displacements: int (or MPI_Aint) in the int form, MPI_Count in the
+# large-count form; the implementation reads either through an mpi_counts_t (args.h),
+# and the smallest value each element may have (None: any)
+POLY_ARRAY_KINDS = {"POLYDTYPE_NUM_ELEM_NNI": 0, "POLYDTYPE_NUM_ELEM_PI": 1,
+                    "POLYDISPLACEMENT_COUNT": None, "POLYDISPLACEMENT_AINT_COUNT": None}
+# what the implementation checks itself (the rules of one constructor, a representation's
+# name) or what it fills (the arrays of MPI_Type_get_contents)
+IMPL_KINDS = {"ORDER", "COMM_SIZE_PI", "RANK_NNI", "ARRAY_LENGTH_PI", "DISTRIB_ENUM",
+              "DTYPE_DISTRIBUTION", "PROCESS_GRID_SIZE", "STRING", "GENERIC_DTYPE_INT",
+              "GENERIC_DTYPE_COUNT", "DISPLACEMENT", "TYPECLASS", "TYPECLASS_SIZE", "MATH"}
+
+
+def datatype_rule(p, errc, check, decls, lines, post):
+    """the rules of the datatype kinds; False for a kind they do not cover"""
+    k, n = p.kind, p.name
+    elem = p.decl.split()[-2] if p.decl.startswith("const") else p.decl.split()[0]
+    if k in POLY_ARRAY_KINDS and p.dir == "IN" and p.array and p.length:
+        width = {"int": "int", "MPI_Aint": "aint", "MPI_Count": "count"}[elem]
+        low = POLY_ARRAY_KINDS[k]
+        decls.append("    mpi_counts_t v_%s = mpi_counts_%s(%s);" % (n, width, n))
+        check('mpi_arg_counts(%s, %s, v_%s, %s, "%s", fn)' % (
+            errc, p.length, n, "MPI_ARG_ANY" if low is None else low, n))
+        p.impl_decl = "mpi_counts_t %s" % n
+        p.arg = "v_" + n
+    elif k.startswith("POLY") and p.dir == "IN" and not p.ptr and not p.array:
+        p.impl_decl = "MPI_Count %s" % n  # a stride, a displacement, a size, a maximum
+    elif k.startswith("POLY") and p.dir in ("OUT", "INOUT") and p.ptr == 1 and not p.array:
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, n, n))
+        p.impl_decl = "MPI_Count *%s" % n
+        if elem != "MPI_Count":
+            # the int form: its int or MPI_Aint through an MPI_Count
+            decls.append("    MPI_Count %s_c = 0;" % n)
+            if p.dir == "INOUT":
+                lines.append("    %s_c = *%s;" % (n, n))
+            p.arg = "&%s_c" % n
+            post.append("        *%s = %s;" % (n, "mpi_count_int(%s_c)" % n if elem == "int"
+                                                 else "(MPI_Aint)%s_c" % n))
+    elif k == "DATATYPE" and p.dir == "IN" and p.array and p.length:
+        check('mpi_arg_types(%s, %s, %s, "%s", fn)' % (errc, p.length, n, n))
+    elif k in ("DATATYPE", "COMBINER") and p.dir == "OUT" and p.ptr == 1 and not p.array:
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, n, n))
+    elif k == "DATATYPE" and p.dir == "INOUT" and p.ptr == 1 and not p.array:
+        # a type the call commits or frees: its handle and its object
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, n, n))
+        decls.append("    compi_datatype_t *dt_%s = NULL;" % n)
+        check('mpi_arg_type_valid(%s, *%s, "%s", fn, &dt_%s)' % (errc, n, n, n))
+        p.impl_decl = "MPI_Datatype *%s, compi_datatype_t *%s_obj" % (n, n)
+        p.arg = "%s, dt_%s" % (n, n)
+    elif k == "DATATYPE" and p.dir == "OUT" and p.array:
+        pass
+    elif k in ("STRING", "STRING_LENGTH", "DISPLACEMENT") and p.ptr == 1 and not p.array:
+        # a name to read or fill, its length, an address to fill
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, n, n))
+    elif k in IMPL_KINDS:
+        pass
+    else:
+        return False
+    return True
+
+
 def impl_name(name):
     return name[len("MPI_"):].lower() + "_impl"
 
 
-def entry(c, name, impl, proc_name, mode=None):
+def entry(c, name, impl, proc_name, mode=None, big=None):
     """(C source of PMPI_<name>, the implementation's prototype); mode: a collective's
-    (COLL_MODE_...)"""
+    (COLL_MODE_...); `big`, the large-count form of an int form `c` with parameters of
+    its own (num_large_counts): the implementation takes those too, and the int form
+    passes 0 or NULL for them"""
     ret, cname, decls = split_proto(str(c))
     if ret != "int":
         raise Unbound("the return type %s" % ret)
@@ -406,6 +492,16 @@ def entry(c, name, impl, proc_name, mode=None):
         out += cdecls
         out.append("    int rc;")
         out += lines
+    if big is not None:
+        full = [Param(d, q) for d, q in zip(split_proto(str(big))[2], big.parameters)]
+        checks(name, full)
+        mine = {p.name: p for p in params}
+        for p in full:
+            if p.name in mine:
+                p.arg = mine[p.name].arg
+            else:
+                p.arg = "NULL" if "*" in p.impl_decl or p.array else "0"
+        params = full
     call = "%s(%s)" % (impl, ", ".join([p.arg for p in params if not p.skip] + extra_args +
                                        ["fn"]))
     if post:
@@ -493,14 +589,17 @@ def main():
         for name, impl, mode in procs:
             if name not in forms:
                 sys.exit("cgen: %s is not a procedure of the standard" % name)
-            for form in forms[name]:
+            c, big = forms[name]
+            for form in (c, big):
                 if form is None:
                     continue
                 fname = split_proto(str(form))[1]
                 if fname[4:] not in have:
                     sys.exit("cgen: include/mpi.h does not declare %s" % fname)
+                extra = big if form is c and big is not None and \
+                    len(big.parameters) > len(c.parameters) else None
                 try:
-                    src, proto = entry(form, fname, impl, name, mode)
+                    src, proto = entry(form, fname, impl, name, mode, extra)
                 except Unbound as e:
                     sys.exit("cgen: no rule for %s" % e)
                 body.append(src)

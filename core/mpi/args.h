@@ -460,47 +460,30 @@ static inline int mpi_raise_p2p_status(compi_comm_t *c, compi_status_t st, const
 /* ---- the datatype calls: arrays of counts and of datatypes ---- */
 
 /* An array of counts or displacements as the int form (int or MPI_Aint) or the
-   large-count form (MPI_Count) passes it: one pointer of the three is set, and
-   mpi_counts_at reads element i as an MPI_Count, so the implementation of both forms is
-   one function that copies nothing (a test of the width per element, never an
-   allocation). */
-typedef struct mpi_counts {
-    const int *i;
-    const MPI_Aint *a;
-    const MPI_Count *c;
-} mpi_counts_t;
-
-static inline mpi_counts_t mpi_counts_int(const int *v)
-{
-    return (mpi_counts_t){.i = v};
-}
-
-static inline mpi_counts_t mpi_counts_aint(const MPI_Aint *v)
-{
-    return (mpi_counts_t){.a = v};
-}
-
-static inline mpi_counts_t mpi_counts_count(const MPI_Count *v)
-{
-    return (mpi_counts_t){.c = v};
-}
+   large-count form (MPI_Count) passes it: the collectives' view (coll_vec_t in
+   core/coll/coll.h), read element by element as an MPI_Count, so the implementation of
+   both forms is one function that copies nothing. */
+typedef coll_vec_t mpi_counts_t;
+#define mpi_counts_int coll_vec_int
+#define mpi_counts_aint coll_vec_aint
+#define mpi_counts_count coll_vec_count
 
 static inline int mpi_counts_null(mpi_counts_t v)
 {
-    return v.i == NULL && v.a == NULL && v.c == NULL;
+    return !coll_vec_given(v);
 }
 
 static inline MPI_Count mpi_counts_at(mpi_counts_t v, MPI_Count k)
 {
-    return v.c != NULL ? v.c[k] : v.a != NULL ? (MPI_Count)v.a[k] : (MPI_Count)v.i[k];
+    return coll_vec_at(v, (int)k);
 }
 
 #define MPI_ARG_ANY LLONG_MIN /* an array whose elements may have any value */
 
 /* an array of `len` counts (len checked before): not NULL when len > 0, each element at
    least `low` (MPI_ERR_ARG) */
-static inline int mpi_arg_counts(compi_comm_t *c, MPI_Count len, mpi_counts_t v, MPI_Count low,
-                                 const char *what, const char *fn)
+static inline int mpi_arg_count_array(compi_comm_t *c, MPI_Count len, mpi_counts_t v,
+                                      MPI_Count low, const char *what, const char *fn)
 {
     if (compi_unlikely(len > 0 && mpi_counts_null(v))) {
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", what);

@@ -418,7 +418,7 @@ def datatype_rule(p, errc, check, decls, lines, post):
         width = {"int": "int", "MPI_Aint": "aint", "MPI_Count": "count"}[elem]
         low = POLY_ARRAY_KINDS[k]
         decls.append("    mpi_counts_t v_%s = mpi_counts_%s(%s);" % (n, width, n))
-        check('mpi_arg_counts(%s, %s, v_%s, %s, "%s", fn)' % (
+        check('mpi_arg_count_array(%s, %s, v_%s, %s, "%s", fn)' % (
             errc, p.length, n, "MPI_ARG_ANY" if low is None else low, n))
         p.impl_decl = "mpi_counts_t %s" % n
         p.arg = "v_" + n

@@ -169,11 +169,11 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_counts(NULL, count, v_array_of_blocklengths, 0, "array_of_blocklengths", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_blocklengths, 0, "array_of_blocklengths", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_counts(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
@@ -204,11 +204,11 @@ int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[]
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_counts(NULL, count, v_array_of_blocklengths, 0, "array_of_blocklengths", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_blocklengths, 0, "array_of_blocklengths", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_counts(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
@@ -239,11 +239,11 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_counts(NULL, count, v_array_of_blocklengths, 0, "array_of_blocklengths", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_blocklengths, 0, "array_of_blocklengths", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_counts(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
@@ -274,11 +274,11 @@ int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blockl
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_counts(NULL, count, v_array_of_blocklengths, 0, "array_of_blocklengths", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_blocklengths, 0, "array_of_blocklengths", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_counts(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
@@ -311,7 +311,7 @@ int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_o
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_counts(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
@@ -345,7 +345,7 @@ int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_counts(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
@@ -379,7 +379,7 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength,
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_counts(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
@@ -413,7 +413,7 @@ int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_counts(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
@@ -443,11 +443,11 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_counts(NULL, count, v_array_of_blocklengths, 0, "array_of_blocklengths", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_blocklengths, 0, "array_of_blocklengths", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_counts(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
@@ -477,11 +477,11 @@ int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklen
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_counts(NULL, count, v_array_of_blocklengths, 0, "array_of_blocklengths", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_blocklengths, 0, "array_of_blocklengths", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_counts(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
@@ -509,15 +509,15 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int a
     mpi_counts_t v_array_of_starts = mpi_counts_int(array_of_starts);
     compi_datatype_t *dt_oldtype = NULL;
     int rc;
-    rc = mpi_arg_counts(NULL, ndims, v_array_of_sizes, 1, "array_of_sizes", fn);
+    rc = mpi_arg_count_array(NULL, ndims, v_array_of_sizes, 1, "array_of_sizes", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_counts(NULL, ndims, v_array_of_subsizes, 1, "array_of_subsizes", fn);
+    rc = mpi_arg_count_array(NULL, ndims, v_array_of_subsizes, 1, "array_of_subsizes", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_counts(NULL, ndims, v_array_of_starts, 0, "array_of_starts", fn);
+    rc = mpi_arg_count_array(NULL, ndims, v_array_of_starts, 0, "array_of_starts", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
@@ -546,15 +546,15 @@ int PMPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
     mpi_counts_t v_array_of_starts = mpi_counts_count(array_of_starts);
     compi_datatype_t *dt_oldtype = NULL;
     int rc;
-    rc = mpi_arg_counts(NULL, ndims, v_array_of_sizes, 1, "array_of_sizes", fn);
+    rc = mpi_arg_count_array(NULL, ndims, v_array_of_sizes, 1, "array_of_sizes", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_counts(NULL, ndims, v_array_of_subsizes, 1, "array_of_subsizes", fn);
+    rc = mpi_arg_count_array(NULL, ndims, v_array_of_subsizes, 1, "array_of_subsizes", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_counts(NULL, ndims, v_array_of_starts, 0, "array_of_starts", fn);
+    rc = mpi_arg_count_array(NULL, ndims, v_array_of_starts, 0, "array_of_starts", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
@@ -581,7 +581,7 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gs
     mpi_counts_t v_array_of_gsizes = mpi_counts_int(array_of_gsizes);
     compi_datatype_t *dt_oldtype = NULL;
     int rc;
-    rc = mpi_arg_counts(NULL, ndims, v_array_of_gsizes, 1, "array_of_gsizes", fn);
+    rc = mpi_arg_count_array(NULL, ndims, v_array_of_gsizes, 1, "array_of_gsizes", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
@@ -608,7 +608,7 @@ int PMPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count arr
     mpi_counts_t v_array_of_gsizes = mpi_counts_count(array_of_gsizes);
     compi_datatype_t *dt_oldtype = NULL;
     int rc;
-    rc = mpi_arg_counts(NULL, ndims, v_array_of_gsizes, 1, "array_of_gsizes", fn);
+    rc = mpi_arg_count_array(NULL, ndims, v_array_of_gsizes, 1, "array_of_gsizes", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }

@@ -234,6 +234,41 @@ static inline int mpi_arg_requests(compi_comm_t *c, int count, const MPI_Request
     return MPI_SUCCESS;
 }
 
+/* ---- groups, communicators, info, keyvals, error handlers, ops ---- */
+
+/* a group handle (MPI_GROUP_NULL is not one) */
+static inline int mpi_arg_group(compi_comm_t *c, MPI_Group h, const char *what, const char *fn,
+                                compi_group_t **g_p)
+{
+    compi_group_t *g = group_from_handle(h);
+    if (compi_unlikely(g == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_GROUP, fn, "%s: %s (handle 0x%x)", what,
+                             h == MPI_GROUP_NULL ? "MPI_GROUP_NULL" : "invalid group, or freed",
+                             (unsigned)h);
+    }
+    *g_p = g;
+    return MPI_SUCCESS;
+}
+
+/* the length of an array (of ranks, of dimensions...): not negative */
+static inline int mpi_arg_length(compi_comm_t *c, int n, const char *what, const char *fn)
+{
+    if (compi_unlikely(n < 0)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s=%d is negative", what, n);
+    }
+    return MPI_SUCCESS;
+}
+
+/* an array of `n` elements (n checked before): not NULL when it has any */
+static inline int mpi_arg_array(compi_comm_t *c, int n, const void *a, const char *what,
+                                const char *fn)
+{
+    if (compi_unlikely(n > 0 && a == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL with %d elements", what, n);
+    }
+    return MPI_SUCCESS;
+}
+
 /* an output count of an int form: MPI_UNDEFINED when it is beyond int */
 static inline int mpi_count_int(MPI_Count n)
 {

@@ -106,6 +106,13 @@ UNITS = {
         "MPI_Get_count", "MPI_Get_elements", "MPI_Get_elements_x", "MPI_Status_set_elements",
         "MPI_Status_set_elements_x", "MPI_Status_set_cancelled", "MPI_Test_cancelled",
     ]),
+    # groups, communicators, info, attributes, error handlers, ops (obj_rule below)
+    "group": ("core/mpi/group_api.c", [
+        "MPI_Group_size", "MPI_Group_rank", "MPI_Group_translate_ranks", "MPI_Group_compare",
+        "MPI_Group_union", "MPI_Group_intersection", "MPI_Group_difference",
+        "MPI_Group_incl", "MPI_Group_excl", "MPI_Group_range_incl", "MPI_Group_range_excl",
+        "MPI_Group_free",
+    ]),
 }
 
 # the procedures the standard lets a program call before MPI_Init and after MPI_Finalize
@@ -265,10 +272,53 @@ def checks(name, params):
             check('mpi_arg_status(%s, %s, "%s", fn)' % (errc, p.name, p.name))
         elif k == "LOGICAL" and p.dir == "IN" and not p.ptr and not p.array:
             pass
+        elif obj_rule(p, params, errc, check, decls):
+            pass
         else:
             raise Unbound("%s (kind %s, %s%s)" % (p.name, k, p.dir.lower(),
                                                    ", an array" if p.array else ""))
     return decls, lines, post
+
+
+# The kinds of groups, communicators' outputs, info objects, keyvals, error handlers and
+# ops: handles converted to compi's objects (or checked and passed), output pointers,
+# strings and arrays with their lengths.
+#
+#   MPI_Group h    -> compi_group_t *h      (MPI_ERR_GROUP)
+#   MPI_Group *h (a group the call frees) -> MPI_Group *h, compi_group_t *h_obj
+#   an output handle, size, rank, comparison... (a pointer) -> as it is (MPI_ERR_ARG if NULL)
+#   an array length (ARRAY_LENGTH) -> as it is (MPI_ERR_ARG if negative)
+#   an array of ranks with its length -> as it is (MPI_ERR_ARG if NULL with elements); its
+#                     values are the implementation's (what a rank may be is the call's)
+
+# the kinds of outputs through a pointer the call writes (MPI_ERR_ARG when NULL)
+OBJ_OUT_KINDS = {"GROUP", "COMM_SIZE", "RANK", "GROUP_COMPARISON", "COMM_COMPARISON"}
+
+
+def obj_rule(p, params, errc, check, decls):
+    """the checks of a parameter of OBJ's kinds (True), or False when it has no rule"""
+    k = p.kind
+    if k == "GROUP" and p.dir == "IN" and not p.ptr and not p.array:
+        decls.append("    compi_group_t *g_%s = NULL;" % p.name)
+        check('mpi_arg_group(%s, %s, "%s", fn, &g_%s)' % (errc, p.name, p.name, p.name))
+        p.impl_decl = "compi_group_t *%s" % p.name
+        p.arg = "g_" + p.name
+    elif k == "GROUP" and p.dir == "INOUT" and p.ptr == 1 and not p.array:
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+        decls.append("    compi_group_t *g_%s = NULL;" % p.name)
+        check('mpi_arg_group(%s, *%s, "%s", fn, &g_%s)' % (errc, p.name, p.name, p.name))
+        p.impl_decl = "MPI_Group *%s, compi_group_t *%s_obj" % (p.name, p.name)
+        p.arg = "%s, g_%s" % (p.name, p.name)
+    elif k in OBJ_OUT_KINDS and p.dir == "OUT" and p.ptr == 1 and not p.array:
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+    elif k == "ARRAY_LENGTH" and p.dir == "IN" and not p.ptr and not p.array:
+        check('mpi_arg_length(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+    elif k == "RANK" and p.array and p.length not in (None, "*"):
+        n = p.length[0] if isinstance(p.length, list) else p.length
+        check('mpi_arg_array(%s, %s, %s, "%s", fn)' % (errc, n, p.name, p.name))
+    else:
+        return False
+    return True
 
 
 def impl_name(name):

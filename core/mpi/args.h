@@ -21,6 +21,7 @@
 #include "core/comm/comm.h"
 #include "core/dt/dt.h"
 #include "core/mpi/errors.h"
+#include "core/mpi/info.h"
 #include "core/mpi/mpi_state.h"
 #include "core/mpi/req_handle.h"
 
@@ -265,6 +266,27 @@ static inline int mpi_arg_array(compi_comm_t *c, int n, const void *a, const cha
 {
     if (compi_unlikely(n > 0 && a == NULL)) {
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL with %d elements", what, n);
+    }
+    return MPI_SUCCESS;
+}
+
+/* an info object; where `hint` (an argument of hints, not the object the call works on),
+   MPI_INFO_NULL too */
+static inline int mpi_arg_info(compi_comm_t *c, MPI_Info h, int hint, const char *what,
+                               const char *fn)
+{
+    if (compi_unlikely(!(hint && h == MPI_INFO_NULL) && !mpi_info_valid(h))) {
+        return mpi_err_raise(c, MPI_ERR_INFO, fn, "invalid %s (handle 0x%x%s)", what, (unsigned)h,
+                             h == MPI_INFO_NULL ? ", MPI_INFO_NULL" : "");
+    }
+    return MPI_SUCCESS;
+}
+
+/* the color of a split: not negative, or MPI_UNDEFINED */
+static inline int mpi_arg_color(compi_comm_t *c, int color, const char *fn)
+{
+    if (compi_unlikely(color < 0 && color != MPI_UNDEFINED)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "color=%d must be >= 0 or MPI_UNDEFINED", color);
     }
     return MPI_SUCCESS;
 }

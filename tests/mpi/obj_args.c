@@ -70,10 +70,65 @@ static void groups(void)
     MPI_OK(MPI_Group_free(&wg));
 }
 
+static void comms(void)
+{
+    MPI_Comm nc, dup, freed, null = MPI_COMM_NULL, world = MPI_COMM_WORLD;
+    MPI_Group wg, eg;
+    MPI_Info info, bad_info;
+    char name[MPI_MAX_OBJECT_NAME];
+    int n;
+
+    MPI_OK(MPI_Comm_group(MPI_COMM_WORLD, &wg));
+    MPI_OK(MPI_Info_create(&info));
+    bad_info = info; /* a freed info object */
+    MPI_OK(MPI_Info_free(&info));
+    MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &freed));
+    MPI_OK(MPI_Comm_free(&freed));
+    EXPECT(MPI_ERR_COMM, MPI_Comm_size, MPI_COMM_NULL, &n);
+    EXPECT(MPI_ERR_COMM, MPI_Comm_rank, freed, &n);
+    EXPECT(MPI_ERR_ARG, MPI_Comm_size, MPI_COMM_WORLD, NULL);
+    EXPECT(MPI_ERR_ARG, MPI_Comm_rank, MPI_COMM_WORLD, NULL);
+    EXPECT(MPI_ERR_COMM, MPI_Comm_compare, MPI_COMM_WORLD, MPI_COMM_NULL, &n);
+    EXPECT(MPI_ERR_ARG, MPI_Comm_compare, MPI_COMM_WORLD, MPI_COMM_SELF, NULL);
+    EXPECT(MPI_ERR_COMM, MPI_Comm_dup, MPI_COMM_NULL, &nc);
+    EXPECT(MPI_ERR_ARG, MPI_Comm_dup, MPI_COMM_WORLD, NULL);
+    EXPECT(MPI_ERR_INFO, MPI_Comm_dup_with_info, MPI_COMM_WORLD, bad_info, &nc);
+    EXPECT(MPI_ERR_ARG, MPI_Comm_dup_with_info, MPI_COMM_WORLD, MPI_INFO_NULL, NULL);
+    EXPECT(MPI_ERR_ARG, MPI_Comm_split, MPI_COMM_WORLD, -5, 0, &nc);
+    EXPECT(MPI_ERR_ARG, MPI_Comm_split, MPI_COMM_WORLD, 0, 0, NULL);
+    EXPECT(MPI_ERR_INFO, MPI_Comm_split_type, MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, bad_info,
+           &nc);
+    EXPECT(MPI_ERR_ARG, MPI_Comm_split_type, MPI_COMM_WORLD, -12345, 0, MPI_INFO_NULL, &nc);
+    EXPECT(MPI_ERR_GROUP, MPI_Comm_create, MPI_COMM_WORLD, MPI_GROUP_NULL, &nc);
+    EXPECT(MPI_ERR_ARG, MPI_Comm_create, MPI_COMM_WORLD, wg, NULL);
+    EXPECT(MPI_ERR_COMM, MPI_Comm_create, MPI_COMM_NULL, wg, &nc);
+    EXPECT(MPI_ERR_TAG, MPI_Comm_create_group, MPI_COMM_WORLD, wg, -1, &nc);
+    EXPECT(MPI_ERR_GROUP, MPI_Comm_create_group, MPI_COMM_WORLD, MPI_GROUP_NULL, 0, &nc);
+    EXPECT(MPI_ERR_ARG, MPI_Comm_free, NULL);
+    EXPECT(MPI_ERR_COMM, MPI_Comm_free, &null);
+    EXPECT(MPI_ERR_COMM, MPI_Comm_free, &world);
+    EXPECT(MPI_ERR_ARG, MPI_Comm_group, MPI_COMM_WORLD, NULL);
+    EXPECT(MPI_ERR_ARG, MPI_Comm_set_name, MPI_COMM_WORLD, NULL);
+    EXPECT(MPI_ERR_ARG, MPI_Comm_get_name, MPI_COMM_WORLD, NULL, &n);
+    EXPECT(MPI_ERR_ARG, MPI_Comm_get_name, MPI_COMM_WORLD, name, NULL);
+    EXPECT(MPI_ERR_COMM, MPI_Comm_get_name, MPI_COMM_NULL, name, &n);
+    /* what passes: MPI_UNDEFINED as a color, MPI_INFO_NULL as hints, an empty group */
+    MPI_OK(MPI_Comm_split(MPI_COMM_WORLD, MPI_UNDEFINED, 0, &nc));
+    CHECK(nc == MPI_COMM_NULL, "split with MPI_UNDEFINED gave a communicator");
+    MPI_OK(MPI_Comm_dup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, &dup));
+    MPI_OK(MPI_Comm_group(MPI_COMM_WORLD, &eg));
+    MPI_OK(MPI_Group_free(&eg));
+    MPI_OK(MPI_Comm_create(dup, MPI_GROUP_EMPTY, &nc));
+    CHECK(nc == MPI_COMM_NULL, "Comm_create of MPI_GROUP_EMPTY gave a communicator");
+    MPI_OK(MPI_Comm_free(&dup));
+    MPI_OK(MPI_Group_free(&wg));
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "obj_args");
     MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     groups();
+    comms();
     return mt_finish();
 }

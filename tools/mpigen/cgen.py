@@ -107,6 +107,12 @@ UNITS = {
         "MPI_Status_set_elements_x", "MPI_Status_set_cancelled", "MPI_Test_cancelled",
     ]),
     # groups, communicators, info, attributes, error handlers, ops (obj_rule below)
+    "comm": ("core/mpi/comm_api.c", [
+        "MPI_Comm_size", "MPI_Comm_rank", "MPI_Comm_compare", "MPI_Comm_dup",
+        "MPI_Comm_dup_with_info", "MPI_Comm_split", "MPI_Comm_split_type", "MPI_Comm_create",
+        "MPI_Comm_create_group", "MPI_Comm_free", "MPI_Comm_group", "MPI_Comm_set_name",
+        "MPI_Comm_get_name",
+    ]),
     "group": ("core/mpi/group_api.c", [
         "MPI_Group_size", "MPI_Group_rank", "MPI_Group_translate_ranks", "MPI_Group_compare",
         "MPI_Group_union", "MPI_Group_intersection", "MPI_Group_difference",
@@ -169,6 +175,8 @@ def param_side(params, i):
     for p in reversed(params[:i]):
         if p.kind == "RANK":
             return "recv" if p.name == "source" else "send"
+    if params[0].kind == "COMMUNICATOR":
+        return "send"  # a communicator constructor's tag (MPI_Comm_create_group)
     raise Unbound("%s (a tag with no rank before it)" % params[i].name)
 
 
@@ -291,8 +299,18 @@ def checks(name, params):
 #   an array of ranks with its length -> as it is (MPI_ERR_ARG if NULL with elements); its
 #                     values are the implementation's (what a rank may be is the call's)
 
+#   MPI_Comm *h (a communicator the call frees) -> MPI_Comm *h, compi_comm_t *h_obj
+#                     (MPI_ERR_ARG if NULL, MPI_ERR_COMM)
+#   MPI_Info h     -> as it is: MPI_ERR_INFO unless an info object, or MPI_INFO_NULL where
+#                     it is a hint (not the call's first parameter, the object it works on)
+#   a color        -> as it is (MPI_ERR_ARG unless >= 0 or MPI_UNDEFINED)
+#   a string to read (a name, a key, a value) -> as it is (MPI_ERR_ARG if NULL)
+
 # the kinds of outputs through a pointer the call writes (MPI_ERR_ARG when NULL)
-OBJ_OUT_KINDS = {"GROUP", "COMM_SIZE", "RANK", "GROUP_COMPARISON", "COMM_COMPARISON"}
+OBJ_OUT_KINDS = {"GROUP", "COMM_SIZE", "RANK", "GROUP_COMPARISON", "COMM_COMPARISON",
+                 "COMMUNICATOR", "INFO", "STRING", "STRING_LENGTH"}
+# the kinds passed as they are, unchecked here: what values they may have is the call's
+OBJ_FREE_KINDS = {"KEY", "SPLIT_TYPE"}
 
 
 def obj_rule(p, params, errc, check, decls):
@@ -309,6 +327,21 @@ def obj_rule(p, params, errc, check, decls):
         check('mpi_arg_group(%s, *%s, "%s", fn, &g_%s)' % (errc, p.name, p.name, p.name))
         p.impl_decl = "MPI_Group *%s, compi_group_t *%s_obj" % (p.name, p.name)
         p.arg = "%s, g_%s" % (p.name, p.name)
+    elif k == "COMMUNICATOR" and p.dir == "INOUT" and p.ptr == 1 and not p.array:
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+        decls.append("    compi_comm_t *c_%s = NULL;" % p.name)
+        check('mpi_arg_comm(*%s, fn, &c_%s)' % (p.name, p.name))
+        p.impl_decl = "MPI_Comm *%s, compi_comm_t *%s_obj" % (p.name, p.name)
+        p.arg = "%s, c_%s" % (p.name, p.name)
+    elif k == "INFO" and p.dir == "IN" and not p.ptr and not p.array:
+        check('mpi_arg_info(%s, %s, %d, "%s", fn)' % (errc, p.name, int(params[0] is not p),
+                                                      p.name))
+    elif k == "COLOR" and p.dir == "IN" and not p.ptr and not p.array:
+        check('mpi_arg_color(%s, %s, fn)' % (errc, p.name))
+    elif k in OBJ_FREE_KINDS and p.dir == "IN" and not p.ptr and not p.array:
+        pass
+    elif k == "STRING" and p.dir == "IN" and p.ptr == 1 and not p.array:
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
     elif k in OBJ_OUT_KINDS and p.dir == "OUT" and p.ptr == 1 and not p.array:
         check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
     elif k == "ARRAY_LENGTH" and p.dir == "IN" and not p.ptr and not p.array:

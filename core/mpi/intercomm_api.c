@@ -1,11 +1,13 @@
 /*
  * intercomm_api.c -- MPI_Intercomm_create, MPI_Intercomm_merge, MPI_Comm_test_inter,
- * MPI_Comm_remote_size and MPI_Comm_remote_group: argument checks and calls into
- * core/comm/intercomm.c.  Dup, split, create, free and compare take both kinds of
- * communicator (comm_api.c).
+ * MPI_Comm_remote_size and MPI_Comm_remote_group: calls into core/comm/intercomm.c.  Dup,
+ * split, create, free and compare take both kinds of communicator (comm_api.c).  The
+ * entry points are generated (core/mpi/gen/intercomm.c, included last), but for
+ * MPI_Intercomm_create's, whose peer_comm is significant at the local leader only.
  */
 #include "core/comm/comm.h"
 #include "core/comm/group.h"
+#include "core/mpi/args.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
 
@@ -41,50 +43,31 @@ static int need_inter(compi_comm_t *c, const char *fn)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_test_inter = PMPI_Comm_test_inter
-int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
+static int comm_test_inter_impl(compi_comm_t *comm, int *flag, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Comm_test_inter");
-    compi_comm_t *c = NULL;
-    int rc = check("MPI_Comm_test_inter", comm, flag, "flag", &c);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    *flag = comm_is_inter(c);
+    (void)fn;
+    *flag = comm_is_inter(comm);
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_remote_size = PMPI_Comm_remote_size
-int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
+static int comm_remote_size_impl(compi_comm_t *comm, int *size, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Comm_remote_size");
-    compi_comm_t *c = NULL;
-    int rc = check("MPI_Comm_remote_size", comm, size, "size", &c);
+    int rc = need_inter(comm, fn);
     if (rc == MPI_SUCCESS) {
-        rc = need_inter(c, "MPI_Comm_remote_size");
-    }
-    if (rc == MPI_SUCCESS) {
-        *size = c->remote_group->size;
+        *size = comm->remote_group->size;
     }
     return rc;
 }
 
-#pragma weak MPI_Comm_remote_group = PMPI_Comm_remote_group
-int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
+static int comm_remote_group_impl(compi_comm_t *comm, MPI_Group *group, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Comm_remote_group");
-    compi_comm_t *c = NULL;
-    int rc = check("MPI_Comm_remote_group", comm, group, "group", &c);
-    if (rc == MPI_SUCCESS) {
-        rc = need_inter(c, "MPI_Comm_remote_group");
-    }
+    int rc = need_inter(comm, fn);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    compi_status_t st = group_to_handle(c->remote_group, group);
+    compi_status_t st = group_to_handle(comm->remote_group, group);
     if (st != COMPI_OK) {
-        return mpi_err_raise(c, mpi_err_class_of(st), "MPI_Comm_remote_group", "%s",
-                             compi_status_string(st));
+        return mpi_err_raise(comm, mpi_err_class_of(st), fn, "%s", compi_status_string(st));
     }
     return MPI_SUCCESS;
 }
@@ -144,25 +127,22 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Intercomm_merge = PMPI_Intercomm_merge
-int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+static int intercomm_merge_impl(compi_comm_t *intercomm, int high, MPI_Comm *newintracomm,
+                                const char *fn)
 {
-    static const char fn[] = "MPI_Intercomm_merge";
-    COMPI_CHECK_INIT(fn);
-    compi_comm_t *c = NULL, *nc;
-    int rc = check(fn, intercomm, newintracomm, "newintracomm", &c);
-    if (rc == MPI_SUCCESS) {
-        rc = need_inter(c, fn);
-    }
+    compi_comm_t *nc;
+    int rc = need_inter(intercomm, fn);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    compi_status_t st = comm_intercomm_merge(c, high, &nc);
+    compi_status_t st = comm_intercomm_merge(intercomm, high, &nc);
     if (st != COMPI_OK) {
         *newintracomm = MPI_COMM_NULL;
-        return mpi_err_raise(c, mpi_err_class_of(st), fn, "cannot merge: %s",
+        return mpi_err_raise(intercomm, mpi_err_class_of(st), fn, "cannot merge: %s",
                              compi_status_string(st));
     }
     *newintracomm = nc->handle;
     return MPI_SUCCESS;
 }
+
+#include "core/mpi/gen/intercomm.c"

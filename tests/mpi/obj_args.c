@@ -1,10 +1,13 @@
 /*
  * obj_args: the argument checks of the calls on groups, communicators, info objects,
  * attributes, error handlers and ops, under MPI_ERRORS_RETURN, give the class the
- * standard names: a handle that names no group MPI_ERR_GROUP, a negative array length
- * or a NULL array or output pointer MPI_ERR_ARG, a rank outside a group MPI_ERR_RANK.
- * What the checks must let through (MPI_PROC_NULL in a translation, empty arrays) works,
- * and the library stays usable after.
+ * standard names: a handle that names no group MPI_ERR_GROUP, no communicator (or an
+ * intracommunicator where an intercommunicator is asked for) MPI_ERR_COMM, no info object
+ * MPI_ERR_INFO; a negative array length, a NULL array, string or output pointer or a
+ * negative color MPI_ERR_ARG; a rank outside a group MPI_ERR_RANK; a negative tag
+ * MPI_ERR_TAG.  What the checks must let through (MPI_PROC_NULL in a translation, empty
+ * arrays, MPI_UNDEFINED as a color, MPI_INFO_NULL as hints) works, and the library stays
+ * usable after.
  */
 #include "tests/mpi/mpitest.h"
 
@@ -75,6 +78,7 @@ static void comms(void)
     MPI_Comm nc, dup, freed, null = MPI_COMM_NULL, world = MPI_COMM_WORLD;
     MPI_Group wg, eg;
     MPI_Info info, bad_info;
+    MPI_Request req;
     char name[MPI_MAX_OBJECT_NAME];
     int n;
 
@@ -112,6 +116,20 @@ static void comms(void)
     EXPECT(MPI_ERR_ARG, MPI_Comm_get_name, MPI_COMM_WORLD, NULL, &n);
     EXPECT(MPI_ERR_ARG, MPI_Comm_get_name, MPI_COMM_WORLD, name, NULL);
     EXPECT(MPI_ERR_COMM, MPI_Comm_get_name, MPI_COMM_NULL, name, &n);
+    EXPECT(MPI_ERR_INFO, MPI_Comm_set_info, MPI_COMM_WORLD, bad_info);
+    EXPECT(MPI_ERR_COMM, MPI_Comm_set_info, MPI_COMM_NULL, MPI_INFO_NULL);
+    EXPECT(MPI_ERR_ARG, MPI_Comm_get_info, MPI_COMM_WORLD, NULL);
+    EXPECT(MPI_ERR_ARG, MPI_Comm_idup, MPI_COMM_WORLD, NULL, &req);
+    EXPECT(MPI_ERR_ARG, MPI_Comm_idup, MPI_COMM_WORLD, &nc, NULL);
+    EXPECT(MPI_ERR_COMM, MPI_Comm_idup, MPI_COMM_NULL, &nc, &req);
+    EXPECT(MPI_ERR_INFO, MPI_Comm_idup_with_info, MPI_COMM_WORLD, bad_info, &nc, &req);
+    EXPECT(MPI_ERR_ARG, MPI_Comm_test_inter, MPI_COMM_WORLD, NULL);
+    EXPECT(MPI_ERR_COMM, MPI_Comm_test_inter, MPI_COMM_NULL, &n);
+    EXPECT(MPI_ERR_COMM, MPI_Comm_remote_size, MPI_COMM_WORLD, &n);
+    EXPECT(MPI_ERR_ARG, MPI_Comm_remote_size, MPI_COMM_WORLD, NULL);
+    EXPECT(MPI_ERR_COMM, MPI_Comm_remote_group, MPI_COMM_WORLD, &eg);
+    EXPECT(MPI_ERR_COMM, MPI_Intercomm_merge, MPI_COMM_WORLD, 0, &nc);
+    EXPECT(MPI_ERR_ARG, MPI_Intercomm_merge, MPI_COMM_WORLD, 0, NULL);
     /* what passes: MPI_UNDEFINED as a color, MPI_INFO_NULL as hints, an empty group */
     MPI_OK(MPI_Comm_split(MPI_COMM_WORLD, MPI_UNDEFINED, 0, &nc));
     CHECK(nc == MPI_COMM_NULL, "split with MPI_UNDEFINED gave a communicator");
@@ -120,6 +138,12 @@ static void comms(void)
     MPI_OK(MPI_Group_free(&eg));
     MPI_OK(MPI_Comm_create(dup, MPI_GROUP_EMPTY, &nc));
     CHECK(nc == MPI_COMM_NULL, "Comm_create of MPI_GROUP_EMPTY gave a communicator");
+    MPI_OK(MPI_Comm_set_info(dup, MPI_INFO_NULL));
+    MPI_OK(MPI_Comm_free(&dup));
+    MPI_OK(MPI_Comm_idup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, &dup, &req));
+    MPI_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    MPI_OK(MPI_Comm_test_inter(dup, &n));
+    CHECK(!n, "Comm_test_inter: an idup of WORLD is an intercommunicator");
     MPI_OK(MPI_Comm_free(&dup));
     MPI_OK(MPI_Group_free(&wg));
 }

@@ -113,6 +113,12 @@ UNITS = {
         "MPI_Comm_create_group", "MPI_Comm_free", "MPI_Comm_group", "MPI_Comm_set_name",
         "MPI_Comm_get_name",
     ]),
+    "comm_info": ("core/mpi/comm_info_api.c", ["MPI_Comm_set_info", "MPI_Comm_get_info"]),
+    "comm_idup": ("core/mpi/comm_idup_api.c", ["MPI_Comm_idup", "MPI_Comm_idup_with_info"]),
+    "intercomm": ("core/mpi/intercomm_api.c", [
+        "MPI_Comm_test_inter", "MPI_Comm_remote_size", "MPI_Comm_remote_group",
+        "MPI_Intercomm_merge",
+    ]),
     "group": ("core/mpi/group_api.c", [
         "MPI_Group_size", "MPI_Group_rank", "MPI_Group_translate_ranks", "MPI_Group_compare",
         "MPI_Group_union", "MPI_Group_intersection", "MPI_Group_difference",

@@ -24,6 +24,7 @@
 #include "core/mpi/info.h"
 #include "core/mpi/mpi_state.h"
 #include "core/mpi/req_handle.h"
+#include "core/op/op.h"
 
 #include <limits.h>
 #include <mpi.h>
@@ -279,6 +280,18 @@ static inline int mpi_arg_info(compi_comm_t *c, MPI_Info h, int hint, const char
         return mpi_err_raise(c, MPI_ERR_INFO, fn, "invalid %s (handle 0x%x%s)", what, (unsigned)h,
                              h == MPI_INFO_NULL ? ", MPI_INFO_NULL" : "");
     }
+    return MPI_SUCCESS;
+}
+
+/* an operation handle (MPI_OP_NULL is not one) */
+static inline int mpi_arg_op(compi_comm_t *c, MPI_Op h, const char *what, const char *fn,
+                             compi_op_t **o_p)
+{
+    compi_op_t *o = op_from_handle(h);
+    if (compi_unlikely(o == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_OP, fn, "invalid %s (handle 0x%x)", what, (unsigned)h);
+    }
+    *o_p = o;
     return MPI_SUCCESS;
 }
 

@@ -379,30 +379,3 @@ int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers,
     return PMPI_Type_get_contents(datatype, mi, ma, md, array_of_integers, array_of_addresses,
                                   array_of_datatypes);
 }
-
-/* ---- operations --------------------------------------------------------------------- */
-
-BC_WEAK(Op_create_c)
-int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
-{
-    static const char fn[] = "MPI_Op_create_c";
-    COMPI_CHECK_INIT(fn);
-    if (user_fn == NULL || op == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "user function or op pointer is NULL");
-    }
-    compi_op_t *o = calloc(1, sizeof(*o));
-    if (o == NULL) {
-        return BC_NOMEM(fn);
-    }
-    o->commutative = commute != 0;
-    o->predefined = 0;
-    o->user_fn_c = user_fn;
-    o->refcount = 1;
-    o->name = commute ? "user" : "user(non-commutative)";
-    if (handle_alloc(&op_table, o, &o->handle) != COMPI_OK) {
-        free(o);
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "no operation handle left");
-    }
-    *op = o->handle;
-    return MPI_SUCCESS;
-}

@@ -3,11 +3,11 @@
  * attributes, error handlers and ops, under MPI_ERRORS_RETURN, give the class the
  * standard names: a handle that names no group MPI_ERR_GROUP, no communicator (or an
  * intracommunicator where an intercommunicator is asked for) MPI_ERR_COMM, no info object
- * MPI_ERR_INFO; a negative array length, a NULL array, string or output pointer or a
- * negative color MPI_ERR_ARG; a rank outside a group MPI_ERR_RANK; a negative tag
- * MPI_ERR_TAG.  What the checks must let through (MPI_PROC_NULL in a translation, empty
- * arrays, MPI_UNDEFINED as a color, MPI_INFO_NULL as hints) works, and the library stays
- * usable after.
+ * MPI_ERR_INFO, no operation (or a predefined one to free) MPI_ERR_OP; a negative array length, a
+ * NULL array, string or output pointer or a negative color MPI_ERR_ARG; a rank outside a group
+ * MPI_ERR_RANK; a negative tag MPI_ERR_TAG.  What the checks must let through (MPI_PROC_NULL in a
+ * translation, empty arrays, MPI_UNDEFINED as a color, MPI_INFO_NULL as hints) works, and the
+ * library stays usable after.
  */
 #include "tests/mpi/mpitest.h"
 
@@ -148,11 +148,56 @@ static void comms(void)
     MPI_OK(MPI_Group_free(&wg));
 }
 
+static void sum_fn(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    for (int i = 0; i < *len; i++)
+        ((int *)inout)[i] += ((int *)in)[i];
+}
+
+static void sum_fn_c(void *in, void *inout, MPI_Count *len, MPI_Datatype *type)
+{
+    (void)type;
+    for (MPI_Count i = 0; i < *len; i++)
+        ((int *)inout)[i] += ((int *)in)[i];
+}
+
+static void ops(void)
+{
+    MPI_Op op, op_c, freed, sum = MPI_SUM, null = MPI_OP_NULL;
+    int commute = -1, a[2] = {1, 2}, b[2] = {10, 20};
+
+    EXPECT(MPI_ERR_ARG, MPI_Op_create, NULL, 1, &op);
+    EXPECT(MPI_ERR_ARG, MPI_Op_create, sum_fn, 1, NULL);
+    EXPECT(MPI_ERR_ARG, MPI_Op_create_c, NULL, 1, &op);
+    EXPECT(MPI_ERR_ARG, MPI_Op_create_c, sum_fn_c, 1, NULL);
+    MPI_OK(MPI_Op_create(sum_fn, 0, &op));
+    MPI_OK(MPI_Op_create_c(sum_fn_c, 1, &op_c));
+    MPI_OK(MPI_Op_commutative(op, &commute));
+    CHECK(commute == 0, "Op_commutative of a non-commutative op: %d", commute);
+    MPI_OK(MPI_Op_commutative(op_c, &commute));
+    CHECK(commute == 1, "Op_commutative of a commutative op: %d", commute);
+    MPI_OK(MPI_Reduce_local(a, b, 2, MPI_INT, op));
+    MPI_OK(MPI_Reduce_local(a, b, 2, MPI_INT, op_c));
+    CHECK(b[0] == 12 && b[1] == 24, "Reduce_local with the user ops: %d %d", b[0], b[1]);
+    EXPECT(MPI_ERR_OP, MPI_Op_commutative, MPI_OP_NULL, &commute);
+    EXPECT(MPI_ERR_ARG, MPI_Op_commutative, op, NULL);
+    EXPECT(MPI_ERR_ARG, MPI_Op_free, NULL);
+    EXPECT(MPI_ERR_OP, MPI_Op_free, &null);
+    EXPECT(MPI_ERR_OP, MPI_Op_free, &sum);
+    freed = op;
+    MPI_OK(MPI_Op_free(&op));
+    CHECK(op == MPI_OP_NULL, "Op_free did not reset the handle");
+    EXPECT(MPI_ERR_OP, MPI_Op_free, &freed);
+    MPI_OK(MPI_Op_free(&op_c));
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "obj_args");
     MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     groups();
     comms();
+    ops();
     return mt_finish();
 }

@@ -119,6 +119,7 @@ UNITS = {
         "MPI_Comm_test_inter", "MPI_Comm_remote_size", "MPI_Comm_remote_group",
         "MPI_Intercomm_merge",
     ]),
+    "op": ("core/mpi/op_api.c", ["MPI_Op_create", "MPI_Op_free", "MPI_Op_commutative"]),
     "group": ("core/mpi/group_api.c", [
         "MPI_Group_size", "MPI_Group_rank", "MPI_Group_translate_ranks", "MPI_Group_compare",
         "MPI_Group_union", "MPI_Group_intersection", "MPI_Group_difference",
@@ -309,12 +310,17 @@ def checks(name, params):
 #                     (MPI_ERR_ARG if NULL, MPI_ERR_COMM)
 #   MPI_Info h     -> as it is: MPI_ERR_INFO unless an info object, or MPI_INFO_NULL where
 #                     it is a hint (not the call's first parameter, the object it works on)
+#   MPI_Op h       -> compi_op_t *h         (MPI_ERR_OP)
+#   MPI_Op *h (an op the call frees) -> MPI_Op *h, compi_op_t *h_obj
+#   a user function of both forms (MPI_Op_create's) -> MPI_User_function *f,
+#                     MPI_User_function_c *f_c: the form's, the other NULL (MPI_ERR_ARG
+#                     if NULL)
 #   a color        -> as it is (MPI_ERR_ARG unless >= 0 or MPI_UNDEFINED)
 #   a string to read (a name, a key, a value) -> as it is (MPI_ERR_ARG if NULL)
 
 # the kinds of outputs through a pointer the call writes (MPI_ERR_ARG when NULL)
 OBJ_OUT_KINDS = {"GROUP", "COMM_SIZE", "RANK", "GROUP_COMPARISON", "COMM_COMPARISON",
-                 "COMMUNICATOR", "INFO", "STRING", "STRING_LENGTH"}
+                 "COMMUNICATOR", "INFO", "STRING", "STRING_LENGTH", "OPERATION"}
 # the kinds passed as they are, unchecked here: what values they may have is the call's
 OBJ_FREE_KINDS = {"KEY", "SPLIT_TYPE"}
 
@@ -342,6 +348,23 @@ def obj_rule(p, params, errc, check, decls):
     elif k == "INFO" and p.dir == "IN" and not p.ptr and not p.array:
         check('mpi_arg_info(%s, %s, %d, "%s", fn)' % (errc, p.name, int(params[0] is not p),
                                                       p.name))
+    elif k == "OPERATION" and p.dir == "IN" and not p.ptr and not p.array:
+        decls.append("    compi_op_t *o_%s = NULL;" % p.name)
+        check('mpi_arg_op(%s, %s, "%s", fn, &o_%s)' % (errc, p.name, p.name, p.name))
+        p.impl_decl = "compi_op_t *%s" % p.name
+        p.arg = "o_" + p.name
+    elif k == "OPERATION" and p.dir == "INOUT" and p.ptr == 1 and not p.array:
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+        decls.append("    compi_op_t *o_%s = NULL;" % p.name)
+        check('mpi_arg_op(%s, *%s, "%s", fn, &o_%s)' % (errc, p.name, p.name, p.name))
+        p.impl_decl = "MPI_Op *%s, compi_op_t *%s_obj" % (p.name, p.name)
+        p.arg = "%s, o_%s" % (p.name, p.name)
+    elif k == "POLYFUNCTION" and p.dir == "IN" and p.ptr == 1 and \
+            p.decl.startswith("MPI_User_function"):
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+        p.impl_decl = "MPI_User_function *%s, MPI_User_function_c *%s_c" % (p.name, p.name)
+        big = p.decl.startswith("MPI_User_function_c")
+        p.arg = ("NULL, " + p.name) if big else (p.name + ", NULL")
     elif k == "COLOR" and p.dir == "IN" and not p.ptr and not p.array:
         check('mpi_arg_color(%s, %s, fn)' % (errc, p.name))
     elif k in OBJ_FREE_KINDS and p.dir == "IN" and not p.ptr and not p.array:

@@ -295,6 +295,19 @@ static inline int mpi_arg_op(compi_comm_t *c, MPI_Op h, const char *what, const 
     return MPI_SUCCESS;
 }
 
+/* an error handler's handle (MPI_ERRHANDLER_NULL is not one); the standard names no class
+   of its own for it */
+static inline int mpi_arg_errh(compi_comm_t *c, MPI_Errhandler h, const char *what, const char *fn,
+                               compi_errhandler_t **e_p)
+{
+    compi_errhandler_t *e = errh_from_handle(h);
+    if (compi_unlikely(e == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "invalid %s (handle 0x%x)", what, (unsigned)h);
+    }
+    *e_p = e;
+    return MPI_SUCCESS;
+}
+
 /* the color of a split: not negative, or MPI_UNDEFINED */
 static inline int mpi_arg_color(compi_comm_t *c, int color, const char *fn)
 {

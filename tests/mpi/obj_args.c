@@ -3,11 +3,11 @@
  * attributes, error handlers and ops, under MPI_ERRORS_RETURN, give the class the
  * standard names: a handle that names no group MPI_ERR_GROUP, no communicator (or an
  * intracommunicator where an intercommunicator is asked for) MPI_ERR_COMM, no info object
- * MPI_ERR_INFO, no operation (or a predefined one to free) MPI_ERR_OP; a negative array length, a
- * NULL array, string or output pointer or a negative color MPI_ERR_ARG; a rank outside a group
- * MPI_ERR_RANK; a negative tag MPI_ERR_TAG.  What the checks must let through (MPI_PROC_NULL in a
- * translation, empty arrays, MPI_UNDEFINED as a color, MPI_INFO_NULL as hints) works, and the
- * library stays usable after.
+ * MPI_ERR_INFO, no error handler MPI_ERR_ARG, no operation (or a predefined one to free)
+ * MPI_ERR_OP; a negative array length, a NULL array, string or output pointer or a negative color
+ * MPI_ERR_ARG; a rank outside a group MPI_ERR_RANK; a negative tag MPI_ERR_TAG.  What the checks
+ * must let through (MPI_PROC_NULL in a translation, empty arrays, MPI_UNDEFINED as a color,
+ * MPI_INFO_NULL as hints) works, and the library stays usable after.
  */
 #include "tests/mpi/mpitest.h"
 
@@ -192,6 +192,44 @@ static void ops(void)
     MPI_OK(MPI_Op_free(&op_c));
 }
 
+static int handler_calls;
+
+static void count_handler(MPI_Comm *comm, int *code, ...)
+{
+    (void)comm, (void)code;
+    handler_calls++;
+}
+
+static void errhandlers(void)
+{
+    MPI_Errhandler eh, got, freed, null = MPI_ERRHANDLER_NULL;
+    MPI_Comm dup;
+
+    EXPECT(MPI_ERR_ARG, MPI_Comm_create_errhandler, NULL, &eh);
+    EXPECT(MPI_ERR_ARG, MPI_Comm_create_errhandler, count_handler, NULL);
+    EXPECT(MPI_ERR_ARG, MPI_Comm_set_errhandler, MPI_COMM_WORLD, MPI_ERRHANDLER_NULL);
+    EXPECT(MPI_ERR_COMM, MPI_Comm_set_errhandler, MPI_COMM_NULL, MPI_ERRORS_RETURN);
+    EXPECT(MPI_ERR_ARG, MPI_Comm_get_errhandler, MPI_COMM_WORLD, NULL);
+    EXPECT(MPI_ERR_COMM, MPI_Comm_get_errhandler, MPI_COMM_NULL, &got);
+    EXPECT(MPI_ERR_COMM, MPI_Comm_call_errhandler, MPI_COMM_NULL, MPI_ERR_OTHER);
+    EXPECT(MPI_ERR_ARG, MPI_Errhandler_free, NULL);
+    EXPECT(MPI_ERR_ARG, MPI_Errhandler_free, &null);
+    MPI_OK(MPI_Comm_create_errhandler(count_handler, &eh));
+    MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    MPI_OK(MPI_Comm_set_errhandler(dup, eh));
+    MPI_OK(MPI_Comm_get_errhandler(dup, &got));
+    CHECK(got == eh, "Comm_get_errhandler: 0x%x, set 0x%x", (unsigned)got, (unsigned)eh);
+    MPI_OK(MPI_Errhandler_free(&got));
+    freed = eh;
+    MPI_OK(MPI_Errhandler_free(&eh));
+    CHECK(eh == MPI_ERRHANDLER_NULL, "Errhandler_free did not reset the handle");
+    handler_calls = 0;
+    MPI_OK(MPI_Comm_call_errhandler(dup, MPI_ERR_OTHER));
+    CHECK(handler_calls == 1, "Comm_call_errhandler: the handler ran %d times", handler_calls);
+    MPI_OK(MPI_Comm_free(&dup));
+    EXPECT(MPI_ERR_ARG, MPI_Errhandler_free, &freed);
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "obj_args");
@@ -199,5 +237,6 @@ int main(int argc, char **argv)
     groups();
     comms();
     ops();
+    errhandlers();
     return mt_finish();
 }

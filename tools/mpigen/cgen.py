@@ -120,6 +120,10 @@ UNITS = {
         "MPI_Intercomm_merge",
     ]),
     "op": ("core/mpi/op_api.c", ["MPI_Op_create", "MPI_Op_free", "MPI_Op_commutative"]),
+    "errhandler": ("core/mpi/errhandler_api.c", [
+        "MPI_Comm_create_errhandler", "MPI_Comm_set_errhandler", "MPI_Comm_get_errhandler",
+        "MPI_Comm_call_errhandler", "MPI_Errhandler_free",
+    ]),
     "group": ("core/mpi/group_api.c", [
         "MPI_Group_size", "MPI_Group_rank", "MPI_Group_translate_ranks", "MPI_Group_compare",
         "MPI_Group_union", "MPI_Group_intersection", "MPI_Group_difference",
@@ -315,14 +319,20 @@ def checks(name, params):
 #   a user function of both forms (MPI_Op_create's) -> MPI_User_function *f,
 #                     MPI_User_function_c *f_c: the form's, the other NULL (MPI_ERR_ARG
 #                     if NULL)
+#   MPI_Errhandler h -> compi_errhandler_t *h (MPI_ERR_ARG: the standard has no class of
+#                     its own for it)
+#   MPI_Errhandler *h (one the call frees) -> MPI_Errhandler *h, compi_errhandler_t *h_obj
+#   a function (an error handler's) -> as it is (MPI_ERR_ARG if NULL); an attribute's
+#                     copy or delete function may be NULL (MPI_COMM_NULL_COPY_FN...)
 #   a color        -> as it is (MPI_ERR_ARG unless >= 0 or MPI_UNDEFINED)
 #   a string to read (a name, a key, a value) -> as it is (MPI_ERR_ARG if NULL)
 
 # the kinds of outputs through a pointer the call writes (MPI_ERR_ARG when NULL)
 OBJ_OUT_KINDS = {"GROUP", "COMM_SIZE", "RANK", "GROUP_COMPARISON", "COMM_COMPARISON",
-                 "COMMUNICATOR", "INFO", "STRING", "STRING_LENGTH", "OPERATION"}
+                 "COMMUNICATOR", "INFO", "STRING", "STRING_LENGTH", "OPERATION",
+                 "ERRHANDLER"}
 # the kinds passed as they are, unchecked here: what values they may have is the call's
-OBJ_FREE_KINDS = {"KEY", "SPLIT_TYPE"}
+OBJ_FREE_KINDS = {"KEY", "SPLIT_TYPE", "ERROR_CODE"}
 
 
 def obj_rule(p, params, errc, check, decls):
@@ -365,6 +375,20 @@ def obj_rule(p, params, errc, check, decls):
         p.impl_decl = "MPI_User_function *%s, MPI_User_function_c *%s_c" % (p.name, p.name)
         big = p.decl.startswith("MPI_User_function_c")
         p.arg = ("NULL, " + p.name) if big else (p.name + ", NULL")
+    elif k == "ERRHANDLER" and p.dir == "IN" and not p.ptr and not p.array:
+        decls.append("    compi_errhandler_t *e_%s = NULL;" % p.name)
+        check('mpi_arg_errh(%s, %s, "%s", fn, &e_%s)' % (errc, p.name, p.name, p.name))
+        p.impl_decl = "compi_errhandler_t *%s" % p.name
+        p.arg = "e_" + p.name
+    elif k == "ERRHANDLER" and p.dir == "INOUT" and p.ptr == 1 and not p.array:
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+        decls.append("    compi_errhandler_t *e_%s = NULL;" % p.name)
+        check('mpi_arg_errh(%s, *%s, "%s", fn, &e_%s)' % (errc, p.name, p.name, p.name))
+        p.impl_decl = "MPI_Errhandler *%s, compi_errhandler_t *%s_obj" % (p.name, p.name)
+        p.arg = "%s, e_%s" % (p.name, p.name)
+    elif k == "FUNCTION" and p.dir == "IN" and p.ptr == 1 and not p.array:
+        if not p.name.endswith("_attr_fn"):
+            check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
     elif k == "COLOR" and p.dir == "IN" and not p.ptr and not p.array:
         check('mpi_arg_color(%s, %s, fn)' % (errc, p.name))
     elif k in OBJ_FREE_KINDS and p.dir == "IN" and not p.ptr and not p.array:

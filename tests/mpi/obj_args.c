@@ -3,7 +3,8 @@
  * attributes, error handlers and ops, under MPI_ERRORS_RETURN, give the class the
  * standard names: a handle that names no group MPI_ERR_GROUP, no communicator (or an
  * intracommunicator where an intercommunicator is asked for) MPI_ERR_COMM, no info object
- * MPI_ERR_INFO, no error handler MPI_ERR_ARG, no operation (or a predefined one to free)
+ * MPI_ERR_INFO, a key of no keyval (or of another kind of object) MPI_ERR_KEYVAL, no
+ * datatype MPI_ERR_TYPE, no error handler MPI_ERR_ARG, no operation (or a predefined one to free)
  * MPI_ERR_OP; a negative array length, a NULL array, string or output pointer or a negative color
  * MPI_ERR_ARG; a rank outside a group MPI_ERR_RANK; a negative tag MPI_ERR_TAG.  What the checks
  * must let through (MPI_PROC_NULL in a translation, empty arrays, MPI_UNDEFINED as a color,
@@ -230,6 +231,50 @@ static void errhandlers(void)
     EXPECT(MPI_ERR_ARG, MPI_Errhandler_free, &freed);
 }
 
+static void attrs(void)
+{
+    int key, tkey, freed, flag, bad = 123456;
+    void *val;
+
+    EXPECT(MPI_ERR_ARG, MPI_Comm_create_keyval, MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN,
+           NULL, NULL);
+    EXPECT(MPI_ERR_ARG, MPI_Type_create_keyval, MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN,
+           NULL, NULL);
+    EXPECT(MPI_ERR_ARG, MPI_Keyval_create, MPI_NULL_COPY_FN, MPI_NULL_DELETE_FN, NULL, NULL);
+    EXPECT(MPI_ERR_ARG, MPI_Comm_free_keyval, NULL);
+    EXPECT(MPI_ERR_ARG, MPI_Type_free_keyval, NULL);
+    EXPECT(MPI_ERR_ARG, MPI_Keyval_free, NULL);
+    MPI_OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &key, NULL));
+    MPI_OK(MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &tkey, NULL));
+    EXPECT(MPI_ERR_COMM, MPI_Comm_set_attr, MPI_COMM_NULL, key, &bad);
+    EXPECT(MPI_ERR_KEYVAL, MPI_Comm_set_attr, MPI_COMM_WORLD, bad, &bad);
+    EXPECT(MPI_ERR_KEYVAL, MPI_Comm_set_attr, MPI_COMM_WORLD, tkey, &bad);
+    EXPECT(MPI_ERR_ARG, MPI_Comm_get_attr, MPI_COMM_WORLD, key, NULL, &flag);
+    EXPECT(MPI_ERR_ARG, MPI_Comm_get_attr, MPI_COMM_WORLD, key, &val, NULL);
+    EXPECT(MPI_ERR_ARG, MPI_Attr_get, MPI_COMM_WORLD, key, &val, NULL);
+    EXPECT(MPI_ERR_COMM, MPI_Comm_delete_attr, MPI_COMM_NULL, key);
+    EXPECT(MPI_ERR_COMM, MPI_Attr_put, MPI_COMM_NULL, key, &bad);
+    EXPECT(MPI_ERR_KEYVAL, MPI_Attr_delete, MPI_COMM_WORLD, bad);
+    EXPECT(MPI_ERR_TYPE, MPI_Type_set_attr, MPI_DATATYPE_NULL, tkey, &bad);
+    EXPECT(MPI_ERR_KEYVAL, MPI_Type_set_attr, MPI_INT, key, &bad);
+    EXPECT(MPI_ERR_ARG, MPI_Type_get_attr, MPI_INT, tkey, NULL, &flag);
+    EXPECT(MPI_ERR_TYPE, MPI_Type_delete_attr, MPI_DATATYPE_NULL, tkey);
+    MPI_OK(MPI_Attr_put(MPI_COMM_WORLD, key, &bad));
+    MPI_OK(MPI_Comm_get_attr(MPI_COMM_WORLD, key, &val, &flag));
+    CHECK(flag && val == &bad, "Attr_put then Comm_get_attr: flag %d", flag);
+    MPI_OK(MPI_Comm_delete_attr(MPI_COMM_WORLD, key));
+    MPI_OK(MPI_Type_set_attr(MPI_INT, tkey, &bad));
+    MPI_OK(MPI_Type_get_attr(MPI_INT, tkey, &val, &flag));
+    CHECK(flag && val == &bad, "Type_set_attr then Type_get_attr: flag %d", flag);
+    MPI_OK(MPI_Type_delete_attr(MPI_INT, tkey));
+    freed = key;
+    MPI_OK(MPI_Comm_free_keyval(&key));
+    CHECK(key == MPI_KEYVAL_INVALID, "Comm_free_keyval did not reset the key");
+    EXPECT(MPI_ERR_KEYVAL, MPI_Comm_free_keyval, &freed);
+    EXPECT(MPI_ERR_KEYVAL, MPI_Comm_free_keyval, &tkey);
+    MPI_OK(MPI_Type_free_keyval(&tkey));
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "obj_args");
@@ -238,5 +283,6 @@ int main(int argc, char **argv)
     comms();
     ops();
     errhandlers();
+    attrs();
     return mt_finish();
 }

@@ -120,6 +120,12 @@ UNITS = {
         "MPI_Intercomm_merge",
     ]),
     "op": ("core/mpi/op_api.c", ["MPI_Op_create", "MPI_Op_free", "MPI_Op_commutative"]),
+    "attr": ("core/mpi/attr_api.c", [
+        "MPI_Comm_create_keyval", "MPI_Comm_free_keyval", "MPI_Keyval_create", "MPI_Keyval_free",
+        "MPI_Type_create_keyval", "MPI_Type_free_keyval", "MPI_Comm_set_attr",
+        "MPI_Comm_get_attr", "MPI_Comm_delete_attr", "MPI_Attr_put", "MPI_Attr_get",
+        "MPI_Attr_delete", "MPI_Type_set_attr", "MPI_Type_get_attr", "MPI_Type_delete_attr",
+    ]),
     "errhandler": ("core/mpi/errhandler_api.c", [
         "MPI_Comm_create_errhandler", "MPI_Comm_set_errhandler", "MPI_Comm_get_errhandler",
         "MPI_Comm_call_errhandler", "MPI_Errhandler_free",
@@ -324,15 +330,21 @@ def checks(name, params):
 #   MPI_Errhandler *h (one the call frees) -> MPI_Errhandler *h, compi_errhandler_t *h_obj
 #   a function (an error handler's) -> as it is (MPI_ERR_ARG if NULL); an attribute's
 #                     copy or delete function may be NULL (MPI_COMM_NULL_COPY_FN...)
+#   a keyval       -> as it is: what keys are valid is the attribute's kind's
+#                     (MPI_ERR_KEYVAL, core/comm/attr.c); through a pointer, MPI_ERR_ARG
+#                     if NULL
+#   an attribute's value and a keyval's extra state -> as they are
 #   a color        -> as it is (MPI_ERR_ARG unless >= 0 or MPI_UNDEFINED)
 #   a string to read (a name, a key, a value) -> as it is (MPI_ERR_ARG if NULL)
 
 # the kinds of outputs through a pointer the call writes (MPI_ERR_ARG when NULL)
 OBJ_OUT_KINDS = {"GROUP", "COMM_SIZE", "RANK", "GROUP_COMPARISON", "COMM_COMPARISON",
                  "COMMUNICATOR", "INFO", "STRING", "STRING_LENGTH", "OPERATION",
-                 "ERRHANDLER"}
+                 "ERRHANDLER", "KEYVAL", "ATTRIBUTE_VAL", "ATTRIBUTE_VAL_10"}
 # the kinds passed as they are, unchecked here: what values they may have is the call's
-OBJ_FREE_KINDS = {"KEY", "SPLIT_TYPE", "ERROR_CODE"}
+OBJ_FREE_KINDS = {"KEY", "SPLIT_TYPE", "ERROR_CODE", "KEYVAL"}
+# the same, pointers
+OBJ_FREE_PTR_KINDS = {"ATTRIBUTE_VAL", "ATTRIBUTE_VAL_10", "EXTRA_STATE", "EXTRA_STATE2"}
 
 
 def obj_rule(p, params, errc, check, decls):
@@ -386,8 +398,12 @@ def obj_rule(p, params, errc, check, decls):
         check('mpi_arg_errh(%s, *%s, "%s", fn, &e_%s)' % (errc, p.name, p.name, p.name))
         p.impl_decl = "MPI_Errhandler *%s, compi_errhandler_t *%s_obj" % (p.name, p.name)
         p.arg = "%s, e_%s" % (p.name, p.name)
+    elif k in OBJ_FREE_PTR_KINDS and p.dir == "IN" and p.ptr == 1 and not p.array:
+        pass
+    elif k == "KEYVAL" and p.dir == "INOUT" and p.ptr == 1 and not p.array:
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
     elif k == "FUNCTION" and p.dir == "IN" and p.ptr == 1 and not p.array:
-        if not p.name.endswith("_attr_fn"):
+        if not p.name.endswith(("_attr_fn", "copy_fn", "delete_fn")):
             check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
     elif k == "COLOR" and p.dir == "IN" and not p.ptr and not p.array:
         check('mpi_arg_color(%s, %s, fn)' % (errc, p.name))

@@ -66,12 +66,14 @@ static int errhandler_free_impl(MPI_Errhandler *errhandler, compi_errhandler_t *
 #pragma weak MPI_Errhandler_set = PMPI_Errhandler_set
 int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
 {
+    COMPI_CHECK_INIT("MPI_Errhandler_set");
     return PMPI_Comm_set_errhandler(comm, errhandler);
 }
 
 #pragma weak MPI_Errhandler_get = PMPI_Errhandler_get
 int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
+    COMPI_CHECK_INIT("MPI_Errhandler_get");
     return PMPI_Comm_get_errhandler(comm, errhandler);
 }
 

@@ -2,8 +2,9 @@
  * intercomm_api.c -- MPI_Intercomm_create, MPI_Intercomm_merge, MPI_Comm_test_inter,
  * MPI_Comm_remote_size and MPI_Comm_remote_group: calls into core/comm/intercomm.c.  Dup,
  * split, create, free and compare take both kinds of communicator (comm_api.c).  The
- * entry points are generated (core/mpi/gen/intercomm.c, included last), but for
- * MPI_Intercomm_create's, whose peer_comm is significant at the local leader only.
+ * entry points are generated (core/mpi/gen/intercomm.c, included last); MPI_Intercomm_create
+ * checks its peer_comm and remote_leader itself, at the local leader, the only rank where
+ * they are significant.
  */
 #include "core/comm/comm.h"
 #include "core/comm/group.h"
@@ -16,22 +17,6 @@
 static const char *comm_label(const compi_comm_t *c)
 {
     return c->name[0] ? c->name : "the communicator";
-}
-
-/* MPI is initialized, h names a communicator, out is not NULL */
-static int check(const char *fn, MPI_Comm h, const void *out, const char *what, compi_comm_t **c_p)
-{
-    compi_comm_t *c = comm_from_handle(h);
-    if (c == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "%s",
-                             h == MPI_COMM_NULL ? "communicator is MPI_COMM_NULL"
-                                                : "invalid communicator handle");
-    }
-    if (out == NULL) {
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", what);
-    }
-    *c_p = c;
-    return MPI_SUCCESS;
 }
 
 /* c must be an intercommunicator */
@@ -72,17 +57,10 @@ static int comm_remote_group_impl(compi_comm_t *comm, MPI_Group *group, const ch
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Intercomm_create = PMPI_Intercomm_create
-int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
-                          int remote_leader, int tag, MPI_Comm *newintercomm)
+static int intercomm_create_impl(compi_comm_t *local_comm, int local_leader, MPI_Comm peer_comm,
+                                 int remote_leader, int tag, MPI_Comm *newintercomm, const char *fn)
 {
-    static const char fn[] = "MPI_Intercomm_create";
-    COMPI_CHECK_INIT(fn);
-    compi_comm_t *lc = NULL, *pc = NULL, *nc;
-    int rc = check(fn, local_comm, newintercomm, "newintercomm", &lc);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
+    compi_comm_t *lc = local_comm, *pc = NULL, *nc;
     if (comm_is_inter(lc)) {
         return mpi_err_raise(lc, MPI_ERR_COMM, fn,
                              "local_comm %s is an intercommunicator; it must be an "
@@ -92,9 +70,6 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
     if (local_leader < 0 || local_leader >= lc->size) {
         return mpi_err_raise(lc, MPI_ERR_RANK, fn, "local_leader=%d is not in [0, %d)",
                              local_leader, lc->size);
-    }
-    if (tag < 0) {
-        return mpi_err_raise(lc, MPI_ERR_TAG, fn, "tag=%d is negative", tag);
     }
     /* peer_comm and remote_leader are significant only at the local leader */
     if (lc->rank == local_leader) {

@@ -129,6 +129,11 @@ static void comms(void)
     EXPECT(MPI_ERR_COMM, MPI_Comm_remote_size, MPI_COMM_WORLD, &n);
     EXPECT(MPI_ERR_ARG, MPI_Comm_remote_size, MPI_COMM_WORLD, NULL);
     EXPECT(MPI_ERR_COMM, MPI_Comm_remote_group, MPI_COMM_WORLD, &eg);
+    EXPECT(MPI_ERR_TAG, MPI_Intercomm_create, MPI_COMM_SELF, 0, MPI_COMM_NULL, 0, -1, &nc);
+    EXPECT(MPI_ERR_ARG, MPI_Intercomm_create, MPI_COMM_SELF, 0, MPI_COMM_NULL, 0, 0, NULL);
+    EXPECT(MPI_ERR_RANK, MPI_Intercomm_create, MPI_COMM_SELF, 1, MPI_COMM_NULL, 0, 0, &nc);
+    EXPECT(MPI_ERR_COMM, MPI_Intercomm_create, MPI_COMM_SELF, 0, MPI_COMM_NULL, 0, 0, &nc);
+    EXPECT(MPI_ERR_COMM, MPI_Intercomm_create, MPI_COMM_NULL, 0, MPI_COMM_WORLD, 0, 0, &nc);
     EXPECT(MPI_ERR_COMM, MPI_Intercomm_merge, MPI_COMM_WORLD, 0, &nc);
     EXPECT(MPI_ERR_ARG, MPI_Intercomm_merge, MPI_COMM_WORLD, 0, NULL);
     /* what passes: MPI_UNDEFINED as a color, MPI_INFO_NULL as hints, an empty group */
@@ -279,6 +284,7 @@ int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "obj_args");
     MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
     groups();
     comms();
     ops();

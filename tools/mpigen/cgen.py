@@ -117,7 +117,7 @@ UNITS = {
     "comm_idup": ("core/mpi/comm_idup_api.c", ["MPI_Comm_idup", "MPI_Comm_idup_with_info"]),
     "intercomm": ("core/mpi/intercomm_api.c", [
         "MPI_Comm_test_inter", "MPI_Comm_remote_size", "MPI_Comm_remote_group",
-        "MPI_Intercomm_merge",
+        "MPI_Intercomm_create", "MPI_Intercomm_merge",
     ]),
     "op": ("core/mpi/op_api.c", ["MPI_Op_create", "MPI_Op_free", "MPI_Op_commutative"]),
     "attr": ("core/mpi/attr_api.c", [
@@ -209,7 +209,8 @@ def checks(name, params):
         lines.append("        return rc;")
         lines.append("    }")
 
-    comms = [p for p in params if p.kind == "COMMUNICATOR" and p.dir == "IN" and not p.ptr]
+    comms = [p for p in params if p.kind == "COMMUNICATOR" and p.dir == "IN" and not p.ptr
+             and p.name not in LEADER_ONLY]
     errc = "NULL"
     # the communicator first: the other checks raise their errors on it
     for p in comms:
@@ -337,6 +338,11 @@ def checks(name, params):
 #   a color        -> as it is (MPI_ERR_ARG unless >= 0 or MPI_UNDEFINED)
 #   a string to read (a name, a key, a value) -> as it is (MPI_ERR_ARG if NULL)
 
+#   a communicator significant at one rank only (MPI_Intercomm_create's peer_comm) and a
+#   leader's rank -> as they are: the implementation checks them where they count
+
+# the communicators significant at one rank only
+LEADER_ONLY = {"peer_comm"}
 # the kinds of outputs through a pointer the call writes (MPI_ERR_ARG when NULL)
 OBJ_OUT_KINDS = {"GROUP", "COMM_SIZE", "RANK", "GROUP_COMPARISON", "COMM_COMPARISON",
                  "COMMUNICATOR", "INFO", "STRING", "STRING_LENGTH", "OPERATION",
@@ -398,6 +404,10 @@ def obj_rule(p, params, errc, check, decls):
         check('mpi_arg_errh(%s, *%s, "%s", fn, &e_%s)' % (errc, p.name, p.name, p.name))
         p.impl_decl = "MPI_Errhandler *%s, compi_errhandler_t *%s_obj" % (p.name, p.name)
         p.arg = "%s, e_%s" % (p.name, p.name)
+    elif k == "COMMUNICATOR" and p.name in LEADER_ONLY and p.dir == "IN" and not p.ptr:
+        pass
+    elif k == "RANK" and p.name.endswith("_leader") and p.dir == "IN" and not p.ptr:
+        pass
     elif k in OBJ_FREE_PTR_KINDS and p.dir == "IN" and p.ptr == 1 and not p.array:
         pass
     elif k == "KEYVAL" and p.dir == "INOUT" and p.ptr == 1 and not p.array:

@@ -56,6 +56,30 @@ int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
     return comm_remote_group_impl(c_comm, group, fn);
 }
 
+#pragma weak MPI_Intercomm_create = PMPI_Intercomm_create
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                          int remote_leader, int tag, MPI_Comm *newintercomm)
+{
+    COMPI_CHECK_INIT("MPI_Intercomm_create");
+    static const char fn[] = "MPI_Intercomm_create";
+    compi_comm_t *c_local_comm = NULL;
+    int rc;
+    rc = mpi_arg_comm(local_comm, fn, &c_local_comm);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_send_tag(c_local_comm, tag, fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_ptr(c_local_comm, newintercomm, "newintercomm", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return intercomm_create_impl(c_local_comm, local_leader, peer_comm, remote_leader, tag,
+                                 newintercomm, fn);
+}
+
 #pragma weak MPI_Intercomm_merge = PMPI_Intercomm_merge
 int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 {
@@ -78,5 +102,8 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 static int comm_test_inter_impl(compi_comm_t *comm, int *flag, const char *fn);
 static int comm_remote_size_impl(compi_comm_t *comm, int *size, const char *fn);
 static int comm_remote_group_impl(compi_comm_t *comm, MPI_Group *group, const char *fn);
+static int intercomm_create_impl(compi_comm_t *local_comm, int local_leader, MPI_Comm peer_comm,
+                                 int remote_leader, int tag, MPI_Comm *newintercomm,
+                                 const char *fn);
 static int intercomm_merge_impl(compi_comm_t *intercomm, int high, MPI_Comm *newintracomm,
                                 const char *fn);

@@ -49,7 +49,9 @@ parameters are the procedure's, in order and with their names, but for
                            handle converted, NULL for MPI_REQUEST_NULL: what a null
                            request means is the procedure's)
 
-and `fn` is the name of the MPI function called ("MPI_Send" or "MPI_Send_c"), for the
+(the handles of groups, ops and error handlers, info hints, keyvals, strings and the
+other kinds of the calls on such objects: see obj_rule and the table above it) and `fn`
+is the name of the MPI function called ("MPI_Send" or "MPI_Send_c"), for the
 messages of the errors it raises.  The int form passes its int counts as MPI_Count, so
 a count above INT_MAX works through the _c form with no narrowing.  What no kind
 describes (an MPI_Message's handle, the semantics of MPI_PROC_NULL in a matched probe,
@@ -341,6 +343,13 @@ def checks(name, params):
 #   a communicator significant at one rank only (MPI_Intercomm_create's peer_comm) and a
 #   leader's rank -> as they are: the implementation checks them where they count
 
+# the handles converted to compi's objects: kind -> (the object's type, the prefix of its
+# variable in the entry point, its check in args.h)
+OBJ_HANDLES = {
+    "GROUP": ("compi_group_t", "g", "mpi_arg_group"),
+    "OPERATION": ("compi_op_t", "o", "mpi_arg_op"),
+    "ERRHANDLER": ("compi_errhandler_t", "e", "mpi_arg_errh"),
+}
 # the communicators significant at one rank only
 LEADER_ONLY = {"peer_comm"}
 # the kinds of outputs through a pointer the call writes (MPI_ERR_ARG when NULL)
@@ -356,17 +365,22 @@ OBJ_FREE_PTR_KINDS = {"ATTRIBUTE_VAL", "ATTRIBUTE_VAL_10", "EXTRA_STATE", "EXTRA
 def obj_rule(p, params, errc, check, decls):
     """the checks of a parameter of OBJ's kinds (True), or False when it has no rule"""
     k = p.kind
-    if k == "GROUP" and p.dir == "IN" and not p.ptr and not p.array:
-        decls.append("    compi_group_t *g_%s = NULL;" % p.name)
-        check('mpi_arg_group(%s, %s, "%s", fn, &g_%s)' % (errc, p.name, p.name, p.name))
-        p.impl_decl = "compi_group_t *%s" % p.name
-        p.arg = "g_" + p.name
-    elif k == "GROUP" and p.dir == "INOUT" and p.ptr == 1 and not p.array:
-        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
-        decls.append("    compi_group_t *g_%s = NULL;" % p.name)
-        check('mpi_arg_group(%s, *%s, "%s", fn, &g_%s)' % (errc, p.name, p.name, p.name))
-        p.impl_decl = "MPI_Group *%s, compi_group_t *%s_obj" % (p.name, p.name)
-        p.arg = "%s, g_%s" % (p.name, p.name)
+    if k in OBJ_HANDLES and p.dir in ("IN", "INOUT") and p.ptr == int(p.dir == "INOUT") \
+            and not p.array:
+        # a handle converted to its object; through a pointer, a handle the call frees
+        ctype, pre, fun = OBJ_HANDLES[k]
+        h = p.name
+        if p.dir == "INOUT":
+            check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+            h = "*" + p.name
+        decls.append("    %s *%s_%s = NULL;" % (ctype, pre, p.name))
+        check('%s(%s, %s, "%s", fn, &%s_%s)' % (fun, errc, h, p.name, pre, p.name))
+        if p.dir == "INOUT":
+            p.impl_decl = "%s, %s *%s_obj" % (p.decl, ctype, p.name)
+            p.arg = "%s, %s_%s" % (p.name, pre, p.name)
+        else:
+            p.impl_decl = "%s *%s" % (ctype, p.name)
+            p.arg = "%s_%s" % (pre, p.name)
     elif k == "COMMUNICATOR" and p.dir == "INOUT" and p.ptr == 1 and not p.array:
         check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
         decls.append("    compi_comm_t *c_%s = NULL;" % p.name)
@@ -376,34 +390,12 @@ def obj_rule(p, params, errc, check, decls):
     elif k == "INFO" and p.dir == "IN" and not p.ptr and not p.array:
         check('mpi_arg_info(%s, %s, %d, "%s", fn)' % (errc, p.name, int(params[0] is not p),
                                                       p.name))
-    elif k == "OPERATION" and p.dir == "IN" and not p.ptr and not p.array:
-        decls.append("    compi_op_t *o_%s = NULL;" % p.name)
-        check('mpi_arg_op(%s, %s, "%s", fn, &o_%s)' % (errc, p.name, p.name, p.name))
-        p.impl_decl = "compi_op_t *%s" % p.name
-        p.arg = "o_" + p.name
-    elif k == "OPERATION" and p.dir == "INOUT" and p.ptr == 1 and not p.array:
-        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
-        decls.append("    compi_op_t *o_%s = NULL;" % p.name)
-        check('mpi_arg_op(%s, *%s, "%s", fn, &o_%s)' % (errc, p.name, p.name, p.name))
-        p.impl_decl = "MPI_Op *%s, compi_op_t *%s_obj" % (p.name, p.name)
-        p.arg = "%s, o_%s" % (p.name, p.name)
     elif k == "POLYFUNCTION" and p.dir == "IN" and p.ptr == 1 and \
             p.decl.startswith("MPI_User_function"):
         check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
         p.impl_decl = "MPI_User_function *%s, MPI_User_function_c *%s_c" % (p.name, p.name)
         big = p.decl.startswith("MPI_User_function_c")
         p.arg = ("NULL, " + p.name) if big else (p.name + ", NULL")
-    elif k == "ERRHANDLER" and p.dir == "IN" and not p.ptr and not p.array:
-        decls.append("    compi_errhandler_t *e_%s = NULL;" % p.name)
-        check('mpi_arg_errh(%s, %s, "%s", fn, &e_%s)' % (errc, p.name, p.name, p.name))
-        p.impl_decl = "compi_errhandler_t *%s" % p.name
-        p.arg = "e_" + p.name
-    elif k == "ERRHANDLER" and p.dir == "INOUT" and p.ptr == 1 and not p.array:
-        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
-        decls.append("    compi_errhandler_t *e_%s = NULL;" % p.name)
-        check('mpi_arg_errh(%s, *%s, "%s", fn, &e_%s)' % (errc, p.name, p.name, p.name))
-        p.impl_decl = "MPI_Errhandler *%s, compi_errhandler_t *%s_obj" % (p.name, p.name)
-        p.arg = "%s, e_%s" % (p.name, p.name)
     elif k == "COMMUNICATOR" and p.name in LEADER_ONLY and p.dir == "IN" and not p.ptr:
         pass
     elif k == "RANK" and p.name.endswith("_leader") and p.dir == "IN" and not p.ptr:

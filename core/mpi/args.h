@@ -1,8 +1,9 @@
 /*
  * args.h -- the argument checks of the API layer, one function per kind of argument of
  * the MPI standard's description: communicator, count, datatype, buffer, ranks
- * (destination, source, root), tags, requests, statuses and output pointers, and the MPI
- * error for an internal status.  The generated entry points (core/mpi/gen/, tools/mpigen/cgen.py)
+ * (destination, source, root), tags, requests, statuses and output pointers; groups, info
+ * objects, ops, error handlers, colors and arrays with their lengths; and the MPI error for
+ * an internal status.  The generated entry points (core/mpi/gen/, tools/mpigen/cgen.py)
  * call them by the kind of each parameter; hand-written entries call the same ones.
  * Only the API layer (core/mpi/) includes this.
  * Collectives add their own checks on top (core/mpi/coll_args.h); request handles are in

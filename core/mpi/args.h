@@ -1,8 +1,9 @@
 /*
  * args.h -- the argument checks of the API layer, one function per kind of argument of
  * the MPI standard's description: communicator, count, datatype, buffer, ranks
- * (destination, source, root), tags, requests, statuses and output pointers, and the MPI
- * error for an internal status.  The generated entry points (core/mpi/gen/, tools/mpigen/cgen.py)
+ * (destination, source, root), tags, requests, statuses and output pointers; groups, info
+ * objects, ops, error handlers, colors and arrays with their lengths; and the MPI error for
+ * an internal status.  The generated entry points (core/mpi/gen/, tools/mpigen/cgen.py)
  * call them by the kind of each parameter; hand-written entries call the same ones.
  * Only the API layer (core/mpi/) includes this.
  * Collectives add their own in a block of their own below (root on an intercommunicator,
@@ -23,6 +24,7 @@
 #include "core/comm/comm.h"
 #include "core/dt/dt.h"
 #include "core/mpi/errors.h"
+#include "core/mpi/info.h"
 #include "core/mpi/mpi_state.h"
 #include "core/mpi/req_handle.h"
 #include "core/op/op.h"
@@ -234,6 +236,87 @@ static inline int mpi_arg_requests(compi_comm_t *c, int count, const MPI_Request
         if (compi_unlikely(rc != MPI_SUCCESS)) {
             return rc;
         }
+    }
+    return MPI_SUCCESS;
+}
+
+/* ---- groups, communicators, info, keyvals, error handlers, ops ---- */
+
+/* a group handle (MPI_GROUP_NULL is not one) */
+static inline int mpi_arg_group(compi_comm_t *c, MPI_Group h, const char *what, const char *fn,
+                                compi_group_t **g_p)
+{
+    compi_group_t *g = group_from_handle(h);
+    if (compi_unlikely(g == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_GROUP, fn, "%s: %s (handle 0x%x)", what,
+                             h == MPI_GROUP_NULL ? "MPI_GROUP_NULL" : "invalid group, or freed",
+                             (unsigned)h);
+    }
+    *g_p = g;
+    return MPI_SUCCESS;
+}
+
+/* the length of an array (of ranks, of dimensions...): not negative */
+static inline int mpi_arg_length(compi_comm_t *c, int n, const char *what, const char *fn)
+{
+    if (compi_unlikely(n < 0)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s=%d is negative", what, n);
+    }
+    return MPI_SUCCESS;
+}
+
+/* an array of `n` elements (n checked before): not NULL when it has any */
+static inline int mpi_arg_array(compi_comm_t *c, int n, const void *a, const char *what,
+                                const char *fn)
+{
+    if (compi_unlikely(n > 0 && a == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL with %d elements", what, n);
+    }
+    return MPI_SUCCESS;
+}
+
+/* an info object; where `hint` (an argument of hints, not the object the call works on),
+   MPI_INFO_NULL too */
+static inline int mpi_arg_info(compi_comm_t *c, MPI_Info h, int hint, const char *what,
+                               const char *fn)
+{
+    if (compi_unlikely(!(hint && h == MPI_INFO_NULL) && !mpi_info_valid(h))) {
+        return mpi_err_raise(c, MPI_ERR_INFO, fn, "invalid %s (handle 0x%x%s)", what, (unsigned)h,
+                             h == MPI_INFO_NULL ? ", MPI_INFO_NULL" : "");
+    }
+    return MPI_SUCCESS;
+}
+
+/* an operation handle (MPI_OP_NULL is not one) */
+static inline int mpi_arg_op_handle(compi_comm_t *c, MPI_Op h, const char *what, const char *fn,
+                                    compi_op_t **o_p)
+{
+    compi_op_t *o = op_from_handle(h);
+    if (compi_unlikely(o == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_OP, fn, "invalid %s (handle 0x%x)", what, (unsigned)h);
+    }
+    *o_p = o;
+    return MPI_SUCCESS;
+}
+
+/* an error handler's handle (MPI_ERRHANDLER_NULL is not one); the standard names no class
+   of its own for it */
+static inline int mpi_arg_errh(compi_comm_t *c, MPI_Errhandler h, const char *what, const char *fn,
+                               compi_errhandler_t **e_p)
+{
+    compi_errhandler_t *e = errh_from_handle(h);
+    if (compi_unlikely(e == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "invalid %s (handle 0x%x)", what, (unsigned)h);
+    }
+    *e_p = e;
+    return MPI_SUCCESS;
+}
+
+/* the color of a split: not negative, or MPI_UNDEFINED */
+static inline int mpi_arg_color(compi_comm_t *c, int color, const char *fn)
+{
+    if (compi_unlikely(color < 0 && color != MPI_UNDEFINED)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "color=%d must be >= 0 or MPI_UNDEFINED", color);
     }
     return MPI_SUCCESS;
 }

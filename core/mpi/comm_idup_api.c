@@ -13,28 +13,19 @@
  * nonblocking agreement (core/comm/comm_ctx_nb.c) that completes the request, so no
  * number of idups runs out.  Intercommunicators have pools too (made alike by their
  * constructors, spawn and connect included): an idup takes two ids of it, its own and its
- * local communicator's; an empty one is MPI_ERR_OTHER on every member alike.
+ * local communicator's; an empty one is MPI_ERR_OTHER on every member alike.  The entry
+ * points are generated (core/mpi/gen/comm_idup.c, included last).
  */
 #include "core/mpi/args.h"
 #include "core/mpi/info.h"
 #include "core/mpi/req_handle.h"
 
-static int idup_any(MPI_Comm comm, MPI_Info info, int with_info, MPI_Comm *newcomm,
+/* both calls; info is MPI_INFO_NULL for MPI_Comm_idup, whose hints are comm's */
+static int idup_any(compi_comm_t *c, MPI_Info info, int with_info, MPI_Comm *newcomm,
                     MPI_Request *request, const char *fn)
 {
-    compi_comm_t *c = NULL, *nc = NULL;
-    int cb_code = MPI_SUCCESS;
-    COMPI_CHECK_INIT(fn);
-    int rc = mpi_arg_comm(comm, fn, &c);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    if (newcomm == NULL || request == NULL) {
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "newcomm or request is NULL");
-    }
-    if (with_info && info != MPI_INFO_NULL && !mpi_info_valid(info)) {
-        return mpi_err_raise(c, MPI_ERR_INFO, fn, "invalid info handle 0x%x", (unsigned)info);
-    }
+    compi_comm_t *nc = NULL;
+    int cb_code = MPI_SUCCESS, rc;
     compi_request_t *req = pml_request_new(REQ_COLL, c);
     if (req == NULL) {
         *newcomm = MPI_COMM_NULL;
@@ -71,17 +62,16 @@ static int idup_any(MPI_Comm comm, MPI_Info info, int with_info, MPI_Comm *newco
     return mpi_req_expose(c, req, request, fn);
 }
 
-#pragma weak MPI_Comm_idup = PMPI_Comm_idup
-int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+static int comm_idup_impl(compi_comm_t *comm, MPI_Comm *newcomm, MPI_Request *request,
+                          const char *fn)
 {
-    COMPI_API_LOCK();
-    return idup_any(comm, MPI_INFO_NULL, 0, newcomm, request, "MPI_Comm_idup");
+    return idup_any(comm, MPI_INFO_NULL, 0, newcomm, request, fn);
 }
 
-#pragma weak MPI_Comm_idup_with_info = PMPI_Comm_idup_with_info
-int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
-                             MPI_Request *request)
+static int comm_idup_with_info_impl(compi_comm_t *comm, MPI_Info info, MPI_Comm *newcomm,
+                                    MPI_Request *request, const char *fn)
 {
-    COMPI_API_LOCK();
-    return idup_any(comm, info, 1, newcomm, request, "MPI_Comm_idup_with_info");
+    return idup_any(comm, info, 1, newcomm, request, fn);
 }
+
+#include "core/mpi/gen/comm_idup.c"

@@ -8,11 +8,13 @@
  * mpi_assert_exact_length, mpi_assert_allow_overtaking) included.  The hints are an info
  * object hung on the communicator as an attribute under a keyval of the library's own:
  * MPI_Comm_dup copies it (as MPI asks of a dup), freeing the communicator frees it, and
- * no other constructor passes it on.
+ * no other constructor passes it on.  The entry points of MPI_Comm_set_info and
+ * MPI_Comm_get_info are generated (core/mpi/gen/comm_info.c, included last).
  */
 #include "core/mpi/info.h"
 
 #include "core/comm/attr.h"
+#include "core/mpi/args.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
 
@@ -80,63 +82,32 @@ int mpi_comm_hints_set(compi_comm_t *comm, MPI_Info info, int replace)
         return rc;
     }
     /* setting over the old value runs hints_delete on it */
-    if (attr_set(ATTR_KIND_COMM, comm->handle, &comm->attrs, key, (void *)(intptr_t)next,
-                 NULL) != COMPI_OK) {
+    if (attr_set(ATTR_KIND_COMM, comm->handle, &comm->attrs, key, (void *)(intptr_t)next, NULL) !=
+        COMPI_OK) {
         mpi_info_release(next);
         return MPI_ERR_NO_MEM;
     }
     return MPI_SUCCESS;
 }
 
-/* the checks of MPI_Comm_set_info: a communicator, and an info object or MPI_INFO_NULL */
-static int hints_check(const char *func, MPI_Comm comm, MPI_Info info, compi_comm_t **c_p)
+static int comm_set_info_impl(compi_comm_t *comm, MPI_Info info, const char *fn)
 {
-    *c_p = comm_from_handle(comm);
-    if (*c_p == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_COMM, func, "invalid communicator handle 0x%x%s",
-                             (unsigned)comm, comm == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "");
-    }
-    if (info != MPI_INFO_NULL && !mpi_info_valid(info)) {
-        return mpi_err_raise(*c_p, MPI_ERR_INFO, func, "invalid info handle 0x%x",
-                             (unsigned)info);
-    }
-    return MPI_SUCCESS;
-}
-
-#pragma weak MPI_Comm_set_info = PMPI_Comm_set_info
-int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
-{
-    COMPI_CHECK_INIT("MPI_Comm_set_info");
-    compi_comm_t *c;
-    int rc = hints_check("MPI_Comm_set_info", comm, info, &c);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
     /* keys not in `info` keep the values set before; MPI_INFO_NULL changes nothing */
-    rc = mpi_comm_hints_set(c, info, 0);
+    int rc = mpi_comm_hints_set(comm, info, 0);
     if (rc != MPI_SUCCESS) {
-        return mpi_err_raise(c, rc, "MPI_Comm_set_info", "cannot store the hints");
+        return mpi_err_raise(comm, rc, fn, "cannot store the hints");
     }
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_get_info = PMPI_Comm_get_info
-int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
+static int comm_get_info_impl(compi_comm_t *comm, MPI_Info *info_used, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Comm_get_info");
-    compi_comm_t *c = comm_from_handle(comm);
-    int rc;
-    if (c == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_COMM, "MPI_Comm_get_info",
-                             "invalid communicator handle 0x%x", (unsigned)comm);
-    }
-    if (info_used == NULL) {
-        return mpi_err_raise(c, MPI_ERR_ARG, "MPI_Comm_get_info", "info_used is NULL");
-    }
     /* a new object the user frees, even when no hint was ever set */
-    rc = mpi_info_dup(hints_of(c), info_used);
+    int rc = mpi_info_dup(hints_of(comm), info_used);
     if (rc != MPI_SUCCESS) {
-        return mpi_err_raise(c, rc, "MPI_Comm_get_info", "cannot copy the hints");
+        return mpi_err_raise(comm, rc, fn, "cannot copy the hints");
     }
     return MPI_SUCCESS;
 }
+
+#include "core/mpi/gen/comm_info.c"

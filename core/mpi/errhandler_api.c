@@ -1,108 +1,67 @@
 /*
- * errhandler_api.c -- MPI error handlers and error strings/classes.
+ * errhandler_api.c -- MPI error handlers and error strings/classes.  The entry points of
+ * the communicators' error handlers and of MPI_Errhandler_free are generated
+ * (core/mpi/gen/errhandler.c, included last); MPI_Error_string and MPI_Error_class,
+ * which answer outside MPI_Init..MPI_Finalize without calling a handler, are written here.
  */
 #include "core/comm/errhandler.h"
 
+#include "core/mpi/args.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static int bad_comm(const char *func, MPI_Comm h)
+static int comm_create_errhandler_impl(MPI_Comm_errhandler_function *comm_errhandler_fn,
+                                       MPI_Errhandler *errhandler, const char *fn)
 {
-    return mpi_err_raise(NULL, MPI_ERR_COMM, func, "invalid communicator handle 0x%x", (unsigned)h);
-}
-
-static int bad_errh(compi_comm_t *c, const char *func, MPI_Errhandler h)
-{
-    return mpi_err_raise(c, MPI_ERR_ARG, func, "invalid error handler handle 0x%x", (unsigned)h);
-}
-
-#pragma weak MPI_Comm_create_errhandler = PMPI_Comm_create_errhandler
-int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
-{
-    COMPI_CHECK_INIT("MPI_Comm_create_errhandler");
     compi_errhandler_t *e;
-    compi_status_t st;
-    if (fn == NULL || errhandler == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Comm_create_errhandler", "%s is NULL",
-                             fn == NULL ? "function" : "errhandler");
-    }
-    st = errh_create(fn, &e);
+    compi_status_t st = errh_create(comm_errhandler_fn, &e);
     if (st != COMPI_OK) {
-        return mpi_err_raise(NULL, mpi_err_class_of(st), "MPI_Comm_create_errhandler", "%s",
-                             compi_status_string(st));
+        return mpi_err_raise(NULL, mpi_err_class_of(st), fn, "%s", compi_status_string(st));
     }
     *errhandler = e->handle;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_set_errhandler = PMPI_Comm_set_errhandler
-int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+static int comm_set_errhandler_impl(compi_comm_t *comm, compi_errhandler_t *errhandler,
+                                    const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Comm_set_errhandler");
-    compi_comm_t *c = comm_from_handle(comm);
-    compi_errhandler_t *e = errh_from_handle(errhandler);
-    if (c == NULL) {
-        return bad_comm("MPI_Comm_set_errhandler", comm);
-    }
-    if (e == NULL) {
-        return bad_errh(c, "MPI_Comm_set_errhandler", errhandler);
-    }
-    comm_set_errhandler(c, e);
+    (void)fn;
+    comm_set_errhandler(comm, errhandler);
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_get_errhandler = PMPI_Comm_get_errhandler
-int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+static int comm_get_errhandler_impl(compi_comm_t *comm, MPI_Errhandler *errhandler, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Comm_get_errhandler");
-    compi_comm_t *c = comm_from_handle(comm);
-    if (c == NULL) {
-        return bad_comm("MPI_Comm_get_errhandler", comm);
-    }
-    if (errhandler == NULL) {
-        return mpi_err_raise(c, MPI_ERR_ARG, "MPI_Comm_get_errhandler", "errhandler is NULL");
-    }
+    (void)fn;
     /* the user gets a reference of its own, to give back with MPI_Errhandler_free */
-    errh_retain(c->errh);
-    *errhandler = c->errh->handle;
+    errh_retain(comm->errh);
+    *errhandler = comm->errh->handle;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_call_errhandler = PMPI_Comm_call_errhandler
-int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+static int comm_call_errhandler_impl(compi_comm_t *comm, int errorcode, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Comm_call_errhandler");
-    compi_comm_t *c = comm_from_handle(comm);
     char what[96];
-    if (c == NULL) {
-        return bad_comm("MPI_Comm_call_errhandler", comm);
-    }
     snprintf(what, sizeof(what), "error code %d raised by the application", errorcode);
-    mpi_err_invoke(c, errorcode, "MPI_Comm_call_errhandler", what);
+    mpi_err_invoke(comm, errorcode, fn, what);
     /* the handler was called (a fatal one does not come back) */
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Errhandler_free = PMPI_Errhandler_free
-int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
+static int errhandler_free_impl(MPI_Errhandler *errhandler, compi_errhandler_t *errhandler_obj,
+                                const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Errhandler_free");
-    compi_errhandler_t *e;
-    if (errhandler == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Errhandler_free", "errhandler is NULL");
-    }
-    e = errh_from_handle(*errhandler);
-    if (e == NULL) {
-        return bad_errh(NULL, "MPI_Errhandler_free", *errhandler);
-    }
+    (void)fn;
     /* communicators using it keep their own references; predefined ones are not freed */
-    errh_release(e);
+    errh_release(errhandler_obj);
     *errhandler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;
 }
+
+/* MPI_Errhandler_set and _get, removed from the standard (MPI 3.0), are its successors */
 
 #pragma weak MPI_Errhandler_set = PMPI_Errhandler_set
 int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
@@ -159,3 +118,5 @@ int PMPI_Error_class(int errorcode, int *errorclass)
     *errorclass = mpi_err_code_class(errorcode);
     return MPI_SUCCESS;
 }
+
+#include "core/mpi/gen/errhandler.c"

@@ -1,45 +1,15 @@
 /*
- * group_api.c -- MPI_Group_*: argument checks and handles around core/comm/group.c.
+ * group_api.c -- MPI_Group_*: the implementations around core/comm/group.c; their entry
+ * points, which check the handles, lengths and output pointers, are generated
+ * (core/mpi/gen/group.c, included last).
  *
  * Group errors have no communicator, so they go to MPI_COMM_WORLD's error handler.
  */
 #include "core/comm/group.h"
 
+#include "core/mpi/args.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
-
-static int bad_group(const char *func, MPI_Group h)
-{
-    if (h == MPI_GROUP_NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_GROUP, func, "group is MPI_GROUP_NULL");
-    }
-    return mpi_err_raise(NULL, MPI_ERR_GROUP, func,
-                         "invalid group handle 0x%x (not a group, or freed)", (unsigned)h);
-}
-
-static int null_arg(const char *func, const char *what)
-{
-    return mpi_err_raise(NULL, MPI_ERR_ARG, func, "%s is NULL", what);
-}
-
-/*
- * what a call on one group checks first: MPI is initialized, `h` names a group (*g_p),
- * and the output argument `out`, called `what`, is not NULL
- */
-static int group_check(const char *func, MPI_Group h, const void *out, const char *what,
-                      compi_group_t **g_p)
-{
-    *g_p = NULL;
-    COMPI_CHECK_INIT_HELD(func);
-    *g_p = group_from_handle(h);
-    if (*g_p == NULL) {
-        return bad_group(func, h);
-    }
-    if (out == NULL) {
-        return null_arg(func, what);
-    }
-    return MPI_SUCCESS;
-}
 
 /*
  * give a new group to the user (dropping our reference: the handle holds its own); st is
@@ -75,200 +45,121 @@ static int bad_ranks(const char *func, group_check_t chk, int idx, const char *w
                          what, idx);
 }
 
-#pragma weak MPI_Group_size = PMPI_Group_size
-int PMPI_Group_size(MPI_Group group, int *size)
+static int group_size_impl(compi_group_t *group, int *size, const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_group_t *g;
-    int rc = group_check("MPI_Group_size", group, size, "size", &g);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    *size = g->size;
+    (void)fn;
+    *size = group->size;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Group_rank = PMPI_Group_rank
-int PMPI_Group_rank(MPI_Group group, int *rank)
+static int group_rank_impl(compi_group_t *group, int *rank, const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_group_t *g;
-    int rc = group_check("MPI_Group_rank", group, rank, "rank", &g);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    *rank = g->rank;
+    (void)fn;
+    *rank = group->rank;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Group_translate_ranks = PMPI_Group_translate_ranks
-int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
-                               int ranks2[])
+static int group_translate_ranks_impl(compi_group_t *group1, int n, const int ranks1[],
+                                      compi_group_t *group2, int ranks2[], const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Group_translate_ranks");
-    compi_group_t *g1 = group_from_handle(group1);
-    compi_group_t *g2 = group_from_handle(group2);
-    compi_status_t st;
-    if (g1 == NULL) {
-        return bad_group("MPI_Group_translate_ranks", group1);
-    }
-    if (g2 == NULL) {
-        return bad_group("MPI_Group_translate_ranks", group2);
-    }
-    if (n < 0) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Group_translate_ranks", "n=%d is negative", n);
-    }
-    if (n > 0 && (ranks1 == NULL || ranks2 == NULL)) {
-        return null_arg("MPI_Group_translate_ranks", ranks1 == NULL ? "ranks1" : "ranks2");
-    }
     for (int i = 0; i < n; i++) {
-        if (ranks1[i] != MPI_PROC_NULL && (ranks1[i] < 0 || ranks1[i] >= g1->size)) {
-            return mpi_err_raise(NULL, MPI_ERR_RANK, "MPI_Group_translate_ranks",
+        if (ranks1[i] != MPI_PROC_NULL && (ranks1[i] < 0 || ranks1[i] >= group1->size)) {
+            return mpi_err_raise(NULL, MPI_ERR_RANK, fn,
                                  "ranks1[%d]=%d is not a rank of group1 (size %d)", i, ranks1[i],
-                                 g1->size);
+                                 group1->size);
         }
     }
-    st = group_translate_ranks(g1, n, ranks1, g2, ranks2);
+    compi_status_t st = group_translate_ranks(group1, n, ranks1, group2, ranks2);
     if (st != COMPI_OK) {
-        return mpi_err_raise(NULL, mpi_err_class_of(st), "MPI_Group_translate_ranks", "%s",
-                             compi_status_string(st));
+        return mpi_err_raise(NULL, mpi_err_class_of(st), fn, "%s", compi_status_string(st));
     }
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Group_compare = PMPI_Group_compare
-int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
+static int group_compare_impl(compi_group_t *group1, compi_group_t *group2, int *result,
+                              const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Group_compare");
-    compi_group_t *g1 = group_from_handle(group1);
-    compi_group_t *g2 = group_from_handle(group2);
-    if (g1 == NULL) {
-        return bad_group("MPI_Group_compare", group1);
-    }
-    if (g2 == NULL) {
-        return bad_group("MPI_Group_compare", group2);
-    }
-    if (result == NULL) {
-        return null_arg("MPI_Group_compare", "result");
-    }
-    *result = group_compare(g1, g2);
+    (void)fn;
+    *result = group_compare(group1, group2);
     return MPI_SUCCESS;
 }
 
-typedef compi_status_t (*group_setop_fn)(compi_group_t *, compi_group_t *, compi_group_t **);
-
-/* Group_union, _intersection and _difference differ only in the operation */
-static int group_binary(const char *func, group_setop_fn op, MPI_Group group1, MPI_Group group2,
-                        MPI_Group *newgroup)
+static int group_union_impl(compi_group_t *group1, compi_group_t *group2, MPI_Group *newgroup,
+                            const char *fn)
 {
-    compi_group_t *g1 = group_from_handle(group1);
-    compi_group_t *g2 = group_from_handle(group2);
     compi_group_t *g = NULL;
-    if (g1 == NULL) {
-        return bad_group(func, group1);
-    }
-    if (g2 == NULL) {
-        return bad_group(func, group2);
-    }
-    if (newgroup == NULL) {
-        return null_arg(func, "newgroup");
-    }
-    compi_status_t st = op(g1, g2, &g);
-    return group_out(func, st, &g, newgroup);
+    compi_status_t st = group_union(group1, group2, &g);
+    return group_out(fn, st, &g, newgroup);
 }
 
-#pragma weak MPI_Group_union = PMPI_Group_union
-int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+static int group_intersection_impl(compi_group_t *group1, compi_group_t *group2,
+                                   MPI_Group *newgroup, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Group_union");
-    return group_binary("MPI_Group_union", group_union, group1, group2, newgroup);
+    compi_group_t *g = NULL;
+    compi_status_t st = group_intersection(group1, group2, &g);
+    return group_out(fn, st, &g, newgroup);
 }
 
-#pragma weak MPI_Group_intersection = PMPI_Group_intersection
-int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+static int group_difference_impl(compi_group_t *group1, compi_group_t *group2, MPI_Group *newgroup,
+                                 const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Group_intersection");
-    return group_binary("MPI_Group_intersection", group_intersection, group1, group2, newgroup);
-}
-
-#pragma weak MPI_Group_difference = PMPI_Group_difference
-int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
-{
-    COMPI_CHECK_INIT("MPI_Group_difference");
-    return group_binary("MPI_Group_difference", group_difference, group1, group2, newgroup);
+    compi_group_t *g = NULL;
+    compi_status_t st = group_difference(group1, group2, &g);
+    return group_out(fn, st, &g, newgroup);
 }
 
 /* Group_incl and Group_excl (a rank list, `ranks`), Group_range_incl and Group_range_excl
-   (`ranges`, when not NULL): check the list, then build */
-static int group_list(const char *func, int excl, MPI_Group group, int n, const int ranks[],
+   (`ranges`, when not NULL): check the list's values, then build */
+static int group_list(const char *fn, int excl, compi_group_t *g, int n, const int ranks[],
                       int ranges[][3], MPI_Group *newgroup)
 {
-    compi_group_t *g = group_from_handle(group);
     compi_group_t *ng = NULL;
     compi_status_t st;
-    group_check_t chk;
     int bad;
-    if (g == NULL) {
-        return bad_group(func, group);
-    }
-    if (newgroup == NULL) {
-        return null_arg(func, "newgroup");
-    }
-    chk = ranges != NULL ? group_check_ranges(g, n, ranges, &bad)
-                         : group_check_ranks(g, n, ranks, &bad);
+    group_check_t chk = ranges != NULL ? group_check_ranges(g, n, ranges, &bad)
+                                       : group_check_ranks(g, n, ranks, &bad);
     if (chk != GROUP_CHECK_OK) {
-        return bad_ranks(func, chk, bad, ranges != NULL ? "ranges" : "ranks", g->size);
+        return bad_ranks(fn, chk, bad, ranges != NULL ? "ranges" : "ranks", g->size);
     }
     if (ranges != NULL) {
         st = excl ? group_range_excl(g, n, ranges, &ng) : group_range_incl(g, n, ranges, &ng);
     } else {
         st = excl ? group_excl(g, n, ranks, &ng) : group_incl(g, n, ranks, &ng);
     }
-    return group_out(func, st, &ng, newgroup);
+    return group_out(fn, st, &ng, newgroup);
 }
 
-#pragma weak MPI_Group_incl = PMPI_Group_incl
-int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+static int group_incl_impl(compi_group_t *group, int n, const int ranks[], MPI_Group *newgroup,
+                           const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Group_incl");
-    return group_list("MPI_Group_incl", 0, group, n, ranks, NULL, newgroup);
+    return group_list(fn, 0, group, n, ranks, NULL, newgroup);
 }
 
-#pragma weak MPI_Group_excl = PMPI_Group_excl
-int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+static int group_excl_impl(compi_group_t *group, int n, const int ranks[], MPI_Group *newgroup,
+                           const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Group_excl");
-    return group_list("MPI_Group_excl", 1, group, n, ranks, NULL, newgroup);
+    return group_list(fn, 1, group, n, ranks, NULL, newgroup);
 }
 
-#pragma weak MPI_Group_range_incl = PMPI_Group_range_incl
-int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+static int group_range_incl_impl(compi_group_t *group, int n, int ranges[][3], MPI_Group *newgroup,
+                                 const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Group_range_incl");
-    return group_list("MPI_Group_range_incl", 0, group, n, NULL, ranges, newgroup);
+    return group_list(fn, 0, group, n, NULL, ranges, newgroup);
 }
 
-#pragma weak MPI_Group_range_excl = PMPI_Group_range_excl
-int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+static int group_range_excl_impl(compi_group_t *group, int n, int ranges[][3], MPI_Group *newgroup,
+                                 const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Group_range_excl");
-    return group_list("MPI_Group_range_excl", 1, group, n, NULL, ranges, newgroup);
+    return group_list(fn, 1, group, n, NULL, ranges, newgroup);
 }
 
-#pragma weak MPI_Group_free = PMPI_Group_free
-int PMPI_Group_free(MPI_Group *group)
+static int group_free_impl(MPI_Group *group, compi_group_t *group_obj, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Group_free");
-    compi_group_t *g;
-    if (group == NULL) {
-        return null_arg("MPI_Group_free", "group");
-    }
-    g = group_from_handle(*group);
-    if (g == NULL) {
-        return bad_group("MPI_Group_free", *group);
-    }
+    (void)fn;
     /* MPI_GROUP_EMPTY is static: releasing it does nothing */
-    group_release(g);
+    group_release(group_obj);
     *group = MPI_GROUP_NULL;
     return MPI_SUCCESS;
 }
+
+#include "core/mpi/gen/group.c"

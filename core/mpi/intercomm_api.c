@@ -1,11 +1,14 @@
 /*
  * intercomm_api.c -- MPI_Intercomm_create, MPI_Intercomm_merge, MPI_Comm_test_inter,
- * MPI_Comm_remote_size and MPI_Comm_remote_group: argument checks and calls into
- * core/comm/intercomm.c.  Dup, split, create, free and compare take both kinds of
- * communicator (comm_api.c).
+ * MPI_Comm_remote_size and MPI_Comm_remote_group: calls into core/comm/intercomm.c.  Dup,
+ * split, create, free and compare take both kinds of communicator (comm_api.c).  The
+ * entry points are generated (core/mpi/gen/intercomm.c, included last); MPI_Intercomm_create
+ * checks its peer_comm and remote_leader itself, at the local leader, the only rank where
+ * they are significant.
  */
 #include "core/comm/comm.h"
 #include "core/comm/group.h"
+#include "core/mpi/args.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
 
@@ -14,22 +17,6 @@
 static const char *comm_label(const compi_comm_t *c)
 {
     return c->name[0] ? c->name : "the communicator";
-}
-
-/* MPI is initialized, h names a communicator, out is not NULL */
-static int check(const char *fn, MPI_Comm h, const void *out, const char *what, compi_comm_t **c_p)
-{
-    compi_comm_t *c = comm_from_handle(h);
-    if (c == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "%s",
-                             h == MPI_COMM_NULL ? "communicator is MPI_COMM_NULL"
-                                                : "invalid communicator handle");
-    }
-    if (out == NULL) {
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", what);
-    }
-    *c_p = c;
-    return MPI_SUCCESS;
 }
 
 /* c must be an intercommunicator */
@@ -41,65 +28,39 @@ static int need_inter(compi_comm_t *c, const char *fn)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_test_inter = PMPI_Comm_test_inter
-int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
+static int comm_test_inter_impl(compi_comm_t *comm, int *flag, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Comm_test_inter");
-    compi_comm_t *c = NULL;
-    int rc = check("MPI_Comm_test_inter", comm, flag, "flag", &c);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    *flag = comm_is_inter(c);
+    (void)fn;
+    *flag = comm_is_inter(comm);
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_remote_size = PMPI_Comm_remote_size
-int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
+static int comm_remote_size_impl(compi_comm_t *comm, int *size, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Comm_remote_size");
-    compi_comm_t *c = NULL;
-    int rc = check("MPI_Comm_remote_size", comm, size, "size", &c);
+    int rc = need_inter(comm, fn);
     if (rc == MPI_SUCCESS) {
-        rc = need_inter(c, "MPI_Comm_remote_size");
-    }
-    if (rc == MPI_SUCCESS) {
-        *size = c->remote_group->size;
+        *size = comm->remote_group->size;
     }
     return rc;
 }
 
-#pragma weak MPI_Comm_remote_group = PMPI_Comm_remote_group
-int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
+static int comm_remote_group_impl(compi_comm_t *comm, MPI_Group *group, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Comm_remote_group");
-    compi_comm_t *c = NULL;
-    int rc = check("MPI_Comm_remote_group", comm, group, "group", &c);
-    if (rc == MPI_SUCCESS) {
-        rc = need_inter(c, "MPI_Comm_remote_group");
-    }
+    int rc = need_inter(comm, fn);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    compi_status_t st = group_to_handle(c->remote_group, group);
+    compi_status_t st = group_to_handle(comm->remote_group, group);
     if (st != COMPI_OK) {
-        return mpi_err_raise(c, mpi_err_class_of(st), "MPI_Comm_remote_group", "%s",
-                             compi_status_string(st));
+        return mpi_err_raise(comm, mpi_err_class_of(st), fn, "%s", compi_status_string(st));
     }
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Intercomm_create = PMPI_Intercomm_create
-int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
-                          int remote_leader, int tag, MPI_Comm *newintercomm)
+static int intercomm_create_impl(compi_comm_t *local_comm, int local_leader, MPI_Comm peer_comm,
+                                 int remote_leader, int tag, MPI_Comm *newintercomm, const char *fn)
 {
-    static const char fn[] = "MPI_Intercomm_create";
-    COMPI_CHECK_INIT(fn);
-    compi_comm_t *lc = NULL, *pc = NULL, *nc;
-    int rc = check(fn, local_comm, newintercomm, "newintercomm", &lc);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
+    compi_comm_t *lc = local_comm, *pc = NULL, *nc;
     if (comm_is_inter(lc)) {
         return mpi_err_raise(lc, MPI_ERR_COMM, fn,
                              "local_comm %s is an intercommunicator; it must be an "
@@ -109,9 +70,6 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
     if (local_leader < 0 || local_leader >= lc->size) {
         return mpi_err_raise(lc, MPI_ERR_RANK, fn, "local_leader=%d is not in [0, %d)",
                              local_leader, lc->size);
-    }
-    if (tag < 0) {
-        return mpi_err_raise(lc, MPI_ERR_TAG, fn, "tag=%d is negative", tag);
     }
     /* peer_comm and remote_leader are significant only at the local leader */
     if (lc->rank == local_leader) {
@@ -144,25 +102,22 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Intercomm_merge = PMPI_Intercomm_merge
-int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+static int intercomm_merge_impl(compi_comm_t *intercomm, int high, MPI_Comm *newintracomm,
+                                const char *fn)
 {
-    static const char fn[] = "MPI_Intercomm_merge";
-    COMPI_CHECK_INIT(fn);
-    compi_comm_t *c = NULL, *nc;
-    int rc = check(fn, intercomm, newintracomm, "newintracomm", &c);
-    if (rc == MPI_SUCCESS) {
-        rc = need_inter(c, fn);
-    }
+    compi_comm_t *nc;
+    int rc = need_inter(intercomm, fn);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    compi_status_t st = comm_intercomm_merge(c, high, &nc);
+    compi_status_t st = comm_intercomm_merge(intercomm, high, &nc);
     if (st != COMPI_OK) {
         *newintracomm = MPI_COMM_NULL;
-        return mpi_err_raise(c, mpi_err_class_of(st), fn, "cannot merge: %s",
+        return mpi_err_raise(intercomm, mpi_err_class_of(st), fn, "cannot merge: %s",
                              compi_status_string(st));
     }
     *newintracomm = nc->handle;
     return MPI_SUCCESS;
 }
+
+#include "core/mpi/gen/intercomm.c"

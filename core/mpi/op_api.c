@@ -2,11 +2,14 @@
  * op_api.c -- the MPI reduction-operation API: MPI_Op_create, MPI_Op_free,
  * MPI_Op_commutative, MPI_Reduce_local and the handle conversions.
  *
- * Argument checks live here; core/op/op.c trusts its callers.  A user op is an object
+ * The entry points of MPI_Op_create(_c), MPI_Op_free and MPI_Op_commutative are generated
+ * (core/mpi/gen/op.c, included last); MPI_Reduce_local's, which checks two buffers of one
+ * count and datatype, is written here.  core/op/op.c trusts its callers.  A user op is an object
  * with a handle and a refcount: MPI_Op_free drops the handle and the user's reference at
  * once, and a closure that still holds the op keeps it alive until it lets go.
  */
 #include "core/coll/coll.h"
+#include "core/mpi/args.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
 #include "core/op/op.h"
@@ -22,68 +25,44 @@ static int op__lookup(MPI_Op h, const char *fn, compi_op_t **op_p)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Op_create = PMPI_Op_create
-int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+/* MPI_Op_create and MPI_Op_create_c: one of user_fn (int lengths) and user_fn_c is set */
+static int op_create_impl(MPI_User_function *user_fn, MPI_User_function_c *user_fn_c, int commute,
+                          MPI_Op *op, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Op_create");
-    if (user_fn == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Op_create", "user function is NULL");
-    }
-    if (op == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Op_create", "op pointer is NULL");
-    }
     compi_op_t *o = calloc(1, sizeof(*o));
     if (o == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, "MPI_Op_create", "out of memory");
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
     }
     o->commutative = commute != 0;
     o->predefined = 0;
     o->user_fn = user_fn;
+    o->user_fn_c = user_fn_c;
     o->refcount = 1;
     o->name = commute ? "user" : "user(non-commutative)";
     if (handle_alloc(&op_table, o, &o->handle) != COMPI_OK) {
         free(o);
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, "MPI_Op_create", "no operation handle left");
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "no operation handle left");
     }
     *op = o->handle;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Op_free = PMPI_Op_free
-int PMPI_Op_free(MPI_Op *op)
+static int op_free_impl(MPI_Op *op, compi_op_t *op_obj, const char *fn)
 {
-    compi_op_t *o;
-    COMPI_CHECK_INIT("MPI_Op_free");
-    if (op == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Op_free", "op pointer is NULL");
+    if (op_obj->predefined) {
+        return mpi_err_raise(NULL, MPI_ERR_OP, fn, "%s is predefined and cannot be freed",
+                             op_obj->name);
     }
-    int rc = op__lookup(*op, "MPI_Op_free", &o);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    if (o->predefined) {
-        return mpi_err_raise(NULL, MPI_ERR_OP, "MPI_Op_free",
-                             "%s is predefined and cannot be freed", o->name);
-    }
-    handle_free(&op_table, o->handle);
-    op_release(o);
+    handle_free(&op_table, op_obj->handle);
+    op_release(op_obj);
     *op = MPI_OP_NULL;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Op_commutative = PMPI_Op_commutative
-int PMPI_Op_commutative(MPI_Op op, int *commute)
+static int op_commutative_impl(compi_op_t *op, int *commute, const char *fn)
 {
-    compi_op_t *o;
-    COMPI_CHECK_INIT("MPI_Op_commutative");
-    int rc = op__lookup(op, "MPI_Op_commutative", &o);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    if (commute == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Op_commutative", "commute pointer is NULL");
-    }
-    *commute = o->commutative;
+    (void)fn;
+    *commute = op->commutative;
     return MPI_SUCCESS;
 }
 
@@ -138,3 +117,5 @@ int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_
     COMPI_CHECK_INIT("MPI_Reduce_local_c");
     return reduce_local_impl(inbuf, inoutbuf, count, datatype, op, "MPI_Reduce_local_c");
 }
+
+#include "core/mpi/gen/op.c"

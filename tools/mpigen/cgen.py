@@ -49,7 +49,9 @@ parameters are the procedure's, in order and with their names, but for
                            handle converted, NULL for MPI_REQUEST_NULL: what a null
                            request means is the procedure's)
 
-and `fn` is the name of the MPI function called ("MPI_Send" or "MPI_Send_c"), for the
+(the handles of groups, ops and error handlers, info hints, keyvals, strings and the
+other kinds of the calls on such objects: see obj_rule and the table above it) and `fn`
+is the name of the MPI function called ("MPI_Send" or "MPI_Send_c"), for the
 messages of the errors it raises.  The int form passes its int counts as MPI_Count, so
 a count above INT_MAX works through the _c form with no narrowing.  What no kind
 describes (an MPI_Message's handle, the semantics of MPI_PROC_NULL in a matched probe,
@@ -150,6 +152,36 @@ UNITS = {
         "MPI_Pack", "MPI_Unpack", "MPI_Pack_size", "MPI_Pack_external", "MPI_Unpack_external",
         "MPI_Pack_external_size",
     ]),
+    # groups, communicators, info, attributes, error handlers, ops (obj_rule below)
+    "comm": ("core/mpi/comm_api.c", [
+        "MPI_Comm_size", "MPI_Comm_rank", "MPI_Comm_compare", "MPI_Comm_dup",
+        "MPI_Comm_dup_with_info", "MPI_Comm_split", "MPI_Comm_split_type", "MPI_Comm_create",
+        "MPI_Comm_create_group", "MPI_Comm_free", "MPI_Comm_group", "MPI_Comm_set_name",
+        "MPI_Comm_get_name",
+    ]),
+    "comm_info": ("core/mpi/comm_info_api.c", ["MPI_Comm_set_info", "MPI_Comm_get_info"]),
+    "comm_idup": ("core/mpi/comm_idup_api.c", ["MPI_Comm_idup", "MPI_Comm_idup_with_info"]),
+    "intercomm": ("core/mpi/intercomm_api.c", [
+        "MPI_Comm_test_inter", "MPI_Comm_remote_size", "MPI_Comm_remote_group",
+        "MPI_Intercomm_create", "MPI_Intercomm_merge",
+    ]),
+    "op": ("core/mpi/op_api.c", ["MPI_Op_create", "MPI_Op_free", "MPI_Op_commutative"]),
+    "attr": ("core/mpi/attr_api.c", [
+        "MPI_Comm_create_keyval", "MPI_Comm_free_keyval", "MPI_Keyval_create", "MPI_Keyval_free",
+        "MPI_Type_create_keyval", "MPI_Type_free_keyval", "MPI_Comm_set_attr",
+        "MPI_Comm_get_attr", "MPI_Comm_delete_attr", "MPI_Attr_put", "MPI_Attr_get",
+        "MPI_Attr_delete", "MPI_Type_set_attr", "MPI_Type_get_attr", "MPI_Type_delete_attr",
+    ]),
+    "errhandler": ("core/mpi/errhandler_api.c", [
+        "MPI_Comm_create_errhandler", "MPI_Comm_set_errhandler", "MPI_Comm_get_errhandler",
+        "MPI_Comm_call_errhandler", "MPI_Errhandler_free",
+    ]),
+    "group": ("core/mpi/group_api.c", [
+        "MPI_Group_size", "MPI_Group_rank", "MPI_Group_translate_ranks", "MPI_Group_compare",
+        "MPI_Group_union", "MPI_Group_intersection", "MPI_Group_difference",
+        "MPI_Group_incl", "MPI_Group_excl", "MPI_Group_range_incl", "MPI_Group_range_excl",
+        "MPI_Group_free",
+    ]),
 }
 
 # the collectives: unit -> (the hand-written file, the blocking procedures); each brings its
@@ -233,6 +265,8 @@ def param_side(params, i):
     for p in reversed(params[:i]):
         if p.kind == "RANK":
             return "recv" if p.name == "source" else "send"
+    if params[0].kind == "COMMUNICATOR":
+        return "send"  # a communicator constructor's tag (MPI_Comm_create_group)
     raise Unbound("%s (a tag with no rank before it)" % params[i].name)
 
 
@@ -248,7 +282,8 @@ def checks(name, params):
         lines.append("        return rc;")
         lines.append("    }")
 
-    comms = [p for p in params if p.kind == "COMMUNICATOR" and p.dir == "IN" and not p.ptr]
+    comms = [p for p in params if p.kind == "COMMUNICATOR" and p.dir == "IN" and not p.ptr
+             and p.name not in LEADER_ONLY]
     errc = "NULL"
     # the communicator first: the other checks raise their errors on it
     for p in comms:
@@ -339,6 +374,8 @@ def checks(name, params):
         elif k == "LOGICAL" and p.dir == "IN" and not p.ptr and not p.array:
             pass
         elif datatype_rule(p, errc, check, decls, lines, post):
+            pass
+        elif obj_rule(p, params, errc, check, decls):
             pass
         else:
             raise Unbound("%s (kind %s, %s%s)" % (p.name, k, p.dir.lower(),
@@ -453,6 +490,123 @@ def datatype_rule(p, errc, check, decls, lines, post):
         check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, n, n))
     elif k in IMPL_KINDS:
         pass
+    else:
+        return False
+    return True
+
+
+# The kinds of groups, communicators' outputs, info objects, keyvals, error handlers and
+# ops: handles converted to compi's objects (or checked and passed), output pointers,
+# strings and arrays with their lengths.
+#
+#   MPI_Group h    -> compi_group_t *h      (MPI_ERR_GROUP)
+#   MPI_Group *h (a group the call frees) -> MPI_Group *h, compi_group_t *h_obj
+#   an output handle, size, rank, comparison... (a pointer) -> as it is (MPI_ERR_ARG if NULL)
+#   an array length (ARRAY_LENGTH) -> as it is (MPI_ERR_ARG if negative)
+#   an array of ranks with its length -> as it is (MPI_ERR_ARG if NULL with elements); its
+#                     values are the implementation's (what a rank may be is the call's)
+
+#   MPI_Comm *h (a communicator the call frees) -> MPI_Comm *h, compi_comm_t *h_obj
+#                     (MPI_ERR_ARG if NULL, MPI_ERR_COMM)
+#   MPI_Info h     -> as it is: MPI_ERR_INFO unless an info object, or MPI_INFO_NULL where
+#                     it is a hint (not the call's first parameter, the object it works on)
+#   MPI_Op h       -> compi_op_t *h         (MPI_ERR_OP)
+#   MPI_Op *h (an op the call frees) -> MPI_Op *h, compi_op_t *h_obj
+#   a user function of both forms (MPI_Op_create's) -> MPI_User_function *f,
+#                     MPI_User_function_c *f_c: the form's, the other NULL (MPI_ERR_ARG
+#                     if NULL)
+#   MPI_Errhandler h -> compi_errhandler_t *h (MPI_ERR_ARG: the standard has no class of
+#                     its own for it)
+#   MPI_Errhandler *h (one the call frees) -> MPI_Errhandler *h, compi_errhandler_t *h_obj
+#   a function (an error handler's) -> as it is (MPI_ERR_ARG if NULL); an attribute's
+#                     copy or delete function may be NULL (MPI_COMM_NULL_COPY_FN...)
+#   a keyval       -> as it is: what keys are valid is the attribute's kind's
+#                     (MPI_ERR_KEYVAL, core/comm/attr.c); through a pointer, MPI_ERR_ARG
+#                     if NULL
+#   an attribute's value and a keyval's extra state -> as they are
+#   a color        -> as it is (MPI_ERR_ARG unless >= 0 or MPI_UNDEFINED)
+#   a string to read (a name, a key, a value) -> as it is (MPI_ERR_ARG if NULL)
+
+#   a communicator significant at one rank only (MPI_Intercomm_create's peer_comm) and a
+#   leader's rank -> as they are: the implementation checks them where they count
+
+# the handles converted to compi's objects: kind -> (the object's type, the prefix of its
+# variable in the entry point, its check in args.h)
+OBJ_HANDLES = {
+    "GROUP": ("compi_group_t", "g", "mpi_arg_group"),
+    "OPERATION": ("compi_op_t", "o", "mpi_arg_op_handle"),
+    "ERRHANDLER": ("compi_errhandler_t", "e", "mpi_arg_errh"),
+}
+# the communicators significant at one rank only
+LEADER_ONLY = {"peer_comm"}
+# the kinds of outputs through a pointer the call writes (MPI_ERR_ARG when NULL)
+OBJ_OUT_KINDS = {"GROUP", "COMM_SIZE", "RANK", "GROUP_COMPARISON", "COMM_COMPARISON",
+                 "COMMUNICATOR", "INFO", "STRING", "STRING_LENGTH", "OPERATION",
+                 "ERRHANDLER", "KEYVAL", "ATTRIBUTE_VAL", "ATTRIBUTE_VAL_10"}
+# the kinds passed as they are, unchecked here: what values they may have is the call's
+OBJ_FREE_KINDS = {"KEY", "SPLIT_TYPE", "ERROR_CODE", "KEYVAL"}
+# the same, pointers
+OBJ_FREE_PTR_KINDS = {"ATTRIBUTE_VAL", "ATTRIBUTE_VAL_10", "EXTRA_STATE", "EXTRA_STATE2"}
+
+
+def obj_rule(p, params, errc, check, decls):
+    """the checks of a parameter of OBJ's kinds (True), or False when it has no rule"""
+    k = p.kind
+    if k in OBJ_HANDLES and p.dir in ("IN", "INOUT") and p.ptr == int(p.dir == "INOUT") \
+            and not p.array:
+        # a handle converted to its object; through a pointer, a handle the call frees
+        ctype, pre, fun = OBJ_HANDLES[k]
+        h = p.name
+        if p.dir == "INOUT":
+            check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+            h = "*" + p.name
+        decls.append("    %s *%s_%s = NULL;" % (ctype, pre, p.name))
+        check('%s(%s, %s, "%s", fn, &%s_%s)' % (fun, errc, h, p.name, pre, p.name))
+        if p.dir == "INOUT":
+            p.impl_decl = "%s, %s *%s_obj" % (p.decl, ctype, p.name)
+            p.arg = "%s, %s_%s" % (p.name, pre, p.name)
+        else:
+            p.impl_decl = "%s *%s" % (ctype, p.name)
+            p.arg = "%s_%s" % (pre, p.name)
+    elif k == "COMMUNICATOR" and p.dir == "INOUT" and p.ptr == 1 and not p.array:
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+        decls.append("    compi_comm_t *c_%s = NULL;" % p.name)
+        check('mpi_arg_comm(*%s, fn, &c_%s)' % (p.name, p.name))
+        p.impl_decl = "MPI_Comm *%s, compi_comm_t *%s_obj" % (p.name, p.name)
+        p.arg = "%s, c_%s" % (p.name, p.name)
+    elif k == "INFO" and p.dir == "IN" and not p.ptr and not p.array:
+        check('mpi_arg_info(%s, %s, %d, "%s", fn)' % (errc, p.name, int(params[0] is not p),
+                                                      p.name))
+    elif k == "POLYFUNCTION" and p.dir == "IN" and p.ptr == 1 and \
+            p.decl.startswith("MPI_User_function"):
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+        p.impl_decl = "MPI_User_function *%s, MPI_User_function_c *%s_c" % (p.name, p.name)
+        big = p.decl.startswith("MPI_User_function_c")
+        p.arg = ("NULL, " + p.name) if big else (p.name + ", NULL")
+    elif k == "COMMUNICATOR" and p.name in LEADER_ONLY and p.dir == "IN" and not p.ptr:
+        pass
+    elif k == "RANK" and p.name.endswith("_leader") and p.dir == "IN" and not p.ptr:
+        pass
+    elif k in OBJ_FREE_PTR_KINDS and p.dir == "IN" and p.ptr == 1 and not p.array:
+        pass
+    elif k == "KEYVAL" and p.dir == "INOUT" and p.ptr == 1 and not p.array:
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+    elif k == "FUNCTION" and p.dir == "IN" and p.ptr == 1 and not p.array:
+        if not p.name.endswith(("_attr_fn", "copy_fn", "delete_fn")):
+            check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+    elif k == "COLOR" and p.dir == "IN" and not p.ptr and not p.array:
+        check('mpi_arg_color(%s, %s, fn)' % (errc, p.name))
+    elif k in OBJ_FREE_KINDS and p.dir == "IN" and not p.ptr and not p.array:
+        pass
+    elif k == "STRING" and p.dir == "IN" and p.ptr == 1 and not p.array:
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+    elif k in OBJ_OUT_KINDS and p.dir == "OUT" and p.ptr == 1 and not p.array:
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+    elif k == "ARRAY_LENGTH" and p.dir == "IN" and not p.ptr and not p.array:
+        check('mpi_arg_length(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+    elif k == "RANK" and p.array and p.length not in (None, "*"):
+        n = p.length[0] if isinstance(p.length, list) else p.length
+        check('mpi_arg_array(%s, %s, %s, "%s", fn)' % (errc, n, p.name, p.name))
     else:
         return False
     return True

@@ -10,7 +10,9 @@
  * (MPI_ERR_RMA_RANGE), user ops in accumulates (MPI_ERR_OP), predefined attributes that
  * cannot be set (MPI_ERR_KEYVAL), NULL buffers with data to move (MPI_ERR_BUFFER), an op undefined
  * on the type (MPI_ERR_OP, but not with count 0), a freed window (MPI_ERR_WIN), bad sizes and
- * disp_unit at creation, MPI_Win_allocate_shared over ranks of several hosts (MPI_ERR_RMA_SHARED).
+ * disp_unit at creation, MPI_Win_allocate_shared over ranks of several hosts (MPI_ERR_RMA_SHARED);
+ * each argument of a transfer (counts, datatypes, op, rank, displacement, request pointer)
+ * and a large count that must not be narrowed to int.
  * The window stays usable after each error.
  */
 #include "tests/mpi/mpitest.h"
@@ -150,6 +152,48 @@ int main(int argc, char **argv)
                                   MPI_NO_OP, win));
     }
     MPI_OK(MPI_Put(buf, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win)); /* a no-op */
+    /* each argument of a transfer, raised on the window */
+    {
+        int r1 = 0, one = 1;
+        MPI_Request rq = MPI_REQUEST_NULL;
+        MPI_Datatype uncommitted;
+        MPI_OK(MPI_Type_contiguous(2, MPI_INT, &uncommitted));
+        expect_class(MPI_Get(buf, 1, MPI_INT, right, 0, -1, MPI_INT, win), MPI_ERR_COUNT,
+                     "negative target_count");
+        expect_class(MPI_Put_c(buf, 1, MPI_INT, right, 0, -1, MPI_INT, win), MPI_ERR_COUNT,
+                     "negative target_count (MPI_Put_c)");
+        expect_class(MPI_Put(buf, 1, MPI_DATATYPE_NULL, right, 0, 1, MPI_INT, win), MPI_ERR_TYPE,
+                     "origin_datatype MPI_DATATYPE_NULL");
+        expect_class(MPI_Get(buf, 1, MPI_INT, right, 0, 1, uncommitted, win), MPI_ERR_TYPE,
+                     "an uncommitted target_datatype");
+        expect_class(MPI_Rput(buf, 1, MPI_INT, right, 0, 1, MPI_INT, win, NULL), MPI_ERR_ARG,
+                     "MPI_Rput without a request");
+        expect_class(MPI_Rget_accumulate(buf, 1, MPI_INT, &r1, 1, MPI_INT, right, 0, 1, MPI_INT,
+                                         MPI_SUM, win, NULL),
+                     MPI_ERR_ARG, "MPI_Rget_accumulate without a request");
+        expect_class(MPI_Get_accumulate(buf, 1, MPI_INT, &r1, 1, MPI_INT, right, 0, 1, MPI_INT,
+                                        MPI_OP_NULL, win),
+                     MPI_ERR_OP, "MPI_Get_accumulate with MPI_OP_NULL");
+        expect_class(MPI_Fetch_and_op(&one, &r1, MPI_INT, mt_size, 0, MPI_SUM, win), MPI_ERR_RANK,
+                     "MPI_Fetch_and_op to a rank beyond the window");
+        expect_class(MPI_Compare_and_swap(&one, &one, &r1, MPI_INT, right, -8, win), MPI_ERR_DISP,
+                     "MPI_Compare_and_swap at a negative displacement");
+        expect_class(MPI_Fetch_and_op(&one, &r1, uncommitted, right, 0, MPI_SUM, win), MPI_ERR_TYPE,
+                     "MPI_Fetch_and_op on an uncommitted datatype");
+        CHECK(rq == MPI_REQUEST_NULL, "a failed request-based call left a request");
+        /* MPI_PROC_NULL moves nothing: a NULL buffer and any displacement are fine */
+        MPI_OK(MPI_Get(NULL, 1, MPI_INT, MPI_PROC_NULL, -4, 1, MPI_INT, win));
+        /* MPI_NO_OP: the origin of a get-accumulate is not looked at */
+        MPI_OK(MPI_Get_accumulate(NULL, -1, MPI_DATATYPE_NULL, &r1, 1, MPI_INT, right, 0, 1,
+                                  MPI_INT, MPI_NO_OP, win));
+        /* the large-count form carries a count beyond int: 2^32 + 4 bytes from the origin
+           against 4 at the target differ (narrowed to int they would be 4 against 4) */
+        MPI_Count big = ((MPI_Count)1 << 32) + 4;
+        expect_class(MPI_Put_c(buf, big, MPI_BYTE, right, 0, 4, MPI_BYTE, win), MPI_ERR_TYPE,
+                     "MPI_Put_c of 2^32 + 4 bytes into 4");
+        MPI_OK(MPI_Put_c(buf, big, MPI_BYTE, MPI_PROC_NULL, 0, big, MPI_BYTE, win));
+        MPI_OK(MPI_Type_free(&uncommitted));
+    }
     expect_class(MPI_Win_free(&win), MPI_ERR_RMA_SYNC, "free inside a lock epoch");
     MPI_OK(MPI_Put(buf, 8, MPI_INT, right, 0, 8, MPI_INT, win)); /* still usable */
     MPI_OK(MPI_Win_unlock(right, win));

@@ -106,6 +106,12 @@ UNITS = {
         "MPI_Get_count", "MPI_Get_elements", "MPI_Get_elements_x", "MPI_Status_set_elements",
         "MPI_Status_set_elements_x", "MPI_Status_set_cancelled", "MPI_Test_cancelled",
     ]),
+    # one-sided communication: errors raised on the window (onesided_checks)
+    "rma": ("core/mpi/rma_api.c", [
+        "MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI_Get_accumulate", "MPI_Fetch_and_op",
+        "MPI_Compare_and_swap", "MPI_Rput", "MPI_Rget", "MPI_Raccumulate",
+        "MPI_Rget_accumulate",
+    ]),
 }
 
 # the procedures the standard lets a program call before MPI_Init and after MPI_Finalize
@@ -178,6 +184,9 @@ def checks(name, params):
         lines.append("    }")
 
     comms = [p for p in params if p.kind == "COMMUNICATOR" and p.dir == "IN" and not p.ptr]
+    wins = [p for p in params if p.kind == "WINDOW" and p.dir == "IN" and not p.ptr]
+    if wins and not comms:
+        return onesided_checks(params, wins[0])
     errc = "NULL"
     # the communicator first: the other checks raise their errors on it
     for p in comms:
@@ -271,6 +280,72 @@ def checks(name, params):
     return decls, lines, post
 
 
+# One-sided communication: a procedure with a window (and no communicator) raises its
+# errors on the window's error handler, in the vocabulary of core/mpi/win_args.h
+# (mpi_arg_win*, args.h's checks raised on a window).
+def onesided_checks(params, win):
+    """checks() of a procedure whose errors go to the window `win`"""
+    decls, lines = [], []
+
+    def check(call, unless=None):
+        lines.append("    rc = %s;" % (call if unless is None else
+                                        "%s ? MPI_SUCCESS : %s" % (unless, call)))
+        lines.append("    if (compi_unlikely(rc != MPI_SUCCESS)) {")
+        lines.append("        return rc;")
+        lines.append("    }")
+
+    w = "w_" + win.name
+    decls.append("    mpi_win_t *%s = NULL;" % w)
+    check("mpi_arg_win(%s, fn, &%s)" % (win.name, w))
+    win.impl_decl = "mpi_win_t *%s" % win.name
+    win.arg = w
+    names = [p.name for p in params]
+    rank = next((p.name for p in params if p.kind == "RANK_NNI" and p.name == "target_rank"),
+                None)
+    # the origin of a get-accumulate is not used with MPI_NO_OP (MPI-4.1, 12.3.4)
+    noop = "op == MPI_NO_OP" if "op" in names and "result_addr" in names else None
+    for i, p in enumerate(params):
+        k = p.kind
+        if p is win:
+            continue
+        unless = noop if p.name.startswith("origin_") else None
+        if k in COUNT_KINDS and k.endswith("_NNI") and p.dir == "IN" and not p.ptr:
+            check('mpi_arg_win_count(%s, %s, "%s", fn)' % (w, p.name, p.name), unless)
+            if k.startswith("POLY"):
+                p.impl_decl = "MPI_Count %s" % p.name
+        elif k == "DATATYPE" and p.dir == "IN" and not p.ptr and not p.array:
+            decls.append("    compi_datatype_t *dt_%s = NULL;" % p.name)
+            check('mpi_arg_win_type(%s, %s, "%s", fn, &dt_%s)' % (w, p.name, p.name, p.name),
+                  unless)
+            p.impl_decl = "compi_datatype_t *%s" % p.name
+            p.arg = "dt_" + p.name
+            if i >= 2 and params[i - 2].kind == "BUFFER" and params[i - 1].kind in COUNT_KINDS:
+                if rank is None:
+                    raise Unbound("%s (a buffer without a target rank)" % params[i - 2].name)
+                b, n = params[i - 2], params[i - 1]
+                check('mpi_arg_win_buf(%s, %s, (size_t)%s, dt_%s, %s, "%s", fn)' %
+                      (w, b.name, n.name, p.name, rank, b.name), unless)
+        elif k == "BUFFER" and not p.array:
+            pass  # with its count and datatype (above); one element of a datatype: the call's
+        elif k == "RANK_NNI" and p.name == "target_rank" and p.dir == "IN" and not p.ptr:
+            check("mpi_arg_win_rank(%s, %s, fn)" % (w, p.name))
+        elif k == "RMA_DISPLACEMENT_NNI" and p.dir == "IN" and not p.ptr:
+            if rank is None:
+                raise Unbound("%s (a displacement without a target rank)" % p.name)
+            check("mpi_arg_win_disp(%s, %s, %s, fn)" % (w, rank, p.name))
+        elif k == "OPERATION" and p.dir == "IN" and not p.ptr and not p.array:
+            decls.append("    compi_op_t *o_%s = NULL;" % p.name)
+            check("mpi_arg_win_op(%s, %s, fn, &o_%s)" % (w, p.name, p.name))
+            p.impl_decl = "compi_op_t *%s" % p.name
+            p.arg = "o_" + p.name
+        elif k == "REQUEST" and p.dir == "OUT" and p.ptr == 1 and not p.array:
+            check('mpi_arg_win_ptr(%s, %s, "%s", fn)' % (w, p.name, p.name))
+        else:
+            raise Unbound("%s (kind %s, %s%s, of a window's procedure)" % (
+                p.name, k, p.dir.lower(), ", an array" if p.array else ""))
+    return decls, lines, []
+
+
 def impl_name(name):
     return name[len("MPI_"):].lower() + "_impl"
 
@@ -335,7 +410,8 @@ def wrap_c(line, width=100):
 
 def wrap_lines(text):
     """the long prototypes and calls of `text` broken at commas"""
-    return "\n".join(wrap_c(ln) if ln.startswith(("int PMPI_", "static int ", "    return "))
+    return "\n".join(wrap_c(ln) if ln.startswith(("int PMPI_", "static int ", "    return ",
+                                                   "    rc = "))
                      else ln for ln in text.split("\n"))
 
 

@@ -10,6 +10,7 @@
 #ifndef COMPI_MPI_WIN_ARGS_H
 #define COMPI_MPI_WIN_ARGS_H
 
+#include "core/comm/comm.h"
 #include "core/dt/dt.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
@@ -148,6 +149,46 @@ static inline int mpi_arg_win_ptr(mpi_win_t *w, const void *p, const char *what,
     return MPI_SUCCESS;
 }
 
+/* a lock type: MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE (MPI_ERR_LOCKTYPE) */
+static inline int mpi_arg_win_lock_type(mpi_win_t *w, int lock_type, const char *fn)
+{
+    if (compi_unlikely(lock_type != MPI_LOCK_SHARED && lock_type != MPI_LOCK_EXCLUSIVE)) {
+        return win_err(w, MPI_ERR_LOCKTYPE, fn,
+                       "lock_type=%d is neither MPI_LOCK_SHARED nor MPI_LOCK_EXCLUSIVE", lock_type);
+    }
+    return MPI_SUCCESS;
+}
+
+/* the assertions each synchronization call takes (MPI-4.1, 12.5.5; MPI_Win_fence also
+   MPI_MODE_NOCHECK, which compi has always accepted there and ignores) */
+#define MPI_ARG_WIN_MODES_FENCE                                                                    \
+    (MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED)
+#define MPI_ARG_WIN_MODES_LOCK MPI_MODE_NOCHECK
+#define MPI_ARG_WIN_MODES_LOCK_ALL MPI_MODE_NOCHECK
+#define MPI_ARG_WIN_MODES_POST (MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT)
+#define MPI_ARG_WIN_MODES_START MPI_MODE_NOCHECK
+
+/* an assertion: only bits of `allowed`, those the call takes (MPI_ERR_ASSERT) */
+static inline int mpi_arg_win_assert(mpi_win_t *w, int assert, int allowed, const char *fn)
+{
+    if (compi_unlikely((assert & ~allowed) != 0)) {
+        return win_err(w, MPI_ERR_ASSERT, fn, "assert=0x%x holds bits this call does not take",
+                       (unsigned)assert);
+    }
+    return MPI_SUCCESS;
+}
+
+/* a group (MPI_ERR_GROUP) */
+static inline int mpi_arg_win_group(mpi_win_t *w, MPI_Group h, const char *fn, compi_group_t **g_p)
+{
+    compi_group_t *g = group_from_handle(h);
+    if (compi_unlikely(g == NULL || h == MPI_GROUP_NULL)) {
+        return win_err(w, MPI_ERR_GROUP, fn, "invalid group handle 0x%x", (unsigned)h);
+    }
+    *g_p = g;
+    return MPI_SUCCESS;
+}
+
 /* an access epoch of this rank covers target t: a fence, a lock on t or lock_all, or an
    MPI_Win_start whose group holds t */
 static inline int win_access_ok(const mpi_win_t *w, int t)
@@ -165,6 +206,6 @@ static inline int win_access_ok(const mpi_win_t *w, int t)
 
 /* the window ranks of a group's members (MPI_ERR_GROUP raised when one is not in the
    window); *ranks_p is the caller's to free */
-int win_group_ranks(mpi_win_t *w, MPI_Group group, int **ranks_p, int *n_p, const char *fn);
+int win_group_ranks(mpi_win_t *w, const compi_group_t *g, int **ranks_p, int *n_p, const char *fn);
 
 #endif

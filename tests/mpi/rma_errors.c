@@ -12,7 +12,8 @@
  * on the type (MPI_ERR_OP, but not with count 0), a freed window (MPI_ERR_WIN), bad sizes and
  * disp_unit at creation, MPI_Win_allocate_shared over ranks of several hosts (MPI_ERR_RMA_SHARED);
  * each argument of a transfer (counts, datatypes, op, rank, displacement, request pointer)
- * and a large count that must not be narrowed to int.
+ * and of a synchronization call (rank, assertion, group, flag), and a large count that must
+ * not be narrowed to int.
  * The window stays usable after each error.
  */
 #include "tests/mpi/mpitest.h"
@@ -90,6 +91,19 @@ int main(int argc, char **argv)
                  "lock assert");
     expect_class(MPI_Win_fence(1 << 20, win), MPI_ERR_ASSERT, "fence assert");
     expect_class(MPI_Win_lock(MPI_LOCK_SHARED, mt_size, 0, win), MPI_ERR_RANK, "lock rank");
+    expect_class(MPI_Win_unlock(-7, win), MPI_ERR_RANK, "unlock rank");
+    expect_class(MPI_Win_flush_local(mt_size, win), MPI_ERR_RANK, "flush_local rank");
+    expect_class(MPI_Win_lock_all(MPI_MODE_NOPUT, win), MPI_ERR_ASSERT, "lock_all assert");
+    expect_class(MPI_Win_test(win, NULL), MPI_ERR_ARG, "MPI_Win_test without a flag");
+    expect_class(MPI_Win_post(MPI_GROUP_NULL, 0, win), MPI_ERR_GROUP, "post to MPI_GROUP_NULL");
+    {
+        MPI_Group wg;
+        MPI_OK(MPI_Win_get_group(win, &wg));
+        expect_class(MPI_Win_start(wg, MPI_MODE_NOSTORE, win), MPI_ERR_ASSERT, "start assert");
+        expect_class(MPI_Win_post(wg, MPI_MODE_NOSUCCEED, win), MPI_ERR_ASSERT, "post assert");
+        MPI_OK(MPI_Group_free(&wg));
+    }
+    expect_class(MPI_Win_flush_all(MPI_WIN_NULL), MPI_ERR_WIN, "flush_all on MPI_WIN_NULL");
 
     MPI_OK(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win));
     expect_class(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win), MPI_ERR_RMA_SYNC, "lock twice");

@@ -112,6 +112,12 @@ UNITS = {
         "MPI_Compare_and_swap", "MPI_Rput", "MPI_Rget", "MPI_Raccumulate",
         "MPI_Rget_accumulate",
     ]),
+    "win_sync": ("core/mpi/win_sync_api.c", [
+        "MPI_Win_fence", "MPI_Win_lock", "MPI_Win_unlock", "MPI_Win_lock_all",
+        "MPI_Win_unlock_all", "MPI_Win_flush", "MPI_Win_flush_all", "MPI_Win_flush_local",
+        "MPI_Win_flush_local_all", "MPI_Win_sync", "MPI_Win_post", "MPI_Win_start",
+        "MPI_Win_complete", "MPI_Win_wait", "MPI_Win_test",
+    ]),
 }
 
 # the procedures the standard lets a program call before MPI_Init and after MPI_Finalize
@@ -186,7 +192,7 @@ def checks(name, params):
     comms = [p for p in params if p.kind == "COMMUNICATOR" and p.dir == "IN" and not p.ptr]
     wins = [p for p in params if p.kind == "WINDOW" and p.dir == "IN" and not p.ptr]
     if wins and not comms:
-        return onesided_checks(params, wins[0])
+        return onesided_checks(name, params, wins[0])
     errc = "NULL"
     # the communicator first: the other checks raise their errors on it
     for p in comms:
@@ -283,8 +289,15 @@ def checks(name, params):
 # One-sided communication: a procedure with a window (and no communicator) raises its
 # errors on the window's error handler, in the vocabulary of core/mpi/win_args.h
 # (mpi_arg_win*, args.h's checks raised on a window).
-def onesided_checks(params, win):
-    """checks() of a procedure whose errors go to the window `win`"""
+
+# the synchronization calls with an assertion: core/mpi/win_args.h names the bits each
+# takes (MPI_ARG_WIN_MODES_<call>); any other bit is MPI_ERR_ASSERT
+WIN_ASSERTS = {"MPI_Win_fence", "MPI_Win_lock", "MPI_Win_lock_all", "MPI_Win_post",
+               "MPI_Win_start"}
+
+
+def onesided_checks(name, params, win):
+    """checks() of procedure `name`, whose errors go to the window `win`"""
     decls, lines = [], []
 
     def check(call, unless=None):
@@ -327,8 +340,23 @@ def onesided_checks(params, win):
                       (w, b.name, n.name, p.name, rank, b.name), unless)
         elif k == "BUFFER" and not p.array:
             pass  # with its count and datatype (above); one element of a datatype: the call's
-        elif k == "RANK_NNI" and p.name == "target_rank" and p.dir == "IN" and not p.ptr:
+        elif k == "RANK_NNI" and p.name in ("target_rank", "rank") and p.dir == "IN" and \
+                not p.ptr:
             check("mpi_arg_win_rank(%s, %s, fn)" % (w, p.name))
+        elif k == "LOCK_TYPE" and p.dir == "IN" and not p.ptr:
+            check("mpi_arg_win_lock_type(%s, %s, fn)" % (w, p.name))
+        elif k == "ASSERT" and p.dir == "IN" and not p.ptr:
+            if name not in WIN_ASSERTS:
+                raise Unbound("%s (no assertions listed in WIN_ASSERTS)" % p.name)
+            check("mpi_arg_win_assert(%s, %s, MPI_ARG_WIN_MODES_%s, fn)" % (
+                w, p.name, name[len("MPI_Win_"):].upper()))
+        elif k == "GROUP" and p.dir == "IN" and not p.ptr and not p.array:
+            decls.append("    compi_group_t *g_%s = NULL;" % p.name)
+            check("mpi_arg_win_group(%s, %s, fn, &g_%s)" % (w, p.name, p.name))
+            p.impl_decl = "compi_group_t *%s" % p.name
+            p.arg = "g_" + p.name
+        elif k == "LOGICAL" and p.dir == "OUT" and p.ptr == 1 and not p.array:
+            check('mpi_arg_win_ptr(%s, %s, "%s", fn)' % (w, p.name, p.name))
         elif k == "RMA_DISPLACEMENT_NNI" and p.dir == "IN" and not p.ptr:
             if rank is None:
                 raise Unbound("%s (a displacement without a target rank)" % p.name)

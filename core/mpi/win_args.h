@@ -12,7 +12,9 @@
 
 #include "core/comm/comm.h"
 #include "core/dt/dt.h"
+#include "core/mpi/args.h"
 #include "core/mpi/errors.h"
+#include "core/mpi/info.h"
 #include "core/mpi/mpi_state.h"
 #include "core/mpi/win_state.h"
 #include "core/op/op.h"
@@ -186,6 +188,36 @@ static inline int mpi_arg_win_group(mpi_win_t *w, MPI_Group h, const char *fn, c
         return win_err(w, MPI_ERR_GROUP, fn, "invalid group handle 0x%x", (unsigned)h);
     }
     *g_p = g;
+    return MPI_SUCCESS;
+}
+
+/* a size in bytes: not negative (MPI_ERR_SIZE) */
+static inline int mpi_arg_win_size(mpi_win_t *w, MPI_Aint size, const char *what, const char *fn)
+{
+    if (compi_unlikely(size < 0)) {
+        return win_err(w, MPI_ERR_SIZE, fn, "%s=%ld is negative", what, (long)size);
+    }
+    return MPI_SUCCESS;
+}
+
+/* hints: MPI_INFO_NULL or a valid info (MPI_ERR_INFO) */
+static inline int mpi_arg_win_info(mpi_win_t *w, MPI_Info info, const char *fn)
+{
+    if (compi_unlikely(info != MPI_INFO_NULL && !mpi_info_valid(info))) {
+        return win_err(w, MPI_ERR_INFO, fn, "invalid info handle 0x%x", (unsigned)info);
+    }
+    return MPI_SUCCESS;
+}
+
+/* an error handler (MPI_ERR_ERRHANDLER) */
+static inline int mpi_arg_win_errhandler(mpi_win_t *w, MPI_Errhandler h, const char *fn,
+                                         compi_errhandler_t **e_p)
+{
+    compi_errhandler_t *e = errh_from_handle(h);
+    if (compi_unlikely(e == NULL)) {
+        return win_err(w, MPI_ERR_ERRHANDLER, fn, "invalid error handler handle 0x%x", (unsigned)h);
+    }
+    *e_p = e;
     return MPI_SUCCESS;
 }
 

@@ -12,8 +12,9 @@
  * on the type (MPI_ERR_OP, but not with count 0), a freed window (MPI_ERR_WIN), bad sizes and
  * disp_unit at creation, MPI_Win_allocate_shared over ranks of several hosts (MPI_ERR_RMA_SHARED);
  * each argument of a transfer (counts, datatypes, op, rank, displacement, request pointer)
- * and of a synchronization call (rank, assertion, group, flag), and a large count that must
- * not be narrowed to int.
+ * and of a synchronization call (rank, assertion, group, flag) and of the calls on a window
+ * (output pointers, error handler, info, attach size), and a large count that must not be
+ * narrowed to int.
  * The window stays usable after each error.
  */
 #include "tests/mpi/mpitest.h"
@@ -216,6 +217,33 @@ int main(int argc, char **argv)
     expect_class(MPI_Win_set_attr(win, MPI_WIN_BASE, &v), MPI_ERR_KEYVAL,
                  "set a predefined attribute");
     expect_class(MPI_Win_attach(win, buf, sizeof(buf)), MPI_ERR_RMA_FLAVOR, "attach to allocate");
+    /* the arguments of the calls on a window, raised on it */
+    {
+        char name[MPI_MAX_OBJECT_NAME];
+        int len, flag, du_int;
+        MPI_Aint sz_q;
+        void *base_q;
+        MPI_Info info_q;
+        expect_class(MPI_Win_set_errhandler(win, MPI_ERRHANDLER_NULL), MPI_ERR_ERRHANDLER,
+                     "set_errhandler MPI_ERRHANDLER_NULL");
+        expect_class(MPI_Win_get_errhandler(win, NULL), MPI_ERR_ARG, "get_errhandler into NULL");
+        expect_class(MPI_Win_get_name(win, name, NULL), MPI_ERR_ARG, "get_name without resultlen");
+        expect_class(MPI_Win_set_name(win, NULL), MPI_ERR_ARG, "set_name NULL");
+        expect_class(MPI_Win_get_attr(win, MPI_WIN_BASE, &base_q, NULL), MPI_ERR_ARG,
+                     "get_attr without a flag");
+        expect_class(MPI_Win_get_info(win, NULL), MPI_ERR_ARG, "get_info into NULL");
+        expect_class(MPI_Win_set_info(win, (MPI_Info)0x7777), MPI_ERR_INFO, "set_info bad info");
+        expect_class(MPI_Win_get_group(win, NULL), MPI_ERR_ARG, "get_group into NULL");
+        expect_class(MPI_Win_shared_query(win, mt_size, &sz_q, &du_int, &base_q), MPI_ERR_RANK,
+                     "shared_query of a rank beyond the window");
+        expect_class(MPI_Win_shared_query(win, mt_rank, &sz_q, NULL, &base_q), MPI_ERR_ARG,
+                     "shared_query without disp_unit");
+        expect_class(MPI_Win_free(NULL), MPI_ERR_ARG, "free NULL");
+        MPI_OK(MPI_Win_get_info(win, &info_q));
+        MPI_OK(MPI_Info_free(&info_q));
+        MPI_OK(MPI_Win_get_attr(win, MPI_WIN_BASE, &base_q, &flag));
+        MPI_OK(MPI_Win_get_name(win, name, &len));
+    }
 
     /* a user's handler gets the class */
     MPI_Errhandler eh;
@@ -282,6 +310,7 @@ int main(int argc, char **argv)
     MPI_OK(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
     MPI_OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
     expect_class(MPI_Win_detach(win, buf), MPI_ERR_RMA_ATTACH, "detach of nothing");
+    expect_class(MPI_Win_attach(win, buf, -1), MPI_ERR_SIZE, "attach a negative size");
     expect_class(MPI_Win_shared_query(win, mt_rank, &sz, &du, &base), MPI_ERR_RMA_FLAVOR,
                  "shared_query on a dynamic window");
     MPI_OK(MPI_Win_attach(win, buf, sizeof(buf)));

@@ -118,6 +118,12 @@ UNITS = {
         "MPI_Win_flush_local_all", "MPI_Win_sync", "MPI_Win_post", "MPI_Win_start",
         "MPI_Win_complete", "MPI_Win_wait", "MPI_Win_test",
     ]),
+    "win": ("core/mpi/win_api.c", [
+        "MPI_Win_free", "MPI_Win_attach", "MPI_Win_detach", "MPI_Win_shared_query",
+        "MPI_Win_get_group", "MPI_Win_set_name", "MPI_Win_get_name", "MPI_Win_set_info",
+        "MPI_Win_get_info", "MPI_Win_set_attr", "MPI_Win_get_attr", "MPI_Win_delete_attr",
+        "MPI_Win_set_errhandler", "MPI_Win_get_errhandler", "MPI_Win_call_errhandler",
+    ]),
 }
 
 # the procedures the standard lets a program call before MPI_Init and after MPI_Finalize
@@ -190,7 +196,8 @@ def checks(name, params):
         lines.append("    }")
 
     comms = [p for p in params if p.kind == "COMMUNICATOR" and p.dir == "IN" and not p.ptr]
-    wins = [p for p in params if p.kind == "WINDOW" and p.dir == "IN" and not p.ptr]
+    wins = [p for p in params if p.kind == "WINDOW" and (
+        (p.dir == "IN" and not p.ptr) or (p.dir == "INOUT" and p.ptr == 1))]
     if wins and not comms:
         return onesided_checks(name, params, wins[0])
     errc = "NULL"
@@ -296,6 +303,11 @@ WIN_ASSERTS = {"MPI_Win_fence", "MPI_Win_lock", "MPI_Win_lock_all", "MPI_Win_pos
                "MPI_Win_start"}
 
 
+# what a window's procedure gives back through a pointer (not NULL: MPI_ERR_ARG)
+WIN_OUT_KINDS = {"LOGICAL", "GROUP", "INFO", "ERRHANDLER", "STRING", "STRING_LENGTH",
+                 "WINDOW_SIZE", "C_BUFFER", "ATTRIBUTE_VAL"}
+
+
 def onesided_checks(name, params, win):
     """checks() of procedure `name`, whose errors go to the window `win`"""
     decls, lines = [], []
@@ -309,9 +321,18 @@ def onesided_checks(name, params, win):
 
     w = "w_" + win.name
     decls.append("    mpi_win_t *%s = NULL;" % w)
-    check("mpi_arg_win(%s, fn, &%s)" % (win.name, w))
-    win.impl_decl = "mpi_win_t *%s" % win.name
-    win.arg = w
+    if win.ptr:
+        # a window the call frees: the pointer (no window yet to raise on), then the window;
+        # the implementation gets both
+        check('mpi_arg_ptr(NULL, %s, "%s", fn)' % (win.name, win.name))
+        check("mpi_arg_win(*%s, fn, &%s)" % (win.name, w))
+        win.impl_decl = "MPI_Win *%s, mpi_win_t *%s_obj" % (win.name, win.name)
+        win.arg = "%s, %s" % (win.name, w)
+    else:
+        check("mpi_arg_win(%s, fn, &%s)" % (win.name, w))
+        win.impl_decl = "mpi_win_t *%s" % win.name
+        win.arg = w
+    post = []
     names = [p.name for p in params]
     rank = next((p.name for p in params if p.kind == "RANK_NNI" and p.name == "target_rank"),
                 None)
@@ -355,8 +376,30 @@ def onesided_checks(name, params, win):
             check("mpi_arg_win_group(%s, %s, fn, &g_%s)" % (w, p.name, p.name))
             p.impl_decl = "compi_group_t *%s" % p.name
             p.arg = "g_" + p.name
-        elif k == "LOGICAL" and p.dir == "OUT" and p.ptr == 1 and not p.array:
+        elif k == "POLYRMA_DISPLACEMENT" and p.dir == "OUT" and p.ptr == 1 and not p.array:
+            # a displacement unit: MPI_Aint in the large-count form, an int that holds it in
+            # the other (compi keeps it as an int)
             check('mpi_arg_win_ptr(%s, %s, "%s", fn)' % (w, p.name, p.name))
+            p.impl_decl = "MPI_Aint *%s" % p.name
+            if p.decl.startswith("int *"):
+                decls.append("    MPI_Aint %s_c = 0;" % p.name)
+                p.arg = "&%s_c" % p.name
+                post.append("        *%s = (int)%s_c;" % (p.name, p.name))
+        elif k in WIN_OUT_KINDS and p.dir == "OUT" and p.ptr == 1 and not p.array:
+            check('mpi_arg_win_ptr(%s, %s, "%s", fn)' % (w, p.name, p.name))
+        elif k == "STRING" and p.dir == "IN" and p.ptr == 1 and not p.array:
+            check('mpi_arg_win_ptr(%s, %s, "%s", fn)' % (w, p.name, p.name))
+        elif k == "WIN_ATTACH_SIZE" and p.dir == "IN" and not p.ptr:
+            check('mpi_arg_win_size(%s, %s, "%s", fn)' % (w, p.name, p.name))
+        elif k == "INFO" and p.dir == "IN" and not p.ptr and not p.array:
+            check("mpi_arg_win_info(%s, %s, fn)" % (w, p.name))
+        elif k == "ERRHANDLER" and p.dir == "IN" and not p.ptr and not p.array:
+            decls.append("    compi_errhandler_t *e_%s = NULL;" % p.name)
+            check("mpi_arg_win_errhandler(%s, %s, fn, &e_%s)" % (w, p.name, p.name))
+            p.impl_decl = "compi_errhandler_t *%s" % p.name
+            p.arg = "e_" + p.name
+        elif k in ("KEYVAL", "ERROR_CODE", "ATTRIBUTE_VAL") and p.dir == "IN":
+            pass  # what a keyval or an error code names is the call's to find
         elif k == "RMA_DISPLACEMENT_NNI" and p.dir == "IN" and not p.ptr:
             if rank is None:
                 raise Unbound("%s (a displacement without a target rank)" % p.name)
@@ -371,7 +414,7 @@ def onesided_checks(name, params, win):
         else:
             raise Unbound("%s (kind %s, %s%s, of a window's procedure)" % (
                 p.name, k, p.dir.lower(), ", an array" if p.array else ""))
-    return decls, lines, []
+    return decls, lines, post
 
 
 def impl_name(name):

@@ -234,6 +234,51 @@ static inline int mpi_arg_requests(compi_comm_t *c, int count, const MPI_Request
     return MPI_SUCCESS;
 }
 
+/* ---- process topologies (core/mpi/topo_api.c) ---- */
+
+/* the number of dimensions of a grid: not negative (MPI_ERR_DIMS) */
+static inline int mpi_arg_ndims(compi_comm_t *c, int ndims, const char *fn)
+{
+    if (compi_unlikely(ndims < 0)) {
+        return mpi_err_raise(c, MPI_ERR_DIMS, fn, "ndims=%d is negative", ndims);
+    }
+    return MPI_SUCCESS;
+}
+
+/* the length of an array (of ranks, of dimensions...) or a degree: not negative
+   (MPI_ERR_ARG) */
+static inline int mpi_arg_length(compi_comm_t *c, int n, const char *what, const char *fn)
+{
+    if (compi_unlikely(n < 0)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s=%d is negative", what, n);
+    }
+    return MPI_SUCCESS;
+}
+
+/* an array of `n` elements (n checked before): not NULL when it has any */
+static inline int mpi_arg_array(compi_comm_t *c, int n, const void *a, const char *what,
+                                const char *fn)
+{
+    if (compi_unlikely(n > 0 && a == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL with %d elements", what, n);
+    }
+    return MPI_SUCCESS;
+}
+
+/* an array of `n` ranks of c (MPI_ERR_RANK; NULL with ranks MPI_ERR_ARG) */
+static inline int mpi_arg_ranks(compi_comm_t *c, int n, const int *r, const char *what,
+                                const char *fn)
+{
+    int rc = mpi_arg_array(c, n, r, what, fn);
+    for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
+        if (compi_unlikely(r[i] < 0 || r[i] >= c->size)) {
+            rc = mpi_err_raise(c, MPI_ERR_RANK, fn, "%s[%d]=%d is not in [0, %d)", what, i, r[i],
+                               c->size);
+        }
+    }
+    return rc;
+}
+
 /* an output count of an int form: MPI_UNDEFINED when it is beyond int */
 static inline int mpi_count_int(MPI_Count n)
 {

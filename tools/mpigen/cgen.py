@@ -118,6 +118,15 @@ UNITS = {
         "MPI_Win_flush_local_all", "MPI_Win_sync", "MPI_Win_post", "MPI_Win_start",
         "MPI_Win_complete", "MPI_Win_wait", "MPI_Win_test",
     ]),
+    # process topologies: errors raised on the communicator (topo_rule)
+    "topo": ("core/mpi/topo_api.c", [
+        "MPI_Cart_create", "MPI_Dims_create", "MPI_Cartdim_get", "MPI_Cart_get",
+        "MPI_Cart_rank", "MPI_Cart_coords", "MPI_Cart_shift", "MPI_Cart_sub", "MPI_Cart_map",
+        "MPI_Graph_create", "MPI_Graph_map", "MPI_Graphdims_get", "MPI_Graph_get",
+        "MPI_Graph_neighbors_count", "MPI_Graph_neighbors", "MPI_Dist_graph_create_adjacent",
+        "MPI_Dist_graph_create", "MPI_Dist_graph_neighbors_count", "MPI_Dist_graph_neighbors",
+        "MPI_Topo_test",
+    ]),
     "win": ("core/mpi/win_api.c", [
         "MPI_Win_free", "MPI_Win_attach", "MPI_Win_detach", "MPI_Win_shared_query",
         "MPI_Win_get_group", "MPI_Win_set_name", "MPI_Win_get_name", "MPI_Win_set_info",
@@ -213,6 +222,8 @@ def checks(name, params):
         k = p.kind
         if p in comms:
             continue
+        if name in TOPO_PROCS and topo_rule(p, errc, check):
+            continue
         if k == "DATATYPE" and p.dir == "IN" and not p.ptr and not p.array:
             # the datatype of a buffer (buf, count, datatype) must be committed; one that
             # only describes (a status's count, a constructor's old type) need not
@@ -291,6 +302,43 @@ def checks(name, params):
             raise Unbound("%s (kind %s, %s%s)" % (p.name, k, p.dir.lower(),
                                                    ", an array" if p.array else ""))
     return decls, lines, post
+
+
+# Process topologies (their procedures' parameters go to topo_rule first).  What the
+# generator checks: output pointers, ndims (MPI_ERR_DIMS), lengths and degrees (not
+# negative: MPI_ERR_ARG), the input arrays whose length is a parameter (not NULL with elements: MPI_ERR_ARG) and
+# the ranks such an array holds (MPI_ERR_RANK).  The arrays whose length is the
+# communicator's topology, the weights (MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY) and the values
+# of the scalars that name a node, a dimension or a degree are the implementation's.
+TOPO_PROCS = set(UNITS["topo"][1])
+TOPO_OUT_KINDS = {"COMMUNICATOR", "RANK", "NUM_DIMS", "DEGREE", "TOPOLOGY_TYPE"}
+TOPO_ARRAY_KINDS = {"DIMENSION", "LOGICAL", "INDEX", "DEGREE", "RANK_NNI"}
+TOPO_LENGTH_KINDS = {"ARRAY_LENGTH", "ARRAY_LENGTH_NNI", "DEGREE"}
+TOPO_FREE_KINDS = {"COMM_SIZE", "INDEX", "DIMENSION", "RANK", "INFO", "LOGICAL"}
+
+
+def topo_rule(p, errc, check):
+    """the checks of a parameter of a topology's kinds (True), or False when it has none"""
+    k = p.kind
+    counted = p.array and p.length not in (None, "*") and not isinstance(p.length, list)
+    if k in TOPO_OUT_KINDS and p.dir == "OUT" and p.ptr == 1 and not p.array:
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+    elif k == "NUM_DIMS" and p.dir == "IN" and not p.ptr and not p.array:
+        check("mpi_arg_ndims(%s, %s, fn)" % (errc, p.name))
+    elif k in TOPO_LENGTH_KINDS and p.dir == "IN" and not p.ptr and not p.array:
+        # an array's length or a degree (Graph_map's nnodes: at least 1, the call's)
+        check('mpi_arg_length(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+    elif k == "RANK_NNI" and p.dir == "IN" and counted:
+        check('mpi_arg_ranks(%s, %s, %s, "%s", fn)' % (errc, p.length, p.name, p.name))
+    elif k in TOPO_ARRAY_KINDS and p.dir in ("IN", "INOUT") and counted:
+        check('mpi_arg_array(%s, %s, %s, "%s", fn)' % (errc, p.length, p.name, p.name))
+    elif p.array and (p.dir == "OUT" or p.length == "*" or k == "WEIGHT"):
+        pass  # its length or its special values are the call's
+    elif k in TOPO_FREE_KINDS and p.dir == "IN" and not p.ptr and not p.array:
+        pass
+    else:
+        return False
+    return True
 
 
 # One-sided communication: a procedure with a window (and no communicator) raises its

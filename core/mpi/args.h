@@ -21,6 +21,7 @@
 #include "core/comm/comm.h"
 #include "core/dt/dt.h"
 #include "core/mpi/errors.h"
+#include "core/mpi/info.h"
 #include "core/mpi/mpi_state.h"
 #include "core/mpi/req_handle.h"
 
@@ -277,6 +278,52 @@ static inline int mpi_arg_ranks(compi_comm_t *c, int n, const int *r, const char
         }
     }
     return rc;
+}
+
+/* ---- partitioned communication and memory (core/mpi/part_api.c, mem_api.c) ---- */
+
+/* the number of partitions of a buffer: at least one (MPI_ERR_ARG) */
+static inline int mpi_arg_partitions(compi_comm_t *c, int partitions, const char *fn)
+{
+    if (compi_unlikely(partitions < 1)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "partitions=%d is not positive", partitions);
+    }
+    return MPI_SUCCESS;
+}
+
+/* the count of each of `partitions` partitions (checked before): not negative, and all of
+   them an MPI_Count (MPI_ERR_COUNT) */
+static inline int mpi_arg_part_count(compi_comm_t *c, MPI_Count count, int partitions,
+                                     const char *fn)
+{
+    if (compi_unlikely(count < 0 || count > LLONG_MAX / partitions)) {
+        return mpi_err_raise(c, MPI_ERR_COUNT, fn,
+                             "count=%lld per partition x %d partitions is negative or beyond "
+                             "MPI_Count",
+                             (long long)count, partitions);
+    }
+    return MPI_SUCCESS;
+}
+
+/* an info object; where `hint` (an argument of hints, not the object the call works on),
+   MPI_INFO_NULL too */
+static inline int mpi_arg_info(compi_comm_t *c, MPI_Info h, int hint, const char *what,
+                               const char *fn)
+{
+    if (compi_unlikely(!(hint && h == MPI_INFO_NULL) && !mpi_info_valid(h))) {
+        return mpi_err_raise(c, MPI_ERR_INFO, fn, "invalid %s (handle 0x%x%s)", what, (unsigned)h,
+                             h == MPI_INFO_NULL ? ", MPI_INFO_NULL" : "");
+    }
+    return MPI_SUCCESS;
+}
+
+/* a size in bytes: not negative (MPI_ERR_SIZE) */
+static inline int mpi_arg_size(compi_comm_t *c, MPI_Aint size, const char *what, const char *fn)
+{
+    if (compi_unlikely(size < 0)) {
+        return mpi_err_raise(c, MPI_ERR_SIZE, fn, "%s=%ld is negative", what, (long)size);
+    }
+    return MPI_SUCCESS;
 }
 
 /* an output count of an int form: MPI_UNDEFINED when it is beyond int */

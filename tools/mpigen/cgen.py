@@ -127,6 +127,12 @@ UNITS = {
         "MPI_Dist_graph_create", "MPI_Dist_graph_neighbors_count", "MPI_Dist_graph_neighbors",
         "MPI_Topo_test",
     ]),
+    # partitioned communication and memory (partmem_rule)
+    "part": ("core/mpi/part_api.c", [
+        "MPI_Psend_init", "MPI_Precv_init", "MPI_Pready", "MPI_Pready_range", "MPI_Pready_list",
+        "MPI_Parrived",
+    ]),
+    "mem": ("core/mpi/mem_api.c", ["MPI_Alloc_mem", "MPI_Free_mem"]),
     "win": ("core/mpi/win_api.c", [
         "MPI_Win_free", "MPI_Win_attach", "MPI_Win_detach", "MPI_Win_shared_query",
         "MPI_Win_get_group", "MPI_Win_set_name", "MPI_Win_get_name", "MPI_Win_set_info",
@@ -223,6 +229,8 @@ def checks(name, params):
         if p in comms:
             continue
         if name in TOPO_PROCS and topo_rule(p, errc, check):
+            continue
+        if name in PARTMEM_PROCS and partmem_rule(p, params, errc, check, decls):
             continue
         if k == "DATATYPE" and p.dir == "IN" and not p.ptr and not p.array:
             # the datatype of a buffer (buf, count, datatype) must be committed; one that
@@ -336,6 +344,47 @@ def topo_rule(p, errc, check):
         pass  # its length or its special values are the call's
     elif k in TOPO_FREE_KINDS and p.dir == "IN" and not p.ptr and not p.array:
         pass
+    else:
+        return False
+    return True
+
+
+# Partitioned communication and memory (their procedures' parameters go to partmem_rule
+# first): a partitioned buffer holds partitions x count elements (the count not negative
+# and the product an MPI_Count: MPI_ERR_COUNT; at least one partition: MPI_ERR_ARG); which
+# partitions a request has is the request's, checked by the implementation.
+PARTMEM_PROCS = set(UNITS["part"][1]) | set(UNITS["mem"][1])
+
+
+def partmem_rule(p, params, errc, check, decls):
+    """the checks of a parameter of partitioned communication or memory (True), or False"""
+    k = p.kind
+    names = [q.name for q in params]
+    if k == "BUFFER" and not p.array:
+        pass  # a partitioned buffer: with its datatype; MPI_Free_mem's base: the call's
+    elif k == "PARTITION" and p.name == "partitions" and p.dir == "IN" and not p.ptr:
+        check("mpi_arg_partitions(%s, %s, fn)" % (errc, p.name))
+    elif k == "PARTITION" and p.dir == "IN" and not p.ptr and not p.array:
+        pass
+    elif k == "PARTITION" and p.dir == "IN" and p.array and p.length not in (None, "*"):
+        check('mpi_arg_array(%s, %s, %s, "%s", fn)' % (errc, p.length, p.name, p.name))
+    elif k == "XFER_NUM_ELEM_NNI" and "partitions" in names and p.dir == "IN" and not p.ptr:
+        check("mpi_arg_part_count(%s, %s, partitions, fn)" % (errc, p.name))
+    elif k == "DATATYPE" and "partitions" in names and p.dir == "IN" and not p.ptr:
+        decls.append("    compi_datatype_t *dt_%s = NULL;" % p.name)
+        check('mpi_arg_type(%s, %s, "%s", fn, &dt_%s)' % (errc, p.name, p.name, p.name))
+        check('mpi_arg_buf(%s, buf, (size_t)(count * partitions), dt_%s, "buf", fn)' %
+              (errc, p.name))
+        p.impl_decl = "compi_datatype_t *%s" % p.name
+        p.arg = "dt_" + p.name
+    elif k == "ARRAY_LENGTH" and p.dir == "IN" and not p.ptr and not p.array:
+        check('mpi_arg_length(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+    elif k == "INFO" and p.dir == "IN" and not p.ptr and not p.array:
+        check('mpi_arg_info(%s, %s, 1, "%s", fn)' % (errc, p.name, p.name))
+    elif k == "ALLOC_MEM_NUM_BYTES" and p.dir == "IN" and not p.ptr:
+        check('mpi_arg_size(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+    elif k == "C_BUFFER" and p.dir == "OUT" and p.ptr == 1 and not p.array:
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
     else:
         return False
     return True

@@ -133,6 +133,15 @@ UNITS = {
         "MPI_Parrived",
     ]),
     "mem": ("core/mpi/mem_api.c", ["MPI_Alloc_mem", "MPI_Free_mem"]),
+    # sessions: errors raised on the session (onesided_checks, with the session as the
+    # object); MPI_Session_init, MPI_Session_create_errhandler and the communicators made
+    # from groups stay by hand
+    "session": ("core/mpi/session_api.c", [
+        "MPI_Session_finalize", "MPI_Session_get_num_psets", "MPI_Session_get_nth_pset",
+        "MPI_Session_get_pset_info", "MPI_Session_get_info", "MPI_Group_from_session_pset",
+        "MPI_Session_set_errhandler", "MPI_Session_get_errhandler",
+        "MPI_Session_call_errhandler",
+    ]),
     "win": ("core/mpi/win_api.c", [
         "MPI_Win_free", "MPI_Win_attach", "MPI_Win_detach", "MPI_Win_shared_query",
         "MPI_Win_get_group", "MPI_Win_set_name", "MPI_Win_get_name", "MPI_Win_set_info",
@@ -211,7 +220,7 @@ def checks(name, params):
         lines.append("    }")
 
     comms = [p for p in params if p.kind == "COMMUNICATOR" and p.dir == "IN" and not p.ptr]
-    wins = [p for p in params if p.kind == "WINDOW" and (
+    wins = [p for p in params if p.kind in ERR_TARGETS and (
         (p.dir == "IN" and not p.ptr) or (p.dir == "INOUT" and p.ptr == 1))]
     if wins and not comms:
         return onesided_checks(name, params, wins[0])
@@ -392,7 +401,8 @@ def partmem_rule(p, params, errc, check, decls):
 
 # One-sided communication: a procedure with a window (and no communicator) raises its
 # errors on the window's error handler, in the vocabulary of core/mpi/win_args.h
-# (mpi_arg_win*, args.h's checks raised on a window).
+# (mpi_arg_win*, args.h's checks raised on a window).  A session's procedures the same,
+# on the session (mpi_arg_session*, core/mpi/session_api.c).
 
 # the synchronization calls with an assertion: core/mpi/win_args.h names the bits each
 # takes (MPI_ARG_WIN_MODES_<call>); any other bit is MPI_ERR_ASSERT
@@ -400,13 +410,18 @@ WIN_ASSERTS = {"MPI_Win_fence", "MPI_Win_lock", "MPI_Win_lock_all", "MPI_Win_pos
                "MPI_Win_start"}
 
 
-# what a window's procedure gives back through a pointer (not NULL: MPI_ERR_ARG)
+# what a window's or a session's procedure gives back through a pointer (not NULL:
+# MPI_ERR_ARG)
 WIN_OUT_KINDS = {"LOGICAL", "GROUP", "INFO", "ERRHANDLER", "STRING", "STRING_LENGTH",
-                 "WINDOW_SIZE", "C_BUFFER", "ATTRIBUTE_VAL"}
+                 "WINDOW_SIZE", "C_BUFFER", "ATTRIBUTE_VAL", "ARRAY_LENGTH_NNI"}
+# the objects whose error handler gets the errors of their procedures, when no
+# communicator does: kind -> (the checks' infix, compi's type, the handle's type)
+ERR_TARGETS = {"WINDOW": ("win", "mpi_win_t", "MPI_Win"),
+               "SESSION": ("session", "session_t", "MPI_Session")}
 
 
 def onesided_checks(name, params, win):
-    """checks() of procedure `name`, whose errors go to the window `win`"""
+    """checks() of procedure `name`, whose errors go to the window or session `win`"""
     decls, lines = [], []
 
     def check(call, unless=None):
@@ -416,18 +431,19 @@ def onesided_checks(name, params, win):
         lines.append("        return rc;")
         lines.append("    }")
 
+    obj, ctype, htype = ERR_TARGETS[win.kind]
     w = "w_" + win.name
-    decls.append("    mpi_win_t *%s = NULL;" % w)
+    decls.append("    %s *%s = NULL;" % (ctype, w))
     if win.ptr:
-        # a window the call frees: the pointer (no window yet to raise on), then the window;
-        # the implementation gets both
+        # an object the call frees: the pointer (no object yet to raise on), then the
+        # object; the implementation gets both
         check('mpi_arg_ptr(NULL, %s, "%s", fn)' % (win.name, win.name))
-        check("mpi_arg_win(*%s, fn, &%s)" % (win.name, w))
-        win.impl_decl = "MPI_Win *%s, mpi_win_t *%s_obj" % (win.name, win.name)
+        check("mpi_arg_%s(*%s, fn, &%s)" % (obj, win.name, w))
+        win.impl_decl = "%s *%s, %s *%s_obj" % (htype, win.name, ctype, win.name)
         win.arg = "%s, %s" % (win.name, w)
     else:
-        check("mpi_arg_win(%s, fn, &%s)" % (win.name, w))
-        win.impl_decl = "mpi_win_t *%s" % win.name
+        check("mpi_arg_%s(%s, fn, &%s)" % (obj, win.name, w))
+        win.impl_decl = "%s *%s" % (ctype, win.name)
         win.arg = w
     post = []
     names = [p.name for p in params]
@@ -482,21 +498,24 @@ def onesided_checks(name, params, win):
                 decls.append("    MPI_Aint %s_c = 0;" % p.name)
                 p.arg = "&%s_c" % p.name
                 post.append("        *%s = (int)%s_c;" % (p.name, p.name))
-        elif k in WIN_OUT_KINDS and p.dir == "OUT" and p.ptr == 1 and not p.array:
-            check('mpi_arg_win_ptr(%s, %s, "%s", fn)' % (w, p.name, p.name))
-        elif k == "STRING" and p.dir == "IN" and p.ptr == 1 and not p.array:
-            check('mpi_arg_win_ptr(%s, %s, "%s", fn)' % (w, p.name, p.name))
+        elif k == "STRING" and p.dir == "OUT" and "STRING_LENGTH" in [q.kind for q in params] \
+                and any(q.kind == "STRING_LENGTH" and q.dir == "INOUT" for q in params):
+            pass  # NULL when the length asked is 0: the call's
+        elif (k in WIN_OUT_KINDS and p.dir == "OUT" or k == "STRING_LENGTH" and p.dir == "INOUT"
+              or k == "STRING" and p.dir == "IN") and p.ptr == 1 and not p.array:
+            check('mpi_arg_%s_ptr(%s, %s, "%s", fn)' % (obj, w, p.name, p.name))
         elif k == "WIN_ATTACH_SIZE" and p.dir == "IN" and not p.ptr:
             check('mpi_arg_win_size(%s, %s, "%s", fn)' % (w, p.name, p.name))
         elif k == "INFO" and p.dir == "IN" and not p.ptr and not p.array:
-            check("mpi_arg_win_info(%s, %s, fn)" % (w, p.name))
+            check("mpi_arg_%s_info(%s, %s, fn)" % (obj, w, p.name))
         elif k == "ERRHANDLER" and p.dir == "IN" and not p.ptr and not p.array:
             decls.append("    compi_errhandler_t *e_%s = NULL;" % p.name)
-            check("mpi_arg_win_errhandler(%s, %s, fn, &e_%s)" % (w, p.name, p.name))
+            check("mpi_arg_%s_errhandler(%s, %s, fn, &e_%s)" % (obj, w, p.name, p.name))
             p.impl_decl = "compi_errhandler_t *%s" % p.name
             p.arg = "e_" + p.name
-        elif k in ("KEYVAL", "ERROR_CODE", "ATTRIBUTE_VAL") and p.dir == "IN":
-            pass  # what a keyval or an error code names is the call's to find
+        elif k in ("KEYVAL", "ERROR_CODE", "ATTRIBUTE_VAL", "INDEX") and p.dir == "IN" and \
+                not p.array:
+            pass  # what a keyval, an error code or an index names is the call's to find
         elif k == "RMA_DISPLACEMENT_NNI" and p.dir == "IN" and not p.ptr:
             if rank is None:
                 raise Unbound("%s (a displacement without a target rank)" % p.name)

@@ -413,7 +413,7 @@ WIN_ASSERTS = {"MPI_Win_fence", "MPI_Win_lock", "MPI_Win_lock_all", "MPI_Win_pos
 # what a window's or a session's procedure gives back through a pointer (not NULL:
 # MPI_ERR_ARG)
 WIN_OUT_KINDS = {"LOGICAL", "GROUP", "INFO", "ERRHANDLER", "STRING", "STRING_LENGTH",
-                 "WINDOW_SIZE", "C_BUFFER", "ATTRIBUTE_VAL", "ARRAY_LENGTH_NNI"}
+                 "WINDOW_SIZE", "C_BUFFER", "ATTRIBUTE_VAL", "ARRAY_LENGTH_NNI", "REQUEST"}
 # the objects whose error handler gets the errors of their procedures, when no
 # communicator does: kind -> (the checks' infix, compi's type, the handle's type)
 ERR_TARGETS = {"WINDOW": ("win", "mpi_win_t", "MPI_Win"),
@@ -430,6 +430,13 @@ def onesided_checks(name, params, win):
         lines.append("    if (compi_unlikely(rc != MPI_SUCCESS)) {")
         lines.append("        return rc;")
         lines.append("    }")
+
+    def convert(p, ctype, prefix, func):
+        """a handle checked and converted: the implementation gets compi's object"""
+        decls.append("    %s *%s_%s = NULL;" % (ctype, prefix, p.name))
+        check("%s(%s, %s, fn, &%s_%s)" % (func, w, p.name, prefix, p.name))
+        p.impl_decl = "%s *%s" % (ctype, p.name)
+        p.arg = "%s_%s" % (prefix, p.name)
 
     obj, ctype, htype = ERR_TARGETS[win.kind]
     w = "w_" + win.name
@@ -485,10 +492,7 @@ def onesided_checks(name, params, win):
             check("mpi_arg_win_assert(%s, %s, MPI_ARG_WIN_MODES_%s, fn)" % (
                 w, p.name, name[len("MPI_Win_"):].upper()))
         elif k == "GROUP" and p.dir == "IN" and not p.ptr and not p.array:
-            decls.append("    compi_group_t *g_%s = NULL;" % p.name)
-            check("mpi_arg_win_group(%s, %s, fn, &g_%s)" % (w, p.name, p.name))
-            p.impl_decl = "compi_group_t *%s" % p.name
-            p.arg = "g_" + p.name
+            convert(p, "compi_group_t", "g", "mpi_arg_win_group")
         elif k == "POLYRMA_DISPLACEMENT" and p.dir == "OUT" and p.ptr == 1 and not p.array:
             # a displacement unit: MPI_Aint in the large-count form, an int that holds it in
             # the other (compi keeps it as an int)
@@ -498,8 +502,8 @@ def onesided_checks(name, params, win):
                 decls.append("    MPI_Aint %s_c = 0;" % p.name)
                 p.arg = "&%s_c" % p.name
                 post.append("        *%s = (int)%s_c;" % (p.name, p.name))
-        elif k == "STRING" and p.dir == "OUT" and "STRING_LENGTH" in [q.kind for q in params] \
-                and any(q.kind == "STRING_LENGTH" and q.dir == "INOUT" for q in params):
+        elif k == "STRING" and p.dir == "OUT" and any(
+                q.kind == "STRING_LENGTH" and q.dir == "INOUT" for q in params):
             pass  # NULL when the length asked is 0: the call's
         elif (k in WIN_OUT_KINDS and p.dir == "OUT" or k == "STRING_LENGTH" and p.dir == "INOUT"
               or k == "STRING" and p.dir == "IN") and p.ptr == 1 and not p.array:
@@ -509,10 +513,7 @@ def onesided_checks(name, params, win):
         elif k == "INFO" and p.dir == "IN" and not p.ptr and not p.array:
             check("mpi_arg_%s_info(%s, %s, fn)" % (obj, w, p.name))
         elif k == "ERRHANDLER" and p.dir == "IN" and not p.ptr and not p.array:
-            decls.append("    compi_errhandler_t *e_%s = NULL;" % p.name)
-            check("mpi_arg_%s_errhandler(%s, %s, fn, &e_%s)" % (obj, w, p.name, p.name))
-            p.impl_decl = "compi_errhandler_t *%s" % p.name
-            p.arg = "e_" + p.name
+            convert(p, "compi_errhandler_t", "e", "mpi_arg_%s_errhandler" % obj)
         elif k in ("KEYVAL", "ERROR_CODE", "ATTRIBUTE_VAL", "INDEX") and p.dir == "IN" and \
                 not p.array:
             pass  # what a keyval, an error code or an index names is the call's to find
@@ -521,12 +522,7 @@ def onesided_checks(name, params, win):
                 raise Unbound("%s (a displacement without a target rank)" % p.name)
             check("mpi_arg_win_disp(%s, %s, %s, fn)" % (w, rank, p.name))
         elif k == "OPERATION" and p.dir == "IN" and not p.ptr and not p.array:
-            decls.append("    compi_op_t *o_%s = NULL;" % p.name)
-            check("mpi_arg_win_op(%s, %s, fn, &o_%s)" % (w, p.name, p.name))
-            p.impl_decl = "compi_op_t *%s" % p.name
-            p.arg = "o_" + p.name
-        elif k == "REQUEST" and p.dir == "OUT" and p.ptr == 1 and not p.array:
-            check('mpi_arg_win_ptr(%s, %s, "%s", fn)' % (w, p.name, p.name))
+            convert(p, "compi_op_t", "o", "mpi_arg_win_op")
         else:
             raise Unbound("%s (kind %s, %s%s, of a window's procedure)" % (
                 p.name, k, p.dir.lower(), ", an array" if p.array else ""))

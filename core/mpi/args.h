@@ -280,7 +280,8 @@ static inline int mpi_arg_ranks(compi_comm_t *c, int n, const int *r, const char
     return rc;
 }
 
-/* ---- partitioned communication and memory (core/mpi/part_api.c, mem_api.c) ---- */
+/* ---- partitioned communication, memory and window constructors (core/mpi/part_api.c,
+   mem_api.c, win_api.c) ---- */
 
 /* the number of partitions of a buffer: at least one (MPI_ERR_ARG) */
 static inline int mpi_arg_partitions(compi_comm_t *c, int partitions, const char *fn)
@@ -313,6 +314,17 @@ static inline int mpi_arg_info(compi_comm_t *c, MPI_Info h, int hint, const char
     if (compi_unlikely(!(hint && h == MPI_INFO_NULL) && !mpi_info_valid(h))) {
         return mpi_err_raise(c, MPI_ERR_INFO, fn, "invalid %s (handle 0x%x%s)", what, (unsigned)h,
                              h == MPI_INFO_NULL ? ", MPI_INFO_NULL" : "");
+    }
+    return MPI_SUCCESS;
+}
+
+/* a window's displacement unit: positive, and an int, which a window keeps (the
+   large-count forms' is an MPI_Aint) (MPI_ERR_DISP) */
+static inline int mpi_arg_disp_unit(compi_comm_t *c, MPI_Aint disp_unit, const char *fn)
+{
+    if (compi_unlikely(disp_unit <= 0 || disp_unit > INT_MAX)) {
+        return mpi_err_raise(c, MPI_ERR_DISP, fn, "disp_unit=%ld is %s", (long)disp_unit,
+                             disp_unit <= 0 ? "not positive" : "beyond the int compi keeps");
     }
     return MPI_SUCCESS;
 }

@@ -3,9 +3,9 @@
  * MPI_Win_free; attach and detach; MPI_Win_shared_query; the window's group, name,
  * hints, attributes (keyvals of core/comm/attr.c, kind ATTR_KIND_WIN) and error
  * handlers.  The transfers are in rma_api.c, the synchronisation in win_sync_api.c.
- * The calls on a window have generated entry points (core/mpi/gen/win.c: the window, its
- * arguments and output pointers checked on the window, core/mpi/win_args.h); the
- * creation calls, whose errors go to their communicator, and the keyvals are written here.
+ * The entry points are generated (core/mpi/gen/win.c): the calls on a window check it, its
+ * arguments and output pointers on the window (core/mpi/win_args.h); the constructors
+ * check theirs on the communicator (core/mpi/args.h).  The keyvals are written here.
  *
  * A window gets its own communicator, made from the user's (MPI_Comm_create of the whole
  * group: no attributes copied) with MPI_ERRORS_RETURN, on which the window's collectives
@@ -34,36 +34,17 @@ int MPI_WIN_DUP_FN(MPI_Win win, int keyval, void *extra_state, void *attribute_v
 
 /* ---- creation and free ------------------------------------------------------------- */
 
-static int win_new(const char *fn, MPI_Comm comm, MPI_Info info, int flavor, MPI_Aint size,
+/* a window of `flavor` over c (the entry point checked the communicator, size, disp_unit,
+   hints and pointers) */
+static int win_new(const char *fn, compi_comm_t *c, MPI_Info info, int flavor, MPI_Aint size,
                    MPI_Aint disp_unit, void *base, void *baseptr, MPI_Win *win)
 {
-    compi_comm_t *c = comm_from_handle(comm), *ic = NULL;
+    compi_comm_t *ic = NULL;
     mpi_win_t *w = NULL;
     compi_status_t st;
 
-    if (c == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "invalid communicator handle 0x%x",
-                             (unsigned)comm);
-    }
     if (comm_is_inter(c)) {
         return mpi_err_raise(c, MPI_ERR_COMM, fn, "windows need an intracommunicator");
-    }
-    if (win == NULL || (baseptr == NULL &&
-                        (flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED))) {
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", win == NULL ? "win" : "baseptr");
-    }
-    if (size < 0) {
-        return mpi_err_raise(c, MPI_ERR_SIZE, fn, "size=%ld is negative", (long)size);
-    }
-    if (disp_unit <= 0) {
-        return mpi_err_raise(c, MPI_ERR_DISP, fn, "disp_unit=%ld is not positive", (long)disp_unit);
-    }
-    if (disp_unit > INT_MAX) { /* the large-count forms' MPI_Aint */
-        return mpi_err_raise(c, MPI_ERR_DISP, fn, "disp_unit=%ld is beyond the int compi keeps",
-                             (long)disp_unit);
-    }
-    if (info != MPI_INFO_NULL && !mpi_info_valid(info)) {
-        return mpi_err_raise(c, MPI_ERR_INFO, fn, "invalid info handle 0x%x", (unsigned)info);
     }
     if (flavor == MPI_WIN_FLAVOR_SHARED && !osc_comm_local(c)) {
         return mpi_err_raise(c, MPI_ERR_RMA_SHARED, fn,
@@ -100,67 +81,27 @@ static int win_new(const char *fn, MPI_Comm comm, MPI_Info info, int flavor, MPI
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_create = PMPI_Win_create
-int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
-                    MPI_Win *win)
+static int win_create_impl(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                           compi_comm_t *comm, MPI_Win *win, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_create");
-    return win_new("MPI_Win_create", comm, info, MPI_WIN_FLAVOR_CREATE, size, disp_unit, base, NULL,
-                   win);
+    return win_new(fn, comm, info, MPI_WIN_FLAVOR_CREATE, size, disp_unit, base, NULL, win);
 }
 
-#pragma weak MPI_Win_allocate = PMPI_Win_allocate
-int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
-                      MPI_Win *win)
+static int win_allocate_impl(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, compi_comm_t *comm,
+                             void *baseptr, MPI_Win *win, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_allocate");
-    return win_new("MPI_Win_allocate", comm, info, MPI_WIN_FLAVOR_ALLOCATE, size, disp_unit, NULL,
-                   baseptr, win);
+    return win_new(fn, comm, info, MPI_WIN_FLAVOR_ALLOCATE, size, disp_unit, NULL, baseptr, win);
 }
 
-#pragma weak MPI_Win_allocate_shared = PMPI_Win_allocate_shared
-int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
-                             void *baseptr, MPI_Win *win)
+static int win_allocate_shared_impl(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                                    compi_comm_t *comm, void *baseptr, MPI_Win *win, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_allocate_shared");
-    return win_new("MPI_Win_allocate_shared", comm, info, MPI_WIN_FLAVOR_SHARED, size, disp_unit,
-                   NULL, baseptr, win);
+    return win_new(fn, comm, info, MPI_WIN_FLAVOR_SHARED, size, disp_unit, NULL, baseptr, win);
 }
 
-/* the large-count forms: disp_unit an MPI_Aint */
-#pragma weak MPI_Win_create_c = PMPI_Win_create_c
-int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
-                      MPI_Win *win)
+static int win_create_dynamic_impl(MPI_Info info, compi_comm_t *comm, MPI_Win *win, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_create_c");
-    return win_new("MPI_Win_create_c", comm, info, MPI_WIN_FLAVOR_CREATE, size, disp_unit, base,
-                   NULL, win);
-}
-
-#pragma weak MPI_Win_allocate_c = PMPI_Win_allocate_c
-int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
-                        void *baseptr, MPI_Win *win)
-{
-    COMPI_CHECK_INIT("MPI_Win_allocate_c");
-    return win_new("MPI_Win_allocate_c", comm, info, MPI_WIN_FLAVOR_ALLOCATE, size, disp_unit, NULL,
-                   baseptr, win);
-}
-
-#pragma weak MPI_Win_allocate_shared_c = PMPI_Win_allocate_shared_c
-int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
-                               void *baseptr, MPI_Win *win)
-{
-    COMPI_CHECK_INIT("MPI_Win_allocate_shared_c");
-    return win_new("MPI_Win_allocate_shared_c", comm, info, MPI_WIN_FLAVOR_SHARED, size, disp_unit,
-                   NULL, baseptr, win);
-}
-
-#pragma weak MPI_Win_create_dynamic = PMPI_Win_create_dynamic
-int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
-{
-    COMPI_CHECK_INIT("MPI_Win_create_dynamic");
-    return win_new("MPI_Win_create_dynamic", comm, info, MPI_WIN_FLAVOR_DYNAMIC, 0, 1, NULL, NULL,
-                   win);
+    return win_new(fn, comm, info, MPI_WIN_FLAVOR_DYNAMIC, 0, 1, NULL, NULL, win);
 }
 
 static int win_free_impl(MPI_Win *win, mpi_win_t *w, const char *fn)

@@ -59,6 +59,14 @@ int main(int argc, char **argv)
                  "disp_unit 0");
     expect_class(MPI_Win_create(buf, 8, 1, MPI_INFO_NULL, MPI_COMM_NULL, &win), MPI_ERR_COMM,
                  "MPI_COMM_NULL");
+    expect_class(MPI_Win_create(buf, 8, 1, MPI_INFO_NULL, MPI_COMM_WORLD, NULL), MPI_ERR_ARG,
+                 "Win_create without win");
+    expect_class(MPI_Win_allocate(8, 1, MPI_INFO_NULL, MPI_COMM_WORLD, NULL, &win), MPI_ERR_ARG,
+                 "Win_allocate without baseptr");
+    expect_class(MPI_Win_create_c(buf, 8, (MPI_Aint)1 << 40, MPI_INFO_NULL, MPI_COMM_WORLD, &win),
+                 MPI_ERR_DISP, "Win_create_c with a disp_unit beyond int");
+    expect_class(MPI_Win_create_dynamic((MPI_Info)0x7777, MPI_COMM_WORLD, &win), MPI_ERR_INFO,
+                 "Win_create_dynamic with a bad info");
     {
         /* ranks on several hosts share no memory: MPI_Win_allocate_shared refuses them,
            on every rank alike */

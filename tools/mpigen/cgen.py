@@ -143,6 +143,7 @@ UNITS = {
         "MPI_Session_call_errhandler",
     ]),
     "win": ("core/mpi/win_api.c", [
+        "MPI_Win_create", "MPI_Win_allocate", "MPI_Win_allocate_shared", "MPI_Win_create_dynamic",
         "MPI_Win_free", "MPI_Win_attach", "MPI_Win_detach", "MPI_Win_shared_query",
         "MPI_Win_get_group", "MPI_Win_set_name", "MPI_Win_get_name", "MPI_Win_set_info",
         "MPI_Win_get_info", "MPI_Win_set_attr", "MPI_Win_get_attr", "MPI_Win_delete_attr",
@@ -237,9 +238,8 @@ def checks(name, params):
         k = p.kind
         if p in comms:
             continue
-        if name in TOPO_PROCS and topo_rule(p, errc, check):
-            continue
-        if name in PARTMEM_PROCS and partmem_rule(p, params, errc, check, decls):
+        if any(re.sub("_c$", "", name) in procs and rule(p, params, errc, check, decls)
+               for procs, rule in FAMILY_RULES):
             continue
         if k == "DATATYPE" and p.dir == "IN" and not p.ptr and not p.array:
             # the datatype of a buffer (buf, count, datatype) must be committed; one that
@@ -327,14 +327,13 @@ def checks(name, params):
 # the ranks such an array holds (MPI_ERR_RANK).  The arrays whose length is the
 # communicator's topology, the weights (MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY) and the values
 # of the scalars that name a node, a dimension or a degree are the implementation's.
-TOPO_PROCS = set(UNITS["topo"][1])
 TOPO_OUT_KINDS = {"COMMUNICATOR", "RANK", "NUM_DIMS", "DEGREE", "TOPOLOGY_TYPE"}
 TOPO_ARRAY_KINDS = {"DIMENSION", "LOGICAL", "INDEX", "DEGREE", "RANK_NNI"}
 TOPO_LENGTH_KINDS = {"ARRAY_LENGTH", "ARRAY_LENGTH_NNI", "DEGREE"}
 TOPO_FREE_KINDS = {"COMM_SIZE", "INDEX", "DIMENSION", "RANK", "INFO", "LOGICAL"}
 
 
-def topo_rule(p, errc, check):
+def topo_rule(p, params, errc, check, decls):
     """the checks of a parameter of a topology's kinds (True), or False when it has none"""
     k = p.kind
     counted = p.array and p.length not in (None, "*") and not isinstance(p.length, list)
@@ -397,6 +396,38 @@ def partmem_rule(p, params, errc, check, decls):
     else:
         return False
     return True
+
+
+# The window constructors, whose errors go to their communicator: a size (MPI_ERR_SIZE), a
+# displacement unit (MPI_ERR_DISP: positive, and an int, which a window keeps; the
+# large-count forms' is an MPI_Aint, the implementation takes that), hints, the pointers
+# of the window and of its memory (MPI_ERR_ARG); MPI_Win_create's base is the user's
+WINCREATE_PROCS = {"MPI_Win_create", "MPI_Win_allocate", "MPI_Win_allocate_shared",
+                   "MPI_Win_create_dynamic"}
+
+
+def wincreate_rule(p, params, errc, check, decls):
+    """the checks of a parameter of a window constructor (True), or False"""
+    k = p.kind
+    if k == "BUFFER" and p.dir == "IN" and not p.array:
+        pass
+    elif k == "WINDOW_SIZE" and p.dir == "IN" and not p.ptr:
+        check('mpi_arg_size(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+    elif k == "POLYRMA_DISPLACEMENT" and p.dir == "IN" and not p.ptr:
+        check("mpi_arg_disp_unit(%s, %s, fn)" % (errc, p.name))
+        p.impl_decl = "MPI_Aint %s" % p.name
+    elif k == "INFO" and p.dir == "IN" and not p.ptr and not p.array:
+        check('mpi_arg_info(%s, %s, 1, "%s", fn)' % (errc, p.name, p.name))
+    elif k in ("C_BUFFER", "WINDOW") and p.dir == "OUT" and p.ptr == 1 and not p.array:
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+    else:
+        return False
+    return True
+
+
+# the families whose parameters have rules of their own, tried before the others
+FAMILY_RULES = [(set(UNITS["topo"][1]), topo_rule), (PARTMEM_PROCS, partmem_rule),
+                (WINCREATE_PROCS, wincreate_rule)]
 
 
 # One-sided communication: a procedure with a window (and no communicator) raises its

@@ -2,6 +2,230 @@
    edit (`make mpigen` regenerates it).  The MPI entry points of core/mpi/win_api.c, which
    includes this file last: each checks its arguments and calls its x_impl there. */
 
+#pragma weak MPI_Win_create = PMPI_Win_create
+int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                    MPI_Win *win)
+{
+    COMPI_CHECK_INIT("MPI_Win_create");
+    static const char fn[] = "MPI_Win_create";
+    compi_comm_t *c_comm = NULL;
+    int rc;
+    rc = mpi_arg_comm(comm, fn, &c_comm);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_size(c_comm, size, "size", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_disp_unit(c_comm, disp_unit, fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_info(c_comm, info, 1, "info", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_ptr(c_comm, win, "win", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return win_create_impl(base, size, disp_unit, info, c_comm, win, fn);
+}
+
+#pragma weak MPI_Win_create_c = PMPI_Win_create_c
+int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                      MPI_Win *win)
+{
+    COMPI_CHECK_INIT("MPI_Win_create_c");
+    static const char fn[] = "MPI_Win_create_c";
+    compi_comm_t *c_comm = NULL;
+    int rc;
+    rc = mpi_arg_comm(comm, fn, &c_comm);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_size(c_comm, size, "size", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_disp_unit(c_comm, disp_unit, fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_info(c_comm, info, 1, "info", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_ptr(c_comm, win, "win", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return win_create_impl(base, size, disp_unit, info, c_comm, win, fn);
+}
+
+#pragma weak MPI_Win_allocate = PMPI_Win_allocate
+int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                      MPI_Win *win)
+{
+    COMPI_CHECK_INIT("MPI_Win_allocate");
+    static const char fn[] = "MPI_Win_allocate";
+    compi_comm_t *c_comm = NULL;
+    int rc;
+    rc = mpi_arg_comm(comm, fn, &c_comm);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_size(c_comm, size, "size", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_disp_unit(c_comm, disp_unit, fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_info(c_comm, info, 1, "info", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_ptr(c_comm, baseptr, "baseptr", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_ptr(c_comm, win, "win", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return win_allocate_impl(size, disp_unit, info, c_comm, baseptr, win, fn);
+}
+
+#pragma weak MPI_Win_allocate_c = PMPI_Win_allocate_c
+int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                        void *baseptr, MPI_Win *win)
+{
+    COMPI_CHECK_INIT("MPI_Win_allocate_c");
+    static const char fn[] = "MPI_Win_allocate_c";
+    compi_comm_t *c_comm = NULL;
+    int rc;
+    rc = mpi_arg_comm(comm, fn, &c_comm);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_size(c_comm, size, "size", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_disp_unit(c_comm, disp_unit, fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_info(c_comm, info, 1, "info", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_ptr(c_comm, baseptr, "baseptr", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_ptr(c_comm, win, "win", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return win_allocate_impl(size, disp_unit, info, c_comm, baseptr, win, fn);
+}
+
+#pragma weak MPI_Win_allocate_shared = PMPI_Win_allocate_shared
+int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                             void *baseptr, MPI_Win *win)
+{
+    COMPI_CHECK_INIT("MPI_Win_allocate_shared");
+    static const char fn[] = "MPI_Win_allocate_shared";
+    compi_comm_t *c_comm = NULL;
+    int rc;
+    rc = mpi_arg_comm(comm, fn, &c_comm);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_size(c_comm, size, "size", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_disp_unit(c_comm, disp_unit, fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_info(c_comm, info, 1, "info", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_ptr(c_comm, baseptr, "baseptr", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_ptr(c_comm, win, "win", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return win_allocate_shared_impl(size, disp_unit, info, c_comm, baseptr, win, fn);
+}
+
+#pragma weak MPI_Win_allocate_shared_c = PMPI_Win_allocate_shared_c
+int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                               void *baseptr, MPI_Win *win)
+{
+    COMPI_CHECK_INIT("MPI_Win_allocate_shared_c");
+    static const char fn[] = "MPI_Win_allocate_shared_c";
+    compi_comm_t *c_comm = NULL;
+    int rc;
+    rc = mpi_arg_comm(comm, fn, &c_comm);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_size(c_comm, size, "size", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_disp_unit(c_comm, disp_unit, fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_info(c_comm, info, 1, "info", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_ptr(c_comm, baseptr, "baseptr", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_ptr(c_comm, win, "win", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return win_allocate_shared_impl(size, disp_unit, info, c_comm, baseptr, win, fn);
+}
+
+#pragma weak MPI_Win_create_dynamic = PMPI_Win_create_dynamic
+int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    COMPI_CHECK_INIT("MPI_Win_create_dynamic");
+    static const char fn[] = "MPI_Win_create_dynamic";
+    compi_comm_t *c_comm = NULL;
+    int rc;
+    rc = mpi_arg_comm(comm, fn, &c_comm);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_info(c_comm, info, 1, "info", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_ptr(c_comm, win, "win", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return win_create_dynamic_impl(info, c_comm, win, fn);
+}
+
 #pragma weak MPI_Win_free = PMPI_Win_free
 int PMPI_Win_free(MPI_Win *win)
 {
@@ -314,6 +538,14 @@ int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
 }
 
 /* the implementations this file calls, as core/mpi/win_api.c defines them */
+static int win_create_impl(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                           compi_comm_t *comm, MPI_Win *win, const char *fn);
+static int win_allocate_impl(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, compi_comm_t *comm,
+                             void *baseptr, MPI_Win *win, const char *fn);
+static int win_allocate_shared_impl(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                                    compi_comm_t *comm, void *baseptr, MPI_Win *win,
+                                    const char *fn);
+static int win_create_dynamic_impl(MPI_Info info, compi_comm_t *comm, MPI_Win *win, const char *fn);
 static int win_free_impl(MPI_Win *win, mpi_win_t *win_obj, const char *fn);
 static int win_attach_impl(mpi_win_t *win, void *base, MPI_Aint size, const char *fn);
 static int win_detach_impl(mpi_win_t *win, const void *base, const char *fn);

@@ -256,7 +256,19 @@ static inline int mpi_arg_group(compi_comm_t *c, MPI_Group h, const char *what, 
     return MPI_SUCCESS;
 }
 
-/* the length of an array (of ranks, of dimensions...): not negative */
+/* ---- process topologies (core/mpi/topo_api.c) ---- */
+
+/* the number of dimensions of a grid: not negative (MPI_ERR_DIMS) */
+static inline int mpi_arg_ndims(compi_comm_t *c, int ndims, const char *fn)
+{
+    if (compi_unlikely(ndims < 0)) {
+        return mpi_err_raise(c, MPI_ERR_DIMS, fn, "ndims=%d is negative", ndims);
+    }
+    return MPI_SUCCESS;
+}
+
+/* the length of an array (of ranks, of dimensions...) or a degree: not negative
+   (MPI_ERR_ARG) */
 static inline int mpi_arg_length(compi_comm_t *c, int n, const char *what, const char *fn)
 {
     if (compi_unlikely(n < 0)) {
@@ -271,6 +283,46 @@ static inline int mpi_arg_array(compi_comm_t *c, int n, const void *a, const cha
 {
     if (compi_unlikely(n > 0 && a == NULL)) {
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL with %d elements", what, n);
+    }
+    return MPI_SUCCESS;
+}
+
+/* an array of `n` ranks of c (MPI_ERR_RANK; NULL with ranks MPI_ERR_ARG) */
+static inline int mpi_arg_ranks(compi_comm_t *c, int n, const int *r, const char *what,
+                                const char *fn)
+{
+    int rc = mpi_arg_array(c, n, r, what, fn);
+    for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
+        if (compi_unlikely(r[i] < 0 || r[i] >= c->size)) {
+            rc = mpi_err_raise(c, MPI_ERR_RANK, fn, "%s[%d]=%d is not in [0, %d)", what, i, r[i],
+                               c->size);
+        }
+    }
+    return rc;
+}
+
+/* ---- partitioned communication, memory and window constructors (core/mpi/part_api.c,
+   mem_api.c, win_api.c) ---- */
+
+/* the number of partitions of a buffer: at least one (MPI_ERR_ARG) */
+static inline int mpi_arg_partitions(compi_comm_t *c, int partitions, const char *fn)
+{
+    if (compi_unlikely(partitions < 1)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "partitions=%d is not positive", partitions);
+    }
+    return MPI_SUCCESS;
+}
+
+/* the count of each of `partitions` partitions (checked before): not negative, and all of
+   them an MPI_Count (MPI_ERR_COUNT) */
+static inline int mpi_arg_part_count(compi_comm_t *c, MPI_Count count, int partitions,
+                                     const char *fn)
+{
+    if (compi_unlikely(count < 0 || count > LLONG_MAX / partitions)) {
+        return mpi_err_raise(c, MPI_ERR_COUNT, fn,
+                             "count=%lld per partition x %d partitions is negative or beyond "
+                             "MPI_Count",
+                             (long long)count, partitions);
     }
     return MPI_SUCCESS;
 }
@@ -317,6 +369,26 @@ static inline int mpi_arg_color(compi_comm_t *c, int color, const char *fn)
 {
     if (compi_unlikely(color < 0 && color != MPI_UNDEFINED)) {
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "color=%d must be >= 0 or MPI_UNDEFINED", color);
+    }
+    return MPI_SUCCESS;
+}
+
+/* a window's displacement unit: positive, and an int, which a window keeps (the
+   large-count forms' is an MPI_Aint) (MPI_ERR_DISP) */
+static inline int mpi_arg_disp_unit(compi_comm_t *c, MPI_Aint disp_unit, const char *fn)
+{
+    if (compi_unlikely(disp_unit <= 0 || disp_unit > INT_MAX)) {
+        return mpi_err_raise(c, MPI_ERR_DISP, fn, "disp_unit=%ld is %s", (long)disp_unit,
+                             disp_unit <= 0 ? "not positive" : "beyond the int compi keeps");
+    }
+    return MPI_SUCCESS;
+}
+
+/* a size in bytes: not negative (MPI_ERR_SIZE) */
+static inline int mpi_arg_size(compi_comm_t *c, MPI_Aint size, const char *what, const char *fn)
+{
+    if (compi_unlikely(size < 0)) {
+        return mpi_err_raise(c, MPI_ERR_SIZE, fn, "%s=%ld is negative", what, (long)size);
     }
     return MPI_SUCCESS;
 }

@@ -1,7 +1,8 @@
 /*
  * mem_api.c -- MPI_Alloc_mem and MPI_Free_mem.  Nothing here is registered with a
  * network or shared with other processes: the memory is plain, aligned to a cache line,
- * and the info argument (MPI_INFO_NULL or an info object) is accepted and ignored.
+ * and the info argument (MPI_INFO_NULL or an info object) is accepted and ignored.  The
+ * entry points are generated (core/mpi/gen/mem.c).
  *
  * Every block handed out is remembered in a small hash set, so MPI_Free_mem can tell a
  * pointer that did not come from MPI_Alloc_mem (MPI_ERR_BASE) without reading memory
@@ -10,9 +11,9 @@
  * Ownership: a block belongs to the user from MPI_Alloc_mem to MPI_Free_mem; the set's
  * nodes belong to this file.  Blocks never freed are the user's leak.
  */
+#include "core/mpi/args.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
-#include "core/runtime/handle.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -33,29 +34,18 @@ static mem_block_t **bucket_of(const void *p)
     return &buckets[(x ^ (x >> 8) ^ (x >> 16)) % MEM_BUCKETS];
 }
 
-#pragma weak MPI_Alloc_mem = PMPI_Alloc_mem
-int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
+/* the implementations of the entry points of core/mpi/gen/mem.c, which checked the size,
+   the hints and baseptr */
+static int alloc_mem_impl(MPI_Aint size, MPI_Info info, void *baseptr, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Alloc_mem");
     mem_block_t *b, **head;
     void *p = NULL;
-    if (size < 0) {
-        return mpi_err_raise(NULL, MPI_ERR_SIZE, "MPI_Alloc_mem", "size=%ld is negative",
-                             (long)size);
-    }
-    if (!HANDLE_IS_KIND(info, COMPI_HKIND_INFO)) {
-        return mpi_err_raise(NULL, MPI_ERR_INFO, "MPI_Alloc_mem", "invalid info handle 0x%x",
-                             (unsigned)info);
-    }
-    if (baseptr == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Alloc_mem", "baseptr is NULL");
-    }
+    (void)info;
     b = malloc(sizeof(*b));
     /* size 0 still gives a block of its own, so every result can be freed */
     if (b == NULL || posix_memalign(&p, MEM_ALIGN, size > 0 ? (size_t)size : 1) != 0) {
         free(b);
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, "MPI_Alloc_mem",
-                             "cannot allocate %ld bytes", (long)size);
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "cannot allocate %ld bytes", (long)size);
     }
     b->base = p;
     head = bucket_of(p);
@@ -65,10 +55,8 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Free_mem = PMPI_Free_mem
-int PMPI_Free_mem(void *base)
+static int free_mem_impl(void *base, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Free_mem");
     mem_block_t **pp;
     if (base == NULL) {
         return MPI_SUCCESS;
@@ -82,6 +70,8 @@ int PMPI_Free_mem(void *base)
             return MPI_SUCCESS;
         }
     }
-    return mpi_err_raise(NULL, MPI_ERR_BASE, "MPI_Free_mem",
+    return mpi_err_raise(NULL, MPI_ERR_BASE, fn,
                          "%p was not returned by MPI_Alloc_mem (or was freed already)", base);
 }
+
+#include "core/mpi/gen/mem.c"

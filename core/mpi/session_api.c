@@ -18,12 +18,18 @@
  * MPI_Intercomm_create_from_groups agrees on a context id over the union of its groups
  * (core/comm/intercomm.c).
  *
+ * The calls on a session have generated entry points (core/mpi/gen/session.c): the session
+ * and the pointers, hints and error handler they take are checked there, on the session's
+ * error handler; MPI_Session_init, MPI_Session_create_errhandler and the communicators made
+ * from groups are written here.
+ *
  * Ownership: a session holds a reference on its error handler; MPI_Session_get_errhandler
  * gives the caller one of its own.  Info objects returned are the caller's.
  */
 #include "core/comm/errhandler.h"
 #include "core/comm/group.h"
 #include "core/mpi/buffer.h"
+#include "core/mpi/args.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/info.h"
 #include "core/mpi/mpi_state.h"
@@ -75,35 +81,54 @@ static int session_err(session_t *s, int errclass, const char *fn, const char *w
     return mpi_err_invoke_errh(s->errh, session_handle(s), errclass, fn, what);
 }
 
-/* the session behind h, or the error (MPI_ERR_SESSION) in *rc */
-static session_t *session_arg(MPI_Session h, const char *fn, int *rc)
+/*
+ * The checks of the generated entry points of a session's procedures (core/mpi/gen/session.c,
+ * tools/mpigen/cgen.py): the session first (MPI_ERR_SESSION, on the default handler: there
+ * is no session to raise it on), then each argument, raised on the session's handler.
+ */
+static int mpi_arg_session(MPI_Session h, const char *fn, session_t **s_p)
 {
-    *rc = MPI_SUCCESS;
     if (compi_mpi_state != COMPI_STATE_INITIALIZED) {
-        *rc = mpi_err_not_initialized(fn);
-        return NULL;
+        return mpi_err_not_initialized(fn);
     }
-    session_t *s = session_get(h);
-    if (s == NULL) {
+    *s_p = session_get(h);
+    if (*s_p == NULL) {
         char what[64];
         snprintf(what, sizeof(what), "invalid session (handle 0x%x)", (unsigned)h);
-        *rc = session_err(NULL, MPI_ERR_SESSION, fn, what);
+        return session_err(NULL, MPI_ERR_SESSION, fn, what);
     }
-    return s;
+    return MPI_SUCCESS;
 }
 
-/* session_arg, and MPI_ERR_ARG on it when the output argument `out` (named `name`) is NULL */
-static session_t *session_out_arg(MPI_Session h, const char *fn, const void *out, const char *name,
-                                  int *rc)
+/* a pointer the procedure reads or writes through (MPI_ERR_ARG) */
+static int mpi_arg_session_ptr(session_t *s, const void *p, const char *what, const char *fn)
 {
-    session_t *s = session_arg(h, fn, rc);
-    if (s != NULL && out == NULL) {
-        char what[64];
-        snprintf(what, sizeof(what), "%s is NULL", name);
-        *rc = session_err(s, MPI_ERR_ARG, fn, what);
-        return NULL;
+    if (p == NULL) {
+        char msg[64];
+        snprintf(msg, sizeof(msg), "%s is NULL", what);
+        return session_err(s, MPI_ERR_ARG, fn, msg);
     }
-    return s;
+    return MPI_SUCCESS;
+}
+
+/* hints: MPI_INFO_NULL or a valid info (MPI_ERR_INFO) */
+static int mpi_arg_session_info(session_t *s, MPI_Info info, const char *fn)
+{
+    if (info != MPI_INFO_NULL && !mpi_info_valid(info)) {
+        return session_err(s, MPI_ERR_INFO, fn, "invalid info handle");
+    }
+    return MPI_SUCCESS;
+}
+
+/* an error handler (MPI_ERR_ERRHANDLER) */
+static int mpi_arg_session_errhandler(session_t *s, MPI_Errhandler h, const char *fn,
+                                      compi_errhandler_t **e_p)
+{
+    *e_p = errh_from_handle(h);
+    if (*e_p == NULL) {
+        return session_err(s, MPI_ERR_ERRHANDLER, fn, "invalid error handler");
+    }
+    return MPI_SUCCESS;
 }
 
 static int thread_level_of(const char *v)
@@ -166,9 +191,8 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
         compi_lib_session_down();
         char what[64];
         snprintf(what, sizeof(what), "invalid error handler (handle 0x%x)", (unsigned)errhandler);
-        return compi_mpi_state == COMPI_STATE_INITIALIZED
-                   ? session_err(NULL, MPI_ERR_ARG, fn, what)
-                   : MPI_ERR_ARG;
+        return compi_mpi_state == COMPI_STATE_INITIALIZED ? session_err(NULL, MPI_ERR_ARG, fn, what)
+                                                          : MPI_ERR_ARG;
     }
     for (int i = 1; i <= SESSION_MAX; i++) {
         if (!sessions[i].used) {
@@ -184,19 +208,9 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
                : MPI_ERR_SESSION;
 }
 
-#pragma weak MPI_Session_finalize = PMPI_Session_finalize
-int PMPI_Session_finalize(MPI_Session *session)
+static int session_finalize_impl(MPI_Session *session, session_t *s, const char *fn)
 {
-    COMPI_API_LOCK();
-    static const char fn[] = "MPI_Session_finalize";
-    int rc;
-    if (session == NULL) {
-        return session_err(NULL, MPI_ERR_ARG, fn, "the session argument is NULL");
-    }
-    session_t *s = session_arg(*session, fn, &rc);
-    if (s == NULL) {
-        return rc;
-    }
+    (void)fn;
     mpi_session_buffer_end((int)(s - sessions));
     errh_release(s->errh);
     *s = (session_t){0};
@@ -205,40 +219,24 @@ int PMPI_Session_finalize(MPI_Session *session)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Session_get_num_psets = PMPI_Session_get_num_psets
-int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names)
+static int session_get_num_psets_impl(session_t *s, MPI_Info info, int *npset_names, const char *fn)
 {
-    COMPI_API_LOCK();
-    int rc;
-    session_t *s =
-        session_out_arg(session, "MPI_Session_get_num_psets", npset_names, "npset_names", &rc);
-    (void)info;
-    if (s == NULL) {
-        return rc;
-    }
+    (void)s, (void)info, (void)fn;
     *npset_names = NPSETS;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Session_get_nth_pset = PMPI_Session_get_nth_pset
-int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len,
-                              char *pset_name)
+static int session_get_nth_pset_impl(session_t *s, MPI_Info info, int n, int *pset_len,
+                                     char *pset_name, const char *fn)
 {
-    COMPI_API_LOCK();
-    static const char fn[] = "MPI_Session_get_nth_pset";
-    int rc;
-    session_t *s = session_arg(session, fn, &rc);
     (void)info;
-    if (s == NULL) {
-        return rc;
-    }
     if (n < 0 || n >= NPSETS) {
         char what[64];
         snprintf(what, sizeof(what), "n=%d is not in [0, %d)", n, NPSETS);
         return session_err(s, MPI_ERR_ARG, fn, what);
     }
-    if (pset_len == NULL || *pset_len < 0 || (*pset_len > 0 && pset_name == NULL)) {
-        return session_err(s, MPI_ERR_ARG, fn, "pset_len is NULL or negative, or pset_name NULL");
+    if (*pset_len < 0 || (*pset_len > 0 && pset_name == NULL)) {
+        return session_err(s, MPI_ERR_ARG, fn, "pset_len is negative, or pset_name NULL");
     }
     int need = (int)strlen(psets[n]) + 1;
     if (*pset_len == 0) {
@@ -267,38 +265,25 @@ static MPI_Comm pset_comm(const char *name)
     return MPI_COMM_NULL;
 }
 
-/* the communicator of the process set `name` of session `h` into *c, for a function whose
-   output argument `out` is named `out_name`: the session, the name and `out` checked */
-static int pset_arg(MPI_Session h, const char *fn, const char *name, const void *out,
-                    const char *out_name, MPI_Comm *c)
+/* the communicator of the process set `name` of session s into *c (MPI_ERR_ARG: no such
+   set) */
+static int pset_arg(session_t *s, const char *fn, const char *name, MPI_Comm *c)
 {
-    int rc;
-    session_t *s = session_arg(h, fn, &rc);
-    if (s == NULL) {
-        return rc;
-    }
     *c = pset_comm(name);
     if (*c == MPI_COMM_NULL) {
         char what[MPI_MAX_PSET_NAME_LEN + 64];
         snprintf(what, sizeof(what), "no process set is named \"%s\"", name ? name : "(null)");
         return session_err(s, MPI_ERR_ARG, fn, what);
     }
-    if (out == NULL) {
-        char what[64];
-        snprintf(what, sizeof(what), "%s is NULL", out_name);
-        return session_err(s, MPI_ERR_ARG, fn, what);
-    }
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Session_get_pset_info = PMPI_Session_get_pset_info
-int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info)
+static int session_get_pset_info_impl(session_t *s, const char *pset_name, MPI_Info *info,
+                                      const char *fn)
 {
-    COMPI_API_LOCK();
-    static const char fn[] = "MPI_Session_get_pset_info";
     int size;
     MPI_Comm c;
-    int rc = pset_arg(session, fn, pset_name, info, "info", &c);
+    int rc = pset_arg(s, fn, pset_name, &c);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
@@ -312,30 +297,21 @@ int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_I
     return rc;
 }
 
-#pragma weak MPI_Session_get_info = PMPI_Session_get_info
-int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
+static int session_get_info_impl(session_t *s, MPI_Info *info_used, const char *fn)
 {
-    COMPI_API_LOCK();
-    static const char fn[] = "MPI_Session_get_info";
-    int rc;
-    session_t *s = session_out_arg(session, fn, info_used, "info_used", &rc);
-    if (s == NULL) {
-        return rc;
-    }
-    rc = PMPI_Info_create(info_used);
+    (void)fn;
+    int rc = PMPI_Info_create(info_used);
     if (rc == MPI_SUCCESS) {
         rc = PMPI_Info_set(*info_used, "thread_level", thread_level_name(s->thread_level));
     }
     return rc;
 }
 
-#pragma weak MPI_Group_from_session_pset = PMPI_Group_from_session_pset
-int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup)
+static int group_from_session_pset_impl(session_t *s, const char *pset_name, MPI_Group *newgroup,
+                                        const char *fn)
 {
-    COMPI_API_LOCK();
-    static const char fn[] = "MPI_Group_from_session_pset";
     MPI_Comm c;
-    int rc = pset_arg(session, fn, pset_name, newgroup, "newgroup", &c);
+    int rc = pset_arg(s, fn, pset_name, &c);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
@@ -477,51 +453,25 @@ int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errh
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Session_set_errhandler = PMPI_Session_set_errhandler
-int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
+static int session_set_errhandler_impl(session_t *s, compi_errhandler_t *e, const char *fn)
 {
-    COMPI_API_LOCK();
-    static const char fn[] = "MPI_Session_set_errhandler";
-    int rc;
-    session_t *s = session_arg(session, fn, &rc);
-    if (s == NULL) {
-        return rc;
-    }
-    compi_errhandler_t *e = errh_from_handle(errhandler);
-    if (e == NULL) {
-        return session_err(s, MPI_ERR_ARG, fn, "invalid error handler");
-    }
+    (void)fn;
     errh_retain(e);
     errh_release(s->errh);
     s->errh = e;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Session_get_errhandler = PMPI_Session_get_errhandler
-int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler)
+static int session_get_errhandler_impl(session_t *s, MPI_Errhandler *errhandler, const char *fn)
 {
-    COMPI_API_LOCK();
-    static const char fn[] = "MPI_Session_get_errhandler";
-    int rc;
-    session_t *s = session_out_arg(session, fn, errhandler, "errhandler", &rc);
-    if (s == NULL) {
-        return rc;
-    }
+    (void)fn;
     errh_retain(s->errh);
     *errhandler = s->errh->handle;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Session_call_errhandler = PMPI_Session_call_errhandler
-int PMPI_Session_call_errhandler(MPI_Session session, int errorcode)
+static int session_call_errhandler_impl(session_t *s, int errorcode, const char *fn)
 {
-    COMPI_API_LOCK();
-    static const char fn[] = "MPI_Session_call_errhandler";
-    int rc;
-    session_t *s = session_arg(session, fn, &rc);
-    if (s == NULL) {
-        return rc;
-    }
     char what[MPI_MAX_ERROR_STRING];
     int len = 0;
     if (PMPI_Error_string(errorcode, what, &len) != MPI_SUCCESS) {
@@ -530,3 +480,5 @@ int PMPI_Session_call_errhandler(MPI_Session session, int errorcode)
     session_err(s, errorcode, fn, what);
     return MPI_SUCCESS;
 }
+
+#include "core/mpi/gen/session.c"

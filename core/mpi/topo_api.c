@@ -1,7 +1,9 @@
 /*
  * topo_api.c -- process topologies: MPI_Cart_*, MPI_Dims_create, MPI_Graph_*,
- * MPI_Dist_graph_*, MPI_Topo_test.  Argument checks here; the topology object and its
- * arithmetic are core/comm/topo.c.
+ * MPI_Dist_graph_*, MPI_Topo_test.  The entry points are generated (core/mpi/gen/topo.c:
+ * the communicator, output pointers, ndims, the arrays whose length is an argument and
+ * the ranks they hold); the checks that need the communicator's topology are here; the
+ * topology object and its arithmetic are core/comm/topo.c.
  *
  * The constructors make the new communicator with comm_split (color 0 for the processes
  * the topology covers, MPI_UNDEFINED for the others, key = the old rank: ranks are never
@@ -22,6 +24,7 @@
  */
 #include "core/comm/comm.h"
 #include "core/comm/topo.h"
+#include "core/mpi/args.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
 
@@ -29,30 +32,15 @@
 
 /* ---- shared checks ------------------------------------------------------------------ */
 
-static int bad_comm(const char *fn, MPI_Comm h, compi_comm_t **c_p)
-{
-    *c_p = comm_from_handle(h);
-    if (*c_p != NULL) {
-        return MPI_SUCCESS;
-    }
-    if (h == MPI_COMM_NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "communicator is MPI_COMM_NULL");
-    }
-    return mpi_err_raise(NULL, MPI_ERR_COMM, fn,
-                         "invalid communicator handle 0x%x (not a communicator, or freed)",
-                         (unsigned)h);
-}
-
 /* a communicator a topology can be made from or mapped on: an intracommunicator */
-static int intra_comm(const char *fn, MPI_Comm h, compi_comm_t **c_p)
+static int intra_comm(const char *fn, compi_comm_t *c)
 {
-    int rc = bad_comm(fn, h, c_p);
-    if (rc == MPI_SUCCESS && comm_is_inter(*c_p)) {
-        return mpi_err_raise(*c_p, MPI_ERR_COMM, fn,
+    if (comm_is_inter(c)) {
+        return mpi_err_raise(c, MPI_ERR_COMM, fn,
                              "%s is an intercommunicator; topologies need an intracommunicator",
-                             (*c_p)->name[0] ? (*c_p)->name : "the communicator");
+                             c->name[0] ? c->name : "the communicator");
     }
-    return rc;
+    return MPI_SUCCESS;
 }
 
 static const char *topo_name(const compi_comm_t *c)
@@ -70,19 +58,17 @@ static const char *topo_name(const compi_comm_t *c)
     }
 }
 
-/* the communicator, which must carry a topology of `kind` */
-static int topo_comm(const char *fn, MPI_Comm h, topo_kind_t kind, compi_comm_t **c_p)
+/* the communicator must carry a topology of `kind` */
+static int topo_comm(const char *fn, compi_comm_t *c, topo_kind_t kind)
 {
     static const char *const want[] = {[TOPO_CART] = "a Cartesian topology",
                                        [TOPO_GRAPH] = "a graph topology",
                                        [TOPO_DIST_GRAPH] = "a distributed graph topology"};
-    int rc = bad_comm(fn, h, c_p);
-    if (rc == MPI_SUCCESS && ((*c_p)->topo == NULL || (*c_p)->topo->kind != kind)) {
-        rc = mpi_err_raise(*c_p, MPI_ERR_TOPOLOGY, fn, "%s has %s, not %s",
-                           (*c_p)->name[0] ? (*c_p)->name : "the communicator", topo_name(*c_p),
-                           want[kind]);
+    if (c->topo == NULL || c->topo->kind != kind) {
+        return mpi_err_raise(c, MPI_ERR_TOPOLOGY, fn, "%s has %s, not %s",
+                             c->name[0] ? c->name : "the communicator", topo_name(c), want[kind]);
     }
-    return rc;
+    return MPI_SUCCESS;
 }
 
 static int null_arg(compi_comm_t *c, const char *fn, const char *what)
@@ -96,26 +82,19 @@ static int failed(compi_comm_t *c, const char *fn, compi_status_t st)
                          compi_status_string(st));
 }
 
-/* ndims and dims of a grid (Cart_create, Cart_map): *n_p gets the product of the dims */
+/* the dims of a grid (Cart_create, Cart_map; ndims and the array checked by the entry
+   point): *n_p gets their product */
 static int grid_check(compi_comm_t *c, const char *fn, int ndims, const int *dims, int *n_p)
 {
     long n = 1;
-    if (ndims < 0) {
-        return mpi_err_raise(c, MPI_ERR_DIMS, fn, "ndims=%d is negative", ndims);
-    }
-    if (ndims > 0 && dims == NULL) {
-        return null_arg(c, fn, "dims");
-    }
     for (int d = 0; d < ndims; d++) {
         if (dims[d] < 1) {
-            return mpi_err_raise(c, MPI_ERR_DIMS, fn, "dims[%d]=%d is not positive", d,
-                                 dims[d]);
+            return mpi_err_raise(c, MPI_ERR_DIMS, fn, "dims[%d]=%d is not positive", d, dims[d]);
         }
         n *= dims[d];
         if (n > c->size) {
             return mpi_err_raise(c, MPI_ERR_TOPOLOGY, fn,
-                                 "the grid has more processes than the communicator (%d)",
-                                 c->size);
+                                 "the grid has more processes than the communicator (%d)", c->size);
         }
     }
     *n_p = (int)n;
@@ -145,25 +124,16 @@ static int attach(compi_comm_t *c, const char *fn, compi_comm_t *nc, comm_topo_t
 
 /* ---- Cartesian ------------------------------------------------------------------------ */
 
-#pragma weak MPI_Cart_create = PMPI_Cart_create
-int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
-                     int reorder, MPI_Comm *comm_cart)
+static int cart_create_impl(compi_comm_t *c, int ndims, const int dims[], const int periods[],
+                            int reorder, MPI_Comm *comm_cart, const char *fn)
 {
-    static const char fn[] = "MPI_Cart_create";
-    compi_comm_t *c, *nc = NULL;
+    compi_comm_t *nc = NULL;
     comm_topo_t *t = NULL;
     int n = 0;
-    COMPI_CHECK_INIT(fn);
     (void)reorder;
-    int rc = intra_comm(fn, comm_old, &c);
-    if (rc == MPI_SUCCESS && comm_cart == NULL) {
-        rc = null_arg(c, fn, "comm_cart");
-    }
+    int rc = intra_comm(fn, c);
     if (rc == MPI_SUCCESS) {
         rc = grid_check(c, fn, ndims, dims, &n);
-    }
-    if (rc == MPI_SUCCESS && ndims > 0 && periods == NULL) {
-        rc = null_arg(c, fn, "periods");
     }
     if (rc == MPI_SUCCESS) {
         rc = first_n(c, fn, n, &nc);
@@ -179,19 +149,10 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
     return attach(c, fn, nc, t, st, comm_cart);
 }
 
-#pragma weak MPI_Dims_create = PMPI_Dims_create
-int PMPI_Dims_create(int nnodes, int ndims, int dims[])
+static int dims_create_impl(int nnodes, int ndims, int dims[], const char *fn)
 {
-    static const char fn[] = "MPI_Dims_create";
-    COMPI_CHECK_INIT(fn);
     if (nnodes < 1) {
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "nnodes=%d is not positive", nnodes);
-    }
-    if (ndims < 0) {
-        return mpi_err_raise(NULL, MPI_ERR_DIMS, fn, "ndims=%d is negative", ndims);
-    }
-    if (ndims > 0 && dims == NULL) {
-        return null_arg(NULL, fn, "dims");
     }
     for (int d = 0; d < ndims; d++) {
         if (dims[d] < 0) {
@@ -211,29 +172,19 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[])
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Cartdim_get = PMPI_Cartdim_get
-int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
+static int cartdim_get_impl(compi_comm_t *c, int *ndims, const char *fn)
 {
-    static const char fn[] = "MPI_Cartdim_get";
-    compi_comm_t *c;
-    COMPI_CHECK_INIT(fn);
-    int rc = topo_comm(fn, comm, TOPO_CART, &c);
-    if (rc == MPI_SUCCESS && ndims == NULL) {
-        rc = null_arg(c, fn, "ndims");
-    }
+    int rc = topo_comm(fn, c, TOPO_CART);
     if (rc == MPI_SUCCESS) {
         *ndims = c->topo->ndims;
     }
     return rc;
 }
 
-#pragma weak MPI_Cart_get = PMPI_Cart_get
-int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[])
+static int cart_get_impl(compi_comm_t *c, int maxdims, int dims[], int periods[], int coords[],
+                         const char *fn)
 {
-    static const char fn[] = "MPI_Cart_get";
-    compi_comm_t *c;
-    COMPI_CHECK_INIT(fn);
-    int rc = topo_comm(fn, comm, TOPO_CART, &c);
+    int rc = topo_comm(fn, c, TOPO_CART);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
@@ -253,20 +204,16 @@ int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coo
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Cart_rank = PMPI_Cart_rank
-int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
+static int cart_rank_impl(compi_comm_t *c, const int coords[], int *rank, const char *fn)
 {
-    static const char fn[] = "MPI_Cart_rank";
-    compi_comm_t *c;
     int stack[16], *wrapped = stack;
-    COMPI_CHECK_INIT(fn);
-    int rc = topo_comm(fn, comm, TOPO_CART, &c);
+    int rc = topo_comm(fn, c, TOPO_CART);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
     const comm_topo_t *t = c->topo;
-    if (rank == NULL || (t->ndims > 0 && coords == NULL)) {
-        return null_arg(c, fn, rank == NULL ? "rank" : "coords");
+    if (t->ndims > 0 && coords == NULL) {
+        return null_arg(c, fn, "coords");
     }
     if (t->ndims > 16 && (wrapped = malloc(sizeof(int) * (size_t)t->ndims)) == NULL) {
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
@@ -293,13 +240,9 @@ int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
     return rc;
 }
 
-#pragma weak MPI_Cart_coords = PMPI_Cart_coords
-int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
+static int cart_coords_impl(compi_comm_t *c, int rank, int maxdims, int coords[], const char *fn)
 {
-    static const char fn[] = "MPI_Cart_coords";
-    compi_comm_t *c;
-    COMPI_CHECK_INIT(fn);
-    int rc = topo_comm(fn, comm, TOPO_CART, &c);
+    int rc = topo_comm(fn, c, TOPO_CART);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
@@ -317,13 +260,10 @@ int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Cart_shift = PMPI_Cart_shift
-int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest)
+static int cart_shift_impl(compi_comm_t *c, int direction, int disp, int *rank_source,
+                           int *rank_dest, const char *fn)
 {
-    static const char fn[] = "MPI_Cart_shift";
-    compi_comm_t *c;
-    COMPI_CHECK_INIT(fn);
-    int rc = topo_comm(fn, comm, TOPO_CART, &c);
+    int rc = topo_comm(fn, c, TOPO_CART);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
@@ -331,28 +271,23 @@ int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, in
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "direction=%d is not a dimension (0..%d)",
                              direction, c->topo->ndims - 1);
     }
-    if (rank_source == NULL || rank_dest == NULL) {
-        return null_arg(c, fn, rank_source == NULL ? "rank_source" : "rank_dest");
-    }
     topo_cart_shift(c->topo, c->rank, direction, disp, rank_source, rank_dest);
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Cart_sub = PMPI_Cart_sub
-int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
+static int cart_sub_impl(compi_comm_t *c, const int remain_dims[], MPI_Comm *newcomm,
+                         const char *fn)
 {
-    static const char fn[] = "MPI_Cart_sub";
-    compi_comm_t *c, *nc = NULL;
+    compi_comm_t *nc = NULL;
     comm_topo_t *t = NULL;
     int dims[64], periods[64], k = 0, color = 0, key = 0;
-    COMPI_CHECK_INIT(fn);
-    int rc = topo_comm(fn, comm, TOPO_CART, &c);
+    int rc = topo_comm(fn, c, TOPO_CART);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
     const comm_topo_t *ct = c->topo;
-    if (newcomm == NULL || (ct->ndims > 0 && remain_dims == NULL)) {
-        return null_arg(c, fn, newcomm == NULL ? "newcomm" : "remain_dims");
+    if (ct->ndims > 0 && remain_dims == NULL) {
+        return null_arg(c, fn, "remain_dims");
     }
     if (ct->ndims > 64) {
         return mpi_err_raise(c, MPI_ERR_DIMS, fn, "more than 64 dimensions");
@@ -379,18 +314,12 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
     return attach(c, fn, nc, t, st, newcomm);
 }
 
-#pragma weak MPI_Cart_map = PMPI_Cart_map
-int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank)
+static int cart_map_impl(compi_comm_t *c, int ndims, const int dims[], const int periods[],
+                         int *newrank, const char *fn)
 {
-    static const char fn[] = "MPI_Cart_map";
-    compi_comm_t *c;
     int n = 0;
-    COMPI_CHECK_INIT(fn);
     (void)periods;
-    int rc = intra_comm(fn, comm, &c);
-    if (rc == MPI_SUCCESS && newrank == NULL) {
-        rc = null_arg(c, fn, "newrank");
-    }
+    int rc = intra_comm(fn, c);
     if (rc == MPI_SUCCESS) {
         rc = grid_check(c, fn, ndims, dims, &n);
     }
@@ -438,19 +367,13 @@ static int graph_check(compi_comm_t *c, const char *fn, int nnodes, const int *i
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Graph_create = PMPI_Graph_create
-int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
-                      int reorder, MPI_Comm *comm_graph)
+static int graph_create_impl(compi_comm_t *c, int nnodes, const int index[], const int edges[],
+                             int reorder, MPI_Comm *comm_graph, const char *fn)
 {
-    static const char fn[] = "MPI_Graph_create";
-    compi_comm_t *c, *nc = NULL;
+    compi_comm_t *nc = NULL;
     comm_topo_t *t = NULL;
-    COMPI_CHECK_INIT(fn);
     (void)reorder;
-    int rc = intra_comm(fn, comm_old, &c);
-    if (rc == MPI_SUCCESS && comm_graph == NULL) {
-        rc = null_arg(c, fn, "comm_graph");
-    }
+    int rc = intra_comm(fn, c);
     if (rc == MPI_SUCCESS) {
         rc = graph_check(c, fn, nnodes, index, edges, 1);
     }
@@ -468,16 +391,10 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const in
     return attach(c, fn, nc, t, st, comm_graph);
 }
 
-#pragma weak MPI_Graph_map = PMPI_Graph_map
-int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank)
+static int graph_map_impl(compi_comm_t *c, int nnodes, const int index[], const int edges[],
+                          int *newrank, const char *fn)
 {
-    static const char fn[] = "MPI_Graph_map";
-    compi_comm_t *c;
-    COMPI_CHECK_INIT(fn);
-    int rc = intra_comm(fn, comm, &c);
-    if (rc == MPI_SUCCESS && newrank == NULL) {
-        rc = null_arg(c, fn, "newrank");
-    }
+    int rc = intra_comm(fn, c);
     if (rc == MPI_SUCCESS) {
         rc = graph_check(c, fn, nnodes, index, edges, 0);
     }
@@ -487,16 +404,9 @@ int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges
     return rc;
 }
 
-#pragma weak MPI_Graphdims_get = PMPI_Graphdims_get
-int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
+static int graphdims_get_impl(compi_comm_t *c, int *nnodes, int *nedges, const char *fn)
 {
-    static const char fn[] = "MPI_Graphdims_get";
-    compi_comm_t *c;
-    COMPI_CHECK_INIT(fn);
-    int rc = topo_comm(fn, comm, TOPO_GRAPH, &c);
-    if (rc == MPI_SUCCESS && (nnodes == NULL || nedges == NULL)) {
-        rc = null_arg(c, fn, nnodes == NULL ? "nnodes" : "nedges");
-    }
+    int rc = topo_comm(fn, c, TOPO_GRAPH);
     if (rc == MPI_SUCCESS) {
         *nnodes = c->topo->nnodes;
         *nedges = c->topo->nedges;
@@ -504,22 +414,14 @@ int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
     return rc;
 }
 
-#pragma weak MPI_Graph_get = PMPI_Graph_get
-int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[])
+static int graph_get_impl(compi_comm_t *c, int maxindex, int maxedges, int index[], int edges[],
+                          const char *fn)
 {
-    static const char fn[] = "MPI_Graph_get";
-    compi_comm_t *c;
-    COMPI_CHECK_INIT(fn);
-    int rc = topo_comm(fn, comm, TOPO_GRAPH, &c);
+    int rc = topo_comm(fn, c, TOPO_GRAPH);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
     const comm_topo_t *t = c->topo;
-    if (maxindex < 0 || maxedges < 0) {
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s=%d is negative",
-                             maxindex < 0 ? "maxindex" : "maxedges",
-                             maxindex < 0 ? maxindex : maxedges);
-    }
     if ((maxindex > 0 && t->nnodes > 0 && index == NULL) ||
         (maxedges > 0 && t->nedges > 0 && edges == NULL)) {
         return null_arg(c, fn, index == NULL ? "index" : "edges");
@@ -547,19 +449,12 @@ static int graph_node(compi_comm_t *c, const char *fn, int rank, int *first, int
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Graph_neighbors_count = PMPI_Graph_neighbors_count
-int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
+static int graph_neighbors_count_impl(compi_comm_t *c, int rank, int *nneighbors, const char *fn)
 {
-    static const char fn[] = "MPI_Graph_neighbors_count";
-    compi_comm_t *c;
     int first, n;
-    COMPI_CHECK_INIT(fn);
-    int rc = topo_comm(fn, comm, TOPO_GRAPH, &c);
+    int rc = topo_comm(fn, c, TOPO_GRAPH);
     if (rc == MPI_SUCCESS) {
         rc = graph_node(c, fn, rank, &first, &n);
-    }
-    if (rc == MPI_SUCCESS && nneighbors == NULL) {
-        rc = null_arg(c, fn, "nneighbors");
     }
     if (rc == MPI_SUCCESS) {
         *nneighbors = n;
@@ -567,19 +462,13 @@ int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
     return rc;
 }
 
-#pragma weak MPI_Graph_neighbors = PMPI_Graph_neighbors
-int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[])
+static int graph_neighbors_impl(compi_comm_t *c, int rank, int maxneighbors, int neighbors[],
+                                const char *fn)
 {
-    static const char fn[] = "MPI_Graph_neighbors";
-    compi_comm_t *c;
     int first, n;
-    COMPI_CHECK_INIT(fn);
-    int rc = topo_comm(fn, comm, TOPO_GRAPH, &c);
+    int rc = topo_comm(fn, c, TOPO_GRAPH);
     if (rc == MPI_SUCCESS) {
         rc = graph_node(c, fn, rank, &first, &n);
-    }
-    if (rc == MPI_SUCCESS && maxneighbors < 0) {
-        rc = mpi_err_raise(c, MPI_ERR_ARG, fn, "maxneighbors=%d is negative", maxneighbors);
     }
     if (rc == MPI_SUCCESS && maxneighbors > 0 && n > 0 && neighbors == NULL) {
         rc = null_arg(c, fn, "neighbors");
@@ -592,21 +481,6 @@ int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbor
 
 /* ---- distributed graphs ---------------------------------------------------------------- */
 
-/* n ranks of c: MPI_ERR_RANK for one outside it */
-static int rank_list(compi_comm_t *c, const char *fn, const char *what, const int *r, int n)
-{
-    if (n > 0 && r == NULL) {
-        return null_arg(c, fn, what);
-    }
-    for (int i = 0; i < n; i++) {
-        if (r[i] < 0 || r[i] >= c->size) {
-            return mpi_err_raise(c, MPI_ERR_RANK, fn, "%s[%d]=%d is not in [0, %d)", what, i,
-                                 r[i], c->size);
-        }
-    }
-    return MPI_SUCCESS;
-}
-
 /* n weights: MPI_UNWEIGHTED gives *w_p = NULL; MPI_WEIGHTS_EMPTY only for n = 0 */
 static int weight_list(compi_comm_t *c, const char *fn, const char *what, const int *w, int n,
                        const int **w_p)
@@ -618,8 +492,8 @@ static int weight_list(compi_comm_t *c, const char *fn, const char *what, const 
     }
     if (w == MPI_WEIGHTS_EMPTY || (w == NULL && n == 0)) {
         if (n > 0) {
-            return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is MPI_WEIGHTS_EMPTY with %d edges",
-                                 what, n);
+            return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is MPI_WEIGHTS_EMPTY with %d edges", what,
+                                 n);
         }
         *w_p = empty;
         return MPI_SUCCESS;
@@ -644,35 +518,18 @@ static int degree_check(compi_comm_t *c, const char *fn, const char *what, int n
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Dist_graph_create_adjacent = PMPI_Dist_graph_create_adjacent
-int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
-                                    const int *sourceweights, int outdegree,
-                                    const int destinations[], const int *destweights,
-                                    MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
+static int dist_graph_create_adjacent_impl(compi_comm_t *c, int indegree, const int sources[],
+                                           const int sourceweights[], int outdegree,
+                                           const int destinations[], const int destweights[],
+                                           MPI_Info info, int reorder, MPI_Comm *comm_dist_graph,
+                                           const char *fn)
 {
-    static const char fn[] = "MPI_Dist_graph_create_adjacent";
-    compi_comm_t *c, *nc = NULL;
+    compi_comm_t *nc = NULL;
     comm_topo_t *t = NULL;
     const int *sw = NULL, *dw = NULL;
-    COMPI_CHECK_INIT(fn);
     (void)info; /* no hint changes anything yet */
     (void)reorder;
-    int rc = intra_comm(fn, comm_old, &c);
-    if (rc == MPI_SUCCESS && comm_dist_graph == NULL) {
-        rc = null_arg(c, fn, "comm_dist_graph");
-    }
-    if (rc == MPI_SUCCESS) {
-        rc = degree_check(c, fn, "indegree", indegree);
-    }
-    if (rc == MPI_SUCCESS) {
-        rc = degree_check(c, fn, "outdegree", outdegree);
-    }
-    if (rc == MPI_SUCCESS) {
-        rc = rank_list(c, fn, "sources", sources, indegree);
-    }
-    if (rc == MPI_SUCCESS) {
-        rc = rank_list(c, fn, "destinations", destinations, outdegree);
-    }
+    int rc = intra_comm(fn, c);
     if (rc == MPI_SUCCESS) {
         rc = weight_list(c, fn, "sourceweights", sourceweights, indegree, &sw);
     }
@@ -685,37 +542,21 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int s
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    compi_status_t st =
-        topo_dist_graph_new(indegree, sources, sw, outdegree, destinations, dw, &t);
+    compi_status_t st = topo_dist_graph_new(indegree, sources, sw, outdegree, destinations, dw, &t);
     return attach(c, fn, nc, t, st, comm_dist_graph);
 }
 
-#pragma weak MPI_Dist_graph_create = PMPI_Dist_graph_create
-int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
-                           const int destinations[], const int *weights, MPI_Info info,
-                           int reorder, MPI_Comm *comm_dist_graph)
+static int dist_graph_create_impl(compi_comm_t *c, int n, const int sources[], const int degrees[],
+                                  const int destinations[], const int weights[], MPI_Info info,
+                                  int reorder, MPI_Comm *comm_dist_graph, const char *fn)
 {
-    static const char fn[] = "MPI_Dist_graph_create";
-    compi_comm_t *c, *nc = NULL;
+    compi_comm_t *nc = NULL;
     comm_topo_t *t = NULL;
     const int *w = NULL;
     long nedges = 0;
-    COMPI_CHECK_INIT(fn);
     (void)info;
     (void)reorder;
-    int rc = intra_comm(fn, comm_old, &c);
-    if (rc == MPI_SUCCESS && comm_dist_graph == NULL) {
-        rc = null_arg(c, fn, "comm_dist_graph");
-    }
-    if (rc == MPI_SUCCESS) {
-        rc = degree_check(c, fn, "n", n);
-    }
-    if (rc == MPI_SUCCESS) {
-        rc = rank_list(c, fn, "sources", sources, n);
-    }
-    if (rc == MPI_SUCCESS && n > 0 && degrees == NULL) {
-        rc = null_arg(c, fn, "degrees");
-    }
+    int rc = intra_comm(fn, c);
     for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
         rc = degree_check(c, fn, "a degree", degrees[i]);
         nedges += degrees[i];
@@ -724,7 +565,7 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
         }
     }
     if (rc == MPI_SUCCESS) {
-        rc = rank_list(c, fn, "destinations", destinations, (int)nedges);
+        rc = mpi_arg_ranks(c, (int)nedges, destinations, "destinations", fn);
     }
     if (rc == MPI_SUCCESS) {
         rc = weight_list(c, fn, "weights", weights, (int)nedges, &w);
@@ -740,17 +581,10 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
     return attach(c, fn, nc, t, st, comm_dist_graph);
 }
 
-#pragma weak MPI_Dist_graph_neighbors_count = PMPI_Dist_graph_neighbors_count
-int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted)
+static int dist_graph_neighbors_count_impl(compi_comm_t *c, int *indegree, int *outdegree,
+                                           int *weighted, const char *fn)
 {
-    static const char fn[] = "MPI_Dist_graph_neighbors_count";
-    compi_comm_t *c;
-    COMPI_CHECK_INIT(fn);
-    int rc = topo_comm(fn, comm, TOPO_DIST_GRAPH, &c);
-    if (rc == MPI_SUCCESS && (indegree == NULL || outdegree == NULL || weighted == NULL)) {
-        rc = null_arg(c, fn, indegree == NULL ? "indegree" : outdegree == NULL ? "outdegree"
-                                                                               : "weighted");
-    }
+    int rc = topo_comm(fn, c, TOPO_DIST_GRAPH);
     if (rc == MPI_SUCCESS) {
         *indegree = c->topo->indegree;
         *outdegree = c->topo->outdegree;
@@ -759,22 +593,15 @@ int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree
     return rc;
 }
 
-#pragma weak MPI_Dist_graph_neighbors = PMPI_Dist_graph_neighbors
-int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int *sourceweights,
-                              int maxoutdegree, int destinations[], int *destweights)
+static int dist_graph_neighbors_impl(compi_comm_t *c, int maxindegree, int sources[],
+                                     int sourceweights[], int maxoutdegree, int destinations[],
+                                     int destweights[], const char *fn)
 {
-    static const char fn[] = "MPI_Dist_graph_neighbors";
-    compi_comm_t *c;
-    COMPI_CHECK_INIT(fn);
-    int rc = topo_comm(fn, comm, TOPO_DIST_GRAPH, &c);
+    int rc = topo_comm(fn, c, TOPO_DIST_GRAPH);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
     const comm_topo_t *t = c->topo;
-    if (maxindegree < 0 || maxoutdegree < 0) {
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is negative",
-                             maxindegree < 0 ? "maxindegree" : "maxoutdegree");
-    }
     int nin = t->indegree < maxindegree ? t->indegree : maxindegree;
     int nout = t->outdegree < maxoutdegree ? t->outdegree : maxoutdegree;
     if ((nin > 0 && sources == NULL) || (nout > 0 && destinations == NULL)) {
@@ -799,18 +626,11 @@ int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Topo_test = PMPI_Topo_test
-int PMPI_Topo_test(MPI_Comm comm, int *status)
+static int topo_test_impl(compi_comm_t *c, int *status, const char *fn)
 {
-    static const char fn[] = "MPI_Topo_test";
-    compi_comm_t *c;
-    COMPI_CHECK_INIT(fn);
-    int rc = bad_comm(fn, comm, &c);
-    if (rc == MPI_SUCCESS && status == NULL) {
-        rc = null_arg(c, fn, "status");
-    }
-    if (rc == MPI_SUCCESS) {
-        *status = c->topo != NULL ? (int)c->topo->kind : MPI_UNDEFINED;
-    }
-    return rc;
+    (void)fn;
+    *status = c->topo != NULL ? (int)c->topo->kind : MPI_UNDEFINED;
+    return MPI_SUCCESS;
 }
+
+#include "core/mpi/gen/topo.c"

@@ -3,6 +3,9 @@
  * MPI_Win_free; attach and detach; MPI_Win_shared_query; the window's group, name,
  * hints, attributes (keyvals of core/comm/attr.c, kind ATTR_KIND_WIN) and error
  * handlers.  The transfers are in rma_api.c, the synchronisation in win_sync_api.c.
+ * The entry points are generated (core/mpi/gen/win.c): the calls on a window check it, its
+ * arguments and output pointers on the window (core/mpi/win_args.h); the constructors
+ * check theirs on the communicator (core/mpi/args.h).  The keyvals are written here.
  *
  * A window gets its own communicator, made from the user's (MPI_Comm_create of the whole
  * group: no attributes copied) with MPI_ERRORS_RETURN, on which the window's collectives
@@ -31,36 +34,17 @@ int MPI_WIN_DUP_FN(MPI_Win win, int keyval, void *extra_state, void *attribute_v
 
 /* ---- creation and free ------------------------------------------------------------- */
 
-static int win_new(const char *fn, MPI_Comm comm, MPI_Info info, int flavor, MPI_Aint size,
+/* a window of `flavor` over c (the entry point checked the communicator, size, disp_unit,
+   hints and pointers) */
+static int win_new(const char *fn, compi_comm_t *c, MPI_Info info, int flavor, MPI_Aint size,
                    MPI_Aint disp_unit, void *base, void *baseptr, MPI_Win *win)
 {
-    compi_comm_t *c = comm_from_handle(comm), *ic = NULL;
+    compi_comm_t *ic = NULL;
     mpi_win_t *w = NULL;
     compi_status_t st;
 
-    if (c == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "invalid communicator handle 0x%x",
-                             (unsigned)comm);
-    }
     if (comm_is_inter(c)) {
         return mpi_err_raise(c, MPI_ERR_COMM, fn, "windows need an intracommunicator");
-    }
-    if (win == NULL || (baseptr == NULL &&
-                        (flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED))) {
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", win == NULL ? "win" : "baseptr");
-    }
-    if (size < 0) {
-        return mpi_err_raise(c, MPI_ERR_SIZE, fn, "size=%ld is negative", (long)size);
-    }
-    if (disp_unit <= 0) {
-        return mpi_err_raise(c, MPI_ERR_DISP, fn, "disp_unit=%ld is not positive", (long)disp_unit);
-    }
-    if (disp_unit > INT_MAX) { /* the large-count forms' MPI_Aint */
-        return mpi_err_raise(c, MPI_ERR_DISP, fn, "disp_unit=%ld is beyond the int compi keeps",
-                             (long)disp_unit);
-    }
-    if (info != MPI_INFO_NULL && !mpi_info_valid(info)) {
-        return mpi_err_raise(c, MPI_ERR_INFO, fn, "invalid info handle 0x%x", (unsigned)info);
     }
     if (flavor == MPI_WIN_FLAVOR_SHARED && !osc_comm_local(c)) {
         return mpi_err_raise(c, MPI_ERR_RMA_SHARED, fn,
@@ -97,82 +81,32 @@ static int win_new(const char *fn, MPI_Comm comm, MPI_Info info, int flavor, MPI
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_create = PMPI_Win_create
-int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
-                    MPI_Win *win)
+static int win_create_impl(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                           compi_comm_t *comm, MPI_Win *win, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_create");
-    return win_new("MPI_Win_create", comm, info, MPI_WIN_FLAVOR_CREATE, size, disp_unit, base, NULL,
-                   win);
+    return win_new(fn, comm, info, MPI_WIN_FLAVOR_CREATE, size, disp_unit, base, NULL, win);
 }
 
-#pragma weak MPI_Win_allocate = PMPI_Win_allocate
-int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
-                      MPI_Win *win)
+static int win_allocate_impl(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, compi_comm_t *comm,
+                             void *baseptr, MPI_Win *win, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_allocate");
-    return win_new("MPI_Win_allocate", comm, info, MPI_WIN_FLAVOR_ALLOCATE, size, disp_unit, NULL,
-                   baseptr, win);
+    return win_new(fn, comm, info, MPI_WIN_FLAVOR_ALLOCATE, size, disp_unit, NULL, baseptr, win);
 }
 
-#pragma weak MPI_Win_allocate_shared = PMPI_Win_allocate_shared
-int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
-                             void *baseptr, MPI_Win *win)
+static int win_allocate_shared_impl(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                                    compi_comm_t *comm, void *baseptr, MPI_Win *win, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_allocate_shared");
-    return win_new("MPI_Win_allocate_shared", comm, info, MPI_WIN_FLAVOR_SHARED, size, disp_unit,
-                   NULL, baseptr, win);
+    return win_new(fn, comm, info, MPI_WIN_FLAVOR_SHARED, size, disp_unit, NULL, baseptr, win);
 }
 
-/* the large-count forms: disp_unit an MPI_Aint */
-#pragma weak MPI_Win_create_c = PMPI_Win_create_c
-int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
-                      MPI_Win *win)
+static int win_create_dynamic_impl(MPI_Info info, compi_comm_t *comm, MPI_Win *win, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_create_c");
-    return win_new("MPI_Win_create_c", comm, info, MPI_WIN_FLAVOR_CREATE, size, disp_unit, base,
-                   NULL, win);
+    return win_new(fn, comm, info, MPI_WIN_FLAVOR_DYNAMIC, 0, 1, NULL, NULL, win);
 }
 
-#pragma weak MPI_Win_allocate_c = PMPI_Win_allocate_c
-int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
-                        void *baseptr, MPI_Win *win)
+static int win_free_impl(MPI_Win *win, mpi_win_t *w, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_allocate_c");
-    return win_new("MPI_Win_allocate_c", comm, info, MPI_WIN_FLAVOR_ALLOCATE, size, disp_unit, NULL,
-                   baseptr, win);
-}
-
-#pragma weak MPI_Win_allocate_shared_c = PMPI_Win_allocate_shared_c
-int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
-                               void *baseptr, MPI_Win *win)
-{
-    COMPI_CHECK_INIT("MPI_Win_allocate_shared_c");
-    return win_new("MPI_Win_allocate_shared_c", comm, info, MPI_WIN_FLAVOR_SHARED, size, disp_unit,
-                   NULL, baseptr, win);
-}
-
-#pragma weak MPI_Win_create_dynamic = PMPI_Win_create_dynamic
-int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
-{
-    COMPI_CHECK_INIT("MPI_Win_create_dynamic");
-    return win_new("MPI_Win_create_dynamic", comm, info, MPI_WIN_FLAVOR_DYNAMIC, 0, 1, NULL, NULL,
-                   win);
-}
-
-#pragma weak MPI_Win_free = PMPI_Win_free
-int PMPI_Win_free(MPI_Win *win)
-{
-    COMPI_CHECK_INIT("MPI_Win_free");
-    static const char fn[] = "MPI_Win_free";
-    int rc, cb_code = MPI_SUCCESS;
-    if (win == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "win is NULL");
-    }
-    mpi_win_t *w = win_arg(*win, fn, &rc);
-    if (w == NULL) {
-        return rc;
-    }
+    int cb_code = MPI_SUCCESS;
     if (w->nlocks > 0 || w->lock_all || w->osc->access != NULL || w->osc->exposure_open) {
         return win_err(w, MPI_ERR_RMA_SYNC, fn,
                        "an epoch is still open (a lock, MPI_Win_start or MPI_Win_post "
@@ -183,7 +117,7 @@ int PMPI_Win_free(MPI_Win *win)
                        "an attribute delete callback returned error %d", cb_code);
     }
     /* every rank is done with the others' memory before any goes */
-    rc = PMPI_Barrier(w->osc->comm->handle);
+    int rc = PMPI_Barrier(w->osc->comm->handle);
     if (rc != MPI_SUCCESS) {
         return win_err(w, rc, fn, "the closing barrier failed");
     }
@@ -194,21 +128,10 @@ int PMPI_Win_free(MPI_Win *win)
 
 /* ---- dynamic windows --------------------------------------------------------------- */
 
-#pragma weak MPI_Win_attach = PMPI_Win_attach
-int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
+static int win_attach_impl(mpi_win_t *w, void *base, MPI_Aint size, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_attach");
-    static const char fn[] = "MPI_Win_attach";
-    int rc;
-    mpi_win_t *w = win_arg(win, fn, &rc);
-    if (w == NULL) {
-        return rc;
-    }
     if (w->attr_flavor != MPI_WIN_FLAVOR_DYNAMIC) {
         return win_err(w, MPI_ERR_RMA_FLAVOR, fn, "the window is not dynamic");
-    }
-    if (size < 0) {
-        return win_err(w, MPI_ERR_SIZE, fn, "size=%ld is negative", (long)size);
     }
     if (base == NULL && size > 0) {
         return win_err(w, MPI_ERR_ARG, fn, "base is NULL");
@@ -224,16 +147,8 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_detach = PMPI_Win_detach
-int PMPI_Win_detach(MPI_Win win, const void *base)
+static int win_detach_impl(mpi_win_t *w, const void *base, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_detach");
-    static const char fn[] = "MPI_Win_detach";
-    int rc;
-    mpi_win_t *w = win_arg(win, fn, &rc);
-    if (w == NULL) {
-        return rc;
-    }
     if (w->attr_flavor != MPI_WIN_FLAVOR_DYNAMIC) {
         return win_err(w, MPI_ERR_RMA_FLAVOR, fn, "the window is not dynamic");
     }
@@ -243,14 +158,11 @@ int PMPI_Win_detach(MPI_Win win, const void *base)
     return MPI_SUCCESS;
 }
 
-static int shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr,
-                        const char *fn)
+/* both forms: the displacement unit as an MPI_Aint (the int form's entry point gives it back
+   as the int compi keeps) */
+static int win_shared_query_impl(mpi_win_t *w, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
+                                 void *baseptr, const char *fn)
 {
-    int rc;
-    mpi_win_t *w = win_arg(win, fn, &rc);
-    if (w == NULL) {
-        return rc;
-    }
     /* MPI-4.1: on windows of MPI_Win_create and MPI_Win_allocate too, where only the
        memory this rank can load and store is given (the others' size 0, address NULL) */
     if (w->attr_flavor == MPI_WIN_FLAVOR_DYNAMIC) {
@@ -258,105 +170,43 @@ static int shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, v
                        "a dynamic window has no segment to query (MPI_Win_allocate_shared, "
                        "MPI_Win_allocate and MPI_Win_create windows have)");
     }
-    if ((rc = win_rank_check(w, rank, 1, fn)) != MPI_SUCCESS) {
-        return rc;
-    }
-    if (size == NULL || disp_unit == NULL || baseptr == NULL) {
-        return win_err(w, MPI_ERR_ARG, fn, "size, disp_unit or baseptr is NULL");
-    }
     size_t sz = 0;
     void *b = NULL;
-    osc_shared_query(w->osc, rank, &sz, disp_unit, &b);
+    int du = 0;
+    osc_shared_query(w->osc, rank, &sz, &du, &b);
     *size = (MPI_Aint)sz;
+    *disp_unit = du;
     *(void **)baseptr = b;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_shared_query = PMPI_Win_shared_query
-int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
-{
-    COMPI_CHECK_INIT("MPI_Win_shared_query");
-    return shared_query(win, rank, size, disp_unit, baseptr, "MPI_Win_shared_query");
-}
-
-#pragma weak MPI_Win_shared_query_c = PMPI_Win_shared_query_c
-int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
-                            void *baseptr)
-{
-    COMPI_CHECK_INIT("MPI_Win_shared_query_c");
-    int du = 0;
-    int rc = shared_query(win, rank, size, disp_unit != NULL ? &du : NULL, baseptr,
-                          "MPI_Win_shared_query_c");
-    if (rc == MPI_SUCCESS) {
-        *disp_unit = du;
-    }
-    return rc;
-}
-
 /* ---- group, name, hints ------------------------------------------------------------ */
 
-#pragma weak MPI_Win_get_group = PMPI_Win_get_group
-int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
+static int win_get_group_impl(mpi_win_t *w, MPI_Group *group, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_get_group");
-    int rc;
-    mpi_win_t *w = win_arg(win, "MPI_Win_get_group", &rc);
-    if (w == NULL) {
-        return rc;
-    }
-    if (group == NULL) {
-        return win_err(w, MPI_ERR_ARG, "MPI_Win_get_group", "group is NULL");
-    }
+    (void)fn;
     return PMPI_Comm_group(w->osc->comm->handle, group);
 }
 
-#pragma weak MPI_Win_set_name = PMPI_Win_set_name
-int PMPI_Win_set_name(MPI_Win win, const char *win_name)
+static int win_set_name_impl(mpi_win_t *w, const char *win_name, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_set_name");
-    int rc;
-    mpi_win_t *w = win_arg(win, "MPI_Win_set_name", &rc);
-    if (w == NULL) {
-        return rc;
-    }
-    if (win_name == NULL) {
-        return win_err(w, MPI_ERR_ARG, "MPI_Win_set_name", "win_name is NULL");
-    }
+    (void)fn;
     /* longer names are truncated, as MPI allows */
     snprintf(w->name, sizeof(w->name), "%s", win_name);
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_get_name = PMPI_Win_get_name
-int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
+static int win_get_name_impl(mpi_win_t *w, char *win_name, int *resultlen, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_get_name");
-    int rc;
-    mpi_win_t *w = win_arg(win, "MPI_Win_get_name", &rc);
-    if (w == NULL) {
-        return rc;
-    }
-    if (win_name == NULL || resultlen == NULL) {
-        return win_err(w, MPI_ERR_ARG, "MPI_Win_get_name", "win_name or resultlen is NULL");
-    }
+    (void)fn;
     snprintf(win_name, MPI_MAX_OBJECT_NAME, "%s", w->name);
     *resultlen = (int)strlen(win_name);
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_set_info = PMPI_Win_set_info
-int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
+static int win_set_info_impl(mpi_win_t *w, MPI_Info info, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_set_info");
-    int rc;
-    mpi_win_t *w = win_arg(win, "MPI_Win_set_info", &rc);
-    if (w == NULL) {
-        return rc;
-    }
-    if (info != MPI_INFO_NULL && !mpi_info_valid(info)) {
-        return win_err(w, MPI_ERR_INFO, "MPI_Win_set_info", "invalid info handle 0x%x",
-                       (unsigned)info);
-    }
+    int rc = MPI_SUCCESS;
     /* no hint changes what compi does: they are kept and given back, keys set before
        staying unless info sets them again */
     if (w->info == MPI_INFO_NULL) {
@@ -365,26 +215,16 @@ int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
         rc = mpi_info_merge(w->info, info);
     }
     if (rc != MPI_SUCCESS) {
-        return win_err(w, rc, "MPI_Win_set_info", "cannot store the hints");
+        return win_err(w, rc, fn, "cannot store the hints");
     }
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_get_info = PMPI_Win_get_info
-int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
+static int win_get_info_impl(mpi_win_t *w, MPI_Info *info_used, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_get_info");
-    int rc;
-    mpi_win_t *w = win_arg(win, "MPI_Win_get_info", &rc);
-    if (w == NULL) {
-        return rc;
-    }
-    if (info_used == NULL) {
-        return win_err(w, MPI_ERR_ARG, "MPI_Win_get_info", "info_used is NULL");
-    }
-    rc = mpi_info_dup(w->info, info_used);
+    int rc = mpi_info_dup(w->info, info_used);
     if (rc != MPI_SUCCESS) {
-        return win_err(w, rc, "MPI_Win_get_info", "cannot copy the hints");
+        return win_err(w, rc, fn, "cannot copy the hints");
     }
     return MPI_SUCCESS;
 }
@@ -432,32 +272,17 @@ int PMPI_Win_free_keyval(int *win_keyval)
     return st == COMPI_OK ? MPI_SUCCESS : attr_fail(NULL, "MPI_Win_free_keyval", st, k, 0);
 }
 
-#pragma weak MPI_Win_set_attr = PMPI_Win_set_attr
-int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
+static int win_set_attr_impl(mpi_win_t *w, int win_keyval, void *attribute_val, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_set_attr");
-    int rc, cb_code = MPI_SUCCESS;
-    mpi_win_t *w = win_arg(win, "MPI_Win_set_attr", &rc);
-    if (w == NULL) {
-        return rc;
-    }
+    int cb_code = MPI_SUCCESS;
     compi_status_t st =
         attr_set(ATTR_KIND_WIN, w->handle, &w->attrs, win_keyval, attribute_val, &cb_code);
-    return st == COMPI_OK ? MPI_SUCCESS : attr_fail(w, "MPI_Win_set_attr", st, win_keyval, cb_code);
+    return st == COMPI_OK ? MPI_SUCCESS : attr_fail(w, fn, st, win_keyval, cb_code);
 }
 
-#pragma weak MPI_Win_get_attr = PMPI_Win_get_attr
-int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
+static int win_get_attr_impl(mpi_win_t *w, int win_keyval, void *attribute_val, int *flag,
+                             const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_get_attr");
-    int rc;
-    mpi_win_t *w = win_arg(win, "MPI_Win_get_attr", &rc);
-    if (w == NULL) {
-        return rc;
-    }
-    if (attribute_val == NULL || flag == NULL) {
-        return win_err(w, MPI_ERR_ARG, "MPI_Win_get_attr", "attribute_val or flag is NULL");
-    }
     /* attribute_val is really a void ** (MPI's C binding types it as void *) */
     void **out = (void **)attribute_val;
     *flag = 1;
@@ -481,22 +306,14 @@ int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *fla
         break;
     }
     compi_status_t st = attr_get(ATTR_KIND_WIN, w->attrs, win_keyval, out, flag);
-    return st == COMPI_OK ? MPI_SUCCESS
-                          : attr_fail(w, "MPI_Win_get_attr", st, win_keyval, MPI_SUCCESS);
+    return st == COMPI_OK ? MPI_SUCCESS : attr_fail(w, fn, st, win_keyval, MPI_SUCCESS);
 }
 
-#pragma weak MPI_Win_delete_attr = PMPI_Win_delete_attr
-int PMPI_Win_delete_attr(MPI_Win win, int win_keyval)
+static int win_delete_attr_impl(mpi_win_t *w, int win_keyval, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_delete_attr");
-    int rc, cb_code = MPI_SUCCESS;
-    mpi_win_t *w = win_arg(win, "MPI_Win_delete_attr", &rc);
-    if (w == NULL) {
-        return rc;
-    }
+    int cb_code = MPI_SUCCESS;
     compi_status_t st = attr_delete(ATTR_KIND_WIN, w->handle, &w->attrs, win_keyval, &cb_code);
-    return st == COMPI_OK ? MPI_SUCCESS
-                          : attr_fail(w, "MPI_Win_delete_attr", st, win_keyval, cb_code);
+    return st == COMPI_OK ? MPI_SUCCESS : attr_fail(w, fn, st, win_keyval, cb_code);
 }
 
 /* ---- error handlers ---------------------------------------------------------------- */
@@ -519,57 +336,32 @@ int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_set_errhandler = PMPI_Win_set_errhandler
-int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+static int win_set_errhandler_impl(mpi_win_t *w, compi_errhandler_t *errhandler, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_set_errhandler");
-    int rc;
-    mpi_win_t *w = win_arg(win, "MPI_Win_set_errhandler", &rc);
-    if (w == NULL) {
-        return rc;
-    }
-    compi_errhandler_t *e = errh_from_handle(errhandler);
-    if (e == NULL) {
-        return win_err(w, MPI_ERR_ARG, "MPI_Win_set_errhandler",
-                       "invalid error handler handle 0x%x", (unsigned)errhandler);
-    }
-    errh_retain(e);
+    (void)fn;
+    errh_retain(errhandler);
     errh_release(w->errh);
-    w->errh = e;
+    w->errh = errhandler;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_get_errhandler = PMPI_Win_get_errhandler
-int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
+static int win_get_errhandler_impl(mpi_win_t *w, MPI_Errhandler *errhandler, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_get_errhandler");
-    int rc;
-    mpi_win_t *w = win_arg(win, "MPI_Win_get_errhandler", &rc);
-    if (w == NULL) {
-        return rc;
-    }
-    if (errhandler == NULL) {
-        return win_err(w, MPI_ERR_ARG, "MPI_Win_get_errhandler", "errhandler is NULL");
-    }
+    (void)fn;
     errh_retain(w->errh);
     *errhandler = w->errh->handle;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_call_errhandler = PMPI_Win_call_errhandler
-int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
+static int win_call_errhandler_impl(mpi_win_t *w, int errorcode, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_call_errhandler");
-    int rc;
-    mpi_win_t *w = win_arg(win, "MPI_Win_call_errhandler", &rc);
-    if (w == NULL) {
-        return rc;
-    }
     char what[MPI_MAX_ERROR_STRING];
     int len = 0;
     if (PMPI_Error_string(errorcode, what, &len) != MPI_SUCCESS) {
         snprintf(what, sizeof(what), "error code %d", errorcode);
     }
-    mpi_err_invoke_errh(w->errh, w->handle, errorcode, "MPI_Win_call_errhandler", what);
+    mpi_err_invoke_errh(w->errh, w->handle, errorcode, fn, what);
     return MPI_SUCCESS;
 }
+
+#include "core/mpi/gen/win.c"

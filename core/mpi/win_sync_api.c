@@ -3,7 +3,10 @@
  * passive target (MPI_Win_lock, _unlock, _lock_all, _unlock_all, the flushes,
  * MPI_Win_sync); post-start-complete-wait (MPI_Win_post, _start, _complete, _wait, _test).
  *
- * The calls check their arguments and this rank's epochs, then go through the window's
+ * The entry points are generated (core/mpi/gen/win_sync.c): they check each argument on
+ * the window (core/mpi/win_args.h: a lock type, the assertions each call takes, a rank
+ * of the window or MPI_PROC_NULL, a group).  The implementations check this rank's
+ * epochs, then go through the window's
  * module (core/osc/osc.h): on the shared segment the flushes and the ends of epochs only
  * order memory (transfers are done in their calls); over active messages they wait for
  * the targets' acknowledgements.  MPI_Win_fence is a flush, then a barrier over the
@@ -15,18 +18,11 @@
 
 #include <stdlib.h>
 
-#define MODE_ALL                                                                                   \
-    (MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED)
-
 /* lock_type[t] and lock_all: how this rank holds the lock (NOCHECK: not taken at all) */
 enum { HELD_SHARED = 1, HELD_EXCL = 2, HELD_NOCHECK = 4 };
 
-int win_group_ranks(mpi_win_t *w, MPI_Group group, int **ranks_p, int *n_p, const char *fn)
+int win_group_ranks(mpi_win_t *w, const compi_group_t *g, int **ranks_p, int *n_p, const char *fn)
 {
-    compi_group_t *g = group_from_handle(group);
-    if (g == NULL || group == MPI_GROUP_NULL) {
-        return win_err(w, MPI_ERR_GROUP, fn, "invalid group handle 0x%x", (unsigned)group);
-    }
     int *ranks = malloc(sizeof(int) * (size_t)(g->size > 0 ? g->size : 1));
     if (ranks == NULL) {
         return win_err(w, MPI_ERR_NO_MEM, fn, "no memory for the group's ranks");
@@ -49,37 +45,17 @@ int win_group_ranks(mpi_win_t *w, MPI_Group group, int **ranks_p, int *n_p, cons
     return MPI_SUCCESS;
 }
 
-static int assert_check(mpi_win_t *w, int assert, int allowed, const char *fn)
-{
-    if ((assert & ~allowed) != 0) {
-        return win_err(w, MPI_ERR_ASSERT, fn, "assert=0x%x holds bits this call does not take",
-                       (unsigned)assert);
-    }
-    return MPI_SUCCESS;
-}
-
 /* ---- fence ------------------------------------------------------------------------- */
 
-#pragma weak MPI_Win_fence = PMPI_Win_fence
-int PMPI_Win_fence(int assert, MPI_Win win)
+static int win_fence_impl(int assert, mpi_win_t *w, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_fence");
-    static const char fn[] = "MPI_Win_fence";
-    int rc;
-    mpi_win_t *w = win_arg(win, fn, &rc);
-    if (w == NULL) {
-        return rc;
-    }
-    if ((rc = assert_check(w, assert, MODE_ALL, fn)) != MPI_SUCCESS) {
-        return rc;
-    }
     if (w->nlocks > 0 || w->lock_all || w->osc->access != NULL || w->osc->exposure_open) {
         return win_err(w, MPI_ERR_RMA_SYNC, fn, "a lock or post-start-complete-wait epoch is open");
     }
     /* this rank's stores to its window and its transfers come before the barrier, the
        others' after it (over active messages: every put and accumulate was applied) */
     compi_status_t st = osc_flush(w->osc, -1);
-    rc = PMPI_Barrier(w->osc->comm->handle);
+    int rc = PMPI_Barrier(w->osc->comm->handle);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (rc != MPI_SUCCESS) {
         return win_err(w, rc, fn, "the barrier failed");
@@ -94,26 +70,8 @@ int PMPI_Win_fence(int assert, MPI_Win win)
 
 /* ---- passive target ---------------------------------------------------------------- */
 
-#pragma weak MPI_Win_lock = PMPI_Win_lock
-int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+static int win_lock_impl(int lock_type, int rank, int assert, mpi_win_t *w, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_lock");
-    static const char fn[] = "MPI_Win_lock";
-    int rc;
-    mpi_win_t *w = win_arg(win, fn, &rc);
-    if (w == NULL) {
-        return rc;
-    }
-    if (lock_type != MPI_LOCK_SHARED && lock_type != MPI_LOCK_EXCLUSIVE) {
-        return win_err(w, MPI_ERR_LOCKTYPE, fn,
-                       "lock_type=%d is neither MPI_LOCK_SHARED nor "
-                       "MPI_LOCK_EXCLUSIVE",
-                       lock_type);
-    }
-    if ((rc = win_rank_check(w, rank, 1, fn)) != MPI_SUCCESS ||
-        (rc = assert_check(w, assert, MPI_MODE_NOCHECK, fn)) != MPI_SUCCESS) {
-        return rc;
-    }
     if (rank == MPI_PROC_NULL) {
         return MPI_SUCCESS;
     }
@@ -130,19 +88,8 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_unlock = PMPI_Win_unlock
-int PMPI_Win_unlock(int rank, MPI_Win win)
+static int win_unlock_impl(int rank, mpi_win_t *w, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_unlock");
-    static const char fn[] = "MPI_Win_unlock";
-    int rc;
-    mpi_win_t *w = win_arg(win, fn, &rc);
-    if (w == NULL) {
-        return rc;
-    }
-    if ((rc = win_rank_check(w, rank, 1, fn)) != MPI_SUCCESS) {
-        return rc;
-    }
     if (rank == MPI_PROC_NULL) {
         return MPI_SUCCESS;
     }
@@ -163,19 +110,8 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_lock_all = PMPI_Win_lock_all
-int PMPI_Win_lock_all(int assert, MPI_Win win)
+static int win_lock_all_impl(int assert, mpi_win_t *w, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_lock_all");
-    static const char fn[] = "MPI_Win_lock_all";
-    int rc;
-    mpi_win_t *w = win_arg(win, fn, &rc);
-    if (w == NULL) {
-        return rc;
-    }
-    if ((rc = assert_check(w, assert, MPI_MODE_NOCHECK, fn)) != MPI_SUCCESS) {
-        return rc;
-    }
     if (w->lock_all || w->nlocks > 0) {
         return win_err(w, MPI_ERR_RMA_SYNC, fn, "a lock is held already");
     }
@@ -187,16 +123,8 @@ int PMPI_Win_lock_all(int assert, MPI_Win win)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_unlock_all = PMPI_Win_unlock_all
-int PMPI_Win_unlock_all(MPI_Win win)
+static int win_unlock_all_impl(mpi_win_t *w, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_unlock_all");
-    static const char fn[] = "MPI_Win_unlock_all";
-    int rc;
-    mpi_win_t *w = win_arg(win, fn, &rc);
-    if (w == NULL) {
-        return rc;
-    }
     if (!w->lock_all) {
         return win_err(w, MPI_ERR_RMA_SYNC, fn, "MPI_Win_lock_all was not called");
     }
@@ -215,16 +143,8 @@ int PMPI_Win_unlock_all(MPI_Win win)
 }
 
 /* the flushes: within a passive-target epoch (of `rank`, or any when rank < 0) */
-static int flush_any(MPI_Win win, int rank, int one, const char *fn)
+static int flush_any(mpi_win_t *w, int rank, int one, const char *fn)
 {
-    int rc;
-    mpi_win_t *w = win_arg(win, fn, &rc);
-    if (w == NULL) {
-        return rc;
-    }
-    if (one && (rc = win_rank_check(w, rank, 1, fn)) != MPI_SUCCESS) {
-        return rc;
-    }
     if (one && rank == MPI_PROC_NULL) {
         return MPI_SUCCESS;
     }
@@ -242,43 +162,29 @@ static int flush_any(MPI_Win win, int rank, int one, const char *fn)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_flush = PMPI_Win_flush
-int PMPI_Win_flush(int rank, MPI_Win win)
+static int win_flush_impl(int rank, mpi_win_t *win, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_flush");
-    return flush_any(win, rank, 1, "MPI_Win_flush");
+    return flush_any(win, rank, 1, fn);
 }
 
-#pragma weak MPI_Win_flush_all = PMPI_Win_flush_all
-int PMPI_Win_flush_all(MPI_Win win)
+static int win_flush_all_impl(mpi_win_t *win, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_flush_all");
-    return flush_any(win, -1, 0, "MPI_Win_flush_all");
+    return flush_any(win, -1, 0, fn);
 }
 
-#pragma weak MPI_Win_flush_local = PMPI_Win_flush_local
-int PMPI_Win_flush_local(int rank, MPI_Win win)
+static int win_flush_local_impl(int rank, mpi_win_t *win, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_flush_local");
-    return flush_any(win, rank, 1, "MPI_Win_flush_local");
+    return flush_any(win, rank, 1, fn);
 }
 
-#pragma weak MPI_Win_flush_local_all = PMPI_Win_flush_local_all
-int PMPI_Win_flush_local_all(MPI_Win win)
+static int win_flush_local_all_impl(mpi_win_t *win, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_flush_local_all");
-    return flush_any(win, -1, 0, "MPI_Win_flush_local_all");
+    return flush_any(win, -1, 0, fn);
 }
 
-#pragma weak MPI_Win_sync = PMPI_Win_sync
-int PMPI_Win_sync(MPI_Win win)
+static int win_sync_impl(mpi_win_t *w, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_sync");
-    int rc;
-    mpi_win_t *w = win_arg(win, "MPI_Win_sync", &rc);
-    if (w == NULL) {
-        return rc;
-    }
+    (void)fn;
     /* the public and private copies are one (MPI_WIN_UNIFIED): order memory; over active
        messages also serve what arrived, so a rank that polls its window with
        MPI_Win_sync sees the others' puts */
@@ -288,20 +194,9 @@ int PMPI_Win_sync(MPI_Win win)
 
 /* ---- post-start-complete-wait ------------------------------------------------------ */
 
-#pragma weak MPI_Win_post = PMPI_Win_post
-int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
+static int win_post_impl(compi_group_t *group, int assert, mpi_win_t *w, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_post");
-    static const char fn[] = "MPI_Win_post";
     int rc, *ranks, n;
-    mpi_win_t *w = win_arg(win, fn, &rc);
-    if (w == NULL) {
-        return rc;
-    }
-    if ((rc = assert_check(w, assert, MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT, fn)) !=
-        MPI_SUCCESS) {
-        return rc;
-    }
     if (w->osc->exposure_open) {
         return win_err(w, MPI_ERR_RMA_SYNC, fn, "an exposure epoch is open already");
     }
@@ -314,19 +209,9 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_start = PMPI_Win_start
-int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
+static int win_start_impl(compi_group_t *group, int assert, mpi_win_t *w, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_start");
-    static const char fn[] = "MPI_Win_start";
     int rc, *ranks, n;
-    mpi_win_t *w = win_arg(win, fn, &rc);
-    if (w == NULL) {
-        return rc;
-    }
-    if ((rc = assert_check(w, assert, MPI_MODE_NOCHECK, fn)) != MPI_SUCCESS) {
-        return rc;
-    }
     if (w->osc->access != NULL) {
         return win_err(w, MPI_ERR_RMA_SYNC, fn, "an access epoch is open already");
     }
@@ -339,16 +224,8 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_complete = PMPI_Win_complete
-int PMPI_Win_complete(MPI_Win win)
+static int win_complete_impl(mpi_win_t *w, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_complete");
-    static const char fn[] = "MPI_Win_complete";
-    int rc;
-    mpi_win_t *w = win_arg(win, fn, &rc);
-    if (w == NULL) {
-        return rc;
-    }
     if (w->osc->access == NULL) {
         return win_err(w, MPI_ERR_RMA_SYNC, fn, "no access epoch (MPI_Win_start first)");
     }
@@ -359,16 +236,8 @@ int PMPI_Win_complete(MPI_Win win)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_wait = PMPI_Win_wait
-int PMPI_Win_wait(MPI_Win win)
+static int win_wait_impl(mpi_win_t *w, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_wait");
-    static const char fn[] = "MPI_Win_wait";
-    int rc;
-    mpi_win_t *w = win_arg(win, fn, &rc);
-    if (w == NULL) {
-        return rc;
-    }
     if (!w->osc->exposure_open) {
         return win_err(w, MPI_ERR_RMA_SYNC, fn, "no exposure epoch (MPI_Win_post first)");
     }
@@ -376,22 +245,13 @@ int PMPI_Win_wait(MPI_Win win)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_test = PMPI_Win_test
-int PMPI_Win_test(MPI_Win win, int *flag)
+static int win_test_impl(mpi_win_t *w, int *flag, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_test");
-    static const char fn[] = "MPI_Win_test";
-    int rc;
-    mpi_win_t *w = win_arg(win, fn, &rc);
-    if (w == NULL) {
-        return rc;
-    }
-    if (flag == NULL) {
-        return win_err(w, MPI_ERR_ARG, fn, "flag is NULL");
-    }
     if (!w->osc->exposure_open) {
         return win_err(w, MPI_ERR_RMA_SYNC, fn, "no exposure epoch (MPI_Win_post first)");
     }
     *flag = osc_test(w->osc);
     return MPI_SUCCESS;
 }
+
+#include "core/mpi/gen/win_sync.c"

@@ -167,7 +167,10 @@ static void test_mem(void)
     expect_class(MPI_Alloc_mem((MPI_Aint)1 << 62, MPI_INFO_NULL, &p), MPI_ERR_NO_MEM,
                  "Alloc_mem of 4 EiB");
     CHECK(p == &x, "a failed Alloc_mem changed baseptr");
-    CHECK(MPI_Alloc_mem(-1, MPI_INFO_NULL, &p) != MPI_SUCCESS, "Alloc_mem(-1) succeeded");
+    expect_class(MPI_Alloc_mem(-1, MPI_INFO_NULL, &p), MPI_ERR_SIZE, "Alloc_mem(-1)");
+    expect_class(MPI_Alloc_mem(16, MPI_INFO_NULL, NULL), MPI_ERR_ARG, "Alloc_mem into NULL");
+    expect_class(MPI_Alloc_mem(16, (MPI_Info)0x7777, &p), MPI_ERR_INFO, "Alloc_mem bad info");
+    CHECK(p == &x, "a failed Alloc_mem changed baseptr");
 }
 
 /* MPI_Info_create_env before MPI_Init: its maxprocs, "" when it had none */

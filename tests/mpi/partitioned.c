@@ -6,7 +6,8 @@
  * number of partitions on the two sides (same bytes); a strided datatype; to oneself;
  * MPI_PROC_NULL; the request stays allocated across starts and MPI_Request_free releases
  * it; error classes for bad partitions, twice-ready partitions, unstarted requests,
- * wildcards, and the wrong kind of request.
+ * wildcards, the wrong kind of request, NULL pointers, buffers and lists, bad hints and
+ * partitions x count beyond MPI_Count.
  */
 #include "tests/mpi/mpitest.h"
 
@@ -191,6 +192,19 @@ int main(int argc, char **argv)
                MPI_ERR_TAG);
         EXPECT(MPI_Precv_init(buf, 2, 1, MPI_INT, 0, 0, MPI_COMM_NULL, MPI_INFO_NULL, &rreq),
                MPI_ERR_COMM);
+        EXPECT(MPI_Psend_init(buf, 2, 1, MPI_INT, 0, 0, MPI_COMM_SELF, MPI_INFO_NULL, NULL),
+               MPI_ERR_ARG);
+        EXPECT(MPI_Psend_init(NULL, 2, 1, MPI_INT, 0, 0, MPI_COMM_SELF, MPI_INFO_NULL, &sreq),
+               MPI_ERR_BUFFER);
+        EXPECT(MPI_Precv_init(buf, 2, 1, MPI_DATATYPE_NULL, 0, 0, MPI_COMM_SELF, MPI_INFO_NULL,
+                              &rreq),
+               MPI_ERR_TYPE);
+        EXPECT(MPI_Psend_init(buf, 2, 1, MPI_INT, 0, 0, MPI_COMM_SELF, (MPI_Info)0x7777, &sreq),
+               MPI_ERR_INFO);
+        /* partitions x count beyond MPI_Count */
+        EXPECT(MPI_Psend_init(buf, 4, (MPI_Count)1 << 62, MPI_INT, 0, 0, MPI_COMM_SELF,
+                              MPI_INFO_NULL, &sreq),
+               MPI_ERR_COUNT);
         MPI_OK(MPI_Psend_init(buf, 2, 2, MPI_INT, 0, 0, MPI_COMM_SELF, MPI_INFO_NULL, &sreq));
         MPI_OK(MPI_Precv_init(rbuf, 1, sizeof rbuf, MPI_CHAR, 0, 0, MPI_COMM_SELF,
                               MPI_INFO_NULL, &rreq));
@@ -207,6 +221,9 @@ int main(int argc, char **argv)
         EXPECT(MPI_Pready(0, sreq), MPI_ERR_ARG); /* twice */
         int one = 1;
         EXPECT(MPI_Pready_list(1, &one, MPI_REQUEST_NULL), MPI_ERR_REQUEST);
+        EXPECT(MPI_Pready_list(-1, &one, sreq), MPI_ERR_ARG);
+        EXPECT(MPI_Pready_list(1, NULL, sreq), MPI_ERR_ARG);
+        EXPECT(MPI_Parrived(rreq, 0, NULL), MPI_ERR_ARG);
         MPI_OK(MPI_Pready_list(1, &one, sreq));
         MPI_OK(MPI_Wait(&sreq, MPI_STATUS_IGNORE));
         MPI_OK(MPI_Wait(&rreq, MPI_STATUS_IGNORE));

@@ -10,7 +10,11 @@
  * (MPI_ERR_RMA_RANGE), user ops in accumulates (MPI_ERR_OP), predefined attributes that
  * cannot be set (MPI_ERR_KEYVAL), NULL buffers with data to move (MPI_ERR_BUFFER), an op undefined
  * on the type (MPI_ERR_OP, but not with count 0), a freed window (MPI_ERR_WIN), bad sizes and
- * disp_unit at creation, MPI_Win_allocate_shared over ranks of several hosts (MPI_ERR_RMA_SHARED).
+ * disp_unit at creation, MPI_Win_allocate_shared over ranks of several hosts (MPI_ERR_RMA_SHARED);
+ * each argument of a transfer (counts, datatypes, op, rank, displacement, request pointer)
+ * and of a synchronization call (rank, assertion, group, flag) and of the calls on a window
+ * (output pointers, error handler, info, attach size), and a large count that must not be
+ * narrowed to int.
  * The window stays usable after each error.
  */
 #include "tests/mpi/mpitest.h"
@@ -55,6 +59,14 @@ int main(int argc, char **argv)
                  "disp_unit 0");
     expect_class(MPI_Win_create(buf, 8, 1, MPI_INFO_NULL, MPI_COMM_NULL, &win), MPI_ERR_COMM,
                  "MPI_COMM_NULL");
+    expect_class(MPI_Win_create(buf, 8, 1, MPI_INFO_NULL, MPI_COMM_WORLD, NULL), MPI_ERR_ARG,
+                 "Win_create without win");
+    expect_class(MPI_Win_allocate(8, 1, MPI_INFO_NULL, MPI_COMM_WORLD, NULL, &win), MPI_ERR_ARG,
+                 "Win_allocate without baseptr");
+    expect_class(MPI_Win_create_c(buf, 8, (MPI_Aint)1 << 40, MPI_INFO_NULL, MPI_COMM_WORLD, &win),
+                 MPI_ERR_DISP, "Win_create_c with a disp_unit beyond int");
+    expect_class(MPI_Win_create_dynamic((MPI_Info)0x7777, MPI_COMM_WORLD, &win), MPI_ERR_INFO,
+                 "Win_create_dynamic with a bad info");
     {
         /* ranks on several hosts share no memory: MPI_Win_allocate_shared refuses them,
            on every rank alike */
@@ -88,6 +100,19 @@ int main(int argc, char **argv)
                  "lock assert");
     expect_class(MPI_Win_fence(1 << 20, win), MPI_ERR_ASSERT, "fence assert");
     expect_class(MPI_Win_lock(MPI_LOCK_SHARED, mt_size, 0, win), MPI_ERR_RANK, "lock rank");
+    expect_class(MPI_Win_unlock(-7, win), MPI_ERR_RANK, "unlock rank");
+    expect_class(MPI_Win_flush_local(mt_size, win), MPI_ERR_RANK, "flush_local rank");
+    expect_class(MPI_Win_lock_all(MPI_MODE_NOPUT, win), MPI_ERR_ASSERT, "lock_all assert");
+    expect_class(MPI_Win_test(win, NULL), MPI_ERR_ARG, "MPI_Win_test without a flag");
+    expect_class(MPI_Win_post(MPI_GROUP_NULL, 0, win), MPI_ERR_GROUP, "post to MPI_GROUP_NULL");
+    {
+        MPI_Group wg;
+        MPI_OK(MPI_Win_get_group(win, &wg));
+        expect_class(MPI_Win_start(wg, MPI_MODE_NOSTORE, win), MPI_ERR_ASSERT, "start assert");
+        expect_class(MPI_Win_post(wg, MPI_MODE_NOSUCCEED, win), MPI_ERR_ASSERT, "post assert");
+        MPI_OK(MPI_Group_free(&wg));
+    }
+    expect_class(MPI_Win_flush_all(MPI_WIN_NULL), MPI_ERR_WIN, "flush_all on MPI_WIN_NULL");
 
     MPI_OK(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win));
     expect_class(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win), MPI_ERR_RMA_SYNC, "lock twice");
@@ -150,6 +175,48 @@ int main(int argc, char **argv)
                                   MPI_NO_OP, win));
     }
     MPI_OK(MPI_Put(buf, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win)); /* a no-op */
+    /* each argument of a transfer, raised on the window */
+    {
+        int r1 = 0, one = 1;
+        MPI_Request rq = MPI_REQUEST_NULL;
+        MPI_Datatype uncommitted;
+        MPI_OK(MPI_Type_contiguous(2, MPI_INT, &uncommitted));
+        expect_class(MPI_Get(buf, 1, MPI_INT, right, 0, -1, MPI_INT, win), MPI_ERR_COUNT,
+                     "negative target_count");
+        expect_class(MPI_Put_c(buf, 1, MPI_INT, right, 0, -1, MPI_INT, win), MPI_ERR_COUNT,
+                     "negative target_count (MPI_Put_c)");
+        expect_class(MPI_Put(buf, 1, MPI_DATATYPE_NULL, right, 0, 1, MPI_INT, win), MPI_ERR_TYPE,
+                     "origin_datatype MPI_DATATYPE_NULL");
+        expect_class(MPI_Get(buf, 1, MPI_INT, right, 0, 1, uncommitted, win), MPI_ERR_TYPE,
+                     "an uncommitted target_datatype");
+        expect_class(MPI_Rput(buf, 1, MPI_INT, right, 0, 1, MPI_INT, win, NULL), MPI_ERR_ARG,
+                     "MPI_Rput without a request");
+        expect_class(MPI_Rget_accumulate(buf, 1, MPI_INT, &r1, 1, MPI_INT, right, 0, 1, MPI_INT,
+                                         MPI_SUM, win, NULL),
+                     MPI_ERR_ARG, "MPI_Rget_accumulate without a request");
+        expect_class(MPI_Get_accumulate(buf, 1, MPI_INT, &r1, 1, MPI_INT, right, 0, 1, MPI_INT,
+                                        MPI_OP_NULL, win),
+                     MPI_ERR_OP, "MPI_Get_accumulate with MPI_OP_NULL");
+        expect_class(MPI_Fetch_and_op(&one, &r1, MPI_INT, mt_size, 0, MPI_SUM, win), MPI_ERR_RANK,
+                     "MPI_Fetch_and_op to a rank beyond the window");
+        expect_class(MPI_Compare_and_swap(&one, &one, &r1, MPI_INT, right, -8, win), MPI_ERR_DISP,
+                     "MPI_Compare_and_swap at a negative displacement");
+        expect_class(MPI_Fetch_and_op(&one, &r1, uncommitted, right, 0, MPI_SUM, win), MPI_ERR_TYPE,
+                     "MPI_Fetch_and_op on an uncommitted datatype");
+        CHECK(rq == MPI_REQUEST_NULL, "a failed request-based call left a request");
+        /* MPI_PROC_NULL moves nothing: a NULL buffer and any displacement are fine */
+        MPI_OK(MPI_Get(NULL, 1, MPI_INT, MPI_PROC_NULL, -4, 1, MPI_INT, win));
+        /* MPI_NO_OP: the origin of a get-accumulate is not looked at */
+        MPI_OK(MPI_Get_accumulate(NULL, -1, MPI_DATATYPE_NULL, &r1, 1, MPI_INT, right, 0, 1,
+                                  MPI_INT, MPI_NO_OP, win));
+        /* the large-count form carries a count beyond int: 2^32 + 4 bytes from the origin
+           against 4 at the target differ (narrowed to int they would be 4 against 4) */
+        MPI_Count big = ((MPI_Count)1 << 32) + 4;
+        expect_class(MPI_Put_c(buf, big, MPI_BYTE, right, 0, 4, MPI_BYTE, win), MPI_ERR_TYPE,
+                     "MPI_Put_c of 2^32 + 4 bytes into 4");
+        MPI_OK(MPI_Put_c(buf, big, MPI_BYTE, MPI_PROC_NULL, 0, big, MPI_BYTE, win));
+        MPI_OK(MPI_Type_free(&uncommitted));
+    }
     expect_class(MPI_Win_free(&win), MPI_ERR_RMA_SYNC, "free inside a lock epoch");
     MPI_OK(MPI_Put(buf, 8, MPI_INT, right, 0, 8, MPI_INT, win)); /* still usable */
     MPI_OK(MPI_Win_unlock(right, win));
@@ -158,6 +225,33 @@ int main(int argc, char **argv)
     expect_class(MPI_Win_set_attr(win, MPI_WIN_BASE, &v), MPI_ERR_KEYVAL,
                  "set a predefined attribute");
     expect_class(MPI_Win_attach(win, buf, sizeof(buf)), MPI_ERR_RMA_FLAVOR, "attach to allocate");
+    /* the arguments of the calls on a window, raised on it */
+    {
+        char name[MPI_MAX_OBJECT_NAME];
+        int len, flag, du_int;
+        MPI_Aint sz_q;
+        void *base_q;
+        MPI_Info info_q;
+        expect_class(MPI_Win_set_errhandler(win, MPI_ERRHANDLER_NULL), MPI_ERR_ERRHANDLER,
+                     "set_errhandler MPI_ERRHANDLER_NULL");
+        expect_class(MPI_Win_get_errhandler(win, NULL), MPI_ERR_ARG, "get_errhandler into NULL");
+        expect_class(MPI_Win_get_name(win, name, NULL), MPI_ERR_ARG, "get_name without resultlen");
+        expect_class(MPI_Win_set_name(win, NULL), MPI_ERR_ARG, "set_name NULL");
+        expect_class(MPI_Win_get_attr(win, MPI_WIN_BASE, &base_q, NULL), MPI_ERR_ARG,
+                     "get_attr without a flag");
+        expect_class(MPI_Win_get_info(win, NULL), MPI_ERR_ARG, "get_info into NULL");
+        expect_class(MPI_Win_set_info(win, (MPI_Info)0x7777), MPI_ERR_INFO, "set_info bad info");
+        expect_class(MPI_Win_get_group(win, NULL), MPI_ERR_ARG, "get_group into NULL");
+        expect_class(MPI_Win_shared_query(win, mt_size, &sz_q, &du_int, &base_q), MPI_ERR_RANK,
+                     "shared_query of a rank beyond the window");
+        expect_class(MPI_Win_shared_query(win, mt_rank, &sz_q, NULL, &base_q), MPI_ERR_ARG,
+                     "shared_query without disp_unit");
+        expect_class(MPI_Win_free(NULL), MPI_ERR_ARG, "free NULL");
+        MPI_OK(MPI_Win_get_info(win, &info_q));
+        MPI_OK(MPI_Info_free(&info_q));
+        MPI_OK(MPI_Win_get_attr(win, MPI_WIN_BASE, &base_q, &flag));
+        MPI_OK(MPI_Win_get_name(win, name, &len));
+    }
 
     /* a user's handler gets the class */
     MPI_Errhandler eh;
@@ -224,6 +318,7 @@ int main(int argc, char **argv)
     MPI_OK(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
     MPI_OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
     expect_class(MPI_Win_detach(win, buf), MPI_ERR_RMA_ATTACH, "detach of nothing");
+    expect_class(MPI_Win_attach(win, buf, -1), MPI_ERR_SIZE, "attach a negative size");
     expect_class(MPI_Win_shared_query(win, mt_rank, &sz, &du, &base), MPI_ERR_RMA_FLAVOR,
                  "shared_query on a dynamic window");
     MPI_OK(MPI_Win_attach(win, buf, sizeof(buf)));

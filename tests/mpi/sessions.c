@@ -158,7 +158,7 @@ static void psets(MPI_Session s)
 static void errhandlers(MPI_Session s)
 {
     MPI_Errhandler e, got;
-    int rc;
+    int rc, n;
     MPI_Group g;
 
     /* the session was made with MPI_ERRORS_RETURN */
@@ -180,6 +180,12 @@ static void errhandlers(MPI_Session s)
     CHECK(class_of(rc) == MPI_ERR_ARG, "group_from_session_pset with NULL: %d", rc);
     rc = MPI_Session_get_pset_info(s, "mpi://SELF", NULL);
     CHECK(class_of(rc) == MPI_ERR_ARG, "get_pset_info with NULL: %d", rc);
+    rc = MPI_Session_get_nth_pset(s, MPI_INFO_NULL, 0, NULL, NULL);
+    CHECK(class_of(rc) == MPI_ERR_ARG, "get_nth_pset without pset_len: %d", rc);
+    rc = MPI_Session_get_num_psets(s, (MPI_Info)0x7777, &n);
+    CHECK(class_of(rc) == MPI_ERR_INFO, "get_num_psets with a bad info: %d", rc);
+    rc = MPI_Session_set_errhandler(s, MPI_ERRHANDLER_NULL);
+    CHECK(class_of(rc) == MPI_ERR_ERRHANDLER, "set_errhandler MPI_ERRHANDLER_NULL: %d", rc);
 
     /* a user handler sees the session and the code */
     MPI_OK(MPI_Session_create_errhandler(on_error, &e));

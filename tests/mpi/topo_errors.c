@@ -2,7 +2,8 @@
  * topo_errors.c -- the error classes of the topology functions and the neighbourhood
  * collectives under MPI_ERRORS_RETURN: MPI_ERR_COMM, MPI_ERR_TOPOLOGY (no topology, the
  * wrong kind, larger than the communicator), MPI_ERR_DIMS, MPI_ERR_RANK, MPI_ERR_ARG,
- * MPI_ERR_COUNT; after each the program goes on and the communicators still work.  Every
+ * MPI_ERR_COUNT, NULL pointers and arrays (MPI_ERR_ARG); after each the program goes on and
+ * the communicators still work.  Every
  * rank makes the same bad calls, so the collective ones fail everywhere before any
  * communication.
  */
@@ -37,6 +38,25 @@ int main(int argc, char **argv)
            "Cart_create on MPI_COMM_NULL");
     expect(MPI_Cart_map(MPI_COMM_WORLD, 1, too_many, periods, &r), MPI_ERR_TOPOLOGY,
            "Cart_map larger than the communicator");
+    /* output pointers and the arrays whose length is an argument */
+    int d1[1] = {1};
+    expect(MPI_Cart_create(MPI_COMM_WORLD, 1, d1, periods, 0, NULL), MPI_ERR_ARG,
+           "Cart_create without comm_cart");
+    expect(MPI_Cart_create(MPI_COMM_WORLD, 2, NULL, periods, 0, &out), MPI_ERR_ARG,
+           "Cart_create dims NULL");
+    expect(MPI_Cart_create(MPI_COMM_WORLD, 1, d1, NULL, 0, &out), MPI_ERR_ARG,
+           "Cart_create periods NULL");
+    expect(MPI_Cart_map(MPI_COMM_WORLD, -2, d1, periods, &r), MPI_ERR_DIMS, "Cart_map ndims=-2");
+    expect(MPI_Dims_create(6, 2, NULL), MPI_ERR_ARG, "Dims_create dims NULL");
+    expect(MPI_Topo_test(MPI_COMM_WORLD, NULL), MPI_ERR_ARG, "Topo_test without status");
+    expect(MPI_Graph_map(MPI_COMM_WORLD, -1, d1, d1, &r), MPI_ERR_ARG, "Graph_map nnodes=-1");
+    expect(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, NULL, MPI_UNWEIGHTED, 0, d1,
+                                          MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &out),
+           MPI_ERR_ARG, "Dist_graph_create_adjacent sources NULL");
+    expect(MPI_Dist_graph_create(MPI_COMM_WORLD, -1, d1, d1, d1, MPI_UNWEIGHTED, MPI_INFO_NULL, 0,
+                                 &out),
+           MPI_ERR_ARG, "Dist_graph_create n=-1");
+    CHECK(out == MPI_COMM_NULL, "a failed constructor gave a communicator");
     int index_bad[2] = {1, 0}, index1[1] = {1}, edge_bad[1] = {5}, edge0[1] = {0};
     expect(MPI_Graph_create(MPI_COMM_WORLD, p + 1, index1, edge0, 0, &out), MPI_ERR_TOPOLOGY,
            "Graph_create nnodes > size");
@@ -94,6 +114,10 @@ int main(int argc, char **argv)
     expect(MPI_Cart_get(cart, 1, dims, periods, coords), MPI_ERR_ARG, "Cart_get maxdims=1");
     expect(MPI_Cart_shift(cart, 3, 1, &r, &s), MPI_ERR_ARG, "Cart_shift direction=3");
     expect(MPI_Cart_shift(cart, -1, 1, &r, &s), MPI_ERR_ARG, "Cart_shift direction=-1");
+    expect(MPI_Cart_shift(cart, 0, 1, &r, NULL), MPI_ERR_ARG, "Cart_shift without rank_dest");
+    expect(MPI_Cartdim_get(cart, NULL), MPI_ERR_ARG, "Cartdim_get without ndims");
+    expect(MPI_Cart_get(cart, -1, dims, periods, coords), MPI_ERR_ARG, "Cart_get maxdims=-1");
+    expect(MPI_Cart_sub(cart, periods, NULL), MPI_ERR_ARG, "Cart_sub without newcomm");
     int off_grid[3] = {0, 5, 0};
     expect(MPI_Cart_rank(cart, off_grid, &r), MPI_ERR_ARG,
            "Cart_rank off a non-periodic dimension");

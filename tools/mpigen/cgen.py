@@ -182,6 +182,49 @@ UNITS = {
         "MPI_Group_incl", "MPI_Group_excl", "MPI_Group_range_incl", "MPI_Group_range_excl",
         "MPI_Group_free",
     ]),
+    # one-sided communication: errors raised on the window (onesided_checks)
+    "rma": ("core/mpi/rma_api.c", [
+        "MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI_Get_accumulate", "MPI_Fetch_and_op",
+        "MPI_Compare_and_swap", "MPI_Rput", "MPI_Rget", "MPI_Raccumulate",
+        "MPI_Rget_accumulate",
+    ]),
+    "win_sync": ("core/mpi/win_sync_api.c", [
+        "MPI_Win_fence", "MPI_Win_lock", "MPI_Win_unlock", "MPI_Win_lock_all",
+        "MPI_Win_unlock_all", "MPI_Win_flush", "MPI_Win_flush_all", "MPI_Win_flush_local",
+        "MPI_Win_flush_local_all", "MPI_Win_sync", "MPI_Win_post", "MPI_Win_start",
+        "MPI_Win_complete", "MPI_Win_wait", "MPI_Win_test",
+    ]),
+    # process topologies: errors raised on the communicator (topo_rule)
+    "topo": ("core/mpi/topo_api.c", [
+        "MPI_Cart_create", "MPI_Dims_create", "MPI_Cartdim_get", "MPI_Cart_get",
+        "MPI_Cart_rank", "MPI_Cart_coords", "MPI_Cart_shift", "MPI_Cart_sub", "MPI_Cart_map",
+        "MPI_Graph_create", "MPI_Graph_map", "MPI_Graphdims_get", "MPI_Graph_get",
+        "MPI_Graph_neighbors_count", "MPI_Graph_neighbors", "MPI_Dist_graph_create_adjacent",
+        "MPI_Dist_graph_create", "MPI_Dist_graph_neighbors_count", "MPI_Dist_graph_neighbors",
+        "MPI_Topo_test",
+    ]),
+    # partitioned communication and memory (partmem_rule)
+    "part": ("core/mpi/part_api.c", [
+        "MPI_Psend_init", "MPI_Precv_init", "MPI_Pready", "MPI_Pready_range", "MPI_Pready_list",
+        "MPI_Parrived",
+    ]),
+    "mem": ("core/mpi/mem_api.c", ["MPI_Alloc_mem", "MPI_Free_mem"]),
+    # sessions: errors raised on the session (onesided_checks, with the session as the
+    # object); MPI_Session_init, MPI_Session_create_errhandler and the communicators made
+    # from groups stay by hand
+    "session": ("core/mpi/session_api.c", [
+        "MPI_Session_finalize", "MPI_Session_get_num_psets", "MPI_Session_get_nth_pset",
+        "MPI_Session_get_pset_info", "MPI_Session_get_info", "MPI_Group_from_session_pset",
+        "MPI_Session_set_errhandler", "MPI_Session_get_errhandler",
+        "MPI_Session_call_errhandler",
+    ]),
+    "win": ("core/mpi/win_api.c", [
+        "MPI_Win_create", "MPI_Win_allocate", "MPI_Win_allocate_shared", "MPI_Win_create_dynamic",
+        "MPI_Win_free", "MPI_Win_attach", "MPI_Win_detach", "MPI_Win_shared_query",
+        "MPI_Win_get_group", "MPI_Win_set_name", "MPI_Win_get_name", "MPI_Win_set_info",
+        "MPI_Win_get_info", "MPI_Win_set_attr", "MPI_Win_get_attr", "MPI_Win_delete_attr",
+        "MPI_Win_set_errhandler", "MPI_Win_get_errhandler", "MPI_Win_call_errhandler",
+    ]),
 }
 
 # the collectives: unit -> (the hand-written file, the blocking procedures); each brings its
@@ -284,6 +327,10 @@ def checks(name, params):
 
     comms = [p for p in params if p.kind == "COMMUNICATOR" and p.dir == "IN" and not p.ptr
              and p.name not in LEADER_ONLY]
+    wins = [p for p in params if p.kind in ERR_TARGETS and (
+        (p.dir == "IN" and not p.ptr) or (p.dir == "INOUT" and p.ptr == 1))]
+    if wins and not comms:
+        return onesided_checks(name, params, wins[0])
     errc = "NULL"
     # the communicator first: the other checks raise their errors on it
     for p in comms:
@@ -296,6 +343,9 @@ def checks(name, params):
     for i, p in enumerate(params):
         k = p.kind
         if p in comms:
+            continue
+        if any(re.sub("_c$", "", name) in procs and rule(p, params, errc, check, decls)
+               for procs, rule in FAMILY_RULES):
             continue
         if k == "DATATYPE" and p.dir == "IN" and not p.ptr and not p.array:
             # the datatype of a buffer (buf, count, datatype) must be committed; one that
@@ -612,6 +662,245 @@ def obj_rule(p, params, errc, check, decls):
     return True
 
 
+# Process topologies (their procedures' parameters go to topo_rule first).  What the
+# generator checks: output pointers, ndims (MPI_ERR_DIMS), lengths and degrees (not
+# negative: MPI_ERR_ARG), the input arrays whose length is a parameter (not NULL with elements: MPI_ERR_ARG) and
+# the ranks such an array holds (MPI_ERR_RANK).  The arrays whose length is the
+# communicator's topology, the weights (MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY) and the values
+# of the scalars that name a node, a dimension or a degree are the implementation's.
+TOPO_OUT_KINDS = {"COMMUNICATOR", "RANK", "NUM_DIMS", "DEGREE", "TOPOLOGY_TYPE"}
+TOPO_ARRAY_KINDS = {"DIMENSION", "LOGICAL", "INDEX", "DEGREE", "RANK_NNI"}
+TOPO_LENGTH_KINDS = {"ARRAY_LENGTH", "ARRAY_LENGTH_NNI", "DEGREE"}
+TOPO_FREE_KINDS = {"COMM_SIZE", "INDEX", "DIMENSION", "RANK", "INFO", "LOGICAL"}
+
+
+def topo_rule(p, params, errc, check, decls):
+    """the checks of a parameter of a topology's kinds (True), or False when it has none"""
+    k = p.kind
+    counted = p.array and p.length not in (None, "*") and not isinstance(p.length, list)
+    if k in TOPO_OUT_KINDS and p.dir == "OUT" and p.ptr == 1 and not p.array:
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+    elif k == "NUM_DIMS" and p.dir == "IN" and not p.ptr and not p.array:
+        check("mpi_arg_ndims(%s, %s, fn)" % (errc, p.name))
+    elif k in TOPO_LENGTH_KINDS and p.dir == "IN" and not p.ptr and not p.array:
+        # an array's length or a degree (Graph_map's nnodes: at least 1, the call's)
+        check('mpi_arg_length(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+    elif k == "RANK_NNI" and p.dir == "IN" and counted:
+        check('mpi_arg_ranks(%s, %s, %s, "%s", fn)' % (errc, p.length, p.name, p.name))
+    elif k in TOPO_ARRAY_KINDS and p.dir in ("IN", "INOUT") and counted:
+        check('mpi_arg_array(%s, %s, %s, "%s", fn)' % (errc, p.length, p.name, p.name))
+    elif p.array and (p.dir == "OUT" or p.length == "*" or k == "WEIGHT"):
+        pass  # its length or its special values are the call's
+    elif k in TOPO_FREE_KINDS and p.dir == "IN" and not p.ptr and not p.array:
+        pass
+    else:
+        return False
+    return True
+
+
+# Partitioned communication and memory (their procedures' parameters go to partmem_rule
+# first): a partitioned buffer holds partitions x count elements (the count not negative
+# and the product an MPI_Count: MPI_ERR_COUNT; at least one partition: MPI_ERR_ARG); which
+# partitions a request has is the request's, checked by the implementation.
+PARTMEM_PROCS = set(UNITS["part"][1]) | set(UNITS["mem"][1])
+
+
+def partmem_rule(p, params, errc, check, decls):
+    """the checks of a parameter of partitioned communication or memory (True), or False"""
+    k = p.kind
+    names = [q.name for q in params]
+    if k == "BUFFER" and not p.array:
+        pass  # a partitioned buffer: with its datatype; MPI_Free_mem's base: the call's
+    elif k == "PARTITION" and p.name == "partitions" and p.dir == "IN" and not p.ptr:
+        check("mpi_arg_partitions(%s, %s, fn)" % (errc, p.name))
+    elif k == "PARTITION" and p.dir == "IN" and not p.ptr and not p.array:
+        pass
+    elif k == "PARTITION" and p.dir == "IN" and p.array and p.length not in (None, "*"):
+        check('mpi_arg_array(%s, %s, %s, "%s", fn)' % (errc, p.length, p.name, p.name))
+    elif k == "XFER_NUM_ELEM_NNI" and "partitions" in names and p.dir == "IN" and not p.ptr:
+        check("mpi_arg_part_count(%s, %s, partitions, fn)" % (errc, p.name))
+    elif k == "DATATYPE" and "partitions" in names and p.dir == "IN" and not p.ptr:
+        decls.append("    compi_datatype_t *dt_%s = NULL;" % p.name)
+        check('mpi_arg_type(%s, %s, "%s", fn, &dt_%s)' % (errc, p.name, p.name, p.name))
+        check('mpi_arg_buf(%s, buf, (size_t)(count * partitions), dt_%s, "buf", fn)' %
+              (errc, p.name))
+        p.impl_decl = "compi_datatype_t *%s" % p.name
+        p.arg = "dt_" + p.name
+    elif k == "ARRAY_LENGTH" and p.dir == "IN" and not p.ptr and not p.array:
+        check('mpi_arg_length(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+    elif k == "INFO" and p.dir == "IN" and not p.ptr and not p.array:
+        check('mpi_arg_info(%s, %s, 1, "%s", fn)' % (errc, p.name, p.name))
+    elif k == "ALLOC_MEM_NUM_BYTES" and p.dir == "IN" and not p.ptr:
+        check('mpi_arg_size(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+    elif k == "C_BUFFER" and p.dir == "OUT" and p.ptr == 1 and not p.array:
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+    else:
+        return False
+    return True
+
+
+# The window constructors, whose errors go to their communicator: a size (MPI_ERR_SIZE), a
+# displacement unit (MPI_ERR_DISP: positive, and an int, which a window keeps; the
+# large-count forms' is an MPI_Aint, the implementation takes that), hints, the pointers
+# of the window and of its memory (MPI_ERR_ARG); MPI_Win_create's base is the user's
+WINCREATE_PROCS = {"MPI_Win_create", "MPI_Win_allocate", "MPI_Win_allocate_shared",
+                   "MPI_Win_create_dynamic"}
+
+
+def wincreate_rule(p, params, errc, check, decls):
+    """the checks of a parameter of a window constructor (True), or False"""
+    k = p.kind
+    if k == "BUFFER" and p.dir == "IN" and not p.array:
+        pass
+    elif k == "WINDOW_SIZE" and p.dir == "IN" and not p.ptr:
+        check('mpi_arg_size(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+    elif k == "POLYRMA_DISPLACEMENT" and p.dir == "IN" and not p.ptr:
+        check("mpi_arg_disp_unit(%s, %s, fn)" % (errc, p.name))
+        p.impl_decl = "MPI_Aint %s" % p.name
+    elif k == "INFO" and p.dir == "IN" and not p.ptr and not p.array:
+        check('mpi_arg_info(%s, %s, 1, "%s", fn)' % (errc, p.name, p.name))
+    elif k in ("C_BUFFER", "WINDOW") and p.dir == "OUT" and p.ptr == 1 and not p.array:
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+    else:
+        return False
+    return True
+
+
+# the families whose parameters have rules of their own, tried before the others
+FAMILY_RULES = [(set(UNITS["topo"][1]), topo_rule), (PARTMEM_PROCS, partmem_rule),
+                (WINCREATE_PROCS, wincreate_rule)]
+
+
+# One-sided communication: a procedure with a window (and no communicator) raises its
+# errors on the window's error handler, in the vocabulary of core/mpi/win_args.h
+# (mpi_arg_win*, args.h's checks raised on a window).  A session's procedures the same,
+# on the session (mpi_arg_session*, core/mpi/session_api.c).
+
+# the synchronization calls with an assertion: core/mpi/win_args.h names the bits each
+# takes (MPI_ARG_WIN_MODES_<call>); any other bit is MPI_ERR_ASSERT
+WIN_ASSERTS = {"MPI_Win_fence", "MPI_Win_lock", "MPI_Win_lock_all", "MPI_Win_post",
+               "MPI_Win_start"}
+
+
+# what a window's or a session's procedure gives back through a pointer (not NULL:
+# MPI_ERR_ARG)
+WIN_OUT_KINDS = {"LOGICAL", "GROUP", "INFO", "ERRHANDLER", "STRING", "STRING_LENGTH",
+                 "WINDOW_SIZE", "C_BUFFER", "ATTRIBUTE_VAL", "ARRAY_LENGTH_NNI", "REQUEST"}
+# the objects whose error handler gets the errors of their procedures, when no
+# communicator does: kind -> (the checks' infix, compi's type, the handle's type)
+ERR_TARGETS = {"WINDOW": ("win", "mpi_win_t", "MPI_Win"),
+               "SESSION": ("session", "session_t", "MPI_Session")}
+
+
+def onesided_checks(name, params, win):
+    """checks() of procedure `name`, whose errors go to the window or session `win`"""
+    decls, lines = [], []
+
+    def check(call, unless=None):
+        lines.append("    rc = %s;" % (call if unless is None else
+                                        "%s ? MPI_SUCCESS : %s" % (unless, call)))
+        lines.append("    if (compi_unlikely(rc != MPI_SUCCESS)) {")
+        lines.append("        return rc;")
+        lines.append("    }")
+
+    def convert(p, ctype, prefix, func):
+        """a handle checked and converted: the implementation gets compi's object"""
+        decls.append("    %s *%s_%s = NULL;" % (ctype, prefix, p.name))
+        check("%s(%s, %s, fn, &%s_%s)" % (func, w, p.name, prefix, p.name))
+        p.impl_decl = "%s *%s" % (ctype, p.name)
+        p.arg = "%s_%s" % (prefix, p.name)
+
+    obj, ctype, htype = ERR_TARGETS[win.kind]
+    w = "w_" + win.name
+    decls.append("    %s *%s = NULL;" % (ctype, w))
+    if win.ptr:
+        # an object the call frees: the pointer (no object yet to raise on), then the
+        # object; the implementation gets both
+        check('mpi_arg_ptr(NULL, %s, "%s", fn)' % (win.name, win.name))
+        check("mpi_arg_%s(*%s, fn, &%s)" % (obj, win.name, w))
+        win.impl_decl = "%s *%s, %s *%s_obj" % (htype, win.name, ctype, win.name)
+        win.arg = "%s, %s" % (win.name, w)
+    else:
+        check("mpi_arg_%s(%s, fn, &%s)" % (obj, win.name, w))
+        win.impl_decl = "%s *%s" % (ctype, win.name)
+        win.arg = w
+    post = []
+    names = [p.name for p in params]
+    rank = next((p.name for p in params if p.kind == "RANK_NNI" and p.name == "target_rank"),
+                None)
+    # the origin of a get-accumulate is not used with MPI_NO_OP (MPI-4.1, 12.3.4)
+    noop = "op == MPI_NO_OP" if "op" in names and "result_addr" in names else None
+    for i, p in enumerate(params):
+        k = p.kind
+        if p is win:
+            continue
+        unless = noop if p.name.startswith("origin_") else None
+        if k in COUNT_KINDS and k.endswith("_NNI") and p.dir == "IN" and not p.ptr:
+            check('mpi_arg_win_count(%s, %s, "%s", fn)' % (w, p.name, p.name), unless)
+            if k.startswith("POLY"):
+                p.impl_decl = "MPI_Count %s" % p.name
+        elif k == "DATATYPE" and p.dir == "IN" and not p.ptr and not p.array:
+            decls.append("    compi_datatype_t *dt_%s = NULL;" % p.name)
+            check('mpi_arg_win_type(%s, %s, "%s", fn, &dt_%s)' % (w, p.name, p.name, p.name),
+                  unless)
+            p.impl_decl = "compi_datatype_t *%s" % p.name
+            p.arg = "dt_" + p.name
+            if i >= 2 and params[i - 2].kind == "BUFFER" and params[i - 1].kind in COUNT_KINDS:
+                if rank is None:
+                    raise Unbound("%s (a buffer without a target rank)" % params[i - 2].name)
+                b, n = params[i - 2], params[i - 1]
+                check('mpi_arg_win_buf(%s, %s, (size_t)%s, dt_%s, %s, "%s", fn)' %
+                      (w, b.name, n.name, p.name, rank, b.name), unless)
+        elif k == "BUFFER" and not p.array:
+            pass  # with its count and datatype (above); one element of a datatype: the call's
+        elif k == "RANK_NNI" and p.name in ("target_rank", "rank") and p.dir == "IN" and \
+                not p.ptr:
+            check("mpi_arg_win_rank(%s, %s, fn)" % (w, p.name))
+        elif k == "LOCK_TYPE" and p.dir == "IN" and not p.ptr:
+            check("mpi_arg_win_lock_type(%s, %s, fn)" % (w, p.name))
+        elif k == "ASSERT" and p.dir == "IN" and not p.ptr:
+            if name not in WIN_ASSERTS:
+                raise Unbound("%s (no assertions listed in WIN_ASSERTS)" % p.name)
+            check("mpi_arg_win_assert(%s, %s, MPI_ARG_WIN_MODES_%s, fn)" % (
+                w, p.name, name[len("MPI_Win_"):].upper()))
+        elif k == "GROUP" and p.dir == "IN" and not p.ptr and not p.array:
+            convert(p, "compi_group_t", "g", "mpi_arg_win_group")
+        elif k == "POLYRMA_DISPLACEMENT" and p.dir == "OUT" and p.ptr == 1 and not p.array:
+            # a displacement unit: MPI_Aint in the large-count form, an int that holds it in
+            # the other (compi keeps it as an int)
+            check('mpi_arg_win_ptr(%s, %s, "%s", fn)' % (w, p.name, p.name))
+            p.impl_decl = "MPI_Aint *%s" % p.name
+            if p.decl.startswith("int *"):
+                decls.append("    MPI_Aint %s_c = 0;" % p.name)
+                p.arg = "&%s_c" % p.name
+                post.append("        *%s = (int)%s_c;" % (p.name, p.name))
+        elif k == "STRING" and p.dir == "OUT" and any(
+                q.kind == "STRING_LENGTH" and q.dir == "INOUT" for q in params):
+            pass  # NULL when the length asked is 0: the call's
+        elif (k in WIN_OUT_KINDS and p.dir == "OUT" or k == "STRING_LENGTH" and p.dir == "INOUT"
+              or k == "STRING" and p.dir == "IN") and p.ptr == 1 and not p.array:
+            check('mpi_arg_%s_ptr(%s, %s, "%s", fn)' % (obj, w, p.name, p.name))
+        elif k == "WIN_ATTACH_SIZE" and p.dir == "IN" and not p.ptr:
+            check('mpi_arg_win_size(%s, %s, "%s", fn)' % (w, p.name, p.name))
+        elif k == "INFO" and p.dir == "IN" and not p.ptr and not p.array:
+            check("mpi_arg_%s_info(%s, %s, fn)" % (obj, w, p.name))
+        elif k == "ERRHANDLER" and p.dir == "IN" and not p.ptr and not p.array:
+            convert(p, "compi_errhandler_t", "e", "mpi_arg_%s_errhandler" % obj)
+        elif k in ("KEYVAL", "ERROR_CODE", "ATTRIBUTE_VAL", "INDEX") and p.dir == "IN" and \
+                not p.array:
+            pass  # what a keyval, an error code or an index names is the call's to find
+        elif k == "RMA_DISPLACEMENT_NNI" and p.dir == "IN" and not p.ptr:
+            if rank is None:
+                raise Unbound("%s (a displacement without a target rank)" % p.name)
+            check("mpi_arg_win_disp(%s, %s, %s, fn)" % (w, rank, p.name))
+        elif k == "OPERATION" and p.dir == "IN" and not p.ptr and not p.array:
+            convert(p, "compi_op_t", "o", "mpi_arg_win_op")
+        else:
+            raise Unbound("%s (kind %s, %s%s, of a window's procedure)" % (
+                p.name, k, p.dir.lower(), ", an array" if p.array else ""))
+    return decls, lines, post
+
+
 def impl_name(name):
     return name[len("MPI_"):].lower() + "_impl"
 
@@ -694,7 +983,8 @@ def wrap_c(line, width=100):
 
 def wrap_lines(text):
     """the long prototypes and calls of `text` broken at commas"""
-    return "\n".join(wrap_c(ln) if ln.startswith(("int PMPI_", "static int ", "    return "))
+    return "\n".join(wrap_c(ln) if ln.startswith(("int PMPI_", "static int ", "    return ",
+                                                   "    rc = "))
                      else ln for ln in text.split("\n"))
 
 

@@ -173,7 +173,8 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY,
+                             "array_of_displacements", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
@@ -208,7 +209,8 @@ int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[]
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY,
+                             "array_of_displacements", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
@@ -243,7 +245,8 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY,
+                             "array_of_displacements", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
@@ -278,7 +281,8 @@ int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blockl
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY,
+                             "array_of_displacements", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
@@ -311,7 +315,8 @@ int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_o
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY,
+                             "array_of_displacements", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
@@ -345,7 +350,8 @@ int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY,
+                             "array_of_displacements", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
@@ -379,7 +385,8 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength,
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY,
+                             "array_of_displacements", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
@@ -413,7 +420,8 @@ int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY,
+                             "array_of_displacements", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
@@ -447,7 +455,8 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY,
+                             "array_of_displacements", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
@@ -481,7 +490,8 @@ int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklen
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY, "array_of_displacements", fn);
+    rc = mpi_arg_count_array(NULL, count, v_array_of_displacements, MPI_ARG_ANY,
+                             "array_of_displacements", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }

@@ -238,7 +238,8 @@ int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_ad
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = type_get_envelope_impl(dt_datatype, &num_integers_c, &num_addresses_c, NULL, &num_datatypes_c, combiner, fn);
+    rc = type_get_envelope_impl(dt_datatype, &num_integers_c, &num_addresses_c, NULL,
+                                &num_datatypes_c, combiner, fn);
     if (rc == MPI_SUCCESS) {
         *num_integers = mpi_count_int(num_integers_c);
         *num_addresses = mpi_count_int(num_addresses_c);

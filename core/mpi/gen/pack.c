@@ -300,7 +300,8 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insiz
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = unpack_external_impl(datarep, inbuf, insize, &position_c, outbuf, outcount, dt_datatype, fn);
+    rc = unpack_external_impl(datarep, inbuf, insize, &position_c, outbuf, outcount, dt_datatype,
+                              fn);
     if (rc == MPI_SUCCESS) {
         *position = (MPI_Aint)position_c;
     }

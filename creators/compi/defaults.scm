@@ -341,16 +341,19 @@
 ;; preads, which the page cache serves as fast as an aggregator's, without the
 ;; exchange's copies), and a write is 'two-phase-if-short (two-phase, through the one
 ;; aggregator, only where the ranks' runs interleave and are short, under 16 KiB on
-;; average: there one writer's large requests beat the ranks' small ones, and beat
-;; every rank aggregating, whose writes to one file contend in the kernel).
+;; average: there one writer's large requests beat the ranks' small ones, and on ext4
+;; also beat every rank aggregating; docs/architecture.md "Collective I/O").
+(define (cb-mode-key call)
+  (if (eq? (call-kind call) 'file-write) "romio_cb_write" "romio_cb_read"))
+
 (define (one-host-default? call)
-  (and (not (call-hint call (if (eq? (call-kind call) 'file-write) "romio_cb_write" "romio_cb_read")))
+  (and (not (call-hint call (cb-mode-key call)))
        (not (call-hint call "cb_nodes"))
        (not (call-hint call "cb_config_list"))
        (null? (cdr (host-groups call)))))
 
 (define (cb-mode call)
-  (let ((h (call-hint call (if (eq? (call-kind call) 'file-write) "romio_cb_write" "romio_cb_read"))))
+  (let ((h (call-hint call (cb-mode-key call))))
     (cond ((not h) 'automatic)
           ((string-ci=? h "enable") 'enable)
           ((string-ci=? h "disable") 'disable)
@@ -360,9 +363,9 @@
   (let* ((h (call-hint call key)) (n (and h (string->number h))))
     (if (and (exact-integer? n) (> n 0)) n default)))
 
-;; The description for a file access with AGGREGATORS (a list of ranks) and the hints.
 (define (cb-buffer-size call) (hint-number call "cb_buffer_size" (* 16 MiB)))
 
+;; The description for a file access with AGGREGATORS (a list of ranks) and the hints.
 (define (file-access-choice call aggregators)
   (let ((kind (call-kind call)) (cb (cb-buffer-size call)))
     (case (cb-mode call)

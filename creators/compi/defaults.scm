@@ -335,8 +335,25 @@
 ;; the network better chooses the aggregators from a topology description
 ;; (install-file-aggregators! of (compi hierarchy): one per cluster of by-subnets) and
 ;; hands them to file-access-choice.
+;;
+;; On one host, with none of the hints above but cb_buffer_size, every rank shares the
+;; page cache and the file system's client: a read is 'direct (each rank its own
+;; preads, which the page cache serves as fast as an aggregator's, without the
+;; exchange's copies), and a write is 'two-phase-if-short (two-phase, through the one
+;; aggregator, only where the ranks' runs interleave and are short, under 16 KiB on
+;; average: there one writer's large requests beat the ranks' small ones, and on ext4
+;; also beat every rank aggregating; docs/architecture.md "Collective I/O").
+(define (cb-mode-key call)
+  (if (eq? (call-kind call) 'file-write) "romio_cb_write" "romio_cb_read"))
+
+(define (one-host-default? call)
+  (and (not (call-hint call (cb-mode-key call)))
+       (not (call-hint call "cb_nodes"))
+       (not (call-hint call "cb_config_list"))
+       (null? (cdr (host-groups call)))))
+
 (define (cb-mode call)
-  (let ((h (call-hint call (if (eq? (call-kind call) 'file-write) "romio_cb_write" "romio_cb_read"))))
+  (let ((h (call-hint call (cb-mode-key call))))
     (cond ((not h) 'automatic)
           ((string-ci=? h "enable") 'enable)
           ((string-ci=? h "disable") 'disable)
@@ -346,9 +363,11 @@
   (let* ((h (call-hint call key)) (n (and h (string->number h))))
     (if (and (exact-integer? n) (> n 0)) n default)))
 
+(define (cb-buffer-size call) (hint-number call "cb_buffer_size" (* 16 MiB)))
+
 ;; The description for a file access with AGGREGATORS (a list of ranks) and the hints.
 (define (file-access-choice call aggregators)
-  (let ((kind (call-kind call)) (cb (hint-number call "cb_buffer_size" (* 16 MiB))))
+  (let ((kind (call-kind call)) (cb (cb-buffer-size call)))
     (case (cb-mode call)
       ((disable) (native kind 'direct))
       ((enable) (native kind 'two-phase #:segsize cb #:ranks aggregators))
@@ -429,10 +448,16 @@
     (if (null? aggs) '(0) aggs)))
 
 (define (default-file-write call next)
-  (file-access-choice call (default-aggregators call)))
+  (if (one-host-default? call)
+      (native 'file-write 'two-phase-if-short
+              #:segsize (cb-buffer-size call)
+              #:ranks (default-aggregators call))
+      (file-access-choice call (default-aggregators call))))
 
 (define (default-file-read call next)
-  (file-access-choice call (default-aggregators call)))
+  (if (one-host-default? call)
+      (native 'file-read 'direct)
+      (file-access-choice call (default-aggregators call))))
 
 ;;; ---- installing ------------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 ;;; file_io_test.scm -- the creators of collective file access (file-write, file-read),
 ;;; with guile alone (no MPI), TAP on stdout:
-;;;   - the defaults: one aggregator per host (the lowest rank), ROMIO's hints cb_nodes,
+;;;   - the defaults: on one host a write two-phase-if-short with rank 0 and a read
+;;;     direct; over hosts one aggregator per host (the lowest rank); ROMIO's hints cb_nodes,
 ;;;     cb_config_list ("*:N", "host:N", "*:*"), cb_buffer_size, romio_cb_write and
 ;;;     romio_cb_read (enable, disable, automatic), malformed hints ignored;
 ;;;   - file-aggregator-creator of (compi hierarchy): the aggregators a topology gives
@@ -41,9 +42,24 @@
 (define two-hosts '("a" "a" "b" "b" "b" "a"))
 
 ;;; ---- the defaults ------------------------------------------------------------------------
-(expect-equal "one host, no hints: rank 0 aggregates, automatic, 16 MiB"
+(expect-equal "one host, no hints: a write two-phase if short, rank 0 aggregates, 16 MiB"
               (choice 'file-write '("a" "a" "a" "a"))
+              (list 'two-phase-if-short (* 16 MiB) '(0)))
+(expect-equal "one host, no hints: a read direct"
+              (choice 'file-read '("a" "a" "a" "a"))
+              (list 'direct 0 '()))
+(expect-equal "one host, cb_buffer_size only: still the one-host choice, that buffer"
+              (choice 'file-write '("a" "a") '("cb_buffer_size" . "65536"))
+              (list 'two-phase-if-short 65536 '(0)))
+(expect-equal "one host, cb_config_list *:1: one aggregator, automatic"
+              (choice 'file-write '("a" "a" "a" "a") '("cb_config_list" . "*:1"))
               (list 'two-phase-if-interleaved (* 16 MiB) '(0)))
+(expect-equal "one host, romio_cb_read=automatic: ROMIO's automatic, rank 0"
+              (choice 'file-read '("a" "a" "a" "a") '("romio_cb_read" . "automatic"))
+              (list 'two-phase-if-interleaved (* 16 MiB) '(0)))
+(expect-equal "one host, romio_cb_write=enable: two-phase, rank 0"
+              (choice 'file-write '("a" "a" "a" "a") '("romio_cb_write" . "enable"))
+              (list 'two-phase (* 16 MiB) '(0)))
 (expect-equal "one aggregator per host, the lowest rank of each"
               (choice 'file-write two-hosts)
               (list 'two-phase-if-interleaved (* 16 MiB) '(0 2)))

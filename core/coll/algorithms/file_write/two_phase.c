@@ -14,7 +14,7 @@
  *                      sent), A0 writes the window with one pwrite (one pread first
  *                      where it has holes)
  *
- *   1. allgather of each rank's [first, last) (two 64-bit words);
+ *   1. allgather of each rank's [first, last), bytes and segment count (64-bit words);
  *   2. the domains: [min first, max last) split evenly among the na aggregators, the
  *      inner boundaries on multiples of 4 KiB (a file-system block) when a domain is
  *      larger than that; domain i belongs to params->ranks[i];
@@ -40,6 +40,9 @@
  * range is its own contiguous block, the direct path (direct.c) does the same I/O
  * without the exchange: "two-phase-if-interleaved" chooses at run time (ROMIO's
  * romio_cb_write=automatic), on the allgathered ranges, so every rank chooses alike.
+ * "two-phase-if-short" (the defaults' write on one host) also goes direct when the runs
+ * are long (TP_SHORT_RUN bytes on average over all ranks): there the file system takes
+ * each rank's requests about as well as an aggregator's, and the exchange only copies.
  *
  * Nonblocking (MPI_File_iwrite_all, iread_all, the _at_all and split forms): the same
  * steps as a schedule (two_phase_nb.c), sharing this file's helpers (two_phase.h).
@@ -105,6 +108,18 @@ static int tp__seg_cmp(const void *x, const void *y)
 {
     const coll_io_seg_t *a = x, *b = y;
     return a->off < b->off ? -1 : a->off > b->off;
+}
+
+/* whether each rank does its own I/O: never for TP_ALWAYS; when no two ranks' ranges
+   overlap (ROMIO's "interleaved"); for TP_IF_SHORT also when the runs are long
+   (TP_SHORT_RUN bytes on average over all ranks), where the file system takes each
+   rank's requests about as well as an aggregator's and the exchange would only copy */
+int tp__own_io(const tp_t *t, int when, int64_t bytes, int64_t nsegs)
+{
+    if (when == TP_ALWAYS) {
+        return 0;
+    }
+    return (when == TP_IF_SHORT && bytes >= nsegs * TP_SHORT_RUN) || !tp__interleaved(t);
 }
 
 /* whether the ranks' ranges overlap (ROMIO's "interleaved") */
@@ -506,7 +521,7 @@ int64_t tp__below_end(const coll_io_t *io)
     return n;
 }
 
-static compi_status_t tp__run(const coll_call_t *call, const coll_params_t *prm, int if_interleaved)
+static compi_status_t tp__run(const coll_call_t *call, const coll_params_t *prm, int when)
 {
     static const int agg0 = 0;
     coll_io_t *io = call->io;
@@ -524,7 +539,7 @@ static compi_status_t tp__run(const coll_call_t *call, const coll_params_t *prm,
     if (io->describe) {
         io->aggregators = t.na;
         io->cb_bytes = t.cb;
-        io->automatic = if_interleaved;
+        io->automatic = when != TP_ALWAYS;
         return COMPI_OK;
     }
     for (int a = 0; a < t.na; a++) {
@@ -532,7 +547,8 @@ static compi_status_t tp__run(const coll_call_t *call, const coll_params_t *prm,
     }
     /* step 1: the ranges, with each rank's failure to get its bookkeeping (then every
        rank fails the call, knowing it from the same allgather) */
-    int *all = malloc((size_t)t.p * 5 * sizeof(int));
+    enum { W = 9 }; /* ints per rank: first, last, bytes, segments (int64_t), errno */
+    int *all = malloc((size_t)t.p * W * sizeof(int));
     t.range = malloc((size_t)t.p * 2 * sizeof(int64_t));
     t.dom = malloc((size_t)(t.na + 1) * sizeof(int64_t));
     t.packed = malloc((io->nsegs + 1) * sizeof(int64_t));
@@ -545,28 +561,35 @@ static compi_status_t tp__run(const coll_call_t *call, const coll_params_t *prm,
         tp__free(&t);
         return COMPI_ERR_NO_MEMORY; /* cannot even take part: the others wait */
     }
-    int64_t mine[2] = {0, 0};
+    int64_t mine[4] = {0, 0, 0, (int64_t)io->nsegs};
     if (io->nsegs > 0) {
         mine[0] = io->segs[0].off;
         mine[1] = io->segs[io->nsegs - 1].off + io->segs[io->nsegs - 1].len;
     }
-    int send[5];
+    for (size_t i = 0; i < io->nsegs; i++) {
+        mine[2] += io->segs[i].len;
+    }
+    int send[W];
     memcpy(send, mine, sizeof(mine));
-    send[4] = t.range == NULL || t.dom == NULL || t.packed == NULL || t.reqs == NULL ||
-                      t.sorted == NULL || out == NULL
-                  ? ENOMEM
-                  : 0;
+    send[W - 1] = t.range == NULL || t.dom == NULL || t.packed == NULL || t.reqs == NULL ||
+                          t.sorted == NULL || out == NULL
+                      ? ENOMEM
+                      : 0;
     comm_coll_set_t set = comm_coll_whole(call->comm);
     set.tag = coll_tag_alt(call->kind);
-    if (comm_coll_allgather_int(&set, send, 5, all) != COMPI_OK) {
+    if (comm_coll_allgather_int(&set, send, W, all) != COMPI_OK) {
         err = EIO;
     }
     for (int q = 0; q < t.p && err == 0; q++) {
-        err = all[5 * q + 4];
+        err = all[W * q + W - 1];
     }
-    int64_t min = INT64_MAX, max = 0;
+    int64_t min = INT64_MAX, max = 0, bytes = 0, nsegs = 0;
     for (int q = 0; q < t.p && err == 0; q++) {
-        memcpy(&t.range[2 * q], &all[5 * q], 2 * sizeof(int64_t));
+        int64_t bn[2];
+        memcpy(&t.range[2 * q], &all[W * q], 2 * sizeof(int64_t));
+        memcpy(bn, &all[W * q + 4], sizeof(bn));
+        bytes += bn[0];
+        nsegs += bn[1];
         if (t.range[2 * q] < t.range[2 * q + 1]) {
             min = t.range[2 * q] < min ? t.range[2 * q] : min;
             max = t.range[2 * q + 1] > max ? t.range[2 * q + 1] : max;
@@ -581,7 +604,7 @@ static compi_status_t tp__run(const coll_call_t *call, const coll_params_t *prm,
         tp__free(&t);
         return COMPI_OK;
     }
-    if (if_interleaved && !tp__interleaved(&t)) {
+    if (tp__own_io(&t, when, bytes, nsegs)) {
         free(out);
         tp__free(&t);
         return coll_file_direct(call);
@@ -612,24 +635,35 @@ static compi_status_t tp__run(const coll_call_t *call, const coll_params_t *prm,
 static void coll_file_two_phase_sched(const coll_call_t *call, const coll_params_t *prm,
                                       struct coll_sched *s)
 {
-    tp__sched(call, prm, s, 0);
+    tp__sched(call, prm, s, TP_ALWAYS);
 }
 
 static void coll_file_two_phase_if_interleaved_sched(const coll_call_t *call,
                                                      const coll_params_t *prm, struct coll_sched *s)
 {
-    tp__sched(call, prm, s, 1);
+    tp__sched(call, prm, s, TP_IF_INTERLEAVED);
+}
+
+static void coll_file_two_phase_if_short_sched(const coll_call_t *call, const coll_params_t *prm,
+                                               struct coll_sched *s)
+{
+    tp__sched(call, prm, s, TP_IF_SHORT);
 }
 
 static compi_status_t coll_file_two_phase(coll_closure_t *self, const coll_call_t *call)
 {
-    return tp__run(call, self->state, 0);
+    return tp__run(call, self->state, TP_ALWAYS);
 }
 
 static compi_status_t coll_file_two_phase_if_interleaved(coll_closure_t *self,
                                                          const coll_call_t *call)
 {
-    return tp__run(call, self->state, 1);
+    return tp__run(call, self->state, TP_IF_INTERLEAVED);
+}
+
+static compi_status_t coll_file_two_phase_if_short(coll_closure_t *self, const coll_call_t *call)
+{
+    return tp__run(call, self->state, TP_IF_SHORT);
 }
 
 const coll_algo_t coll_algo_file_write_two_phase = {
@@ -650,6 +684,16 @@ const coll_algo_t coll_algo_file_write_two_phase_if_interleaved = {
     .help = "two-phase when the ranks' ranges interleave, else each rank its own",
 };
 
+const coll_algo_t coll_algo_file_write_two_phase_if_short = {
+    .name = "two-phase-if-short",
+    .kind = COLL_FILE_WRITE,
+    .fn = coll_file_two_phase_if_short,
+    .sched = coll_file_two_phase_if_short_sched,
+    .params = COLL_PARAM_SEGSIZE | COLL_PARAM_RANKS,
+    .help = "two-phase when the ranks' ranges interleave in runs under 16 KiB on average, "
+            "else each rank its own",
+};
+
 const coll_algo_t coll_algo_file_read_two_phase = {
     .name = "two-phase",
     .kind = COLL_FILE_READ,
@@ -666,4 +710,14 @@ const coll_algo_t coll_algo_file_read_two_phase_if_interleaved = {
     .sched = coll_file_two_phase_if_interleaved_sched,
     .params = COLL_PARAM_SEGSIZE | COLL_PARAM_RANKS,
     .help = "two-phase when the ranks' ranges interleave, else each rank its own",
+};
+
+const coll_algo_t coll_algo_file_read_two_phase_if_short = {
+    .name = "two-phase-if-short",
+    .kind = COLL_FILE_READ,
+    .fn = coll_file_two_phase_if_short,
+    .sched = coll_file_two_phase_if_short_sched,
+    .params = COLL_PARAM_SEGSIZE | COLL_PARAM_RANKS,
+    .help = "two-phase when the ranks' ranges interleave in runs under 16 KiB on average, "
+            "else each rank its own",
 };

@@ -48,6 +48,14 @@ int tp__meets(const tp_t *t, int q, int a);
 void tp__domains(tp_t *t, int64_t min, int64_t max);
 /* whether the ranks' ranges overlap (ROMIO's "interleaved") */
 int tp__interleaved(const tp_t *t);
+/* when two-phase runs: always, when the ranks' ranges interleave (ROMIO's automatic),
+   or when they interleave in short runs */
+enum { TP_ALWAYS, TP_IF_INTERLEAVED, TP_IF_SHORT };
+/* the mean run (bytes per segment, over all ranks) from which TP_IF_SHORT goes direct */
+#define TP_SHORT_RUN ((int64_t)16 * 1024)
+/* whether an access of mode `when` lets each rank do its own I/O, given all ranks'
+   bytes and segments */
+int tp__own_io(const tp_t *t, int when, int64_t bytes, int64_t nsegs);
 /* how many of this rank's segments meet domain a */
 int64_t tp__count(const tp_t *t, int a);
 /* this rank's segments in domain a, clipped to it, into out; the end of what it wrote */
@@ -63,7 +71,6 @@ int64_t tp__below_end(const coll_io_t *io);
 void tp__free(tp_t *t);
 
 /* the schedule of the nonblocking form (two_phase_nb.c): the algorithms' .sched */
-void tp__sched(const coll_call_t *call, const coll_params_t *prm, struct coll_sched *s,
-               int if_interleaved);
+void tp__sched(const coll_call_t *call, const coll_params_t *prm, struct coll_sched *s, int when);
 
 #endif

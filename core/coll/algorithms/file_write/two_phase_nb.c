@@ -14,7 +14,8 @@
  * lock where it has holes).  A read's is two: the aggregator's pread and placing (a
  * check), then its runs to every rank.  An agreement is a gather of the errnos to rank 0
  * and their maximum back.  When the ranks' ranges do not interleave (the -if-interleaved
- * closure), each rank does its own I/O in the check that sees the ranges.
+ * and -if-short closures), or their runs are long (-if-short), each rank does its own
+ * I/O in the check that sees the ranges.
  *
  * Cost: two_phase.c's, with a round trip to rank 0 instead of an allgather, and where the
  * senders' runs of a window exceed the collective buffer (overlapping writes) a larger
@@ -41,10 +42,10 @@ struct tp_nb {
     tp_t t;
     coll_call_t call; /* t.call: the caller's is gone after the start */
     coll_sched_t *s;
-    int if_interleaved;
+    int when;           /* TP_ALWAYS, TP_IF_INTERLEAVED, TP_IF_SHORT */
     int *agg;           /* the closure's aggregators, copied */
-    int64_t mine[3];    /* first, last, errno */
-    int64_t *all;       /* [3 p]: every rank's, gathered at rank 0, then sent to all */
+    int64_t mine[5];    /* first, last, errno, bytes, segments */
+    int64_t *all;       /* [5 p]: every rank's, gathered at rank 0, then sent to all */
     uint32_t err;       /* this rank's errno; after an agreement, the largest */
     uint32_t *errs;     /* [p]: rank 0's gather */
     int64_t *count;     /* [na]: my segments in each domain */
@@ -383,12 +384,15 @@ static compi_status_t nb__ranges(void *arg, coll_sched_note_t *note)
     tp_nb_t *nb = arg;
     tp_t *t = &nb->t;
     coll_io_t *io = t->io;
-    int64_t min = INT64_MAX, max = 0;
+    int64_t min = INT64_MAX, max = 0, bytes = 0, nsegs = 0;
     (void)note;
     for (int q = 0; q < t->p; q++) {
-        t->range[2 * q] = nb->all[3 * q];
-        t->range[2 * q + 1] = nb->all[3 * q + 1];
-        nb->err = nb->all[3 * q + 2] > (int64_t)nb->err ? (uint32_t)nb->all[3 * q + 2] : nb->err;
+        const int64_t *w = &nb->all[5 * q];
+        t->range[2 * q] = w[0];
+        t->range[2 * q + 1] = w[1];
+        nb->err = w[2] > (int64_t)nb->err ? (uint32_t)w[2] : nb->err;
+        bytes += w[3];
+        nsegs += w[4];
         if (t->range[2 * q] < t->range[2 * q + 1]) {
             min = t->range[2 * q] < min ? t->range[2 * q] : min;
             max = t->range[2 * q + 1] > max ? t->range[2 * q + 1] : max;
@@ -400,7 +404,7 @@ static compi_status_t nb__ranges(void *arg, coll_sched_note_t *note)
         io->moved = 0;
         return COMPI_OK;
     }
-    if (nb->if_interleaved && !tp__interleaved(t)) {
+    if (tp__own_io(t, nb->when, bytes, nsegs)) {
         nb->err = (uint32_t)coll_file_own(io, t->write);
         nb->own_moved = io->moved;
         nb__agree(nb, nb__end_direct);
@@ -441,8 +445,7 @@ static compi_status_t nb__ranges(void *arg, coll_sched_note_t *note)
     return COMPI_OK;
 }
 
-void tp__sched(const coll_call_t *call, const coll_params_t *prm, coll_sched_t *s,
-               int if_interleaved)
+void tp__sched(const coll_call_t *call, const coll_params_t *prm, coll_sched_t *s, int when)
 {
     static const int agg0 = 0;
     coll_io_t *io = call->io;
@@ -458,7 +461,7 @@ void tp__sched(const coll_call_t *call, const coll_params_t *prm, coll_sched_t *
     }
     nb->call = *call;
     nb->s = s;
-    nb->if_interleaved = if_interleaved;
+    nb->when = when;
     coll_sched_hold(s, nb__release, nb);
     nb->agg = malloc((size_t)na * sizeof(int));
     if (nb->agg != NULL) {
@@ -484,7 +487,7 @@ void tp__sched(const coll_call_t *call, const coll_params_t *prm, coll_sched_t *
     nb->errs = malloc((size_t)p * sizeof(uint32_t));
     nb->count = malloc((size_t)na * sizeof(int64_t));
     nb->out = malloc((io->nsegs + (size_t)na) * sizeof(*nb->out));
-    nb->all = malloc((size_t)p * 3 * sizeof(int64_t));
+    nb->all = malloc((size_t)p * 5 * sizeof(int64_t));
     if (nb->all == NULL) {
         coll_sched_fail(s, COMPI_ERR_NO_MEMORY); /* cannot even take part: the others wait */
         return;
@@ -493,6 +496,10 @@ void tp__sched(const coll_call_t *call, const coll_params_t *prm, coll_sched_t *
         nb->mine[0] = io->segs[0].off;
         nb->mine[1] = io->segs[io->nsegs - 1].off + io->segs[io->nsegs - 1].len;
     }
+    for (size_t i = 0; i < io->nsegs; i++) {
+        nb->mine[3] += io->segs[i].len;
+    }
+    nb->mine[4] = (int64_t)io->nsegs;
     nb->mine[2] = nb->agg == NULL || t->range == NULL || t->dom == NULL || t->packed == NULL ||
                           t->sorted == NULL || nb->errs == NULL || nb->count == NULL ||
                           nb->out == NULL
@@ -502,7 +509,7 @@ void tp__sched(const coll_call_t *call, const coll_params_t *prm, coll_sched_t *
     if (t->me == 0) {
         memcpy(nb->all, nb->mine, sizeof(nb->mine));
         for (int q = 1; q < p; q++) {
-            coll_sched_recv(s, &nb->all[3 * q], sizeof(nb->mine), nb__byte(), q);
+            coll_sched_recv(s, &nb->all[5 * q], sizeof(nb->mine), nb__byte(), q);
         }
     } else {
         coll_sched_send(s, nb->mine, sizeof(nb->mine), nb__byte(), 0);

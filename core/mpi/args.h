@@ -677,4 +677,35 @@ static inline int mpi_fn_large(const char *fn)
     return n > 2 && fn[n - 2] == '_' && fn[n - 1] == 'c';
 }
 
+/* ---- info keys and values (the info calls: raised on MPI_ERR_ANY_TIME) ---- */
+
+/* a key: not NULL (MPI_ERR_ARG), 1..MPI_MAX_INFO_KEY characters (MPI_ERR_INFO_KEY) */
+static inline int mpi_arg_info_key(compi_comm_t *c, const char *key, const char *fn)
+{
+    if (compi_unlikely(key == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "key is NULL");
+    }
+    size_t len = strlen(key);
+    if (compi_unlikely(len == 0 || len > MPI_MAX_INFO_KEY)) {
+        return mpi_err_raise(c, MPI_ERR_INFO_KEY, fn, "key of length %zu (must be 1..%d characters)",
+                             len, MPI_MAX_INFO_KEY);
+    }
+    return MPI_SUCCESS;
+}
+
+/* a value to set: not NULL (MPI_ERR_ARG), 1..MPI_MAX_INFO_VAL characters
+   (MPI_ERR_INFO_VALUE) */
+static inline int mpi_arg_info_value(compi_comm_t *c, const char *value, const char *fn)
+{
+    if (compi_unlikely(value == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "value is NULL");
+    }
+    size_t len = strlen(value);
+    if (compi_unlikely(len == 0 || len > MPI_MAX_INFO_VAL)) {
+        return mpi_err_raise(c, MPI_ERR_INFO_VALUE, fn,
+                             "value of length %zu (must be 1..%d characters)", len, MPI_MAX_INFO_VAL);
+    }
+    return MPI_SUCCESS;
+}
+
 #endif

@@ -1,8 +1,8 @@
 /*
- * errhandler_api.c -- MPI error handlers and error strings/classes.  The entry points of
+ * errhandler_api.c -- MPI error handlers.  The entry points of
  * the communicators' error handlers and of MPI_Errhandler_free are generated
- * (core/mpi/gen/errhandler.c, included last); MPI_Error_string and MPI_Error_class,
- * which answer outside MPI_Init..MPI_Finalize without calling a handler, are written here.
+ * (core/mpi/gen/errhandler.c, included last).  MPI_Error_string and MPI_Error_class are
+ * with the codes the application adds, in errors_user.c.
  */
 #include "core/comm/errhandler.h"
 
@@ -75,48 +75,6 @@ int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
     COMPI_CHECK_INIT("MPI_Errhandler_get");
     return PMPI_Comm_get_errhandler(comm, errhandler);
-}
-
-/* These two work before MPI_Init and after MPI_Finalize too (MPI 3.1, 8.7). */
-
-#pragma weak MPI_Error_string = PMPI_Error_string
-int PMPI_Error_string(int errorcode, char *string, int *resultlen)
-{
-    COMPI_API_LOCK();
-    if (string == NULL || resultlen == NULL) {
-        return MPI_ERR_ARG;
-    }
-    if (!mpi_err_code_valid(errorcode)) {
-        snprintf(string, MPI_MAX_ERROR_STRING, "invalid error code %d", errorcode);
-        *resultlen = (int)strlen(string);
-        if (compi_mpi_state != COMPI_STATE_INITIALIZED) {
-            return MPI_ERR_ARG;
-        }
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Error_string",
-                             "errorcode=%d is not an MPI error code", errorcode);
-    }
-    mpi_err_code_string(errorcode, string);
-    *resultlen = (int)strlen(string);
-    return MPI_SUCCESS;
-}
-
-#pragma weak MPI_Error_class = PMPI_Error_class
-int PMPI_Error_class(int errorcode, int *errorclass)
-{
-    COMPI_API_LOCK();
-    if (errorclass == NULL) {
-        return MPI_ERR_ARG;
-    }
-    if (!mpi_err_code_valid(errorcode)) {
-        if (compi_mpi_state != COMPI_STATE_INITIALIZED) {
-            return MPI_ERR_ARG;
-        }
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Error_class",
-                             "errorcode=%d is not an MPI error code", errorcode);
-    }
-    /* a class is its own class; a code made with a text (errors.h) carries its class */
-    *errorclass = mpi_err_code_class(errorcode);
-    return MPI_SUCCESS;
 }
 
 #include "core/mpi/gen/errhandler.c"

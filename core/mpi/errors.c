@@ -244,10 +244,18 @@ static void __attribute__((noreturn)) err_fatal(const char *func, int errclass, 
     rte_abort_line(errclass != MPI_SUCCESS ? errclass : 1, line);
 }
 
+struct compi_comm mpi_err_any_time;
+
 int mpi_err_invoke(struct compi_comm *comm, int errclass, const char *func, const char *what)
 {
     compi_errhandler_t *errh;
 
+    if (comm == MPI_ERR_ANY_TIME) {
+        if (compi_mpi_state != COMPI_STATE_INITIALIZED) {
+            return errclass;
+        }
+        comm = NULL;
+    }
     if (comm == NULL) {
         comm = comm_world();
     }

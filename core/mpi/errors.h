@@ -31,6 +31,15 @@ int mpi_err_class_of(compi_status_t st);
 /* error checks before MPI_Init / after MPI_Finalize: prints and aborts */
 int mpi_err_not_initialized(const char *func);
 
+/*
+ * What the checks of the procedures callable at any time (MPI_Info_*, MPI_Error_class,
+ * MPI_Add_error_class...: tools/mpigen/cgen.py's CALLABLE_ANY_TIME) raise on: while MPI
+ * is initialized MPI_COMM_WORLD's handler, as NULL; before MPI_Init and after
+ * MPI_Finalize the class is returned and no handler is called (MPI-4.1, 11.4.1).
+ */
+extern struct compi_comm mpi_err_any_time;
+#define MPI_ERR_ANY_TIME (&mpi_err_any_time)
+
 /* mpi_err_raise with the message already written (MPI_Comm_call_errhandler) */
 int mpi_err_invoke(struct compi_comm *comm, int errclass, const char *func, const char *what);
 /* the same with a handler and the handle it gets (a session's: core/mpi/session_api.c) */

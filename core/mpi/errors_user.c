@@ -11,9 +11,16 @@
  * says).  A value removed keeps its entry, marked (class 0, which no added value has):
  * it is no code any more, and is never handed out again.
  *
+ * MPI_Error_class and MPI_Error_string, which answer for every code, are here too.  All
+ * work at any time, before MPI_Init and after MPI_Finalize too: the entry points
+ * (core/mpi/gen/errors_user.c, included last) check the arguments, and the errors are
+ * raised on MPI_ERR_ANY_TIME (errors.h), which returns the class outside
+ * MPI_Init..MPI_Finalize.
+ *
  * Ownership: the table and its strings live until the process ends (MPI_Error_string
  * answers after MPI_Finalize too); a destructor frees them.
  */
+#include "core/mpi/args.h"
 #include "core/mpi/errors.h"
 
 #include "core/comm/attr.h"
@@ -93,64 +100,47 @@ static int user_new(int errclass, int *value_p)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Add_error_class = PMPI_Add_error_class
-int PMPI_Add_error_class(int *errorclass)
+static int add_error_class_impl(int *errorclass, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Add_error_class");
-    int rc;
-    if (errorclass == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Add_error_class", "errorclass is NULL");
-    }
-    rc = user_new(-1, errorclass);
+    int rc = user_new(-1, errorclass);
     if (rc != MPI_SUCCESS) {
-        return mpi_err_raise(NULL, rc, "MPI_Add_error_class", "no error class left");
+        return mpi_err_raise(MPI_ERR_ANY_TIME, rc, fn, "no error class left");
     }
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Add_error_code = PMPI_Add_error_code
-int PMPI_Add_error_code(int errorclass, int *errorcode)
+static int add_error_code_impl(int errorclass, int *errorcode, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Add_error_code");
-    int rc;
-    if (errorcode == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Add_error_code", "errorcode is NULL");
-    }
     /* a class: predefined (not MPI_SUCCESS) or added; a code of a class is not one */
     if (errorclass == MPI_SUCCESS || !mpi_err_code_valid(errorclass) ||
         mpi_err_code_class(errorclass) != errorclass) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Add_error_code",
+        return mpi_err_raise(MPI_ERR_ANY_TIME, MPI_ERR_ARG, fn,
                              "errorclass=%d is not an error class", errorclass);
     }
-    rc = user_new(errorclass, errorcode);
+    int rc = user_new(errorclass, errorcode);
     if (rc != MPI_SUCCESS) {
-        return mpi_err_raise(NULL, rc, "MPI_Add_error_code", "no error code left");
+        return mpi_err_raise(MPI_ERR_ANY_TIME, rc, fn, "no error code left");
     }
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Add_error_string = PMPI_Add_error_string
-int PMPI_Add_error_string(int errorcode, const char *string)
+static int add_error_string_impl(int errorcode, const char *string, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Add_error_string");
     user_err_t *e = user_entry(errorcode);
     char *text;
     if (e == NULL) {
         /* the strings of the library's classes and codes cannot be changed */
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Add_error_string",
+        return mpi_err_raise(MPI_ERR_ANY_TIME, MPI_ERR_ARG, fn,
                              "errorcode=%d was not made by MPI_Add_error_class/_code", errorcode);
     }
-    if (string == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Add_error_string", "string is NULL");
-    }
     if (strlen(string) >= MPI_MAX_ERROR_STRING) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Add_error_string",
+        return mpi_err_raise(MPI_ERR_ANY_TIME, MPI_ERR_ARG, fn,
                              "string of %zu characters (at most %d)", strlen(string),
                              MPI_MAX_ERROR_STRING - 1);
     }
     text = strdup(string);
     if (text == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, "MPI_Add_error_string", "out of memory");
+        return mpi_err_raise(MPI_ERR_ANY_TIME, MPI_ERR_NO_MEM, fn, "out of memory");
     }
     free(e->text);
     e->text = text;
@@ -165,15 +155,14 @@ int PMPI_Add_error_string(int errorcode, const char *string)
 /* the entry of `code' when it was added and is a class (want_class) or a code of one */
 static int user_removable(int code, int want_class, const char *fn, user_err_t **e_p)
 {
-    COMPI_CHECK_INIT_HELD(fn);
     user_err_t *e = user_entry(code);
     if (e == NULL || (e->errclass == code) != want_class) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%d is no error %s added by %s", code,
-                             want_class ? "class" : "code",
+        return mpi_err_raise(MPI_ERR_ANY_TIME, MPI_ERR_ARG, fn, "%d is no error %s added by %s",
+                             code, want_class ? "class" : "code",
                              want_class ? "MPI_Add_error_class" : "MPI_Add_error_code");
     }
     if (e->text != NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
+        return mpi_err_raise(MPI_ERR_ANY_TIME, MPI_ERR_ARG, fn,
                              "error %s %d still has a string (MPI_Remove_error_string first)",
                              want_class ? "class" : "code", code);
     }
@@ -181,18 +170,16 @@ static int user_removable(int code, int want_class, const char *fn, user_err_t *
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Remove_error_class = PMPI_Remove_error_class
-int PMPI_Remove_error_class(int errorclass)
+static int remove_error_class_impl(int errorclass, const char *fn)
 {
-    COMPI_API_LOCK();
     user_err_t *e;
-    int rc = user_removable(errorclass, 1, "MPI_Remove_error_class", &e);
+    int rc = user_removable(errorclass, 1, fn, &e);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
     for (int i = 0; i < n_user; i++) {
         if (user_errs[i].errclass == errorclass && USER_FIRST + i != errorclass) {
-            return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Remove_error_class",
+            return mpi_err_raise(MPI_ERR_ANY_TIME, MPI_ERR_ARG, fn,
                                  "error class %d still has error code %d", errorclass,
                                  USER_FIRST + i);
         }
@@ -201,29 +188,51 @@ int PMPI_Remove_error_class(int errorclass)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Remove_error_code = PMPI_Remove_error_code
-int PMPI_Remove_error_code(int errorcode)
+static int remove_error_code_impl(int errorcode, const char *fn)
 {
-    COMPI_API_LOCK();
     user_err_t *e;
-    int rc = user_removable(errorcode, 0, "MPI_Remove_error_code", &e);
+    int rc = user_removable(errorcode, 0, fn, &e);
     if (rc == MPI_SUCCESS) {
         e->errclass = REMOVED;
     }
     return rc;
 }
 
-#pragma weak MPI_Remove_error_string = PMPI_Remove_error_string
-int PMPI_Remove_error_string(int errorcode)
+static int remove_error_string_impl(int errorcode, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Remove_error_string");
     user_err_t *e = user_entry(errorcode);
     if (e == NULL || e->text == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Remove_error_string",
+        return mpi_err_raise(MPI_ERR_ANY_TIME, MPI_ERR_ARG, fn,
                              "error code %d has no string set by MPI_Add_error_string", errorcode);
     }
     free(e->text);
     e->text = NULL;
+    return MPI_SUCCESS;
+}
+
+/* ---- the strings and classes of every code (the library's too) ---- */
+
+static int error_string_impl(int errorcode, char *string, int *resultlen, const char *fn)
+{
+    if (!mpi_err_code_valid(errorcode)) {
+        snprintf(string, MPI_MAX_ERROR_STRING, "invalid error code %d", errorcode);
+        *resultlen = (int)strlen(string);
+        return mpi_err_raise(MPI_ERR_ANY_TIME, MPI_ERR_ARG, fn,
+                             "errorcode=%d is not an MPI error code", errorcode);
+    }
+    mpi_err_code_string(errorcode, string);
+    *resultlen = (int)strlen(string);
+    return MPI_SUCCESS;
+}
+
+static int error_class_impl(int errorcode, int *errorclass, const char *fn)
+{
+    if (!mpi_err_code_valid(errorcode)) {
+        return mpi_err_raise(MPI_ERR_ANY_TIME, MPI_ERR_ARG, fn,
+                             "errorcode=%d is not an MPI error code", errorcode);
+    }
+    /* a class is its own class; a code made with a text (errors.h) carries its class */
+    *errorclass = mpi_err_code_class(errorcode);
     return MPI_SUCCESS;
 }
 
@@ -236,3 +245,5 @@ static void __attribute__((destructor)) user_errs_free(void)
     user_errs = NULL;
     n_user = cap_user = 0;
 }
+
+#include "core/mpi/gen/errors_user.c"

@@ -1,7 +1,9 @@
 /*
  * info_api.c -- MPI_Info: an ordered key/value store.  No key changes compi's behaviour
  * yet; the objects exist so programs that pass hints work unchanged.  Every call here
- * works at any time, before MPI_Init and after MPI_Finalize too (see info_raise).
+ * works at any time, before MPI_Init and after MPI_Finalize too: the entry points
+ * (core/mpi/gen/info.c, included last) check the arguments and raise on MPI_ERR_ANY_TIME
+ * (errors.h), which returns the class outside MPI_Init..MPI_Finalize.
  *
  * Ownership: an info object owns copies of its keys and values; MPI_Info_free frees it.
  * MPI_INFO_ENV is built on first use and never freed; what it says is refreshed once MPI
@@ -9,12 +11,12 @@
  */
 #include "core/mpi/info.h"
 
+#include "core/mpi/args.h"
 #include "core/mpi/errors.h"
 #include "core/runtime/handle.h"
 #include "core/mpi/mpi_state.h"
 #include "core/runtime/rte.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,70 +143,6 @@ static compi_info_t *info_get(MPI_Info h)
     return handle_get(&info_table, h);
 }
 
-/*
- * The info calls work at any time, before MPI_Init and after MPI_Finalize too (MPI 4.0,
- * 11.4.1); outside that time an error is returned without calling a handler, as
- * MPI_Error_string does.
- */
-static int info_raise(int errclass, const char *func, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int info_raise(int errclass, const char *func, const char *fmt, ...)
-{
-    char what[512];
-    va_list ap;
-
-    if (compi_mpi_state != COMPI_STATE_INITIALIZED) {
-        return errclass;
-    }
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof(what), fmt, ap);
-    va_end(ap);
-    return mpi_err_invoke(NULL, errclass, func, what);
-}
-
-static int bad_info(const char *func, MPI_Info h)
-{
-    return info_raise(MPI_ERR_INFO, func, "invalid info handle 0x%x%s", (unsigned)h,
-                         h == MPI_INFO_NULL ? " (MPI_INFO_NULL)" : "");
-}
-
-static int null_arg(const char *func, const char *what)
-{
-    return info_raise(MPI_ERR_ARG, func, "%s is NULL", what);
-}
-
-/*
- * what a call on one info object checks first: MPI is initialized, `h` names an info
- * object (*in_p), and the output argument `out`, called `what`, is not NULL
- */
-static int info_check(const char *func, MPI_Info h, const void *out, const char *what,
-                      compi_info_t **in_p)
-{
-    *in_p = info_get(h);
-    if (*in_p == NULL) {
-        return bad_info(func, h);
-    }
-    if (out == NULL) {
-        return null_arg(func, what);
-    }
-    return MPI_SUCCESS;
-}
-
-/* a key must be non-empty and at most MPI_MAX_INFO_KEY characters */
-static int check_key(const char *func, const char *key)
-{
-    size_t len;
-    if (key == NULL) {
-        return null_arg(func, "key");
-    }
-    len = strlen(key);
-    if (len == 0 || len > MPI_MAX_INFO_KEY) {
-        return info_raise(MPI_ERR_INFO_KEY, func,
-                             "key of length %zu (must be 1..%d characters)", len, MPI_MAX_INFO_KEY);
-    }
-    return MPI_SUCCESS;
-}
-
 static int find_key(const compi_info_t *info, const char *key)
 {
     for (int i = 0; i < info->n; i++) {
@@ -273,80 +211,38 @@ static int info_new(const char *func, compi_info_t **info_p)
     compi_info_t *info = calloc(1, sizeof(*info));
     if (info == NULL || handle_alloc(&info_table, info, &info->handle) != COMPI_OK) {
         free(info);
-        return info_raise(MPI_ERR_NO_MEM, func, "cannot allocate an info object");
+        return mpi_err_raise(MPI_ERR_ANY_TIME, MPI_ERR_NO_MEM, func, "cannot allocate an info object");
     }
     *info_p = info;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Info_create = PMPI_Info_create
-int PMPI_Info_create(MPI_Info *info)
+static int info_create_impl(MPI_Info *info, const char *fn)
 {
-    COMPI_API_LOCK();
     compi_info_t *in;
-    int rc;
-    if (info == NULL) {
-        return null_arg("MPI_Info_create", "info");
-    }
     info_get(MPI_INFO_NULL); /* makes sure the table exists */
-    rc = info_new("MPI_Info_create", &in);
+    int rc = info_new(fn, &in);
     if (rc == MPI_SUCCESS) {
         *info = in->handle;
     }
     return rc;
 }
 
-#pragma weak MPI_Info_set = PMPI_Info_set
-int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
+static int info_set_impl(MPI_Info info, const char *key, const char *value, const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_info_t *in = info_get(info);
-    size_t vlen;
-    int rc;
-    if (in == NULL) {
-        return bad_info("MPI_Info_set", info);
-    }
-    rc = check_key("MPI_Info_set", key);
+    int rc = info_set_one(info_get(info), key, value);
     if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    if (value == NULL) {
-        return null_arg("MPI_Info_set", "value");
-    }
-    vlen = strlen(value);
-    if (vlen == 0 || vlen > MPI_MAX_INFO_VAL) {
-        return info_raise(MPI_ERR_INFO_VALUE, "MPI_Info_set",
-                             "value of length %zu for key \"%s\" (must be 1..%d characters)", vlen,
-                             key, MPI_MAX_INFO_VAL);
-    }
-    rc = info_set_one(in, key, value);
-    if (rc != MPI_SUCCESS) {
-        return info_raise(rc, "MPI_Info_set", "out of memory storing key \"%s\"", key);
+        return mpi_err_raise(MPI_ERR_ANY_TIME, rc, fn, "out of memory storing key \"%s\"", key);
     }
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Info_get = PMPI_Info_get
-int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
+static int info_get_impl(MPI_Info info, const char *key, int valuelen, char *value, int *flag,
+                         const char *fn)
 {
-    COMPI_API_LOCK();
     compi_info_t *in = info_get(info);
-    int rc, i;
-    if (in == NULL) {
-        return bad_info("MPI_Info_get", info);
-    }
-    rc = check_key("MPI_Info_get", key);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    if (value == NULL || flag == NULL) {
-        return null_arg("MPI_Info_get", value == NULL ? "value" : "flag");
-    }
-    if (valuelen < 0) {
-        return info_raise(MPI_ERR_ARG, "MPI_Info_get", "valuelen=%d is negative",
-                             valuelen);
-    }
-    i = find_key(in, key);
+    int i = find_key(in, key);
+    (void)fn;
     *flag = i >= 0;
     if (i >= 0) {
         /* at most valuelen characters, always terminated (the buffer has valuelen+1) */
@@ -355,53 +251,30 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Info_get_nkeys = PMPI_Info_get_nkeys
-int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
+static int info_get_nkeys_impl(MPI_Info info, int *nkeys, const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_info_t *in;
-    int rc = info_check("MPI_Info_get_nkeys", info, nkeys, "nkeys", &in);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    *nkeys = in->n;
+    (void)fn;
+    *nkeys = info_get(info)->n;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Info_get_nthkey = PMPI_Info_get_nthkey
-int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
+static int info_get_nthkey_impl(MPI_Info info, int n, char *key, const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_info_t *in;
-    int rc = info_check("MPI_Info_get_nthkey", info, key, "key", &in);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
+    compi_info_t *in = info_get(info);
     if (n < 0 || n >= in->n) {
-        return info_raise(MPI_ERR_ARG, "MPI_Info_get_nthkey",
+        return mpi_err_raise(MPI_ERR_ANY_TIME, MPI_ERR_ARG, fn,
                              "n=%d is not in 0..%d (the info has %d keys)", n, in->n - 1, in->n);
     }
     snprintf(key, MPI_MAX_INFO_KEY + 1, "%s", in->keys[n]);
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Info_get_valuelen = PMPI_Info_get_valuelen
-int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
+static int info_get_valuelen_impl(MPI_Info info, const char *key, int *valuelen, int *flag,
+                                  const char *fn)
 {
-    COMPI_API_LOCK();
     compi_info_t *in = info_get(info);
-    int rc, i;
-    if (in == NULL) {
-        return bad_info("MPI_Info_get_valuelen", info);
-    }
-    rc = check_key("MPI_Info_get_valuelen", key);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    if (valuelen == NULL || flag == NULL) {
-        return null_arg("MPI_Info_get_valuelen", valuelen == NULL ? "valuelen" : "flag");
-    }
-    i = find_key(in, key);
+    int i = find_key(in, key);
+    (void)fn;
     *flag = i >= 0;
     if (i >= 0) {
         *valuelen = (int)strlen(in->vals[i]);
@@ -409,22 +282,12 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *f
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Info_delete = PMPI_Info_delete
-int PMPI_Info_delete(MPI_Info info, const char *key)
+static int info_delete_impl(MPI_Info info, const char *key, const char *fn)
 {
-    COMPI_API_LOCK();
     compi_info_t *in = info_get(info);
-    int rc, i;
-    if (in == NULL) {
-        return bad_info("MPI_Info_delete", info);
-    }
-    rc = check_key("MPI_Info_delete", key);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    i = find_key(in, key);
+    int i = find_key(in, key);
     if (i < 0) {
-        return info_raise(MPI_ERR_INFO_NOKEY, "MPI_Info_delete",
+        return mpi_err_raise(MPI_ERR_ANY_TIME, MPI_ERR_INFO_NOKEY, fn,
                              "key \"%s\" is not in the info object", key);
     }
     free(in->keys[i]);
@@ -436,16 +299,11 @@ int PMPI_Info_delete(MPI_Info info, const char *key)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Info_dup = PMPI_Info_dup
-int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
+/* a new info object with the keys and values of `in`, as *out_h */
+static int info_copy(const compi_info_t *in, MPI_Info *out_h, const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_info_t *in, *out;
-    int rc = info_check("MPI_Info_dup", info, newinfo, "newinfo", &in);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    rc = info_new("MPI_Info_dup", &out);
+    compi_info_t *out;
+    int rc = info_new(fn, &out);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
@@ -453,28 +311,24 @@ int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
         if (info_set_one(out, in->keys[i], in->vals[i]) != MPI_SUCCESS) {
             handle_free(&info_table, out->handle);
             info_destroy(out);
-            return info_raise(MPI_ERR_NO_MEM, "MPI_Info_dup",
+            return mpi_err_raise(MPI_ERR_ANY_TIME, MPI_ERR_NO_MEM, fn,
                                  "out of memory copying %d keys", in->n);
         }
     }
-    *newinfo = out->handle;
+    *out_h = out->handle;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Info_free = PMPI_Info_free
-int PMPI_Info_free(MPI_Info *info)
+static int info_dup_impl(MPI_Info info, MPI_Info *newinfo, const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_info_t *in;
-    if (info == NULL) {
-        return null_arg("MPI_Info_free", "info");
-    }
-    in = info_get(*info);
-    if (in == NULL) {
-        return bad_info("MPI_Info_free", *info);
-    }
+    return info_copy(info_get(info), newinfo, fn);
+}
+
+static int info_free_impl(MPI_Info *info, const char *fn)
+{
+    compi_info_t *in = info_get(*info);
     if (in == &info_env) {
-        return info_raise(MPI_ERR_INFO, "MPI_Info_free", "MPI_INFO_ENV cannot be freed");
+        return mpi_err_raise(MPI_ERR_ANY_TIME, MPI_ERR_INFO, fn, "MPI_INFO_ENV cannot be freed");
     }
     handle_free(&info_table, in->handle);
     info_destroy(in);
@@ -482,28 +336,16 @@ int PMPI_Info_free(MPI_Info *info)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Info_get_string = PMPI_Info_get_string
-int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
+static int info_get_string_impl(MPI_Info info, const char *key, int *buflen, char *value,
+                                int *flag, const char *fn)
 {
-    COMPI_API_LOCK();
     compi_info_t *in = info_get(info);
-    int rc, i;
-    if (in == NULL) {
-        return bad_info("MPI_Info_get_string", info);
-    }
-    rc = check_key("MPI_Info_get_string", key);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    if (buflen == NULL || flag == NULL) {
-        return null_arg("MPI_Info_get_string", buflen == NULL ? "buflen" : "flag");
-    }
+    int i;
     if (*buflen < 0) {
-        return info_raise(MPI_ERR_ARG, "MPI_Info_get_string", "*buflen=%d is negative",
-                             *buflen);
+        return mpi_err_raise(MPI_ERR_ANY_TIME, MPI_ERR_ARG, fn, "*buflen=%d is negative", *buflen);
     }
     if (*buflen > 0 && value == NULL) {
-        return null_arg("MPI_Info_get_string", "value");
+        return mpi_err_raise(MPI_ERR_ANY_TIME, MPI_ERR_ARG, fn, "value is NULL");
     }
     i = find_key(in, key);
     *flag = i >= 0;
@@ -518,35 +360,16 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *valu
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Info_create_env = PMPI_Info_create_env
-int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
+static int info_create_env_impl(int argc, char *argv[], MPI_Info *info, const char *fn)
 {
-    COMPI_API_LOCK();
-    compi_info_t *env, *out;
-    int rc;
+    compi_info_t *env;
     (void)argc, (void)argv; /* the command line is read from the system, as MPI_INFO_ENV's */
-    if (info == NULL) {
-        return null_arg("MPI_Info_create_env", "info");
-    }
     env = info_get(MPI_INFO_ENV);
     if (env == NULL) {
-        return info_raise(MPI_ERR_INTERN, "MPI_Info_create_env",
+        return mpi_err_raise(MPI_ERR_ANY_TIME, MPI_ERR_INTERN, fn,
                              "MPI_INFO_ENV could not be set up");
     }
-    rc = info_new("MPI_Info_create_env", &out);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    for (int i = 0; i < env->n; i++) {
-        if (info_set_one(out, env->keys[i], env->vals[i]) != MPI_SUCCESS) {
-            handle_free(&info_table, out->handle);
-            info_destroy(out);
-            return info_raise(MPI_ERR_NO_MEM, "MPI_Info_create_env",
-                                 "out of memory copying %d keys", env->n);
-        }
-    }
-    *info = out->handle;
-    return MPI_SUCCESS;
+    return info_copy(env, info, fn);
 }
 
 /* ---- for the other API files (info.h) --------------------------------------------- */
@@ -599,3 +422,5 @@ int mpi_info_merge(MPI_Info dst, MPI_Info src)
     }
     return MPI_SUCCESS;
 }
+
+#include "core/mpi/gen/info.c"

@@ -2,11 +2,10 @@
  * op_api.c -- the MPI reduction-operation API: MPI_Op_create, MPI_Op_free,
  * MPI_Op_commutative, MPI_Reduce_local and the handle conversions.
  *
- * The entry points of MPI_Op_create(_c), MPI_Op_free and MPI_Op_commutative are generated
- * (core/mpi/gen/op.c, included last); MPI_Reduce_local's, which checks two buffers of one
- * count and datatype, is written here.  core/op/op.c trusts its callers.  A user op is an object
- * with a handle and a refcount: MPI_Op_free drops the handle and the user's reference at
- * once, and a closure that still holds the op keeps it alive until it lets go.
+ * The entry points are generated (core/mpi/gen/op.c, included last).  core/op/op.c
+ * trusts its callers.  A user op is an object with a handle and a refcount: MPI_Op_free
+ * drops the handle and the user's reference at once, and a closure that still holds the op
+ * keeps it alive until it lets go.
  */
 #include "core/coll/coll.h"
 #include "core/mpi/args.h"
@@ -15,15 +14,6 @@
 #include "core/op/op.h"
 
 #include <stdlib.h>
-
-static int op__lookup(MPI_Op h, const char *fn, compi_op_t **op_p)
-{
-    *op_p = op_from_handle(h);
-    if (compi_unlikely(*op_p == NULL)) {
-        return mpi_err_raise(NULL, MPI_ERR_OP, fn, "invalid operation (handle 0x%x)", (unsigned)h);
-    }
-    return MPI_SUCCESS;
-}
 
 /* MPI_Op_create and MPI_Op_create_c: one of user_fn (int lengths) and user_fn_c is set */
 static int op_create_impl(MPI_User_function *user_fn, MPI_User_function_c *user_fn_c, int commute,
@@ -66,56 +56,28 @@ static int op_commutative_impl(compi_op_t *op, int *commute, const char *fn)
     return MPI_SUCCESS;
 }
 
-/* MPI_Reduce_local(_c) */
+/* MPI_Reduce_local(_c): the count, the datatype (committed), inoutbuf and the op's handle are
+   checked by the entry points; the op on the datatype and inbuf here */
 static int reduce_local_impl(const void *inbuf, void *inoutbuf, MPI_Count count,
-                             MPI_Datatype datatype, MPI_Op op, const char *fn)
+                             compi_datatype_t *datatype, compi_op_t *op, const char *fn)
 {
-    compi_op_t *o;
-    if (count < 0) {
-        return mpi_err_raise(NULL, MPI_ERR_COUNT, fn, "count=%lld is negative", (long long)count);
-    }
-    compi_datatype_t *dt = dt_from_handle(datatype);
-    if (dt == NULL || (!dt->committed && !dt->predefined)) {
-        return mpi_err_raise(NULL, MPI_ERR_TYPE, fn, "%s datatype (handle 0x%x)",
-                             dt == NULL ? "invalid" : "uncommitted", (unsigned)datatype);
-    }
-    int rc = op__lookup(op, fn, &o);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
     /* MPI_REPLACE and MPI_NO_OP exist for one-sided accumulates only */
-    if (o->handle == MPI_REPLACE || o->handle == MPI_NO_OP || !op_valid_for(o, dt)) {
-        return mpi_err_raise(NULL, MPI_ERR_OP, fn, "%s is not defined on datatype %s", o->name,
-                             dt_name(dt));
+    if (op->handle == MPI_REPLACE || op->handle == MPI_NO_OP || !op_valid_for(op, datatype)) {
+        return mpi_err_raise(NULL, MPI_ERR_OP, fn, "%s is not defined on datatype %s", op->name,
+                             dt_name(datatype));
     }
     if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE) {
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "MPI_IN_PLACE is not allowed here");
     }
-    if (count > 0 && dt->size > 0 && dt->true_lb == 0 && (inbuf == NULL || inoutbuf == NULL)) {
-        return mpi_err_raise(NULL, MPI_ERR_BUFFER, fn, "%s is NULL with count=%lld",
-                             inbuf == NULL ? "inbuf" : "inoutbuf", (long long)count);
+    int rc = mpi_arg_buf(NULL, inbuf, (size_t)count, datatype, "inbuf", fn);
+    if (rc != MPI_SUCCESS) {
+        return rc;
     }
-    compi_status_t st = coll_op_apply(o, dt, inbuf, inoutbuf, (size_t)count);
+    compi_status_t st = coll_op_apply(op, datatype, inbuf, inoutbuf, (size_t)count);
     if (st != COMPI_OK) {
         return mpi_err_raise(NULL, mpi_err_class_of(st), fn, "%s", compi_status_string(st));
     }
     return MPI_SUCCESS;
-}
-
-#pragma weak MPI_Reduce_local = PMPI_Reduce_local
-int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
-                      MPI_Op op)
-{
-    COMPI_CHECK_INIT("MPI_Reduce_local");
-    return reduce_local_impl(inbuf, inoutbuf, count, datatype, op, "MPI_Reduce_local");
-}
-
-#pragma weak MPI_Reduce_local_c = PMPI_Reduce_local_c
-int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype,
-                        MPI_Op op)
-{
-    COMPI_CHECK_INIT("MPI_Reduce_local_c");
-    return reduce_local_impl(inbuf, inoutbuf, count, datatype, op, "MPI_Reduce_local_c");
 }
 
 #include "core/mpi/gen/op.c"

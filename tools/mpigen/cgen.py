@@ -165,7 +165,8 @@ UNITS = {
         "MPI_Comm_test_inter", "MPI_Comm_remote_size", "MPI_Comm_remote_group",
         "MPI_Intercomm_create", "MPI_Intercomm_merge",
     ]),
-    "op": ("core/mpi/op_api.c", ["MPI_Op_create", "MPI_Op_free", "MPI_Op_commutative"]),
+    "op": ("core/mpi/op_api.c", ["MPI_Op_create", "MPI_Op_free", "MPI_Op_commutative",
+                                 "MPI_Reduce_local"]),
     "attr": ("core/mpi/attr_api.c", [
         "MPI_Comm_create_keyval", "MPI_Comm_free_keyval", "MPI_Keyval_create", "MPI_Keyval_free",
         "MPI_Type_create_keyval", "MPI_Type_free_keyval", "MPI_Comm_set_attr",
@@ -224,6 +225,17 @@ UNITS = {
         "MPI_Win_get_group", "MPI_Win_set_name", "MPI_Win_get_name", "MPI_Win_set_info",
         "MPI_Win_get_info", "MPI_Win_set_attr", "MPI_Win_get_attr", "MPI_Win_delete_attr",
         "MPI_Win_set_errhandler", "MPI_Win_get_errhandler", "MPI_Win_call_errhandler",
+    ]),
+    # info objects and error classes and codes: callable at any time (infoerr_rule)
+    "info": ("core/mpi/info_api.c", [
+        "MPI_Info_create", "MPI_Info_create_env", "MPI_Info_delete", "MPI_Info_dup",
+        "MPI_Info_free", "MPI_Info_get", "MPI_Info_get_nkeys", "MPI_Info_get_nthkey",
+        "MPI_Info_get_string", "MPI_Info_get_valuelen", "MPI_Info_set",
+    ]),
+    "errors_user": ("core/mpi/errors_user.c", [
+        "MPI_Add_error_class", "MPI_Add_error_code", "MPI_Add_error_string",
+        "MPI_Remove_error_class", "MPI_Remove_error_code", "MPI_Remove_error_string",
+        "MPI_Error_class", "MPI_Error_string",
     ]),
 }
 
@@ -332,6 +344,8 @@ def checks(name, params):
     if wins and not comms:
         return onesided_checks(name, params, wins[0])
     errc = "NULL"
+    if re.sub("_c$", "", name) in CALLABLE_ANY_TIME:
+        errc = "MPI_ERR_ANY_TIME"  # the class returned outside MPI_Init..MPI_Finalize
     # the communicator first: the other checks raise their errors on it
     for p in comms:
         decls.append("    compi_comm_t *c_%s = NULL;" % p.name)
@@ -769,6 +783,52 @@ def wincreate_rule(p, params, errc, check, decls):
 # the families whose parameters have rules of their own, tried before the others
 FAMILY_RULES = [(set(UNITS["topo"][1]), topo_rule), (PARTMEM_PROCS, partmem_rule),
                 (WINCREATE_PROCS, wincreate_rule)]
+
+
+# Info objects and error classes and codes (callable at any time: their errors are raised on
+# MPI_ERR_ANY_TIME, errors.h), and MPI_Reduce_local.  An info object's handle (MPI_ERR_INFO;
+# through a pointer, one the call frees), a key (MPI_ERR_ARG if NULL, MPI_ERR_INFO_KEY if
+# empty or longer than MPI_MAX_INFO_KEY), a value to set (MPI_ERR_ARG if NULL,
+# MPI_ERR_INFO_VALUE if empty or longer than MPI_MAX_INFO_VAL), a value's length (not
+# negative: MPI_ERR_ARG), output pointers (MPI_ERR_ARG); a key's index, an error class or
+# code to look up and MPI_Info_create_env's command line are the call's, and so are
+# MPI_Info_get_string's value (NULL when *buflen is 0) and MPI_Reduce_local's inbuf (not
+# MPI_IN_PLACE, not NULL with elements: the call checks it with inoutbuf's).
+INFOERR_PROCS = set(UNITS["info"][1]) | set(UNITS["errors_user"][1]) | {"MPI_Reduce_local"}
+
+
+def infoerr_rule(p, params, errc, check, decls):
+    """the checks of a parameter of the info, error class and MPI_Reduce_local calls (True),
+    or False for the general rules"""
+    k, n = p.kind, p.name
+    if k == "INFO" and p.dir == "INOUT" and p.ptr == 1 and not p.array:
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, n, n))
+        check('mpi_arg_info(%s, *%s, 0, "%s", fn)' % (errc, n, n))
+    elif k == "STRING" and p.dir == "IN" and p.ptr == 1 and n in ("key", "value") and \
+            params[0].kind == "INFO":
+        check("mpi_arg_info_%s(%s, %s, fn)" % (n, errc, n))
+    elif k == "INFO_VALUE_LENGTH" and p.dir == "IN" and not p.ptr:
+        check('mpi_arg_length(%s, %s, "%s", fn)' % (errc, n, n))
+    elif k in ("INFO_VALUE_LENGTH", "KEY_INDEX", "ERROR_CLASS", "ERROR_CODE") and \
+            p.dir in ("OUT", "INOUT") and p.ptr == 1 and not p.array:
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, n, n))
+    elif k == "STRING" and p.dir == "OUT" and any(q.kind == "INFO_VALUE_LENGTH" and
+                                                  q.dir == "INOUT" for q in params):
+        pass
+    elif k == "ARGUMENT_LIST" and p.dir == "INOUT" and not p.ptr:
+        # the description renders MPI_Info_create_env's argv as char argv[]: mpi.h's type
+        p.decl = p.impl_decl = "char *%s[]" % n
+    elif k in ("KEY_INDEX", "ERROR_CLASS", "ARGUMENT_COUNT") and p.dir in ("IN", "INOUT") and \
+            not p.ptr:
+        pass
+    elif k == "BUFFER" and p.name == "inbuf" and p.dir == "IN":
+        pass
+    else:
+        return False
+    return True
+
+
+FAMILY_RULES += [(INFOERR_PROCS, infoerr_rule)]
 
 
 # One-sided communication: a procedure with a window (and no communicator) raises its

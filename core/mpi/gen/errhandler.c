@@ -78,11 +78,11 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
     static const char fn[] = "MPI_Errhandler_free";
     compi_errhandler_t *e_errhandler = NULL;
     int rc;
-    rc = mpi_arg_ptr(NULL, errhandler, "errhandler", fn);
+    rc = mpi_arg_ptr(MPI_ERR_ANY_TIME, errhandler, "errhandler", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_errh(NULL, *errhandler, "errhandler", fn, &e_errhandler);
+    rc = mpi_arg_errh(MPI_ERR_ANY_TIME, *errhandler, "errhandler", fn, &e_errhandler);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }

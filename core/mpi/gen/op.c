@@ -72,8 +72,66 @@ int PMPI_Op_commutative(MPI_Op op, int *commute)
     return op_commutative_impl(o_op, commute, fn);
 }
 
+#pragma weak MPI_Reduce_local = PMPI_Reduce_local
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
+                      MPI_Op op)
+{
+    COMPI_CHECK_INIT("MPI_Reduce_local");
+    static const char fn[] = "MPI_Reduce_local";
+    compi_datatype_t *dt_datatype = NULL;
+    compi_op_t *o_op = NULL;
+    int rc;
+    rc = mpi_arg_count(NULL, count, "count", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_type(NULL, datatype, "datatype", fn, &dt_datatype);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_buf(NULL, inoutbuf, (size_t)count, dt_datatype, "inoutbuf", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_op_handle(NULL, op, "op", fn, &o_op);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return reduce_local_impl(inbuf, inoutbuf, count, dt_datatype, o_op, fn);
+}
+
+#pragma weak MPI_Reduce_local_c = PMPI_Reduce_local_c
+int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Op op)
+{
+    COMPI_CHECK_INIT("MPI_Reduce_local_c");
+    static const char fn[] = "MPI_Reduce_local_c";
+    compi_datatype_t *dt_datatype = NULL;
+    compi_op_t *o_op = NULL;
+    int rc;
+    rc = mpi_arg_count(NULL, count, "count", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_type(NULL, datatype, "datatype", fn, &dt_datatype);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_buf(NULL, inoutbuf, (size_t)count, dt_datatype, "inoutbuf", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_op_handle(NULL, op, "op", fn, &o_op);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return reduce_local_impl(inbuf, inoutbuf, count, dt_datatype, o_op, fn);
+}
+
 /* the implementations this file calls, as core/mpi/op_api.c defines them */
 static int op_create_impl(MPI_User_function *user_fn, MPI_User_function_c *user_fn_c, int commute,
                           MPI_Op *op, const char *fn);
 static int op_free_impl(MPI_Op *op, compi_op_t *op_obj, const char *fn);
 static int op_commutative_impl(compi_op_t *op, int *commute, const char *fn);
+static int reduce_local_impl(const void *inbuf, void *inoutbuf, MPI_Count count,
+                             compi_datatype_t *datatype, compi_op_t *op, const char *fn);

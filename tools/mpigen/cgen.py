@@ -794,6 +794,9 @@ FAMILY_RULES = [(set(UNITS["topo"][1]), topo_rule), (PARTMEM_PROCS, partmem_rule
 # code to look up and MPI_Info_create_env's command line are the call's, and so are
 # MPI_Info_get_string's value (NULL when *buflen is 0) and MPI_Reduce_local's inbuf (not
 # MPI_IN_PLACE, not NULL with elements: the call checks it with inoutbuf's).
+# the deprecated MPI_Info_get and MPI_Info_get_valuelen work at any time too in compi, as
+# MPI_Info_get_string, which replaces them, does
+CALLABLE_ANY_TIME |= {"MPI_Info_get", "MPI_Info_get_valuelen"}
 INFOERR_PROCS = set(UNITS["info"][1]) | set(UNITS["errors_user"][1]) | {"MPI_Reduce_local"}
 
 

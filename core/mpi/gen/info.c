@@ -82,26 +82,26 @@ int PMPI_Info_free(MPI_Info *info)
 #pragma weak MPI_Info_get = PMPI_Info_get
 int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
 {
-    COMPI_CHECK_INIT("MPI_Info_get");
+    COMPI_API_LOCK();
     static const char fn[] = "MPI_Info_get";
     int rc;
-    rc = mpi_arg_info(NULL, info, 0, "info", fn);
+    rc = mpi_arg_info(MPI_ERR_ANY_TIME, info, 0, "info", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_info_key(NULL, key, fn);
+    rc = mpi_arg_info_key(MPI_ERR_ANY_TIME, key, fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_length(NULL, valuelen, "valuelen", fn);
+    rc = mpi_arg_length(MPI_ERR_ANY_TIME, valuelen, "valuelen", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_ptr(NULL, value, "value", fn);
+    rc = mpi_arg_ptr(MPI_ERR_ANY_TIME, value, "value", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_ptr(NULL, flag, "flag", fn);
+    rc = mpi_arg_ptr(MPI_ERR_ANY_TIME, flag, "flag", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
@@ -170,22 +170,22 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *valu
 #pragma weak MPI_Info_get_valuelen = PMPI_Info_get_valuelen
 int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
 {
-    COMPI_CHECK_INIT("MPI_Info_get_valuelen");
+    COMPI_API_LOCK();
     static const char fn[] = "MPI_Info_get_valuelen";
     int rc;
-    rc = mpi_arg_info(NULL, info, 0, "info", fn);
+    rc = mpi_arg_info(MPI_ERR_ANY_TIME, info, 0, "info", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_info_key(NULL, key, fn);
+    rc = mpi_arg_info_key(MPI_ERR_ANY_TIME, key, fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_ptr(NULL, valuelen, "valuelen", fn);
+    rc = mpi_arg_ptr(MPI_ERR_ANY_TIME, valuelen, "valuelen", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_ptr(NULL, flag, "flag", fn);
+    rc = mpi_arg_ptr(MPI_ERR_ANY_TIME, flag, "flag", fn);
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }

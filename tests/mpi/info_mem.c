@@ -8,8 +8,9 @@
  * host, arch, wdir, thread_level) and MPI_Info_create_env, a copy of it.  Errors under
  * MPI_ERRORS_RETURN: MPI_ERR_INFO_KEY (empty or too long key), MPI_ERR_INFO_VALUE,
  * MPI_ERR_INFO_NOKEY (delete of a missing key), MPI_ERR_ARG (nthkey out of range),
- * MPI_ERR_INFO (MPI_INFO_NULL).  The info calls also work before MPI_Init and after
- * MPI_Finalize.
+ * MPI_ERR_INFO (MPI_INFO_NULL), MPI_ERR_ARG (NULL keys, values and outputs, a negative
+ * length).  The info calls, MPI_Error_class and MPI_Error_string also work before MPI_Init
+ * and after MPI_Finalize, where an error returns its class.
  * Memory: blocks of 0 .. 1 MiB, written whole, 64-byte aligned, with MPI_INFO_NULL and an
  * info; MPI_Free_mem of a pointer not from MPI_Alloc_mem gives MPI_ERR_BASE, of NULL
  * succeeds; an impossible size gives MPI_ERR_NO_MEM; a negative one an error.
@@ -107,6 +108,20 @@ static void test_info(void)
     expect_class(MPI_Info_set(MPI_INFO_NULL, "k", "v"), MPI_ERR_INFO, "Info_set MPI_INFO_NULL");
     expect_class(MPI_Info_get_nkeys(MPI_INFO_NULL, &n), MPI_ERR_INFO, "Info_get_nkeys null");
     expect_class(MPI_Info_free(&(MPI_Info){MPI_INFO_ENV}), MPI_ERR_INFO, "Info_free(ENV)");
+    expect_class(MPI_Info_set(a, NULL, "x"), MPI_ERR_ARG, "Info_set NULL key");
+    expect_class(MPI_Info_set(a, "k", NULL), MPI_ERR_ARG, "Info_set NULL value");
+    expect_class(MPI_Info_get(a, "k1", -1, key, &flag), MPI_ERR_ARG, "Info_get valuelen=-1");
+    expect_class(MPI_Info_get(a, "k1", 4, key, NULL), MPI_ERR_ARG, "Info_get NULL flag");
+    expect_class(MPI_Info_get_valuelen(a, "", &n, &flag), MPI_ERR_INFO_KEY,
+                 "Info_get_valuelen empty key");
+    expect_class(MPI_Info_get_nkeys(a, NULL), MPI_ERR_ARG, "Info_get_nkeys NULL");
+    expect_class(MPI_Info_get_nthkey(a, -1, key), MPI_ERR_ARG, "Info_get_nthkey n=-1");
+    n = 4;
+    expect_class(MPI_Info_get_string(a, "k2", &n, NULL, &flag), MPI_ERR_ARG,
+                 "Info_get_string NULL value with buflen 4");
+    expect_class(MPI_Info_dup(a, NULL), MPI_ERR_ARG, "Info_dup into NULL");
+    expect_class(MPI_Info_free(NULL), MPI_ERR_ARG, "Info_free(NULL)");
+    expect_class(MPI_Info_create(NULL), MPI_ERR_ARG, "Info_create(NULL)");
 
     MPI_OK(MPI_Info_free(&a));
     CHECK(a == MPI_INFO_NULL, "Info_free did not set MPI_INFO_NULL");
@@ -207,6 +222,24 @@ static int outside_mpi(int argc, char **argv, const char *when)
         }
     }
     bad |= MPI_Info_free(&e) != MPI_SUCCESS;
+    /* errors: the class returned, no handler called (there is no MPI_COMM_WORLD) */
+    {
+        char key[MPI_MAX_INFO_KEY + 1], s[MPI_MAX_ERROR_STRING];
+        int cls = -1, len = 0;
+        bad |= MPI_Info_create(&a) != MPI_SUCCESS;
+        bad |= MPI_Info_set(a, "", "x") != MPI_ERR_INFO_KEY;
+        bad |= MPI_Info_set(a, "k", "") != MPI_ERR_INFO_VALUE;
+        bad |= MPI_Info_delete(a, "nope") != MPI_ERR_INFO_NOKEY;
+        bad |= MPI_Info_get_nthkey(a, 0, key) != MPI_ERR_ARG;
+        bad |= MPI_Info_get_nkeys(a, NULL) != MPI_ERR_ARG;
+        bad |= MPI_Info_free(&a) != MPI_SUCCESS;
+        bad |= MPI_Info_set(MPI_INFO_NULL, "k", "v") != MPI_ERR_INFO;
+        bad |= MPI_Error_class(-5, &cls) != MPI_ERR_ARG;
+        bad |= MPI_Error_class(MPI_ERR_INFO_KEY, NULL) != MPI_ERR_ARG;
+        bad |= MPI_Error_class(MPI_ERR_INFO_KEY, &cls) != MPI_SUCCESS || cls != MPI_ERR_INFO_KEY;
+        bad |= MPI_Error_string(MPI_ERR_TAG, s, &len) != MPI_SUCCESS || len < 1;
+        bad |= MPI_Error_string(MPI_ERR_TAG, s, NULL) != MPI_ERR_ARG;
+    }
     if (bad)
         fprintf(stderr, "FAIL info_mem: the info calls do not work %s\n", when);
     return bad;

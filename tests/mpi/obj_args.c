@@ -8,7 +8,8 @@
  * MPI_ERR_OP; a negative array length, a NULL array, string or output pointer or a negative color
  * MPI_ERR_ARG; a rank outside a group MPI_ERR_RANK; a negative tag MPI_ERR_TAG.  What the checks
  * must let through (MPI_PROC_NULL in a translation, empty arrays, MPI_UNDEFINED as a color,
- * MPI_INFO_NULL as hints) works, and the library stays usable after.
+ * MPI_INFO_NULL as hints) works, and the library stays usable after.  MPI_Reduce_local: a
+ * negative count MPI_ERR_COUNT, a NULL buffer with elements MPI_ERR_BUFFER.
  */
 #include "tests/mpi/mpitest.h"
 
@@ -186,6 +187,13 @@ static void ops(void)
     MPI_OK(MPI_Reduce_local(a, b, 2, MPI_INT, op));
     MPI_OK(MPI_Reduce_local(a, b, 2, MPI_INT, op_c));
     CHECK(b[0] == 12 && b[1] == 24, "Reduce_local with the user ops: %d %d", b[0], b[1]);
+    EXPECT(MPI_ERR_COUNT, MPI_Reduce_local, a, b, -1, MPI_INT, op);
+    EXPECT(MPI_ERR_COUNT, MPI_Reduce_local_c, a, b, (MPI_Count)-1, MPI_INT, op);
+    EXPECT(MPI_ERR_TYPE, MPI_Reduce_local, a, b, 2, MPI_DATATYPE_NULL, op);
+    EXPECT(MPI_ERR_BUFFER, MPI_Reduce_local, a, NULL, 2, MPI_INT, op);
+    EXPECT(MPI_ERR_BUFFER, MPI_Reduce_local, NULL, b, 2, MPI_INT, op);
+    EXPECT(MPI_ERR_OP, MPI_Reduce_local, a, b, 2, MPI_INT, MPI_OP_NULL);
+    MPI_OK(MPI_Reduce_local(NULL, NULL, 0, MPI_INT, op));
     EXPECT(MPI_ERR_OP, MPI_Op_commutative, MPI_OP_NULL, &commute);
     EXPECT(MPI_ERR_ARG, MPI_Op_commutative, op, NULL);
     EXPECT(MPI_ERR_ARG, MPI_Op_free, NULL);

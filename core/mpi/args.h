@@ -679,33 +679,31 @@ static inline int mpi_fn_large(const char *fn)
 
 /* ---- info keys and values (the info calls: raised on MPI_ERR_ANY_TIME) ---- */
 
-/* a key: not NULL (MPI_ERR_ARG), 1..MPI_MAX_INFO_KEY characters (MPI_ERR_INFO_KEY) */
-static inline int mpi_arg_info_key(compi_comm_t *c, const char *key, const char *fn)
+/* a key or value `what`: not NULL (MPI_ERR_ARG), 1..max characters (`errclass`) */
+static inline int mpi_arg_info_string(compi_comm_t *c, const char *str, const char *what,
+                                      size_t max, int errclass, const char *fn)
 {
-    if (compi_unlikely(key == NULL)) {
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "key is NULL");
+    if (compi_unlikely(str == NULL)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", what);
     }
-    size_t len = strlen(key);
-    if (compi_unlikely(len == 0 || len > MPI_MAX_INFO_KEY)) {
-        return mpi_err_raise(c, MPI_ERR_INFO_KEY, fn, "key of length %zu (must be 1..%d characters)",
-                             len, MPI_MAX_INFO_KEY);
+    size_t len = strlen(str);
+    if (compi_unlikely(len == 0 || len > max)) {
+        return mpi_err_raise(c, errclass, fn, "%s of length %zu (must be 1..%zu characters)", what,
+                             len, max);
     }
     return MPI_SUCCESS;
 }
 
-/* a value to set: not NULL (MPI_ERR_ARG), 1..MPI_MAX_INFO_VAL characters
-   (MPI_ERR_INFO_VALUE) */
+/* a key: MPI_ERR_INFO_KEY when empty or longer than MPI_MAX_INFO_KEY */
+static inline int mpi_arg_info_key(compi_comm_t *c, const char *key, const char *fn)
+{
+    return mpi_arg_info_string(c, key, "key", MPI_MAX_INFO_KEY, MPI_ERR_INFO_KEY, fn);
+}
+
+/* a value to set: MPI_ERR_INFO_VALUE when empty or longer than MPI_MAX_INFO_VAL */
 static inline int mpi_arg_info_value(compi_comm_t *c, const char *value, const char *fn)
 {
-    if (compi_unlikely(value == NULL)) {
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "value is NULL");
-    }
-    size_t len = strlen(value);
-    if (compi_unlikely(len == 0 || len > MPI_MAX_INFO_VAL)) {
-        return mpi_err_raise(c, MPI_ERR_INFO_VALUE, fn,
-                             "value of length %zu (must be 1..%d characters)", len, MPI_MAX_INFO_VAL);
-    }
-    return MPI_SUCCESS;
+    return mpi_arg_info_string(c, value, "value", MPI_MAX_INFO_VAL, MPI_ERR_INFO_VALUE, fn);
 }
 
 #endif

@@ -2,7 +2,7 @@
  * errors.c -- raising MPI errors: the error handler of a communicator decides whether
  * the job goes down (one line for people, said once: rte_abort_line), the class is
  * returned, or the user's function is called.  Also the names and descriptions of the error
- * classes, which MPI_Error_string returns (see errhandler_api.c).
+ * classes, which MPI_Error_string returns (see errors_user.c).
  */
 #include "core/mpi/errors.h"
 

@@ -211,7 +211,8 @@ static int info_new(const char *func, compi_info_t **info_p)
     compi_info_t *info = calloc(1, sizeof(*info));
     if (info == NULL || handle_alloc(&info_table, info, &info->handle) != COMPI_OK) {
         free(info);
-        return mpi_err_raise(MPI_ERR_ANY_TIME, MPI_ERR_NO_MEM, func, "cannot allocate an info object");
+        return mpi_err_raise(MPI_ERR_ANY_TIME, MPI_ERR_NO_MEM, func,
+                             "cannot allocate an info object");
     }
     *info_p = info;
     return MPI_SUCCESS;
@@ -336,8 +337,8 @@ static int info_free_impl(MPI_Info *info, const char *fn)
     return MPI_SUCCESS;
 }
 
-static int info_get_string_impl(MPI_Info info, const char *key, int *buflen, char *value,
-                                int *flag, const char *fn)
+static int info_get_string_impl(MPI_Info info, const char *key, int *buflen, char *value, int *flag,
+                                const char *fn)
 {
     compi_info_t *in = info_get(info);
     int i;

@@ -10,7 +10,8 @@ For every procedure of the table below it writes, into core/mpi/gen/<unit>.c:
     and for the large-count form (MPI_x_c) where the standard has one;
   - the initialization check (COMPI_CHECK_INIT, which also takes the library's lock at
     MPI_THREAD_MULTIPLE), or the lock alone for the procedures the standard allows
-    before MPI_Init and after MPI_Finalize (CALLABLE_ANY_TIME);
+    before MPI_Init and after MPI_Finalize (CALLABLE_ANY_TIME), whose checks raise on
+    MPI_ERR_ANY_TIME (core/mpi/errors.h: the class returned outside that time);
   - the argument checks that the kind and direction of each parameter in the standard's
     description call for, in the one vocabulary of core/mpi/args.h (mpi_arg_*), each
     with the error class the standard names: a communicator (MPI_ERR_COMM), a datatype

@@ -677,4 +677,21 @@ static inline int mpi_fn_large(const char *fn)
     return n > 2 && fn[n - 2] == '_' && fn[n - 1] == 'c';
 }
 
+/* ---- statuses between C and Fortran, a status's fields ---- */
+
+/* a status of any form, or an output of a status's field, of the calls that work before
+   MPI_Init and after MPI_Finalize: neither NULL nor `ignore` (its form's MPI_*STATUS_IGNORE,
+   or NULL); MPI_ERR_ARG, raised once MPI is initialized and returned otherwise */
+static inline int mpi_arg_status_any(const void *p, const void *ignore, const char *what,
+                                     const char *fn)
+{
+    if (compi_unlikely(p == NULL || (ignore != NULL && p == ignore))) {
+        if (compi_mpi_state != COMPI_STATE_INITIALIZED) {
+            return MPI_ERR_ARG;
+        }
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL or ignored", what);
+    }
+    return MPI_SUCCESS;
+}
+
 #endif

@@ -4,6 +4,7 @@
  * MPI_File is a pointer (as in MPICH), whose Fortran handle is its index in the file
  * table (core/mpi/file_args.h).
  */
+#include "core/mpi/args.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/file_args.h"
 #include "core/mpi/mpi_state.h"
@@ -166,39 +167,24 @@ MPI_File PMPI_File_f2c(MPI_Fint file)
 }
 
 /* A Fortran status is the C status copied word for word (MPI_F_STATUS_SIZE INTEGERs).
- * Like the handle conversions these need no library state, but a missing status is
- * still an error of class MPI_ERR_ARG, raised on MPI_COMM_WORLD's handler when MPI is
- * up. */
+ * Like the handle conversions these need no library state; the entry points
+ * (core/mpi/gen/f2c.c, included last) make a missing status an error of class
+ * MPI_ERR_ARG, raised on MPI_COMM_WORLD's handler when MPI is up, returned before. */
 COMPI_STATIC_ASSERT(sizeof(MPI_Status) % sizeof(MPI_Fint) == 0,
                     "MPI_Status must be a whole number of Fortran INTEGERs");
 
-static int f2c__status_error(const char *fn)
+static int status_c2f_impl(const MPI_Status *c_status, MPI_Fint *f_status, const char *fn)
 {
-    if (compi_mpi_state != COMPI_STATE_INITIALIZED) {
-        return MPI_ERR_ARG;
-    }
-    return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "a status is NULL or ignored");
-}
-
-#pragma weak MPI_Status_c2f = PMPI_Status_c2f
-int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
-{
-    COMPI_API_LOCK();
-    if (c_status == NULL || c_status == MPI_STATUS_IGNORE || f_status == NULL) {
-        return f2c__status_error("MPI_Status_c2f");
-    }
+    (void)fn;
     memcpy(f_status, c_status, sizeof(*c_status));
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Status_f2c = PMPI_Status_f2c
-int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
+static int status_f2c_impl(const MPI_Fint *f_status, MPI_Status *c_status, const char *fn)
 {
-    COMPI_API_LOCK();
-    if (f_status == NULL || f_status == MPI_F_STATUS_IGNORE || c_status == NULL ||
-        c_status == MPI_STATUS_IGNORE) {
-        return f2c__status_error("MPI_Status_f2c");
-    }
+    (void)fn;
     memcpy(c_status, f_status, sizeof(*c_status));
     return MPI_SUCCESS;
 }
+
+#include "core/mpi/gen/f2c.c"

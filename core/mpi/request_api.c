@@ -390,31 +390,25 @@ static int startall_impl(int count, MPI_Request array_of_requests[], const char 
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Grequest_start = PMPI_Grequest_start
-int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
-                        MPI_Grequest_free_function *free_fn,
-                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
-                        MPI_Request *request)
+static int grequest_start_impl(MPI_Grequest_query_function *query_fn,
+                               MPI_Grequest_free_function *free_fn,
+                               MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                               MPI_Request *request, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Grequest_start");
-    if (request == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Grequest_start", "request is NULL");
-    }
     compi_request_t *r = mpi_greq_new(query_fn, free_fn, cancel_fn, extra_state);
     if (r == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, "MPI_Grequest_start", "out of requests");
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of requests");
     }
-    return mpi_req_expose(NULL, r, request, "MPI_Grequest_start");
+    return mpi_req_expose(NULL, r, request, fn);
 }
 
-#pragma weak MPI_Grequest_complete = PMPI_Grequest_complete
-int PMPI_Grequest_complete(MPI_Request request)
+static int grequest_complete_impl(MPI_Request request, compi_request_t *request_obj,
+                                  const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Grequest_complete");
-    compi_request_t *r = req_from_handle(request);
+    compi_request_t *r = request_obj;
     if (r == NULL || r->kind != REQ_GREQ) {
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, "MPI_Grequest_complete",
-                             "not a generalized request: 0x%x", (unsigned)request);
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "not a generalized request: 0x%x",
+                             (unsigned)request);
     }
     if (r->user_freed) {
         /* MPI_Request_free came first: nobody will wait, so end it here */

@@ -5,8 +5,11 @@
  * Each request is asked with MPI_Request_get_status (request_api.c), which makes progress
  * and raises on an invalid handle.  As in the test functions, a null handle and an
  * inactive persistent request are idle: complete at once with an empty status for _all,
- * skipped by _any and _some, which answer MPI_UNDEFINED when every request is idle.
+ * skipped by _any and _some, which answer MPI_UNDEFINED when every request is idle.  The
+ * entry points (core/mpi/gen/request_status.c, included last) check the count and the
+ * arrays.
  */
+#include "core/mpi/args.h"
 #include "core/mpi/req_handle.h"
 
 static int request__idle(MPI_Request h)
@@ -18,40 +21,20 @@ static int request__idle(MPI_Request h)
     return r != NULL && r->persistent && !r->active;
 }
 
-/* common checks: a count, the array when it has elements, the outputs */
-static int request__args(int count, const MPI_Request *reqs, const void *out1, const void *out2,
-                         const char *fn)
-{
-    COMPI_CHECK_INIT_HELD(fn);
-    if (count < 0) {
-        return mpi_err_raise(NULL, MPI_ERR_COUNT, fn, "count=%d is negative", count);
-    }
-    if ((count > 0 && reqs == NULL) || out1 == NULL || out2 == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "an array or an output is NULL");
-    }
-    return MPI_SUCCESS;
-}
-
 static MPI_Status *request__status(MPI_Status *statuses, int i)
 {
     return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
 }
 
-#pragma weak MPI_Request_get_status_all = PMPI_Request_get_status_all
-int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag,
-                                MPI_Status *array_of_statuses)
+static int request_get_status_all_impl(int count, const MPI_Request array_of_requests[], int *flag,
+                                       MPI_Status *array_of_statuses, const char *fn)
 {
-    COMPI_API_LOCK();
-    const char *fn = "MPI_Request_get_status_all";
-    int rc = request__args(count, array_of_requests, flag, flag, fn);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
+    (void)fn;
     *flag = 1;
     for (int i = 0; i < count; i++) {
         int done = 0;
-        rc = PMPI_Request_get_status(array_of_requests[i], &done,
-                                     request__status(array_of_statuses, i));
+        int rc = PMPI_Request_get_status(array_of_requests[i], &done,
+                                         request__status(array_of_statuses, i));
         if (rc != MPI_SUCCESS) {
             return rc;
         }
@@ -60,16 +43,10 @@ int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[]
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Request_get_status_any = PMPI_Request_get_status_any
-int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int *index,
-                                int *flag, MPI_Status *status)
+static int request_get_status_any_impl(int count, const MPI_Request array_of_requests[], int *index,
+                                       int *flag, MPI_Status *status, const char *fn)
 {
-    COMPI_API_LOCK();
-    const char *fn = "MPI_Request_get_status_any";
-    int rc = request__args(count, array_of_requests, index, flag, fn);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
+    (void)fn;
     int active = 0;
     *index = MPI_UNDEFINED;
     *flag = 0;
@@ -78,7 +55,7 @@ int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[]
             continue;
         }
         active = 1;
-        rc = PMPI_Request_get_status(array_of_requests[i], flag, status);
+        int rc = PMPI_Request_get_status(array_of_requests[i], flag, status);
         if (rc != MPI_SUCCESS || *flag) {
             *index = rc == MPI_SUCCESS ? i : MPI_UNDEFINED;
             return rc;
@@ -91,17 +68,11 @@ int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[]
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Request_get_status_some = PMPI_Request_get_status_some
-int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount,
-                                 int array_of_indices[], MPI_Status *array_of_statuses)
+static int request_get_status_some_impl(int incount, const MPI_Request array_of_requests[],
+                                        int *outcount, int array_of_indices[],
+                                        MPI_Status *array_of_statuses, const char *fn)
 {
-    COMPI_API_LOCK();
-    const char *fn = "MPI_Request_get_status_some";
-    int rc = request__args(incount, array_of_requests, outcount,
-                           incount > 0 ? (const void *)array_of_indices : outcount, fn);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
+    (void)fn;
     int active = 0, n = 0;
     for (int i = 0; i < incount; i++) {
         if (request__idle(array_of_requests[i])) {
@@ -109,8 +80,8 @@ int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_request
         }
         active = 1;
         int done = 0;
-        rc = PMPI_Request_get_status(array_of_requests[i], &done,
-                                     request__status(array_of_statuses, n));
+        int rc = PMPI_Request_get_status(array_of_requests[i], &done,
+                                         request__status(array_of_statuses, n));
         if (rc != MPI_SUCCESS) {
             return rc;
         }
@@ -121,3 +92,5 @@ int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_request
     *outcount = active ? n : MPI_UNDEFINED;
     return MPI_SUCCESS;
 }
+
+#include "core/mpi/gen/request_status.c"

@@ -129,6 +129,7 @@ UNITS = {
         "MPI_Wait", "MPI_Test", "MPI_Waitall", "MPI_Testall", "MPI_Waitany", "MPI_Testany",
         "MPI_Waitsome", "MPI_Testsome", "MPI_Request_free", "MPI_Request_get_status",
         "MPI_Cancel", "MPI_Start", "MPI_Startall",
+        "MPI_Grequest_start", "MPI_Grequest_complete",
     ]),
     "status": ("core/mpi/status_api.c", [
         "MPI_Get_count", "MPI_Get_elements", "MPI_Get_elements_x", "MPI_Status_set_elements",
@@ -224,6 +225,21 @@ UNITS = {
         "MPI_Win_get_group", "MPI_Win_set_name", "MPI_Win_get_name", "MPI_Win_set_info",
         "MPI_Win_get_info", "MPI_Win_set_attr", "MPI_Win_get_attr", "MPI_Win_delete_attr",
         "MPI_Win_set_errhandler", "MPI_Win_get_errhandler", "MPI_Win_call_errhandler",
+        "MPI_Win_create_keyval", "MPI_Win_free_keyval",
+    ]),
+    # the MPI 4.1 queries of datatypes and hardware
+    "dt_value_index": ("core/mpi/dt_value_index_api.c", ["MPI_Type_get_value_index"]),
+    "hw_info": ("core/mpi/hw_info_api.c", ["MPI_Get_hw_resource_info"]),
+    # statuses between C and Fortran, their fields (status_rule)
+    "f2c": ("core/mpi/f2c_api.c", ["MPI_Status_c2f", "MPI_Status_f2c"]),
+    "status_f08": ("core/mpi/status_f08_api.c", [
+        "MPI_Status_c2f08", "MPI_Status_f082c", "MPI_Status_f082f", "MPI_Status_f2f08",
+        "MPI_Status_get_source", "MPI_Status_get_tag", "MPI_Status_get_error",
+        "MPI_Status_set_source", "MPI_Status_set_tag", "MPI_Status_set_error",
+    ]),
+    "request_status": ("core/mpi/request_status_api.c", [
+        "MPI_Request_get_status_all", "MPI_Request_get_status_any",
+        "MPI_Request_get_status_some",
     ]),
 }
 
@@ -769,6 +785,50 @@ def wincreate_rule(p, params, errc, check, decls):
 # the families whose parameters have rules of their own, tried before the others
 FAMILY_RULES = [(set(UNITS["topo"][1]), topo_rule), (PARTMEM_PROCS, partmem_rule),
                 (WINCREATE_PROCS, wincreate_rule)]
+
+
+# Statuses between C and Fortran and a status's fields: these work before MPI_Init and
+# after MPI_Finalize (CALLABLE_ANY_TIME); a status of any form (or a field's output) NULL or
+# its form's "ignore" is MPI_ERR_ARG, raised once MPI is initialized, returned before
+# (mpi_arg_status_any).  The statuses of MPI_Request_get_status_all/any/some: the arrays
+# of requests and indices not NULL with elements (MPI_ERR_ARG); what a request is, the
+# call's (it asks each as MPI_Request_get_status does).  MPI_Grequest_complete's request:
+# its handle and its object.
+STATUS_PROCS = set(UNITS["f2c"][1]) | set(UNITS["status_f08"][1])
+CALLABLE_ANY_TIME |= STATUS_PROCS
+STATUS_IGNORES = {"STATUS": "MPI_STATUS_IGNORE", "F90_STATUS": "MPI_F_STATUS_IGNORE",
+                  "F08_STATUS": "MPI_F08_STATUS_IGNORE"}
+
+
+def status_rule(p, params, errc, check, decls):
+    """the checks of a parameter of the status calls (True), or False"""
+    k = p.kind
+    if k in STATUS_IGNORES and p.ptr == 1 and not p.array:
+        check('mpi_arg_status_any(%s, %s, "%s", fn)' % (p.name, STATUS_IGNORES[k], p.name))
+    elif k in ("RANK", "TAG", "ERROR_CODE") and p.dir == "OUT" and p.ptr == 1 and not p.array:
+        check('mpi_arg_status_any(%s, NULL, "%s", fn)' % (p.name, p.name))
+    elif k in ("RANK", "TAG", "ERROR_CODE") and p.dir == "IN" and not p.ptr and not p.array:
+        pass
+    elif k in ("REQUEST", "INDEX") and p.array and p.length not in (None, "*"):
+        check('mpi_arg_array(%s, %s, %s, "%s", fn)' % (errc, p.length, p.name, p.name))
+    elif k == "REQUEST" and p.dir == "IN" and not p.ptr and not p.array:
+        # a generalized request to complete: its handle (which the call may free) and its
+        # object (NULL for MPI_REQUEST_NULL)
+        decls.append("    compi_request_t *r_%s = NULL;" % p.name)
+        check('mpi_arg_request(%s, %s, fn, &r_%s)' % (errc, p.name, p.name))
+        p.impl_decl = "MPI_Request %s, compi_request_t *%s_obj" % (p.name, p.name)
+        p.arg = "%s, r_%s" % (p.name, p.name)
+    elif k == "INDEX" and p.dir == "OUT" and p.array:
+        # as many indices as requests
+        n = next(q.name for q in params if q.kind == "ARRAY_LENGTH_NNI")
+        check('mpi_arg_array(%s, %s, %s, "%s", fn)' % (errc, n, p.name, p.name))
+    else:
+        return False
+    return True
+
+
+FAMILY_RULES += [(STATUS_PROCS | set(UNITS["request_status"][1]) | {"MPI_Grequest_complete"},
+                  status_rule)]
 
 
 # One-sided communication: a procedure with a window (and no communicator) raises its

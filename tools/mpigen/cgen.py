@@ -237,6 +237,10 @@ UNITS = {
         "MPI_Status_get_source", "MPI_Status_get_tag", "MPI_Status_get_error",
         "MPI_Status_set_source", "MPI_Status_set_tag", "MPI_Status_set_error",
     ]),
+    "buffer": ("core/mpi/buffer_api.c", [
+        "MPI_Comm_attach_buffer", "MPI_Comm_detach_buffer", "MPI_Comm_flush_buffer",
+        "MPI_Comm_iflush_buffer",
+    ]),
     "request_status": ("core/mpi/request_status_api.c", [
         "MPI_Request_get_status_all", "MPI_Request_get_status_any",
         "MPI_Request_get_status_some",
@@ -829,6 +833,24 @@ def status_rule(p, params, errc, check, decls):
 
 FAMILY_RULES += [(STATUS_PROCS | set(UNITS["request_status"][1]) | {"MPI_Grequest_complete"},
                   status_rule)]
+
+
+# A communicator's buffer for buffered sends: the memory attached and its size in bytes
+# (mpi_arg_attach: MPI_ERR_BUFFER for a negative size, one beyond memory, or NULL with
+# bytes; MPI_BUFFER_AUTOMATIC passes); the size passed as an MPI_Count
+def buffer_rule(p, params, errc, check, decls):
+    """the checks of a parameter of MPI_Comm_attach_buffer and its kin (True), or False"""
+    if p.kind == "BUFFER" and p.dir == "IN" and not p.array:
+        pass  # with its size
+    elif p.kind == "POLYNUM_BYTES_NNI" and p.dir == "IN" and not p.ptr:
+        check("mpi_arg_attach(%s, buffer, %s, fn)" % (errc, p.name))
+        p.impl_decl = "MPI_Count %s" % p.name
+    else:
+        return False
+    return True
+
+
+FAMILY_RULES += [(set(UNITS["buffer"][1]), buffer_rule)]
 
 
 # One-sided communication: a procedure with a window (and no communicator) raises its

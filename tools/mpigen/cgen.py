@@ -231,7 +231,23 @@ UNITS = {
     "dt_value_index": ("core/mpi/dt_value_index_api.c", ["MPI_Type_get_value_index"]),
     "hw_info": ("core/mpi/hw_info_api.c", ["MPI_Get_hw_resource_info"]),
     # statuses between C and Fortran, their fields (status_rule)
-    "f2c": ("core/mpi/f2c_api.c", ["MPI_Status_c2f", "MPI_Status_f2c"]),
+    # handles and statuses between C and Fortran, handles as ints (HANDLE_CONV_PROCS)
+    "f2c": ("core/mpi/f2c_api.c", [
+        "MPI_Status_c2f", "MPI_Status_f2c",
+        "MPI_Comm_c2f", "MPI_Comm_f2c", "MPI_Type_c2f", "MPI_Type_f2c", "MPI_Group_c2f",
+        "MPI_Group_f2c", "MPI_Request_c2f", "MPI_Request_f2c", "MPI_Op_c2f", "MPI_Op_f2c",
+        "MPI_Info_c2f", "MPI_Info_f2c", "MPI_Errhandler_c2f", "MPI_Errhandler_f2c",
+        "MPI_Message_c2f", "MPI_Message_f2c", "MPI_Win_c2f", "MPI_Win_f2c", "MPI_File_c2f",
+        "MPI_File_f2c", "MPI_Session_c2f", "MPI_Session_f2c",
+    ]),
+    "handle_int": ("core/mpi/handle_int_api.c", [
+        "MPI_Comm_toint", "MPI_Comm_fromint", "MPI_Type_toint", "MPI_Type_fromint",
+        "MPI_Group_toint", "MPI_Group_fromint", "MPI_Request_toint", "MPI_Request_fromint",
+        "MPI_Op_toint", "MPI_Op_fromint", "MPI_Info_toint", "MPI_Info_fromint",
+        "MPI_Errhandler_toint", "MPI_Errhandler_fromint", "MPI_Message_toint",
+        "MPI_Message_fromint", "MPI_Win_toint", "MPI_Win_fromint", "MPI_File_toint",
+        "MPI_File_fromint", "MPI_Session_toint", "MPI_Session_fromint",
+    ]),
     "status_f08": ("core/mpi/status_f08_api.c", [
         "MPI_Status_c2f08", "MPI_Status_f082c", "MPI_Status_f082f", "MPI_Status_f2f08",
         "MPI_Status_get_source", "MPI_Status_get_tag", "MPI_Status_get_error",
@@ -338,6 +354,8 @@ def checks(name, params):
     runs after a successful call of the implementation; each Param's impl_decl and arg
     are set"""
     decls, lines, post = [], [], []
+    if name in HANDLE_CONV_PROCS:
+        return decls, lines, post
 
     def check(call):
         lines.append("    rc = %s;" % call)
@@ -798,8 +816,12 @@ FAMILY_RULES = [(set(UNITS["topo"][1]), topo_rule), (PARTMEM_PROCS, partmem_rule
 # of requests and indices not NULL with elements (MPI_ERR_ARG); what a request is, the
 # call's (it asks each as MPI_Request_get_status does).  MPI_Grequest_complete's request:
 # its handle and its object.
-STATUS_PROCS = set(UNITS["f2c"][1]) | set(UNITS["status_f08"][1])
-CALLABLE_ANY_TIME |= STATUS_PROCS
+STATUS_PROCS = {"MPI_Status_c2f", "MPI_Status_f2c"} | set(UNITS["status_f08"][1])
+# a handle's conversions: any handle converts (a null one, one not valid here), so they
+# check nothing, and return the handle, its Fortran INTEGER or its int (`checks` passes
+# their parameters as they are)
+HANDLE_CONV_PROCS = (set(UNITS["f2c"][1]) | set(UNITS["handle_int"][1])) - STATUS_PROCS
+CALLABLE_ANY_TIME |= STATUS_PROCS | HANDLE_CONV_PROCS
 STATUS_IGNORES = {"STATUS": "MPI_STATUS_IGNORE", "F90_STATUS": "MPI_F_STATUS_IGNORE",
                   "F08_STATUS": "MPI_F08_STATUS_IGNORE"}
 
@@ -993,7 +1015,7 @@ def entry(c, name, impl, proc_name, mode=None, big=None):
     its own (num_large_counts): the implementation takes those too, and the int form
     passes 0 or NULL for them"""
     ret, cname, decls = split_proto(str(c))
-    if ret != "int":
+    if ret != "int" and name not in HANDLE_CONV_PROCS:
         raise Unbound("the return type %s" % ret)
     params = [Param(d, p) for d, p in zip(decls, c.parameters)]
     try:
@@ -1006,7 +1028,7 @@ def entry(c, name, impl, proc_name, mode=None, big=None):
         extra_decls = ["MPI_Request *request", "coll_mode_t mode"]
     pname = "P" + name
     out = ["#pragma weak %s = %s" % (name, pname)]
-    out.append("int %s(%s)" % (pname, ", ".join(p.decl for p in params) or "void"))
+    out.append("%s %s(%s)" % (ret, pname, ", ".join(p.decl for p in params) or "void"))
     out.append("{")
     if proc_name in CALLABLE_ANY_TIME:
         out.append("    COMPI_API_LOCK();")
@@ -1038,7 +1060,7 @@ def entry(c, name, impl, proc_name, mode=None, big=None):
     else:
         out.append("    return %s;" % call)
     out.append("}")
-    proto = "static int %s(%s)" % (impl, ", ".join(
+    proto = "static %s %s(%s)" % (ret, impl, ", ".join(
         [p.impl_decl for p in params if not p.skip] + extra_decls + ["const char *fn"]))
     return "\n".join(out) + "\n", proto
 

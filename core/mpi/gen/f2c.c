@@ -36,6 +36,204 @@ int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
     return status_f2c_impl(f_status, c_status, fn);
 }
 
+#pragma weak MPI_Comm_c2f = PMPI_Comm_c2f
+MPI_Fint PMPI_Comm_c2f(MPI_Comm comm)
+{
+    COMPI_API_LOCK();
+    static const char fn[] = "MPI_Comm_c2f";
+    return comm_c2f_impl(comm, fn);
+}
+
+#pragma weak MPI_Comm_f2c = PMPI_Comm_f2c
+MPI_Comm PMPI_Comm_f2c(MPI_Fint comm)
+{
+    COMPI_API_LOCK();
+    static const char fn[] = "MPI_Comm_f2c";
+    return comm_f2c_impl(comm, fn);
+}
+
+#pragma weak MPI_Type_c2f = PMPI_Type_c2f
+MPI_Fint PMPI_Type_c2f(MPI_Datatype datatype)
+{
+    COMPI_API_LOCK();
+    static const char fn[] = "MPI_Type_c2f";
+    return type_c2f_impl(datatype, fn);
+}
+
+#pragma weak MPI_Type_f2c = PMPI_Type_f2c
+MPI_Datatype PMPI_Type_f2c(MPI_Fint datatype)
+{
+    COMPI_API_LOCK();
+    static const char fn[] = "MPI_Type_f2c";
+    return type_f2c_impl(datatype, fn);
+}
+
+#pragma weak MPI_Group_c2f = PMPI_Group_c2f
+MPI_Fint PMPI_Group_c2f(MPI_Group group)
+{
+    COMPI_API_LOCK();
+    static const char fn[] = "MPI_Group_c2f";
+    return group_c2f_impl(group, fn);
+}
+
+#pragma weak MPI_Group_f2c = PMPI_Group_f2c
+MPI_Group PMPI_Group_f2c(MPI_Fint group)
+{
+    COMPI_API_LOCK();
+    static const char fn[] = "MPI_Group_f2c";
+    return group_f2c_impl(group, fn);
+}
+
+#pragma weak MPI_Request_c2f = PMPI_Request_c2f
+MPI_Fint PMPI_Request_c2f(MPI_Request request)
+{
+    COMPI_API_LOCK();
+    static const char fn[] = "MPI_Request_c2f";
+    return request_c2f_impl(request, fn);
+}
+
+#pragma weak MPI_Request_f2c = PMPI_Request_f2c
+MPI_Request PMPI_Request_f2c(MPI_Fint request)
+{
+    COMPI_API_LOCK();
+    static const char fn[] = "MPI_Request_f2c";
+    return request_f2c_impl(request, fn);
+}
+
+#pragma weak MPI_Op_c2f = PMPI_Op_c2f
+MPI_Fint PMPI_Op_c2f(MPI_Op op)
+{
+    COMPI_API_LOCK();
+    static const char fn[] = "MPI_Op_c2f";
+    return op_c2f_impl(op, fn);
+}
+
+#pragma weak MPI_Op_f2c = PMPI_Op_f2c
+MPI_Op PMPI_Op_f2c(MPI_Fint op)
+{
+    COMPI_API_LOCK();
+    static const char fn[] = "MPI_Op_f2c";
+    return op_f2c_impl(op, fn);
+}
+
+#pragma weak MPI_Info_c2f = PMPI_Info_c2f
+MPI_Fint PMPI_Info_c2f(MPI_Info info)
+{
+    COMPI_API_LOCK();
+    static const char fn[] = "MPI_Info_c2f";
+    return info_c2f_impl(info, fn);
+}
+
+#pragma weak MPI_Info_f2c = PMPI_Info_f2c
+MPI_Info PMPI_Info_f2c(MPI_Fint info)
+{
+    COMPI_API_LOCK();
+    static const char fn[] = "MPI_Info_f2c";
+    return info_f2c_impl(info, fn);
+}
+
+#pragma weak MPI_Errhandler_c2f = PMPI_Errhandler_c2f
+MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler errhandler)
+{
+    COMPI_API_LOCK();
+    static const char fn[] = "MPI_Errhandler_c2f";
+    return errhandler_c2f_impl(errhandler, fn);
+}
+
+#pragma weak MPI_Errhandler_f2c = PMPI_Errhandler_f2c
+MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint errhandler)
+{
+    COMPI_API_LOCK();
+    static const char fn[] = "MPI_Errhandler_f2c";
+    return errhandler_f2c_impl(errhandler, fn);
+}
+
+#pragma weak MPI_Message_c2f = PMPI_Message_c2f
+MPI_Fint PMPI_Message_c2f(MPI_Message message)
+{
+    COMPI_API_LOCK();
+    static const char fn[] = "MPI_Message_c2f";
+    return message_c2f_impl(message, fn);
+}
+
+#pragma weak MPI_Message_f2c = PMPI_Message_f2c
+MPI_Message PMPI_Message_f2c(MPI_Fint message)
+{
+    COMPI_API_LOCK();
+    static const char fn[] = "MPI_Message_f2c";
+    return message_f2c_impl(message, fn);
+}
+
+#pragma weak MPI_Win_c2f = PMPI_Win_c2f
+MPI_Fint PMPI_Win_c2f(MPI_Win win)
+{
+    COMPI_API_LOCK();
+    static const char fn[] = "MPI_Win_c2f";
+    return win_c2f_impl(win, fn);
+}
+
+#pragma weak MPI_Win_f2c = PMPI_Win_f2c
+MPI_Win PMPI_Win_f2c(MPI_Fint win)
+{
+    COMPI_API_LOCK();
+    static const char fn[] = "MPI_Win_f2c";
+    return win_f2c_impl(win, fn);
+}
+
+#pragma weak MPI_File_c2f = PMPI_File_c2f
+MPI_Fint PMPI_File_c2f(MPI_File file)
+{
+    COMPI_API_LOCK();
+    static const char fn[] = "MPI_File_c2f";
+    return file_c2f_impl(file, fn);
+}
+
+#pragma weak MPI_File_f2c = PMPI_File_f2c
+MPI_File PMPI_File_f2c(MPI_Fint file)
+{
+    COMPI_API_LOCK();
+    static const char fn[] = "MPI_File_f2c";
+    return file_f2c_impl(file, fn);
+}
+
+#pragma weak MPI_Session_c2f = PMPI_Session_c2f
+MPI_Fint PMPI_Session_c2f(MPI_Session session)
+{
+    COMPI_API_LOCK();
+    static const char fn[] = "MPI_Session_c2f";
+    return session_c2f_impl(session, fn);
+}
+
+#pragma weak MPI_Session_f2c = PMPI_Session_f2c
+MPI_Session PMPI_Session_f2c(MPI_Fint session)
+{
+    COMPI_API_LOCK();
+    static const char fn[] = "MPI_Session_f2c";
+    return session_f2c_impl(session, fn);
+}
+
 /* the implementations this file calls, as core/mpi/f2c_api.c defines them */
 static int status_c2f_impl(const MPI_Status *c_status, MPI_Fint *f_status, const char *fn);
 static int status_f2c_impl(const MPI_Fint *f_status, MPI_Status *c_status, const char *fn);
+static MPI_Fint comm_c2f_impl(MPI_Comm comm, const char *fn);
+static MPI_Comm comm_f2c_impl(MPI_Fint comm, const char *fn);
+static MPI_Fint type_c2f_impl(MPI_Datatype datatype, const char *fn);
+static MPI_Datatype type_f2c_impl(MPI_Fint datatype, const char *fn);
+static MPI_Fint group_c2f_impl(MPI_Group group, const char *fn);
+static MPI_Group group_f2c_impl(MPI_Fint group, const char *fn);
+static MPI_Fint request_c2f_impl(MPI_Request request, const char *fn);
+static MPI_Request request_f2c_impl(MPI_Fint request, const char *fn);
+static MPI_Fint op_c2f_impl(MPI_Op op, const char *fn);
+static MPI_Op op_f2c_impl(MPI_Fint op, const char *fn);
+static MPI_Fint info_c2f_impl(MPI_Info info, const char *fn);
+static MPI_Info info_f2c_impl(MPI_Fint info, const char *fn);
+static MPI_Fint errhandler_c2f_impl(MPI_Errhandler errhandler, const char *fn);
+static MPI_Errhandler errhandler_f2c_impl(MPI_Fint errhandler, const char *fn);
+static MPI_Fint message_c2f_impl(MPI_Message message, const char *fn);
+static MPI_Message message_f2c_impl(MPI_Fint message, const char *fn);
+static MPI_Fint win_c2f_impl(MPI_Win win, const char *fn);
+static MPI_Win win_f2c_impl(MPI_Fint win, const char *fn);
+static MPI_Fint file_c2f_impl(MPI_File file, const char *fn);
+static MPI_File file_f2c_impl(MPI_Fint file, const char *fn);
+static MPI_Fint session_c2f_impl(MPI_Session session, const char *fn);
+static MPI_Session session_f2c_impl(MPI_Fint session, const char *fn);

@@ -52,7 +52,8 @@ parameters are the procedure's, in order and with their names, but for
 (the handles of groups, ops and error handlers, info hints, keyvals, strings and the
 other kinds of the calls on such objects: see obj_rule and the table above it) and `fn`
 is the name of the MPI function called ("MPI_Send" or "MPI_Send_c"), for the
-messages of the errors it raises.  The int form passes its int counts as MPI_Count, so
+messages of the errors it raises.  A handle's conversions (HANDLE_CONV_PROCS: _c2f, _f2c,
+_toint, _fromint) return what the procedure returns, their implementations too.  The int form passes its int counts as MPI_Count, so
 a count above INT_MAX works through the _c form with no narrowing.  What no kind
 describes (an MPI_Message's handle, the semantics of MPI_PROC_NULL in a matched probe,
 a communicator's topology) stays in the implementation.  The generated file declares

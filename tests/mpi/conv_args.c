@@ -5,9 +5,10 @@
  * of any form, or a NULL output, MPI_ERR_ARG; a negative count MPI_ERR_COUNT; a NULL
  * array with elements MPI_ERR_ARG; a handle that names no datatype MPI_ERR_TYPE, no
  * request MPI_ERR_REQUEST, no communicator MPI_ERR_COMM; a buffer of a negative size, or
- * NULL with bytes, MPI_ERR_BUFFER.  The handle conversions check nothing: null handles
- * convert both ways.  What the checks must let through (empty arrays, MPI_BUFFER_AUTOMATIC)
- * works, and the library stays usable after.
+ * NULL with bytes, MPI_ERR_BUFFER; a request that failed, MPI_ERR_IN_STATUS from
+ * MPI_Request_get_status_all and _some with its error in its status.  The handle conversions check
+ * nothing: null handles convert both ways.  What the checks must let through (empty arrays,
+ * MPI_BUFFER_AUTOMATIC) works, and the library stays usable after.
  */
 #include "tests/mpi/mpitest.h"
 
@@ -74,10 +75,47 @@ static void queries(void)
     EXPECT(MPI_ERR_COUNT, MPI_Request_get_status_some, -1, reqs, &n, ind, st);
     EXPECT(MPI_ERR_ARG, MPI_Request_get_status_some, 1, reqs, NULL, ind, st);
     EXPECT(MPI_ERR_ARG, MPI_Request_get_status_some, 1, reqs, &n, NULL, st);
+    reqs[0] = (MPI_Request)0x7fff1234;
+    EXPECT(MPI_ERR_REQUEST, MPI_Request_get_status_all, 1, reqs, &flag, st);
+    EXPECT(MPI_ERR_REQUEST, MPI_Request_get_status_any, 1, reqs, &idx, &flag, st);
+    reqs[0] = MPI_REQUEST_NULL;
     MPI_OK(MPI_Request_get_status_all(0, NULL, &flag, MPI_STATUSES_IGNORE));
     CHECK(flag, "get_status_all of no requests: flag %d", flag);
     MPI_OK(MPI_Request_get_status_some(0, NULL, &n, NULL, MPI_STATUSES_IGNORE));
     CHECK(n == MPI_UNDEFINED, "get_status_some of no requests: outcount %d", n);
+}
+
+/* a receive truncated: MPI_Request_get_status_all and _some return MPI_ERR_IN_STATUS with
+   the request's error in its status and MPI_SUCCESS in the others', and leave it */
+static void in_status(void)
+{
+    int out[2] = {1, 2}, in[1] = {0}, flag = 0, n = 0, ind[2], cls = -1, rc;
+    MPI_Request r[2];
+    MPI_Status st[2];
+
+    MPI_OK(MPI_Isend(out, 2, MPI_INT, 0, 9, MPI_COMM_SELF, &r[0]));
+    MPI_OK(MPI_Wait(&r[0], MPI_STATUS_IGNORE));
+    MPI_OK(MPI_Irecv(in, 1, MPI_INT, 0, 9, MPI_COMM_SELF, &r[0]));
+    r[1] = MPI_REQUEST_NULL;
+    do {
+        st[0].MPI_ERROR = st[1].MPI_ERROR = -1;
+        rc = MPI_Request_get_status_all(2, r, &flag, st);
+    } while (rc == MPI_SUCCESS && !flag);
+    MPI_OK(MPI_Error_class(rc, &cls));
+    CHECK(cls == MPI_ERR_IN_STATUS && flag, "get_status_all of a truncated receive: class %d", cls);
+    MPI_OK(MPI_Error_class(st[0].MPI_ERROR, &cls));
+    CHECK(cls == MPI_ERR_TRUNCATE && st[1].MPI_ERROR == MPI_SUCCESS,
+          "get_status_all's statuses: class %d, %d", cls, st[1].MPI_ERROR);
+    rc = MPI_Request_get_status_some(2, r, &n, ind, st);
+    MPI_OK(MPI_Error_class(rc, &cls));
+    CHECK(cls == MPI_ERR_IN_STATUS && n == 1 && ind[0] == 0,
+          "get_status_some of a truncated receive: class %d, %d done", cls, n);
+    MPI_OK(MPI_Error_class(st[0].MPI_ERROR, &cls));
+    CHECK(cls == MPI_ERR_TRUNCATE, "get_status_some's status: class %d", cls);
+    CHECK(r[0] != MPI_REQUEST_NULL, "the request was freed");
+    rc = MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+    MPI_OK(MPI_Error_class(rc, &cls));
+    CHECK(cls == MPI_ERR_TRUNCATE, "MPI_Wait after: class %d", cls);
 }
 
 static int query_fn(void *extra, MPI_Status *status)
@@ -154,6 +192,7 @@ int main(int argc, char **argv)
     statuses();
     handles();
     queries();
+    in_status();
     greqs_and_keyvals();
     buffers();
     return mt_finish();

@@ -258,7 +258,7 @@ UNITS = {
         "MPI_Comm_attach_buffer", "MPI_Comm_detach_buffer", "MPI_Comm_flush_buffer",
         "MPI_Comm_iflush_buffer",
     ]),
-    "request_status": ("core/mpi/request_status_api.c", [
+    "request_status": ("core/mpi/request_api.c", [
         "MPI_Request_get_status_all", "MPI_Request_get_status_any",
         "MPI_Request_get_status_some",
     ]),
@@ -813,9 +813,9 @@ FAMILY_RULES = [(set(UNITS["topo"][1]), topo_rule), (PARTMEM_PROCS, partmem_rule
 # Statuses between C and Fortran and a status's fields: these work before MPI_Init and
 # after MPI_Finalize (CALLABLE_ANY_TIME); a status of any form (or a field's output) NULL or
 # its form's "ignore" is MPI_ERR_ARG, raised once MPI is initialized, returned before
-# (mpi_arg_status_any).  The statuses of MPI_Request_get_status_all/any/some: the arrays
-# of requests and indices not NULL with elements (MPI_ERR_ARG); what a request is, the
-# call's (it asks each as MPI_Request_get_status does).  MPI_Grequest_complete's request:
+# (mpi_arg_status_any).  MPI_Request_get_status_all/any/some: the arrays of requests and
+# indices not NULL with elements (MPI_ERR_ARG), each request valid or MPI_REQUEST_NULL
+# (MPI_ERR_REQUEST).  MPI_Grequest_complete's request:
 # its handle and its object.
 STATUS_PROCS = {"MPI_Status_c2f", "MPI_Status_f2c"} | set(UNITS["status_f08"][1])
 # a handle's conversions: any handle converts (a null one, one not valid here), so they
@@ -836,8 +836,8 @@ def status_rule(p, params, errc, check, decls):
         check('mpi_arg_status_any(%s, NULL, "%s", fn)' % (p.name, p.name))
     elif k in ("RANK", "TAG", "ERROR_CODE") and p.dir == "IN" and not p.ptr and not p.array:
         pass
-    elif k in ("REQUEST", "INDEX") and p.array and p.length not in (None, "*"):
-        check('mpi_arg_array(%s, %s, %s, "%s", fn)' % (errc, p.length, p.name, p.name))
+    elif k == "REQUEST" and p.dir == "IN" and p.array and p.length not in (None, "*"):
+        check('mpi_arg_requests(%s, %s, %s, "%s", fn)' % (errc, p.length, p.name, p.name))
     elif k == "REQUEST" and p.dir == "IN" and not p.ptr and not p.array:
         # a generalized request to complete: its handle (which the call may free) and its
         # object (NULL for MPI_REQUEST_NULL)

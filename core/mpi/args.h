@@ -706,4 +706,35 @@ static inline int mpi_arg_info_value(compi_comm_t *c, const char *value, const c
     return mpi_arg_info_string(c, value, "value", MPI_MAX_INFO_VAL, MPI_ERR_INFO_VALUE, fn);
 }
 
+/* ---- statuses between C and Fortran, a status's fields ---- */
+
+/* a status of any form, or an output of a status's field, of the calls that work before
+   MPI_Init and after MPI_Finalize: neither NULL nor `ignore` (its form's MPI_*STATUS_IGNORE,
+   or NULL); MPI_ERR_ARG, raised once MPI is initialized and returned otherwise */
+static inline int mpi_arg_status_any(const void *p, const void *ignore, const char *what,
+                                     const char *fn)
+{
+    if (compi_unlikely(p == NULL || (ignore != NULL && p == ignore))) {
+        if (compi_mpi_state != COMPI_STATE_INITIALIZED) {
+            return MPI_ERR_ARG;
+        }
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL or ignored", what);
+    }
+    return MPI_SUCCESS;
+}
+
+/* the memory attached for buffered sends and its size: MPI_BUFFER_AUTOMATIC, or a size
+   not negative that memory can hold, with memory where it is not 0 (MPI_ERR_BUFFER) */
+static inline int mpi_arg_attach(compi_comm_t *c, const void *buffer, MPI_Count size,
+                                 const char *fn)
+{
+    if (compi_unlikely(buffer != MPI_BUFFER_AUTOMATIC &&
+                       (size < 0 || (MPI_Count)(size_t)size != size ||
+                        (buffer == NULL && size > 0)))) {
+        return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "invalid buffer %p of size %lld", buffer,
+                             (long long)size);
+    }
+    return MPI_SUCCESS;
+}
+
 #endif

@@ -36,17 +36,12 @@ COMPI_STATIC_ASSERT(PML_BSEND_AUTOMATIC == MPI_BUFFER_AUTOMATIC,
 static pml_bsend_buf_t **session_bufs;
 static int n_session_bufs;
 
-/* the slot of `comm`'s buffer, or an error raised */
-static int buffer__comm_slot(MPI_Comm comm, pml_bsend_buf_t ***slot_p, compi_comm_t **c_p,
-                             const char *fn)
+/* the slot of `c`'s buffer, or an error raised */
+static int buffer__comm_slot(compi_comm_t *c, pml_bsend_buf_t ***slot_p, const char *fn)
 {
-    int rc = mpi_arg_comm(comm, fn, c_p);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    *slot_p = pml_comm_bsend_buf(*c_p);
+    *slot_p = pml_comm_bsend_buf(c);
     if (*slot_p == NULL) {
-        return mpi_err_raise(*c_p, MPI_ERR_COMM, fn, "the communicator cannot send");
+        return mpi_err_raise(c, MPI_ERR_COMM, fn, "the communicator cannot send");
     }
     return MPI_SUCCESS;
 }
@@ -77,11 +72,6 @@ static int buffer__session_slot(MPI_Session session, pml_bsend_buf_t ***slot_p, 
 static int buffer__attach(compi_comm_t *c, pml_bsend_buf_t **slot, void *buffer, MPI_Count size,
                           const char *fn)
 {
-    if (buffer != MPI_BUFFER_AUTOMATIC &&
-        (size < 0 || (MPI_Count)(size_t)size != size || (buffer == NULL && size > 0))) {
-        return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "invalid buffer %p of size %lld", buffer,
-                             (long long)size);
-    }
     if (*slot == NULL && (*slot = pml_bsend_buf_new()) == NULL) {
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
     }
@@ -98,9 +88,6 @@ static int buffer__detach(compi_comm_t *c, pml_bsend_buf_t **slot, void *buffer_
 {
     void *buf = NULL;
     size_t size = 0;
-    if (buffer_addr == NULL) {
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "buffer_addr is NULL");
-    }
     if (*slot != NULL) {
         pml_bsend_buf_detach(*slot, &buf, &size);
     }
@@ -117,9 +104,6 @@ static int buffer__iflush(compi_comm_t *c, pml_bsend_buf_t **slot, MPI_Request *
                           const char *fn)
 {
     compi_request_t *r;
-    if (request == NULL) {
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "the request is NULL");
-    }
     if (*slot == NULL && (*slot = pml_bsend_buf_new()) == NULL) {
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
     }
@@ -129,157 +113,136 @@ static int buffer__iflush(compi_comm_t *c, pml_bsend_buf_t **slot, MPI_Request *
     return mpi_req_expose(c, r, request, fn);
 }
 
-/* ---- the calls, for a communicator or a session (both handles are ints) -------------- */
+/* ---- a communicator's: the entry points (core/mpi/gen/buffer.c, included last) check
+   the arguments ------------------------------------------------------------------------ */
 
-enum buffer_owner { OWNER_COMM, OWNER_SESSION };
-
-/* the slot of the owner's buffer, and the communicator whose handler hears of errors (NULL
-   for a session), or an error raised */
-static int buffer__slot(enum buffer_owner o, int h, pml_bsend_buf_t ***slot_p, compi_comm_t **c_p,
-                        const char *fn)
+static int comm_attach_buffer_impl(compi_comm_t *comm, void *buffer, MPI_Count size, const char *fn)
 {
-    COMPI_CHECK_INIT_HELD(fn);
-    *c_p = NULL;
-    return o == OWNER_COMM ? buffer__comm_slot(h, slot_p, c_p, fn)
-                           : buffer__session_slot(h, slot_p, fn);
-}
-
-static int buffer_attach(enum buffer_owner o, int h, void *buffer, MPI_Count size, const char *fn)
-{
-    compi_comm_t *c;
     pml_bsend_buf_t **slot;
-    int rc = buffer__slot(o, h, &slot, &c, fn);
-    return rc != MPI_SUCCESS ? rc : buffer__attach(c, slot, buffer, size, fn);
+    int rc = buffer__comm_slot(comm, &slot, fn);
+    return rc != MPI_SUCCESS ? rc : buffer__attach(comm, slot, buffer, size, fn);
 }
 
-static int buffer_detach(enum buffer_owner o, int h, void *buffer_addr, MPI_Count *size_p,
-                         MPI_Count max, const char *fn)
+static int comm_detach_buffer_impl(compi_comm_t *comm, void *buffer_addr, MPI_Count *size,
+                                   const char *fn)
 {
-    compi_comm_t *c;
     pml_bsend_buf_t **slot;
-    if (size_p == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "size is NULL");
-    }
-    int rc = buffer__slot(o, h, &slot, &c, fn);
-    return rc != MPI_SUCCESS ? rc : buffer__detach(c, slot, buffer_addr, size_p, max, fn);
+    int rc = buffer__comm_slot(comm, &slot, fn);
+    return rc != MPI_SUCCESS ? rc
+                             : buffer__detach(comm, slot, buffer_addr, size,
+                                              mpi_fn_large(fn) ? LLONG_MAX : INT_MAX, fn);
 }
 
-/* the int form: a size beyond int is MPI_UNDEFINED (and MPI_ERR_VALUE_TOO_LARGE) */
-static int buffer_detach_int(enum buffer_owner o, int h, void *buffer_addr, int *size,
-                             const char *fn)
+static int comm_flush_buffer_impl(compi_comm_t *comm, const char *fn)
 {
-    MPI_Count n = 0;
-    int rc = buffer_detach(o, h, buffer_addr, size != NULL ? &n : NULL, INT_MAX, fn);
-    if (size != NULL) {
-        *size = n > INT_MAX ? MPI_UNDEFINED : (int)n;
-    }
-    return rc;
-}
-
-static int buffer_flush(enum buffer_owner o, int h, const char *fn)
-{
-    compi_comm_t *c;
     pml_bsend_buf_t **slot;
-    int rc = buffer__slot(o, h, &slot, &c, fn);
+    int rc = buffer__comm_slot(comm, &slot, fn);
     if (rc == MPI_SUCCESS && *slot != NULL) {
         pml_bsend_buf_flush(*slot);
     }
     return rc;
 }
 
-static int buffer_iflush(enum buffer_owner o, int h, MPI_Request *request, const char *fn)
+static int comm_iflush_buffer_impl(compi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    compi_comm_t *c;
     pml_bsend_buf_t **slot;
-    int rc = buffer__slot(o, h, &slot, &c, fn);
-    return rc != MPI_SUCCESS ? rc : buffer__iflush(c, slot, request, fn);
+    int rc = buffer__comm_slot(comm, &slot, fn);
+    return rc != MPI_SUCCESS ? rc : buffer__iflush(comm, slot, request, fn);
 }
 
-#pragma weak MPI_Comm_attach_buffer = PMPI_Comm_attach_buffer
-int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
+/* ---- a session's, by hand: errors on the default error handler ---------------------- */
+
+static int session_attach(MPI_Session session, void *buffer, MPI_Count size, const char *fn)
 {
-    COMPI_API_LOCK();
-    return buffer_attach(OWNER_COMM, comm, buffer, size, "MPI_Comm_attach_buffer");
+    COMPI_CHECK_INIT_HELD(fn);
+    pml_bsend_buf_t **slot;
+    int rc = buffer__session_slot(session, &slot, fn);
+    if (rc == MPI_SUCCESS) {
+        rc = mpi_arg_attach(NULL, buffer, size, fn);
+    }
+    return rc != MPI_SUCCESS ? rc : buffer__attach(NULL, slot, buffer, size, fn);
 }
 
-#pragma weak MPI_Comm_attach_buffer_c = PMPI_Comm_attach_buffer_c
-int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size)
+static int session_detach(MPI_Session session, void *buffer_addr, MPI_Count *size_p, MPI_Count max,
+                          const char *fn)
 {
-    COMPI_API_LOCK();
-    return buffer_attach(OWNER_COMM, comm, buffer, size, "MPI_Comm_attach_buffer_c");
+    COMPI_CHECK_INIT_HELD(fn);
+    pml_bsend_buf_t **slot;
+    int rc = buffer__session_slot(session, &slot, fn);
+    if (rc == MPI_SUCCESS) {
+        rc = mpi_arg_ptr(NULL, buffer_addr, "buffer_addr", fn);
+    }
+    if (rc == MPI_SUCCESS) {
+        rc = mpi_arg_ptr(NULL, size_p, "size", fn);
+    }
+    return rc != MPI_SUCCESS ? rc : buffer__detach(NULL, slot, buffer_addr, size_p, max, fn);
 }
 
-#pragma weak MPI_Comm_detach_buffer = PMPI_Comm_detach_buffer
-int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
+/* the int form: a size beyond int is MPI_UNDEFINED (and MPI_ERR_VALUE_TOO_LARGE) */
+static int session_detach_int(MPI_Session session, void *buffer_addr, int *size, const char *fn)
 {
-    COMPI_API_LOCK();
-    return buffer_detach_int(OWNER_COMM, comm, buffer_addr, size, "MPI_Comm_detach_buffer");
-}
-
-#pragma weak MPI_Comm_detach_buffer_c = PMPI_Comm_detach_buffer_c
-int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size)
-{
-    COMPI_API_LOCK();
-    return buffer_detach(OWNER_COMM, comm, buffer_addr, size, LLONG_MAX,
-                         "MPI_Comm_detach_buffer_c");
-}
-
-#pragma weak MPI_Comm_flush_buffer = PMPI_Comm_flush_buffer
-int PMPI_Comm_flush_buffer(MPI_Comm comm)
-{
-    COMPI_API_LOCK();
-    return buffer_flush(OWNER_COMM, comm, "MPI_Comm_flush_buffer");
-}
-
-#pragma weak MPI_Comm_iflush_buffer = PMPI_Comm_iflush_buffer
-int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)
-{
-    COMPI_API_LOCK();
-    return buffer_iflush(OWNER_COMM, comm, request, "MPI_Comm_iflush_buffer");
+    MPI_Count n = 0;
+    int rc = session_detach(session, buffer_addr, size != NULL ? &n : NULL, INT_MAX, fn);
+    if (size != NULL) {
+        *size = n > INT_MAX ? MPI_UNDEFINED : (int)n;
+    }
+    return rc;
 }
 
 #pragma weak MPI_Session_attach_buffer = PMPI_Session_attach_buffer
 int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
 {
     COMPI_API_LOCK();
-    return buffer_attach(OWNER_SESSION, session, buffer, size, "MPI_Session_attach_buffer");
+    return session_attach(session, buffer, size, "MPI_Session_attach_buffer");
 }
 
 #pragma weak MPI_Session_attach_buffer_c = PMPI_Session_attach_buffer_c
 int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size)
 {
     COMPI_API_LOCK();
-    return buffer_attach(OWNER_SESSION, session, buffer, size, "MPI_Session_attach_buffer_c");
+    return session_attach(session, buffer, size, "MPI_Session_attach_buffer_c");
 }
 
 #pragma weak MPI_Session_detach_buffer = PMPI_Session_detach_buffer
 int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
 {
     COMPI_API_LOCK();
-    return buffer_detach_int(OWNER_SESSION, session, buffer_addr, size,
-                             "MPI_Session_detach_buffer");
+    return session_detach_int(session, buffer_addr, size, "MPI_Session_detach_buffer");
 }
 
 #pragma weak MPI_Session_detach_buffer_c = PMPI_Session_detach_buffer_c
 int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size)
 {
     COMPI_API_LOCK();
-    return buffer_detach(OWNER_SESSION, session, buffer_addr, size, LLONG_MAX,
-                         "MPI_Session_detach_buffer_c");
+    return session_detach(session, buffer_addr, size, LLONG_MAX, "MPI_Session_detach_buffer_c");
 }
 
 #pragma weak MPI_Session_flush_buffer = PMPI_Session_flush_buffer
 int PMPI_Session_flush_buffer(MPI_Session session)
 {
     COMPI_API_LOCK();
-    return buffer_flush(OWNER_SESSION, session, "MPI_Session_flush_buffer");
+    const char *fn = "MPI_Session_flush_buffer";
+    COMPI_CHECK_INIT_HELD(fn);
+    pml_bsend_buf_t **slot;
+    int rc = buffer__session_slot(session, &slot, fn);
+    if (rc == MPI_SUCCESS && *slot != NULL) {
+        pml_bsend_buf_flush(*slot);
+    }
+    return rc;
 }
 
 #pragma weak MPI_Session_iflush_buffer = PMPI_Session_iflush_buffer
 int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request)
 {
     COMPI_API_LOCK();
-    return buffer_iflush(OWNER_SESSION, session, request, "MPI_Session_iflush_buffer");
+    const char *fn = "MPI_Session_iflush_buffer";
+    COMPI_CHECK_INIT_HELD(fn);
+    pml_bsend_buf_t **slot;
+    int rc = buffer__session_slot(session, &slot, fn);
+    if (rc == MPI_SUCCESS) {
+        rc = mpi_arg_ptr(NULL, request, "request", fn);
+    }
+    return rc != MPI_SUCCESS ? rc : buffer__iflush(NULL, slot, request, fn);
 }
 
 void mpi_session_buffer_end(int index)
@@ -300,3 +263,5 @@ static void __attribute__((destructor)) session_bufs_free(void)
     session_bufs = NULL;
     n_session_bufs = 0;
 }
+
+#include "core/mpi/gen/buffer.c"

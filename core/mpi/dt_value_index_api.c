@@ -7,6 +7,7 @@
  * valid types gives MPI_DATATYPE_NULL: compi makes no new pair types.
  */
 #include "core/dt/dt.h"
+#include "core/mpi/args.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
 
@@ -24,24 +25,18 @@ static const struct {
     {MPI_INTEGER, MPI_INTEGER, MPI_2INTEGER},
 };
 
-#pragma weak MPI_Type_get_value_index = PMPI_Type_get_value_index
-int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
-                              MPI_Datatype *pair_type)
+static int type_get_value_index_impl(compi_datatype_t *value_type, compi_datatype_t *index_type,
+                                     MPI_Datatype *pair_type, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Type_get_value_index");
-    if (dt_from_handle(value_type) == NULL || dt_from_handle(index_type) == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_TYPE, "MPI_Type_get_value_index",
-                             "invalid datatype (handles 0x%x, 0x%x)", (unsigned)value_type,
-                             (unsigned)index_type);
-    }
-    if (pair_type == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Type_get_value_index", "pair_type is NULL");
-    }
+    (void)fn;
     *pair_type = MPI_DATATYPE_NULL;
     for (size_t i = 0; i < sizeof(value_index_pairs) / sizeof(value_index_pairs[0]); i++) {
-        if (value_index_pairs[i].value == value_type && value_index_pairs[i].index == index_type) {
+        if (dt_from_handle(value_index_pairs[i].value) == value_type &&
+            dt_from_handle(value_index_pairs[i].index) == index_type) {
             *pair_type = value_index_pairs[i].pair;
         }
     }
     return MPI_SUCCESS;
 }
+
+#include "core/mpi/gen/dt_value_index.c"

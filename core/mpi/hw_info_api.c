@@ -12,6 +12,7 @@
  *
  * Ownership: the info object is the caller's (MPI_Info_free).
  */
+#include "core/mpi/args.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/info.h"
 #include "core/mpi/mpi_state.h"
@@ -33,16 +34,11 @@ static int hw__set_index(MPI_Info info, char *types, size_t len, const char *typ
     return PMPI_Info_set(info, type, value);
 }
 
-#pragma weak MPI_Get_hw_resource_info = PMPI_Get_hw_resource_info
-int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
+static int get_hw_resource_info_impl(MPI_Info *hw_info, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Get_hw_resource_info");
-    if (hw_info == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Get_hw_resource_info", "hw_info is NULL");
-    }
     MPI_Info info;
     if (mpi_info_dup(MPI_INFO_NULL, &info) != MPI_SUCCESS) {
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, "MPI_Get_hw_resource_info", "out of memory");
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
     }
     const topo_facts_t *f = topo_facts(rte_proc.world_rank);
     char types[128] = "";
@@ -72,3 +68,5 @@ int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
     *hw_info = info;
     return MPI_SUCCESS;
 }
+
+#include "core/mpi/gen/hw_info.c"

@@ -8,10 +8,11 @@
  * persistent one just becomes inactive.  A null handle or an inactive persistent request
  * completes at once with an empty status, as the standard says.
  *
- * The entry points of all but the generalized requests' calls are generated
- * (core/mpi/gen/request.c, made by tools/mpigen/cgen.py and included at the end): they
- * check the pointers, the counts and the handles (an invalid one is MPI_ERR_REQUEST,
- * MPI_REQUEST_NULL passes) and call the x_impl here.
+ * The entry points are generated (core/mpi/gen/request.c and, for MPI 4.1's
+ * MPI_Request_get_status_all, _any and _some, core/mpi/gen/request_status.c, made by
+ * tools/mpigen/cgen.py and included at the end): they check the pointers, the counts and
+ * the handles (an invalid one is MPI_ERR_REQUEST, MPI_REQUEST_NULL passes) and call the
+ * x_impl here.
  */
 #include "core/mpi/args.h"
 #include "core/mpi/req_handle.h"
@@ -101,8 +102,7 @@ static int finish(MPI_Request *h, compi_request_t *r, MPI_Status *status, const 
 
 static inline MPI_Status *status_at(MPI_Status *statuses, int i)
 {
-    return statuses == MPI_STATUSES_IGNORE || statuses == NULL ? MPI_STATUS_IGNORE
-                                                               : &statuses[i];
+    return statuses == MPI_STATUSES_IGNORE || statuses == NULL ? MPI_STATUS_IGNORE : &statuses[i];
 }
 
 /*
@@ -264,8 +264,7 @@ static int some_common(int incount, MPI_Request reqs[], int *outcount, int indic
             }
             nactive++;
             if (is_done(r)) {
-                in_status(statuses, n, finish(&reqs[i], r, status_at(statuses, n), NULL),
-                          &failed);
+                in_status(statuses, n, finish(&reqs[i], r, status_at(statuses, n), NULL), &failed);
                 indices[n++] = i;
             }
         }
@@ -320,10 +319,11 @@ static int request_free_impl(MPI_Request *request, compi_request_t *request_obj,
     return MPI_SUCCESS;
 }
 
-static int request_get_status_impl(compi_request_t *request, int *flag, MPI_Status *status,
-                                   const char *fn)
+/* a request's state, left as it is: *flag whether it is done, then its status (all but
+   MPI_ERROR) and its error, raised when `raise_fn` is not NULL (MPI_Request_get_status),
+   returned else (get_status_all and _some put it in the status) */
+static int peek(compi_request_t *r, int *flag, MPI_Status *status, const char *raise_fn)
 {
-    compi_request_t *r = request;
     if (!is_done(r)) {
         pml_progress();
     }
@@ -337,15 +337,98 @@ static int request_get_status_impl(compi_request_t *request, int *flag, MPI_Stat
     }
     if (r->kind == REQ_GREQ) {
         int err = greq_status(r, status);
-        if (err != MPI_SUCCESS) {
-            return mpi_err_raise(NULL, err, fn, "query_fn returned error %d", err);
+        if (err != MPI_SUCCESS && raise_fn != NULL) {
+            return mpi_err_raise(NULL, err, raise_fn, "query_fn returned error %d", err);
         }
-        return MPI_SUCCESS;
+        return err;
     }
     mpi_status_set(status, &r->result);
     if (r->result.error != COMPI_OK) {
         /* as MPI_Test would: the error is returned, not stored in the status */
-        return raise_result(r, fn);
+        return raise_fn != NULL ? raise_result(r, raise_fn) : result_code(r);
+    }
+    return MPI_SUCCESS;
+}
+
+static int request_get_status_impl(compi_request_t *request, int *flag, MPI_Status *status,
+                                   const char *fn)
+{
+    return peek(request, flag, status, fn);
+}
+
+/*
+ * MPI_Request_get_status_all, _any and _some (MPI 4.1): what MPI_Testall, _any and _some
+ * tell, without freeing or deactivating a request.  As in the test functions, a null
+ * handle and an inactive persistent request are idle: complete at once with an empty
+ * status for _all, skipped by _any and _some, which answer MPI_UNDEFINED when every
+ * request is idle.  A request's error: _any returns it, as MPI_Testany; _all and _some
+ * return MPI_ERR_IN_STATUS with each status's MPI_ERROR set, as MPI_Testall and
+ * MPI_Testsome (in_status).  The entry points check the count and the arrays.
+ */
+static int request_get_status_all_impl(int count, const MPI_Request array_of_requests[], int *flag,
+                                       MPI_Status array_of_statuses[], const char *fn)
+{
+    int failed = 0;
+    *flag = 1;
+    for (int i = 0; i < count; i++) {
+        int done = 0;
+        int err = peek(req_from_handle(array_of_requests[i]), &done,
+                       status_at(array_of_statuses, i), NULL);
+        in_status(array_of_statuses, i, err, &failed);
+        *flag = *flag && done;
+    }
+    if (failed) {
+        return mpi_err_raise(NULL, MPI_ERR_IN_STATUS, fn, "a request failed (see statuses)");
+    }
+    return MPI_SUCCESS;
+}
+
+static int request_get_status_any_impl(int count, const MPI_Request array_of_requests[], int *index,
+                                       int *flag, MPI_Status *status, const char *fn)
+{
+    int active = 0;
+    *index = MPI_UNDEFINED;
+    *flag = 0;
+    for (int i = 0; i < count; i++) {
+        compi_request_t *r = req_from_handle(array_of_requests[i]);
+        if (is_idle(r)) {
+            continue;
+        }
+        active = 1;
+        int rc = peek(r, flag, status, fn);
+        if (rc != MPI_SUCCESS || *flag) {
+            *index = rc == MPI_SUCCESS ? i : MPI_UNDEFINED;
+            return rc;
+        }
+    }
+    if (!active) {
+        *flag = 1;
+        mpi_status_empty(status);
+    }
+    return MPI_SUCCESS;
+}
+
+static int request_get_status_some_impl(int incount, const MPI_Request array_of_requests[],
+                                        int *outcount, int array_of_indices[],
+                                        MPI_Status array_of_statuses[], const char *fn)
+{
+    int active = 0, n = 0, failed = 0;
+    for (int i = 0; i < incount; i++) {
+        compi_request_t *r = req_from_handle(array_of_requests[i]);
+        if (is_idle(r)) {
+            continue;
+        }
+        active = 1;
+        int done = 0;
+        int err = peek(r, &done, status_at(array_of_statuses, n), NULL);
+        if (done) {
+            in_status(array_of_statuses, n, err, &failed);
+            array_of_indices[n++] = i;
+        }
+    }
+    *outcount = active ? n : MPI_UNDEFINED;
+    if (failed) {
+        return mpi_err_raise(NULL, MPI_ERR_IN_STATUS, fn, "a request failed (see statuses)");
     }
     return MPI_SUCCESS;
 }
@@ -390,31 +473,24 @@ static int startall_impl(int count, MPI_Request array_of_requests[], const char 
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Grequest_start = PMPI_Grequest_start
-int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
-                        MPI_Grequest_free_function *free_fn,
-                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
-                        MPI_Request *request)
+static int grequest_start_impl(MPI_Grequest_query_function *query_fn,
+                               MPI_Grequest_free_function *free_fn,
+                               MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                               MPI_Request *request, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Grequest_start");
-    if (request == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Grequest_start", "request is NULL");
-    }
     compi_request_t *r = mpi_greq_new(query_fn, free_fn, cancel_fn, extra_state);
     if (r == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, "MPI_Grequest_start", "out of requests");
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of requests");
     }
-    return mpi_req_expose(NULL, r, request, "MPI_Grequest_start");
+    return mpi_req_expose(NULL, r, request, fn);
 }
 
-#pragma weak MPI_Grequest_complete = PMPI_Grequest_complete
-int PMPI_Grequest_complete(MPI_Request request)
+static int grequest_complete_impl(MPI_Request request, compi_request_t *request_obj, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Grequest_complete");
-    compi_request_t *r = req_from_handle(request);
+    compi_request_t *r = request_obj;
     if (r == NULL || r->kind != REQ_GREQ) {
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, "MPI_Grequest_complete",
-                             "not a generalized request: 0x%x", (unsigned)request);
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "not a generalized request: 0x%x",
+                             (unsigned)request);
     }
     if (r->user_freed) {
         /* MPI_Request_free came first: nobody will wait, so end it here */
@@ -429,3 +505,4 @@ int PMPI_Grequest_complete(MPI_Request request)
 }
 
 #include "core/mpi/gen/request.c"
+#include "core/mpi/gen/request_status.c"

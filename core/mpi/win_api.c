@@ -246,30 +246,20 @@ static int attr_fail(mpi_win_t *w, const char *fn, compi_status_t st, int keyval
     return win_err(w, mpi_err_class_of(st), fn, "%s", compi_status_string(st));
 }
 
-#pragma weak MPI_Win_create_keyval = PMPI_Win_create_keyval
-int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
-                           MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
-                           void *extra_state)
+static int win_create_keyval_impl(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                                  MPI_Win_delete_attr_function *win_delete_attr_fn,
+                                  int *win_keyval, void *extra_state, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_create_keyval");
-    if (win_keyval == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Win_create_keyval", "win_keyval is NULL");
-    }
     compi_status_t st = attr_keyval_create(ATTR_KIND_WIN, win_copy_attr_fn, win_delete_attr_fn,
                                            extra_state, win_keyval);
-    return st == COMPI_OK ? MPI_SUCCESS : attr_fail(NULL, "MPI_Win_create_keyval", st, 0, 0);
+    return st == COMPI_OK ? MPI_SUCCESS : attr_fail(NULL, fn, st, 0, 0);
 }
 
-#pragma weak MPI_Win_free_keyval = PMPI_Win_free_keyval
-int PMPI_Win_free_keyval(int *win_keyval)
+static int win_free_keyval_impl(int *win_keyval, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Win_free_keyval");
-    if (win_keyval == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Win_free_keyval", "win_keyval is NULL");
-    }
     int k = *win_keyval;
     compi_status_t st = attr_keyval_free(ATTR_KIND_WIN, win_keyval);
-    return st == COMPI_OK ? MPI_SUCCESS : attr_fail(NULL, "MPI_Win_free_keyval", st, k, 0);
+    return st == COMPI_OK ? MPI_SUCCESS : attr_fail(NULL, fn, st, k, 0);
 }
 
 static int win_set_attr_impl(mpi_win_t *w, int win_keyval, void *attribute_val, const char *fn)

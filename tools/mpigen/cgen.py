@@ -53,7 +53,8 @@ parameters are the procedure's, in order and with their names, but for
 (the handles of groups, ops and error handlers, info hints, keyvals, strings and the
 other kinds of the calls on such objects: see obj_rule and the table above it) and `fn`
 is the name of the MPI function called ("MPI_Send" or "MPI_Send_c"), for the
-messages of the errors it raises.  The int form passes its int counts as MPI_Count, so
+messages of the errors it raises.  A handle's conversions (HANDLE_CONV_PROCS: _c2f, _f2c,
+_toint, _fromint) return what the procedure returns, their implementations too.  The int form passes its int counts as MPI_Count, so
 a count above INT_MAX works through the _c form with no narrowing.  What no kind
 describes (an MPI_Message's handle, the semantics of MPI_PROC_NULL in a matched probe,
 a communicator's topology) stays in the implementation.  The generated file declares
@@ -130,6 +131,7 @@ UNITS = {
         "MPI_Wait", "MPI_Test", "MPI_Waitall", "MPI_Testall", "MPI_Waitany", "MPI_Testany",
         "MPI_Waitsome", "MPI_Testsome", "MPI_Request_free", "MPI_Request_get_status",
         "MPI_Cancel", "MPI_Start", "MPI_Startall",
+        "MPI_Grequest_start", "MPI_Grequest_complete",
     ]),
     "status": ("core/mpi/status_api.c", [
         "MPI_Get_count", "MPI_Get_elements", "MPI_Get_elements_x", "MPI_Status_set_elements",
@@ -226,6 +228,41 @@ UNITS = {
         "MPI_Win_get_group", "MPI_Win_set_name", "MPI_Win_get_name", "MPI_Win_set_info",
         "MPI_Win_get_info", "MPI_Win_set_attr", "MPI_Win_get_attr", "MPI_Win_delete_attr",
         "MPI_Win_set_errhandler", "MPI_Win_get_errhandler", "MPI_Win_call_errhandler",
+        "MPI_Win_create_keyval", "MPI_Win_free_keyval",
+    ]),
+    # the MPI 4.1 queries of datatypes and hardware
+    "dt_value_index": ("core/mpi/dt_value_index_api.c", ["MPI_Type_get_value_index"]),
+    "hw_info": ("core/mpi/hw_info_api.c", ["MPI_Get_hw_resource_info"]),
+    # statuses between C and Fortran, their fields (status_rule)
+    # handles and statuses between C and Fortran, handles as ints (HANDLE_CONV_PROCS)
+    "f2c": ("core/mpi/f2c_api.c", [
+        "MPI_Status_c2f", "MPI_Status_f2c",
+        "MPI_Comm_c2f", "MPI_Comm_f2c", "MPI_Type_c2f", "MPI_Type_f2c", "MPI_Group_c2f",
+        "MPI_Group_f2c", "MPI_Request_c2f", "MPI_Request_f2c", "MPI_Op_c2f", "MPI_Op_f2c",
+        "MPI_Info_c2f", "MPI_Info_f2c", "MPI_Errhandler_c2f", "MPI_Errhandler_f2c",
+        "MPI_Message_c2f", "MPI_Message_f2c", "MPI_Win_c2f", "MPI_Win_f2c", "MPI_File_c2f",
+        "MPI_File_f2c", "MPI_Session_c2f", "MPI_Session_f2c",
+    ]),
+    "handle_int": ("core/mpi/handle_int_api.c", [
+        "MPI_Comm_toint", "MPI_Comm_fromint", "MPI_Type_toint", "MPI_Type_fromint",
+        "MPI_Group_toint", "MPI_Group_fromint", "MPI_Request_toint", "MPI_Request_fromint",
+        "MPI_Op_toint", "MPI_Op_fromint", "MPI_Info_toint", "MPI_Info_fromint",
+        "MPI_Errhandler_toint", "MPI_Errhandler_fromint", "MPI_Message_toint",
+        "MPI_Message_fromint", "MPI_Win_toint", "MPI_Win_fromint", "MPI_File_toint",
+        "MPI_File_fromint", "MPI_Session_toint", "MPI_Session_fromint",
+    ]),
+    "status_f08": ("core/mpi/status_f08_api.c", [
+        "MPI_Status_c2f08", "MPI_Status_f082c", "MPI_Status_f082f", "MPI_Status_f2f08",
+        "MPI_Status_get_source", "MPI_Status_get_tag", "MPI_Status_get_error",
+        "MPI_Status_set_source", "MPI_Status_set_tag", "MPI_Status_set_error",
+    ]),
+    "buffer": ("core/mpi/buffer_api.c", [
+        "MPI_Comm_attach_buffer", "MPI_Comm_detach_buffer", "MPI_Comm_flush_buffer",
+        "MPI_Comm_iflush_buffer",
+    ]),
+    "request_status": ("core/mpi/request_api.c", [
+        "MPI_Request_get_status_all", "MPI_Request_get_status_any",
+        "MPI_Request_get_status_some",
     ]),
     # info objects and error classes and codes: callable at any time (infoerr_rule)
     "info": ("core/mpi/info_api.c", [
@@ -331,6 +368,8 @@ def checks(name, params):
     runs after a successful call of the implementation; each Param's impl_decl and arg
     are set"""
     decls, lines, post = [], [], []
+    if name in HANDLE_CONV_PROCS:
+        return decls, lines, post
 
     def check(call):
         lines.append("    rc = %s;" % call)
@@ -835,6 +874,72 @@ def infoerr_rule(p, params, errc, check, decls):
 FAMILY_RULES += [(INFOERR_PROCS, infoerr_rule)]
 
 
+# Statuses between C and Fortran and a status's fields: these work before MPI_Init and
+# after MPI_Finalize (CALLABLE_ANY_TIME); a status of any form (or a field's output) NULL or
+# its form's "ignore" is MPI_ERR_ARG, raised once MPI is initialized, returned before
+# (mpi_arg_status_any).  MPI_Request_get_status_all/any/some: the arrays of requests and
+# indices not NULL with elements (MPI_ERR_ARG), each request valid or MPI_REQUEST_NULL
+# (MPI_ERR_REQUEST).  MPI_Grequest_complete's request:
+# its handle and its object.
+STATUS_PROCS = {"MPI_Status_c2f", "MPI_Status_f2c"} | set(UNITS["status_f08"][1])
+# a handle's conversions: any handle converts (a null one, one not valid here), so they
+# check nothing, and return the handle, its Fortran INTEGER or its int (`checks` passes
+# their parameters as they are)
+HANDLE_CONV_PROCS = (set(UNITS["f2c"][1]) | set(UNITS["handle_int"][1])) - STATUS_PROCS
+CALLABLE_ANY_TIME |= STATUS_PROCS | HANDLE_CONV_PROCS
+STATUS_IGNORES = {"STATUS": "MPI_STATUS_IGNORE", "F90_STATUS": "MPI_F_STATUS_IGNORE",
+                  "F08_STATUS": "MPI_F08_STATUS_IGNORE"}
+
+
+def status_rule(p, params, errc, check, decls):
+    """the checks of a parameter of the status calls (True), or False"""
+    k = p.kind
+    if k in STATUS_IGNORES and p.ptr == 1 and not p.array:
+        check('mpi_arg_status_any(%s, %s, "%s", fn)' % (p.name, STATUS_IGNORES[k], p.name))
+    elif k in ("RANK", "TAG", "ERROR_CODE") and p.dir == "OUT" and p.ptr == 1 and not p.array:
+        check('mpi_arg_status_any(%s, NULL, "%s", fn)' % (p.name, p.name))
+    elif k in ("RANK", "TAG", "ERROR_CODE") and p.dir == "IN" and not p.ptr and not p.array:
+        pass
+    elif k == "REQUEST" and p.dir == "IN" and p.array and p.length not in (None, "*"):
+        check('mpi_arg_requests(%s, %s, %s, "%s", fn)' % (errc, p.length, p.name, p.name))
+    elif k == "REQUEST" and p.dir == "IN" and not p.ptr and not p.array:
+        # a generalized request to complete: its handle (which the call may free) and its
+        # object (NULL for MPI_REQUEST_NULL)
+        decls.append("    compi_request_t *r_%s = NULL;" % p.name)
+        check('mpi_arg_request(%s, %s, fn, &r_%s)' % (errc, p.name, p.name))
+        p.impl_decl = "MPI_Request %s, compi_request_t *%s_obj" % (p.name, p.name)
+        p.arg = "%s, r_%s" % (p.name, p.name)
+    elif k == "INDEX" and p.dir == "OUT" and p.array:
+        # as many indices as requests
+        n = next(q.name for q in params if q.kind == "ARRAY_LENGTH_NNI")
+        check('mpi_arg_array(%s, %s, %s, "%s", fn)' % (errc, n, p.name, p.name))
+    else:
+        return False
+    return True
+
+
+FAMILY_RULES += [(STATUS_PROCS | set(UNITS["request_status"][1]) | {"MPI_Grequest_complete"},
+                  status_rule)]
+
+
+# A communicator's buffer for buffered sends: the memory attached and its size in bytes
+# (mpi_arg_attach: MPI_ERR_BUFFER for a negative size, one beyond memory, or NULL with
+# bytes; MPI_BUFFER_AUTOMATIC passes); the size passed as an MPI_Count
+def buffer_rule(p, params, errc, check, decls):
+    """the checks of a parameter of MPI_Comm_attach_buffer and its kin (True), or False"""
+    if p.kind == "BUFFER" and p.dir == "IN" and not p.array:
+        pass  # with its size
+    elif p.kind == "POLYNUM_BYTES_NNI" and p.dir == "IN" and not p.ptr:
+        check("mpi_arg_attach(%s, buffer, %s, fn)" % (errc, p.name))
+        p.impl_decl = "MPI_Count %s" % p.name
+    else:
+        return False
+    return True
+
+
+FAMILY_RULES += [(set(UNITS["buffer"][1]), buffer_rule)]
+
+
 # One-sided communication: a procedure with a window (and no communicator) raises its
 # errors on the window's error handler, in the vocabulary of core/mpi/win_args.h
 # (mpi_arg_win*, args.h's checks raised on a window).  A session's procedures the same,
@@ -975,7 +1080,7 @@ def entry(c, name, impl, proc_name, mode=None, big=None):
     its own (num_large_counts): the implementation takes those too, and the int form
     passes 0 or NULL for them"""
     ret, cname, decls = split_proto(str(c))
-    if ret != "int":
+    if ret != "int" and name not in HANDLE_CONV_PROCS:
         raise Unbound("the return type %s" % ret)
     params = [Param(d, p) for d, p in zip(decls, c.parameters)]
     try:
@@ -988,7 +1093,7 @@ def entry(c, name, impl, proc_name, mode=None, big=None):
         extra_decls = ["MPI_Request *request", "coll_mode_t mode"]
     pname = "P" + name
     out = ["#pragma weak %s = %s" % (name, pname)]
-    out.append("int %s(%s)" % (pname, ", ".join(p.decl for p in params) or "void"))
+    out.append("%s %s(%s)" % (ret, pname, ", ".join(p.decl for p in params) or "void"))
     out.append("{")
     if proc_name in CALLABLE_ANY_TIME:
         out.append("    COMPI_API_LOCK();")
@@ -1020,7 +1125,7 @@ def entry(c, name, impl, proc_name, mode=None, big=None):
     else:
         out.append("    return %s;" % call)
     out.append("}")
-    proto = "static int %s(%s)" % (impl, ", ".join(
+    proto = "static %s %s(%s)" % (ret, impl, ", ".join(
         [p.impl_decl for p in params if not p.skip] + extra_decls + ["const char *fn"]))
     return "\n".join(out) + "\n", proto
 

@@ -263,6 +263,47 @@ int PMPI_Startall(int count, MPI_Request array_of_requests[])
     return startall_impl(count, array_of_requests, fn);
 }
 
+#pragma weak MPI_Grequest_start = PMPI_Grequest_start
+int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                        MPI_Request *request)
+{
+    COMPI_CHECK_INIT("MPI_Grequest_start");
+    static const char fn[] = "MPI_Grequest_start";
+    int rc;
+    rc = mpi_arg_ptr(NULL, query_fn, "query_fn", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_ptr(NULL, free_fn, "free_fn", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_ptr(NULL, cancel_fn, "cancel_fn", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_ptr(NULL, request, "request", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return grequest_start_impl(query_fn, free_fn, cancel_fn, extra_state, request, fn);
+}
+
+#pragma weak MPI_Grequest_complete = PMPI_Grequest_complete
+int PMPI_Grequest_complete(MPI_Request request)
+{
+    COMPI_CHECK_INIT("MPI_Grequest_complete");
+    static const char fn[] = "MPI_Grequest_complete";
+    compi_request_t *r_request = NULL;
+    int rc;
+    rc = mpi_arg_request(NULL, request, fn, &r_request);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return grequest_complete_impl(request, r_request, fn);
+}
+
 /* the implementations this file calls, as core/mpi/request_api.c defines them */
 static int wait_impl(MPI_Request *request, compi_request_t *request_obj, MPI_Status *status,
                      const char *fn);
@@ -286,3 +327,9 @@ static int request_get_status_impl(compi_request_t *request, int *flag, MPI_Stat
 static int cancel_impl(MPI_Request *request, compi_request_t *request_obj, const char *fn);
 static int start_impl(MPI_Request *request, compi_request_t *request_obj, const char *fn);
 static int startall_impl(int count, MPI_Request array_of_requests[], const char *fn);
+static int grequest_start_impl(MPI_Grequest_query_function *query_fn,
+                               MPI_Grequest_free_function *free_fn,
+                               MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                               MPI_Request *request, const char *fn);
+static int grequest_complete_impl(MPI_Request request, compi_request_t *request_obj,
+                                  const char *fn);

@@ -537,6 +537,35 @@ int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
     return win_call_errhandler_impl(w_win, errorcode, fn);
 }
 
+#pragma weak MPI_Win_create_keyval = PMPI_Win_create_keyval
+int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                           MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
+                           void *extra_state)
+{
+    COMPI_CHECK_INIT("MPI_Win_create_keyval");
+    static const char fn[] = "MPI_Win_create_keyval";
+    int rc;
+    rc = mpi_arg_ptr(NULL, win_keyval, "win_keyval", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return win_create_keyval_impl(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state,
+                                  fn);
+}
+
+#pragma weak MPI_Win_free_keyval = PMPI_Win_free_keyval
+int PMPI_Win_free_keyval(int *win_keyval)
+{
+    COMPI_CHECK_INIT("MPI_Win_free_keyval");
+    static const char fn[] = "MPI_Win_free_keyval";
+    int rc;
+    rc = mpi_arg_ptr(NULL, win_keyval, "win_keyval", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return win_free_keyval_impl(win_keyval, fn);
+}
+
 /* the implementations this file calls, as core/mpi/win_api.c defines them */
 static int win_create_impl(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
                            compi_comm_t *comm, MPI_Win *win, const char *fn);
@@ -563,3 +592,7 @@ static int win_delete_attr_impl(mpi_win_t *win, int win_keyval, const char *fn);
 static int win_set_errhandler_impl(mpi_win_t *win, compi_errhandler_t *errhandler, const char *fn);
 static int win_get_errhandler_impl(mpi_win_t *win, MPI_Errhandler *errhandler, const char *fn);
 static int win_call_errhandler_impl(mpi_win_t *win, int errorcode, const char *fn);
+static int win_create_keyval_impl(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                                  MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
+                                  void *extra_state, const char *fn);
+static int win_free_keyval_impl(int *win_keyval, const char *fn);

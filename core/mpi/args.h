@@ -677,4 +677,12 @@ static inline int mpi_fn_large(const char *fn)
     return n > 2 && fn[n - 2] == '_' && fn[n - 1] == 'c';
 }
 
+/* The tool information interface (MPI_T_*): its errors are returned, never raised */
+
+/* a name the call reads or a pointer it writes through: MPI_T_ERR_INVALID when NULL */
+static inline int mpi_arg_t_ptr(const void *p)
+{
+    return compi_unlikely(p == NULL) ? MPI_T_ERR_INVALID : MPI_SUCCESS;
+}
+
 #endif

@@ -318,9 +318,6 @@ static int handle_check(MPI_T_cvar_handle h)
 
 static int t_cvar_handle_free_impl(MPI_T_cvar_handle *handle)
 {
-    if (handle == NULL) {
-        return MPI_T_ERR_INVALID;
-    }
     struct compi_t_cvar_handle **pp = &mpit.handles;
     while (*pp != NULL && *pp != *handle) {
         pp = &(*pp)->next;

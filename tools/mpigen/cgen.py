@@ -822,7 +822,7 @@ def mpit_rule(p, params, errc, check, decls):
     if judged:
         pass  # after an index or a handle (a get_info call's outputs among them): the call's
     elif (p.kind == "STRING" and p.dir == "IN" or p.dir == "OUT" or
-          p.kind in MPIT_FREED_KINDS and p.dir == "IN") and p.ptr == 1 and not p.array:
+          p.kind in MPIT_FREED_KINDS and p.dir == "INOUT") and p.ptr == 1 and not p.array:
         check('mpi_arg_t_ptr(%s)' % p.name)
     return True
 

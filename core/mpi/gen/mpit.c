@@ -89,6 +89,11 @@ int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle)
     if (compi_unlikely(!mpit_initialized())) {
         return MPI_T_ERR_NOT_INITIALIZED;
     }
+    int rc;
+    rc = mpi_arg_t_ptr(handle);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
     return t_cvar_handle_free_impl(handle);
 }
 

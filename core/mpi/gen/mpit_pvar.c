@@ -71,6 +71,11 @@ int PMPI_T_pvar_session_free(MPI_T_pvar_session *pe_session)
     if (compi_unlikely(!mpit_initialized())) {
         return MPI_T_ERR_NOT_INITIALIZED;
     }
+    int rc;
+    rc = mpi_arg_t_ptr(pe_session);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
     return t_pvar_session_free_impl(pe_session);
 }
 

@@ -260,8 +260,8 @@ static int t_cvar_get_index_impl(const char *name, int *cvar_index)
     return MPI_T_ERR_INVALID_NAME;
 }
 
-static int t_cvar_handle_alloc_impl(int cvar_index, void *obj_handle,
-                                    MPI_T_cvar_handle *handle, int *count)
+static int t_cvar_handle_alloc_impl(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle,
+                                    int *count)
 {
     if (handle == NULL || count == NULL) {
         return MPI_T_ERR_INVALID;

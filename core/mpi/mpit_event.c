@@ -88,8 +88,7 @@ static int t_event_handle_alloc_impl(int event_index, void *obj_handle, MPI_Info
 
 static int t_source_get_info_impl(int source_index, char *name, int *name_len, char *desc,
                                   int *desc_len, MPI_T_source_order *ordering,
-                                  MPI_Count *ticks_per_second, MPI_Count *max_ticks,
-                                  MPI_Info *info)
+                                  MPI_Count *ticks_per_second, MPI_Count *max_ticks, MPI_Info *info)
 {
     return MPI_T_ERR_INVALID_INDEX;
 }
@@ -100,8 +99,7 @@ static int t_source_get_timestamp_impl(int source_index, MPI_Count *timestamp)
 }
 
 /* a registration or an instance: none can exist */
-static int t_event_handle_set_info_impl(MPI_T_event_registration event_registration,
-                                        MPI_Info info)
+static int t_event_handle_set_info_impl(MPI_T_event_registration event_registration, MPI_Info info)
 {
     return MPI_T_ERR_INVALID_HANDLE;
 }
@@ -113,8 +111,7 @@ static int t_event_handle_get_info_impl(MPI_T_event_registration event_registrat
 }
 
 static int t_event_register_callback_impl(MPI_T_event_registration event_registration,
-                                          MPI_T_cb_safety cb_safety, MPI_Info info,
-                                          void *user_data,
+                                          MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data,
                                           MPI_T_event_cb_function *event_cb_function)
 {
     return MPI_T_ERR_INVALID_HANDLE;
@@ -132,8 +129,7 @@ static int t_event_callback_get_info_impl(MPI_T_event_registration event_registr
     return MPI_T_ERR_INVALID_HANDLE;
 }
 
-static int t_event_handle_free_impl(MPI_T_event_registration event_registration,
-                                    void *user_data,
+static int t_event_handle_free_impl(MPI_T_event_registration event_registration, void *user_data,
                                     MPI_T_event_free_cb_function *free_cb_function)
 {
     return MPI_T_ERR_INVALID_HANDLE;
@@ -145,8 +141,7 @@ static int t_event_set_dropped_handler_impl(MPI_T_event_registration event_regis
     return MPI_T_ERR_INVALID_HANDLE;
 }
 
-static int t_event_read_impl(MPI_T_event_instance event_instance, int element_index,
-                             void *buffer)
+static int t_event_read_impl(MPI_T_event_instance event_instance, int element_index, void *buffer)
 {
     return MPI_T_ERR_INVALID_HANDLE;
 }

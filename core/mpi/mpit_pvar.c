@@ -436,8 +436,8 @@ void mpit_pvar_finalize(void)
     }
 }
 
-static int t_pvar_handle_alloc_impl(MPI_T_pvar_session session, int pvar_index,
-                                    void *obj_handle, MPI_T_pvar_handle *handle, int *count)
+static int t_pvar_handle_alloc_impl(MPI_T_pvar_session session, int pvar_index, void *obj_handle,
+                                    MPI_T_pvar_handle *handle, int *count)
 {
     pvar_value_t raw[PVAR_COUNT_MAX];
     int rc = check(session, MPI_T_PVAR_ALL_HANDLES, 1);
@@ -602,15 +602,13 @@ static int t_pvar_read_impl(MPI_T_pvar_session session, MPI_T_pvar_handle handle
     return read_write(session, handle, buf, 0, 0);
 }
 
-static int t_pvar_write_impl(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
-                             const void *buf)
+static int t_pvar_write_impl(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf)
 {
     /* read_write only reads through buf when writing */
     return read_write(session, handle, (void *)buf, 1, 0);
 }
 
-static int t_pvar_readreset_impl(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
-                                 void *buf)
+static int t_pvar_readreset_impl(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf)
 {
     return read_write(session, handle, buf, 0, 1);
 }

@@ -10,7 +10,9 @@ For every procedure of the table below it writes, into core/mpi/gen/<unit>.c:
     and for the large-count form (MPI_x_c) where the standard has one;
   - the initialization check (COMPI_CHECK_INIT, which also takes the library's lock at
     MPI_THREAD_MULTIPLE), or the lock alone for the procedures the standard allows
-    before MPI_Init and after MPI_Finalize (CALLABLE_ANY_TIME);
+    before MPI_Init and after MPI_Finalize (CALLABLE_ANY_TIME); for the tool
+    information interface (MPI_T_*), the lock and the interface's own state
+    (MPI_T_ERR_NOT_INITIALIZED), its checks returning their class (see mpit_rule);
   - the argument checks that the kind and direction of each parameter in the standard's
     description call for, in the one vocabulary of core/mpi/args.h (mpi_arg_*), each
     with the error class the standard names: a communicator (MPI_ERR_COMM), a datatype
@@ -52,7 +54,8 @@ parameters are the procedure's, in order and with their names, but for
 (the handles of groups, ops and error handlers, info hints, keyvals, strings and the
 other kinds of the calls on such objects: see obj_rule and the table above it) and `fn`
 is the name of the MPI function called ("MPI_Send" or "MPI_Send_c"), for the
-messages of the errors it raises.  The int form passes its int counts as MPI_Count, so
+messages of the errors it raises (an MPI_T procedure, which raises none, has no `fn`:
+MPI_T_cvar_read is implemented by t_cvar_read_impl(handle, buf)).  The int form passes its int counts as MPI_Count, so
 a count above INT_MAX works through the _c form with no narrowing.  What no kind
 describes (an MPI_Message's handle, the semantics of MPI_PROC_NULL in a matched probe,
 a communicator's topology) stays in the implementation.  The generated file declares

@@ -55,8 +55,9 @@ parameters are the procedure's, in order and with their names, but for
 other kinds of the calls on such objects: see obj_rule and the table above it) and `fn`
 is the name of the MPI function called ("MPI_Send" or "MPI_Send_c"), for the
 messages of the errors it raises (an MPI_T procedure, which raises none, has no `fn`:
-MPI_T_cvar_read is implemented by t_cvar_read_impl(handle, buf)).  The int form passes its int counts as MPI_Count, so
-a count above INT_MAX works through the _c form with no narrowing.  What no kind
+MPI_T_cvar_read is implemented by t_cvar_read_impl(handle, buf)).  The int form passes
+its int counts as MPI_Count, so a count above INT_MAX works through the _c form with no
+narrowing.  What no kind
 describes (an MPI_Message's handle, the semantics of MPI_PROC_NULL in a matched probe,
 a communicator's topology) stays in the implementation.  The generated file declares
 each implementation after the code that calls it, so a mismatch fails to compile.

@@ -412,18 +412,18 @@ static void session_destroy(struct compi_t_pvar_session *s)
     free(s);
 }
 
-static int t_pvar_session_free_impl(MPI_T_pvar_session *session)
+static int t_pvar_session_free_impl(MPI_T_pvar_session *pe_session)
 {
     struct compi_t_pvar_session **pp = &sessions;
-    while (*pp != NULL && *pp != *session) {
+    while (*pp != NULL && *pp != *pe_session) {
         pp = &(*pp)->next;
     }
-    if (*session == MPI_T_PVAR_SESSION_NULL || *pp == NULL) {
+    if (*pe_session == MPI_T_PVAR_SESSION_NULL || *pp == NULL) {
         return MPI_T_ERR_INVALID_SESSION;
     }
-    *pp = (*session)->next;
-    session_destroy(*session);
-    *session = MPI_T_PVAR_SESSION_NULL;
+    *pp = (*pe_session)->next;
+    session_destroy(*pe_session);
+    *pe_session = MPI_T_PVAR_SESSION_NULL;
     return MPI_SUCCESS;
 }
 
@@ -436,11 +436,11 @@ void mpit_pvar_finalize(void)
     }
 }
 
-static int t_pvar_handle_alloc_impl(MPI_T_pvar_session session, int pvar_index, void *obj_handle,
+static int t_pvar_handle_alloc_impl(MPI_T_pvar_session pe_session, int pvar_index, void *obj_handle,
                                     MPI_T_pvar_handle *handle, int *count)
 {
     pvar_value_t raw[PVAR_COUNT_MAX];
-    int rc = check(session, MPI_T_PVAR_ALL_HANDLES, 1);
+    int rc = check(pe_session, MPI_T_PVAR_ALL_HANDLES, 1);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
@@ -470,23 +470,23 @@ static int t_pvar_handle_alloc_impl(MPI_T_pvar_session session, int pvar_index, 
     (void)raw_read(h, raw); /* the communicator was just checked */
     value_set(h, raw, NULL);
     h->started = v->continuous;
-    h->next = session->handles;
-    session->handles = h;
+    h->next = pe_session->handles;
+    pe_session->handles = h;
     *handle = h;
     *count = h->count;
     return MPI_SUCCESS;
 }
 
-static int t_pvar_handle_free_impl(MPI_T_pvar_session session, MPI_T_pvar_handle *handle)
+static int t_pvar_handle_free_impl(MPI_T_pvar_session pe_session, MPI_T_pvar_handle *handle)
 {
     if (handle == NULL) {
         return MPI_T_ERR_INVALID;
     }
-    int rc = check(session, *handle, 0);
+    int rc = check(pe_session, *handle, 0);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    struct compi_t_pvar_handle **pp = &session->handles;
+    struct compi_t_pvar_handle **pp = &pe_session->handles;
     while (*pp != *handle) {
         pp = &(*pp)->next;
     }
@@ -549,19 +549,19 @@ static int start_stop_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle
     return MPI_SUCCESS;
 }
 
-static int t_pvar_start_impl(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
+static int t_pvar_start_impl(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle)
 {
-    return start_stop_reset(session, handle, OP_START);
+    return start_stop_reset(pe_session, handle, OP_START);
 }
 
-static int t_pvar_stop_impl(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
+static int t_pvar_stop_impl(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle)
 {
-    return start_stop_reset(session, handle, OP_STOP);
+    return start_stop_reset(pe_session, handle, OP_STOP);
 }
 
-static int t_pvar_reset_impl(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
+static int t_pvar_reset_impl(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle)
 {
-    return start_stop_reset(session, handle, OP_RESET);
+    return start_stop_reset(pe_session, handle, OP_RESET);
 }
 
 /* MPI_T_pvar_read, _write and _readreset: checks, then one handle's value out to buf
@@ -597,20 +597,20 @@ static int read_write(MPI_T_pvar_session session, MPI_T_pvar_handle h, void *buf
     return MPI_SUCCESS;
 }
 
-static int t_pvar_read_impl(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf)
+static int t_pvar_read_impl(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, void *buf)
 {
-    return read_write(session, handle, buf, 0, 0);
+    return read_write(pe_session, handle, buf, 0, 0);
 }
 
-static int t_pvar_write_impl(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf)
+static int t_pvar_write_impl(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, const void *buf)
 {
     /* read_write only reads through buf when writing */
-    return read_write(session, handle, (void *)buf, 1, 0);
+    return read_write(pe_session, handle, (void *)buf, 1, 0);
 }
 
-static int t_pvar_readreset_impl(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf)
+static int t_pvar_readreset_impl(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, void *buf)
 {
-    return read_write(session, handle, buf, 0, 1);
+    return read_write(pe_session, handle, buf, 0, 1);
 }
 
 #include "core/mpi/gen/mpit_pvar.c"

@@ -602,7 +602,8 @@ static int t_pvar_read_impl(MPI_T_pvar_session pe_session, MPI_T_pvar_handle han
     return read_write(pe_session, handle, buf, 0, 0);
 }
 
-static int t_pvar_write_impl(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, const void *buf)
+static int t_pvar_write_impl(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle,
+                             const void *buf)
 {
     /* read_write only reads through buf when writing */
     return read_write(pe_session, handle, (void *)buf, 1, 0);

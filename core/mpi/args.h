@@ -737,4 +737,12 @@ static inline int mpi_arg_attach(compi_comm_t *c, const void *buffer, MPI_Count 
     return MPI_SUCCESS;
 }
 
+/* The tool information interface (MPI_T_*): its errors are returned, never raised */
+
+/* a name the call reads or a pointer it writes through: MPI_T_ERR_INVALID when NULL */
+static inline int mpi_arg_t_ptr(const void *p)
+{
+    return compi_unlikely(p == NULL) ? MPI_T_ERR_INVALID : MPI_SUCCESS;
+}
+
 #endif

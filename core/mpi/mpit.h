@@ -1,11 +1,14 @@
 /*
  * mpit.h -- what the files of the tool information interface share: mpit_api.c (the
  * interface's life and the control variables), mpit_pvar.c (performance variables and
- * their sessions), mpit_cat.c (categories and enumerations).
+ * their sessions), mpit_cat.c (categories and enumerations), mpit_event.c (events and
+ * sources).
  *
  * Ownership: the enumerations and the categories are static tables; sessions and handles
  * belong to mpit_pvar.c until the tool frees them or the last MPI_T_finalize does.
- * Every function here is called with the library's lock held (COMPI_API_LOCK).
+ * Every function here is called with the library's lock held (COMPI_API_LOCK).  The
+ * entry points are generated (tools/mpigen/cgen.py, core/mpi/gen/mpit*.c): they check
+ * the interface is up (mpit_initialized) and call each file's t_x_impl.
  */
 #ifndef COMPI_MPIT_H
 #define COMPI_MPIT_H
@@ -16,8 +19,6 @@
 int mpit_initialized(void);
 /* a string out through (buf, *len): MPI_T's convention for names and descriptions */
 void mpit_string_out(const char *s, char *buf, int *len);
-/* the MPI_T_*_get_num functions: `value' into *num once the interface is up, or the error */
-int mpit_count(int *num, int value);
 
 /* the variables by index, for the categories (the number of control variables grows as
    components register their parameters) */

@@ -20,7 +20,9 @@
  * The registry does not record a parameter's type: one whose default is written as an
  * integer is an integer.  Integers beyond the range of int read as INT_MAX or INT_MIN.
  *
- * MPI_T functions return their errors and never call an error handler.
+ * MPI_T functions return their errors and never call an error handler.  The entry points
+ * are generated (core/mpi/gen/mpit.c: the lock, the interface's state, the pointers of
+ * the lookups and counts); each calls its t_x_impl here.
  *
  * Ownership: handles are allocated by MPI_T_cvar_handle_alloc and freed by
  * MPI_T_cvar_handle_free or by the MPI_T_finalize that ends the interface; a handle
@@ -30,6 +32,7 @@
 #include "core/mpi/mpit.h"
 
 #include "core/comm/comm.h"
+#include "core/mpi/args.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
 #include "core/runtime/params.h"
@@ -175,13 +178,8 @@ static const char config_desc[] =
     "the files as MPI_Init does, and flush the caches as coll_flush does; if any rank "
     "fails to load them every rank gets the same error and keeps the previous list";
 
-#pragma weak MPI_T_init_thread = PMPI_T_init_thread
-int PMPI_T_init_thread(int required, int *provided)
+static int t_init_thread_impl(int required, int *provided)
 {
-    COMPI_API_LOCK();
-    if (provided == NULL) {
-        return MPI_T_ERR_INVALID;
-    }
     /* MPI_THREAD_MULTIPLE once MPI_Init_thread granted it (its lock covers these calls
        too); before, or below it, one thread at a time */
     int most = compi_thread_multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SERIALIZED;
@@ -194,13 +192,8 @@ int PMPI_T_init_thread(int required, int *provided)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_T_finalize = PMPI_T_finalize
-int PMPI_T_finalize(void)
+static int t_finalize_impl(void)
 {
-    COMPI_API_LOCK();
-    if (mpit.refcount == 0) {
-        return MPI_T_ERR_NOT_INITIALIZED;
-    }
     if (--mpit.refcount == 0) {
         mpit_pvar_finalize();
         while (mpit.handles != NULL) {
@@ -212,35 +205,16 @@ int PMPI_T_finalize(void)
     return MPI_SUCCESS;
 }
 
-/* the three MPI_T_*_get_num: `value' into *num once the interface is up */
-int mpit_count(int *num, int value)
+static int t_cvar_get_num_impl(int *num_cvar)
 {
-    if (mpit.refcount == 0) {
-        return MPI_T_ERR_NOT_INITIALIZED;
-    }
-    if (num == NULL) {
-        return MPI_T_ERR_INVALID;
-    }
-    *num = value;
+    *num_cvar = cvar_count();
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_T_cvar_get_num = PMPI_T_cvar_get_num
-int PMPI_T_cvar_get_num(int *num_cvar)
+static int t_cvar_get_info_impl(int cvar_index, char *name, int *name_len, int *verbosity,
+                                MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc,
+                                int *desc_len, int *bind, int *scope)
 {
-    COMPI_API_LOCK();
-    return mpit_count(num_cvar, cvar_count());
-}
-
-#pragma weak MPI_T_cvar_get_info = PMPI_T_cvar_get_info
-int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity,
-                         MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc,
-                         int *desc_len, int *bind, int *scope)
-{
-    COMPI_API_LOCK();
-    if (mpit.refcount == 0) {
-        return MPI_T_ERR_NOT_INITIALIZED;
-    }
     if (cvar_index < 0 || cvar_index >= cvar_count()) {
         return MPI_T_ERR_INVALID_INDEX;
     }
@@ -271,16 +245,8 @@ int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosi
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_T_cvar_get_index = PMPI_T_cvar_get_index
-int PMPI_T_cvar_get_index(const char *name, int *cvar_index)
+static int t_cvar_get_index_impl(const char *name, int *cvar_index)
 {
-    COMPI_API_LOCK();
-    if (mpit.refcount == 0) {
-        return MPI_T_ERR_NOT_INITIALIZED;
-    }
-    if (name == NULL || cvar_index == NULL) {
-        return MPI_T_ERR_INVALID;
-    }
     if (strcmp(name, "coll_flush") == 0) {
         *cvar_index = 0;
         return MPI_SUCCESS;
@@ -294,14 +260,9 @@ int PMPI_T_cvar_get_index(const char *name, int *cvar_index)
     return MPI_T_ERR_INVALID_NAME;
 }
 
-#pragma weak MPI_T_cvar_handle_alloc = PMPI_T_cvar_handle_alloc
-int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle,
-                             int *count)
+static int t_cvar_handle_alloc_impl(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle,
+                                    int *count)
 {
-    COMPI_API_LOCK();
-    if (mpit.refcount == 0) {
-        return MPI_T_ERR_NOT_INITIALIZED;
-    }
     if (handle == NULL || count == NULL) {
         return MPI_T_ERR_INVALID;
     }
@@ -341,9 +302,6 @@ int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle
 /* a handle given back by the user: one of ours, still live, its communicator too */
 static int handle_check(MPI_T_cvar_handle h)
 {
-    if (mpit.refcount == 0) {
-        return MPI_T_ERR_NOT_INITIALIZED;
-    }
     struct compi_t_cvar_handle *x = mpit.handles;
     while (x != NULL && x != h) {
         x = x->next;
@@ -358,16 +316,8 @@ static int handle_check(MPI_T_cvar_handle h)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_T_cvar_handle_free = PMPI_T_cvar_handle_free
-int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle)
+static int t_cvar_handle_free_impl(MPI_T_cvar_handle *handle)
 {
-    COMPI_API_LOCK();
-    if (mpit.refcount == 0) {
-        return MPI_T_ERR_NOT_INITIALIZED;
-    }
-    if (handle == NULL) {
-        return MPI_T_ERR_INVALID;
-    }
     struct compi_t_cvar_handle **pp = &mpit.handles;
     while (*pp != NULL && *pp != *handle) {
         pp = &(*pp)->next;
@@ -381,10 +331,8 @@ int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_T_cvar_read = PMPI_T_cvar_read
-int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
+static int t_cvar_read_impl(MPI_T_cvar_handle handle, void *buf)
 {
-    COMPI_API_LOCK();
     int rc = handle_check(handle);
     if (rc != MPI_SUCCESS) {
         return rc;
@@ -416,10 +364,8 @@ int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_T_cvar_write = PMPI_T_cvar_write
-int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
+static int t_cvar_write_impl(MPI_T_cvar_handle handle, const void *buf)
 {
-    COMPI_API_LOCK();
     int rc = handle_check(handle);
     if (rc != MPI_SUCCESS) {
         return rc;
@@ -450,3 +396,5 @@ int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
     }
     return MPI_SUCCESS;
 }
+
+#include "core/mpi/gen/mpit.c"

@@ -20,11 +20,14 @@
  * are its words (numbered from 0); an integer parameter's items are the numbers the
  * library tells apart, and a value between or beyond them reads as the item it acts as.
  *
+ * The entry points are generated (core/mpi/gen/mpit_cat.c); each calls its t_x_impl here.
+ *
  * Ownership: both are static tables; an MPI_T_enum points into the table of enumerations
  * and is never freed.
  */
 #include "core/mpi/mpit.h"
 
+#include "core/mpi/args.h"
 #include "core/mpi/mpi_state.h"
 
 #include <string.h>
@@ -97,13 +100,8 @@ int mpit_enum_clamp(MPI_T_enum e, int v)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-#pragma weak MPI_T_enum_get_info = PMPI_T_enum_get_info
-int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len)
+static int t_enum_get_info_impl(MPI_T_enum enumtype, int *num, char *name, int *name_len)
 {
-    COMPI_API_LOCK();
-    if (!mpit_initialized()) {
-        return MPI_T_ERR_NOT_INITIALIZED;
-    }
     if (!enum_valid(enumtype)) {
         return MPI_T_ERR_INVALID_HANDLE;
     }
@@ -115,13 +113,9 @@ int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_le
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_T_enum_get_item = PMPI_T_enum_get_item
-int PMPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, int *name_len)
+static int t_enum_get_item_impl(MPI_T_enum enumtype, int index, int *value, char *name,
+                                int *name_len)
 {
-    COMPI_API_LOCK();
-    if (!mpit_initialized()) {
-        return MPI_T_ERR_NOT_INITIALIZED;
-    }
     if (!enum_valid(enumtype)) {
         return MPI_T_ERR_INVALID_HANDLE;
     }
@@ -213,21 +207,16 @@ static int members(int cat, enum member sort, int len, int *indices)
     return n;
 }
 
-#pragma weak MPI_T_category_get_num = PMPI_T_category_get_num
-int PMPI_T_category_get_num(int *num_cat)
+static int t_category_get_num_impl(int *num_cat)
 {
-    COMPI_API_LOCK();
-    return mpit_count(num_cat, NCATS);
+    *num_cat = NCATS;
+    return MPI_SUCCESS;
 }
 
-#pragma weak MPI_T_category_get_info = PMPI_T_category_get_info
-int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len,
-                             int *num_cvars, int *num_pvars, int *num_categories)
+static int t_category_get_info_impl(int cat_index, char *name, int *name_len, char *desc,
+                                    int *desc_len, int *num_cvars, int *num_pvars,
+                                    int *num_categories)
 {
-    COMPI_API_LOCK();
-    if (!mpit_initialized()) {
-        return MPI_T_ERR_NOT_INITIALIZED;
-    }
     if (cat_index < 0 || cat_index >= NCATS) {
         return MPI_T_ERR_INVALID_INDEX;
     }
@@ -245,16 +234,8 @@ int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *des
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_T_category_get_index = PMPI_T_category_get_index
-int PMPI_T_category_get_index(const char *name, int *cat_index)
+static int t_category_get_index_impl(const char *name, int *cat_index)
 {
-    COMPI_API_LOCK();
-    if (!mpit_initialized()) {
-        return MPI_T_ERR_NOT_INITIALIZED;
-    }
-    if (name == NULL || cat_index == NULL) {
-        return MPI_T_ERR_INVALID;
-    }
     for (int i = 0; i < NCATS; i++) {
         if (strcmp(cats[i].name, name) == 0) {
             *cat_index = i;
@@ -267,9 +248,6 @@ int PMPI_T_category_get_index(const char *name, int *cat_index)
 /* the three MPI_T_category_get_*: checks, then the members */
 static int get_members(int cat_index, enum member sort, int len, int *indices)
 {
-    if (!mpit_initialized()) {
-        return MPI_T_ERR_NOT_INITIALIZED;
-    }
     if (cat_index < 0 || cat_index >= NCATS) {
         return MPI_T_ERR_INVALID_INDEX;
     }
@@ -280,31 +258,26 @@ static int get_members(int cat_index, enum member sort, int len, int *indices)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_T_category_get_cvars = PMPI_T_category_get_cvars
-int PMPI_T_category_get_cvars(int cat_index, int len, int indices[])
+static int t_category_get_cvars_impl(int cat_index, int len, int indices[])
 {
-    COMPI_API_LOCK();
     return get_members(cat_index, MEMBER_CVAR, len, indices);
 }
 
-#pragma weak MPI_T_category_get_pvars = PMPI_T_category_get_pvars
-int PMPI_T_category_get_pvars(int cat_index, int len, int indices[])
+static int t_category_get_pvars_impl(int cat_index, int len, int indices[])
 {
-    COMPI_API_LOCK();
     return get_members(cat_index, MEMBER_PVAR, len, indices);
 }
 
-#pragma weak MPI_T_category_get_categories = PMPI_T_category_get_categories
-int PMPI_T_category_get_categories(int cat_index, int len, int indices[])
+static int t_category_get_categories_impl(int cat_index, int len, int indices[])
 {
-    COMPI_API_LOCK();
     return get_members(cat_index, MEMBER_CAT, len, indices);
 }
 
-#pragma weak MPI_T_category_changed = PMPI_T_category_changed
-int PMPI_T_category_changed(int *stamp)
+static int t_category_changed_impl(int *update_number)
 {
-    COMPI_API_LOCK();
     /* the categories are fixed; their lists of control variables grow with the registry */
-    return mpit_count(stamp, mpit_cvar_count());
+    *update_number = mpit_cvar_count();
+    return MPI_SUCCESS;
 }
+
+#include "core/mpi/gen/mpit_cat.c"

@@ -25,6 +25,8 @@
  * is a high watermark: the most unexpected messages at once while started, from the
  * number waiting when it was allocated, reset or written (peak_restart, below).
  *
+ * The entry points are generated (core/mpi/gen/mpit_pvar.c); each calls its t_x_impl here.
+ *
  * Ownership: a session owns its handles; MPI_T_pvar_session_free frees them, and the
  * last MPI_T_finalize frees every session.  A handle bound to a communicator does not keep
  * it alive: once the communicator is freed the handle answers MPI_T_ERR_INVALID_HANDLE
@@ -34,6 +36,7 @@
 
 #include "core/comm/comm.h"
 #include "core/coll/coll.h"
+#include "core/mpi/args.h"
 #include "core/mpi/mpi_state.h"
 #include "core/pml/pml.h"
 #include "trampolines/tramp.h"
@@ -328,9 +331,6 @@ static int session_valid(MPI_T_pvar_session s)
    MPI_T_PVAR_ALL_HANDLES may stand for the handle */
 static int check(MPI_T_pvar_session s, MPI_T_pvar_handle h, int all)
 {
-    if (!mpit_initialized()) {
-        return MPI_T_ERR_NOT_INITIALIZED;
-    }
     if (!session_valid(s)) {
         return MPI_T_ERR_INVALID_SESSION;
     }
@@ -344,22 +344,17 @@ static int check(MPI_T_pvar_session s, MPI_T_pvar_handle h, int all)
     return h != MPI_T_PVAR_HANDLE_NULL && x != NULL ? MPI_SUCCESS : MPI_T_ERR_INVALID_HANDLE;
 }
 
-#pragma weak MPI_T_pvar_get_num = PMPI_T_pvar_get_num
-int PMPI_T_pvar_get_num(int *num_pvar)
+static int t_pvar_get_num_impl(int *num_pvar)
 {
-    COMPI_API_LOCK();
-    return mpit_count(num_pvar, NPVARS);
+    *num_pvar = NPVARS;
+    return MPI_SUCCESS;
 }
 
-#pragma weak MPI_T_pvar_get_info = PMPI_T_pvar_get_info
-int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity, int *var_class,
-                         MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len,
-                         int *bind, int *readonly, int *continuous, int *atomic)
+static int t_pvar_get_info_impl(int pvar_index, char *name, int *name_len, int *verbosity,
+                                int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype,
+                                char *desc, int *desc_len, int *bind, int *readonly,
+                                int *continuous, int *atomic)
 {
-    COMPI_API_LOCK();
-    if (!mpit_initialized()) {
-        return MPI_T_ERR_NOT_INITIALIZED;
-    }
     if (pvar_index < 0 || pvar_index >= NPVARS) {
         return MPI_T_ERR_INVALID_INDEX;
     }
@@ -383,16 +378,8 @@ int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosi
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_T_pvar_get_index = PMPI_T_pvar_get_index
-int PMPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index)
+static int t_pvar_get_index_impl(const char *name, int var_class, int *pvar_index)
 {
-    COMPI_API_LOCK();
-    if (!mpit_initialized()) {
-        return MPI_T_ERR_NOT_INITIALIZED;
-    }
-    if (name == NULL || pvar_index == NULL) {
-        return MPI_T_ERR_INVALID;
-    }
     /* a name and a class name one variable (names may repeat across classes) */
     for (int i = 0; i < NPVARS; i++) {
         if (pvars[i].var_class == var_class && strcmp(pvars[i].name, name) == 0) {
@@ -403,23 +390,15 @@ int PMPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index)
     return MPI_T_ERR_INVALID_NAME;
 }
 
-#pragma weak MPI_T_pvar_session_create = PMPI_T_pvar_session_create
-int PMPI_T_pvar_session_create(MPI_T_pvar_session *session)
+static int t_pvar_session_create_impl(MPI_T_pvar_session *pe_session)
 {
-    COMPI_API_LOCK();
-    if (!mpit_initialized()) {
-        return MPI_T_ERR_NOT_INITIALIZED;
-    }
-    if (session == NULL) {
-        return MPI_T_ERR_INVALID;
-    }
     struct compi_t_pvar_session *s = calloc(1, sizeof(*s));
     if (s == NULL) {
         return MPI_T_ERR_MEMORY;
     }
     s->next = sessions;
     sessions = s;
-    *session = s;
+    *pe_session = s;
     return MPI_SUCCESS;
 }
 
@@ -433,26 +412,18 @@ static void session_destroy(struct compi_t_pvar_session *s)
     free(s);
 }
 
-#pragma weak MPI_T_pvar_session_free = PMPI_T_pvar_session_free
-int PMPI_T_pvar_session_free(MPI_T_pvar_session *session)
+static int t_pvar_session_free_impl(MPI_T_pvar_session *pe_session)
 {
-    COMPI_API_LOCK();
-    if (!mpit_initialized()) {
-        return MPI_T_ERR_NOT_INITIALIZED;
-    }
-    if (session == NULL) {
-        return MPI_T_ERR_INVALID;
-    }
     struct compi_t_pvar_session **pp = &sessions;
-    while (*pp != NULL && *pp != *session) {
+    while (*pp != NULL && *pp != *pe_session) {
         pp = &(*pp)->next;
     }
-    if (*session == MPI_T_PVAR_SESSION_NULL || *pp == NULL) {
+    if (*pe_session == MPI_T_PVAR_SESSION_NULL || *pp == NULL) {
         return MPI_T_ERR_INVALID_SESSION;
     }
-    *pp = (*session)->next;
-    session_destroy(*session);
-    *session = MPI_T_PVAR_SESSION_NULL;
+    *pp = (*pe_session)->next;
+    session_destroy(*pe_session);
+    *pe_session = MPI_T_PVAR_SESSION_NULL;
     return MPI_SUCCESS;
 }
 
@@ -465,13 +436,11 @@ void mpit_pvar_finalize(void)
     }
 }
 
-#pragma weak MPI_T_pvar_handle_alloc = PMPI_T_pvar_handle_alloc
-int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *obj_handle,
-                             MPI_T_pvar_handle *handle, int *count)
+static int t_pvar_handle_alloc_impl(MPI_T_pvar_session pe_session, int pvar_index, void *obj_handle,
+                                    MPI_T_pvar_handle *handle, int *count)
 {
-    COMPI_API_LOCK();
     pvar_value_t raw[PVAR_COUNT_MAX];
-    int rc = check(session, MPI_T_PVAR_ALL_HANDLES, 1);
+    int rc = check(pe_session, MPI_T_PVAR_ALL_HANDLES, 1);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
@@ -501,25 +470,23 @@ int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *o
     (void)raw_read(h, raw); /* the communicator was just checked */
     value_set(h, raw, NULL);
     h->started = v->continuous;
-    h->next = session->handles;
-    session->handles = h;
+    h->next = pe_session->handles;
+    pe_session->handles = h;
     *handle = h;
     *count = h->count;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_T_pvar_handle_free = PMPI_T_pvar_handle_free
-int PMPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle)
+static int t_pvar_handle_free_impl(MPI_T_pvar_session pe_session, MPI_T_pvar_handle *handle)
 {
-    COMPI_API_LOCK();
     if (handle == NULL) {
-        return mpit_initialized() ? MPI_T_ERR_INVALID : MPI_T_ERR_NOT_INITIALIZED;
+        return MPI_T_ERR_INVALID;
     }
-    int rc = check(session, *handle, 0);
+    int rc = check(pe_session, *handle, 0);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    struct compi_t_pvar_handle **pp = &session->handles;
+    struct compi_t_pvar_handle **pp = &pe_session->handles;
     while (*pp != *handle) {
         pp = &(*pp)->next;
     }
@@ -582,25 +549,19 @@ static int start_stop_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_T_pvar_start = PMPI_T_pvar_start
-int PMPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
+static int t_pvar_start_impl(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle)
 {
-    COMPI_API_LOCK();
-    return start_stop_reset(session, handle, OP_START);
+    return start_stop_reset(pe_session, handle, OP_START);
 }
 
-#pragma weak MPI_T_pvar_stop = PMPI_T_pvar_stop
-int PMPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
+static int t_pvar_stop_impl(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle)
 {
-    COMPI_API_LOCK();
-    return start_stop_reset(session, handle, OP_STOP);
+    return start_stop_reset(pe_session, handle, OP_STOP);
 }
 
-#pragma weak MPI_T_pvar_reset = PMPI_T_pvar_reset
-int PMPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
+static int t_pvar_reset_impl(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle)
 {
-    COMPI_API_LOCK();
-    return start_stop_reset(session, handle, OP_RESET);
+    return start_stop_reset(pe_session, handle, OP_RESET);
 }
 
 /* MPI_T_pvar_read, _write and _readreset: checks, then one handle's value out to buf
@@ -636,24 +597,21 @@ static int read_write(MPI_T_pvar_session session, MPI_T_pvar_handle h, void *buf
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_T_pvar_read = PMPI_T_pvar_read
-int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf)
+static int t_pvar_read_impl(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, void *buf)
 {
-    COMPI_API_LOCK();
-    return read_write(session, handle, buf, 0, 0);
+    return read_write(pe_session, handle, buf, 0, 0);
 }
 
-#pragma weak MPI_T_pvar_write = PMPI_T_pvar_write
-int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf)
+static int t_pvar_write_impl(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle,
+                             const void *buf)
 {
-    COMPI_API_LOCK();
     /* read_write only reads through buf when writing */
-    return read_write(session, handle, (void *)buf, 1, 0);
+    return read_write(pe_session, handle, (void *)buf, 1, 0);
 }
 
-#pragma weak MPI_T_pvar_readreset = PMPI_T_pvar_readreset
-int PMPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf)
+static int t_pvar_readreset_impl(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, void *buf)
 {
-    COMPI_API_LOCK();
-    return read_write(session, handle, buf, 0, 1);
+    return read_write(pe_session, handle, buf, 0, 1);
 }
+
+#include "core/mpi/gen/mpit_pvar.c"

@@ -69,6 +69,13 @@ static void before_init(void)
     /* compi returns the class itself: MPI_Error_class needs no MPI_Init for that */
     CHECK(MPI_T_pvar_get_num(&n) == MPI_T_ERR_NOT_INITIALIZED, "pvar_get_num before init");
     CHECK(MPI_T_category_get_num(&n) == MPI_T_ERR_NOT_INITIALIZED, "category_get_num");
+    /* the state comes first: a NULL output is not looked at yet */
+    CHECK(MPI_T_cvar_get_num(NULL) == MPI_T_ERR_NOT_INITIALIZED, "cvar_get_num(NULL)");
+    CHECK(MPI_T_pvar_session_create(NULL) == MPI_T_ERR_NOT_INITIALIZED,
+          "pvar_session_create(NULL)");
+    CHECK(MPI_T_finalize() == MPI_T_ERR_NOT_INITIALIZED, "MPI_T_finalize before init");
+    CHECK(MPI_T_init_thread(MPI_THREAD_SINGLE, NULL) == MPI_T_ERR_INVALID,
+          "MPI_T_init_thread with no provided");
     MPI_OK(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
     MPI_OK(MPI_T_pvar_get_num(&n));
     CHECK(n >= 11, "%d performance variables before MPI_Init", n);
@@ -610,6 +617,27 @@ static void errors(void)
                  "category_get_pvars with a negative length");
     expect_class(MPI_T_category_get_index("no_such_category", &ci), MPI_T_ERR_INVALID_NAME,
                  "category_get_index of an unknown name");
+
+    /* the outputs of the counts and lookups, the names looked up, the handles freed */
+    MPI_T_cvar_handle *no_cvar = NULL;
+    expect_class(MPI_T_cvar_get_num(NULL), MPI_T_ERR_INVALID, "cvar_get_num(NULL)");
+    expect_class(MPI_T_pvar_get_num(NULL), MPI_T_ERR_INVALID, "pvar_get_num(NULL)");
+    expect_class(MPI_T_category_get_num(NULL), MPI_T_ERR_INVALID, "category_get_num(NULL)");
+    expect_class(MPI_T_category_changed(NULL), MPI_T_ERR_INVALID, "category_changed(NULL)");
+    expect_class(MPI_T_cvar_get_index(NULL, &i), MPI_T_ERR_INVALID, "cvar_get_index(NULL)");
+    expect_class(MPI_T_cvar_get_index("coll_flush", NULL), MPI_T_ERR_INVALID,
+                 "cvar_get_index into NULL");
+    expect_class(MPI_T_pvar_get_index(NULL, C, &i), MPI_T_ERR_INVALID, "pvar_get_index(NULL)");
+    expect_class(MPI_T_pvar_get_index("coll_cache_hits", C, NULL), MPI_T_ERR_INVALID,
+                 "pvar_get_index into NULL");
+    expect_class(MPI_T_category_get_index(NULL, &ci), MPI_T_ERR_INVALID,
+                 "category_get_index(NULL)");
+    expect_class(MPI_T_category_get_index("pml", NULL), MPI_T_ERR_INVALID,
+                 "category_get_index into NULL");
+    expect_class(MPI_T_pvar_session_create(NULL), MPI_T_ERR_INVALID, "pvar_session_create(NULL)");
+    expect_class(MPI_T_pvar_session_free(NULL), MPI_T_ERR_INVALID, "pvar_session_free(NULL)");
+    expect_class(MPI_T_pvar_handle_free(s, NULL), MPI_T_ERR_INVALID, "pvar_handle_free(NULL)");
+    expect_class(MPI_T_cvar_handle_free(no_cvar), MPI_T_ERR_INVALID, "cvar_handle_free(NULL)");
 
     /* the session s2 and s's handles are left for MPI_T_finalize; another MPI_T_init_thread
        is outstanding, so this one frees nothing yet */

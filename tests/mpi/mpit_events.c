@@ -92,6 +92,7 @@ int main(int argc, char **argv)
     MPI_OK(MPI_T_source_get_num(&n));
     CHECK(n == 0, "%d sources", n);
     EXPECT(MPI_T_event_get_num(NULL), MPI_T_ERR_INVALID);
+    EXPECT(MPI_T_source_get_num(NULL), MPI_T_ERR_INVALID);
     MPI_OK(MPI_T_category_get_num(&ncat));
     CHECK(ncat > 0, "no categories to ask");
     for (int c = 0; c < ncat; c++) {
@@ -108,6 +109,8 @@ int main(int argc, char **argv)
     EXPECT(MPI_T_category_get_num_events(0, NULL), MPI_T_ERR_INVALID);
     EXPECT(MPI_T_event_get_index("mpi_event", &idx), MPI_T_ERR_INVALID_NAME);
     EXPECT(MPI_T_event_get_index(NULL, &idx), MPI_T_ERR_INVALID);
+    EXPECT(MPI_T_event_get_index("mpi_event", NULL), MPI_T_ERR_INVALID);
+    EXPECT(MPI_T_category_get_events(0, -1, NULL), MPI_T_ERR_INVALID);
     CHECK(idx == -1, "MPI_T_event_get_index wrote %d", idx);
     indices(0, MPI_T_ERR_INVALID_INDEX);
     indices(-1, MPI_T_ERR_INVALID_INDEX);

@@ -11,7 +11,9 @@ For every procedure of the table below it writes, into core/mpi/gen/<unit>.c:
   - the initialization check (COMPI_CHECK_INIT, which also takes the library's lock at
     MPI_THREAD_MULTIPLE), or the lock alone for the procedures the standard allows
     before MPI_Init and after MPI_Finalize (CALLABLE_ANY_TIME), whose checks raise on
-    MPI_ERR_ANY_TIME (core/mpi/errors.h: the class returned outside that time);
+    MPI_ERR_ANY_TIME (core/mpi/errors.h: the class returned outside that time); for the
+    tool information interface (MPI_T_*), the lock and the interface's own state
+    (MPI_T_ERR_NOT_INITIALIZED), its checks returning their class (see mpit_rule);
   - the argument checks that the kind and direction of each parameter in the standard's
     description call for, in the one vocabulary of core/mpi/args.h (mpi_arg_*), each
     with the error class the standard names: a communicator (MPI_ERR_COMM), a datatype
@@ -53,8 +55,10 @@ parameters are the procedure's, in order and with their names, but for
 (the handles of groups, ops and error handlers, info hints, keyvals, strings and the
 other kinds of the calls on such objects: see obj_rule and the table above it) and `fn`
 is the name of the MPI function called ("MPI_Send" or "MPI_Send_c"), for the
-messages of the errors it raises.  A handle's conversions (HANDLE_CONV_PROCS: _c2f, _f2c,
-_toint, _fromint) return what the procedure returns, their implementations too.  The int form passes its int counts as MPI_Count, so
+messages of the errors it raises (an MPI_T procedure, which raises none, has no `fn`:
+MPI_T_cvar_read is implemented by t_cvar_read_impl(handle, buf)).  A handle's
+conversions (HANDLE_CONV_PROCS: _c2f, _f2c, _toint, _fromint) return what the procedure
+returns, their implementations too.  The int form passes its int counts as MPI_Count, so
 a count above INT_MAX works through the _c form with no narrowing.  What no kind
 describes (an MPI_Message's handle, the semantics of MPI_PROC_NULL in a matched probe,
 a communicator's topology) stays in the implementation.  The generated file declares
@@ -274,6 +278,33 @@ UNITS = {
         "MPI_Add_error_class", "MPI_Add_error_code", "MPI_Add_error_string",
         "MPI_Remove_error_class", "MPI_Remove_error_code", "MPI_Remove_error_string",
         "MPI_Error_class", "MPI_Error_string",
+    ]),
+    # the tool information interface (MPI_T_*: mpit_rule, and the entry's own state check)
+    "mpit": ("core/mpi/mpit_api.c", [
+        "MPI_T_init_thread", "MPI_T_finalize", "MPI_T_cvar_get_num", "MPI_T_cvar_get_info",
+        "MPI_T_cvar_get_index", "MPI_T_cvar_handle_alloc", "MPI_T_cvar_handle_free",
+        "MPI_T_cvar_read", "MPI_T_cvar_write",
+    ]),
+    "mpit_cat": ("core/mpi/mpit_cat.c", [
+        "MPI_T_enum_get_info", "MPI_T_enum_get_item", "MPI_T_category_get_num",
+        "MPI_T_category_get_info", "MPI_T_category_get_index", "MPI_T_category_get_cvars",
+        "MPI_T_category_get_pvars", "MPI_T_category_get_categories", "MPI_T_category_changed",
+    ]),
+    "mpit_pvar": ("core/mpi/mpit_pvar.c", [
+        "MPI_T_pvar_get_num", "MPI_T_pvar_get_info", "MPI_T_pvar_get_index",
+        "MPI_T_pvar_session_create", "MPI_T_pvar_session_free", "MPI_T_pvar_handle_alloc",
+        "MPI_T_pvar_handle_free", "MPI_T_pvar_start", "MPI_T_pvar_stop", "MPI_T_pvar_reset",
+        "MPI_T_pvar_read", "MPI_T_pvar_write", "MPI_T_pvar_readreset",
+    ]),
+    "mpit_event": ("core/mpi/mpit_event.c", [
+        "MPI_T_event_get_num", "MPI_T_source_get_num", "MPI_T_category_get_num_events",
+        "MPI_T_category_get_events", "MPI_T_event_get_index", "MPI_T_event_get_info",
+        "MPI_T_event_handle_alloc", "MPI_T_source_get_info", "MPI_T_source_get_timestamp",
+        "MPI_T_event_handle_set_info", "MPI_T_event_handle_get_info",
+        "MPI_T_event_register_callback", "MPI_T_event_callback_set_info",
+        "MPI_T_event_callback_get_info", "MPI_T_event_handle_free",
+        "MPI_T_event_set_dropped_handler", "MPI_T_event_read", "MPI_T_event_copy",
+        "MPI_T_event_get_timestamp", "MPI_T_event_get_source",
     ]),
 }
 
@@ -820,9 +851,46 @@ def wincreate_rule(p, params, errc, check, decls):
     return True
 
 
+# The tool information interface (MPI-4.1, 15.3): its procedures are those whose name
+# begins MPI_T_.  Callable before MPI_Init and after MPI_Finalize, each takes the lock and,
+# but for MPI_T_init_thread, answers MPI_T_ERR_NOT_INITIALIZED while no MPI_T_init_thread
+# is in force (mpit_initialized, core/mpi/mpit.h); they call no error handler, so their
+# checks return the class (mpi_arg_t_*) and their implementations take no `fn`.  What is
+# checked here: the name a lookup takes and the pointers a count, a lookup or
+# MPI_T_init_thread writes through (MPI_T_ERR_INVALID), in the order of the parameters up
+# to the first that only the call can judge (an index, a handle, an enumeration: whether
+# it names something live is the interface's tables', which grow), so the classes come in
+# the order of the standard's parameters.  The rest is the call's (a get_info call's
+# outputs, which may be NULL, among them).
+# the MPI_T arguments any value of which is valid (a name, a thread level, a class of
+# performance variables); the handles the call frees, passed by pointer
+MPIT_VALUE_KINDS = {"STRING", "THREAD_LEVEL", "PVAR_CLASS"}
+MPIT_FREED_KINDS = {"CVAR", "PVAR_SESSION"}
+
+
+def is_mpit(name):
+    return name.startswith("MPI_T_")
+
+
+def mpit_rule(p, params, errc, check, decls):
+    """the checks of a parameter of an MPI_T procedure: always True (none falls through to
+    the rules of MPI's other procedures, which raise errors on an object)"""
+    before = params[:params.index(p)]
+    judged = any(q.dir != "OUT" and q.kind not in MPIT_VALUE_KINDS for q in before)
+    if judged:
+        pass  # after an index or a handle (a get_info call's outputs among them): the call's
+    elif (p.kind == "STRING" and p.dir == "IN" or p.dir == "OUT" or
+          p.kind in MPIT_FREED_KINDS and p.dir == "INOUT") and p.ptr == 1 and not p.array:
+        check('mpi_arg_t_ptr(%s)' % p.name)
+    return True
+
+
+MPIT_PROCS = {n for _, names in UNITS.values() for n in names if is_mpit(n)}
+
 # the families whose parameters have rules of their own, tried before the others
 FAMILY_RULES = [(set(UNITS["topo"][1]), topo_rule), (PARTMEM_PROCS, partmem_rule),
                 (WINCREATE_PROCS, wincreate_rule)]
+FAMILY_RULES += [(MPIT_PROCS, mpit_rule)]
 
 
 # Info objects and error classes and codes (callable at any time: their errors are raised on
@@ -1095,11 +1163,16 @@ def entry(c, name, impl, proc_name, mode=None, big=None):
     out = ["#pragma weak %s = %s" % (name, pname)]
     out.append("%s %s(%s)" % (ret, pname, ", ".join(p.decl for p in params) or "void"))
     out.append("{")
-    if proc_name in CALLABLE_ANY_TIME:
+    if proc_name in CALLABLE_ANY_TIME or is_mpit(name):
         out.append("    COMPI_API_LOCK();")
     else:
         out.append('    COMPI_CHECK_INIT("%s");' % name)
-    out.append('    static const char fn[] = "%s";' % name)
+    if is_mpit(name) and name != "MPI_T_init_thread":
+        out.append("    if (compi_unlikely(!mpit_initialized())) {")
+        out.append("        return MPI_T_ERR_NOT_INITIALIZED;")
+        out.append("    }")
+    if not is_mpit(name):
+        out.append('    static const char fn[] = "%s";' % name)
     if lines or post:
         out += cdecls
         out.append("    int rc;")
@@ -1114,8 +1187,9 @@ def entry(c, name, impl, proc_name, mode=None, big=None):
             else:
                 p.arg = "NULL" if "*" in p.impl_decl or p.array else "0"
         params = full
+    fn = [] if is_mpit(name) else ["fn"]  # MPI_T raises no error: no name to raise it with
     call = "%s(%s)" % (impl, ", ".join([p.arg for p in params if not p.skip] + extra_args +
-                                       ["fn"]))
+                                       fn))
     if post:
         out.append("    rc = %s;" % call)
         out.append("    if (rc == MPI_SUCCESS) {")
@@ -1126,7 +1200,8 @@ def entry(c, name, impl, proc_name, mode=None, big=None):
         out.append("    return %s;" % call)
     out.append("}")
     proto = "static %s %s(%s)" % (ret, impl, ", ".join(
-        [p.impl_decl for p in params if not p.skip] + extra_decls + ["const char *fn"]))
+        [p.impl_decl for p in params if not p.skip] + extra_decls +
+        [("const char *" + a) for a in fn]) or "void")
     return "\n".join(out) + "\n", proto
 
 

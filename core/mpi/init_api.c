@@ -481,9 +481,9 @@ int PMPI_Get_library_version(char *version, int *resultlen)
         return MPI_ERR_ARG;
     }
     snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
-             "compi %s (MPI %d.%d with MPI-4 large counts, sessions, MPI_Isendrecv, "
-             "MPI_Comm_idup and partitioned communication; MPI-IO; one-sided communication "
-             "on one host; collectives configured at run time in Scheme)",
+             "compi %s (MPI %d.%d: large counts, sessions, partitioned communication, "
+             "MPI-IO, one-sided communication; collectives configured at run time in "
+             "Scheme)",
              COMPI_VERSION_STRING, MPI_VERSION, MPI_SUBVERSION);
     *resultlen = (int)strlen(version);
     return MPI_SUCCESS;

@@ -83,6 +83,10 @@ static void queries(void)
     CHECK(flag, "get_status_all of no requests: flag %d", flag);
     MPI_OK(MPI_Request_get_status_some(0, NULL, &n, NULL, MPI_STATUSES_IGNORE));
     CHECK(n == MPI_UNDEFINED, "get_status_some of no requests: outcount %d", n);
+    /* a request's status may be ignored (mpi4py's Request.Get_status_any does) */
+    MPI_OK(MPI_Request_get_status_any(1, reqs, &idx, &flag, MPI_STATUS_IGNORE));
+    CHECK(flag && idx == MPI_UNDEFINED, "get_status_any of a null request: flag %d index %d",
+          flag, idx);
 }
 
 /* a receive truncated: MPI_Request_get_status_all and _some return MPI_ERR_IN_STATUS with

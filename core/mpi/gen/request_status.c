@@ -47,10 +47,6 @@ int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[]
     if (compi_unlikely(rc != MPI_SUCCESS)) {
         return rc;
     }
-    rc = mpi_arg_status_any(status, MPI_STATUS_IGNORE, "status", fn);
-    if (compi_unlikely(rc != MPI_SUCCESS)) {
-        return rc;
-    }
     return request_get_status_any_impl(count, array_of_requests, index, flag, status, fn);
 }
 

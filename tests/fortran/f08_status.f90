@@ -101,5 +101,6 @@ PROGRAM f08_status
   nbad = 0
   CALL from_mpi(fst, 40 + prev, nbad)
   IF (nbad /= 0) CALL bad('use mpi: MPI_Status_f2f08/f082f')
+  DEALLOCATE (bbuf)
   CALL finish('f08_status')
 END PROGRAM f08_status

@@ -10,7 +10,7 @@ Usage: coll-summary.py coll.csv median.csv plotdir out.png title > stats.txt
                <mpi>-barrier.dat (np median_usec min_usec), and coll.gp, the gnuplot
                script that draws out.png: one log-log panel per collective
   stdout       compi's latency goals (8 B allreduce, bcast and barrier at 2 ranks: compi
-               against the better of Open MPI and MPICH), then compi's ratio to the better
+               against the best peer: bench/peers.py), then compi's ratio to the best
                of the others at a few sizes for every collective and rank count
 
 Standard library only, so the Debian python3 runs it without extra packages.
@@ -23,9 +23,8 @@ from collections import defaultdict
 
 # "base": compi built at an earlier revision (bench/build-base.sh), shown beside compi
 # and never counted among "the others"
-NAMES = {"omp": "Open MPI", "mpich": "MPICH", "compi": "compi", "base": "compi-base"}
-ORDER = ["omp", "mpich", "compi", "base"]
-COLORS = {"omp": "#1f77b4", "mpich": "#2ca02c", "compi": "#d62728", "base": "#ff7f0e"}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from peers import COLORS, NAMES, ORDER, peer_names  # noqa: E402
 COLLS = ["barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall"]
 TARGETS = [("allreduce", 8), ("bcast", 8), ("barrier", 0)]
 SHOWN = [8, 1024, 65536, 1 << 20]
@@ -136,9 +135,9 @@ def fmt(v, spec):
 def targets(agg, mpis):
     others = [m for m in mpis if m not in ("compi", "base")]
     print("Goals: at 2 ranks, 8 B allreduce, bcast and barrier no slower than the")
-    print("better of Open MPI and MPICH.  Medians over rounds, usec; ratio > 1: compi slower")
+    print("best peer.  Medians over rounds, usec; ratio > 1: compi slower")
     print("%-14s" % "" + "".join("%11s" % NAMES[m] for m in mpis) + "%12s%10s  %s" %
-          ("better", "ratio", "goal"))
+          ("best", "ratio", "goal"))
     for coll, size in TARGETS:
         vals = {m: med(agg, m, 2, coll, size) for m in mpis}
         have = [(vals[m], m) for m in others if vals[m] is not None]
@@ -163,8 +162,7 @@ def overview(agg, mpis):
     nps = sorted({k[1] for k in agg})
     if "compi" not in mpis or not others:
         return
-    print("compi / better of %s, median over rounds (< 1: compi faster)" %
-          " and ".join(NAMES[m] for m in others))
+    print("compi / best of %s, median over rounds (< 1: compi faster)" % peer_names(others))
     head = "%-10s%4s" % ("collective", "np")
     head += "".join("%10s" % human(s) for s in SHOWN)
     print(head)

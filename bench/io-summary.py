@@ -7,8 +7,8 @@ Usage: io-summary.py io.csv dd.csv median.csv plotdir > stats.txt
   median.csv  the median over rounds of each run's median bandwidth, and the best seen
   plotdir/    <mpi>-<fs>-<np>-<layout>-<mode>-<op>.dat: record_bytes median_mbps
   stdout      the file systems' own bandwidth (dd), then every row with compi's ratio to
-              the better of the other MPIs (above 1: compi is faster), and a count of the
-              collective strided rows at or above the better peer
+              the best of the other MPIs (above 1: compi is faster), and a count of the
+              collective strided rows at or above the best peer
 
 Standard library only.
 """
@@ -18,7 +18,8 @@ import statistics
 import sys
 from collections import defaultdict
 
-PEERS = ["omp", "mpich"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from peers import PEERS  # noqa: E402
 
 
 def main():
@@ -57,7 +58,7 @@ def main():
                                                            statistics.median(rd)))
     print()
     mpis = sorted({k[0] for k in agg}, key=lambda m: (m == "compi", m))
-    print("Median bandwidth over rounds, MB/s (ratio: compi / the better peer)")
+    print("Median bandwidth over rounds, MB/s (ratio: compi / the best peer)")
     head = "  %-5s %2s %-10s %-11s %-5s %8s" % ("fs", "np", "layout", "mode", "op", "record")
     print(head + "".join("%10s" % m for m in mpis) + "%8s" % "ratio")
     ahead = total = 0
@@ -76,14 +77,14 @@ def main():
                 ahead += ratio >= 1.0
         print(line)
     print()
-    print("compi / better peer, median over file systems, rank counts and record sizes")
+    print("compi / best peer, median over file systems, rank counts and record sizes")
     for g in sorted(ratios):
         v = ratios[g]
         print("  %-10s %-11s %-5s  median %.2f  (%.2f .. %.2f, %d rows)" %
               (g + (statistics.median(v), min(v), max(v), len(v))))
     if total:
         print()
-        print("collective strided rows where compi is at or above the better peer: "
+        print("collective strided rows where compi is at or above the best peer: "
               "%d of %d" % (ahead, total))
 
 

@@ -6,7 +6,7 @@ Usage: nbc-summary.py nbc.csv plotdir out.png title > stats.txt
   stdout    medians over rounds of: the blocking 8 B allreduce and bcast and the
             barrier (OSU's Avg Latency); the nonblocking MPI_Iallreduce and MPI_Ibcast
             latency (OSU's Pure Comm., the collective alone) at every size, with compi's
-            ratio to the better of Open MPI and MPICH; the overlap (OSU's Overlap(%))
+            ratio to the best peer (bench/peers.py); the overlap (OSU's Overlap(%))
             of each MPI at every size
   plotdir/  <mpi>-<bench>-np<np>.dat (size latency overlap) and nbc.gp, the gnuplot
             script that draws out.png: latency and overlap against size
@@ -19,13 +19,12 @@ import statistics
 import sys
 from collections import defaultdict
 
-NAMES = {"omp": "Open MPI", "mpich": "MPICH", "compi": "compi"}
-ORDER = ["omp", "mpich", "compi"]
-COLORS = {"omp": "#1f77b4", "mpich": "#2ca02c", "compi": "#d62728"}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from peers import COLORS, NAMES, ORDER, peer_names  # noqa: E402
 BLOCKING = [("osu_allreduce", "allreduce 8 B"), ("osu_bcast", "bcast 8 B"),
             ("osu_barrier", "barrier")]
 NONBLOCKING = ["osu_iallreduce", "osu_ibcast"]
-LATENCY_GOAL = 1.10  # nonblocking latency within 10% of the better of the others
+LATENCY_GOAL = 1.10  # nonblocking latency within 10% of the best of the others
 
 
 def human(n):
@@ -66,7 +65,7 @@ def fmt(v, spec="%.2f"):
 def blocking(agg, mpis, nps):
     others = [m for m in mpis if m != "compi"]
     print("Blocking latency, usec (OSU Avg Latency; median over rounds); ratio: compi /")
-    print("the better of %s (> 1: compi slower)" % " and ".join(NAMES[m] for m in others))
+    print("the best of %s (> 1: compi slower)" % peer_names(others))
     print("%-16s%4s" % ("", "np") + "".join("%10s" % NAMES[m] for m in mpis) + "%9s" % "ratio")
     for np in nps:
         for bench, label in BLOCKING:
@@ -85,7 +84,7 @@ def nonblocking(agg, mpis, nps):
     for bench in NONBLOCKING:
         for np in nps:
             print()
-            print("%s, %d ranks: latency (Pure Comm., usec), compi / better, and overlap (%%)"
+            print("%s, %d ranks: latency (Pure Comm., usec), compi / best, and overlap (%%)"
                   % (bench, np))
             print("%10s" % "size" + "".join("%10s" % NAMES[m] for m in mpis)
                   + "%9s%6s" % ("ratio", "goal") + "".join("%10s" % ("ovl " + m) for m in mpis)
@@ -109,7 +108,7 @@ def nonblocking(agg, mpis, nps):
                       + "%9s%6s" % (fmt(ratio, "%.2fx"), lgoal)
                       + "".join("%10s" % fmt(ovl[m], "%.1f") for m in mpis) + "%6s" % ogoal)
             if total:
-                print("  latency within %d%% of the better: %d of %d sizes; overlap at least"
+                print("  latency within %d%% of the best: %d of %d sizes; overlap at least"
                       " theirs: %d of %d" % (round((LATENCY_GOAL - 1) * 100), met_lat, total,
                                              met_ovl, total))
 

@@ -11,7 +11,7 @@ Usage: op-summary.py op.csv median.csv plotdir out.png title > stats.txt
                line per implementation, memcpy (every implementation's memcpy rows folded
                together: the same libc) dashed
   stdout       GB/s at a few sizes for every case and implementation beside memcpy, then
-               compi's ratio to the better of Open MPI and MPICH, on the medians and on
+               compi's ratio to the best peer (bench/peers.py), on the medians and on
                the best trials
 
 Standard library only, so the Debian python3 runs it without extra packages.
@@ -22,11 +22,12 @@ import statistics
 import sys
 from collections import defaultdict
 
-NAMES = {"omp": "Open MPI", "mpich": "MPICH", "compi": "compi",
-         "compi-avx2": "compi avx2", "compi-sse2": "compi sse2"}
-ORDER = ["omp", "mpich", "compi", "compi-avx2", "compi-sse2"]
-COLORS = {"omp": "#1f77b4", "mpich": "#2ca02c", "compi": "#d62728",
-          "compi-avx2": "#ff7f0e", "compi-sse2": "#9467bd"}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from peers import COLORS, NAMES, PEERS  # noqa: E402
+
+NAMES = dict(NAMES, **{"compi-avx2": "compi avx2", "compi-sse2": "compi sse2"})
+ORDER = PEERS + ["compi", "compi-avx2", "compi-sse2"]
+COLORS = dict(COLORS, **{"compi-avx2": "#ff7f0e", "compi-sse2": "#8c564b"})
 SHOWN = [1024, 4096, 65536, 1 << 20, 16 << 20]
 
 
@@ -131,14 +132,14 @@ def tables(agg, cs):
             print("%-14s" % ("%s %s" % (op, typ)) +
                   "".join("%12s" % ("n/a" if v is None else "%.1f" % v) for v in cells) +
                   "%12s" % ("n/a" if mc is None else "%.1f" % mc))
-    others = [m for m in mpis if m in ("omp", "mpich")]
+    others = [m for m in mpis if m in PEERS]
     if "compi" not in mpis or not others:
         return
     for col, what in (("gbps", "medians over rounds"),
                       ("max_gbps", "best trial of any round: what each reaches when no other "
                        "work interrupts it")):
         print()
-        print("compi (op_simd=auto) / better of %s, GB/s ratio (> 1: compi faster);" %
+        print("compi (op_simd=auto) / best of %s, GB/s ratio (> 1: compi faster);" %
               " and ".join(NAMES[m] for m in others))
         print("  " + what)
         print("%-14s" % "" + "".join("%10s" % human(s) for s in SHOWN))

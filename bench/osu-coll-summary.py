@@ -1,20 +1,25 @@
 #!/usr/bin/python3
 """osu-coll-summary.py: medians, ratios, targets and the plot of bench/run-osu-coll.sh.
 
-Usage: osu-coll-summary.py osu-coll.csv osu-coll-median.csv plotdir out.png title > stats.txt
+Usage: osu-coll-summary.py osu-coll.csv osu-coll-median.csv plotdir out.png title [limits.csv]
+       > stats.txt
 
   osu-coll.csv         input: mpi,benchmark,np,size,value,unit,round (one OSU row each)
   osu-coll-median.csv  output: benchmark,np,size,unit, the median of each MPI over the
-                       rounds, best_peer (the better of Open MPI and MPICH), ratio, target,
+                       rounds, best_peer (the best of the peers that ran: bench/peers.py),
+                       ratio, target,
                        met, and with a "base" (compi at an earlier revision) in the runs,
                        vs_base: compi's time over the base's (bandwidth: base / compi)
   stdout               every row of the median table, then the targets met and missed
   plotdir/             the .dat files and osu-coll.gp, the gnuplot script for out.png
+  limits.csv           optional input: name,value,unit,round rows of bench/hw_limits (the
+                       machine's limits, measured in the same run), printed after the
+                       rows with what they bound
 
-ratio is always compi's time over the better peer's, so below 1 is faster: for latency
-rows compi_us / min(peers), for osu_bw (MB/s) max(peers) / compi.  Targets: collectives
-ratio <= 0.9 (osu_allreduce at 1 MiB also <= 80 us); osu_latency at 8 B <= 0.08 us;
-osu_bw at 1 MiB >= 40000 MB/s; other point-to-point rows have none.
+ratio is always compi's time over the best peer's, so below 1 is faster: for latency
+rows compi_us / min(peers), for osu_bw (MB/s) max(peers) / compi.  Targets: every row
+ratio <= 0.9; osu_latency at 8 B also <= 0.15 us, osu_allreduce at 1 MiB also <= 100 us
+(on the 2-core Intel Xeon these were set for: a cache line's hand-off is about 66 ns).
 
 Standard library only, so the Debian python3 runs it without extra packages.
 """
@@ -24,30 +29,52 @@ import statistics
 import sys
 from collections import defaultdict
 
-NAMES = {"omp": "Open MPI", "mpich": "MPICH", "compi": "compi", "base": "compi-base"}
-ORDER = ["omp", "mpich", "base", "compi"]
-COLORS = {"omp": "#1f77b4", "mpich": "#2ca02c", "compi": "#d62728", "base": "#ff7f0e"}
-PEERS = ["omp", "mpich"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from peers import COLORS, NAMES, ORDER, best_peer  # noqa: E402
+
 MIB = 1 << 20
 
 
 def target(bench, size):
     """(text, predicate over (compi value, ratio)) or None"""
-    if bench == "osu_latency":
-        if size == 8:
-            return "<=0.08us", lambda v, r: v <= 0.08
-        return None
-    if bench == "osu_bw":
-        if size == MIB:
-            return ">=40000MB/s", lambda v, r: v >= 40000
-        return None
+    if bench == "osu_latency" and size == 8:
+        return "<=0.9x,<=0.15us", lambda v, r: r <= 0.9 and v <= 0.15
     if bench == "osu_allreduce" and size == MIB:
-        return "<=0.9x,<=80us", lambda v, r: r <= 0.9 and v <= 80
+        return "<=0.9x,<=100us", lambda v, r: r <= 0.9 and v <= 100
     return "<=0.9x", lambda v, r: r <= 0.9
+
+
+def read_limits(path):
+    """bench/hw_limits' rows (one set per round): name -> (median value, unit)"""
+    vals, units = defaultdict(list), {}
+    if path and os.path.exists(path):
+        with open(path, newline="") as f:
+            for r in csv.DictReader(f):
+                vals[r["name"]].append(float(r["value"]))
+                units[r["name"]] = r["unit"]
+    return {k: (statistics.median(v), units[k]) for k, v in vals.items()}
+
+
+def limit_lines(lim):
+    """the machine's limits, and what they bound"""
+    out = []
+    if "handoff_ns" in lim:
+        out.append("  a cache line's hand-off between two cores, one way: %.0f ns: the floor "
+                   "of osu_latency at 8 B" % lim["handoff_ns"][0])
+    if "memcpy_1mib_us" in lim:
+        out.append("  memcpy of 1 MiB on one core, in its caches: %.1f us (%.1f GB/s)"
+                   % (lim["memcpy_1mib_us"][0], MIB / lim["memcpy_1mib_us"][0] / 1e3))
+    if "xcopy_1mib_us" in lim:
+        out.append("  memcpy of 1 MiB that the other core has just written: %.1f us: the floor "
+                   "of osu_latency at 1 MiB, and of osu_allreduce at 1 MiB at 2 ranks (each "
+                   "rank reads half of the other's vector and its half of the result)"
+                   % lim["xcopy_1mib_us"][0])
+    return out
 
 
 def main():
     rows_csv, median_csv, plotdir, png, title = sys.argv[1:6]
+    lim = read_limits(sys.argv[6] if len(sys.argv) > 6 else None)
     vals = defaultdict(list)
     units = {}
     benches = []
@@ -70,16 +97,14 @@ def main():
     last = None
     for b, np_, size in keys:
         if b != last:
-            out += ["", "%s (%s, median of %d round(s); ratio = compi time / better peer's)"
+            out += ["", "%s (%s, median of %d round(s); ratio = compi time / best peer's)"
                     % (b, "MB/s, higher is better" if units[b] == "MB/s"
                        else "usec, lower is better",
                        max(len(vals[(b, np_, size, m)]) for m in mpis)), hdr]
             last = b
         v = {m: med.get((b, np_, size, m)) for m in mpis}
-        peers = [v[m] for m in PEERS if v.get(m) is not None]
-        best = ratio = None
-        if peers:
-            best = max(peers) if units[b] == "MB/s" else min(peers)
+        best = best_peer(v, units[b] == "MB/s")
+        ratio = None
         c = v.get("compi")
         if best is not None and c:
             ratio = best / c if units[b] == "MB/s" else c / best
@@ -108,6 +133,9 @@ def main():
                    ["best_peer", "ratio", "target", "met"] + (["vs_base"] if has_base else []))
         w.writerows(table)
 
+    if lim:
+        out += ["", "The machine's limits (bench/hw_limits, in the same run: median of the rounds)"]
+        out += limit_lines(lim)
     out += ["", "Targets: %d met, %d missed" % (len(met), len(missed))]
     by_bench = defaultdict(list)
     for b, size, ratio, c in missed:
@@ -155,8 +183,8 @@ def main():
         with open(dat, "w") as f:
             f.writelines("%d %g\n" % p for p in pts)
         lines.append('"%s" using 1:2 with linespoints title "%s"' % (dat, b[4:]))
-    gp += ["set logscale x", "unset logscale y", 'set ylabel "compi / better peer"',
-           'set title "compi time / better peer (target 0.9)"', 'set key top left font ",7"',
+    gp += ["set logscale x", "unset logscale y", 'set ylabel "compi / best peer"',
+           'set title "compi time / best peer (target 0.9)"', 'set key top left font ",7"',
            "plot " + ", ".join(lines + ["0.9 with lines dt 2 lc rgb 'black' title '0.9'"])]
     gp.append("unset multiplot")
     with open(os.path.join(plotdir, "osu-coll.gp"), "w") as f:

@@ -7,7 +7,7 @@ Usage: osu-rma-summary.py osu-rma.csv osu-rma-median.csv plotdir out.png title >
                       row each; a failed run is a row with no size and value and the unit
                       "failed (exit N)")
   osu-rma-median.csv  output: benchmark,sync,window,np,size,unit, the median of each MPI
-                      over the rounds, best_peer (the better of Open MPI and MPICH),
+                      over the rounds, best_peer (the best of the peers: bench/peers.py),
                       ratio, met
   stdout              every row of the median table, the rows that miss the target
   plotdir/            the .dat files and osu-rma.gp, the gnuplot script for out.png
@@ -24,10 +24,8 @@ import statistics
 import sys
 from collections import defaultdict
 
-NAMES = {"omp": "Open MPI", "mpich": "MPICH", "compi": "compi"}
-ORDER = ["omp", "mpich", "compi"]
-COLORS = {"omp": "#1f77b4", "mpich": "#2ca02c", "compi": "#d62728"}
-PEERS = ["omp", "mpich"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from peers import COLORS, NAMES, ORDER, PEERS  # noqa: E402
 TARGET = 1.0
 
 

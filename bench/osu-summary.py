@@ -7,7 +7,7 @@ Usage: osu-summary.py osu-nbc.csv osu-nbc-runs.csv plotdir out.png title > stats
             count: PASS, FAIL, ERROR, TIMEOUT, or TIMED where OSU has no validation),
             then the latency of each MPI at a few sizes (OSU's Overall(us) for the
             nonblocking benchmarks, Avg Latency(us) for the blocking ones) and compi's
-            ratio to the better of Open MPI and MPICH
+            ratio to the best peer (bench/peers.py)
   plotdir/  <mpi>-<bench>-np<np>.dat (size latency) and osu.gp, the gnuplot script that
             draws out.png: one log-log panel per benchmark in PLOTTED
 
@@ -18,9 +18,8 @@ import os
 import sys
 from collections import defaultdict
 
-NAMES = {"omp": "Open MPI", "mpich": "MPICH", "compi": "compi"}
-ORDER = ["omp", "mpich", "compi"]
-COLORS = {"omp": "#1f77b4", "mpich": "#2ca02c", "compi": "#d62728"}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from peers import COLORS, NAMES, ORDER  # noqa: E402
 SHOWN = [8, 1024, 65536, 1 << 20]
 # (benchmark, topology) per panel; neighbourhood ones on the graph, which every np has
 PLOTTED = [("osu_iallreduce", "-"), ("osu_ibcast", "-"), ("osu_iallgather", "-"),
@@ -88,7 +87,7 @@ def main():
         size = int(r["size"]) if r["size"] else 0
         lat[(r["benchmark"], r["topology"], r["mpi"], int(r["np"]), size)] = v
     out += ["", "Latency (usec; nonblocking: Overall = init + compute + test + wait;",
-            "blocking neighbourhood: Avg Latency) and compi / better of the others", ""]
+            "blocking neighbourhood: Avg Latency) and compi / best of the others", ""]
     hdr = "%-*s %3s %8s" % (w, "benchmark", "np", "bytes") + "".join(
         "%11s" % NAMES[m] for m in mpis) + ("   compi/best" if "compi" in mpis else "")
     out.append(hdr)

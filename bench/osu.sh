@@ -14,7 +14,8 @@ OSU_TARBALL=${OSU_TARBALL:-/work/shared/thirdparty/osu-micro-benchmarks-7.4.tar.
 OSU=osu-micro-benchmarks-7.4
 [ -r "$OSU_TARBALL" ] || die "no OSU tarball at $OSU_TARBALL (set OSU_TARBALL)"
 declare -A CXX=([omp]=mpicxx.openmpi [mpich]=mpicxx.mpich [compi]=$compi_bin/mpicxx
-    [base]=${base_bin:+$base_bin/mpicxx})
+    [base]=${base_bin:+$base_bin/mpicxx} [omp5]=$peers_dir/openmpi/bin/mpicxx
+    [mpich5]=$peers_dir/mpich/bin/mpicxx)
 
 # configure's arguments for one MPI
 conf_args() {
@@ -95,15 +96,6 @@ osu_result() {
 osu_rows() {
     awk '/^# (Size|Avg Latency)/ { on = 1; next }
          on && $1 ~ /^[0-9.]+$/ { if (NF == 1) print "0," $1; else print $1 "," $2 }'
-}
-
-mpi_name() {
-    case $1 in
-    omp) echo "Open MPI" ;;
-    mpich) echo MPICH ;;
-    base) echo "compi-base ($COMPI_BASE_PREFIX)" ;;
-    *) echo "$1" ;;
-    esac
 }
 
 # The "Machine" section of an OSU summary (common.sh's, with the CPU's vector units)

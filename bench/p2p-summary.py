@@ -9,7 +9,7 @@ Usage: p2p-summary.py p2p.csv median.csv plotdir > stats.txt
   plotdir/     <mpi>-<benchmark>.dat, whitespace columns for gnuplot (bytes median_usec
                min_usec mbps max_mbps), sizes of 0 bytes left out (log axes)
   stdout       the comparison the summary asks for: 0-8 B latency (compi against each
-               other MPI) and 1-4 MiB bandwidth (compi as % of the better of the others)
+               other MPI) and 1-4 MiB bandwidth (compi as % of the best of the others)
 
 Standard library only, so the Debian python3 runs it without extra packages.
 """
@@ -19,8 +19,8 @@ import statistics
 import sys
 from collections import defaultdict
 
-NAMES = {"omp": "Open MPI", "mpich": "MPICH", "compi": "compi"}
-ORDER = ["omp", "mpich", "compi"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from peers import NAMES, ORDER  # noqa: E402
 SMALL = [0, 1, 2, 4, 8]
 LARGE = [1 << 20, 2 << 20, 4 << 20]
 
@@ -88,7 +88,7 @@ def latency_table(agg, mpis):
     head = "%-8s" % "size" + "".join("%12s" % NAMES.get(m, m) for m in mpis)
     if have_compi:
         head += "".join("%16s" % ("compi/" + NAMES.get(m, m)) for m in others)
-    elif len(others) == 2:
+    elif others == ["omp", "mpich"]:
         head += "%16s" % "MPICH/Open MPI"
     print(head)
     sums = defaultdict(list)
@@ -102,7 +102,7 @@ def latency_table(agg, mpis):
             for m in others:
                 ok = vals["compi"] is not None and vals[m]
                 line += "%16s" % (fmt(vals["compi"] / vals[m], "%.2fx") if ok else "n/a")
-        elif len(others) == 2 and vals["omp"] and vals["mpich"] is not None:
+        elif others == ["omp", "mpich"] and vals["omp"] and vals["mpich"] is not None:
             line += "%16s" % ("%.2fx" % (vals["mpich"] / vals["omp"]))
         print(line)
     means = {m: statistics.mean(sums[m]) if len(sums[m]) == len(SMALL) else None for m in mpis}
@@ -111,7 +111,7 @@ def latency_table(agg, mpis):
         for m in others:
             ok = means["compi"] is not None and means[m]
             line += "%16s" % (fmt(means["compi"] / means[m], "%.2fx") if ok else "n/a")
-    elif len(others) == 2 and means["omp"] and means["mpich"] is not None:
+    elif others == ["omp", "mpich"] and means["omp"] and means["mpich"] is not None:
         line += "%16s" % ("%.2fx" % (means["mpich"] / means["omp"]))
     print(line)
 
@@ -120,7 +120,7 @@ def bandwidth_table(agg, mpis):
     others = [m for m in mpis if m != "compi"]
     have_compi = "compi" in mpis
     head = "%-8s" % "size" + "".join("%12s" % NAMES.get(m, m) for m in mpis)
-    head += "%26s" % ("compi % of better other" if have_compi else "")
+    head += "%26s" % ("compi % of best other" if have_compi else "")
     print(head.rstrip())
     sums = defaultdict(list)
     for size in LARGE:

@@ -2,14 +2,15 @@
 # run-coll.sh: collective latency of compi, Open MPI and MPICH on this machine, and the
 # trampoline micro-benchmark.
 #
-#   1. installs Debian's Open MPI, MPICH, gnuplot and python3 if any is missing
+#   1. installs Debian's Open MPI, MPICH, gnuplot and python3 if any is missing, and
+#      the newest Open MPI and MPICH wheels from PyPI into bench/build/peers/ (lib.sh)
 #   2. builds bench/coll.c three times, with each MPI's mpicc, into bench/build/coll/
 #   3. runs it at 2 and 4 ranks, several rounds, the order of the MPIs rotating every
 #      round so that drift of the machine falls on all of them; each MPI uses its own
 #      default collective selection
 #   4. writes bench/results/: coll.csv (every round), coll-median.csv (folded over
 #      rounds), coll.png (one panel per collective) and coll-summary.txt (machine,
-#      command, the latency goals at 2 ranks: compi against the better of the others)
+#      command, the latency goals at 2 ranks: compi against the best of the others)
 #   5. runs bench/run-tramp.sh (trampoline hit and miss cost, MPI_Init and Guile start-up
 #      time: bench/results/tramp.txt) unless --no-tramp is given
 #
@@ -20,7 +21,7 @@
 # Environment:
 #   COMPI_PREFIX  where compi's mpicc and mpirun are: $COMPI_PREFIX/bin/ or $COMPI_PREFIX/
 #                 (default: <repo>/_build, where scripts/build.sh builds)
-#   MPIS          implementations to run (default "omp mpich compi"; add "base" for compi
+#   MPIS          implementations to run (default "omp mpich omp5 mpich5 compi"; add "base" for compi
 #                 at an earlier revision, COMPI_BASE_PREFIX=$(bench/build-base.sh REV))
 #   NPS           rank counts (default "2 4")
 #   ROUNDS        rounds (default 3); TRIALS: trials per run (default 5)
@@ -58,7 +59,7 @@ ROUNDS=${ROUNDS:-3}
 TRIALS=${TRIALS:-5}
 ITER_SCALE=${ITER_SCALE:-1}
 RUN_TIMEOUT=${RUN_TIMEOUT:-240}
-MPIS=${MPIS:-omp mpich compi}
+MPIS=${MPIS:-omp mpich omp5 mpich5 compi}
 NPS=${NPS:-2 4}
 COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
 
@@ -69,7 +70,7 @@ mkdir -p "$build/raw" "$build/plot" "$results"
 # A failed run must not leave the previous run's plot or summary looking current.
 rm -f "$results/coll.csv" "$results/coll-median.csv" "$results/coll.png" \
     "$results/coll-summary.txt"
-bench_build "omp mpich compi base" bench_programs coll
+bench_build "omp mpich omp5 mpich5 compi base" bench_programs coll
 
 # --- 3. run ---------------------------------------------------------------------------
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -104,7 +105,6 @@ else
     say "no complete data to plot"
 fi
 
-names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; base) echo "compi-base ($COMPI_BASE_PREFIX)" ;; *) echo compi ;; esac; }
 lib_of() { sed -n 's/^# library: //p' "$build/raw/$1"-np*-r1.out 2>/dev/null | head -1; }
 {
     echo "compi collective comparison (bench/run-coll.sh)"
@@ -121,7 +121,7 @@ lib_of() { sed -n 's/^# library: //p' "$build/raw/$1"-np*-r1.out 2>/dev/null | h
     echo "Implementations (each run as:" \
         "LAUNCHER bench/bind-rank.sh coll -t $TRIALS -i $ITER_SCALE)"
     for mpi in "${active[@]}"; do
-        echo "  $(names "$mpi"):"
+        echo "  $(mpi_name "$mpi"):"
         echo "    library:  $(lib_of "$mpi")"
         echo "    compiler: ${CC[$mpi]} -O2"
         for np in $NPS; do

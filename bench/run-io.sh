@@ -1,13 +1,14 @@
 #!/bin/bash
 # run-io.sh: MPI-IO comparison of compi, Open MPI (OMPIO) and MPICH (ROMIO), IOR style.
 #
-#   1. installs Debian's Open MPI, MPICH, gnuplot and python3 if any is missing
+#   1. installs Debian's Open MPI, MPICH, gnuplot and python3 if any is missing, and
+#      the newest Open MPI and MPICH wheels from PyPI into bench/build/peers/ (lib.sh)
 #   2. builds bench/io_bench.c with each MPI's mpicc into bench/build/io/
 #   3. measures the file systems' own bandwidth with dd (write with fsync, read) in each
 #      directory, then runs io_bench at 2 and 4 ranks on a tmpfs and on the disk, several
 #      rounds, the order of the MPIs rotating every round
 #   4. writes bench/results/: io.csv (every round), io-median.csv, io.png and
-#      io-summary.txt (medians over rounds, compi's ratio to the better peer)
+#      io-summary.txt (medians over rounds, compi's ratio to the best peer)
 #
 # io_bench: every rank writes then reads BYTES (default 64 MiB) of one shared file in
 # records of 1 KiB to 4 MiB, contiguous (a block per rank) and strided (records of all
@@ -19,7 +20,7 @@
 #   --no-install  never call apt-get (fails if something is missing)
 # Environment:
 #   COMPI_PREFIX  where compi's mpicc and mpirun are (default: <repo>/_build)
-#   MPIS          implementations (default "omp mpich compi")
+#   MPIS          implementations (default "omp mpich omp5 mpich5 compi")
 #   ROUNDS        rounds (default 3); TRIALS: trials per run (default 3)
 #   BYTES         bytes per rank (default 67108864); NPS: rank counts (default "2 4")
 #   DISK_DIR      the disk directory (default bench/build/io/disk, on the checkout's disk)
@@ -44,7 +45,7 @@ TRIALS=${TRIALS:-3}
 BYTES=${BYTES:-67108864}
 NPS=${NPS:-2 4}
 RUN_TIMEOUT=${RUN_TIMEOUT:-900}
-MPIS=${MPIS:-omp mpich compi}
+MPIS=${MPIS:-omp mpich omp5 mpich5 compi}
 COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
 
 . "$here/lib.sh"
@@ -89,7 +90,7 @@ dd_mbps() { # dir -> "write_MBps read_MBps"
     awk -v mb="$mb" -v w="$w" -v r="$r" 'BEGIN { printf "%.0f %.0f", mb / w, mb / r }'
 }
 
-bench_build "omp mpich compi" bench_programs io_bench
+bench_build "omp mpich omp5 mpich5 compi" bench_programs io_bench
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date -Is)

@@ -3,7 +3,8 @@
 # MPI_Iallreduce and MPI_Ibcast from 8 B to 1 MiB, and how much computation they let a
 # rank overlap, for compi, Open MPI and MPICH side by side, with OSU Micro-Benchmarks 7.4.
 #
-#   1. installs Debian's Open MPI, MPICH, gnuplot and python3 if any is missing (lib.sh)
+#   1. installs Debian's Open MPI, MPICH, gnuplot and python3 if any is missing, and
+#      the newest Open MPI and MPICH wheels from PyPI into bench/build/peers/ (lib.sh)
 #   2. builds OSU 7.4 unmodified with each MPI's compilers (bench/osu.sh; shared with
 #      run-osu.sh, in bench/build/osu/<mpi>/)
 #   3. runs ROUNDS rounds; in each, for every rank count and benchmark, every MPI once,
@@ -16,8 +17,8 @@
 #      each (-t 10), and wait: Overlap(%) = the share of the compute time that did not
 #      add to the collective's ("Overall") time.  Each run under `timeout`.
 #   4. writes bench/results/: nbc.csv (every round, every size), nbc-summary.txt
-#      (machine, command; medians over rounds; compi's ratio to the better of Open MPI
-#      and MPICH, and the overlap of each) and nbc.png (nonblocking latency and overlap
+#      (machine, command; medians over rounds; compi's ratio to the best peer, and the
+#      overlap of each) and nbc.png (nonblocking latency and overlap
 #      against size)
 #
 # Usage: bench/run-nbc.sh [--quick] [--no-install] [--rebuild]
@@ -27,7 +28,7 @@
 # Environment:
 #   COMPI_PREFIX  where compi's mpicc and mpirun are: $COMPI_PREFIX/bin/ or $COMPI_PREFIX/
 #                 (default: <repo>/_build, where scripts/build.sh builds)
-#   MPIS          implementations (default "omp mpich compi")
+#   MPIS          implementations (default "omp mpich omp5 mpich5 compi")
 #   NPS           rank counts (default "2 4")
 #   ROUNDS        rounds (default 5); ITERS, WARMUP: OSU's -i and -x (default 200, 20)
 #   MAX_SIZE      the largest nonblocking message in bytes (default 1048576)
@@ -55,7 +56,7 @@ ITERS=${ITERS:-200}
 WARMUP=${WARMUP:-20}
 MAX_SIZE=${MAX_SIZE:-1048576}
 RUN_TIMEOUT=${RUN_TIMEOUT:-120}
-MPIS=${MPIS:-omp mpich compi}
+MPIS=${MPIS:-omp mpich omp5 mpich5 compi}
 NPS=${NPS:-2 4}
 OVERSUB_MPIS=${OVERSUB_MPIS:-omp mpich compi}
 COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
@@ -66,7 +67,7 @@ COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
 mkdir -p "$build/raw-nbc" "$build/plot-nbc" "$results"
 rm -f "$results/nbc.csv" "$results/nbc.png" "$results/nbc-summary.txt"
 failures=()
-bench_build "omp mpich compi" build_osu
+bench_build "omp mpich omp5 mpich5 compi" build_osu
 for why in "${skipped[@]}"; do failures+=("$why"); done
 
 # benchmark -> "directory|arguments"
@@ -110,7 +111,6 @@ if [ -s "$build/plot-nbc/nbc.gp" ]; then
     gnuplot "$build/plot-nbc/nbc.gp" || say "gnuplot failed; no nbc.png"
 fi
 
-names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo compi ;; esac; }
 {
     echo "Blocking and nonblocking collective latency and overlap, OSU 7.4 (bench/run-nbc.sh)"
     echo
@@ -127,7 +127,7 @@ names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo compi 
     echo
     echo "Implementations (OSU unpacked from $OSU_TARBALL, unmodified, into bench/build/osu/<mpi>/)"
     for mpi in "${active[@]}"; do
-        echo "  $(names "$mpi"): ./configure $(conf_args "$mpi") && make"
+        echo "  $(mpi_name "$mpi"): ./configure $(conf_args "$mpi") && make"
         for np in $NPS; do echo "    launcher: $(launcher "$mpi" "$np")"; done
     done
     for s in "${skipped[@]}"; do echo "  skipped: $s"; done
@@ -138,7 +138,7 @@ names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo compi 
             echo "            library waits (spinning or yielding) as much as its algorithms"
             for mpi in "${active[@]}"; do
                 [[ " $OVERSUB_MPIS " == *" $mpi "* ]] ||
-                    echo "            $(names "$mpi") not run at $np ranks (OVERSUB_MPIS)"
+                    echo "            $(mpi_name "$mpi") not run at $np ranks (OVERSUB_MPIS)"
             done
         fi
     done

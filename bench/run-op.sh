@@ -2,7 +2,8 @@
 # run-op.sh: the reduction engines of compi, Open MPI and MPICH alone (MPI_Reduce_local
 # on one rank, bench/op_bench.c) against memcpy of the same bytes, 64 B to 16 MiB.
 #
-#   1. installs Debian's Open MPI, MPICH, gnuplot and python3 if any is missing (lib.sh)
+#   1. installs Debian's Open MPI, MPICH, gnuplot and python3 if any is missing, and
+#      the newest Open MPI and MPICH wheels from PyPI into bench/build/peers/ (lib.sh)
 #   2. builds bench/op_bench.c with each MPI's mpicc into bench/build/op/
 #   3. runs it on one rank pinned to core 0 (bench/bind-rank.sh), several rounds, the
 #      order of the MPIs rotating every round; compi also with its reduction loops held
@@ -17,7 +18,7 @@
 #   --no-install  never call apt-get (fails if something is missing)
 # Environment:
 #   COMPI_PREFIX  where compi's mpicc and mpirun are (default: <repo>/_build)
-#   MPIS          implementations (default "omp mpich compi compi-avx2 compi-sse2";
+#   MPIS          implementations (default "omp mpich omp5 mpich5 compi compi-avx2 compi-sse2";
 #                 compi-avx2 and compi-sse2 are compi run with op_simd=avx2 and =base)
 #   ROUNDS        rounds (default 3); TRIALS: trials per run (default 5)
 #   ITER_SCALE    time per measurement multiplier (default 1); MAX_BYTES (16 MiB)
@@ -37,7 +38,7 @@ TRIALS=${TRIALS:-5}
 ITER_SCALE=${ITER_SCALE:-1}
 MAX_BYTES=${MAX_BYTES:-16777216}
 RUN_TIMEOUT=${RUN_TIMEOUT:-300}
-MPIS=${MPIS:-omp mpich compi compi-avx2 compi-sse2}
+MPIS=${MPIS:-omp mpich omp5 mpich5 compi compi-avx2 compi-sse2}
 COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
 
 . "$here/lib.sh"
@@ -49,7 +50,7 @@ build_of() { case $1 in compi-*) echo compi ;; *) echo "$1" ;; esac; }
 rm -rf "$build"
 mkdir -p "$build/raw" "$build/plot" "$results"
 rm -f "$results/op.csv" "$results/op-median.csv" "$results/op.png" "$results/op-summary.txt"
-bench_build "omp mpich compi compi-avx2 compi-sse2" bench_programs op_bench
+bench_build "omp mpich omp5 mpich5 compi compi-avx2 compi-sse2" bench_programs op_bench
 
 # --- 3. run ---------------------------------------------------------------------------
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -86,8 +87,7 @@ fi
 
 names() {
     case $1 in
-    omp) echo "Open MPI" ;;
-    mpich) echo MPICH ;;
+    omp | mpich | omp5 | mpich5) mpi_name "$1" ;;
     compi-avx2) echo "compi, op_simd=avx2" ;;
     compi-sse2) echo "compi, op_simd=base (SSE2)" ;;
     *) echo "compi, op_simd=auto" ;;

@@ -3,7 +3,8 @@
 # as a user would build them, for compi, Open MPI and MPICH side by side at 2 ranks, with
 # every synchronization mode each benchmark offers.
 #
-#   1. installs Debian's Open MPI, MPICH, gnuplot and python3 if any is missing (lib.sh)
+#   1. installs Debian's Open MPI, MPICH, gnuplot and python3 if any is missing, and
+#      the newest Open MPI and MPICH wheels from PyPI into bench/build/peers/ (lib.sh)
 #   2. builds OSU with each MPI's compilers into bench/build/osu/<mpi>/ (bench/osu.sh,
 #      shared with run-osu.sh and run-osu-coll.sh)
 #   3. runs, ROUNDS times with the order of the MPIs rotating every round, each benchmark
@@ -16,11 +17,11 @@
 #      (bench/bind-rank.sh; launchers are told not to bind)
 #   4. writes bench/results/: osu-rma.csv (every round and size; a failed run is a row
 #      without size and value), osu-rma-median.csv (median over rounds, compi against the
-#      better of Open MPI and MPICH and whether the target is met), osu-rma.png (one
+#      best peer and whether the target is met), osu-rma.png (one
 #      log-log panel per benchmark and synchronization) and osu-rma-summary.txt (machine,
 #      command, every row, the rows that miss the target, the failed runs)
 #
-# Target, medians: every row at or below the better peer's (compi's time / the better
+# Target, medians: every row at or below the best peer's (compi's time / the best
 # peer's <= 1.0; for bandwidth the peer's bandwidth / compi's).  A missed target is
 # reported, not failed.  A run of Open MPI or MPICH that fails (a synchronization mode it
 # does not support, a timeout) is reported too.  Exit status: 1 when a run of compi failed
@@ -33,7 +34,7 @@
 # Environment:
 #   COMPI_PREFIX   where compi's mpicc and mpirun are: $COMPI_PREFIX/bin/ or $COMPI_PREFIX/
 #                  (default: <repo>/_build, where scripts/build.sh builds)
-#   MPIS           implementations (default "omp mpich compi")
+#   MPIS           implementations (default "omp mpich omp5 mpich5 compi")
 #   NP             rank count (default 2; OSU's one-sided benchmarks need exactly 2)
 #   ROUNDS         rounds (default 3)
 #   MAX_SIZE       OSU's -m, the largest message (1048576)
@@ -63,7 +64,7 @@ MAX_SIZE=${MAX_SIZE:-1048576}
 ACC_MAX_SIZE=${ACC_MAX_SIZE:-65536}
 NP=${NP:-2}
 RUN_TIMEOUT=${RUN_TIMEOUT:-120}
-MPIS=${MPIS:-omp mpich compi}
+MPIS=${MPIS:-omp mpich omp5 mpich5 compi}
 COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
 BENCHES=${BENCHES:-osu_put_latency osu_get_latency osu_put_bw osu_get_bw osu_put_bibw
  osu_acc_latency osu_fop_latency osu_cas_latency osu_get_acc_latency}
@@ -106,7 +107,7 @@ rm -f "$results/osu-rma.csv" "$results/osu-rma-median.csv" "$results/osu-rma.png
     "$results/osu-rma-summary.txt"
 
 # --- 2. build OSU with each MPI (bench/osu.sh) ------------------------------------
-bench_build "omp mpich compi" build_osu
+bench_build "omp mpich omp5 mpich5 compi" build_osu
 for b in $BENCHES; do
     [ -x "$build/${active[0]}/$OSU/c/mpi/one-sided/$b" ] ||
         die "BENCHES: no OSU program '$b' in c/mpi/one-sided"

@@ -1,9 +1,10 @@
 #!/bin/bash
 # run-osu.sh: OSU Micro-Benchmarks 7.4, built unmodified as a user would build them,
 # validating compi's nonblocking and neighbourhood collectives (OSU's -c), side by side
-# with Open MPI and MPICH.
+# with Open MPI and MPICH (Debian's, and the newest from PyPI: bench/lib.sh).
 #
-#   1. installs Debian's Open MPI, MPICH, gnuplot and python3 if any is missing (lib.sh)
+#   1. installs Debian's Open MPI, MPICH, gnuplot and python3 if any is missing, and
+#      the newest Open MPI and MPICH wheels from PyPI into bench/build/peers/ (lib.sh)
 #   2. unpacks /work/shared/thirdparty/osu-micro-benchmarks-7.4.tar.gz (OSU_TARBALL) into
 #      bench/build/osu/<mpi>/ and runs `./configure CC=<mpicc> CXX=<mpicxx> && make` there
 #      with each MPI's compilers.  Nothing of OSU is copied into the repository, and OSU's
@@ -31,7 +32,7 @@
 # Environment:
 #   COMPI_PREFIX  where compi's mpicc and mpirun are: $COMPI_PREFIX/bin/ or $COMPI_PREFIX/
 #                 (default: <repo>/_build, where scripts/build.sh builds)
-#   MPIS          implementations (default "omp mpich compi")
+#   MPIS          implementations (default "omp mpich omp5 mpich5 compi")
 #   NPS           rank counts (default "2 3 4")
 #   ITERS, WARMUP OSU's -i and -x (default 20 and 5)
 #   MAX_SIZE      OSU's -m, the largest message in bytes (default 65536; at most 1048576
@@ -58,7 +59,7 @@ MAX_SIZE=${MAX_SIZE:-65536}
 ITERS=${ITERS:-20}
 WARMUP=${WARMUP:-5}
 RUN_TIMEOUT=${RUN_TIMEOUT:-60}
-MPIS=${MPIS:-omp mpich compi}
+MPIS=${MPIS:-omp mpich omp5 mpich5 compi}
 NPS=${NPS:-2 3 4}
 OVERSUB_MPIS=${OVERSUB_MPIS:-omp compi}
 COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
@@ -80,7 +81,7 @@ rm -f "$results/osu-nbc.csv" "$results/osu-nbc-runs.csv" "$results/osu-nbc.png" 
 failures=()
 
 # --- 2. build OSU with each MPI (bench/osu.sh) ------------------------------------
-bench_build "omp mpich compi" build_osu
+bench_build "omp mpich omp5 mpich5 compi" build_osu
 for why in "${skipped[@]}"; do failures+=("$why"); done
 
 # --- 3. run ---------------------------------------------------------------------------
@@ -181,7 +182,6 @@ if [ -s "$build/plot/osu.gp" ]; then
     gnuplot "$build/plot/osu.gp" || say "gnuplot failed; no osu-nbc.png"
 fi
 
-names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo compi ;; esac; }
 {
     echo "OSU Micro-Benchmarks 7.4: nonblocking and neighbourhood collectives (bench/run-osu.sh)"
     echo
@@ -196,7 +196,7 @@ names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo compi 
     echo
     echo "Implementations (OSU unpacked from $OSU_TARBALL, unmodified, into bench/build/osu/<mpi>/)"
     for mpi in "${active[@]}"; do
-        echo "  $(names "$mpi"):"
+        echo "  $(mpi_name "$mpi"):"
         echo "    build:    ./configure $(conf_args "$mpi") && make"
         for np in $NPS; do echo "    launcher: $(launcher "$mpi" "$np")"; done
     done

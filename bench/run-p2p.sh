@@ -1,7 +1,8 @@
 #!/bin/bash
 # run-p2p.sh: point-to-point comparison of compi, Open MPI and MPICH on this machine.
 #
-#   1. installs Debian's Open MPI, MPICH, gnuplot and python3 if any is missing
+#   1. installs Debian's Open MPI, MPICH, gnuplot and python3 if any is missing, and
+#      the newest Open MPI and MPICH wheels from PyPI into bench/build/peers/ (lib.sh)
 #   2. builds pingpong and bandwidth three times, with each MPI's mpicc, into bench/build/
 #   3. runs them at 2 ranks, several rounds, the order of the MPIs rotating every round so
 #      that drift of the machine (other load, thermal, frequency) falls on all of them
@@ -14,7 +15,7 @@
 # Environment:
 #   COMPI_PREFIX  where compi's mpicc and mpirun are: $COMPI_PREFIX/bin/ or $COMPI_PREFIX/
 #                 (default: <repo>/_build, where scripts/build.sh builds)
-#   MPIS          implementations to run (default "omp mpich compi")
+#   MPIS          implementations to run (default "omp mpich omp5 mpich5 compi")
 #   ROUNDS        rounds (default 5); TRIALS: trials per run (default 7)
 #   ITER_SCALE    iteration multiplier (default 1); RUN_TIMEOUT: seconds per run (300)
 #
@@ -37,23 +38,19 @@ ROUNDS=${ROUNDS:-5}
 TRIALS=${TRIALS:-7}
 ITER_SCALE=${ITER_SCALE:-1}
 RUN_TIMEOUT=${RUN_TIMEOUT:-300}
-MPIS=${MPIS:-omp mpich compi}
+MPIS=${MPIS:-omp mpich omp5 mpich5 compi}
 COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
 
 . "$(dirname "$0")/lib.sh"
 
 declare -A LAUNCH
-# Open MPI refuses to run as root without these two; they change nothing else.
-LAUNCH[omp]="env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"
-LAUNCH[omp]+=" mpirun.openmpi -np 2 --bind-to none --mca btl self,vader"
-LAUNCH[mpich]="mpiexec.mpich -n 2 -bind-to none"
-LAUNCH[compi]="$compi_bin/mpirun -np 2"
+for mpi in $MPIS; do LAUNCH[$mpi]=$(launcher "$mpi" 2); done
 
 rm -rf "$build"
 mkdir -p "$build/raw" "$build/plot" "$results"
 # A failed run must not leave the previous run's plot or summary looking current.
 rm -f "$results/p2p.csv" "$results/p2p-median.csv" "$results/p2p.png" "$results/p2p-summary.txt"
-bench_build "omp mpich compi" bench_programs pingpong bandwidth
+bench_build "omp mpich omp5 mpich5 compi" bench_programs pingpong bandwidth
 
 # --- 3. run ---------------------------------------------------------------------------
 # Facts about the machine are taken before the runs, load averages on both sides of them:
@@ -91,13 +88,12 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 stats=$(/usr/bin/python3 "$here/p2p-summary.py" "$csv" "$results/p2p-median.csv" \
     "$build/plot")
 
-names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo compi ;; esac; }
 plot_lines() { # $1: benchmark, $2: column
     local sep="" mpi
     for mpi in "${active[@]}"; do
         [ -s "$build/plot/$mpi-$1.dat" ] || continue
         printf '%s"%s" using 1:%s with linespoints title "%s"' "$sep" \
-            "$build/plot/$mpi-$1.dat" "$2" "$(names "$mpi")"
+            "$build/plot/$mpi-$1.dat" "$2" "$(mpi_name "$mpi")"
         sep=", "
     done
 }
@@ -144,7 +140,7 @@ lib_of() { sed -n 's/^# library: //p' "$build/raw/$1-pingpong-r1.out" 2>/dev/nul
     echo "Implementations (each run as:" \
         "LAUNCHER bench/bind-rank.sh PROGRAM -t $TRIALS -i $ITER_SCALE)"
     for mpi in "${active[@]}"; do
-        echo "  $(names "$mpi"):"
+        echo "  $(mpi_name "$mpi"):"
         echo "    library:  $(lib_of "$mpi")"
         echo "    compiler: ${CC[$mpi]} -O2"
         echo "    launcher: ${LAUNCH[$mpi]}"

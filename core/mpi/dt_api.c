@@ -189,14 +189,6 @@ static int type_create_hvector_impl(MPI_Count count, MPI_Count blocklength, MPI_
     return dt__done_small(fn, st, dt, MPI_COMBINER_HVECTOR, &e, 3, 2, oldtype, newtype);
 }
 
-#pragma weak MPI_Type_hvector = PMPI_Type_hvector
-int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
-                      MPI_Datatype *newtype)
-{
-    COMPI_API_LOCK();
-    return PMPI_Type_create_hvector(count, blocklength, stride, oldtype, newtype);
-}
-
 static int type_indexed_impl(MPI_Count count, mpi_counts_t array_of_blocklengths,
                              mpi_counts_t array_of_displacements, compi_datatype_t *oldtype,
                              MPI_Datatype *newtype, const char *fn)
@@ -211,16 +203,6 @@ static int type_create_hindexed_impl(MPI_Count count, mpi_counts_t array_of_bloc
 {
     return dt__indexed(fn, MPI_COMBINER_HINDEXED, count, &array_of_blocklengths, 0,
                        array_of_displacements, 0, oldtype, NULL, newtype);
-}
-
-/* the MPI-1 name, kept for old codes like MPI_Type_hvector and MPI_Type_struct */
-#pragma weak MPI_Type_hindexed = PMPI_Type_hindexed
-int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
-                       MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    COMPI_API_LOCK();
-    return PMPI_Type_create_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype,
-                                     newtype);
 }
 
 static int type_create_indexed_block_impl(MPI_Count count, MPI_Count blocklength,
@@ -250,15 +232,6 @@ static int type_create_struct_impl(MPI_Count count, mpi_counts_t array_of_blockl
                        array_of_displacements, 0, NULL, array_of_types, newtype);
 }
 COMPI_STATIC_ASSERT(sizeof(MPI_Aint) == sizeof(ptrdiff_t), "MPI_Aint must be ptrdiff_t-sized");
-
-#pragma weak MPI_Type_struct = PMPI_Type_struct
-int PMPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
-                     MPI_Datatype array_of_types[], MPI_Datatype *newtype)
-{
-    COMPI_API_LOCK();
-    return PMPI_Type_create_struct(count, array_of_blocklengths, array_of_displacements,
-                                   array_of_types, newtype);
-}
 
 static int dt__order(const char *fn, int order)
 {
@@ -511,25 +484,17 @@ static int get_address_impl(const void *location, MPI_Aint *address, const char 
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Address = PMPI_Address
-int PMPI_Address(void *location, MPI_Aint *address)
+/* address arithmetic needs no library state: callable at any time; the sum and the
+   difference wrap as unsigned addresses do */
+static MPI_Aint aint_add_impl(MPI_Aint base, MPI_Aint disp, const char *fn)
 {
-    COMPI_API_LOCK();
-    return PMPI_Get_address(location, address);
-}
-
-/* address arithmetic needs no library state: callable at any time */
-#pragma weak MPI_Aint_add = PMPI_Aint_add
-MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp)
-{
-    COMPI_API_LOCK();
+    (void)fn;
     return (MPI_Aint)((uintptr_t)base + (uintptr_t)disp);
 }
 
-#pragma weak MPI_Aint_diff = PMPI_Aint_diff
-MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2)
+static MPI_Aint aint_diff_impl(MPI_Aint addr1, MPI_Aint addr2, const char *fn)
 {
-    COMPI_API_LOCK();
+    (void)fn;
     return (MPI_Aint)((uintptr_t)addr1 - (uintptr_t)addr2);
 }
 

@@ -57,35 +57,6 @@ static int type_get_true_extent_x_impl(compi_datatype_t *datatype, MPI_Count *tr
     return type_get_true_extent_impl(datatype, true_lb, true_extent, fn);
 }
 
-/* the MPI-1 queries, through MPI_Type_get_extent (which names itself in their errors) */
-#pragma weak MPI_Type_extent = PMPI_Type_extent
-int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
-{
-    COMPI_API_LOCK();
-    MPI_Aint lb;
-    return PMPI_Type_get_extent(datatype, &lb, extent);
-}
-
-#pragma weak MPI_Type_lb = PMPI_Type_lb
-int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
-{
-    COMPI_API_LOCK();
-    MPI_Aint extent;
-    return PMPI_Type_get_extent(datatype, displacement, &extent);
-}
-
-#pragma weak MPI_Type_ub = PMPI_Type_ub
-int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
-{
-    COMPI_API_LOCK();
-    MPI_Aint extent;
-    int rc = PMPI_Type_get_extent(datatype, displacement, &extent);
-    if (rc == MPI_SUCCESS) {
-        *displacement += extent;
-    }
-    return rc;
-}
-
 /* A type made by a large-count constructor has large counts, which the int forms of the
    envelope and contents calls cannot return: they raise MPI_ERR_TYPE for it (the int form
    passes num_large_counts NULL, max_large_counts 0). */

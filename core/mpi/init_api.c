@@ -7,11 +7,14 @@
  *   -> trampolines.
  * Shut-down: a message barrier over MPI_COMM_WORLD (so every rank has stopped sending
  * to us and our own queued sends have drained), a PMI fence, then the layers in reverse.
+ *
+ * The entry points (core/mpi/gen/init.c) check the arguments and call the x_impl here.
  */
 #include "scheme/bridge.h"
 #include "core/comm/attr.h"
 #include "core/comm/comm.h"
 #include "core/dt/dt.h"
+#include "core/mpi/args.h"
 #include "core/mpi/errors.h"
 #include "core/runtime/log.h"
 #include "core/mpi/mpi_state.h"
@@ -259,15 +262,15 @@ static int lib_start(int required)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Init = PMPI_Init
-int PMPI_Init(int *argc, char ***argv)
+static int init_impl(int *argc, char ***argv, const char *fn)
 {
+    (void)argc, (void)argv, (void)fn;
     return compi_init(MPI_THREAD_SINGLE, NULL);
 }
 
-#pragma weak MPI_Init_thread = PMPI_Init_thread
-int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+static int init_thread_impl(int *argc, char ***argv, int required, int *provided, const char *fn)
 {
+    (void)argc, (void)argv, (void)fn;
     return compi_init(required, provided);
 }
 
@@ -328,12 +331,10 @@ static compi_status_t finalize_barrier(void)
     return st;
 }
 
-#pragma weak MPI_Finalize = PMPI_Finalize
-int PMPI_Finalize(void)
+static int finalize_impl(const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Finalize");
     if (compi_world_model != 1) {
-        return mpi_err_raise(NULL, MPI_ERR_OTHER, "MPI_Finalize", "MPI_Init was not called");
+        return mpi_err_raise(NULL, MPI_ERR_OTHER, fn, "MPI_Init was not called");
     }
     /* MPI-3.1 8.7.1: MPI_COMM_SELF is "freed" first, before any other part of MPI is
        affected: its delete callbacks see MPI_Finalized false and may still communicate */
@@ -378,70 +379,59 @@ static void lib_stop(void)
     rte_finalize();
 }
 
-#pragma weak MPI_Initialized = PMPI_Initialized
-int PMPI_Initialized(int *flag)
+static int initialized_impl(int *flag, const char *fn)
 {
-    if (!flag) {
-        return MPI_ERR_ARG;
-    }
+    (void)fn;
     *flag = compi_world_model != 0;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Finalized = PMPI_Finalized
-int PMPI_Finalized(int *flag)
+static int finalized_impl(int *flag, const char *fn)
 {
-    if (!flag) {
-        return MPI_ERR_ARG;
-    }
+    (void)fn;
     *flag = compi_world_model == 2;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Abort = PMPI_Abort
-int PMPI_Abort(MPI_Comm comm, int errorcode)
+/* the job ends whatever the communicator: one not valid (or MPI not initialized) is named
+   so in the message */
+static int abort_impl(MPI_Comm comm, int errorcode, const char *fn)
 {
     char msg[160];
     compi_comm_t *c = compi_mpi_state == COMPI_STATE_INITIALIZED ? comm_from_handle(comm) : NULL;
-    snprintf(msg, sizeof(msg), "MPI_Abort was called on %s",
-             c == NULL ? "an invalid communicator"
-                       : c->name[0] != '\0' ? c->name : "an unnamed communicator");
+    snprintf(msg, sizeof(msg), "%s was called on %s", fn,
+             c == NULL            ? "an invalid communicator"
+             : c->name[0] != '\0' ? c->name
+                                  : "an unnamed communicator");
     rte_abort(errorcode, msg);
 }
 
-#pragma weak MPI_Query_thread = PMPI_Query_thread
-int PMPI_Query_thread(int *provided)
+static int query_thread_impl(int *provided, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Query_thread");
-    if (!provided) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Query_thread", "provided is NULL");
-    }
+    (void)fn;
     *provided = thread_level;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Is_thread_main = PMPI_Is_thread_main
-int PMPI_Is_thread_main(int *flag)
+static int is_thread_main_impl(int *flag, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Is_thread_main");
-    if (!flag) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Is_thread_main", "flag is NULL");
-    }
+    (void)fn;
     *flag = pthread_equal(pthread_self(), main_thread);
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Wtime = PMPI_Wtime
-double PMPI_Wtime(void)
+/* one clock read, no lock: programs time loops with it */
+static double wtime_impl(const char *fn)
 {
+    (void)fn;
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-#pragma weak MPI_Wtick = PMPI_Wtick
-double PMPI_Wtick(void)
+static double wtick_impl(const char *fn)
 {
+    (void)fn;
     struct timespec ts;
     if (clock_getres(CLOCK_MONOTONIC, &ts) != 0) {
         return 1e-9;
@@ -449,13 +439,9 @@ double PMPI_Wtick(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-#pragma weak MPI_Get_processor_name = PMPI_Get_processor_name
-int PMPI_Get_processor_name(char *name, int *resultlen)
+static int get_processor_name_impl(char *name, int *resultlen, const char *fn)
 {
-    COMPI_API_LOCK();
-    if (!name || !resultlen) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Get_processor_name", "NULL argument");
-    }
+    (void)fn;
     const char *h = rte_proc.hostname[0] ? rte_proc.hostname : "localhost";
     /* a longer host name is cut to MPI_MAX_PROCESSOR_NAME - 1 characters */
     snprintf(name, MPI_MAX_PROCESSOR_NAME, "%.*s", MPI_MAX_PROCESSOR_NAME - 1, h);
@@ -463,23 +449,17 @@ int PMPI_Get_processor_name(char *name, int *resultlen)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Get_version = PMPI_Get_version
-int PMPI_Get_version(int *version, int *subversion)
+static int get_version_impl(int *version, int *subversion, const char *fn)
 {
-    if (!version || !subversion) {
-        return MPI_ERR_ARG;
-    }
+    (void)fn;
     *version = MPI_VERSION;
     *subversion = MPI_SUBVERSION;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Get_library_version = PMPI_Get_library_version
-int PMPI_Get_library_version(char *version, int *resultlen)
+static int get_library_version_impl(char *version, int *resultlen, const char *fn)
 {
-    if (!version || !resultlen) {
-        return MPI_ERR_ARG;
-    }
+    (void)fn;
     snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
              "compi %s (MPI %d.%d: large counts, sessions, partitioned communication, "
              "MPI-IO, one-sided communication; collectives configured at run time in "
@@ -489,8 +469,11 @@ int PMPI_Get_library_version(char *version, int *resultlen)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Pcontrol = PMPI_Pcontrol
-int PMPI_Pcontrol(const int level, ...)
+/* no profiling levels: a tool that intercepts MPI_Pcontrol sees the call */
+static int pcontrol_impl(const int level, const char *fn)
 {
+    (void)level, (void)fn;
     return MPI_SUCCESS;
 }
+
+#include "core/mpi/gen/init.c"

@@ -2,7 +2,9 @@
  * dtapi: datatype calls at the API, on one process.  Size, extent, lb and true extent of
  * each constructor against values worked out by hand; Pack/Unpack round trips (several
  * packs into one buffer, Pack_size as an upper bound) for derived types; Get_elements
- * and Get_count on a partial receive.
+ * and Get_count on a partial receive.  The MPI-1 calls MPI-3 removed (MPI_Address,
+ * MPI_Type_extent/lb/ub, MPI_Type_hvector/hindexed/struct) give what their replacements
+ * give, errors included.
  */
 #include "tests/mpi/mpitest.h"
 
@@ -196,11 +198,54 @@ static void elements(void)
     MPI_OK(MPI_Type_free(&pair));
 }
 
+static void removed(void)
+{
+    double d[4];
+    int bl[2] = {1, 2}, ni = -1, na = -1, nd = -1, comb = -1, rc, cls = -1;
+    MPI_Aint a = -1, g = -1, lb = -1, ub = -1, ext = -1, disp[2] = {0, 16};
+    MPI_Datatype types[2] = {MPI_INT, MPI_DOUBLE}, hv, hi, st, rs;
+
+    MPI_OK(MPI_Address(&d[2], &a));
+    MPI_OK(MPI_Get_address(&d[2], &g));
+    CHECK(a == g, "MPI_Address %ld, MPI_Get_address %ld", (long)a, (long)g);
+    MPI_OK(MPI_Type_create_resized(MPI_INT, -4, 12, &rs));
+    MPI_OK(MPI_Type_lb(rs, &lb));
+    MPI_OK(MPI_Type_ub(rs, &ub));
+    MPI_OK(MPI_Type_extent(rs, &ext));
+    CHECK(lb == -4 && ub == 8 && ext == 12, "Type_lb/ub/extent %ld/%ld/%ld, expected -4/8/12",
+          (long)lb, (long)ub, (long)ext);
+    MPI_OK(MPI_Type_hvector(3, 2, 20, MPI_INT, &hv));
+    expect(hv, "Type_hvector", 24, 0, 48, 0, 48);
+    MPI_OK(MPI_Type_get_envelope(hv, &ni, &na, &nd, &comb));
+    CHECK(comb == MPI_COMBINER_HVECTOR && ni == 2 && na == 1 && nd == 1,
+          "Type_hvector's envelope: combiner %d, %d/%d/%d", comb, ni, na, nd);
+    MPI_OK(MPI_Type_hindexed(2, bl, disp, MPI_INT, &hi));
+    expect(hi, "Type_hindexed", 12, 0, 24, 0, 24);
+    MPI_OK(MPI_Type_struct(2, bl, disp, types, &st));
+    expect(st, "Type_struct", 20, 0, 32, 0, 32);
+
+    MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+    rc = MPI_Type_extent(MPI_DATATYPE_NULL, &ext);
+    MPI_OK(MPI_Error_class(rc, &cls));
+    CHECK(cls == MPI_ERR_TYPE, "Type_extent(MPI_DATATYPE_NULL): class %d", cls);
+    rc = MPI_Type_hvector(-1, 1, 8, MPI_INT, &hv);
+    MPI_OK(MPI_Error_class(rc, &cls));
+    CHECK(cls == MPI_ERR_COUNT, "Type_hvector with count -1: class %d", cls);
+    MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
+    MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL));
+    MPI_OK(MPI_Type_free(&rs));
+    MPI_OK(MPI_Type_free(&hv));
+    MPI_OK(MPI_Type_free(&hi));
+    MPI_OK(MPI_Type_free(&st));
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "dtapi");
     constructors();
     pack_unpack();
     elements();
+    removed();
     return mt_finish();
 }

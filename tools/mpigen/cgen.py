@@ -13,7 +13,9 @@ For every procedure of the table below it writes, into core/mpi/gen/<unit>.c:
     before MPI_Init and after MPI_Finalize (CALLABLE_ANY_TIME), whose checks raise on
     MPI_ERR_ANY_TIME (core/mpi/errors.h: the class returned outside that time); for the
     tool information interface (MPI_T_*), the lock and the interface's own state
-    (MPI_T_ERR_NOT_INITIALIZED), its checks returning their class (see mpit_rule);
+    (MPI_T_ERR_NOT_INITIALIZED), its checks returning their class (see mpit_rule); and
+    neither for the calls that start or end the library or read nothing it shares
+    (UNLOCKED_PROCS: MPI_Init, MPI_Abort, MPI_Wtime... see init_rule);
   - the argument checks that the kind and direction of each parameter in the standard's
     description call for, in the one vocabulary of core/mpi/args.h (mpi_arg_*), each
     with the error class the standard names: a communicator (MPI_ERR_COMM), a datatype
@@ -57,8 +59,9 @@ other kinds of the calls on such objects: see obj_rule and the table above it) a
 is the name of the MPI function called ("MPI_Send" or "MPI_Send_c"), for the
 messages of the errors it raises (an MPI_T procedure, which raises none, has no `fn`:
 MPI_T_cvar_read is implemented by t_cvar_read_impl(handle, buf)).  A handle's
-conversions (HANDLE_CONV_PROCS: _c2f, _f2c, _toint, _fromint) return what the procedure
-returns, their implementations too.  The int form passes its int counts as MPI_Count, so
+conversions (HANDLE_CONV_PROCS: _c2f, _f2c, _toint, _fromint), the timers and the address
+arithmetic (VALUE_PROCS) return what the procedure returns, their implementations too; a
+variadic procedure's `...` (MPI_Pcontrol's) is not passed on.  The int form passes its int counts as MPI_Count, so
 a count above INT_MAX works through the _c form with no narrowing.  What no kind
 describes (an MPI_Message's handle, the semantics of MPI_PROC_NULL in a matched probe,
 a communicator's topology) stays in the implementation.  The generated file declares
@@ -101,8 +104,10 @@ Files (into the source tree, or under --out; tests/tools/mpigen.sh compares a ru
 temporary folder with the committed files, `make mpigen` regenerates them):
 
   core/mpi/gen/<unit>.c   the entry points of each unit
-  core/mpi/gen/report.txt what is generated, what is still written by hand in core/mpi,
-                          and what of the standard compi does not implement
+  core/mpi/gen/report.txt what is generated, the functions removed from the standard
+                          that compi keeps as calls of their replacements (REMOVED), what
+                          is still written by hand in core/mpi, and what of the standard
+                          compi does not implement
 """
 
 import argparse
@@ -147,7 +152,7 @@ UNITS = {
         "MPI_Type_create_hindexed", "MPI_Type_create_indexed_block",
         "MPI_Type_create_hindexed_block", "MPI_Type_create_struct", "MPI_Type_create_subarray",
         "MPI_Type_create_darray", "MPI_Type_create_resized", "MPI_Type_dup", "MPI_Type_commit",
-        "MPI_Type_free", "MPI_Get_address",
+        "MPI_Type_free", "MPI_Get_address", "MPI_Aint_add", "MPI_Aint_diff",
     ]),
     "dt_query": ("core/mpi/dt_query_api.c", [
         "MPI_Type_size", "MPI_Type_size_x", "MPI_Type_get_extent", "MPI_Type_get_extent_x",
@@ -306,6 +311,13 @@ UNITS = {
         "MPI_T_event_set_dropped_handler", "MPI_T_event_read", "MPI_T_event_copy",
         "MPI_T_event_get_timestamp", "MPI_T_event_get_source",
     ]),
+    # starting and ending MPI, the environment's queries, the timers (init_rule)
+    "init": ("core/mpi/init_api.c", [
+        "MPI_Init", "MPI_Init_thread", "MPI_Finalize", "MPI_Initialized", "MPI_Finalized",
+        "MPI_Abort", "MPI_Query_thread", "MPI_Is_thread_main", "MPI_Wtime", "MPI_Wtick",
+        "MPI_Get_processor_name", "MPI_Get_version", "MPI_Get_library_version",
+        "MPI_Pcontrol",
+    ]),
 }
 
 # the collectives: unit -> (the hand-written file, the blocking procedures); each brings its
@@ -324,6 +336,17 @@ COLL_UNITS = {
         "MPI_Neighbor_allgather", "MPI_Neighbor_allgatherv", "MPI_Neighbor_alltoall",
         "MPI_Neighbor_alltoallv", "MPI_Neighbor_alltoallw",
     ]),
+}
+
+
+# the functions of mpi.h that MPI-3 removed from the standard (so its description has no
+# entry for them), each kept in core/mpi/removed_api.c as a call of its replacement:
+# removed -> replacement
+REMOVED = {
+    "MPI_Address": "MPI_Get_address", "MPI_Type_extent": "MPI_Type_get_extent",
+    "MPI_Type_lb": "MPI_Type_get_extent", "MPI_Type_ub": "MPI_Type_get_extent",
+    "MPI_Type_hindexed": "MPI_Type_create_hindexed",
+    "MPI_Type_hvector": "MPI_Type_create_hvector", "MPI_Type_struct": "MPI_Type_create_struct",
 }
 
 
@@ -409,7 +432,7 @@ def checks(name, params):
         lines.append("    }")
 
     comms = [p for p in params if p.kind == "COMMUNICATOR" and p.dir == "IN" and not p.ptr
-             and p.name not in LEADER_ONLY]
+             and p.name not in LEADER_ONLY and name not in INIT_PROCS]
     wins = [p for p in params if p.kind in ERR_TARGETS and (
         (p.dir == "IN" and not p.ptr) or (p.dir == "INOUT" and p.ptr == 1))]
     if wins and not comms:
@@ -1010,6 +1033,55 @@ def buffer_rule(p, params, errc, check, decls):
 FAMILY_RULES += [(set(UNITS["buffer"][1]), buffer_rule)]
 
 
+# Starting and ending MPI, the environment's queries and the timers (MPI-4.1, 11.2-11.6),
+# and address arithmetic.  MPI_Init and MPI_Init_thread judge the library's state
+# themselves (called twice, or after MPI_Finalize: MPI_ERR_OTHER, and the job ends), and so
+# does MPI_Abort, which ends the job whatever its communicator.  MPI_Initialized,
+# MPI_Finalized, MPI_Get_version and MPI_Get_library_version work at any time (11.4.1);
+# in compi MPI_Get_processor_name, MPI_Aint_add and MPI_Aint_diff do too (they read no
+# state of the library).  The timers return no error class and MPI leaves them undefined
+# outside MPI_Init..MPI_Finalize: compi answers at any time, and MPI_Wtime stays one
+# clock read (programs time loops with it).  What is checked here: the pointers a query
+# writes (MPI_ERR_ARG); MPI_Init_thread's provided may be NULL in compi, as argc and argv
+# may in C; the thread level asked, MPI_Abort's communicator and error code, MPI_Pcontrol's
+# level and the addresses are the call's, and MPI_Pcontrol's `...` is not passed on.
+INIT_PROCS = set(UNITS["init"][1]) | {"MPI_Aint_add", "MPI_Aint_diff"}
+CALLABLE_ANY_TIME |= {"MPI_Get_processor_name", "MPI_Aint_add", "MPI_Aint_diff"}
+# the entry points that take no lock and check no state: they start or end the library
+# (MPI_Init takes the lock itself once the thread level is known), or read nothing shared
+# (the clock, the version, the state word of MPI_Initialized)
+UNLOCKED_PROCS = {"MPI_Init", "MPI_Init_thread", "MPI_Initialized", "MPI_Finalized",
+                  "MPI_Abort", "MPI_Wtime", "MPI_Wtick", "MPI_Get_version",
+                  "MPI_Get_library_version", "MPI_Pcontrol"}
+# the procedures that return a value, not an error class (a handle's conversions too:
+# HANDLE_CONV_PROCS)
+VALUE_PROCS = {"MPI_Wtime", "MPI_Wtick", "MPI_Aint_add", "MPI_Aint_diff"}
+
+
+def init_rule(p, params, errc, check, decls):
+    """the checks of a parameter of the calls that start and end MPI, query the
+    environment, read the clock or add addresses (True), or False for the general rules"""
+    k = p.kind
+    if k in ("ARGUMENT_COUNT", "ARGUMENT_LIST") and p.dir == "INOUT":
+        pass  # main's argc and argv, or NULL
+    elif k == "THREAD_LEVEL" and p.dir == "OUT" and p.ptr == 1 and not p.array:
+        if params[0].kind != "ARGUMENT_COUNT":  # MPI_Init_thread's may be NULL
+            check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+    elif k == "VERSION" and p.dir == "OUT" and p.ptr == 1 and not p.array:
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, p.name, p.name))
+    elif k in ("THREAD_LEVEL", "PROFILE_LEVEL", "COMMUNICATOR", "ERROR_CODE", "LOCATION_SMALL",
+               "DISPLACEMENT") and p.dir == "IN" and not p.ptr and not p.array:
+        pass
+    elif k == "VARARGS":
+        p.skip = True
+    else:
+        return False
+    return True
+
+
+FAMILY_RULES += [(INIT_PROCS, init_rule)]
+
+
 # One-sided communication: a procedure with a window (and no communicator) raises its
 # errors on the window's error handler, in the vocabulary of core/mpi/win_args.h
 # (mpi_arg_win*, args.h's checks raised on a window).  A session's procedures the same,
@@ -1150,7 +1222,7 @@ def entry(c, name, impl, proc_name, mode=None, big=None):
     its own (num_large_counts): the implementation takes those too, and the int form
     passes 0 or NULL for them"""
     ret, cname, decls = split_proto(str(c))
-    if ret != "int" and name not in HANDLE_CONV_PROCS:
+    if ret != "int" and name not in HANDLE_CONV_PROCS | VALUE_PROCS:
         raise Unbound("the return type %s" % ret)
     params = [Param(d, p) for d, p in zip(decls, c.parameters)]
     try:
@@ -1165,7 +1237,9 @@ def entry(c, name, impl, proc_name, mode=None, big=None):
     out = ["#pragma weak %s = %s" % (name, pname)]
     out.append("%s %s(%s)" % (ret, pname, ", ".join(p.decl for p in params) or "void"))
     out.append("{")
-    if proc_name in CALLABLE_ANY_TIME or is_mpit(name):
+    if proc_name in UNLOCKED_PROCS:
+        pass
+    elif proc_name in CALLABLE_ANY_TIME or is_mpit(name):
         out.append("    COMPI_API_LOCK();")
     else:
         out.append('    COMPI_CHECK_INIT("%s");' % name)
@@ -1248,6 +1322,20 @@ def standard_forms():
     return forms
 
 
+def removed_procs(have, forms):
+    """[(removed function, its replacement)] of REMOVED, each checked: declared by
+    include/mpi.h, no procedure of the standard, its replacement one"""
+    out = []
+    for name, repl in sorted(REMOVED.items()):
+        if name[4:] not in have:
+            sys.exit("cgen: include/mpi.h does not declare %s (REMOVED)" % name)
+        if name in forms or repl not in forms:
+            sys.exit("cgen: %s is a procedure of the standard, or %s is not (REMOVED)" %
+                     (name, repl))
+        out.append((name, repl))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     here = os.path.dirname(os.path.abspath(__file__))
@@ -1301,7 +1389,9 @@ def main():
         files[os.path.join("core", "mpi", "gen", unit + ".c")] = wrap_lines("\n".join(body) + "\n")
 
     gen_names = {n for _, n in generated}
-    by_hand = sorted("MPI_" + n for n in have if "MPI_" + n not in gen_names)
+    removed = removed_procs(have, forms)
+    by_hand = sorted("MPI_" + n for n in have if "MPI_" + n not in gen_names and
+                     "MPI_" + n not in REMOVED)
     std_names = set()
     for c, big in forms.values():
         for f in (c, big):
@@ -1318,6 +1408,9 @@ def main():
         made = [n for u, n in generated if u == unit]
         for j in range(0, len(made), 4):
             rep.append("    " + " ".join(made[j:j + 4]))
+    rep += ["", "Functions removed from the standard, kept as calls of their replacements "
+            "(%d, core/mpi/removed_api.c):" % len(removed)]
+    rep += ["  %s -> %s" % nr for nr in removed]
     rep += ["", "Functions of include/mpi.h still written by hand in core/mpi (%d):" % len(by_hand)]
     for j in range(0, len(by_hand), 4):
         rep.append("  " + " ".join(by_hand[j:j + 4]))

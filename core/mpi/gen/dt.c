@@ -739,6 +739,22 @@ int PMPI_Get_address(const void *location, MPI_Aint *address)
     return get_address_impl(location, address, fn);
 }
 
+#pragma weak MPI_Aint_add = PMPI_Aint_add
+MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp)
+{
+    COMPI_API_LOCK();
+    static const char fn[] = "MPI_Aint_add";
+    return aint_add_impl(base, disp, fn);
+}
+
+#pragma weak MPI_Aint_diff = PMPI_Aint_diff
+MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2)
+{
+    COMPI_API_LOCK();
+    static const char fn[] = "MPI_Aint_diff";
+    return aint_diff_impl(addr1, addr2, fn);
+}
+
 /* the implementations this file calls, as core/mpi/dt_api.c defines them */
 static int type_contiguous_impl(MPI_Count count, compi_datatype_t *oldtype, MPI_Datatype *newtype,
                                 const char *fn);
@@ -780,3 +796,5 @@ static int type_dup_impl(compi_datatype_t *oldtype, MPI_Datatype *newtype, const
 static int type_commit_impl(MPI_Datatype *datatype, compi_datatype_t *datatype_obj, const char *fn);
 static int type_free_impl(MPI_Datatype *datatype, compi_datatype_t *datatype_obj, const char *fn);
 static int get_address_impl(const void *location, MPI_Aint *address, const char *fn);
+static MPI_Aint aint_add_impl(MPI_Aint base, MPI_Aint disp, const char *fn);
+static MPI_Aint aint_diff_impl(MPI_Aint addr1, MPI_Aint addr2, const char *fn);

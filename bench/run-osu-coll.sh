@@ -90,6 +90,7 @@ bench_args() {
 
 mkdir -p "$build/raw" "$results"
 rm -f "$results/$OUT_NAME.csv" "$results/$OUT_NAME-median.csv" "$results/$OUT_NAME.png" \
+    "$results/$OUT_NAME-limits.csv" \
     "$results/$OUT_NAME-summary.txt"
 
 # --- 2. build OSU with each MPI (bench/osu.sh) ------------------------------------

@@ -183,6 +183,7 @@ UNITS = {
     "errhandler": ("core/mpi/errhandler_api.c", [
         "MPI_Comm_create_errhandler", "MPI_Comm_set_errhandler", "MPI_Comm_get_errhandler",
         "MPI_Comm_call_errhandler", "MPI_Errhandler_free",
+        "MPI_Win_create_errhandler", "MPI_Session_create_errhandler",
     ]),
     "group": ("core/mpi/group_api.c", [
         "MPI_Group_size", "MPI_Group_rank", "MPI_Group_translate_ranks", "MPI_Group_compare",
@@ -306,7 +307,26 @@ UNITS = {
         "MPI_T_event_set_dropped_handler", "MPI_T_event_read", "MPI_T_event_copy",
         "MPI_T_event_get_timestamp", "MPI_T_event_get_source",
     ]),
+    # dynamic processes: spawn, ports, names, join (dynproc_rule)
+    "dynproc": ("core/mpi/dynproc_api.c", [
+        "MPI_Comm_spawn", "MPI_Comm_spawn_multiple", "MPI_Comm_get_parent", "MPI_Comm_disconnect",
+        "MPI_Open_port", "MPI_Close_port", "MPI_Comm_accept", "MPI_Comm_connect",
+        "MPI_Publish_name", "MPI_Unpublish_name", "MPI_Lookup_name", "MPI_Comm_join",
+    ]),
+    # sessions begun, communicators from groups (fromgroup_rule)
+    "session_init": ("core/mpi/session_api.c", [
+        "MPI_Session_init", "MPI_Comm_create_from_group", "MPI_Intercomm_create_from_groups",
+    ]),
 }
+
+# the procedures removed from the standard that compi keeps, each a call of the one that
+# replaced it in core/mpi/removed_api.c: name -> its replacement (the report lists them
+# apart, removed_procs)
+REMOVED = {
+    "MPI_Errhandler_get": "MPI_Comm_get_errhandler",
+    "MPI_Errhandler_set": "MPI_Comm_set_errhandler",
+}
+
 
 # the collectives: unit -> (the hand-written file, the blocking procedures); each brings its
 # nonblocking (MPI_I...) and persistent (..._init) forms, all calling the blocking one's
@@ -1010,6 +1030,75 @@ def buffer_rule(p, params, errc, check, decls):
 FAMILY_RULES += [(set(UNITS["buffer"][1]), buffer_rule)]
 
 
+# Dynamic processes (MPI-4.1, 11.8): errors raised on the communicator of a spawn, an
+# accept or a connect (an intracommunicator, MPI_ERR_COMM, then its root, MPI_ERR_ROOT:
+# mpi_arg_intra_root), elsewhere on MPI_COMM_WORLD's handler.  The parameters before the
+# root (a spawn's commands, arguments, numbers of processes and hints, an accept's or a
+# connect's port name and hints) are significant only at the root: they are not checked
+# here, the implementation checks them at the root, which fails everywhere alike after the
+# meeting.  array_of_errcodes may be MPI_ERRCODES_IGNORE, and has as many elements as
+# processes started: the call's.  A port name to read (MPI_ERR_PORT: NULL, or not a string
+# of fewer than MPI_MAX_PORT_NAME characters; what it names is the call's), a service name
+# (MPI_ERR_ARG: NULL, empty or too long), hints (MPI_INFO_NULL or valid: MPI_ERR_INFO), a
+# file descriptor (not negative: MPI_ERR_ARG); the output pointers as everywhere.
+def dynproc_rule(p, params, errc, check, decls):
+    """the checks of a parameter of the dynamic processes' calls (True), or False"""
+    k, n = p.kind, p.name
+    names = [q.name for q in params]
+    if "root" in names and params.index(p) < names.index("root"):
+        pass  # significant at the root only
+    elif k == "RANK" and n == "root" and p.dir == "IN" and not p.ptr:
+        check("mpi_arg_intra_root(%s, %s, fn)" % (errc, n))
+    elif k == "ERROR_CODE" and p.dir == "OUT" and p.array:
+        pass
+    elif k == "STRING" and n == "port_name" and p.dir == "IN" and p.ptr == 1:
+        check("mpi_arg_port(%s, %s, fn)" % (errc, n))
+    elif k == "STRING" and n == "service_name" and p.dir == "IN" and p.ptr == 1:
+        check("mpi_arg_service(%s, %s, fn)" % (errc, n))
+    elif k == "INFO" and p.dir == "IN" and not p.ptr and not p.array:
+        check('mpi_arg_info(%s, %s, 1, "%s", fn)' % (errc, n, n))
+    elif k == "FILE_DESCRIPTOR" and p.dir == "IN" and not p.ptr:
+        check("mpi_arg_fd(%s, %s, fn)" % (errc, n))
+    else:
+        return False
+    return True
+
+
+FAMILY_RULES += [(set(UNITS["dynproc"][1]), dynproc_rule)]
+
+
+# MPI_Session_init (callable at any time: its errors on MPI_ERR_ANY_TIME) and the
+# communicators made from groups (on MPI_COMM_WORLD's handler): hints (MPI_INFO_NULL or
+# valid: MPI_ERR_INFO), an error handler or MPI_ERRHANDLER_NULL, the default (MPI_ERR_ARG,
+# mpi_arg_errh_null: the implementation gets NULL for it; MPI_Session_init's is checked by
+# the call, once it has started the library), a string tag (MPI_ERR_ARG: NULL or
+# not shorter than MPI_MAX_STRINGTAG_LEN), the session made (not NULL: MPI_ERR_ARG).  The
+# groups and their leaders: obj_rule's.
+def fromgroup_rule(p, params, errc, check, decls):
+    """the checks of a parameter of MPI_Session_init and the constructors from groups (True),
+    or False"""
+    k, n = p.kind, p.name
+    if k == "INFO" and p.dir == "IN" and not p.ptr and not p.array:
+        check('mpi_arg_info(%s, %s, 1, "%s", fn)' % (errc, n, n))
+    elif k == "ERRHANDLER" and any(q.kind == "SESSION" for q in params):
+        pass  # MPI_Session_init's: error handlers exist once the library is up, the call's
+    elif k == "ERRHANDLER" and p.dir == "IN" and not p.ptr and not p.array:
+        decls.append("    compi_errhandler_t *e_%s = NULL;" % n)
+        check('mpi_arg_errh_null(%s, %s, "%s", fn, &e_%s)' % (errc, n, n, n))
+        p.impl_decl = "compi_errhandler_t *%s" % n
+        p.arg = "e_" + n
+    elif k == "STRING" and n == "stringtag" and p.dir == "IN" and p.ptr == 1:
+        check("mpi_arg_stringtag(%s, %s, fn)" % (errc, n))
+    elif k == "SESSION" and p.dir == "OUT" and p.ptr == 1 and not p.array:
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, n, n))
+    else:
+        return False
+    return True
+
+
+FAMILY_RULES += [(set(UNITS["session_init"][1]), fromgroup_rule)]
+
+
 # One-sided communication: a procedure with a window (and no communicator) raises its
 # errors on the window's error handler, in the vocabulary of core/mpi/win_args.h
 # (mpi_arg_win*, args.h's checks raised on a window).  A session's procedures the same,
@@ -1138,6 +1227,15 @@ def onesided_checks(name, params, win):
             raise Unbound("%s (kind %s, %s%s, of a window's procedure)" % (
                 p.name, k, p.dir.lower(), ", an array" if p.array else ""))
     return decls, lines, post
+
+
+def removed_procs(have):
+    """(the report's section of the removed procedures mpi.h declares, their names)"""
+    kept = sorted(n for n in REMOVED if n[4:] in have)
+    lines = ["", "Functions removed from the standard, kept as calls of their replacements "
+             "(core/mpi/removed_api.c, %d):" % len(kept)]
+    lines += ["  %s -> %s" % (n, REMOVED[n]) for n in kept]
+    return lines, set(kept)
 
 
 def impl_name(name):
@@ -1301,7 +1399,8 @@ def main():
         files[os.path.join("core", "mpi", "gen", unit + ".c")] = wrap_lines("\n".join(body) + "\n")
 
     gen_names = {n for _, n in generated}
-    by_hand = sorted("MPI_" + n for n in have if "MPI_" + n not in gen_names)
+    removed_lines, removed = removed_procs(have)
+    by_hand = sorted("MPI_" + n for n in have if "MPI_" + n not in gen_names | removed)
     std_names = set()
     for c, big in forms.values():
         for f in (c, big):
@@ -1321,6 +1420,7 @@ def main():
     rep += ["", "Functions of include/mpi.h still written by hand in core/mpi (%d):" % len(by_hand)]
     for j in range(0, len(by_hand), 4):
         rep.append("  " + " ".join(by_hand[j:j + 4]))
+    rep += removed_lines
     rep += ["", "Functions of the standard compi does not implement (%d, a large-count form "
             "counted apart; fortran/gen/gaps.txt lists them by procedure):" % len(missing)]
     for j in range(0, len(missing), 4):

@@ -725,12 +725,16 @@ static inline int mpi_arg_status_any(const void *p, const void *ignore, const ch
 
 /* the memory attached for buffered sends and its size: MPI_BUFFER_AUTOMATIC, or a size
    not negative that memory can hold, with memory where it is not 0 (MPI_ERR_BUFFER) */
+static inline int mpi_attach_valid(const void *buffer, MPI_Count size)
+{
+    return buffer == MPI_BUFFER_AUTOMATIC ||
+           (size >= 0 && (MPI_Count)(size_t)size == size && (buffer != NULL || size == 0));
+}
+
 static inline int mpi_arg_attach(compi_comm_t *c, const void *buffer, MPI_Count size,
                                  const char *fn)
 {
-    if (compi_unlikely(buffer != MPI_BUFFER_AUTOMATIC &&
-                       (size < 0 || (MPI_Count)(size_t)size != size ||
-                        (buffer == NULL && size > 0)))) {
+    if (compi_unlikely(!mpi_attach_valid(buffer, size))) {
         return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "invalid buffer %p of size %lld", buffer,
                              (long long)size);
     }

@@ -37,16 +37,17 @@
 #include "core/mpi/mpi_state.h"
 #include "core/runtime/handle.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #define SESSION_MAX 64
 
-typedef struct session {
+struct session {
     int used;
     int thread_level;
     compi_errhandler_t *errh; /* one reference */
-} session_t;
+};
 
 static session_t sessions[SESSION_MAX + 1]; /* index 0 is MPI_SESSION_NULL */
 
@@ -63,12 +64,6 @@ static session_t *session_get(MPI_Session h)
     return &sessions[idx];
 }
 
-int mpi_session_index(MPI_Session h)
-{
-    const session_t *s = session_get(h);
-    return s != NULL ? (int)(s - sessions) : 0;
-}
-
 static MPI_Session session_handle(const session_t *s)
 {
     return HANDLE_MAKE(COMPI_HKIND_SESSION, (int)(s - sessions));
@@ -83,12 +78,29 @@ static int session_err(session_t *s, int errclass, const char *fn, const char *w
     return mpi_err_invoke_errh(s->errh, session_handle(s), errclass, fn, what);
 }
 
+int mpi_session_raise(session_t *s, int errclass, const char *fn, const char *fmt, ...)
+{
+    char what[MPI_MAX_ERROR_STRING];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    return session_err(s, errclass, fn, what);
+}
+
+int mpi_session_index_of(const session_t *s)
+{
+    return (int)(s - sessions);
+}
+
 /*
  * The checks of the generated entry points of a session's procedures (core/mpi/gen/session.c,
- * tools/mpigen/cgen.py): the session first (MPI_ERR_SESSION, on the default handler: there
- * is no session to raise it on), then each argument, raised on the session's handler.
+ * and gen/session_buffer.c through core/mpi/buffer.h; tools/mpigen/cgen.py): the session first
+ * (MPI_ERR_SESSION, on the default handler: there is no session to raise it on), then each
+ * argument, raised on the session's handler.
  */
-static int mpi_arg_session(MPI_Session h, const char *fn, session_t **s_p)
+int mpi_arg_session(MPI_Session h, const char *fn, session_t **s_p)
 {
     if (compi_mpi_state != COMPI_STATE_INITIALIZED) {
         return mpi_err_not_initialized(fn);
@@ -103,7 +115,7 @@ static int mpi_arg_session(MPI_Session h, const char *fn, session_t **s_p)
 }
 
 /* a pointer the procedure reads or writes through (MPI_ERR_ARG) */
-static int mpi_arg_session_ptr(session_t *s, const void *p, const char *what, const char *fn)
+int mpi_arg_session_ptr(session_t *s, const void *p, const char *what, const char *fn)
 {
     if (p == NULL) {
         char msg[64];

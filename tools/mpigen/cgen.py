@@ -317,6 +317,11 @@ UNITS = {
     "session_init": ("core/mpi/session_api.c", [
         "MPI_Session_init", "MPI_Comm_create_from_group", "MPI_Intercomm_create_from_groups",
     ]),
+    # a session's buffer for buffered sends: errors raised on the session (session_buffer_rule)
+    "session_buffer": ("core/mpi/buffer_api.c", [
+        "MPI_Session_attach_buffer", "MPI_Session_detach_buffer", "MPI_Session_flush_buffer",
+        "MPI_Session_iflush_buffer",
+    ]),
 }
 
 # the procedures removed from the standard that compi keeps, each a call of the one that
@@ -1162,6 +1167,9 @@ def onesided_checks(name, params, win):
         k = p.kind
         if p is win:
             continue
+        if any(re.sub("_c$", "", name) in procs and rule(p, params, w, check, decls)
+               for procs, rule in FAMILY_RULES):
+            continue
         unless = noop if p.name.startswith("origin_") else None
         if k in COUNT_KINDS and k.endswith("_NNI") and p.dir == "IN" and not p.ptr:
             check('mpi_arg_win_count(%s, %s, "%s", fn)' % (w, p.name, p.name), unless)
@@ -1223,10 +1231,44 @@ def onesided_checks(name, params, win):
             check("mpi_arg_win_disp(%s, %s, %s, fn)" % (w, rank, p.name))
         elif k == "OPERATION" and p.dir == "IN" and not p.ptr and not p.array:
             convert(p, "compi_op_t", "o", "mpi_arg_win_op")
+        elif k in COUNT_KINDS and k.startswith("POLY") and p.dir == "OUT" and p.ptr == 1 and \
+                not p.array:
+            # a count given back: MPI_Count in both forms, the int form's MPI_UNDEFINED for
+            # one beyond int (as checks() does)
+            check('mpi_arg_%s_ptr(%s, %s, "%s", fn)' % (obj, w, p.name, p.name))
+            p.impl_decl = "MPI_Count *%s" % p.name
+            if p.decl.startswith("int *"):
+                decls.append("    MPI_Count %s_c = 0;" % p.name)
+                p.arg = "&%s_c" % p.name
+                post.append("        *%s = mpi_count_int(%s_c);" % (p.name, p.name))
         else:
             raise Unbound("%s (kind %s, %s%s, of a window's procedure)" % (
                 p.name, k, p.dir.lower(), ", an array" if p.array else ""))
     return decls, lines, post
+
+
+
+# A session's buffer for buffered sends (onesided_checks, with the session as the object;
+# core/mpi/buffer_api.c): the memory attached and its size in bytes (MPI_ERR_BUFFER, as
+# mpi_arg_attach: mpi_arg_session_attach), the pointer the memory detached is given back
+# through (MPI_ERR_ARG); the size given back and the request as the other outputs of a
+# session's procedures.
+def session_buffer_rule(p, params, errc, check, decls):
+    """the checks of a parameter of MPI_Session_attach_buffer and its kin (True), or False"""
+    k, n = p.kind, p.name
+    if k == "BUFFER" and p.dir == "IN" and not p.array:
+        pass  # with its size
+    elif k == "POLYNUM_BYTES_NNI" and p.dir == "IN" and not p.ptr:
+        check("mpi_arg_session_attach(%s, buffer, %s, fn)" % (errc, n))
+        p.impl_decl = "MPI_Count %s" % n
+    elif k == "C_BUFFER2" and p.dir == "OUT" and p.ptr == 1 and not p.array:
+        check('mpi_arg_session_ptr(%s, %s, "%s", fn)' % (errc, n, n))
+    else:
+        return False
+    return True
+
+
+FAMILY_RULES += [(set(UNITS["session_buffer"][1]), session_buffer_rule)]
 
 
 def removed_procs(have):

@@ -219,8 +219,7 @@ UNITS = {
     ]),
     "mem": ("core/mpi/mem_api.c", ["MPI_Alloc_mem", "MPI_Free_mem"]),
     # sessions: errors raised on the session (onesided_checks, with the session as the
-    # object); MPI_Session_init, MPI_Session_create_errhandler and the communicators made
-    # from groups stay by hand
+    # object); MPI_Session_init and the communicators made from groups: session_init below
     "session": ("core/mpi/session_api.c", [
         "MPI_Session_finalize", "MPI_Session_get_num_psets", "MPI_Session_get_nth_pset",
         "MPI_Session_get_pset_info", "MPI_Session_get_info", "MPI_Group_from_session_pset",

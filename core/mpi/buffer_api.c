@@ -29,7 +29,6 @@
 #include "core/mpi/req_handle.h"
 
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -47,17 +46,8 @@ typedef struct buffer_owner {
     session_t *session;
 } buffer_owner_t;
 
-static int buffer__raise(buffer_owner_t o, int errclass, const char *fn, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int buffer__raise(buffer_owner_t o, int errclass, const char *fn, const char *fmt, ...)
+static int buffer__raise(buffer_owner_t o, int errclass, const char *fn, const char *what)
 {
-    char what[160];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof(what), fmt, ap);
-    va_end(ap);
     return o.session != NULL ? mpi_session_raise(o.session, errclass, fn, "%s", what)
                              : mpi_err_raise(o.comm, errclass, fn, "%s", what);
 }
@@ -127,8 +117,10 @@ static int buffer__detach(buffer_owner_t o, pml_bsend_buf_t **slot, void *buffer
     *(void **)buffer_addr = buf;
     *size_p = (MPI_Count)size;
     if ((MPI_Count)size > max) {
-        return buffer__raise(o, MPI_ERR_VALUE_TOO_LARGE, fn,
-                             "the buffer detached has %zu bytes, more than an int holds", size);
+        char what[96];
+        snprintf(what, sizeof(what), "the buffer detached has %zu bytes, more than an int holds",
+                 size);
+        return buffer__raise(o, MPI_ERR_VALUE_TOO_LARGE, fn, what);
     }
     return MPI_SUCCESS;
 }

@@ -725,12 +725,16 @@ static inline int mpi_arg_status_any(const void *p, const void *ignore, const ch
 
 /* the memory attached for buffered sends and its size: MPI_BUFFER_AUTOMATIC, or a size
    not negative that memory can hold, with memory where it is not 0 (MPI_ERR_BUFFER) */
+static inline int mpi_attach_valid(const void *buffer, MPI_Count size)
+{
+    return buffer == MPI_BUFFER_AUTOMATIC ||
+           (size >= 0 && (MPI_Count)(size_t)size == size && (buffer != NULL || size == 0));
+}
+
 static inline int mpi_arg_attach(compi_comm_t *c, const void *buffer, MPI_Count size,
                                  const char *fn)
 {
-    if (compi_unlikely(buffer != MPI_BUFFER_AUTOMATIC &&
-                       (size < 0 || (MPI_Count)(size_t)size != size ||
-                        (buffer == NULL && size > 0)))) {
+    if (compi_unlikely(!mpi_attach_valid(buffer, size))) {
         return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "invalid buffer %p of size %lld", buffer,
                              (long long)size);
     }
@@ -743,6 +747,72 @@ static inline int mpi_arg_attach(compi_comm_t *c, const void *buffer, MPI_Count 
 static inline int mpi_arg_t_ptr(const void *p)
 {
     return compi_unlikely(p == NULL) ? MPI_T_ERR_INVALID : MPI_SUCCESS;
+}
+
+/* ---- dynamic processes, sessions and the communicators made from groups ---- */
+
+/* the communicator of a spawn, an accept or a connect, an intracommunicator (MPI_ERR_COMM),
+   and its root (MPI_ERR_ROOT) */
+static inline int mpi_arg_intra_root(compi_comm_t *c, int root, const char *fn)
+{
+    if (compi_unlikely(comm_is_inter(c))) {
+        return mpi_err_raise(c, MPI_ERR_COMM, fn, "an intracommunicator is needed");
+    }
+    return mpi_arg_root(c, root, fn);
+}
+
+/* a port name to read: a string of fewer than MPI_MAX_PORT_NAME characters (MPI_ERR_PORT) */
+static inline int mpi_arg_port(compi_comm_t *c, const char *port, const char *fn)
+{
+    if (compi_unlikely(port == NULL || strnlen(port, MPI_MAX_PORT_NAME) == MPI_MAX_PORT_NAME)) {
+        return mpi_err_raise(c, MPI_ERR_PORT, fn, "port_name is %s",
+                             port == NULL ? "NULL" : "longer than MPI_MAX_PORT_NAME");
+    }
+    return MPI_SUCCESS;
+}
+
+/* the longest service name compi publishes */
+#define MPI_ARG_SERVICE_MAX 100
+
+/* a service name: neither NULL nor empty, at most MPI_ARG_SERVICE_MAX characters
+   (MPI_ERR_ARG) */
+static inline int mpi_arg_service(compi_comm_t *c, const char *service, const char *fn)
+{
+    if (compi_unlikely(service == NULL || service[0] == '\0' ||
+                       strnlen(service, MPI_ARG_SERVICE_MAX + 1) > MPI_ARG_SERVICE_MAX)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn,
+                             "service_name is NULL, empty or longer than %d characters",
+                             MPI_ARG_SERVICE_MAX);
+    }
+    return MPI_SUCCESS;
+}
+
+/* a file descriptor: not negative (MPI_ERR_ARG) */
+static inline int mpi_arg_fd(compi_comm_t *c, int fd, const char *fn)
+{
+    if (compi_unlikely(fd < 0)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "fd=%d is not a descriptor", fd);
+    }
+    return MPI_SUCCESS;
+}
+
+/* a string tag: not NULL, shorter than MPI_MAX_STRINGTAG_LEN (MPI_ERR_ARG) */
+static inline int mpi_arg_stringtag(compi_comm_t *c, const char *tag, const char *fn)
+{
+    if (compi_unlikely(tag == NULL ||
+                       strnlen(tag, MPI_MAX_STRINGTAG_LEN) == MPI_MAX_STRINGTAG_LEN)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "stringtag is %s",
+                             tag == NULL ? "NULL" : "longer than MPI_MAX_STRINGTAG_LEN - 1");
+    }
+    return MPI_SUCCESS;
+}
+
+/* an error handler, or MPI_ERRHANDLER_NULL for the default (*e_p NULL; MPI_ERR_ARG) */
+static inline int mpi_arg_errh_null(compi_comm_t *c, MPI_Errhandler h, const char *what,
+                                    const char *fn, compi_errhandler_t **e_p)
+{
+    *e_p = NULL;
+    return h == MPI_ERRHANDLER_NULL ? MPI_SUCCESS : mpi_arg_errh(c, h, what, fn, e_p);
 }
 
 #endif

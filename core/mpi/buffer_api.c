@@ -10,8 +10,10 @@
  * waits for its sends; but compi does not record which session a communicator was made
  * from (process sets' groups are those of MPI_COMM_WORLD and MPI_COMM_SELF, shared by
  * every session), so no buffered send takes a session's buffer: it takes the
- * communicator's or the process's.  Errors on a session are raised on the default
- * error handler.
+ * communicator's or the process's.  The entry points of both are generated
+ * (core/mpi/gen/buffer.c and gen/session_buffer.c, included last): the errors of a
+ * communicator's calls are raised on the communicator, those of a session's on the session
+ * (but for a request handle the iflush cannot allocate: on MPI_COMM_WORLD's handler).
  *
  * MPI_BUFFER_AUTOMATIC attached instead of memory: every buffered send is copied to
  * memory the library allocates, without a limit; detach gives MPI_BUFFER_AUTOMATIC back
@@ -27,14 +29,28 @@
 #include "core/mpi/req_handle.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 COMPI_STATIC_ASSERT(PML_BSEND_AUTOMATIC == MPI_BUFFER_AUTOMATIC,
                     "the PML's automatic buffer is not MPI_BUFFER_AUTOMATIC");
 
-/* each session's buffer, by session index (mpi_session_index); grown on demand */
+/* each session's buffer, by session index (mpi_session_index_of); grown on demand */
 static pml_bsend_buf_t **session_bufs;
 static int n_session_bufs;
+
+/* whose buffer a call works on, and where it raises its errors: a communicator, or a
+   session (comm NULL) */
+typedef struct buffer_owner {
+    compi_comm_t *comm;
+    session_t *session;
+} buffer_owner_t;
+
+static int buffer__raise(buffer_owner_t o, int errclass, const char *fn, const char *what)
+{
+    return o.session != NULL ? mpi_session_raise(o.session, errclass, fn, "%s", what)
+                             : mpi_err_raise(o.comm, errclass, fn, "%s", what);
+}
 
 /* the slot of `c`'s buffer, or an error raised */
 static int buffer__comm_slot(compi_comm_t *c, pml_bsend_buf_t ***slot_p, const char *fn)
@@ -46,18 +62,14 @@ static int buffer__comm_slot(compi_comm_t *c, pml_bsend_buf_t ***slot_p, const c
     return MPI_SUCCESS;
 }
 
-/* the slot of `session`'s buffer, or an error raised */
-static int buffer__session_slot(MPI_Session session, pml_bsend_buf_t ***slot_p, const char *fn)
+/* the slot of session s's buffer, or an error raised on it */
+static int buffer__session_slot(session_t *s, pml_bsend_buf_t ***slot_p, const char *fn)
 {
-    int idx = mpi_session_index(session);
-    if (idx <= 0) {
-        return mpi_err_raise(NULL, MPI_ERR_SESSION, fn, "invalid session (handle 0x%x)",
-                             (unsigned)session);
-    }
+    int idx = mpi_session_index_of(s);
     if (idx >= n_session_bufs) {
         pml_bsend_buf_t **grown = realloc(session_bufs, (size_t)(idx + 1) * sizeof(*grown));
         if (grown == NULL) {
-            return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
+            return mpi_session_raise(s, MPI_ERR_NO_MEM, fn, "out of memory");
         }
         for (int i = n_session_bufs; i <= idx; i++) {
             grown[i] = NULL;
@@ -69,23 +81,34 @@ static int buffer__session_slot(MPI_Session session, pml_bsend_buf_t ***slot_p, 
     return MPI_SUCCESS;
 }
 
-static int buffer__attach(compi_comm_t *c, pml_bsend_buf_t **slot, void *buffer, MPI_Count size,
-                          const char *fn)
+/* the memory attached to a session and its size (MPI_ERR_BUFFER, as mpi_arg_attach) */
+static int mpi_arg_session_attach(session_t *s, const void *buffer, MPI_Count size, const char *fn)
 {
-    if (*slot == NULL && (*slot = pml_bsend_buf_new()) == NULL) {
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
-    }
-    if (pml_bsend_buf_attach(*slot, buffer, (size_t)size) != COMPI_OK) {
-        return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "a buffer is already attached");
+    if (compi_unlikely(!mpi_attach_valid(buffer, size))) {
+        return mpi_session_raise(s, MPI_ERR_BUFFER, fn, "invalid buffer %p of size %lld", buffer,
+                                 (long long)size);
     }
     return MPI_SUCCESS;
 }
 
-/* detach into *buffer_addr and *size_p; `max`: the largest size the caller's type holds
-   (a larger buffer is still detached, and MPI_ERR_VALUE_TOO_LARGE raised) */
-static int buffer__detach(compi_comm_t *c, pml_bsend_buf_t **slot, void *buffer_addr,
-                          MPI_Count *size_p, MPI_Count max, const char *fn)
+static int buffer__attach(buffer_owner_t o, pml_bsend_buf_t **slot, void *buffer, MPI_Count size,
+                          const char *fn)
 {
+    if (*slot == NULL && (*slot = pml_bsend_buf_new()) == NULL) {
+        return buffer__raise(o, MPI_ERR_NO_MEM, fn, "out of memory");
+    }
+    if (pml_bsend_buf_attach(*slot, buffer, (size_t)size) != COMPI_OK) {
+        return buffer__raise(o, MPI_ERR_BUFFER, fn, "a buffer is already attached");
+    }
+    return MPI_SUCCESS;
+}
+
+/* detach into *buffer_addr and *size_p; a size larger than the int form of the call (fn)
+   holds is still detached, and MPI_ERR_VALUE_TOO_LARGE raised */
+static int buffer__detach(buffer_owner_t o, pml_bsend_buf_t **slot, void *buffer_addr,
+                          MPI_Count *size_p, const char *fn)
+{
+    MPI_Count max = mpi_fn_large(fn) ? LLONG_MAX : INT_MAX;
     void *buf = NULL;
     size_t size = 0;
     if (*slot != NULL) {
@@ -94,33 +117,36 @@ static int buffer__detach(compi_comm_t *c, pml_bsend_buf_t **slot, void *buffer_
     *(void **)buffer_addr = buf;
     *size_p = (MPI_Count)size;
     if ((MPI_Count)size > max) {
-        return mpi_err_raise(c, MPI_ERR_VALUE_TOO_LARGE, fn,
-                             "the buffer detached has %zu bytes, more than an int holds", size);
+        char what[96];
+        snprintf(what, sizeof(what), "the buffer detached has %zu bytes, more than an int holds",
+                 size);
+        return buffer__raise(o, MPI_ERR_VALUE_TOO_LARGE, fn, what);
     }
     return MPI_SUCCESS;
 }
 
-static int buffer__iflush(compi_comm_t *c, pml_bsend_buf_t **slot, MPI_Request *request,
+static int buffer__iflush(buffer_owner_t o, pml_bsend_buf_t **slot, MPI_Request *request,
                           const char *fn)
 {
     compi_request_t *r;
     if (*slot == NULL && (*slot = pml_bsend_buf_new()) == NULL) {
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+        return buffer__raise(o, MPI_ERR_NO_MEM, fn, "out of memory");
     }
     if (pml_bsend_buf_iflush(*slot, &r) != COMPI_OK) {
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of requests");
+        return buffer__raise(o, MPI_ERR_NO_MEM, fn, "out of requests");
     }
-    return mpi_req_expose(c, r, request, fn);
+    return mpi_req_expose(o.comm, r, request, fn);
 }
 
-/* ---- a communicator's: the entry points (core/mpi/gen/buffer.c, included last) check
-   the arguments ------------------------------------------------------------------------ */
+/* ---- a communicator's ------------------------------------------------------------- */
 
 static int comm_attach_buffer_impl(compi_comm_t *comm, void *buffer, MPI_Count size, const char *fn)
 {
     pml_bsend_buf_t **slot;
     int rc = buffer__comm_slot(comm, &slot, fn);
-    return rc != MPI_SUCCESS ? rc : buffer__attach(comm, slot, buffer, size, fn);
+    return rc != MPI_SUCCESS
+               ? rc
+               : buffer__attach((buffer_owner_t){.comm = comm}, slot, buffer, size, fn);
 }
 
 static int comm_detach_buffer_impl(compi_comm_t *comm, void *buffer_addr, MPI_Count *size,
@@ -128,9 +154,9 @@ static int comm_detach_buffer_impl(compi_comm_t *comm, void *buffer_addr, MPI_Co
 {
     pml_bsend_buf_t **slot;
     int rc = buffer__comm_slot(comm, &slot, fn);
-    return rc != MPI_SUCCESS ? rc
-                             : buffer__detach(comm, slot, buffer_addr, size,
-                                              mpi_fn_large(fn) ? LLONG_MAX : INT_MAX, fn);
+    return rc != MPI_SUCCESS
+               ? rc
+               : buffer__detach((buffer_owner_t){.comm = comm}, slot, buffer_addr, size, fn);
 }
 
 static int comm_flush_buffer_impl(compi_comm_t *comm, const char *fn)
@@ -147,82 +173,34 @@ static int comm_iflush_buffer_impl(compi_comm_t *comm, MPI_Request *request, con
 {
     pml_bsend_buf_t **slot;
     int rc = buffer__comm_slot(comm, &slot, fn);
-    return rc != MPI_SUCCESS ? rc : buffer__iflush(comm, slot, request, fn);
+    return rc != MPI_SUCCESS ? rc
+                             : buffer__iflush((buffer_owner_t){.comm = comm}, slot, request, fn);
 }
 
-/* ---- a session's, by hand: errors on the default error handler ---------------------- */
+/* ---- a session's ------------------------------------------------------------------- */
 
-static int session_attach(MPI_Session session, void *buffer, MPI_Count size, const char *fn)
+static int session_attach_buffer_impl(session_t *session, void *buffer, MPI_Count size,
+                                      const char *fn)
 {
-    COMPI_CHECK_INIT_HELD(fn);
     pml_bsend_buf_t **slot;
     int rc = buffer__session_slot(session, &slot, fn);
-    if (rc == MPI_SUCCESS) {
-        rc = mpi_arg_attach(NULL, buffer, size, fn);
-    }
-    return rc != MPI_SUCCESS ? rc : buffer__attach(NULL, slot, buffer, size, fn);
+    return rc != MPI_SUCCESS
+               ? rc
+               : buffer__attach((buffer_owner_t){.session = session}, slot, buffer, size, fn);
 }
 
-static int session_detach(MPI_Session session, void *buffer_addr, MPI_Count *size_p, MPI_Count max,
-                          const char *fn)
+static int session_detach_buffer_impl(session_t *session, void *buffer_addr, MPI_Count *size,
+                                      const char *fn)
 {
-    COMPI_CHECK_INIT_HELD(fn);
     pml_bsend_buf_t **slot;
     int rc = buffer__session_slot(session, &slot, fn);
-    if (rc == MPI_SUCCESS) {
-        rc = mpi_arg_ptr(NULL, buffer_addr, "buffer_addr", fn);
-    }
-    if (rc == MPI_SUCCESS) {
-        rc = mpi_arg_ptr(NULL, size_p, "size", fn);
-    }
-    return rc != MPI_SUCCESS ? rc : buffer__detach(NULL, slot, buffer_addr, size_p, max, fn);
+    return rc != MPI_SUCCESS
+               ? rc
+               : buffer__detach((buffer_owner_t){.session = session}, slot, buffer_addr, size, fn);
 }
 
-/* the int form: a size beyond int is MPI_UNDEFINED (and MPI_ERR_VALUE_TOO_LARGE) */
-static int session_detach_int(MPI_Session session, void *buffer_addr, int *size, const char *fn)
+static int session_flush_buffer_impl(session_t *session, const char *fn)
 {
-    MPI_Count n = 0;
-    int rc = session_detach(session, buffer_addr, size != NULL ? &n : NULL, INT_MAX, fn);
-    if (size != NULL) {
-        *size = n > INT_MAX ? MPI_UNDEFINED : (int)n;
-    }
-    return rc;
-}
-
-#pragma weak MPI_Session_attach_buffer = PMPI_Session_attach_buffer
-int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
-{
-    COMPI_API_LOCK();
-    return session_attach(session, buffer, size, "MPI_Session_attach_buffer");
-}
-
-#pragma weak MPI_Session_attach_buffer_c = PMPI_Session_attach_buffer_c
-int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size)
-{
-    COMPI_API_LOCK();
-    return session_attach(session, buffer, size, "MPI_Session_attach_buffer_c");
-}
-
-#pragma weak MPI_Session_detach_buffer = PMPI_Session_detach_buffer
-int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
-{
-    COMPI_API_LOCK();
-    return session_detach_int(session, buffer_addr, size, "MPI_Session_detach_buffer");
-}
-
-#pragma weak MPI_Session_detach_buffer_c = PMPI_Session_detach_buffer_c
-int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size)
-{
-    COMPI_API_LOCK();
-    return session_detach(session, buffer_addr, size, LLONG_MAX, "MPI_Session_detach_buffer_c");
-}
-
-#pragma weak MPI_Session_flush_buffer = PMPI_Session_flush_buffer
-int PMPI_Session_flush_buffer(MPI_Session session)
-{
-    COMPI_API_LOCK();
-    const char *fn = "MPI_Session_flush_buffer";
-    COMPI_CHECK_INIT_HELD(fn);
     pml_bsend_buf_t **slot;
     int rc = buffer__session_slot(session, &slot, fn);
     if (rc == MPI_SUCCESS && *slot != NULL) {
@@ -231,18 +209,13 @@ int PMPI_Session_flush_buffer(MPI_Session session)
     return rc;
 }
 
-#pragma weak MPI_Session_iflush_buffer = PMPI_Session_iflush_buffer
-int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request)
+static int session_iflush_buffer_impl(session_t *session, MPI_Request *request, const char *fn)
 {
-    COMPI_API_LOCK();
-    const char *fn = "MPI_Session_iflush_buffer";
-    COMPI_CHECK_INIT_HELD(fn);
     pml_bsend_buf_t **slot;
     int rc = buffer__session_slot(session, &slot, fn);
-    if (rc == MPI_SUCCESS) {
-        rc = mpi_arg_ptr(NULL, request, "request", fn);
-    }
-    return rc != MPI_SUCCESS ? rc : buffer__iflush(NULL, slot, request, fn);
+    return rc != MPI_SUCCESS
+               ? rc
+               : buffer__iflush((buffer_owner_t){.session = session}, slot, request, fn);
 }
 
 void mpi_session_buffer_end(int index)
@@ -265,3 +238,4 @@ static void __attribute__((destructor)) session_bufs_free(void)
 }
 
 #include "core/mpi/gen/buffer.c"
+#include "core/mpi/gen/session_buffer.c"

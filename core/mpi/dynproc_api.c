@@ -26,12 +26,18 @@
  *            then name the keys "join.<lower id>.<its count>.<higher id>.<its count>"
  *            plus ".lo" or ".hi"
  *
+ * The entry points are generated (core/mpi/gen/dynproc.c, included last): they check the
+ * communicator and its root, the output pointers, port and service names, hints and the
+ * descriptor of a join; the arguments significant only at the root (a spawn's commands,
+ * an accept's port name) are checked here, at the root.
+ *
  * Ownership: the parent intercommunicator is the library's until the program frees or
  * disconnects it; port names are the caller's strings.
  */
 #include "core/comm/comm.h"
 #include "core/comm/comm_coll.h"
 #include "core/comm/dynproc.h"
+#include "core/mpi/args.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
 #include "core/runtime/pmi.h"
@@ -69,42 +75,12 @@ static const char *dyn_why(void)
                  "with ranks on other hosts";
 }
 
-static int dyn_comm(const char *fn, MPI_Comm h, compi_comm_t **c_p)
+/* what every rooted call (spawn, accept, connect) does once its arguments are checked:
+   the output set to MPI_COMM_NULL, and a launcher that can do it (else `refused`, with
+   `what` and the reason) */
+static int dyn_rooted(const char *fn, compi_comm_t *c, MPI_Comm *out, int refused, const char *what)
 {
-    compi_comm_t *c = comm_from_handle(h);
-
-    if (c == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "%s",
-                             h == MPI_COMM_NULL ? "communicator is MPI_COMM_NULL"
-                                                : "invalid communicator handle");
-    }
-    if (comm_is_inter(c)) {
-        return mpi_err_raise(c, MPI_ERR_COMM, fn, "an intracommunicator is needed");
-    }
-    *c_p = c;
-    return MPI_SUCCESS;
-}
-
-/* the checks every rooted call makes (spawn, accept, connect): an intracommunicator,
-   the output pointer (set to MPI_COMM_NULL), the root, and a launcher that can do it
-   (else `refused`, with `what` and the reason) */
-static int dyn_rooted(const char *fn, MPI_Comm comm, int root, MPI_Comm *out,
-                      const char *out_name, int refused, const char *what, compi_comm_t **c_p)
-{
-    int rc = dyn_comm(fn, comm, c_p);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    compi_comm_t *c = *c_p;
-    if (out == NULL) {
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", out_name);
-    }
     *out = MPI_COMM_NULL;
-    if (root < 0 || root >= c->size) {
-        return mpi_err_raise(c, MPI_ERR_ROOT, fn,
-                             "root=%d is not a rank of the communicator (size %d)", root,
-                             c->size);
-    }
     if (!rte_dynamic()) {
         return mpi_err_raise(c, refused, fn, "%s: %s", what, dyn_why());
     }
@@ -223,17 +199,15 @@ static int spawn_info(const char *fn, compi_comm_t *c, MPI_Info info, pmi_spawn_
 }
 
 static int spawn_common(const char *fn, int count, char *commands[], char **argvs[],
-                        const int maxprocs[], const MPI_Info infos[], int root, MPI_Comm comm,
+                        const int maxprocs[], const MPI_Info infos[], int root, compi_comm_t *c,
                         MPI_Comm *intercomm, int errcodes[])
 {
-    compi_comm_t *c = NULL, *ic = NULL;
+    compi_comm_t *ic = NULL;
     spawn_arg_t a = {.ncmds = count};
     char(*wdirs)[MPI_MAX_INFO_VAL + 1] = NULL;
     char(*progs)[PATH_MAX + 1] = NULL;
     char **argv_all = NULL;
-    int rc = dyn_rooted(fn, comm, root, intercomm, "intercomm", MPI_ERR_SPAWN, "cannot spawn",
-                        &c),
-        total = 0;
+    int rc = dyn_rooted(fn, c, intercomm, MPI_ERR_SPAWN, "cannot spawn"), total = 0;
 
     if (rc != MPI_SUCCESS) {
         return rc;
@@ -330,12 +304,10 @@ static int spawn_common(const char *fn, int count, char *commands[], char **argv
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_spawn = PMPI_Comm_spawn
-int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
-                    MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
+static int comm_spawn_impl(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
+                           compi_comm_t *comm, MPI_Comm *intercomm, int array_of_errcodes[],
+                           const char *fn)
 {
-    static const char fn[] = "MPI_Comm_spawn";
-    COMPI_CHECK_INIT(fn);
     char *cmd = (char *)command;
     char **argvs[1] = {argv};
 
@@ -343,14 +315,11 @@ int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info in
                         array_of_errcodes);
 }
 
-#pragma weak MPI_Comm_spawn_multiple = PMPI_Comm_spawn_multiple
-int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
-                             const int array_of_maxprocs[], const MPI_Info array_of_info[],
-                             int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
+static int comm_spawn_multiple_impl(int count, char *array_of_commands[], char **array_of_argv[],
+                                    const int array_of_maxprocs[], const MPI_Info array_of_info[],
+                                    int root, compi_comm_t *comm, MPI_Comm *intercomm,
+                                    int array_of_errcodes[], const char *fn)
 {
-    static const char fn[] = "MPI_Comm_spawn_multiple";
-    COMPI_CHECK_INIT(fn);
-
     return spawn_common(fn, count, array_of_commands, array_of_argv, array_of_maxprocs,
                         array_of_info, root, comm, intercomm, array_of_errcodes);
 }
@@ -396,35 +365,17 @@ static compi_comm_t *dyn_parent(void)
     return parent_obj;
 }
 
-#pragma weak MPI_Comm_get_parent = PMPI_Comm_get_parent
-int PMPI_Comm_get_parent(MPI_Comm *parent)
+static int comm_get_parent_impl(MPI_Comm *parent, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_get_parent";
-    COMPI_CHECK_INIT(fn);
-
-    if (parent == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "parent is NULL");
-    }
+    (void)fn;
     *parent = dyn_parent() != NULL ? parent_handle : MPI_COMM_NULL;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_disconnect = PMPI_Comm_disconnect
-int PMPI_Comm_disconnect(MPI_Comm *comm)
+static int comm_disconnect_impl(MPI_Comm *comm, compi_comm_t *c, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_disconnect";
-    COMPI_CHECK_INIT(fn);
-    compi_comm_t *c;
     compi_status_t st;
 
-    if (comm == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "comm is NULL");
-    }
-    if ((c = comm_from_handle(*comm)) == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "%s",
-                             *comm == MPI_COMM_NULL ? "communicator is MPI_COMM_NULL"
-                                                    : "invalid communicator handle");
-    }
     if (comm_is_predefined(c)) {
         return mpi_err_raise(c, MPI_ERR_COMM, fn, "%s cannot be disconnected", c->name);
     }
@@ -568,16 +519,10 @@ static int port_check(const char *fn, compi_comm_t *c, const char *port)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Open_port = PMPI_Open_port
-int PMPI_Open_port(MPI_Info info, char *port_name)
+/* info: no key is read */
+static int open_port_impl(MPI_Info info, char *port_name, const char *fn)
 {
-    static const char fn[] = "MPI_Open_port";
-    COMPI_CHECK_INIT(fn);
     (void)info;
-
-    if (port_name == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "port_name is NULL");
-    }
     if (!rte_dynamic()) {
         return mpi_err_raise(NULL, MPI_ERR_PORT, fn, "no ports: %s", dyn_why());
     }
@@ -613,11 +558,8 @@ static compi_status_t port_state(const char *port, char *state, size_t len)
     return st;
 }
 
-#pragma weak MPI_Close_port = PMPI_Close_port
-int PMPI_Close_port(const char *port_name)
+static int close_port_impl(const char *port_name, const char *fn)
 {
-    static const char fn[] = "MPI_Close_port";
-    COMPI_CHECK_INIT(fn);
     char state[16];
     int rc = port_check(fn, NULL, port_name);
 
@@ -731,8 +673,8 @@ static int port_sock(void *arg, int *first)
     if (port_ours(a->port)) {
         return -1;
     }
-    if (strncmp(a->port, PORT_PREFIX, strlen(PORT_PREFIX)) != 0 || strlen(a->port) >= 200 ||
-        port_endpoint(a->port, &sa) != 0) {
+    if (a->port == NULL || strncmp(a->port, PORT_PREFIX, strlen(PORT_PREFIX)) != 0 ||
+        strlen(a->port) >= 200 || port_endpoint(a->port, &sa) != 0) {
         a->bad = 2;
         return -2;
     }
@@ -756,11 +698,11 @@ static void port_failed(void *arg, const char *why)
     snprintf(a->why, sizeof(a->why), "%s", why);
 }
 
-static int port_join(const char *fn, const char *port_name, int root, MPI_Comm comm,
+static int port_join(const char *fn, const char *port_name, int root, compi_comm_t *c,
                      MPI_Comm *newcomm, int accept)
 {
-    compi_comm_t *c = NULL, *ic = NULL;
-    int rc = dyn_rooted(fn, comm, root, newcomm, "newcomm", MPI_ERR_PORT, "no ports", &c);
+    compi_comm_t *ic = NULL;
+    int rc = dyn_rooted(fn, c, newcomm, MPI_ERR_PORT, "no ports");
 
     if (rc != MPI_SUCCESS) {
         return rc;
@@ -799,45 +741,36 @@ static int port_join(const char *fn, const char *port_name, int root, MPI_Comm c
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_accept = PMPI_Comm_accept
-int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
-                     MPI_Comm *newcomm)
+/* info (significant at the root only): no key is read */
+static int comm_accept_impl(const char *port_name, MPI_Info info, int root, compi_comm_t *comm,
+                            MPI_Comm *newcomm, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Comm_accept");
     (void)info;
-    return port_join("MPI_Comm_accept", port_name, root, comm, newcomm, 1);
+    return port_join(fn, port_name, root, comm, newcomm, 1);
 }
 
-#pragma weak MPI_Comm_connect = PMPI_Comm_connect
-int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
-                      MPI_Comm *newcomm)
+static int comm_connect_impl(const char *port_name, MPI_Info info, int root, compi_comm_t *comm,
+                             MPI_Comm *newcomm, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_Comm_connect");
     (void)info;
-    return port_join("MPI_Comm_connect", port_name, root, comm, newcomm, 0);
+    return port_join(fn, port_name, root, comm, newcomm, 0);
 }
 
-/* "svc.<hex of the name>" into key; MPI_SUCCESS or a raise */
+/* "svc.<hex of the name>" (checked: mpi_arg_service) into key; MPI_SUCCESS or a raise */
 static int service_key(const char *fn, const char *service, char *key, size_t len)
 {
     if (!rte_dynamic()) {
         return mpi_err_raise(NULL, MPI_ERR_SERVICE, fn, "no name service: %s", dyn_why());
-    }
-    if (service == NULL || service[0] == '\0' || strlen(service) > 100) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
-                             "service_name is NULL, empty or longer "
-                             "than 100 characters");
     }
     memcpy(key, "svc.", 4);
     pmi_wire_hex_encode(service, key + 4, len - 4);
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Publish_name = PMPI_Publish_name
-int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name)
+/* info: no key is read (here and in the other calls on names) */
+static int publish_name_impl(const char *service_name, MPI_Info info, const char *port_name,
+                             const char *fn)
 {
-    static const char fn[] = "MPI_Publish_name";
-    COMPI_CHECK_INIT(fn);
     char key[256], old[MPI_MAX_PORT_NAME];
     int rc = service_key(fn, service_name, key, sizeof(key));
     (void)info;
@@ -858,11 +791,9 @@ int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Unpublish_name = PMPI_Unpublish_name
-int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name)
+static int unpublish_name_impl(const char *service_name, MPI_Info info, const char *port_name,
+                               const char *fn)
 {
-    static const char fn[] = "MPI_Unpublish_name";
-    COMPI_CHECK_INIT(fn);
     char key[256], old[MPI_MAX_PORT_NAME];
     int rc = service_key(fn, service_name, key, sizeof(key));
     (void)info;
@@ -881,20 +812,15 @@ int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *por
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Lookup_name = PMPI_Lookup_name
-int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name)
+static int lookup_name_impl(const char *service_name, MPI_Info info, char *port_name,
+                            const char *fn)
 {
-    static const char fn[] = "MPI_Lookup_name";
-    COMPI_CHECK_INIT(fn);
     char key[256];
     int rc = service_key(fn, service_name, key, sizeof(key));
     (void)info;
 
     if (rc != MPI_SUCCESS) {
         return rc;
-    }
-    if (port_name == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "port_name is NULL");
     }
     if (rte_kvs_get(key, port_name, MPI_MAX_PORT_NAME) != COMPI_OK || port_name[0] == '\0') {
         port_name[0] = '\0';
@@ -949,22 +875,13 @@ static int join_swap(int fd, const char *out, char *in, size_t len)
     return 0;
 }
 
-#pragma weak MPI_Comm_join = PMPI_Comm_join
-int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
+static int comm_join_impl(int fd, MPI_Comm *intercomm, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_join";
-    COMPI_CHECK_INIT(fn);
     char out[160], in[160], universe[80];
     join_arg_t a = {.me = rte_peer_gid(rte_proc.world_rank)};
     compi_comm_t *ic = NULL;
 
-    if (intercomm == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "intercomm is NULL");
-    }
     *intercomm = MPI_COMM_NULL;
-    if (fd < 0) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "fd=%d is not a descriptor", fd);
-    }
     if (!rte_dynamic()) {
         return mpi_err_raise(NULL, MPI_ERR_PORT, fn, "cannot join: %s", dyn_why());
     }
@@ -990,3 +907,5 @@ int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
     *intercomm = ic->handle;
     return MPI_SUCCESS;
 }
+
+#include "core/mpi/gen/dynproc.c"

@@ -1,7 +1,7 @@
 /*
- * errhandler_api.c -- MPI error handlers.  The entry points of
- * the communicators' error handlers and of MPI_Errhandler_free are generated
- * (core/mpi/gen/errhandler.c, included last).  MPI_Error_string and MPI_Error_class are
+ * errhandler_api.c -- MPI error handlers.  The entry points of the communicators' error
+ * handlers, of the constructors of windows' and sessions' and of MPI_Errhandler_free are
+ * generated (core/mpi/gen/errhandler.c, included last).  MPI_Error_string and MPI_Error_class are
  * with the codes the application adds, in errors_user.c.
  */
 #include "core/comm/errhandler.h"
@@ -13,16 +13,39 @@
 #include <stdio.h>
 #include <string.h>
 
-static int comm_create_errhandler_impl(MPI_Comm_errhandler_function *comm_errhandler_fn,
-                                       MPI_Errhandler *errhandler, const char *fn)
+/* a new error handler calling `f`, its errors raised on `errc`; a window's and a session's
+   handlers are called as a communicator's is (a pointer to an int handle, the code) */
+static int errhandler_new(MPI_Comm_errhandler_function *f, MPI_Errhandler *errhandler,
+                          compi_comm_t *errc, const char *fn)
 {
     compi_errhandler_t *e;
-    compi_status_t st = errh_create(comm_errhandler_fn, &e);
+    compi_status_t st = errh_create(f, &e);
     if (st != COMPI_OK) {
-        return mpi_err_raise(NULL, mpi_err_class_of(st), fn, "%s", compi_status_string(st));
+        return mpi_err_raise(errc, mpi_err_class_of(st), fn, "%s", compi_status_string(st));
     }
     *errhandler = e->handle;
     return MPI_SUCCESS;
+}
+
+static int comm_create_errhandler_impl(MPI_Comm_errhandler_function *comm_errhandler_fn,
+                                       MPI_Errhandler *errhandler, const char *fn)
+{
+    return errhandler_new(comm_errhandler_fn, errhandler, NULL, fn);
+}
+
+static int win_create_errhandler_impl(MPI_Win_errhandler_function *win_errhandler_fn,
+                                      MPI_Errhandler *errhandler, const char *fn)
+{
+    return errhandler_new((MPI_Comm_errhandler_function *)(void *)win_errhandler_fn, errhandler,
+                          NULL, fn);
+}
+
+/* callable before MPI_Init and after MPI_Finalize, as MPI_Session_init is */
+static int session_create_errhandler_impl(MPI_Session_errhandler_function *session_errhandler_fn,
+                                          MPI_Errhandler *errhandler, const char *fn)
+{
+    return errhandler_new((MPI_Comm_errhandler_function *)(void *)session_errhandler_fn, errhandler,
+                          MPI_ERR_ANY_TIME, fn);
 }
 
 static int comm_set_errhandler_impl(compi_comm_t *comm, compi_errhandler_t *errhandler,
@@ -59,22 +82,6 @@ static int errhandler_free_impl(MPI_Errhandler *errhandler, compi_errhandler_t *
     errh_release(errhandler_obj);
     *errhandler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;
-}
-
-/* MPI_Errhandler_set and _get, removed from the standard (MPI 3.0), are its successors */
-
-#pragma weak MPI_Errhandler_set = PMPI_Errhandler_set
-int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
-{
-    COMPI_CHECK_INIT("MPI_Errhandler_set");
-    return PMPI_Comm_set_errhandler(comm, errhandler);
-}
-
-#pragma weak MPI_Errhandler_get = PMPI_Errhandler_get
-int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
-{
-    COMPI_CHECK_INIT("MPI_Errhandler_get");
-    return PMPI_Comm_get_errhandler(comm, errhandler);
 }
 
 #include "core/mpi/gen/errhandler.c"

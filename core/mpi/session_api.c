@@ -20,8 +20,10 @@
  *
  * The calls on a session have generated entry points (core/mpi/gen/session.c): the session
  * and the pointers, hints and error handler they take are checked there, on the session's
- * error handler; MPI_Session_init, MPI_Session_create_errhandler and the communicators made
- * from groups are written here.
+ * error handler.  So have MPI_Session_init and the communicators made from groups
+ * (core/mpi/gen/session_init.c, on MPI_COMM_WORLD's handler, or before MPI_Init returned);
+ * MPI_Session_create_errhandler is with the other constructors of error handlers
+ * (errhandler_api.c).
  *
  * Ownership: a session holds a reference on its error handler; MPI_Session_get_errhandler
  * gives the caller one of its own.  Info objects returned are the caller's.
@@ -35,16 +37,17 @@
 #include "core/mpi/mpi_state.h"
 #include "core/runtime/handle.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #define SESSION_MAX 64
 
-typedef struct session {
+struct session {
     int used;
     int thread_level;
     compi_errhandler_t *errh; /* one reference */
-} session_t;
+};
 
 static session_t sessions[SESSION_MAX + 1]; /* index 0 is MPI_SESSION_NULL */
 
@@ -61,12 +64,6 @@ static session_t *session_get(MPI_Session h)
     return &sessions[idx];
 }
 
-int mpi_session_index(MPI_Session h)
-{
-    const session_t *s = session_get(h);
-    return s != NULL ? (int)(s - sessions) : 0;
-}
-
 static MPI_Session session_handle(const session_t *s)
 {
     return HANDLE_MAKE(COMPI_HKIND_SESSION, (int)(s - sessions));
@@ -81,12 +78,29 @@ static int session_err(session_t *s, int errclass, const char *fn, const char *w
     return mpi_err_invoke_errh(s->errh, session_handle(s), errclass, fn, what);
 }
 
+int mpi_session_raise(session_t *s, int errclass, const char *fn, const char *fmt, ...)
+{
+    char what[MPI_MAX_ERROR_STRING];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    return session_err(s, errclass, fn, what);
+}
+
+int mpi_session_index_of(const session_t *s)
+{
+    return (int)(s - sessions);
+}
+
 /*
  * The checks of the generated entry points of a session's procedures (core/mpi/gen/session.c,
- * tools/mpigen/cgen.py): the session first (MPI_ERR_SESSION, on the default handler: there
- * is no session to raise it on), then each argument, raised on the session's handler.
+ * and gen/session_buffer.c through core/mpi/buffer.h; tools/mpigen/cgen.py): the session first
+ * (MPI_ERR_SESSION, on the default handler: there is no session to raise it on), then each
+ * argument, raised on the session's handler.
  */
-static int mpi_arg_session(MPI_Session h, const char *fn, session_t **s_p)
+int mpi_arg_session(MPI_Session h, const char *fn, session_t **s_p)
 {
     if (compi_mpi_state != COMPI_STATE_INITIALIZED) {
         return mpi_err_not_initialized(fn);
@@ -101,7 +115,7 @@ static int mpi_arg_session(MPI_Session h, const char *fn, session_t **s_p)
 }
 
 /* a pointer the procedure reads or writes through (MPI_ERR_ARG) */
-static int mpi_arg_session_ptr(session_t *s, const void *p, const char *what, const char *fn)
+int mpi_arg_session_ptr(session_t *s, const void *p, const char *what, const char *fn)
 {
     if (p == NULL) {
         char msg[64];
@@ -157,17 +171,13 @@ static const char *thread_level_name(int level)
     }
 }
 
-#pragma weak MPI_Session_init = PMPI_Session_init
-int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
+/* callable before MPI_Init: the first session (or MPI_Init) starts the library, whose error
+   handlers the one given (MPI_ERRHANDLER_NULL: MPI_ERRORS_ARE_FATAL) must be */
+static int session_init_impl(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session,
+                             const char *fn)
 {
-    COMPI_API_LOCK();
-    static const char fn[] = "MPI_Session_init";
     int required = MPI_THREAD_SINGLE, provided;
 
-    if (session == NULL) {
-        fprintf(stderr, "compi: %s: the session argument is NULL\n", fn);
-        return MPI_ERR_ARG;
-    }
     *session = MPI_SESSION_NULL;
     /* the info calls work before the library is up (core/mpi/info_api.c) */
     if (info != MPI_INFO_NULL) {
@@ -177,23 +187,17 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
             required = thread_level_of(v);
         }
     }
-    if (info != MPI_INFO_NULL && !mpi_info_valid(info)) {
-        fprintf(stderr, "compi: %s: invalid info handle 0x%x\n", fn, (unsigned)info);
-        return MPI_ERR_INFO;
-    }
     int rc = compi_lib_session_up(required, &provided, fn);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    compi_errhandler_t *e = errhandler == MPI_ERRHANDLER_NULL ? errh_predefined(ERRH_FATAL)
-                                                              : errh_from_handle(errhandler);
-    if (e == NULL) {
+    compi_errhandler_t *e = NULL;
+    rc = mpi_arg_errh_null(MPI_ERR_ANY_TIME, errhandler, "errhandler", fn, &e);
+    if (rc != MPI_SUCCESS) {
         compi_lib_session_down();
-        char what[64];
-        snprintf(what, sizeof(what), "invalid error handler (handle 0x%x)", (unsigned)errhandler);
-        return compi_mpi_state == COMPI_STATE_INITIALIZED ? session_err(NULL, MPI_ERR_ARG, fn, what)
-                                                          : MPI_ERR_ARG;
+        return rc;
     }
+    e = e != NULL ? e : errh_predefined(ERRH_FATAL);
     for (int i = 1; i <= SESSION_MAX; i++) {
         if (!sessions[i].used) {
             errh_retain(e);
@@ -203,9 +207,7 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
         }
     }
     compi_lib_session_down();
-    return compi_mpi_state == COMPI_STATE_INITIALIZED
-               ? session_err(NULL, MPI_ERR_SESSION, fn, "too many sessions at once")
-               : MPI_ERR_SESSION;
+    return mpi_err_raise(MPI_ERR_ANY_TIME, MPI_ERR_SESSION, fn, "too many sessions at once");
 }
 
 static int session_finalize_impl(MPI_Session *session, session_t *s, const char *fn)
@@ -328,49 +330,30 @@ static int stringtag_hash(const char *t)
     return (int)(h & 0x3fffffff);
 }
 
-/* the arguments the constructors from groups share: the string tag, the info, the error
-   handler (MPI_ERRHANDLER_NULL: the default) and the output */
-static int from_group_args(const char *stringtag, MPI_Info info, MPI_Errhandler errhandler,
-                           MPI_Comm *out, const char *fn)
+static int comm_create_from_group_impl(compi_group_t *group, const char *stringtag, MPI_Info info,
+                                       compi_errhandler_t *errhandler, MPI_Comm *newcomm,
+                                       const char *fn)
 {
-    if (stringtag == NULL || out == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "stringtag or the new communicator is NULL");
-    }
-    if (strlen(stringtag) >= MPI_MAX_STRINGTAG_LEN) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "stringtag is longer than %d characters",
-                             MPI_MAX_STRINGTAG_LEN - 1);
-    }
-    if (info != MPI_INFO_NULL && !mpi_info_valid(info)) {
-        return mpi_err_raise(NULL, MPI_ERR_INFO, fn, "invalid info handle 0x%x", (unsigned)info);
-    }
-    if (errhandler != MPI_ERRHANDLER_NULL && errh_from_handle(errhandler) == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "invalid error handler (handle 0x%x)",
-                             (unsigned)errhandler);
-    }
-    return MPI_SUCCESS;
-}
+    compi_comm_t *world = comm_world(), *nc = NULL;
 
-#pragma weak MPI_Comm_create_from_group = PMPI_Comm_create_from_group
-int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
-                                MPI_Errhandler errhandler, MPI_Comm *newcomm)
-{
-    static const char fn[] = "MPI_Comm_create_from_group";
-    COMPI_CHECK_INIT(fn);
-    int rc = from_group_args(stringtag, info, errhandler, newcomm, fn);
-    if (rc != MPI_SUCCESS) {
-        return rc;
+    *newcomm = MPI_COMM_NULL;
+    if (!comm_group_is_subset(world, group)) {
+        return mpi_err_raise(NULL, MPI_ERR_GROUP, fn,
+                             "the group (%d processes) is not a group of mpi://WORLD", group->size);
     }
-    rc = PMPI_Comm_create_group(MPI_COMM_WORLD, group, stringtag_hash(stringtag), newcomm);
-    if (rc != MPI_SUCCESS || *newcomm == MPI_COMM_NULL) {
-        return rc;
+    compi_status_t st = comm_create_group(world, group, stringtag_hash(stringtag), &nc);
+    if (st != COMPI_OK) {
+        return mpi_err_raise(NULL, mpi_err_class_of(st), fn, "cannot create the communicator: %s",
+                             compi_status_string(st));
     }
-    if (errhandler != MPI_ERRHANDLER_NULL) {
-        rc = PMPI_Comm_set_errhandler(*newcomm, errhandler);
+    if (nc == NULL) {
+        return MPI_SUCCESS;
     }
-    if (rc == MPI_SUCCESS && info != MPI_INFO_NULL) {
-        rc = PMPI_Comm_set_info(*newcomm, info);
+    *newcomm = nc->handle;
+    if (errhandler != NULL) {
+        comm_set_errhandler(nc, errhandler);
     }
-    return rc;
+    return info != MPI_INFO_NULL ? PMPI_Comm_set_info(*newcomm, info) : MPI_SUCCESS;
 }
 
 /*
@@ -380,25 +363,14 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
  * MPI_Comm_create_from_group, separates concurrent calls: the agreement travels on a tag
  * derived from it.
  */
-#pragma weak MPI_Intercomm_create_from_groups = PMPI_Intercomm_create_from_groups
-int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
-                                      MPI_Group remote_group, int remote_leader,
-                                      const char *stringtag, MPI_Info info,
-                                      MPI_Errhandler errhandler, MPI_Comm *newintercomm)
+static int intercomm_create_from_groups_impl(compi_group_t *lg, int local_leader, compi_group_t *rg,
+                                             int remote_leader, const char *stringtag,
+                                             MPI_Info info, compi_errhandler_t *errhandler,
+                                             MPI_Comm *newintercomm, const char *fn)
 {
-    static const char fn[] = "MPI_Intercomm_create_from_groups";
-    COMPI_CHECK_INIT(fn);
-    int rc = from_group_args(stringtag, info, errhandler, newintercomm, fn);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
+    int rc = MPI_SUCCESS;
+
     *newintercomm = MPI_COMM_NULL;
-    compi_group_t *lg = group_from_handle(local_group), *rg = group_from_handle(remote_group);
-    if (lg == NULL || rg == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_GROUP, fn, "invalid %s group (handle 0x%x)",
-                             lg == NULL ? "local" : "remote",
-                             (unsigned)(lg == NULL ? local_group : remote_group));
-    }
     if (lg->rank == MPI_UNDEFINED) {
         return mpi_err_raise(NULL, MPI_ERR_GROUP, fn,
                              "the calling process is not in local_group (%d processes)", lg->size);
@@ -415,9 +387,8 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
                              remote_leader, rg->size);
     }
     compi_comm_t *c = NULL;
-    compi_status_t st = comm_intercomm_from_groups(
-        lg, rg, stringtag_hash(stringtag),
-        errhandler != MPI_ERRHANDLER_NULL ? errh_from_handle(errhandler) : NULL, &c);
+    compi_status_t st =
+        comm_intercomm_from_groups(lg, rg, stringtag_hash(stringtag), errhandler, &c);
     if (st == COMPI_ERR_INVALID_PARAM) {
         return mpi_err_raise(NULL, MPI_ERR_GROUP, fn,
                              "local_group and remote_group overlap (the groups of an "
@@ -432,25 +403,6 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
         rc = PMPI_Comm_set_info(*newintercomm, info);
     }
     return rc;
-}
-
-#pragma weak MPI_Session_create_errhandler = PMPI_Session_create_errhandler
-int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn,
-                                   MPI_Errhandler *errhandler)
-{
-    static const char fn[] = "MPI_Session_create_errhandler";
-    COMPI_CHECK_INIT(fn);
-    if (session_errhandler_fn == NULL || errhandler == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "function or errhandler is NULL");
-    }
-    compi_errhandler_t *e;
-    /* the same call shape as a communicator's (a pointer to an int handle, the code) */
-    if (errh_create((MPI_Comm_errhandler_function *)(void *)session_errhandler_fn, &e) !=
-        COMPI_OK) {
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
-    }
-    *errhandler = e->handle;
-    return MPI_SUCCESS;
 }
 
 static int session_set_errhandler_impl(session_t *s, compi_errhandler_t *e, const char *fn)
@@ -482,3 +434,4 @@ static int session_call_errhandler_impl(session_t *s, int errorcode, const char 
 }
 
 #include "core/mpi/gen/session.c"
+#include "core/mpi/gen/session_init.c"

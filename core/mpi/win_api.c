@@ -308,24 +308,6 @@ static int win_delete_attr_impl(mpi_win_t *w, int win_keyval, const char *fn)
 
 /* ---- error handlers ---------------------------------------------------------------- */
 
-#pragma weak MPI_Win_create_errhandler = PMPI_Win_create_errhandler
-int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
-                               MPI_Errhandler *errhandler)
-{
-    COMPI_CHECK_INIT("MPI_Win_create_errhandler");
-    static const char fn[] = "MPI_Win_create_errhandler";
-    compi_errhandler_t *e;
-    if (win_errhandler_fn == NULL || errhandler == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "function or errhandler is NULL");
-    }
-    /* the handler is called with the window's handle, an int like a communicator's */
-    if (errh_create((MPI_Comm_errhandler_function *)(void *)win_errhandler_fn, &e) != COMPI_OK) {
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "no memory for an error handler");
-    }
-    *errhandler = e->handle;
-    return MPI_SUCCESS;
-}
-
 static int win_set_errhandler_impl(mpi_win_t *w, compi_errhandler_t *errhandler, const char *fn)
 {
     (void)fn;

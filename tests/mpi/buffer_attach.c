@@ -22,6 +22,16 @@
 
 static int next, prev;
 
+/* the errors a session's handler saw */
+static int session_errors, session_error;
+
+static void on_session_error(MPI_Session *s, int *code, ...)
+{
+    (void)s;
+    session_errors++;
+    session_error = *code;
+}
+
 /* n buffered sends of LEN ints on comm (the first return code that is not success), then
    the receives of those that went */
 static int bsend_round(MPI_Comm comm, int n, int tag)
@@ -130,6 +140,19 @@ int main(int argc, char **argv)
     MPI_OK(MPI_Session_attach_buffer_c(s, sbuf, 128));
     MPI_OK(MPI_Session_detach_buffer_c(s, &addr, &csize));
     CHECK(addr == sbuf && csize == 128, "session detached_c %p %lld", addr, (long long)csize);
+    /* a session's bad arguments go to its handler */
+    MPI_Errhandler se;
+    MPI_OK(MPI_Session_create_errhandler(on_session_error, &se));
+    MPI_OK(MPI_Session_set_errhandler(s, se));
+    MPI_OK(MPI_Errhandler_free(&se));
+    CHECK(MPI_Session_attach_buffer(s, sbuf, -1) == MPI_ERR_BUFFER, "session negative size");
+    CHECK(MPI_Session_attach_buffer_c(s, NULL, 16) == MPI_ERR_BUFFER, "session NULL buffer");
+    CHECK(MPI_Session_detach_buffer(s, NULL, &size) == MPI_ERR_ARG, "session NULL buffer_addr");
+    CHECK(MPI_Session_detach_buffer_c(s, &addr, NULL) == MPI_ERR_ARG, "session NULL size");
+    CHECK(MPI_Session_iflush_buffer(s, NULL) == MPI_ERR_ARG, "session NULL request");
+    CHECK(session_errors == 5 && session_error == MPI_ERR_ARG,
+          "the session's handler saw %d errors, the last %d", session_errors, session_error);
+    MPI_OK(MPI_Session_set_errhandler(s, MPI_ERRORS_RETURN));
     MPI_OK(MPI_Session_attach_buffer(s, sbuf, 256));
     MPI_OK(MPI_Session_finalize(&s));
     CHECK(MPI_Session_flush_buffer(MPI_SESSION_NULL) == MPI_ERR_SESSION, "SESSION_NULL");

@@ -126,6 +126,48 @@ static void errors(void)
     rc = MPI_Comm_join(-1, &ic);
     MPI_Error_class(rc, &cls);
     CHECK(cls == MPI_ERR_ARG, "join on fd -1: class %d", cls);
+    /* names, pointers, hints and communicators checked before anything is done */
+    MPI_Info freed;
+    MPI_OK(MPI_Info_create(&freed));
+    MPI_Info bad = freed;
+    MPI_OK(MPI_Info_free(&freed));
+    static const struct {
+        int cls;
+        const char *what;
+    } want[] = {
+        {MPI_ERR_PORT, "Close_port(NULL)"},
+        {MPI_ERR_ARG, "Publish_name(NULL service)"},
+        {MPI_ERR_ARG, "Lookup_name(\"\")"},
+        {MPI_ERR_ARG, "Lookup_name(NULL port_name)"},
+        {MPI_ERR_ARG, "Open_port(NULL)"},
+        {MPI_ERR_INFO, "Open_port(a freed info)"},
+        {MPI_ERR_ARG, "Comm_get_parent(NULL)"},
+        {MPI_ERR_ARG, "Comm_disconnect(NULL)"},
+        {MPI_ERR_COMM, "Comm_disconnect(MPI_COMM_WORLD)"},
+        {MPI_ERR_ARG, "Comm_join(0, NULL)"},
+        {MPI_ERR_ROOT, "Comm_accept(root 1 of MPI_COMM_SELF)"},
+        {MPI_ERR_ARG, "Comm_accept(NULL newcomm)"},
+        {MPI_ERR_PORT, "Comm_connect(NULL port_name)"},
+    };
+    MPI_Comm world = MPI_COMM_WORLD;
+    int got[sizeof(want) / sizeof(want[0])], n = 0;
+    got[n++] = MPI_Close_port(NULL);
+    got[n++] = MPI_Publish_name(NULL, MPI_INFO_NULL, port);
+    got[n++] = MPI_Lookup_name("", MPI_INFO_NULL, port);
+    got[n++] = MPI_Lookup_name("compi no such service", MPI_INFO_NULL, NULL);
+    got[n++] = MPI_Open_port(MPI_INFO_NULL, NULL);
+    got[n++] = MPI_Open_port(bad, port);
+    got[n++] = MPI_Comm_get_parent(NULL);
+    got[n++] = MPI_Comm_disconnect(NULL);
+    got[n++] = MPI_Comm_disconnect(&world);
+    got[n++] = MPI_Comm_join(0, NULL);
+    got[n++] = MPI_Comm_accept(port, MPI_INFO_NULL, 1, MPI_COMM_SELF, &ic);
+    got[n++] = MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, NULL);
+    got[n++] = MPI_Comm_connect(NULL, MPI_INFO_NULL, 0, MPI_COMM_SELF, &ic);
+    for (int i = 0; i < n; i++) {
+        MPI_Error_class(got[i], &cls);
+        CHECK(cls == want[i].cls, "%s: class %d, not %d", want[i].what, cls, want[i].cls);
+    }
     MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL));
     MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
 }

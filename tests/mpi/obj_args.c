@@ -221,6 +221,12 @@ static void errhandlers(void)
 
     EXPECT(MPI_ERR_ARG, MPI_Comm_create_errhandler, NULL, &eh);
     EXPECT(MPI_ERR_ARG, MPI_Comm_create_errhandler, count_handler, NULL);
+    EXPECT(MPI_ERR_ARG, MPI_Win_create_errhandler, NULL, &eh);
+    EXPECT(MPI_ERR_ARG, MPI_Win_create_errhandler, (MPI_Win_errhandler_function *)count_handler,
+           NULL);
+    EXPECT(MPI_ERR_ARG, MPI_Session_create_errhandler, NULL, &eh);
+    EXPECT(MPI_ERR_COMM, MPI_Errhandler_set, MPI_COMM_NULL, MPI_ERRORS_RETURN);
+    EXPECT(MPI_ERR_ARG, MPI_Errhandler_get, MPI_COMM_WORLD, NULL);
     EXPECT(MPI_ERR_ARG, MPI_Comm_set_errhandler, MPI_COMM_WORLD, MPI_ERRHANDLER_NULL);
     EXPECT(MPI_ERR_COMM, MPI_Comm_set_errhandler, MPI_COMM_NULL, MPI_ERRORS_RETURN);
     EXPECT(MPI_ERR_ARG, MPI_Comm_get_errhandler, MPI_COMM_WORLD, NULL);
@@ -234,6 +240,12 @@ static void errhandlers(void)
     MPI_OK(MPI_Comm_get_errhandler(dup, &got));
     CHECK(got == eh, "Comm_get_errhandler: 0x%x, set 0x%x", (unsigned)got, (unsigned)eh);
     MPI_OK(MPI_Errhandler_free(&got));
+    /* MPI-1's names, removed in MPI-3.0: the same calls */
+    MPI_OK(MPI_Errhandler_set(dup, MPI_ERRORS_RETURN));
+    MPI_OK(MPI_Errhandler_get(dup, &got));
+    CHECK(got == MPI_ERRORS_RETURN, "Errhandler_get: 0x%x", (unsigned)got);
+    MPI_OK(MPI_Errhandler_free(&got));
+    MPI_OK(MPI_Comm_set_errhandler(dup, eh));
     freed = eh;
     MPI_OK(MPI_Errhandler_free(&eh));
     CHECK(eh == MPI_ERRHANDLER_NULL, "Errhandler_free did not reset the handle");

@@ -202,6 +202,40 @@ static void errhandlers(MPI_Session s)
     /* an invalid session: MPI_ERR_SESSION (raised on the default handler: make it return) */
     rc = MPI_Session_get_num_psets(MPI_SESSION_NULL, MPI_INFO_NULL, &(int){0});
     CHECK(class_of(rc) == MPI_ERR_SESSION, "SESSION_NULL: %d", rc);
+
+    /* the arguments of MPI_Session_init and of the communicators made from groups (on the
+       default handler too) */
+    MPI_Session s3;
+    MPI_Comm c;
+    char tag[MPI_MAX_STRINGTAG_LEN + 1];
+    memset(tag, 'x', MPI_MAX_STRINGTAG_LEN);
+    tag[MPI_MAX_STRINGTAG_LEN] = '\0';
+    rc = MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, NULL);
+    CHECK(class_of(rc) == MPI_ERR_ARG, "Session_init with NULL: %d", rc);
+    rc = MPI_Session_init((MPI_Info)0x7777, MPI_ERRORS_RETURN, &s3);
+    CHECK(class_of(rc) == MPI_ERR_INFO, "Session_init with a bad info: %d", rc);
+    rc = MPI_Session_init(MPI_INFO_NULL, (MPI_Errhandler)0x7777, &s3);
+    CHECK(class_of(rc) == MPI_ERR_ARG, "Session_init with a bad error handler: %d", rc);
+    MPI_OK(MPI_Group_from_session_pset(s, "mpi://SELF", &g));
+    rc = MPI_Comm_create_from_group(MPI_GROUP_NULL, "org.compi.test.e", MPI_INFO_NULL,
+                                    MPI_ERRORS_RETURN, &c);
+    CHECK(class_of(rc) == MPI_ERR_GROUP, "create_from_group MPI_GROUP_NULL: %d", rc);
+    rc = MPI_Comm_create_from_group(g, NULL, MPI_INFO_NULL, MPI_ERRORS_RETURN, &c);
+    CHECK(class_of(rc) == MPI_ERR_ARG, "create_from_group NULL tag: %d", rc);
+    rc = MPI_Comm_create_from_group(g, tag, MPI_INFO_NULL, MPI_ERRORS_RETURN, &c);
+    CHECK(class_of(rc) == MPI_ERR_ARG, "create_from_group tag too long: %d", rc);
+    rc = MPI_Comm_create_from_group(g, "org.compi.test.e", (MPI_Info)0x7777, MPI_ERRORS_RETURN, &c);
+    CHECK(class_of(rc) == MPI_ERR_INFO, "create_from_group bad info: %d", rc);
+    rc = MPI_Comm_create_from_group(g, "org.compi.test.e", MPI_INFO_NULL, (MPI_Errhandler)0x7777,
+                                    &c);
+    CHECK(class_of(rc) == MPI_ERR_ARG, "create_from_group bad error handler: %d", rc);
+    rc = MPI_Comm_create_from_group(g, "org.compi.test.e", MPI_INFO_NULL, MPI_ERRORS_RETURN, NULL);
+    CHECK(class_of(rc) == MPI_ERR_ARG, "create_from_group NULL newcomm: %d", rc);
+    /* MPI_ERRHANDLER_NULL: the default handler */
+    MPI_OK(
+        MPI_Comm_create_from_group(g, "org.compi.test.e", MPI_INFO_NULL, MPI_ERRHANDLER_NULL, &c));
+    MPI_OK(MPI_Comm_free(&c));
+    MPI_OK(MPI_Group_free(&g));
 }
 
 /* MPI_T binds variables to sessions too (MPI-4): a kind of object of its own */
@@ -227,6 +261,12 @@ int main(int argc, char **argv)
     MPI_OK(MPI_Initialized(&flag));
     CHECK(!flag, "MPI_Initialized before anything: %d", flag);
     t_bind();
+    /* before the library is up, bad arguments return their class */
+    MPI_Errhandler e;
+    CHECK(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, NULL) == MPI_ERR_ARG,
+          "Session_init with NULL before anything");
+    CHECK(MPI_Session_create_errhandler(NULL, &e) == MPI_ERR_ARG,
+          "Session_create_errhandler with NULL before anything");
     /* info works before anything: ask for a thread level */
     MPI_Info want;
     MPI_OK(MPI_Info_create(&want));

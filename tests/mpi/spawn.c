@@ -160,8 +160,12 @@ static void errors(const char *self)
     CHECK(cls == MPI_ERR_ARG, "maxprocs -1: class %d", cls);
     CHECK(ic == MPI_COMM_NULL, "a failed spawn gave a communicator");
 
-    rc = MPI_Comm_spawn("/nonexistent/compi-no-such-program", args, 2, MPI_INFO_NULL, 0,
-                        MPI_COMM_WORLD, &ic, codes);
+    /* the command, its arguments, maxprocs and info count at the root only: the others
+       pass nothing */
+    rc = MPI_Comm_spawn(mt_rank == 0 ? "/nonexistent/compi-no-such-program" : NULL,
+                        mt_rank == 0 ? args : NULL, mt_rank == 0 ? 2 : -1,
+                        mt_rank == 0 ? MPI_INFO_NULL : (MPI_Info)0x7777, 0, MPI_COMM_WORLD, &ic,
+                        codes);
     MPI_Error_class(rc, &cls);
     CHECK(cls == MPI_ERR_SPAWN, "missing program: class %d", cls);
     if (mt_rank == 0)
@@ -175,6 +179,10 @@ static void errors(const char *self)
     rc = MPI_Comm_spawn(self, args, 1, MPI_INFO_NULL, 0, MPI_COMM_NULL, &ic, codes);
     MPI_Error_class(rc, &cls);
     CHECK(cls == MPI_ERR_COMM, "MPI_COMM_NULL: class %d", cls);
+
+    rc = MPI_Comm_spawn(self, args, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, NULL, codes);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_ARG, "NULL intercomm: class %d", cls);
 
     MPI_OK(MPI_Info_create(&info));
     MPI_OK(MPI_Info_set(info, "host", "compi-no-such-host.invalid"));

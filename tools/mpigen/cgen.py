@@ -188,6 +188,7 @@ UNITS = {
     "errhandler": ("core/mpi/errhandler_api.c", [
         "MPI_Comm_create_errhandler", "MPI_Comm_set_errhandler", "MPI_Comm_get_errhandler",
         "MPI_Comm_call_errhandler", "MPI_Errhandler_free",
+        "MPI_Win_create_errhandler", "MPI_Session_create_errhandler",
     ]),
     "group": ("core/mpi/group_api.c", [
         "MPI_Group_size", "MPI_Group_rank", "MPI_Group_translate_ranks", "MPI_Group_compare",
@@ -223,8 +224,7 @@ UNITS = {
     ]),
     "mem": ("core/mpi/mem_api.c", ["MPI_Alloc_mem", "MPI_Free_mem"]),
     # sessions: errors raised on the session (onesided_checks, with the session as the
-    # object); MPI_Session_init, MPI_Session_create_errhandler and the communicators made
-    # from groups stay by hand
+    # object); MPI_Session_init and the communicators made from groups: session_init below
     "session": ("core/mpi/session_api.c", [
         "MPI_Session_finalize", "MPI_Session_get_num_psets", "MPI_Session_get_nth_pset",
         "MPI_Session_get_pset_info", "MPI_Session_get_info", "MPI_Group_from_session_pset",
@@ -318,7 +318,23 @@ UNITS = {
         "MPI_Get_processor_name", "MPI_Get_version", "MPI_Get_library_version",
         "MPI_Pcontrol",
     ]),
+    # dynamic processes: spawn, ports, names, join (dynproc_rule)
+    "dynproc": ("core/mpi/dynproc_api.c", [
+        "MPI_Comm_spawn", "MPI_Comm_spawn_multiple", "MPI_Comm_get_parent", "MPI_Comm_disconnect",
+        "MPI_Open_port", "MPI_Close_port", "MPI_Comm_accept", "MPI_Comm_connect",
+        "MPI_Publish_name", "MPI_Unpublish_name", "MPI_Lookup_name", "MPI_Comm_join",
+    ]),
+    # sessions begun, communicators from groups (fromgroup_rule)
+    "session_init": ("core/mpi/session_api.c", [
+        "MPI_Session_init", "MPI_Comm_create_from_group", "MPI_Intercomm_create_from_groups",
+    ]),
+    # a session's buffer for buffered sends: errors raised on the session (session_buffer_rule)
+    "session_buffer": ("core/mpi/buffer_api.c", [
+        "MPI_Session_attach_buffer", "MPI_Session_detach_buffer", "MPI_Session_flush_buffer",
+        "MPI_Session_iflush_buffer",
+    ]),
 }
+
 
 # the collectives: unit -> (the hand-written file, the blocking procedures); each brings its
 # nonblocking (MPI_I...) and persistent (..._init) forms, all calling the blocking one's
@@ -347,6 +363,8 @@ REMOVED = {
     "MPI_Type_lb": "MPI_Type_get_extent", "MPI_Type_ub": "MPI_Type_get_extent",
     "MPI_Type_hindexed": "MPI_Type_create_hindexed",
     "MPI_Type_hvector": "MPI_Type_create_hvector", "MPI_Type_struct": "MPI_Type_create_struct",
+    "MPI_Errhandler_get": "MPI_Comm_get_errhandler",
+    "MPI_Errhandler_set": "MPI_Comm_set_errhandler",
 }
 
 
@@ -1079,7 +1097,75 @@ def init_rule(p, params, errc, check, decls):
     return True
 
 
+# Dynamic processes (MPI-4.1, 11.8): errors raised on the communicator of a spawn, an
+# accept or a connect (an intracommunicator, MPI_ERR_COMM, then its root, MPI_ERR_ROOT:
+# mpi_arg_intra_root), elsewhere on MPI_COMM_WORLD's handler.  The parameters before the
+# root (a spawn's commands, arguments, numbers of processes and hints, an accept's or a
+# connect's port name and hints) are significant only at the root: they are not checked
+# here, the implementation checks them at the root, which fails everywhere alike after the
+# meeting.  array_of_errcodes may be MPI_ERRCODES_IGNORE, and has as many elements as
+# processes started: the call's.  A port name to read (MPI_ERR_PORT: NULL, or not a string
+# of fewer than MPI_MAX_PORT_NAME characters; what it names is the call's), a service name
+# (MPI_ERR_ARG: NULL, empty or too long), hints (MPI_INFO_NULL or valid: MPI_ERR_INFO), a
+# file descriptor (not negative: MPI_ERR_ARG); the output pointers as everywhere.
+def dynproc_rule(p, params, errc, check, decls):
+    """the checks of a parameter of the dynamic processes' calls (True), or False"""
+    k, n = p.kind, p.name
+    names = [q.name for q in params]
+    if "root" in names and params.index(p) < names.index("root"):
+        pass  # significant at the root only
+    elif k == "RANK" and n == "root" and p.dir == "IN" and not p.ptr:
+        check("mpi_arg_intra_root(%s, %s, fn)" % (errc, n))
+    elif k == "ERROR_CODE" and p.dir == "OUT" and p.array:
+        pass
+    elif k == "STRING" and n == "port_name" and p.dir == "IN" and p.ptr == 1:
+        check("mpi_arg_port(%s, %s, fn)" % (errc, n))
+    elif k == "STRING" and n == "service_name" and p.dir == "IN" and p.ptr == 1:
+        check("mpi_arg_service(%s, %s, fn)" % (errc, n))
+    elif k == "INFO" and p.dir == "IN" and not p.ptr and not p.array:
+        check('mpi_arg_info(%s, %s, 1, "%s", fn)' % (errc, n, n))
+    elif k == "FILE_DESCRIPTOR" and p.dir == "IN" and not p.ptr:
+        check("mpi_arg_fd(%s, %s, fn)" % (errc, n))
+    else:
+        return False
+    return True
+
+
 FAMILY_RULES += [(INIT_PROCS, init_rule)]
+
+FAMILY_RULES += [(set(UNITS["dynproc"][1]), dynproc_rule)]
+
+
+# MPI_Session_init (callable at any time: its errors on MPI_ERR_ANY_TIME) and the
+# communicators made from groups (on MPI_COMM_WORLD's handler): hints (MPI_INFO_NULL or
+# valid: MPI_ERR_INFO), an error handler or MPI_ERRHANDLER_NULL, the default (MPI_ERR_ARG,
+# mpi_arg_errh_null: the implementation gets NULL for it; MPI_Session_init's is checked by
+# the call, once it has started the library), a string tag (MPI_ERR_ARG: NULL or
+# not shorter than MPI_MAX_STRINGTAG_LEN), the session made (not NULL: MPI_ERR_ARG).  The
+# groups and their leaders: obj_rule's.
+def fromgroup_rule(p, params, errc, check, decls):
+    """the checks of a parameter of MPI_Session_init and the constructors from groups (True),
+    or False"""
+    k, n = p.kind, p.name
+    if k == "INFO" and p.dir == "IN" and not p.ptr and not p.array:
+        check('mpi_arg_info(%s, %s, 1, "%s", fn)' % (errc, n, n))
+    elif k == "ERRHANDLER" and any(q.kind == "SESSION" for q in params):
+        pass  # MPI_Session_init's: error handlers exist once the library is up, the call's
+    elif k == "ERRHANDLER" and p.dir == "IN" and not p.ptr and not p.array:
+        decls.append("    compi_errhandler_t *e_%s = NULL;" % n)
+        check('mpi_arg_errh_null(%s, %s, "%s", fn, &e_%s)' % (errc, n, n, n))
+        p.impl_decl = "compi_errhandler_t *%s" % n
+        p.arg = "e_" + n
+    elif k == "STRING" and n == "stringtag" and p.dir == "IN" and p.ptr == 1:
+        check("mpi_arg_stringtag(%s, %s, fn)" % (errc, n))
+    elif k == "SESSION" and p.dir == "OUT" and p.ptr == 1 and not p.array:
+        check('mpi_arg_ptr(%s, %s, "%s", fn)' % (errc, n, n))
+    else:
+        return False
+    return True
+
+
+FAMILY_RULES += [(set(UNITS["session_init"][1]), fromgroup_rule)]
 
 
 # One-sided communication: a procedure with a window (and no communicator) raises its
@@ -1145,6 +1231,9 @@ def onesided_checks(name, params, win):
         k = p.kind
         if p is win:
             continue
+        if any(re.sub("_c$", "", name) in procs and rule(p, params, w, check, decls)
+               for procs, rule in FAMILY_RULES):
+            continue
         unless = noop if p.name.startswith("origin_") else None
         if k in COUNT_KINDS and k.endswith("_NNI") and p.dir == "IN" and not p.ptr:
             check('mpi_arg_win_count(%s, %s, "%s", fn)' % (w, p.name, p.name), unless)
@@ -1206,10 +1295,44 @@ def onesided_checks(name, params, win):
             check("mpi_arg_win_disp(%s, %s, %s, fn)" % (w, rank, p.name))
         elif k == "OPERATION" and p.dir == "IN" and not p.ptr and not p.array:
             convert(p, "compi_op_t", "o", "mpi_arg_win_op")
+        elif k in COUNT_KINDS and k.startswith("POLY") and p.dir == "OUT" and p.ptr == 1 and \
+                not p.array:
+            # a count given back: MPI_Count in both forms, the int form's MPI_UNDEFINED for
+            # one beyond int (as checks() does)
+            check('mpi_arg_%s_ptr(%s, %s, "%s", fn)' % (obj, w, p.name, p.name))
+            p.impl_decl = "MPI_Count *%s" % p.name
+            if p.decl.startswith("int *"):
+                decls.append("    MPI_Count %s_c = 0;" % p.name)
+                p.arg = "&%s_c" % p.name
+                post.append("        *%s = mpi_count_int(%s_c);" % (p.name, p.name))
         else:
             raise Unbound("%s (kind %s, %s%s, of a window's procedure)" % (
                 p.name, k, p.dir.lower(), ", an array" if p.array else ""))
     return decls, lines, post
+
+
+
+# A session's buffer for buffered sends (onesided_checks, with the session as the object;
+# core/mpi/buffer_api.c): the memory attached and its size in bytes (MPI_ERR_BUFFER, as
+# mpi_arg_attach: mpi_arg_session_attach), the pointer the memory detached is given back
+# through (MPI_ERR_ARG); the size given back and the request as the other outputs of a
+# session's procedures.
+def session_buffer_rule(p, params, errc, check, decls):
+    """the checks of a parameter of MPI_Session_attach_buffer and its kin (True), or False"""
+    k, n = p.kind, p.name
+    if k == "BUFFER" and p.dir == "IN" and not p.array:
+        pass  # with its size
+    elif k == "POLYNUM_BYTES_NNI" and p.dir == "IN" and not p.ptr:
+        check("mpi_arg_session_attach(%s, buffer, %s, fn)" % (errc, n))
+        p.impl_decl = "MPI_Count %s" % n
+    elif k == "C_BUFFER2" and p.dir == "OUT" and p.ptr == 1 and not p.array:
+        check('mpi_arg_session_ptr(%s, %s, "%s", fn)' % (errc, n, n))
+    else:
+        return False
+    return True
+
+
+FAMILY_RULES += [(set(UNITS["session_buffer"][1]), session_buffer_rule)]
 
 
 def impl_name(name):

@@ -89,6 +89,42 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
     return errhandler_free_impl(errhandler, e_errhandler, fn);
 }
 
+#pragma weak MPI_Win_create_errhandler = PMPI_Win_create_errhandler
+int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
+                               MPI_Errhandler *errhandler)
+{
+    COMPI_CHECK_INIT("MPI_Win_create_errhandler");
+    static const char fn[] = "MPI_Win_create_errhandler";
+    int rc;
+    rc = mpi_arg_ptr(NULL, win_errhandler_fn, "win_errhandler_fn", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_ptr(NULL, errhandler, "errhandler", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return win_create_errhandler_impl(win_errhandler_fn, errhandler, fn);
+}
+
+#pragma weak MPI_Session_create_errhandler = PMPI_Session_create_errhandler
+int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn,
+                                   MPI_Errhandler *errhandler)
+{
+    COMPI_API_LOCK();
+    static const char fn[] = "MPI_Session_create_errhandler";
+    int rc;
+    rc = mpi_arg_ptr(MPI_ERR_ANY_TIME, session_errhandler_fn, "session_errhandler_fn", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    rc = mpi_arg_ptr(MPI_ERR_ANY_TIME, errhandler, "errhandler", fn);
+    if (compi_unlikely(rc != MPI_SUCCESS)) {
+        return rc;
+    }
+    return session_create_errhandler_impl(session_errhandler_fn, errhandler, fn);
+}
+
 /* the implementations this file calls, as core/mpi/errhandler_api.c defines them */
 static int comm_create_errhandler_impl(MPI_Comm_errhandler_function *comm_errhandler_fn,
                                        MPI_Errhandler *errhandler, const char *fn);
@@ -98,3 +134,7 @@ static int comm_get_errhandler_impl(compi_comm_t *comm, MPI_Errhandler *errhandl
 static int comm_call_errhandler_impl(compi_comm_t *comm, int errorcode, const char *fn);
 static int errhandler_free_impl(MPI_Errhandler *errhandler, compi_errhandler_t *errhandler_obj,
                                 const char *fn);
+static int win_create_errhandler_impl(MPI_Win_errhandler_function *win_errhandler_fn,
+                                      MPI_Errhandler *errhandler, const char *fn);
+static int session_create_errhandler_impl(MPI_Session_errhandler_function *session_errhandler_fn,
+                                          MPI_Errhandler *errhandler, const char *fn);

@@ -1,8 +1,8 @@
 /*
  * file_args.h -- what the MPI-IO API files share (file_api.c, file_view_api.c,
  * file_rw_api.c): a file's errors go to the file's error handler (MPI_FILE_NULL's for a
- * call without a file: MPI_File_open, MPI_File_delete), the check of a file handle, the
- * error class of an errno value, and the mpi_arg_file* checks: the generated entry
+ * call without a file: MPI_File_open, MPI_File_delete), the error class of an errno
+ * value, and the mpi_arg_file* checks (a file handle's among them): the generated entry
  * points' vocabulary (tools/mpigen/cgen.py, file_checks) for the arguments of a file's
  * procedure, core/mpi/args.h's raised on the file.
  *
@@ -52,32 +52,8 @@ static inline int file_err(compi_file_t *fh, int errclass, const char *fn, const
     return file_invoke(fh, errclass, fn, what);
 }
 
-/* the file behind h, or NULL with MPI_ERR_FILE raised into *rc */
-static inline compi_file_t *file_arg(MPI_File h, const char *fn, int *rc)
-{
-    *rc = MPI_SUCCESS;
-    if (h == MPI_FILE_NULL || handle_get(&file_table, h->handle) != h) {
-        *rc = file_err(NULL, MPI_ERR_FILE, fn, "invalid file handle%s",
-                       h == MPI_FILE_NULL ? " (MPI_FILE_NULL)" : "");
-        return NULL;
-    }
-    return h;
-}
-
 /* the class every rank of a file's communicator agrees on: the largest (collective) */
 int file_agree(compi_comm_t *c, int cls);
-
-/* file_arg, and an out-argument `out` (named `what` in the message) that is not NULL */
-static inline compi_file_t *file_arg_out(MPI_File h, const void *out, const char *what,
-                                         const char *fn, int *rc)
-{
-    compi_file_t *f = file_arg(h, fn, rc);
-    if (f != NULL && out == NULL) {
-        *rc = file_err(f, MPI_ERR_ARG, fn, "%s is NULL", what);
-        return NULL;
-    }
-    return f;
-}
 
 /* the MPI error class of an errno value of an open, read or write */
 int file_errno_class(int err);
@@ -105,9 +81,12 @@ MPI_Offset file_rep_bytes(const compi_file_t *fh, compi_datatype_t *dt, MPI_Offs
  */
 static inline int mpi_arg_file(MPI_File h, const char *fn, compi_file_t **f_p)
 {
-    int rc;
-    *f_p = file_arg(h, fn, &rc);
-    return rc;
+    if (compi_unlikely(h == MPI_FILE_NULL || handle_get(&file_table, h->handle) != h)) {
+        return file_err(NULL, MPI_ERR_FILE, fn, "invalid file handle%s",
+                        h == MPI_FILE_NULL ? " (MPI_FILE_NULL)" : "");
+    }
+    *f_p = h;
+    return MPI_SUCCESS;
 }
 
 /* a file, or MPI_FILE_NULL (*f_p NULL) for the calls on its error handler */

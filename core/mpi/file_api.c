@@ -6,6 +6,7 @@
 #include "core/mpi/file_args.h"
 
 #include "core/comm/comm_coll.h"
+#include "core/mpi/args.h"
 #include "core/io/io_coll.h"
 #include "core/mpi/info.h"
 
@@ -94,30 +95,6 @@ int file_errno_class(int err)
     }
 }
 
-/* exactly one of RDONLY, WRONLY, RDWR; no CREATE or EXCL with RDONLY; no SEQUENTIAL
-   with RDWR */
-static const char *amode_problem(int amode)
-{
-    int rw = (amode & MPI_MODE_RDONLY ? 1 : 0) + (amode & MPI_MODE_WRONLY ? 1 : 0) +
-             (amode & MPI_MODE_RDWR ? 1 : 0);
-    const int known = MPI_MODE_CREATE | MPI_MODE_RDONLY | MPI_MODE_WRONLY | MPI_MODE_RDWR |
-                      MPI_MODE_DELETE_ON_CLOSE | MPI_MODE_UNIQUE_OPEN | MPI_MODE_EXCL |
-                      MPI_MODE_APPEND | MPI_MODE_SEQUENTIAL;
-    if (amode & ~known) {
-        return "has bits that are no MPI_MODE_*";
-    }
-    if (rw != 1) {
-        return "needs exactly one of MPI_MODE_RDONLY, MPI_MODE_WRONLY and MPI_MODE_RDWR";
-    }
-    if ((amode & MPI_MODE_RDONLY) && (amode & (MPI_MODE_CREATE | MPI_MODE_EXCL))) {
-        return "has MPI_MODE_CREATE or MPI_MODE_EXCL with MPI_MODE_RDONLY";
-    }
-    if ((amode & MPI_MODE_RDWR) && (amode & MPI_MODE_SEQUENTIAL)) {
-        return "has MPI_MODE_SEQUENTIAL with MPI_MODE_RDWR";
-    }
-    return NULL;
-}
-
 int file_agree(compi_comm_t *c, int cls)
 {
     comm_coll_set_t set = comm_coll_whole(c);
@@ -188,37 +165,23 @@ static int open_here(compi_comm_t *c, const char *path, int amode, compi_file_t 
     return file_errno_class(-rc);
 }
 
-#pragma weak MPI_File_open = PMPI_File_open
-int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh)
+/* ---- the procedures (their entry points: core/mpi/gen/file.c) --------------------- */
+
+static int file_open_impl(compi_comm_t *comm, const char *filename, int amode, MPI_Info info,
+                          MPI_File *fh, const char *fn)
 {
-    static const char fn[] = "MPI_File_open";
-    COMPI_CHECK_INIT(fn);
-    compi_comm_t *c = comm_from_handle(comm), *dc = NULL;
+    compi_comm_t *dc = NULL;
     compi_file_t *f = NULL;
     MPI_Comm dup = MPI_COMM_NULL;
-    const char *why;
     int cls;
 
-    if (c == NULL || comm_is_inter(c)) {
-        return file_err(NULL, MPI_ERR_COMM, fn, "invalid communicator (handle 0x%x)%s",
-                        (unsigned)comm, c != NULL ? ": an intercommunicator" : "");
-    }
-    if (filename == NULL || fh == NULL) {
-        return file_err(NULL, MPI_ERR_ARG, fn, "%s is NULL", fh == NULL ? "fh" : "filename");
-    }
     *fh = MPI_FILE_NULL;
-    if ((why = amode_problem(amode)) != NULL) {
-        return file_err(NULL, MPI_ERR_AMODE, fn, "amode 0x%x %s", (unsigned)amode, why);
-    }
-    if (info != MPI_INFO_NULL && !mpi_info_valid(info)) {
-        return file_err(NULL, MPI_ERR_INFO, fn, "invalid info handle 0x%x", (unsigned)info);
-    }
     /* "ufs:name" and the like name the file system first (ROMIO's habit) */
     if (strchr(filename, ':') != NULL && strchr(filename, ':') - filename > 1 &&
         strchr(filename, '/') > strchr(filename, ':')) {
         filename = strchr(filename, ':') + 1;
     }
-    if (PMPI_Comm_dup(comm, &dup) != MPI_SUCCESS || (dc = comm_from_handle(dup)) == NULL) {
+    if (PMPI_Comm_dup(comm->handle, &dup) != MPI_SUCCESS || (dc = comm_from_handle(dup)) == NULL) {
         return file_err(NULL, MPI_ERR_INTERN, fn, "duplicating the communicator failed");
     }
     /* the file's nonblocking collectives fail on its private communicator, at MPI_Wait:
@@ -272,21 +235,12 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_close = PMPI_File_close
-int PMPI_File_close(MPI_File *fh)
+static int file_close_impl(MPI_File *fh, compi_file_t *fh_obj, const char *fn)
 {
-    static const char fn[] = "MPI_File_close";
-    COMPI_CHECK_INIT(fn);
-    int rc;
-    if (fh == NULL) {
-        return file_err(NULL, MPI_ERR_ARG, fn, "fh is NULL");
-    }
-    compi_file_t *f = file_arg(*fh, fn, &rc);
-    if (f == NULL) {
-        return rc;
-    }
+    compi_file_t *f = fh_obj;
     MPI_Comm h = f->comm->handle;
     int rank = f->comm->rank;
+    (void)fn;
     compi_io_coll_close(f);
     /* nobody touches the sidecar or the file after the barrier */
     PMPI_Barrier(h);
@@ -309,15 +263,9 @@ int PMPI_File_close(MPI_File *fh)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_delete = PMPI_File_delete
-int PMPI_File_delete(const char *filename, MPI_Info info)
+static int file_delete_impl(const char *filename, MPI_Info info, const char *fn)
 {
-    static const char fn[] = "MPI_File_delete";
-    COMPI_CHECK_INIT(fn);
-    (void)info;
-    if (filename == NULL) {
-        return file_err(NULL, MPI_ERR_ARG, fn, "filename is NULL");
-    }
+    (void)info; /* no hint is read */
     if (unlink(filename) != 0) {
         int err = errno;
         return file_err(NULL, file_errno_class(err), fn, "cannot delete %s: %s", filename,
@@ -326,18 +274,11 @@ int PMPI_File_delete(const char *filename, MPI_Info info)
     return MPI_SUCCESS;
 }
 
-/* size changes: every rank has called before any returns */
-static int file_resize(MPI_File fh, MPI_Offset size, int grow_only, const char *fn)
+/* size changes (size checked): every rank has called before any returns */
+static int file_resize(compi_file_t *f, MPI_Offset size, int grow_only, const char *fn)
 {
-    int rc, cls = MPI_SUCCESS;
-    compi_file_t *f = file_arg(fh, fn, &rc);
+    int cls = MPI_SUCCESS;
     struct stat sb;
-    if (f == NULL) {
-        return rc;
-    }
-    if (size < 0) {
-        return file_err(f, MPI_ERR_ARG, fn, "size=%lld is negative", (long long)size);
-    }
     if (f->amode & MPI_MODE_SEQUENTIAL) {
         return file_err(f, MPI_ERR_UNSUPPORTED_OPERATION, fn,
                         "the file was opened with MPI_MODE_SEQUENTIAL");
@@ -361,80 +302,43 @@ static int file_resize(MPI_File fh, MPI_Offset size, int grow_only, const char *
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_set_size = PMPI_File_set_size
-int PMPI_File_set_size(MPI_File fh, MPI_Offset size)
+static int file_set_size_impl(compi_file_t *fh, MPI_Offset size, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_File_set_size");
-    return file_resize(fh, size, 0, "MPI_File_set_size");
+    return file_resize(fh, size, 0, fn);
 }
 
-#pragma weak MPI_File_preallocate = PMPI_File_preallocate
-int PMPI_File_preallocate(MPI_File fh, MPI_Offset size)
+static int file_preallocate_impl(compi_file_t *fh, MPI_Offset size, const char *fn)
 {
-    COMPI_CHECK_INIT("MPI_File_preallocate");
-    return file_resize(fh, size, 1, "MPI_File_preallocate");
+    return file_resize(fh, size, 1, fn);
 }
 
-#pragma weak MPI_File_get_size = PMPI_File_get_size
-int PMPI_File_get_size(MPI_File fh, MPI_Offset *size)
+static int file_get_size_impl(compi_file_t *fh, MPI_Offset *size, const char *fn)
 {
-    static const char fn[] = "MPI_File_get_size";
-    COMPI_CHECK_INIT(fn);
-    int rc;
-    compi_file_t *f = file_arg_out(fh, size, "size", fn, &rc);
     struct stat sb;
-    if (f == NULL) {
-        return rc;
-    }
-    if (fstat(f->fd, &sb) != 0) {
-        return file_err(f, file_errno_class(errno), fn, "fstat of %s failed", f->path);
+    if (fstat(fh->fd, &sb) != 0) {
+        return file_err(fh, file_errno_class(errno), fn, "fstat of %s failed", fh->path);
     }
     *size = (MPI_Offset)sb.st_size;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_get_group = PMPI_File_get_group
-int PMPI_File_get_group(MPI_File fh, MPI_Group *group)
+static int file_get_group_impl(compi_file_t *fh, MPI_Group *group, const char *fn)
 {
-    static const char fn[] = "MPI_File_get_group";
-    COMPI_CHECK_INIT(fn);
-    int rc;
-    compi_file_t *f = file_arg_out(fh, group, "group", fn, &rc);
-    if (f == NULL) {
-        return rc;
-    }
-    return PMPI_Comm_group(f->comm->handle, group);
+    (void)fn;
+    return PMPI_Comm_group(fh->comm->handle, group);
 }
 
-#pragma weak MPI_File_get_amode = PMPI_File_get_amode
-int PMPI_File_get_amode(MPI_File fh, int *amode)
+static int file_get_amode_impl(compi_file_t *fh, int *amode, const char *fn)
 {
-    static const char fn[] = "MPI_File_get_amode";
-    COMPI_CHECK_INIT(fn);
-    int rc;
-    compi_file_t *f = file_arg_out(fh, amode, "amode", fn, &rc);
-    if (f == NULL) {
-        return rc;
-    }
-    *amode = f->amode;
+    (void)fn;
+    *amode = fh->amode;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_set_info = PMPI_File_set_info
-int PMPI_File_set_info(MPI_File fh, MPI_Info info)
+static int file_set_info_impl(compi_file_t *fh, MPI_Info info, const char *fn)
 {
-    static const char fn[] = "MPI_File_set_info";
-    COMPI_CHECK_INIT(fn);
-    int rc;
-    compi_file_t *f = file_arg(fh, fn, &rc);
-    if (f == NULL) {
-        return rc;
-    }
-    if (info != MPI_INFO_NULL && !mpi_info_valid(info)) {
-        return file_err(f, MPI_ERR_INFO, fn, "invalid info handle 0x%x", (unsigned)info);
-    }
-    rc = file_hints_from(f, info);
-    return rc == MPI_SUCCESS ? rc : file_err(f, rc, fn, "cannot keep the hints");
+    int rc = file_hints_from(fh, info);
+    return rc == MPI_SUCCESS ? rc : file_err(fh, rc, fn, "cannot keep the hints");
 }
 
 /* ROMIO's hints as collective access would use them now (the closures the creators
@@ -466,82 +370,47 @@ static int info_in_effect(compi_file_t *f, MPI_Info info)
     return rc == MPI_SUCCESS ? PMPI_Info_set(info, "romio_no_indep_rw", "false") : rc;
 }
 
-#pragma weak MPI_File_get_info = PMPI_File_get_info
-int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
+static int file_get_info_impl(compi_file_t *fh, MPI_Info *info_used, const char *fn)
 {
-    static const char fn[] = "MPI_File_get_info";
-    COMPI_CHECK_INIT(fn);
-    int rc;
-    compi_file_t *f = file_arg_out(fh, info_used, "info_used", fn, &rc);
-    if (f == NULL) {
-        return rc;
+    (void)fn;
+    int rc = PMPI_Info_create(info_used);
+    for (size_t i = 0; rc == MPI_SUCCESS && i < fh->nhints; i++) {
+        rc = PMPI_Info_set(*info_used, fh->hint_keys[i], fh->hint_vals[i]);
     }
-    rc = PMPI_Info_create(info_used);
-    for (size_t i = 0; rc == MPI_SUCCESS && i < f->nhints; i++) {
-        rc = PMPI_Info_set(*info_used, f->hint_keys[i], f->hint_vals[i]);
-    }
-    return rc == MPI_SUCCESS ? info_in_effect(f, *info_used) : rc;
+    return rc == MPI_SUCCESS ? info_in_effect(fh, *info_used) : rc;
 }
 
-#pragma weak MPI_File_set_atomicity = PMPI_File_set_atomicity
-int PMPI_File_set_atomicity(MPI_File fh, int flag)
+static int file_set_atomicity_impl(compi_file_t *fh, int flag, const char *fn)
 {
-    static const char fn[] = "MPI_File_set_atomicity";
-    COMPI_CHECK_INIT(fn);
-    int rc;
-    compi_file_t *f = file_arg(fh, fn, &rc);
-    if (f == NULL) {
-        return rc;
-    }
-    f->atomic = flag != 0;
-    return PMPI_Barrier(f->comm->handle);
+    (void)fn;
+    fh->atomic = flag != 0;
+    return PMPI_Barrier(fh->comm->handle);
 }
 
-#pragma weak MPI_File_get_atomicity = PMPI_File_get_atomicity
-int PMPI_File_get_atomicity(MPI_File fh, int *flag)
+static int file_get_atomicity_impl(compi_file_t *fh, int *flag, const char *fn)
 {
-    static const char fn[] = "MPI_File_get_atomicity";
-    COMPI_CHECK_INIT(fn);
-    int rc;
-    compi_file_t *f = file_arg_out(fh, flag, "flag", fn, &rc);
-    if (f == NULL) {
-        return rc;
-    }
-    *flag = f->atomic;
+    (void)fn;
+    *flag = fh->atomic;
     return MPI_SUCCESS;
 }
 
 /* fsync, then a barrier: what one rank wrote before it is seen by every rank after */
-#pragma weak MPI_File_sync = PMPI_File_sync
-int PMPI_File_sync(MPI_File fh)
+static int file_sync_impl(compi_file_t *fh, const char *fn)
 {
-    static const char fn[] = "MPI_File_sync";
-    COMPI_CHECK_INIT(fn);
-    int rc, cls = MPI_SUCCESS;
-    compi_file_t *f = file_arg(fh, fn, &rc);
-    if (f == NULL) {
-        return rc;
-    }
-    if (!(f->amode & MPI_MODE_RDONLY) && fsync(f->fd) != 0 && errno != EINVAL) {
+    int cls = MPI_SUCCESS;
+    if (!(fh->amode & MPI_MODE_RDONLY) && fsync(fh->fd) != 0 && errno != EINVAL) {
         cls = file_errno_class(errno);
     }
-    cls = file_agree(f->comm, cls);
-    return cls == MPI_SUCCESS ? MPI_SUCCESS : file_err(f, cls, fn, "fsync of %s failed", f->path);
+    cls = file_agree(fh->comm, cls);
+    return cls == MPI_SUCCESS ? MPI_SUCCESS : file_err(fh, cls, fn, "fsync of %s failed", fh->path);
 }
 
 /* ---- error handlers --------------------------------------------------------------- */
 
-#pragma weak MPI_File_create_errhandler = PMPI_File_create_errhandler
-int PMPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn,
-                                MPI_Errhandler *errhandler)
+static int file_create_errhandler_impl(MPI_File_errhandler_function *file_errhandler_fn,
+                                       MPI_Errhandler *errhandler, const char *fn)
 {
-    static const char fn[] = "MPI_File_create_errhandler";
-    COMPI_CHECK_INIT(fn);
     compi_errhandler_t *e;
-    if (file_errhandler_fn == NULL || errhandler == NULL) {
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL",
-                             errhandler == NULL ? "errhandler" : "function");
-    }
     if (errh_create((MPI_Comm_errhandler_function *)(void (*)(void))file_errhandler_fn, &e) !=
         COMPI_OK) {
         return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
@@ -550,62 +419,36 @@ int PMPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_set_errhandler = PMPI_File_set_errhandler
-int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
+/* file NULL: MPI_FILE_NULL's handler, the default of the files opened after */
+static int file_set_errhandler_impl(compi_file_t *file, compi_errhandler_t *errhandler,
+                                    const char *fn)
 {
-    static const char fn[] = "MPI_File_set_errhandler";
-    COMPI_CHECK_INIT(fn);
-    int rc;
-    compi_file_t *f = NULL;
-    compi_errhandler_t *e = errh_from_handle(errhandler);
-    if (file != MPI_FILE_NULL && (f = file_arg(file, fn, &rc)) == NULL) {
-        return rc;
-    }
-    if (e == NULL) {
-        return file_err(f, MPI_ERR_ARG, fn, "invalid error handler handle 0x%x",
-                        (unsigned)errhandler);
-    }
-    if (f == NULL) {
-        file_null_errh_set(e);
+    (void)fn;
+    if (file == NULL) {
+        file_null_errh_set(errhandler);
     } else {
-        errh_retain(e);
-        errh_release(f->errh);
-        f->errh = e;
+        errh_retain(errhandler);
+        errh_release(file->errh);
+        file->errh = errhandler;
     }
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_get_errhandler = PMPI_File_get_errhandler
-int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
+static int file_get_errhandler_impl(compi_file_t *file, MPI_Errhandler *errhandler, const char *fn)
 {
-    static const char fn[] = "MPI_File_get_errhandler";
-    COMPI_CHECK_INIT(fn);
-    int rc;
-    compi_file_t *f = NULL;
-    if (file != MPI_FILE_NULL && (f = file_arg(file, fn, &rc)) == NULL) {
-        return rc;
-    }
-    if (errhandler == NULL) {
-        return file_err(f, MPI_ERR_ARG, fn, "errhandler is NULL");
-    }
-    compi_errhandler_t *e = f != NULL ? f->errh : file_null_errh();
+    (void)fn;
+    compi_errhandler_t *e = file != NULL ? file->errh : file_null_errh();
     errh_retain(e);
     *errhandler = e->handle;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_call_errhandler = PMPI_File_call_errhandler
-int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
+static int file_call_errhandler_impl(compi_file_t *fh, int errorcode, const char *fn)
 {
-    static const char fn[] = "MPI_File_call_errhandler";
-    COMPI_CHECK_INIT(fn);
-    int rc;
-    compi_file_t *f = NULL;
     char what[96];
-    if (fh != MPI_FILE_NULL && (f = file_arg(fh, fn, &rc)) == NULL) {
-        return rc;
-    }
     snprintf(what, sizeof(what), "error code %d raised by the application", errorcode);
-    file_invoke(f, errorcode, fn, what);
+    file_invoke(fh, errorcode, fn, what);
     return MPI_SUCCESS;
 }
+
+#include "core/mpi/gen/file.c"

@@ -1,7 +1,8 @@
 /*
  * file_rw_api.c -- MPI-IO data access: one engine (file_access) behind every read and
- * write, made from file_access.def, and the file pointers (seek, get_position,
- * get_byte_offset and their shared forms).
+ * write, whose generated entry points (core/mpi/gen/file_rw.c) share three
+ * implementations (file_at_impl, file_ptr_impl, file_end_impl), and the file pointers
+ * (seek, get_position, get_byte_offset and their shared forms).
  *
  * An access packs the user's data in the file's representation, maps [position, +bytes)
  * of the view to byte ranges of the file (io_view_map) and moves them with pread/pwrite,
@@ -279,27 +280,11 @@ static int not_sequential(compi_file_t *f, const char *fn)
     return MPI_SUCCESS;
 }
 
-/* an access's arguments; raises on the file's handler */
-static int file_check(MPI_File fh, const file_op_t *op, compi_file_t **f_p, compi_datatype_t **dt_p)
+/* an access's arguments that the file's state judges (the generated entry points checked
+   the rest); raises on the file's handler */
+static int file_check(compi_file_t *f, const file_op_t *op)
 {
     int rc;
-    compi_file_t *f = file_arg(fh, op->fn, &rc);
-    compi_datatype_t *dt;
-    *f_p = f;
-    if (f == NULL) {
-        return rc;
-    }
-    if ((*dt_p = dt = dt_from_handle(op->type)) == NULL || (!dt->committed && !dt->predefined)) {
-        return file_err(f, MPI_ERR_TYPE, op->fn, "invalid or uncommitted datatype 0x%x",
-                        (unsigned)op->type);
-    }
-    if (op->count < 0) {
-        return file_err(f, MPI_ERR_COUNT, op->fn, "count=%lld is negative", (long long)op->count);
-    }
-    if (op->buf == NULL && op->count > 0 && dt->size > 0 && dt->true_lb == 0) {
-        return file_err(f, MPI_ERR_BUFFER, op->fn, "buf is NULL with %lld elements",
-                        (long long)op->count);
-    }
     if (op->write && (f->amode & MPI_MODE_RDONLY)) {
         return file_err(f, MPI_ERR_READ_ONLY, op->fn, "%s was opened MPI_MODE_RDONLY", f->path);
     }
@@ -314,21 +299,15 @@ static int file_check(MPI_File fh, const file_op_t *op, compi_file_t **f_p, comp
         return file_err(f, MPI_ERR_UNSUPPORTED_OPERATION, op->fn,
                         "no shared file pointer: its file beside %s could not be made", f->path);
     }
-    if (op->where == FA_EXPLICIT && op->offset < 0) {
-        return file_err(f, MPI_ERR_ARG, op->fn, "offset=%lld is negative", (long long)op->offset);
-    }
     return MPI_SUCCESS;
 }
 
 /* the checks, then the access; raises on the file's handler */
-static int file_go(MPI_File fh, const file_op_t *op, MPI_Offset *moved_p)
+static int file_go(compi_file_t *f, const file_op_t *op, compi_datatype_t *dt, MPI_Offset *moved_p)
 {
-    COMPI_CHECK_INIT(op->fn);
-    compi_file_t *f;
-    compi_datatype_t *dt;
     char why[1024] = ""; /* room for a creator's message (file_access) */
     *moved_p = 0;
-    int rc = file_check(fh, op, &f, &dt);
+    int rc = file_check(f, op);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
@@ -381,13 +360,12 @@ static void xfer_done(void *arg, int cls, MPI_Offset moved)
 
 /* start a nonblocking collective access (MPI_File_iwrite_all, iread_at_all, a split
    collective's _begin): its request in *r_p, or a class raised on the file's handler */
-static int file_istart(MPI_File fh, const file_op_t *op, int split, compi_request_t **r_p)
+static int file_istart(compi_file_t *f, const file_op_t *op, compi_datatype_t *dt, int split,
+                       compi_request_t **r_p)
 {
-    compi_file_t *f;
-    compi_datatype_t *dt;
     char why[256] = "";
     *r_p = NULL;
-    int rc = file_check(fh, op, &f, &dt);
+    int rc = file_check(f, op);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
@@ -436,38 +414,36 @@ static void file_status(MPI_Status *status, MPI_Offset moved)
     }
 }
 
-static int file_blocking(MPI_File fh, const file_op_t *op, MPI_Status *status)
+static int file_blocking(compi_file_t *f, const file_op_t *op, compi_datatype_t *dt,
+                         MPI_Status *status)
 {
     MPI_Offset moved = 0;
-    int rc = file_go(fh, op, &moved);
+    int rc = file_go(f, op, dt, &moved);
     file_status(status, moved);
     return rc;
 }
 
 /* a collective one started (file_istart); an independent one now, and a request already
    complete that reports it */
-static int file_nonblocking(MPI_File fh, const file_op_t *op, MPI_Request *request)
+static int file_nonblocking(compi_file_t *f, const file_op_t *op, compi_datatype_t *dt,
+                            MPI_Request *request)
 {
-    COMPI_CHECK_INIT(op->fn); /* the request handle is made under the lock too */
     MPI_Offset moved = 0;
     int rc;
-    if (request == NULL) {
-        return file_err(NULL, MPI_ERR_REQUEST, op->fn, "request is NULL");
-    }
     *request = MPI_REQUEST_NULL;
     if (op->coll) {
         compi_request_t *r;
-        if ((rc = file_istart(fh, op, 0, &r)) != MPI_SUCCESS) {
+        if ((rc = file_istart(f, op, dt, 0, &r)) != MPI_SUCCESS) {
             return rc;
         }
         return mpi_req_expose(NULL, r, request, op->fn);
     }
-    if ((rc = file_go(fh, op, &moved)) != MPI_SUCCESS) {
+    if ((rc = file_go(f, op, dt, &moved)) != MPI_SUCCESS) {
         return rc;
     }
     compi_request_t *r = pml_request_new(REQ_COLL, NULL);
     if (r == NULL) {
-        return file_err(fh, MPI_ERR_NO_MEM, op->fn, "out of requests");
+        return file_err(f, MPI_ERR_NO_MEM, op->fn, "out of requests");
     }
     r->result.count = (size_t)moved;
     pml_request_complete(r);
@@ -480,26 +456,21 @@ static int split_kind(const file_op_t *op)
     return 1 + op->write + 2 * op->where;
 }
 
-static int file_begin(MPI_File fh, const file_op_t *op)
+static int file_begin(compi_file_t *f, const file_op_t *op, compi_datatype_t *dt)
 {
-    COMPI_CHECK_INIT(op->fn);
-    int rc;
-    compi_file_t *f = file_arg(fh, op->fn, &rc);
     MPI_Offset moved = 0;
-    if (f == NULL) {
-        return rc;
-    }
+    int rc;
     if (f->split != 0) {
         return file_err(f, MPI_ERR_IO, op->fn,
                         "a split collective access on this file has not ended");
     }
     if (op->where == FA_ORDERED) {
         /* the ordered position is itself a collective (a scan): done here, whole */
-        rc = file_go(fh, op, &moved);
+        rc = file_go(f, op, dt, &moved);
         f->split_req = NULL;
     } else {
         f->split_err = MPI_SUCCESS; /* until the access's end says otherwise */
-        rc = file_istart(fh, op, 1, &f->split_req);
+        rc = file_istart(f, op, dt, 1, &f->split_req);
     }
     f->split = split_kind(op);
     f->split_moved = moved;
@@ -507,133 +478,82 @@ static int file_begin(MPI_File fh, const file_op_t *op)
     return rc;
 }
 
-static int file_end(MPI_File fh, int write, int where, MPI_Status *status, const char *fn)
+/* ---- the data access procedures (their entry points: core/mpi/gen/file_rw.c) --------- */
+
+/* how an access is made: the entry points' `how`, or'ed (tools/mpigen/cgen.py, FILE_ACCESS) */
+enum { FILE_WRITE = 1, FILE_COLL = 2, FILE_NB = 4, FILE_SPLIT = 8 };
+
+/* every read and write but a split collective's end: blocking, nonblocking (a request) or
+   a split collective's _begin */
+static int file_at_impl(compi_file_t *fh, MPI_Offset offset, void *buf, MPI_Count count,
+                        compi_datatype_t *datatype, MPI_Status *status, MPI_Request *request,
+                        int where, int how, const char *fn)
 {
-    COMPI_CHECK_INIT(fn);
-    int rc;
-    compi_file_t *f = file_arg(fh, fn, &rc);
-    file_op_t op = {.write = write, .where = where};
-    if (f == NULL) {
-        return rc;
+    file_op_t op = {.write = (how & FILE_WRITE) != 0,
+                    .where = where,
+                    .coll = (how & FILE_COLL) != 0,
+                    .offset = offset,
+                    .buf = buf,
+                    .count = count,
+                    .type = datatype->handle,
+                    .fn = fn};
+    if (how & FILE_SPLIT) {
+        return file_begin(fh, &op, datatype);
     }
-    if (f->split != split_kind(&op)) {
-        return file_err(f, MPI_ERR_IO, fn, "no matching split collective access began");
+    if (how & FILE_NB) {
+        return file_nonblocking(fh, &op, datatype, request);
     }
-    f->split = 0;
-    compi_request_t *r = f->split_req;
-    f->split_req = NULL;
+    return file_blocking(fh, &op, datatype, status);
+}
+
+/* the accesses through a file pointer (individual, shared, ordered) */
+static int file_ptr_impl(compi_file_t *fh, void *buf, MPI_Count count, compi_datatype_t *datatype,
+                         MPI_Status *status, MPI_Request *request, int where, int how,
+                         const char *fn)
+{
+    return file_at_impl(fh, 0, buf, count, datatype, status, request, where, how, fn);
+}
+
+/* a split collective's _end: the access its _begin started, of the same kind */
+static int file_end_impl(compi_file_t *fh, void *buf, MPI_Status *status, int where, int how,
+                         const char *fn)
+{
+    file_op_t op = {.write = (how & FILE_WRITE) != 0, .where = where};
+    (void)buf;
+    if (fh->split != split_kind(&op)) {
+        return file_err(fh, MPI_ERR_IO, fn, "no matching split collective access began");
+    }
+    fh->split = 0;
+    compi_request_t *r = fh->split_req;
+    fh->split_req = NULL;
     if (r == NULL) {
-        file_status(status, f->split_moved);
+        file_status(status, fh->split_moved);
         return MPI_SUCCESS;
     }
     /* the access began as a nonblocking collective: its end is its completion */
     (void)pml_wait(r, NULL);
     file_status(status, (MPI_Offset)r->result.count);
-    int cls = f->split_err != MPI_SUCCESS ? f->split_err : MPI_ERR_OTHER;
-    rc = r->result.error == COMPI_OK ? MPI_SUCCESS : cls;
+    int cls = fh->split_err != MPI_SUCCESS ? fh->split_err : MPI_ERR_OTHER;
+    int rc = r->result.error == COMPI_OK ? MPI_SUCCESS : cls;
     char why[512];
     snprintf(why, sizeof(why), "%s", r->errtext != NULL ? r->errtext : "the access failed");
     pml_request_free(r);
-    return rc == MPI_SUCCESS ? rc : file_err(f, rc, fn, "%s", why);
+    return rc == MPI_SUCCESS ? rc : file_err(fh, rc, fn, "%s", why);
 }
-
-/* ---- the functions of file_access.def ---------------------------------------------- */
-
-#define FA_STR(s) #s
-#define FA_WEAK(x) _Pragma(FA_STR(weak MPI_File_##x = PMPI_File_##x))
-#define FA_BUF_0 void *
-#define FA_BUF_1 const void *
-#define FA_OP(x, w, wh, c, off)                                                                    \
-    file_op_t op = {.write = w,                                                                    \
-                    .where = wh,                                                                   \
-                    .coll = c,                                                                     \
-                    .offset = off,                                                                 \
-                    .buf = (void *)buf,                                                            \
-                    .count = count,                                                                \
-                    .type = datatype,                                                              \
-                    .fn = "MPI_File_" #x}
-
-#define FA_AT(x, CT, w, wh, c)                                                                     \
-    FA_WEAK(x)                                                                                     \
-    int PMPI_File_##x(MPI_File fh, MPI_Offset offset, FA_BUF_##w buf, CT count,                    \
-                      MPI_Datatype datatype, MPI_Status *status)                                   \
-    {                                                                                              \
-        FA_OP(x, w, wh, c, offset);                                                                \
-        return file_blocking(fh, &op, status);                                                     \
-    }
-#define FA_IAT(x, CT, w, wh, c)                                                                    \
-    FA_WEAK(x)                                                                                     \
-    int PMPI_File_##x(MPI_File fh, MPI_Offset offset, FA_BUF_##w buf, CT count,                    \
-                      MPI_Datatype datatype, MPI_Request *request)                                 \
-    {                                                                                              \
-        FA_OP(x, w, wh, c, offset);                                                                \
-        return file_nonblocking(fh, &op, request);                                                 \
-    }
-#define FA_PLAIN(x, CT, w, wh, c)                                                                  \
-    FA_WEAK(x)                                                                                     \
-    int PMPI_File_##x(MPI_File fh, FA_BUF_##w buf, CT count, MPI_Datatype datatype,                \
-                      MPI_Status *status)                                                          \
-    {                                                                                              \
-        FA_OP(x, w, wh, c, 0);                                                                     \
-        return file_blocking(fh, &op, status);                                                     \
-    }
-#define FA_I(x, CT, w, wh, c)                                                                      \
-    FA_WEAK(x)                                                                                     \
-    int PMPI_File_##x(MPI_File fh, FA_BUF_##w buf, CT count, MPI_Datatype datatype,                \
-                      MPI_Request *request)                                                        \
-    {                                                                                              \
-        FA_OP(x, w, wh, c, 0);                                                                     \
-        return file_nonblocking(fh, &op, request);                                                 \
-    }
-#define FA_ATB(x, CT, w, wh, c)                                                                    \
-    FA_WEAK(x)                                                                                     \
-    int PMPI_File_##x(MPI_File fh, MPI_Offset offset, FA_BUF_##w buf, CT count,                    \
-                      MPI_Datatype datatype)                                                       \
-    {                                                                                              \
-        FA_OP(x, w, wh, c, offset);                                                                \
-        return file_begin(fh, &op);                                                                \
-    }
-#define FA_B(x, CT, w, wh, c)                                                                      \
-    FA_WEAK(x)                                                                                     \
-    int PMPI_File_##x(MPI_File fh, FA_BUF_##w buf, CT count, MPI_Datatype datatype)                \
-    {                                                                                              \
-        FA_OP(x, w, wh, c, 0);                                                                     \
-        return file_begin(fh, &op);                                                                \
-    }
-
-#define FILE_ACCESS(x, shape, w, wh, c)                                                            \
-    FA_##shape(x, int, w, wh, c) FA_##shape(x##_c, MPI_Count, w, wh, c)
-#include "core/mpi/file_access.def"
-#undef FILE_ACCESS
-
-#define FA_END(x, w, wh)                                                                           \
-    FA_WEAK(x##_end)                                                                               \
-    int PMPI_File_##x##_end(MPI_File fh, FA_BUF_##w buf, MPI_Status *status)                       \
-    {                                                                                              \
-        (void)buf;                                                                                 \
-        return file_end(fh, w, wh, status, "MPI_File_" #x "_end");                                 \
-    }
-FA_END(read_at_all, 0, FA_EXPLICIT)
-FA_END(write_at_all, 1, FA_EXPLICIT)
-FA_END(read_all, 0, FA_INDIV)
-FA_END(write_all, 1, FA_INDIV)
-FA_END(read_ordered, 0, FA_ORDERED)
-FA_END(write_ordered, 1, FA_ORDERED)
 
 /* ---- file pointers ----------------------------------------------------------------- */
 
-/* the new position of a seek from `cur`, in etypes; -1 when before the start */
-static MPI_Offset seek_target(compi_file_t *f, MPI_Offset offset, int whence, MPI_Offset cur,
-                              int *bad_whence)
+/* the new position of a seek from `cur`, in etypes (whence checked); negative when
+   before the start */
+static MPI_Offset seek_target(compi_file_t *f, MPI_Offset offset, int whence, MPI_Offset cur)
 {
-    *bad_whence = 0;
     switch (whence) {
     case MPI_SEEK_SET:
         return offset;
     case MPI_SEEK_CUR:
         return cur + offset;
-    case MPI_SEEK_END: {
-        /* the end: the etypes of the view before the file's end */
+    default: {
+        /* MPI_SEEK_END: the etypes of the view before the file's end */
         MPI_Offset size = 0, n = 0;
         PMPI_File_get_size(f, &size);
         /* count view bytes that lie below `size`: whole tiles, then runs */
@@ -650,116 +570,77 @@ static MPI_Offset seek_target(compi_file_t *f, MPI_Offset offset, int whence, MP
         }
         return (n + f->view.esize - 1) / f->view.esize + offset;
     }
-    default:
-        *bad_whence = 1;
-        return 0;
     }
 }
 
-#pragma weak MPI_File_seek = PMPI_File_seek
-int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
+static int file_seek_impl(compi_file_t *fh, MPI_Offset offset, int whence, const char *fn)
 {
-    static const char fn[] = "MPI_File_seek";
-    COMPI_CHECK_INIT(fn);
-    int rc, bad;
-    compi_file_t *f = file_arg(fh, fn, &rc);
-    if (f == NULL) {
+    int rc;
+    if ((rc = not_sequential(fh, fn)) != MPI_SUCCESS) {
         return rc;
     }
-    if ((rc = not_sequential(f, fn)) != MPI_SUCCESS) {
-        return rc;
+    MPI_Offset to = seek_target(fh, offset, whence, fh->ifp);
+    if (to < 0) {
+        return file_err(fh, MPI_ERR_ARG, fn, "whence=%d, offset=%lld: a negative position", whence,
+                        (long long)offset);
     }
-    MPI_Offset to = seek_target(f, offset, whence, f->ifp, &bad);
-    if (bad || to < 0) {
-        return file_err(f, MPI_ERR_ARG, fn, "whence=%d, offset=%lld: %s", whence, (long long)offset,
-                        bad ? "no MPI_SEEK_*" : "a negative position");
-    }
-    f->ifp = to;
+    fh->ifp = to;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_get_position = PMPI_File_get_position
-int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
+static int file_get_position_impl(compi_file_t *fh, MPI_Offset *offset, const char *fn)
 {
-    static const char fn[] = "MPI_File_get_position";
-    COMPI_CHECK_INIT(fn);
     int rc;
-    compi_file_t *f = file_arg_out(fh, offset, "offset", fn, &rc);
-    if (f == NULL) {
+    if ((rc = not_sequential(fh, fn)) != MPI_SUCCESS) {
         return rc;
     }
-    if ((rc = not_sequential(f, fn)) != MPI_SUCCESS) {
-        return rc;
-    }
-    *offset = f->ifp;
+    *offset = fh->ifp;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_get_byte_offset = PMPI_File_get_byte_offset
-int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
+static int file_get_byte_offset_impl(compi_file_t *fh, MPI_Offset offset, MPI_Offset *disp,
+                                     const char *fn)
 {
-    static const char fn[] = "MPI_File_get_byte_offset";
-    COMPI_CHECK_INIT(fn);
     int rc;
-    compi_file_t *f = file_arg(fh, fn, &rc);
-    if (f == NULL) {
+    if ((rc = not_sequential(fh, fn)) != MPI_SUCCESS) {
         return rc;
     }
-    if (disp == NULL || offset < 0) {
-        return file_err(f, MPI_ERR_ARG, fn, "disp is NULL or offset negative");
-    }
-    if ((rc = not_sequential(f, fn)) != MPI_SUCCESS) {
-        return rc;
-    }
-    *disp = io_view_offset(&f->view, offset * f->view.esize);
+    *disp = io_view_offset(&fh->view, offset * fh->view.esize);
     return MPI_SUCCESS;
 }
 
 /* collective: every rank gives the same arguments; rank 0 moves the pointer */
-#pragma weak MPI_File_seek_shared = PMPI_File_seek_shared
-int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
+static int file_seek_shared_impl(compi_file_t *fh, MPI_Offset offset, int whence, const char *fn)
 {
-    static const char fn[] = "MPI_File_seek_shared";
-    COMPI_CHECK_INIT(fn);
-    int rc, bad = 0, cls = MPI_SUCCESS;
-    compi_file_t *f = file_arg(fh, fn, &rc);
+    int cls = MPI_SUCCESS;
     MPI_Offset cur = 0, to = 0;
-    if (f == NULL) {
-        return rc;
-    }
-    if (f->side_fd < 0) {
-        return file_err(f, MPI_ERR_UNSUPPORTED_OPERATION, fn, "no shared file pointer");
+    if (fh->side_fd < 0) {
+        return file_err(fh, MPI_ERR_UNSUPPORTED_OPERATION, fn, "no shared file pointer");
     }
     /* every rank is done with the pointer where it was before rank 0 moves it */
-    PMPI_Barrier(f->comm->handle);
-    if (f->comm->rank == 0) {
-        if (io_shfp_get(f, &cur) != 0) {
+    PMPI_Barrier(fh->comm->handle);
+    if (fh->comm->rank == 0) {
+        if (io_shfp_get(fh, &cur) != 0) {
             cls = MPI_ERR_IO;
         } else {
-            to = seek_target(f, offset, whence, cur, &bad);
-            cls = bad || to < 0 ? MPI_ERR_ARG : rw_class(io_shfp_set(f, to));
+            to = seek_target(fh, offset, whence, cur);
+            cls = to < 0 ? MPI_ERR_ARG : rw_class(io_shfp_set(fh, to));
         }
     }
-    PMPI_Bcast(&cls, 1, MPI_INT, 0, f->comm->handle);
+    PMPI_Bcast(&cls, 1, MPI_INT, 0, fh->comm->handle);
     if (cls != MPI_SUCCESS) {
-        return file_err(f, cls, fn, "cannot move the shared file pointer (offset %lld, whence %d)",
+        return file_err(fh, cls, fn, "cannot move the shared file pointer (offset %lld, whence %d)",
                         (long long)offset, whence);
     }
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_get_position_shared = PMPI_File_get_position_shared
-int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
+static int file_get_position_shared_impl(compi_file_t *fh, MPI_Offset *offset, const char *fn)
 {
-    static const char fn[] = "MPI_File_get_position_shared";
-    COMPI_CHECK_INIT(fn);
-    int rc;
-    compi_file_t *f = file_arg_out(fh, offset, "offset", fn, &rc);
-    if (f == NULL) {
-        return rc;
-    }
-    if (f->side_fd < 0 || io_shfp_get(f, offset) != 0) {
-        return file_err(f, MPI_ERR_UNSUPPORTED_OPERATION, fn, "no shared file pointer");
+    if (fh->side_fd < 0 || io_shfp_get(fh, offset) != 0) {
+        return file_err(fh, MPI_ERR_UNSUPPORTED_OPERATION, fn, "no shared file pointer");
     }
     return MPI_SUCCESS;
 }
+
+#include "core/mpi/gen/file_rw.c"

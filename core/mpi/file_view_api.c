@@ -48,67 +48,32 @@ MPI_Offset file_rep_bytes(const compi_file_t *fh, compi_datatype_t *dt, MPI_Offs
     return (MPI_Offset)dt->size * count;
 }
 
-/* errors go to MPI_FILE_NULL's handler, as those of MPI_File_open */
-static int register_datarep(const char *name, const file_datarep_t *d, const char *fn)
+/* the entry points: core/mpi/gen/file_view.c; a registration's errors go to
+   MPI_FILE_NULL's handler, as those of MPI_File_open */
+static int register_datarep_impl(const char *datarep,
+                                 MPI_Datarep_conversion_function *read_conversion_fn,
+                                 MPI_Datarep_conversion_function_c *read_conversion_fn_c,
+                                 MPI_Datarep_conversion_function *write_conversion_fn,
+                                 MPI_Datarep_conversion_function_c *write_conversion_fn_c,
+                                 MPI_Datarep_extent_function *dtype_file_extent_fn,
+                                 void *extra_state, const char *fn)
 {
-    if (name == NULL || strlen(name) >= MPI_MAX_DATAREP_STRING || name[0] == '\0') {
-        return file_err(NULL, MPI_ERR_ARG, fn, "datarep is NULL, empty or too long");
-    }
-    if (d->extent_fn == NULL) {
-        return file_err(NULL, MPI_ERR_ARG, fn, "dtype_file_extent_fn is NULL");
-    }
-    if (datarep_find(name) >= 0) {
-        return file_err(NULL, MPI_ERR_DUP_DATAREP, fn, "data representation \"%s\" exists", name);
+    if (datarep_find(datarep) >= 0) {
+        return file_err(NULL, MPI_ERR_DUP_DATAREP, fn, "data representation \"%s\" exists",
+                        datarep);
     }
     if (ndatareps == FILE_MAX_DATAREPS) {
         return file_err(NULL, MPI_ERR_NO_MEM, fn, "no room for another representation");
     }
-    datareps[ndatareps] = *d;
-    snprintf(datareps[ndatareps].name, sizeof(datareps[0].name), "%s", name);
+    datareps[ndatareps] = (file_datarep_t){.read_fn = read_conversion_fn,
+                                           .write_fn = write_conversion_fn,
+                                           .read_fn_c = read_conversion_fn_c,
+                                           .write_fn_c = write_conversion_fn_c,
+                                           .extent_fn = dtype_file_extent_fn,
+                                           .extra_state = extra_state};
+    snprintf(datareps[ndatareps].name, sizeof(datareps[0].name), "%s", datarep);
     ndatareps++;
     return MPI_SUCCESS;
-}
-
-#pragma weak MPI_Register_datarep = PMPI_Register_datarep
-int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
-                          MPI_Datarep_conversion_function *write_conversion_fn,
-                          MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
-{
-    COMPI_CHECK_INIT("MPI_Register_datarep");
-    file_datarep_t d = {.read_fn = read_conversion_fn,
-                        .write_fn = write_conversion_fn,
-                        .extent_fn = dtype_file_extent_fn,
-                        .extra_state = extra_state};
-    return register_datarep(datarep, &d, "MPI_Register_datarep");
-}
-
-#pragma weak MPI_Register_datarep_c = PMPI_Register_datarep_c
-int PMPI_Register_datarep_c(const char *datarep,
-                            MPI_Datarep_conversion_function_c *read_conversion_fn,
-                            MPI_Datarep_conversion_function_c *write_conversion_fn,
-                            MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
-{
-    COMPI_CHECK_INIT("MPI_Register_datarep_c");
-    file_datarep_t d = {.read_fn_c = read_conversion_fn,
-                        .write_fn_c = write_conversion_fn,
-                        .extent_fn = dtype_file_extent_fn,
-                        .extra_state = extra_state};
-    return register_datarep(datarep, &d, "MPI_Register_datarep_c");
-}
-
-/* a committed (or predefined) datatype, or NULL with MPI_ERR_TYPE raised into *rc */
-static compi_datatype_t *file_type_arg(compi_file_t *f, MPI_Datatype h, const char *what,
-                                       const char *fn, int *rc)
-{
-    compi_datatype_t *dt = dt_from_handle(h);
-    *rc = MPI_SUCCESS;
-    if (dt == NULL) {
-        *rc = file_err(f, MPI_ERR_TYPE, fn, "invalid %s (handle 0x%x)", what, (unsigned)h);
-    } else if (!dt->committed && !dt->predefined) {
-        *rc = file_err(f, MPI_ERR_TYPE, fn, "%s %s is not committed", what, dt_name(dt));
-        dt = NULL;
-    }
-    return dt;
 }
 
 /* bytes of one etype in the file under representation rep; -1 when not memory's size */
@@ -128,23 +93,14 @@ static MPI_Offset rep_esize(int rep, compi_datatype_t *etype)
     return (MPI_Offset)etype->size;
 }
 
-#pragma weak MPI_File_set_view = PMPI_File_set_view
-int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
-                       const char *datarep, MPI_Info info)
+static int file_set_view_impl(compi_file_t *fh, MPI_Offset disp, compi_datatype_t *etype,
+                              compi_datatype_t *filetype, const char *datarep, MPI_Info info,
+                              const char *fn)
 {
-    static const char fn[] = "MPI_File_set_view";
-    COMPI_CHECK_INIT(fn);
-    int rc, rep;
-    compi_file_t *f = file_arg(fh, fn, &rc);
-    compi_datatype_t *et, *ft;
+    compi_file_t *f = fh;
+    compi_datatype_t *et = etype, *ft = filetype;
     MPI_Offset esize;
-    if (f == NULL) {
-        return rc;
-    }
-    if ((et = file_type_arg(f, etype, "etype", fn, &rc)) == NULL ||
-        (ft = file_type_arg(f, filetype, "filetype", fn, &rc)) == NULL) {
-        return rc;
-    }
+    int rep;
     if (disp == MPI_DISPLACEMENT_CURRENT) {
         MPI_Offset sh = 0;
         if (!(f->amode & MPI_MODE_SEQUENTIAL)) {
@@ -206,7 +162,7 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
     f->view = nv;
     f->ifp = 0;
     if (info != MPI_INFO_NULL) {
-        PMPI_File_set_info(fh, info);
+        PMPI_File_set_info(f, info);
     }
     if (f->comm->rank == 0 && f->side_fd >= 0) {
         io_shfp_set(f, 0);
@@ -230,79 +186,38 @@ static int view_type_out(compi_datatype_t *dt, MPI_Datatype *out)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_get_view = PMPI_File_get_view
-int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype,
-                       char *datarep)
+static int file_get_view_impl(compi_file_t *fh, MPI_Offset *disp, MPI_Datatype *etype,
+                              MPI_Datatype *filetype, char *datarep, const char *fn)
 {
-    static const char fn[] = "MPI_File_get_view";
-    COMPI_CHECK_INIT(fn);
     int rc;
-    compi_file_t *f = file_arg(fh, fn, &rc);
-    if (f == NULL) {
-        return rc;
+    *disp = fh->view.disp;
+    if ((rc = view_type_out(fh->view.etype, etype)) != MPI_SUCCESS ||
+        (rc = view_type_out(fh->view.filetype, filetype)) != MPI_SUCCESS) {
+        return file_err(fh, rc, fn, "out of memory");
     }
-    if (disp == NULL || etype == NULL || filetype == NULL || datarep == NULL) {
-        return file_err(f, MPI_ERR_ARG, fn, "an argument is NULL");
-    }
-    *disp = f->view.disp;
-    if ((rc = view_type_out(f->view.etype, etype)) != MPI_SUCCESS ||
-        (rc = view_type_out(f->view.filetype, filetype)) != MPI_SUCCESS) {
-        return file_err(f, rc, fn, "out of memory");
-    }
-    snprintf(datarep, MPI_MAX_DATAREP_STRING, "%s", f->view.rep_name);
+    snprintf(datarep, MPI_MAX_DATAREP_STRING, "%s", fh->view.rep_name);
     return MPI_SUCCESS;
 }
 
-static int type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Offset *extent, const char *fn)
+static int file_get_type_extent_impl(compi_file_t *fh, compi_datatype_t *datatype,
+                                     MPI_Count *extent, const char *fn)
 {
     int rc;
-    compi_file_t *f = file_arg(fh, fn, &rc);
-    compi_datatype_t *dt;
-    if (f == NULL) {
-        return rc;
-    }
-    if ((dt = file_type_arg(f, datatype, "datatype", fn, &rc)) == NULL) {
-        return rc;
-    }
-    if (extent == NULL) {
-        return file_err(f, MPI_ERR_ARG, fn, "extent is NULL");
-    }
-    if (f->view.rep == IO_REP_EXTERNAL32) {
+    if (fh->view.rep == IO_REP_EXTERNAL32) {
         /* external32 has no padding: a type's extent there is its data's size */
-        *extent = (MPI_Offset)dt_external_size(dt, 1) + (dt->extent - (ptrdiff_t)dt->size);
-    } else if (f->view.rep >= IO_REP_USER) {
-        const file_datarep_t *d = file_datarep_get(f->view.rep);
+        *extent = (MPI_Count)dt_external_size(datatype, 1) +
+                  (datatype->extent - (ptrdiff_t)datatype->size);
+    } else if (fh->view.rep >= IO_REP_USER) {
+        const file_datarep_t *d = file_datarep_get(fh->view.rep);
         MPI_Aint e = 0;
-        if ((rc = d->extent_fn(datatype, &e, d->extra_state)) != MPI_SUCCESS) {
-            return file_err(f, rc, fn, "the representation's extent function failed");
+        if ((rc = d->extent_fn(datatype->handle, &e, d->extra_state)) != MPI_SUCCESS) {
+            return file_err(fh, rc, fn, "the representation's extent function failed");
         }
         *extent = e;
     } else {
-        *extent = dt->extent;
+        *extent = datatype->extent;
     }
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_get_type_extent = PMPI_File_get_type_extent
-int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent)
-{
-    COMPI_CHECK_INIT("MPI_File_get_type_extent");
-    MPI_Offset e = 0;
-    int rc = type_extent(fh, datatype, extent != NULL ? &e : NULL, "MPI_File_get_type_extent");
-    if (rc == MPI_SUCCESS) {
-        *extent = (MPI_Aint)e;
-    }
-    return rc;
-}
-
-#pragma weak MPI_File_get_type_extent_c = PMPI_File_get_type_extent_c
-int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent)
-{
-    COMPI_CHECK_INIT("MPI_File_get_type_extent_c");
-    MPI_Offset e = 0;
-    int rc = type_extent(fh, datatype, extent != NULL ? &e : NULL, "MPI_File_get_type_extent_c");
-    if (rc == MPI_SUCCESS) {
-        *extent = e;
-    }
-    return rc;
-}
+#include "core/mpi/gen/file_view.c"

@@ -4,7 +4,9 @@
  * get_byte_offset, collective and nonblocking forms), short reads at the end of the file
  * (MPI_Get_count says what moved), the shared file pointer (every record of every rank
  * once; seek_shared, get_position_shared), ordered access in rank order (blocking and
- * split), MPI_MODE_SEQUENTIAL (only shared-pointer access) and MPI_MODE_APPEND.
+ * split), MPI_MODE_SEQUENTIAL (only shared-pointer access) and MPI_MODE_APPEND.  The
+ * argument checks' error classes, raised on the file's handler (MPI_FILE_NULL's for an
+ * invalid file and for MPI_File_open, MPI_File_delete and MPI_Register_datarep).
  */
 #include "tests/mpi/io_test.h"
 
@@ -210,6 +212,114 @@ static void modes(void)
     MPI_OK(MPI_File_close(&fh));
 }
 
+/* what the error handlers saw */
+static int file_calls, file_code;
+static MPI_File file_seen;
+
+static void record(MPI_File *f, int *code, ...)
+{
+    file_calls++;
+    file_seen = *f;
+    file_code = *code;
+}
+
+static int no_extent(MPI_Datatype t, MPI_Aint *extent, void *state)
+{
+    (void)t;
+    (void)state;
+    *extent = 4;
+    return MPI_SUCCESS;
+}
+
+/* an argument check's class, on the handler given (fh: the file's, MPI_FILE_NULL: its) */
+static void expect_on(int rc, int cls, MPI_File on, const char *what)
+{
+    io_expect(rc, cls, what);
+    CHECK(file_calls == 1 && file_code == rc && file_seen == on,
+          "%s: %d calls of the handler, code %d, on %s", what, file_calls, file_code,
+          file_seen == MPI_FILE_NULL ? "MPI_FILE_NULL" : "a file");
+    file_calls = 0;
+}
+
+static void arguments(void)
+{
+    MPI_File fh, other = MPI_FILE_NULL;
+    MPI_Errhandler eh, null_eh;
+    MPI_Datatype unc;
+    MPI_Request req;
+    MPI_Info gone;
+    MPI_Offset off;
+    MPI_Aint ext;
+    int v[2] = {1, 2};
+
+    MPI_OK(MPI_File_open(MPI_COMM_WORLD, io_path("args"), MPI_MODE_CREATE | MPI_MODE_RDWR,
+                         MPI_INFO_NULL, &fh));
+    MPI_OK(MPI_File_create_errhandler(record, &eh));
+    MPI_OK(MPI_File_set_errhandler(fh, eh));
+    MPI_OK(MPI_File_get_errhandler(MPI_FILE_NULL, &null_eh));
+    MPI_OK(MPI_File_set_errhandler(MPI_FILE_NULL, eh));
+    MPI_OK(MPI_Type_vector(2, 1, 2, MPI_INT, &unc));
+
+    /* on the file's handler */
+    expect_on(MPI_File_write_at(fh, -1, v, 1, MPI_INT, MPI_STATUS_IGNORE), MPI_ERR_ARG, fh,
+              "write_at at a negative offset");
+    expect_on(MPI_File_read_at_all_begin(fh, -4, v, 1, MPI_INT), MPI_ERR_ARG, fh,
+              "read_at_all_begin at a negative offset");
+    expect_on(MPI_File_write(fh, v, -1, MPI_INT, MPI_STATUS_IGNORE), MPI_ERR_COUNT, fh,
+              "write of a negative count");
+    expect_on(MPI_File_write_c(fh, NULL, 2, MPI_INT, MPI_STATUS_IGNORE), MPI_ERR_BUFFER, fh,
+              "write_c of a NULL buffer");
+    expect_on(MPI_File_iread_at(fh, 0, v, 1, unc, &req), MPI_ERR_TYPE, fh,
+              "iread_at of an uncommitted type");
+    expect_on(MPI_File_read_shared(fh, v, 1, MPI_DATATYPE_NULL, MPI_STATUS_IGNORE), MPI_ERR_TYPE,
+              fh, "read_shared of MPI_DATATYPE_NULL");
+    expect_on(MPI_File_iwrite(fh, v, 1, MPI_INT, NULL), MPI_ERR_ARG, fh,
+              "iwrite without a request");
+    expect_on(MPI_File_seek(fh, 0, 12345), MPI_ERR_ARG, fh, "seek with no MPI_SEEK_*");
+    expect_on(MPI_File_seek_shared(fh, 0, -7), MPI_ERR_ARG, fh, "seek_shared with no MPI_SEEK_*");
+    expect_on(MPI_File_get_byte_offset(fh, -1, &off), MPI_ERR_ARG, fh,
+              "get_byte_offset of a negative offset");
+    expect_on(MPI_File_get_position(fh, NULL), MPI_ERR_ARG, fh, "get_position into NULL");
+    expect_on(MPI_File_preallocate(fh, -1), MPI_ERR_ARG, fh, "preallocate a negative size");
+    expect_on(MPI_File_get_type_extent(fh, MPI_DATATYPE_NULL, &ext), MPI_ERR_TYPE, fh,
+              "get_type_extent of MPI_DATATYPE_NULL");
+    expect_on(MPI_File_set_view(fh, 0, MPI_INT, unc, "native", MPI_INFO_NULL), MPI_ERR_TYPE, fh,
+              "set_view with an uncommitted filetype");
+    expect_on(MPI_File_set_errhandler(fh, MPI_ERRHANDLER_NULL), MPI_ERR_ARG, fh,
+              "set_errhandler of MPI_ERRHANDLER_NULL");
+
+    /* on MPI_FILE_NULL's */
+    expect_on(MPI_File_read(MPI_FILE_NULL, v, 1, MPI_INT, MPI_STATUS_IGNORE), MPI_ERR_FILE,
+              MPI_FILE_NULL, "read of MPI_FILE_NULL");
+    expect_on(MPI_File_get_size(MPI_FILE_NULL, &off), MPI_ERR_FILE, MPI_FILE_NULL,
+              "get_size of MPI_FILE_NULL");
+    expect_on(MPI_File_close(NULL), MPI_ERR_ARG, MPI_FILE_NULL, "close of NULL");
+    expect_on(
+        MPI_File_open(MPI_COMM_NULL, io_path("args2"), MPI_MODE_RDONLY, MPI_INFO_NULL, &other),
+        MPI_ERR_COMM, MPI_FILE_NULL, "open on MPI_COMM_NULL");
+    MPI_OK(MPI_Info_create(&gone));
+    MPI_OK(MPI_Info_free(&gone));
+    MPI_OK(MPI_Info_create(&gone));
+    MPI_Info kept = gone;
+    MPI_OK(MPI_Info_free(&gone));
+    expect_on(MPI_File_open(MPI_COMM_WORLD, io_path("args2"), MPI_MODE_CREATE | MPI_MODE_RDWR, kept,
+                            &other),
+              MPI_ERR_INFO, MPI_FILE_NULL, "open with a freed info");
+    expect_on(MPI_File_open(MPI_COMM_WORLD, io_path("args2"), MPI_MODE_RDWR, MPI_INFO_NULL, NULL),
+              MPI_ERR_ARG, MPI_FILE_NULL, "open into NULL");
+    expect_on(MPI_File_delete(NULL, MPI_INFO_NULL), MPI_ERR_ARG, MPI_FILE_NULL, "delete of NULL");
+    expect_on(
+        MPI_Register_datarep("", MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL, no_extent, NULL),
+        MPI_ERR_ARG, MPI_FILE_NULL, "Register_datarep of an empty name");
+    CHECK(other == MPI_FILE_NULL, "a failed open gave a file");
+
+    MPI_OK(MPI_File_set_errhandler(MPI_FILE_NULL, null_eh));
+    MPI_OK(MPI_Errhandler_free(&null_eh));
+    MPI_OK(MPI_Errhandler_free(&eh));
+    MPI_OK(MPI_Type_free(&unc));
+    MPI_OK(MPI_File_close(&fh));
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "io_access");
@@ -217,6 +327,7 @@ int main(int argc, char **argv)
     explicit_and_individual();
     shared();
     modes();
+    arguments();
     io_dir_remove(MPI_COMM_WORLD);
     return mt_finish();
 }

@@ -442,6 +442,8 @@ def checks(name, params):
     decls, lines, post = [], [], []
     if name in HANDLE_CONV_PROCS:
         return decls, lines, post
+    if re.sub("_c$", "", name) in FILE_PROCS:
+        return file_checks(name, params)
 
     def check(call):
         lines.append("    rc = %s;" % call)
@@ -1311,7 +1313,6 @@ def onesided_checks(name, params, win):
     return decls, lines, post
 
 
-
 # A session's buffer for buffered sends (onesided_checks, with the session as the object;
 # core/mpi/buffer_api.c): the memory attached and its size in bytes (MPI_ERR_BUFFER, as
 # mpi_arg_attach: mpi_arg_session_attach), the pointer the memory detached is given back
@@ -1335,7 +1336,221 @@ def session_buffer_rule(p, params, errc, check, decls):
 FAMILY_RULES += [(set(UNITS["session_buffer"][1]), session_buffer_rule)]
 
 
+# MPI-IO (file_checks): a file's procedure raises its errors on the file's error handler,
+# in the vocabulary of core/mpi/file_args.h (mpi_arg_file*, args.h's checks raised on a
+# file); MPI_File_open, MPI_File_delete and MPI_Register_datarep, which have no file, and a
+# call on MPI_FILE_NULL's handler raise on MPI_FILE_NULL's (MPI_ERRORS_RETURN until set).
+#
+#   MPI_File h     -> compi_file_t *h       (MPI_ERR_FILE, on MPI_FILE_NULL's handler)
+#   MPI_File *h (the file the call closes) -> MPI_File *h, compi_file_t *h_obj
+#   MPI_Comm h (MPI_File_open's) -> compi_comm_t *h (an intracommunicator: MPI_ERR_COMM)
+#   an offset, a position, a size (MPI_Offset) -> as it is (not negative: MPI_ERR_ARG), but
+#                     a seek's (relative) and a view's displacement (MPI_DISPLACEMENT_CURRENT):
+#                     the call's
+#   a count, a datatype, a buffer -> MPI_Count, compi_datatype_t * (MPI_ERR_COUNT,
+#                     MPI_ERR_TYPE: committed, MPI_ERR_BUFFER); a view's etype and filetype
+#                     too (MPI_ERR_TYPE)
+#   whence (MPI_ERR_ARG), an access mode (MPI_ERR_AMODE), hints (MPI_ERR_INFO unless
+#                     MPI_INFO_NULL), an error handler (MPI_ERR_ARG), the name of a
+#                     representation to register (MPI_ERR_ARG: NULL, empty, too long)
+#   output pointers, a file name, an extent function -> as they are (MPI_ERR_ARG if NULL)
+#   a conversion function of both forms -> MPI_Datarep_conversion_function *f,
+#                     MPI_Datarep_conversion_function_c *f_c: the form's, the other NULL
+#   a view's representation name -> as it is: whether one is registered is the call's
+#                     (MPI_ERR_UNSUPPORTED_DATAREP)
+#
+# Data access (FILE_ACCESS): the read and write procedures share three implementations,
+#
+#   static int file_at_impl(compi_file_t *fh, MPI_Offset offset, void *buf, MPI_Count count,
+#                           compi_datatype_t *datatype, MPI_Status *status,
+#                           MPI_Request *request, int where, int how, const char *fn)
+#   static int file_ptr_impl(... as file_at_impl without the offset ...)
+#   static int file_end_impl(compi_file_t *fh, void *buf, MPI_Status *status, int where,
+#                            int how, const char *fn)
+#
+# file_at_impl for explicit offsets, file_ptr_impl for the file pointers, file_end_impl for
+# the end of a split collective; `where` the pointer (FA_EXPLICIT, FA_INDIV, FA_SHARED,
+# FA_ORDERED), `how` FILE_WRITE, FILE_COLL, FILE_NB and FILE_SPLIT or'ed (0: an independent
+# blocking read); status NULL in a form that has none, request NULL in a blocking one; the
+# large-count forms the same (count an MPI_Count).
+UNITS["file"] = ("core/mpi/file_api.c", [
+    "MPI_File_open", "MPI_File_close", "MPI_File_delete", "MPI_File_set_size",
+    "MPI_File_preallocate", "MPI_File_get_size", "MPI_File_get_group", "MPI_File_get_amode",
+    "MPI_File_set_info", "MPI_File_get_info", "MPI_File_set_atomicity",
+    "MPI_File_get_atomicity", "MPI_File_sync", "MPI_File_create_errhandler",
+    "MPI_File_set_errhandler", "MPI_File_get_errhandler", "MPI_File_call_errhandler",
+])
+UNITS["file_view"] = ("core/mpi/file_view_api.c", [
+    "MPI_File_set_view", "MPI_File_get_view", "MPI_File_get_type_extent",
+    "MPI_Register_datarep",
+])
+
+
+def file_access_table():
+    """MPI_File_<read or write procedure> -> (its implementation, where, how)"""
+    t = {}
+    for d, w in (("read", []), ("write", ["FILE_WRITE"])):
+        for ptr, where, forms in (("_at", "FA_EXPLICIT", "b c i ic begin end"),
+                                  ("", "FA_INDIV", "b c i ic begin end"),
+                                  ("_shared", "FA_SHARED", "b i"),
+                                  ("_ordered", "FA_ORDERED", "b begin end")):
+            coll = ["FILE_COLL"] if ptr == "_ordered" else []
+            split = "" if ptr == "_ordered" else "_all"
+            for form in forms.split():
+                name, how = {
+                    "b": ("%s%s" % (d, ptr), coll),
+                    "c": ("%s%s_all" % (d, ptr), ["FILE_COLL"]),
+                    "i": ("i%s%s" % (d, ptr), ["FILE_NB"]),
+                    "ic": ("i%s%s_all" % (d, ptr), ["FILE_NB", "FILE_COLL"]),
+                    "begin": ("%s%s%s_begin" % (d, ptr, split), ["FILE_COLL", "FILE_SPLIT"]),
+                    "end": ("%s%s%s_end" % (d, ptr, split), ["FILE_COLL", "FILE_SPLIT"]),
+                }[form]
+                impl = "file_end_impl" if form == "end" else \
+                    "file_at_impl" if ptr == "_at" else "file_ptr_impl"
+                t["MPI_File_" + name] = (impl, where, " | ".join(w + how) or "0")
+    return t
+
+
+FILE_ACCESS = file_access_table()
+UNITS["file_rw"] = ("core/mpi/file_rw_api.c", list(FILE_ACCESS) + [
+    "MPI_File_seek", "MPI_File_get_position", "MPI_File_get_byte_offset",
+    "MPI_File_seek_shared", "MPI_File_get_position_shared",
+])
+# the procedures that raise on a file (MPI_File_create_errhandler makes a handler: its
+# errors go where an error handler constructor's do)
+FILE_PROCS = (set(UNITS["file"][1]) | set(UNITS["file_view"][1]) |
+              set(UNITS["file_rw"][1])) - {"MPI_File_create_errhandler"}
+# the calls on a file's error handler, which take MPI_FILE_NULL too
+FILE_NULL_OK = {"MPI_File_set_errhandler", "MPI_File_get_errhandler",
+                "MPI_File_call_errhandler"}
+# the offsets that may be negative: a seek's, relative to where whence says; a view's
+# displacement (MPI_DISPLACEMENT_CURRENT)
+FILE_FREE_OFFSETS = {"MPI_File_seek", "MPI_File_seek_shared", "MPI_File_set_view"}
+# what a file's procedure gives back through a pointer (not NULL: MPI_ERR_ARG)
+FILE_OUT_KINDS = {"OFFSET", "ACCESS_MODE", "LOGICAL", "GROUP", "INFO", "ERRHANDLER", "STRING",
+                  "DATATYPE", "REQUEST", "FILE"}
+
+
+class FileExtra:
+    """a parameter that a data access procedure lacks and its shared implementation takes
+    (a status, a request): passed as NULL"""
+
+    def __init__(self, decl):
+        self.impl_decl, self.arg, self.skip = decl, "NULL", False
+
+
+def file_access_params(params):
+    """the parameters of a data access procedure as its shared implementation takes them:
+    the buffer not const, a status and a request (NULL when the procedure has none; an
+    end has no request)"""
+    out = [p for p in params if p.kind not in ("STATUS", "REQUEST")]
+    for p in out:
+        if p.kind == "BUFFER" and p.decl.startswith("const"):
+            p.impl_decl, p.arg = "void *%s" % p.name, "(void *)%s" % p.name
+    st = [p for p in params if p.kind == "STATUS"]
+    out += st or [FileExtra("MPI_Status *status")]
+    if any(p.kind == "DATATYPE" for p in params):
+        out += [p for p in params if p.kind == "REQUEST"] or [FileExtra("MPI_Request *request")]
+    return out
+
+
+def file_checks(name, params):
+    """checks() of procedure `name`, whose errors go to its file (or MPI_FILE_NULL's)"""
+    decls, lines, post = [], [], []
+    proc = re.sub("_c$", "", name)
+
+    def check(call):
+        lines.append("    rc = %s;" % call)
+        lines.append("    if (compi_unlikely(rc != MPI_SUCCESS)) {")
+        lines.append("        return rc;")
+        lines.append("    }")
+
+    f = "NULL"
+    fh = next((p for p in params if p.kind == "FILE" and p.dir in ("IN", "INOUT")), None)
+    if fh is not None:
+        f = "f_" + fh.name
+        decls.append("    compi_file_t *%s = NULL;" % f)
+        if fh.dir == "INOUT":
+            check('mpi_arg_file_ptr(NULL, %s, "%s", fn)' % (fh.name, fh.name))
+            check("mpi_arg_file(*%s, fn, &%s)" % (fh.name, f))
+            fh.impl_decl = "MPI_File *%s, compi_file_t *%s_obj" % (fh.name, fh.name)
+            fh.arg = "%s, %s" % (fh.name, f)
+        else:
+            check("mpi_arg_file%s(%s, fn, &%s)" % ("_or_null" if proc in FILE_NULL_OK else "",
+                                                    fh.name, f))
+            fh.impl_decl = "compi_file_t *%s" % fh.name
+            fh.arg = f
+    for i, p in enumerate(params):
+        k, n = p.kind, p.name
+        scalar = not p.ptr and not p.array
+        if p is fh:
+            continue
+        if k == "COMMUNICATOR" and p.dir == "IN" and scalar:
+            decls.append("    compi_comm_t *c_%s = NULL;" % n)
+            check("mpi_arg_file_comm(%s, fn, &c_%s)" % (n, n))
+            p.impl_decl, p.arg = "compi_comm_t *%s" % n, "c_" + n
+        elif k == "OFFSET" and p.dir == "IN" and scalar:
+            if proc not in FILE_FREE_OFFSETS:
+                check('mpi_arg_file_offset(%s, %s, "%s", fn)' % (f, n, n))
+        elif k in COUNT_KINDS and p.dir == "IN" and scalar:
+            check('mpi_arg_file_count(%s, %s, "%s", fn)' % (f, n, n))
+            if k.startswith("POLY"):
+                p.impl_decl = "MPI_Count %s" % n
+        elif k == "DATATYPE" and p.dir == "IN" and scalar:
+            decls.append("    compi_datatype_t *dt_%s = NULL;" % n)
+            check('mpi_arg_file_type(%s, %s, "%s", fn, &dt_%s)' % (f, n, n, n))
+            p.impl_decl, p.arg = "compi_datatype_t *%s" % n, "dt_" + n
+            if i >= 2 and params[i - 2].kind == "BUFFER" and params[i - 1].kind in COUNT_KINDS:
+                b, c = params[i - 2], params[i - 1]
+                check('mpi_arg_file_buf(%s, %s, (size_t)%s, dt_%s, "%s", fn)' %
+                      (f, b.name, c.name, n, b.name))
+        elif k == "BUFFER" and not p.array:
+            pass  # with its count and datatype; a split collective's end: the call's
+        elif k == "STATUS" and p.dir == "OUT" and not p.array:
+            pass  # may be MPI_STATUS_IGNORE
+        elif k == "UPDATE_MODE" and p.dir == "IN" and scalar:
+            check("mpi_arg_file_whence(%s, %s, fn)" % (f, n))
+        elif k == "ACCESS_MODE" and p.dir == "IN" and scalar:
+            check("mpi_arg_file_amode(%s, %s, fn)" % (f, n))
+        elif k == "INFO" and p.dir == "IN" and scalar:
+            check("mpi_arg_file_info(%s, %s, fn)" % (f, n))
+        elif k == "ERRHANDLER" and p.dir == "IN" and scalar:
+            decls.append("    compi_errhandler_t *e_%s = NULL;" % n)
+            check('mpi_arg_file_errh(%s, %s, "%s", fn, &e_%s)' % (f, n, n, n))
+            p.impl_decl, p.arg = "compi_errhandler_t *%s" % n, "e_" + n
+        elif k in ("LOGICAL", "ERROR_CODE") and p.dir == "IN" and scalar:
+            pass
+        elif k == "STRING" and p.dir == "IN" and p.ptr == 1 and n == "datarep":
+            if proc == "MPI_Register_datarep":
+                check("mpi_arg_file_datarep(%s, %s, fn)" % (f, n))
+        elif k in ("STRING", "FUNCTION") and p.dir == "IN" and p.ptr == 1 and not p.array:
+            check('mpi_arg_file_ptr(%s, %s, "%s", fn)' % (f, n, n))
+        elif k == "POLYFUNCTION" and p.dir == "IN" and p.ptr == 1:
+            # a conversion function (MPI_CONVERSION_FN_NULL passes): the form's, the other NULL
+            p.impl_decl = ("MPI_Datarep_conversion_function *%s, "
+                           "MPI_Datarep_conversion_function_c *%s_c" % (n, n))
+            p.arg = ("NULL, " + n) if "function_c" in p.decl else (n + ", NULL")
+        elif k == "EXTRA_STATE" and p.dir == "IN":
+            pass
+        elif k == "POLYDISPOFFSET" and p.dir == "OUT" and p.ptr == 1 and not p.array:
+            # an extent: MPI_Aint in the int form, MPI_Count in the large-count one
+            check('mpi_arg_file_ptr(%s, %s, "%s", fn)' % (f, n, n))
+            p.impl_decl = "MPI_Count *%s" % n
+            if not p.decl.startswith("MPI_Count"):
+                decls.append("    MPI_Count %s_c = 0;" % n)
+                p.arg = "&%s_c" % n
+                post.append("        *%s = (MPI_Aint)%s_c;" % (n, n))
+        elif k in FILE_OUT_KINDS and p.dir == "OUT" and p.ptr == 1 and not p.array:
+            check('mpi_arg_file_ptr(%s, %s, "%s", fn)' % (f, n, n))
+        else:
+            raise Unbound("%s (kind %s, %s%s, of a file's procedure)" % (
+                n, k, p.dir.lower(), ", an array" if p.array else ""))
+    return decls, lines, post
+
+
 def impl_name(name):
+    if name in FILE_ACCESS:
+        return FILE_ACCESS[name][0]
     return name[len("MPI_"):].lower() + "_impl"
 
 
@@ -1349,11 +1564,14 @@ def entry(c, name, impl, proc_name, mode=None, big=None):
         raise Unbound("the return type %s" % ret)
     params = [Param(d, p) for d, p in zip(decls, c.parameters)]
     try:
-        cdecls, lines, post = (coll_checks if mode else checks)(name, params)
+        access = isinstance(mode, tuple)  # a file's data access: (impl, where, how)
+        cdecls, lines, post = (coll_checks if mode and not access else checks)(name, params)
     except Unbound as e:
         raise Unbound("%s: parameter %s" % (name, e))
     extra_args, extra_decls = [], []
-    if mode:
+    if access:
+        extra_args, extra_decls = list(mode[1:]), ["int where", "int how"]
+    elif mode:
         extra_args = ["request" if any(p.name == "request" for p in params) else "NULL", mode]
         extra_decls = ["MPI_Request *request", "coll_mode_t mode"]
     pname = "P" + name
@@ -1386,6 +1604,8 @@ def entry(c, name, impl, proc_name, mode=None, big=None):
             else:
                 p.arg = "NULL" if "*" in p.impl_decl or p.array else "0"
         params = full
+    if access:
+        params = file_access_params(params)
     fn = [] if is_mpit(name) else ["fn"]  # MPI_T raises no error: no name to raise it with
     call = "%s(%s)" % (impl, ", ".join([p.arg for p in params if not p.skip] + extra_args +
                                        fn))
@@ -1480,7 +1700,7 @@ def main():
     files = {}
     generated = []  # (unit, MPI_x) of every entry point made
     # (unit, its hand-written file, [(procedure, its implementation, a collective's mode)])
-    tables = [(unit, hand, [(n, impl_name(n), None) for n in names])
+    tables = [(unit, hand, [(n, impl_name(n), FILE_ACCESS.get(n)) for n in names])
               for unit, (hand, names) in sorted(UNITS.items())]
     tables += [(unit, hand, [(n, impl_name(b), m) for b in names for n, m in coll_forms(b)])
                for unit, (hand, names) in sorted(COLL_UNITS.items())]

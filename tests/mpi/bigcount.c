@@ -31,15 +31,6 @@ static void same(const void *a, const void *b, size_t bytes, const char *what)
     CHECK(memcmp(a, b, bytes) == 0, "%s: the _c call gave other results than the int call", what);
 }
 
-static void expect_class(int rc, int cls, const char *what)
-{
-    int got = -1;
-    if (rc != MPI_SUCCESS)
-        MPI_Error_class(rc, &got);
-    CHECK(rc != MPI_SUCCESS && got == cls, "%s: returned %d (class %d), expected class %d", what,
-          rc, got, cls);
-}
-
 /* ---- point to point ------------------------------------------------------------------ */
 
 static void p2p(void)
@@ -140,10 +131,10 @@ static void p2p(void)
     MPI_OK(MPI_Get_count_c(&st2, MPI_INT, &cc));
     CHECK(cc == 0 && st2.MPI_SOURCE == MPI_PROC_NULL, "Irecv_c of 2^33 from MPI_PROC_NULL: %lld",
           (long long)cc);
-    expect_class(MPI_Sendrecv_c(s, 1, MPI_INT, right, 50, r2, -BIG - 1, MPI_INT, left, 50,
+    mt_expect_class(MPI_Sendrecv_c(s, 1, MPI_INT, right, 50, r2, -BIG - 1, MPI_INT, left, 50,
                                 MPI_COMM_WORLD, &st1),
                  MPI_ERR_COUNT, "Sendrecv_c below INT_MIN");
-    expect_class(MPI_Send_c(s, -1, MPI_INT, right, 50, MPI_COMM_WORLD), MPI_ERR_COUNT,
+    mt_expect_class(MPI_Send_c(s, -1, MPI_INT, right, 50, MPI_COMM_WORLD), MPI_ERR_COUNT,
                  "Send_c of -1");
     free(s);
     free(r1);
@@ -207,7 +198,7 @@ static void status_pack(void)
     MPI_OK(MPI_Pack_size_c(BIG, MPI_INT, MPI_COMM_WORLD, &csize));
     CHECK(csize == BIG * (MPI_Count)sizeof(int), "Pack_size_c of INT_MAX+1 ints: %lld",
           (long long)csize);
-    expect_class(MPI_Pack_size(INT_MAX, MPI_INT, MPI_COMM_WORLD, &size), MPI_ERR_COUNT,
+    mt_expect_class(MPI_Pack_size(INT_MAX, MPI_INT, MPI_COMM_WORLD, &size), MPI_ERR_COUNT,
                  "Pack_size of INT_MAX ints");
     {
         /* a position beyond int: only the bytes from there on are touched */
@@ -226,7 +217,7 @@ static void status_pack(void)
               "Unpack_c at a position beyond int: %lld, %d", (long long)far, one);
     }
     cpos = 0;
-    expect_class(MPI_Pack_c(v, 1, MPI_INT, p1, 2, &cpos, MPI_COMM_WORLD), MPI_ERR_TRUNCATE,
+    mt_expect_class(MPI_Pack_c(v, 1, MPI_INT, p1, 2, &cpos, MPI_COMM_WORLD), MPI_ERR_TRUNCATE,
                  "Pack_c beyond the buffer");
     free(v);
 }
@@ -327,7 +318,7 @@ static void datatypes(void)
         CHECK(larges[0] == 3 && larges[1] == 2 && larges[2] == 5 && dts[0] == MPI_INT,
               "Type_get_contents_c: %lld %lld %lld", (long long)larges[0], (long long)larges[1],
               (long long)larges[2]);
-        expect_class(MPI_Type_get_envelope(b, &ii, &ia, &id, &comb), MPI_ERR_TYPE,
+        mt_expect_class(MPI_Type_get_envelope(b, &ii, &ia, &id, &comb), MPI_ERR_TYPE,
                      "Type_get_envelope of a _c type");
         MPI_OK(MPI_Type_free(&b));
     }
@@ -621,8 +612,8 @@ static void collectives(void)
         MPI_OK(MPI_Allgather_c(s, BIG, empty, b, BIG, empty, MPI_COMM_WORLD));
         MPI_OK(MPI_Type_free(&empty));
     }
-    expect_class(MPI_Bcast_c(s, -BIG, MPI_BYTE, 0, MPI_COMM_WORLD), MPI_ERR_COUNT, "Bcast_c");
-    expect_class(MPI_Iallreduce_c(s, b, -BIG, MPI_BYTE, MPI_MAX, MPI_COMM_WORLD, &rq),
+    mt_expect_class(MPI_Bcast_c(s, -BIG, MPI_BYTE, 0, MPI_COMM_WORLD), MPI_ERR_COUNT, "Bcast_c");
+    mt_expect_class(MPI_Iallreduce_c(s, b, -BIG, MPI_BYTE, MPI_MAX, MPI_COMM_WORLD, &rq),
                  MPI_ERR_COUNT, "Iallreduce_c");
     /* the v and w variants carry their counts and displacements whole.  Counts beyond int
        of a type without data: accepted, nothing moves; a negative one: MPI_ERR_COUNT. */
@@ -641,9 +632,9 @@ static void collectives(void)
         MPI_OK(MPI_Gatherv_c(s, BIG + me, empty, b, ec, ed, empty, root, MPI_COMM_WORLD));
         MPI_OK(MPI_Type_free(&empty));
         cvc[p - 1] = -BIG;
-        expect_class(MPI_Allgatherv_c(s, 1, MPI_INT, b, cvc, cvd, MPI_INT, MPI_COMM_WORLD),
+        mt_expect_class(MPI_Allgatherv_c(s, 1, MPI_INT, b, cvc, cvd, MPI_INT, MPI_COMM_WORLD),
                      MPI_ERR_COUNT, "Allgatherv_c with a count of -(INT_MAX+1)");
-        expect_class(MPI_Ireduce_scatter_c(s, b, cvc, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq),
+        mt_expect_class(MPI_Ireduce_scatter_c(s, b, cvc, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq),
                      MPI_ERR_COUNT, "Ireduce_scatter_c with a count of -(INT_MAX+1)");
     }
     /* displacements beyond int: every receive block 2^40 + j*N elements from a base
@@ -731,7 +722,7 @@ static void rma(void)
     MPI_OK(MPI_Win_free(&w));
     MPI_OK(MPI_Win_free(&w_c));
     /* MPI_Win_create_c with a disp_unit beyond int */
-    expect_class(MPI_Win_create_c(src, N * sizeof(int), (MPI_Aint)INT_MAX + 1, MPI_INFO_NULL,
+    mt_expect_class(MPI_Win_create_c(src, N * sizeof(int), (MPI_Aint)INT_MAX + 1, MPI_INFO_NULL,
                                   MPI_COMM_WORLD, &w_c),
                  MPI_ERR_DISP, "Win_create_c with disp_unit INT_MAX+1");
     MPI_OK(MPI_Win_create_c(src, N * sizeof(int), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w_c));

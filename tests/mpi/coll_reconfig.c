@@ -90,17 +90,6 @@ static int cvar_index(const char *name)
     return i;
 }
 
-static void expect_class(int rc, int want, const char *what)
-{
-    int cls = -1;
-    if (rc == MPI_SUCCESS) {
-        CHECK(want == MPI_SUCCESS, "%s: succeeded, expected class %d", what, want);
-        return;
-    }
-    MPI_OK(MPI_Error_class(rc, &cls));
-    CHECK(cls == want, "%s: error class %d, expected %d", what, cls, want);
-}
-
 /* 1. enumeration and the error classes */
 static void enumerate(void)
 {
@@ -137,7 +126,7 @@ static void enumerate(void)
         MPI_OK(MPI_T_cvar_read(h, buf));
         if (dt == MPI_CHAR)
             CHECK(memchr(buf, '\0', (size_t)count) != NULL, "cvar %s: unterminated", name);
-        expect_class(MPI_T_cvar_write(h, buf), MPI_T_ERR_CVAR_SET_NEVER, name);
+        mt_expect_class(MPI_T_cvar_write(h, buf), MPI_T_ERR_CVAR_SET_NEVER, name);
         free(buf);
         MPI_OK(MPI_T_cvar_handle_free(&h));
         CHECK(h == MPI_T_CVAR_HANDLE_NULL, "cvar %s: handle not nulled by free", name);
@@ -153,23 +142,23 @@ static void enumerate(void)
     CHECK(v == 256 && count == 1, "coll_cache_size reads %d (count %d), expected 256", v, count);
     stale = h;
     MPI_OK(MPI_T_cvar_handle_free(&h));
-    expect_class(MPI_T_cvar_read(stale, &v), MPI_T_ERR_INVALID_HANDLE, "read of a freed handle");
-    expect_class(MPI_T_cvar_handle_free(&stale), MPI_T_ERR_INVALID_HANDLE,
+    mt_expect_class(MPI_T_cvar_read(stale, &v), MPI_T_ERR_INVALID_HANDLE, "read of a freed handle");
+    mt_expect_class(MPI_T_cvar_handle_free(&stale), MPI_T_ERR_INVALID_HANDLE,
                  "free of a freed handle");
 
-    expect_class(MPI_T_cvar_get_index("no_such_variable", &k), MPI_T_ERR_INVALID_NAME,
+    mt_expect_class(MPI_T_cvar_get_index("no_such_variable", &k), MPI_T_ERR_INVALID_NAME,
                  "get_index of an unknown name");
-    expect_class(MPI_T_cvar_get_info(n + 5, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+    mt_expect_class(MPI_T_cvar_get_info(n + 5, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
                                      NULL),
                  MPI_T_ERR_INVALID_INDEX, "get_info past the end");
-    expect_class(MPI_T_cvar_get_info(-1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+    mt_expect_class(MPI_T_cvar_get_info(-1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
                  MPI_T_ERR_INVALID_INDEX, "get_info(-1)");
-    expect_class(MPI_T_cvar_handle_alloc(n + 5, NULL, &h, &count), MPI_T_ERR_INVALID_INDEX,
+    mt_expect_class(MPI_T_cvar_handle_alloc(n + 5, NULL, &h, &count), MPI_T_ERR_INVALID_INDEX,
                  "handle_alloc past the end");
     MPI_Comm null = MPI_COMM_NULL;
-    expect_class(MPI_T_cvar_handle_alloc(cvar_index("coll_config"), NULL, &h, &count),
+    mt_expect_class(MPI_T_cvar_handle_alloc(cvar_index("coll_config"), NULL, &h, &count),
                  MPI_T_ERR_INVALID_HANDLE, "coll_config bound to nothing");
-    expect_class(MPI_T_cvar_handle_alloc(cvar_index("coll_config"), &null, &h, &count),
+    mt_expect_class(MPI_T_cvar_handle_alloc(cvar_index("coll_config"), &null, &h, &count),
                  MPI_T_ERR_INVALID_HANDLE, "coll_config bound to MPI_COMM_NULL");
 
     /* a short name buffer: cut, terminated, the length written */
@@ -364,8 +353,8 @@ int main(int argc, char **argv)
     int n;
     MPI_OK(MPI_T_cvar_get_num(&n));
     MPI_OK(MPI_T_finalize());
-    expect_class(MPI_T_cvar_get_num(&n), MPI_T_ERR_NOT_INITIALIZED, "get_num after finalize");
-    expect_class(MPI_T_cvar_read(cfg, a), MPI_T_ERR_NOT_INITIALIZED, "read after finalize");
-    expect_class(MPI_T_finalize(), MPI_T_ERR_NOT_INITIALIZED, "a finalize too many");
+    mt_expect_class(MPI_T_cvar_get_num(&n), MPI_T_ERR_NOT_INITIALIZED, "get_num after finalize");
+    mt_expect_class(MPI_T_cvar_read(cfg, a), MPI_T_ERR_NOT_INITIALIZED, "read after finalize");
+    mt_expect_class(MPI_T_finalize(), MPI_T_ERR_NOT_INITIALIZED, "a finalize too many");
     return mt_finish();
 }

@@ -14,16 +14,6 @@
  */
 #include "tests/mpi/mpitest.h"
 
-static void expect_class(int rc, int cls, const char *what)
-{
-    int got = -1;
-    CHECK(rc != MPI_SUCCESS, "%s succeeded, expected class %d", what, cls);
-    if (rc != MPI_SUCCESS) {
-        MPI_Error_class(rc, &got);
-        CHECK(got == cls, "%s: class %d, expected %d", what, got, cls);
-    }
-}
-
 /* the hint `key` of comm is `want` (NULL: absent) */
 static void expect_hint(MPI_Comm comm, const char *key, const char *want, const char *what)
 {
@@ -102,12 +92,12 @@ static void test_hints(void)
 
     MPI_OK(MPI_Comm_set_info(dup, MPI_INFO_NULL)); /* nothing to add */
     expect_hint(dup, "compi_test_hint", "b", "Comm_set_info(MPI_INFO_NULL)");
-    expect_class(MPI_Comm_set_info(dup, (MPI_Info)12345), MPI_ERR_INFO, "Comm_set_info(bad info)");
-    expect_class(MPI_Comm_set_info(MPI_COMM_NULL, MPI_INFO_ENV), MPI_ERR_COMM,
+    mt_expect_class(MPI_Comm_set_info(dup, (MPI_Info)12345), MPI_ERR_INFO, "Comm_set_info(bad info)");
+    mt_expect_class(MPI_Comm_set_info(MPI_COMM_NULL, MPI_INFO_ENV), MPI_ERR_COMM,
                  "Comm_set_info(MPI_COMM_NULL)");
-    expect_class(MPI_Comm_get_info(MPI_COMM_NULL, &got), MPI_ERR_COMM,
+    mt_expect_class(MPI_Comm_get_info(MPI_COMM_NULL, &got), MPI_ERR_COMM,
                  "Comm_get_info(MPI_COMM_NULL)");
-    expect_class(MPI_Comm_dup_with_info(dup, (MPI_Info)12345, &dupi), MPI_ERR_INFO,
+    mt_expect_class(MPI_Comm_dup_with_info(dup, (MPI_Info)12345, &dupi), MPI_ERR_INFO,
                  "Comm_dup_with_info(bad info)");
     /* the hints go with the communicator */
     MPI_OK(MPI_Comm_free(&dup));
@@ -132,7 +122,7 @@ static void test_create_group(void)
           size, rank, n, mt_rank / 2);
     ring(c, "Comm_create_group");
     MPI_OK(MPI_Comm_free(&c));
-    expect_class(MPI_Comm_create_group(MPI_COMM_WORLD, half, -1, &c), MPI_ERR_TAG,
+    mt_expect_class(MPI_Comm_create_group(MPI_COMM_WORLD, half, -1, &c), MPI_ERR_TAG,
                  "Comm_create_group negative tag");
     MPI_OK(MPI_Group_free(&half));
     MPI_OK(MPI_Group_free(&world));
@@ -170,7 +160,7 @@ static void test_split_type(void)
 
     MPI_OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_UNGUIDED, 0, MPI_INFO_NULL, &c));
     CHECK(c == MPI_COMM_NULL, "HW_UNGUIDED on one host gave a communicator");
-    expect_class(MPI_Comm_split_type(MPI_COMM_WORLD, 99, 0, MPI_INFO_NULL, &c), MPI_ERR_ARG,
+    mt_expect_class(MPI_Comm_split_type(MPI_COMM_WORLD, 99, 0, MPI_INFO_NULL, &c), MPI_ERR_ARG,
                  "Comm_split_type(99)");
 }
 

@@ -17,19 +17,7 @@
 
 #define BIG ((MPI_Count)INT_MAX + 1)
 
-static void expect_class(int rc, int cls, const char *what, int line)
-{
-    int got = -1;
-
-    if (rc == MPI_SUCCESS) {
-        CHECK(0, "line %d: %s succeeded, expected error class %d", line, what, cls);
-        return;
-    }
-    MPI_OK(MPI_Error_class(rc, &got));
-    CHECK(got == cls, "line %d: %s: error class %d, expected %d", line, what, got, cls);
-}
-
-#define EXPECT(cls, call) expect_class((call), cls, #call, __LINE__)
+#define EXPECT(cls, call) mt_expect_class_at((call), cls, #call, __FILE__, __LINE__)
 
 /* envelope (_c) of `t`: combiner and the four numbers */
 static void envelope(MPI_Datatype t, int comb, MPI_Count ni, MPI_Count na, MPI_Count nl,

@@ -50,17 +50,6 @@ static MPI_Request start(greq_t *g, int query_err, int free_err, int complete)
     return r;
 }
 
-static void expect_class(int rc, int cls, const char *what)
-{
-    int got = -1;
-    if (rc == MPI_SUCCESS) {
-        CHECK(cls == MPI_SUCCESS, "%s: succeeded, expected class %d", what, cls);
-        return;
-    }
-    MPI_Error_class(rc, &got);
-    CHECK(got == cls, "%s: returned class %d (code %d), expected %d", what, got, rc, cls);
-}
-
 int main(int argc, char **argv)
 {
     greq_t g[3];
@@ -74,7 +63,7 @@ int main(int argc, char **argv)
     /* single completion: free_fn's error is the call's */
     r[0] = start(&g[0], MPI_SUCCESS, MPI_ERR_IO, 1);
     rc = MPI_Wait(&r[0], &st[0]);
-    expect_class(rc, MPI_ERR_IO, "MPI_Wait, free_fn fails");
+    mt_expect_class(rc, MPI_ERR_IO, "MPI_Wait, free_fn fails");
     CHECK(r[0] == MPI_REQUEST_NULL, "MPI_Wait left the request");
     CHECK(g[0].nfree == 1 && g[0].nquery == 1, "MPI_Wait: %d free, %d query calls", g[0].nfree,
           g[0].nquery);
@@ -82,28 +71,28 @@ int main(int argc, char **argv)
     r[0] = start(&g[0], MPI_SUCCESS, MPI_ERR_IO, 1);
     flag = 0;
     rc = MPI_Test(&r[0], &flag, MPI_STATUS_IGNORE);
-    expect_class(rc, MPI_ERR_IO, "MPI_Test, free_fn fails");
+    mt_expect_class(rc, MPI_ERR_IO, "MPI_Test, free_fn fails");
     CHECK(flag && g[0].nfree == 1, "MPI_Test: flag %d, %d free calls", flag, g[0].nfree);
 
     /* query_fn fails, free_fn succeeds: the query's error */
     r[0] = start(&g[0], MPI_ERR_ACCESS, MPI_SUCCESS, 1);
     rc = MPI_Wait(&r[0], MPI_STATUS_IGNORE);
-    expect_class(rc, MPI_ERR_ACCESS, "MPI_Wait, query_fn fails");
+    mt_expect_class(rc, MPI_ERR_ACCESS, "MPI_Wait, query_fn fails");
 
     r[0] = MPI_REQUEST_NULL;
     r[1] = start(&g[1], MPI_SUCCESS, MPI_ERR_SPAWN, 1);
     rc = MPI_Waitany(2, r, &idx, &st[0]);
-    expect_class(rc, MPI_ERR_SPAWN, "MPI_Waitany, free_fn fails");
+    mt_expect_class(rc, MPI_ERR_SPAWN, "MPI_Waitany, free_fn fails");
     CHECK(idx == 1 && g[1].nfree == 1, "MPI_Waitany: index %d, %d free calls", idx, g[1].nfree);
 
     r[1] = start(&g[1], MPI_SUCCESS, MPI_ERR_SPAWN, 1);
     rc = MPI_Testany(2, r, &idx, &flag, MPI_STATUS_IGNORE);
-    expect_class(rc, MPI_ERR_SPAWN, "MPI_Testany, free_fn fails");
+    mt_expect_class(rc, MPI_ERR_SPAWN, "MPI_Testany, free_fn fails");
 
     /* Request_free on a complete request runs free_fn now and returns its error */
     r[0] = start(&g[0], MPI_SUCCESS, MPI_ERR_IO, 1);
     rc = MPI_Request_free(&r[0]);
-    expect_class(rc, MPI_ERR_IO, "MPI_Request_free, free_fn fails");
+    mt_expect_class(rc, MPI_ERR_IO, "MPI_Request_free, free_fn fails");
     CHECK(g[0].nfree == 1, "MPI_Request_free: %d free calls", g[0].nfree);
 
     /* multi completion: MPI_ERR_IN_STATUS, each status has its request's error */
@@ -113,10 +102,10 @@ int main(int argc, char **argv)
     for (int i = 0; i < 3; i++)
         st[i].MPI_ERROR = -5;
     rc = MPI_Waitall(3, r, st);
-    expect_class(rc, MPI_ERR_IN_STATUS, "MPI_Waitall");
-    expect_class(st[0].MPI_ERROR, MPI_SUCCESS, "MPI_Waitall status 0");
-    expect_class(st[1].MPI_ERROR, MPI_ERR_IO, "MPI_Waitall status 1 (free_fn)");
-    expect_class(st[2].MPI_ERROR, MPI_ERR_ACCESS, "MPI_Waitall status 2 (query_fn)");
+    mt_expect_class(rc, MPI_ERR_IN_STATUS, "MPI_Waitall");
+    mt_expect_class(st[0].MPI_ERROR, MPI_SUCCESS, "MPI_Waitall status 0");
+    mt_expect_class(st[1].MPI_ERROR, MPI_ERR_IO, "MPI_Waitall status 1 (free_fn)");
+    mt_expect_class(st[2].MPI_ERROR, MPI_ERR_ACCESS, "MPI_Waitall status 2 (query_fn)");
     CHECK(st[0].MPI_SOURCE == 7 && st[0].MPI_TAG == 8, "MPI_Waitall: query_fn's status lost");
     for (int i = 0; i < 3; i++)
         CHECK(r[i] == MPI_REQUEST_NULL && g[i].nfree == 1, "MPI_Waitall: request %d: %d free calls",
@@ -125,28 +114,28 @@ int main(int argc, char **argv)
     r[0] = start(&g[0], MPI_SUCCESS, MPI_ERR_IO, 1);
     r[1] = start(&g[1], MPI_SUCCESS, MPI_SUCCESS, 1);
     rc = MPI_Testall(2, r, &flag, st);
-    expect_class(rc, MPI_ERR_IN_STATUS, "MPI_Testall");
+    mt_expect_class(rc, MPI_ERR_IN_STATUS, "MPI_Testall");
     CHECK(flag, "MPI_Testall: not complete");
-    expect_class(st[0].MPI_ERROR, MPI_ERR_IO, "MPI_Testall status 0");
-    expect_class(st[1].MPI_ERROR, MPI_SUCCESS, "MPI_Testall status 1");
+    mt_expect_class(st[0].MPI_ERROR, MPI_ERR_IO, "MPI_Testall status 0");
+    mt_expect_class(st[1].MPI_ERROR, MPI_SUCCESS, "MPI_Testall status 1");
 
     /* MPI_STATUSES_IGNORE: the class still says something failed */
     r[0] = start(&g[0], MPI_SUCCESS, MPI_ERR_IO, 1);
     rc = MPI_Waitall(1, r, MPI_STATUSES_IGNORE);
-    expect_class(rc, MPI_ERR_IN_STATUS, "MPI_Waitall, statuses ignored");
+    mt_expect_class(rc, MPI_ERR_IN_STATUS, "MPI_Waitall, statuses ignored");
 
     /* Waitsome/Testsome: one done and failing, one not complete */
     r[0] = start(&g[0], MPI_SUCCESS, MPI_SUCCESS, 0);
     r[1] = start(&g[1], MPI_SUCCESS, MPI_ERR_IO, 1);
     rc = MPI_Waitsome(2, r, &outcount, indices, st);
-    expect_class(rc, MPI_ERR_IN_STATUS, "MPI_Waitsome");
+    mt_expect_class(rc, MPI_ERR_IN_STATUS, "MPI_Waitsome");
     CHECK(outcount == 1 && indices[0] == 1, "MPI_Waitsome: outcount %d index %d", outcount,
           indices[0]);
-    expect_class(st[0].MPI_ERROR, MPI_ERR_IO, "MPI_Waitsome status 0");
+    mt_expect_class(st[0].MPI_ERROR, MPI_ERR_IO, "MPI_Waitsome status 0");
     r[1] = start(&g[1], MPI_SUCCESS, MPI_ERR_IO, 1);
     rc = MPI_Testsome(2, r, &outcount, indices, st);
-    expect_class(rc, MPI_ERR_IN_STATUS, "MPI_Testsome");
-    expect_class(st[0].MPI_ERROR, MPI_ERR_IO, "MPI_Testsome status 0");
+    mt_expect_class(rc, MPI_ERR_IN_STATUS, "MPI_Testsome");
+    mt_expect_class(st[0].MPI_ERROR, MPI_ERR_IO, "MPI_Testsome status 0");
     MPI_OK(MPI_Grequest_complete(r[0]));
     MPI_OK(MPI_Wait(&r[0], MPI_STATUS_IGNORE));
     CHECK(g[0].nfree == 1, "free_fn of the last request ran %d times", g[0].nfree);

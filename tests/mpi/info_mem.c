@@ -19,16 +19,6 @@
 
 #include <stdint.h>
 
-static void expect_class(int rc, int cls, const char *what)
-{
-    int got = -1;
-    CHECK(rc != MPI_SUCCESS, "%s succeeded, expected class %d", what, cls);
-    if (rc != MPI_SUCCESS) {
-        MPI_Error_class(rc, &got);
-        CHECK(got == cls, "%s: class %d, expected %d", what, got, cls);
-    }
-}
-
 static void expect_value(MPI_Info info, const char *key, const char *want)
 {
     char v[MPI_MAX_INFO_VAL + 1];
@@ -98,30 +88,30 @@ static void test_info(void)
     CHECK(n == 3, "the dup has %d keys", n);
 
     /* errors */
-    expect_class(MPI_Info_set(a, "", "x"), MPI_ERR_INFO_KEY, "Info_set empty key");
+    mt_expect_class(MPI_Info_set(a, "", "x"), MPI_ERR_INFO_KEY, "Info_set empty key");
     memset(longkey, 'k', sizeof(longkey) - 1);
     longkey[sizeof(longkey) - 1] = '\0';
-    expect_class(MPI_Info_set(a, longkey, "x"), MPI_ERR_INFO_KEY, "Info_set key too long");
-    expect_class(MPI_Info_set(a, "k", ""), MPI_ERR_INFO_VALUE, "Info_set empty value");
-    expect_class(MPI_Info_delete(a, "nope"), MPI_ERR_INFO_NOKEY, "Info_delete missing key");
-    expect_class(MPI_Info_get_nthkey(a, 2, key), MPI_ERR_ARG, "Info_get_nthkey out of range");
-    expect_class(MPI_Info_set(MPI_INFO_NULL, "k", "v"), MPI_ERR_INFO, "Info_set MPI_INFO_NULL");
-    expect_class(MPI_Info_get_nkeys(MPI_INFO_NULL, &n), MPI_ERR_INFO, "Info_get_nkeys null");
-    expect_class(MPI_Info_free(&(MPI_Info){MPI_INFO_ENV}), MPI_ERR_INFO, "Info_free(ENV)");
-    expect_class(MPI_Info_set(a, NULL, "x"), MPI_ERR_ARG, "Info_set NULL key");
-    expect_class(MPI_Info_set(a, "k", NULL), MPI_ERR_ARG, "Info_set NULL value");
-    expect_class(MPI_Info_get(a, "k1", -1, key, &flag), MPI_ERR_ARG, "Info_get valuelen=-1");
-    expect_class(MPI_Info_get(a, "k1", 4, key, NULL), MPI_ERR_ARG, "Info_get NULL flag");
-    expect_class(MPI_Info_get_valuelen(a, "", &n, &flag), MPI_ERR_INFO_KEY,
+    mt_expect_class(MPI_Info_set(a, longkey, "x"), MPI_ERR_INFO_KEY, "Info_set key too long");
+    mt_expect_class(MPI_Info_set(a, "k", ""), MPI_ERR_INFO_VALUE, "Info_set empty value");
+    mt_expect_class(MPI_Info_delete(a, "nope"), MPI_ERR_INFO_NOKEY, "Info_delete missing key");
+    mt_expect_class(MPI_Info_get_nthkey(a, 2, key), MPI_ERR_ARG, "Info_get_nthkey out of range");
+    mt_expect_class(MPI_Info_set(MPI_INFO_NULL, "k", "v"), MPI_ERR_INFO, "Info_set MPI_INFO_NULL");
+    mt_expect_class(MPI_Info_get_nkeys(MPI_INFO_NULL, &n), MPI_ERR_INFO, "Info_get_nkeys null");
+    mt_expect_class(MPI_Info_free(&(MPI_Info){MPI_INFO_ENV}), MPI_ERR_INFO, "Info_free(ENV)");
+    mt_expect_class(MPI_Info_set(a, NULL, "x"), MPI_ERR_ARG, "Info_set NULL key");
+    mt_expect_class(MPI_Info_set(a, "k", NULL), MPI_ERR_ARG, "Info_set NULL value");
+    mt_expect_class(MPI_Info_get(a, "k1", -1, key, &flag), MPI_ERR_ARG, "Info_get valuelen=-1");
+    mt_expect_class(MPI_Info_get(a, "k1", 4, key, NULL), MPI_ERR_ARG, "Info_get NULL flag");
+    mt_expect_class(MPI_Info_get_valuelen(a, "", &n, &flag), MPI_ERR_INFO_KEY,
                  "Info_get_valuelen empty key");
-    expect_class(MPI_Info_get_nkeys(a, NULL), MPI_ERR_ARG, "Info_get_nkeys NULL");
-    expect_class(MPI_Info_get_nthkey(a, -1, key), MPI_ERR_ARG, "Info_get_nthkey n=-1");
+    mt_expect_class(MPI_Info_get_nkeys(a, NULL), MPI_ERR_ARG, "Info_get_nkeys NULL");
+    mt_expect_class(MPI_Info_get_nthkey(a, -1, key), MPI_ERR_ARG, "Info_get_nthkey n=-1");
     n = 4;
-    expect_class(MPI_Info_get_string(a, "k2", &n, NULL, &flag), MPI_ERR_ARG,
+    mt_expect_class(MPI_Info_get_string(a, "k2", &n, NULL, &flag), MPI_ERR_ARG,
                  "Info_get_string NULL value with buflen 4");
-    expect_class(MPI_Info_dup(a, NULL), MPI_ERR_ARG, "Info_dup into NULL");
-    expect_class(MPI_Info_free(NULL), MPI_ERR_ARG, "Info_free(NULL)");
-    expect_class(MPI_Info_create(NULL), MPI_ERR_ARG, "Info_create(NULL)");
+    mt_expect_class(MPI_Info_dup(a, NULL), MPI_ERR_ARG, "Info_dup into NULL");
+    mt_expect_class(MPI_Info_free(NULL), MPI_ERR_ARG, "Info_free(NULL)");
+    mt_expect_class(MPI_Info_create(NULL), MPI_ERR_ARG, "Info_create(NULL)");
 
     MPI_OK(MPI_Info_free(&a));
     CHECK(a == MPI_INFO_NULL, "Info_free did not set MPI_INFO_NULL");
@@ -174,17 +164,17 @@ static void test_mem(void)
     }
     MPI_OK(MPI_Info_free(&info));
     MPI_OK(MPI_Free_mem(NULL));
-    expect_class(MPI_Free_mem(&x), MPI_ERR_BASE, "Free_mem of a stack address");
+    mt_expect_class(MPI_Free_mem(&x), MPI_ERR_BASE, "Free_mem of a stack address");
     MPI_OK(MPI_Alloc_mem(16, MPI_INFO_NULL, &p));
     MPI_OK(MPI_Free_mem(p));
-    expect_class(MPI_Free_mem(p), MPI_ERR_BASE, "Free_mem twice");
+    mt_expect_class(MPI_Free_mem(p), MPI_ERR_BASE, "Free_mem twice");
     p = &x;
-    expect_class(MPI_Alloc_mem((MPI_Aint)1 << 62, MPI_INFO_NULL, &p), MPI_ERR_NO_MEM,
+    mt_expect_class(MPI_Alloc_mem((MPI_Aint)1 << 62, MPI_INFO_NULL, &p), MPI_ERR_NO_MEM,
                  "Alloc_mem of 4 EiB");
     CHECK(p == &x, "a failed Alloc_mem changed baseptr");
-    expect_class(MPI_Alloc_mem(-1, MPI_INFO_NULL, &p), MPI_ERR_SIZE, "Alloc_mem(-1)");
-    expect_class(MPI_Alloc_mem(16, MPI_INFO_NULL, NULL), MPI_ERR_ARG, "Alloc_mem into NULL");
-    expect_class(MPI_Alloc_mem(16, (MPI_Info)0x7777, &p), MPI_ERR_INFO, "Alloc_mem bad info");
+    mt_expect_class(MPI_Alloc_mem(-1, MPI_INFO_NULL, &p), MPI_ERR_SIZE, "Alloc_mem(-1)");
+    mt_expect_class(MPI_Alloc_mem(16, MPI_INFO_NULL, NULL), MPI_ERR_ARG, "Alloc_mem into NULL");
+    mt_expect_class(MPI_Alloc_mem(16, (MPI_Info)0x7777, &p), MPI_ERR_INFO, "Alloc_mem bad info");
     CHECK(p == &x, "a failed Alloc_mem changed baseptr");
 }
 

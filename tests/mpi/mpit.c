@@ -27,17 +27,6 @@
 
 typedef unsigned long long ull;
 
-static void expect_class(int rc, int want, const char *what)
-{
-    int cls = -1;
-    if (rc == MPI_SUCCESS) {
-        CHECK(want == MPI_SUCCESS, "%s: succeeded, expected class %d", what, want);
-        return;
-    }
-    MPI_OK(MPI_Error_class(rc, &cls));
-    CHECK(cls == want, "%s: error class %d, expected %d", what, cls, want);
-}
-
 static int pvar_index(const char *name, int cls)
 {
     int i = -1;
@@ -132,19 +121,19 @@ static void every_pvar(void)
         if (cls == MPI_T_PVAR_CLASS_COUNTER && !cont)
             CHECK(memcmp(buf, zero, sizeof(ull) * (size_t)count) == 0,
                   "pvar %s: a counter not started reads %llu", name, buf[0]);
-        expect_class(MPI_T_pvar_start(s, h), cont ? MPI_T_ERR_PVAR_NO_STARTSTOP : MPI_SUCCESS,
+        mt_expect_class(MPI_T_pvar_start(s, h), cont ? MPI_T_ERR_PVAR_NO_STARTSTOP : MPI_SUCCESS,
                      name);
-        expect_class(MPI_T_pvar_stop(s, h), cont ? MPI_T_ERR_PVAR_NO_STARTSTOP : MPI_SUCCESS, name);
+        mt_expect_class(MPI_T_pvar_stop(s, h), cont ? MPI_T_ERR_PVAR_NO_STARTSTOP : MPI_SUCCESS, name);
         buf[0] = 12345;
-        expect_class(MPI_T_pvar_write(s, h, buf), ro ? MPI_T_ERR_PVAR_NO_WRITE : MPI_SUCCESS, name);
+        mt_expect_class(MPI_T_pvar_write(s, h, buf), ro ? MPI_T_ERR_PVAR_NO_WRITE : MPI_SUCCESS, name);
         if (!ro && !cont) {
             ull got[64];
             MPI_OK(MPI_T_pvar_read(s, h, got));
             CHECK(got[0] == 12345, "pvar %s: wrote 12345 to a stopped handle, read %llu", name,
                   got[0]);
         }
-        expect_class(MPI_T_pvar_reset(s, h), ro ? MPI_T_ERR_PVAR_NO_WRITE : MPI_SUCCESS, name);
-        expect_class(MPI_T_pvar_readreset(s, h, buf), ro ? MPI_T_ERR_PVAR_NO_WRITE : MPI_SUCCESS,
+        mt_expect_class(MPI_T_pvar_reset(s, h), ro ? MPI_T_ERR_PVAR_NO_WRITE : MPI_SUCCESS, name);
+        mt_expect_class(MPI_T_pvar_readreset(s, h, buf), ro ? MPI_T_ERR_PVAR_NO_WRITE : MPI_SUCCESS,
                      name);
         MPI_OK(MPI_T_pvar_handle_free(s, &h));
         CHECK(h == MPI_T_PVAR_HANDLE_NULL, "pvar %s: handle not nulled by free", name);
@@ -251,7 +240,7 @@ static void cache_counters(void)
 
     /* the communicator goes: its handles are invalid, and still freed */
     MPI_OK(MPI_Comm_free(&dup));
-    expect_class(MPI_T_pvar_read(s, hits, &got), MPI_T_ERR_INVALID_HANDLE,
+    mt_expect_class(MPI_T_pvar_read(s, hits, &got), MPI_T_ERR_INVALID_HANDLE,
                  "read of a handle whose communicator was freed");
     MPI_OK(MPI_T_pvar_start(s, MPI_T_PVAR_ALL_HANDLES)); /* skips them */
     MPI_OK(MPI_T_pvar_handle_free(s, &hits));
@@ -520,9 +509,9 @@ static void enumerations(void)
         }
         CHECK(match == 1, "cvar %s reads %d, no item of %s", name, value, ename);
         int v;
-        expect_class(MPI_T_enum_get_item(et, num, &v, NULL, NULL), MPI_T_ERR_INVALID_ITEM,
+        mt_expect_class(MPI_T_enum_get_item(et, num, &v, NULL, NULL), MPI_T_ERR_INVALID_ITEM,
                      "enum_get_item past the end");
-        expect_class(MPI_T_enum_get_item(et, -1, &v, NULL, NULL), MPI_T_ERR_INVALID_ITEM,
+        mt_expect_class(MPI_T_enum_get_item(et, -1, &v, NULL, NULL), MPI_T_ERR_INVALID_ITEM,
                      "enum_get_item(-1)");
         if (strcmp(name, "coll_check_determinism") == 0) {
             /* tests run it at its default, 1: every miss agrees */
@@ -534,7 +523,7 @@ static void enumerations(void)
     CHECK(nenum >= 2 && saw_determinism, "%d enumerated cvars; coll_check_determinism %s", nenum,
           saw_determinism ? "among them" : "not one");
     int num;
-    expect_class(MPI_T_enum_get_info(MPI_T_ENUM_NULL, &num, NULL, NULL), MPI_T_ERR_INVALID_HANDLE,
+    mt_expect_class(MPI_T_enum_get_info(MPI_T_ENUM_NULL, &num, NULL, NULL), MPI_T_ERR_INVALID_HANDLE,
                  "enum_get_info(MPI_T_ENUM_NULL)");
 }
 
@@ -547,97 +536,97 @@ static void errors(void)
     MPI_T_pvar_session s, s2, dead;
     MPI_T_pvar_handle h, hl, hc, stale;
     MPI_OK(MPI_T_pvar_get_num(&n));
-    expect_class(MPI_T_pvar_get_info(-1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+    mt_expect_class(MPI_T_pvar_get_info(-1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
                                      NULL, NULL),
                  MPI_T_ERR_INVALID_INDEX, "pvar_get_info(-1)");
-    expect_class(MPI_T_pvar_get_info(n, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+    mt_expect_class(MPI_T_pvar_get_info(n, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
                                      NULL, NULL),
                  MPI_T_ERR_INVALID_INDEX, "pvar_get_info past the end");
-    expect_class(MPI_T_pvar_get_index("no_such_pvar", C, &i), MPI_T_ERR_INVALID_NAME,
+    mt_expect_class(MPI_T_pvar_get_index("no_such_pvar", C, &i), MPI_T_ERR_INVALID_NAME,
                  "pvar_get_index of an unknown name");
-    expect_class(MPI_T_pvar_get_index("coll_cache_hits", L, &i), MPI_T_ERR_INVALID_NAME,
+    mt_expect_class(MPI_T_pvar_get_index("coll_cache_hits", L, &i), MPI_T_ERR_INVALID_NAME,
                  "pvar_get_index with the wrong class");
     MPI_OK(MPI_T_pvar_session_create(&s));
     MPI_OK(MPI_T_pvar_session_create(&s2));
     MPI_OK(MPI_T_pvar_session_create(&dead));
     MPI_T_pvar_session kept = dead;
     MPI_OK(MPI_T_pvar_session_free(&dead));
-    expect_class(MPI_T_pvar_handle_alloc(s, n, NULL, &h, &count), MPI_T_ERR_INVALID_INDEX,
+    mt_expect_class(MPI_T_pvar_handle_alloc(s, n, NULL, &h, &count), MPI_T_ERR_INVALID_INDEX,
                  "pvar_handle_alloc past the end");
-    expect_class(MPI_T_pvar_handle_alloc(s, pvar_index("coll_cache_hits", C), NULL, &h, &count),
+    mt_expect_class(MPI_T_pvar_handle_alloc(s, pvar_index("coll_cache_hits", C), NULL, &h, &count),
                  MPI_T_ERR_INVALID_HANDLE, "coll_cache_hits bound to nothing");
-    expect_class(MPI_T_pvar_handle_alloc(s, pvar_index("coll_cache_hits", C), &null, &h, &count),
+    mt_expect_class(MPI_T_pvar_handle_alloc(s, pvar_index("coll_cache_hits", C), &null, &h, &count),
                  MPI_T_ERR_INVALID_HANDLE, "coll_cache_hits bound to MPI_COMM_NULL");
-    expect_class(MPI_T_pvar_handle_alloc(kept, 0, &world, &h, &count), MPI_T_ERR_INVALID_SESSION,
+    mt_expect_class(MPI_T_pvar_handle_alloc(kept, 0, &world, &h, &count), MPI_T_ERR_INVALID_SESSION,
                  "pvar_handle_alloc in a freed session");
-    expect_class(MPI_T_pvar_handle_alloc(MPI_T_PVAR_SESSION_NULL, 0, &world, &h, &count),
+    mt_expect_class(MPI_T_pvar_handle_alloc(MPI_T_PVAR_SESSION_NULL, 0, &world, &h, &count),
                  MPI_T_ERR_INVALID_SESSION, "pvar_handle_alloc in MPI_T_PVAR_SESSION_NULL");
-    expect_class(MPI_T_pvar_session_free(&kept), MPI_T_ERR_INVALID_SESSION,
+    mt_expect_class(MPI_T_pvar_session_free(&kept), MPI_T_ERR_INVALID_SESSION,
                  "session_free of a freed session");
     h = alloc(s, "coll_cache_hits", C, &world, 1);
     hl = alloc(s, "pml_unexpected_msgs", L, NULL, 1);
     MPI_OK(MPI_T_pvar_handle_alloc(s, pvar_index("coll_calls", C), &world, &hc, &count));
-    expect_class(MPI_T_pvar_read(s2, h, &v), MPI_T_ERR_INVALID_HANDLE,
+    mt_expect_class(MPI_T_pvar_read(s2, h, &v), MPI_T_ERR_INVALID_HANDLE,
                  "read of a handle through another session");
-    expect_class(MPI_T_pvar_start(kept, h), MPI_T_ERR_INVALID_SESSION,
+    mt_expect_class(MPI_T_pvar_start(kept, h), MPI_T_ERR_INVALID_SESSION,
                  "start through a freed session");
-    expect_class(MPI_T_pvar_read(s, MPI_T_PVAR_ALL_HANDLES, &v), MPI_T_ERR_INVALID_HANDLE,
+    mt_expect_class(MPI_T_pvar_read(s, MPI_T_PVAR_ALL_HANDLES, &v), MPI_T_ERR_INVALID_HANDLE,
                  "read of MPI_T_PVAR_ALL_HANDLES");
-    expect_class(MPI_T_pvar_readreset(s, MPI_T_PVAR_ALL_HANDLES, &v), MPI_T_ERR_INVALID_HANDLE,
+    mt_expect_class(MPI_T_pvar_readreset(s, MPI_T_PVAR_ALL_HANDLES, &v), MPI_T_ERR_INVALID_HANDLE,
                  "readreset of MPI_T_PVAR_ALL_HANDLES");
-    expect_class(MPI_T_pvar_write(s, MPI_T_PVAR_ALL_HANDLES, &v), MPI_T_ERR_INVALID_HANDLE,
+    mt_expect_class(MPI_T_pvar_write(s, MPI_T_PVAR_ALL_HANDLES, &v), MPI_T_ERR_INVALID_HANDLE,
                  "write of MPI_T_PVAR_ALL_HANDLES");
-    expect_class(MPI_T_pvar_read(s, MPI_T_PVAR_HANDLE_NULL, &v), MPI_T_ERR_INVALID_HANDLE,
+    mt_expect_class(MPI_T_pvar_read(s, MPI_T_PVAR_HANDLE_NULL, &v), MPI_T_ERR_INVALID_HANDLE,
                  "read of MPI_T_PVAR_HANDLE_NULL");
-    expect_class(MPI_T_pvar_start(s, hc), MPI_T_ERR_PVAR_NO_STARTSTOP,
+    mt_expect_class(MPI_T_pvar_start(s, hc), MPI_T_ERR_PVAR_NO_STARTSTOP,
                  "start of the continuous coll_calls");
-    expect_class(MPI_T_pvar_stop(s, hl), MPI_T_ERR_PVAR_NO_STARTSTOP,
+    mt_expect_class(MPI_T_pvar_stop(s, hl), MPI_T_ERR_PVAR_NO_STARTSTOP,
                  "stop of the continuous pml_unexpected_msgs");
-    expect_class(MPI_T_pvar_write(s, hl, &v), MPI_T_ERR_PVAR_NO_WRITE, "write of a level");
-    expect_class(MPI_T_pvar_reset(s, hl), MPI_T_ERR_PVAR_NO_WRITE, "reset of a level");
-    expect_class(MPI_T_pvar_readreset(s, hl, &v), MPI_T_ERR_PVAR_NO_WRITE, "readreset of a level");
-    expect_class(MPI_T_pvar_read(s, h, NULL), MPI_T_ERR_INVALID, "read into NULL");
+    mt_expect_class(MPI_T_pvar_write(s, hl, &v), MPI_T_ERR_PVAR_NO_WRITE, "write of a level");
+    mt_expect_class(MPI_T_pvar_reset(s, hl), MPI_T_ERR_PVAR_NO_WRITE, "reset of a level");
+    mt_expect_class(MPI_T_pvar_readreset(s, hl, &v), MPI_T_ERR_PVAR_NO_WRITE, "readreset of a level");
+    mt_expect_class(MPI_T_pvar_read(s, h, NULL), MPI_T_ERR_INVALID, "read into NULL");
     /* ALL_HANDLES skips what does not apply: the level and the continuous counter */
     MPI_OK(MPI_T_pvar_start(s, MPI_T_PVAR_ALL_HANDLES));
     MPI_OK(MPI_T_pvar_reset(s, MPI_T_PVAR_ALL_HANDLES));
     MPI_OK(MPI_T_pvar_stop(s, MPI_T_PVAR_ALL_HANDLES));
     stale = h;
     MPI_OK(MPI_T_pvar_handle_free(s, &h));
-    expect_class(MPI_T_pvar_read(s, stale, &v), MPI_T_ERR_INVALID_HANDLE, "read of a freed handle");
-    expect_class(MPI_T_pvar_handle_free(s, &stale), MPI_T_ERR_INVALID_HANDLE,
+    mt_expect_class(MPI_T_pvar_read(s, stale, &v), MPI_T_ERR_INVALID_HANDLE, "read of a freed handle");
+    mt_expect_class(MPI_T_pvar_handle_free(s, &stale), MPI_T_ERR_INVALID_HANDLE,
                  "free of a freed handle");
 
     int ci;
-    expect_class(MPI_T_category_get_info(-1, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+    mt_expect_class(MPI_T_category_get_info(-1, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
                  MPI_T_ERR_INVALID_INDEX, "category_get_info(-1)");
     MPI_OK(MPI_T_category_get_num(&n));
-    expect_class(MPI_T_category_get_cvars(n, 0, NULL), MPI_T_ERR_INVALID_INDEX,
+    mt_expect_class(MPI_T_category_get_cvars(n, 0, NULL), MPI_T_ERR_INVALID_INDEX,
                  "category_get_cvars past the end");
-    expect_class(MPI_T_category_get_pvars(0, -1, NULL), MPI_T_ERR_INVALID,
+    mt_expect_class(MPI_T_category_get_pvars(0, -1, NULL), MPI_T_ERR_INVALID,
                  "category_get_pvars with a negative length");
-    expect_class(MPI_T_category_get_index("no_such_category", &ci), MPI_T_ERR_INVALID_NAME,
+    mt_expect_class(MPI_T_category_get_index("no_such_category", &ci), MPI_T_ERR_INVALID_NAME,
                  "category_get_index of an unknown name");
 
     /* the outputs of the counts and lookups, the names looked up, the handles freed */
     MPI_T_cvar_handle *no_cvar = NULL;
-    expect_class(MPI_T_cvar_get_num(NULL), MPI_T_ERR_INVALID, "cvar_get_num(NULL)");
-    expect_class(MPI_T_pvar_get_num(NULL), MPI_T_ERR_INVALID, "pvar_get_num(NULL)");
-    expect_class(MPI_T_category_get_num(NULL), MPI_T_ERR_INVALID, "category_get_num(NULL)");
-    expect_class(MPI_T_category_changed(NULL), MPI_T_ERR_INVALID, "category_changed(NULL)");
-    expect_class(MPI_T_cvar_get_index(NULL, &i), MPI_T_ERR_INVALID, "cvar_get_index(NULL)");
-    expect_class(MPI_T_cvar_get_index("coll_flush", NULL), MPI_T_ERR_INVALID,
+    mt_expect_class(MPI_T_cvar_get_num(NULL), MPI_T_ERR_INVALID, "cvar_get_num(NULL)");
+    mt_expect_class(MPI_T_pvar_get_num(NULL), MPI_T_ERR_INVALID, "pvar_get_num(NULL)");
+    mt_expect_class(MPI_T_category_get_num(NULL), MPI_T_ERR_INVALID, "category_get_num(NULL)");
+    mt_expect_class(MPI_T_category_changed(NULL), MPI_T_ERR_INVALID, "category_changed(NULL)");
+    mt_expect_class(MPI_T_cvar_get_index(NULL, &i), MPI_T_ERR_INVALID, "cvar_get_index(NULL)");
+    mt_expect_class(MPI_T_cvar_get_index("coll_flush", NULL), MPI_T_ERR_INVALID,
                  "cvar_get_index into NULL");
-    expect_class(MPI_T_pvar_get_index(NULL, C, &i), MPI_T_ERR_INVALID, "pvar_get_index(NULL)");
-    expect_class(MPI_T_pvar_get_index("coll_cache_hits", C, NULL), MPI_T_ERR_INVALID,
+    mt_expect_class(MPI_T_pvar_get_index(NULL, C, &i), MPI_T_ERR_INVALID, "pvar_get_index(NULL)");
+    mt_expect_class(MPI_T_pvar_get_index("coll_cache_hits", C, NULL), MPI_T_ERR_INVALID,
                  "pvar_get_index into NULL");
-    expect_class(MPI_T_category_get_index(NULL, &ci), MPI_T_ERR_INVALID,
+    mt_expect_class(MPI_T_category_get_index(NULL, &ci), MPI_T_ERR_INVALID,
                  "category_get_index(NULL)");
-    expect_class(MPI_T_category_get_index("pml", NULL), MPI_T_ERR_INVALID,
+    mt_expect_class(MPI_T_category_get_index("pml", NULL), MPI_T_ERR_INVALID,
                  "category_get_index into NULL");
-    expect_class(MPI_T_pvar_session_create(NULL), MPI_T_ERR_INVALID, "pvar_session_create(NULL)");
-    expect_class(MPI_T_pvar_session_free(NULL), MPI_T_ERR_INVALID, "pvar_session_free(NULL)");
-    expect_class(MPI_T_pvar_handle_free(s, NULL), MPI_T_ERR_INVALID, "pvar_handle_free(NULL)");
-    expect_class(MPI_T_cvar_handle_free(no_cvar), MPI_T_ERR_INVALID, "cvar_handle_free(NULL)");
+    mt_expect_class(MPI_T_pvar_session_create(NULL), MPI_T_ERR_INVALID, "pvar_session_create(NULL)");
+    mt_expect_class(MPI_T_pvar_session_free(NULL), MPI_T_ERR_INVALID, "pvar_session_free(NULL)");
+    mt_expect_class(MPI_T_pvar_handle_free(s, NULL), MPI_T_ERR_INVALID, "pvar_handle_free(NULL)");
+    mt_expect_class(MPI_T_cvar_handle_free(no_cvar), MPI_T_ERR_INVALID, "cvar_handle_free(NULL)");
 
     /* the session s2 and s's handles are left for MPI_T_finalize; another MPI_T_init_thread
        is outstanding, so this one frees nothing yet */
@@ -646,10 +635,10 @@ static void errors(void)
     MPI_OK(MPI_T_finalize());
     MPI_OK(MPI_T_pvar_read(s, hl, &v));
     MPI_OK(MPI_T_finalize());
-    expect_class(MPI_T_pvar_get_num(&n), MPI_T_ERR_NOT_INITIALIZED, "pvar_get_num after the end");
-    expect_class(MPI_T_pvar_read(s, hl, &v), MPI_T_ERR_NOT_INITIALIZED, "read after the end");
+    mt_expect_class(MPI_T_pvar_get_num(&n), MPI_T_ERR_NOT_INITIALIZED, "pvar_get_num after the end");
+    mt_expect_class(MPI_T_pvar_read(s, hl, &v), MPI_T_ERR_NOT_INITIALIZED, "read after the end");
     MPI_OK(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
-    expect_class(MPI_T_pvar_read(s, hl, &v), MPI_T_ERR_INVALID_SESSION,
+    mt_expect_class(MPI_T_pvar_read(s, hl, &v), MPI_T_ERR_INVALID_SESSION,
                  "a session of the interface's previous life");
     MPI_OK(MPI_T_finalize());
 }

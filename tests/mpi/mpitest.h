@@ -65,6 +65,27 @@ static inline void mt_fail(const char *file, int line, const char *fmt, ...)
         }                                                                                     \
     } while (0)
 
+/* rc is of error class `want` (MPI_SUCCESS: the call succeeded), as MPI_Error_class says;
+   `what` names the call in the message, file and line where the test made it */
+static inline void mt_expect_class_at(int rc, int want, const char *what, const char *file,
+                                      int line)
+{
+    int got = MPI_SUCCESS;
+
+    if (rc != MPI_SUCCESS && MPI_Error_class(rc, &got) != MPI_SUCCESS) {
+        mt_fail(file, line, "%s: returned %d, which MPI_Error_class refuses", what, rc);
+        return;
+    }
+    if (got != want) {
+        if (rc == MPI_SUCCESS) {
+            mt_fail(file, line, "%s succeeded, expected error class %d", what, want);
+        } else {
+            mt_fail(file, line, "%s: error class %d (code %d), expected %d", what, got, rc, want);
+        }
+    }
+}
+#define mt_expect_class(rc, want, what) mt_expect_class_at((rc), (want), (what), __FILE__, __LINE__)
+
 /* The largest message, in bytes per rank, that the programs sweeping sizes should use:
    `dflt`, or less when COMPI_TEST_MAX_BYTES says so (the sanitized build sets it:
    tests/sanitizers/env.sh). */

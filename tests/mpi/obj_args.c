@@ -13,19 +13,7 @@
  */
 #include "tests/mpi/mpitest.h"
 
-static void expect_class(int rc, int cls, const char *what, int line)
-{
-    int got = -1;
-
-    if (rc == MPI_SUCCESS) {
-        CHECK(0, "line %d: %s succeeded, expected error class %d", line, what, cls);
-        return;
-    }
-    MPI_OK(MPI_Error_class(rc, &got));
-    CHECK(got == cls, "line %d: %s: error class %d, expected %d", line, what, got, cls);
-}
-
-#define EXPECT(cls, fn, ...) expect_class(fn(__VA_ARGS__), cls, #fn, __LINE__)
+#define EXPECT(cls, fn, ...) mt_expect_class_at(fn(__VA_ARGS__), cls, #fn, __FILE__, __LINE__)
 
 static void groups(void)
 {

@@ -15,23 +15,11 @@
 
 #include <limits.h>
 
-static void expect_class(int rc, int cls, const char *what, int line)
-{
-    int got = -1;
-
-    if (rc == MPI_SUCCESS) {
-        CHECK(0, "line %d: %s succeeded, expected error class %d", line, what, cls);
-        return;
-    }
-    MPI_OK(MPI_Error_class(rc, &got));
-    CHECK(got == cls, "line %d: %s: error class %d, expected %d", line, what, got, cls);
-}
-
 /* the call in both forms: fn(args) and fn_c(args) */
 #define EXPECT(cls, fn, ...)                                                                       \
     do {                                                                                           \
-        expect_class(fn(__VA_ARGS__), cls, #fn, __LINE__);                                         \
-        expect_class(fn##_c(__VA_ARGS__), cls, #fn "_c", __LINE__);                                \
+        mt_expect_class_at(fn(__VA_ARGS__), cls, #fn, __FILE__, __LINE__);                                         \
+        mt_expect_class_at(fn##_c(__VA_ARGS__), cls, #fn "_c", __FILE__, __LINE__);                                \
     } while (0)
 #define BOTH_OK(fn, ...)                                                                           \
     do {                                                                                           \
@@ -125,18 +113,15 @@ int main(int argc, char **argv)
     EXPECT(MPI_ERR_ARG, MPI_Isendrecv_replace, v, 1, MPI_INT, 0, 0, 0, 0, MPI_COMM_SELF, NULL);
 
     /* probes (no large-count form) and matched receives */
-    expect_class(MPI_Probe(3, 0, MPI_COMM_SELF, &st), MPI_ERR_RANK, "MPI_Probe", __LINE__);
-    expect_class(MPI_Probe(0, -2, MPI_COMM_SELF, &st), MPI_ERR_TAG, "MPI_Probe", __LINE__);
-    expect_class(MPI_Probe(0, 0, MPI_COMM_NULL, &st), MPI_ERR_COMM, "MPI_Probe", __LINE__);
-    expect_class(MPI_Iprobe(0, 0, MPI_COMM_SELF, NULL, &st), MPI_ERR_ARG, "MPI_Iprobe", __LINE__);
-    expect_class(MPI_Iprobe(-5, 0, MPI_COMM_SELF, &flag, &st), MPI_ERR_RANK, "MPI_Iprobe",
-                 __LINE__);
-    expect_class(MPI_Mprobe(0, -3, MPI_COMM_SELF, &msg, &st), MPI_ERR_TAG, "MPI_Mprobe", __LINE__);
-    expect_class(MPI_Mprobe(0, 0, MPI_COMM_SELF, NULL, &st), MPI_ERR_ARG, "MPI_Mprobe", __LINE__);
-    expect_class(MPI_Improbe(0, 0, MPI_COMM_SELF, &flag, NULL, &st), MPI_ERR_ARG, "MPI_Improbe",
-                 __LINE__);
-    expect_class(MPI_Improbe(0, 0, MPI_COMM_SELF, NULL, &msg, &st), MPI_ERR_ARG, "MPI_Improbe",
-                 __LINE__);
+    mt_expect_class(MPI_Probe(3, 0, MPI_COMM_SELF, &st), MPI_ERR_RANK, "MPI_Probe");
+    mt_expect_class(MPI_Probe(0, -2, MPI_COMM_SELF, &st), MPI_ERR_TAG, "MPI_Probe");
+    mt_expect_class(MPI_Probe(0, 0, MPI_COMM_NULL, &st), MPI_ERR_COMM, "MPI_Probe");
+    mt_expect_class(MPI_Iprobe(0, 0, MPI_COMM_SELF, NULL, &st), MPI_ERR_ARG, "MPI_Iprobe");
+    mt_expect_class(MPI_Iprobe(-5, 0, MPI_COMM_SELF, &flag, &st), MPI_ERR_RANK, "MPI_Iprobe");
+    mt_expect_class(MPI_Mprobe(0, -3, MPI_COMM_SELF, &msg, &st), MPI_ERR_TAG, "MPI_Mprobe");
+    mt_expect_class(MPI_Mprobe(0, 0, MPI_COMM_SELF, NULL, &st), MPI_ERR_ARG, "MPI_Mprobe");
+    mt_expect_class(MPI_Improbe(0, 0, MPI_COMM_SELF, &flag, NULL, &st), MPI_ERR_ARG, "MPI_Improbe");
+    mt_expect_class(MPI_Improbe(0, 0, MPI_COMM_SELF, NULL, &msg, &st), MPI_ERR_ARG, "MPI_Improbe");
     msg = MPI_MESSAGE_NO_PROC;
     EXPECT(MPI_ERR_COUNT, MPI_Mrecv, v, -1, MPI_INT, &msg, &st);
     EXPECT(MPI_ERR_TYPE, MPI_Mrecv, v, 1, MPI_DATATYPE_NULL, &msg, &st);
@@ -151,14 +136,13 @@ int main(int argc, char **argv)
     {
         int n = 0;
         MPI_Count cn = 0;
-        expect_class(MPI_Get_count(MPI_STATUS_IGNORE, MPI_INT, &n), MPI_ERR_ARG, "MPI_Get_count",
-                     __LINE__);
-        expect_class(MPI_Get_count_c(&st, MPI_INT, NULL), MPI_ERR_ARG, "MPI_Get_count_c", __LINE__);
-        expect_class(MPI_Get_elements_c(&st, MPI_DATATYPE_NULL, &cn), MPI_ERR_TYPE,
-                     "MPI_Get_elements_c", __LINE__);
+        mt_expect_class(MPI_Get_count(MPI_STATUS_IGNORE, MPI_INT, &n), MPI_ERR_ARG, "MPI_Get_count");
+        mt_expect_class(MPI_Get_count_c(&st, MPI_INT, NULL), MPI_ERR_ARG, "MPI_Get_count_c");
+        mt_expect_class(MPI_Get_elements_c(&st, MPI_DATATYPE_NULL, &cn), MPI_ERR_TYPE,
+                     "MPI_Get_elements_c");
         EXPECT(MPI_ERR_COUNT, MPI_Status_set_elements, &st, MPI_INT, -1);
         EXPECT(MPI_ERR_ARG, MPI_Status_set_elements, MPI_STATUS_IGNORE, MPI_INT, 1);
-        expect_class(MPI_Test_cancelled(&st, NULL), MPI_ERR_ARG, "MPI_Test_cancelled", __LINE__);
+        mt_expect_class(MPI_Test_cancelled(&st, NULL), MPI_ERR_ARG, "MPI_Test_cancelled");
         MPI_OK(MPI_Status_set_elements_c(&st, MPI_BYTE, (MPI_Count)INT_MAX + 3));
         MPI_OK(MPI_Get_count(&st, MPI_BYTE, &n));
         MPI_OK(MPI_Get_count_c(&st, MPI_BYTE, &cn));
@@ -174,34 +158,32 @@ int main(int argc, char **argv)
     {
         MPI_Request nul = MPI_REQUEST_NULL, two[2];
         int index = 0, outcount = 0, indices[2];
-        expect_class(MPI_Wait(NULL, &st), MPI_ERR_ARG, "MPI_Wait", __LINE__);
-        expect_class(MPI_Test(&nul, NULL, &st), MPI_ERR_ARG, "MPI_Test", __LINE__);
-        expect_class(MPI_Waitall(-1, two, MPI_STATUSES_IGNORE), MPI_ERR_COUNT, "MPI_Waitall",
-                     __LINE__);
-        expect_class(MPI_Waitall(1, NULL, MPI_STATUSES_IGNORE), MPI_ERR_ARG, "MPI_Waitall",
-                     __LINE__);
+        mt_expect_class(MPI_Wait(NULL, &st), MPI_ERR_ARG, "MPI_Wait");
+        mt_expect_class(MPI_Test(&nul, NULL, &st), MPI_ERR_ARG, "MPI_Test");
+        mt_expect_class(MPI_Waitall(-1, two, MPI_STATUSES_IGNORE), MPI_ERR_COUNT, "MPI_Waitall");
+        mt_expect_class(MPI_Waitall(1, NULL, MPI_STATUSES_IGNORE), MPI_ERR_ARG, "MPI_Waitall");
 #ifdef COMPI
         {
             /* a made-up handle: safe with compi's (table indices; see err_return.c) */
             MPI_Request bad = (MPI_Request)0x5000fff;
-            expect_class(MPI_Wait(&bad, &st), MPI_ERR_REQUEST, "MPI_Wait", __LINE__);
+            mt_expect_class(MPI_Wait(&bad, &st), MPI_ERR_REQUEST, "MPI_Wait");
             two[0] = MPI_REQUEST_NULL;
             two[1] = bad;
-            expect_class(MPI_Testall(2, two, &flag, MPI_STATUSES_IGNORE), MPI_ERR_REQUEST,
-                         "MPI_Testall", __LINE__);
-            expect_class(MPI_Request_get_status(bad, &flag, &st), MPI_ERR_REQUEST,
-                         "MPI_Request_get_status", __LINE__);
+            mt_expect_class(MPI_Testall(2, two, &flag, MPI_STATUSES_IGNORE), MPI_ERR_REQUEST,
+                         "MPI_Testall");
+            mt_expect_class(MPI_Request_get_status(bad, &flag, &st), MPI_ERR_REQUEST,
+                         "MPI_Request_get_status");
         }
 #endif
         two[0] = two[1] = MPI_REQUEST_NULL;
-        expect_class(MPI_Testany(2, two, &index, NULL, &st), MPI_ERR_ARG, "MPI_Testany", __LINE__);
-        expect_class(MPI_Waitany(2, two, NULL, &st), MPI_ERR_ARG, "MPI_Waitany", __LINE__);
-        expect_class(MPI_Waitsome(2, two, NULL, indices, MPI_STATUSES_IGNORE), MPI_ERR_ARG,
-                     "MPI_Waitsome", __LINE__);
-        expect_class(MPI_Startall(-2, two), MPI_ERR_COUNT, "MPI_Startall", __LINE__);
-        expect_class(MPI_Request_free(&nul), MPI_ERR_REQUEST, "MPI_Request_free", __LINE__);
-        expect_class(MPI_Cancel(&nul), MPI_ERR_REQUEST, "MPI_Cancel", __LINE__);
-        expect_class(MPI_Start(&nul), MPI_ERR_REQUEST, "MPI_Start", __LINE__);
+        mt_expect_class(MPI_Testany(2, two, &index, NULL, &st), MPI_ERR_ARG, "MPI_Testany");
+        mt_expect_class(MPI_Waitany(2, two, NULL, &st), MPI_ERR_ARG, "MPI_Waitany");
+        mt_expect_class(MPI_Waitsome(2, two, NULL, indices, MPI_STATUSES_IGNORE), MPI_ERR_ARG,
+                     "MPI_Waitsome");
+        mt_expect_class(MPI_Startall(-2, two), MPI_ERR_COUNT, "MPI_Startall");
+        mt_expect_class(MPI_Request_free(&nul), MPI_ERR_REQUEST, "MPI_Request_free");
+        mt_expect_class(MPI_Cancel(&nul), MPI_ERR_REQUEST, "MPI_Cancel");
+        mt_expect_class(MPI_Start(&nul), MPI_ERR_REQUEST, "MPI_Start");
         /* null requests complete at once */
         MPI_OK(MPI_Wait(&nul, &st));
         MPI_OK(MPI_Waitany(2, two, &index, &st));
@@ -220,11 +202,10 @@ int main(int argc, char **argv)
         MPI_Count csize = 0;
         EXPECT(MPI_ERR_BUFFER, MPI_Buffer_attach, NULL, 16);
         EXPECT(MPI_ERR_COUNT, MPI_Buffer_attach, att, -1);
-        expect_class(MPI_Buffer_detach(&got, NULL), MPI_ERR_ARG, "MPI_Buffer_detach", __LINE__);
-        expect_class(MPI_Buffer_iflush(NULL), MPI_ERR_ARG, "MPI_Buffer_iflush", __LINE__);
+        mt_expect_class(MPI_Buffer_detach(&got, NULL), MPI_ERR_ARG, "MPI_Buffer_detach");
+        mt_expect_class(MPI_Buffer_iflush(NULL), MPI_ERR_ARG, "MPI_Buffer_iflush");
         MPI_OK(MPI_Buffer_attach_c(att, (MPI_Count)sizeof(att)));
-        expect_class(MPI_Buffer_attach(att, (int)sizeof(att)), MPI_ERR_BUFFER, "MPI_Buffer_attach",
-                     __LINE__);
+        mt_expect_class(MPI_Buffer_attach(att, (int)sizeof(att)), MPI_ERR_BUFFER, "MPI_Buffer_attach");
         MPI_OK(MPI_Bsend_c(v, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_SELF));
         MPI_OK(MPI_Buffer_flush());
         MPI_OK(MPI_Buffer_detach_c(&got, &csize));

@@ -19,17 +19,6 @@
  */
 #include "tests/mpi/mpitest.h"
 
-static void expect_class(int rc, int cls, const char *what)
-{
-    int got = -1;
-    if (rc == MPI_SUCCESS) {
-        CHECK(0, "%s: succeeded, expected error class %d", what, cls);
-        return;
-    }
-    MPI_OK(MPI_Error_class(rc, &got));
-    CHECK(got == cls, "%s: error class %d, expected %d", what, got, cls);
-}
-
 static int handler_calls, handler_code;
 static void win_handler(MPI_Win *win, int *code, ...)
 {
@@ -53,19 +42,19 @@ int main(int argc, char **argv)
     MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
 
     /* creation */
-    expect_class(MPI_Win_allocate(-1, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win), MPI_ERR_SIZE,
+    mt_expect_class(MPI_Win_allocate(-1, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win), MPI_ERR_SIZE,
                  "negative size");
-    expect_class(MPI_Win_allocate(8, 0, MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win), MPI_ERR_DISP,
+    mt_expect_class(MPI_Win_allocate(8, 0, MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win), MPI_ERR_DISP,
                  "disp_unit 0");
-    expect_class(MPI_Win_create(buf, 8, 1, MPI_INFO_NULL, MPI_COMM_NULL, &win), MPI_ERR_COMM,
+    mt_expect_class(MPI_Win_create(buf, 8, 1, MPI_INFO_NULL, MPI_COMM_NULL, &win), MPI_ERR_COMM,
                  "MPI_COMM_NULL");
-    expect_class(MPI_Win_create(buf, 8, 1, MPI_INFO_NULL, MPI_COMM_WORLD, NULL), MPI_ERR_ARG,
+    mt_expect_class(MPI_Win_create(buf, 8, 1, MPI_INFO_NULL, MPI_COMM_WORLD, NULL), MPI_ERR_ARG,
                  "Win_create without win");
-    expect_class(MPI_Win_allocate(8, 1, MPI_INFO_NULL, MPI_COMM_WORLD, NULL, &win), MPI_ERR_ARG,
+    mt_expect_class(MPI_Win_allocate(8, 1, MPI_INFO_NULL, MPI_COMM_WORLD, NULL, &win), MPI_ERR_ARG,
                  "Win_allocate without baseptr");
-    expect_class(MPI_Win_create_c(buf, 8, (MPI_Aint)1 << 40, MPI_INFO_NULL, MPI_COMM_WORLD, &win),
+    mt_expect_class(MPI_Win_create_c(buf, 8, (MPI_Aint)1 << 40, MPI_INFO_NULL, MPI_COMM_WORLD, &win),
                  MPI_ERR_DISP, "Win_create_c with a disp_unit beyond int");
-    expect_class(MPI_Win_create_dynamic((MPI_Info)0x7777, MPI_COMM_WORLD, &win), MPI_ERR_INFO,
+    mt_expect_class(MPI_Win_create_dynamic((MPI_Info)0x7777, MPI_COMM_WORLD, &win), MPI_ERR_INFO,
                  "Win_create_dynamic with a bad info");
     {
         /* ranks on several hosts share no memory: MPI_Win_allocate_shared refuses them,
@@ -75,7 +64,7 @@ int main(int argc, char **argv)
         MPI_OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
         MPI_OK(MPI_Comm_size(node, &node_size));
         if (node_size < mt_size) {
-            expect_class(MPI_Win_allocate_shared(8, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win),
+            mt_expect_class(MPI_Win_allocate_shared(8, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win),
                          MPI_ERR_RMA_SHARED, "allocate_shared across hosts");
         }
         /* on the ranks of one host it works whatever transport the others' windows take */
@@ -88,51 +77,51 @@ int main(int argc, char **argv)
         MPI_Win_allocate(8 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win));
     MPI_OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
 
-    expect_class(MPI_Put(buf, 1, MPI_INT, right, 0, 1, MPI_INT, win), MPI_ERR_RMA_SYNC,
+    mt_expect_class(MPI_Put(buf, 1, MPI_INT, right, 0, 1, MPI_INT, win), MPI_ERR_RMA_SYNC,
                  "put outside an epoch");
-    expect_class(MPI_Win_unlock(right, win), MPI_ERR_RMA_SYNC, "unlock without lock");
-    expect_class(MPI_Win_complete(win), MPI_ERR_RMA_SYNC, "complete without start");
-    expect_class(MPI_Win_wait(win), MPI_ERR_RMA_SYNC, "wait without post");
-    expect_class(MPI_Win_flush(right, win), MPI_ERR_RMA_SYNC, "flush outside a lock");
-    expect_class(MPI_Win_unlock_all(win), MPI_ERR_RMA_SYNC, "unlock_all without lock_all");
-    expect_class(MPI_Win_lock(12345, right, 0, win), MPI_ERR_LOCKTYPE, "lock type");
-    expect_class(MPI_Win_lock(MPI_LOCK_SHARED, right, MPI_MODE_NOPUT, win), MPI_ERR_ASSERT,
+    mt_expect_class(MPI_Win_unlock(right, win), MPI_ERR_RMA_SYNC, "unlock without lock");
+    mt_expect_class(MPI_Win_complete(win), MPI_ERR_RMA_SYNC, "complete without start");
+    mt_expect_class(MPI_Win_wait(win), MPI_ERR_RMA_SYNC, "wait without post");
+    mt_expect_class(MPI_Win_flush(right, win), MPI_ERR_RMA_SYNC, "flush outside a lock");
+    mt_expect_class(MPI_Win_unlock_all(win), MPI_ERR_RMA_SYNC, "unlock_all without lock_all");
+    mt_expect_class(MPI_Win_lock(12345, right, 0, win), MPI_ERR_LOCKTYPE, "lock type");
+    mt_expect_class(MPI_Win_lock(MPI_LOCK_SHARED, right, MPI_MODE_NOPUT, win), MPI_ERR_ASSERT,
                  "lock assert");
-    expect_class(MPI_Win_fence(1 << 20, win), MPI_ERR_ASSERT, "fence assert");
-    expect_class(MPI_Win_lock(MPI_LOCK_SHARED, mt_size, 0, win), MPI_ERR_RANK, "lock rank");
-    expect_class(MPI_Win_unlock(-7, win), MPI_ERR_RANK, "unlock rank");
-    expect_class(MPI_Win_flush_local(mt_size, win), MPI_ERR_RANK, "flush_local rank");
-    expect_class(MPI_Win_lock_all(MPI_MODE_NOPUT, win), MPI_ERR_ASSERT, "lock_all assert");
-    expect_class(MPI_Win_test(win, NULL), MPI_ERR_ARG, "MPI_Win_test without a flag");
-    expect_class(MPI_Win_post(MPI_GROUP_NULL, 0, win), MPI_ERR_GROUP, "post to MPI_GROUP_NULL");
+    mt_expect_class(MPI_Win_fence(1 << 20, win), MPI_ERR_ASSERT, "fence assert");
+    mt_expect_class(MPI_Win_lock(MPI_LOCK_SHARED, mt_size, 0, win), MPI_ERR_RANK, "lock rank");
+    mt_expect_class(MPI_Win_unlock(-7, win), MPI_ERR_RANK, "unlock rank");
+    mt_expect_class(MPI_Win_flush_local(mt_size, win), MPI_ERR_RANK, "flush_local rank");
+    mt_expect_class(MPI_Win_lock_all(MPI_MODE_NOPUT, win), MPI_ERR_ASSERT, "lock_all assert");
+    mt_expect_class(MPI_Win_test(win, NULL), MPI_ERR_ARG, "MPI_Win_test without a flag");
+    mt_expect_class(MPI_Win_post(MPI_GROUP_NULL, 0, win), MPI_ERR_GROUP, "post to MPI_GROUP_NULL");
     {
         MPI_Group wg;
         MPI_OK(MPI_Win_get_group(win, &wg));
-        expect_class(MPI_Win_start(wg, MPI_MODE_NOSTORE, win), MPI_ERR_ASSERT, "start assert");
-        expect_class(MPI_Win_post(wg, MPI_MODE_NOSUCCEED, win), MPI_ERR_ASSERT, "post assert");
+        mt_expect_class(MPI_Win_start(wg, MPI_MODE_NOSTORE, win), MPI_ERR_ASSERT, "start assert");
+        mt_expect_class(MPI_Win_post(wg, MPI_MODE_NOSUCCEED, win), MPI_ERR_ASSERT, "post assert");
         MPI_OK(MPI_Group_free(&wg));
     }
-    expect_class(MPI_Win_flush_all(MPI_WIN_NULL), MPI_ERR_WIN, "flush_all on MPI_WIN_NULL");
+    mt_expect_class(MPI_Win_flush_all(MPI_WIN_NULL), MPI_ERR_WIN, "flush_all on MPI_WIN_NULL");
 
     MPI_OK(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win));
-    expect_class(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win), MPI_ERR_RMA_SYNC, "lock twice");
-    expect_class(MPI_Put(buf, 1, MPI_INT, right, -1, 1, MPI_INT, win), MPI_ERR_DISP,
+    mt_expect_class(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win), MPI_ERR_RMA_SYNC, "lock twice");
+    mt_expect_class(MPI_Put(buf, 1, MPI_INT, right, -1, 1, MPI_INT, win), MPI_ERR_DISP,
                  "negative displacement");
-    expect_class(MPI_Put(buf, 2, MPI_INT, right, 7, 2, MPI_INT, win), MPI_ERR_RMA_RANGE,
+    mt_expect_class(MPI_Put(buf, 2, MPI_INT, right, 7, 2, MPI_INT, win), MPI_ERR_RMA_RANGE,
                  "past the window's end");
-    expect_class(MPI_Get(buf, 1, MPI_INT, mt_size + 3, 0, 1, MPI_INT, win), MPI_ERR_RANK,
+    mt_expect_class(MPI_Get(buf, 1, MPI_INT, mt_size + 3, 0, 1, MPI_INT, win), MPI_ERR_RANK,
                  "bad target rank");
-    expect_class(MPI_Put(buf, 2, MPI_INT, right, 0, 1, MPI_INT, win), MPI_ERR_TYPE,
+    mt_expect_class(MPI_Put(buf, 2, MPI_INT, right, 0, 1, MPI_INT, win), MPI_ERR_TYPE,
                  "signatures differ");
-    expect_class(MPI_Put(buf, -1, MPI_INT, right, 0, 1, MPI_INT, win), MPI_ERR_COUNT,
+    mt_expect_class(MPI_Put(buf, -1, MPI_INT, right, 0, 1, MPI_INT, win), MPI_ERR_COUNT,
                  "negative count");
     MPI_Op uop;
     MPI_OK(MPI_Op_create(my_op, 1, &uop));
-    expect_class(MPI_Accumulate(buf, 1, MPI_INT, right, 0, 1, MPI_INT, uop, win), MPI_ERR_OP,
+    mt_expect_class(MPI_Accumulate(buf, 1, MPI_INT, right, 0, 1, MPI_INT, uop, win), MPI_ERR_OP,
                  "user op in accumulate");
     MPI_OK(MPI_Op_free(&uop));
     double d = 1.0;
-    expect_class(MPI_Accumulate(&d, 1, MPI_DOUBLE, right, 0, 1, MPI_DOUBLE, MPI_BAND, win),
+    mt_expect_class(MPI_Accumulate(&d, 1, MPI_DOUBLE, right, 0, 1, MPI_DOUBLE, MPI_BAND, win),
                  MPI_ERR_OP, "MPI_BAND on doubles");
     /* nothing to combine: the op is not looked at (count 0 with MPI_BYTE and MPI_SUM) */
     MPI_OK(MPI_Get_accumulate(buf, 0, MPI_BYTE, buf + 4, 0, MPI_BYTE, right, 0, 0, MPI_BYTE,
@@ -141,32 +130,32 @@ int main(int argc, char **argv)
     {
         int r1 = 0, one = 1;
         MPI_Request rq = MPI_REQUEST_NULL;
-        expect_class(MPI_Put(NULL, 1, MPI_INT, right, 0, 1, MPI_INT, win), MPI_ERR_BUFFER,
+        mt_expect_class(MPI_Put(NULL, 1, MPI_INT, right, 0, 1, MPI_INT, win), MPI_ERR_BUFFER,
                      "MPI_Put from NULL");
-        expect_class(MPI_Get(NULL, 1, MPI_INT, right, 0, 1, MPI_INT, win), MPI_ERR_BUFFER,
+        mt_expect_class(MPI_Get(NULL, 1, MPI_INT, right, 0, 1, MPI_INT, win), MPI_ERR_BUFFER,
                      "MPI_Get into NULL");
-        expect_class(MPI_Accumulate(NULL, 1, MPI_INT, right, 0, 1, MPI_INT, MPI_SUM, win),
+        mt_expect_class(MPI_Accumulate(NULL, 1, MPI_INT, right, 0, 1, MPI_INT, MPI_SUM, win),
                      MPI_ERR_BUFFER, "MPI_Accumulate from NULL");
-        expect_class(MPI_Get_accumulate(NULL, 1, MPI_INT, &r1, 1, MPI_INT, right, 0, 1, MPI_INT,
+        mt_expect_class(MPI_Get_accumulate(NULL, 1, MPI_INT, &r1, 1, MPI_INT, right, 0, 1, MPI_INT,
                                         MPI_SUM, win),
                      MPI_ERR_BUFFER, "MPI_Get_accumulate from NULL");
-        expect_class(MPI_Get_accumulate(&one, 1, MPI_INT, NULL, 1, MPI_INT, right, 0, 1, MPI_INT,
+        mt_expect_class(MPI_Get_accumulate(&one, 1, MPI_INT, NULL, 1, MPI_INT, right, 0, 1, MPI_INT,
                                         MPI_SUM, win),
                      MPI_ERR_BUFFER, "MPI_Get_accumulate into NULL");
-        expect_class(MPI_Rput(NULL, 1, MPI_INT, right, 0, 1, MPI_INT, win, &rq), MPI_ERR_BUFFER,
+        mt_expect_class(MPI_Rput(NULL, 1, MPI_INT, right, 0, 1, MPI_INT, win, &rq), MPI_ERR_BUFFER,
                      "MPI_Rput from NULL");
-        expect_class(MPI_Rget(NULL, 1, MPI_INT, right, 0, 1, MPI_INT, win, &rq), MPI_ERR_BUFFER,
+        mt_expect_class(MPI_Rget(NULL, 1, MPI_INT, right, 0, 1, MPI_INT, win, &rq), MPI_ERR_BUFFER,
                      "MPI_Rget into NULL");
-        expect_class(MPI_Raccumulate(NULL, 1, MPI_INT, right, 0, 1, MPI_INT, MPI_SUM, win, &rq),
+        mt_expect_class(MPI_Raccumulate(NULL, 1, MPI_INT, right, 0, 1, MPI_INT, MPI_SUM, win, &rq),
                      MPI_ERR_BUFFER, "MPI_Raccumulate from NULL");
-        expect_class(MPI_Rget_accumulate(NULL, 1, MPI_INT, &r1, 1, MPI_INT, right, 0, 1, MPI_INT,
+        mt_expect_class(MPI_Rget_accumulate(NULL, 1, MPI_INT, &r1, 1, MPI_INT, right, 0, 1, MPI_INT,
                                          MPI_SUM, win, &rq),
                      MPI_ERR_BUFFER, "MPI_Rget_accumulate from NULL");
-        expect_class(MPI_Fetch_and_op(NULL, &r1, MPI_INT, right, 0, MPI_SUM, win), MPI_ERR_BUFFER,
+        mt_expect_class(MPI_Fetch_and_op(NULL, &r1, MPI_INT, right, 0, MPI_SUM, win), MPI_ERR_BUFFER,
                      "MPI_Fetch_and_op from NULL");
-        expect_class(MPI_Fetch_and_op(&one, NULL, MPI_INT, right, 0, MPI_SUM, win), MPI_ERR_BUFFER,
+        mt_expect_class(MPI_Fetch_and_op(&one, NULL, MPI_INT, right, 0, MPI_SUM, win), MPI_ERR_BUFFER,
                      "MPI_Fetch_and_op into NULL");
-        expect_class(MPI_Compare_and_swap(NULL, &one, &r1, MPI_INT, right, 0, win), MPI_ERR_BUFFER,
+        mt_expect_class(MPI_Compare_and_swap(NULL, &one, &r1, MPI_INT, right, 0, win), MPI_ERR_BUFFER,
                      "MPI_Compare_and_swap from NULL");
         CHECK(rq == MPI_REQUEST_NULL, "a failed request-based call left a request");
         /* nothing to move: NULL is fine */
@@ -181,27 +170,27 @@ int main(int argc, char **argv)
         MPI_Request rq = MPI_REQUEST_NULL;
         MPI_Datatype uncommitted;
         MPI_OK(MPI_Type_contiguous(2, MPI_INT, &uncommitted));
-        expect_class(MPI_Get(buf, 1, MPI_INT, right, 0, -1, MPI_INT, win), MPI_ERR_COUNT,
+        mt_expect_class(MPI_Get(buf, 1, MPI_INT, right, 0, -1, MPI_INT, win), MPI_ERR_COUNT,
                      "negative target_count");
-        expect_class(MPI_Put_c(buf, 1, MPI_INT, right, 0, -1, MPI_INT, win), MPI_ERR_COUNT,
+        mt_expect_class(MPI_Put_c(buf, 1, MPI_INT, right, 0, -1, MPI_INT, win), MPI_ERR_COUNT,
                      "negative target_count (MPI_Put_c)");
-        expect_class(MPI_Put(buf, 1, MPI_DATATYPE_NULL, right, 0, 1, MPI_INT, win), MPI_ERR_TYPE,
+        mt_expect_class(MPI_Put(buf, 1, MPI_DATATYPE_NULL, right, 0, 1, MPI_INT, win), MPI_ERR_TYPE,
                      "origin_datatype MPI_DATATYPE_NULL");
-        expect_class(MPI_Get(buf, 1, MPI_INT, right, 0, 1, uncommitted, win), MPI_ERR_TYPE,
+        mt_expect_class(MPI_Get(buf, 1, MPI_INT, right, 0, 1, uncommitted, win), MPI_ERR_TYPE,
                      "an uncommitted target_datatype");
-        expect_class(MPI_Rput(buf, 1, MPI_INT, right, 0, 1, MPI_INT, win, NULL), MPI_ERR_ARG,
+        mt_expect_class(MPI_Rput(buf, 1, MPI_INT, right, 0, 1, MPI_INT, win, NULL), MPI_ERR_ARG,
                      "MPI_Rput without a request");
-        expect_class(MPI_Rget_accumulate(buf, 1, MPI_INT, &r1, 1, MPI_INT, right, 0, 1, MPI_INT,
+        mt_expect_class(MPI_Rget_accumulate(buf, 1, MPI_INT, &r1, 1, MPI_INT, right, 0, 1, MPI_INT,
                                          MPI_SUM, win, NULL),
                      MPI_ERR_ARG, "MPI_Rget_accumulate without a request");
-        expect_class(MPI_Get_accumulate(buf, 1, MPI_INT, &r1, 1, MPI_INT, right, 0, 1, MPI_INT,
+        mt_expect_class(MPI_Get_accumulate(buf, 1, MPI_INT, &r1, 1, MPI_INT, right, 0, 1, MPI_INT,
                                         MPI_OP_NULL, win),
                      MPI_ERR_OP, "MPI_Get_accumulate with MPI_OP_NULL");
-        expect_class(MPI_Fetch_and_op(&one, &r1, MPI_INT, mt_size, 0, MPI_SUM, win), MPI_ERR_RANK,
+        mt_expect_class(MPI_Fetch_and_op(&one, &r1, MPI_INT, mt_size, 0, MPI_SUM, win), MPI_ERR_RANK,
                      "MPI_Fetch_and_op to a rank beyond the window");
-        expect_class(MPI_Compare_and_swap(&one, &one, &r1, MPI_INT, right, -8, win), MPI_ERR_DISP,
+        mt_expect_class(MPI_Compare_and_swap(&one, &one, &r1, MPI_INT, right, -8, win), MPI_ERR_DISP,
                      "MPI_Compare_and_swap at a negative displacement");
-        expect_class(MPI_Fetch_and_op(&one, &r1, uncommitted, right, 0, MPI_SUM, win), MPI_ERR_TYPE,
+        mt_expect_class(MPI_Fetch_and_op(&one, &r1, uncommitted, right, 0, MPI_SUM, win), MPI_ERR_TYPE,
                      "MPI_Fetch_and_op on an uncommitted datatype");
         CHECK(rq == MPI_REQUEST_NULL, "a failed request-based call left a request");
         /* MPI_PROC_NULL moves nothing: a NULL buffer and any displacement are fine */
@@ -212,19 +201,19 @@ int main(int argc, char **argv)
         /* the large-count form carries a count beyond int: 2^32 + 4 bytes from the origin
            against 4 at the target differ (narrowed to int they would be 4 against 4) */
         MPI_Count big = ((MPI_Count)1 << 32) + 4;
-        expect_class(MPI_Put_c(buf, big, MPI_BYTE, right, 0, 4, MPI_BYTE, win), MPI_ERR_TYPE,
+        mt_expect_class(MPI_Put_c(buf, big, MPI_BYTE, right, 0, 4, MPI_BYTE, win), MPI_ERR_TYPE,
                      "MPI_Put_c of 2^32 + 4 bytes into 4");
         MPI_OK(MPI_Put_c(buf, big, MPI_BYTE, MPI_PROC_NULL, 0, big, MPI_BYTE, win));
         MPI_OK(MPI_Type_free(&uncommitted));
     }
-    expect_class(MPI_Win_free(&win), MPI_ERR_RMA_SYNC, "free inside a lock epoch");
+    mt_expect_class(MPI_Win_free(&win), MPI_ERR_RMA_SYNC, "free inside a lock epoch");
     MPI_OK(MPI_Put(buf, 8, MPI_INT, right, 0, 8, MPI_INT, win)); /* still usable */
     MPI_OK(MPI_Win_unlock(right, win));
 
     int v = 1;
-    expect_class(MPI_Win_set_attr(win, MPI_WIN_BASE, &v), MPI_ERR_KEYVAL,
+    mt_expect_class(MPI_Win_set_attr(win, MPI_WIN_BASE, &v), MPI_ERR_KEYVAL,
                  "set a predefined attribute");
-    expect_class(MPI_Win_attach(win, buf, sizeof(buf)), MPI_ERR_RMA_FLAVOR, "attach to allocate");
+    mt_expect_class(MPI_Win_attach(win, buf, sizeof(buf)), MPI_ERR_RMA_FLAVOR, "attach to allocate");
     /* the arguments of the calls on a window, raised on it */
     {
         char name[MPI_MAX_OBJECT_NAME];
@@ -232,21 +221,21 @@ int main(int argc, char **argv)
         MPI_Aint sz_q;
         void *base_q;
         MPI_Info info_q;
-        expect_class(MPI_Win_set_errhandler(win, MPI_ERRHANDLER_NULL), MPI_ERR_ERRHANDLER,
+        mt_expect_class(MPI_Win_set_errhandler(win, MPI_ERRHANDLER_NULL), MPI_ERR_ERRHANDLER,
                      "set_errhandler MPI_ERRHANDLER_NULL");
-        expect_class(MPI_Win_get_errhandler(win, NULL), MPI_ERR_ARG, "get_errhandler into NULL");
-        expect_class(MPI_Win_get_name(win, name, NULL), MPI_ERR_ARG, "get_name without resultlen");
-        expect_class(MPI_Win_set_name(win, NULL), MPI_ERR_ARG, "set_name NULL");
-        expect_class(MPI_Win_get_attr(win, MPI_WIN_BASE, &base_q, NULL), MPI_ERR_ARG,
+        mt_expect_class(MPI_Win_get_errhandler(win, NULL), MPI_ERR_ARG, "get_errhandler into NULL");
+        mt_expect_class(MPI_Win_get_name(win, name, NULL), MPI_ERR_ARG, "get_name without resultlen");
+        mt_expect_class(MPI_Win_set_name(win, NULL), MPI_ERR_ARG, "set_name NULL");
+        mt_expect_class(MPI_Win_get_attr(win, MPI_WIN_BASE, &base_q, NULL), MPI_ERR_ARG,
                      "get_attr without a flag");
-        expect_class(MPI_Win_get_info(win, NULL), MPI_ERR_ARG, "get_info into NULL");
-        expect_class(MPI_Win_set_info(win, (MPI_Info)0x7777), MPI_ERR_INFO, "set_info bad info");
-        expect_class(MPI_Win_get_group(win, NULL), MPI_ERR_ARG, "get_group into NULL");
-        expect_class(MPI_Win_shared_query(win, mt_size, &sz_q, &du_int, &base_q), MPI_ERR_RANK,
+        mt_expect_class(MPI_Win_get_info(win, NULL), MPI_ERR_ARG, "get_info into NULL");
+        mt_expect_class(MPI_Win_set_info(win, (MPI_Info)0x7777), MPI_ERR_INFO, "set_info bad info");
+        mt_expect_class(MPI_Win_get_group(win, NULL), MPI_ERR_ARG, "get_group into NULL");
+        mt_expect_class(MPI_Win_shared_query(win, mt_size, &sz_q, &du_int, &base_q), MPI_ERR_RANK,
                      "shared_query of a rank beyond the window");
-        expect_class(MPI_Win_shared_query(win, mt_rank, &sz_q, NULL, &base_q), MPI_ERR_ARG,
+        mt_expect_class(MPI_Win_shared_query(win, mt_rank, &sz_q, NULL, &base_q), MPI_ERR_ARG,
                      "shared_query without disp_unit");
-        expect_class(MPI_Win_free(NULL), MPI_ERR_ARG, "free NULL");
+        mt_expect_class(MPI_Win_free(NULL), MPI_ERR_ARG, "free NULL");
         MPI_OK(MPI_Win_get_info(win, &info_q));
         MPI_OK(MPI_Info_free(&info_q));
         MPI_OK(MPI_Win_get_attr(win, MPI_WIN_BASE, &base_q, &flag));
@@ -268,7 +257,7 @@ int main(int argc, char **argv)
     MPI_OK(MPI_Win_get_errhandler(win, &got));
     MPI_OK(MPI_Errhandler_free(&got));
     MPI_OK(MPI_Win_free(&win));
-    expect_class(MPI_Win_fence(0, win), MPI_ERR_WIN, "fence on MPI_WIN_NULL");
+    mt_expect_class(MPI_Win_fence(0, win), MPI_ERR_WIN, "fence on MPI_WIN_NULL");
 
     /* MPI_Win_shared_query on MPI_Win_create and MPI_Win_allocate windows (MPI-4.1): a
        rank's own memory at its own address; another's where this rank can load and store
@@ -317,21 +306,21 @@ int main(int argc, char **argv)
     /* dynamic: nothing attached yet, detach of nothing, overlaps */
     MPI_OK(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
     MPI_OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
-    expect_class(MPI_Win_detach(win, buf), MPI_ERR_RMA_ATTACH, "detach of nothing");
-    expect_class(MPI_Win_attach(win, buf, -1), MPI_ERR_SIZE, "attach a negative size");
-    expect_class(MPI_Win_shared_query(win, mt_rank, &sz, &du, &base), MPI_ERR_RMA_FLAVOR,
+    mt_expect_class(MPI_Win_detach(win, buf), MPI_ERR_RMA_ATTACH, "detach of nothing");
+    mt_expect_class(MPI_Win_attach(win, buf, -1), MPI_ERR_SIZE, "attach a negative size");
+    mt_expect_class(MPI_Win_shared_query(win, mt_rank, &sz, &du, &base), MPI_ERR_RMA_FLAVOR,
                  "shared_query on a dynamic window");
     MPI_OK(MPI_Win_attach(win, buf, sizeof(buf)));
-    expect_class(MPI_Win_attach(win, buf + 2, sizeof(int)), MPI_ERR_RMA_ATTACH,
+    mt_expect_class(MPI_Win_attach(win, buf + 2, sizeof(int)), MPI_ERR_RMA_ATTACH,
                  "overlapping attach");
     MPI_Aint mine, *addrs = malloc(sizeof(MPI_Aint) * (size_t)mt_size);
     MPI_OK(MPI_Get_address(buf, &mine));
     MPI_OK(MPI_Allgather(&mine, 1, MPI_AINT, addrs, 1, MPI_AINT, MPI_COMM_WORLD));
     MPI_OK(MPI_Win_lock_all(0, win));
     MPI_OK(MPI_Get(&v, 1, MPI_INT, right, addrs[right] + 4 * sizeof(int), 1, MPI_INT, win));
-    expect_class(MPI_Get(&v, 1, MPI_INT, right, addrs[right] + sizeof(buf), 1, MPI_INT, win),
+    mt_expect_class(MPI_Get(&v, 1, MPI_INT, right, addrs[right] + sizeof(buf), 1, MPI_INT, win),
                  MPI_ERR_RMA_RANGE, "past an attached region");
-    expect_class(MPI_Get(&v, 1, MPI_INT, right, addrs[right] - 64, 1, MPI_INT, win),
+    mt_expect_class(MPI_Get(&v, 1, MPI_INT, right, addrs[right] - 64, 1, MPI_INT, win),
                  MPI_ERR_RMA_RANGE, "before an attached region");
     MPI_OK(MPI_Win_unlock_all(win));
     MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
@@ -344,7 +333,7 @@ int main(int argc, char **argv)
     MPI_OK(MPI_Win_lock_all(0, win));
     int four[4];
     MPI_OK(MPI_Get(four, 4, MPI_INT, right, addrs[right], 4, MPI_INT, win));
-    expect_class(MPI_Get(four, 4, MPI_INT, right, addrs[right] + 2 * sizeof(int), 4, MPI_INT, win),
+    mt_expect_class(MPI_Get(four, 4, MPI_INT, right, addrs[right] + 2 * sizeof(int), 4, MPI_INT, win),
                  MPI_ERR_RMA_RANGE, "across a gap between regions");
     MPI_OK(MPI_Win_unlock_all(win));
     MPI_OK(MPI_Barrier(MPI_COMM_WORLD));

@@ -7,6 +7,8 @@
 #   allreduce  np 2: MPI_Allreduce of one double (MPI_SUM), inclusive, per call
 #   self       np 1: MPI_Send + MPI_Recv of 8 bytes to oneself; then MPI_Irecv + MPI_Isend
 #              + MPI_Waitall of the two
+#   iprobe     np 2: MPI_Iprobe that finds nothing: pml_progress is one idle poll, the
+#              round every waiting call repeats
 #
 # Instructions per call, inclusive, of the counted loop (after a warm-up of 20).  In the
 # ping-pong each rank tells the other "sent" through a pipe, outside MPI, and receives
@@ -17,7 +19,7 @@
 #
 # Usage: bench/callgrind-small.sh [ITERS]   (default 2000)
 # Environment: COMPI_PREFIX (default <repo>/_build), MODES (default "pingpong barrier
-# allreduce self").  Needs valgrind.
+# allreduce self iprobe").  Needs valgrind.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -85,6 +87,10 @@ static void loop(const char *mode, int n)
             usleep(rank == 1 ? 2000 : 0);
             MPI_Allreduce(&a, &b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
         }
+    } else if (strcmp(mode, "iprobe") == 0) {
+        int flag;
+        for (int i = 0; i < n; i++)
+            MPI_Iprobe(MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
     } else if (strcmp(mode, "self") == 0) {
         for (int i = 0; i < n; i++) {
             MPI_Send(&a, 1, MPI_DOUBLE, rank, 0, MPI_COMM_WORLD);
@@ -154,12 +160,13 @@ report() { # file label fn...
 
 files() { ls "$work"/cg.* | sort; }
 
-for mode in ${MODES:-pingpong barrier allreduce self}; do
+for mode in ${MODES:-pingpong barrier allreduce self iprobe}; do
     case $mode in
     pingpong) fns="PMPI_Send PMPI_Recv" np=2 ;;
     barrier) fns=PMPI_Barrier np=2 ;;
     allreduce) fns=PMPI_Allreduce np=2 ;;
     self) fns="PMPI_Send PMPI_Recv PMPI_Irecv PMPI_Isend PMPI_Waitall" np=1 ;;
+    iprobe) fns="PMPI_Iprobe pml_progress" np=2 ;;
     *) echo "callgrind-small.sh: unknown mode $mode" >&2; exit 1 ;;
     esac
     run "$mode" "$np"

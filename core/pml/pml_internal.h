@@ -208,6 +208,7 @@ static inline void pml_match_post(pml_comm_t *pc, pml_request_t *req)
     pc->posted_tail = req;
     pml_queue_len.posted++;
 }
+
 /* remove a posted receive (cancel); 1 when it was there */
 int pml_match_unpost(pml_comm_t *pc, pml_request_t *req);
 /* first unexpected message a receive for (src, tag, pkey) matches; removed when `remove` */

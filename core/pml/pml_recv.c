@@ -530,7 +530,11 @@ compi_status_t pml_recv(void *buf, size_t count, compi_datatype_t *dt, int src, 
     } else {
         pml_match_post(pc, &r);
     }
-    return pml_wait(&r.super, st);
+    while (!__atomic_load_n(&r.super.complete, __ATOMIC_ACQUIRE)) {
+        pml_progress_wait();
+    }
+    *st = r.super.result;
+    return st->error;
 }
 
 /* ---- probes and matched messages ---------------------------------------------------- */

@@ -697,31 +697,31 @@ void pml_wake_sleeper(void)
     }
 }
 
-/* one round over the transports and the queues; `may_sleep`: the caller blocks anyway */
-static inline int progress_once(int may_sleep)
+/* the queues of sends and control messages that waited for room, then the layers
+   above: after the transports, so the schedules see what they just completed */
+static __attribute__((noinline)) int progress_queues_hooks(void)
 {
     int n = 0;
-    for (int m = 0; m < pml_state.nmodules; m++) {
-        const size_t *work = pml_state.progress_work[m];
-        if (work == NULL || *work != 0) {
-            n += pml_state.modules[m]->progress();
-        }
-    }
-    if (compi_unlikely(pml_state.npending > 0)) {
+    if (pml_state.npending > 0) {
         n += progress_ctl();
         n += progress_peer_sends();
         n += progress_frags();
     }
-    /* after the transports, so the schedules see what they just completed */
-    if (compi_unlikely(progress_hooks_on)) {
+    if (progress_hooks_on) {
         n += run_hooks();
     }
-    /* More ranks than cores: give the CPU to the rank we are waiting for.  Even when not
-       oversubscribed, a long idle spell means someone else holds our core (another job, a
-       build): yield now and then rather than burn whole time slices. */
-    if (compi_likely(n > 0)) {
-        idle_polls = 0;
-    } else if (compi_unlikely(pml_state.oversubscribed)) {
+    return n;
+}
+
+/* A round that handled nothing, when oversubscribed or the 1024th in a row.  More ranks
+   than cores: give the CPU to the rank we are waiting for.  Even when not
+   oversubscribed, a long idle spell means someone else holds our core (another job, a
+   build): yield now and then rather than burn whole time slices.  Returns what a sleep
+   handled. */
+static __attribute__((noinline)) int progress_idle(int may_sleep)
+{
+    int n = 0;
+    if (compi_unlikely(pml_state.oversubscribed)) {
         /* in a blocking call, after a short spin, sleep where the next message will wake
            us (a rank that yields stays runnable and keeps taking turns from the ranks
            that work); never in MPI_Test and the like, which must return at once.  At
@@ -744,11 +744,36 @@ static inline int progress_once(int may_sleep)
         } else {
             sched_yield();
         }
-    } else if (++idle_polls >= 1024) {
+    } else {
+        /* the 1024th idle poll in a row (progress_once counted it) */
         idle_polls = 0;
         sched_yield();
     }
     return n;
+}
+
+/* One round over the transports and the queues; `may_sleep`: the caller blocks anyway.
+   What every round does is here; the rest, out of line, keeps this one's registers few. */
+static inline int progress_once(int may_sleep)
+{
+    int n = 0;
+    for (int m = 0; m < pml_state.nmodules; m++) {
+        const size_t *work = pml_state.progress_work[m];
+        if (work == NULL || *work != 0) {
+            n += pml_state.modules[m]->progress();
+        }
+    }
+    if (compi_unlikely((pml_state.npending > 0) | progress_hooks_on)) {
+        n += progress_queues_hooks();
+    }
+    if (compi_likely(n > 0)) {
+        idle_polls = 0;
+        return n;
+    }
+    if (compi_likely(!pml_state.oversubscribed) && compi_likely(++idle_polls < 1024)) {
+        return 0;
+    }
+    return progress_idle(may_sleep);
 }
 
 int pml_progress(void)

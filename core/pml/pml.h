@@ -19,7 +19,10 @@
  *
  * Ownership: requests come from the PML's pool; pml_request_free() returns them.  The
  * PML retains the datatype and communicator of a request until it completes.  The
- * caller owns the buffers and must not touch them before completion.
+ * caller owns the buffers and must not touch them before completion.  A blocking
+ * pml_recv() takes nothing from the pool (its request lives on its stack) and retains
+ * nothing, since the caller holds both for the call; nor does a pml_send() of an eager
+ * message, which needs no request.
  */
 #ifndef COMPI_PML_H
 #define COMPI_PML_H

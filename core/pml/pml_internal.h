@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* send-side protocol state */
 enum {
@@ -147,16 +148,67 @@ static inline int pml_match_ok(int want_src, int want_tag, uint32_t want_pkey, i
            (want_tag == tag || (want_tag == PML_ANY_TAG && tag >= 0)) && want_pkey == pkey;
 }
 
-/* the entry for `ctx`, created when `create` and absent; NULL on no memory / absent */
-pml_comm_t *pml_match_comm(uint32_t ctx, int create);
+/* the entry for `ctx`, created when `create` and absent; NULL on no memory / absent.  In
+   line: the entry of the last lookup (most fragments in a row are for the same
+   communicator); else the map's search. */
+extern pml_comm_t *pml__match_last;
+pml_comm_t *pml__match_comm_find(uint32_t ctx, int create);
+static inline pml_comm_t *pml_match_comm(uint32_t ctx, int create)
+{
+    pml_comm_t *pc = pml__match_last;
+    if (compi_likely(pc != NULL && pc->ctx == ctx)) {
+        return pc;
+    }
+    return pml__match_comm_find(ctx, create);
+}
 /* forget `pc` (its queues must have been emptied by the caller) */
 void pml_match_comm_remove(pml_comm_t *pc);
 /* visit every entry (finalize) */
 void pml_match_comm_foreach(void (*fn)(pml_comm_t *pc));
 
+/* The posted queue is doubly linked, so cancel is O(1) once found.  Posting, matching
+   and unlinking are in line: every receive does them once. */
+static inline void pml__posted_unlink(pml_comm_t *pc, pml_request_t *r)
+{
+    pml_queue_len.posted--;
+    if (r->prev != NULL) {
+        r->prev->next = r->next;
+    } else {
+        pc->posted_head = r->next;
+    }
+    if (r->next != NULL) {
+        r->next->prev = r->prev;
+    } else {
+        pc->posted_tail = r->prev;
+    }
+    r->next = r->prev = NULL;
+}
+
 /* first posted receive that an incoming (src, tag, pkey) matches, removed; or NULL */
-pml_request_t *pml_match_posted(pml_comm_t *pc, int src, int tag, uint32_t pkey);
-void pml_match_post(pml_comm_t *pc, pml_request_t *req);
+static inline pml_request_t *pml_match_posted(pml_comm_t *pc, int src, int tag, uint32_t pkey)
+{
+    for (pml_request_t *r = pc->posted_head; r != NULL; r = r->next) {
+        if (pml_match_ok(r->peer, r->tag, r->pkey, src, tag, pkey)) {
+            pml__posted_unlink(pc, r);
+            return r;
+        }
+    }
+    return NULL;
+}
+
+static inline void pml_match_post(pml_comm_t *pc, pml_request_t *req)
+{
+    req->next = NULL;
+    req->prev = pc->posted_tail;
+    if (pc->posted_tail != NULL) {
+        pc->posted_tail->next = req;
+    } else {
+        pc->posted_head = req;
+    }
+    pc->posted_tail = req;
+    pml_queue_len.posted++;
+}
+
 /* remove a posted receive (cancel); 1 when it was there */
 int pml_match_unpost(pml_comm_t *pc, pml_request_t *req);
 /* first unexpected message a receive for (src, tag, pkey) matches; removed when `remove` */
@@ -214,6 +266,29 @@ static inline int pml_btl_can_put(const btl_module_t *btl)
 {
     return (btl->flags & BTL_FLAG_PUT) &&
            btl->size >= offsetof(btl_module_t, put) + sizeof(btl->put) && btl->put != NULL;
+}
+
+/* memcpy of an eager payload: up to 16 bytes with two overlapping loads and stores in
+   line, where a call to memcpy would cost more than the copy (the buffers are distinct) */
+static inline void pml_copy(void *dst, const void *src, size_t n)
+{
+    char *d = dst;
+    const char *s = src;
+    if (compi_likely(n - 8 <= 8)) { /* 8 to 16 bytes */
+        uint64_t head, tail;
+        memcpy(&head, s, 8);
+        memcpy(&tail, s + n - 8, 8);
+        memcpy(d, &head, 8);
+        memcpy(d + n - 8, &tail, 8);
+    } else if (n - 4 <= 3) { /* 4 to 7 */
+        uint32_t head, tail;
+        memcpy(&head, s, 4);
+        memcpy(&tail, s + n - 4, 4);
+        memcpy(d, &head, 4);
+        memcpy(d + n - 4, &tail, 4);
+    } else {
+        memcpy(d, s, n);
+    }
 }
 
 /* the BTL calls that move bytes, counted for MPI_T (no branch: a failed get or put adds 0) */

@@ -21,22 +21,19 @@
 #define MAP_BUCKETS 256 /* power of two */
 
 static pml_comm_t *map[MAP_BUCKETS];
-static pml_comm_t *last; /* most fragments in a row are for the same communicator */
+pml_comm_t *pml__match_last; /* pml_match_comm's fast path */
 
 static inline unsigned bucket_of(uint32_t ctx)
 {
     return (ctx ^ (ctx >> 8)) & (MAP_BUCKETS - 1);
 }
 
-pml_comm_t *pml_match_comm(uint32_t ctx, int create)
+pml_comm_t *pml__match_comm_find(uint32_t ctx, int create)
 {
-    if (compi_likely(last != NULL && last->ctx == ctx)) {
-        return last;
-    }
     unsigned b = bucket_of(ctx);
     for (pml_comm_t *pc = map[b]; pc != NULL; pc = pc->hnext) {
         if (pc->ctx == ctx) {
-            last = pc;
+            pml__match_last = pc;
             return pc;
         }
     }
@@ -56,8 +53,8 @@ pml_comm_t *pml_match_comm(uint32_t ctx, int create)
 void pml_match_comm_remove(pml_comm_t *pc)
 {
     pml_comm_t **pp = &map[bucket_of(pc->ctx)];
-    if (last == pc) {
-        last = NULL;
+    if (pml__match_last == pc) {
+        pml__match_last = NULL;
     }
     while (*pp != NULL && *pp != pc) {
         pp = &(*pp)->hnext;
@@ -85,55 +82,15 @@ void pml_match_comm_foreach(void (*fn)(pml_comm_t *pc))
     }
 }
 
-/* ---- posted receives: doubly linked so cancel is O(1) once found ------------------ */
+/* ---- posted receives (the hot part is in line in pml_internal.h) ------------------ */
 
 struct pml_queue_len pml_queue_len;
-
-static void posted_unlink(pml_comm_t *pc, pml_request_t *r)
-{
-    pml_queue_len.posted--;
-    if (r->prev != NULL) {
-        r->prev->next = r->next;
-    } else {
-        pc->posted_head = r->next;
-    }
-    if (r->next != NULL) {
-        r->next->prev = r->prev;
-    } else {
-        pc->posted_tail = r->prev;
-    }
-    r->next = r->prev = NULL;
-}
-
-pml_request_t *pml_match_posted(pml_comm_t *pc, int src, int tag, uint32_t pkey)
-{
-    for (pml_request_t *r = pc->posted_head; r != NULL; r = r->next) {
-        if (pml_match_ok(r->peer, r->tag, r->pkey, src, tag, pkey)) {
-            posted_unlink(pc, r);
-            return r;
-        }
-    }
-    return NULL;
-}
-
-void pml_match_post(pml_comm_t *pc, pml_request_t *req)
-{
-    req->next = NULL;
-    req->prev = pc->posted_tail;
-    if (pc->posted_tail != NULL) {
-        pc->posted_tail->next = req;
-    } else {
-        pc->posted_head = req;
-    }
-    pc->posted_tail = req;
-    pml_queue_len.posted++;
-}
 
 int pml_match_unpost(pml_comm_t *pc, pml_request_t *req)
 {
     for (pml_request_t *r = pc->posted_head; r != NULL; r = r->next) {
         if (r == req) {
-            posted_unlink(pc, r);
+            pml__posted_unlink(pc, r);
             return 1;
         }
     }

@@ -103,7 +103,7 @@ static inline void deliver(void *buf, size_t count, compi_datatype_t *dt, size_t
     if (n > 0) {
         void *dst = dt_contig_ptr(dt, buf, count);
         if (compi_likely(dst != NULL)) {
-            memcpy(dst, data, n);
+            pml_copy(dst, data, n);
         } else {
             dt_unpack(dt, buf, count, 0, data, n);
         }
@@ -518,19 +518,23 @@ compi_status_t pml_recv(void *buf, size_t count, compi_datatype_t *dt, int src, 
             return st->error;
         }
     }
-    pml_request_t *r = pml_req_alloc(REQ_RECV, comm, dt);
-    if (compi_unlikely(r == NULL)) {
-        return COMPI_ERR_NO_MEMORY;
-    }
-    recv_init_fields(r, buf, count, dt, src, tag);
+    /* The request lives on this stack frame: the call returns only once it is complete,
+       and nothing refers to it after that (its address, sent as the id of a rendezvous
+       receive, is answered before completion).  The caller holds comm and dt for the
+       whole call, so they are not retained. */
+    pml_request_t r = {.super = {.kind = REQ_RECV, .comm = comm}, .dt = dt};
+    pml_result_empty(&r.super.result);
+    recv_init_fields(&r, buf, count, dt, src, tag);
     if (u != NULL) {
-        pml_recv_unexp(r, u);
+        pml_recv_unexp(&r, u);
     } else {
-        pml_match_post(pc, r);
+        pml_match_post(pc, &r);
     }
-    compi_status_t rc = pml_wait(&r->super, st);
-    pml_req_release(r);
-    return rc;
+    while (!__atomic_load_n(&r.super.complete, __ATOMIC_ACQUIRE)) {
+        pml_progress_wait();
+    }
+    *st = r.super.result;
+    return st->error;
 }
 
 /* ---- probes and matched messages ---------------------------------------------------- */

@@ -39,7 +39,7 @@ static inline compi_status_t eager_write(pml_peer_t *p, const void *buf, size_t 
     h->len = bytes;
     const void *src = dt_contig_ptr(dt, buf, count);
     if (compi_likely(src != NULL)) {
-        memcpy(h + 1, src, bytes);
+        pml_copy(h + 1, src, bytes);
     } else {
         dt_pack(dt, buf, count, 0, h + 1, bytes);
     }

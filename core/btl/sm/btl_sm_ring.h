@@ -120,6 +120,14 @@ static inline void sm_ring_commit(sm_ring_tx_t *tx, void *frag, size_t len)
     tx->head = pos + bytes;
 }
 
+/* non-zero when something (a record or padding) has arrived: a look without ordering,
+   for an idle poll; sm_ring_peek() then reads it with acquire */
+static inline int sm_ring_ready(const sm_ring_rx_t *rx)
+{
+    const sm_rec_t *rec = (const sm_rec_t *)(rx->data + (rx->tail & rx->mask));
+    return __atomic_load_n(&rec->rec_size, __ATOMIC_RELAXED) != 0;
+}
+
 /* the next record, or NULL when none has arrived; steps over padding */
 static inline const sm_rec_t *sm_ring_peek(sm_ring_rx_t *rx)
 {

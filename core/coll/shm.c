@@ -213,16 +213,25 @@ void coll_shm_put(coll_shm_t *shm, compi_datatype_t *dt, const void *buf, size_t
     memcpy(coll_shm_slot(shm, shm->rank, seq), src, coll_shm_span(dt, n));
 }
 
-compi_status_t coll_shm_combine(const coll_shm_t *shm, const compi_op_t *op, compi_datatype_t *dt,
-                                void *out, size_t at, size_t n, uint64_t seq)
+compi_status_t coll_shm_combine_own(const coll_shm_t *shm, const compi_op_t *op,
+                                    compi_datatype_t *dt, void *out, size_t at, size_t n,
+                                    uint64_t seq, int self, const void *mine)
 {
     int p = shm->p;
-    /* a slot as a user buffer: its first element's data sits true_lb past it */
-#define SLOT_BUF(j) (coll_shm_slot(shm, (j), seq) - dt->true_lb + (ptrdiff_t)at * dt->extent)
+    /* a slot as a user buffer: its first element's data sits true_lb past it; rank
+       self's is `mine` (self -1: every rank's from its slot) */
+#define SLOT_BUF(j)                                                                           \
+    ((j) == self ? mine : coll_shm_slot(shm, (j), seq) - dt->true_lb + (ptrdiff_t)at * dt->extent)
     compi_status_t st = coll_op_apply3(op, dt, SLOT_BUF(p - 2), SLOT_BUF(p - 1), out, n);
     for (int j = p - 3; j >= 0 && st == COMPI_OK; j--) {
         st = coll_op_apply(op, dt, SLOT_BUF(j), out, n);
     }
 #undef SLOT_BUF
     return st;
+}
+
+compi_status_t coll_shm_combine(const coll_shm_t *shm, const compi_op_t *op, compi_datatype_t *dt,
+                                void *out, size_t at, size_t n, uint64_t seq)
+{
+    return coll_shm_combine_own(shm, op, dt, out, at, n, seq, -1, NULL);
 }

@@ -283,5 +283,11 @@ void coll_shm_put(coll_shm_t *shm, compi_datatype_t *dt, const void *buf, size_t
    (non-commutative ops stay right); p >= 2 */
 compi_status_t coll_shm_combine(const coll_shm_t *shm, const compi_op_t *op, compi_datatype_t *dt,
                                 void *out, size_t at, size_t n, uint64_t seq);
+/* the same, but rank `self`'s part read from `mine` (a user buffer of `dt` whose element 0
+   is element `at` of the slot's), not from its slot: a root that did not copy its vector
+   in.  `mine` must not overlap `out`. */
+compi_status_t coll_shm_combine_own(const coll_shm_t *shm, const compi_op_t *op,
+                                    compi_datatype_t *dt, void *out, size_t at, size_t n,
+                                    uint64_t seq, int self, const void *mine);
 
 #endif

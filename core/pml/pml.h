@@ -160,6 +160,14 @@ compi_status_t pml_irecv(void *buf, size_t count, compi_datatype_t *dt, int src,
 /* res may be NULL; truncation gives COMPI_ERR_TRUNCATE with *res filled */
 compi_status_t pml_recv(void *buf, size_t count, compi_datatype_t *dt, int src, int tag,
                         compi_comm_t *comm, pml_result_t *res);
+/* pml_recv and pml_irecv for a caller that reads the data as soon as it is there (a
+   reduction combining it, a root's next step): this rank copies all of a rendezvous
+   message itself instead of splitting the copy with the sender (pml_split_min), so the
+   data lands in its own core's caches and the sender is free at once for its own work */
+compi_status_t pml_recv_whole(void *buf, size_t count, compi_datatype_t *dt, int src, int tag,
+                              compi_comm_t *comm, pml_result_t *res);
+compi_status_t pml_irecv_whole(void *buf, size_t count, compi_datatype_t *dt, int src, int tag,
+                               compi_comm_t *comm, compi_request_t **req_p);
 
 /* probes: *res (unless NULL) describes the message found (count: its bytes) */
 compi_status_t pml_iprobe(int src, int tag, compi_comm_t *comm, int *flag, pml_result_t *res);

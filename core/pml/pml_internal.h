@@ -34,6 +34,9 @@ enum {
     PML_RST_PUTFAIL = 1u << 3, /* the second part must come another way */
 };
 
+/* pml_request_t.mode of a receive: copy all of a rendezvous message here (pml_recv_whole) */
+#define PML_RECV_WHOLE 1
+
 typedef struct pml_request {
     compi_request_t super;
     struct pml_request *next, *prev; /* posted queue, peer pending list or frag list */
@@ -48,7 +51,7 @@ typedef struct pml_request {
                            rendezvous receives) */
     unsigned char state;
     unsigned char on_frag_list;
-    unsigned char mode; /* pml_send_mode_t */
+    unsigned char mode; /* a send: its pml_send_mode_t; a receive: PML_RECV_WHOLE or 0 */
     size_t bytes;       /* send: packed size; receive: capacity */
     size_t target;      /* rendezvous: bytes to move */
     size_t offset;      /* rendezvous: bytes moved so far; split receive: where it splits */

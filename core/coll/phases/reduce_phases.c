@@ -67,9 +67,20 @@ compi_status_t red_send(const void *buf, size_t count, compi_datatype_t *dt, int
     return pml_send(buf, count, dt, dst, tag, comm, PML_SEND_STANDARD);
 }
 
+/* red_recv copies messages below this many bytes itself (see there) */
+#define RED_RECV_WHOLE_MAX ((size_t)1 << 20)
+
 compi_status_t red_recv(void *buf, size_t count, compi_datatype_t *dt, int src, int tag,
                         compi_comm_t *comm)
 {
+    /* What arrives is combined at once.  Copied by this rank alone (pml_recv_whole) it is
+       in this core's caches when the op reads it; split with the sender, the op reads half
+       of it from the other core.  That wins while the op's reads cost more than the half
+       copy saved, up to about 1 MiB (OSU reduce at 2 ranks, one host: 64 KiB 6.5 us whole
+       against 11.8 split, 512 KiB 44 against 53, 1 MiB 151 against 107). */
+    if (count * dt->size < RED_RECV_WHOLE_MAX) {
+        return pml_recv_whole(buf, count, dt, src, tag, comm, NULL);
+    }
     return pml_recv(buf, count, dt, src, tag, comm, NULL);
 }
 

@@ -19,7 +19,10 @@ compi_status_t coll_scatter_linear(coll_closure_t *self, const coll_call_t *call
     coll_blk_t own;
     coll_own_rblock(call, &own);
     if (rank != root) {
-        return pml_recv(own.buf, own.count, own.dt, root, coll_tag(call->kind), comm, NULL);
+        /* the root has its other blocks to send and its own to copy: this rank copies all
+           of its block itself (pml_recv_whole), so the root does not also write half */
+        return pml_recv_whole(own.buf, own.count, own.dt, root, coll_tag(call->kind), comm,
+                              NULL);
     }
     /* start after the root so that the peers are served round-robin */
     return coll_linear_root(call, 0, root + 1, comm->size - 1, &own);

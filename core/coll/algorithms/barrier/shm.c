@@ -10,7 +10,8 @@
  *                     3   4 5   6
  *
  * Cost: ceil(log_k p) + 1 cache-line hand-offs (each a few hundred ns: one store, one
- * miss on the reader), no message, no copy.  A rank polls k lines; fanout (default 8, a
+ * miss on the reader), no message, no copy.  Two ranks skip the tree: each sets its
+ * arrival and waits for the other's, one hand-off.  A rank polls k lines; fanout (default 8, a
  * flat fan-in up to 9 ranks) trades depth against that.  One host only (usable).
  */
 #include "core/coll/shm.h"
@@ -36,6 +37,15 @@ static compi_status_t barrier_shm(coll_closure_t *self, const coll_call_t *call)
         return st;
     }
     uint64_t s = ++shm->seq;
+    if (p == 2) {
+        /* each rank reads the other's arrival: one hand-off each way, both at once, where
+           the fan-in and the release take two in a row (osu_barrier at 2 ranks, 2 cores: 0.26-0.34
+           us against 0.49-0.51) */
+        coll_shm_arrive(shm, s);
+        coll_shm_wait_all(shm, s);
+        coll_shm_done(shm, s);
+        return COMPI_OK;
+    }
     for (long c = (long)r * k + 1; c <= (long)r * k + k && c < p; c++) {
         coll_shm_wait(shm, &shm->ctl[c].arrive, s);
     }

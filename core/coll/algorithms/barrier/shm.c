@@ -39,8 +39,8 @@ static compi_status_t barrier_shm(coll_closure_t *self, const coll_call_t *call)
     uint64_t s = ++shm->seq;
     if (p == 2) {
         /* each rank reads the other's arrival: one hand-off each way, both at once, where
-           the fan-in and the release take two in a row (osu_barrier at 2 ranks, 2 cores: 0.26-0.34
-           us against 0.49-0.51) */
+           the fan-in and the release take two in a row (osu_barrier at 2 ranks, 2 cores:
+           0.26-0.34 us against 0.49-0.51) */
         coll_shm_arrive(shm, s);
         coll_shm_wait_all(shm, s);
         coll_shm_done(shm, s);

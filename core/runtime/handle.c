@@ -75,9 +75,9 @@ compi_status_t handle_alloc(handle_table_t *t, void *obj, int *h_p)
     if (t->nfree >= HANDLE_REUSE_DELAY) {
         /* oldest freed slot first, so a stale copy of a freed handle stays invalid for
            a while instead of silently naming the next object */
-        idx = t->freelist[0];
+        idx = t->freelist[t->freehead];
+        t->freehead = (t->freehead + 1) & (t->freecap - 1);
         t->nfree--;
-        memmove(t->freelist, t->freelist + 1, t->nfree * sizeof(*t->freelist));
     } else {
         compi_status_t st = table_grow(t, t->n + 1);
         if (st != COMPI_OK) {
@@ -98,16 +98,23 @@ void handle_free(handle_table_t *t, int h)
         return;
     }
     t->objs[idx] = NULL;
-    /* the free list can hold every slot: grow it alongside the table */
-    static const unsigned chunk = 64;
-    if (t->nfree % chunk == 0) {
-        unsigned *nf = realloc(t->freelist, (t->nfree + chunk) * sizeof(*nf));
+    /* the ring of freed slots doubles when full (unrolled, oldest first), so that in a
+       steady state of allocations and frees nothing is allocated or moved */
+    if (t->nfree == t->freecap) {
+        unsigned ncap = t->freecap ? 2 * t->freecap : 2 * HANDLE_REUSE_DELAY;
+        unsigned *nf = malloc(ncap * sizeof(*nf));
         if (!nf) {
             return; /* slot leaks but stays NULL: lookups still fail correctly */
         }
+        for (unsigned i = 0; i < t->nfree; i++) {
+            nf[i] = t->freelist[(t->freehead + i) & (t->freecap - 1)];
+        }
+        free(t->freelist);
         t->freelist = nf;
+        t->freecap = ncap;
+        t->freehead = 0;
     }
-    t->freelist[t->nfree++] = idx;
+    t->freelist[(t->freehead + t->nfree++) & (t->freecap - 1)] = idx;
 }
 
 void handle_table_destroy(handle_table_t *t)
@@ -116,7 +123,7 @@ void handle_table_destroy(handle_table_t *t)
     free(t->freelist);
     t->objs = NULL;
     t->freelist = NULL;
-    t->n = t->cap = t->nfree = 0;
+    t->n = t->cap = t->nfree = t->freecap = t->freehead = 0;
     memset(t->predef_idx, 0, sizeof(t->predef_idx));
     memset(t->predef_val, 0, sizeof(t->predef_val));
 }

@@ -36,8 +36,10 @@ typedef struct handle_table {
     unsigned cap;
     unsigned kind;    /* the handles' bits from HANDLE_KIND_SHIFT to 29 (COMPI_HKIND_*) */
     unsigned nfixed;  /* indices below this are predefined and never freed */
-    unsigned *freelist;
+    unsigned *freelist; /* the freed slots, oldest first: a ring of freecap (a power of
+                           two) entries from freehead */
     unsigned nfree;
+    unsigned freecap, freehead;
     /* predefined handles: predef_idx[HANDLE_PREDEF_KEY(h)] is the fixed index of h (0:
        none), predef_val[idx] the handle of fixed index idx */
     unsigned char predef_idx[1024];
@@ -46,7 +48,7 @@ typedef struct handle_table {
 
 #define HANDLE_TABLE_INIT(k, fixed)                                                           \
     { .objs = NULL, .n = 0, .cap = 0, .kind = (k), .nfixed = (fixed), .freelist = NULL,       \
-      .nfree = 0 }
+      .nfree = 0, .freecap = 0, .freehead = 0 }
 
 /* the handle of index `idx` in a table of kind `kind`, made at run time */
 #define HANDLE_MAKE(kind, idx)                                                                     \

@@ -50,7 +50,7 @@ COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
 
 . "$here/lib.sh"
 
-rm -rf "$build/raw" "$build/omp" "$build/mpich" "$build/compi"
+rm -rf "$build/raw" "$build/omp" "$build/mpich" "$build/omp5" "$build/mpich5" "$build/compi"
 mkdir -p "$build/raw" "$build/plot" "$results"
 rm -f "$results/io.csv" "$results/io-median.csv" "$results/io.png" "$results/io-summary.txt"
 

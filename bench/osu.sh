@@ -25,7 +25,8 @@ build_osu() { # mpi -> 0 when $build/<mpi>/osu-micro-benchmarks-7.4 is built
     local mpi=$1 d=$build/$1 stamp args
     args=$(conf_args "$mpi")
     mkdir -p "$d"
-    stamp="$(md5sum "$OSU_TARBALL" | cut -d' ' -f1) $args"
+    # (a PyPI peer's version too: PEERS_UPGRADE=1 may have installed another)
+    stamp="$(md5sum "$OSU_TARBALL" | cut -d' ' -f1) $args $(peer_version "$mpi")"
     if [ "$rebuild" = 0 ] && [ -f "$d/stamp" ] && [ "$(cat "$d/stamp")" = "$stamp" ]; then
         say "$mpi: OSU already built in $d ($args)"
         return 0

@@ -117,8 +117,9 @@ mpi_name() {
 
 # the version of the PyPI peer $1 installed (empty when it is not)
 peer_version() {
-    local d
-    for d in "$peers_dir/$(peer_package "$1")"/lib/python3*/site-packages/"$(peer_package "$1")"-*.dist-info; do
+    local d pkg
+    pkg=$(peer_package "$1")
+    for d in "$peers_dir/$pkg"/lib/python3*/site-packages/"$pkg"-*.dist-info; do
         [ -d "$d" ] || continue
         d=${d##*/}
         d=${d%.dist-info}

@@ -44,7 +44,8 @@ install_pypi_peers() {
         mkdir -p "$peers_dir"
         say "$mpi: pip install $pkg into $peers_dir/$pkg (log: $peers_dir/install.log)"
         { /usr/bin/python3 -m venv "$peers_dir/$pkg" &&
-            "$peers_dir/$pkg/bin/pip" install -q --upgrade "$pkg"; } >>"$peers_dir/install.log" 2>&1 ||
+            "$peers_dir/$pkg/bin/pip" install -q --upgrade "$pkg"; } \
+            >>"$peers_dir/install.log" 2>&1 ||
             say "$mpi: pip install $pkg failed, see $peers_dir/install.log"
     done
 }

@@ -11,12 +11,14 @@
  *
  * Vectors longer than a slot (coll_shm_slot, 8 KiB by default) go in rounds of whole
  * elements; a rank runs up to COLL_SHM_NBUF rounds ahead of the root (its slots), so the
- * copies in of later rounds overlap the root's combining of earlier ones.  Elements are copied with their gaps, so the op engine reads them in the
- * datatype's own layout (any datatype whose element fits a slot: usable).
+ * copies in of later rounds overlap the root's combining of earlier ones.  Elements are
+ * copied with their gaps, so the op engine reads them in the datatype's own layout (any
+ * datatype whose element fits a slot: usable).
  *
- * Cost per round of n bytes: 1 hand-off + n beta_mem on every rank (the copy in),
- * then (p - 1) n gamma at the root, against ceil(log2 p) (alpha + n beta + n gamma)
- * over the PML: the root does all the combining, so it suits small vectors.  One host.
+ * Cost per round of n bytes: 1 hand-off + n beta_mem on every rank but the root (the
+ * copy in), then (p - 1) n gamma at the root, against ceil(log2 p) (alpha + n beta +
+ * n gamma) over the PML: the root does all the combining, so it suits small vectors.
+ * One host.
  */
 #include "core/coll/phases/reduce_phases.h"
 #include "core/coll/shm.h"

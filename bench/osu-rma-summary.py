@@ -12,9 +12,9 @@ Usage: osu-rma-summary.py osu-rma.csv osu-rma-median.csv plotdir out.png title >
   stdout              every row of the median table, the rows that miss the target
   plotdir/            the .dat files and osu-rma.gp, the gnuplot script for out.png
 
-ratio is always compi's time over the better peer's, so below 1 is faster: for latency
+ratio is always compi's time over the best peer's, so below 1 is faster: for latency
 rows (us) compi / min(peers), for bandwidth rows (MB/s) max(peers) / compi.  The target
-of every row: ratio <= 1.0, compi at or below the better peer's median.
+of every row: ratio <= 1.0, compi at or below the best peer's median.
 
 Standard library only, so the Debian python3 runs it without extra packages.
 """
@@ -89,7 +89,7 @@ def main():
                    ["best_peer", "ratio", "met"])
         w.writerows(table)
 
-    over = ["Overview: compi's ratio to the better peer over the sizes of each benchmark,",
+    over = ["Overview: compi's ratio to the best peer over the sizes of each benchmark,",
             "synchronization and window (below 1 is faster)",
             "%-20s %-12s %-9s %6s %6s %6s %6s  %s" % (
                 "benchmark", "sync", "window", "met", "min", "median", "max", "worst at")]
@@ -101,7 +101,7 @@ def main():
             g[0], g[1], g[2], "%d/%d" % (sum(r <= TARGET for r, _ in rs), len(rs)),
             rs[0][0], statistics.median(r for r, _ in rs), rs[-1][0], rs[-1][1]))
     out = over + out
-    out += ["", "Target: every row at or below the better peer's median (ratio <= %.1f): "
+    out += ["", "Target: every row at or below the best peer's median (ratio <= %.1f): "
             "%d met, %d missed" % (TARGET, nmet, len(missed))]
     out += ["  missed " + m for m in missed]
     print("\n".join(out).lstrip("\n"))

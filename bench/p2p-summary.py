@@ -87,7 +87,7 @@ def latency_table(agg, mpis):
     have_compi = "compi" in mpis
     head = "%-8s" % "size" + "".join("%12s" % NAMES.get(m, m) for m in mpis)
     if have_compi:
-        head += "".join("%16s" % ("compi/" + NAMES.get(m, m)) for m in others)
+        head += "".join("%18s" % ("compi/" + NAMES.get(m, m)) for m in others)
     elif others == ["omp", "mpich"]:
         head += "%16s" % "MPICH/Open MPI"
     print(head)
@@ -101,7 +101,7 @@ def latency_table(agg, mpis):
         if have_compi:
             for m in others:
                 ok = vals["compi"] is not None and vals[m]
-                line += "%16s" % (fmt(vals["compi"] / vals[m], "%.2fx") if ok else "n/a")
+                line += "%18s" % (fmt(vals["compi"] / vals[m], "%.2fx") if ok else "n/a")
         elif others == ["omp", "mpich"] and vals["omp"] and vals["mpich"] is not None:
             line += "%16s" % ("%.2fx" % (vals["mpich"] / vals["omp"]))
         print(line)
@@ -110,7 +110,7 @@ def latency_table(agg, mpis):
     if have_compi:
         for m in others:
             ok = means["compi"] is not None and means[m]
-            line += "%16s" % (fmt(means["compi"] / means[m], "%.2fx") if ok else "n/a")
+            line += "%18s" % (fmt(means["compi"] / means[m], "%.2fx") if ok else "n/a")
     elif others == ["omp", "mpich"] and means["omp"] and means["mpich"] is not None:
         line += "%16s" % ("%.2fx" % (means["mpich"] / means["omp"]))
     print(line)

@@ -3,7 +3,7 @@
 #
 #   1. installs Debian's Open MPI, MPICH, gnuplot and python3 if any is missing, and
 #      the newest Open MPI and MPICH wheels from PyPI into bench/build/peers/ (lib.sh)
-#   2. builds pingpong and bandwidth three times, with each MPI's mpicc, into bench/build/
+#   2. builds pingpong and bandwidth with each MPI's mpicc, into bench/build/p2p/
 #   3. runs them at 2 ranks, several rounds, the order of the MPIs rotating every round so
 #      that drift of the machine (other load, thermal, frequency) falls on all of them
 #   4. writes bench/results/: p2p.csv (every round), p2p-median.csv (folded over rounds),
@@ -27,7 +27,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/common.sh"
-build=$here/build
+# its own folder: bench/build/ also holds the other scripts' builds and the PyPI peers
+build=$here/build/p2p
 
 bench_script_args "$@"
 

@@ -123,7 +123,6 @@ bridge_n=$(awk '$1 == "tramp" && $2 == "init.bridge_init_ms"' "$build/init.txt" 
 # --- 4. results -----------------------------------------------------------------------
 verdict() { awk -v v="$1" -v t="$2" 'BEGIN { if (v == "n/a" || v == "") print "n/a";
     else if (v + 0 <= t + 0) print "met"; else print "MISSED" }'; }
-names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo compi ;; esac; }
 {
     echo "compi trampoline micro-benchmark and MPI_Init times (bench/run-tramp.sh)"
     echo
@@ -171,10 +170,10 @@ names() { case $1 in omp) echo "Open MPI" ;; mpich) echo MPICH ;; *) echo compi 
     echo "  bridge_init alone (Guile, compi's modules, default creators), before MPI_Init:"
     echo "      $bridge_med ms (median of $bridge_n singleton runs)"
     echo "  the rest of MPI_Init once Guile is up: $rest_med ms"
-    printf '  %-24s %12s %12s\n' "" "1 rank" "2 ranks"
-    printf '  %-24s %9s ms %12s\n' "compi, no launcher" "$(init_med compi-singleton 1)" ""
+    printf '  %-40s %12s %12s\n' "" "1 rank" "2 ranks"
+    printf '  %-40s %9s ms %12s\n' "compi, no launcher" "$(init_med compi-singleton 1)" ""
     for mpi in "${active[@]}"; do
-        printf '  %-24s %9s ms %9s ms   (%s + %s launches)\n' "$(names "$mpi") (launcher)" \
+        printf '  %-40s %9s ms %9s ms   (%s + %s launches)\n' "$(mpi_name "$mpi") (launcher)" \
             "$(init_med "$mpi" 1)" "$(init_med "$mpi" 2)" "$(init_count "$mpi" 1)" \
             "$(init_count "$mpi" 2)"
     done

@@ -25,7 +25,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from peers import COLORS, NAMES, ORDER, PEERS  # noqa: E402
+from peers import COLORS, NAMES, ORDER, best_peer  # noqa: E402
 TARGET = 1.0
 
 
@@ -61,10 +61,8 @@ def main():
             max(len(vals[k]) for k in vals if k[:4] == g)), hdr]
         for size in sorted(sizes[g]):
             v = {m: med.get(g + (size, m)) for m in mpis}
-            peers = [v[m] for m in PEERS if v.get(m) is not None]
-            best = ratio = None
-            if peers:
-                best = max(peers) if bw else min(peers)
+            best = best_peer(v, bw)
+            ratio = None
             c = v.get("compi")
             if best is not None and c:
                 ratio = best / c if bw else c / best

@@ -1,7 +1,7 @@
 #!/bin/bash
 # run-multicluster.sh: the CoMPI paper's Figure 1 on an emulated wide-area grid --
 # MPI_Allreduce time against count on 3 clusters x 4 hosts x 1 rank, one-way delay
-# 250 us between clusters -- for compi (defaults, hierarchical, MagPIe, exchange), Open MPI
+# 250 us between clusters -- for compi (defaults, hierarchical, MagPIe, exchange, lanes), Open MPI
 # (tcp) and MPICH (Hydra; Debian's is ch4:ucx, run over UCX's tcp transport).
 #
 #   1. installs what is missing (bench/wan/install-deps.sh) unless --no-install
@@ -14,6 +14,7 @@
 #        compi    hierarchical    bench/wan/configs/hierarchical.scm
 #        compi    magpie          bench/wan/configs/magpie.scm
 #        compi    exchange        bench/wan/configs/exchange.scm
+#        compi    lanes           bench/wan/configs/lanes.scm
 #        compi    local4          defaults, 4 ranks inside cluster 1 (for the limit)
 #        omp      tcp             Open MPI, ob1 + btl tcp,self
 #        mpich    ucx-tcp         MPICH under Hydra, UCX_TLS=tcp,self
@@ -30,7 +31,7 @@
 #   ITERS (1000)  ITERS_COMPI, ITERS_OMP, ITERS_MPICH (ITERS: calls per count of one MPI)
 #   WARMUP (10)  COUNTS ("1 2 5 ... 50000")  DELAY_US (250)
 #   CLUSTERS (3)  HOSTS (4)  RATE (none: e.g. 1gbit caps each cluster's WAN input)
-#   MPIS ("compi omp mpich")  COMPI_CONFIGS ("defaults hierarchical magpie exchange")
+#   MPIS ("compi omp mpich")  COMPI_CONFIGS ("defaults hierarchical magpie exchange lanes")
 #   COMPI_PREFIX  where compi's mpicc and mpirun are ($COMPI_PREFIX/bin or $COMPI_PREFIX;
 #                 default <repo>/_build, where scripts/build.sh builds)
 #   RUN_TIMEOUT   seconds per run (1800)
@@ -60,7 +61,7 @@ CLUSTERS=${CLUSTERS:-3}
 HOSTS=${HOSTS:-4}
 RATE=${RATE:-}
 MPIS=${MPIS:-compi omp mpich}
-COMPI_CONFIGS=${COMPI_CONFIGS:-defaults hierarchical magpie exchange}
+COMPI_CONFIGS=${COMPI_CONFIGS:-defaults hierarchical magpie exchange lanes}
 COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
 RUN_TIMEOUT=${RUN_TIMEOUT:-1800}
 FINALIZE_GRACE=${FINALIZE_GRACE:-30}

@@ -30,6 +30,17 @@
 ;;; well as non-commutative ops unless the groups are contiguous rank ranges whose local
 ;;; trees combine in rank order (exchange-ordered?): then group order is rank order.
 ;;;
+;;; The lanes allreduce crosses first: the top-level groups must be of one size k, and
+;;; the ranks at position j of every group (a lane) exchange their vectors across the
+;;; groups at once, each lane combining them in group order, then every group finishes
+;;; with a recursive-doubling allreduce among its own ranks.  Every rank's link crosses
+;;; the WAN once, in parallel with the others', and the local part comes after, so one
+;;; call costs one crossing plus one allreduce inside a group (the exchange costs a local
+;;; reduce, the crossing, and a local broadcast).  It is a Scheme schedule, so it serves
+;;; every mode; commutative ops only.
+;;;
+;;;   (install-allreduce-lanes! clusters)
+;;;
 ;;; Collective file access (MPI_File_write_all, read_all, ...) chooses its aggregators
 ;;; from a topology the same way: one per cluster, so the file's data crosses the
 ;;; wide-area link once (the defaults take one per host):
@@ -52,6 +63,9 @@
             exchange-ordered?
             allreduce-exchange-creator
             install-allreduce-exchange!
+            lanes-schedule
+            allreduce-lanes-creator
+            install-allreduce-lanes!
             topology-aggregators
             file-aggregator-creator
             install-file-aggregators!))
@@ -238,6 +252,94 @@
   (install-creator! 'allreduce
                     (allreduce-exchange-creator topology #:shapes shapes
                                                 #:coordinator coordinator #:segsize segsize)))
+;;; ---- lanes: cross first, then inside each group -----------------------------------------
+
+;; The rounds of a recursive-doubling allreduce of N elements among K positions (this
+;; rank is position J), REAL turning a position into a rank, in RECV with TMP as scratch:
+;; positions past the largest power of two fold into their neighbours first and get the
+;; result back last, and each reduce puts the lower positions' block on the left.  Every
+;; K gives the same number of rounds to every position.
+(define (doubling-rounds j k real n tmp)
+  (let* ((p2 (let up ((p 1)) (if (> (* 2 p) k) p (up (* 2 p)))))
+         (rem (- k p2))
+         (new (cond ((>= j (* 2 rem)) (- j rem))
+                    ((odd? j) (quotient j 2))
+                    (else #f)))
+         (old (lambda (nj) (if (< nj rem) (+ (* 2 nj) 1) (+ nj rem)))))
+    (define (exchange pj)
+      (let ((peer (real pj)))
+        `((send ,peer recv 0 ,n)
+          (recv ,peer ,tmp 0 ,n)
+          ,@(if (< pj j)
+                `((reduce ,tmp 0 recv 0 ,n))
+                `((reduce recv 0 ,tmp 0 ,n) (copy ,tmp 0 recv 0 ,n))))))
+    (define (fold-round send-to recv-from)
+      (cond ((= rem 0) '())
+            ((>= j (* 2 rem)) '(()))
+            ((even? j) (list (send-to (real (+ j 1)))))
+            (else (list (recv-from (real (- j 1)))))))
+    (append
+     (fold-round (lambda (peer) `((send ,peer recv 0 ,n)))
+                 (lambda (peer) `((recv ,peer ,tmp 0 ,n) (reduce ,tmp 0 recv 0 ,n))))
+     (let loop ((mask 1) (acc '()))
+       (if (>= mask p2)
+           (reverse acc)
+           (loop (* 2 mask) (cons (if new (exchange (old (logxor new mask))) '()) acc))))
+     (fold-round (lambda (peer) `((recv ,peer recv 0 ,n)))
+                 (lambda (peer) `((send ,peer recv 0 ,n)))))))
+
+;; (lanes-schedule GROUPS): the lanes allreduce over the top-level groups of GROUPS (as
+;; topology-groups returns them), a (schedule 'allreduce ...); #f when the groups are not
+;; all of one size.  Position j of a group is its j-th lowest rank.  Scratch buffer g
+;; holds group g's vector of this lane (this rank's own copied there), buffer m (the
+;; number of groups) the recursive doubling's; each lane adds its vectors in group order,
+;; so every rank of a lane computes the same bits, and so does every lane's pair in the
+;; doubling (a op b and b op a, for a commutative op).
+(define (lanes-schedule groups)
+  (let* ((tops (if (= (groups-depth groups) 0) (list groups) groups))
+         (members (list->vector (map (lambda (g) (list->vector (sort (group-ranks g) <)))
+                                     tops)))
+         (m (vector-length members))
+         (k (vector-length (vector-ref members 0))))
+    (and (let same ((g 1)) (or (= g m) (and (= (vector-length (vector-ref members g)) k)
+                                            (same (+ g 1)))))
+         (let ((where (make-vector (* m k) #f)))
+           (do ((g 0 (+ g 1))) ((= g m))
+             (do ((j 0 (+ j 1))) ((= j k))
+               (vector-set! where (vector-ref (vector-ref members g) j) (cons g j))))
+           (schedule
+            'allreduce (simple-format #f "lanes-~Ax~A" m k)
+            (lambda (rank size n)
+              (let* ((g (car (vector-ref where rank)))
+                     (j (cdr (vector-ref where rank)))
+                     (slot (lambda (h) `(scratch ,h)))
+                     (lane (lambda (h) (vector-ref (vector-ref members h) j)))
+                     (others (filter (lambda (h) (not (= h g))) (iota m))))
+                `((scratch ,@(make-list (+ m 1) n))
+                  (,@(map (lambda (h) `(send ,(lane h) send 0 ,n)) others)
+                   ,@(map (lambda (h) `(recv ,(lane h) ,(slot h) 0 ,n)) others)
+                   (copy send 0 ,(slot g) 0 ,n)
+                   (copy ,(slot 0) 0 recv 0 ,n)
+                   ,@(map (lambda (h) `(reduce ,(slot h) 0 recv 0 ,n)) (cdr (iota m))))
+                  ,@(doubling-rounds j k (lambda (pj) (vector-ref (vector-ref members g) pj))
+                                     n (slot m))))))))))
+
+;; Serves allreduce with (lanes-schedule GROUPS) over the top-level groups of TOPOLOGY,
+;; in every mode; passes every other kind to `next', as well as non-commutative ops,
+;; intercommunicators and groups of unequal sizes.  #:ranks as for hierarchical-creator.
+(define* (allreduce-lanes-creator topology #:key (ranks library-call-ranks))
+  (check-topology 'allreduce-lanes-creator topology)
+  (let ((groups-of (grouper topology ranks)))
+    (define (allreduce-lanes call next)
+      (or (and (eq? (call-kind call) 'allreduce) (not (call-inter? call))
+               (call-commutative? call)
+               (lanes-schedule (groups-of call)))
+          (next call)))
+    allreduce-lanes))
+
+(define* (install-allreduce-lanes! topology)
+  (install-creator! 'allreduce (allreduce-lanes-creator topology)))
+
 ;;; ---- collective file access -------------------------------------------------------------
 
 ;; The PER-GROUP lowest ranks of each top-level group of GROUPS (as topology-groups

@@ -11,12 +11,15 @@
 #   subnets  hier_ex_subnets.scm  rte_addresses 10.1.0.1/24;10.1.0.2/24;10.2.0.1/24;...
 #                                 and one host name per rank: by-subnets, then by-host
 #   prefix   hier_ex_prefix.scm   the same addresses, by-subnet-prefix 24
+#   lanes    hier_lanes.scm       blocks of 2, allreduce by the lanes schedule
 # with coll_verbose 1 (and coll_check_determinism 1 for blocks, mixed and prefix).  Each
 # config also installs, from hier_ex_checks.scm, checking creators that fail the job when
 # a call was not served as expected.  Beyond the program's own "ok" line, the verbose output must show that
 # every allgather ran over a tree and every allreduce over the exchange with as many
 # groups as the layout has at that count -- except, in the mixed layout, the
-# non-commutative ones, which must have gone to the next creator.
+# non-commutative ones, which must have gone to the next creator; in the lanes layout,
+# every commutative allreduce over the lanes at an even count (blocks of one size) and
+# none otherwise.
 . "$(dirname "$0")/lib.sh"
 
 HOSTS="a,a,b,b,b,c,c,d"
@@ -24,7 +27,7 @@ MIXED="a,b,c,a,b,c,a,b"
 ADDRS="10.1.0.1/24;10.1.0.2/24;10.2.0.1/24;10.2.0.2/24;10.3.0.1/24;10.3.0.2/24"
 ADDRS="$ADDRS;10.3.0.3/24;10.3.0.4/24"
 NAMES="h0,h1,h1,h2,h3,h3,h4,h5"
-LAYOUTS="blocks hosts mixed subnets prefix"
+LAYOUTS="blocks hosts mixed subnets prefix lanes"
 unset COMPI_COLL_CONFIG COMPI_MCA_coll_config COMPI_MCA_rte_hostname COMPI_MCA_rte_addresses
 unset COMPI_MCA_coll_verbose COMPI_MCA_coll_check_determinism
 
@@ -50,10 +53,45 @@ distinct() {
 groups_of() {
     case $1 in
     blocks) echo $((($2 + 2) / 3)) ;;
+    lanes) echo $((($2 + 1) / 2)) ;;
     hosts) distinct "$HOSTS" "$2" , ;;
     mixed) distinct "$MIXED" "$2" , ;;
     *) distinct "$(echo "$ADDRS" | sed 's/\.[0-9]*\/24//g')" "$2" ';' ;;
     esac
+}
+
+# the config of layout $1
+config_of() {
+    case $1 in
+    lanes) echo hier_lanes.scm ;;
+    *) echo "hier_ex_$1.scm" ;;
+    esac
+}
+
+# the lanes layout at np $1 with $2 blocks: every commutative allreduce over the lanes
+# when the blocks are of one size, none otherwise
+check_lanes() {
+    c_lanes="allreduce:schedule(lanes-$2x2)"
+    c_comm=$(grep 'coll: allreduce ' "$out" | grep -v 'user(non-commutative)')
+    c_nonc=$(grep 'coll: allreduce ' "$out" | grep 'user(non-commutative)')
+    if [ -z "$c_comm" ] || [ -z "$c_nonc" ]; then
+        mt_why="no commutative or no non-commutative allreduce in the verbose output"
+        return 1
+    fi
+    if echo "$c_nonc" | grep -qF -- '-> allreduce:schedule(lanes'; then
+        mt_why="a non-commutative allreduce ran over the lanes"
+        return 1
+    fi
+    if [ $(($1 % 2)) -eq 0 ]; then
+        if echo "$c_comm" | grep -vqF -- "-> $c_lanes"; then
+            mt_why="not every commutative allreduce ran as $c_lanes"
+            return 1
+        fi
+    elif echo "$c_comm" | grep -qF -- '-> allreduce:schedule(lanes'; then
+        mt_why="an allreduce ran over the lanes with blocks of two sizes"
+        return 1
+    fi
+    return 0
 }
 
 # the verbose lines say which closure served each kind (rank 0, once per key)
@@ -66,6 +104,10 @@ check_served() {
     if [ "$c_ag" -eq 0 ] || [ "$c_ag" -ne "$c_ag_all" ]; then
         mt_why="$c_ag of $c_ag_all allgather keys were served by a tree"
         return 1
+    fi
+    if [ "$c_layout" = lanes ]; then
+        check_lanes "$c_np" "$c_groups"
+        return
     fi
     c_ex="allreduce:exchange($c_np ranks,$c_groups group"
     c_comm=$(grep 'coll: allreduce ' "$out" | grep -v 'user(non-commutative)')
@@ -101,12 +143,14 @@ for np in $nps; do
         mixed) args="$args --mca coll_check_determinism 1 --mca rte_hostname $MIXED" ;;
         subnets) args="$args --mca rte_addresses $ADDRS --mca rte_hostname $NAMES" ;;
         prefix) args="$args --mca coll_check_determinism 1 --mca rte_addresses $ADDRS" ;;
+        lanes) args="$args --mca coll_check_determinism 1" ;;
         esac
         name="$layout np=$np: allgather over trees, allreduce by the exchange"
+        [ "$layout" = lanes ] && name="$layout np=$np: allgather over trees, allreduce by the lanes"
         name="$name ($(groups_of "$layout" "$np") groups)"
         mt_why=
         t0=$(mt_now)
-        MPIRUN_ARGS="$args --coll-config $MT_SRCDIR/configs/hier_ex_$layout.scm" \
+        MPIRUN_ARGS="$args --coll-config $MT_SRCDIR/configs/$(config_of "$layout")" \
             mt_launch "$np" "$lim" "$prog" noncomm
         mt_end=$(mt_now)
         mt_elapsed=$(mt_secs "$t0" "$mt_end")

@@ -7,7 +7,7 @@
 ;;;   - each kind of bad schedule is refused with a message naming rank, round and step.
 ;;; Run by tests/scheme/schedule.sh.
 
-(use-modules (compi) (compi internal))
+(use-modules (compi) (compi internal) (compi hierarchy))
 
 (load "check.scm")
 
@@ -26,12 +26,12 @@
 ;; element holds the reduction of); a reduce appends FROM's list before INTO's.
 (define (simulate all-steps scratch size n)
   (define (bufs r)
-    (vector (make-vector n (list r)) (make-vector n #f)
-            (make-vector (let ((s (vector-ref scratch r))) (if (> (vector-length s) 0)
-                                                             (vector-ref s 0) 0)) #f)))
+    (list->vector (cons* (make-vector n (list r)) (make-vector n #f)
+                         (map (lambda (k) (make-vector k #f))
+                              (vector->list (vector-ref scratch r))))))
   (let ((mem (list->vector (map bufs (iota size))))
         (pc (make-vector size 0)))
-    (define (buf r id) (vector-ref (vector-ref mem r) (min id 2)))
+    (define (buf r id) (vector-ref (vector-ref mem r) id))
     (define (step r i k) (vector-ref (vector-ref all-steps r) (+ (* 7 i) k)))
     (define (nsteps r) (quotient (vector-length (vector-ref all-steps r)) 7))
     (let round ()
@@ -78,6 +78,24 @@
 rank reduces all ranks in rank order" size)
                     (simulate (vector-ref (cdr r) 1) (vector-ref (cdr r) 0) size 3)
                     (make-list size (make-list 3 (iota size)))))))
+
+;; the lanes allreduce of (compi hierarchy) over groups of one size: it passes the checks,
+;; and every rank ends with every rank's contribution, each lane adding its groups' in
+;; group order (so the ranks' lists hold the same ranks, in an order of their own)
+(for-each
+ (lambda (groups)
+   (let* ((size (length (apply append groups)))
+          (r (steps (lanes-schedule groups) 'allreduce size 2)))
+     (report (car r) (simple-format #f "lanes over ~A pass the checks" groups) (cdr r))
+     (when (car r)
+       (expect-equal (simple-format #f "lanes over ~A: every element of every rank reduces \
+all ranks" groups)
+                     (map (lambda (elems) (map (lambda (l) (sort l <)) elems))
+                          (simulate (vector-ref (cdr r) 1) (vector-ref (cdr r) 0) size 2))
+                     (make-list size (make-list 2 (iota size)))))))
+ '(((0 1) (2 3)) ((0 2 4) (1 3 5)) ((0 1 2) (3 4 5) (6 7 8)) ((0 1 2 3 4 5 6))
+   ((0) (1) (2)) ((0 1 2 3 4) (5 6 7 8 9) (10 11 12 13 14)) ((3 0) (1 2))))
+(expect-equal "lanes over groups of unequal sizes: #f" (lanes-schedule '((0 1) (2 3 4))) #f)
 
 (let ((v (cdr (steps rd-allreduce 'allreduce 2 4))))
   (expect-equal "the steps of rank 0 at 2 ranks: copy, exchange with rank 1, reduce"

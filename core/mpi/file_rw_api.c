@@ -331,6 +331,7 @@ static void xfer_report(file_xfer_t *x, compi_request_t *r)
         r->result.error = x->cls == MPI_ERR_NO_MEM ? COMPI_ERR_NO_MEMORY : COMPI_ERR_IO;
         free(r->errtext);
         r->errtext = strdup(text);
+        r->errclass = r->errtext != NULL ? x->cls : 0; /* MPI_ERR_IO, _NO_SPACE, ... */
         r->err_report = 1;
     }
 }

@@ -42,14 +42,19 @@ static int greq_status(compi_request_t *r, MPI_Status *status)
     return err;
 }
 
+/* the class of a failure with a message: the one the API layer gave it, else its result's */
+static int text_class(const compi_request_t *r)
+{
+    return r->errclass != 0 ? r->errclass : mpi_err_class_of(r->result.error);
+}
+
 /* the error of a failed request, raised on its communicator (the class when the handler
    returns) */
 static int raise_result(const compi_request_t *r, const char *fn)
 {
     if (r->errtext != NULL) {
         /* a collective that failed with a message (the same on every rank) */
-        return mpi_err_raise_text(r->comm, mpi_err_class_of(r->result.error), fn, r->errtext,
-                                  r->err_report);
+        return mpi_err_raise_text(r->comm, text_class(r), fn, r->errtext, r->err_report);
     }
     return mpi_raise_p2p_status(r->comm, r->result.error, fn);
 }
@@ -59,7 +64,7 @@ static int raise_result(const compi_request_t *r, const char *fn)
 static int result_code(const compi_request_t *r)
 {
     if (r->errtext != NULL) {
-        return mpi_err_text_code(mpi_err_class_of(r->result.error), r->errtext);
+        return mpi_err_text_code(text_class(r), r->errtext);
     }
     return mpi_p2p_class_of(r->result.error);
 }

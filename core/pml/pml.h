@@ -74,6 +74,8 @@ typedef struct compi_request {
     char *errtext;            /* REQ_COLL: a failure's message for MPI_Error_string (malloc'ed,
                                  freed with the request), or NULL */
     int err_report;           /* with errtext: this rank reports it when errors are fatal */
+    int errclass;             /* with errtext: the class the API layer gave the failure (an
+                                 MPI-IO access's), or 0: the class of result.error */
 } compi_request_t;
 
 /* a matched-but-not-received message (MPI_Mprobe) */

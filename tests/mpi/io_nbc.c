@@ -210,6 +210,10 @@ static void refused(void)
     MPI_OK(MPI_File_iwrite_at_all(fh, past, buf, N, MPI_INT, &rq));
     rc = MPI_Wait(&rq, &st);
     CHECK(rc != MPI_SUCCESS, "iwrite_at_all past RLIMIT_FSIZE: MPI_Wait succeeded");
+    int cls = -1;
+    MPI_OK(MPI_Error_class(rc, &cls));
+    CHECK(cls == MPI_ERR_IO, "iwrite_at_all past RLIMIT_FSIZE: MPI_Wait's class %d, not MPI_ERR_IO",
+          cls);
     char msg[MPI_MAX_ERROR_STRING];
     int len = 0;
     MPI_OK(MPI_Error_string(rc, msg, &len));

@@ -671,6 +671,7 @@ static void sched_restart(compi_request_t *req)
     s->skip = 0;
     free(req->errtext);
     req->errtext = NULL;
+    req->errclass = 0;
     s->posted = 0;
     s->cancelled = 0;
     s->nreqs = 0;

@@ -20,8 +20,9 @@
  * PML's requests come from its own pool.  Both caches are bounded (SCHED_POOL_MAX
  * schedules, SCRATCH_CACHE_MAX blocks of at most SCRATCH_CACHE_BYTES in all); what does
  * not fit is freed.  No lock of its own: at MPI_THREAD_MULTIPLE every caller holds the
- * API layer's lock (core/mpi/thread_lock.h); a blocking run waits in pml_wait, which
- * drops it between rounds, and holds nothing shared across the wait but its schedule.
+ * API layer's lock (core/mpi/thread_lock.h); a blocking run waits in
+ * pml_progress_wait, which drops it between progress rounds, and holds nothing shared
+ * across the wait but its schedule (on the caller's side: not on the active list).
  */
 #include "core/coll/sched/sched.h"
 
@@ -851,9 +852,10 @@ static void take_prologue(coll_sched_t *s)
     s->pro_rounds = r - r0;
 }
 
-compi_status_t coll_sched_start(coll_sched_t *s, compi_request_t **req_p)
+/* the schedule as built, its last round closed and a pending prologue put first;
+   COMPI_OK, or the error with which it is freed */
+static compi_status_t prepare(coll_sched_t *s)
 {
-    *req_p = NULL;
     /* dependencies added after the last step name no step: dropped */
     s->ndeps -= s->nafter;
     s->nafter = 0;
@@ -861,13 +863,23 @@ compi_status_t coll_sched_start(coll_sched_t *s, compi_request_t **req_p)
     if (compi_unlikely(prologue.build != NULL) && s->st == COMPI_OK) {
         take_prologue(s);
     }
-    if (s->st == COMPI_OK && (s->req = pml_request_new(REQ_COLL, s->comm)) == NULL) {
-        coll_sched_fail(s, COMPI_ERR_NO_MEMORY);
-    }
-    if (s->st != COMPI_OK) {
-        compi_status_t st = s->st;
+    compi_status_t st = s->st;
+    if (st != COMPI_OK) {
         coll_sched_free(s);
+    }
+    return st;
+}
+
+compi_status_t coll_sched_start(coll_sched_t *s, compi_request_t **req_p)
+{
+    *req_p = NULL;
+    compi_status_t st = prepare(s);
+    if (st != COMPI_OK) {
         return st;
+    }
+    if ((s->req = pml_request_new(REQ_COLL, s->comm)) == NULL) {
+        coll_sched_free(s);
+        return COMPI_ERR_NO_MEMORY;
     }
     *req_p = s->req;
     if (s->persistent) {
@@ -887,15 +899,23 @@ compi_status_t coll_sched_start(coll_sched_t *s, compi_request_t **req_p)
     return COMPI_OK;
 }
 
+/* Blocking: no request and not on the active list -- this call advances the schedule
+   itself between the PML's progress rounds (pml_progress_wait, which also gives other
+   threads their turn and advances the other schedules through the hook).  A check's
+   message has no request to go to: it is dropped, as with a request freed unread. */
 compi_status_t coll_sched_run(coll_sched_t *s)
 {
-    compi_request_t *req;
-    compi_status_t st = coll_sched_start(s, &req);
+    compi_status_t st = prepare(s);
     if (st != COMPI_OK) {
         return st;
     }
-    st = pml_wait(req, NULL);
-    pml_request_free(req);
+    s->tag = next_tag(s);
+    int moved = 0;
+    while (!advance(s, &moved)) {
+        pml_progress_wait();
+    }
+    st = s->st;
+    coll_sched_free(s);
     return st;
 }
 

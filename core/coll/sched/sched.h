@@ -34,7 +34,8 @@
  * a request (REQ_COLL) that the ordinary progress engine advances -- the engine hooks
  * itself into pml_progress() while any schedule is active -- and that MPI_Wait, MPI_Test
  * and their variants complete like any other request; coll_sched_run() is the same run
- * to completion (blocking).
+ * to completion (blocking), without a request: the caller advances the schedule itself
+ * between the PML's progress rounds.
  *
  * Tags: every schedule started on a communicator takes the next number of the
  * communicator's nbc_seq, the same on every rank because MPI orders collectives; its
@@ -195,7 +196,8 @@ int coll_sched_prologue_pending(void);
  * not started: its request is inactive and owns it (see above).
  */
 compi_status_t coll_sched_start(coll_sched_t *s, compi_request_t **req_p);
-/* start, then wait for completion (blocking); the schedule is gone on return */
+/* run to completion (blocking), with no request (a check's message is dropped); the
+   schedule is gone on return */
 compi_status_t coll_sched_run(coll_sched_t *s);
 
 /* schedules started and not yet ended (tests, finalize checks) */

@@ -611,26 +611,28 @@ static int test_step(coll_sched_t *s, sched_step_t *t)
 /* one pass over the running round, in the order of its steps (dependencies point back,
    so a step whose last dependency completes in a pass starts in the same pass); after
    an error nothing starts and receives nobody will match are cancelled.  1 when the
-   round is complete; *changed: a step started or completed */
-static int round_pass(coll_sched_t *s, int *changed)
+   round is complete; *moved counts the steps started and completed; *again: another
+   pass would start more */
+static int round_pass(coll_sched_t *s, int *moved, int *again)
 {
     size_t b = round_begin(s, s->round), e = s->round_end[s->round];
-    int locals = 0, pending = 0;
+    int locals = 0, pending = 0, waiting = 0;
 
     for (size_t i = s->lo; i < e; i++) {
         sched_step_t *t = &s->steps[i];
         if (t->state == ST_IDLE) {
             if (s->st != COMPI_OK || !ready(s, i, b, locals)) {
                 locals |= !is_xfer(t->type);
+                waiting |= t->ndep == 0 && !is_xfer(t->type);
                 pending |= s->st == COMPI_OK;
                 continue;
             }
             start_step(s, i);
             t = &s->steps[i];
-            *changed = 1;
+            ++*moved;
         }
         if (t->state == ST_STARTED && test_step(s, t)) {
-            *changed = 1;
+            ++*moved;
         }
         if (t->state != ST_DONE) {
             locals |= !is_xfer(t->type);
@@ -647,6 +649,9 @@ static int round_pass(coll_sched_t *s, int *changed)
             }
         }
     }
+    /* dependencies point back, so one pass starts all that is ready, except local steps
+       without dependencies that a later transfer of the pass released */
+    *again = waiting && s->xfers == 0 && s->st == COMPI_OK;
     return !pending;
 }
 
@@ -655,12 +660,10 @@ static int advance(coll_sched_t *s, int *moved)
 {
     for (;;) {
         if (s->posted) {
-            int done, changed;
+            int done, again;
             do {
-                changed = 0;
-                done = round_pass(s, &changed);
-                *moved += changed;
-            } while (!done && changed);
+                done = round_pass(s, moved, &again);
+            } while (!done && again);
             if (!done) {
                 return 0;
             }

@@ -134,7 +134,9 @@ void coll_sched_round(coll_sched_t *s);
    round; an earlier round's is complete anyway) is complete; call once per dependency.
    id -1 is ignored, so a step that added nothing is nothing to wait for; a reduce or copy
    with nothing to do that has dependencies of its own becomes a step that passes them
-   on.  Dependencies pending when the schedule starts are dropped. */
+   on.  Dependencies pending when the schedule starts are dropped.  A send or receive
+   must not wait, directly or not, for a local step without dependencies of its own:
+   that one waits for every transfer of the round. */
 void coll_sched_after(coll_sched_t *s, int id);
 /* a step that does nothing: complete once its dependencies are (with none, once the
    round's transfers are, as any local step); one id that stands for several steps */

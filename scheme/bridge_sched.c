@@ -6,7 +6,8 @@
  *            | (compi internal) schedule-steps: the builder for every rank, each step
  *            | range-checked, every send paired with its receive, round by round
  *            v
- *          this rank's steps (code, peer, buffer, offset, count), its scratch sizes
+ *          this rank's steps (code, peer, buffer, offset, count; the earlier steps
+ *          of its round a step waits for, #:after), its scratch sizes
  *            -> bsched_t, the closure's state; signature: a hash of every rank's steps
  *
  *   call:  fn    -> a coll_sched_t from the steps, buffers bound to the call's -> run
@@ -39,8 +40,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* step codes of (compi internal): 7 integers a step */
-enum { BS_SEND, BS_RECV, BS_REDUCE, BS_COPY, BS_END_ROUND, BS_FIELDS = 7 };
+/* step codes of (compi internal): 7 integers a record; BS_AFTER: the next step waits
+   for the step of record `peer` (coll_sched_after) */
+enum { BS_SEND, BS_RECV, BS_REDUCE, BS_COPY, BS_END_ROUND, BS_AFTER, BS_FIELDS = 7 };
 enum { BS_BUF_SEND, BS_BUF_RECV, BS_BUF_SCRATCH };
 
 typedef struct bsched_step {
@@ -56,6 +58,8 @@ typedef struct bsched {
     size_t elem; /* bytes of one element of the miss's datatype */
     bsched_step_t *steps;
     size_t nsteps;
+    int *ids;        /* the engine's id of each step record, written as a call's schedule is
+                        built (builds do not overlap: the API layer's lock) */
     size_t *scratch; /* elements of each scratch buffer */
     size_t nscratch;
 } bsched_t;
@@ -65,6 +69,7 @@ static void bsched_free(void *p)
     bsched_t *b = p;
     if (b != NULL) {
         free(b->steps);
+        free(b->ids);
         free(b->scratch);
         free(b);
     }
@@ -157,8 +162,8 @@ static void bsched_pack_in(const bsched_t *b, const coll_call_t *call, coll_sche
         x->send = precv;
     } else if (call->in_place) {
         /* allgather: this rank's block; alltoall: copy_in copies the packed buffer */
-        x->send = b->kind == COLL_ALLGATHER ? precv + (size_t)call->comm->rank * b->n * b->elem
-                                            : precv;
+        x->send =
+            b->kind == COLL_ALLGATHER ? precv + (size_t)call->comm->rank * b->n * b->elem : precv;
     } else {
         size_t stotal = call->scount * (b->kind == COLL_ALLTOALL ? size : 1);
         size_t sbytes = b->n * (b->kind == COLL_ALLTOALL ? size : 1) * b->elem;
@@ -220,20 +225,26 @@ static coll_sched_t *bsched_build(const bsched_t *b, const coll_call_t *call, co
     for (size_t i = 0; i < b->nsteps; i++) {
         const bsched_step_t *t = &b->steps[i];
         size_t count = t->count * x.mul;
+        int *id = &b->ids[i];
         switch (t->code) {
         case BS_SEND:
-            coll_sched_send(s, bsched_addr(bases, t->buf, t->off, x.stride), count, x.dt, t->peer);
+            *id = coll_sched_send(s, bsched_addr(bases, t->buf, t->off, x.stride), count, x.dt,
+                                  t->peer);
             break;
         case BS_RECV:
-            coll_sched_recv(s, bsched_addr(bases, t->buf, t->off, x.stride), count, x.dt, t->peer);
+            *id = coll_sched_recv(s, bsched_addr(bases, t->buf, t->off, x.stride), count, x.dt,
+                                  t->peer);
             break;
         case BS_REDUCE:
-            coll_sched_reduce(s, bsched_addr(bases, t->buf, t->off, x.stride),
-                              bsched_addr(bases, t->buf2, t->off2, x.stride), count, x.dt);
+            *id = coll_sched_reduce(s, bsched_addr(bases, t->buf, t->off, x.stride),
+                                    bsched_addr(bases, t->buf2, t->off2, x.stride), count, x.dt);
             break;
         case BS_COPY:
-            coll_sched_copy(s, bsched_addr(bases, t->buf, t->off, x.stride), count, x.dt,
-                            bsched_addr(bases, t->buf2, t->off2, x.stride), count, x.dt);
+            *id = coll_sched_copy(s, bsched_addr(bases, t->buf, t->off, x.stride), count, x.dt,
+                                  bsched_addr(bases, t->buf2, t->off2, x.stride), count, x.dt);
+            break;
+        case BS_AFTER:
+            coll_sched_after(s, b->ids[t->peer]);
             break;
         default:
             coll_sched_round(s);
@@ -316,9 +327,8 @@ compi_status_t bridge_sched_closure(const coll_call_t *call, SCM uname, SCM desc
         b->n = b->elem > 0 ? call->bytes / b->elem : call->rcount;
     }
     st = bridge_invoke(bsched_steps_proc(),
-                       scm_list_3(desc, bridge_call_record(call, 0),
-                                  scm_from_size_t(b->n)),
-                       &val, why, len);
+                       scm_list_3(desc, bridge_call_record(call, 0), scm_from_size_t(b->n)), &val,
+                       why, len);
     if (st != COMPI_OK) {
         goto err;
     }
@@ -348,7 +358,8 @@ compi_status_t bridge_sched_closure(const coll_call_t *call, SCM uname, SCM desc
         b->nsteps = nt / BS_FIELDS;
         b->scratch = calloc(ns ? ns : 1, sizeof(*b->scratch));
         b->steps = calloc(b->nsteps ? b->nsteps : 1, sizeof(*b->steps));
-        if (b->scratch == NULL || b->steps == NULL) {
+        b->ids = calloc(b->nsteps ? b->nsteps : 1, sizeof(*b->ids));
+        if (b->scratch == NULL || b->steps == NULL || b->ids == NULL) {
             snprintf(why, len, "out of memory");
             st = COMPI_ERR_NO_MEMORY;
             goto err;
@@ -368,6 +379,13 @@ compi_status_t bridge_sched_closure(const coll_call_t *call, SCM uname, SCM desc
                                           .count = (size_t)f[4],
                                           .buf2 = (int)f[5],
                                           .off2 = (size_t)f[6]};
+            /* (compi internal) names an earlier step of the round; checked, not trusted */
+            if (f[0] == BS_AFTER &&
+                (f[1] < 0 || (size_t)f[1] >= i || b->steps[f[1]].code > BS_COPY)) {
+                snprintf(why, len, "step %zu waits for record %ld, not a step before it", i, f[1]);
+                st = COMPI_ERR_INTERNAL;
+                goto err;
+            }
         }
     }
     *c_p = coll_closure_new(bsched_fn, b, bsched_free, name);

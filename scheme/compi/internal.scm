@@ -18,6 +18,7 @@
   #:use-module (compi trees)
   #:use-module (compi defaults)
   #:use-module (ice-9 exceptions)
+  #:use-module ((srfi srfi-1) #:select (any every fold append-reverse))
   #:export (load-config
             safe-apply
             creator-count
@@ -667,17 +668,29 @@
 ;; schedule that passes cannot deadlock: in round K every rank posts exactly the
 ;; transfers the others expect of it in round K.
 ;;
+;;
+;; A step may carry #:name and #:after (docs/scheme-api.md): then it starts once the
+;; steps of its round it names are complete.  A round with such steps is checked further
+;; (sched-check-deps): every two steps that touch the same elements, one writing, are
+;; ordered; two transfers to or from one peer are posted in the order written (messages
+;; match in posting order); and running every rank's round against the others, with a
+;; send complete only once its receive is posted, completes every step (no cycle of
+;; waits across ranks).
+;;
 ;; The steps go to C (scheme/bridge_sched.c) as one flat vector per rank, 7 integers a
-;; step, CODE PEER BUF OFF COUNT BUF2 OFF2 (BUF: 0 send, 1 recv, 2+K (scratch K);
+;; record, CODE PEER BUF OFF COUNT BUF2 OFF2 (BUF: 0 send, 1 recv, 2+K (scratch K);
 ;; reduce and copy: BUF OFF are where from, BUF2 OFF2 where into), code 4 ending a
-;; round.
+;; round, code 5 (PEER: the number of a record of this rank's vector) making the next
+;; step wait for that one.
 
 (define sched-codes '((send . 0) (recv . 1) (reduce . 2) (copy . 3)))
 (define sched-end-of-round 4)
+(define sched-after 5)
 
-;; a parsed step: #(CODE PEER BUF OFF COUNT BUF2 OFF2 DATUM)
+;; a parsed step: #(CODE PEER BUF OFF COUNT BUF2 OFF2 DATUM NAME AFTER DEPS), AFTER the
+;; names it waits for, DEPS their places in its round
 (define (sched-step code peer buf off count buf2 off2 datum)
-  (vector code peer buf off count buf2 off2 datum))
+  (vector code peer buf off count buf2 off2 datum #f '() '()))
 (define (step-code s) (vector-ref s 0))
 (define (step-peer s) (vector-ref s 1))
 (define (step-buf s) (vector-ref s 2))
@@ -686,6 +699,34 @@
 (define (step-buf2 s) (vector-ref s 5))
 (define (step-off2 s) (vector-ref s 6))
 (define (step-datum s) (vector-ref s 7))
+(define (step-name s) (vector-ref s 8))
+(define (step-after s) (vector-ref s 9))
+(define (step-deps s) (vector-ref s 10))
+(define (step-local? s) (>= (step-code s) 2))
+
+;; a step's fields and its options: (values FIELDS NAME AFTER)
+(define (step-options datum where)
+  (define (bad what)
+    (sched-fail "~A: ~S: ~A (a step's options: #:name SYMBOL, #:after (SYMBOL ...))" where
+                datum what))
+  (let split ((xs datum) (acc '()))
+    (cond ((null? xs) (values (reverse acc) #f '()))
+          ((not (keyword? (car xs))) (split (cdr xs) (cons (car xs) acc)))
+          (else
+           (let opts ((xs xs) (name #f) (after '()))
+             (cond ((null? xs) (values (reverse acc) name after))
+                   ((or (not (keyword? (car xs))) (null? (cdr xs)))
+                    (bad (simple-format #f "~S is no option" (car xs))))
+                   ((eq? (car xs) #:name)
+                    (unless (symbol? (cadr xs))
+                      (bad (simple-format #f "#:name takes a symbol, not ~S" (cadr xs))))
+                    (opts (cddr xs) (cadr xs) after))
+                   ((eq? (car xs) #:after)
+                    (let ((a (if (symbol? (cadr xs)) (list (cadr xs)) (cadr xs))))
+                      (unless (and (list? a) (and-map symbol? a))
+                        (bad (simple-format #f "#:after takes step names, not ~S" (cadr xs))))
+                      (opts (cddr xs) name (append after a))))
+                   (else (bad (simple-format #f "~S is no option" (car xs))))))))))
 
 (define (sched-fail fmt . args)
   (raise-exception (make-creator-error (apply simple-format #f fmt args))))
@@ -704,6 +745,159 @@
     ((0) "send")
     ((1) "recv")
     (else (simple-format #f "(scratch ~A)" (- id 2)))))
+
+;; the names of a round's steps, and their #:after turned into places (step-deps)
+(define (sched-resolve steps where)
+  (let each ((ss steps) (i 0) (names '()))
+    (when (pair? ss)
+      (let ((s (car ss)))
+        (vector-set! s 10
+                     (map (lambda (name)
+                            (or (assq-ref names name)
+                                (sched-fail "~A: ~S: #:after ~A names no step written before it in \
+its round" where (step-datum s) name)))
+                          (step-after s)))
+        (when (and (step-name s) (assq (step-name s) names))
+          (sched-fail "~A: ~S: the name ~A is taken by an earlier step of its round" where
+                      (step-datum s) (step-name s)))
+        (each (cdr ss) (+ i 1) (if (step-name s) (acons (step-name s) i names) names))))))
+
+;; the elements a step touches: ((BUF OFF COUNT WRITES?) ...)
+(define (step-ranges s)
+  (case (step-code s)
+    ((0) (list (list (step-buf s) (step-off s) (step-count s) #f)))
+    ((1) (list (list (step-buf s) (step-off s) (step-count s) #t)))
+    (else (list (list (step-buf s) (step-off s) (step-count s) #f)
+                (list (step-buf2 s) (step-off2 s) (step-count s) #t)))))
+
+;; A round with #:after (#f for one without): each step's ancestors, a bit set of the
+;; steps complete before it starts (its #:after, theirs, ...; for a reduce or copy
+;; without #:after, every transfer of the round and every local step before it); then
+;; the checks of the header.  A transfer may not wait for a local step without #:after:
+;; that one waits for every transfer.
+(define (sched-check-deps steps where)
+  (and
+   (any (lambda (s) (pair? (step-deps s))) steps)
+   (let* ((sv (list->vector steps))
+          (n (vector-length sv))
+          (late (make-vector n #f))
+          (anc (make-vector n 0)))
+     (define (plain-local? i)
+       (let ((s (vector-ref sv i))) (and (step-local? s) (null? (step-deps s)))))
+     (define (before i) (logior (ash 1 i) (vector-ref anc i)))
+     (define (of-deps i) (fold (lambda (d acc) (logior acc (before d))) 0
+                               (step-deps (vector-ref sv i))))
+     (define (ordered? i j) (logbit? i (vector-ref anc j)))
+     (do ((i 0 (+ i 1))) ((= i n))
+       (let ((s (vector-ref sv i)))
+         (vector-set! late i (or (plain-local? i)
+                                 (any (lambda (d) (vector-ref late d)) (step-deps s))))
+         (when (and (vector-ref late i) (not (step-local? s)))
+           (sched-fail "~A: ~S waits, through #:after, for a reduce or copy without #:after, \
+which runs only once every transfer of its round is complete: give that step an #:after" where
+                       (step-datum s)))
+         (unless (vector-ref late i)
+           (vector-set! anc i (of-deps i)))))
+     (let ((xfers (fold (lambda (i acc)
+                          (if (step-local? (vector-ref sv i)) acc (logior acc (before i))))
+                        0 (iota n))))
+       (do ((i 0 (+ i 1))) ((= i n))
+         (when (vector-ref late i)
+           (vector-set! anc i
+                        (if (plain-local? i)
+                            (fold (lambda (l acc)
+                                    (if (step-local? (vector-ref sv l)) (logior acc (before l)) acc))
+                                  xfers (iota i))
+                            (of-deps i))))))
+     (do ((j 0 (+ j 1))) ((= j n))
+       (do ((i 0 (+ i 1))) ((= i j))
+         (let ((a (vector-ref sv i)) (b (vector-ref sv j)))
+           (unless (ordered? i j)
+             (for-each
+              (lambda (ra)
+                (for-each
+                 (lambda (rb)
+                   (when (and (= (car ra) (car rb)) (or (cadddr ra) (cadddr rb))
+                              (> (caddr ra) 0) (> (caddr rb) 0)
+                              (< (cadr ra) (+ (cadr rb) (caddr rb)))
+                              (< (cadr rb) (+ (cadr ra) (caddr ra))))
+                     (sched-fail "~A: ~S and ~S touch the same elements of ~A in one round, one \
+of them writing, and no #:after orders them" where (step-datum a) (step-datum b)
+                                 (buffer-text (car ra)))))
+                 (step-ranges b)))
+              (step-ranges a))
+             ;; messages to or from one peer match in the order they are posted
+             (when (and (= (step-code a) (step-code b)) (< (step-code a) 2)
+                        (= (step-peer a) (step-peer b))
+                        (not (every (lambda (d) (ordered? d j)) (step-deps a))))
+               (sched-fail "~A: ~S may be posted before ~S, to or from the same rank (messages \
+between two ranks match in the order they are posted): make it wait for what that one waits \
+for" where (step-datum b) (step-datum a)))))))
+     #t)))
+
+;; Round K run on every rank at once, a transfer complete only once its partner is posted
+;; (the k-th send from r to d meets the k-th receive from r on d, as sched-pair checks):
+;; a step that never completes is a cycle of waits across ranks.  ROUND-OF gives a rank's
+;; steps of round K.
+(define (sched-run-round round-of size k)
+  (define (per-step x) (list->vector (map (lambda (r) (make-vector (length (round-of r)) x))
+                                          (iota size))))
+  (let* ((sv (list->vector (map (lambda (r) (list->vector (round-of r))) (iota size))))
+         (st (per-step 0))
+         (partner (per-step #f))
+         (queues (make-hash-table)))
+    (define (state r i) (vector-ref (vector-ref st r) i))
+    (define (set-state! r i x) (vector-set! (vector-ref st r) i x))
+    ;; pair the transfers: key (src dst) -> sends, then receives, in order
+    (do ((r 0 (+ r 1))) ((= r size))
+      (let ((v (vector-ref sv r)))
+        (do ((i 0 (+ i 1))) ((= i (vector-length v)))
+          (let ((s (vector-ref v i)))
+            (when (< (step-code s) 2)
+              (let ((key (if (= (step-code s) 0)
+                             (list 'send r (step-peer s))
+                             (list 'recv (step-peer s) r))))
+                (hash-set! queues key (cons (cons r i) (hash-ref queues key '())))))))))
+    (hash-for-each
+     (lambda (key l)
+       (when (eq? (car key) 'send)
+         (for-each (lambda (a b)
+                     (vector-set! (vector-ref partner (car a)) (cdr a) b)
+                     (vector-set! (vector-ref partner (car b)) (cdr b) a))
+                   (reverse l) (reverse (hash-ref queues (cons 'recv (cdr key)) '())))))
+     queues)
+    (let loop ()
+      (let ((changed #f))
+        (do ((r 0 (+ r 1))) ((= r size))
+          (let* ((v (vector-ref sv r)) (n (vector-length v)))
+            (let each ((i 0) (locals #f))
+              (when (< i n)
+                (let ((s (vector-ref v i)))
+                  (when (and (= (state r i) 0)
+                             (if (pair? (step-deps s))
+                                 (every (lambda (d) (= (state r d) 2)) (step-deps s))
+                                 (or (not (step-local? s))
+                                     (and (not locals)
+                                          (let xf ((j 0))
+                                            (or (= j n)
+                                                (and (or (step-local? (vector-ref v j))
+                                                         (= (state r j) 2))
+                                                     (xf (+ j 1)))))))))
+                    (set-state! r i (if (step-local? s) 2 1))
+                    (set! changed #t))
+                  (let ((p (vector-ref (vector-ref partner r) i)))
+                    (when (and (= (state r i) 1) p (>= (state (car p) (cdr p)) 1))
+                      (set-state! r i 2)
+                      (set-state! (car p) (cdr p) 2)
+                      (set! changed #t)))
+                  (each (+ i 1) (or locals (and (step-local? s) (< (state r i) 2)))))))))
+        (when changed (loop))))
+    (do ((r 0 (+ r 1))) ((= r size))
+      (let ((v (vector-ref sv r)))
+        (do ((i 0 (+ i 1))) ((= i (vector-length v)))
+          (unless (= (state r i) 2)
+            (sched-fail "rank ~A, round ~A: ~S never completes: the ranks' #:after wait for \
+each other (a cycle across ranks)" r k (step-datum (vector-ref v i)))))))))
 
 ;; one rank's rounds, read and checked: (values SCRATCH-SIZES ROUNDS), ROUNDS a list of
 ;; lists of parsed steps
@@ -754,62 +948,71 @@ element~A on rank ~A (count ~A)" (where k) datum off (- (+ off count) 1) (buffer
           (when (= id 0)
             (sched-fail "~A: ~S: writes the send buffer, which is read-only" (where k) datum)))
         (define (parse datum k)
-          (let ((code (and (pair? datum) (assq-ref sched-codes (car datum)))))
-            (unless (and code (list? datum))
+          (let ((code (and (pair? datum) (list? datum) (assq-ref sched-codes (car datum)))))
+            (unless code
               (sched-fail "~A: ~S is not a step: (send PEER BUF OFF COUNT), (recv PEER BUF \
 OFF COUNT), (reduce FROM OFF INTO OFF COUNT) or (copy FROM OFF TO OFF COUNT)" (where k) datum))
-            (case (car datum)
-              ((send recv)
-               (let ((args (cdr datum)))
-                 (unless (memv (length args) '(1 4))
-                   (sched-fail "~A: ~S: expects (~A PEER BUF OFFSET COUNT) or (~A PEER)"
-                               (where k) datum (car datum) (car datum)))
-                 (let ((peer (car args)))
-                   (unless (and (exact-integer? peer) (< -1 peer size))
-                     (sched-fail "~A: ~S: peer ~S is not a rank of 0..~A" (where k) datum
-                                 peer (- size 1)))
-                   (if (= (length args) 1)
-                       (sched-step code peer 1 0 0 0 0 datum)
-                       (let ((id (buffer-id (cadr args) k datum))
-                             (off (caddr args)) (count (cadddr args)))
-                         (in-range id off count k datum)
-                         (when (eq? (car datum) 'recv) (writable id k datum))
-                         (sched-step code peer id off count 0 0 datum))))))
-              (else
-               (unless (= (length datum) 6)
-                 (sched-fail "~A: ~S: expects (~A FROM OFFSET ~A OFFSET COUNT)" (where k) datum
-                             (car datum) (if (eq? (car datum) 'reduce) "INTO" "TO")))
-               (when (and (eq? (car datum) 'reduce) (not (memq kind '(reduce allreduce))))
-                 (sched-fail "~A: ~S: ~A has no op to reduce with" (where k) datum kind))
-               (let* ((from (buffer-id (list-ref datum 1) k datum))
-                      (foff (list-ref datum 2))
-                      (into (buffer-id (list-ref datum 3) k datum))
-                      (ioff (list-ref datum 4))
-                      (count (list-ref datum 5)))
-                 (in-range from foff count k datum)
-                 (in-range into ioff count k datum)
-                 (writable into k datum)
-                 (when (and (= from into) (> count 0) (< foff (+ ioff count))
-                            (< ioff (+ foff count))
-                            (or (eq? (car datum) 'reduce) (not (= foff ioff))))
-                   (sched-fail "~A: ~S: the two ranges of ~A overlap" (where k) datum
-                               (buffer-text from)))
-                 (sched-step code -1 from foff count into ioff datum))))))
+            (call-with-values (lambda () (step-options datum (where k)))
+              (lambda (fields name after)
+                (let ((s (parse-fields fields datum code k)))
+                  (vector-set! s 8 name)
+                  (vector-set! s 9 after)
+                  s)))))
+        (define (parse-fields f datum code k)
+          (case (car f)
+            ((send recv)
+             (let ((args (cdr f)))
+               (unless (memv (length args) '(1 4))
+                 (sched-fail "~A: ~S: expects (~A PEER BUF OFFSET COUNT) or (~A PEER)"
+                             (where k) datum (car f) (car f)))
+               (let ((peer (car args)))
+                 (unless (and (exact-integer? peer) (< -1 peer size))
+                   (sched-fail "~A: ~S: peer ~S is not a rank of 0..~A" (where k) datum
+                               peer (- size 1)))
+                 (if (= (length args) 1)
+                     (sched-step code peer 1 0 0 0 0 datum)
+                     (let ((id (buffer-id (cadr args) k datum))
+                           (off (caddr args)) (count (cadddr args)))
+                       (in-range id off count k datum)
+                       (when (eq? (car f) 'recv) (writable id k datum))
+                       (sched-step code peer id off count 0 0 datum))))))
+            (else
+             (unless (= (length f) 6)
+               (sched-fail "~A: ~S: expects (~A FROM OFFSET ~A OFFSET COUNT)" (where k) datum
+                           (car f) (if (eq? (car f) 'reduce) "INTO" "TO")))
+             (when (and (eq? (car f) 'reduce) (not (memq kind '(reduce allreduce))))
+               (sched-fail "~A: ~S: ~A has no op to reduce with" (where k) datum kind))
+             (let* ((from (buffer-id (list-ref f 1) k datum))
+                    (foff (list-ref f 2))
+                    (into (buffer-id (list-ref f 3) k datum))
+                    (ioff (list-ref f 4))
+                    (count (list-ref f 5)))
+               (in-range from foff count k datum)
+               (in-range into ioff count k datum)
+               (writable into k datum)
+               (when (and (= from into) (> count 0) (< foff (+ ioff count))
+                          (< ioff (+ foff count))
+                          (or (eq? (car f) 'reduce) (not (= foff ioff))))
+                 (sched-fail "~A: ~S: the two ranges of ~A overlap" (where k) datum
+                             (buffer-text from)))
+               (sched-step code -1 from foff count into ioff datum)))))
         ;; a round: its transfers first, then its local steps; no two transfers of it
         ;; touch the same elements when one of them receives
         (define (read-round round k)
           (unless (list? round)
             (sched-fail "~A: ~S is not a list of steps" (where k) round))
           (let ((steps (map (lambda (d) (parse d k)) round)))
+            (sched-resolve steps (where k))
             (let order ((ss steps) (local #f))
               (when (pair? ss)
                 (let ((s (car ss)))
-                  (when (and local (< (step-code s) 2))
+                  (when (and local (< (step-code s) 2) (null? (step-deps s)))
                     (sched-fail "~A: ~S comes after ~S: a round posts its sends and receives \
 first and runs its reduce and copy steps when they are complete; move it to a later round"
                                 (where k) (step-datum s) (step-datum local)))
                   (order (cdr ss) (or local (and (>= (step-code s) 2) s))))))
-            (let ((xfers (sort (filter (lambda (s) (and (< (step-code s) 2) (> (step-count s) 0)))
+            (or (sched-check-deps steps (where k))
+             (let ((xfers (sort (filter (lambda (s) (and (< (step-code s) 2) (> (step-count s) 0)))
                                        steps)
                                (lambda (a b) (or (< (step-buf a) (step-buf b))
                                                  (and (= (step-buf a) (step-buf b))
@@ -836,7 +1039,7 @@ and one of them receives" (where k) (step-datum clash) (step-datum s) (buffer-te
                           (if (or (not far-all) (> end (car far-all))) (cons end s) far-all)
                           (if (and (= (step-code s) 1) (or (not far-recv) (> end (car far-recv))))
                               (cons end s)
-                              far-recv))))))
+                              far-recv)))))))
             steps))
         (values scratch
                 (let each ((rs rounds) (k 0) (acc '()))
@@ -884,17 +1087,26 @@ sends ~A with ~S" d k (step-datum s) (step-count s) (if (= (step-count s) 1) "" 
              (sched-fail "rank ~A, round ~A: ~S has no matching receive: rank ~A posts no \
 receive from rank ~A for it in round ~A" (quotient key size) k (step-datum (car l))
                          (remainder key size) (quotient key size) k)))
-         sends)))))
+         sends)
+        (when (any (lambda (r) (any (lambda (s) (pair? (step-deps s))) (round-of r)))
+                   (iota size))
+          (sched-run-round round-of size k))))))
 
 (define (sched-flat rounds)
-  (let ((acc '()))
+  (let ((acc '()) (n 0))
+    (define (emit! . fields)
+      (set! acc (append-reverse fields acc))
+      (set! n (+ n 1)))
     (for-each (lambda (round)
-                (for-each (lambda (s)
-                            (set! acc (cons* (step-off2 s) (step-buf2 s) (step-count s)
-                                             (step-off s) (step-buf s) (step-peer s)
-                                             (step-code s) acc)))
-                          round)
-                (set! acc (cons* 0 0 0 0 0 0 sched-end-of-round acc)))
+                (let ((at (make-vector (length round) 0)))
+                  (for-each (lambda (s i)
+                              (for-each (lambda (d) (emit! sched-after (vector-ref at d) 0 0 0 0 0))
+                                        (step-deps s))
+                              (vector-set! at i n)
+                              (emit! (step-code s) (step-peer s) (step-buf s) (step-off s)
+                                     (step-count s) (step-buf2 s) (step-off2 s)))
+                            round (iota (length round))))
+                (emit! sched-end-of-round 0 0 0 0 0 0))
               rounds)
     (list->vector (reverse acc))))
 

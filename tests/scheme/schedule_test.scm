@@ -4,7 +4,9 @@
 ;;;     ranks, and running its steps symbolically (reduce = the lower ranks' list on the
 ;;;     left) leaves every rank with every rank's contribution, in rank order;
 ;;;   - the steps C reads: 7 integers a step, rounds ended by code 4, scratch sizes;
-;;;   - each kind of bad schedule is refused with a message naming rank, round and step.
+;;;   - each kind of bad schedule is refused with a message naming rank, round and step;
+;;;   - steps with #:name and #:after: the pipelines of tests/mpi/configs/sched_pipe.scm
+;;;     pass, #:after reaches C as records of code 5, and each rule on them is enforced.
 ;;; Run by tests/scheme/schedule.sh.
 
 (use-modules (compi) (compi internal) (compi hierarchy))
@@ -175,5 +177,60 @@ all ranks" groups)
   (expect-equal "messages of no data: (send PEER) and (recv PEER)"
                 (and (car r) (vector-ref (vector-ref (cdr r) 1) 0))
                 #(0 1 1 0 0 0 0  1 1 1 0 0 0 0  4 0 0 0 0 0 0)))
+
+;; dependencies: the pipelines of tests/mpi/configs/sched_pipe.scm pass at 1 to 6 ranks
+(define installed '())
+(define (install-creator! kind creator) (set! installed (acons kind creator installed)))
+(load (string-append (getenv "top_srcdir") "/tests/mpi/configs/sched_pipe.scm"))
+(for-each
+ (lambda (size)
+   (for-each
+    (lambda (kind)
+      (let* ((desc ((assq-ref installed kind) (call-of kind size 0) #f))
+             (r (schedule-steps desc (call-of kind size 0) 10)))
+        (report (car r) (simple-format #f "the ~A pipeline with #:after passes the checks at ~A \
+ranks" kind size) (simple-format #f "got ~S" r))))
+    '(bcast allreduce)))
+ (iota 6 1))
+
+;; #:after reaches C as a record of code 5 naming the record of the step waited for
+(let ((r (steps (schedule 'bcast "pipe"
+                          (lambda (r s n)
+                            (if (= r 0)
+                                `(((send 1 recv 0 2) (send 1 recv 2 2)))
+                                `((scratch 2)
+                                  ((recv 0 recv 0 2 #:name a) (recv 0 recv 2 2 #:name b)
+                                   (copy recv 0 (scratch 0) 0 2 #:after (a b)))))))
+                'bcast 2 4)))
+  (expect-equal "#:after in the steps C reads: (5 RECORD ...) before the step"
+                (if (car r) (vector-ref (vector-ref (cdr r) 1) 1) r)
+                #(1 0 1 0 2 0 0  1 0 1 2 2 0 0  5 0 0 0 0 0 0  5 1 0 0 0 0 0  3 -1 1 0 2 2 0
+                  4 0 0 0 0 0 0)))
+
+(refused "#:after a name no earlier step has" 'allreduce
+         (lambda (r s n) `(((send ,(- 1 r) send 0 ,n #:after (x)) (recv ,(- 1 r) recv 0 ,n))))
+         "#:after x names no step written before it")
+(refused "a name taken twice in a round" 'allreduce
+         (lambda (r s n) `(((send ,(- 1 r) send 0 ,n #:name x) (recv ,(- 1 r) recv 0 ,n #:name x))))
+         "the name x is taken")
+(refused "a transfer waiting for a local step without #:after" 'allreduce
+         (lambda (r s n) `((scratch ,n)
+                           ((recv ,(- 1 r) recv 0 ,n) (copy send 0 (scratch 0) 0 ,n #:name c)
+                            (send ,(- 1 r) (scratch 0) 0 ,n #:after (c)))))
+         "waits, through #:after, for a reduce or copy without #:after")
+(refused "two steps on the same elements that no #:after orders" 'allreduce
+         (lambda (r s n) `(((recv ,(- 1 r) recv 0 ,n #:name a) (send ,(- 1 r) recv 0 ,n)
+                            (copy recv 0 recv 0 0 #:after (a)))))
+         "touch the same elements of recv in one round, one of them writing, and no #:after")
+(refused "a send to a peer that may overtake an earlier one" 'allreduce
+         (lambda (r s n) `(((recv ,(- 1 r) recv 0 2 #:name a) (recv ,(- 1 r) recv 2 2)
+                            (send ,(- 1 r) send 0 2 #:after (a)) (send ,(- 1 r) send 2 2))))
+         "(send 1 send 2 2) may be posted before (send 1 send 0 2 #:after (a))")
+(refused "ranks whose #:after wait for each other" 'allreduce
+         (lambda (r s n) `(((recv ,(- 1 r) recv 0 ,n #:name a) (send ,(- 1 r) send 0 ,n #:after (a)))))
+         "never completes" "a cycle across ranks")
+(refused "an option that is none" 'allreduce
+         (lambda (r s n) `(((send ,(- 1 r) send 0 ,n #:before (x)) (recv ,(- 1 r) recv 0 ,n))))
+         "#:before is no option")
 
 (tap-done)

@@ -5,13 +5,13 @@
  * the blocking executors of this folder, as rounds of sends, receives, reductions and
  * copies.
  *
- * bcast, segment k (of S) on a rank with a parent and children:
+ * bcast, segment k (of S) on a rank with a parent and children, in one round with
+ * dependencies (sched.h):
  *
- *   round k:   [recv seg k <- parent] [send seg k-1 -> each child]
- *   round S:                          [send seg S-1 -> each child]
+ *   [recv seg k <- parent]  [send seg k -> each child] after recv seg 0..k
  *
- * (the root sends segment k in round k), so the segments flow down the tree one round
- * behind each other.  reduce, the other way:
+ * (the root sends every segment at once), so each segment moves on as soon as it is in,
+ * while the later ones arrive.  reduce, the other way, in rounds:
  *
  *   round k:   [recv seg k <- each inner child] [send seg k-1 -> parent]
  *              then: combine seg k of the pieces into acc (tree_exec.h, the order)
@@ -22,8 +22,8 @@
  * move each subtree's blocks as one message (packed in preorder), as the blocking
  * executors do.
  *
- * Cost: the blocking executors' (tree_exec_*.c), plus one round of latency per level
- * and segment at most, since a round waits for all of its sends and receives.
+ * Cost: the blocking executors' (tree_exec_*.c); reduce adds one round of latency per
+ * level and segment at most, since a round waits for all of its sends and receives.
  *
  * Memory: the schedule's scratch (freed with the schedule; a persistent one keeps it
  * from init to MPI_Request_free), never the closure's, so several schedules of one
@@ -85,22 +85,24 @@ static void sched_bcast(const tree_exec_t *s, coll_sched_t *sc, void *buf, size_
             coll_sched_round(sc);
         }
     }
+    /* one round: every receive posted at once, segment k forwarded as soon as segments
+       0..k are in (`in`, a join of them, keeps the sends to a child in segment order) */
     size_t nseg = (total + seg - 1) / seg;
-    for (size_t k = 0; k <= nseg; k++) {
-        if (parent >= 0 && k < nseg) {
-            size_t len = total - k * seg < seg ? total - k * seg : seg;
-            coll_sched_recv(sc, p + k * seg, len, byte, parent);
+    int in = -1;
+    for (size_t k = 0; k < nseg; k++) {
+        size_t len = total - k * seg < seg ? total - k * seg : seg;
+        if (parent >= 0) {
+            int got = coll_sched_recv(sc, p + k * seg, len, byte, parent);
+            coll_sched_after(sc, got);
+            coll_sched_after(sc, in);
+            in = coll_sched_join(sc);
         }
-        /* the root sends segment k in round k, the others the one received before */
-        size_t out = parent < 0 ? k : k - 1;
-        if ((parent < 0 && k < nseg) || (parent >= 0 && k > 0)) {
-            size_t len = total - out * seg < seg ? total - out * seg : seg;
-            for (int i = 0; i < nc; i++) {
-                coll_sched_send(sc, p + out * seg, len, byte, ch[i]);
-            }
+        for (int i = 0; i < nc; i++) {
+            coll_sched_after(sc, in);
+            coll_sched_send(sc, p + k * seg, len, byte, ch[i]);
         }
-        coll_sched_round(sc);
     }
+    coll_sched_round(sc);
     if (packed && parent >= 0) {
         coll_sched_copy(sc, p, total, byte, buf, count, dt);
         coll_sched_round(sc);
@@ -208,8 +210,8 @@ static void sched_reduce(const tree_exec_t *s, coll_sched_t *sc, const void *inp
 /* this rank's block (count x dt at buf, blk bytes) and its subtree's up to the parent;
    at the root the subtree's blocks in preorder in the returned scratch (position 0, its
    own, unwritten), NULL when it has no children */
-static char *sched_gather_up(const tree_exec_t *s, coll_sched_t *sc, const void *buf,
-                             size_t count, compi_datatype_t *dt, size_t blk, compi_comm_t *comm)
+static char *sched_gather_up(const tree_exec_t *s, coll_sched_t *sc, const void *buf, size_t count,
+                             compi_datatype_t *dt, size_t blk, compi_comm_t *comm)
 {
     const topo_tree_t *t = s->tree;
     compi_datatype_t *byte = byte_dt();
@@ -255,17 +257,14 @@ static void sched_gather(const tree_exec_t *s, coll_sched_t *sc, const coll_call
     }
     if (me == root && !call->in_place) {
         coll_sched_copy(sc, call->sbuf, call->scount, call->sdt,
-                        block_at(call->rbuf, call->rcount, call->rdt, me), call->rcount,
-                        call->rdt);
+                        block_at(call->rbuf, call->rcount, call->rdt, me), call->rcount, call->rdt);
         coll_sched_round(sc);
     }
-    char *packed =
-        sched_gather_up(s, sc, call->sbuf, call->scount, call->sdt, blk, call->comm);
+    char *packed = sched_gather_up(s, sc, call->sbuf, call->scount, call->sdt, blk, call->comm);
     for (int i = 1; packed != NULL && i < s->sub[me]; i++) {
         int q = s->pre[s->pos[me] + i];
         coll_sched_copy(sc, packed + (size_t)i * blk, blk, byte_dt(),
-                        block_at(call->rbuf, call->rcount, call->rdt, q), call->rcount,
-                        call->rdt);
+                        block_at(call->rbuf, call->rcount, call->rdt, q), call->rcount, call->rdt);
     }
     coll_sched_round(sc);
 }

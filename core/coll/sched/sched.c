@@ -20,27 +20,38 @@
  * PML's requests come from its own pool.  Both caches are bounded (SCHED_POOL_MAX
  * schedules, SCRATCH_CACHE_MAX blocks of at most SCRATCH_CACHE_BYTES in all); what does
  * not fit is freed.  No lock of its own: at MPI_THREAD_MULTIPLE every caller holds the
- * API layer's lock (core/mpi/thread_lock.h); a blocking run waits in pml_wait, which
- * drops it between rounds, and holds nothing shared across the wait but its schedule.
+ * API layer's lock (core/mpi/thread_lock.h); a blocking run waits in
+ * pml_progress_wait, which drops it between progress rounds, and holds nothing shared
+ * across the wait but its schedule (on the caller's side: not on the active list).
  */
 #include "core/coll/sched/sched.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY, STEP_CHECK, STEP_WAIT };
+/* STEP_NOP: coll_sched_join's, or a zero-count reduce or copy that passes on its own
+   dependencies */
+enum { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY, STEP_CHECK, STEP_WAIT, STEP_NOP };
+/* a step's state in the running round */
+enum { ST_IDLE, ST_STARTED, ST_DONE };
 
 /* coll_sched_hold: the gate of a miss (trampolines/tramp_agree.c) and the algorithm */
 #define SCHED_HOLDS 2
 
 /* send: sbuf, scount, sdt, peer; recv: rbuf, rcount, rdt, peer; reduce: rbuf = sbuf op
    b (b NULL: rbuf, inout = in op inout), scount, sdt; copy: all six; check, wait: fn,
-   arg */
+   arg.  Dependencies (coll_sched_after): deps[dep .. dep + ndep) of the schedule, each
+   the distance back to the step depended on (distances survive the move of a
+   prologue's steps before the schedule's own) */
 typedef struct sched_step {
-    int type;
+    uint8_t type;
+    uint8_t state; /* ST_*, while its round runs */
     int peer;
     int tag; /* send, recv: 0 is the schedule's own tag */
-    compi_comm_t *comm; /* send, recv: NULL is the schedule's communicator */
+    uint32_t dep, ndep;
+    compi_request_t *req; /* a transfer's, while it is in flight */
+    compi_comm_t *comm;   /* send, recv: NULL is the schedule's communicator */
     const void *sbuf;
     void *rbuf;
     size_t scount, rcount;
@@ -71,15 +82,18 @@ struct coll_sched {
     sched_mem_t *mem; /* scratch, back to the cache (or freed) at the end */
     size_t nmem, memcap;
 
-    compi_request_t **reqs; /* the current round's requests (NULL: done) */
-    size_t nreqs, reqcap;
+    uint32_t *deps; /* the steps' dependencies (sched_step_t) */
+    size_t ndeps, depcap;
+    size_t nafter; /* the last nafter of deps: for the next step added */
+
     size_t round; /* the round running now */
-    int posted;   /* its sends and receives are posted */
+    int posted;   /* it has started */
+    size_t lo;    /* its first step not done */
+    size_t xfers; /* its transfers and waits not done (its default local steps wait) */
     int cancelled;
     int persistent; /* kept between runs in its request (req->owner) */
     int skip;       /* a check said: the next round is not run */
 
-    size_t nwaits;     /* wait steps: round_done polls them */
     size_t pro_rounds; /* rounds of a prologue (coll_sched_set_prologue) */
     int pro_done;      /* persistent: a run passed them, the next skip them */
     char *errtext;     /* a check's message, for the request at the end */
@@ -147,16 +161,16 @@ coll_sched_t *coll_sched_new(const coll_call_t *call)
         sched_step_t *steps = s->steps;
         size_t *round_end = s->round_end;
         sched_mem_t *mem = s->mem;
-        compi_request_t **reqs = s->reqs;
-        size_t cap = s->cap, rcap = s->rcap, memcap = s->memcap, reqcap = s->reqcap;
+        uint32_t *deps = s->deps;
+        size_t cap = s->cap, rcap = s->rcap, memcap = s->memcap, depcap = s->depcap;
         *s = (coll_sched_t){.steps = steps,
                             .cap = cap,
                             .round_end = round_end,
                             .rcap = rcap,
                             .mem = mem,
                             .memcap = memcap,
-                            .reqs = reqs,
-                            .reqcap = reqcap};
+                            .deps = deps,
+                            .depcap = depcap};
     } else if ((s = calloc(1, sizeof(*s))) == NULL) {
         return NULL;
     }
@@ -195,7 +209,7 @@ void coll_sched_free(coll_sched_t *s)
         s->hold_release[i] = NULL;
     }
     free(s->errtext);
-    s->nsteps = s->nmem = 0;
+    s->nsteps = s->nmem = s->ndeps = s->nafter = 0;
     s->op = NULL;
     s->errtext = NULL;
     if (npool < SCHED_POOL_MAX) {
@@ -207,7 +221,7 @@ void coll_sched_free(coll_sched_t *s)
     free(s->steps);
     free(s->round_end);
     free(s->mem);
-    free(s->reqs);
+    free(s->deps);
     free(s);
 }
 
@@ -236,15 +250,17 @@ static int grow(void **arr, size_t *cap, size_t need, size_t elem)
     return 0;
 }
 
-static void add(coll_sched_t *s, int type, int peer, int tag, const void *sbuf, size_t scount,
-                compi_datatype_t *sdt, void *rbuf, size_t rcount, compi_datatype_t *rdt)
+/* the step added, with the dependencies pending (coll_sched_after); its id, or -1 */
+static int add(coll_sched_t *s, int type, int peer, int tag, const void *sbuf, size_t scount,
+               compi_datatype_t *sdt, void *rbuf, size_t rcount, compi_datatype_t *rdt)
 {
     if (s->st != COMPI_OK) {
-        return;
+        return -1;
     }
-    if (grow((void **)&s->steps, &s->cap, s->nsteps + 1, sizeof(*s->steps)) != 0) {
+    if (grow((void **)&s->steps, &s->cap, s->nsteps + 1, sizeof(*s->steps)) != 0 ||
+        s->nsteps >= INT32_MAX) {
         coll_sched_fail(s, COMPI_ERR_NO_MEMORY);
-        return;
+        return -1;
     }
     if (sdt != NULL) {
         dt_retain(sdt);
@@ -252,107 +268,140 @@ static void add(coll_sched_t *s, int type, int peer, int tag, const void *sbuf, 
     if (rdt != NULL) {
         dt_retain(rdt);
     }
-    s->steps[s->nsteps++] = (sched_step_t){.type = type,
-                                           .peer = peer,
-                                           .tag = tag,
-                                           .sbuf = sbuf,
-                                           .rbuf = rbuf,
-                                           .scount = scount,
-                                           .rcount = rcount,
-                                           .sdt = sdt,
-                                           .rdt = rdt};
+    s->steps[s->nsteps] = (sched_step_t){.type = (uint8_t)type,
+                                         .peer = peer,
+                                         .tag = tag,
+                                         .dep = (uint32_t)(s->ndeps - s->nafter),
+                                         .ndep = (uint32_t)s->nafter,
+                                         .sbuf = sbuf,
+                                         .rbuf = rbuf,
+                                         .scount = scount,
+                                         .rcount = rcount,
+                                         .sdt = sdt,
+                                         .rdt = rdt};
+    s->nafter = 0;
+    return (int)s->nsteps++;
 }
 
-void coll_sched_send(coll_sched_t *s, const void *buf, size_t count, compi_datatype_t *dt, int peer)
+void coll_sched_after(coll_sched_t *s, int id)
 {
-    add(s, STEP_SEND, peer, 0, buf, count, dt, NULL, 0, NULL);
-}
-
-void coll_sched_send_tag(coll_sched_t *s, const void *buf, size_t count, compi_datatype_t *dt,
-                         int peer, int tag)
-{
-    add(s, STEP_SEND, peer, tag, buf, count, dt, NULL, 0, NULL);
-}
-
-void coll_sched_recv(coll_sched_t *s, void *buf, size_t count, compi_datatype_t *dt, int peer)
-{
-    add(s, STEP_RECV, peer, 0, NULL, 0, NULL, buf, count, dt);
-}
-
-void coll_sched_recv_tag(coll_sched_t *s, void *buf, size_t count, compi_datatype_t *dt, int peer,
-                         int tag)
-{
-    add(s, STEP_RECV, peer, tag, NULL, 0, NULL, buf, count, dt);
-}
-
-/* the last step added goes to or comes from another communicator than the schedule's */
-static void on_comm(coll_sched_t *s, compi_comm_t *comm)
-{
-    if (s->st == COMPI_OK) {
-        s->steps[s->nsteps - 1].comm = comm;
+    if (id < 0 || s->st != COMPI_OK) {
+        return;
     }
+    if ((size_t)id >= s->nsteps) {
+        coll_sched_fail(s, COMPI_ERR_INTERNAL); /* not an earlier step: a builder's bug */
+        return;
+    }
+    if (grow((void **)&s->deps, &s->depcap, s->ndeps + 1, sizeof(*s->deps)) != 0) {
+        coll_sched_fail(s, COMPI_ERR_NO_MEMORY);
+        return;
+    }
+    s->deps[s->ndeps++] = (uint32_t)(s->nsteps - (size_t)id);
+    s->nafter++;
 }
 
-void coll_sched_send_on(coll_sched_t *s, compi_comm_t *comm, const void *buf, size_t count,
-                        compi_datatype_t *dt, int peer)
+int coll_sched_join(coll_sched_t *s)
 {
-    add(s, STEP_SEND, peer, 0, buf, count, dt, NULL, 0, NULL);
-    on_comm(s, comm);
+    return add(s, STEP_NOP, -1, 0, NULL, 0, NULL, NULL, 0, NULL);
 }
 
-void coll_sched_recv_on(coll_sched_t *s, compi_comm_t *comm, void *buf, size_t count,
-                        compi_datatype_t *dt, int peer)
+/* a reduce or copy with nothing to do: no step, unless later steps may depend on it
+   through its own dependencies */
+static int nothing(coll_sched_t *s)
 {
-    add(s, STEP_RECV, peer, 0, NULL, 0, NULL, buf, count, dt);
-    on_comm(s, comm);
+    return s->nafter > 0 ? coll_sched_join(s) : -1;
 }
 
-void coll_sched_reduce(coll_sched_t *s, const void *in, void *inout, size_t count,
-                       compi_datatype_t *dt)
+int coll_sched_send(coll_sched_t *s, const void *buf, size_t count, compi_datatype_t *dt, int peer)
+{
+    return add(s, STEP_SEND, peer, 0, buf, count, dt, NULL, 0, NULL);
+}
+
+int coll_sched_send_tag(coll_sched_t *s, const void *buf, size_t count, compi_datatype_t *dt,
+                        int peer, int tag)
+{
+    return add(s, STEP_SEND, peer, tag, buf, count, dt, NULL, 0, NULL);
+}
+
+int coll_sched_recv(coll_sched_t *s, void *buf, size_t count, compi_datatype_t *dt, int peer)
+{
+    return add(s, STEP_RECV, peer, 0, NULL, 0, NULL, buf, count, dt);
+}
+
+int coll_sched_recv_tag(coll_sched_t *s, void *buf, size_t count, compi_datatype_t *dt, int peer,
+                        int tag)
+{
+    return add(s, STEP_RECV, peer, tag, NULL, 0, NULL, buf, count, dt);
+}
+
+/* step id goes to or comes from another communicator than the schedule's */
+static int on_comm(coll_sched_t *s, int id, compi_comm_t *comm)
+{
+    if (id >= 0) {
+        s->steps[id].comm = comm;
+    }
+    return id;
+}
+
+int coll_sched_send_on(coll_sched_t *s, compi_comm_t *comm, const void *buf, size_t count,
+                       compi_datatype_t *dt, int peer)
+{
+    return on_comm(s, add(s, STEP_SEND, peer, 0, buf, count, dt, NULL, 0, NULL), comm);
+}
+
+int coll_sched_recv_on(coll_sched_t *s, compi_comm_t *comm, void *buf, size_t count,
+                       compi_datatype_t *dt, int peer)
+{
+    return on_comm(s, add(s, STEP_RECV, peer, 0, NULL, 0, NULL, buf, count, dt), comm);
+}
+
+int coll_sched_reduce(coll_sched_t *s, const void *in, void *inout, size_t count,
+                      compi_datatype_t *dt)
 {
     if (s->op == NULL) {
         coll_sched_fail(s, COMPI_ERR_INTERNAL);
-        return;
+        return -1;
     }
-    if (count > 0) {
-        add(s, STEP_REDUCE, -1, 0, in, count, dt, inout, 0, NULL);
-    }
+    return count > 0 ? add(s, STEP_REDUCE, -1, 0, in, count, dt, inout, 0, NULL) : nothing(s);
 }
 
-void coll_sched_reduce3(coll_sched_t *s, const void *a, const void *b, void *out, size_t count,
-                        compi_datatype_t *dt)
+int coll_sched_reduce3(coll_sched_t *s, const void *a, const void *b, void *out, size_t count,
+                       compi_datatype_t *dt)
 {
-    coll_sched_reduce(s, a, out, count, dt);
-    if (count > 0 && s->st == COMPI_OK && b != out) {
-        s->steps[s->nsteps - 1].b = b;
+    int id = coll_sched_reduce(s, a, out, count, dt);
+    if (id >= 0 && s->steps[id].type == STEP_REDUCE && b != out) {
+        s->steps[id].b = b;
     }
+    return id;
 }
 
-void coll_sched_copy(coll_sched_t *s, const void *sbuf, size_t scount, compi_datatype_t *sdt,
-                     void *rbuf, size_t rcount, compi_datatype_t *rdt)
+int coll_sched_copy(coll_sched_t *s, const void *sbuf, size_t scount, compi_datatype_t *sdt,
+                    void *rbuf, size_t rcount, compi_datatype_t *rdt)
 {
     if (scount * sdt->size > 0 || rcount * rdt->size > 0) {
-        add(s, STEP_COPY, -1, 0, sbuf, scount, sdt, rbuf, rcount, rdt);
+        return add(s, STEP_COPY, -1, 0, sbuf, scount, sdt, rbuf, rcount, rdt);
     }
+    return nothing(s);
 }
 
-void coll_sched_check(coll_sched_t *s, coll_sched_check_fn_t fn, void *arg)
+static int add_fn(coll_sched_t *s, int type, coll_sched_check_fn_t fn, void *arg)
 {
-    add(s, STEP_CHECK, -1, 0, NULL, 0, NULL, NULL, 0, NULL);
-    if (s->st == COMPI_OK) {
-        s->steps[s->nsteps - 1].fn = fn;
-        s->steps[s->nsteps - 1].arg = arg;
+    int id = add(s, type, -1, 0, NULL, 0, NULL, NULL, 0, NULL);
+    if (id >= 0) {
+        s->steps[id].fn = fn;
+        s->steps[id].arg = arg;
     }
+    return id;
 }
 
-void coll_sched_wait(coll_sched_t *s, coll_sched_check_fn_t fn, void *arg)
+int coll_sched_check(coll_sched_t *s, coll_sched_check_fn_t fn, void *arg)
 {
-    add(s, STEP_WAIT, -1, 0, NULL, 0, NULL, NULL, 0, NULL);
-    if (s->st == COMPI_OK) {
-        s->steps[s->nsteps - 1].fn = fn;
-        s->steps[s->nsteps - 1].arg = arg;
-        s->nwaits++;
-    }
+    return add_fn(s, STEP_CHECK, fn, arg);
+}
+
+int coll_sched_wait(coll_sched_t *s, coll_sched_check_fn_t fn, void *arg)
+{
+    return add_fn(s, STEP_WAIT, fn, arg);
 }
 
 void coll_sched_hold(coll_sched_t *s, void (*release)(void *arg), void *arg)
@@ -379,16 +428,6 @@ void coll_sched_round(coll_sched_t *s)
         return;
     }
     s->round_end[s->nrounds++] = s->nsteps;
-    if (compi_unlikely(s->req != NULL)) {
-        /* a check step of a running schedule added this round: room for its requests */
-        size_t n = 0;
-        for (size_t i = last; i < s->nsteps; i++) {
-            n += s->steps[i].type == STEP_SEND || s->steps[i].type == STEP_RECV;
-        }
-        if (grow((void **)&s->reqs, &s->reqcap, n ? n : 1, sizeof(*s->reqs)) != 0) {
-            coll_sched_fail(s, COMPI_ERR_NO_MEMORY);
-        }
-    }
 }
 
 static void keep_mem(coll_sched_t *s, void *p, size_t size)
@@ -441,8 +480,6 @@ static size_t round_begin(const coll_sched_t *s, size_t r)
     return r == 0 ? 0 : s->round_end[r - 1];
 }
 
-/* 1 when every request of the round is complete (freed and cleared); after an error,
-   receives nobody will match are cancelled */
 static void fail_text(coll_sched_t *s, compi_status_t st, char *text, int report)
 {
     if (s->st == COMPI_OK && s->errtext == NULL) {
@@ -455,10 +492,10 @@ static void fail_text(coll_sched_t *s, compi_status_t st, char *text, int report
 }
 
 /* a check or wait step's function: 1 while a wait says COMPI_INPROGRESS */
-static int run_check(coll_sched_t *s, const sched_step_t *t)
+static int run_check(coll_sched_t *s, coll_sched_check_fn_t fn, void *arg)
 {
     coll_sched_note_t note = {.text = NULL, .report = 1, .skip = 0};
-    compi_status_t st = t->fn(t->arg, &note);
+    compi_status_t st = fn(arg, &note);
     if (st == COMPI_INPROGRESS) {
         return 1;
     }
@@ -471,84 +508,151 @@ static int run_check(coll_sched_t *s, const sched_step_t *t)
     return 0;
 }
 
-static int round_done(coll_sched_t *s)
+static int is_xfer(int type)
 {
-    int pending = 0;
-    if (compi_unlikely(s->nwaits > 0) && s->st == COMPI_OK) {
-        for (size_t i = round_begin(s, s->round); i < s->round_end[s->round]; i++) {
-            if (s->steps[i].type == STEP_WAIT && run_check(s, &s->steps[i])) {
-                pending = 1;
-            }
+    return type == STEP_SEND || type == STEP_RECV || type == STEP_WAIT;
+}
+
+/* the round starts: its steps idle, its transfers counted */
+static void begin_round(coll_sched_t *s)
+{
+    size_t b = round_begin(s, s->round), e = s->round_end[s->round];
+    s->xfers = 0;
+    for (size_t i = b; i < e; i++) {
+        s->steps[i].state = ST_IDLE;
+        s->steps[i].req = NULL;
+        s->xfers += is_xfer(s->steps[i].type);
+    }
+    s->lo = b;
+    s->posted = 1;
+}
+
+/* step i may start: every step it depends on in its round is done; one without
+   dependencies: a transfer at once, a local step after the round's transfers and its
+   earlier local steps (`locals`: one of them is not done) */
+static int ready(const coll_sched_t *s, size_t i, size_t b, int locals)
+{
+    const sched_step_t *t = &s->steps[i];
+    if (t->ndep == 0) {
+        return is_xfer(t->type) || (s->xfers == 0 && !locals);
+    }
+    for (uint32_t k = 0; k < t->ndep; k++) {
+        size_t j = i - s->deps[t->dep + k];
+        if (j >= b && s->steps[j].state != ST_DONE) {
+            return 0;
         }
     }
-    for (size_t i = 0; i < s->nreqs; i++) {
-        compi_request_t *r = s->reqs[i];
-        if (r == NULL) {
-            continue;
+    return 1;
+}
+
+/* start step i: a transfer is posted (ST_STARTED), a local step runs (ST_DONE) */
+static void start_step(coll_sched_t *s, size_t i)
+{
+    sched_step_t *t = &s->steps[i];
+    compi_status_t st = COMPI_OK;
+    int tag = t->tag ? t->tag : s->tag;
+    compi_comm_t *comm = t->comm ? t->comm : s->comm;
+
+    t->state = ST_STARTED;
+    switch (t->type) {
+    case STEP_SEND:
+        st = pml_isend(t->sbuf, t->scount, t->sdt, t->peer, tag, comm, PML_SEND_STANDARD, &t->req);
+        break;
+    case STEP_RECV:
+        st = pml_irecv(t->rbuf, t->rcount, t->rdt, t->peer, tag, comm, &t->req);
+        break;
+    case STEP_WAIT:
+        return;
+    case STEP_REDUCE: {
+        const void *b = t->b != NULL ? t->b : t->rbuf;
+        st = coll_op_apply3(s->op, t->sdt, t->sbuf, b, t->rbuf, t->scount);
+        break;
+    }
+    case STEP_COPY:
+        st = coll_copy(t->sbuf, t->scount, t->sdt, t->rbuf, t->rcount, t->rdt);
+        break;
+    case STEP_CHECK:
+        /* may add steps (s->steps may move) */
+        run_check(s, t->fn, t->arg);
+        s->steps[i].state = ST_DONE;
+        return;
+    default: /* STEP_NOP */
+        break;
+    }
+    coll_sched_fail(s, st);
+    if (t->req == NULL) {
+        t->state = ST_DONE; /* local, or a transfer that needed no request */
+        s->xfers -= is_xfer(t->type);
+    }
+}
+
+/* a started transfer or wait: 1 once it is done (its request freed) */
+static int test_step(coll_sched_t *s, sched_step_t *t)
+{
+    if (t->type == STEP_WAIT) {
+        if (s->st == COMPI_OK && run_check(s, t->fn, t->arg)) {
+            return 0;
         }
+    } else {
+        compi_request_t *r = t->req;
         if (!__atomic_load_n(&r->complete, __ATOMIC_ACQUIRE)) {
-            pending = 1;
-            continue;
+            return 0;
         }
         /* a receive cancelled after an error reports COMPI_OK: the error is kept */
         coll_sched_fail(s, r->result.error);
         pml_request_free(r);
-        s->reqs[i] = NULL;
+        t->req = NULL;
+    }
+    t->state = ST_DONE;
+    s->xfers--;
+    return 1;
+}
+
+/* one pass over the running round, in the order of its steps (dependencies point back,
+   so a step whose last dependency completes in a pass starts in the same pass); after
+   an error nothing starts and receives nobody will match are cancelled.  1 when the
+   round is complete; *moved counts the steps started and completed; *again: another
+   pass would start more */
+static int round_pass(coll_sched_t *s, int *moved, int *again)
+{
+    size_t b = round_begin(s, s->round), e = s->round_end[s->round];
+    int locals = 0, pending = 0, waiting = 0;
+
+    for (size_t i = s->lo; i < e; i++) {
+        sched_step_t *t = &s->steps[i];
+        if (t->state == ST_IDLE) {
+            if (s->st != COMPI_OK || !ready(s, i, b, locals)) {
+                locals |= !is_xfer(t->type);
+                waiting |= t->ndep == 0 && !is_xfer(t->type);
+                pending |= s->st == COMPI_OK;
+                continue;
+            }
+            start_step(s, i);
+            t = &s->steps[i];
+            ++*moved;
+        }
+        if (t->state == ST_STARTED && test_step(s, t)) {
+            ++*moved;
+        }
+        if (t->state != ST_DONE) {
+            locals |= !is_xfer(t->type);
+            pending = 1;
+        } else if (i == s->lo) {
+            s->lo++;
+        }
     }
     if (pending && s->st != COMPI_OK && !s->cancelled) {
         s->cancelled = 1;
-        for (size_t i = 0; i < s->nreqs; i++) {
-            if (s->reqs[i] != NULL && s->reqs[i]->kind == REQ_RECV) {
-                pml_cancel(s->reqs[i]);
+        for (size_t i = s->lo; i < e; i++) {
+            if (s->steps[i].req != NULL && s->steps[i].type == STEP_RECV) {
+                pml_cancel(s->steps[i].req);
             }
         }
     }
+    /* dependencies point back, so one pass starts all that is ready, except local steps
+       without dependencies that a later transfer of the pass released */
+    *again = waiting && s->xfers == 0 && s->st == COMPI_OK;
     return !pending;
-}
-
-static void post_round(coll_sched_t *s)
-{
-    size_t b = round_begin(s, s->round), e = s->round_end[s->round];
-    s->nreqs = 0;
-    for (size_t i = b; i < e && s->st == COMPI_OK; i++) {
-        const sched_step_t *t = &s->steps[i];
-        compi_request_t **slot = &s->reqs[s->nreqs];
-        compi_status_t st;
-        if (t->type == STEP_SEND) {
-            *slot = NULL;
-            int tag = t->tag ? t->tag : s->tag;
-            st = pml_isend(t->sbuf, t->scount, t->sdt, t->peer, tag, t->comm ? t->comm : s->comm,
-                           PML_SEND_STANDARD, slot);
-        } else if (t->type == STEP_RECV) {
-            *slot = NULL;
-            int tag = t->tag ? t->tag : s->tag;
-            st = pml_irecv(t->rbuf, t->rcount, t->rdt, t->peer, tag, t->comm ? t->comm : s->comm,
-                           slot);
-        } else {
-            continue;
-        }
-        if (*slot != NULL) {
-            s->nreqs++;
-        }
-        coll_sched_fail(s, st);
-    }
-    s->posted = 1;
-}
-
-static void run_locals(coll_sched_t *s)
-{
-    size_t b = round_begin(s, s->round), e = s->round_end[s->round];
-    for (size_t i = b; i < e && s->st == COMPI_OK; i++) {
-        const sched_step_t *t = &s->steps[i];
-        if (t->type == STEP_REDUCE) {
-            const void *b = t->b != NULL ? t->b : t->rbuf;
-            coll_sched_fail(s, coll_op_apply3(s->op, t->sdt, t->sbuf, b, t->rbuf, t->scount));
-        } else if (t->type == STEP_COPY) {
-            coll_sched_fail(s, coll_copy(t->sbuf, t->scount, t->sdt, t->rbuf, t->rcount, t->rdt));
-        } else if (t->type == STEP_CHECK) {
-            run_check(s, t);
-        }
-    }
 }
 
 /* as far as it goes without waiting; 1 when the schedule has ended */
@@ -556,11 +660,12 @@ static int advance(coll_sched_t *s, int *moved)
 {
     for (;;) {
         if (s->posted) {
-            if (!round_done(s)) {
+            int done, again;
+            do {
+                done = round_pass(s, moved, &again);
+            } while (!done && again);
+            if (!done) {
                 return 0;
-            }
-            if (s->st == COMPI_OK) {
-                run_locals(s);
             }
             s->posted = 0;
             s->round += s->skip ? 2 : 1;
@@ -573,7 +678,7 @@ static int advance(coll_sched_t *s, int *moved)
         if (s->st != COMPI_OK || s->round >= s->nrounds) {
             return 1;
         }
-        post_round(s);
+        begin_round(s);
     }
 }
 
@@ -674,7 +779,6 @@ static void sched_restart(compi_request_t *req)
     req->errclass = 0;
     s->posted = 0;
     s->cancelled = 0;
-    s->nreqs = 0;
     pml_result_empty(&req->result);
     req->complete = 0;
     link_active(s);
@@ -752,33 +856,34 @@ static void take_prologue(coll_sched_t *s)
     s->pro_rounds = r - r0;
 }
 
-compi_status_t coll_sched_start(coll_sched_t *s, compi_request_t **req_p)
+/* the schedule as built, its last round closed and a pending prologue put first;
+   COMPI_OK, or the error with which it is freed */
+static compi_status_t prepare(coll_sched_t *s)
 {
-    *req_p = NULL;
+    /* dependencies added after the last step name no step: dropped */
+    s->ndeps -= s->nafter;
+    s->nafter = 0;
     coll_sched_round(s);
     if (compi_unlikely(prologue.build != NULL) && s->st == COMPI_OK) {
         take_prologue(s);
     }
-    /* requests: as many as the largest round communicates */
-    size_t most = 0;
-    for (size_t r = 0; r < s->nrounds && s->st == COMPI_OK; r++) {
-        size_t n = 0;
-        for (size_t i = round_begin(s, r); i < s->round_end[r]; i++) {
-            n += s->steps[i].type == STEP_SEND || s->steps[i].type == STEP_RECV;
-        }
-        most = n > most ? n : most;
-    }
-    if (s->st == COMPI_OK &&
-        grow((void **)&s->reqs, &s->reqcap, most ? most : 1, sizeof(*s->reqs)) != 0) {
-        coll_sched_fail(s, COMPI_ERR_NO_MEMORY);
-    }
-    if (s->st == COMPI_OK && (s->req = pml_request_new(REQ_COLL, s->comm)) == NULL) {
-        coll_sched_fail(s, COMPI_ERR_NO_MEMORY);
-    }
-    if (s->st != COMPI_OK) {
-        compi_status_t st = s->st;
+    compi_status_t st = s->st;
+    if (st != COMPI_OK) {
         coll_sched_free(s);
+    }
+    return st;
+}
+
+compi_status_t coll_sched_start(coll_sched_t *s, compi_request_t **req_p)
+{
+    *req_p = NULL;
+    compi_status_t st = prepare(s);
+    if (st != COMPI_OK) {
         return st;
+    }
+    if ((s->req = pml_request_new(REQ_COLL, s->comm)) == NULL) {
+        coll_sched_free(s);
+        return COMPI_ERR_NO_MEMORY;
     }
     *req_p = s->req;
     if (s->persistent) {
@@ -798,15 +903,23 @@ compi_status_t coll_sched_start(coll_sched_t *s, compi_request_t **req_p)
     return COMPI_OK;
 }
 
+/* Blocking: no request and not on the active list -- this call advances the schedule
+   itself between the PML's progress rounds (pml_progress_wait, which also gives other
+   threads their turn and advances the other schedules through the hook).  A check's
+   message has no request to go to: it is dropped, as with a request freed unread. */
 compi_status_t coll_sched_run(coll_sched_t *s)
 {
-    compi_request_t *req;
-    compi_status_t st = coll_sched_start(s, &req);
+    compi_status_t st = prepare(s);
     if (st != COMPI_OK) {
         return st;
     }
-    st = pml_wait(req, NULL);
-    pml_request_free(req);
+    s->tag = next_tag(s);
+    int moved = 0;
+    while (!advance(s, &moved)) {
+        pml_progress_wait();
+    }
+    st = s->st;
+    coll_sched_free(s);
     return st;
 }
 

@@ -1,20 +1,41 @@
 /*
- * sched.h -- schedules: a collective's work as rounds of steps, run by one engine.
+ * sched.h -- schedules: a collective's work as steps, in rounds, run by one engine.
  *
  *   round 0: [recv a <- 3] [recv b <- 5]   | reduce a into acc, reduce b into acc
  *   round 1: [send acc -> 1]               |
  *
- * A round's sends and receives are posted together (pml_isend / pml_irecv on the
- * communicator's context, with a tag of the schedule's own); when all of them are
- * complete, the round's local steps (reductions through core/op, copies through core/dt)
- * run in the order they were added, and the next round starts.  A round without
- * communication runs its local steps at once.
+ * A round's steps start when the round before it is complete (coll_sched_round closes a
+ * round: every step of the next one depends on every step of it).  Within a round, a
+ * step without dependencies of its own starts as the rounds always did: its sends and
+ * receives are posted together (pml_isend / pml_irecv on the communicator's context,
+ * with a tag of the schedule's own), and its local steps (reductions through core/op,
+ * copies through core/dt, checks) run, in the order they were added, when all of its
+ * transfers are complete.  A round without communication runs its local steps at once.
+ *
+ * Dependencies: every step function returns the step's id (-1: no step was added,
+ * nothing to wait for); coll_sched_after(s, id) before a step makes that step start
+ * only once step id of the same round is complete -- a transfer when its request is, a
+ * local step when it has run -- and then at once, not at the round's end.  A pipeline
+ * is then one round, each segment forwarded as soon as it is in:
+ *
+ *   round 0: [recv seg 0 <- parent] [recv seg 1 <- parent] ...
+ *            [join 0] after recv seg 0          [send seg 0 -> child] after join 0
+ *            [join 1] after recv seg 1, join 0  [send seg 1 -> child] after join 1 ...
+ *
+ * The engine starts the steps that are ready in the order they were added.  Two
+ * transfers of one round between the same pair of ranks on one tag match in the order
+ * they are posted, so a builder makes the later one depend, directly or through other
+ * steps, on everything the earlier one depends on (above: send seg 1 also waits for
+ * recv seg 0, through the joins, should seg 1 arrive first), and orders by dependencies
+ * any two steps that touch the same memory.  The
+ * round, and the schedule with its last round, is complete when all of its steps are.
  *
  * One engine runs every schedule: coll_sched_start() posts the first round and returns
  * a request (REQ_COLL) that the ordinary progress engine advances -- the engine hooks
  * itself into pml_progress() while any schedule is active -- and that MPI_Wait, MPI_Test
  * and their variants complete like any other request; coll_sched_run() is the same run
- * to completion (blocking).
+ * to completion (blocking), without a request: the caller advances the schedule itself
+ * between the PML's progress rounds.
  *
  * Tags: every schedule started on a communicator takes the next number of the
  * communicator's nbc_seq, the same on every rank because MPI orders collectives; its
@@ -79,37 +100,47 @@ coll_sched_t *coll_sched_new(const coll_call_t *call);
 /* free a schedule that was never started */
 void coll_sched_free(coll_sched_t *s);
 
-/* ---- steps (in the current round) -------------------------------------------------- */
+/* ---- steps (in the current round): each returns its id, or -1 ---------------------- */
 
-void coll_sched_send(coll_sched_t *s, const void *buf, size_t count, compi_datatype_t *dt,
-                     int peer);
-void coll_sched_recv(coll_sched_t *s, void *buf, size_t count, compi_datatype_t *dt, int peer);
+int coll_sched_send(coll_sched_t *s, const void *buf, size_t count, compi_datatype_t *dt, int peer);
+int coll_sched_recv(coll_sched_t *s, void *buf, size_t count, compi_datatype_t *dt, int peer);
 /* the same on a tag of the caller's (a library tag, negative) instead of the schedule's */
-void coll_sched_send_tag(coll_sched_t *s, const void *buf, size_t count, compi_datatype_t *dt,
-                         int peer, int tag);
-void coll_sched_recv_tag(coll_sched_t *s, void *buf, size_t count, compi_datatype_t *dt, int peer,
-                         int tag);
+int coll_sched_send_tag(coll_sched_t *s, const void *buf, size_t count, compi_datatype_t *dt,
+                        int peer, int tag);
+int coll_sched_recv_tag(coll_sched_t *s, void *buf, size_t count, compi_datatype_t *dt, int peer,
+                        int tag);
 /* the same on the schedule's tag over another communicator that lives as long as the
    schedule's (an intercommunicator's local_comm, whose ranks are the local group's: the
    agreement at a miss, trampolines/tramp_agree.c); peer is a rank of comm */
-void coll_sched_send_on(coll_sched_t *s, compi_comm_t *comm, const void *buf, size_t count,
-                        compi_datatype_t *dt, int peer);
-void coll_sched_recv_on(coll_sched_t *s, compi_comm_t *comm, void *buf, size_t count,
-                        compi_datatype_t *dt, int peer);
+int coll_sched_send_on(coll_sched_t *s, compi_comm_t *comm, const void *buf, size_t count,
+                       compi_datatype_t *dt, int peer);
+int coll_sched_recv_on(coll_sched_t *s, compi_comm_t *comm, void *buf, size_t count,
+                       compi_datatype_t *dt, int peer);
 /* inout = in op inout (the call's op), count elements of dt */
-void coll_sched_reduce(coll_sched_t *s, const void *in, void *inout, size_t count,
-                       compi_datatype_t *dt);
+int coll_sched_reduce(coll_sched_t *s, const void *in, void *inout, size_t count,
+                      compi_datatype_t *dt);
 /* out = a op b (coll_op_apply3: out may be a or b), count elements of dt */
-void coll_sched_reduce3(coll_sched_t *s, const void *a, const void *b, void *out, size_t count,
-                        compi_datatype_t *dt);
+int coll_sched_reduce3(coll_sched_t *s, const void *a, const void *b, void *out, size_t count,
+                       compi_datatype_t *dt);
 /* a copy between two buffers whose type signatures match (coll_copy) */
-void coll_sched_copy(coll_sched_t *s, const void *sbuf, size_t scount, compi_datatype_t *sdt,
-                     void *rbuf, size_t rcount, compi_datatype_t *rdt);
+int coll_sched_copy(coll_sched_t *s, const void *sbuf, size_t scount, compi_datatype_t *sdt,
+                    void *rbuf, size_t rcount, compi_datatype_t *rdt);
 /* close the current round: the steps added next start when it is complete (an empty
    round is not made).  A check step of a running schedule (not a persistent one) may add
    steps and close rounds: they run after the rounds already there (a schedule whose
    later rounds depend on what its first ones brought: two-phase I/O's) */
 void coll_sched_round(coll_sched_t *s);
+/* the next step added starts only once step id (an earlier step's return, of the same
+   round; an earlier round's is complete anyway) is complete; call once per dependency.
+   id -1 is ignored, so a step that added nothing is nothing to wait for; a reduce or copy
+   with nothing to do that has dependencies of its own becomes a step that passes them
+   on.  Dependencies pending when the schedule starts are dropped.  A send or receive
+   must not wait, directly or not, for a local step without dependencies of its own:
+   that one waits for every transfer of the round. */
+void coll_sched_after(coll_sched_t *s, int id);
+/* a step that does nothing: complete once its dependencies are (with none, once the
+   round's transfers are, as any local step); one id that stands for several steps */
+int coll_sched_join(coll_sched_t *s);
 
 /* a scratch buffer for `count` elements of dt in a user buffer's layout (coll_tmp_alloc),
    freed with the schedule; NULL (and the schedule fails) when out of memory */
@@ -135,10 +166,13 @@ typedef struct coll_sched_note {
     int skip;
 } coll_sched_note_t;
 typedef compi_status_t (*coll_sched_check_fn_t)(void *arg, coll_sched_note_t *note);
-/* a local step of the current round: runs after its sends and receives, in order */
-void coll_sched_check(coll_sched_t *s, coll_sched_check_fn_t fn, void *arg);
-/* the current round is complete only once fn stops saying COMPI_INPROGRESS (polled) */
-void coll_sched_wait(coll_sched_t *s, coll_sched_check_fn_t fn, void *arg);
+/* a local step of the current round: runs after its sends and receives, in order (or
+   when its dependencies are complete) */
+int coll_sched_check(coll_sched_t *s, coll_sched_check_fn_t fn, void *arg);
+/* the current round is complete only once fn stops saying COMPI_INPROGRESS (polled from
+   the round's start, or from its dependencies'; its local steps wait for it as for a
+   transfer) */
+int coll_sched_wait(coll_sched_t *s, coll_sched_check_fn_t fn, void *arg);
 /* the schedule keeps arg alive: release(arg) when the schedule is freed, also when it
    fails or is never started (two per schedule: the agreement at a miss and the
    algorithm's own) */
@@ -164,7 +198,8 @@ int coll_sched_prologue_pending(void);
  * not started: its request is inactive and owns it (see above).
  */
 compi_status_t coll_sched_start(coll_sched_t *s, compi_request_t **req_p);
-/* start, then wait for completion (blocking); the schedule is gone on return */
+/* run to completion (blocking), with no request (a check's message is dropped); the
+   schedule is gone on return */
 compi_status_t coll_sched_run(coll_sched_t *s);
 
 /* schedules started and not yet ended (tests, finalize checks) */

@@ -10,7 +10,8 @@
  *
  * Cost: 2 (p-1) alpha + 2 (p-1)/p n beta + (p-1)/p n gamma: bandwidth-optimal for any
  * p, latency linear in p: for large vectors.  Commutative ops only.  As a schedule
- * (nonblocking, persistent): one round per step, the same messages.
+ * (nonblocking, persistent): the same messages, in one round of steps with dependencies
+ * (core/coll/sched/sched.h), so each block moves on as soon as it is in.
  */
 #include "core/coll/phases/reduce_phases.h"
 #include "core/coll/sched/sched_phases.h"
@@ -110,22 +111,39 @@ static void allreduce_ring_sched(const coll_call_t *call, const coll_params_t *p
     if (tmp == NULL) {
         return;
     }
-    for (int phase = 0; phase < 2; phase++) {
-        for (int i = 0; i < p - 1; i++) {
-            int sb, rb;
-            ring_blocks(r, i, p, phase, &sb, &rb);
-            /* the reduce-scatter combines what comes in, the allgather keeps it */
-            char *into = phase == 0 ? tmp : red_at(acc, dt, off[rb]);
-            coll_sched_recv(s, into, cnt[rb], dt, left);
-            /* as the blocking loop: the input is read where it is, never copied */
-            const char *from = phase == 0 && i == 0 ? in : acc;
-            coll_sched_send(s, red_at(from, dt, off[sb]), cnt[sb], dt, right);
-            if (phase == 0) {
-                coll_sched_reduce3(s, tmp, red_at(in, dt, off[rb]), red_at(acc, dt, off[rb]),
-                                   cnt[rb], dt);
-            }
-            coll_sched_round(s);
-        }
+    /* one round: each step starts when what it needs is in, not when the ring's previous
+       step is complete everywhere on this rank.  Reduce-scatter step i: the receive into
+       tmp after the reduction of step i - 1 (tmp free again; it also keeps the receives
+       in order), the send of the block step i - 1 reduced after that reduction, the
+       reduction after the receive.  Allgather step i: the send of the block received in
+       step i - 1 (step 0: the block the last reduction made) after its receive, the
+       receive after the one before it and after the reduce-scatter's send of the block it
+       overwrites.  Every send's dependencies cover the earlier sends' (and every
+       receive's the earlier receives'), so they are posted in ring order. */
+    int *rsend = coll_sched_alloc(s, (size_t)p * sizeof(*rsend)), red = -1;
+    if (rsend == NULL) {
+        return;
+    }
+    for (int i = 0; i < p - 1; i++) {
+        int sb, rb;
+        ring_blocks(r, i, p, 0, &sb, &rb);
+        coll_sched_after(s, red);
+        int in_id = coll_sched_recv(s, tmp, cnt[rb], dt, left);
+        coll_sched_after(s, red);
+        rsend[i] = coll_sched_send(s, red_at(i == 0 ? in : acc, dt, off[sb]), cnt[sb], dt, right);
+        coll_sched_after(s, in_id);
+        red = coll_sched_reduce3(s, tmp, red_at(in, dt, off[rb]), red_at(acc, dt, off[rb]), cnt[rb],
+                                 dt);
+    }
+    int got = red;
+    for (int i = 0; i < p - 1; i++) {
+        int sb, rb;
+        ring_blocks(r, i, p, 1, &sb, &rb);
+        coll_sched_after(s, got);
+        coll_sched_send(s, red_at(acc, dt, off[sb]), cnt[sb], dt, right);
+        coll_sched_after(s, got);
+        coll_sched_after(s, rsend[i]);
+        got = coll_sched_recv(s, red_at(acc, dt, off[rb]), cnt[rb], dt, left);
     }
 }
 

@@ -1,0 +1,10 @@
+;;; The native algorithms that run as schedules through builders of their own (not the
+;;; tree executors), for every call they can serve, blocking, nonblocking and persistent
+;;; alike, so that the MPI_I* and MPI_*_init calls run their schedules:
+;;;   bcast      scatter-allgather
+;;; A call an algorithm cannot serve goes to the defaults.
+(use-modules (compi))
+
+(define (sched-bcast call next) (native 'bcast 'scatter-allgather))
+
+(install-creator! 'bcast sched-bcast)

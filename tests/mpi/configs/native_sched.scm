@@ -2,9 +2,13 @@
 ;;; tree executors), for every call they can serve, blocking, nonblocking and persistent
 ;;; alike, so that the MPI_I* and MPI_*_init calls run their schedules:
 ;;;   bcast      scatter-allgather
+;;;   reduce     rabenseifner (commutative ops), linear (the others)
 ;;; A call an algorithm cannot serve goes to the defaults.
 (use-modules (compi))
 
 (define (sched-bcast call next) (native 'bcast 'scatter-allgather))
+(define (sched-reduce call next)
+  (native 'reduce (if (call-commutative? call) 'rabenseifner 'linear)))
 
 (install-creator! 'bcast sched-bcast)
+(install-creator! 'reduce sched-reduce)

@@ -3,12 +3,19 @@
 ;;; alike, so that the MPI_I* and MPI_*_init calls run their schedules:
 ;;;   bcast      scatter-allgather
 ;;;   reduce     rabenseifner (commutative ops), linear (the others)
+;;;   allgather  neighbor-exchange (an even number of ranks), bruck (odd)
+;;;   allgatherv linear
 ;;; A call an algorithm cannot serve goes to the defaults.
 (use-modules (compi))
 
 (define (sched-bcast call next) (native 'bcast 'scatter-allgather))
 (define (sched-reduce call next)
   (native 'reduce (if (call-commutative? call) 'rabenseifner 'linear)))
+(define (sched-allgather call next)
+  (native 'allgather (if (even? (call-size call)) 'neighbor-exchange 'bruck)))
+(define (sched-allgatherv call next) (native 'allgatherv 'linear))
 
 (install-creator! 'bcast sched-bcast)
 (install-creator! 'reduce sched-reduce)
+(install-creator! 'allgather sched-allgather)
+(install-creator! 'allgatherv sched-allgatherv)

@@ -5,6 +5,7 @@
 ;;;   reduce     rabenseifner (commutative ops), linear (the others)
 ;;;   allgather  neighbor-exchange (an even number of ranks), bruck (odd)
 ;;;   allgatherv linear
+;;;   alltoall   bruck (under 4 KiB), pairwise; alltoallv and alltoallw pairwise
 ;;; A call an algorithm cannot serve goes to the defaults.
 (use-modules (compi))
 
@@ -14,8 +15,15 @@
 (define (sched-allgather call next)
   (native 'allgather (if (even? (call-size call)) 'neighbor-exchange 'bruck)))
 (define (sched-allgatherv call next) (native 'allgatherv 'linear))
+(define (sched-alltoall call next)
+  (native 'alltoall (if (< (call-bytes call) 4096) 'bruck 'pairwise)))
+(define (sched-alltoallv call next) (native 'alltoallv 'pairwise))
+(define (sched-alltoallw call next) (native 'alltoallw 'pairwise))
 
 (install-creator! 'bcast sched-bcast)
 (install-creator! 'reduce sched-reduce)
 (install-creator! 'allgather sched-allgather)
 (install-creator! 'allgatherv sched-allgatherv)
+(install-creator! 'alltoall sched-alltoall)
+(install-creator! 'alltoallv sched-alltoallv)
+(install-creator! 'alltoallw sched-alltoallw)

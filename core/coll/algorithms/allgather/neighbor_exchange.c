@@ -32,7 +32,7 @@ typedef struct ne_walk {
     int nb[2], from[2], delta[2], held;
 } ne_walk_t;
 
-static void ne_start(ne_walk_t *w, int rank, int p)
+static inline void ne_start(ne_walk_t *w, int rank, int p)
 {
     int even = rank % 2 == 0;
     w->nb[0] = even ? (rank + 1) % p : (rank - 1 + p) % p;
@@ -46,7 +46,7 @@ static void ne_start(ne_walk_t *w, int rank, int p)
 /* step s (0 .. p / 2 - 1): returns the peer, and in *sfirst and *rfirst the first block of
    what is sent and received: single blocks in step 0 (a swap within the pair), pairs
    after */
-static int ne_step(ne_walk_t *w, int rank, int s, int p, int *sfirst, int *rfirst)
+static inline int ne_step(ne_walk_t *w, int rank, int s, int p, int *sfirst, int *rfirst)
 {
     int side = s % 2;
     if (s == 0) {

@@ -83,7 +83,7 @@ static compi_status_t bcast_scatter_allgather(coll_closure_t *self, const coll_c
     off = cnt + p;
 
     int mask = sa_mask(v, p);
-    if (v != 0) {
+    if (mask < p) { /* every rank but the root (v > 0) receives its blocks */
         st = red_recv(data + off[v], span(cnt, off, v, v + mask, p), byte, (v - mask + root) % p,
                       tag, comm);
         if (st != COMPI_OK) {

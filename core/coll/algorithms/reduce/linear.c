@@ -75,8 +75,8 @@ static compi_status_t reduce_linear(coll_closure_t *self, const coll_call_t *cal
         mine = m;
     }
     for (int i = p - 1; i >= 0 && st == COMPI_OK; i--) {
-        switch (lin_step(i, p, root, call->in_place)) {
-        case LIN_FIRST_PAIR:
+        lin_step_t k = lin_step(i, p, root, call->in_place);
+        if (k == LIN_FIRST_PAIR) {
             /* the first combination reads the input where it is: acc = a(p-2) op mine,
                without copying mine into acc first */
             i--;
@@ -84,21 +84,15 @@ static compi_status_t reduce_linear(coll_closure_t *self, const coll_call_t *cal
             if (st == COMPI_OK) {
                 st = coll_op_apply3(call->op, dt, tmp, mine, acc, count);
             }
-            break;
-        case LIN_RECV_ACC:
+        } else if (k == LIN_RECV_ACC) {
             st = red_recv(acc, count, dt, i, tag, comm);
-            break;
-        case LIN_OWN:
+        } else if (k == LIN_OWN) {
             st = coll_op_apply(call->op, dt, mine, acc, count);
-            break;
-        case LIN_RECV_COMBINE:
+        } else if (k == LIN_RECV_COMBINE) {
             st = red_recv(tmp, count, dt, i, tag, comm);
             if (st == COMPI_OK) {
                 st = coll_op_apply(call->op, dt, tmp, acc, count);
             }
-            break;
-        case LIN_NONE:
-            break;
         }
     }
 err:

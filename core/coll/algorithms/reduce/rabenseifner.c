@@ -19,21 +19,6 @@
 
 #include <stdlib.h>
 
-/* Step `mask` (1, 2, ..., p2 / 2) of the binomial gather to new rank 0 after the
-   halving: a rank whose low bits are clear below mask holds blocks [nr, nr + mask); new
-   rank nr sends the elements of its blocks (*span) to new rank *peer_p and is done (1),
-   or receives its partner's blocks [nr + mask, nr + 2 mask) from it (0).  Blocking and
-   schedule walk the same steps. */
-static int rab_gather_step(const size_t *cnt, const size_t *off, int nr, int mask, red_span_t *span,
-                           int *peer_p)
-{
-    int send = (nr & mask) != 0, lo = send ? nr : nr + mask, hi = lo + mask;
-    span->off = off[lo];
-    span->n = off[hi - 1] + cnt[hi - 1] - off[lo];
-    *peer_p = send ? nr - mask : nr + mask;
-    return send;
-}
-
 static compi_status_t reduce_rabenseifner(coll_closure_t *self, const coll_call_t *call)
 {
     compi_comm_t *comm = call->comm;
@@ -66,17 +51,17 @@ static compi_status_t reduce_rabenseifner(coll_closure_t *self, const coll_call_
         const size_t *off = cnt + p2;
         st = red_halving(red_fold_partial(comm, in, acc), acc, tmp, cnt, off, nr, p2, rem, dt,
                          call->op, tag, comm);
-        /* binomial gather to new rank 0 */
+        /* binomial gather to new rank 0: a rank whose low bits are clear below mask holds
+           blocks [nr, nr + mask) */
         for (int mask = 1; mask < p2 && st == COMPI_OK; mask <<= 1) {
-            red_span_t b;
-            int peer;
-            int send = rab_gather_step(cnt, off, nr, mask, &b, &peer);
-            peer = red_real_rank(peer, rem);
+            int send = (nr & mask) != 0, lo = send ? nr : nr + mask, hi = lo + mask;
+            size_t n = off[hi - 1] + cnt[hi - 1] - off[lo];
+            int peer = red_real_rank(send ? nr - mask : nr + mask, rem);
             if (send) {
-                st = red_send(red_at(acc, dt, b.off), b.n, dt, peer, tag, comm);
+                st = red_send(red_at(acc, dt, off[lo]), n, dt, peer, tag, comm);
                 break;
             }
-            st = red_recv(red_at(acc, dt, b.off), b.n, dt, peer, tag, comm);
+            st = red_recv(red_at(acc, dt, off[lo]), n, dt, peer, tag, comm);
         }
         if (st != COMPI_OK) {
             goto err;
@@ -122,10 +107,11 @@ static void reduce_rabenseifner_sched(const coll_call_t *call, const coll_params
         coll_sched_red_halving(s, red_fold_partial(comm, in, acc), acc, tmp, cnt, off, nr, p2, rem,
                                dt);
         for (int mask = 1; mask < p2; mask <<= 1) {
-            red_span_t b;
-            int peer;
-            int send = rab_gather_step(cnt, off, nr, mask, &b, &peer);
-            peer = red_real_rank(peer, rem);
+            /* the blocking loop's gather step: a rank whose low bits are clear below mask
+               holds blocks [nr, nr + mask) */
+            int send = (nr & mask) != 0, lo = send ? nr : nr + mask;
+            red_span_t b = red_span(cnt, off, lo, lo + mask);
+            int peer = red_real_rank(send ? nr - mask : nr + mask, rem);
             if (send) {
                 coll_sched_send(s, red_at(acc, dt, b.off), b.n, dt, peer);
                 coll_sched_round(s);

@@ -43,20 +43,24 @@ static inline void ne_start(ne_walk_t *w, int rank, int p)
     w->held = rank & ~1;
 }
 
-/* step s (0 .. p / 2 - 1): returns the peer, and in *sfirst and *rfirst the first block of
-   what is sent and received: single blocks in step 0 (a swap within the pair), pairs
-   after */
-static inline int ne_step(ne_walk_t *w, int rank, int s, int p, int *sfirst, int *rfirst)
+/* step s (0 .. p / 2 - 1): returns the peer, and in *sb and *rb the blocks of the
+   receive buffer sent and received: single blocks in step 0 (a swap within the pair),
+   pairs after */
+static inline int ne_step(ne_walk_t *w, const coll_call_t *call, int s, coll_blk_t *sb,
+                          coll_blk_t *rb)
 {
-    int side = s % 2;
+    int p = call->comm->size, side = s % 2;
     if (s == 0) {
-        *sfirst = rank;
-        *rfirst = w->nb[0];
+        coll_rblock(call, w->nb[0], rb);
+        coll_rblock(call, call->comm->rank, sb);
         return w->nb[0];
     }
     w->from[side] = (w->from[side] + w->delta[side] + p) % p;
-    *sfirst = w->held;
-    *rfirst = w->held = w->from[side];
+    coll_rblock(call, w->from[side], rb);
+    coll_rblock(call, w->held, sb);
+    rb->count *= 2;
+    sb->count *= 2;
+    w->held = w->from[side];
     return w->nb[side];
 }
 
@@ -73,13 +77,7 @@ static compi_status_t allgather_neighbor_exchange(coll_closure_t *self, const co
     ne_walk_t w;
     ne_start(&w, rank, p);
     for (int s = 0; s < p / 2 && st == COMPI_OK; s++) {
-        int sf, rf, peer = ne_step(&w, rank, s, p, &sf, &rf);
-        coll_rblock(call, rf, &rb);
-        coll_rblock(call, sf, &sb);
-        if (s > 0) {
-            rb.count *= 2;
-            sb.count *= 2;
-        }
+        int peer = ne_step(&w, call, s, &sb, &rb);
         st = coll_blk_sendrecv(&sb, peer, &rb, peer, call);
     }
     return st;
@@ -99,13 +97,7 @@ static void allgather_neighbor_exchange_sched(const coll_call_t *call, const col
     ne_walk_t w;
     ne_start(&w, rank, p);
     for (int k = 0; k < p / 2; k++) {
-        int sf, rf, peer = ne_step(&w, rank, k, p, &sf, &rf);
-        coll_rblock(call, rf, &rb);
-        coll_rblock(call, sf, &sb);
-        if (k > 0) {
-            rb.count *= 2;
-            sb.count *= 2;
-        }
+        int peer = ne_step(&w, call, k, &sb, &rb);
         coll_sched_recv(s, rb.buf, rb.count, rb.dt, peer);
         if (k == 0) {
             /* the own block goes from the send buffer while it is copied into place

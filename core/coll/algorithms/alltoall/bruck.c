@@ -36,6 +36,18 @@ static int bruck_pos(int i, int d, int p)
     return i;
 }
 
+/* the block for rank r + i, which the rotation puts at position i: from the receive
+   buffer in place */
+static void bruck_rotated(const coll_call_t *call, int rank, int i, coll_blk_t *b)
+{
+    int dst = (rank + i) % call->comm->size;
+    if (call->in_place) {
+        coll_rblock(call, dst, b);
+    } else {
+        coll_sblock(call, dst, b);
+    }
+}
+
 static compi_status_t alltoall_bruck(coll_closure_t *self, const coll_call_t *call)
 {
     (void)self;
@@ -69,12 +81,7 @@ static compi_status_t alltoall_bruck(coll_closure_t *self, const coll_call_t *ca
     /* packing everything first also makes MPI_IN_PLACE safe: the receive buffer is read
        before anything lands in it */
     for (int i = 0; i < p; i++) {
-        int dst = (rank + i) % p;
-        if (call->in_place) {
-            coll_rblock(call, dst, &b);
-        } else {
-            coll_sblock(call, dst, &b);
-        }
+        bruck_rotated(call, rank, i, &b);
         dt_pack(b.dt, b.buf, b.count, 0, tmp + (size_t)i * n, n);
     }
 
@@ -154,12 +161,7 @@ static void alltoall_bruck_sched(const coll_call_t *call, const coll_params_t *p
     /* the rotation, in the first round: in place, everything is read before anything
        lands in the receive buffer */
     for (int i = 0; i < p; i++) {
-        int dst = (rank + i) % p;
-        if (call->in_place) {
-            coll_rblock(call, dst, &b);
-        } else {
-            coll_sblock(call, dst, &b);
-        }
+        bruck_rotated(call, rank, i, &b);
         coll_sched_copy(s, b.buf, b.count, b.dt, tmp + (size_t)i * n, n, byte);
     }
     size_t cnt = bruck_sched_pack(s, sendb, tmp, n, 1, p);

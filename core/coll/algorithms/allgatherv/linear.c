@@ -49,6 +49,17 @@ static compi_status_t allgatherv_linear(coll_closure_t *self, const coll_call_t 
     return st;
 }
 
+/* this rank's contribution into its own receive block, a copy step (nothing in place) */
+static void own_to_rblock_step(const coll_call_t *call, coll_sched_t *s)
+{
+    coll_blk_t own, b;
+    if (!call->in_place) {
+        coll_own_sblock(call, &own);
+        coll_rblock(call, call->comm->rank, &b);
+        coll_sched_copy(s, own.buf, own.count, own.dt, b.buf, b.count, b.dt);
+    }
+}
+
 static void allgatherv_linear_sched(const coll_call_t *call, const coll_params_t *params,
                                     coll_sched_t *s)
 {
@@ -57,11 +68,6 @@ static void allgatherv_linear_sched(const coll_call_t *call, const coll_params_t
     coll_blk_t own, b;
 
     coll_own_sblock(call, &own);
-    if (p == 1 && !call->in_place) {
-        coll_rblock(call, rank, &b);
-        coll_sched_copy(s, own.buf, own.count, own.dt, b.buf, b.count, b.dt);
-        coll_sched_round(s);
-    }
     for (int base = 1; base < p; base += COLL_MOVE_WINDOW) {
         int end = window_end(base, p);
         for (int i = base; i < end; i++) {
@@ -72,11 +78,14 @@ static void allgatherv_linear_sched(const coll_call_t *call, const coll_params_t
         for (int i = base; i < end; i++) {
             coll_sched_send(s, own.buf, own.count, own.dt, (rank + i) % p);
         }
-        if (base == 1 && !call->in_place) {
+        if (base == 1) {
             /* the own block into place while the first window's messages travel */
-            coll_rblock(call, rank, &b);
-            coll_sched_copy(s, own.buf, own.count, own.dt, b.buf, b.count, b.dt);
+            own_to_rblock_step(call, s);
         }
+        coll_sched_round(s);
+    }
+    if (p == 1) {
+        own_to_rblock_step(call, s);
         coll_sched_round(s);
     }
 }

@@ -74,6 +74,7 @@ static compi_status_t reduce_linear(coll_closure_t *self, const coll_call_t *cal
         st = coll_copy(acc, count, dt, m, count, dt);
         mine = m;
     }
+    /* tests, not a switch: the compiler merges them with lin_step's (LIN_NONE: nothing) */
     for (int i = p - 1; i >= 0 && st == COMPI_OK; i--) {
         lin_step_t k = lin_step(i, p, root, call->in_place);
         if (k == LIN_FIRST_PAIR) {

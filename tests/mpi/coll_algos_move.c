@@ -13,8 +13,10 @@
  * Receive buffers carry guards (and the vector's holes) that must stay untouched; send
  * buffers must come back unchanged.  Arguments the standard says are not significant
  * (receive side of a gather at non-roots, send side in place, ...) are NULL.  An
- * algorithm that runs as a schedule (.sched, or a tree) runs every case twice: blocking
- * (the closure's fn) and as a schedule (its start, then a wait).
+ * algorithm that runs as a schedule (.sched, or a tree) runs every case in three modes:
+ * blocking (the closure's fn), nonblocking (its start, then a wait) and persistent (its
+ * schedule built over scrambled buffers, so a step that read them then instead of when
+ * it runs goes wrong, then started twice, each run checked; all sizes but the largest).
  *
  * Usage: mpirun -np N ./coll_algos_move [max-ints-per-rank] (default 1 MiB per rank, or
  * COMPI_TEST_MAX_BYTES); rank 0 prints
@@ -49,7 +51,7 @@ static int rank, size, errors, checks;
 static const char *cur_algo;
 static coll_kind_t cur_kind;
 static int cur_root, cur_variant;
-static int cur_sched; /* run through the closure's start (nonblocking), not its fn */
+static coll_mode_t cur_mode; /* blocking: the closure's fn; else its start */
 static long cur_base;
 
 static int val(int src, int dst, long k)
@@ -133,10 +135,10 @@ static void fail(const char *what, long at, int got, int want)
 {
     if (errors < 20) {
         fprintf(stderr,
-                "FAIL coll_algos_move rank %d np %d: %s:%s%s root %d variant %d base %ld: "
+                "FAIL coll_algos_move rank %d np %d: %s:%s %s root %d variant %d base %ld: "
                 "%s at int %ld: got %d want %d\n",
-                rank, size, coll_kind_name(cur_kind), cur_algo, cur_sched ? " as schedule" : "",
-                cur_root, cur_variant, cur_base, what, at, got, want);
+                rank, size, coll_kind_name(cur_kind), cur_algo, coll_mode_name(cur_mode), cur_root,
+                cur_variant, cur_base, what, at, got, want);
     }
     errors++;
 }
@@ -158,21 +160,72 @@ static int has_sched(const coll_algo_t *a)
     return a->sched != NULL || a->tree != NULL;
 }
 
-/* one run of the closure: blocking, or (cur_sched) started as a schedule and waited for */
-static compi_status_t run_closure(coll_closure_t *c, coll_call_t *call)
+/* a case's buffers: the areas with their guards (`alen` ints each), and what they hold
+   before the call (sinit, rinit) and after it (want) */
+typedef struct bufs {
+    int *sarea, *rarea;
+    const int *sinit, *rinit, *want;
+    long slen, rlen; /* the ints between the guards */
+} bufs_t;
+
+static void check_case(const bufs_t *b)
 {
-    if (!cur_sched) {
-        return c->fn(c, call);
+    const int *rbuf = b->rarea + GUARD, *wbuf = b->want + GUARD;
+    checks++;
+    for (long i = -GUARD; i < b->rlen + GUARD; i++) {
+        if (rbuf[i] != wbuf[i]) {
+            fail("receive buffer", i, rbuf[i], wbuf[i]);
+            break;
+        }
+    }
+    if (memcmp(b->sinit, b->sarea, (size_t)(b->slen + 2 * GUARD + 1) * sizeof(int)) != 0) {
+        fail("send buffer changed", 0, 0, 0);
+    }
+}
+
+static void scramble(int *a, long len)
+{
+    for (long i = 0; i < len + 2 * GUARD + 1; i++) {
+        a[i] = (int)(0x3c3c3c3c ^ (unsigned)i);
+    }
+}
+
+/* the case in mode cur_mode: blocking, nonblocking (started and waited for), persistent
+   (built over scrambled buffers, then started twice over the real ones); checked after
+   each run */
+static compi_status_t run_closure(coll_closure_t *c, coll_call_t *call, const bufs_t *b)
+{
+    compi_status_t st;
+    if (cur_mode == COLL_MODE_BLOCKING) {
+        st = c->fn(c, call);
+        check_case(b);
+        return st;
     }
     if (c->start == NULL) {
         return COMPI_ERR_INTERNAL;
     }
+    size_t sbytes = (size_t)(b->slen + 2 * GUARD + 1) * sizeof(int);
+    size_t rbytes = (size_t)(b->rlen + 2 * GUARD + 1) * sizeof(int);
+    if (cur_mode == COLL_MODE_PERSISTENT) {
+        scramble(b->sarea, b->slen);
+        scramble(b->rarea, b->rlen);
+    }
     compi_request_t *req = NULL;
-    compi_status_t st = c->start(c, call, &req);
+    st = c->start(c, call, &req);
+    memcpy(b->sarea, b->sinit, sbytes);
     if (st != COMPI_OK) {
         return st;
     }
-    st = pml_wait(req, NULL);
+    int runs = cur_mode == COLL_MODE_PERSISTENT ? 2 : 1;
+    for (int i = 0; i < runs && st == COMPI_OK; i++) {
+        if (cur_mode == COLL_MODE_PERSISTENT) {
+            memcpy(b->rarea, b->rinit, rbytes);
+            pml_start(req);
+        }
+        st = pml_wait(req, NULL);
+        req->active = 0;
+        check_case(b);
+    }
     pml_request_free(req);
     return st;
 }
@@ -286,6 +339,8 @@ static void run_case(const coll_algo_t *algo, const coll_params_t *params, int r
     }
     int *scopy = malloc((size_t)(snd.len + 2 * GUARD + 1) * sizeof(int));
     memcpy(scopy, sarea, (size_t)(snd.len + 2 * GUARD + 1) * sizeof(int));
+    int *rcopy = malloc((size_t)(rcv.len + 2 * GUARD + 1) * sizeof(int));
+    memcpy(rcopy, rarea, (size_t)(rcv.len + 2 * GUARD + 1) * sizeof(int));
 
     /* the call, as the API layer would build it */
     int scounts[64], sdispls[64], rcounts[64], rdispls[64];
@@ -359,24 +414,22 @@ static void run_case(const coll_algo_t *algo, const coll_params_t *params, int r
     }
     call.bytes = (uint64_t)base * sizeof(int);
 
-    call.mode = cur_sched ? COLL_MODE_NONBLOCKING : COLL_MODE_BLOCKING;
+    call.mode = cur_mode;
+    bufs_t bufs = {.sarea = sarea,
+                   .rarea = rarea,
+                   .sinit = scopy,
+                   .rinit = rcopy,
+                   .want = want,
+                   .slen = snd.len,
+                   .rlen = rcv.len};
     coll_closure_t *c = coll_closure_algo(algo, params, &call, NULL);
-    compi_status_t st = run_closure(c, &call);
+    compi_status_t st = run_closure(c, &call, &bufs);
     coll_closure_release(c);
-    checks++;
     if (st != COMPI_OK) {
         fail("status", 0, st, 0);
     }
-    for (long i = -GUARD; i < rcv.len + GUARD; i++) {
-        if (rbuf[i] != wbuf[i]) {
-            fail("receive buffer", i, rbuf[i], wbuf[i]);
-            break;
-        }
-    }
-    if (memcmp(scopy, sarea, (size_t)(snd.len + 2 * GUARD + 1) * sizeof(int)) != 0) {
-        fail("send buffer changed", 0, 0, 0);
-    }
     free(scopy);
+    free(rcopy);
     free(sarea);
     free(rarea);
     free(want);
@@ -434,10 +487,15 @@ int main(int argc, char **argv)
                         continue;
                     }
                     for (int v = 0; v < 5; v++) {
-                        for (cur_sched = 0; cur_sched <= has_sched(algo); cur_sched++) {
+                        int nmodes = has_sched(algo) ? COLL_NMODES : 1;
+                        for (int m = 0; m < nmodes; m++) {
+                            if (m == COLL_MODE_PERSISTENT && b == nbases - 1) {
+                                continue; /* the largest size: blocking and nonblocking */
+                            }
+                            cur_mode = (coll_mode_t)m;
                             run_case(algo, &params, roots[ri], v, bases[b]);
                         }
-                        cur_sched = 0;
+                        cur_mode = COLL_MODE_BLOCKING;
                     }
                 }
             }

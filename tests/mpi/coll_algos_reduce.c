@@ -9,9 +9,12 @@
  * with a gap, so the layout has holes the algorithms must not touch) with MPI_SUM, and
  * a non-commutative user op (2x2 matrix product mod 65521 on four ints) that proves
  * operands are combined in rank order; on MPI_COMM_WORLD and on a split communicator.
- * Every case of an algorithm that runs as a schedule (.sched, or a tree) runs twice:
- * blocking (the closure's fn) and as a schedule (its start, then a wait), as
- * MPI_Iallreduce and the other nonblocking calls run it.
+ * Every case of an algorithm that runs as a schedule (.sched, or a tree) runs in three
+ * modes: blocking (the closure's fn), nonblocking (its start, then a wait, as
+ * MPI_Iallreduce runs it) and persistent (as MPI_Allreduce_init and two MPI_Start: the
+ * schedule is built over scrambled buffers, so a step that read them then instead of
+ * when it runs goes wrong, and each of the two runs is checked; counts up to
+ * PERSIST_MAX, the larger ones add nothing a persistent run would find).
  *
  * Links the internal library (lib/libcompi.la) and includes internal headers.  Run at
  * np 1 to 8: `mpirun -np N --timeout 120 tests/mpi/coll_algos_reduce [--quick] [--only
@@ -51,6 +54,7 @@ static int is_reduce_kind(coll_kind_t k)
 }
 
 #define MOD 65521
+#define PERSIST_MAX 20000 /* the largest count run persistent */
 #define SENTINEL ((int)0x5a5a5a5a)
 
 /* one data kind: how the ints of an element sit in memory, and the op */
@@ -67,7 +71,7 @@ typedef struct dkind {
 
 static int g_rank, g_fail, g_cases;
 static const char *g_only; /* --only NAME: the algorithms of that name only */
-static int g_as_sched;     /* run through the closure's start (nonblocking), not its fn */
+static coll_mode_t g_mode; /* blocking: the closure's fn; else its start */
 static const char *g_comm_name;
 
 static void matmul_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
@@ -152,11 +156,12 @@ static void report(const char *what, const coll_algo_t *a, const coll_params_t *
     g_fail++;
     if (g_fail <= 20) {
         fprintf(stderr,
-                "FAIL rank %d %s %s:%s(fanout=%ld,segsize=%ld)%s %s count=%zu root=%d "
+                "FAIL rank %d %s %s:%s(fanout=%ld,segsize=%ld)%s%s %s count=%zu root=%d "
                 "in_place=%d: %s at int %zu: got %d want %d\n",
                 g_rank, g_comm_name, coll_kind_name(a->kind), a->name, prm->fanout, prm->segsize,
-                g_as_sched ? " as schedule" : "", k->name, count, root, in_place, what, at, got,
-                want);
+                g_mode != COLL_MODE_BLOCKING ? " " : "",
+                g_mode != COLL_MODE_BLOCKING ? coll_mode_name(g_mode) : "", k->name, count, root,
+                in_place, what, at, got, want);
     }
 }
 
@@ -202,23 +207,114 @@ static int has_sched(const coll_algo_t *a)
     return a->sched != NULL || a->tree != NULL;
 }
 
-/* one run of the closure: blocking, or (g_as_sched) started as a schedule and waited for */
-static compi_status_t run_closure(coll_closure_t *cl, coll_call_t *call)
+/* the buffers of a persistent case: scrambled while its schedule is built, restored
+   before each start (rbuf as it was before the call, so every run does the whole work) */
+typedef struct bufs {
+    int *sbuf, *rbuf, *rinit;
+    size_t len; /* ints of each */
+} bufs_t;
+
+static void scramble(int *buf, size_t len)
 {
-    if (!g_as_sched) {
-        return cl->fn(cl, call);
+    for (size_t i = 0; i < len; i++) {
+        buf[i] = (int)(0x3c3c3c3c ^ (unsigned)i);
+    }
+}
+
+/* one run of the closure in mode g_mode: blocking, nonblocking (started and waited for),
+   persistent (built, then started and waited for twice, check() after each run) */
+static compi_status_t run_closure(coll_closure_t *cl, coll_call_t *call, const bufs_t *b,
+                                  void (*check_fn)(void *), void *arg)
+{
+    compi_status_t st;
+    if (g_mode == COLL_MODE_BLOCKING) {
+        st = cl->fn(cl, call);
+        if (st == COMPI_OK && check_fn != NULL) {
+            check_fn(arg);
+        }
+        return st;
     }
     if (cl->start == NULL) {
         return COMPI_ERR_INTERNAL;
     }
+    int *scopy = NULL;
+    if (g_mode == COLL_MODE_PERSISTENT && b != NULL) {
+        scopy = malloc(b->len * sizeof(int));
+        memcpy(scopy, b->sbuf, b->len * sizeof(int));
+        scramble(b->sbuf, b->len);
+        scramble(b->rbuf, b->len);
+    }
     compi_request_t *req = NULL;
-    compi_status_t st = cl->start(cl, call, &req);
+    st = cl->start(cl, call, &req);
+    if (scopy != NULL) {
+        memcpy(b->sbuf, scopy, b->len * sizeof(int));
+        free(scopy);
+    }
     if (st != COMPI_OK) {
         return st;
     }
-    st = pml_wait(req, NULL);
+    int runs = g_mode == COLL_MODE_PERSISTENT ? 2 : 1;
+    for (int i = 0; i < runs && st == COMPI_OK; i++) {
+        if (g_mode == COLL_MODE_PERSISTENT) {
+            if (b != NULL) {
+                memcpy(b->rbuf, b->rinit, b->len * sizeof(int));
+            }
+            pml_start(req);
+        }
+        st = pml_wait(req, NULL);
+        req->active = 0;
+        if (st == COMPI_OK && check_fn != NULL) {
+            check_fn(arg);
+        }
+    }
     pml_request_free(req);
     return st;
+}
+
+/* what a case's results are checked against */
+typedef struct expect {
+    const coll_algo_t *a;
+    const coll_params_t *prm;
+    const dkind_t *k;
+    const int *rbuf;
+    size_t count, mine, first;
+    int root, in_place, p, r;
+} expect_t;
+
+static void check_case(void *arg)
+{
+    const expect_t *e = arg;
+    switch (e->a->kind) {
+    case COLL_BCAST:
+        check(e->rbuf, e->count, e->k, e->root, e->root + 1, 0, e->a, e->prm, e->count, e->root, 0);
+        break;
+    case COLL_REDUCE:
+        if (e->r == e->root) {
+            check(e->rbuf, e->count, e->k, 0, e->p, 0, e->a, e->prm, e->count, e->root,
+                  e->in_place);
+        }
+        break;
+    case COLL_ALLREDUCE:
+        check(e->rbuf, e->count, e->k, 0, e->p, 0, e->a, e->prm, e->count, e->root, e->in_place);
+        break;
+    case COLL_REDUCE_SCATTER:
+    case COLL_REDUCE_SCATTER_BLOCK:
+        check(e->rbuf, e->mine, e->k, 0, e->p, e->first, e->a, e->prm, e->count, e->root,
+              e->in_place);
+        break;
+    case COLL_SCAN:
+        check(e->rbuf, e->count, e->k, 0, e->r + 1, 0, e->a, e->prm, e->count, e->root,
+              e->in_place);
+        break;
+    case COLL_EXSCAN:
+        if (e->r > 0) {
+            check(e->rbuf, e->count, e->k, 0, e->r, 0, e->a, e->prm, e->count, e->root,
+                  e->in_place);
+        }
+        break;
+    default:
+        break;
+    }
 }
 
 static void run_case_once(compi_comm_t *comm, const coll_algo_t *a, const coll_params_t *prm,
@@ -226,11 +322,8 @@ static void run_case_once(compi_comm_t *comm, const coll_algo_t *a, const coll_p
 {
     int p = comm->size, r = comm->rank;
     compi_datatype_t *dt = dt_from_handle(k->type);
-    coll_call_t call = {.kind = a->kind,
-                        .mode = g_as_sched ? COLL_MODE_NONBLOCKING : COLL_MODE_BLOCKING,
-                        .comm = comm,
-                        .root = -1,
-                        .in_place = in_place};
+    coll_call_t call = {
+        .kind = a->kind, .mode = g_mode, .comm = comm, .root = -1, .in_place = in_place};
     int *sbuf = NULL, *rbuf = NULL, *rcounts = NULL;
     size_t total = count, mine = count, first = 0;
 
@@ -284,56 +377,49 @@ static void run_case_once(compi_comm_t *comm, const coll_algo_t *a, const coll_p
         call.in_place = 0;
         call.sbuf = sbuf;
     }
+    bufs_t b = {.sbuf = sbuf, .rbuf = rbuf, .len = (total + 1) * (size_t)k->stride};
+    if (g_mode == COLL_MODE_PERSISTENT) {
+        b.rinit = malloc(b.len * sizeof(int));
+        memcpy(b.rinit, rbuf, b.len * sizeof(int));
+    }
+    expect_t e = {.a = a,
+                  .prm = prm,
+                  .k = k,
+                  .rbuf = rbuf,
+                  .count = count,
+                  .mine = mine,
+                  .first = first,
+                  .root = root,
+                  .in_place = in_place,
+                  .p = p,
+                  .r = r};
 
     coll_closure_t *cl = coll_closure_algo(a, prm, &call, NULL);
-    compi_status_t st = run_closure(cl, &call);
+    compi_status_t st = run_closure(cl, &call, &b, check_case, &e);
     coll_closure_release(cl);
     g_cases++;
     if (st != COMPI_OK) {
         report("status", a, prm, k, count, root, in_place, 0, st, 0);
-        goto out;
     }
-    switch (a->kind) {
-    case COLL_BCAST:
-        check(rbuf, count, k, root, root + 1, 0, a, prm, count, root, 0);
-        break;
-    case COLL_REDUCE:
-        if (r == root) {
-            check(rbuf, count, k, 0, p, 0, a, prm, count, root, in_place);
-        }
-        break;
-    case COLL_ALLREDUCE:
-        check(rbuf, count, k, 0, p, 0, a, prm, count, root, in_place);
-        break;
-    case COLL_REDUCE_SCATTER:
-    case COLL_REDUCE_SCATTER_BLOCK:
-        check(rbuf, mine, k, 0, p, first, a, prm, count, root, in_place);
-        break;
-    case COLL_SCAN:
-        check(rbuf, count, k, 0, r + 1, 0, a, prm, count, root, in_place);
-        break;
-    case COLL_EXSCAN:
-        if (r > 0) {
-            check(rbuf, count, k, 0, r, 0, a, prm, count, root, in_place);
-        }
-        break;
-    default:
-        break;
-    }
-out:
+    free(b.rinit);
     free(sbuf);
     free(rbuf);
     free(rcounts);
 }
 
-/* blocking, then as a schedule when the algorithm has one */
+/* blocking, then nonblocking and persistent when the algorithm has a schedule */
 static void run_case(compi_comm_t *comm, const coll_algo_t *a, const coll_params_t *prm,
                      const dkind_t *k, size_t count, int root, int in_place)
 {
-    for (g_as_sched = 0; g_as_sched <= has_sched(a); g_as_sched++) {
+    int nmodes = has_sched(a) ? COLL_NMODES : 1;
+    for (int m = 0; m < nmodes; m++) {
+        if (m == COLL_MODE_PERSISTENT && count > PERSIST_MAX) {
+            continue;
+        }
+        g_mode = (coll_mode_t)m;
         run_case_once(comm, a, prm, k, count, root, in_place);
     }
-    g_as_sched = 0;
+    g_mode = COLL_MODE_BLOCKING;
 }
 
 static void run_comm(compi_comm_t *comm, const dkind_t *kinds, int nkinds)
@@ -361,17 +447,17 @@ static void run_comm(compi_comm_t *comm, const dkind_t *kinds, int nkinds)
         }
         for (int pi = 0; pi < nprm; pi++) {
             if (a->kind == COLL_BARRIER) {
-                for (int i = 0; i < 10; i++) {
-                    g_as_sched = i % 2 == 1 && has_sched(a);
-                    coll_call_t call = {.kind = COLL_BARRIER, .comm = comm, .root = -1};
-                    call.mode = g_as_sched ? COLL_MODE_NONBLOCKING : COLL_MODE_BLOCKING;
+                for (int i = 0; i < 12; i++) {
+                    g_mode = has_sched(a) ? (coll_mode_t)(i % COLL_NMODES) : COLL_MODE_BLOCKING;
+                    coll_call_t call = {
+                        .kind = COLL_BARRIER, .mode = g_mode, .comm = comm, .root = -1};
                     coll_closure_t *cl = coll_closure_algo(a, &prms[pi], &call, NULL);
-                    if (run_closure(cl, &call) != COMPI_OK) {
+                    if (run_closure(cl, &call, NULL, NULL, NULL) != COMPI_OK) {
                         report("status", a, &prms[pi], &kinds[0], 0, -1, 0, 0, -1, 0);
                     }
                     coll_closure_release(cl);
                 }
-                g_as_sched = 0;
+                g_mode = COLL_MODE_BLOCKING;
                 continue;
             }
             for (int ki = 0; ki < nkinds; ki++) {

@@ -11,8 +11,16 @@
  *
  * Cost (p ranks, N bytes in all, n_r the own block): T = (p - 1) alpha + (p - 1) n_r beta
  * out and (N - n_r) beta in, with the latencies overlapped: for small p and small blocks.
+ * As a schedule (nonblocking, persistent): a round per window, the same messages.
  */
 #include "core/coll/phases/blocks.h"
+#include "core/coll/sched/sched.h"
+
+/* the end of the window of distances that starts at base */
+static int window_end(int base, int p)
+{
+    return base + COLL_MOVE_WINDOW < p ? base + COLL_MOVE_WINDOW : p;
+}
 
 static compi_status_t allgatherv_linear(coll_closure_t *self, const coll_call_t *call)
 {
@@ -25,7 +33,7 @@ static compi_status_t allgatherv_linear(coll_closure_t *self, const coll_call_t 
 
     coll_own_sblock(call, &own);
     for (int base = 1; base < p; base += COLL_MOVE_WINDOW) {
-        int end = base + COLL_MOVE_WINDOW < p ? base + COLL_MOVE_WINDOW : p;
+        int end = window_end(base, p);
         size_t n = 0;
         /* receives first, so that no message of this window arrives unexpected */
         for (int i = base; i < end; i++) {
@@ -41,10 +49,52 @@ static compi_status_t allgatherv_linear(coll_closure_t *self, const coll_call_t 
     return st;
 }
 
+/* this rank's contribution into its own receive block, a copy step (nothing in place) */
+static void own_to_rblock_step(const coll_call_t *call, coll_sched_t *s)
+{
+    coll_blk_t own, b;
+    if (!call->in_place) {
+        coll_own_sblock(call, &own);
+        coll_rblock(call, call->comm->rank, &b);
+        coll_sched_copy(s, own.buf, own.count, own.dt, b.buf, b.count, b.dt);
+    }
+}
+
+static void allgatherv_linear_sched(const coll_call_t *call, const coll_params_t *params,
+                                    coll_sched_t *s)
+{
+    (void)params;
+    int p = call->comm->size, rank = call->comm->rank;
+    coll_blk_t own, b;
+
+    coll_own_sblock(call, &own);
+    for (int base = 1; base < p; base += COLL_MOVE_WINDOW) {
+        int end = window_end(base, p);
+        for (int i = base; i < end; i++) {
+            int src = (rank - i + p) % p;
+            coll_rblock(call, src, &b);
+            coll_sched_recv(s, b.buf, b.count, b.dt, src);
+        }
+        for (int i = base; i < end; i++) {
+            coll_sched_send(s, own.buf, own.count, own.dt, (rank + i) % p);
+        }
+        if (base == 1) {
+            /* the own block into place while the first window's messages travel */
+            own_to_rblock_step(call, s);
+        }
+        coll_sched_round(s);
+    }
+    if (p == 1) {
+        own_to_rblock_step(call, s);
+        coll_sched_round(s);
+    }
+}
+
 const coll_algo_t coll_algo_allgatherv_linear = {
     .name = "linear",
     .kind = COLL_ALLGATHERV,
     .fn = allgatherv_linear,
     .usable = NULL,
+    .sched = allgatherv_linear_sched,
     .help = "every rank sends its block to every other rank at once (windowed)",
 };

@@ -17,8 +17,12 @@
  *
  *   p = 4:  k = 0: 0<->1, 2<->3   result(1) = a0, result(3) = a2
  *           k = 1: 0<->2, 1<->3   result(2) = a0 a1, result(3) = a0 a1 a2
+ *
+ * As a schedule (nonblocking, persistent): a round per exchange, combined when both
+ * messages are done.
  */
 #include "core/coll/phases/reduce_phases.h"
+#include "core/coll/sched/sched_phases.h"
 
 #include <stdlib.h>
 
@@ -86,11 +90,73 @@ err:
     return st;
 }
 
+/* the same exchanges as a schedule; the buffers' roles swap as the blocking loop's do, when
+   the schedule is built */
+static void prefix_doubling_sched(const coll_call_t *call, const coll_params_t *params,
+                                  coll_sched_t *s)
+{
+    (void)params;
+    int inclusive = call->kind == COLL_SCAN;
+    compi_comm_t *comm = call->comm;
+    int p = comm->size, r = comm->rank;
+    int ordered = !red_commutative(call), have = inclusive;
+    compi_datatype_t *dt = red_dtype(call);
+    size_t count = red_count(call);
+
+    if (count == 0) {
+        return;
+    }
+    if (p == 1) {
+        if (inclusive) {
+            coll_sched_red_input(s, call);
+        }
+        return;
+    }
+    char *partial = coll_sched_scratch(s, dt, count);
+    char *tmp = coll_sched_scratch(s, dt, count);
+    if (partial == NULL || tmp == NULL) {
+        return;
+    }
+    /* the input into the group's reduction (and an inclusive result) before anything
+       lands in rbuf */
+    coll_sched_copy(s, red_input(call), count, dt, partial, count, dt);
+    if (inclusive && !call->in_place) {
+        coll_sched_copy(s, call->sbuf, count, dt, call->rbuf, count, dt);
+    }
+    coll_sched_round(s);
+    for (int mask = 1; mask < p; mask <<= 1) {
+        int peer = r ^ mask;
+        if (peer >= p) {
+            continue;
+        }
+        coll_sched_recv(s, tmp, count, dt, peer);
+        coll_sched_send(s, partial, count, dt, peer);
+        if (peer < r) {
+            coll_sched_reduce(s, tmp, partial, count, dt);
+            if (have) {
+                coll_sched_reduce(s, tmp, call->rbuf, count, dt);
+            } else {
+                coll_sched_copy(s, tmp, count, dt, call->rbuf, count, dt);
+            }
+            have = 1;
+        } else if (!ordered) {
+            coll_sched_reduce(s, tmp, partial, count, dt);
+        } else {
+            coll_sched_reduce(s, partial, tmp, count, dt);
+            char *t = partial;
+            partial = tmp;
+            tmp = t;
+        }
+        coll_sched_round(s);
+    }
+}
+
 const coll_algo_t coll_algo_scan_recursive_doubling = {
     .name = "recursive-doubling",
     .kind = COLL_SCAN,
     .fn = prefix_doubling,
     .usable = NULL,
+    .sched = prefix_doubling_sched,
     .help = "exchange group reductions with rank XOR 2^k (any op, any p)",
 };
 
@@ -99,5 +165,6 @@ const coll_algo_t coll_algo_exscan_recursive_doubling = {
     .kind = COLL_EXSCAN,
     .fn = prefix_doubling,
     .usable = NULL,
+    .sched = prefix_doubling_sched,
     .help = "exchange group reductions with rank XOR 2^k (any op, any p)",
 };

@@ -208,6 +208,15 @@ int io_view_map(const io_view_t *v, MPI_Offset pos, MPI_Offset n, io_run_t **seg
     if ((segs = malloc(cap * sizeof(*segs))) == NULL) {
         return -ENOMEM;
     }
+    if (v->nruns == 1 && v->runs[0].off == 0 && v->runs[0].len == v->extent) {
+        /* tiles all data and abutting (a view of bytes, or of any contiguous filetype):
+           the range is one run of the file however many tiles it spans, found without a
+           step per tile */
+        segs[0] = (io_run_t){v->disp + pos, n};
+        *segs_p = segs;
+        *nsegs_p = 1;
+        return 0;
+    }
     MPI_Offset tile = pos / v->tsize, r = pos % v->tsize;
     size_t k = view_run_of(v, r);
     while (n > 0) {

@@ -208,6 +208,14 @@ int io_view_map(const io_view_t *v, MPI_Offset pos, MPI_Offset n, io_run_t **seg
     if ((segs = malloc(cap * sizeof(*segs))) == NULL) {
         return -ENOMEM;
     }
+    /* one run filling the whole tile (a view of bytes, of any contiguous type): every
+       tile touches the next, and the access is one range however many tiles it spans */
+    if (v->nruns == 1 && v->runs[0].len == v->extent) {
+        segs[0] = (io_run_t){io_view_offset(v, pos), n};
+        *segs_p = segs;
+        *nsegs_p = 1;
+        return 0;
+    }
     MPI_Offset tile = pos / v->tsize, r = pos % v->tsize;
     size_t k = view_run_of(v, r);
     while (n > 0) {

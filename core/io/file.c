@@ -208,11 +208,10 @@ int io_view_map(const io_view_t *v, MPI_Offset pos, MPI_Offset n, io_run_t **seg
     if ((segs = malloc(cap * sizeof(*segs))) == NULL) {
         return -ENOMEM;
     }
-    if (v->nruns == 1 && v->runs[0].off == 0 && v->runs[0].len == v->extent) {
-        /* tiles all data and abutting (a view of bytes, or of any contiguous filetype):
-           the range is one run of the file however many tiles it spans, found without a
-           step per tile */
-        segs[0] = (io_run_t){v->disp + pos, n};
+    /* one run filling the whole tile (a view of bytes, of any contiguous type): every
+       tile touches the next, and the access is one range however many tiles it spans */
+    if (v->nruns == 1 && v->runs[0].len == v->extent) {
+        segs[0] = (io_run_t){io_view_offset(v, pos), n};
         *segs_p = segs;
         *nsegs_p = 1;
         return 0;

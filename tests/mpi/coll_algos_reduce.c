@@ -54,7 +54,7 @@ static int is_reduce_kind(coll_kind_t k)
 }
 
 #define MOD 65521
-#define PERSIST_MAX 20000 /* the largest count run persistent */
+#define PERSIST_MAX 1031 /* the largest count run persistent */
 #define SENTINEL ((int)0x5a5a5a5a)
 
 /* one data kind: how the ints of an element sit in memory, and the op */

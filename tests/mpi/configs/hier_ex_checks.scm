@@ -2,13 +2,10 @@
 ;;; with (include "hier_ex_checks.scm"), after defining (noncomm-exchange? call): whether
 ;;; their groups let a non-commutative allreduce take the exchange.
 
-;; Fail the job unless allgather got a tree and allreduce the exchange (for a
-;; non-commutative op only when (noncomm-exchange? call) says the groups allow it).
-(define (must-be-tree call next)
-  (let ((d (next call)))
-    (unless (tree-closure? d)
-      (error "allgather not served by a tree:" (description->string d)))
-    d))
+;; Fail the job unless allgather got a tree (hier_tree_check.scm) and allreduce the
+;; exchange (for a non-commutative op only when (noncomm-exchange? call) says the groups
+;; allow it).
+(include "hier_tree_check.scm")
 (define (must-be-exchange call next)
   (let ((d (next call)))
     (unless (eq? (exchange-closure? d)
@@ -16,5 +13,4 @@
       (error "allreduce served by the wrong closure:" (description->string d)
              (call->string call)))
     d))
-(install-creator! 'allgather must-be-tree)
 (install-creator! 'allreduce must-be-exchange)

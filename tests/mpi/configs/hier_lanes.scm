@@ -7,13 +7,9 @@
 (install-hierarchical! blocks #:kinds '(allgather))
 (install-allreduce-lanes! blocks)
 
-;; Fail the job unless allgather got a tree and allreduce the lanes exactly when the
-;; op is commutative and the blocks are of one size.
-(define (must-be-tree call next)
-  (let ((d (next call)))
-    (unless (tree-closure? d)
-      (error "allgather not served by a tree:" (description->string d)))
-    d))
+;; Fail the job unless allgather got a tree (hier_tree_check.scm) and allreduce the
+;; lanes exactly when the op is commutative and the blocks are of one size.
+(include "hier_tree_check.scm")
 (define (must-be-lanes call next)
   (let ((d (next call))
         (lanes? (and (call-commutative? call) (even? (call-size call)))))
@@ -21,5 +17,4 @@
       (error "allreduce served by the wrong closure:" (description->string d)
              (call->string call)))
     d))
-(install-creator! 'allgather must-be-tree)
 (install-creator! 'allreduce must-be-lanes)

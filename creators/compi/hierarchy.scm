@@ -252,6 +252,7 @@
   (install-creator! 'allreduce
                     (allreduce-exchange-creator topology #:shapes shapes
                                                 #:coordinator coordinator #:segsize segsize)))
+
 ;;; ---- lanes: cross first, then inside each group -----------------------------------------
 
 ;; The rounds of a recursive-doubling allreduce of N elements among K positions (this
@@ -337,7 +338,7 @@
           (next call)))
     allreduce-lanes))
 
-(define* (install-allreduce-lanes! topology)
+(define (install-allreduce-lanes! topology)
   (install-creator! 'allreduce (allreduce-lanes-creator topology)))
 
 ;;; ---- collective file access -------------------------------------------------------------

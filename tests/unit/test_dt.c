@@ -7,6 +7,7 @@
  * predefined types must match), never by the engine itself.
  */
 #include "core/dt/dt.h"
+#include "tests/unit/dt_test.h"
 #include "tests/unit/unit_tap.h"
 
 #include <check.h>
@@ -14,23 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
-
-static compi_datatype_t *T(MPI_Datatype h)
-{
-    compi_datatype_t *dt = dt_from_handle(h);
-    ck_assert_ptr_nonnull(dt);
-    return dt;
-}
-
-static void setup(void)
-{
-    ck_assert_int_eq(dt_init(), COMPI_OK);
-}
-
-static void teardown(void)
-{
-    dt_finalize();
-}
 
 static void check_bounds(const compi_datatype_t *dt, size_t size, ptrdiff_t lb, ptrdiff_t extent,
                          ptrdiff_t true_lb, ptrdiff_t true_extent)

@@ -8,27 +8,11 @@
  */
 #include "core/dt/dt.h"
 #include "core/io/file.h"
+#include "tests/unit/dt_test.h"
 #include "tests/unit/unit_tap.h"
 
 #include <check.h>
 #include <stdlib.h>
-
-static compi_datatype_t *T(MPI_Datatype h)
-{
-    compi_datatype_t *dt = dt_from_handle(h);
-    ck_assert_ptr_nonnull(dt);
-    return dt;
-}
-
-static void setup(void)
-{
-    ck_assert_int_eq(dt_init(), COMPI_OK);
-}
-
-static void teardown(void)
-{
-    dt_finalize();
-}
 
 /* maps [pos, pos + n) of view v and checks the ranges against want[0..nwant) */
 static void check_map(const io_view_t *v, MPI_Offset pos, MPI_Offset n, const io_run_t *want,

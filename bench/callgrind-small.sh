@@ -19,7 +19,8 @@
 # far above what one delivery takes (about 190), it is polling.
 #
 # Usage: bench/callgrind-small.sh [ITERS]   (default 2000)
-# Environment: COMPI_PREFIX (default <repo>/_build), MODES (default "pingpong barrier
+# Environment: COMPI_PREFIX (default <repo>/_build), KEEP (set: keep the work directory
+# with the callgrind files, for callgrind_annotate), MODES (default "pingpong barrier
 # allreduce self iprobe").  Needs valgrind.
 set -euo pipefail
 
@@ -32,7 +33,7 @@ command -v valgrind >/dev/null || {
     exit 1
 }
 work=$(mktemp -d "${TMPDIR:-/tmp}/cg-small.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${KEEP:-}" ] && echo "kept: $work" >&2 || rm -rf "$work"' EXIT
 mkfifo "$work/fifo.a" "$work/fifo.b"
 
 cat >"$work/loop.c" <<'EOF'

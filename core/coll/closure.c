@@ -105,6 +105,19 @@ static compi_status_t native_start(coll_closure_t *self, const coll_call_t *call
     return coll_sched_start(s, req_p);
 }
 
+/* a blocking call of an algorithm that is only a schedule: the same schedule, run to
+   completion without a request (coll_sched_run) */
+static compi_status_t native_run(coll_closure_t *self, const coll_call_t *call)
+{
+    const native_state_t *n = self->state;
+    coll_sched_t *s = coll_sched_new(call);
+    if (s == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    n->algo->sched(call, &n->params, s);
+    return coll_sched_run(s);
+}
+
 /* "bcast:binomial(fanout=3,segsize=8192)": the non-zero params the creator gave; ranks
    as "ranks=0+4+8" (the name is cut where it is full) */
 static void native_name(const coll_algo_t *algo, const coll_params_t *p, char *name, size_t len)
@@ -134,7 +147,7 @@ static void native_name(const coll_algo_t *algo, const coll_params_t *p, char *n
 
 coll_closure_t *coll_closure_native(const coll_algo_t *algo, const coll_params_t *params)
 {
-    if (algo->fn == NULL) {
+    if (algo->fn == NULL && algo->sched == NULL) {
         return NULL; /* a tree algorithm: coll_closure_algo() */
     }
     int nranks = params != NULL && params->nranks > 0 ? params->nranks : 0;
@@ -156,7 +169,8 @@ coll_closure_t *coll_closure_native(const coll_algo_t *algo, const coll_params_t
 
     char name[96];
     native_name(algo, &ns->params, name, sizeof(name));
-    coll_closure_t *c = coll_closure_new(algo->fn, ns, native_free, name);
+    coll_closure_t *c =
+        coll_closure_new(algo->fn != NULL ? algo->fn : native_run, ns, native_free, name);
     if (c == NULL) {
         free(ns);
         return NULL;

@@ -281,7 +281,8 @@ typedef struct coll_algo {
     const char *name; /* "binomial": unique within its kind */
     coll_kind_t kind;
     /* runs the algorithm; `self->state` points to a coll_params_t.  NULL for a tree
-       algorithm (.tree), which the tree executors run */
+       algorithm (.tree), which the tree executors run, and for one that is only its
+       schedule (.sched), which blocking calls run to completion (coll_sched_run) */
     coll_fn_t fn;
     /* NULL, or: the algorithm is a tree shape (topologies/tree.h builders) that the one
        tree engine of core/coll/executors/ runs, blocking (segmented, pipelined) and as a

@@ -47,6 +47,7 @@ enum { ST_IDLE, ST_STARTED, ST_DONE };
 typedef struct sched_step {
     uint8_t type;
     uint8_t state; /* ST_*, while its round runs */
+    uint8_t at_once; /* coll_sched_at_once: a local step that does not wait for transfers */
     int peer;
     int tag; /* send, recv: 0 is the schedule's own tag */
     uint32_t dep, ndep;
@@ -85,6 +86,7 @@ struct coll_sched {
     uint32_t *deps; /* the steps' dependencies (sched_step_t) */
     size_t ndeps, depcap;
     size_t nafter; /* the last nafter of deps: for the next step added */
+    int at_once;   /* coll_sched_at_once: for the next step added */
 
     size_t round; /* the round running now */
     int posted;   /* it has started */
@@ -278,8 +280,10 @@ static int add(coll_sched_t *s, int type, int peer, int tag, const void *sbuf, s
                                          .scount = scount,
                                          .rcount = rcount,
                                          .sdt = sdt,
-                                         .rdt = rdt};
+                                         .rdt = rdt,
+                                         .at_once = (uint8_t)s->at_once};
     s->nafter = 0;
+    s->at_once = 0;
     return (int)s->nsteps++;
 }
 
@@ -298,6 +302,11 @@ void coll_sched_after(coll_sched_t *s, int id)
     }
     s->deps[s->ndeps++] = (uint32_t)(s->nsteps - (size_t)id);
     s->nafter++;
+}
+
+void coll_sched_at_once(coll_sched_t *s)
+{
+    s->at_once = 1;
 }
 
 int coll_sched_join(coll_sched_t *s)
@@ -534,7 +543,7 @@ static int ready(const coll_sched_t *s, size_t i, size_t b, int locals)
 {
     const sched_step_t *t = &s->steps[i];
     if (t->ndep == 0) {
-        return is_xfer(t->type) || (s->xfers == 0 && !locals);
+        return is_xfer(t->type) || t->at_once || (s->xfers == 0 && !locals);
     }
     for (uint32_t k = 0; k < t->ndep; k++) {
         size_t j = i - s->deps[t->dep + k];
@@ -863,6 +872,7 @@ static compi_status_t prepare(coll_sched_t *s)
     /* dependencies added after the last step name no step: dropped */
     s->ndeps -= s->nafter;
     s->nafter = 0;
+    s->at_once = 0;
     coll_sched_round(s);
     if (compi_unlikely(prologue.build != NULL) && s->st == COMPI_OK) {
         take_prologue(s);

@@ -138,6 +138,11 @@ void coll_sched_round(coll_sched_t *s);
    must not wait, directly or not, for a local step without dependencies of its own:
    that one waits for every transfer of the round. */
 void coll_sched_after(coll_sched_t *s, int id);
+/* the next step added, a local one without dependencies, starts as soon as its round
+   does, in the order of the steps, instead of after the round's transfers: the copy of a
+   rank's own block while the round's messages are on their way.  It must not touch what
+   the round's transfers read or write. */
+void coll_sched_at_once(coll_sched_t *s);
 /* a step that does nothing: complete once its dependencies are (with none, once the
    round's transfers are, as any local step); one id that stands for several steps */
 int coll_sched_join(coll_sched_t *s);

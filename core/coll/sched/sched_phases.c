@@ -9,53 +9,65 @@
 #include "core/coll/phases/blocks.h"
 #include "core/coll/phases/reduce_phases.h"
 
+/* the root's side of a linear gather(v) or scatter(v): rounds of COLL_MOVE_WINDOW
+   peers, starting after the root so that the peers are served round-robin; its own block
+   copied in the first round, while the peers' data is on its way */
+static void linear_root(const coll_call_t *call, coll_sched_t *s, int gather,
+                        const coll_blk_t *own)
+{
+    int p = call->comm->size, me = call->comm->rank;
+    coll_blk_t b;
+    for (int k = 0; k < p - 1 || k == 0; k += COLL_MOVE_WINDOW) {
+        int end = k + COLL_MOVE_WINDOW < p - 1 ? k + COLL_MOVE_WINDOW : p - 1;
+        for (int j = k; j < end; j++) {
+            int i = (me + 1 + j) % p;
+            if (gather) {
+                coll_rblock(call, i, &b);
+                coll_sched_recv(s, b.buf, b.count, b.dt, i);
+            } else {
+                coll_sblock(call, i, &b);
+                coll_sched_send(s, b.buf, b.count, b.dt, i);
+            }
+        }
+        if (k == 0 && !call->in_place) {
+            coll_sched_at_once(s);
+            if (gather) {
+                coll_rblock(call, me, &b);
+                coll_sched_copy(s, own->buf, own->count, own->dt, b.buf, b.count, b.dt);
+            } else {
+                coll_sblock(call, me, &b);
+                coll_sched_copy(s, b.buf, b.count, b.dt, own->buf, own->count, own->dt);
+            }
+        }
+        coll_sched_round(s);
+    }
+}
+
 void coll_sched_gather_linear(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s)
 {
     (void)params;
-    int p = call->comm->size, me = call->comm->rank;
-    coll_blk_t own, b;
+    coll_blk_t own;
     coll_own_sblock(call, &own);
-    if (me != call->root) {
+    if (call->comm->rank != call->root) {
         coll_sched_send(s, own.buf, own.count, own.dt, call->root);
         coll_sched_round(s);
         return;
     }
-    for (int i = 0; i < p; i++) {
-        if (i != me) {
-            coll_rblock(call, i, &b);
-            coll_sched_recv(s, b.buf, b.count, b.dt, i);
-        }
-    }
-    if (!call->in_place) {
-        coll_rblock(call, me, &b);
-        coll_sched_copy(s, own.buf, own.count, own.dt, b.buf, b.count, b.dt);
-    }
-    coll_sched_round(s);
+    linear_root(call, s, 1, &own);
 }
 
 void coll_sched_scatter_linear(const coll_call_t *call, const coll_params_t *params,
                                coll_sched_t *s)
 {
     (void)params;
-    int p = call->comm->size, me = call->comm->rank;
-    coll_blk_t own, b;
+    coll_blk_t own;
     coll_own_rblock(call, &own);
-    if (me != call->root) {
+    if (call->comm->rank != call->root) {
         coll_sched_recv(s, own.buf, own.count, own.dt, call->root);
         coll_sched_round(s);
         return;
     }
-    for (int i = 0; i < p; i++) {
-        if (i != me) {
-            coll_sblock(call, i, &b);
-            coll_sched_send(s, b.buf, b.count, b.dt, i);
-        }
-    }
-    if (!call->in_place) {
-        coll_sblock(call, me, &b);
-        coll_sched_copy(s, b.buf, b.count, b.dt, own.buf, own.count, own.dt);
-    }
-    coll_sched_round(s);
+    linear_root(call, s, 0, &own);
 }
 
 void coll_sched_allgather_ring(const coll_call_t *call, const coll_params_t *params,
@@ -66,31 +78,29 @@ void coll_sched_allgather_ring(const coll_call_t *call, const coll_params_t *par
     int right = (me + 1) % p, left = (me - 1 + p) % p;
     coll_blk_t own, b;
     coll_own_sblock(call, &own);
-    if (!call->in_place) {
-        coll_rblock(call, me, &b);
-        coll_sched_copy(s, own.buf, own.count, own.dt, b.buf, b.count, b.dt);
-    }
     /* round k: pass on the block received in round k - 1; in round 0 the own block, from
-       the send buffer while it is copied (phases/blocks.h, coll_own_exchange) */
-    for (int k = 0; k < p - 1; k++) {
-        coll_rblock(call, (me - k + p) % p, &b);
-        if (k == 0) {
-            b = own;
+       the send buffer while it is copied into place (phases/blocks.h, coll_own_exchange) */
+    for (int k = 0; k < p - 1 || k == 0; k++) {
+        if (p > 1) {
+            coll_rblock(call, (me - k + p) % p, &b);
+            if (k == 0) {
+                b = own;
+            }
+            coll_sched_send(s, b.buf, b.count, b.dt, right);
+            coll_rblock(call, (me - k - 1 + p) % p, &b);
+            coll_sched_recv(s, b.buf, b.count, b.dt, left);
         }
-        coll_sched_send(s, b.buf, b.count, b.dt, right);
-        coll_rblock(call, (me - k - 1 + p) % p, &b);
-        coll_sched_recv(s, b.buf, b.count, b.dt, left);
-        coll_sched_round(s);
-    }
-    if (p == 1) {
+        if (k == 0 && !call->in_place) {
+            coll_rblock(call, me, &b);
+            coll_sched_at_once(s);
+            coll_sched_copy(s, own.buf, own.count, own.dt, b.buf, b.count, b.dt);
+        }
         coll_sched_round(s);
     }
 }
 
-void coll_sched_alltoall_linear(const coll_call_t *call, const coll_params_t *params,
-                                coll_sched_t *s)
+void coll_sched_alltoall(const coll_call_t *call, coll_sched_t *s, int window)
 {
-    (void)params;
     int p = call->comm->size, me = call->comm->rank;
     coll_a2a_t a;
     coll_blk_t sb, rb;
@@ -100,23 +110,32 @@ void coll_sched_alltoall_linear(const coll_call_t *call, const coll_params_t *pa
         coll_sched_fail(s, st);
         return;
     }
-    /* receives first, so the transport finds them posted */
-    for (int k = 1; k < p; k++) {
-        int from = (me - k + p) % p;
-        coll_rblock(call, from, &rb);
-        coll_sched_recv(s, rb.buf, rb.count, rb.dt, from);
+    if (window < 1) {
+        window = 1;
     }
-    for (int k = 1; k < p; k++) {
-        int to = (me + k) % p;
-        coll_a2a_sblock(&a, to, &sb);
-        coll_sched_send(s, sb.buf, sb.count, sb.dt, to);
+    /* a round per window of distances base .. base + window - 1: the receives first, so
+       the transport finds them posted, then the sends; the own block is copied in the
+       first round, once its messages are out */
+    for (int base = 1; base < p || base == 1; base += window) {
+        int end = base + window < p ? base + window : p;
+        for (int k = base; k < end; k++) {
+            int from = (me - k + p) % p;
+            coll_rblock(call, from, &rb);
+            coll_sched_recv(s, rb.buf, rb.count, rb.dt, from);
+        }
+        for (int k = base; k < end; k++) {
+            int to = (me + k) % p;
+            coll_a2a_sblock(&a, to, &sb);
+            coll_sched_send(s, sb.buf, sb.count, sb.dt, to);
+        }
+        if (base == 1 && !call->in_place) {
+            coll_sched_at_once(s);
+            coll_sblock(call, me, &sb);
+            coll_rblock(call, me, &rb);
+            coll_sched_copy(s, sb.buf, sb.count, sb.dt, rb.buf, rb.count, rb.dt);
+        }
+        coll_sched_round(s);
     }
-    if (!call->in_place) {
-        coll_sblock(call, me, &sb);
-        coll_rblock(call, me, &rb);
-        coll_sched_copy(s, sb.buf, sb.count, sb.dt, rb.buf, rb.count, rb.dt);
-    }
-    coll_sched_round(s);
 }
 
 /* ---- the reduce family ------------------------------------------------------------- */

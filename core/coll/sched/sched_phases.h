@@ -17,19 +17,18 @@
 
 #include "core/coll/sched/sched.h"
 
-/* gather(v): the root receives every block at once; one round */
+/* gather(v): the root receives every block, COLL_MOVE_WINDOW at once (a round each) */
 void coll_sched_gather_linear(const coll_call_t *call, const coll_params_t *params,
                               coll_sched_t *s);
-/* scatter(v): the root sends every block at once; one round */
+/* scatter(v): the root sends every block, COLL_MOVE_WINDOW at once (a round each) */
 void coll_sched_scatter_linear(const coll_call_t *call, const coll_params_t *params,
                                coll_sched_t *s);
 /* allgather(v): p - 1 rounds around the ring, one block each way per round */
 void coll_sched_allgather_ring(const coll_call_t *call, const coll_params_t *params,
                                coll_sched_t *s);
-/* alltoall(v/w): every send and receive posted at once (in place: the send blocks are
-   packed when the schedule is built, that is when the call is made) */
-void coll_sched_alltoall_linear(const coll_call_t *call, const coll_params_t *params,
-                                coll_sched_t *s);
+/* alltoall(v/w): every peer's receive and send, `window` peers per round (in place: the
+   send blocks are packed when the schedule is built, that is when the call is made) */
+void coll_sched_alltoall(const coll_call_t *call, coll_sched_t *s, int window);
 
 /* ---- the reduce family (the schedule counterparts of phases/reduce_phases.h) -------- */
 

@@ -14,8 +14,7 @@
  * Cost (p ranks, n bytes per block):
  *   T = ceil(log2 p) alpha + (p - 1) n beta + 2 p n (pack and the final rotation)
  * The latency term is the one of recursive doubling, for any p: the small-block choice.
- * As a schedule (nonblocking, persistent): a round per step, the packing and the
- * rotation as copy steps.
+ * A round per step, the packing and the rotation as copy steps.
  */
 #include "core/coll/phases/blocks.h"
 #include "core/coll/sched/sched.h"
@@ -26,48 +25,6 @@
 static size_t bruck_blocks(int d, int p)
 {
     return (size_t)(d < p - d ? d : p - d);
-}
-
-static compi_status_t allgather_bruck(coll_closure_t *self, const coll_call_t *call)
-{
-    (void)self;
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, rank = comm->rank;
-    compi_datatype_t *byte = coll_move_byte();
-    compi_status_t st = COMPI_OK;
-    coll_blk_t own, b;
-
-    coll_own_sblock(call, &own);
-    coll_rblock(call, rank, &b);
-    size_t n = coll_blk_bytes(&b);
-    if (p == 1 || n == 0) {
-        return call->in_place ? COMPI_OK : coll_blk_copy(&own, &b);
-    }
-    char *tmp = coll_scratch_get((size_t)p * n);
-    if (tmp == NULL) {
-        return COMPI_ERR_NO_MEMORY;
-    }
-    dt_pack(own.dt, own.buf, own.count, 0, tmp, n);
-
-    for (int d = 1; d < p && st == COMPI_OK; d <<= 1) {
-        size_t cnt = bruck_blocks(d, p);
-        compi_request_t *reqs[2] = {NULL, NULL};
-        coll_move_keep(&st, pml_irecv(tmp + (size_t)d * n, cnt * n, byte, (rank + d) % p,
-                                      coll_tag(call->kind), comm, &reqs[0]));
-        coll_move_keep(&st, pml_isend(tmp, cnt * n, byte, (rank - d + p) % p, coll_tag(call->kind),
-                                      comm, PML_SEND_STANDARD, &reqs[1]));
-        coll_move_keep(&st, pml_wait_all_free(2, reqs));
-    }
-    if (st == COMPI_OK) {
-        /* tmp[i] is block (rank + i) mod p: blocks rank .. p - 1 first, then 0 .. rank - 1,
-           each range contiguous in the receive buffer */
-        size_t upper = (size_t)(p - rank);
-        dt_unpack(b.dt, b.buf, upper * b.count, 0, tmp, upper * n);
-        coll_rblock(call, 0, &b);
-        dt_unpack(b.dt, b.buf, (size_t)rank * b.count, 0, tmp + upper * n, (size_t)rank * n);
-    }
-    coll_scratch_put(tmp);
-    return st;
 }
 
 static void allgather_bruck_sched(const coll_call_t *call, const coll_params_t *params,
@@ -100,7 +57,7 @@ static void allgather_bruck_sched(const coll_call_t *call, const coll_params_t *
         coll_sched_send(s, tmp, cnt * n, byte, (rank - d + p) % p);
         coll_sched_round(s);
     }
-    /* the rotation of the blocking function: blocks rank .. p - 1, then 0 .. rank - 1 */
+    /* the rotation: blocks rank .. p - 1, then 0 .. rank - 1 */
     size_t upper = (size_t)(p - rank);
     coll_sched_copy(s, tmp, upper * n, byte, b.buf, upper * b.count, b.dt);
     coll_rblock(call, 0, &b);
@@ -112,7 +69,6 @@ static void allgather_bruck_sched(const coll_call_t *call, const coll_params_t *
 const coll_algo_t coll_algo_allgather_bruck = {
     .name = "bruck",
     .kind = COLL_ALLGATHER,
-    .fn = allgather_bruck,
     .usable = NULL,
     .sched = allgather_bruck_sched,
     .help = "ceil(log2 p) steps for any p, through a packed temporary; small blocks",

@@ -13,7 +13,7 @@
  *
  * Cost (p ranks, n bytes per block): T = (p / 2) alpha + (p - 1) n beta: the ring's
  * bandwidth with half its latency.  usable() wants p even; called anyway, it runs the
- * ring.  As a schedule (nonblocking, persistent): a round per step, the same messages.
+ * ring.  A round per step.
  */
 #include "core/coll/phases/blocks.h"
 #include "core/coll/sched/sched_phases.h"
@@ -26,8 +26,7 @@ static int ne_usable(const coll_call_t *call, const coll_params_t *params)
 
 /* The walk of one rank: nb[s % 2] is the neighbour of step s, from[s % 2] the first block
    of the pair that comes from it, which moves two blocks further each time that side is
-   used; held is the pair this rank passes on next.  Blocking and schedule walk the same
-   steps. */
+   used; held is the pair this rank passes on next. */
 typedef struct ne_walk {
     int nb[2], from[2], delta[2], held;
 } ne_walk_t;
@@ -64,25 +63,6 @@ static inline int ne_step(ne_walk_t *w, const coll_call_t *call, int s, coll_blk
     return w->nb[side];
 }
 
-static compi_status_t allgather_neighbor_exchange(coll_closure_t *self, const coll_call_t *call)
-{
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, rank = comm->rank;
-    coll_blk_t sb, rb;
-
-    if (p % 2 != 0) {
-        return coll_allgather_ring(self, call);
-    }
-    compi_status_t st = coll_own_to_rblock(call);
-    ne_walk_t w;
-    ne_start(&w, rank, p);
-    for (int s = 0; s < p / 2 && st == COMPI_OK; s++) {
-        int peer = ne_step(&w, call, s, &sb, &rb);
-        st = coll_blk_sendrecv(&sb, peer, &rb, peer, call);
-    }
-    return st;
-}
-
 static void allgather_neighbor_exchange_sched(const coll_call_t *call, const coll_params_t *params,
                                               coll_sched_t *s)
 {
@@ -116,7 +96,6 @@ static void allgather_neighbor_exchange_sched(const coll_call_t *call, const col
 const coll_algo_t coll_algo_allgather_neighbor_exchange = {
     .name = "neighbor-exchange",
     .kind = COLL_ALLGATHER,
-    .fn = allgather_neighbor_exchange,
     .usable = ne_usable,
     .sched = allgather_neighbor_exchange_sched,
     .help = "p / 2 steps passing pairs of blocks to alternate neighbours; p even only",

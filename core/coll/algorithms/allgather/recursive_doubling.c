@@ -7,8 +7,8 @@
  *              step 1:  0 <-> 2   1 <-> 3       each holds 4 blocks
  *
  * Cost (p ranks, n bytes per block): T = log2(p) alpha + (p - 1) n beta.
- * usable() refuses other sizes; called anyway, it runs the ring (same result).  As a
- * schedule (nonblocking, persistent): one round per step, the same messages.
+ * usable() refuses other sizes; called anyway, it runs the ring (same result).  One
+ * round per step.
  */
 #include "core/coll/phases/blocks.h"
 #include "core/coll/sched/sched_phases.h"
@@ -32,28 +32,6 @@ static void rd_step(const coll_call_t *call, int rank, int mask, coll_blk_t *sb,
     coll_rblock(call, (rank ^ mask) & ~(mask - 1), rb);
     sb->count *= (size_t)mask;
     rb->count *= (size_t)mask;
-}
-
-static compi_status_t allgather_recursive_doubling(coll_closure_t *self, const coll_call_t *call)
-{
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, rank = comm->rank;
-    coll_blk_t sb, rb;
-
-    if (!is_pow2(p)) {
-        return coll_allgather_ring(self, call);
-    }
-    if (p == 1) {
-        return coll_own_to_rblock(call);
-    }
-    /* step 1 swaps single blocks: this rank's own goes from the send buffer */
-    rd_step(call, rank, 1, &sb, &rb);
-    compi_status_t st = coll_own_exchange(call, rank ^ 1, &rb, rank ^ 1);
-    for (int mask = 2; mask < p && st == COMPI_OK; mask <<= 1) {
-        rd_step(call, rank, mask, &sb, &rb);
-        st = coll_blk_sendrecv(&sb, rank ^ mask, &rb, rank ^ mask, call);
-    }
-    return st;
 }
 
 static void allgather_recursive_doubling_sched(const coll_call_t *call,
@@ -91,7 +69,6 @@ static void allgather_recursive_doubling_sched(const coll_call_t *call,
 const coll_algo_t coll_algo_allgather_recursive_doubling = {
     .name = "recursive-doubling",
     .kind = COLL_ALLGATHER,
-    .fn = allgather_recursive_doubling,
     .usable = rd_usable,
     .sched = allgather_recursive_doubling_sched,
     .help = "log2 p pairwise swaps of doubling ranges; powers of two only",

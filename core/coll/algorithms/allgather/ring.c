@@ -16,43 +16,20 @@
 #include "core/coll/phases/blocks.h"
 #include "core/coll/sched/sched_phases.h"
 
-compi_status_t coll_allgather_ring(coll_closure_t *self, const coll_call_t *call)
-{
-    (void)self;
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, rank = comm->rank;
-    int left = (rank - 1 + p) % p, right = (rank + 1) % p;
-    coll_blk_t sb, rb;
-
-    if (p == 1) {
-        return coll_own_to_rblock(call);
-    }
-    coll_rblock(call, left, &rb);
-    compi_status_t st = coll_own_exchange(call, right, &rb, left);
-    for (int s = 1; s < p - 1 && st == COMPI_OK; s++) {
-        coll_rblock(call, (rank - s - 1 + p) % p, &rb);
-        coll_rblock(call, (rank - s + p) % p, &sb);
-        st = coll_blk_sendrecv(&sb, right, &rb, left, call);
-    }
-    return st;
-}
-
 const coll_algo_t coll_algo_allgather_ring = {
     .name = "ring",
     .kind = COLL_ALLGATHER,
-    .fn = coll_allgather_ring,
     .usable = NULL,
     .help = "p - 1 steps around a ring; bandwidth-optimal for large blocks",
-    .sched = coll_sched_allgather_ring, /* its nonblocking schedule (sched/sched_phases.c) */
+    .sched = coll_sched_allgather_ring,
 };
 
-/* the same engine for allgatherv (counts and displacements read through the block
+/* the same schedule for allgatherv (counts and displacements read through the block
    accessors of phases/blocks.h) */
 const coll_algo_t coll_algo_allgatherv_ring = {
     .name = "ring",
     .kind = COLL_ALLGATHERV,
-    .fn = coll_allgather_ring,
     .usable = NULL,
     .help = "p - 1 steps around a ring",
-    .sched = coll_sched_allgather_ring, /* its nonblocking schedule (sched/sched_phases.c) */
+    .sched = coll_sched_allgather_ring,
 };

@@ -11,7 +11,7 @@
  *
  * Cost (p ranks, N bytes in all, n_r the own block): T = (p - 1) alpha + (p - 1) n_r beta
  * out and (N - n_r) beta in, with the latencies overlapped: for small p and small blocks.
- * As a schedule (nonblocking, persistent): a round per window, the same messages.
+ * A round per window.
  */
 #include "core/coll/phases/blocks.h"
 #include "core/coll/sched/sched.h"
@@ -20,33 +20,6 @@
 static int window_end(int base, int p)
 {
     return base + COLL_MOVE_WINDOW < p ? base + COLL_MOVE_WINDOW : p;
-}
-
-static compi_status_t allgatherv_linear(coll_closure_t *self, const coll_call_t *call)
-{
-    (void)self;
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, rank = comm->rank;
-    compi_status_t st = coll_own_to_rblock(call);
-    compi_request_t *reqs[2 * COLL_MOVE_WINDOW];
-    coll_blk_t own, b;
-
-    coll_own_sblock(call, &own);
-    for (int base = 1; base < p; base += COLL_MOVE_WINDOW) {
-        int end = window_end(base, p);
-        size_t n = 0;
-        /* receives first, so that no message of this window arrives unexpected */
-        for (int i = base; i < end; i++) {
-            int src = (rank - i + p) % p;
-            coll_rblock(call, src, &b);
-            coll_move_keep(&st, coll_blk_irecv(&b, src, call, &reqs[n++]));
-        }
-        for (int i = base; i < end; i++) {
-            coll_move_keep(&st, coll_blk_isend(&own, (rank + i) % p, call, &reqs[n++]));
-        }
-        coll_move_keep(&st, pml_wait_all_free(n, reqs));
-    }
-    return st;
 }
 
 /* this rank's contribution into its own receive block, a copy step (nothing in place) */
@@ -93,7 +66,6 @@ static void allgatherv_linear_sched(const coll_call_t *call, const coll_params_t
 const coll_algo_t coll_algo_allgatherv_linear = {
     .name = "linear",
     .kind = COLL_ALLGATHERV,
-    .fn = allgatherv_linear,
     .usable = NULL,
     .sched = allgatherv_linear_sched,
     .help = "every rank sends its block to every other rank at once (windowed)",

@@ -9,54 +9,14 @@
  *     doubling: 0<->1, 2<->3: [b0 b1], [b2 b3];   0<->2, 1<->3: all four
  *
  * Cost: 2 log2 p2 alpha + 2 (p2-1)/p2 n beta + (p2-1)/p2 n gamma, plus 2 (alpha + n beta)
- * + n gamma to fold: bandwidth-optimal, for large vectors.  Commutative ops only.  As a
- * schedule (nonblocking, persistent): one round per step, the same messages.
+ * + n gamma to fold: bandwidth-optimal, for large vectors.  Commutative ops only.  One
+ * round per step.  The input is read where it is: the fold and the first halving step
+ * write their combinations straight to rbuf.
  */
 #include "core/coll/phases/reduce_phases.h"
 #include "core/coll/sched/sched_phases.h"
 
 #include <stdlib.h>
-
-static compi_status_t allreduce_rabenseifner(coll_closure_t *self, const coll_call_t *call)
-{
-    compi_comm_t *comm = call->comm;
-    int p2 = red_pow2_floor(comm->size), rem = comm->size - p2, tag = coll_tag(call->kind);
-    compi_datatype_t *dt = red_dtype(call);
-    size_t count = red_count(call), *cnt = NULL;
-    void *tmpmem = NULL;
-    char *acc = call->rbuf;
-    compi_status_t st = COMPI_OK;
-
-    (void)self;
-    if (count == 0) {
-        return COMPI_OK;
-    }
-    char *tmp = coll_tmp_get(dt, count, &tmpmem);
-    cnt = coll_blocks_get(count, p2);
-    if (tmp == NULL || cnt == NULL) {
-        st = COMPI_ERR_NO_MEMORY;
-        goto err;
-    }
-    const size_t *off = cnt + p2;
-    /* the input is read where it is: the fold and the first halving step write their
-       combinations straight to rbuf */
-    const char *in = red_input(call);
-    int nr = red_fold(in, acc, tmp, count, dt, call->op, tag, comm, &st);
-    if (st == COMPI_OK && nr >= 0) {
-        st = red_halving(red_fold_partial(comm, in, acc), acc, tmp, cnt, off, nr, p2, rem, dt,
-                         call->op, tag, comm);
-        if (st == COMPI_OK) {
-            st = red_doubling_gather(acc, cnt, off, nr, p2, rem, dt, tag, comm);
-        }
-    }
-    if (st == COMPI_OK) {
-        st = red_unfold(acc, count, dt, tag, comm);
-    }
-err:
-    coll_scratch_put(cnt);
-    coll_scratch_put(tmpmem);
-    return st;
-}
 
 static void allreduce_rabenseifner_sched(const coll_call_t *call, const coll_params_t *params,
                                          coll_sched_t *s)
@@ -90,7 +50,6 @@ static void allreduce_rabenseifner_sched(const coll_call_t *call, const coll_par
 const coll_algo_t coll_algo_allreduce_rabenseifner = {
     .name = "rabenseifner",
     .kind = COLL_ALLREDUCE,
-    .fn = allreduce_rabenseifner,
     .usable = red_commutative_only,
     .sched = allreduce_rabenseifner_sched,
     .help = "reduce-scatter by recursive halving + allgather by recursive doubling",

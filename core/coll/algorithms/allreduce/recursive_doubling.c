@@ -11,67 +11,19 @@
  * the left operand, so non-commutative ops are right.
  * Cost: log2 p2 (alpha + n beta + n gamma), plus 2 (alpha + n beta) + n gamma to fold.
  * The input is read where it is (the first step sends it and combines into rbuf), so no
- * pass copies it into rbuf first.  segsize > 0: each step's exchange runs in segments,
- * the next one in flight while one is combined (red_exchange_combine; blocking only).
- * The choice for small vectors.  As a schedule (nonblocking, persistent): one round per
- * step, the same messages and the same order of combination.
+ * pass copies it into rbuf first.  One round per step; segsize > 0: each step's
+ * exchange runs in segments, each combined as soon as it is in while the later ones are
+ * still under way.  The choice for small vectors.
+ *
+ * Buffers: the partial result `cur` starts as the input, read where it is (no copy into
+ * rbuf first); `spare` receives the peer's.  Each combination writes to the right
+ * operand's buffer (coll_op_apply's cheap form for every op), or to rbuf when that
+ * operand is the input, which is never written.
  */
 #include "core/coll/phases/reduce_phases.h"
 #include "core/coll/sched/sched_phases.h"
 
 #include <stdlib.h>
-
-static compi_status_t allreduce_recursive_doubling(coll_closure_t *self, const coll_call_t *call)
-{
-    compi_comm_t *comm = call->comm;
-    int p2 = red_pow2_floor(comm->size), rem = comm->size - p2, tag = coll_tag(call->kind);
-    compi_datatype_t *dt = red_dtype(call);
-    size_t count = red_count(call);
-    int ordered = !red_commutative(call);
-    void *tmpmem = NULL;
-    const char *in = red_input(call);
-    const coll_params_t *prm = self->state;
-    size_t segcount = prm->segsize > 0 && dt->size > 0 ? (size_t)prm->segsize / dt->size : 0;
-    compi_status_t st = COMPI_OK;
-
-    if (count == 0) {
-        return COMPI_OK;
-    }
-    char *tmp = coll_tmp_get(dt, count, &tmpmem);
-    if (tmp == NULL) {
-        return COMPI_ERR_NO_MEMORY;
-    }
-    /* The partial result `cur` starts as the input, read where it is (no copy into rbuf
-       first); `spare` receives the peer's.  Each combination writes to the right operand's
-       buffer (coll_op_apply's cheap form for every op), or to rbuf when that operand is
-       the input, which is never written. */
-    int nr = red_fold(in, call->rbuf, tmp, count, dt, call->op, tag, comm, &st);
-    const char *cur = red_fold_partial(comm, in, call->rbuf);
-    char *spare = tmp;
-    for (int mask = 1; nr >= 0 && mask < p2 && st == COMPI_OK; mask <<= 1) {
-        int pnr = nr ^ mask, peer = red_real_rank(pnr, rem);
-        /* the lower range is the left operand */
-        int peer_left = pnr < nr || !ordered;
-        const char *right = peer_left ? cur : spare;
-        char *out = right == in ? call->rbuf : (char *)right;
-        st = red_exchange_combine(cur, spare, out, peer_left, count, segcount, peer, dt, call->op,
-                                  tag, comm);
-        if (out != cur) {
-            /* the old partial's buffer (rbuf or tmp) takes the next message; the input
-               never does */
-            spare = cur == in ? (out == call->rbuf ? tmp : call->rbuf) : (char *)cur;
-        }
-        cur = out;
-    }
-    if (st == COMPI_OK && nr >= 0 && cur != call->rbuf) {
-        st = coll_copy(cur, count, dt, call->rbuf, count, dt);
-    }
-    if (st == COMPI_OK) {
-        st = red_unfold(call->rbuf, count, dt, tag, comm);
-    }
-    coll_scratch_put(tmpmem);
-    return st;
-}
 
 static void allreduce_recursive_doubling_sched(const coll_call_t *call, const coll_params_t *params,
                                                coll_sched_t *s)
@@ -83,15 +35,18 @@ static void allreduce_recursive_doubling_sched(const coll_call_t *call, const co
     int ordered = !red_commutative(call);
     const char *in = red_input(call);
 
-    (void)params;
+    size_t segcount = params->segsize > 0 && dt->size > 0 ? (size_t)params->segsize / dt->size : 0;
+
     if (count == 0) {
         return;
+    }
+    if (segcount == 0 || segcount > count) {
+        segcount = count;
     }
     char *tmp = coll_sched_scratch(s, dt, count);
     if (tmp == NULL) {
         return;
     }
-    /* the blocking loop's buffers, step by step (see there) */
     int nr = coll_sched_red_fold(s, comm, in, call->rbuf, tmp, count, dt);
     const char *cur = red_fold_partial(comm, in, call->rbuf);
     char *spare = tmp;
@@ -100,9 +55,19 @@ static void allreduce_recursive_doubling_sched(const coll_call_t *call, const co
         int peer_left = pnr < nr || !ordered;
         const char *right = peer_left ? cur : spare;
         char *out = right == in ? call->rbuf : (char *)right;
-        coll_sched_recv(s, spare, count, dt, peer);
-        coll_sched_send(s, cur, count, dt, peer);
-        coll_sched_reduce3(s, peer_left ? spare : cur, right, out, count, dt);
+        /* segment k: its receive and send posted at once, its combination when both are
+           complete (out may be cur, whose segment is in flight) */
+        for (size_t off = 0; off < count; off += segcount) {
+            size_t n = count - off < segcount ? count - off : segcount;
+            int rid = coll_sched_recv(s, red_at(spare, dt, off), n, dt, peer);
+            int sid = coll_sched_send(s, red_at(cur, dt, off), n, dt, peer);
+            if (segcount < count) {
+                coll_sched_after(s, rid);
+                coll_sched_after(s, sid);
+            }
+            coll_sched_reduce3(s, red_at(peer_left ? spare : cur, dt, off), red_at(right, dt, off),
+                               red_at(out, dt, off), n, dt);
+        }
         coll_sched_round(s);
         if (out != cur) {
             spare = cur == in ? (out == call->rbuf ? tmp : call->rbuf) : (char *)cur;
@@ -119,7 +84,6 @@ static void allreduce_recursive_doubling_sched(const coll_call_t *call, const co
 const coll_algo_t coll_algo_allreduce_recursive_doubling = {
     .name = "recursive-doubling",
     .kind = COLL_ALLREDUCE,
-    .fn = allreduce_recursive_doubling,
     .usable = NULL,
     .sched = allreduce_recursive_doubling_sched,
     .params = COLL_PARAM_SEGSIZE,

@@ -15,9 +15,8 @@
  *
  * Cost (p ranks, n bytes per block):
  *   T = ceil(log2 p) alpha + ceil(log2 p) (p / 2) n beta + 3 p n (rotation, packing)
- * Small blocks only: it moves each block up to log2 p times.  As a schedule (nonblocking,
- * persistent): a round per step, the rotation and the packing around each step as copy
- * steps.
+ * Small blocks only: it moves each block up to log2 p times.  A round per step, the
+ * rotation and the packing around each step as copy steps.
  */
 #include "core/coll/phases/blocks.h"
 #include "core/coll/sched/sched.h"
@@ -26,8 +25,7 @@
 #include <string.h>
 
 /* the positions the step of distance d moves are those i (d <= i < p) with bit d set:
-   the first of them from i on, p when none is left.  Blocking and schedule walk them
-   alike. */
+   the first of them from i on, p when none is left */
 static int bruck_pos(int i, int d, int p)
 {
     while (i < p && !(i & d)) {
@@ -46,74 +44,6 @@ static void bruck_rotated(const coll_call_t *call, int rank, int i, coll_blk_t *
     } else {
         coll_sblock(call, dst, b);
     }
-}
-
-static compi_status_t alltoall_bruck(coll_closure_t *self, const coll_call_t *call)
-{
-    (void)self;
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, rank = comm->rank;
-    compi_datatype_t *byte = coll_move_byte();
-    compi_status_t st = COMPI_OK;
-    char *tmp = NULL, *sendb = NULL, *recvb = NULL;
-    coll_blk_t b, rb;
-
-    coll_rblock(call, rank, &rb);
-    size_t n = coll_blk_bytes(&rb);
-    if (n == 0) {
-        return COMPI_OK;
-    }
-    if (p == 1) {
-        if (call->in_place) {
-            return COMPI_OK;
-        }
-        coll_sblock(call, 0, &b);
-        return coll_blk_copy(&b, &rb);
-    }
-    size_t half = (size_t)p / 2 + 1;
-    tmp = coll_scratch_get((size_t)p * n);
-    sendb = coll_scratch_get(half * n);
-    recvb = coll_scratch_get(half * n);
-    if (tmp == NULL || sendb == NULL || recvb == NULL) {
-        st = COMPI_ERR_NO_MEMORY;
-        goto err;
-    }
-    /* packing everything first also makes MPI_IN_PLACE safe: the receive buffer is read
-       before anything lands in it */
-    for (int i = 0; i < p; i++) {
-        bruck_rotated(call, rank, i, &b);
-        dt_pack(b.dt, b.buf, b.count, 0, tmp + (size_t)i * n, n);
-    }
-
-    for (int d = 1; d < p && st == COMPI_OK; d <<= 1) {
-        size_t cnt = 0;
-        for (int i = bruck_pos(d, d, p); i < p; i = bruck_pos(i + 1, d, p)) {
-            memcpy(sendb + cnt * n, tmp + (size_t)i * n, n);
-            cnt++;
-        }
-        compi_request_t *reqs[2] = {NULL, NULL};
-        coll_move_keep(&st, pml_irecv(recvb, cnt * n, byte, (rank - d + p) % p,
-                                      coll_tag(call->kind), comm, &reqs[0]));
-        coll_move_keep(&st, pml_isend(sendb, cnt * n, byte, (rank + d) % p, coll_tag(call->kind),
-                                      comm, PML_SEND_STANDARD, &reqs[1]));
-        coll_move_keep(&st, pml_wait_all_free(2, reqs));
-        cnt = 0;
-        for (int i = bruck_pos(d, d, p); i < p; i = bruck_pos(i + 1, d, p)) {
-            memcpy(tmp + (size_t)i * n, recvb + cnt * n, n);
-            cnt++;
-        }
-    }
-    if (st == COMPI_OK) {
-        for (int i = 0; i < p; i++) {
-            coll_rblock(call, (rank - i + p) % p, &b);
-            dt_unpack(b.dt, b.buf, b.count, 0, tmp + (size_t)i * n, n);
-        }
-    }
-err:
-    coll_scratch_put(recvb);
-    coll_scratch_put(sendb);
-    coll_scratch_put(tmp);
-    return st;
 }
 
 /* the positions of the step of distance d packed into sendb (as copy steps); returns
@@ -191,7 +121,6 @@ static void alltoall_bruck_sched(const coll_call_t *call, const coll_params_t *p
 const coll_algo_t coll_algo_alltoall_bruck = {
     .name = "bruck",
     .kind = COLL_ALLTOALL,
-    .fn = alltoall_bruck,
     .usable = NULL,
     .sched = alltoall_bruck_sched,
     .help = "ceil(log2 p) steps of packed exchanges, any p; small blocks",

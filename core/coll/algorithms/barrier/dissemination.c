@@ -12,23 +12,7 @@
 #include "core/coll/phases/reduce_phases.h"
 #include "core/coll/sched/sched_phases.h"
 
-static compi_status_t barrier_dissemination(coll_closure_t *self, const coll_call_t *call)
-{
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, r = comm->rank, tag = coll_tag(call->kind);
-
-    (void)self;
-    for (int k = 1; k < p; k <<= 1) {
-        compi_status_t st =
-            red_sendrecv(NULL, 0, (r + k) % p, NULL, 0, (r - k + p) % p, red_byte(), tag, comm);
-        if (st != COMPI_OK) {
-            return st;
-        }
-    }
-    return COMPI_OK;
-}
-
-/* the same rounds as a schedule: one zero-byte send and receive per round */
+/* one zero-byte send and receive per round */
 static void barrier_dissemination_sched(const coll_call_t *call, const coll_params_t *params,
                                         coll_sched_t *s)
 {
@@ -46,7 +30,6 @@ static void barrier_dissemination_sched(const coll_call_t *call, const coll_para
 const coll_algo_t coll_algo_barrier_dissemination = {
     .name = "dissemination",
     .kind = COLL_BARRIER,
-    .fn = barrier_dissemination,
     .usable = NULL,
     .sched = barrier_dissemination_sched,
     .help = "ceil(log2 p) rounds: signal rank+2^k, wait for rank-2^k",

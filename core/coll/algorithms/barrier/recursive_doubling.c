@@ -8,36 +8,10 @@
  *                     0 <-> 2, 1 <-> 3      (k = 1)
  *                     0 -> 4, 1 -> 5        (release)
  *
- * Cost: log2 p2 alpha, plus 2 alpha when p is not a power of two.  As a schedule
- * (nonblocking, persistent): a round per step, the same messages.
+ * Cost: log2 p2 alpha, plus 2 alpha when p is not a power of two.  A round per step.
  */
 #include "core/coll/phases/reduce_phases.h"
 #include "core/coll/sched/sched.h"
-
-static compi_status_t barrier_recursive_doubling(coll_closure_t *self, const coll_call_t *call)
-{
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, r = comm->rank, tag = coll_tag(call->kind);
-    int p2 = red_pow2_floor(p);
-    compi_datatype_t *byte = red_byte();
-    compi_status_t st = COMPI_OK;
-
-    (void)self;
-    if (r >= p2) {
-        st = red_send(NULL, 0, byte, r - p2, tag, comm);
-        return st != COMPI_OK ? st : red_recv(NULL, 0, byte, r - p2, tag, comm);
-    }
-    if (r + p2 < p) {
-        st = red_recv(NULL, 0, byte, r + p2, tag, comm);
-    }
-    for (int mask = 1; mask < p2 && st == COMPI_OK; mask <<= 1) {
-        st = red_sendrecv(NULL, 0, r ^ mask, NULL, 0, r ^ mask, byte, tag, comm);
-    }
-    if (st == COMPI_OK && r + p2 < p) {
-        st = red_send(NULL, 0, byte, r + p2, tag, comm);
-    }
-    return st;
-}
 
 static void barrier_recursive_doubling_sched(const coll_call_t *call, const coll_params_t *params,
                                              coll_sched_t *s)
@@ -72,7 +46,6 @@ static void barrier_recursive_doubling_sched(const coll_call_t *call, const coll
 const coll_algo_t coll_algo_barrier_recursive_doubling = {
     .name = "recursive-doubling",
     .kind = COLL_BARRIER,
-    .fn = barrier_recursive_doubling,
     .usable = NULL,
     .sched = barrier_recursive_doubling_sched,
     .help = "exchanges with rank XOR 2^k; extra ranks of non-powers of two fold in",

@@ -10,9 +10,8 @@
  *
  * Cost: (log2 p + p - 1) alpha + 2 (p - 1)/p n beta, against log2 p (alpha + n beta)
  * for binomial: the better choice for large n.  Blocks are cut in packed bytes, so
- * ranks whose datatypes differ (matching signatures) cut them alike.  As a schedule
- * (nonblocking, persistent): a round for the receive of the scatter, one for its sends,
- * one per step of the ring, the same messages.
+ * ranks whose datatypes differ (matching signatures) cut them alike.  A round for the
+ * receive of the scatter, one for its sends, one per step of the ring.
  */
 #include "core/coll/phases/reduce_phases.h"
 #include "core/coll/sched/sched.h"
@@ -30,7 +29,7 @@ static size_t span(const size_t *cnt, const size_t *off, int lo, int hi, int p)
 
 /* The scatter's mask for rank v relative to the root: v > 0 receives blocks
    [v, v + mask) from v - mask, then (every rank) sends blocks [c, c + m) to c = v + m for
-   m = mask / 2 .. 1 while c < p.  Blocking and schedule walk the same steps. */
+   m = mask / 2 .. 1 while c < p. */
 static int sa_mask(int v, int p)
 {
     int mask = 1;
@@ -46,77 +45,6 @@ static void sa_ring_blocks(int v, int i, int p, int *sb_p, int *rb_p)
 {
     *sb_p = ((v - i) % p + p) % p;
     *rb_p = ((v - i - 1) % p + p) % p;
-}
-
-static compi_status_t bcast_scatter_allgather(coll_closure_t *self, const coll_call_t *call)
-{
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, r = comm->rank, root = call->root, tag = coll_tag(call->kind);
-    int v = (r - root + p) % p;
-    compi_datatype_t *byte = red_byte(), *dt;
-    compi_status_t st = COMPI_OK;
-    size_t count, *cnt = NULL, *off = NULL;
-    char *packed = NULL, *data;
-    void *buf;
-
-    (void)self;
-    red_bcast_buf(call, &buf, &count, &dt);
-    size_t n = count * dt->size;
-    if (n == 0 || p == 1) {
-        return COMPI_OK;
-    }
-    data = dt_contig_ptr(dt, buf, count);
-    if (data == NULL) {
-        data = packed = coll_scratch_get(n);
-        if (packed == NULL) {
-            return COMPI_ERR_NO_MEMORY;
-        }
-        if (v == 0) {
-            dt_pack(dt, buf, count, 0, packed, n);
-        }
-    }
-    cnt = coll_blocks_get(n, p);
-    if (cnt == NULL) {
-        st = COMPI_ERR_NO_MEMORY;
-        goto err;
-    }
-    off = cnt + p;
-
-    int mask = sa_mask(v, p);
-    if (mask < p) { /* every rank but the root (v > 0) receives its blocks */
-        st = red_recv(data + off[v], span(cnt, off, v, v + mask, p), byte, (v - mask + root) % p,
-                      tag, comm);
-        if (st != COMPI_OK) {
-            goto err;
-        }
-    }
-    for (mask >>= 1; mask > 0; mask >>= 1) {
-        if (v + mask < p) {
-            int c = v + mask;
-            st = red_send(data + off[c], span(cnt, off, c, c + mask, p), byte, (c + root) % p, tag,
-                          comm);
-            if (st != COMPI_OK) {
-                goto err;
-            }
-        }
-    }
-
-    for (int i = 0; i < p - 1; i++) {
-        int sb, rb;
-        sa_ring_blocks(v, i, p, &sb, &rb);
-        st = red_sendrecv(data + off[sb], cnt[sb], (r + 1) % p, data + off[rb], cnt[rb],
-                          (r - 1 + p) % p, byte, tag, comm);
-        if (st != COMPI_OK) {
-            goto err;
-        }
-    }
-    if (packed != NULL && v != 0) {
-        dt_unpack(dt, buf, count, 0, packed, n);
-    }
-err:
-    coll_scratch_put(cnt);
-    coll_scratch_put(packed);
-    return st;
 }
 
 static void bcast_scatter_allgather_sched(const coll_call_t *call, const coll_params_t *params,
@@ -184,7 +112,6 @@ static void bcast_scatter_allgather_sched(const coll_call_t *call, const coll_pa
 const coll_algo_t coll_algo_bcast_scatter_allgather = {
     .name = "scatter-allgather",
     .kind = COLL_BCAST,
-    .fn = bcast_scatter_allgather,
     .usable = NULL,
     .sched = bcast_scatter_allgather_sched,
     .help = "binomial scatter of p blocks, then ring allgather (van de Geijn; large n)",

@@ -33,14 +33,16 @@
  * source in d, so the k-th upward message from p to q meets q's k-th upward receive from
  * p, of the same dimension.
  *
- * Every receive is posted, then every send, all in flight together.  Cost (in- and
- * out-degree k, N bytes per block): T = k alpha + k N beta at most, the transfers
- * overlapped.
+ * Every receive is posted, then every send, all in flight together, in one round of the
+ * schedule: a process's neighbours may be anyone's, so no order of partial steps is safe
+ * for every graph (with rendezvous sends, a process waiting for its first step could
+ * wait on one that waits for a later step).  Cost (in- and out-degree k, N bytes per
+ * block): T = k alpha + k N beta at most, the transfers overlapped.
  *
- * Nonblocking and persistent (MPI_Ineighbor_*, MPI_Neighbor_*_init): the same exchange as
- * a schedule of one round, on the same tags (not the schedule's own): MPI orders the
- * neighbourhood collectives of a communicator alike on every rank, so outstanding ones,
- * and a blocking one after them, pair in the order they were posted.
+ * The transfers use the kind's tags above, not the schedule's own: MPI orders the
+ * neighbourhood collectives of a communicator alike on every rank, so outstanding ones
+ * (MPI_Ineighbor_*, MPI_Neighbor_*_init) and a blocking one after them pair in the order
+ * they were posted.
  */
 #include "core/coll/phases/blocks.h"
 #include "core/coll/sched/sched.h"
@@ -62,37 +64,6 @@ static inline int nb__tag(const coll_call_t *call, int cart, int i, int recv)
     }
     /* receive 2d / send 2d+1: upwards */
     return ((i & 1) == recv) ? coll_tag(call->kind) : coll_tag_alt(call->kind);
-}
-
-/* post the receives (recv = 1) or sends of blocks [from, to) into reqs[] (every slot is
-   set, NULL where nothing was posted) */
-static compi_status_t nb__post(const coll_call_t *call, int recv, int from, int to,
-                               compi_request_t **reqs)
-{
-    const comm_topo_t *t = call->comm->topo;
-    const int *peers = recv ? t->in : t->out;
-    int cart = t->kind == TOPO_CART;
-    compi_status_t st = COMPI_OK;
-
-    for (int i = from; i < to; i++) {
-        reqs[i - from] = NULL;
-    }
-    for (int i = from; i < to && st == COMPI_OK; i++) {
-        coll_blk_t b;
-        if (peers[i] == MPI_PROC_NULL) {
-            continue;
-        }
-        if (recv) {
-            coll_rblock(call, i, &b);
-            st = pml_irecv(b.buf, b.count, b.dt, peers[i], nb__tag(call, cart, i, 1), call->comm,
-                           &reqs[i - from]);
-        } else {
-            coll_sblock(call, i, &b);
-            st = pml_isend(b.buf, b.count, b.dt, peers[i], nb__tag(call, cart, i, 0), call->comm,
-                           PML_SEND_STANDARD, &reqs[i - from]);
-        }
-    }
-    return st;
 }
 
 /* every receive, then every send, in one round of the schedule */
@@ -121,42 +92,9 @@ static void neighbor_sched(const coll_call_t *call, const coll_params_t *params,
     }
 }
 
-static compi_status_t neighbor_linear(coll_closure_t *self, const coll_call_t *call)
-{
-    (void)self;
-    const comm_topo_t *t = call->comm->topo;
-    compi_request_t *stack[64], **reqs = stack;
-    compi_status_t st = COMPI_OK;
-
-    if (t == NULL) {
-        return COMPI_ERR_INVALID_PARAM;
-    }
-    size_t n = (size_t)t->indegree + (size_t)t->outdegree;
-    if (n > COMPI_ARRAY_SIZE(stack) && (reqs = coll_scratch_get(n * sizeof(*reqs))) == NULL) {
-        return COMPI_ERR_NO_MEMORY;
-    }
-    /* everything in flight at once: a process's neighbours may be anyone's, so no order
-       of partial steps is safe for every graph (with rendezvous sends, a process waiting
-       for its first step could wait on one that waits for a later step) */
-    coll_move_keep(&st, nb__post(call, 1, 0, t->indegree, reqs));
-    if (st == COMPI_OK) {
-        coll_move_keep(&st, nb__post(call, 0, 0, t->outdegree, reqs + t->indegree));
-    } else {
-        for (int i = 0; i < t->outdegree; i++) {
-            reqs[t->indegree + i] = NULL;
-        }
-    }
-    coll_move_keep(&st, pml_wait_all_free(n, reqs));
-    if (reqs != stack) {
-        coll_scratch_put(reqs);
-    }
-    return st;
-}
-
 const coll_algo_t coll_algo_neighbor_allgather_linear = {
     .name = "linear",
     .kind = COLL_NEIGHBOR_ALLGATHER,
-    .fn = neighbor_linear,
     .usable = neighbor_usable,
     .sched = neighbor_sched,
     .help = "all neighbours at once (the only one: the topology fixes the pattern)",
@@ -165,7 +103,6 @@ const coll_algo_t coll_algo_neighbor_allgather_linear = {
 const coll_algo_t coll_algo_neighbor_allgatherv_linear = {
     .name = "linear",
     .kind = COLL_NEIGHBOR_ALLGATHERV,
-    .fn = neighbor_linear,
     .usable = neighbor_usable,
     .sched = neighbor_sched,
     .help = "all neighbours at once (the only one: the topology fixes the pattern)",
@@ -174,7 +111,6 @@ const coll_algo_t coll_algo_neighbor_allgatherv_linear = {
 const coll_algo_t coll_algo_neighbor_alltoall_linear = {
     .name = "linear",
     .kind = COLL_NEIGHBOR_ALLTOALL,
-    .fn = neighbor_linear,
     .usable = neighbor_usable,
     .sched = neighbor_sched,
     .help = "all neighbours at once (the only one: the topology fixes the pattern)",
@@ -183,7 +119,6 @@ const coll_algo_t coll_algo_neighbor_alltoall_linear = {
 const coll_algo_t coll_algo_neighbor_alltoallv_linear = {
     .name = "linear",
     .kind = COLL_NEIGHBOR_ALLTOALLV,
-    .fn = neighbor_linear,
     .usable = neighbor_usable,
     .sched = neighbor_sched,
     .help = "all neighbours at once (the only one: the topology fixes the pattern)",
@@ -192,7 +127,6 @@ const coll_algo_t coll_algo_neighbor_alltoallv_linear = {
 const coll_algo_t coll_algo_neighbor_alltoallw_linear = {
     .name = "linear",
     .kind = COLL_NEIGHBOR_ALLTOALLW,
-    .fn = neighbor_linear,
     .usable = neighbor_usable,
     .sched = neighbor_sched,
     .help = "all neighbours at once (the only one: the topology fixes the pattern)",

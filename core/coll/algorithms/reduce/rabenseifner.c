@@ -11,74 +11,14 @@
  *
  * Cost: 2 log2 p alpha + 2 (p-1)/p n beta + (p-1)/p n gamma, plus n (beta + gamma)
  * to fold and alpha + n beta when the result's holder is not the root, against
- * log2 p (alpha + n beta + n gamma) for binomial.  Commutative ops only.  As a schedule
- * (nonblocking, persistent): one round per step, the same messages.
+ * log2 p (alpha + n beta + n gamma) for binomial.  Commutative ops only.  One round per
+ * step.  The input is read where it is: the fold and the first halving step write their
+ * combinations straight to the accumulator.
  */
 #include "core/coll/phases/reduce_phases.h"
 #include "core/coll/sched/sched_phases.h"
 
 #include <stdlib.h>
-
-static compi_status_t reduce_rabenseifner(coll_closure_t *self, const coll_call_t *call)
-{
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, r = comm->rank, root = call->root, tag = coll_tag(call->kind);
-    int p2 = red_pow2_floor(p), rem = p - p2, holder = red_real_rank(0, rem);
-    compi_datatype_t *dt = red_dtype(call);
-    size_t count = red_count(call), *cnt = NULL;
-    void *accmem = NULL, *tmpmem = NULL;
-    compi_status_t st;
-
-    (void)self;
-    if (count == 0) {
-        return COMPI_OK;
-    }
-    char *acc = coll_tmp_get(dt, count, &accmem);
-    char *tmp = coll_tmp_get(dt, count, &tmpmem);
-    cnt = coll_blocks_get(count, p2);
-    if (acc == NULL || tmp == NULL || cnt == NULL) {
-        st = COMPI_ERR_NO_MEMORY;
-        goto err;
-    }
-    /* the input is read where it is: the fold and the first halving step write their
-       combinations straight to acc */
-    const char *in = red_input(call);
-    int nr = red_fold(in, acc, tmp, count, dt, call->op, tag, comm, &st);
-    if (st != COMPI_OK) {
-        goto err;
-    }
-    if (nr >= 0) {
-        const size_t *off = cnt + p2;
-        st = red_halving(red_fold_partial(comm, in, acc), acc, tmp, cnt, off, nr, p2, rem, dt,
-                         call->op, tag, comm);
-        /* binomial gather to new rank 0: a rank whose low bits are clear below mask holds
-           blocks [nr, nr + mask) */
-        for (int mask = 1; mask < p2 && st == COMPI_OK; mask <<= 1) {
-            int send = (nr & mask) != 0, lo = send ? nr : nr + mask, hi = lo + mask;
-            size_t n = off[hi - 1] + cnt[hi - 1] - off[lo];
-            int peer = red_real_rank(send ? nr - mask : nr + mask, rem);
-            if (send) {
-                st = red_send(red_at(acc, dt, off[lo]), n, dt, peer, tag, comm);
-                break;
-            }
-            st = red_recv(red_at(acc, dt, off[lo]), n, dt, peer, tag, comm);
-        }
-        if (st != COMPI_OK) {
-            goto err;
-        }
-    }
-    if (r == holder) {
-        st = r == root ? coll_copy(acc, count, dt, call->rbuf, count, dt)
-                       : red_send(acc, count, dt, root, tag, comm);
-    } else if (r == root) {
-        st = red_recv(call->rbuf, count, dt, holder, tag, comm);
-    }
-err:
-    coll_scratch_put(cnt);
-    coll_scratch_put(accmem);
-    coll_scratch_put(tmpmem);
-    return st;
-}
 
 static void reduce_rabenseifner_sched(const coll_call_t *call, const coll_params_t *params,
                                       coll_sched_t *s)
@@ -107,7 +47,7 @@ static void reduce_rabenseifner_sched(const coll_call_t *call, const coll_params
         coll_sched_red_halving(s, red_fold_partial(comm, in, acc), acc, tmp, cnt, off, nr, p2, rem,
                                dt);
         for (int mask = 1; mask < p2; mask <<= 1) {
-            /* the blocking loop's gather step: a rank whose low bits are clear below mask
+            /* binomial gather to new rank 0: a rank whose low bits are clear below mask
                holds blocks [nr, nr + mask) */
             int send = (nr & mask) != 0, lo = send ? nr : nr + mask;
             red_span_t b = red_span(cnt, off, lo, lo + mask);
@@ -137,7 +77,6 @@ static void reduce_rabenseifner_sched(const coll_call_t *call, const coll_params
 const coll_algo_t coll_algo_reduce_rabenseifner = {
     .name = "rabenseifner",
     .kind = COLL_REDUCE,
-    .fn = reduce_rabenseifner,
     .usable = red_commutative_only,
     .sched = reduce_rabenseifner_sched,
     .help = "reduce-scatter by recursive halving + binomial gather (commutative, large n)",

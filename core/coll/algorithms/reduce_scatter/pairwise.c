@@ -11,88 +11,15 @@
  *                   result = a0 op acc_high
  *
  * Cost, n the whole vector: (p - 1) alpha + (p-1)/p n (beta + gamma), three buffers of
- * one block.  Also serves reduce-scatter-block.  As a schedule (nonblocking,
- * persistent): a round per step, combined when both messages are done.
+ * one block.  Also serves reduce-scatter-block.  A round per step, combined when both
+ * messages are done.
  */
 #include "core/coll/phases/reduce_phases.h"
 #include "core/coll/sched/sched.h"
 
 #include <stdlib.h>
 
-static compi_status_t red_rs_pairwise(coll_closure_t *self, const coll_call_t *call)
-{
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, r = comm->rank, tag = coll_tag(call->kind), have_high = 0;
-    compi_datatype_t *dt = red_dtype(call);
-    const void *in = red_input(call);
-    size_t total;
-    void *mem[3] = {NULL, NULL, NULL};
-    char *low, *high, *rcv;
-    compi_status_t st = COMPI_OK;
-
-    (void)self;
-    size_t *cnt = coll_rs_counts_get(call, &total);
-    if (cnt == NULL) {
-        return COMPI_ERR_NO_MEMORY;
-    }
-    if (total == 0) {
-        goto err;
-    }
-    const size_t *off = cnt + p;
-    size_t n = cnt[r];
-    low = coll_tmp_get(dt, n, &mem[0]);
-    high = coll_tmp_get(dt, n, &mem[1]);
-    rcv = coll_tmp_get(dt, n, &mem[2]);
-    if (low == NULL || high == NULL || rcv == NULL) {
-        st = COMPI_ERR_NO_MEMORY;
-        goto err;
-    }
-    /* the lower partial starts as the input's block, read where it is: the first
-       combination writes low, and the last one writes rbuf (no copies) */
-    const char *lowp = red_at(in, dt, off[r]);
-    for (int i = 1; i < p && st == COMPI_OK; i++) {
-        int dst = (r + i) % p, src = (r - i + p) % p;
-        st = red_sendrecv(red_at(in, dt, off[dst]), cnt[dst], dst, rcv, n, src, dt, tag, comm);
-        if (st != COMPI_OK || n == 0) {
-            continue;
-        }
-        if (src < r) {
-            st = coll_op_apply3(call->op, dt, rcv, lowp, low, n);
-            lowp = low;
-        } else if (have_high) {
-            st = coll_op_apply(call->op, dt, rcv, high, n);
-        } else {
-            char *t = high;
-            high = rcv;
-            rcv = t;
-            have_high = 1;
-        }
-    }
-    if (st == COMPI_OK) {
-        /* every exchange is over: rbuf (in place, the input too) is free to write */
-        if (have_high && lowp == call->rbuf) {
-            /* rank 0 in place: combine in high, not over the left operand (coll_op_apply3
-               sets that aside for user ops) */
-            st = coll_op_apply(call->op, dt, lowp, high, n);
-            lowp = high;
-        } else if (have_high) {
-            st = coll_op_apply3(call->op, dt, lowp, high, call->rbuf, n);
-            lowp = call->rbuf;
-        }
-        if (st == COMPI_OK && lowp != call->rbuf) {
-            st = coll_copy(lowp, n, dt, call->rbuf, n, dt);
-        }
-    }
-err:
-    for (int i = 0; i < 3; i++) {
-        coll_scratch_put(mem[i]);
-    }
-    coll_scratch_put(cnt);
-    return st;
-}
-
-/* the same steps as a schedule: the partials' buffers swap as the blocking loop's do,
-   when the schedule is built */
+/* the partials' buffers swap from step to step when the schedule is built */
 static void red_rs_pairwise_sched(const coll_call_t *call, const coll_params_t *params,
                                   coll_sched_t *s)
 {
@@ -150,7 +77,6 @@ static void red_rs_pairwise_sched(const coll_call_t *call, const coll_params_t *
 const coll_algo_t coll_algo_reduce_scatter_pairwise = {
     .name = "pairwise",
     .kind = COLL_REDUCE_SCATTER,
-    .fn = red_rs_pairwise,
     .usable = NULL,
     .sched = red_rs_pairwise_sched,
     .help = "pairwise exchange of blocks, combined in rank order (any op)",
@@ -160,7 +86,6 @@ const coll_algo_t coll_algo_reduce_scatter_pairwise = {
 const coll_algo_t coll_algo_reduce_scatter_block_pairwise = {
     .name = "pairwise",
     .kind = COLL_REDUCE_SCATTER_BLOCK,
-    .fn = red_rs_pairwise,
     .usable = NULL,
     .sched = red_rs_pairwise_sched,
     .help = "as reduce-scatter pairwise, with equal blocks",

@@ -10,8 +10,7 @@
  *
  * Cost, n the whole vector: log2 p2 alpha + (p2-1)/p2 n (beta + gamma), plus
  * alpha + n (beta + gamma) to fold.  Commutative ops only.  Also serves
- * reduce-scatter-block.  As a schedule (nonblocking, persistent): one round per step, the
- * same messages.
+ * reduce-scatter-block.  One round per step.
  */
 #include "core/coll/phases/reduce_phases.h"
 #include "core/coll/sched/sched_phases.h"
@@ -27,64 +26,6 @@ static void rh_new_blocks(const size_t *cnt, const size_t *off, int p2, int rem,
         noff[i] = off[first];
         ncnt[i] = cnt[first] + (i < rem ? cnt[first + 1] : 0);
     }
-}
-
-static compi_status_t red_rs_recursive_halving(coll_closure_t *self, const coll_call_t *call)
-{
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, r = comm->rank, tag = coll_tag(call->kind);
-    int p2 = red_pow2_floor(p), rem = p - p2;
-    compi_datatype_t *dt = red_dtype(call);
-    size_t total, *ncnt = NULL, *noff = NULL;
-    void *accmem = NULL, *tmpmem = NULL;
-    compi_status_t st = COMPI_OK;
-
-    (void)self;
-    size_t *cnt = coll_rs_counts_get(call, &total);
-    if (cnt == NULL) {
-        return COMPI_ERR_NO_MEMORY;
-    }
-    if (total == 0) {
-        goto err;
-    }
-    char *acc = coll_tmp_get(dt, total, &accmem);
-    char *tmp = coll_tmp_get(dt, total, &tmpmem);
-    const size_t *off = cnt + p;
-    ncnt = coll_scratch_get((size_t)p2 * sizeof(*ncnt));
-    noff = coll_scratch_get((size_t)p2 * sizeof(*noff));
-    if (acc == NULL || tmp == NULL || ncnt == NULL || noff == NULL) {
-        st = COMPI_ERR_NO_MEMORY;
-        goto err;
-    }
-    rh_new_blocks(cnt, off, p2, rem, ncnt, noff);
-    /* the input is read where it is: the fold and the first halving step write their
-       combinations straight to acc */
-    const char *in = red_input(call);
-    int nr = red_fold(in, acc, tmp, total, dt, call->op, tag, comm, &st);
-    if (st == COMPI_OK && nr >= 0) {
-        st = red_halving(red_fold_partial(comm, in, acc), acc, tmp, ncnt, noff, nr, p2, rem, dt,
-                         call->op, tag, comm);
-    }
-    if (st != COMPI_OK) {
-        goto err;
-    }
-    if (r < 2 * rem && r % 2 == 0) {
-        st = red_recv(call->rbuf, cnt[r], dt, r + 1, tag, comm);
-        goto err;
-    }
-    if (r < 2 * rem) {
-        st = red_send(red_at(acc, dt, off[r - 1]), cnt[r - 1], dt, r - 1, tag, comm);
-    }
-    if (st == COMPI_OK) {
-        st = coll_copy(red_at(acc, dt, off[r]), cnt[r], dt, call->rbuf, cnt[r], dt);
-    }
-err:
-    coll_scratch_put(ncnt);
-    coll_scratch_put(noff);
-    coll_scratch_put(accmem);
-    coll_scratch_put(tmpmem);
-    coll_scratch_put(cnt);
-    return st;
 }
 
 static void rs_recursive_halving_sched(const coll_call_t *call, const coll_params_t *params,
@@ -133,7 +74,6 @@ static void rs_recursive_halving_sched(const coll_call_t *call, const coll_param
 const coll_algo_t coll_algo_reduce_scatter_recursive_halving = {
     .name = "recursive-halving",
     .kind = COLL_REDUCE_SCATTER,
-    .fn = red_rs_recursive_halving,
     .usable = red_commutative_only,
     .sched = rs_recursive_halving_sched,
     .help = "swap halves with rank XOR 2^k, keep and combine the other (commutative)",
@@ -143,7 +83,6 @@ const coll_algo_t coll_algo_reduce_scatter_recursive_halving = {
 const coll_algo_t coll_algo_reduce_scatter_block_recursive_halving = {
     .name = "recursive-halving",
     .kind = COLL_REDUCE_SCATTER_BLOCK,
-    .fn = red_rs_recursive_halving,
     .usable = red_commutative_only,
     .sched = rs_recursive_halving_sched,
     .help = "as reduce-scatter recursive-halving, with equal blocks",

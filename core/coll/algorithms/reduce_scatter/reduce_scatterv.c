@@ -11,7 +11,7 @@
  * The reduce is the tree executors' (core/coll/executors/) over topo_tree_in_order_binomial
  * rooted at 0, as reduce:in-order-binomial runs it: the closure of that tree is made at
  * the miss (.prepare, kept in params->aux), and every call runs a reduce of the whole
- * vector through it, blocking or added to this algorithm's schedule.
+ * vector through it, added to this algorithm's schedule.
  */
 #include "core/coll/phases/reduce_phases.h"
 #include "core/coll/executors/tree_closure.h"
@@ -57,68 +57,7 @@ static size_t rs_count(const coll_call_t *call, int i)
                                                    : (size_t)coll_vec_at(call->rcounts, i);
 }
 
-static compi_status_t red_rs_reduce_scatterv(coll_closure_t *self, const coll_call_t *call)
-{
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, r = comm->rank, tag = coll_tag(call->kind);
-    compi_datatype_t *dt = red_dtype(call);
-    const coll_params_t *prm = self->state;
-    coll_closure_t *tree = prm->aux;
-    compi_request_t **reqs = NULL;
-    coll_call_t rcall;
-    void *resmem = NULL;
-    char *res = NULL;
-    size_t total = 0, off = 0;
-    compi_status_t st = COMPI_OK;
-
-    for (int i = 0; i < p; i++) {
-        total += rs_count(call, i);
-    }
-    if (total == 0) {
-        return COMPI_OK;
-    }
-    if (r == 0) {
-        res = coll_tmp_get(dt, total, &resmem);
-        reqs = coll_scratch_get((size_t)p * sizeof(*reqs));
-        if (res == NULL || reqs == NULL) {
-            st = COMPI_ERR_NO_MEMORY;
-            goto out;
-        }
-        memset(reqs, 0, (size_t)p * sizeof(*reqs));
-    }
-    rs_reduce_call(call, total, res, &rcall);
-    st = tree->fn(tree, &rcall);
-    if (st != COMPI_OK) {
-        goto out;
-    }
-    if (r != 0) {
-        st = red_recv(call->rbuf, rs_count(call, r), dt, 0, tag, comm);
-        goto out;
-    }
-    for (int i = 0; i < p; i++) {
-        size_t n = rs_count(call, i);
-        if (i == 0) {
-            st = coll_copy(res, n, dt, call->rbuf, n, dt);
-        } else {
-            st = pml_isend(red_at(res, dt, off), n, dt, i, tag, comm, PML_SEND_STANDARD,
-                           &reqs[i]);
-        }
-        if (st != COMPI_OK) {
-            break;
-        }
-        off += n;
-    }
-    compi_status_t st2 = pml_wait_all_free((size_t)p, reqs);
-    st = st != COMPI_OK ? st : st2;
-out:
-    /* the scratch stack gives back the latest first */
-    coll_scratch_put(reqs);
-    coll_scratch_put(resmem);
-    return st;
-}
-
-/* the same as a schedule, for both kinds: reduce in rank order to 0, which sends each
-   rank its block */
+/* for both kinds: reduce in rank order to 0, which sends each rank its block */
 static void reduce_scatterv_sched(const coll_call_t *call, const coll_params_t *params,
                                   coll_sched_t *s)
 {
@@ -156,7 +95,6 @@ static void reduce_scatterv_sched(const coll_call_t *call, const coll_params_t *
 const coll_algo_t coll_algo_reduce_scatter_reduce_scatterv = {
     .name = "reduce-scatterv",
     .kind = COLL_REDUCE_SCATTER,
-    .fn = red_rs_reduce_scatterv,
     .usable = NULL,
     .sched = reduce_scatterv_sched,
     .prepare = rs_prepare,
@@ -168,7 +106,6 @@ const coll_algo_t coll_algo_reduce_scatter_reduce_scatterv = {
 const coll_algo_t coll_algo_reduce_scatter_block_reduce_scatterv = {
     .name = "reduce-scatterv",
     .kind = COLL_REDUCE_SCATTER_BLOCK,
-    .fn = red_rs_reduce_scatterv,
     .usable = NULL,
     .sched = reduce_scatterv_sched,
     .prepare = rs_prepare,

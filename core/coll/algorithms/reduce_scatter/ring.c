@@ -8,15 +8,14 @@
  *
  * Cost, n the whole vector: (p - 1) alpha + (p-1)/p n (beta + gamma): bandwidth-optimal
  * for any p.  Blocks travel around the ring: commutative ops only.  Only two buffers
- * of one block.  Also serves reduce-scatter-block.  As a schedule (nonblocking,
- * persistent): one round per step, the same messages.
+ * of one block.  Also serves reduce-scatter-block.  One round per step.
  */
 #include "core/coll/phases/reduce_phases.h"
 #include "core/coll/sched/sched_phases.h"
 
 #include <stdlib.h>
 
-/* the blocks rank r sends and receives in step i; blocking and schedule share them */
+/* the blocks rank r sends and receives in step i */
 static void rs_ring_blocks(int r, int i, int p, int *sb_p, int *rb_p)
 {
     *sb_p = ((r - 1 - i) % p + p) % p;
@@ -30,61 +29,6 @@ static size_t rs_ring_max(const size_t *cnt, int p)
         maxc = cnt[i] > maxc ? cnt[i] : maxc;
     }
     return maxc;
-}
-
-static compi_status_t red_rs_ring(coll_closure_t *self, const coll_call_t *call)
-{
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, r = comm->rank, tag = coll_tag(call->kind);
-    int right = (r + 1) % p, left = (r - 1 + p) % p;
-    compi_datatype_t *dt = red_dtype(call);
-    const void *in = red_input(call);
-    size_t total, maxc;
-    void *mem[2] = {NULL, NULL};
-    char *buf[2];
-    compi_status_t st = COMPI_OK;
-
-    (void)self;
-    size_t *cnt = coll_rs_counts_get(call, &total);
-    if (cnt == NULL) {
-        return COMPI_ERR_NO_MEMORY;
-    }
-    if (total == 0) {
-        goto err;
-    }
-    const size_t *off = cnt + p;
-    maxc = rs_ring_max(cnt, p);
-    if (p == 1) {
-        st = call->in_place ? COMPI_OK : coll_copy(in, cnt[0], dt, call->rbuf, cnt[0], dt);
-        goto err;
-    }
-    buf[0] = coll_tmp_get(dt, maxc, &mem[0]);
-    buf[1] = coll_tmp_get(dt, maxc, &mem[1]);
-    if (buf[0] == NULL || buf[1] == NULL) {
-        st = COMPI_ERR_NO_MEMORY;
-        goto err;
-    }
-    for (int i = 0; i < p - 1 && st == COMPI_OK; i++) {
-        int sb, rb;
-        rs_ring_blocks(r, i, p, &sb, &rb);
-        const void *src = i == 0 ? red_at(in, dt, off[sb]) : buf[(i - 1) % 2];
-        st = red_sendrecv(src, cnt[sb], right, buf[i % 2], cnt[rb], left, dt, tag, comm);
-        /* the last step's block is this rank's: it combines straight into rbuf, unless
-           in place (rbuf then holds the input, which this combination still reads) */
-        int to_rbuf = i == p - 2 && !call->in_place;
-        if (st == COMPI_OK && cnt[rb] > 0) {
-            st = coll_op_apply3(call->op, dt, red_at(in, dt, off[rb]), buf[i % 2],
-                                to_rbuf ? call->rbuf : buf[i % 2], cnt[rb]);
-        }
-    }
-    if (st == COMPI_OK && call->in_place) {
-        st = coll_copy(buf[(p - 2) % 2], cnt[r], dt, call->rbuf, cnt[r], dt);
-    }
-err:
-    coll_scratch_put(mem[0]);
-    coll_scratch_put(mem[1]);
-    coll_scratch_put(cnt);
-    return st;
 }
 
 static void rs_ring_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s)
@@ -131,7 +75,6 @@ static void rs_ring_sched(const coll_call_t *call, const coll_params_t *params, 
 const coll_algo_t coll_algo_reduce_scatter_ring = {
     .name = "ring",
     .kind = COLL_REDUCE_SCATTER,
-    .fn = red_rs_ring,
     .usable = red_commutative_only,
     .sched = rs_ring_sched,
     .help = "partial blocks travel around the ring, p-1 steps (commutative)",
@@ -141,7 +84,6 @@ const coll_algo_t coll_algo_reduce_scatter_ring = {
 const coll_algo_t coll_algo_reduce_scatter_block_ring = {
     .name = "ring",
     .kind = COLL_REDUCE_SCATTER_BLOCK,
-    .fn = red_rs_ring,
     .usable = red_commutative_only,
     .sched = rs_ring_sched,
     .help = "as reduce-scatter ring, with equal blocks",

@@ -12,40 +12,7 @@
 
 #include <stdlib.h>
 
-static compi_status_t scan_linear(coll_closure_t *self, const coll_call_t *call)
-{
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, r = comm->rank, tag = coll_tag(call->kind);
-    compi_datatype_t *dt = red_dtype(call);
-    size_t count = red_count(call);
-    compi_status_t st = COMPI_OK;
-
-    (void)self;
-    if (count == 0) {
-        return COMPI_OK;
-    }
-    if (r == 0) {
-        st = red_input_to_rbuf(call);
-    } else {
-        void *mem;
-        void *tmp = coll_tmp_get(dt, count, &mem);
-        if (tmp == NULL) {
-            return COMPI_ERR_NO_MEMORY;
-        }
-        st = red_recv(tmp, count, dt, r - 1, tag, comm);
-        if (st == COMPI_OK) {
-            /* prefix op input, straight into rbuf (the input is not copied there first) */
-            st = coll_op_apply3(call->op, dt, tmp, red_input(call), call->rbuf, count);
-        }
-        coll_scratch_put(mem);
-    }
-    if (st == COMPI_OK && r < p - 1) {
-        st = red_send(call->rbuf, count, dt, r + 1, tag, comm);
-    }
-    return st;
-}
-
-/* the same chain as a schedule: receive the prefix of the ranks below, combine, pass on */
+/* receive the prefix of the ranks below, combine, pass on */
 static void scan_linear_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s)
 {
     compi_comm_t *comm = call->comm;
@@ -73,7 +40,6 @@ static void scan_linear_sched(const coll_call_t *call, const coll_params_t *para
 const coll_algo_t coll_algo_scan_linear = {
     .name = "linear",
     .kind = COLL_SCAN,
-    .fn = scan_linear,
     .usable = NULL,
     .sched = scan_linear_sched,
     .help = "the prefix flows from rank 0 to rank p-1 (any op)",

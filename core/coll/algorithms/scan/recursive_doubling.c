@@ -18,8 +18,7 @@
  *   p = 4:  k = 0: 0<->1, 2<->3   result(1) = a0, result(3) = a2
  *           k = 1: 0<->2, 1<->3   result(2) = a0 a1, result(3) = a0 a1 a2
  *
- * As a schedule (nonblocking, persistent): a round per exchange, combined when both
- * messages are done.
+ * A round per exchange, combined when both messages are done.
  */
 #include "core/coll/phases/reduce_phases.h"
 #include "core/coll/sched/sched_phases.h"
@@ -27,71 +26,8 @@
 #include <stdlib.h>
 
 /* rbuf gets the reduction of the inputs of the lower ranks, and of this rank's own for a
-   scan (inclusive); serves both the scan and the exscan entry */
-static compi_status_t prefix_doubling(coll_closure_t *self, const coll_call_t *call)
-{
-    (void)self;
-    int inclusive = call->kind == COLL_SCAN;
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, r = comm->rank, tag = coll_tag(call->kind);
-    int ordered = !red_commutative(call), have = inclusive;
-    compi_datatype_t *dt = red_dtype(call);
-    size_t count = red_count(call);
-    void *mem[2] = {NULL, NULL};
-    compi_status_t st = COMPI_OK;
-
-    if (count == 0) {
-        return COMPI_OK;
-    }
-    if (inclusive) {
-        st = red_input_to_rbuf(call);
-    }
-    if (st != COMPI_OK || p == 1) {
-        return st;
-    }
-    char *partial = coll_tmp_get(dt, count, &mem[0]);
-    char *tmp = coll_tmp_get(dt, count, &mem[1]);
-    if (partial == NULL || tmp == NULL) {
-        st = COMPI_ERR_NO_MEMORY;
-        goto err;
-    }
-    st = coll_copy(red_input(call), count, dt, partial, count, dt);
-    for (int mask = 1; mask < p && st == COMPI_OK; mask <<= 1) {
-        int peer = r ^ mask;
-        if (peer >= p) {
-            continue;
-        }
-        st = red_sendrecv(partial, count, peer, tmp, count, peer, dt, tag, comm);
-        if (st != COMPI_OK) {
-            break;
-        }
-        if (peer < r) {
-            /* from below: into the group's reduction and the result (an exclusive
-               result starts empty, so its first piece is copied) */
-            st = coll_op_apply(call->op, dt, tmp, partial, count);
-            if (st == COMPI_OK) {
-                st = have ? coll_op_apply(call->op, dt, tmp, call->rbuf, count)
-                          : coll_copy(tmp, count, dt, call->rbuf, count, dt);
-                have = 1;
-            }
-        } else if (!ordered) {
-            st = coll_op_apply(call->op, dt, tmp, partial, count);
-        } else {
-            /* partial op tmp lands in tmp: swap the roles of the buffers */
-            st = coll_op_apply(call->op, dt, partial, tmp, count);
-            char *t = partial;
-            partial = tmp;
-            tmp = t;
-        }
-    }
-err:
-    coll_scratch_put(mem[0]);
-    coll_scratch_put(mem[1]);
-    return st;
-}
-
-/* the same exchanges as a schedule; the buffers' roles swap as the blocking loop's do, when
-   the schedule is built */
+   scan (inclusive); serves both the scan and the exscan entry.  The buffers' roles swap
+   from exchange to exchange when the schedule is built */
 static void prefix_doubling_sched(const coll_call_t *call, const coll_params_t *params,
                                   coll_sched_t *s)
 {
@@ -132,6 +68,8 @@ static void prefix_doubling_sched(const coll_call_t *call, const coll_params_t *
         coll_sched_recv(s, tmp, count, dt, peer);
         coll_sched_send(s, partial, count, dt, peer);
         if (peer < r) {
+            /* from below: into the group's reduction and the result (an exclusive
+               result starts empty, so its first piece is copied) */
             coll_sched_reduce(s, tmp, partial, count, dt);
             if (have) {
                 coll_sched_reduce(s, tmp, call->rbuf, count, dt);
@@ -142,6 +80,7 @@ static void prefix_doubling_sched(const coll_call_t *call, const coll_params_t *
         } else if (!ordered) {
             coll_sched_reduce(s, tmp, partial, count, dt);
         } else {
+            /* partial op tmp lands in tmp: swap the roles of the buffers */
             coll_sched_reduce(s, partial, tmp, count, dt);
             char *t = partial;
             partial = tmp;
@@ -154,7 +93,6 @@ static void prefix_doubling_sched(const coll_call_t *call, const coll_params_t *
 const coll_algo_t coll_algo_scan_recursive_doubling = {
     .name = "recursive-doubling",
     .kind = COLL_SCAN,
-    .fn = prefix_doubling,
     .usable = NULL,
     .sched = prefix_doubling_sched,
     .help = "exchange group reductions with rank XOR 2^k (any op, any p)",
@@ -163,7 +101,6 @@ const coll_algo_t coll_algo_scan_recursive_doubling = {
 const coll_algo_t coll_algo_exscan_recursive_doubling = {
     .name = "recursive-doubling",
     .kind = COLL_EXSCAN,
-    .fn = prefix_doubling,
     .usable = NULL,
     .sched = prefix_doubling_sched,
     .help = "exchange group reductions with rank XOR 2^k (any op, any p)",

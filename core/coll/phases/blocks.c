@@ -142,31 +142,6 @@ compi_status_t coll_linear_root(const coll_call_t *call, int gather, int first, 
     return st;
 }
 
-compi_status_t coll_own_exchange(const coll_call_t *call, int dst, const coll_blk_t *rb,
-                                 int src)
-{
-    compi_request_t *reqs[2];
-    compi_status_t st = COMPI_OK;
-    coll_blk_t own;
-    coll_own_sblock(call, &own);
-    coll_move_keep(&st, coll_blk_irecv(rb, src, call, &reqs[0]));
-    coll_move_keep(&st, coll_blk_isend(&own, dst, call, &reqs[1]));
-    coll_move_keep(&st, coll_own_to_rblock(call));
-    coll_move_keep(&st, pml_wait_all_free(2, reqs));
-    return st;
-}
-
-compi_status_t coll_blk_sendrecv(const coll_blk_t *sb, int dst, const coll_blk_t *rb, int src,
-                                 const coll_call_t *call)
-{
-    compi_request_t *reqs[2];
-    compi_status_t st = COMPI_OK;
-    coll_move_keep(&st, coll_blk_irecv(rb, src, call, &reqs[0]));
-    coll_move_keep(&st, coll_blk_isend(sb, dst, call, &reqs[1]));
-    coll_move_keep(&st, pml_wait_all_free(2, reqs));
-    return st;
-}
-
 void coll_own_rblock(const coll_call_t *call, coll_blk_t *b)
 {
     if (call->in_place) {
@@ -180,13 +155,7 @@ void coll_own_rblock(const coll_call_t *call, coll_blk_t *b)
     b->dt = call->rdt;
 }
 
-/* scratch for the packed copy: the schedule's, or the scratch stack's */
-static void *a2a_mem(coll_sched_t *s, size_t bytes)
-{
-    return s != NULL ? coll_sched_alloc(s, bytes) : coll_scratch_get(bytes);
-}
-
-static compi_status_t a2a_init(coll_a2a_t *a, const coll_call_t *call, coll_sched_t *s)
+compi_status_t coll_a2a_init_sched(coll_a2a_t *a, const coll_call_t *call, coll_sched_t *s)
 {
     int p = call->comm->size;
     a->call = call;
@@ -196,7 +165,7 @@ static compi_status_t a2a_init(coll_a2a_t *a, const coll_call_t *call, coll_sche
     if (!call->in_place) {
         return COMPI_OK;
     }
-    a->off = a2a_mem(s, (size_t)(p + 1) * sizeof(*a->off));
+    a->off = coll_sched_alloc(s, (size_t)(p + 1) * sizeof(*a->off));
     if (a->off == NULL) {
         return COMPI_ERR_NO_MEMORY;
     }
@@ -206,38 +175,21 @@ static compi_status_t a2a_init(coll_a2a_t *a, const coll_call_t *call, coll_sche
         coll_rblock(call, i, &b);
         a->off[i + 1] = a->off[i] + coll_blk_bytes(&b);
     }
-    a->packed = a2a_mem(s, a->off[p] > 0 ? a->off[p] : 1);
+    a->packed = coll_sched_alloc(s, a->off[p] > 0 ? a->off[p] : 1);
     if (a->packed == NULL) {
-        coll_a2a_fini(a);
+        a->off = NULL;
         return COMPI_ERR_NO_MEMORY;
     }
     for (int i = 0; i < p; i++) {
         coll_blk_t b;
         size_t len = a->off[i + 1] - a->off[i];
         coll_rblock(call, i, &b);
-        if (s == NULL) {
-            dt_pack(b.dt, b.buf, b.count, 0, a->packed + a->off[i], len);
-        } else {
-            /* a step, not now: a persistent schedule must pack what the buffer holds at
-               each start, not what it held when the schedule was built */
-            coll_sched_copy(s, b.buf, b.count, b.dt, a->packed + a->off[i], len,
-                            coll_move_byte());
-        }
+        /* a step, not now: a persistent schedule must pack what the buffer holds at each
+           start, not what it held when the schedule was built */
+        coll_sched_copy(s, b.buf, b.count, b.dt, a->packed + a->off[i], len, coll_move_byte());
     }
-    if (s != NULL) {
-        coll_sched_round(s); /* the copies run before the exchange overwrites the blocks */
-    }
+    coll_sched_round(s); /* the copies run before the exchange overwrites the blocks */
     return COMPI_OK;
-}
-
-compi_status_t coll_a2a_init(coll_a2a_t *a, const coll_call_t *call)
-{
-    return a2a_init(a, call, NULL);
-}
-
-compi_status_t coll_a2a_init_sched(coll_a2a_t *a, const coll_call_t *call, coll_sched_t *s)
-{
-    return a2a_init(a, call, s);
 }
 
 void coll_a2a_sblock(const coll_a2a_t *a, int i, coll_blk_t *b)
@@ -251,12 +203,3 @@ void coll_a2a_sblock(const coll_a2a_t *a, int i, coll_blk_t *b)
     b->dt = coll_move_byte();
 }
 
-void coll_a2a_fini(coll_a2a_t *a)
-{
-    if (a->sched == NULL) {
-        /* off came first: giving it back gives back packed too */
-        coll_scratch_put(a->off);
-    }
-    a->packed = NULL;
-    a->off = NULL;
-}

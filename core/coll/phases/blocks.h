@@ -6,14 +6,12 @@
  * what comes from (or, for scatter, goes to) rank i; block i of the send side is what
  * goes to rank i.  The accessors below hide the difference between the plain, v and w
  * kinds (count * i, displacements in elements, displacements in bytes) and MPI_IN_PLACE,
- * so one exchange engine serves alltoall, alltoallv and alltoallw alike.
+ * so one schedule serves alltoall, alltoallv and alltoallw alike.
  *
- * Ownership: a coll_blk_t points into the call's buffers and owns nothing.  A coll_a2a_t
- * owns the packed copy it makes for an in-place exchange, on the scratch stack
- * (coll_scratch_get), given back by coll_a2a_fini(); one made for a schedule
- * (coll_a2a_init_sched) takes it from the schedule, which keeps it.
- * Request arrays belong to the caller; pml_wait_all_free() frees the requests in them
- * and sets the slots to NULL.
+ * Ownership: a coll_blk_t points into the call's buffers and owns nothing.  The packed
+ * copy a coll_a2a_t makes for an in-place exchange belongs to its schedule.  Request
+ * arrays belong to the caller; pml_wait_all_free() frees the requests in them and sets
+ * the slots to NULL.
  */
 #ifndef COMPI_COLL_BLOCKS_H
 #define COMPI_COLL_BLOCKS_H
@@ -83,19 +81,14 @@ static inline void coll_move_keep(compi_status_t *st, compi_status_t s)
     }
 }
 
-/* send `sb` to dst while receiving `rb` from src (receive posted first); the first error */
-compi_status_t coll_blk_sendrecv(const coll_blk_t *sb, int dst, const coll_blk_t *rb, int src,
-                                 const coll_call_t *call);
 /* allgather(v): copy this rank's contribution into its own receive block (nothing to do
    in place) */
 compi_status_t coll_own_to_rblock(const coll_call_t *call);
-/* allgather(v)'s first step: send this rank's contribution to dst straight from the send
-   buffer while receiving `rb` from src, and copy the contribution into its own receive
-   block meanwhile.  Sent from the receive block instead, it would be read by the peer's
-   processor after this one wrote it, and the next call's copy would then have to take
-   every line back (allgather of 64 KiB at 2 ranks: about twice the time). */
-compi_status_t coll_own_exchange(const coll_call_t *call, int dst, const coll_blk_t *rb,
-                                 int src);
+/* allgather(v)'s first step sends this rank's contribution straight from the send buffer
+   while it is copied into its own receive block (coll_sched_allgather_ring and the
+   allgather schedules).  Sent from the receive block instead, it would be read by the
+   peer's processor after this one wrote it, and the next call's copy would then have to
+   take every line back (allgather of 64 KiB at 2 ranks: about twice the time). */
 /* The root's side of a linear gather(v) (`gather`) or scatter(v): block i from (to) each
    of the `npeers` ranks i = first, first + 1, ... (mod the communicator's size), at most
    COLL_MOVE_WINDOW requests in flight; its own block `own` (NULL: none, as on an
@@ -106,34 +99,19 @@ compi_status_t coll_linear_root(const coll_call_t *call, int gather, int first, 
 
 /*
  * The send side of an alltoall(v/w).  With MPI_IN_PLACE the data to send sits in the
- * receive buffer that the exchange overwrites, so coll_a2a_init() packs it into a
- * temporary first; the send blocks are then MPI_BYTE slices of that copy.
+ * receive buffer that the exchange overwrites, so coll_a2a_init_sched() packs it into a
+ * temporary first (copy steps of the schedule's first round, at each start); the send
+ * blocks are then MPI_BYTE slices of that copy, which belongs to the schedule.
  */
 typedef struct coll_a2a {
     const coll_call_t *call;
     char *packed; /* in place: the packed receive blocks, else NULL */
     size_t *off;  /* in place: [p + 1] packed offsets of the blocks */
-    struct coll_sched *sched; /* the schedule that owns them, or NULL */
+    struct coll_sched *sched; /* the schedule that owns them */
 } coll_a2a_t;
 
-compi_status_t coll_a2a_init(coll_a2a_t *a, const coll_call_t *call);
-/* the same for a schedule: the copy is the schedule's (no coll_a2a_fini), and is made
-   by the schedule's first round (copy steps), at each start */
 compi_status_t coll_a2a_init_sched(coll_a2a_t *a, const coll_call_t *call,
                                    struct coll_sched *s);
 void coll_a2a_sblock(const coll_a2a_t *a, int i, coll_blk_t *b);
-void coll_a2a_fini(coll_a2a_t *a);
-
-/* Shared engines: one implementation serves the plain, v and w kinds (their files only
-   define the coll_algo_t, whose .fn is the engine).  Each lives in the file of its
-   plain-kind algorithm; none reads `self`. */
-compi_status_t coll_gather_linear(coll_closure_t *self, const coll_call_t *call);  /* gather/ */
-compi_status_t coll_scatter_linear(coll_closure_t *self, const coll_call_t *call); /* scatter/ */
-compi_status_t coll_allgather_ring(coll_closure_t *self, const coll_call_t *call); /* allgather/ */
-/* alltoall(v/w) exchange with `window` peers per step: 1 is pairwise exchange
-   (alltoall/pairwise.c), a large window the linear algorithm (alltoall/linear.c) */
-compi_status_t coll_alltoall_exchange(const coll_call_t *call, int window);
-compi_status_t coll_alltoall_linear(coll_closure_t *self, const coll_call_t *call);
-compi_status_t coll_alltoall_pairwise(coll_closure_t *self, const coll_call_t *call);
 
 #endif

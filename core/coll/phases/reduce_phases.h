@@ -11,8 +11,8 @@
  * temporaries come from coll_tmp_alloc() with the same layout, so derived datatypes
  * travel through pml_isend/pml_irecv and coll_op_apply() unchanged.
  *
- * Ownership: the helpers allocate and free their own temporaries; the caller owns
- * every buffer it passes.  Requests never outlive a helper call.
+ * Ownership: the caller owns every buffer it passes.  The steps that move and combine
+ * data are schedule pieces: core/coll/sched/sched_phases.h.
  */
 #ifndef COMPI_COLL_REDUCE_PHASES_H
 #define COMPI_COLL_REDUCE_PHASES_H
@@ -39,59 +39,31 @@ void red_bcast_buf(const coll_call_t *call, void **buf_p, size_t *count_p, compi
 /* MPI_BYTE, for zero-byte synchronisation messages */
 compi_datatype_t *red_byte(void);
 
-/* a reduction that accumulates in rbuf starts from this rank's input: copy sbuf into
-   rbuf, unless in place */
-compi_status_t red_input_to_rbuf(const coll_call_t *call);
-
-/* blocking send / receive / exchange of collective traffic (receive posted first) */
-compi_status_t red_send(const void *buf, size_t count, compi_datatype_t *dt, int dst, int tag,
-                        compi_comm_t *comm);
-compi_status_t red_recv(void *buf, size_t count, compi_datatype_t *dt, int src, int tag,
-                        compi_comm_t *comm);
-compi_status_t red_sendrecv(const void *sbuf, size_t scount, int dst, void *rbuf, size_t rcount,
-                            int src, compi_datatype_t *dt, int tag, compi_comm_t *comm);
-
-/* Sends sbuf to `peer` and receives its `count` elements into rbuf, then writes (rbuf op
-   sbuf) when recv_left, else (sbuf op rbuf), to out (which may be sbuf or rbuf).  With
-   0 < segcount < count the exchange runs in segments of segcount elements, the next
-   segment's messages in flight while one is combined: the combination reads data just
-   received, still in cache, and overlaps the peer's copying. */
-compi_status_t red_exchange_combine(const void *sbuf, void *rbuf, void *out, int recv_left,
-                                    size_t count, size_t segcount, int peer, compi_datatype_t *dt,
-                                    compi_op_t *op, int tag, compi_comm_t *comm);
-
 /* largest power of two <= p */
 int red_pow2_floor(int p);
 
 /*
  * Non-powers of two for recursive doubling / halving (p2 = red_pow2_floor(p), rem =
- * p - p2): of ranks 0..2*rem-1, each even one sends its `count` elements of acc to the
- * next odd one, which combines them (even's data on the left) and takes the new rank
- * r/2; ranks from 2*rem on take r - rem.  Returns the new rank, -1 for the even ranks
- * that sit out (they get the result back through red_unfold).  `in` is this rank's
- * input (it may be acc): even ranks send it, odd ones write (even's op in) to acc, ranks
- * from 2*rem on touch neither (their partial result is still `in`; red_fold_partial).
- * tmp holds count elements.
+ * p - p2): of ranks 0..2*rem-1, each even one sends its `count` elements to the next odd
+ * one, which combines them (even's data on the left) and takes the new rank r/2; ranks
+ * from 2*rem on take r - rem.  The even ranks sit out and get the result back at the end
+ * (coll_sched_red_fold and coll_sched_red_unfold, sched/sched_phases.h).
+ *
+ * Where this rank's partial result is after the fold: acc on the odd ranks that folded,
+ * else the input.
  */
-int red_fold(const void *in, void *acc, void *tmp, size_t count, compi_datatype_t *dt,
-             compi_op_t *op, int tag, compi_comm_t *comm, compi_status_t *st_p);
-/* where this rank's partial result is after red_fold: acc on the odd ranks that folded,
-   else the input */
 static inline const void *red_fold_partial(const compi_comm_t *comm, const void *in,
                                            const void *acc)
 {
     int rem = comm->size - red_pow2_floor(comm->size);
     return comm->rank < 2 * rem ? acc : in;
 }
-/* the other direction: odd ranks below 2*rem send acc back to their even neighbour */
-compi_status_t red_unfold(void *acc, size_t count, compi_datatype_t *dt, int tag,
-                          compi_comm_t *comm);
-/* comm rank of new rank nr after red_fold */
+/* comm rank of new rank nr after the fold */
 static inline int red_real_rank(int nr, int rem)
 {
     return nr < rem ? 2 * nr + 1 : nr + rem;
 }
-/* the new rank of comm rank r after red_fold: -1 for the even ranks below 2*rem, which
+/* the new rank of comm rank r after the fold: -1 for the even ranks below 2*rem, which
    sit out; the peer they fold with is r + 1 (even) or r - 1 (odd) */
 static inline int red_fold_rank(int r, int rem)
 {
@@ -108,30 +80,13 @@ red_span_t red_span(const size_t *bcnt, const size_t *boff, int lo, int hi);
 
 /* Step `mask` (p2/2, p2/4, ..., 1) of recursive halving for new rank nr, which holds
    blocks [*lo, *hi): it sends *send to new rank nr ^ mask, receives and combines *keep,
-   and [*lo, *hi) becomes the blocks kept.  Blocking (red_halving) and schedules
-   (coll_sched_red_halving) walk the same steps. */
+   and [*lo, *hi) becomes the blocks kept (coll_sched_red_halving) */
 void red_halving_step(const size_t *bcnt, const size_t *boff, int nr, int mask, int *lo, int *hi,
                       red_span_t *keep, red_span_t *send);
 /* Step `mask` (1, 2, ..., p2/2) of the allgather by recursive doubling after it: new rank
    nr sends *mine to new rank nr ^ mask and receives *theirs */
 void red_doubling_step(const size_t *bcnt, const size_t *boff, int nr, int mask, red_span_t *mine,
                        red_span_t *theirs);
-
-/*
- * Reduce-scatter by recursive halving among the p2 folded ranks (commutative ops): `in`
- * holds this rank's partial result (red_fold_partial: the user's input or acc), split in
- * p2 blocks (bcnt/boff, elements); on return block `nr` of acc is fully reduced (other
- * blocks of acc hold partial data or nothing).  The first step reads `in` and writes the
- * combination straight to acc, so the input is never copied.  tmp holds as many
- * elements as acc.
- */
-compi_status_t red_halving(const void *in, void *acc, void *tmp, const size_t *bcnt,
-                           const size_t *boff, int nr, int p2, int rem, compi_datatype_t *dt,
-                           compi_op_t *op, int tag, compi_comm_t *comm);
-/* allgather by recursive doubling among the p2 folded ranks, after red_halving */
-compi_status_t red_doubling_gather(void *acc, const size_t *bcnt, const size_t *boff, int nr,
-                                   int p2, int rem, compi_datatype_t *dt, int tag,
-                                   compi_comm_t *comm);
 
 /* non-commutative ops restrict the algorithms that may serve a call */
 static inline int red_commutative(const coll_call_t *call)

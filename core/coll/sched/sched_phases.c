@@ -79,7 +79,7 @@ void coll_sched_allgather_ring(const coll_call_t *call, const coll_params_t *par
     coll_blk_t own, b;
     coll_own_sblock(call, &own);
     /* round k: pass on the block received in round k - 1; in round 0 the own block, from
-       the send buffer while it is copied into place (phases/blocks.h, coll_own_exchange) */
+       the send buffer while it is copied into place (phases/blocks.h, coll_own_to_rblock) */
     for (int k = 0; k < p - 1 || k == 0; k++) {
         if (p > 1) {
             coll_rblock(call, (me - k + p) % p, &b);

@@ -81,7 +81,7 @@ static void allgather_neighbor_exchange_sched(const coll_call_t *call, const col
         coll_sched_recv(s, rb.buf, rb.count, rb.dt, peer);
         if (k == 0) {
             /* the own block goes from the send buffer while it is copied into place
-               (phases/blocks.h, coll_own_exchange); the pairs after include it */
+               (phases/blocks.h, coll_own_to_rblock); the pairs after include it */
             coll_sched_send(s, own.buf, own.count, own.dt, peer);
             if (!call->in_place) {
                 coll_sched_copy(s, own.buf, own.count, own.dt, sb.buf, sb.count, sb.dt);

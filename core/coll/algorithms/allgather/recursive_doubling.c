@@ -51,7 +51,7 @@ static void allgather_recursive_doubling_sched(const coll_call_t *call,
         coll_sched_copy(s, own.buf, own.count, own.dt, rb.buf, rb.count, rb.dt);
     }
     /* the first swap sends the own block from the send buffer while it is copied
-       (phases/blocks.h, coll_own_exchange) */
+       (phases/blocks.h, coll_own_to_rblock) */
     for (int mask = 1; mask < p; mask <<= 1) {
         rd_step(call, rank, mask, &sb, &rb);
         if (mask == 1) {

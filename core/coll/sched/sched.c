@@ -917,20 +917,66 @@ compi_status_t coll_sched_start(coll_sched_t *s, compi_request_t **req_p)
    itself between the PML's progress rounds (pml_progress_wait, which also gives other
    threads their turn and advances the other schedules through the hook).  A check's
    message has no request to go to: it is dropped, as with a request freed unread. */
+static compi_status_t run_blocking(coll_sched_t *s)
+{
+    s->tag = next_tag(s);
+    int moved = 0;
+    while (!advance(s, &moved)) {
+        pml_progress_wait();
+    }
+    return s->st;
+}
+
 compi_status_t coll_sched_run(coll_sched_t *s)
 {
     compi_status_t st = prepare(s);
     if (st != COMPI_OK) {
         return st;
     }
-    s->tag = next_tag(s);
-    int moved = 0;
-    while (!advance(s, &moved)) {
-        pml_progress_wait();
-    }
-    st = s->st;
+    st = run_blocking(s);
     coll_sched_free(s);
     return st;
+}
+
+/* the scratch a kept schedule may hold: larger calls spend far more time moving data
+   than building their schedule */
+#define SCHED_KEEP_BYTES ((size_t)64 << 10)
+
+compi_status_t coll_sched_run_keep(coll_sched_t *s, int *kept_p)
+{
+    *kept_p = 0;
+    compi_status_t st = prepare(s);
+    if (st != COMPI_OK) {
+        return st;
+    }
+    size_t nsteps = s->nsteps, bytes = 0;
+    for (size_t i = 0; i < s->nmem; i++) {
+        bytes += s->mem[i].size;
+    }
+    st = run_blocking(s);
+    /* kept only if a rerun is this run again: no prologue (the agreement at a miss), no
+       steps added while it ran, no memory the scratch cache would not take back */
+    for (size_t i = 0; i < s->nmem; i++) {
+        if (s->mem[i].size == 0) {
+            bytes = SIZE_MAX;
+        }
+    }
+    if (st == COMPI_OK && s->pro_rounds == 0 && s->nsteps == nsteps && bytes <= SCHED_KEEP_BYTES) {
+        *kept_p = 1;
+        return st;
+    }
+    coll_sched_free(s);
+    return st;
+}
+
+compi_status_t coll_sched_rerun(coll_sched_t *s)
+{
+    s->st = COMPI_OK;
+    s->round = 0;
+    s->skip = 0;
+    s->posted = 0;
+    s->cancelled = 0;
+    return run_blocking(s);
 }
 
 int coll_sched_active(void)

@@ -206,6 +206,19 @@ compi_status_t coll_sched_start(coll_sched_t *s, compi_request_t **req_p);
 /* run to completion (blocking), with no request (a check's message is dropped); the
    schedule is gone on return */
 compi_status_t coll_sched_run(coll_sched_t *s);
+/*
+ * Blocking calls that repeat (a solver's loop: the same buffers, counts and types each
+ * time) need not build their schedule each time: coll_sched_run_keep() runs s like
+ * coll_sched_run() and, when a rerun would be this run again (no prologue, no steps
+ * added while running, little scratch), keeps it (*kept_p = 1: the caller now owns it,
+ * and frees it with coll_sched_free); else s is gone as after coll_sched_run().
+ * coll_sched_rerun() runs a kept schedule again, from its first round, on a fresh tag:
+ * only for a call whose every argument is the one it was built for (the same buffers,
+ * counts, datatypes, op, root, communicator), which is the caller's to check.  Like a
+ * persistent schedule, it reads the buffers at each run, not when it was built.
+ */
+compi_status_t coll_sched_run_keep(coll_sched_t *s, int *kept_p);
+compi_status_t coll_sched_rerun(coll_sched_t *s);
 
 /* schedules started and not yet ended (tests, finalize checks) */
 int coll_sched_active(void);

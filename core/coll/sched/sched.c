@@ -72,6 +72,7 @@ struct coll_sched {
     struct coll_sched *next, *prev; /* the active list; next: the pool */
     compi_comm_t *comm;             /* borrowed: the request retains it */
     compi_op_t *op;                 /* retained, or NULL */
+    coll_kind_t kind;               /* the call's: a blocking run's tag (coll_tag) */
     compi_request_t *req;
     int tag;
     compi_status_t st;
@@ -177,6 +178,7 @@ coll_sched_t *coll_sched_new(const coll_call_t *call)
         return NULL;
     }
     s->comm = call->comm;
+    s->kind = call->kind;
     s->persistent = call->mode == COLL_MODE_PERSISTENT;
     if (call->op != NULL) {
         op_retain(call->op);
@@ -916,10 +918,15 @@ compi_status_t coll_sched_start(coll_sched_t *s, compi_request_t **req_p)
 /* Blocking: no request and not on the active list -- this call advances the schedule
    itself between the PML's progress rounds (pml_progress_wait, which also gives other
    threads their turn and advances the other schedules through the hook).  A check's
-   message has no request to go to: it is dropped, as with a request freed unread. */
+   message has no request to go to: it is dropped, as with a request freed unread.  Its
+   tag is the kind's blocking one (coll_tag), as MPI orders blocking collectives: the
+   communicator's count of nonblocking schedules is left alone, so ranks whose blocking
+   calls run different kinds of closures still number their nonblocking ones alike, and
+   an intercommunicator's watch over a failed Scheme run (trampolines/tramp_agree.c)
+   finds the blocking tags it cancels. */
 static compi_status_t run_blocking(coll_sched_t *s)
 {
-    s->tag = next_tag(s);
+    s->tag = coll_tag(s->kind);
     int moved = 0;
     while (!advance(s, &moved)) {
         pml_progress_wait();

@@ -41,9 +41,11 @@
  * communicator's nbc_seq, the same on every rank because MPI orders collectives; its
  * traffic uses tag COMPI_TAG_NBC_BASE - (number mod COLL_SCHED_TAGS), so many
  * collectives may be outstanding on one communicator (up to COLL_SCHED_TAGS) without
- * their messages matching each other or a blocking collective's.  A step may name a tag
- * of its own instead (coll_sched_send_tag): the neighbourhood kinds keep the blocking
- * exchange's two tags (coll_tag, coll_tag_alt), which MPI's order keeps apart.
+ * their messages matching each other or a blocking collective's.  A blocking run
+ * (coll_sched_run) takes the kind's blocking tag instead (coll_tag: MPI orders blocking
+ * collectives, and one runs at a time on a communicator).  A step may name a tag of its
+ * own (coll_sched_send_tag): the neighbourhood kinds keep the blocking exchange's two
+ * tags (coll_tag, coll_tag_alt), which MPI's order keeps apart.
  *
  * Persistent schedules (call->mode COLL_MODE_PERSISTENT, MPI_Bcast_init, ...):
  * coll_sched_start() does not run one but returns it in an inactive persistent request

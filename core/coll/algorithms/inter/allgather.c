@@ -8,40 +8,38 @@
  */
 #include "core/coll/algorithms/inter/inter.h"
 
-static compi_status_t inter_allgather(coll_closure_t *self, const coll_call_t *call)
+#include "core/coll/sched/sched.h"
+
+static void inter_allgather_sched(const coll_call_t *call, const coll_params_t *params,
+                                  coll_sched_t *s)
 {
-    (void)self;
+    (void)params;
     compi_comm_t *comm = call->comm, *lc = comm->local_comm;
-    int tag = coll_tag(call->kind), n = lc->size;
+    int n = lc->size;
     size_t m = (size_t)comm->size;
-    compi_status_t st = COMPI_OK;
 
     if (lc->rank > 0) {
-        st = pml_send(call->sbuf, call->scount, call->sdt, 0, tag, lc, PML_SEND_STANDARD);
+        coll_sched_send_on(s, lc, call->sbuf, call->scount, call->sdt, 0);
+        coll_sched_round(s);
     } else {
         /* the leader collects its group's blocks, in rank order */
-        void *mem;
-        char *all = coll_tmp_get(call->sdt, call->scount * (size_t)n, &mem);
+        char *all = coll_sched_scratch(s, call->sdt, call->scount * (size_t)n);
         ptrdiff_t blk = (ptrdiff_t)call->scount * call->sdt->extent;
         if (all == NULL) {
-            return COMPI_ERR_NO_MEMORY;
+            return;
         }
-        st = coll_copy(call->sbuf, call->scount, call->sdt, all, call->scount, call->sdt);
-        for (int i = 1; i < n && st == COMPI_OK; i++) {
-            st = pml_recv(all + i * blk, call->scount, call->sdt, i, tag, lc, NULL);
+        for (int i = 1; i < n; i++) {
+            coll_sched_recv_on(s, lc, all + i * blk, call->scount, call->sdt, i);
         }
-        if (st == COMPI_OK) {
-            st = coll_inter_leader_swap(comm, all, call->scount * (size_t)n, call->sdt, call->rbuf,
-                             call->rcount * m, call->rdt, tag);
-        }
-        coll_scratch_put(mem);
+        coll_sched_at_once(s);
+        coll_sched_copy(s, call->sbuf, call->scount, call->sdt, all, call->scount, call->sdt);
+        coll_sched_round(s);
+        coll_inter_leader_swap(s, all, call->scount * (size_t)n, call->sdt, call->rbuf,
+                               call->rcount * m, call->rdt);
     }
-    if (st != COMPI_OK) {
-        return st;
-    }
-    return coll_inter_lbcast(lc, call->rbuf, call->rcount * m, call->rdt, tag);
+    coll_inter_lbcast(s, lc, call->rbuf, call->rcount * m, call->rdt);
 }
 
-INTER_ALGO(allgather, ALLGATHER, inter_allgather, coll_inter_sched_all,
+INTER_ALGO(allgather, ALLGATHER, inter_allgather_sched,
            "intercommunicators: each leader collects its group's blocks, the leaders swap, "
            "each broadcasts the other group's blocks");

@@ -9,31 +9,26 @@
  */
 #include "core/coll/algorithms/inter/inter.h"
 
-static compi_status_t inter_allreduce(coll_closure_t *self, const coll_call_t *call)
-{
-    (void)self;
-    compi_comm_t *comm = call->comm;
-    int tag = coll_tag(call->kind);
-    void *mem;
-    void *res = coll_tmp_get(call->sdt, call->scount, &mem);
-    compi_status_t st = res != NULL ? COMPI_OK : COMPI_ERR_NO_MEMORY;
+#include "core/coll/sched/sched.h"
 
-    if (st == COMPI_OK) {
-        st = coll_inter_lreduce(comm->local_comm, call->sbuf, call->scount, call->sdt, call->op,
-                                tag, res);
+static void inter_allreduce_sched(const coll_call_t *call, const coll_params_t *params,
+                                  coll_sched_t *s)
+{
+    (void)params;
+    compi_comm_t *comm = call->comm;
+    void *res = comm->rank == 0 ? coll_sched_scratch(s, call->sdt, call->scount) : NULL;
+    if (comm->rank == 0 && res == NULL) {
+        return;
     }
-    if (st == COMPI_OK && comm->rank == 0) {
+    coll_inter_lreduce(s, comm->local_comm, call->sbuf, call->scount, call->sdt, res);
+    if (comm->rank == 0) {
         /* this group's result goes to the other group, which sends us its own */
-        st = coll_inter_leader_swap(comm, res, call->scount, call->sdt, call->rbuf,
-                                    call->rcount, call->rdt, tag);
+        coll_inter_leader_swap(s, res, call->scount, call->sdt, call->rbuf, call->rcount,
+                               call->rdt);
     }
-    if (st == COMPI_OK) {
-        st = coll_inter_lbcast(comm->local_comm, call->rbuf, call->rcount, call->rdt, tag);
-    }
-    coll_scratch_put(mem);
-    return st;
+    coll_inter_lbcast(s, comm->local_comm, call->rbuf, call->rcount, call->rdt);
 }
 
-INTER_ALGO(allreduce, ALLREDUCE, inter_allreduce, coll_inter_sched_allreduce,
+INTER_ALGO(allreduce, ALLREDUCE, inter_allreduce_sched,
            "intercommunicators: each group reduces at its leader, the leaders swap, each "
            "broadcasts the other group's result");

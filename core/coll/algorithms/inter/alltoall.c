@@ -7,18 +7,16 @@
  */
 #include "core/coll/algorithms/inter/inter.h"
 
-/* allgatherv, alltoall(v,w): block i to and from remote rank i, directly */
-static compi_status_t inter_all_direct(coll_closure_t *self, const coll_call_t *call)
-{
-    (void)self;
-    compi_comm_t *comm = call->comm;
-    int one_block = call->kind == COLL_ALLGATHERV;
-    compi_status_t st = COMPI_OK;
-    compi_request_t *reqs[COLL_MOVE_WINDOW];
-    size_t k = 0;
+#include "core/coll/sched/sched.h"
 
-    /* windows of receives and sends to the same ranks: both sides walk 0..m-1 */
-    for (int i = 0; i < comm->size; i++) {
+/* allgatherv, alltoall(v,w): block i to and from remote rank i, directly; a round per
+   window of COLL_MOVE_WINDOW / 2 peers (both groups walk 0..m-1) */
+static void inter_all_sched(const coll_call_t *call, const coll_params_t *params,
+                            coll_sched_t *s)
+{
+    (void)params;
+    int one_block = call->kind == COLL_ALLGATHERV, m = call->comm->size;
+    for (int i = 0; i < m; i++) {
         coll_blk_t sb, rb;
         if (one_block) {
             coll_own_sblock(call, &sb);
@@ -26,22 +24,20 @@ static compi_status_t inter_all_direct(coll_closure_t *self, const coll_call_t *
             coll_sblock(call, i, &sb);
         }
         coll_rblock(call, i, &rb);
-        coll_move_keep(&st, coll_blk_irecv(&rb, i, call, &reqs[k++]));
-        coll_move_keep(&st, coll_blk_isend(&sb, i, call, &reqs[k++]));
-        if (k + 2 > COLL_MOVE_WINDOW) {
-            coll_move_keep(&st, pml_wait_all_free(k, reqs));
-            k = 0;
+        coll_sched_recv(s, rb.buf, rb.count, rb.dt, i);
+        coll_sched_send(s, sb.buf, sb.count, sb.dt, i);
+        if ((i + 1) % (COLL_MOVE_WINDOW / 2) == 0) {
+            coll_sched_round(s);
         }
     }
-    coll_move_keep(&st, pml_wait_all_free(k, reqs));
-    return st;
+    coll_sched_round(s);
 }
 
-INTER_ALGO(allgatherv, ALLGATHERV, inter_all_direct, coll_inter_sched_all,
+INTER_ALGO(allgatherv, ALLGATHERV, inter_all_sched,
            "intercommunicators: every rank sends its block to every rank of the other group");
-INTER_ALGO(alltoall, ALLTOALL, inter_all_direct, coll_inter_sched_all,
-           "intercommunicators: block i to and from rank i of the other group, all posted");
-INTER_ALGO(alltoallv, ALLTOALLV, inter_all_direct, coll_inter_sched_all,
-           "intercommunicators: block i to and from rank i of the other group, all posted");
-INTER_ALGO(alltoallw, ALLTOALLW, inter_all_direct, coll_inter_sched_all,
-           "intercommunicators: block i to and from rank i of the other group, all posted");
+INTER_ALGO(alltoall, ALLTOALL, inter_all_sched,
+           "intercommunicators: block i to and from rank i of the other group, in windows");
+INTER_ALGO(alltoallv, ALLTOALLV, inter_all_sched,
+           "intercommunicators: block i to and from rank i of the other group, in windows");
+INTER_ALGO(alltoallw, ALLTOALLW, inter_all_sched,
+           "intercommunicators: block i to and from rank i of the other group, in windows");

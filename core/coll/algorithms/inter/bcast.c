@@ -9,28 +9,28 @@
  */
 #include "core/coll/algorithms/inter/inter.h"
 
-static compi_status_t inter_bcast(coll_closure_t *self, const coll_call_t *call)
-{
-    (void)self;
-    compi_comm_t *comm = call->comm;
-    int tag = coll_tag(call->kind);
-    compi_status_t st = COMPI_OK;
+#include "core/coll/sched/sched.h"
 
+static void inter_bcast_sched(const coll_call_t *call, const coll_params_t *params,
+                              coll_sched_t *s)
+{
+    (void)params;
+    compi_comm_t *comm = call->comm;
     if (call->root == MPI_PROC_NULL) {
-        return COMPI_OK;
+        return;
     }
     if (call->root == MPI_ROOT) {
-        return pml_send(call->rbuf, call->rcount, call->rdt, 0, tag, comm, PML_SEND_STANDARD);
+        coll_sched_send(s, call->rbuf, call->rcount, call->rdt, 0);
+        coll_sched_round(s);
+        return;
     }
     if (comm->rank == 0) {
-        st = pml_recv(call->rbuf, call->rcount, call->rdt, call->root, tag, comm, NULL);
+        coll_sched_recv(s, call->rbuf, call->rcount, call->rdt, call->root);
+        coll_sched_round(s);
     }
-    if (st != COMPI_OK) {
-        return st;
-    }
-    return coll_inter_lbcast(comm->local_comm, call->rbuf, call->rcount, call->rdt, tag);
+    coll_inter_lbcast(s, comm->local_comm, call->rbuf, call->rcount, call->rdt);
 }
 
-INTER_ALGO(bcast, BCAST, inter_bcast, coll_inter_sched_bcast,
+INTER_ALGO(bcast, BCAST, inter_bcast_sched,
            "intercommunicators: the root sends to the other group's leader, which broadcasts "
            "(binomial)");

@@ -1,8 +1,9 @@
 /*
- * inter/local.c -- the steps inside one group of an intercommunicator that its
+ * inter/local.c -- the schedule pieces inside one group of an intercommunicator that its
  * algorithms share (inter.h): a binomial broadcast from local rank 0, a binomial reduce
  * to it over ranges of ranks (so a non-commutative op keeps rank order), and the
- * leaders' exchange.
+ * leaders' exchange.  The steps inside a group run on comm->local_comm, on the
+ * schedule's tag (coll_sched_send_on).
  *
  *   binomial tree over 8 local ranks:   0
  *                                     / | \
@@ -17,6 +18,8 @@
  */
 #include "core/coll/algorithms/inter/inter.h"
 
+#include "core/coll/sched/sched.h"
+
 int coll_inter_span(int me, int n)
 {
     int span = 1;
@@ -29,69 +32,57 @@ int coll_inter_span(int me, int n)
     return span;
 }
 
-/* buf from local rank 0 to the whole local group */
-compi_status_t coll_inter_lbcast(compi_comm_t *lc, void *buf, size_t count, compi_datatype_t *dt,
-                              int tag)
+void coll_inter_lbcast(coll_sched_t *s, compi_comm_t *lc, void *buf, size_t count,
+                       compi_datatype_t *dt)
 {
     int n = lc->size, me = lc->rank;
-    compi_status_t st = COMPI_OK;
     if (me > 0) {
-        st = pml_recv(buf, count, dt, me & (me - 1), tag, lc, NULL);
+        coll_sched_recv_on(s, lc, buf, count, dt, me & (me - 1));
+        coll_sched_round(s);
     }
-    for (int m = coll_inter_span(me, n) >> 1; m >= 1 && st == COMPI_OK; m >>= 1) {
+    for (int m = coll_inter_span(me, n) >> 1; m >= 1; m >>= 1) {
         if (me + m < n) {
-            st = pml_send(buf, count, dt, me + m, tag, lc, PML_SEND_STANDARD);
+            coll_sched_send_on(s, lc, buf, count, dt, me + m);
         }
     }
-    return st;
+    coll_sched_round(s);
 }
 
-/* the reduction of every local rank's sbuf, in rank order, into res at local rank 0
-   (res is ignored elsewhere); temporaries from the scratch stack */
-compi_status_t coll_inter_lreduce(compi_comm_t *lc, const void *sbuf, size_t count,
-                               compi_datatype_t *dt, const compi_op_t *op, int tag, void *res)
+void coll_inter_lreduce(coll_sched_t *s, compi_comm_t *lc, const void *sbuf, size_t count,
+                        compi_datatype_t *dt, void *res)
 {
     int n = lc->size, me = lc->rank, span = coll_inter_span(me, n);
-    void *m1, *m2;
-    char *acc = coll_tmp_get(dt, count, &m1);
-    char *tmp = coll_tmp_get(dt, count, &m2);
-    compi_status_t st = acc != NULL && tmp != NULL ? COMPI_OK : COMPI_ERR_NO_MEMORY;
-
-    if (st == COMPI_OK) {
-        st = coll_copy(sbuf, count, dt, acc, count, dt);
+    char *spare = coll_sched_scratch(s, dt, count), *tmp = coll_sched_scratch(s, dt, count);
+    if (spare == NULL || tmp == NULL) {
+        return;
     }
-    /* acc covers [me, me + k); the child me + k brings [me + k, me + 2k) */
-    for (int k = 1; k < span && me + k < n && st == COMPI_OK; k <<= 1) {
-        st = pml_recv(tmp, count, dt, me + k, tag, lc, NULL);
-        if (st == COMPI_OK) {
-            st = coll_op_apply(op, dt, acc, tmp, count); /* tmp = acc op tmp */
-            char *t = acc;
-            acc = tmp;
-            tmp = t;
-        }
+    /* the partial result `cur` covers [me, me + k) and starts as the input, read where it
+       is; the child me + k brings [me + k, me + 2k) into tmp, and cur op tmp lands in
+       tmp, which becomes cur (the buffers' roles swap when the schedule is built) */
+    const void *cur = sbuf;
+    for (int k = 1; k < span && me + k < n; k <<= 1) {
+        coll_sched_recv_on(s, lc, tmp, count, dt, me + k);
+        coll_sched_reduce3(s, cur, tmp, tmp, count, dt);
+        coll_sched_round(s);
+        char *next = cur == sbuf ? spare : (char *)cur;
+        cur = tmp;
+        tmp = next;
     }
-    if (st == COMPI_OK) {
-        st = me > 0 ? pml_send(acc, count, dt, me & (me - 1), tag, lc, PML_SEND_STANDARD)
-                    : coll_copy(acc, count, dt, res, count, dt);
+    if (me > 0) {
+        coll_sched_send_on(s, lc, cur, count, dt, me & (me - 1));
+    } else {
+        coll_sched_copy(s, cur, count, dt, res, count, dt);
     }
-    coll_scratch_put(m1);
-    return st;
+    coll_sched_round(s);
 }
 
-/* the leader's exchange with the other leader (remote rank 0) */
-compi_status_t coll_inter_leader_swap(compi_comm_t *comm, const void *sbuf, size_t scount,
-                                  compi_datatype_t *sdt, void *rbuf, size_t rcount,
-                                  compi_datatype_t *rdt, int tag)
+void coll_inter_leader_swap(coll_sched_t *s, const void *sbuf, size_t scount,
+                            compi_datatype_t *sdt, void *rbuf, size_t rcount,
+                            compi_datatype_t *rdt)
 {
-    compi_request_t *req = NULL;
-    compi_status_t st = pml_isend(sbuf, scount, sdt, 0, tag, comm, PML_SEND_STANDARD, &req);
-    if (st != COMPI_OK) {
-        return st;
-    }
-    st = pml_recv(rbuf, rcount, rdt, 0, tag, comm, NULL);
-    compi_status_t wst = pml_wait(req, NULL);
-    pml_request_free(req);
-    return st != COMPI_OK ? st : wst;
+    coll_sched_recv(s, rbuf, rcount, rdt, 0);
+    coll_sched_send(s, sbuf, scount, sdt, 0);
+    coll_sched_round(s);
 }
 
 /* only calls on an intercommunicator (the bridge says so first, with a message) */

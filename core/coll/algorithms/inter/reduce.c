@@ -7,33 +7,32 @@
  */
 #include "core/coll/algorithms/inter/inter.h"
 
-static compi_status_t inter_reduce(coll_closure_t *self, const coll_call_t *call)
-{
-    (void)self;
-    compi_comm_t *comm = call->comm;
-    int tag = coll_tag(call->kind);
-    void *mem;
-    compi_status_t st;
+#include "core/coll/sched/sched.h"
 
+static void inter_reduce_sched(const coll_call_t *call, const coll_params_t *params,
+                               coll_sched_t *s)
+{
+    (void)params;
+    compi_comm_t *comm = call->comm;
     if (call->root == MPI_PROC_NULL) {
-        return COMPI_OK;
+        return;
     }
     if (call->root == MPI_ROOT) {
-        return pml_recv(call->rbuf, call->rcount, call->rdt, 0, tag, comm, NULL);
+        coll_sched_recv(s, call->rbuf, call->rcount, call->rdt, 0);
+        coll_sched_round(s);
+        return;
     }
-    void *res = coll_tmp_get(call->sdt, call->scount, &mem);
-    if (res == NULL) {
-        return COMPI_ERR_NO_MEMORY;
+    void *res = comm->rank == 0 ? coll_sched_scratch(s, call->sdt, call->scount) : NULL;
+    if (comm->rank == 0 && res == NULL) {
+        return;
     }
-    st = coll_inter_lreduce(comm->local_comm, call->sbuf, call->scount, call->sdt, call->op, tag,
-                            res);
-    if (st == COMPI_OK && comm->rank == 0) {
-        st = pml_send(res, call->scount, call->sdt, call->root, tag, comm, PML_SEND_STANDARD);
+    coll_inter_lreduce(s, comm->local_comm, call->sbuf, call->scount, call->sdt, res);
+    if (comm->rank == 0) {
+        coll_sched_send(s, res, call->scount, call->sdt, call->root);
+        coll_sched_round(s);
     }
-    coll_scratch_put(mem);
-    return st;
 }
 
-INTER_ALGO(reduce, REDUCE, inter_reduce, coll_inter_sched_reduce,
+INTER_ALGO(reduce, REDUCE, inter_reduce_sched,
            "intercommunicators: the other group reduces at its leader (rank order), which "
            "sends to the root");

@@ -11,30 +11,48 @@
  */
 #include "core/coll/algorithms/inter/inter.h"
 
-/* gather(v) and scatter(v): the root and every rank of the other group, directly */
-static compi_status_t inter_rooted_direct(coll_closure_t *self, const coll_call_t *call)
-{
-    (void)self;
-    compi_comm_t *comm = call->comm;
-    int scatter = call->kind == COLL_SCATTER || call->kind == COLL_SCATTERV;
-    int tag = coll_tag(call->kind);
+#include "core/coll/sched/sched.h"
 
+/* gather(v) and scatter(v): the root and every rank of the other group, directly; a round
+   per window of COLL_MOVE_WINDOW peers */
+static void inter_rooted_sched(const coll_call_t *call, const coll_params_t *params,
+                               coll_sched_t *s)
+{
+    (void)params;
+    int scatter = call->kind == COLL_SCATTER || call->kind == COLL_SCATTERV;
+    coll_blk_t b;
     if (call->root == MPI_PROC_NULL) {
-        return COMPI_OK;
+        return;
     }
     if (call->root != MPI_ROOT) {
-        return scatter ? pml_recv(call->rbuf, call->rcount, call->rdt, call->root, tag, comm, NULL)
-                       : pml_send(call->sbuf, call->scount, call->sdt, call->root, tag, comm,
-                                  PML_SEND_STANDARD);
+        if (scatter) {
+            coll_sched_recv(s, call->rbuf, call->rcount, call->rdt, call->root);
+        } else {
+            coll_sched_send(s, call->sbuf, call->scount, call->sdt, call->root);
+        }
+        coll_sched_round(s);
+        return;
     }
-    return coll_linear_root(call, !scatter, 0, comm->size, NULL);
+    for (int j = 0; j < call->comm->size; j++) {
+        if (scatter) {
+            coll_sblock(call, j, &b);
+            coll_sched_send(s, b.buf, b.count, b.dt, j);
+        } else {
+            coll_rblock(call, j, &b);
+            coll_sched_recv(s, b.buf, b.count, b.dt, j);
+        }
+        if ((j + 1) % COLL_MOVE_WINDOW == 0) {
+            coll_sched_round(s);
+        }
+    }
+    coll_sched_round(s);
 }
 
-INTER_ALGO(gather, GATHER, inter_rooted_direct, coll_inter_sched_rooted,
+INTER_ALGO(gather, GATHER, inter_rooted_sched,
            "intercommunicators: every rank of the other group sends its block to the root");
-INTER_ALGO(gatherv, GATHERV, inter_rooted_direct, coll_inter_sched_rooted,
+INTER_ALGO(gatherv, GATHERV, inter_rooted_sched,
            "intercommunicators: every rank of the other group sends its block to the root");
-INTER_ALGO(scatter, SCATTER, inter_rooted_direct, coll_inter_sched_rooted,
+INTER_ALGO(scatter, SCATTER, inter_rooted_sched,
            "intercommunicators: the root sends each rank of the other group its block");
-INTER_ALGO(scatterv, SCATTERV, inter_rooted_direct, coll_inter_sched_rooted,
+INTER_ALGO(scatterv, SCATTERV, inter_rooted_sched,
            "intercommunicators: the root sends each rank of the other group its block");

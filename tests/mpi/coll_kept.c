@@ -14,7 +14,7 @@
  * the defaults choose point-to-point algorithms (with tests/mpi/configs/native_sched.scm
  * every size runs one of the native schedules).
  */
-#include "mpitest.h"
+#include "tests/mpi/mpitest.h"
 
 #define ITERS 6
 #define MAXN 4096 /* doubles: 32 KiB */

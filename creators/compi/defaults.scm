@@ -191,8 +191,12 @@
 ;; single calls timed on rank 0, median over 4 interleaved rounds of the fastest and the
 ;; 10th percentile of 50-1000 calls, 2 cores under a load average of 8-12): 256 KiB 28.4
 ;; and 29.1 us against 29.8 and 30.6, 1 MiB 122 and 124 against 140 and 142, 4 MiB 528
-;; and 541 against 693 and 713.  Against the ring at 3 and 4 ranks (oversubscribed): 1
-;; MiB 422 and 532 us against 507 and 626, 4 MiB 1.76 and 1.87 ms against 2.15 and 2.86.
+;; and 541 against 693 and 713; with the input rewritten before each call, 0.95 MiB
+;; 125 against 145.  (Recursive doubling is faster up to about 450 KiB while the input does
+;; not change between calls, as in osu_allreduce, since the peer's input stays in cache;
+;; rewritten before each call, it is slower from 192 KiB.)  Against the ring at 3 and 4
+;; ranks (oversubscribed): 1 MiB 422 and 532 us against 507 and 626, 4 MiB 1.76 and 1.87
+;; ms against 2.15 and 2.86.
 ;; Beyond 4 ranks the ring, whose messages the segmented ring's are while a block is
 ;; under a segment (not measured on more cores).
 (define (default-allreduce call next)

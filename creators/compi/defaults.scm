@@ -184,29 +184,42 @@
 ;; small vectors and any op.  Larger commutative ones: Rabenseifner (reduce-scatter by
 ;; halving + allgather by doubling), then the ring, which moves 2(p-1)/p of the vector
 ;; per rank whatever p.  Large non-commutative: in-order reduce, then bcast.  On 2 ranks
-;; recursive doubling (one exchange of the whole) up to 256 KiB; beyond, Rabenseifner's
-;; exchange of halves, each rank combining half the vector, wins for commutative ops
-;; (medians of 11 rounds, float sums, 2 cores: 256 KiB 216 us against 243, 4 MiB 3.7 ms
-;; against 5.0).
+;; recursive doubling (one exchange of the whole) up to 256 KiB.  From 256 KiB on up to 4
+;; ranks, commutative: the segmented ring (at 2 ranks the exchange of halves, each rank
+;; combining half the vector, in 256 KiB segments received straight into rbuf and
+;; combined there).  Against Rabenseifner at 2 ranks (char sums as osu_allreduce's,
+;; single calls timed on rank 0, median over 4 interleaved rounds of the fastest and the
+;; 10th percentile of 50-1000 calls, 2 cores under a load average of 8-12): 256 KiB 28.4
+;; and 29.1 us against 29.8 and 30.6, 1 MiB 122 and 124 against 140 and 142, 4 MiB 528
+;; and 541 against 693 and 713; with the input rewritten before each call, 0.95 MiB
+;; 125 against 145.  (Recursive doubling is faster up to about 450 KiB while the input does
+;; not change between calls, as in osu_allreduce, since the peer's input stays in cache;
+;; rewritten before each call, it is slower from 192 KiB.)  Against the ring at 3 and 4
+;; ranks (oversubscribed): 1 MiB 422 and 532 us against 507 and 626, 4 MiB 1.76 and 1.87
+;; ms against 2.15 and 2.86.
+;; Beyond 4 ranks the ring, whose messages the segmented ring's are while a block is
+;; under a segment (not measured on more cores).
 (define (default-allreduce call next)
   (let ((bytes (call-bytes call)) (p (call-size call)))
     (cond ((shm? call) (native 'allreduce 'shm))
           ((or (< bytes 10000)
                (and (<= p 2) (or (< bytes (* 256 KiB)) (not (call-commutative? call)))))
            (native 'allreduce 'recursive-doubling))
-          ((<= p 2) (native 'allreduce 'rabenseifner))
           ((not (call-commutative? call)) (native 'allreduce 'reduce-bcast))
           ((< bytes (* 256 KiB)) (native 'allreduce 'rabenseifner))
+          ((<= p 4) (native 'allreduce 'segmented-ring #:segsize (* 256 KiB)))
           (else (native 'allreduce 'ring)))))
 
 ;; Nonblocking and persistent allreduce: the blocking choice, whose algorithms all run as
-;; schedules, but at 2 ranks commutative vectors from 4 KiB go by Rabenseifner (one
-;; exchange of half the vector each way, then the other half back) instead of recursive
-;; doubling's exchange of the whole: as schedules, measured with osu_iallreduce on 2
-;; cores, 64 KiB 22 us against 39, 1 MiB 480 us against 800 (recursive doubling wins
-;; only below 4 KiB).
+;; schedules, but at 2 ranks commutative vectors from 4 KiB to 256 KiB go by Rabenseifner
+;; (one exchange of half the vector each way, then the other half back) instead of
+;; recursive doubling's exchange of the whole: as schedules, measured with osu_iallreduce
+;; on 2 cores, 64 KiB 22 us against 39, 1 MiB 480 us against 800 (recursive doubling wins
+;; only below 4 KiB).  From 256 KiB the blocking choice, the segmented ring, is the same
+;; schedule as blocking calls run.
 (define (nonblocking-allreduce call)
-  (if (and (<= (call-size call) 2) (call-commutative? call) (>= (call-bytes call) (* 4 KiB)))
+  (if (and (<= (call-size call) 2) (call-commutative? call) (>= (call-bytes call) (* 4 KiB))
+           (< (call-bytes call) (* 256 KiB)))
       (native 'allreduce 'rabenseifner)
       (default-allreduce call #f)))
 

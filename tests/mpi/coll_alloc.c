@@ -81,7 +81,8 @@ static const char *const kind_names[K_N] = {
 enum { M_BLOCKING, M_NONBLOCKING, M_PERSISTENT, M_N };
 static const char *const mode_names[M_N] = {"blocking", "nonblocking", "persistent"};
 
-/* bytes per block; the last, for allreduce only, takes the defaults to the ring (np >= 3) */
+/* bytes per block; the last, for allreduce only, takes the defaults to the segmented ring
+   (np 2 to 4) or the ring (np >= 5) */
 static const int sizes[] = {8, 3 * 1024, 64 * 1024, 512 * 1024};
 #define NSIZES ((int)(sizeof(sizes) / sizeof(sizes[0])))
 

@@ -42,7 +42,7 @@ expect_error() {
     fi
 }
 
-echo "1..51"
+echo "1..52"
 
 # ---- the defaults ----------------------------------------------------------------------
 # every kind, communicator sizes 1 to 17 (powers of two and not), 0 B to 4 MiB, both kinds
@@ -91,14 +91,16 @@ expect_closure "np 2, 8 B bcast: binomial (one message)" \
     "closure: bcast:binomial" -b bcast,size=2,bytes=8
 expect_closure "np 2 barrier: recursive doubling (one exchange)" \
     "closure: barrier:recursive-doubling" -b barrier,size=2
-expect_closure "np 2, 1 MiB commutative allreduce: Rabenseifner (each rank combines half)" \
-    "closure: allreduce:rabenseifner" -b allreduce,size=2,bytes=1048576
+expect_closure "np 2, 1 MiB commutative allreduce: the segmented ring (each rank combines half)" \
+    "closure: allreduce:segmented-ring(segsize=262144)" -b allreduce,size=2,bytes=1048576
 expect_closure "np 2, 1 MiB non-commutative allreduce: recursive doubling" \
     "closure: allreduce:recursive-doubling" -b allreduce,size=2,bytes=1048576,op=noncommutative
 expect_closure "np 2, 64 KiB commutative reduce: linear (one transfer)" \
     "closure: reduce:linear" -b reduce,size=2,bytes=65536
-expect_closure "large commutative allreduce: the ring" \
-    "closure: allreduce:ring" -b allreduce,size=4,bytes=4194304
+expect_closure "large commutative allreduce at 4 ranks: the segmented ring" \
+    "closure: allreduce:segmented-ring(segsize=262144)" -b allreduce,size=4,bytes=4194304
+expect_closure "large commutative allreduce at 8 ranks: the ring" \
+    "closure: allreduce:ring" -b allreduce,size=8,bytes=4194304
 expect_closure "large non-commutative allreduce: reduce + bcast in rank order" \
     "closure: allreduce:reduce-bcast" -b allreduce,size=4,bytes=4194304,op=noncommutative
 expect_closure "large non-commutative reduce: the in-order binomial tree" \
@@ -110,8 +112,8 @@ expect_closure "MPI_Iallreduce, 64 KiB at np 2: Rabenseifner (blocking: recursiv
     "closure: allreduce:rabenseifner" -b allreduce,size=2,bytes=65536,mode=nonblocking
 expect_closure "MPI_Iallreduce, 64 KiB at np 4: Rabenseifner" \
     "closure: allreduce:rabenseifner" -b allreduce,size=4,bytes=65536,mode=nonblocking
-expect_closure "MPI_Allreduce_init, 1 MiB at np 4: the ring" \
-    "closure: allreduce:ring" -b allreduce,size=4,bytes=1048576,mode=persistent
+expect_closure "MPI_Allreduce_init, 1 MiB at np 4: the segmented ring" \
+    "closure: allreduce:segmented-ring(segsize=262144)" -b allreduce,size=4,bytes=1048576,mode=persistent
 expect_closure "MPI_Iallreduce, large non-commutative: reduce + bcast" \
     "closure: allreduce:reduce-bcast" -b allreduce,size=4,bytes=1048576,op=noncommutative,mode=nonblocking
 

@@ -78,42 +78,19 @@ void coll_closure_release(coll_closure_t *c)
     free(c);
 }
 
-/* a native closure's state: the params first, so algorithms read it as a coll_params_t.
-   An algorithm that is only its schedule keeps the schedule of its last blocking call
-   (kept, with that call in kept_call) for the next call like it (native_run) */
+/* a native closure's state: the params first, so algorithms read it as a coll_params_t;
+   an algorithm that is only its schedule keeps the schedule of its last blocking call
+   for a repeat (native_run) */
 typedef struct native_state {
     coll_params_t params;
     const coll_algo_t *algo;
-    coll_sched_t *kept;
-    coll_call_t kept_call; /* its datatypes and op retained while kept */
-    uint32_t kept_ctx;     /* its communicator's context id, size and this rank */
-    int kept_size, kept_rank;
-    int busy;              /* a thread runs kept (MPI_THREAD_MULTIPLE) */
+    coll_sched_keep_t keep;
 } native_state_t;
-
-static void drop_kept(native_state_t *ns)
-{
-    if (ns->kept == NULL) {
-        return;
-    }
-    coll_sched_free(ns->kept);
-    ns->kept = NULL;
-    coll_call_t *k = &ns->kept_call;
-    if (k->sdt != NULL) {
-        dt_release(k->sdt);
-    }
-    if (k->rdt != NULL) {
-        dt_release(k->rdt);
-    }
-    if (k->op != NULL) {
-        op_release(k->op);
-    }
-}
 
 static void native_free(void *state)
 {
     native_state_t *ns = state;
-    drop_kept(ns);
+    coll_sched_keep_drop(&ns->keep);
     if (ns->params.aux != NULL && ns->algo->release != NULL) {
         ns->algo->release(ns->params.aux);
     }
@@ -132,75 +109,18 @@ static compi_status_t native_start(coll_closure_t *self, const coll_call_t *call
     return coll_sched_start(s, req_p);
 }
 
-/* a call whose schedule can be kept: no arrays of counts, displacements or types (their
-   contents could change under the same pointers), no file access */
-static int keepable(const coll_call_t *c)
+static void native_build(const coll_call_t *call, void *arg, coll_sched_t *s)
 {
-    return c->scounts.p == NULL && c->sdispls.p == NULL && c->rcounts.p == NULL &&
-           c->rdispls.p == NULL && c->sdts == NULL && c->rdts == NULL && c->io == NULL;
-}
-
-/* the same call as the kept one: every argument a schedule is built from.  The kept
-   call's datatypes and op are retained, so equal pointers are the same objects; its
-   communicator may have been freed and another made at its address (a closure can
-   outlive a communicator when another one's cache holds it), hence the context id, size
-   and rank too */
-static int same_call(const native_state_t *ns, const coll_call_t *c)
-{
-    const coll_call_t *k = &ns->kept_call;
-    return k->comm == c->comm && k->sbuf == c->sbuf && k->rbuf == c->rbuf &&
-           k->scount == c->scount && k->rcount == c->rcount && k->sdt == c->sdt &&
-           k->rdt == c->rdt && k->op == c->op && k->root == c->root &&
-           k->in_place == c->in_place && k->kind == c->kind && ns->kept_ctx == c->comm->ctx &&
-           ns->kept_size == c->comm->size && ns->kept_rank == c->comm->rank && keepable(c);
+    const native_state_t *n = arg;
+    n->algo->sched(call, &n->params, s);
 }
 
 /* a blocking call of an algorithm that is only a schedule: the same schedule, run to
-   completion without a request (coll_sched_run); the last one is kept and run again
-   for the next call with the same arguments */
+   completion without a request, kept for the next call with the same arguments */
 static compi_status_t native_run(coll_closure_t *self, const coll_call_t *call)
 {
     native_state_t *n = self->state;
-    compi_status_t st;
-    if (n->kept != NULL && !n->busy && same_call(n, call)) {
-        n->busy = 1;
-        st = coll_sched_rerun(n->kept);
-        n->busy = 0;
-        if (st != COMPI_OK) {
-            drop_kept(n);
-        }
-        return st;
-    }
-    coll_sched_t *s = coll_sched_new(call);
-    if (s == NULL) {
-        return COMPI_ERR_NO_MEMORY;
-    }
-    n->algo->sched(call, &n->params, s);
-    if (n->busy || !keepable(call)) {
-        return coll_sched_run(s);
-    }
-    int kept;
-    n->busy = 1;
-    st = coll_sched_run_keep(s, &kept);
-    n->busy = 0;
-    if (kept) {
-        drop_kept(n);
-        n->kept = s;
-        n->kept_call = *call;
-        n->kept_ctx = call->comm->ctx;
-        n->kept_size = call->comm->size;
-        n->kept_rank = call->comm->rank;
-        if (call->sdt != NULL) {
-            dt_retain(call->sdt);
-        }
-        if (call->rdt != NULL) {
-            dt_retain(call->rdt);
-        }
-        if (call->op != NULL) {
-            op_retain(call->op);
-        }
-    }
-    return st;
+    return coll_sched_run_kept(&n->keep, call, native_build, n);
 }
 
 /* "bcast:binomial(fanout=3,segsize=8192)": the non-zero params the creator gave; ranks
@@ -251,8 +171,7 @@ coll_closure_t *coll_closure_native(const coll_algo_t *algo, const coll_params_t
         ns->params.ranks = r;
     }
     ns->algo = algo;
-    ns->kept = NULL;
-    ns->busy = 0;
+    ns->keep = (coll_sched_keep_t){0};
 
     char name[96];
     native_name(algo, &ns->params, name, sizeof(name));

@@ -1,7 +1,7 @@
 /*
  * coll_kept.c -- blocking collectives that repeat with the same arguments: a native
  * closure keeps the schedule of its last blocking call and runs it again for the next
- * call like it (core/coll/closure.c, coll_sched_rerun).  Each check makes the kept
+ * call like it (coll_sched_run_kept, core/coll/sched/sched.h).  Each check makes the kept
  * schedule's mistakes visible:
  *   - the same buffers with new contents at every call: a rerun must read them again;
  *   - two buffer sets and two counts in turn: each change builds a new schedule, and

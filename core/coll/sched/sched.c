@@ -949,34 +949,29 @@ compi_status_t coll_sched_run(coll_sched_t *s)
    than building their schedule */
 #define SCHED_KEEP_BYTES ((size_t)64 << 10)
 
-compi_status_t coll_sched_run_keep(coll_sched_t *s, int *kept_p)
+/* runs s like coll_sched_run; 1 (s kept, not freed) when a rerun would be this run
+   again: no prologue, no steps added while running, no memory the scratch cache would
+   not take back, little scratch */
+static int run_keep(coll_sched_t *s, compi_status_t *st_p)
 {
-    *kept_p = 0;
     compi_status_t st = prepare(s);
+    *st_p = st;
     if (st != COMPI_OK) {
-        return st;
+        return 0;
     }
     size_t nsteps = s->nsteps, bytes = 0;
     for (size_t i = 0; i < s->nmem; i++) {
-        bytes += s->mem[i].size;
+        bytes += s->mem[i].size > 0 ? s->mem[i].size : SIZE_MAX / 2;
     }
-    st = run_blocking(s);
-    /* kept only if a rerun is this run again: no prologue (the agreement at a miss), no
-       steps added while it ran, no memory the scratch cache would not take back */
-    for (size_t i = 0; i < s->nmem; i++) {
-        if (s->mem[i].size == 0) {
-            bytes = SIZE_MAX;
-        }
-    }
+    *st_p = st = run_blocking(s);
     if (st == COMPI_OK && s->pro_rounds == 0 && s->nsteps == nsteps && bytes <= SCHED_KEEP_BYTES) {
-        *kept_p = 1;
-        return st;
+        return 1;
     }
     coll_sched_free(s);
-    return st;
+    return 0;
 }
 
-compi_status_t coll_sched_rerun(coll_sched_t *s)
+static compi_status_t rerun(coll_sched_t *s)
 {
     s->st = COMPI_OK;
     s->round = 0;
@@ -984,6 +979,87 @@ compi_status_t coll_sched_rerun(coll_sched_t *s)
     s->posted = 0;
     s->cancelled = 0;
     return run_blocking(s);
+}
+
+/* no arrays of counts, displacements or types (their contents could change under the
+   same pointers), no file access */
+static int keepable(const coll_call_t *c)
+{
+    return c->scounts.p == NULL && c->sdispls.p == NULL && c->rcounts.p == NULL &&
+           c->rdispls.p == NULL && c->sdts == NULL && c->rdts == NULL && c->io == NULL;
+}
+
+/* every argument a schedule is built from, as the kept call's (sched.h) */
+static int same_call(const coll_sched_keep_t *k, const coll_call_t *c)
+{
+    const coll_call_t *o = &k->call;
+    return o->comm == c->comm && o->sbuf == c->sbuf && o->rbuf == c->rbuf &&
+           o->scount == c->scount && o->rcount == c->rcount && o->sdt == c->sdt &&
+           o->rdt == c->rdt && o->op == c->op && o->root == c->root &&
+           o->in_place == c->in_place && o->kind == c->kind && k->ctx == c->comm->ctx &&
+           k->size == c->comm->size && k->rank == c->comm->rank && keepable(c);
+}
+
+void coll_sched_keep_drop(coll_sched_keep_t *k)
+{
+    if (k->s == NULL) {
+        return;
+    }
+    coll_sched_free(k->s);
+    k->s = NULL;
+    if (k->call.sdt != NULL) {
+        dt_release(k->call.sdt);
+    }
+    if (k->call.rdt != NULL) {
+        dt_release(k->call.rdt);
+    }
+    if (k->call.op != NULL) {
+        op_release(k->call.op);
+    }
+}
+
+compi_status_t coll_sched_run_kept(coll_sched_keep_t *k, const coll_call_t *call,
+                                   coll_sched_build_fn_t build, void *arg)
+{
+    compi_status_t st;
+    if (k->s != NULL && !k->busy && same_call(k, call)) {
+        k->busy = 1;
+        st = rerun(k->s);
+        k->busy = 0;
+        if (st != COMPI_OK) {
+            coll_sched_keep_drop(k);
+        }
+        return st;
+    }
+    coll_sched_t *s = coll_sched_new(call);
+    if (s == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    build(call, arg, s);
+    if (k->busy || !keepable(call)) {
+        return coll_sched_run(s);
+    }
+    k->busy = 1;
+    int kept = run_keep(s, &st);
+    k->busy = 0;
+    if (kept) {
+        coll_sched_keep_drop(k);
+        k->s = s;
+        k->call = *call;
+        k->ctx = call->comm->ctx;
+        k->size = call->comm->size;
+        k->rank = call->comm->rank;
+        if (call->sdt != NULL) {
+            dt_retain(call->sdt);
+        }
+        if (call->rdt != NULL) {
+            dt_retain(call->rdt);
+        }
+        if (call->op != NULL) {
+            op_retain(call->op);
+        }
+    }
+    return st;
 }
 
 int coll_sched_active(void)

@@ -210,17 +210,32 @@ compi_status_t coll_sched_start(coll_sched_t *s, compi_request_t **req_p);
 compi_status_t coll_sched_run(coll_sched_t *s);
 /*
  * Blocking calls that repeat (a solver's loop: the same buffers, counts and types each
- * time) need not build their schedule each time: coll_sched_run_keep() runs s like
- * coll_sched_run() and, when a rerun would be this run again (no prologue, no steps
- * added while running, little scratch), keeps it (*kept_p = 1: the caller now owns it,
- * and frees it with coll_sched_free); else s is gone as after coll_sched_run().
- * coll_sched_rerun() runs a kept schedule again, from its first round, on a fresh tag:
- * only for a call whose every argument is the one it was built for (the same buffers,
- * counts, datatypes, op, root, communicator), which is the caller's to check.  Like a
- * persistent schedule, it reads the buffers at each run, not when it was built.
+ * time) need not build their schedule each time.  A closure holds a coll_sched_keep_t
+ * (zeroed at first) and runs its blocking calls with coll_sched_run_kept(): a call with
+ * the same arguments as the kept one (buffers, counts, datatypes, op, root, kind and
+ * communicator) reruns the kept schedule from its first round; another call gets its
+ * schedule from build(call, arg, s), runs it, and keeps it when a rerun would be that run
+ * again: no arrays of counts, displacements or types in the call (their contents may
+ * change under the same pointers), no file access, no prologue (the agreement at a
+ * miss), no steps added while running, at most 64 KiB of scratch (larger calls spend
+ * far more time moving data than building).  Like a persistent schedule, a kept one reads
+ * the buffers at each run.  The kept call's datatypes and op are retained, so equal
+ * pointers mean the same objects; its communicator is matched by address, context id,
+ * size and rank (a closure may outlive a communicator when another one's cache holds
+ * it).  coll_sched_keep_drop() frees what is kept.  At MPI_THREAD_MULTIPLE a thread
+ * that finds the kept schedule running builds its own.
  */
-compi_status_t coll_sched_run_keep(coll_sched_t *s, int *kept_p);
-compi_status_t coll_sched_rerun(coll_sched_t *s);
+typedef struct coll_sched_keep {
+    coll_sched_t *s;
+    coll_call_t call;
+    uint32_t ctx;
+    int size, rank;
+    int busy;
+} coll_sched_keep_t;
+typedef void (*coll_sched_build_fn_t)(const coll_call_t *call, void *arg, coll_sched_t *s);
+compi_status_t coll_sched_run_kept(coll_sched_keep_t *k, const coll_call_t *call,
+                                   coll_sched_build_fn_t build, void *arg);
+void coll_sched_keep_drop(coll_sched_keep_t *k);
 
 /* schedules started and not yet ended (tests, finalize checks) */
 int coll_sched_active(void);

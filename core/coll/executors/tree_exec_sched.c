@@ -126,16 +126,19 @@ static void sched_bcast(const tree_exec_t *s, coll_sched_t *sc, void *buf, size_
         }
     }
     /* one round: every receive posted at once, segment k forwarded as soon as segments
-       0..k are in (`in`, a join of them, keeps the sends to a child in segment order) */
+       0..k are in (`in`, a join of them, keeps the sends to a child in segment order;
+       a leaf needs none) */
     size_t nseg = (total + seg - 1) / seg;
     int in = -1;
     for (size_t k = 0; k < nseg; k++) {
         size_t len = total - k * seg < seg ? total - k * seg : seg;
         if (parent >= 0) {
             int got = sched_recv(sc, tag, p + k * seg, len, byte, parent);
-            coll_sched_after(sc, got);
-            coll_sched_after(sc, in);
-            in = coll_sched_join(sc);
+            if (nc > 0) {
+                coll_sched_after(sc, got);
+                coll_sched_after(sc, in);
+                in = coll_sched_join(sc);
+            }
         }
         for (int i = 0; i < nc; i++) {
             coll_sched_after(sc, in);

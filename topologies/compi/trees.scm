@@ -193,7 +193,7 @@
   (valid-query 'tree-depth '%tree-depth t))
 
 ;; #t when every subtree covers a contiguous range of ranks: what a reduction with a
-;; non-commutative op needs to combine in rank order (core/coll/executors/tree_exec_reduce.c).
+;; non-commutative op needs to combine in rank order (core/coll/executors/tree_exec_sched.c).
 (define (tree-ordered? t)
   (valid-query 'tree-ordered? '%tree-ordered? t))
 

@@ -1,5 +1,5 @@
 /*
- * tree_closure.h -- closures that run any tree (topologies/tree.h) with the executors
+ * tree_closure.h -- closures that run any tree (topologies/tree.h) with the tree engine
  * of this folder: the way creators' trees, and the native tree algorithms (coll_algo_t
  * .tree, through coll_closure_algo), become native closures.
  *
@@ -14,16 +14,17 @@
 /* Can `tree` serve `call`?  The communicator's size, the root of rooted kinds, and an
    ordered tree for non-commutative reductions.  COMPI_OK, or COMPI_ERR_INVALID_PARAM
    with the reason in why.  For creators and the bridge, at closure-build time; the
-   executors check the same at run time (and return before sending anything). */
+   closures check the same at run time (and return before sending anything). */
 compi_status_t coll_tree_check_call(const topo_tree_t *tree, const coll_call_t *call, char *why,
                                     size_t len);
 
 /*
  * A closure that runs `kind` (barrier, bcast, reduce, allreduce, gather, scatter,
  * allgather) over `tree`, pipelined in segments of params->segsize bytes where the kind
- * allows it (bcast, reduce, allreduce, and the bcast half of allgather): blocking through
- * its fn, nonblocking and persistent through its start (a schedule, segmented alike).  Takes over
- * `tree` (also on failure).  NULL when the kind has no tree executor
+ * allows it (bcast, reduce, allreduce, and the bcast half of allgather), as one schedule
+ * (tree_exec_sched.c): blocking calls run it to completion through the closure's fn,
+ * nonblocking and persistent ones start it through its start.  Takes over `tree` (also
+ * on failure).  NULL when the kind has no tree schedule
  * (COMPI_ERR_UNSUPPORTED in *st_p), the tree is invalid (COMPI_ERR_INVALID_PARAM) or
  * memory runs out.  The name is "<kind>:tree(<n> ranks,root <r>,depth <d>,#<hash of the
  * shape>[,segsize=<s>])", so the closure's signature changes with the tree's shape.

@@ -2,22 +2,9 @@
  * tree_exec.c -- closures that run any valid tree, whoever built it (a creator in
  * Scheme, or a native tree algorithm through coll_closure_algo): building them
  * (validation, the preorder that gather, scatter and allgather use, the reduction order,
- * the request slots, the name), the scratch their blocking runs share, the checks every
- * run makes, and the barrier executor.  The other kinds live in tree_exec_<kind>.c, the
- * schedules of every kind (the closures' start) in tree_exec_sched.c.
- *
- * Barrier over a tree of depth d: fan-in of zero-byte messages from the leaves to the
- * root, then fan-out back down.
- *
- *        fan-in             fan-out
- *          0                  0
- *        ^   ^              v   v
- *        1   2              1   2
- *        ^                  v
- *        3                  3
- *
- * Cost: 2 d alpha on the critical path, plus the root's fan-out f (it sends f messages
- * in a row): (2 d + f - 1) alpha at most.
+ * the name and signature) and the checks every run makes.  What a run does is the
+ * tree's schedule (tree_exec_sched.c): blocking calls run it to completion, nonblocking
+ * and persistent ones start it.
  */
 #include "core/coll/executors/tree_exec.h"
 #include "core/coll/wrappers/wrap.h"
@@ -63,61 +50,12 @@ compi_status_t tree_exec__check(const tree_exec_t *s, const coll_call_t *call)
     return COMPI_OK;
 }
 
-compi_status_t tree_exec__barrier(coll_closure_t *self, const coll_call_t *call)
-{
-    const tree_exec_t *s = self->state;
-    const topo_tree_t *t = s->tree;
-    compi_comm_t *comm = call->comm;
-    compi_datatype_t *byte = dt_from_handle(MPI_BYTE);
-    int tag = coll_tag(COLL_BARRIER), me = comm->rank;
-    int nc = tree_exec__nchildren(t, me), parent = t->parent[me];
-    const int *ch = tree_exec__children(t, me);
-    compi_status_t st = tree_exec__check(s, call);
-    if (st != COMPI_OK) {
-        return st;
-    }
-    for (int i = 0; i < nc && st == COMPI_OK; i++) {
-        st = pml_recv(NULL, 0, byte, ch[i], tag, comm, NULL);
-    }
-    if (parent >= 0 && st == COMPI_OK) {
-        st = pml_send(NULL, 0, byte, parent, tag, comm, PML_SEND_STANDARD);
-        if (st == COMPI_OK) {
-            st = pml_recv(NULL, 0, byte, parent, tag, comm, NULL);
-        }
-    }
-    for (int i = 0; i < nc && st == COMPI_OK; i++) {
-        st = pml_send(NULL, 0, byte, ch[i], tag, comm, PML_SEND_STANDARD);
-    }
-    return st;
-}
-
-void *tree_exec__scratch(tree_exec_t *s, size_t bytes)
-{
-    if (bytes > s->scratch_len) {
-        char *m = realloc(s->scratch, bytes);
-        if (m == NULL) {
-            return NULL;
-        }
-        s->scratch = m;
-        s->scratch_len = bytes;
-    }
-    return s->scratch;
-}
-
-size_t tree_exec__span(const compi_datatype_t *dt, size_t count)
-{
-    size_t span = count == 0 ? 1 : (size_t)dt->true_extent + (count - 1) * (size_t)dt->extent;
-    return (span + 63) & ~(size_t)63;
-}
-
 void tree_exec__free(void *state)
 {
     tree_exec_t *s = state;
     if (s == NULL) {
         return;
     }
-    free(s->reqs);
-    free(s->scratch);
     topo_tree_free(s->tree);
     free(s->pre);
     free(s->pos);
@@ -250,14 +188,6 @@ tree_exec_t *tree_exec__new(coll_kind_t kind, topo_tree_t *tree, const coll_para
     if (s->params.segsize < 0) {
         s->params.segsize = 0;
     }
-    for (int r = 0; r < tree->size; r++) {
-        int nc = tree_exec__nchildren(tree, r);
-        s->maxnc = nc > s->maxnc ? nc : s->maxnc;
-    }
-    s->reqs = calloc(((size_t)s->maxnc + 1) * TREE_SEND_WINDOW, sizeof(*s->reqs));
-    if (s->reqs == NULL) {
-        goto err;
-    }
     int reduces = kind == COLL_REDUCE || kind == COLL_ALLREDUCE;
     if (reduces) {
         s->ordered = topo_tree_is_ordered(s->tree);
@@ -293,18 +223,17 @@ const topo_tree_t *coll_closure_tree_of(const coll_closure_t *c)
 coll_closure_t *coll_closure_tree(coll_kind_t kind, topo_tree_t *tree, const coll_params_t *params,
                                   compi_status_t *st_p)
 {
-    static const coll_fn_t fns[COLL_NKINDS] = {
-        [COLL_BARRIER] = tree_exec__barrier, [COLL_BCAST] = tree_exec__bcast,
-        [COLL_REDUCE] = tree_exec__reduce,   [COLL_ALLREDUCE] = tree_exec__allreduce,
-        [COLL_GATHER] = tree_exec__gather,   [COLL_SCATTER] = tree_exec__scatter,
-        [COLL_ALLGATHER] = tree_exec__allgather,
+    /* the kinds tree_exec_sched.c builds */
+    static const char served[COLL_NKINDS] = {
+        [COLL_BARRIER] = 1, [COLL_BCAST] = 1,   [COLL_REDUCE] = 1,    [COLL_ALLREDUCE] = 1,
+        [COLL_GATHER] = 1,  [COLL_SCATTER] = 1, [COLL_ALLGATHER] = 1,
     };
     compi_status_t st = COMPI_OK;
     coll_closure_t *c = NULL;
     tree_exec_t *s = NULL;
     char name[96];
 
-    if ((unsigned)kind >= COLL_NKINDS || fns[kind] == NULL) {
+    if ((unsigned)kind >= COLL_NKINDS || !served[kind]) {
         st = COMPI_ERR_UNSUPPORTED;
         goto err;
     }
@@ -328,7 +257,7 @@ coll_closure_t *coll_closure_tree(coll_kind_t kind, topo_tree_t *tree, const col
     if (n < (int)sizeof(name)) {
         snprintf(name + n, sizeof(name) - (size_t)n, ")");
     }
-    c = coll_closure_new(fns[kind], s, tree_exec__free, name);
+    c = coll_closure_new(tree_exec__run, s, tree_exec__free, name);
     if (c == NULL) {
         st = COMPI_ERR_NO_MEMORY;
         goto err;

@@ -1,35 +1,59 @@
 /*
- * tree_exec_sched.c -- every tree closure as a schedule (core/coll/sched/sched.h): the
- * start of nonblocking and persistent calls, for native tree algorithms and creators'
- * trees alike.  The same tree, the same segments and the same order of combination as
- * the blocking executors of this folder, as rounds of sends, receives, reductions and
- * copies.
+ * tree_exec_sched.c -- every tree closure's collective as a schedule (core/coll/sched/
+ * sched.h), native tree algorithms and creators' trees alike: blocking calls run it to
+ * completion (coll_sched_run, no request), nonblocking and persistent ones start it.
  *
- * bcast, segment k (of S) on a rank with a parent and children, in one round with
- * dependencies (sched.h):
+ * bcast, pipelined in segments of segsize bytes of the packed message (never elements:
+ * ranks may describe the same bytes with different datatypes), in one round with
+ * dependencies: every receive posted at once, segment k forwarded to the children in
+ * their order as soon as segments 0..k are in.
  *
- *   [recv seg k <- parent]  [send seg k -> each child] after recv seg 0..k
+ *   root  | s0 -> 1 | s1 -> 1 | s2 -> 1 |                 chain 0 -> 1 -> 2, 3 segments
+ *   1     |         | s0 -> 2 | s1 -> 2 | s2 -> 2 |
+ *   2     |         |         |   s0    |   s1    |   s2  |
  *
- * (the root sends every segment at once), so each segment moves on as soon as it is in,
- * while the later ones arrive.  reduce, the other way, in rounds:
+ * Cost for n bytes in segments of s bytes over a tree of depth d whose ranks have at
+ * most f children: (d + n/s - 1) * f * (alpha + s beta); a chain (f = 1) with small s
+ * approaches n beta, a binomial tree without segments d * f * (alpha + n beta).  A
+ * non-contiguous buffer travels packed (packed once at the root, unpacked once at the
+ * end elsewhere); one segment goes in the user's datatype.
  *
- *   round k:   [recv seg k <- each inner child] [send seg k-1 -> parent]
- *              then: combine seg k of the pieces into acc (tree_exec.h, the order)
- *   round 0 also receives the whole input of each leaf child: leaves send it at once.
+ * reduce, the other way, also one round: every receive posted at once (a leaf sends its
+ * whole input in one message: segments would only add latency), and segment k combined
+ * as soon as it is in from every child and segment k - 1 is combined, then sent up at
+ * once, while the next segments arrive:
  *
- * allreduce is the reduce then the bcast of the result over the same tree; allgather the
- * gather then the bcast; barrier a zero-byte fan-in then fan-out.  gather and scatter
- * move each subtree's blocks as one message (packed in preorder), as the blocking
- * executors do.
+ *   [recv seg k <- each inner child]  [recv all <- each leaf child]          (k = 0)
+ *   [combine seg k] after those receives and combine seg k - 1
+ *   [send seg k -> parent] after combine seg k
  *
- * Cost: the blocking executors' (tree_exec_*.c); reduce adds one round of latency per
- * level and segment at most, since a round waits for all of its sends and receives.
+ * Cost: (d + n/s - 1) * (f (alpha + s beta) + f s gamma).  Order of combination: a rank
+ * combines its own data and its children's partial results sorted by the lowest rank of
+ * each piece (tree_exec.h), right to left, acc = p0 op (p1 op (... op pm)), the last two
+ * straight into acc (coll_sched_reduce3); on an ordered tree that is rank order, which
+ * non-commutative ops need (the closure refuses them on other trees).
+ *
+ * allreduce is the reduce, then the bcast of the result down the same tree; allgather
+ * the gather, then the bcast; barrier a zero-byte fan-in, then fan-out (2 d alpha on
+ * the critical path).  gather and scatter move each subtree's blocks as one message,
+ * packed in preorder (the rank, then its children's subtrees in child order), so that a
+ * child's message lands as one piece inside its parent's buffer; only the root puts the
+ * blocks in rank order (gather) or packs them (scatter):
+ *
+ *   gather, tree 0 -> {1 -> {3}, 2}:     3 sends [3]
+ *                                        1 sends [1 3]     (own block, then 3's)
+ *                                        2 sends [2]
+ *                                        0 unpacks [0 | 1 3 | 2] into rank order
+ *
+ * Cost for blocks of b bytes: d alpha + (p - 1) b beta through the root.
  *
  * Memory: the schedule's scratch (freed with the schedule; a persistent one keeps it
  * from init to MPI_Request_free), never the closure's, so several schedules of one
- * closure may be outstanding.  Buffers are read and written by the schedule's steps when
- * they run, never while it is built, so a persistent schedule sees the buffers' contents
- * at each MPI_Start.
+ * closure may be outstanding; the engine reuses schedules and scratch blocks, so a warm
+ * blocking run allocates nothing.  A rank with children keeps one whole-message buffer
+ * per child (a child's segments may arrive ahead of the combination).  Buffers are read
+ * and written by the schedule's steps when they run, never while it is built, so a
+ * persistent schedule sees the buffers' contents at each MPI_Start.
  */
 #include "core/coll/executors/tree_exec.h"
 #include "core/coll/phases/blocks.h"
@@ -45,10 +69,26 @@ static char *at(const void *buf, const compi_datatype_t *dt, size_t i)
     return (char *)buf + (ptrdiff_t)i * dt->extent;
 }
 
+/* a transfer on the schedule's own tag (tag 0), or on the caller's (the forest phases of
+   tree_exec__reduce_up and tree_exec__bcast_buf) */
+static int sched_send(coll_sched_t *sc, int tag, const void *buf, size_t count,
+                      compi_datatype_t *dt, int peer)
+{
+    return tag != 0 ? coll_sched_send_tag(sc, buf, count, dt, peer, tag)
+                    : coll_sched_send(sc, buf, count, dt, peer);
+}
+
+static int sched_recv(coll_sched_t *sc, int tag, void *buf, size_t count, compi_datatype_t *dt,
+                      int peer)
+{
+    return tag != 0 ? coll_sched_recv_tag(sc, buf, count, dt, peer, tag)
+                    : coll_sched_recv(sc, buf, count, dt, peer);
+}
+
 /* ---- bcast ------------------------------------------------------------------------- */
 
 static void sched_bcast(const tree_exec_t *s, coll_sched_t *sc, void *buf, size_t count,
-                        compi_datatype_t *dt, compi_comm_t *comm)
+                        compi_datatype_t *dt, compi_comm_t *comm, int tag)
 {
     const topo_tree_t *t = s->tree;
     int me = comm->rank, nc = tree_exec__nchildren(t, me), parent = t->parent[me];
@@ -61,11 +101,11 @@ static void sched_bcast(const tree_exec_t *s, coll_sched_t *sc, void *buf, size_
     if (seg == 0 || seg >= total) {
         /* one segment, in the user's datatype */
         if (parent >= 0) {
-            coll_sched_recv(sc, buf, count, dt, parent);
+            sched_recv(sc, tag, buf, count, dt, parent);
             coll_sched_round(sc);
         }
         for (int i = 0; i < nc; i++) {
-            coll_sched_send(sc, buf, count, dt, ch[i]);
+            sched_send(sc, tag, buf, count, dt, ch[i]);
         }
         coll_sched_round(sc);
         return;
@@ -86,20 +126,23 @@ static void sched_bcast(const tree_exec_t *s, coll_sched_t *sc, void *buf, size_
         }
     }
     /* one round: every receive posted at once, segment k forwarded as soon as segments
-       0..k are in (`in`, a join of them, keeps the sends to a child in segment order) */
+       0..k are in (`in`, a join of them, keeps the sends to a child in segment order;
+       a leaf needs none) */
     size_t nseg = (total + seg - 1) / seg;
     int in = -1;
     for (size_t k = 0; k < nseg; k++) {
         size_t len = total - k * seg < seg ? total - k * seg : seg;
         if (parent >= 0) {
-            int got = coll_sched_recv(sc, p + k * seg, len, byte, parent);
-            coll_sched_after(sc, got);
-            coll_sched_after(sc, in);
-            in = coll_sched_join(sc);
+            int got = sched_recv(sc, tag, p + k * seg, len, byte, parent);
+            if (nc > 0) {
+                coll_sched_after(sc, got);
+                coll_sched_after(sc, in);
+                in = coll_sched_join(sc);
+            }
         }
         for (int i = 0; i < nc; i++) {
             coll_sched_after(sc, in);
-            coll_sched_send(sc, p + k * seg, len, byte, ch[i]);
+            sched_send(sc, tag, p + k * seg, len, byte, ch[i]);
         }
     }
     coll_sched_round(sc);
@@ -111,30 +154,44 @@ static void sched_bcast(const tree_exec_t *s, coll_sched_t *sc, void *buf, size_
 
 /* ---- reduce ------------------------------------------------------------------------ */
 
-/* segment [off, off + n) of the pieces into acc (tree_exec_reduce.c, combine_at) */
-static void sched_combine(const tree_exec_t *s, coll_sched_t *sc, int me, char *const *cbuf,
-                          const char *own, char *acc, compi_datatype_t *dt, size_t off, size_t n)
+/*
+ * Segment k of this rank's pieces combined into acc, as one chain of local steps:
+ *
+ *   [copy own seg k aside] (in place, own piece not last)  after recv seg k <- each child,
+ *   acc = p[m-1] op p[m]   (reduce3: no copy of the last piece first)    and the chain of
+ *   acc = p[j] op acc, j = m-2 .. 0                                      segment k - 1
+ *
+ * own_seg is the own piece's segment k (the input's, or its copy).  Returns the chain's
+ * last step; the dependencies of its first step are the caller's coll_sched_after.
+ */
+static int sched_combine(const tree_exec_t *s, coll_sched_t *sc, int me, const char *cbase,
+                         size_t count, const char *own_seg, char *acc, compi_datatype_t *dt,
+                         size_t off, size_t n)
 {
     const topo_tree_t *t = s->tree;
     const int *piece_ci = s->piece_ci + t->child_off[me] + me;
-    int np = tree_exec__nchildren(t, me) + 1;
+    int np = tree_exec__nchildren(t, me) + 1, id = -1;
 
-    for (int j = np - 1; j >= 0; j--) {
+    /* with children np >= 2: the chain starts with the reduce3 of the last two pieces */
+    for (int j = np - 2; j >= 0; j--) {
         int ci = piece_ci[j];
-        const char *src = ci < 0 ? at(own, dt, off) : at(cbuf[ci], dt, off);
-        if (j == np - 1) {
-            if (src != at(acc, dt, off)) {
-                coll_sched_copy(sc, src, n, dt, at(acc, dt, off), n, dt);
-            }
+        const char *src = ci < 0 ? own_seg : at(cbase, dt, (size_t)ci * count + off);
+        coll_sched_after(sc, id);
+        if (j == np - 2) {
+            int cl = piece_ci[np - 1];
+            const char *last = cl < 0 ? own_seg : at(cbase, dt, (size_t)cl * count + off);
+            id = coll_sched_reduce3(sc, src, last, at(acc, dt, off), n, dt);
         } else {
-            coll_sched_reduce(sc, src, at(acc, dt, off), n, dt);
+            id = coll_sched_reduce(sc, src, at(acc, dt, off), n, dt);
         }
     }
+    return id;
 }
 
-/* input up the tree; the result in acc at the root (acc NULL elsewhere: scratch) */
+/* input up the tree (or each tree of a forest); the result in acc at every rank with no
+   parent (acc NULL elsewhere: scratch) */
 static void sched_reduce(const tree_exec_t *s, coll_sched_t *sc, const void *input, void *acc,
-                         size_t count, compi_datatype_t *dt, compi_comm_t *comm)
+                         size_t count, compi_datatype_t *dt, compi_comm_t *comm, int tag)
 {
     const topo_tree_t *t = s->tree;
     int me = comm->rank, nc = tree_exec__nchildren(t, me), parent = t->parent[me];
@@ -145,8 +202,10 @@ static void sched_reduce(const tree_exec_t *s, coll_sched_t *sc, const void *inp
         return;
     }
     if (nc == 0) {
+        /* a leaf sends its input as it is, in one message (segments would only add
+           latency: the parent combines them in order anyway) */
         if (parent >= 0) {
-            coll_sched_send(sc, input, count, dt, parent);
+            sched_send(sc, tag, input, count, dt, parent);
         } else if (acc != input) {
             coll_sched_copy(sc, input, count, dt, acc, count, dt);
         }
@@ -163,46 +222,56 @@ static void sched_reduce(const tree_exec_t *s, coll_sched_t *sc, const void *inp
         acc = coll_sched_scratch(sc, dt, count);
     }
     /* in place, with the own piece not combined last: acc is overwritten before the own
-       data is read, so the own data is copied aside first (segment by segment) */
+       data is read, so each own segment is copied aside first (one segment's room: the
+       chains of the segments run one after the other) */
     const char *own = input;
     int keep_own = input == acc && pieces[nc] != me;
     if (keep_own) {
-        own = coll_sched_scratch(sc, dt, count);
+        own = coll_sched_scratch(sc, dt, segcount);
     }
-    char **cbuf = coll_sched_scratch(sc, byte_dt(), (size_t)nc * sizeof(char *));
-    if (acc == NULL || own == NULL || cbuf == NULL) {
+    /* child i's partial result at elements [i * count, (i + 1) * count) */
+    char *cbase = coll_sched_scratch(sc, dt, (size_t)nc * count);
+    /* the receives of one segment, which its chain's first step waits for */
+    int *got = coll_sched_alloc(sc, (size_t)nc * sizeof(int));
+    if (acc == NULL || own == NULL || cbase == NULL || got == NULL) {
         return; /* the schedule has failed (out of memory) */
     }
-    for (int i = 0; i < nc; i++) {
-        cbuf[i] = coll_sched_scratch(sc, dt, count);
-        if (cbuf[i] == NULL) {
-            return;
-        }
-    }
-    for (size_t k = 0; k <= nseg; k++) {
+    /* one round: every receive posted at once; segment k combined once it is in from
+       every child and segment k - 1 is combined (`tail`), then sent up at once.  The
+       chain keeps the sends up in segment order and the own copy's room free. */
+    int tail = -1;
+    for (size_t k = 0; k < nseg; k++) {
         size_t off = k * segcount;
-        size_t n = k < nseg ? (count - off < segcount ? count - off : segcount) : 0;
-        for (int i = 0; i < nc && k < nseg; i++) {
+        size_t n = count - off < segcount ? count - off : segcount;
+        for (int i = 0; i < nc; i++) {
             int leaf = tree_exec__nchildren(t, ch[i]) == 0;
+            char *cb = at(cbase, dt, (size_t)i * count);
+            got[i] = -1;
             if (!leaf) {
-                coll_sched_recv(sc, at(cbuf[i], dt, off), n, dt, ch[i]);
+                got[i] = sched_recv(sc, tag, at(cb, dt, off), n, dt, ch[i]);
             } else if (k == 0) {
-                coll_sched_recv(sc, cbuf[i], count, dt, ch[i]);
+                /* a leaf child's whole input, in one message (later segments wait for it
+                   through the chain) */
+                got[i] = sched_recv(sc, tag, cb, count, dt, ch[i]);
             }
         }
-        if (parent >= 0 && k > 0) {
-            size_t poff = (k - 1) * segcount;
-            size_t pn = count - poff < segcount ? count - poff : segcount;
-            coll_sched_send(sc, at(acc, dt, poff), pn, dt, parent);
+        for (int i = 0; i < nc; i++) {
+            coll_sched_after(sc, got[i]);
         }
-        if (k < nseg) {
-            if (keep_own) {
-                coll_sched_copy(sc, at(input, dt, off), n, dt, at(own, dt, off), n, dt);
-            }
-            sched_combine(s, sc, me, cbuf, own, acc, dt, off, n);
+        coll_sched_after(sc, tail);
+        const char *own_seg = at(own, dt, off);
+        if (keep_own) {
+            int cp = coll_sched_copy(sc, at(input, dt, off), n, dt, (void *)own, n, dt);
+            coll_sched_after(sc, cp);
+            own_seg = own;
         }
-        coll_sched_round(sc);
+        tail = sched_combine(s, sc, me, cbase, count, own_seg, acc, dt, off, n);
+        if (parent >= 0) {
+            coll_sched_after(sc, tail);
+            sched_send(sc, tag, at(acc, dt, off), n, dt, parent);
+        }
     }
+    coll_sched_round(sc);
 }
 
 /* ---- gather and scatter ------------------------------------------------------------ */
@@ -341,7 +410,7 @@ static void sched_allgather(const tree_exec_t *s, coll_sched_t *sc, const coll_c
     }
     coll_sched_round(sc);
     coll_rblock(call, 0, &all);
-    sched_bcast(s, sc, all.buf, all.count * (size_t)p, all.dt, call->comm);
+    sched_bcast(s, sc, all.buf, all.count * (size_t)p, all.dt, call->comm, 0);
 }
 
 /* ---- barrier ----------------------------------------------------------------------- */
@@ -383,23 +452,32 @@ static void sched_build(const tree_exec_t *s, coll_sched_t *sc, const coll_call_
         size_t count = call->rdt != NULL ? call->rcount : call->scount;
         compi_datatype_t *dt = call->rdt != NULL ? call->rdt : call->sdt;
         if (dt != NULL) {
-            sched_bcast(s, sc, buf, count, dt, call->comm);
+            sched_bcast(s, sc, buf, count, dt, call->comm, 0);
+        } else if (count != 0) {
+            coll_sched_fail(sc, COMPI_ERR_INVALID_PARAM); /* alike on every rank */
         }
         break;
     }
     case COLL_REDUCE:
     case COLL_ALLREDUCE: {
+        /* the datatype is rdt (sdt when NULL), the count scount (rcount when 0), the
+           input rbuf when in place; the result is built in rbuf at the reduce's root and
+           on every rank of an allreduce, inner ranks of a reduce build theirs in scratch */
         int all = s->kind == COLL_ALLREDUCE, me = call->comm->rank;
         compi_datatype_t *dt = call->rdt != NULL ? call->rdt : call->sdt;
         size_t count = call->scount != 0 ? call->scount : call->rcount;
         const void *input = call->in_place ? call->rbuf : call->sbuf;
-        if (dt == NULL || count == 0) {
+        if (count == 0) {
+            break;
+        }
+        if (dt == NULL || call->op == NULL) {
+            coll_sched_fail(sc, COMPI_ERR_INVALID_PARAM); /* alike on every rank */
             break;
         }
         void *acc = all || me == s->tree->root ? call->rbuf : NULL;
-        sched_reduce(s, sc, input, acc, count, dt, call->comm);
+        sched_reduce(s, sc, input, acc, count, dt, call->comm, 0);
         if (all) {
-            sched_bcast(s, sc, call->rbuf, count, dt, call->comm);
+            sched_bcast(s, sc, call->rbuf, count, dt, call->comm, 0);
         }
         break;
     }
@@ -434,6 +512,21 @@ compi_status_t tree_exec__start(coll_closure_t *self, const coll_call_t *call,
     return coll_sched_start(sc, req_p);
 }
 
+compi_status_t tree_exec__run(coll_closure_t *self, const coll_call_t *call)
+{
+    const tree_exec_t *s = self->state;
+    compi_status_t st = tree_exec__check(s, call);
+    if (st != COMPI_OK) {
+        return st;
+    }
+    coll_sched_t *sc = coll_sched_new(call);
+    if (sc == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    sched_build(s, sc, call);
+    return coll_sched_run(sc);
+}
+
 void coll_tree_sched_add(coll_closure_t *c, const coll_call_t *call, struct coll_sched *sc)
 {
     const tree_exec_t *s = c->state;
@@ -443,4 +536,43 @@ void coll_tree_sched_add(coll_closure_t *c, const coll_call_t *call, struct coll
         return;
     }
     sched_build(s, sc, call);
+}
+
+/* ---- the forest phases (algorithms/allreduce/exchange.c) --------------------------- */
+
+/* an empty schedule for a phase on comm with op (NULL: none) */
+static coll_sched_t *phase_new(compi_comm_t *comm, compi_op_t *op)
+{
+    coll_call_t call = {.kind = COLL_ALLREDUCE, .mode = COLL_MODE_BLOCKING, .comm = comm,
+                        .root = -1, .op = op};
+    return coll_sched_new(&call);
+}
+
+compi_status_t tree_exec__reduce_up(tree_exec_t *s, const void *input, void *acc, size_t count,
+                                    compi_datatype_t *dt, compi_op_t *op, compi_comm_t *comm,
+                                    int tag)
+{
+    if (count == 0) {
+        return COMPI_OK;
+    }
+    coll_sched_t *sc = phase_new(comm, op);
+    if (sc == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    sched_reduce(s, sc, input, acc, count, dt, comm, tag);
+    return coll_sched_run(sc);
+}
+
+compi_status_t tree_exec__bcast_buf(tree_exec_t *s, void *buf, size_t count,
+                                    compi_datatype_t *dt, compi_comm_t *comm, int tag)
+{
+    if (count * dt->size == 0 || s->tree->size == 1) {
+        return COMPI_OK;
+    }
+    coll_sched_t *sc = phase_new(comm, NULL);
+    if (sc == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    sched_bcast(s, sc, buf, count, dt, comm, tag);
+    return coll_sched_run(sc);
 }

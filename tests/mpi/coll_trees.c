@@ -1,5 +1,5 @@
 /*
- * coll_trees: the tree executors (core/coll/tree_exec*.c) run directly, without the
+ * coll_trees: the tree executors (core/coll/executors/) run directly, without the
  * trampolines, for barrier, bcast, reduce, allreduce, gather, scatter and allgather over
  * binomial, chain, flat, 3-ary and random trees, several roots, 0 B to 1 MiB, unsegmented
  * and in 4 KiB segments, in place and not, with a derived datatype (a strided vector) and

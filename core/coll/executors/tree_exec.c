@@ -56,6 +56,7 @@ void tree_exec__free(void *state)
     if (s == NULL) {
         return;
     }
+    coll_sched_keep_drop(&s->keep);
     topo_tree_free(s->tree);
     free(s->pre);
     free(s->pos);

@@ -19,6 +19,7 @@
 
 #include "core/pml/pml.h"
 #include "core/coll/executors/tree_closure.h"
+#include "core/coll/sched/sched.h"
 
 typedef struct tree_exec {
     topo_tree_t *tree;
@@ -39,6 +40,8 @@ typedef struct tree_exec {
     /* beside each piece, its index in the rank's children list (-1: the rank itself), so
        a run finds a child's buffer without a search */
     int *piece_ci;
+    /* the schedule of the last blocking call, for a repeat (coll_sched_run_kept) */
+    coll_sched_keep_t keep;
 } tree_exec_t;
 
 /* size + root (rooted kinds) + op order: the run-time twin of coll_tree_check_call */

@@ -512,19 +512,19 @@ compi_status_t tree_exec__start(coll_closure_t *self, const coll_call_t *call,
     return coll_sched_start(sc, req_p);
 }
 
+static void tree_build(const coll_call_t *call, void *arg, coll_sched_t *sc)
+{
+    sched_build(arg, sc, call);
+}
+
 compi_status_t tree_exec__run(coll_closure_t *self, const coll_call_t *call)
 {
-    const tree_exec_t *s = self->state;
+    tree_exec_t *s = self->state;
     compi_status_t st = tree_exec__check(s, call);
     if (st != COMPI_OK) {
         return st;
     }
-    coll_sched_t *sc = coll_sched_new(call);
-    if (sc == NULL) {
-        return COMPI_ERR_NO_MEMORY;
-    }
-    sched_build(s, sc, call);
-    return coll_sched_run(sc);
+    return coll_sched_run_kept(&s->keep, call, tree_build, s);
 }
 
 void coll_tree_sched_add(coll_closure_t *c, const coll_call_t *call, struct coll_sched *sc)

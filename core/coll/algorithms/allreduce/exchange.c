@@ -33,7 +33,7 @@
  * pipeline the local phases only.
  *
  * Memory: a coordinator holds G - 1 partials of n bytes, plus the local reduce's buffers
- * (tree_exec_reduce.c).
+ * (executors/tree_exec_sched.c).
  */
 #include "core/coll/algorithms/allreduce/exchange.h"
 #include "core/coll/executors/tree_exec.h"

@@ -102,11 +102,8 @@
             (set! last-ranks ranks)))
         last-groups))))
 
-;; Trees serve every mode (a tree closure runs as a schedule for nonblocking and
-;; persistent calls); the exchange runs blocking calls only: a nonblocking or persistent
-;; allreduce goes to `next' (the defaults pick an algorithm that can run as a schedule).
-(define (blocking? call)
-  (eq? (call-mode call) 'blocking))
+;; Trees and the exchange serve every mode (each runs as a schedule for nonblocking and
+;; persistent calls).
 
 (define (serve call next tree segsize)
   (let ((kind (call-kind call)))
@@ -238,7 +235,7 @@
   (shape-list 'allreduce-exchange-creator shapes)
   (let ((groups-of (grouper topology ranks)))
     (define (allreduce-exchange call next)
-      (if (and (blocking? call) (not (call-inter? call)) (eq? (call-kind call) 'allreduce))
+      (if (and (not (call-inter? call)) (eq? (call-kind call) 'allreduce))
           (let ((desc (exchange-closure (groups-of call) #:shapes shapes
                                         #:coordinator coordinator #:segsize segsize)))
             (if (or (call-commutative? call) (exchange-ordered? desc))

@@ -5,8 +5,8 @@
  *
  * A forest is a topo_tree_t whose parent[] has -1 at several ranks (one tree per group,
  * side by side, each rooted at its -1); it is never given to topo_tree_validate.  The
- * preorder, the reduction pieces, tree_exec__reduce_up and tree_exec__bcast_buf work on
- * forests as on trees: every rank with parent -1 acts as a root.
+ * preorder, the reduction pieces, tree_exec__sched_reduce_up and tree_exec__sched_bcast
+ * work on forests as on trees: every rank with parent -1 acts as a root.
  *
  * Ownership: a tree_exec_t belongs to its closure and is freed by tree_exec__free (the
  * closure's free_state), tree included; it is read-only once built.  Every run is a
@@ -71,20 +71,14 @@ tree_exec_t *tree_exec__new(coll_kind_t kind, topo_tree_t *tree, const coll_para
                             compi_status_t *st_p);
 void tree_exec__free(void *state);
 
-/* The reduce phase of reduce and allreduce, blocking, on the caller's tag: `count` x `dt`
-   of input combined up the tree (or each tree of a forest) in s->pieces order,
-   pipelined by params.segsize; a root ends with its tree's result in acc.  acc holds
-   `count` elements on every rank with parent -1 and may be input (in place); elsewhere
-   acc may be NULL (inner ranks then build their partial result in scratch).  The
-   reduce's schedule, run to completion (coll_sched_run). */
-compi_status_t tree_exec__reduce_up(tree_exec_t *s, const void *input, void *acc,
-                                    size_t count, compi_datatype_t *dt, compi_op_t *op,
-                                    compi_comm_t *comm, int tag);
-
-/* bcast of `count` x `dt` at buf from the tree's root (each root of a forest), pipelined
-   by params.segsize, blocking, on the caller's tag: the bcast's schedule, run to
-   completion */
-compi_status_t tree_exec__bcast_buf(tree_exec_t *s, void *buf, size_t count,
-                                    compi_datatype_t *dt, compi_comm_t *comm, int tag);
+/* the forest phases of the exchange allreduce, as steps of its schedule sc (closing their
+   rounds): the reduce of `count` x `dt` from input up the tree (each tree of a forest),
+   pipelined by params.segsize, the result in acc at every rank with no parent (acc may
+   be input, in place; it may be NULL elsewhere); the bcast of buf from the tree's root
+   (each root of a forest) */
+void tree_exec__sched_reduce_up(const tree_exec_t *s, struct coll_sched *sc, const void *input,
+                                void *acc, size_t count, compi_datatype_t *dt, compi_comm_t *comm);
+void tree_exec__sched_bcast(const tree_exec_t *s, struct coll_sched *sc, void *buf, size_t count,
+                            compi_datatype_t *dt, compi_comm_t *comm);
 
 #endif

@@ -69,26 +69,10 @@ static char *at(const void *buf, const compi_datatype_t *dt, size_t i)
     return (char *)buf + (ptrdiff_t)i * dt->extent;
 }
 
-/* a transfer on the schedule's own tag (tag 0), or on the caller's (the forest phases of
-   tree_exec__reduce_up and tree_exec__bcast_buf) */
-static int sched_send(coll_sched_t *sc, int tag, const void *buf, size_t count,
-                      compi_datatype_t *dt, int peer)
-{
-    return tag != 0 ? coll_sched_send_tag(sc, buf, count, dt, peer, tag)
-                    : coll_sched_send(sc, buf, count, dt, peer);
-}
-
-static int sched_recv(coll_sched_t *sc, int tag, void *buf, size_t count, compi_datatype_t *dt,
-                      int peer)
-{
-    return tag != 0 ? coll_sched_recv_tag(sc, buf, count, dt, peer, tag)
-                    : coll_sched_recv(sc, buf, count, dt, peer);
-}
-
 /* ---- bcast ------------------------------------------------------------------------- */
 
 static void sched_bcast(const tree_exec_t *s, coll_sched_t *sc, void *buf, size_t count,
-                        compi_datatype_t *dt, compi_comm_t *comm, int tag)
+                        compi_datatype_t *dt, compi_comm_t *comm)
 {
     const topo_tree_t *t = s->tree;
     int me = comm->rank, nc = tree_exec__nchildren(t, me), parent = t->parent[me];
@@ -101,11 +85,11 @@ static void sched_bcast(const tree_exec_t *s, coll_sched_t *sc, void *buf, size_
     if (seg == 0 || seg >= total) {
         /* one segment, in the user's datatype */
         if (parent >= 0) {
-            sched_recv(sc, tag, buf, count, dt, parent);
+            coll_sched_recv(sc, buf, count, dt, parent);
             coll_sched_round(sc);
         }
         for (int i = 0; i < nc; i++) {
-            sched_send(sc, tag, buf, count, dt, ch[i]);
+            coll_sched_send(sc, buf, count, dt, ch[i]);
         }
         coll_sched_round(sc);
         return;
@@ -133,7 +117,7 @@ static void sched_bcast(const tree_exec_t *s, coll_sched_t *sc, void *buf, size_
     for (size_t k = 0; k < nseg; k++) {
         size_t len = total - k * seg < seg ? total - k * seg : seg;
         if (parent >= 0) {
-            int got = sched_recv(sc, tag, p + k * seg, len, byte, parent);
+            int got = coll_sched_recv(sc, p + k * seg, len, byte, parent);
             if (nc > 0) {
                 coll_sched_after(sc, got);
                 coll_sched_after(sc, in);
@@ -142,7 +126,7 @@ static void sched_bcast(const tree_exec_t *s, coll_sched_t *sc, void *buf, size_
         }
         for (int i = 0; i < nc; i++) {
             coll_sched_after(sc, in);
-            sched_send(sc, tag, p + k * seg, len, byte, ch[i]);
+            coll_sched_send(sc, p + k * seg, len, byte, ch[i]);
         }
     }
     coll_sched_round(sc);
@@ -191,7 +175,7 @@ static int sched_combine(const tree_exec_t *s, coll_sched_t *sc, int me, const c
 /* input up the tree (or each tree of a forest); the result in acc at every rank with no
    parent (acc NULL elsewhere: scratch) */
 static void sched_reduce(const tree_exec_t *s, coll_sched_t *sc, const void *input, void *acc,
-                         size_t count, compi_datatype_t *dt, compi_comm_t *comm, int tag)
+                         size_t count, compi_datatype_t *dt, compi_comm_t *comm)
 {
     const topo_tree_t *t = s->tree;
     int me = comm->rank, nc = tree_exec__nchildren(t, me), parent = t->parent[me];
@@ -205,7 +189,7 @@ static void sched_reduce(const tree_exec_t *s, coll_sched_t *sc, const void *inp
         /* a leaf sends its input as it is, in one message (segments would only add
            latency: the parent combines them in order anyway) */
         if (parent >= 0) {
-            sched_send(sc, tag, input, count, dt, parent);
+            coll_sched_send(sc, input, count, dt, parent);
         } else if (acc != input) {
             coll_sched_copy(sc, input, count, dt, acc, count, dt);
         }
@@ -248,11 +232,11 @@ static void sched_reduce(const tree_exec_t *s, coll_sched_t *sc, const void *inp
             char *cb = at(cbase, dt, (size_t)i * count);
             got[i] = -1;
             if (!leaf) {
-                got[i] = sched_recv(sc, tag, at(cb, dt, off), n, dt, ch[i]);
+                got[i] = coll_sched_recv(sc, at(cb, dt, off), n, dt, ch[i]);
             } else if (k == 0) {
                 /* a leaf child's whole input, in one message (later segments wait for it
                    through the chain) */
-                got[i] = sched_recv(sc, tag, cb, count, dt, ch[i]);
+                got[i] = coll_sched_recv(sc, cb, count, dt, ch[i]);
             }
         }
         for (int i = 0; i < nc; i++) {
@@ -268,7 +252,7 @@ static void sched_reduce(const tree_exec_t *s, coll_sched_t *sc, const void *inp
         tail = sched_combine(s, sc, me, cbase, count, own_seg, acc, dt, off, n);
         if (parent >= 0) {
             coll_sched_after(sc, tail);
-            sched_send(sc, tag, at(acc, dt, off), n, dt, parent);
+            coll_sched_send(sc, at(acc, dt, off), n, dt, parent);
         }
     }
     coll_sched_round(sc);
@@ -410,7 +394,7 @@ static void sched_allgather(const tree_exec_t *s, coll_sched_t *sc, const coll_c
     }
     coll_sched_round(sc);
     coll_rblock(call, 0, &all);
-    sched_bcast(s, sc, all.buf, all.count * (size_t)p, all.dt, call->comm, 0);
+    sched_bcast(s, sc, all.buf, all.count * (size_t)p, all.dt, call->comm);
 }
 
 /* ---- barrier ----------------------------------------------------------------------- */
@@ -452,7 +436,7 @@ static void sched_build(const tree_exec_t *s, coll_sched_t *sc, const coll_call_
         size_t count = call->rdt != NULL ? call->rcount : call->scount;
         compi_datatype_t *dt = call->rdt != NULL ? call->rdt : call->sdt;
         if (dt != NULL) {
-            sched_bcast(s, sc, buf, count, dt, call->comm, 0);
+            sched_bcast(s, sc, buf, count, dt, call->comm);
         } else if (count != 0) {
             coll_sched_fail(sc, COMPI_ERR_INVALID_PARAM); /* alike on every rank */
         }
@@ -475,9 +459,9 @@ static void sched_build(const tree_exec_t *s, coll_sched_t *sc, const coll_call_
             break;
         }
         void *acc = all || me == s->tree->root ? call->rbuf : NULL;
-        sched_reduce(s, sc, input, acc, count, dt, call->comm, 0);
+        sched_reduce(s, sc, input, acc, count, dt, call->comm);
         if (all) {
-            sched_bcast(s, sc, call->rbuf, count, dt, call->comm, 0);
+            sched_bcast(s, sc, call->rbuf, count, dt, call->comm);
         }
         break;
     }
@@ -540,39 +524,18 @@ void coll_tree_sched_add(coll_closure_t *c, const coll_call_t *call, struct coll
 
 /* ---- the forest phases (algorithms/allreduce/exchange.c) --------------------------- */
 
-/* an empty schedule for a phase on comm with op (NULL: none) */
-static coll_sched_t *phase_new(compi_comm_t *comm, compi_op_t *op)
+void tree_exec__sched_reduce_up(const tree_exec_t *s, coll_sched_t *sc, const void *input,
+                                void *acc, size_t count, compi_datatype_t *dt, compi_comm_t *comm)
 {
-    coll_call_t call = {.kind = COLL_ALLREDUCE, .mode = COLL_MODE_BLOCKING, .comm = comm,
-                        .root = -1, .op = op};
-    return coll_sched_new(&call);
+    if (count > 0) {
+        sched_reduce(s, sc, input, acc, count, dt, comm);
+        coll_sched_round(sc);
+    }
 }
 
-compi_status_t tree_exec__reduce_up(tree_exec_t *s, const void *input, void *acc, size_t count,
-                                    compi_datatype_t *dt, compi_op_t *op, compi_comm_t *comm,
-                                    int tag)
+void tree_exec__sched_bcast(const tree_exec_t *s, coll_sched_t *sc, void *buf, size_t count,
+                            compi_datatype_t *dt, compi_comm_t *comm)
 {
-    if (count == 0) {
-        return COMPI_OK;
-    }
-    coll_sched_t *sc = phase_new(comm, op);
-    if (sc == NULL) {
-        return COMPI_ERR_NO_MEMORY;
-    }
-    sched_reduce(s, sc, input, acc, count, dt, comm, tag);
-    return coll_sched_run(sc);
-}
-
-compi_status_t tree_exec__bcast_buf(tree_exec_t *s, void *buf, size_t count,
-                                    compi_datatype_t *dt, compi_comm_t *comm, int tag)
-{
-    if (count * dt->size == 0 || s->tree->size == 1) {
-        return COMPI_OK;
-    }
-    coll_sched_t *sc = phase_new(comm, NULL);
-    if (sc == NULL) {
-        return COMPI_ERR_NO_MEMORY;
-    }
-    sched_bcast(s, sc, buf, count, dt, comm, tag);
-    return coll_sched_run(sc);
+    sched_bcast(s, sc, buf, count, dt, comm);
+    coll_sched_round(sc);
 }

@@ -269,6 +269,7 @@ typedef struct exchange_state {
     coll_exchange_t *x; /* its forest moved to local->tree */
     tree_exec_t *local; /* the local phases, over the forest */
     int ordered;        /* coll_exchange_is_ordered */
+    coll_sched_keep_t keep; /* the last blocking call's schedule (coll_sched_run_kept) */
 } exchange_state_t;
 
 static void exchange__free(void *state)
@@ -277,106 +278,103 @@ static void exchange__free(void *state)
     if (s == NULL) {
         return;
     }
+    coll_sched_keep_drop(&s->keep);
     coll_exchange_free(s->x);
     tree_exec__free(s->local);
     free(s);
 }
 
+/* group h's partial at coordinator `me`: acc for its own group, else a slot of `others`
+   (the other groups' partials, in group order) */
+static char *part(const coll_exchange_t *x, void *acc, char *others, size_t count,
+                  const compi_datatype_t *dt, int me, int h)
+{
+    int g = x->group_of[me];
+    return h == g ? (char *)acc : others + (ptrdiff_t)(h - (h > g)) * (ptrdiff_t)count * dt->extent;
+}
+
 /*
- * The coordinator's part: its partial (in acc) to every other coordinator, theirs into
- * temporaries, then acc = P_0 op (P_1 op (... op P_{G-1})), built right to left with
- * coll_op_apply's inout = in op inout.  Sends start with the next group and wrap around,
- * so the coordinators do not all send to group 0 first.
+ * The coordinator's part, a round and its combination: its partial (in acc) to every
+ * other coordinator, theirs into scratch, then acc = P_0 op (P_1 op (... op P_{G-1})),
+ * built right to left with inout = in op inout.  Sends start with the next group and
+ * wrap around, so the coordinators do not all send to group 0 first.
  */
-static compi_status_t exchange__partials(const coll_exchange_t *x, void *acc, size_t count,
-                                         compi_datatype_t *dt, compi_op_t *op, compi_comm_t *comm,
-                                         int tag)
+static void exchange__partials(const coll_exchange_t *x, coll_sched_t *s, void *acc,
+                               size_t count, compi_datatype_t *dt, compi_comm_t *comm)
 {
     int ng = x->ngroups, g = x->group_of[comm->rank];
-    void **mem = coll_scratch_get((size_t)ng * sizeof(*mem));
-    char **part = coll_scratch_get((size_t)ng * sizeof(*part));
-    compi_request_t **reqs = coll_scratch_get(2 * (size_t)ng * sizeof(*reqs));
-    compi_status_t st = COMPI_OK;
-
-    if (mem == NULL || part == NULL || reqs == NULL) {
-        st = COMPI_ERR_NO_MEMORY;
-        goto out;
+    char *others = coll_sched_scratch(s, dt, count * (size_t)(ng - 1));
+    if (others == NULL) {
+        return;
     }
-    memset(mem, 0, (size_t)ng * sizeof(*mem));
-    memset(reqs, 0, 2 * (size_t)ng * sizeof(*reqs));
-    for (int h = 0; h < ng && st == COMPI_OK; h++) {
-        part[h] = h == g ? acc : coll_tmp_get(dt, count, &mem[h]);
-        if (part[h] == NULL) {
-            st = COMPI_ERR_NO_MEMORY;
-        }
-    }
-    for (int h = 0; h < ng && st == COMPI_OK; h++) {
+    for (int h = 0; h < ng; h++) {
         if (h != g) {
-            st = pml_irecv(part[h], count, dt, x->coord[h], tag, comm, &reqs[h]);
+            coll_sched_recv(s, part(x, acc, others, count, dt, comm->rank, h), count, dt,
+                            x->coord[h]);
         }
     }
-    for (int k = 1; k < ng && st == COMPI_OK; k++) {
-        int h = (g + k) % ng;
-        st = pml_isend(acc, count, dt, x->coord[h], tag, comm, PML_SEND_STANDARD, &reqs[ng + h]);
+    for (int k = 1; k < ng; k++) {
+        coll_sched_send(s, acc, count, dt, x->coord[(g + k) % ng]);
     }
-    compi_status_t st2 = pml_wait_all_free(2 * (size_t)ng, reqs);
-    st = st != COMPI_OK ? st : st2;
-    if (st != COMPI_OK) {
-        goto out;
+    coll_sched_round(s);
+    char *res = part(x, acc, others, count, dt, comm->rank, ng - 1);
+    for (int h = ng - 2; h >= 0; h--) {
+        coll_sched_reduce(s, part(x, acc, others, count, dt, comm->rank, h), res, count, dt);
     }
-    char *res = part[ng - 1];
-    for (int h = ng - 2; h >= 0 && st == COMPI_OK; h--) {
-        st = coll_op_apply(op, dt, part[h], res, count);
+    if (res != acc) {
+        coll_sched_copy(s, res, count, dt, acc, count, dt);
     }
-    if (st == COMPI_OK && res != acc) {
-        st = coll_copy(res, count, dt, acc, count, dt);
-    }
-out:
-    if (reqs != NULL) {
-        pml_wait_all_free(2 * (size_t)ng, reqs);
-    }
-    /* the temporaries came after these three: giving these back gives them back too */
-    coll_scratch_put(mem);
-    coll_scratch_put(part);
-    coll_scratch_put(reqs);
-    return st;
+    coll_sched_round(s);
 }
 
 /* Conventions of a reduction call (phases/reduce_phases.h): the datatype is rdt (sdt when
    NULL), the count scount (rcount when 0), the input rbuf when in place.  The result is
    built in rbuf on every rank, which the local reduce also uses as its accumulator. */
-static compi_status_t exchange__run(coll_closure_t *self, const coll_call_t *call)
+static void exchange__build(const coll_call_t *call, void *arg, coll_sched_t *sc)
 {
-    const exchange_state_t *s = self->state;
+    const exchange_state_t *s = arg;
     const coll_exchange_t *x = s->x;
     compi_comm_t *comm = call->comm;
-    int me = comm->rank, tag = coll_tag(COLL_ALLREDUCE);
+    int me = comm->rank;
 
     /* every rank judges alike, so a refused call sends nothing anywhere */
-    if (call->kind != COLL_ALLREDUCE || comm->size != x->size) {
-        return COMPI_ERR_INVALID_PARAM;
-    }
-    if (call->op != NULL && !call->op->commutative && !s->ordered) {
-        return COMPI_ERR_INVALID_PARAM;
+    if (call->kind != COLL_ALLREDUCE || comm->size != x->size ||
+        (call->op != NULL && !call->op->commutative && !s->ordered)) {
+        coll_sched_fail(sc, COMPI_ERR_INVALID_PARAM);
+        return;
     }
     compi_datatype_t *dt = call->rdt != NULL ? call->rdt : call->sdt;
     size_t count = call->scount != 0 ? call->scount : call->rcount;
     if (count == 0) {
-        return COMPI_OK;
+        return;
     }
     if (dt == NULL || call->op == NULL) {
-        return COMPI_ERR_INVALID_PARAM;
+        coll_sched_fail(sc, COMPI_ERR_INVALID_PARAM);
+        return;
     }
     const void *input = call->in_place ? call->rbuf : call->sbuf;
-    compi_status_t st =
-        tree_exec__reduce_up(s->local, input, call->rbuf, count, dt, call->op, comm, tag);
-    if (st == COMPI_OK && x->ngroups > 1 && x->coord[x->group_of[me]] == me) {
-        st = exchange__partials(x, call->rbuf, count, dt, call->op, comm, tag);
+    tree_exec__sched_reduce_up(s->local, sc, input, call->rbuf, count, dt, comm);
+    if (x->ngroups > 1 && x->coord[x->group_of[me]] == me) {
+        exchange__partials(x, sc, call->rbuf, count, dt, comm);
     }
-    if (st == COMPI_OK) {
-        st = tree_exec__bcast_buf(s->local, call->rbuf, count, dt, comm, tag);
+    tree_exec__sched_bcast(s->local, sc, call->rbuf, count, dt, comm);
+}
+
+static compi_status_t exchange__run(coll_closure_t *self, const coll_call_t *call)
+{
+    exchange_state_t *s = self->state;
+    return coll_sched_run_kept(&s->keep, call, exchange__build, s);
+}
+
+static compi_status_t exchange__start(coll_closure_t *self, const coll_call_t *call,
+                                      struct compi_request **req_p)
+{
+    coll_sched_t *sc = coll_sched_new(call);
+    if (sc == NULL) {
+        return COMPI_ERR_NO_MEMORY;
     }
-    return st;
+    exchange__build(call, self->state, sc);
+    return coll_sched_start(sc, req_p);
 }
 
 /* FNV-1a over the groups, coordinators, parents and children lists */
@@ -447,6 +445,7 @@ coll_closure_t *coll_closure_exchange(coll_exchange_t *x, const coll_params_t *p
         st = COMPI_ERR_NO_MEMORY;
         goto err;
     }
+    c->start = exchange__start;
     c->signature = coll_sig_long(sig, s->local->params.segsize);
     if (st_p != NULL) {
         *st_p = COMPI_OK;

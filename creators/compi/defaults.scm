@@ -122,12 +122,27 @@
 
 ;; `bytes': what must fit a slot, call-bytes unless given (alltoall and scatter: the p
 ;; blocks, shm-blocks?)
-(define* (shm? call #:optional (bytes (call-bytes call)))
-  (and (eq? (call-mode call) 'blocking)
-       (not (call-inter? call))
+(define (shm-fits? call bytes)
+  (and (not (call-inter? call))
        (> (call-size call) 1)
        (<= bytes shm-max)
        (one-host? call)))
+
+(define* (shm? call #:optional (bytes (call-bytes call)))
+  (and (eq? (call-mode call) 'blocking) (shm-fits? call bytes)))
+
+;; Nonblocking calls run the same algorithms' phases as a schedule (never persistent
+;; ones, whose starts are not ordered: core/coll/shm.h).  Chosen for allreduce only, where
+;; they were measured faster: osu_iallreduce at 2 ranks on the shared 2-core machine
+;; (load 13-14 from other jobs: medians of 3 interleaved runs of 2000 calls, "pure
+;; comm." time, against nonblocking-allreduce's choice), 8-32 B 0.38-0.44 us against
+;; 0.69-0.70, 256 B 0.56 against 4.1, 2 KiB 1.8 against 6.3, 8 KiB 9.4 against 21.
+;; osu_ibarrier was even (0.63 against 0.71, minima 0.58 both) and osu_ibcast 8 B-1 KiB
+;; mixed (5 runs: minima 0.29-0.43 against 0.42-0.60, medians better at 8, 64 and 512 B
+;; and worse at the others), so they keep the PML's schedules until measured on a quiet
+;; machine.
+(define (shm-nonblocking? call)
+  (and (eq? (call-mode call) 'nonblocking) (shm-fits? call (call-bytes call))))
 
 (define (shm-blocks? call)
   (shm? call (* (call-size call) (call-bytes call))))
@@ -199,16 +214,18 @@
           ((< bytes (* 256 KiB)) (native 'allreduce 'rabenseifner))
           (else (native 'allreduce 'ring)))))
 
-;; Nonblocking and persistent allreduce: the blocking choice, whose algorithms all run as
-;; schedules, but at 2 ranks commutative vectors from 4 KiB go by Rabenseifner (one
-;; exchange of half the vector each way, then the other half back) instead of recursive
-;; doubling's exchange of the whole: as schedules, measured with osu_iallreduce on 2
-;; cores, 64 KiB 22 us against 39, 1 MiB 480 us against 800 (recursive doubling wins
-;; only below 4 KiB).
+;; Nonblocking and persistent allreduce: on one host a nonblocking one of up to a slot
+;; through the shared segment (shm-nonblocking?), else the blocking choice, whose
+;; algorithms all run as schedules, but at 2 ranks commutative vectors from 4 KiB go by
+;; Rabenseifner (one exchange of half the vector each way, then the other half back)
+;; instead of recursive doubling's exchange of the whole: as schedules, measured with
+;; osu_iallreduce on 2 cores, 64 KiB 22 us against 39, 1 MiB 480 us against 800
+;; (recursive doubling wins only below 4 KiB).
 (define (nonblocking-allreduce call)
-  (if (and (<= (call-size call) 2) (call-commutative? call) (>= (call-bytes call) (* 4 KiB)))
-      (native 'allreduce 'rabenseifner)
-      (default-allreduce call #f)))
+  (cond ((shm-nonblocking? call) (native 'allreduce 'shm))
+        ((and (<= (call-size call) 2) (call-commutative? call) (>= (call-bytes call) (* 4 KiB)))
+         (native 'allreduce 'rabenseifner))
+        (else (default-allreduce call #f))))
 
 ;; Reduce-scatter (bytes: the total of all blocks).  Recursive halving for small totals,
 ;; and for medium ones on a power of two; the ring otherwise.  Non-commutative: reduce in

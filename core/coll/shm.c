@@ -200,8 +200,7 @@ static void shm_op_release(void *arg)
 }
 
 void coll_shm_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s,
-                    size_t (*rounds_of)(const coll_call_t *call, size_t slot),
-                    coll_sched_check_fn_t poll)
+                    coll_shm_rounds_fn_t rounds_of, coll_sched_check_fn_t poll)
 {
     const coll_shm_fb_t *fb = params->aux;
     coll_shm_t *shm = call->comm->coll_shm;

@@ -269,16 +269,19 @@ static inline void coll_shm_keep(coll_shm_op_t *o, compi_status_t st)
    end first, so that this call runs after them, in the order of the starts */
 void coll_shm_drain(coll_shm_t *shm);
 
+/* what a call takes of the segment: rounds_of(call, slot bytes) rounds (0: none, its
+   work is local) */
+typedef size_t (*coll_shm_rounds_fn_t)(const coll_call_t *call, size_t slot);
+
 /*
- * The start of a blocking shared-memory call that takes rounds_of(call, slot bytes)
- * rounds of the segment (0: none, its work is local): 1 with *o ready for run(o, 1); 0 when the call is over
- * already, with its status in *st_p -- the closure's fallback ran it (the miss found the
- * key unfit for the segment: `.prepare`), or the segment could not be made.
+ * The start of a blocking shared-memory call: 1 with *o ready for run(o, 1), its rounds
+ * numbered; 0 when the call is over already, with its status in *st_p -- the closure's
+ * fallback ran it (the miss found the key unfit for the segment: `.prepare`), or the
+ * segment could not be made.
  */
-static inline __attribute__((always_inline)) int coll_shm_begin(coll_closure_t *self,
-                                                                 const coll_call_t *call,
-                                  size_t (*rounds_of)(const coll_call_t *call, size_t slot),
-                                  coll_shm_op_t *o, compi_status_t *st_p)
+static inline __attribute__((always_inline)) int
+coll_shm_begin(coll_closure_t *self, const coll_call_t *call, coll_shm_rounds_fn_t rounds_of,
+               coll_shm_op_t *o, compi_status_t *st_p)
 {
     const coll_params_t *prm = self->state;
     *st_p = COMPI_OK;
@@ -345,13 +348,12 @@ static inline compi_status_t coll_shm_over(coll_shm_op_t *o, compi_status_t st)
 /*
  * `.sched` of a shm algorithm: the call's phases as one wait step of `s` that `poll`
  * (the algorithm's: coll_shm_turn, then run(o, 0), through coll_shm_over) advances,
- * with the call's rounds (rounds_of) numbered now, at its start; or, when the segment cannot serve
- * it (a persistent call, a key unfit for it, a communicator without a segment yet), the
- * steps of the fallback's schedule.
+ * with the call's rounds (rounds_of) numbered now, at its start; or, when the segment
+ * cannot serve it (a persistent call, a key unfit for it, a communicator without a
+ * segment yet), the steps of the fallback's schedule.
  */
 void coll_shm_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s,
-                    size_t (*rounds_of)(const coll_call_t *call, size_t slot),
-                    coll_sched_check_fn_t poll);
+                    coll_shm_rounds_fn_t rounds_of, coll_sched_check_fn_t poll);
 /* the work of a reduction that takes no round: one rank's copy of its `src` to the
    result (unless in place), or nothing */
 compi_status_t coll_shm_reduce_local(const coll_call_t *call, const void *src);
@@ -414,12 +416,12 @@ static inline size_t coll_shm_reduce_rounds(const coll_call_t *call, size_t slot
     return (call->scount + m - 1) / m;
 }
 
-/* elements per round of a reduction `o` (reduce, allreduce): all in one round */
+/* elements per round of a reduction `o` (reduce, allreduce): the whole vector when it
+   takes one round (no division), else as many as fit a slot */
 static inline size_t coll_shm_round_elems(const coll_shm_op_t *o, const compi_datatype_t *dt)
 {
     return o->last == o->base ? o->call->scount : coll_shm_elems(o->shm, dt);
 }
-
 
 /* `n` bytes, the packed form of `count` elements of `dt` at `buf` (a user buffer), into
    `dst` (a slot), and back: a memcpy when the data is contiguous, else core/dt's packing */

@@ -53,11 +53,12 @@
 ;; The schedule-capable algorithm per kind, for nonblocking calls: the fewest rounds
 ;; where that is cheap to build (binomial trees, dissemination), everything posted at
 ;; once for the data movers, reduce + scatterv and linear chains where the op's order
-;; must be kept.  Allreduce gets nonblocking-allreduce (below).
+;; must be kept; a nonblocking bcast of up to a slot on one host through the shared
+;; segment (shm-nonblocking?, below).  Allreduce gets nonblocking-allreduce (below).
 (define (nonblocking-choice call)
   (case (call-kind call)
     ((barrier) (native 'barrier 'dissemination))
-    ((bcast) (native 'bcast 'binomial))
+    ((bcast) (if (shm-nonblocking? call) (native 'bcast 'shm) (native 'bcast 'binomial)))
     ((reduce) (if (or (call-commutative? call) (eqv? (call-root call) 0))
                   (native 'reduce 'binomial)
                   (native 'reduce 'in-order-binomial)))
@@ -132,15 +133,14 @@
   (and (eq? (call-mode call) 'blocking) (shm-fits? call bytes)))
 
 ;; Nonblocking calls run the same algorithms' phases as a schedule (never persistent
-;; ones, whose starts are not ordered: core/coll/shm.h).  Chosen for allreduce only, where
-;; they were measured faster: osu_iallreduce at 2 ranks on the shared 2-core machine
-;; (load 13-14 from other jobs: medians of 3 interleaved runs of 2000 calls, "pure
-;; comm." time, against nonblocking-allreduce's choice), 8-32 B 0.38-0.44 us against
-;; 0.69-0.70, 256 B 0.56 against 4.1, 2 KiB 1.8 against 6.3, 8 KiB 9.4 against 21.
-;; osu_ibarrier was even (0.63 against 0.71, minima 0.58 both) and osu_ibcast 8 B-1 KiB
-;; mixed (5 runs: minima 0.29-0.43 against 0.42-0.60, medians better at 8, 64 and 512 B
-;; and worse at the others), so they keep the PML's schedules until measured on a quiet
-;; machine.
+;; ones, whose starts are not ordered: core/coll/shm.h).  Chosen for bcast and allreduce,
+;; measured with OSU 7.4 at 2 ranks on the shared 2-core machine, "pure comm." time
+;; (MPI_I* + MPI_Wait), interleaved against the PML's schedules the rules choose
+;; otherwise.  Load 4 from other jobs, medians of 5 runs of 4000 calls: osu_ibcast 8 B-1
+;; KiB 0.36-0.48 us against 0.46-0.70 (32 B 0.39 against 0.48, 1 KiB 0.46 against 0.70);
+;; osu_iallreduce 8 B-1 KiB 0.54-0.85 against 0.56-0.87, even or a little ahead at every
+;; size (at load 13, medians of 3 runs: 8-32 B 0.38-0.44 against 0.69-0.70, 8 KiB 9.4
+;; against 21).  osu_ibarrier was even (0.64 against 0.65), so it keeps dissemination.
 (define (shm-nonblocking? call)
   (and (eq? (call-mode call) 'nonblocking) (shm-fits? call (call-bytes call))))
 

@@ -27,7 +27,9 @@ static size_t allgather_shm_rounds(const coll_call_t *call, size_t slot)
     return call->comm->size > 1 && call->bytes > 0;
 }
 
-static inline __attribute__((always_inline)) compi_status_t allgather_shm_run(coll_shm_op_t *o, int block)
+/* the phases (core/coll/shm.h: coll_shm_op_t) */
+static inline __attribute__((always_inline)) compi_status_t
+allgather_shm_run(coll_shm_op_t *o, int block)
 {
     const coll_call_t *call = o->call;
     coll_shm_t *shm = o->shm;

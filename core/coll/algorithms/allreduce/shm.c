@@ -19,7 +19,9 @@
 #include "core/coll/phases/reduce_phases.h"
 #include "core/coll/shm.h"
 
-static inline __attribute__((always_inline)) compi_status_t allreduce_shm_run(coll_shm_op_t *o, int block)
+/* the phases (core/coll/shm.h: coll_shm_op_t) */
+static inline __attribute__((always_inline)) compi_status_t
+allreduce_shm_run(coll_shm_op_t *o, int block)
 {
     const coll_call_t *call = o->call;
     compi_datatype_t *dt = call->sdt;

@@ -39,7 +39,9 @@ static compi_status_t alltoall_shm_own(const coll_call_t *call)
     return coll_blk_copy(&own, &b);
 }
 
-static inline __attribute__((always_inline)) compi_status_t alltoall_shm_run(coll_shm_op_t *o, int block)
+/* the phases (core/coll/shm.h: coll_shm_op_t) */
+static inline __attribute__((always_inline)) compi_status_t
+alltoall_shm_run(coll_shm_op_t *o, int block)
 {
     const coll_call_t *call = o->call;
     coll_shm_t *shm = o->shm;

@@ -24,7 +24,9 @@ static size_t barrier_shm_rounds(const coll_call_t *call, size_t slot)
     return call->comm->size > 1;
 }
 
-static inline __attribute__((always_inline)) compi_status_t barrier_shm_run(coll_shm_op_t *o, int block)
+/* the phases (core/coll/shm.h: coll_shm_op_t) */
+static inline __attribute__((always_inline)) compi_status_t
+barrier_shm_run(coll_shm_op_t *o, int block)
 {
     coll_shm_t *shm = o->shm;
     uint64_t s = o->seq;

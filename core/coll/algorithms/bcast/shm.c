@@ -25,7 +25,9 @@ static size_t bcast_shm_rounds(const coll_call_t *call, size_t slot)
     return call->comm->size == 1 ? 0 : (total + slot - 1) / slot;
 }
 
-static inline __attribute__((always_inline)) compi_status_t bcast_shm_run(coll_shm_op_t *o, int block)
+/* the phases (core/coll/shm.h: coll_shm_op_t) */
+static inline __attribute__((always_inline)) compi_status_t
+bcast_shm_run(coll_shm_op_t *o, int block)
 {
     const coll_call_t *call = o->call;
     compi_datatype_t *dt = call->sdt;

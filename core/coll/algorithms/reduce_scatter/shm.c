@@ -29,7 +29,9 @@ static size_t reduce_scatter_shm_rounds(const coll_call_t *call, size_t slot)
     return call->scount > 0 && call->sdt->size > 0 && call->comm->size > 1;
 }
 
-static inline __attribute__((always_inline)) compi_status_t reduce_scatter_shm_run(coll_shm_op_t *o, int block)
+/* the phases (core/coll/shm.h: coll_shm_op_t) */
+static inline __attribute__((always_inline)) compi_status_t
+reduce_scatter_shm_run(coll_shm_op_t *o, int block)
 {
     const coll_call_t *call = o->call;
     compi_datatype_t *dt = call->sdt;

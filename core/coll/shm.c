@@ -172,8 +172,9 @@ static void shm_sched_fallback(const coll_shm_fb_t *fb, const coll_call_t *call,
 }
 
 /* the schedule of a call is freed: normally after its phases ended; if an error ended it
-   before (the agreement at a miss failed, on every rank alike), the call is marked done
-   here so that the segment's later calls are not held up waiting for it */
+   before (the agreement at a miss failed, on every rank alike: its rounds were never
+   numbered), it leaves the segment's queue here so that the later calls are not held
+   up waiting for it */
 /* a schedule's call: its state, and the call, which the caller's stack no longer holds */
 typedef struct shm_sched_op {
     coll_shm_op_t op;
@@ -184,12 +185,22 @@ static void shm_op_release(void *arg)
 {
     shm_sched_op_t *so = arg;
     coll_shm_op_t *o = &so->op;
-    if (!o->over && o->last != 0) {
+    if (!o->over && o->rounds != 0) {
         coll_shm_t *shm = o->shm;
-        if (__atomic_load_n(&shm->ctl[shm->rank].done, __ATOMIC_RELAXED) < o->last) {
+        if (o->started &&
+            __atomic_load_n(&shm->ctl[shm->rank].done, __ATOMIC_RELAXED) < o->last) {
             coll_shm_done(shm, o->last);
         }
-        shm->pending--;
+        /* out of the queue: the calls after it take their turns without it */
+        coll_shm_op_t **pp = &shm->queue, *prev = NULL;
+        while (*pp != o) {
+            prev = *pp;
+            pp = &(*pp)->next;
+        }
+        *pp = o->next;
+        if (shm->queue_tail == o) {
+            shm->queue_tail = prev;
+        }
     }
     if (so->call.sdt != NULL) {
         dt_release(so->call.sdt);
@@ -222,11 +233,15 @@ void coll_shm_sched(const coll_call_t *call, const coll_params_t *params, coll_s
     o->fanout = params->fanout;
     o->st = COMPI_OK;
     o->base = o->seq = o->last = 0;
-    size_t rounds = rounds_of(call, shm->slot);
-    if (rounds > 0) {
-        o->base = o->seq = shm->seq + 1;
-        o->last = shm->seq += rounds;
-        shm->pending++;
+    o->rounds = rounds_of(call, shm->slot);
+    o->next = NULL;
+    if (o->rounds > 0) { /* numbered when its turn comes */
+        if (shm->queue_tail != NULL) {
+            shm->queue_tail->next = o;
+        } else {
+            shm->queue = o;
+        }
+        shm->queue_tail = o;
     }
     /* the datatypes may be freed by the user before the call completes */
     if (call->sdt != NULL) {
@@ -241,7 +256,7 @@ void coll_shm_sched(const coll_call_t *call, const coll_params_t *params, coll_s
 
 void coll_shm_drain(coll_shm_t *shm)
 {
-    while (shm->pending != 0) {
+    while (shm->queue != NULL) {
         (void)pml_progress_wait();
     }
 }
@@ -260,7 +275,7 @@ static void shm_init(coll_shm_t *shm, void *base, size_t len, size_t slot, compi
     shm->len = len;
     shm->seq = 0;
     shm->min_done = 0;
-    shm->pending = 0;
+    shm->queue = shm->queue_tail = NULL;
     shm->p = comm->size;
     shm->rank = comm->rank;
     shm->oversubscribed = rte_proc.oversubscribed;

@@ -28,17 +28,18 @@
  * the same phases as one wait step of its schedule (core/coll/sched/sched.h), polled by
  * the engine with plain looks.  The sequence numbers stay right because:
  *
- *   - a call takes its numbers (one per round) when it starts: MPI orders the starts of
- *     a communicator's collectives, blocking or not, alike on every rank, so every rank
- *     gives a call the same numbers;
- *   - on each rank the calls of one segment run one after the other, in that order,
- *     even when several nonblocking ones are outstanding and are waited for in another
- *     order (MPI_Wait in reverse, MPI_Waitall): a schedule's phases begin only once this
- *     rank's own `done` has reached the number before its first (coll_shm_turn), and a
- *     blocking call that finds schedules of the segment outstanding (shm->pending) first
- *     progresses them to their end (coll_shm_drain) -- the engine advances every active
- *     schedule at each pml_progress, so the earlier ones always move.  A flag then
- *     still means "this rank has finished everything before", whatever the mode;
+ *   - the calls of a segment run on each rank one after the other, in the order of
+ *     their starts, which MPI makes the same on every rank for a communicator's
+ *     collectives, blocking or not, even when several nonblocking ones are outstanding
+ *     and are waited for in another order (MPI_Wait in reverse, MPI_Waitall): a
+ *     schedule joins the segment's queue when it starts (shm->queue) and its phases
+ *     begin once it is the queue's head (coll_shm_turn), and a blocking call that finds
+ *     the queue not empty first progresses it to its end (coll_shm_drain) -- the engine
+ *     advances every active schedule at each pml_progress, so the earlier ones always
+ *     move;
+ *   - a call takes its numbers (one per round) as it begins, so in that order too: the
+ *     same numbers on every rank.  A flag then still means "this rank has finished
+ *     everything before", whatever the mode;
  *   - nothing waits for a peer out of order: each rank runs the same calls in the same
  *     order, so what one waits for, the other does next.
  *
@@ -96,7 +97,8 @@ typedef struct coll_shm {
     size_t len;          /* of the mapping */
     uint64_t seq;        /* the last sequence number taken */
     uint64_t min_done;   /* a lower bound of every rank's done, refreshed when needed */
-    int pending;         /* schedules of this segment started here and not yet finished */
+    struct coll_shm_op *queue, *queue_tail; /* schedules started here, not yet over, in
+                                                the order of their starts */
     int p, rank;
     int oversubscribed;
     const int *world; /* the communicator's world ranks (to wake them) */
@@ -252,9 +254,12 @@ typedef struct coll_shm_op {
     uint64_t base, seq, last; /* the call's rounds base .. last (0: none); seq, the one run */
     int phase;                /* where run() resumes in round seq */
     int j;                    /* the rank a loop of the phase looks at next */
-    int started, over;        /* schedules: its turn came (coll_shm_turn); it ended */
     long fanout;              /* the closure's params (the barrier's tree) */
     compi_status_t st;
+    /* schedules only */
+    size_t rounds;            /* numbered when its turn comes (coll_shm_turn) */
+    struct coll_shm_op *next; /* in shm->queue */
+    int started, over;        /* its turn came; it ended */
 } coll_shm_op_t;
 
 /* keeps the first error of the call's rounds */
@@ -307,7 +312,7 @@ coll_shm_begin(coll_closure_t *self, const coll_call_t *call, coll_shm_rounds_fn
     if (compi_unlikely(shm == NULL)) {
         return 0;
     }
-    if (compi_unlikely(shm->pending != 0)) {
+    if (compi_unlikely(shm->queue != NULL)) {
         coll_shm_drain(shm);
     }
     o->shm = shm;
@@ -317,16 +322,23 @@ coll_shm_begin(coll_closure_t *self, const coll_call_t *call, coll_shm_rounds_fn
 }
 
 /* A schedule's wait step (the algorithm's poll function) runs its phases only once its
-   turn has come: this rank has finished the segment's call before it (its own `done`
-   flag reached base - 1). */
+   turn has come: it is the oldest of the segment's schedules not yet over on this rank
+   (shm->queue), so every call before it has finished here.  Its rounds are numbered
+   then, not at its start: a miss's agreement that fails (on every rank) ends the
+   schedule before its step runs, and on a rank whose creator failed there is no such
+   schedule at all, so only the calls that do run may take numbers. */
 static inline int coll_shm_turn(coll_shm_op_t *o)
 {
     if (compi_likely(o->started)) {
         return 1;
     }
-    if (o->last != 0 &&
-        __atomic_load_n(&o->shm->ctl[o->shm->rank].done, __ATOMIC_RELAXED) + 1 < o->base) {
-        return 0;
+    if (o->rounds != 0) {
+        coll_shm_t *shm = o->shm;
+        if (shm->queue != o) {
+            return 0;
+        }
+        o->base = o->seq = shm->seq + 1;
+        o->last = shm->seq += o->rounds;
     }
     o->started = 1;
     return 1;
@@ -338,8 +350,12 @@ static inline compi_status_t coll_shm_over(coll_shm_op_t *o, compi_status_t st)
 {
     if (st != COMPI_INPROGRESS) {
         o->over = 1;
-        if (o->last != 0) {
-            o->shm->pending--;
+        if (o->rounds != 0) {
+            coll_shm_t *shm = o->shm; /* o is the queue's head (coll_shm_turn) */
+            shm->queue = o->next;
+            if (shm->queue == NULL) {
+                shm->queue_tail = NULL;
+            }
         }
     }
     return st;

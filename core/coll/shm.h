@@ -364,9 +364,9 @@ static inline compi_status_t coll_shm_over(coll_shm_op_t *o, compi_status_t st)
 /*
  * `.sched` of a shm algorithm: the call's phases as one wait step of `s` that `poll`
  * (the algorithm's: coll_shm_turn, then run(o, 0), through coll_shm_over) advances,
- * with the call's rounds (rounds_of) numbered now, at its start; or, when the segment
- * cannot serve it (a persistent call, a key unfit for it, a communicator without a
- * segment yet), the steps of the fallback's schedule.
+ * the call in the segment's queue, its rounds (rounds_of) numbered when its turn comes;
+ * or, when the segment cannot serve it (a persistent call, a key unfit for it, a
+ * communicator without a segment yet), the steps of the fallback's schedule.
  */
 void coll_shm_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s,
                     coll_shm_rounds_fn_t rounds_of, coll_sched_check_fn_t poll);

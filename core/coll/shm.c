@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include "core/coll/shm.h"
+#include "core/coll/executors/tree_closure.h"
 #include "core/comm/comm_coll.h"
 #include "core/runtime/log.h"
 #include "core/runtime/params.h"
@@ -126,20 +127,138 @@ static const char *shm_fallback(const coll_call_t *call)
 compi_status_t coll_shm_prepare(const coll_call_t *call, coll_params_t *params)
 {
     compi_status_t st = COMPI_OK;
+    /* persistent calls never use the segment (shm.h) */
+    int unfit = call->mode == COLL_MODE_PERSISTENT || !coll_shm_comm_ok(call->comm) ||
+                !shm_fits(call);
 
-    if (coll_shm_comm_ok(call->comm) && shm_fits(call)) {
+    if (!unfit && call->mode == COLL_MODE_BLOCKING) {
         return COMPI_OK;
     }
     const char *name = shm_fallback(call);
-    const coll_algo_t *fallback = name != NULL ? coll_algo_find(call->kind, name) : NULL;
+    const coll_algo_t *algo = name != NULL ? coll_algo_find(call->kind, name) : NULL;
+    coll_shm_fb_t *fb = malloc(sizeof(*fb));
     coll_params_t none = {0};
-    params->aux = fallback != NULL ? coll_closure_algo(fallback, &none, call, &st) : NULL;
-    return params->aux != NULL ? COMPI_OK : st != COMPI_OK ? st : COMPI_ERR_INTERNAL;
+    if (algo == NULL || fb == NULL) {
+        free(fb);
+        return algo == NULL ? COMPI_ERR_INTERNAL : COMPI_ERR_NO_MEMORY;
+    }
+    fb->algo = algo;
+    fb->unfit = unfit;
+    fb->closure = coll_closure_algo(algo, &none, call, &st);
+    if (fb->closure == NULL) {
+        free(fb);
+        return st != COMPI_OK ? st : COMPI_ERR_INTERNAL;
+    }
+    params->aux = fb;
+    return COMPI_OK;
 }
 
 void coll_shm_release_fallback(void *aux)
 {
-    coll_closure_release(aux);
+    coll_shm_fb_t *fb = aux;
+    coll_closure_release(fb->closure);
+    free(fb);
+}
+
+/* the fallback's steps in `s`: its own schedule, or its tree's */
+static void shm_sched_fallback(const coll_shm_fb_t *fb, const coll_call_t *call, coll_sched_t *s)
+{
+    if (fb->algo->sched != NULL) {
+        /* a native closure's state starts with its params (what its .prepare made) */
+        fb->algo->sched(call, fb->closure->state, s);
+    } else {
+        coll_tree_sched_add(fb->closure, call, s);
+    }
+}
+
+/* the schedule of a call is freed: normally after its phases ended; if an error ended it
+   before (the agreement at a miss failed, on every rank alike: its rounds were never
+   numbered), it leaves the segment's queue here so that the later calls are not held
+   up waiting for it */
+/* a schedule's call: its state, and the call, which the caller's stack no longer holds */
+typedef struct shm_sched_op {
+    coll_shm_op_t op;
+    coll_call_t call;
+} shm_sched_op_t;
+
+static void shm_op_release(void *arg)
+{
+    shm_sched_op_t *so = arg;
+    coll_shm_op_t *o = &so->op;
+    if (!o->over && o->rounds != 0) {
+        coll_shm_t *shm = o->shm;
+        if (o->started &&
+            __atomic_load_n(&shm->ctl[shm->rank].done, __ATOMIC_RELAXED) < o->last) {
+            coll_shm_done(shm, o->last);
+        }
+        /* out of the queue: the calls after it take their turns without it */
+        coll_shm_op_t **pp = &shm->queue, *prev = NULL;
+        while (*pp != o) {
+            prev = *pp;
+            pp = &(*pp)->next;
+        }
+        *pp = o->next;
+        if (shm->queue_tail == o) {
+            shm->queue_tail = prev;
+        }
+    }
+    if (so->call.sdt != NULL) {
+        dt_release(so->call.sdt);
+    }
+    if (so->call.rdt != NULL) {
+        dt_release(so->call.rdt);
+    }
+}
+
+void coll_shm_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s,
+                    coll_shm_rounds_fn_t rounds_of, coll_sched_check_fn_t poll)
+{
+    const coll_shm_fb_t *fb = params->aux;
+    coll_shm_t *shm = call->comm->coll_shm;
+
+    if (fb->unfit || shm == NULL) {
+        shm_sched_fallback(fb, call, s);
+        return;
+    }
+    shm_sched_op_t *so = coll_sched_alloc(s, sizeof(*so));
+    if (so == NULL) {
+        return; /* the schedule fails */
+    }
+    coll_shm_op_t *o = &so->op; /* first: the poll function's argument is both */
+    so->call = *call;
+    o->call = &so->call;
+    o->shm = shm;
+    o->phase = o->j = 0;
+    o->started = o->over = 0;
+    o->fanout = params->fanout;
+    o->st = COMPI_OK;
+    o->base = o->seq = o->last = 0;
+    o->rounds = rounds_of(call, shm->slot);
+    o->next = NULL;
+    if (o->rounds > 0) { /* numbered when its turn comes */
+        if (shm->queue_tail != NULL) {
+            shm->queue_tail->next = o;
+        } else {
+            shm->queue = o;
+        }
+        shm->queue_tail = o;
+    }
+    /* the datatypes may be freed by the user before the call completes */
+    if (call->sdt != NULL) {
+        dt_retain(call->sdt);
+    }
+    if (call->rdt != NULL) {
+        dt_retain(call->rdt);
+    }
+    coll_sched_hold(s, shm_op_release, so);
+    coll_sched_wait(s, poll, o);
+}
+
+void coll_shm_drain(coll_shm_t *shm)
+{
+    while (shm->queue != NULL) {
+        (void)pml_progress_wait();
+    }
 }
 
 /* the segment's bytes for p ranks */
@@ -156,6 +275,7 @@ static void shm_init(coll_shm_t *shm, void *base, size_t len, size_t slot, compi
     shm->len = len;
     shm->seq = 0;
     shm->min_done = 0;
+    shm->queue = shm->queue_tail = NULL;
     shm->p = comm->size;
     shm->rank = comm->rank;
     shm->oversubscribed = rte_proc.oversubscribed;
@@ -195,15 +315,18 @@ void coll_shm_release(compi_comm_t *comm)
     comm->coll_shm = NULL;
 }
 
-void coll_shm_slot_free__(coll_shm_t *shm, uint64_t seq)
+int coll_shm_slot_free__(coll_shm_t *shm, uint64_t seq, int block)
 {
     uint64_t min = UINT64_MAX;
     for (int j = 0; j < shm->p; j++) {
-        coll_shm_wait(shm, &shm->ctl[j].done, seq - COLL_SHM_NBUF);
+        if (!coll_shm_ready(shm, &shm->ctl[j].done, seq - COLL_SHM_NBUF, block)) {
+            return 0;
+        }
         uint64_t d = __atomic_load_n(&shm->ctl[j].done, __ATOMIC_ACQUIRE);
         min = d < min ? d : min;
     }
     shm->min_done = min;
+    return 1;
 }
 
 void coll_shm_put(coll_shm_t *shm, compi_datatype_t *dt, const void *buf, size_t first, size_t n,
@@ -234,4 +357,14 @@ compi_status_t coll_shm_combine(const coll_shm_t *shm, const compi_op_t *op, com
                                 void *out, size_t at, size_t n, uint64_t seq)
 {
     return coll_shm_combine_own(shm, op, dt, out, at, n, seq, -1, NULL);
+}
+
+compi_status_t coll_shm_reduce_local(const coll_call_t *call, const void *src)
+{
+    compi_datatype_t *dt = call->sdt;
+    size_t count = call->scount;
+    if (count == 0 || dt->size == 0 || call->in_place) {
+        return COMPI_OK;
+    }
+    return coll_copy(src, count, dt, call->rbuf, count, dt);
 }

@@ -192,6 +192,13 @@ void coll_sched_free(coll_sched_t *s)
     if (s == NULL) {
         return;
     }
+    /* the holds first: what they release may live in the schedule's scratch */
+    for (int i = 0; i < SCHED_HOLDS; i++) {
+        if (s->hold_release[i] != NULL) {
+            s->hold_release[i](s->hold_arg[i]);
+        }
+        s->hold_release[i] = NULL;
+    }
     for (size_t i = 0; i < s->nsteps; i++) {
         if (s->steps[i].sdt != NULL) {
             dt_release(s->steps[i].sdt);
@@ -205,12 +212,6 @@ void coll_sched_free(coll_sched_t *s)
     }
     if (s->op != NULL) {
         op_release(s->op);
-    }
-    for (int i = 0; i < SCHED_HOLDS; i++) {
-        if (s->hold_release[i] != NULL) {
-            s->hold_release[i](s->hold_arg[i]);
-        }
-        s->hold_release[i] = NULL;
     }
     free(s->errtext);
     s->nsteps = s->nmem = s->ndeps = s->nafter = 0;

@@ -181,8 +181,8 @@ int coll_sched_check(coll_sched_t *s, coll_sched_check_fn_t fn, void *arg);
    transfer) */
 int coll_sched_wait(coll_sched_t *s, coll_sched_check_fn_t fn, void *arg);
 /* the schedule keeps arg alive: release(arg) when the schedule is freed, also when it
-   fails or is never started (two per schedule: the agreement at a miss and the
-   algorithm's own) */
+   fails or is never started, before its scratch goes back (arg may live there); two per
+   schedule: the agreement at a miss and the algorithm's own */
 void coll_sched_hold(coll_sched_t *s, void (*release)(void *arg), void *arg);
 
 /*

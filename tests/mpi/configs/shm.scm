@@ -1,9 +1,10 @@
-;;; The shared-memory algorithms for every blocking barrier, bcast, reduce, allreduce,
-;;; allgather, alltoall, reduce-scatter, reduce-scatter-block, gather and scatter of a
-;;; communicator whose ranks are all on one host, whatever the size (longer messages go
-;;; through the slots in rounds, or, for the kinds served in one round, over the PML: the
-;;; algorithms' fallback); nonblocking and persistent calls, and communicators over
-;;; several hosts, go to the defaults.
+;;; The shared-memory algorithms for every barrier, bcast, reduce, allreduce, allgather,
+;;; alltoall, reduce-scatter, reduce-scatter-block, gather and scatter of a communicator
+;;; whose ranks are all on one host, whatever the size (longer messages go through the
+;;; slots in rounds, or, for the kinds served in one round, over the PML: the algorithms'
+;;; fallback), blocking, nonblocking and persistent (persistent calls, and nonblocking
+;;; ones before the communicator's first blocking shared-memory call, run the fallback
+;;; as a schedule); communicators over several hosts go to the defaults.
 (use-modules (compi))
 
 (define (one-host? call)
@@ -12,8 +13,7 @@
     (and-map (lambda (r) (string=? (rank-host r) host)) ranks)))
 
 (define (shm-or-next kind call next)
-  (if (and (eq? (call-mode call) 'blocking)
-           (not (call-inter? call))
+  (if (and (not (call-inter? call))
            (one-host? call))
       (native kind 'shm)
       (next call)))

@@ -20,32 +20,46 @@
 #include "core/coll/phases/blocks.h"
 #include "core/coll/shm.h"
 
-static compi_status_t allgather_shm(coll_closure_t *self, const coll_call_t *call)
+/* one round; none for one rank or empty blocks */
+static size_t allgather_shm_rounds(const coll_call_t *call, size_t slot)
 {
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, r = comm->rank;
+    (void)slot;
+    return call->comm->size > 1 && call->bytes > 0;
+}
+
+/* the phases (core/coll/shm.h: coll_shm_op_t) */
+static inline __attribute__((always_inline)) compi_status_t
+allgather_shm_run(coll_shm_op_t *o, int block)
+{
+    const coll_call_t *call = o->call;
+    coll_shm_t *shm = o->shm;
+    uint64_t s = o->seq;
     size_t n = call->bytes; /* one block, packed */
     coll_blk_t own, b;
-    compi_status_t st = COMPI_OK;
 
-    if (coll_shm_fallback(self, call, &st)) {
-        return st;
-    }
-    if (p == 1 || n == 0) {
+    if (o->last == 0) {
         return coll_own_to_rblock(call);
     }
-    coll_shm_t *shm = coll_shm_get(comm, &st);
-    if (shm == NULL) {
-        return st;
+    int p = shm->p, r = shm->rank;
+    switch (o->phase) {
+    case 0:
+        if (!coll_shm_slot_free(shm, s, block)) {
+            return COMPI_INPROGRESS;
+        }
+        coll_own_sblock(call, &own);
+        coll_shm_pack(coll_shm_slot(shm, r, s), own.buf, own.count, own.dt, n);
+        coll_shm_arrive(shm, s);
+        /* our own block while the others write theirs */
+        coll_shm_keep(o, coll_own_to_rblock(call));
+        o->phase = 1;
+        o->j = 0;
+        /* fall through */
+    default:
+        if (!coll_shm_all_arrived(shm, s, &o->j, block)) {
+            return COMPI_INPROGRESS;
+        }
+        break;
     }
-    uint64_t s = ++shm->seq;
-    coll_shm_slot_free(shm, s);
-    coll_own_sblock(call, &own);
-    coll_shm_pack(coll_shm_slot(shm, r, s), own.buf, own.count, own.dt, n);
-    coll_shm_arrive(shm, s);
-    /* our own block while the others write theirs */
-    st = coll_own_to_rblock(call);
-    coll_shm_wait_all(shm, s);
     /* starting past ourselves, so the ranks do not all read the same slot at once */
     for (int i = 1; i < p; i++) {
         int j = (r + i) % p;
@@ -53,10 +67,30 @@ static compi_status_t allgather_shm(coll_closure_t *self, const coll_call_t *cal
         coll_shm_unpack(coll_shm_slot(shm, j, s), b.buf, b.count, b.dt, n);
     }
     coll_shm_done(shm, s);
-    return st;
+    return o->st;
+}
+
+static compi_status_t allgather_shm(coll_closure_t *self, const coll_call_t *call)
+{
+    coll_shm_op_t o;
+    compi_status_t st;
+    return coll_shm_begin(self, call, allgather_shm_rounds, &o, &st) ? allgather_shm_run(&o, 1)
+                                                                      : st;
+}
+
+static compi_status_t allgather_shm_poll(void *o, coll_sched_note_t *note)
+{
+    (void)note;
+    return coll_shm_turn(o) ? coll_shm_over(o, allgather_shm_run(o, 0)) : COMPI_INPROGRESS;
+}
+
+static void allgather_shm_sched(const coll_call_t *call, const coll_params_t *params,
+                                coll_sched_t *s)
+{
+    coll_shm_sched(call, params, s, allgather_shm_rounds, allgather_shm_poll);
 }
 
 const coll_algo_t coll_algo_allgather_shm =
-    COLL_SHM_ALGO(COLL_ALLGATHER, allgather_shm, 0,
+    COLL_SHM_ALGO(COLL_ALLGATHER, allgather_shm, allgather_shm_sched, 0,
                   "one host: every rank's block in its slot of a shared segment, each copies all "
                   "out (blocks up to a slot)");

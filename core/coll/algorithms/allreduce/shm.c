@@ -19,36 +19,67 @@
 #include "core/coll/phases/reduce_phases.h"
 #include "core/coll/shm.h"
 
+/* the phases (core/coll/shm.h: coll_shm_op_t) */
+static inline __attribute__((always_inline)) compi_status_t
+allreduce_shm_run(coll_shm_op_t *o, int block)
+{
+    const coll_call_t *call = o->call;
+    compi_datatype_t *dt = call->sdt;
+    const void *src = call->in_place ? call->rbuf : call->sbuf;
+    coll_shm_t *shm = o->shm;
+
+    if (o->last == 0) {
+        return coll_shm_reduce_local(call, src);
+    }
+    size_t m = coll_shm_round_elems(o, dt);
+    for (; o->seq <= o->last; o->seq++, o->phase = 0) {
+        uint64_t s = o->seq;
+        size_t first = (size_t)(s - o->base) * m;
+        size_t n = call->scount - first < m ? call->scount - first : m;
+        switch (o->phase) {
+        case 0:
+            /* after an allreduce round this is free at once (coll_shm_all_arrived below);
+               after another kind's it may take one look at the done flags */
+            if (!coll_shm_slot_free(shm, s, block)) {
+                return COMPI_INPROGRESS;
+            }
+            coll_shm_put(shm, dt, src, first, n, s);
+            coll_shm_arrive(shm, s);
+            o->phase = 1;
+            o->j = 0;
+            /* fall through */
+        default:
+            if (!coll_shm_all_arrived(shm, s, &o->j, block)) {
+                return COMPI_INPROGRESS;
+            }
+            coll_shm_keep(o, coll_shm_combine(shm, call->op, dt, red_at(call->rbuf, dt, first), 0,
+                                              n, s));
+            coll_shm_done(shm, s);
+        }
+    }
+    return o->st;
+}
+
 static compi_status_t allreduce_shm(coll_closure_t *self, const coll_call_t *call)
 {
-    compi_datatype_t *dt = call->sdt;
-    size_t count = call->scount;
-    const void *src = call->in_place ? call->rbuf : call->sbuf;
-    compi_status_t st = COMPI_OK;
+    coll_shm_op_t o;
+    compi_status_t st;
+    return coll_shm_begin(self, call, coll_shm_reduce_rounds, &o, &st) ? allreduce_shm_run(&o, 1)
+                                                                         : st;
+}
 
-    if (coll_shm_fallback(self, call, &st)) {
-        return st;
-    }
-    coll_shm_t *shm = coll_shm_reduce_begin(call, src, &st);
-    if (shm == NULL) {
-        return st;
-    }
-    size_t m = coll_shm_elems(shm, dt);
-    for (size_t first = 0; first < count && st == COMPI_OK; first += m) {
-        size_t n = count - first < m ? count - first : m;
-        uint64_t s = ++shm->seq;
-        /* after an allreduce round this is free at once (coll_shm_wait_all below); after
-           another kind's it may take one look at the done flags */
-        coll_shm_slot_free(shm, s);
-        coll_shm_put(shm, dt, src, first, n, s);
-        coll_shm_arrive(shm, s);
-        coll_shm_wait_all(shm, s);
-        st = coll_shm_combine(shm, call->op, dt, red_at(call->rbuf, dt, first), 0, n, s);
-        coll_shm_done(shm, s);
-    }
-    return st;
+static compi_status_t allreduce_shm_poll(void *o, coll_sched_note_t *note)
+{
+    (void)note;
+    return coll_shm_turn(o) ? coll_shm_over(o, allreduce_shm_run(o, 0)) : COMPI_INPROGRESS;
+}
+
+static void allreduce_shm_sched(const coll_call_t *call, const coll_params_t *params,
+                                coll_sched_t *s)
+{
+    coll_shm_sched(call, params, s, coll_shm_reduce_rounds, allreduce_shm_poll);
 }
 
 const coll_algo_t coll_algo_allreduce_shm =
-    COLL_SHM_ALGO(COLL_ALLREDUCE, allreduce_shm, 0,
+    COLL_SHM_ALGO(COLL_ALLREDUCE, allreduce_shm, allreduce_shm_sched, 0,
                   "one host: every rank's slot in a shared segment, each rank combines them all");

@@ -20,6 +20,13 @@
 #include "core/coll/phases/blocks.h"
 #include "core/coll/shm.h"
 
+/* one round; none for one rank or empty blocks */
+static size_t alltoall_shm_rounds(const coll_call_t *call, size_t slot)
+{
+    (void)slot;
+    return call->comm->size > 1 && call->bytes > 0;
+}
+
 /* our own block, from the send buffer to the receive buffer (in place it is there) */
 static compi_status_t alltoall_shm_own(const coll_call_t *call)
 {
@@ -32,52 +39,79 @@ static compi_status_t alltoall_shm_own(const coll_call_t *call)
     return coll_blk_copy(&own, &b);
 }
 
-static compi_status_t alltoall_shm(coll_closure_t *self, const coll_call_t *call)
+/* the phases (core/coll/shm.h: coll_shm_op_t) */
+static inline __attribute__((always_inline)) compi_status_t
+alltoall_shm_run(coll_shm_op_t *o, int block)
 {
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, r = comm->rank;
+    const coll_call_t *call = o->call;
+    coll_shm_t *shm = o->shm;
+    uint64_t s = o->seq;
     size_t n = call->bytes; /* one block, packed */
     coll_blk_t b;
-    compi_status_t st = COMPI_OK;
 
-    if (coll_shm_fallback(self, call, &st)) {
-        return st;
-    }
-    if (p == 1 || n == 0) {
+    if (o->last == 0) {
         return alltoall_shm_own(call);
     }
-    coll_shm_t *shm = coll_shm_get(comm, &st);
-    if (shm == NULL) {
-        return st;
-    }
-    uint64_t s = ++shm->seq;
-    coll_shm_slot_free(shm, s);
-    char *mine = coll_shm_slot(shm, r, s);
-    for (int i = 0; i < p; i++) {
-        if (i == r) {
-            continue;
+    int p = shm->p, r = shm->rank;
+    switch (o->phase) {
+    case 0: {
+        if (!coll_shm_slot_free(shm, s, block)) {
+            return COMPI_INPROGRESS;
         }
-        /* in place the blocks to send are the receive buffer's */
-        if (call->in_place) {
-            coll_rblock(call, i, &b);
-        } else {
-            coll_sblock(call, i, &b);
+        char *mine = coll_shm_slot(shm, r, s);
+        for (int i = 0; i < p; i++) {
+            if (i == r) {
+                continue;
+            }
+            /* in place the blocks to send are the receive buffer's */
+            if (call->in_place) {
+                coll_rblock(call, i, &b);
+            } else {
+                coll_sblock(call, i, &b);
+            }
+            coll_shm_pack(mine + (size_t)i * n, b.buf, b.count, b.dt, n);
         }
-        coll_shm_pack(mine + (size_t)i * n, b.buf, b.count, b.dt, n);
+        coll_shm_arrive(shm, s);
+        coll_shm_keep(o, alltoall_shm_own(call)); /* while the others write theirs */
+        o->phase = 1;
+        o->j = 0;
     }
-    coll_shm_arrive(shm, s);
-    st = alltoall_shm_own(call); /* while the others write theirs */
-    coll_shm_wait_all(shm, s);
+        /* fall through */
+    default:
+        if (!coll_shm_all_arrived(shm, s, &o->j, block)) {
+            return COMPI_INPROGRESS;
+        }
+        break;
+    }
     for (int k = 1; k < p; k++) {
         int i = (r + k) % p;
         coll_rblock(call, i, &b);
         coll_shm_unpack(coll_shm_slot(shm, i, s) + (size_t)r * n, b.buf, b.count, b.dt, n);
     }
     coll_shm_done(shm, s);
-    return st;
+    return o->st;
+}
+
+static compi_status_t alltoall_shm(coll_closure_t *self, const coll_call_t *call)
+{
+    coll_shm_op_t o;
+    compi_status_t st;
+    return coll_shm_begin(self, call, alltoall_shm_rounds, &o, &st) ? alltoall_shm_run(&o, 1) : st;
+}
+
+static compi_status_t alltoall_shm_poll(void *o, coll_sched_note_t *note)
+{
+    (void)note;
+    return coll_shm_turn(o) ? coll_shm_over(o, alltoall_shm_run(o, 0)) : COMPI_INPROGRESS;
+}
+
+static void alltoall_shm_sched(const coll_call_t *call, const coll_params_t *params,
+                               coll_sched_t *s)
+{
+    coll_shm_sched(call, params, s, alltoall_shm_rounds, alltoall_shm_poll);
 }
 
 const coll_algo_t coll_algo_alltoall_shm =
-    COLL_SHM_ALGO(COLL_ALLTOALL, alltoall_shm, 0,
+    COLL_SHM_ALGO(COLL_ALLTOALL, alltoall_shm, alltoall_shm_sched, 0,
                   "one host: every rank's p blocks in its slot of a shared segment, each takes its "
                   "own from every slot (p blocks up to a slot)");

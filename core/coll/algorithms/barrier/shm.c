@@ -18,48 +18,83 @@
 
 #define BARRIER_SHM_FANOUT 8
 
-static compi_status_t barrier_shm(coll_closure_t *self, const coll_call_t *call)
+static size_t barrier_shm_rounds(const coll_call_t *call, size_t slot)
 {
-    const coll_params_t *prm = self->state;
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, r = comm->rank;
-    long k = prm->fanout > 0 ? prm->fanout : BARRIER_SHM_FANOUT;
-    compi_status_t st = COMPI_OK;
+    (void)slot;
+    return call->comm->size > 1;
+}
 
-    if (coll_shm_fallback(self, call, &st)) {
-        return st;
-    }
-    if (p == 1) {
+/* the phases (core/coll/shm.h: coll_shm_op_t) */
+static inline __attribute__((always_inline)) compi_status_t
+barrier_shm_run(coll_shm_op_t *o, int block)
+{
+    coll_shm_t *shm = o->shm;
+    uint64_t s = o->seq;
+
+    if (o->last == 0) {
         return COMPI_OK;
     }
-    coll_shm_t *shm = coll_shm_get(comm, &st);
-    if (shm == NULL) {
-        return st;
-    }
-    uint64_t s = ++shm->seq;
+    int p = shm->p, r = shm->rank;
     if (p == 2) {
         /* each rank reads the other's arrival: one hand-off each way, both at once, where
            the fan-in and the release take two in a row (osu_barrier at 2 ranks, 2 cores:
            0.26-0.34 us against 0.49-0.51) */
-        coll_shm_arrive(shm, s);
-        coll_shm_wait_all(shm, s);
+        if (o->phase == 0) {
+            coll_shm_arrive(shm, s);
+            o->phase = 1;
+        }
+        if (!coll_shm_all_arrived(shm, s, &o->j, block)) {
+            return COMPI_INPROGRESS;
+        }
         coll_shm_done(shm, s);
         return COMPI_OK;
     }
-    for (long c = (long)r * k + 1; c <= (long)r * k + k && c < p; c++) {
-        coll_shm_wait(shm, &shm->ctl[c].arrive, s);
-    }
-    if (r == 0) {
-        coll_shm_set(shm, &shm->ctl[0].release, s);
-    } else {
+    long k = o->fanout > 0 ? o->fanout : BARRIER_SHM_FANOUT;
+    switch (o->phase) {
+    case 0:
+        /* the children's arrivals; o->j: the next child */
+        for (long c = (long)r * k + 1 + o->j; c <= (long)r * k + k && c < p; c++, o->j++) {
+            if (!coll_shm_ready(shm, &shm->ctl[c].arrive, s, block)) {
+                return COMPI_INPROGRESS;
+            }
+        }
+        if (r == 0) {
+            coll_shm_set(shm, &shm->ctl[0].release, s);
+            break;
+        }
         coll_shm_set(shm, &shm->ctl[r].arrive, s);
-        coll_shm_wait(shm, &shm->ctl[0].release, s);
+        o->phase = 1;
+        /* fall through */
+    default:
+        if (!coll_shm_ready(shm, &shm->ctl[0].release, s, block)) {
+            return COMPI_INPROGRESS;
+        }
+        break;
     }
     coll_shm_reached(shm, s); /* rank 0 released: all arrived */
     coll_shm_done(shm, s);
     return COMPI_OK;
 }
 
+static compi_status_t barrier_shm(coll_closure_t *self, const coll_call_t *call)
+{
+    coll_shm_op_t o;
+    compi_status_t st;
+    return coll_shm_begin(self, call, barrier_shm_rounds, &o, &st) ? barrier_shm_run(&o, 1) : st;
+}
+
+static compi_status_t barrier_shm_poll(void *o, coll_sched_note_t *note)
+{
+    (void)note;
+    return coll_shm_turn(o) ? coll_shm_over(o, barrier_shm_run(o, 0)) : COMPI_INPROGRESS;
+}
+
+static void barrier_shm_sched(const coll_call_t *call, const coll_params_t *params,
+                              coll_sched_t *s)
+{
+    coll_shm_sched(call, params, s, barrier_shm_rounds, barrier_shm_poll);
+}
+
 const coll_algo_t coll_algo_barrier_shm =
-    COLL_SHM_ALGO(COLL_BARRIER, barrier_shm, COLL_PARAM_FANOUT,
+    COLL_SHM_ALGO(COLL_BARRIER, barrier_shm, barrier_shm_sched, COLL_PARAM_FANOUT,
                   "one host: arrival flags up a k-ary tree (fanout, default 8), one release flag");

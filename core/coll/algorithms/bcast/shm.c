@@ -18,32 +18,37 @@
 
 #include <string.h>
 
-static compi_status_t bcast_shm(coll_closure_t *self, const coll_call_t *call)
+/* one round per slot of the packed message; none for one rank or no data */
+static size_t bcast_shm_rounds(const coll_call_t *call, size_t slot)
 {
-    compi_comm_t *comm = call->comm;
+    size_t total = call->scount * call->sdt->size;
+    return call->comm->size == 1 ? 0 : (total + slot - 1) / slot;
+}
+
+/* the phases (core/coll/shm.h: coll_shm_op_t) */
+static inline __attribute__((always_inline)) compi_status_t
+bcast_shm_run(coll_shm_op_t *o, int block)
+{
+    const coll_call_t *call = o->call;
     compi_datatype_t *dt = call->sdt;
-    int r = comm->rank, root = call->root;
+    int r = call->comm->rank, root = call->root;
     size_t total = call->scount * dt->size;
     void *buf = (void *)call->sbuf;
-    compi_status_t st = COMPI_OK;
+    coll_shm_t *shm = o->shm;
 
-    if (coll_shm_fallback(self, call, &st)) {
-        return st;
-    }
-    if (comm->size == 1 || total == 0) {
+    if (o->last == 0) {
         return COMPI_OK;
     }
-    coll_shm_t *shm = coll_shm_get(comm, &st);
-    if (shm == NULL) {
-        return st;
-    }
     char *contig = dt_contig_ptr(dt, buf, call->scount);
-    for (size_t off = 0; off < total; off += shm->slot) {
+    for (; o->seq <= o->last; o->seq++) {
+        uint64_t s = o->seq;
+        size_t off = (size_t)(s - o->base) * shm->slot;
         size_t n = total - off < shm->slot ? total - off : shm->slot;
-        uint64_t s = ++shm->seq;
         char *slot = coll_shm_slot(shm, root, s);
         if (r == root) {
-            coll_shm_slot_free(shm, s);
+            if (!coll_shm_slot_free(shm, s, block)) {
+                return COMPI_INPROGRESS;
+            }
             if (contig != NULL) {
                 memcpy(slot, contig + off, n);
             } else {
@@ -51,7 +56,9 @@ static compi_status_t bcast_shm(coll_closure_t *self, const coll_call_t *call)
             }
             coll_shm_set(shm, &shm->ctl[r].release, s);
         } else {
-            coll_shm_wait(shm, &shm->ctl[root].release, s);
+            if (!coll_shm_ready(shm, &shm->ctl[root].release, s, block)) {
+                return COMPI_INPROGRESS;
+            }
             if (contig != NULL) {
                 memcpy(contig + off, slot, n);
             } else {
@@ -63,6 +70,24 @@ static compi_status_t bcast_shm(coll_closure_t *self, const coll_call_t *call)
     return COMPI_OK;
 }
 
+static compi_status_t bcast_shm(coll_closure_t *self, const coll_call_t *call)
+{
+    coll_shm_op_t o;
+    compi_status_t st;
+    return coll_shm_begin(self, call, bcast_shm_rounds, &o, &st) ? bcast_shm_run(&o, 1) : st;
+}
+
+static compi_status_t bcast_shm_poll(void *o, coll_sched_note_t *note)
+{
+    (void)note;
+    return coll_shm_turn(o) ? coll_shm_over(o, bcast_shm_run(o, 0)) : COMPI_INPROGRESS;
+}
+
+static void bcast_shm_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s)
+{
+    coll_shm_sched(call, params, s, bcast_shm_rounds, bcast_shm_poll);
+}
+
 const coll_algo_t coll_algo_bcast_shm = COLL_SHM_ALGO(
-    COLL_BCAST, bcast_shm, 0,
+    COLL_BCAST, bcast_shm, bcast_shm_sched, 0,
     "one host: the root's slot in a shared segment and a release flag (8 KiB rounds)");

@@ -19,50 +19,80 @@
 #include "core/coll/phases/blocks.h"
 #include "core/coll/shm.h"
 
-static compi_status_t gather_shm(coll_closure_t *self, const coll_call_t *call)
+/* one round; none for one rank or empty blocks */
+static size_t gather_shm_rounds(const coll_call_t *call, size_t slot)
 {
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, r = comm->rank, root = call->root;
+    (void)slot;
+    return call->comm->size > 1 && call->bytes > 0;
+}
+
+/* the phases (core/coll/shm.h: coll_shm_op_t) */
+static inline __attribute__((always_inline)) compi_status_t
+gather_shm_run(coll_shm_op_t *o, int block)
+{
+    const coll_call_t *call = o->call;
+    coll_shm_t *shm = o->shm;
+    uint64_t s = o->seq;
+    int r = call->comm->rank, root = call->root;
     size_t n = call->bytes; /* one block, packed */
     coll_blk_t own, b;
-    compi_status_t st = COMPI_OK;
 
-    if (coll_shm_fallback(self, call, &st)) {
-        return st;
-    }
     coll_own_sblock(call, &own);
-    if (p == 1 || n == 0) {
+    if (o->last == 0) {
         return r == root ? coll_own_to_rblock(call) : COMPI_OK;
     }
-    coll_shm_t *shm = coll_shm_get(comm, &st);
-    if (shm == NULL) {
-        return st;
-    }
-    uint64_t s = ++shm->seq;
     if (r != root) {
         /* the root may still read our slot from NBUF calls ago */
-        coll_shm_slot_free(shm, s);
+        if (!coll_shm_slot_free(shm, s, block)) {
+            return COMPI_INPROGRESS;
+        }
         coll_shm_pack(coll_shm_slot(shm, r, s), own.buf, own.count, own.dt, n);
         coll_shm_arrive(shm, s);
         coll_shm_done(shm, s);
         return COMPI_OK;
     }
-    if (!call->in_place) {
-        coll_rblock(call, root, &b);
-        st = coll_blk_copy(&own, &b);
+    int p = shm->p;
+    if (o->phase == 0) {
+        if (!call->in_place) {
+            coll_rblock(call, root, &b);
+            coll_shm_keep(o, coll_blk_copy(&own, &b));
+        }
+        o->phase = 1;
+        o->j = 1;
     }
-    for (int k = 1; k < p; k++) {
-        int j = (root + k) % p;
-        coll_shm_wait(shm, &shm->ctl[j].arrive, s);
+    /* each block as its flag comes, from the rank after the root on (o->j: the next) */
+    for (; o->j < p; o->j++) {
+        int j = (root + o->j) % p;
+        if (!coll_shm_ready(shm, &shm->ctl[j].arrive, s, block)) {
+            return COMPI_INPROGRESS;
+        }
         coll_rblock(call, j, &b);
         coll_shm_unpack(coll_shm_slot(shm, j, s), b.buf, b.count, b.dt, n);
     }
     coll_shm_reached(shm, s);
     coll_shm_done(shm, s);
-    return st;
+    return o->st;
+}
+
+static compi_status_t gather_shm(coll_closure_t *self, const coll_call_t *call)
+{
+    coll_shm_op_t o;
+    compi_status_t st;
+    return coll_shm_begin(self, call, gather_shm_rounds, &o, &st) ? gather_shm_run(&o, 1) : st;
+}
+
+static compi_status_t gather_shm_poll(void *o, coll_sched_note_t *note)
+{
+    (void)note;
+    return coll_shm_turn(o) ? coll_shm_over(o, gather_shm_run(o, 0)) : COMPI_INPROGRESS;
+}
+
+static void gather_shm_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s)
+{
+    coll_shm_sched(call, params, s, gather_shm_rounds, gather_shm_poll);
 }
 
 const coll_algo_t coll_algo_gather_shm =
-    COLL_SHM_ALGO(COLL_GATHER, gather_shm, 0,
+    COLL_SHM_ALGO(COLL_GATHER, gather_shm, gather_shm_sched, 0,
                   "one host: every rank's block in its slot of a shared segment, the root copies "
                   "them out (blocks up to a slot)");

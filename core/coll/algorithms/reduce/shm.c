@@ -23,52 +23,74 @@
 #include "core/coll/phases/reduce_phases.h"
 #include "core/coll/shm.h"
 
-static compi_status_t reduce_shm(coll_closure_t *self, const coll_call_t *call)
+/* the phases (core/coll/shm.h: coll_shm_op_t) */
+static inline __attribute__((always_inline)) compi_status_t
+reduce_shm_run(coll_shm_op_t *o, int block)
 {
-    compi_comm_t *comm = call->comm;
+    const coll_call_t *call = o->call;
     compi_datatype_t *dt = call->sdt;
-    int p = comm->size, r = comm->rank, root = call->root;
-    size_t count = call->scount;
+    int r = call->comm->rank, root = call->root;
     const void *src = call->in_place ? call->rbuf : call->sbuf;
-    compi_status_t st = COMPI_OK;
+    coll_shm_t *shm = o->shm;
 
-    if (coll_shm_fallback(self, call, &st)) {
-        return st;
+    if (o->last == 0) {
+        return coll_shm_reduce_local(call, src);
     }
-    coll_shm_t *shm = coll_shm_reduce_begin(call, src, &st);
-    if (shm == NULL) {
-        return st;
-    }
-    size_t m = coll_shm_elems(shm, dt);
-    for (size_t first = 0; first < count && st == COMPI_OK; first += m) {
-        size_t n = count - first < m ? count - first : m;
-        uint64_t s = ++shm->seq;
-        if (r == root) {
+    size_t m = coll_shm_round_elems(o, dt);
+    for (; o->seq <= o->last; o->seq++, o->phase = 0) {
+        uint64_t s = o->seq;
+        size_t first = (size_t)(s - o->base) * m;
+        size_t n = call->scount - first < m ? call->scount - first : m;
+        switch (o->phase) {
+        case 0:
             /* out of place, the root combines its own vector where it is; in place (the
-               input is the result buffer) it copies it into its slot first */
-            if (call->in_place) {
-                coll_shm_slot_free(shm, s);
+               input is the result buffer) it copies it into its slot first.  The others
+               copy theirs in: the root may still read that slot from NBUF rounds ago */
+            if (r != root || call->in_place) {
+                if (!coll_shm_slot_free(shm, s, block)) {
+                    return COMPI_INPROGRESS;
+                }
                 coll_shm_put(shm, dt, src, first, n, s);
             }
-            for (int j = 0; j < p; j++) {
-                if (j != r) {
-                    coll_shm_wait(shm, &shm->ctl[j].arrive, s);
-                }
+            if (r != root) {
+                coll_shm_arrive(shm, s);
+                coll_shm_done(shm, s);
+                continue;
             }
-            coll_shm_reached(shm, s);
-            st = coll_shm_combine_own(shm, call->op, dt, red_at(call->rbuf, dt, first), 0, n, s,
-                                      call->in_place ? -1 : r, red_at(src, dt, first));
-        } else {
-            /* the root may still read our slot from NBUF rounds ago */
-            coll_shm_slot_free(shm, s);
-            coll_shm_put(shm, dt, src, first, n, s);
-            coll_shm_set(shm, &shm->ctl[r].arrive, s);
+            o->phase = 1;
+            o->j = 0;
+            /* fall through */
+        default:
+            if (!coll_shm_all_arrived(shm, s, &o->j, block)) {
+                return COMPI_INPROGRESS;
+            }
+            coll_shm_keep(o, coll_shm_combine_own(shm, call->op, dt, red_at(call->rbuf, dt, first),
+                                                  0, n, s, call->in_place ? -1 : r,
+                                                  red_at(src, dt, first)));
+            coll_shm_done(shm, s);
         }
-        coll_shm_done(shm, s);
     }
-    return st;
+    return o->st;
+}
+
+static compi_status_t reduce_shm(coll_closure_t *self, const coll_call_t *call)
+{
+    coll_shm_op_t o;
+    compi_status_t st;
+    return coll_shm_begin(self, call, coll_shm_reduce_rounds, &o, &st) ? reduce_shm_run(&o, 1) : st;
+}
+
+static compi_status_t reduce_shm_poll(void *o, coll_sched_note_t *note)
+{
+    (void)note;
+    return coll_shm_turn(o) ? coll_shm_over(o, reduce_shm_run(o, 0)) : COMPI_INPROGRESS;
+}
+
+static void reduce_shm_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s)
+{
+    coll_shm_sched(call, params, s, coll_shm_reduce_rounds, reduce_shm_poll);
 }
 
 const coll_algo_t coll_algo_reduce_shm = COLL_SHM_ALGO(
-    COLL_REDUCE, reduce_shm, 0,
+    COLL_REDUCE, reduce_shm, reduce_shm_sched, 0,
     "one host: every rank's slot in a shared segment, the root combines in rank order");

@@ -21,23 +21,47 @@
  */
 #include "core/coll/shm.h"
 
-static compi_status_t reduce_scatter_shm(coll_closure_t *self, const coll_call_t *call)
+/* one round, the whole vector (.prepare made sure it fits a slot); none with nothing to
+   combine or one rank */
+static size_t reduce_scatter_shm_rounds(const coll_call_t *call, size_t slot)
 {
-    compi_comm_t *comm = call->comm;
-    compi_datatype_t *dt = call->sdt;
-    int r = comm->rank;
-    const void *src = call->in_place ? call->rbuf : call->sbuf;
-    size_t at = 0, n = call->rcount; /* this rank's block: offset and count, in elements */
-    compi_status_t st = COMPI_OK;
+    (void)slot;
+    return call->scount > 0 && call->sdt->size > 0 && call->comm->size > 1;
+}
 
-    if (coll_shm_fallback(self, call, &st)) {
-        return st;
-    }
+/* the phases (core/coll/shm.h: coll_shm_op_t) */
+static inline __attribute__((always_inline)) compi_status_t
+reduce_scatter_shm_run(coll_shm_op_t *o, int block)
+{
+    const coll_call_t *call = o->call;
+    compi_datatype_t *dt = call->sdt;
+    const void *src = call->in_place ? call->rbuf : call->sbuf;
+    coll_shm_t *shm = o->shm;
+    uint64_t s = o->seq;
+
     /* nothing to combine, or one rank (its block is the whole vector) */
-    coll_shm_t *shm = coll_shm_reduce_begin(call, src, &st);
-    if (shm == NULL) {
-        return st;
+    if (o->last == 0) {
+        return coll_shm_reduce_local(call, src);
     }
+    switch (o->phase) {
+    case 0:
+        if (!coll_shm_slot_free(shm, s, block)) {
+            return COMPI_INPROGRESS;
+        }
+        coll_shm_put(shm, dt, src, 0, call->scount, s);
+        coll_shm_arrive(shm, s);
+        o->phase = 1;
+        o->j = 0;
+        /* fall through */
+    default:
+        if (!coll_shm_all_arrived(shm, s, &o->j, block)) {
+            return COMPI_INPROGRESS;
+        }
+        break;
+    }
+    /* this rank's block: offset and count, in elements */
+    int r = call->comm->rank;
+    size_t at = 0, n = call->rcount;
     if (call->kind == COLL_REDUCE_SCATTER_BLOCK) {
         at = (size_t)r * n;
     } else {
@@ -45,22 +69,39 @@ static compi_status_t reduce_scatter_shm(coll_closure_t *self, const coll_call_t
             at += (size_t)coll_vec_at(call->rcounts, j);
         }
     }
-    uint64_t s = ++shm->seq;
-    coll_shm_slot_free(shm, s);
-    coll_shm_put(shm, dt, src, 0, call->scount, s);
-    coll_shm_arrive(shm, s);
-    coll_shm_wait_all(shm, s);
     if (n > 0) {
-        st = coll_shm_combine(shm, call->op, dt, call->rbuf, at, n, s);
+        coll_shm_keep(o, coll_shm_combine(shm, call->op, dt, call->rbuf, at, n, s));
     }
     coll_shm_done(shm, s);
-    return st;
+    return o->st;
+}
+
+static compi_status_t reduce_scatter_shm(coll_closure_t *self, const coll_call_t *call)
+{
+    coll_shm_op_t o;
+    compi_status_t st;
+    return coll_shm_begin(self, call, reduce_scatter_shm_rounds, &o, &st)
+               ? reduce_scatter_shm_run(&o, 1)
+               : st;
+}
+
+static compi_status_t reduce_scatter_shm_poll(void *o, coll_sched_note_t *note)
+{
+    (void)note;
+    return coll_shm_turn(o) ? coll_shm_over(o, reduce_scatter_shm_run(o, 0)) : COMPI_INPROGRESS;
+}
+
+static void reduce_scatter_shm_sched(const coll_call_t *call, const coll_params_t *params,
+                                     coll_sched_t *s)
+{
+    coll_shm_sched(call, params, s, reduce_scatter_shm_rounds, reduce_scatter_shm_poll);
 }
 
 const coll_algo_t coll_algo_reduce_scatter_shm =
-    COLL_SHM_ALGO(COLL_REDUCE_SCATTER, reduce_scatter_shm, 0,
+    COLL_SHM_ALGO(COLL_REDUCE_SCATTER, reduce_scatter_shm, reduce_scatter_shm_sched, 0,
                   "one host: every rank's vector in its slot of a shared segment, each combines "
                   "its block in rank order (vectors up to a slot)");
 
-const coll_algo_t coll_algo_reduce_scatter_block_shm = COLL_SHM_ALGO(
-    COLL_REDUCE_SCATTER_BLOCK, reduce_scatter_shm, 0, "as reduce-scatter shm, with equal blocks");
+const coll_algo_t coll_algo_reduce_scatter_block_shm =
+    COLL_SHM_ALGO(COLL_REDUCE_SCATTER_BLOCK, reduce_scatter_shm, reduce_scatter_shm_sched, 0,
+                  "as reduce-scatter shm, with equal blocks");

@@ -19,39 +19,46 @@
 #include "core/coll/phases/blocks.h"
 #include "core/coll/shm.h"
 
-static compi_status_t scatter_shm(coll_closure_t *self, const coll_call_t *call)
+/* one round; none for one rank or empty blocks */
+static size_t scatter_shm_rounds(const coll_call_t *call, size_t slot)
 {
-    compi_comm_t *comm = call->comm;
-    int p = comm->size, r = comm->rank, root = call->root;
+    (void)slot;
+    return call->comm->size > 1 && call->bytes > 0;
+}
+
+/* the phases (core/coll/shm.h: coll_shm_op_t) */
+static inline __attribute__((always_inline)) compi_status_t
+scatter_shm_run(coll_shm_op_t *o, int block)
+{
+    const coll_call_t *call = o->call;
+    coll_shm_t *shm = o->shm;
+    uint64_t s = o->seq;
+    int r = call->comm->rank, root = call->root;
     size_t n = call->bytes; /* one block, packed */
     coll_blk_t own, b;
     compi_status_t st = COMPI_OK;
 
-    if (coll_shm_fallback(self, call, &st)) {
-        return st;
-    }
     coll_own_rblock(call, &own); /* nothing at an in-place root */
-    if (p == 1 || n == 0) {
+    if (o->last == 0) {
         if (r == root && own.count > 0) {
             coll_sblock(call, root, &b);
             st = coll_blk_copy(&b, &own);
         }
         return st;
     }
-    coll_shm_t *shm = coll_shm_get(comm, &st);
-    if (shm == NULL) {
-        return st;
-    }
-    uint64_t s = ++shm->seq;
     char *slot = coll_shm_slot(shm, root, s);
     if (r != root) {
-        coll_shm_wait(shm, &shm->ctl[root].release, s);
+        if (!coll_shm_ready(shm, &shm->ctl[root].release, s, block)) {
+            return COMPI_INPROGRESS;
+        }
         coll_shm_unpack(slot + (size_t)r * n, own.buf, own.count, own.dt, n);
         coll_shm_done(shm, s);
         return COMPI_OK;
     }
-    coll_shm_slot_free(shm, s);
-    for (int j = 0; j < p; j++) {
+    if (!coll_shm_slot_free(shm, s, block)) {
+        return COMPI_INPROGRESS;
+    }
+    for (int j = 0; j < shm->p; j++) {
         if (j != root) {
             coll_sblock(call, j, &b);
             coll_shm_pack(slot + (size_t)j * n, b.buf, b.count, b.dt, n);
@@ -66,7 +73,26 @@ static compi_status_t scatter_shm(coll_closure_t *self, const coll_call_t *call)
     return st;
 }
 
+static compi_status_t scatter_shm(coll_closure_t *self, const coll_call_t *call)
+{
+    coll_shm_op_t o;
+    compi_status_t st;
+    return coll_shm_begin(self, call, scatter_shm_rounds, &o, &st) ? scatter_shm_run(&o, 1) : st;
+}
+
+static compi_status_t scatter_shm_poll(void *o, coll_sched_note_t *note)
+{
+    (void)note;
+    return coll_shm_turn(o) ? coll_shm_over(o, scatter_shm_run(o, 0)) : COMPI_INPROGRESS;
+}
+
+static void scatter_shm_sched(const coll_call_t *call, const coll_params_t *params,
+                              coll_sched_t *s)
+{
+    coll_shm_sched(call, params, s, scatter_shm_rounds, scatter_shm_poll);
+}
+
 const coll_algo_t coll_algo_scatter_shm =
-    COLL_SHM_ALGO(COLL_SCATTER, scatter_shm, 0,
+    COLL_SHM_ALGO(COLL_SCATTER, scatter_shm, scatter_shm_sched, 0,
                   "one host: the root's p blocks in its slot of a shared segment, each rank copies "
                   "its own out (p blocks up to a slot)");

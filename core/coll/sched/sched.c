@@ -48,6 +48,7 @@ typedef struct sched_step {
     uint8_t type;
     uint8_t state; /* ST_*, while its round runs */
     uint8_t at_once; /* coll_sched_at_once: a local step that does not wait for transfers */
+    uint8_t whole;   /* a receive this rank copies alone (coll_sched_recv_whole) */
     int peer;
     int tag; /* send, recv: 0 is the schedule's own tag */
     uint32_t dep, ndep;
@@ -340,6 +341,15 @@ int coll_sched_recv(coll_sched_t *s, void *buf, size_t count, compi_datatype_t *
     return add(s, STEP_RECV, peer, 0, NULL, 0, NULL, buf, count, dt);
 }
 
+int coll_sched_recv_whole(coll_sched_t *s, void *buf, size_t count, compi_datatype_t *dt, int peer)
+{
+    int id = add(s, STEP_RECV, peer, 0, NULL, 0, NULL, buf, count, dt);
+    if (id >= 0) {
+        s->steps[id].whole = 1;
+    }
+    return id;
+}
+
 int coll_sched_recv_tag(coll_sched_t *s, void *buf, size_t count, compi_datatype_t *dt, int peer,
                         int tag)
 {
@@ -571,7 +581,8 @@ static void start_step(coll_sched_t *s, size_t i)
         st = pml_isend(t->sbuf, t->scount, t->sdt, t->peer, tag, comm, PML_SEND_STANDARD, &t->req);
         break;
     case STEP_RECV:
-        st = pml_irecv(t->rbuf, t->rcount, t->rdt, t->peer, tag, comm, &t->req);
+        st = t->whole ? pml_irecv_whole(t->rbuf, t->rcount, t->rdt, t->peer, tag, comm, &t->req)
+                      : pml_irecv(t->rbuf, t->rcount, t->rdt, t->peer, tag, comm, &t->req);
         break;
     case STEP_WAIT:
         return;

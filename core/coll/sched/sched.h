@@ -106,6 +106,11 @@ void coll_sched_free(coll_sched_t *s);
 
 int coll_sched_send(coll_sched_t *s, const void *buf, size_t count, compi_datatype_t *dt, int peer);
 int coll_sched_recv(coll_sched_t *s, void *buf, size_t count, compi_datatype_t *dt, int peer);
+/* a receive of data this rank reads at once (a reduction combines it, a scatter's block
+   is the rank's own): copied by this rank alone (pml_irecv_whole), never split with the
+   sender, so that it is in this core's caches when it is read */
+int coll_sched_recv_whole(coll_sched_t *s, void *buf, size_t count, compi_datatype_t *dt,
+                          int peer);
 /* the same on a tag of the caller's (a library tag, negative) instead of the schedule's */
 int coll_sched_send_tag(coll_sched_t *s, const void *buf, size_t count, compi_datatype_t *dt,
                         int peer, int tag);

@@ -63,7 +63,9 @@ void coll_sched_scatter_linear(const coll_call_t *call, const coll_params_t *par
     coll_blk_t own;
     coll_own_rblock(call, &own);
     if (call->comm->rank != call->root) {
-        coll_sched_recv(s, own.buf, own.count, own.dt, call->root);
+        /* its own block only: copied by this rank alone, so the root, which has its own
+           block to copy and the others to send, does not also write half of it */
+        coll_sched_recv_whole(s, own.buf, own.count, own.dt, call->root);
         coll_sched_round(s);
         return;
     }
@@ -140,6 +142,17 @@ void coll_sched_alltoall(const coll_call_t *call, coll_sched_t *s, int window)
 
 /* ---- the reduce family ------------------------------------------------------------- */
 
+/* messages below this many bytes coll_sched_red_recv receives whole (see there) */
+#define RED_RECV_WHOLE_MAX ((size_t)1 << 20)
+
+int coll_sched_red_recv(coll_sched_t *s, void *buf, size_t count, compi_datatype_t *dt, int peer)
+{
+    if (count * dt->size < RED_RECV_WHOLE_MAX) {
+        return coll_sched_recv_whole(s, buf, count, dt, peer);
+    }
+    return coll_sched_recv(s, buf, count, dt, peer);
+}
+
 void coll_sched_red_input(coll_sched_t *s, const coll_call_t *call)
 {
     if (!call->in_place) {
@@ -162,7 +175,7 @@ int coll_sched_red_fold(coll_sched_t *s, compi_comm_t *comm, const void *in, voi
         coll_sched_send(s, in, count, dt, r + 1);
     } else {
         /* the even rank is the lower one: its data is the left operand */
-        coll_sched_recv(s, tmp, count, dt, r - 1);
+        coll_sched_red_recv(s, tmp, count, dt, r - 1);
         coll_sched_reduce3(s, tmp, in, acc, count, dt);
     }
     coll_sched_round(s);
@@ -179,7 +192,7 @@ void coll_sched_red_unfold(coll_sched_t *s, compi_comm_t *comm, void *acc, size_
     if (r % 2 == 1) {
         coll_sched_send(s, acc, count, dt, r - 1);
     } else {
-        coll_sched_recv(s, acc, count, dt, r + 1);
+        coll_sched_red_recv(s, acc, count, dt, r + 1);
     }
     coll_sched_round(s);
 }

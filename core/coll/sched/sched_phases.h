@@ -32,6 +32,13 @@ void coll_sched_alltoall(const coll_call_t *call, coll_sched_t *s, int window);
 
 /* ---- the reduce family (phases/reduce_phases.h: their conventions) ------------------ */
 
+/* a receive of what the rank combines at once (the fold's, reduce linear's, a linear
+   scan's): copied by this rank alone (coll_sched_recv_whole) below 1 MiB, so the op reads
+   it from this core's caches; split with the sender, the op would read half of it from
+   the other core's.  That wins while the op's reads cost more than the half copy saved,
+   up to about 1 MiB (OSU reduce at 2 ranks, one host: 64 KiB 6.5 us whole against 11.8
+   split, 512 KiB 44 against 53, 1 MiB 151 against 107) */
+int coll_sched_red_recv(coll_sched_t *s, void *buf, size_t count, compi_datatype_t *dt, int peer);
 /* a reduction that accumulates in rbuf starts from this rank's input: a round that
    copies sbuf into rbuf, unless in place */
 void coll_sched_red_input(coll_sched_t *s, const coll_call_t *call);

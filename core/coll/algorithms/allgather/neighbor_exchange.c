@@ -84,6 +84,7 @@ static void allgather_neighbor_exchange_sched(const coll_call_t *call, const col
                (phases/blocks.h, coll_own_to_rblock); the pairs after include it */
             coll_sched_send(s, own.buf, own.count, own.dt, peer);
             if (!call->in_place) {
+                coll_sched_at_once(s);
                 coll_sched_copy(s, own.buf, own.count, own.dt, sb.buf, sb.count, sb.dt);
             }
         } else {

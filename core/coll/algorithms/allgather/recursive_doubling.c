@@ -46,22 +46,23 @@ static void allgather_recursive_doubling_sched(const coll_call_t *call,
     }
     coll_blk_t own;
     coll_own_sblock(call, &own);
-    if (!call->in_place) {
-        coll_rblock(call, rank, &rb);
-        coll_sched_copy(s, own.buf, own.count, own.dt, rb.buf, rb.count, rb.dt);
-    }
-    /* the first swap sends the own block from the send buffer while it is copied
-       (phases/blocks.h, coll_own_to_rblock) */
-    for (int mask = 1; mask < p; mask <<= 1) {
-        rd_step(call, rank, mask, &sb, &rb);
-        if (mask == 1) {
-            sb = own;
+    /* the first swap sends the own block from the send buffer while it is copied into
+       place (phases/blocks.h, coll_own_to_rblock) */
+    for (int mask = 1; mask < p || mask == 1; mask <<= 1) {
+        if (p > 1) {
+            rd_step(call, rank, mask, &sb, &rb);
+            if (mask == 1) {
+                sb = own;
+            }
+            coll_sched_recv(s, rb.buf, rb.count, rb.dt, rank ^ mask);
+            coll_sched_send(s, sb.buf, sb.count, sb.dt, rank ^ mask);
         }
-        coll_sched_recv(s, rb.buf, rb.count, rb.dt, rank ^ mask);
-        coll_sched_send(s, sb.buf, sb.count, sb.dt, rank ^ mask);
-        coll_sched_round(s);
-    }
-    if (p == 1) {
+        if (mask == 1 && !call->in_place) {
+            coll_blk_t mine;
+            coll_rblock(call, rank, &mine);
+            coll_sched_at_once(s);
+            coll_sched_copy(s, own.buf, own.count, own.dt, mine.buf, mine.count, mine.dt);
+        }
         coll_sched_round(s);
     }
 }

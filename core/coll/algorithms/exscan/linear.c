@@ -38,7 +38,7 @@ static void exscan_linear_sched(const coll_call_t *call, const coll_params_t *pa
         coll_sched_copy(s, in, count, dt, mine, count, dt);
         coll_sched_round(s);
     }
-    coll_sched_recv(s, call->rbuf, count, dt, r - 1);
+    coll_sched_red_recv(s, call->rbuf, count, dt, r - 1);
     if (r < p - 1) {
         coll_sched_reduce(s, call->rbuf, mine, count, dt); /* mine = prefix op mine */
         coll_sched_round(s);

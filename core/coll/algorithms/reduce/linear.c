@@ -13,7 +13,7 @@
  * receives, combined when it is there.
  */
 #include "core/coll/phases/reduce_phases.h"
-#include "core/coll/sched/sched.h"
+#include "core/coll/sched/sched_phases.h"
 
 #include <stdlib.h>
 
@@ -86,17 +86,17 @@ static void reduce_linear_sched(const coll_call_t *call, const coll_params_t *pa
             /* the first combination reads the input where it is: acc = a(p-2) op mine,
                without copying mine into acc first */
             i--;
-            coll_sched_recv(s, tmp, count, dt, i);
+            coll_sched_red_recv(s, tmp, count, dt, i);
             coll_sched_reduce3(s, tmp, mine, acc, count, dt);
             break;
         case LIN_RECV_ACC:
-            coll_sched_recv(s, acc, count, dt, i);
+            coll_sched_red_recv(s, acc, count, dt, i);
             break;
         case LIN_OWN:
             coll_sched_reduce(s, mine, acc, count, dt);
             break;
         case LIN_RECV_COMBINE:
-            coll_sched_recv(s, tmp, count, dt, i);
+            coll_sched_red_recv(s, tmp, count, dt, i);
             coll_sched_reduce(s, tmp, acc, count, dt);
             break;
         case LIN_NONE:

@@ -57,7 +57,7 @@ static void reduce_rabenseifner_sched(const coll_call_t *call, const coll_params
                 coll_sched_round(s);
                 break;
             }
-            coll_sched_recv(s, red_at(acc, dt, b.off), b.n, dt, peer);
+            coll_sched_red_recv(s, red_at(acc, dt, b.off), b.n, dt, peer);
             coll_sched_round(s);
         }
     }
@@ -69,7 +69,7 @@ static void reduce_rabenseifner_sched(const coll_call_t *call, const coll_params
         }
         coll_sched_round(s);
     } else if (r == root) {
-        coll_sched_recv(s, call->rbuf, count, dt, holder);
+        coll_sched_red_recv(s, call->rbuf, count, dt, holder);
         coll_sched_round(s);
     }
 }

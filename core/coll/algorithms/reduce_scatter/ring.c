@@ -65,11 +65,17 @@ static void rs_ring_sched(const coll_call_t *call, const coll_params_t *params, 
         const void *src = i == 0 ? red_at(in, dt, off[sb]) : buf[(i - 1) % 2];
         coll_sched_recv(s, buf[i % 2], cnt[rb], dt, left);
         coll_sched_send(s, src, cnt[sb], dt, right);
-        coll_sched_reduce(s, red_at(in, dt, off[rb]), buf[i % 2], cnt[rb], dt);
+        /* the last step's block is this rank's: it combines straight into rbuf, unless
+           in place (rbuf then holds the input, which this combination still reads) */
+        int to_rbuf = i == p - 2 && !call->in_place;
+        coll_sched_reduce3(s, red_at(in, dt, off[rb]), buf[i % 2], to_rbuf ? call->rbuf : buf[i % 2],
+                           cnt[rb], dt);
         coll_sched_round(s);
     }
-    coll_sched_copy(s, buf[(p - 2) % 2], cnt[r], dt, call->rbuf, cnt[r], dt);
-    coll_sched_round(s);
+    if (call->in_place) {
+        coll_sched_copy(s, buf[(p - 2) % 2], cnt[r], dt, call->rbuf, cnt[r], dt);
+        coll_sched_round(s);
+    }
 }
 
 const coll_algo_t coll_algo_reduce_scatter_ring = {

@@ -27,7 +27,7 @@ static void scan_linear_sched(const coll_call_t *call, const coll_params_t *para
     }
     if (r > 0) {
         void *tmp = coll_sched_scratch(s, dt, count);
-        coll_sched_recv(s, tmp, count, dt, r - 1);
+        coll_sched_red_recv(s, tmp, count, dt, r - 1);
         coll_sched_reduce(s, tmp, call->rbuf, count, dt); /* rbuf = prefix op mine */
         coll_sched_round(s);
     }

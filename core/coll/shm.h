@@ -390,6 +390,29 @@ int coll_shm_usable(const coll_call_t *call, const coll_params_t *params);
 compi_status_t coll_shm_prepare(const coll_call_t *call, coll_params_t *params);
 void coll_shm_release_fallback(void *aux);
 
+/* The entry points of a shm algorithm whose phases are `name##_run(coll_shm_op_t *o, int
+   block)` (static inline, always inlined) and whose rounds `rounds` counts: `name`, the
+   blocking fn (the phases run straight through, waiting at each flag), `name##_poll`,
+   the wait step of its schedule (coll_shm_turn, then the phases without waiting), and
+   `name##_sched`, its .sched (coll_shm_sched) */
+#define COLL_SHM_ENTRY_POINTS(name, rounds)                                                  \
+    static compi_status_t name(coll_closure_t *self, const coll_call_t *call)                \
+    {                                                                                        \
+        coll_shm_op_t o;                                                                     \
+        compi_status_t st;                                                                   \
+        return coll_shm_begin(self, call, rounds, &o, &st) ? name##_run(&o, 1) : st;         \
+    }                                                                                        \
+    static compi_status_t name##_poll(void *o, coll_sched_note_t *note)                      \
+    {                                                                                        \
+        (void)note;                                                                          \
+        return coll_shm_turn(o) ? coll_shm_over(o, name##_run(o, 0)) : COMPI_INPROGRESS;     \
+    }                                                                                        \
+    static void name##_sched(const coll_call_t *call, const coll_params_t *params,           \
+                             coll_sched_t *s)                                                \
+    {                                                                                        \
+        coll_shm_sched(call, params, s, rounds, name##_poll);                                \
+    }
+
 /* the table entry of a shm algorithm of `kind_`: `fn_` (blocking) and `sched_`
    (nonblocking) on one host, the kind's fallback elsewhere (coll_shm_prepare);
    `params_`: the COLL_PARAM_* it reads */

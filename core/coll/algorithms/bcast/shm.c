@@ -70,23 +70,7 @@ bcast_shm_run(coll_shm_op_t *o, int block)
     return COMPI_OK;
 }
 
-static compi_status_t bcast_shm(coll_closure_t *self, const coll_call_t *call)
-{
-    coll_shm_op_t o;
-    compi_status_t st;
-    return coll_shm_begin(self, call, bcast_shm_rounds, &o, &st) ? bcast_shm_run(&o, 1) : st;
-}
-
-static compi_status_t bcast_shm_poll(void *o, coll_sched_note_t *note)
-{
-    (void)note;
-    return coll_shm_turn(o) ? coll_shm_over(o, bcast_shm_run(o, 0)) : COMPI_INPROGRESS;
-}
-
-static void bcast_shm_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s)
-{
-    coll_shm_sched(call, params, s, bcast_shm_rounds, bcast_shm_poll);
-}
+COLL_SHM_ENTRY_POINTS(bcast_shm, bcast_shm_rounds)
 
 const coll_algo_t coll_algo_bcast_shm = COLL_SHM_ALGO(
     COLL_BCAST, bcast_shm, bcast_shm_sched, 0,

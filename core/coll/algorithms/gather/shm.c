@@ -74,23 +74,7 @@ gather_shm_run(coll_shm_op_t *o, int block)
     return o->st;
 }
 
-static compi_status_t gather_shm(coll_closure_t *self, const coll_call_t *call)
-{
-    coll_shm_op_t o;
-    compi_status_t st;
-    return coll_shm_begin(self, call, gather_shm_rounds, &o, &st) ? gather_shm_run(&o, 1) : st;
-}
-
-static compi_status_t gather_shm_poll(void *o, coll_sched_note_t *note)
-{
-    (void)note;
-    return coll_shm_turn(o) ? coll_shm_over(o, gather_shm_run(o, 0)) : COMPI_INPROGRESS;
-}
-
-static void gather_shm_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s)
-{
-    coll_shm_sched(call, params, s, gather_shm_rounds, gather_shm_poll);
-}
+COLL_SHM_ENTRY_POINTS(gather_shm, gather_shm_rounds)
 
 const coll_algo_t coll_algo_gather_shm =
     COLL_SHM_ALGO(COLL_GATHER, gather_shm, gather_shm_sched, 0,

@@ -73,23 +73,7 @@ reduce_shm_run(coll_shm_op_t *o, int block)
     return o->st;
 }
 
-static compi_status_t reduce_shm(coll_closure_t *self, const coll_call_t *call)
-{
-    coll_shm_op_t o;
-    compi_status_t st;
-    return coll_shm_begin(self, call, coll_shm_reduce_rounds, &o, &st) ? reduce_shm_run(&o, 1) : st;
-}
-
-static compi_status_t reduce_shm_poll(void *o, coll_sched_note_t *note)
-{
-    (void)note;
-    return coll_shm_turn(o) ? coll_shm_over(o, reduce_shm_run(o, 0)) : COMPI_INPROGRESS;
-}
-
-static void reduce_shm_sched(const coll_call_t *call, const coll_params_t *params, coll_sched_t *s)
-{
-    coll_shm_sched(call, params, s, coll_shm_reduce_rounds, reduce_shm_poll);
-}
+COLL_SHM_ENTRY_POINTS(reduce_shm, coll_shm_reduce_rounds)
 
 const coll_algo_t coll_algo_reduce_shm = COLL_SHM_ALGO(
     COLL_REDUCE, reduce_shm, reduce_shm_sched, 0,

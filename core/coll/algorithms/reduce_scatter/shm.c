@@ -76,26 +76,7 @@ reduce_scatter_shm_run(coll_shm_op_t *o, int block)
     return o->st;
 }
 
-static compi_status_t reduce_scatter_shm(coll_closure_t *self, const coll_call_t *call)
-{
-    coll_shm_op_t o;
-    compi_status_t st;
-    return coll_shm_begin(self, call, reduce_scatter_shm_rounds, &o, &st)
-               ? reduce_scatter_shm_run(&o, 1)
-               : st;
-}
-
-static compi_status_t reduce_scatter_shm_poll(void *o, coll_sched_note_t *note)
-{
-    (void)note;
-    return coll_shm_turn(o) ? coll_shm_over(o, reduce_scatter_shm_run(o, 0)) : COMPI_INPROGRESS;
-}
-
-static void reduce_scatter_shm_sched(const coll_call_t *call, const coll_params_t *params,
-                                     coll_sched_t *s)
-{
-    coll_shm_sched(call, params, s, reduce_scatter_shm_rounds, reduce_scatter_shm_poll);
-}
+COLL_SHM_ENTRY_POINTS(reduce_scatter_shm, reduce_scatter_shm_rounds)
 
 const coll_algo_t coll_algo_reduce_scatter_shm =
     COLL_SHM_ALGO(COLL_REDUCE_SCATTER, reduce_scatter_shm, reduce_scatter_shm_sched, 0,

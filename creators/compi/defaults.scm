@@ -53,12 +53,11 @@
 ;; The schedule-capable algorithm per kind, for nonblocking calls: the fewest rounds
 ;; where that is cheap to build (binomial trees, dissemination), everything posted at
 ;; once for the data movers, reduce + scatterv and linear chains where the op's order
-;; must be kept; a nonblocking bcast of up to a slot on one host through the shared
-;; segment (shm-nonblocking?, below).  Allreduce gets nonblocking-allreduce (below).
+;; must be kept.  Allreduce gets nonblocking-allreduce (below).
 (define (nonblocking-choice call)
   (case (call-kind call)
     ((barrier) (native 'barrier 'dissemination))
-    ((bcast) (if (shm-nonblocking? call) (native 'bcast 'shm) (native 'bcast 'binomial)))
+    ((bcast) (native 'bcast 'binomial))
     ((reduce) (if (or (call-commutative? call) (eqv? (call-root call) 0))
                   (native 'reduce 'binomial)
                   (native 'reduce 'in-order-binomial)))
@@ -132,17 +131,19 @@
 (define* (shm? call #:optional (bytes (call-bytes call)))
   (and (eq? (call-mode call) 'blocking) (shm-fits? call bytes)))
 
-;; Nonblocking calls run the same algorithms' phases as a schedule (never persistent
-;; ones, whose starts are not ordered: core/coll/shm.h).  Chosen for bcast and allreduce,
-;; measured with OSU 7.4 at 2 ranks on the shared 2-core machine, "pure comm." time
-;; (MPI_I* + MPI_Wait), interleaved against the PML's schedules the rules choose
-;; otherwise.  Load 4 from other jobs, medians of 5 runs of 4000 calls: osu_ibcast 8 B-1
-;; KiB 0.36-0.48 us against 0.46-0.70 (32 B 0.39 against 0.48, 1 KiB 0.46 against 0.70);
-;; osu_iallreduce 8 B-1 KiB 0.54-0.85 against 0.56-0.87, even or a little ahead at every
-;; size (at load 13, medians of 3 runs: 8-32 B 0.38-0.44 against 0.69-0.70, 8 KiB 9.4
-;; against 21).  osu_ibarrier was even (0.64 against 0.65), so it keeps dissemination.
-(define (shm-nonblocking? call)
-  (and (eq? (call-mode call) 'nonblocking) (shm-fits? call (call-bytes call))))
+;; Nonblocking calls can run the same algorithms' phases as a schedule (never persistent
+;; ones, whose starts are not ordered: core/coll/shm.h; tests/mpi/configs/shm.scm chooses
+;; them in the other modes), and they were faster, measured with OSU 7.4 at 2 ranks on the
+;; shared 2-core machine, "pure comm." time (MPI_I* + MPI_Wait), interleaved against the
+;; PML's schedules, load 4, medians of 5 runs of 4000 calls: osu_ibcast 8 B-1 KiB
+;; 0.36-0.48 us against 0.46-0.70, osu_iallreduce 8 B-1 KiB 0.54-0.85 against 0.56-0.87
+;; (osu_ibarrier even).  The defaults still do not choose them: a blocking shm call waits
+;; for the communicator's outstanding nonblocking shm calls (they share the segment's
+;; sequence), so ranks that start a nonblocking collective and a blocking one in
+;; different orders -- erroneous by MPI's rule, but tolerated by the PML's separate tags
+;; and by other MPIs, and done by mpi4py's test of its MPI_Comm_iagree fallback (an
+;; MPI_Iallreduce before a barrier on one rank, after it on the others) -- would wait for
+;; each other for ever.
 
 (define (shm-blocks? call)
   (shm? call (* (call-size call) (call-bytes call))))
@@ -225,17 +226,15 @@
           ((<= p 4) (native 'allreduce 'segmented-ring #:segsize (* 256 KiB)))
           (else (native 'allreduce 'ring)))))
 
-;; Nonblocking and persistent allreduce: on one host a nonblocking one of up to a slot
-;; through the shared segment (shm-nonblocking?), else the blocking choice, whose
-;; algorithms all run as schedules, but at 2 ranks commutative vectors from 4 KiB to 256
+;; Nonblocking and persistent allreduce: the blocking choice, whose algorithms all run
+;; as schedules (not the shared-memory one: see shm-fits? above), but at 2 ranks commutative vectors from 4 KiB to 256
 ;; KiB go by Rabenseifner (one exchange of half the vector each way, then the other half
 ;; back) instead of recursive doubling's exchange of the whole: as schedules, measured
 ;; with osu_iallreduce on 2 cores, 64 KiB 22 us against 39, 1 MiB 480 us against 800
 ;; (recursive doubling wins only below 4 KiB).  From 256 KiB the blocking choice, the
 ;; segmented ring, is the same schedule as blocking calls run.
 (define (nonblocking-allreduce call)
-  (cond ((shm-nonblocking? call) (native 'allreduce 'shm))
-        ((and (<= (call-size call) 2) (call-commutative? call) (>= (call-bytes call) (* 4 KiB))
+  (cond ((and (<= (call-size call) 2) (call-commutative? call) (>= (call-bytes call) (* 4 KiB))
               (< (call-bytes call) (* 256 KiB)))
          (native 'allreduce 'rabenseifner))
         (else (default-allreduce call #f))))

@@ -97,22 +97,16 @@ static void native_free(void *state)
     free(ns);
 }
 
-static compi_status_t native_start(coll_closure_t *self, const coll_call_t *call,
-                                   struct compi_request **req_p)
-{
-    const native_state_t *n = self->state;
-    coll_sched_t *s = coll_sched_new(call);
-    if (s == NULL) {
-        return COMPI_ERR_NO_MEMORY;
-    }
-    n->algo->sched(call, &n->params, s);
-    return coll_sched_start(s, req_p);
-}
-
 static void native_build(const coll_call_t *call, void *arg, coll_sched_t *s)
 {
     const native_state_t *n = arg;
     n->algo->sched(call, &n->params, s);
+}
+
+static compi_status_t native_start(coll_closure_t *self, const coll_call_t *call,
+                                   struct compi_request **req_p)
+{
+    return coll_sched_start_built(call, native_build, self->state, req_p);
 }
 
 /* a blocking call of an algorithm that is only a schedule: the same schedule, run to

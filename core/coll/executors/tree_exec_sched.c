@@ -480,25 +480,19 @@ static void sched_build(const tree_exec_t *s, coll_sched_t *sc, const coll_call_
     }
 }
 
-compi_status_t tree_exec__start(coll_closure_t *self, const coll_call_t *call,
-                                struct compi_request **req_p)
-{
-    const tree_exec_t *s = self->state;
-    compi_status_t st = tree_exec__check(s, call);
-    if (st != COMPI_OK) {
-        return st;
-    }
-    coll_sched_t *sc = coll_sched_new(call);
-    if (sc == NULL) {
-        return COMPI_ERR_NO_MEMORY;
-    }
-    sched_build(s, sc, call);
-    return coll_sched_start(sc, req_p);
-}
-
 static void tree_build(const coll_call_t *call, void *arg, coll_sched_t *sc)
 {
     sched_build(arg, sc, call);
+}
+
+compi_status_t tree_exec__start(coll_closure_t *self, const coll_call_t *call,
+                                struct compi_request **req_p)
+{
+    compi_status_t st = tree_exec__check(self->state, call);
+    if (st != COMPI_OK) {
+        return st;
+    }
+    return coll_sched_start_built(call, tree_build, self->state, req_p);
 }
 
 compi_status_t tree_exec__run(coll_closure_t *self, const coll_call_t *call)

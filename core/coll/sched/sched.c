@@ -1012,6 +1012,18 @@ static int same_call(const coll_sched_keep_t *k, const coll_call_t *c)
            k->size == c->comm->size && k->rank == c->comm->rank && keepable(c);
 }
 
+compi_status_t coll_sched_start_built(const coll_call_t *call, coll_sched_build_fn_t build,
+                                      void *arg, compi_request_t **req_p)
+{
+    coll_sched_t *s = coll_sched_new(call);
+    if (s == NULL) {
+        *req_p = NULL;
+        return COMPI_ERR_NO_MEMORY;
+    }
+    build(call, arg, s);
+    return coll_sched_start(s, req_p);
+}
+
 void coll_sched_keep_drop(coll_sched_keep_t *k)
 {
     if (k->s == NULL) {

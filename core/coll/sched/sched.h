@@ -240,6 +240,10 @@ typedef struct coll_sched_keep {
 typedef void (*coll_sched_build_fn_t)(const coll_call_t *call, void *arg, coll_sched_t *s);
 compi_status_t coll_sched_run_kept(coll_sched_keep_t *k, const coll_call_t *call,
                                    coll_sched_build_fn_t build, void *arg);
+/* the nonblocking (or persistent) counterpart, for a closure's start: a new schedule for
+   call from build(call, arg, s), started as coll_sched_start() does */
+compi_status_t coll_sched_start_built(const coll_call_t *call, coll_sched_build_fn_t build,
+                                      void *arg, compi_request_t **req_p);
 void coll_sched_keep_drop(coll_sched_keep_t *k);
 
 /* schedules started and not yet ended (tests, finalize checks) */

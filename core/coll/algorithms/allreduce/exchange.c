@@ -369,12 +369,7 @@ static compi_status_t exchange__run(coll_closure_t *self, const coll_call_t *cal
 static compi_status_t exchange__start(coll_closure_t *self, const coll_call_t *call,
                                       struct compi_request **req_p)
 {
-    coll_sched_t *sc = coll_sched_new(call);
-    if (sc == NULL) {
-        return COMPI_ERR_NO_MEMORY;
-    }
-    exchange__build(call, self->state, sc);
-    return coll_sched_start(sc, req_p);
+    return coll_sched_start_built(call, exchange__build, self->state, req_p);
 }
 
 /* FNV-1a over the groups, coordinators, parents and children lists */

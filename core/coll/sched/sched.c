@@ -122,11 +122,18 @@ static sched_mem_t scratch_cache[SCRATCH_CACHE_MAX];
 static int nscratch;
 static size_t scratch_bytes;
 
-/* the smallest cached block of at least `bytes`, or a new one (size in *size_p) */
+/*
+ * The smallest cached block of at least `bytes`, or a new one (size in *size_p).  The
+ * cache is a stack: of blocks of the same size the one put back last is taken, and a
+ * schedule puts its blocks back in the reverse order of taking them, so a call repeated
+ * gets the very blocks the previous one used, still in the core's cache (a 1 MiB
+ * reduce-scatter at 2 ranks lost a third of its speed when its buffer alternated between
+ * two blocks: the working set no longer fitted in L2).
+ */
 static void *scratch_get(size_t bytes, size_t *size_p)
 {
     int best = -1;
-    for (int i = 0; i < nscratch; i++) {
+    for (int i = nscratch - 1; i >= 0; i--) {
         if (scratch_cache[i].size >= bytes &&
             (best < 0 || scratch_cache[i].size < scratch_cache[best].size)) {
             best = i;
@@ -136,7 +143,9 @@ static void *scratch_get(size_t bytes, size_t *size_p)
         void *p = scratch_cache[best].p;
         *size_p = scratch_cache[best].size;
         scratch_bytes -= *size_p;
-        scratch_cache[best] = scratch_cache[--nscratch];
+        nscratch--;
+        memmove(&scratch_cache[best], &scratch_cache[best + 1],
+                (size_t)(nscratch - best) * sizeof(scratch_cache[0]));
         return p;
     }
     *size_p = bytes;
@@ -208,7 +217,7 @@ void coll_sched_free(coll_sched_t *s)
             dt_release(s->steps[i].rdt);
         }
     }
-    for (size_t i = 0; i < s->nmem; i++) {
+    for (size_t i = s->nmem; i-- > 0;) { /* the reverse of taking them: see scratch_get */
         scratch_put(s->mem[i].p, s->mem[i].size);
     }
     if (s->op != NULL) {

@@ -55,7 +55,7 @@ static void rs_ring_sched(const coll_call_t *call, const coll_params_t *params, 
     }
     size_t maxc = rs_ring_max(cnt, p);
     buf[0] = coll_sched_scratch(s, dt, maxc);
-    buf[1] = coll_sched_scratch(s, dt, maxc);
+    buf[1] = p > 2 ? coll_sched_scratch(s, dt, maxc) : buf[0]; /* 2 ranks: one step */
     if (buf[0] == NULL || buf[1] == NULL) {
         return;
     }

@@ -14,9 +14,17 @@
  * ring: the sender pads the end with a "skip" record instead.
  *
  * Why the receiver can trust a non-zero rec_size: before publishing a record the sender
- * writes rec_size = 0 into the header slot that follows it (the ring always keeps that
- * one slot free), so the slot the receiver polls next holds either that zero or a record
- * published later -- never stale payload bytes from an earlier lap.
+ * makes sure the header slot that follows it holds rec_size = 0 (the ring always keeps
+ * that one slot free), so the slot the receiver polls next holds either that zero or a
+ * record published later -- never stale payload bytes from an earlier lap.
+ *
+ * The sender zeroes those slots ahead of time, after publishing a record: the header
+ * slots of the next SM_ZERO_AHEAD bytes of free space (`zeroed` says how far that went).
+ * Zeroing the next slot just before the record, as a store ordered before the record's
+ * release, would put the transfer of that slot's line (the receiver read it on the
+ * previous lap) on the path of every message: x86 makes stores visible in order, so the
+ * record waited for it.  Done after the release, it overlaps with the receiver's work,
+ * and the record's own line is the only one a small message waits for.
  *
  * Ownership: the ring memory belongs to the receiver's segment; the sender owns `head`
  * and its cached copy of the tail, the receiver owns `tail`.
@@ -31,6 +39,7 @@
 #define SM_REC_ALIGN 64u
 #define SM_REC_SKIP UINT32_MAX /* len of a padding record at the end of the ring */
 #define SM_CTRL_SIZE 128u      /* two lines: keeps the adjacent-line prefetcher off the data */
+#define SM_ZERO_AHEAD 512u     /* bytes of free space whose header slots the sender zeroes */
 
 typedef struct sm_rec {
     uint32_t rec_size; /* bytes of the whole record; 0 = nothing yet; written last (release) */
@@ -60,6 +69,7 @@ typedef struct sm_ring_tx {
     uint64_t tail_cache;  /* last tail read from ctrl: re-read only when the ring looks full */
     uint64_t mask;        /* size - 1 */
     uint64_t skip;        /* padding the pending reservation needs before it, or 0 */
+    uint64_t zeroed;      /* the header slots from head up to this position hold 0 */
 } sm_ring_tx_t;
 
 /* the receiver's view of one ring (private memory of the receiver) */
@@ -96,15 +106,32 @@ static inline void *sm_ring_reserve(sm_ring_tx_t *tx, size_t len)
     return tx->data + ((tx->head + skip) & tx->mask) + sizeof(sm_rec_t);
 }
 
+/* zero the header slots of up to SM_ZERO_AHEAD bytes of free space past `zeroed` (free:
+   below the tail we know of plus the ring's size) */
+static inline void sm_ring_zero_ahead(sm_ring_tx_t *tx)
+{
+    uint64_t end = tx->head + SM_ZERO_AHEAD;
+    uint64_t free_end = tx->tail_cache + tx->mask + 1;
+    if (end > free_end)
+        end = free_end;
+    while (tx->zeroed + SM_REC_ALIGN <= end) {
+        ((sm_rec_t *)(tx->data + (tx->zeroed & tx->mask)))->rec_size = 0;
+        tx->zeroed += SM_REC_ALIGN;
+    }
+}
+
 /* publish the reservation `frag` with `len` (<= the reserved length) payload bytes */
 static inline void sm_ring_commit(sm_ring_tx_t *tx, void *frag, size_t len)
 {
     sm_rec_t *rec = (sm_rec_t *)frag - 1;
     uint32_t bytes = sm_rec_bytes(len);
     uint64_t pos = tx->head + tx->skip;
-    sm_rec_t *next = (sm_rec_t *)(tx->data + ((pos + bytes) & tx->mask));
 
-    next->rec_size = 0;
+    if (compi_unlikely(pos + bytes >= tx->zeroed)) {
+        /* not zeroed ahead (the first record, a long one, a ring that was full) */
+        ((sm_rec_t *)(tx->data + ((pos + bytes) & tx->mask)))->rec_size = 0;
+        tx->zeroed = pos + bytes + SM_REC_ALIGN;
+    }
     rec->len = (uint32_t)len;
     /* release: the payload, len and the zeroed next slot are visible before rec_size says
        the record is there */
@@ -118,6 +145,7 @@ static inline void sm_ring_commit(sm_ring_tx_t *tx, void *frag, size_t len)
         tx->skip = 0;
     }
     tx->head = pos + bytes;
+    sm_ring_zero_ahead(tx);
 }
 
 /* non-zero when something (a record or padding) has arrived: a look without ordering,

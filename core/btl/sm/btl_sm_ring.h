@@ -19,7 +19,8 @@
  * record published later -- never stale payload bytes from an earlier lap.
  *
  * The sender zeroes those slots ahead of time, after publishing a record: the header
- * slots of the next SM_ZERO_AHEAD bytes of free space (`zeroed` says how far that went).
+ * slots of the next SM_ZERO_AHEAD bytes of free space (`zeroed` says how far that went),
+ * again whenever half of that is used.
  * Zeroing the next slot just before the record, as a store ordered before the record's
  * release, would put the transfer of that slot's line (the receiver read it on the
  * previous lap) on the path of every message: x86 makes stores visible in order, so the
@@ -145,7 +146,9 @@ static inline void sm_ring_commit(sm_ring_tx_t *tx, void *frag, size_t len)
         tx->skip = 0;
     }
     tx->head = pos + bytes;
-    sm_ring_zero_ahead(tx);
+    /* in batches: when half the distance is used up */
+    if (tx->zeroed - tx->head < SM_ZERO_AHEAD / 2)
+        sm_ring_zero_ahead(tx);
 }
 
 /* non-zero when something (a record or padding) has arrived: a look without ordering,

@@ -733,10 +733,16 @@ static void send_frag(btl_module_t *m, btl_endpoint_t *ep, const void *data, siz
     m->commit(ep, f, len);
 }
 
+/* as the PML's blocking waits: a pause after each idle poll */
 static void wait_frags(btl_module_t *m, int n)
 {
-    while (bench_got < n)
-        m->progress();
+    while (bench_got < n) {
+        if (m->progress() == 0) {
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+        }
+    }
 }
 
 static int rank_bench(int rank, int n)

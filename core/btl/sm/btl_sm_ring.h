@@ -20,12 +20,12 @@
  *
  * The sender zeroes those slots ahead of time, after publishing a record: the header
  * slots of the next SM_ZERO_AHEAD bytes of free space (`zeroed` says how far that went),
- * again whenever half of that is used.
- * Zeroing the next slot just before the record, as a store ordered before the record's
- * release, would put the transfer of that slot's line (the receiver read it on the
- * previous lap) on the path of every message: x86 makes stores visible in order, so the
- * record waited for it.  Done after the release, it overlaps with the receiver's work,
- * and the record's own line is the only one a small message waits for.
+ * again whenever half of that is used.  Zeroing the next slot just before the record, as
+ * a store ordered before the record's release, would put the transfer of that slot's
+ * line (the receiver read it on the previous lap) on the path of every message: x86
+ * makes stores visible in order, so the record waited for it.  Done after the release,
+ * it overlaps with the receiver's work, and the record's own line is the only one a
+ * small message waits for.
  *
  * Ownership: the ring memory belongs to the receiver's segment; the sender owns `head`
  * and its cached copy of the tail, the receiver owns `tail`.

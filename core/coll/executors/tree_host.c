@@ -1,0 +1,301 @@
+/*
+ * tree_host.c -- the host level of a tree: a tree closure whose innermost groups share
+ * memory (the ranks of one host: a hierarchical or MagPIe tree of (compi hierarchy) asked
+ * for it with #:host-shm) runs each group's part of a blocking barrier, bcast, reduce or
+ * allreduce through the shm algorithms over a segment of that group
+ * (core/coll/shm_group.h), and only the edges between groups as messages, over the tree
+ * with its edges inside groups cut (a forest: `upper`, whose trees are the coordinators'
+ * tree and one lone rank for every other rank):
+ *
+ *   hosts {0 1} {2 3}, root 0:    0 ---- 2         the edge between coordinators: messages
+ *                                 :      :
+ *                                 1      3         inside a host: its segment
+ *
+ *   bcast:     the coordinators' tree, then each group's shm bcast from its coordinator
+ *   reduce:    each group's shm reduce to its coordinator, then the coordinators' tree
+ *   allreduce: shm reduce, the coordinators' allreduce, shm bcast
+ *   barrier:   shm barrier, the coordinators' barrier, shm barrier (nobody leaves before
+ *              every coordinator has seen its whole group arrive)
+ *
+ * Cost inside a host of p ranks: one slot hand-off per 8 KiB round (shm.h) instead of
+ * ceil(log2 p) messages of the tree's inner levels.  Served this way: blocking calls of
+ * those four kinds, with a commutative op for reductions (a group's partial result
+ * would otherwise have to stay a contiguous range of ranks) and an element that fits a
+ * slot (coll_shm_slot).  Gather, scatter and allgather move every rank's block through
+ * the coordinator anyway, so the segment saves little there; nonblocking and persistent
+ * calls run the plain tree (their schedules would need the group segment's queue in
+ * start order, which persistent starts do not have: shm.h), as do the calls of a closure
+ * on a communicator whose groups could not get their segments.  Every rank decides the
+ * same: from the key, the grouping and an agreement at the segments' creation.
+ */
+#include "config.h"
+
+#include "core/coll/executors/tree_exec.h"
+#include "core/coll/shm_group.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct tree_host {
+    int *group_of; /* [n]: each rank's group */
+    int *coord_of; /* [n]: the coordinator of each rank's group */
+    int *pos;      /* [n]: each rank's place in its group, by ascending rank */
+    tree_exec_t *upper;
+    coll_fn_t barrier, bcast, reduce; /* the shm algorithms' blocking entry points */
+    coll_params_t none;               /* their params: defaults, no fallback */
+    coll_closure_t self;              /* what they are called with: state = &none */
+    /* the communicator bound last, and its groups (NULL: none, the plain tree runs) */
+    compi_comm_t *comm;
+    uint32_t ctx;
+    coll_shm_group_t *g;
+};
+
+void tree_host__free(tree_host_t *h)
+{
+    if (h == NULL) {
+        return;
+    }
+    tree_exec__free(h->upper);
+    free(h->group_of);
+    free(h->coord_of);
+    free(h->pos);
+    free(h);
+}
+
+/* 1 when the tree's only edges between groups leave one coordinator per group (every
+   other rank's parent is in its own group); fills coord_of */
+static int host_coords(const topo_tree_t *t, const int *group_of, int *coord_of)
+{
+    int n = t->size;
+    for (int r = 0; r < n; r++) {
+        coord_of[r] = -1;
+    }
+    for (int r = 0; r < n; r++) {
+        int p = t->parent[r];
+        if (p < 0 || group_of[p] != group_of[r]) {
+            for (int q = 0; q < n; q++) {
+                if (group_of[q] == group_of[r]) {
+                    if (coord_of[q] != -1) {
+                        return 0; /* a second way into the group */
+                    }
+                    coord_of[q] = r;
+                }
+            }
+        }
+    }
+    return 1;
+}
+
+/* the tree without its edges inside groups: the coordinators' tree, every other rank
+   alone; children in the tree's serving order */
+static topo_tree_t *host_forest(const topo_tree_t *t, const int *group_of)
+{
+    int n = t->size;
+    int *parent = malloc((size_t)n * sizeof(int));
+    int *order = malloc((size_t)n * sizeof(int));
+    topo_tree_t *f = NULL;
+    if (parent != NULL && order != NULL) {
+        for (int r = 0; r < n; r++) {
+            int p = t->parent[r];
+            parent[r] = p >= 0 && group_of[p] != group_of[r] ? p : -1;
+        }
+        /* the root, then every rank's children in order: a permutation whose order is
+           the serving order */
+        order[0] = t->root;
+        memcpy(order + 1, t->children, (size_t)(n - 1) * sizeof(int));
+        if (topo_tree_from_parents(n, t->root, parent, order, &f) != COMPI_OK) {
+            f = NULL;
+        }
+    }
+    free(parent);
+    free(order);
+    return f;
+}
+
+/* the key can take the host level (see the top) */
+static int host_fits(const tree_exec_t *s, const coll_call_t *call)
+{
+    if (call->mode != COLL_MODE_BLOCKING || comm_is_inter(call->comm)) {
+        return 0;
+    }
+    switch (s->kind) {
+    case COLL_BARRIER:
+    case COLL_BCAST:
+        return 1;
+    case COLL_REDUCE:
+    case COLL_ALLREDUCE: {
+        const compi_datatype_t *dt = call->rdt != NULL ? call->rdt : call->sdt;
+        if (call->op == NULL || !call->op->commutative || dt == NULL) {
+            return 0;
+        }
+        return dt->extent > 0 && (size_t)dt->true_extent <= coll_shm_slot_size();
+    }
+    default:
+        return 0;
+    }
+}
+
+compi_status_t tree_host__attach(tree_exec_t *s, const int *group_of, const coll_call_t *call,
+                                 int *attached)
+{
+    const topo_tree_t *t = s->tree;
+    int n = t->size;
+    *attached = 0;
+    if (!host_fits(s, call)) {
+        return COMPI_OK;
+    }
+    tree_host_t *h = calloc(1, sizeof(*h));
+    if (h == NULL) {
+        return COMPI_ERR_NO_MEMORY;
+    }
+    h->group_of = malloc((size_t)n * sizeof(int));
+    h->coord_of = malloc((size_t)n * sizeof(int));
+    h->pos = malloc((size_t)n * sizeof(int));
+    if (h->group_of == NULL || h->coord_of == NULL || h->pos == NULL) {
+        tree_host__free(h);
+        return COMPI_ERR_NO_MEMORY;
+    }
+    memcpy(h->group_of, group_of, (size_t)n * sizeof(int));
+    if (!host_coords(t, group_of, h->coord_of)) {
+        tree_host__free(h);
+        return COMPI_OK; /* not a tree of groups: it runs as it is */
+    }
+    for (int r = 0; r < n; r++) {
+        h->pos[r] = 0;
+        for (int q = 0; q < r; q++) {
+            h->pos[r] += group_of[q] == group_of[r];
+        }
+    }
+    compi_status_t st = COMPI_ERR_NO_MEMORY;
+    topo_tree_t *f = host_forest(t, group_of);
+    if (f == NULL || (h->upper = tree_exec__new(s->kind, f, &s->params, &st)) == NULL) {
+        tree_host__free(h);
+        return st;
+    }
+    const coll_algo_t *barrier = coll_algo_find(COLL_BARRIER, "shm");
+    const coll_algo_t *bcast = coll_algo_find(COLL_BCAST, "shm");
+    const coll_algo_t *reduce = coll_algo_find(COLL_REDUCE, "shm");
+    if (barrier == NULL || bcast == NULL || reduce == NULL) {
+        tree_host__free(h);
+        return COMPI_ERR_INTERNAL;
+    }
+    h->barrier = barrier->fn;
+    h->bcast = bcast->fn;
+    h->reduce = reduce->fn;
+    h->self.state = &h->none;
+    s->host = h;
+    *attached = 1;
+    return COMPI_OK;
+}
+
+/* the groups of comm, made at its first call here (collective, every rank alike) */
+static coll_shm_group_t *host_groups(tree_host_t *h, compi_comm_t *comm)
+{
+    if (compi_unlikely(h->comm != comm || h->ctx != comm->ctx)) {
+        compi_status_t st;
+        h->g = coll_shm_group_get(comm, h->group_of, &st);
+        h->comm = comm;
+        h->ctx = comm->ctx;
+    }
+    return h->g;
+}
+
+/* the first error of a call's phases: every phase runs even after one failed, so that
+   every rank stays in step with its group and the tree */
+static inline void host_keep(compi_status_t *st, compi_status_t phase)
+{
+    if (*st == COMPI_OK) {
+        *st = phase;
+    }
+}
+
+int tree_host__run(tree_exec_t *s, const coll_call_t *call, compi_status_t *st_p)
+{
+    tree_host_t *h = s->host;
+    coll_shm_group_t *g = host_groups(h, call->comm);
+    if (compi_unlikely(g == NULL)) {
+        return 0;
+    }
+    int me = call->comm->rank, coord = h->coord_of[me];
+    int grouped = g->view.size > 1, leads = me == coord;
+    compi_datatype_t *dt = call->rdt != NULL ? call->rdt : call->sdt;
+    compi_status_t st = COMPI_OK;
+    coll_call_t gc = *call; /* the group's part, over its view */
+    gc.comm = &g->view;
+    gc.root = h->pos[coord];
+
+    switch (s->kind) {
+    case COLL_BARRIER:
+        if (grouped) {
+            host_keep(&st, h->barrier(&h->self, &gc));
+        }
+        if (leads) {
+            host_keep(&st, tree_exec__run_state(h->upper, call));
+        }
+        if (grouped) {
+            host_keep(&st, h->barrier(&h->self, &gc));
+        }
+        break;
+    case COLL_BCAST:
+        if (leads) {
+            host_keep(&st, tree_exec__run_state(h->upper, call));
+        }
+        /* the buffer as the tree's schedule takes it: rbuf, or sbuf when rdt is NULL */
+        gc.sbuf = call->rdt != NULL ? call->rbuf : call->sbuf;
+        gc.scount = call->rdt != NULL ? call->rcount : call->scount;
+        gc.sdt = dt;
+        if (grouped && dt != NULL) {
+            host_keep(&st, h->bcast(&h->self, &gc));
+        }
+        break;
+    case COLL_REDUCE:
+    case COLL_ALLREDUCE: {
+        size_t count = call->scount != 0 ? call->scount : call->rcount;
+        const void *input = call->in_place ? call->rbuf : call->sbuf;
+        int all = s->kind == COLL_ALLREDUCE, root = me == s->tree->root;
+        void *mem = NULL;
+        if (count == 0 || dt == NULL) {
+            return 0; /* nothing to combine: the tree's schedule says what it says */
+        }
+        coll_call_t up = *call;
+        if (grouped) {
+            /* the group's partial result at its coordinator: where the result goes (the
+               root of a reduce, every rank of an allreduce), else scratch */
+            void *partial = all || root ? call->rbuf : NULL;
+            if (leads && partial == NULL) {
+                partial = coll_tmp_get(dt, count, &mem);
+                if (partial == NULL) {
+                    host_keep(&st, COMPI_ERR_NO_MEMORY);
+                    partial = call->rbuf; /* unused: the phases below stay in step */
+                }
+            }
+            gc.kind = COLL_REDUCE;
+            gc.sbuf = input;
+            gc.rbuf = partial;
+            gc.scount = gc.rcount = count;
+            gc.sdt = gc.rdt = dt;
+            gc.in_place = leads && input == partial;
+            host_keep(&st, h->reduce(&h->self, &gc));
+            up.sbuf = partial;
+            up.in_place = partial == call->rbuf;
+        }
+        if (leads) {
+            host_keep(&st, tree_exec__run_state(h->upper, &up));
+        }
+        if (mem != NULL) {
+            coll_scratch_put(mem);
+        }
+        if (all && grouped) {
+            gc.kind = COLL_BCAST;
+            gc.sbuf = call->rbuf;
+            gc.in_place = 0;
+            host_keep(&st, h->bcast(&h->self, &gc));
+        }
+        break;
+    }
+    default:
+        return 0;
+    }
+    *st_p = st;
+    return 1;
+}

@@ -77,14 +77,23 @@ static int group_local(const coll_shm_group_t *g)
     return 1;
 }
 
-coll_shm_group_t *coll_shm_group_get(compi_comm_t *comm, const int *group_of, compi_status_t *st_p)
+coll_shm_group_t *coll_shm_group_find(compi_comm_t *comm, const int *group_of)
 {
     for (coll_shm_group_t *g = comm->coll_shm_groups; g != NULL; g = g->next) {
         if (g->n == comm->size && memcmp(g->group_of, group_of, (size_t)g->n * sizeof(int)) == 0) {
             return g;
         }
     }
-    coll_shm_group_t *g = group_new(comm, group_of);
+    return NULL;
+}
+
+coll_shm_group_t *coll_shm_group_get(compi_comm_t *comm, const int *group_of, compi_status_t *st_p)
+{
+    coll_shm_group_t *g = coll_shm_group_find(comm, group_of);
+    if (g != NULL) {
+        return g;
+    }
+    g = group_new(comm, group_of);
     int failed = g == NULL || !group_local(g);
     compi_status_t st = COMPI_OK;
 

@@ -15,12 +15,12 @@
  *
  * Creation is collective over the whole communicator, at a blocking call that every rank
  * runs alike (the first blocking call of a tree closure with a host level on the
- * communicator): each group maps its segment among its members (comm_coll_shared_map,
- * an anonymous memfd: no name in /dev/shm or anywhere), then every rank of the
- * communicator agrees whether all groups succeeded, so either every group has its
- * segment or none does (and every rank fails the creation alike: the closure then runs
- * its plain tree).  A grouping is looked up by its whole vector, so whether a lookup hits
- * is the same on every rank.
+ * communicator; a nonblocking start only looks, coll_shm_group_find): each group maps its segment
+ * among its members (comm_coll_shared_map, an anonymous memfd: no name in /dev/shm or anywhere),
+ * then every rank of the communicator agrees whether all groups succeeded, so either every group
+ * has its segment or none does (and every rank fails the creation alike: the closure then runs its
+ * plain tree).  A grouping is looked up by its whole vector, so whether a lookup hits is the same
+ * on every rank.
  *
  * Ownership: the communicator owns its groups' segments (comm->coll_shm_groups), freed
  * with comm->coll_shm through coll_shm_release (the trampolines' free hook).  Closures
@@ -46,6 +46,10 @@ typedef struct coll_shm_group {
    every rank of comm calls it at the same call, with the same grouping); NULL when they
    could not be made, on every rank alike, with the status in *st_p */
 coll_shm_group_t *coll_shm_group_get(compi_comm_t *comm, const int *group_of, compi_status_t *st_p);
+
+/* the same, found only (a nonblocking start, which must not exchange): NULL when comm
+   has no segments for the grouping yet */
+coll_shm_group_t *coll_shm_group_find(compi_comm_t *comm, const int *group_of);
 
 /* frees comm's groups and unmaps their segments (coll_shm_release) */
 void coll_shm_groups_release(compi_comm_t *comm);

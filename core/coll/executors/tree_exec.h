@@ -58,6 +58,9 @@ compi_status_t tree_exec__run(coll_closure_t *self, const coll_call_t *call);
 /* a blocking call of the closure with state s over `call`'s communicator, as
    tree_exec__run runs it but for the host level (tree_host.c's coordinators' tree) */
 compi_status_t tree_exec__run_state(tree_exec_t *s, const coll_call_t *call);
+/* the steps of `call` over the tree (or forest) of s added to sc, its last round left
+   open (tree_host.c: the coordinators' part of a schedule) */
+void tree_exec__sched_build(const tree_exec_t *s, struct coll_sched *sc, const coll_call_t *call);
 compi_status_t tree_exec__start(coll_closure_t *self, const coll_call_t *call,
                                 struct compi_request **req_p);
 
@@ -96,6 +99,11 @@ void tree_exec__sched_bcast(const tree_exec_t *s, struct coll_sched *sc, void *b
 compi_status_t tree_host__attach(tree_exec_t *s, const int *group_of, const coll_call_t *call,
                                  int *attached);
 int tree_host__run(tree_exec_t *s, const coll_call_t *call, compi_status_t *st_p);
+/* the same for a nonblocking start: 1 with the schedule started (its status in *st_p,
+   the request in *req_p), or 0 when the plain tree must serve it (a persistent call, or
+   the communicator's groups have no segments yet) */
+int tree_host__start(tree_exec_t *s, const coll_call_t *call, struct compi_request **req_p,
+                     compi_status_t *st_p);
 void tree_host__free(tree_host_t *h);
 
 #endif

@@ -485,14 +485,23 @@ static void tree_build(const coll_call_t *call, void *arg, coll_sched_t *sc)
     sched_build(arg, sc, call);
 }
 
+void tree_exec__sched_build(const tree_exec_t *s, coll_sched_t *sc, const coll_call_t *call)
+{
+    sched_build(s, sc, call);
+}
+
 compi_status_t tree_exec__start(coll_closure_t *self, const coll_call_t *call,
                                 struct compi_request **req_p)
 {
-    compi_status_t st = tree_exec__check(self->state, call);
+    tree_exec_t *s = self->state;
+    compi_status_t st = tree_exec__check(s, call);
     if (st != COMPI_OK) {
         return st;
     }
-    return coll_sched_start_built(call, tree_build, self->state, req_p);
+    if (s->host != NULL && tree_host__start(s, call, req_p, &st)) {
+        return st;
+    }
+    return coll_sched_start_built(call, tree_build, s, req_p);
 }
 
 compi_status_t tree_exec__run_state(tree_exec_t *s, const coll_call_t *call)

@@ -17,15 +17,24 @@
  *   barrier:   shm barrier, the coordinators' barrier, shm barrier (nobody leaves before
  *              every coordinator has seen its whole group arrive)
  *
+ * A call's phases are planned once (host_plan: which phases this rank takes part in,
+ * each as a call, the group's over its view) and then run either straight through by a
+ * blocking call (the shm algorithms' blocking entry points, the coordinators' tree as a
+ * kept schedule) or as rounds of a nonblocking call's schedule (each group phase one
+ * wait step, coll_shm_sched: the group segment's queue keeps the phases of outstanding
+ * calls in the order of their starts, shm.h; the coordinators' tree as its steps).
+ *
  * Cost inside a host of p ranks: one slot hand-off per 8 KiB round (shm.h) instead of
- * ceil(log2 p) messages of the tree's inner levels.  Served this way: blocking calls of
- * those four kinds, with a commutative op for reductions (a group's partial result
- * would otherwise have to stay a contiguous range of ranks) and an element that fits a
- * slot (coll_shm_slot).  Gather, scatter and allgather move every rank's block through
- * the coordinator anyway, so the segment saves little there; nonblocking and persistent
- * calls run the plain tree (their schedules would need the group segment's queue in
- * start order, which persistent starts do not have: shm.h), as do the calls of a closure
- * on a communicator whose groups could not get their segments.  Every rank decides the
+ * ceil(log2 p) messages of the tree's inner levels.  Served this way: blocking and
+ * nonblocking calls of those four kinds, with a commutative op for reductions (a
+ * group's partial result would otherwise have to stay a contiguous range of ranks) and
+ * an element that fits a slot (coll_shm_slot).  Gather, scatter and allgather move
+ * every rank's block through the coordinator anyway, so the segment saves little there.
+ * Persistent calls run the plain tree: their starts are not ordered across ranks, so
+ * they cannot number their rounds in a segment (shm.h).  So does a nonblocking call on a
+ * communicator whose groups have no segments yet (making them is a blocking exchange,
+ * done by the first blocking call of a closure with a host level), and every call of a
+ * closure on a communicator whose groups could not get theirs.  Every rank decides the
  * same: from the key, the grouping and an agreement at the segments' creation.
  */
 #include "config.h"
@@ -41,9 +50,11 @@ struct tree_host {
     int *coord_of; /* [n]: the coordinator of each rank's group */
     int *pos;      /* [n]: each rank's place in its group, by ascending rank */
     tree_exec_t *upper;
-    coll_fn_t barrier, bcast, reduce; /* the shm algorithms' blocking entry points */
-    coll_params_t none;               /* their params: defaults, no fallback */
-    coll_closure_t self;              /* what they are called with: state = &none */
+    const coll_algo_t *shm[COLL_NKINDS]; /* the shm algorithms of barrier, bcast, reduce */
+    coll_params_t none;   /* their params for blocking calls: defaults, no fallback */
+    coll_closure_t self;  /* what those are called with: state = &none */
+    coll_shm_fb_t fb;     /* what their schedules read (params.aux): the segment serves */
+    coll_params_t served; /* their params for schedules: aux = &fb */
     /* the communicator bound last, and its groups (NULL: none, the plain tree runs) */
     compi_comm_t *comm;
     uint32_t ctx;
@@ -115,7 +126,7 @@ static topo_tree_t *host_forest(const topo_tree_t *t, const int *group_of)
 /* the key can take the host level (see the top) */
 static int host_fits(const tree_exec_t *s, const coll_call_t *call)
 {
-    if (call->mode != COLL_MODE_BLOCKING || comm_is_inter(call->comm)) {
+    if (call->mode == COLL_MODE_PERSISTENT || comm_is_inter(call->comm)) {
         return 0;
     }
     switch (s->kind) {
@@ -172,32 +183,152 @@ compi_status_t tree_host__attach(tree_exec_t *s, const int *group_of, const coll
         tree_host__free(h);
         return st;
     }
-    const coll_algo_t *barrier = coll_algo_find(COLL_BARRIER, "shm");
-    const coll_algo_t *bcast = coll_algo_find(COLL_BCAST, "shm");
-    const coll_algo_t *reduce = coll_algo_find(COLL_REDUCE, "shm");
-    if (barrier == NULL || bcast == NULL || reduce == NULL) {
-        tree_host__free(h);
-        return COMPI_ERR_INTERNAL;
+    static const coll_kind_t kinds[] = {COLL_BARRIER, COLL_BCAST, COLL_REDUCE};
+    for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+        h->shm[kinds[i]] = coll_algo_find(kinds[i], "shm");
+        if (h->shm[kinds[i]] == NULL) {
+            tree_host__free(h);
+            return COMPI_ERR_INTERNAL;
+        }
     }
-    h->barrier = barrier->fn;
-    h->bcast = bcast->fn;
-    h->reduce = reduce->fn;
     h->self.state = &h->none;
+    h->served.aux = &h->fb;
     s->host = h;
     *attached = 1;
     return COMPI_OK;
 }
 
-/* the groups of comm, made at its first call here (collective, every rank alike) */
-static coll_shm_group_t *host_groups(tree_host_t *h, compi_comm_t *comm)
+/* the groups of comm: made at the first blocking call here (collective, every rank
+   alike), only found by a nonblocking start (NULL: not made yet, the plain tree runs) */
+static coll_shm_group_t *host_groups(tree_host_t *h, const coll_call_t *call)
 {
+    compi_comm_t *comm = call->comm;
     if (compi_unlikely(h->comm != comm || h->ctx != comm->ctx)) {
         compi_status_t st;
-        h->g = coll_shm_group_get(comm, h->group_of, &st);
+        coll_shm_group_t *g = call->mode == COLL_MODE_BLOCKING
+                                  ? coll_shm_group_get(comm, h->group_of, &st)
+                                  : coll_shm_group_find(comm, h->group_of);
+        if (g == NULL && call->mode != COLL_MODE_BLOCKING) {
+            return NULL; /* unbound: a later start looks again */
+        }
+        h->g = g;
         h->comm = comm;
         h->ctx = comm->ctx;
     }
     return h->g;
+}
+
+/* a call's phases on this rank, in order: each a group phase (the shm algorithm of the
+   call's kind over the group's view) or the coordinators' tree (`upper`) */
+typedef struct host_plan {
+    int n;
+    struct {
+        int upper;
+        coll_call_t call;
+    } ph[3];
+} host_plan_t;
+
+static void plan_group(host_plan_t *p, const coll_call_t *gc, coll_kind_t kind)
+{
+    p->ph[p->n].upper = 0;
+    p->ph[p->n].call = *gc;
+    p->ph[p->n].call.kind = kind;
+    p->n++;
+}
+
+static void plan_upper(host_plan_t *p, const coll_call_t *call)
+{
+    p->ph[p->n].upper = 1;
+    p->ph[p->n].call = *call;
+    p->n++;
+}
+
+/* the scratch a call needs here: a reduce's partial result at a coordinator that is not
+   the root, count elements of dt; 0 elsewhere */
+static size_t host_tmp_count(const tree_exec_t *s, const coll_shm_group_t *g,
+                             const coll_call_t *call)
+{
+    int me = call->comm->rank;
+    if (s->kind != COLL_REDUCE || g->view.size == 1 || s->host->coord_of[me] != me ||
+        me == s->tree->root) {
+        return 0;
+    }
+    return call->scount != 0 ? call->scount : call->rcount;
+}
+
+/* plans `call` (tmp: host_tmp_count's scratch); 0 when the plain tree serves it (a
+   reduction with nothing to combine) */
+static int host_plan(const tree_exec_t *s, const coll_shm_group_t *g, const coll_call_t *call,
+                     void *tmp, host_plan_t *p)
+{
+    const tree_host_t *h = s->host;
+    int me = call->comm->rank, coord = h->coord_of[me];
+    int grouped = g->view.size > 1, leads = me == coord;
+    compi_datatype_t *dt = call->rdt != NULL ? call->rdt : call->sdt;
+    coll_call_t gc = *call; /* the group's part, over its view */
+    gc.comm = (compi_comm_t *)&g->view;
+    gc.root = h->pos[coord];
+    p->n = 0;
+
+    switch (s->kind) {
+    case COLL_BARRIER:
+        if (grouped) {
+            plan_group(p, &gc, COLL_BARRIER);
+        }
+        if (leads) {
+            plan_upper(p, call);
+        }
+        if (grouped) {
+            plan_group(p, &gc, COLL_BARRIER);
+        }
+        return 1;
+    case COLL_BCAST:
+        if (leads) {
+            plan_upper(p, call);
+        }
+        /* the buffer as the tree's schedule takes it: rbuf, or sbuf when rdt is NULL */
+        gc.sbuf = call->rdt != NULL ? call->rbuf : call->sbuf;
+        gc.scount = call->rdt != NULL ? call->rcount : call->scount;
+        gc.sdt = dt;
+        if (grouped && dt != NULL) {
+            plan_group(p, &gc, COLL_BCAST);
+        }
+        return 1;
+    case COLL_REDUCE:
+    case COLL_ALLREDUCE: {
+        size_t count = call->scount != 0 ? call->scount : call->rcount;
+        const void *input = call->in_place ? call->rbuf : call->sbuf;
+        int all = s->kind == COLL_ALLREDUCE;
+        if (count == 0 || dt == NULL) {
+            return 0;
+        }
+        coll_call_t up = *call;
+        if (grouped) {
+            /* the group's partial result at its coordinator: where the result goes (the
+               root of a reduce, every rank of an allreduce), else scratch */
+            void *partial = all || me == s->tree->root ? call->rbuf : leads ? tmp : NULL;
+            gc.sbuf = input;
+            gc.rbuf = partial;
+            gc.scount = gc.rcount = count;
+            gc.sdt = gc.rdt = dt;
+            gc.in_place = leads && input == partial;
+            plan_group(p, &gc, COLL_REDUCE);
+            up.sbuf = partial;
+            up.in_place = partial == call->rbuf;
+        }
+        if (leads) {
+            plan_upper(p, &up);
+        }
+        if (all && grouped) {
+            gc.sbuf = call->rbuf;
+            gc.in_place = 0;
+            plan_group(p, &gc, COLL_BCAST);
+        }
+        return 1;
+    }
+    default:
+        return 0;
+    }
 }
 
 /* the first error of a call's phases: every phase runs even after one failed, so that
@@ -212,90 +343,73 @@ static inline void host_keep(compi_status_t *st, compi_status_t phase)
 int tree_host__run(tree_exec_t *s, const coll_call_t *call, compi_status_t *st_p)
 {
     tree_host_t *h = s->host;
-    coll_shm_group_t *g = host_groups(h, call->comm);
+    coll_shm_group_t *g = host_groups(h, call);
     if (compi_unlikely(g == NULL)) {
         return 0;
     }
-    int me = call->comm->rank, coord = h->coord_of[me];
-    int grouped = g->view.size > 1, leads = me == coord;
-    compi_datatype_t *dt = call->rdt != NULL ? call->rdt : call->sdt;
     compi_status_t st = COMPI_OK;
-    coll_call_t gc = *call; /* the group's part, over its view */
-    gc.comm = &g->view;
-    gc.root = h->pos[coord];
-
-    switch (s->kind) {
-    case COLL_BARRIER:
-        if (grouped) {
-            host_keep(&st, h->barrier(&h->self, &gc));
+    size_t count = host_tmp_count(s, g, call);
+    void *mem = NULL, *tmp = NULL;
+    host_plan_t p;
+    if (count > 0) {
+        tmp = coll_tmp_get(call->rdt != NULL ? call->rdt : call->sdt, count, &mem);
+        if (tmp == NULL) {
+            st = COMPI_ERR_NO_MEMORY; /* the phases still run, to stay in step */
+            tmp = call->rbuf;
         }
-        if (leads) {
-            host_keep(&st, tree_exec__run_state(h->upper, call));
-        }
-        if (grouped) {
-            host_keep(&st, h->barrier(&h->self, &gc));
-        }
-        break;
-    case COLL_BCAST:
-        if (leads) {
-            host_keep(&st, tree_exec__run_state(h->upper, call));
-        }
-        /* the buffer as the tree's schedule takes it: rbuf, or sbuf when rdt is NULL */
-        gc.sbuf = call->rdt != NULL ? call->rbuf : call->sbuf;
-        gc.scount = call->rdt != NULL ? call->rcount : call->scount;
-        gc.sdt = dt;
-        if (grouped && dt != NULL) {
-            host_keep(&st, h->bcast(&h->self, &gc));
-        }
-        break;
-    case COLL_REDUCE:
-    case COLL_ALLREDUCE: {
-        size_t count = call->scount != 0 ? call->scount : call->rcount;
-        const void *input = call->in_place ? call->rbuf : call->sbuf;
-        int all = s->kind == COLL_ALLREDUCE, root = me == s->tree->root;
-        void *mem = NULL;
-        if (count == 0 || dt == NULL) {
-            return 0; /* nothing to combine: the tree's schedule says what it says */
-        }
-        coll_call_t up = *call;
-        if (grouped) {
-            /* the group's partial result at its coordinator: where the result goes (the
-               root of a reduce, every rank of an allreduce), else scratch */
-            void *partial = all || root ? call->rbuf : NULL;
-            if (leads && partial == NULL) {
-                partial = coll_tmp_get(dt, count, &mem);
-                if (partial == NULL) {
-                    host_keep(&st, COMPI_ERR_NO_MEMORY);
-                    partial = call->rbuf; /* unused: the phases below stay in step */
-                }
-            }
-            gc.kind = COLL_REDUCE;
-            gc.sbuf = input;
-            gc.rbuf = partial;
-            gc.scount = gc.rcount = count;
-            gc.sdt = gc.rdt = dt;
-            gc.in_place = leads && input == partial;
-            host_keep(&st, h->reduce(&h->self, &gc));
-            up.sbuf = partial;
-            up.in_place = partial == call->rbuf;
-        }
-        if (leads) {
-            host_keep(&st, tree_exec__run_state(h->upper, &up));
-        }
-        if (mem != NULL) {
-            coll_scratch_put(mem);
-        }
-        if (all && grouped) {
-            gc.kind = COLL_BCAST;
-            gc.sbuf = call->rbuf;
-            gc.in_place = 0;
-            host_keep(&st, h->bcast(&h->self, &gc));
-        }
-        break;
     }
-    default:
+    if (!host_plan(s, g, call, tmp, &p)) {
         return 0;
     }
+    for (int i = 0; i < p.n; i++) {
+        const coll_call_t *c = &p.ph[i].call;
+        host_keep(&st, p.ph[i].upper ? tree_exec__run_state(h->upper, c)
+                                     : h->shm[c->kind]->fn(&h->self, c));
+    }
+    if (mem != NULL) {
+        coll_scratch_put(mem);
+    }
     *st_p = st;
+    return 1;
+}
+
+/* a nonblocking call's schedule: the phases, one round each */
+static void host_build(const coll_call_t *call, void *arg, coll_sched_t *sc)
+{
+    tree_exec_t *s = arg;
+    tree_host_t *h = s->host;
+    coll_shm_group_t *g = h->g; /* tree_host__start found it */
+    size_t count = host_tmp_count(s, g, call);
+    void *tmp = NULL;
+    host_plan_t p;
+    if (count > 0 &&
+        (tmp = coll_sched_scratch(sc, call->rdt != NULL ? call->rdt : call->sdt, count)) == NULL) {
+        return; /* the schedule fails */
+    }
+    (void)host_plan(s, g, call, tmp, &p); /* tree_host__start saw that it plans */
+    for (int i = 0; i < p.n; i++) {
+        const coll_call_t *c = &p.ph[i].call;
+        if (p.ph[i].upper) {
+            tree_exec__sched_build(h->upper, sc, c);
+        } else {
+            h->shm[c->kind]->sched(c, &h->served, sc);
+        }
+        coll_sched_round(sc);
+    }
+}
+
+int tree_host__start(tree_exec_t *s, const coll_call_t *call, struct compi_request **req_p,
+                     compi_status_t *st_p)
+{
+    tree_host_t *h = s->host;
+    host_plan_t p;
+    if (call->mode != COLL_MODE_NONBLOCKING) {
+        return 0;
+    }
+    coll_shm_group_t *g = host_groups(h, call);
+    if (g == NULL || !host_plan(s, g, call, NULL, &p)) {
+        return 0;
+    }
+    *st_p = coll_sched_start_built(call, host_build, s, req_p);
     return 1;
 }

@@ -58,7 +58,7 @@
   #:use-module (compi private)
   #:use-module (compi trees)
   #:use-module (compi topology)
-  #:use-module ((compi defaults) #:select (file-access-choice))
+  #:use-module ((compi defaults) #:select (file-access-choice shm-max))
   #:export (tree-kinds
             hierarchical-creator
             magpie-creator
@@ -114,9 +114,16 @@
 ;; number per rank, when the ranks of each group share memory -- they all have the same
 ;; host name in the rank facts every rank holds, so every rank decides alike -- else #f
 ;; (the tree runs over messages only).  The tree closure then runs each group's part of
-;; blocking barrier, bcast, reduce and allreduce calls through a segment over the group
-;; (core/coll/executors/tree_host.c); it says so in its name, "...,host-shm)".
-(define (host-groups groups ranks)
+;; barrier, bcast, reduce and allreduce calls through a segment over the group
+;; (core/coll/executors/tree_host.c); it says so in its name, "...,host-shm)".  Asked
+;; only for calls of up to one slot (shm-max of (compi defaults), 8 KiB), as the defaults
+;; choose the shared-memory algorithms: longer bcasts through the segment's slots, one
+;; after the other without overlap, lose to the tree's pipelined messages.
+(define (host-groups call groups ranks)
+  (and (<= (call-bytes call) shm-max)
+       (host-groups-of groups ranks)))
+
+(define (host-groups-of groups ranks)
   (let* ((n (vector-length ranks))
          (group-of (make-vector n #f)))
     (define (innermost g)
@@ -157,7 +164,7 @@
             (serve call next
                    (hierarchical-tree groups (or (call-root call) 0)
                                       #:shapes shapes #:coordinator coordinator)
-                   segsize (and host-shm (host-groups groups (ranks call)))))
+                   segsize (and host-shm (host-groups call groups (ranks call)))))
           (next call)))
     hierarchical))
 
@@ -168,7 +175,7 @@
       (if (and (not (call-inter? call)) (memq (call-kind call) tree-kinds))
           (let ((groups (groups-of call)))
             (serve call next (magpie-tree groups (or (call-root call) 0)) segsize
-                   (and host-shm (host-groups groups (ranks call)))))
+                   (and host-shm (host-groups call groups (ranks call)))))
           (next call)))
     magpie))
 

@@ -1,6 +1,12 @@
 /*
  * shm_group.c -- segments over groups of a communicator's ranks (shm_group.h): made
  * collectively, looked up by grouping, freed with the communicator.
+ *
+ * Making them takes two allreduces over the communicator around the groups' own
+ * mappings: the first says whether every rank has its group's description and every
+ * group lives on one host (else nobody maps), the second whether every group mapped its
+ * segment (else all unmap).  Every rank leaves with the same answer, and no rank waits
+ * for a peer that is not coming.
  */
 #include "config.h"
 
@@ -94,12 +100,26 @@ coll_shm_group_t *coll_shm_group_get(compi_comm_t *comm, const int *group_of, co
         return g;
     }
     g = group_new(comm, group_of);
-    int failed = g == NULL || !group_local(g);
-    compi_status_t st = COMPI_OK;
+    comm_coll_set_t whole = comm_coll_whole(comm);
+    uint32_t any = 0;
+    whole.tag = COMPI_TAG_COLL_SHM;
+    /* a rank without its group's description cannot take part in its group's mapping,
+       and a group whose members are not all on this host must not try (a member
+       elsewhere would open /proc/PID/fd/N of another process): every rank learns either
+       first, and then none maps */
+    compi_status_t st = comm_coll_allreduce_max_u32(&whole, g == NULL || !group_local(g), &any);
+    if (st != COMPI_OK || any != 0) {
+        if (g != NULL) {
+            group_free(g);
+        }
+        *st_p = st != COMPI_OK ? st : COMPI_ERR_UNSUPPORTED;
+        return NULL;
+    }
+    int failed = 0;
 
     /* each group maps its segment among its members: the group's own failure is known
        to all of them (comm_coll_shared_map fails alike on every member) */
-    if (g != NULL && g->view.size > 1) {
+    if (g->view.size > 1) {
         size_t slot = coll_shm_slot_size();
         size_t len = coll_shm_len(g->view.size, slot);
         comm_coll_set_t set = {.comm = comm,
@@ -108,7 +128,7 @@ coll_shm_group_t *coll_shm_group_get(compi_comm_t *comm, const int *group_of, co
                                .me = g->pos,
                                .tag = COMPI_TAG_COLL_SHM};
         void *base = NULL;
-        st = comm_coll_shared_map(&set, len, "coll shm group", 1, failed, &base);
+        st = comm_coll_shared_map(&set, len, "coll shm group", 1, 0, &base);
         if (st == COMPI_OK) {
             coll_shm_init(&g->shm, base, len, slot, g->view.size, g->pos, g->world);
         } else {
@@ -116,14 +136,9 @@ coll_shm_group_t *coll_shm_group_get(compi_comm_t *comm, const int *group_of, co
         }
     }
     /* then every rank learns whether all groups have theirs: all or none keep them */
-    comm_coll_set_t whole = comm_coll_whole(comm);
-    uint32_t any = 0;
-    whole.tag = COMPI_TAG_COLL_SHM;
     compi_status_t ast = comm_coll_allreduce_max_u32(&whole, (uint32_t)failed, &any);
     if (ast != COMPI_OK || any != 0) {
-        if (g != NULL) {
-            group_free(g);
-        }
+        group_free(g);
         *st_p = ast != COMPI_OK ? ast : st != COMPI_OK ? st : COMPI_ERR_UNSUPPORTED;
         return NULL;
     }

@@ -1,7 +1,7 @@
 /*
  * tree_host.c -- the host level of a tree: a tree closure whose innermost groups share
  * memory (the ranks of one host: a hierarchical or MagPIe tree of (compi hierarchy) asked
- * for it with #:host-shm) runs each group's part of a blocking barrier, bcast, reduce or
+ * for it with #:host-shm) runs each group's part of a barrier, bcast, reduce or
  * allreduce through the shm algorithms over a segment of that group
  * (core/coll/shm_group.h), and only the edges between groups as messages, over the tree
  * with its edges inside groups cut (a forest: `upper`, whose trees are the coordinators'
@@ -36,6 +36,10 @@
  * done by the first blocking call of a closure with a host level), and every call of a
  * closure on a communicator whose groups could not get theirs.  Every rank decides the
  * same: from the key, the grouping and an agreement at the segments' creation.
+ *
+ * The closure binds the communicator it last served (h->comm, h->ctx) to that
+ * communicator's groups and looks again when a call comes on another: one closure
+ * serving two communicators at once from two threads would race on that binding.
  */
 #include "config.h"
 
@@ -74,25 +78,36 @@ void tree_host__free(tree_host_t *h)
 }
 
 /* 1 when the tree's only edges between groups leave one coordinator per group (every
-   other rank's parent is in its own group); fills coord_of */
-static int host_coords(const topo_tree_t *t, const int *group_of, int *coord_of)
+   other rank's parent is in its own group) and every group number is a rank (0 .. n-1);
+   fills coord_of and pos, with `by` (n ints) as scratch */
+static int host_coords(const topo_tree_t *t, const int *group_of, int *coord_of, int *pos, int *by)
 {
     int n = t->size;
     for (int r = 0; r < n; r++) {
-        coord_of[r] = -1;
+        if (group_of[r] < 0 || group_of[r] >= n) {
+            return 0;
+        }
+        by[r] = -1;
     }
+    /* each group's coordinator: the one member whose parent is outside (or none) */
     for (int r = 0; r < n; r++) {
         int p = t->parent[r];
         if (p < 0 || group_of[p] != group_of[r]) {
-            for (int q = 0; q < n; q++) {
-                if (group_of[q] == group_of[r]) {
-                    if (coord_of[q] != -1) {
-                        return 0; /* a second way into the group */
-                    }
-                    coord_of[q] = r;
-                }
+            if (by[group_of[r]] != -1) {
+                return 0; /* a second way into the group */
             }
+            by[group_of[r]] = r;
         }
+    }
+    for (int r = 0; r < n; r++) {
+        coord_of[r] = by[group_of[r]];
+    }
+    for (int r = 0; r < n; r++) {
+        by[r] = 0;
+    }
+    /* places by ascending rank: each group's count so far */
+    for (int r = 0; r < n; r++) {
+        pos[r] = by[group_of[r]]++;
     }
     return 1;
 }
@@ -167,15 +182,13 @@ compi_status_t tree_host__attach(tree_exec_t *s, const int *group_of, const coll
         return COMPI_ERR_NO_MEMORY;
     }
     memcpy(h->group_of, group_of, (size_t)n * sizeof(int));
-    if (!host_coords(t, group_of, h->coord_of)) {
+    int *by = malloc((size_t)n * sizeof(int));
+    int fits = by != NULL && host_coords(t, group_of, h->coord_of, h->pos, by);
+    free(by);
+    if (!fits) {
         tree_host__free(h);
-        return COMPI_OK; /* not a tree of groups: it runs as it is */
-    }
-    for (int r = 0; r < n; r++) {
-        h->pos[r] = 0;
-        for (int q = 0; q < r; q++) {
-            h->pos[r] += group_of[q] == group_of[r];
-        }
+        /* not a tree of groups: it runs as it is */
+        return by == NULL ? COMPI_ERR_NO_MEMORY : COMPI_OK;
     }
     compi_status_t st = COMPI_ERR_NO_MEMORY;
     topo_tree_t *f = host_forest(t, group_of);

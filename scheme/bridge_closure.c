@@ -115,10 +115,11 @@ enum { NAT_KIND, NAT_ALGORITHM, NAT_FANOUT, NAT_SEGSIZE, NAT_RANKS, NAT_ORIGIN, 
 static const char *const native_fields[NAT_N + 1] = {
     [NAT_KIND] = "kind",       [NAT_ALGORITHM] = "algorithm", [NAT_FANOUT] = "fanout",
     [NAT_SEGSIZE] = "segsize", [NAT_RANKS] = "ranks",         [NAT_ORIGIN] = "origin"};
-enum { TREE_KIND, TREE_TREE, TREE_SEGSIZE, TREE_ORIGIN, TREE_N };
+enum { TREE_KIND, TREE_TREE, TREE_SEGSIZE, TREE_HOSTS, TREE_ORIGIN, TREE_N };
 static const char *const tree_fields[TREE_N + 1] = {[TREE_KIND] = "kind",
                                                     [TREE_TREE] = "tree",
                                                     [TREE_SEGSIZE] = "segsize",
+                                                    [TREE_HOSTS] = "hosts",
                                                     [TREE_ORIGIN] = "origin"};
 enum { EX_KIND, EX_GROUPS, EX_TREES, EX_SEGSIZE, EX_ORIGIN, EX_N };
 static const char *const exchange_fields[EX_N + 1] = {
@@ -396,8 +397,29 @@ static compi_status_t bridge__tree(bridge_build_t *b, SCM v, SCM call, coll_clos
         topo_tree_free(tree);
         return bridge__fail(b, origin, call, "invalid tree: %s", why);
     }
+    /* #:hosts: one group number per rank (tree-closure checked they are integers) */
+    SCM hosts = bridge__field(t, v, TREE_HOSTS);
+    int *group_of = NULL;
+    if (scm_is_true(hosts)) {
+        size_t n = scm_c_vector_length(hosts);
+        if (n != (size_t)b->call->comm->size) {
+            topo_tree_free(tree);
+            return bridge__fail(b, origin, call,
+                                "#:hosts has %zu group numbers for a communicator of %d ranks", n,
+                                b->call->comm->size);
+        }
+        group_of = malloc(n * sizeof(int));
+        if (group_of == NULL) {
+            topo_tree_free(tree);
+            return bridge__fail(b, origin, call, "out of memory");
+        }
+        for (size_t i = 0; i < n; i++) {
+            group_of[i] = scm_to_int(scm_c_vector_ref(hosts, i));
+        }
+    }
     /* the closure takes the tree over, on failure too */
-    *c_p = coll_closure_tree(kind, tree, &params, &st);
+    *c_p = coll_closure_tree_host(kind, tree, &params, group_of, b->call, &st);
+    free(group_of);
     if (*c_p == NULL) {
         return st == COMPI_ERR_UNSUPPORTED
                    ? bridge__fail(b, origin, call,

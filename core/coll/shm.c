@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include "core/coll/shm.h"
+#include "core/coll/shm_group.h"
 #include "core/coll/executors/tree_closure.h"
 #include "core/comm/comm_coll.h"
 #include "core/runtime/log.h"
@@ -261,31 +262,31 @@ void coll_shm_drain(coll_shm_t *shm)
     }
 }
 
-/* the segment's bytes for p ranks */
-static size_t shm_len(int p, size_t slot)
+size_t coll_shm_len(int p, size_t slot)
 {
     return (size_t)p * (sizeof(coll_shm_ctl_t) + COLL_SHM_NBUF * slot);
 }
 
-static void shm_init(coll_shm_t *shm, void *base, size_t len, size_t slot, compi_comm_t *comm)
+void coll_shm_init(coll_shm_t *shm, void *base, size_t len, size_t slot, int p, int rank,
+                   const int *world)
 {
     shm->ctl = base;
-    shm->slots = (char *)base + (size_t)comm->size * sizeof(coll_shm_ctl_t);
+    shm->slots = (char *)base + (size_t)p * sizeof(coll_shm_ctl_t);
     shm->slot = slot;
     shm->len = len;
     shm->seq = 0;
     shm->min_done = 0;
     shm->queue = shm->queue_tail = NULL;
-    shm->p = comm->size;
-    shm->rank = comm->rank;
+    shm->p = p;
+    shm->rank = rank;
     shm->oversubscribed = rte_proc.oversubscribed;
-    shm->world = comm->world_ranks;
+    shm->world = world;
 }
 
 coll_shm_t *coll_shm_create(compi_comm_t *comm, compi_status_t *st_p)
 {
     size_t slot = coll_shm_slot_size();
-    size_t len = shm_len(comm->size, slot);
+    size_t len = coll_shm_len(comm->size, slot);
     comm_coll_set_t set = comm_coll_whole(comm);
     void *base = NULL;
 
@@ -299,7 +300,7 @@ coll_shm_t *coll_shm_create(compi_comm_t *comm, compi_status_t *st_p)
         }
         return NULL;
     }
-    shm_init(shm, base, len, slot, comm);
+    coll_shm_init(shm, base, len, slot, comm->size, comm->rank, comm->world_ranks);
     comm->coll_shm = shm;
     return shm;
 }
@@ -307,6 +308,7 @@ coll_shm_t *coll_shm_create(compi_comm_t *comm, compi_status_t *st_p)
 void coll_shm_release(compi_comm_t *comm)
 {
     coll_shm_t *shm = comm->coll_shm;
+    coll_shm_groups_release(comm);
     if (shm == NULL) {
         return;
     }

@@ -130,8 +130,15 @@ typedef struct coll_shm_fb {
     int unfit;                /* every call of the key goes over the PML */
 } coll_shm_fb_t;
 
-/* unmaps comm's segment, if it has one (the communicator is going) */
+/* unmaps comm's segment, if it has one, and its groups' (coll_shm_groups_release): the
+   communicator is going */
 void coll_shm_release(compi_comm_t *comm);
+
+/* the segment's bytes for p ranks, and a segment's description over a mapping of them:
+   rank `rank` of p, whose world ranks are world[] (coll_shm_create, shm_group.c) */
+size_t coll_shm_len(int p, size_t slot);
+void coll_shm_init(coll_shm_t *shm, void *base, size_t len, size_t slot, int p, int rank,
+                   const int *world);
 
 static inline char *coll_shm_slot(const coll_shm_t *shm, int rank, uint64_t seq)
 {

@@ -65,6 +65,9 @@ typedef struct compi_comm {
     /* the shared segment of the shared-memory collectives (core/coll/shm.h), or NULL;
        owned by core/coll, unmapped through the trampolines' free hook */
     void *coll_shm;
+    /* the segments of groups of its ranks that tree closures with a host level use
+       (core/coll/shm_group.h), or NULL; owned and freed likewise */
+    void *coll_shm_groups;
     /* context ids reserved on every member for MPI_Comm_idup of this communicator,
        [ctx_pool, ctx_pool_end) (comm_idup, comm_create.c; comm_inter_idup); empty unless
        its constructor reserved them */

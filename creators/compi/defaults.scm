@@ -38,7 +38,7 @@
             default-neighbor-allgather default-neighbor-allgatherv
             default-neighbor-alltoall default-neighbor-alltoallv default-neighbor-alltoallw
             default-file-write default-file-read file-access-choice default-aggregators
-            parse-cb-config-list))
+            parse-cb-config-list shm-max))
 
 (define KiB 1024)
 (define MiB (* 1024 1024))

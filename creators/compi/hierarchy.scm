@@ -11,8 +11,13 @@
 ;;; then broadcast down the same tree; like barrier and allreduce it has no call root, so
 ;;; the tree is rooted at rank 0), and pass any other call to `next', as well as
 ;;; reductions with a non-commutative op when the tree does not combine in rank order
-;;; (tree-ordered?).  Every rank computes the same tree: the groups depend only on the
-;;; rank facts every rank holds for every other rank, and the root on the call's key.  A
+;;; (tree-ordered?).  With #:host-shm #t, when the ranks of each innermost group share one
+;;; host name, the innermost level runs through shared memory instead of messages for
+;;; blocking barrier, bcast, and commutative reduce and allreduce (host-groups below):
+;;;
+;;;   (install-hierarchical! (nested (by-subnets ...) (by-host)) #:host-shm #t)
+;;;
+;;; Every rank computes the same tree: the groups depend only on the rank facts every rank holds for every other rank, and the root on the call's key.  A
 ;;; description that does not fit the communicator (a rank in two groups or in none)
 ;;; makes the creator fail, and the job stops with a message naming the description, the
 ;;; rank, the creator and the call.
@@ -53,7 +58,7 @@
   #:use-module (compi private)
   #:use-module (compi trees)
   #:use-module (compi topology)
-  #:use-module ((compi defaults) #:select (file-access-choice))
+  #:use-module ((compi defaults) #:select (file-access-choice shm-max))
   #:export (tree-kinds
             hierarchical-creator
             magpie-creator
@@ -105,13 +110,41 @@
 ;; Trees and the exchange serve every mode (each runs as a schedule for nonblocking and
 ;; persistent calls).
 
-(define (serve call next tree segsize)
+;; The host level (#:host-shm #t): the innermost groups of GROUPS as a vector of one group
+;; number per rank, when the ranks of each group share memory -- they all have the same
+;; host name in the rank facts every rank holds, so every rank decides alike -- else #f
+;; (the tree runs over messages only).  The tree closure then runs each group's part of
+;; barrier, bcast, reduce and allreduce calls through a segment over the group
+;; (core/coll/executors/tree_host.c); it says so in its name, "...,host-shm)".  Asked
+;; only for calls of up to one slot (shm-max of (compi defaults), 8 KiB), as the defaults
+;; choose the shared-memory algorithms: longer bcasts through the segment's slots, one
+;; after the other without overlap, lose to the tree's pipelined messages.
+(define (host-groups call groups ranks)
+  (and (<= (call-bytes call) shm-max)
+       (host-groups-of groups ranks)))
+
+(define (host-groups-of groups ranks)
+  (let* ((n (vector-length ranks))
+         (group-of (make-vector n #f)))
+    (define (innermost g)
+      (if (exact-integer? (car g)) (list g) (apply append (map innermost g))))
+    (let number ((gs (innermost (if (= (groups-depth groups) 0) (list groups) groups)))
+                 (i 0))
+      (if (null? gs)
+          group-of
+          (let ((host (rank-host (vector-ref ranks (car (car gs))))))
+            (and (and-map (lambda (r) (equal? (rank-host (vector-ref ranks r)) host)) (car gs))
+                 (begin
+                   (for-each (lambda (r) (vector-set! group-of r i)) (car gs))
+                   (number (cdr gs) (+ i 1)))))))))
+
+(define (serve call next tree segsize hosts)
   (let ((kind (call-kind call)))
     (if (and (memq kind '(reduce allreduce))
              (not (call-commutative? call))
              (not (tree-ordered? tree)))
         (next call)
-        (tree-closure kind tree #:segsize segsize))))
+        (tree-closure kind tree #:segsize segsize #:hosts hosts))))
 
 (define (check-topology who topology)
   (unless (topology? topology)
@@ -121,25 +154,28 @@
 ;; #:ranks (call -> vector of rank records) replaces call-ranks, for tests and for trying
 ;; a layout other than the real one.
 (define* (hierarchical-creator topology #:key (shapes '(binomial)) (coordinator 'lowest)
-                               (segsize #f) (ranks library-call-ranks))
+                               (segsize #f) (host-shm #f) (ranks library-call-ranks))
   (check-topology 'hierarchical-creator topology)
   (let ((groups-of (grouper topology ranks)))
     (define (hierarchical call next)
       ;; trees span one communicator's ranks: an intercommunicator's call goes on
       (if (and (not (call-inter? call)) (memq (call-kind call) tree-kinds))
-          (serve call next
-                 (hierarchical-tree (groups-of call) (or (call-root call) 0)
-                                    #:shapes shapes #:coordinator coordinator)
-                 segsize)
+          (let ((groups (groups-of call)))
+            (serve call next
+                   (hierarchical-tree groups (or (call-root call) 0)
+                                      #:shapes shapes #:coordinator coordinator)
+                   segsize (and host-shm (host-groups call groups (ranks call)))))
           (next call)))
     hierarchical))
 
-(define* (magpie-creator topology #:key (segsize #f) (ranks library-call-ranks))
+(define* (magpie-creator topology #:key (segsize #f) (host-shm #f) (ranks library-call-ranks))
   (check-topology 'magpie-creator topology)
   (let ((groups-of (grouper topology ranks)))
     (define (magpie call next)
       (if (and (not (call-inter? call)) (memq (call-kind call) tree-kinds))
-          (serve call next (magpie-tree (groups-of call) (or (call-root call) 0)) segsize)
+          (let ((groups (groups-of call)))
+            (serve call next (magpie-tree groups (or (call-root call) 0)) segsize
+                   (and host-shm (host-groups call groups (ranks call)))))
           (next call)))
     magpie))
 
@@ -149,13 +185,13 @@
             (if (null? kinds) tree-kinds kinds)))
 
 (define* (install-hierarchical! topology #:key (shapes '(binomial)) (coordinator 'lowest)
-                                (segsize #f) (kinds '()))
+                                (segsize #f) (host-shm #f) (kinds '()))
   (install-all (hierarchical-creator topology #:shapes shapes #:coordinator coordinator
-                                     #:segsize segsize)
+                                     #:segsize segsize #:host-shm host-shm)
                kinds))
 
-(define* (install-magpie! topology #:key (segsize #f) (kinds '()))
-  (install-all (magpie-creator topology #:segsize segsize) kinds))
+(define* (install-magpie! topology #:key (segsize #f) (host-shm #f) (kinds '()))
+  (install-all (magpie-creator topology #:segsize segsize #:host-shm host-shm) kinds))
 ;;; ---- the exchange allreduce -------------------------------------------------------------
 
 ;; a list of shapes, one per level (a lone shape or (kary K) is a list of one)

@@ -426,7 +426,7 @@
 ;;              which only C knows (scheme/bridge_sched.c)
 (define <lowered-native>
   (make-record-type 'lowered-native '(kind algorithm fanout segsize ranks origin)))
-(define <lowered-tree> (make-record-type 'lowered-tree '(kind tree segsize origin)))
+(define <lowered-tree> (make-record-type 'lowered-tree '(kind tree segsize hosts origin)))
 (define <lowered-exchange>
   (make-record-type 'lowered-exchange '(kind groups trees segsize origin)))
 (define <lowered-wrapper> (make-record-type 'lowered-wrapper '(what inner origin)))
@@ -515,7 +515,7 @@
        (native-ranks desc) origin))
      ((tree-closure? desc)
       ((record-constructor <lowered-tree>) (kind-number (tree-closure-kind desc))
-       (tree-closure-tree desc) (tree-closure-segsize desc) origin))
+       (tree-closure-tree desc) (tree-closure-segsize desc) (tree-closure-hosts desc) origin))
      ((exchange-closure? desc)
       ((record-constructor <lowered-exchange>) (kind-number (exchange-closure-kind desc))
        (exchange-closure-groups desc) (exchange-closure-trees desc)

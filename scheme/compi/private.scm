@@ -62,6 +62,7 @@
             tree-closure-kind
             tree-closure-tree
             tree-closure-segsize
+            tree-closure-hosts
             make-exchange-closure
             exchange-closure-kind
             exchange-closure-groups
@@ -550,12 +551,13 @@
 (define native-ranks (record-accessor <native> 'ranks))
 
 (define <tree-closure>
-  (make-record-type 'tree-closure '(kind tree segsize origin) print-description))
+  (make-record-type 'tree-closure '(kind tree segsize hosts origin) print-description))
 (define make-tree-closure (record-constructor <tree-closure>))
 (define tree-closure? (record-predicate <tree-closure>))
 (define tree-closure-kind (record-accessor <tree-closure> 'kind))
 (define tree-closure-tree (record-accessor <tree-closure> 'tree))
 (define tree-closure-segsize (record-accessor <tree-closure> 'segsize))
+(define tree-closure-hosts (record-accessor <tree-closure> 'hosts))
 
 ;; The exchange allreduce (core/coll/algorithms/allreduce/exchange.c): GROUPS is a list of lists of
 ;; communicator ranks (partials are combined in list order), TREES one tree of (compi
@@ -655,6 +657,7 @@
                        (string-append " #:segsize "
                                       (number->string (tree-closure-segsize desc)))
                        "")
+                   (if (tree-closure-hosts desc) " #:hosts GROUPS" "")
                    ")"))
    ((exchange-closure? desc)
     (let ((groups (exchange-closure-groups desc)))
@@ -698,10 +701,24 @@
 ;; (tree-closure 'bcast (binomial-tree size root)): runs any tree of (compi trees) with
 ;; the native tree executors (barrier, bcast, reduce, allreduce, gather, scatter,
 ;; allgather).  The
-;; tree is validated against the call when the closure is built.
-(define* (tree-closure kind tree #:key segsize)
+;; tree is validated against the call when the closure is built.  #:hosts, a vector of
+;; one group number per rank (0 .. ranks - 1), names groups of ranks that share memory (each the ranks of
+;; one host): a tree whose only edges between groups join one coordinator per group then
+;; runs each group's part of a blocking barrier, bcast, reduce or allreduce (commutative
+;; ops) through a shared segment over the group instead of messages (the host level,
+;; core/coll/executors/tree_host.c; its name ends ",host-shm)").  C checks its length.
+(define* (tree-closure kind tree #:key segsize hosts)
   (kind-index 'tree-closure kind)
-  (make-tree-closure kind tree (non-negative-integer 'tree-closure "#:segsize" segsize) #f))
+  (unless (or (not hosts)
+              (and (vector? hosts)
+                   (and-map (lambda (g) (and (exact-integer? g) (>= g 0)
+                                             (< g (vector-length hosts))))
+                            (vector->list hosts))))
+    (scm-error 'wrong-type-arg 'tree-closure
+               "#:hosts must be a vector of group numbers (0 .. ranks - 1), one per rank, got: ~S"
+               (list hosts) (list hosts)))
+  (make-tree-closure kind tree (non-negative-integer 'tree-closure "#:segsize" segsize) hosts
+                     #f))
 
 (define (wrap what inner)
   (let ((desc (if (and (procedure? inner) (accepts? inner 1))

@@ -16,11 +16,15 @@
  *      a persistent collective (MPI_*_init) started twice; the gaps of every strided
  *      receive buffer must stay untouched.
  *
- * Every receive buffer has guard elements that must stay untouched.
+ * Every receive buffer has guard elements that must stay untouched.  Argument
+ * "barrier-first": a blocking MPI_Barrier on each communicator before its nonblocking
+ * calls.
  */
 #include <mpi.h>
 
 #include "tests/mpi/mpitest.h"
+
+#include <string.h>
 
 #define GUARD 4
 #define AFF_M 1009
@@ -55,6 +59,10 @@ static const char *const kname[K_N] = {
     "Ialltoall",  "Ialltoallv", "Ialltoallw",    "Ireduce_scatter", "Ireduce_scatter_block",
     "Iscan",      "Iexscan",  "Ireduce(affine)", "Iallreduce(affine)", "Iscan(affine)"};
 
+/* "barrier-first": a blocking barrier on each communicator before its nonblocking calls,
+   which a closure may need to make its segments before they can use them (a tree's host
+   level, core/coll/executors/tree_host.c) */
+static int barrier_first;
 static MPI_Datatype pair_t;
 static MPI_Op affine_op;
 
@@ -551,6 +559,10 @@ static void many_at_once(void)
     int p = mt_size, me = mt_rank;
     MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &comms[0]));
     MPI_OK(MPI_Comm_split(MPI_COMM_WORLD, 0, p - me, &comms[1]));
+    if (barrier_first) {
+        MPI_OK(MPI_Barrier(comms[0]));
+        MPI_OK(MPI_Barrier(comms[1]));
+    }
 
     int nt = 2 * 2 * K_N;
     nbc_t *t = mt_malloc(sizeof(*t) * (size_t)nt);
@@ -864,6 +876,10 @@ int main(int argc, char **argv)
     MPI_OK(MPI_Type_contiguous(2, MPI_INT, &pair_t));
     MPI_OK(MPI_Type_commit(&pair_t));
     MPI_OK(MPI_Op_create(affine, 0, &affine_op));
+    barrier_first = argc > 1 && strcmp(argv[1], "barrier-first") == 0;
+    if (barrier_first) {
+        MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    }
 
     one_at_a_time();
     many_at_once();

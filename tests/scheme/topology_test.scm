@@ -20,7 +20,7 @@
 ;;; Run by tests/scheme/topology.sh.
 
 (use-modules (compi) (compi trees) (compi topology) (compi hierarchy)
-             ((compi private) #:select (tree-closure-tree wrapper-inner)))
+             ((compi private) #:select (tree-closure-tree tree-closure-hosts wrapper-inner)))
 
 (load "check.scm")
 
@@ -524,6 +524,26 @@
 (report (tree-closure? ((hierarchical-creator (by-block 3) #:ranks (lambda (c) facts))
                         (call 'allreduce #f 'user #f) next))
         "a non-commutative reduction on a rank-ordered tree is served")
+;; #:host-shm: a group number per rank when every innermost group is on one host (hosts
+;; node-a {0 1 5}, node-b {2}, node-c {3 4}, gw-d {6}), #f when one spans hosts (the
+;; cluster {0 1 2 5}) or the call is longer than a slot
+(let* ((by-hosts (hierarchical-creator (nested clusters (by-host)) #:host-shm #t
+                                       #:ranks (lambda (c) facts)))
+       (v (tree-closure-hosts (by-hosts (call 'bcast 0 #f #t) next)))
+       (same? (lambda (a b) (= (vector-ref v a) (vector-ref v b)))))
+  (report (and (vector? v) (= (vector-length v) 7) (same? 0 1) (same? 0 5) (same? 3 4)
+               (not (same? 0 2)) (not (same? 0 3)) (not (same? 2 3)) (not (same? 6 0))
+               (not (same? 6 2)) (not (same? 6 3)))
+          "#:host-shm numbers the ranks' hosts when each innermost group is one host" v))
+(report (not (tree-closure-hosts ((hierarchical-creator clusters #:host-shm #t
+                                                        #:ranks (lambda (c) facts))
+                                  (call 'bcast 0 #f #t) next)))
+        "#:host-shm asks for nothing when a group spans hosts")
+(report (not (tree-closure-hosts ((magpie-creator (nested clusters (by-host)) #:host-shm #t
+                                                  #:ranks (lambda (c) facts))
+                                  (make-call 'bcast 7 0 0 16384 'MPI_BYTE #f #t
+                                             "MPI_COMM_WORLD") next)))
+        "#:host-shm asks for nothing past a slot (8 KiB)")
 (expect-error "a creator whose description does not fit fails naming it"
               (lambda () ((magpie-creator (by-subnets "10.1.0.0/24") #:ranks (lambda (c) facts))
                           (call 'bcast 0 #f #t) next))

@@ -32,6 +32,16 @@ compi_status_t coll_tree_check_call(const topo_tree_t *tree, const coll_call_t *
 coll_closure_t *coll_closure_tree(coll_kind_t kind, topo_tree_t *tree,
                                   const coll_params_t *params, compi_status_t *st_p);
 
+/* The same with a host level (tree_host.c) where `call`'s key can take one: group_of[r]
+   names the innermost group of every rank r, groups of ranks that share memory; the
+   tree's only edges between groups must join their coordinators (one per group), as in
+   hierarchical and MagPIe trees.  Blocking barrier, bcast, and commutative reduce and
+   allreduce then run each group's part through a segment over that group instead of
+   messages, and the name ends ",host-shm)".  group_of NULL: coll_closure_tree. */
+coll_closure_t *coll_closure_tree_host(coll_kind_t kind, topo_tree_t *tree,
+                                       const coll_params_t *params, const int *group_of,
+                                       const coll_call_t *call, compi_status_t *st_p);
+
 /* The tree closure `c' runs, looking through profiling and tracing wrappers (for
    coll_verbose 2, which prints its edges); NULL when `c' runs no tree. */
 const topo_tree_t *coll_closure_tree_of(const coll_closure_t *c);

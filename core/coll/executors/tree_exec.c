@@ -57,6 +57,7 @@ void tree_exec__free(void *state)
         return;
     }
     coll_sched_keep_drop(&s->keep);
+    tree_host__free(s->host);
     topo_tree_free(s->tree);
     free(s->pre);
     free(s->pos);
@@ -284,4 +285,33 @@ err:
         *st_p = st;
     }
     return NULL;
+}
+
+coll_closure_t *coll_closure_tree_host(coll_kind_t kind, topo_tree_t *tree,
+                                       const coll_params_t *params, const int *group_of,
+                                       const coll_call_t *call, compi_status_t *st_p)
+{
+    compi_status_t st;
+    int attached = 0;
+    coll_closure_t *c = coll_closure_tree(kind, tree, params, &st);
+    if (c != NULL && group_of != NULL) {
+        st = tree_host__attach(c->state, group_of, call, &attached);
+        if (st != COMPI_OK) {
+            coll_closure_release(c);
+            c = NULL;
+        }
+    }
+    if (attached) {
+        /* "...)" becomes "...,host-shm)"; the signature takes the grouping */
+        size_t len = strlen(c->name);
+        if (len > 0 && len + 9 < sizeof(c->name)) {
+            snprintf(c->name + len - 1, sizeof(c->name) - (len - 1), ",host-shm)");
+        }
+        uint64_t h = coll_sig_str(c->signature, "host-shm");
+        c->signature = coll_sig_ints(h, group_of, (size_t)call->comm->size);
+    }
+    if (st_p != NULL) {
+        *st_p = st;
+    }
+    return c;
 }

@@ -21,6 +21,8 @@
 #include "core/coll/executors/tree_closure.h"
 #include "core/coll/sched/sched.h"
 
+typedef struct tree_host tree_host_t;
+
 typedef struct tree_exec {
     topo_tree_t *tree;
     coll_kind_t kind;
@@ -42,6 +44,8 @@ typedef struct tree_exec {
     int *piece_ci;
     /* the schedule of the last blocking call, for a repeat (coll_sched_run_kept) */
     coll_sched_keep_t keep;
+    /* the host level (tree_host.c), or NULL */
+    tree_host_t *host;
 } tree_exec_t;
 
 /* size + root (rooted kinds) + op order: the run-time twin of coll_tree_check_call */
@@ -51,6 +55,12 @@ compi_status_t tree_exec__check(const tree_exec_t *s, const coll_call_t *call);
    schedule (tree_exec_sched.c), run to completion (blocking: the closure's fn, with no
    request) or started (nonblocking and persistent: its start) */
 compi_status_t tree_exec__run(coll_closure_t *self, const coll_call_t *call);
+/* a blocking call of the closure with state s over `call`'s communicator, as
+   tree_exec__run runs it but for the host level (tree_host.c's coordinators' tree) */
+compi_status_t tree_exec__run_state(tree_exec_t *s, const coll_call_t *call);
+/* the steps of `call` over the tree (or forest) of s added to sc, its last round left
+   open (tree_host.c: the coordinators' part of a schedule) */
+void tree_exec__sched_build(const tree_exec_t *s, struct coll_sched *sc, const coll_call_t *call);
 compi_status_t tree_exec__start(coll_closure_t *self, const coll_call_t *call,
                                 struct compi_request **req_p);
 
@@ -80,5 +90,20 @@ void tree_exec__sched_reduce_up(const tree_exec_t *s, struct coll_sched *sc, con
                                 void *acc, size_t count, compi_datatype_t *dt, compi_comm_t *comm);
 void tree_exec__sched_bcast(const tree_exec_t *s, struct coll_sched *sc, void *buf, size_t count,
                             compi_datatype_t *dt, compi_comm_t *comm);
+
+/* the host level (tree_host.c): attach gives s one over the grouping group_of[] (every
+   rank's innermost group) when call's key can take it (*attached 1), or leaves s as it is
+   (*attached 0, COMPI_OK); run serves a blocking call through it (1, the call's status in
+   *st_p) or says 0 when the plain tree must run it (the communicator's groups have no
+   segments, or the call has nothing to combine) */
+compi_status_t tree_host__attach(tree_exec_t *s, const int *group_of, const coll_call_t *call,
+                                 int *attached);
+int tree_host__run(tree_exec_t *s, const coll_call_t *call, compi_status_t *st_p);
+/* the same for a nonblocking start: 1 with the schedule started (its status in *st_p,
+   the request in *req_p), or 0 when the plain tree must serve it (a persistent call, or
+   the communicator's groups have no segments yet) */
+int tree_host__start(tree_exec_t *s, const coll_call_t *call, struct compi_request **req_p,
+                     compi_status_t *st_p);
+void tree_host__free(tree_host_t *h);
 
 #endif

@@ -485,24 +485,48 @@ static void tree_build(const coll_call_t *call, void *arg, coll_sched_t *sc)
     sched_build(arg, sc, call);
 }
 
-compi_status_t tree_exec__start(coll_closure_t *self, const coll_call_t *call,
-                                struct compi_request **req_p)
+void tree_exec__sched_build(const tree_exec_t *s, coll_sched_t *sc, const coll_call_t *call)
 {
-    compi_status_t st = tree_exec__check(self->state, call);
-    if (st != COMPI_OK) {
-        return st;
-    }
-    return coll_sched_start_built(call, tree_build, self->state, req_p);
+    sched_build(s, sc, call);
 }
 
-compi_status_t tree_exec__run(coll_closure_t *self, const coll_call_t *call)
+compi_status_t tree_exec__start(coll_closure_t *self, const coll_call_t *call,
+                                struct compi_request **req_p)
 {
     tree_exec_t *s = self->state;
     compi_status_t st = tree_exec__check(s, call);
     if (st != COMPI_OK) {
         return st;
     }
+    if (s->host != NULL && tree_host__start(s, call, req_p, &st)) {
+        return st;
+    }
+    return coll_sched_start_built(call, tree_build, s, req_p);
+}
+
+compi_status_t tree_exec__run_state(tree_exec_t *s, const coll_call_t *call)
+{
+    compi_status_t st = tree_exec__check(s, call);
+    if (st != COMPI_OK) {
+        return st;
+    }
     return coll_sched_run_kept(&s->keep, call, tree_build, s);
+}
+
+compi_status_t tree_exec__run(coll_closure_t *self, const coll_call_t *call)
+{
+    tree_exec_t *s = self->state;
+    compi_status_t st;
+    if (s->host != NULL) {
+        st = tree_exec__check(s, call);
+        if (st != COMPI_OK) {
+            return st;
+        }
+        if (tree_host__run(s, call, &st)) {
+            return st;
+        }
+    }
+    return tree_exec__run_state(s, call);
 }
 
 void coll_tree_sched_add(coll_closure_t *c, const coll_call_t *call, struct coll_sched *sc)

@@ -37,8 +37,9 @@ enum { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY, STEP_CHECK, STEP_WAIT, STEP
 /* a step's state in the running round */
 enum { ST_IDLE, ST_STARTED, ST_DONE };
 
-/* coll_sched_hold: the gate of a miss (trampolines/tramp_agree.c) and the algorithm */
-#define SCHED_HOLDS 2
+/* coll_sched_hold: the gate of a miss (trampolines/tramp_agree.c) and the algorithm's
+   (a tree's host level, executors/tree_host.c: two shm phases) */
+#define SCHED_HOLDS 3
 
 /* send: sbuf, scount, sdt, peer; recv: rbuf, rcount, rdt, peer; reduce: rbuf = sbuf op
    b (b NULL: rbuf, inout = in op inout), scount, sdt; copy: all six; check, wait: fn,

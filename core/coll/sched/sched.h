@@ -186,8 +186,9 @@ int coll_sched_check(coll_sched_t *s, coll_sched_check_fn_t fn, void *arg);
    transfer) */
 int coll_sched_wait(coll_sched_t *s, coll_sched_check_fn_t fn, void *arg);
 /* the schedule keeps arg alive: release(arg) when the schedule is freed, also when it
-   fails or is never started, before its scratch goes back (arg may live there); two per
-   schedule: the agreement at a miss and the algorithm's own */
+   fails or is never started, before its scratch goes back (arg may live there); three per
+   schedule: the agreement at a miss and the algorithm's own (two: the shm phases of a
+   tree's host level, core/coll/executors/tree_host.c) */
 void coll_sched_hold(coll_sched_t *s, void (*release)(void *arg), void *arg);
 
 /*

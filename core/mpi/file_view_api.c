@@ -113,6 +113,11 @@ static int file_set_view_impl(compi_file_t *fh, MPI_Offset disp, compi_datatype_
         } else {
             disp = 0;
         }
+        /* every rank has read the shared file pointer before rank 0 resets it (below) */
+        int rc = PMPI_Barrier(f->comm->handle);
+        if (rc != MPI_SUCCESS) {
+            return rc;
+        }
     } else if (disp < 0) {
         return file_err(f, MPI_ERR_ARG, fn, "disp=%lld is negative", (long long)disp);
     }

@@ -197,15 +197,16 @@ void coll_sched_red_unfold(coll_sched_t *s, compi_comm_t *comm, void *acc, size_
     coll_sched_round(s);
 }
 
-void coll_sched_red_halving(coll_sched_t *s, const void *in, void *acc, void *tmp,
+void coll_sched_red_halving(coll_sched_t *s, const void *in, void *acc, void *tmp, void *last,
                             const size_t *bcnt, const size_t *boff, int nr, int p2, int rem,
                             compi_datatype_t *dt)
 {
     int lo = 0, hi = p2;
     const void *part = in;
     if (p2 == 1) {
-        if (in != acc) {
-            coll_sched_copy(s, in, bcnt[0], dt, acc, bcnt[0], dt);
+        void *out = last != NULL ? last : acc;
+        if (in != out) {
+            coll_sched_copy(s, in, bcnt[0], dt, out, bcnt[0], dt);
             coll_sched_round(s);
         }
         return;
@@ -216,7 +217,8 @@ void coll_sched_red_halving(coll_sched_t *s, const void *in, void *acc, void *tm
         red_halving_step(bcnt, boff, nr, mask, &lo, &hi, &k, &sn);
         coll_sched_recv(s, tmp, k.n, dt, peer);
         coll_sched_send(s, red_at(part, dt, sn.off), sn.n, dt, peer);
-        coll_sched_reduce3(s, tmp, red_at(part, dt, k.off), red_at(acc, dt, k.off), k.n, dt);
+        void *out = mask == 1 && last != NULL ? last : red_at(acc, dt, k.off);
+        coll_sched_reduce3(s, tmp, red_at(part, dt, k.off), out, k.n, dt);
         coll_sched_round(s);
         part = acc;
     }

@@ -58,8 +58,9 @@ void coll_sched_red_unfold(coll_sched_t *s, compi_comm_t *comm, void *acc, size_
    acc), split in p2 blocks (bcnt/boff, elements); at the end block `nr` of acc is fully
    reduced (other blocks of acc hold partial data or nothing).  The first step reads `in`
    and writes the combination straight to acc, so the input is never copied.  tmp holds
-   the largest half. */
-void coll_sched_red_halving(coll_sched_t *s, const void *in, void *acc, void *tmp,
+   the largest half.  `last`, when not NULL, takes the last step's combination (block nr)
+   instead of acc: the reduce-scatter's rbuf. */
+void coll_sched_red_halving(coll_sched_t *s, const void *in, void *acc, void *tmp, void *last,
                             const size_t *bcnt, const size_t *boff, int nr, int p2, int rem,
                             compi_datatype_t *dt);
 /* the allgather by recursive doubling among the p2 folded ranks after it: log2 p2

@@ -40,7 +40,7 @@ static void allreduce_rabenseifner_sched(const coll_call_t *call, const coll_par
     const char *in = red_input(call);
     int nr = coll_sched_red_fold(s, comm, in, acc, tmp, count, dt);
     if (nr >= 0) {
-        coll_sched_red_halving(s, red_fold_partial(comm, in, acc), acc, tmp, cnt, cnt + p2, nr, p2,
+        coll_sched_red_halving(s, red_fold_partial(comm, in, acc), acc, tmp, NULL, cnt, cnt + p2, nr, p2,
                                rem, dt);
         coll_sched_red_doubling_gather(s, acc, cnt, cnt + p2, nr, p2, rem, dt);
     }

@@ -44,7 +44,7 @@ static void reduce_rabenseifner_sched(const coll_call_t *call, const coll_params
     const char *in = red_input(call);
     int nr = coll_sched_red_fold(s, comm, in, acc, tmp, count, dt);
     if (nr >= 0) {
-        coll_sched_red_halving(s, red_fold_partial(comm, in, acc), acc, tmp, cnt, off, nr, p2, rem,
+        coll_sched_red_halving(s, red_fold_partial(comm, in, acc), acc, tmp, NULL, cnt, off, nr, p2, rem,
                                dt);
         for (int mask = 1; mask < p2; mask <<= 1) {
             /* binomial gather to new rank 0: a rank whose low bits are clear below mask

@@ -48,17 +48,32 @@ static void rs_recursive_halving_sched(const coll_call_t *call, const coll_param
     }
     const size_t *off = cnt + p;
     size_t *ncnt = cnt + 2 * p, *noff = ncnt + p2;
-    char *acc = coll_sched_scratch(s, dt, total);
-    char *tmp = coll_sched_scratch(s, dt, total);
-    if (acc == NULL || tmp == NULL) {
+    /* a power of two, not in place: the last step combines this rank's block straight
+       into rbuf (in place, rbuf still holds the input it reads); at 2 ranks that is the
+       only step, so there is no acc either */
+    void *last = rem == 0 && !call->in_place ? call->rbuf : NULL;
+    rh_new_blocks(cnt, off, p2, rem, ncnt, noff);
+    /* tmp receives the whole vector in the fold, else at most the first step's half */
+    size_t tmpc = total;
+    if (rem == 0 && p2 >= 2) {
+        int lo = 0, hi = p2;
+        red_span_t k, sn;
+        red_halving_step(ncnt, noff, r, p2 >> 1, &lo, &hi, &k, &sn);
+        tmpc = k.n > 0 ? k.n : 1;
+    }
+    char *acc = last != NULL && p2 == 2 ? NULL : coll_sched_scratch(s, dt, total);
+    char *tmp = coll_sched_scratch(s, dt, tmpc);
+    if ((acc == NULL && !(last != NULL && p2 == 2)) || tmp == NULL) {
         return;
     }
-    rh_new_blocks(cnt, off, p2, rem, ncnt, noff);
     const char *in = red_input(call);
     int nr = coll_sched_red_fold(s, comm, in, acc, tmp, total, dt);
     if (nr >= 0) {
-        coll_sched_red_halving(s, red_fold_partial(comm, in, acc), acc, tmp, ncnt, noff, nr, p2,
-                               rem, dt);
+        coll_sched_red_halving(s, red_fold_partial(comm, in, acc), acc, tmp, last, ncnt, noff,
+                               nr, p2, rem, dt);
+    }
+    if (last != NULL) {
+        return;
     }
     if (r < 2 * rem && r % 2 == 0) {
         coll_sched_recv(s, call->rbuf, cnt[r], dt, r + 1);

@@ -49,8 +49,8 @@ static void rs_recursive_halving_sched(const coll_call_t *call, const coll_param
     const size_t *off = cnt + p;
     size_t *ncnt = cnt + 2 * p, *noff = ncnt + p2;
     /* a power of two, not in place: the last step combines this rank's block straight
-       into rbuf (in place, rbuf still holds the input it reads); at 2 ranks that is the
-       only step, so there is no acc either */
+       into rbuf (in place, rbuf still holds the input it reads); at 1 or 2 ranks that is
+       the only step, so there is no acc either */
     void *last = rem == 0 && !call->in_place ? call->rbuf : NULL;
     rh_new_blocks(cnt, off, p2, rem, ncnt, noff);
     /* tmp receives the whole vector in the fold, else at most the first step's half */
@@ -61,9 +61,10 @@ static void rs_recursive_halving_sched(const coll_call_t *call, const coll_param
         red_halving_step(ncnt, noff, r, p2 >> 1, &lo, &hi, &k, &sn);
         tmpc = k.n > 0 ? k.n : 1;
     }
-    char *acc = last != NULL && p2 == 2 ? NULL : coll_sched_scratch(s, dt, total);
+    int need_acc = last == NULL || p2 > 2;
+    char *acc = need_acc ? coll_sched_scratch(s, dt, total) : NULL;
     char *tmp = coll_sched_scratch(s, dt, tmpc);
-    if ((acc == NULL && !(last != NULL && p2 == 2)) || tmp == NULL) {
+    if ((need_acc && acc == NULL) || tmp == NULL) {
         return;
     }
     const char *in = red_input(call);

@@ -452,8 +452,10 @@ static compi_status_t connect_peer(int world_rank, btl_endpoint_t **ep_p)
     if ((btl_sm_module.flags & BTL_FLAG_GET) != 0) {
         int e = cma_probe(ep, probe_addr);
         if (e != 0) {
-            /* writing needs the same permission as reading: both go */
+            /* writing needs the same permission as reading: both go, and a rendezvous
+               then costs more than copying through the ring (the component's limit) */
             btl_sm_module.flags &= ~(unsigned)(BTL_FLAG_GET | BTL_FLAG_PUT);
+            btl_sm_module.eager_limit = st->eager_no_single;
             if (st->single_copy == SM_COPY_CMA) {
                 svc->log_error("btl sm: single copy (process_vm_readv) from rank %d fails: %s "
                                "(btl_sm_single_copy=cma)",

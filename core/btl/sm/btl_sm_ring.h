@@ -20,7 +20,11 @@
  *
  * The sender zeroes those slots ahead of time, after publishing a record: the header
  * slots of the next SM_ZERO_AHEAD bytes of free space (`zeroed` says how far that went),
- * again whenever half of that is used.  Zeroing the next slot just before the record, as
+ * again whenever half of that is used; after a record of 512 bytes or more, that distance
+ * plus two such records (`ahead`, at most SM_ZERO_AHEAD_MAX).  Every line of the free
+ * space is a header slot, so this also takes the lines of the next records' payload from
+ * the receiver's cache before they are written: at 2 ranks it took 0.1 us off an eager
+ * message of 768 B to 4 KiB one way (1 KiB: 0.79 -> 0.68 us).  Zeroing the next slot just before the record, as
  * a store ordered before the record's release, would put the transfer of that slot's
  * line (the receiver read it on the previous lap) on the path of every message: x86
  * makes stores visible in order, so the record waited for it.  Done after the release,
@@ -40,7 +44,8 @@
 #define SM_REC_ALIGN 64u
 #define SM_REC_SKIP UINT32_MAX /* len of a padding record at the end of the ring */
 #define SM_CTRL_SIZE 128u      /* two lines: keeps the adjacent-line prefetcher off the data */
-#define SM_ZERO_AHEAD 512u     /* bytes of free space whose header slots the sender zeroes */
+#define SM_ZERO_AHEAD 512u     /* bytes of free space whose header slots the sender zeroes, */
+#define SM_ZERO_AHEAD_MAX 16384u /* plus twice the last record, up to this */
 
 typedef struct sm_rec {
     uint32_t rec_size; /* bytes of the whole record; 0 = nothing yet; written last (release) */
@@ -71,6 +76,7 @@ typedef struct sm_ring_tx {
     uint64_t mask;        /* size - 1 */
     uint64_t skip;        /* padding the pending reservation needs before it, or 0 */
     uint64_t zeroed;      /* the header slots from head up to this position hold 0 */
+    uint64_t ahead;       /* how far past head zero_ahead() goes (0 before the first) */
 } sm_ring_tx_t;
 
 /* the receiver's view of one ring (private memory of the receiver) */
@@ -107,11 +113,11 @@ static inline void *sm_ring_reserve(sm_ring_tx_t *tx, size_t len)
     return tx->data + ((tx->head + skip) & tx->mask) + sizeof(sm_rec_t);
 }
 
-/* zero the header slots of up to SM_ZERO_AHEAD bytes of free space past `zeroed` (free:
+/* zero the header slots of free space past `zeroed` up to `ahead` bytes past head (free:
    below the tail we know of plus the ring's size) */
 static inline void sm_ring_zero_ahead(sm_ring_tx_t *tx)
 {
-    uint64_t end = tx->head + SM_ZERO_AHEAD;
+    uint64_t end = tx->head + tx->ahead;
     uint64_t free_end = tx->tail_cache + tx->mask + 1;
     if (end > free_end)
         end = free_end;
@@ -146,8 +152,12 @@ static inline void sm_ring_commit(sm_ring_tx_t *tx, void *frag, size_t len)
         tx->skip = 0;
     }
     tx->head = pos + bytes;
-    /* in batches: when half the distance is used up */
-    if (tx->zeroed - tx->head < SM_ZERO_AHEAD / 2)
+    /* in batches, when half the distance is used up; the distance covers two more
+       records of this size, so a stream of them never takes the slow path above */
+    tx->ahead = bytes < SM_ZERO_AHEAD ? SM_ZERO_AHEAD : SM_ZERO_AHEAD + 2 * (uint64_t)bytes;
+    if (tx->ahead > SM_ZERO_AHEAD_MAX)
+        tx->ahead = SM_ZERO_AHEAD_MAX;
+    if (tx->zeroed - tx->head < tx->ahead / 2)
         sm_ring_zero_ahead(tx);
 }
 

@@ -612,15 +612,30 @@ START_TEST(test_sm_put)
 }
 END_TEST
 
-/* ---- parameters: no single copy on request, bad value refused, alone on a host ----- */
+/* ---- parameters: the eager limit, no single copy on request, bad value refused, alone
+   on a host ------------------------------------------------------------------------ */
 
 static int rank_no_copy(int rank, int n)
 {
     btl_endpoint_t *eps[MAX_RANKS];
-    setenv("COMPI_MCA_btl_sm_single_copy", "none", 1);
+    /* eager limit by default: 8 KiB with single copy, 16 KiB where it fails */
     btl_module_t *m = sm_up(eps);
-    RANK_CHECK(m != NULL && (m->flags & (BTL_FLAG_GET | BTL_FLAG_PUT)) == 0);
+    RANK_CHECK(m != NULL);
+    RANK_CHECK(m->eager_limit == ((m->flags & BTL_FLAG_GET) ? 8192u : 16384u));
     RANK_CHECK(m->finalize() == COMPI_OK);
+
+    setenv("COMPI_MCA_btl_sm_single_copy", "none", 1);
+    m = sm_up(eps);
+    RANK_CHECK(m != NULL && (m->flags & (BTL_FLAG_GET | BTL_FLAG_PUT)) == 0);
+    RANK_CHECK(m->eager_limit == 16384);
+    RANK_CHECK(m->finalize() == COMPI_OK);
+
+    /* a limit set by hand stays, single copy or not */
+    setenv("COMPI_MCA_btl_sm_eager_limit", "4096", 1);
+    m = sm_up(eps);
+    RANK_CHECK(m != NULL && m->eager_limit == 4096);
+    RANK_CHECK(m->finalize() == COMPI_OK);
+    unsetenv("COMPI_MCA_btl_sm_eager_limit");
 
     setenv("COMPI_MCA_btl_sm_single_copy", "sometimes", 1);
     RANK_CHECK(compi_btl_sm_component.open(&svc) == NULL);

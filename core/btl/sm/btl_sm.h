@@ -92,9 +92,10 @@ typedef struct btl_sm_state {
     uint32_t ring_size;
     int single_copy;  /* SM_COPY_* */
     size_t cma_chunk; /* most bytes per process_vm_readv/writev call; 0: no limit */
-    size_t eager_no_single; /* eager limit once single copy turns out to fail */
     int doorbell;     /* idle waits sleep on our segment's bell (btl_sm_wait) */
     int tx_full;      /* a reserve() found a ring full since the last wait */
+    /* the eager limit once single copy turns out to fail (btl_sm_component.c) */
+    size_t eager_no_single;
     int (*wait_ready)(void); /* svc's, when it is long enough to have it; else NULL */
 
     void *seg; /* own segment */

@@ -68,17 +68,17 @@ static btl_module_t *btl_sm_open(const btl_services_t *svc)
     long ring = btl_param_int(svc, "btl_sm_ring_size", 0, 0, 1L << 30,
                               "bytes of each shared-memory ring (one per pair of local "
                               "ranks; 0: 256 KiB up to 16 local ranks, less beyond)");
-    /* 0: 8 KiB, or 16 KiB on an oversubscribed host.  An eager message is copied into
-       the ring and out of it, and every line of it changes cores twice (the sender's
-       write takes it from the receiver, which read it a lap before, and the receiver's
-       read takes it back): about 0.17 us per KiB at 2 ranks, against a rendezvous'
-       fixed ~1.2 us (RNDV, one process_vm_readv of the sender's buffer, FIN).  Measured
-       with OSU at 2 ranks on 2 cores, 8 KiB: latency 1.86 us eager against 1.24, scatter
-       1.84 against 1.13, bandwidth 8.9 GB/s against 9.8; 4 KiB stays eager, where a
-       rendezvous per message halves osu_bw.  When ranks share cores a rendezvous waits
-       for the receiver to be scheduled, so there the limit stays at 16 KiB (a 4 KiB
-       or 8 KiB message copied in and out costs well under a microsecond, its
-       rendezvous 3-6 us in OSU scatter, gather and alltoall). */
+    /* 0: 8 KiB, or 16 KiB when ranks share cores or single copy is off.  An eager
+       message is copied into the ring and out of it, and every line of it changes
+       cores twice (the sender's write takes it from the receiver, which read it a lap
+       before, and the receiver's read takes it back): about 0.17 us per KiB at 2 ranks,
+       against a rendezvous' fixed ~1.2 us (RNDV, one process_vm_readv of the sender's
+       buffer, FIN).  Measured with OSU at 2 ranks on 2 cores, 8 KiB: latency 1.86 us
+       eager against 1.24, scatter 1.84 against 1.13, bandwidth 8.9 GB/s against 9.8;
+       4 KiB stays eager, where a rendezvous per message halves osu_bw.  A rendezvous
+       waits for the receiver to run, which costs more when ranks share cores (OSU
+       alltoall of 8 KiB at 4 ranks on 2 cores: 17-18 us against 13-15 eager), and
+       without single copy it goes through the ring as well. */
     long eager = btl_param_int(svc, "btl_sm_eager_limit", 0, 0, 1L << 30,
                                "largest message (with its headers) the PML sends eagerly over "
                                "shared memory; larger ones go by rendezvous and single copy "

@@ -20,16 +20,18 @@
  *
  * The sender zeroes those slots ahead of time, after publishing a record: the header
  * slots of the next SM_ZERO_AHEAD bytes of free space (`zeroed` says how far that went),
- * again whenever half of that is used; after a record of 512 bytes or more, that distance
- * plus two such records (`ahead`, at most SM_ZERO_AHEAD_MAX).  Every line of the free
- * space is a header slot, so this also takes the lines of the next records' payload from
- * the receiver's cache before they are written: at 2 ranks it took 0.1 us off an eager
- * message of 768 B to 4 KiB one way (1 KiB: 0.79 -> 0.68 us).  Zeroing the next slot just before the record, as
+ * again whenever half of that is used.  Zeroing the next slot just before the record, as
  * a store ordered before the record's release, would put the transfer of that slot's
  * line (the receiver read it on the previous lap) on the path of every message: x86
  * makes stores visible in order, so the record waited for it.  Done after the release,
  * it overlaps with the receiver's work, and the record's own line is the only one a
  * small message waits for.
+ *
+ * After a record of 512 bytes or more the distance grows by two such records (`ahead`,
+ * at most SM_ZERO_AHEAD_MAX).  Every line of free space is a header slot, so this also
+ * takes the lines of the next records' payload from the receiver's cache before they
+ * are written: at 2 ranks it took 0.1 us off an eager message of 768 B to 4 KiB one way
+ * (1 KiB: 0.79 -> 0.68 us).
  *
  * Ownership: the ring memory belongs to the receiver's segment; the sender owns `head`
  * and its cached copy of the tail, the receiver owns `tail`.
@@ -42,9 +44,9 @@
 #include <stdint.h>
 
 #define SM_REC_ALIGN 64u
-#define SM_REC_SKIP UINT32_MAX /* len of a padding record at the end of the ring */
-#define SM_CTRL_SIZE 128u      /* two lines: keeps the adjacent-line prefetcher off the data */
-#define SM_ZERO_AHEAD 512u     /* bytes of free space whose header slots the sender zeroes, */
+#define SM_REC_SKIP UINT32_MAX   /* len of a padding record at the end of the ring */
+#define SM_CTRL_SIZE 128u        /* two lines: keeps the adjacent-line prefetcher off the data */
+#define SM_ZERO_AHEAD 512u       /* bytes of free space whose header slots the sender zeroes, */
 #define SM_ZERO_AHEAD_MAX 16384u /* plus twice the last record, up to this */
 
 typedef struct sm_rec {

@@ -85,6 +85,13 @@ static int shm_fits(const coll_call_t *call)
     if (call->op == NULL || dt == NULL || dt->size == 0) {
         return 1; /* no elements to keep whole */
     }
+    /* A user-defined op may come with a different layout of the same type signature on
+       each rank (a predefined op needs the same datatype everywhere), and the slots
+       hold each rank's own layout: only the PML's algorithms, which pack, can combine
+       those.  The op is the same on every rank, so every rank falls back alike. */
+    if (call->op->predefined == 0) {
+        return 0;
+    }
     /* reductions copy whole elements, gaps included, into a slot */
     if (dt->extent <= 0 || (size_t)dt->true_extent > slot) {
         return 0;
@@ -109,7 +116,9 @@ static const char *shm_fallback(const coll_call_t *call)
     case COLL_REDUCE:
         return "in-order-binomial";
     case COLL_ALLREDUCE:
-        return "reduce-bcast";
+        /* every rank combines the same two halves in recursive doubling, so a
+           commutative op gives the same bits everywhere */
+        return call->op->commutative ? "recursive-doubling" : "reduce-bcast";
     case COLL_ALLGATHER:
         return "ring";
     case COLL_ALLTOALL:

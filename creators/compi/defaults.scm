@@ -172,6 +172,15 @@
 
 ;;; ---- reductions ----------------------------------------------------------------------
 
+;; A user-defined op (MPI_Op_create) may come with another datatype on each rank: one
+;; type signature in another layout, with elements of other sizes (a predefined op needs
+;; the same datatype on every rank).  An algorithm that cuts the vector into blocks or
+;; segments by element counts would then cut it at different places on different
+;; ranks, so reductions with a user op take the algorithms that move whole vectors
+;; (and the shared-memory ones, whose slots hold each rank's own layout, fall back to
+;; such an algorithm over the PML: core/coll/shm.c).
+(define (user-op? call) (eq? (call-op call) 'user))
+
 ;; Non-commutative ops: linear (the root combines in rank order) for few ranks and small
 ;; vectors, else the in-order binomial tree.  Commutative: linear while the root can
 ;; absorb every message cheaply, a binomial tree for small vectors, a segmented binary
@@ -191,7 +200,7 @@
                (native 'reduce 'in-order-binomial)))
           ((and (< p 8) (< bytes 512)) (native 'reduce 'linear))
           ((<= p 2) (native 'reduce 'linear))
-          ((< bytes (* 20 KiB)) (native 'reduce 'binomial))
+          ((or (< bytes (* 20 KiB)) (user-op? call)) (native 'reduce 'binomial))
           ((< bytes (* 512 KiB)) (native 'reduce 'kary #:fanout 2 #:segsize (* 32 KiB)))
           ((< p 16) (native 'reduce 'chain #:segsize (* 64 KiB)))
           (else (native 'reduce 'rabenseifner)))))
@@ -219,6 +228,7 @@
   (let ((bytes (call-bytes call)) (p (call-size call)))
     (cond ((shm? call) (native 'allreduce 'shm))
           ((or (< bytes 10000)
+               (and (user-op? call) (call-commutative? call))
                (and (<= p 2) (or (< bytes (* 256 KiB)) (not (call-commutative? call)))))
            (native 'allreduce 'recursive-doubling))
           ((not (call-commutative? call)) (native 'allreduce 'reduce-bcast))
@@ -234,8 +244,8 @@
 ;; (recursive doubling wins only below 4 KiB).  From 256 KiB the blocking choice, the
 ;; segmented ring, is the same schedule as blocking calls run.
 (define (nonblocking-allreduce call)
-  (cond ((and (<= (call-size call) 2) (call-commutative? call) (>= (call-bytes call) (* 4 KiB))
-              (< (call-bytes call) (* 256 KiB)))
+  (cond ((and (<= (call-size call) 2) (call-commutative? call) (not (user-op? call))
+              (>= (call-bytes call) (* 4 KiB)) (< (call-bytes call) (* 256 KiB)))
          (native 'allreduce 'rabenseifner))
         (else (default-allreduce call #f))))
 

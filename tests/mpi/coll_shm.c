@@ -10,7 +10,8 @@
  * one slot, so some calls take two rounds; for the kinds served in one round --
  * allgather, alltoall, the reduce-scatters, gather, scatter -- also sizes just inside
  * and just past what a slot holds, where they go over the PML instead), a datatype (int,
- * a vector of ints with gaps, pairs of unsigned for a non-commutative op; the data
+ * a vector of ints with gaps, pairs of unsigned for a non-commutative user op, which the
+ * reductions run over the PML, as they do every user op; the data
  * movers send ints and receive vectors, or the reverse) and whether to run in place;
  * every result is compared with a reference computed locally, guard elements included
  * (a gather's non-roots and an in-place scatter root: untouched buffers).  Runs on

@@ -151,7 +151,9 @@ static int host_fits(const tree_exec_t *s, const coll_call_t *call)
     case COLL_REDUCE:
     case COLL_ALLREDUCE: {
         const compi_datatype_t *dt = call->rdt != NULL ? call->rdt : call->sdt;
-        if (call->op == NULL || !call->op->commutative || dt == NULL) {
+        /* user ops: as coll/shm.c's shm_fits (another layout on each rank) */
+        if (call->op == NULL || !call->op->commutative || call->op->predefined == 0 ||
+            dt == NULL) {
             return 0;
         }
         return dt->extent > 0 && (size_t)dt->true_extent <= coll_shm_slot_size();

@@ -630,7 +630,16 @@ static int rank_no_copy(int rank, int n)
     RANK_CHECK(m->eager_limit == 16384);
     RANK_CHECK(m->finalize() == COMPI_OK);
 
+    /* ranks sharing cores: 16 KiB (a rendezvous would wait for the receiver to run) */
+    unsetenv("COMPI_MCA_btl_sm_single_copy");
+    svc.oversubscribed = 1;
+    m = sm_up(eps);
+    RANK_CHECK(m != NULL && m->eager_limit == 16384);
+    RANK_CHECK(m->finalize() == COMPI_OK);
+    svc.oversubscribed = 0;
+
     /* a limit set by hand stays, single copy or not */
+    setenv("COMPI_MCA_btl_sm_single_copy", "none", 1);
     setenv("COMPI_MCA_btl_sm_eager_limit", "4096", 1);
     m = sm_up(eps);
     RANK_CHECK(m != NULL && m->eager_limit == 4096);

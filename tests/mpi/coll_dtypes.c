@@ -223,20 +223,30 @@ static void vec_max(void *in, void *inout, int *len, MPI_Datatype *dt)
         }
 }
 
-static void test_reduce_vector(int n)
+/* n doubles at every other place, resized to 2n doubles (the element of the tests
+   below; vec_n is n for their ops) */
+static MPI_Datatype every_other(int n)
 {
-    const int count = 2;
-    long len = 2L * n * count;
     MPI_Datatype vec, t;
-    MPI_Op sum, max;
-    double *in = mt_malloc((size_t)len * sizeof(double));
-    double *out = mt_malloc((size_t)len * sizeof(double));
-    int root = mt_size - 1;
 
     vec_n = n;
     MPI_OK(MPI_Type_vector(n, 1, 2, MPI_DOUBLE, &vec));
     MPI_OK(MPI_Type_create_resized(vec, 0, (MPI_Aint)(2 * n * sizeof(double)), &t));
     MPI_OK(MPI_Type_commit(&t));
+    MPI_OK(MPI_Type_free(&vec));
+    return t;
+}
+
+static void test_reduce_vector(int n)
+{
+    const int count = 2;
+    long len = 2L * n * count;
+    MPI_Op sum, max;
+    double *in = mt_malloc((size_t)len * sizeof(double));
+    double *out = mt_malloc((size_t)len * sizeof(double));
+    int root = mt_size - 1;
+
+    MPI_Datatype t = every_other(n);
     MPI_OK(MPI_Op_create(vec_sum, 1, &sum));
     MPI_OK(MPI_Op_create(vec_max, 1, &max));
     for (int pass = 0; pass < 3; pass++) {
@@ -271,7 +281,6 @@ static void test_reduce_vector(int n)
     }
     MPI_OK(MPI_Op_free(&sum));
     MPI_OK(MPI_Op_free(&max));
-    MPI_OK(MPI_Type_free(&vec));
     MPI_OK(MPI_Type_free(&t));
     free(in);
     free(out);
@@ -293,17 +302,13 @@ static void test_reduce_layouts(int n)
 {
     int odd = mt_rank % 2, root;
     long len = odd ? 2L * n : n; /* doubles of this rank's buffer */
-    MPI_Datatype vec, t;
     MPI_Op sum, ordered;
     double *in = mt_malloc((size_t)len * sizeof(double));
     double *out = mt_malloc((size_t)len * sizeof(double));
     static const char *what[] = {"Allreduce", "Reduce", "Reduce", "Allreduce (not commutative)",
                                  "Reduce (not commutative)"};
 
-    vec_n = n;
-    MPI_OK(MPI_Type_vector(n, 1, 2, MPI_DOUBLE, &vec));
-    MPI_OK(MPI_Type_create_resized(vec, 0, (MPI_Aint)(2 * n * sizeof(double)), &t));
-    MPI_OK(MPI_Type_commit(&t));
+    MPI_Datatype t = every_other(n);
     MPI_OK(MPI_Op_create(lay_sum, 1, &sum));
     MPI_OK(MPI_Op_create(lay_sum, 0, &ordered)); /* integers: any order sums alike */
     for (int pass = 0; pass < 5; pass++) {
@@ -338,7 +343,6 @@ static void test_reduce_layouts(int n)
     }
     MPI_OK(MPI_Op_free(&sum));
     MPI_OK(MPI_Op_free(&ordered));
-    MPI_OK(MPI_Type_free(&vec));
     MPI_OK(MPI_Type_free(&t));
     free(in);
     free(out);
@@ -350,15 +354,11 @@ static void test_reduce_scatter_layouts(int n)
 {
     int odd = mt_rank % 2, stride = odd ? 2 : 1;
     long len = (long)stride * n * mt_size, mine = (long)stride * n;
-    MPI_Datatype vec, t;
     MPI_Op sum;
     double *in = mt_malloc((size_t)len * sizeof(double));
     double *out = mt_malloc((size_t)mine * sizeof(double));
 
-    vec_n = n;
-    MPI_OK(MPI_Type_vector(n, 1, 2, MPI_DOUBLE, &vec));
-    MPI_OK(MPI_Type_create_resized(vec, 0, (MPI_Aint)(2 * n * sizeof(double)), &t));
-    MPI_OK(MPI_Type_commit(&t));
+    MPI_Datatype t = every_other(n);
     MPI_OK(MPI_Op_create(lay_sum, 1, &sum));
     for (long i = 0; i < len; i++)
         in[i] = i % stride ? -1e300 : v(mt_rank, i / stride, 5);
@@ -382,7 +382,6 @@ static void test_reduce_scatter_layouts(int n)
         }
     }
     MPI_OK(MPI_Op_free(&sum));
-    MPI_OK(MPI_Type_free(&vec));
     MPI_OK(MPI_Type_free(&t));
     free(in);
     free(out);

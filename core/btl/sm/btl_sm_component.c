@@ -82,7 +82,7 @@ static btl_module_t *btl_sm_open(const btl_services_t *svc)
     long eager = btl_param_int(svc, "btl_sm_eager_limit", 0, 0, 1L << 30,
                                "largest message (with its headers) the PML sends eagerly over "
                                "shared memory; larger ones go by rendezvous and single copy "
-                               "(0: 8 KiB, 16 KiB when ranks share cores)");
+                               "(0: 8 KiB; 16 KiB when ranks share cores or without single copy)");
     long eager_no_single = eager != 0 ? eager : 16384;
     if (eager == 0)
         eager = svc->oversubscribed ? 16384 : 8192;
